@@ -1,0 +1,156 @@
+"""`Function`: one Func's definitions and schedule, as plain data.
+
+This is what lowering reads (Halide's internal `Function`); the user-facing
+`Func` in `pyhalide.func` is a thin wrapper that edits it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .nodes import Expr
+from .types import Type
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    file: str
+    line: int
+    col: int = 0
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass
+class ReductionVariable:
+    name: str
+    min: Expr
+    extent: Expr
+
+
+@dataclass
+class Split:
+    """One step of a stage's loop structure rewrite, applied in order.
+
+    kind "split": old -> outer, inner with `factor` and `tail` strategy;
+    kind "fuse": outer, inner -> old (the fused variable);
+    kind "rename": old -> outer.
+    """
+
+    kind: str
+    old: str
+    outer: str
+    inner: str
+    factor: Optional[Expr] = None
+    tail: str = "Auto"
+
+
+@dataclass
+class Dim:
+    """One loop of a stage, listed innermost first (Halide's convention)."""
+
+    var: str
+    kind: str = "serial"          # ForKind value
+    is_rvar: bool = False
+    task_size: Optional[Expr] = None
+
+
+@dataclass
+class StageSchedule:
+    dims: list = field(default_factory=list)       # [Dim], innermost first
+    splits: list = field(default_factory=list)     # [Split]
+    rvars: list = field(default_factory=list)      # [ReductionVariable] current
+    allow_race_conditions: bool = False
+
+
+@dataclass(frozen=True)
+class LoopLevel:
+    """Where a Func is computed or stored: inlined, at root, or at loop `var`
+    of Func `func` (its last stage)."""
+
+    kind: str                      # "inlined" | "root" | "at"
+    func: Optional[str] = None
+    var: Optional[str] = None
+
+    @staticmethod
+    def inlined() -> "LoopLevel":
+        return LoopLevel("inlined")
+
+    @staticmethod
+    def root() -> "LoopLevel":
+        return LoopLevel("root")
+
+    def is_inlined(self) -> bool:
+        return self.kind == "inlined"
+
+    def is_root(self) -> bool:
+        return self.kind == "root"
+
+    def __str__(self) -> str:
+        return self.kind if self.kind != "at" else f"{self.func}.{self.var}"
+
+
+@dataclass
+class FuncSchedule:
+    compute_level: Optional[LoopLevel] = None   # None: the default for its kind
+    store_level: Optional[LoopLevel] = None
+
+
+@dataclass
+class Definition:
+    """`name(args) = values`, over the RDom in `rvars` where all of
+    `predicates` hold (an update), or over the pure Vars (the pure definition)."""
+
+    args: tuple                     # LHS coordinates (Exprs)
+    values: tuple                   # one Expr per tuple element
+    predicates: list = field(default_factory=list)
+    schedule: StageSchedule = field(default_factory=StageSchedule)
+    source: Optional[SourceLoc] = None
+    rdom_name: str = ""
+
+    @property
+    def rvars(self) -> list:
+        return self.schedule.rvars
+
+
+@dataclass
+class Function:
+    name: str
+    args: tuple = ()                # pure Var names, dimension 0 first
+    output_types: tuple = ()
+    pure: Optional[Definition] = None
+    updates: list = field(default_factory=list)
+    schedule: FuncSchedule = field(default_factory=FuncSchedule)
+    source: Optional[SourceLoc] = None
+
+    def has_pure_definition(self) -> bool:
+        return self.pure is not None
+
+    def has_updates(self) -> bool:
+        return bool(self.updates)
+
+    def definitions(self) -> list:
+        return ([self.pure] if self.pure is not None else []) + list(self.updates)
+
+    def dimensions(self) -> int:
+        return len(self.args)
+
+    def outputs(self) -> int:
+        return len(self.output_types)
+
+
+@dataclass(frozen=True)
+class InputImage:
+    """An input buffer the pipeline reads: name, element type, dimensions."""
+
+    name: str
+    type: Type
+    dimensions: int
+
+
+@dataclass(frozen=True)
+class ScalarParam:
+    name: str
+    type: Type

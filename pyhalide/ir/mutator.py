@@ -1,0 +1,125 @@
+"""The generic IR mutator and visitor.
+
+Both walk dataclass fields, so a new node kind needs no new traversal code.
+`Mutator.mutate` returns the very same object when nothing below it changed,
+so an unchanged pass is free and detectable (`result is stmt`). Results are
+memoized by node identity (DAGs with shared subexpressions are walked once);
+a mutator whose result depends on context (scopes, enclosing loops) sets
+`memoize = False` or clears `self.memo` when its context changes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+from .nodes import IRNode
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+
+_FIELD_CACHE: dict = {}
+
+
+def node_fields(cls) -> tuple:
+    names = _FIELD_CACHE.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_CACHE[cls] = names
+    return names
+
+
+def children(n):
+    """The IR nodes directly below `n`, in field order."""
+    for name in node_fields(type(n)):
+        v = getattr(n, name)
+        if isinstance(v, IRNode):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, IRNode):
+                    yield x
+
+
+class Mutator:
+    memoize = True
+
+    def __init__(self):
+        self.memo = {}
+
+    def mutate(self, n):
+        if n is None:
+            return None
+        if self.memoize:
+            hit = self.memo.get(id(n))
+            if hit is not None and hit[0] is n:
+                return hit[1]
+        method = getattr(self, "visit_" + type(n).__name__, None)
+        result = method(n) if method is not None else self.mutate_children(n)
+        if self.memoize:
+            self.memo[id(n)] = (n, result)
+        return result
+
+    def mutate_children(self, n):
+        changes = None
+        for name in node_fields(type(n)):
+            v = getattr(n, name)
+            if isinstance(v, IRNode):
+                nv = self.mutate(v)
+            elif isinstance(v, tuple) and v:
+                items = [self.mutate(x) if isinstance(x, IRNode) else x for x in v]
+                nv = v if all(a is b for a, b in zip(items, v)) else tuple(items)
+            else:
+                continue
+            if nv is not v:
+                if changes is None:
+                    changes = {}
+                changes[name] = nv
+        if changes is None:
+            return n
+        return dataclasses.replace(n, **changes)
+
+
+class Visitor:
+    """Walks every node once per distinct object (shared subtrees once)."""
+
+    memoize = True
+
+    def __init__(self):
+        self.seen = set()
+
+    def visit(self, n):
+        if n is None:
+            return
+        if self.memoize:
+            if id(n) in self.seen:
+                return
+            self.seen.add(id(n))
+        method = getattr(self, "visit_" + type(n).__name__, None)
+        if method is not None:
+            method(n)
+        else:
+            self.visit_children(n)
+
+    def visit_children(self, n):
+        for c in children(n):
+            self.visit(c)
+
+
+class FuncMutator(Mutator):
+    """A Mutator built from a function `fn(node) -> node or None`; None means
+    recurse into the children."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def mutate(self, n):
+        if n is None:
+            return None
+        hit = self.memo.get(id(n))
+        if hit is not None and hit[0] is n:
+            return hit[1]
+        r = self.fn(n)
+        if r is None:
+            r = self.mutate_children(n)
+        self.memo[id(n)] = (n, r)
+        return r

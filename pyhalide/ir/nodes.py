@@ -1,0 +1,516 @@
+"""IR nodes: typed, frozen, slotted dataclasses with named fields.
+
+Nodes compare and hash by identity (`eq=False`), as Halide's IR handles do:
+structural comparison is `ir.equal`. Constructors validate operand types, so a
+malformed tree fails where it is built, not in codegen.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .types import Type, Bool, INDEX
+
+node = dataclass(frozen=True, slots=True, eq=False)
+
+
+class IRNode:
+    __slots__ = ()
+
+
+class Expr(IRNode):
+    __slots__ = ()
+
+
+class Stmt(IRNode):
+    __slots__ = ()
+
+
+def _check(cond: bool, msg: str):
+    if not cond:
+        raise TypeError(msg)
+
+
+# --------------------------------------------------------------------------
+# Leaves
+# --------------------------------------------------------------------------
+@node
+class Const(Expr):
+    """A scalar constant; integer values are stored wrapped into the type."""
+
+    type: Type
+    value: object
+
+    def __post_init__(self):
+        _check(self.type.is_scalar(), "Const must be scalar")
+        if self.type.is_float():
+            object.__setattr__(self, "value", float(self.value))
+        elif self.type.is_bool():
+            object.__setattr__(self, "value", bool(self.value))
+        else:
+            object.__setattr__(self, "value", self.type.wrap(int(self.value)))
+
+
+@node
+class Variable(Expr):
+    """A named scalar: a pure Var or loop variable, an RVar ("rvar"), a scalar
+    parameter ("param"), or a let-bound name ("")."""
+
+    type: Type
+    name: str
+    kind: str = ""
+
+
+# --------------------------------------------------------------------------
+# Unary and binary operators
+# --------------------------------------------------------------------------
+@node
+class Cast(Expr):
+    type: Type
+    value: Expr
+
+    def __post_init__(self):
+        _check(self.type.lanes == self.value.type.lanes,
+               f"cast changes lanes: {self.value.type} -> {self.type}")
+
+
+class BinaryOp(Expr):
+    __slots__ = ()
+    op_symbol = "?"
+
+    def _check_same(self):
+        _check(self.a.type == self.b.type,
+               f"{type(self).__name__} operands differ: {self.a.type} vs {self.b.type}")
+
+
+class Arith(BinaryOp):
+    """Result type = operand type."""
+
+    __slots__ = ()
+
+    @property
+    def type(self) -> Type:
+        return self.a.type
+
+    def __post_init__(self):
+        self._check_same()
+
+
+@node
+class Add(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "+"
+
+
+@node
+class Sub(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "-"
+
+
+@node
+class Mul(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "*"
+
+
+@node
+class Div(Arith):
+    """Integer: Euclidean (floor for positive divisor), x/0 == 0. Float: IEEE."""
+
+    a: Expr
+    b: Expr
+    op_symbol = "/"
+
+
+@node
+class Mod(Arith):
+    """Integer: Euclidean (result never negative), x%0 == 0. Float: a - b*floor(a/b)."""
+
+    a: Expr
+    b: Expr
+    op_symbol = "%"
+
+
+@node
+class Min(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "min"
+
+
+@node
+class Max(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "max"
+
+
+@node
+class BitAnd(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "&"
+
+
+@node
+class BitOr(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "|"
+
+
+@node
+class BitXor(Arith):
+    a: Expr
+    b: Expr
+    op_symbol = "^"
+
+
+@node
+class Shl(Arith):
+    """Shift amounts >= bits (or negative) give 0."""
+
+    a: Expr
+    b: Expr
+    op_symbol = "<<"
+
+
+@node
+class Shr(Arith):
+    """Arithmetic for signed types; shift amounts >= bits give the sign fill."""
+
+    a: Expr
+    b: Expr
+    op_symbol = ">>"
+
+
+class Compare(BinaryOp):
+    __slots__ = ()
+
+    @property
+    def type(self) -> Type:
+        return Bool(self.a.type.lanes)
+
+    def __post_init__(self):
+        self._check_same()
+
+
+@node
+class EQ(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = "=="
+
+
+@node
+class NE(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = "!="
+
+
+@node
+class LT(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = "<"
+
+
+@node
+class LE(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = "<="
+
+
+@node
+class GT(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = ">"
+
+
+@node
+class GE(Compare):
+    a: Expr
+    b: Expr
+    op_symbol = ">="
+
+
+class Logical(BinaryOp):
+    __slots__ = ()
+
+    @property
+    def type(self) -> Type:
+        return self.a.type
+
+    def __post_init__(self):
+        self._check_same()
+        _check(self.a.type.is_bool(), f"{type(self).__name__} needs bool operands")
+
+
+@node
+class And(Logical):
+    a: Expr
+    b: Expr
+    op_symbol = "&&"
+
+
+@node
+class Or(Logical):
+    a: Expr
+    b: Expr
+    op_symbol = "||"
+
+
+@node
+class Not(Expr):
+    a: Expr
+
+    @property
+    def type(self) -> Type:
+        return self.a.type
+
+    def __post_init__(self):
+        _check(self.a.type.is_bool(), "Not needs a bool operand")
+
+
+@node
+class BitNot(Expr):
+    a: Expr
+
+    @property
+    def type(self) -> Type:
+        return self.a.type
+
+
+@node
+class Select(Expr):
+    condition: Expr
+    true_value: Expr
+    false_value: Expr
+
+    @property
+    def type(self) -> Type:
+        return self.true_value.type
+
+    def __post_init__(self):
+        _check(self.condition.type.is_bool(), "select condition must be bool")
+        _check(self.true_value.type == self.false_value.type,
+               f"select branches differ: {self.true_value.type} vs {self.false_value.type}")
+        _check(self.condition.type.lanes in (1, self.true_value.type.lanes),
+               "select condition lanes mismatch")
+
+
+# --------------------------------------------------------------------------
+# Calls, lets, memory, vectors
+# --------------------------------------------------------------------------
+FUNC, IMAGE, INTRINSIC = "func", "image", "intrinsic"
+
+
+@node
+class Call(Expr):
+    """A call to a Func (by name, element `value_index`), a read of an input
+    image, or an intrinsic (sqrt, exp, is_nan, ...)."""
+
+    type: Type
+    name: str
+    args: tuple
+    call_type: str = FUNC
+    value_index: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "args", tuple(self.args))
+        _check(self.call_type in (FUNC, IMAGE, INTRINSIC), f"bad call type {self.call_type}")
+
+
+@node
+class Let(Expr):
+    name: str
+    value: Expr
+    body: Expr
+
+    @property
+    def type(self) -> Type:
+        return self.body.type
+
+
+@node
+class Load(Expr):
+    """Load from flattened storage `name` at element `index`."""
+
+    type: Type
+    name: str
+    index: Expr
+
+
+@node
+class Ramp(Expr):
+    base: Expr
+    stride: Expr
+    lanes: int
+
+    @property
+    def type(self) -> Type:
+        return self.base.type.with_lanes(self.lanes)
+
+    def __post_init__(self):
+        _check(self.base.type == self.stride.type and self.base.type.is_scalar(),
+               "ramp base/stride must be the same scalar type")
+
+
+@node
+class Broadcast(Expr):
+    value: Expr
+    lanes: int
+
+    @property
+    def type(self) -> Type:
+        return self.value.type.with_lanes(self.lanes)
+
+
+@node
+class VectorReduce(Expr):
+    """Reduce the lanes of `value` to `lanes` lanes with op in
+    add/mul/min/max/and/or."""
+
+    op: str
+    value: Expr
+    lanes: int = 1
+
+    @property
+    def type(self) -> Type:
+        return self.value.type.with_lanes(self.lanes)
+
+
+# --------------------------------------------------------------------------
+# Statements
+# --------------------------------------------------------------------------
+@node
+class Range(IRNode):
+    """A half-open interval given as (min, extent)."""
+
+    min: Expr
+    extent: Expr
+
+
+class ForKind:
+    SERIAL = "serial"
+    PARALLEL = "parallel"
+    VECTORIZED = "vectorized"
+    UNROLLED = "unrolled"
+
+
+@node
+class For(Stmt):
+    """for name in [min, min + extent): body  — loops are (min, extent)."""
+
+    name: str
+    min: Expr
+    extent: Expr
+    kind: str
+    body: Stmt
+
+
+@node
+class LetStmt(Stmt):
+    name: str
+    value: Expr
+    body: Stmt
+
+
+@node
+class AssertStmt(Stmt):
+    """If `condition` is false, the pipeline stops and raises `error` (a
+    Python exception name) with `message` formatted with the values of `args`."""
+
+    condition: Expr
+    error: str
+    message: str
+    args: tuple = ()
+
+
+@node
+class Provide(Stmt):
+    """Multi-dimensional write of a (tuple) value to Func `name` at `args`."""
+
+    name: str
+    values: tuple
+    args: tuple
+
+
+@node
+class Store(Stmt):
+    name: str
+    value: Expr
+    index: Expr
+
+
+@node
+class Realize(Stmt):
+    """Storage for Func `name` over `bounds`, one buffer per tuple element."""
+
+    name: str
+    types: tuple
+    bounds: tuple
+    body: Stmt
+
+
+@node
+class Allocate(Stmt):
+    """Flat storage of prod(extents) elements of `type` for the body's scope."""
+
+    name: str
+    type: Type
+    extents: tuple
+    body: Stmt
+
+
+@node
+class IfThenElse(Stmt):
+    condition: Expr
+    then_case: Stmt
+    else_case: Optional[Stmt] = None
+
+
+@node
+class Block(Stmt):
+    stmts: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "stmts", tuple(self.stmts))
+
+
+@node
+class Evaluate(Stmt):
+    value: Expr
+
+
+@node
+class ProducerConsumer(Stmt):
+    name: str
+    is_producer: bool
+    body: Stmt
+
+
+def block(*stmts) -> Stmt:
+    """A Block of the non-empty statements, flattening nested Blocks."""
+    out = []
+    for s in stmts:
+        if s is None:
+            continue
+        if isinstance(s, Block):
+            out.extend(s.stmts)
+        else:
+            out.append(s)
+    if len(out) == 1:
+        return out[0]
+    return Block(tuple(out))
+
+
+def index_var(name: str) -> Variable:
+    return Variable(INDEX, name)

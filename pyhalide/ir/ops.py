@@ -1,0 +1,166 @@
+"""Small helpers over IR nodes: constants, structural equality, substitution,
+free variables."""
+from __future__ import annotations
+
+import dataclasses
+
+from . import nodes as N
+from .mutator import Mutator, Visitor, node_fields
+from .types import Type, INDEX
+
+
+def const(t: Type, value) -> N.Expr:
+    if t.is_vector():
+        return N.Broadcast(N.Const(t.element_of(), value), t.lanes)
+    return N.Const(t, value)
+
+
+def zero(t: Type) -> N.Expr:
+    return const(t, 0)
+
+
+def one(t: Type) -> N.Expr:
+    return const(t, 1)
+
+
+def index(v: int) -> N.Const:
+    return N.Const(INDEX, v)
+
+
+def const_value(e):
+    """The Python value of a scalar Const (or Broadcast of one), else None."""
+    if isinstance(e, N.Broadcast):
+        e = e.value
+    if isinstance(e, N.Const):
+        return e.value
+    return None
+
+
+def is_const(e, value=None) -> bool:
+    v = const_value(e)
+    if v is None:
+        return False
+    return value is None or v == value
+
+
+def equal(a, b, _memo=None) -> bool:
+    """Structural equality of two IR trees."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if not isinstance(a, N.IRNode):
+        if isinstance(a, tuple):
+            return len(a) == len(b) and all(equal(x, y, _memo) for x, y in zip(a, b))
+        if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+            return True
+        return a == b
+    memo = _memo if _memo is not None else set()
+    key = (id(a), id(b))
+    if key in memo:
+        return True
+    for name in node_fields(type(a)):
+        if not equal(getattr(a, name), getattr(b, name), memo):
+            return False
+    memo.add(key)
+    return True
+
+
+class _Substitute(Mutator):
+    def __init__(self, mapping):
+        super().__init__()
+        self.mapping = mapping
+
+    def visit_Variable(self, v):
+        r = self.mapping.get(v.name)
+        return v if r is None else r
+
+    def visit_Let(self, e):
+        value = self.mutate(e.value)
+        if e.name in self.mapping:
+            inner = _Substitute({k: v for k, v in self.mapping.items() if k != e.name})
+            body = inner.mutate(e.body)
+        else:
+            body = self.mutate(e.body)
+        if value is e.value and body is e.body:
+            return e
+        return N.Let(e.name, value, body)
+
+
+def substitute(e, mapping: dict):
+    """Replace Variables by name (mapping: name -> Expr)."""
+    if not mapping:
+        return e
+    return _Substitute(mapping).mutate(e)
+
+
+def substitute_exprs(e, mapping: dict):
+    """Replace whole subtrees that are structurally equal to a key.
+    mapping: list of (pattern Expr, replacement Expr)."""
+    pairs = list(mapping)
+
+    class M(Mutator):
+        def mutate(self, n):
+            if isinstance(n, N.Expr):
+                for pat, rep in pairs:
+                    if equal(n, pat):
+                        return rep
+            return super().mutate(n)
+
+    return M().mutate(e)
+
+
+class _FreeVars(Visitor):
+    def __init__(self):
+        super().__init__()
+        self.names = {}
+
+    def visit_Variable(self, v):
+        self.names.setdefault(v.name, v)
+
+
+def free_vars(e) -> dict:
+    """name -> Variable for every Variable mentioned in `e` (let-bound
+    names included; callers that care filter them)."""
+    v = _FreeVars()
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            v.visit(x)
+    else:
+        v.visit(e)
+    return v.names
+
+
+def uses_var(e, name: str) -> bool:
+    return name in free_vars(e)
+
+
+class _Calls(Visitor):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def visit_Call(self, c):
+        self.calls.append(c)
+        self.visit_children(c)
+
+
+def find_calls(e) -> list:
+    v = _Calls()
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            v.visit(x)
+    else:
+        v.visit(e)
+    return v.calls
+
+
+def conjunction(conds) -> N.Expr | None:
+    out = None
+    for c in conds:
+        out = c if out is None else N.And(out, c)
+    return out
+
+
+def replace_fields(n, **kw):
+    return dataclasses.replace(n, **kw)
