@@ -1,0 +1,73 @@
+"""Every knob of pyhalide, read from the environment once and overridable in
+tests (`config.override(debug=2)`).
+
+PYHALIDE_DEBUG        0 silent; 1 list passes; 2 IR after each pass; 3 + LLVM IR; 4 + assembly
+PYHALIDE_TIME_PASSES  1 prints the time of each pass
+PYHALIDE_NUM_THREADS  worker threads of the parallel runtime (default: all cores)
+PYHALIDE_TARGET       Halide-style target string ("host", "x86-64-avx2", ...)
+PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it)
+PYHALIDE_VERIFY       1 runs the IR verifier after every lowering pass
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from dataclasses import dataclass, fields
+
+
+def _int_env(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass
+class Config:
+    debug: int = 0
+    time_passes: bool = False
+    num_threads: int = 0
+    target: str = "host"
+    cache_dir: str = ""
+    verify: bool = False
+
+    @staticmethod
+    def from_env() -> "Config":
+        cache = os.environ.get("PYHALIDE_CACHE_DIR")
+        if cache is None:
+            cache = os.path.join(os.path.expanduser("~"), ".cache", "pyhalide")
+        elif cache in ("0",):
+            cache = ""
+        return Config(
+            debug=_int_env("PYHALIDE_DEBUG", 0),
+            time_passes=bool(_int_env("PYHALIDE_TIME_PASSES", 0)),
+            num_threads=_int_env("PYHALIDE_NUM_THREADS", 0) or (os.cpu_count() or 1),
+            target=os.environ.get("PYHALIDE_TARGET", "host") or "host",
+            cache_dir=cache,
+            verify=bool(_int_env("PYHALIDE_VERIFY", 0)),
+        )
+
+
+config = Config.from_env()
+
+
+@contextlib.contextmanager
+def override(**kw):
+    """Temporarily set knobs: `with override(debug=2): ...`."""
+    old = {f.name: getattr(config, f.name) for f in fields(config)}
+    for k, v in kw.items():
+        if k not in old:
+            raise KeyError(f"unknown knob {k!r}")
+        setattr(config, k, v)
+    try:
+        yield config
+    finally:
+        for k, v in old.items():
+            setattr(config, k, v)
+
+
+def debug_print(level: int, *args):
+    """Print to stderr when PYHALIDE_DEBUG >= level."""
+    if config.debug >= level:
+        print(*args, file=sys.stderr)
