@@ -115,7 +115,7 @@ class Definition:
         return self.schedule.rvars
 
 
-@dataclass
+@dataclass(eq=False)
 class Function:
     name: str
     args: tuple = ()                # pure Var names, dimension 0 first

@@ -59,6 +59,7 @@ class Variable(Expr):
     type: Type
     name: str
     kind: str = ""
+    param: object = None   # the user-level object a "param" Variable stands for
 
 
 # --------------------------------------------------------------------------
@@ -322,6 +323,7 @@ class Call(Expr):
     args: tuple
     call_type: str = FUNC
     value_index: int = 0
+    func: object = None    # the called Function, or the input image object
 
     def __post_init__(self):
         object.__setattr__(self, "args", tuple(self.args))

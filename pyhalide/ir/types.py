@@ -119,6 +119,16 @@ class Type:
             raise TypeError(f"unsupported dtype {dt}")
         return Type(kind, dt.itemsize * 8)
 
+    def min(self):
+        """The smallest value, as an Expr (a user-level Expr once the API
+        layer has registered its wrapper)."""
+        from .nodes import Const
+        return _wrap_expr(Const(self.element_of(), self.min_value()))
+
+    def max(self):
+        from .nodes import Const
+        return _wrap_expr(Const(self.element_of(), self.max_value()))
+
     def bytes(self) -> int:
         return 1 if self.is_bool() else self.bits // 8
 
@@ -128,6 +138,19 @@ class Type:
 
     def __repr__(self) -> str:
         return str(self)
+
+
+_expr_wrapper = None
+
+
+def set_expr_wrapper(fn):
+    """The user API passes in its Expr constructor (ir imports nothing above)."""
+    global _expr_wrapper
+    _expr_wrapper = fn
+
+
+def _wrap_expr(node):
+    return _expr_wrapper(node) if _expr_wrapper is not None else node
 
 
 def Int(bits: int, lanes: int = 1) -> Type:

@@ -1,0 +1,436 @@
+"""User-facing expressions: `Expr` and the operators, with Halide's coercion
+rules (API.md): a Python number takes the type of the Expr it meets (TypeError
+if it does not fit a narrow integer type); a bare Python int is Int(32) (Int(64)
+if it does not fit), a bare float Float(32); mixed Exprs follow Halide's
+match_types (float wins; same signedness widens; mixed signedness becomes a
+signed int of the wider width)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import ir
+from .ir import Type
+
+
+class Expr:
+    """A handle on an IR expression with Python operators."""
+
+    __slots__ = ("node",)
+    __array_priority__ = 1000  # make `np.int32(3) + expr` call our __radd__
+
+    def __init__(self, value=None):
+        if value is None:
+            raise TypeError("Expr() needs a value")
+        self.node = to_node(value)
+
+    @classmethod
+    def wrap(cls, node: ir.Expr) -> "Expr":
+        e = object.__new__(Expr)
+        e.node = node
+        return e
+
+    def type(self) -> Type:
+        return self.node.type
+
+    def __repr__(self) -> str:
+        return f"<pyhalide.Expr {ir.expr_to_str(self.node)} : {self.node.type}>"
+
+    def __str__(self) -> str:
+        return ir.expr_to_str(self.node)
+
+    def __bool__(self):
+        raise TypeError("a pyhalide Expr has no truth value: use ph.select, &, | "
+                        "and ph.logical_not instead of if/and/or/not")
+
+    def __hash__(self):
+        return id(self)
+
+    def __index__(self):
+        raise TypeError("a pyhalide Expr cannot be used as a Python integer")
+
+    # arithmetic -----------------------------------------------------------
+    def __add__(self, o): return _binary(ir.Add, self, o)
+    def __radd__(self, o): return _binary(ir.Add, o, self)
+    def __sub__(self, o): return _binary(ir.Sub, self, o)
+    def __rsub__(self, o): return _binary(ir.Sub, o, self)
+    def __mul__(self, o): return _binary(ir.Mul, self, o)
+    def __rmul__(self, o): return _binary(ir.Mul, o, self)
+    def __truediv__(self, o): return _binary(ir.Div, self, o)
+    def __rtruediv__(self, o): return _binary(ir.Div, o, self)
+    def __floordiv__(self, o): return _floordiv(self, o)
+    def __rfloordiv__(self, o): return _floordiv(o, self)
+    def __mod__(self, o): return _binary(ir.Mod, self, o)
+    def __rmod__(self, o): return _binary(ir.Mod, o, self)
+    def __pow__(self, o): return pow(self, o)
+    def __rpow__(self, o): return pow(o, self)
+    def __neg__(self): return _negate(self)
+    def __pos__(self): return self
+    def __invert__(self): return _invert(self)
+    def __abs__(self): return abs(self)
+
+    # bitwise --------------------------------------------------------------
+    def __and__(self, o): return _bitwise(ir.BitAnd, ir.And, self, o)
+    def __rand__(self, o): return _bitwise(ir.BitAnd, ir.And, o, self)
+    def __or__(self, o): return _bitwise(ir.BitOr, ir.Or, self, o)
+    def __ror__(self, o): return _bitwise(ir.BitOr, ir.Or, o, self)
+    def __xor__(self, o): return _bitwise(ir.BitXor, ir.NE, self, o)
+    def __rxor__(self, o): return _bitwise(ir.BitXor, ir.NE, o, self)
+    def __lshift__(self, o): return _shift(ir.Shl, self, o)
+    def __rlshift__(self, o): return _shift(ir.Shl, o, self)
+    def __rshift__(self, o): return _shift(ir.Shr, self, o)
+    def __rrshift__(self, o): return _shift(ir.Shr, o, self)
+
+    # comparisons ----------------------------------------------------------
+    def __lt__(self, o): return _binary(ir.LT, self, o)
+    def __le__(self, o): return _binary(ir.LE, self, o)
+    def __gt__(self, o): return _binary(ir.GT, self, o)
+    def __ge__(self, o): return _binary(ir.GE, self, o)
+    def __eq__(self, o): return _binary(ir.EQ, self, o)
+    def __ne__(self, o): return _binary(ir.NE, self, o)
+
+
+# ---------------------------------------------------------------------------
+# conversion
+# ---------------------------------------------------------------------------
+def is_python_number(v) -> bool:
+    return isinstance(v, (bool, numbers.Integral, numbers.Real)) and not isinstance(v, np.generic)
+
+
+def _python_const(v) -> ir.Expr:
+    if isinstance(v, (bool, np.bool_)):
+        return ir.Const(ir.Bool(), bool(v))
+    if isinstance(v, numbers.Integral):
+        v = int(v)
+        for t in (ir.Int(32), ir.Int(64), ir.UInt(64)):
+            if t.can_represent(v):
+                return ir.Const(t, v)
+        raise TypeError(f"integer {v} does not fit in 64 bits")
+    return ir.Const(ir.Float(32), float(v))
+
+
+def to_node(v) -> ir.Expr:
+    """Anything Expr-like to an IR node: Expr, Var/RVar/FuncRef (via .node or
+    `_expr_node()`), NumPy scalars (their own type), Python numbers."""
+    if isinstance(v, ir.Expr):
+        return v
+    if isinstance(v, Expr):
+        return v.node
+    conv = getattr(v, "_expr_node", None)
+    if conv is not None:
+        return conv()
+    if isinstance(v, np.generic):
+        t = ir.Type.from_numpy(v.dtype)
+        return ir.Const(t, v.item())
+    if is_python_number(v):
+        return _python_const(v)
+    raise TypeError(f"cannot convert {type(v).__name__} {v!r} to a pyhalide Expr")
+
+
+def _number_as(t: Type, v, what: str = "") -> ir.Expr:
+    """A Python number meeting an Expr of type t takes that type."""
+    t = t.element_of()
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        v = int(v)
+    if t.is_float():
+        return ir.Const(t, float(v))
+    if isinstance(v, float) and not float(v).is_integer():
+        # Halide: an int Expr meeting a float literal becomes Float(32)
+        return None
+    if t.is_bool():
+        if v in (0, 1):
+            return ir.Const(t, bool(v))
+        raise TypeError(f"{v} does not fit in type bool{what}")
+    if not t.can_represent(v):
+        raise TypeError(f"integer constant {v} does not fit in type {t}{what}; "
+                        f"cast it explicitly (e.g. ph.cast(ph.Int(64), ...))")
+    return ir.Const(t, int(v))
+
+
+def cast_node(t: Type, e: ir.Expr) -> ir.Expr:
+    t = t.with_lanes(e.type.lanes)
+    if e.type == t:
+        return e
+    if isinstance(e, ir.Const):
+        if t.is_float():
+            return ir.Const(t, float(e.value))
+        if t.is_bool():
+            return ir.Const(t, e.value != 0)
+        if not e.type.is_float():
+            return ir.Const(t, int(e.value))
+    return ir.Cast(t, e)
+
+
+def _match_types(a: ir.Expr, b: ir.Expr):
+    ta, tb = a.type, b.type
+    if ta == tb:
+        return a, b
+    if ta.is_float() or tb.is_float():
+        if ta.is_float() and tb.is_float():
+            t = ta if ta.bits >= tb.bits else tb
+        else:
+            t = ta if ta.is_float() else tb
+        return cast_node(t, a), cast_node(t, b)
+    if ta.is_bool() or tb.is_bool():
+        other = tb if ta.is_bool() else ta
+        return cast_node(other, a), cast_node(other, b)
+    bits = max(ta.bits, tb.bits)
+    if ta.code == tb.code:
+        t = Type(ta.code, bits)
+    else:
+        t = ir.Int(bits)
+    return cast_node(t, a), cast_node(t, b)
+
+
+def match(a, b, what: str = ""):
+    """Coerce two operands (Exprs or numbers) to one type, Halide style."""
+    a_num = is_python_number(a)
+    b_num = is_python_number(b)
+    if a_num and b_num:
+        return _match_types(_python_const(a), _python_const(b))
+    if a_num:
+        bn = to_node(b)
+        an = _number_as(bn.type, a, what)
+        if an is None:
+            return _match_types(_python_const(a), bn)
+        return an, bn
+    if b_num:
+        an = to_node(a)
+        bn = _number_as(an.type, b, what)
+        if bn is None:
+            return _match_types(an, _python_const(b))
+        return an, bn
+    return _match_types(to_node(a), to_node(b))
+
+
+def _binary(cls, a, b) -> Expr:
+    an, bn = match(a, b)
+    if an.type.is_bool() and cls in (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod):
+        raise TypeError(f"arithmetic ({cls.__name__}) on bool operands; cast them first")
+    return Expr.wrap(cls(an, bn))
+
+
+def _floordiv(a, b) -> Expr:
+    an, bn = match(a, b)
+    if an.type.is_float():
+        return Expr.wrap(intrinsic("floor", an.type, ir.Div(an, bn)))
+    return Expr.wrap(ir.Div(an, bn))
+
+
+def _negate(a) -> Expr:
+    n = to_node(a)
+    if n.type.is_bool():
+        raise TypeError("unary minus of a bool Expr")
+    if isinstance(n, ir.Const):
+        return Expr.wrap(ir.Const(n.type, -n.value))
+    return Expr.wrap(ir.Sub(ir.zero(n.type), n))
+
+
+def _invert(a) -> Expr:
+    n = to_node(a)
+    if n.type.is_bool():
+        return Expr.wrap(ir.Not(n))
+    if n.type.is_float():
+        raise TypeError("~ of a float Expr")
+    return Expr.wrap(ir.BitNot(n))
+
+
+def _bitwise(int_cls, bool_cls, a, b) -> Expr:
+    an, bn = match(a, b)
+    if an.type.is_float():
+        raise TypeError(f"bitwise {int_cls.__name__} of float operands")
+    if an.type.is_bool():
+        return Expr.wrap(bool_cls(an, bn))
+    return Expr.wrap(int_cls(an, bn))
+
+
+def _shift(cls, a, b) -> Expr:
+    if is_python_number(a) and not is_python_number(b):
+        bn = to_node(b)
+        an = _number_as(bn.type, a)
+    else:
+        an = to_node(a)
+        bn = _number_as(an.type, b) if is_python_number(b) else to_node(b)
+    if not an.type.is_integer() or not bn.type.is_integer():
+        raise TypeError("shift operands must be integers")
+    return Expr.wrap(cls(an, cast_node(an.type, bn)))
+
+
+def intrinsic(name: str, t: Type, *args) -> ir.Expr:
+    return ir.Call(t, name, tuple(args), ir.INTRINSIC)
+
+
+# ---------------------------------------------------------------------------
+# functions on Exprs (ph.select, ph.min, ...)
+# ---------------------------------------------------------------------------
+def cast(t, e) -> Expr:
+    t = ir.as_type(t)
+    return Expr.wrap(cast_node(t, to_node(e)))
+
+
+def select(*args) -> Expr:
+    """select(c, a, b); select(c1, a, c2, b, ..., default); tuple branches
+    give a tuple of selects."""
+    if len(args) < 3 or len(args) % 2 == 0:
+        raise TypeError("select takes (cond, a, b) or (c1, a, c2, b, ..., default)")
+    if len(args) > 3:
+        return select(args[0], args[1], select(*args[2:]))
+    c, a, b = args
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
+            raise TypeError("select of tuples needs two tuples of the same size")
+        return tuple(select(c, x, y) for x, y in zip(a, b))
+    cn = to_node(c)
+    if not cn.type.is_bool():
+        raise TypeError(f"select condition must be bool, not {cn.type}")
+    an, bn = match(a, b)
+    return Expr.wrap(ir.Select(cn, an, bn))
+
+
+def min(a, b, *rest) -> Expr:
+    an, bn = match(a, b)
+    r = Expr.wrap(ir.Min(an, bn))
+    return min(r, *rest) if rest else r
+
+
+def max(a, b, *rest) -> Expr:
+    an, bn = match(a, b)
+    r = Expr.wrap(ir.Max(an, bn))
+    return max(r, *rest) if rest else r
+
+
+def clamp(e, lo, hi) -> Expr:
+    en = to_node(e)
+    t = en.type
+    lo_n = _number_as(t, lo) if is_python_number(lo) else cast_node(t, to_node(lo))
+    hi_n = _number_as(t, hi) if is_python_number(hi) else cast_node(t, to_node(hi))
+    return Expr.wrap(ir.Max(ir.Min(en, hi_n), lo_n))
+
+
+def abs(e) -> Expr:
+    n = to_node(e)
+    t = n.type
+    if t.is_int():
+        t = ir.UInt(t.bits, t.lanes)
+    elif t.is_bool():
+        raise TypeError("abs of a bool Expr")
+    return Expr.wrap(intrinsic("abs", t, n))
+
+
+def _float_arg(e) -> ir.Expr:
+    n = to_node(e)
+    if not n.type.is_float():
+        n = cast_node(ir.Float(32), n)
+    return n
+
+
+def _math1(name):
+    def f(e) -> Expr:
+        n = _float_arg(e)
+        return Expr.wrap(intrinsic(name, n.type, n))
+    f.__name__ = name
+    f.__doc__ = f"{name}(e): elementwise; integer arguments become Float(32)."
+    return f
+
+
+sqrt = _math1("sqrt")
+exp = _math1("exp")
+log = _math1("log")
+sin = _math1("sin")
+cos = _math1("cos")
+tan = _math1("tan")
+asin = _math1("asin")
+acos = _math1("acos")
+atan = _math1("atan")
+sinh = _math1("sinh")
+cosh = _math1("cosh")
+tanh = _math1("tanh")
+floor = _math1("floor")
+ceil = _math1("ceil")
+round = _math1("round")
+trunc = _math1("trunc")
+
+
+def pow(a, b) -> Expr:
+    an = _float_arg(a) if not is_python_number(a) else None
+    bn = _float_arg(b) if not is_python_number(b) else None
+    if an is None and bn is None:
+        an = _float_arg(a)
+    an, bn = match(an if an is not None else a, bn if bn is not None else b)
+    return Expr.wrap(intrinsic("pow", an.type, an, bn))
+
+
+def atan2(a, b) -> Expr:
+    an, bn = match(_float_arg(a) if not is_python_number(a) else a,
+                   _float_arg(b) if not is_python_number(b) else b)
+    return Expr.wrap(intrinsic("atan2", an.type, an, bn))
+
+
+def _float_pred(name):
+    def f(e) -> Expr:
+        n = to_node(e)
+        if not n.type.is_float():
+            return Expr.wrap(ir.const(ir.Bool(n.type.lanes), name == "is_finite"))
+        return Expr.wrap(intrinsic(name, ir.Bool(n.type.lanes), n))
+    f.__name__ = name
+    return f
+
+
+is_nan = _float_pred("is_nan")
+is_inf = _float_pred("is_inf")
+is_finite = _float_pred("is_finite")
+
+
+def logical_not(e) -> Expr:
+    n = to_node(e)
+    if not n.type.is_bool():
+        n = ir.NE(n, ir.zero(n.type))
+    return Expr.wrap(ir.Not(n))
+
+
+def logical_and(a, b) -> Expr:
+    return Expr.wrap(ir.And(_as_bool(a), _as_bool(b)))
+
+
+def logical_or(a, b) -> Expr:
+    return Expr.wrap(ir.Or(_as_bool(a), _as_bool(b)))
+
+
+def _as_bool(e) -> ir.Expr:
+    n = to_node(e)
+    return n if n.type.is_bool() else ir.NE(n, ir.zero(n.type))
+
+
+def _saturating(op):
+    def f(a, b) -> Expr:
+        an, bn = match(a, b)
+        t = an.type
+        if t.is_float():
+            return Expr.wrap(op(an, bn))
+        wide = ir.Int(64) if t.bits < 64 else None
+        if wide is None:
+            raise TypeError(f"saturating arithmetic on 64-bit {t} is not supported")
+        w = op(cast_node(wide, an), cast_node(wide, bn))
+        lo, hi = ir.Const(wide, t.min_value()), ir.Const(wide, t.max_value())
+        return Expr.wrap(cast_node(t, ir.Max(ir.Min(w, hi), lo)))
+    return f
+
+
+saturating_add = _saturating(ir.Add)
+saturating_sub = _saturating(ir.Sub)
+
+
+# type shorthands -------------------------------------------------------------
+def _caster(t: Type):
+    def f(e) -> Expr:
+        return cast(t, e)
+    f.__name__ = str(t)
+    return f
+
+
+i8, i16, i32, i64 = (_caster(ir.Int(b)) for b in (8, 16, 32, 64))
+u8, u16, u32, u64 = (_caster(ir.UInt(b)) for b in (8, 16, 32, 64))
+f32, f64 = _caster(ir.Float(32)), _caster(ir.Float(64))
+
+ir.types.set_expr_wrapper(Expr.wrap)

@@ -1,0 +1,361 @@
+"""Func, FuncRef and Stage: thin wrappers that edit an `ir.Function`."""
+from __future__ import annotations
+
+from . import ir
+from .errors import CompileError
+from .expr import Expr, to_node, cast_node, _number_as, is_python_number
+from .source import user_location, at
+from .var import Var, RVar, RDom, unique_name
+
+
+def _key_items(key) -> tuple:
+    if isinstance(key, tuple):
+        return key
+    if isinstance(key, list):
+        return tuple(key)
+    return (key,)
+
+
+class FuncRef(Expr):
+    """`f[x, y]`: a call to f (an Expr when f has one value), the target of an
+    (augmented) definition, or `f[x][i]` for a Tuple-valued f."""
+
+    __slots__ = ("_func", "_args")
+
+    def __init__(self, func: "Func", args: tuple):
+        self._func = func
+        self._args = args
+
+    @property
+    def node(self) -> ir.Expr:
+        return self._call(0, single=True)
+
+    def _call(self, index: int, single: bool = False) -> ir.Expr:
+        fn = self._func._function
+        if fn.pure is None:
+            raise CompileError(f"Func {fn.name} is called before it is defined")
+        if single and len(fn.output_types) != 1:
+            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values; "
+                               f"select one with {fn.name}[...][i]")
+        if not 0 <= index < len(fn.output_types):
+            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values, no value {index}")
+        if len(self._args) != len(fn.args):
+            raise CompileError(f"Func {fn.name} has {len(fn.args)} dimensions but is called "
+                               f"with {len(self._args)} arguments")
+        args = tuple(_arg_node(a, fn.name) for a in self._args)
+        return ir.Call(fn.output_types[index], fn.name, args, ir.FUNC, index, fn)
+
+    def __getitem__(self, i) -> Expr:
+        return Expr.wrap(self._call(int(i)))
+
+    def __len__(self):
+        return len(self._func._function.output_types)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, e): return _Augmented(self, ir.Add, e)
+    def __isub__(self, e): return _Augmented(self, ir.Sub, e)
+    def __imul__(self, e): return _Augmented(self, ir.Mul, e)
+    def __itruediv__(self, e): return _Augmented(self, ir.Div, e)
+    def __iand__(self, e): return _Augmented(self, ir.BitAnd, e)
+    def __ior__(self, e): return _Augmented(self, ir.BitOr, e)
+    def __ixor__(self, e): return _Augmented(self, ir.BitXor, e)
+
+    def __repr__(self):
+        return f"<pyhalide.FuncRef {self._func.name()}[{', '.join(map(str, self._args))}]>"
+
+    __hash__ = Expr.__hash__
+
+
+class _Augmented:
+    """The value of `f[args] op= e`, handed to Func.__setitem__."""
+
+    def __init__(self, ref: FuncRef, op, value):
+        self.ref, self.op, self.value = ref, op, value
+
+
+_IDENTITY = {ir.Add: 0, ir.Sub: 0, ir.Mul: 1, ir.Div: 1}
+
+
+def _arg_node(a, fname: str) -> ir.Expr:
+    n = to_node(a)
+    if not (n.type.is_integer() or n.type.is_bool()):
+        raise CompileError(f"argument of {fname} must be an integer, not {n.type}")
+    return cast_node(ir.INDEX, n)
+
+
+class Func:
+    """A function over an integer domain, defined by a pure definition and any
+    number of update definitions."""
+
+    def __init__(self, name=None, *rest):
+        if isinstance(name, (Expr,)) or is_python_number(name):
+            value, name = name, None
+        else:
+            value = None
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"Func name must be a string, not {type(name).__name__}")
+        self._function = ir.Function(name=_unique_func_name(name or "f"))
+        self._function.source = user_location()
+        self._vars: list = []
+        if value is not None:
+            self[()] = value
+
+    # identity ---------------------------------------------------------------
+    def name(self) -> str:
+        return self._function.name
+
+    def function(self) -> ir.Function:
+        return self._function
+
+    def defined(self) -> bool:
+        return self._function.pure is not None
+
+    def args(self) -> list:
+        return list(self._vars)
+
+    def dimensions(self) -> int:
+        return len(self._function.args)
+
+    def outputs(self) -> int:
+        return len(self._function.output_types)
+
+    def types(self) -> list:
+        return list(self._function.output_types)
+
+    def type(self) -> ir.Type:
+        ts = self._function.output_types
+        if len(ts) != 1:
+            raise CompileError(f"Func {self.name()} has {len(ts)} values; use types()")
+        return ts[0]
+
+    def num_update_definitions(self) -> int:
+        return len(self._function.updates)
+
+    def __repr__(self):
+        return f"<pyhalide.Func {self.name()}>"
+
+    # definitions ------------------------------------------------------------
+    def __getitem__(self, key) -> FuncRef:
+        return FuncRef(self, _key_items(key))
+
+    def __setitem__(self, key, value):
+        items = _key_items(key)
+        loc = user_location()
+        if isinstance(value, _Augmented):
+            self._define_augmented(items, value, loc)
+            return
+        values = value if isinstance(value, tuple) else (value,)
+        if isinstance(value, FuncRef) and len(value) > 1:
+            values = tuple(value)
+        if self._function.pure is None:
+            self._define_pure(items, values, loc)
+        else:
+            self._define_update(items, values, loc)
+
+    def _define_pure(self, items, values, loc):
+        fn = self._function
+        if not all(isinstance(a, Var) for a in items):
+            bad = next(a for a in items if not isinstance(a, Var))
+            raise CompileError(
+                f"the pure definition of {fn.name} must have distinct Vars as arguments, "
+                f"got {bad!r}; an update (with RVars or expressions on the left) needs a "
+                f"pure definition first{at(loc)}")
+        names = [a.name() for a in items]
+        if len(set(names)) != len(names):
+            raise CompileError(f"the pure definition of {fn.name} repeats a Var: {names}{at(loc)}")
+        if not values:
+            raise CompileError(f"empty Tuple in the definition of {fn.name}{at(loc)}")
+        nodes = tuple(_value_node(v) for v in values)
+        for n in nodes:
+            for vname, v in ir.free_vars(n).items():
+                if v.kind == "rvar":
+                    raise CompileError(
+                        f"the pure definition of {fn.name} uses RVar {vname}; reductions need "
+                        f"an update definition (f[x] = 0; f[x] += ...) or an inline "
+                        f"reduction (ph.sum(...)){at(loc)}")
+                if v.kind == "" and vname not in names:
+                    raise CompileError(f"undefined variable {vname} in the definition of "
+                                       f"{fn.name}({', '.join(names)}){at(loc)}")
+        fn.args = tuple(names)
+        fn.output_types = tuple(n.type for n in nodes)
+        sched = ir.StageSchedule(dims=[ir.Dim(nm) for nm in names])
+        fn.pure = ir.Definition(tuple(a.node for a in items), nodes, [], sched, loc)
+        self._vars = list(items)
+
+    def _define_augmented(self, items, aug: _Augmented, loc):
+        fn = self._function
+        if fn.pure is None:
+            init = _IDENTITY.get(aug.op)
+            if init is None:
+                raise CompileError(f"Func {fn.name} must be defined before an update with "
+                                   f"{aug.op.__name__}{at(loc)}")
+            rhs = to_node(aug.value)
+            pure_vars = [a if isinstance(a, Var) else Var(unique_name("_")) for a in items]
+            if len({v.name() for v in pure_vars}) != len(pure_vars):
+                pure_vars = [Var(unique_name("_")) for _ in items]
+            self._define_pure(pure_vars, (Expr.wrap(ir.const(rhs.type, init)),), loc)
+        if len(fn.output_types) != 1:
+            raise CompileError(f"augmented assignment to the Tuple-valued Func {fn.name}{at(loc)}")
+        t = fn.output_types[0]
+        current = FuncRef(self, items).node
+        rhs = aug.value
+        rhs = _number_as(t, rhs) if is_python_number(rhs) else cast_node(t, to_node(rhs))
+        if rhs is None:
+            rhs = cast_node(t, to_node(aug.value))
+        if t.is_bool() and aug.op in (ir.Add, ir.Sub, ir.Mul, ir.Div):
+            raise CompileError(f"arithmetic update of the bool Func {fn.name}{at(loc)}")
+        op = aug.op
+        if t.is_bool():
+            op = {ir.BitAnd: ir.And, ir.BitOr: ir.Or, ir.BitXor: ir.NE}[op]
+        self._define_update(items, (Expr.wrap(op(current, rhs)),), loc)
+
+    def _define_update(self, items, values, loc):
+        fn = self._function
+        if len(items) != len(fn.args):
+            raise CompileError(f"Func {fn.name} has {len(fn.args)} dimensions but the update "
+                               f"has {len(items)} arguments{at(loc)}")
+        if len(values) != len(fn.output_types):
+            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values but the update "
+                               f"gives {len(values)}{at(loc)}")
+        args = tuple(_arg_node(a, fn.name) for a in items)
+        nodes = []
+        for i, (v, t) in enumerate(zip(values, fn.output_types)):
+            if is_python_number(v):
+                n = _number_as(t, v, f" (value {i} of {fn.name})")
+                n = n if n is not None else cast_node(t, to_node(v))
+            else:
+                n = to_node(v)
+            if n.type != t:
+                raise CompileError(
+                    f"the update of {fn.name} gives value {i} the type {n.type}, but {fn.name} "
+                    f"holds {t}; cast it (ph.cast({t}, ...)){at(loc)}")
+            nodes.append(n)
+        pure = [a.node.name for a in items if isinstance(a, Var)]
+        if len(set(pure)) != len(pure):
+            raise CompileError(f"the update of {fn.name} repeats a pure Var on the left{at(loc)}")
+        rdom = _check_update_vars(fn, args, nodes, pure, loc)
+        predicates = list(rdom._predicates) if rdom is not None else []
+        rvars = rdom.reduction_variables() if rdom is not None else []
+        dims = [ir.Dim(rv.name, is_rvar=True) for rv in rvars] + [ir.Dim(p) for p in pure]
+        sched = ir.StageSchedule(dims=dims, rvars=rvars)
+        fn.updates.append(ir.Definition(args, tuple(nodes), predicates, sched, loc,
+                                        rdom.name() if rdom is not None else ""))
+
+    # stages -----------------------------------------------------------------
+    def update(self, i: int = 0) -> "Stage":
+        n = len(self._function.updates)
+        if not 0 <= i < n:
+            raise CompileError(f"Func {self.name()} has {n} update definitions; "
+                               f"update({i}) does not exist")
+        return Stage(self, i + 1)
+
+    # running ----------------------------------------------------------------
+    def realize(self, sizes=None, *more, **kw):
+        from .realize import Pipeline
+        return Pipeline([self]).realize(sizes, *more, **kw)
+
+    def compile_jit(self, *args, **kw):
+        from .realize import Pipeline
+        Pipeline([self]).compile_jit(*args, **kw)
+        return self
+
+    def print_loop_nest(self):
+        from .realize import Pipeline
+        print(Pipeline([self]).lower(stage="loops"))
+
+    # function-level schedule ----------------------------------------------------
+    def compute_root(self):
+        self._function.schedule.compute_level = ir.LoopLevel.root()
+        if self._function.schedule.store_level is None or \
+                self._function.schedule.store_level.is_inlined():
+            self._function.schedule.store_level = ir.LoopLevel.root()
+        return self
+
+    def compute_inline(self):
+        if self._function.updates:
+            raise CompileError(f"Func {self.name()} has update definitions and cannot be inlined")
+        self._function.schedule.compute_level = ir.LoopLevel.inlined()
+        self._function.schedule.store_level = ir.LoopLevel.inlined()
+        return self
+
+    def store_root(self):
+        self._function.schedule.store_level = ir.LoopLevel.root()
+        return self
+
+
+def _value_node(v) -> ir.Expr:
+    if isinstance(v, FuncRef):
+        return v.node
+    return to_node(v)
+
+
+def _check_update_vars(fn: ir.Function, args, values, pure: list, loc):
+    """Every free Var must be a pure Var of the LHS; RVars must come from one
+    RDom; self-references must use each pure Var at its own position.
+    Returns the update's RDom (or None)."""
+    rdoms = {}
+    for n in list(args) + list(values):
+        for name, v in ir.free_vars(n).items():
+            if v.kind == "rvar":
+                rdoms.setdefault(id(v.param), v.param)
+            elif v.kind == "" and name not in pure:
+                raise CompileError(f"undefined variable {name} in the update of {fn.name}: "
+                                   f"a Var in an update must appear alone as an argument on "
+                                   f"the left{at(loc)}")
+    if len(rdoms) > 1:
+        names = sorted(r.name() for r in rdoms.values())
+        raise CompileError(f"the update of {fn.name} uses RVars of several RDoms {names}; "
+                           f"use one multi-dimensional RDom{at(loc)}")
+    rdom = next(iter(rdoms.values()), None)
+    if rdom is not None:
+        for p in rdom._predicates:
+            for name, v in ir.free_vars(p).items():
+                if v.kind == "" and name not in pure:
+                    raise CompileError(f"the RDom {rdom.name()} predicate uses {name}, which is "
+                                       f"not a pure Var of the update of {fn.name}{at(loc)}")
+    for c in ir.find_calls(list(values)):
+        if c.call_type == ir.FUNC and c.func is fn:
+            for d, (lhs, rhs) in enumerate(zip(args, c.args)):
+                lhs_pure = isinstance(lhs, ir.Variable) and lhs.kind == "" and lhs.name in pure
+                if lhs_pure and not ir.equal(lhs, rhs):
+                    raise CompileError(
+                        f"the update of {fn.name} reads {fn.name} at {ir.expr_to_str(rhs)} in "
+                        f"dimension {d}, where it writes at the pure Var {lhs.name}: pure Vars "
+                        f"of an update must be used at their own position{at(loc)}")
+    return rdom
+
+
+class Stage:
+    """One definition of a Func: `f` is its pure stage, `f.update(i)` the
+    i-th update (stage index i + 1)."""
+
+    def __init__(self, func: Func, index: int):
+        self._func = func
+        self._index = index
+
+    def func(self) -> Func:
+        return self._func
+
+    def definition(self) -> ir.Definition:
+        fn = self._func._function
+        return fn.pure if self._index == 0 else fn.updates[self._index - 1]
+
+    def name(self) -> str:
+        if self._index == 0:
+            return self._func.name()
+        return f"{self._func.name()}.update({self._index - 1})"
+
+    def __repr__(self):
+        return f"<pyhalide.Stage {self.name()}>"
+
+
+_used_names: dict = {}
+
+
+def _unique_func_name(name: str) -> str:
+    """Func names are unique in a process (Calls refer to Funcs by name)."""
+    n = _used_names.get(name, 0)
+    _used_names[name] = n + 1
+    return name if n == 0 else f"{name}${n}"

@@ -1,0 +1,123 @@
+"""The Func graph of a pipeline: every Function, input image and scalar Param
+reachable from the outputs, and a fingerprint of algorithm + schedule."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import numpy as np
+
+from . import ir
+from .errors import CompileError
+
+
+def _definition_exprs(d: ir.Definition):
+    yield from d.args
+    yield from d.values
+    yield from d.predicates
+    for rv in d.schedule.rvars:
+        yield rv.min
+        yield rv.extent
+    for s in d.schedule.splits:
+        if s.factor is not None:
+            yield s.factor
+
+
+class Graph:
+    def __init__(self):
+        self.env: dict = {}       # name -> ir.Function
+        self.images: dict = {}    # name -> Buffer or ImageParam
+        self.params: dict = {}    # name -> Param
+
+    def _add_source(self, table, name, obj, what):
+        old = table.get(name)
+        if old is not None and old is not obj:
+            raise CompileError(f"two different {what}s are named {name!r}")
+        table[name] = obj
+
+    def visit(self, fn: ir.Function):
+        if fn.name in self.env:
+            if self.env[fn.name] is not fn:
+                raise CompileError(f"two different Funcs are named {fn.name!r}")
+            return
+        self.env[fn.name] = fn
+        for d in fn.definitions():
+            for e in _definition_exprs(d):
+                for c in ir.find_calls(e):
+                    if c.call_type == ir.FUNC and c.func is not None:
+                        self.visit(c.func)
+                    elif c.call_type == ir.IMAGE:
+                        self._add_source(self.images, c.name, c.func, "input image")
+                for name, v in ir.free_vars(e).items():
+                    if v.kind != "param":
+                        continue
+                    if hasattr(v.param, "_geometry"):   # ImageParam geometry
+                        self._add_source(self.images, v.param.name(), v.param, "input image")
+                    else:
+                        self._add_source(self.params, name, v.param, "Param")
+
+    # views for lowering ---------------------------------------------------------
+    def image_names(self) -> list:
+        return sorted(self.images)
+
+    def param_names(self) -> list:
+        return sorted(self.params)
+
+    def input_images(self) -> list:
+        return [ir.InputImage(n, self.images[n].type(), self.images[n].dimensions())
+                for n in self.image_names()]
+
+    def scalar_params(self) -> list:
+        return [ir.ScalarParam(n, self.params[n].type()) for n in self.param_names()]
+
+    # values at run time ---------------------------------------------------------
+    def input_array(self, name: str) -> np.ndarray:
+        src = self.images[name]
+        if hasattr(src, "get"):
+            buf = src.get()
+            if buf is None:
+                raise ValueError(f"ImageParam {name} is not set: call {name}.set(buffer)")
+            return np.asarray(buf)
+        return np.asarray(src)
+
+    def param_value(self, name: str):
+        value = self.params[name].get()
+        if value is None:
+            raise ValueError(f"Param {name} has no value: call .set(value)")
+        return value
+
+
+def collect_graph(outputs: list) -> Graph:
+    g = Graph()
+    for fn in outputs:
+        g.visit(fn)
+    return g
+
+
+def _sched_text(obj) -> str:
+    if isinstance(obj, ir.IRNode):
+        return ir.to_str(obj)
+    if dataclasses.is_dataclass(obj):
+        return type(obj).__name__ + "(" + ",".join(
+            _sched_text(getattr(obj, f.name)) for f in dataclasses.fields(obj)) + ")"
+    if isinstance(obj, (list, tuple)):
+        return "[" + ",".join(_sched_text(x) for x in obj) + "]"
+    return repr(obj)
+
+
+def fingerprint(outputs: list, graph: Graph) -> str:
+    """A key that changes whenever the algorithm, a schedule or an input/param
+    type changes."""
+    h = hashlib.sha256()
+    h.update(",".join(fn.name for fn in outputs).encode())
+    for name in sorted(graph.env):
+        fn = graph.env[name]
+        h.update(f"|{name}({','.join(fn.args)}):{fn.output_types}".encode())
+        h.update(_sched_text(fn.schedule).encode())
+        for d in fn.definitions():
+            h.update(_sched_text(d).encode())
+    for img in graph.input_images():
+        h.update(f"|img {img.name}:{img.type}:{img.dimensions}".encode())
+    for p in graph.scalar_params():
+        h.update(f"|param {p.name}:{p.type}".encode())
+    return h.hexdigest()

@@ -1,0 +1,111 @@
+"""Pipeline: collect the Func graph, compile it once per (algorithm, schedule,
+argument types), and run it on NumPy arrays."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import ir
+from .buffer import Buffer, ImageParam, Param
+from .errors import CompileError
+from .graph import collect_graph, fingerprint
+
+# fingerprint -> compiled kernel, shared by every Pipeline of the process
+_KERNELS: dict = {}
+
+
+def _output_buffer_names(fn: ir.Function) -> list:
+    if len(fn.output_types) == 1:
+        return [fn.name]
+    return [f"{fn.name}.{i}" for i in range(len(fn.output_types))]
+
+
+class Pipeline:
+    """Several output Funcs realized together."""
+
+    def __init__(self, outputs):
+        from .func import Func
+        if isinstance(outputs, Func):
+            outputs = [outputs]
+        self._outputs = list(outputs)
+        if not self._outputs:
+            raise CompileError("a Pipeline needs at least one output Func")
+        for f in self._outputs:
+            if not f.defined():
+                raise CompileError(f"Func {f.name()} is not defined")
+        dims = {f.dimensions() for f in self._outputs}
+        if len(dims) != 1:
+            raise CompileError("the outputs of a Pipeline must have the same dimensions")
+
+    def outputs(self) -> list:
+        return list(self._outputs)
+
+    # compilation ---------------------------------------------------------------
+    def _graph(self):
+        return collect_graph([f.function() for f in self._outputs])
+
+    def _lowered(self, graph):
+        from .lowering.pipeline import lower
+        return lower([f.function() for f in self._outputs], graph.env,
+                     graph.input_images(), graph.scalar_params())
+
+    def _kernel(self):
+        graph = self._graph()
+        key = fingerprint([f.function() for f in self._outputs], graph)
+        kernel = _KERNELS.get(key)
+        if kernel is None:
+            from .lowering.pipeline import compile_lowered
+            kernel = compile_lowered(self._lowered(graph))
+            _KERNELS[key] = kernel
+        return kernel, graph
+
+    def compile_jit(self, *args, **kw):
+        self._kernel()
+        return self
+
+    def lower(self, stage: str = "final") -> str:
+        from .lowering.pipeline import lower
+        graph = self._graph()
+        lowered = lower([f.function() for f in self._outputs], graph.env,
+                        graph.input_images(), graph.scalar_params(), stop_after=stage)
+        return lowered.text(stage)
+
+    # running ---------------------------------------------------------------
+    def realize(self, sizes=None, *more, **kw):
+        given = None
+        if sizes is None:
+            sizes = []
+        if isinstance(sizes, (int, np.integer)):
+            sizes = [sizes, *more]
+        elif isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
+                                           and isinstance(sizes[0], (Buffer, np.ndarray))):
+            given = [sizes] if isinstance(sizes, Buffer) else list(sizes)
+        kernel, graph = self._kernel()
+        out_fns = [f.function() for f in self._outputs]
+        n_out = sum(len(fn.output_types) for fn in out_fns)
+        if given is not None:
+            bufs = [b if isinstance(b, Buffer) else Buffer(b) for b in given]
+            if len(bufs) != n_out:
+                raise ValueError(f"realize() was given {len(bufs)} Buffers but the pipeline "
+                                 f"has {n_out} outputs")
+        else:
+            sizes = [int(s) for s in sizes]
+            dims = out_fns[0].dimensions()
+            if len(sizes) != dims:
+                raise ValueError(f"Func {out_fns[0].name} has {dims} dimensions but realize() "
+                                 f"was given {len(sizes)} sizes")
+            if any(s < 0 for s in sizes):
+                raise ValueError(f"realize() sizes must be non-negative, got {sizes}")
+            shape = tuple(reversed(sizes))
+            bufs = [Buffer(np.empty(shape, dtype=t.to_numpy()), name)
+                    for fn in out_fns for t, name in zip(fn.output_types, _output_buffer_names(fn))]
+        for b, t in zip(bufs, [t for fn in out_fns for t in fn.output_types]):
+            if b.type() != t:
+                raise TypeError(f"output Buffer {b.name()} has type {b.type()}, expected {t}")
+        inputs = [graph.input_array(name) for name in graph.image_names()]
+        params = [graph.param_value(name) for name in graph.param_names()]
+        kernel([*inputs, *[np.asarray(b) for b in bufs]], params)
+        if given is not None:
+            return bufs if len(bufs) > 1 else bufs[0]
+        if len(self._outputs) == 1:
+            return bufs[0] if n_out == 1 else tuple(bufs)
+        return bufs

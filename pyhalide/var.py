@@ -1,0 +1,172 @@
+"""Var, RVar, RDom and Range."""
+from __future__ import annotations
+
+import itertools
+
+from . import ir
+from .expr import Expr, to_node, cast_node
+from .errors import CompileError
+
+_counter = itertools.count()
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix}{next(_counter)}"
+
+
+class Var(Expr):
+    """A pure variable: one dimension of a Func's domain."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str | None = None):
+        self._name = name or unique_name("v")
+        self.node = ir.Variable(ir.INDEX, self._name)
+
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<pyhalide.Var {self._name}>"
+
+    __hash__ = Expr.__hash__
+
+
+class RVar(Expr):
+    """A reduction variable: one dimension of an RDom (or the result of
+    splitting/fusing RVars in a schedule)."""
+
+    __slots__ = ("_name", "_rdom", "_index")
+
+    def __init__(self, name: str | None = None, _rdom=None, _index: int = 0):
+        self._name = name or unique_name("rv")
+        self._rdom = _rdom
+        self._index = _index
+        self.node = ir.Variable(ir.INDEX, self._name, "rvar", _rdom)
+
+    def name(self) -> str:
+        return self._name
+
+    def min(self) -> Expr:
+        if self._rdom is None:
+            raise CompileError(f"RVar {self._name} belongs to no RDom")
+        return Expr.wrap(self._rdom._bounds[self._index][0])
+
+    def extent(self) -> Expr:
+        if self._rdom is None:
+            raise CompileError(f"RVar {self._name} belongs to no RDom")
+        return Expr.wrap(self._rdom._bounds[self._index][1])
+
+    def __repr__(self) -> str:
+        return f"<pyhalide.RVar {self._name}>"
+
+    __hash__ = Expr.__hash__
+
+
+class Range:
+    """An interval given as (min, extent)."""
+
+    def __init__(self, min, extent):
+        self.min = min
+        self.extent = extent
+
+    def __iter__(self):
+        return iter((self.min, self.extent))
+
+
+def _index_expr(v, what: str) -> ir.Expr:
+    n = to_node(v)
+    if not (n.type.is_integer() or n.type.is_bool()):
+        raise TypeError(f"{what} must be an integer, not {n.type}")
+    return cast_node(ir.INDEX, n)
+
+
+_DIM_NAMES = "xyzw"
+
+
+class RDom(Expr):
+    """A reduction domain: nested loops, the first dimension innermost.
+
+    RDom([(min0, extent0), (min1, extent1)], "r"), RDom(Range(...), ...),
+    or RDom(buffer) spanning a Buffer's or ImageParam's domain."""
+
+    __slots__ = ("_name", "_bounds", "_vars", "_predicates")
+
+    def __init__(self, region, name: str | None = None, *more):
+        self._name = name if isinstance(name, str) else unique_name("r")
+        items = self._region_items(region, name, more)
+        if not items:
+            raise CompileError("an RDom needs at least one dimension")
+        self._bounds = []
+        self._vars = []
+        for i, item in enumerate(items):
+            try:
+                lo, ext = item
+            except (TypeError, ValueError):
+                raise TypeError(f"RDom dimension {i}: expected (min, extent), got {item!r}") from None
+            self._bounds.append((_index_expr(lo, "RDom min"), _index_expr(ext, "RDom extent")))
+            suffix = _DIM_NAMES[i] if i < 4 else str(i)
+            self._vars.append(RVar(f"{self._name}${suffix}", self, i))
+        self._predicates = []
+        self.node = self._vars[0].node
+
+    @staticmethod
+    def _region_items(region, name, more):
+        if hasattr(region, "_rdom_region"):
+            return region._rdom_region()
+        if isinstance(region, Range):
+            extra = [name] if isinstance(name, Range) else []
+            return [region] + extra + [m for m in more if isinstance(m, Range)]
+        return list(region)
+
+    # access ---------------------------------------------------------------
+    @property
+    def x(self) -> RVar:
+        return self._vars[0]
+
+    @property
+    def y(self) -> RVar:
+        return self._dim(1)
+
+    @property
+    def z(self) -> RVar:
+        return self._dim(2)
+
+    @property
+    def w(self) -> RVar:
+        return self._dim(3)
+
+    def _dim(self, i) -> RVar:
+        if i >= len(self._vars):
+            raise CompileError(f"RDom {self._name} has {len(self._vars)} dimensions; "
+                               f"dimension {i} does not exist")
+        return self._vars[i]
+
+    def __getitem__(self, i) -> RVar:
+        return self._dim(i)
+
+    def __len__(self) -> int:
+        return len(self._vars)
+
+    def dimensions(self) -> int:
+        return len(self._vars)
+
+    def name(self) -> str:
+        return self._name
+
+    def where(self, cond) -> "RDom":
+        """Restrict the domain to points where `cond` holds (ANDed)."""
+        n = to_node(cond)
+        if not n.type.is_bool():
+            n = ir.NE(n, ir.zero(n.type))
+        self._predicates.append(n)
+        return self
+
+    def reduction_variables(self) -> list:
+        return [ir.ReductionVariable(v.name(), lo, ext)
+                for v, (lo, ext) in zip(self._vars, self._bounds)]
+
+    def __repr__(self) -> str:
+        return f"<pyhalide.RDom {self._name} {len(self._vars)}-D>"
+
+    __hash__ = Expr.__hash__
