@@ -1,0 +1,643 @@
+"""Final lowered Stmt -> llvmlite ir.Module.
+
+    codegen(stmt, name, buffers, params, *, triple="", data_layout="",
+            reassociate=False) -> CodegenOutput
+
+`buffers` are objects with .name, .type (pyhalide ir.Type), .dimensions and
+.is_output (runtime.BufferArg); `params` are ir.ScalarParam. The module
+defines one external function, the entry point
+
+    i32 <name>(ptr args)
+
+where `args` is an array of pointers: per buffer (data pointer, pointer to
+int64[3*dims] = min0, extent0, stride0, min1, ... with strides in elements),
+then one pointer per scalar param (to the value in its type, bool as one
+byte), then a pointer to an int64[16] error array. It returns 0 on success;
+on failure it writes err[0] = index+1 of the failed check in
+CodegenOutput.errors and the check's arguments in err[1..], frees every live
+heap allocation and returns 1.
+
+The entry loads the data pointers and calls `<name>.body` (internal), which
+takes them as `noalias` parameters: buffers never overlap (runtime.py checks
+that outputs share no memory with any other buffer; inputs are only read).
+
+Inside the Stmt, buffer `f` is addressed by Load/Store name `f` and its
+geometry is visible as int32 Variables `f.min.<d>`, `f.extent.<d>`,
+`f.stride.<d>`; scalar params as Variables named as the param.
+
+For loops of every kind are emitted as serial loops; the body is emitted as
+it is (vectorized loops have already been rewritten into vector expressions
+by lowering). A parallel loop runs serially here until the parallel runtime
+outlines it (see `_FunctionEmitter.emit_For`).
+
+Expressions are memoized by node identity within one statement, so a DAG
+with shared subexpressions is emitted once per use site, not once per path.
+Integer And/Or evaluate both sides (no short circuit): loads must be guarded
+by IfThenElse, not by And.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir as ll
+
+from pyhalide import ir
+from . import codegen_ops as ops
+from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
+
+__all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS"]
+
+ERR_SLOTS = 16                  # int64 slots of the error array
+STACK_LIMIT = 16 * 1024         # constant-size allocations up to this go on the stack
+HEAP_ALIGN = 64
+
+
+@dataclass(frozen=True)
+class ErrorRecord:
+    """What the runtime raises when check number i fails: Python exception
+    `error` with `message.format(*args)`; arg_kinds says how to read each
+    int64 slot: 'i' signed, 'u' unsigned, 'f' float (bits of a double),
+    'b' bool."""
+
+    error: str
+    message: str
+    arg_kinds: tuple
+
+
+@dataclass
+class CodegenOutput:
+    module: ll.Module
+    entry_name: str
+    errors: list = field(default_factory=list)
+
+
+def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
+            data_layout: str = "", reassociate: bool = False) -> CodegenOutput:
+    """Build the LLVM module for `stmt` (see the module docstring).
+    `reassociate` lets every float VectorReduce combine lanes in any order;
+    a VectorReduce node with a true `reassoc` attribute opts in by itself."""
+    names = [b.name for b in buffers] + [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise CodegenError(f"duplicate buffer/param names in {names}")
+    if not name.isidentifier():
+        raise CodegenError(f"kernel name {name!r} is not an identifier")
+    mod = ll.Module(name=name)
+    if triple:
+        mod.triple = triple
+    if data_layout:
+        mod.data_layout = data_layout
+    state = _ModuleState(mod, reassociate)
+
+    nb = len(buffers)
+    body_ty = ll.FunctionType(I32, [PTR] * (1 + nb))
+    body_fn = ll.Function(mod, body_ty, name=f"{name}.body")
+    body_fn.linkage = "internal"
+    body_fn.attributes.add("nounwind")
+    for i in range(nb):
+        body_fn.args[1 + i].add_attribute("noalias")
+
+    entry_fn = ll.Function(mod, ll.FunctionType(I32, [PTR]), name=name)
+    entry_fn.attributes.add("nounwind")
+    b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
+    args = entry_fn.args[0]
+    data = [b.load(b.gep(args, [ll.Constant(I64, 2 * i)], source_etype=PTR), typ=PTR)
+            for i in range(nb)]
+    b.ret(b.call(body_fn, [args] + data))
+
+    em = _FunctionEmitter(state, body_fn)
+    args = body_fn.args[0]
+    bb = em.alloca_builder
+    for i, buf in enumerate(buffers):
+        if buf.type.lanes != 1:
+            raise CodegenError(f"buffer {buf.name} has a vector type {buf.type}")
+        em.push_buffer(buf.name, body_fn.args[1 + i], buf.type)
+        shape = bb.load(bb.gep(args, [ll.Constant(I64, 2 * i + 1)], source_etype=PTR), typ=PTR)
+        for d in range(buf.dimensions):
+            for k, what in enumerate(("min", "extent", "stride")):
+                p = bb.gep(shape, [ll.Constant(I64, 3 * d + k)], source_etype=I64)
+                v = bb.trunc(bb.load(p, typ=I64), I32)
+                em.bind(f"{buf.name}.{what}.{d}", v)
+    for j, p in enumerate(params):
+        slot = bb.load(bb.gep(args, [ll.Constant(I64, 2 * nb + j)], source_etype=PTR), typ=PTR)
+        if p.type.lanes != 1:
+            raise CodegenError(f"param {p.name} has a vector type {p.type}")
+        v = bb.load(slot, typ=llvm_type(p.type, memory=True))
+        if p.type.is_bool():
+            v = bb.icmp_unsigned("!=", v, ll.Constant(I8, 0))
+        em.bind(p.name, v)
+    em.err_ptr = bb.load(bb.gep(args, [ll.Constant(I64, 2 * nb + len(params))],
+                                source_etype=PTR), typ=PTR)
+    em.emit_function_body(stmt)
+    return CodegenOutput(mod, name, state.errors)
+
+
+class _ModuleState:
+    """What all functions of one module share: the error table and options."""
+
+    def __init__(self, module: ll.Module, reassociate: bool):
+        self.module = module
+        self.reassociate = reassociate
+        self.errors: list = []
+
+    def add_error(self, error: str, message: str, arg_kinds) -> int:
+        self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
+        return len(self.errors)       # the code stored in err[0]
+
+
+def _const_of(e):
+    """The Python value of a scalar constant or a Broadcast of one, else None."""
+    while isinstance(e, ir.Broadcast):
+        e = e.value
+    if isinstance(e, ir.Const):
+        return e.value
+    return None
+
+
+class _FunctionEmitter:
+    """Emits one LLVM function: the statement walk, expression evaluation,
+    scopes, allocations and the shared failure/cleanup path."""
+
+    def __init__(self, state: _ModuleState, fn: ll.Function):
+        self.state = state
+        self.module = state.module
+        self.fn = fn
+        self.alloca_block = fn.append_basic_block("allocas")
+        self.alloca_builder = ll.IRBuilder(self.alloca_block)
+        self.start_block = fn.append_basic_block("start")
+        self.b = ll.IRBuilder(self.start_block)
+        self.scope: dict = {}           # name -> stack of LLVM values
+        self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
+        self.heap_slots: list = []      # entry allocas holding live heap pointers
+        self.cleanup_block = None
+        self.err_ptr = None
+        self.cache: list = [{}]         # expression memo layers (see emit)
+        self.cache_floor = 0            # layers below this are hidden (shadowing)
+
+    # ---- scopes ---------------------------------------------------------
+    def bind(self, name: str, value):
+        self.scope.setdefault(name, []).append(value)
+
+    def unbind(self, name: str):
+        stack = self.scope[name]
+        stack.pop()
+        if not stack:
+            del self.scope[name]
+
+    def push_buffer(self, name: str, ptr, t: ir.Type):
+        self.buffers.setdefault(name, []).append((ptr, t))
+
+    def pop_buffer(self, name: str):
+        stack = self.buffers[name]
+        stack.pop()
+        if not stack:
+            del self.buffers[name]
+
+    def lookup_buffer(self, name: str):
+        stack = self.buffers.get(name)
+        if not stack:
+            raise CodegenError(f"access to unknown buffer {name!r}")
+        return stack[-1]
+
+    # ---- function frame -------------------------------------------------
+    def emit_function_body(self, stmt):
+        self.emit_stmt(stmt)
+        if self.b.block.terminator is None:
+            self.b.ret(ll.Constant(I32, 0))
+        self.alloca_builder.branch(self.start_block)
+        if self.cleanup_block is not None:
+            cb = ll.IRBuilder(self.cleanup_block)
+            free = self.runtime_fn("free", ll.VoidType(), [PTR])
+            for slot in self.heap_slots:
+                cb.call(free, [cb.load(slot, typ=PTR)])
+            cb.ret(ll.Constant(I32, 1))
+
+    def runtime_fn(self, name, ret, args):
+        fn = self.module.globals.get(name)
+        if fn is None:
+            fn = ll.Function(self.module, ll.FunctionType(ret, args), name=name)
+            fn.attributes.add("nounwind")
+        return fn
+
+    def entry_alloca(self, ty, count=None, align=0):
+        p = self.alloca_builder.alloca(ty, size=count)
+        if align:
+            p.align = align
+        return p
+
+    def get_cleanup(self):
+        if self.cleanup_block is None:
+            self.cleanup_block = self.fn.append_basic_block("cleanup")
+        return self.cleanup_block
+
+    def emit_failure(self, code: int, args):
+        """In the current (failure) block: record error `code` and int64 args
+        (first failure wins, atomically), then leave through the cleanup."""
+        b = self.b
+        res = b.cmpxchg(self.err_ptr, ll.Constant(I64, 0), ll.Constant(I64, code),
+                        "monotonic", "monotonic")
+        won = b.extract_value(res, 1)
+        store_bb = self.fn.append_basic_block("store_err_args")
+        b.cbranch(won, store_bb, self.get_cleanup())
+        b.position_at_end(store_bb)
+        for i, a in enumerate(args):
+            b.store(a, b.gep(self.err_ptr, [ll.Constant(I64, i + 1)], source_etype=I64))
+        b.branch(self.get_cleanup())
+
+    def check(self, ok, error: str, message: str, args=(), arg_kinds=()):
+        """Branch to a failure path raising `error` when the i1 `ok` is false."""
+        code = self.state.add_error(error, message, arg_kinds)
+        b = self.b
+        fail_bb = self.fn.append_basic_block("fail")
+        cont_bb = self.fn.append_basic_block("ok")
+        br = b.cbranch(ok, cont_bb, fail_bb)
+        br.set_weights([1 << 20, 1])
+        b.position_at_end(fail_bb)
+        self.emit_failure(code, [a() if callable(a) else a for a in args])
+        b.position_at_end(cont_bb)
+
+    # ---- statements -----------------------------------------------------
+    def emit_stmt(self, s):
+        method = getattr(self, "emit_" + type(s).__name__, None)
+        if method is None or not isinstance(s, ir.Stmt):
+            raise CodegenError(f"codegen cannot handle statement {type(s).__name__} "
+                               "(it should have been lowered away before codegen)")
+        self.cache = [{}]
+        self.cache_floor = 0
+        method(s)
+
+    def emit_Block(self, s):
+        for x in s.stmts:
+            self.emit_stmt(x)
+
+    def emit_ProducerConsumer(self, s):
+        self.emit_stmt(s.body)
+
+    def emit_Evaluate(self, s):
+        self.emit(s.value)
+
+    def emit_LetStmt(self, s):
+        self.bind(s.name, self.emit(s.value))
+        self.emit_stmt(s.body)
+        self.unbind(s.name)
+
+    def emit_For(self, s):
+        # Every loop kind runs serially here; "parallel" keeps these
+        # semantics when the parallel runtime outlines it into a closure
+        # called once per index.
+        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL, ir.ForKind.VECTORIZED,
+                          ir.ForKind.UNROLLED):
+            raise CodegenError(f"unknown loop kind {s.kind!r} for loop {s.name}")
+        lo = self._index(self.emit(s.min), s.min, "loop min")
+        ext = self._index(self.emit(s.extent), s.extent, "loop extent")
+        b = self.b
+        pre = b.block
+        body_bb = self.fn.append_basic_block(f"for.{s.name}")
+        after_bb = self.fn.append_basic_block(f"end.{s.name}")
+        b.cbranch(b.icmp_signed(">", ext, ll.Constant(I32, 0)), body_bb, after_bb)
+        b.position_at_end(body_bb)
+        n = b.phi(I32, name=f"{s.name}.n")
+        n.add_incoming(ll.Constant(I32, 0), pre)
+        x = b.add(lo, n, name=s.name)
+        self.bind(s.name, x)
+        self.emit_stmt(s.body)
+        self.unbind(s.name)
+        b = self.b
+        # n + 1 <= extent <= INT32_MAX, so the counter increment cannot wrap.
+        n1 = b.add(n, ll.Constant(I32, 1), flags=("nsw",))
+        n.add_incoming(n1, b.block)
+        b.cbranch(b.icmp_signed("<", n1, ext), body_bb, after_bb)
+        b.position_at_end(after_bb)
+
+    def _index(self, v, e, what):
+        if e.type != ir.Int(32):
+            raise CodegenError(f"{what} must be int32, not {e.type}: {ir.expr_to_str(e)}")
+        return v
+
+    def emit_IfThenElse(self, s):
+        if s.condition.type != ir.Bool():
+            raise CodegenError(f"if condition must be a scalar bool, not {s.condition.type}")
+        cond = self.emit(s.condition)
+        b = self.b
+        then_bb = self.fn.append_basic_block("then")
+        after_bb = self.fn.append_basic_block("endif")
+        else_bb = self.fn.append_basic_block("else") if s.else_case is not None else after_bb
+        b.cbranch(cond, then_bb, else_bb)
+        b.position_at_end(then_bb)
+        self.emit_stmt(s.then_case)
+        self.b.branch(after_bb)
+        if s.else_case is not None:
+            self.b.position_at_end(else_bb)
+            self.emit_stmt(s.else_case)
+            self.b.branch(after_bb)
+        self.b.position_at_end(after_bb)
+
+    def emit_AssertStmt(self, s):
+        if len(s.args) > ERR_SLOTS - 1:
+            raise CodegenError(f"assert has {len(s.args)} args; at most {ERR_SLOTS - 1}")
+        cond = self.emit(s.condition)
+        if s.condition.type.is_vector():
+            cond = ops.vector_reduce(self.b, "and", cond, s.condition.type, 1, False)
+        elif not s.condition.type.is_bool():
+            raise CodegenError(f"assert condition must be bool, not {s.condition.type}")
+        kinds, thunks = [], []
+        for a in s.args:
+            t = a.type
+            if t.is_vector():
+                raise CodegenError(f"assert argument {ir.expr_to_str(a)} is a vector")
+            kinds.append("f" if t.is_float() else "b" if t.is_bool() else
+                         "u" if t.is_uint() else "i")
+            thunks.append(lambda a=a: self._to_err_slot(self.emit(a), a.type))
+        self.check(cond, s.error, s.message, thunks, kinds)
+
+    def _to_err_slot(self, v, t: ir.Type):
+        b = self.b
+        if t.is_float():
+            if t.bits == 32:
+                v = b.fpext(v, ll.DoubleType())
+            return b.bitcast(v, I64)
+        if t.bits == 64:
+            return v
+        return b.sext(v, I64) if t.is_int() else b.zext(v, I64)
+
+    def emit_Store(self, s):
+        ptr, btype = self.lookup_buffer(s.name)
+        t = s.value.type
+        self._check_access(s.name, btype, t, s.index, "store")
+        value = self.emit(s.value)
+        if t.is_bool():
+            value = self.b.zext(value, llvm_type(t, memory=True))
+        self._memory_access(ptr, btype, t, s.index, value)
+
+    def emit_Allocate(self, s):
+        et = s.type.element_of()
+        mt = ops.scalar_llvm_type(et, memory=True)
+        esize = et.bytes() * s.type.lanes
+        consts = [_const_of(e) for e in s.extents]
+        b = self.b
+        if all(isinstance(c, int) for c in consts):
+            count = 1
+            for c in consts:
+                count *= max(c, 0)
+            if count * esize <= STACK_LIMIT:
+                ptr = self.entry_alloca(mt, ll.Constant(I64, max(count * s.type.lanes, 1)),
+                                        align=HEAP_ALIGN)
+                self.push_buffer(s.name, ptr, et)
+                self.emit_stmt(s.body)
+                self.pop_buffer(s.name)
+                return
+        # Heap: bytes = prod(extents) * esize, 0 when any extent <= 0;
+        # overflow of the product raises MemoryError.
+        nbytes = ll.Constant(I64, esize)
+        overflow = ll.Constant(I1, 0)
+        empty = ll.Constant(I1, 0)
+        smul = ops.intrinsic(self.module, "llvm.smul.with.overflow.i64",
+                             ll.LiteralStructType([I64, I1]), [I64, I64])
+        for e in s.extents:
+            if e.type != ir.Int(32):
+                raise CodegenError(f"allocation extent must be int32: {ir.expr_to_str(e)}")
+            ext = self.emit(e)
+            empty = b.or_(empty, b.icmp_signed("<=", ext, ll.Constant(I32, 0)))
+            r = b.call(smul, [nbytes, b.sext(ext, I64)])
+            nbytes = b.extract_value(r, 0)
+            overflow = b.or_(overflow, b.extract_value(r, 1))
+        nbytes = b.select(empty, ll.Constant(I64, 0), nbytes)
+        overflow = b.and_(overflow, b.not_(empty))
+        too_big = b.or_(overflow, b.icmp_unsigned(">", nbytes, ll.Constant(I64, 1 << 62)))
+        self.check(b.not_(too_big), "MemoryError",
+                   f"allocation of {s.name} overflows the address space")
+        b = self.b
+        # aligned_alloc needs a size that is a multiple of the alignment.
+        rounded = b.and_(b.add(nbytes, ll.Constant(I64, HEAP_ALIGN)),
+                         ll.Constant(I64, -HEAP_ALIGN))
+        alloc = self.runtime_fn("aligned_alloc", PTR, [I64, I64])
+        p = b.call(alloc, [ll.Constant(I64, HEAP_ALIGN), rounded])
+        self.check(b.icmp_unsigned("!=", p, ll.Constant(PTR, None)), "MemoryError",
+                   f"out of memory allocating {{}} bytes for {s.name}", [nbytes], ["i"])
+        slot = self.entry_alloca(PTR)
+        self.alloca_builder.store(ll.Constant(PTR, None), slot)
+        self.heap_slots.append(slot)
+        self.b.store(p, slot)
+        self.push_buffer(s.name, p, et)
+        self.emit_stmt(s.body)
+        self.pop_buffer(s.name)
+        b = self.b
+        b.call(self.runtime_fn("free", ll.VoidType(), [PTR]), [p])
+        b.store(ll.Constant(PTR, None), slot)
+
+    def emit_Realize(self, s):
+        raise CodegenError(f"Realize of {s.name} reached codegen (storage flattening missing)")
+
+    def emit_Provide(self, s):
+        raise CodegenError(f"Provide to {s.name} reached codegen (storage flattening missing)")
+
+    # ---- memory ---------------------------------------------------------
+    def _check_access(self, name, btype, t, index, what):
+        if t.element_of() != btype:
+            raise CodegenError(f"{what} of {t} from/to buffer {name} of type {btype}")
+        if index.type.element_of() != ir.Int(32) or index.type.lanes != t.lanes:
+            raise CodegenError(f"{what} index of {name} must be int32 x{t.lanes}, "
+                               f"not {index.type}")
+
+    def _memory_access(self, ptr, btype, t, index, value=None):
+        """Load (value None) or store `value` at `index` of buffer ptr:
+        scalar, dense vector (ramp of stride 1), broadcast, or gather/scatter."""
+        b = self.b
+        mt = ops.scalar_llvm_type(btype, memory=True)
+        align = btype.bytes()
+        lanes = t.lanes
+        if lanes == 1:
+            p = b.gep(ptr, [b.sext(self.emit(index), I64)], source_etype=mt)
+            if value is None:
+                return b.load(p, typ=mt, align=align)
+            b.store(value, p, align=align)
+            return None
+        vt = ll.VectorType(mt, lanes)
+        if isinstance(index, ir.Ramp) and _const_of(index.stride) in (1, -1):
+            base = self.emit(index.base)
+            reverse = _const_of(index.stride) == -1
+            if reverse:      # lanes base, base-1, ...: dense from base-(lanes-1)
+                base = b.sub(base, ll.Constant(I32, lanes - 1))
+            p = b.gep(ptr, [b.sext(base, I64)], source_etype=mt)
+            rev = list(range(lanes - 1, -1, -1))
+            if value is None:
+                v = b.load(p, typ=vt, align=align)
+                return ops.shuffle(b, v, rev) if reverse else v
+            b.store(ops.shuffle(b, value, rev) if reverse else value, p, align=align)
+            return None
+        if isinstance(index, ir.Broadcast) and index.value.type.is_scalar():
+            p = b.gep(ptr, [b.sext(self.emit(index.value), I64)], source_etype=mt)
+            if value is None:
+                return ops.splat(b, b.load(p, typ=mt, align=align), lanes)
+            # Every lane writes the same place; the last lane wins, as in a scatter.
+            b.store(b.extract_element(value, ll.Constant(I32, lanes - 1)), p, align=align)
+            return None
+        idx = b.sext(self.emit(index), ll.VectorType(I64, lanes))
+        ptrs = b.gep(ptr, [idx], source_etype=mt)
+        ptrs.type = ll.VectorType(PTR, lanes)     # llvmlite types a vector GEP as scalar
+        mask = ll.Constant(ll.VectorType(I1, lanes), [1] * lanes)
+        suffix = f"{ops.mangle(vt)}.{ops.mangle(ptrs.type)}"
+        if value is None:
+            fn = ops.intrinsic(self.module, f"llvm.masked.gather.{suffix}", vt,
+                               [ptrs.type, mask.type, vt])
+            call = b.call(fn, [ptrs, mask, ll.Constant(vt, ll.Undefined)])
+            call.arg_attributes[0] = _align_attr(align)
+            return call
+        # A scatter stores lanes in increasing order: on equal addresses the
+        # highest lane wins, as the serial loop would.
+        fn = ops.intrinsic(self.module, f"llvm.masked.scatter.{suffix}", ll.VoidType(),
+                           [vt, ptrs.type, mask.type])
+        call = b.call(fn, [value, ptrs, mask])
+        call.arg_attributes[1] = _align_attr(align)
+        return None
+
+    # ---- expressions ----------------------------------------------------
+    def emit(self, e):
+        """The LLVM value of Expr e, memoized by identity for this statement."""
+        key = id(e)
+        for layer in reversed(self.cache[self.cache_floor:]):
+            hit = layer.get(key)
+            if hit is not None and hit[0] is e:
+                return hit[1]
+        method = getattr(self, "emit_" + type(e).__name__, None)
+        if method is None or not isinstance(e, ir.Expr):
+            raise CodegenError(f"codegen cannot handle expression {type(e).__name__}")
+        v = method(e)
+        self.cache[-1][key] = (e, v)
+        return v
+
+    def emit_Const(self, e):
+        return ops.const(e.type, e.value)
+
+    def emit_Variable(self, e):
+        stack = self.scope.get(e.name)
+        if not stack:
+            raise CodegenError(f"undefined variable {e.name!r}")
+        v = stack[-1]
+        if v.type != llvm_type(e.type):
+            raise CodegenError(f"variable {e.name} used as {e.type} but bound to {v.type}")
+        return v
+
+    def emit_Cast(self, e):
+        return ops.cast(self.b, self.emit(e.value), e.value.type, e.type)
+
+    def _binary(self, e, fn):
+        return fn(self.b, self.emit(e.a), self.emit(e.b), e.a.type)
+
+    def emit_Add(self, e):
+        return self._binary(e, ops.add)
+
+    def emit_Sub(self, e):
+        return self._binary(e, ops.sub)
+
+    def emit_Mul(self, e):
+        return self._binary(e, ops.mul)
+
+    def emit_Div(self, e):
+        return ops.div(self.b, self.emit(e.a), self.emit(e.b), e.type, _const_of(e.b))
+
+    def emit_Mod(self, e):
+        return ops.mod(self.b, self.emit(e.a), self.emit(e.b), e.type, _const_of(e.b))
+
+    def emit_Min(self, e):
+        return self._binary(e, ops.minimum)
+
+    def emit_Max(self, e):
+        return self._binary(e, ops.maximum)
+
+    def emit_BitAnd(self, e):
+        return self._binary(e, ops.bit_and)
+
+    def emit_BitOr(self, e):
+        return self._binary(e, ops.bit_or)
+
+    def emit_BitXor(self, e):
+        return self._binary(e, ops.bit_xor)
+
+    def emit_Shl(self, e):
+        return self._binary(e, ops.shl)
+
+    def emit_Shr(self, e):
+        return self._binary(e, ops.shr)
+
+    def emit_BitNot(self, e):
+        return ops.bit_not(self.b, self.emit(e.a), e.type)
+
+    def _compare(self, e):
+        return ops.compare(self.b, type(e).__name__, self.emit(e.a), self.emit(e.b), e.a.type)
+
+    emit_EQ = emit_NE = emit_LT = emit_LE = emit_GT = emit_GE = _compare
+
+    def emit_And(self, e):
+        return self.b.and_(self.emit(e.a), self.emit(e.b))
+
+    def emit_Or(self, e):
+        return self.b.or_(self.emit(e.a), self.emit(e.b))
+
+    def emit_Not(self, e):
+        return self.b.xor(self.emit(e.a), const(e.type, True))
+
+    def emit_Select(self, e):
+        return self.b.select(self.emit(e.condition), self.emit(e.true_value),
+                             self.emit(e.false_value))
+
+    def emit_Let(self, e):
+        value = self.emit(e.value)
+        shadowing = e.name in self.scope
+        floor = self.cache_floor
+        self.cache.append({})
+        if shadowing:        # cached values of the outer binding must not leak in
+            self.cache_floor = len(self.cache) - 1
+        self.bind(e.name, value)
+        try:
+            return self.emit(e.body)
+        finally:
+            self.unbind(e.name)
+            self.cache.pop()
+            self.cache_floor = floor
+
+    def emit_Load(self, e):
+        ptr, btype = self.lookup_buffer(e.name)
+        self._check_access(e.name, btype, e.type, e.index, "load")
+        v = self._memory_access(ptr, btype, e.type, e.index)
+        if e.type.is_bool():
+            v = self.b.icmp_unsigned("!=", v, const(ir.UInt(8, e.type.lanes), 0))
+        return v
+
+    def emit_Ramp(self, e):
+        t = e.type
+        base = ops.splat(self.b, self.emit(e.base), e.lanes)
+        stride = ops.splat(self.b, self.emit(e.stride), e.lanes)
+        et = t.element_of()
+        lanes = ll.Constant(llvm_type(t), [ops.const_scalar(et, i) for i in range(e.lanes)])
+        return ops.add(self.b, base, ops.mul(self.b, stride, lanes, t), t)
+
+    def emit_Broadcast(self, e):
+        v = self.emit(e.value)
+        k = e.value.type.lanes
+        if k == 1:
+            return ops.splat(self.b, v, e.lanes)
+        if e.lanes % k:
+            raise CodegenError(f"broadcast of {k} lanes to {e.lanes} lanes")
+        return ops.shuffle(self.b, v, [i % k for i in range(e.lanes)])
+
+    def emit_VectorReduce(self, e):
+        reassoc = bool(getattr(e, "reassoc", False)) or self.state.reassociate
+        return ops.vector_reduce(self.b, e.op, self.emit(e.value), e.value.type, e.lanes,
+                                 reassoc)
+
+    def emit_Call(self, e):
+        if e.call_type != ir.INTRINSIC:
+            raise CodegenError(f"{e.call_type} call to {e.name} reached codegen "
+                               "(it should have been lowered to a Load)")
+        args = [self.emit(a) for a in e.args]
+        v = ops.call_intrinsic(self.b, e.name, args, [a.type for a in e.args], e.type)
+        if v.type != llvm_type(e.type):
+            raise CodegenError(f"intrinsic {e.name} of {[str(a.type) for a in e.args]} "
+                               f"cannot produce {e.type}")
+        return v
+
+
+def _align_attr(align: int):
+    a = ll.values.ArgumentAttributes()
+    a.align = align
+    return a

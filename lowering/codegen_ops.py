@@ -1,0 +1,432 @@
+"""LLVM instruction sequences for the IR's operators, with pyhalide's defined
+semantics (DESIGN.md, "Semantics"); used by codegen_llvm.py.
+
+Every function takes an llvmlite IRBuilder `b` and operand values, plus the
+pyhalide `ir.Type` of the operands where the signedness or kind matters, and
+works unchanged for scalars and vectors:
+
+- integer arithmetic wraps (no nsw/nuw flags anywhere);
+- integer Div/Mod are Euclidean (remainder in [0, |b|)), x/0 == x%0 == 0,
+  INT_MIN / -1 wraps to INT_MIN: no division instruction ever sees a zero
+  or -1 divisor, so nothing traps;
+- float Div is IEEE, float Mod is a - b*floor(a/b);
+- Min/Max are select(a < b, a, b) / select(a > b, a, b);
+- shifts by an amount >= bits or negative give 0 (Shl, unsigned Shr) or the
+  sign fill (signed Shr); the amount is masked so no poison is ever made;
+- casts follow NumPy, except float -> int saturates and NaN -> 0
+  (llvm.fpto[su]i.sat); any -> bool is != 0 (NaN -> true);
+- no fast-math flags, except `reassoc` on vector reductions when asked.
+"""
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+from pyhalide import ir
+
+I1 = ll.IntType(1)
+I8 = ll.IntType(8)
+I32 = ll.IntType(32)
+I64 = ll.IntType(64)
+PTR = ll.PointerType()
+
+
+class CodegenError(RuntimeError):
+    """An internal compiler error: the Stmt handed to codegen is malformed."""
+
+
+# --------------------------------------------------------------------------
+# Types and constants
+# --------------------------------------------------------------------------
+def scalar_llvm_type(t: ir.Type, memory: bool = False):
+    """The LLVM type of one lane; bools are i1 in registers, i8 in memory."""
+    if t.is_bool():
+        return I8 if memory else I1
+    if t.is_float():
+        return ll.FloatType() if t.bits == 32 else ll.DoubleType()
+    return ll.IntType(t.bits)
+
+
+def llvm_type(t: ir.Type, memory: bool = False):
+    s = scalar_llvm_type(t, memory)
+    return s if t.lanes == 1 else ll.VectorType(s, t.lanes)
+
+
+def mangle(t) -> str:
+    """The suffix LLVM uses for overloaded intrinsics: i32, f64, v8f32, v4p0."""
+    if isinstance(t, ll.VectorType):
+        return f"v{t.count}{mangle(t.element)}"
+    if isinstance(t, ll.PointerType):
+        return "p0"
+    return t.intrinsic_name
+
+
+def const_scalar(t: ir.Type, value):
+    """An LLVM constant of the scalar type t (integers given in any wrap)."""
+    lt = scalar_llvm_type(t)
+    if t.is_float():
+        return ll.Constant(lt, float(value))
+    if t.is_bool():
+        return ll.Constant(I1, 1 if value else 0)
+    v = int(value) & ((1 << t.bits) - 1)
+    if v >> (t.bits - 1):
+        v -= 1 << t.bits
+    return ll.Constant(lt, v)
+
+
+def const(t: ir.Type, value):
+    """A scalar constant, or a splat vector constant when t has lanes."""
+    c = const_scalar(t.element_of(), value)
+    if t.lanes == 1:
+        return c
+    return ll.Constant(ll.VectorType(c.type, t.lanes), [c] * t.lanes)
+
+
+def intrinsic(module: ll.Module, name: str, ret, args):
+    """Declare (once) and return the function `name` of the given type."""
+    fn = module.globals.get(name)
+    if fn is None:
+        fn = ll.Function(module, ll.FunctionType(ret, list(args)), name=name)
+    return fn
+
+
+def splat(b: ll.IRBuilder, value, lanes: int):
+    """Broadcast a scalar LLVM value to `lanes` lanes."""
+    vt = ll.VectorType(value.type, lanes)
+    v = b.insert_element(ll.Constant(vt, ll.Undefined), value, ll.Constant(I32, 0))
+    return b.shuffle_vector(v, ll.Constant(vt, ll.Undefined),
+                            ll.Constant(ll.VectorType(I32, lanes), [0] * lanes))
+
+
+def shuffle(b: ll.IRBuilder, v, indices):
+    """Lanes `indices` of v (a vector), as a new vector."""
+    return b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined),
+                            ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
+
+
+# --------------------------------------------------------------------------
+# Casts
+# --------------------------------------------------------------------------
+def cast(b: ll.IRBuilder, v, src: ir.Type, dst: ir.Type):
+    """Convert v from src to dst (same lanes) with NumPy-like semantics and
+    saturating float -> int conversion."""
+    if src.element_of() == dst.element_of():
+        return v
+    dt = llvm_type(dst)
+    if dst.is_bool():
+        if src.is_float():
+            return b.fcmp_unordered("!=", v, const(src, 0.0))
+        return b.icmp_unsigned("!=", v, const(src, 0))
+    if src.is_bool():
+        return b.uitofp(v, dt) if dst.is_float() else b.zext(v, dt)
+    if src.is_float() and dst.is_float():
+        return b.fpext(v, dt) if dst.bits > src.bits else b.fptrunc(v, dt)
+    if dst.is_float():
+        return b.sitofp(v, dt) if src.is_int() else b.uitofp(v, dt)
+    if src.is_float():
+        op = "llvm.fptosi.sat" if dst.is_int() else "llvm.fptoui.sat"
+        fn = intrinsic(b.module, f"{op}.{mangle(dt)}.{mangle(v.type)}", dt, [v.type])
+        return b.call(fn, [v])
+    # integer -> integer
+    if dst.bits == src.bits:
+        return v
+    if dst.bits < src.bits:
+        return b.trunc(v, dt)
+    return b.sext(v, dt) if src.is_int() else b.zext(v, dt)
+
+
+# --------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------
+def add(b, x, y, t: ir.Type):
+    return b.fadd(x, y) if t.is_float() else b.add(x, y)
+
+
+def sub(b, x, y, t: ir.Type):
+    return b.fsub(x, y) if t.is_float() else b.sub(x, y)
+
+
+def mul(b, x, y, t: ir.Type):
+    return b.fmul(x, y) if t.is_float() else b.mul(x, y)
+
+
+def _power_of_two(c) -> int | None:
+    if isinstance(c, bool) or not isinstance(c, int) or c <= 0 or c & (c - 1):
+        return None
+    return c.bit_length() - 1
+
+
+def div(b, x, y, t: ir.Type, y_const=None):
+    """x / y. `y_const` is the divisor's Python value when it is a constant
+    (the same in every lane), which selects a cheaper exact sequence."""
+    if t.is_float():
+        return b.fdiv(x, y)
+    if y_const is not None:
+        if y_const == 0:
+            return const(t, 0)
+        k = _power_of_two(y_const)
+        if k is not None:
+            if k == 0:
+                return x
+            return b.ashr(x, const(t, k)) if t.is_int() else b.lshr(x, const(t, k))
+    if not t.is_int():
+        return _udivmod(b, x, y, t, want_div=True)
+    return _sdivmod(b, x, y, t, want_div=True)
+
+
+def mod(b, x, y, t: ir.Type, y_const=None):
+    """x % y (Euclidean for integers, a - b*floor(a/b) for floats)."""
+    if t.is_float():
+        q = floor_(b, b.fdiv(x, y), t)
+        return b.fsub(x, b.fmul(y, q))
+    if y_const is not None:
+        if y_const == 0:
+            return const(t, 0)
+        k = _power_of_two(y_const)
+        if k is not None:
+            return b.and_(x, const(t, (1 << k) - 1))
+    if not t.is_int():
+        return _udivmod(b, x, y, t, want_div=False)
+    return _sdivmod(b, x, y, t, want_div=False)
+
+
+def _udivmod(b, x, y, t, want_div):
+    zero = const(t, 0)
+    is_zero = b.icmp_unsigned("==", y, zero)
+    safe = b.select(is_zero, const(t, 1), y)
+    r = b.udiv(x, safe) if want_div else b.urem(x, safe)
+    return b.select(is_zero, zero, r)
+
+
+def _sdivmod(b, x, y, t, want_div):
+    """Euclidean signed division (Halide's definition): a == q*b + r with
+    0 <= r < |b|; b == 0 gives 0 and 0; b == -1 gives -a (wrapping) and 0."""
+    zero = const(t, 0)
+    is_zero = b.icmp_signed("==", y, zero)
+    is_m1 = b.icmp_signed("==", y, const(t, -1))
+    bad = b.or_(is_zero, is_m1)
+    safe = b.select(bad, const(t, 1), y)
+    r = b.srem(x, safe)
+    r_neg = b.icmp_signed("<", r, zero)
+    y_pos = b.icmp_signed(">", y, zero)
+    if want_div:
+        q = b.sdiv(x, safe)
+        adj = b.select(r_neg, b.select(y_pos, const(t, -1), const(t, 1)), zero)
+        q = b.add(q, adj)
+        q = b.select(is_m1, b.sub(zero, x), q)
+        return b.select(is_zero, zero, q)
+    abs_y = b.select(y_pos, y, b.sub(zero, y))
+    r = b.select(r_neg, b.add(r, abs_y), r)
+    return b.select(bad, zero, r)
+
+
+def minimum(b, x, y, t: ir.Type):
+    if t.is_float():
+        return b.select(b.fcmp_ordered("<", x, y), x, y)
+    cmp = b.icmp_signed if t.is_int() else b.icmp_unsigned
+    return b.select(cmp("<", x, y), x, y)
+
+
+def maximum(b, x, y, t: ir.Type):
+    if t.is_float():
+        return b.select(b.fcmp_ordered(">", x, y), x, y)
+    cmp = b.icmp_signed if t.is_int() else b.icmp_unsigned
+    return b.select(cmp(">", x, y), x, y)
+
+
+_CMP = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+
+
+def compare(b, kind: str, x, y, t: ir.Type):
+    """kind is the node class name (EQ, NE, LT, LE, GT, GE). Float compares
+    are ordered (false on NaN) except NE, which is true on NaN."""
+    op = _CMP[kind]
+    if t.is_float():
+        if kind == "NE":
+            return b.fcmp_unordered(op, x, y)
+        return b.fcmp_ordered(op, x, y)
+    if t.is_int():
+        return b.icmp_signed(op, x, y)
+    return b.icmp_unsigned(op, x, y)
+
+
+def _require_integer(t: ir.Type, what: str):
+    if t.is_float():
+        raise CodegenError(f"{what} of a float type {t}")
+
+
+def bit_and(b, x, y, t):
+    _require_integer(t, "bitwise and")
+    return b.and_(x, y)
+
+
+def bit_or(b, x, y, t):
+    _require_integer(t, "bitwise or")
+    return b.or_(x, y)
+
+
+def bit_xor(b, x, y, t):
+    _require_integer(t, "bitwise xor")
+    return b.xor(x, y)
+
+
+def bit_not(b, x, t):
+    _require_integer(t, "bitwise not")
+    return b.xor(x, const(t, -1))
+
+
+def shl(b, x, y, t: ir.Type):
+    _require_integer(t, "shift")
+    in_range = b.icmp_unsigned("<", y, const(t, t.bits))
+    shifted = b.shl(x, b.and_(y, const(t, t.bits - 1)))
+    return b.select(in_range, shifted, const(t, 0))
+
+
+def shr(b, x, y, t: ir.Type):
+    _require_integer(t, "shift")
+    in_range = b.icmp_unsigned("<", y, const(t, t.bits))
+    if t.is_int():
+        amount = b.select(in_range, y, const(t, t.bits - 1))
+        return b.ashr(x, amount)
+    shifted = b.lshr(x, b.and_(y, const(t, t.bits - 1)))
+    return b.select(in_range, shifted, const(t, 0))
+
+
+# --------------------------------------------------------------------------
+# Math intrinsics
+# --------------------------------------------------------------------------
+def _float_intrinsic(b, name, args):
+    ty = args[0].type
+    fn = intrinsic(b.module, f"llvm.{name}.{mangle(ty)}", ty, [a.type for a in args])
+    return b.call(fn, list(args))
+
+
+def floor_(b, x, t):
+    return _float_intrinsic(b, "floor", [x])
+
+
+_UNARY_FLOAT = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos",
+                "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
+                "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "floor": "floor",
+                "ceil": "ceil", "round": "roundeven", "trunc": "trunc"}
+_BINARY_FLOAT = {"pow": "pow", "atan2": "atan2"}
+INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | {
+    "abs", "is_nan", "is_inf", "is_finite", "likely"}
+
+
+def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
+    """Emit intrinsic `name` on LLVM values `args` (of pyhalide types
+    `arg_types`) producing `result_type`."""
+    if name in _UNARY_FLOAT or name in _BINARY_FLOAT:
+        want = 1 if name in _UNARY_FLOAT else 2
+        if len(args) != want:
+            raise CodegenError(f"intrinsic {name} takes {want} argument(s), got {len(args)}")
+        if not result_type.is_float():
+            raise CodegenError(f"intrinsic {name} must return a float type, not {result_type}")
+        vals = [cast(b, a, t, result_type.with_lanes(t.lanes)) for a, t in zip(args, arg_types)]
+        llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT[name]
+        return _float_intrinsic(b, llname, vals)
+    if len(args) != 1:
+        raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
+    x, t = args[0], arg_types[0]
+    if name == "likely":
+        return x
+    if name == "abs":
+        if t.is_float():
+            return _float_intrinsic(b, "fabs", [x])
+        if t.is_int():
+            neg = b.icmp_signed("<", x, const(t, 0))
+            return b.select(neg, b.sub(const(t, 0), x), x)
+        return x
+    if name in ("is_nan", "is_inf", "is_finite"):
+        lanes = t.lanes
+        if not t.is_float():
+            return const(ir.Bool(lanes), name == "is_finite")
+        if name == "is_nan":
+            return b.fcmp_unordered("uno", x, x)
+        ax = _float_intrinsic(b, "fabs", [x])
+        inf = const(t, float("inf"))
+        if name == "is_inf":
+            return b.fcmp_ordered("==", ax, inf)
+        return b.fcmp_ordered("!=", ax, inf)
+    raise CodegenError(f"unknown intrinsic {name!r}; known: {', '.join(sorted(INTRINSICS))}")
+
+
+# --------------------------------------------------------------------------
+# Vector reductions
+# --------------------------------------------------------------------------
+_REDUCE_OPS = ("add", "mul", "min", "max", "and", "or")
+
+
+def combine(b, op: str, x, y, t: ir.Type, flags=()):
+    """x op y for one of the VectorReduce ops."""
+    if op == "add":
+        return b.fadd(x, y, flags=flags) if t.is_float() else b.add(x, y)
+    if op == "mul":
+        return b.fmul(x, y, flags=flags) if t.is_float() else b.mul(x, y)
+    if op == "min":
+        return minimum(b, x, y, t)
+    if op == "max":
+        return maximum(b, x, y, t)
+    if op == "and":
+        return b.and_(x, y) if not t.is_float() else _bad_reduce(op, t)
+    if op == "or":
+        return b.or_(x, y) if not t.is_float() else _bad_reduce(op, t)
+    raise CodegenError(f"unknown VectorReduce op {op!r}; known: {', '.join(_REDUCE_OPS)}")
+
+
+def _bad_reduce(op, t):
+    raise CodegenError(f"VectorReduce {op} of a float type {t}")
+
+
+def vector_reduce(b, op: str, v, t: ir.Type, out_lanes: int, reassoc: bool):
+    """Reduce the lanes of v (pyhalide type t) to `out_lanes` lanes: output
+    lane j combines input lanes j*f .. j*f+f-1 (f = lanes / out_lanes) in
+    increasing lane order, so the result equals the serial loop's. With
+    `reassoc`, floats may be combined in any order (a tree)."""
+    n = t.lanes
+    if out_lanes < 1 or n % out_lanes:
+        raise CodegenError(f"VectorReduce of {n} lanes to {out_lanes} lanes")
+    if op not in _REDUCE_OPS:
+        raise CodegenError(f"unknown VectorReduce op {op!r}; known: {', '.join(_REDUCE_OPS)}")
+    f = n // out_lanes
+    if f == 1:
+        return v
+    et = t.element_of()
+    flags = ("reassoc",) if reassoc else ()
+    if out_lanes == 1:
+        if not et.is_float() and not (et.is_bool() and op in ("add", "mul")):
+            name = {"min": "smin" if et.is_int() else "umin",
+                    "max": "smax" if et.is_int() else "umax"}.get(op, op)
+            fn = intrinsic(b.module, f"llvm.vector.reduce.{name}.{mangle(v.type)}",
+                           v.type.element, [v.type])
+            return b.call(fn, [v])
+        if et.is_float() and op in ("add", "mul"):
+            ety = v.type.element
+            fn = intrinsic(b.module, f"llvm.vector.reduce.f{op}.{mangle(v.type)}",
+                           ety, [ety, v.type])
+            start = const(et, -0.0 if op == "add" else 1.0)
+            return b.call(fn, [start, v], fastmath=flags)
+        if reassoc:
+            # Halving tree of elementwise ops (min/max of floats).
+            cur, width = v, n
+            while width > 1 and width % 2 == 0:
+                half = width // 2
+                lo = shuffle(b, cur, range(half))
+                hi = shuffle(b, cur, range(half, width))
+                cur = combine(b, op, lo, hi, et.with_lanes(half))
+                width = half
+            if width == 1:
+                return b.extract_element(cur, ll.Constant(I32, 0))
+            v, n, f = cur, width, width
+    # Ordered: fold the f slices lane-group by lane-group.
+    if out_lanes == 1:
+        acc = b.extract_element(v, ll.Constant(I32, 0))
+        for k in range(1, f):
+            acc = combine(b, op, acc, b.extract_element(v, ll.Constant(I32, k)), et, flags)
+        return acc
+    ot = et.with_lanes(out_lanes)
+    acc = shuffle(b, v, [j * f for j in range(out_lanes)])
+    for k in range(1, f):
+        acc = combine(b, op, acc, shuffle(b, v, [j * f + k for j in range(out_lanes)]),
+                      ot, flags)
+    return acc

@@ -1,0 +1,248 @@
+"""Compile a final Stmt to native code and wrap it as a Kernel.
+
+    compile_pipeline(stmt, name, buffers, params, *, target=None, options=None) -> Kernel
+    generate_text(stmt, name, buffers, params, *, stage="llvm", target=None,
+                  options=None) -> str        stage: "llvm", "llvm_opt" or "asm"
+    JitOptions(loop_vectorization=True, slp_vectorization=True,
+               reassociate=False, opt_level=3)
+
+`buffers` is a list of runtime.BufferArg, `params` a list of ir.ScalarParam,
+`target` a Halide-style target string (default: config.target, i.e.
+PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
+(runtime.py).
+
+Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
+the options and the llvmlite/LLVM/pyhalide versions form the cache key. On a
+miss the IR is parsed, optimized with the new pass manager at opt_level for
+the target machine, and emitted as an object file, which is stored in
+config.cache_dir (when set). On a hit the stored object is used directly: no
+optimization and no code generation run. Either way the object is loaded into
+its own MCJIT engine (kept alive by the Kernel) from an empty module. Objects
+are also kept in memory (an LRU of loaded engines) for repeated compiles in
+one process.
+
+Debug output (stderr): config.debug >= 1 names each compile and says
+"object cache hit"; >= 3 prints the LLVM IR before and after optimization;
+>= 4 also the assembly. config.time_passes prints the time of each step.
+"""
+from __future__ import annotations
+
+import collections
+import hashlib
+import os
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+
+import llvmlite
+import llvmlite.binding as llvm
+
+import pyhalide
+from pyhalide import ir
+from pyhalide.ir.config import config, debug_print
+from .codegen_llvm import codegen
+from .runtime import Kernel
+from .target import Target, check_runs_on_host, init_llvm, parse_target
+
+__all__ = ["compile_pipeline", "generate_text", "JitOptions"]
+
+_CACHE_MAGIC = b"PYHALIDE-OBJ1\n"
+_LOADED_MAX = 64
+
+
+@dataclass(frozen=True)
+class JitOptions:
+    """Knobs of LLVM optimization. `reassociate` lets float vector
+    reductions combine lanes in any order (see codegen_llvm)."""
+
+    loop_vectorization: bool = True
+    slp_vectorization: bool = True
+    reassociate: bool = False
+    opt_level: int = 3
+
+    def key(self) -> str:
+        return (f"lv={int(self.loop_vectorization)},slp={int(self.slp_vectorization)},"
+                f"ra={int(self.reassociate)},O{self.opt_level}")
+
+
+_lock = threading.RLock()            # LLVM objects below are not thread-safe
+_machines: dict = {}                 # target.key() -> TargetMachine (optimize + emit)
+_loaded: "collections.OrderedDict" = collections.OrderedDict()   # key -> (engine, address)
+
+
+def _target_machine(t: Target):
+    tm = _machines.get(t.key())
+    if tm is None:
+        tm = _new_machine(t)
+        _machines[t.key()] = tm
+    return tm
+
+
+def _new_machine(t: Target):
+    init_llvm()
+    target = llvm.Target.from_triple(t.triple)
+    return target.create_target_machine(cpu=t.cpu, features=t.features, opt=3,
+                                        codemodel="jitdefault")
+
+
+def _timer():
+    start = time.perf_counter()
+    last = [start]
+
+    def lap(what):
+        now = time.perf_counter()
+        if config.time_passes:
+            print(f"pyhalide: {what}: {(now - last[0]) * 1e3:.2f} ms", file=sys.stderr)
+        last[0] = now
+    return lap
+
+
+def _build(stmt, name, buffers, params, target, options):
+    t = parse_target(target or config.target)
+    tm = _target_machine(t)
+    out = codegen(stmt, name, buffers, params, triple=t.triple,
+                  data_layout=str(tm.target_data), reassociate=options.reassociate)
+    return t, tm, out
+
+
+def _optimize(ir_text: str, tm, options: JitOptions):
+    mod = llvm.parse_assembly(ir_text)
+    mod.verify()
+    pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
+    pto.loop_vectorization = options.loop_vectorization
+    pto.slp_vectorization = options.slp_vectorization
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return mod
+
+
+def generate_text(stmt, name, buffers, params, *, stage: str = "llvm", target=None,
+                  options: JitOptions | None = None) -> str:
+    """The LLVM IR ("llvm": as generated, "llvm_opt": optimized) or the
+    assembly ("asm") of a Stmt, for inspection; nothing is executed."""
+    options = options or JitOptions()
+    with _lock:
+        t, tm, out = _build(stmt, name, buffers, params, target, options)
+        text = str(out.module)
+        if stage == "llvm":
+            return text
+        mod = _optimize(text, tm, options)
+        if stage == "llvm_opt":
+            return str(mod)
+        if stage == "asm":
+            return tm.emit_assembly(mod)
+    raise ValueError(f"unknown stage {stage!r}; expected llvm, llvm_opt or asm")
+
+
+def compile_pipeline(stmt, name, buffers, params, *, target=None,
+                     options: JitOptions | None = None) -> Kernel:
+    """Compile `stmt` into a Kernel (see the module docstring)."""
+    options = options or JitOptions()
+    lap = _timer()
+    with _lock:
+        t, tm, out = _build(stmt, name, buffers, params, target, options)
+        check_runs_on_host(t)
+        ir_text = str(out.module)
+        lap("codegen")
+        key = _cache_key(ir_text, t, options)
+        debug_print(1, f"pyhalide: compiling {name} for {t.text} ({t.cpu}) key {key[:16]}")
+        debug_print(3, f"; ---- LLVM IR of {name} (before optimization)\n{ir_text}")
+        hit = _loaded.get(key)
+        if hit is not None:
+            _loaded.move_to_end(key)
+            debug_print(1, f"pyhalide: {name}: already loaded in this process")
+            engine, address = hit
+        else:
+            obj = _cache_load(key)
+            if obj is not None:
+                debug_print(1, f"pyhalide: {name}: object cache hit")
+                if config.debug >= 3:
+                    debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
+                lap("object cache read")
+            else:
+                mod = _optimize(ir_text, tm, options)
+                lap("optimize")
+                debug_print(3, f"; ---- LLVM IR of {name} (after optimization)\n{mod}")
+                if config.debug >= 4:
+                    debug_print(4, f"; ---- assembly of {name}\n{tm.emit_assembly(mod)}")
+                obj = tm.emit_object(mod)
+                lap("emit object")
+                _cache_store(key, obj)
+            engine, address = _load_object(obj, t, out.entry_name, tm)
+            lap("load")
+            _loaded[key] = (engine, address)
+            while len(_loaded) > _LOADED_MAX:
+                _loaded.popitem(last=False)
+    return Kernel(name, address, buffers, params, out.errors, keepalive=engine)
+
+
+def _load_object(obj: bytes, t: Target, entry: str, tm):
+    """Load an object file into a fresh MCJIT engine; return (engine, entry address)."""
+    empty = llvm.parse_assembly("")
+    empty.triple = t.triple
+    empty.data_layout = str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(empty, _new_machine(t))
+    engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+    engine.finalize_object()
+    address = engine.get_function_address(entry)
+    if not address:
+        raise RuntimeError(f"entry {entry!r} not found in the compiled object")
+    return engine, address
+
+
+# ---- on-disk object cache ---------------------------------------------------
+def _cache_key(ir_text: str, t: Target, options: JitOptions) -> str:
+    h = hashlib.sha256()
+    for part in (ir_text, t.key(), options.key(), llvmlite.__version__,
+                 ".".join(map(str, llvm.llvm_version_info)), pyhalide.__version__):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _cache_path(key: str):
+    d = config.cache_dir
+    return os.path.join(d, key[:2], key + ".o") if d else None
+
+
+def _cache_load(key: str):
+    """The cached object for key, or None (also for unreadable or corrupt files:
+    the payload's checksum is verified before LLVM sees it)."""
+    path = _cache_path(key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(_CACHE_MAGIC) + 64
+    if not data.startswith(_CACHE_MAGIC) or len(data) <= head + 1:
+        return None
+    digest, obj = data[len(_CACHE_MAGIC):head], data[head + 1:]
+    if hashlib.sha256(obj).hexdigest().encode() != digest:
+        debug_print(1, f"pyhalide: ignoring corrupt cache file {path}")
+        return None
+    return obj
+
+
+def _cache_store(key: str, obj: bytes):
+    path = _cache_path(key)
+    if path is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(_CACHE_MAGIC + hashlib.sha256(obj).hexdigest().encode() + b"\n" + obj)
+        os.replace(tmp, path)
+    except OSError as e:
+        debug_print(1, f"pyhalide: cannot write the object cache ({e})")
+
+
+def clear_memory_cache():
+    """Forget the objects loaded in this process (live Kernels keep theirs)."""
+    with _lock:
+        _loaded.clear()

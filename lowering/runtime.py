@@ -1,0 +1,232 @@
+"""NumPy marshalling and the entry call of a compiled kernel.
+
+    BufferArg(name: str, type: ir.Type, dimensions: int, is_output: bool)
+    Kernel(name, address, buffers, params, errors, keepalive=None)
+    kernel(buffers: list[np.ndarray], params: list = ()) -> None
+
+A Kernel calls the JIT entry `int32 name(ptr args)` (codegen_llvm.py) on
+NumPy arrays without copying them: `args` holds each array's data pointer
+and a pointer to its geometry rows [min, extent, stride] in Halide order
+(buffer dimension d is NumPy axis ndim-1-d, strides in elements, min 0), a
+pointer to each scalar param's value, and the error array.
+
+Before the call it checks every array: an np.ndarray of exactly the buffer's
+dtype (TypeError), the buffer's number of dimensions (ValueError), aligned,
+byte strides divisible by the item size and extents/strides that fit int32
+(ValueError), outputs writeable and sharing no memory with any other buffer
+(ValueError). Scalar params must be numbers that fit their type (TypeError).
+A failed check inside the kernel raises the Python exception its AssertStmt
+names, with the message formatted with its arguments.
+
+The pointer array and geometry rows are preallocated and only rewritten when
+an array's shape or strides change; a second thread calling the same kernel
+while the first is inside it gets its own scratch, so concurrent calls are
+safe. The ctypes call releases the GIL.
+"""
+from __future__ import annotations
+
+import builtins
+import ctypes
+import operator
+import struct
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyhalide import ir
+from .codegen_llvm import ERR_SLOTS
+
+__all__ = ["BufferArg", "Kernel"]
+
+_INT32_MAX = (1 << 31) - 1
+
+_CTYPES = {
+    ("bool", 1): ctypes.c_uint8, ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16,
+    ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64, ("uint", 8): ctypes.c_uint8,
+    ("uint", 16): ctypes.c_uint16, ("uint", 32): ctypes.c_uint32,
+    ("uint", 64): ctypes.c_uint64, ("float", 32): ctypes.c_float,
+    ("float", 64): ctypes.c_double,
+}
+
+_ENTRY_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
+
+
+@dataclass(frozen=True)
+class BufferArg:
+    """A buffer the kernel reads (inputs) or writes (outputs)."""
+
+    name: str
+    type: ir.Type
+    dimensions: int
+    is_output: bool
+
+
+class _Scratch:
+    """The per-call memory handed to the kernel: pointer array, geometry
+    rows, param cells and the error array."""
+
+    def __init__(self, kernel: "Kernel"):
+        nb, np_ = len(kernel.buffers), len(kernel.params)
+        self.args = (ctypes.c_void_p * (2 * nb + np_ + 1))()
+        self.geometry = [(ctypes.c_int64 * max(3 * b.dimensions, 1))() for b in kernel.buffers]
+        self.last = [None] * nb            # (shape, strides) the rows describe
+        self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
+        self.err = (ctypes.c_int64 * ERR_SLOTS)()
+        for i, g in enumerate(self.geometry):
+            self.args[2 * i + 1] = ctypes.addressof(g)
+        for j, c in enumerate(self.cells):
+            self.args[2 * nb + j] = ctypes.addressof(c)
+        self.args[2 * nb + np_] = ctypes.addressof(self.err)
+
+
+class Kernel:
+    """A compiled pipeline, callable as kernel(buffers, params)."""
+
+    def __init__(self, name: str, address: int, buffers, params, errors, keepalive=None):
+        if not address:
+            raise RuntimeError(f"kernel {name}: null entry address")
+        self.name = name
+        self.buffers = tuple(buffers)
+        self.params = tuple(params)
+        self.errors = tuple(errors)
+        self.address = address
+        self._keepalive = keepalive        # owns the machine code (the JIT engine)
+        self._fn = _ENTRY_TYPE(address)
+        self._dtypes = tuple(b.type.to_numpy() for b in self.buffers)
+        self._outputs = tuple(i for i, b in enumerate(self.buffers) if b.is_output)
+        self._param_check = tuple(_param_converter(p) for p in self.params)
+        self._scratch = _Scratch(self)
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        return f"<Kernel {self.name}: {len(self.buffers)} buffers, {len(self.params)} params>"
+
+    def __call__(self, buffers, params=()):
+        nb = len(self.buffers)
+        if len(buffers) != nb:
+            raise ValueError(f"kernel {self.name} takes {nb} buffers, got {len(buffers)}")
+        if len(params) != len(self.params):
+            raise ValueError(f"kernel {self.name} takes {len(self.params)} params, "
+                             f"got {len(params)}")
+        if self._lock.acquire(False):
+            scratch, lock = self._scratch, self._lock
+        else:                               # another thread is inside: private scratch
+            scratch, lock = _Scratch(self), None
+        try:
+            args = scratch.args
+            for i, arr in enumerate(buffers):
+                spec = self.buffers[i]
+                if not isinstance(arr, np.ndarray):
+                    raise TypeError(f"buffer {spec.name} must be a numpy.ndarray, "
+                                    f"not {type(arr).__name__}")
+                if arr.dtype != self._dtypes[i]:
+                    raise TypeError(f"buffer {spec.name} has dtype {arr.dtype}; "
+                                    f"expected {self._dtypes[i]}")
+                if arr.ndim != spec.dimensions:
+                    raise ValueError(f"buffer {spec.name} has {arr.ndim} dimensions; "
+                                     f"expected {spec.dimensions}")
+                geom = (arr.shape, arr.strides)
+                if geom != scratch.last[i]:
+                    _write_geometry(spec, arr, scratch.geometry[i])
+                    scratch.last[i] = geom
+                if not arr.flags.aligned:
+                    raise ValueError(f"buffer {spec.name} is not aligned to its item size")
+                args[2 * i] = arr.ctypes.data
+            for i in self._outputs:
+                self._check_output(i, buffers)
+            for j, conv in enumerate(self._param_check):
+                scratch.cells[j].value = conv(params[j])
+            scratch.err[0] = 0
+            rc = self._fn(args)
+            if rc != 0:
+                self._raise(scratch.err)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def _check_output(self, i, buffers):
+        out = buffers[i]
+        spec = self.buffers[i]
+        if not out.flags.writeable:
+            raise ValueError(f"output buffer {spec.name} is not writeable")
+        for j, other in enumerate(buffers):
+            if j == i or not np.may_share_memory(out, other):
+                continue
+            try:
+                overlap = np.shares_memory(out, other, max_work=1 << 16)
+            except np.exceptions.TooHardError:
+                overlap = True
+            if overlap:
+                raise ValueError(f"output buffer {spec.name} shares memory with buffer "
+                                 f"{self.buffers[j].name}; pass distinct arrays")
+
+    def _raise(self, err):
+        code = err[0]
+        if not 1 <= code <= len(self.errors):
+            raise RuntimeError(f"kernel {self.name} failed with unknown error code {code}")
+        rec = self.errors[code - 1]
+        args = [_decode(err[k + 1], kind) for k, kind in enumerate(rec.arg_kinds)]
+        exc = getattr(builtins, rec.error, None)
+        if not (isinstance(exc, type) and issubclass(exc, Exception)):
+            exc = RuntimeError
+        try:
+            msg = rec.message.format(*args)
+        except (IndexError, KeyError, ValueError):
+            msg = f"{rec.message} {tuple(args)}"
+        raise exc(msg)
+
+
+def _write_geometry(spec: BufferArg, arr: np.ndarray, rows):
+    item = arr.itemsize
+    nd = arr.ndim
+    for d in range(nd):
+        axis = nd - 1 - d
+        extent = arr.shape[axis]
+        byte_stride = arr.strides[axis]
+        if byte_stride % item:
+            raise ValueError(f"buffer {spec.name}: stride of axis {axis} ({byte_stride} bytes) "
+                             f"is not a multiple of the item size {item}")
+        stride = byte_stride // item
+        if extent > _INT32_MAX or not -_INT32_MAX <= stride <= _INT32_MAX:
+            raise ValueError(f"buffer {spec.name}: axis {axis} (extent {extent}, stride "
+                             f"{stride}) does not fit 32-bit indexing")
+        rows[3 * d] = 0
+        rows[3 * d + 1] = extent
+        rows[3 * d + 2] = stride
+
+
+def _decode(raw: int, kind: str):
+    if kind == "u":
+        return raw & ((1 << 64) - 1)
+    if kind == "f":
+        return struct.unpack("<d", struct.pack("<q", raw))[0]
+    if kind == "b":
+        return bool(raw)
+    return raw
+
+
+def _param_converter(p):
+    """A function checking a Python value for param p and returning what its
+    ctypes cell stores."""
+    t = p.type
+
+    if t.is_float():
+        def conv(v):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)) \
+                    or isinstance(v, np.complexfloating):
+                raise TypeError(f"param {p.name} expects a real number, not {v!r}")
+            return float(v)
+        return conv
+
+    lo, hi = int(t.min_value()), int(t.max_value())
+
+    def conv(v):
+        try:
+            iv = operator.index(v)
+        except TypeError:
+            raise TypeError(f"param {p.name} expects an integer of type {t}, not {v!r}") from None
+        if not lo <= iv <= hi:
+            raise TypeError(f"param {p.name}: {iv} does not fit {t}")
+        return iv
+    return conv
