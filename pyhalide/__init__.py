@@ -18,6 +18,19 @@ def _register(module: str, names: str):
         _EXPORTS[n] = module
 
 
+_register(".ir", "Type Int UInt Float Bool")
+_register(".errors", "CompileError")
+_register(".expr", "Expr cast select min max clamp abs sqrt exp log sin cos tan asin acos atan "
+                   "atan2 sinh cosh tanh floor ceil round trunc pow is_nan is_inf is_finite "
+                   "logical_not logical_and logical_or saturating_add saturating_sub "
+                   "i8 i16 i32 i64 u8 u16 u32 u64 f32 f64")
+_register(".var", "Var RVar RDom Range")
+_register(".buffer", "Buffer ImageParam Param")
+_register(".func", "Func FuncRef Stage")
+_register(".reductions", "sum product minimum maximum argmin argmax")
+_register(".realize", "Pipeline")
+
+
 def __getattr__(name):
     module = _EXPORTS.get(name)
     if module is None:

@@ -9,6 +9,11 @@ from .buffer import Buffer, ImageParam, Param
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
 
+def _dense0(arr: np.ndarray) -> bool:
+    """Whether dimension 0 (the last NumPy axis) has stride 1."""
+    return arr.ndim > 0 and (arr.strides[-1] == arr.itemsize or arr.shape[-1] <= 1)
+
+
 # fingerprint -> compiled kernel, shared by every Pipeline of the process
 _KERNELS: dict = {}
 
@@ -43,31 +48,49 @@ class Pipeline:
     def _graph(self):
         return collect_graph([f.function() for f in self._outputs])
 
-    def _lowered(self, graph):
+    def _lowered(self, graph, dense=(), stop_after=None):
         from .lowering.pipeline import lower
         return lower([f.function() for f in self._outputs], graph.env,
-                     graph.input_images(), graph.scalar_params())
+                     graph.input_images(), graph.scalar_params(), dense=dense,
+                     stop_after=stop_after)
 
-    def _kernel(self):
+    def _kernel(self, dense=None):
+        """The compiled kernel for the current algorithm, schedules and input
+        types, specialized on which buffers are dense in dimension 0."""
         graph = self._graph()
-        key = fingerprint([f.function() for f in self._outputs], graph)
+        if dense is None:
+            dense = self._default_dense(graph)
+        key = fingerprint([f.function() for f in self._outputs], graph) + \
+            "|dense:" + ",".join(sorted(dense))
         kernel = _KERNELS.get(key)
         if kernel is None:
             from .lowering.pipeline import compile_lowered
-            kernel = compile_lowered(self._lowered(graph))
+            kernel = compile_lowered(self._lowered(graph, dense))
             _KERNELS[key] = kernel
         return kernel, graph
+
+    def _default_dense(self, graph) -> frozenset:
+        """Outputs we allocate are dense; inputs as they are bound now."""
+        names = set()
+        for fn in (f.function() for f in self._outputs):
+            if fn.dimensions() > 0:
+                names.update(_output_buffer_names(fn))
+        for name in graph.image_names():
+            try:
+                arr = graph.input_array(name)
+            except ValueError:
+                continue
+            if _dense0(arr):
+                names.add(name)
+        return frozenset(names)
 
     def compile_jit(self, *args, **kw):
         self._kernel()
         return self
 
     def lower(self, stage: str = "final") -> str:
-        from .lowering.pipeline import lower
         graph = self._graph()
-        lowered = lower([f.function() for f in self._outputs], graph.env,
-                        graph.input_images(), graph.scalar_params(), stop_after=stage)
-        return lowered.text(stage)
+        return self._lowered(graph, self._default_dense(graph), stop_after=stage).text(stage)
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
@@ -79,7 +102,7 @@ class Pipeline:
         elif isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
                                            and isinstance(sizes[0], (Buffer, np.ndarray))):
             given = [sizes] if isinstance(sizes, Buffer) else list(sizes)
-        kernel, graph = self._kernel()
+        graph = self._graph()
         out_fns = [f.function() for f in self._outputs]
         n_out = sum(len(fn.output_types) for fn in out_fns)
         if given is not None:
@@ -103,6 +126,10 @@ class Pipeline:
                 raise TypeError(f"output Buffer {b.name()} has type {b.type()}, expected {t}")
         inputs = [graph.input_array(name) for name in graph.image_names()]
         params = [graph.param_value(name) for name in graph.param_names()]
+        dense = {n for n, a in zip(graph.image_names(), inputs) if _dense0(a)}
+        out_names = [n for fn in out_fns for n in _output_buffer_names(fn)]
+        dense.update(n for n, b in zip(out_names, bufs) if _dense0(np.asarray(b)))
+        kernel, _ = self._kernel(frozenset(dense))
         kernel([*inputs, *[np.asarray(b) for b in bufs]], params)
         if given is not None:
             return bufs if len(bufs) > 1 else bufs[0]

@@ -6,8 +6,9 @@ from .types import Type, Int, UInt, Float, Bool, as_type, INDEX, ALL_SCALAR_TYPE
 from .nodes import *  # noqa: F401,F403  (the node classes)
 from .nodes import IRNode, Expr, Stmt, ForKind, FUNC, IMAGE, INTRINSIC, block, index_var
 from .mutator import Mutator, Visitor, FuncMutator, children, node_fields
-from .printer import to_str, expr_to_str, stmt_to_str
+from .printer import to_str, expr_to_str, stmt_to_str, function_to_str
 from .ops import (const, zero, one, index, const_value, is_const, equal, substitute,
                   free_vars, uses_var, find_calls, conjunction)
+from .errors import CompileError
 from .function import (Function, Definition, StageSchedule, FuncSchedule, LoopLevel,
                        Split, Dim, ReductionVariable, SourceLoc, InputImage, ScalarParam)

@@ -140,3 +140,34 @@ def to_str(n) -> str:
     if isinstance(n, N.Stmt):
         return stmt_to_str(n)
     return expr_to_str(n)
+
+
+def function_to_str(fn) -> str:
+    """A Function's definitions, Halide style, with RDoms, predicates, the
+    stage schedules and source lines."""
+    ep = _ExprPrinter()
+    p = ep.p
+    lines = []
+    for i, d in enumerate(fn.definitions()):
+        args = ", ".join(p(a) for a in d.args)
+        vals = ", ".join(p(v) for v in d.values)
+        if len(d.values) > 1:
+            vals = "{" + vals + "}"
+        head = "" if i == 0 else f"update({i - 1}): "
+        text = f"{head}{fn.name}({args}) = {vals}"
+        if d.schedule.rvars:
+            rdom = ", ".join(f"{rv.name} in [{p(rv.min)}, {p(rv.min)} + {p(rv.extent)})"
+                             for rv in d.schedule.rvars)
+            text += f"  over {rdom}"
+        if d.predicates:
+            text += "  where " + " && ".join(p(c) for c in d.predicates)
+        if d.source is not None:
+            text += f"    # {d.source.file}:{d.source.line}"
+        lines.append(text)
+        dims = ", ".join(f"{x.var}" + (f":{x.kind}" if x.kind != "serial" else "")
+                         for x in d.schedule.dims)
+        lines.append(f"    loops (innermost first): {dims}")
+    level = fn.schedule.compute_level
+    if level is not None:
+        lines.append(f"    compute_at: {level}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,104 @@
+"""Run-time checks for the accesses bounds inference could not place inside
+their buffer (access_rules): data-dependent writes into outputs, gathers
+from inputs, and accesses too wide to bound. Each becomes an AssertStmt
+raising IndexError, naming the Func or input and the offending index, placed
+just before the statement that performs the access."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from . import access_rules as rules
+from .context import LoweringContext, region_min, region_max, geometry, index_var
+from .interval import Interval, BoundsOf
+from .simplify import simplify
+
+
+class _AddChecks(ir.Mutator):
+    memoize = False
+
+    def __init__(self, ctx: LoweringContext):
+        super().__init__()
+        self.ctx = ctx
+        self.scope = {}
+
+    # scope ---------------------------------------------------------------------
+    def visit_For(self, s):
+        lo = s.min
+        hi = simplify(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)), assume_no_overflow=True)
+        saved = self.scope.get(s.name)
+        self.scope[s.name] = Interval(lo, hi)
+        body = self.mutate(s.body)
+        self._restore(s.name, saved)
+        checks = self._checks_for([s.min, s.extent])
+        new = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
+        return ir.block(*checks, new)
+
+    def visit_LetStmt(self, s):
+        checks = self._checks_for([s.value])
+        saved = self.scope.get(s.name)
+        self.scope[s.name] = BoundsOf(self.scope)(s.value) if s.value.type == ir.INDEX \
+            else Interval(None, None)
+        body = self.mutate(s.body)
+        self._restore(s.name, saved)
+        new = s if body is s.body else ir.LetStmt(s.name, s.value, body)
+        return ir.block(*checks, new)
+
+    def _restore(self, name, saved):
+        if saved is None:
+            self.scope.pop(name, None)
+        else:
+            self.scope[name] = saved
+
+    # accesses --------------------------------------------------------------------
+    def visit_Provide(self, s):
+        kind = rules.OUTPUT_WRITE if self.ctx.is_output(s.name) else rules.FUNC
+        checks = self._access_checks(s.name, s.args, kind, "written")
+        checks += self._checks_for(list(s.args) + list(s.values))
+        return ir.block(*checks, s)
+
+    def visit_IfThenElse(self, s):
+        checks = self._checks_for([s.condition])
+        then_case = self.mutate(s.then_case)
+        else_case = self.mutate(s.else_case)
+        new = s if (then_case is s.then_case and else_case is s.else_case) else \
+            ir.IfThenElse(s.condition, then_case, else_case)
+        return ir.block(*checks, new)
+
+    def visit_Evaluate(self, s):
+        return ir.block(*self._checks_for([s.value]), s)
+
+    def _checks_for(self, exprs) -> list:
+        out = []
+        for c in ir.find_calls(exprs):
+            if c.call_type == ir.FUNC:
+                out += self._access_checks(c.name, c.args, rules.FUNC, "read")
+            elif c.call_type == ir.IMAGE:
+                out += self._access_checks(c.name, c.args, rules.IMAGE, "read")
+        return out
+
+    def _access_checks(self, name, args, kind, verb) -> list:
+        bounds = BoundsOf(self.scope)
+        out = []
+        for d, a in enumerate(args):
+            iv = bounds(a)
+            if not rules.needs_check(kind, iv):
+                continue
+            if kind == rules.IMAGE:
+                lo = geometry(name, "min", d)
+                hi = simplify(ir.Sub(ir.Add(lo, geometry(name, "extent", d)), ir.index(1)))
+                what = f"input buffer {name}"
+                where = "its extent"
+            else:
+                lo, hi = index_var(region_min(name, d)), index_var(region_max(name, d))
+                what = f"Func {name}"
+                where = "its computed region"
+            cond = ir.And(ir.LE(lo, a), ir.LE(a, hi))
+            out.append(ir.AssertStmt(
+                cond, "IndexError",
+                f"{what} is {verb} at index {{}} in dimension {d}, outside {where} [{{}}, {{}}]",
+                (a, lo, hi)))
+        return out
+
+
+def add_access_checks(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
+    return _AddChecks(ctx).mutate(stmt)

@@ -1,0 +1,26 @@
+"""The region rules of DESIGN.md ("Regions and safety"), in one place.
+
+For each access (read or write, one dimension at a time) bounds inference
+asks whether its interval extends the accessed buffer's computed region, and
+the access-check pass asks whether it must be checked at run time. The two
+answers are complementary: an access either is inside the region by
+construction, or it is checked."""
+from __future__ import annotations
+
+from .interval import Interval
+
+FUNC = "func"               # a read of a Func, or a write into an intermediate
+OUTPUT_WRITE = "output"     # a write by an output Func's update into itself
+IMAGE = "image"             # a read of an input buffer
+
+
+def extends_region(kind: str, iv: Interval) -> bool:
+    if not iv.bounded():
+        return False
+    if kind == FUNC:
+        return True
+    return not iv.data_dependent()
+
+
+def needs_check(kind: str, iv: Interval) -> bool:
+    return not extends_region(kind, iv)

@@ -1,0 +1,68 @@
+"""What the lowering passes share: the pipeline being lowered and the names
+of the symbols they agree on."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pyhalide import ir
+
+
+@dataclass
+class LoweringContext:
+    outputs: list                       # output Function names
+    env: dict                           # name -> ir.Function (lowering's own copies)
+    inputs: list                        # [ir.InputImage]
+    params: list                        # [ir.ScalarParam]
+    dense: frozenset = frozenset()      # buffers whose dimension 0 has stride 1
+    order: list = field(default_factory=list)        # realization order, producers first
+    in_place: dict = field(default_factory=dict)     # output name -> computed in its buffer
+    stages: list = field(default_factory=list)       # [(pass name, Stmt)] for dumps
+
+    def is_output(self, name: str) -> bool:
+        return name in self.outputs
+
+    def image(self, name: str):
+        for img in self.inputs:
+            if img.name == name:
+                return img
+        return None
+
+
+# ---- symbol names shared by the passes ------------------------------------
+def region_min(f: str, d: int) -> str:
+    return f"{f}.b{d}.min"
+
+
+def region_max(f: str, d: int) -> str:
+    return f"{f}.b{d}.max"
+
+
+def region_extent(f: str, d: int) -> str:
+    return f"{f}.b{d}.extent"
+
+
+def region_stride(f: str, d: int) -> str:
+    return f"{f}.b{d}.stride"
+
+
+def loop_name(f: str, stage: int, var: str) -> str:
+    return f"{f}.s{stage}.{var}"
+
+
+def buffer_name(f: str, index: int, count: int) -> str:
+    """Name of the storage of element `index` of a Func with `count` values."""
+    return f if count == 1 else f"{f}.{index}"
+
+
+def internal_name(buf: str) -> str:
+    """Scratch storage of an output computed over a larger region than asked."""
+    return f"{buf}.internal"
+
+
+def geometry(buf: str, field_name: str, d: int) -> ir.Variable:
+    """min/extent/stride of dimension d of a kernel buffer argument."""
+    return ir.Variable(ir.INDEX, f"{buf}.{field_name}.{d}", "param")
+
+
+def index_var(name: str) -> ir.Variable:
+    return ir.Variable(ir.INDEX, name)

@@ -1,0 +1,335 @@
+"""Interval arithmetic over integer expressions, for bounds inference.
+
+An Interval holds symbolic endpoints (ir Exprs of the expression's type, or
+None when unbounded) and, per endpoint, whether it came from the range of a
+data value (`lo_data`/`hi_data`: a load's type range) rather than from loop
+bounds, constants, clamps and arithmetic.
+
+Soundness under wrapping: for types of at most 16 bits an interval whose
+endpoints are not both constants, or whose constant endpoints overflow, widens
+to the type's full range; for 32/64-bit types constant endpoints are checked
+exactly (overflow -> unbounded), and symbolic index arithmetic is assumed not
+to overflow (buffer extents are below 2**31)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from pyhalide import ir
+
+from .constant_fold import fold_binary, cast_value, euclid_div
+from .simplify import simplify
+
+
+@dataclass(frozen=True)
+class Interval:
+    lo: Optional[ir.Expr]
+    hi: Optional[ir.Expr]
+    lo_data: bool = False
+    hi_data: bool = False
+
+    def bounded(self) -> bool:
+        return self.lo is not None and self.hi is not None
+
+    def data_dependent(self) -> bool:
+        return self.lo_data or self.hi_data
+
+    @staticmethod
+    def point(e: ir.Expr) -> "Interval":
+        return Interval(e, e)
+
+
+UNBOUNDED = Interval(None, None)
+
+
+def _c(e):
+    return e.value if isinstance(e, ir.Const) else None
+
+
+def _s(e):
+    return None if e is None else simplify(e, assume_no_overflow=True)
+
+
+def type_range(t: ir.Type, data: bool) -> Interval:
+    """The full range of a narrow integer type (or unbounded)."""
+    if t.is_bool():
+        return Interval(ir.Const(t, 0), ir.Const(t, 1), data, data)
+    if t.is_integer() and t.bits <= 16:
+        return Interval(ir.Const(t, t.min_value()), ir.Const(t, t.max_value()), data, data)
+    return UNBOUNDED
+
+
+def _fits(t: ir.Type, v) -> bool:
+    return t.min_value() <= v <= t.max_value()
+
+
+def _checked(t: ir.Type, iv: Interval) -> Interval:
+    """Widen to the type's range where wrap-around could make it unsound."""
+    if not t.is_integer():
+        return iv
+    lo, hi = _c(iv.lo), _c(iv.hi)
+    data = iv.data_dependent()
+    if t.bits <= 16:
+        if lo is None or hi is None or not (_fits(t, lo) and _fits(t, hi)):
+            return type_range(t, data)
+        return iv
+    for v in (lo, hi):
+        if v is not None and not _fits(t, v):
+            return UNBOUNDED
+    return iv
+
+
+def _const_exact(cls, t, a, b):
+    """cls(a, b) on Python ints without wrapping (None if not foldable)."""
+    if cls is ir.Add:
+        return a + b
+    if cls is ir.Sub:
+        return a - b
+    if cls is ir.Mul:
+        return a * b
+    return None
+
+
+def _arith(cls, t, x, y):
+    """Endpoint arithmetic: exact on constants (so overflow is visible),
+    symbolic otherwise."""
+    if x is None or y is None:
+        return None
+    cx, cy = _c(x), _c(y)
+    if cx is not None and cy is not None:
+        v = _const_exact(cls, t, cx, cy)
+        if v is None:
+            return None
+        if t.is_integer() and not _fits(t, v):
+            return _Overflow(v)
+        return ir.Const(t, v)
+    return _s(cls(x, y))
+
+
+class _Overflow:
+    """An endpoint that left its type (constants only)."""
+
+    def __init__(self, v):
+        self.value = v
+
+
+def _make(t, lo, hi, lo_data, hi_data) -> Interval:
+    if isinstance(lo, _Overflow) or isinstance(hi, _Overflow):
+        return type_range(t, lo_data or hi_data) if t.bits <= 16 else UNBOUNDED
+    return _checked(t, Interval(lo, hi, lo_data, hi_data))
+
+
+class BoundsOf:
+    """bounds(e) under a scope mapping variable names to Intervals."""
+
+    def __init__(self, scope: dict):
+        self.scope = scope
+        self.memo = {}
+
+    def __call__(self, e: ir.Expr) -> Interval:
+        hit = self.memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        r = self._bounds(e)
+        self.memo[id(e)] = (e, r)
+        return r
+
+    def _bounds(self, e) -> Interval:
+        t = e.type
+        if not t.is_scalar():
+            return UNBOUNDED
+        if isinstance(e, ir.Const):
+            return Interval.point(e)
+        if isinstance(e, ir.Variable):
+            iv = self.scope.get(e.name)
+            return iv if iv is not None else Interval.point(e)
+        if not (t.is_integer() or t.is_bool()):
+            return UNBOUNDED
+        method = getattr(self, "_" + type(e).__name__, None)
+        if method is None:
+            return type_range(t, self._has_data(e))
+        return method(e)
+
+    def _has_data(self, e) -> bool:
+        return bool(ir.find_calls(e)) or _has_load(e)
+
+    # arithmetic ----------------------------------------------------------------
+    def _Add(self, e):
+        a, b = self(e.a), self(e.b)
+        return _make(e.type, _arith(ir.Add, e.type, a.lo, b.lo), _arith(ir.Add, e.type, a.hi, b.hi),
+                     a.lo_data or b.lo_data, a.hi_data or b.hi_data)
+
+    def _Sub(self, e):
+        a, b = self(e.a), self(e.b)
+        t = e.type
+        lo = _arith(ir.Sub, t, a.lo, b.hi)
+        hi = _arith(ir.Sub, t, a.hi, b.lo)
+        if t.is_uint() and not isinstance(lo, ir.Const):
+            lo = _Overflow(-1)        # may wrap below zero
+        return _make(t, lo, hi, a.lo_data or b.hi_data, a.hi_data or b.lo_data)
+
+    def _Mul(self, e):
+        a, b = self(e.a), self(e.b)
+        t = e.type
+        if _c(b.lo) is None and _c(a.lo) is not None and ir.equal(a.lo, a.hi):
+            a, b = b, a
+        k_lo, k_hi = _c(b.lo), _c(b.hi)
+        if k_lo is not None and k_hi is not None and k_lo == k_hi:
+            k = ir.Const(t, k_lo) if _fits(t, k_lo) else None
+            if k is None:
+                return UNBOUNDED
+            lo, hi = _arith(ir.Mul, t, a.lo, k), _arith(ir.Mul, t, a.hi, k)
+            if k_lo < 0:
+                return _make(t, hi, lo, a.hi_data, a.lo_data)
+            return _make(t, lo, hi, a.lo_data, a.hi_data)
+        ends = [_c(a.lo), _c(a.hi), k_lo, k_hi]
+        if all(v is not None for v in ends):
+            prods = [x * y for x in ends[:2] for y in ends[2:]]
+            data = a.data_dependent() or b.data_dependent()
+            lo, hi = min(prods), max(prods)
+            if not (_fits(t, lo) and _fits(t, hi)):
+                return _make(t, _Overflow(lo), _Overflow(hi), data, data)
+            return _make(t, ir.Const(t, lo), ir.Const(t, hi), data, data)
+        return type_range(t, a.data_dependent() or b.data_dependent())
+
+    def _Div(self, e):
+        a, b = self(e.a), self(e.b)
+        t = e.type
+        k = _c(b.lo)
+        if k is not None and k == _c(b.hi) and k != 0:
+            if k > 0:
+                lo = None if a.lo is None else _s(ir.Div(a.lo, ir.Const(t, k)))
+                hi = None if a.hi is None else _s(ir.Div(a.hi, ir.Const(t, k)))
+                return _make(t, lo, hi, a.lo_data, a.hi_data)
+            lo = None if a.hi is None else _s(ir.Div(a.hi, ir.Const(t, k)))
+            hi = None if a.lo is None else _s(ir.Div(a.lo, ir.Const(t, k)))
+            return _make(t, lo, hi, a.hi_data, a.lo_data)
+        return type_range(t, a.data_dependent() or b.data_dependent())
+
+    def _Mod(self, e):
+        b = self(e.b)
+        t = e.type
+        k_lo, k_hi = _c(b.lo), _c(b.hi)
+        if k_lo is not None and k_hi is not None:
+            m = max(abs(k_lo), abs(k_hi))
+            return Interval(ir.Const(t, 0), ir.Const(t, max(m - 1, 0)))
+        return type_range(t, self._has_data(e))
+
+    def _minmax(self, e, is_min: bool):
+        a, b = self(e.a), self(e.b)
+        cls = ir.Min if is_min else ir.Max
+        t = e.type
+
+        def both(x, y):
+            return None if x is None or y is None else _s(cls(x, y))
+
+        def either(x, xd, y, yd):
+            # a bound that holds for one operand bounds min (upper) / max (lower)
+            if x is None:
+                return y, yd
+            if y is None:
+                return x, xd
+            if xd and not yd:
+                return y, False
+            if yd and not xd:
+                return x, False
+            return _s(cls(x, y)), xd and yd
+
+        if is_min:
+            hi, hi_d = either(a.hi, a.hi_data, b.hi, b.hi_data)
+            lo, lo_d = both(a.lo, b.lo), a.lo_data or b.lo_data
+        else:
+            lo, lo_d = either(a.lo, a.lo_data, b.lo, b.lo_data)
+            hi, hi_d = both(a.hi, b.hi), a.hi_data or b.hi_data
+        return _checked(t, Interval(lo, hi, lo_d, hi_d))
+
+    def _Min(self, e):
+        return self._minmax(e, True)
+
+    def _Max(self, e):
+        return self._minmax(e, False)
+
+    def _Select(self, e):
+        a, b = self(e.true_value), self(e.false_value)
+        return union(a, b)
+
+    def _Cast(self, e):
+        t, src = e.type, e.value.type
+        a = self(e.value)
+        if src.is_float():
+            lo, hi = _c(a.lo), _c(a.hi)
+            if lo is not None and hi is not None:
+                return Interval(ir.Const(t, cast_value(t, src, lo)), ir.Const(t, cast_value(t, src, hi)),
+                                a.lo_data, a.hi_data)
+            return type_range(t, a.data_dependent())
+        if src.is_bool():
+            return Interval(ir.Const(t, 0), ir.Const(t, 1))
+        lossless = (src.is_uint() and (t.bits > src.bits or (t.is_uint() and t.bits >= src.bits))) or \
+                   (src.is_int() and t.is_int() and t.bits >= src.bits)
+        if lossless:
+            lo = None if a.lo is None else _s(ir.Cast(t, a.lo))
+            hi = None if a.hi is None else _s(ir.Cast(t, a.hi))
+            return Interval(lo, hi, a.lo_data, a.hi_data)
+        lo, hi = _c(a.lo), _c(a.hi)
+        if lo is not None and hi is not None and _fits(t, lo) and _fits(t, hi):
+            return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
+        if t.bits <= 16:
+            return type_range(t, a.data_dependent())
+        return UNBOUNDED
+
+    def _BitAnd(self, e):
+        a, b = self(e.a), self(e.b)
+        for x in (a, b):
+            k = _c(x.lo)
+            if k is not None and k == _c(x.hi) and k >= 0:
+                return Interval(ir.Const(e.type, 0), ir.Const(e.type, k))
+        return type_range(e.type, a.data_dependent() or b.data_dependent())
+
+    def _Shr(self, e):
+        a, b = self(e.a), self(e.b)
+        k = _c(b.lo)
+        lo = _c(a.lo)
+        if k is not None and k == _c(b.hi) and 0 <= k < e.type.bits and lo is not None and lo >= 0 \
+                and a.hi is not None:
+            return _make(e.type, ir.Const(e.type, lo >> k), _s(ir.Shr(a.hi, ir.Const(e.type, k))),
+                         a.lo_data, a.hi_data)
+        return type_range(e.type, a.data_dependent() or b.data_dependent())
+
+    def _Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "abs":
+            a = self(e.args[0])
+            lo, hi = _c(a.lo), _c(a.hi)
+            if lo is not None and hi is not None:
+                m = max(abs(lo), abs(hi))
+                return _make(e.type, ir.Const(e.type, 0), ir.Const(e.type, m) if _fits(e.type, m)
+                             else _Overflow(m), a.lo_data, a.hi_data)
+        return type_range(e.type, True)
+
+    def _Load(self, e):
+        return type_range(e.type, True)
+
+    def _Let(self, e):
+        inner = BoundsOf({**self.scope, e.name: self(e.value)})
+        return inner(e.body)
+
+
+def union(a: Interval, b: Interval) -> Interval:
+    lo = None if a.lo is None or b.lo is None else _s(ir.Min(a.lo, b.lo))
+    hi = None if a.hi is None or b.hi is None else _s(ir.Max(a.hi, b.hi))
+    return Interval(lo, hi, a.lo_data or b.lo_data, a.hi_data or b.hi_data)
+
+
+def _has_load(e) -> bool:
+    class V(ir.Visitor):
+        found = False
+
+        def visit_Load(self, n):
+            self.found = True
+
+    v = V()
+    v.visit(e)
+    return v.found
+
+
+def bounds_of(e: ir.Expr, scope: dict) -> Interval:
+    return BoundsOf(scope)(e)

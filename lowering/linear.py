@@ -1,0 +1,112 @@
+"""Integer expressions as linear forms: sum of coef * atom + constant.
+
+Rewriting an integer Add/Sub/Mul-by-constant tree through its linear form is
+exact under wrap-around (it only uses ring identities), so the simplifier uses
+it on every integer expression."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+
+class Linear:
+    __slots__ = ("type", "terms", "const")
+
+    def __init__(self, t: ir.Type):
+        self.type = t
+        self.terms: dict = {}   # key -> [atom, coef]
+        self.const = 0
+
+    def add_atom(self, atom, coef: int):
+        key = ir.expr_to_str(atom)
+        slot = self.terms.get(key)
+        if slot is None:
+            self.terms[key] = [atom, coef]
+        else:
+            slot[1] += coef
+
+    def scaled(self, k: int) -> "Linear":
+        out = Linear(self.type)
+        out.const = self.const * k
+        for key, (atom, c) in self.terms.items():
+            out.terms[key] = [atom, c * k]
+        return out
+
+    def plus(self, other: "Linear", sign: int = 1) -> "Linear":
+        out = self.scaled(1)
+        out.const += sign * other.const
+        for key, (atom, c) in other.terms.items():
+            slot = out.terms.get(key)
+            if slot is None:
+                out.terms[key] = [atom, sign * c]
+            else:
+                slot[1] += sign * c
+        return out
+
+    def nonconst_key(self) -> tuple:
+        t = self.type
+        return tuple(sorted((k, t.wrap(c)) for k, (a, c) in self.terms.items() if t.wrap(c) != 0))
+
+    def to_expr(self) -> ir.Expr:
+        t = self.type
+        out = None
+        def negative(key):
+            return t.is_int() and t.wrap(self.terms[key][1]) < 0
+
+        for key in sorted(self.terms, key=lambda k: (negative(k), k)):
+            atom, c = self.terms[key]
+            c = t.wrap(c)
+            if c == 0:
+                continue
+            neg = t.is_int() and c < 0
+            mag = -c if neg else c
+            term = atom if mag == 1 else ir.Mul(atom, ir.Const(t, mag))
+            if out is None:
+                out = ir.Sub(ir.Const(t, 0), term) if neg else term
+            else:
+                out = ir.Sub(out, term) if neg else ir.Add(out, term)
+        k = t.wrap(self.const)
+        if out is None:
+            return ir.Const(t, k)
+        if k == 0:
+            return out
+        if t.is_int() and k < 0:
+            return ir.Sub(out, ir.Const(t, -k))
+        return ir.Add(out, ir.Const(t, k))
+
+
+def linear_form(e: ir.Expr) -> Linear:
+    """The linear form of an integer scalar expression (atoms are the
+    maximal non-linear subexpressions)."""
+    t = e.type
+    if isinstance(e, ir.Const):
+        lf = Linear(t)
+        lf.const = e.value
+        return lf
+    if isinstance(e, ir.Add):
+        return linear_form(e.a).plus(linear_form(e.b))
+    if isinstance(e, ir.Sub):
+        return linear_form(e.a).plus(linear_form(e.b), -1)
+    if isinstance(e, ir.Mul):
+        if isinstance(e.b, ir.Const):
+            return linear_form(e.a).scaled(e.b.value)
+        if isinstance(e.a, ir.Const):
+            return linear_form(e.b).scaled(e.a.value)
+    lf = Linear(t)
+    lf.add_atom(e, 1)
+    return lf
+
+
+def is_linear_candidate(e: ir.Expr) -> bool:
+    t = e.type
+    return t.is_scalar() and t.is_integer() and isinstance(e, (ir.Add, ir.Sub, ir.Mul))
+
+
+def constant_difference(a: ir.Expr, b: ir.Expr):
+    """a - b as a Python int when it is a constant (as linear forms), else None.
+    Exact only if the integer arithmetic does not overflow."""
+    if not (a.type.is_integer() and a.type.is_scalar()):
+        return None
+    la, lb = linear_form(a), linear_form(b)
+    if la.nonconst_key() != lb.nonconst_key():
+        return None
+    return la.const - lb.const

@@ -1,0 +1,128 @@
+"""The order of the lowering passes — the only place that knows it.
+
+    lower(outputs, env, inputs, params, dense=..., stop_after=None) -> Lowered
+    compile_lowered(lowered) -> Kernel
+
+Each pass is one public function in its own file. PYHALIDE_DEBUG=1 lists the
+passes, 2 prints the IR after each (marking passes that changed nothing),
+PYHALIDE_TIME_PASSES=1 times them, PYHALIDE_VERIFY=1 (or config.verify)
+verifies the IR after each pass."""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+
+from pyhalide import ir
+from pyhalide.ir.config import config, debug_print
+
+from .access_checks import add_access_checks
+from .bounds_inference import infer_bounds
+from .context import LoweringContext, buffer_name
+from .inline import inline_functions
+from .loop_synthesis import synthesize_loops
+from .realization_order import realization_order
+from .simplify import simplify
+from .storage_flattening import flatten_storage
+from .verify import verify
+
+STAGES = ("defs", "loops", "final", "llvm", "llvm_opt", "asm")
+
+
+@dataclass
+class Lowered:
+    name: str
+    stmt: ir.Stmt
+    buffers: list                 # [runtime.BufferArg]: inputs, then outputs
+    params: list                  # [ir.ScalarParam]
+    texts: dict = field(default_factory=dict)   # stage -> text
+
+    def text(self, stage: str) -> str:
+        if stage in self.texts:
+            return self.texts[stage]
+        if stage in ("llvm", "llvm_opt", "asm"):
+            from .jit import generate_text
+            return generate_text(self.stmt, self.name, self.buffers, self.params, stage=stage)
+        raise ValueError(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}")
+
+
+def _kernel_name(outputs) -> str:
+    return "pyhalide_" + re.sub(r"[^A-Za-z0-9_]", "_", "_".join(outputs))
+
+
+def _buffer_args(ctx: LoweringContext):
+    from .runtime import BufferArg
+    out = [BufferArg(img.name, img.type, img.dimensions, False) for img in ctx.inputs]
+    for name in ctx.outputs:
+        fn = ctx.env[name]
+        n = len(fn.output_types)
+        for i, t in enumerate(fn.output_types):
+            out.append(BufferArg(buffer_name(name, i, n), t, fn.dimensions(), True))
+    return out
+
+
+def _defined_symbols(ctx: LoweringContext, buffers) -> set:
+    names = {p.name for p in ctx.params}
+    for b in buffers:
+        for d in range(b.dimensions):
+            for f in ("min", "extent", "stride"):
+                names.add(f"{b.name}.{f}.{d}")
+    return names
+
+
+def defs_text(env: dict, order_hint=None) -> str:
+    names = order_hint or sorted(env)
+    return "\n".join(ir.function_to_str(env[n]) for n in names if n in env)
+
+
+def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
+    """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
+    name to its Function) to a final Stmt."""
+    out_names = [fn.name for fn in outputs]
+    ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
+                          frozenset(dense or ()))
+    lowered = Lowered(_kernel_name(out_names), None, [], ctx.params)
+    lowered.texts["defs"] = defs_text(env)
+    if stop_after == "defs":
+        return lowered
+    buffers = _buffer_args(ctx)
+    lowered.buffers = buffers
+    symbols = _defined_symbols(ctx, buffers)
+    buffer_names = {b.name for b in buffers}
+
+    def run(name, fn, stmt, flattened=False):
+        t0 = time.perf_counter()
+        new = fn(stmt)
+        dt = time.perf_counter() - t0
+        if config.time_passes:
+            print(f"pyhalide: pass {name}: {dt * 1e3:.2f} ms", file=sys.stderr)
+        debug_print(1, f"pyhalide: pass {name}")
+        if config.debug >= 2 and isinstance(new, ir.Stmt):
+            mark = " (unchanged)" if new is stmt else ""
+            debug_print(2, f"--- after {name}{mark}:\n{ir.to_str(new)}")
+        if config.verify and isinstance(new, ir.Stmt):
+            verify(new, symbols, buffer_names, flattened)
+        return new
+
+    ctx.order = realization_order(ctx)
+    debug_print(1, f"pyhalide: realization order: {', '.join(ctx.order)}")
+    ctx.env = inline_functions(ctx.env, out_names)
+    stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None)
+    stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
+    stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
+    stmt = run("simplify", simplify, stmt)
+    lowered.texts["loops"] = ir.to_str(stmt)
+    if stop_after == "loops":
+        return lowered
+    stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
+    stmt = run("simplify", simplify, stmt, True)
+    verify(stmt, symbols, buffer_names, True)
+    lowered.stmt = stmt
+    lowered.texts["final"] = ir.to_str(stmt)
+    return lowered
+
+
+def compile_lowered(lowered: Lowered):
+    from .jit import compile_pipeline
+    return compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)

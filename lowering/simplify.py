@@ -1,0 +1,231 @@
+"""The simplifier: constant folding, linear canonicalization of integer
+arithmetic, and local identities.
+
+Every rewrite is exact under the compiler's semantics (wrapping integers, IEEE
+floats) unless `assume_no_overflow` is set, which bounds inference uses for its
+index arithmetic: it then also folds min/max and comparisons of expressions
+that differ by a constant."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .constant_fold import fold_binary, cast_value
+from .linear import linear_form, is_linear_candidate, constant_difference
+
+
+def simplify(node, assume_no_overflow: bool = False):
+    """Simplify an Expr or a Stmt."""
+    return _Simplifier(assume_no_overflow).mutate(node)
+
+
+def _is_const(e) -> bool:
+    return isinstance(e, ir.Const)
+
+
+class _Simplifier(ir.Mutator):
+    def __init__(self, assume_no_overflow: bool):
+        super().__init__()
+        self.no_overflow = assume_no_overflow
+
+    # ---- arithmetic ----------------------------------------------------------
+    def _binary(self, e):
+        a, b = self.mutate(e.a), self.mutate(e.b)
+        if _is_const(a) and _is_const(b):
+            folded = fold_binary(type(e), a, b)
+            if folded is not None:
+                return folded
+        if a is e.a and b is e.b:
+            return e
+        return type(e)(a, b)
+
+    def _linear(self, e):
+        r = self._binary(e)
+        if isinstance(r, (ir.Add, ir.Sub, ir.Mul)) and is_linear_candidate(r):
+            return linear_form(r).to_expr()
+        return r
+
+    def visit_Add(self, e):
+        r = self._linear(e)
+        if isinstance(r, ir.Add) and r.type.is_float():
+            if _is_const(r.a) and not _is_const(r.b):
+                return ir.Add(r.b, r.a)
+        return r
+
+    visit_Sub = _linear
+
+    def visit_Mul(self, e):
+        r = self._linear(e)
+        if isinstance(r, ir.Mul) and r.type.is_float():
+            if _is_const(r.b) and r.b.value == 1.0:
+                return r.a
+        return r
+
+    def visit_Div(self, e):
+        r = self._binary(e)
+        if isinstance(r, ir.Div) and r.type.is_integer() and _is_const(r.b) and r.b.value == 1:
+            return r.a
+        return r
+
+    def visit_Mod(self, e):
+        r = self._binary(e)
+        if isinstance(r, ir.Mod) and r.type.is_integer() and _is_const(r.b) and r.b.value == 1:
+            return ir.Const(r.type, 0)
+        return r
+
+    def _minmax(self, e):
+        r = self._binary(e)
+        if not isinstance(r, (ir.Min, ir.Max)):
+            return r
+        a, b = r.a, r.b
+        if ir.equal(a, b):
+            return a
+        is_min = isinstance(r, ir.Min)
+        if self.no_overflow:
+            d = constant_difference(a, b)
+            if d is not None:
+                return (b if d > 0 else a) if is_min else (a if d > 0 else b)
+            # min(min(x, c1), c2) -> min(x, min(c1, c2)), likewise max
+            if type(a) is type(r) and _is_const(a.b) and _is_const(b):
+                folded = fold_binary(type(r), a.b, b)
+                return type(r)(a.a, folded)
+        if _is_const(a) and not _is_const(b):
+            return type(r)(b, a)
+        t = r.type
+        if t.is_integer() and _is_const(b):
+            if b.value == (t.max_value() if is_min else t.min_value()):
+                return a
+            if b.value == (t.min_value() if is_min else t.max_value()):
+                return b
+        return r
+
+    visit_Min = _minmax
+    visit_Max = _minmax
+
+    def _compare(self, e):
+        r = self._binary(e)
+        if not isinstance(r, ir.Compare):
+            return r
+        if self.no_overflow:
+            d = constant_difference(r.a, r.b)
+            if d is not None:
+                return fold_binary(type(r), ir.Const(ir.Int(64), d), ir.Const(ir.Int(64), 0))
+        if r.a.type.is_integer() and ir.equal(r.a, r.b):
+            return ir.Const(ir.Bool(), isinstance(r, (ir.EQ, ir.LE, ir.GE)))
+        return r
+
+    visit_EQ = visit_NE = visit_LT = visit_LE = visit_GT = visit_GE = _compare
+    visit_BitAnd = visit_BitOr = visit_BitXor = visit_Shl = visit_Shr = _binary
+
+    # ---- logic -----------------------------------------------------------------
+    def visit_And(self, e):
+        a, b = self.mutate(e.a), self.mutate(e.b)
+        for x, y in ((a, b), (b, a)):
+            if _is_const(x):
+                return y if x.value else x
+        if a is e.a and b is e.b:
+            return e
+        return ir.And(a, b)
+
+    def visit_Or(self, e):
+        a, b = self.mutate(e.a), self.mutate(e.b)
+        for x, y in ((a, b), (b, a)):
+            if _is_const(x):
+                return x if x.value else y
+        if a is e.a and b is e.b:
+            return e
+        return ir.Or(a, b)
+
+    def visit_Not(self, e):
+        a = self.mutate(e.a)
+        if _is_const(a):
+            return ir.Const(a.type, not a.value)
+        if isinstance(a, ir.Not):
+            return a.a
+        return e if a is e.a else ir.Not(a)
+
+    def visit_Select(self, e):
+        c = self.mutate(e.condition)
+        t, f = self.mutate(e.true_value), self.mutate(e.false_value)
+        if _is_const(c):
+            return t if c.value else f
+        if ir.equal(t, f):
+            return t
+        if c is e.condition and t is e.true_value and f is e.false_value:
+            return e
+        return ir.Select(c, t, f)
+
+    def visit_Cast(self, e):
+        v = self.mutate(e.value)
+        if v.type == e.type:
+            return v
+        if _is_const(v):
+            return ir.Const(e.type, cast_value(e.type, v.type, v.value))
+        # widening integer casts of casts collapse when lossless
+        return e if v is e.value else ir.Cast(e.type, v)
+
+    def visit_Let(self, e):
+        value = self.mutate(e.value)
+        if isinstance(value, (ir.Const, ir.Variable)):
+            return self.mutate(ir.substitute(e.body, {e.name: value}))
+        body = self.mutate(e.body)
+        if value is e.value and body is e.body:
+            return e
+        return ir.Let(e.name, value, body)
+
+    # ---- statements ---------------------------------------------------------------
+    def visit_LetStmt(self, s):
+        value = self.mutate(s.value)
+        if isinstance(value, (ir.Const, ir.Variable)):
+            return self.mutate(ir.substitute(s.body, {s.name: value}))
+        body = self.mutate(s.body)
+        if value is s.value and body is s.body:
+            return s
+        return ir.LetStmt(s.name, value, body)
+
+    def visit_IfThenElse(self, s):
+        c = self.mutate(s.condition)
+        then_case = self.mutate(s.then_case)
+        else_case = self.mutate(s.else_case)
+        if _is_const(c):
+            return then_case if c.value else (else_case if else_case is not None else _NOOP)
+        if c is s.condition and then_case is s.then_case and else_case is s.else_case:
+            return s
+        return ir.IfThenElse(c, then_case, else_case)
+
+    def visit_AssertStmt(self, s):
+        c = self.mutate(s.condition)
+        if _is_const(c) and c.value:
+            return _NOOP
+        args = tuple(self.mutate(a) for a in s.args)
+        if c is s.condition and all(x is y for x, y in zip(args, s.args)):
+            return s
+        return ir.AssertStmt(c, s.error, s.message, args)
+
+    def visit_For(self, s):
+        lo, ext = self.mutate(s.min), self.mutate(s.extent)
+        body = self.mutate(s.body)
+        if _is_const(ext) and ext.value <= 0:
+            return _NOOP
+        if lo is s.min and ext is s.extent and body is s.body:
+            return s
+        return ir.For(s.name, lo, ext, s.kind, body)
+
+    def visit_Block(self, s):
+        stmts = [self.mutate(x) for x in s.stmts]
+        kept = [x for x in stmts if not _is_noop(x)]
+        if len(kept) == len(s.stmts) and all(a is b for a, b in zip(kept, s.stmts)):
+            return s
+        if not kept:
+            return _NOOP
+        return ir.block(*kept)
+
+
+_NOOP = ir.Evaluate(ir.Const(ir.Int(32), 0))
+
+
+def _is_noop(s) -> bool:
+    return isinstance(s, ir.Evaluate) and isinstance(s.value, ir.Const)
+
+
+def is_noop(s) -> bool:
+    return _is_noop(s)

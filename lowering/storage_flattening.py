@@ -1,0 +1,127 @@
+"""Storage flattening: multi-dimensional Realize/Provide/Call become flat
+Allocate/Store/Load with explicit strides.
+
+An intermediate's buffer spans its computed region (dense, dimension 0
+innermost). An output computed exactly over the region asked for writes into
+the output buffer (its own min/stride arguments); one whose updates reach
+further is computed in scratch storage and copied out. Inputs use their
+buffer's min/stride arguments; buffers known to be dense in dimension 0 use
+the constant stride 1."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .context import (LoweringContext, region_min, region_extent, region_stride, buffer_name,
+                      internal_name, geometry, index_var)
+
+
+def _flat_index(args, mins, strides) -> ir.Expr:
+    idx = None
+    for a, lo, st in zip(args, mins, strides):
+        term = ir.Sub(a, lo)
+        if not (isinstance(st, ir.Const) and st.value == 1):
+            term = ir.Mul(term, st)
+        idx = term if idx is None else ir.Add(idx, term)
+    return idx if idx is not None else ir.index(0)
+
+
+class _Flatten(ir.Mutator):
+    memoize = False
+
+    def __init__(self, ctx: LoweringContext):
+        super().__init__()
+        self.ctx = ctx
+        self.realized = {}      # Func name -> Realize bounds in scope
+
+    # geometry of the storage behind each name -------------------------------------
+    def _stride(self, buf: str, d: int) -> ir.Expr:
+        if d == 0 and buf in self.ctx.dense:
+            return ir.index(1)
+        return geometry(buf, "stride", d)
+
+    def _func_storage(self, fname: str, index: int):
+        """(storage name, mins, strides) of element `index` of Func fname."""
+        fn = self.ctx.env[fname]
+        n = len(fn.output_types)
+        buf = buffer_name(fname, index, n)
+        dims = range(fn.dimensions())
+        if self.ctx.is_output(fname) and self.ctx.in_place.get(fname, False):
+            return buf, [geometry(buf, "min", d) for d in dims], [self._stride(buf, d) for d in dims]
+        if self.ctx.is_output(fname):
+            buf = internal_name(buf)
+        bounds = self.realized[fname]
+        return (buf, [bounds[d].min for d in dims],
+                [ir.index(1) if d == 0 else index_var(region_stride(fname, d)) for d in dims])
+
+    # rewriting ----------------------------------------------------------------------
+    def visit_Call(self, c):
+        args = tuple(self.mutate(a) for a in c.args)
+        if c.call_type == ir.FUNC:
+            buf, mins, strides = self._func_storage(c.name, c.value_index)
+            return ir.Load(c.type, buf, _flat_index(args, mins, strides))
+        if c.call_type == ir.IMAGE:
+            mins = [geometry(c.name, "min", d) for d in range(len(args))]
+            strides = [self._stride(c.name, d) for d in range(len(args))]
+            return ir.Load(c.type, c.name, _flat_index(args, mins, strides))
+        if all(a is b for a, b in zip(args, c.args)):
+            return c
+        return ir.Call(c.type, c.name, args, c.call_type, c.value_index, c.func)
+
+    def visit_Provide(self, s):
+        args = tuple(self.mutate(a) for a in s.args)
+        values = tuple(self.mutate(v) for v in s.values)
+        stores = []
+        if len(values) == 1:
+            buf, mins, strides = self._func_storage(s.name, 0)
+            return ir.Store(buf, values[0], _flat_index(args, mins, strides))
+        # all values are computed before any is stored (they may read each other)
+        temps = [f"{s.name}.value{i}" for i in range(len(values))]
+        for i, (v, tmp) in enumerate(zip(values, temps)):
+            buf, mins, strides = self._func_storage(s.name, i)
+            stores.append(ir.Store(buf, ir.Variable(v.type, tmp), _flat_index(args, mins, strides)))
+        body = ir.block(*stores)
+        for v, tmp in reversed(list(zip(values, temps))):
+            body = ir.LetStmt(tmp, v, body)
+        return body
+
+    def visit_Realize(self, s):
+        self.realized[s.name] = s.bounds
+        body = self.mutate(s.body)
+        fname = s.name
+        fn = self.ctx.env[fname]
+        n = len(fn.output_types)
+        dims = fn.dimensions()
+        is_out = self.ctx.is_output(fname)
+        if is_out and self.ctx.in_place.get(fname, False):
+            return body
+        if is_out:
+            body = ir.block(body, *[self._copy_out(fname, i, n, dims) for i in range(n)])
+        extents = tuple(r.extent for r in s.bounds)
+        for i in reversed(range(n)):
+            buf = buffer_name(fname, i, n)
+            body = ir.Allocate(internal_name(buf) if is_out else buf, fn.output_types[i], extents, body)
+        for d in reversed(range(1, dims)):
+            prev = ir.index(1) if d == 1 else index_var(region_stride(fname, d - 1))
+            stride = ir.Mul(prev, s.bounds[d - 1].extent)
+            body = ir.LetStmt(region_stride(fname, d), stride, body)
+        return body
+
+    def _copy_out(self, fname: str, i: int, n: int, dims: int) -> ir.Stmt:
+        buf = buffer_name(fname, i, n)
+        t = self.ctx.env[fname].output_types[i]
+        coords = [index_var(f"{buf}.copy.{d}") for d in range(dims)]
+        src_mins = [r.min for r in self.realized[fname]]
+        src_strides = [ir.index(1) if d == 0 else index_var(region_stride(fname, d))
+                       for d in range(dims)]
+        dst_mins = [geometry(buf, "min", d) for d in range(dims)]
+        dst_strides = [self._stride(buf, d) for d in range(dims)]
+        body = ir.Store(buf, ir.Load(t, internal_name(buf), _flat_index(coords, src_mins, src_strides)),
+                        _flat_index(coords, dst_mins, dst_strides))
+        for d in range(dims):
+            body = ir.For(coords[d].name, geometry(buf, "min", d), geometry(buf, "extent", d),
+                          ir.ForKind.SERIAL, body)
+        return body
+
+
+def flatten_storage(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
+    return _Flatten(ctx).mutate(stmt)

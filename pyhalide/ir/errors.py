@@ -1,0 +1,9 @@
+"""The compiler's exception for invalid algorithms and schedules. It lives in
+the IR layer so that every layer can raise it; `pyhalide.CompileError` is the
+same class."""
+from __future__ import annotations
+
+
+class CompileError(Exception):
+    """An invalid algorithm or schedule. The message names the Func, stage or
+    variable at fault and, where known, the user's source line."""

@@ -1,0 +1,144 @@
+"""The meaning of each IR operator on NumPy values.
+
+Every value is a NumPy array or NumPy scalar whose dtype is exactly the IR
+type's dtype, and every operation stays in that dtype: integers wrap at their
+width, float32 is computed in float32. Callers run under
+`np.errstate(all="ignore")` (overflow and invalid-operation warnings are the
+defined wrap-around and IEEE behaviour here, not errors).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir import nodes as N
+from ..ir.types import Type
+
+
+def _unsigned(t: Type) -> np.dtype:
+    return np.dtype(f"u{t.bits // 8}")
+
+
+# ---- integer division: Euclidean, and x / 0 == x % 0 == 0 -----------------
+def _div_mod(t: Type, a, b):
+    one = t.to_numpy().type(1)
+    zero = b == 0
+    safe = np.where(zero, one, b)
+    q = np.floor_divide(a, safe)
+    r = np.remainder(a, safe)          # floor modulo: takes the divisor's sign
+    if t.is_int():
+        neg = r < 0                    # only when the divisor is negative
+        q = np.where(neg, q + one, q)
+        r = np.where(neg, r - safe, r)
+    nil = t.to_numpy().type(0)
+    return np.where(zero, nil, q), np.where(zero, nil, r)
+
+
+def div(t: Type, a, b):
+    if t.is_float():
+        return np.divide(a, b)
+    return _div_mod(t, a, b)[0]
+
+
+def mod(t: Type, a, b):
+    if t.is_float():
+        return np.subtract(a, np.multiply(b, np.floor(np.divide(a, b))))
+    return _div_mod(t, a, b)[1]
+
+
+# ---- shifts: the amount is read as unsigned, so a negative one is huge -----
+def shl(t: Type, a, b):
+    u = _unsigned(t)
+    n = b.astype(u)
+    ok = n < t.bits
+    r = np.left_shift(a.astype(u), np.where(ok, n, u.type(0)))
+    return np.where(ok, r, u.type(0)).astype(t.to_numpy())
+
+
+def shr(t: Type, a, b):
+    u = _unsigned(t)
+    n = b.astype(u)
+    ok = n < t.bits
+    if t.is_int():                      # arithmetic shift; >= bits is the sign fill
+        amount = np.where(ok, n, u.type(t.bits - 1)).astype(t.to_numpy())
+        return np.right_shift(a, amount)
+    r = np.right_shift(a, np.where(ok, n, u.type(0)))
+    return np.where(ok, r, u.type(0))
+
+
+BINARY = {
+    N.Add: lambda t, a, b: np.add(a, b),
+    N.Sub: lambda t, a, b: np.subtract(a, b),
+    N.Mul: lambda t, a, b: np.multiply(a, b),
+    N.Div: div,
+    N.Mod: mod,
+    N.Min: lambda t, a, b: np.where(a < b, a, b),
+    N.Max: lambda t, a, b: np.where(a > b, a, b),
+    N.BitAnd: lambda t, a, b: np.bitwise_and(a, b),
+    N.BitOr: lambda t, a, b: np.bitwise_or(a, b),
+    N.BitXor: lambda t, a, b: np.bitwise_xor(a, b),
+    N.Shl: shl,
+    N.Shr: shr,
+    N.EQ: lambda t, a, b: np.equal(a, b),
+    N.NE: lambda t, a, b: np.not_equal(a, b),
+    N.LT: lambda t, a, b: np.less(a, b),
+    N.LE: lambda t, a, b: np.less_equal(a, b),
+    N.GT: lambda t, a, b: np.greater(a, b),
+    N.GE: lambda t, a, b: np.greater_equal(a, b),
+    N.And: lambda t, a, b: np.logical_and(a, b),
+    N.Or: lambda t, a, b: np.logical_or(a, b),
+}
+
+
+# ---- casts -------------------------------------------------------------------
+def cast(to: Type, frm: Type, v):
+    """NumPy conversion, except: anything -> bool is `!= 0`, and float -> int
+    rounds toward zero and saturates to the target range, NaN giving 0."""
+    dt = to.to_numpy()
+    if to.is_bool():
+        return np.not_equal(v, frm.to_numpy().type(0))
+    if frm.is_float() and to.is_integer():
+        x = np.trunc(v.astype(np.float64))          # exact for float32 and float64
+        lo, hi = to.min_value(), to.max_value()
+        above = x >= float(hi + 1)                   # 2**k: exact in float64
+        below = x <= float(lo)
+        inside = ~(above | below | np.isnan(x))
+        r = np.where(inside, x, 0.0).astype(dt)
+        r = np.where(above, dt.type(hi), r)
+        return np.where(below, dt.type(lo), r)
+    return v.astype(dt)
+
+
+# ---- intrinsics --------------------------------------------------------------
+_FLOAT_UNARY = {
+    "sqrt": np.sqrt, "exp": np.exp, "log": np.log,
+    "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+    "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc,
+}
+_FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power}
+_CLASSIFY = {"is_nan": np.isnan, "is_inf": np.isinf, "is_finite": np.isfinite}
+INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {"abs"}
+
+
+def intrinsic(call: N.Call, args: list):
+    """Evaluate intrinsic `call` on its evaluated arguments."""
+    name, t = call.name, call.type
+    if name in _FLOAT_UNARY or name in _FLOAT_BINARY:
+        if not t.is_float():
+            raise TypeError(f"intrinsic {name} must return a float type, not {t}")
+        # Integer arguments are converted to the (float) result type first.
+        xs = [cast(t, a.type, v) if a.type != t else v for a, v in zip(call.args, args)]
+        fn = _FLOAT_UNARY.get(name) or _FLOAT_BINARY[name]
+        return fn(*xs)
+    if name in _CLASSIFY:
+        return _CLASSIFY[name](args[0])
+    if name == "abs":
+        at = call.args[0].type
+        v = args[0]
+        if at.is_int():                 # INT_MIN wraps to itself, read as unsigned
+            v = np.where(v < 0, np.negative(v), v)
+        elif at.is_float():
+            v = np.abs(v)
+        return cast(t, at, v) if at != t else v
+    raise NotImplementedError(f"reference evaluator: unknown intrinsic {name!r}")
