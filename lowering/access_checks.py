@@ -51,10 +51,10 @@ class _AddChecks(ir.Mutator):
 
     # accesses --------------------------------------------------------------------
     def visit_Provide(self, s):
-        kind = rules.OUTPUT_WRITE if self.ctx.is_output(s.name) else rules.FUNC
+        kind = rules.func_kind(self.ctx.is_output(s.name))
         checks = self._access_checks(s.name, s.args, kind, "written")
         checks += self._checks_for(list(s.args) + list(s.values))
-        return ir.block(*checks, s)
+        return ir.block(*_distinct(checks), s)
 
     def visit_IfThenElse(self, s):
         checks = self._checks_for([s.condition])
@@ -71,7 +71,8 @@ class _AddChecks(ir.Mutator):
         out = []
         for c in ir.find_calls(exprs):
             if c.call_type == ir.FUNC:
-                out += self._access_checks(c.name, c.args, rules.FUNC, "read")
+                kind = rules.func_kind(self.ctx.is_output(c.name))
+                out += self._access_checks(c.name, c.args, kind, "read")
             elif c.call_type == ir.IMAGE:
                 out += self._access_checks(c.name, c.args, rules.IMAGE, "read")
         return out
@@ -98,6 +99,18 @@ class _AddChecks(ir.Mutator):
                 f"{what} is {verb} at index {{}} in dimension {d}, outside {where} [{{}}, {{}}]",
                 (a, lo, hi)))
         return out
+
+
+def _distinct(checks: list) -> list:
+    """Drop checks whose condition repeats an earlier one (a read-modify-write
+    of one location is checked once)."""
+    seen, out = set(), []
+    for c in checks:
+        key = ir.expr_to_str(c.condition)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 def add_access_checks(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from .interval import Interval
 
-FUNC = "func"               # a read of a Func, or a write into an intermediate
-OUTPUT_WRITE = "output"     # a write by an output Func's update into itself
+FUNC = "func"               # a read or write of an intermediate Func
+OUTPUT = "output"           # a read or write of an output Func
 IMAGE = "image"             # a read of an input buffer
+
+
+def func_kind(is_output: bool) -> str:
+    return OUTPUT if is_output else FUNC
 
 
 def extends_region(kind: str, iv: Interval) -> bool:

@@ -58,7 +58,7 @@ def _is_own_pure_var(arg, lhs) -> bool:
 
 def _consumer_accesses(ctx, name, acc, regions, consumers):
     """Add the calls to `name` made by already-bounded Funcs."""
-    kind = rules.FUNC
+    kind = rules.func_kind(ctx.is_output(name))
     for cname in consumers:
         cfn = ctx.env[cname]
         for d in cfn.definitions():
@@ -76,16 +76,15 @@ def _consumer_accesses(ctx, name, acc, regions, consumers):
 
 def _own_accesses(ctx, fn, acc, regions):
     """Add an update's writes and self-reads."""
-    out = ctx.is_output(fn.name)
-    write_kind = rules.OUTPUT_WRITE if out else rules.FUNC
+    kind = rules.func_kind(ctx.is_output(fn.name))
     provisional = {fn.name: [acc.dims[i] if acc.dims[i] is not None else Interval(None, None)
                              for i in range(fn.dimensions())]}
     for d in fn.updates:
         bounds = BoundsOf(stage_scope(fn, d, provisional))
-        accesses = [(d.args, write_kind)]
-        accesses += [(c.args, rules.FUNC) for c in ir.find_calls(list(d.values) + list(d.predicates))
+        accesses = [d.args]
+        accesses += [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
                      if c.call_type == ir.FUNC and c.name == fn.name]
-        for args, kind in accesses:
+        for args in accesses:
             for i, (a, lhs) in enumerate(zip(args, d.args)):
                 if _is_own_pure_var(a, lhs):
                     continue
