@@ -82,6 +82,9 @@ def _target_machine(t: Target):
 
 def _new_machine(t: Target):
     init_llvm()
+    if not t.is_host and t.triple.split("-")[0] != llvm.get_process_triple().split("-")[0]:
+        llvm.initialize_all_targets()          # cross-compiling (for inspection only)
+        llvm.initialize_all_asmprinters()
     target = llvm.Target.from_triple(t.triple)
     return target.create_target_machine(cpu=t.cpu, features=t.features, opt=3,
                                         codemodel="jitdefault")

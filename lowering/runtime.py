@@ -222,6 +222,8 @@ def _param_converter(p):
     lo, hi = int(t.min_value()), int(t.max_value())
 
     def conv(v):
+        if isinstance(v, np.bool_):
+            v = bool(v)
         try:
             iv = operator.index(v)
         except TypeError:

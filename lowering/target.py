@@ -79,9 +79,8 @@ _ARM_FEATURES = {
     "sve2": (("sve",), ("sve2",)),
 }
 
-_OSES = {"linux": ("unknown-linux-gnu", "pc-linux-gnu"), "osx": ("apple-macosx", "apple-macosx"),
-         "windows": ("pc-windows-msvc", "pc-windows-msvc"),
-         "android": ("unknown-linux-android", "unknown-linux-android")}
+_OSES = {"linux": "unknown-linux-gnu", "osx": "apple-macosx", "windows": "pc-windows-msvc",
+         "android": "unknown-linux-android"}
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,7 @@ def parse_target(text: str) -> Target:
             raise ValueError(f"unknown target feature(s) {bad} in {text!r}")
         added = ["+" + f for f in _llvm_features(_closure(extra, table), table)]
         feats = ",".join([host.features] + added) if added else host.features
-        return Target(text, host.triple, host.cpu, feats, host.arch, 64, True)
+        return Target(text, host.triple, host.cpu, feats, host.arch, 64, not added)
 
     arch = toks[0]
     if arch not in ("x86", "arm"):
@@ -196,7 +195,7 @@ def parse_target(text: str) -> Target:
                          f"{', '.join(sorted(table))}")
     feats = _closure(rest, table)
     llvm_feats = _llvm_features(feats, table)
-    vendor_os = _OSES[os_name][0 if arch == "x86" else 1]
+    vendor_os = _OSES[os_name]
     if arch == "x86":
         cpu_arch = "x86_64" if bits == 64 else "i686"
         cpu = "x86-64" if bits == 64 else "generic"
@@ -211,8 +210,6 @@ def parse_target(text: str) -> Target:
         cpu = "generic"
         llvm_feats = ["neon"] + llvm_feats
     triple = f"{cpu_arch}-{vendor_os}"
-    if arch == "x86" and os_name == "linux" and bits == 64:
-        triple = "x86_64-unknown-linux-gnu"
     host = host_target()
     return Target(text, triple, cpu, ",".join("+" + f for f in llvm_feats), arch, bits,
                   triple == host.triple and cpu == host.cpu and
