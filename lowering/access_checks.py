@@ -2,7 +2,11 @@
 their buffer (access_rules): data-dependent writes into outputs, gathers
 from inputs, and accesses too wide to bound. Each becomes an AssertStmt
 raising IndexError, naming the Func or input and the offending index, placed
-just before the statement that performs the access."""
+just before the statement that performs the access.
+
+A check inside a loop nest whose index has a loop-invariant bound (a narrow
+data type's range, say) is also versioned: the nest runs without it when the
+bound is inside the buffer, which one test before the nest decides."""
 from __future__ import annotations
 
 from pyhalide import ir
@@ -20,15 +24,36 @@ class _AddChecks(ir.Mutator):
         super().__init__()
         self.ctx = ctx
         self.scope = {}
+        self.loops = []           # enclosing loop names
+        self.invariant = None     # loop-invariant sufficient conditions, or None
+        self.drop_invariant = False
 
     # scope ---------------------------------------------------------------------
     def visit_For(self, s):
+        if self.loops:
+            return self._for(s)
+        self.invariant = []
+        checked = self._for(s)
+        conds = list(dict.fromkeys(self.invariant))
+        self.invariant = None
+        if not conds:
+            return checked
+        self.drop_invariant = True
+        unchecked = self._for(s)
+        self.drop_invariant = False
+        cond = ir.conjunction([c for _, c in sorted((ir.expr_to_str(c), c) for c in
+                                                      _unique(conds))])
+        return ir.IfThenElse(simplify(cond), unchecked, checked)
+
+    def _for(self, s):
+        self.loops.append(s.name)
         lo = s.min
         hi = simplify(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)), assume_no_overflow=True)
         saved = self.scope.get(s.name)
         self.scope[s.name] = Interval(lo, hi)
         body = self.mutate(s.body)
         self._restore(s.name, saved)
+        self.loops.pop()
         checks = self._checks_for([s.min, s.extent])
         new = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         return ir.block(*checks, new)
@@ -93,12 +118,35 @@ class _AddChecks(ir.Mutator):
                 lo, hi = index_var(region_min(name, d)), index_var(region_max(name, d))
                 what = f"Func {name}"
                 where = "its computed region"
+            if self._hoistable(iv):
+                if self.drop_invariant:
+                    continue
+                if self.invariant is not None:
+                    self.invariant.append(ir.And(ir.LE(lo, iv.lo), ir.LE(iv.hi, hi)))
             cond = ir.And(ir.LE(lo, a), ir.LE(a, hi))
             out.append(ir.AssertStmt(
                 cond, "IndexError",
                 f"{what} is {verb} at index {{}} in dimension {d}, outside {where} [{{}}, {{}}]",
                 (a, lo, hi)))
         return out
+
+
+    def _hoistable(self, iv: Interval) -> bool:
+        """A bounded interval whose ends do not depend on the loops here."""
+        if not (self.loops and iv.bounded()):
+            return False
+        names = ir.free_vars([iv.lo, iv.hi])
+        return not any(n in names for n in self.loops)
+
+
+def _unique(conds: list) -> list:
+    seen, out = set(), []
+    for c in conds:
+        key = ir.expr_to_str(c)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 def _distinct(checks: list) -> list:
