@@ -1,7 +1,7 @@
 """Final lowered Stmt -> llvmlite ir.Module.
 
     codegen(stmt, name, buffers, params, *, triple="", data_layout="",
-            reassociate=False) -> CodegenOutput
+            reassociate=False, parallel=True) -> CodegenOutput
 
 `buffers` are objects with .name, .type (pyhalide ir.Type), .dimensions and
 .is_output (runtime.BufferArg); `params` are ir.ScalarParam. The module
@@ -25,10 +25,18 @@ Inside the Stmt, buffer `f` is addressed by Load/Store name `f` and its
 geometry is visible as int32 Variables `f.min.<d>`, `f.extent.<d>`,
 `f.stride.<d>`; scalar params as Variables named as the param.
 
-For loops of every kind are emitted as serial loops; the body is emitted as
-it is (vectorized loops have already been rewritten into vector expressions
-by lowering). A parallel loop runs serially here until the parallel runtime
-outlines it (see `_FunctionEmitter.emit_For`).
+Serial, vectorized and unrolled loops are emitted as serial loops whose body
+is emitted as it is (lowering has already rewritten vectorized loops into
+vector expressions). A parallel loop's body is outlined into a task
+
+    i32 <name>.parN(i32 lo, i32 hi, ptr closure)
+
+that runs iterations [lo, hi) and returns nonzero on failure; the closure is
+a struct of every enclosing value and buffer pointer the body uses plus the
+error array. The loop itself becomes a call to the parallel runtime's
+`pyhalide_par_for(task, min, extent, closure)` (parallel_runtime.py); a
+failure inside a task propagates to the caller's cleanup. With
+`parallel=False` parallel loops are emitted serially instead.
 
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
@@ -47,6 +55,7 @@ from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS"]
 
+PAR_FOR = "pyhalide_par_for"    # the parallel runtime's entry (parallel_runtime.py)
 ERR_SLOTS = 16                  # int64 slots of the error array
 STACK_LIMIT = 16 * 1024         # constant-size allocations up to this go on the stack
 HEAP_ALIGN = 64
@@ -69,10 +78,12 @@ class CodegenOutput:
     module: ll.Module
     entry_name: str
     errors: list = field(default_factory=list)
+    uses_parallel: bool = False         # calls the parallel runtime
 
 
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
-            data_layout: str = "", reassociate: bool = False) -> CodegenOutput:
+            data_layout: str = "", reassociate: bool = False,
+            parallel: bool = True) -> CodegenOutput:
     """Build the LLVM module for `stmt` (see the module docstring).
     `reassociate` lets every float VectorReduce combine lanes in any order;
     a VectorReduce node with a true `reassoc` attribute opts in by itself."""
@@ -86,7 +97,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
         mod.triple = triple
     if data_layout:
         mod.data_layout = data_layout
-    state = _ModuleState(mod, reassociate)
+    state = _ModuleState(mod, name, reassociate, parallel)
 
     nb = len(buffers)
     body_ty = ll.FunctionType(I32, [PTR] * (1 + nb))
@@ -127,16 +138,22 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
         em.bind(p.name, v)
     em.err_ptr = bb.load(bb.gep(args, [ll.Constant(I64, 2 * nb + len(params))],
                                 source_etype=PTR), typ=PTR)
-    em.emit_function_body(stmt)
-    return CodegenOutput(mod, name, state.errors)
+    em.emit_stmt(stmt)
+    em.finish()
+    return CodegenOutput(mod, name, state.errors, state.uses_parallel)
 
 
 class _ModuleState:
-    """What all functions of one module share: the error table and options."""
+    """What all functions of one module share: the error table, options and
+    the numbering of outlined parallel tasks."""
 
-    def __init__(self, module: ll.Module, reassociate: bool):
+    def __init__(self, module: ll.Module, name: str, reassociate: bool, parallel: bool):
         self.module = module
+        self.name = name
         self.reassociate = reassociate
+        self.parallel = parallel
+        self.uses_parallel = False
+        self.tasks = 0
         self.errors: list = []
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
@@ -199,8 +216,9 @@ class _FunctionEmitter:
         return stack[-1]
 
     # ---- function frame -------------------------------------------------
-    def emit_function_body(self, stmt):
-        self.emit_stmt(stmt)
+    def finish(self):
+        """Close the function: return 0 at the end of the emitted code, jump
+        from the allocas block to the start, fill in the cleanup block."""
         if self.b.block.terminator is None:
             self.b.ret(ll.Constant(I32, 0))
         self.alloca_builder.branch(self.start_block)
@@ -220,6 +238,7 @@ class _FunctionEmitter:
 
     def entry_alloca(self, ty, count=None, align=0):
         p = self.alloca_builder.alloca(ty, size=count)
+        p.type = PTR          # an opaque pointer (llvmlite types allocas as typed)
         if align:
             p.align = align
         return p
@@ -281,32 +300,98 @@ class _FunctionEmitter:
         self.unbind(s.name)
 
     def emit_For(self, s):
-        # Every loop kind runs serially here; "parallel" keeps these
-        # semantics when the parallel runtime outlines it into a closure
-        # called once per index.
         if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL, ir.ForKind.VECTORIZED,
                           ir.ForKind.UNROLLED):
             raise CodegenError(f"unknown loop kind {s.kind!r} for loop {s.name}")
         lo = self._index(self.emit(s.min), s.min, "loop min")
         ext = self._index(self.emit(s.extent), s.extent, "loop extent")
+        if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
+            self._emit_parallel(s, lo, ext)
+        else:
+            self._serial_loop(s.name, lo, ext, s.body)
+
+    def _serial_loop(self, name, lo, ext, body):
+        """for name in [lo, lo + ext): body, with an i32 trip counter."""
         b = self.b
         pre = b.block
-        body_bb = self.fn.append_basic_block(f"for.{s.name}")
-        after_bb = self.fn.append_basic_block(f"end.{s.name}")
+        body_bb = self.fn.append_basic_block(f"for.{name}")
+        after_bb = self.fn.append_basic_block(f"end.{name}")
         b.cbranch(b.icmp_signed(">", ext, ll.Constant(I32, 0)), body_bb, after_bb)
         b.position_at_end(body_bb)
-        n = b.phi(I32, name=f"{s.name}.n")
+        n = b.phi(I32, name=f"{name}.n")
         n.add_incoming(ll.Constant(I32, 0), pre)
-        x = b.add(lo, n, name=s.name)
-        self.bind(s.name, x)
-        self.emit_stmt(s.body)
-        self.unbind(s.name)
+        x = b.add(lo, n, name=name)
+        self.bind(name, x)
+        self.emit_stmt(body)
+        self.unbind(name)
         b = self.b
         # n + 1 <= extent <= INT32_MAX, so the counter increment cannot wrap.
         n1 = b.add(n, ll.Constant(I32, 1), flags=("nsw",))
         n.add_incoming(n1, b.block)
         b.cbranch(b.icmp_signed("<", n1, ext), body_bb, after_bb)
         b.position_at_end(after_bb)
+
+    def _emit_parallel(self, s, lo, ext):
+        """Outline the body of parallel loop s into a task and hand it to
+        the parallel runtime with a closure of what the body uses."""
+        state = self.state
+        state.uses_parallel = True
+        state.tasks += 1
+        tname = f"{state.name}.par{state.tasks}"
+        used_vars, used_bufs = _used_names(s.body)
+        values = [(nm, self.scope[nm][-1]) for nm in sorted(used_vars)
+                  if nm in self.scope and nm != s.name]
+        bufs = [(nm,) + self.buffers[nm][-1] for nm in sorted(used_bufs) if nm in self.buffers]
+        fields = [v.type for _, v in values] + [PTR] * (len(bufs) + 1)
+        cty = ll.LiteralStructType(fields)
+
+        # The task: loads the buffer pointers and calls its body, which takes
+        # them as noalias parameters (as the entry point does).
+        task = ll.Function(self.module, ll.FunctionType(I32, [I32, I32, PTR]), name=tname)
+        task.linkage = "internal"
+        task.attributes.add("nounwind")
+        body_fn = ll.Function(self.module, ll.FunctionType(I32, [I32, I32, PTR] + [PTR] * len(bufs)),
+                              name=f"{tname}.body")
+        body_fn.linkage = "internal"
+        body_fn.attributes.add("nounwind")
+        for i in range(len(bufs)):
+            body_fn.args[3 + i].add_attribute("noalias")
+        tb = ll.IRBuilder(task.append_basic_block("entry"))
+        clo = task.args[2]
+        ptrs = [tb.load(tb.gep(clo, [ll.Constant(I32, 0), ll.Constant(I32, len(values) + i)],
+                               source_etype=cty), typ=PTR) for i in range(len(bufs))]
+        tb.ret(tb.call(body_fn, list(task.args) + ptrs))
+
+        em = _FunctionEmitter(state, body_fn)
+        ab = em.alloca_builder
+        clo = body_fn.args[2]
+
+        def field_ptr(i):
+            return ab.gep(clo, [ll.Constant(I32, 0), ll.Constant(I32, i)], source_etype=cty)
+        for i, (nm, v) in enumerate(values):
+            em.bind(nm, ab.load(field_ptr(i), typ=v.type))
+        for i, (nm, _, t) in enumerate(bufs):
+            em.push_buffer(nm, body_fn.args[3 + i], t)
+        em.err_ptr = ab.load(field_ptr(len(values) + len(bufs)), typ=PTR)
+        t_lo, t_hi = body_fn.args[0], body_fn.args[1]
+        em._serial_loop(s.name, t_lo, em.b.sub(t_hi, t_lo), s.body)
+        em.finish()
+
+        # The call site: fill the closure, run, propagate a failure.
+        closure = self.entry_alloca(cty)
+        b = self.b
+        for i, (_, v) in enumerate(values):
+            b.store(v, b.gep(closure, [ll.Constant(I32, 0), ll.Constant(I32, i)],
+                             source_etype=cty))
+        for i, (_, p, _) in enumerate(bufs + [(None, self.err_ptr, None)]):
+            b.store(p, b.gep(closure, [ll.Constant(I32, 0), ll.Constant(I32, len(values) + i)],
+                             source_etype=cty))
+        par_for = self.runtime_fn(PAR_FOR, I32, [PTR, I32, I32, PTR])
+        rc = b.call(par_for, [task, lo, ext, closure])
+        cont = self.fn.append_basic_block("par_ok")
+        br = b.cbranch(b.icmp_signed("==", rc, ll.Constant(I32, 0)), cont, self.get_cleanup())
+        br.set_weights([1 << 20, 1])
+        b.position_at_end(cont)
 
     def _index(self, v, e, what):
         if e.type != ir.Int(32):
@@ -635,6 +720,30 @@ class _FunctionEmitter:
             raise CodegenError(f"intrinsic {e.name} of {[str(a.type) for a in e.args]} "
                                f"cannot produce {e.type}")
         return v
+
+
+class _UsedNames(ir.Visitor):
+    def __init__(self):
+        super().__init__()
+        self.vars, self.bufs = set(), set()
+
+    def visit_Variable(self, v):
+        self.vars.add(v.name)
+
+    def visit_Load(self, e):
+        self.bufs.add(e.name)
+        self.visit_children(e)
+
+    def visit_Store(self, s):
+        self.bufs.add(s.name)
+        self.visit_children(s)
+
+
+def _used_names(stmt):
+    """(variable names, buffer names) mentioned anywhere in stmt."""
+    v = _UsedNames()
+    v.visit(stmt)
+    return v.vars, v.bufs
 
 
 def _align_attr(align: int):

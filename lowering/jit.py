@@ -42,6 +42,7 @@ import llvmlite.binding as llvm
 import pyhalide
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
+from . import parallel_runtime
 from .codegen_llvm import codegen
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
@@ -173,26 +174,55 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                 obj = tm.emit_object(mod)
                 lap("emit object")
                 _cache_store(key, obj)
-            engine, address = _load_object(obj, t, out.entry_name, tm)
+            if out.uses_parallel:
+                parallel_runtime.ensure_loaded()      # its entry must resolve
+            engine, (address,) = _load_object(obj, t, [out.entry_name], tm)
             lap("load")
             _loaded[key] = (engine, address)
             while len(_loaded) > _LOADED_MAX:
                 _loaded.popitem(last=False)
-    return Kernel(name, address, buffers, params, out.errors, keepalive=engine)
+    return Kernel(name, address, buffers, params, out.errors, keepalive=engine,
+                  parallel=out.uses_parallel)
 
 
-def _load_object(obj: bytes, t: Target, entry: str, tm):
-    """Load an object file into a fresh MCJIT engine; return (engine, entry address)."""
+def _load_object(obj: bytes, t: Target, symbols, tm):
+    """Load an object file into a fresh MCJIT engine; return (engine,
+    addresses of `symbols`)."""
     empty = llvm.parse_assembly("")
     empty.triple = t.triple
     empty.data_layout = str(tm.target_data)
     engine = llvm.create_mcjit_compiler(empty, _new_machine(t))
     engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
     engine.finalize_object()
-    address = engine.get_function_address(entry)
-    if not address:
-        raise RuntimeError(f"entry {entry!r} not found in the compiled object")
-    return engine, address
+    addresses = []
+    for sym in symbols:
+        address = engine.get_function_address(sym)
+        if not address:
+            raise RuntimeError(f"symbol {sym!r} not found in the compiled object")
+        addresses.append(address)
+    return engine, addresses
+
+
+def load_runtime_module(ir_text: str, name: str, symbols):
+    """Compile hand-written runtime IR for the host (through the object
+    cache) and load it; return (engine, {symbol: address})."""
+    t = parse_target("host")
+    options = JitOptions()
+    with _lock:
+        tm = _target_machine(t)
+        key = _cache_key(ir_text, t, options)
+        obj = _cache_load(key)
+        if obj is None:
+            mod = llvm.parse_assembly(ir_text)
+            mod.triple = t.triple
+            mod.data_layout = str(tm.target_data)
+            mod = _optimize(str(mod), tm, options)
+            obj = tm.emit_object(mod)
+            _cache_store(key, obj)
+        else:
+            debug_print(1, f"pyhalide: {name}: object cache hit")
+        engine, addresses = _load_object(obj, t, symbols, tm)
+    return engine, dict(zip(symbols, addresses))
 
 
 # ---- on-disk object cache ---------------------------------------------------

@@ -1,7 +1,7 @@
 """NumPy marshalling and the entry call of a compiled kernel.
 
     BufferArg(name: str, type: ir.Type, dimensions: int, is_output: bool)
-    Kernel(name, address, buffers, params, errors, keepalive=None)
+    Kernel(name, address, buffers, params, errors, keepalive=None, parallel=False)
     kernel(buffers: list[np.ndarray], params: list = ()) -> None
 
 A Kernel calls the JIT entry `int32 name(ptr args)` (codegen_llvm.py) on
@@ -21,7 +21,8 @@ names, with the message formatted with its arguments.
 The pointer array and geometry rows are preallocated and only rewritten when
 an array's shape or strides change; a second thread calling the same kernel
 while the first is inside it gets its own scratch, so concurrent calls are
-safe. The ctypes call releases the GIL.
+safe. The ctypes call releases the GIL. A kernel with parallel loops first
+sizes the thread pool to config.num_threads (parallel_runtime.py).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyhalide import ir
+from . import parallel_runtime
 from .codegen_llvm import ERR_SLOTS
 
 __all__ = ["BufferArg", "Kernel"]
@@ -83,7 +85,8 @@ class _Scratch:
 class Kernel:
     """A compiled pipeline, callable as kernel(buffers, params)."""
 
-    def __init__(self, name: str, address: int, buffers, params, errors, keepalive=None):
+    def __init__(self, name: str, address: int, buffers, params, errors, keepalive=None,
+                 parallel: bool = False):
         if not address:
             raise RuntimeError(f"kernel {name}: null entry address")
         self.name = name
@@ -98,6 +101,7 @@ class Kernel:
         self._param_check = tuple(_param_converter(p) for p in self.params)
         self._scratch = _Scratch(self)
         self._lock = threading.Lock()
+        self.parallel = parallel           # calls the parallel runtime
 
     def __repr__(self):
         return f"<Kernel {self.name}: {len(self.buffers)} buffers, {len(self.params)} params>"
@@ -138,6 +142,8 @@ class Kernel:
             for j, conv in enumerate(self._param_check):
                 scratch.cells[j].value = conv(params[j])
             scratch.err[0] = 0
+            if self.parallel:
+                parallel_runtime.ensure_threads()
             rc = self._fn(args)
             if rc != 0:
                 self._raise(scratch.err)

@@ -171,3 +171,40 @@ def test_unlowered_nodes_are_internal_errors():
     ]:
         with pytest.raises(CodegenError):
             run(s, [("o", out, True)])
+
+
+def test_shared_expression_dag_is_emitted_once_per_node():
+    # e_{k+1} = e_k * 3 + e_k: 60 levels of sharing, 2^60 paths.
+    x = var("x")
+    e = ir.Load(I32, "inp", x)
+    for _ in range(60):
+        e = ir.Add(ir.Mul(e, i32(3)), e)
+    s = ir.For("x", i32(0), geom("out", "extent"), "serial", ir.Store("out", e, x))
+    inp = np.arange(-4, 4, dtype=np.int32)
+    out = np.zeros(8, np.int32)
+    run(s, [("inp", inp, False), ("out", out, True)])
+    assert out.tolist() == [ir.Int(32).wrap(int(v) * 4**60) for v in inp]
+
+
+def test_let_shadowing_with_shared_subexpressions():
+    # let a = 1 in ((let a = 10 in e) + e) with e = a * 2 shared: 20 + 2.
+    a = ir.Variable(I32, "a")
+    e = ir.Mul(a, i32(2))
+    expr = ir.Let("a", i32(1), ir.Add(ir.Let("a", i32(10), e), e))
+    expr2 = ir.Let("a", i32(1), ir.Add(e, ir.Let("a", i32(10), e)))
+    out = np.zeros(2, np.int32)
+    run(ir.block(ir.Store("out", expr, i32(0)), ir.Store("out", expr2, i32(1))),
+        [("out", out, True)])
+    assert out.tolist() == [22, 22]
+
+
+def test_loads_are_not_reused_across_stores():
+    # The same Load object read before and after a store sees the new value.
+    ld = ir.Load(I32, "buf", i32(0))
+    s = ir.block(ir.Store("out", ld, i32(0)),
+                 ir.Store("buf", ir.Add(ld, i32(5)), i32(0)),
+                 ir.Store("out", ld, i32(1)))
+    buf = np.array([7], np.int32)
+    out = np.zeros(2, np.int32)
+    run(s, [("buf", buf, True), ("out", out, True)])
+    assert out.tolist() == [7, 12] and buf[0] == 12
