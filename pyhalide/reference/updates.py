@@ -180,7 +180,8 @@ def _coords(values, n) -> list:
 
 
 def _full(v, n):
-    return np.broadcast_to(v, (n,))
+    """v as an array of n elements (a scalar is broadcast)."""
+    return v if np.shape(v) == (n,) else np.broadcast_to(v, (n,))
 
 
 def _last_writes(linear):
@@ -328,7 +329,7 @@ class _Run:
         if lhs_slots is None:
             lhs_slots = self.ensure(_coords([ctx.ev(u.args[d]) for d in info.other_pos], m), m)
             self.flush()
-        values = [_full(ctx.ev(v), m) for v in u.values]
+        values = [ctx.ev(v) for v in u.values]     # all read before any is written
         for state, v in zip(self.state, values):
             state[inst, lhs_slots] = v
 
