@@ -5,9 +5,10 @@
 
 `buffers` are objects with .name, .type (pyhalide ir.Type), .dimensions and
 .is_output (runtime.BufferArg); `params` are ir.ScalarParam. The module
-defines one external function, the entry point
+defines one external function, the entry point (named by entry_symbol(name),
+i.e. "pyhalide_<name>" unless name already starts with "pyhalide_")
 
-    i32 <name>(ptr args)
+    i32 <entry>(ptr args)
 
 where `args` is an array of pointers: per buffer (data pointer, pointer to
 int64[3*dims] = min0, extent0, stride0, min1, ... with strides in elements),
@@ -17,7 +18,7 @@ on failure it writes err[0] = index+1 of the failed check in
 CodegenOutput.errors and the check's arguments in err[1..], frees every live
 heap allocation and returns 1.
 
-The entry loads the data pointers and calls `<name>.body` (internal), which
+The entry loads the data pointers and calls `<entry>.body` (internal), which
 takes them as `noalias` parameters: buffers never overlap (runtime.py checks
 that outputs share no memory with any other buffer; inputs are only read).
 
@@ -29,7 +30,7 @@ Serial, vectorized and unrolled loops are emitted as serial loops whose body
 is emitted as it is (lowering has already rewritten vectorized loops into
 vector expressions). A parallel loop's body is outlined into a task
 
-    i32 <name>.parN(i32 lo, i32 hi, ptr closure)
+    i32 <entry>.parN(i32 lo, i32 hi, ptr closure)
 
 that runs iterations [lo, hi) and returns nonzero on failure; the closure is
 a struct of every enclosing value and buffer pointer the body uses plus the
@@ -81,6 +82,16 @@ class CodegenOutput:
     uses_parallel: bool = False         # calls the parallel runtime
 
 
+def entry_symbol(name: str) -> str:
+    """The symbol of a kernel's entry point: prefixed with "pyhalide_" so it
+    can never shadow a C library function the code calls (a kernel named
+    `sinf` or `free`), and kept apart from the parallel runtime's symbols."""
+    sym = name if name.startswith("pyhalide_") else "pyhalide_" + name
+    if sym == PAR_FOR or sym.startswith("pyhalide_rt_"):
+        sym += "_kernel"
+    return sym
+
+
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
             data_layout: str = "", reassociate: bool = False,
             parallel: bool = True) -> CodegenOutput:
@@ -93,6 +104,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     if not name.isidentifier():
         raise CodegenError(f"kernel name {name!r} is not an identifier")
     mod = ll.Module(name=name)
+    name = entry_symbol(name)
     if triple:
         mod.triple = triple
     if data_layout:

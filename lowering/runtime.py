@@ -12,8 +12,8 @@ pointer to each scalar param's value, and the error array.
 
 Before the call it checks every array: an np.ndarray of exactly the buffer's
 dtype (TypeError), the buffer's number of dimensions (ValueError), aligned,
-byte strides divisible by the item size and extents/strides that fit int32
-(ValueError), outputs writeable and sharing no memory with any other buffer
+byte strides divisible by the item size, and extents, strides and every
+element offset that fit int32 (ValueError), outputs writeable and sharing no memory with any other buffer
 (ValueError). Scalar params must be numbers that fit their type (TypeError).
 A failed check inside the kernel raises the Python exception its AssertStmt
 names, with the message formatted with its arguments.
@@ -186,6 +186,7 @@ class Kernel:
 def _write_geometry(spec: BufferArg, arr: np.ndarray, rows):
     item = arr.itemsize
     nd = arr.ndim
+    span = 0
     for d in range(nd):
         axis = nd - 1 - d
         extent = arr.shape[axis]
@@ -200,6 +201,11 @@ def _write_geometry(spec: BufferArg, arr: np.ndarray, rows):
         rows[3 * d] = 0
         rows[3 * d + 1] = extent
         rows[3 * d + 2] = stride
+        if extent > 0:
+            span += (extent - 1) * abs(stride)
+    if span > _INT32_MAX and arr.size:
+        raise ValueError(f"buffer {spec.name} spans {span + 1} elements; element offsets "
+                         "must fit 32-bit indexing")
 
 
 def _decode(raw: int, kind: str):

@@ -127,12 +127,12 @@ def test_debug_levels_print_llvm_ir_and_assembly(capsys):
         compile_pipeline(stmt, "saxpy", bufs, params)
     err = capsys.readouterr().err
     assert "before optimization" in err and "after optimization" in err
-    assert 'define i32 @"saxpy"' in err and "assembly" not in err
+    assert 'define i32 @"pyhalide_saxpy"' in err and "assembly" not in err
     jit.clear_memory_cache()
     with override(debug=4, cache_dir=""):
         compile_pipeline(stmt, "saxpy", bufs, params)
     err = capsys.readouterr().err
-    assert "assembly of saxpy" in err and "saxpy:" in err and "ret" in err
+    assert "assembly of saxpy" in err and "pyhalide_saxpy:" in err and "ret" in err
 
 
 def test_first_compile_is_fast():
@@ -195,3 +195,22 @@ def test_generate_text_rejects_unknown_stage():
     stmt, bufs, params = saxpy()
     with pytest.raises(ValueError, match="stage"):
         generate_text(stmt, "s", bufs, params, stage="bitcode")
+
+
+@pytest.mark.parametrize("name", ["sinf", "free", "aligned_alloc", "par_for", "pyhalide_par_for",
+                                  "pyhalide_rt_worker", "memcpy"])
+def test_kernel_names_cannot_shadow_library_or_runtime_symbols(name):
+    # The kernel calls sinf (libm) and allocates on the heap (aligned_alloc,
+    # free): its entry symbol must not take over any of those names.
+    x = var("x")
+    n = geom("out", "extent")
+    body = ir.Allocate("t", F32, (n,), ir.block(
+        ir.For("x", i32(0), n, "serial",
+               ir.Store("t", ir.Call(F32, "sin", (ir.Load(F32, "a", x),), ir.INTRINSIC), x)),
+        ir.For("x", i32(0), n, "parallel", ir.Store("out", ir.Load(F32, "t", x), x))))
+    bufs = [BufferArg("a", F32, 1, False), BufferArg("out", F32, 1, True)]
+    k = compile_pipeline(body, name, bufs, [])
+    a = np.linspace(0, 3, 5000, dtype=np.float32)
+    out = np.zeros_like(a)
+    k([a, out], [])
+    np.testing.assert_allclose(out, np.sin(a), rtol=1e-6)

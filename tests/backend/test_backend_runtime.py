@@ -203,3 +203,15 @@ def test_per_call_overhead_is_small():
         best = min(best, (time.perf_counter() - t0) / 200)
     assert out.tolist() == [3.0] * 4
     assert best < 50e-6, f"{best * 1e6:.1f} us per call"
+
+
+def test_buffers_whose_offsets_exceed_int32_are_refused():
+    k = copy2d_kernel(np.int8)
+    base = np.zeros(16, np.int8)
+    huge = np.lib.stride_tricks.as_strided(base, (3, 2**30), (2**30, 1))   # no memory touched
+    out = np.zeros((3, 2), np.int8)
+    with pytest.raises(ValueError, match="32-bit indexing"):
+        k([huge, out], [])
+    wide = np.lib.stride_tricks.as_strided(base, (2, 2**31), (0, 0))
+    with pytest.raises(ValueError, match="32-bit indexing"):
+        k([wide, out], [])

@@ -212,3 +212,32 @@ def test_scalar_loop_not_vectorized_with_vectorizers_off():
     on = generate_text(stmt, "s", bufs, [], stage="llvm_opt")
     assert "x float>" not in off
     assert "x float>" in on      # LLVM's loop vectorizer is on by default
+
+
+def test_broadcast_of_a_vector_repeats_it():
+    a = np.arange(4, dtype=np.int32)
+    out = np.zeros(12, np.int32)
+    v = ir.Load(ir.Int(32, 4), "a", ramp(i32(0), 4))
+    run(ir.Store("out", ir.Broadcast(v, 12), ramp(i32(0), 12)), [("a", a, False), ("out", out, True)])
+    np.testing.assert_array_equal(out, np.tile(a, 3))
+
+
+def test_reassociated_float_reductions():
+    # Sums of small integers are exact in any order: the reassociating
+    # reduction must give the same answer, and the IR must carry `reassoc`.
+    vals = np.arange(64, dtype=np.float32)
+    out = np.zeros(4, np.float32)
+    x = var("x")
+    red = ir.VectorReduce("add", ir.Load(ir.Float(32, 16), "a", ramp(ir.Mul(x, i32(16)), 16)))
+    stmt = loop(4, ir.Store("out", red, x))
+    run(stmt, [("a", vals, False), ("out", out, True)], reassociate=True)
+    np.testing.assert_array_equal(out, vals.reshape(4, 16).sum(axis=1))
+    bufs = [BufferArg("a", F32, 1, False), BufferArg("out", F32, 1, True)]
+    text = generate_text(stmt, "r", bufs, [], options=JitOptions(reassociate=True))
+    assert "reassoc" in text
+    assert "reassoc" not in generate_text(stmt, "r", bufs, [])
+    mins = np.zeros(4, np.float32)
+    red = ir.VectorReduce("min", ir.Load(ir.Float(32, 16), "a", ramp(ir.Mul(x, i32(16)), 16)))
+    run(loop(4, ir.Store("out", red, x)), [("a", vals[::-1].copy(), False), ("out", mins, True)],
+        reassociate=True)
+    np.testing.assert_array_equal(mins, vals[::-1].reshape(4, 16).min(axis=1))
