@@ -537,7 +537,8 @@ class _FunctionEmitter:
 
     def _memory_access(self, ptr, btype, t, index, value=None):
         """Load (value None) or store `value` at `index` of buffer ptr:
-        scalar, dense vector (ramp of stride 1), broadcast, or gather/scatter."""
+        scalar, dense vector (ramp of stride +-1), short-stride load (dense
+        load + shuffle), broadcast, or gather/scatter."""
         b = self.b
         mt = ops.scalar_llvm_type(btype, memory=True)
         align = btype.bytes()
@@ -561,6 +562,20 @@ class _FunctionEmitter:
                 return ops.shuffle(b, v, rev) if reverse else v
             b.store(ops.shuffle(b, value, rev) if reverse else value, p, align=align)
             return None
+        stride = _const_of(index.stride) if isinstance(index, ir.Ramp) else None
+        if value is None and stride in (2, 3, 4, -2, -3, -4):
+            # A short strided load: one dense load of the span the lanes
+            # cover (memory between two addresses of one buffer is readable),
+            # then a shuffle picking every |stride|-th element.
+            step = abs(stride)
+            span = step * (lanes - 1) + 1
+            base = self.emit(index.base)
+            if stride < 0:
+                base = b.sub(base, ll.Constant(I32, span - 1))
+            p = b.gep(ptr, [b.sext(base, I64)], source_etype=mt)
+            v = b.load(p, typ=ll.VectorType(mt, span), align=align)
+            pick = [step * i for i in range(lanes)]
+            return ops.shuffle(b, v, pick if stride > 0 else pick[::-1])
         if isinstance(index, ir.Broadcast) and index.value.type.is_scalar():
             p = b.gep(ptr, [b.sext(self.emit(index.value), I64)], source_etype=mt)
             if value is None:

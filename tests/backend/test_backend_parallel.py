@@ -185,3 +185,40 @@ def test_parallel_can_be_disabled_in_codegen():
     assert on.uses_parallel and "pyhalide_par_for" in str(on.module)
     assert not off.uses_parallel and "pyhalide_par_for" not in str(off.module)
     assert "pyhalide_par_for" in generate_text(s, "k", bufs, [], stage="llvm")
+
+
+@pytest.mark.parametrize("lo,n", [(-7, 1), (0, 0), (3, -5), (-100, 64), (5, 65), (-3, 1000)])
+def test_parallel_loop_bounds(lo, n):
+    # out[i] = i + 1 for i in [lo, lo + n): every index exactly once.
+    i = var("i")
+    s = ir.For("i", ir.Variable(I32, "lo", "param"), ir.Variable(I32, "n", "param"), "parallel",
+               ir.Store("out", ir.Add(ir.Load(I32, "out", ir.Sub(i, ir.Variable(I32, "lo", "param"))),
+                                      ir.Add(i, i32(1))),
+                        ir.Sub(i, ir.Variable(I32, "lo", "param"))))
+    out = np.zeros(max(n, 1), np.int32)
+    k = compile_kernel(s, [("out", out, True)], [("lo", I32, 0), ("n", I32, 0)])
+    with override(num_threads=2):
+        k([out], [lo, n])
+    want = np.zeros(max(n, 1), np.int32)
+    if n > 0:
+        want[:n] = np.arange(lo, lo + n) + 1
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_parallel_kernel_in_a_forked_child():
+    import os
+    k, want = run_heavy("parallel", 2)
+    with override(num_threads=2):
+        k([np.random.default_rng(0).standard_normal((300, 200)), np.zeros((300, 200))], [])
+        pid = os.fork()
+        if pid == 0:                                      # pragma: no cover - child
+            try:
+                inp = np.random.default_rng(0).standard_normal((300, 200))
+                out = np.zeros_like(inp)
+                k([inp, out], [])
+                os._exit(0 if np.array_equal(out, want) else 3)
+            finally:
+                os._exit(4)
+        _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

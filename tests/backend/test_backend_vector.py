@@ -241,3 +241,22 @@ def test_reassociated_float_reductions():
     run(loop(4, ir.Store("out", red, x)), [("a", vals[::-1].copy(), False), ("out", mins, True)],
         reassociate=True)
     np.testing.assert_array_equal(mins, vals[::-1].reshape(4, 16).min(axis=1))
+
+
+@pytest.mark.parametrize("stride", [2, 3, 4, -2, -3, -4, 5, -7])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float64"])
+def test_strided_loads(stride, dtype):
+    lanes, n = 8, 4
+    span = abs(stride) * (lanes - 1) + 1
+    size = span + lanes * n
+    a = (np.arange(size) % 7 == 3) if dtype == "bool" else np.arange(size).astype(dtype)
+    out = np.zeros(lanes * n, a.dtype)
+    t = ir.Type.from_numpy(a.dtype)
+    x = var("x")
+    base = ir.Add(x, i32(0 if stride > 0 else span - 1))
+    body = ir.Store("out", ir.Load(t.with_lanes(lanes), "a", ir.Ramp(base, i32(stride), lanes)),
+                    ramp(ir.Mul(x, i32(lanes)), lanes))
+    run(loop(n, body), [("a", a, False), ("out", out, True)])
+    want = [a[(0 if stride > 0 else span - 1) + xx + stride * i] for xx in range(n)
+            for i in range(lanes)]
+    np.testing.assert_array_equal(out, want)
