@@ -5,6 +5,8 @@
                   options=None) -> str        stage: "llvm", "llvm_opt" or "asm"
     JitOptions(loop_vectorization=True, slp_vectorization=True,
                reassociate=False, opt_level=3)
+    load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
+    clear_memory_cache() -> None
 
 `buffers` is a list of runtime.BufferArg, `params` a list of ir.ScalarParam,
 `target` a Halide-style target string (default: config.target, i.e.
@@ -20,6 +22,10 @@ optimization and no code generation run. Either way the object is loaded into
 its own MCJIT engine (kept alive by the Kernel) from an empty module. Objects
 are also kept in memory (an LRU of loaded engines) for repeated compiles in
 one process.
+
+Kernels with parallel loops get the parallel runtime (parallel_runtime.py)
+loaded first, so that the entry point they call resolves; all LLVM work is
+serialized by one lock (compiles from several Python threads are safe).
 
 Debug output (stderr): config.debug >= 1 names each compile and says
 "object cache hit"; >= 3 prints the LLVM IR before and after optimization;
