@@ -11,8 +11,10 @@ For the instances asked for, the run keeps `state[e][instance, slot]`, where
 a slot is a point of the key dimensions (a `PointSet`): every point the
 update writes or reads and every point asked for. Slots start from the
 previous stage's values. The RDom then runs in order, vectorized over the
-instances, in one of two ways, both equal to the serial loop:
+instances, chunk by chunk, in one of three ways, all equal to the serial loop:
 
+- chain: when all iterations of a chunk write one point (chains.py), from
+  array operations over the history of each tuple element.
 - vector: when no predicate, coordinate or value reads the state except a
   value `f(lhs)[i] op y` (op a ufunc, y free of f), whole chunks of
   iterations run at once: `op.at` applies in order, and for plain
@@ -32,6 +34,7 @@ import numpy as np
 from ..ir import nodes as N
 from ..ir.mutator import children
 from ..ir.ops import equal
+from . import chains
 from .exprs import Context
 from .points import PointSet
 
@@ -73,13 +76,36 @@ class UpdateInfo:
     def __init__(self, f, u):
         self.name = f.name
         self.update = u
-        nd = len(f.args)
         self.pure_pos = [d for d, a in enumerate(u.args)
                          if isinstance(a, N.Variable) and a.kind == "" and a.name == f.args[d]]
-        self.other_pos = [d for d in range(nd) if d not in self.pure_pos]
+        self.other_pos = [d for d in range(len(f.args)) if d not in self.pure_pos]
         self.pure_names = [f.args[d] for d in self.pure_pos]
         nodes = walk(list(u.args) + list(u.values) + list(u.predicates))
         let_names = {n.name for n in nodes if isinstance(n, N.Let)}
+        self_calls = self._check(f, nodes, let_names)
+        self.self_calls = self_calls
+        self._analyze(nodes, let_names, self_calls)
+        pre_ok = self._precomputable
+        lhs = [u.args[d] for d in self.other_pos]
+        self.lhs_free = all(pre_ok(a) for a in lhs)
+        self.n_lead = 0                 # leading predicates free of the state
+        while self.n_lead < len(u.predicates) and pre_ok(u.predicates[self.n_lead]):
+            self.n_lead += 1
+        self.has_dep_pred = self.n_lead < len(u.predicates)
+        # Self-calls whose slots can be precomputed, and the maximal
+        # precomputable subtrees the serial steps still evaluate.
+        self.pre_calls = [c for c in self_calls if all(pre_ok(c.args[d]) for d in self.other_pos)]
+        self.pre_nodes = self._maximal_precomputable(
+            list(u.values) + ([] if self.lhs_free else lhs), {id(c) for c in self.pre_calls})
+        self.vector = self.chain = None
+        if not self.has_dep_pred and self.lhs_free:
+            kinds = [self._classify(i, v) for i, v in enumerate(u.values)]
+            if all(k is not None for k in kinds):
+                self.vector = kinds
+            self.chain = chains.plan(self, _ACCUMULATE)
+
+    def _check(self, f, nodes, let_names) -> list:
+        """Reject pure Vars outside their instance; return the self-calls."""
         unbound = set(f.args) - set(self.pure_names) - let_names
         for n in nodes:
             if isinstance(n, N.Variable) and n.kind == "" and n.name in unbound:
@@ -88,7 +114,7 @@ class UpdateInfo:
         self_calls = [n for n in nodes if isinstance(n, N.Call) and n.call_type == N.FUNC
                       and n.name == f.name]
         for c in self_calls:
-            if len(c.args) != nd:
+            if len(c.args) != len(f.args):
                 raise ValueError(f"an update of {f.name} calls it with {len(c.args)} coordinates")
             for d in self.pure_pos:
                 a = c.args[d]
@@ -97,47 +123,23 @@ class UpdateInfo:
                         f"an update of {f.name} reads it at coordinate {d} other than its pure "
                         f"Var {f.args[d]}: the instances of the pure Vars would depend on each "
                         f"other's order")
-        self._analyze(u, nodes, let_names, {id(c) for c in self_calls})
-        lhs = [u.args[d] for d in self.other_pos]
-        free = self._precomputable
-        self.lhs_free = all(free(a) for a in lhs)
-        self.n_lead = 0                 # leading predicates free of the state
-        while self.n_lead < len(u.predicates) and free(u.predicates[self.n_lead]):
-            self.n_lead += 1
-        self.has_dep_pred = self.n_lead < len(u.predicates)
-        self.pre_calls = [c for c in self_calls if all(free(c.args[d]) for d in self.other_pos)]
-        self.pre_nodes = []
-        seen = set()
-        stack = lhs + list(u.values)
-        while stack:
-            n = stack.pop()
-            if id(n) in seen:
-                continue
-            seen.add(id(n))
-            if free(n):
-                if not isinstance(n, N.Const):
-                    self.pre_nodes.append(n)
-            else:
-                stack.extend(children(n))
-        self.vector = None
-        if not self.has_dep_pred and self.lhs_free:
-            kinds = [self._classify(i, v) for i, v in enumerate(u.values)]
-            if all(k is not None for k in kinds):
-                self.vector = kinds
+        return self_calls
 
-    def _analyze(self, u, nodes, let_names, self_ids):
-        """Per node: whether it reads the state, and its free let-bound names."""
-        self._dep, self._lets = {}, {}
+    def _analyze(self, nodes, let_names, self_calls):
+        """Per node: the tuple elements of the state it reads, and its free
+        let-bound names."""
+        self._reads, self._lets = {}, {}
+        element = {id(c): frozenset((c.value_index,)) for c in self_calls}
         none = frozenset()
 
         def visit(n):
             k = id(n)
-            if k in self._dep:
+            if k in self._reads:
                 return
             cs = list(children(n))
             for c in cs:
                 visit(c)
-            self._dep[k] = k in self_ids or any(self._dep[id(c)] for c in cs)
+            self._reads[k] = element.get(k, none).union(*(self._reads[id(c)] for c in cs))
             if isinstance(n, N.Variable):
                 lets = frozenset((n.name,)) if n.name in let_names else none
             elif isinstance(n, N.Let):
@@ -149,13 +151,34 @@ class UpdateInfo:
         for n in nodes:
             visit(n)
 
+    def _maximal_precomputable(self, roots, skip) -> list:
+        """The largest precomputable subtrees (Consts excluded) of `roots`,
+        not looking inside the nodes whose ids are in `skip`."""
+        out, seen, stack = [], set(), list(roots)
+        while stack:
+            n = stack.pop()
+            if id(n) in seen or id(n) in skip:
+                continue
+            seen.add(id(n))
+            if self._precomputable(n):
+                if not isinstance(n, N.Const):
+                    out.append(n)
+            else:
+                stack.extend(children(n))
+        return out
+
+    def reads(self, n) -> frozenset:
+        """The tuple elements of the state that node n reads."""
+        return self._reads[id(n)]
+
     def depends(self, n) -> bool:
-        return self._dep[id(n)]
+        return bool(self._reads[id(n)])
 
     def _precomputable(self, n) -> bool:
-        return not self._dep[id(n)] and not self._lets[id(n)]
+        return not self._reads[id(n)] and not self._lets[id(n)]
 
-    def _reads_lhs(self, e, i) -> bool:
+    def reads_lhs(self, e, i) -> bool:
+        """Whether e is the call of element i of the state at the LHS point."""
         return (isinstance(e, N.Call) and e.call_type == N.FUNC and e.name == self.name
                 and e.value_index == i
                 and all(equal(a, b) for a, b in zip(e.args, self.update.args)))
@@ -163,14 +186,14 @@ class UpdateInfo:
     def _classify(self, i, v):
         if not self.depends(v):
             return ("assign", v)
-        if self._reads_lhs(v, i):
+        if self.reads_lhs(v, i):
             return ("keep",)
         entry = _ACCUMULATE.get(type(v))
         if entry is None or _category(v.type) not in entry[1]:
             return None
-        if self._reads_lhs(v.a, i) and not self.depends(v.b):
+        if self.reads_lhs(v.a, i) and not self.depends(v.b):
             return ("accumulate", entry[0], v.b)
-        if type(v) is not N.Sub and self._reads_lhs(v.b, i) and not self.depends(v.a):
+        if type(v) is not N.Sub and self.reads_lhs(v.b, i) and not self.depends(v.a):
             return ("accumulate", entry[0], v.a)
         return None
 
@@ -270,16 +293,29 @@ class _Run:
                     ev_step, ev_inst = ev_step[keep], ev_inst[keep]
                     vars = {name: v[keep] for name, v in vars.items()}
             if len(ev_step):
-                if info.vector is not None:
-                    self._vector(vars, ev_inst)
-                else:
-                    self._serial(vars, ev_step, ev_inst)
+                self._chunk(vars, ev_step, ev_inst)
 
-    def _vector(self, vars, ev_inst):
-        a = len(ev_inst)
+    def _chunk(self, vars, ev_step, ev_inst):
+        """Run the iterations (in order) of one chunk."""
+        info = self.info
+        if info.chain is None and info.vector is None:
+            return self._serial(vars, ev_step, ev_inst)
+        a = len(ev_step)
         ctx = Context(self.r, vars)
-        slots = self.ensure(_coords([ctx.ev(self.u.args[d]) for d in self.info.other_pos], a), a)
+        slots = self.ensure(_coords([ctx.ev(self.u.args[d]) for d in info.other_pos], a), a)
         self.flush()
+        if info.chain is not None and (ev_inst == ev_inst[0]).all() and (slots == slots[0]).all():
+            point = (ev_inst[0], slots[0])
+            final = chains.run(self.r, info, info.chain, vars, a, [s[point] for s in self.state])
+            for state, v in zip(self.state, final):
+                state[point] = v
+        elif info.vector is not None:
+            self._vector(ctx, ev_inst, slots)
+        else:
+            self._serial(vars, ev_step, ev_inst)
+
+    def _vector(self, ctx, ev_inst, slots):
+        a = len(ev_inst)
         last = None
         for state, kind in zip(self.state, self.info.vector):
             if kind[0] == "assign":

@@ -342,3 +342,127 @@ def test_large_rdoms_are_fast_enough(hb):
     np.testing.assert_array_equal(scan, np.cumsum(v, dtype=np.int32))
     np.testing.assert_array_equal(hist, np.bincount(v % 1000, minlength=1000))
     assert elapsed < 20, elapsed
+
+
+def runs_as_chain(f, i=0):
+    return updates.UpdateInfo(f, f.updates[i]).chain is not None
+
+
+def chain_func(hb, name, t, n, serial):
+    """A 0-d tuple reduction using every chain form; `serial` hides them."""
+    r = hb.rvar("r")
+    v = hb.image("v", t, [r])
+    zero = ir.Const(t, 0)
+    f = hb.func(name, [], (ir.Const(t, 5), hb.const(-1), zero, hb.const(-1), zero, hb.const(0),
+                           hb.const(7)))
+    old = [hb.call(f, [], i) for i in range(7)]
+    values = (ir.Select(ir.LT(v, old[0]), v, old[0]),          # improve: first minimum
+              ir.Select(ir.LT(v, old[0]), r, old[1]),          # choose, reads element 0
+              ir.Select(ir.GE(v, old[2]), v, old[2]),          # improve: last maximum
+              ir.Select(ir.GE(v, old[2]), old[3], r),          # choose on the false side
+              ir.Sub(old[4], v),                               # accumulate in order
+              ir.Add(old[1], old[3]),                          # assign from other elements
+              old[6])                                          # keep
+    if serial:
+        values = tuple(force_serial(x) for x in values)
+    hb.update(f, [], values, rdom=[("r", 0, n)], where=[ir.NE(r, hb.const(3))])
+    return f
+
+
+def bits(arrays):
+    return [np.asarray(a).view(f"u{np.asarray(a).itemsize}").tolist() for a in arrays]
+
+
+@pytest.mark.parametrize("t", [F32, ir.Int(8), ir.UInt(16), ir.Float(64)], ids=str)
+def test_chain_equals_serial(hb, t, monkeypatch):
+    rng = np.random.default_rng(9)
+    n = 400
+    if t.is_float():
+        v = rng.integers(-4, 5, n).astype(t.to_numpy()) * 0.5
+        v[[10, 50, 51, 200]] = [np.nan, -0.0, 0.0, np.nan]
+    else:
+        v = rng.integers(0, 100, n).astype(t.to_numpy())
+    chain = chain_func(hb, "c", t, n, serial=False)
+    serial = chain_func(hb, "s", t, n, serial=True)
+    assert runs_as_chain(chain) and not runs_as_chain(serial)
+    want = hb.run(serial, serial, [], {"v": v})
+    assert bits(hb.run(chain, chain, [], {"v": v})) == bits(want)
+    monkeypatch.setattr(updates, "CHUNK", 13)          # chunks continue from the state
+    assert bits(hb.run(chain, chain, [], {"v": v})) == bits(want)
+    # The serial result itself, element by element in Python.
+    st = [t.to_numpy().type(5), -1, t.to_numpy().type(0), -1, t.to_numpy().type(0), 0, 7]
+    with np.errstate(all="ignore"):
+        for i, x in enumerate(v):
+            if i == 3:
+                continue
+            st = [x if x < st[0] else st[0], i if x < st[0] else st[1],
+                  x if x >= st[2] else st[2], st[3] if x >= st[2] else i,
+                  st[4] - x, st[1] + st[3], st[6]]
+    assert bits(want) == bits([np.asarray(s, want[k].dtype) for k, s in enumerate(st)])
+
+
+def test_chain_starts_from_a_nan(hb):
+    r = hb.rvar("r")
+    f = hb.func("f", [], (ir.Const(F32, float("nan")), hb.const(-1)))
+    v = hb.image("v", F32, [r])
+    hb.update(f, [], (ir.Select(ir.LT(v, hb.call(f, [], 0)), v, hb.call(f, [], 0)),
+                      ir.Select(ir.LT(v, hb.call(f, [], 0)), r, hb.call(f, [], 1))),
+              rdom=[("r", 0, 3)])
+    assert runs_as_chain(f)
+    value, index = hb.run(f, f, [], {"v": np.array([1, 0, -1], np.float32)})
+    assert np.isnan(value) and int(index) == -1
+
+
+def test_coupled_elements_run_serially(hb):
+    # A product of complex numbers: each element reads the other.
+    r = hb.rvar("r")
+    re = np.array([0.5, 1.5, -2.0, 0.25], np.float32)
+    im = np.array([1.0, -0.5, 0.75, 2.0], np.float32)
+    f = hb.func("f", [], (ir.Const(F32, 1), ir.Const(F32, 0)))
+    a, b = hb.call(f, [], 0), hb.call(f, [], 1)
+    x, y = hb.image("re", F32, [r]), hb.image("im", F32, [r])
+    hb.update(f, [], (ir.Sub(ir.Mul(a, x), ir.Mul(b, y)), ir.Add(ir.Mul(a, y), ir.Mul(b, x))),
+              rdom=[("r", 0, 4)])
+    assert not runs_as_chain(f) and not runs_vectorized(f)
+    p, q = np.float32(1), np.float32(0)
+    for u, w in zip(re, im):
+        p, q = p * u - q * w, p * w + q * u
+    assert [float(z) for z in hb.run(f, f, [], {"re": re, "im": im})] == [p, q]
+
+
+def test_kitchen_sink_of_a_million_iterations_is_fast(hb):
+    n = 1 << 20
+    v = np.random.default_rng(10).integers(-1000, 1000, n).astype(np.int32)
+    r = hb.rvar("r")
+    x = hb.image("v", hb.I32, [r])
+    f = hb.func("ks", [], (hb.const(0), hb.const(2**31 - 1), hb.const(0), hb.const(0)))
+    old = [hb.call(f, [], i) for i in range(4)]
+    hb.update(f, [], (ir.Add(old[0], x), ir.Min(old[1], x),
+                      ir.Select(ir.LT(x, old[1]), r, old[2]), ir.BitXor(old[3], x)),
+              rdom=[("r", 0, n)])
+    start = time.perf_counter()
+    got = [int(g) for g in hb.run(f, f, [], {"v": v})]
+    assert time.perf_counter() - start < 5
+    assert got == [int(v.sum(dtype=np.int32)), int(v.min()), int(np.argmin(v)),
+                   int(np.bitwise_xor.reduce(v))]
+
+
+@pytest.mark.parametrize("cmp", [ir.LT, ir.LE, ir.GT, ir.GE], ids=lambda c: c.__name__)
+def test_improve_keeps_the_serial_choice_among_equals(hb, cmp):
+    # Equal values differ only in the sign of zero: the serial comparison decides.
+    v = np.array([0.0, -0.0, np.nan, 0.0, -0.0, 1.0, -1.0, -0.0, 0.0], np.float32)
+    v = v if cmp in (ir.LT, ir.LE) else -v
+    results = []
+    for serial in (False, True):
+        r = hb.rvar("r")
+        x = hb.image("v", F32, [r])
+        f = hb.func("f", [], ir.Const(F32, 5.0 if cmp in (ir.LT, ir.LE) else -5.0))
+        value = ir.Select(cmp(x, hb.call(f, [])), x, hb.call(f, []))
+        hb.update(f, [], force_serial(value) if serial else value, rdom=[("r", 0, 5)])
+        assert runs_as_chain(f) != serial
+        results.append(bits(hb.run(f, f, [], {"v": v})))
+    want = np.float32(5.0 if cmp in (ir.LT, ir.LE) else -5.0)
+    for x in v[:5]:
+        if {ir.LT: x < want, ir.LE: x <= want, ir.GT: x > want, ir.GE: x >= want}[cmp]:
+            want = x
+    assert results[0] == results[1] == bits([want])
