@@ -6,6 +6,7 @@ match_types (float wins; same signedness widens; mixed signedness becomes a
 signed int of the wider width)."""
 from __future__ import annotations
 
+import builtins
 import numbers
 
 import numpy as np
@@ -175,7 +176,7 @@ def _match_types(a: ir.Expr, b: ir.Expr):
     if ta.is_bool() or tb.is_bool():
         other = tb if ta.is_bool() else ta
         return cast_node(other, a), cast_node(other, b)
-    bits = max(ta.bits, tb.bits)
+    bits = builtins.max(ta.bits, tb.bits)
     if ta.code == tb.code:
         t = Type(ta.code, bits)
     else:
