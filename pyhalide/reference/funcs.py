@@ -61,6 +61,14 @@ def _grids(args, box) -> dict:
     return out
 
 
+def _int_coords(what: str, args: list) -> list:
+    """Integer coordinates as int64 arrays broadcast together."""
+    for a in args:
+        if np.asarray(a).dtype.kind not in "iu":
+            raise TypeError(f"{what} read at a coordinate of type {np.asarray(a).dtype}")
+    return np.broadcast_arrays(*[np.asarray(a).astype(np.int64) for a in args])
+
+
 def _scalar(t, raw):
     """A parameter value as a NumPy scalar of type t (integers wrap)."""
     dt = t.to_numpy()
@@ -148,7 +156,7 @@ class Realizer:
             raise IndexError(f"image {call.name} has {arr.ndim} dimensions, read with {len(args)}")
         if arr.dtype != call.type.to_numpy():
             raise TypeError(f"image {call.name} holds {arr.dtype}, read as {call.type}")
-        coords = np.broadcast_arrays(*[np.asarray(a).astype(np.int64) for a in args])
+        coords = _int_coords(f"image {call.name}", args)
         for d, c in enumerate(coords):
             extent = arr.shape[arr.ndim - 1 - d]
             bad = (c < 0) | (c >= extent)
@@ -169,7 +177,7 @@ class Realizer:
             raise IndexError(f"{name} has {nd} dimensions, called with {len(args)} coordinates")
         if nd == 0:
             return self.realize(name, [])
-        coords = np.broadcast_arrays(*[np.asarray(a).astype(np.int64) for a in args])
+        coords = _int_coords(f"Func {name}", args)
         shape, n = coords[0].shape, coords[0].size
         if n == 0:
             return [np.empty(shape, v.type.to_numpy()) for v in f.pure.values]
