@@ -24,7 +24,13 @@ Values are region-independent: a Func's value at a point is its pure
 definition there, then each update in order (updates.py), wherever the
 updates write. Modules: ops.py (operators), exprs.py (expressions),
 funcs.py (Funcs, images, params), updates.py (update definitions),
-points.py (sets of points).
+chains.py (reductions into one point), points.py (sets of points).
+
+Errors: an image read outside the array or of an unknown image raises
+IndexError naming the image and the point; a wrong image dtype TypeError;
+an unknown Func or param KeyError; a definition without meaning (no pure
+definition, an update that reads its own pure Var elsewhere than at its own
+position, ...) ValueError.
 """
 from __future__ import annotations
 
