@@ -378,11 +378,14 @@ class Broadcast(Expr):
 @node
 class VectorReduce(Expr):
     """Reduce the lanes of `value` to `lanes` lanes with op in
-    add/mul/min/max/and/or."""
+    add/mul/min/max/and/or. Output lane j combines input lanes j*f .. j*f+f-1
+    (f = input lanes / lanes), in order unless `reassoc` allows any order
+    (a float reduction the schedule asked to reassociate)."""
 
     op: str
     value: Expr
     lanes: int = 1
+    reassoc: bool = False
 
     @property
     def type(self) -> Type:
