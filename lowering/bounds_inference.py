@@ -1,43 +1,37 @@
 """Bounds inference by interval arithmetic.
 
-For every Func with storage, consumers first, the computed region in each
-dimension is the union of the intervals of every access that extends it
-(access_rules): its consumers' calls (over their own loop bounds), its updates'
-writes and self-reads, and for an output the region asked for. The result is
-a chain of LetStmts `f.bD.min/max/extent` above the loop nest, plus assertions
-that each input covers the region read from it statically (ValueError before
-any computation)."""
+For every Func with storage, consumers first:
+- its required region (`f.rD.min/max/extent`: what its stages loop over) is
+  the union of the intervals of every access that extends it (access_rules):
+  its consumers' calls, evaluated over the consumers' loops inside its compute
+  level (loops outside that level are fixed), its updates' writes and
+  self-reads, and for an output the region asked for;
+- its computed region (`f.bD.min/max/extent`: its allocation) adds what its
+  stages' tail strategies compute beyond that (stage footprints).
+The definitions become LetStmts at the top of the Func's compute level (the
+pipeline's top for compute_root), consumers' before producers'. Inputs get
+assertions that they cover the region read from them statically (ValueError
+before any computation)."""
 from __future__ import annotations
 
 from pyhalide import ir
 
 from . import access_rules as rules
-from .context import (LoweringContext, region_min, region_max, region_extent, geometry,
-                      index_var)
+from .context import (LoweringContext, region_min, region_max, region_extent, required_min,
+                      required_max, required_extent, compute_level, geometry, index_var,
+                      buffer_name)
 from .interval import Interval, BoundsOf, union
+from .loop_synthesis import loops_of_stage, loop_var_of
 from .simplify import simplify
+from .stage_loops import var_intervals
 
 
-def stage_scope(fn: ir.Function, d: ir.Definition, regions: dict) -> dict:
-    """Intervals of a stage's variables: pure Vars span the Func's region,
-    RVars their RDom."""
-    scope = {}
-    for pos, a in enumerate(d.args):
-        if isinstance(a, ir.Variable) and a.kind == "":
-            scope[a.name] = regions[fn.name][pos]
-    for rv in d.schedule.rvars:
-        hi = simplify(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1)), assume_no_overflow=True)
-        scope[rv.name] = Interval(rv.min, hi)
-    return scope
+def _s(e):
+    return simplify(e, assume_no_overflow=True)
 
 
 def _stage_exprs(d: ir.Definition) -> list:
     return list(d.args) + list(d.values) + list(d.predicates)
-
-
-def _symbolic_region(name: str, dims: int) -> list:
-    return [Interval(index_var(region_min(name, i)), index_var(region_max(name, i)))
-            for i in range(dims)]
 
 
 class _Accumulator:
@@ -52,93 +46,146 @@ class _Accumulator:
         self.extended = self.extended or extends_output
 
 
-def _is_own_pure_var(arg, lhs) -> bool:
-    return isinstance(lhs, ir.Variable) and lhs.kind == "" and ir.equal(arg, lhs)
+class _Bounds:
+    def __init__(self, ctx: LoweringContext):
+        self.ctx = ctx
+        self.done = []                 # Funcs bounded so far (consumers first)
+        self.defs = {}                 # symbol -> defining Expr
+        self.level_of = {}             # Func -> its compute level
+        self.lets = {}                 # level key -> [(name, Expr)]
 
+    # -- scopes -------------------------------------------------------------------------
+    def _level_key(self, level: ir.LoopLevel):
+        return "root" if level.is_root() else (level.func, level.var)
 
-def _consumer_accesses(ctx, name, acc, regions, consumers):
-    """Add the calls to `name` made by already-bounded Funcs."""
-    kind = rules.func_kind(ctx.is_output(name))
-    for cname in consumers:
-        cfn = ctx.env[cname]
-        for d in cfn.definitions():
-            calls = [c for c in ir.find_calls(_stage_exprs(d))
-                     if c.call_type == ir.FUNC and c.name == name]
-            if not calls:
+    def _stage_scope(self, cname: str, index: int, level: ir.LoopLevel) -> dict:
+        """Intervals of consumer stage variables (by their user names), seen
+        from `level`: loops of that stage outside the level are fixed."""
+        cfn = self.ctx.env[cname]
+        d = cfn.definitions()[index]
+        sl = loops_of_stage(self.ctx, cfn, index)
+        outside = 0
+        if not level.is_root() and level.func == cname:
+            loop = loop_var_of(self.ctx, cname, level.var)
+            outside = 1 + [lp.var for lp in sl.loops].index(loop)
+        scope = var_intervals(sl, outside, self._symbols_at(level, cname))
+        prefix = f"{cname}.s{index}."
+        named = dict(scope)
+        for name in list(scope):
+            if name.startswith(prefix):
+                user = name[len(prefix):]
+                if user in {rv.name for rv in d.schedule.rvars} or any(
+                        isinstance(a, ir.Variable) and a.name == user for a in d.args):
+                    named[user] = scope[name]
+        return named
+
+    def _symbols_at(self, level: ir.LoopLevel, consumer: str) -> dict:
+        """Intervals for symbols defined deeper than `level`: the region
+        symbols of a consumer computed inside a loop, over that loop's range."""
+        scope = {}
+        clevel = self.level_of.get(consumer)
+        if clevel is None or clevel.is_root() or not level.is_root():
+            return scope
+        g = clevel.func
+        if not self.level_of.get(g, ir.LoopLevel.root()).is_root():
+            raise ir.CompileError(f"Func {consumer} is computed inside Func {g}, which is itself "
+                                  f"computed inside another Func: nested compute_at levels are "
+                                  f"not supported yet")
+        gfn = self.ctx.env[g]
+        sl = loops_of_stage(self.ctx, gfn, len(gfn.definitions()) - 1)
+        scope.update(var_intervals(sl, 0, {}))
+        bounds = BoundsOf(scope)
+        for name, value in self.defs.items():
+            if name.startswith(consumer + "."):
+                scope[name] = bounds(value)
+        return scope
+
+    # -- one Func ---------------------------------------------------------------------
+    def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel):
+        kind = rules.func_kind(self.ctx.is_output(name))
+        for cname in self.done:
+            cfn = self.ctx.env[cname]
+            for index, d in enumerate(cfn.definitions()):
+                calls = [c for c in ir.find_calls(_stage_exprs(d))
+                         if c.call_type == ir.FUNC and c.name == name]
+                if not calls:
+                    continue
+                self._check_visibility(name, level, cname, index)
+                bounds = BoundsOf(self._stage_scope(cname, index, level))
+                for c in calls:
+                    for i, a in enumerate(c.args):
+                        iv = bounds(a)
+                        if rules.extends_region(kind, iv):
+                            acc.add(i, iv)
+
+    def _check_visibility(self, name, level, cname, index):
+        if level.is_root():
+            return
+        clevel = self.level_of[cname]
+        cfn = self.ctx.env[cname]
+        if cname == level.func:
+            if index != len(cfn.definitions()) - 1:
+                raise ir.CompileError(
+                    f"Func {name} is computed at {level.func}.{level.var} (the last stage of "
+                    f"{level.func}), but stage {index} of {cname} also uses it; compute it at "
+                    f"root or at a loop that contains every use")
+            return
+        if clevel.is_root() or (clevel.func, clevel.var) != (level.func, level.var):
+            raise ir.CompileError(
+                f"Func {name} is computed at {level.func}.{level.var}, but {cname} (computed "
+                f"at {clevel}) uses it outside that loop; compute {name} at root or at a "
+                f"loop that contains every use")
+
+    def _own_accesses(self, fn: ir.Function, acc: _Accumulator):
+        kind = rules.func_kind(self.ctx.is_output(fn.name))
+        for index, d in enumerate(fn.definitions()):
+            if index == 0:
                 continue
-            bounds = BoundsOf(stage_scope(cfn, d, regions))
-            for c in calls:
-                for i, a in enumerate(c.args):
+            scope = {}
+            for pos, a in enumerate(d.args):
+                if isinstance(a, ir.Variable) and a.kind == "" and acc.dims[pos] is not None:
+                    scope[a.name] = acc.dims[pos]
+            for rv in d.schedule.rvars:
+                scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
+            bounds = BoundsOf(scope)
+            accesses = [d.args] + [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
+                                   if c.call_type == ir.FUNC and c.name == fn.name]
+            for args in accesses:
+                for i, (a, lhs) in enumerate(zip(args, d.args)):
+                    if isinstance(lhs, ir.Variable) and lhs.kind == "" and ir.equal(a, lhs):
+                        continue
                     iv = bounds(a)
                     if rules.extends_region(kind, iv):
                         acc.add(i, iv)
 
+    def _footprints(self, fn: ir.Function, dims: int) -> list:
+        """Per dimension, the widest interval any stage computes."""
+        out = [None] * dims
+        for index, d in enumerate(fn.definitions()):
+            sl = loops_of_stage(self.ctx, fn, index)
+            for pos, a in enumerate(d.args):
+                if isinstance(a, ir.Variable) and a.kind == "" and a.name in sl.footprint:
+                    lo, hi = sl.footprint[a.name]
+                    iv = Interval(lo, hi)
+                    out[pos] = iv if out[pos] is None else union(out[pos], iv)
+        return out
 
-def _own_accesses(ctx, fn, acc, regions):
-    """Add an update's writes and self-reads."""
-    kind = rules.func_kind(ctx.is_output(fn.name))
-    provisional = {fn.name: [acc.dims[i] if acc.dims[i] is not None else Interval(None, None)
-                             for i in range(fn.dimensions())]}
-    for d in fn.updates:
-        bounds = BoundsOf(stage_scope(fn, d, provisional))
-        accesses = [d.args]
-        accesses += [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
-                     if c.call_type == ir.FUNC and c.name == fn.name]
-        for args in accesses:
-            for i, (a, lhs) in enumerate(zip(args, d.args)):
-                if _is_own_pure_var(a, lhs):
-                    continue
-                iv = bounds(a)
-                if rules.extends_region(kind, iv):
-                    acc.add(i, iv)
-
-
-def _image_requirements(ctx, regions) -> list:
-    """AssertStmts: each input covers what is read from it statically."""
-    needed = {}
-    for name in ctx.order:
-        fn = ctx.env[name]
-        for d in fn.definitions():
-            calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
-            if not calls:
-                continue
-            bounds = BoundsOf(stage_scope(fn, d, regions))
-            for c in calls:
-                for i, a in enumerate(c.args):
-                    iv = bounds(a)
-                    if rules.extends_region(rules.IMAGE, iv):
-                        key = (c.name, i)
-                        needed[key] = iv if key not in needed else union(needed[key], iv)
-    asserts = []
-    for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
-        lo, hi = iv.lo, iv.hi
-        bmin = geometry(img, "min", i)
-        bmax = ir.Sub(ir.Add(bmin, geometry(img, "extent", i)), ir.index(1))
-        ok = ir.Or(ir.LT(hi, lo), ir.And(ir.LE(bmin, lo), ir.LE(hi, bmax)))
-        asserts.append(ir.AssertStmt(
-            simplify(ok), "ValueError",
-            f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
-            f"but it covers only [{{}}, {{}}]", (lo, hi, bmin, bmax)))
-    return asserts
-
-
-def infer_bounds(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
-    regions = {}
-    lets = []
-    done = []
-    for name in reversed(ctx.order):          # consumers first
-        fn = ctx.env[name]
+    def bound(self, name: str):
+        fn = self.ctx.env[name]
         dims = fn.dimensions()
+        level = compute_level(self.ctx, name)
+        self.level_of[name] = level
         acc = _Accumulator(dims)
-        if ctx.is_output(name):
+        if self.ctx.is_output(name):
+            buf = buffer_name(name, 0, len(fn.output_types))
             for i in range(dims):
-                lo = geometry(name_of_output(fn, 0), "min", i)
-                hi = ir.Sub(ir.Add(lo, geometry(name_of_output(fn, 0), "extent", i)), ir.index(1))
-                acc.add(i, Interval(lo, simplify(hi)), extends_output=False)
-        _consumer_accesses(ctx, name, acc, regions, done)
-        _own_accesses(ctx, fn, acc, regions)
-        if ctx.is_output(name):
-            ctx.in_place[name] = not acc.extended
+                lo = geometry(buf, "min", i)
+                hi = _s(ir.Sub(ir.Add(lo, geometry(buf, "extent", i)), ir.index(1)))
+                acc.add(i, Interval(lo, hi), extends_output=False)
+        self._consumer_accesses(name, acc, level)
+        self._own_accesses(fn, acc)
+        lets = self.lets.setdefault(self._level_key(level), [])
+        required = []
         for i in range(dims):
             iv = acc.dims[i]
             if iv is None:
@@ -146,22 +193,100 @@ def infer_bounds(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
                     f"cannot bound the region of Func {name} in dimension {i}: it is only "
                     f"accessed at data-dependent positions of a type wider than 16 bits; "
                     f"clamp the index (ph.clamp) or cast it to a narrow type")
-            lo = simplify(iv.lo, assume_no_overflow=True)
-            hi = simplify(iv.hi, assume_no_overflow=True)
-            ext = simplify(ir.Add(ir.Sub(hi, lo), ir.index(1)), assume_no_overflow=True)
-            if not (ctx.in_place.get(name) or isinstance(ext, ir.Const)):
-                ext = ir.Max(ext, ir.index(0))
-            lets.append((region_min(name, i), lo))
-            lets.append((region_max(name, i), hi))
-            lets.append((region_extent(name, i), simplify(ext)))
-        regions[name] = _symbolic_region(name, dims)
-        done.append(name)
-    body = ir.block(*_image_requirements(ctx, regions), stmt)
+            lo, hi = _s(iv.lo), _s(iv.hi)
+            required.append(Interval(lo, hi))
+            self._let(lets, required_min(name, i), lo)
+            self._let(lets, required_max(name, i), hi)
+            self._let(lets, required_extent(name, i), self._extent(lo, hi))
+        foot = self._footprints(fn, dims)
+        grown = False
+        for i in range(dims):
+            lo, hi = index_var(required_min(name, i)), index_var(required_max(name, i))
+            if foot[i] is not None and not (ir.equal(_s(foot[i].lo), lo) and ir.equal(_s(foot[i].hi), hi)):
+                grown = True
+                u = union(Interval(lo, hi), foot[i])
+                lo, hi = _s(u.lo), _s(u.hi)
+            self._let(lets, region_min(name, i), lo)
+            self._let(lets, region_max(name, i), hi)
+            self._let(lets, region_extent(name, i), self._extent(lo, hi))
+        if self.ctx.is_output(name):
+            self.ctx.in_place[name] = not (acc.extended or grown)
+        self.done.append(name)
+
+    def _extent(self, lo, hi):
+        ext = _s(ir.Add(ir.Sub(hi, lo), ir.index(1)))
+        return ext if isinstance(ext, ir.Const) else ir.Max(ext, ir.index(0))
+
+    def _let(self, lets, name, value):
+        self.defs[name] = value
+        lets.append((name, value))
+
+    # -- inputs --------------------------------------------------------------------------
+    def image_requirements(self) -> list:
+        """AssertStmts: each input covers what is read from it statically
+        (evaluated at the top, over every loop of every stage)."""
+        needed = {}
+        root = ir.LoopLevel.root()
+        for name in self.ctx.order:
+            fn = self.ctx.env[name]
+            for index, d in enumerate(fn.definitions()):
+                calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
+                if not calls:
+                    continue
+                scope = self._stage_scope(name, index, root)
+                scope.update(self._symbols_at(root, name))
+                bounds = BoundsOf(scope)
+                for c in calls:
+                    for i, a in enumerate(c.args):
+                        iv = bounds(a)
+                        if rules.extends_region(rules.IMAGE, iv):
+                            key = (c.name, i)
+                            needed[key] = iv if key not in needed else union(needed[key], iv)
+        asserts = []
+        for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
+            lo, hi = _s(iv.lo), _s(iv.hi)
+            bmin = geometry(img, "min", i)
+            bmax = ir.Sub(ir.Add(bmin, geometry(img, "extent", i)), ir.index(1))
+            ok = ir.Or(ir.LT(hi, lo), ir.And(ir.LE(bmin, lo), ir.LE(hi, bmax)))
+            asserts.append(ir.AssertStmt(
+                simplify(ok), "ValueError",
+                f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
+                f"but it covers only [{{}}, {{}}]", (lo, hi, bmin, bmax)))
+        return asserts
+
+
+class _PlaceLets(ir.Mutator):
+    """Put each compute level's LetStmts at the top of its loop body."""
+
+    memoize = False
+
+    def __init__(self, ctx, lets: dict):
+        super().__init__()
+        self.by_loop = {}
+        for key, items in lets.items():
+            if key != "root":
+                self.by_loop[loop_var_of(ctx, key[0], key[1])] = items
+
+    def visit_For(self, s):
+        body = self.mutate(s.body)
+        items = self.by_loop.get(s.name)
+        if items:
+            body = _wrap(items, body)
+        if body is s.body:
+            return s
+        return ir.For(s.name, s.min, s.extent, s.kind, body)
+
+
+def _wrap(lets, body):
     for name, value in reversed(lets):
         body = ir.LetStmt(name, value, body)
     return body
 
 
-def name_of_output(fn: ir.Function, index: int) -> str:
-    from .context import buffer_name
-    return buffer_name(fn.name, index, len(fn.output_types))
+def infer_bounds(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
+    b = _Bounds(ctx)
+    for name in reversed(ctx.order):          # consumers first
+        b.bound(name)
+    stmt = _PlaceLets(ctx, b.lets).mutate(stmt)
+    body = ir.block(*b.image_requirements(), stmt)
+    return _wrap(b.lets.get("root", []), body)

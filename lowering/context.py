@@ -45,10 +45,6 @@ def region_stride(f: str, d: int) -> str:
     return f"{f}.b{d}.stride"
 
 
-def loop_name(f: str, stage: int, var: str) -> str:
-    return f"{f}.s{stage}.{var}"
-
-
 def buffer_name(f: str, index: int, count: int) -> str:
     """Name of the storage of element `index` of a Func with `count` values."""
     return f if count == 1 else f"{f}.{index}"
@@ -66,3 +62,27 @@ def geometry(buf: str, field_name: str, d: int) -> ir.Variable:
 
 def index_var(name: str) -> ir.Variable:
     return ir.Variable(ir.INDEX, name)
+
+
+def required_min(f: str, d: int) -> str:
+    return f"{f}.r{d}.min"
+
+
+def required_max(f: str, d: int) -> str:
+    return f"{f}.r{d}.max"
+
+
+def required_extent(f: str, d: int) -> str:
+    return f"{f}.r{d}.extent"
+
+
+def stage_prefix(f: str, stage: int) -> str:
+    return f"{f}.s{stage}."
+
+
+def compute_level(ctx: "LoweringContext", name: str) -> ir.LoopLevel:
+    """Where Func `name` is computed: outputs and unscheduled Funcs at root."""
+    level = ctx.env[name].schedule.compute_level
+    if ctx.is_output(name) or level is None or level.is_inlined():
+        return ir.LoopLevel.root()
+    return level

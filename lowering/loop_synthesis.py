@@ -1,71 +1,135 @@
 """Build the loop nest from the Funcs and their schedules.
 
 Each Func with storage becomes `realize f { produce f { stages } consume f {
-...its consumers... } }`, producers outermost. A stage loops over its dims
-(innermost first in the schedule; the loop nest is built outermost first).
-Pure Vars loop over the Func's computed region (symbols `f.bD.min` and
-`f.bD.extent`, defined later by bounds inference); RVars over their RDom
-bounds; RDom predicates guard the body."""
+...its consumers... } }`, at root (wrapping everything computed after it) or
+inside loop `v` of its consumer g's last stage (compute_at). A stage's loops
+come from `stage_loops` (splits, fuses, reorders, tail strategies with
+partitioned guards); pure Vars span the Func's required region (symbols
+`f.rD.min/extent`), the realization its computed region (`f.bD.*`), both
+defined later by bounds inference; RDom predicates guard the body."""
 from __future__ import annotations
 
 from pyhalide import ir
 
-from .context import (LoweringContext, region_min, region_extent, loop_name, index_var)
+from .context import (LoweringContext, region_min, region_extent, required_min,
+                      required_max, required_extent, stage_prefix, compute_level, index_var)
+from .simplify import simplify
+from .stage_loops import stage_loops, StageLoops
 
 
-def stage_loop_vars(fn: ir.Function, stage: int, d: ir.Definition) -> dict:
-    """user variable name -> (loop variable name, (min, extent))."""
-    loops = {}
-    rvars = {rv.name: rv for rv in d.schedule.rvars}
-    pure_dim = {}
+def stage_bounds(fn: ir.Function, d: ir.Definition) -> dict:
+    """Original variable -> (min, extent, max): pure Vars over the required
+    region, RVars over their RDom."""
+    bounds = {}
     for pos, a in enumerate(d.args):
         if isinstance(a, ir.Variable) and a.kind == "":
-            pure_dim[a.name] = pos
-    for dim in d.schedule.dims:
-        name = loop_name(fn.name, stage, dim.var)
-        if dim.var in rvars:
-            rv = rvars[dim.var]
-            loops[dim.var] = (name, (rv.min, rv.extent))
-        elif dim.var in pure_dim:
-            p = pure_dim[dim.var]
-            loops[dim.var] = (name, (index_var(region_min(fn.name, p)),
-                                     index_var(region_extent(fn.name, p))))
-    return loops
+            bounds[a.name] = (index_var(required_min(fn.name, pos)),
+                              index_var(required_extent(fn.name, pos)),
+                              index_var(required_max(fn.name, pos)))
+    for rv in d.schedule.rvars:
+        hi = simplify(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1)), assume_no_overflow=True)
+        bounds[rv.name] = (rv.min, rv.extent, hi)
+    return bounds
 
 
-def build_stage(fn: ir.Function, stage: int, d: ir.Definition) -> ir.Stmt:
-    loops = stage_loop_vars(fn, stage, d)
-    rename = {v: index_var(name) for v, (name, _) in loops.items()}
+def loops_of_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> StageLoops:
+    d = fn.definitions()[index]
+    return stage_loops(stage_prefix(fn.name, index), d, stage_bounds(fn, d), index == 0,
+                       ctx.is_output(fn.name))
+
+
+class _StripGuard(ir.Mutator):
+    def __init__(self, condition):
+        super().__init__()
+        self.condition = condition
+
+    def visit_IfThenElse(self, s):
+        if s.condition is self.condition and s.else_case is None:
+            return self.mutate(s.then_case)
+        return self.mutate_children(s)
+
+
+def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
+    d = fn.definitions()[index]
+    sl = loops_of_stage(ctx, fn, index)
+    prefix = stage_prefix(fn.name, index)
+    rename = {v: index_var(prefix + v) for v in stage_bounds(fn, d)}
     args = tuple(ir.substitute(a, rename) for a in d.args)
     values = tuple(ir.substitute(v, rename) for v in d.values)
     body: ir.Stmt = ir.Provide(fn.name, values, args)
     preds = [ir.substitute(p, rename) for p in d.predicates]
     if preds:
         body = ir.IfThenElse(ir.conjunction(preds), body)
-    for dim in d.schedule.dims:               # innermost first
-        if dim.var not in loops:
-            continue
-        name, (lo, ext) = loops[dim.var]
-        body = ir.For(name, lo, ext, dim.kind, body)
+    for g in sl.guards:
+        body = ir.IfThenElse(g.condition, body)
+    for name, value in reversed(sl.lets):
+        body = ir.LetStmt(name, value, body)
+    for lp in reversed(sl.loops):              # innermost first
+        partitions = [g for g in sl.guards if g.outer_dim == lp.dim]
+        for g in partitions:
+            body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
+        body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)
     return body
 
 
-def build_produce(fn: ir.Function) -> ir.Stmt:
-    stages = [build_stage(fn, i, d) for i, d in enumerate(fn.definitions())]
+def build_produce(ctx: LoweringContext, fn: ir.Function) -> ir.Stmt:
+    stages = [build_stage(ctx, fn, i) for i in range(len(fn.definitions()))]
     return ir.ProducerConsumer(fn.name, True, ir.block(*stages))
+
+
+class _InjectAt(ir.Mutator):
+    """Wrap the body of every loop named `loop` (loop partitioning may have
+    copied it) with `wrap(body)`."""
+
+    memoize = False
+
+    def __init__(self, loop: str, wrap):
+        super().__init__()
+        self.loop, self.wrap, self.found = loop, wrap, False
+
+    def visit_For(self, s):
+        if s.name == self.loop:
+            self.found = True
+            return ir.For(s.name, s.min, s.extent, s.kind, self.wrap(self.mutate(s.body)))
+        return self.mutate_children(s)
+
+
+def _realize(ctx, fn, produce, consumer):
+    inner = produce if consumer is None else \
+        ir.block(produce, ir.ProducerConsumer(fn.name, False, consumer))
+    bounds = tuple(ir.Range(index_var(region_min(fn.name, d)), index_var(region_extent(fn.name, d)))
+                   for d in range(fn.dimensions()))
+    return ir.Realize(fn.name, tuple(fn.output_types), bounds, inner)
+
+
+def loop_var_of(ctx: LoweringContext, g: str, var: str) -> str:
+    """The Stmt name of loop `var` of g's last stage (CompileError if none)."""
+    gfn = ctx.env[g]
+    last = len(gfn.definitions()) - 1
+    sl = loops_of_stage(ctx, gfn, last)
+    for lp in sl.loops:
+        if lp.dim == var:
+            return lp.var
+    names = ", ".join(lp.dim for lp in sl.loops)
+    raise ir.CompileError(f"compute_at/store_at: Func {g} has no loop {var} in its last stage; "
+                          f"its loops are (outermost first): {names}")
 
 
 def synthesize_loops(ctx: LoweringContext) -> ir.Stmt:
     """The whole pipeline as nested realizations (bounds left symbolic)."""
-    body = None
-    for name in reversed(ctx.order):          # consumers first, innermost
+    stmt = None
+    for name in reversed(ctx.order):          # consumers first
         fn = ctx.env[name]
-        produce = build_produce(fn)
-        if body is None:
-            inner = produce
-        else:
-            inner = ir.block(produce, ir.ProducerConsumer(name, False, body))
-        bounds = tuple(ir.Range(index_var(region_min(name, dim)), index_var(region_extent(name, dim)))
-                       for dim in range(fn.dimensions()))
-        body = ir.Realize(name, tuple(fn.output_types), bounds, inner)
-    return body
+        produce = build_produce(ctx, fn)
+        level = compute_level(ctx, name)
+        if level.is_root():
+            stmt = _realize(ctx, fn, produce, stmt)
+            continue
+        loop = loop_var_of(ctx, level.func, level.var)
+        inject = _InjectAt(loop, lambda body, fn=fn, produce=produce:
+                           _realize(ctx, fn, produce, body))
+        stmt = inject.mutate(stmt)
+        if not inject.found:
+            raise ir.CompileError(f"Func {name} is computed at {level.func}.{level.var}, but "
+                                  f"{level.func} is not computed before it is used")
+    return stmt

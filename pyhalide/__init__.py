@@ -27,6 +27,7 @@ _register(".expr", "Expr cast select min max clamp abs sqrt exp log sin cos tan 
 _register(".var", "Var RVar RDom Range")
 _register(".buffer", "Buffer ImageParam Param")
 _register(".func", "Func FuncRef Stage")
+_register(".schedule", "TailStrategy")
 _register(".reductions", "sum product minimum maximum argmin argmax")
 _register(".realize", "Pipeline")
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import ir
 from .errors import CompileError
+from .schedule import Schedulable
 from .expr import Expr, to_node, cast_node, _number_as, is_python_number
 from .source import user_location, at
 from .var import Var, RVar, RDom, unique_name
@@ -85,9 +86,10 @@ def _arg_node(a, fname: str) -> ir.Expr:
     return cast_node(ir.INDEX, n)
 
 
-class Func:
+class Func(Schedulable):
     """A function over an integer domain, defined by a pure definition and any
-    number of update definitions."""
+    number of update definitions. Scheduling methods on a Func apply to its
+    pure stage; `f.update(i)` schedules an update."""
 
     def __init__(self, name=None, *rest):
         if isinstance(name, (Expr,)) or is_python_number(name):
@@ -284,6 +286,36 @@ class Func:
         self._function.schedule.store_level = ir.LoopLevel.root()
         return self
 
+    def compute_at(self, g: "Func", v):
+        """Compute this Func inside loop `v` of g's last stage (as needed by
+        each iteration)."""
+        level = _loop_level(self, g, v, "compute_at")
+        self._function.schedule.compute_level = level
+        sl = self._function.schedule.store_level
+        if sl is None or sl.is_inlined():
+            self._function.schedule.store_level = level
+        return self
+
+    def store_at(self, g: "Func", v):
+        """Allocate this Func's storage at loop `v` of g's last stage."""
+        self._function.schedule.store_level = _loop_level(self, g, v, "store_at")
+        return self
+
+    # Schedulable hooks: a Func schedules its pure stage
+    def _definition(self) -> ir.Definition:
+        if self._function.pure is None:
+            raise CompileError(f"Func {self.name()} must be defined before it is scheduled")
+        return self._function.pure
+
+    def _stage_name(self) -> str:
+        return f"Func {self.name()}"
+
+    def _ir_function(self) -> ir.Function:
+        return self._function
+
+    def _is_update(self) -> bool:
+        return False
+
 
 def _value_node(v) -> ir.Expr:
     if isinstance(v, FuncRef):
@@ -327,7 +359,17 @@ def _check_update_vars(fn: ir.Function, args, values, pure: list, loc):
     return rdom
 
 
-class Stage:
+def _loop_level(f: Func, g, v, what: str) -> ir.LoopLevel:
+    from .var import Var as _Var
+    if not isinstance(g, Func):
+        raise TypeError(f"{what} needs a Func and a Var, got {type(g).__name__}")
+    if g is f:
+        raise CompileError(f"Func {f.name()} cannot be computed inside its own loops")
+    name = v if isinstance(v, str) else v.name()
+    return ir.LoopLevel("at", g.name(), name)
+
+
+class Stage(Schedulable):
     """One definition of a Func: `f` is its pure stage, `f.update(i)` the
     i-th update (stage index i + 1)."""
 
@@ -346,6 +388,18 @@ class Stage:
         if self._index == 0:
             return self._func.name()
         return f"{self._func.name()}.update({self._index - 1})"
+
+    def _definition(self) -> ir.Definition:
+        return self.definition()
+
+    def _stage_name(self) -> str:
+        return f"Func {self.name()}"
+
+    def _ir_function(self) -> ir.Function:
+        return self._func._function
+
+    def _is_update(self) -> bool:
+        return self._index > 0
 
     def __repr__(self):
         return f"<pyhalide.Stage {self.name()}>"

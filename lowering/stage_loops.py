@@ -1,0 +1,174 @@
+"""The loops of one stage after its splits, fuses and renames.
+
+`stage_loops` turns a stage's schedule into concrete loops (outermost first),
+the lets that rebuild each split variable from its children (innermost
+loop body, in order), the guards of GuardWithIf tails with the condition under
+which a whole chunk needs no guard (loop partitioning), and the footprint of
+each original variable (what the stage really computes, which tail
+strategies may widen). `var_intervals` gives the original variables'
+intervals when the loops outside a given level are fixed (compute_at).
+
+Tail strategies (Auto: ShiftInwards on pure stages, GuardWithIf on updates
+and RVars):
+- GuardWithIf: x = min + o*f + i, guarded by x <= max; a chunk whose last
+  point is inside runs unguarded.
+- ShiftInwards: x = min + min(o*f, e - f) + i. An output cannot grow, so for
+  it the shift is clamped at 0 and a guard covers extents below f.
+- RoundUp: x = min + o*f + i unguarded (intermediates only: the Func grows
+  to a multiple of f; on outputs it behaves as GuardWithIf).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pyhalide import ir
+
+from .interval import Interval, BoundsOf
+from .simplify import simplify
+
+
+@dataclass
+class Loop:
+    dim: str                 # the schedule's name of the dimension
+    var: str                 # the loop variable's name in the Stmt
+    min: ir.Expr
+    extent: ir.Expr
+    kind: str
+    max: ir.Expr             # min + extent - 1, kept symbolic where it has a name
+
+
+@dataclass
+class Guard:
+    condition: ir.Expr       # must hold for the body to run
+    outer_dim: str           # partition inside this loop (the split's outer)
+    fast: ir.Expr            # when true, the guard holds for the whole chunk
+
+
+@dataclass
+class StageLoops:
+    loops: list = field(default_factory=list)        # [Loop], outermost first
+    lets: list = field(default_factory=list)         # [(name, Expr)], in order
+    guards: list = field(default_factory=list)       # [Guard]
+    footprint: dict = field(default_factory=dict)    # widened original var -> (lo, hi)
+    names: dict = field(default_factory=dict)        # dim name -> loop/let var name
+    exact: dict = field(default_factory=dict)        # var name -> (min, max) it is clamped to
+
+
+def _iv(name: str) -> ir.Variable:
+    return ir.Variable(ir.INDEX, name)
+
+
+def _s(e):
+    return simplify(e, assume_no_overflow=True)
+
+
+def _tail(split: ir.Split, is_rvar: bool, pure_stage: bool, is_output: bool) -> str:
+    tail = split.tail
+    if tail == "Auto":
+        tail = "ShiftInwards" if (pure_stage and not is_rvar) else "GuardWithIf"
+    if tail == "RoundUp" and is_output:
+        tail = "GuardWithIf"
+    if tail == "ShiftInwards" and is_output:
+        tail = "ShiftInwardsOutput"
+    return tail
+
+
+def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
+                is_output: bool) -> StageLoops:
+    """`bounds`: original variable -> (min, extent, max) Exprs. Loop
+    variables are named prefix + dim name (plus a counter where a name is
+    reused)."""
+    out = StageLoops()
+    rvars = {rv.name for rv in d.schedule.rvars}
+    counter = {}
+
+    def fresh(dim: str) -> str:
+        n = counter.get(dim, 0)
+        counter[dim] = n + 1
+        return f"{prefix}{dim}" if n == 0 else f"{prefix}{dim}${n}"
+
+    cur = {v: fresh(v) for v in bounds}            # dim name -> variable name now
+    rng = {cur[v]: bounds[v] for v in bounds}
+    origin = {cur[v]: v for v in bounds}           # variable -> original var
+    lets = []                                      # (name, expr), outermost split first
+    foot = {v: None for v in bounds}
+    for sp in d.schedule.splits:
+        if sp.kind == "split":
+            old = cur.pop(sp.old)
+            lo, ext, hi = rng[old]
+            f = sp.factor
+            o_name, i_name = fresh(sp.outer), fresh(sp.inner)
+            cur[sp.outer], cur[sp.inner] = o_name, i_name
+            is_rvar = sp.old in rvars or sp.outer in rvars
+            tail = _tail(sp, is_rvar, pure_stage, is_output)
+            o_ext = _s(ir.Div(ir.Add(ext, ir.Sub(f, ir.index(1))), f))
+            rng[o_name] = (ir.index(0), o_ext, _s(ir.Sub(o_ext, ir.index(1))))
+            rng[i_name] = (ir.index(0), f, _s(ir.Sub(f, ir.index(1))))
+            o, i = _iv(o_name), _iv(i_name)
+            if tail in ("ShiftInwards", "ShiftInwardsOutput"):
+                room = ir.Sub(ext, f)
+                if tail == "ShiftInwardsOutput":
+                    room = ir.Max(room, ir.index(0))
+                base = ir.Min(ir.Mul(o, f), room)
+            else:
+                base = ir.Mul(o, f)
+            lets.append((old, _s(ir.Add(ir.Add(lo, base), i))))
+            if tail in ("GuardWithIf", "ShiftInwardsOutput"):
+                fast = (ir.LE(ir.Add(ir.Add(lo, ir.Mul(o, f)), ir.Sub(f, ir.index(1))), hi)
+                        if tail == "GuardWithIf" else ir.GE(ext, f))
+                out.guards.append(Guard(ir.LE(_iv(old), hi), sp.outer, _s(fast)))
+                out.exact[old] = (lo, hi)
+            if old in origin:
+                v = origin[old]
+                if tail == "RoundUp":
+                    foot[v] = (lo, _s(ir.Add(lo, ir.Sub(ir.Mul(o_ext, f), ir.index(1)))))
+                elif tail == "ShiftInwards":
+                    foot[v] = (_s(ir.Add(lo, ir.Min(ir.Sub(ext, f), ir.index(0)))), hi)
+        elif sp.kind == "fuse":
+            inner, outer = cur.pop(sp.inner), cur.pop(sp.outer)
+            (ilo, iext, _), (olo, oext, _) = rng[inner], rng[outer]
+            fused = fresh(sp.old)
+            cur[sp.old] = fused
+            fext = _s(ir.Mul(iext, oext))
+            rng[fused] = (ir.index(0), fext, _s(ir.Sub(fext, ir.index(1))))
+            fv = _iv(fused)
+            lets.append((inner, _s(ir.Add(ilo, ir.Mod(fv, iext)))))
+            lets.append((outer, _s(ir.Add(olo, ir.Div(fv, iext)))))
+        elif sp.kind == "rename":
+            old = cur.pop(sp.old)
+            new = fresh(sp.outer)
+            cur[sp.outer] = new
+            rng[new] = rng[old]
+            lets.append((old, _iv(new)))
+    for dim in reversed(d.schedule.dims):              # outermost first
+        var = cur.get(dim.var)
+        if var is None:
+            continue
+        lo, ext, hi = rng[var]
+        out.loops.append(Loop(dim.var, var, lo, ext, dim.kind, hi))
+    out.lets = list(reversed(lets))                    # children before parents
+    out.names = dict(cur)
+    out.footprint = {v: fp for v, fp in foot.items() if fp is not None}
+    return out
+
+
+def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
+    """Intervals of every loop and let variable when the first `outside`
+    loops (outermost first) are fixed at their current values and the others
+    span their ranges. `scope` gives intervals of the symbols the bounds use."""
+    sc = dict(scope)
+    bounds = BoundsOf(sc)
+    for k, lp in enumerate(sl.loops):
+        if k < outside:
+            sc[lp.var] = Interval.point(_iv(lp.var))
+        else:
+            sc[lp.var] = Interval(bounds(lp.min).lo, bounds(lp.max).hi)
+        bounds = BoundsOf(sc)
+    for name, value in sl.lets:
+        iv = bounds(value)
+        clamp = sl.exact.get(name)
+        if clamp is not None and iv.bounded():
+            iv = Interval(_s(ir.Max(iv.lo, clamp[0])), _s(ir.Min(iv.hi, clamp[1])))
+        sc[name] = iv
+        bounds = BoundsOf(sc)
+    return sc

@@ -1,0 +1,218 @@
+"""Scheduling directives of a stage (split, fuse, reorder, tile, parallel,
+vectorize, unroll, serial), recorded as data on its `ir.StageSchedule` and
+checked for legality at the call."""
+from __future__ import annotations
+
+from . import ir
+from .errors import CompileError
+from .expr import to_node, cast_node
+from .source import user_location, at
+
+
+class TailStrategy:
+    Auto = "Auto"
+    RoundUp = "RoundUp"
+    GuardWithIf = "GuardWithIf"
+    ShiftInwards = "ShiftInwards"
+
+
+_TAILS = (TailStrategy.Auto, TailStrategy.RoundUp, TailStrategy.GuardWithIf,
+          TailStrategy.ShiftInwards)
+
+
+def _name(v) -> str:
+    if isinstance(v, str):
+        return v
+    n = getattr(v, "name", None)
+    if callable(n):
+        return n()
+    raise TypeError(f"expected a Var or RVar, got {type(v).__name__}")
+
+
+def _is_rvar_obj(v) -> bool:
+    from .var import RVar
+    return isinstance(v, RVar)
+
+
+class Schedulable:
+    """Mixin for Func (its pure stage) and Stage (an update). Subclasses
+    provide `_definition()`, `_stage_name()`, `_ir_function()` and
+    `_is_update()`."""
+
+    # helpers ---------------------------------------------------------------------
+    def _sched(self) -> ir.StageSchedule:
+        return self._definition().schedule
+
+    def _fail(self, msg: str):
+        raise CompileError(f"{self._stage_name()}: {msg}{at(user_location())}")
+
+    def _dim_index(self, v) -> int:
+        name = _name(v)
+        for i, d in enumerate(self._sched().dims):
+            if d.var == name:
+                return i
+        dims = ", ".join(d.var for d in self._sched().dims)
+        self._fail(f"has no loop variable {name}; its loops are (innermost first): {dims}")
+
+    def _check_new_name(self, name: str, reused: str = ""):
+        if name != reused and any(d.var == name for d in self._sched().dims):
+            self._fail(f"the name {name} is already used by a loop of this stage")
+
+    def _rvar_names(self) -> set:
+        return {rv.name for rv in self._sched().rvars}
+
+    def _races(self, dim: ir.Dim) -> str:
+        """Why iterations of an RVar dimension may not run in parallel ('' if
+        they may): they must write distinct locations and read no location
+        another iteration writes."""
+        if not dim.is_rvar:
+            return ""
+        d = self._definition()
+        fn = self._ir_function()
+        originals = self._originals(dim.var)
+        lhs_uses = [i for i, a in enumerate(d.args)
+                    if isinstance(a, ir.Variable) and a.name in originals]
+        if not lhs_uses:
+            return (f"iterations of {dim.var} write the same location of {fn.name}; "
+                    f"use rfactor to parallelize this reduction")
+        for c in ir.find_calls(list(d.values) + list(d.predicates)):
+            if c.call_type == ir.FUNC and c.func is fn and \
+                    not all(ir.equal(x, y) for x, y in zip(c.args, d.args)):
+                return (f"iterations of {dim.var} read {fn.name} where other iterations write; "
+                        f"the loop must stay serial")
+        return ""
+
+    def _originals(self, var: str) -> set:
+        """The original variables a (split/fused) loop variable comes from."""
+        out = {var}
+        changed = True
+        while changed:
+            changed = False
+            for sp in self._sched().splits:
+                if sp.kind == "split" and (sp.outer in out or sp.inner in out) and sp.old not in out:
+                    out.add(sp.old)
+                    changed = True
+                if sp.kind == "fuse" and sp.old in out and not {sp.inner, sp.outer} <= out:
+                    out.update((sp.inner, sp.outer))
+                    changed = True
+        return out
+
+    # directives ----------------------------------------------------------------------
+    def split(self, old, outer, inner, factor, tail=TailStrategy.Auto):
+        """Split loop `old` into `outer` and `inner` (inner runs `factor` times)."""
+        if tail not in _TAILS:
+            raise TypeError(f"unknown tail strategy {tail!r}")
+        i = self._dim_index(old)
+        dims = self._sched().dims
+        old_dim = dims[i]
+        o, n = _name(outer), _name(inner)
+        if o == n:
+            self._fail(f"split of {old_dim.var} needs two different names, got {o} twice")
+        self._check_new_name(o, old_dim.var)
+        self._check_new_name(n, old_dim.var)
+        f = to_node(factor)
+        if not f.type.is_integer():
+            self._fail(f"split factor must be an integer, not {f.type}")
+        f = cast_node(ir.INDEX, f)
+        if isinstance(f, ir.Const) and f.value <= 0:
+            self._fail(f"split factor must be positive, got {f.value}")
+        if old_dim.is_rvar and tail in (TailStrategy.RoundUp, TailStrategy.ShiftInwards):
+            self._fail(f"{tail} would run the reduction {old_dim.var} over extra points; "
+                       f"use GuardWithIf (or Auto)")
+        if self._is_update() and not old_dim.is_rvar and tail == TailStrategy.ShiftInwards:
+            self._fail("ShiftInwards would apply the update twice to some points; "
+                       "use GuardWithIf (or Auto)")
+        dims[i] = ir.Dim(n, old_dim.kind if old_dim.kind != "serial" else "serial",
+                         old_dim.is_rvar)
+        dims.insert(i + 1, ir.Dim(o, "serial", old_dim.is_rvar))
+        self._sched().splits.append(ir.Split("split", old_dim.var, o, n, f, tail))
+        return self
+
+    def fuse(self, inner, outer, fused):
+        """Fuse two adjacent loops (inner directly inside outer) into one."""
+        i, j = self._dim_index(inner), self._dim_index(outer)
+        dims = self._sched().dims
+        if j != i + 1:
+            self._fail(f"fuse needs {dims[i].var} directly inside {dims[j].var}; "
+                       f"reorder them first")
+        if dims[i].is_rvar != dims[j].is_rvar:
+            self._fail("cannot fuse a pure Var with an RVar")
+        name = _name(fused)
+        self._check_new_name(name)
+        self._sched().splits.append(ir.Split("fuse", name, dims[j].var, dims[i].var))
+        dims[i:j + 1] = [ir.Dim(name, "serial", dims[i].is_rvar)]
+        return self
+
+    def reorder(self, *vars):
+        """Reorder loops; the first named becomes the innermost."""
+        if len(vars) == 1 and isinstance(vars[0], (list, tuple)):
+            vars = tuple(vars[0])
+        idx = [self._dim_index(v) for v in vars]
+        if len(set(idx)) != len(idx):
+            self._fail("reorder names a loop twice")
+        dims = self._sched().dims
+        new = list(dims)
+        for slot, k in zip(sorted(idx), idx):
+            new[slot] = dims[k]
+        if not self._sched().allow_race_conditions:
+            before = [d.var for d in dims if d.is_rvar]
+            after = [d.var for d in new if d.is_rvar]
+            if before != after:
+                self._fail(f"reordering the RVars ({', '.join(before)}) changes the order "
+                           f"of the reduction, which is allowed only for an update proven "
+                           f"associative and commutative")
+        dims[:] = new
+        return self
+
+    def tile(self, x, y, *names):
+        """tile(x, y, xo, yo, xi, yi, xf, yf) or tile(x, y, xi, yi, xf, yf)."""
+        tail = TailStrategy.Auto
+        if names and names[-1] in _TAILS:
+            tail, names = names[-1], names[:-1]
+        if len(names) == 6:
+            xo, yo, xi, yi, xf, yf = names
+        elif len(names) == 4:
+            xi, yi, xf, yf = names
+            xo, yo = x, y
+        else:
+            raise TypeError("tile(x, y, xo, yo, xi, yi, xf, yf) or tile(x, y, xi, yi, xf, yf)")
+        self.split(x, xo, xi, xf, tail)
+        self.split(y, yo, yi, yf, tail)
+        return self.reorder(xi, yi, xo, yo)
+
+    def _mark(self, v, kind: str):
+        i = self._dim_index(v)
+        dim = self._sched().dims[i]
+        if kind in ("parallel", "vectorized"):
+            why = self._races(dim)
+            if why:
+                self._fail(f"cannot {'parallelize' if kind == 'parallel' else 'vectorize'} "
+                           f"{dim.var}: {why}")
+        dim.kind = kind
+        return self
+
+    def parallel(self, v, task_size=None, tail=TailStrategy.Auto):
+        """Run the iterations of `v` in parallel (in chunks of task_size)."""
+        if task_size is not None:
+            inner = f"{_name(v)}$par"
+            self.split(v, v, inner, task_size, tail)
+        return self._mark(v, "parallel")
+
+    def vectorize(self, v, width=None, tail=TailStrategy.Auto):
+        """Vectorize loop `v` (its extent must be constant), or split it by
+        `width` and vectorize the inner loop."""
+        if width is None:
+            return self._mark(v, "vectorized")
+        inner = f"{_name(v)}$vec"
+        self.split(v, v, inner, width, tail)
+        return self._mark(inner, "vectorized")
+
+    def unroll(self, v, factor=None, tail=TailStrategy.Auto):
+        if factor is None:
+            return self._mark(v, "unrolled")
+        inner = f"{_name(v)}$unr"
+        self.split(v, v, inner, factor, tail)
+        return self._mark(inner, "unrolled")
+
+    def serial(self, v):
+        return self._mark(v, "serial")
