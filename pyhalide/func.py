@@ -401,6 +401,15 @@ class Stage(Schedulable):
     def _is_update(self) -> bool:
         return self._index > 0
 
+    def rfactor(self, preserved, var=None) -> Func:
+        """Factor this update into an intermediate Func over the preserved
+        RVars (turned into the Vars given) and a merge stage (CGO 2017).
+        `rfactor([(r.y, u), ...])`, `rfactor(r.y, u)` or `rfactor([])`."""
+        from .rfactor import rfactor
+        if var is not None:
+            preserved = [(preserved, var)]
+        return rfactor(self, list(preserved))
+
     def __repr__(self):
         return f"<pyhalide.Stage {self.name()}>"
 

@@ -154,15 +154,31 @@ class Schedulable:
         new = list(dims)
         for slot, k in zip(sorted(idx), idx):
             new[slot] = dims[k]
-        if not self._sched().allow_race_conditions:
-            before = [d.var for d in dims if d.is_rvar]
-            after = [d.var for d in new if d.is_rvar]
-            if before != after:
+        before = [d.var for d in dims if d.is_rvar]
+        after = [d.var for d in new if d.is_rvar]
+        if before != after and not self._sched().allow_race_conditions:
+            why = self._reorder_refusal()
+            if why:
                 self._fail(f"reordering the RVars ({', '.join(before)}) changes the order "
                            f"of the reduction, which is allowed only for an update proven "
-                           f"associative and commutative")
+                           f"associative and commutative: {why}")
         dims[:] = new
         return self
+
+    def _reorder_refusal(self) -> str:
+        """'' if this update is proven associative and commutative, else why not."""
+        if not self._is_update():
+            return "this is a pure definition"
+        try:
+            from .associativity import prove_associativity
+        except ImportError:
+            return "the associativity prover is not available"
+        op = prove_associativity(self)
+        if not op.associative:
+            return op.reason
+        if not op.commutative:
+            return "the operator is associative but not commutative"
+        return ""
 
     def tile(self, x, y, *names):
         """tile(x, y, xo, yo, xi, yi, xf, yf) or tile(x, y, xi, yi, xf, yf)."""
