@@ -93,16 +93,22 @@ class _AddChecks(ir.Mutator):
         return ir.block(*self._checks_for([s.value]), s)
 
     def _checks_for(self, exprs) -> list:
+        """Checks of every read in `exprs`, inner reads first; a read inside a
+        lazy if_then_else branch is checked only when that branch is taken."""
         out = []
-        for c in ir.find_calls(exprs):
+        for c, path in _reads_with_paths(exprs):
             if c.call_type == ir.FUNC:
                 kind = rules.func_kind(self.ctx.is_output(c.name))
-                out += self._access_checks(c.name, c.args, kind, "read")
-            elif c.call_type == ir.IMAGE:
-                out += self._access_checks(c.name, c.args, rules.IMAGE, "read")
+                checks = self._access_checks(c.name, c.args, kind, "read", path is not None)
+            else:
+                checks = self._access_checks(c.name, c.args, rules.IMAGE, "read", path is not None)
+            if path is not None:
+                checks = [ir.AssertStmt(_lazy_implies(path, a.condition), a.error, a.message, a.args)
+                          for a in checks]
+            out += checks
         return out
 
-    def _access_checks(self, name, args, kind, verb) -> list:
+    def _access_checks(self, name, args, kind, verb, conditional=False) -> list:
         bounds = BoundsOf(self.scope)
         out = []
         for d, a in enumerate(args):
@@ -118,7 +124,7 @@ class _AddChecks(ir.Mutator):
                 lo, hi = index_var(region_min(name, d)), index_var(region_max(name, d))
                 what = f"Func {name}"
                 where = "its computed region"
-            if self._hoistable(iv):
+            if self._hoistable(iv) and not conditional:
                 if self.drop_invariant:
                     continue
                 if self.invariant is not None:
@@ -137,6 +143,47 @@ class _AddChecks(ir.Mutator):
             return False
         names = ir.free_vars([iv.lo, iv.hi])
         return not any(n in names for n in self.loops)
+
+
+_LAZY = "if_then_else"
+
+
+def _reads_with_paths(exprs) -> list:
+    """(Call, path condition or None) for each Func/image read, in post-order
+    (a read's index reads come before it); the path condition is what must
+    hold for a read inside lazy if_then_else branches to happen."""
+    out, seen = [], set()
+
+    def walk(e, path):
+        if not isinstance(e, ir.IRNode):
+            return
+        key = (id(e), id(path))
+        if key in seen:
+            return
+        seen.add(key)
+        if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == _LAZY:
+            c, a, b = e.args
+            walk(c, path)
+            walk(a, _and(path, c))
+            walk(b, _and(path, ir.Not(c)))
+            return
+        for child in ir.children(e):
+            walk(child, path)
+        if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE):
+            out.append((e, path))
+
+    for x in exprs:
+        walk(x, None)
+    return out
+
+
+def _and(path, c):
+    return c if path is None else ir.And(path, c)
+
+
+def _lazy_implies(path, cond):
+    """`path -> cond`, evaluating cond only when path holds."""
+    return ir.Call(ir.Bool(), _LAZY, (path, cond, ir.Const(ir.Bool(), True)), ir.INTRINSIC)
 
 
 def _unique(conds: list) -> list:

@@ -24,15 +24,22 @@ class Context:
     current state. Shared subtrees are evaluated once per Context.
     """
 
-    __slots__ = ("realizer", "vars", "pre", "self_name", "self_read", "memo")
+    __slots__ = ("realizer", "vars", "pre", "self_name", "self_read", "memo", "mask")
 
-    def __init__(self, realizer, vars, pre=None, self_name=None, self_read=None):
+    def __init__(self, realizer, vars, pre=None, self_name=None, self_read=None, mask=None):
         self.realizer = realizer
         self.vars = vars
         self.pre = pre if pre is not None else {}
         self.self_name = self_name
         self.self_read = self_read
         self.memo = {}
+        self.mask = mask        # lanes that are really evaluated (lazy if_then_else), or None
+
+    def masked(self, mask) -> "Context":
+        """The same bindings, evaluating only the lanes where `mask` holds."""
+        if self.mask is not None:
+            mask = np.logical_and(self.mask, mask)
+        return Context(self.realizer, self.vars, self.pre, self.self_name, self.self_read, mask)
 
     def ev(self, e):
         key = id(e)
@@ -84,18 +91,43 @@ def _select(ctx, e):
 
 def _let(ctx, e):
     inner = Context(ctx.realizer, {**ctx.vars, e.name: ctx.ev(e.value)},
-                    ctx.pre, ctx.self_name, ctx.self_read)
+                    ctx.pre, ctx.self_name, ctx.self_read, ctx.mask)
     return inner.ev(e.body)
+
+
+def _if_then_else(ctx, e):
+    """Lazy select: each branch is evaluated only on the lanes that take it
+    (reads in the other lanes are never checked)."""
+    cond, a, b = e.args
+    c = ctx.ev(cond)
+    t = e.type.to_numpy()
+    if np.ndim(c) == 0:
+        return np.asarray(ctx.ev(a if c else b)).astype(t)[()]
+    taken = ctx.masked(c)
+    other = ctx.masked(np.logical_not(c))
+    va = taken.ev(a) if np.any(taken.mask) else t.type(0)
+    vb = other.ev(b) if np.any(other.mask) else t.type(0)
+    return np.where(c, va, vb).astype(t)
+
+
+def _masked_image_args(ctx, e, args):
+    """Coordinates of an image read with the lanes outside ctx.mask moved
+    to the first element, so only evaluated lanes are checked."""
+    if ctx.mask is None:
+        return args
+    return [np.where(ctx.mask, a, 0) for a in args]
 
 
 def _call(ctx, e):
     if e.call_type == N.INTRINSIC:
+        if e.name == "if_then_else":
+            return _if_then_else(ctx, e)
         return ops.intrinsic(e, [ctx.ev(a) for a in e.args])
     if e.call_type == N.FUNC and e.name == ctx.self_name:
         return ctx.self_read(ctx, e)
     args = [ctx.ev(a) for a in e.args]
     if e.call_type == N.IMAGE:
-        return ctx.realizer.image(e, args)
+        return ctx.realizer.image(e, _masked_image_args(ctx, e, args))
     values = ctx.realizer.func_at(e.name, args)
     if e.value_index >= len(values):
         raise IndexError(f"{e.name} has {len(values)} values, call reads [{e.value_index}]")
