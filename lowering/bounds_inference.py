@@ -18,8 +18,9 @@ from pyhalide import ir
 
 from . import access_rules as rules
 from .context import (LoweringContext, region_min, region_max, region_extent, required_min,
-                      required_max, required_extent, compute_level, geometry, index_var,
-                      buffer_name)
+                      required_max, required_extent, compute_level, store_level, geometry,
+                      index_var, buffer_name)
+from .monotonic import non_decreasing
 from .interval import Interval, BoundsOf, union
 from .loop_synthesis import loops_of_stage, loop_var_of
 from .simplify import simplify
@@ -193,25 +194,88 @@ class _Bounds:
                     f"cannot bound the region of Func {name} in dimension {i}: it is only "
                     f"accessed at data-dependent positions of a type wider than 16 bits; "
                     f"clamp the index (ph.clamp) or cast it to a narrow type")
-            lo, hi = _s(iv.lo), _s(iv.hi)
-            required.append(Interval(lo, hi))
+            required.append(Interval(_s(iv.lo), _s(iv.hi)))
+        store = store_level(self.ctx, name)
+        slid = self._slide(fn, level, store, required)
+        for i, (iv, lo) in enumerate(zip(required, slid)):
             self._let(lets, required_min(name, i), lo)
-            self._let(lets, required_max(name, i), hi)
-            self._let(lets, required_extent(name, i), self._extent(lo, hi))
+            self._let(lets, required_max(name, i), iv.hi)
+            self._let(lets, required_extent(name, i), self._extent(lo, iv.hi))
         foot = self._footprints(fn, dims)
-        grown = False
-        for i in range(dims):
-            lo, hi = index_var(required_min(name, i)), index_var(required_max(name, i))
-            if foot[i] is not None and not (ir.equal(_s(foot[i].lo), lo) and ir.equal(_s(foot[i].hi), hi)):
-                grown = True
-                u = union(Interval(lo, hi), foot[i])
-                lo, hi = _s(u.lo), _s(u.hi)
-            self._let(lets, region_min(name, i), lo)
-            self._let(lets, region_max(name, i), hi)
-            self._let(lets, region_extent(name, i), self._extent(lo, hi))
+        grown = any(f is not None for f in foot)
+        if store != level:
+            # the storage covers every iteration between the store and compute levels
+            scope = self._between(store, level)
+            regions = [self._over(scope, name, i, iv, foot[i]) for i, iv in enumerate(required)]
+            store_lets = self.lets.setdefault(self._level_key(store), [])
+        else:
+            regions = []
+            for i in range(dims):
+                lo, hi = index_var(required_min(name, i)), index_var(required_max(name, i))
+                if foot[i] is not None:
+                    u = union(Interval(lo, hi), foot[i])
+                    lo, hi = _s(u.lo), _s(u.hi)
+                regions.append(Interval(lo, hi))
+            store_lets = lets
+        for i, iv in enumerate(regions):
+            self._let(store_lets, region_min(name, i), iv.lo)
+            self._let(store_lets, region_max(name, i), iv.hi)
+            self._let(store_lets, region_extent(name, i), self._extent(iv.lo, iv.hi))
         if self.ctx.is_output(name):
             self.ctx.in_place[name] = not (acc.extended or grown)
         self.done.append(name)
+
+    # -- store levels and sliding windows ---------------------------------------------------
+    def _compute_loop(self, level: ir.LoopLevel):
+        """(StageLoops of the consumer's last stage, index of the level's loop)."""
+        gfn = self.ctx.env[level.func]
+        sl = loops_of_stage(self.ctx, gfn, len(gfn.definitions()) - 1)
+        loop = loop_var_of(self.ctx, level.func, level.var)
+        return sl, [lp.var for lp in sl.loops].index(loop)
+
+    def _between(self, store: ir.LoopLevel, compute: ir.LoopLevel) -> dict:
+        """Intervals of the consumer's loop variables that vary between the
+        store and the compute level (loops outside the store level fixed)."""
+        sl, _ = self._compute_loop(compute)
+        outside = 0 if store.is_root() else self._compute_loop(store)[1] + 1
+        return var_intervals(sl, outside, {})
+
+    def _over(self, scope, name, d: int, iv: Interval, foot) -> Interval:
+        """The union over the varying loops of a required interval and the
+        stage footprint (expressed in the required symbols)."""
+        bounds = BoundsOf(scope)
+        lo, hi = bounds(iv.lo).lo, bounds(iv.hi).hi
+        if foot is not None:
+            sub = {required_min(name, d): iv.lo, required_max(name, d): iv.hi,
+                   required_extent(name, d): _s(ir.Add(ir.Sub(iv.hi, iv.lo), ir.index(1)))}
+            flo = bounds(_s(ir.substitute(foot.lo, sub))).lo
+            fhi = bounds(_s(ir.substitute(foot.hi, sub))).hi
+            lo, hi = _s(ir.Min(lo, flo)), _s(ir.Max(hi, fhi))
+        return Interval(lo, hi)
+
+    def _slide(self, fn: ir.Function, compute, store, required: list) -> list:
+        """The min of each required interval, moved past what the previous
+        iteration of the compute loop computed when the Func is stored outside
+        a serial loop and computed inside it (sliding window)."""
+        mins = [iv.lo for iv in required]
+        if compute == store or compute.is_root() or fn.updates:
+            return mins
+        sl, k = self._compute_loop(compute)
+        loop = sl.loops[k]
+        if loop.kind != "serial":
+            return mins
+        var = ir.Variable(ir.INDEX, loop.var)
+        prev = {loop.var: ir.Sub(var, ir.index(1))}
+        for i, iv in enumerate(required):
+            if loop.var not in ir.free_vars([iv.lo, iv.hi]):
+                continue
+            if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
+                continue
+            prev_hi = _s(ir.substitute(iv.hi, prev))
+            slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
+            mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
+            break
+        return mins
 
     def _extent(self, lo, hi):
         ext = _s(ir.Add(ir.Sub(hi, lo), ir.index(1)))

@@ -86,3 +86,13 @@ def compute_level(ctx: "LoweringContext", name: str) -> ir.LoopLevel:
     if ctx.is_output(name) or level is None or level.is_inlined():
         return ir.LoopLevel.root()
     return level
+
+
+def store_level(ctx: "LoweringContext", name: str) -> ir.LoopLevel:
+    """Where Func `name` is allocated: its store level if it has one outside
+    its compute level, else the compute level."""
+    compute = compute_level(ctx, name)
+    level = ctx.env[name].schedule.store_level
+    if compute.is_root() or level is None or level.is_inlined():
+        return compute
+    return level

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pyhalide import ir
 
 from .context import (LoweringContext, region_min, region_extent, required_min,
-                      required_max, required_extent, stage_prefix, compute_level, index_var)
+                      required_max, required_extent, stage_prefix, compute_level, store_level,
+                      index_var)
 from .simplify import simplify
 from .stage_loops import stage_loops, StageLoops
 
@@ -94,12 +95,41 @@ class _InjectAt(ir.Mutator):
         return self.mutate_children(s)
 
 
-def _realize(ctx, fn, produce, consumer):
-    inner = produce if consumer is None else \
-        ir.block(produce, ir.ProducerConsumer(fn.name, False, consumer))
+def _produce_consume(fn, produce, consumer):
+    if consumer is None:
+        return produce
+    return ir.block(produce, ir.ProducerConsumer(fn.name, False, consumer))
+
+
+def _realize(fn, body):
     bounds = tuple(ir.Range(index_var(region_min(fn.name, d)), index_var(region_extent(fn.name, d)))
                    for d in range(fn.dimensions()))
-    return ir.Realize(fn.name, tuple(fn.output_types), bounds, inner)
+    return ir.Realize(fn.name, tuple(fn.output_types), bounds, body)
+
+
+def _inject(ctx, stmt, name, level, wrap):
+    loop = loop_var_of(ctx, level.func, level.var)
+    inject = _InjectAt(loop, wrap)
+    stmt = inject.mutate(stmt)
+    if not inject.found:
+        raise ir.CompileError(f"Func {name} is computed or stored at {level.func}.{level.var}, "
+                              f"but {level.func} is not computed before it is used")
+    return stmt
+
+
+def check_levels(ctx: LoweringContext, name: str, compute, store):
+    """The store level must be the compute level or enclose it."""
+    if store == compute or store.is_root():
+        return
+    if compute.is_root() or store.func != compute.func:
+        raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}: the "
+                              f"store level must be a loop that contains the compute level")
+    gfn = ctx.env[store.func]
+    loops = [lp.var for lp in loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1).loops]
+    s, c = loop_var_of(ctx, store.func, store.var), loop_var_of(ctx, compute.func, compute.var)
+    if loops.index(s) > loops.index(c):
+        raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}, which "
+                              f"is outside it: the store level must contain the compute level")
 
 
 def loop_var_of(ctx: LoweringContext, g: str, var: str) -> str:
@@ -121,15 +151,19 @@ def synthesize_loops(ctx: LoweringContext) -> ir.Stmt:
     for name in reversed(ctx.order):          # consumers first
         fn = ctx.env[name]
         produce = build_produce(ctx, fn)
-        level = compute_level(ctx, name)
-        if level.is_root():
-            stmt = _realize(ctx, fn, produce, stmt)
+        compute, store = compute_level(ctx, name), store_level(ctx, name)
+        check_levels(ctx, name, compute, store)
+        if compute.is_root():
+            stmt = _realize(fn, _produce_consume(fn, produce, stmt))
             continue
-        loop = loop_var_of(ctx, level.func, level.var)
-        inject = _InjectAt(loop, lambda body, fn=fn, produce=produce:
-                           _realize(ctx, fn, produce, body))
-        stmt = inject.mutate(stmt)
-        if not inject.found:
-            raise ir.CompileError(f"Func {name} is computed at {level.func}.{level.var}, but "
-                                  f"{level.func} is not computed before it is used")
+        if store == compute:
+            stmt = _inject(ctx, stmt, name, compute, lambda body, fn=fn, produce=produce:
+                           _realize(fn, _produce_consume(fn, produce, body)))
+            continue
+        stmt = _inject(ctx, stmt, name, compute, lambda body, fn=fn, produce=produce:
+                       _produce_consume(fn, produce, body))
+        if store.is_root():
+            stmt = _realize(fn, stmt)
+        else:
+            stmt = _inject(ctx, stmt, name, store, lambda body, fn=fn: _realize(fn, body))
     return stmt

@@ -89,7 +89,13 @@ class _Simplifier(ir.Mutator):
                 folded = fold_binary(type(r), a.b, b)
                 return type(r)(a.a, folded)
         if _is_const(a) and not _is_const(b):
-            return type(r)(b, a)
+            a, b = b, a
+            r = type(r)(a, b)
+        # min(max(x, c1), c2) with c1 >= c2 is c2; max(min(x, c1), c2) with c1 <= c2 is c2
+        inner = ir.Max if is_min else ir.Min
+        if isinstance(a, inner) and _is_const(a.b) and _is_const(b):
+            if (a.b.value >= b.value) if is_min else (a.b.value <= b.value):
+                return b
         t = r.type
         if t.is_integer() and _is_const(b):
             if b.value == (t.max_value() if is_min else t.min_value()):
@@ -153,6 +159,16 @@ class _Simplifier(ir.Mutator):
         if c is e.condition and t is e.true_value and f is e.false_value:
             return e
         return ir.Select(c, t, f)
+
+    def visit_Call(self, e):
+        """The lazy `if_then_else(c, a, b)` intrinsic: a constant condition
+        (or a broadcast of one) picks its branch; otherwise each operand is
+        simplified."""
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            c = ir.const_value(self.mutate(e.args[0]))
+            if c is not None:
+                return self.mutate(e.args[1] if c else e.args[2])
+        return self.mutate_children(e)
 
     def visit_Cast(self, e):
         v = self.mutate(e.value)
