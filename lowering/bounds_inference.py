@@ -20,7 +20,7 @@ from . import access_rules as rules
 from .context import (LoweringContext, region_min, region_max, region_extent, required_min,
                       required_max, required_extent, compute_level, store_level, geometry,
                       index_var, buffer_name)
-from .monotonic import non_decreasing
+from .monotonic import non_decreasing, window_span
 from .interval import Interval, BoundsOf, union
 from .loop_synthesis import loops_of_stage, loop_var_of
 from .simplify import simplify
@@ -274,6 +274,12 @@ class _Bounds:
             prev_hi = _s(ir.substitute(iv.hi, prev))
             slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
             mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
+            span = window_span(iv.lo, iv.hi, loop.var)
+            if span is not None and not self.ctx.is_output(fn.name):
+                fold = 1
+                while fold < span:
+                    fold *= 2
+                self.ctx.folds[fn.name] = (i, fold)
             break
         return mins
 

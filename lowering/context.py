@@ -16,6 +16,7 @@ class LoweringContext:
     dense: frozenset = frozenset()      # buffers whose dimension 0 has stride 1
     order: list = field(default_factory=list)        # realization order, producers first
     in_place: dict = field(default_factory=dict)     # output name -> computed in its buffer
+    folds: dict = field(default_factory=dict)        # Func -> (dimension, fold factor)
     stages: list = field(default_factory=list)       # [(pass name, Stmt)] for dumps
 
     def is_output(self, name: str) -> bool:

@@ -43,3 +43,25 @@ def _combine(a, b):
 
 def non_decreasing(e: ir.Expr, var: str) -> bool:
     return _direction(e, var) in (0, 1)
+
+
+def _unclamp(e, var: str):
+    """e without min/max clamps against bounds that do not depend on var
+    (clamping only narrows an interval)."""
+    if isinstance(e, (ir.Min, ir.Max)):
+        if var not in ir.free_vars(e.b):
+            return _unclamp(e.a, var)
+        if var not in ir.free_vars(e.a):
+            return _unclamp(e.b, var)
+    if isinstance(e, ir.Add) and isinstance(e.b, ir.Const):
+        return ir.Add(_unclamp(e.a, var), e.b)
+    if isinstance(e, ir.Sub) and isinstance(e.b, ir.Const):
+        return ir.Sub(_unclamp(e.a, var), e.b)
+    return e
+
+
+def window_span(lo: ir.Expr, hi: ir.Expr, var: str):
+    """A constant upper bound on hi - lo + 1 for every value of var, or None."""
+    from .linear import constant_difference
+    d = constant_difference(_unclamp(hi, var), _unclamp(lo, var))
+    return None if d is None or d < 0 else d + 1

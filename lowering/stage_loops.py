@@ -12,8 +12,10 @@ Tail strategies (Auto: ShiftInwards on pure stages, GuardWithIf on updates
 and RVars):
 - GuardWithIf: x = min + o*f + i, guarded by x <= max; a chunk whose last
   point is inside runs unguarded.
-- ShiftInwards: x = min + min(o*f, e - f) + i. An output cannot grow, so for
-  it the shift is clamped at 0 and a guard covers extents below f.
+- ShiftInwards: x = min + min(o*f, max(e - f, 0)) + i: the last chunk
+  shifts inwards; extents below f (where the shift would leave the region)
+  take a guarded copy of the loop, so the stage never computes, nor reads
+  for, points outside its region.
 - RoundUp: x = min + o*f + i unguarded (intermediates only: the Func grows
   to a multiple of f; on outputs it behaves as GuardWithIf).
 """
@@ -68,8 +70,6 @@ def _tail(split: ir.Split, is_rvar: bool, pure_stage: bool, is_output: bool) -> 
         tail = "ShiftInwards" if (pure_stage and not is_rvar) else "GuardWithIf"
     if tail == "RoundUp" and is_output:
         tail = "GuardWithIf"
-    if tail == "ShiftInwards" and is_output:
-        tail = "ShiftInwardsOutput"
     return tail
 
 
@@ -105,15 +105,12 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
             rng[o_name] = (ir.index(0), o_ext, _s(ir.Sub(o_ext, ir.index(1))))
             rng[i_name] = (ir.index(0), f, _s(ir.Sub(f, ir.index(1))))
             o, i = _iv(o_name), _iv(i_name)
-            if tail in ("ShiftInwards", "ShiftInwardsOutput"):
-                room = ir.Sub(ext, f)
-                if tail == "ShiftInwardsOutput":
-                    room = ir.Max(room, ir.index(0))
-                base = ir.Min(ir.Mul(o, f), room)
+            if tail == "ShiftInwards":
+                base = ir.Min(ir.Mul(o, f), ir.Max(ir.Sub(ext, f), ir.index(0)))
             else:
                 base = ir.Mul(o, f)
             lets.append((old, _s(ir.Add(ir.Add(lo, base), i))))
-            if tail in ("GuardWithIf", "ShiftInwardsOutput"):
+            if tail in ("GuardWithIf", "ShiftInwards"):
                 fast = (ir.LE(ir.Add(ir.Add(lo, ir.Mul(o, f)), ir.Sub(f, ir.index(1))), hi)
                         if tail == "GuardWithIf" else ir.GE(ext, f))
                 out.guards.append(Guard(ir.LE(_iv(old), hi), sp.outer, _s(fast)))
@@ -122,8 +119,6 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
                 v = origin[old]
                 if tail == "RoundUp":
                     foot[v] = (lo, _s(ir.Add(lo, ir.Sub(ir.Mul(o_ext, f), ir.index(1)))))
-                elif tail == "ShiftInwards":
-                    foot[v] = (_s(ir.Add(lo, ir.Min(ir.Sub(ext, f), ir.index(0)))), hi)
         elif sp.kind == "fuse":
             inner, outer = cur.pop(sp.inner), cur.pop(sp.outer)
             (ilo, iext, _), (olo, oext, _) = rng[inner], rng[outer]
@@ -168,7 +163,9 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
         iv = bounds(value)
         clamp = sl.exact.get(name)
         if clamp is not None and iv.bounded():
-            iv = Interval(_s(ir.Max(iv.lo, clamp[0])), _s(ir.Min(iv.hi, clamp[1])))
+            lo, hi = bounds(clamp[0]).lo, bounds(clamp[1]).hi
+            if lo is not None and hi is not None:
+                iv = Interval(_s(ir.Max(iv.lo, lo)), _s(ir.Min(iv.hi, hi)))
         sc[name] = iv
         bounds = BoundsOf(sc)
     return sc

@@ -15,10 +15,15 @@ from .context import (LoweringContext, region_min, region_extent, region_stride,
                       internal_name, geometry, index_var)
 
 
-def _flat_index(args, mins, strides) -> ir.Expr:
+def _flat_index(args, mins, strides, fold=None) -> ir.Expr:
+    """sum((arg - min) * stride); a folded dimension (d, F) stores coordinate
+    c at c mod F (F a power of two)."""
     idx = None
-    for a, lo, st in zip(args, mins, strides):
-        term = ir.Sub(a, lo)
+    for d, (a, lo, st) in enumerate(zip(args, mins, strides)):
+        if fold is not None and fold[0] == d:
+            term = ir.BitAnd(a, ir.index(fold[1] - 1))
+        else:
+            term = ir.Sub(a, lo)
         if not (isinstance(st, ir.Const) and st.value == 1):
             term = ir.Mul(term, st)
         idx = term if idx is None else ir.Add(idx, term)
@@ -40,25 +45,27 @@ class _Flatten(ir.Mutator):
         return geometry(buf, "stride", d)
 
     def _func_storage(self, fname: str, index: int):
-        """(storage name, mins, strides) of element `index` of Func fname."""
+        """(storage name, mins, strides, fold) of element `index` of Func fname."""
         fn = self.ctx.env[fname]
         n = len(fn.output_types)
         buf = buffer_name(fname, index, n)
         dims = range(fn.dimensions())
         if self.ctx.is_output(fname) and self.ctx.in_place.get(fname, False):
-            return buf, [geometry(buf, "min", d) for d in dims], [self._stride(buf, d) for d in dims]
+            return (buf, [geometry(buf, "min", d) for d in dims],
+                    [self._stride(buf, d) for d in dims], None)
         if self.ctx.is_output(fname):
             buf = internal_name(buf)
         bounds = self.realized[fname]
         return (buf, [bounds[d].min for d in dims],
-                [ir.index(1) if d == 0 else index_var(region_stride(fname, d)) for d in dims])
+                [ir.index(1) if d == 0 else index_var(region_stride(fname, d)) for d in dims],
+                self.ctx.folds.get(fname))
 
     # rewriting ----------------------------------------------------------------------
     def visit_Call(self, c):
         args = tuple(self.mutate(a) for a in c.args)
         if c.call_type == ir.FUNC:
-            buf, mins, strides = self._func_storage(c.name, c.value_index)
-            return ir.Load(c.type, buf, _flat_index(args, mins, strides))
+            buf, mins, strides, fold = self._func_storage(c.name, c.value_index)
+            return ir.Load(c.type, buf, _flat_index(args, mins, strides, fold))
         if c.call_type == ir.IMAGE:
             mins = [geometry(c.name, "min", d) for d in range(len(args))]
             strides = [self._stride(c.name, d) for d in range(len(args))]
@@ -72,13 +79,14 @@ class _Flatten(ir.Mutator):
         values = tuple(self.mutate(v) for v in s.values)
         stores = []
         if len(values) == 1:
-            buf, mins, strides = self._func_storage(s.name, 0)
-            return ir.Store(buf, values[0], _flat_index(args, mins, strides))
+            buf, mins, strides, fold = self._func_storage(s.name, 0)
+            return ir.Store(buf, values[0], _flat_index(args, mins, strides, fold))
         # all values are computed before any is stored (they may read each other)
         temps = [f"{s.name}.value{i}" for i in range(len(values))]
         for i, (v, tmp) in enumerate(zip(values, temps)):
-            buf, mins, strides = self._func_storage(s.name, i)
-            stores.append(ir.Store(buf, ir.Variable(v.type, tmp), _flat_index(args, mins, strides)))
+            buf, mins, strides, fold = self._func_storage(s.name, i)
+            stores.append(ir.Store(buf, ir.Variable(v.type, tmp),
+                                   _flat_index(args, mins, strides, fold)))
         body = ir.block(*stores)
         for v, tmp in reversed(list(zip(values, temps))):
             body = ir.LetStmt(tmp, v, body)
@@ -96,13 +104,15 @@ class _Flatten(ir.Mutator):
             return body
         if is_out:
             body = ir.block(body, *[self._copy_out(fname, i, n, dims) for i in range(n)])
-        extents = tuple(r.extent for r in s.bounds)
+        fold = self.ctx.folds.get(fname)
+        extents = tuple(ir.index(fold[1]) if fold is not None and fold[0] == d else r.extent
+                        for d, r in enumerate(s.bounds))
         for i in reversed(range(n)):
             buf = buffer_name(fname, i, n)
             body = ir.Allocate(internal_name(buf) if is_out else buf, fn.output_types[i], extents, body)
         for d in reversed(range(1, dims)):
             prev = ir.index(1) if d == 1 else index_var(region_stride(fname, d - 1))
-            stride = ir.Mul(prev, s.bounds[d - 1].extent)
+            stride = ir.Mul(prev, extents[d - 1])
             body = ir.LetStmt(region_stride(fname, d), stride, body)
         return body
 
