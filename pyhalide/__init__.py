@@ -30,6 +30,7 @@ _register(".func", "Func FuncRef Stage")
 _register(".schedule", "TailStrategy")
 _register(".reductions", "sum product minimum maximum argmin argmax")
 _register(".realize", "Pipeline")
+_register(".pipeline", "pipeline")
 _register(".associativity", "prove_associativity AssociativeOp")
 
 

@@ -1,0 +1,265 @@
+"""Syntactic analysis of the decorated function: the supported subset (with
+located errors for everything else), liveness (which scalars a loop
+carries from one iteration to the next or out of the loop), and where a
+carried scalar is updated (its "home" loop)."""
+from __future__ import annotations
+
+import ast
+
+from .errors import SourceMap
+
+_REJECT = {
+    ast.While: ("`while` loops are not supported",
+                "use `for i in range(...)` with bounds computed from array sizes and scalar "
+                "arguments"),
+    ast.Break: ("`break` is not supported",
+                "compute every iteration and guard the work with `if` (or `continue`); "
+                "e.g. track a `found` flag"),
+    ast.With: ("`with` is not supported", "remove it"),
+    ast.Try: ("`try` is not supported", "remove it; errors raise as in plain Python"),
+    ast.Raise: ("`raise` is not supported", "remove it"),
+    ast.FunctionDef: ("nested functions are not supported",
+                      "define helpers as separate @pipeline functions or inline them"),
+    ast.ClassDef: ("classes are not supported", "remove it"),
+    ast.Lambda: ("lambdas are not supported", "inline the expression"),
+    ast.Global: ("`global` is not supported", "pass the value as an argument"),
+    ast.Nonlocal: ("`nonlocal` is not supported", "pass the value as an argument"),
+    ast.Delete: ("`del` is not supported", "remove it"),
+    ast.Import: ("imports inside the function are not supported",
+                 "import at module level"),
+    ast.ImportFrom: ("imports inside the function are not supported",
+                     "import at module level"),
+    ast.List: ("lists are not supported", "use a NumPy array created with np.zeros/np.empty "
+                                          "before the loop"),
+    ast.ListComp: ("list comprehensions are not supported", "write a `for` loop into an array"),
+    ast.SetComp: ("set comprehensions are not supported", "write a `for` loop"),
+    ast.DictComp: ("dict comprehensions are not supported", "write a `for` loop"),
+    ast.GeneratorExp: ("generator expressions are not supported", "write a `for` loop"),
+    ast.Dict: ("dicts are not supported", "use arrays and scalars"),
+    ast.Set: ("sets are not supported", "use arrays and scalars"),
+    ast.Slice: ("slicing is not supported", "index single elements inside a `for` loop "
+                                            "(a[i, j], not a[i, :])"),
+    ast.Starred: ("`*` unpacking is not supported", "name the values"),
+    ast.Yield: ("generators are not supported", "return arrays or scalars"),
+    ast.YieldFrom: ("generators are not supported", "return arrays or scalars"),
+    ast.Await: ("`await` is not supported", "remove it"),
+    ast.NamedExpr: ("`:=` is not supported", "assign in a separate statement"),
+    ast.JoinedStr: ("f-strings are not supported", "remove it"),
+    ast.AsyncFor: ("`async for` is not supported", "use `for i in range(...)`"),
+    ast.Assert: ("`assert` is not supported", "remove it"),
+}
+if hasattr(ast, "Match"):
+    _REJECT[ast.Match] = ("`match` is not supported", "use if/elif/else")
+
+
+def check_supported(tree: ast.FunctionDef, smap: SourceMap):
+    """Raise a located CompileError for the first unsupported construct."""
+    body = tree.body
+    for i, stmt in enumerate(body):
+        _check_stmt(stmt, smap, loop_depth=0, last=(i == len(body) - 1))
+
+
+def _check_stmt(stmt, smap, loop_depth, last):
+    for cls, (msg, hint) in _REJECT.items():
+        if isinstance(stmt, cls):
+            raise smap.error(stmt, msg, hint)
+    if isinstance(stmt, ast.Return):
+        if loop_depth > 0 or not last:
+            raise smap.error(stmt, "early `return` is not supported",
+                             "return once, as the last statement of the function; keep results "
+                             "in variables until then")
+    if isinstance(stmt, ast.Continue) and loop_depth == 0:
+        raise smap.error(stmt, "`continue` outside a loop")
+    if isinstance(stmt, ast.For):
+        if stmt.orelse:
+            raise smap.error(stmt.orelse[0], "`for ... else` is not supported", "remove the else")
+        if not isinstance(stmt.target, ast.Name):
+            raise smap.error(stmt.target, "the loop variable must be a single name",
+                             "write `for i in range(n):`")
+        it = stmt.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
+                it.func.id == "range"):
+            raise smap.error(it, "only `for v in range(...)` loops are supported",
+                             "iterate over indices: `for i in range(len(a)):` and read a[i]")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise smap.error(it, "range() takes 1 to 3 positional arguments")
+        for e in it.args:
+            _check_expr(e, smap)
+        for s in stmt.body:
+            _check_stmt(s, smap, loop_depth + 1, False)
+        return
+    if isinstance(stmt, ast.If):
+        _check_expr(stmt.test, smap)
+        for s in stmt.body + stmt.orelse:
+            _check_stmt(s, smap, loop_depth, last and False)
+        # an if whose both branches end the function is an early return
+        return
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for t in targets:
+            _check_target(t, smap)
+        if stmt.value is not None:
+            _check_expr(stmt.value, smap)
+        return
+    if isinstance(stmt, ast.Expr):
+        if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            return      # docstring
+        if isinstance(stmt.value, ast.Call):
+            raise smap.error(stmt.value, "a call whose result is not used has no effect here "
+                                         "(functions cannot modify arrays)",
+                             "write the loops that fill the array inside this function")
+        raise smap.error(stmt, "an expression statement has no effect", "remove it")
+    if isinstance(stmt, (ast.Pass, ast.Continue, ast.Return)):
+        if isinstance(stmt, ast.Return) and stmt.value is not None:
+            _check_expr(stmt.value, smap)
+        return
+    raise smap.error(stmt, f"`{type(stmt).__name__}` statements are not supported")
+
+
+def _check_target(t, smap):
+    if isinstance(t, ast.Name):
+        return
+    if isinstance(t, ast.Tuple):
+        for e in t.elts:
+            if not isinstance(e, ast.Name):
+                raise smap.error(e, "tuple assignment targets must be names",
+                                 "assign array elements in separate statements")
+        return
+    if isinstance(t, ast.Subscript):
+        if isinstance(t.slice, ast.Slice) or (isinstance(t.slice, ast.Tuple) and
+                                              any(isinstance(e, ast.Slice) for e in t.slice.elts)):
+            raise smap.error(t, "assigning to a slice is not supported",
+                             "write a `for` loop that assigns single elements")
+        if not isinstance(t.value, ast.Name):
+            raise smap.error(t.value, "only `array[i, j] = ...` with a named array is supported")
+        _check_expr(t.slice, smap)
+        return
+    if isinstance(t, ast.Attribute):
+        raise smap.error(t, "assigning to attributes is not supported")
+    raise smap.error(t, "unsupported assignment target")
+
+
+def _check_expr(e, smap):
+    for node in ast.walk(e):
+        for cls, (msg, hint) in _REJECT.items():
+            if isinstance(node, cls):
+                raise smap.error(node, msg, hint)
+
+
+# ---------------------------------------------------------------------------
+# names
+# ---------------------------------------------------------------------------
+def names_used(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def names_assigned(stmts) -> set:
+    out = set()
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out.add(n.id)
+    return out
+
+
+def mentions(stmt, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt))
+
+
+# ---------------------------------------------------------------------------
+# liveness
+# ---------------------------------------------------------------------------
+class Liveness:
+    """Backward liveness over the structured AST; `head[id(for)]` is the set
+    of names live at each loop's head (used by the next iteration's body
+    before being assigned, or after the loop)."""
+
+    def __init__(self, tree: ast.FunctionDef):
+        self.head = {}
+        self.after = {}
+        self._loops = []
+        self.block(tree.body, set())
+
+    def block(self, stmts, live: set) -> set:
+        for s in reversed(stmts):
+            live = self.stmt(s, live)
+        return live
+
+    def stmt(self, s, live: set) -> set:
+        if isinstance(s, ast.Assign):
+            for t in s.targets:
+                live = self._assign(t, live)
+            return live | names_used(s.value)
+        if isinstance(s, ast.AnnAssign):
+            return self._assign(s.target, live) | (names_used(s.value) if s.value else set())
+        if isinstance(s, ast.AugAssign):
+            extra = {s.target.id} if isinstance(s.target, ast.Name) else set()
+            return self._assign(s.target, live) | names_used(s.value) | extra | \
+                (names_used(s.target) if not isinstance(s.target, ast.Name) else set())
+        if isinstance(s, ast.If):
+            return names_used(s.test) | self.block(s.body, set(live)) | \
+                self.block(s.orelse, set(live))
+        if isinstance(s, ast.For):
+            return self._for(s, live)
+        if isinstance(s, ast.Return):
+            return names_used(s.value) if s.value is not None else set()
+        if isinstance(s, ast.Continue):
+            return set(self.head.get(id(self._loops[-1]), set())) if self._loops else set(live)
+        if isinstance(s, ast.Expr):
+            return live | names_used(s.value)
+        return live
+
+    def _assign(self, t, live):
+        if isinstance(t, ast.Name):
+            return live - {t.id}
+        if isinstance(t, ast.Tuple):
+            return live - {e.id for e in t.elts if isinstance(e, ast.Name)}
+        return live | names_used(t)      # a[i] = ... uses a and i
+
+    def _for(self, s, live_after):
+        var = s.target.id
+        head = set(live_after)
+        self.after[id(s)] = set(live_after)
+        self._loops.append(s)
+        for _ in range(50):
+            self.head[id(s)] = head
+            body_in = self.block(s.body, set(head))
+            new = set(live_after) | (body_in - {var})
+            if new == head:
+                break
+            head = new
+        self.head[id(s)] = head
+        self._loops.pop()
+        return head | names_used(s.iter)
+
+
+def carried(loop: ast.For, live: Liveness) -> set:
+    """Scalars a loop carries: assigned in it and live at its head."""
+    assigned = names_assigned(loop.body)
+    return (assigned & live.head[id(loop)]) - {loop.target.id}
+
+
+def home(loop: ast.For, name: str):
+    """The chain of loops, from `loop` down, whose bodies reference `name`
+    only inside the next loop; the last one is where `name` is updated."""
+    chain = [loop]
+    cur = loop
+    while True:
+        refs = [s for s in cur.body if mentions(s, name)]
+        if len(refs) == 1 and isinstance(refs[0], ast.For) and \
+                name in names_assigned(refs[0].body):
+            cur = refs[0]
+            chain.append(cur)
+            continue
+        return chain
+
+
+def assigned_in_nested_loop(loop: ast.For, name: str):
+    """A statement inside a loop nested in `loop` that assigns `name`, if any."""
+    for s in loop.body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.For) and n is not s or (isinstance(s, ast.For) and n is s):
+                for m in ast.walk(n):
+                    if isinstance(m, ast.Name) and isinstance(m.ctx, ast.Store) and m.id == name:
+                        return m
+    return None

@@ -1,0 +1,356 @@
+"""Arrays: creation, element reads and writes, NumPy indexing rules
+(negative indices count from the end, anything else out of range is an
+IndexError at run time), and the pending writes of one loop iteration."""
+from __future__ import annotations
+
+import numpy as np
+
+import pyhalide as ph
+from pyhalide import ir
+
+from . import ops
+from .ranges import Aff, INT32, n_within
+from .types import PY_INT
+from .values import Val, Arr, fresh, const_val, NO_CONST
+
+
+class Cell:
+    """The pending write of one array location in the current iteration:
+    `value` (which may refer to the location's previous value through the
+    placeholder `old`) takes effect where `cond` holds."""
+
+    def __init__(self, arr, idx, key, old, loc, pos, chain, axes_raw):
+        self.arr = arr
+        self.idx = idx            # [int32 index node] NumPy axis order
+        self.key = key
+        self.old = old            # ir.Variable standing for the previous value
+        self.value = None         # Val
+        self.cond = None          # bool Val (None: always)
+        self.loc = loc
+        self.pos_min = self.pos_max = pos
+        self.chain = chain        # active loops at the write
+        self.axes_raw = axes_raw  # the index Vals before normalization
+
+
+class ArrayMixin:
+    # creation ------------------------------------------------------------------
+    def create_array(self, ty, shape, fill, node) -> Arr:
+        if self.loops:
+            raise self.err(node, "arrays must be created outside loops",
+                           hint="create the array before the loop and write its elements "
+                                "inside")
+        arr = Arr("array", ty, shape, "local", self.smap.loc(node))
+        arr.fill = fill
+        arr.created_epoch = self.epoch
+        for k, s in enumerate(shape):
+            f = s.static
+            self.static_checks.append(_negative_dim_check(f))
+        return arr
+
+    def copy_array(self, src, node) -> Arr:
+        if not isinstance(src, Arr):
+            raise self.err(node, "copy() needs an array")
+        if self.loops:
+            raise self.err(node, "arrays must be created outside loops")
+        arr = Arr("array", src.ty, list(src.shape), "local", self.smap.loc(node))
+        arr.copy_of = src
+        arr.created_epoch = self.epoch
+        return arr
+
+    def name_array(self, arr: Arr, name: str):
+        if arr.kind == "local" and arr.func is None and arr.name == "array":
+            arr.name = name
+            arr.py_names = {name}
+        arr.py_names.add(name)
+
+    def ensure_defined(self, arr: Arr):
+        """Give a local array its pure definition (the fill value, or a copy)."""
+        if arr.kind != "local" or arr.defined or self.typing:
+            return
+        f = self.new_func(arr.name, arr)
+        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
+        key = tuple(reversed(vars_))
+        src = getattr(arr, "copy_of", None)
+        if src is not None:
+            idx = [v.node for v in vars_]
+            value = self.element_call(src, idx).node
+            self.note_read(src, value)
+        elif arr.fill is not None:
+            value = ops.node_of(self, arr.fill)
+        else:
+            value = ir.Const(arr.ty.ir(), 0)
+        self.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
+        arr.func = f
+        arr.defined = True
+        arr.versions.append(f)
+
+    def axis_var(self, arr, k):
+        names = ("x", "y", "z", "w")
+        rk = arr.ndim - 1 - k
+        return ph.Var(names[rk] if rk < 4 else f"d{rk}")
+
+    def element_call(self, arr: Arr, idx_nodes) -> Val:
+        """arr[idx] (NumPy axis order, int32 nodes) as a call."""
+        args = tuple(ph.Expr.wrap(n) for n in reversed(idx_nodes))
+        if arr.kind == "input":
+            e = arr.image[args] if args else arr.image[()]
+            return Val(e.node, arr.ty)
+        ref = arr.func[args] if args else arr.func[()]
+        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty)
+
+    # indexing ------------------------------------------------------------------
+    def index_values(self, arr: Arr, idx, node):
+        if len(idx) != arr.ndim:
+            if len(idx) < arr.ndim:
+                raise self.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
+                                     f"with {len(idx)}: that is a slice",
+                               hint="index every dimension (a[i, j]); slices are not supported")
+            raise self.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
+                                 f"dimensions, {len(idx)} were given")
+        out = []
+        for axis, (v, where) in enumerate(idx):
+            if not (v.ty.is_int()) or v.ty.is_bool():
+                if v.ty.is_bool():
+                    raise self.err(where, "boolean indices are masks in NumPy; they are not "
+                                          "supported", hint="use an integer index")
+                raise self.err(where, f"array indices must be integers, not "
+                                      f"{v.ty.describe()}", hint="convert with int(...)")
+            out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
+        return out
+
+    def unconditional(self) -> bool:
+        return not self.path and all(a is None for a in self.alive) and not self.lazy
+
+    def to_index(self, v: Val, n: Val, axis=0, name=""):
+        """(int32 node, condition node or None when provably in range)."""
+        n_node = ops.node_of(self, n)
+        if n_node.type != ir.INDEX:
+            n_node = ops.cast(ir.INDEX, n_node)
+        lower_ok = (v.lo is not None and v.lo >= 0) or self.syms.prove_le([Aff.const(0)], v.lbs)
+        upper_ok = (v.hi is not None and n.lo is not None and v.hi <= n.lo - 1) or \
+            self.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs])
+        x = ops.node_of(self, v)
+        if lower_ok and upper_ok:
+            return ops.cast(ir.INDEX, x), None
+        if self.unconditional() and not self.typing and self.static_index_check(v, n, axis, name):
+            xi = ops.cast(ir.INDEX, x)
+            if lower_ok:
+                return xi, None
+            zero = ir.index(0)
+            norm = ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi)
+            return ir.Max(ir.Min(norm, ir.Sub(n_node, ir.index(1))), zero), None
+        if self.unconditional() and self.typing and _single_aff(v) is not None:
+            return ops.cast(ir.INDEX, x), None
+        wide = ir.Int(64) if (x.type.bits > 32 or x.type.is_uint() and x.type.bits == 32) \
+            else ir.INDEX
+        xv = ops.cast(wide, x)
+        nv = ops.cast(wide, n_node)
+        zero = ir.Const(wide, 0)
+        if lower_ok:
+            ok = ir.LT(xv, nv)
+            norm = xv
+        else:
+            ok = ir.And(ir.LE(ir.Sub(zero, nv), xv), ir.LT(xv, nv)) if wide == ir.INDEX else \
+                ir.And(ir.LE(ir.Sub(zero, nv), xv), ir.LT(xv, nv))
+            norm = ir.Select(ir.LT(xv, zero), ir.Add(xv, nv), xv)
+        if not upper_ok and x.type.is_uint() and x.type.bits <= 16 and False:
+            pass
+        idx = ir.Select(ok, norm, ir.Const(wide, -1)) if wide != ir.INDEX or not lower_ok \
+            else ir.Select(ok, norm, ir.Const(wide, -1))
+        return ops.cast(ir.INDEX, idx), ok
+
+    def static_index_check(self, v, n, axis, name) -> bool:
+        aff = _single_aff(v)
+        if aff is None or not n.is_static:
+            return False
+        loops = list(self.loops)
+        if any(l.start.static is None or l.stop.static is None for l in loops):
+            return False
+        loop_syms = {l.sym for l in loops}
+        for s in aff.terms:
+            if s not in loop_syms and s not in self.sym_static:
+                return False
+        self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static))
+        return True
+
+    def index_key(self, idx_nodes) -> str:
+        return "|".join(ir.expr_to_str(n) for n in idx_nodes)
+
+    # reads ----------------------------------------------------------------------
+    def read(self, arr: Arr, idx, node) -> Val:
+        items = self.index_values(arr, idx, node)
+        self.cur_node = node
+        nodes = [i for i, _ in items]
+        risky = any(ok is not None for _, ok in items)
+        if arr.kind == "input":
+            args = []
+            for (i, ok) in items:
+                args.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC) if ok is not None
+                            else i)
+            out = self.element_call(arr, args)
+            out.risky = risky
+            out.set_range(out.lo, out.hi)
+            return self._data_range(out)
+        cell = self.find_cell(arr, nodes)
+        if cell is not None:
+            return self.cell_value(cell)
+        if self.typing:
+            v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
+            return self._data_range(v)
+        self.ensure_defined(arr)
+        safe = []
+        conds = []
+        for k, (i, ok) in enumerate(items):
+            if ok is None:
+                safe.append(i)
+            else:
+                n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
+                safe.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
+                conds.append(ok)
+        out = self.element_call(arr, safe)
+        self.note_read(arr, out.node, nodes)
+        out = self._data_range(out)
+        if conds:
+            out = self.guard(out, ir.conjunction(conds), "IndexError",
+                             f"index out of bounds for array {arr.name!r}")
+        return out
+
+    def _data_range(self, v: Val) -> Val:
+        t = v.ty
+        if t.is_int():
+            it = t.ir()
+            v.set_range(it.min_value(), it.max_value())
+        return v
+
+    # writes ------------------------------------------------------------------------
+    def write(self, arr: Arr, idx, value: Val, node):
+        if arr.kind == "input":
+            raise self.err(node, f"writing into the input array {arr.name!r} is not allowed "
+                                 f"(inputs are never modified)",
+                           hint=f"copy it first: out = {arr.name}.copy(), then write into out "
+                                f"and return it")
+        items = self.index_values(arr, idx, node)
+        self.cur_node = node
+        value = self.store_convert(value, arr.ty)
+        nodes = []
+        conds = []
+        for k, (i, ok) in enumerate(items):
+            if ok is None:
+                nodes.append(i)
+            else:
+                n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
+                nodes.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
+                conds.append(ok)
+        if conds:
+            value = self.guard(value, ir.conjunction(conds), "IndexError",
+                               f"index out of bounds for array {arr.name!r} (assignment)")
+        if not self.typing:
+            self.version_for_write(arr)
+        cond = self.current_condition()
+        self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
+
+    def store_convert(self, v: Val, ty) -> Val:
+        """The value NumPy stores when v is assigned into an array of type ty."""
+        if v.ty == ty:
+            return v
+        if v.ty.weak and v.ty.kind == "int" and ty.is_int():
+            return ops.convert(self, v, ty, " (assignment into an array)")
+        return ops.cast_to(self, v, ty)
+
+    def frame_for_write(self):
+        return self.frames[-1]
+
+    def record_write(self, arr, nodes, value: Val, cond, node, raw):
+        frame = self.frame_for_write()
+        key = (id(arr), self.index_key(nodes))
+        cell = frame.cells.get(key)
+        pos = self.stmt_pos
+        if cell is None:
+            other = frame.other_index(arr, key)
+            if other is not None:
+                raise self.err(node, f"{arr.name!r} is written at two different positions in "
+                                     f"one loop body (also at line {other.loc.line})",
+                               hint="write each array at one index expression per loop "
+                                    "iteration, or split the loop")
+            old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
+            cell = Cell(arr, nodes, key, old, self.smap.loc(node), pos, list(self.loops), raw)
+            frame.cells[key] = cell
+            frame.order.append(key)
+            prev = Val(old, arr.ty)
+            cell.cond = cond
+        else:
+            prev = cell.value
+            cell.pos_max = pos
+            cell.cond = None if (cond is None or cell.cond is None) else \
+                self.logical_or(cell.cond, cond)
+        cell.value = value if cond is None else ops.select(self, cond, value, prev)
+        if frame.top:
+            self.flush_frame(frame)
+
+    def find_cell(self, arr, nodes):
+        key = (id(arr), self.index_key(nodes))
+        for frame in reversed(self.frames):
+            c = frame.cells.get(key)
+            if c is not None:
+                return c
+        return None
+
+    def cell_value(self, cell) -> Val:
+        """The value of a location written earlier in this iteration."""
+        v = cell.value
+        if not self._mentions(v.node, cell.old.name):
+            return v
+        if self.typing:
+            prev = Val(ir.Variable(cell.arr.ty.ir(), fresh("read")), cell.arr.ty)
+        else:
+            self.ensure_defined(cell.arr)
+            prev = self.element_call(cell.arr, cell.idx)
+            self.note_read(cell.arr, prev.node, cell.idx)
+        out = Val(ir.substitute(v.node, {cell.old.name: prev.node}), v.ty, risky=v.risky)
+        return self._data_range(out)
+
+    def _mentions(self, node, name) -> bool:
+        return name in ir.free_vars(node)
+
+
+def _single_aff(v):
+    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
+        return v.lbs[0]
+    return None
+
+
+class StaticIndexCheck:
+    """At call time: every index an unconditional, affine read or write makes
+    over the (non-empty) loop box lies in [-n, n - 1] (NumPy's IndexError)."""
+
+    def __init__(self, aff, loops, size, axis, name, sym_static):
+        self.aff, self.loops, self.size = aff, loops, size
+        self.axis, self.name, self.sym_static = axis, name, sym_static
+
+    def __call__(self, env):
+        box = {}
+        for l in self.loops:
+            r = range(l.start.static(env), l.stop.static(env), l.step)
+            if len(r) == 0:
+                return
+            box[l.sym] = (min(r[0], r[-1]), max(r[0], r[-1]))
+        lo = hi = self.aff.c
+        for s, k in self.aff.terms.items():
+            if s in box:
+                a, b = box[s]
+            else:
+                a = b = self.sym_static[s](env)
+            lo += k * (a if k > 0 else b)
+            hi += k * (b if k > 0 else a)
+        n = self.size.static(env)
+        for idx in (lo, hi):
+            if not -n <= idx < n:
+                raise IndexError(f"index {idx} is out of bounds for axis {self.axis} with size "
+                                 f"{n} (array {self.name!r})")
+
+
+def _negative_dim_check(f):
+    def check(env):
+        if f(env) < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return check

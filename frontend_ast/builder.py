@@ -1,0 +1,376 @@
+"""The interpreter that turns one specialization of the decorated function
+(argument dtypes and dimensions) into Funcs: statements, conditions,
+run-time checks, and the inputs."""
+from __future__ import annotations
+
+import ast
+import itertools
+
+import numpy as np
+
+import pyhalide as ph
+from pyhalide import ir
+
+from . import ops
+from .analyze import Liveness, names_assigned
+from .arrays import ArrayMixin
+from .defs import DefsMixin
+from .emit import EmitMixin, Frame
+from .exprs import ExprMixin, _UNBOUND
+from .loops import LoopMixin, LoopVarDone
+from .ranges import Aff, Symbols, INT32, INT64
+from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
+from .values import Val, Arr, TupleVal, NO_CONST, const_val
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+           ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
+           ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+
+
+class CheckImage:
+    def __init__(self, image, exc, message, loc):
+        self.image, self.exc, self.message, self.loc = image, exc, message, loc
+
+
+class StaticParam:
+    def __init__(self, param, fn, t):
+        self.param, self.fn, self.type = param, fn, t
+
+
+class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
+    def __init__(self, pf, arg_specs):
+        self.pf = pf
+        self.smap = pf.smap
+        self.tree = pf.tree
+        self.live = Liveness(pf.tree)
+        self.assigned_names = names_assigned(pf.tree.body)
+        self.env = {}
+        self.syms = Symbols()
+        self.sym_nodes = {}
+        self.sym_static = {}
+        self.lazy = 0
+        self.loops = []
+        self.path = []
+        self.alive = []
+        self.frames = [Frame(top=True)]
+        self.typing = 0
+        self.recording = False
+        self.active_groups = []
+        self.state_subst = {}
+        self.ph_owner = {}
+        self.nest_id = None
+        self.nest_writes = []
+        self.check_images = []
+        self.static_params = []
+        self.static_checks = []
+        self.funcs = []
+        self.def_log = []
+        self.var_log = []
+        self.loop_var_objects = {}
+        self._typing_loops = {}
+        self.inputs = {}
+        self.input_names = set(pf.params)
+        self.result = None
+        self.cur_node = pf.tree
+        self.stmt_pos = (0, 0)
+        self.epoch = 0
+        self.read_sites = {}
+        self.emitted_in = {}
+        self.group_results = []
+        self.facts_stack = []
+        self._counter = itertools.count()
+        self._setup_inputs(arg_specs)
+
+    # inputs -------------------------------------------------------------------------------
+    def _setup_inputs(self, specs):
+        for name, spec in zip(self.pf.params, specs):
+            kind = spec[0]
+            if kind == "array":
+                dtype, ndim = spec[1], spec[2]
+                ty = np_ty(dtype)
+                img = ph.ImageParam(ty.ir(), ndim, name)
+                shape = []
+                for k in range(ndim):
+                    sym = f"{name}.shape[{k}]"
+                    node = img.dim(ndim - 1 - k).extent().node
+                    self.syms.add(sym, 0, INT32[1])
+                    self.sym_nodes[sym] = node
+                    self.sym_static[sym] = _shape_fn(name, k)
+                    shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
+                                     static=_shape_fn(name, k)))
+                arr = Arr(name, ty, shape, "input", self.smap.loc(self.tree))
+                arr.image = img
+                arr.arg_name = name
+                self.inputs[name] = arr
+                self.env[name] = arr
+            elif kind in ("int", "float", "bool", "np"):
+                if kind == "int":
+                    ty, t = PY_INT, ir.Int(64)
+                elif kind == "float":
+                    ty, t = PY_FLOAT, ir.Float(64)
+                elif kind == "bool":
+                    ty, t = PY_BOOL, ir.Bool()
+                else:
+                    ty = np_ty(spec[1])
+                    t = ty.ir()
+                p = ph.Param(t, name)
+                v = Val(p.node, ty, static=_param_fn(name))
+                if ty.is_int():
+                    lo, hi = (INT64 if kind == "int" else (t.min_value(), t.max_value()))
+                    self.syms.add(name, lo, hi)
+                    self.sym_nodes[name] = p.node
+                    self.sym_static[name] = _param_fn(name)
+                    v.set_range(lo, hi, [Aff.sym(name)], [Aff.sym(name)])
+                self.inputs[name] = p
+                self.env[name] = v
+            elif kind == "const":
+                val = spec[1]
+                self.env[name] = const_val(val) if isinstance(val, (bool, int, float, np.generic)) \
+                    else val
+            else:
+                raise ValueError(f"unknown argument kind {kind}")
+
+    # statements ------------------------------------------------------------------------------
+    def build(self):
+        body = self.tree.body
+        for s in body:
+            self.epoch += 1
+            self.exec_stmt(s)
+        return self.result
+
+    def exec_block(self, stmts):
+        for s in stmts:
+            self.exec_stmt(s)
+
+    def exec_stmt(self, s):
+        self.cur_node = s
+        self.stmt_pos = (s.lineno, s.col_offset)
+        if isinstance(s, ast.Assign):
+            value = self.ev(s.value)
+            self.cur_node = s
+            for t in s.targets:
+                self.assign_to(t, value, s)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.exec_assign(s.target, s.value, s)
+        elif isinstance(s, ast.AugAssign):
+            self.exec_augassign(s)
+        elif isinstance(s, ast.For):
+            self.exec_for(s)
+        elif isinstance(s, ast.If):
+            self.exec_if(s)
+        elif isinstance(s, ast.Continue):
+            self.alive[-1] = const_val(False)
+        elif isinstance(s, ast.Return):
+            self.result = self.ev(s.value) if s.value is not None else None
+        elif isinstance(s, (ast.Pass, ast.Expr)):
+            pass
+        else:
+            raise self.err(s, f"`{type(s).__name__}` statements are not supported")
+
+    def exec_assign(self, target, value_node, stmt):
+        value = self.ev(value_node)
+        self.cur_node = stmt
+        self.assign_to(target, value, stmt)
+
+    def assign_to(self, target, value, stmt):
+        if isinstance(target, ast.Name):
+            self.assign_name(target.id, value, target)
+        elif isinstance(target, ast.Tuple):
+            if not isinstance(value, TupleVal):
+                raise self.err(stmt, "only tuples can be unpacked")
+            if len(value.items) != len(target.elts):
+                raise self.err(stmt, f"cannot unpack {len(value.items)} values into "
+                                     f"{len(target.elts)} names")
+            for t, v in zip(target.elts, value.items):
+                self.assign_name(t.id, v, t)
+        elif isinstance(target, ast.Subscript):
+            arr = self.ev(target.value)
+            if not isinstance(arr, Arr):
+                raise self.err(target.value, f"{self._describe_obj(arr)} does not support item "
+                                             f"assignment")
+            idx = self._index_list(target.slice)
+            if not isinstance(value, Val):
+                raise self.err(stmt, f"cannot store {self._describe_obj(value)} into an array "
+                                     f"element", hint=self._obj_hint(value))
+            self.write(arr, idx, value, target)
+        else:
+            raise self.err(target, "unsupported assignment target")
+
+    def assign_name(self, name, value, node):
+        cur = self.env.get(name)
+        if isinstance(value, Arr):
+            if self.loops:
+                raise self.err(node, "arrays can be named only outside loops",
+                               hint="create and name arrays before the loop")
+            self.name_array(value, name)
+            self.env[name] = value
+            return
+        if isinstance(cur, Arr) and self.loops:
+            raise self.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
+                                 f"inside a loop", hint="use another name")
+        if isinstance(value, Val):
+            alive = self.alive[-1] if self.alive else None
+            if alive is not None and isinstance(cur, Val):
+                value = ops.select(self, ops.truth(self, alive), value, cur)
+            self.env[name] = value
+            return
+        if self.loops and not isinstance(value, TupleVal):
+            raise self.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
+        self.env[name] = value
+
+    def exec_augassign(self, s):
+        op = _BINOPS.get(type(s.op))
+        if op is None:
+            raise self.err(s, "unsupported augmented assignment")
+        if isinstance(s.target, ast.Name):
+            old = self.ev_val(s.target)
+            rhs = self.ev_val(s.value)
+            self.cur_node = s
+            self.assign_name(s.target.id, ops.binary(self, op, old, rhs), s.target)
+            return
+        t = s.target
+        arr = self.ev(t.value)
+        if not isinstance(arr, Arr):
+            raise self.err(t.value, f"{self._describe_obj(arr)} does not support item assignment")
+        idx = self._index_list(t.slice)
+        old = self.read(arr, idx, t)
+        rhs = self.ev_val(s.value)
+        self.cur_node = s
+        self.write(arr, idx, ops.binary(self, op, old, rhs), t)
+
+    def exec_if(self, s):
+        c = ops.truth(self, self.ev_val(s.test, "a condition"))
+        self.cur_node = s
+        if c.is_const:
+            self.exec_block(s.body if c.const else s.orelse)
+            return
+        env0 = dict(self.env)
+        alive0 = self.alive[-1] if self.alive else None
+        self.path.append(c)
+        self.push_facts(c, True)
+        try:
+            self.exec_block(s.body)
+        finally:
+            self.pop_facts()
+            self.path.pop()
+        env_t = self.env
+        alive_t = self.alive[-1] if self.alive else None
+        self.env = dict(env0)
+        if self.alive:
+            self.alive[-1] = alive0
+        nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky)
+        nc.facts = (c.facts[1], c.facts[0]) if c.facts else None
+        self.path.append(nc)
+        self.push_facts(c, False)
+        try:
+            self.exec_block(s.orelse)
+        finally:
+            self.pop_facts()
+            self.path.pop()
+        env_e = self.env
+        alive_e = self.alive[-1] if self.alive else None
+        self.cur_node = s
+        merged = {}
+        for name in set(env_t) | set(env_e):
+            vt, ve = env_t.get(name, _UNBOUND), env_e.get(name, _UNBOUND)
+            if vt is ve:
+                merged[name] = vt
+            elif isinstance(vt, Val) and isinstance(ve, Val):
+                merged[name] = ops.select(self, c, vt, ve)
+            elif isinstance(vt, Arr) or isinstance(ve, Arr):
+                raise self.err(s, f"{name!r} names different arrays after the two branches",
+                               hint="bind array names outside `if`s")
+            else:
+                merged[name] = _UNBOUND
+        self.env = merged
+        if self.alive and (alive_t is not alive0 or alive_e is not alive0):
+            at = alive_t if alive_t is not None else const_val(True)
+            ae = alive_e if alive_e is not None else const_val(True)
+            self.alive[-1] = ops.select(self, c, ops.truth(self, at), ops.truth(self, ae),
+                                        lazy=False)
+
+    # conditions ---------------------------------------------------------------------------------
+    def current_condition(self):
+        """The condition under which the current statement runs (None: always)."""
+        out = None
+        for c in list(self.path) + [a for a in self.alive if a is not None]:
+            c = ops.truth(self, c)
+            if c.is_const:
+                if c.const:
+                    continue
+                return c
+            out = c if out is None else self.logical_and(out, c)
+        return out
+
+    def condition_outside(self, depth):
+        """The condition of the enclosing ifs and `continue`s of loop levels
+        below `depth` (the number of active loops to include)."""
+        out = None
+        conds = list(self.path) + [a for a in self.alive[:depth] if a is not None]
+        for c in conds:
+            c = ops.truth(self, c)
+            if c.is_const:
+                if c.const:
+                    continue
+                return c
+            out = c if out is None else self.logical_and(out, c)
+        return out
+
+    def push_facts(self, c: Val, when_true: bool):
+        facts = {}
+        if c is not None and c.facts:
+            for d in (c.facts[0] if when_true else c.facts[1]):
+                for s, k in d.terms.items():
+                    if s in self.syms.loops and k in (1, -1):
+                        rest = Aff({t: v for t, v in d.terms.items() if t != s}, d.c)
+                        lows, highs = facts.setdefault(s, ([], []))
+                        if k == 1:
+                            lows.append(rest.scale(-1))
+                        else:
+                            highs.append(rest)
+        self.syms.push(facts)
+
+    def pop_facts(self):
+        self.syms.pop()
+
+    # checks --------------------------------------------------------------------------------------
+    def guard(self, v: Val, cond, exc: str, message: str) -> Val:
+        """v, raising `exc` at run time where cond is false."""
+        if isinstance(cond, ir.Const) and cond.value:
+            return v
+        out = Val(v.node, v.ty, risky=True, static=v.static, const=v.const)
+        out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        out.facts = v.facts
+        if self.typing:
+            return out
+        n = next(self._counter)
+        loc = self.smap.loc(self.cur_node)
+        img = ph.ImageParam(ph.UInt(8), 1, f"__pyhalide_check{n}")
+        self.check_images.append(CheckImage(img, exc, message, loc))
+        bad = ir.Select(cond, ir.index(0), ir.index(1))
+        idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
+        read = img[ph.Expr.wrap(idx)].node
+        node = ops.node_of(self, v)
+        out.node = ir.Select(ir.NE(read, ir.Const(ir.UInt(8), 0)), ir.Const(node.type, 0), node) \
+            if not node.type.is_bool() else \
+            ir.Select(ir.NE(read, ir.Const(ir.UInt(8), 0)), ir.Const(node.type, False), node)
+        return out
+
+    def static_param(self, v: Val):
+        """A value computed exactly in Python at call time, passed as a Param."""
+        if v.static is None:
+            raise self.error("internal error: a value without IR is not static")
+        t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
+        n = next(self._counter)
+        p = ph.Param(t, f"__pyhalide_static{n}")
+        self.static_params.append(StaticParam(p, v.static, t))
+        return p.node
+
+
+def _shape_fn(name, k):
+    return lambda env: env.shapes[name][k]
+
+
+def _param_fn(name):
+    return lambda env: env.params[name]

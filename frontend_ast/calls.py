@@ -1,0 +1,486 @@
+"""Calls: builtins, NumPy and math functions on scalars, dtype constructors,
+array creation."""
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from pyhalide import ir
+
+from . import ops
+from . import types as T
+from .exprs import BuiltinRef, MethodRef, InfoVal
+from .types import PY_BOOL, PY_FLOAT, PY_INT, UnsupportedType
+from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST
+
+# NumPy ufuncs on one argument with an IR intrinsic of the same meaning
+_NP_UNARY = {np.sqrt: "sqrt", np.exp: "exp", np.log: "log", np.sin: "sin", np.cos: "cos",
+             np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan",
+             np.sinh: "sinh", np.cosh: "cosh", np.tanh: "tanh", np.floor: "floor",
+             np.ceil: "ceil", np.trunc: "trunc", np.rint: "round"}
+_MATH_UNARY = {math.sqrt: "sqrt", math.exp: "exp", math.log: "log", math.sin: "sin",
+               math.cos: "cos", math.tan: "tan", math.asin: "asin", math.acos: "acos",
+               math.atan: "atan", math.sinh: "sinh", math.cosh: "cosh", math.tanh: "tanh",
+               math.fabs: "abs"}
+_MATH_TO_INT = {math.floor: "floor", math.ceil: "ceil", math.trunc: "trunc"}
+_CREATE = {np.zeros: 0, np.ones: 1, np.empty: None, np.full: "full",
+           np.zeros_like: 0, np.ones_like: 1, np.empty_like: None, np.full_like: "full"}
+_NP_BINARY_OPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.divide: "/",
+                  np.true_divide: "/", np.floor_divide: "//", np.mod: "%",
+                  np.remainder: "%", np.power: "**", np.bitwise_and: "&", np.bitwise_or: "|",
+                  np.bitwise_xor: "^", np.left_shift: "<<", np.right_shift: ">>",
+                  np.less: "<", np.less_equal: "<=", np.greater: ">", np.greater_equal: ">=",
+                  np.equal: "==", np.not_equal: "!="}
+
+
+def call(b, fn, node: ast.Call):
+    if isinstance(fn, BuiltinRef):
+        return _builtin(b, fn.name, node)
+    if isinstance(fn, DtypeVal):
+        args = _pos(b, node, 1, 1)
+        v = _scalar(b, args[0], node.args[0])
+        b.cur_node = node
+        return _construct(b, v, fn.dtype)
+    if isinstance(fn, MethodRef):
+        return _method(b, fn, node)
+    if isinstance(fn, ModuleRef):
+        return _module_fn(b, fn, node)
+    raise b.err(node.func, f"{b._describe_obj(fn)} is not callable here",
+                hint="only builtins, NumPy and math functions on scalars can be called")
+
+
+def _pos(b, node, lo, hi):
+    if not lo <= len(node.args) <= hi:
+        raise b.err(node, f"expected {lo}{'' if lo == hi else f' to {hi}'} argument(s), "
+                          f"got {len(node.args)}")
+    for a in node.args:
+        if isinstance(a, ast.Starred):
+            raise b.err(a, "`*` arguments are not supported")
+    return [b.ev(a) for a in node.args]
+
+
+def _no_kw(b, node):
+    if node.keywords:
+        raise b.err(node, "keyword arguments are not supported here")
+
+
+def _scalar(b, v, where) -> Val:
+    if isinstance(v, Val):
+        return v
+    raise b.err(where, f"expected a scalar, got {b._describe_obj(v)}", hint=b._obj_hint(v))
+
+
+def _construct(b, v: Val, dtype) -> Val:
+    dt = np.dtype(dtype)
+    try:
+        ty = T.np_ty(dt)
+    except UnsupportedType as e:
+        raise b.error(str(e))
+    if v.ty.weak and v.ty.kind == "float" and ty.is_int():
+        return ops.cast_to(b, v, ty)
+    return ops.cast_to(b, v, ty)
+
+
+# builtins ---------------------------------------------------------------------------
+def _builtin(b, name, node):
+    if name == "range":
+        raise b.err(node, "range() is only supported as the iterable of a `for` loop")
+    _no_kw(b, node)
+    if name == "len":
+        (a,) = _pos(b, node, 1, 1)
+        if isinstance(a, Arr):
+            if a.ndim == 0:
+                raise b.err(node, "len() of a 0-d array")
+            return a.shape[0]
+        if isinstance(a, TupleVal):
+            return const_val(len(a.items))
+        raise b.err(node, f"len() of {b._describe_obj(a)}")
+    if name in ("int", "float", "bool"):
+        args = _pos(b, node, 0, 1)
+        if not args:
+            return const_val({"int": 0, "float": 0.0, "bool": False}[name])
+        v = _scalar(b, args[0], node.args[0])
+        b.cur_node = node
+        if name == "int":
+            return ops.to_python_int(b, v)
+        if name == "float":
+            return ops.convert(b, v, PY_FLOAT) if v.ty.kind != "float" else v
+        return ops.truth(b, v)
+    if name == "abs":
+        (a,) = _pos(b, node, 1, 1)
+        return ops.absolute(b, _scalar(b, a, node.args[0]))
+    if name in ("min", "max"):
+        args = _pos(b, node, 1, 64)
+        if len(args) == 1:
+            raise b.err(node, f"{name}() of a sequence is not supported",
+                        hint=f"write a loop, or {name}(a, b, ...) of scalars")
+        vals = [_scalar(b, a, n) for a, n in zip(args, node.args)]
+        b.cur_node = node
+        out = vals[0]
+        for v in vals[1:]:
+            # Python: min(a, b) is `b if b < a else a`; max(a, b) `b if b > a else a`
+            c = b.compare("<" if name == "min" else ">", v, out)
+            out = ops.select(b, ops.truth(b, c), v, out)
+        return out
+    if name == "round":
+        args = _pos(b, node, 1, 2)
+        v = _scalar(b, args[0], node.args[0])
+        b.cur_node = node
+        if len(args) == 2 and args[1] is not None:
+            raise b.err(node, "round(x, ndigits) is not supported", hint="use np.round / np.rint")
+        if v.ty.is_int() or v.ty.is_bool():
+            return ops.to_python_int(b, v)
+        n = ops.node_of(b, v)
+        r = Val(ir.Call(n.type, "round", (n,), ir.INTRINSIC), v.ty, risky=v.risky)
+        return ops.to_python_int(b, r)
+    if name == "pow":
+        args = _pos(b, node, 2, 2)
+        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        return ops.binary(b, "**", x, y)
+    raise b.err(node, f"{name}() is not supported")
+
+
+# methods ----------------------------------------------------------------------------
+def _method(b, m: MethodRef, node):
+    if m.name == "item":
+        _pos(b, node, 0, 0)
+        v = m.obj
+        if v.ty.weak:
+            raise b.err(node, f"a {v.ty.describe()} has no .item()")
+        if v.ty.is_bool():
+            return ops.truth(b, v)
+        if v.ty.is_int():
+            return ops.to_python_int(b, v)
+        return ops.convert(b, v, PY_FLOAT)
+    if m.name == "astype":
+        dt = _dtype_arg(b, node, 0, "dtype")
+        if dt is None:
+            raise b.err(node, "astype() needs a dtype")
+        v = m.obj
+        if v.ty.weak:
+            raise b.err(node, f"a {v.ty.describe()} has no .astype()")
+        return ops.cast_to(b, v, T.np_ty(dt))
+    if m.name == "copy":
+        _pos(b, node, 0, 0)
+        return b.copy_array(m.obj, node)
+    raise b.err(node, f"method .{m.name}() is not supported")
+
+
+def _dtype_arg(b, node, pos, kw):
+    val = None
+    if len(node.args) > pos:
+        val = b.ev(node.args[pos])
+        where = node.args[pos]
+    for k in node.keywords:
+        if k.arg == kw:
+            val = b.ev(k.value)
+            where = k.value
+        elif k.arg not in ("dtype", "fill_value", "shape", "order"):
+            raise b.err(k, f"keyword {k.arg!r} is not supported")
+    if val is None:
+        return None
+    if isinstance(val, DtypeVal):
+        return val.dtype
+    if isinstance(val, BuiltinRef) and val.name in ("int", "float", "bool"):
+        return T.parse_dtype({"int": int, "float": float, "bool": bool}[val.name])
+    if isinstance(val, str):
+        try:
+            return np.dtype(val)
+        except TypeError:
+            raise b.err(where, f"unknown dtype {val!r}") from None
+    raise b.err(where, "expected a dtype (np.int32, 'uint8', float, a.dtype, ...)")
+
+
+# numpy and math -----------------------------------------------------------------------
+def _module_fn(b, fn: ModuleRef, node):
+    f = fn.obj
+    if f in _CREATE:
+        return _create(b, f, node)
+    if f is np.copy:
+        (a,) = _pos(b, node, 1, 1)
+        return b.copy_array(a, node)
+    if f in (np.iinfo, np.finfo):
+        _no_kw(b, node)
+        (a,) = _pos(b, node, 1, 1)
+        dt = a.dtype if isinstance(a, DtypeVal) else (a.ty.dtype if isinstance(a, Val) and
+                                                       not a.ty.weak else None)
+        if dt is None and isinstance(a, BuiltinRef):
+            dt = T.parse_dtype({"int": int, "float": float, "bool": bool}.get(a.name))
+        if dt is None:
+            raise b.err(node, f"{fn.name}() needs a dtype")
+        return InfoVal(f(dt))
+    if f is np.dtype:
+        dt = _dtype_arg(b, node, 0, "dtype")
+        return DtypeVal(dt)
+    _no_kw(b, node)
+    if f in _NP_UNARY or f in (np.abs, np.absolute, np.fabs, np.square, np.negative,
+                               np.isnan, np.isinf, np.isfinite, np.logical_not, np.round,
+                               np.around, np.positive, np.sign):
+        (a,) = _pos(b, node, 1, 1)
+        v = _scalar(b, a, node.args[0])
+        b.cur_node = node
+        return _np_unary(b, f, v)
+    if f in _NP_BINARY_OPS:
+        args = _pos(b, node, 2, 2)
+        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        out = ops.binary(b, _NP_BINARY_OPS[f], _strong(b, x), _strong(b, y)) \
+            if False else ops.binary(b, _NP_BINARY_OPS[f], x, y)
+        return _as_numpy_result(b, f, (x, y), out)
+    if f in (np.minimum, np.maximum, np.fmin, np.fmax):
+        args = _pos(b, node, 2, 2)
+        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        return _np_minmax(b, f, x, y)
+    if f in (np.arctan2, math.atan2, np.hypot):
+        if f is np.hypot:
+            raise b.err(node, "np.hypot is not supported", hint="use np.sqrt(x*x + y*y)")
+        args = _pos(b, node, 2, 2)
+        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        rt = PY_FLOAT if f is math.atan2 else _res(b, f, x.ty, y.ty)
+        xn, yn = ops.convert(b, _as_float(b, x, rt), rt), ops.convert(b, _as_float(b, y, rt), rt)
+        return Val(ir.Call(rt.ir(), "atan2", (xn.node, yn.node), ir.INTRINSIC), rt,
+                   risky=x.risky or y.risky)
+    if f is np.where:
+        args = _pos(b, node, 3, 3)
+        c, x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        rt = _res(b, lambda p, q: np.where(True, p, q)[()], x.ty, y.ty)
+        return ops.select(b, ops.truth(b, c), ops.convert_for_merge(b, x, rt),
+                          ops.convert_for_merge(b, y, rt), lazy=False)
+    if f is np.clip:
+        args = _pos(b, node, 3, 3)
+        x, lo, hi = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cur_node = node
+        return _np_minmax(b, np.minimum, _np_minmax(b, np.maximum, x, lo), hi)
+    if f in (np.logical_and, np.logical_or, np.logical_xor):
+        args = _pos(b, node, 2, 2)
+        x, y = (ops.truth(b, _scalar(b, a, n)) for a, n in zip(args, node.args))
+        cls = {np.logical_and: ir.And, np.logical_or: ir.Or, np.logical_xor: ir.NE}[f]
+        return Val(cls(x.node, y.node), T.np_ty(np.bool_), risky=x.risky or y.risky)
+    if f in _MATH_UNARY or f in _MATH_TO_INT or f in (math.isnan, math.isinf, math.isfinite,
+                                                       math.pow):
+        return _math_fn(b, f, node)
+    name = fn.name
+    raise b.err(node.func, f"{name}() is not supported in compiled code",
+                hint="supported: np.sqrt/exp/log/sin/cos/..., np.abs, np.minimum/maximum, "
+                     "np.fmin/fmax, np.floor/ceil, dtype constructors, math functions on "
+                     "scalars, array creation (np.zeros/ones/full/empty[_like])")
+
+
+def _strong(b, v):
+    return v
+
+
+def _as_numpy_result(b, f, args, out: Val) -> Val:
+    """np.add(x, y) on Python scalars returns a NumPy scalar."""
+    try:
+        rt = _res(b, f, *[a.ty for a in args])
+    except Exception:
+        return out
+    if out.ty != rt:
+        return ops.cast_to(b, out, rt)
+    return out
+
+
+def _res(b, f, *tys):
+    try:
+        return T.result_type(f, *tys)
+    except UnsupportedType as e:
+        raise b.error(f"{getattr(f, '__name__', f)} of {', '.join(t.describe() for t in tys)}: "
+                      f"{e}", hint="cast the argument first, e.g. np.float32(x)")
+
+
+def _as_float(b, v, rt):
+    return v
+
+
+def _np_unary(b, f, v: Val) -> Val:
+    if f in (np.isnan, np.isinf, np.isfinite):
+        rt = T.np_ty(np.bool_)
+        if not v.ty.is_float():
+            return Val(ir.Const(ir.Bool(), f is np.isfinite), rt)
+        n = ops.node_of(b, v)
+        name = {np.isnan: "is_nan", np.isinf: "is_inf", np.isfinite: "is_finite"}[f]
+        return Val(ir.Call(ir.Bool(), name, (n,), ir.INTRINSIC), rt, risky=v.risky)
+    if f is np.logical_not:
+        t = ops.truth(b, v)
+        return Val(ir.Not(t.node), T.np_ty(np.bool_), risky=v.risky)
+    rt = _res(b, f, v.ty)
+    if f in (np.abs, np.absolute, np.fabs):
+        out = ops.absolute(b, v if not v.ty.weak else ops.convert(b, v, rt), numpy_style=True)
+        return ops.cast_to(b, out, rt) if out.ty != rt else out
+    if f is np.negative:
+        out = ops.negate(b, ops.convert(b, v, rt))
+        return out
+    if f is np.positive:
+        return ops.convert(b, v, rt)
+    if f is np.square:
+        x = ops.convert(b, v, rt)
+        return ops.binary(b, "*", x, x)
+    if f is np.sign:
+        x = ops.convert(b, v, rt)
+        n = x.node
+        t = n.type
+        zero, one = ir.Const(t, 0), ir.Const(t, 1)
+        if t.is_float():
+            node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1.0),
+                                                            ir.Select(ir.EQ(n, zero), n, n)))
+        elif t.is_uint():
+            node = ir.Select(ir.GT(n, zero), one, zero)
+        else:
+            node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1), zero))
+        return Val(node, rt, risky=v.risky)
+    if f in (np.round, np.around):
+        f = np.rint
+    name = _NP_UNARY[f]
+    x = ops.convert(b, v, rt) if v.ty.weak else ops.cast_to(b, v, rt)
+    n = ops.node_of(b, x)
+    if rt.is_int() or rt.is_bool():       # floor/ceil/trunc/rint of integers are identities
+        return x
+    return Val(ir.Call(rt.ir(), name, (n,), ir.INTRINSIC), rt, risky=v.risky)
+
+
+def _np_minmax(b, f, x: Val, y: Val) -> Val:
+    rt = _res(b, f, x.ty, y.ty)
+    xv = ops.convert(b, x, rt) if x.ty.weak else ops.cast_to(b, x, rt)
+    yv = ops.convert(b, y, rt) if y.ty.weak else ops.cast_to(b, y, rt)
+    a, c = ops.node_of(b, xv), ops.node_of(b, yv)
+    t = a.type
+    risky = x.risky or y.risky
+    if not t.is_float():
+        node = (ir.Min if f in (np.minimum, np.fmin) else ir.Max)(a, c)
+        out = Val(node, rt, risky=risky)
+        from .ranges import n_union
+        lo = None if xv.lo is None or yv.lo is None else \
+            (min(xv.lo, yv.lo) if f in (np.minimum, np.fmin) else max(xv.lo, yv.lo))
+        hi = None if xv.hi is None or yv.hi is None else \
+            (min(xv.hi, yv.hi) if f in (np.minimum, np.fmin) else max(xv.hi, yv.hi))
+        if f in (np.minimum, np.fmin):
+            out.set_range(lo, hi, [], xv.ubs + yv.ubs)
+        else:
+            out.set_range(lo, hi, xv.lbs + yv.lbs, [])
+        return out
+    if f is np.minimum:      # NaN propagates; ties give the second operand
+        node = ir.Select(ir.Or(ir.LT(a, c), ops.is_nan(a)), a, c)
+    elif f is np.maximum:
+        node = ir.Select(ir.Or(ir.GT(a, c), ops.is_nan(a)), a, c)
+    elif f is np.fmin:       # NaN ignored; ties give the first operand
+        node = ir.Select(ir.Or(ir.LE(a, c), ops.is_nan(c)), a, c)
+    else:
+        node = ir.Select(ir.Or(ir.GE(a, c), ops.is_nan(c)), a, c)
+    return Val(node, rt, risky=risky)
+
+
+def _math_fn(b, f, node):
+    if f is math.pow:
+        args = _pos(b, node, 2, 2)
+        x, y = (ops.convert(b, _scalar(b, a, n), PY_FLOAT) for a, n in zip(args, node.args))
+        b.cur_node = node
+        return Val(ir.Call(ir.Float(64), "pow", (x.node, y.node), ir.INTRINSIC), PY_FLOAT,
+                   risky=x.risky or y.risky)
+    (a,) = _pos(b, node, 1, 1)
+    v = _scalar(b, a, node.args[0])
+    b.cur_node = node
+    if f in (math.isnan, math.isinf, math.isfinite):
+        if not v.ty.is_float():
+            return const_val(f is math.isfinite)
+        name = {math.isnan: "is_nan", math.isinf: "is_inf", math.isfinite: "is_finite"}[f]
+        return Val(ir.Call(ir.Bool(), name, (ops.node_of(b, v),), ir.INTRINSIC), PY_BOOL,
+                   risky=v.risky)
+    if f in _MATH_TO_INT:
+        if v.ty.is_int() or v.ty.is_bool():
+            return ops.to_python_int(b, v)
+        x = ops.node_of(b, v)
+        r = Val(ir.Call(x.type, _MATH_TO_INT[f], (x,), ir.INTRINSIC), v.ty, risky=v.risky)
+        return ops.to_python_int(b, r)
+    x = ops.convert(b, v, PY_FLOAT) if v.ty != PY_FLOAT else v
+    n = ops.node_of(b, x)
+    name = _MATH_UNARY[f]
+    out = Val(ir.Call(ir.Float(64), name, (n,), ir.INTRINSIC), PY_FLOAT, risky=v.risky)
+    zero = ir.Const(ir.Float(64), 0.0)
+    if name == "sqrt":
+        out = b.guard(out, ir.Not(ir.LT(n, zero)), "ValueError", "math domain error")
+    elif name == "log":
+        out = b.guard(out, ir.Or(ir.GT(n, zero), ops.is_nan(n)), "ValueError",
+                      "math domain error")
+    elif name in ("asin", "acos"):
+        out = b.guard(out, ir.Not(ir.GT(ir.Call(ir.Float(64), "abs", (n,), ir.INTRINSIC),
+                                        ir.Const(ir.Float(64), 1.0))),
+                      "ValueError", "math domain error")
+    elif name == "exp":
+        inf = ir.Const(ir.Float(64), float("inf"))
+        out = b.guard(out, ir.Or(ir.LT(out.node, inf), ir.EQ(n, inf)), "OverflowError",
+                      "math range error")
+    return out
+
+
+# array creation ------------------------------------------------------------------------
+def _create(b, f, node):
+    kind = _CREATE[f]
+    like = f in (np.zeros_like, np.ones_like, np.empty_like, np.full_like)
+    for k in node.keywords:
+        if k.arg not in ("dtype", "fill_value", "shape"):
+            raise b.err(k, f"keyword {k.arg!r} of {f.__name__} is not supported")
+    nargs = len(node.args)
+    if nargs < 1:
+        raise b.err(node, f"{f.__name__}() needs a shape" if not like else
+                    f"{f.__name__}() needs an array")
+    first = b.ev(node.args[0])
+    fill = None
+    fill_pos = 1
+    if kind == "full":
+        fv = None
+        if nargs > 1:
+            fv = b.ev(node.args[1])
+        for k in node.keywords:
+            if k.arg == "fill_value":
+                fv = b.ev(k.value)
+        if fv is None:
+            raise b.err(node, f"{f.__name__}() needs a fill value")
+        fill = _scalar(b, fv, node)
+        fill_pos = 2
+    dt = _dtype_arg(b, node, fill_pos, "dtype")
+    if like:
+        if not isinstance(first, Arr):
+            raise b.err(node.args[0], f"{f.__name__}() needs an array")
+        shape = list(first.shape)
+        if dt is None:
+            dt = first.ty.dtype
+    else:
+        shape = _shape(b, first, node.args[0])
+        if dt is None:
+            if kind == "full":
+                dt = np.full((), fill.ty.sample(1)).dtype if fill.ty.weak else fill.ty.dtype
+            else:
+                dt = np.dtype(np.float64)
+    try:
+        ty = T.np_ty(dt)
+    except UnsupportedType as e:
+        raise b.err(node, str(e))
+    if kind == "full":
+        fill_val = ops.cast_to(b, fill, ty) if not fill.ty.weak else b.store_convert(fill, ty)
+    elif kind is None:
+        fill_val = None
+    else:
+        fill_val = ops.cast_to(b, const_val(kind), ty)
+    b.cur_node = node
+    return b.create_array(ty, shape, fill_val, node)
+
+
+def _shape(b, v, where) -> list:
+    items = v.items if isinstance(v, TupleVal) else [v]
+    out = []
+    for it in items:
+        if not isinstance(it, Val) or not (it.ty.is_int() or it.ty.is_bool()):
+            raise b.err(where, "an array shape must be integers (or a tuple of them)")
+        if not it.is_static:
+            raise b.err(where, "an array shape must not depend on array contents or loop "
+                               "variables",
+                        hint="compute shapes from .shape, len() and scalar arguments")
+        out.append(ops.to_python_int(b, it) if it.ty.kind != "int" else it)
+    return out

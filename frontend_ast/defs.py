@@ -1,0 +1,338 @@
+"""Making the definitions: loop state (groups) and array writes (cells)
+become pure and update definitions; arrays get a new Func version when a
+value read earlier must not see later writes."""
+from __future__ import annotations
+
+import pyhalide as ph
+from pyhalide import ir
+
+from . import ops
+from .values import Val, MaybeUnbound
+
+
+def _phs(node, owner: dict) -> set:
+    return {n for n in ir.free_vars(node) if n in owner}
+
+
+class DefsMixin:
+    # groups -----------------------------------------------------------------------------
+    def define_group(self, g, node, loop):
+        f = self.new_func(g.label, g)
+        g.func = f
+        g.scan_loop = loop if g.scan else None
+        ctx = g.ctx
+        key = tuple(l.pure_var for l in reversed(ctx))
+        if g.scan:
+            g.scan_var = ph.Var(loop.name)
+            key = (g.scan_var,) + key
+        vals = []
+        for k, (v, t, st) in enumerate(zip(g.init, g.tys, g.store)):
+            if v is None:
+                vals.append(ir.Const(st, 0))
+                continue
+            cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
+            n = ops.node_of(self, cv)
+            vals.append(ops.cast(st, n))
+        mapping = {l.sym: l.pure_var.node for l in ctx}
+        self.check_reads(vals, g)
+        self.mark_emitted(vals, f)
+        vals = self.finalize(vals, mapping, f"the initial value of {g.label}")
+        loc = self._init_loc(g)
+        self.define(f, key, vals, [], None, loc, pure=True, label=g.label,
+                    loops=[(l, l.pure_var) for l in ctx])
+
+    def _init_loc(self, g):
+        return g.loc
+
+    def bind_state(self, g):
+        """State placeholders -> calls of the group's Func (at the current
+        iteration for a reduction, at the previous one for a scan)."""
+        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        if g.scan:
+            l = g.scan_loop
+            prev = ir.Sub(l.var, ir.index(l.step))
+            args = [ph.Expr.wrap(prev)] + args
+        ref = g.func[tuple(args)] if args else g.func[()]
+        for k, p in enumerate(g.ph):
+            call = ref[k].node if len(g.names) > 1 else ref.node
+            self.state_subst[p.name] = call
+
+    def final_call(self, g, k):
+        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        if g.scan:
+            l = g.scan_loop
+            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
+            stop = ops.cast(ir.INDEX, ops.node_of(self, l.stop))
+            if l.step == 1:
+                last = ir.Sub(ir.Max(stop, start), ir.index(1))
+            else:
+                s = abs(l.step)
+                span = ir.Sub(stop, start) if l.step > 0 else ir.Sub(start, stop)
+                trip = ir.Max(ir.Div(ir.Add(span, ir.index(s - 1)), ir.index(s)), ir.index(0))
+                last = ir.Add(start, ir.Mul(ir.index(l.step), ir.Sub(trip, ir.index(1))))
+            args = [ph.Expr.wrap(last)] + args
+        ref = g.func[tuple(args)] if args else g.func[()]
+        return ref[k].node if len(g.names) > 1 else ref.node
+
+    def note_group_result(self, g, k, v: Val):
+        v.origin = (g, k)
+
+    def emit_group_update(self, g):
+        news = []
+        for name in g.names:
+            v = self.env.get(name)
+            news.append(v if isinstance(v, Val) else None)
+        if g.typing:
+            g.new_vals = [None if (v is None or isinstance(v, MaybeUnbound)) else v for v in news]
+            for v in news:
+                if v is not None:
+                    self._scan_marks(v.node, g)
+            if self.recording:
+                pass
+            return
+        vals = []
+        for k, (v, t, st) in enumerate(zip(news, g.tys, g.store)):
+            if v is None:
+                vals.append(g.ph[k])
+                continue
+            cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
+            vals.append(ops.cast(st, ops.node_of(self, cv)))
+        preds = []
+        outside = self.condition_outside(len(self.alive) - 1)
+        if outside is not None:
+            preds.append(outside.node)
+        p, vals = _factor_condition(vals, g.ph)
+        if p is not None:
+            preds.append(p)
+        key_loops = list(g.ctx)
+        mapping, rdom, tri, pairs = self.loop_vars(key_loops, list(g.chain), "r_" + "_".join(
+            l.name for l in g.chain))
+        key = [l.pure_var for l in reversed(g.ctx)]
+        if g.scan:
+            key = [ph.Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
+        self.check_reads(vals + preds, g)
+        self.mark_emitted(vals + preds, g.func)
+        vals = self.finalize(vals, mapping, f"the update of {g.label}")
+        preds = self.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        self.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
+
+    def _scan_marks(self, node, emitter):
+        for name in _phs(node, self.ph_owner):
+            owner = self.ph_owner[name]
+            if owner is not emitter and owner in self.active_groups:
+                owner.scan_needed = True
+
+    # cells ------------------------------------------------------------------------------
+    def emit_cell(self, cell):
+        arr = cell.arr
+        value = cell.value
+        cond = cell.cond
+        if cond is not None and cond.is_const:
+            if not cond.const:
+                return
+            cond = None
+        vnode = ops.node_of(self, value)
+        if self.typing:
+            for n in [vnode] + list(cell.idx) + ([cond.node] if cond is not None else []):
+                self._scan_marks(n, None)
+            if self.recording:
+                self.nest_writes.append(cell)
+            return
+        exprs = [vnode] + ([cond.node] if cond is not None else [])
+        old_name = cell.old.name
+        pure = self.pure_axes(arr, cell.chain, cell.idx, exprs, old_name)
+        rvar_loops = [l for l in cell.chain if l not in pure]
+        uses_old = any(old_name in ir.free_vars(e) for e in exprs)
+        fresh = (not arr.defined and cond is None and len(pure) == arr.ndim and not rvar_loops
+                 and not uses_old and getattr(arr, "copy_of", None) is None)
+        if fresh:
+            f = self.new_func(arr.name, arr)
+            mapping, _, _, pairs = self.loop_vars(list(pure), [], "")
+            key = [None] * arr.ndim
+            for l, axis in pure.items():
+                key[axis] = l.pure_var
+            self.check_reads([vnode], arr)
+            self.mark_emitted([vnode], f)
+            vals = self.finalize([vnode], mapping, f"the definition of {arr.name}")
+            self.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
+                        label=arr.name, loops=pairs)
+            arr.func = f
+            arr.defined = True
+            arr.versions.append(f)
+            return
+        self.ensure_defined(arr)
+        old_call = self.element_call(arr, cell.idx).node
+        preds = []
+        if cond is not None:
+            cn = cond.node
+            if rvar_loops and not uses_old_in(cn, old_name) and not _calls(cn, arr.func):
+                preds.append(cn)
+                vnode = _strip_select(vnode, cn, old_name)
+        outside = None
+        vnode = ir.substitute(vnode, {old_name: old_call})
+        mapping, rdom, tri, pairs = self.loop_vars(
+            [l for l in cell.chain if l in pure], rvar_loops,
+            "r_" + "_".join(l.name for l in rvar_loops))
+        key = []
+        for axis in reversed(range(arr.ndim)):
+            l = next((l for l, a in pure.items() if a == axis), None)
+            if l is not None:
+                key.append(l.pure_var)
+            else:
+                key.append(ph.Expr.wrap(self.finalize([cell.idx[axis]], mapping,
+                                                      f"an index of {arr.name}")[0]))
+        self.check_reads([vnode] + preds + list(cell.idx), arr)
+        self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
+        vals = self.finalize([vnode], mapping, f"the update of {arr.name}")
+        preds = self.finalize(preds, mapping, f"the condition of {arr.name}") + tri
+        self.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
+                    loops=pairs)
+
+    def pure_axes(self, arr, chain, lhs, exprs, old_name) -> dict:
+        """Loops whose variable is a pure Var of this definition -> axis."""
+        by_sym = {l.sym: l for l in chain}
+        cands = {}
+        bad = set()
+        for axis, n in enumerate(lhs):
+            if isinstance(n, ir.Variable) and n.name in by_sym:
+                l = by_sym[n.name]
+                if l in cands:
+                    bad.add(l)
+                    continue
+                if l.step == 1 and l.start.is_const and l.start.const == 0 and \
+                        self._same_extent(l.stop, arr.shape[axis]):
+                    cands[l] = axis
+        for l in bad:
+            cands.pop(l, None)
+        for l, axis in list(cands.items()):
+            if any(l.sym in ir.free_vars(lhs[a]) for a in range(len(lhs)) if a != axis):
+                cands.pop(l)
+                continue
+            for other in chain:
+                if other is not l and l.sym in ir.free_vars(
+                        [ops.node_of(self, other.start), ops.node_of(self, other.stop)]):
+                    cands.pop(l)
+                    break
+        if arr.func is not None:
+            fn = arr.func.function()
+            for c in ir.find_calls(list(exprs)):
+                if c.call_type != ir.FUNC or c.func is not fn:
+                    continue
+                args = list(reversed(c.args))
+                for l, axis in list(cands.items()):
+                    a = args[axis]
+                    if not (isinstance(a, ir.Variable) and a.name == l.sym) or any(
+                            l.sym in ir.free_vars(args[b]) for b in range(len(args)) if b != axis):
+                        cands.pop(l)
+        return cands
+
+    def _same_extent(self, stop: Val, size: Val) -> bool:
+        a, b = ops.node_of(self, stop), ops.node_of(self, size)
+        if ir.equal(ops.cast(ir.Int(64), a), ops.cast(ir.Int(64), b)):
+            return True
+        if len(stop.lbs) == 1 and len(stop.ubs) == 1 and stop.lbs[0] == stop.ubs[0] and \
+                len(size.lbs) == 1 and len(size.ubs) == 1 and size.lbs[0] == size.ubs[0]:
+            return stop.lbs[0] == size.lbs[0] and not stop.lbs[0].is_const or \
+                (stop.lbs[0] == size.lbs[0])
+        return False
+
+    # reads and versions -----------------------------------------------------------------------
+    def note_read(self, arr, call_node, idx_nodes=None):
+        arr.reads = getattr(arr, "reads", [])
+        arr.reads.append((self.epoch, id(call_node)))
+        self.read_sites[id(call_node)] = (arr, arr.func, list(self.loops), self.stmt_pos,
+                                          idx_nodes, self.nest_id)
+
+    def mark_emitted(self, nodes, func):
+        name = func.name()
+        for c in ir.find_calls(list(nodes)):
+            self.emitted_in.setdefault(id(c), set()).add(name)
+
+    def version_for_write(self, arr):
+        """A write after an earlier statement read the array: later writes go
+        to a new Func, so that earlier readers keep the value they read."""
+        if arr.kind != "local" or not arr.defined:
+            return
+        if getattr(arr, "written_epoch", None) == self.epoch:
+            return
+        arr.written_epoch = self.epoch
+        own = arr.func.name()
+        external = False
+        for ep, cid in getattr(arr, "reads", []):
+            if ep >= self.epoch:
+                continue
+            where = self.emitted_in.get(cid)
+            if where is None or (where - {own}):
+                external = True
+                break
+        if not external:
+            return
+        old = arr.func
+        f = self.new_func(arr.name, arr)
+        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
+        key = tuple(reversed(vars_))
+        args = tuple(reversed(vars_))
+        ref = old[args] if args else old[()]
+        self.define(f, key, (ref.node,), [], None, self.smap.loc(self.cur_node), pure=True,
+                    label=arr.name)
+        arr.func = f
+        arr.versions.append(f)
+        arr.reads = []
+
+    def check_reads(self, nodes, target):
+        from .deps import check_reads
+        check_reads(self, nodes, target)
+
+
+def uses_old_in(node, name) -> bool:
+    return name in ir.free_vars(node)
+
+
+def _calls(node, func) -> bool:
+    fn = func.function()
+    return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(node))
+
+
+def _is_select_on(n, cond):
+    if isinstance(n, ir.Select):
+        return ir.equal(n.condition, cond), n.true_value, n.false_value
+    if isinstance(n, ir.Call) and n.call_type == ir.INTRINSIC and n.name == "if_then_else":
+        return ir.equal(n.args[0], cond), n.args[1], n.args[2]
+    return False, None, None
+
+
+def _strip_select(vnode, cond, old_name):
+    """select(cond, v, old) under `where cond` is v."""
+    ok, t, f = _is_select_on(vnode, cond)
+    if ok and isinstance(f, ir.Variable) and f.name == old_name:
+        return t
+    return vnode
+
+
+def _factor_condition(vals, phs):
+    """If every changed state value is select(P, x, its old value) with one
+    state-free P, return (P, values without the select)."""
+    P = None
+    out = []
+    names = {p.name for p in phs}
+    for v, p in zip(vals, phs):
+        if isinstance(v, ir.Variable) and v.name == p.name:
+            out.append(v)
+            continue
+        cond = None
+        if isinstance(v, ir.Select):
+            cond, t, f = v.condition, v.true_value, v.false_value
+        elif isinstance(v, ir.Call) and v.call_type == ir.INTRINSIC and v.name == "if_then_else":
+            cond, t, f = v.args
+        if cond is None and isinstance(v, ir.Cast) and isinstance(v.value, (ir.Select,)):
+            return None, vals
+        if cond is None or not (isinstance(f, ir.Variable) and f.name == p.name):
+            return None, vals
+        if P is None:
+            P = cond
+        elif not ir.equal(P, cond):
+            return None, vals
+        out.append(t)
+    if P is None or names & set(ir.free_vars(P)):
+        return None, vals
+    return P, out

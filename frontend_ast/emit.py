@@ -1,0 +1,189 @@
+"""Definitions: turning one iteration's pending writes and state updates into
+pure and update definitions of Funcs, through the user API (Func, Var, RDom),
+with loop placeholders replaced by pure Vars or RVars."""
+from __future__ import annotations
+
+import pyhalide as ph
+from pyhalide import ir
+
+from . import ops
+from .values import Val
+
+
+class Frame:
+    """The pending writes of one loop iteration (or of one top-level statement)."""
+
+    def __init__(self, loop=None, top=False):
+        self.loop = loop
+        self.top = top
+        self.cells = {}
+        self.order = []
+        self.groups = []        # groups whose state is updated in this loop's body
+
+    def other_index(self, arr, key):
+        for k, c in self.cells.items():
+            if c.arr is arr and k != key:
+                return c
+        return None
+
+
+def _is_placeholder(name: str) -> bool:
+    return name.startswith("%")
+
+
+class Defn:
+    """One definition about to be made (or, while typing, only inspected)."""
+
+    def __init__(self, target, kind, loc):
+        self.target = target      # Arr or Group
+        self.kind = kind          # "pure" | "update"
+        self.loc = loc
+
+
+class EmitMixin:
+    # Funcs ----------------------------------------------------------------------------
+    def new_func(self, pyname: str, owner=None) -> ph.Func:
+        base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in pyname) or "f"
+        if base in self.input_names:
+            base = base + "_"
+        f = ph.Func(base)
+        self.funcs.append((pyname, f, owner))
+        return f
+
+    def define(self, f, key, values, preds, rdom, loc, pure=False, label=None, loops=()):
+        """f[key] = values (over rdom where preds)."""
+        if preds:
+            if rdom is None:
+                raise AssertionError("predicates need an RDom")
+            for p in preds:
+                rdom.where(ph.Expr.wrap(p))
+        vals = tuple(ph.Expr.wrap(v) for v in values)
+        f[key] = vals if len(vals) > 1 else vals[0]
+        fn = f.function()
+        d = fn.pure if pure else fn.updates[-1]
+        if loc is not None:
+            d.source = ir.SourceLoc(loc.file, loc.line, loc.col, loc.text.strip())
+        self.def_log.append((f, 0 if pure else len(fn.updates), loc, label))
+        for loop, var in loops:
+            self.var_log.append((label, loop, var, f))
+
+    # placeholders ---------------------------------------------------------------------
+    def finalize(self, nodes, loop_map: dict, where=""):
+        """Replace state placeholders (by calls of their Funcs), then loop
+        placeholders (by Vars / RVars)."""
+        out = []
+        for n in nodes:
+            prev = None
+            for _ in range(8):
+                names = [k for k in ir.free_vars(n) if k in self.state_subst]
+                if not names:
+                    break
+                n = ir.substitute(n, {k: self.state_subst[k] for k in names})
+            n = ir.substitute(n, loop_map)
+            left = [k for k in ir.free_vars(n) if _is_placeholder(k)]
+            if left:
+                raise self.error(f"internal error: unresolved placeholder(s) {left} in {where}")
+            out.append(n)
+        return out
+
+    def loop_vars(self, pure_loops, rvar_loops, rdom_name):
+        """(placeholder mapping, RDom or None, predicates, [(loop, var)])."""
+        mapping = {}
+        pairs = []
+        for l in pure_loops:
+            mapping[l.sym] = l.pure_var.node
+            pairs.append((l, l.pure_var))
+        if not rvar_loops:
+            return mapping, None, [], pairs
+        bounds = []
+        later = []
+        for l in reversed(rvar_loops):      # RDom dims innermost first
+            lo, ext, shift, pred = self.rdom_bounds(l, rvar_loops)
+            bounds.append((ph.Expr.wrap(lo), ph.Expr.wrap(ext)))
+            later.append((l, shift, pred))
+        rdom = ph.RDom(bounds, rdom_name)
+        preds = []
+        for k, (l, shift, pred) in enumerate(later):
+            rv = rdom[k]
+            node = shift(rv.node)
+            mapping[l.sym] = node
+            pairs.append((l, rv))
+            if pred is not None:
+                preds.append(pred)
+        preds = [ir.substitute(p, mapping) for p in preds]
+        return mapping, rdom, preds, pairs
+
+    def rdom_bounds(self, l, rvar_loops):
+        """(min, extent, var-from-rvar, predicate over placeholders or None)."""
+        start = ops.node_of(self, l.start)
+        stop = ops.node_of(self, l.stop)
+        start, stop = ops.cast(ir.INDEX, start), ops.cast(ir.INDEX, stop)
+        dependent = any(_is_placeholder(k) for k in ir.free_vars([start, stop]))
+        step = l.step
+        if dependent:
+            if step != 1 and step != -1:
+                raise self.err(l.node.iter, "a loop whose bounds depend on another loop "
+                                            "variable must have step 1 or -1")
+            lo_n = self.hull_node(l.start if step > 0 else l.stop, upper=False,
+                                  shift=0 if step > 0 else 1)
+            hi_n = self.hull_node(l.stop if step > 0 else l.start, upper=True,
+                                  shift=-1 if step > 0 else 0)
+            if lo_n is None or hi_n is None:
+                raise self.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
+                                            "on other loop variables in a non-affine way",
+                               hint="use bounds affine in the outer loop variables "
+                                    "(e.g. range(i, n) or range(i + 1))")
+            ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
+            v = l.var
+            if step > 0:
+                pred = ir.And(ir.LE(start, v), ir.LT(v, stop))
+            else:
+                pred = ir.And(ir.LT(stop, v), ir.LE(v, start))
+            if step > 0:
+                return lo_n, ext, (lambda r: r), pred
+            # a descending loop: r runs up, the variable down
+            return lo_n, ext, (lambda r, lo=lo_n, hi=hi_n: ir.Sub(ir.Add(lo, hi), r)), pred
+        if step == 1:
+            if l.start.is_const and l.start.const == 0:
+                ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \
+                    ir.Max(stop, ir.index(0))
+            elif self.syms.prove_le(l.start.ubs, l.stop.lbs):
+                ext = ir.Sub(stop, start)
+            else:
+                ext = ir.Max(ir.Sub(stop, start), ir.index(0))
+            return start, ext, (lambda r: r), None
+        s = abs(step)
+        if step > 0:
+            trip = ir.Div(ir.Add(ir.Sub(stop, start), ir.index(s - 1)), ir.index(s))
+        else:
+            trip = ir.Div(ir.Add(ir.Sub(start, stop), ir.index(s - 1)), ir.index(s))
+        trip = ir.Max(trip, ir.index(0))
+        return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(ir.index(k), r))), None
+
+    def hull_node(self, v: Val, upper: bool, shift: int):
+        """An IR node bounding v over every iteration of the enclosing loops,
+        free of loop placeholders (None if not found)."""
+        cands = self.syms.expand(v.ubs[0], True) if upper and v.ubs else \
+            (self.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
+        for aff in cands:
+            n = self.aff_node(aff)
+            if n is not None:
+                return ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift))) if shift else \
+                    ops.cast(ir.INDEX, n)
+        return None
+
+    def aff_node(self, aff):
+        """An affine form over static symbols as an IR node (Int(64))."""
+        t = ir.Int(64)
+        node = ir.Const(t, aff.c)
+        for s, k in sorted(aff.terms.items()):
+            sn = self.sym_nodes.get(s)
+            if sn is None:
+                return None
+            term = ops.cast(t, sn)
+            node = ir.Add(node, ir.Mul(ir.Const(t, k), term) if k != 1 else term)
+        return node
+
+
+def _simplify_max(e):
+    return e

@@ -1,0 +1,811 @@
+"""Operators on values with plain Python / NumPy 2 semantics, lowered to the
+IR's Halide semantics by explicit casts, floor division built from Euclidean
+division, exact NEP 50 conversions, and run-time checks (OverflowError for
+Python ints leaving int64, ZeroDivisionError for Python scalars) wherever the
+ranges cannot prove them unnecessary."""
+from __future__ import annotations
+
+import operator
+
+from pyhalide import ir
+
+from . import types as T
+from .ranges import Aff, INT32, INT64, n_add, n_sub, n_mul, n_neg, n_within, n_contains_zero
+from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
+from .values import Val, int_node_type, NO_CONST
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+def cast(t: ir.Type, n: ir.Expr) -> ir.Expr:
+    if n.type == t:
+        return n
+    if isinstance(n, ir.Const):
+        if t.is_float():
+            return ir.Const(t, float(n.value))
+        if t.is_bool():
+            return ir.Const(t, n.value != 0)
+        if not n.type.is_float():
+            return ir.Const(t, int(n.value))
+    return ir.Cast(t, n)
+
+
+def const(t: ir.Type, v) -> ir.Expr:
+    return ir.Const(t, v)
+
+
+def is_nan(n: ir.Expr) -> ir.Expr:
+    return ir.NE(n, n)
+
+
+def truth(cx, v: Val) -> Val:
+    """bool(v) as a Python bool value (NaN is true)."""
+    if v.ty.is_bool():
+        node = v.node
+    else:
+        node = ir.NE(v.node, ir.Const(v.node.type, 0))
+    const_v = bool(v.const) if v.is_const else NO_CONST
+    static = (lambda env, f=v.static: bool(f(env))) if v.is_static else None
+    out = Val(node, PY_BOOL, static=static, const=const_v, risky=v.risky)
+    if v.ty.is_bool():
+        out.facts = v.facts
+    return out
+
+
+def _static2(fn, a: Val, b: Val):
+    if a.is_static and b.is_static:
+        fa, fb = a.static, b.static
+        return lambda env: _py(fn, fa(env), fb(env))
+    return None
+
+
+def _py(fn, *args):
+    import warnings
+    import numpy as np
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+
+def _const2(fn, a: Val, b: Val):
+    if a.is_const and b.is_const:
+        try:
+            return _py(fn, a.const, b.const)
+        except (ArithmeticError, ValueError, TypeError):
+            return NO_CONST
+    return NO_CONST
+
+
+def _is_int_like(t: Ty) -> bool:
+    return t.is_int() or t.is_bool()
+
+
+def int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
+    """The node of an integer/bool value as IR type t (no range check)."""
+    n = node_of(cx, v)
+    return cast(t, n)
+
+
+def node_of(cx, v: Val) -> ir.Expr:
+    if v.node is None:
+        v.node = cx.static_param(v)
+    return v.node
+
+
+def py_int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
+    """A Python int (or bool) value in Int(32)/Int(64)."""
+    return cast(t, node_of(cx, v))
+
+
+def wrap_range(rng, t: ir.Type):
+    """An exact range if it fits the (wrapping) type, else unknown."""
+    if t.is_integer() and n_within(rng, (t.min_value(), t.max_value())):
+        return rng
+    return (None, None)
+
+
+# ---------------------------------------------------------------------------
+# conversions
+# ---------------------------------------------------------------------------
+def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
+    """v converted to ty as NumPy converts an operand (weak Python scalars
+    must fit an integer dtype: OverflowError otherwise)."""
+    if v.ty == ty:
+        return v
+    t = ty.ir()
+    n = node_of(cx, v)
+    if ty.weak:
+        if ty.kind == "int":
+            nt = int_node_type(v.lo, v.hi)
+            return Val(cast(nt, n), ty, v.lo, v.hi, v.lbs, v.ubs, v.static,
+                       int(v.const) if v.is_const else NO_CONST, v.risky)
+        if ty.kind == "float":
+            return Val(cast(ir.Float(64), n), ty, static=_conv_static(v, float),
+                       const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
+        return truth(cx, v)
+    out = Val(cast(t, n), ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    if v.is_const:
+        try:
+            out.const = _py(ty.dtype.type, v.const)
+        except (OverflowError, ValueError):
+            out.const = NO_CONST
+    if t.is_integer() and _is_int_like(v.ty):
+        if v.ty.weak and v.ty.kind == "int":
+            ok_range = (t.min_value(), t.max_value())
+            if not n_within(v.rng, ok_range):
+                if v.hi is not None and v.lo is not None and (v.hi < ok_range[0] or
+                                                             v.lo > ok_range[1]):
+                    cond = ir.Const(ir.Bool(), False)
+                else:
+                    wide = node_of(cx, v) if node_of(cx, v).type == ir.Int(64) else \
+                        cast(ir.Int(64), n)
+                    if t.is_uint() and t.bits == 64:
+                        cond = ir.GE(wide, ir.Const(ir.Int(64), 0))
+                    else:
+                        cond = ir.And(ir.GE(wide, ir.Const(ir.Int(64), t.min_value())),
+                                      ir.LE(wide, ir.Const(ir.Int(64), t.max_value())))
+                out = cx.guard(out, cond, "OverflowError",
+                               f"Python integer out of bounds for {ty.dtype.name}{what}")
+                out.set_range(t.min_value(), t.max_value())
+                return out
+            out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        else:
+            r = wrap_range(v.rng, t)
+            if r == v.rng:
+                out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+            else:
+                out.set_range(t.min_value(), t.max_value())
+    return out
+
+
+def _conv_static(v: Val, fn):
+    if not v.is_static:
+        return None
+    f = v.static
+    return lambda env: _py(fn, f(env))
+
+
+def cast_to(cx, v: Val, ty: Ty) -> Val:
+    """An explicit conversion (np.int32(x), x.astype(...), storing into an
+    array of dtype ty): wraps / truncates as NumPy's C casts do."""
+    if v.ty == ty:
+        return v
+    if v.ty.weak and v.ty.kind == "int" and ty.is_int():
+        return convert(cx, v, ty)
+    t = ty.ir()
+    n = node_of(cx, v)
+    if ty.kind == "int":
+        return to_python_int(cx, v)
+    if ty.kind == "float":
+        return convert(cx, v, ty)
+    if ty.kind == "bool":
+        return truth(cx, v)
+    out = Val(cast(t, n), ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    if v.is_const:
+        try:
+            out.const = _py(ty.dtype.type, v.const)
+        except (OverflowError, ValueError):
+            out.const = NO_CONST
+    if t.is_integer() and _is_int_like(v.ty):
+        r = wrap_range(v.rng, t)
+        if r == v.rng:
+            out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        else:
+            out.set_range(t.min_value(), t.max_value())
+    elif t.is_integer() and v.ty.is_float() and v.ty.weak:
+        # Python float -> integer dtype: NaN is a ValueError, inf an OverflowError
+        out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+        out = cx.guard(out, ir.LT(_fabs(n), ir.Const(n.type, float("inf"))), "OverflowError",
+                       "cannot convert float infinity to integer")
+    return out
+
+
+def _fabs(n):
+    return ir.Call(n.type, "abs", (n,), ir.INTRINSIC)
+
+
+def to_python_int(cx, v: Val) -> Val:
+    """int(v): exact for integers, truncation for floats (OverflowError /
+    ValueError for values no int64 holds, inf and NaN)."""
+    if v.ty.kind == "int":
+        return v
+    n = node_of(cx, v)
+    static = _conv_static(v, int)
+    c = NO_CONST
+    if v.is_const:
+        try:
+            c = int(v.const)
+        except (OverflowError, ValueError):
+            pass
+    if _is_int_like(v.ty):
+        if v.ty.is_bool():
+            return Val(cast(ir.Int(32), n), PY_INT, 0, 1, static=static, const=c, risky=v.risky)
+        t = v.node.type if v.node is not None else v.ty.ir()
+        if t.is_uint() and t.bits == 64:
+            out = Val(cast(ir.Int(64), n), PY_INT, 0, INT64[1], static=static, const=c,
+                      risky=v.risky)
+            return cx.guard(out, ir.LE(n, ir.Const(t, INT64[1])), "OverflowError",
+                            "Python int too large to convert to int64")
+        nt = int_node_type(v.lo, v.hi)
+        return Val(cast(nt, n), PY_INT, v.lo, v.hi, v.lbs, v.ubs, static, c, v.risky)
+    # float -> int: truncate; the result must fit int64
+    tr = ir.Call(n.type, "trunc", (n,), ir.INTRINSIC)
+    out = Val(cast(ir.Int(64), tr), PY_INT, static=static, const=c, risky=v.risky)
+    out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+    lim = ir.Const(n.type, 2.0 ** 63)
+    out = cx.guard(out, ir.And(ir.LT(tr, lim), ir.GE(tr, ir.Const(n.type, -(2.0 ** 63)))),
+                   "OverflowError", "float too large for a Python int kept in int64")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# arithmetic
+# ---------------------------------------------------------------------------
+_PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+         "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+         "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+         "|": operator.or_, "^": operator.xor,
+         "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+         "==": operator.eq, "!=": operator.ne}
+
+_IROP = {"+": ir.Add, "-": ir.Sub, "*": ir.Mul, "&": ir.BitAnd, "|": ir.BitOr, "^": ir.BitXor,
+         "<<": ir.Shl, ">>": ir.Shr, "<": ir.LT, "<=": ir.LE, ">": ir.GT, ">=": ir.GE,
+         "==": ir.EQ, "!=": ir.NE}
+
+
+def result_ty(op: str, a: Ty, b: Ty, sample: int = 1) -> Ty:
+    return T.result_type(_PYOP[op], a, b, sample=sample)
+
+
+def binary(cx, op: str, a: Val, b: Val) -> Val:
+    """a op b."""
+    if op in ("<", "<=", ">", ">=", "==", "!="):
+        return compare(cx, op, a, b)
+    folded = _fold(op, a, b)
+    if folded is not None:
+        return folded
+    try:
+        rt = result_ty(op, a.ty, b.ty, sample=2 if op in ("**", "<<", ">>") else 1)
+    except UnsupportedType as e:
+        raise cx.error(f"unsupported operand types for {op}: {a.ty.describe()} and "
+                       f"{b.ty.describe()} ({e})")
+    if op == "**":
+        out = power(cx, a, b, rt)
+    elif op in ("//", "%"):
+        out = floordiv_mod(cx, op, a, b, rt)
+    elif op == "/":
+        out = truediv(cx, a, b, rt)
+    elif rt.kind == "int":
+        out = py_int_arith(cx, op, a, b)
+    elif rt.kind in ("float",):
+        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        out = Val(_IROP[op](an.node, bn.node), rt)
+    elif rt.is_bool():
+        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        cls = {"&": ir.And, "|": ir.Or, "^": ir.NE, "+": ir.Or, "*": ir.And}.get(op)
+        if cls is None:
+            raise cx.error(f"unsupported operation {op} on bool values")
+        out = Val(cls(an.node, bn.node), rt)
+    else:
+        out = np_arith(cx, op, a, b, rt)
+    out.risky = out.risky or a.risky or b.risky
+    if out.static is None:
+        out.static = _static2(_PYOP[op], a, b)
+    if out.const is NO_CONST:
+        out.const = _const2(_PYOP[op], a, b)
+        if out.const is not NO_CONST:
+            try:
+                if T.of_value(out.const) != out.ty:
+                    out.const = NO_CONST
+            except UnsupportedType:
+                out.const = NO_CONST
+    return out
+
+
+def _fold(op, a: Val, b: Val):
+    """Both operands constant: Python computes it (exactly, with its errors
+    deferred to run time by not folding)."""
+    if not (a.is_const and b.is_const):
+        return None
+    c = _const2(_PYOP[op], a, b)
+    if c is NO_CONST:
+        return None
+    try:
+        from .values import const_val
+        out = const_val(c)
+    except UnsupportedType:
+        return None
+    if out.node is None and out.ty.kind != "int":
+        return None
+    return out
+
+
+def tighten(cx, v: Val) -> Val:
+    """Narrow the numeric range of an integer value with its affine bounds."""
+    if not v.ty.is_int():
+        return v
+    lo, hi = v.lo, v.hi
+    for u in v.ubs:
+        n = cx.syms.numeric_of(u, True)
+        if n is not None and (hi is None or n < hi):
+            hi = n
+    for l in v.lbs:
+        n = cx.syms.numeric_of(l, False)
+        if n is not None and (lo is None or n > lo):
+            lo = n
+    if (lo, hi) != (v.lo, v.hi):
+        v.lo, v.hi = lo, hi
+    return v
+
+
+def np_arith(cx, op, a: Val, b: Val, rt: Ty) -> Val:
+    an, bn = convert(cx, a, rt), convert(cx, b, rt)
+    t = rt.ir()
+    node = _IROP[op](an.node, bn.node)
+    out = Val(node, rt, risky=an.risky or bn.risky)
+    if t.is_integer():
+        rng = _int_range(op, an, bn)
+        if rng is not None:
+            rng = wrap_range(rng, t)
+            if rng[0] is not None:
+                lbs, ubs = _aff_bounds(op, an, bn)
+                out.set_range(rng[0], rng[1], lbs, ubs)
+    return out
+
+
+def _int_range(op, a: Val, b: Val):
+    if op == "+":
+        return n_add(a.rng, b.rng)
+    if op == "-":
+        return n_sub(a.rng, b.rng)
+    if op == "*":
+        return n_mul(a.rng, b.rng)
+    if op == "&":
+        if a.lo is not None and a.lo >= 0 and a.hi is not None:
+            return (0, a.hi if b.lo is None or b.lo < 0 else min(a.hi, b.hi if b.hi is not None else a.hi))
+        if b.lo is not None and b.lo >= 0 and b.hi is not None:
+            return (0, b.hi)
+        return (None, None)
+    if op in ("|", "^"):
+        if a.lo is not None and b.lo is not None and a.lo >= 0 and b.lo >= 0 and \
+                a.hi is not None and b.hi is not None:
+            m = max(a.hi, b.hi)
+            return (0, (1 << m.bit_length()) - 1)
+        return (None, None)
+    if op == "<<":
+        if b.lo is not None and b.hi is not None and b.lo >= 0 and b.hi < 64 and \
+                a.lo is not None and a.hi is not None:
+            c = [a.lo << b.lo, a.lo << b.hi, a.hi << b.lo, a.hi << b.hi]
+            return (min(c), max(c))
+        return (None, None)
+    if op == ">>":
+        if b.lo is not None and b.lo >= 0 and a.lo is not None and a.hi is not None:
+            c = [a.lo >> b.lo, a.hi >> b.lo, a.lo >> 63, a.hi >> 63] if b.hi is None else \
+                [a.lo >> b.lo, a.lo >> b.hi, a.hi >> b.lo, a.hi >> b.hi]
+            return (min(c), max(c))
+        return (None, None)
+    return (None, None)
+
+
+def _aff_bounds(op, a: Val, b: Val):
+    lim = 6
+    if op == "+":
+        return ([x + y for x in a.lbs for y in b.lbs][:lim], [x + y for x in a.ubs for y in b.ubs][:lim])
+    if op == "-":
+        return ([x - y for x in a.lbs for y in b.ubs][:lim], [x - y for x in a.ubs for y in b.lbs][:lim])
+    if op == "*":
+        for x, y in ((a, b), (b, a)):
+            if y.is_const and isinstance(y.const, (int,)) or (y.lo is not None and y.lo == y.hi):
+                k = int(y.lo)
+                if k >= 0:
+                    return ([l.scale(k) for l in x.lbs], [u.scale(k) for u in x.ubs])
+                return ([u.scale(k) for u in x.ubs], [l.scale(k) for l in x.lbs])
+    return ([], [])
+
+
+def py_int_arith(cx, op, a: Val, b: Val) -> Val:
+    """Python-int + - * & | ^ << >>: exact while int64 holds the value,
+    OverflowError when it would not."""
+    if op in ("<<", ">>") and not (b.lo is not None and b.lo >= 0):
+        nb = node_of(cx, b)
+        b = cx.guard(b, ir.GE(nb, ir.Const(nb.type, 0)), "ValueError", "negative shift count")
+    rng = _int_range(op, a, b)
+    lbs, ubs = _aff_bounds(op, a, b)
+    if not n_within(rng, INT32) and (lbs or ubs):
+        probe = tighten(cx, Val(None, PY_INT, rng[0], rng[1], lbs, ubs))
+        rng = (probe.lo, probe.hi)
+    an, bn = node_of(cx, a), node_of(cx, b)
+    if n_within(rng, INT32) and an.type.bits <= 32 and bn.type.bits <= 32 and \
+            n_within(a.rng, INT32) and n_within(b.rng, INT32):
+        t = ir.Int(32)
+    else:
+        t = ir.Int(64)
+    x, y = cast(t, an), cast(t, bn)
+    node = _IROP[op](x, y)
+    out = Val(node, PY_INT, rng[0], rng[1], lbs, ubs)
+    if n_within(rng, INT64):
+        return out
+    if a.is_static and b.is_static:
+        out.static = _static2(_PYOP[op], a, b)
+        out.node = None
+        return out
+    out.set_range(None, None)
+    ok = _overflow_ok(op, x, y, node)
+    if ok is None:
+        return out
+    return cx.guard(out, ok, "OverflowError", f"Python int result of {op} does not fit in int64")
+
+
+def _overflow_ok(op, x, y, r):
+    """A bool node: the int64 operation did not overflow."""
+    zero = ir.Const(ir.Int(64), 0)
+    if op == "+":
+        return ir.GE(ir.BitAnd(ir.BitXor(x, r), ir.BitXor(y, r)), zero)
+    if op == "-":
+        return ir.GE(ir.BitAnd(ir.BitXor(x, y), ir.BitXor(x, r)), zero)
+    if op == "*":
+        mn = ir.Const(ir.Int(64), INT64[0])
+        m1 = ir.Const(ir.Int(64), -1)
+        exact = ir.Or(ir.EQ(x, zero), ir.EQ(ir.Div(r, x), y))
+        bad = ir.Or(ir.And(ir.EQ(x, m1), ir.EQ(y, mn)), ir.And(ir.EQ(y, m1), ir.EQ(x, mn)))
+        return ir.And(exact, ir.Not(bad))
+    if op == "<<":
+        back = ir.Shr(r, y)
+        return ir.And(ir.EQ(back, x), ir.LT(y, ir.Const(ir.Int(64), 64)))
+    return None
+
+
+def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
+    an, bn = convert(cx, a, rt), convert(cx, b, rt)
+    out = Val(ir.Div(an.node, bn.node), rt)
+    if a.ty.weak and b.ty.weak:
+        out = _zero_div_check(cx, out, b, bn.node, "division by zero")
+    return out
+
+
+def _zero_div_check(cx, out: Val, b: Val, bn, msg) -> Val:
+    if _is_int_like(b.ty) and not n_contains_zero(b.rng):
+        return out
+    if b.is_const and b.const != 0:
+        return out
+    return cx.guard(out, ir.NE(bn, ir.Const(bn.type, 0)), "ZeroDivisionError", msg)
+
+
+def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
+    both_weak = a.ty.weak and b.ty.weak
+    if rt.is_float():
+        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        x, y = an.node, bn.node
+        q = ir.Call(x.type, "floor", (ir.Div(x, y),), ir.INTRINSIC)
+        node = q if op == "//" else ir.Mod(x, y)
+        out = Val(node, rt)
+        if both_weak:
+            out = _zero_div_check(cx, out, b, y, "float floor division by zero" if op == "//"
+                                  else "float modulo")
+        return out
+    if rt.kind == "int":
+        rng = _floordiv_range(op, a, b)
+        big = not (n_within(a.rng, INT32) and n_within(b.rng, INT32) and n_within(rng, INT32))
+        t = ir.Int(64) if big else ir.Int(32)
+        x, y = py_int_node(cx, a, t), py_int_node(cx, b, t)
+    else:
+        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        x, y = an.node, bn.node
+        t = rt.ir()
+        rng = _floordiv_range(op, an, bn)
+    q, m = ir.Div(x, y), ir.Mod(x, y)
+    b_pos = b.lo is not None and b.lo > 0
+    if b_pos or t.is_uint():
+        node = q if op == "//" else m
+    else:
+        zero = ir.Const(t, 0)
+        adjust = ir.And(ir.LT(y, zero), ir.NE(m, zero))
+        if op == "//":
+            node = ir.Select(adjust, ir.Sub(q, ir.Const(t, 1)), q)
+        else:
+            node = ir.Select(adjust, ir.Add(m, y), m)
+    out = Val(node, rt)
+    if t.is_integer():
+        r = wrap_range(rng, t) if rt.kind != "int" else rng
+        if r[0] is not None:
+            out.set_range(r[0], r[1])
+    if rt.kind == "int":
+        if not n_within(rng, INT64):
+            mn = ir.Const(t, INT64[0])
+            ok = ir.Not(ir.And(ir.EQ(x, mn), ir.EQ(y, ir.Const(t, -1))))
+            out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64")
+        out = _zero_div_check(cx, out, b, y, "integer division or modulo by zero")
+    return out
+
+
+def _floordiv_range(op, a: Val, b: Val):
+    if b.lo is not None and b.lo == b.hi and b.lo > 0:
+        k = b.lo
+        if op == "%":
+            return (0, k - 1)
+        if a.lo is not None and a.hi is not None:
+            return (a.lo // k, a.hi // k)
+        return (None, None)
+    if op == "%":
+        if b.lo is not None and b.hi is not None:
+            m = max(abs(b.lo), abs(b.hi))
+            lo = 0 if b.lo >= 0 else -(m - 1)
+            hi = 0 if b.hi <= 0 else m - 1
+            return (lo, hi)
+        return (None, None)
+    if a.lo is not None and a.hi is not None:
+        m = max(abs(a.lo), abs(a.hi))
+        return (-m, m)
+    return (None, None)
+
+
+def power(cx, a: Val, b: Val, rt: Ty) -> Val:
+    if rt.is_float():
+        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        if b.is_const and b.const == 2:
+            return Val(ir.Mul(an.node, an.node), rt)
+        out = Val(ir.Call(rt.ir(), "pow", (an.node, bn.node), ir.INTRINSIC), rt)
+        if a.ty.weak and b.ty.weak:
+            zero = ir.Const(an.node.type, 0.0)
+            ok = ir.Not(ir.And(ir.EQ(an.node, zero), ir.LT(bn.node, zero)))
+            out = cx.guard(out, ok, "ZeroDivisionError",
+                           "0.0 cannot be raised to a negative power")
+        return out
+    if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
+        if a.is_static and b.is_static:
+            return Val(None, rt, static=_static2(operator.pow, a, b))
+        raise cx.error("an integer power needs a constant exponent",
+                       hint="write the exponent as a literal, or use floats "
+                            "(float(x) ** y)")
+    k = int(b.const)
+    if k < 0:
+        if rt.kind == "int":      # Python gives a float: handled by result_ty (sample 2)
+            raise cx.error("negative integer exponent")
+        return cx.guard(Val(ir.Const(rt.ir(), 0), rt), ir.Const(ir.Bool(), False), "ValueError",
+                        "Integers to negative integer powers are not allowed.")
+    if k > 64:
+        if a.is_static:
+            return Val(None, rt, static=_static2(operator.pow, a, b))
+        raise cx.error("integer exponent too large", hint="use a float exponent")
+    result = convert(cx, const_of(1), rt) if rt.kind != "int" else const_of(1)
+    base = a if rt.kind == "int" else convert(cx, a, rt)
+    first = True
+    for bit in bin(k)[2:]:
+        if not first:
+            result = binary(cx, "*", result, result)
+        if bit == "1":
+            result = base if first else binary(cx, "*", result, base)
+            first = False
+    if k == 0:
+        result = convert(cx, const_of(1), rt) if rt.kind != "int" else const_of(1)
+    return result
+
+
+def const_of(v) -> Val:
+    from .values import const_val
+    return const_val(v)
+
+
+# ---------------------------------------------------------------------------
+# comparisons
+# ---------------------------------------------------------------------------
+def compare(cx, op: str, a: Val, b: Val) -> Val:
+    try:
+        rt = result_ty(op, a.ty, b.ty)
+    except UnsupportedType as e:
+        raise cx.error(f"cannot compare {a.ty.describe()} with {b.ty.describe()} ({e})")
+    cmp_ty = _compare_type(cx, a, b)
+    an, bn = _compare_operand(cx, a, cmp_ty), _compare_operand(cx, b, cmp_ty)
+    if cmp_ty.is_bool() and op in ("<", "<=", ">", ">="):
+        an, bn = cast(ir.UInt(8), an), cast(ir.UInt(8), bn)
+    node = _IROP[op](an, bn)
+    out = Val(node, rt, risky=a.risky or b.risky, static=_static2(_PYOP[op], a, b),
+              const=_const2(_PYOP[op], a, b))
+    return out
+
+
+def _compare_type(cx, a: Val, b: Val) -> ir.Type:
+    ta, tb = a.ty, b.ty
+    if _is_int_like(ta) and _is_int_like(tb):
+        if ta.is_bool() and tb.is_bool():
+            return ir.Bool()
+        # exact comparison of integers (NumPy 2 compares Python ints exactly)
+        if ta.weak or tb.weak:
+            strong = tb if ta.weak else ta
+            weak_v = a if ta.weak else b
+            if strong.weak:
+                return ir.Int(64) if not (n_within(a.rng, INT32) and n_within(b.rng, INT32)) \
+                    else ir.Int(32)
+            st = strong.ir()
+            if n_within(weak_v.rng, (st.min_value(), st.max_value())) and not st.is_bool():
+                return st
+            if st.is_uint() and st.bits == 64:
+                return st
+            return ir.Int(64)
+        return T.promote(ta, tb).ir() if T.promote(ta, tb).is_int() else ir.Float(64)
+    pt = T.promote(ta, tb)
+    return pt.ir()
+
+
+def _compare_operand(cx, v: Val, t: ir.Type) -> ir.Expr:
+    n = node_of(cx, v)
+    return cast(t, n)
+
+
+# ---------------------------------------------------------------------------
+# unary operators and small functions
+# ---------------------------------------------------------------------------
+def _fold1(fn, v: Val):
+    if not v.is_const:
+        return None
+    try:
+        c = _py(fn, v.const)
+        from .values import const_val
+        out = const_val(c)
+    except (ArithmeticError, ValueError, TypeError, UnsupportedType):
+        return None
+    if out.node is None and out.ty.kind != "int":
+        return None
+    return out
+
+
+def negate(cx, v: Val) -> Val:
+    f = _fold1(operator.neg, v)
+    if f is not None:
+        return f
+    ty = v.ty
+    if ty.is_bool():
+        if not ty.weak:
+            raise cx.error("the - operator is not supported on numpy.bool_",
+                           hint="use `not x` or `~x`")
+        v = to_python_int(cx, v)
+        ty = PY_INT
+    n = node_of(cx, v)
+    static = (lambda env, f=v.static: _py(operator.neg, f(env))) if v.is_static else None
+    c = _py(operator.neg, v.const) if v.is_const else NO_CONST
+    if ty.is_float():
+        return Val(ir.Mul(n, ir.Const(n.type, -1.0)), ty, static=static, const=c, risky=v.risky)
+    rng = n_neg(v.rng)
+    lbs, ubs = [u.scale(-1) for u in v.ubs], [l.scale(-1) for l in v.lbs]
+    if ty.kind == "int":
+        t = n.type if n_within(rng, INT32) and n.type.bits == 32 else ir.Int(64)
+        x = cast(t, n)
+        out = Val(ir.Sub(ir.Const(t, 0), x), ty, rng[0], rng[1], lbs, ubs, static, c, v.risky)
+        if not n_within(rng, INT64):
+            out.set_range(None, None)
+            out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",
+                           "Python int negation overflows int64")
+        return out
+    t = ty.ir()
+    out = Val(ir.Sub(ir.Const(t, 0), n), ty, static=static, const=c, risky=v.risky)
+    r = wrap_range(rng, t)
+    if r[0] is not None:
+        out.set_range(r[0], r[1], lbs, ubs)
+    return out
+
+
+def invert(cx, v: Val) -> Val:
+    f = _fold1(operator.invert, v)
+    if f is not None:
+        return f
+    n = node_of(cx, v)
+    static = (lambda env, f=v.static: _py(operator.invert, f(env))) if v.is_static else None
+    if v.ty.is_bool() and not v.ty.weak:
+        return Val(ir.Not(n), v.ty, static=static, risky=v.risky)
+    if v.ty.is_float():
+        raise cx.error("bad operand type for unary ~: float")
+    if v.ty.is_bool():
+        v = to_python_int(cx, v)
+        n = node_of(cx, v)
+    rng = n_sub(n_neg(v.rng), (1, 1))
+    if v.ty.kind == "int":
+        t = n.type if n_within(rng, INT32) else ir.Int(64)
+        return Val(ir.BitNot(cast(t, n)), PY_INT, rng[0], rng[1], static=static, risky=v.risky)
+    out = Val(ir.BitNot(n), v.ty, static=static, risky=v.risky)
+    return out
+
+
+def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
+    """abs(v) / np.abs(v)."""
+    f = _fold1(abs, v)
+    if f is not None:
+        return f
+    ty = v.ty
+    static = (lambda env, f=v.static: _py(abs, f(env))) if v.is_static else None
+    if ty.is_bool():
+        if ty.weak:
+            return to_python_int(cx, v)
+        return v
+    n = node_of(cx, v)
+    if ty.is_float():
+        return Val(_fabs(n), ty, static=static, risky=v.risky)
+    lo, hi = v.rng
+    if lo is not None and lo >= 0:
+        return v
+    if lo is not None and hi is not None:
+        m = max(abs(lo), abs(hi))
+        rng = (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), m)
+    else:
+        rng = (0, None)
+    if ty.kind == "int":
+        t = n.type if n_within(rng, INT32) and n.type.bits == 32 else ir.Int(64)
+        x = cast(t, n)
+        node = ir.Select(ir.LT(x, ir.Const(t, 0)), ir.Sub(ir.Const(t, 0), x), x)
+        out = Val(node, ty, rng[0], rng[1], static=static, risky=v.risky)
+        if not n_within(rng, INT64):
+            out.set_range(0, None)
+            out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",
+                           "abs() of a Python int overflows int64")
+        return out
+    t = ty.ir()
+    if t.is_uint():
+        return v
+    node = cast(t, ir.Call(ir.UInt(t.bits), "abs", (n,), ir.INTRINSIC))
+    out = Val(node, ty, static=static, risky=v.risky)
+    r = wrap_range(rng, t)
+    if r[0] is not None:
+        out.set_range(r[0], r[1])
+    return out
+
+
+def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
+    """`a if cond else b` (cond a bool Val). Branches that may raise at run
+    time (checked reads, overflow checks) are evaluated lazily."""
+    if cond.is_const:
+        return a if cond.const else b
+    ty = T.common(a.ty, b.ty) if a.ty != b.ty else a.ty
+    an, bn = convert_for_merge(cx, a, ty), convert_for_merge(cx, b, ty)
+    x, y = node_of(cx, an), node_of(cx, bn)
+    if x.type != y.type:
+        x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
+    risky = an.risky or bn.risky
+    if lazy is None:
+        lazy = risky
+    if lazy:
+        node = ir.Call(x.type, "if_then_else", (cond.node, x, y), ir.INTRINSIC)
+    else:
+        node = ir.Select(cond.node, x, y)
+    from .ranges import n_union
+    rng = n_union(an.rng, bn.rng)
+    out = Val(node, ty, risky=risky or cond.risky)
+    if ty.is_int() or ty.is_bool():
+        out.set_range(rng[0], rng[1], merge_bounds(an.lbs, bn.lbs, False),
+                      merge_bounds(an.ubs, bn.ubs, True))
+    if cond.is_static and a.is_static and b.is_static:
+        fc, fa, fb = cond.static, an.static, bn.static
+        out.static = lambda env: fa(env) if fc(env) else fb(env)
+    return out
+
+
+def merge_bounds(xs, ys, upper: bool) -> list:
+    """Affine bounds holding for both branches: for each pair, the one that
+    is provably the looser by a constant."""
+    out = []
+    for u in xs:
+        for v in ys:
+            d = u - v
+            if d.is_const:
+                w = u if (d.c >= 0) == upper else v
+                if w not in out:
+                    out.append(w)
+    return out[:6]
+
+
+def convert_for_merge(cx, v: Val, ty: Ty) -> Val:
+    """v as ty where two values of different types meet (branches, loop
+    state): NumPy's conversion (Python scalars are weak)."""
+    if v.ty == ty:
+        return v
+    if v.ty.weak:
+        return convert(cx, v, ty)
+    return cast_to(cx, v, ty)
+
+
+def unify_int_nodes(a: Val, b: Val):
+    """Python-int Vals with nodes of one width (for select/merge)."""
+    ta, tb = a.node.type, b.node.type
+    if ta == tb:
+        return a.node, b.node
+    return cast(ir.Int(64), a.node), cast(ir.Int(64), b.node)

@@ -1,0 +1,290 @@
+"""One specialization of a @pipeline function (argument dtypes and
+dimensions): its Funcs, its outputs, and running it on NumPy arrays."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+import pyhalide as ph
+from pyhalide import ir
+
+from .analyze import check_supported
+from .builder import Builder
+from .errors import FrontendError
+from .types import INT, FLOAT, BOOL
+from .values import Val, Arr, TupleVal, const_val
+
+
+class StaticEnv:
+    def __init__(self, shapes, params):
+        self.shapes = shapes
+        self.params = params
+
+
+class Out:
+    """One returned leaf: an input array, a static value, or element `index`
+    of output Func number `slot`."""
+
+    def __init__(self, kind, **kw):
+        self.kind = kind
+        self.__dict__.update(kw)
+
+
+def arg_spec(value):
+    """The specialization key of one argument value."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.ndim)
+    if isinstance(value, bool):
+        return ("bool",)
+    if isinstance(value, int):
+        return ("int",)
+    if isinstance(value, float):
+        return ("float",)
+    if isinstance(value, np.generic):
+        return ("np", value.dtype.str)
+    if value is None:
+        return ("const", None)
+    raise TypeError(f"@pipeline arguments must be NumPy arrays or scalars, not "
+                    f"{type(value).__name__}")
+
+
+def builder_spec(key):
+    if key[0] == "array":
+        return ("array", np.dtype(key[1]), key[2])
+    if key[0] == "np":
+        return ("np", np.dtype(key[1]))
+    return key
+
+
+class Specialization:
+    def __init__(self, pf, key, schedule=None, target=None):
+        self.pf = pf
+        self.key = key
+        if not getattr(pf, "checked", False):
+            check_supported(pf.tree, pf.smap)
+            pf.checked = True
+        b = Builder(pf, [builder_spec(k) for k in key])
+        self.builder = b
+        result = b.build()
+        self.out_funcs = []           # [(Func, shape fn)] realized together
+        self.result = self._outputs(result)
+        self.lock = threading.Lock()
+        self._pipeline = None
+        self.default_schedule()
+        self.schedule_info = None
+        if schedule is not None:
+            self.schedule_info = schedule(self)
+
+    # outputs ------------------------------------------------------------------------------
+    def _outputs(self, r):
+        b = self.builder
+        if r is None:
+            return Out("const", value=None)
+        if isinstance(r, TupleVal):
+            return Out("tuple", items=[self._outputs(x) for x in r.items])
+        if isinstance(r, Arr):
+            if r.kind == "input":
+                return Out("input", name=r.arg_name)
+            b.ensure_defined(r)
+            slot = self._slot(r.func, [s.static for s in r.shape])
+            return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
+        if isinstance(r, Val):
+            if r.is_const:
+                return Out("const", value=r.const)
+            if r.is_static and r.node is None or (r.is_static and not ir.find_calls(
+                    r.node) and r.node is not None and not _has_check(r.node)):
+                return Out("static", fn=r.static, ty=r.ty)
+            fallback = None
+            if r.origin is not None:
+                g, k = r.origin
+                init = g.init[k]
+                if (init is None or init.ty != r.ty) and not g.scan:
+                    fallback = (init, g)
+            slot, index = self._scalar_slot(r)
+            return Out("scalar", slot=slot, index=index, ty=r.ty, fallback=fallback)
+        if isinstance(r, (str,)) or r is None:
+            return Out("const", value=r)
+        raise FrontendError(f"cannot return {b._describe_obj(r)} from a compiled function")
+
+    def _slot(self, func, shape_fns):
+        for i, (f, _) in enumerate(self.out_funcs):
+            if f is func:
+                return i
+        self.out_funcs.append((func, shape_fns))
+        return len(self.out_funcs) - 1
+
+    def _scalar_slot(self, v: Val):
+        n = v.node
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and not n.args and \
+                n.func is not None:
+            for pyname, f, owner in self.builder.funcs:
+                if f.function() is n.func:
+                    return self._slot(f, []), n.value_index
+        f = self.builder.new_func("result")
+        f[()] = ph.Expr.wrap(n)
+        return self._slot(f, []), 0
+
+    # schedules ---------------------------------------------------------------------------
+    def default_schedule(self):
+        for pyname, f, owner in self.builder.funcs:
+            if f.defined():
+                f.compute_root()
+
+    def pipeline(self):
+        if self._pipeline is None:
+            funcs = [f for f, _ in self.out_funcs]
+            if not funcs:
+                self._pipeline = False
+                return None
+            dims = max(f.dimensions() for f in funcs)
+            self.wrapped = []
+            outs = []
+            for f, shape in self.out_funcs:
+                if f.dimensions() == dims:
+                    outs.append(f)
+                    self.wrapped.append(f)
+                    continue
+                w = ph.Func(f.name() + "_out")
+                vs = [ph.Var(f"v{i}") for i in range(dims)]
+                ref = f[tuple(vs[:f.dimensions()])] if f.dimensions() else f[()]
+                w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
+                w.compute_root()
+                outs.append(w)
+                self.wrapped.append(w)
+            self.dims = dims
+            self._pipeline = ph.Pipeline(outs)
+        return self._pipeline or None
+
+    # running -------------------------------------------------------------------------------
+    def bind(self, args):
+        b = self.builder
+        shapes, params = {}, {}
+        for name, v in zip(self.pf.params, args):
+            inp = b.inputs.get(name)
+            if isinstance(inp, Arr):
+                shapes[name] = v.shape
+                inp.image.set(_buffer(v, name))
+            elif inp is not None:
+                if isinstance(v, bool) or isinstance(v, (int, float)) or isinstance(v, np.generic):
+                    if isinstance(v, int) and not isinstance(v, bool) and \
+                            not -(1 << 63) <= v < (1 << 63):
+                        raise OverflowError(f"Python int argument {name}={v} does not fit in "
+                                            f"int64")
+                    inp.set(v)
+                params[name] = v
+            else:
+                params[name] = v
+        env = StaticEnv(shapes, params)
+        for check in b.static_checks:
+            check(env)
+        for sp in b.static_params:
+            val = sp.fn(env)
+            if sp.type.is_int():
+                val = int(val)
+                if not -(1 << 63) <= val < (1 << 63):
+                    raise OverflowError(f"Python int {val} does not fit in int64")
+            sp.param.set(val)
+        zero = _check_buffer()
+        for c in b.check_images:
+            c.image.set(zero)
+        return env
+
+    def run(self, args):
+        with self.lock:
+            env = self.bind(args)
+            pipe = self.pipeline()
+            outs = []
+            if pipe is not None:
+                bufs = []
+                shapes = []
+                for (f, shape_fns), w in zip(self.out_funcs, self.wrapped):
+                    shape = tuple(int(fn(env)) for fn in shape_fns)
+                    shapes.append(shape)
+                    full = (1,) * (self.dims - len(shape)) + shape
+                    for t in f.types():
+                        bufs.append(np.empty(full, dtype=t.to_numpy()))
+                try:
+                    pipe.realize([ph.Buffer(x) for x in bufs])
+                except IndexError as e:
+                    raise self.translate(e) from None
+                except ValueError as e:
+                    if "is read over" in str(e) and "input buffer" in str(e):
+                        raise IndexError(f"index out of bounds: {e}") from None
+                    raise
+                k = 0
+                for (f, _), shape in zip(self.out_funcs, shapes):
+                    elems = []
+                    for _ in f.types():
+                        elems.append(bufs[k].reshape(shape))
+                        k += 1
+                    outs.append(elems)
+            return self.convert(self.result, outs, args, env)
+
+    def translate(self, e: IndexError):
+        msg = str(e)
+        for c in self.builder.check_images:
+            if c.image.name() + " " in msg + " ":
+                exc = {"IndexError": IndexError, "OverflowError": OverflowError,
+                       "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
+                where = f" ({c.loc.file}:{c.loc.line})" if c.loc is not None else ""
+                return exc(c.message + where)
+        return e
+
+    def convert(self, o: Out, outs, args, env):
+        if o.kind == "tuple":
+            return tuple(self.convert(x, outs, args, env) for x in o.items)
+        if o.kind == "const":
+            return o.value
+        if o.kind == "input":
+            return args[self.pf.params.index(o.name)]
+        if o.kind == "static":
+            return o.ty.python_value(o.fn(env))
+        if o.kind == "array":
+            return outs[o.slot][o.index]
+        if o.kind == "scalar":
+            raw = outs[o.slot][o.index][()]
+            if o.fallback is not None:
+                init, g = o.fallback
+                if not _ran(g, env):
+                    if init is None:
+                        raise UnboundLocalError(f"{g.names} is assigned only inside a loop "
+                                                f"that ran zero times")
+                    if init.is_static:
+                        return init.ty.python_value(init.static(env))
+            return o.ty.python_value(raw)
+        raise AssertionError(o.kind)
+
+
+def _ran(g, env) -> bool:
+    """Whether every loop of the group's chain runs at least once (static)."""
+    for l in g.chain_loops_for_trip:
+        start, stop = l.start.static, l.stop.static
+        if start is None or stop is None:
+            return True
+        s, e = start(env), stop(env)
+        if len(range(s, e, l.step)) == 0:
+            return False
+    return True
+
+
+def _has_check(node) -> bool:
+    return any(c.call_type == ir.IMAGE for c in ir.find_calls(node))
+
+
+_ZERO = None
+
+
+def _check_buffer():
+    global _ZERO
+    if _ZERO is None:
+        _ZERO = ph.Buffer(np.zeros(1, np.uint8))
+    return _ZERO
+
+
+def _buffer(a: np.ndarray, name):
+    if not a.flags.aligned:
+        a = a.copy()
+    if any(s < 0 for s in a.strides):
+        a = a.copy()
+    return ph.Buffer(a, name)

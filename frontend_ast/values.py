@@ -1,0 +1,180 @@
+"""What the interpreter computes with: scalar values (an IR expression with
+placeholders for loop variables and loop-carried state, its Python/NumPy type,
+what is known about its range, and, for values that depend only on array
+sizes and scalar arguments, a Python function computing it exactly at call
+time), arrays, loops."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from pyhalide import ir
+
+from .ranges import Aff, INT32, INT64
+from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, of_value
+
+NO_CONST = object()
+_ids = itertools.count()
+
+
+def fresh(prefix: str) -> str:
+    return f"%{prefix}#{next(_ids)}"
+
+
+class Val:
+    """A scalar value."""
+
+    __slots__ = ("node", "ty", "lo", "hi", "lbs", "ubs", "static", "const", "risky", "facts",
+                 "origin")
+
+    def __init__(self, node, ty: Ty, lo=None, hi=None, lbs=(), ubs=(), static=None,
+                 const=NO_CONST, risky=False):
+        self.facts = None       # bool values: (affs >= 0 when true, affs >= 0 when false)
+        self.origin = None      # (group, member) for a loop's final state
+        self.node = node
+        self.ty = ty
+        if ty.is_bool():
+            lo = 0 if lo is None else lo
+            hi = 1 if hi is None else hi
+        elif ty.is_int() and ty.kind == "np":
+            t = ty.ir()
+            lo = t.min_value() if lo is None else max(lo, t.min_value())
+            hi = t.max_value() if hi is None else min(hi, t.max_value())
+        self.lo, self.hi = lo, hi
+        self.lbs = list(lbs)
+        self.ubs = list(ubs)
+        if ty.is_int() or ty.is_bool():
+            if not self.lbs and lo is not None:
+                self.lbs = [Aff.const(lo)]
+            if not self.ubs and hi is not None:
+                self.ubs = [Aff.const(hi)]
+        self.static = static
+        self.const = const
+        self.risky = risky
+
+    def set_range(self, lo, hi, lbs=None, ubs=None):
+        self.lo, self.hi = lo, hi
+        self.lbs = list(lbs) if lbs else ([Aff.const(lo)] if lo is not None else [])
+        self.ubs = list(ubs) if ubs else ([Aff.const(hi)] if hi is not None else [])
+        return self
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NO_CONST
+
+    @property
+    def is_static(self) -> bool:
+        return self.static is not None
+
+    @property
+    def rng(self):
+        return (self.lo, self.hi)
+
+    def __repr__(self):
+        c = f" = {self.const!r}" if self.is_const else ""
+        return f"<Val {self.ty!r}{c} {ir.expr_to_str(self.node)} [{self.lo}, {self.hi}]>"
+
+
+def int_node_type(lo, hi) -> ir.Type:
+    """The IR type holding a Python int known to lie in [lo, hi]."""
+    if lo is not None and hi is not None and INT32[0] <= lo and hi <= INT32[1]:
+        return ir.Int(32)
+    return ir.Int(64)
+
+
+def const_val(v) -> Val:
+    """A compile-time constant (Python or NumPy scalar)."""
+    ty = of_value(v)
+    if ty.kind == "int":
+        v = int(v)
+        if INT64[0] <= v <= INT64[1]:
+            node = ir.Const(int_node_type(v, v), v)
+        else:
+            node = None     # materialized only through a static parameter
+        return Val(node, ty, v, v, [Aff.const(v)], [Aff.const(v)], lambda env, v=v: v, v)
+    if ty.kind == "float":
+        return Val(ir.Const(ir.Float(64), float(v)), ty, static=lambda env, v=v: v, const=float(v))
+    if ty.kind == "bool":
+        b = bool(v)
+        return Val(ir.Const(ir.Bool(), b), ty, int(b), int(b), static=lambda env, b=b: b, const=b)
+    t = ty.ir()
+    if t.is_bool():
+        node = ir.Const(t, bool(v))
+    elif t.is_float():
+        node = ir.Const(t, float(v))
+    else:
+        node = ir.Const(t, int(v))
+    iv = int(v) if ty.is_int() or ty.is_bool() else None
+    return Val(node, ty, iv, iv, [Aff.const(iv)] if iv is not None and ty.is_int() else [],
+               [Aff.const(iv)] if iv is not None and ty.is_int() else [],
+               lambda env, v=v: v, v)
+
+
+class Arr:
+    """An array: an input (ImageParam) or one the function creates (Func)."""
+
+    def __init__(self, name, ty: Ty, shape: list, kind: str, loc=None):
+        self.name = name
+        self.ty = ty
+        self.shape = shape          # [Val] static Python ints, NumPy axis order
+        self.kind = kind            # "input" | "local"
+        self.loc = loc
+        self.image = None           # ImageParam (inputs)
+        self.arg_name = None
+        self.func = None            # current Func version (locals)
+        self.fill = None            # Val of the fill value, or None for np.empty
+        self.defined = False        # has a pure definition
+        self.read_elsewhere = False # the current version was read by another definition
+        self.versions = []          # every Func this array has been
+        self.py_names = {name}
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"<Arr {self.name} {self.ty!r} {self.ndim}-D {self.kind}>"
+
+
+class Loop:
+    """An active `for v in range(start, stop, step)` loop."""
+
+    def __init__(self, name, node, start: Val, stop: Val, step: int, loc, nest_id):
+        self.name = name
+        self.node = node
+        self.start, self.stop, self.step = start, stop, step
+        self.loc = loc
+        self.sym = f"%{name}@{node.lineno}:{node.col_offset}"
+        self.var = ir.Variable(ir.INDEX, self.sym)
+        self.nest_id = nest_id
+
+    def __repr__(self):
+        return f"<Loop {self.name}>"
+
+
+class TupleVal:
+    """A tuple of values (shapes, multiple returns)."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+
+class ModuleRef:
+    """`np`, `math` and attributes of them (functions, dtypes, constants)."""
+
+    def __init__(self, name, obj):
+        self.name = name
+        self.obj = obj
+
+
+class DtypeVal:
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+
+
+class MaybeUnbound(Val):
+    """Loop state that is unassigned until the loop assigns it (reading it
+    before is an error, as in Python)."""
+
+    __slots__ = ()

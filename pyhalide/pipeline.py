@@ -1,0 +1,118 @@
+"""`@ph.pipeline`: compile a plain Python function with loops into Funcs
+(frontend_ast), specialized lazily per argument dtypes and dimensions, with
+schedules from a decorator, an argument or per-architecture side files."""
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import threading
+
+import numpy as np
+
+__all__ = ["pipeline", "PipelineFunction"]
+
+
+class PipelineFunction:
+    """The object `@ph.pipeline` returns."""
+
+    def __init__(self, fn, schedule=None):
+        self.py_func = fn
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        self.__doc__ = fn.__doc__
+        self.__wrapped__ = fn
+        self._schedule_arg = schedule
+        self._registered = None
+        self._specs = {}
+        self._last = None
+        self._lock = threading.Lock()
+        self._parsed = None
+        self._signature = inspect.signature(fn)
+
+    def __repr__(self):
+        return f"<pyhalide.pipeline {self.__name__}>"
+
+    # schedules -----------------------------------------------------------------------
+    def schedule(self, fn):
+        """Register a schedule function (used as a decorator); returns it."""
+        self._registered = fn
+        self._specs.clear()
+        return fn
+
+    # compilation ------------------------------------------------------------------------
+    def _parsed_fn(self):
+        if self._parsed is None:
+            from .frontend_ast.source import parse_function
+            self._parsed = parse_function(self.py_func)
+        return self._parsed
+
+    def _bind(self, args, kwargs):
+        try:
+            ba = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}(): {e}") from None
+        ba.apply_defaults()
+        return list(ba.arguments.values())
+
+    def _specialization(self, values):
+        from .frontend_ast.specialize import Specialization, arg_spec
+        from .frontend_ast.schedules import resolve_schedule
+        key = tuple(arg_spec(v) for v in values)
+        spec = self._specs.get(key)
+        if spec is None:
+            with self._lock:
+                spec = self._specs.get(key)
+                if spec is None:
+                    sched = resolve_schedule(self)
+                    spec = Specialization(self._parsed_fn(), key, schedule=sched)
+                    self._specs[key] = spec
+        self._last = spec
+        return spec
+
+    def __call__(self, *args, **kwargs):
+        values = self._bind(args, kwargs)
+        spec = self._specialization(values)
+        return spec.run(values)
+
+    def compile(self, *args, **kwargs):
+        """Compile for these example arguments ahead of the first call."""
+        values = self._bind(args, kwargs)
+        spec = self._specialization(values)
+        pipe = spec.pipeline()
+        if pipe is not None:
+            spec.bind(values)
+            pipe.compile_jit()
+        return self
+
+    # introspection ----------------------------------------------------------------------
+    def _current(self):
+        if self._last is None:
+            raise RuntimeError(f"{self.__name__} has not been compiled yet: call it, or "
+                               f"p.compile(*example_args), first")
+        return self._last
+
+    @property
+    def funcs(self):
+        from .frontend_ast.schedules import FuncTable
+        return FuncTable(self._current())
+
+    @property
+    def vars(self):
+        from .frontend_ast.schedules import VarTable
+        return VarTable(self._current())
+
+    def lower(self, stage: str = "loops", arg_specs=None):
+        from .frontend_ast.deftext import lower_text
+        return lower_text(self, stage, arg_specs)
+
+
+def pipeline(fn=None, *, schedule=None):
+    """Decorate a function of NumPy arrays and scalars written with plain
+    loops: `@ph.pipeline`, `@ph.pipeline(schedule=...)` or
+    `ph.pipeline(fn, schedule=...)`."""
+    if fn is None:
+        return functools.partial(pipeline, schedule=schedule)
+    if isinstance(fn, PipelineFunction):
+        fn = fn.py_func
+    return PipelineFunction(fn, schedule=schedule)
