@@ -122,42 +122,51 @@ class ArrayMixin:
         return not self.path and all(a is None for a in self.alive) and not self.lazy
 
     def to_index(self, v: Val, n: Val, axis=0, name=""):
-        """(int32 node, condition node or None when provably in range)."""
+        """(int32 index node, mode): mode "plain" (always in range), "clamp"
+        (in range whenever Python evaluates it; clamped so that evaluating it
+        anyway is harmless), or ("check", condition) (checked at run time)."""
         n_node = ops.node_of(self, n)
         if n_node.type != ir.INDEX:
             n_node = ops.cast(ir.INDEX, n_node)
-        lower_ok = (v.lo is not None and v.lo >= 0) or self.syms.prove_le([Aff.const(0)], v.lbs)
-        upper_ok = (v.hi is not None and n.lo is not None and v.hi <= n.lo - 1) or \
-            self.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs])
         x = ops.node_of(self, v)
+        zero = ir.index(0)
+        last = ir.Sub(n_node, ir.index(1))
+
+        def proofs(refined):
+            lo = (v.lo is not None and v.lo >= 0) or \
+                self.syms.prove_le([Aff.const(0)], v.lbs, refined)
+            hi = (v.hi is not None and n.lo is not None and v.hi <= n.lo - 1) or \
+                self.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs], refined)
+            return lo, hi
+
+        lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
-            return ops.cast(ir.INDEX, x), None
+            return ops.cast(ir.INDEX, x), "plain"
         if self.unconditional() and not self.typing and self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
             if lower_ok:
-                return xi, None
-            zero = ir.index(0)
+                return xi, "plain"
             norm = ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi)
-            return ir.Max(ir.Min(norm, ir.Sub(n_node, ir.index(1))), zero), None
+            return ir.Max(ir.Min(norm, last), zero), "plain"
         if self.unconditional() and self.typing and _single_aff(v) is not None:
-            return ops.cast(ir.INDEX, x), None
+            return ops.cast(ir.INDEX, x), "plain"
+        lo_f, hi_f = proofs(True)
+        if lo_f and hi_f:
+            xi = ops.cast(ir.INDEX, x)
+            return ir.Max(ir.Min(xi, last), zero), "clamp"
         wide = ir.Int(64) if (x.type.bits > 32 or x.type.is_uint() and x.type.bits == 32) \
             else ir.INDEX
         xv = ops.cast(wide, x)
         nv = ops.cast(wide, n_node)
-        zero = ir.Const(wide, 0)
-        if lower_ok:
+        wzero = ir.Const(wide, 0)
+        if lo_f:
             ok = ir.LT(xv, nv)
             norm = xv
         else:
-            ok = ir.And(ir.LE(ir.Sub(zero, nv), xv), ir.LT(xv, nv)) if wide == ir.INDEX else \
-                ir.And(ir.LE(ir.Sub(zero, nv), xv), ir.LT(xv, nv))
-            norm = ir.Select(ir.LT(xv, zero), ir.Add(xv, nv), xv)
-        if not upper_ok and x.type.is_uint() and x.type.bits <= 16 and False:
-            pass
-        idx = ir.Select(ok, norm, ir.Const(wide, -1)) if wide != ir.INDEX or not lower_ok \
-            else ir.Select(ok, norm, ir.Const(wide, -1))
-        return ops.cast(ir.INDEX, idx), ok
+            ok = ir.And(ir.LE(ir.Sub(wzero, nv), xv), ir.LT(xv, nv))
+            norm = ir.Select(ir.LT(xv, wzero), ir.Add(xv, nv), xv)
+        idx = ops.cast(ir.INDEX, ir.Select(ok, norm, ir.Const(wide, -1)))
+        return idx, ("check", ok)
 
     def static_index_check(self, v, n, axis, name) -> bool:
         aff = _single_aff(v)
@@ -181,15 +190,14 @@ class ArrayMixin:
         items = self.index_values(arr, idx, node)
         self.cur_node = node
         nodes = [i for i, _ in items]
-        risky = any(ok is not None for _, ok in items)
+        risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
             args = []
-            for (i, ok) in items:
-                args.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC) if ok is not None
-                            else i)
+            for (i, m) in items:
+                args.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC)
+                            if isinstance(m, tuple) else i)
             out = self.element_call(arr, args)
             out.risky = risky
-            out.set_range(out.lo, out.hi)
             return self._data_range(out)
         cell = self.find_cell(arr, nodes)
         if cell is not None:
@@ -200,13 +208,13 @@ class ArrayMixin:
         self.ensure_defined(arr)
         safe = []
         conds = []
-        for k, (i, ok) in enumerate(items):
-            if ok is None:
-                safe.append(i)
-            else:
+        for k, (i, m) in enumerate(items):
+            if isinstance(m, tuple):
                 n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
                 safe.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
-                conds.append(ok)
+                conds.append(m[1])
+            else:
+                safe.append(i)
         out = self.element_call(arr, safe)
         self.note_read(arr, out.node, nodes)
         out = self._data_range(out)
@@ -234,13 +242,13 @@ class ArrayMixin:
         value = self.store_convert(value, arr.ty)
         nodes = []
         conds = []
-        for k, (i, ok) in enumerate(items):
-            if ok is None:
-                nodes.append(i)
-            else:
+        for k, (i, m) in enumerate(items):
+            if isinstance(m, tuple):
                 n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
                 nodes.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
-                conds.append(ok)
+                conds.append(m[1])
+            else:
+                nodes.append(i)
         if conds:
             value = self.guard(value, ir.conjunction(conds), "IndexError",
                                f"index out of bounds for array {arr.name!r} (assignment)")

@@ -214,6 +214,14 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             if alive is not None and isinstance(cur, Val):
                 value = ops.select(self, ops.truth(self, alive), value, cur)
             self.env[name] = value
+            for g in self.active_groups:
+                flag = g.flag_of.get(name)
+                if flag is not None:
+                    old = self.env.get(flag)
+                    t = const_val(True)
+                    if alive is not None and isinstance(old, Val):
+                        t = ops.select(self, ops.truth(self, alive), t, old)
+                    self.env[flag] = t
             return
         if self.loops and not isinstance(value, TupleVal):
             raise self.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
@@ -356,6 +364,10 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             if not node.type.is_bool() else \
             ir.Select(ir.NE(read, ir.Const(ir.UInt(8), 0)), ir.Const(node.type, False), node)
         return out
+
+    def smap_error(self, loc, msg, hint=""):
+        from .errors import FrontendError
+        return FrontendError(msg, loc, hint)
 
     def static_param(self, v: Val):
         """A value computed exactly in Python at call time, passed as a Param."""

@@ -239,14 +239,25 @@ class DefsMixin:
     # reads and versions -----------------------------------------------------------------------
     def note_read(self, arr, call_node, idx_nodes=None):
         arr.reads = getattr(arr, "reads", [])
-        arr.reads.append((self.epoch, id(call_node)))
-        self.read_sites[id(call_node)] = (arr, arr.func, list(self.loops), self.stmt_pos,
-                                          idx_nodes, self.nest_id)
+        arr.reads.append((self.epoch, call_node))
+        self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.loops),
+                                          self.stmt_pos, idx_nodes, self.nest_id,
+                                          self.smap.loc(self.cur_node)))
 
     def mark_emitted(self, nodes, func):
         name = func.name()
         for c in ir.find_calls(list(nodes)):
-            self.emitted_in.setdefault(id(c), set()).add(name)
+            entry = self.emitted_in.get(id(c))
+            if entry is None or entry[0] is not c:
+                entry = (c, set())
+                self.emitted_in[id(c)] = entry
+            entry[1].add(name)
+
+    def version_nest(self):
+        """At the start of a loop nest: arrays it writes that earlier
+        statements read get a new Func version."""
+        for arr in {id(c.arr): c.arr for c in self.nest_writes}.values():
+            self.version_for_write(arr)
 
     def version_for_write(self, arr):
         """A write after an earlier statement read the array: later writes go
@@ -258,10 +269,11 @@ class DefsMixin:
         arr.written_epoch = self.epoch
         own = arr.func.name()
         external = False
-        for ep, cid in getattr(arr, "reads", []):
+        for ep, call in getattr(arr, "reads", []):
             if ep >= self.epoch:
                 continue
-            where = self.emitted_in.get(cid)
+            entry = self.emitted_in.get(id(call))
+            where = entry[1] if entry is not None and entry[0] is call else None
             if where is None or (where - {own}):
                 external = True
                 break

@@ -1,7 +1,102 @@
-"""Reads inside a loop nest of arrays that the same nest writes: allowed
-only when the value read is the one Python would read (see check_reads)."""
+"""Reads, inside one loop nest, of an array that the same nest writes.
+
+Each definition runs as a whole (all its iterations) before the next one, as
+in Halide; Python interleaves the statements of an iteration. A read by
+another definition therefore sees the array's value after the nest. That is
+what Python reads only when every write of the location read happens before
+the read: at an earlier iteration of the loops both share, or earlier in the
+same iteration. With writes at positions `loop variable + constant` this is
+decided exactly; anything else is refused with a hint."""
 from __future__ import annotations
+
+from pyhalide import ir
+
+BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
+
+
+def _decompose(n):
+    """(loop symbol or None, constant offset) of `sym + c`, `c`; or None."""
+    while isinstance(n, ir.Cast):
+        n = n.value
+    if isinstance(n, ir.Const):
+        return None, int(n.value)
+    if isinstance(n, ir.Variable) and n.name.startswith("%"):
+        return n.name, 0
+    if isinstance(n, (ir.Add, ir.Sub)):
+        a, b = n.a, n.b
+        while isinstance(a, ir.Cast):
+            a = a.value
+        while isinstance(b, ir.Cast):
+            b = b.value
+        if isinstance(a, ir.Variable) and a.name.startswith("%") and isinstance(b, ir.Const):
+            return a.name, int(b.value) if isinstance(n, ir.Add) else -int(b.value)
+        if isinstance(n, ir.Add) and isinstance(b, ir.Variable) and b.name.startswith("%") and \
+                isinstance(a, ir.Const):
+            return b.name, int(a.value)
+    return False
+
+
+def classify(read_idx, read_loops, read_pos, w) -> str:
+    """When the write `w` (a Cell of the nest) writes the location read,
+    relative to the read."""
+    read_syms = [l.sym for l in read_loops]
+    w_syms = [l.sym for l in w.chain]
+    steps = {l.sym: l.step for l in w.chain}
+    common = []
+    for a, b in zip(read_syms, w_syms):
+        if a != b:
+            break
+        common.append(a)
+    delta = {}
+    for ew, er in zip(w.idx, read_idx):
+        dw = _decompose(ew)
+        if dw is False:
+            return UNKNOWN
+        w_sym, w_off = dw
+        dr = _decompose(er)
+        if w_sym is None:
+            if dr is not False and dr[0] is None and dr[1] != w_off:
+                return NEVER
+            continue
+        if w_sym not in common:
+            continue
+        if dr is False or dr[0] != w_sym:
+            return UNKNOWN
+        delta[w_sym] = dr[1] - w_off
+    for c in common:
+        if c not in delta:
+            return AFTER            # written at every iteration of c
+        d = delta[c] * (1 if steps.get(c, 1) > 0 else -1)
+        if d > 0:
+            return BEFORE if False else _later(d)
+        if d < 0:
+            return BEFORE
+    return BEFORE if w.pos_max < read_pos else AFTER
+
+
+def _later(d):
+    return AFTER
 
 
 def check_reads(b, nodes, target):
-    return
+    if b.typing or b.nest_id is None:
+        return
+    for c in ir.find_calls(list(nodes)):
+        entry = b.read_sites.get(id(c))
+        if entry is None or entry[0] is not c:
+            continue
+        arr, func, loops, pos, idx, nest, loc = entry[1]
+        if nest != b.nest_id or arr is target or idx is None:
+            continue
+        writes = [w for w in b.nest_writes if w.arr is arr]
+        for w in writes:
+            how = classify(idx, loops, pos, w)
+            if how in (BEFORE, NEVER):
+                continue
+            what = "later in this loop nest" if how == AFTER else \
+                "in this loop nest at positions that cannot be related to the read"
+            raise b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
+                                    f"(line {w.loc.line}); the compiled loops would read the "
+                                    f"value after the loop nest, not the one Python reads",
+                               hint=f"copy the array before the loop ({arr.name}_old = "
+                                    f"{arr.name}.copy()) and read the copy, or split the loop")

@@ -57,6 +57,17 @@ class EmitMixin:
                 raise AssertionError("predicates need an RDom")
             for p in preds:
                 rdom.where(ph.Expr.wrap(p))
+        if rdom is not None:
+            used = set()
+            for n in list(values) + [getattr(k, "node", None) for k in key]:
+                if n is not None:
+                    used |= set(ir.free_vars(n))
+            rnames = {rdom[i].name() for i in range(rdom.dimensions())}
+            if not used & rnames:
+                # the loop variables are unused: mention the RDom so the
+                # update iterates over it
+                values = list(values)
+                values[0] = ir.Let(f"{rdom.name()}.used", rdom[0].node, values[0])
         vals = tuple(ph.Expr.wrap(v) for v in values)
         f[key] = vals if len(vals) > 1 else vals[0]
         fn = f.function()

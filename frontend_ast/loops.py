@@ -14,7 +14,7 @@ from . import ops
 from .analyze import carried, home, assigned_in_nested_loop, mentions
 from .emit import Frame
 from .ranges import Aff, INT32, INT64, n_within, n_union
-from .types import PY_INT
+from .types import PY_INT, PY_BOOL
 from .values import Val, Loop, Arr, fresh, const_val, int_node_type
 
 
@@ -45,6 +45,7 @@ class Group:
         self.chain = []
         self.typing = False
         self.label = "_".join(self.names)
+        self.flag_of = {}
         self.loop_sym_for_scan = None
         self.last_node = None
         self.updated = False
@@ -128,6 +129,7 @@ class LoopMixin:
         if top and not self.typing:
             self.nest_id = id(node)
             self.prepass(node)
+            self.version_nest()
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
@@ -249,6 +251,7 @@ class LoopMixin:
             if t is None:
                 raise self.err(node, f"{g.names[k]!r} is never assigned in this loop")
         g.tys = tys
+        self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
                 raise self.err(node, f"the running value of {', '.join(g.names)} is read inside a "
@@ -263,6 +266,30 @@ class LoopMixin:
             g.store.append(int_node_type(*r) if t.kind == "int" else t.ir())
         if not self.typing:
             self.define_group(g, node, loop)
+
+    def _add_assigned_flags(self, g: Group, node):
+        """A member whose type after the loop differs from its initial one is
+        what Python returns only if the loop assigned it: conditionally
+        assigned members get a bool element recording that."""
+        if getattr(g, "flags_added", False):
+            return
+        g.flags_added = True
+        g.flag_of = {}
+        for k in range(len(g.names)):
+            init, t = g.init[k], g.tys[k]
+            if init is None or init.ty == t or g.names[k].endswith("?assigned"):
+                continue
+            nv = g.new_vals[k] if g.new_vals else None
+            if nv is None:
+                continue
+            if not _conditional(nv.node, g.ph[k].name if g.ph else None):
+                continue
+            flag = g.names[k] + "?assigned"
+            g.names.append(flag)
+            g.init.append(const_val(False))
+            g.tys.append(PY_BOOL)
+            g.unbound.append(False)
+            g.flag_of[g.names[k]] = flag
 
     def typing_run(self, g: Group, node):
         saved = self._save()
@@ -426,6 +453,8 @@ class LoopMixin:
             if not g.typing:
                 self.note_group_result(g, k, v)
             self.env[name] = v
+        for name, flag in g.flag_of.items():
+            self.env.pop(flag, None)
 
     # frames --------------------------------------------------------------------------------
     def flush_frame(self, frame: Frame, partial: bool = False):
@@ -449,6 +478,13 @@ def _int32_check(f):
 
 class _UnboundState:
     pass
+
+
+def _conditional(node, ph_name) -> bool:
+    """Whether a new state value keeps the old one on some path."""
+    if ph_name is None:
+        return True
+    return ph_name in ir.free_vars(node)
 
 
 def _unbound_state(v):

@@ -774,9 +774,19 @@ def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
         out.set_range(rng[0], rng[1], merge_bounds(an.lbs, bn.lbs, False),
                       merge_bounds(an.ubs, bn.ubs, True))
     if cond.is_static and a.is_static and b.is_static:
-        fc, fa, fb = cond.static, an.static, bn.static
+        fc, fa, fb = cond.static, a.static, b.static
         out.static = lambda env: fa(env) if fc(env) else fb(env)
+        out.ty = ty
+    if (a.ty != b.ty or a.union or b.union) and not getattr(cx, "loops", True):
+        alts = [(cond, a)] if not a.union else [(_and(cx, cond, c) if c is not None else cond, v)
+                                                for c, v in a.union]
+        alts += b.union if b.union else [(None, b)]
+        out.union = alts
     return out
+
+
+def _and(cx, a, b):
+    return cx.logical_and(a, b)
 
 
 def merge_bounds(xs, ys, upper: bool) -> list:

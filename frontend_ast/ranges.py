@@ -125,10 +125,12 @@ class Symbols:
     def pop(self):
         self.refined.pop()
 
+    use_refined = True
+
     def _bounds(self, sym, upper: bool) -> list:
         lows, highs = self.loops[sym]
         out = list(highs if upper else lows)
-        for f in self.refined:
+        for f in (self.refined if self.use_refined else ()):
             if sym in f:
                 out.extend(f[sym][1] if upper else f[sym][0])
         return out
@@ -164,8 +166,17 @@ class Symbols:
             total += k * b
         return total >= 0
 
-    def prove_le(self, a_ubs, b_lbs) -> bool:
-        """Some upper bound of a <= some lower bound of b, always."""
+    def prove_le(self, a_ubs, b_lbs, refined: bool = True) -> bool:
+        """Some upper bound of a <= some lower bound of b, always (with
+        refined=False: ignoring the conditions of enclosing branches)."""
+        old = self.use_refined
+        self.use_refined = refined
+        try:
+            return self._prove_le(a_ubs, b_lbs)
+        finally:
+            self.use_refined = old
+
+    def _prove_le(self, a_ubs, b_lbs) -> bool:
         for u in a_ubs:
             for ue in self.expand(u, True):
                 for l in b_lbs:

@@ -90,22 +90,36 @@ class Specialization:
             slot = self._slot(r.func, [s.static for s in r.shape])
             return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
         if isinstance(r, Val):
-            if r.is_const:
-                return Out("const", value=r.const)
-            if r.is_static and r.node is None or (r.is_static and not ir.find_calls(
-                    r.node) and r.node is not None and not _has_check(r.node)):
-                return Out("static", fn=r.static, ty=r.ty)
-            fallback = None
-            if r.origin is not None:
-                g, k = r.origin
-                init = g.init[k]
-                if (init is None or init.ty != r.ty) and not g.scan:
-                    fallback = (init, g)
-            slot, index = self._scalar_slot(r)
-            return Out("scalar", slot=slot, index=index, ty=r.ty, fallback=fallback)
+            if r.union:
+                alts = []
+                for c, v in r.union:
+                    cond = self._scalar_out(c) if c is not None else None
+                    alts.append((cond, self._outputs(v)))
+                return Out("union", alts=alts)
+            return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
             return Out("const", value=r)
         raise FrontendError(f"cannot return {b._describe_obj(r)} from a compiled function")
+
+    def _scalar_out(self, r: Val):
+        if r.is_const:
+            return Out("const", value=r.const)
+        if r.is_static and (r.node is None or (not ir.find_calls(r.node) and
+                                               not _has_check(r.node))):
+            return Out("static", fn=r.static, ty=r.ty)
+        fallback = None
+        if r.origin is not None:
+            g, k = r.origin
+            init = g.init[k]
+            if init is not None and init.ty != r.ty and not g.scan:
+                flag = g.flag_of.get(g.names[k])
+                init_out = self._scalar_out(init)
+                if flag is not None:
+                    fallback = ("flag", g.names.index(flag), init_out)
+                else:
+                    fallback = ("trips", g, init_out)
+        slot, index = self._scalar_slot(r)
+        return Out("scalar", slot=slot, index=index, ty=r.ty, fallback=fallback)
 
     def _slot(self, func, shape_fns):
         for i, (f, _) in enumerate(self.out_funcs):
@@ -223,6 +237,14 @@ class Specialization:
 
     def translate(self, e: IndexError):
         msg = str(e)
+        m = _INPUT_OOB.search(msg)
+        if m is not None:
+            name, idx, dim = m.group(1), int(m.group(2)), int(m.group(3))
+            arr = self.builder.inputs.get(name)
+            if arr is not None and hasattr(arr, "ndim"):
+                axis = arr.ndim - 1 - dim
+                return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
+                                  f"in {self.pf.name}()")
         for c in self.builder.check_images:
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
@@ -239,21 +261,30 @@ class Specialization:
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "static":
-            return o.ty.python_value(o.fn(env))
+            return o.fn(env)
+        if o.kind == "union":
+            for cond, alt in o.alts:
+                if cond is None or bool(self.convert(cond, outs, args, env)):
+                    return self.convert(alt, outs, args, env)
+            return None
         if o.kind == "array":
             return outs[o.slot][o.index]
         if o.kind == "scalar":
             raw = outs[o.slot][o.index][()]
             if o.fallback is not None:
-                init, g = o.fallback
-                if not _ran(g, env):
-                    if init is None:
-                        raise UnboundLocalError(f"{g.names} is assigned only inside a loop "
-                                                f"that ran zero times")
-                    if init.is_static:
-                        return init.ty.python_value(init.static(env))
+                how, what, init_out = o.fallback
+                if how == "flag":
+                    assigned = bool(outs[o.slot][what][()])
+                else:
+                    assigned = _ran(what, env)
+                if not assigned:
+                    return self.convert(init_out, outs, args, env)
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
+
+
+_INPUT_OOB = __import__("re").compile(
+    r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")
 
 
 def _ran(g, env) -> bool:

@@ -26,12 +26,14 @@ class Val:
     """A scalar value."""
 
     __slots__ = ("node", "ty", "lo", "hi", "lbs", "ubs", "static", "const", "risky", "facts",
-                 "origin")
+                 "origin", "union")
 
     def __init__(self, node, ty: Ty, lo=None, hi=None, lbs=(), ubs=(), static=None,
                  const=NO_CONST, risky=False):
         self.facts = None       # bool values: (affs >= 0 when true, affs >= 0 when false)
         self.origin = None      # (group, member) for a loop's final state
+        self.union = None       # [(bool Val or None, Val)]: the value of the first true
+                                # alternative, each with its own Python type
         self.node = node
         self.ty = ty
         if ty.is_bool():
