@@ -42,7 +42,8 @@ failure inside a task propagates to the caller's cleanup. With
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
 Integer And/Or evaluate both sides (no short circuit): loads must be guarded
-by IfThenElse, not by And.
+by IfThenElse or by the lazy `if_then_else(cond, a, b)` intrinsic, which
+evaluates only the branch its scalar condition picks (Select evaluates both).
 """
 from __future__ import annotations
 
@@ -738,6 +739,8 @@ class _FunctionEmitter:
                                  reassoc)
 
     def emit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            return self._if_then_else(e)
         if e.call_type != ir.INTRINSIC:
             raise CodegenError(f"{e.call_type} call to {e.name} reached codegen "
                                "(it should have been lowered to a Load)")
@@ -747,6 +750,39 @@ class _FunctionEmitter:
             raise CodegenError(f"intrinsic {e.name} of {[str(a.type) for a in e.args]} "
                                f"cannot produce {e.type}")
         return v
+
+    def _if_then_else(self, e):
+        """The lazy select: only the branch the scalar condition picks is
+        evaluated (its blocks meet in a phi). Values a branch computes are
+        memoized in a layer of their own, so nothing after the phi reuses
+        them (they would not dominate it)."""
+        if len(e.args) != 3:
+            raise CodegenError(f"if_then_else takes 3 arguments, got {len(e.args)}")
+        cond, a, b_ = e.args
+        if cond.type != ir.Bool() or a.type != e.type or b_.type != e.type:
+            raise CodegenError(f"if_then_else needs a scalar bool condition and branches of "
+                               f"its type {e.type}: got {cond.type}, {a.type}, {b_.type} "
+                               "(a lane-wise choice is a Select)")
+        c = self.emit(cond)
+        then_bb = self.fn.append_basic_block("ite.then")
+        else_bb = self.fn.append_basic_block("ite.else")
+        after_bb = self.fn.append_basic_block("ite.end")
+        self.b.cbranch(c, then_bb, else_bb)
+        incoming = []
+        for block, branch in ((then_bb, a), (else_bb, b_)):
+            self.b.position_at_end(block)
+            self.cache.append({})
+            try:
+                v = self.emit(branch)
+            finally:
+                self.cache.pop()
+            incoming.append((v, self.b.block))
+            self.b.branch(after_bb)
+        self.b.position_at_end(after_bb)
+        phi = self.b.phi(llvm_type(e.type))
+        for v, block in incoming:
+            phi.add_incoming(v, block)
+        return phi
 
 
 class _UsedNames(ir.Visitor):

@@ -296,6 +296,8 @@ class BoundsOf:
         return type_range(e.type, a.data_dependent() or b.data_dependent())
 
     def _Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            return union(self(e.args[1]), self(e.args[2]))
         if e.call_type == ir.INTRINSIC and e.name == "abs":
             a = self(e.args[0])
             lo, hi = _c(a.lo), _c(a.hi)

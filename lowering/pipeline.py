@@ -25,6 +25,8 @@ from .loop_synthesis import synthesize_loops
 from .realization_order import realization_order
 from .simplify import simplify
 from .storage_flattening import flatten_storage
+from .unroll import unroll_loops
+from .vectorize import vectorize_loops
 from .verify import verify
 
 STAGES = ("defs", "loops", "final", "llvm", "llvm_opt", "asm")
@@ -117,6 +119,9 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     if stop_after == "loops":
         return lowered
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
+    stmt = run("simplify", simplify, stmt, True)
+    stmt = run("vectorize", vectorize_loops, stmt, True)
+    stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     verify(stmt, symbols, buffer_names, True)
     lowered.stmt = stmt

@@ -1,0 +1,38 @@
+"""Unrolling: every For(kind="unrolled") of constant extent N becomes a
+Block of N copies of its body, copy i under `LetStmt(name, min + i)`.
+
+    unroll_loops(stmt) -> stmt
+
+Binding the loop variable with a LetStmt (rather than substituting it)
+keeps every scoping rule of the body intact; the simplifier that follows
+substitutes the constant ones. Inner loops are unrolled first, so nested
+unrolled loops multiply out. An unrolled loop whose extent is not a
+constant after simplification is a CompileError naming its variable."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .simplify import simplify
+
+
+def unroll_loops(stmt: ir.Stmt) -> ir.Stmt:
+    return _Unroll().mutate(stmt)
+
+
+class _Unroll(ir.Mutator):
+    def visit_For(self, s):
+        body = self.mutate(s.body)
+        if s.kind != ir.ForKind.UNROLLED:
+            if body is s.body:
+                return s
+            return ir.For(s.name, s.min, s.extent, s.kind, body)
+        extent = simplify(s.extent)
+        if not isinstance(extent, ir.Const):
+            raise ir.CompileError(
+                f"cannot unroll loop {s.name}: its extent {ir.expr_to_str(extent)} is not a "
+                f"constant (split it by a constant factor first)")
+        if extent.value <= 0:
+            return ir.Evaluate(ir.index(0))
+        lo = simplify(s.min)
+        return ir.block(*[ir.LetStmt(s.name, simplify(ir.Add(lo, ir.index(i))), body)
+                          for i in range(extent.value)])
