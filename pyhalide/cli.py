@@ -88,6 +88,10 @@ def _mount_tables():
 
 _mount_tables()
 
+from .bench.cli import app as bench_app  # noqa: E402  (the benchmark suites, PERFORMANCE.md)
+app.add_typer(bench_app, name="bench", help="Run the benchmark suites side by side with "
+                                            "NumPy, Numba and Halide; print their tables.")
+
 
 def main():
     app()

@@ -1,0 +1,4 @@
+"""python -m pyhalide.bench [OPTIONS]: the same as `pyhalide bench`."""
+from .cli import main
+
+main()

@@ -1,0 +1,164 @@
+"""`pyhalide bench`: run the benchmark suites and print their tables
+(Markdown, so they can be pasted verbatim into docs/performance.md)."""
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+import sys
+from typing import List, Optional
+
+import typer
+
+from .protocol import MIN_CALLS, MIN_ROUNDS, THREAD_VARS
+
+app = typer.Typer(help="Run the benchmark suites of PERFORMANCE.md side by side with NumPy, "
+                       "Numba and Halide 21 (peers not installed show n/a).",
+                  add_completion=False, invoke_without_command=True)
+
+SUITES = {"1": "suite1", "2": "suite2"}
+
+
+def _version(mod: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(mod)
+    except Exception:
+        return "not installed"
+
+
+def _commit() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        out = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"],
+                             capture_output=True, text=True, timeout=10)
+        if out.returncode:
+            return "unknown"
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--",
+                                os.path.dirname(here)], capture_output=True, text=True,
+                               timeout=10).stdout.strip()
+        return out.stdout.strip() + (" (working tree has uncommitted changes)" if dirty else "")
+    except Exception:
+        return "unknown"
+
+
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def header(command: str) -> str:
+    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    vers = ", ".join(f"{m} {_version(m)}" for m in ("numpy", "numba", "halide", "llvmlite"))
+    return "\n".join([
+        f"- date: {now}",
+        f"- commit: {_commit()}",
+        f"- command: `{command}`",
+        f"- machine: {_cpu()}, {os.cpu_count()} cores; Python {platform.python_version()}; "
+        f"{vers}",
+        ""])
+
+
+def _command_line() -> str:
+    argv = sys.argv
+    if argv and argv[0].endswith("__main__.py"):
+        return " ".join(["python -m pyhalide.bench", *argv[1:]])
+    if argv and os.path.basename(argv[0]).startswith("pyhalide") and argv[1:2] == ["bench"]:
+        return " ".join(["pyhalide bench", *argv[2:]])
+    return "pyhalide bench"
+
+
+def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, quick=False,
+        in_process=None, benches=None, columns=None, threads=None, command="pyhalide bench",
+        progress=None) -> str:
+    """Run the suites; return the Markdown report."""
+    import importlib
+    from .protocol import render, run_suite
+    parts = ["# pyhalide bench", "", header(command)]
+    for s in suites:
+        mod = importlib.import_module(f"pyhalide.bench.{s}")
+        names = None
+        if benches:
+            names = [b for b in benches if b in mod.BENCHMARKS]
+            if not names:
+                continue
+        res = run_suite(s, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
+                        in_process=in_process, benches=names, columns=columns,
+                        threads=threads, progress=progress)
+        parts.append(render(res, mod.targets(res)))
+    return "\n".join(parts)
+
+
+@app.callback(invoke_without_command=True)
+def bench(ctx: typer.Context,
+          suite: str = typer.Option("all", "--suite", "-s", help="1, 2 or all"),
+          size_log2: Optional[int] = typer.Option(
+              None, "--size-log2", "-n",
+              help="suite 1: log2 of the element count (default 24, quick 12); "
+                   "suite 2: log2 of the image side (default 12, quick 8)"),
+          rounds: Optional[int] = typer.Option(
+              None, "--rounds", "-r", help=f"interleaved rounds (default {MIN_ROUNDS}, quick 1)"),
+          calls: int = typer.Option(MIN_CALLS, "--calls",
+                                    help="timed calls per measurement (the minimum is kept)"),
+          quick: bool = typer.Option(False, "--quick",
+                                     help="tiny sizes, 1 round, all in one process: a smoke "
+                                          "test, not a measurement"),
+          processes: Optional[bool] = typer.Option(
+              None, "--processes/--in-process",
+              help="one worker process per column (default; --quick: in-process)"),
+          bench_names: Optional[List[str]] = typer.Option(
+              None, "--bench", "-b", help="only these benchmarks (repeatable)"),
+          columns: Optional[List[str]] = typer.Option(
+              None, "--column", "-c", help="only these column keys (repeatable), e.g. "
+                                           "ph_rfactor, hl_rfactor, numba_prange, numpy, bound"),
+          threads: Optional[int] = typer.Option(
+              None, "--threads", "-t", help="threads of the parallel columns "
+                                            f"({', '.join(THREAD_VARS)}); default: all cores"),
+          output: Optional[str] = typer.Option(None, "--output", "-o",
+                                               help="also write the report to this file"),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress on stderr")):
+    """Run the benchmark suites and print their tables."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if suite == "all":
+        suites = ["suite1", "suite2"]
+    elif suite in SUITES:
+        suites = [SUITES[suite]]
+    else:
+        raise typer.BadParameter(f"--suite must be 1, 2 or all, not {suite!r}")
+    if rounds is None:
+        rounds = 1 if quick else MIN_ROUNDS
+    if rounds < 1 or calls < 1:
+        raise typer.BadParameter("--rounds and --calls must be positive")
+    if not quick and (rounds < MIN_ROUNDS or calls < MIN_CALLS):
+        typer.echo(f"note: fewer than {MIN_ROUNDS} rounds or {MIN_CALLS} calls is below the "
+                   f"protocol of PERFORMANCE.md", err=True)
+    threads = threads or os.cpu_count() or 1
+    if processes is False or (processes is None and quick):
+        # in-process: the thread knobs must be set before the libraries are imported
+        for v in THREAD_VARS:
+            os.environ.setdefault(v, str(threads))
+    command = _command_line()
+    progress = None if quiet else (lambda s: typer.echo(s, err=True))
+    try:
+        report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
+                     in_process=None if processes is None else not processes,
+                     benches=bench_names, columns=columns, threads=threads, command=command,
+                     progress=progress)
+    except ValueError as e:
+        raise typer.BadParameter(str(e))
+    typer.echo(report)
+    if output:
+        with open(output, "w") as f:
+            f.write(report + "\n")
+
+
+def main():
+    app()

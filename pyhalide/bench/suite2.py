@@ -1,0 +1,352 @@
+"""Suite 2: image pipelines (Halide, PLDI 2013).
+
+- blur: the two-stage 3×3 box blur on uint16 (examples/blur.py), output
+  4096 × 4096 from a 4098 × 4098 input;
+- histeq: histogram equalization on uint8 (examples/histogram_equalization.py),
+  4096 × 4096: histogram -> cumulative scan -> lookup;
+- conv5x5: a separable 5×5 binomial convolution on float32, output 4096 × 4096.
+
+The algorithm and the schedule are written once, over a module `m` that is
+`pyhalide` or `halide`, so both run the same definition and the same schedule
+(tiled, the first stage fused into the tiles, vectorized, parallel: the PLDI
+2013 blur schedule; histeq's scatter is parallel through rfactor). The Numba
+column is the same Python loops under `@njit` (serial), the NumPy column the
+idiomatic array expression. pyhalide, Halide and Numba write into a
+preallocated output; NumPy allocates, as it does.
+"""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+from .protocol import Column, Bench, Runner, TargetRow, Unavailable, fmt_ratio, verdict
+
+TITLE = "Suite 2: image pipelines (PLDI 2013)"
+REFERENCE = "ph"
+
+COLUMNS = [
+    Column("ph", "pyhalide", parallel=True),
+    Column("hl", "Halide", parallel=True),
+    Column("numba_serial", "Numba serial"),
+    Column("numpy", "NumPy"),
+]
+COMPILED = {"numpy": False}
+
+# Numba serial must be this many times slower than pyhalide (PERFORMANCE.md)
+NUMBA_FACTOR = {"blur": 3.0, "histeq": 1.5, "conv5x5": 3.0}
+
+
+def default_params(size_log2=None, quick=False) -> dict:
+    if size_log2 is None:
+        size_log2 = 8 if quick else 12
+    if not 4 <= size_log2 <= 14:
+        raise ValueError(f"suite 2 takes a side of 2^4 .. 2^14 pixels, got 2^{size_log2}")
+    return {"side_log2": int(size_log2)}
+
+
+def _side(p):
+    return 1 << p["side_log2"]
+
+
+def _rng(name):
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+# ---- blur ---------------------------------------------------------------------------------
+BLUR_VEC = 16          # uint16 lanes of a 256-bit vector
+TILE = (256, 32)
+
+
+def _data_blur(p):
+    n = _side(p)
+    return {"img": _rng("blur").integers(0, 2**16, (n + 2, n + 2), dtype=np.uint16),
+            "shape": (n, n)}
+
+
+def blur_numpy(a: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        bx = (a[:, :-2] + a[:, 1:-1] + a[:, 2:]) // 3
+        return (bx[:-2] + bx[1:-1] + bx[2:]) // 3
+
+
+def alg_blur(m, d):
+    inp = m.Buffer(d["img"], "input")
+    x, y = m.Var("x"), m.Var("y")
+    blur_x, blur_y = m.Func("blur_x"), m.Func("blur_y")
+    blur_x[x, y] = (inp[x, y] + inp[x + 1, y] + inp[x + 2, y]) / 3
+    blur_y[x, y] = (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) / 3
+    return blur_y, {"blur_x": blur_x, "x": x, "y": y}
+
+
+def sched_blur(m, out, fs, vec=BLUR_VEC):
+    x, y = fs["x"], fs["y"]
+    xi, yi = m.Var("xi"), m.Var("yi")
+    out.tile(x, y, xi, yi, TILE[0], TILE[1]).vectorize(xi, vec).parallel(y)
+    fs["blur_x"].compute_at(out, x).vectorize(x, vec)
+    return ""
+
+
+# ---- histogram equalization --------------------------------------------------------------------
+def _data_histeq(p):
+    n = _side(p)
+    img = _rng("histeq").normal(100, 20, (n, n)).clip(0, 255).astype(np.uint8)
+    return {"img": img, "shape": img.shape}
+
+
+def histeq_numpy(image: np.ndarray) -> np.ndarray:
+    cdf = np.cumsum(np.bincount(image.ravel(), minlength=256))
+    return ((cdf[image].astype(np.int64) * 255) // image.size).astype(np.uint8)
+
+
+def alg_histeq(m, d):
+    image = d["img"]
+    h, w = image.shape
+    inp = m.Buffer(image, "image")
+    i, x, y = m.Var("i"), m.Var("x"), m.Var("y")
+    r = m.RDom([m.Range(0, w), m.Range(0, h)], "r")
+    hist = m.Func("hist")
+    hist[i] = 0
+    hist[m.cast(m.Int(32), inp[r.x, r.y])] += 1
+    cdf = m.Func("cdf")
+    s = m.RDom([m.Range(1, 255)], "s")
+    cdf[i] = hist[i]
+    cdf[s.x] = cdf[s.x] + cdf[s.x - 1]
+    out = m.Func("equalized")
+    level = cdf[m.cast(m.Int(32), inp[x, y])]
+    out[x, y] = m.cast(m.UInt(8), (m.cast(m.Int(64), level) * 255) / (w * h))
+    return out, {"hist": hist, "cdf": cdf, "r": r, "i": i, "x": x, "y": y}
+
+
+def sched_histeq(m, out, fs, rfactor=True):
+    """The histogram by rfactor over strips of 16 rows (as rfactor.cpp's
+    histogram), the scan serial, the lookup in parallel strips, vectorized."""
+    hist, r, i = fs["hist"], fs["r"], fs["i"]
+    hist.compute_root()
+    note = ""
+    if rfactor:
+        u = m.Var("u")
+        ryo, ryi = m.RVar("ryo"), m.RVar("ryi")
+        hist.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u) \
+            .compute_root().vectorize(i, 8).update().parallel(u)
+        hist.update().vectorize(i, 8)
+    else:
+        note = "rfactor unavailable: the histogram runs serially"
+    fs["cdf"].compute_root()
+    yo, yi = m.Var("yo"), m.Var("yi")
+    out.split(fs["y"], yo, yi, 32).parallel(yo).vectorize(fs["x"], 16)
+    return note
+
+
+# ---- separable 5x5 convolution --------------------------------------------------------------------
+WEIGHTS = tuple(np.float32(w / 16) for w in (1, 4, 6, 4, 1))
+CONV_VEC = 8           # float32 lanes of a 256-bit vector
+
+
+def _data_conv(p):
+    n = _side(p)
+    return {"img": _rng("conv5x5").random((n + 4, n + 4), dtype=np.float32), "shape": (n, n)}
+
+
+def conv_numpy(a: np.ndarray) -> np.ndarray:
+    w = WEIGHTS
+    n = a.shape[1] - 4
+    cx = w[0] * a[:, 0:n] + w[1] * a[:, 1:n + 1] + w[2] * a[:, 2:n + 2] + \
+        w[3] * a[:, 3:n + 3] + w[4] * a[:, 4:n + 4]
+    h = a.shape[0] - 4
+    return w[0] * cx[0:h] + w[1] * cx[1:h + 1] + w[2] * cx[2:h + 2] + \
+        w[3] * cx[3:h + 3] + w[4] * cx[4:h + 4]
+
+
+def alg_conv(m, d):
+    inp = m.Buffer(d["img"], "input")
+    x, y = m.Var("x"), m.Var("y")
+    w = [float(v) for v in WEIGHTS]
+    conv_x, conv_y = m.Func("conv_x"), m.Func("conv_y")
+    conv_x[x, y] = w[0] * inp[x, y] + w[1] * inp[x + 1, y] + w[2] * inp[x + 2, y] + \
+        w[3] * inp[x + 3, y] + w[4] * inp[x + 4, y]
+    conv_y[x, y] = w[0] * conv_x[x, y] + w[1] * conv_x[x, y + 1] + w[2] * conv_x[x, y + 2] + \
+        w[3] * conv_x[x, y + 3] + w[4] * conv_x[x, y + 4]
+    return conv_y, {"blur_x": conv_x, "x": x, "y": y}
+
+
+def sched_conv(m, out, fs):
+    return sched_blur(m, out, fs, vec=CONV_VEC)
+
+
+# ---- checks ---------------------------------------------------------------------------------
+def _check_exact(got, truth, data):
+    got = np.asarray(got)
+    if got.shape != truth.shape:
+        return False, f"shape {got.shape} instead of {truth.shape}"
+    k = int(np.count_nonzero(got != truth))
+    return k == 0, f"{k} of {truth.size} pixels differ" if k else ""
+
+
+def _check_close(got, truth, data):
+    got = np.asarray(got)
+    if got.shape != truth.shape:
+        return False, f"shape {got.shape} instead of {truth.shape}"
+    err = float(np.max(np.abs(got.astype(np.float64) - truth)))
+    tol = 1e-5 * float(np.max(np.abs(truth)))
+    return err <= tol, "" if err <= tol else f"max error {err:.3g} > {tol:.3g}"
+
+
+BENCHMARKS = {
+    "blur": Bench("blur", _data_blur, lambda d: blur_numpy(d["img"]), _check_exact,
+                  lambda d: d["img"].nbytes, "uint16, 3x3 box blur, two stages"),
+    "histeq": Bench("histeq", _data_histeq, lambda d: histeq_numpy(d["img"]), _check_exact,
+                    lambda d: d["img"].nbytes, "uint8, histogram equalization"),
+    "conv5x5": Bench("conv5x5", _data_conv, lambda d: conv_numpy(d["img"]), _check_close,
+                     lambda d: d["img"].nbytes, "float32, separable 5x5 binomial"),
+}
+
+ALGORITHMS = {"blur": alg_blur, "histeq": alg_histeq, "conv5x5": alg_conv}
+SCHEDULES = {"blur": sched_blur, "histeq": sched_histeq, "conv5x5": sched_conv}
+OUT_DTYPE = {"blur": np.uint16, "histeq": np.uint8, "conv5x5": np.float32}
+
+
+# ---- columns --------------------------------------------------------------------------------
+def _copy(out):
+    return np.array(out, copy=True)
+
+
+def _build_ph(name, d):
+    import pyhalide as ph
+    out_f, fs = ALGORITHMS[name](ph, d)
+    note = ""
+    if name == "histeq":
+        try:
+            import pyhalide.rfactor  # noqa: F401
+            note = SCHEDULES[name](ph, out_f, fs, rfactor=True)
+        except (ImportError, NotImplementedError):
+            out_f, fs = ALGORITHMS[name](ph, d)
+            note = SCHEDULES[name](ph, out_f, fs, rfactor=False)
+    else:
+        note = SCHEDULES[name](ph, out_f, fs)
+    out = np.empty(d["shape"], OUT_DTYPE[name])
+    buf = ph.Buffer(out)
+    return Runner(run=lambda: (out_f.realize(buf), out)[1], compile=out_f.compile_jit,
+                  result=_copy, note=note)
+
+
+def _build_hl(name, d):
+    try:
+        import halide as hl
+    except ImportError as e:
+        raise Unavailable("Halide not installed") from e
+    out_f, fs = ALGORITHMS[name](hl, d)
+    note = SCHEDULES[name](hl, out_f, fs)
+    out = np.empty(d["shape"], OUT_DTYPE[name])
+    buf = hl.Buffer(out)
+    return Runner(run=lambda: (out_f.realize(buf), out)[1], compile=out_f.compile_jit,
+                  result=_copy, note=note)
+
+
+_NUMBA = {}
+
+
+def _numba_kernels() -> dict:
+    """The same loops as the algorithms (uint16 wrap made explicit: Numba
+    widens the sum of two uint16 to int64)."""
+    try:
+        import numba
+    except ImportError as e:
+        raise Unavailable("Numba not installed") from e
+    if _NUMBA:
+        return _NUMBA
+    jit = numba.njit(cache=False)
+
+    def blur(inp, out):
+        h, w = out.shape
+        bx = np.empty((h + 2, w), np.uint16)
+        for y in range(h + 2):
+            for x in range(w):
+                bx[y, x] = np.uint16(inp[y, x] + inp[y, x + 1] + inp[y, x + 2]) // 3
+        for y in range(h):
+            for x in range(w):
+                out[y, x] = np.uint16(bx[y, x] + bx[y + 1, x] + bx[y + 2, x]) // 3
+        return out
+
+    def histeq(img, out):
+        h, w = img.shape
+        hist = np.zeros(256, np.int32)
+        for y in range(h):
+            for x in range(w):
+                hist[img[y, x]] += 1
+        cdf = np.empty(256, np.int32)
+        cdf[0] = hist[0]
+        for i in range(1, 256):
+            cdf[i] = cdf[i - 1] + hist[i]
+        for y in range(h):
+            for x in range(w):
+                out[y, x] = np.uint8((np.int64(cdf[img[y, x]]) * 255) // (w * h))
+        return out
+
+    def conv5x5(inp, out, w0, w1, w2, w3, w4):
+        h, w = out.shape
+        cx = np.empty((h + 4, w), np.float32)
+        for y in range(h + 4):
+            for x in range(w):
+                cx[y, x] = w0 * inp[y, x] + w1 * inp[y, x + 1] + w2 * inp[y, x + 2] + \
+                    w3 * inp[y, x + 3] + w4 * inp[y, x + 4]
+        for y in range(h):
+            for x in range(w):
+                out[y, x] = w0 * cx[y, x] + w1 * cx[y + 1, x] + w2 * cx[y + 2, x] + \
+                    w3 * cx[y + 3, x] + w4 * cx[y + 4, x]
+        return out
+
+    _NUMBA.update({"blur": jit(blur), "histeq": jit(histeq), "conv5x5": jit(conv5x5)})
+    return _NUMBA
+
+
+def _build_numba(name, d):
+    fn = _numba_kernels()[name]
+    from .suite1 import numba_runner
+    out = np.empty(d["shape"], OUT_DTYPE[name])
+    args = [d["img"], out] + (list(WEIGHTS) if name == "conv5x5" else [])
+    return numba_runner(fn, args, result=_copy)
+
+
+def _build_numpy(name, d):
+    img = d["img"]
+    fn = {"blur": blur_numpy, "histeq": histeq_numpy, "conv5x5": conv_numpy}[name]
+    return Runner(lambda: fn(img))
+
+
+def build(bench: str, column: str, data, params) -> Runner:
+    if column == "ph":
+        return _build_ph(bench, data)
+    if column == "hl":
+        return _build_hl(bench, data)
+    if column == "numba_serial":
+        return _build_numba(bench, data)
+    if column == "numpy":
+        return _build_numpy(bench, data)
+    raise KeyError(column)
+
+
+def targets(res) -> list:
+    rows = []
+    for b in res.benches:
+        c = b.cells
+        if not c["ph"].timed:
+            rows.append(TargetRow("pyhalide / Halide, Numba serial / pyhalide", b.name,
+                                  "pyhalide did not run", "", "n/a"))
+            continue
+        if "hl" in c and c["hl"].correct:
+            x = b.paired("ph", "hl")
+            rows.append(TargetRow("pyhalide / Halide (same schedule)", b.name, fmt_ratio(x),
+                                  "≤ 1.10", verdict(x, 1.10)))
+        else:
+            rows.append(TargetRow("pyhalide / Halide (same schedule)", b.name, "Halide n/a",
+                                  "≤ 1.10", "n/a"))
+        if "numba_serial" in c and c["numba_serial"].correct:
+            x = b.paired("numba_serial", "ph")
+            goal = NUMBA_FACTOR[b.name]
+            rows.append(TargetRow("Numba serial / pyhalide", b.name, fmt_ratio(x),
+                                  f"≥ {goal:.1f}", verdict(x, goal, le=False)))
+        else:
+            rows.append(TargetRow("Numba serial / pyhalide", b.name, "Numba n/a",
+                                  f"≥ {NUMBA_FACTOR[b.name]:.1f}", "n/a"))
+    return rows

@@ -1,0 +1,144 @@
+"""Smoke tests of `pyhalide bench`: the suites in a tiny quick mode (small
+sizes, one round, peers optional). They check that the tables print, that
+the correctness columns are right (pyhalide correct, Numba's prange argmin
+and Halide's rfactor argmin marked wrong) and that a missing peer shows
+"n/a". Benchmarks are not timed tests: no time is asserted."""
+import importlib.util
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from pyhalide.bench import protocol, suite1, suite2
+from pyhalide.bench.cli import run
+
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+HAVE_HALIDE = importlib.util.find_spec("halide") is not None
+
+
+@pytest.fixture
+def no_peers(monkeypatch):
+    """Numba and Halide not installed: `import numba` raises ImportError."""
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setitem(sys.modules, "halide", None)
+
+
+def _cells(res, column):
+    return {b.name: b.cells[column] for b in res.benches}
+
+
+def test_suite1_quick_without_peers(no_peers):
+    res = protocol.run_suite("suite1", quick=True, rounds=1, calls=2,
+                             columns=["ph_serial", "numpy", "numba_serial", "hl_rfactor",
+                                      "bound"])
+    assert [b.name for b in res.benches] == list(suite1.BENCHMARKS)
+    for name, cell in _cells(res, "ph_serial").items():
+        assert cell.status == "ok", (name, cell.note, cell.detail)
+        assert cell.timed and cell.compile_s is not None
+    for name, cell in _cells(res, "numpy").items():
+        assert cell.status == "ok", (name, cell.note, cell.detail)
+    for col, why in (("numba_serial", "Numba not installed"),
+                     ("hl_rfactor", "Halide not installed")):
+        for cell in _cells(res, col).values():
+            assert (cell.status, cell.note) == ("n/a", why)
+    assert all(c.timed for c in _cells(res, "bound").values())    # NumPy's read kernel
+    text = protocol.render(res, suite1.targets(res))
+    assert "| max " in text and "| kitchen_sink " in text
+    assert "n/a (Numba not installed)" in text and "n/a (Halide not installed)" in text
+    assert "fails" not in text and "wrong" not in text
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="needs numba")
+def test_suite1_wrong_answers_are_marked():
+    """Numba's prange argmin races; Halide 21 rfactors only its own argmin
+    form, which returns another index among ties."""
+    cols = ["ph_serial", "numba_serial", "numba_prange"] + \
+        (["hl_serial", "hl_rfactor"] if HAVE_HALIDE else [])
+    res = protocol.run_suite("suite1", quick=True, rounds=1, calls=2, benches=["argmin4d"],
+                             columns=cols)
+    c = res.benches[0].cells
+    assert c["ph_serial"].status == "ok"
+    assert c["numba_serial"].status == "ok"
+    assert c["numba_prange"].status == "wrong", c["numba_prange"].detail
+    if HAVE_HALIDE:
+        assert c["hl_serial"].status == "ok"
+        assert c["hl_rfactor"].status == "wrong"
+        assert "rfactor.cpp" in c["hl_rfactor"].note
+    text = protocol.render(res, suite1.targets(res))
+    assert "wrong [" in text
+
+
+def test_suite1_rfactor_column():
+    """pyhalide rfactor is either correct or n/a while rfactor is missing."""
+    res = protocol.run_suite("suite1", quick=True, rounds=1, calls=2,
+                             benches=["max", "argmin4d"], columns=["ph_rfactor"])
+    for cell in _cells(res, "ph_rfactor").values():
+        if cell.status == "n/a":
+            assert cell.note == "rfactor unavailable"
+        else:
+            assert cell.status == "ok", (cell.note, cell.detail)
+    assert "ph_rfactor" in {c.key for c in res.columns}
+
+
+def test_suite2_quick_without_peers(no_peers):
+    report = run(["suite2"], quick=True, rounds=1, calls=2)
+    assert "## Suite 2" in report
+    for name in suite2.BENCHMARKS:
+        assert f"| {name} " in report
+    assert "n/a (Halide not installed)" in report
+    assert "n/a (Numba not installed)" in report
+    assert "wrong" not in report and "fails" not in report
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="needs numba")
+def test_suite2_blur_with_numba():
+    res = protocol.run_suite("suite2", quick=True, rounds=1, calls=2, benches=["blur"],
+                             columns=["ph", "numba_serial", "numpy"])
+    c = res.benches[0].cells
+    for k in ("ph", "numba_serial", "numpy"):
+        assert c[k].status == "ok", (k, c[k].note, c[k].detail)
+
+
+def test_worker_processes_interleave():
+    """The protocol proper: one process per column, rounds in alternating order."""
+    res = protocol.run_suite("suite2", size_log2=4, rounds=2, calls=2, in_process=False,
+                             benches=["blur"], columns=["ph", "numpy"])
+    b = res.benches[0]
+    assert b.cells["ph"].status == "ok", (b.cells["ph"].note, b.cells["ph"].detail)
+    assert b.cells["numpy"].status == "ok"
+    assert b.order == [["ph", "numpy"], ["numpy", "ph"]]
+    assert all(t > 0 for t in b.cells["ph"].times) and len(b.cells["ph"].times) == 2
+    assert b.paired("numpy", "ph") > 0
+
+
+def test_paired_ratio_is_the_median_of_per_round_ratios():
+    cells = {"a": protocol.Cell("ok", times=[1.0, 4.0, 2.0]),
+             "b": protocol.Cell("ok", times=[2.0, 2.0, 2.0]),
+             "w": protocol.Cell("wrong", times=[0.5, 0.5, 0.5])}
+    b = protocol.BenchResult("x", cells, rounds=3, calls=10)
+    assert b.paired("a", "b") == 1.0            # ratios 0.5, 2, 1
+    assert cells["a"].median() == 2.0
+    assert b.paired(b.best_of(["a", "w"]), "b") == 1.0    # wrong answers never count as best
+    assert b.paired(b.best_of(["a", "w"], correct_only=False), "b") == 0.25
+
+
+def test_failing_implementation_is_reported(monkeypatch):
+    def broken(bench, column, data, params):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(suite2, "build", broken)
+    res = protocol.run_suite("suite2", quick=True, rounds=1, calls=1, benches=["blur"],
+                             columns=["ph"])
+    cell = res.benches[0].cells["ph"]
+    assert cell.status == "fails" and "boom" in cell.note
+    assert "fails [1]" in protocol.render(res, suite2.targets(res))
+
+
+def test_cli_bench_command(no_peers):
+    from pyhalide.cli import app
+    out = CliRunner().invoke(app, ["bench", "--quick", "--suite", "2", "--bench", "blur",
+                                   "--calls", "1", "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "# pyhalide bench" in out.output and "| blur " in out.output
+    assert "n/a (Halide not installed)" in out.output
+    bad = CliRunner().invoke(app, ["bench", "--suite", "3"])
+    assert bad.exit_code != 0
