@@ -30,6 +30,7 @@ class Cell:
         self.pos_min = self.pos_max = pos
         self.chain = chain        # active loops at the write
         self.axes_raw = axes_raw  # the index Vals before normalization
+        self.site = (id(arr), pos)  # the same in the typing pre-pass and the real pass
 
 
 class ArrayMixin:
@@ -274,7 +275,8 @@ class ArrayMixin:
         cell = frame.cells.get(key)
         pos = self.stmt_pos
         if cell is None:
-            other = frame.other_index(arr, key)
+            other = next((c for c in frame.cells.values() if c.arr is arr and c.key != key and
+                          not _disjoint(c.idx, nodes)), None)
             if other is not None:
                 raise self.err(node, f"{arr.name!r} is written at two different positions in "
                                      f"one loop body (also at line {other.loc.line})",
@@ -319,6 +321,15 @@ class ArrayMixin:
 
     def _mentions(self, node, name) -> bool:
         return name in ir.free_vars(node)
+
+
+def _disjoint(a, b) -> bool:
+    """Two index tuples that can never name the same element (a constant
+    index differing in some axis)."""
+    for x, y in zip(a, b):
+        if isinstance(x, ir.Const) and isinstance(y, ir.Const) and x.value != y.value:
+            return True
+    return False
 
 
 def _single_aff(v):

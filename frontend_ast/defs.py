@@ -151,7 +151,7 @@ class DefsMixin:
             key = [None] * arr.ndim
             for l, axis in pure.items():
                 key[axis] = l.pure_var
-            self.check_reads([vnode], arr)
+            self.check_reads([vnode], cell)
             self.mark_emitted([vnode], f)
             vals = self.finalize([vnode], mapping, f"the definition of {arr.name}")
             self.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
@@ -181,7 +181,7 @@ class DefsMixin:
             else:
                 key.append(ph.Expr.wrap(self.finalize([cell.idx[axis]], mapping,
                                                       f"an index of {arr.name}")[0]))
-        self.check_reads([vnode] + preds + list(cell.idx), arr)
+        self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
         vals = self.finalize([vnode], mapping, f"the update of {arr.name}")
         preds = self.finalize(preds, mapping, f"the condition of {arr.name}") + tri

@@ -86,9 +86,11 @@ def check_reads(b, nodes, target):
         if entry is None or entry[0] is not c:
             continue
         arr, func, loops, pos, idx, nest, loc = entry[1]
-        if nest != b.nest_id or arr is target or idx is None:
+        if nest != b.nest_id or idx is None:
             continue
-        writes = [w for w in b.nest_writes if w.arr is arr]
+        own = getattr(target, "site", None)
+        writes = [w for w in b.nest_writes if w.arr is arr and
+                  not (own is not None and w.site == own)]
         for w in writes:
             how = classify(idx, loops, pos, w)
             if how in (BEFORE, NEVER):

@@ -152,6 +152,9 @@ class ExprMixin:
         if isinstance(g, np.ndarray):
             raise self.err(node, f"the global array {name!r} cannot be used",
                            hint="pass arrays as arguments of the function")
+        if g is self.pf.fn or getattr(g, "py_func", None) is self.pf.fn:
+            raise self.err(node, f"recursion ({name!r} calls itself) is not supported",
+                           hint="write the recursion as a loop")
         if callable(g):
             raise self.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
                                  f"and math functions on scalars can be called",

@@ -182,7 +182,13 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
         return convert(cx, v, ty)
     if ty.kind == "bool":
         return truth(cx, v)
-    out = Val(cast(t, n), ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    node = cast(t, n)
+    if t.is_integer() and n.type.is_float() and t.bits < 64:
+        # NumPy's C casts go through a 32-bit (64-bit for uint32) conversion
+        # and then wrap (the IR's float->int casts saturate)
+        via = ir.Int(32) if t.bits < 32 else ir.Int(64)
+        node = cast(t, cast(via, n))
+    out = Val(node, ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
     if v.is_const:
         try:
             out.const = _py(ty.dtype.type, v.const)

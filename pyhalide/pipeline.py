@@ -102,6 +102,13 @@ class PipelineFunction:
         from .frontend_ast.schedules import VarTable
         return VarTable(self._current())
 
+    @property
+    def applied_schedule(self):
+        """Where the last specialization's schedule came from (a side file's
+        path, a function name, or None for the serial default)."""
+        info = self._current().schedule_info
+        return None if info is None else info.source
+
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text
         return lower_text(self, stage, arg_specs)

@@ -1,0 +1,205 @@
+"""What @pipeline refuses: a CompileError naming file:line:col, with a caret
+under the code and a hint of what to write instead."""
+import inspect
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def helper(x):
+    return x + 1
+
+
+def where(fn, snippet):
+    """file:line:col (1-based col) of the first occurrence of snippet in fn."""
+    lines, first = inspect.getsourcelines(fn)
+    for k, text in enumerate(lines):
+        if k == 0:
+            continue                      # the def line
+        col = text.find(snippet)
+        if col >= 0:
+            return f"{inspect.getsourcefile(fn)}:{first + k}:{col + 1}"
+    raise AssertionError(f"{snippet!r} not in {fn.__name__}")
+
+
+def expect(fn, snippet, *words, args=None):
+    p = ph.pipeline(fn)
+    a = args if args is not None else (np.arange(6, dtype=np.int32),)
+    with pytest.raises(ph.CompileError) as info:
+        p(*a)
+    msg = str(info.value)
+    assert msg.startswith(where(fn, snippet) + ":"), msg
+    assert "^" in msg and "hint:" in msg, msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
+def uses_while(a):
+    s = 0
+    i = 0
+    while i < len(a):
+        s += a[i]
+        i += 1
+    return s
+
+
+def uses_break(a):
+    s = 0
+    for i in range(len(a)):
+        if a[i] > 3:
+            break
+        s += a[i]
+    return s
+
+
+def calls_helper(a):
+    s = 0
+    for i in range(len(a)):
+        s += helper(a[i])
+    return s
+
+
+def builds_list(a):
+    out = []
+    for i in range(len(a)):
+        out.append(a[i])
+    return out
+
+
+def slices(a):
+    return a[1:3]
+
+
+def early_return(a):
+    for i in range(len(a)):
+        if a[i] == 3:
+            return i
+    return -1
+
+
+def data_bound(a):
+    s = 0
+    for i in range(a[0]):
+        s += 1
+    return s
+
+
+def writes_input(a):
+    for i in range(len(a)):
+        a[i] = 0
+    return a
+
+
+def recursive(a):
+    return recursive(a)
+
+
+def array_in_loop(a):
+    for i in range(len(a)):
+        t = np.zeros(3)
+        t[0] = a[i]
+    return a
+
+
+def vector_op(a):
+    return a * 2
+
+
+def state_two_depths(a):
+    s = 0
+    for i in range(len(a)):
+        s += 1
+        for j in range(len(a)):
+            s += a[j]
+    return s
+
+
+def non_range(a):
+    s = 0
+    for v in a:
+        s += v
+    return s
+
+
+def float_index(a):
+    return a[1.5]
+
+
+def test_while():
+    expect(uses_while, "while i", "while", "for i in range")
+
+
+def test_break():
+    expect(uses_break, "break", "break")
+
+
+def test_call_of_other_function():
+    expect(calls_helper, "helper(a[i])", "helper", "inline")
+
+
+def test_lists():
+    expect(builds_list, "[]", "lists")
+
+
+def test_slicing():
+    expect(slices, "1:3", "slicing")
+
+
+def test_early_return():
+    expect(early_return, "return i", "early")
+
+
+def test_data_dependent_loop_bound():
+    expect(data_bound, "a[0]", "loop bounds")
+
+
+def test_write_into_input():
+    expect(writes_input, "a[i] = 0", "input", ".copy()")
+
+
+def test_recursion():
+    expect(recursive, "recursive(a)", "recursi")
+
+
+def test_array_created_in_loop():
+    expect(array_in_loop, "np.zeros(3)", "outside loops")
+
+
+def test_whole_array_operation():
+    expect(vector_op, "a * 2", "array")
+
+
+def test_state_updated_at_two_depths():
+    expect(state_two_depths, "s += a[j]", "loop depth")
+
+
+def test_iterating_over_an_array():
+    expect(non_range, "a:", "range")
+
+
+def test_float_index():
+    expect(float_index, "1.5", "integers")
+
+
+def test_error_is_raised_again_on_each_call():
+    p = ph.pipeline(uses_while)
+    for _ in range(2):
+        with pytest.raises(ph.CompileError):
+            p(np.arange(3))
+
+
+def reads_future(a):
+    n = len(a)
+    b = np.zeros(n)
+    c = np.zeros(n)
+    for i in range(n - 1):
+        c[i] = b[i + 1]
+        b[i] = a[i]
+    return c
+
+
+def test_read_of_a_later_write_in_the_same_nest():
+    expect(reads_future, "b[i + 1]", ".copy()")
