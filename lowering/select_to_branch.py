@@ -36,6 +36,11 @@ def _keeps_old(value, store: ir.Store):
 
 
 class _SelectToBranch(ir.Mutator):
+    def visit_For(self, s):
+        if s.kind == ir.ForKind.VECTORIZED:      # vector code keeps its selects
+            return s
+        return self.mutate_children(s)
+
     def visit_Store(self, s):
         hit = _keeps_old(s.value, s)
         if hit is None:
