@@ -271,7 +271,7 @@ class LoopMixin:
         """A member whose type after the loop differs from its initial one is
         what Python returns only if the loop assigned it: conditionally
         assigned members get a bool element recording that."""
-        if getattr(g, "flags_added", False):
+        if getattr(g, "flags_added", False) or g.ctx:
             return
         g.flags_added = True
         g.flag_of = {}
@@ -484,7 +484,16 @@ def _conditional(node, ph_name) -> bool:
     """Whether a new state value keeps the old one on some path."""
     if ph_name is None:
         return True
-    return ph_name in ir.free_vars(node)
+    if isinstance(node, ir.Variable):
+        return node.name == ph_name
+    if isinstance(node, ir.Cast):
+        return _conditional(node.value, ph_name)
+    if isinstance(node, ir.Select):
+        return _conditional(node.true_value, ph_name) or _conditional(node.false_value, ph_name)
+    if isinstance(node, ir.Call) and node.call_type == ir.INTRINSIC and \
+            node.name == "if_then_else":
+        return _conditional(node.args[1], ph_name) or _conditional(node.args[2], ph_name)
+    return False
 
 
 def _unbound_state(v):

@@ -71,10 +71,10 @@ class Specialization:
         self.result = self._outputs(result)
         self.lock = threading.Lock()
         self._pipeline = None
-        self.default_schedule()
         self.schedule_info = None
         if schedule is not None:
             self.schedule_info = schedule(self)
+        self.default_schedule()
 
     # outputs ------------------------------------------------------------------------------
     def _outputs(self, r):
@@ -141,9 +141,47 @@ class Specialization:
 
     # schedules ---------------------------------------------------------------------------
     def default_schedule(self):
-        for pyname, f, owner in self.builder.funcs:
-            if f.defined():
-                f.compute_root()
+        """The serial order and loop structure of the Python code: arrays at
+        root in program order; a scalar local to a loop nest computed inside
+        it, at the innermost loop of its consumer."""
+        funcs = [(f, owner) for _, f, owner in self.builder.funcs if f.defined()]
+        for f, owner in funcs:
+            sch = f.function().schedule
+            if sch.compute_level is not None or sch.store_level is not None:
+                continue                    # the user's schedule placed it
+            level = self._local_level(f, owner, funcs) if getattr(owner, "ctx", None) else None
+            if level is not None:
+                try:
+                    f.compute_at(*level)
+                    continue
+                except Exception:      # pragma: no cover - fall back to root
+                    pass
+            f.compute_root()
+
+    def _local_level(self, f, g, funcs):
+        if g.scan:
+            return None
+        fn = f.function()
+        consumers = []
+        for c, _ in funcs:
+            if c is f:
+                continue
+            for d in c.function().definitions():
+                calls = ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))
+                if any(k.call_type == ir.FUNC and k.func is fn for k in calls):
+                    consumers.append(c)
+                    break
+        if len(consumers) != 1:
+            return None
+        c = consumers[0]
+        inner = g.ctx[-1]
+        last = len(c.function().updates)
+        entries = [var for label, loop, var, func in self.builder.var_log
+                   if func is c and loop is inner]
+        stage_of = [k for (func, k, loc, label) in self.builder.def_log if func is c]
+        if not entries or not stage_of or stage_of[-1] != last:
+            return None
+        return c, entries[-1]
 
     def pipeline(self):
         if self._pipeline is None:
