@@ -27,11 +27,10 @@ Inside the vectorized body:
   LetStmt;
 - an Allocate is per-iteration storage, so it gets one copy per lane: its
   size is multiplied by N and element i of lane j lives at i*N + j;
-- a lazy `if_then_else` intrinsic whose condition depends on the lanes
-  becomes a vector Select when neither branch reads memory or calls
-  anything but the total math intrinsics (evaluating it is then harmless);
-- IfThenElse, AssertStmt, scalar-index Stores and lazy branches must not
-  depend on the lanes in the ways listed below.
+- a lazy `if_then_else` intrinsic whose condition does not depend on the
+  lanes stays lazy (with vector branches); one whose condition does becomes
+  a vector Select when neither branch reads memory or calls anything but
+  the total math intrinsics (evaluating both is then harmless).
 
 Fallbacks. A vectorized loop stays a serial loop (correct above all;
 reported at PYHALIDE_DEBUG=1) when its body cannot be vectorized exactly:
@@ -146,11 +145,14 @@ def _affine(e):
     return None
 
 
-def vector_binary(cls, a: ir.Expr, b: ir.Expr, lanes: int) -> ir.Expr:
+def _vector_binary(cls, a: ir.Expr, b: ir.Expr, lanes: int) -> ir.Expr:
     """cls(a, b) for operands that are scalars or `lanes`-lane vectors,
     folding integer ramp arithmetic into ramps."""
     if not _is_vector(a) and not _is_vector(b):
         return cls(a, b)
+    if issubclass(cls, ir.Compare) and a.type.is_integer() and ir.equal(a, b):
+        # the same in every lane (and the simplifier would fold it to a scalar)
+        return ir.Const(ir.Bool(), cls in (ir.EQ, ir.LE, ir.GE))
     if a.type.is_integer() and cls in (ir.Add, ir.Sub, ir.Mul):
         fa, fb = _affine(a), _affine(b)
         if fa is not None and fb is not None:
@@ -236,7 +238,7 @@ class _Widen(ir.Mutator):
         a, b = self.mutate(e.a), self.mutate(e.b)
         if a is e.a and b is e.b:
             return e
-        return vector_binary(type(e), a, b, self.lanes)
+        return _vector_binary(type(e), a, b, self.lanes)
 
     def _unary(self, e):
         a = self.mutate(e.a)
@@ -311,8 +313,8 @@ class _Widen(ir.Mutator):
     def _private_index(self, index: ir.Expr) -> ir.Expr:
         """Element `index` of every lane's copy of a per-lane allocation."""
         n = self.lanes
-        scaled = vector_binary(ir.Mul, index, ir.index(n), n)
-        return vector_binary(ir.Add, scaled, ir.Ramp(ir.index(0), ir.index(1), n), n)
+        scaled = _vector_binary(ir.Mul, index, ir.index(n), n)
+        return _vector_binary(ir.Add, scaled, ir.Ramp(ir.index(0), ir.index(1), n), n)
 
     def visit_Store(self, s):
         index, value = self.mutate(s.index), self.mutate(s.value)
@@ -345,7 +347,7 @@ class _Widen(ir.Mutator):
         if _is_vector(lo):
             # every lane runs `extent` iterations from its own min
             offset = ir.index_var(s.name + ".offset")
-            value = vector_binary(ir.Add, lo, offset, self.lanes)
+            value = _vector_binary(ir.Add, lo, offset, self.lanes)
             body = self._in_scope(self.subs, s.name, value, lambda: self.mutate(s.body))
             return ir.For(offset.name, ir.index(0), extent, s.kind, body)
         body = self._in_scope(self.subs, s.name, None, lambda: self.mutate(s.body))

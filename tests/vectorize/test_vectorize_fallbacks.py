@@ -143,3 +143,4 @@ def test_extents_zero_and_one_and_a_simplifiable_extent():
     assert isinstance(one, ir.LetStmt) and one.name == "x" and one.value.value == 3
     four = vectorize_loops(loop("x", ir.Sub(i32(6), i32(2)), body, "vectorized"))
     assert ir.to_str(four) == "out[ramp(0, 1, 4)] = ramp(0, 1, 4)\n"
+

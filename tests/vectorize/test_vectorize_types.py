@@ -150,3 +150,13 @@ def test_ramp_lets_bind_their_base_and_indices_stay_dense():
     text = ir.to_str(lowered)
     assert "let xx.base = (xo * 16)" in text
     assert "out[ramp(xx.base, 1, 16)] = (a[ramp(xx.base, 1, 16)] * x16((int16)2))" in text
+
+
+def test_comparing_a_lane_dependent_value_with_itself_is_uniform():
+    a = values(ir.Int(32)).astype(np.int32)
+    out = np.zeros(N, bool)
+    stmt = split_vectorized(N // 8, 8, lambda x: ir.Store(
+        "out", ir.LE(load(a, "a", x), load(a, "a", x)), x))
+    lowered, (got,) = check_vectorizes(stmt, [("a", a, False), ("out", out, True)], lanes=8)
+    assert "out[ramp((xo * 8), 1, 8)] = x8(true)" in ir.to_str(lowered)
+    assert got.all()
