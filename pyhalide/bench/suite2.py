@@ -130,8 +130,6 @@ def sched_histeq(m, out, fs, rfactor=True):
         hist.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u) \
             .compute_root().vectorize(i, 8).update().parallel(u)
         hist.update().vectorize(i, 8)
-    else:
-        note = "rfactor unavailable: the histogram runs serially"
     fs["cdf"].compute_root()
     yo, yi = m.Var("yo"), m.Var("yi")
     out.split(fs["y"], yo, yi, 32).parallel(yo).vectorize(fs["x"], 16)
@@ -216,12 +214,20 @@ def _build_ph(name, d):
     out_f, fs = ALGORITHMS[name](ph, d)
     note = ""
     if name == "histeq":
+        why = ""
         try:
             import pyhalide.rfactor  # noqa: F401
             note = SCHEDULES[name](ph, out_f, fs, rfactor=True)
         except (ImportError, NotImplementedError):
+            why = "rfactor unavailable"
+        except ph.CompileError as e:
+            if "rfactor" not in str(e):
+                raise
+            why = f"rfactor refused ({str(e).splitlines()[0][:150]}...)"
+        if why:
             out_f, fs = ALGORITHMS[name](ph, d)
-            note = SCHEDULES[name](ph, out_f, fs, rfactor=False)
+            SCHEDULES[name](ph, out_f, fs, rfactor=False)
+            note = f"{why}: the histogram runs serially"
     else:
         note = SCHEDULES[name](ph, out_f, fs)
     out = np.empty(d["shape"], OUT_DTYPE[name])
