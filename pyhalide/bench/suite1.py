@@ -26,7 +26,7 @@ import zlib
 
 import numpy as np
 
-from .protocol import Bench, Column, Runner, TargetRow, Unavailable, fmt_ratio, verdict
+from .protocol import compile_target, Bench, Column, Runner, TargetRow, Unavailable, fmt_ratio, verdict
 
 TITLE = "Suite 1: the rfactor benchmarks (CGO 2017, Table 1)"
 REFERENCE = "ph_rfactor"
@@ -750,4 +750,8 @@ def targets(res) -> list:
             x = b.paired("ph_serial", "ph_rfactor")
             rows.append(TargetRow("(reference) pyhalide serial / pyhalide rfactor", b.name,
                                   fmt_ratio(x), "—", "—"))
+    for b in res.benches:
+        row = compile_target(b, ["ph_serial", "ph_rfactor"])
+        if row is not None:
+            rows.append(row)
     return rows

@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from .protocol import Column, Bench, Runner, TargetRow, Unavailable, fmt_ratio, verdict
+from .protocol import compile_target, Column, Bench, Runner, TargetRow, Unavailable, fmt_ratio, verdict
 
 TITLE = "Suite 2: image pipelines (PLDI 2013)"
 REFERENCE = "ph"
@@ -355,4 +355,8 @@ def targets(res) -> list:
         else:
             rows.append(TargetRow("Numba serial / pyhalide", b.name, "Numba n/a",
                                   f"≥ {NUMBA_FACTOR[b.name]:.1f}", "n/a"))
+    for b in res.benches:
+        row = compile_target(b, ["ph"])
+        if row is not None:
+            rows.append(row)
     return rows
