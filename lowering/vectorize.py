@@ -180,8 +180,14 @@ class _Widen(ir.Mutator):
     def __init__(self, var: str, lo: ir.Expr, lanes: int):
         super().__init__()
         self.lanes = lanes
+        self.var = var
         self.subs = {var: ir.Ramp(lo, ir.index(1), lanes)}
         self.private: dict = {}
+        # (name, scalar value) of every enclosing binding that became a
+        # vector, outermost first: what a lane-by-lane re-check rebinds
+        self.scalar_binders = [(var, lambda lane: simplify(ir.Add(lo, lane)))]
+        self.depth = 0              # loops nested inside the vectorized body
+        self.assert_groups = 0      # groups of lane-dependent assertions seen
 
     # ---- scopes -------------------------------------------------------------
     def _in_scope(self, table: dict, name: str, value, fn):
@@ -204,21 +210,26 @@ class _Widen(ir.Mutator):
             else:
                 table.pop(name, None)
 
-    def _bind(self, name: str, value: ir.Expr, body):
-        """(bound name, bound value, mutated body) for a Let/LetStmt of an
-        already rewritten value. A vector value is bound under a new name;
-        a ramp binds only its base (`<name>.base`, a scalar) and its uses
-        become that ramp, so indices built from it stay ramps."""
+    def _bind(self, name: str, value: ir.Expr, original: ir.Expr, body):
+        """(bound name, bound value, mutated body) for a Let/LetStmt of the
+        rewritten `value` (of scalar expression `original`). A vector value
+        is bound under a new name; a ramp binds only its base
+        (`<name>.base`, a scalar) and its uses become that ramp, so indices
+        built from it stay ramps."""
+        if not _is_vector(value):
+            return name, value, self._in_scope(self.subs, name, None, lambda: self.mutate(body))
         if isinstance(value, ir.Ramp) and isinstance(value.stride, ir.Const):
-            base = ir.Variable(value.base.type, name + ".base")
-            ramp = ir.Ramp(base, value.stride, value.lanes)
-            new_body = self._in_scope(self.subs, name, ramp, lambda: self.mutate(body))
-            return base.name, value.base, new_body
-        if _is_vector(value):
-            wide = ir.Variable(value.type, name + ".widened")
-            new_body = self._in_scope(self.subs, name, wide, lambda: self.mutate(body))
-            return wide.name, value, new_body
-        return name, value, self._in_scope(self.subs, name, None, lambda: self.mutate(body))
+            bound = ir.Variable(value.base.type, name + ".base")
+            use, bound_value = ir.Ramp(bound, value.stride, value.lanes), value.base
+        else:
+            bound = use = ir.Variable(value.type, name + ".widened")
+            bound_value = value
+        self.scalar_binders.append((name, lambda lane: original))
+        try:
+            new_body = self._in_scope(self.subs, name, use, lambda: self.mutate(body))
+        finally:
+            self.scalar_binders.pop()
+        return bound.name, bound_value, new_body
 
     def mutate(self, n):
         if n is not None and getattr(self, "visit_" + type(n).__name__, None) is None:
@@ -263,7 +274,7 @@ class _Widen(ir.Mutator):
 
     def visit_Let(self, e):
         value = self.mutate(e.value)
-        name, bound, body = self._bind(e.name, value, e.body)
+        name, bound, body = self._bind(e.name, value, e.value, e.body)
         if bound is e.value and body is e.body and name == e.name:
             return e
         return ir.Let(name, bound, body)
@@ -332,7 +343,7 @@ class _Widen(ir.Mutator):
 
     def visit_LetStmt(self, s):
         value = self.mutate(s.value)
-        name, bound, body = self._bind(s.name, value, s.body)
+        name, bound, body = self._bind(s.name, value, s.value, s.body)
         if bound is s.value and body is s.body and name == s.name:
             return s
         return ir.LetStmt(name, bound, body)
@@ -342,15 +353,19 @@ class _Widen(ir.Mutator):
         if _is_vector(extent):
             raise _Fallback(f"the extent of the inner loop {s.name} depends on the lanes")
         if isinstance(extent, ir.Const) and extent.value == 1:
-            name, bound, body = self._bind(s.name, lo, s.body)
+            name, bound, body = self._bind(s.name, lo, s.min, s.body)
             return ir.LetStmt(name, bound, body)
-        if _is_vector(lo):
-            # every lane runs `extent` iterations from its own min
-            offset = ir.index_var(s.name + ".offset")
-            value = _vector_binary(ir.Add, lo, offset, self.lanes)
-            body = self._in_scope(self.subs, s.name, value, lambda: self.mutate(s.body))
-            return ir.For(offset.name, ir.index(0), extent, s.kind, body)
-        body = self._in_scope(self.subs, s.name, None, lambda: self.mutate(s.body))
+        self.depth += 1
+        try:
+            if _is_vector(lo):
+                # every lane runs `extent` iterations from its own min
+                offset = ir.index_var(s.name + ".offset")
+                value = _vector_binary(ir.Add, lo, offset, self.lanes)
+                body = self._in_scope(self.subs, s.name, value, lambda: self.mutate(s.body))
+                return ir.For(offset.name, ir.index(0), extent, s.kind, body)
+            body = self._in_scope(self.subs, s.name, None, lambda: self.mutate(s.body))
+        finally:
+            self.depth -= 1
         if lo is s.min and extent is s.extent and body is s.body:
             return s
         return ir.For(s.name, lo, extent, s.kind, body)
@@ -364,13 +379,44 @@ class _Widen(ir.Mutator):
             ir.IfThenElse(c, self.mutate(s.then_case), self.mutate(s.else_case))
 
     def visit_AssertStmt(self, s):
-        c = self.mutate(s.condition)
-        args = tuple(self.mutate(a) for a in s.args)
-        if _is_vector(c) or any(_is_vector(a) for a in args):
-            raise _Fallback(f"the assertion {ir.expr_to_str(s.condition)} depends on the lanes")
-        if c is s.condition and all(a is b for a, b in zip(args, s.args)):
-            return s
-        return ir.AssertStmt(c, s.error, s.message, args)
+        return self._assertions([s])
+
+    def _assertions(self, run):
+        """A run of consecutive AssertStmts. Those that do not depend on the
+        lanes stay as they are. Otherwise each becomes `if (!all lanes of
+        its condition) recheck`, tested in order (a condition is evaluated
+        for every lane only once the earlier ones hold in every lane), where
+        `recheck` runs the original scalar run lane by lane and so raises
+        the error of the first failing iteration, as the serial loop does.
+        This is exact only for one such run per body, outside nested loops;
+        anything else falls back."""
+        widened = []
+        for a in run:
+            c, args = self.mutate(a.condition), tuple(self.mutate(x) for x in a.args)
+            widened.append((a, c, args))
+        if not any(_is_vector(c) or any(_is_vector(x) for x in args) for _, c, args in widened):
+            return ir.block(*[a if c is a.condition and all(x is y for x, y in zip(args, a.args))
+                              else ir.AssertStmt(c, a.error, a.message, args)
+                              for a, c, args in widened])
+        what = ir.expr_to_str(run[0].condition)
+        if self.depth:
+            raise _Fallback(f"the assertion {what} depends on the lanes inside a nested loop")
+        self.assert_groups += 1
+        if self.assert_groups > 1:
+            raise _Fallback(f"the assertion {what} depends on the lanes, and so does another "
+                            "one elsewhere in the body")
+        if any(name in self.private for name in _loaded_buffers(run)):
+            raise _Fallback(f"the assertion {what} reads per-lane storage")
+        recheck = self._lane_by_lane(ir.block(*run))
+        return ir.block(*[ir.IfThenElse(ir.Not(_all_lanes(c)), recheck) for _, c, _ in widened])
+
+    def _lane_by_lane(self, stmt):
+        """A serial loop running the original scalar `stmt` for each lane,
+        with every binding that became a vector rebound to its lane's value."""
+        lane = ir.index_var(self.var + ".lane")
+        for name, value in reversed(self.scalar_binders):
+            stmt = ir.LetStmt(name, value(lane), stmt)
+        return ir.For(lane.name, ir.index(0), ir.index(self.lanes), ir.ForKind.SERIAL, stmt)
 
     def visit_Allocate(self, s):
         extents = tuple(self.mutate(e) for e in s.extents)
@@ -380,7 +426,20 @@ class _Widen(ir.Mutator):
         return ir.Allocate(s.name, s.type, extents + (ir.index(self.lanes),), body)
 
     def visit_Block(self, s):
-        return self.mutate_children(s)
+        out, run = [], []
+        for x in s.stmts:
+            if isinstance(x, ir.AssertStmt):
+                run.append(x)
+                continue
+            if run:
+                out.append(self._assertions(run))
+                run = []
+            out.append(self.mutate(x))
+        if run:
+            out.append(self._assertions(run))
+        if len(out) == len(s.stmts) and all(a is b for a, b in zip(out, s.stmts)):
+            return s
+        return ir.block(*out)
 
     def visit_Evaluate(self, s):
         return self.mutate_children(s)
@@ -410,6 +469,28 @@ def _has_vectors(stmt) -> bool:
     v = _HasVectors()
     v.visit(stmt)
     return v.found
+
+
+def _all_lanes(c: ir.Expr) -> ir.Expr:
+    """Whether a bool holds in every lane (a scalar holds in all or none)."""
+    return ir.VectorReduce("and", c) if _is_vector(c) else c
+
+
+class _Loads(ir.Visitor):
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+
+    def visit_Load(self, e):
+        self.names.add(e.name)
+        self.visit_children(e)
+
+
+def _loaded_buffers(stmts) -> set:
+    v = _Loads()
+    for x in stmts:
+        v.visit(x)
+    return v.names
 
 
 class _Speculable(ir.Visitor):

@@ -47,21 +47,6 @@ def test_if_with_a_uniform_condition_stays_and_the_loop_vectorizes():
     check_vectorizes(stmt, [("a", a, False), ("out", out, True)], lanes=8)
 
 
-def test_assert_with_a_lane_dependent_condition(capsys):
-    a = np.arange(N, dtype=np.int32)
-    out = np.zeros(N, np.int32)
-    check = ir.AssertStmt(ir.LT(load(a, "a", var("x")), i32(1000)), "IndexError",
-                          "bad value {}", (load(a, "a", var("x")),))
-    stmt = split_vectorized(N // 8, 8, lambda x: ir.LetStmt("x", x, ir.block(
-        check, ir.Store("out", load(a, "a", var("x")), var("x")))))
-    falls_back(capsys, stmt, [("a", a, False), ("out", out, True)], "the assertion")
-    # the failing iteration is the serial loop's first one, with its values
-    bad = a.copy()
-    bad[[13, 20]] = [5000, 6000]
-    with pytest.raises(IndexError, match="bad value 5000"):
-        run_stmt(lower_vectors(stmt), [("a", bad, False), ("out", out, True)])
-
-
 def test_store_to_a_uniform_index_of_a_lane_dependent_value(capsys):
     # a scalar accumulator: acc[0] = acc[0] + a[x]
     a = rng.integers(-9, 9, N).astype(np.int64)
