@@ -233,10 +233,19 @@ class Liveness:
         return head | names_used(s.iter)
 
 
-def carried(loop: ast.For, live: Liveness) -> set:
-    """Scalars a loop carries: assigned in it and live at its head."""
+def carried(loop: ast.For, live: Liveness) -> list:
+    """Scalars a loop carries: assigned in it and live at its head, in the
+    order of their first assignment in the loop."""
     assigned = names_assigned(loop.body)
-    return (assigned & live.head[id(loop)]) - {loop.target.id}
+    names = (assigned & live.head[id(loop)]) - {loop.target.id}
+    first = {}
+    for s in loop.body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names:
+                pos = (n.lineno, n.col_offset)
+                if n.id not in first or pos < first[n.id]:
+                    first[n.id] = pos
+    return sorted(names, key=lambda v: first.get(v, (0, 0)))
 
 
 def home(loop: ast.For, name: str):

@@ -111,7 +111,10 @@ class LoopMixin:
 
     def _check_bound(self, v: Val, where):
         n = ops.node_of(self, v)
-        if ir.find_calls(n) or v.risky:
+        data = bool(ir.find_calls(n)) or v.risky or any(
+            var.kind == "" and not (name in self.syms.loops or name in self.ph_owner)
+            for name, var in ir.free_vars(n).items())
+        if data:
             raise self.err(where, "loop bounds must not read array contents",
                            hint="loop over the whole range and skip iterations with `if`/"
                                 "`continue`")
@@ -196,7 +199,7 @@ class LoopMixin:
 
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
-        names = sorted(carried(node, self.live))
+        names = carried(node, self.live)
         active = {n for g in self.active_groups for n in g.names}
         specs = {}
         for v in names:

@@ -230,7 +230,10 @@ class Specialization:
         env = StaticEnv(shapes, params)
         for check in b.static_checks:
             check(env)
+        used = self._used_params()
         for sp in b.static_params:
+            if sp.param.name() not in used:
+                continue
             val = sp.fn(env)
             if sp.type.is_int():
                 val = int(val)
@@ -241,6 +244,29 @@ class Specialization:
         for c in b.check_images:
             c.image.set(zero)
         return env
+
+    def _used_params(self):
+        """Names of the scalar parameters the pipeline's definitions use."""
+        if getattr(self, "_used", None) is None:
+            used = set()
+            seen = set()
+            stack = [f.function() for f, _ in self.out_funcs]
+            while stack:
+                fn = stack.pop()
+                if id(fn) in seen:
+                    continue
+                seen.add(id(fn))
+                for d in fn.definitions():
+                    exprs = list(d.args) + list(d.values) + list(d.predicates)
+                    exprs += [x for rv in d.schedule.rvars for x in (rv.min, rv.extent)]
+                    for name, v in ir.free_vars(exprs).items():
+                        if v.kind == "param":
+                            used.add(name)
+                    for c in ir.find_calls(exprs):
+                        if c.call_type == ir.FUNC and c.func is not None:
+                            stack.append(c.func)
+            self._used = used
+        return self._used
 
     def run(self, args):
         with self.lock:
