@@ -30,19 +30,23 @@ Inside the vectorized body:
 - a lazy `if_then_else` intrinsic whose condition does not depend on the
   lanes stays lazy (with vector branches); one whose condition does becomes
   a vector Select when neither branch reads memory or calls anything but
-  the total math intrinsics (evaluating both is then harmless).
+  the total math intrinsics (evaluating both is then harmless);
+- an AssertStmt whose condition or arguments depend on the lanes becomes
+  `if (!all lanes hold) <the original scalar assertions, lane by lane>`,
+  which raises the serial loop's error (see _Widen._assertions).
 
 Fallbacks. A vectorized loop stays a serial loop (correct above all;
 reported at PYHALIDE_DEBUG=1) when its body cannot be vectorized exactly:
-an IfThenElse or AssertStmt whose condition or arguments depend on the
-lanes; a Store whose index does not depend on the lanes while its value
-does; a nested loop or Allocate whose extent depends on the lanes; a lazy
-if_then_else with a lane-dependent condition and a branch that reads
-memory; the body already holding vector code; or a possible loop-carried
-dependence between lanes (see _lane_hazard): a buffer the body writes and
-also reads or writes again must be accessed only at ramps of one constant
-non-zero stride whose bases are fixed for the iteration and either equal or
-far enough apart that no element is reached by two lanes.
+an IfThenElse whose condition depends on the lanes; lane-dependent
+assertions inside a nested loop, at more than one place of the body, or
+reading per-lane storage; a Store whose index does not depend on the lanes
+while its value does; a nested loop or Allocate whose extent depends on
+the lanes; a lazy if_then_else with a lane-dependent condition and a branch
+that reads memory; the body already holding vector code; or a possible
+loop-carried dependence between lanes (see _lane_hazard): a buffer the
+body writes and also reads or writes again must be accessed only at ramps
+of one constant non-zero stride whose bases are fixed for the iteration and
+either equal or far enough apart that no element is reached by two lanes.
 
 Nested vectorized loops: the inner one is vectorized first; the outer one
 then finds vector code in its body and stays serial (reported). The inner

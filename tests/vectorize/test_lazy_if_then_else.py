@@ -48,7 +48,8 @@ def test_nested_lazy_selects_and_shared_subexpressions():
     shared = load(a, "a", x)
     inner = ite(ir.GT(shared, ir.const(ir.Float(64), 0)), ir.Mul(shared, shared), shared)
     value = ir.Add(ite(ir.LT(x, i32(12)), inner, ir.const(ir.Float(64), 0.5)), shared)
-    (got,) = run_stmt(loop("x", n, ir.Store("out", value, x)), [("a", a, False), ("out", out, True)])
+    (got,) = run_stmt(loop("x", n, ir.Store("out", value, x)),
+                      [("a", a, False), ("out", out, True)])
     first = np.where(a[:12] > 0, a[:12] * a[:12], a[:12])
     np.testing.assert_array_equal(got, np.concatenate([first, np.full(12, 0.5)]) + a)
 
@@ -62,7 +63,8 @@ def test_uniform_condition_inside_a_vectorized_loop_stays_lazy():
 
     def body(x):
         far = ir.Select(ir.LT(xo, i32(2)), x, ir.Add(x, i32(FAR)))
-        return ir.Store("out", ite(ir.LT(xo, i32(2)), load(a, "a", far), ir.const(ir.Int(16), 9)), x)
+        value = ite(ir.LT(xo, i32(2)), load(a, "a", far), ir.const(ir.Int(16), 9))
+        return ir.Store("out", value, x)
 
     lowered, (got,) = check_vectorizes(split_vectorized(n // 8, 8, body),
                                        [("a", a, False), ("out", out, True)], lanes=8)

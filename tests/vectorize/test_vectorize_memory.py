@@ -57,9 +57,8 @@ def test_gather_through_an_index_buffer_and_uniform_loads():
         uniform = load(table, "table", ir.Add(var("xo"), i32(3)))     # the same in every lane
         return ir.Store("out", ir.Add(gathered, uniform), x)
 
-    lowered, _ = check_vectorizes(split_vectorized(n // 8, 8, body),
-                                  [("table", table, False), ("idx", idx, False), ("out", out, True)],
-                                  lanes=8)
+    bufs = [("table", table, False), ("idx", idx, False), ("out", out, True)]
+    lowered, _ = check_vectorizes(split_vectorized(n // 8, 8, body), bufs, lanes=8)
     assert "table[(xo + 3)]" in ir.to_str(lowered)
 
 

@@ -142,8 +142,8 @@ def test_ramp_lets_bind_their_base_and_indices_stay_dense():
     def body(x):
         # let xx = x; out[xx] = a[xx + 0] * 2 (as loop synthesis binds split variables)
         xx = var("xx")
-        return ir.LetStmt("xx", x, ir.Store("out", ir.Mul(load(a, "a", xx), ir.const(ir.Int(16), 2)),
-                                             xx))
+        doubled = ir.Mul(load(a, "a", xx), ir.const(ir.Int(16), 2))
+        return ir.LetStmt("xx", x, ir.Store("out", doubled, xx))
 
     lowered, _ = check_vectorizes(split_vectorized(N // 16, 16, body),
                                   [("a", a, False), ("out", out, True)], lanes=16)

@@ -100,8 +100,8 @@ def run_stmt(stmt, bufs, params=(), name="vk", options=None):
     [(name, ir.Type, value)]. Returns the output arrays (fresh copies)."""
     arrays = [a.copy() for _, a, _ in bufs]
     verify(stmt, {p for p, _, _ in params} | _geometry_names(bufs), {n for n, _, _ in bufs}, True)
-    k = compile_pipeline(stmt, name, _buffer_args(bufs), [ir.ScalarParam(p, t) for p, t, _ in params],
-                         options=options)
+    k = compile_pipeline(stmt, name, _buffer_args(bufs),
+                         [ir.ScalarParam(p, t) for p, t, _ in params], options=options)
     k(arrays, [v for _, _, v in params])
     return [a for a, (_, _, out) in zip(arrays, bufs) if out]
 
