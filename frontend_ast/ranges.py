@@ -135,7 +135,7 @@ class Symbols:
                 out.extend(f[sym][1] if upper else f[sym][0])
         return out
 
-    def expand(self, aff: Aff, upper: bool, depth: int = 0) -> list:
+    def expand(self, aff: Aff, upper: bool, depth: int = 0, visiting=frozenset()) -> list:
         """Affs over non-loop symbols, each a valid upper (or lower) bound of aff."""
         loop_syms = [s for s in aff.terms if s in self.loops]
         if not loop_syms or depth > 8:
@@ -143,17 +143,22 @@ class Symbols:
         s = loop_syms[0]
         k = aff.terms[s]
         rest = Aff({t: v for t, v in aff.terms.items() if t != s}, aff.c)
-        out = []
-        for b in self._bounds(s, upper == (k > 0)):
-            out.extend(self.expand(rest + b.scale(k), upper, depth + 1))
-            if len(out) >= MAX_ALTERNATIVES:
-                break
-        # the numeric range of the loop symbol is a bound too
+        bounds = self._bounds(s, upper == (k > 0))
+        # branch conditions first (they are the specific ones); skip bounds that
+        # lead back to a symbol being expanded
+        bounds = bounds[len(self.loops[s][1 if upper == (k > 0) else 0]):] + \
+            bounds[:len(self.loops[s][1 if upper == (k > 0) else 0])]
+        inner = visiting | {s}
+        cands = [b for b in bounds if not (set(b.terms) & inner)]
         lo, hi = self.numeric.get(s, (None, None))
         nb = hi if upper == (k > 0) else lo
-        if nb is not None and len(out) < MAX_ALTERNATIVES:
-            out.extend(self.expand(rest.shift(k * nb), upper, depth + 1))
-        return out[:MAX_ALTERNATIVES]
+        share = max(2, MAX_ALTERNATIVES // max(1, len(cands) + (nb is not None)))
+        out = []
+        for b in cands:
+            out.extend(self.expand(rest + b.scale(k), upper, depth + 1, inner)[:share])
+        if nb is not None:
+            out.extend(self.expand(rest.shift(k * nb), upper, depth + 1, inner)[:share])
+        return out[:MAX_ALTERNATIVES * 2]
 
     def nonneg(self, aff: Aff) -> bool:
         """aff >= 0 for every value of its (non-loop) symbols."""
