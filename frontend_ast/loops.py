@@ -280,7 +280,7 @@ class LoopMixin:
         g.flag_of = {}
         for k in range(len(g.names)):
             init, t = g.init[k], g.tys[k]
-            if init is None or init.ty == t or g.names[k].endswith("?assigned"):
+            if (init is not None and init.ty == t) or g.names[k].endswith("?assigned"):
                 continue
             nv = g.new_vals[k] if g.new_vals else None
             if nv is None:
@@ -414,6 +414,8 @@ class LoopMixin:
         """Bind the group's state to placeholders for one iteration."""
         g.ph = []
         for k, (name, t) in enumerate(zip(g.names, g.tys)):
+            if t is None:           # assigned only in the loop: its type is not known yet
+                t = PY_BOOL
             st = g.store[k] if (g.store and not g.typing) else \
                 (ir.Int(64) if t.kind == "int" else t.ir())
             p = ir.Variable(st, fresh(f"st:{name}"))

@@ -111,9 +111,10 @@ class Specialization:
         if r.origin is not None:
             g, k = r.origin
             init = g.init[k]
-            if init is not None and init.ty != r.ty and not g.scan:
+            if (init is None or init.ty != r.ty) and not g.scan:
                 flag = g.flag_of.get(g.names[k])
-                init_out = self._scalar_out(init)
+                init_out = self._scalar_out(init) if init is not None else \
+                    Out("unbound", name=g.names[k])
                 if flag is not None:
                     fallback = ("flag", g.names.index(flag), init_out)
                 else:
@@ -326,6 +327,9 @@ class Specialization:
             return args[self.pf.params.index(o.name)]
         if o.kind == "static":
             return o.fn(env)
+        if o.kind == "unbound":
+            raise UnboundLocalError(f"cannot access local variable {o.name!r} where it is not "
+                                    f"associated with a value (the loop never assigned it)")
         if o.kind == "union":
             for cond, alt in o.alts:
                 if cond is None or bool(self.convert(cond, outs, args, env)):

@@ -147,3 +147,16 @@ def test_loop_shapes_and_small_things():
     assert check(python_ints, 2 ** 40, 2 ** 30) == (2 ** 70 + 1, 2 ** 40 // 3, -(2 ** 40) % 7)
     check(welford, rng.standard_normal(30))
     check(welford, np.zeros(1))
+
+
+@ph.pipeline
+def last_positive(a):
+    for i in range(len(a)):
+        if a[i] > 0:
+            last = i
+    return last
+
+
+def test_variable_assigned_only_in_a_loop():
+    check(last_positive, np.array([1, -1, 2, -3]))
+    check(last_positive, np.array([-1, -1]))          # UnboundLocalError, as in Python
