@@ -8,7 +8,8 @@ Modules, in the order a call goes through them:
     specialize.py  one specialization (argument dtypes/dimensions): build, outputs, run
     builder.py     the interpreter: inputs, statements, conditions, run-time checks
     exprs.py       expressions; calls.py builtins, NumPy/math functions, array creation
-    ops.py         operators with NumPy 2 / Python semantics; types.py NEP 50 promotion
+    ops.py         operators with NumPy 2 / Python semantics; convert.py conversions;
+                   types.py NEP 50 promotion
     ranges.py      numeric and affine bounds, proofs that indices are in range
     arrays.py      array reads/writes, NumPy indexing, the writes of one iteration
     loops.py       loops, loop-carried state ("groups"), scans, type fixpoints

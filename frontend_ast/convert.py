@@ -1,0 +1,241 @@
+"""Values between types: NumPy's conversions of operands (weak Python
+scalars that must fit), explicit casts (C casts that wrap or truncate),
+int() of floats, truth values, and IR nodes of values."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .ranges import INT32, INT64, n_within
+from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
+from .values import Val, int_node_type, NO_CONST
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+def cast(t: ir.Type, n: ir.Expr) -> ir.Expr:
+    if n.type == t:
+        return n
+    if isinstance(n, ir.Const):
+        if t.is_float():
+            return ir.Const(t, float(n.value))
+        if t.is_bool():
+            return ir.Const(t, n.value != 0)
+        if not n.type.is_float():
+            return ir.Const(t, int(n.value))
+    return ir.Cast(t, n)
+
+
+def const(t: ir.Type, v) -> ir.Expr:
+    return ir.Const(t, v)
+
+
+def is_nan(n: ir.Expr) -> ir.Expr:
+    return ir.NE(n, n)
+
+
+def truth(cx, v: Val) -> Val:
+    """bool(v) as a Python bool value (NaN is true)."""
+    if v.ty.is_bool():
+        node = v.node
+    else:
+        node = ir.NE(v.node, ir.Const(v.node.type, 0))
+    const_v = bool(v.const) if v.is_const else NO_CONST
+    static = (lambda env, f=v.static: bool(f(env))) if v.is_static else None
+    out = Val(node, PY_BOOL, static=static, const=const_v, risky=v.risky)
+    if v.ty.is_bool():
+        out.facts = v.facts
+    return out
+
+
+def _static2(fn, a: Val, b: Val):
+    if a.is_static and b.is_static:
+        fa, fb = a.static, b.static
+        return lambda env: _py(fn, fa(env), fb(env))
+    return None
+
+
+def _py(fn, *args):
+    import warnings
+    import numpy as np
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+
+def _const2(fn, a: Val, b: Val):
+    if a.is_const and b.is_const:
+        try:
+            return _py(fn, a.const, b.const)
+        except (ArithmeticError, ValueError, TypeError):
+            return NO_CONST
+    return NO_CONST
+
+
+def _is_int_like(t: Ty) -> bool:
+    return t.is_int() or t.is_bool()
+
+
+def int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
+    """The node of an integer/bool value as IR type t (no range check)."""
+    n = node_of(cx, v)
+    return cast(t, n)
+
+
+def node_of(cx, v: Val) -> ir.Expr:
+    if v.node is None:
+        v.node = cx.static_param(v)
+    return v.node
+
+
+def py_int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
+    """A Python int (or bool) value in Int(32)/Int(64)."""
+    return cast(t, node_of(cx, v))
+
+
+def wrap_range(rng, t: ir.Type):
+    """An exact range if it fits the (wrapping) type, else unknown."""
+    if t.is_integer() and n_within(rng, (t.min_value(), t.max_value())):
+        return rng
+    return (None, None)
+
+
+# ---------------------------------------------------------------------------
+# conversions
+# ---------------------------------------------------------------------------
+def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
+    """v converted to ty as NumPy converts an operand (weak Python scalars
+    must fit an integer dtype: OverflowError otherwise)."""
+    if v.ty == ty:
+        return v
+    t = ty.ir()
+    n = node_of(cx, v)
+    if ty.weak:
+        if ty.kind == "int":
+            nt = int_node_type(v.lo, v.hi)
+            return Val(cast(nt, n), ty, v.lo, v.hi, v.lbs, v.ubs, v.static,
+                       int(v.const) if v.is_const else NO_CONST, v.risky)
+        if ty.kind == "float":
+            return Val(cast(ir.Float(64), n), ty, static=_conv_static(v, float),
+                       const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
+        return truth(cx, v)
+    out = Val(cast(t, n), ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    if v.is_const:
+        try:
+            out.const = _py(ty.dtype.type, v.const)
+        except (OverflowError, ValueError):
+            out.const = NO_CONST
+    if t.is_integer() and _is_int_like(v.ty):
+        if v.ty.weak and v.ty.kind == "int":
+            ok_range = (t.min_value(), t.max_value())
+            if not n_within(v.rng, ok_range):
+                if v.hi is not None and v.lo is not None and (v.hi < ok_range[0] or
+                                                             v.lo > ok_range[1]):
+                    cond = ir.Const(ir.Bool(), False)
+                else:
+                    wide = node_of(cx, v) if node_of(cx, v).type == ir.Int(64) else \
+                        cast(ir.Int(64), n)
+                    if t.is_uint() and t.bits == 64:
+                        cond = ir.GE(wide, ir.Const(ir.Int(64), 0))
+                    else:
+                        cond = ir.And(ir.GE(wide, ir.Const(ir.Int(64), t.min_value())),
+                                      ir.LE(wide, ir.Const(ir.Int(64), t.max_value())))
+                out = cx.guard(out, cond, "OverflowError",
+                               f"Python integer out of bounds for {ty.dtype.name}{what}")
+                out.set_range(t.min_value(), t.max_value())
+                return out
+            out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        else:
+            r = wrap_range(v.rng, t)
+            if r == v.rng:
+                out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+            else:
+                out.set_range(t.min_value(), t.max_value())
+    return out
+
+
+def _conv_static(v: Val, fn):
+    if not v.is_static:
+        return None
+    f = v.static
+    return lambda env: _py(fn, f(env))
+
+
+def cast_to(cx, v: Val, ty: Ty) -> Val:
+    """An explicit conversion (np.int32(x), x.astype(...), storing into an
+    array of dtype ty): wraps / truncates as NumPy's C casts do."""
+    if v.ty == ty:
+        return v
+    if v.ty.weak and v.ty.kind == "int" and ty.is_int():
+        return convert(cx, v, ty)
+    t = ty.ir()
+    n = node_of(cx, v)
+    if ty.kind == "int":
+        return to_python_int(cx, v)
+    if ty.kind == "float":
+        return convert(cx, v, ty)
+    if ty.kind == "bool":
+        return truth(cx, v)
+    node = cast(t, n)
+    if t.is_integer() and n.type.is_float() and t.bits < 64:
+        # NumPy's C casts go through a 32-bit (64-bit for uint32) conversion
+        # and then wrap (the IR's float->int casts saturate)
+        via = ir.Int(32) if t.bits < 32 else ir.Int(64)
+        node = cast(t, cast(via, n))
+    out = Val(node, ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    if v.is_const:
+        try:
+            out.const = _py(ty.dtype.type, v.const)
+        except (OverflowError, ValueError):
+            out.const = NO_CONST
+    if t.is_integer() and _is_int_like(v.ty):
+        r = wrap_range(v.rng, t)
+        if r == v.rng:
+            out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        else:
+            out.set_range(t.min_value(), t.max_value())
+    elif t.is_integer() and v.ty.is_float() and v.ty.weak:
+        # Python float -> integer dtype: NaN is a ValueError, inf an OverflowError
+        out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+        out = cx.guard(out, ir.LT(_fabs(n), ir.Const(n.type, float("inf"))), "OverflowError",
+                       "cannot convert float infinity to integer")
+    return out
+
+
+def _fabs(n):
+    return ir.Call(n.type, "abs", (n,), ir.INTRINSIC)
+
+
+def to_python_int(cx, v: Val) -> Val:
+    """int(v): exact for integers, truncation for floats (OverflowError /
+    ValueError for values no int64 holds, inf and NaN)."""
+    if v.ty.kind == "int":
+        return v
+    n = node_of(cx, v)
+    static = _conv_static(v, int)
+    c = NO_CONST
+    if v.is_const:
+        try:
+            c = int(v.const)
+        except (OverflowError, ValueError):
+            pass
+    if _is_int_like(v.ty):
+        if v.ty.is_bool():
+            return Val(cast(ir.Int(32), n), PY_INT, 0, 1, static=static, const=c, risky=v.risky)
+        t = v.node.type if v.node is not None else v.ty.ir()
+        if t.is_uint() and t.bits == 64:
+            out = Val(cast(ir.Int(64), n), PY_INT, 0, INT64[1], static=static, const=c,
+                      risky=v.risky)
+            return cx.guard(out, ir.LE(n, ir.Const(t, INT64[1])), "OverflowError",
+                            "Python int too large to convert to int64")
+        nt = int_node_type(v.lo, v.hi)
+        return Val(cast(nt, n), PY_INT, v.lo, v.hi, v.lbs, v.ubs, static, c, v.risky)
+    # float -> int: truncate; the result must fit int64
+    tr = ir.Call(n.type, "trunc", (n,), ir.INTRINSIC)
+    out = Val(cast(ir.Int(64), tr), PY_INT, static=static, const=c, risky=v.risky)
+    out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+    lim = ir.Const(n.type, 2.0 ** 63)
+    out = cx.guard(out, ir.And(ir.LT(tr, lim), ir.GE(tr, ir.Const(n.type, -(2.0 ** 63)))),
+                   "OverflowError", "float too large for a Python int kept in int64")
+    return out
