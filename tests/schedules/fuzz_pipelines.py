@@ -504,7 +504,16 @@ _KINDS = [("pointwise", 4), ("stencil", 4), ("narrow", 1), ("floating", 1), ("tu
           ("inline_reduction", 1.5)]
 
 
-def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4) -> Program:
+# the kinds run_fuzz cycles through (one required per program), so that a
+# short run still covers each
+KIND_CYCLE = ("stencil", "reduce", "tuple_func", "scan", "scatter", "hist", "total",
+              "inline_reduction", "narrow", "floating", "pointwise")
+
+
+def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4,
+                   require: Optional[str] = None) -> Program:
+    """A random pipeline of 1 to max_funcs Funcs (plus the outputs); with
+    `require` (a name of KIND_CYCLE), the first Func is of that kind."""
     dims = 2 if rng.random() < 0.6 else 1
     g = _Gen(rng, seed, dims)
     g.add_input("int32", -60, 60)
@@ -513,8 +522,8 @@ def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4) -> Pro
     n = rng.randint(1, max_funcs)
     names = [k for k, _ in _KINDS]
     weights = [w for _, w in _KINDS]
-    for _ in range(n):
-        getattr(g, rng.choices(names, weights)[0])()
+    for i in range(n):
+        getattr(g, require if (i == 0 and require) else rng.choices(names, weights)[0])()
     outs = g.output(1 if rng.random() < 0.12 else 0)
     if rng.random() < 0.12:
         g.output_update(outs[0])

@@ -33,7 +33,7 @@ import numpy as np
 import pyhalide as ph
 from pyhalide.ir.config import override
 
-from fuzz_pipelines import Loop, MAX_SIZE, Program, random_program
+from fuzz_pipelines import KIND_CYCLE, Loop, MAX_SIZE, Program, random_program
 
 TAILS = ("Auto", "RoundUp", "GuardWithIf", "ShiftInwards")
 
@@ -211,6 +211,28 @@ class _StageGen:
             return ["Auto", "GuardWithIf"] + ([] if lp.from_inner else ["RoundUp"])
         return list(TAILS)
 
+    def pick_tail(self, tails: list) -> str:
+        wanted = [t for t in tails if self.sg.want(f"tail:{t}")]
+        return self.rng.choice(wanted if wanted and self.rng.random() < 0.7 else tails)
+
+    def is_guard(self, lp: Loop, tail: str) -> bool:
+        """Whether the split partitions the loop nest (a guarded and an
+        unguarded copy of the body)."""
+        t = self._effective_tail(lp, tail)
+        return t == "GuardWithIf" or (t == "ShiftInwards" and self.is_output)
+
+    def budget_tail(self, lp: Loop, tail: str):
+        """`tail`, or another legal tail (or None: skip the directive) when
+        the schedule has used up its partitioning splits: each doubles the
+        code below it, so compile time grows exponentially with them."""
+        if not self.is_guard(lp, tail):
+            return tail
+        if self.sg.guards < self.sg.max_guards:
+            self.sg.guards += 1
+            return tail
+        other = [t for t in self.tails_for(lp) if not self.is_guard(lp, t)]
+        return self.rng.choice(other) if other else None
+
     def tails_for(self, lp: Loop) -> list:
         tails = self.legal_tails(lp)
         if not lp.original and not self.is_output and self.avoid("roundup_derived") \
@@ -266,7 +288,9 @@ class _StageGen:
         i = rng.randrange(len(self.loops))
         lp = self.loops[i]
         factor = rng.choice([1, 2, 3, 4, 4, 5, 8, 8, 16])
-        tail = rng.choice(self.tails_for(lp))
+        tail = self.budget_tail(lp, self.pick_tail(self.tails_for(lp)))
+        if tail is None:
+            return
         o, n = self.fresh(lp.name, "o"), self.fresh(lp.name, "i")
         self.emit(f"split({lp.expr}, {_mk(o, lp.is_rvar)}, {_mk(n, lp.is_rvar)}, {factor}"
                   f"{self.tail_arg(tail)})", "split")
@@ -328,7 +352,11 @@ class _StageGen:
         i, j = rng.sample(pure, 2)
         a, b = self.loops[i], self.loops[j]
         fa, fb = rng.choice([2, 3, 4, 8]), rng.choice([1, 2, 4, 5])
-        tail = rng.choice([t for t in self.tails_for(a) if t in self.tails_for(b)])
+        tail = self.pick_tail([t for t in self.tails_for(a) if t in self.tails_for(b)])
+        if self.is_guard(a, tail):
+            if self.sg.guards + 2 > self.sg.max_guards:
+                return
+            self.sg.guards += 2
         ai, bi = self.fresh(a.name, "i"), self.fresh(b.name, "i")
         if rng.random() < 0.3 and self.resplit_ok(a) and self.resplit_ok(b):
             # tile(x, y, xi, yi, xf, yf): the outer loops keep the names x and y
@@ -357,9 +385,13 @@ class _StageGen:
         i = rng.choice(ok)
         lp = self.loops[i]
         self.sg.sched.parallel = True
-        if rng.random() < 0.4 and self._name_free(f"{lp.name}$par") and self.resplit_ok(lp):
+        p_task = 0.9 if self.sg.want("parallel_task") and not self.sg.want("parallel") else 0.4
+        if rng.random() < p_task and self._name_free(f"{lp.name}$par") and self.resplit_ok(lp):
             task = rng.choice([1, 2, 3, 4, 8])
-            tail = rng.choice(self.tails_for(lp)) if rng.random() < 0.3 else "Auto"
+            tail = self.budget_tail(lp, rng.choice(self.tails_for(lp))
+                                    if rng.random() < 0.3 else "Auto")
+            if tail is None:
+                return
             self.emit(f"parallel({lp.expr}, {task}{self.tail_arg(tail)})", "parallel_task")
             self.names.add(f"{lp.name}$par")
             self._split(i, lp.name, f"{lp.name}$par", task, tail)
@@ -373,12 +405,21 @@ class _StageGen:
             return self.split()
         # mostly the innermost markable loop
         i = ok[0] if rng.random() < 0.7 else rng.choice(ok)
+        const = [j for j in ok if self.loops[j].extent is not None
+                 and self.loops[j].extent <= max_const]
+        want_plain = self.sg.want(key_plain) and not self.sg.want(key_width)
+        if want_plain and const:
+            i = rng.choice(const)
         lp = self.loops[i]
-        if lp.extent is not None and lp.extent <= max_const and rng.random() < 0.5:
+        if lp.extent is not None and lp.extent <= max_const and \
+                (want_plain or rng.random() < 0.5):
             self.emit(f"{what}({lp.expr})", key_plain)
         elif self._name_free(f"{lp.name}${suffix}") and self.resplit_ok(lp):
             w = rng.choice([2, 3, 4, 8, 8, 16] if what == "vectorize" else [2, 3, 4])
-            tail = rng.choice(self.tails_for(lp)) if rng.random() < 0.3 else "Auto"
+            tail = self.budget_tail(lp, rng.choice(self.tails_for(lp))
+                                    if rng.random() < 0.3 else "Auto")
+            if tail is None:
+                return
             self.emit(f"{what}({lp.expr}, {w}{self.tail_arg(tail)})", key_width)
             self.names.add(f"{lp.name}${suffix}")
             self._split(i, lp.name, f"{lp.name}${suffix}", w, tail)
@@ -400,9 +441,15 @@ class _StageGen:
         # few directives per stage: every GuardWithIf split partitions the loop
         # body in two, so compile time grows exponentially with their number
         n = rng.choice([0, 1, 1, 2, 2, 3])
+        if n == 0 and self.sg.wanting():
+            n = 1
         ops = [self.split, self.fuse, self.reorder, self.tile, self.parallel, self.vectorize,
                self.unroll, self.serial]
         weights = [3, 1.2, 1.5, 1.5, 2, 2.5, 1.2, 0.5]
+        keys = [("split",), ("fuse",), ("reorder",), ("tile",), ("parallel", "parallel_task"),
+                ("vectorize", "vectorize_width"), ("unroll", "unroll_factor"), ("serial",)]
+        weights = [w * (6 if any(self.sg.want(k) for k in ks) else 1)
+                   for w, ks in zip(weights, keys)]
         if self.stage.is_update and sum(l.is_rvar for l in self.loops) >= 1:
             ops.append(self.reorder_rvars)
             weights.append(0.3)
@@ -414,10 +461,14 @@ class _StageGen:
 
 
 class _ScheduleGen:
-    def __init__(self, prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS)):
+    def __init__(self, prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS),
+                 max_guards: int = 3, coverage=None):
         self.prog = prog
         self.rng = rng
         self.avoid = set(avoid)
+        self.coverage = coverage       # (Counter of draws so far, minimum per key) or None
+        self.guards = 0
+        self.max_guards = max_guards
         self.forced_inline = set()    # Funcs that must stay inlined (known-bug avoidance)
         self.sched = Schedule()
         self.counter = 0
@@ -435,6 +486,16 @@ class _ScheduleGen:
                     else stage.loops
                 self.final_loops[f.var] = loops
         return self.sched
+
+    def want(self, key: str) -> bool:
+        """Whether `key` is still below its minimum count (coverage boosting)."""
+        if self.coverage is None:
+            return False
+        drawn, minimum = self.coverage
+        return drawn[key] + self.sched.drawn[key] < minimum
+
+    def wanting(self) -> bool:
+        return any(self.want(k) for k in DIRECTIVES + TAIL_KEYS)
 
     def upstream(self, f) -> list:
         """Every Func f reads, directly or through others."""
@@ -475,10 +536,14 @@ class _ScheduleGen:
             if stages == {len(c.stages) - 1} and self.level.get(cvar) != "inline":
                 consumer = c
                 options += ["at", "at"]
+        if self.want("compute_inline") and "inline" in options:
+            options += ["inline"] * 3
+        if (self.want("compute_at") or self.want("store_at")) and "at" in options:
+            options += ["at"] * 4
         choice = rng.choice(options)
         if choice == "inline":
             self.level[f.var] = "inline"
-            if rng.random() < 0.4:
+            if rng.random() < (0.9 if self.want("compute_inline") else 0.4):
                 s.lines.append(Line(f"{f.var}.compute_inline()"))
                 s.drawn["compute_inline"] += 1
             return
@@ -486,7 +551,7 @@ class _ScheduleGen:
             self.level[f.var] = "root"
             s.lines.append(Line(f"{f.var}.compute_root()"))
             s.drawn["compute_root"] += 1
-            if rng.random() < 0.2:
+            if rng.random() < (0.8 if self.want("store_root") else 0.2):
                 s.lines.append(Line(f"{f.var}.store_root()"))
                 s.drawn["store_root"] += 1
             return
@@ -505,6 +570,10 @@ class _ScheduleGen:
         if nested:
             s.drawn["compute_at_nested"] += 1
         u = rng.random()
+        if self.want("store_at"):
+            u = 0.3
+        elif self.want("store_root"):
+            u = 0.1
         if u < 0.2:
             s.lines.append(Line(f"{f.var}.store_root()"))
             s.drawn["store_root"] += 1
@@ -514,8 +583,12 @@ class _ScheduleGen:
             s.drawn["store_at"] += 1
 
 
-def random_schedule(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS)) -> Schedule:
-    return _ScheduleGen(prog, rng, avoid).run()
+def random_schedule(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS),
+                    max_guards: int = 3, coverage=None) -> Schedule:
+    """A random legal schedule of `prog`, as source lines. `coverage`
+    (drawn so far, minimum) makes directives and tails below their minimum
+    more likely."""
+    return _ScheduleGen(prog, rng, avoid, max_guards, coverage).run()
 
 
 # -------------------------------------------------------------------------------------
@@ -690,7 +763,7 @@ def _size_sets(prog: Program, rng: random.Random) -> list:
 
 def run_program(prog: Program, rng: random.Random, n_schedules: int, report: Report,
                 probes_per_schedule: int = 2, deadline: float = math.inf,
-                avoid=frozenset(KNOWN_BUGS), trace=None):
+                avoid=frozenset(KNOWN_BUGS), trace=None, max_guards: int = 3, min_each: int = 0):
     report.programs += 1
     report.features.update(prog.features)
     t0 = time.perf_counter()
@@ -717,7 +790,7 @@ def run_program(prog: Program, rng: random.Random, n_schedules: int, report: Rep
     for _ in range(n_schedules):
         if time.perf_counter() > deadline:
             break
-        sched = random_schedule(prog, rng, avoid)
+        sched = random_schedule(prog, rng, avoid, max_guards, (report.drawn, min_each))
         report.schedules += 1
         report.drawn.update(sched.drawn)
         t1 = time.perf_counter()
@@ -845,7 +918,8 @@ def minimize(source: str, lines: list, sizes: list, kind: str, message: str) -> 
 
 
 def run_fuzz(seed: int, programs: int = 12, schedules: int = 4, time_budget: float = math.inf,
-             max_funcs: int = 4, log=None, avoid=frozenset(KNOWN_BUGS), trace=None) -> Report:
+             max_funcs: int = 4, log=None, avoid=frozenset(KNOWN_BUGS), trace=None,
+             max_guards: int = 3, min_each: int = 3) -> Report:
     """Run `programs` random pipelines x `schedules` random schedules from
     `seed` (stopping early when `time_budget` seconds have passed)."""
     report = Report(seed, avoided=sorted(avoid))
@@ -856,9 +930,11 @@ def run_fuzz(seed: int, programs: int = 12, schedules: int = 4, time_budget: flo
             break
         pseed = seed * 100003 + k
         rng = random.Random(pseed)
-        prog = random_program(rng, pseed, max_funcs=max_funcs)
+        prog = random_program(rng, pseed, max_funcs=max_funcs,
+                              require=KIND_CYCLE[(seed + k) % len(KIND_CYCLE)])
         before = len(report.failures)
-        run_program(prog, rng, schedules, report, deadline=deadline, avoid=avoid, trace=trace)
+        run_program(prog, rng, schedules, report, deadline=deadline, avoid=avoid, trace=trace,
+                    max_guards=max_guards, min_each=min_each)
         if log is not None and len(report.failures) > before:
             for f in report.failures[before:]:
                 log(f"program seed {pseed}: {f.kind}: {f.message.splitlines()[0][:200]}")
