@@ -73,6 +73,24 @@ def lower(target: str = typer.Argument(..., help="FILE::NAME of a Func, a Pipeli
     typer.echo(text.rstrip("\n"))
 
 
+@app.command()
+def assoc(expr: str = typer.Argument(..., help="the update's value over f (the previous value; "
+                                          "f[0], f[1] for a tuple), r (the reduction index) and "
+                                          "free names (inputs read at r), e.g. \"max(f, g)\""),
+          type_: str = typer.Option("int32", "--type", help="element type, or one per tuple "
+                                                           "element: --type int32,float32")):
+    """Show the associative operator found for an update whose value is EXPR:
+    operator, identity, commutativity, what each y stands for, search time."""
+    from .associativity_cli import explain
+    try:
+        text, ok = explain(expr, type_)
+    except (SyntaxError, ValueError, TypeError) as e:
+        raise typer.BadParameter(str(e))
+    typer.echo(text)
+    if not ok:
+        raise typer.Exit(1)
+
+
 def _mount_tables():
     try:
         from .tables.cli import app as tables_app

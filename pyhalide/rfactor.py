@@ -1,0 +1,285 @@
+"""`Stage.rfactor`: factor an update into an intermediate Func and a merge
+(CGO 2017, Section 3).
+
+For an update `f(L) = op(f(L), y)` over RDom r with preserved RVars P (each
+renamed to a new pure Var u):
+
+- intermediate `intm(f's pure Vars..., u...)`: pure definition = the
+  operator's identity; update `intm(L, u) = op(intm(L, u), y)` over the RVars
+  not preserved, with P replaced by u, the RDom predicates carried along, and
+  the guards of splits that do not divide their extent;
+- merge: the update of f becomes `f(X) = op(f(X), intm(X, P))` over an RDom
+  of the preserved loops, where X is the update's left-hand side with every
+  coordinate that is not a pure Var replaced by f's pure Var of that
+  dimension (so a histogram's buckets become loops of the merge).
+
+The loops are the stage's loops after its splits and fuses (rfactor_domain);
+the operator comes from `prove_associativity`, with argmin/argmax rewritten to
+an exact lexicographic operator (rfactor_lex). An argmin merge whose partial
+results do not come in serial order (a preserved loop inside a loop that is
+not preserved) first reduces the partials in a hidden Func `<f>_merge` that
+keeps the keys, then applies its total to f once.
+"""
+from __future__ import annotations
+
+from . import ir
+from .associativity import AssociativeOp, prove_associativity, register
+from .errors import CompileError
+from .rfactor_domain import FusedVarError, project
+from .rfactor_lex import instantiate, merge_values, plan as make_plan
+from .source import at, user_location
+
+
+class _DomainTag:
+    """What the RVar Variables of an RDom built by rfactor point to."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def name(self) -> str:
+        return self._name
+
+
+def _name_of(v) -> str:
+    if isinstance(v, str):
+        return v
+    n = getattr(v, "name", None)
+    if callable(n):
+        return n()
+    raise TypeError(f"rfactor expects RVars and Vars, got {type(v).__name__}")
+
+
+class _Context:
+    def __init__(self, stage):
+        from .func import Stage
+        if not isinstance(stage, Stage):
+            raise TypeError("rfactor is a method of an update stage: f.update(i).rfactor(...)")
+        self.stage = stage
+        self.fn: ir.Function = stage._ir_function()
+        self.where = at(user_location())
+        self.label = f"Func {stage.name()}"
+
+    def fail(self, msg: str):
+        raise CompileError(f"{self.label}: cannot rfactor: {msg}{self.where}")
+
+
+def _parse_preserved(ctx: _Context, d: ir.Definition, preserved) -> list:
+    """[(Dim, Var name)] sorted innermost first, validated."""
+    from .var import Var
+    dims = d.schedule.dims
+    used = {dim.var for dim in dims}
+    seen_r, seen_v, out = set(), set(), []
+    for item in preserved:
+        try:
+            rv, v = item
+        except (TypeError, ValueError):
+            raise TypeError(f"rfactor expects (RVar, Var) pairs, got {item!r}") from None
+        rname, vname = _name_of(rv), _name_of(v)
+        if not isinstance(v, (Var, str)):
+            ctx.fail(f"{vname} must be a pure Var (ph.Var), not {type(v).__name__}")
+        pos = next((i for i, dim in enumerate(dims) if dim.var == rname), None)
+        if pos is None:
+            loops = ", ".join(dim.var for dim in dims)
+            ctx.fail(f"{rname} is not a loop of this stage (it is not in its RDom, or a split, "
+                     f"fuse or earlier rfactor consumed it); its loops are (innermost first): "
+                     f"{loops}")
+        if not dims[pos].is_rvar:
+            ctx.fail(f"{rname} is a pure Var of the stage, not an RVar")
+        if rname in seen_r:
+            ctx.fail(f"{rname} is listed twice")
+        if vname in used or vname in seen_v:
+            ctx.fail(f"the name {vname} is already used by a loop of this stage or listed twice; "
+                     f"give the preserved RVar a new Var")
+        if vname in ctx.fn.args and vname not in used:
+            ctx.fail(f"the name {vname} is already a pure Var of {ctx.fn.name}")
+        seen_r.add(rname)
+        seen_v.add(vname)
+        out.append((pos, dims[pos], vname))
+    out.sort(key=lambda t: t[0])
+    return [(dim, vname) for _, dim, vname in out]
+
+
+def _ordered(dims: list, preserved: set) -> bool:
+    """Whether every preserved RVar loop is outside every other RVar loop
+    (then the slices are consecutive runs of the serial loop, in order)."""
+    seen_kept = False
+    for dim in dims:                     # innermost first
+        if not dim.is_rvar:
+            continue
+        if dim.var in preserved:
+            seen_kept = True
+        elif seen_kept:
+            return False
+    return True
+
+
+def _call(fn: ir.Function, args, i: int) -> ir.Call:
+    return ir.Call(fn.output_types[i], fn.name, tuple(args), ir.FUNC, i, fn)
+
+
+def _rdom(ranges: list, tag: str) -> tuple:
+    """(ReductionVariables, name -> rvar Variable) of an RDom of `ranges`
+    ([(name, min, extent)])."""
+    domain = _DomainTag(tag)
+    rvs = [ir.ReductionVariable(n, lo, ext) for n, lo, ext in ranges]
+    return rvs, {n: ir.Variable(ir.INDEX, n, "rvar", domain) for n, _, _ in ranges}
+
+
+def rfactor(stage, preserved: list):
+    from .func import Func
+    from .var import Var
+    ctx = _Context(stage)
+    if not stage._is_update():
+        ctx.fail("it is the pure definition; rfactor factors an update definition")
+    d = stage.definition()
+    fn = ctx.fn
+    op = prove_associativity(stage)
+    if not op.associative:
+        ctx.fail(f"the update is not provably associative: {op.reason}")
+    kept = _parse_preserved(ctx, d, preserved)
+    try:
+        proj = project(d)
+    except FusedVarError as e:
+        ctx.fail(f"it fused a Var into an RVar ({e})")
+    p = make_plan(op.match, d.schedule.rvars)
+    _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
+
+    kept_names = {dim.var: v for dim, v in kept}
+    rest = [dim for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
+    # ---- the intermediate ----------------------------------------------------------
+    intm = Func(f"{fn.name}_intm")
+    ifn = intm._function
+    ifn.args = tuple(fn.args) + tuple(v for _, v in kept)
+    ifn.output_types = tuple(p.types)
+    ifn.source = d.source
+    pure_vars = [Var(a) for a in ifn.args]
+    ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
+                             ir.StageSchedule(dims=[ir.Dim(a) for a in ifn.args]), d.source)
+    intm._vars = pure_vars
+    rvs, rvar_of = _rdom([(dim.var, *proj.ranges[dim.var]) for dim in rest], f"{ifn.name}$r")
+    final = dict(rvar_of)
+    final.update({name: ir.Variable(ir.INDEX, v) for name, v in kept_names.items()})
+    sub = proj.substitution(final)
+    u_vars = tuple(ir.Variable(ir.INDEX, v) for _, v in kept)
+    lhs = tuple(_not_own(ir.substitute(a, sub), u_vars) for a in d.args) + u_vars
+    xs = [_call(ifn, lhs, i) for i in range(len(p.types))]
+    ys = [None if y is None else ir.substitute(y, sub) for y in p.ys]
+    values = tuple(instantiate(o, xs, ys) for o in p.ops)
+    preds = [ir.substitute(c, sub) for c in d.predicates] + proj.guards(final)
+    if p.predicate is not None:
+        preds.append(ir.substitute(p.predicate, sub))
+    dims = [ir.Dim(kept_names[dim.var], dim.kind) if dim.var in kept_names else
+            ir.Dim(dim.var, dim.kind, dim.is_rvar, dim.task_size) for dim in d.schedule.dims]
+    sched = ir.StageSchedule(dims=dims, splits=list(proj.var_splits), rvars=rvs)
+    ifn.updates = [ir.Definition(lhs, values, preds, sched, d.source, f"{ifn.name}$r")]
+    register(ifn.updates[0], _intermediate_op(p, ys))
+
+    # ---- the merge -----------------------------------------------------------------
+    merge_args = _merge_args(fn, d)
+    m_rvs, m_vars = _rdom([(dim.var, *proj.ranges[dim.var]) for dim, _ in kept], d.rdom_name)
+    partial_args = merge_args + tuple(m_vars[dim.var] for dim, _ in kept)
+    current = [_call(fn, merge_args, i) for i in range(p.n)]
+    m_dims = [ir.Dim(dim.var, dim.kind, dim.is_rvar, dim.task_size) for dim in d.schedule.dims
+              if not dim.is_rvar or dim.var in kept_names]
+    named = {dim.var for dim in m_dims} | _consumed(proj.var_splits)
+    m_dims += [ir.Dim(a.name) for a in merge_args if a.name not in named]
+    if p.groups and not _ordered(d.schedule.dims, set(kept_names)):
+        partial = _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d)
+        m_rvs, m_dims = [], [dim for dim in m_dims if not dim.is_rvar]
+    else:
+        partial = [_call(ifn, partial_args, i) for i in range(len(p.types))]
+    if p.groups:
+        merged = merge_values(p, current, partial)
+    else:
+        merged = [current[i] if i in p.unchanged else
+                  instantiate(_merge_op(p, i), current, partial) for i in range(p.n)]
+    merge = ir.Definition(merge_args, tuple(merged), [],
+                          ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
+                          d.source, d.rdom_name)
+    fn.updates[stage._index - 1] = merge
+    return intm
+
+
+def _check_operator(ctx, p, op: AssociativeOp, d, kept: set):
+    ops = ", ".join(str(o) for o in op.ops)
+    if p.identity_side != "both":
+        ctx.fail(f"its operator ({ops}) has no two-sided identity (only a {p.identity_side} "
+                 f"one): the intermediate starts from the identity and an empty slice "
+                 f"contributes it to the merge, so it must be neutral on both sides")
+    if not p.commutative and not _ordered(d.schedule.dims, kept):
+        ctx.fail(f"its operator ({ops}) is not commutative, and a preserved RVar is inside an "
+                 f"RVar that is not preserved, which would change the order in which values "
+                 f"are combined; preserve the outer RVars (or reorder them first)")
+
+
+def _merge_args(fn: ir.Function, d: ir.Definition) -> tuple:
+    """The update's left-hand side with every coordinate that is not a pure
+    Var replaced by f's pure Var of that dimension."""
+    pure = {a.name for a in d.args if isinstance(a, ir.Variable) and a.kind == ""}
+    out = []
+    for pos, a in enumerate(d.args):
+        if isinstance(a, ir.Variable) and a.kind == "":
+            out.append(a)
+            continue
+        name = fn.args[pos]
+        while name in pure:
+            name += "_"
+        pure.add(name)
+        out.append(ir.Variable(ir.INDEX, name))
+    return tuple(out)
+
+
+def _not_own(a, u_vars):
+    """A preserved RVar written at a dimension of f (`g(r.x, r.y)` factored
+    on r.y writes `intm(r.x, v, v)`): lowering reads a bare pure Var on the
+    left-hand side as standing at its own dimension, so there it is written
+    as an expression of the Var."""
+    if isinstance(a, ir.Variable) and any(a.name == u.name for u in u_vars):
+        return ir.Add(a, ir.index(0))
+    return a
+
+
+def _consumed(splits) -> set:
+    """Names of loops that splits, fuses and renames replaced."""
+    out = set()
+    for sp in splits:
+        out |= {sp.inner, sp.outer} if sp.kind == "fuse" else {sp.old}
+    return out
+
+
+def _merge_op(p, i: int):
+    if i in p.negated:
+        return ir.Sub(ir.Variable(p.types[i], f"x{i}"), ir.Variable(p.types[i], f"y{i}"))
+    return p.ops[i]
+
+
+def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
+    """A Func `<f>_merge` reducing the partials over the preserved loops with
+    the lexicographic operator; returns the reads of its total."""
+    from .func import Func
+    from .var import Var
+    tot = Func(f"{fn.name}_merge")
+    tfn = tot._function
+    tfn.args = tuple(a.name for a in merge_args)
+    tfn.output_types = tuple(p.types)
+    pure_vars = [Var(a) for a in tfn.args]
+    tfn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
+                             ir.StageSchedule(dims=[ir.Dim(a) for a in tfn.args]), d.source)
+    tot._vars = pure_vars
+    xs = [_call(tfn, merge_args, i) for i in range(len(p.types))]
+    ys = [_call(ifn, partial_args, i) for i in range(len(p.types))]
+    values = tuple(instantiate(o, xs, ys) for o in p.ops)
+    dims = [dim for dim in m_dims if dim.is_rvar] + [ir.Dim(a) for a in tfn.args]
+    upd = ir.Definition(merge_args, values, [], ir.StageSchedule(dims=dims, rvars=list(m_rvs)),
+                        d.source, d.rdom_name)
+    tfn.updates = [upd]
+    register(upd, _intermediate_op(p, ys))
+    return [_call(tfn, merge_args, i) for i in range(len(p.types))]
+
+
+def _intermediate_op(p, ys) -> AssociativeOp:
+    """The record of an update that applies the plan's operator with `ys`."""
+    from .tables.matcher import MatchResult
+    m = MatchResult(True, "", tuple(p.ops), tuple(p.identities), tuple(ys), p.commutative,
+                    "both", [], p.unchanged, frozenset())
+    return AssociativeOp(True, p.ops, p.identities, p.commutative, ys, "", "both", 0.0, m)
