@@ -66,7 +66,7 @@ def build_update(text: str, types: list):
 def explain(text: str, type_names: str) -> tuple:
     """(report text, whether the update is associative)."""
     import pyhalide as ph
-    from .tables import match_index
+    from .tables import match_index, matcher  # noqa: F401  (imported before timing)
     types = [np.dtype(t.strip()) for t in type_names.split(",")]
     f = build_update(text, types)
     start = time.perf_counter()

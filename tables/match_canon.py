@@ -203,6 +203,7 @@ class Canonicalizer:
         ft.sort(key=lambda t: isinstance(t[1], ir.Const))
         if kind in ("Min", "Max", "And", "Or", "BitAnd", "BitOr"):
             xt, ft = _dedupe(xt), _dedupe(ft)
+        ft = [(sg, t) for sg, t in ft if not _neutral(kind, t)]
         if kind in ("Min", "Max"):
             xt, ft = _absorb(kind, xt, ft)
         if e.type.is_float() and kind in ("Min", "Max"):
@@ -252,6 +253,21 @@ def _widens(narrow: ir.Type, wide: ir.Type) -> bool:
     if narrow.is_float() or wide.is_float() or narrow.is_bool():
         return narrow.is_float() and wide.is_float() and wide.bits >= narrow.bits
     return wide.min_value() <= narrow.min_value() and narrow.max_value() <= wide.max_value()
+
+
+def _neutral(kind: str, t) -> bool:
+    """Whether constant t leaves a chain of `kind` unchanged (x + 0, x * 1,
+    min(x, type max), ...)."""
+    if not isinstance(t, ir.Const):
+        return False
+    v, ty = t.value, t.type
+    if ty.is_float() and kind in ("Add", "Mul"):
+        return kind == "Mul" and v == 1.0       # x + 0.0 is not x for x = -0.0
+    table = {"Add": 0, "Mul": 1, "BitOr": 0, "BitXor": 0, "Or": False, "And": True,
+             "Min": ty.max_value(), "Max": ty.min_value()}
+    if kind == "BitAnd":
+        return not ty.is_float() and v == ty.wrap(-1)
+    return kind in table and v == table[kind]
 
 
 def _dedupe(terms):

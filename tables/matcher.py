@@ -281,13 +281,14 @@ class _Search:
                 return f"{self.name(first)} is not associative: {why}"
             names = ", ".join(str(g) for g in sorted(s))
             types = ", ".join(sorted({str(self.types[g]) for g in s}))
+            values = ", ".join(self.describe(self.values[g]) for g in sorted(s))
             what = self.name(first) if len(s) == 1 else \
-                f"values {names} (which read each other: {', '.join(self.describe(self.values[g]) for g in sorted(s))})"
+                f"values {names}, which read each other's previous values ({values}),"
             if len(s) > MAX_TABLE_TUPLE:
                 return (f"{what} form an operator over {len(s)} elements; the tables hold "
                         f"operators of at most {MAX_TABLE_TUPLE} elements")
-            return (f"{what} matches no associative operator of the {types} tables "
-                    f"({self.tried} candidates of the same shape tried)")
+            return (f"{what} {'match' if len(s) > 1 else 'matches'} no associative operator "
+                    f"of the {types} tables ({self.tried} candidates of the same shape tried)")
         return "the operators of the subgraphs disagree on a shared element"
 
     # ---- step 5 -------------------------------------------------------------
