@@ -85,10 +85,12 @@ ILLEGAL = {
     "vectorize_nonconst": r"not a constant",
     "use_outside_level": r"uses it outside that loop|also uses it",
     "roundup_inner_update": r"RoundUp",
+    "store_inside_compute": r"store level must contain the compute level|stored at .* computed at",
 }
 # categories that may be refused at realize() rather than at the call
 # (the loop they name may only appear later in the schedule, as in Halide)
-AT_REALIZE_OK = {"missing_loop", "vectorize_nonconst", "use_outside_level"}
+AT_REALIZE_OK = {"missing_loop", "vectorize_nonconst", "use_outside_level",
+                 "store_inside_compute"}
 
 
 # -------------------------------------------------------------------------------------
@@ -408,6 +410,14 @@ class _StageGen:
         const = [j for j in ok if self.loops[j].extent is not None
                  and self.loops[j].extent <= max_const]
         want_plain = self.sg.want(key_plain) and not self.sg.want(key_width)
+        if want_plain and not const:         # make a constant-extent loop first
+            self.split()
+            ok = self._markable()
+            const = [j for j in ok if self.loops[j].extent is not None
+                     and self.loops[j].extent <= max_const]
+            if not ok:
+                return
+            i = ok[0]
         if want_plain and const:
             i = rng.choice(const)
         lp = self.loops[i]
@@ -448,7 +458,7 @@ class _StageGen:
         weights = [3, 1.2, 1.5, 1.5, 2, 2.5, 1.2, 0.5]
         keys = [("split",), ("fuse",), ("reorder",), ("tile",), ("parallel", "parallel_task"),
                 ("vectorize", "vectorize_width"), ("unroll", "unroll_factor"), ("serial",)]
-        weights = [w * (6 if any(self.sg.want(k) for k in ks) else 1)
+        weights = [w * (10 if any(self.sg.want(k) for k in ks) else 1)
                    for w, ks in zip(weights, keys)]
         if self.stage.is_update and sum(l.is_rvar for l in self.loops) >= 1:
             ops.append(self.reorder_rvars)
@@ -659,6 +669,14 @@ def illegal_probes(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS
                 c = consumers[0]
                 out.append(Probe("missing_loop", [f"{f.var}.compute_root()"] if f.has_updates else [],
                                  f"{f.var}.compute_at({c.var}, ph.Var('nope'))"))
+            if len(consumers) == 1 and len(consumers[0].stages[-1].loops) >= 2 and \
+                    set(f.consumers[consumers[0].var]) == {len(consumers[0].stages) - 1}:
+                c = consumers[0]
+                loops = c.stages[-1].loops          # innermost first
+                setup = [] if c.is_output else [f"{c.var}.compute_root()"]
+                setup += [f"{f.var}.compute_at({c.var}, {loops[-1].expr})"]
+                out.append(Probe("store_inside_compute", setup,
+                                 f"{f.var}.store_at({c.var}, {loops[0].expr})"))
             if len(consumers) >= 2 and all(c.dims >= 1 for c in consumers):
                 c = consumers[0]
                 setup = [f"{o.var}.compute_root()" for o in consumers if not o.is_output]

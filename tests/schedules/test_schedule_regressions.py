@@ -1,0 +1,173 @@
+"""Bugs found by the schedule fuzzer, minimized. Each is an xfail(strict)
+test, so it flips to a failure (XPASS) when the bug is fixed: then remove the
+marker and, in fuzz_schedules.KNOWN_BUGS, the entry the fuzzer steers around.
+
+Memory-safety bugs run in a subprocess (the process would die)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from schedule_check import Blur2D, check
+
+T = ph.TailStrategy
+V = ph.Var
+
+
+def _run_isolated(src: str):
+    """Run `src` in a fresh interpreter (glibc heap checks on): returns
+    (returncode, output)."""
+    env = dict(os.environ, MALLOC_CHECK_="3", PYHALIDE_CACHE_DIR="0")
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(src)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+# -- KNOWN_BUGS["fuse_bounds"] ---------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="fuse_bounds: a fused loop with a symbolic inner extent "
+                   "has unbounded Vars (x = t % extent), so bounds inference cannot bound the "
+                   "producer: CompileError 'cannot bound the region'")
+def test_fused_consumer_of_root_producer():
+    x, y = V("x"), V("y")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = x + 10 * y
+    g[x, y] = f[x, y] + 1
+    f.compute_root()
+    g.fuse(x, y, V("t"))
+    check(g, [4, 3], [np.add.outer(10 * np.arange(3), np.arange(4)) + 1])
+
+
+@pytest.mark.xfail(strict=True, reason="fuse_bounds: the fused stage's reads are dropped from "
+                   "the producer's region, which then only covers the update's reads: IndexError "
+                   "'read at index 0 ... outside its computed region [3, 3]'")
+def test_fused_consumer_region_comes_only_from_other_stages():
+    x, y = V("x"), V("y")
+    r = ph.RDom([(3, 1), (3, 1)], "r")
+    h, f = ph.Func("h"), ph.Func("f")
+    h[x, y] = x * y
+    f[x, y] = h[x, y]
+    f[r.x, r.y] = f[r.x, r.y] * 2 + h[r.x, r.y]
+    h.compute_root()
+    f.fuse(x, y, V("t"))
+    exp = np.multiply.outer(np.arange(5), np.arange(6))
+    exp[3, 3] = 27
+    check(f, [6, 5], [exp])
+
+
+@pytest.mark.xfail(strict=True, reason="fuse_bounds: with a fused output, the static check that "
+                   "an input covers what is read is lost; the read fails at run time with "
+                   "IndexError instead of the ValueError of API.md")
+def test_fused_output_reading_too_small_input_is_value_error():
+    x, y = V("x"), V("y")
+    inp = ph.Buffer(np.arange(100, dtype=np.int32).reshape(10, 10))
+    f = ph.Func("f")
+    f[x, y] = inp[x + 1, y]
+    f.fuse(x, y, V("t"))
+    with pytest.raises(ValueError):
+        f.realize([10, 3])
+
+
+# -- KNOWN_BUGS["roundup_derived"] -----------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on a fused loop of a root "
+                   "Func is not added to its footprint: IndexError 'written at index 2 in "
+                   "dimension 1, outside its computed region'")
+def test_roundup_of_fused_loop_compute_root():
+    x, y = V("x"), V("y")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = x + 10 * y
+    g[x, y] = f[x, y]
+    f.compute_root().fuse(x, y, V("t")).split(V("t"), V("to"), V("ti"), 4, T.RoundUp)
+    check(g, [3, 2], [np.add.outer(10 * np.arange(2), np.arange(3))])
+
+
+@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on a fused loop of a Func "
+                   "computed at a consumer loop writes outside its allocation: wrong results "
+                   "(no error)")
+def test_roundup_of_fused_loop_compute_at():
+    x, y = V("x"), V("y")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = x + 10 * y
+    g[x, y] = f[x, y]
+    f.compute_at(g, x).fuse(x, y, V("t")).split(V("t"), V("to"), V("ti"), 16, T.RoundUp)
+    check(g, [8, 4], [np.add.outer(10 * np.arange(4), np.arange(8))])
+
+
+@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on the outer loop of an "
+                   "earlier split is not added to the footprint: writes far beyond the "
+                   "allocation (heap corruption, the process dies)")
+def test_roundup_of_split_outer_stays_in_bounds():
+    rc, out = _run_isolated("""
+        import numpy as np, pyhalide as ph
+        x, V, T = ph.Var("x"), ph.Var, ph.TailStrategy
+        f, g = ph.Func("f"), ph.Func("g")
+        f[x] = x
+        g[x] = f[x] + 1
+        f.compute_root()
+        f.split(x, V("xo"), V("xi"), 64, T.RoundUp).split(V("xo"), V("xoo"), V("xoi"), 64, T.RoundUp)
+        for _ in range(3):
+            r = np.asarray(g.realize([65]))
+        assert (r == np.arange(65) + 1).all()
+        print("ok")
+    """)
+    assert rc == 0 and "ok" in out, out[-500:]
+
+
+# -- KNOWN_BUGS["update_inner_roundup"] ------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="update_inner_roundup: RoundUp on a loop descending from "
+                   "the inner loop of a split, in an update, re-applies the update to some "
+                   "points (f(x) += 1 gives 2 there) and writes out of bounds; Halide refuses it "
+                   "at the call ('Can't use TailStrategy::RoundUp for splitting xi in update "
+                   "definition')")
+def test_update_roundup_of_inner_loop_is_refused():
+    x = V("x")
+    f = ph.Func("f")
+    f[x] = x
+    f[x] = f[x] + 1
+    f.update(0).split(x, V("xo"), V("xi"), 3)
+    with pytest.raises(ph.CompileError, match="RoundUp"):
+        f.update(0).split(V("xi"), V("xio"), V("xii"), 8, T.RoundUp)
+
+
+# -- KNOWN_BUGS["resplit_guarded_outer"] -----------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="resplit_guarded_outer: splitting the outer loop of a "
+                   "GuardWithIf split again under the same name (what vectorize/parallel/unroll "
+                   "with a factor and tile's 4-name form do) leaves the partitioned guard on the "
+                   "old, now undefined, loop variable: 'variable f.s0.xo is used outside its "
+                   "scope'")
+@pytest.mark.parametrize("case", ["split", "update_vectorize", "tile4"])
+def test_resplit_of_guarded_outer_keeping_its_name(case):
+    x, y = V("x"), V("y")
+    if case == "split":
+        f = ph.Func("f")
+        f[x] = x
+        f.split(x, V("xo"), V("xi"), 4, T.GuardWithIf).split(V("xo"), V("xo"), V("xoi"), 2)
+        check(f, [10], [np.arange(10)])
+    elif case == "update_vectorize":
+        f = ph.Func("f")
+        f[x] = x
+        f[x] = f[x] * 2
+        f.update(0).split(x, V("xo"), V("xi"), 4).vectorize(V("xo"), 2)   # Auto = GuardWithIf
+        check(f, [11], [np.arange(11) * 2])
+    else:
+        p = Blur2D()
+        p.by.split(p.x, V("xo"), V("xi"), 8, T.GuardWithIf) \
+            .tile(V("xo"), p.y, V("xoi"), V("yi"), 2, 2)
+        check(p.by, [19, 5], [p.expected(19, 5)])
+
+
+# -- known limitation (legal, refused for now) -----------------------------------------------
+@pytest.mark.xfail(strict=True, reason="known limitation: nested compute_at levels (a Func "
+                   "computed inside a Func that is itself computed inside another) raise "
+                   "CompileError 'nested compute_at levels are not supported yet'")
+def test_nested_compute_at():
+    p = Blur2D()
+    x, y = p.x, p.y
+    c = ph.Func("c")
+    c[x, y] = p.by[x, y] * 2
+    p.by.compute_at(c, y)
+    p.bx.compute_at(p.by, y)
+    check(c, [9, 6], [2 * p.expected(9, 6)])
