@@ -77,8 +77,10 @@ def _command_line() -> str:
 
 def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, quick=False,
         in_process=None, benches=None, columns=None, threads=None, command="pyhalide bench",
-        progress=None) -> str:
-    """Run the suites; return the Markdown report."""
+        progress=None, raw: Optional[list] = None) -> str:
+    """Run the suites; return the Markdown report (and append each
+    SuiteResult, as a dict with every per-round time, to `raw`)."""
+    import dataclasses
     import importlib
     from .protocol import render, run_suite
     parts = ["# pyhalide bench", "", header(command)]
@@ -93,6 +95,8 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
                         in_process=in_process, benches=names, columns=columns,
                         threads=threads, progress=progress)
         parts.append(render(res, mod.targets(res)))
+        if raw is not None:
+            raw.append(dataclasses.asdict(res))
     return "\n".join(parts)
 
 
@@ -123,6 +127,9 @@ def bench(ctx: typer.Context,
                                             f"({', '.join(THREAD_VARS)}); default: all cores"),
           output: Optional[str] = typer.Option(None, "--output", "-o",
                                                help="also write the report to this file"),
+          json_path: Optional[str] = typer.Option(None, "--json",
+                                                  help="write every per-round time, status "
+                                                       "and note to this JSON file"),
           quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress on stderr")):
     """Run the benchmark suites and print their tables."""
     if ctx.invoked_subcommand is not None:
@@ -147,17 +154,22 @@ def bench(ctx: typer.Context,
             os.environ.setdefault(v, str(threads))
     command = _command_line()
     progress = None if quiet else (lambda s: typer.echo(s, err=True))
+    raw: list = []
     try:
         report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
                      in_process=None if processes is None else not processes,
                      benches=bench_names, columns=columns, threads=threads, command=command,
-                     progress=progress)
+                     progress=progress, raw=raw)
     except ValueError as e:
         raise typer.BadParameter(str(e))
     typer.echo(report)
     if output:
         with open(output, "w") as f:
             f.write(report + "\n")
+    if json_path:
+        import json
+        with open(json_path, "w") as f:
+            json.dump({"command": command, "suites": raw}, f, indent=1, default=str)
 
 
 def main():
