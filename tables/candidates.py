@@ -18,16 +18,16 @@ enumeration order of their elements.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from pyhalide import ir
 from . import grammar
+from .bulkfilter import bulk_filter
 from .enumerate import Pool
 from .grammar import VALUE
-from .randomtest import random_associative
-from .samples import make_samples, N_STRONG
+from .randomtest import passes_filter
+from .samples import make_samples
 
 
 @dataclass(frozen=True)
@@ -38,23 +38,13 @@ class Candidate:
     order: tuple        # enumeration order, for "simplest first" sorting
 
 
-@lru_cache(maxsize=None)
-def _strong_samples(t: ir.Type, size: int, seed: int):
-    return make_samples(t, size, seed, N_STRONG)
-
-
-def passes_filter(ops, types, samples) -> bool:
-    """The random filter: the fingerprint triples first, then many more."""
-    return (random_associative(ops, types, samples)
-            and random_associative(ops, types, _strong_samples(samples.t, samples.size, samples.seed)))
-
-
 def _bits(pool: Pool, prefix: str) -> int:
     return sum(1 << j for j, n in enumerate(pool.names) if n.startswith(prefix))
 
 
 def build_pool(t: ir.Type, size: int, max_leaves: int, seed: int, report=None) -> Pool:
     pool = Pool(t, size, make_samples(t, size, seed))
+
     def progress(n, m):
         if report:
             report(f"enumerate size {size}: {m} expressions", n, max_leaves)
@@ -63,23 +53,23 @@ def build_pool(t: ir.Type, size: int, max_leaves: int, seed: int, report=None) -
     return pool
 
 
-def single_candidates(pool: Pool, report=None, prefilter=None):
-    """Single-element operators of the pool that pass the random filter.
-    `prefilter(ids) -> bool mask` may reject ids early (it must only reject
-    ids the random filter would reject too)."""
+def single_candidates(pool: Pool, report=None):
+    """Single-element operators of the pool that pass the random filter (its
+    first stage vectorized over all candidates, see bulkfilter.py)."""
     types = (pool.t,)
     variables = grammar.variables(types)
-    vm = np.asarray(pool.vmask)
-    is_value = np.array([r == VALUE for r in pool.result], bool)
-    ids = np.nonzero(is_value & ((vm & _bits(pool, "x")) != 0) & ((vm & _bits(pool, "y")) != 0))[0]
-    if prefilter is not None and len(ids):
-        ids = ids[prefilter(ids)]
+    vm = pool.vmask
+    ids = np.nonzero(pool.is_value & ((vm & _bits(pool, "x")) != 0) & ((vm & _bits(pool, "y")) != 0))[0]
+    if len(ids):
+        if report:
+            report("bulk random filter (size 1)", 0, 1)
+        ids = ids[bulk_filter(pool, ids)]
     for n, i in enumerate(ids.tolist()):
         if report and n % 2000 == 0:
             report("random filter (size 1)", n, len(ids))
         ops = (pool.to_ir(i, variables),)
         if passes_filter(ops, types, pool.samples):
-            yield Candidate(ops, types, pool.leaves[i], (pool.leaves[i], i))
+            yield Candidate(ops, types, int(pool.leaves[i]), (int(pool.leaves[i]), i))
 
 
 class _OwnAssoc:
@@ -106,7 +96,7 @@ def pair_candidates(pool: Pool, max_leaves: int, seed: int, report=None):
     t = pool.t
     types = (t, t)
     variables = grammar.variables(types)
-    vm = np.asarray(pool.vmask)
+    vm = pool.vmask
     b = {n: 1 << j for j, n in enumerate(pool.names)}
     el0, el1 = b["x0"] | b["y0"], b["x1"] | b["y1"]
     xs, ys = b["x0"] | b["x1"], b["y0"] | b["y1"]

@@ -56,33 +56,77 @@ class Pool:
         self.t, self.size, self.samples = t, size, samples
         self.names = grammar.leaf_names(size)
         self.k_bit = 1 << self.names.index("k0")
-        self.kind: list = []
-        self.args: list = []
-        self.leaves: list = []
-        self.vmask: list = []
-        self.minvar: list = []
-        self.result: list = []
-        self.levels = {VALUE: {}, BOOL: {}}      # kind -> leaves -> (ids, values)
+        self.levels = {VALUE: {}, BOOL: {}}      # kind -> leaves -> ([ids], [values])
         self._seen = {VALUE: set(), BOOL: set()}
         self.max_level = 0
+        # (node kind, child id arrays, first new id, count) per kept batch, in
+        # creation order: the pool as a program that bulkfilter can re-run
+        self.batches: list = []
+        # per-entry attributes, one array per batch (concatenated on demand)
+        self._parts = {"leaves": [], "vmask": [], "minvar": [], "is_value": [], "batch": []}
+        self._arrays = None
+        self._count = 0
 
     # ---- queries ----------------------------------------------------------
     def _k(self, kind: str) -> str:
         return VALUE if self.t.is_bool() else kind
 
+    def _attr(self, name: str) -> np.ndarray:
+        """The per-entry attribute arrays. Batches look their children up in a
+        snapshot taken at the start of each stage (children always exist by
+        then), so that building stays linear."""
+        if self._arrays is None:
+            self._arrays = {k: np.concatenate(v) if v else np.zeros(0, np.int64)
+                            for k, v in self._parts.items()}
+        return self._arrays[name]
+
+    @property
+    def leaves(self) -> np.ndarray:
+        return self._attr("leaves")
+
+    @property
+    def vmask(self) -> np.ndarray:
+        return self._attr("vmask")
+
+    @property
+    def minvar(self) -> np.ndarray:
+        return self._attr("minvar")
+
+    @property
+    def is_value(self) -> np.ndarray:
+        """True for expressions of the table's type, False for bool ones."""
+        return self._attr("is_value")
+
+    @property
+    def batch_of(self) -> np.ndarray:
+        return self._attr("batch")
+
+    def node(self, i: int) -> tuple:
+        """(node kind or leaf name, child ids) of entry `i`."""
+        name, children, first, _ = self.batches[int(self.batch_of[i])]
+        return name, tuple(int(c[i - first]) for c in children)
+
     def level(self, kind: str, n: int):
         """(ids, values) of the kept expressions of `kind` with `n` leaves."""
-        return self.levels[self._k(kind)].get(n, (np.zeros(0, np.int64), None))
+        store = self.levels[self._k(kind)]
+        parts = store.get(n)
+        if parts is None:
+            return np.zeros(0, np.int64), None
+        if len(parts[0]) > 1:      # batches are stored as parts, joined on use
+            parts = ([np.concatenate(parts[0])], [np.concatenate(parts[1])])
+            store[n] = parts
+        return parts[0][0], parts[1][0]
 
     def canonical_key(self, i: int) -> tuple:
-        return (self.minvar[i], -self.leaves[i], i)
+        return (int(self.minvar[i]), -int(self.leaves[i]), i)
 
     def __len__(self):
-        return len(self.kind)
+        return self._count
 
     # ---- building ---------------------------------------------------------
     def build(self, max_leaves: int, progress=None):
-        """Extend the pool level by level up to `max_leaves` leaves."""
+        """Extend the pool level by level up to `max_leaves` leaves. Bool
+        expressions of the last level are not kept (nothing can use them)."""
         with np.errstate(all="ignore"):
             self._build(max_leaves, progress)
 
@@ -90,73 +134,73 @@ class Pool:
         if self.max_level == 0:
             self._add_leaves()
         for n in range(self.max_level + 1, max_leaves + 1):
-            self._snapshot()
+            self._top = n == max_leaves and not self.t.is_bool()
+            self._snap = {k: self._attr(k) for k in ("leaves", "vmask", "minvar")}
             for op in grammar.binary_kinds(self.t):
                 self._binary(op, n)
             self._select(n)
-            self._snapshot()
+            self._snap = {k: self._attr(k) for k in ("leaves", "vmask", "minvar")}
             for op in grammar.unary_kinds(self.t):
                 self._unary(op, n)
             self.max_level = n
             if progress:
                 progress(n, len(self))
-
-    def _snapshot(self):
-        """Array copies of the per-entry attributes that batches look up."""
-        self._vm = np.asarray(self.vmask)
-        self._mv = np.asarray(self.minvar)
-        self._lv = np.asarray(self.leaves)
+        self._top = False
 
     def _add_leaves(self):
         pts = self.samples.points
-        ids, vals = [], []
         for j, name in enumerate(self.names):
-            ids.append(self._new(name, (), 1, 1 << j, j, VALUE))
-            vals.append(pts[name])
-        self.levels[VALUE][1] = (np.array(ids), np.stack(vals))
-        self._seen[VALUE].update(int(h) for h in _row_hashes(np.stack(vals)))
+            vals = pts[name][None, :]
+            self._append(name, [], VALUE, 1, np.array([1 << j]), np.array([j]))
+            self._seen[VALUE].add(int(_row_hashes(vals)[0]))
+            self._store(VALUE, 1, np.array([j]), vals)
         self.max_level = 1
 
-    def _new(self, kind, args, leaves, vmask, minvar, result) -> int:
-        self.kind.append(kind)
-        self.args.append(args)
-        self.leaves.append(leaves)
-        self.vmask.append(vmask)
-        self.minvar.append(minvar)
-        self.result.append(result)
-        return len(self.kind) - 1
+    def _append(self, name, children, result, n, vmask, minvar) -> np.ndarray:
+        """Record a batch of new entries; returns their ids."""
+        count = len(vmask)
+        ids = np.arange(self._count, self._count + count)
+        self.batches.append((name, children, self._count, count))
+        parts = self._parts
+        parts["leaves"].append(np.full(count, n))
+        parts["vmask"].append(np.asarray(vmask, np.int64))
+        parts["minvar"].append(np.asarray(minvar, np.int64))
+        parts["is_value"].append(np.full(count, result == VALUE))
+        parts["batch"].append(np.full(count, len(self.batches) - 1))
+        self._count += count
+        self._arrays = None
+        return ids
+
+    def _store(self, result, n, ids, vals):
+        ids_parts, vals_parts = self.levels[result].setdefault(n, ([], []))
+        ids_parts.append(ids)
+        vals_parts.append(vals)
 
     def _keep(self, result: str, name: str, children: list, vals: np.ndarray, n: int):
         """Add the rows of `vals` (computed by node kind `name` over the child
         id arrays `children`) that are non-constant and new."""
-        if len(vals) == 0:
-            return
         result = self._k(result)
+        if len(vals) == 0 or (self._top and result == BOOL):
+            return
         nonconst = ~(vals == vals[:, :1]).all(axis=1)
         hashes = _row_hashes(vals)
         idx = np.nonzero(nonconst)[0]
         _, first = np.unique(hashes[idx], return_index=True)
         idx = idx[np.sort(first)]
         seen = self._seen[result]
-        fresh = [i for i in idx.tolist() if int(hashes[i]) not in seen]
+        fresh = [i for i, h in zip(idx.tolist(), hashes[idx].tolist()) if h not in seen]
         if not fresh:
             return
+        seen.update(hashes[fresh].tolist())
         fresh = np.array(fresh)
-        vm = np.bitwise_or.reduce([self._vm[c[fresh]] for c in children])
-        mv = np.minimum.reduce([self._mv[c[fresh]] for c in children])
-        new_ids = []
-        for r, i in enumerate(fresh.tolist()):
-            seen.add(int(hashes[i]))
-            new_ids.append(self._new(name, tuple(int(c[i]) for c in children), n,
-                                     int(vm[r]), int(mv[r]), result))
-        store = self.levels[result]
-        old_ids, old_vals = store.get(n, (np.zeros(0, np.int64), None))
-        new_vals = vals[fresh]
-        store[n] = (np.concatenate([old_ids, new_ids]),
-                    new_vals if old_vals is None else np.concatenate([old_vals, new_vals]))
+        kids = [c[fresh] for c in children]
+        vm = np.bitwise_or.reduce([self._snap["vmask"][c] for c in kids])
+        mv = np.minimum.reduce([self._snap["minvar"][c] for c in kids])
+        ids = self._append(name, kids, result, n, vm, mv)
+        self._store(result, n, ids, vals[fresh])
 
     def _binary(self, op, n: int):
-        vmask, minvar, leaves = self._vm, self._mv, self._lv
+        vmask, minvar, leaves = self._snap["vmask"], self._snap["minvar"], self._snap["leaves"]
         for l1 in range(n - 1, 0, -1):
             ids_l, v_l = self.level(op.operand, l1)
             ids_r, v_r = self.level(op.operand, n - l1)
@@ -205,14 +249,14 @@ class Pool:
         ids, vals = self.level(op.operand, n)
         if len(ids) == 0:
             return
-        keep = self._vm[ids] != self.k_bit
+        keep = self._snap["vmask"][ids] != self.k_bit
         self._keep(op.result, op.name, [ids[keep]], apply_op(op.name, [vals[keep]]), n)
 
     # ---- conversion -------------------------------------------------------
     def to_ir(self, i: int, variables: dict) -> ir.Expr:
         """The IR expression of entry `i` (comparisons written with the
         canonically smaller operand on the left)."""
-        kind, args = self.kind[i], self.args[i]
+        kind, args = self.node(i)
         if not args:
             return variables[kind]
         sub = [self.to_ir(a, variables) for a in args]

@@ -14,8 +14,8 @@ from pyhalide import ir
 from . import handwritten
 from .candidates import build_pool, single_candidates, pair_candidates
 from .entry import TableEntry, count_leaves
-from .prove import PROVED, UNKNOWN, prove_operator
-from .syntax import type_name, type_from_name
+from .prove import NOT_TRIED, PROVED, UNKNOWN, prove_operator
+from .syntax import format_expr, type_name, type_from_name
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ def _prove_into(result: TaskResult, ops, types, leaves: int, origin: str, order=
     """Prove one operator; keep it if every claim could be decided."""
     v = prove_operator(ops, types)
     if v.associative != PROVED:
-        result.stats["not associative" if v.associative != UNKNOWN else "unknown (rlimit)"] += 1
+        result.stats[{UNKNOWN: "unknown (rlimit)", NOT_TRIED: "no identity"}.get(
+            v.associative, "not associative")] += 1
         return False
     if not v.identity_side:
         result.stats["no identity"] += 1
@@ -77,7 +78,8 @@ def run_task(task: tuple, settings: Settings, queue=None) -> TaskResult:
             report("prove hand-written", n, len(ops_list))
             if not _prove_into(result, ops, types, count_leaves(ops), "handwritten", (n,)):
                 raise AssertionError(f"hand-written operator failed its proofs: "
-                                     f"{[str(o) for o in ops]} over {types} ({result.stats})")
+                                     f"{[format_expr(o) for o in ops]} over {types} "
+                                     f"({dict(result.stats)})")
     report("done", 1, 1)
     return result
 

@@ -86,7 +86,9 @@ def _sources(v: ir.Type) -> list:
         return out
     out += [((v,), ["x0 + y0 + k0 * x0 * y0"])]
     out += _arg_extrema(v) + _complex_mul(v)
-    if v.is_float() or v.bits >= 32:
+    if v.is_float():
+        # (over wrapping integers it is associative too, but Z3 cannot refute
+        # its commutativity over 64-bit bit-vectors within the resource limit)
         out += _quaternion_mul(v)
     if v.is_uint():
         out += _saturating_add(v) + _wide_add(v)

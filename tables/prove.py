@@ -17,11 +17,12 @@ import z3
 from pyhalide import ir
 from . import grammar, npeval
 from .samples import make_samples
-from .z3model import Model, FP, float_theory, uses_is_nan
+from .z3model import Model, FP, REAL, float_theory, uses_arithmetic, uses_is_nan
 
 SEED = 0
 RLIMIT = 20_000_000
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
+NOT_TRIED = "not tried"       # no identity candidate passed the numeric screen
 
 z3.set_param("smt.random_seed", SEED)
 z3.set_param("sat.random_seed", SEED)
@@ -31,7 +32,7 @@ z3.set_param("sat.random_seed", SEED)
 class Verdict:
     """What the prover established about one operator."""
 
-    associative: str                    # PROVED / REFUTED / UNKNOWN
+    associative: str                    # PROVED / REFUTED / UNKNOWN / NOT_TRIED
     identities: tuple = ()              # ir Exprs (constants, or in k0), if any
     identity_side: str = ""             # "left" / "right" / "both" / "" (none)
     commutative: str = UNKNOWN          # PROVED (is) / REFUTED (is not) / UNKNOWN
@@ -43,7 +44,7 @@ class OperatorModel:
     def __init__(self, ops, types):
         self.ops, self.types = tuple(ops), tuple(types)
         self.size = len(self.types)
-        self.model = Model(float_theory(self.ops))
+        self.model = Model(float_theory(self.ops), arith_bitnot=uses_arithmetic(self.ops))
         self.k = self.model.var(self.types[0], "k0")
         self.premises = []
         self._guard_nan = self.model.theory == FP and not uses_is_nan(self.ops)
@@ -104,13 +105,14 @@ class OperatorModel:
         return self.check(self.tuple_equal(out, v))
 
 
-def identity_candidates(t: ir.Type, k: ir.Expr) -> list:
-    """Constant expressions tried as identity elements, in preference order."""
+def identity_candidates(t: ir.Type, k: ir.Expr, infinities: bool = True) -> list:
+    """Constant expressions tried as identity elements, in preference order
+    (float infinities only if `infinities`: the real theory has none)."""
     if t.is_bool():
         return [ir.Const(t, False), ir.Const(t, True)] + ([k, ir.Not(k)] if k.type == t else [])
     values = [0, 1]
     if t.is_float():
-        values += [-1, float("-inf"), float("inf")]
+        values += [-1] + ([float("-inf"), float("inf")] if infinities else [])
     else:
         values += ([-1] if t.is_int() else []) + [t.min_value(), t.max_value()]
     out = [ir.Const(t, v) for v in dict.fromkeys(values)]
@@ -158,15 +160,20 @@ def _screen_identity(ops, types, ident, side: str) -> bool:
     return True
 
 
-def find_identity(om: OperatorModel):
-    """(identities, side) for the first candidate tuple that is a left
-    identity (and tell whether also right), else a right identity; else None."""
+def identity_screen(om: OperatorModel) -> dict:
+    """side -> the candidate identity tuples that pass the numeric screen."""
     k = grammar.variables(om.types)["k0"]
-    combos = list(itertools.product(*[identity_candidates(t, k) for t in om.types]))
+    infinities = om.model.theory != REAL
+    combos = list(itertools.product(*[identity_candidates(t, k, infinities) for t in om.types]))
+    return {side: [c for c in combos if _screen_identity(om.ops, om.types, c, side)]
+            for side in ("left", "right")}
+
+
+def find_identity(om: OperatorModel, screened: dict):
+    """(identities, side) for the first screened tuple that is a left identity
+    (and tell whether also right), else a right identity; else None."""
     for side in ("left", "right"):
-        for ident in combos:
-            if not _screen_identity(om.ops, om.types, ident, side):
-                continue
+        for ident in screened[side]:
             if om.is_identity(ident, side) != PROVED:
                 continue
             if side == "left" and om.is_identity(ident, "right") == PROVED:
@@ -176,12 +183,16 @@ def find_identity(om: OperatorModel):
 
 
 def prove_operator(ops, types) -> Verdict:
-    """Associativity, then the identity, then commutativity of one operator."""
+    """The identity screen (operators without any plausible identity are not
+    worth a proof: NOT_TRIED), associativity, the identity, commutativity."""
     om = OperatorModel(ops, types)
+    screened = identity_screen(om)
+    if not screened["left"] and not screened["right"]:
+        return Verdict(NOT_TRIED)
     assoc = om.associative()
     if assoc != PROVED:
         return Verdict(assoc)
-    found = find_identity(om)
+    found = find_identity(om, screened)
     if found is None:
         return Verdict(assoc)
     return Verdict(assoc, tuple(found[0]), found[1], om.commutative())

@@ -2,10 +2,13 @@
 triples, evaluated with NumPy (integers wrap; floats are exact, see npeval)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from pyhalide import ir
 from .npeval import evaluate_tuple
-from .samples import Samples
+from .samples import N_STRONG, Samples, make_samples
 
 
 def _exact(arrays: list, types) -> list:
@@ -31,3 +34,15 @@ def random_associative(ops, types, samples: Samples) -> bool:
     lhs = f(f(a, b), c)
     rhs = f(a, f(b, c))
     return all(np.array_equal(u, v) for u, v in zip(lhs, rhs))
+
+
+@lru_cache(maxsize=None)
+def _strong_samples(t: ir.Type, size: int, seed: int) -> Samples:
+    return make_samples(t, size, seed, N_STRONG)
+
+
+def passes_filter(ops, types, samples: Samples) -> bool:
+    """The random filter: the fingerprint triples first, then N_STRONG more."""
+    return (random_associative(ops, types, samples)
+            and random_associative(ops, types,
+                                   _strong_samples(samples.t, samples.size, samples.seed)))

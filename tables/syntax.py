@@ -82,8 +82,15 @@ def format_expr(e: ir.Expr, top: bool = True) -> str:
     return text if top else f"({text})"
 
 
-class _Literal:
-    """A number whose type comes from the expression it meets."""
+class _Untyped:
+    """Something whose type comes from the expression it meets."""
+
+    def typed(self, t: ir.Type) -> ir.Expr:
+        raise NotImplementedError
+
+
+class _Literal(_Untyped):
+    """A number literal."""
 
     def __init__(self, value):
         self.value = value
@@ -94,12 +101,22 @@ class _Literal:
         return ir.Const(t, self.value)
 
 
+class _SelectOfLiterals(_Untyped):
+    """select(c, literal, literal)."""
+
+    def __init__(self, cond, a, b):
+        self.cond, self.a, self.b = cond, a, b
+
+    def typed(self, t: ir.Type) -> ir.Expr:
+        return ir.Select(self.cond, self.a.typed(t), self.b.typed(t))
+
+
 def _unify(a, b):
-    if isinstance(a, _Literal) and isinstance(b, _Literal):
+    if isinstance(a, _Untyped) and isinstance(b, _Untyped):
         raise ValueError("an operation on two literals has no type")
-    if isinstance(a, _Literal):
+    if isinstance(a, _Untyped):
         a = a.typed(b.type)
-    if isinstance(b, _Literal):
+    if isinstance(b, _Untyped):
         b = b.typed(a.type)
     return a, b
 
@@ -107,7 +124,7 @@ def _unify(a, b):
 def parse_expr(text: str, variables: dict, t: ir.Type | None = None) -> ir.Expr:
     """Parse `text`; `variables` maps names to ir.Variables; `t` types a bare literal."""
     out = _parse(ast.parse(text.strip(), mode="eval").body, variables)
-    if isinstance(out, _Literal):
+    if isinstance(out, _Untyped):
         if t is None:
             raise ValueError(f"untyped literal {text!r}")
         out = out.typed(t)
@@ -160,6 +177,8 @@ def _parse_call(name: str, args):
         a, b = _unify(*args)
         return (ir.Min if name == "min" else ir.Max)(a, b)
     if name == "select":
+        if isinstance(args[1], _Untyped) and isinstance(args[2], _Untyped):
+            return _SelectOfLiterals(*args)
         c, (a, b) = args[0], _unify(args[1], args[2])
         return ir.Select(c, a, b)
     if name == "is_nan":
@@ -167,5 +186,5 @@ def _parse_call(name: str, args):
     if name in _TYPE_NAMES:
         t = _TYPE_NAMES[name]
         (v,) = args
-        return v.typed(t) if isinstance(v, _Literal) else ir.Cast(t, v)
+        return v.typed(t) if isinstance(v, _Untyped) else ir.Cast(t, v)
     raise ValueError(f"unknown function {name}")

@@ -28,11 +28,13 @@ _ARITH = (ir.Add, ir.Sub, ir.Mul)
 
 def float_theory(ops) -> str:
     """REAL if any float-typed `+`, `-` or `*` occurs in `ops`, else FP."""
-    for e in ops:
-        for n in walk(e):
-            if isinstance(n, _ARITH) and n.type.is_float():
-                return REAL
-    return FP
+    return REAL if any(isinstance(n, _ARITH) and n.type.is_float()
+                       for e in ops for n in walk(e)) else FP
+
+
+def uses_arithmetic(ops) -> bool:
+    """Whether any `+`, `-` or `*` occurs in `ops`."""
+    return any(isinstance(n, _ARITH) for e in ops for n in walk(e))
 
 
 def uses_is_nan(ops) -> bool:
@@ -46,8 +48,9 @@ def _fp_sort(t: ir.Type):
 class Model:
     """Z3 terms for expressions over one operator's types, in one float theory."""
 
-    def __init__(self, float_theory_: str):
+    def __init__(self, float_theory_: str, arith_bitnot: bool = False):
         self.theory = float_theory_
+        self.arith_bitnot = arith_bitnot
         self._nan_fns = {}
 
     # ---- values -----------------------------------------------------------
@@ -106,10 +109,12 @@ class Model:
         if isinstance(n, ir.Not):
             return z3.Not(tr(n.a))
         if isinstance(n, ir.BitNot):
-            # ~a == -1 - a in two's complement; written arithmetically so that
-            # the sum-of-monomials simplifier normalizes polynomial forms
             a = tr(n.a)
-            return z3.BitVecVal(-1, a.size()) - a
+            if self.arith_bitnot:
+                # ~a == -1 - a in two's complement: written arithmetically, the
+                # sum-of-monomials simplifier normalizes polynomial operators
+                return z3.BitVecVal(-1, a.size()) - a
+            return ~a
         if isinstance(n, ir.BinaryOp):
             return self._binary(type(n).__name__, n.a.type, tr(n.a), tr(n.b))
         raise TypeError(f"no Z3 translation for {type(n).__name__}")
