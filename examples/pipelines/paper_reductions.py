@@ -118,7 +118,7 @@ def numpy_reference(p, args):
             i = np.unravel_index(np.argmin(a), a.shape)
             return (a.min(), *map(int, i))
         if p is dot:
-            return np.cumsum(a * args[1], dtype=np.float32)[-1]
+            return ("close", float(np.dot(a.astype(np.float64), args[1].astype(np.float64))))
         if p is kitchen_sink:
             return (a.sum(dtype=np.int32), np.prod(a, dtype=np.int32), a.min(), a.max(),
                     int(np.argmin(a)), int(np.argmax(a)), (a * a).sum(dtype=np.int32),
@@ -127,6 +127,9 @@ def numpy_reference(p, args):
 
 
 def _equal(got, exp) -> bool:
+    if isinstance(exp, tuple) and exp and exp[0] == "close":
+        # a float sum a schedule reassociates (rfactor) equals the exact one up to rounding
+        return abs(float(got) - exp[1]) <= 1e-5 * max(1.0, abs(exp[1]))
     if isinstance(exp, tuple):
         return all(_equal(g, e) for g, e in zip(got, exp))
     return np.array_equal(np.asarray(got), np.asarray(exp))
@@ -143,7 +146,10 @@ def main(log2n: int = 20):
         ok = ref is None or _equal(out, ref)
         sargs = small[p]
         with np.errstate(all="ignore"):
-            ok = ok and _equal(q(*sargs), p.py_func(*sargs))    # the plain loop itself
+            plain = p.py_func(*sargs)                           # the plain loop itself
+            if p is dot:
+                plain = ("close", float(plain))
+            ok = ok and _equal(q(*sargs), plain)
         ok_all &= ok
         print(f"{p.__name__:14s} {os.path.basename(str(used)):34s} {first:10.3f} "
               f"{run * 1e3:9.2f}  {'yes' if ok else 'NO'}")

@@ -1,66 +1,63 @@
-"""The rfactor schedules of the six reductions (the shapes of Halide's
-test/performance/rfactor.cpp), parametrized by the vector width of the
-target; the per-target files pick the widths. Each schedule function gets
-the pipeline view `p` (p.funcs / p.vars by Python name)."""
+"""The rfactor schedules of the six reductions, the shapes of Halide's
+test/performance/rfactor.cpp (and of examples/rfactor_benchmarks.py, the same
+algorithms with the Func API), with the vector width of the target. Each
+schedule function gets the pipeline view `p`: p.funcs / p.vars name Funcs
+and loop variables by their Python names."""
 import pyhalide as ph
 
-CHUNK = 4 * 8192        # elements per parallel chunk
 
-
-def _vectorized_partials(intm, inner, lanes, u):
-    """Vectorize a chunk's reduction: a second rfactor over `lanes` lanes,
-    computed inside each chunk and merged there."""
-    iio, iii = ph.RVar("iio"), ph.RVar("iii")
-    v = ph.Var("v")
-    intm.update(0).split(inner, iio, iii, lanes)
-    lanes_f = intm.update(0).rfactor(iii, v)
-    lanes_f.compute_at(intm, u).vectorize(v)
-    lanes_f.update(0).vectorize(v)
-    return lanes_f
-
-
-def flat_reduction(p, state: str, loop: str, lanes: int):
-    """A 1-D reduction: split into chunks, partial results per chunk in
-    parallel, each chunk vectorized, partials merged serially."""
+def one_d(p, state: str, loop: str, chunk: int, lanes: int, vec_u=None):
+    """Chunks of `chunk` iterations in parallel, each reduced `lanes` wide,
+    the lanes then merged inside the chunk, the chunks merged at the end."""
     f = p.funcs[state]
-    r = p.vars[loop]
-    ro, ri = ph.RVar("ro"), ph.RVar("ri")
-    u = ph.Var("u")
-    f.update(0).split(r, ro, ri, CHUNK)
-    intm = f.update(0).rfactor(ro, u)
-    intm.compute_root().update(0).parallel(u)
-    _vectorized_partials(intm, ri, lanes, u)
+    rxo, rxi, rxio, rxii = ph.RVar("rxo"), ph.RVar("rxi"), ph.RVar("rxio"), ph.RVar("rxii")
+    u, v = ph.Var("u"), ph.Var("v")
+    f.update(0).split(p.vars[loop], rxo, rxi, chunk)
+    intm = f.update(0).rfactor(rxo, u)
+    intm.compute_root()
+    if vec_u:
+        intm.vectorize(u, vec_u)
+    intm.update(0).parallel(u).split(rxi, rxio, rxii, lanes) \
+        .rfactor(rxii, v).compute_at(intm, u).vectorize(v).update(0).vectorize(v)
 
 
 def max_reduction(p, lanes):
-    flat_reduction(p, "m", "i", lanes)
+    one_d(p, "m", "i", 4 * 8192, lanes)
 
 
 def complex_mul(p, lanes):
-    flat_reduction(p, "x", "i", lanes)
+    one_d(p, "x", "i", 2 * 8192, lanes, vec_u=lanes)
 
 
 def dot(p, lanes):
-    flat_reduction(p, "s", "i", lanes)
+    one_d(p, "s", "i", 4 * 8192, lanes)
 
 
 def kitchen_sink(p, lanes):
-    flat_reduction(p, "s", "i", lanes)
+    one_d(p, "s", "i", 8192, lanes)
 
 
 def histogram2d(p, lanes):
+    """Partial histograms over blocks of 16 rows, in parallel; the merge
+    vectorized over the bins."""
     hist = p.funcs["hist"]
-    y = p.vars["y"]
+    x = hist.args()[0]
     u = ph.Var("u")
-    intm = hist.update(0).rfactor(y, u)          # one partial histogram per row
-    intm.compute_root().update(0).parallel(u)
-    intm.vectorize(intm.args()[0], lanes)
-    hist.update(0).vectorize(hist.args()[0], lanes)
+    ryo, ryi = ph.RVar("ryo"), ph.RVar("ryi")
+    hist.update(0).split(p.vars["y"], ryo, ryi, 16).rfactor(ryo, u) \
+        .compute_root().vectorize(x, lanes).update(0).parallel(u)
+    hist.update(0).vectorize(x, lanes)
 
 
 def argmin4d(p, lanes):
+    """Partials over the outermost loop in parallel, each vectorized over 16
+    positions of the innermost loop (the first occurrence is kept exactly)."""
     best = p.funcs["best"]
-    i = p.vars["i"]
-    u = ph.Var("u")
-    intm = best.update(0).rfactor(i, u)          # partials over the outermost loop
-    intm.compute_root().update(0).parallel(u)
+    u, v = ph.Var("u"), ph.Var("v")
+    intm1 = best.update(0).rfactor(p.vars["i"], u)
+    intm1.compute_root()
+    intm1.update(0).parallel(u)
+    rxo, rxi = ph.RVar("rxo"), ph.RVar("rxi")
+    intm2 = intm1.update(0).split(p.vars["l"], rxo, rxi, 16).rfactor(rxi, v)
+    intm2.compute_at(intm1, u)
+    intm2.update(0).vectorize(v)
