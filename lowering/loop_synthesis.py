@@ -66,7 +66,7 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     for name, value in reversed(sl.lets):
         body = ir.LetStmt(name, value, body)
     for lp in reversed(sl.loops):              # innermost first
-        partitions = [g for g in sl.guards if g.outer_dim == lp.dim]
+        partitions = [g for g in sl.guards if g.outer_var == lp.var]
         for g in partitions:
             body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
         body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)

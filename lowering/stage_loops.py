@@ -16,8 +16,9 @@ and RVars):
   shifts inwards; extents below f (where the shift would leave the region)
   take a guarded copy of the loop, so the stage never computes, nor reads
   for, points outside its region.
-- RoundUp: x = min + o*f + i unguarded (intermediates only: the Func grows
-  to a multiple of f; on outputs it behaves as GuardWithIf).
+- RoundUp: x = min + o*f + i unguarded (the Func grows to a multiple of f);
+  on outputs and on derived loops (fused, or outer/inner of an earlier split)
+  it behaves as GuardWithIf.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Loop:
 @dataclass
 class Guard:
     condition: ir.Expr       # must hold for the body to run
-    outer_dim: str           # partition inside this loop (the split's outer)
+    outer_var: str           # partition inside this loop (the split's outer), if still a loop
     fast: ir.Expr            # when true, the guard holds for the whole chunk
 
 
@@ -64,11 +65,14 @@ def _s(e):
     return simplify(e, assume_no_overflow=True)
 
 
-def _tail(split: ir.Split, is_rvar: bool, pure_stage: bool, is_output: bool) -> str:
+def _tail(split: ir.Split, is_rvar: bool, pure_stage: bool, is_output: bool,
+          is_original: bool) -> str:
     tail = split.tail
     if tail == "Auto":
         tail = "ShiftInwards" if (pure_stage and not is_rvar) else "GuardWithIf"
-    if tail == "RoundUp" and is_output:
+    if tail == "RoundUp" and (is_output or not is_original):
+        # an output cannot grow; a derived loop (fused, or already split) would
+        # overshoot in ways its Func's region cannot follow
         tail = "GuardWithIf"
     return tail
 
@@ -91,7 +95,8 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
     rng = {cur[v]: bounds[v] for v in bounds}
     origin = {cur[v]: v for v in bounds}           # variable -> original var
     lets = []                                      # (name, expr), outermost split first
-    foot = {v: None for v in bounds}
+    rounded = False
+    fused = []
     for sp in d.schedule.splits:
         if sp.kind == "split":
             old = cur.pop(sp.old)
@@ -100,7 +105,7 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
             o_name, i_name = fresh(sp.outer), fresh(sp.inner)
             cur[sp.outer], cur[sp.inner] = o_name, i_name
             is_rvar = sp.old in rvars or sp.outer in rvars
-            tail = _tail(sp, is_rvar, pure_stage, is_output)
+            tail = _tail(sp, is_rvar, pure_stage, is_output, old in origin)
             o_ext = _s(ir.Div(ir.Add(ext, ir.Sub(f, ir.index(1))), f))
             rng[o_name] = (ir.index(0), o_ext, _s(ir.Sub(o_ext, ir.index(1))))
             rng[i_name] = (ir.index(0), f, _s(ir.Sub(f, ir.index(1))))
@@ -113,22 +118,22 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
             if tail in ("GuardWithIf", "ShiftInwards"):
                 fast = (ir.LE(ir.Add(ir.Add(lo, ir.Mul(o, f)), ir.Sub(f, ir.index(1))), hi)
                         if tail == "GuardWithIf" else ir.GE(ext, f))
-                out.guards.append(Guard(ir.LE(_iv(old), hi), sp.outer, _s(fast)))
+                out.guards.append(Guard(ir.LE(_iv(old), hi), o_name, _s(fast)))
                 out.exact[old] = (lo, hi)
-            if old in origin:
-                v = origin[old]
-                if tail == "RoundUp":
-                    foot[v] = (lo, _s(ir.Add(lo, ir.Sub(ir.Mul(o_ext, f), ir.index(1)))))
+            if tail == "RoundUp":
+                rounded = True
         elif sp.kind == "fuse":
             inner, outer = cur.pop(sp.inner), cur.pop(sp.outer)
             (ilo, iext, _), (olo, oext, _) = rng[inner], rng[outer]
-            fused = fresh(sp.old)
-            cur[sp.old] = fused
+            fused_var = fresh(sp.old)
+            cur[sp.old] = fused_var
             fext = _s(ir.Mul(iext, oext))
-            rng[fused] = (ir.index(0), fext, _s(ir.Sub(fext, ir.index(1))))
-            fv = _iv(fused)
+            rng[fused_var] = (ir.index(0), fext, _s(ir.Sub(fext, ir.index(1))))
+            fv = _iv(fused_var)
             lets.append((inner, _s(ir.Add(ilo, ir.Mod(fv, iext)))))
             lets.append((outer, _s(ir.Add(olo, ir.Div(fv, iext)))))
+            out.exact[inner] = (ilo, _s(ir.Add(ilo, ir.Sub(iext, ir.index(1)))))
+            fused.append((outer, olo, _s(ir.Add(olo, ir.Sub(oext, ir.index(1))))))
         elif sp.kind == "rename":
             old = cur.pop(sp.old)
             new = fresh(sp.outer)
@@ -143,8 +148,26 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
         out.loops.append(Loop(dim.var, var, lo, ext, dim.kind, hi))
     out.lets = list(reversed(lets))                    # children before parents
     out.names = dict(cur)
-    out.footprint = {v: fp for v, fp in foot.items() if fp is not None}
+    if not rounded:
+        # a fused outer variable stays in its range unless a RoundUp overshoots the fused loop
+        for name, lo, hi in fused:
+            out.exact[name] = (lo, hi)
+    else:
+        # RoundUp runs loops past their extent: what the stage really computes
+        ivs = var_intervals(out, 0, {})
+        for v in bounds:
+            iv = ivs.get(cur_or_let(prefix, v))
+            lo, _, hi = bounds[v]
+            if iv is None or not iv.bounded():
+                continue
+            if not (ir.equal(iv.lo, lo) and ir.equal(iv.hi, hi)):
+                out.footprint[v] = (_s(ir.Min(iv.lo, lo)), _s(ir.Max(iv.hi, hi)))
     return out
+
+
+def cur_or_let(prefix: str, v: str) -> str:
+    """The Stmt name of original variable v of a stage."""
+    return f"{prefix}{v}"
 
 
 def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
@@ -162,10 +185,11 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
     for name, value in sl.lets:
         iv = bounds(value)
         clamp = sl.exact.get(name)
-        if clamp is not None and iv.bounded():
+        if clamp is not None:
             lo, hi = bounds(clamp[0]).lo, bounds(clamp[1]).hi
             if lo is not None and hi is not None:
-                iv = Interval(_s(ir.Max(iv.lo, lo)), _s(ir.Min(iv.hi, hi)))
+                iv = Interval(lo, hi) if not iv.bounded() else \
+                    Interval(_s(ir.Max(iv.lo, lo)), _s(ir.Min(iv.hi, hi)))
         sc[name] = iv
         bounds = BoundsOf(sc)
     return sc

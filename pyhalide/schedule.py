@@ -119,9 +119,9 @@ class Schedulable:
         if old_dim.is_rvar and tail in (TailStrategy.RoundUp, TailStrategy.ShiftInwards):
             self._fail(f"{tail} would run the reduction {old_dim.var} over extra points; "
                        f"use GuardWithIf (or Auto)")
-        if self._is_update() and not old_dim.is_rvar and tail == TailStrategy.ShiftInwards:
-            self._fail("ShiftInwards would apply the update twice to some points; "
-                       "use GuardWithIf (or Auto)")
+        if self._is_update() and tail in (TailStrategy.ShiftInwards, TailStrategy.RoundUp):
+            self._fail(f"{tail} would apply the update twice, or beyond its region, at some "
+                       f"points; use GuardWithIf (or Auto)")
         dims[i] = ir.Dim(n, old_dim.kind if old_dim.kind != "serial" else "serial",
                          old_dim.is_rvar)
         dims.insert(i + 1, ir.Dim(o, "serial", old_dim.is_rvar))
