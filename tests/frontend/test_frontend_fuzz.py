@@ -72,7 +72,7 @@ def _arr(rng, t, n, lo=-50, hi=50):
     return rng.integers(max(lo, info.min), min(hi, info.max) + 1, n).astype(t)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_int_mix(seed):
     rng = np.random.default_rng(seed)
     ta, tb = rng.choice(len(INT_TYPES), 2)
