@@ -7,9 +7,10 @@ stands for. A read of the Func anywhere else (other coordinates, the
 left-hand side, an RDom predicate) is not a reduction the tables describe,
 and is refused with the reason.
 
-Updates that rfactor itself builds (the lexicographic argmin/argmax of an
-intermediate, see rfactor_lex.py) are registered with their operator by
-`register`, and answered from that record.
+An update rfactor builds with an operator outside the tables (the
+lexicographic argmin/argmax that combines partial results, see
+rfactor_lex.py) is registered with that operator by `register`, and answered
+from that record.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ renamed to a new pure Var u):
 - intermediate `intm(f's pure Vars..., u...)`: pure definition = the
   operator's identity; update `intm(L, u) = op(intm(L, u), y)` over the RVars
   not preserved, with P replaced by u, the RDom predicates carried along, and
-  the guards of splits that do not divide their extent;
+  the guards of splits that do not divide their extent; its loops are the
+  stage's (order, splits of pure Vars, vector marks), parallel marks aside;
 - merge: the update of f becomes `f(X) = op(f(X), intm(X, P))` over an RDom
   of the preserved loops, where X is the update's left-hand side with every
   coordinate that is not a pure Var replaced by f's pure Var of that
@@ -22,12 +23,19 @@ keeps the keys, then applies its total to f once.
 """
 from __future__ import annotations
 
+import weakref
+
 from . import ir
 from .associativity import AssociativeOp, prove_associativity, register
 from .errors import CompileError
 from .rfactor_domain import FusedVarError, project
 from .rfactor_lex import instantiate, merge_values, plan as make_plan
 from .source import at, user_location
+
+
+# Function -> {element: tie rule} of the argmin keys rfactor gave it (each a
+# position in the serial order of the reduction it factored)
+_keys: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 class _DomainTag:
@@ -141,7 +149,7 @@ def rfactor(stage, preserved: list):
         proj = project(d)
     except FusedVarError as e:
         ctx.fail(f"it fused a Var into an RVar ({e})")
-    p = make_plan(op.match, d.schedule.rvars)
+    p = make_plan(op.match, d.schedule.rvars, _keys.get(fn))
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
 
     kept_names = {dim.var: v for dim, v in kept}
@@ -168,11 +176,11 @@ def rfactor(stage, preserved: list):
     preds = [ir.substitute(c, sub) for c in d.predicates] + proj.guards(final)
     if p.predicate is not None:
         preds.append(ir.substitute(p.predicate, sub))
-    dims = [ir.Dim(kept_names[dim.var], dim.kind) if dim.var in kept_names else
-            ir.Dim(dim.var, dim.kind, dim.is_rvar, dim.task_size) for dim in d.schedule.dims]
+    dims = [ir.Dim(kept_names[dim.var]) if dim.var in kept_names else
+            ir.Dim(dim.var, _intermediate_kind(dim.kind), dim.is_rvar) for dim in d.schedule.dims]
     sched = ir.StageSchedule(dims=dims, splits=list(proj.var_splits), rvars=rvs)
     ifn.updates = [ir.Definition(lhs, values, preds, sched, d.source, f"{ifn.name}$r")]
-    register(ifn.updates[0], _intermediate_op(p, ys))
+    _keys[ifn] = p.key_rules()
 
     # ---- the merge -----------------------------------------------------------------
     merge_args = _merge_args(fn, d)
@@ -183,16 +191,12 @@ def rfactor(stage, preserved: list):
               if not dim.is_rvar or dim.var in kept_names]
     named = {dim.var for dim in m_dims} | _consumed(proj.var_splits)
     m_dims += [ir.Dim(a.name) for a in merge_args if a.name not in named]
-    if p.groups and not _ordered(d.schedule.dims, set(kept_names)):
+    if not p.merges_in_any_order() and not _ordered(d.schedule.dims, set(kept_names)):
         partial = _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d)
         m_rvs, m_dims = [], [dim for dim in m_dims if not dim.is_rvar]
     else:
         partial = [_call(ifn, partial_args, i) for i in range(len(p.types))]
-    if p.groups:
-        merged = merge_values(p, current, partial)
-    else:
-        merged = [current[i] if i in p.unchanged else
-                  instantiate(_merge_op(p, i), current, partial) for i in range(p.n)]
+    merged = merge_values(p, current, partial)
     merge = ir.Definition(merge_args, tuple(merged), [],
                           ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
                           d.source, d.rdom_name)
@@ -229,6 +233,14 @@ def _merge_args(fn: ir.Function, d: ir.Definition) -> tuple:
     return tuple(out)
 
 
+def _intermediate_kind(kind: str) -> str:
+    """The intermediate's update keeps the stage's loop order, splits and
+    vector/unroll marks; parallel marks stay with the merge (an intermediate
+    computed inside such a loop would otherwise open a one-iteration parallel
+    loop in every iteration of it)."""
+    return "serial" if kind == "parallel" else kind
+
+
 def _not_own(a, u_vars):
     """A preserved RVar written at a dimension of f (`g(r.x, r.y)` factored
     on r.y writes `intm(r.x, v, v)`): lowering reads a bare pure Var on the
@@ -247,12 +259,6 @@ def _consumed(splits) -> set:
     return out
 
 
-def _merge_op(p, i: int):
-    if i in p.negated:
-        return ir.Sub(ir.Variable(p.types[i], f"x{i}"), ir.Variable(p.types[i], f"y{i}"))
-    return p.ops[i]
-
-
 def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     """A Func `<f>_merge` reducing the partials over the preserved loops with
     the lexicographic operator; returns the reads of its total."""
@@ -268,7 +274,7 @@ def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     tot._vars = pure_vars
     xs = [_call(tfn, merge_args, i) for i in range(len(p.types))]
     ys = [_call(ifn, partial_args, i) for i in range(len(p.types))]
-    values = tuple(instantiate(o, xs, ys) for o in p.ops)
+    values = tuple(instantiate(o, xs, ys) for o in p.combining())
     dims = [dim for dim in m_dims if dim.is_rvar] + [ir.Dim(a) for a in tfn.args]
     upd = ir.Definition(merge_args, values, [], ir.StageSchedule(dims=dims, rvars=list(m_rvs)),
                         d.source, d.rdom_name)
@@ -278,8 +284,10 @@ def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
 
 
 def _intermediate_op(p, ys) -> AssociativeOp:
-    """The record of an update that applies the plan's operator with `ys`."""
+    """The record of an update that combines partial results with the
+    plan's lexicographic operator and `ys`."""
     from .tables.matcher import MatchResult
-    m = MatchResult(True, "", tuple(p.ops), tuple(p.identities), tuple(ys), p.commutative,
-                    "both", [], p.unchanged, frozenset())
-    return AssociativeOp(True, p.ops, p.identities, p.commutative, ys, "", "both", 0.0, m)
+    ops = p.combining()
+    m = MatchResult(True, "", tuple(ops), tuple(p.identities), tuple(ys), p.commutative,
+                    "both", [], p.unchanged_slots(), frozenset())
+    return AssociativeOp(True, ops, p.identities, p.commutative, ys, "", "both", 0.0, m)

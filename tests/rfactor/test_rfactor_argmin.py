@@ -145,7 +145,7 @@ def test_empty_preserved_list_and_guarded_split(rule, cond):
 
 @pytest.mark.parametrize("rule,cond", [("first", lambda v, b: v < b),
                                        ("last", lambda v, b: v <= b)])
-def test_one_dimensional_index_is_its_own_key(rule, cond):
+def test_one_dimensional_argmin_keeps_value_and_key(rule, cond):
     data = DATA[:1]
 
     def build(schedule):
@@ -160,7 +160,7 @@ def test_one_dimensional_index_is_its_own_key(rule, cond):
             rxo, rxi, u = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u")
             f.update().split(r.x, rxo, rxi, 4)
             intm = f.update().rfactor(rxi, u)
-            assert len(intm.types()) == 2          # no key element: r.x is the position
+            assert len(intm.types()) == 2          # the value and the key: payloads are decoded
         return f
     got = same_definitions(build, [])
     v, xx, _ = serial_arg(data, "min", rule)
