@@ -52,6 +52,7 @@ class _Bounds:
         self.ctx = ctx
         self.done = []                 # Funcs bounded so far (consumers first)
         self.defs = {}                 # symbol -> defining Expr
+        self.symbols = {}              # symbol -> ("let", Expr, level key) or ("loop", ...)
         self.level_of = {}             # Func -> its compute level
         self.lets = {}                 # level key -> [(name, Expr)]
 
@@ -71,7 +72,7 @@ class _Bounds:
             outside = 1 + [lp.var for lp in sl.loops].index(loop)
         scope = var_intervals(sl, outside, self._symbols_at(level, cname))
         prefix = f"{cname}.s{index}."
-        named = dict(scope)
+        named = scope
         for name in list(scope):
             if name.startswith(prefix):
                 user = name[len(prefix):]
@@ -80,26 +81,44 @@ class _Bounds:
                     named[user] = scope[name]
         return named
 
-    def _symbols_at(self, level: ir.LoopLevel, consumer: str) -> dict:
-        """Intervals for symbols defined deeper than `level`: the region
-        symbols of a consumer computed inside a loop, over that loop's range."""
-        scope = {}
-        clevel = self.level_of.get(consumer)
-        if clevel is None or clevel.is_root() or not level.is_root():
-            return scope
-        g = clevel.func
-        if not self.level_of.get(g, ir.LoopLevel.root()).is_root():
-            raise ir.CompileError(f"Func {consumer} is computed inside Func {g}, which is itself "
-                                  f"computed inside another Func: nested compute_at levels are "
-                                  f"not supported yet")
-        gfn = self.ctx.env[g]
-        sl = loops_of_stage(self.ctx, gfn, len(gfn.definitions()) - 1)
-        scope.update(var_intervals(sl, 0, {}))
-        bounds = BoundsOf(scope)
-        for name, value in self.defs.items():
-            if name.startswith(consumer + "."):
-                scope[name] = bounds(value)
-        return scope
+    def _symbols_at(self, level: ir.LoopLevel, consumer: str = "") -> "_Resolver":
+        """A scope giving intervals, over the loops that run inside `level`,
+        for every symbol defined deeper than `level` (region lets of Funcs
+        computed inside loops, and those loops' variables); symbols visible
+        at `level` stay symbolic."""
+        return _Resolver(self, level)
+
+    def chain(self, level: ir.LoopLevel) -> list:
+        """The loop levels enclosing `level`, innermost first (root excluded)."""
+        out = []
+        while not level.is_root():
+            out.append(level)
+            level = self.level_of.get(level.func, ir.LoopLevel.root())
+        return out
+
+    def visible(self, name: str, level: ir.LoopLevel) -> bool:
+        kind = self.symbols.get(name)
+        if kind is None:
+            return True
+        if kind[0] == "let":
+            key = kind[2]
+            return key == "root" or key in [self._level_key(x) for x in self.chain(level)]
+        _, _, _, g, index = kind
+        for x in self.chain(level):
+            if x.func == g:
+                sl, k = self._compute_loop(x)
+                return index <= k
+        return False
+
+    def register_loops(self, name: str):
+        """Record the loop variables of Func `name`'s last stage, which Funcs
+        computed inside them may refer to."""
+        fn = self.ctx.env[name]
+        sl = loops_of_stage(self.ctx, fn, len(fn.definitions()) - 1)
+        for k, lp in enumerate(sl.loops):
+            self.symbols[lp.var] = ("loop", lp.min, lp.max, name, k)
+        for lname, value in sl.lets:
+            self.symbols.setdefault(lname, ("let", value, ("lets", name)))
 
     # -- one Func ---------------------------------------------------------------------
     def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel):
@@ -176,6 +195,7 @@ class _Bounds:
         dims = fn.dimensions()
         level = compute_level(self.ctx, name)
         self.level_of[name] = level
+        self.register_loops(name)
         acc = _Accumulator(dims)
         if self.ctx.is_output(name):
             buf = buffer_name(name, 0, len(fn.output_types))
@@ -238,7 +258,7 @@ class _Bounds:
         store and the compute level (loops outside the store level fixed)."""
         sl, _ = self._compute_loop(compute)
         outside = 0 if store.is_root() else self._compute_loop(store)[1] + 1
-        return var_intervals(sl, outside, {})
+        return var_intervals(sl, outside, self._symbols_at(store))
 
     def _over(self, scope, name, d: int, iv: Interval, foot) -> Interval:
         """The union over the varying loops of a required interval and the
@@ -289,6 +309,8 @@ class _Bounds:
 
     def _let(self, lets, name, value):
         self.defs[name] = value
+        key = next(k for k, v in self.lets.items() if v is lets)
+        self.symbols[name] = ("let", value, key)
         lets.append((name, value))
 
     # -- inputs --------------------------------------------------------------------------
@@ -303,9 +325,7 @@ class _Bounds:
                 calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
                 if not calls:
                     continue
-                scope = self._stage_scope(name, index, root)
-                scope.update(self._symbols_at(root, name))
-                bounds = BoundsOf(scope)
+                bounds = BoundsOf(self._stage_scope(name, index, root))
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(a)
@@ -323,6 +343,37 @@ class _Bounds:
                 f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
                 f"but it covers only [{{}}, {{}}]", (lo, hi, bmin, bmax)))
         return asserts
+
+
+class _Resolver(dict):
+    """A scope (dict of Intervals) whose misses resolve symbols that are not
+    visible at a level through their definitions, recursively."""
+
+    def __init__(self, b: "_Bounds", level: ir.LoopLevel):
+        super().__init__()
+        self.b, self.level = b, level
+        self.resolving = set()
+
+    def get(self, name, default=None):
+        if name in self:
+            return self[name]
+        if self.b.visible(name, self.level) or name in self.resolving:
+            return default
+        self.resolving.add(name)
+        kind = self.b.symbols[name]
+        bounds = BoundsOf(self)
+        if kind[0] == "let":
+            iv = bounds(kind[1])
+        else:
+            iv = Interval(bounds(kind[1]).lo, bounds(kind[2]).hi)
+        self.resolving.discard(name)
+        self[name] = iv
+        return iv
+
+    def copy(self):
+        out = _Resolver(self.b, self.level)
+        out.update(self)
+        return out
 
 
 class _PlaceLets(ir.Mutator):

@@ -174,7 +174,7 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
     """Intervals of every loop and let variable when the first `outside`
     loops (outermost first) are fixed at their current values and the others
     span their ranges. `scope` gives intervals of the symbols the bounds use."""
-    sc = dict(scope)
+    sc = scope.copy()
     bounds = BoundsOf(sc)
     for k, lp in enumerate(sl.loops):
         if k < outside:

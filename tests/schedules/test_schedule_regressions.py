@@ -1,6 +1,6 @@
-"""Bugs found by the schedule fuzzer, minimized. Each is an xfail(strict)
-test, so it flips to a failure (XPASS) when the bug is fixed: then remove the
-marker and, in fuzz_schedules.KNOWN_BUGS, the entry the fuzzer steers around.
+"""Bugs found by the schedule fuzzer, minimized, kept as regression tests
+(all fixed). A new bug goes here as an xfail(strict) test plus an entry in
+fuzz_schedules.KNOWN_BUGS that the fuzzer steers around until it is fixed.
 
 Memory-safety bugs run in a subprocess (the process would die)."""
 import os
@@ -28,10 +28,9 @@ def _run_isolated(src: str):
 
 
 # -- KNOWN_BUGS["fuse_bounds"] ---------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="fuse_bounds: a fused loop with a symbolic inner extent "
-                   "has unbounded Vars (x = t % extent), so bounds inference cannot bound the "
-                   "producer: CompileError 'cannot bound the region'")
 def test_fused_consumer_of_root_producer():
+    """Was: a fused loop with a symbolic inner extent had unbounded Vars
+    (x = t % extent): CompileError 'cannot bound the region' of the producer."""
     x, y = V("x"), V("y")
     f, g = ph.Func("f"), ph.Func("g")
     f[x, y] = x + 10 * y
@@ -41,10 +40,9 @@ def test_fused_consumer_of_root_producer():
     check(g, [4, 3], [np.add.outer(10 * np.arange(3), np.arange(4)) + 1])
 
 
-@pytest.mark.xfail(strict=True, reason="fuse_bounds: the fused stage's reads are dropped from "
-                   "the producer's region, which then only covers the update's reads: IndexError "
-                   "'read at index 0 ... outside its computed region [3, 3]'")
 def test_fused_consumer_region_comes_only_from_other_stages():
+    """Was: the fused stage's reads were dropped from the producer's region,
+    which then covered only the update's reads: IndexError at run time."""
     x, y = V("x"), V("y")
     r = ph.RDom([(3, 1), (3, 1)], "r")
     h, f = ph.Func("h"), ph.Func("f")
@@ -58,10 +56,9 @@ def test_fused_consumer_region_comes_only_from_other_stages():
     check(f, [6, 5], [exp])
 
 
-@pytest.mark.xfail(strict=True, reason="fuse_bounds: with a fused output, the static check that "
-                   "an input covers what is read is lost; the read fails at run time with "
-                   "IndexError instead of the ValueError of API.md")
 def test_fused_output_reading_too_small_input_is_value_error():
+    """Was: with a fused output the static input-coverage check was lost; the
+    read failed at run time with IndexError instead of ValueError."""
     x, y = V("x"), V("y")
     inp = ph.Buffer(np.arange(100, dtype=np.int32).reshape(10, 10))
     f = ph.Func("f")
@@ -72,10 +69,9 @@ def test_fused_output_reading_too_small_input_is_value_error():
 
 
 # -- KNOWN_BUGS["roundup_derived"] -----------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on a fused loop of a root "
-                   "Func is not added to its footprint: IndexError 'written at index 2 in "
-                   "dimension 1, outside its computed region'")
 def test_roundup_of_fused_loop_compute_root():
+    """Was: RoundUp on a fused loop was not added to the footprint: IndexError
+    'written ... outside its computed region'."""
     x, y = V("x"), V("y")
     f, g = ph.Func("f"), ph.Func("g")
     f[x, y] = x + 10 * y
@@ -84,10 +80,9 @@ def test_roundup_of_fused_loop_compute_root():
     check(g, [3, 2], [np.add.outer(10 * np.arange(2), np.arange(3))])
 
 
-@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on a fused loop of a Func "
-                   "computed at a consumer loop writes outside its allocation: wrong results "
-                   "(no error)")
 def test_roundup_of_fused_loop_compute_at():
+    """Was: the same inside a consumer loop wrote outside the allocation:
+    wrong results, no error."""
     x, y = V("x"), V("y")
     f, g = ph.Func("f"), ph.Func("g")
     f[x, y] = x + 10 * y
@@ -96,10 +91,9 @@ def test_roundup_of_fused_loop_compute_at():
     check(g, [8, 4], [np.add.outer(10 * np.arange(4), np.arange(8))])
 
 
-@pytest.mark.xfail(strict=True, reason="roundup_derived: RoundUp on the outer loop of an "
-                   "earlier split is not added to the footprint: writes far beyond the "
-                   "allocation (heap corruption, the process dies)")
 def test_roundup_of_split_outer_stays_in_bounds():
+    """Was: RoundUp on the outer loop of an earlier split was not added to the
+    footprint: writes far beyond the allocation (heap corruption, abort)."""
     rc, out = _run_isolated("""
         import numpy as np, pyhalide as ph
         x, V, T = ph.Var("x"), ph.Var, ph.TailStrategy
@@ -117,12 +111,9 @@ def test_roundup_of_split_outer_stays_in_bounds():
 
 
 # -- KNOWN_BUGS["update_inner_roundup"] ------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="update_inner_roundup: RoundUp on a loop descending from "
-                   "the inner loop of a split, in an update, re-applies the update to some "
-                   "points (f(x) += 1 gives 2 there) and writes out of bounds; Halide refuses it "
-                   "at the call ('Can't use TailStrategy::RoundUp for splitting xi in update "
-                   "definition')")
 def test_update_roundup_of_inner_loop_is_refused():
+    """Was accepted, re-applying the update to some points (f(x) += 1 gave 2)
+    and writing out of bounds; Halide refuses it at the call."""
     x = V("x")
     f = ph.Func("f")
     f[x] = x
@@ -133,13 +124,12 @@ def test_update_roundup_of_inner_loop_is_refused():
 
 
 # -- KNOWN_BUGS["resplit_guarded_outer"] -----------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="resplit_guarded_outer: splitting the outer loop of a "
-                   "GuardWithIf split again under the same name (what vectorize/parallel/unroll "
-                   "with a factor and tile's 4-name form do) leaves the partitioned guard on the "
-                   "old, now undefined, loop variable: 'variable f.s0.xo is used outside its "
-                   "scope'")
 @pytest.mark.parametrize("case", ["split", "update_vectorize", "tile4"])
 def test_resplit_of_guarded_outer_keeping_its_name(case):
+    """Was: re-splitting the outer loop of a GuardWithIf split under the same
+    name (vectorize/parallel/unroll with a factor, tile's 4-name form) left the
+    partitioned guard on the old, undefined loop variable (IR verifier:
+    'variable f.s0.xo is used outside its scope')."""
     x, y = V("x"), V("y")
     if case == "split":
         f = ph.Func("f")
@@ -160,10 +150,8 @@ def test_resplit_of_guarded_outer_keeping_its_name(case):
 
 
 # -- known limitation (legal, refused for now) -----------------------------------------------
-@pytest.mark.xfail(strict=True, reason="known limitation: nested compute_at levels (a Func "
-                   "computed inside a Func that is itself computed inside another) raise "
-                   "CompileError 'nested compute_at levels are not supported yet'")
 def test_nested_compute_at():
+    """Was refused: 'nested compute_at levels are not supported yet'."""
     p = Blur2D()
     x, y = p.x, p.y
     c = ph.Func("c")
