@@ -1,9 +1,9 @@
 """The operator tables, indexed for matching.
 
 Entries of one table file (one value type: the type of element 0) are
-grouped by tuple size and by the skeletons of their elements
-(`match_form.skeleton`); an index is built once per file and kept for the
-process. Where the entries come from is the `provider` (by default
+grouped by tuple size and by the skeletons of their elements, read from
+their text (`match_text`); an index is built once per file and kept for the
+process, and an entry is parsed only when it is a candidate. Where the entries come from is the `provider` (by default
 `pyhalide.tables.load_table`); `using_tables(provider)` swaps it, for tests
 and tools, and drops the cached indexes.
 
@@ -17,19 +17,36 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass
-
 from pyhalide import ir
-from .match_form import M, pattern_converter, skeleton
+from .match_form import M, pattern_converter
+from .match_text import text_skeleton
 
 
-@dataclass
 class IndexedEntry:
-    entry: object                # TableEntry
-    patterns: tuple              # one M per element
-    skeletons: tuple             # one skeleton per element
-    carried: frozenset           # elements whose type may differ
-    position: int                # order in the table (simplest first)
+    """A table entry with its skeletons; its matching forms and carried
+    elements are worked out on first use (from the parsed operator)."""
+
+    def __init__(self, entry, skeletons: tuple, position: int):
+        self.entry = entry               # TableEntry
+        self.skeletons = skeletons       # one skeleton per element
+        self.position = position         # order in the table (simplest first)
+        self._patterns = None
+        self._carried = None
+
+    @property
+    def patterns(self) -> tuple:
+        """One M per element."""
+        if self._patterns is None:
+            conv = pattern_converter()
+            self._patterns = tuple(conv(op) for op in self.entry.ops)
+        return self._patterns
+
+    @property
+    def carried(self) -> frozenset:
+        """Elements whose type may differ from the entry's."""
+        if self._carried is None:
+            self._carried = carried_elements(self.entry)
+        return self._carried
 
 
 def _uses(e, names: set) -> bool:
@@ -78,13 +95,11 @@ def carried_elements(entry) -> frozenset:
 
 class TableIndex:
     def __init__(self, entries):
-        conv = pattern_converter()
         self.groups: dict = {}
         self.count = 0
         for pos, entry in enumerate(entries):
-            pats = tuple(conv(op) for op in entry.ops)
-            skels = tuple(skeleton(p) for p in pats)
-            item = IndexedEntry(entry, pats, skels, carried_elements(entry), pos)
+            skels = tuple(text_skeleton(t) for t in entry.op_texts)
+            item = IndexedEntry(entry, skels, pos)
             self.groups.setdefault((entry.size, skels), []).append(item)
             self.count += 1
 
