@@ -295,6 +295,15 @@ class Cell:
         return statistics.median(ts) if ts else None
 
 
+class Ratio(float):
+    """A median of per-round ratios that remembers their range."""
+
+    def __new__(cls, median: float, lo: float, hi: float, n: int):
+        self = super().__new__(cls, median)
+        self.lo, self.hi, self.n = lo, hi, n
+        return self
+
+
 @dataclass
 class BenchResult:
     name: str
@@ -311,7 +320,8 @@ class BenchResult:
             a, b = self._at(num, r), self._at(den, r)
             if a is not None and b is not None and b > 0:
                 ratios.append(a / b)
-        return statistics.median(ratios) if ratios else None
+        return Ratio(statistics.median(ratios), min(ratios), max(ratios), len(ratios)) \
+            if ratios else None
 
     def _at(self, side, r):
         if callable(side):
@@ -434,8 +444,14 @@ def fmt_time(s: Optional[float]) -> str:
     return f"{ms:.3f}"
 
 
-def fmt_ratio(x: Optional[float]) -> str:
-    return "—" if x is None else f"{x:.2f}×"
+def fmt_ratio(x: Optional[float], spread: bool = True) -> str:
+    """1.17× (0.84–2.00): the median of the per-round ratios and their range."""
+    if x is None:
+        return "—"
+    text = f"{x:.2f}×"
+    if spread and isinstance(x, Ratio) and x.n > 1 and x.hi - x.lo >= 0.005:
+        text += f" ({x.lo:.2f}–{x.hi:.2f})"
+    return text
 
 
 def md_table(headers: list, rows: list) -> str:
@@ -520,8 +536,8 @@ def render(res: SuiteResult, targets: list) -> str:
         what = f"{ref_header} (or the column named last where it did not run)"
     else:
         what = ref_header
-    head += [f"Time relative to {what}: median of the per-round paired ratios, "
-             f"> 1 is slower:", "", md_table(headers, rows), ""]
+    head += [f"Time relative to {what}: median of the per-round paired ratios "
+             f"(their range in parentheses), > 1 is slower:", "", md_table(headers, rows), ""]
     # compile
     rows = []
     comp_cols = [c for c in cols if getattr(mod, "COMPILED", {}).get(c.key, True)]
