@@ -2,7 +2,6 @@
 associativity_test), through ph.prove_associativity. Where pyhalide's answer
 differs from Halide's the test says why."""
 import numpy as np
-import pytest
 
 import pyhalide as ph
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from rfactor_util import same_as_serial, realize
+from rfactor_util import same_as_serial
 
 x, y, z = ph.Var("x"), ph.Var("y"), ph.Var("z")
 

@@ -232,3 +232,18 @@ def test_search_time():
         t = time.perf_counter()
         ph.prove_associativity(stage)
         assert time.perf_counter() - t < 0.05
+
+
+def test_text_skeletons_agree_with_parsed_operators():
+    """The index reads skeletons from the entries' text; matching converts
+    the parsed operators: both must give the same shape for every entry."""
+    from pyhalide.tables.match_form import pattern_converter, skeleton
+    from pyhalide.tables.match_text import text_skeleton
+    checked = 0
+    for t in ir.ALL_SCALAR_TYPES:
+        for entry in _current()(t):
+            conv = pattern_converter()
+            for op, text in zip(entry.ops, entry.op_texts):
+                assert text_skeleton(text) == skeleton(conv(op)), text
+                checked += 1
+    assert checked > 100
