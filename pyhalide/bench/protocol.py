@@ -377,8 +377,11 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
         in_process = quick
     threads = threads or os.cpu_count() or 1
     params = mod.default_params(size_log2, quick)
-    cols = [c for c in mod.COLUMNS if columns is None or c.key in columns
-            or c.key == mod.REFERENCE]
+    cols = [c for c in mod.COLUMNS if columns is None or c.key in columns]
+    unknown = set(columns or ()) - {c.key for c in mod.COLUMNS}
+    if unknown:
+        raise ValueError(f"unknown columns for {suite}: {sorted(unknown)}; "
+                         f"choose from {[c.key for c in mod.COLUMNS]}")
     names = [n for n in mod.BENCHMARKS if benches is None or n in benches]
     unknown = set(benches or ()) - set(mod.BENCHMARKS)
     if unknown:
@@ -502,7 +505,8 @@ def render(res: SuiteResult, targets: list) -> str:
     head = [f"## {res.title}", "",
             _param_line(res), ""]
     cols = res.columns
-    ref_header = next(c.header for c in cols if c.key == res.reference)
+    ref_header = next((c.header for c in mod.COLUMNS if c.key == res.reference),
+                      res.reference)
     # times
     rows = []
     for b in res.benches:
@@ -515,7 +519,7 @@ def render(res: SuiteResult, targets: list) -> str:
     rows, refs = [], []
     for b in res.benches:
         ref = res.reference
-        if not b.cells[ref].timed:
+        if ref not in b.cells or not b.cells[ref].timed:
             ref = fallback if fallback in b.cells and b.cells[fallback].timed else None
         refs.append(ref)
         row = [b.name]

@@ -336,7 +336,7 @@ def targets(res) -> list:
     rows = []
     for b in res.benches:
         c = b.cells
-        if not c["ph"].timed:
+        if "ph" not in c or not c["ph"].timed:
             rows.append(TargetRow("pyhalide / Halide, Numba serial / pyhalide", b.name,
                                   "pyhalide did not run", "", "n/a"))
             continue
