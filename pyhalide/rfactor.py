@@ -71,17 +71,32 @@ class _Context:
         raise CompileError(f"{self.label}: cannot rfactor: {msg}{self.where}")
 
 
+def _pairs(preserved) -> list:
+    """The (RVar, Var) pairs of `preserved`: a list of pairs, or one pair; a
+    one-dimensional RDom stands for its RVar."""
+    from .var import RDom, Var
+    items = list(preserved)
+    if len(items) == 2 and isinstance(items[1], Var) and not isinstance(items[0], tuple):
+        items = [tuple(items)]
+    out = []
+    for item in items:
+        try:
+            rv, v = item
+        except (TypeError, ValueError):
+            raise TypeError(f"rfactor expects (RVar, Var) pairs, got {item!r}") from None
+        if isinstance(rv, RDom) and rv.dimensions() == 1:
+            rv = rv.x
+        out.append((rv, v))
+    return out
+
+
 def _parse_preserved(ctx: _Context, d: ir.Definition, preserved) -> list:
     """[(Dim, Var name)] sorted innermost first, validated."""
     from .var import Var
     dims = d.schedule.dims
     used = {dim.var for dim in dims}
     seen_r, seen_v, out = set(), set(), []
-    for item in preserved:
-        try:
-            rv, v = item
-        except (TypeError, ValueError):
-            raise TypeError(f"rfactor expects (RVar, Var) pairs, got {item!r}") from None
+    for rv, v in _pairs(preserved):
         rname, vname = _name_of(rv), _name_of(v)
         if not isinstance(v, (Var, str)):
             ctx.fail(f"{vname} must be a pure Var (ph.Var), not {type(v).__name__}")

@@ -136,3 +136,25 @@ def test_non_dividing_splits_definitions(factor):
             f.update().rfactor(rf, ph.Var("u"))
         return f
     same_definitions(build, [])
+
+
+@pytest.mark.parametrize("form", ["pair", "rdom"])
+def test_preserved_given_as_one_pair_or_as_a_1d_rdom(form):
+    data = rng.integers(-5, 5, 40).astype(np.int32)
+
+    def build(schedule):
+        A = ph.Buffer(data, "pg_in")
+        r = ph.RDom([(0, 40)], "r")
+        f = ph.Func("pg")
+        f[()] = 0
+        f[()] += A[r.x]
+        if schedule:
+            u = ph.Var("u")
+            if form == "pair":
+                rxo, rxi = ph.RVar("rxo"), ph.RVar("rxi")
+                f.update().split(r.x, rxo, rxi, 8)
+                f.update().rfactor((rxo, u))
+            else:
+                f.update().rfactor([(r, u)])
+        return f
+    same_definitions(build, [])
