@@ -149,13 +149,10 @@ def _rdom(ranges: list, tag: str) -> tuple:
 
 
 def rfactor(stage, preserved: list):
-    from .func import Func
-    from .var import Var
     ctx = _Context(stage)
     if not stage._is_update():
         ctx.fail("it is the pure definition; rfactor factors an update definition")
     d = stage.definition()
-    fn = ctx.fn
     op = prove_associativity(stage)
     if not op.associative:
         ctx.fail(f"the update is not provably associative: {op.reason}")
@@ -164,12 +161,20 @@ def rfactor(stage, preserved: list):
         proj = project(d)
     except FusedVarError as e:
         ctx.fail(f"it fused a Var into an RVar ({e})")
-    p = make_plan(op.match, d.schedule.rvars, _keys.get(fn))
+    p = make_plan(op.match, d.schedule.rvars, _keys.get(ctx.fn))
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
+    intm = _intermediate(ctx.fn, d, p, proj, kept)
+    ctx.fn.updates[stage._index - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
+    return intm
 
+
+def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):
+    """The intermediate Func: identity, then the update over the loops not
+    preserved, the preserved ones turned into its last pure Vars."""
+    from .func import Func
+    from .var import Var
     kept_names = {dim.var: v for dim, v in kept}
     rest = [dim for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
-    # ---- the intermediate ----------------------------------------------------------
     intm = Func(f"{fn.name}_intm")
     ifn = intm._function
     ifn.args = tuple(fn.args) + tuple(v for _, v in kept)
@@ -196,8 +201,14 @@ def rfactor(stage, preserved: list):
     sched = ir.StageSchedule(dims=dims, splits=list(proj.var_splits), rvars=rvs)
     ifn.updates = [ir.Definition(lhs, values, preds, sched, d.source, f"{ifn.name}$r")]
     _keys[ifn] = p.key_rules()
+    return intm
 
-    # ---- the merge -----------------------------------------------------------------
+
+def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Function):
+    """The definition that replaces the update: f's values merged with the
+    partial results over the preserved loops (or, for an argmin whose slices
+    interleave, with the total of a `<f>_merge` Func)."""
+    kept_names = {dim.var: v for dim, v in kept}
     merge_args = _merge_args(fn, d)
     m_rvs, m_vars = _rdom([(dim.var, *proj.ranges[dim.var]) for dim, _ in kept], d.rdom_name)
     partial_args = merge_args + tuple(m_vars[dim.var] for dim, _ in kept)
@@ -212,11 +223,9 @@ def rfactor(stage, preserved: list):
     else:
         partial = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     merged = merge_values(p, current, partial)
-    merge = ir.Definition(merge_args, tuple(merged), [],
-                          ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
-                          d.source, d.rdom_name)
-    fn.updates[stage._index - 1] = merge
-    return intm
+    return ir.Definition(merge_args, tuple(merged), [],
+                         ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
+                         d.source, d.rdom_name)
 
 
 def _check_operator(ctx, p, op: AssociativeOp, d, kept: set):
