@@ -216,12 +216,12 @@ class _Bounds:
                     f"clamp the index (ph.clamp) or cast it to a narrow type")
             required.append(Interval(_s(iv.lo), _s(iv.hi)))
         store = store_level(self.ctx, name)
-        slid = self._slide(fn, level, store, required)
+        foot = self._footprints(fn, dims)
+        slid = self._slide(fn, level, store, required, fold=not any(foot))
         for i, (iv, lo) in enumerate(zip(required, slid)):
             self._let(lets, required_min(name, i), lo)
             self._let(lets, required_max(name, i), iv.hi)
             self._let(lets, required_extent(name, i), self._extent(lo, iv.hi))
-        foot = self._footprints(fn, dims)
         grown = any(f is not None for f in foot)
         if store != level:
             # the storage covers every iteration between the store and compute levels
@@ -273,10 +273,12 @@ class _Bounds:
             lo, hi = _s(ir.Min(lo, flo)), _s(ir.Max(hi, fhi))
         return Interval(lo, hi)
 
-    def _slide(self, fn: ir.Function, compute, store, required: list) -> list:
+    def _slide(self, fn: ir.Function, compute, store, required: list, fold: bool) -> list:
         """The min of each required interval, moved past what the previous
         iteration of the compute loop computed when the Func is stored outside
-        a serial loop and computed inside it (sliding window)."""
+        a serial loop and computed inside it (sliding window). The storage
+        then folds to the window unless a stage computes beyond its region
+        (RoundUp), whose extra points would overwrite live ones."""
         mins = [iv.lo for iv in required]
         if compute == store or compute.is_root() or fn.updates:
             return mins
@@ -295,7 +297,7 @@ class _Bounds:
             slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
             mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
             span = window_span(iv.lo, iv.hi, loop.var)
-            if span is not None and not self.ctx.is_output(fn.name):
+            if fold and span is not None and not self.ctx.is_output(fn.name):
                 fold = 1
                 while fold < span:
                     fold *= 2

@@ -118,8 +118,14 @@ def _inject(ctx, stmt, name, level, wrap):
 
 
 def check_levels(ctx: LoweringContext, name: str, compute, store):
-    """The store level must be the compute level or enclose it."""
-    if store == compute or store.is_root():
+    """The store level must be the compute level or enclose it, with no
+    parallel loop in between (iterations would share the storage)."""
+    if store == compute:
+        return
+    if store.is_root() and not compute.is_root():
+        _check_no_parallel_between(ctx, name, compute, None)
+        return
+    if store.is_root():
         return
     if compute.is_root() or store.func != compute.func:
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}: the "
@@ -130,6 +136,31 @@ def check_levels(ctx: LoweringContext, name: str, compute, store):
     if loops.index(s) > loops.index(c):
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}, which "
                               f"is outside it: the store level must contain the compute level")
+    _check_no_parallel_between(ctx, name, compute, s)
+
+
+def _check_no_parallel_between(ctx, name, compute, store_loop):
+    """Loops of the consumer inside the store level and around the compute
+    level must run in order; otherwise two iterations share the storage."""
+    g = compute.func
+    while True:
+        gfn = ctx.env[g]
+        sl = loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1)
+        names = [lp.var for lp in sl.loops]
+        c = names.index(loop_var_of(ctx, g, compute.var))
+        start = names.index(store_loop) + 1 if store_loop in names else 0
+        for lp in sl.loops[start:c + 1]:
+            if lp.kind in (ir.ForKind.PARALLEL, ir.ForKind.VECTORIZED):
+                raise ir.CompileError(
+                    f"Func {name} is stored outside the {lp.kind} loop {lp.dim} of {g} but "
+                    f"computed inside it: its iterations would share the storage (a race); "
+                    f"store it inside that loop (store_at) or compute it at root")
+        if store_loop in names:
+            return
+        level = compute_level(ctx, g)
+        if level.is_root():
+            return
+        compute, g = level, level.func
 
 
 def loop_var_of(ctx: LoweringContext, g: str, var: str) -> str:

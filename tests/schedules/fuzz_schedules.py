@@ -80,11 +80,12 @@ ILLEGAL = {
     "use_outside_level": r"uses it outside that loop|also uses it",
     "roundup_inner_update": r"RoundUp",
     "store_inside_compute": r"store level must contain the compute level|stored at .* computed at",
+    "store_outside_parallel": r"would share the storage",
 }
 # categories that may be refused at realize() rather than at the call
 # (the loop they name may only appear later in the schedule, as in Halide)
 AT_REALIZE_OK = {"missing_loop", "vectorize_nonconst", "use_outside_level",
-                 "store_inside_compute"}
+                 "store_inside_compute", "store_outside_parallel"}
 
 
 # -------------------------------------------------------------------------------------
@@ -438,14 +439,14 @@ class _StageGen:
         # few directives per stage: every GuardWithIf split partitions the loop
         # body in two, so compile time grows exponentially with their number
         n = rng.choice([0, 1, 1, 2, 2, 3])
-        if n == 0 and self.sg.wanting():
-            n = 1
+        if self.sg.wanting():
+            n = max(n, 2)
         ops = [self.split, self.fuse, self.reorder, self.tile, self.parallel, self.vectorize,
                self.unroll, self.serial]
         weights = [3, 1.2, 1.5, 1.5, 2, 2.5, 1.2, 0.5]
         keys = [("split",), ("fuse",), ("reorder",), ("tile",), ("parallel", "parallel_task"),
                 ("vectorize", "vectorize_width"), ("unroll", "unroll_factor"), ("serial",)]
-        weights = [w * (10 if any(self.sg.want(k) for k in ks) else 1)
+        weights = [w * (25 if any(self.sg.want(k) for k in ks) else 1)
                    for w, ks in zip(weights, keys)]
         if self.stage.is_update and sum(l.is_rvar for l in self.loops) >= 1:
             ops.append(self.reorder_rvars)
@@ -641,6 +642,11 @@ def illegal_probes(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS
                 setup += [f"{f.var}.compute_at({c.var}, {loops[-1].expr})"]
                 out.append(Probe("store_inside_compute", setup,
                                  f"{f.var}.store_at({c.var}, {loops[0].expr})"))
+                if loops[-1].parallel_ok:
+                    setup = ([] if c.is_output else [f"{c.var}.compute_root()"]) + [
+                        f"{c.stages[-1].ref}.parallel({loops[-1].expr})",
+                        f"{f.var}.compute_at({c.var}, {loops[0].expr})"]
+                    out.append(Probe("store_outside_parallel", setup, f"{f.var}.store_root()"))
             if len(consumers) >= 2 and all(c.dims >= 1 for c in consumers):
                 c = consumers[0]
                 setup = [f"{o.var}.compute_root()" for o in consumers if not o.is_output]
@@ -744,7 +750,7 @@ def _size_sets(prog: Program, rng: random.Random) -> list:
 
 
 def run_program(prog: Program, rng: random.Random, n_schedules: int, report: Report,
-                probes_per_schedule: int = 2, deadline: float = math.inf,
+                probes_per_schedule: int = 2, expired=lambda: False,
                 avoid=frozenset(KNOWN_BUGS), trace=None, max_guards: int = 3, min_each: int = 0):
     report.programs += 1
     report.features.update(prog.features)
@@ -770,7 +776,7 @@ def run_program(prog: Program, rng: random.Random, n_schedules: int, report: Rep
     report.compile_seconds += time.perf_counter() - t0
     probes = illegal_probes(prog, rng, avoid)
     for _ in range(n_schedules):
-        if time.perf_counter() > deadline:
+        if expired():
             break
         sched = random_schedule(prog, rng, avoid, max_guards, (report.drawn, min_each))
         report.schedules += 1
@@ -903,19 +909,27 @@ def run_fuzz(seed: int, programs: int = 12, schedules: int = 4, time_budget: flo
              max_funcs: int = 4, log=None, avoid=frozenset(KNOWN_BUGS), trace=None,
              max_guards: int = 3, min_each: int = 3) -> Report:
     """Run `programs` random pipelines x `schedules` random schedules from
-    `seed` (stopping early when `time_budget` seconds have passed)."""
+    `seed`, stopping early when `time_budget` seconds have passed -- but not
+    before every directive and tail strategy was drawn at least once (or twice
+    the budget has passed)."""
     report = Report(seed, avoided=sorted(avoid))
     t0 = time.perf_counter()
-    deadline = t0 + time_budget
+
+    def expired() -> bool:
+        now = time.perf_counter() - t0
+        covered = all(report.drawn[k] >= 1 for k in DIRECTIVES + TAIL_KEYS)
+        return now > 2 * time_budget or (now > time_budget and covered)
+
     for k in range(programs):
-        if time.perf_counter() > deadline:
+        if expired():
             break
         pseed = seed * 100003 + k
         rng = random.Random(pseed)
         prog = random_program(rng, pseed, max_funcs=max_funcs,
-                              require=KIND_CYCLE[(seed + k) % len(KIND_CYCLE)])
+                              require=KIND_CYCLE[(seed + k) % len(KIND_CYCLE)],
+                              dims=1 if k % 3 == 1 else 2)
         before = len(report.failures)
-        run_program(prog, rng, schedules, report, deadline=deadline, avoid=avoid, trace=trace,
+        run_program(prog, rng, schedules, report, expired=expired, avoid=avoid, trace=trace,
                     max_guards=max_guards, min_each=min_each)
         if log is not None and len(report.failures) > before:
             for f in report.failures[before:]:

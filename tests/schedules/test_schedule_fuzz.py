@@ -2,7 +2,8 @@
 schedules, each compared bit-exactly with the default schedule and the
 reference evaluator, plus illegal requests that must raise CompileError.
 
-The seed is random unless PYHALIDE_FUZZ_SEED is set; it is printed first
+The seed is fixed (so CI is reproducible) unless PYHALIDE_FUZZ_SEED is set
+(`PYHALIDE_FUZZ_SEED=random` draws one); it is printed first
 (`pytest -s` shows it, and the directive/tail histogram) and repeated in every
 assertion message. Reproduce or widen a run with
 `python examples/schedule_fuzz.py N_SEEDS FIRST_SEED`."""
@@ -14,9 +15,14 @@ import pytest
 from fuzz_schedules import DIRECTIVES, ILLEGAL, TAIL_KEYS, run_fuzz
 
 
+DEFAULT_SEED = 20261121
+
+
 def _seed() -> int:
     env = os.environ.get("PYHALIDE_FUZZ_SEED")
-    return int(env) if env else random.randrange(1 << 31)
+    if env == "random":
+        return random.randrange(1 << 31)
+    return int(env) if env else DEFAULT_SEED
 
 
 def _check(report, minimum: int):
@@ -33,7 +39,7 @@ def _check(report, minimum: int):
 def test_schedule_fuzz_short():
     seed = _seed()
     print(f"\nschedule fuzz seed {seed}", flush=True)
-    report = run_fuzz(seed, programs=8, schedules=3, time_budget=45.0, max_funcs=3,
+    report = run_fuzz(seed, programs=8, schedules=3, time_budget=40.0, max_funcs=3,
                       max_guards=2, min_each=3)
     _check(report, 1)
 

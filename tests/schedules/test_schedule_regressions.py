@@ -159,3 +159,16 @@ def test_nested_compute_at():
     p.by.compute_at(c, y)
     p.bx.compute_at(p.by, y)
     check(c, [9, 6], [2 * p.expected(9, 6)])
+
+
+# -- sliding window + RoundUp (found by the fuzzer, seed 2133997499) ----------------------
+def test_sliding_window_does_not_fold_storage_a_roundup_stage_overshoots():
+    x, y = V("x"), V("y")
+    in0 = ph.Buffer(np.random.default_rng(9).integers(-60, 60, size=(20, 20)).astype(np.int32))
+    f0, f1 = ph.Func("f0"), ph.Func("f1")
+    f0[x, y] = in0[x, y] * 3
+    f1[x, y] = f0[x + 1, y] + 1
+    f1.compute_root()
+    f0.compute_at(f1, x).store_root().split(x, V("xo"), V("xi"), 5, T.RoundUp)
+    a = np.asarray(in0)
+    check(f1, [6, 5], [a[:5, 1:7] * 3 + 1])
