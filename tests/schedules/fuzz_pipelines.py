@@ -511,10 +511,12 @@ KIND_CYCLE = ("stencil", "reduce", "tuple_func", "scan", "scatter", "hist", "tot
 
 
 def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4,
-                   require: Optional[str] = None) -> Program:
-    """A random pipeline of 1 to max_funcs Funcs (plus the outputs); with
-    `require` (a name of KIND_CYCLE), the first Func is of that kind."""
-    dims = 2 if rng.random() < 0.6 else 1
+                   require: Optional[str] = None, dims: Optional[int] = None) -> Program:
+    """A random pipeline of 1 to max_funcs Funcs (plus the outputs), 1-D or
+    2-D (random unless `dims` is given); with `require` (a name of
+    KIND_CYCLE), the first Func is of that kind."""
+    r = rng.random()
+    dims = dims or (2 if r < 0.6 else 1)
     g = _Gen(rng, seed, dims)
     g.add_input("int32", -60, 60)
     if rng.random() < 0.4:
