@@ -17,7 +17,8 @@ import z3
 from pyhalide import ir
 from . import grammar, npeval
 from .samples import make_samples
-from .z3model import Model, FP, REAL, float_theory, uses_arithmetic, uses_is_nan
+from .z3model import (Model, FP, REAL, float_theory, order_only, uses_arithmetic,
+                      uses_is_nan)
 
 SEED = 0
 RLIMIT = 20_000_000
@@ -44,7 +45,9 @@ class OperatorModel:
     def __init__(self, ops, types):
         self.ops, self.types = tuple(ops), tuple(types)
         self.size = len(self.types)
-        self.model = Model(float_theory(self.ops), arith_bitnot=uses_arithmetic(self.ops))
+        theory = float_theory(self.ops)
+        self.model = Model(theory, arith_bitnot=uses_arithmetic(self.ops),
+                           small_fp=theory == FP and order_only(self.ops))
         self.k = self.model.var(self.types[0], "k0")
         self.premises = []
         self._guard_nan = self.model.theory == FP and not uses_is_nan(self.ops)

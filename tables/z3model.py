@@ -8,7 +8,8 @@ Theories:
   `+`, `-` or `*` (reassociating float sums and products is what the schedule
   asks for); there are no infinities or NaN in this theory;
 - floats, "fp": Z3's IEEE floating-point theory of the type's format — used
-  for float operators built only from min/max/select/comparisons/is_nan.
+  for float operators built only from min/max/select/comparisons/is_nan
+  (in a small IEEE format when that is equivalent, see `order_only`).
   `min`/`max` with a NaN operand return an unspecified value (an
   uninterpreted function of the operands, so a proof holds for every choice);
   with a +0/-0 pair either zero (Z3's fp.min/fp.max). Two float results are
@@ -41,24 +42,52 @@ def uses_is_nan(ops) -> bool:
     return any(isinstance(n, ir.Call) and n.name == "is_nan" for e in ops for n in walk(e))
 
 
-def _fp_sort(t: ir.Type):
-    return z3.Float32() if t.bits == 32 else z3.Float64()
+# A small IEEE format for operators that only compare and copy floats.
+SMALL_FP = (4, 5)                  # exponent bits, significand bits
+_ORDER_CONSTANTS = (0.0, 1.0, -1.0, float("inf"), float("-inf"))
+
+
+def order_only(ops) -> bool:
+    """Whether the floats in `ops` are only compared, selected and copied
+    (min/max/select/comparisons/is_nan) with no constants but 0, +-1, +-inf.
+
+    Such an operator's results depend only on how its float inputs and
+    constants are ordered (and which are NaN, which are zeros), so a claim
+    about all inputs holds in a format iff it holds in every format that can
+    realize every such ordering: SMALL_FP has at least 8 distinct values
+    strictly between any two consecutive constants, more than the float
+    inputs of any query (at most 3 tuples of 2 elements plus k0). Proofs of
+    these operators therefore use SMALL_FP for float32 and float64 alike.
+    """
+    for e in ops:
+        for n in walk(e):
+            if isinstance(n, _ARITH) and n.type.is_float():
+                return False
+            if isinstance(n, ir.Const) and n.type.is_float() and n.value not in _ORDER_CONSTANTS:
+                return False
+    return True
 
 
 class Model:
     """Z3 terms for expressions over one operator's types, in one float theory."""
 
-    def __init__(self, float_theory_: str, arith_bitnot: bool = False):
+    def __init__(self, float_theory_: str, arith_bitnot: bool = False, small_fp: bool = False):
         self.theory = float_theory_
         self.arith_bitnot = arith_bitnot
+        self.small_fp = small_fp
         self._nan_fns = {}
+
+    def _fp_sort(self, t: ir.Type):
+        if self.small_fp:
+            return z3.FPSort(*SMALL_FP)
+        return z3.Float32() if t.bits == 32 else z3.Float64()
 
     # ---- values -----------------------------------------------------------
     def var(self, t: ir.Type, name: str):
         if t.is_bool():
             return z3.Bool(name)
         if t.is_float():
-            return z3.Real(name) if self.theory == REAL else z3.FP(name, _fp_sort(t))
+            return z3.Real(name) if self.theory == REAL else z3.FP(name, self._fp_sort(t))
         return z3.BitVec(name, t.bits)
 
     def const(self, t: ir.Type, value):
@@ -69,7 +98,7 @@ class Model:
                 if value != value or value in (float("inf"), float("-inf")):
                     raise ValueError(f"{value} is not a real number")
                 return z3.RealVal(value)
-            return z3.FPVal(value, _fp_sort(t))
+            return z3.FPVal(value, self._fp_sort(t))
         return z3.BitVecVal(int(value) & ((1 << t.bits) - 1), t.bits)
 
     def equal(self, t: ir.Type, a, b):
@@ -166,7 +195,7 @@ class Model:
             fn = z3.fpMin if name == "Min" else z3.fpMax
             key = (name, t.bits)
             if key not in self._nan_fns:
-                s = _fp_sort(t)
+                s = self._fp_sort(t)
                 self._nan_fns[key] = z3.Function(f"{name.lower()}_nan_f{t.bits}", s, s, s)
             unspecified = self._nan_fns[key](a, b)
             return z3.If(z3.Or(z3.fpIsNaN(a), z3.fpIsNaN(b)), unspecified, fn(a, b))
