@@ -16,6 +16,20 @@ def _dense0(arr: np.ndarray) -> bool:
 
 # fingerprint -> compiled kernel, shared by every Pipeline of the process
 _KERNELS: dict = {}
+# output Functions' ids -> (outputs, versions, graph, fingerprint): the last graph
+# of those outputs, reused while no reachable Function changed
+_GRAPHS: dict = {}
+
+
+def _version(fn: ir.Function) -> tuple:
+    """A cheap summary that changes whenever a definition or a schedule of
+    `fn` changes (definitions are replaced as tuples; schedule lists grow or
+    change their (var, kind) entries)."""
+    return (fn.schedule.compute_level, fn.schedule.store_level,
+            tuple((id(d.args), id(d.values), len(d.predicates), len(d.schedule.splits),
+                   len(d.schedule.rvars), d.schedule.allow_race_conditions,
+                   tuple((x.var, x.kind) for x in d.schedule.dims))
+                  for d in fn.definitions()))
 
 
 def _output_buffer_names(fn: ir.Function) -> list:
@@ -46,7 +60,22 @@ class Pipeline:
 
     # compilation ---------------------------------------------------------------
     def _graph(self):
-        return collect_graph([f.function() for f in self._outputs])
+        return self._graph_and_key()[0]
+
+    def _graph_and_key(self):
+        """The Func graph and its fingerprint, recomputed only when some
+        reachable Function changed since the last call for these outputs."""
+        outs = [f.function() for f in self._outputs]
+        memo_key = tuple(id(fn) for fn in outs)
+        hit = _GRAPHS.get(memo_key)
+        if hit is not None:
+            _, versions, graph, key = hit
+            if all(_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
+                return graph, key
+        graph = collect_graph(outs)
+        key = fingerprint(outs, graph)
+        _GRAPHS[memo_key] = (outs, [_version(fn) for fn in graph.env.values()], graph, key)
+        return graph, key
 
     def _lowered(self, graph, dense=(), stop_after=None):
         from .lowering.pipeline import lower
@@ -57,11 +86,10 @@ class Pipeline:
     def _kernel(self, dense=None):
         """The compiled kernel for the current algorithm, schedules and input
         types, specialized on which buffers are dense in dimension 0."""
-        graph = self._graph()
+        graph, key = self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
-        key = fingerprint([f.function() for f in self._outputs], graph) + \
-            "|dense:" + ",".join(sorted(dense))
+        key = key + "|dense:" + ",".join(sorted(dense))
         kernel = _KERNELS.get(key)
         if kernel is None:
             from .lowering.pipeline import compile_lowered
