@@ -99,7 +99,6 @@ class _Search:
         self.conv = expression_converter()
         self.tried = 0
         self.block_cache = {}
-        self.failures = {}
 
     def fail(self, reason) -> MatchResult:
         return MatchResult(False, reason, tried=self.tried)
@@ -231,7 +230,6 @@ class _Search:
         for s in subgraphs:
             b = self.match_block(s)
             if b is None:
-                self.failures[s] = True
                 return None
             out.append(b)
         return out
