@@ -148,11 +148,11 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
         out.loops.append(Loop(dim.var, var, lo, ext, dim.kind, hi))
     out.lets = list(reversed(lets))                    # children before parents
     out.names = dict(cur)
-    if not rounded:
-        # a fused outer variable stays in its range unless a RoundUp overshoots the fused loop
-        for name, lo, hi in fused:
-            out.exact[name] = (lo, hi)
-    else:
+    # a fused loop never overshoots (RoundUp applies to original loops only), so
+    # its outer variable stays in range
+    for name, lo, hi in fused:
+        out.exact[name] = (lo, hi)
+    if rounded:
         # RoundUp runs loops past their extent: what the stage really computes
         ivs = var_intervals(out, 0, {})
         for v in bounds:

@@ -172,3 +172,13 @@ def test_sliding_window_does_not_fold_storage_a_roundup_stage_overshoots():
     f0.compute_at(f1, x).store_root().split(x, V("xo"), V("xi"), 5, T.RoundUp)
     a = np.asarray(in0)
     check(f1, [6, 5], [a[:5, 1:7] * 3 + 1])
+
+
+# -- fuse of the inner loop of a RoundUp split (found by the fuzzer, seed 22) --------------
+def test_fuse_with_inner_of_roundup_split_keeps_bounds():
+    x, y = V("x"), V("y")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = x + 10 * y
+    g[x, y] = f[x, y] + 1
+    f.compute_root().split(y, V("yo"), V("yi"), 3, T.RoundUp).fuse(x, V("yi"), V("xyi"))
+    check(g, [5, 7], [np.add.outer(10 * np.arange(7), np.arange(5)) + 1])
