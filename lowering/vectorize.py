@@ -189,6 +189,7 @@ class _Widen(ir.Mutator):
         self.private: dict = {}
         # (name, scalar value) of every enclosing binding that became a
         # vector, outermost first: what a lane-by-lane re-check rebinds
+        # (value None: a scalar binding that shadows such a name)
         self.scalar_binders = [(var, lambda lane: simplify(ir.Add(lo, lane)))]
         self.depth = 0              # loops nested inside the vectorized body
         self.assert_groups = 0      # groups of lane-dependent assertions seen
@@ -221,7 +222,16 @@ class _Widen(ir.Mutator):
         (`<name>.base`, a scalar) and its uses become that ramp, so indices
         built from it stay ramps."""
         if not _is_vector(value):
-            return name, value, self._in_scope(self.subs, name, None, lambda: self.mutate(body))
+            if all(n != name for n, _ in self.scalar_binders):
+                return name, value, self._in_scope(self.subs, name, None,
+                                                   lambda: self.mutate(body))
+            # it shadows a name that became a vector: no re-check can rebind both
+            self.scalar_binders.append((name, None))
+            try:
+                return name, value, self._in_scope(self.subs, name, None,
+                                                   lambda: self.mutate(body))
+            finally:
+                self.scalar_binders.pop()
         if isinstance(value, ir.Ramp) and isinstance(value.stride, ir.Const):
             bound = ir.Variable(value.base.type, name + ".base")
             use, bound_value = ir.Ramp(bound, value.stride, value.lanes), value.base
@@ -411,6 +421,9 @@ class _Widen(ir.Mutator):
                             "one elsewhere in the body")
         if any(name in self.private for name in _loaded_buffers(run)):
             raise _Fallback(f"the assertion {what} reads per-lane storage")
+        if any(value is None for _, value in self.scalar_binders):
+            raise _Fallback(f"the assertion {what} depends on the lanes where a name that "
+                            "became a vector is shadowed")
         recheck = self._lane_by_lane(ir.block(*run))
         return ir.block(*[ir.IfThenElse(ir.Not(_all_lanes(c)), recheck) for _, c, _ in widened])
 

@@ -124,3 +124,17 @@ def test_func_gather_with_a_wide_index_type_is_vectorized_and_checked():
     data[37] = 100
     with pytest.raises(IndexError, match="wide_lut.*100"):
         p.realize([64])
+
+
+def test_assertion_where_a_widened_name_is_shadowed_keeps_the_loop_serial(capsys):
+    # let t = a[x]; let t = 5: the re-check could not rebind both meanings of t
+    a = np.arange(N, dtype=np.int32)
+    t = var("t")
+    body = lambda x: ir.LetStmt("t", load(a, "a", x), ir.LetStmt(     # noqa: E731
+        "u", ir.Add(t, i32(1)), ir.LetStmt("t", i32(5), ir.block(
+            checked(ir.LT(var("u"), ir.Add(t, i32(100))), "u {}", var("u")),
+            ir.Store("out", ir.Add(var("u"), t), x)))))
+    lowered = falls_back(capsys, split_vectorized(N // 8, 8, body), "is shadowed")
+    a[20] = 200
+    with pytest.raises(IndexError, match="^u 201$"):
+        run_stmt(lowered, [("a", a, False), ("out", np.zeros(N, np.int32), True)])
