@@ -182,3 +182,19 @@ def test_fuse_with_inner_of_roundup_split_keeps_bounds():
     g[x, y] = f[x, y] + 1
     f.compute_root().split(y, V("yo"), V("yi"), 3, T.RoundUp).fuse(x, V("yi"), V("xyi"))
     check(g, [5, 7], [np.add.outer(10 * np.arange(7), np.arange(5)) + 1])
+
+
+# -- found at ae4fc95, fixed since -------------------------------------------------------------
+@pytest.mark.parametrize("tail", [T.RoundUp, T.GuardWithIf, T.ShiftInwards])
+def test_store_root_compute_at_with_split_producer(tail):
+    """Was (with RoundUp): a producer stored at root and computed per
+    iteration of the consumer's outer loop, its own loop split with RoundUp,
+    returned [20 10 40 30 60 50] for [0 10 20 30 40 50]."""
+    x = V("x")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x] = x * 10
+    g[x] = f[x]
+    g.split(x, V("xo"), V("xi"), 2, T.ShiftInwards)
+    f.compute_at(g, V("xo")).store_root().split(x, V("fo"), V("fi"), 3, tail)
+    for n in (6, 7, 1):
+        check(g, [n], [np.arange(n) * 10])
