@@ -109,8 +109,6 @@ def test_directive_2d(name, where):
     p = Blur2D()
     if where == "root":
         p.bx.compute_root()
-        if name.startswith("fuse"):
-            pytest.skip("known bug: see test_schedule_regressions.py::test_fused_consumer_*")
     target = p.by if where == "output" else p.bx
     DIR2[name](target, p.x, p.y)
     for w, h in ((23, 17), (1, 1), (3, 2)):
