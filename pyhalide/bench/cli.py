@@ -35,10 +35,14 @@ def _commit() -> str:
                              capture_output=True, text=True, timeout=10)
         if out.returncode:
             return "unknown"
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--",
-                                os.path.dirname(here)], capture_output=True, text=True,
-                               timeout=10).stdout.strip()
-        return out.stdout.strip() + (" (working tree has uncommitted changes)" if dirty else "")
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=10).stdout.split("\n")
+        dirty = [line[3:] for line in dirty if line.strip()]
+        if not dirty:
+            return out.stdout.strip()
+        shown = ", ".join(dirty[:6]) + (", ..." if len(dirty) > 6 else "")
+        return out.stdout.strip() + f" + uncommitted changes to {shown}"
     except Exception:
         return "unknown"
 
