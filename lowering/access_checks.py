@@ -25,6 +25,7 @@ class _AddChecks(ir.Mutator):
         self.ctx = ctx
         self.scope = {}
         self.loops = []           # enclosing loop names
+        self.variant = set()      # lets defined inside those loops
         self.invariant = None     # loop-invariant sufficient conditions, or None
         self.drop_invariant = False
 
@@ -61,9 +62,19 @@ class _AddChecks(ir.Mutator):
     def visit_LetStmt(self, s):
         checks = self._checks_for([s.value])
         saved = self.scope.get(s.name)
-        self.scope[s.name] = BoundsOf(self.scope)(s.value) if s.value.type == ir.INDEX \
-            else Interval(None, None)
+        if s.value.type != ir.INDEX:
+            self.scope[s.name] = Interval(None, None)
+        elif _reads_memory(s.value):
+            self.scope[s.name] = BoundsOf(self.scope)(s.value)
+        else:
+            # a data-free index let is bounded whenever its operands are: keep it symbolic
+            self.scope[s.name] = Interval.point(ir.Variable(ir.INDEX, s.name))
+        inside = bool(self.loops)
+        if inside:
+            self.variant.add(s.name)
         body = self.mutate(s.body)
+        if inside:
+            self.variant.discard(s.name)
         self._restore(s.name, saved)
         new = s if body is s.body else ir.LetStmt(s.name, s.value, body)
         return ir.block(*checks, new)
@@ -112,6 +123,8 @@ class _AddChecks(ir.Mutator):
         bounds = BoundsOf(self.scope)
         out = []
         for d, a in enumerate(args):
+            if _bounded_by_construction(a, self.scope):
+                continue
             iv = bounds(a)
             if not rules.needs_check(kind, iv):
                 continue
@@ -142,10 +155,54 @@ class _AddChecks(ir.Mutator):
         if not (self.loops and iv.bounded()):
             return False
         names = ir.free_vars([iv.lo, iv.hi])
-        return not any(n in names for n in self.loops)
+        return not any(n in names for n in self.loops) and not (self.variant & set(names))
 
 
 _LAZY = "if_then_else"
+
+
+def _reads_memory(e) -> bool:
+    return bool(ir.find_calls(e)) or _has_load(e)
+
+
+def _has_load(e) -> bool:
+    found = []
+
+    class V(ir.Visitor):
+        def visit_Load(self, n):
+            found.append(n)
+
+    V().visit(e)
+    return bool(found)
+
+
+_AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)
+
+
+def _bounded_by_construction(e, scope) -> bool:
+    """Whether interval arithmetic surely bounds e without data: sums,
+    min/max, selects, multiplication/division/modulo by constants and widening
+    casts of bounded, data-free variables. Such an access never needs a
+    check: bounds inference included it in its buffer's region (or the
+    static input assertion covers it)."""
+    if isinstance(e, ir.Const):
+        return True
+    if isinstance(e, ir.Variable):
+        iv = scope.get(e.name)
+        return iv is None or (iv.bounded() and not iv.data_dependent())
+    if isinstance(e, _AFFINE):
+        return _bounded_by_construction(e.a, scope) and _bounded_by_construction(e.b, scope)
+    if isinstance(e, (ir.Mul, ir.Div, ir.Mod)):
+        return isinstance(e.b, ir.Const) and _bounded_by_construction(e.a, scope)
+    if isinstance(e, ir.Select):
+        return (_bounded_by_construction(e.true_value, scope)
+                and _bounded_by_construction(e.false_value, scope)
+                and not _reads_memory(e.condition))
+    if isinstance(e, ir.Cast):
+        src, t = e.value.type, e.type
+        return t.is_integer() and src.is_integer() and t.bits >= 32 and \
+            (src.bits < t.bits or src.code == t.code) and _bounded_by_construction(e.value, scope)
+    return False
 
 
 def _reads_with_paths(exprs) -> list:

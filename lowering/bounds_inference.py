@@ -22,7 +22,7 @@ from .context import (LoweringContext, region_min, region_max, region_extent, re
                       index_var, buffer_name)
 from .monotonic import non_decreasing, window_span
 from .interval import Interval, BoundsOf, union
-from .loop_synthesis import loops_of_stage, loop_var_of
+from .loop_synthesis import loops_of_stage, loop_var_of, pure_positions
 from .simplify import simplify
 from .stage_loops import var_intervals
 
@@ -162,9 +162,10 @@ class _Bounds:
             if index == 0:
                 continue
             scope = {}
-            for pos, a in enumerate(d.args):
-                if isinstance(a, ir.Variable) and a.kind == "" and acc.dims[pos] is not None:
-                    scope[a.name] = acc.dims[pos]
+            own = pure_positions(d)
+            for name, pos in own.items():
+                if acc.dims[pos] is not None:
+                    scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
             bounds = BoundsOf(scope)
@@ -172,7 +173,8 @@ class _Bounds:
                                    if c.call_type == ir.FUNC and c.name == fn.name]
             for args in accesses:
                 for i, (a, lhs) in enumerate(zip(args, d.args)):
-                    if isinstance(lhs, ir.Variable) and lhs.kind == "" and ir.equal(a, lhs):
+                    if isinstance(lhs, ir.Variable) and own.get(lhs.name) == i and \
+                            ir.equal(a, lhs):
                         continue
                     iv = bounds(a)
                     if rules.extends_region(kind, iv):
@@ -183,9 +185,9 @@ class _Bounds:
         out = [None] * dims
         for index, d in enumerate(fn.definitions()):
             sl = loops_of_stage(self.ctx, fn, index)
-            for pos, a in enumerate(d.args):
-                if isinstance(a, ir.Variable) and a.kind == "" and a.name in sl.footprint:
-                    lo, hi = sl.footprint[a.name]
+            for name, pos in pure_positions(d).items():
+                if name in sl.footprint:
+                    lo, hi = sl.footprint[name]
                     iv = Interval(lo, hi)
                     out[pos] = iv if out[pos] is None else union(out[pos], iv)
         return out

@@ -18,15 +18,24 @@ from .simplify import simplify
 from .stage_loops import stage_loops, StageLoops
 
 
+def pure_positions(d: ir.Definition) -> dict:
+    """Pure Var name -> the first LHS position where it stands alone (its own
+    dimension; a later occurrence is an ordinary access)."""
+    out = {}
+    for pos, a in enumerate(d.args):
+        if isinstance(a, ir.Variable) and a.kind == "" and a.name not in out:
+            out[a.name] = pos
+    return out
+
+
 def stage_bounds(fn: ir.Function, d: ir.Definition) -> dict:
     """Original variable -> (min, extent, max): pure Vars over the required
-    region, RVars over their RDom."""
+    region of their own dimension, RVars over their RDom."""
     bounds = {}
-    for pos, a in enumerate(d.args):
-        if isinstance(a, ir.Variable) and a.kind == "":
-            bounds[a.name] = (index_var(required_min(fn.name, pos)),
-                              index_var(required_extent(fn.name, pos)),
-                              index_var(required_max(fn.name, pos)))
+    for name, pos in pure_positions(d).items():
+        bounds[name] = (index_var(required_min(fn.name, pos)),
+                        index_var(required_extent(fn.name, pos)),
+                        index_var(required_max(fn.name, pos)))
     for rv in d.schedule.rvars:
         hi = simplify(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1)), assume_no_overflow=True)
         bounds[rv.name] = (rv.min, rv.extent, hi)

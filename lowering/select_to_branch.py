@@ -36,17 +36,13 @@ def _keeps_old(value, store: ir.Store):
 
 
 class _SelectToBranch(ir.Mutator):
+    """Rewrites tuple updates only: a single running min/max or select stays a
+    select, which LLVM keeps in a register and vectorizes as a reduction."""
+
     def visit_For(self, s):
         if s.kind == ir.ForKind.VECTORIZED:      # vector code keeps its selects
             return s
         return self.mutate_children(s)
-
-    def visit_Store(self, s):
-        hit = _keeps_old(s.value, s)
-        if hit is None:
-            return s
-        cond, new = hit
-        return ir.IfThenElse(cond, ir.Store(s.name, new, s.index))
 
     def visit_LetStmt(self, s):
         rewritten = self._tuple_update(s)

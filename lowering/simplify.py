@@ -113,10 +113,10 @@ class _Simplifier(ir.Mutator):
             return r
         if self.no_overflow:
             d = constant_difference(r.a, r.b)
-            if d is not None:
+            if d is not None and r.type.is_scalar():
                 return fold_binary(type(r), ir.Const(ir.Int(64), d), ir.Const(ir.Int(64), 0))
         if r.a.type.is_integer() and ir.equal(r.a, r.b):
-            return ir.Const(ir.Bool(), isinstance(r, (ir.EQ, ir.LE, ir.GE)))
+            return ir.const(r.type, isinstance(r, (ir.EQ, ir.LE, ir.GE)))
         return r
 
     visit_EQ = visit_NE = visit_LT = visit_LE = visit_GT = visit_GE = _compare
