@@ -56,8 +56,13 @@ def internal_name(buf: str) -> str:
     return f"{buf}.internal"
 
 
-def geometry(buf: str, field_name: str, d: int) -> ir.Variable:
-    """min/extent/stride of dimension d of a kernel buffer argument."""
+def geometry(buf: str, field_name: str, d: int) -> ir.Expr:
+    """min/extent/stride of dimension d of a kernel buffer argument. Every
+    buffer the runtime passes starts at 0 in every dimension (a NumPy array,
+    or a realize() region), so the min is the constant 0: index arithmetic
+    then folds as it does for NumPy arrays."""
+    if field_name == "min":
+        return ir.index(0)
     return ir.Variable(ir.INDEX, f"{buf}.{field_name}.{d}", "param")
 
 
