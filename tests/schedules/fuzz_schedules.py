@@ -650,7 +650,8 @@ def illegal_probes(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS
             if len(consumers) >= 2 and all(c.dims >= 1 for c in consumers):
                 c = consumers[0]
                 setup = [f"{o.var}.compute_root()" for o in consumers if not o.is_output]
-                out.append(Probe("use_outside_level", setup, f"{f.var}.compute_at({c.var}, x)"))
+                out.append(Probe("use_outside_level", setup,
+                                 f"{f.var}.compute_at({c.var}, {c.stages[-1].loops[0].expr})"))
     return out
 
 

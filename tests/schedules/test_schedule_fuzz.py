@@ -39,7 +39,7 @@ def _check(report, minimum: int):
 def test_schedule_fuzz_short():
     seed = _seed()
     print(f"\nschedule fuzz seed {seed}", flush=True)
-    report = run_fuzz(seed, programs=8, schedules=3, time_budget=40.0, max_funcs=3,
+    report = run_fuzz(seed, programs=30, schedules=3, time_budget=35.0, max_funcs=3,
                       max_guards=2, min_each=3)
     _check(report, 1)
 
