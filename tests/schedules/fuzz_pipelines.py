@@ -144,7 +144,7 @@ class _Gen:
         if f.values > 1:
             e = f"{e}[{self.rng.randrange(f.values)}]"
             e = f"ph.i32({e})"
-        elif f.kind in ("narrow", "float"):
+        elif _needs_cast(f):
             e = f"ph.i32({e})"
         return e
 
@@ -323,11 +323,12 @@ class _Gen:
         self.consume(f, 1, src)
         self.finish(f)
 
-    def _read_at(self, src, idx: str) -> str:
-        """A read of src at explicit index source `idx` (int32)."""
+    def _read_at(self, src, idx) -> str:
+        """A read of src at explicit index sources `idx` (int32): a list, or a
+        comma-separated string of simple expressions."""
+        parts = [p.strip() for p in idx.split(",")] if isinstance(idx, str) else list(idx)
         if isinstance(src, str):
             dtype = dict(self.inputs)[src]
-            parts = [p.strip() for p in idx.split(",")]
             if self.rng.random() < 0.3:
                 hi = self.extent - 1
                 e = f"{src}[{', '.join(f'ph.clamp({p}, 0, {hi})' for p in parts)}]"
@@ -336,14 +337,14 @@ class _Gen:
             return e if dtype == "int32" else f"ph.i32({e})"
         f = src
         if f.dims == 0:     # keep the reduction point in the value: the RVars stay used
-            return f"({f.var}[()] + {idx.split(',')[0]})"
+            return f"({f.var}[()] + {parts[0]})"
         elif f.dims != self.dims:
-            e = f"{f.var}[{idx.split(',')[0]}]"
+            e = f"{f.var}[{parts[0]}]"
         else:
-            e = f"{f.var}[{idx}]"
+            e = f"{f.var}[{', '.join(parts)}]"
         if f.values > 1:
             return f"ph.i32({e}[0])"
-        return f"ph.i32({e})" if f.kind in ("narrow", "float") else e
+        return f"ph.i32({e})" if _needs_cast(f) else e
 
     def scan(self):
         """A prefix scan along x: iterations depend on each other."""
@@ -456,6 +457,20 @@ class _Gen:
         self.consume(f, 0, holder)
         self.finish(f)
 
+    def gather(self):
+        """f[x, y] = g[clamp(h[x, y], lo, hi), y]: a data-dependent read of a
+        Func (gathers when vectorized), bounded by the clamp."""
+        rng = self.rng
+        src, idx_src = self.pick_source(), self.pick_source()
+        f = self.new_func("gather")
+        lo, hi = rng.randint(-4, 0), rng.randint(3, 24)
+        idx = f"ph.clamp({self.read(idx_src, self.offsets(1))} % 32, {lo}, {hi})"
+        e = self._read_at(src, [idx] + self.vars[1:])
+        self.algo.append(f"{f.var}[{self.lhs(f)}] = {e} + x")
+        self.pure_stage(f)
+        self.consume(f, 0, src, idx_src)
+        self.finish(f)
+
     def output(self, extra_outputs: int):
         """The output(s): combine every Func not yet consumed."""
         outs = []
@@ -474,10 +489,15 @@ class _Gen:
             e = terms[0]
             for t in terms[1:]:
                 e = self.combine(e, t)
-            if self.rng.random() < 0.15:
+            u = self.rng.random()
+            if u < 0.15:
                 e = f"ph.cast(ph.UInt(8), {e})"
                 self.features["narrow_output"] += 1
                 f.value_type = "ph.UInt(8)"
+            elif u < 0.25:     # float arithmetic must be bit-exact too (no fast-math)
+                e = f"ph.f32({e}) / 3.0 + ph.f32(x) * 0.1"
+                self.features["float_output"] += 1
+                f.value_type = "ph.Float(32)"
             self.algo.append(f"{f.var}[{self.lhs(f)}] = {e}")
             self.pure_stage(f)
             self.consume(f, 0, *srcs)
@@ -501,13 +521,13 @@ class _Gen:
 
 _KINDS = [("pointwise", 4), ("stencil", 4), ("narrow", 1), ("floating", 1), ("tuple_func", 2),
           ("reduce", 3), ("scan", 1.5), ("scatter", 1.5), ("hist", 1), ("total", 1),
-          ("inline_reduction", 1.5)]
+          ("inline_reduction", 1.5), ("gather", 1)]
 
 
 # the kinds run_fuzz cycles through (one required per program), so that a
 # short run still covers each
 KIND_CYCLE = ("stencil", "reduce", "tuple_func", "scan", "scatter", "hist", "total",
-              "inline_reduction", "narrow", "floating", "pointwise")
+              "inline_reduction", "narrow", "floating", "gather", "pointwise")
 
 
 def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4,
@@ -535,6 +555,11 @@ def random_program(rng: random.Random, seed: int = 0, max_funcs: int = 4,
     prog = Program(seed, dims, g.header, g.algo, g.funcs, [o.var for o in outs], g.features)
     prog.float_output = False
     return prog
+
+
+def _needs_cast(f: FuncInfo) -> bool:
+    """Whether reads of f need ph.i32(...) to join int32 arithmetic."""
+    return f.kind in ("narrow", "float") or f.value_type != "ph.Int(32)"
 
 
 def _plus(v: str, o: int) -> str:
