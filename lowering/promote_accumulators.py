@@ -1,0 +1,133 @@
+"""Keep accumulators in registers.
+
+A serial loop nest that reads and writes a buffer only at one loop-invariant
+index (a 0-dimensional reduction's state, argmin's tuple, one histogram bin)
+gets a one-element scratch copy of it: loaded before the loop, used inside,
+stored back after. The scratch is a small constant-size Allocate, which codegen
+places on the stack, where LLVM promotes it to a register; the buffer itself
+(reached through the argument array, so not known to be dereferenceable)
+could not be kept in a register across a conditional store."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+
+class _Accesses(ir.Visitor):
+    """Per buffer: the index expressions used in a loop nest, whether it
+    holds a non-serial loop, and the names bound inside it."""
+
+    memoize = False
+
+    def __init__(self):
+        super().__init__()
+        self.indices = {}          # buffer -> list of index Exprs
+        self.inner_names = set()
+        self.parallel = False
+
+    def visit_Load(self, e):
+        self.indices.setdefault(e.name, []).append(e.index)
+        self.visit_children(e)
+
+    def visit_Store(self, s):
+        self.indices.setdefault(s.name, []).append(s.index)
+        self.visit_children(s)
+
+    def visit_For(self, s):
+        if s.kind != ir.ForKind.SERIAL:
+            self.parallel = True
+        self.inner_names.add(s.name)
+        self.visit_children(s)
+
+    def visit_LetStmt(self, s):
+        self.inner_names.add(s.name)
+        self.visit_children(s)
+
+    def visit_Let(self, e):
+        self.inner_names.add(e.name)
+        self.visit_children(e)
+
+    def visit_Allocate(self, s):
+        self.inner_names.add(s.name)
+        self.visit_children(s)
+
+
+class _Rename(ir.Mutator):
+    memoize = False
+
+    def __init__(self, buf, scratch):
+        super().__init__()
+        self.buf, self.scratch = buf, scratch
+
+    def visit_Load(self, e):
+        if e.name == self.buf:
+            return ir.Load(e.type, self.scratch, ir.index(0))
+        return self.mutate_children(e)
+
+    def visit_Store(self, s):
+        value = self.mutate(s.value)
+        if s.name == self.buf:
+            return ir.Store(self.scratch, value, ir.index(0))
+        return ir.Store(s.name, value, self.mutate(s.index))
+
+
+class _Promote(ir.Mutator):
+    memoize = False
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def visit_For(self, s):
+        if s.kind != ir.ForKind.SERIAL:
+            return self.mutate_children(s)
+        acc = _Accesses()
+        acc.visit(s)
+        if acc.parallel:
+            return self.mutate_children(s)
+        loop = s
+        promoted = []                         # (scratch, buffer, type, index)
+        for buf, indices in sorted(acc.indices.items()):
+            if buf in acc.inner_names or ".acc" in buf:
+                continue
+            first = indices[0]
+            if any(not ir.equal(first, i) for i in indices[1:]):
+                continue
+            if set(ir.free_vars(first)) & acc.inner_names:
+                continue
+            t = _element_type(s, buf)
+            if t is None or not t.is_scalar():
+                continue
+            scratch = f"{buf}.acc{self.count}"
+            self.count += 1
+            loop = _Rename(buf, scratch).mutate(loop)
+            promoted.append((scratch, buf, t, first))
+        body = self.mutate(loop.body)         # inner loops, for the other buffers
+        out = loop if body is loop.body else ir.For(loop.name, loop.min, loop.extent, loop.kind, body)
+        for scratch, buf, t, index in promoted:
+            out = ir.Allocate(scratch, t, (ir.index(1),), ir.block(
+                ir.Store(scratch, ir.Load(t, buf, index), ir.index(0)),
+                out,
+                ir.Store(buf, ir.Load(t, scratch, ir.index(0)), index)))
+        return out
+
+
+def _element_type(stmt, buf: str):
+    found = []
+
+    class V(ir.Visitor):
+        def visit_Load(self, e):
+            if e.name == buf:
+                found.append(e.type)
+            self.visit_children(e)
+
+        def visit_Store(self, st):
+            if st.name == buf:
+                found.append(st.value.type)
+            self.visit_children(st)
+
+    V().visit(stmt)
+    return found[0] if found else None
+
+
+def promote_accumulators(stmt: ir.Stmt) -> ir.Stmt:
+    return _Promote().mutate(stmt)
