@@ -198,3 +198,18 @@ def test_store_root_compute_at_with_split_producer(tail):
     f.compute_at(g, V("xo")).store_root().split(x, V("fo"), V("fi"), 3, tail)
     for n in (6, 7, 1):
         check(g, [n], [np.arange(n) * 10])
+
+
+# -- KNOWN_BUGS["roundup_at_input_bounds"] ---------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="roundup_at_input_bounds: with RoundUp in a Func computed "
+                   "at a split consumer loop, the static input check demands [0, 72] where the "
+                   "pipeline reads [0, 39]: ValueError for an input that is large enough")
+def test_roundup_at_split_consumer_input_bounds():
+    x = V("x")
+    inp = ph.Buffer(np.arange(40, dtype=np.int32))
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x] = inp[x + 2] + inp[x]
+    g[x] = f[x]
+    g.split(x, V("xo"), V("xi"), 4)
+    f.compute_at(g, V("xo")).split(x, V("a"), V("b"), 2, T.RoundUp)
+    check(g, [37], [2 * np.arange(37) + 2])
