@@ -213,3 +213,17 @@ def test_roundup_at_split_consumer_input_bounds():
     g.split(x, V("xo"), V("xi"), 4)
     f.compute_at(g, V("xo")).split(x, V("a"), V("b"), 2, T.RoundUp)
     check(g, [37], [2 * np.arange(37) + 2])
+
+
+# -- accumulator promotion must not hoist a data-dependent location (long fuzz, seed 20261121)
+def test_scatter_index_read_from_a_func_computed_in_the_loop():
+    x = V("x")
+    a = np.random.default_rng(4).integers(-60, 60, size=(7, 6)).astype(np.int32)
+    inp = ph.Buffer(a)
+    f0, f1 = ph.Func("f0"), ph.Func("f1")
+    r0 = ph.RDom([(0, 6), (0, 7)], "r0")
+    f0[x, V("y")] = inp[x, V("y")] * 3
+    f1[x] = 0
+    f1[(f0[r0.x, r0.y]) % 16] += 1
+    f0.compute_at(f1, r0.x).store_at(f1, r0.x)
+    check(f1, [16], [np.bincount(((a * 3) % 16).ravel(), minlength=16)])
