@@ -45,23 +45,32 @@ def non_decreasing(e: ir.Expr, var: str) -> bool:
     return _direction(e, var) in (0, 1)
 
 
-def _unclamp(e, var: str):
-    """e without min/max clamps against bounds that do not depend on var
-    (clamping only narrows an interval)."""
+def _unclamp(e, var: str, upper: bool):
+    """An expression bounding e from the given side (an upper bound of e if
+    `upper`, else a lower bound) with the clamps against bounds independent of
+    var removed where that keeps it a bound: min(a, c) <= a and
+    max(a, c) >= a. None where no such bound is found (a max on the upper
+    side, or a min on the lower side, widens the interval)."""
     if isinstance(e, (ir.Min, ir.Max)):
-        if var not in ir.free_vars(e.b):
-            return _unclamp(e.a, var)
-        if var not in ir.free_vars(e.a):
-            return _unclamp(e.b, var)
+        keeps = isinstance(e, ir.Min) if upper else isinstance(e, ir.Max)
+        for a, b in ((e.a, e.b), (e.b, e.a)):
+            if var not in ir.free_vars(b):
+                return _unclamp(a, var, upper) if keeps else None
+        return None
     if isinstance(e, ir.Add) and isinstance(e.b, ir.Const):
-        return ir.Add(_unclamp(e.a, var), e.b)
+        inner = _unclamp(e.a, var, upper)
+        return None if inner is None else ir.Add(inner, e.b)
     if isinstance(e, ir.Sub) and isinstance(e.b, ir.Const):
-        return ir.Sub(_unclamp(e.a, var), e.b)
+        inner = _unclamp(e.a, var, upper)
+        return None if inner is None else ir.Sub(inner, e.b)
     return e
 
 
 def window_span(lo: ir.Expr, hi: ir.Expr, var: str):
     """A constant upper bound on hi - lo + 1 for every value of var, or None."""
     from .linear import constant_difference
-    d = constant_difference(_unclamp(hi, var), _unclamp(lo, var))
+    h, l = _unclamp(hi, var, True), _unclamp(lo, var, False)
+    if h is None or l is None:
+        return None
+    d = constant_difference(h, l)
     return None if d is None or d < 0 else d + 1

@@ -227,3 +227,21 @@ def test_scatter_index_read_from_a_func_computed_in_the_loop():
     f1[(f0[r0.x, r0.y]) % 16] += 1
     f0.compute_at(f1, r0.x).store_at(f1, r0.x)
     check(f1, [16], [np.bincount(((a * 3) % 16).ravel(), minlength=16)])
+
+
+# -- sliding window with a gather over a constant range (long fuzz, seed 20261121) --------
+def test_sliding_window_does_not_fold_a_window_widened_by_a_gather():
+    x, y = V("x"), V("y")
+    a = np.random.default_rng(8).integers(0, 60, size=(12, 40)).astype(np.int32)
+    inp = ph.Buffer(a)
+    f0, f1 = ph.Func("f0"), ph.Func("f1")
+    f0[x, y] = inp[x, y] * 2
+    f1[x, y] = f0[ph.clamp(f0[x + 1, y] % 32, 0, 15), y] + x
+    f1.compute_root()
+    f0.compute_at(f1, x).store_at(f1, y)
+    f0v = a * 2
+    exp = np.empty((12, 10), np.int64)
+    for yy in range(12):
+        for xx in range(10):
+            exp[yy, xx] = f0v[yy, min(max(f0v[yy, xx + 1] % 32, 0), 15)] + xx
+    check(f1, [10, 12], [exp])
