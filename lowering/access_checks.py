@@ -64,7 +64,7 @@ class _AddChecks(ir.Mutator):
         saved = self.scope.get(s.name)
         if s.value.type != ir.INDEX:
             self.scope[s.name] = Interval(None, None)
-        elif _reads_memory(s.value):
+        elif ir.reads_memory(s.value):
             self.scope[s.name] = BoundsOf(self.scope)(s.value)
         else:
             # a data-free index let is bounded whenever its operands are: keep it symbolic
@@ -161,21 +161,6 @@ class _AddChecks(ir.Mutator):
 _LAZY = "if_then_else"
 
 
-def _reads_memory(e) -> bool:
-    return bool(ir.find_calls(e)) or _has_load(e)
-
-
-def _has_load(e) -> bool:
-    found = []
-
-    class V(ir.Visitor):
-        def visit_Load(self, n):
-            found.append(n)
-
-    V().visit(e)
-    return bool(found)
-
-
 _AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)
 
 
@@ -197,7 +182,7 @@ def _bounded_by_construction(e, scope) -> bool:
     if isinstance(e, ir.Select):
         return (_bounded_by_construction(e.true_value, scope)
                 and _bounded_by_construction(e.false_value, scope)
-                and not _reads_memory(e.condition))
+                and not ir.reads_memory(e.condition))
     if isinstance(e, ir.Cast):
         src, t = e.value.type, e.type
         return t.is_integer() and src.is_integer() and t.bits >= 32 and \

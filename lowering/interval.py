@@ -151,7 +151,7 @@ class BoundsOf:
         return method(e)
 
     def _has_data(self, e) -> bool:
-        return bool(ir.find_calls(e)) or _has_load(e)
+        return ir.reads_memory(e)
 
     # arithmetic ----------------------------------------------------------------
     def _Add(self, e):
@@ -319,18 +319,6 @@ def union(a: Interval, b: Interval) -> Interval:
     lo = None if a.lo is None or b.lo is None else _s(ir.Min(a.lo, b.lo))
     hi = None if a.hi is None or b.hi is None else _s(ir.Max(a.hi, b.hi))
     return Interval(lo, hi, a.lo_data or b.lo_data, a.hi_data or b.hi_data)
-
-
-def _has_load(e) -> bool:
-    class V(ir.Visitor):
-        found = False
-
-        def visit_Load(self, n):
-            self.found = True
-
-    v = V()
-    v.visit(e)
-    return v.found
 
 
 def bounds_of(e: ir.Expr, scope: dict) -> Interval:

@@ -92,7 +92,7 @@ class _Promote(ir.Mutator):
             first = indices[0]
             if any(not ir.equal(first, i) for i in indices[1:]):
                 continue
-            if set(ir.free_vars(first)) & acc.inner_names or _reads_memory(first):
+            if set(ir.free_vars(first)) & acc.inner_names or ir.reads_memory(first):
                 continue
             t = _element_type(s, buf)
             if t is None or not t.is_scalar():
@@ -109,23 +109,6 @@ class _Promote(ir.Mutator):
                 out,
                 ir.Store(buf, ir.Load(t, scratch, ir.index(0)), index)))
         return out
-
-
-def _reads_memory(e) -> bool:
-    """Whether e loads (a data-dependent location may change inside the loop,
-    and its buffer may live only inside it)."""
-    found = []
-
-    class V(ir.Visitor):
-        def visit_Load(self, n):
-            found.append(n)
-
-        def visit_Call(self, n):
-            found.append(n)
-            self.visit_children(n)
-
-    V().visit(e)
-    return bool(found)
 
 
 def _element_type(stmt, buf: str):

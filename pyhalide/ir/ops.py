@@ -155,6 +155,25 @@ def find_calls(e) -> list:
     return v.calls
 
 
+class _Loads(Visitor):
+    def __init__(self):
+        super().__init__()
+        self.found = False
+
+    def visit_Load(self, n):
+        self.found = True
+
+
+def reads_memory(e) -> bool:
+    """Whether e calls anything (a Func, an image, an intrinsic) or loads:
+    its value may depend on data."""
+    if find_calls(e):
+        return True
+    v = _Loads()
+    v.visit(e)
+    return v.found
+
+
 def conjunction(conds) -> N.Expr | None:
     out = None
     for c in conds:
