@@ -17,7 +17,7 @@ app = typer.Typer(help="Run the benchmark suites of PERFORMANCE.md side by side 
                        "Numba and Halide 21 (peers not installed show n/a).",
                   add_completion=False, invoke_without_command=True)
 
-SUITES = {"1": "suite1", "2": "suite2"}
+SUITES = {"1": "suite1", "2": "suite2", "3": "suite3"}
 
 
 def _version(mod: str) -> str:
@@ -106,7 +106,7 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
 
 @app.callback(invoke_without_command=True)
 def bench(ctx: typer.Context,
-          suite: str = typer.Option("all", "--suite", "-s", help="1, 2 or all"),
+          suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all"),
           size_log2: Optional[int] = typer.Option(
               None, "--size-log2", "-n",
               help="suite 1: log2 of the element count (default 24, quick 12); "
@@ -139,11 +139,11 @@ def bench(ctx: typer.Context,
     if ctx.invoked_subcommand is not None:
         return
     if suite == "all":
-        suites = ["suite1", "suite2"]
+        suites = ["suite1", "suite2", "suite3"]
     elif suite in SUITES:
         suites = [SUITES[suite]]
     else:
-        raise typer.BadParameter(f"--suite must be 1, 2 or all, not {suite!r}")
+        raise typer.BadParameter(f"--suite must be 1, 2, 3 or all, not {suite!r}")
     if rounds is None:
         rounds = 1 if quick else MIN_ROUNDS
     if rounds < 1 or calls < 1:
