@@ -187,8 +187,10 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
             _loaded[key] = (engine, address)
             while len(_loaded) > _LOADED_MAX:
                 _loaded.popitem(last=False)
-    return Kernel(name, address, buffers, params, out.errors, keepalive=engine,
-                  parallel=out.uses_parallel)
+    kernel = Kernel(name, address, buffers, params, out.errors, keepalive=engine,
+                    parallel=out.uses_parallel)
+    kernel.object_key = key         # where its object lives in the on-disk cache
+    return kernel
 
 
 def _load_object(obj: bytes, t: Target, symbols, tm):
