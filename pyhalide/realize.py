@@ -92,8 +92,12 @@ class Pipeline:
         key = key + "|dense:" + ",".join(sorted(dense))
         kernel = _KERNELS.get(key)
         if kernel is None:
-            from .lowering.pipeline import compile_lowered
-            kernel = compile_lowered(self._lowered(graph, dense))
+            from .lowering.kernel_cache import load_kernel, store_kernel
+            kernel = load_kernel(key)
+            if kernel is None:
+                from .lowering.pipeline import compile_lowered
+                kernel = compile_lowered(self._lowered(graph, dense))
+                store_kernel(key, kernel)
             _KERNELS[key] = kernel
         return kernel, graph
 
