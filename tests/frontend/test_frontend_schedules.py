@@ -203,16 +203,13 @@ def test_schedule_decorator_registers_and_returns():
     assert len(calls) == 2
 
 
-@pytest.mark.skipif(not hasattr(ph.Func, "split") or not hasattr(ph.Func, "vectorize"),
-                    reason="split/vectorize are not available yet")
 def test_split_vectorize_parallel_schedule():
     def sched(p):
         out = p.funcs["out"]
         x, y = p.vars["out", "x"], p.vars["out", "y"]
         xo, xi = ph.Var("xo"), ph.Var("xi")
         out.split(x, xo, xi, 8).vectorize(xi)
-        if hasattr(out, "parallel"):
-            out.parallel(y)
+        out.parallel(y)
         p.funcs["tmp"].compute_root()
 
     p = ph.pipeline(blur_rows.py_func, schedule=sched)
@@ -220,25 +217,7 @@ def test_split_vectorize_parallel_schedule():
     check(p, img)
 
 
-def _rfactor_works() -> bool:
-    """rfactor exists and its tables prove a plain sum (skip until they do)."""
-    if not hasattr(ph.Stage, "rfactor") or not hasattr(ph, "prove_associativity"):
-        return False
-    try:
-        a = ph.Buffer(np.zeros(4, np.int32), "probe_a")
-        r = ph.RDom([(0, 4)])
-        f = ph.Func("probe_sum")
-        f[()] = 0
-        f[()] += a[r.x]
-        return bool(ph.prove_associativity(f.update(0)).associative)
-    except Exception:
-        return False
-
-
 def test_rfactor_schedule():
-    pytest.importorskip("pyhalide.rfactor")
-    if not _rfactor_works():
-        pytest.skip("rfactor cannot prove a plain sum yet (associativity tables missing)")
 
     @ph.pipeline
     def total(a):

@@ -17,4 +17,4 @@ def rfactor_tables():
     elif store.table_files():
         yield
     else:
-        pytest.skip("no operator tables: ship tables/data or set PYHALIDE_TEST_TABLES")
+        pytest.fail("no operator tables: ship tables/data or set PYHALIDE_TEST_TABLES")
