@@ -16,7 +16,9 @@ def _run(args, timeout=240):
 
 @pytest.mark.parametrize("script,args", [("blur.py", ["130", "70"]), ("histogram.py", []),
                                          ("histogram_equalization.py", []),
-                                         ("paper_reductions.py", ["12"])])
+                                         ("paper_reductions.py", ["12"]),
+                                         ("blur_schedules.py", ["300", "70"]),
+                                         ("histogram_equalization_schedules.py", ["333", "97"])])
 def test_example_runs_and_matches_numpy(script, args):
     out = _run([os.path.join(EX, script), *args])
     assert out.returncode == 0, out.stderr + out.stdout
