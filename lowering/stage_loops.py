@@ -54,7 +54,7 @@ class StageLoops:
     guards: list = field(default_factory=list)       # [Guard]
     footprint: dict = field(default_factory=dict)    # widened original var -> (lo, hi)
     names: dict = field(default_factory=dict)        # dim name -> loop/let var name
-    exact: dict = field(default_factory=dict)        # var name -> (min, max) it is clamped to
+    exact: dict = field(default_factory=dict)        # var name -> (min, max) it stays within
 
 
 def _iv(name: str) -> ir.Variable:
@@ -122,6 +122,10 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
                 out.exact[old] = (lo, hi)
             if tail == "RoundUp":
                 rounded = True
+                # overshoots its max by less than the factor: stated, so the
+                # bound stays tight where min and extent vary together (a Func
+                # computed per tile of its consumer)
+                out.exact[old] = (lo, _s(ir.Add(hi, ir.Sub(f, ir.index(1)))))
         elif sp.kind == "fuse":
             inner, outer = cur.pop(sp.inner), cur.pop(sp.outer)
             (ilo, iext, _), (olo, oext, _) = rng[inner], rng[outer]

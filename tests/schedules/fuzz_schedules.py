@@ -59,11 +59,7 @@ LIMITATIONS = [
 
 # Known bugs the generator steers around by default (each has an xfail test in
 # test_schedule_regressions.py; drop the entry when that test starts passing).
-KNOWN_BUGS = {
-    "roundup_at_input_bounds": "RoundUp on a Func computed at a split consumer loop makes the "
-                               "static input check demand about twice the region read "
-                               "(ValueError for inputs that are large enough)",
-}
+KNOWN_BUGS: dict = {}
 
 # illegal requests: category -> regex the CompileError must match
 ILLEGAL = {
@@ -235,11 +231,7 @@ class _StageGen:
         return self.rng.choice(other) if other else None
 
     def tails_for(self, lp: Loop) -> list:
-        tails = self.legal_tails(lp)
-        if self.avoid("roundup_at_input_bounds") and "RoundUp" in tails and \
-                isinstance(self.sg.level.get(self.func.var), tuple):
-            tails.remove("RoundUp")
-        return tails
+        return self.legal_tails(lp)
 
     def tail_arg(self, tail: str, keyword=False) -> str:
         self.sg.sched.drawn[f"tail:{tail}"] += 1

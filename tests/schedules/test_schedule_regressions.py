@@ -200,10 +200,8 @@ def test_store_root_compute_at_with_split_producer(tail):
         check(g, [n], [np.arange(n) * 10])
 
 
-# -- KNOWN_BUGS["roundup_at_input_bounds"] ---------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="roundup_at_input_bounds: with RoundUp in a Func computed "
-                   "at a split consumer loop, the static input check demands [0, 72] where the "
-                   "pipeline reads [0, 39]: ValueError for an input that is large enough")
+# -- RoundUp in a Func computed at a split consumer loop: the input check demanded [0, 72]
+#    where [0, 39] is read (fixed: a RoundUp loop overshoots by less than its factor)
 def test_roundup_at_split_consumer_input_bounds():
     x = V("x")
     inp = ph.Buffer(np.arange(40, dtype=np.int32))
