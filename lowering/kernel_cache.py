@@ -17,6 +17,7 @@ usual and store a fresh entry.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import tempfile
@@ -36,15 +37,17 @@ _source_hash = None
 
 def _compiler_source_hash() -> str:
     """A hash of the path, size and modification time of every .py file of
-    the installed pyhalide package (lowering, tables and frontend included),
-    as Python's own bytecode cache judges staleness: computed once per
-    process."""
+    the installed pyhalide package (lowering, tables and frontend included,
+    wherever their folders live), as Python's own bytecode cache judges
+    staleness: computed once per process."""
     global _source_hash
     if _source_hash is None:
-        import pyhalide
-        root = os.path.dirname(os.path.abspath(pyhalide.__file__))
-        dirs = {root, *(os.path.dirname(os.path.abspath(m.__file__))
-                        for m in _submodules())}
+        dirs = set()
+        for name in ("pyhalide", "pyhalide.lowering", "pyhalide.tables",
+                     "pyhalide.frontend_ast"):
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.submodule_search_locations:
+                dirs.update(os.path.abspath(d) for d in spec.submodule_search_locations)
         h = hashlib.sha256()
         for d in sorted(dirs):
             for base, subdirs, files in os.walk(d):
@@ -57,12 +60,6 @@ def _compiler_source_hash() -> str:
                                  .encode())
         _source_hash = h.hexdigest()
     return _source_hash
-
-
-def _submodules():
-    """The packages mapped from the repository's top-level folders."""
-    from pyhalide import lowering, tables, frontend_ast
-    return (lowering, tables, frontend_ast)
 
 
 def _disk_key(graph_key: str) -> tuple:
