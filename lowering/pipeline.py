@@ -22,6 +22,7 @@ from .bounds_inference import infer_bounds
 from .context import LoweringContext, buffer_name
 from .inline import inline_functions
 from .loop_synthesis import synthesize_loops
+from .partition_loops import partition_loops
 from .realization_order import realization_order
 from .promote_accumulators import promote_accumulators
 from .select_to_branch import select_to_branch
@@ -122,6 +123,7 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
         return lowered
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
+    stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", vectorize_loops, stmt, True)

@@ -47,6 +47,13 @@ def _mul(a, b):
     return ir.Mul(a, b)
 
 
+def _max(a, b):
+    ca, cb = _const(a), _const(b)
+    if ca is not None and cb is not None:
+        return ir.index(max(ca, cb))
+    return ir.Max(a, b)
+
+
 def _ceil_div(a, b):
     ca, cb = _const(a), _const(b)
     if ca is not None and cb is not None and cb > 0:
@@ -85,13 +92,16 @@ class Projection:
 
         Where a guard (see `guards`) keeps the value inside the RDom, the
         value is also clamped to the RDom's last point: a no-op wherever the
-        guard holds, and it tells bounds inference what is read."""
+        guard holds, and it tells bounds inference what is read. The clamp
+        is `min(e, max(last, min))`, so an empty RDom (last < min) still
+        reads an empty region: the loops give e the interval [min, min - 1]
+        there, which the clamp keeps."""
         out = {}
         for name, tok in self._originals.items():
             e = self._expand(_tok(tok), final)
             if name in self._guarded:
                 lo, ext = self._bounds[name]
-                e = ir.Min(e, _add(lo, _add(ext, ir.index(-1))))
+                e = ir.Min(e, _max(_add(lo, _add(ext, ir.index(-1))), lo))
             out[name] = e
         return out
 
