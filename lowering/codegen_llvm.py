@@ -26,6 +26,12 @@ Inside the Stmt, buffer `f` is addressed by Load/Store name `f` and its
 geometry is visible as int32 Variables `f.min.<d>`, `f.extent.<d>`,
 `f.stride.<d>`; scalar params as Variables named as the param.
 
+Buffer indices are int32 expressions, turned into 64-bit addresses: the
+part of an index that does not depend on data is computed in 64-bit
+arithmetic (no overflow of 32-bit index arithmetic is assumed, as bounds
+inference assumes), a part that depends on data keeps its wrapping int32
+value and is sign-extended (see index64).
+
 Serial, vectorized and unrolled loops are emitted as serial loops whose body
 is emitted as it is (lowering has already rewritten vectorized loops into
 vector expressions). A parallel loop's body is outlined into a task
@@ -52,6 +58,7 @@ from dataclasses import dataclass, field
 from llvmlite import ir as ll
 
 from pyhalide import ir
+from pyhalide.ir.mutator import children
 from . import codegen_ops as ops
 from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
 
@@ -139,8 +146,9 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
         for d in range(buf.dimensions):
             for k, what in enumerate(("min", "extent", "stride")):
                 p = bb.gep(shape, [ll.Constant(I64, 3 * d + k)], source_etype=I64)
-                v = bb.trunc(bb.load(p, typ=I64), I32)
-                em.bind(f"{buf.name}.{what}.{d}", v)
+                v64 = bb.load(p, typ=I64)
+                # runtime.py refuses geometry beyond int32: v64 == sext(v)
+                em.bind(f"{buf.name}.{what}.{d}", bb.trunc(v64, I32), v64)
     for j, p in enumerate(params):
         slot = bb.load(bb.gep(args, [ll.Constant(I64, 2 * nb + j)], source_etype=PTR), typ=PTR)
         if p.type.lanes != 1:
@@ -148,7 +156,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
         v = bb.load(slot, typ=llvm_type(p.type, memory=True))
         if p.type.is_bool():
             v = bb.icmp_unsigned("!=", v, ll.Constant(I8, 0))
-        em.bind(p.name, v)
+        em.bind(p.name, v, bb.sext(v, I64) if p.type == ir.Int(32) else DATA_FREE)
     em.err_ptr = bb.load(bb.gep(args, [ll.Constant(I64, 2 * nb + len(params))],
                                 source_etype=PTR), typ=PTR)
     em.emit_stmt(stmt)
@@ -174,6 +182,13 @@ class _ModuleState:
         return len(self.errors)       # the code stored in err[0]
 
 
+# Sentinel of bind(): a value of a type other than int32 that depends on no data.
+DATA_FREE = object()
+
+# Int32 operators computed in 64 bits by wide_index, as IRBuilder methods.
+_WIDE_OPS = {ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Min: "smin", ir.Max: "smax"}
+
+
 def _const_of(e):
     """The Python value of a scalar constant or a Broadcast of one, else None."""
     while isinstance(e, ir.Broadcast):
@@ -196,6 +211,7 @@ class _FunctionEmitter:
         self.start_block = fn.append_basic_block("start")
         self.b = ll.IRBuilder(self.start_block)
         self.scope: dict = {}           # name -> stack of LLVM values
+        self.wide: dict = {}            # name -> stack of wide forms (see bind)
         self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
         self.heap_slots: list = []      # entry allocas holding live heap pointers
         self.cleanup_block = None
@@ -204,14 +220,23 @@ class _FunctionEmitter:
         self.cache_floor = 0            # layers below this are hidden (shadowing)
 
     # ---- scopes ---------------------------------------------------------
-    def bind(self, name: str, value):
+    def bind(self, name: str, value, wide=None):
+        """Bind `name` to LLVM `value`. `wide` says what index arithmetic may
+        assume of it (see wide_index): an i64 value (an int32 that does not
+        depend on data, as a 64-bit integer), DATA_FREE (another type, not
+        depending on data) or None (may depend on data)."""
         self.scope.setdefault(name, []).append(value)
+        self.wide.setdefault(name, []).append(wide)
 
     def unbind(self, name: str):
         stack = self.scope[name]
         stack.pop()
         if not stack:
             del self.scope[name]
+        stack = self.wide[name]
+        stack.pop()
+        if not stack:
+            del self.wide[name]
 
     def push_buffer(self, name: str, ptr, t: ir.Type):
         self.buffers.setdefault(name, []).append((ptr, t))
@@ -308,7 +333,7 @@ class _FunctionEmitter:
         self.emit(s.value)
 
     def emit_LetStmt(self, s):
-        self.bind(s.name, self.emit(s.value))
+        self.bind(s.name, self.emit(s.value), self.wide_of(s.value))
         self.emit_stmt(s.body)
         self.unbind(s.name)
 
@@ -321,10 +346,14 @@ class _FunctionEmitter:
         if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
             self._emit_parallel(s, lo, ext)
         else:
-            self._serial_loop(s.name, lo, ext, s.body)
+            self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min))
 
-    def _serial_loop(self, name, lo, ext, body):
-        """for name in [lo, lo + ext): body, with an i32 trip counter."""
+    def _serial_loop(self, name, lo, ext, body, wide_lo=None):
+        """for name in [lo, lo + ext): body, with an i32 trip counter. The
+        loop variable's wide form is wide_lo + n (wide_lo defaults to the
+        sign extension of lo); when the loop bounds depend on data, the
+        variable still indexes without overflow: its values are those of
+        an int32 range."""
         b = self.b
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
@@ -334,7 +363,9 @@ class _FunctionEmitter:
         n = b.phi(I32, name=f"{name}.n")
         n.add_incoming(ll.Constant(I32, 0), pre)
         x = b.add(lo, n, name=name)
-        self.bind(name, x)
+        if wide_lo is None:
+            wide_lo = b.sext(lo, I64)
+        self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
         self.emit_stmt(body)
         self.unbind(name)
         b = self.b
@@ -382,7 +413,9 @@ class _FunctionEmitter:
         def field_ptr(i):
             return ab.gep(clo, [ll.Constant(I32, 0), ll.Constant(I32, i)], source_etype=cty)
         for i, (nm, v) in enumerate(values):
-            em.bind(nm, ab.load(field_ptr(i), typ=v.type))
+            v = ab.load(field_ptr(i), typ=v.type)
+            wide = self.wide[nm][-1]
+            em.bind(nm, v, ab.sext(v, I64) if isinstance(wide, ll.Value) else wide)
         for i, (nm, _, t) in enumerate(bufs):
             em.push_buffer(nm, body_fn.args[3 + i], t)
         em.err_ptr = ab.load(field_ptr(len(values) + len(bufs)), typ=PTR)
@@ -545,18 +578,18 @@ class _FunctionEmitter:
         align = btype.bytes()
         lanes = t.lanes
         if lanes == 1:
-            p = b.gep(ptr, [b.sext(self.emit(index), I64)], source_etype=mt)
+            p = b.gep(ptr, [self.index64(index)], source_etype=mt)
             if value is None:
                 return b.load(p, typ=mt, align=align)
             b.store(value, p, align=align)
             return None
         vt = ll.VectorType(mt, lanes)
         if isinstance(index, ir.Ramp) and _const_of(index.stride) in (1, -1):
-            base = self.emit(index.base)
+            base = self.index64(index.base)
             reverse = _const_of(index.stride) == -1
             if reverse:      # lanes base, base-1, ...: dense from base-(lanes-1)
-                base = b.sub(base, ll.Constant(I32, lanes - 1))
-            p = b.gep(ptr, [b.sext(base, I64)], source_etype=mt)
+                base = b.sub(base, ll.Constant(I64, lanes - 1))
+            p = b.gep(ptr, [base], source_etype=mt)
             rev = list(range(lanes - 1, -1, -1))
             if value is None:
                 v = b.load(p, typ=vt, align=align)
@@ -570,15 +603,15 @@ class _FunctionEmitter:
             # then a shuffle picking every |stride|-th element.
             step = abs(stride)
             span = step * (lanes - 1) + 1
-            base = self.emit(index.base)
+            base = self.index64(index.base)
             if stride < 0:
-                base = b.sub(base, ll.Constant(I32, span - 1))
-            p = b.gep(ptr, [b.sext(base, I64)], source_etype=mt)
+                base = b.sub(base, ll.Constant(I64, span - 1))
+            p = b.gep(ptr, [base], source_etype=mt)
             v = b.load(p, typ=ll.VectorType(mt, span), align=align)
             pick = [step * i for i in range(lanes)]
             return ops.shuffle(b, v, pick if stride > 0 else pick[::-1])
         if isinstance(index, ir.Broadcast) and index.value.type.is_scalar():
-            p = b.gep(ptr, [b.sext(self.emit(index.value), I64)], source_etype=mt)
+            p = b.gep(ptr, [self.index64(index.value)], source_etype=mt)
             if value is None:
                 return ops.splat(b, b.load(p, typ=mt, align=align), lanes)
             # Every lane writes the same place; the last lane wins, as in a scatter.
@@ -602,6 +635,110 @@ class _FunctionEmitter:
         call = b.call(fn, [value, ptrs, mask])
         call.arg_attributes[1] = _align_attr(align)
         return None
+
+    # ---- index arithmetic in 64 bits -----------------------------------
+    # A buffer index is an int32 expression; the address is computed from
+    # it in 64 bits. Sign-extending the wrapped int32 result would hide the
+    # index's linear form from LLVM (it cannot move a sext through an add
+    # that may wrap), so each loop would recompute and re-extend every
+    # address. Instead the parts of an index that do not depend on data
+    # (loop variables, buffer geometry, scalar params, constants and lets
+    # of them, combined by + - * min max) are computed as 64-bit integers,
+    # assuming, as bounds inference does, that such index arithmetic does
+    # not overflow int32: the result is then the same. A part that depends
+    # on data (a load, a call, a let of one) keeps the wrapping int32
+    # arithmetic of its value and is sign-extended as a whole, so a
+    # data-dependent index is the very int32 value that access checks test.
+    def index64(self, e):
+        """The i64 address index of scalar int32 index e."""
+        w = self.wide_index(e)
+        return w if w is not None else self.b.sext(self.emit(e), I64)
+
+    def wide_of(self, e):
+        """What bind() records of a let bound to e."""
+        if e.type == ir.Int(32):
+            return self.wide_index(e)
+        return DATA_FREE if self._data_free(e) else None
+
+    def wide_index(self, e):
+        """Scalar int32 e as an i64 value, or None when e depends on data
+        (memoized like emit)."""
+        if e.type != ir.Int(32):
+            return None
+        key = ("wide", id(e))
+        for layer in reversed(self.cache[self.cache_floor:]):
+            hit = layer.get(key)
+            if hit is not None and hit[0] is e:
+                return hit[1]
+        v = self._wide(e)
+        self.cache[-1][key] = (e, v)
+        return v
+
+    def _wide(self, e):
+        b = self.b
+        if isinstance(e, ir.Const):
+            return ll.Constant(I64, e.value)
+        if isinstance(e, ir.Variable):
+            stack = self.wide.get(e.name)
+            w = stack[-1] if stack else None
+            return w if isinstance(w, ll.Value) else None
+        op = _WIDE_OPS.get(type(e))
+        if op is not None:
+            x = self.wide_index(e.a)
+            y = self.wide_index(e.b) if x is not None else None
+            if y is None:
+                return None
+            if op in ("smin", "smax"):
+                cmp = b.icmp_signed("<" if op == "smin" else ">", x, y)
+                return b.select(cmp, x, y)
+            return getattr(b, op)(x, y)
+        if isinstance(e, ir.Let):
+            value = self.emit(e.value)
+            floor = self.cache_floor
+            self.cache.append({})
+            if e.name in self.scope:
+                self.cache_floor = len(self.cache) - 1
+            self.bind(e.name, value, self.wide_of(e.value))
+            try:
+                return self.wide_index(e.body)
+            finally:
+                self.unbind(e.name)
+                self.cache.pop()
+                self.cache_floor = floor
+        # Any other operator: exact as the sign extension of its value.
+        return b.sext(self.emit(e), I64) if self._data_free(e) else None
+
+    def _data_free(self, e) -> bool:
+        """Whether e's value depends on no load, call or data-bound let."""
+        key = ("free", id(e))
+        for layer in reversed(self.cache[self.cache_floor:]):
+            hit = layer.get(key)
+            if hit is not None and hit[0] is e:
+                return hit[1]
+        if isinstance(e, (ir.Load, ir.Call)):
+            free = False
+        elif isinstance(e, ir.Variable):
+            stack = self.wide.get(e.name)
+            free = bool(stack) and stack[-1] is not None
+        elif isinstance(e, ir.Let):
+            free = self._data_free(e.value)
+            if free:
+                floor = self.cache_floor
+                self.cache.append({})
+                self.cache_floor = len(self.cache) - 1
+                self.wide.setdefault(e.name, []).append(DATA_FREE)
+                try:
+                    free = self._data_free(e.body)
+                finally:
+                    self.wide[e.name].pop()
+                    if not self.wide[e.name]:
+                        del self.wide[e.name]
+                    self.cache.pop()
+                    self.cache_floor = floor
+        else:
+            free = all(self._data_free(c) for c in children(e))
+        self.cache[-1][key] = (e, free)
+        return free
 
     # ---- expressions ----------------------------------------------------
     def emit(self, e):
@@ -700,7 +837,7 @@ class _FunctionEmitter:
         self.cache.append({})
         if shadowing:        # cached values of the outer binding must not leak in
             self.cache_floor = len(self.cache) - 1
-        self.bind(e.name, value)
+        self.bind(e.name, value, self.wide_of(e.value))
         try:
             return self.emit(e.body)
         finally:
