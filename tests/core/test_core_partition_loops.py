@@ -3,7 +3,10 @@ not divide the extents (symbolic extents of @pipeline, a Param extent, and
 constant extents of the Func API), 1-D and 2-D, down to extents smaller than
 one chunk, compared with the reference evaluator, NumPy and plain Python;
 and the guard-free copy is vector code."""
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -134,3 +137,15 @@ def test_pipeline_guard_free_copy_is_vector_code():
     text = running_max.lower("final", arg_specs=[("a", np.int32, (100,))])
     assert "a[min(" not in text
     assert "a[ramp(" in text
+
+
+def test_frontend_vs_func_example_agrees():
+    """examples/pipelines/frontend_vs_func.py: both writings of the six
+    benchmarks give the same results."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, os.path.join(root, "examples", "pipelines",
+                                                       "frontend_vs_func.py"), "12", "1"],
+                         capture_output=True, text=True, timeout=600, cwd=root)
+    assert out.returncode == 0, out.stderr + out.stdout
+    rows = [line for line in out.stdout.splitlines() if line.endswith("yes")]
+    assert len(rows) == 6, out.stdout
