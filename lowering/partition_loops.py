@@ -1,7 +1,7 @@
 """Loop partitioning: a guarded loop body gets a guard-free copy.
 
 A guard is an `if (c) {...}` without else whose condition reads no memory
-and is a conjunction of comparisons. Walking the loop nest from the outside
+and is a conjunction of comparisons of signed integers. Walking the loop nest from the outside
 in, the first loop L (not vectorized, not inside a vectorized loop, extent
 not the constant 1) for which
 
@@ -23,22 +23,22 @@ usually says which chunks of a split lie inside the extent; where it does
 not depend on L's variable, it tests the extents alone (do they divide the
 split factors?), once per iteration of the outermost loop. A guard whose
 `safe` is not linear in L's variable (a ShiftInwards tail, `min(o*f, e - f)
-+ f - 1 <= max`, which loop synthesis already partitions) is left alone. The result is exact for every extent, empty loops included,
-under the
-assumption that bounds inference also makes: 32-bit index arithmetic of loop
-variables does not overflow.
++ f - 1 <= max`, which loop synthesis already partitions) is left alone.
+The result is exact for every extent, empty loops included, under the
+assumption that bounds inference also makes: 32-bit index arithmetic of
+loop variables does not overflow.
 
 The else copy keeps its guards, and deeper loops of it may partition them
 again (a tail chunk gets a guard-free copy for its full vectors), at most
 twice per guard and four times per path; a partition whose condition an
-enclosing branch already found false is not made again. Several guards that
-are safe at the same loop share one partition.
+enclosing branch already found false is not made again. Several guards
+that are safe at the same loop share one partition.
 
 Inside a guard `e < B` (or `e <= B`), a clamp `min(e, B - 1)` (or
 `min(e, B)`, or `min(e, max(B - 1, z))`) is the identity and is removed,
-likewise `max(e, B)` inside `e >= B`: the clamps that tell bounds inference what a guarded read
-touches would otherwise turn a dense vector load into a gather. This
-happens before partitioning, so both copies lose the clamp.
+likewise `max(e, B)` inside `e >= B`: the clamps that tell bounds inference
+what a guarded read touches would otherwise turn a dense vector load into a
+gather. This happens before partitioning, so both copies lose the clamp.
 
 PYHALIDE_DEBUG=1 reports each partition; 2 also each clamp removed."""
 from __future__ import annotations
@@ -73,7 +73,9 @@ def _conjuncts(c: ir.Expr) -> list:
 
 
 def _int_compare(c) -> bool:
-    return isinstance(c, _ORDER) and c.a.type.is_scalar() and c.a.type.is_integer()
+    """c is an order comparison of signed integer scalars (unsigned
+    differences wrap at 0, which linear reasoning would miss)."""
+    return isinstance(c, _ORDER) and c.a.type.is_scalar() and c.a.type.is_int()
 
 
 def _as_upper(c):
@@ -291,12 +293,10 @@ def _safe_condition(cond: ir.Expr, frames: list):
     return (ir.conjunction(out) if out else ir.const(ir.Bool(), True)), depends
 
 
-def _holds(known: frozenset, cond: ir.Expr, value: bool) -> frozenset:
-    """known, and that cond has `value` (a true conjunction: each conjunct)."""
-    new = {(_key(cond), value)}
-    if value:
-        new |= {(_key(c), True) for c in _conjuncts(cond)}
-    return known | new
+def _found_false(known: frozenset, cond: ir.Expr) -> frozenset:
+    """known, and that cond is false (by key: a partition on an equal
+    condition is not worth making there)."""
+    return known | {_key(cond)}
 
 
 def _eligible(s) -> bool:
@@ -315,7 +315,7 @@ def _loop_frame(s: ir.For):
 @dataclass(frozen=True)
 class _Context:
     in_vector: bool = False
-    known: frozenset = frozenset()     # (condition key, its value) of enclosing branches
+    known: frozenset = frozenset()     # keys of conditions enclosing branches found false
     counts: tuple = ()            # ((guard key, partitions), ...)
     partitions: int = 0
 
@@ -334,12 +334,11 @@ class _Partitioner:
         if isinstance(s, ir.For):
             return self._for(s, ctx)
         if isinstance(s, ir.IfThenElse):
-            then_case = self.walk(s.then_case, replace(ctx, known=_holds(ctx.known,
-                                                                          s.condition, True)))
+            then_case = self.walk(s.then_case, ctx)
             else_case = None
             if s.else_case is not None:
-                else_case = self.walk(s.else_case, replace(ctx, known=_holds(
-                    ctx.known, s.condition, False)))
+                else_case = self.walk(s.else_case, replace(
+                    ctx, known=_found_false(ctx.known, s.condition)))
             if then_case is s.then_case and else_case is s.else_case:
                 return s
             return ir.IfThenElse(s.condition, then_case, else_case)
@@ -381,16 +380,16 @@ class _Partitioner:
         for k in found.keys:
             counts[k] = counts.get(k, 0) + 1
         n = ctx.partitions + 1
-        fast_ctx = replace(ctx, partitions=n, known=_holds(ctx.known, cond, True))
+        fast_ctx = replace(ctx, partitions=n)
         slow_ctx = replace(ctx, partitions=n, counts=tuple(sorted(counts.items())),
-                           known=_holds(ctx.known, cond, False))
+                           known=_found_false(ctx.known, cond))
         return ir.IfThenElse(cond, self.walk(fast, fast_ctx), self.walk(loop.body, slow_ctx))
 
     def _strip(self, s, frames: list, var: str, known: frozenset, ctx: _Context,
                found: _Found):
         """s without the guards that are safe at the top of the body of loop
         `var` (frames: the loops and lets between that top and s, outermost
-        first; known: the conditions of the branches s is in); `found`
+        first; known: keys of conditions found false on the way); `found`
         collects them."""
         def strip(x, frames=frames, known=known):
             return self._strip(x, frames, var, known, ctx, found)
@@ -404,9 +403,9 @@ class _Partitioner:
         if isinstance(s, ir.IfThenElse):
             if _eligible(s) and self._accept(s.condition, frames, var, known, ctx, found):
                 return strip(s.then_case)
-            then_case = strip(s.then_case, known=_holds(known, s.condition, True))
+            then_case = strip(s.then_case)
             else_case = None if s.else_case is None else \
-                strip(s.else_case, known=_holds(known, s.condition, False))
+                strip(s.else_case, known=_found_false(known, s.condition))
             if then_case is s.then_case and else_case is s.else_case:
                 return s
             return ir.IfThenElse(s.condition, then_case, else_case)
@@ -431,11 +430,10 @@ class _Partitioner:
             return False
         if not ir.is_const(safe):
             k = _key(safe)
-            if (k, False) in known or \
+            if k in known or \
                     any(ir.uses_var(c, var) and _coefficient(c, var) is None
                         for c in _conjuncts(safe)):
                 return False
-            if (k, True) not in known:
-                found.safe.setdefault(k, safe)
+            found.safe.setdefault(k, safe)
         found.keys[key] = None
         return True
