@@ -13,12 +13,14 @@ Generated code calls
     i32 pyhalide_par_for(ptr task, i32 min, i32 extent, ptr closure)
 
 where `task` is `i32 task(i32 lo, i32 hi, ptr closure)` running loop indices
-[lo, hi) and returning nonzero on failure. The iteration space is cut into
-chunks of ceil(extent / 64) indices — a function of the extent only, never
-of the thread count. The calling thread pushes a job on a shared list, wakes
-sleeping workers, and claims chunks of its own job until none is left, then
-waits for the chunks other threads are still running; workers claim chunks
-of the newest job. So:
+[lo, hi) and returning nonzero on failure. The calling thread pushes a job on
+a shared list, wakes sleeping workers, and claims chunks of its own job until
+none is left, then waits for the chunks other threads are still running;
+workers claim chunks of the newest job. A chunk is a sixteenth of the
+indices not yet claimed, but at least ceil(extent / 256): large chunks
+first, small ones last, so the threads finish close together. (Chunk
+boundaries never change a result: iterations of a parallel loop are
+independent.) So:
 
 - no Python code runs, and the GIL is not needed, anywhere in a parallel loop;
 - nested parallel loops work (a worker running a chunk becomes the caller of
@@ -27,9 +29,15 @@ of the newest job. So:
 - several Python threads may run kernels at once: each owns its job;
 - a failing chunk (nonzero return) stops further claims of its job; the
   first error code is returned after the running chunks finish;
-- with one thread (no workers) the chunks run inline, in order, unlocked.
+- with one thread (no workers) the task runs inline, on the whole range.
 
-All shared state is read and written under one mutex. The compiled runtime
+Waking a sleeping thread costs tens of microseconds or more (a virtual CPU
+that halted must be rescheduled by the host), so threads poll before they
+sleep: an idle worker watches the job list for SPIN_IDLE_NS, a caller
+watches its job's running chunks for SPIN_WAIT_NS, and the mutex is polled
+with trylock before blocking on it. The polls read only the list head, a
+job's count of running chunks and the shutdown flag, atomically; all other
+shared state is read and written under one mutex. The compiled runtime
 is never unloaded (workers may still be parked in it at interpreter exit);
 at exit the workers are told to stop, and after os.fork() the child resets
 the pool state and starts fresh workers on first use.
@@ -39,6 +47,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import platform
 import threading
 
 import llvmlite.binding as llvm
@@ -51,40 +60,165 @@ __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "
 from .codegen_llvm import PAR_FOR  # noqa: E402  (the name generated code calls)
 MAX_THREADS = 256
 
-# Job fields: 0 task, 1 closure, 2 min, 3 extent, 4 grain, 5 next (offset of
-# the next unclaimed chunk), 6 active (chunks running), 7 error, 8 next job
-# in the list, 9 in_list.
+# How long an idle worker, and a caller waiting for the last chunks of its
+# job, poll before sleeping on a condition variable: longer than the gap
+# between two parallel loops of a pipeline, or between two calls of a kernel
+# from Python.
+SPIN_IDLE_NS = 250_000
+SPIN_WAIT_NS = 1_000_000
+
+
+def _cpu_relax() -> tuple:
+    """(declaration, call) of the host's spin-wait hint: x86 `pause`, ARM
+    `yield`, else nothing."""
+    m = platform.machine().lower()
+    if m in ("x86_64", "amd64", "i386", "i686"):
+        return ("declare void @llvm.x86.sse2.pause() nounwind",
+                "call void @llvm.x86.sse2.pause()")
+    if m.startswith(("aarch64", "arm64")):
+        return ("declare void @llvm.aarch64.hint(i32) nounwind",
+                "call void @llvm.aarch64.hint(i32 1)")
+    return "", ""
+
+
+# Job fields: 0 task, 1 closure, 2 min, 3 extent, 4 grain (the smallest
+# chunk), 5 next (offset of the next unclaimed chunk), 6 active (chunks
+# running), 7 error, 8 next job in the list, 9 in_list. The fields that
+# threads poll without the mutex (the list head, a job's `active`, the
+# shutdown flag) are read and written atomically; everything else only
+# under the mutex.
 RUNTIME_IR = r"""
 %job = type { ptr, ptr, i32, i32, i32, i32, i32, i32, ptr, i32 }
+%timespec = type { i64, i64 }
 
 @pyhalide_rt_mutex = global [128 x i8] zeroinitializer, align 64
 @pyhalide_rt_wake = global [128 x i8] zeroinitializer, align 64
 @pyhalide_rt_done = global [128 x i8] zeroinitializer, align 64
-@pyhalide_rt_head = global ptr null, align 8
-@pyhalide_rt_shutdown = global i32 0, align 4
+@pyhalide_rt_head = global ptr null, align 64
+@pyhalide_rt_shutdown = global i32 0, align 64
 @pyhalide_rt_nworkers = global i32 0, align 4
 @pyhalide_rt_sleepers = global i32 0, align 4
+@pyhalide_rt_waiters = global i32 0, align 4
 @pyhalide_rt_tids = global [256 x i64] zeroinitializer, align 8
 @pyhalide_rt_worker_chunks = global i64 0, align 8
 
 declare i32 @pthread_mutex_init(ptr, ptr) nounwind
 declare i32 @pthread_mutex_lock(ptr) nounwind
+declare i32 @pthread_mutex_trylock(ptr) nounwind
 declare i32 @pthread_mutex_unlock(ptr) nounwind
 declare i32 @pthread_cond_init(ptr, ptr) nounwind
 declare i32 @pthread_cond_wait(ptr, ptr) nounwind
 declare i32 @pthread_cond_broadcast(ptr) nounwind
 declare i32 @pthread_create(ptr, ptr, ptr, ptr) nounwind
 declare i32 @pthread_join(i64, ptr) nounwind
+declare i32 @clock_gettime(i32, ptr) nounwind
+RELAX_DECL
 
 define void @pyhalide_rt_init() nounwind {
   call i32 @pthread_mutex_init(ptr @pyhalide_rt_mutex, ptr null)
   call i32 @pthread_cond_init(ptr @pyhalide_rt_wake, ptr null)
   call i32 @pthread_cond_init(ptr @pyhalide_rt_done, ptr null)
-  store ptr null, ptr @pyhalide_rt_head
-  store i32 0, ptr @pyhalide_rt_shutdown
+  store atomic ptr null, ptr @pyhalide_rt_head monotonic, align 8
+  store atomic i32 0, ptr @pyhalide_rt_shutdown monotonic, align 4
   store i32 0, ptr @pyhalide_rt_nworkers
   store i32 0, ptr @pyhalide_rt_sleepers
+  store i32 0, ptr @pyhalide_rt_waiters
   ret void
+}
+
+; Take the mutex, polling it a while first: it is only ever held briefly,
+; and a thread that blocks on it takes long to wake.
+define internal void @lock() nounwind {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %relax ]
+  %rc = call i32 @pthread_mutex_trylock(ptr @pyhalide_rt_mutex)
+  %got = icmp eq i32 %rc, 0
+  br i1 %got, label %done, label %relax
+relax:
+  CPU_RELAX
+  %i1 = add i32 %i, 1
+  %more = icmp slt i32 %i1, 4096
+  br i1 %more, label %loop, label %block
+block:
+  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
+  br label %done
+done:
+  ret void
+}
+
+; Monotonic clock, ns.
+define internal i64 @now_ns() nounwind {
+  %ts = alloca %timespec, align 8
+  call i32 @clock_gettime(i32 1, ptr %ts)
+  %ps = getelementptr %timespec, ptr %ts, i32 0, i32 0
+  %s = load i64, ptr %ps
+  %pn = getelementptr %timespec, ptr %ts, i32 0, i32 1
+  %n = load i64, ptr %pn
+  %sn = mul i64 %s, 1000000000
+  %t = add i64 %sn, %n
+  ret i64 %t
+}
+
+; Poll (mutex not held) for at most %budget ns until the list has a job or
+; shutdown is set; returns whether one of them happened.
+define internal i1 @spin_for_work(i64 %budget) nounwind {
+entry:
+  %t0 = call i64 @now_ns()
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %relax ], [ %i1, %clock ]
+  %h = load atomic ptr, ptr @pyhalide_rt_head monotonic, align 8
+  %has = icmp ne ptr %h, null
+  %sd = load atomic i32, ptr @pyhalide_rt_shutdown monotonic, align 4
+  %stop = icmp ne i32 %sd, 0
+  %any = or i1 %has, %stop
+  br i1 %any, label %yes, label %relax
+relax:
+  CPU_RELAX
+  %i1 = add i32 %i, 1
+  %check = and i32 %i1, 63
+  %tick = icmp eq i32 %check, 0
+  br i1 %tick, label %clock, label %loop
+clock:
+  %t = call i64 @now_ns()
+  %dt = sub i64 %t, %t0
+  %over = icmp sgt i64 %dt, %budget
+  br i1 %over, label %no, label %loop
+yes:
+  ret i1 true
+no:
+  ret i1 false
+}
+
+; Poll (mutex not held) for at most %budget ns until no chunk of %j runs;
+; returns whether that happened.
+define internal i1 @spin_for_idle(ptr %j, i64 %budget) nounwind {
+entry:
+  %pact = getelementptr %job, ptr %j, i32 0, i32 6
+  %t0 = call i64 @now_ns()
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %relax ], [ %i1, %clock ]
+  %act = load atomic i32, ptr %pact monotonic, align 4
+  %idle = icmp eq i32 %act, 0
+  br i1 %idle, label %yes, label %relax
+relax:
+  CPU_RELAX
+  %i1 = add i32 %i, 1
+  %check = and i32 %i1, 63
+  %tick = icmp eq i32 %check, 0
+  br i1 %tick, label %clock, label %loop
+clock:
+  %t = call i64 @now_ns()
+  %dt = sub i64 %t, %t0
+  %over = icmp sgt i64 %dt, %budget
+  br i1 %over, label %no, label %loop
+yes:
+  ret i1 true
+no:
+  ret i1 false
 }
 
 ; Remove %j from the job list if it is there (mutex held).
@@ -96,7 +230,7 @@ entry:
   br i1 %listed, label %walk, label %out
 walk:
   %pp = phi ptr [ @pyhalide_rt_head, %entry ], [ %pnext, %advance ]
-  %cur = load ptr, ptr %pp
+  %cur = load atomic ptr, ptr %pp monotonic, align 8
   %found = icmp eq ptr %cur, %j
   br i1 %found, label %found_it, label %advance
 advance:
@@ -104,8 +238,8 @@ advance:
   br label %walk
 found_it:
   %pjn = getelementptr %job, ptr %j, i32 0, i32 8
-  %jn = load ptr, ptr %pjn
-  store ptr %jn, ptr %pp
+  %jn = load atomic ptr, ptr %pjn monotonic, align 8
+  store atomic ptr %jn, ptr %pp monotonic, align 8
   store i32 0, ptr %pin
   br label %out
 out:
@@ -113,8 +247,11 @@ out:
 }
 
 ; Claim the next chunk of %j (mutex held, chunks left): returns its end
-; offset; the start is the old `next`.
+; offset; the start is the old `next`. A chunk is a sixteenth of what is
+; left, but at least `grain` indices: large chunks first, small ones at the
+; end, so that the threads finish together.
 define internal i32 @claim(ptr %j) nounwind {
+entry:
   %pnext = getelementptr %job, ptr %j, i32 0, i32 5
   %s = load i32, ptr %pnext
   %pext = getelementptr %job, ptr %j, i32 0, i32 3
@@ -122,14 +259,17 @@ define internal i32 @claim(ptr %j) nounwind {
   %pgrain = getelementptr %job, ptr %j, i32 0, i32 4
   %grain = load i32, ptr %pgrain
   %rem = sub i32 %ext, %s
-  %big = icmp sgt i32 %rem, %grain
-  %sg = add i32 %s, %grain
-  %e = select i1 %big, i32 %sg, i32 %ext
+  %part = lshr i32 %rem, 4
+  %small = icmp slt i32 %part, %grain
+  %size = select i1 %small, i32 %grain, i32 %part
+  %big = icmp sgt i32 %rem, %size
+  %ss = add i32 %s, %size
+  %e = select i1 %big, i32 %ss, i32 %ext
   store i32 %e, ptr %pnext
   %pact = getelementptr %job, ptr %j, i32 0, i32 6
-  %act = load i32, ptr %pact
+  %act = load atomic i32, ptr %pact monotonic, align 4
   %act1 = add i32 %act, 1
-  store i32 %act1, ptr %pact
+  store atomic i32 %act1, ptr %pact monotonic, align 4
   br i1 %big, label %done, label %last
 last:
   call void @unlink(ptr %j)
@@ -152,11 +292,7 @@ entry:
   %hi = add i32 %min, %e
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
   %rc = call i32 %fn(i32 %lo, i32 %hi, ptr %clo)
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
-  %pact = getelementptr %job, ptr %j, i32 0, i32 6
-  %act = load i32, ptr %pact
-  %act1 = sub i32 %act, 1
-  store i32 %act1, ptr %pact
+  call void @lock()
   %failed = icmp ne i32 %rc, 0
   br i1 %failed, label %fail, label %out
 fail:
@@ -172,21 +308,35 @@ fail:
   store i32 %ext, ptr %pnext
   br label %out
 out:
+  ; last: the caller may stop waiting (and free %j) once this is 0
+  %pact = getelementptr %job, ptr %j, i32 0, i32 6
+  %act = load atomic i32, ptr %pact monotonic, align 4
+  %act1 = sub i32 %act, 1
+  store atomic i32 %act1, ptr %pact release, align 4
   ret void
 }
 
 define ptr @pyhalide_rt_worker(ptr %arg) nounwind {
 entry:
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
+  call void @lock()
   br label %loop
 loop:
-  %sd = load i32, ptr @pyhalide_rt_shutdown
+  %spun = phi i1 [ false, %entry ], [ true, %respin ], [ false, %sleep ], [ false, %work ],
+                 [ false, %signal ]
+  %sd = load atomic i32, ptr @pyhalide_rt_shutdown monotonic, align 4
   %stop = icmp ne i32 %sd, 0
   br i1 %stop, label %exit, label %look
 look:
-  %j = load ptr, ptr @pyhalide_rt_head
+  %j = load atomic ptr, ptr @pyhalide_rt_head monotonic, align 8
   %none = icmp eq ptr %j, null
-  br i1 %none, label %sleep, label %work
+  br i1 %none, label %idle, label %work
+idle:
+  br i1 %spun, label %sleep, label %respin
+respin:
+  call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
+  call i1 @spin_for_work(i64 SPIN_IDLE)
+  call void @lock()
+  br label %loop
 sleep:
   %n0 = load i32, ptr @pyhalide_rt_sleepers
   %n1 = add i32 %n0, 1
@@ -204,15 +354,11 @@ work:
   %s = load i32, ptr %pnext
   %e = call i32 @claim(ptr %j)
   call void @run_chunk(ptr %j, i32 %s, i32 %e)
-  %pact = getelementptr %job, ptr %j, i32 0, i32 6
-  %act = load i32, ptr %pact
-  %idle = icmp eq i32 %act, 0
-  %nx = load i32, ptr %pnext
-  %pext = getelementptr %job, ptr %j, i32 0, i32 3
-  %ext = load i32, ptr %pext
-  %claimed = icmp sge i32 %nx, %ext
-  %finished = and i1 %idle, %claimed
-  br i1 %finished, label %signal, label %loop
+  ; %j may be gone now (its caller returns once `active` is 0): only
+  ; wake sleeping callers, which recheck their own jobs
+  %w = load i32, ptr @pyhalide_rt_waiters
+  %waiting = icmp sgt i32 %w, 0
+  br i1 %waiting, label %signal, label %loop
 signal:
   call i32 @pthread_cond_broadcast(ptr @pyhalide_rt_done)
   br label %loop
@@ -229,31 +375,20 @@ entry:
 ret0:
   ret i32 0
 setup:
-  %e64 = zext i32 %extent to i64
-  %g64a = add i64 %e64, 63
-  %g64 = udiv i64 %g64a, 64
-  %grain = trunc i64 %g64 to i32
   %nw = load i32, ptr @pyhalide_rt_nworkers
   %alone = icmp eq i32 %nw, 0
   br i1 %alone, label %serial, label %parallel
 
 serial:
-  %s = phi i32 [ 0, %setup ], [ %se, %serial_next ]
-  %srem = sub i32 %extent, %s
-  %sbig = icmp sgt i32 %srem, %grain
-  %ssg = add i32 %s, %grain
-  %se = select i1 %sbig, i32 %ssg, i32 %extent
-  %slo = add i32 %min, %s
-  %shi = add i32 %min, %se
-  %src = call i32 %fn(i32 %slo, i32 %shi, ptr %closure)
-  %sfail = icmp ne i32 %src, 0
-  br i1 %sfail, label %serial_fail, label %serial_next
-serial_next:
-  br i1 %sbig, label %serial, label %ret0
-serial_fail:
+  %hi = add i32 %min, %extent
+  %src = call i32 %fn(i32 %min, i32 %hi, ptr %closure)
   ret i32 %src
 
 parallel:
+  %e64 = zext i32 %extent to i64
+  %g64a = add i64 %e64, 255
+  %g64 = udiv i64 %g64a, 256
+  %grain = trunc i64 %g64 to i32
   %pfn = getelementptr %job, ptr %j, i32 0, i32 0
   store ptr %fn, ptr %pfn
   %pclo = getelementptr %job, ptr %j, i32 0, i32 1
@@ -267,21 +402,24 @@ parallel:
   %pnext = getelementptr %job, ptr %j, i32 0, i32 5
   store i32 0, ptr %pnext
   %pact = getelementptr %job, ptr %j, i32 0, i32 6
-  store i32 0, ptr %pact
+  store atomic i32 0, ptr %pact monotonic, align 4
   %perr = getelementptr %job, ptr %j, i32 0, i32 7
   store i32 0, ptr %perr
   %pin = getelementptr %job, ptr %j, i32 0, i32 9
   store i32 1, ptr %pin
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
-  %head = load ptr, ptr @pyhalide_rt_head
+  call void @lock()
+  %head = load atomic ptr, ptr @pyhalide_rt_head monotonic, align 8
   %pjn = getelementptr %job, ptr %j, i32 0, i32 8
-  store ptr %head, ptr %pjn
-  store ptr %j, ptr @pyhalide_rt_head
+  store atomic ptr %head, ptr %pjn monotonic, align 8
+  store atomic ptr %j, ptr @pyhalide_rt_head monotonic, align 8
   %sleepers = load i32, ptr @pyhalide_rt_sleepers
   %anyone = icmp sgt i32 %sleepers, 0
   br i1 %anyone, label %wake, label %own
 wake:
+  ; woken workers need the mutex: release it while signalling
+  call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
   call i32 @pthread_cond_broadcast(ptr @pyhalide_rt_wake)
+  call void @lock()
   br label %own
 own:
   %nx = load i32, ptr %pnext
@@ -292,12 +430,27 @@ own_claim:
   call void @run_chunk(ptr %j, i32 %nx, i32 %ne)
   br label %own
 wait:
-  %act = load i32, ptr %pact
+  %act = load atomic i32, ptr %pact acquire, align 4
   %busy = icmp sgt i32 %act, 0
-  br i1 %busy, label %sleep, label %finish
+  br i1 %busy, label %spin, label %finish
+spin:
+  call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
+  %idle = call i1 @spin_for_idle(ptr %j, i64 SPIN_WAIT)
+  call void @lock()
+  br label %recheck
+recheck:
+  %act2 = load atomic i32, ptr %pact acquire, align 4
+  %busy2 = icmp sgt i32 %act2, 0
+  br i1 %busy2, label %sleep, label %finish
 sleep:
+  %w0 = load i32, ptr @pyhalide_rt_waiters
+  %w1 = add i32 %w0, 1
+  store i32 %w1, ptr @pyhalide_rt_waiters
   call i32 @pthread_cond_wait(ptr @pyhalide_rt_done, ptr @pyhalide_rt_mutex)
-  br label %wait
+  %w2 = load i32, ptr @pyhalide_rt_waiters
+  %w3 = sub i32 %w2, 1
+  store i32 %w3, ptr @pyhalide_rt_waiters
+  br label %recheck
 finish:
   %err = load i32, ptr %perr
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
@@ -307,8 +460,8 @@ finish:
 ; Start %n workers (none running); returns how many started.
 define i32 @pyhalide_rt_start(i32 %n) nounwind {
 entry:
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
-  store i32 0, ptr @pyhalide_rt_shutdown
+  call void @lock()
+  store atomic i32 0, ptr @pyhalide_rt_shutdown monotonic, align 4
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
   %any = icmp sgt i32 %n, 0
   br i1 %any, label %loop, label %done
@@ -324,7 +477,7 @@ next:
   br i1 %more, label %loop, label %done
 done:
   %started = phi i32 [ 0, %entry ], [ %i, %loop ], [ %i1, %next ]
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
+  call void @lock()
   store i32 %started, ptr @pyhalide_rt_nworkers
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
   ret i32 %started
@@ -333,8 +486,8 @@ done:
 ; Stop the %n running workers: they finish their chunk, then exit; joined.
 define void @pyhalide_rt_stop(i32 %n) nounwind {
 entry:
-  call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
-  store i32 1, ptr @pyhalide_rt_shutdown
+  call void @lock()
+  store atomic i32 1, ptr @pyhalide_rt_shutdown monotonic, align 4
   store i32 0, ptr @pyhalide_rt_nworkers
   call i32 @pthread_cond_broadcast(ptr @pyhalide_rt_wake)
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
@@ -351,7 +504,8 @@ loop:
 done:
   ret void
 }
-"""
+""".replace("RELAX_DECL", _cpu_relax()[0]).replace("CPU_RELAX", _cpu_relax()[1]).replace("SPIN_IDLE", str(SPIN_IDLE_NS)) \
+   .replace("SPIN_WAIT", str(SPIN_WAIT_NS))
 
 _lock = threading.Lock()
 _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 0,

@@ -73,6 +73,8 @@ class _Scratch:
         self.args = (ctypes.c_void_p * (2 * nb + np_ + 1))()
         self.geometry = [(ctypes.c_int64 * max(3 * b.dimensions, 1))() for b in kernel.buffers]
         self.last = [None] * nb            # (shape, strides) the rows describe
+        self.span = [(0, 0)] * nb           # bytes an array covers, from its data pointer
+        self.ptrs = [0] * nb
         self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
         self.err = (ctypes.c_int64 * ERR_SLOTS)()
         for i, g in enumerate(self.geometry):
@@ -119,6 +121,7 @@ class Kernel:
             scratch, lock = _Scratch(self), None
         try:
             args = scratch.args
+            ptrs = scratch.ptrs
             for i, arr in enumerate(buffers):
                 spec = self.buffers[i]
                 if not isinstance(arr, np.ndarray):
@@ -132,13 +135,13 @@ class Kernel:
                                      f"expected {spec.dimensions}")
                 geom = (arr.shape, arr.strides)
                 if geom != scratch.last[i]:
-                    _write_geometry(spec, arr, scratch.geometry[i])
+                    scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
                     scratch.last[i] = geom
                 if not arr.flags.aligned:
                     raise ValueError(f"buffer {spec.name} is not aligned to its item size")
-                args[2 * i] = arr.ctypes.data
+                ptrs[i] = args[2 * i] = _data_pointer(arr)
             for i in self._outputs:
-                self._check_output(i, buffers)
+                self._check_output(i, buffers, scratch)
             for j, conv in enumerate(self._param_check):
                 scratch.cells[j].value = conv(params[j])
             scratch.err[0] = 0
@@ -151,13 +154,18 @@ class Kernel:
             if lock is not None:
                 lock.release()
 
-    def _check_output(self, i, buffers):
+    def _check_output(self, i, buffers, scratch):
         out = buffers[i]
         spec = self.buffers[i]
         if not out.flags.writeable:
             raise ValueError(f"output buffer {spec.name} is not writeable")
+        ptrs, span = scratch.ptrs, scratch.span
+        lo, hi = ptrs[i] + span[i][0], ptrs[i] + span[i][1]
         for j, other in enumerate(buffers):
-            if j == i or not np.may_share_memory(out, other):
+            # the byte ranges first (what np.may_share_memory compares; an
+            # empty array covers none), then the exact test for ranges that meet
+            lo_j, hi_j = ptrs[j] + span[j][0], ptrs[j] + span[j][1]
+            if j == i or lo == hi or lo_j == hi_j or not (lo < hi_j and lo_j < hi):
                 continue
             try:
                 overlap = np.shares_memory(out, other, max_work=1 << 16)
@@ -183,10 +191,13 @@ class Kernel:
         raise exc(msg)
 
 
-def _write_geometry(spec: BufferArg, arr: np.ndarray, rows):
+def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
+    """Fill the geometry rows of `arr`; return the byte range [lo, hi) it
+    covers, relative to its data pointer ((0, 0) when empty)."""
     item = arr.itemsize
     nd = arr.ndim
     span = 0
+    lo = hi = 0
     for d in range(nd):
         axis = nd - 1 - d
         extent = arr.shape[axis]
@@ -203,9 +214,27 @@ def _write_geometry(spec: BufferArg, arr: np.ndarray, rows):
         rows[3 * d + 2] = stride
         if extent > 0:
             span += (extent - 1) * abs(stride)
+            reach = (extent - 1) * byte_stride
+            lo, hi = lo + min(reach, 0), hi + max(reach, 0)
     if span > _INT32_MAX and arr.size:
         raise ValueError(f"buffer {spec.name} spans {span + 1} elements; element offsets "
                          "must fit 32-bit indexing")
+    return (lo, hi + item) if arr.size else (0, 0)
+
+
+def _probe_data_pointer():
+    """A reader of an ndarray's data pointer: the `data` field that follows
+    the object header of NumPy's PyArrayObject, read directly (~10x cheaper
+    than `arr.ctypes.data`), when probing shows that layout; else ctypes."""
+    head = object.__basicsize__
+    read = ctypes.c_void_p.from_address
+    probes = [np.arange(7, dtype=np.int16), np.zeros((3, 4))[1:, ::-2], np.empty(())]
+    if all((read(id(a) + head).value or 0) == a.ctypes.data for a in probes):
+        return lambda arr: read(id(arr) + head).value or 0
+    return lambda arr: arr.ctypes.data
+
+
+_data_pointer = _probe_data_pointer()
 
 
 def _decode(raw: int, kind: str):
