@@ -139,7 +139,7 @@ loop:
 relax:
   CPU_RELAX
   %i1 = add i32 %i, 1
-  %more = icmp slt i32 %i1, 4096
+  %more = icmp slt i32 %i1, 256
   br i1 %more, label %loop, label %block
 block:
   call i32 @pthread_mutex_lock(ptr @pyhalide_rt_mutex)
