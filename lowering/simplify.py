@@ -13,9 +13,21 @@ from .constant_fold import fold_binary, cast_value
 from .linear import linear_form, is_linear_candidate, constant_difference
 
 
+# Results by node identity, shared by every call: simplifying a node does not
+# depend on where it occurs, and lowering simplifies the same subexpressions
+# again and again (interval endpoints are built from simplified endpoints).
+# One table per mode; entries hold their node, so an id is never reused while
+# it is in the table. Cleared when it grows past _MEMO_MAX entries.
+_MEMO = {False: {}, True: {}}
+_MEMO_MAX = 50_000
+
+
 def simplify(node, assume_no_overflow: bool = False):
     """Simplify an Expr or a Stmt."""
-    return _Simplifier(assume_no_overflow).mutate(node)
+    memo = _MEMO[bool(assume_no_overflow)]
+    if len(memo) > _MEMO_MAX:
+        memo.clear()
+    return _Simplifier(assume_no_overflow, memo).mutate(node)
 
 
 def _is_const(e) -> bool:
@@ -23,9 +35,10 @@ def _is_const(e) -> bool:
 
 
 class _Simplifier(ir.Mutator):
-    def __init__(self, assume_no_overflow: bool):
+    def __init__(self, assume_no_overflow: bool, memo: dict):
         super().__init__()
         self.no_overflow = assume_no_overflow
+        self.memo = memo
 
     # ---- arithmetic ----------------------------------------------------------
     def _binary(self, e):
@@ -245,3 +258,9 @@ def _is_noop(s) -> bool:
 
 def is_noop(s) -> bool:
     return _is_noop(s)
+
+
+def clear_caches():
+    """Forget every memoized result (tests, timing)."""
+    for memo in _MEMO.values():
+        memo.clear()
