@@ -3,6 +3,7 @@ not divide the extents (symbolic extents of @pipeline, a Param extent, and
 constant extents of the Func API), 1-D and 2-D, down to extents smaller than
 one chunk, compared with the reference evaluator, NumPy and plain Python;
 and the guard-free copy is vector code."""
+import importlib.util
 import os
 import re
 import subprocess
@@ -14,19 +15,21 @@ import pytest
 import pyhalide as ph
 from jitcheck import check
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RNG = np.random.default_rng(20240611)
 SIZES = [1, 3, 8, 63, 64, 65, 130, 1000, 4099]
 
 
-def one_d(f, rx, chunk=64, lanes=8):
-    """The paper's 1-D schedule (chunks in parallel, each `lanes` wide)."""
-    rxo, rxi, rxio, rxii = ph.RVar("rxo"), ph.RVar("rxi"), ph.RVar("rxio"), ph.RVar("rxii")
-    u, v = ph.Var("u"), ph.Var("v")
-    f.update().split(rx, rxo, rxi, chunk)
-    intm = f.update().rfactor(rxo, u)
-    intm.compute_root()
-    intm.update().parallel(u).split(rxi, rxio, rxii, lanes) \
-        .rfactor(rxii, v).compute_at(intm, u).vectorize(v).update().vectorize(v)
+def _load(name, *path):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "examples", *path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# the paper's schedules: Func API (chunks of 64 here) and @pipeline
+rfactor_benchmarks = _load("_partition_rfactor_benchmarks", "rfactor_benchmarks.py")
+common = _load("_partition_common", "pipelines", "paper_reductions_schedules", "_common.py")
 
 
 def max_func(a, n):
@@ -35,7 +38,7 @@ def max_func(a, n):
     f = ph.Func("pmax")
     f[()] = ph.Int(32).min()
     f[()] = ph.max(f[()], A[r.x])
-    one_d(f, r.x)
+    rfactor_benchmarks._one_d(f, 64)
     return f
 
 
@@ -82,11 +85,7 @@ def test_func_api_two_dimensional_sum_every_shape():
 
 
 # ---- @pipeline: symbolic extents -------------------------------------------------------------
-def pipeline_one_d(p):
-    one_d(p.funcs["m"], p.vars["i"])
-
-
-@ph.pipeline(schedule=pipeline_one_d)
+@ph.pipeline(schedule=lambda p: common.one_d(p, "m", "i", 64, 8))
 def running_max(a):
     m = np.int32(-2 ** 31)
     for i in range(len(a)):
@@ -101,28 +100,17 @@ def test_pipeline_one_d_every_size():
         assert running_max(x) == running_max.py_func(x), size
 
 
-def pipeline_argmin(p):
-    best = p.funcs["best"]
-    u, v = ph.Var("u"), ph.Var("v")
-    intm = best.update(0).rfactor(p.vars["y"], u)
-    intm.compute_root()
-    intm.update(0).parallel(u)
-    rxo, rxi = ph.RVar("rxo"), ph.RVar("rxi")
-    inner = intm.update(0).split(p.vars["x"], rxo, rxi, 16).rfactor(rxi, v)
-    inner.compute_at(intm, u)
-    inner.update(0).vectorize(v)
-
-
-@ph.pipeline(schedule=pipeline_argmin)
+@ph.pipeline(schedule=lambda p: common.argmin4d(p, 8))
 def argmin2d(a):
+    """argmin4d's schedule: rows in parallel, 16 positions of a row at once."""
     best = np.int16(32767)
-    by = bx = 0
-    for y in range(a.shape[0]):
-        for x in range(a.shape[1]):
-            if a[y, x] < best:
-                best = a[y, x]
-                by, bx = y, x
-    return best, by, bx
+    bi = bl = 0
+    for i in range(a.shape[0]):
+        for l in range(a.shape[1]):                # noqa: E741 (argmin4d's loop names)
+            if a[i, l] < best:
+                best = a[i, l]
+                bi, bl = i, l
+    return best, bi, bl
 
 
 def test_pipeline_two_d_every_shape():
@@ -142,10 +130,9 @@ def test_pipeline_guard_free_copy_is_vector_code():
 def test_frontend_vs_func_example_agrees():
     """examples/pipelines/frontend_vs_func.py: both writings of the six
     benchmarks give the same results."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = subprocess.run([sys.executable, os.path.join(root, "examples", "pipelines",
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "pipelines",
                                                        "frontend_vs_func.py"), "12", "1"],
-                         capture_output=True, text=True, timeout=600, cwd=root)
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert out.returncode == 0, out.stderr + out.stdout
     rows = [line for line in out.stdout.splitlines() if line.endswith("yes")]
     assert len(rows) == 6, out.stdout
