@@ -1,6 +1,8 @@
 """partition_loops: guard-free copies of guarded loop bodies, before/expected,
 and exactness checked by running both versions of each nest in a small
 interpreter for every extent up to a few chunks (empty and tiny ones too)."""
+import random
+
 import pytest
 
 from pyhalide import ir
@@ -222,6 +224,42 @@ def test_code_growth_is_bounded():
     after = partition_loops(nest)
     assert count_ifs(after) <= 3 * 2 ** 4
     same_stores(nest, after, [{"N": n} for n in range(0, 14)])
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_linear_guards_are_exact(seed):
+    """Random nests of three loops (symbolic and constant extents and mins,
+    one of them vectorized) around one or two guards, each a random linear
+    comparison: the partitioned nest stores exactly what the original does,
+    for every N and S tried."""
+    rnd = random.Random(seed)
+    i, j, k = v("i"), v("j"), v("k")
+
+    def term():
+        e = c(rnd.randint(-9, 9))
+        for x in (i, j, k):
+            if rnd.random() < 0.8:
+                e = ir.Add(e, ir.Mul(x, c(rnd.choice([-8, -3, -1, 1, 2, 4, 16]))))
+        return e
+
+    def comparison():
+        bound = rnd.choice([N, S, ir.Add(N, c(rnd.randint(-5, 5))), ir.Sub(c(0), N)])
+        return rnd.choice([ir.LT, ir.LE, ir.GT, ir.GE])(term(), bound)
+
+    body = ir.Store("out", c(1), term())
+    for _ in range(rnd.randint(1, 2)):
+        cond = comparison()
+        if rnd.random() < 0.3:
+            cond = ir.And(cond, comparison())
+        body = ir.IfThenElse(cond, body)
+    kinds = [SERIAL, SERIAL, SERIAL]
+    kinds[rnd.randrange(3)] = VEC
+    k_lo = rnd.choice([c(0), j, S])
+    nest = loop("k", c(rnd.choice([1, 3, 4])), body, kinds[2], lo=k_lo)
+    nest = loop("j", rnd.choice([c(3), chunks(N, 3)]), nest, kinds[1], lo=rnd.choice([c(0), i]))
+    nest = loop("i", rnd.choice([c(2), chunks(N, 4)]), nest, kinds[0], lo=rnd.choice([c(0), S]))
+    after = partition_loops(nest)
+    same_stores(nest, after, [{"N": n, "S": s} for n in range(-2, 23) for s in (-3, 0, 2)])
 
 
 # ---- guards that must stay ----------------------------------------------------------------
