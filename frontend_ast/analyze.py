@@ -55,6 +55,10 @@ if hasattr(ast, "Match"):
 def check_supported(tree: ast.FunctionDef, smap: SourceMap):
     """Raise a located CompileError for the first unsupported construct."""
     body = tree.body
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            raise smap.error(node, "generators (functions with `yield`) are not supported",
+                             "return an array (fill it in the loop) or a tuple of values")
     for i, stmt in enumerate(body):
         _check_stmt(stmt, smap, loop_depth=0, last=(i == len(body) - 1))
 
@@ -104,10 +108,17 @@ def _check_stmt(stmt, smap, loop_depth, last):
     if isinstance(stmt, ast.Expr):
         if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
             return      # docstring
+        _check_expr(stmt.value, smap)
         if isinstance(stmt.value, ast.Call):
-            raise smap.error(stmt.value, "a call whose result is not used has no effect here "
-                                         "(functions cannot modify arrays)",
-                             "write the loops that fill the array inside this function")
+            fn = stmt.value.func
+            name = fn.id if isinstance(fn, ast.Name) else (
+                fn.attr if isinstance(fn, ast.Attribute) else None)
+            what = f"calling {name}()" if name else "this call"
+            raise smap.error(stmt.value, f"{what} is not supported: compiled code has no side "
+                                         f"effects (no print, I/O or calls of other functions), "
+                                         f"and a call whose result is unused does nothing",
+                             "return the value instead (return s, or a tuple of values) and "
+                             "print it after the call")
         raise smap.error(stmt, "an expression statement has no effect", "remove it")
     if isinstance(stmt, (ast.Pass, ast.Continue, ast.Return)):
         if isinstance(stmt, ast.Return) and stmt.value is not None:

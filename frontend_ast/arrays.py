@@ -9,6 +9,7 @@ import pyhalide as ph
 from pyhalide import ir
 
 from . import ops
+from . import unions
 from .ranges import Aff, INT32, n_within
 from .types import PY_INT
 from .values import Val, Arr, fresh, const_val, NO_CONST
@@ -110,6 +111,8 @@ class ArrayMixin:
                                  f"dimensions, {len(idx)} were given")
         out = []
         for axis, (v, where) in enumerate(idx):
+            if v.union and all(t.is_int() and not t.is_bool() for t in v.types()):
+                v = ops.to_python_int(self, v)      # an index means the same in any type
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
                     raise self.err(where, "boolean indices are masks in NumPy; they are not "
@@ -125,7 +128,10 @@ class ArrayMixin:
     def to_index(self, v: Val, n: Val, axis=0, name=""):
         """(int32 index node, mode): mode "plain" (always in range), "clamp"
         (in range whenever Python evaluates it; clamped so that evaluating it
-        anyway is harmless), or ("check", condition) (checked at run time)."""
+        anyway is harmless), "unfollowed" (checked at call time over the
+        loops that run, constant along some enclosing loop: an input read with
+        it is checked where it happens, so a loop that runs zero times checks
+        nothing), or ("check", condition) (checked at run time)."""
         n_node = ops.node_of(self, n)
         if n_node.type != ir.INDEX:
             n_node = ops.cast(ir.INDEX, n_node)
@@ -145,10 +151,16 @@ class ArrayMixin:
             return ops.cast(ir.INDEX, x), "plain"
         if self.unconditional() and not self.typing and self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
-            if lower_ok:
-                return xi, "plain"
-            norm = ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi)
-            return ir.Max(ir.Min(norm, last), zero), "plain"
+            if not lower_ok:
+                xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
+            aff = _single_aff(v)
+            if any(l.sym not in aff.terms for l in self.loops):
+                # checked at call time over the loops that run; read inside a
+                # loop it does not follow (`a[5]`), it must also not be checked
+                # statically over loops that run zero times: the compiled
+                # read is checked where it happens
+                return xi, "unfollowed"
+            return xi, "plain"
         if self.unconditional() and self.typing and _single_aff(v) is not None:
             return ops.cast(ir.INDEX, x), "plain"
         lo_f, hi_f = proofs(True)
@@ -196,7 +208,7 @@ class ArrayMixin:
             args = []
             for (i, m) in items:
                 args.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC)
-                            if isinstance(m, tuple) else i)
+                            if isinstance(m, tuple) or m == "unfollowed" else i)
             out = self.element_call(arr, args)
             out.risky = risky
             return self._data_range(out)
@@ -260,6 +272,8 @@ class ArrayMixin:
 
     def store_convert(self, v: Val, ty) -> Val:
         """The value NumPy stores when v is assigned into an array of type ty."""
+        if v.union:
+            return unions.distribute(self, lambda x: self.store_convert(x, ty), v)
         if v.ty == ty:
             return v
         if v.ty.weak and v.ty.kind == "int" and ty.is_int():

@@ -20,7 +20,7 @@ from .exprs import ExprMixin, _UNBOUND
 from .loops import LoopMixin, LoopVarDone
 from .ranges import Aff, Symbols, INT32, INT64
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
-from .values import Val, Arr, TupleVal, NO_CONST, const_val
+from .values import Val, Arr, TupleVal, NO_CONST, const_val, UnionTypeError
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -69,6 +69,8 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self.loop_var_objects = {}
         self._typing_loops = {}
         self.inputs = {}
+        self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
+        self.global_reads = {}      # name -> the value read (a specialization's validity)
         self.input_names = set(pf.params)
         self.result = None
         self.cur_node = pf.tree
@@ -145,6 +147,12 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
     def exec_stmt(self, s):
         self.cur_node = s
         self.stmt_pos = (s.lineno, s.col_offset)
+        try:
+            self._exec_stmt(s)
+        except UnionTypeError as e:
+            raise self.union_error(s, e.val) from None
+
+    def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):
             value = self.ev(s.value)
             self.cur_node = s

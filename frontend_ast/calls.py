@@ -10,6 +10,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops
+from . import unions
 from . import types as T
 from .exprs import BuiltinRef, MethodRef, InfoVal
 from .types import PY_BOOL, PY_FLOAT, PY_INT, UnsupportedType
@@ -72,6 +73,7 @@ def _scalar(b, v, where) -> Val:
     raise b.err(where, f"expected a scalar, got {b._describe_obj(v)}", hint=b._obj_hint(v))
 
 
+@unions.over_alternatives
 def _construct(b, v: Val, dtype) -> Val:
     dt = np.dtype(dtype)
     try:
@@ -106,7 +108,8 @@ def _builtin(b, name, node):
         if name == "int":
             return ops.to_python_int(b, v)
         if name == "float":
-            return ops.convert(b, v, PY_FLOAT) if v.ty.kind != "float" else v
+            return unions.distribute(
+                b, lambda x: ops.convert(b, x, PY_FLOAT) if x.ty.kind != "float" else x, v)
         return ops.truth(b, v)
     if name == "abs":
         (a,) = _pos(b, node, 1, 1)
@@ -130,17 +133,21 @@ def _builtin(b, name, node):
         b.cur_node = node
         if len(args) == 2 and args[1] is not None:
             raise b.err(node, "round(x, ndigits) is not supported", hint="use np.round / np.rint")
-        if v.ty.is_int() or v.ty.is_bool():
-            return ops.to_python_int(b, v)
-        n = ops.node_of(b, v)
-        r = Val(ir.Call(n.type, "round", (n,), ir.INTRINSIC), v.ty, risky=v.risky)
-        return ops.to_python_int(b, r)
+        return unions.distribute(b, lambda x: _round(b, x), v)
     if name == "pow":
         args = _pos(b, node, 2, 2)
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
         b.cur_node = node
         return ops.binary(b, "**", x, y)
     raise b.err(node, f"{name}() is not supported")
+
+
+def _round(b, v):
+    if v.ty.is_int() or v.ty.is_bool():
+        return ops.to_python_int(b, v)
+    n = ops.node_of(b, v)
+    r = Val(ir.Call(n.type, "round", (n,), ir.INTRINSIC), v.ty, risky=v.risky)
+    return ops.to_python_int(b, r)
 
 
 # methods ----------------------------------------------------------------------------
@@ -227,9 +234,9 @@ def _module_fn(b, fn: ModuleRef, node):
         args = _pos(b, node, 2, 2)
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
         b.cur_node = node
-        out = ops.binary(b, _NP_BINARY_OPS[f], _strong(b, x), _strong(b, y)) \
-            if False else ops.binary(b, _NP_BINARY_OPS[f], x, y)
-        return _as_numpy_result(b, f, (x, y), out)
+        return unions.distribute(
+            b, lambda p, q: _as_numpy_result(b, f, (p, q), ops.binary(b, _NP_BINARY_OPS[f], p, q)),
+            x, y)
     if f in (np.minimum, np.maximum, np.fmin, np.fmax):
         args = _pos(b, node, 2, 2)
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
@@ -272,10 +279,6 @@ def _module_fn(b, fn: ModuleRef, node):
                      "scalars, array creation (np.zeros/ones/full/empty[_like])")
 
 
-def _strong(b, v):
-    return v
-
-
 def _as_numpy_result(b, f, args, out: Val) -> Val:
     """np.add(x, y) on Python scalars returns a NumPy scalar."""
     try:
@@ -299,6 +302,7 @@ def _as_float(b, v, rt):
     return v
 
 
+@unions.over_alternatives
 def _np_unary(b, f, v: Val) -> Val:
     if f in (np.isnan, np.isinf, np.isfinite):
         rt = T.np_ty(np.bool_)
@@ -345,6 +349,7 @@ def _np_unary(b, f, v: Val) -> Val:
     return Val(ir.Call(rt.ir(), name, (n,), ir.INTRINSIC), rt, risky=v.risky)
 
 
+@unions.over_alternatives
 def _np_minmax(b, f, x: Val, y: Val) -> Val:
     rt = _res(b, f, x.ty, y.ty)
     xv = ops.convert(b, x, rt) if x.ty.weak else ops.cast_to(b, x, rt)
@@ -386,6 +391,10 @@ def _math_fn(b, f, node):
     (a,) = _pos(b, node, 1, 1)
     v = _scalar(b, a, node.args[0])
     b.cur_node = node
+    return unions.distribute(b, lambda x: _math1(b, f, x), v)
+
+
+def _math1(b, f, v):
     if f in (math.isnan, math.isinf, math.isfinite):
         if not v.ty.is_float():
             return const_val(f is math.isfinite)

@@ -7,7 +7,8 @@ from pyhalide import ir
 
 from .ranges import INT32, INT64, n_within
 from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
-from .values import Val, int_node_type, NO_CONST
+from .values import Val, int_node_type, NO_CONST, UnionTypeError
+from . import unions
 
 
 # ---------------------------------------------------------------------------
@@ -34,6 +35,7 @@ def is_nan(n: ir.Expr) -> ir.Expr:
     return ir.NE(n, n)
 
 
+@unions.over_alternatives
 def truth(cx, v: Val) -> Val:
     """bool(v) as a Python bool value (NaN is true)."""
     if v.ty.is_bool():
@@ -84,6 +86,8 @@ def int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
 
 
 def node_of(cx, v: Val) -> ir.Expr:
+    if v.union:
+        raise UnionTypeError(v)
     if v.node is None:
         v.node = cx.static_param(v)
     return v.node
@@ -104,6 +108,7 @@ def wrap_range(rng, t: ir.Type):
 # ---------------------------------------------------------------------------
 # conversions
 # ---------------------------------------------------------------------------
+@unions.over_alternatives
 def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
     """v converted to ty as NumPy converts an operand (weak Python scalars
     must fit an integer dtype: OverflowError otherwise)."""
@@ -162,6 +167,7 @@ def _conv_static(v: Val, fn):
     return lambda env: _py(fn, f(env))
 
 
+@unions.over_alternatives
 def cast_to(cx, v: Val, ty: Ty) -> Val:
     """An explicit conversion (np.int32(x), x.astype(...), storing into an
     array of dtype ty): wraps / truncates as NumPy's C casts do."""
@@ -198,8 +204,8 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
     elif t.is_integer() and v.ty.is_float() and v.ty.weak:
         # Python float -> integer dtype: NaN is a ValueError, inf an OverflowError
         out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
-        out = cx.guard(out, ir.LT(_fabs(n), ir.Const(n.type, float("inf"))), "OverflowError",
-                       "cannot convert float infinity to integer")
+        out = cx.guard(out, ir.Or(is_nan(n), ir.LT(_fabs(n), ir.Const(n.type, float("inf")))),
+                       "OverflowError", "cannot convert float infinity to integer")
     return out
 
 
@@ -207,6 +213,7 @@ def _fabs(n):
     return ir.Call(n.type, "abs", (n,), ir.INTRINSIC)
 
 
+@unions.over_alternatives
 def to_python_int(cx, v: Val) -> Val:
     """int(v): exact for integers, truncation for floats (OverflowError /
     ValueError for values no int64 holds, inf and NaN)."""
@@ -236,6 +243,8 @@ def to_python_int(cx, v: Val) -> Val:
     out = Val(cast(ir.Int(64), tr), PY_INT, static=static, const=c, risky=v.risky)
     out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
     lim = ir.Const(n.type, 2.0 ** 63)
-    out = cx.guard(out, ir.And(ir.LT(tr, lim), ir.GE(tr, ir.Const(n.type, -(2.0 ** 63)))),
+    # NaN passes this check: it is the ValueError above
+    out = cx.guard(out, ir.Or(is_nan(n), ir.And(ir.LT(tr, lim),
+                                                ir.GE(tr, ir.Const(n.type, -(2.0 ** 63))))),
                    "OverflowError", "float too large for a Python int kept in int64")
     return out

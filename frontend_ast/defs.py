@@ -7,6 +7,8 @@ import pyhalide as ph
 from pyhalide import ir
 
 from . import ops
+from . import unions
+from .types import PY_BOOL
 from .values import Val, MaybeUnbound
 
 
@@ -26,13 +28,30 @@ class DefsMixin:
             g.scan_var = ph.Var(loop.name)
             key = (g.scan_var,) + key
         vals = []
+        ran = None
+        g.start_node = {}
         for k, (v, t, st) in enumerate(zip(g.init, g.tys, g.store)):
+            name = g.names[k]
             if v is None:
                 vals.append(ir.Const(st, 0))
                 continue
-            cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
+            if name in g.tag_of:
+                # the value element of a tagged member: the exact conversion
+                # of its initial value (peeled), or unused until the tag is set
+                start = g.peel.get(name)
+                vals.append(ops.cast(st, start) if start is not None else ir.Const(st, 0))
+                continue
+            cv = ops.convert_for_merge(self, v, t)
             n = ops.node_of(self, cv)
-            vals.append(ops.cast(st, n))
+            if cv.risky and not v.risky and not g.flag_of.get(name):
+                # the conversion can raise (a Python int out of the dtype's
+                # range): only if the loop runs, as in Python
+                if ran is None:
+                    ran = ops.node_of(self, self.ran_value(g))
+                n = ir.Call(n.type, "if_then_else", (ran, n, ir.Const(n.type, 0)),
+                            ir.INTRINSIC)
+            g.start_node[k] = ops.cast(st, n)
+            vals.append(g.start_node[k])
         mapping = {l.sym: l.pure_var.node for l in ctx}
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
@@ -86,15 +105,36 @@ class DefsMixin:
             g.new_vals = [None if (v is None or isinstance(v, MaybeUnbound)) else v for v in news]
             for v in news:
                 if v is not None:
-                    self._scan_marks(v.node, g)
-            if self.recording:
-                pass
+                    for c, alt in unions.alternatives(v):
+                        self._scan_marks(alt.node, g)
+                        if c is not None:
+                            self._scan_marks(c.node, g)
             return
+        for name, tag in g.tag_of.items():
+            k, j = g.names.index(name), g.names.index(tag)
+            nv = news[k]
+            news[k], news[j] = self._tagged_update(g, k, j, nv)
+            other = g.other_of.get(name)
+            if other is not None and nv is not None:
+                o = g.names.index(other)
+                news[o] = next((v for _, v in unions.alternatives(nv) if v.ty == g.tys[o]), None)
         vals = []
         for k, (v, t, st) in enumerate(zip(news, g.tys, g.store)):
             if v is None:
                 vals.append(g.ph[k])
                 continue
+            if v.union and g.first is not None:
+                # alternatives that hold neither in the first iteration nor after
+                first = g.first.node.name
+                alts = [(c, x) for c, x in v.union if x.ty == t or
+                        not all(ir.is_const(unions.fold_constants(ir.substitute(
+                            c.node, {first: ir.Const(ir.Bool(), b)})), False)
+                            for b in (True, False))]
+                v = alts[0][1] if len(alts) == 1 else v
+            if v.union:
+                raise self.err(g.chain_nodes[-1],
+                               f"internal error: {g.names[k]!r} has several types at the end of "
+                               f"an iteration ({unions.describe_types(v)})")
             cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
             vals.append(ops.cast(st, ops.node_of(self, cv)))
         preds = []
@@ -115,6 +155,39 @@ class DefsMixin:
         vals = self.finalize(vals, mapping, f"the update of {g.label}")
         preds = self.finalize(preds, mapping, f"the condition of {g.label}") + tri
         self.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
+
+    def _tagged_update(self, g, k, j, nv):
+        """(value, tag) updates of a tagged member from its new value: the
+        tag holds where the new value has the loop's type; a peeled member's
+        update reads the member as having the loop's type, and its tag ORs in
+        the condition under which the initial value turns into it."""
+        t = g.tys[k]
+        tag_name = g.ph[j].name
+        p = g.ph[k]
+        if nv is None:
+            return None, None
+        alts = unions.alternatives(nv)
+        tl = [(c, v) for c, v in alts if v.ty == t]
+        if not tl:
+            return None, Val(ir.Const(ir.Bool(), False), PY_BOOL)
+        c, v = tl[0]
+        vnode = ops.node_of(self, v)
+        cnode = c.node if c is not None else ir.Const(ir.Bool(), True)
+        start = g.peel.get(g.names[k])
+        if start is None:
+            return Val(vnode, t, risky=v.risky), Val(cnode, PY_BOOL, risky=c is not None and
+                                                     c.risky)
+        tv = ir.Const(ir.Bool(), True)
+        fv = ir.Const(ir.Bool(), False)
+        vnode = unions.fold_constants(ir.substitute(vnode, {tag_name: tv}))
+        c0 = unions.fold_constants(ir.substitute(cnode, {tag_name: fv, p.name: start}))
+        if ir.is_const(c0, False):
+            tnode = g.ph[j]
+        elif ir.is_const(c0, True):
+            tnode = tv
+        else:
+            tnode = ir.Or(g.ph[j], c0)
+        return Val(vnode, t, risky=v.risky), Val(tnode, PY_BOOL)
 
     def _scan_marks(self, node, emitter):
         for name in _phs(node, self.ph_owner):

@@ -112,9 +112,7 @@ def lower_text(p, stage, arg_specs):
     else:
         key = key_from_annotations(p)
         if key is None:
-            raise RuntimeError(f"{p.__name__}.lower(): no argument types yet; call the "
-                               f"function once, or pass arg_specs (CLI: --args "
-                               f"img=uint8[64,64])")
+            return outline_text(p._parsed_fn())
         spec = p._specs.get(key) or Specialization(p._parsed_fn(), key,
                                                    schedule=resolve_schedule(p))
         p._specs[key] = spec
@@ -126,3 +124,78 @@ def lower_text(p, stage, arg_specs):
     if stage == "rfactor":
         stage = "defs"
     return pipe.lower(stage)
+
+
+def outline_text(pf) -> str:
+    """The definitions before any call (no argument types yet): the Funcs the
+    function makes (arrays it creates, scalars its loops carry), each with the
+    Python lines of its definitions."""
+    import ast
+    from .analyze import Liveness, carried, check_supported
+    check_supported(pf.tree, pf.smap)
+    live = Liveness(pf.tree)
+    funcs = {}          # name -> [line numbers]
+    order = []
+
+    def note(name, node):
+        if name not in funcs:
+            funcs[name] = []
+            order.append(name)
+        line = pf.smap.loc(node).line
+        if line not in funcs[name]:
+            funcs[name].append(line)
+
+    arrays = set()
+
+    def walk(stmts, in_loop):
+        for s in stmts:
+            if isinstance(s, ast.Assign) and not in_loop and isinstance(s.value, ast.Call):
+                fn = s.value.func
+                attr = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+                if attr in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+                            "full_like", "empty_like", "copy"):
+                    for t in s.targets:
+                        if isinstance(t, ast.Name):
+                            arrays.add(t.id)
+                            note(t.id, s)
+            if isinstance(s, (ast.Assign, ast.AugAssign)) and in_loop:
+                targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+                for t in targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                        note(t.value.id, s)
+            if isinstance(s, ast.For):
+                for name in carried(s, live):
+                    for n in ast.walk(s):
+                        if isinstance(n, ast.Name) and n.id == name and \
+                                isinstance(n.ctx, ast.Store):
+                            stmt = _statement_of(s, n)
+                            note(name, stmt if stmt is not None else s)
+                walk(s.body, True)
+            elif isinstance(s, ast.If):
+                walk(s.body, in_loop)
+                walk(s.orelse, in_loop)
+
+    walk(pf.tree.body, False)
+    lines = [f"# @pipeline {pf.name}({', '.join(pf.params)}): not called yet, so the argument",
+             "# types (and with them the element types) are not known. The Funcs its",
+             "# definitions make, with the Python lines that define them:"]
+    text = pf.smap.lines
+    for name in order:
+        lines.append("")
+        lines.append(f"Func {name}" + ("" if name in arrays else "  (loop state)"))
+        for line in funcs[name]:
+            src = text[line - 1].strip() if 0 < line <= len(text) else ""
+            lines.append(f"  # line {line}: {src}")
+    lines.append("")
+    lines.append("# call it, p.compile(*example_args) or p.lower(arg_specs=[...]) for the typed "
+                 "definitions")
+    return "\n".join(lines) + "\n"
+
+
+def _statement_of(root, target):
+    import ast
+    for s in ast.walk(root):
+        if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and \
+                any(n is target for n in ast.walk(s)):
+            return s
+    return None

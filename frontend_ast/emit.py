@@ -57,6 +57,7 @@ class EmitMixin:
                 raise AssertionError("predicates need an RDom")
             for p in preds:
                 rdom.where(ph.Expr.wrap(p))
+        unmentioned = False
         if rdom is not None:
             used = set()
             for n in list(values) + [getattr(k, "node", None) for k in key]:
@@ -64,14 +65,20 @@ class EmitMixin:
                     used |= set(ir.free_vars(n))
             rnames = {rdom[i].name() for i in range(rdom.dimensions())}
             if not used & rnames:
-                # the loop variables are unused: mention the RDom so the
-                # update iterates over it
+                # the loop variables are unused (`c += 1`): the API finds an
+                # update's RDom through its uses, so it is mentioned for the
+                # definition and dropped from the value afterwards (the update
+                # still iterates over the RDom, and the value stays `c + 1`
+                # for the associativity matcher)
+                unmentioned = True
                 values = list(values)
                 values[0] = ir.Let(f"{rdom.name()}.used", rdom[0].node, values[0])
         vals = tuple(ph.Expr.wrap(v) for v in values)
         f[key] = vals if len(vals) > 1 else vals[0]
         fn = f.function()
         d = fn.pure if pure else fn.updates[-1]
+        if unmentioned:
+            d.values = (d.values[0].body,) + tuple(d.values[1:])
         if loc is not None:
             d.source = ir.SourceLoc(loc.file, loc.line, loc.col, loc.text.strip())
         self.def_log.append((f, 0 if pure else len(fn.updates), loc, label))
@@ -84,7 +91,7 @@ class EmitMixin:
         placeholders (by Vars / RVars)."""
         out = []
         for n in nodes:
-            prev = None
+            n = self.resolve_first(n)
             for _ in range(8):
                 names = [k for k in ir.free_vars(n) if k in self.state_subst]
                 if not names:
@@ -96,6 +103,28 @@ class EmitMixin:
                 raise self.error(f"internal error: unresolved placeholder(s) {left} in {where}")
             out.append(n)
         return out
+
+    def resolve_first(self, n):
+        """Remove the "first iteration" placeholders of members whose type
+        the loop changes (read as their initial value in the first iteration,
+        as the loop's type after): `select(first, f(init), f(s))` is `f(s)`
+        where f(init) is f(s) with s at its start (the initial value
+        converted), else `first` becomes the test of the first iteration."""
+        names = [k for k in ir.free_vars(n) if k in self.first_info]
+        for name in names:
+            info = self.first_info[name]
+            n = _PeelFirst(name, info.starts).mutate(n)
+            if name in ir.free_vars(n):
+                if info.expr is None:
+                    member, init_ty, loop_ty = info.members[0]
+                    raise self.err(info.node, f"the first iteration of this loop computes "
+                                              f"with the initial value of {member!r} "
+                                              f"({init_ty}) differently from the later ones "
+                                              f"({loop_ty}), in a loop nest whose first "
+                                              f"iteration cannot be told",
+                                   hint=f"start {member} with a value of type {loop_ty}")
+                n = ir.substitute(n, {name: info.expr})
+        return n
 
     def loop_vars(self, pure_loops, rvar_loops, rdom_name):
         """(placeholder mapping, RDom or None, predicates, [(loop, var)])."""
@@ -169,7 +198,7 @@ class EmitMixin:
         else:
             trip = ir.Div(ir.Add(ir.Sub(start, stop), ir.index(s - 1)), ir.index(s))
         trip = ir.Max(trip, ir.index(0))
-        return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(ir.index(k), r))), None
+        return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))), None
 
     def hull_node(self, v: Val, upper: bool, shift: int):
         """An IR node bounding v over every iteration of the enclosing loops,
@@ -196,5 +225,37 @@ class EmitMixin:
         return node
 
 
-def _simplify_max(e):
-    return e
+class FirstInfo:
+    """A loop chain's "first iteration" placeholder: the state placeholders
+    of the members whose type it changes, each with the start value its
+    element holds before the loop; the first-iteration test (None if
+    unknown); for messages, the loop and the members (name, initial type,
+    loop type)."""
+
+    def __init__(self, starts, expr, node, members):
+        self.starts, self.expr, self.node, self.members = starts, expr, node, members
+
+
+class _PeelFirst(ir.Mutator):
+    def __init__(self, first, starts):
+        super().__init__()
+        self.first, self.starts = first, starts
+
+    def _peel(self, e, cond, when_first, otherwise, rebuild):
+        if isinstance(cond, ir.Variable) and cond.name == self.first:
+            y = self.mutate(otherwise)
+            x = self.mutate(when_first)
+            if ir.equal(x, ir.substitute(y, self.starts)):
+                return y
+            return rebuild(cond, x, y)
+        return self.mutate_children(e)
+
+    def visit_Select(self, e):
+        return self._peel(e, e.condition, e.true_value, e.false_value,
+                          lambda c, x, y: ir.Select(c, x, y))
+
+    def visit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            return self._peel(e, e.args[0], e.args[1], e.args[2],
+                              lambda c, x, y: ir.Call(e.type, e.name, (c, x, y), e.call_type))
+        return self.mutate_children(e)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import builtins
 import math
 import types as pytypes
 
@@ -14,7 +13,8 @@ from . import ops
 from . import types as T
 from .ranges import Aff
 from .types import PY_BOOL, PY_INT, PY_FLOAT, UnsupportedType
-from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST
+from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST, UnionTypeError
+from . import unions
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -51,8 +51,19 @@ class ExprMixin:
         if m is None:
             raise self.err(node, f"`{type(node).__name__}` expressions are not supported")
         self.cur_node = node
-        out = m(node)
+        try:
+            out = m(node)
+        except UnionTypeError as e:
+            raise self.union_error(node, e.val) from None
         return out
+
+    def union_error(self, node, v):
+        return self.err(node, f"the type of this value depends on run-time data (it is "
+                              f"{unions.describe_types(v)}, as in plain Python), and this "
+                              f"operation needs one type",
+                        hint="convert it to one type first (int(...), float(...), "
+                             "np.float64(...)), or start the variable with a value of the "
+                             "type it ends with")
 
     def ev_val(self, node, what="a scalar value") -> Val:
         v = self.ev(node)
@@ -113,19 +124,11 @@ class ExprMixin:
         raise self.err(node, f"name {name!r} is not defined")
 
     def globals_lookup(self, name):
-        fn = self.pf.fn
-        if fn.__code__.co_freevars and fn.__closure__:
-            for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-                if n == name:
-                    try:
-                        return cell.cell_contents
-                    except ValueError:
-                        return _MISSING
-        if name in fn.__globals__:
-            return fn.__globals__[name]
-        if hasattr(builtins, name) and name in _BUILTINS:
-            return _MISSING
-        return _MISSING
+        """The value of a global (or closure) name, recorded: a specialization
+        is valid only while every name it read still has the value it had."""
+        g = lookup_global(self.pf.fn, name)
+        self.global_reads[name] = g
+        return g
 
     def wrap_global(self, node, name, g):
         if g is np:
@@ -273,9 +276,9 @@ class ExprMixin:
         if isinstance(node.op, ast.USub):
             return ops.negate(self, v)
         if isinstance(node.op, ast.UAdd):
-            if v.ty.is_bool() and v.ty.weak:
-                return ops.to_python_int(self, v)
-            return v
+            return unions.distribute(
+                self, lambda x: ops.to_python_int(self, x) if x.ty.is_bool() and x.ty.weak
+                else x, v)
         if isinstance(node.op, ast.Invert):
             return ops.invert(self, v)
         raise self.err(node, "unsupported unary operator")
@@ -309,7 +312,8 @@ class ExprMixin:
 
     def compare(self, op, a: Val, b: Val) -> Val:
         out = ops.compare(self, op, a, b)
-        out.facts = _compare_facts(op, a, b)
+        if not (a.union or b.union or out.union):
+            out.facts = _compare_facts(op, a, b)
         return out
 
     def _ev_BoolOp(self, node):
@@ -333,12 +337,13 @@ class ExprMixin:
         return out
 
     def logical_and(self, a: Val, b: Val) -> Val:
-        """`a and b` (b evaluated only when a is true)."""
-        if a.ty.is_bool() and b.ty.is_bool():
+        """`a and b` (b evaluated only when a is true): b if a is true, else a,
+        each with its own type."""
+        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
             ta = ops.truth(self, a)
             if ta.is_const:
                 return b if ta.const else a
-            ty = T.common(a.ty, b.ty)
+            ty = a.ty
             if b.risky:
                 node = ir.Call(ir.Bool(), "if_then_else", (ta.node, b.node, ta.node), ir.INTRINSIC)
             else:
@@ -350,11 +355,12 @@ class ExprMixin:
         return ops.select(self, ta, b, a)
 
     def logical_or(self, a: Val, b: Val) -> Val:
-        if a.ty.is_bool() and b.ty.is_bool():
+        """`a or b`: a if a is true, else b, each with its own type."""
+        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
             ta = ops.truth(self, a)
             if ta.is_const:
                 return a if ta.const else b
-            ty = T.common(a.ty, b.ty)
+            ty = a.ty
             if b.risky:
                 node = ir.Call(ir.Bool(), "if_then_else", (ta.node, ta.node, b.node), ir.INTRINSIC)
             else:
@@ -406,6 +412,36 @@ class ExprMixin:
 
     def error(self, msg, hint=""):
         return self.smap.error(self.cur_node, msg, hint)
+
+
+def lookup_global(fn, name):
+    """The value `name` has for fn: a closure cell, else a module global,
+    else _MISSING."""
+    if fn.__code__.co_freevars and fn.__closure__:
+        for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            if n == name:
+                try:
+                    return cell.cell_contents
+                except ValueError:
+                    return _MISSING
+    return fn.__globals__.get(name, _MISSING)
+
+
+def same_global(a, b) -> bool:
+    """Whether a global still has the value a specialization read: the same
+    object, or an equal scalar of the same type (bits compared, so -0.0 and
+    NaN payloads count)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (bool, int)):
+        return a == b
+    if isinstance(a, float):
+        return np.float64(a).tobytes() == np.float64(b).tobytes()
+    if isinstance(a, np.generic):
+        return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    return False
 
 
 class _Unbound:

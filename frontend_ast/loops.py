@@ -11,11 +11,12 @@ import pyhalide as ph
 from pyhalide import ir
 
 from . import ops
+from . import unions
 from .analyze import carried, home, assigned_in_nested_loop, mentions
-from .emit import Frame
+from .emit import Frame, FirstInfo
 from .ranges import Aff, INT32, INT64, n_within, n_union
 from .types import PY_INT, PY_BOOL
-from .values import Val, Loop, Arr, fresh, const_val, int_node_type
+from .values import Val, Loop, Arr, fresh, const_val, MaybeUnbound
 
 
 class LoopVarDone:
@@ -62,6 +63,9 @@ class LoopMixin:
             raise self.err(node.target, f"the loop variable {name!r} is already the variable of "
                                         f"an enclosing loop", hint="use another name")
         args = [self.ev_val(a, "an integer loop bound") for a in node.iter.args]
+        # a bound whose integer type depends on the data means the same number
+        args = [ops.to_python_int(self, a) if a.union and all(
+            t.is_int() or t.is_bool() for t in a.types()) else a for a in args]
         for a, where in zip(args, node.iter.args):
             if not (a.ty.is_int() or a.ty.is_bool()):
                 raise self.err(where, f"range() needs integers, got {a.ty.describe()}",
@@ -238,11 +242,18 @@ class LoopMixin:
             else:
                 g.init.append(None)
                 g.unbound.append(True)
-        tys = [v.ty if v is not None else None for v in g.init]
-        for _ in range(6):
+        g.base = len(g.names)
+        # the type fixpoint: a member's loop type is the type the loop gives
+        # it (what Python's promotion makes it after one iteration); while
+        # probing, a member whose initial value has another type is read as
+        # "its initial value until the loop has given it its type"
+        tys = [_first_type(v) for v in g.init]
+        g.probing = True
+        for _ in range(8):
             g.tys = tys
             new = self.typing_run(g, node)
-            new_tys = [nv.ty if nv is not None else t for nv, t in zip(new, tys)]
+            new_tys = [self._next_type(g, k, nv, t, node)
+                       for k, (nv, t) in enumerate(zip(new, tys))]
             if new_tys == tys:
                 break
             tys = new_tys
@@ -250,10 +261,12 @@ class LoopMixin:
             raise self.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
                                  f"iteration to the next", hint="start it with a NumPy value of "
                                                                "the final type, e.g. np.float64(0)")
+        g.probing = False
         for k, t in enumerate(tys):
             if t is None:
                 raise self.err(node, f"{g.names[k]!r} is never assigned in this loop")
         g.tys = tys
+        self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
@@ -265,34 +278,193 @@ class LoopMixin:
         g.ranges = self.infer_ranges(g, node) if not self.typing else \
             [(None, None)] * len(g.names)
         g.store = []
-        for t, r in zip(g.tys, g.ranges):
-            g.store.append(int_node_type(*r) if t.kind == "int" else t.ir())
+        for t in g.tys:
+            # Python ints live in int64 (their ranges only decide where checks go)
+            g.store.append(ir.Int(64) if t.kind == "int" else t.ir())
         if not self.typing:
             self.define_group(g, node, loop)
 
+    def _next_type(self, g, k, nv, cur, node):
+        """A member's loop type after one more typing run: the type the loop
+        gives it, other than its initial value's."""
+        if nv is None:
+            return cur
+        types = []
+        for _, v in unions.alternatives(nv):
+            if isinstance(v, MaybeUnbound):
+                continue
+            if v.ty not in types:
+                types.append(v.ty)
+        init = g.init[k]
+        init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
+        new = [t for t in types if t not in init_tys]
+        if len(new) > 1:
+            raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
+                                 f"data ({' or '.join(t.describe() for t in new)})",
+                           hint=f"convert the values assigned to {g.names[k]} to one type, or "
+                                f"start it with a NumPy value of the type it should have")
+        if new:
+            return new[0]
+        if cur in types or not types:
+            return cur
+        if len(types) == 1:
+            return types[0]
+        raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the data "
+                             f"({' or '.join(t.describe() for t in types)})",
+                       hint=f"start {g.names[k]} with a value of the type it should have")
+
+    def _add_tags(self, g: Group, node, new):
+        """A member that keeps its initial value, of another type than the
+        loop's, on some path (`m = 1000; m = max(m, a[i])` with uint8 a: m
+        stays the Python int 1000 unless an element wins) gets a bool element,
+        its tag: true once the member has the loop's type. Where the loop
+        variable, read exactly, would compute the same with the initial value
+        converted to the loop's type, the value element starts from that
+        conversion and its update reads only itself ("peeled"); otherwise
+        both are read under the tag."""
+        if getattr(g, "tags_added", False):
+            return
+        g.tags_added = True
+        g.tag_of = {}
+        g.other_of = {}
+        g.peel = {}
+        for k in range(g.base):
+            init, t, nv = g.init[k], g.tys[k], new[k]
+            if init is None or nv is None or g.unbound[k]:
+                continue
+            tag_ph = g.probe_tag.get(k)
+            others = [(c, v) for c, v in unions.alternatives(nv)
+                      if v.ty != t and _possible(c, tag_ph)]
+            if not others:
+                continue
+            name = g.names[k]
+            init_alts = {v.ty: v for _, v in unions.alternatives(init)}
+            other_ty = others[0][1].ty
+            keeps_init = all(v.ty in init_alts and _same_value(v, init_alts[v.ty])
+                             for _, v in others)
+            if not keeps_init and (any(v.ty != other_ty for _, v in others) or init.union or
+                                   init.ty != other_ty):
+                raise self.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
+                                     f"and a {other_ty.describe()} on others, in a way that "
+                                     f"cannot be compiled exactly",
+                               hint=f"start {name} with a value of type {t.describe()} (e.g. "
+                                    f"{_example(t)}), or convert what is assigned to it")
+            tag = name + "?tag"
+            g.tag_of[name] = tag
+            g.names.append(tag)
+            g.init.append(const_val(False))
+            g.tys.append(PY_BOOL)
+            g.unbound.append(False)
+            if not keeps_init:
+                # its value of the other type changes too: an element holds it
+                other = name + "?other"
+                g.other_of[name] = other
+                g.names.append(other)
+                g.init.append(init)
+                g.tys.append(other_ty)
+                g.unbound.append(False)
+                continue
+            peeled = self._peeled_start(g, k, nv)
+            if peeled is not None:
+                g.peel[name] = peeled
+
+    def _peeled_start(self, g, k, nv):
+        """The loop-type constant equal to the initial value, if the update
+        read with the member at that constant is the exact update (see
+        _add_tags); else None."""
+        init, t = g.init[k], g.tys[k]
+        if init.union or not init.is_const:
+            return None
+        start = _exact_const(init.const, t)
+        if start is None:
+            return None
+        tag, p = g.probe_tag[k], g.ph[k].name
+        alts = unions.alternatives(nv)
+        tl = [(c, v) for c, v in alts if v.ty == t]
+        if len(tl) != 1:
+            return None
+        c, v = tl[0]
+        # once the member has the loop type it keeps it
+        for c2, v2 in alts:
+            if v2.ty != t and not ir.is_const(_sub(c2.node, {tag: True}), False):
+                return None
+        cond0 = _sub(c.node, {tag: False, p: start}) if c is not None else \
+            ir.Const(ir.Bool(), True)
+        e1 = _sub(v.node, {tag: True, p: start})
+        e2 = _sub(v.node, {tag: False, p: start})
+        if not ir.equal(e1, e2):
+            return None
+        if ir.is_const(cond0, True) or ir.equal(e1, start):
+            return start
+        sel = _select_parts(e1)
+        if sel is not None and ir.equal(sel[0], cond0) and ir.equal(sel[2], start):
+            return start
+        return None
+
     def _add_assigned_flags(self, g: Group, node):
-        """A member whose type after the loop differs from its initial one is
-        what Python returns only if the loop assigned it: conditionally
-        assigned members get a bool element recording that."""
-        if getattr(g, "flags_added", False) or g.ctx:
+        """Members whose value after the loop is what Python returns only if
+        the loop assigned them get a bool element recording that: members
+        first assigned in the loop (else reading them raises
+        UnboundLocalError), and members whose type the loop changes when
+        whether the loop ran is not a condition on its bounds."""
+        if getattr(g, "flags_added", False):
             return
         g.flags_added = True
         g.flag_of = {}
-        for k in range(len(g.names)):
+        ran_known = self._ran_condition_known(g)
+        for k in range(g.base):
             init, t = g.init[k], g.tys[k]
-            if (init is not None and init.ty == t) or g.names[k].endswith("?assigned"):
+            name = g.names[k]
+            if name in g.tag_of:
                 continue
-            nv = g.new_vals[k] if g.new_vals else None
-            if nv is None:
+            if init is None:
+                if g.ctx:
+                    continue
+            elif ran_known or not (init.union or init.ty != t):
                 continue
-            if not _conditional(nv.node, g.ph[k].name if g.ph else None):
-                continue
-            flag = g.names[k] + "?assigned"
+            flag = name + "?assigned"
             g.names.append(flag)
             g.init.append(const_val(False))
             g.tys.append(PY_BOOL)
             g.unbound.append(False)
-            g.flag_of[g.names[k]] = flag
+            g.flag_of[name] = flag
+
+    def _ran_condition_known(self, g) -> bool:
+        """Whether "the loop chain ran at least once" is a condition on the
+        bounds of its loops (no inner bound depends on an outer loop of the
+        chain)."""
+        syms = set()
+        for n in g.chain_nodes:
+            l = self._typing_loops.get(id(n))
+            if l is None:
+                return False
+            nodes = [ops.node_of(self, l.start), ops.node_of(self, l.stop)]
+            if syms & set(ir.free_vars(nodes)):
+                return False
+            syms.add(l.sym)
+        return True
+
+    def first_iteration(self, g):
+        """An IR test of the first iteration of g's loop chain (over loop
+        placeholders), or None if inner bounds depend on outer chain loops."""
+        if not self._ran_condition_known(g):
+            return None
+        out = None
+        for n in g.chain_nodes:
+            l = self._typing_loops[id(n)]
+            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
+            t = ir.EQ(l.var, start)
+            out = t if out is None else ir.And(out, t)
+        return out
+
+    def ran_value(self, g) -> Val:
+        """A bool: the loop chain of g ran at least once (after the loop)."""
+        out = const_val(True)
+        for n in g.chain_nodes:
+            l = self._typing_loops[id(n)]
+            ne = self.compare("<" if l.step > 0 else ">", l.start, l.stop)
+            out = self.logical_and(out, ops.truth(self, ne))
+        return out
 
     def typing_run(self, g: Group, node):
         saved = self._save()
@@ -434,11 +606,52 @@ class LoopMixin:
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
             self.env[name] = _unbound_state(v) if g.unbound[k] else v
+        # a member read as "its initial value until the loop gives it the
+        # loop's type" (tagged members; every type-changing one while probing)
+        g.probe_tag = {}
+        g.first = None
+        for k in range(g.base):
+            name, init = g.names[k], g.init[k]
+            if init is None or g.unbound[k]:
+                continue
+            tag_name = getattr(g, "tag_of", {}).get(name)
+            changes = init.union or init.ty != g.tys[k]
+            if tag_name is not None:
+                tag = self.env[tag_name]
+            elif getattr(g, "probing", False) and changes:
+                tag = Val(ir.Variable(ir.Bool(), fresh(f"tag:{name}")), PY_BOOL)
+            elif changes and not g.typing:
+                # its initial value in the first iteration, the loop's type after
+                if g.first is None:
+                    g.first = Val(ir.Variable(ir.Bool(), fresh(f"first:{g.label}")), PY_BOOL)
+                    self.first_info[g.first.node.name] = FirstInfo(
+                        {}, self.first_iteration(g), g.chain_nodes[0], [])
+                info = self.first_info[g.first.node.name]
+                info.starts[g.ph[k].name] = g.start_node[k]
+                info.members.append((name, " or ".join(
+                    t.describe() for t in {v.ty: 0 for _, v in unions.alternatives(init)}),
+                    g.tys[k].describe()))
+                first = g.first
+                self.env[name] = unions.make_union(
+                    self, [(first, init), (unions.negate(self, first), self.env[name])])
+                continue
+            else:
+                continue
+            g.probe_tag[k] = tag.node.name
+            other = getattr(g, "other_of", {}).get(name)
+            before = self.env[other] if other is not None else init
+            self.env[name] = unions.make_union(
+                self, [(tag, self.env[name]), (unions.negate(self, tag), before)])
         if not g.typing:
             self.bind_state(g)
 
     def finish_group(self, g: Group):
-        """After the loop: each member is the group's final value."""
+        """After the loop: each member is the group's final value; a member
+        whose type the loop changes is its initial value where the loop did
+        not give it the loop's type."""
+        g.chain_loops_for_trip = [self._typing_loops[id(n)] for n in g.chain_nodes
+                                  if id(n) in self._typing_loops]
+        finals = []
         for k, name in enumerate(g.names):
             t = g.tys[k]
             if g.typing:
@@ -453,13 +666,24 @@ class LoopMixin:
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
             v.origin = None
-            g.chain_loops_for_trip = [self._typing_loops[id(n)] for n in g.chain_nodes
-                                      if id(n) in self._typing_loops]
-            if not g.typing:
+            finals.append(v)
+        for k in range(g.base):
+            name, v, init = g.names[k], finals[k], g.init[k]
+            tag = g.tag_of.get(name)
+            flag = g.flag_of.get(name)
+            if tag is not None:
+                tv = finals[g.names.index(tag)]
+                other = g.other_of.get(name)
+                before = finals[g.names.index(other)] if other is not None else init
+                v = unions.make_union(self, [(tv, v), (unions.negate(self, tv), before)])
+            elif init is not None and (init.union or init.ty != g.tys[k]):
+                ran = finals[g.names.index(flag)] if flag is not None else self.ran_value(g)
+                v = unions.make_union(self, [(ran, v), (unions.negate(self, ran), init)])
+            elif not g.typing:
                 self.note_group_result(g, k, v)
             self.env[name] = v
-        for name, flag in g.flag_of.items():
-            self.env.pop(flag, None)
+        for name in g.names[g.base:]:
+            self.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
     def flush_frame(self, frame: Frame, partial: bool = False):
@@ -473,6 +697,80 @@ class LoopMixin:
             self.emit_group_update(g)
 
 
+def _first_type(v):
+    if v is None:
+        return None
+    return unions.alternatives(v)[0][1].ty
+
+
+def _possible(c, tag) -> bool:
+    """Whether an alternative's condition can hold (False when it folds to
+    false both before and after the member got the loop's type)."""
+    if c is None or tag is None:
+        return True
+    return not all(ir.is_const(_sub(c.node, {tag: b}), False) for b in (True, False))
+
+
+def _same_value(v, w) -> bool:
+    """Whether two values are the same value (the same object or equal IR)."""
+    if v is w:
+        return True
+    if v.ty != w.ty or v.node is None or w.node is None:
+        return v.is_const and w.is_const and v.ty == w.ty and repr(v.const) == repr(w.const)
+    return ir.equal(v.node, w.node)
+
+
+def _exact_const(value, t):
+    """The IR constant of type t equal to the Python/NumPy scalar value, if
+    the conversion is exact (sign of zero included); else None."""
+    import numpy as np
+    try:
+        conv = t.python_value(value) if t.weak else t.dtype.type(value)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    try:
+        if t.is_float():
+            same = (float(conv) == float(value) and
+                    np.signbit(float(conv)) == np.signbit(float(value))) or \
+                (conv != conv and value != value)
+        elif t.is_bool():
+            same = bool(conv) == bool(value) and (int(value) in (0, 1))
+        else:
+            same = int(conv) == value and float(value) == float(int(value))
+    except (OverflowError, ValueError, TypeError):
+        return None
+    if not same:
+        return None
+    it = t.ir()
+    if it.is_float():
+        return ir.Const(it, float(conv))
+    if it.is_bool():
+        return ir.Const(it, bool(conv))
+    return ir.Const(ir.Int(64) if t.kind == "int" else it, int(conv))
+
+
+def _sub(node, mapping):
+    """node with placeholders replaced (True/False for tags), folded."""
+    m = {}
+    for k, v in mapping.items():
+        m[k] = ir.Const(ir.Bool(), v) if isinstance(v, bool) else v
+    return unions.fold_constants(ir.substitute(node, m))
+
+
+def _select_parts(e):
+    if isinstance(e, ir.Select):
+        return e.condition, e.true_value, e.false_value
+    if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+        return tuple(e.args)
+    return None
+
+
+def _example(t) -> str:
+    if t.weak:
+        return {"int": "0", "float": "0.0", "bool": "False"}[t.kind]
+    return f"np.{t.dtype.name}(0)"
+
+
 def _int32_check(f):
     def check(env):
         v = f(env)
@@ -483,22 +781,6 @@ def _int32_check(f):
 
 class _UnboundState:
     pass
-
-
-def _conditional(node, ph_name) -> bool:
-    """Whether a new state value keeps the old one on some path."""
-    if ph_name is None:
-        return True
-    if isinstance(node, ir.Variable):
-        return node.name == ph_name
-    if isinstance(node, ir.Cast):
-        return _conditional(node.value, ph_name)
-    if isinstance(node, ir.Select):
-        return _conditional(node.true_value, ph_name) or _conditional(node.false_value, ph_name)
-    if isinstance(node, ir.Call) and node.call_type == ir.INTRINSIC and \
-            node.name == "if_then_else":
-        return _conditional(node.args[1], ph_name) or _conditional(node.args[2], ph_name)
-    return False
 
 
 def _unbound_state(v):

@@ -13,6 +13,7 @@ from . import types as T
 from .ranges import Aff, INT32, INT64, n_add, n_sub, n_mul, n_neg, n_within, n_contains_zero
 from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
 from .values import Val, int_node_type, NO_CONST
+from . import unions
 
 
 from .convert import (cast, const, is_nan, truth, _static2, _py, _const2, _is_int_like,  # noqa: F401
@@ -39,6 +40,7 @@ def result_ty(op: str, a: Ty, b: Ty, sample: int = 1) -> Ty:
     return T.result_type(_PYOP[op], a, b, sample=sample)
 
 
+@unions.over_alternatives
 def binary(cx, op: str, a: Val, b: Val) -> Val:
     """a op b."""
     if op in ("<", "<=", ">", ">=", "==", "!="):
@@ -371,6 +373,7 @@ def const_of(v) -> Val:
 # ---------------------------------------------------------------------------
 # comparisons
 # ---------------------------------------------------------------------------
+@unions.over_alternatives
 def compare(cx, op: str, a: Val, b: Val) -> Val:
     try:
         rt = result_ty(op, a.ty, b.ty)
@@ -431,6 +434,7 @@ def _fold1(fn, v: Val):
     return out
 
 
+@unions.over_alternatives
 def negate(cx, v: Val) -> Val:
     f = _fold1(operator.neg, v)
     if f is not None:
@@ -466,6 +470,7 @@ def negate(cx, v: Val) -> Val:
     return out
 
 
+@unions.over_alternatives
 def invert(cx, v: Val) -> Val:
     f = _fold1(operator.invert, v)
     if f is not None:
@@ -487,6 +492,7 @@ def invert(cx, v: Val) -> Val:
     return out
 
 
+@unions.over_alternatives
 def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
     """abs(v) / np.abs(v)."""
     f = _fold1(abs, v)
@@ -535,8 +541,13 @@ def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     time (checked reads, overflow checks) are evaluated lazily."""
     if cond.is_const:
         return a if cond.const else b
-    ty = T.common(a.ty, b.ty) if a.ty != b.ty else a.ty
-    an, bn = convert_for_merge(cx, a, ty), convert_for_merge(cx, b, ty)
+    if a.union or b.union or a.ty != b.ty:
+        # the result's type is the type of the value chosen at run time
+        return unions.make_union(cx, [(cond, a), (unions.negate(cx, cond), b)])
+    if a is b:
+        return a
+    ty = a.ty
+    an, bn = a, b
     x, y = node_of(cx, an), node_of(cx, bn)
     if x.type != y.type:
         x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
@@ -556,17 +567,7 @@ def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     if cond.is_static and a.is_static and b.is_static:
         fc, fa, fb = cond.static, a.static, b.static
         out.static = lambda env: fa(env) if fc(env) else fb(env)
-        out.ty = ty
-    if (a.ty != b.ty or a.union or b.union) and not getattr(cx, "loops", True):
-        alts = [(cond, a)] if not a.union else [(_and(cx, cond, c) if c is not None else cond, v)
-                                                for c, v in a.union]
-        alts += b.union if b.union else [(None, b)]
-        out.union = alts
     return out
-
-
-def _and(cx, a, b):
-    return cx.logical_and(a, b)
 
 
 def merge_bounds(xs, ys, upper: bool) -> list:
@@ -583,6 +584,7 @@ def merge_bounds(xs, ys, upper: bool) -> list:
     return out[:6]
 
 
+@unions.over_alternatives
 def convert_for_merge(cx, v: Val, ty: Ty) -> Val:
     """v as ty where two values of different types meet (branches, loop
     state): NumPy's conversion (Python scalars are weak)."""

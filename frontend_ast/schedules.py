@@ -97,10 +97,58 @@ def _function_in(path, name, required):
 def _applier(fn, source):
     def apply(spec):
         view = ScheduleView(spec)
-        fn(view)
+        try:
+            fn(view)
+        except CompileError as e:
+            if not isinstance(e, ScheduleNameError):
+                in_user_names(spec, e)
+            raise
         return Applied(source, fn)
     apply.source = source
     return apply
+
+
+# messages in the user's names --------------------------------------------------------------
+def user_names(spec) -> dict:
+    """Internal names of a specialization (Func versions `hist$1`, RVars
+    `r_y_x$y`, tuple Funcs `s_c`) -> the Python names they stand for."""
+    out = {}
+    for pyname, f, owner in spec.builder.funcs:
+        label = getattr(owner, "label", None) or getattr(owner, "name", None) or pyname
+        if f.name() != label:
+            out[f.name()] = label
+    for label, loop, var, f in spec.builder.var_log:
+        if var.name() != loop.name:
+            out[var.name()] = loop.name
+    return out
+
+
+def rename(text: str, names: dict) -> str:
+    import re
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w$.])(" + "|".join(
+        re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")(?![\w$])")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
+def in_user_names(spec, e: Exception):
+    """Rewrite an exception's message in the user's names (in place)."""
+    if not (e.args and isinstance(e.args[0], str)):
+        return
+    text = e.args[0]
+    new = rename(text, user_names(spec))
+    rvars = [(var.name(), loop.name) for label, loop, var, f in spec.builder.var_log
+             if var.name() != loop.name and var.name() in text]
+    if rvars and "has no loop variable" in text:
+        internal, loop = rvars[0]
+        owner = next((rename(f.name(), user_names(spec)) for label, lp, var, f in
+                      spec.builder.var_log if var.name() == internal), "")
+        new += (f"\n  hint: p.vars[{loop!r}] is the reduction variable (RVar) of the loop "
+                f"`for {loop}` of an update of {owner}: schedule it on that update, "
+                f"p.funcs[{owner!r}].update()")
+    if new != text:
+        e.args = (new,) + tuple(e.args[1:])
 
 
 # the view ----------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 dimensions): its Funcs, its outputs, and running it on NumPy arrays."""
 from __future__ import annotations
 
+import re
 import threading
+import types
 
 import numpy as np
 
@@ -12,8 +14,11 @@ from pyhalide import ir
 from .analyze import check_supported
 from .builder import Builder
 from .errors import FrontendError
+from pyhalide.errors import CompileError
+from .exprs import lookup_global, same_global
 from .types import INT, FLOAT, BOOL
 from .values import Val, Arr, TupleVal, const_val
+from . import unions
 
 
 class StaticEnv:
@@ -67,6 +72,10 @@ class Specialization:
         b = Builder(pf, [builder_spec(k) for k in key])
         self.builder = b
         result = b.build()
+        # globals other than modules, checked before each call (a new value
+        # of a global scalar gives a new specialization)
+        self.global_reads = {n: v for n, v in b.global_reads.items()
+                             if not isinstance(v, types.ModuleType)}
         self.out_funcs = []           # [(Func, shape fn)] realized together
         self.result = self._outputs(result)
         self.lock = threading.Lock()
@@ -75,6 +84,14 @@ class Specialization:
         if schedule is not None:
             self.schedule_info = schedule(self)
         self.default_schedule()
+
+    def globals_current(self) -> bool:
+        """Whether every global the code read still has the value it had."""
+        fn = self.pf.fn
+        for name, v in self.global_reads.items():
+            if not same_global(lookup_global(fn, name), v):
+                return False
+        return True
 
     # outputs ------------------------------------------------------------------------------
     def _outputs(self, r):
@@ -91,10 +108,13 @@ class Specialization:
             return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
         if isinstance(r, Val):
             if r.union:
+                # the alternative whose condition holds; each is computed only
+                # where its condition holds (its checks must not fire otherwise)
                 alts = []
-                for c, v in r.union:
-                    cond = self._scalar_out(c) if c is not None else None
-                    alts.append((cond, self._outputs(v)))
+                for i, (c, v) in enumerate(r.union):
+                    last = i == len(r.union) - 1
+                    cond = None if last else self._scalar_out(c)
+                    alts.append((cond, self._outputs(unions.lazy_alternative(c, v))))
                 return Out("union", alts=alts)
             return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
@@ -110,15 +130,10 @@ class Specialization:
         fallback = None
         if r.origin is not None:
             g, k = r.origin
-            init = g.init[k]
-            if (init is None or init.ty != r.ty) and not g.scan:
-                flag = g.flag_of.get(g.names[k])
-                init_out = self._scalar_out(init) if init is not None else \
-                    Out("unbound", name=g.names[k])
-                if flag is not None:
-                    fallback = ("flag", g.names.index(flag), init_out)
-                else:
-                    fallback = ("trips", g, init_out)
+            flag = g.flag_of.get(g.names[k])
+            if g.init[k] is None and flag is not None:
+                # first assigned in the loop: unbound if the loop never assigned it
+                fallback = (g.names.index(flag), Out("unbound", name=g.names[k]))
         slot, index = self._scalar_slot(r)
         return Out("scalar", slot=slot, index=index, ty=r.ty, fallback=fallback)
 
@@ -285,6 +300,8 @@ class Specialization:
                         bufs.append(np.empty(full, dtype=t.to_numpy()))
                 try:
                     pipe.realize([ph.Buffer(x) for x in bufs])
+                except CompileError as e:
+                    raise self.located(e) from None
                 except IndexError as e:
                     raise self.translate(e) from None
                 except ValueError as e:
@@ -300,7 +317,35 @@ class Specialization:
                     outs.append(elems)
             return self.convert(self.result, outs, args, env)
 
+    def located(self, e: CompileError) -> CompileError:
+        """A compile error of lowering, in the user's names and at the line of
+        the first definition it names."""
+        from .schedules import in_user_names
+        from .errors import Loc
+        if isinstance(e, FrontendError):
+            return e
+        text = str(e)
+        loc = None
+        for pyname, f, owner in self.builder.funcs:
+            fn = f.function()
+            if re.search(r"(?<![\w$.])" + re.escape(fn.name) + r"(?![\w$])", text):
+                for d in list(fn.updates) + [fn.pure]:
+                    src = d.source if d is not None else None
+                    if src is not None:
+                        lines = self.pf.smap.lines
+                        line = lines[src.line - 1] if 0 < src.line <= len(lines) else src.text
+                        loc = Loc(src.file, src.line, src.col, line, max(1, len(src.text)))
+                        break
+                if loc is not None:
+                    break
+        in_user_names(self, e)
+        if loc is None:
+            return e
+        return FrontendError(str(e), loc, "")
+
     def translate(self, e: IndexError):
+        from .schedules import in_user_names
+        in_user_names(self, e)
         msg = str(e)
         m = _INPUT_OOB.search(msg)
         if m is not None:
@@ -340,12 +385,8 @@ class Specialization:
         if o.kind == "scalar":
             raw = outs[o.slot][o.index][()]
             if o.fallback is not None:
-                how, what, init_out = o.fallback
-                if how == "flag":
-                    assigned = bool(outs[o.slot][what][()])
-                else:
-                    assigned = _ran(what, env)
-                if not assigned:
+                flag, init_out = o.fallback
+                if not bool(outs[o.slot][flag][()]):
                     return self.convert(init_out, outs, args, env)
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
@@ -353,18 +394,6 @@ class Specialization:
 
 _INPUT_OOB = __import__("re").compile(
     r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")
-
-
-def _ran(g, env) -> bool:
-    """Whether every loop of the group's chain runs at least once (static)."""
-    for l in g.chain_loops_for_trip:
-        start, stop = l.start.static, l.stop.static
-        if start is None or stop is None:
-            return True
-        s, e = start(env), stop(env)
-        if len(range(s, e, l.step)) == 0:
-            return False
-    return True
 
 
 def _has_check(node) -> bool:

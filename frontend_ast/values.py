@@ -113,6 +113,49 @@ def const_val(v) -> Val:
                lambda env, v=v: v, v)
 
 
+class UnionTypeError(Exception):
+    """The single type of a value whose type depends on run-time data was
+    asked for (the builder turns it into a located CompileError)."""
+
+    def __init__(self, val):
+        super().__init__("a value whose type depends on run-time data")
+        self.val = val
+
+
+class UnionVal(Val):
+    """A value whose Python/NumPy type depends on run-time data (whether a
+    loop ran, which operand of min() won, which branch was taken): one
+    alternative per type, `union` = [(bool Val, Val)], the conditions
+    exclusive and exhaustive. Operations apply to each alternative
+    (unions.distribute); asking for its one type raises UnionTypeError."""
+
+    __slots__ = ()
+
+    def __init__(self, alts):
+        self.union = list(alts)
+        self.node = None
+        self.lo = self.hi = None
+        self.lbs, self.ubs = [], []
+        self.static = None
+        self.const = NO_CONST
+        self.risky = any(c.risky or v.risky for c, v in alts)
+        self.facts = None
+        self.origin = None
+
+    @property
+    def ty(self):
+        raise UnionTypeError(self)
+
+    def types(self):
+        return [v.ty for _, v in self.union]
+
+    def set_range(self, lo, hi, lbs=None, ubs=None):
+        return self
+
+    def __repr__(self):
+        return "<UnionVal " + " | ".join(repr(v) for _, v in self.union) + ">"
+
+
 class Arr:
     """An array: an input (ImageParam) or one the function creates (Func)."""
 

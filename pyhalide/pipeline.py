@@ -10,6 +10,8 @@ import threading
 
 import numpy as np
 
+from .errors import CompileError
+
 __all__ = ["pipeline", "PipelineFunction"]
 
 
@@ -24,7 +26,9 @@ class PipelineFunction:
         self.__wrapped__ = fn
         self._schedule_arg = schedule
         self._registered = None
-        self._specs = {}
+        self._specs = {}          # argument key -> the specialization in use
+        self._variants = {}       # argument key -> specializations for other values of
+                                  # the globals the code reads (most recent first)
         self._last = None
         self._lock = threading.Lock()
         self._parsed = None
@@ -38,6 +42,7 @@ class PipelineFunction:
         """Register a schedule function (used as a decorator); returns it."""
         self._registered = fn
         self._specs.clear()
+        self._variants.clear()
         return fn
 
     # compilation ------------------------------------------------------------------------
@@ -60,29 +65,43 @@ class PipelineFunction:
         from .frontend_ast.schedules import resolve_schedule
         key = tuple(arg_spec(v) for v in values)
         spec = self._specs.get(key)
-        if spec is None:
+        if spec is None or not spec.globals_current():
             with self._lock:
                 spec = self._specs.get(key)
+                if spec is not None and not spec.globals_current():
+                    # a global the code read has a new value: a specialization
+                    # compiled for the current values, or a new one
+                    spec = next((v for v in self._variants.get(key, ())
+                                 if v.globals_current()), None)
                 if spec is None:
                     sched = resolve_schedule(self)
                     spec = Specialization(self._parsed_fn(), key, schedule=sched)
-                    self._specs[key] = spec
+                    if spec.global_reads:
+                        variants = self._variants.setdefault(key, [])
+                        variants.insert(0, spec)
+                        del variants[8:]
+                self._specs[key] = spec
         self._last = spec
         return spec
 
     def __call__(self, *args, **kwargs):
+        self._parsed_fn()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         return spec.run(values)
 
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
+        self._parsed_fn()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         pipe = spec.pipeline()
         if pipe is not None:
             spec.bind(values)
-            pipe.compile_jit()
+            try:
+                pipe.compile_jit()
+            except CompileError as e:
+                raise spec.located(e) from None
         return self
 
     # introspection ----------------------------------------------------------------------

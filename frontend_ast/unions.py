@@ -1,0 +1,212 @@
+"""Values whose Python/NumPy type depends on run-time data.
+
+In plain Python the type of a value can depend on the data: `s = 0` stays a
+Python int if the loop that adds uint8 elements to it never runs, `min(m,
+a[i])` returns whichever operand won, `k < n and a[k] > 0` is a Python bool
+or a NumPy bool. Such a value is a UnionVal: one alternative per type, each
+under its condition. Operations apply to every alternative (`distribute`) and
+alternatives of one type merge into one value (`make_union`), so a union
+lasts only while the types really differ: storing into an array, a
+condition, an index or a conversion to a fixed type resolves it, and a
+union returned from the function comes back with the type of the
+alternative that holds at run time."""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from pyhalide import ir
+
+from .types import PY_BOOL
+from .values import Val, UnionVal, NO_CONST, const_val
+
+
+def alternatives(v):
+    """[(condition Val or None, Val)] of any value (None: always)."""
+    if isinstance(v, Val) and v.union:
+        return list(v.union)
+    return [(None, v)]
+
+
+def is_union(v) -> bool:
+    return isinstance(v, UnionVal)
+
+
+def distribute(cx, fn, *args):
+    """fn applied to each combination of the alternatives of its (union)
+    arguments; the results merged by type."""
+    if not any(is_union(a) for a in args):
+        return fn(*args)
+    combos = [(None, [])]
+    for a in args:
+        nxt = []
+        for c, vals in combos:
+            for c2, v in alternatives(a):
+                cc = both(cx, c, c2)
+                if cc is not None and cc.is_const and not cc.const:
+                    continue
+                nxt.append((cc, vals + [v]))
+        combos = nxt
+    return make_union(cx, [(c, fn(*vals)) for c, vals in combos])
+
+
+def over_alternatives(fn):
+    """Decorates fn(cx, *args): union arguments are distributed over."""
+    @functools.wraps(fn)
+    def wrapper(cx, *args, **kw):
+        idx = [i for i, a in enumerate(args) if isinstance(a, UnionVal)]
+        if not idx:
+            return fn(cx, *args, **kw)
+
+        def call(*vals):
+            a = list(args)
+            for i, v in zip(idx, vals):
+                a[i] = v
+            return fn(cx, *a, **kw)
+        return distribute(cx, call, *[args[i] for i in idx])
+    return wrapper
+
+
+def make_union(cx, alts):
+    """The value that is alts[i][1] where alts[i][0] holds (conditions
+    exclusive; one None condition means "in every other case"). Alternatives
+    of one type merge into one value; a single type gives a plain Val."""
+    from . import ops
+    flat = []
+    for c, v in alts:
+        for c2, v2 in alternatives(v):
+            flat.append((both(cx, c, c2), v2))
+    if sum(1 for c, _ in flat if c is None) > 1:
+        raise AssertionError("make_union: several unconditional alternatives")
+    explicit = [c for c, _ in flat if c is not None]
+    alts2 = []
+    for c, v in flat:
+        if c is None:
+            c = negate(cx, any_of(cx, explicit)) if explicit else None
+        if c is not None and c.is_const:
+            if not c.const:
+                continue
+            return v
+        alts2.append((c, v))
+    if not alts2:
+        raise AssertionError("make_union: no alternative can hold")
+    if len(alts2) == 1:
+        return alts2[0][1]
+    groups = {}
+    for c, v in alts2:
+        groups.setdefault(v.ty, []).append((c, v))
+    merged = []
+    for ty, members in groups.items():
+        value = members[-1][1]
+        for c, v in reversed(members[:-1]):
+            value = ops.select(cx, c, v, value)
+        cond = any_of(cx, [c for c, _ in members])
+        merged.append((cond, value))
+    if len(merged) == 1:
+        return merged[0][1]
+    return UnionVal(merged)
+
+
+def resolve(cx, v, fn):
+    """fn(v) for each alternative of v, which must give one type."""
+    return distribute(cx, fn, v)
+
+
+# conditions ------------------------------------------------------------------------------
+def both(cx, a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return cx.logical_and(a, b)
+
+
+def any_of(cx, conds):
+    out = None
+    for c in conds:
+        out = c if out is None else cx.logical_or(out, c)
+    return out
+
+
+def negate(cx, c):
+    if c.is_const:
+        return const_val(not c.const)
+    out = Val(ir.Not(c.node), PY_BOOL, risky=c.risky,
+              static=(lambda env, f=c.static: not f(env)) if c.is_static else None,
+              const=NO_CONST)
+    if c.facts is not None:
+        out.facts = (c.facts[1], c.facts[0])
+    return out
+
+
+def describe_types(v) -> str:
+    return " or ".join(t.describe() for t in v.types())
+
+
+def lazy_alternative(cond, v):
+    """v, evaluated only where cond holds (its run-time checks must not
+    fire for an alternative that Python does not take)."""
+    if cond is None or not v.risky or v.node is None:
+        return v
+    n = v.node
+    zero = ir.Const(n.type, False if n.type.is_bool() else 0)
+    out = Val(ir.Call(n.type, "if_then_else", (cond.node, n, zero), ir.INTRINSIC), v.ty,
+              risky=True)
+    out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+    return out
+
+
+# a small simplifier for substituted tag conditions -------------------------------------------
+class _Fold(ir.Mutator):
+    """Folds selects, if_then_else and logical operators with constant
+    conditions (what remains after substituting a tag by a constant)."""
+
+    def visit_Select(self, e):
+        c = self.mutate(e.condition)
+        if isinstance(c, ir.Const):
+            return self.mutate(e.true_value if c.value else e.false_value)
+        t, f = self.mutate(e.true_value), self.mutate(e.false_value)
+        if ir.equal(t, f):
+            return t
+        if c is e.condition and t is e.true_value and f is e.false_value:
+            return e
+        return ir.Select(c, t, f)
+
+    def visit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            c = self.mutate(e.args[0])
+            if isinstance(c, ir.Const):
+                return self.mutate(e.args[1] if c.value else e.args[2])
+            t, f = self.mutate(e.args[1]), self.mutate(e.args[2])
+            if ir.equal(t, f) and not ir.find_calls(t):
+                return t
+            if c is e.args[0] and t is e.args[1] and f is e.args[2]:
+                return e
+            return dataclasses.replace(e, args=(c, t, f))
+        return self.mutate_children(e)
+
+    def visit_And(self, e):
+        a, b = self.mutate(e.a), self.mutate(e.b)
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, ir.Const):
+                return y if x.value else x
+        return e if (a is e.a and b is e.b) else ir.And(a, b)
+
+    def visit_Or(self, e):
+        a, b = self.mutate(e.a), self.mutate(e.b)
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, ir.Const):
+                return x if x.value else y
+        return e if (a is e.a and b is e.b) else ir.Or(a, b)
+
+    def visit_Not(self, e):
+        a = self.mutate(e.a)
+        if isinstance(a, ir.Const):
+            return ir.Const(ir.Bool(), not a.value)
+        if isinstance(a, ir.Not):
+            return a.a
+        return e if a is e.a else ir.Not(a)
+
+
+def fold_constants(e):
+    return _Fold().mutate(e)
