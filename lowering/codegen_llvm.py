@@ -60,13 +60,15 @@ from llvmlite import ir as ll
 from pyhalide import ir
 from pyhalide.ir.mutator import children
 from . import codegen_ops as ops
+from .allocation_bounds import allocation_bounds
 from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS"]
 
 PAR_FOR = "pyhalide_par_for"    # the parallel runtime's entry (parallel_runtime.py)
 ERR_SLOTS = 16                  # int64 slots of the error array
-STACK_LIMIT = 16 * 1024         # constant-size allocations up to this go on the stack
+STACK_LIMIT = 64 * 1024         # allocations bounded by this may go on the stack,
+STACK_BUDGET = 256 * 1024       # as long as one function's total stays under this
 HEAP_ALIGN = 64
 
 
@@ -118,6 +120,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     if data_layout:
         mod.data_layout = data_layout
     state = _ModuleState(mod, name, reassociate, parallel)
+    state.allocation_bounds = allocation_bounds(stmt)
 
     nb = len(buffers)
     body_ty = ll.FunctionType(I32, [PTR] * (1 + nb))
@@ -176,6 +179,7 @@ class _ModuleState:
         self.uses_parallel = False
         self.tasks = 0
         self.errors: list = []
+        self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -214,6 +218,7 @@ class _FunctionEmitter:
         self.wide: dict = {}            # name -> stack of wide forms (see bind)
         self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
         self.heap_slots: list = []      # entry allocas holding live heap pointers
+        self.stack_bytes = 0            # allocation bytes placed on the stack so far
         self.cleanup_block = None
         self.err_ptr = None
         self.cache: list = [{}]         # expression memo layers (see emit)
@@ -500,24 +505,98 @@ class _FunctionEmitter:
         self._memory_access(ptr, btype, t, s.index, value)
 
     def emit_Allocate(self, s):
+        """Stack storage (an alloca of the function's entry block, so one per
+        function, reused by every iteration of the loops around) when the
+        size is a constant, or has a constant upper bound
+        (allocation_bounds.py), of at most STACK_LIMIT bytes and the
+        function's stack budget allows; heap storage (aligned_alloc/free)
+        otherwise. A bounded allocation checks its actual size at run time
+        and takes the heap when it exceeds the bound."""
         et = s.type.element_of()
         mt = ops.scalar_llvm_type(et, memory=True)
         esize = et.bytes() * s.type.lanes
         consts = [_const_of(e) for e in s.extents]
-        b = self.b
         if all(isinstance(c, int) for c in consts):
             count = 1
             for c in consts:
                 count *= max(c, 0)
-            if count * esize <= STACK_LIMIT:
-                ptr = self.entry_alloca(mt, ll.Constant(I64, max(count * s.type.lanes, 1)),
-                                        align=HEAP_ALIGN)
+            ptr = self._stack_storage(mt, count, s.type.lanes, esize)
+            if ptr is not None:
+                self._lifetime("start", ptr, count * esize)
                 self.push_buffer(s.name, ptr, et)
                 self.emit_stmt(s.body)
                 self.pop_buffer(s.name)
+                self._lifetime("end", ptr, count * esize)
                 return
-        # Heap: bytes = prod(extents) * esize, 0 when any extent <= 0;
-        # overflow of the product raises MemoryError.
+        nbytes = self._allocation_bytes(s, esize)
+        bound = self.state.allocation_bounds.get(id(s))
+        stack = (self._stack_storage(mt, bound, s.type.lanes, esize)
+                 if bound is not None else None)
+        slot = self.entry_alloca(PTR)
+        self.alloca_builder.store(ll.Constant(PTR, None), slot)
+        self.heap_slots.append(slot)
+        if stack is None:
+            p = heap = self._heap_alloc(nbytes, s.name)
+        else:
+            self._lifetime("start", stack, bound * esize)
+            b = self.b
+            pre = b.block
+            heap_bb = self.fn.append_basic_block(f"heap.{s.name}")
+            join_bb = self.fn.append_basic_block(f"storage.{s.name}")
+            fits = b.icmp_unsigned("<=", nbytes, ll.Constant(I64, bound * esize))
+            b.cbranch(fits, join_bb, heap_bb).set_weights([1 << 20, 1])
+            b.position_at_end(heap_bb)
+            h = self._heap_alloc(nbytes, s.name)
+            heap_end = self.b.block
+            self.b.branch(join_bb)
+            b = self.b
+            b.position_at_end(join_bb)
+            p = b.phi(PTR)
+            p.add_incoming(stack, pre)
+            p.add_incoming(h, heap_end)
+            heap = b.phi(PTR)
+            heap.add_incoming(ll.Constant(PTR, None), pre)
+            heap.add_incoming(h, heap_end)
+        self.b.store(heap, slot)
+        self.push_buffer(s.name, p, et)
+        self.emit_stmt(s.body)
+        self.pop_buffer(s.name)
+        free = self.runtime_fn("free", ll.VoidType(), [PTR])
+        if stack is None:
+            self.b.call(free, [heap])
+        else:
+            b = self.b
+            free_bb = self.fn.append_basic_block(f"free.{s.name}")
+            done_bb = self.fn.append_basic_block(f"freed.{s.name}")
+            b.cbranch(b.icmp_unsigned("!=", heap, ll.Constant(PTR, None)), free_bb, done_bb)
+            b.position_at_end(free_bb)
+            b.call(free, [heap])
+            b.branch(done_bb)
+            b.position_at_end(done_bb)
+            self._lifetime("end", stack, bound * esize)
+        self.b.store(ll.Constant(PTR, None), slot)
+
+    def _lifetime(self, what: str, ptr, nbytes: int):
+        """llvm.lifetime.start/end of a stack allocation: storage of
+        allocations whose lifetimes do not overlap (the copies of a loop
+        body that partitioning made) can then share stack slots."""
+        fn = ops.intrinsic(self.module, f"llvm.lifetime.{what}.p0", ll.VoidType(), [I64, PTR])
+        self.b.call(fn, [ll.Constant(I64, max(nbytes, 1)), ptr])
+
+    def _stack_storage(self, mt, count: int, lanes: int, esize: int):
+        """An entry-block alloca for `count` elements of esize bytes, or None
+        when that is more than STACK_LIMIT or than the function has left
+        of STACK_BUDGET."""
+        nbytes = max(count, 0) * esize
+        if nbytes > STACK_LIMIT or self.stack_bytes + nbytes > STACK_BUDGET:
+            return None
+        self.stack_bytes += nbytes
+        return self.entry_alloca(mt, ll.Constant(I64, max(count * lanes, 1)), align=HEAP_ALIGN)
+
+    def _allocation_bytes(self, s, esize: int):
+        """prod(extents) * esize as i64, 0 when any extent <= 0; overflow of
+        the product raises MemoryError."""
+        b = self.b
         nbytes = ll.Constant(I64, esize)
         overflow = ll.Constant(I1, 0)
         empty = ll.Constant(I1, 0)
@@ -536,6 +615,10 @@ class _FunctionEmitter:
         too_big = b.or_(overflow, b.icmp_unsigned(">", nbytes, ll.Constant(I64, 1 << 62)))
         self.check(b.not_(too_big), "MemoryError",
                    f"allocation of {s.name} overflows the address space")
+        return nbytes
+
+    def _heap_alloc(self, nbytes, name: str):
+        """aligned_alloc of nbytes (MemoryError when it fails)."""
         b = self.b
         # aligned_alloc needs a size that is a multiple of the alignment.
         rounded = b.and_(b.add(nbytes, ll.Constant(I64, HEAP_ALIGN)),
@@ -543,17 +626,8 @@ class _FunctionEmitter:
         alloc = self.runtime_fn("aligned_alloc", PTR, [I64, I64])
         p = b.call(alloc, [ll.Constant(I64, HEAP_ALIGN), rounded])
         self.check(b.icmp_unsigned("!=", p, ll.Constant(PTR, None)), "MemoryError",
-                   f"out of memory allocating {{}} bytes for {s.name}", [nbytes], ["i"])
-        slot = self.entry_alloca(PTR)
-        self.alloca_builder.store(ll.Constant(PTR, None), slot)
-        self.heap_slots.append(slot)
-        self.b.store(p, slot)
-        self.push_buffer(s.name, p, et)
-        self.emit_stmt(s.body)
-        self.pop_buffer(s.name)
-        b = self.b
-        b.call(self.runtime_fn("free", ll.VoidType(), [PTR]), [p])
-        b.store(ll.Constant(PTR, None), slot)
+                   f"out of memory allocating {{}} bytes for {name}", [nbytes], ["i"])
+        return p
 
     def emit_Realize(self, s):
         raise CodegenError(f"Realize of {s.name} reached codegen (storage flattening missing)")

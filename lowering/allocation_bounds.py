@@ -1,0 +1,176 @@
+"""Constant upper bounds of allocation sizes, for codegen (which puts an
+allocation with a small bound on the stack).
+
+    allocation_bounds(stmt) -> {id(Allocate node): int}
+
+maps each Allocate whose element count prod(extents) has a constant upper
+bound to that bound (in elements of its type); others are absent. The usual
+case is the storage of a Func computed at a tile of its consumer: its
+extent, e.g. `min(t + 255, last) - max(t, 0) + 1` with t the tile's start,
+is symbolic but never above the tile size. Interval arithmetic loses that
+(it bounds t and t separately); here a difference a - b is bounded by
+comparing the expressions known to be >= a (the arms of a min, through lets
+and added terms) with those known to be <= b (the arms of a max), as linear
+forms: `(t + 255) - t` is the constant 255.
+
+The bounds assume, as bounds inference does, that index arithmetic does not
+overflow int32; codegen checks the actual size against the bound at run
+time anyway, so a bound that does not hold costs only a heap allocation.
+"""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .linear import constant_difference
+
+MAX_FORMS = 16          # expressions kept per side when bounding a difference
+
+
+def allocation_bounds(stmt: ir.Stmt) -> dict:
+    """{id(Allocate): constant upper bound of its element count}."""
+    w = _Walker()
+    w.walk(stmt)
+    return w.bounds
+
+
+class _Walker:
+    def __init__(self):
+        self.lets: dict = {}        # name -> stack of let values (None: not a let)
+        self.bounds: dict = {}
+
+    def walk(self, s):
+        if isinstance(s, (ir.LetStmt, ir.For)):
+            name = s.name
+            value = s.value if isinstance(s, ir.LetStmt) else None
+            self.lets.setdefault(name, []).append(value)
+            try:
+                self.walk(s.body)
+            finally:
+                stack = self.lets[name]
+                stack.pop()
+                if not stack:
+                    del self.lets[name]
+            return
+        if isinstance(s, ir.Allocate):
+            total = 1
+            for e in s.extents:
+                b = _Bounds(self.lets).upper(e)
+                if b is None:
+                    total = None
+                    break
+                total *= max(b, 0)
+            if total is not None:
+                old = self.bounds.get(id(s))
+                self.bounds[id(s)] = total if old is None else max(old, total)
+            self.walk(s.body)
+            return
+        for c in ir.children(s):
+            if isinstance(c, ir.Stmt):
+                self.walk(c)
+
+
+class _Bounds:
+    """Constant bounds of int32 expressions under the enclosing lets. A let
+    is looked through only while its name is bound once (not shadowed), so
+    that the names its value uses mean what they meant at the let."""
+
+    def __init__(self, lets: dict):
+        self.lets = lets
+        self.memo: dict = {}
+
+    def _let(self, e):
+        if isinstance(e, ir.Variable):
+            stack = self.lets.get(e.name)
+            if stack and len(stack) == 1 and stack[0] is not None \
+                    and stack[0].type == e.type:
+                return stack[0]
+        return None
+
+    def upper(self, e):
+        return self._bound(e, True)
+
+    def lower(self, e):
+        return self._bound(e, False)
+
+    def _bound(self, e, up: bool):
+        if e.type != ir.Int(32):
+            return None
+        key = (id(e), up)
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        v = self._compute(e, up)
+        self.memo[key] = (e, v)
+        return v
+
+    def _compute(self, e, up):
+        same, other = (self.upper, self.lower) if up else (self.lower, self.upper)
+        if isinstance(e, ir.Const):
+            return e.value
+        value = self._let(e)
+        if value is not None:
+            return self._bound(value, up)
+        if isinstance(e, ir.Add):
+            a, b = same(e.a), same(e.b)
+            return None if a is None or b is None else a + b
+        if isinstance(e, ir.Sub):
+            a, b = same(e.a), other(e.b)
+            if a is not None and b is not None:
+                return a - b
+            return self._difference(e.a, e.b, up)
+        if isinstance(e, ir.Mul) and isinstance(e.b, ir.Const):
+            a = (same if e.b.value >= 0 else other)(e.a)
+            return None if a is None else a * e.b.value
+        if isinstance(e, (ir.Min, ir.Max)):
+            a, b = same(e.a), same(e.b)
+            if (isinstance(e, ir.Min) == up):       # an upper bound of a min, a lower of a max
+                known = [x for x in (a, b) if x is not None]
+                return (min(known) if up else max(known)) if known else None
+            if a is None or b is None:
+                return None
+            return max(a, b) if up else min(a, b)
+        if isinstance(e, ir.Select):
+            a, b = same(e.true_value), same(e.false_value)
+            if a is None or b is None:
+                return None
+            return max(a, b) if up else min(a, b)
+        if isinstance(e, ir.Div) and isinstance(e.b, ir.Const) and e.b.value > 0:
+            a = same(e.a)
+            return None if a is None else a // e.b.value
+        return None
+
+    def _difference(self, a, b, up):
+        """A constant bound of a - b from forms u >= a, l <= b (up) or
+        u <= a, l >= b (not up), whose difference is constant."""
+        best = None
+        for u in self._forms(a, up):
+            for l in self._forms(b, not up):
+                d = constant_difference(u, l)
+                if d is not None and (best is None or (d < best if up else d > best)):
+                    best = d
+        return best
+
+    def _forms(self, e, up):
+        """Expressions f with e <= f (up) or e >= f (not up), e first."""
+        key = (id(e), up, "forms")
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        out = self._forms_of(e, up)[:MAX_FORMS]
+        self.memo[key] = (e, out)
+        return out
+
+    def _forms_of(self, e, up):
+        out = [e]
+        value = self._let(e)
+        if value is not None:
+            out += self._forms(value, up)
+        elif isinstance(e, ir.Min if up else ir.Max):
+            out += self._forms(e.a, up) + self._forms(e.b, up)
+        elif isinstance(e, ir.Add):
+            out += [ir.Add(f, e.b) for f in self._forms(e.a, up)[1:]]
+            out += [ir.Add(e.a, f) for f in self._forms(e.b, up)[1:]]
+        elif isinstance(e, ir.Sub):
+            out += [ir.Sub(f, e.b) for f in self._forms(e.a, up)[1:]]
+            out += [ir.Sub(e.a, f) for f in self._forms(e.b, not up)[1:]]
+        return out
