@@ -70,6 +70,8 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self._typing_loops = {}
         self.inputs = {}
         self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
+        self.ran_info = []          # (ran test, final value, start value) of members whose
+                                    # type a loop changes (emit.resolve_first)
         self.global_reads = {}      # name -> the value read (a specialization's validity)
         self.input_names = set(pf.params)
         self.result = None

@@ -124,6 +124,8 @@ class EmitMixin:
                                               f"iteration cannot be told",
                                    hint=f"start {member} with a value of type {loop_ty}")
                 n = ir.substitute(n, {name: info.expr})
+        if self.ran_info:
+            n = _PeelRan(self.ran_info).mutate(n)
         return n
 
     def loop_vars(self, pure_loops, rvar_loops, rdom_name):
@@ -236,6 +238,53 @@ class FirstInfo:
         self.starts, self.expr, self.node, self.members = starts, expr, node, members
 
 
+class _PeelRan(ir.Mutator):
+    """select(ran, f(final), f(init)) -> f(final) where f(init) is f(final)
+    with the final value replaced by its start value."""
+
+    def __init__(self, infos):
+        super().__init__()
+        self.infos = infos
+
+    def _peel(self, e, cond, if_ran, otherwise, rebuild):
+        x, y = self.mutate(if_ran), self.mutate(otherwise)
+        for ran, final, start in self.infos:
+            if ir.equal(cond, ran) and _same(y, _replace(x, final, start)):
+                return x
+        if x is if_ran and y is otherwise:
+            return e
+        return rebuild(self.mutate(cond), x, y)
+
+    def visit_Select(self, e):
+        return self._peel(e, e.condition, e.true_value, e.false_value,
+                          lambda c, x, y: ir.Select(c, x, y))
+
+    def visit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            return self._peel(e, e.args[0], e.args[1], e.args[2],
+                              lambda c, x, y: ir.Call(e.type, e.name, (c, x, y), e.call_type))
+        return self.mutate_children(e)
+
+
+def _same(a, b) -> bool:
+    """Whether two expressions are equal: structurally, or after (exact,
+    IEEE-preserving) simplification."""
+    if ir.equal(a, b):
+        return True
+    from pyhalide.lowering.simplify import simplify
+    return ir.equal(simplify(a), simplify(b))
+
+
+def _replace(e, old, new):
+    """e with every subexpression equal to old replaced by new."""
+    class R(ir.Mutator):
+        def mutate(self, n):
+            if isinstance(n, ir.Expr) and ir.equal(n, old):
+                return new
+            return super().mutate(n)
+    return R().mutate(e)
+
+
 class _PeelFirst(ir.Mutator):
     def __init__(self, first, starts):
         super().__init__()
@@ -245,7 +294,7 @@ class _PeelFirst(ir.Mutator):
         if isinstance(cond, ir.Variable) and cond.name == self.first:
             y = self.mutate(otherwise)
             x = self.mutate(when_first)
-            if ir.equal(x, ir.substitute(y, self.starts)):
+            if _same(x, ir.substitute(y, self.starts)):
                 return y
             return rebuild(cond, x, y)
         return self.mutate_children(e)

@@ -678,6 +678,11 @@ class LoopMixin:
                 v = unions.make_union(self, [(tv, v), (unions.negate(self, tv), before)])
             elif init is not None and (init.union or init.ty != g.tys[k]):
                 ran = finals[g.names.index(flag)] if flag is not None else self.ran_value(g)
+                if not g.typing and k in getattr(g, "start_node", {}) and ran.node is not None:
+                    # select(ran, f(final), f(init)) is f(final) where f(init) is
+                    # f(final) with final at its start (what a loop that did not
+                    # run leaves in the Func)
+                    self.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self, [(ran, v), (unions.negate(self, ran), init)])
             elif not g.typing:
                 self.note_group_result(g, k, v)
