@@ -767,18 +767,7 @@ class _FunctionEmitter:
                 return b.select(cmp, x, y)
             return getattr(b, op)(x, y)
         if isinstance(e, ir.Let):
-            value = self.emit(e.value)
-            floor = self.cache_floor
-            self.cache.append({})
-            if e.name in self.scope:
-                self.cache_floor = len(self.cache) - 1
-            self.bind(e.name, value, self.wide_of(e.value))
-            try:
-                return self.wide_index(e.body)
-            finally:
-                self.unbind(e.name)
-                self.cache.pop()
-                self.cache_floor = floor
+            return self._with_let(e, self.wide_index)
         # Any other operator: exact as the sign extension of its value.
         return b.sext(self.emit(e), I64) if self._data_free(e) else None
 
@@ -905,15 +894,18 @@ class _FunctionEmitter:
                              self.emit(e.false_value))
 
     def emit_Let(self, e):
+        return self._with_let(e, self.emit)
+
+    def _with_let(self, e, body_fn):
+        """body_fn(e.body) with Let e's name bound, in a memo layer of its own."""
         value = self.emit(e.value)
-        shadowing = e.name in self.scope
         floor = self.cache_floor
         self.cache.append({})
-        if shadowing:        # cached values of the outer binding must not leak in
+        if e.name in self.scope:    # cached values of the outer binding must not leak in
             self.cache_floor = len(self.cache) - 1
         self.bind(e.name, value, self.wide_of(e.value))
         try:
-            return self.emit(e.body)
+            return body_fn(e.body)
         finally:
             self.unbind(e.name)
             self.cache.pop()
