@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .linear import constant_difference
+from .linear import linear_form
 
 MAX_FORMS = 16          # expressions kept per side when bounding a difference
+_I32 = ir.Int(32)
 
 
 def allocation_bounds(stmt: ir.Stmt) -> dict:
@@ -93,7 +94,7 @@ class _Bounds:
         return self._bound(e, False)
 
     def _bound(self, e, up: bool):
-        if e.type != ir.Int(32):
+        if e.type != _I32:
             return None
         key = (id(e), up)
         hit = self.memo.get(key)
@@ -141,13 +142,19 @@ class _Bounds:
 
     def _difference(self, a, b, up):
         """A constant bound of a - b from forms u >= a, l <= b (up) or
-        u <= a, l >= b (not up), whose difference is constant."""
+        u <= a, l >= b (not up) whose difference is a constant: u and l
+        have the same non-constant part as linear forms."""
+        lows = {}
+        for l in self._forms(b, not up):
+            lf = linear_form(l)
+            lows.setdefault(lf.nonconst_key(), []).append(lf.const)
         best = None
+        pick = min if up else max
         for u in self._forms(a, up):
-            for l in self._forms(b, not up):
-                d = constant_difference(u, l)
-                if d is not None and (best is None or (d < best if up else d > best)):
-                    best = d
+            lf = linear_form(u)
+            for c in lows.get(lf.nonconst_key(), ()):
+                d = lf.const - c
+                best = d if best is None else pick(best, d)
         return best
 
     def _forms(self, e, up):
