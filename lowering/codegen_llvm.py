@@ -188,6 +188,7 @@ class _ModuleState:
 
 # Sentinel of bind(): a value of a type other than int32 that depends on no data.
 DATA_FREE = object()
+_INT32 = ir.Int(32)
 
 # Int32 operators computed in 64 bits by wide_index, as IRBuilder methods.
 _WIDE_OPS = {ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Min: "smin", ir.Max: "smax"}
@@ -730,14 +731,14 @@ class _FunctionEmitter:
 
     def wide_of(self, e):
         """What bind() records of a let bound to e."""
-        if e.type == ir.Int(32):
+        if e.type == _INT32:
             return self.wide_index(e)
         return DATA_FREE if self._data_free(e) else None
 
     def wide_index(self, e):
         """Scalar int32 e as an i64 value, or None when e depends on data
         (memoized like emit)."""
-        if e.type != ir.Int(32):
+        if e.type != _INT32:
             return None
         key = ("wide", id(e))
         for layer in reversed(self.cache[self.cache_floor:]):
