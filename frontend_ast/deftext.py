@@ -3,6 +3,8 @@ definitions, Halide style, each with the Python line it came from; other
 stages are the lowered pipeline's."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from pyhalide import ir
@@ -123,7 +125,25 @@ def lower_text(p, stage, arg_specs):
         return defs_text(spec)
     if stage == "rfactor":
         stage = "defs"
-    return pipe.lower(stage)
+    with _contiguous_inputs(spec):
+        return pipe.lower(stage)
+
+
+@contextlib.contextmanager
+def _contiguous_inputs(spec):
+    """Input arrays no call has bound yet stand for contiguous ones while the
+    pipeline is lowered: the kernel shown is the one a C-ordered NumPy array
+    gets (dense loads in dimension 0), not the strided fallback."""
+    import pyhalide as ph
+    unset = [arr.image for arr in spec.builder.inputs.values()
+             if getattr(arr, "image", None) is not None and arr.image.get() is None]
+    for img in unset:
+        img.set(ph.Buffer(np.zeros((1,) * img.dimensions(), img.type().to_numpy())))
+    try:
+        yield
+    finally:
+        for img in unset:
+            img.set(None)
 
 
 def outline_text(pf) -> str:
