@@ -70,6 +70,8 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self._typing_loops = {}
         self.inputs = {}
         self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
+        self.tag_peel = {}          # tag placeholder -> {state placeholder: start} of peeled
+                                    # tagged members (emit.resolve_first)
         self.ran_info = []          # (ran test, final value, start value) of members whose
                                     # type a loop changes (emit.resolve_first)
         self.global_reads = {}      # name -> the value read (a specialization's validity)

@@ -124,6 +124,8 @@ class EmitMixin:
                                               f"iteration cannot be told",
                                    hint=f"start {member} with a value of type {loop_ty}")
                 n = ir.substitute(n, {name: info.expr})
+        for name in [k for k in ir.free_vars(n) if k in self.tag_peel]:
+            n = _PeelFirst(name, self.tag_peel[name], tag=True).mutate(n)
         if self.ran_info:
             n = _PeelRan(self.ran_info).mutate(n)
         return n
@@ -286,16 +288,20 @@ def _replace(e, old, new):
 
 
 class _PeelFirst(ir.Mutator):
-    def __init__(self, first, starts):
-        super().__init__()
-        self.first, self.starts = first, starts
+    """select(first, f(init), f(s)) -> f(s) where f(init) is f(s) with s at
+    its start; with tag=True, select(tag, f(s), f(init)) -> f(s) likewise
+    (a peeled member holds its start until its tag is set)."""
 
-    def _peel(self, e, cond, when_first, otherwise, rebuild):
+    def __init__(self, first, starts, tag=False):
+        super().__init__()
+        self.first, self.starts, self.tag = first, starts, tag
+
+    def _peel(self, e, cond, if_true, if_false, rebuild):
         if isinstance(cond, ir.Variable) and cond.name == self.first:
-            y = self.mutate(otherwise)
-            x = self.mutate(when_first)
-            if _same(x, ir.substitute(y, self.starts)):
-                return y
+            x, y = self.mutate(if_true), self.mutate(if_false)
+            init_path, state_path = (y, x) if self.tag else (x, y)
+            if _same(init_path, ir.substitute(state_path, self.starts)):
+                return state_path
             return rebuild(cond, x, y)
         return self.mutate_children(e)
 

@@ -618,6 +618,8 @@ class LoopMixin:
             changes = init.union or init.ty != g.tys[k]
             if tag_name is not None:
                 tag = self.env[tag_name]
+                if not g.typing and name in g.peel:
+                    self.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
             elif getattr(g, "probing", False) and changes:
                 tag = Val(ir.Variable(ir.Bool(), fresh(f"tag:{name}")), PY_BOOL)
             elif changes and not g.typing:

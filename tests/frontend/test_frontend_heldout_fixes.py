@@ -338,6 +338,16 @@ def kitchen_sink(a):
     return s, c, mn, mx
 
 
+def argmin_from_inf(a):
+    best = np.inf
+    idx = -1
+    for i in range(len(a)):
+        if a[i] < best:
+            best = a[i]
+            idx = i
+    return best, idx
+
+
 def _rfactor(name):
     def schedule(p):
         f = p.funcs[name]
@@ -348,7 +358,8 @@ def _rfactor(name):
 
 
 @pytest.mark.parametrize("fn, name", [(count_positive, "c"), (count_all, "c"),
-                                      (sum_positive, "s"), (kitchen_sink, "s")])
+                                      (sum_positive, "s"), (kitchen_sink, "s"),
+                                      (argmin_from_inf, "best")])
 def test_python_number_accumulators_rfactor(fn, name):
     p = ph.pipeline(fn, schedule=_rfactor(name))
     rng = np.random.default_rng(SEED)
