@@ -100,8 +100,21 @@ def test_suite2_quick_from_the_cli(no_peers):
     assert "n/a (Halide not installed)" in report
     assert "n/a (Numba not installed)" in report
     assert "wrong" not in report and "fails" not in report
-    bad = CliRunner().invoke(app, ["bench", "--suite", "3"])
+    bad = CliRunner().invoke(app, ["bench", "--suite", "4"])
     assert bad.exit_code != 0
+
+
+def test_suite3_runtime_quick():
+    """Call overhead, dispatch and scaling run and are right (the warm-start
+    benchmark, which starts processes, is left to `pyhalide bench --suite 3`)."""
+    from pyhalide.bench import suite3
+    res = protocol.run_suite("suite3", quick=True, rounds=1, calls=2,
+                             benches=["call", "dispatch", "scaling"], columns=["ph_1", "ph_all"])
+    for b in res.benches:
+        for key, cell in b.cells.items():
+            assert cell.status == "ok", (b.name, key, cell.note, cell.detail)
+    text = protocol.render(res, suite3.targets(res))
+    assert "dispatch of a parallel loop" in text and "speed-up from 1 to" in text
 
 
 def test_worker_processes_interleave():
