@@ -240,7 +240,22 @@ class FirstInfo:
         self.starts, self.expr, self.node, self.members = starts, expr, node, members
 
 
-class _PeelRan(ir.Mutator):
+class _SelectPeeler(ir.Mutator):
+    """Rewrites selects and lazy if_then_else calls through `_peel(e,
+    condition, value if true, value if false, rebuild)`."""
+
+    def visit_Select(self, e):
+        return self._peel(e, e.condition, e.true_value, e.false_value,
+                          lambda c, x, y: ir.Select(c, x, y))
+
+    def visit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
+            return self._peel(e, e.args[0], e.args[1], e.args[2],
+                              lambda c, x, y: ir.Call(e.type, e.name, (c, x, y), e.call_type))
+        return self.mutate_children(e)
+
+
+class _PeelRan(_SelectPeeler):
     """select(ran, f(final), f(init)) -> f(final) where f(init) is f(final)
     with the final value replaced by its start value."""
 
@@ -256,16 +271,6 @@ class _PeelRan(ir.Mutator):
         if x is if_ran and y is otherwise:
             return e
         return rebuild(self.mutate(cond), x, y)
-
-    def visit_Select(self, e):
-        return self._peel(e, e.condition, e.true_value, e.false_value,
-                          lambda c, x, y: ir.Select(c, x, y))
-
-    def visit_Call(self, e):
-        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
-            return self._peel(e, e.args[0], e.args[1], e.args[2],
-                              lambda c, x, y: ir.Call(e.type, e.name, (c, x, y), e.call_type))
-        return self.mutate_children(e)
 
 
 def _same(a, b) -> bool:
@@ -287,7 +292,7 @@ def _replace(e, old, new):
     return R().mutate(e)
 
 
-class _PeelFirst(ir.Mutator):
+class _PeelFirst(_SelectPeeler):
     """select(first, f(init), f(s)) -> f(s) where f(init) is f(s) with s at
     its start; with tag=True, select(tag, f(s), f(init)) -> f(s) likewise
     (a peeled member holds its start until its tag is set)."""
@@ -303,14 +308,4 @@ class _PeelFirst(ir.Mutator):
             if _same(init_path, ir.substitute(state_path, self.starts)):
                 return state_path
             return rebuild(cond, x, y)
-        return self.mutate_children(e)
-
-    def visit_Select(self, e):
-        return self._peel(e, e.condition, e.true_value, e.false_value,
-                          lambda c, x, y: ir.Select(c, x, y))
-
-    def visit_Call(self, e):
-        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
-            return self._peel(e, e.args[0], e.args[1], e.args[2],
-                              lambda c, x, y: ir.Call(e.type, e.name, (c, x, y), e.call_type))
         return self.mutate_children(e)

@@ -10,7 +10,6 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops
-from . import types as T
 from .ranges import Aff
 from .types import PY_BOOL, PY_INT, PY_FLOAT, UnsupportedType
 from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST, UnionTypeError

@@ -107,11 +107,6 @@ def make_union(cx, alts):
     return UnionVal(merged)
 
 
-def resolve(cx, v, fn):
-    """fn(v) for each alternative of v, which must give one type."""
-    return distribute(cx, fn, v)
-
-
 # conditions ------------------------------------------------------------------------------
 def both(cx, a, b):
     if a is None:
@@ -185,19 +180,20 @@ class _Fold(ir.Mutator):
             return dataclasses.replace(e, args=(c, t, f))
         return self.mutate_children(e)
 
-    def visit_And(self, e):
+    def _logical(self, e, cls, absorbing: bool):
+        """a && b (absorbing False) or a || b (absorbing True) with a
+        constant operand."""
         a, b = self.mutate(e.a), self.mutate(e.b)
         for x, y in ((a, b), (b, a)):
             if isinstance(x, ir.Const):
-                return y if x.value else x
-        return e if (a is e.a and b is e.b) else ir.And(a, b)
+                return x if bool(x.value) == absorbing else y
+        return e if (a is e.a and b is e.b) else cls(a, b)
+
+    def visit_And(self, e):
+        return self._logical(e, ir.And, False)
 
     def visit_Or(self, e):
-        a, b = self.mutate(e.a), self.mutate(e.b)
-        for x, y in ((a, b), (b, a)):
-            if isinstance(x, ir.Const):
-                return x if x.value else y
-        return e if (a is e.a and b is e.b) else ir.Or(a, b)
+        return self._logical(e, ir.Or, True)
 
     def visit_Not(self, e):
         a = self.mutate(e.a)
