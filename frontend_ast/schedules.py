@@ -186,8 +186,8 @@ def _entries(spec):
             if owner.func is not f:
                 continue
             names |= owner.py_names
-        elif hasattr(owner, "names"):            # loop state
-            names |= set(owner.names)
+        elif hasattr(owner, "names"):            # loop state (not its hidden elements)
+            names |= {n for n in owner.names if "?" not in n}
             names.add(owner.label)
         for n in names:
             add(n, f)
