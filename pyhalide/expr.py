@@ -247,15 +247,16 @@ def _bitwise(int_cls, bool_cls, a, b) -> Expr:
 
 
 def _shift(cls, a, b) -> Expr:
-    if is_python_number(a) and not is_python_number(b):
-        bn = to_node(b)
-        an = _number_as(bn.type, a)
-    else:
-        an = to_node(a)
-        bn = _number_as(an.type, b) if is_python_number(b) else to_node(b)
+    """a << b, a >> b as in Halide: a Python number on the right takes a's
+    type, one on the left is Int(32); the result has a's signedness and the
+    wider of the two widths."""
+    an = to_node(a)
+    bn = _number_as(an.type, b) if is_python_number(b) else to_node(b)
     if not an.type.is_integer() or not bn.type.is_integer():
         raise TypeError("shift operands must be integers")
-    return Expr.wrap(cls(an, cast_node(an.type, bn)))
+    bits = an.type.bits if an.type.bits >= bn.type.bits else bn.type.bits
+    t = ir.Type(an.type.code, bits, an.type.lanes)
+    return Expr.wrap(cls(cast_node(t, an), cast_node(t, bn)))
 
 
 def intrinsic(name: str, t: Type, *args) -> ir.Expr:
@@ -353,19 +354,20 @@ round = _math1("round")
 trunc = _math1("trunc")
 
 
+def _first_decides(name, a, b) -> Expr:
+    """A binary math function as in Halide: an integer first argument becomes
+    Float(32), and the second is cast to the first's type."""
+    an = _float_arg(a)
+    bn = _number_as(an.type, b) if is_python_number(b) else cast_node(an.type, to_node(b))
+    return Expr.wrap(intrinsic(name, an.type, an, bn))
+
+
 def pow(a, b) -> Expr:
-    an = _float_arg(a) if not is_python_number(a) else None
-    bn = _float_arg(b) if not is_python_number(b) else None
-    if an is None and bn is None:
-        an = _float_arg(a)
-    an, bn = match(an if an is not None else a, bn if bn is not None else b)
-    return Expr.wrap(intrinsic("pow", an.type, an, bn))
+    return _first_decides("pow", a, b)
 
 
 def atan2(a, b) -> Expr:
-    an, bn = match(_float_arg(a) if not is_python_number(a) else a,
-                   _float_arg(b) if not is_python_number(b) else b)
-    return Expr.wrap(intrinsic("atan2", an.type, an, bn))
+    return _first_decides("atan2", a, b)
 
 
 def _float_pred(name):
