@@ -6,6 +6,43 @@ it on every integer expression."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.printer import _ExprPrinter
+
+# Linear forms and atom keys by node identity, shared by every call (the
+# simplifier asks for the linear form of the same subexpressions again and
+# again). Entries hold their node, so an id is never reused while it is in a
+# table; both are cleared when they grow past _MEMO_MAX entries. Cached
+# Linear objects are never modified: `plus` and `scaled` return new ones.
+_MEMO_MAX = 50_000
+_FORMS: dict = {}
+
+
+class _KeyPrinter(_ExprPrinter):
+    """The IR printer with its memo kept across calls (holding each node)."""
+
+    def p(self, e) -> str:
+        hit = self.memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        s = self._p(e)
+        self.memo[id(e)] = (e, s)
+        return s
+
+
+_PRINTER = _KeyPrinter()
+
+
+def atom_key(atom) -> str:
+    """The key of an atom in a linear form: its printed text."""
+    if len(_PRINTER.memo) > _MEMO_MAX:
+        _PRINTER.memo.clear()
+    return _PRINTER.p(atom)
+
+
+def clear_caches():
+    """Forget every memoized form and key (tests, timing)."""
+    _FORMS.clear()
+    _PRINTER.memo.clear()
 
 
 class Linear:
@@ -17,7 +54,7 @@ class Linear:
         self.const = 0
 
     def add_atom(self, atom, coef: int):
-        key = ir.expr_to_str(atom)
+        key = atom_key(atom)
         slot = self.terms.get(key)
         if slot is None:
             self.terms[key] = [atom, coef]
@@ -76,7 +113,19 @@ class Linear:
 
 def linear_form(e: ir.Expr) -> Linear:
     """The linear form of an integer scalar expression (atoms are the
-    maximal non-linear subexpressions)."""
+    maximal non-linear subexpressions). The result is shared: do not modify
+    it."""
+    hit = _FORMS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    if len(_FORMS) > _MEMO_MAX:
+        _FORMS.clear()
+    lf = _linear_form(e)
+    _FORMS[id(e)] = (e, lf)
+    return lf
+
+
+def _linear_form(e: ir.Expr) -> Linear:
     t = e.type
     if isinstance(e, ir.Const):
         lf = Linear(t)

@@ -11,6 +11,7 @@ from pyhalide import ir
 
 from .constant_fold import fold_binary, cast_value
 from .linear import linear_form, is_linear_candidate, constant_difference
+from .linear import clear_caches as clear_linear_caches
 
 
 # Results by node identity, shared by every call: simplifying a node does not
@@ -264,3 +265,4 @@ def clear_caches():
     """Forget every memoized result (tests, timing)."""
     for memo in _MEMO.values():
         memo.clear()
+    clear_linear_caches()
