@@ -31,6 +31,21 @@ def _s(e):
     return simplify(e, assume_no_overflow=True)
 
 
+# A resolved bound with more nodes than this (counted as a tree) is named by a
+# let at the level it is resolved for. Each nested compute level's bounds use
+# the next level's bounds several times (a min, a max, an extent), so inline
+# they grow exponentially with the nesting depth.
+_NAME_ABOVE = 100
+
+
+def _tree_size(e, memo: dict) -> int:
+    hit = memo.get(id(e))
+    if hit is None:
+        hit = 1 + sum(_tree_size(c, memo) for c in ir.children(e))
+        memo[id(e)] = hit
+    return hit
+
+
 def _stage_exprs(d: ir.Definition) -> list:
     return list(d.args) + list(d.values) + list(d.predicates)
 
@@ -55,6 +70,7 @@ class _Bounds:
         self.symbols = {}              # symbol -> ("let", Expr, level key) or ("loop", ...)
         self.level_of = {}             # Func -> its compute level
         self.lets = {}                 # level key -> [(name, Expr)]
+        self.named = {}                # (level key, base name) -> [(Variable, Expr)]
 
     # -- scopes -------------------------------------------------------------------------
     def _level_key(self, level: ir.LoopLevel):
@@ -311,6 +327,30 @@ class _Bounds:
         ext = _s(ir.Add(ir.Sub(hi, lo), ir.index(1)))
         return ext if isinstance(ext, ir.Const) else ir.Max(ext, ir.index(0))
 
+    def named_bounds(self, name: str, iv: Interval, level: ir.LoopLevel) -> Interval:
+        """iv, the interval of symbol `name` resolved at `level`, with each
+        endpoint bigger than _NAME_ABOVE nodes replaced by a let at `level`."""
+        memo = {}
+        lo = self._name_if_big(f"{name}.lo", iv.lo, level, memo)
+        hi = self._name_if_big(f"{name}.hi", iv.hi, level, memo)
+        if lo is iv.lo and hi is iv.hi:
+            return iv
+        return Interval(lo, hi, iv.lo_data, iv.hi_data)
+
+    def _name_if_big(self, base: str, e, level: ir.LoopLevel, memo: dict):
+        if e is None or _tree_size(e, memo) <= _NAME_ABOVE:
+            return e
+        key = self._level_key(level)
+        named = self.named.setdefault((key, base), [])
+        for var, value in named:
+            if ir.equal(value, e):
+                return var
+        count = sum(len(v) for (_, b), v in self.named.items() if b == base)
+        var = index_var(base if count == 0 else f"{base}.{count}")
+        named.append((var, e))
+        self._let(self.lets.setdefault(key, []), var.name, e)
+        return var
+
     def _let(self, lets, name, value):
         self.defs[name] = value
         key = next(k for k, v in self.lets.items() if v is lets)
@@ -370,6 +410,7 @@ class _Resolver(dict):
             iv = bounds(kind[1])
         else:
             iv = Interval(bounds(kind[1]).lo, bounds(kind[2]).hi)
+        iv = self.b.named_bounds(name, iv, self.level)
         self.resolving.discard(name)
         self[name] = iv
         return iv
