@@ -129,6 +129,12 @@ def _inject(ctx, stmt, name, level, wrap):
 def check_levels(ctx: LoweringContext, name: str, compute, store):
     """The store level must be the compute level or enclose it, with no
     parallel loop in between (iterations would share the storage)."""
+    for what, level in (("computed", compute), ("stored", store)):
+        if not level.is_root() and level.func not in ctx.env:
+            raise ir.CompileError(
+                f"Func {name} is {what} at {level.func}.{level.var}, but {level.func} is not "
+                f"part of this pipeline (nothing realized here calls it): {what} at a loop "
+                f"of a Func that uses {name}")
     if store == compute:
         return
     if store.is_root() and not compute.is_root():

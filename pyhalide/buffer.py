@@ -2,6 +2,8 @@
 in Halide's bindings), ImageParam and Param."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from . import ir
@@ -201,8 +203,21 @@ class Param(Expr):
         return self._type
 
     def set(self, value):
-        if is_python_number(value):
-            _number_as(self._type, value, f" (Param {self._name})")
+        """Bind a value now; TypeError (naming the Param) when it is not a
+        number of the Param's kind or does not fit its type."""
+        t = self._type
+        v = value.item() if isinstance(value, np.generic) else value
+        if t.is_float():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"Param {self._name} of type {t} expects a real number, "
+                                f"not {value!r}")
+        else:
+            try:
+                iv = operator.index(v)
+            except TypeError:
+                raise TypeError(f"Param {self._name} of type {t} expects an integer, "
+                                f"not {value!r}") from None
+            _number_as(t, iv, f" (Param {self._name})")
         self._value = value
 
     def get(self):

@@ -237,6 +237,13 @@ class Func(Schedulable):
         pure = [a.node.name for a in items if isinstance(a, Var)]
         if len(set(pure)) != len(pure):
             raise CompileError(f"the update of {fn.name} repeats a pure Var on the left{at(loc)}")
+        for i, a in enumerate(items):
+            if isinstance(a, Var) and a.node.name in fn.args and fn.args[i] != a.node.name:
+                raise CompileError(
+                    f"the update of {fn.name} has its pure Var {a.node.name} at position {i} "
+                    f"of the left side, but {a.node.name} is dimension "
+                    f"{fn.args.index(a.node.name)} of {fn.name}: a pure Var of an update "
+                    f"must stay in its own position (as in Halide){at(loc)}")
         rdom = _check_update_vars(fn, args, nodes, pure, loc)
         predicates = list(rdom._predicates) if rdom is not None else []
         rvars = rdom.reduction_variables() if rdom is not None else []
