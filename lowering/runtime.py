@@ -219,6 +219,11 @@ def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     if span > _INT32_MAX and arr.size:
         raise ValueError(f"buffer {spec.name} spans {span + 1} elements; element offsets "
                          "must fit 32-bit indexing")
+    if arr.size > _INT32_MAX:
+        # (a broadcast view may hold more elements than it spans): reduction
+        # positions over a buffer's dimensions are 32-bit (pyhalide/rfactor_lex.py)
+        raise ValueError(f"buffer {spec.name} has {arr.size} elements; pyhalide indexes "
+                         f"with 32 bits (at most {_INT32_MAX} elements per buffer)")
     return (lo, hi + item) if arr.size else (0, 0)
 
 

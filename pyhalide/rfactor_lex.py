@@ -130,12 +130,36 @@ def _selection(block) -> tuple | None:
 
 
 def _key_type(rvars: list) -> ir.Type:
+    """Int(32) when the RDom provably has fewer than 2^31 - 1 points: its
+    extents are constants, or distinct dimensions of one input buffer (the
+    runtime refuses buffers of 2^31 elements or more); else Int(64)."""
     total = 1
+    symbolic = []
     for rv in rvars:
-        if not isinstance(rv.extent, ir.Const):
-            return ir.Int(64)
-        total *= max(rv.extent.value, 1)
-    return ir.Int(32) if total < 2 ** 31 - 1 else ir.Int(64)
+        if isinstance(rv.extent, ir.Const):
+            total *= max(rv.extent.value, 1)
+        else:
+            symbolic.append(rv.extent)
+    if not symbolic:
+        return ir.Int(32) if total < 2 ** 31 - 1 else ir.Int(64)
+    return ir.Int(32) if total == 1 and _dims_of_one_buffer(symbolic) else ir.Int(64)
+
+
+def _dims_of_one_buffer(extents: list) -> bool:
+    """Whether `extents` are the extents of distinct dimensions of one
+    ImageParam (their product is at most its element count)."""
+    from .buffer import ImageParam
+    owner, dims = None, set()
+    for e in extents:
+        p = e.param if isinstance(e, ir.Variable) and e.kind == "param" else None
+        if not isinstance(p, ImageParam) or (owner is not None and p is not owner):
+            return False
+        owner = p
+        prefix = f"{p.name()}.extent."
+        if not e.name.startswith(prefix) or not e.name[len(prefix):].isdigit():
+            return False
+        dims.add(int(e.name[len(prefix):]))
+    return len(dims) == len(extents)
 
 
 def _in(t: ir.Type, e):
