@@ -1,7 +1,8 @@
 """Code quality of the tiled, fused, vectorized two-stage blur (the PLDI 2013
 schedule, at test sizes) and the 64-bit index arithmetic behind it: the
-vector loops address memory without re-extending 32-bit indices, and
-indices that depend on data keep their wrapping int32 value."""
+vector loops address memory without re-extending 32-bit indices, indices
+that depend on data keep their wrapping int32 value, and the per-tile
+storage of the fused stage is on the stack."""
 import re
 
 import numpy as np
@@ -41,6 +42,9 @@ def test_blur_vector_loops_have_no_index_sign_extension():
     assert vector_blocks
     for b in vector_blocks:
         assert " sext " not in b, b
+    # blur_x's storage per tile (64 x (8 + 2) points, a symbolic extent
+    # bounded by the tile) is on the stack, not allocated per tile
+    assert "alloca i16, i64 640" in llvm_of(lowered)
 
 
 def test_data_dependent_index_keeps_int32_wraparound():
