@@ -224,6 +224,7 @@ class _FunctionEmitter:
         self.err_ptr = None
         self.cache: list = [{}]         # expression memo layers (see emit)
         self.cache_floor = 0            # layers below this are hidden (shadowing)
+        self.loops: list = []           # ops.Loop of each serial loop around
 
     # ---- scopes ---------------------------------------------------------
     def bind(self, name: str, value, wide=None):
@@ -372,7 +373,9 @@ class _FunctionEmitter:
         if wide_lo is None:
             wide_lo = b.sext(lo, I64)
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
+        self.loops.append(ops.Loop(name, body))
         self.emit_stmt(body)
+        self.loops.pop()
         self.unbind(name)
         b = self.b
         # n + 1 <= extent <= INT32_MAX, so the counter increment cannot wrap.
@@ -666,6 +669,10 @@ class _FunctionEmitter:
                 base = b.sub(base, ll.Constant(I64, lanes - 1))
             p = b.gep(ptr, [base], source_etype=mt)
             rev = list(range(lanes - 1, -1, -1))
+            if value is None and self.loops and self.loops[-1].streams(index.base):
+                # a load streamed by a loop that only reads (codegen_ops.prefetch)
+                step = ops.PREFETCH_BYTES // btype.bytes()
+                ops.prefetch(b, p, mt, -step if reverse else step)
             if value is None:
                 v = b.load(p, typ=vt, align=align)
                 return ops.shuffle(b, v, rev) if reverse else v
