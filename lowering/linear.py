@@ -111,6 +111,19 @@ class Linear:
         return ir.Add(out, ir.Const(t, k))
 
 
+# A sum of more atoms than this is itself an atom of the sums around it: a
+# chain of n additions then costs O(n) copies of bounded forms instead of
+# O(n^2) (terms beyond the cap cannot cancel across it, which only loses
+# simplifications, never exactness).
+_MAX_TERMS = 32
+
+
+def _opaque(e: ir.Expr) -> Linear:
+    lf = Linear(e.type)
+    lf.add_atom(e, 1)
+    return lf
+
+
 def linear_form(e: ir.Expr) -> Linear:
     """The linear form of an integer scalar expression (atoms are the
     maximal non-linear subexpressions). The result is shared: do not modify
@@ -131,10 +144,11 @@ def _linear_form(e: ir.Expr) -> Linear:
         lf = Linear(t)
         lf.const = e.value
         return lf
-    if isinstance(e, ir.Add):
-        return linear_form(e.a).plus(linear_form(e.b))
-    if isinstance(e, ir.Sub):
-        return linear_form(e.a).plus(linear_form(e.b), -1)
+    if isinstance(e, (ir.Add, ir.Sub)):
+        a, b = linear_form(e.a), linear_form(e.b)
+        if len(a.terms) + len(b.terms) > _MAX_TERMS:
+            return _opaque(e)
+        return a.plus(b, 1 if isinstance(e, ir.Add) else -1)
     if isinstance(e, ir.Mul):
         if isinstance(e.b, ir.Const):
             return linear_form(e.a).scaled(e.b.value)

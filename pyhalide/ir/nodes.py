@@ -76,12 +76,25 @@ class Cast(Expr):
 
 
 class BinaryOp(Expr):
-    __slots__ = ()
+    """Binary operators keep their result type in a slot, set once at
+    construction: asking a deep left-leaning chain (a + b + c + ...) for its
+    type is then O(1), not a walk down the chain."""
+
+    __slots__ = ("_type",)
     op_symbol = "?"
 
+    @property
+    def type(self) -> Type:
+        try:
+            return self._type
+        except AttributeError:          # a copy made without __post_init__ (copy, pickle)
+            self.__post_init__()
+            return self._type
+
     def _check_same(self):
-        _check(self.a.type == self.b.type,
-               f"{type(self).__name__} operands differ: {self.a.type} vs {self.b.type}")
+        ta, tb = self.a.type, self.b.type
+        _check(ta == tb, f"{type(self).__name__} operands differ: {ta} vs {tb}")
+        return ta
 
 
 class Arith(BinaryOp):
@@ -89,12 +102,8 @@ class Arith(BinaryOp):
 
     __slots__ = ()
 
-    @property
-    def type(self) -> Type:
-        return self.a.type
-
     def __post_init__(self):
-        self._check_same()
+        object.__setattr__(self, "_type", self._check_same())
 
 
 @node
@@ -192,12 +201,8 @@ class Shr(Arith):
 class Compare(BinaryOp):
     __slots__ = ()
 
-    @property
-    def type(self) -> Type:
-        return Bool(self.a.type.lanes)
-
     def __post_init__(self):
-        self._check_same()
+        object.__setattr__(self, "_type", Bool(self._check_same().lanes))
 
 
 @node
@@ -245,13 +250,10 @@ class GE(Compare):
 class Logical(BinaryOp):
     __slots__ = ()
 
-    @property
-    def type(self) -> Type:
-        return self.a.type
-
     def __post_init__(self):
-        self._check_same()
-        _check(self.a.type.is_bool(), f"{type(self).__name__} needs bool operands")
+        t = self._check_same()
+        _check(t.is_bool(), f"{type(self).__name__} needs bool operands")
+        object.__setattr__(self, "_type", t)
 
 
 @node
