@@ -100,6 +100,7 @@ class Kernel:
         self._fn = _ENTRY_TYPE(address)
         self._dtypes = tuple(b.type.to_numpy() for b in self.buffers)
         self._outputs = tuple(i for i, b in enumerate(self.buffers) if b.is_output)
+        self._output_set = frozenset(self._outputs)
         self._param_check = tuple(_param_converter(p) for p in self.params)
         self._scratch = _Scratch(self)
         self._lock = threading.Lock()
@@ -122,26 +123,31 @@ class Kernel:
         try:
             args = scratch.args
             ptrs = scratch.ptrs
+            last = scratch.last
+            dtypes = self._dtypes
             for i, arr in enumerate(buffers):
-                spec = self.buffers[i]
                 if not isinstance(arr, np.ndarray):
-                    raise TypeError(f"buffer {spec.name} must be a numpy.ndarray, "
+                    raise TypeError(f"buffer {self.buffers[i].name} must be a numpy.ndarray, "
                                     f"not {type(arr).__name__}")
-                if arr.dtype != self._dtypes[i]:
-                    raise TypeError(f"buffer {spec.name} has dtype {arr.dtype}; "
-                                    f"expected {self._dtypes[i]}")
-                if arr.ndim != spec.dimensions:
-                    raise ValueError(f"buffer {spec.name} has {arr.ndim} dimensions; "
-                                     f"expected {spec.dimensions}")
+                if arr.dtype != dtypes[i]:
+                    raise TypeError(f"buffer {self.buffers[i].name} has dtype {arr.dtype}; "
+                                    f"expected {dtypes[i]}")
                 geom = (arr.shape, arr.strides)
-                if geom != scratch.last[i]:
+                if geom != last[i]:                 # (the same shape: the same ndim)
+                    spec = self.buffers[i]
+                    if arr.ndim != spec.dimensions:
+                        raise ValueError(f"buffer {spec.name} has {arr.ndim} dimensions; "
+                                         f"expected {spec.dimensions}")
                     scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
-                    scratch.last[i] = geom
-                if not arr.flags.aligned:
-                    raise ValueError(f"buffer {spec.name} is not aligned to its item size")
-                ptrs[i] = args[2 * i] = _data_pointer(arr)
-            for i in self._outputs:
-                self._check_output(i, buffers, scratch)
+                    last[i] = geom
+                p = _data_pointer(arr)
+                # strides are whole items (_write_geometry): the pointer decides
+                if p % arr.itemsize and not arr.flags.aligned:
+                    raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
+                                     f"item size")
+                ptrs[i] = args[2 * i] = p
+            if self._outputs:
+                self._check_outputs(buffers, scratch)
             for j, conv in enumerate(self._param_check):
                 scratch.cells[j].value = conv(params[j])
             scratch.err[0] = 0
@@ -154,26 +160,37 @@ class Kernel:
             if lock is not None:
                 lock.release()
 
-    def _check_output(self, i, buffers, scratch):
-        out = buffers[i]
-        spec = self.buffers[i]
-        if not out.flags.writeable:
-            raise ValueError(f"output buffer {spec.name} is not writeable")
+    def _check_outputs(self, buffers, scratch):
+        """Outputs are writeable and share no memory with another buffer:
+        byte ranges that meet (what np.may_share_memory compares; an empty
+        array covers none) are found by a sweep in address order, and only
+        those pairs get the exact test."""
         ptrs, span = scratch.ptrs, scratch.span
-        lo, hi = ptrs[i] + span[i][0], ptrs[i] + span[i][1]
-        for j, other in enumerate(buffers):
-            # the byte ranges first (what np.may_share_memory compares; an
-            # empty array covers none), then the exact test for ranges that meet
-            lo_j, hi_j = ptrs[j] + span[j][0], ptrs[j] + span[j][1]
-            if j == i or lo == hi or lo_j == hi_j or not (lo < hi_j and lo_j < hi):
-                continue
-            try:
-                overlap = np.shares_memory(out, other, max_work=1 << 16)
-            except np.exceptions.TooHardError:
-                overlap = True
-            if overlap:
-                raise ValueError(f"output buffer {spec.name} shares memory with buffer "
-                                 f"{self.buffers[j].name}; pass distinct arrays")
+        ranges = sorted((ptrs[j] + lo, ptrs[j] + hi, j)
+                        for j, (lo, hi) in enumerate(span) if hi > lo)
+        meets = {}                              # output -> buffers whose ranges meet its
+        outputs = self._output_set
+        for a, (_, hi_a, ja) in enumerate(ranges):
+            for lo_b, _, jb in ranges[a + 1:]:
+                if lo_b >= hi_a:
+                    break
+                if ja in outputs:
+                    meets.setdefault(ja, []).append(jb)
+                if jb in outputs:
+                    meets.setdefault(jb, []).append(ja)
+        for i in self._outputs:
+            out = buffers[i]
+            spec = self.buffers[i]
+            if not out.flags.writeable:
+                raise ValueError(f"output buffer {spec.name} is not writeable")
+            for j in sorted(meets.get(i, ())):
+                try:
+                    overlap = np.shares_memory(out, buffers[j], max_work=1 << 16)
+                except np.exceptions.TooHardError:
+                    overlap = True
+                if overlap:
+                    raise ValueError(f"output buffer {spec.name} shares memory with buffer "
+                                     f"{self.buffers[j].name}; pass distinct arrays")
 
     def _raise(self, err):
         code = err[0]

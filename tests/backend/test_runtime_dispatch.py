@@ -114,3 +114,24 @@ def test_overlap_checks_with_reversed_and_empty_views():
     c = np.arange(12, dtype=np.int32)
     k([c[0::2], c[1::2]], [])                # interleaved: ranges meet, elements do not
     np.testing.assert_array_equal(c[1::2], c[0::2])
+
+
+def test_overlap_between_outputs_and_error_order():
+    x = var("x")
+    s = ir.For("x", i32(0), geom("o1", "extent"), "serial", ir.block(
+        ir.Store("o1", ir.Load(I32, "inp", x), x),
+        ir.Store("o2", ir.Load(I32, "inp", x), x)))
+    z = np.zeros(4, np.int32)
+    k = compile_kernel(s, [("inp", z, False), ("o1", z.copy(), True), ("o2", z.copy(), True)],
+                       name="two_outputs")
+    a = np.arange(12, dtype=np.int32)
+    with pytest.raises(ValueError, match="output buffer o1 shares memory with buffer o2"):
+        k([a[:4], a[4:8], a[6:10]], [])
+    with pytest.raises(ValueError, match="output buffer o1 shares memory with buffer inp"):
+        k([a[:4], a[2:6], a[6:10]], [])
+    ro = np.zeros(4, np.int32)
+    ro.setflags(write=False)
+    with pytest.raises(ValueError, match="output buffer o1 is not writeable"):
+        k([a[:4], ro, a[:4]], [])                # o1's fault is reported first
+    k([a[:4], a[4:8], a[8:12]], [])
+    np.testing.assert_array_equal(a, [0, 1, 2, 3] * 3)
