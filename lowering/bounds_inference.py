@@ -425,6 +425,7 @@ class _PlaceLets(ir.Mutator):
     """Put each compute level's LetStmts at the top of its loop body."""
 
     memoize = False
+    stmts_only = True
 
     def __init__(self, ctx, lets: dict):
         super().__init__()

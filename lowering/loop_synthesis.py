@@ -92,6 +92,7 @@ class _InjectAt(ir.Mutator):
     copied it) with `wrap(body)`."""
 
     memoize = False
+    stmts_only = True
 
     def __init__(self, loop: str, wrap):
         super().__init__()

@@ -41,10 +41,13 @@ class Lowered:
     stmt: ir.Stmt
     buffers: list                 # [runtime.BufferArg]: inputs, then outputs
     params: list                  # [ir.ScalarParam]
-    texts: dict = field(default_factory=dict)   # stage -> text
+    texts: dict = field(default_factory=dict)   # stage -> text, or a thunk making it
 
     def text(self, stage: str) -> str:
+        """The text of a stage, printed on demand (a compile prints nothing)."""
         if stage in self.texts:
+            if callable(self.texts[stage]):
+                self.texts[stage] = self.texts[stage]()
             return self.texts[stage]
         if stage in ("llvm", "llvm_opt", "asm"):
             from .jit import generate_text
@@ -88,7 +91,7 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
                           frozenset(dense or ()))
     lowered = Lowered(_kernel_name(out_names), None, [], ctx.params)
-    lowered.texts["defs"] = defs_text(env)
+    lowered.texts["defs"] = lambda: defs_text(env)
     if stop_after == "defs":
         return lowered
     buffers = _buffer_args(ctx)
@@ -118,7 +121,8 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
     stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
     stmt = run("simplify", simplify, stmt)
-    lowered.texts["loops"] = ir.to_str(stmt)
+    loops = stmt
+    lowered.texts["loops"] = lambda: ir.to_str(loops)
     if stop_after == "loops":
         return lowered
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
@@ -131,7 +135,7 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     stmt = run("simplify", simplify, stmt, True)
     verify(stmt, symbols, buffer_names, True)
     lowered.stmt = stmt
-    lowered.texts["final"] = ir.to_str(stmt)
+    lowered.texts["final"] = lambda: ir.to_str(stmt)
     return lowered
 
 

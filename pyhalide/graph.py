@@ -94,14 +94,41 @@ def collect_graph(outputs: list) -> Graph:
     return g
 
 
-def _sched_text(obj) -> str:
+def _node_digest(n: ir.IRNode, memo: dict) -> str:
+    """A structural digest of an IR tree, computed once per shared node, so
+    a DAG of shared subexpressions costs its number of nodes (its printed
+    text can be exponentially longer). Deterministic across processes."""
+    hit = memo.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[1]
+    h = hashlib.sha256(type(n).__name__.encode())
+    for name in ir.node_fields(type(n)):
+        h.update(b"|" + _field_text(getattr(n, name), memo).encode())
+    out = h.hexdigest()[:32]
+    memo[id(n)] = (n, out)
+    return out
+
+
+def _field_text(v, memo: dict) -> str:
+    if isinstance(v, ir.IRNode):
+        return _node_digest(v, memo)
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_field_text(x, memo) for x in v) + "]"
+    if v is None or isinstance(v, (str, int, float, bool, ir.Type)):
+        return repr(v) if not isinstance(v, ir.Type) else str(v)
+    name = getattr(v, "name", None)            # a Function, Param or ImageParam behind a node
+    name = name() if callable(name) else name
+    return f"{type(v).__name__}:{name}"
+
+
+def _sched_text(obj, memo: dict) -> str:
     if isinstance(obj, ir.IRNode):
-        return ir.to_str(obj)
+        return _node_digest(obj, memo)
     if dataclasses.is_dataclass(obj):
         return type(obj).__name__ + "(" + ",".join(
-            _sched_text(getattr(obj, f.name)) for f in dataclasses.fields(obj)) + ")"
+            _sched_text(getattr(obj, f.name), memo) for f in dataclasses.fields(obj)) + ")"
     if isinstance(obj, (list, tuple)):
-        return "[" + ",".join(_sched_text(x) for x in obj) + "]"
+        return "[" + ",".join(_sched_text(x, memo) for x in obj) + "]"
     return repr(obj)
 
 
@@ -109,13 +136,14 @@ def fingerprint(outputs: list, graph: Graph) -> str:
     """A key that changes whenever the algorithm, a schedule or an input/param
     type changes."""
     h = hashlib.sha256()
+    memo: dict = {}
     h.update(",".join(fn.name for fn in outputs).encode())
     for name in sorted(graph.env):
         fn = graph.env[name]
         h.update(f"|{name}({','.join(fn.args)}):{fn.output_types}".encode())
-        h.update(_sched_text(fn.schedule).encode())
+        h.update(_sched_text(fn.schedule, memo).encode())
         for d in fn.definitions():
-            h.update(_sched_text(d).encode())
+            h.update(_sched_text(d, memo).encode())
     for img in graph.input_images():
         h.update(f"|img {img.name}:{img.type}:{img.dimensions}".encode())
     for p in graph.scalar_params():

@@ -5,14 +5,16 @@ Both walk dataclass fields, so a new node kind needs no new traversal code.
 so an unchanged pass is free and detectable (`result is stmt`). Results are
 memoized by node identity (DAGs with shared subexpressions are walked once);
 a mutator whose result depends on context (scopes, enclosing loops) sets
-`memoize = False` or clears `self.memo` when its context changes.
+`memoize = False` or clears `self.memo` when its context changes; one that
+rewrites statements only sets `stmts_only` and never walks expressions (an
+unmemoized walk of a DAG of shared subexpressions would be exponential).
 """
 from __future__ import annotations
 
 import dataclasses
 import sys
 
-from .nodes import IRNode
+from .nodes import Expr, IRNode
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
@@ -41,6 +43,8 @@ def children(n):
 
 class Mutator:
     memoize = True
+    stmts_only = False      # True: a pass that rewrites statements only leaves every
+                            # Expr as it is, without walking it
 
     def __init__(self):
         self.memo = {}
@@ -48,6 +52,8 @@ class Mutator:
     def mutate(self, n):
         if n is None:
             return None
+        if self.stmts_only and isinstance(n, Expr):
+            return n
         if self.memoize:
             hit = self.memo.get(id(n))
             if hit is not None and hit[0] is n:
