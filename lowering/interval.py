@@ -171,7 +171,9 @@ class BoundsOf:
     def _Mul(self, e):
         a, b = self(e.a), self(e.b)
         t = e.type
-        if _c(b.lo) is None and _c(a.lo) is not None and ir.equal(a.lo, a.hi):
+        def const_point(iv):
+            return _c(iv.lo) is not None and ir.equal(iv.lo, iv.hi)
+        if const_point(a) and not const_point(b):        # k * e: scale e by k
             a, b = b, a
         k_lo, k_hi = _c(b.lo), _c(b.hi)
         if k_lo is not None and k_hi is not None and k_lo == k_hi:
