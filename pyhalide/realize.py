@@ -83,10 +83,10 @@ class Pipeline:
                      graph.input_images(), graph.scalar_params(), dense=dense,
                      stop_after=stop_after)
 
-    def _kernel(self, dense=None):
+    def _kernel(self, dense=None, graph_and_key=None):
         """The compiled kernel for the current algorithm, schedules and input
         types, specialized on which buffers are dense in dimension 0."""
-        graph, key = self._graph_and_key()
+        graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
         key = key + "|dense:" + ",".join(sorted(dense))
@@ -134,7 +134,8 @@ class Pipeline:
         elif isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
                                            and isinstance(sizes[0], (Buffer, np.ndarray))):
             given = [sizes] if isinstance(sizes, Buffer) else list(sizes)
-        graph = self._graph()
+        graph_and_key = self._graph_and_key()
+        graph = graph_and_key[0]
         out_fns = [f.function() for f in self._outputs]
         n_out = sum(len(fn.output_types) for fn in out_fns)
         if given is not None:
@@ -161,7 +162,7 @@ class Pipeline:
         dense = {n for n, a in zip(graph.image_names(), inputs) if _dense0(a)}
         out_names = [n for fn in out_fns for n in _output_buffer_names(fn)]
         dense.update(n for n, b in zip(out_names, bufs) if _dense0(np.asarray(b)))
-        kernel, _ = self._kernel(frozenset(dense))
+        kernel, _ = self._kernel(frozenset(dense), graph_and_key)
         kernel([*inputs, *[np.asarray(b) for b in bufs]], params)
         if given is not None:
             return bufs if len(bufs) > 1 else bufs[0]
