@@ -161,49 +161,37 @@ define internal i64 @now_ns() nounwind {
   ret i64 %t
 }
 
-; Poll (mutex not held) for at most %budget ns until the list has a job or
-; shutdown is set; returns whether one of them happened.
-define internal i1 @spin_for_work(i64 %budget) nounwind {
+; What a polling thread waits for (read without the mutex): with %j null,
+; a job in the list or shutdown set (an idle worker); else no chunk of %j
+; running (a caller at the end of its job).
+define internal i1 @ready(ptr %j) nounwind {
 entry:
-  %t0 = call i64 @now_ns()
-  br label %loop
-loop:
-  %i = phi i32 [ 0, %entry ], [ %i1, %relax ], [ %i1, %clock ]
+  %worker = icmp eq ptr %j, null
+  br i1 %worker, label %work, label %idle
+work:
   %h = load atomic ptr, ptr @pyhalide_rt_head monotonic, align 8
   %has = icmp ne ptr %h, null
   %sd = load atomic i32, ptr @pyhalide_rt_shutdown monotonic, align 4
   %stop = icmp ne i32 %sd, 0
   %any = or i1 %has, %stop
-  br i1 %any, label %yes, label %relax
-relax:
-  CPU_RELAX
-  %i1 = add i32 %i, 1
-  %check = and i32 %i1, 63
-  %tick = icmp eq i32 %check, 0
-  br i1 %tick, label %clock, label %loop
-clock:
-  %t = call i64 @now_ns()
-  %dt = sub i64 %t, %t0
-  %over = icmp sgt i64 %dt, %budget
-  br i1 %over, label %no, label %loop
-yes:
-  ret i1 true
-no:
-  ret i1 false
+  ret i1 %any
+idle:
+  %pact = getelementptr %job, ptr %j, i32 0, i32 6
+  %act = load atomic i32, ptr %pact monotonic, align 4
+  %none = icmp eq i32 %act, 0
+  ret i1 %none
 }
 
-; Poll (mutex not held) for at most %budget ns until no chunk of %j runs;
-; returns whether that happened.
-define internal i1 @spin_for_idle(ptr %j, i64 %budget) nounwind {
+; Poll (mutex not held) for at most %budget ns until @ready(%j); returns
+; whether it became ready.
+define internal i1 @spin(ptr %j, i64 %budget) nounwind {
 entry:
-  %pact = getelementptr %job, ptr %j, i32 0, i32 6
   %t0 = call i64 @now_ns()
   br label %loop
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %relax ], [ %i1, %clock ]
-  %act = load atomic i32, ptr %pact monotonic, align 4
-  %idle = icmp eq i32 %act, 0
-  br i1 %idle, label %yes, label %relax
+  %ok = call i1 @ready(ptr %j)
+  br i1 %ok, label %yes, label %relax
 relax:
   CPU_RELAX
   %i1 = add i32 %i, 1
@@ -334,7 +322,7 @@ idle:
   br i1 %spun, label %sleep, label %respin
 respin:
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
-  call i1 @spin_for_work(i64 SPIN_IDLE)
+  call i1 @spin(ptr null, i64 SPIN_IDLE)
   call void @lock()
   br label %loop
 sleep:
@@ -435,7 +423,7 @@ wait:
   br i1 %busy, label %spin, label %finish
 spin:
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
-  %idle = call i1 @spin_for_idle(ptr %j, i64 SPIN_WAIT)
+  %idle = call i1 @spin(ptr %j, i64 SPIN_WAIT)
   call void @lock()
   br label %recheck
 recheck:
