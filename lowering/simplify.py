@@ -55,7 +55,10 @@ class _Simplifier(ir.Mutator):
     def _linear(self, e):
         r = self._binary(e)
         if isinstance(r, (ir.Add, ir.Sub, ir.Mul)) and is_linear_candidate(r):
-            return linear_form(r).to_expr()
+            out = linear_form(r).to_expr()
+            # an expression already in canonical form stays the same object,
+            # so that simplifying it again is a memo hit
+            return r if ir.equal(out, r) else out
         return r
 
     def visit_Add(self, e):
