@@ -207,13 +207,28 @@ class _Simplifier(ir.Mutator):
 
     # ---- statements ---------------------------------------------------------------
     def visit_LetStmt(self, s):
-        value = self.mutate(s.value)
-        if isinstance(value, (ir.Const, ir.Variable)):
-            return self.mutate(ir.substitute(s.body, {s.name: value}))
-        body = self.mutate(s.body)
-        if value is s.value and body is s.body:
-            return s
-        return ir.LetStmt(s.name, value, body)
+        """A let whose value simplifies to a constant or a variable is
+        substituted into its body. Along a chain of nested lets the
+        substitutions are gathered and made in one walk of what follows."""
+        kept, subst = [], {}
+        node = s
+        while isinstance(node, ir.LetStmt):
+            if node.name in subst or any(isinstance(v, ir.Variable) and v.name == node.name
+                                         for v in subst.values()):
+                node, subst = ir.substitute(node, subst), {}    # rebinding: one at a time
+            value = self.mutate(ir.substitute(node.value, subst))
+            if isinstance(value, (ir.Const, ir.Variable)):
+                subst[node.name] = value
+            else:
+                kept.append((node, value))
+            node = node.body
+        body = self.mutate(ir.substitute(node, subst))
+        for let, value in reversed(kept):
+            if value is let.value and body is let.body:
+                body = let
+            else:
+                body = ir.LetStmt(let.name, value, body)
+        return body
 
     def visit_IfThenElse(self, s):
         c = self.mutate(s.condition)
