@@ -18,27 +18,16 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyhalide as ph  # noqa: E402
+from blur_schedules import _best  # noqa: E402
 from histogram_equalization import equalize_numpy  # noqa: E402
+from pyhalide.bench.suite2 import alg_histeq, sched_histeq  # noqa: E402
 
 
 def algorithm(m, image):
     """The Funcs of histogram equalization over `image`, with module m =
-    pyhalide or halide: (output, {name: Func or Var})."""
-    h, w = image.shape
-    inp = m.Buffer(image, "image")
-    i, x, y = m.Var("i"), m.Var("x"), m.Var("y")
-    r = m.RDom([m.Range(0, w), m.Range(0, h)], "r")
-    hist = m.Func("hist")
-    hist[i] = 0
-    hist[m.cast(m.Int(32), inp[r.x, r.y])] += 1
-    cdf = m.Func("cdf")
-    s = m.RDom([m.Range(1, 255)], "s")
-    cdf[i] = hist[i]
-    cdf[s.x] = cdf[s.x] + cdf[s.x - 1]
-    out = m.Func("equalized")
-    level = cdf[m.cast(m.Int(32), inp[x, y])]
-    out[x, y] = m.cast(m.UInt(8), (m.cast(m.Int(64), level) * 255) / (w * h))
-    return out, {"hist": hist, "cdf": cdf, "r": r, "i": i, "x": x, "y": y}
+    pyhalide or halide: (output, {name: Func or Var}) — the algorithm of
+    `pyhalide bench` suite 2."""
+    return alg_histeq(m, {"img": image})
 
 
 def serial(m, out, fs):
@@ -47,34 +36,19 @@ def serial(m, out, fs):
 
 
 def parallel_lookup(m, out, fs):
-    serial(m, out, fs)
-    yo, yi = m.Var("yo"), m.Var("yi")
-    out.split(fs["y"], yo, yi, 32).parallel(yo).vectorize(fs["x"], 16)
+    """The lookup in parallel strips of 32 rows, vectorized by 16; the
+    histogram and the scan serial (suite 2's schedule without rfactor)."""
+    sched_histeq(m, out, fs, rfactor=False)
 
 
 def parallel_histogram(m, out, fs):
-    """rfactor the histogram over strips of 16 rows: one partial histogram
-    per strip, in parallel; the partials merged vectorized over the buckets."""
-    parallel_lookup(m, out, fs)
-    hist, r, i = fs["hist"], fs["r"], fs["i"]
-    u = m.Var("u")
-    ryo, ryi = m.RVar("ryo"), m.RVar("ryi")
-    hist.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u) \
-        .compute_root().vectorize(i, 8).update().parallel(u)
-    hist.update().vectorize(i, 8)
+    """That, plus the histogram by rfactor over strips of 16 rows: one
+    partial histogram per strip, in parallel, merged vectorized over the
+    buckets (suite 2's schedule)."""
+    sched_histeq(m, out, fs, rfactor=True)
 
 
 SCHEDULES = [serial, parallel_lookup, parallel_histogram]
-
-
-def _best(fn, repeats=7) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _run(m, schedule, image):
@@ -86,13 +60,13 @@ def _run(m, schedule, image):
     t0 = time.perf_counter()
     out_f.realize(buf)
     first = time.perf_counter() - t0
-    return out.copy(), first, _best(lambda: out_f.realize(buf))
+    return out.copy(), first, _best(lambda: out_f.realize(buf), repeats=7)
 
 
 def main(w=4096, h=4096):
     image = np.random.default_rng(2).normal(100, 20, (h, w)).clip(0, 255).astype(np.uint8)
     expected = equalize_numpy(image)
-    t_np = _best(lambda: equalize_numpy(image))
+    t_np = _best(lambda: equalize_numpy(image), repeats=7)
     print(f"histogram equalization {w}x{h} uint8; NumPy {t_np * 1e3:.2f} ms")
     ok_all = True
     for schedule in SCHEDULES:
