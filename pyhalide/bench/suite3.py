@@ -161,21 +161,27 @@ def _with_threads(run, threads):
     return one
 
 
+def _compiled_runner(m, bench, d, run_with=lambda run: run) -> Runner:
+    """The call/dispatch/scaling pipeline built with module m (pyhalide or
+    halide), realized into a preallocated output."""
+    if bench in ("call", "dispatch"):
+        f = alg_tiny(m, d, parallel=bench == "dispatch")
+        out = np.empty(TINY, np.int32)
+    else:
+        f = alg_scale(m, d)
+        out = np.empty(d["shape"], np.float32)
+    buf = m.Buffer(out)
+    return Runner(run=run_with(lambda: (f.realize(buf), out)[1]), compile=f.compile_jit,
+                  result=lambda o: np.array(o, copy=True))
+
+
 def _build_ph(bench, d, threads):
     import pyhalide as ph
     if bench == "warm_start":
         return _spawn_runner(_WARM_SCRIPT, [str(d["n"])], threads, warm_cache=True)
     if bench == "tables_load":
         return _spawn_runner(_TABLES_SCRIPT, [], threads, warm_cache=False)
-    if bench in ("call", "dispatch"):
-        f = alg_tiny(ph, d, parallel=bench == "dispatch")
-        out = np.empty(TINY, np.int32)
-    else:
-        f = alg_scale(ph, d)
-        out = np.empty(d["shape"], np.float32)
-    buf = ph.Buffer(out)
-    run = _with_threads(lambda: (f.realize(buf), out)[1], threads)
-    return Runner(run=run, compile=f.compile_jit, result=lambda o: np.array(o, copy=True))
+    return _compiled_runner(ph, bench, d, lambda run: _with_threads(run, threads))
 
 
 def _build_hl(bench, d):
@@ -185,15 +191,7 @@ def _build_hl(bench, d):
         raise Unavailable("Halide not installed") from e
     if bench in ("warm_start", "tables_load"):
         raise Unavailable("no Halide equivalent")
-    if bench in ("call", "dispatch"):
-        f = alg_tiny(hl, d, parallel=bench == "dispatch")
-        out = np.empty(TINY, np.int32)
-    else:
-        f = alg_scale(hl, d)
-        out = np.empty(d["shape"], np.float32)
-    buf = hl.Buffer(out)
-    return Runner(run=lambda: (f.realize(buf), out)[1], compile=f.compile_jit,
-                  result=lambda o: np.array(o, copy=True))
+    return _compiled_runner(hl, bench, d)
 
 
 _WARM_SCRIPT = textwrap.dedent("""
