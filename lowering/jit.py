@@ -277,16 +277,23 @@ def _cache_load(key: str):
 
 def _cache_store(key: str, obj: bytes):
     path = _cache_path(key)
-    if path is None:
-        return
+    if path is not None:
+        write_cache_file(path, _CACHE_MAGIC + hashlib.sha256(obj).hexdigest().encode() +
+                         b"\n" + obj, "object cache")
+
+
+def write_cache_file(path: str, data: bytes, what: str) -> None:
+    """Write a cache entry atomically (a temporary file renamed over `path`,
+    so a reader never sees half a file); a failure is reported at
+    PYHALIDE_DEBUG=1 and otherwise ignored."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(_CACHE_MAGIC + hashlib.sha256(obj).hexdigest().encode() + b"\n" + obj)
+            f.write(data)
         os.replace(tmp, path)
     except OSError as e:
-        debug_print(1, f"pyhalide: cannot write the object cache ({e})")
+        debug_print(1, f"pyhalide: cannot write the {what} ({e})")
 
 
 def clear_memory_cache():

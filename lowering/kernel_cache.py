@@ -20,7 +20,6 @@ import hashlib
 import importlib.util
 import os
 import pickle
-import tempfile
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -118,11 +117,4 @@ def store_kernel(graph_key: str, kernel) -> None:
     path = _path(key)
     payload = pickle.dumps((kernel.name, kernel.buffers, kernel.params, kernel.errors,
                             kernel.parallel, object_key))
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + payload)
-        os.replace(tmp, path)
-    except OSError as e:
-        debug_print(1, f"pyhalide: cannot write the kernel cache ({e})")
+    jit.write_cache_file(path, _MAGIC + payload, "kernel cache")
