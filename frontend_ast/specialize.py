@@ -284,6 +284,13 @@ class Specialization:
             self._used = used
         return self._used
 
+    def _output_layout(self):
+        """Per output Func: its shape functions and its elements' dtypes."""
+        if getattr(self, "_layout", None) is None:
+            self._layout = [(shape_fns, [t.to_numpy() for t in f.types()])
+                            for f, shape_fns in self.out_funcs]
+        return self._layout
+
     def run(self, args):
         with self.lock:
             env = self.bind(args)
@@ -292,14 +299,13 @@ class Specialization:
             if pipe is not None:
                 bufs = []
                 shapes = []
-                for (f, shape_fns), w in zip(self.out_funcs, self.wrapped):
-                    shape = tuple(int(fn(env)) for fn in shape_fns)
+                for shape_fns, dtypes in self._output_layout():
+                    shape = tuple([int(fn(env)) for fn in shape_fns])
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
-                    for t in f.types():
-                        bufs.append(np.empty(full, dtype=t.to_numpy()))
+                    bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
                 try:
-                    pipe.realize([ph.Buffer(x) for x in bufs])
+                    pipe.realize_into_arrays(bufs)
                 except CompileError as e:
                     raise self.located(e) from None
                 except IndexError as e:
@@ -309,12 +315,9 @@ class Specialization:
                         raise IndexError(f"index out of bounds: {e}") from None
                     raise
                 k = 0
-                for (f, _), shape in zip(self.out_funcs, shapes):
-                    elems = []
-                    for _ in f.types():
-                        elems.append(bufs[k].reshape(shape))
-                        k += 1
-                    outs.append(elems)
+                for (_, dtypes), shape in zip(self._output_layout(), shapes):
+                    outs.append([b.reshape(shape) for b in bufs[k:k + len(dtypes)]])
+                    k += len(dtypes)
             return self.convert(self.result, outs, args, env)
 
     def located(self, e: CompileError) -> CompileError:
@@ -411,8 +414,8 @@ def _check_buffer():
 
 
 def _buffer(a: np.ndarray, name):
-    if not a.flags.aligned:
+    """A Buffer over an input array (its dtype is the specialization's, so
+    supported); unaligned arrays and negative strides are copied."""
+    if not a.flags.aligned or any(s < 0 for s in a.strides):
         a = a.copy()
-    if any(s < 0 for s in a.strides):
-        a = a.copy()
-    return ph.Buffer(a, name)
+    return ph.Buffer._over(a, name)

@@ -109,7 +109,10 @@ class Kernel:
     def __repr__(self):
         return f"<Kernel {self.name}: {len(self.buffers)} buffers, {len(self.params)} params>"
 
-    def __call__(self, buffers, params=()):
+    def __call__(self, buffers, params=(), fresh_outputs: bool = False):
+        """Run on `buffers` (inputs then outputs, NumPy arrays) and `params`.
+        fresh_outputs: the caller allocated the output arrays just now, so
+        they are writeable and share memory with nothing (not checked)."""
         nb = len(self.buffers)
         if len(buffers) != nb:
             raise ValueError(f"kernel {self.name} takes {nb} buffers, got {len(buffers)}")
@@ -146,7 +149,7 @@ class Kernel:
                     raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
                                      f"item size")
                 ptrs[i] = args[2 * i] = p
-            if self._outputs:
+            if self._outputs and not fresh_outputs:
                 self._check_outputs(buffers, scratch)
             for j, conv in enumerate(self._param_check):
                 scratch.cells[j].value = conv(params[j])

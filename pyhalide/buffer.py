@@ -72,6 +72,15 @@ class Buffer:
         self._array = arr
         self._name = name or unique_name("b")
 
+    @classmethod
+    def _over(cls, arr: np.ndarray, name: str) -> "Buffer":
+        """A Buffer over an array of a supported dtype (unchecked: for
+        outputs the runtime just filled)."""
+        b = cls.__new__(cls)
+        b._array = arr
+        b._name = name
+        return b
+
     # geometry -------------------------------------------------------------
     def name(self) -> str:
         return self._name

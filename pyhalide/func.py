@@ -262,8 +262,12 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
-        from .realize import Pipeline
-        return Pipeline([self]).realize(sizes, *more, **kw)
+        pipe = self.__dict__.get("_solo_pipeline")
+        if pipe is None:
+            from .realize import Pipeline
+            pipe = Pipeline([self])          # (raises while the Func is undefined)
+            self._solo_pipeline = pipe
+        return pipe.realize(sizes, *more, **kw)
 
     def compile_jit(self, *args, **kw):
         from .realize import Pipeline

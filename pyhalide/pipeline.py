@@ -33,6 +33,10 @@ class PipelineFunction:
         self._lock = threading.Lock()
         self._parsed = None
         self._signature = inspect.signature(fn)
+        # calls with exactly this many positional arguments bind without inspect
+        plain = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                    for p in self._signature.parameters.values())
+        self._plain_arity = len(self._signature.parameters) if plain else -1
 
     def __repr__(self):
         return f"<pyhalide.pipeline {self.__name__}>"
@@ -53,6 +57,8 @@ class PipelineFunction:
         return self._parsed
 
     def _bind(self, args, kwargs):
+        if not kwargs and len(args) == self._plain_arity:
+            return list(args)
         try:
             ba = self._signature.bind(*args, **kwargs)
         except TypeError as e:

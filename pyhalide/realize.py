@@ -22,13 +22,15 @@ _GRAPHS: dict = {}
 
 
 def _version(fn: ir.Function) -> tuple:
-    """A cheap summary that changes whenever a definition or a schedule of
-    `fn` changes (definitions are replaced as tuples; schedule lists grow or
-    change their (var, kind) entries)."""
+    """What `fn`'s definitions and schedule are now. Definitions are replaced
+    as tuples, and schedule entries (LoopLevel, Dim, Split, ReductionVariable)
+    are immutable and replaced, never edited: holding the objects themselves
+    keeps them alive, so an equal version means an unchanged Function (tuple
+    comparison checks identity first, which keeps this cheap)."""
     return (fn.schedule.compute_level, fn.schedule.store_level,
-            tuple((id(d.args), id(d.values), len(d.predicates), len(d.schedule.splits),
-                   len(d.schedule.rvars), d.schedule.allow_race_conditions,
-                   tuple((x.var, x.kind) for x in d.schedule.dims))
+            tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
+                   tuple(d.schedule.rvars), tuple(d.schedule.dims),
+                   d.schedule.allow_race_conditions)
                   for d in fn.definitions()))
 
 
@@ -60,22 +62,28 @@ class Pipeline:
 
     # compilation ---------------------------------------------------------------
     def _graph(self):
-        return self._graph_and_key()[0]
+        return self._current()[0]
 
     def _graph_and_key(self):
-        """The Func graph and its fingerprint, recomputed only when some
-        reachable Function changed since the last call for these outputs."""
+        graph, key, _ = self._current()
+        return graph, key
+
+    def _current(self):
+        """The Func graph, its fingerprint and its call plan, recomputed only
+        when some reachable Function changed since the last call for these
+        outputs."""
         outs = [f.function() for f in self._outputs]
         memo_key = tuple(id(fn) for fn in outs)
         hit = _GRAPHS.get(memo_key)
         if hit is not None:
-            _, versions, graph, key = hit
+            _, versions, graph, key, plan = hit
             if all(_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
-                return graph, key
+                return graph, key, plan
         graph = collect_graph(outs)
         key = fingerprint(outs, graph)
-        _GRAPHS[memo_key] = (outs, [_version(fn) for fn in graph.env.values()], graph, key)
-        return graph, key
+        plan = _CallPlan(graph, outs)
+        _GRAPHS[memo_key] = (outs, [_version(fn) for fn in graph.env.values()], graph, key, plan)
+        return graph, key, plan
 
     def _lowered(self, graph, dense=(), stop_after=None):
         from .lowering.pipeline import lower
@@ -126,6 +134,7 @@ class Pipeline:
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        graph, key, plan = self._current()
         given = None
         if sizes is None:
             sizes = []
@@ -134,38 +143,66 @@ class Pipeline:
         elif isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
                                            and isinstance(sizes[0], (Buffer, np.ndarray))):
             given = [sizes] if isinstance(sizes, Buffer) else list(sizes)
-        graph_and_key = self._graph_and_key()
-        graph = graph_and_key[0]
-        out_fns = [f.function() for f in self._outputs]
-        n_out = sum(len(fn.output_types) for fn in out_fns)
         if given is not None:
             bufs = [b if isinstance(b, Buffer) else Buffer(b) for b in given]
-            if len(bufs) != n_out:
+            if len(bufs) != len(plan.out_types):
                 raise ValueError(f"realize() was given {len(bufs)} Buffers but the pipeline "
-                                 f"has {n_out} outputs")
+                                 f"has {len(plan.out_types)} outputs")
+            for b, t in zip(bufs, plan.out_types):
+                if b.type() != t:
+                    raise TypeError(f"output Buffer {b.name()} has type {b.type()}, "
+                                    f"expected {t}")
+            arrays = [b._array for b in bufs]
         else:
             sizes = [int(s) for s in sizes]
-            dims = out_fns[0].dimensions()
-            if len(sizes) != dims:
-                raise ValueError(f"Func {out_fns[0].name} has {dims} dimensions but realize() "
-                                 f"was given {len(sizes)} sizes")
+            if len(sizes) != plan.dims:
+                raise ValueError(f"Func {plan.first_name} has {plan.dims} dimensions but "
+                                 f"realize() was given {len(sizes)} sizes")
             if any(s < 0 for s in sizes):
                 raise ValueError(f"realize() sizes must be non-negative, got {sizes}")
             shape = tuple(reversed(sizes))
-            bufs = [Buffer(np.empty(shape, dtype=t.to_numpy()), name)
-                    for fn in out_fns for t, name in zip(fn.output_types, _output_buffer_names(fn))]
-        for b, t in zip(bufs, [t for fn in out_fns for t in fn.output_types]):
-            if b.type() != t:
-                raise TypeError(f"output Buffer {b.name()} has type {b.type()}, expected {t}")
-        inputs = [graph.input_array(name) for name in graph.image_names()]
-        params = [graph.param_value(name) for name in graph.param_names()]
-        dense = {n for n, a in zip(graph.image_names(), inputs) if _dense0(a)}
-        out_names = [n for fn in out_fns for n in _output_buffer_names(fn)]
-        dense.update(n for n, b in zip(out_names, bufs) if _dense0(np.asarray(b)))
-        kernel, _ = self._kernel(frozenset(dense), graph_and_key)
-        kernel([*inputs, *[np.asarray(b) for b in bufs]], params)
+            arrays = [np.empty(shape, dtype=dt) for dt in plan.out_dtypes]
+        self._run(graph, key, plan, arrays, fresh=given is None)
+        if given is None:
+            bufs = [Buffer._over(a, n) for a, n in zip(arrays, plan.out_names)]
         if given is not None:
             return bufs if len(bufs) > 1 else bufs[0]
         if len(self._outputs) == 1:
-            return bufs[0] if n_out == 1 else tuple(bufs)
+            return bufs[0] if len(bufs) == 1 else tuple(bufs)
         return bufs
+
+    def _run(self, graph, key, plan, arrays: list, fresh: bool = False):
+        """Run the kernel on the bound inputs and parameters, writing the
+        output arrays (of the plan's dtypes, in output order; `fresh`: just
+        allocated by the caller, so they alias nothing)."""
+        inputs = [graph.input_array(name) for name in plan.image_names]
+        params = [graph.param_value(name) for name in plan.param_names]
+        dense = frozenset([n for n, a in zip(plan.image_names, inputs) if _dense0(a)]
+                          + [n for n, a in zip(plan.out_names, arrays) if _dense0(a)])
+        kernel = plan.kernels.get(dense)
+        if kernel is None:
+            kernel = plan.kernels[dense] = self._kernel(dense, (graph, key))[0]
+        kernel(inputs + arrays, params, fresh)
+
+    def realize_into_arrays(self, arrays: list):
+        """realize() into NumPy arrays the caller has just allocated (so they
+        alias nothing), of the outputs' dtypes, one per output element,
+        without Buffer wrappers: the @pipeline frontend's call path."""
+        graph, key, plan = self._current()
+        self._run(graph, key, plan, arrays, fresh=True)
+
+
+class _CallPlan:
+    """What running a graph needs that depends on the graph alone: its input
+    and parameter names, its outputs' types, dtypes and buffer names, and the
+    kernels compiled for it so far, by which buffers are dense."""
+
+    def __init__(self, graph, out_fns):
+        self.image_names = graph.image_names()
+        self.param_names = graph.param_names()
+        self.out_types = [t for fn in out_fns for t in fn.output_types]
+        self.out_dtypes = [t.to_numpy() for t in self.out_types]
+        self.out_names = [n for fn in out_fns for n in _output_buffer_names(fn)]
+        self.dims = out_fns[0].dimensions()
+        self.first_name = out_fns[0].name
+        self.kernels: dict = {}

@@ -3,6 +3,8 @@ vectorize, unroll, serial), recorded as data on its `ir.StageSchedule` and
 checked for legality at the call."""
 from __future__ import annotations
 
+import dataclasses
+
 from . import ir
 from .errors import CompileError
 from .expr import to_node, cast_node
@@ -204,7 +206,7 @@ class Schedulable:
             if why:
                 self._fail(f"cannot {'parallelize' if kind == 'parallel' else 'vectorize'} "
                            f"{dim.var}: {why}")
-        dim.kind = kind
+        self._sched().dims[i] = dataclasses.replace(dim, kind=kind)
         return self
 
     def parallel(self, v, task_size=None, tail=TailStrategy.Auto):

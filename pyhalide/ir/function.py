@@ -23,14 +23,14 @@ class SourceLoc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReductionVariable:
     name: str
     min: Expr
     extent: Expr
 
 
-@dataclass
+@dataclass(frozen=True)
 class Split:
     """One step of a stage's loop structure rewrite, applied in order.
 
@@ -47,9 +47,11 @@ class Split:
     tail: str = "Auto"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Dim:
-    """One loop of a stage, listed innermost first (Halide's convention)."""
+    """One loop of a stage, listed innermost first (Halide's convention).
+    Immutable: a schedule replaces the entry (pyhalide.realize compares
+    schedules by the Dim objects they hold)."""
 
     var: str
     kind: str = "serial"          # ForKind value

@@ -8,6 +8,11 @@ import numpy as np
 _CODES = ("int", "uint", "float", "bool")
 
 
+# memos of the NumPy conversions (per-call paths convert every buffer's dtype)
+_TO_NUMPY: dict = {}
+_FROM_NUMPY: dict = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Type:
     """A scalar type (lanes == 1) or a vector of `lanes` scalars."""
@@ -105,19 +110,34 @@ class Type:
 
     # ---- NumPy ------------------------------------------------------------
     def to_numpy(self) -> np.dtype:
-        if self.is_bool():
-            return np.dtype(np.bool_)
-        return np.dtype({"int": "i", "uint": "u", "float": "f"}[self.code] + str(self.bits // 8))
+        key = (self.code, self.bits)         # (a tuple hashes in C; a Type in Python)
+        dt = _TO_NUMPY.get(key)
+        if dt is None:
+            if self.is_bool():
+                dt = np.dtype(np.bool_)
+            else:
+                dt = np.dtype({"int": "i", "uint": "u", "float": "f"}[self.code]
+                              + str(self.bits // 8))
+            _TO_NUMPY[key] = dt
+        return dt
 
     @staticmethod
     def from_numpy(dtype) -> "Type":
+        if isinstance(dtype, np.dtype):
+            t = _FROM_NUMPY.get(dtype)
+            if t is not None:
+                return t
         dt = np.dtype(dtype)
         if dt.kind == "b":
-            return Type("bool", 1)
-        kind = {"i": "int", "u": "uint", "f": "float"}.get(dt.kind)
-        if kind is None or (kind == "float" and dt.itemsize not in (4, 8)):
-            raise TypeError(f"unsupported dtype {dt}")
-        return Type(kind, dt.itemsize * 8)
+            t = Type("bool", 1)
+        else:
+            kind = {"i": "int", "u": "uint", "f": "float"}.get(dt.kind)
+            if kind is None or (kind == "float" and dt.itemsize not in (4, 8)):
+                raise TypeError(f"unsupported dtype {dt}")
+            t = Type(kind, dt.itemsize * 8)
+        if isinstance(dtype, np.dtype):
+            _FROM_NUMPY[dtype] = t
+        return t
 
     def min(self):
         """The smallest value, as an Expr (a user-level Expr once the API
