@@ -76,3 +76,31 @@ def test_inputs_and_outputs_are_not_copied():
     a[0] = 100.0                      # the kernel reads the array itself
     f.realize([out])
     assert np.asarray(out)[0] == 200.0
+
+
+def test_schedule_edits_after_realize_recompile(monkeypatch):
+    """Every kind of schedule edit after a realize() reaches the next one:
+    marking a loop, splitting it, and moving a producer (the graph memo
+    compares the schedule entries themselves)."""
+    x, xo, xi = ph.Var("x"), ph.Var("xo"), ph.Var("xi")
+    g = ph.Func("edited_producer")
+    g[x] = x * 2
+    f = ph.Func("edited")
+    f[x] = g[x] + 1
+    calls = []
+    real = lowering_pipeline.compile_lowered
+    monkeypatch.setattr(lowering_pipeline, "compile_lowered",
+                        lambda lowered: calls.append(lowered.text("final")) or real(lowered))
+    expected = np.arange(64) * 2 + 1
+    np.testing.assert_array_equal(np.asarray(f.realize([64])), expected)
+    f.split(x, xo, xi, 8)
+    np.testing.assert_array_equal(np.asarray(f.realize([64])), expected)
+    f.vectorize(xi)
+    np.testing.assert_array_equal(np.asarray(f.realize([64])), expected)
+    f.parallel(xo)
+    np.testing.assert_array_equal(np.asarray(f.realize([64])), expected)
+    g.compute_at(f, xo)
+    np.testing.assert_array_equal(np.asarray(f.realize([64])), expected)
+    f.realize([64])                      # nothing changed: no compile
+    assert len(calls) == 5
+    assert "ramp" in calls[2] and "parallel" in calls[3] and "produce edited_producer" in calls[4]
