@@ -54,6 +54,21 @@ def arg_spec(value):
                     f"{type(value).__name__}")
 
 
+def _matcher(key):
+    """A test that a value has argument key `key` (see arg_spec), for values
+    of exactly the types arg_spec names."""
+    if key[0] == "array":
+        dtype, ndim = np.dtype(key[1]), key[2]
+        return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim
+    if key[0] == "np":
+        dtype = np.dtype(key[1])
+        return lambda v: isinstance(v, np.generic) and v.dtype == dtype
+    if key[0] == "const":
+        return lambda v: v is None
+    exact = {"bool": bool, "int": int, "float": float}[key[0]]
+    return lambda v: type(v) is exact
+
+
 def builder_spec(key):
     if key[0] == "array":
         return ("array", np.dtype(key[1]), key[2])
@@ -80,10 +95,23 @@ class Specialization:
         self.result = self._outputs(result)
         self.lock = threading.Lock()
         self._pipeline = None
+        self._converter = None
         self.schedule_info = None
         if schedule is not None:
             self.schedule_info = schedule(self)
         self.default_schedule()
+
+    def accepts(self, values) -> bool:
+        """Whether these argument values have this specialization's key and
+        the globals the code read are unchanged: the call fast path's check,
+        by exact types (anything else takes the general path through the key)."""
+        matchers = self.__dict__.get("_matchers")
+        if matchers is None:
+            matchers = self._matchers = [_matcher(k) for k in self.key]
+        for match, v in zip(matchers, values):
+            if not match(v):
+                return False
+        return not self.global_reads or self.globals_current()
 
     def globals_current(self) -> bool:
         """Whether every global the code read still has the value it had."""
@@ -316,9 +344,13 @@ class Specialization:
                     raise
                 k = 0
                 for (_, dtypes), shape in zip(self._output_layout(), shapes):
-                    outs.append([b.reshape(shape) for b in bufs[k:k + len(dtypes)]])
+                    mine = bufs[k:k + len(dtypes)]
+                    outs.append(mine if len(shape) == self.dims else
+                                [b.reshape(shape) for b in mine])
                     k += len(dtypes)
-            return self.convert(self.result, outs, args, env)
+            if self._converter is None:
+                self._converter = self.converter(self.result)
+            return self._converter(outs, args, env)
 
     def located(self, e: CompileError) -> CompileError:
         """A compile error of lowering, in the user's names and at the line of
@@ -366,6 +398,22 @@ class Specialization:
                 return exc(c.message + where)
         return e
 
+    def converter(self, o: Out):
+        """convert(o, ...) as a function of (outs, args, env), built once per
+        specialization: the common leaves (scalars, arrays, tuples of them)
+        become closures, the rest calls convert."""
+        if o.kind == "tuple":
+            parts = [self.converter(x) for x in o.items]
+            return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
+        if o.kind == "scalar" and o.fallback is None:
+            slot, index = o.slot, o.index
+            to_python = _PYTHON_NUMBER.get(o.ty.kind, o.ty.python_value)
+            return lambda outs, args, env: to_python(outs[slot][index][()])
+        if o.kind == "array":
+            slot, index = o.slot, o.index
+            return lambda outs, args, env: outs[slot][index]
+        return lambda outs, args, env: self.convert(o, outs, args, env)
+
     def convert(self, o: Out, outs, args, env):
         if o.kind == "tuple":
             return tuple(self.convert(x, outs, args, env) for x in o.items)
@@ -394,6 +442,10 @@ class Specialization:
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
 
+
+# the Python type of a returned scalar of a frontend type kind (NumPy kinds:
+# Ty.python_value)
+_PYTHON_NUMBER = {INT: int, FLOAT: float, BOOL: bool}
 
 _INPUT_OOB = __import__("re").compile(
     r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")

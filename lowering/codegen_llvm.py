@@ -669,7 +669,8 @@ class _FunctionEmitter:
                 base = b.sub(base, ll.Constant(I64, lanes - 1))
             p = b.gep(ptr, [base], source_etype=mt)
             rev = list(range(lanes - 1, -1, -1))
-            if value is None and self.loops and self.loops[-1].streams(index.base):
+            if value is None and self.loops and self.loops[-1].streams(index.base) \
+                    and self.loops[-1].first_prefetch(ptr, index.base):
                 # a load streamed by a loop that only reads (codegen_ops.prefetch)
                 step = ops.PREFETCH_BYTES // btype.bytes()
                 ops.prefetch(b, p, mt, -step if reverse else step)

@@ -496,15 +496,25 @@ class Loop:
     reads (its base moves with the loop variable, and the loop is a
     streaming_loop, decided on first use)."""
 
-    __slots__ = ("name", "body", "_streaming")
+    __slots__ = ("name", "body", "_streaming", "_prefetched")
 
     def __init__(self, name: str, body: ir.Stmt):
         self.name, self.body, self._streaming = name, body, None
+        self._prefetched: list = []      # (buffer pointer, load base) prefetched so far
 
     def streams(self, base: ir.Expr) -> bool:
         if self._streaming is None:
             self._streaming = streaming_loop(self.name, self.body)
         return self._streaming and self.name in ir.free_vars(base)
+
+    def first_prefetch(self, ptr, base: ir.Expr) -> bool:
+        """Whether no load of this body prefetched `base` of buffer `ptr`
+        yet (a value and its comparison often load the same vector twice;
+        LLVM merges the loads but not the prefetches); records it."""
+        if any(p is ptr and ir.equal(b, base) for p, b in self._prefetched):
+            return False
+        self._prefetched.append((ptr, base))
+        return True
 
 
 def prefetch(b: ll.IRBuilder, ptr, etype, elements: int):

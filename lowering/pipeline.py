@@ -23,6 +23,7 @@ from .context import LoweringContext, buffer_name
 from .inline import inline_functions
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
+from .collapse_loops import collapse_loops
 from .realization_order import realization_order
 from .promote_accumulators import promote_accumulators
 from .select_to_branch import select_to_branch
@@ -132,6 +133,7 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", vectorize_loops, stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
+    stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     verify(stmt, symbols, buffer_names, True)
     lowered.stmt = stmt

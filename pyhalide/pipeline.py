@@ -47,6 +47,7 @@ class PipelineFunction:
         self._registered = fn
         self._specs.clear()
         self._variants.clear()
+        self._last = None
         return fn
 
     # compilation ------------------------------------------------------------------------
@@ -91,6 +92,10 @@ class PipelineFunction:
         return spec
 
     def __call__(self, *args, **kwargs):
+        last = self._last
+        if last is not None and not kwargs and len(args) == self._plain_arity \
+                and last.accepts(args):
+            return last.run(args)
         self._parsed_fn()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)

@@ -6,8 +6,9 @@ import random
 import pytest
 
 from pyhalide import ir
-from pyhalide.lowering.constant_fold import euclid_div, euclid_mod
 from pyhalide.lowering.partition_loops import partition_loops
+
+from ir_interp import run
 
 I32 = ir.Int(32)
 N = ir.Variable(I32, "N", "param")
@@ -37,51 +38,6 @@ def loop(name, extent, body, kind=SERIAL, lo=None):
 def chunks(n, f):
     """(n + f - 1) / f: the chunks of a split of n by f."""
     return ir.Div(ir.Add(n, c(f - 1)), c(f))
-
-
-# ---- a small interpreter of the scalar IR these nests use --------------------------------
-_BIN = {ir.Add: lambda a, b: a + b, ir.Sub: lambda a, b: a - b, ir.Mul: lambda a, b: a * b,
-        ir.Div: euclid_div, ir.Mod: euclid_mod, ir.Min: min, ir.Max: max,
-        ir.LT: lambda a, b: a < b, ir.LE: lambda a, b: a <= b, ir.GT: lambda a, b: a > b,
-        ir.GE: lambda a, b: a >= b, ir.EQ: lambda a, b: a == b, ir.NE: lambda a, b: a != b,
-        ir.And: lambda a, b: a and b, ir.Or: lambda a, b: a or b}
-
-
-def ev(e, env, mem):
-    if isinstance(e, ir.Const):
-        return e.value
-    if isinstance(e, ir.Variable):
-        return env[e.name]
-    if isinstance(e, ir.Load):
-        i = ev(e.index, env, mem)
-        data = mem[e.name]
-        if not 0 <= i < len(data):
-            raise IndexError(f"{e.name}[{i}] read outside [0, {len(data)})")
-        return data[i]
-    if isinstance(e, ir.Not):
-        return not ev(e.a, env, mem)
-    return _BIN[type(e)](ev(e.a, env, mem), ev(e.b, env, mem))
-
-
-def run(s, env, mem, log):
-    if isinstance(s, ir.Block):
-        for x in s.stmts:
-            run(x, env, mem, log)
-    elif isinstance(s, ir.For):
-        lo, ext = ev(s.min, env, mem), ev(s.extent, env, mem)
-        for i in range(lo, lo + ext):
-            run(s.body, {**env, s.name: i}, mem, log)
-    elif isinstance(s, ir.IfThenElse):
-        if ev(s.condition, env, mem):
-            run(s.then_case, env, mem, log)
-        elif s.else_case is not None:
-            run(s.else_case, env, mem, log)
-    elif isinstance(s, ir.LetStmt):
-        run(s.body, {**env, s.name: ev(s.value, env, mem)}, mem, log)
-    elif isinstance(s, ir.Store):
-        log.append((s.name, ev(s.index, env, mem), ev(s.value, env, mem)))
-    else:
-        raise NotImplementedError(type(s).__name__)
 
 
 def same_stores(before, after, params):
