@@ -26,6 +26,7 @@ from __future__ import annotations
 import weakref
 
 from . import ir
+from .ir.ops import substitute_exprs
 from .associativity import AssociativeOp, prove_associativity, register
 from .errors import CompileError
 from .rfactor_domain import FusedVarError, project
@@ -162,10 +163,45 @@ def rfactor(stage, preserved: list):
     except FusedVarError as e:
         ctx.fail(f"it fused a Var into an RVar ({e})")
     p = make_plan(op.match, d.schedule.rvars, _keys.get(ctx.fn))
+    _keep_own_form(p, d, ctx.fn)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
     intm = _intermediate(ctx.fn, d, p, proj, kept)
     ctx.fn.updates[stage._index - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
     return intm
+
+
+def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
+    """A one-element float update whose operator only compares and copies
+    (min, max, select: proven in IEEE semantics for non-NaN values) keeps its
+    own form in the intermediate and the merge, in place of the table's
+    canonical form. Both agree wherever the proof holds; the update's own
+    form also keeps what the serial loop does with a NaN: `select(v > s, v,
+    s)` (Python's max) skips NaN values and keeps a NaN initial value, where
+    the canonical `max(s, v)` would not."""
+    if not (p.n == 1 and len(p.ops) == 1 and not p.groups and not p.negated
+            and not p.unchanged and p.predicate is None and p.types[0].is_float()
+            and p.ys[0] is not None and not _has_arithmetic(p.ops[0])):
+        return
+    x, y = ir.Variable(p.types[0], "x0"), ir.Variable(p.types[0], "y0")
+    own = [c for c in ir.find_calls(d.values[0]) if c.name == fn.name]
+    form = substitute_exprs(d.values[0], [(c, x) for c in own] + [(p.ys[0], y)])
+    rvars = {rv.name for rv in d.schedule.rvars}
+    if any(c.name == fn.name for c in ir.find_calls(form)) or \
+            any(name in rvars for name in ir.free_vars(form)):
+        return                                  # not of the form op(x, y): keep the table's
+    p.ops[0] = form
+
+
+def _has_arithmetic(e) -> bool:
+    found = []
+
+    class V(ir.Visitor):
+        def visit_Add(self, n):
+            found.append(n)
+
+        visit_Sub = visit_Mul = visit_Div = visit_Add
+    V().visit(e)
+    return bool(found)
 
 
 def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):
