@@ -169,6 +169,10 @@ def div(b, x, y, t: ir.Type, y_const=None):
             if k == 0:
                 return x
             return b.ashr(x, const(t, k)) if t.is_int() else b.lshr(x, const(t, k))
+        if not t.is_int():
+            return b.udiv(x, y)
+        if y_const != -1:
+            return _sdivmod_const(b, x, t, y_const, want_div=True)
     if not t.is_int():
         return _udivmod(b, x, y, t, want_div=True)
     return _sdivmod(b, x, y, t, want_div=True)
@@ -185,6 +189,10 @@ def mod(b, x, y, t: ir.Type, y_const=None):
         k = _power_of_two(y_const)
         if k is not None:
             return b.and_(x, const(t, (1 << k) - 1))
+        if not t.is_int():
+            return b.urem(x, y)
+        if y_const != -1:
+            return _sdivmod_const(b, x, t, y_const, want_div=False)
     if not t.is_int():
         return _udivmod(b, x, y, t, want_div=False)
     return _sdivmod(b, x, y, t, want_div=False)
@@ -196,6 +204,19 @@ def _udivmod(b, x, y, t, want_div):
     safe = b.select(is_zero, const(t, 1), y)
     r = b.udiv(x, safe) if want_div else b.urem(x, safe)
     return b.select(is_zero, zero, r)
+
+
+def _sdivmod_const(b, x, t, c: int, want_div):
+    """Euclidean x / c or x % c for a constant c other than 0 and -1 (so no
+    guard): C's truncating result, moved by one step where the remainder
+    is negative."""
+    zero = const(t, 0)
+    r = b.srem(x, const(t, c))
+    r_neg = b.icmp_signed("<", r, zero)
+    if want_div:
+        q = b.sdiv(x, const(t, c))
+        return b.add(q, b.select(r_neg, const(t, -1 if c > 0 else 1), zero))
+    return b.select(r_neg, b.add(r, const(t, abs(c))), r)
 
 
 def _sdivmod(b, x, y, t, want_div):
