@@ -346,21 +346,23 @@ class _FunctionEmitter:
 
     def emit_For(self, s):
         if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL, ir.ForKind.VECTORIZED,
-                          ir.ForKind.UNROLLED):
+                          ir.ForKind.UNROLLED, ir.ForKind.FALLBACK):
             raise CodegenError(f"unknown loop kind {s.kind!r} for loop {s.name}")
         lo = self._index(self.emit(s.min), s.min, "loop min")
         ext = self._index(self.emit(s.extent), s.extent, "loop extent")
         if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
             self._emit_parallel(s, lo, ext)
         else:
-            self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min))
+            self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min),
+                              plain=s.kind == ir.ForKind.FALLBACK)
 
-    def _serial_loop(self, name, lo, ext, body, wide_lo=None):
+    def _serial_loop(self, name, lo, ext, body, wide_lo=None, plain=False):
         """for name in [lo, lo + ext): body, with an i32 trip counter. The
         loop variable's wide form is wide_lo + n (wide_lo defaults to the
         sign extension of lo); when the loop bounds depend on data, the
         variable still indexes without overflow: its values are those of
-        an int32 range."""
+        an int32 range. `plain`: LLVM neither unrolls nor vectorizes the loop
+        (ops.plain_loop_metadata)."""
         b = self.b
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
@@ -381,7 +383,9 @@ class _FunctionEmitter:
         # n + 1 <= extent <= INT32_MAX, so the counter increment cannot wrap.
         n1 = b.add(n, ll.Constant(I32, 1), flags=("nsw",))
         n.add_incoming(n1, b.block)
-        b.cbranch(b.icmp_signed("<", n1, ext), body_bb, after_bb)
+        latch = b.cbranch(b.icmp_signed("<", n1, ext), body_bb, after_bb)
+        if plain:
+            latch.set_metadata("llvm.loop", ops.plain_loop_metadata(self.module))
         b.position_at_end(after_bb)
 
     def _emit_parallel(self, s, lo, ext):

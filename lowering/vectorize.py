@@ -37,7 +37,10 @@ Inside the vectorized body:
 
 Fallbacks. A vectorized loop stays a serial loop (correct above all;
 reported at PYHALIDE_DEBUG=1) when its body cannot be vectorized exactly:
-an IfThenElse whose condition depends on the lanes; lane-dependent
+an IfThenElse whose condition depends on the lanes (of kind `fallback`
+when that condition reads no memory: a bounds guard, so the loop is the
+guarded tail copy of a partitioned loop, which codegen keeps LLVM from
+unrolling or vectorizing); lane-dependent
 assertions inside a nested loop, at more than one place of the body, or
 reading per-lane storage; a Store whose index does not depend on the lanes
 while its value does; a nested loop or Allocate whose extent depends on
@@ -83,6 +86,16 @@ def vectorize_loops(stmt: ir.Stmt) -> ir.Stmt:
 class _Fallback(Exception):
     """The loop being vectorized must stay serial; the message says why."""
 
+    kind = ir.ForKind.SERIAL
+
+
+class _GuardFallback(_Fallback):
+    """An `if` whose condition reads no memory depends on the lanes: a
+    bounds guard, so the loop is the guarded (tail) copy of a partitioned
+    loop and stays a `fallback` loop."""
+
+    kind = ir.ForKind.FALLBACK
+
 
 class _VectorizeLoops(ir.Mutator):
     def visit_For(self, s):
@@ -116,7 +129,7 @@ def _vectorize_loop(s: ir.For, body: ir.Stmt) -> ir.Stmt:
             raise _Fallback(hazard)
     except _Fallback as why:
         debug_print(1, f"pyhalide: vectorize: loop {s.name} stays serial: {why}")
-        return ir.For(s.name, s.min, s.extent, ir.ForKind.SERIAL, body)
+        return ir.For(s.name, s.min, s.extent, why.kind, body)
     debug_print(2, f"pyhalide: vectorize: loop {s.name} becomes {lanes} lanes")
     return widened
 
@@ -387,8 +400,9 @@ class _Widen(ir.Mutator):
     def visit_IfThenElse(self, s):
         c = self.mutate(s.condition)
         if _is_vector(c):
-            raise _Fallback(f"the condition {ir.expr_to_str(s.condition)} of an if depends "
-                            "on the lanes")
+            why = (f"the condition {ir.expr_to_str(s.condition)} of an if depends on the "
+                   "lanes")
+            raise _Fallback(why) if ir.reads_memory(s.condition) else _GuardFallback(why)
         return self.mutate_children(s) if c is s.condition else \
             ir.IfThenElse(c, self.mutate(s.then_case), self.mutate(s.else_case))
 

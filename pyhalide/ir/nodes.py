@@ -410,6 +410,10 @@ class ForKind:
     PARALLEL = "parallel"
     VECTORIZED = "vectorized"
     UNROLLED = "unrolled"
+    # A vectorized loop left serial because a bounds guard (an `if` reading no
+    # memory) depends on the lanes: the guarded copy of a partitioned loop (a
+    # tail, rarely run). A serial loop that LLVM neither unrolls nor vectorizes.
+    FALLBACK = "fallback"
 
 
 @node

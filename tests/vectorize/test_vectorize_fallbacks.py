@@ -129,3 +129,20 @@ def test_extents_zero_and_one_and_a_simplifiable_extent():
     four = vectorize_loops(loop("x", ir.Sub(i32(6), i32(2)), body, "vectorized"))
     assert ir.to_str(four) == "out[ramp(0, 1, 4)] = ramp(0, 1, 4)\n"
 
+
+
+def test_a_lane_dependent_bounds_guard_makes_a_fallback_loop(capsys):
+    """A guard that reads no memory (the tail copy of a partitioned loop)
+    leaves a `fallback` loop: serial, and codegen asks LLVM not to unroll or
+    vectorize it; the result equals the serial loop's."""
+    a = rng.integers(0, 100, N).astype(np.int32)
+    out = np.zeros(N, np.int32)
+    n = ir.Variable(I32, "n", "param")
+    stmt = split_vectorized(N // 8, 8, lambda x: ir.IfThenElse(
+        ir.LT(x, n), ir.Store("out", load(a, "a", x), x)))
+    with override(debug=1):
+        lowered = lower_vectors(stmt)
+    assert "of an if depends" in capsys.readouterr().err
+    assert count_loops(lowered, "fallback") == 1 and count_loops(lowered, "vectorized") == 0
+    got = run_stmt(lowered, [("a", a, False), ("out", out, True)], [("n", I32, 21)], name="guarded")
+    np.testing.assert_array_equal(got[0], np.where(np.arange(N) < 21, a, 0))
