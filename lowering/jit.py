@@ -186,16 +186,29 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                 obj = tm.emit_object(mod)
                 lap("emit object")
                 _cache_store(key, obj)
-            if out.uses_parallel:
-                parallel_runtime.ensure_loaded()      # its entry must resolve
-            engine, (address,) = _load_object(obj, t, [out.entry_name], tm)
+            engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
             lap("load")
             _loaded[key] = (engine, address)
             while len(_loaded) > _LOADED_MAX:
                 _loaded.popitem(last=False)
-    kernel = Kernel(name, address, buffers, params, out.errors, keepalive=engine,
-                    parallel=out.uses_parallel)
-    kernel.object_key = key         # where its object lives in the on-disk cache
+    return make_kernel(name, engine, address, buffers, params, out.errors, out.uses_parallel,
+                       key)
+
+
+def load_entry(obj: bytes, t: Target, tm, entry: str, parallel: bool):
+    """(engine, address of `entry`) of a kernel's object, loaded after the
+    parallel runtime when the kernel calls it (its entry must resolve)."""
+    if parallel:
+        parallel_runtime.ensure_loaded()
+    engine, (address,) = _load_object(obj, t, [entry], tm)
+    return engine, address
+
+
+def make_kernel(name, engine, address, buffers, params, errors, parallel, object_key):
+    """The callable Kernel over loaded code; `object_key` names its object in
+    the on-disk cache."""
+    kernel = Kernel(name, address, buffers, params, errors, keepalive=engine, parallel=parallel)
+    kernel.object_key = object_key
     return kernel
 
 

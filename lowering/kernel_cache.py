@@ -25,9 +25,8 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
-from . import jit, parallel_runtime
+from . import jit
 from .codegen_llvm import entry_symbol
-from .runtime import Kernel
 from .target import check_runs_on_host, parse_target
 
 _MAGIC = b"PYHALIDE-KERNEL1\n"
@@ -97,15 +96,10 @@ def load_kernel(graph_key: str):
         return None
     check_runs_on_host(t)
     with jit._lock:
-        tm = jit._target_machine(t)
-        if parallel:
-            parallel_runtime.ensure_loaded()
-        engine, (address,) = jit._load_object(obj, t, [entry_symbol(name)], tm)
+        engine, address = jit.load_entry(obj, t, jit._target_machine(t), entry_symbol(name),
+                                         parallel)
     debug_print(1, f"pyhalide: {name}: kernel cache hit (no lowering, no LLVM work)")
-    kernel = Kernel(name, address, buffers, params, errors, keepalive=engine,
-                    parallel=parallel)
-    kernel.object_key = object_key
-    return kernel
+    return jit.make_kernel(name, engine, address, buffers, params, errors, parallel, object_key)
 
 
 def store_kernel(graph_key: str, kernel) -> None:
