@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
+from .branch_facts import impossible
 from .linear import linear_form, constant_difference
 from .simplify import simplify
 
@@ -318,6 +319,15 @@ class _Context:
     known: frozenset = frozenset()     # keys of conditions enclosing branches found false
     counts: tuple = ()            # ((guard key, partitions), ...)
     partitions: int = 0
+    lets: tuple = ()              # ((name, value), ...) in scope, outermost first
+    ranges: tuple = ()            # ((loop var, min, max), ...) of the enclosing loops
+    false_conds: tuple = ()       # ((condition, lets then in scope), ...) found false by
+                                  # enclosing branches
+
+    def else_of(self, cond) -> "_Context":
+        """The context of the else branch of `if (cond)`."""
+        return replace(self, known=_found_false(self.known, cond),
+                       false_conds=self.false_conds + ((cond, len(self.lets)),))
 
     def count(self, key) -> int:
         return dict(self.counts).get(key, 0)
@@ -337,22 +347,25 @@ class _Partitioner:
             then_case = self.walk(s.then_case, ctx)
             else_case = None
             if s.else_case is not None:
-                else_case = self.walk(s.else_case, replace(
-                    ctx, known=_found_false(ctx.known, s.condition)))
+                else_case = self.walk(s.else_case, ctx.else_of(s.condition))
             if then_case is s.then_case and else_case is s.else_case:
                 return s
             return ir.IfThenElse(s.condition, then_case, else_case)
         if isinstance(s, ir.Block):
             stmts = [self.walk(x, ctx) for x in s.stmts]
             return s if all(a is b for a, b in zip(stmts, s.stmts)) else ir.Block(tuple(stmts))
-        if isinstance(s, (ir.LetStmt, ir.Allocate, ir.ProducerConsumer, ir.Realize)):
+        if isinstance(s, ir.LetStmt):
+            body = self.walk(s.body, replace(ctx, lets=ctx.lets + ((s.name, s.value),)))
+            return s if body is s.body else replace(s, body=body)
+        if isinstance(s, (ir.Allocate, ir.ProducerConsumer, ir.Realize)):
             body = self.walk(s.body, ctx)
             return s if body is s.body else replace(s, body=body)
         return s
 
     def _for(self, s: ir.For, ctx: _Context):
         vector = ctx.in_vector or s.kind == ir.ForKind.VECTORIZED
-        inner = replace(ctx, in_vector=vector)
+        last = _s(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)))
+        inner = replace(ctx, in_vector=vector, ranges=ctx.ranges + ((s.name, s.min, last),))
         body = None
         if not vector and not ir.is_const(s.extent, 1) and ctx.partitions < MAX_PER_PATH:
             body = self._partition(s, inner)
@@ -374,6 +387,11 @@ class _Partitioner:
                            f"{len(found.keys)} guard(s) always hold, removed")
             return self.walk(fast, ctx)
         cond = ir.conjunction(safes)
+        if impossible(cond, ctx.lets, ctx.ranges, ctx.false_conds):
+            debug_print(1, f"pyhalide: partition loops: loop {loop.name}: no copy without "
+                           f"{len(found.keys)} guard(s): {ir.expr_to_str(cond)} never holds "
+                           f"here")
+            return None
         debug_print(1, f"pyhalide: partition loops: loop {loop.name}: a copy without "
                        f"{len(found.keys)} guard(s) when {ir.expr_to_str(cond)}")
         counts = dict(ctx.counts)
@@ -381,8 +399,8 @@ class _Partitioner:
             counts[k] = counts.get(k, 0) + 1
         n = ctx.partitions + 1
         fast_ctx = replace(ctx, partitions=n)
-        slow_ctx = replace(ctx, partitions=n, counts=tuple(sorted(counts.items())),
-                           known=_found_false(ctx.known, cond))
+        slow_ctx = replace(ctx.else_of(cond), partitions=n,
+                           counts=tuple(sorted(counts.items())))
         return ir.IfThenElse(cond, self.walk(fast, fast_ctx), self.walk(loop.body, slow_ctx))
 
     def _strip(self, s, frames: list, var: str, known: frozenset, ctx: _Context,
