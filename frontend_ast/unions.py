@@ -12,7 +12,6 @@ union returned from the function comes back with the type of the
 alternative that holds at run time."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 from pyhalide import ir
@@ -151,58 +150,8 @@ def lazy_alternative(cond, v):
     return out
 
 
-# a small simplifier for substituted tag conditions -------------------------------------------
-class _Fold(ir.Mutator):
-    """Folds selects, if_then_else and logical operators with constant
-    conditions (what remains after substituting a tag by a constant)."""
-
-    def visit_Select(self, e):
-        c = self.mutate(e.condition)
-        if isinstance(c, ir.Const):
-            return self.mutate(e.true_value if c.value else e.false_value)
-        t, f = self.mutate(e.true_value), self.mutate(e.false_value)
-        if ir.equal(t, f):
-            return t
-        if c is e.condition and t is e.true_value and f is e.false_value:
-            return e
-        return ir.Select(c, t, f)
-
-    def visit_Call(self, e):
-        if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
-            c = self.mutate(e.args[0])
-            if isinstance(c, ir.Const):
-                return self.mutate(e.args[1] if c.value else e.args[2])
-            t, f = self.mutate(e.args[1]), self.mutate(e.args[2])
-            if ir.equal(t, f) and not ir.find_calls(t):
-                return t
-            if c is e.args[0] and t is e.args[1] and f is e.args[2]:
-                return e
-            return dataclasses.replace(e, args=(c, t, f))
-        return self.mutate_children(e)
-
-    def _logical(self, e, cls, absorbing: bool):
-        """a && b (absorbing False) or a || b (absorbing True) with a
-        constant operand."""
-        a, b = self.mutate(e.a), self.mutate(e.b)
-        for x, y in ((a, b), (b, a)):
-            if isinstance(x, ir.Const):
-                return x if bool(x.value) == absorbing else y
-        return e if (a is e.a and b is e.b) else cls(a, b)
-
-    def visit_And(self, e):
-        return self._logical(e, ir.And, False)
-
-    def visit_Or(self, e):
-        return self._logical(e, ir.Or, True)
-
-    def visit_Not(self, e):
-        a = self.mutate(e.a)
-        if isinstance(a, ir.Const):
-            return ir.Const(ir.Bool(), not a.value)
-        if isinstance(a, ir.Not):
-            return a.a
-        return e if a is e.a else ir.Not(a)
-
-
 def fold_constants(e):
-    return _Fold().mutate(e)
+    """e simplified: what remains after substituting a tag by a constant
+    (selects, if_then_else and logic with constant conditions) folds away."""
+    from pyhalide.lowering.simplify import simplify
+    return simplify(e)
