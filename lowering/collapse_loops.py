@@ -9,9 +9,9 @@ loop is unrolled by LLVM; a symbolic one pays its loop overhead on every
 outer iteration: the argmin of a [64, 64, 64, 64] array over symbolic
 extents walks 2^18 rows of 4 vectors) and every use of x and y in the body
 lies in a scalar int32 expression of the form `y*A + x*B + R` (A, B and R
-free of x and y, A and B also of every name bound inside the loops) with A == X*B: then
-that expression equals `t*B + R` for t = y*X + x, which enumerates the
-iterations in the same order. `conds` are the equalities A == X*B that the
+free of x and y; A and B also free of every name bound inside the loops)
+with A == X*B: then that expression equals `t*B + R` for t = y*X + x,
+which enumerates the iterations in the same order. `conds` are the equalities A == X*B that the
 simplifier cannot decide, plus X >= 0 (so that Y*X is not positive when no
 iteration runs) and Y*X < 2^31 computed in 64 bits, where these are not
 constants. An equality the simplifier finds false, a use of x or y in any
