@@ -230,11 +230,27 @@ def _load_object(obj: bytes, t: Target, symbols, tm):
     return engine, addresses
 
 
+def _optimize_light(mod, tm):
+    """A short pass list for the hand-written runtime IR (SROA, instcombine,
+    CFG simplification): 4 ms instead of the 55 ms of the full level-2
+    pipeline, for code whose loops are spin-waits and chunk claims."""
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_always_inliner_pass()
+    mpm.add_sroa_pass()
+    mpm.add_instruction_combine_pass()
+    mpm.add_simplify_cfg_pass()
+    mpm.run(mod, pb)
+    return mod
+
+
 def load_runtime_module(ir_text: str, name: str, symbols):
     """Compile hand-written runtime IR for the host (through the object
-    cache) and load it; return (engine, {symbol: address}). Optimized like
-    a kernel: without IR optimization the parallel runtime compiled in 28
-    instead of 80 ms, but blur (128 parallel tiles) ran about 5% slower."""
+    cache) and load it; return (engine, {symbol: address}). The IR gets a
+    short pass list (_optimize_light): the parallel runtime compiles in
+    about 40 instead of 90 ms, with no measurable change in dispatch, call
+    or scaling times (suite 3) or in blur's paired ratio to Halide (three
+    15-round pairs each; blur's run-to-run spread is about ±5%)."""
     t = parse_target("host")
     options = JitOptions()
     with _lock:
@@ -245,7 +261,7 @@ def load_runtime_module(ir_text: str, name: str, symbols):
             mod = llvm.parse_assembly(ir_text)
             mod.triple = t.triple
             mod.data_layout = str(tm.target_data)
-            mod = _optimize(str(mod), tm, options)
+            mod = _optimize_light(mod, tm)
             obj = tm.emit_object(mod)
             _cache_store(key, obj)
         else:
