@@ -31,6 +31,7 @@ from .associativity import AssociativeOp, prove_associativity, register
 from .errors import CompileError
 from .rfactor_domain import FusedVarError, project
 from .rfactor_lex import instantiate, merge_values, plan as make_plan
+from .tables.grammar import FP, float_theory
 from .source import at, user_location
 
 
@@ -172,7 +173,8 @@ def rfactor(stage, preserved: list):
 
 def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
     """A one-element float update whose operator only compares and copies
-    (min, max, select: proven in IEEE semantics for non-NaN values) keeps its
+    (min, max, select: the tables prove it in IEEE semantics, for non-NaN
+    values; tables.grammar.float_theory) keeps its
     own form in the intermediate and the merge, in place of the table's
     canonical form. Both agree wherever the proof holds; the update's own
     form also keeps what the serial loop does with a NaN: `select(v > s, v,
@@ -180,7 +182,7 @@ def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
     the canonical `max(s, v)` would not."""
     if not (p.n == 1 and len(p.ops) == 1 and not p.groups and not p.negated
             and not p.unchanged and p.predicate is None and p.types[0].is_float()
-            and p.ys[0] is not None and not _has_arithmetic(p.ops[0])):
+            and p.ys[0] is not None and float_theory(p.ops) == FP):
         return
     x, y = ir.Variable(p.types[0], "x0"), ir.Variable(p.types[0], "y0")
     own = [c for c in ir.find_calls(d.values[0]) if c.name == fn.name]
@@ -190,18 +192,6 @@ def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
             any(name in rvars for name in ir.free_vars(form)):
         return                                  # not of the form op(x, y): keep the table's
     p.ops[0] = form
-
-
-def _has_arithmetic(e) -> bool:
-    found = []
-
-    class V(ir.Visitor):
-        def visit_Add(self, n):
-            found.append(n)
-
-        visit_Sub = visit_Mul = visit_Div = visit_Add
-    V().visit(e)
-    return bool(found)
 
 
 def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):

@@ -83,3 +83,15 @@ def walk(e):
     yield e
     for sub in ir.children(e):
         yield from walk(sub)
+
+
+# The float theory an operator is proven in (z3model): REAL when a float
+# `+`, `-` or `*` occurs in it, else FP (IEEE: it only compares and copies).
+REAL, FP = "real", "fp"
+ARITH = (ir.Add, ir.Sub, ir.Mul)
+
+
+def float_theory(ops) -> str:
+    """REAL if any float-typed `+`, `-` or `*` occurs in `ops`, else FP."""
+    return REAL if any(isinstance(n, ARITH) and n.type.is_float()
+                       for e in ops for n in walk(e)) else FP

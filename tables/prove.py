@@ -17,8 +17,8 @@ import z3
 from pyhalide import ir
 from . import grammar, npeval
 from .samples import make_samples
-from .z3model import (Model, FP, REAL, float_theory, order_only, uses_arithmetic,
-                      uses_is_nan)
+from .grammar import FP, REAL, float_theory
+from .z3model import Model, order_only, uses_arithmetic, uses_is_nan
 
 SEED = 0
 RLIMIT = 20_000_000

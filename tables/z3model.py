@@ -21,21 +21,12 @@ from __future__ import annotations
 import z3
 
 from pyhalide import ir
-from .grammar import walk
-
-REAL, FP = "real", "fp"
-_ARITH = (ir.Add, ir.Sub, ir.Mul)
-
-
-def float_theory(ops) -> str:
-    """REAL if any float-typed `+`, `-` or `*` occurs in `ops`, else FP."""
-    return REAL if any(isinstance(n, _ARITH) and n.type.is_float()
-                       for e in ops for n in walk(e)) else FP
+from .grammar import ARITH, FP, REAL, walk
 
 
 def uses_arithmetic(ops) -> bool:
     """Whether any `+`, `-` or `*` occurs in `ops`."""
-    return any(isinstance(n, _ARITH) for e in ops for n in walk(e))
+    return any(isinstance(n, ARITH) for e in ops for n in walk(e))
 
 
 def uses_is_nan(ops) -> bool:
@@ -61,7 +52,7 @@ def order_only(ops) -> bool:
     """
     for e in ops:
         for n in walk(e):
-            if isinstance(n, _ARITH) and n.type.is_float():
+            if isinstance(n, ARITH) and n.type.is_float():
                 return False
             if isinstance(n, ir.Const) and n.type.is_float() and n.value not in _ORDER_CONSTANTS:
                 return False
