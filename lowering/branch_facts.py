@@ -1,8 +1,9 @@
 """What enclosing branches and loops say about a condition: can it hold?
 
     impossible(cond, lets, ranges, false_conds) -> bool
+    conjuncts(c), int_compare(c), as_upper(c)   (comparisons; partition_loops too)
 
-True only when `cond` is false at every point the facts allow: the lets in
+`impossible` is true only when `cond` is false at every point the facts allow: the lets in
 scope (name -> value, substituted), the ranges of the enclosing loops
 (name, min, max) and the conditions enclosing else branches found false
 (each with the lets in scope where it was tested).
@@ -38,15 +39,37 @@ def impossible(cond: ir.Expr, lets, ranges, false_conds) -> bool:
             old = scope.get(name, Interval(None, None))
             scope[name] = Interval(lo if lo is not None else old.lo,
                                    hi if hi is not None else old.hi)
-    return any(_never(c, env, scope) for c in _conjuncts(cond))
+    return any(_never(c, env, scope) for c in conjuncts(cond))
 
 
-def _conjuncts(c):
+# ---- comparisons (shared with partition_loops) -------------------------------------------
+_ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
+
+
+def conjuncts(c: ir.Expr) -> list:
     if isinstance(c, ir.And):
-        return _conjuncts(c.a) + _conjuncts(c.b)
+        return conjuncts(c.a) + conjuncts(c.b)
     return [c]
 
 
+def int_compare(c) -> bool:
+    """c is an order comparison of signed integer scalars (unsigned
+    differences wrap at 0, which linear reasoning would miss)."""
+    return isinstance(c, _ORDER) and c.a.type.is_scalar() and c.a.type.is_int()
+
+
+def as_upper(c):
+    """(small, big, strict): c is `small < big` (strict) or `small <= big`."""
+    if isinstance(c, ir.LT):
+        return c.a, c.b, True
+    if isinstance(c, ir.LE):
+        return c.a, c.b, False
+    if isinstance(c, ir.GT):
+        return c.b, c.a, True
+    return c.b, c.a, False
+
+
+# ---- facts ---------------------------------------------------------------------------------
 def _expand(e: ir.Expr, env: dict) -> ir.Expr:
     for _ in range(_MAX_LET_DEPTH):
         names = [n for n in ir.free_vars(e) if n in env]
@@ -56,62 +79,19 @@ def _expand(e: ir.Expr, env: dict) -> ir.Expr:
     return e
 
 
-def _int_compare(c) -> bool:
-    return isinstance(c, (ir.LT, ir.LE, ir.GT, ir.GE)) and c.a.type.is_scalar() and \
-        c.a.type.is_int()
-
-
-def _as_upper(c):
-    """(x, k) with c == (x <= k) for a constant k, or None."""
-    a, b = c.a, c.b
-    if isinstance(c, ir.LE) and isinstance(b, ir.Const):
-        return a, b.value
-    if isinstance(c, ir.LT) and isinstance(b, ir.Const):
-        return a, b.value - 1
-    if isinstance(c, ir.GE) and isinstance(a, ir.Const):
-        return b, a.value
-    if isinstance(c, ir.GT) and isinstance(a, ir.Const):
-        return b, a.value - 1
-    return None
-
-
-def _negate(c):
-    """The comparison that holds where integer comparison c is false."""
-    return {ir.LT: ir.GE, ir.LE: ir.GT, ir.GT: ir.LE, ir.GE: ir.LT}[type(c)](c.a, c.b)
-
-
-def _flip(c):
-    """c with its sides swapped (x >= k is k <= x)."""
-    return {ir.LT: ir.GT, ir.LE: ir.GE, ir.GT: ir.LT, ir.GE: ir.LE}[type(c)](c.b, c.a)
-
-
 def _bounds_from_false(f):
-    """[(name, lo, hi)] that hold where comparison f is false."""
-    if not _int_compare(f):
+    """[(name, lo, hi)] that hold where comparison f is false: where
+    `small <(=) big` fails, `big <= small` (or `big < small`) holds."""
+    if not int_compare(f):
         return []
-    holds = _negate(f)
+    small, big, strict = as_upper(f)
+    small, big, strict = big, small, not strict
     out = []
-    r = _as_upper(holds)
-    if r is not None:
-        out += _peel(r[0], r[1], upper=True)
-    r = _as_lower(holds)
-    if r is not None:
-        out += _peel(r[0], r[1], upper=False)
+    if isinstance(big, ir.Const):
+        out += _peel(small, big.value - strict, upper=True)
+    if isinstance(small, ir.Const):
+        out += _peel(big, small.value + strict, upper=False)
     return out
-
-
-def _as_lower(c):
-    """(x, k) with c == (x >= k) for a constant k, or None."""
-    a, b = c.a, c.b
-    if isinstance(c, ir.GE) and isinstance(b, ir.Const):
-        return a, b.value
-    if isinstance(c, ir.GT) and isinstance(b, ir.Const):
-        return a, b.value + 1
-    if isinstance(c, ir.LE) and isinstance(a, ir.Const):
-        return b, a.value
-    if isinstance(c, ir.LT) and isinstance(a, ir.Const):
-        return b, a.value + 1
-    return None
 
 
 def _peel(x, k: int, upper: bool):
@@ -136,14 +116,11 @@ def _peel(x, k: int, upper: bool):
 
 
 def _never(c, env: dict, scope: dict) -> bool:
-    """Whether comparison c is false everywhere in scope."""
-    if not _int_compare(c):
+    """Whether comparison c (`small <(=) big`) is false everywhere in scope:
+    small - big is at least 1 (at least 0 when strict)."""
+    if not int_compare(c):
         return False
-    if isinstance(c, (ir.GT, ir.GE)):
-        c = _flip(c)
-    a, b = _expand(c.a, env), _expand(c.b, env)
-    lo = bounds_of(simplify(ir.Sub(a, b)), scope).lo        # a - b >= lo everywhere
+    small, big, strict = as_upper(c)
+    lo = bounds_of(simplify(ir.Sub(_expand(small, env), _expand(big, env))), scope).lo
     lo = None if lo is None else simplify(lo)
-    if not isinstance(lo, ir.Const):
-        return False
-    return lo.value > 0 if isinstance(c, ir.LE) else lo.value >= 0
+    return isinstance(lo, ir.Const) and lo.value + strict > 0

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
-from .branch_facts import impossible
+from .branch_facts import as_upper, conjuncts, impossible, int_compare
 from .linear import linear_form, constant_difference
 from .simplify import simplify
 
@@ -63,44 +63,18 @@ def partition_loops(stmt: ir.Stmt) -> ir.Stmt:
     return _Partitioner().walk(stmt, _Context())
 
 
-# ---- comparisons ----------------------------------------------------------------------
-_ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
-
-
-def _conjuncts(c: ir.Expr) -> list:
-    if isinstance(c, ir.And):
-        return _conjuncts(c.a) + _conjuncts(c.b)
-    return [c]
-
-
-def _int_compare(c) -> bool:
-    """c is an order comparison of signed integer scalars (unsigned
-    differences wrap at 0, which linear reasoning would miss)."""
-    return isinstance(c, _ORDER) and c.a.type.is_scalar() and c.a.type.is_int()
-
-
-def _as_upper(c):
-    """(small, big, strict): c is `small < big` (strict) or `small <= big`."""
-    if isinstance(c, ir.LT):
-        return c.a, c.b, True
-    if isinstance(c, ir.LE):
-        return c.a, c.b, False
-    if isinstance(c, ir.GT):
-        return c.b, c.a, True
-    return c.b, c.a, False
-
-
+# ---- comparisons (conjuncts, int_compare, as_upper: branch_facts) --------------------------
 def _compare_key(c):
     """A canonical key of an integer comparison: `d <= 0` with d linear."""
-    small, big, strict = _as_upper(c)
+    small, big, strict = as_upper(c)
     lf = linear_form(ir.Sub(small, big))
     return ("le", lf.nonconst_key(), lf.const + (1 if strict else 0))
 
 
 def _key(c: ir.Expr) -> tuple:
     """Conditions with equal keys are equal (conjuncts in any order)."""
-    return tuple(sorted((_compare_key(x) if _int_compare(x) else ("expr", ir.expr_to_str(x)))
-                        for x in _conjuncts(c)))
+    return tuple(sorted((_compare_key(x) if int_compare(x) else ("expr", ir.expr_to_str(x)))
+                        for x in conjuncts(c)))
 
 
 # ---- clamps under guards ----------------------------------------------------------------
@@ -117,7 +91,7 @@ class _Fact:
 def _facts_of(cond: ir.Expr) -> tuple:
     if ir.reads_memory(cond):
         return ()
-    return tuple(_Fact(*_as_upper(c)) for c in _conjuncts(cond) if _int_compare(c))
+    return tuple(_Fact(*as_upper(c)) for c in conjuncts(cond) if int_compare(c))
 
 
 def _same(a, b) -> bool:
@@ -232,9 +206,9 @@ def _s(e):
 def _coefficient(c, var: str):
     """The coefficient of var in `small - big` of comparison c; None if c is
     not a comparison linear in var."""
-    if not _int_compare(c):
+    if not int_compare(c):
         return None
-    small, big, _ = _as_upper(c)
+    small, big, _ = as_upper(c)
     coef = 0
     lf = linear_form(ir.Sub(small, big))
     for atom, k in lf.terms.values():
@@ -260,7 +234,7 @@ def _safe_condition(cond: ir.Expr, frames: list):
     first: ("for", name, lo, hi) or ("let", name, value)), that cond holds
     wherever the frames reach; with whether cond depends on a loop of them.
     None where there is none."""
-    conj = _conjuncts(cond)
+    conj = conjuncts(cond)
     depends = False
     bound = set()
     for frame in reversed(frames):
@@ -450,7 +424,7 @@ class _Partitioner:
             k = _key(safe)
             if k in known or \
                     any(ir.uses_var(c, var) and _coefficient(c, var) is None
-                        for c in _conjuncts(safe)):
+                        for c in conjuncts(safe)):
                 return False
             found.safe.setdefault(k, safe)
         found.keys[key] = None
