@@ -22,7 +22,6 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from pyhalide import ir
-from pyhalide.ir.mutator import children
 
 I1 = ll.IntType(1)
 I8 = ll.IntType(8)
@@ -474,18 +473,10 @@ def streaming_loop(name: str, body: ir.Stmt) -> bool:
     of its loads. Linear in the size of `body`, shared subexpressions
     included."""
     moving = {name}
-    names: dict = {}                  # id(expr) -> (expr, the names it mentions)
+    memo: dict = {}
 
     def mentions(e) -> frozenset:
-        hit = names.get(id(e))
-        if hit is not None and hit[0] is e:
-            return hit[1]
-        if isinstance(e, ir.Variable):
-            out = frozenset((e.name,))
-        else:
-            out = frozenset().union(*(mentions(c) for c in children(e)))
-        names[id(e)] = (e, out)
-        return out
+        return ir.mentioned_names(e, memo)
 
     found = []
 

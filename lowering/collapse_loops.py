@@ -27,7 +27,6 @@ import dataclasses
 
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
-from pyhalide.ir.mutator import children
 
 from .simplify import simplify
 
@@ -128,19 +127,12 @@ class _Rewrite(ir.Mutator):
         self.equalities: list = []
         self.failed = False
         self.used = False
-        self._uses: dict = {}           # id(expr) -> (expr, mentions x or y)
+        self._pair = frozenset((x, y))
+        self._names: dict = {}          # ir.mentioned_names memo
 
     def uses(self, e) -> bool:
-        """Whether e mentions x or y (memoized: linear in the body's size)."""
-        hit = self._uses.get(id(e))
-        if hit is not None and hit[0] is e:
-            return hit[1]
-        if isinstance(e, ir.Variable):
-            out = e.name in (self.x, self.y)
-        else:
-            out = any(self.uses(c) for c in children(e))
-        self._uses[id(e)] = (e, out)
-        return out
+        """Whether e mentions x or y."""
+        return not self._pair.isdisjoint(ir.mentioned_names(e, self._names))
 
     def mutate(self, n):
         if self.failed or not isinstance(n, ir.Expr):

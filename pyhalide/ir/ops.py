@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import nodes as N
-from .mutator import Mutator, Visitor, node_fields
+from .mutator import Mutator, Visitor, children, node_fields
 from .types import Type, INDEX
 
 
@@ -133,6 +133,22 @@ def free_vars(e) -> dict:
 
 def uses_var(e, name: str) -> bool:
     return name in free_vars(e)
+
+
+def mentioned_names(e, memo: dict) -> frozenset:
+    """The names of the Variables below expression `e`. `memo` (id(expr) ->
+    (expr, names)) is the caller's, kept across calls, so asking about every
+    node of a DAG costs time linear in its size, shared subexpressions
+    included."""
+    hit = memo.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    if isinstance(e, N.Variable):
+        out = frozenset((e.name,))
+    else:
+        out = frozenset().union(*(mentioned_names(c, memo) for c in children(e)))
+    memo[id(e)] = (e, out)
+    return out
 
 
 class _Calls(Visitor):
