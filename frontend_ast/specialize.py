@@ -16,7 +16,6 @@ from .builder import Builder
 from .errors import FrontendError
 from pyhalide.errors import CompileError
 from .exprs import lookup_global, same_global
-from .types import INT, FLOAT, BOOL
 from .values import Val, Arr, TupleVal, const_val
 from . import unions
 
@@ -95,7 +94,9 @@ class Specialization:
         self.result = self._outputs(result)
         self.lock = threading.Lock()
         self._pipeline = None
-        self._converter = None
+        self._converter = None        # result converter, output layout: built on first run
+        self._layout = None
+        self._matchers = [_matcher(k) for k in key]
         self.schedule_info = None
         if schedule is not None:
             self.schedule_info = schedule(self)
@@ -105,10 +106,7 @@ class Specialization:
         """Whether these argument values have this specialization's key and
         the globals the code read are unchanged: the call fast path's check,
         by exact types (anything else takes the general path through the key)."""
-        matchers = self.__dict__.get("_matchers")
-        if matchers is None:
-            matchers = self._matchers = [_matcher(k) for k in self.key]
-        for match, v in zip(matchers, values):
+        for match, v in zip(self._matchers, values):
             if not match(v):
                 return False
         return not self.global_reads or self.globals_current()
@@ -314,7 +312,7 @@ class Specialization:
 
     def _output_layout(self):
         """Per output Func: its shape functions and its elements' dtypes."""
-        if getattr(self, "_layout", None) is None:
+        if self._layout is None:
             self._layout = [(shape_fns, [t.to_numpy() for t in f.types()])
                             for f, shape_fns in self.out_funcs]
         return self._layout
@@ -406,8 +404,7 @@ class Specialization:
             parts = [self.converter(x) for x in o.items]
             return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
         if o.kind == "scalar" and o.fallback is None:
-            slot, index = o.slot, o.index
-            to_python = _PYTHON_NUMBER.get(o.ty.kind, o.ty.python_value)
+            slot, index, to_python = o.slot, o.index, o.ty.python_value
             return lambda outs, args, env: to_python(outs[slot][index][()])
         if o.kind == "array":
             slot, index = o.slot, o.index
@@ -442,10 +439,6 @@ class Specialization:
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
 
-
-# the Python type of a returned scalar of a frontend type kind (NumPy kinds:
-# Ty.python_value)
-_PYTHON_NUMBER = {INT: int, FLOAT: float, BOOL: bool}
 
 _INPUT_OOB = __import__("re").compile(
     r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")

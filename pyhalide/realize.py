@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import ir
-from .buffer import Buffer, ImageParam, Param
+from .buffer import Buffer
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
 
@@ -163,10 +163,9 @@ class Pipeline:
             shape = tuple(reversed(sizes))
             arrays = [np.empty(shape, dtype=dt) for dt in plan.out_dtypes]
         self._run(graph, key, plan, arrays, fresh=given is None)
-        if given is None:
-            bufs = [Buffer._over(a, n) for a, n in zip(arrays, plan.out_names)]
         if given is not None:
             return bufs if len(bufs) > 1 else bufs[0]
+        bufs = [Buffer._over(a, n) for a, n in zip(arrays, plan.out_names)]
         if len(self._outputs) == 1:
             return bufs[0] if len(bufs) == 1 else tuple(bufs)
         return bufs

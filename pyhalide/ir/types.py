@@ -123,20 +123,17 @@ class Type:
 
     @staticmethod
     def from_numpy(dtype) -> "Type":
-        if isinstance(dtype, np.dtype):
-            t = _FROM_NUMPY.get(dtype)
-            if t is not None:
-                return t
-        dt = np.dtype(dtype)
-        if dt.kind == "b":
-            t = Type("bool", 1)
-        else:
-            kind = {"i": "int", "u": "uint", "f": "float"}.get(dt.kind)
-            if kind is None or (kind == "float" and dt.itemsize not in (4, 8)):
-                raise TypeError(f"unsupported dtype {dt}")
-            t = Type(kind, dt.itemsize * 8)
-        if isinstance(dtype, np.dtype):
-            _FROM_NUMPY[dtype] = t
+        dt = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
+        t = _FROM_NUMPY.get(dt)
+        if t is None:
+            if dt.kind == "b":
+                t = Type("bool", 1)
+            else:
+                kind = {"i": "int", "u": "uint", "f": "float"}.get(dt.kind)
+                if kind is None or (kind == "float" and dt.itemsize not in (4, 8)):
+                    raise TypeError(f"unsupported dtype {dt}")
+                t = Type(kind, dt.itemsize * 8)
+            _FROM_NUMPY[dt] = t
         return t
 
     def min(self):
