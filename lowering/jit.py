@@ -230,16 +230,19 @@ def _load_object(obj: bytes, t: Target, symbols, tm):
     return engine, addresses
 
 
+# The passes the hand-written runtime IR gets (llvmlite pass-manager methods).
+_RUNTIME_PASSES = ("add_always_inliner_pass", "add_sroa_pass", "add_instruction_combine_pass",
+                   "add_simplify_cfg_pass")
+
+
 def _optimize_light(mod, tm):
-    """A short pass list for the hand-written runtime IR (SROA, instcombine,
-    CFG simplification): 4 ms instead of the 55 ms of the full level-2
-    pipeline, for code whose loops are spin-waits and chunk claims."""
+    """_RUNTIME_PASSES (SROA, instcombine, CFG simplification): 4 ms instead
+    of the 55 ms of the full level-2 pipeline, for code whose loops are
+    spin-waits and chunk claims."""
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
     mpm = llvm.create_new_module_pass_manager()
-    mpm.add_always_inliner_pass()
-    mpm.add_sroa_pass()
-    mpm.add_instruction_combine_pass()
-    mpm.add_simplify_cfg_pass()
+    for add in _RUNTIME_PASSES:
+        getattr(mpm, add)()
     mpm.run(mod, pb)
     return mod
 
@@ -252,10 +255,10 @@ def load_runtime_module(ir_text: str, name: str, symbols):
     or scaling times (suite 3) or in blur's paired ratio to Halide (three
     15-round pairs each; blur's run-to-run spread is about ±5%)."""
     t = parse_target("host")
-    options = JitOptions()
     with _lock:
         tm = _target_machine(t)
-        key = _cache_key(ir_text, t, options)
+        # (the key names the pass list: the JitOptions level is not used here)
+        key = _cache_key(ir_text + "\n; passes: " + ",".join(_RUNTIME_PASSES), t, JitOptions())
         obj = _cache_load(key)
         if obj is None:
             mod = llvm.parse_assembly(ir_text)
