@@ -113,6 +113,11 @@ class ArrayMixin:
         for axis, (v, where) in enumerate(idx):
             if v.union and all(t.is_int() and not t.is_bool() for t in v.types()):
                 v = ops.to_python_int(self, v)      # an index means the same in any type
+            elif v.ty.is_int() and not v.ty.is_bool() and v.ty.ir().is_uint() and \
+                    v.ty.ir().bits == 64:
+                # NumPy converts a uint64 index to intp: OverflowError past int64
+                self.cur_node = where
+                v = ops.to_python_int(self, v)
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
                     raise self.err(where, "boolean indices are masks in NumPy; they are not "
@@ -179,7 +184,7 @@ class ArrayMixin:
             ok = ir.And(ir.LE(ir.Sub(wzero, nv), xv), ir.LT(xv, nv))
             norm = ir.Select(ir.LT(xv, wzero), ir.Add(xv, nv), xv)
         idx = ops.cast(ir.INDEX, ir.Select(ok, norm, ir.Const(wide, -1)))
-        return idx, ("check", ok)
+        return idx, ("check", ok, xv)
 
     def static_index_check(self, v, n, axis, name) -> bool:
         aff = _single_aff(v)
@@ -205,13 +210,9 @@ class ArrayMixin:
         nodes = [i for i, _ in items]
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
-            args = []
-            for (i, m) in items:
-                args.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC)
-                            if isinstance(m, tuple) or m == "unfollowed" else i)
-            out = self.element_call(arr, args)
+            out = self.element_call(arr, self._clamped(arr, items))
             out.risky = risky
-            return self._data_range(out)
+            return self._checked(self._data_range(out), arr, items, "")
         cell = self.find_cell(arr, nodes)
         if cell is not None:
             return self.cell_value(cell)
@@ -219,22 +220,33 @@ class ArrayMixin:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
         self.ensure_defined(arr)
-        safe = []
-        conds = []
+        out = self.element_call(arr, self._clamped(arr, items))
+        self.note_read(arr, out.node, nodes)
+        return self._checked(self._data_range(out), arr, items, "")
+
+    def _clamped(self, arr, items):
+        """The index nodes, those checked at run time clamped into the array
+        (the check raises before a clamped position could matter)."""
+        out = []
         for k, (i, m) in enumerate(items):
             if isinstance(m, tuple):
                 n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
-                safe.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
-                conds.append(m[1])
+                out.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
+            elif m == "unfollowed" and arr.kind == "input":
+                out.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC))
             else:
-                safe.append(i)
-        out = self.element_call(arr, safe)
-        self.note_read(arr, out.node, nodes)
-        out = self._data_range(out)
-        if conds:
-            out = self.guard(out, ir.conjunction(conds), "IndexError",
-                             f"index out of bounds for array {arr.name!r}")
+                out.append(i)
         return out
+
+    def _checked(self, v: Val, arr, items, what: str) -> Val:
+        """v, raising NumPy's IndexError (index, axis, size) where an index
+        checked at run time is out of range, axes in NumPy's order."""
+        for axis in reversed(range(len(items))):
+            m = items[axis][1]
+            if isinstance(m, tuple):
+                v = self.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
+                               index=(axis, arr.shape[axis], m[2]))
+        return v
 
     def _data_range(self, v: Val) -> Val:
         t = v.ty
@@ -253,18 +265,8 @@ class ArrayMixin:
         items = self.index_values(arr, idx, node)
         self.cur_node = node
         value = self.store_convert(value, arr.ty)
-        nodes = []
-        conds = []
-        for k, (i, m) in enumerate(items):
-            if isinstance(m, tuple):
-                n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
-                nodes.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
-                conds.append(m[1])
-            else:
-                nodes.append(i)
-        if conds:
-            value = self.guard(value, ir.conjunction(conds), "IndexError",
-                               f"index out of bounds for array {arr.name!r} (assignment)")
+        nodes = self._clamped(arr, items)
+        value = self._checked(value, arr, items, ", assignment")
         if not self.typing:
             self.version_for_write(arr)
         cond = self.current_condition()

@@ -28,8 +28,14 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 
 
 class CheckImage:
-    def __init__(self, image, exc, message, loc):
+    """A run-time check: reading `image` (one zero byte) anywhere but index 0
+    raises `exc` with `message` at `loc`. An index check (`index` set to
+    (axis, size Val)) reads at the encoded offending index instead, so the
+    message can name it as NumPy does."""
+
+    def __init__(self, image, exc, message, loc, index=None):
         self.image, self.exc, self.message, self.loc = image, exc, message, loc
+        self.index = index
 
 
 class StaticParam:
@@ -355,8 +361,10 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self.syms.pop()
 
     # checks --------------------------------------------------------------------------------------
-    def guard(self, v: Val, cond, exc: str, message: str) -> Val:
-        """v, raising `exc` at run time where cond is false."""
+    def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
+        """v, raising `exc` at run time where cond is false. With `index`
+        ((axis, size Val, the offending index as an integer node)), the
+        check reports that index."""
         if isinstance(cond, ir.Const) and cond.value:
             return v
         out = Val(v.node, v.ty, risky=True, static=v.static, const=v.const)
@@ -367,8 +375,10 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         n = next(self._counter)
         loc = self.smap.loc(self.cur_node)
         img = ph.ImageParam(ph.UInt(8), 1, f"__pyhalide_check{n}")
-        self.check_images.append(CheckImage(img, exc, message, loc))
-        bad = ir.Select(cond, ir.index(0), ir.index(1))
+        self.check_images.append(CheckImage(img, exc, message, loc,
+                                            index[:2] if index is not None else None))
+        bad = ir.index(1) if index is None else encode_bad_index(index[2])
+        bad = ir.Select(cond, ir.index(0), bad)
         idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
         read = img[ph.Expr.wrap(idx)].node
         node = ops.node_of(self, v)
@@ -390,6 +400,26 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         p = ph.Param(t, f"__pyhalide_static{n}")
         self.static_params.append(StaticParam(p, v.static, t))
         return p.node
+
+
+def encode_bad_index(x):
+    """The check image's read position for an out-of-range index x (never 0,
+    so it always fails; decode_bad_index inverts it within int32)."""
+    t = x.type
+    one = ir.Const(t, 1)
+    e = ir.Select(ir.LT(x, ir.Const(t, 0)), x, ir.Add(x, one)) if not t.is_uint() else \
+        ir.Add(x, one)
+    if t.bits > 32 or (t.is_uint() and t.bits == 32):
+        e = ir.Max(ir.Min(e, ir.Const(t, INT32[1])), ir.Const(t, INT32[0])) if not t.is_uint() \
+            else ir.Min(e, ir.Const(t, INT32[1]))
+    return e if e.type == ir.INDEX else ir.Cast(ir.INDEX, e)
+
+
+def decode_bad_index(pos: int) -> str:
+    """The offending index read back from a check image's position."""
+    if pos in (INT32[0], INT32[1]):
+        return (">= " if pos > 0 else "<= ") + str(pos - 1 if pos > 0 else pos)
+    return str(pos if pos < 0 else pos - 1)
 
 
 def _shape_fn(name, k):

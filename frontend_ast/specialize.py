@@ -335,7 +335,7 @@ class Specialization:
                 except CompileError as e:
                     raise self.located(e) from None
                 except IndexError as e:
-                    raise self.translate(e) from None
+                    raise self.translate(e, env) from None
                 except ValueError as e:
                     if "is read over" in str(e) and "input buffer" in str(e):
                         raise IndexError(f"index out of bounds: {e}") from None
@@ -376,10 +376,13 @@ class Specialization:
             return e
         return FrontendError(str(e), loc, "")
 
-    def translate(self, e: IndexError):
+    def translate(self, e: IndexError, env=None):
         from .schedules import in_user_names
         in_user_names(self, e)
         msg = str(e)
+        for c in self.builder.check_images:
+            if c.index is not None and c.image.name() + " " in msg + " ":
+                return IndexError(_index_message(c, msg, env))
         m = _INPUT_OOB.search(msg)
         if m is not None:
             name, idx, dim = m.group(1), int(m.group(2)), int(m.group(3))
@@ -439,6 +442,28 @@ class Specialization:
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
 
+
+def _index_message(c, msg: str, env) -> str:
+    """NumPy's IndexError text for a failed index check, with the array and
+    the user's line."""
+    from .builder import decode_bad_index
+    axis, size = c.index
+    m = _CHECK_POS.search(msg)
+    index = decode_bad_index(int(m.group(1))) if m is not None else "?"
+    n = None
+    if size.static is not None and env is not None:
+        try:
+            n = int(size.static(env))
+        except Exception:       # a size the call cannot recompute: say less
+            n = None
+    text = f"index {index} is out of bounds for axis {axis}"
+    if n is not None:
+        text += f" with size {n}"
+    where = f"; {c.loc.file}:{c.loc.line}" if c.loc is not None else ""
+    return f"{text} ({c.message}{where})"
+
+
+_CHECK_POS = __import__("re").compile(r"is read at index (-?\d+)")
 
 _INPUT_OOB = __import__("re").compile(
     r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")

@@ -50,16 +50,61 @@ def _stage_exprs(d: ir.Definition) -> list:
     return list(d.args) + list(d.values) + list(d.predicates)
 
 
+def _runs(d: ir.Definition):
+    """The condition under which a stage runs at all: each RVar's extent is
+    positive (None: provably always). A Python loop over an empty range
+    touches nothing, so the accesses of a stage that may not run extend a
+    region only under this condition."""
+    conds = []
+    for rv in d.schedule.rvars:
+        c = _s(ir.GT(rv.extent, ir.index(0)))
+        if not (isinstance(c, ir.Const) and c.value):
+            conds.append(c)
+    return ir.conjunction(conds) if conds else None
+
+
 class _Accumulator:
-    """The union, per dimension, of the intervals that extend a region."""
+    """The union, per dimension, of the intervals that extend a region. An
+    interval added under a condition (its stage may not run) counts only
+    where the condition holds; `nonempty[d]` is the condition that anything
+    was added to dimension d (None: surely)."""
 
     def __init__(self, dims: int):
         self.dims = [None] * dims
+        self.nonempty = [None] * dims
         self.extended = False       # anything beyond the output box / pure Vars
 
-    def add(self, d: int, iv: Interval, extends_output: bool = True):
-        self.dims[d] = iv if self.dims[d] is None else union(self.dims[d], iv)
+    def add(self, d: int, iv: Interval, extends_output: bool = True, when=None):
         self.extended = self.extended or extends_output
+        old, had = self.dims[d], self.nonempty[d]
+        if old is None:
+            self.dims[d], self.nonempty[d] = iv, when
+            return
+        both = union(old, iv)
+        if when is None and had is None:
+            self.dims[d] = both
+            return
+        self.dims[d] = _select_interval(when, _select_interval(had, both, iv), old)
+        self.nonempty[d] = None if when is None or had is None else _s(ir.Or(had, when))
+
+    def region(self, d: int):
+        """Dimension d's interval, empty (hi = lo - 1) where nothing was added."""
+        iv, when = self.dims[d], self.nonempty[d]
+        if iv is None or when is None or iv.hi is None or iv.lo is None:
+            return iv
+        return Interval(iv.lo, _s(ir.Select(when, iv.hi, ir.Sub(iv.lo, ir.index(1)))),
+                        iv.lo_data, iv.hi_data)
+
+
+def _select_interval(cond, a: Interval, b: Interval) -> Interval:
+    """a where cond holds, else b (a when cond is None)."""
+    if cond is None:
+        return a
+
+    def pick(x, y):
+        return None if x is None or y is None else _s(ir.Select(cond, x, y))
+    return Interval(pick(a.lo, b.lo), pick(a.hi, b.hi), a.lo_data or b.lo_data,
+                    a.hi_data or b.hi_data)
 
 
 class _Bounds:
@@ -148,11 +193,12 @@ class _Bounds:
                     continue
                 self._check_visibility(name, level, cname, index)
                 bounds = BoundsOf(self._stage_scope(cname, index, level))
+                runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(a)
                         if rules.extends_region(kind, iv):
-                            acc.add(i, iv)
+                            acc.add(i, iv, when=runs)
 
     def _check_visibility(self, name, level, cname, index):
         if level.is_root():
@@ -187,6 +233,7 @@ class _Bounds:
             bounds = BoundsOf(scope)
             accesses = [d.args] + [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
                                    if c.call_type == ir.FUNC and c.name == fn.name]
+            runs = _runs(d)
             for args in accesses:
                 for i, (a, lhs) in enumerate(zip(args, d.args)):
                     if isinstance(lhs, ir.Variable) and own.get(lhs.name) == i and \
@@ -194,7 +241,7 @@ class _Bounds:
                         continue
                     iv = bounds(a)
                     if rules.extends_region(kind, iv):
-                        acc.add(i, iv)
+                        acc.add(i, iv, when=runs)
 
     def _footprints(self, fn: ir.Function, dims: int) -> list:
         """Per dimension, the widest interval any stage computes."""
@@ -226,7 +273,7 @@ class _Bounds:
         lets = self.lets.setdefault(self._level_key(level), [])
         required = []
         for i in range(dims):
-            iv = acc.dims[i]
+            iv = acc.region(i)
             if iv is None:
                 raise ir.CompileError(
                     f"cannot bound the region of Func {name} in dimension {i}: it is only "
@@ -370,12 +417,15 @@ class _Bounds:
                 if not calls:
                     continue
                 bounds = BoundsOf(self._stage_scope(name, index, root))
+                runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(a)
                         if rules.extends_region(rules.IMAGE, iv):
-                            key = (c.name, i)
-                            needed[key] = iv if key not in needed else union(needed[key], iv)
+                            needed.setdefault(c.name, {}).setdefault(i, _Accumulator(1)).add(
+                                0, iv, when=runs)
+        needed = {(img, i): acc.region(0) for img, per_dim in needed.items()
+                  for i, acc in per_dim.items()}
         asserts = []
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
             lo, hi = _s(iv.lo), _s(iv.hi)
