@@ -454,7 +454,7 @@ def _index_message(c, msg: str, env) -> str:
     if size.static is not None and env is not None:
         try:
             n = int(size.static(env))
-        except Exception:       # a size the call cannot recompute: say less
+        except (KeyError, IndexError, TypeError, ValueError):   # not recomputable: say less
             n = None
     text = f"index {index} is out of bounds for axis {axis}"
     if n is not None:
