@@ -197,7 +197,9 @@ class ArrayMixin:
         for s in aff.terms:
             if s not in loop_syms and s not in self.sym_static:
                 return False
-        self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static))
+        loc = self.smap.loc(self.cur_node) if getattr(self, "cur_node", None) is not None else None
+        self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static,
+                                                   loc))
         return True
 
     def index_key(self, idx_nodes) -> str:
@@ -205,6 +207,7 @@ class ArrayMixin:
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
+        self.cur_node = node
         items = self.index_values(arr, idx, node)
         self.cur_node = node
         nodes = [i for i, _ in items]
@@ -262,6 +265,7 @@ class ArrayMixin:
                                  f"(inputs are never modified)",
                            hint=f"copy it first: out = {arr.name}.copy(), then write into out "
                                 f"and return it")
+        self.cur_node = node
         items = self.index_values(arr, idx, node)
         self.cur_node = node
         value = self.store_convert(value, arr.ty)
@@ -358,9 +362,10 @@ class StaticIndexCheck:
     """At call time: every index an unconditional, affine read or write makes
     over the (non-empty) loop box lies in [-n, n - 1] (NumPy's IndexError)."""
 
-    def __init__(self, aff, loops, size, axis, name, sym_static):
+    def __init__(self, aff, loops, size, axis, name, sym_static, loc=None):
         self.aff, self.loops, self.size = aff, loops, size
         self.axis, self.name, self.sym_static = axis, name, sym_static
+        self.loc = loc
 
     def __call__(self, env):
         box = {}
@@ -380,8 +385,9 @@ class StaticIndexCheck:
         n = self.size.static(env)
         for idx in (lo, hi):
             if not -n <= idx < n:
+                where = f"; {self.loc.file}:{self.loc.line}" if self.loc is not None else ""
                 raise IndexError(f"index {idx} is out of bounds for axis {self.axis} with size "
-                                 f"{n} (array {self.name!r})")
+                                 f"{n} (array {self.name!r}{where})")
 
 
 def _negative_dim_check(f):

@@ -7,6 +7,8 @@ import pyhalide as ph
 from pyhalide import ir
 
 from . import ops
+from .loop_bounds import BoundCheck
+from .ranges import Aff, INT32
 from .values import Val
 
 
@@ -25,6 +27,11 @@ class Frame:
             if c.arr is arr and k != key:
                 return c
         return None
+
+
+def _exact_aff(v: Val):
+    """An affine form that is both a lower and an upper bound of v (its value)."""
+    return next((a for a in v.lbs if a in v.ubs), None)
 
 
 def _is_placeholder(name: str) -> bool:
@@ -154,6 +161,12 @@ class EmitMixin:
             pairs.append((l, rv))
             if pred is not None:
                 preds.append(pred)
+        # a loop variable may be defined through enclosing loops' variables
+        # (a loop relative to its start): substitute until none is left
+        for _ in range(len(rvar_loops)):
+            if not any(_is_placeholder(k) for n in mapping.values() for k in ir.free_vars(n)):
+                break
+            mapping = {k: ir.substitute(n, mapping) for k, n in mapping.items()}
         preds = [ir.substitute(p, mapping) for p in preds]
         return mapping, rdom, preds, pairs
 
@@ -165,19 +178,23 @@ class EmitMixin:
         dependent = any(_is_placeholder(k) for k in ir.free_vars([start, stop]))
         step = l.step
         if dependent:
+            relative = self.relative_rdom(l, start, stop)
+            if relative is not None:
+                return relative
             if step != 1 and step != -1:
                 raise self.err(l.node.iter, "a loop whose bounds depend on another loop "
                                             "variable must have step 1 or -1")
-            lo_n = self.hull_node(l.start if step > 0 else l.stop, upper=False,
-                                  shift=0 if step > 0 else 1)
-            hi_n = self.hull_node(l.stop if step > 0 else l.start, upper=True,
-                                  shift=-1 if step > 0 else 0)
+            lo_n, lo_a = self.hull_node(l.start if step > 0 else l.stop, upper=False,
+                                        shift=0 if step > 0 else 1)
+            hi_n, hi_a = self.hull_node(l.stop if step > 0 else l.start, upper=True,
+                                        shift=-1 if step > 0 else 0)
             if lo_n is None or hi_n is None:
                 raise self.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
                                             "on other loop variables in a non-affine way",
                                hint="use bounds affine in the outer loop variables "
                                     "(e.g. range(i, n) or range(i + 1))")
             ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
+            self.check_span(l, lo_a, hi_a)
             v = l.var
             if step > 0:
                 pred = ir.And(ir.LE(start, v), ir.LT(v, stop))
@@ -205,16 +222,63 @@ class EmitMixin:
         return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))), None
 
     def hull_node(self, v: Val, upper: bool, shift: int):
-        """An IR node bounding v over every iteration of the enclosing loops,
-        free of loop placeholders (None if not found)."""
+        """(IR node, Aff) bounding v over every iteration of the enclosing
+        loops, free of loop placeholders ((None, None) if not found)."""
         cands = self.syms.expand(v.ubs[0], True) if upper and v.ubs else \
             (self.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
         for aff in cands:
             n = self.aff_node(aff)
             if n is not None:
-                return ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift))) if shift else \
+                node = ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift))) if shift else \
                     ops.cast(ir.INDEX, n)
+                return node, aff.shift(shift)
+        return None, None
+
+    def relative_rdom(self, l, start, stop):
+        """A loop whose bounds depend on enclosing loops but whose trip count
+        has a bound E free of them: r over [0, ceil(E / |step|)), the
+        variable start + r*step, and the predicate that it is before stop
+        (left out where E is the exact trip count). None if no such E."""
+        k = l.step
+        first, last = (l.start, l.stop) if k > 0 else (l.stop, l.start)
+        spans = [ub - lb for lb in first.lbs for ub in last.ubs]
+        spans = [a for a in spans if not any(s in self.syms.loops or s not in self.sym_static
+                                             for s in a.terms)]
+        # the tightest kind first: provably short, then symbolic, then constant
+        spans.sort(key=lambda a: (not self.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
+        for span in spans:
+            span_n = self.aff_node(span)
+            if span_n is None or (span.is_const() and span.c > INT32[1]):
+                continue
+            self.require(l, [span], None, INT32[1])
+            s = abs(k)
+            t = ir.Int(64)
+            trip = span_n if s == 1 else \
+                ir.Div(ir.Add(span_n, ir.Const(t, s - 1)), ir.Const(t, s))
+            ext = ops.cast(ir.INDEX, ir.Max(trip, ir.Const(t, 0)))
+            a, b = _exact_aff(first), _exact_aff(last)
+            exact = s == 1 and a is not None and b is not None and span == b - a
+            pred = None if exact else (ir.LT(l.var, stop) if k > 0 else ir.GT(l.var, stop))
+            return (ir.index(0), ext,
+                    (lambda r, st=start, k=k: ir.Add(st, ir.Mul(r, ir.index(k)))
+                     if k != 1 else ir.Add(st, r)), pred)
         return None
+
+    def check_span(self, l, lo, hi):
+        """At call time, the hull [lo, hi] of a loop's range has fewer than
+        2^31 values (else OverflowError, never a wrapped extent)."""
+        self.require(l, [hi - lo], None, INT32[1] - 1)
+
+    def require(self, l, cands, lo, hi):
+        """A call-time requirement on Affs over argument symbols, unless the
+        numeric ranges prove it."""
+        if lo is not None and any(self.syms.nonneg(c.shift(-lo)) for c in cands):
+            return
+        if hi is not None and any(self.syms.nonneg(Aff.const(hi) - c) for c in cands):
+            return
+        if self.typing:
+            return
+        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, l.node.lineno))
 
     def aff_node(self, aff):
         """An affine form over static symbols as an IR node (Int(64))."""

@@ -17,6 +17,7 @@ from .emit import Frame, FirstInfo
 from .ranges import Aff, INT32, INT64, n_within, n_union
 from .types import PY_INT, PY_BOOL
 from .values import Val, Loop, Arr, fresh, const_val, MaybeUnbound
+from .loop_bounds import BoundCheck, affine_bounds, is_check_call, unguarded
 
 
 class LoopVarDone:
@@ -85,15 +86,25 @@ class LoopMixin:
             raise self.err(node.iter.args[2], "range() arg 3 must not be zero")
         start = ops.to_python_int(self, start)
         stop = ops.to_python_int(self, stop)
+        bounds = []
         for v, where in ((start, node.iter), (stop, node.iter)):
-            if not n_within(v.rng, INT32):
-                if v.is_static:
+            if v.is_static:
+                if not n_within(v.rng, INT32):
                     self.static_checks.append(_int32_check(v.static))
                     v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
                                 min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
                                 v.lbs, v.ubs)
-                else:
-                    raise self.err(where, "loop bounds must fit in 32 bits")
+            elif not n_within(v.rng, INT32) or _single_aff(v) is None:
+                exact = self.certified_bound(v, node)
+                if exact is not None:
+                    v = exact
+                elif not n_within(v.rng, INT32):
+                    raise self.err(where, "loop bounds must fit in 32 bits",
+                                   hint="build the bounds from array sizes, scalar arguments "
+                                        "and outer loop variables with +, - and constant "
+                                        "factors, min and max")
+            bounds.append(v)
+        start, stop = bounds
         loop = Loop(name, node, start, stop, k, self.smap.loc(node), self.nest_id)
         self._typing_loops[id(node)] = loop
         loop.pure_var = self.loop_var_objects.setdefault(loop.sym, ph.Var(name))
@@ -113,9 +124,42 @@ class LoopMixin:
             loop.max_trip = None
         return loop
 
+    def certified_bound(self, v: Val, node):
+        """v with exact affine bounds, under a call-time check that the
+        arithmetic computing it neither wraps nor leaves 32 bits (None if
+        its form is not affine in loop variables and argument symbols)."""
+        n = ops.node_of(self, v)
+        sym_of = {l.sym: l.sym for l in self.loops}
+        sym_of.update({sn.name: s for s, sn in self.sym_nodes.items()
+                       if isinstance(sn, ir.Variable) and s in self.sym_static})
+        found = affine_bounds(n, sym_of, INT32[0], INT32[1])
+        if found is None:
+            return None
+        lbs, ubs, constraints = found
+        requirements = []
+        for ls, us, lo, hi in constraints:
+            lows = [c for a in ls for c in self.syms.expand(a, False)]
+            highs = [c for a in us for c in self.syms.expand(a, True)]
+            if not lows or not highs or any(s not in self.sym_static for c in lows + highs
+                                            for s in c.terms):
+                return None
+            if not any(self.syms.nonneg(c.shift(-lo)) for c in lows):
+                requirements.append((lows, lo, None))
+            if not any(self.syms.nonneg(Aff.const(hi) - c) for c in highs):
+                requirements.append((highs, None, hi))
+        if requirements and not self.typing:
+            self.static_checks.append(BoundCheck(requirements, self.sym_static, node.lineno))
+        out = Val(unguarded(n), v.ty)
+        lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
+        hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
+        out.set_range(lo, hi, list(dict.fromkeys(lbs + list(v.lbs))),
+                      list(dict.fromkeys(ubs + list(v.ubs))))
+        return out
+
     def _check_bound(self, v: Val, where):
         n = ops.node_of(self, v)
-        data = bool(ir.find_calls(n)) or v.risky or any(
+        data = any(c.call_type != ir.INTRINSIC and not is_check_call(c)
+                   for c in ir.find_calls(n)) or any(
             var.kind == "" and not (name in self.syms.loops or name in self.ph_owner)
             for name, var in ir.free_vars(n).items())
         if data:
@@ -795,3 +839,10 @@ def _unbound_state(v):
     out = MaybeUnbound(v.node, v.ty)
     out.set_range(v.lo, v.hi, v.lbs, v.ubs)
     return out
+
+
+def _single_aff(v):
+    """v's bound as one exact affine form, or None."""
+    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
+        return v.lbs[0]
+    return None

@@ -409,6 +409,7 @@ class _Bounds:
         """AssertStmts: each input covers what is read from it statically
         (evaluated at the top, over every loop of every stage)."""
         needed = {}
+        readers = {}            # (image, dimension) -> (Func, SourceLoc) of a reader
         root = ir.LoopLevel.root()
         for name in self.ctx.order:
             fn = self.ctx.env[name]
@@ -424,6 +425,8 @@ class _Bounds:
                         if rules.extends_region(rules.IMAGE, iv):
                             needed.setdefault(c.name, {}).setdefault(i, _Accumulator(1)).add(
                                 0, iv, when=runs)
+                            if d.source is not None:
+                                readers.setdefault((c.name, i), (name, d.source))
         needed = {(img, i): acc.region(0) for img, per_dim in needed.items()
                   for i, acc in per_dim.items()}
         asserts = []
@@ -432,11 +435,19 @@ class _Bounds:
             bmin = geometry(img, "min", i)
             bmax = ir.Sub(ir.Add(bmin, geometry(img, "extent", i)), ir.index(1))
             ok = ir.Or(ir.LT(hi, lo), ir.And(ir.LE(bmin, lo), ir.LE(hi, bmax)))
+            reader = readers.get((img, i))
+            where = "" if reader is None else \
+                f" (read by Func {reader[0]} at {_braced(reader[1].file)}:{reader[1].line})"
             asserts.append(ir.AssertStmt(
                 simplify(ok), "ValueError",
                 f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
-                f"but it covers only [{{}}, {{}}]", (lo, hi, bmin, bmax)))
+                f"but it covers only [{{}}, {{}}]{where}", (lo, hi, bmin, bmax)))
         return asserts
+
+
+def _braced(text: str) -> str:
+    """text inside an AssertStmt's format string."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 class _Resolver(dict):

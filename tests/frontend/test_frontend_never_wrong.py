@@ -152,3 +152,152 @@ def test_write_index_error_names_index_axis_size_array_and_line():
     assert msg.startswith("index 5 is out of bounds for axis 0 with size 4"), msg
     assert "'h'" in msg and "assignment" in msg and \
         f":{_line_of(count, 'h[a[i]] += 1')}" in msg, msg
+
+
+# loop bounds from scalar arguments and enclosing loop variables ------------------------------
+@ph.pipeline
+def window_sum(x, k):
+    n = len(x)
+    y = np.zeros_like(x)
+    for j in range(1, n - 1):
+        s = x[j - k]
+        for jj in range(j - k + 1, j + k + 1):
+            s += x[jj]
+        y[j] = s
+    return y
+
+
+@ph.pipeline
+def clipped_window(x, k):
+    n = len(x)
+    y = np.zeros_like(x)
+    for j in range(n):
+        s = 0.0
+        for jj in range(max(0, j - k), min(n, j + k + 1)):
+            s += x[jj]
+        y[j] = s
+    return y
+
+
+@ph.pipeline
+def descending_window(x, k):
+    n = len(x)
+    y = np.zeros(n, np.int64)
+    for j in range(n):
+        c = 0
+        for jj in range(j + k, j - k, -1):
+            if 0 <= jj < n:
+                c = c * 3 + x[jj]
+        y[j] = c
+    return y
+
+
+@ph.pipeline
+def strided_window(x, k):
+    n = len(x)
+    y = np.zeros(n, np.int64)
+    for j in range(n):
+        c = 0
+        for jj in range(j - k, j + k, 2):
+            if 0 <= jj < n:
+                c += x[jj] * (jj - j)
+        y[j] = c
+    return y
+
+
+@ph.pipeline
+def nested_dependent(x, k):
+    n = len(x)
+    y = np.zeros(n, np.int64)
+    for j in range(n):
+        c = 0
+        for jj in range(j, j + k):
+            for m in range(jj, jj + 2):
+                if m < n:
+                    c += x[m]
+        y[j] = c
+    return y
+
+
+SCALARS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, int]
+
+
+def check_or_overflow(p, *args):
+    """check(p, *args), except that where the bounds arithmetic wraps in an
+    unsigned type (NumPy then loops over a wrapped range) the compiled call
+    may raise OverflowError instead."""
+    try:
+        check(p, *args)
+    except OverflowError:
+        assert any(isinstance(a, np.unsignedinteger) for a in args)
+
+
+@pytest.mark.parametrize("scalar", SCALARS, ids=lambda t: t.__name__)
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 7])
+def test_window_bounds_from_a_scalar_argument(scalar, k):
+    x = np.arange(9, dtype=np.float64) ** 2
+    check_or_overflow(window_sum, x, scalar(k))
+    check_or_overflow(clipped_window, x, scalar(k))
+    xi = np.arange(9, dtype=np.int64) % 5
+    check_or_overflow(descending_window, xi, scalar(k))
+    check_or_overflow(strided_window, xi, scalar(k))
+    check_or_overflow(nested_dependent, xi, scalar(k))
+
+
+def test_the_issue_example():
+    x = np.array([0., 0., 1., 0., 0., 0.])
+    for k in (np.int32(1), 1, np.int64(1)):
+        assert window_sum(x, k).tolist() == [0, 1, 1, 1, 0, 0]
+
+
+@pytest.mark.parametrize("k", [-1, -3, 2 ** 31 - 1, -2 ** 31, 2 ** 40, -2 ** 62])
+def test_window_bounds_at_extreme_values_raise_or_match(k):
+    x = np.arange(6, dtype=np.float64)
+    for scalar in (np.int64, int):
+        try:
+            exp = window_sum.py_func(x.copy(), scalar(k))
+        except (IndexError, OverflowError):
+            exp = None
+        try:
+            got = window_sum(x, scalar(k))
+        except (IndexError, OverflowError):
+            got = None
+        if got is not None:
+            assert exp is not None and np.array_equal(got, exp)
+    for small in (-1, -3, 0, 4):
+        check(clipped_window, x, small)
+
+
+# a constant index out of range names the line ------------------------------------------------
+@ph.pipeline
+def taps_filter(x, t):
+    y = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        y[i] = t[0] * x[i] + t[4]
+    return y
+
+
+def test_constant_index_out_of_range_names_index_size_and_line():
+    with pytest.raises(IndexError) as e:
+        taps_filter(np.ones(5), np.ones(4))
+    msg = str(e.value)
+    assert msg.startswith("index 4 is out of bounds for axis 0 with size 4"), msg
+    assert "'t'" in msg and f":{_line_of(taps_filter, 't[0] * x[i] + t[4]')}" in msg, msg
+    check(taps_filter, np.ones(5), np.arange(5.0))
+
+
+def test_func_api_input_read_out_of_range_names_the_definition_line():
+    import inspect
+    taps = ph.ImageParam(ph.Float(32), 1, "taps")
+    x = ph.Var("x")
+    f = ph.Func("f")
+    line = inspect.currentframe().f_lineno + 1
+    f[x] = taps[0] + taps[4] * ph.cast(ph.Float(32), x)
+    taps.set(np.ones(4, np.float32))
+    with pytest.raises(ValueError) as e:
+        f.realize([5])
+    msg = str(e.value)
+    assert "input buffer taps is read over [0, 4]" in msg, msg
+    assert f"test_frontend_never_wrong.py:{line}" in msg, msg
+    taps.set(np.arange(5, dtype=np.float32))
+    assert np.array_equal(np.asarray(f.realize([3])), np.float32(4) * np.arange(3, dtype=np.float32))
