@@ -1,7 +1,7 @@
 """Whether an on-disk cache directory may be trusted with code we load.
 
     untrusted_reason(path) -> str | None
-    trusted_root(path, hint) -> bool          memoized; says once on stderr why not
+    trusted_root(path, hint) -> bool          says once on stderr why not
     read_file(root, rel, hint) -> bytes | None
     write_file(root, rel, data, hint) -> None
 
@@ -18,13 +18,14 @@ nothing else of pyhalide, so every layer can use it.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
 import tempfile
 
 _MAX_LINKS = 40
-_verdicts: dict = {}                  # root path -> bool (trusted)
+_verdicts: dict = {}                  # root path -> False once refused
 _said: dict = {}                      # root path -> token of the one refusal message
 
 
@@ -105,18 +106,13 @@ def _refuse(root: str, problem: str, hint: str) -> bool:
 
 
 def trusted_root(root: str, hint: str) -> bool:
-    """Whether the cache directory `root` may be used; the first refusal of
-    each directory is explained on stderr (with `hint`, how to fix it). A
-    directory that does not exist yet is judged again once created."""
-    verdict = _verdicts.get(root)
-    if verdict is not None:
-        return verdict
+    """Whether the cache directory `root` may be used, judged on every call
+    (a few lstat calls) until refused once: the refusal is explained on
+    stderr (with `hint`, how to fix it) and holds for the process."""
+    if _verdicts.get(root) is False:
+        return False
     problem = untrusted_reason(root)
-    if problem is not None:
-        return _refuse(root, problem, hint)
-    if os.path.isdir(root):
-        _verdicts.setdefault(root, True)
-    return _verdicts.get(root, True)
+    return True if problem is None else _refuse(root, problem, hint)
 
 
 def _make_dirs(path: str) -> None:
@@ -164,10 +160,9 @@ def read_file(root: str, rel: str, hint: str) -> bytes | None:
     path = os.path.join(root, rel)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        return None
     except OSError as e:
-        _refuse(root, f"cannot open {path} ({e.strerror})", hint)
+        if e.errno == errno.ELOOP:
+            _refuse(root, f"{path} is a symbolic link", hint)
         return None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
