@@ -29,8 +29,9 @@ from pyhalide import cache_trust
 from pyhalide.ir.config import config, debug_print
 
 _MAGIC = b"PYHALIDE-CACHE2\n"
-_HINT = ("Use a directory only you can write (chmod go-w, owned by you) in "
-         "PYHALIDE_CACHE_DIR, or PYHALIDE_CACHE_DIR=0 to turn the cache off.")
+_HINT = ("Fix: make it (and its parents) yours and not writable by others "
+         "(chmod go-w), or set PYHALIDE_CACHE_DIR to such a directory, or to 0 to "
+         "turn the cache off.")
 
 
 def _rel(key: str, kind: str) -> str:
