@@ -17,7 +17,9 @@ Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key. On a
 miss the IR is parsed, optimized with the new pass manager at opt_level for
 the target machine, and emitted as an object file, which is stored in
-config.cache_dir (when set). On a hit the stored object is used directly: no
+config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
+version and target, then the object, verified on load, in a directory only
+the user can write). On a hit the stored object is used directly: no
 optimization and no code generation run. Either way the object is loaded into
 its own MCJIT engine (kept alive by the Kernel) from an empty module. Objects
 are also kept in memory (an LRU of loaded engines) for repeated compiles in
@@ -35,9 +37,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
-import os
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -48,14 +48,13 @@ import llvmlite.binding as llvm
 import pyhalide
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
-from . import parallel_runtime
+from . import disk_cache, parallel_runtime
 from .codegen_llvm import codegen
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
 
 __all__ = ["compile_pipeline", "generate_text", "JitOptions"]
 
-_CACHE_MAGIC = b"PYHALIDE-OBJ1\n"
 _LOADED_MAX = 64
 
 
@@ -171,7 +170,7 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
             debug_print(1, f"pyhalide: {name}: already loaded in this process")
             engine, address = hit
         else:
-            obj = _cache_load(key)
+            obj = _cache_load(key, t)
             if obj is not None:
                 debug_print(1, f"pyhalide: {name}: object cache hit")
                 if config.debug >= 3:
@@ -185,7 +184,7 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                     debug_print(4, f"; ---- assembly of {name}\n{tm.emit_assembly(mod)}")
                 obj = tm.emit_object(mod)
                 lap("emit object")
-                _cache_store(key, obj)
+                _cache_store(key, t, obj)
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
             lap("load")
             _loaded[key] = (engine, address)
@@ -259,14 +258,14 @@ def load_runtime_module(ir_text: str, name: str, symbols):
         tm = _target_machine(t)
         # (the key names the pass list: the JitOptions level is not used here)
         key = _cache_key(ir_text + "\n; passes: " + ",".join(_RUNTIME_PASSES), t, JitOptions())
-        obj = _cache_load(key)
+        obj = _cache_load(key, t)
         if obj is None:
             mod = llvm.parse_assembly(ir_text)
             mod.triple = t.triple
             mod.data_layout = str(tm.target_data)
             mod = _optimize_light(mod, tm)
             obj = tm.emit_object(mod)
-            _cache_store(key, obj)
+            _cache_store(key, t, obj)
         else:
             debug_print(1, f"pyhalide: {name}: object cache hit")
         engine, addresses = _load_object(obj, t, symbols, tm)
@@ -283,51 +282,15 @@ def _cache_key(ir_text: str, t: Target, options: JitOptions) -> str:
     return h.hexdigest()
 
 
-def _cache_path(key: str):
-    d = config.cache_dir
-    return os.path.join(d, key[:2], key + ".o") if d else None
+def _cache_load(key: str, t: Target):
+    """The cached object for key and target `t`, or None (lowering/disk_cache
+    verifies the entry's key, version, target and digest)."""
+    entry = disk_cache.read_entry(key, "o", {"target": t.key()})
+    return None if entry is None else entry[1]
 
 
-def _cache_load(key: str):
-    """The cached object for key, or None (also for unreadable or corrupt files:
-    the payload's checksum is verified before LLVM sees it)."""
-    path = _cache_path(key)
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    head = len(_CACHE_MAGIC) + 64
-    if not data.startswith(_CACHE_MAGIC) or len(data) <= head + 1:
-        return None
-    digest, obj = data[len(_CACHE_MAGIC):head], data[head + 1:]
-    if hashlib.sha256(obj).hexdigest().encode() != digest:
-        debug_print(1, f"pyhalide: ignoring corrupt cache file {path}")
-        return None
-    return obj
-
-
-def _cache_store(key: str, obj: bytes):
-    path = _cache_path(key)
-    if path is not None:
-        write_cache_file(path, _CACHE_MAGIC + hashlib.sha256(obj).hexdigest().encode() +
-                         b"\n" + obj, "object cache")
-
-
-def write_cache_file(path: str, data: bytes, what: str) -> None:
-    """Write a cache entry atomically (a temporary file renamed over `path`,
-    so a reader never sees half a file); a failure is reported at
-    PYHALIDE_DEBUG=1 and otherwise ignored."""
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError as e:
-        debug_print(1, f"pyhalide: cannot write the {what} ({e})")
+def _cache_store(key: str, t: Target, obj: bytes):
+    disk_cache.write_entry(key, "o", {"target": t.key()}, obj)
 
 
 def clear_memory_cache():

@@ -7,29 +7,31 @@ new process with a warm cache runs no lowering pass either.
 `graph_key` is the in-memory key of Pipeline._kernel (the graph fingerprint:
 algorithm, schedules, input and param types; plus which buffers are dense).
 The on-disk key adds the target, the llvmlite/LLVM versions and a hash of
-the sizes and times of pyhalide's own source files, so that any change to the compiler invalidates every
-entry. An entry is a small manifest (the Kernel's buffers, params, error
-records, whether it runs parallel loops, and the key of its object file in
-jit's object cache); the object itself is jit's cached object. A missing,
-unreadable or stale entry is a miss: lowering and compilation then run as
-usual and store a fresh entry.
+the sizes and times of pyhalide's own source files, so that any change to
+the compiler invalidates every entry. An entry (disk_cache.py: JSON, never
+code) is a manifest of the Kernel's buffers, params, error records, whether
+it runs parallel loops, and the key and sha256 of its object in jit's object
+cache, plus the target and compiler hash it was made for. A missing,
+unreadable, stale or foreign entry (another key, target or compiler; an
+object whose digest differs) is a miss: lowering and compilation then run
+as usual and store a fresh entry.
 """
 from __future__ import annotations
 
 import hashlib
 import importlib.util
 import os
-import pickle
 
 import llvmlite
 import llvmlite.binding as llvm
 
+from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
-from . import jit
-from .codegen_llvm import entry_symbol
+from . import disk_cache, jit
+from .codegen_llvm import ErrorRecord, entry_symbol
+from .runtime import BufferArg
 from .target import check_runs_on_host, parse_target
 
-_MAGIC = b"PYHALIDE-KERNEL1\n"
 _source_hash = None
 
 
@@ -70,9 +72,41 @@ def _disk_key(graph_key: str) -> tuple:
     return h.hexdigest(), t
 
 
-def _path(key: str):
-    d = config.cache_dir
-    return os.path.join(d, key[:2], key + ".kernel") if d else None
+def _type_fields(t: ir.Type) -> list:
+    return [t.code, t.bits, t.lanes]
+
+
+def _to_manifest(kernel, obj_digest: str) -> dict:
+    return {
+        "name": kernel.name,
+        "buffers": [[b.name, _type_fields(b.type), b.dimensions, b.is_output]
+                    for b in kernel.buffers],
+        "params": [[p.name, _type_fields(p.type)] for p in kernel.params],
+        "errors": [[e.error, e.message, list(e.arg_kinds)] for e in kernel.errors],
+        "parallel": kernel.parallel,
+        "object_key": kernel.object_key,
+        "object_sha256": obj_digest,
+    }
+
+
+def _from_manifest(m: dict):
+    """(name, buffers, params, errors, parallel, object_key, object digest)
+    of a manifest; raises (TypeError, ValueError, KeyError) on a malformed one."""
+    def text(v):
+        if not isinstance(v, str):
+            raise TypeError(f"expected a string, not {v!r}")
+        return v
+
+    def typ(v):
+        code, bits, lanes = v
+        return ir.Type(text(code), int(bits), int(lanes))
+
+    buffers = [BufferArg(text(n), typ(t), int(d), bool(o)) for n, t, d, o in m["buffers"]]
+    params = [ir.ScalarParam(text(n), typ(t)) for n, t in m["params"]]
+    errors = [ErrorRecord(text(e), text(msg), tuple(text(k) for k in kinds))
+              for e, msg, kinds in m["errors"]]
+    return (text(m["name"]), buffers, params, errors, bool(m["parallel"]),
+            text(m["object_key"]), text(m["object_sha256"]))
 
 
 def load_kernel(graph_key: str):
@@ -80,19 +114,15 @@ def load_kernel(graph_key: str):
     if not config.cache_dir:
         return None
     key, t = _disk_key(graph_key)
-    try:
-        with open(_path(key), "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    if not data.startswith(_MAGIC):
+    entry = disk_cache.read_entry(key, "kernel", _expect(t))
+    if entry is None:
         return None
     try:
-        name, buffers, params, errors, parallel, object_key = pickle.loads(data[len(_MAGIC):])
-    except Exception:                      # a corrupt or foreign file is a miss
+        name, buffers, params, errors, parallel, object_key, digest = _from_manifest(entry[0])
+    except (TypeError, ValueError, KeyError):          # a malformed manifest is a miss
         return None
-    obj = jit._cache_load(object_key)
-    if obj is None:
+    obj = jit._cache_load(object_key, t)
+    if obj is None or hashlib.sha256(obj).hexdigest() != digest:
         return None
     check_runs_on_host(t)
     with jit._lock:
@@ -107,8 +137,14 @@ def store_kernel(graph_key: str, kernel) -> None:
     object_key = getattr(kernel, "object_key", None)
     if not config.cache_dir or object_key is None:
         return
-    key, _ = _disk_key(graph_key)
-    path = _path(key)
-    payload = pickle.dumps((kernel.name, kernel.buffers, kernel.params, kernel.errors,
-                            kernel.parallel, object_key))
-    jit.write_cache_file(path, _MAGIC + payload, "kernel cache")
+    key, t = _disk_key(graph_key)
+    obj = jit._cache_load(object_key, t)         # the entry records this object's digest
+    if obj is not None:
+        manifest = _to_manifest(kernel, hashlib.sha256(obj).hexdigest())
+        disk_cache.write_entry(key, "kernel", {**manifest, **_expect(t)}, b"")
+
+
+def _expect(t) -> dict:
+    """The manifest fields that must match this process: the target and the
+    compiler's sources."""
+    return {"target": t.key(), "compiler": _compiler_source_hash()}

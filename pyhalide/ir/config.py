@@ -5,7 +5,8 @@ PYHALIDE_DEBUG        0 silent; 1 list passes; 2 IR after each pass; 3 + LLVM IR
 PYHALIDE_TIME_PASSES  1 prints the time of each pass
 PYHALIDE_NUM_THREADS  worker threads of the parallel runtime (default: all cores)
 PYHALIDE_TARGET       Halide-style target string ("host", "x86-64-avx2", ...)
-PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it)
+PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it; a relative
+                      path is resolved against the working directory at import)
 PYHALIDE_VERIFY       1 runs the IR verifier after every lowering pass
 """
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Config:
             cache = os.path.join(os.path.expanduser("~"), ".cache", "pyhalide")
         elif cache in ("0",):
             cache = ""
+        elif cache:                     # a relative path names one folder for the process
+            cache = os.path.abspath(os.path.expanduser(cache))
         return Config(
             debug=_int_env("PYHALIDE_DEBUG", 0),
             time_passes=bool(_int_env("PYHALIDE_TIME_PASSES", 0)),
