@@ -9,6 +9,7 @@ import numpy as np
 from . import ir
 from .ir.errors import counted
 from .expr import Expr, to_node, cast_node, _number_as, is_python_number
+from .source import at, user_location
 from .var import unique_name
 
 
@@ -16,6 +17,15 @@ def _index_args(key) -> tuple:
     if not isinstance(key, tuple):
         key = (key,)
     return key
+
+
+def refuse_masked(arr, what: str) -> None:
+    """TypeError for a NumPy masked array: compiled code reads its data and
+    would silently ignore the mask."""
+    if isinstance(arr, np.ma.MaskedArray):
+        raise TypeError(f"{what} was given a masked array (np.ma): compiled code reads every "
+                        f"element and would ignore the mask; pass np.ma.filled(a, value) or "
+                        f"a.compressed() (the unmasked elements){at(user_location())}")
 
 
 def _image_call(source, t: ir.Type, name: str, dims: int, key) -> Expr:
@@ -59,6 +69,7 @@ class Buffer:
             arr = data._array
         elif isinstance(data, np.ndarray):
             arr = data
+            refuse_masked(arr, "Buffer")
         elif sizes is not None or isinstance(data, ir.Type) or isinstance(data, (type, np.dtype)):
             t = ir.as_type(data)
             if isinstance(sizes, str):
