@@ -37,9 +37,11 @@ def load_module(path: str):
 def _kind(obj, module) -> str | None:
     """What `lower` can do with obj: 'pipeline', 'funcs', 'function' or None."""
     from .func import Func
-    from .pipeline import PipelineFunction
     from .realize import Pipeline
-    if isinstance(obj, PipelineFunction):
+    # (not `from .pipeline import`: importing the submodule first would make
+    # `ph.pipeline` the module rather than the decorator)
+    frontend = sys.modules.get("pyhalide.pipeline")
+    if frontend is not None and isinstance(obj, frontend.PipelineFunction):
         return "pipeline"
     if isinstance(obj, (Func, Pipeline)):
         return "funcs"
@@ -163,15 +165,16 @@ def as_pipeline(obj, name: str):
 
 
 def lower_text(spec: str, stage: str, args: list) -> str:
-    obj, kind, path, name = load_target(spec)
+    from .errors import CompileError
     parsed = [parse_arg(a) for a in args]
+    obj, kind, path, name = load_target(spec)
     if kind == "pipeline":
         try:
             return obj.lower(stage=stage, arg_specs=_arg_specs(parsed))
-        except Exception as e:
+        except CompileError as e:
             scalars = [a for a, (_, dt, shape, num) in zip(args, parsed)
                        if dt is not None and shape is None]
-            if scalars and "not supported" in str(e):
+            if scalars:
                 e.args = (f"{e.args[0]}\n(--args {scalars[0]} gives a NumPy scalar; an array "
                           f"needs its shape, e.g. {scalars[0]}[480,640])", *e.args[1:])
             raise
