@@ -7,8 +7,8 @@ import operator
 import numpy as np
 
 from . import ir
+from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
-from .expr import Expr, to_node, cast_node, _number_as, is_python_number
 from .source import at, user_location
 from .var import unique_name
 

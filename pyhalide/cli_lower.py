@@ -167,7 +167,7 @@ def as_pipeline(obj, name: str):
 def lower_text(spec: str, stage: str, args: list) -> str:
     from .errors import CompileError
     parsed = [parse_arg(a) for a in args]
-    obj, kind, path, name = load_target(spec)
+    obj, kind, _, name = load_target(spec)
     if kind == "pipeline":
         try:
             return obj.lower(stage=stage, arg_specs=_arg_specs(parsed))
@@ -175,8 +175,9 @@ def lower_text(spec: str, stage: str, args: list) -> str:
             scalars = [a for a, (_, dt, shape, num) in zip(args, parsed)
                        if dt is not None and shape is None]
             if scalars:
-                e.args = (f"{e.args[0]}\n(--args {scalars[0]} gives a NumPy scalar; an array "
-                          f"needs its shape, e.g. {scalars[0]}[480,640])", *e.args[1:])
+                hint = (f"\n(--args {scalars[0]} gives a NumPy scalar; an array needs its "
+                        f"shape, e.g. {scalars[0]}[480,640])")
+                e.args = (e.args[0] + hint, *e.args[1:])
             raise
     if kind == "function":
         obj = _call(obj, name, parsed)

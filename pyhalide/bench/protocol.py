@@ -576,8 +576,8 @@ def render(res: SuiteResult, targets: list) -> str:
     if targets:
         if res.quick:       # a smoke run measures nothing worth a verdict
             rows = [[t.name, t.bench, t.measured, t.goal] for t in targets]
-            head += ["Targets (PERFORMANCE.md), not judged: a quick run (tiny sizes, one "
-                     "process) is dominated by per-call overheads:", "",
+            head += [("Targets (PERFORMANCE.md), not judged: a quick run (tiny sizes, one "
+                      "process) is dominated by per-call overheads:"), "",
                      md_table(["target", "benchmark", "measured", "goal"], rows), ""]
         else:
             rows = [[t.name, t.bench, t.measured, t.goal, t.verdict] for t in targets]

@@ -16,7 +16,8 @@ from pyhalide import cli_base
 from pyhalide.cli import app
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-README = open(os.path.join(ROOT, "README.md")).read()
+with open(os.path.join(ROOT, "README.md")) as _f:
+    README = _f.read()
 
 
 @pytest.fixture(autouse=True)
@@ -147,7 +148,7 @@ def test_every_command_reports_errors_without_traceback():
 def test_the_subprocess_cli_prints_one_message():
     out = subprocess.run([sys.executable, "-m", "pyhalide.cli", "lower",
                           "examples/pipelines/blur.py::blur", "--args", "img=uint8"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=240,
+                         capture_output=True, text=True, check=False, cwd=ROOT, timeout=240,
                          env={k: v for k, v in os.environ.items() if k != "PYHALIDE_DEBUG"})
     assert out.returncode == 1
     assert out.stderr.startswith("Error: ") and "Traceback" not in out.stderr
@@ -209,8 +210,10 @@ def test_generate_refuses_out_with_in_place(tmp_path):
 
 def test_user_tables_add_entries_and_never_drop_shipped_ones(tmp_path, monkeypatch):
     import json
-    from pyhalide import ir, tables
+
     from pyhalide.tables import store
+
+    from pyhalide import ir, tables
     shipped = store.read_records(store.table_path("int8"))
     new = dict(shipped[0], ops=["(x0 + y0) + 0"], origin="generated")
     (tmp_path / "int8.jsonl").write_text("# mine\n" + json.dumps(shipped[1]) + "\n"
@@ -232,7 +235,7 @@ def test_user_tables_add_entries_and_never_drop_shipped_ones(tmp_path, monkeypat
 def test_a_checkout_named_pyhalide_does_not_shadow_the_package(tmp_path):
     (tmp_path / "pyhalide").symlink_to(ROOT)
     code = "import pyhalide as ph; print(ph.Buffer.__module__, ph.__file__)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                          cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0] == "pyhalide.buffer"
@@ -242,7 +245,7 @@ def test_a_checkout_named_pyhalide_does_not_shadow_the_package(tmp_path):
 def test_a_checkout_named_pyhalide_without_install_says_what_is_wrong(tmp_path):
     (tmp_path / "pyhalide").symlink_to(ROOT)
     out = subprocess.run([sys.executable, "-S", "-c", "import pyhalide"], capture_output=True,
-                         text=True, cwd=tmp_path, timeout=120)     # -S: no site-packages
+                         text=True, cwd=tmp_path, timeout=120, check=False)   # -S: no site-packages
     assert out.returncode == 1
     assert (f"'import pyhalide' found the folder {tmp_path / 'pyhalide'}, a checkout of "
             f"pyhalide's source, not the package: Python started in {tmp_path}") in out.stderr
@@ -273,8 +276,8 @@ def test_bench_progress_is_lines_elsewhere():
 
 
 def test_tables_progress_has_an_eta():
-    from rich.console import Console
     from pyhalide.tables.runner import run_tasks
+    from rich.console import Console
     stream = _Tty()
     results = run_tasks(lambda task, q: task * 2, [1, 2, 3], (), 1, "work",
                         console=Console(file=stream, force_terminal=True))

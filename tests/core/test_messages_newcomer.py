@@ -14,8 +14,8 @@ HERE = __file__
     (ph.Int(8), 300, "an integer from -128 to 127 (a Python int or a NumPy integer scalar)"),
     (ph.UInt(16), 2.5, "an integer from 0 to 65535"),
     (ph.Bool(), 2, "True or False"),
-    (ph.Float(32), "x", "a real number (a Python int or float, or a NumPy integer or "
-                        "floating scalar)")])
+    (ph.Float(32), "x", ("a real number (a Python int or float, or a NumPy integer or "
+                         "floating scalar)"))])
 def test_param_errors_say_which_values_fit(t, bad, fits):
     p = ph.Param(t, "pp")
     with pytest.raises(TypeError) as e:
