@@ -60,20 +60,15 @@ def test_lower_a_function_returning_funcs_picks_the_outputs(monkeypatch):
     assert "realize blur_x" not in r.stdout
 
 
-def test_lower_a_function_without_args_says_what_to_give(monkeypatch):
+@pytest.mark.parametrize("name,says", [
+    ("blur", ["blur(image) is called to build its Funcs: give image with --args"]),
+    ("np", ["np in examples/blur.py is a module", "In examples/blur.py: blur, blur_numpy, main"])])
+def test_lower_says_what_to_give(monkeypatch, name, says):
     monkeypatch.chdir(ROOT)
-    r = run("lower", "examples/blur.py::blur")
-    assert r.exit_code == 2
-    assert "blur(image) is called to build its Funcs: give image with --args" in flat(r.output)
-    assert "Traceback" not in r.output
-
-
-def test_lower_names_what_a_file_offers(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    r = run("lower", "examples/blur.py::np")
-    assert r.exit_code == 2
-    assert "np in examples/blur.py is a module" in flat(r.output)
-    assert "blur, blur_numpy, main" in flat(r.output)
+    r = run("lower", f"examples/blur.py::{name}")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    for text in says:
+        assert text in flat(r.output)
 
 
 def test_lower_module_level_func_and_pipeline(tmp_path):
