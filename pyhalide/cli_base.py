@@ -2,7 +2,7 @@
 errors reported as one located message instead of a traceback.
 
 `Command` and `Group` are the typer classes of every command and command
-group. Their help shows arguments by name (TARGET, not `{target}`) and no
+group. Their help shows arguments by name (FILE::NAME, not `{target}`) and no
 `<bool>`/`<str>` tags; running a command turns an exception into one line,
 `Error: FILE:LINE: message`, located at the user's code when the error came
 from it. `--debug` (an option of `pyhalide`) or PYHALIDE_DEBUG set to
@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 import os
 import re
-import sys
 import sysconfig
 import traceback
 
@@ -43,21 +42,12 @@ def debug_enabled() -> bool:
 
 
 def _internal_roots() -> tuple:
-    """Folders whose files are not the user's: pyhalide's packages, the
-    standard library and installed packages."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    roots = {here, os.path.dirname(here) + os.sep + "lowering",
-             os.path.dirname(here) + os.sep + "tables",
-             os.path.dirname(here) + os.sep + "frontend_ast"}
-    for mod in ("pyhalide.lowering", "pyhalide.tables", "pyhalide.frontend_ast"):
-        m = sys.modules.get(mod)
-        if m is not None and getattr(m, "__file__", None):
-            roots.add(os.path.dirname(os.path.abspath(m.__file__)))
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        p = sysconfig.get_paths().get(key)
-        if p:
-            roots.add(os.path.abspath(p))
-    return tuple(r.rstrip(os.sep) + os.sep for r in roots)
+    """Folders whose files are not the user's: pyhalide's packages (as
+    pyhalide.source sees them), the standard library and installed packages."""
+    from .source import _INTERNAL
+    roots = {os.path.abspath(p) for key, p in sysconfig.get_paths().items()
+             if key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return tuple(_INTERNAL) + tuple(r.rstrip(os.sep) + os.sep for r in roots)
 
 
 def _user_frame(tb):
