@@ -30,7 +30,7 @@ def lower(target: str = typer.Argument(..., metavar="FILE::NAME",
           stage: str = typer.Option("final", help="one of: " + ", ".join(STAGES)),
           args: Optional[List[str]] = typer.Option(None, "--args", metavar="NAME=TYPE",
                                                    help=ARGS_HELP)):
-    """Print the IR of NAME at a lowering stage, e.g. pyhalide lower examples/blur.py::blur --args image=uint16[1024,1536] --stage loops"""
+    """Print the IR of NAME at a lowering stage, e.g. pyhalide lower examples/blur.py::blur --args 'image=uint16[1024,1536]' --stage loops"""
     if stage not in STAGES:
         raise typer.BadParameter(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}",
                                  param_hint="--stage")

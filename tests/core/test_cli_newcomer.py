@@ -6,6 +6,7 @@ checkout named `pyhalide` does not shadow the package; progress with an ETA."""
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -47,7 +48,7 @@ def test_the_readme_lower_commands_work_verbatim(monkeypatch):
     commands = readme_commands("pyhalide lower examples/")
     assert any("examples/blur.py::blur" in c for c in commands), commands
     for command in commands:
-        r = run(*command.split()[1:])
+        r = run(*shlex.split(command)[1:])
         assert r.exit_code == 0, (command, r.output)
         assert "blur_y" in r.stdout, command
 
