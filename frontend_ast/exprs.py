@@ -203,6 +203,8 @@ class ExprMixin:
                 if base.ty.weak:
                     raise self.err(node, f"a {base.ty.describe()} has no dtype")
                 return DtypeVal(base.ty.dtype)
+            if attr in ("shape", "ndim", "size") and not base.ty.weak:   # as NumPy scalars
+                return {"shape": TupleVal([]), "ndim": const_val(0), "size": const_val(1)}[attr]
             raise self.err(node, f"scalar attribute .{attr} is not supported")
         if isinstance(base, InfoVal):
             if not hasattr(base.info, attr):

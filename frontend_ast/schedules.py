@@ -9,12 +9,17 @@ import importlib.util
 import os
 
 from pyhalide.errors import CompileError
+from pyhalide.source import at, user_location
 
 from .targets import running_target, rank_side_files
 
 
 class ScheduleNameError(CompileError, KeyError):
-    """A schedule named a Func or loop variable that does not exist."""
+    """A schedule named a Func or loop variable that does not exist (the
+    message ends with the schedule's line)."""
+
+    def __init__(self, message: str):
+        super().__init__(message + at(user_location()))
 
     def __str__(self):
         return self.args[0] if self.args else ""

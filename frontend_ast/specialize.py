@@ -10,6 +10,7 @@ import numpy as np
 
 import pyhalide as ph
 from pyhalide import ir
+from pyhalide.buffer import refuse_masked
 
 from .analyze import check_supported
 from .builder import Builder
@@ -38,15 +39,16 @@ class Out:
 def arg_spec(value):
     """The specialization key of one argument value."""
     if isinstance(value, np.ndarray):
+        refuse_masked(value, "@pipeline")
         return ("array", value.dtype.str, value.ndim)
+    if isinstance(value, np.generic):     # before float: np.float64 is a float subclass
+        return ("np", value.dtype.str)
     if isinstance(value, bool):
         return ("bool",)
     if isinstance(value, int):
         return ("int",)
     if isinstance(value, float):
         return ("float",)
-    if isinstance(value, np.generic):
-        return ("np", value.dtype.str)
     if value is None:
         return ("const", None)
     raise TypeError(f"@pipeline arguments must be NumPy arrays or scalars, not "

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.ir.errors import counted
 from . import parallel_runtime
 from .codegen_llvm import ERR_SLOTS
 
@@ -139,7 +140,7 @@ class Kernel:
                 if geom != last[i]:                 # (the same shape: the same ndim)
                     spec = self.buffers[i]
                     if arr.ndim != spec.dimensions:
-                        raise ValueError(f"buffer {spec.name} has {arr.ndim} dimensions; "
+                        raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
                                          f"expected {spec.dimensions}")
                     scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
                     last[i] = geom

@@ -7,7 +7,9 @@ import operator
 import numpy as np
 
 from . import ir
-from .expr import Expr, to_node, cast_node, _number_as, is_python_number
+from .expr import Expr, cast_node, to_node
+from .ir.errors import counted
+from .source import at, user_location
 from .var import unique_name
 
 
@@ -17,10 +19,19 @@ def _index_args(key) -> tuple:
     return key
 
 
+def refuse_masked(arr, what: str) -> None:
+    """TypeError for a NumPy masked array: compiled code reads its data and
+    would silently ignore the mask."""
+    if isinstance(arr, np.ma.MaskedArray):
+        raise TypeError(f"{what} was given a masked array (np.ma): compiled code reads every "
+                        f"element and would ignore the mask; pass np.ma.filled(a, value) or "
+                        f"a.compressed() (the unmasked elements){at(user_location())}")
+
+
 def _image_call(source, t: ir.Type, name: str, dims: int, key) -> Expr:
     args = _index_args(key)
     if len(args) != dims:
-        raise ValueError(f"{name} has {dims} dimensions but is indexed with {len(args)}")
+        raise ValueError(f"{name} has {counted(dims, 'dimension')} but is indexed with {len(args)}")
     nodes = []
     for a in args:
         n = to_node(a)
@@ -58,6 +69,7 @@ class Buffer:
             arr = data._array
         elif isinstance(data, np.ndarray):
             arr = data
+            refuse_masked(arr, "Buffer")
         elif sizes is not None or isinstance(data, ir.Type) or isinstance(data, (type, np.dtype)):
             t = ir.as_type(data)
             if isinstance(sizes, str):
@@ -94,7 +106,7 @@ class Buffer:
     def dim(self, i: int) -> _Dim:
         a = self._array
         if not 0 <= i < a.ndim:
-            raise IndexError(f"Buffer {self._name} has {a.ndim} dimensions, not {i + 1}")
+            raise IndexError(f"Buffer {self._name} has {counted(a.ndim, 'dimension')}, not {i + 1}")
         axis = a.ndim - 1 - i
         return _Dim(0, a.shape[axis], a.strides[axis] // a.itemsize)
 
@@ -123,7 +135,7 @@ class Buffer:
         args = _index_args(key)
         if all(isinstance(a, (int, np.integer)) for a in args):
             if len(args) != self._array.ndim:
-                raise IndexError(f"Buffer {self._name} has {self._array.ndim} dimensions")
+                raise IndexError(f"Buffer {self._name} has {counted(self._array.ndim, 'dimension')}")
             return self._array[tuple(reversed(args))]
         return _image_call(self, self.type(), self._name, self.dimensions(), key)
 
@@ -164,7 +176,7 @@ class ImageParam:
 
     def _geometry(self, field: str, i: int) -> Expr:
         if not 0 <= i < self._dims:
-            raise IndexError(f"ImageParam {self._name} has {self._dims} dimensions")
+            raise IndexError(f"ImageParam {self._name} has {counted(self._dims, 'dimension')}")
         return Expr.wrap(ir.Variable(ir.INDEX, f"{self._name}.{field}.{i}", "param", self))
 
     def dim(self, i: int) -> _Dim:
@@ -190,6 +202,16 @@ class ImageParam:
         return f"<pyhalide.ImageParam {self._name} {self._type} {self._dims}-D>"
 
 
+def _param_values(t: ir.Type) -> str:
+    """The Python values a Param of type t takes, for messages."""
+    if t.is_bool():
+        return "True or False (a Python bool, np.bool_, or the integers 0 and 1)"
+    if t.is_float():
+        return "a real number (a Python int or float, or a NumPy integer or floating scalar)"
+    return (f"an integer from {t.min_value()} to {t.max_value()} (a Python int or a NumPy "
+            f"integer scalar)")
+
+
 class Param(Expr):
     """A scalar input bound at run time: Param(type, "name", value)."""
 
@@ -212,21 +234,21 @@ class Param(Expr):
         return self._type
 
     def set(self, value):
-        """Bind a value now; TypeError (naming the Param) when it is not a
-        number of the Param's kind or does not fit its type."""
+        """Bind a value now; TypeError (naming the Param and the values that
+        fit its type) when it is not a number of the Param's kind or does
+        not fit its type."""
         t = self._type
         v = value.item() if isinstance(value, np.generic) else value
         if t.is_float():
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise TypeError(f"Param {self._name} of type {t} expects a real number, "
-                                f"not {value!r}")
+            ok = not isinstance(v, bool) and isinstance(v, (int, float))
         else:
             try:
-                iv = operator.index(v)
+                ok = t.can_represent(operator.index(v))
             except TypeError:
-                raise TypeError(f"Param {self._name} of type {t} expects an integer, "
-                                f"not {value!r}") from None
-            _number_as(t, iv, f" (Param {self._name})")
+                ok = False
+        if not ok:
+            raise TypeError(f"Param {self._name} of type {t} takes {_param_values(t)}, "
+                            f"not {value!r}")
         self._value = value
 
     def get(self):

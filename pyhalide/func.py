@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import ir
 from .errors import CompileError
+from .ir.errors import counted
 from .schedule import Schedulable
 from .expr import Expr, to_node, cast_node, _number_as, is_python_number
 from .source import user_location, at
@@ -36,13 +37,13 @@ class FuncRef(Expr):
         if fn.pure is None:
             raise CompileError(f"Func {fn.name} is called before it is defined")
         if single and len(fn.output_types) != 1:
-            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values; "
+            raise CompileError(f"Func {fn.name} has {counted(len(fn.output_types), 'value')}; "
                                f"select one with {fn.name}[...][i]")
         if not 0 <= index < len(fn.output_types):
-            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values, no value {index}")
+            raise CompileError(f"Func {fn.name} has {counted(len(fn.output_types), 'value')}, no value {index}")
         if len(self._args) != len(fn.args):
-            raise CompileError(f"Func {fn.name} has {len(fn.args)} dimensions but is called "
-                               f"with {len(self._args)} arguments")
+            raise CompileError(f"Func {fn.name} has {counted(len(fn.args), 'dimension')} but is called "
+                               f"with {counted(len(self._args), 'argument')}")
         args = tuple(_arg_node(a, fn.name) for a in self._args)
         return ir.Call(fn.output_types[index], fn.name, args, ir.FUNC, index, fn)
 
@@ -129,7 +130,7 @@ class Func(Schedulable):
     def type(self) -> ir.Type:
         ts = self._function.output_types
         if len(ts) != 1:
-            raise CompileError(f"Func {self.name()} has {len(ts)} values; use types()")
+            raise CompileError(f"Func {self.name()} has {counted(len(ts), 'value')}; use types()")
         return ts[0]
 
     def num_update_definitions(self) -> int:
@@ -216,10 +217,10 @@ class Func(Schedulable):
     def _define_update(self, items, values, loc):
         fn = self._function
         if len(items) != len(fn.args):
-            raise CompileError(f"Func {fn.name} has {len(fn.args)} dimensions but the update "
-                               f"has {len(items)} arguments{at(loc)}")
+            raise CompileError(f"Func {fn.name} has {counted(len(fn.args), 'dimension')} but the update "
+                               f"has {counted(len(items), 'argument')}{at(loc)}")
         if len(values) != len(fn.output_types):
-            raise CompileError(f"Func {fn.name} has {len(fn.output_types)} values but the update "
+            raise CompileError(f"Func {fn.name} has {counted(len(fn.output_types), 'value')} but the update "
                                f"gives {len(values)}{at(loc)}")
         args = tuple(_arg_node(a, fn.name) for a in items)
         nodes = []

@@ -58,14 +58,18 @@ class PipelineFunction:
         return self._parsed
 
     def _bind(self, args, kwargs):
+        """The argument values in parameter order; a 0-d array is taken as
+        the NumPy scalar it holds."""
         if not kwargs and len(args) == self._plain_arity:
-            return list(args)
-        try:
-            ba = self._signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self.__name__}(): {e}") from None
-        ba.apply_defaults()
-        return list(ba.arguments.values())
+            values = list(args)
+        else:
+            try:
+                ba = self._signature.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{self.__name__}(): {e}") from None
+            ba.apply_defaults()
+            values = list(ba.arguments.values())
+        return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
     def _specialization(self, values):
         from .frontend_ast.specialize import Specialization, arg_spec

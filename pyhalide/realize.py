@@ -2,12 +2,16 @@
 argument types), and run it on NumPy arrays."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from . import ir
 from .buffer import Buffer
 from .errors import CompileError
+from .ir.errors import counted
 from .graph import collect_graph, fingerprint
+from .source import at, user_location
 
 def _dense0(arr: np.ndarray) -> bool:
     """Whether dimension 0 (the last NumPy axis) has stride 1."""
@@ -38,6 +42,19 @@ def _output_buffer_names(fn: ir.Function) -> list:
     if len(fn.output_types) == 1:
         return [fn.name]
     return [f"{fn.name}.{i}" for i in range(len(fn.output_types))]
+
+
+def _integer_sizes(sizes) -> list:
+    """realize()'s sizes as ints; TypeError for anything but integers (8.7 is
+    not rounded to 8)."""
+    out = []
+    for s in sizes:
+        try:
+            out.append(operator.index(s))
+        except TypeError:
+            raise TypeError(f"realize() sizes must be integers, not {s!r} (in {list(sizes)})"
+                            f"{at(user_location())}") from None
+    return out
 
 
 class Pipeline:
@@ -138,7 +155,7 @@ class Pipeline:
         given = None
         if sizes is None:
             sizes = []
-        if isinstance(sizes, (int, np.integer)):
+        if isinstance(sizes, (int, float, np.number)):
             sizes = [sizes, *more]
         elif isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
                                            and isinstance(sizes[0], (Buffer, np.ndarray))):
@@ -154,10 +171,10 @@ class Pipeline:
                                     f"expected {t}")
             arrays = [b._array for b in bufs]
         else:
-            sizes = [int(s) for s in sizes]
+            sizes = _integer_sizes(sizes)
             if len(sizes) != plan.dims:
-                raise ValueError(f"Func {plan.first_name} has {plan.dims} dimensions but "
-                                 f"realize() was given {len(sizes)} sizes")
+                raise ValueError(f"Func {plan.first_name} has {counted(plan.dims, 'dimension')} but "
+                                 f"realize() was given {counted(len(sizes), 'size')}")
             if any(s < 0 for s in sizes):
                 raise ValueError(f"realize() sizes must be non-negative, got {sizes}")
             shape = tuple(reversed(sizes))

@@ -157,7 +157,8 @@ def rfactor(stage, preserved: list):
     d = stage.definition()
     op = prove_associativity(stage)
     if not op.associative:
-        ctx.fail(f"the update is not provably associative: {op.reason}")
+        ctx.fail(f"the update is not provably associative: "
+                 f"{op.reason.removeprefix(ctx.label + ': ')}")
     kept = _parse_preserved(ctx, d, preserved)
     try:
         proj = project(d)

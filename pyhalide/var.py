@@ -6,6 +6,7 @@ import itertools
 from . import ir
 from .expr import Expr, to_node, cast_node
 from .errors import CompileError
+from .ir.errors import counted
 
 _counter = itertools.count()
 
@@ -138,7 +139,7 @@ class RDom(Expr):
 
     def _dim(self, i) -> RVar:
         if i >= len(self._vars):
-            raise CompileError(f"RDom {self._name} has {len(self._vars)} dimensions; "
+            raise CompileError(f"RDom {self._name} has {counted(len(self._vars), 'dimension')}; "
                                f"dimension {i} does not exist")
         return self._vars[i]
 

@@ -7,7 +7,8 @@ The public interface for the rfactor matcher:
     load_all() -> list[TableEntry]
     entry_to_dict(entry) -> dict          (the export JSON object)
 
-Loading reads only the JSON files (parsing of an entry's `ops` into IR happens
+Loading reads the shipped tables (tables/data) merged with the user's
+generated ones (store.user_dir()); it reads only the JSON files (parsing of an entry's `ops` into IR happens
 on first access), and z3 is not imported.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import lru_cache
 
 from pyhalide import ir
 from .entry import TableEntry, entry_to_dict
-from .store import read_records, table_files, table_path
+from .store import merged_records, table_names
 from .syntax import type_name
 
 __all__ = ["TableEntry", "load_table", "load_all", "entry_to_dict"]
@@ -24,10 +25,8 @@ __all__ = ["TableEntry", "load_table", "load_all", "entry_to_dict"]
 
 @lru_cache(maxsize=None)
 def _file_entries(name: str) -> tuple:
-    path = table_path(name)
-    if not path.exists():
-        return ()
-    return tuple(TableEntry.from_record(r) for r in read_records(path))
+    """The shipped entries of a type, with the user's generated ones merged in."""
+    return tuple(TableEntry.from_record(r) for r in merged_records(name))
 
 
 def load_table(t, size: int | None = None, root: str | None = None) -> list:
@@ -46,5 +45,5 @@ def load_table(t, size: int | None = None, root: str | None = None) -> list:
 
 
 def load_all() -> list:
-    """Every shipped entry, table by table."""
-    return [e for path in table_files() for e in _file_entries(path.stem)]
+    """Every entry (shipped and the user's), table by table."""
+    return [e for name in table_names() for e in _file_entries(name)]

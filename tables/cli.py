@@ -12,12 +12,13 @@ from rich.console import Console
 from rich.table import Table
 
 from pyhalide import ir
+from pyhalide.cli_base import Command, Group
 from . import store
 from .syntax import type_name
 
-app = typer.Typer(help="The associative-operator tables: synthesis by enumeration, random "
+app = typer.Typer(cls=Group, help="The associative-operator tables: synthesis by enumeration, random "
                        "testing and Z3 proofs, re-verification, statistics and export.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, add_completion=False)
 console = Console()
 
 ALL_TYPES = [type_name(t) for t in ir.ALL_SCALAR_TYPES]
@@ -38,7 +39,7 @@ def regenerate_command(s) -> str:
             f"--max-tuple-leaves {s.max_tuple_leaves} --seed {s.seed}")
 
 
-@app.command()
+@app.command(cls=Command)
 def generate(
     types: Optional[List[str]] = typer.Option(None, "--types", help="Scalar types to generate "
                                               "(NumPy names; repeat the option). Default: all."),
@@ -49,19 +50,29 @@ def generate(
                                                    "(default: --max-leaves)."),
     seed: int = typer.Option(0, help="Seed of the random inputs (fingerprints and filter)."),
     jobs: int = typer.Option(2, help="Worker processes."),
-    out: Optional[Path] = typer.Option(None, help="Output directory (default: the shipped "
-                                       "tables, tables/data)."),
+    out: Optional[Path] = typer.Option(None, help="Output directory (default: the user's "
+                                       "tables, $XDG_DATA_HOME/pyhalide/tables or "
+                                       "~/.local/share/pyhalide/tables, which pyhalide loads "
+                                       "merged with the shipped ones)."),
+    in_place: bool = typer.Option(False, "--in-place", help="Rewrite the shipped tables "
+                                  "(tables/data) instead."),
 ):
     """Enumerate operators, filter them on random inputs, prove them with Z3 and
     write one table per type."""
     from .generate import Settings, run_task, tasks_for
     from .runner import run_tasks
 
+    if in_place and out is not None:
+        raise typer.BadParameter("give --out DIR or --in-place, not both", param_hint="--out")
+    out = store.DATA_DIR if in_place else out or store.user_dir()
+    if out is None:
+        raise typer.BadParameter("PYHALIDE_TABLES_DIR is empty (no user tables): give --out "
+                                 "DIR or --in-place", param_hint="--out")
     settings = Settings(max_leaves, max_tuple_leaves or max_leaves, seed)
     type_list = _types(types)
     tasks = tasks_for(type_list, settings)
     start = time.time()
-    results = run_tasks(run_task, tasks, (settings,), jobs, "generate", console)
+    results = run_tasks(run_task, tasks, (settings,), jobs, "generate")
     wall = time.time() - start
     summary = Table("type", "entries", "candidates", "not associative", "no identity",
                     "unknown (rlimit)", title=f"generated in {wall:.0f} s")
@@ -72,15 +83,20 @@ def generate(
         records = [e for r in mine for e in r.entries]
         store.write_table(name, records, [
             f"Associative operators of {name} (pyhalide tables; format: docs/tables.md).",
-            f"Regenerate with: {regenerate_command(settings)}",
+            f"Regenerate with: {regenerate_command(settings)}" + (" --in-place" if in_place
+                                                                   else ""),
             f"{len(records)} entries."], out)
         summary.add_row(name, str(len(records)), str(stats["candidates"]),
                         str(stats["not associative"]), str(stats["no identity"]),
                         str(stats["unknown (rlimit)"]))
     console.print(summary)
+    where = "the shipped tables" if in_place else str(out)
+    console.print(f"Written to {where}" + ("" if in_place or out != store.user_dir() else
+                  "; pyhalide loads them merged with the shipped tables") +
+                  f". Re-prove them with: pyhalide tables verify --dir {out}", highlight=False)
 
 
-@app.command()
+@app.command(cls=Command)
 def verify(
     types: Optional[List[str]] = typer.Option(None, "--types", help="Tables to verify "
                                               "(default: all)."),
@@ -98,7 +114,7 @@ def verify(
         if path.exists():
             n = len(store.read_records(path))
             tasks += [(path.stem, i, min(i + 40, n)) for i in range(0, n, 40)]
-    results = run_tasks(verify_chunk, tasks, (directory,), jobs, "verify", console)
+    results = run_tasks(verify_chunk, tasks, (directory,), jobs, "verify")
     failures = [f for r in results for f in r]
     total = sum(last - first for _, first, last in tasks)
     for text, problems in failures:
@@ -108,7 +124,7 @@ def verify(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=Command)
 def stats(
     directory: Optional[Path] = typer.Option(None, "--dir", help="Table directory (default: "
                                              "the shipped tables)."),
@@ -130,7 +146,7 @@ def stats(
                   + f" = {sum(totals.values())}")
 
 
-@app.command()
+@app.command(cls=Command)
 def export(
     out: Optional[Path] = typer.Option(None, help="Output file (default: standard output)."),
     directory: Optional[Path] = typer.Option(None, "--dir", help="Table directory (default: "

@@ -1,4 +1,5 @@
-"""Running tasks on a process pool with a rich progress display.
+"""Running tasks on a process pool with a rich progress display (with an
+ETA, on stderr unless `console` says otherwise).
 
 Each task runs `fn(task, *args, queue)`; the task reports `(task, stage,
 done, total)` on the queue and the main process draws one progress row per
@@ -9,7 +10,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import queue as queue_mod
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from pyhalide.cli_progress import progress_bar
 
 
 def _label(task) -> str:
@@ -18,9 +19,7 @@ def _label(task) -> str:
 
 def run_tasks(fn, tasks: list, args: tuple, jobs: int, title: str, console=None) -> list:
     """Results of fn over `tasks`, in the order of `tasks`."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         overall = progress.add_task(title, total=len(tasks))
         rows: dict = {}
         finished: set = set()

@@ -1,4 +1,6 @@
-"""The checked-in table files: tables/data/<type>.jsonl, one per scalar type.
+"""The table files: tables/data/<type>.jsonl, one per scalar type, shipped
+with pyhalide, and the user's generated tables (`pyhalide tables generate`
+writes them to `user_dir()`), which loading merges with the shipped ones.
 
 A file holds the entries whose first value element has that type (argmin over
 float32 values with an int32 index lives in float32.jsonl, in both tuple
@@ -10,9 +12,38 @@ generated before hand-written, then enumeration order.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def user_dir() -> Path | None:
+    """The user's table directory: $PYHALIDE_TABLES_DIR (empty or `0`: none),
+    else $XDG_DATA_HOME/pyhalide/tables, else ~/.local/share/pyhalide/tables."""
+    env = os.environ.get("PYHALIDE_TABLES_DIR")
+    if env is not None:
+        return None if env in ("", "0") else Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return Path(base) / "pyhalide" / "tables"
+
+
+def record_key(record: dict) -> tuple:
+    """What makes two records the same operator."""
+    return json.dumps([record["type"], record["size"], record["ops"]])
+
+
+def merged_records(type_name: str) -> list:
+    """The shipped records of a type, then the user's records that are not
+    shipped, in table order (a user table adds entries, never drops one)."""
+    shipped = table_path(type_name)
+    records = read_records(shipped) if shipped.exists() else []
+    mine = user_dir()
+    if mine is not None and (mine / shipped.name).exists() and mine.resolve() != DATA_DIR:
+        seen = {record_key(r) for r in records}
+        records += [r for r in read_records(mine / shipped.name) if record_key(r) not in seen]
+    return sorted(records, key=sort_key)
 
 
 def table_path(type_name: str, directory: Path | None = None) -> Path:
@@ -42,3 +73,9 @@ def read_records(path: Path) -> list:
 
 def table_files(directory: Path | None = None) -> list:
     return sorted(Path(directory or DATA_DIR).glob("*.jsonl"))
+
+
+def table_names() -> list:
+    """Type names of the shipped and the user's tables."""
+    dirs = [DATA_DIR] + ([user_dir()] if user_dir() is not None else [])
+    return sorted({p.stem for d in dirs for p in table_files(d)})

@@ -2,6 +2,7 @@
 (Markdown, so they can be pasted verbatim into docs/performance.md)."""
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import platform
@@ -11,11 +12,11 @@ from typing import List, Optional
 
 import typer
 
+from ..cli_base import Command
+from ..cli_progress import SuiteProgress
 from .protocol import MIN_CALLS, MIN_ROUNDS, THREAD_VARS
 
-app = typer.Typer(help="Run the benchmark suites of PERFORMANCE.md side by side with NumPy, "
-                       "Numba and Halide 21 (peers not installed show n/a).",
-                  add_completion=False, invoke_without_command=True)
+app = typer.Typer(add_completion=False)
 
 SUITES = {"1": "suite1", "2": "suite2", "3": "suite3"}
 
@@ -104,9 +105,7 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
     return "\n".join(parts)
 
 
-@app.callback(invoke_without_command=True)
-def bench(ctx: typer.Context,
-          suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all"),
+def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all"),
           size_log2: Optional[int] = typer.Option(
               None, "--size-log2", "-n",
               help="suite 1: log2 of the element count (default 24, quick 12); "
@@ -135,9 +134,7 @@ def bench(ctx: typer.Context,
                                                   help="write every per-round time, status "
                                                        "and note to this JSON file"),
           quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress on stderr")):
-    """Run the benchmark suites and print their tables."""
-    if ctx.invoked_subcommand is not None:
-        return
+    """Run the benchmark suites of PERFORMANCE.md side by side with NumPy, Numba and Halide 21 (peers not installed show n/a); print their tables."""
     if suite == "all":
         suites = ["suite1", "suite2", "suite3"]
     elif suite in SUITES:
@@ -157,15 +154,15 @@ def bench(ctx: typer.Context,
         for v in THREAD_VARS:
             os.environ.setdefault(v, str(threads))
     command = _command_line()
-    progress = None if quiet else (lambda s: typer.echo(s, err=True))
     raw: list = []
-    try:
-        report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
-                     in_process=None if processes is None else not processes,
-                     benches=bench_names, columns=columns, threads=threads, command=command,
-                     progress=progress, raw=raw)
-    except ValueError as e:
-        raise typer.BadParameter(str(e))
+    with contextlib.nullcontext() if quiet else SuiteProgress() as progress:
+        try:
+            report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
+                         in_process=None if processes is None else not processes,
+                         benches=bench_names, columns=columns, threads=threads,
+                         command=command, progress=progress, raw=raw)
+        except ValueError as e:
+            raise typer.BadParameter(str(e))
     typer.echo(report)
     if output:
         with open(output, "w") as f:
@@ -174,6 +171,9 @@ def bench(ctx: typer.Context,
         import json
         with open(json_path, "w") as f:
             json.dump({"command": command, "suites": raw}, f, indent=1, default=str)
+
+
+app.command(cls=Command)(bench)
 
 
 def main():

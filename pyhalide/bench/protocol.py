@@ -387,14 +387,16 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
     if unknown:
         raise ValueError(f"unknown benchmarks for {suite}: {sorted(unknown)}; "
                          f"choose from {list(mod.BENCHMARKS)}")
-    say = progress or (lambda s: None)
+    say = progress or (lambda suite, text, done, total: None)
+    total, done = len(names) * len(cols) * (1 + rounds), 0
     env = worker_env(threads)
     results = []
     for name in names:
         cells, handles, data_cache = {}, {}, {}
         try:
             for col in cols:                      # setup one after another: compile times clean
-                say(f"{suite} {name}: setting up {col.header}")
+                say(suite, f"{name}: setting up {col.header}", done, total)
+                done += 1
                 try:
                     h = InProcessColumn(data_cache) if in_process else \
                         ProcessColumn(env, timeout)
@@ -413,7 +415,8 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
                 if r % 2:
                     order.reverse()
                 order_log.append(order)
-                say(f"{suite} {name}: round {r + 1}/{rounds}")
+                say(suite, f"{name}: round {r + 1}/{rounds}", done, total)
+                done += len(cols)
                 for key in order:
                     try:
                         t = handles[key].measure(calls)
@@ -429,6 +432,7 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
             if c.status in ("ok", "wrong") and not c.timed:
                 c.status = "fails"
         results.append(BenchResult(name, cells, rounds, calls, order_log))
+    say(suite, "done", total, total)
     return SuiteResult(suite, mod.TITLE, params, cols, mod.REFERENCE, results, rounds, calls,
                        threads, in_process, quick)
 
@@ -445,6 +449,14 @@ def fmt_time(s: Optional[float]) -> str:
     if ms >= 1:
         return f"{ms:.2f}"
     return f"{ms:.3f}"
+
+
+def fmt_bytes(n: float) -> str:
+    """2.5 MiB, 48 KiB, 512 B."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.0f} B"
 
 
 def fmt_ratio(x: Optional[float], spread: bool = True) -> str:
@@ -562,12 +574,15 @@ def render(res: SuiteResult, targets: list) -> str:
              md_table(["benchmark"] + [c.header for c in comp_cols], rows), ""]
     # targets
     if targets:
-        rows = [[t.name, t.bench, t.measured, t.goal, t.verdict] for t in targets]
-        what = "Targets (PERFORMANCE.md)" + (
-            " — quick mode: tiny sizes, one process, per-call overheads dominate; these "
-            "verdicts say nothing about the targets" if res.quick else "") + ":"
-        head += [what, "",
-                 md_table(["target", "benchmark", "measured", "goal", "met"], rows), ""]
+        if res.quick:       # a smoke run measures nothing worth a verdict
+            rows = [[t.name, t.bench, t.measured, t.goal] for t in targets]
+            head += [("Targets (PERFORMANCE.md), not judged: a quick run (tiny sizes, one "
+                      "process) is dominated by per-call overheads:"), "",
+                     md_table(["target", "benchmark", "measured", "goal"], rows), ""]
+        else:
+            rows = [[t.name, t.bench, t.measured, t.goal, t.verdict] for t in targets]
+            head += ["Targets (PERFORMANCE.md):", "",
+                     md_table(["target", "benchmark", "measured", "goal", "met"], rows), ""]
     if notes.items:
         head += ["Notes:", "", *(f"{n}  " for n in notes.render().splitlines()), ""]
     return "\n".join(head)

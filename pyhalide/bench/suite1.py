@@ -26,7 +26,8 @@ import zlib
 
 import numpy as np
 
-from .protocol import compile_target, Bench, Column, Runner, TargetRow, Unavailable, fmt_ratio, verdict
+from .protocol import (compile_target, Bench, Column, Runner, TargetRow, Unavailable, fmt_bytes,
+                       fmt_ratio, verdict)
 
 TITLE = "Suite 1: the rfactor benchmarks (CGO 2017, Table 1)"
 REFERENCE = "ph_rfactor"
@@ -669,7 +670,7 @@ class BoundRunner(Runner):
 def _build_bound(name, d):
     nbytes = BENCHMARKS[name].bytes_read(d)
     r = BoundRunner(nbytes)
-    r.note = (f"{nbytes / 2**20:.0f} MiB read by the fastest of: "
+    r.note = (f"{fmt_bytes(nbytes)} read by the fastest of: "
               f"{', '.join(r.kernels)}")
     return r
 
@@ -739,7 +740,7 @@ def targets(res) -> list:
             nbytes = BYTES_PER_ELEMENT[b.name] << res.params["size_log2"]
             rows.append(TargetRow("(reference) read bandwidth of the bound", b.name,
                                   f"{nbytes / c['bound'].median() / 1e9:.1f} GB/s",
-                                  f"{nbytes / 2**20:.0f} MiB read", "—"))
+                                  f"{fmt_bytes(nbytes)} read", "—"))
         if "hl_serial" in c and "hl_rfactor" in c and c["hl_serial"].timed and \
                 c["hl_rfactor"].timed:
             x = b.paired("hl_serial", "hl_rfactor")

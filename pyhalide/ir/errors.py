@@ -7,3 +7,8 @@ from __future__ import annotations
 class CompileError(Exception):
     """An invalid algorithm or schedule. The message names the Func, stage or
     variable at fault and, where known, the user's source line."""
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 dimension`, `2 dimensions`: a count for a message."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ir.errors import counted
 from .funcs import Realizer
 
 __all__ = ["evaluate"]
@@ -49,7 +50,7 @@ def evaluate(funcs: dict, outputs: list, region: list, inputs: dict, params: dic
         for name in outputs:
             f = realizer.function(name)
             if len(f.args) != len(region):
-                raise ValueError(f"{name} has {len(f.args)} dimensions, the region has {len(region)}")
+                raise ValueError(f"{name} has {counted(len(f.args), 'dimension')}, the region has {len(region)}")
             for value, expr in zip(realizer.realize(name, region), f.pure.values):
                 results.append(np.array(value, dtype=expr.type.to_numpy(), copy=True))
     return results

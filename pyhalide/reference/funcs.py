@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from ..ir import nodes as N
+from ..ir.errors import counted
 from ..ir.function import Function
 from .exprs import Context
 from .points import PointSet
@@ -93,7 +94,7 @@ def check_function(f: Function):
     for i, u in enumerate(f.updates):
         where = f"update {i} of {f.name}"
         if len(u.args) != len(f.args):
-            raise ValueError(f"{where} has {len(u.args)} coordinates, {f.name} has {len(f.args)} dimensions")
+            raise ValueError(f"{where} has {counted(len(u.args), 'coordinate')}, {f.name} has {counted(len(f.args), 'dimension')}")
         if [v.type for v in u.values] != types:
             raise TypeError(f"{where} has value types {[v.type for v in u.values]}, not {types}")
         for a in u.args:
@@ -140,7 +141,7 @@ class Realizer:
                 arr = np.asarray(self.inputs[m.group(1)])
                 d = int(m.group(3))
                 if d >= arr.ndim:
-                    raise IndexError(f"{var.name}: input {m.group(1)} has {arr.ndim} dimensions")
+                    raise IndexError(f"{var.name}: input {m.group(1)} has {counted(arr.ndim, 'dimension')}")
                 axis = arr.ndim - 1 - d
                 raw = {"min": 0, "extent": arr.shape[axis],
                        "stride": arr.strides[axis] // max(arr.itemsize, 1)}[m.group(2)]
@@ -153,7 +154,7 @@ class Realizer:
             raise IndexError(f"unknown input image {call.name!r}")
         arr = np.asarray(self.inputs[call.name])
         if len(args) != arr.ndim:
-            raise IndexError(f"image {call.name} has {arr.ndim} dimensions, read with {len(args)}")
+            raise IndexError(f"image {call.name} has {counted(arr.ndim, 'dimension')}, read with {len(args)}")
         if arr.dtype != call.type.to_numpy():
             raise TypeError(f"image {call.name} holds {arr.dtype}, read as {call.type}")
         coords = _int_coords(f"image {call.name}", args)
@@ -174,7 +175,7 @@ class Realizer:
         f = self.function(name)
         nd = len(f.args)
         if len(args) != nd:
-            raise IndexError(f"{name} has {nd} dimensions, called with {len(args)} coordinates")
+            raise IndexError(f"{name} has {counted(nd, 'dimension')}, called with {counted(len(args), 'coordinate')}")
         if nd == 0:
             return self.realize(name, [])
         coords = _int_coords(f"Func {name}", args)

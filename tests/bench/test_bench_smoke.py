@@ -55,6 +55,9 @@ def test_suite1_quick_without_peers(no_peers):
     assert "| max " in text and "| kitchen_sink " in text
     assert "n/a (Numba not installed)" in text and "n/a (Halide not installed)" in text
     assert "wrong" not in text
+    # a smoke run judges no target and reads more than "0 MiB"
+    assert "not judged: a quick run" in text and "| met" not in text and "| NO" not in text
+    assert " 0 MiB" not in text and " KiB read" in text
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="needs numba")
@@ -151,3 +154,8 @@ def test_failing_implementation_is_reported(monkeypatch):
     cell = res.benches[0].cells["ph"]
     assert cell.status == "fails" and "boom" in cell.note
     assert "fails [1]" in protocol.render(res, suite2.targets(res))
+
+
+def test_byte_counts_are_readable():
+    assert [protocol.fmt_bytes(n) for n in (512, 48 << 10, 5 << 19, 3 << 30)] == \
+        ["512 B", "48 KiB", "2.5 MiB", "3 GiB"]

@@ -97,5 +97,5 @@ def test_wrong_number_of_realize_sizes():
     x = ph.Var("x")
     f = ph.Func("one_d")
     f[x] = x
-    with pytest.raises(ValueError, match="1 dimensions"):
+    with pytest.raises(ValueError, match="has 1 dimension but"):
         f.realize([2, 3])
