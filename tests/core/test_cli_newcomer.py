@@ -2,7 +2,7 @@
 points it at, as the README shows; errors are one located message (a
 traceback only with --debug or PYHALIDE_DEBUG); help texts without type tags
 or broken lines; `tables generate` leaves the shipped tables alone; a
-checkout named `pyhalide` does not shadow the package; progress with an ETA."""
+progress with an ETA."""
 import io
 import os
 import re
@@ -225,27 +225,6 @@ def test_user_tables_add_entries_and_never_drop_shipped_ones(tmp_path, monkeypat
     assert len(merged) == len(shipped) + 1 == len(loaded)
     assert [r for r in merged if r is not new and r != new] == shipped    # order kept
     assert new in merged
-
-
-# ---- a checkout named pyhalide ------------------------------------------------------------------
-def test_a_checkout_named_pyhalide_does_not_shadow_the_package(tmp_path):
-    (tmp_path / "pyhalide").symlink_to(ROOT)
-    code = "import pyhalide as ph; print(ph.Buffer.__module__, ph.__file__)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                         cwd=tmp_path, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split()[0] == "pyhalide.buffer"
-    assert out.stdout.split()[1].endswith(os.path.join("pyhalide", "__init__.py"))
-
-
-def test_a_checkout_named_pyhalide_without_install_says_what_is_wrong(tmp_path):
-    (tmp_path / "pyhalide").symlink_to(ROOT)
-    out = subprocess.run([sys.executable, "-S", "-c", "import pyhalide"], capture_output=True,
-                         text=True, cwd=tmp_path, timeout=120, check=False)   # -S: no site-packages
-    assert out.returncode == 1
-    assert (f"'import pyhalide' found the folder {tmp_path / 'pyhalide'}, a checkout of "
-            f"pyhalide's source, not the package: Python started in {tmp_path}") in out.stderr
-    assert "pyhalide is not installed" in out.stderr
 
 
 # ---- progress ---------------------------------------------------------------------------------
