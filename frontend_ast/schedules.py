@@ -195,12 +195,30 @@ def _entries(spec):
     return table
 
 
-class FuncTable(Mapping):
+class _Table(Mapping):
+    """A read-only Mapping over the dict `_map`; `what` names it in repr."""
+
+    what = ""
+
+    def __iter__(self):
+        return iter(self._map)
+
+    def __len__(self):
+        return len(self._map)
+
+    def __repr__(self):
+        keys = (k if isinstance(k, str) else ".".join(k) for k in self._map)
+        return f"<{self.what} of {self.spec.pf.name}: {', '.join(keys)}>"
+
+
+class FuncTable(_Table):
     """p.funcs, a read-only Mapping: each Python name that names one Func
     (every state variable of a tuple Func names the same Func), then each
     Func's own name (`hist$1`, as `pyhalide lower --stage defs` shows it;
     `s$0` where the own name is a Python name naming other Funcs). A Python
     name naming several Funcs is no key: indexing it lists the choices."""
+
+    what = "funcs"
 
     def __init__(self, spec):
         self.spec = spec
@@ -229,22 +247,15 @@ class FuncTable(Mapping):
             f"{self.spec.pf.name} has no Func named {name!r}; valid names: "
             f"{', '.join(self._map) or '(none)'}")
 
-    def __iter__(self):
-        return iter(self._map)
 
-    def __len__(self):
-        return len(self._map)
-
-    def __repr__(self):
-        return f"<funcs of {self.spec.pf.name}: {', '.join(self._map)}>"
-
-
-class VarTable(Mapping):
+class VarTable(_Table):
     """p.vars, a read-only Mapping to the Var or RVar of each Python loop
     variable: its name where it names one loop variable, and every
     (Func name, loop name) pair, for each key of p.funcs naming the Func
     whose definitions use it: p.vars["hist", "y"]. A name used in several
     loop nests or definitions is no key: indexing it lists the choices."""
+
+    what = "vars"
 
     def __init__(self, spec):
         self.spec = spec
@@ -295,13 +306,3 @@ class VarTable(Mapping):
         raise ScheduleNameError(
             f"{self.spec.pf.name} has no loop variable {key!r}; valid names: "
             f"{', '.join(names) or '(none)'}")
-
-    def __iter__(self):
-        return iter(self._map)
-
-    def __len__(self):
-        return len(self._map)
-
-    def __repr__(self):
-        keys = (k if isinstance(k, str) else f"{k[0]}.{k[1]}" for k in self._map)
-        return f"<vars of {self.spec.pf.name}: {', '.join(keys)}>"

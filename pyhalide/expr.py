@@ -427,13 +427,29 @@ def _saturating(op):
         t = an.type
         if t.is_float():
             return Expr.wrap(op(an, bn))
-        wide = ir.Int(64) if t.bits < 64 else None
-        if wide is None:
-            raise TypeError(f"saturating arithmetic on 64-bit {t} is not supported")
+        if t.bits == 64:
+            return Expr.wrap(_saturating64(op, an, bn))
+        wide = ir.Int(64)
         w = op(cast_node(wide, an), cast_node(wide, bn))
         lo, hi = ir.Const(wide, t.min_value()), ir.Const(wide, t.max_value())
         return Expr.wrap(cast_node(t, ir.Max(ir.Min(w, hi), lo)))
     return f
+
+
+def _saturating64(op, a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    """a + b or a - b of a 64-bit type, clamped to the type's range, from
+    selects on overflow tests that cannot overflow themselves (unsigned add:
+    the wrapped sum is below a exactly when it carried)."""
+    t = a.type
+    lo, hi, zero = ir.const(t, t.min_value()), ir.const(t, t.max_value()), ir.zero(t)
+    r = op(a, b)
+    if t.is_uint():
+        return ir.Select(ir.LT(r, a), hi, r) if op is ir.Add else ir.Select(ir.LT(a, b), zero, r)
+    if op is ir.Add:        # b > 0: overflow above max - b; b <= 0: below min - b
+        return ir.Select(ir.LT(zero, b), ir.Select(ir.LT(ir.Sub(hi, b), a), hi, r),
+                         ir.Select(ir.LT(a, ir.Sub(lo, b)), lo, r))
+    return ir.Select(ir.LT(b, zero), ir.Select(ir.LT(ir.Add(hi, b), a), hi, r),
+                     ir.Select(ir.LT(a, ir.Add(lo, b)), lo, r))
 
 
 saturating_add = _saturating(ir.Add)

@@ -21,7 +21,8 @@ Rewrites, each exact for the type it is applied to:
   `max` forms);
 - a saturating add of an unsigned type written as a clamped sum in a wider
   type (what `ph.saturating_add` builds) becomes the tables' form
-  `t(min(u2t(a) + u2t(b), t's maximum))` (`_saturating_add`);
+  `t(min(u2t(a) + u2t(b), t's maximum))` (`_saturating_add`), and the carry
+  test `x + y < y` of an unsigned sum becomes `x + y < x`;
 - for floats only, `min/max(x + a, x + b)` becomes `x + min/max(a, b)` (a bare
   `x` counts as `x + 0`). Rounding is monotonic, so this is exact for floats;
   integer additions wrap, so it is not done for integers (`max(f + g, f)` is
@@ -170,7 +171,16 @@ class Canonicalizer:
                 kids[f] = tuple(self(x) for x in v)
         out = dataclasses.replace(e, **kids) if kids else e
         folded = _fold(out)
-        return folded if folded is not None else out
+        return folded if folded is not None else self._carry(out)
+
+    def _carry(self, e):
+        """An unsigned sum's carry test against its x-free operand, `x + y < y`,
+        is the test against the other one, `x + y < x` (a wrapped sum is below
+        one operand exactly when it is below the other)."""
+        if isinstance(e, ir.LT) and e.a.type.is_uint() and isinstance(e.a, ir.Add) and \
+                not self.info.has_x(e.b) and ir.equal(e.b, e.a.b):
+            return ir.LT(e.a, e.a.a)
+        return e
 
     def _select(self, e):
         c, a, b = self(e.condition), self(e.true_value), self(e.false_value)

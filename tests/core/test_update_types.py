@@ -11,7 +11,7 @@ import pytest
 import pyhalide as ph
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "schedules"))
-from schedule_check import check  # noqa: E402
+from schedule_check import check
 
 x = ph.Var("x")
 U8, I32, F32 = ph.UInt(8), ph.Int(32), ph.Float(32)
