@@ -143,11 +143,10 @@ def in_user_names(spec, e: Exception):
              if var.name() != loop.name and var.name() in text]
     if rvars and "has no loop variable" in text:
         internal, loop = rvars[0]
-        owner = next((rename(f.name(), user_names(spec)) for label, lp, var, f in
-                      spec.builder.var_log if var.name() == internal), "")
+        f = next(f for label, lp, var, f in spec.builder.var_log if var.name() == internal)
         new += (f"\n  hint: p.vars[{loop!r}] is the reduction variable (RVar) of the loop "
-                f"`for {loop}` of an update of {owner}: schedule it on that update, "
-                f"p.funcs[{owner!r}].update()")
+                f"`for {loop}` of an update of {rename(f.name(), user_names(spec))}: "
+                f"schedule it on that update, p.funcs[{FuncTable(spec).key_of(f)!r}].update()")
     if new != text:
         e.args = (new,) + tuple(e.args[1:])
 
@@ -213,10 +212,11 @@ class _Table(Mapping):
 
 class FuncTable(_Table):
     """p.funcs, a read-only Mapping: each Python name that names one Func
-    (every state variable of a tuple Func names the same Func), then each
-    Func's own name (`hist$1`, as `pyhalide lower --stage defs` shows it;
-    `s$0` where the own name is a Python name naming other Funcs). A Python
-    name naming several Funcs is no key: indexing it lists the choices."""
+    (every state variable of a tuple Func names the same Func); `s$0`, `s$1`,
+    ... for the Funcs of a Python name naming several (in program order; the
+    name itself is no key, and indexing it lists these); then each Func's own
+    name (`hist$1`, as `pyhalide lower --stage defs` shows it) that is not a
+    Python name nor of the form `s$...` of such an `s`."""
 
     what = "funcs"
 
@@ -224,12 +224,15 @@ class FuncTable(_Table):
         self.spec = spec
         table = _entries(spec)
         self._map = {k: lst[0] for k, lst in sorted(table.items()) if len(lst) == 1}
+        self._ambiguous = {}
+        for k, lst in sorted(table.items()):
+            if len(lst) > 1:
+                self._ambiguous[k] = [f"{k}${i}" for i in range(len(lst))]
+                self._map.update(zip(self._ambiguous[k], lst))
         for pyname, f, owner in spec.builder.funcs:
             own = f.name()
-            if f.defined() and self._map.get(own) is not f:
-                self._map.setdefault(own + "$0" if own in table else own, f)
-        self._ambiguous = {k: [self.key_of(f) for f in lst]
-                           for k, lst in table.items() if len(lst) > 1}
+            if f.defined() and own not in table and own.split("$")[0] not in self._ambiguous:
+                self._map.setdefault(own, f)
 
     def key_of(self, f) -> str:
         """The first key naming Func f."""
