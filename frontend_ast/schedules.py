@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Mapping
 
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
@@ -147,11 +148,10 @@ def in_user_names(spec, e: Exception):
              if var.name() != loop.name and var.name() in text]
     if rvars and "has no loop variable" in text:
         internal, loop = rvars[0]
-        owner = next((rename(f.name(), user_names(spec)) for label, lp, var, f in
-                      spec.builder.var_log if var.name() == internal), "")
+        f = next(f for label, lp, var, f in spec.builder.var_log if var.name() == internal)
         new += (f"\n  hint: p.vars[{loop!r}] is the reduction variable (RVar) of the loop "
-                f"`for {loop}` of an update of {owner}: schedule it on that update, "
-                f"p.funcs[{owner!r}].update()")
+                f"`for {loop}` of an update of {rename(f.name(), user_names(spec))}: "
+                f"schedule it on that update, p.funcs[{FuncTable(spec).key_of(f)!r}].update()")
     if new != text:
         e.args = (new,) + tuple(e.args[1:])
 
@@ -199,121 +199,118 @@ def _entries(spec):
     return table
 
 
-class FuncTable:
-    """p.funcs: Funcs by Python name (every state variable of a tuple Func
-    names the same Func); also by the Func's own name."""
+class _Table(Mapping):
+    """A read-only Mapping over the dict `_map`; `what` names it in repr."""
+
+    what = ""
+
+    def __iter__(self):
+        return iter(self._map)
+
+    def __len__(self):
+        return len(self._map)
+
+    def __repr__(self):
+        keys = (k if isinstance(k, str) else ".".join(k) for k in self._map)
+        return f"<{self.what} of {self.spec.pf.name}: {', '.join(keys)}>"
+
+
+class FuncTable(_Table):
+    """p.funcs, a read-only Mapping: each Python name that names one Func
+    (every state variable of a tuple Func names the same Func); `s$0`, `s$1`,
+    ... for the Funcs of a Python name naming several (in program order; the
+    name itself is no key, and indexing it lists these); then each Func's own
+    name (`hist$1`, as `pyhalide lower --stage defs` shows it) that is not a
+    Python name nor of the form `s$...` of such an `s`."""
+
+    what = "funcs"
 
     def __init__(self, spec):
         self.spec = spec
-        self._table = _entries(spec)
-        self._by_name = {}
+        table = _entries(spec)
+        self._map = {k: lst[0] for k, lst in sorted(table.items()) if len(lst) == 1}
+        self._ambiguous = {}
+        for k, lst in sorted(table.items()):
+            if len(lst) > 1:
+                self._ambiguous[k] = [f"{k}${i}" for i in range(len(lst))]
+                self._map.update(zip(self._ambiguous[k], lst))
         for pyname, f, owner in spec.builder.funcs:
-            if f.defined():
-                self._by_name[f.name()] = f
+            own = f.name()
+            if f.defined() and own not in table and own.split("$")[0] not in self._ambiguous:
+                self._map.setdefault(own, f)
+
+    def key_of(self, f) -> str:
+        """The first key naming Func f."""
+        return next(k for k, g in self._map.items() if g is f)
 
     def __getitem__(self, name):
-        lst = self._table.get(name)
-        if lst and len(lst) == 1:
-            return lst[0]
-        if name in self._by_name and (not lst):
-            return self._by_name[name]
-        if lst:
+        f = self._map.get(name) if isinstance(name, str) else None
+        if f is not None:
+            return f
+        if isinstance(name, str) and name in self._ambiguous:
             raise ScheduleNameError(
-                f"{name!r} names several Funcs in {self.spec.pf.name}: "
-                f"{', '.join(f.name() for f in lst)}; use one of those names")
+                f"{name!r} names several Funcs in {self.spec.pf.name}; use one of "
+                f"{', '.join(map(repr, self._ambiguous[name]))}")
         raise ScheduleNameError(
             f"{self.spec.pf.name} has no Func named {name!r}; valid names: "
-            f"{', '.join(sorted(self._table)) or '(none)'}")
-
-    def __contains__(self, name):
-        try:
-            self[name]
-            return True
-        except KeyError:
-            return False
-
-    def keys(self):
-        return sorted(self._table)
-
-    def __iter__(self):
-        return iter(self.keys())
-
-    def __len__(self):
-        return len(self._table)
-
-    def items(self):
-        return [(k, self[k]) for k in self.keys() if len(self._table[k]) == 1]
-
-    def __repr__(self):
-        return f"<funcs of {self.spec.pf.name}: {', '.join(self.keys())}>"
+            f"{', '.join(self._map) or '(none)'}")
 
 
-class VarTable:
-    """p.vars: the Var or RVar of each Python loop variable, by name, or
-    qualified by the Func whose definitions use it: p.vars["hist", "y"]."""
+class VarTable(_Table):
+    """p.vars, a read-only Mapping to the Var or RVar of each Python loop
+    variable: its name where it names one loop variable, and every
+    (Func name, loop name) pair, for each key of p.funcs naming the Func
+    whose definitions use it: p.vars["hist", "y"]. A name used in several
+    loop nests or definitions is no key: indexing it lists the choices."""
+
+    what = "vars"
 
     def __init__(self, spec):
         self.spec = spec
         self.funcs = FuncTable(spec)
-        self._log = list(spec.builder.var_log)
-
-    def _choices(self, loopname):
-        out = []
-        for label, loop, var, f in self._log:
-            if loop.name == loopname:
-                key = (self._func_label(f), loopname)
-                if key not in out:
-                    out.append(key)
-        return out
-
-    def _func_label(self, f):
-        for name, lst in self.funcs._table.items():
-            if len(lst) == 1 and lst[0] is f:
-                return name
-        return f.name()
+        log = list(spec.builder.var_log)
+        by_name = {}
+        for label, loop, var, f in log:
+            lst = by_name.setdefault(loop.name, [])
+            if all(v is not var for v in lst):
+                lst.append(var)
+        self._map = {k: lst[0] for k, lst in sorted(by_name.items()) if len(lst) == 1}
+        self._choices = {}
+        for label, loop, var, f in log:
+            for k, g in self.funcs.items():
+                if g is f:
+                    self._map[k, loop.name] = var          # the last definition's wins
+            if len(by_name[loop.name]) > 1:
+                choice = (self.funcs.key_of(f), loop.name)
+                lst = self._choices.setdefault(loop.name, [])
+                if choice not in lst:
+                    lst.append(choice)
 
     def __getitem__(self, key):
+        try:
+            return self._map[key]
+        except (KeyError, TypeError):
+            pass
         if isinstance(key, tuple):
             if len(key) != 2:
-                raise ScheduleNameError("p.vars[...] takes a loop variable name or "
-                                        "(Func name, loop variable name)")
+                raise ScheduleNameError(f"p.vars[...] takes a loop variable name or "
+                                        f"(Func name, loop variable name), not {key!r}")
             fname, lname = key
             f = self.funcs[fname]
-            found = [var for label, loop, var, g in self._log if g is f and loop.name == lname]
-            if found:
-                return found[-1]
-            names = sorted({loop.name for label, loop, var, g in self._log if g is f})
+            names = sorted({k[1] for k, v in self._map.items()
+                            if isinstance(k, tuple) and self.funcs[k[0]] is f})
             raise ScheduleNameError(
                 f"Func {fname!r} has no loop variable {lname!r}; its loop variables: "
                 f"{', '.join(names) or '(none: it has no loops)'}")
-        name = key
-        entries = [(loop, var) for label, loop, var, f in self._log if loop.name == name]
-        if not entries:
-            names = sorted({loop.name for label, loop, var, f in self._log})
+        if not isinstance(key, str):
+            raise ScheduleNameError(f"p.vars[...] takes a loop variable name or "
+                                    f"(Func name, loop variable name), not {key!r}")
+        if key in self._choices:
             raise ScheduleNameError(
-                f"{self.spec.pf.name} has no loop variable {name!r}; valid names: "
-                f"{', '.join(names) or '(none)'}")
-        vars_ = []
-        for loop, var in entries:
-            if all(v is not var for v in vars_):
-                vars_.append(var)
-        if len(vars_) == 1:
-            return vars_[0]
-        choices = self._choices(name)
+                f"the loop variable {key!r} occurs in several loop nests or definitions of "
+                f"{self.spec.pf.name}; qualify it with the Func it belongs to: "
+                f"{', '.join(f'p.vars[{a!r}, {b!r}]' for a, b in self._choices[key])}")
+        names = sorted({k[1] if isinstance(k, tuple) else k for k in self._map})
         raise ScheduleNameError(
-            f"the loop variable {name!r} occurs in several loop nests or definitions of "
-            f"{self.spec.pf.name}; qualify it with the Func it belongs to: "
-            f"{', '.join(f'p.vars[{a!r}, {b!r}]' for a, b in choices)}")
-
-    def __contains__(self, key):
-        try:
-            self[key]
-            return True
-        except KeyError:
-            return False
-
-    def keys(self):
-        return sorted({loop.name for label, loop, var, f in self._log})
-
-    def __repr__(self):
-        return f"<vars of {self.spec.pf.name}: {', '.join(self.keys())}>"
+            f"{self.spec.pf.name} has no loop variable {key!r}; valid names: "
+            f"{', '.join(names) or '(none)'}")

@@ -1,6 +1,7 @@
 """User-facing expressions: `Expr` and the operators, with Halide's coercion
 rules (API.md): a Python number takes the type of the Expr it meets (TypeError
-if it does not fit a narrow integer type); a bare Python int is Int(32) (Int(64)
+if it does not fit a narrow integer type), except that a Python float meeting an
+integer Expr makes Float(32), 2.0 included; a bare Python int is Int(32) (Int(64)
 if it does not fit), a bare float Float(32); mixed Exprs follow Halide's
 match_types (float wins; same signedness widens; mixed signedness becomes a
 signed int of the wider width)."""
@@ -130,14 +131,15 @@ def to_node(v) -> ir.Expr:
 
 
 def _number_as(t: Type, v, what: str = "") -> ir.Expr:
-    """A Python number meeting an Expr of type t takes that type."""
+    """A Python number meeting an Expr of type t takes that type; None for a
+    float meeting an integer or bool type (Halide: the result is Float(32),
+    even for an integer-valued float such as 2.0)."""
     t = t.element_of()
     if isinstance(v, bool) or isinstance(v, np.bool_):
         v = int(v)
     if t.is_float():
         return ir.Const(t, float(v))
-    if isinstance(v, float) and not float(v).is_integer():
-        # Halide: an int Expr meeting a float literal becomes Float(32)
+    if isinstance(v, float):
         return None
     if t.is_bool():
         if v in (0, 1):
@@ -251,7 +253,9 @@ def _shift(cls, a, b) -> Expr:
     type, one on the left is Int(32); the result has a's signedness and the
     wider of the two widths."""
     an = to_node(a)
-    bn = _number_as(an.type, b) if is_python_number(b) else to_node(b)
+    bn = to_node(b)
+    if is_python_number(b) and not isinstance(b, float):
+        bn = _number_as(an.type, b)
     if not an.type.is_integer() or not bn.type.is_integer():
         raise TypeError("shift operands must be integers")
     bits = an.type.bits if an.type.bits >= bn.type.bits else bn.type.bits
@@ -305,9 +309,21 @@ def max(a, b, *rest) -> Expr:
 def clamp(e, lo, hi) -> Expr:
     en = to_node(e)
     t = en.type
-    lo_n = _number_as(t, lo) if is_python_number(lo) else cast_node(t, to_node(lo))
-    hi_n = _number_as(t, hi) if is_python_number(hi) else cast_node(t, to_node(hi))
-    return Expr.wrap(ir.Max(ir.Min(en, hi_n), lo_n))
+    return Expr.wrap(ir.Max(ir.Min(en, _bound_as(t, hi)), _bound_as(t, lo)))
+
+
+def _bound_as(t: Type, v) -> ir.Expr:
+    """A bound of clamp takes the clamped value's type (as in Halide: a
+    Python number only if the cast loses nothing)."""
+    if not is_python_number(v):
+        return cast_node(t, to_node(v))
+    n = _number_as(t, v)
+    if n is None and float(v).is_integer():
+        n = _number_as(t, int(v))
+    if n is None:
+        raise TypeError(f"clamp of a {t.element_of()} value with the bound {v!r}, which is "
+                        f"not a {t.element_of()}; cast the value or use an integer bound")
+    return n
 
 
 def abs(e) -> Expr:
@@ -411,13 +427,29 @@ def _saturating(op):
         t = an.type
         if t.is_float():
             return Expr.wrap(op(an, bn))
-        wide = ir.Int(64) if t.bits < 64 else None
-        if wide is None:
-            raise TypeError(f"saturating arithmetic on 64-bit {t} is not supported")
+        if t.bits == 64:
+            return Expr.wrap(_saturating64(op, an, bn))
+        wide = ir.Int(64)
         w = op(cast_node(wide, an), cast_node(wide, bn))
         lo, hi = ir.Const(wide, t.min_value()), ir.Const(wide, t.max_value())
         return Expr.wrap(cast_node(t, ir.Max(ir.Min(w, hi), lo)))
     return f
+
+
+def _saturating64(op, a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    """a + b or a - b of a 64-bit type, clamped to the type's range, from
+    selects on overflow tests that cannot overflow themselves (unsigned add:
+    the wrapped sum is below a exactly when it carried)."""
+    t = a.type
+    lo, hi, zero = ir.const(t, t.min_value()), ir.const(t, t.max_value()), ir.zero(t)
+    r = op(a, b)
+    if t.is_uint():
+        return ir.Select(ir.LT(r, a), hi, r) if op is ir.Add else ir.Select(ir.LT(a, b), zero, r)
+    if op is ir.Add:        # b > 0: overflow above max - b; b <= 0: below min - b
+        return ir.Select(ir.LT(zero, b), ir.Select(ir.LT(ir.Sub(hi, b), a), hi, r),
+                         ir.Select(ir.LT(a, ir.Sub(lo, b)), lo, r))
+    return ir.Select(ir.LT(b, zero), ir.Select(ir.LT(ir.Add(hi, b), a), hi, r),
+                     ir.Select(ir.LT(a, ir.Add(lo, b)), lo, r))
 
 
 saturating_add = _saturating(ir.Add)

@@ -1,11 +1,13 @@
 """Func, FuncRef and Stage: thin wrappers that edit an `ir.Function`."""
 from __future__ import annotations
 
+import operator
+
 from . import ir
 from .errors import CompileError
 from .ir.errors import counted
 from .schedule import Schedulable
-from .expr import Expr, to_node, cast_node, _number_as, is_python_number
+from .expr import Expr, to_node, cast_node, _number_as, _python_const, is_python_number
 from .source import user_location, at
 from .var import Var, RVar, RDom, unique_name
 
@@ -78,6 +80,11 @@ class _Augmented:
 
 
 _IDENTITY = {ir.Add: 0, ir.Sub: 0, ir.Mul: 1, ir.Div: 1}
+_AUGMENTED = {ir.Add: operator.add, ir.Sub: operator.sub, ir.Mul: operator.mul,
+              ir.Div: operator.truediv, ir.BitAnd: operator.and_, ir.BitOr: operator.or_,
+              ir.BitXor: operator.xor}
+_AUGMENTED_SYMBOL = {ir.Add: "+=", ir.Sub: "-=", ir.Mul: "*=", ir.Div: "/=",
+                     ir.BitAnd: "&=", ir.BitOr: "|=", ir.BitXor: "^="}
 
 
 def _arg_node(a, fname: str) -> ir.Expr:
@@ -202,17 +209,19 @@ class Func(Schedulable):
         if len(fn.output_types) != 1:
             raise CompileError(f"augmented assignment to the Tuple-valued Func {fn.name}{at(loc)}")
         t = fn.output_types[0]
-        current = FuncRef(self, items).node
-        rhs = aug.value
-        rhs = _number_as(t, rhs) if is_python_number(rhs) else cast_node(t, to_node(rhs))
-        if rhs is None:
-            rhs = cast_node(t, to_node(aug.value))
         if t.is_bool() and aug.op in (ir.Add, ir.Sub, ir.Mul, ir.Div):
             raise CompileError(f"arithmetic update of the bool Func {fn.name}{at(loc)}")
-        op = aug.op
-        if t.is_bool():
-            op = {ir.BitAnd: ir.And, ir.BitOr: ir.Or, ir.BitXor: ir.NE}[op]
-        self._define_update(items, (Expr.wrap(op(current, rhs)),), loc)
+        # the operator's own coercion (Halide's): a Python number takes the
+        # Func's type when it fits, anything else must not change that type
+        value = _AUGMENTED[aug.op](FuncRef(self, items), aug.value)
+        if value.type() != t:
+            symbol = _AUGMENTED_SYMBOL[aug.op]
+            rhs = _python_const(aug.value) if is_python_number(aug.value) else to_node(aug.value)
+            raise CompileError(
+                f"{fn.name}[...] {symbol} <{rhs.type} value> gives {value.type()}, but {fn.name} "
+                f"holds {t}: an update must keep the type of the pure definition (as in "
+                f"Halide); cast the right side (ph.cast({t}, ...)){at(loc)}")
+        self._define_update(items, (value,), loc)
 
     def _define_update(self, items, values, loc):
         fn = self._function
@@ -220,14 +229,16 @@ class Func(Schedulable):
             raise CompileError(f"Func {fn.name} has {counted(len(fn.args), 'dimension')} but the update "
                                f"has {counted(len(items), 'argument')}{at(loc)}")
         if len(values) != len(fn.output_types):
-            raise CompileError(f"Func {fn.name} has {counted(len(fn.output_types), 'value')} but the update "
-                               f"gives {len(values)}{at(loc)}")
+            n = len(fn.output_types)
+            raise CompileError(f"Func {fn.name} holds {counted(n, 'value')} but the "
+                               f"update gives {len(values)}: an update gives as many values as "
+                               f"the pure definition (as in Halide){at(loc)}")
         args = tuple(_arg_node(a, fn.name) for a in items)
         nodes = []
         for i, (v, t) in enumerate(zip(values, fn.output_types)):
             if is_python_number(v):
                 n = _number_as(t, v, f" (value {i} of {fn.name})")
-                n = n if n is not None else cast_node(t, to_node(v))
+                n = n if n is not None else _python_const(v)
             else:
                 n = to_node(v)
             if n.type != t:

@@ -31,9 +31,9 @@ def _name(v) -> str:
     raise TypeError(f"expected a Var or RVar, got {type(v).__name__}")
 
 
-def _is_rvar_obj(v) -> bool:
-    from .var import RVar
-    return isinstance(v, RVar)
+def _is_var_obj(v) -> bool:
+    from .var import Var
+    return isinstance(v, Var)
 
 
 class Schedulable:
@@ -71,10 +71,11 @@ class Schedulable:
             return ""
         d = self._definition()
         fn = self._ir_function()
-        originals = self._originals(dim.var)
-        lhs_uses = [i for i, a in enumerate(d.args)
-                    if isinstance(a, ir.Variable) and a.name in originals]
-        if not lhs_uses:
+        # the loop's iterations write distinct locations when every original
+        # variable it runs over (several after a fuse) is an argument on the left
+        leaves = self._originals(dim.var) & (self._rvar_names() | set(fn.args))
+        lhs = {a.name for a in d.args if isinstance(a, ir.Variable)}
+        if not leaves <= lhs:
             return (f"iterations of {dim.var} write the same location of {fn.name}; "
                     f"use rfactor to parallelize this reduction")
         for c in ir.find_calls(list(d.values) + list(d.predicates)):
@@ -131,18 +132,28 @@ class Schedulable:
         return self
 
     def fuse(self, inner, outer, fused):
-        """Fuse two adjacent loops (inner directly inside outer) into one."""
+        """Fuse loops `inner` and `outer` into one loop at inner's place that
+        runs outer's iterations outside inner's. As in Halide, outer first
+        moves directly outside inner, a reorder checked as reorder() checks it."""
         i, j = self._dim_index(inner), self._dim_index(outer)
         dims = self._sched().dims
-        if j != i + 1:
-            self._fail(f"fuse needs {dims[i].var} directly inside {dims[j].var}; "
-                       f"reorder them first")
-        if dims[i].is_rvar != dims[j].is_rvar:
-            self._fail("cannot fuse a pure Var with an RVar")
+        if i == j:
+            self._fail(f"fuse needs two different loops, got {dims[i].var} twice")
         name = _name(fused)
         self._check_new_name(name)
+        rvar = next((d.var for d in (dims[i], dims[j]) if d.is_rvar), None)
+        if rvar is not None and _is_var_obj(fused):
+            self._fail(f"fuse cannot make the Var {name} from the RVar {rvar}; name the fused "
+                       f"loop with an RVar (ph.RVar({name!r})), as in Halide")
+        if j != i + 1:
+            order = [d for k, d in enumerate(dims) if k != j]
+            order.insert(i + 1 if i < j else i, dims[j])
+            self._set_order(order, f"fuse({dims[i].var}, {dims[j].var}) moves {dims[j].var} "
+                                   f"directly outside {dims[i].var}: this")
+            i = self._dim_index(inner)
+            j = i + 1
         self._sched().splits.append(ir.Split("fuse", name, dims[j].var, dims[i].var))
-        dims[i:j + 1] = [ir.Dim(name, "serial", dims[i].is_rvar)]
+        dims[i:j + 1] = [ir.Dim(name, "serial", dims[i].is_rvar or dims[j].is_rvar)]
         return self
 
     def reorder(self, *vars):
@@ -156,13 +167,21 @@ class Schedulable:
         new = list(dims)
         for slot, k in zip(sorted(idx), idx):
             new[slot] = dims[k]
+        before = ", ".join(d.var for d in dims if d.is_rvar)
+        return self._set_order(new, f"reordering the RVars ({before})")
+
+    def _set_order(self, new: list, what: str):
+        """Make `new` (a permutation of the loops) the loop order; RVars
+        change their relative order only in an update proven associative and
+        commutative."""
+        dims = self._sched().dims
         before = [d.var for d in dims if d.is_rvar]
         after = [d.var for d in new if d.is_rvar]
         if before != after and not self._sched().allow_race_conditions:
             why = self._reorder_refusal()
             if why:
-                self._fail(f"reordering the RVars ({', '.join(before)}) changes the order "
-                           f"of the reduction, which is allowed only for an update proven "
+                self._fail(f"{what} changes the order of the reduction, which is "
+                           f"allowed only for an update proven "
                            f"associative and commutative: {why}")
         dims[:] = new
         return self

@@ -19,6 +19,10 @@ Rewrites, each exact for the type it is applied to:
 - `select(c, a, b)` with x only in `b` becomes `select(!c, b, a)` (x in the
   true branch); `select(a < b, a, b)` becomes `min(a, b)` (and the `<=`,
   `max` forms);
+- a saturating add of an unsigned type written as a clamped sum in a wider
+  type (what `ph.saturating_add` builds) becomes the tables' form
+  `t(min(u2t(a) + u2t(b), t's maximum))` (`_saturating_add`), and the carry
+  test `x + y < y` of an unsigned sum becomes `x + y < x`;
 - for floats only, `min/max(x + a, x + b)` becomes `x + min/max(a, b)` (a bare
   `x` counts as `x + 0`). Rounding is monotonic, so this is exact for floats;
   integer additions wrap, so it is not done for integers (`max(f + g, f)` is
@@ -157,7 +161,7 @@ class Canonicalizer:
             if isinstance(inner, ir.Cast) and inner.value.type == e.type and \
                     _widens(e.type, inner.type):
                 return inner.value
-            return ir.Cast(e.type, inner)
+            return _saturating_add(e.type, inner) or ir.Cast(e.type, inner)
         kids = {}
         for f in ir.node_fields(type(e)):
             v = getattr(e, f)
@@ -167,7 +171,16 @@ class Canonicalizer:
                 kids[f] = tuple(self(x) for x in v)
         out = dataclasses.replace(e, **kids) if kids else e
         folded = _fold(out)
-        return folded if folded is not None else out
+        return folded if folded is not None else self._carry(out)
+
+    def _carry(self, e):
+        """An unsigned sum's carry test against its x-free operand, `x + y < y`,
+        is the test against the other one, `x + y < x` (a wrapped sum is below
+        one operand exactly when it is below the other)."""
+        if isinstance(e, ir.LT) and e.a.type.is_uint() and isinstance(e.a, ir.Add) and \
+                not self.info.has_x(e.b) and ir.equal(e.b, e.a.b):
+            return ir.LT(e.a, e.a.a)
+        return e
 
     def _select(self, e):
         c, a, b = self(e.condition), self(e.true_value), self(e.false_value)
@@ -246,6 +259,45 @@ class Canonicalizer:
         for r in rests[1:]:
             acc = cls(acc, r)
         return ir.Add(base, acc)
+
+
+def _saturating_add(t: ir.Type, e) -> ir.Expr | None:
+    """`t(clamp(w(a) + w(b), lo, hi))` for an unsigned t below 64 bits, a and
+    b of type t and w an integer type holding every a + b exactly, where the
+    clamp equals min(a + b, t's maximum) on [0, 2 * maximum] (hi is the
+    maximum, lo <= 0; min and max in any nesting): the tables' saturating add
+    `t(min(u2t(a) + u2t(b), maximum))` (u2t: the unsigned type of twice t's
+    width), None for anything else. `ph.saturating_add` builds
+    `t(max(min(int64(a) + int64(b), maximum), 0))`."""
+    if not t.is_uint() or t.bits >= 64:
+        return None
+    lo, hi = None, None                      # min(max(S, lo), hi); None: unbounded
+    ops = []
+    while isinstance(e, (ir.Min, ir.Max)):
+        if isinstance(e.b, ir.Const):
+            ops.append((type(e), e.b.value))
+            e = e.a
+        elif isinstance(e.a, ir.Const):
+            ops.append((type(e), e.a.value))
+            e = e.b
+        else:
+            return None
+    for cls, c in reversed(ops):
+        if cls is ir.Min:
+            lo, hi = (None if lo is None else min(lo, c)), (c if hi is None else min(hi, c))
+        else:
+            lo, hi = (c if lo is None else max(lo, c)), (None if hi is None else max(hi, c))
+    top = t.max_value()
+    w = e.type
+    if not (isinstance(e, ir.Add) and w.is_integer() and w.can_represent(2 * top)
+            and hi == top and (lo is None or lo <= 0)):
+        return None
+    wide = ir.UInt(2 * t.bits)
+    a, b = e.a, e.b
+    if not all(isinstance(v, ir.Cast) and v.value.type == t for v in (a, b)):
+        return None
+    return ir.Cast(t, ir.Min(ir.Add(ir.Cast(wide, a.value), ir.Cast(wide, b.value)),
+                             ir.Const(wide, top)))
 
 
 def _widens(narrow: ir.Type, wide: ir.Type) -> bool:

@@ -68,8 +68,7 @@ ILLEGAL = {
     "reorder_rvars": r"reordering the RVars",
     "tail_rvar": r"would run the reduction",
     "shift_update": r"ShiftInwards would apply the update",
-    "fuse_nonadjacent": r"fuse needs .* directly inside",
-    "fuse_mixed": r"cannot fuse a pure Var with an RVar",
+    "fuse_mixed": r"fuse cannot make the Var pf from the RVar",
     "bad_factor": r"factor must be positive",
     "unknown_loop": r"has no loop variable",
     "name_reuse": r"already used",
@@ -291,18 +290,23 @@ class _StageGen:
         self._split(i, o, n, factor, tail)
 
     def fuse(self):
-        pairs = [i for i in range(len(self.loops) - 1)
+        # adjacent loops of one kind, or two pure loops anywhere in either
+        # order (fuse first moves the outer one directly outside the inner one)
+        pure = [i for i, l in enumerate(self.loops) if not l.is_rvar]
+        pairs = [(i, i + 1) for i in range(len(self.loops) - 1)
                  if self.loops[i].is_rvar == self.loops[i + 1].is_rvar]
+        pairs += [(i, j) for i in pure for j in pure if abs(i - j) > 1 or j < i]
         if not pairs:
             return self.split()
-        i = self.rng.choice(pairs)
-        a, b = self.loops[i], self.loops[i + 1]
+        i, j = self.rng.choice(pairs)
+        a, b = self.loops[i], self.loops[j]
         name = self.fresh(a.name + b.name, "f")
         self.emit(f"fuse({a.expr}, {b.expr}, {_mk(name, a.is_rvar)})", "fuse")
         ext = a.extent * b.extent if a.extent is not None and b.extent is not None else None
-        self.loops[i:i + 2] = [Loop(name, _mk(name, a.is_rvar), a.is_rvar, ext,
-                                    a.parallel_ok and b.parallel_ok, original=False,
-                                    from_inner=a.from_inner or b.from_inner)]
+        fused = Loop(name, _mk(name, a.is_rvar), a.is_rvar, ext,
+                     a.parallel_ok and b.parallel_ok, original=False,
+                     from_inner=a.from_inner or b.from_inner)
+        self.loops = [fused if k == i else lp for k, lp in enumerate(self.loops) if k != j]
 
     def reorder(self):
         rng = self.rng
@@ -592,9 +596,6 @@ def illegal_probes(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS
                 out.append(Probe("vectorize_nonconst", [], f"{f.var}.vectorize(x)"))
         if f.dims == 2:
             out.append(Probe("name_reuse", [], f"{f.var}.split(x, y, ph.Var('pb'), 4)"))
-            out.append(Probe("fuse_nonadjacent",
-                             [f"{f.var}.split(x, ph.Var('pxo'), ph.Var('pxi'), 2)"],
-                             f"{f.var}.fuse(ph.Var('pxi'), y, ph.Var('pf'))"))
         if f.has_updates:
             out.append(Probe("inline_update", [], f"{f.var}.compute_inline()"))
         for st in f.stages[1:]:

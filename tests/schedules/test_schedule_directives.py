@@ -300,7 +300,7 @@ def _reduction():
     ("roundup_rvar", r"RoundUp would run the reduction ri\$x"),
     ("shiftinwards_rvar", r"ShiftInwards would run the reduction"),
     ("shiftinwards_update_var", r"ShiftInwards would apply the update"),
-    ("fuse_var_rvar", r"cannot fuse a pure Var with an RVar"),
+    ("fuse_var_rvar", r"fuse cannot make the Var t from the RVar ri\$y"),
     ("split_zero", r"factor must be positive"),
     ("unknown_var", r"has no loop variable"),
     ("compute_inline_update", r"cannot be inlined"),
