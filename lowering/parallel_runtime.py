@@ -48,11 +48,12 @@ import atexit
 import ctypes
 import os
 import platform
-import threading
+import sys
 
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
+from .forksafe import fresh_in_child
 
 __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
@@ -495,7 +496,7 @@ done:
 """.replace("RELAX_DECL", _cpu_relax()[0]).replace("CPU_RELAX", _cpu_relax()[1]).replace("SPIN_IDLE", str(SPIN_IDLE_NS)) \
    .replace("SPIN_WAIT", str(SPIN_WAIT_NS))
 
-_lock = threading.Lock()
+_lock = fresh_in_child(sys.modules[__name__], "_lock")   # guards resizing the pool
 _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 0,
           "threads": 0}
 
@@ -570,8 +571,6 @@ def _stop_at_exit():
 
 def _after_fork_in_child():
     # Worker threads do not survive fork; the mutexes may have been held.
-    global _lock
-    _lock = threading.Lock()
     if _state["init"] is not None:
         _state["init"]()
     _state["running"] = 0

@@ -30,13 +30,13 @@ import builtins
 import ctypes
 import operator
 import struct
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from pyhalide import ir
 from . import parallel_runtime
+from .forksafe import fresh_in_child
 from .codegen_llvm import ERR_SLOTS
 
 __all__ = ["BufferArg", "Kernel"]
@@ -103,7 +103,7 @@ class Kernel:
         self._output_set = frozenset(self._outputs)
         self._param_check = tuple(_param_converter(p) for p in self.params)
         self._scratch = _Scratch(self)
-        self._lock = threading.Lock()
+        fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
 
     def __repr__(self):

@@ -1,0 +1,102 @@
+"""A child forked (multiprocessing's `fork` start method) while other threads
+are inside pyhalide — running a kernel, or holding its locks as a compile
+does — computes correct results: every lock is fresh in the child and the
+thread pool starts anew there."""
+import multiprocessing
+import threading
+import time
+
+import numpy as np
+
+from pyhalide.ir.config import override
+from long_kernels import (calibrated_reps, func_recurrence, func_recurrence_ref, recurrence,
+                          recurrence_ref)
+
+CHILD_TIMEOUT_S = 60
+
+
+def _child_work(queue):
+    """In the child: a call of the compiled @pipeline, a new specialization
+    (compiled in the child) and a parallel Func pipeline, each checked."""
+    try:
+        a = np.random.default_rng(5).random(50)
+        ok = np.allclose(recurrence(a, 20), recurrence_ref(a, 20))
+        a32 = a.astype(np.float32)
+        ok &= np.allclose(recurrence(a32, 7), recurrence_ref(a32, 7), rtol=1e-5)
+        img = np.random.default_rng(6).random((30, 20))
+        f, reps = func_recurrence(img, parallel=True)
+        reps.set(9)
+        with override(num_threads=2):
+            ok &= np.allclose(np.asarray(f.realize([20, 30])), func_recurrence_ref(img, 9))
+        queue.put(bool(ok))
+    except Exception as e:  # noqa: BLE001 (reported to the parent)
+        queue.put(repr(e))
+
+
+def _fork_and_check():
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    p = ctx.Process(target=_child_work, args=(queue,))
+    p.start()
+    p.join(CHILD_TIMEOUT_S)
+    if p.is_alive():
+        p.kill()
+        p.join()
+        raise AssertionError(f"the forked child did not finish within {CHILD_TIMEOUT_S} s")
+    assert p.exitcode == 0
+    assert queue.get(timeout=10) is True
+
+
+def test_fork_while_another_thread_runs_a_kernel():
+    a = np.random.default_rng(0).random(300)
+    reps = calibrated_reps(lambda n: recurrence(a, n), 2.0)
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", recurrence(a, reps)))
+    t.start()
+    time.sleep(0.3)
+    _fork_and_check()
+    t.join()
+    np.testing.assert_allclose(out["r"], recurrence_ref(a, reps))
+
+
+def test_fork_while_another_thread_runs_a_parallel_kernel():
+    img = np.random.default_rng(1).random((64, 40))
+    f, reps = func_recurrence(img, parallel=True)
+    with override(num_threads=2):
+        def run(n):
+            reps.set(n)
+            f.realize([40, 64])
+        n = calibrated_reps(run, 2.0)
+        reps.set(n)
+        out = {}
+        t = threading.Thread(target=lambda: out.setdefault("r", np.asarray(f.realize([40, 64]))))
+        t.start()
+        time.sleep(0.3)
+        _fork_and_check()
+        t.join()
+    np.testing.assert_allclose(out["r"], func_recurrence_ref(img, n))
+
+
+def test_fork_while_another_thread_holds_the_locks():
+    """As if the fork came in the middle of a compile in another thread."""
+    from pyhalide.lowering import jit, parallel_runtime
+    recurrence(np.ones(3), 2)
+    spec = recurrence._last
+    locks = [jit._lock, parallel_runtime._lock, recurrence._lock, spec.lock]
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        for lock in locks:
+            lock.acquire()
+        held.set()
+        release.wait()
+        for lock in reversed(locks):
+            lock.release()
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait()
+    try:
+        _fork_and_check()
+    finally:
+        release.set()
+        t.join()
