@@ -7,9 +7,13 @@ import time
 
 import numpy as np
 import pytest
-
-from long_kernels import (calibrated_reps, func_recurrence, func_recurrence_ref, recurrence,
-                          recurrence_ref)
+from long_kernels import (
+    calibrated_reps,
+    func_recurrence,
+    func_recurrence_ref,
+    recurrence,
+    recurrence_ref,
+)
 
 LONG_S = 1.0
 

@@ -7,10 +7,15 @@ import threading
 import time
 
 import numpy as np
+from long_kernels import (
+    calibrated_reps,
+    func_recurrence,
+    func_recurrence_ref,
+    recurrence,
+    recurrence_ref,
+)
 
 from pyhalide.ir.config import override
-from long_kernels import (calibrated_reps, func_recurrence, func_recurrence_ref, recurrence,
-                          recurrence_ref)
 
 CHILD_TIMEOUT_S = 60
 
