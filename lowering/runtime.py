@@ -41,9 +41,9 @@ import numpy as np
 
 from pyhalide import ir
 from . import parallel_runtime
-from .forksafe import fresh_in_child
 from . import interrupt
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
+from .forksafe import fresh_in_child
 
 __all__ = ["BufferArg", "Kernel"]
 
@@ -84,6 +84,7 @@ class _Scratch:
         self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
         self.err = (ctypes.c_int64 * (ERR_SLOTS + 1))()
         self.never = ctypes.c_int64(0)     # the cancel flag of a call nothing interrupts
+        self.never_address = ctypes.addressof(self.never)
         for i, g in enumerate(self.geometry):
             self.args[2 * i + 1] = ctypes.addressof(g)
         for j, c in enumerate(self.cells):
@@ -166,7 +167,7 @@ class Kernel:
             while True:
                 scratch.err[0] = 0
                 scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
-                    ctypes.addressof(scratch.never)
+                    scratch.never_address
                 if self._fn(args) == 0:
                     break
                 if scratch.err[0] != CANCELLED:

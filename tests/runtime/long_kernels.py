@@ -1,9 +1,12 @@
 """Kernels whose run time is set by an argument: `reps` steps of a
 dependent floating-point recurrence per output element (no vectorization,
 no closed form), as a @pipeline function and as a Func pipeline whose rows
-may run in parallel; with NumPy references."""
-import numpy as np
+may run in parallel; with NumPy references. And a runner of a long call in
+another thread."""
+import threading
+import time
 
+import numpy as np
 import pyhalide as ph
 
 
@@ -49,7 +52,6 @@ def func_recurrence_ref(img, reps):
 def calibrated_reps(run, seconds: float, start: int = 1000) -> int:
     """A `reps` for which run(reps) takes about `seconds` here and now
     (after a first call that compiles)."""
-    import time
     run(1)
     reps = start
     while True:
@@ -59,3 +61,23 @@ def calibrated_reps(run, seconds: float, start: int = 1000) -> int:
         if dt > 0.05:
             return max(1, int(reps * seconds / dt))
         reps *= 4
+
+
+def in_background(call, action, settle: float = 0.3):
+    """Run call() in another thread and, `settle` s after it started,
+    action() here. Returns (call's result, action's result, whether action
+    returned before call did)."""
+    done = {}
+
+    def run():
+        done["result"] = call()
+        done["end"] = time.perf_counter()
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        time.sleep(settle)
+        result = action()
+        action_end = time.perf_counter()
+    finally:
+        t.join()
+    return done["result"], result, action_end < done["end"]

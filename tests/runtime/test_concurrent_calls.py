@@ -7,60 +7,36 @@ import time
 
 import numpy as np
 import pytest
-from long_kernels import (
-    calibrated_reps,
-    func_recurrence,
-    func_recurrence_ref,
-    recurrence,
-    recurrence_ref,
-)
+
+import long_kernels as lk
 
 LONG_S = 1.0
 
 
-def _short_call_overtakes(long_call, short_call):
-    """Start long_call in a thread; once it is running, make short_call
-    here. Returns (whether short_call returned before long_call, the long
-    call's result, the short call's result)."""
-    done = {}
-
-    def run_long():
-        done["long"] = long_call()
-        done["long_end"] = time.perf_counter()
-
-    t = threading.Thread(target=run_long)
-    t.start()
-    time.sleep(0.3)
-    short = short_call()
-    short_end = time.perf_counter()
-    t.join()
-    return short_end < done["long_end"], done["long"], short
-
-
 def test_pipeline_calls_from_two_threads_overlap():
     a = np.random.default_rng(0).random(400)
-    reps = calibrated_reps(lambda n: recurrence(a, n), LONG_S)
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), LONG_S)
     small = a[:4].copy()
-    overtook, long_out, short_out = _short_call_overtakes(
-        lambda: recurrence(a, reps), lambda: recurrence(small, reps))
+    long_out, short_out, overtook = lk.in_background(
+        lambda: lk.recurrence(a, reps), lambda: lk.recurrence(small, reps))
     assert overtook, "the second thread waited for the first thread's call to end"
-    np.testing.assert_allclose(long_out, recurrence_ref(a, reps))
-    np.testing.assert_allclose(short_out, recurrence_ref(small, reps))
+    np.testing.assert_allclose(long_out, lk.recurrence_ref(a, reps))
+    np.testing.assert_allclose(short_out, lk.recurrence_ref(small, reps))
 
 
 def test_func_realize_from_two_threads_overlap():
     img = np.random.default_rng(1).random((40, 50))
-    f, reps = func_recurrence(img, parallel=False)
+    f, reps = lk.func_recurrence(img, parallel=False)
 
     def run(n):
         reps.set(n)
         return f.realize([50, 40])
-    n = calibrated_reps(run, LONG_S)
+    n = lk.calibrated_reps(run, LONG_S)
     reps.set(n)
-    overtook, long_out, short_out = _short_call_overtakes(
+    long_out, short_out, overtook = lk.in_background(
         lambda: np.asarray(f.realize([50, 40])), lambda: np.asarray(f.realize([5, 4])))
     assert overtook, "the second thread waited for the first thread's realize to end"
-    ref = func_recurrence_ref(img, n)
+    ref = lk.func_recurrence_ref(img, n)
     np.testing.assert_allclose(long_out, ref)
     np.testing.assert_allclose(short_out, ref[:4, :5])
 
@@ -73,7 +49,7 @@ def test_concurrent_calls_of_different_shapes_are_all_correct():
     def worker(k):
         for rep in range(20):
             a = inputs[(k + rep) % len(inputs)]
-            results.setdefault(k, []).append((a, recurrence(a, 30 + k)))
+            results.setdefault(k, []).append((a, lk.recurrence(a, 30 + k)))
 
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
     for t in threads:
@@ -83,7 +59,7 @@ def test_concurrent_calls_of_different_shapes_are_all_correct():
     for k, calls in results.items():
         assert len(calls) == 20
         for a, out in calls:
-            np.testing.assert_allclose(out, recurrence_ref(a, 30 + k))
+            np.testing.assert_allclose(out, lk.recurrence_ref(a, 30 + k))
 
 
 @pytest.mark.slow
@@ -91,15 +67,15 @@ def test_two_threads_take_about_the_time_of_one_call():
     """2 threads x a serial kernel on 2 cores: at most 1.2x one call's time
     on a quiet machine (asserted with a margin, best of 3)."""
     a = np.random.default_rng(3).random(400)
-    reps = calibrated_reps(lambda n: recurrence(a, n), 1.0)
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), 1.0)
 
     def one():
         t = time.perf_counter()
-        recurrence(a, reps)
+        lk.recurrence(a, reps)
         return time.perf_counter() - t
 
     def two():
-        ts = [threading.Thread(target=recurrence, args=(a, reps)) for _ in range(2)]
+        ts = [threading.Thread(target=lk.recurrence, args=(a, reps)) for _ in range(2)]
         t = time.perf_counter()
         for th in ts:
             th.start()

@@ -4,18 +4,11 @@ does — computes correct results: every lock is fresh in the child and the
 thread pool starts anew there."""
 import multiprocessing
 import threading
-import time
 
 import numpy as np
-from long_kernels import (
-    calibrated_reps,
-    func_recurrence,
-    func_recurrence_ref,
-    recurrence,
-    recurrence_ref,
-)
-
 from pyhalide.ir.config import override
+
+import long_kernels as lk
 
 CHILD_TIMEOUT_S = 60
 
@@ -25,14 +18,14 @@ def _child_work(queue):
     (compiled in the child) and a parallel Func pipeline, each checked."""
     try:
         a = np.random.default_rng(5).random(50)
-        ok = np.allclose(recurrence(a, 20), recurrence_ref(a, 20))
+        ok = np.allclose(lk.recurrence(a, 20), lk.recurrence_ref(a, 20))
         a32 = a.astype(np.float32)
-        ok &= np.allclose(recurrence(a32, 7), recurrence_ref(a32, 7), rtol=1e-5)
+        ok &= np.allclose(lk.recurrence(a32, 7), lk.recurrence_ref(a32, 7), rtol=1e-5)
         img = np.random.default_rng(6).random((30, 20))
-        f, reps = func_recurrence(img, parallel=True)
+        f, reps = lk.func_recurrence(img, parallel=True)
         reps.set(9)
         with override(num_threads=2):
-            ok &= np.allclose(np.asarray(f.realize([20, 30])), func_recurrence_ref(img, 9))
+            ok &= np.allclose(np.asarray(f.realize([20, 30])), lk.func_recurrence_ref(img, 9))
         queue.put(bool(ok))
     except Exception as e:  # noqa: BLE001 (reported to the parent)
         queue.put(repr(e))
@@ -54,40 +47,30 @@ def _fork_and_check():
 
 def test_fork_while_another_thread_runs_a_kernel():
     a = np.random.default_rng(0).random(300)
-    reps = calibrated_reps(lambda n: recurrence(a, n), 2.0)
-    out = {}
-    t = threading.Thread(target=lambda: out.setdefault("r", recurrence(a, reps)))
-    t.start()
-    time.sleep(0.3)
-    _fork_and_check()
-    t.join()
-    np.testing.assert_allclose(out["r"], recurrence_ref(a, reps))
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), 2.0)
+    out, _, _ = lk.in_background(lambda: lk.recurrence(a, reps), _fork_and_check)
+    np.testing.assert_allclose(out, lk.recurrence_ref(a, reps))
 
 
 def test_fork_while_another_thread_runs_a_parallel_kernel():
     img = np.random.default_rng(1).random((64, 40))
-    f, reps = func_recurrence(img, parallel=True)
+    f, reps = lk.func_recurrence(img, parallel=True)
     with override(num_threads=2):
         def run(n):
             reps.set(n)
             f.realize([40, 64])
-        n = calibrated_reps(run, 2.0)
+        n = lk.calibrated_reps(run, 2.0)
         reps.set(n)
-        out = {}
-        t = threading.Thread(target=lambda: out.setdefault("r", np.asarray(f.realize([40, 64]))))
-        t.start()
-        time.sleep(0.3)
-        _fork_and_check()
-        t.join()
-    np.testing.assert_allclose(out["r"], func_recurrence_ref(img, n))
+        out, _, _ = lk.in_background(lambda: np.asarray(f.realize([40, 64])), _fork_and_check)
+    np.testing.assert_allclose(out, lk.func_recurrence_ref(img, n))
 
 
 def test_fork_while_another_thread_holds_the_locks():
     """As if the fork came in the middle of a compile in another thread."""
     from pyhalide.lowering import jit, parallel_runtime
-    recurrence(np.ones(3), 2)
-    spec = recurrence._last
-    locks = [jit._lock, parallel_runtime._lock, recurrence._lock, spec.lock]
+    lk.recurrence(np.ones(3), 2)
+    spec = lk.recurrence._last
+    locks = [jit._lock, parallel_runtime._lock, lk.recurrence._lock, spec.lock]
     held, release = threading.Event(), threading.Event()
 
     def hold():

@@ -8,16 +8,16 @@ import time
 
 import numpy as np
 import pytest
-from long_kernels import func_recurrence, func_recurrence_ref
-
 from pyhalide.ir.config import override
+
+import long_kernels as lk
 
 
 def _small_parallel_call():
     img = np.random.default_rng(0).random((64, 64))
-    f, reps = func_recurrence(img, parallel=True)
+    f, reps = lk.func_recurrence(img, parallel=True)
     reps.set(4)
-    return lambda: f.realize([64, 64]), func_recurrence_ref(img, 4)
+    return lambda: f.realize([64, 64]), lk.func_recurrence_ref(img, 4)
 
 
 def _per_call_s(run, calls=100, batches=5) -> float:

@@ -9,15 +9,9 @@ import time
 
 import numpy as np
 import pytest
-from long_kernels import (
-    calibrated_reps,
-    func_recurrence,
-    func_recurrence_ref,
-    recurrence,
-    recurrence_ref,
-)
-
 from pyhalide.ir.config import override
+
+import long_kernels as lk
 
 LONG_S = 3.0
 LATENCY_S = 0.3
@@ -56,42 +50,42 @@ def _interrupt_latency(call) -> float:
 def test_ctrl_c_stops_a_long_pipeline_call():
     a = np.random.default_rng(0).random(400)
     a_before = a.copy()
-    reps = calibrated_reps(lambda n: recurrence(a, n), LONG_S)
-    latency = _interrupt_latency(lambda: recurrence(a, reps))
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), LONG_S)
+    latency = _interrupt_latency(lambda: lk.recurrence(a, reps))
     assert latency < LATENCY_S, f"KeyboardInterrupt {latency * 1e3:.0f} ms after SIGINT"
     np.testing.assert_array_equal(a, a_before)
-    np.testing.assert_allclose(recurrence(a, 50), recurrence_ref(a, 50))
+    np.testing.assert_allclose(lk.recurrence(a, 50), lk.recurrence_ref(a, 50))
 
 
 def test_ctrl_c_stops_a_long_parallel_realize():
     img = np.random.default_rng(1).random((64, 40))
     img_before = img.copy()
-    f, reps = func_recurrence(img, parallel=True)
+    f, reps = lk.func_recurrence(img, parallel=True)
     with override(num_threads=2):
         def run(n):
             reps.set(n)
             f.realize([40, 64])
-        reps.set(calibrated_reps(run, LONG_S))
+        reps.set(lk.calibrated_reps(run, LONG_S))
         latency = _interrupt_latency(lambda: f.realize([40, 64]))
         assert latency < LATENCY_S, f"KeyboardInterrupt {latency * 1e3:.0f} ms after SIGINT"
         np.testing.assert_array_equal(img, img_before)
         reps.set(20)
-        np.testing.assert_allclose(np.asarray(f.realize([40, 64])), func_recurrence_ref(img, 20))
+        np.testing.assert_allclose(np.asarray(f.realize([40, 64])), lk.func_recurrence_ref(img, 20))
 
 
 def test_a_sigint_handler_that_returns_lets_the_call_finish():
     a = np.random.default_rng(2).random(200)
-    reps = calibrated_reps(lambda n: recurrence(a, n), 1.0)
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), 1.0)
     seen = []
     old = signal.signal(signal.SIGINT, lambda sig, frame: seen.append(sig))
     try:
         t, _, _ = _sigint_after(0.3)
-        out = recurrence(a, reps)
+        out = lk.recurrence(a, reps)
         t.join()
     finally:
         signal.signal(signal.SIGINT, old)
     assert seen == [signal.SIGINT]
-    np.testing.assert_allclose(out, recurrence_ref(a, reps))
+    np.testing.assert_allclose(out, lk.recurrence_ref(a, reps))
 
 
 def test_a_raising_sigint_handler_stops_the_call_with_its_exception():
@@ -101,12 +95,12 @@ def test_a_raising_sigint_handler_stops_the_call_with_its_exception():
     def handler(sig, frame):
         raise Stop()
     a = np.random.default_rng(3).random(400)
-    reps = calibrated_reps(lambda n: recurrence(a, n), LONG_S)
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), LONG_S)
     old = signal.signal(signal.SIGINT, handler)
     try:
         t, sent, when = _sigint_after(0.3)
         with pytest.raises(Stop):
-            recurrence(a, reps)
+            lk.recurrence(a, reps)
             sent.wait(10)
             time.sleep(1)
         latency = time.perf_counter() - when[0]
@@ -119,13 +113,11 @@ def test_a_raising_sigint_handler_stops_the_call_with_its_exception():
 def test_other_threads_calls_are_not_interrupted():
     """SIGINT interrupts the main thread only (as Python does)."""
     a = np.random.default_rng(4).random(200)
-    reps = calibrated_reps(lambda n: recurrence(a, n), 1.0)
-    out = {}
-    worker = threading.Thread(target=lambda: out.setdefault("r", recurrence(a, reps)))
-    worker.start()
-    time.sleep(0.1)
-    with pytest.raises(KeyboardInterrupt):
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(2)
-    worker.join()
-    np.testing.assert_allclose(out["r"], recurrence_ref(a, reps))
+    reps = lk.calibrated_reps(lambda n: lk.recurrence(a, n), 1.0)
+
+    def interrupted():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(2)
+    out, _, _ = lk.in_background(lambda: lk.recurrence(a, reps), interrupted, settle=0.1)
+    np.testing.assert_allclose(out, lk.recurrence_ref(a, reps))
