@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+
 import pyhalide as ph
 
 

@@ -5,10 +5,9 @@ while another thread is inside a long call of the same @pipeline function
 import threading
 import time
 
+import long_kernels as lk
 import numpy as np
 import pytest
-
-import long_kernels as lk
 
 LONG_S = 1.0
 
