@@ -33,6 +33,13 @@ thread pool's job ended) when the flag is set:
   normally, the call runs again from the start, so a partial result is
   never returned. Outputs of an interrupted call hold unspecified values;
   inputs are only ever read.
+
+The native handler only stores to a static int64 and calls the replaced
+handler, so it is async-signal-safe, and it never writes to memory a call
+owns (a call's own flag could be freed by the time a late signal lands).
+Not taken: running kernels in a helper thread while the main thread waits
+interruptibly (a thread hand-off on every call, tens of microseconds), and
+signal.set_wakeup_fd (one per process, already owned by asyncio and others).
 """
 from __future__ import annotations
 
