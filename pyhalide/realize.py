@@ -189,18 +189,13 @@ class Pipeline:
             kernel = plan.kernels[dense] = self._kernel(dense, (graph, key))[0]
         return kernel, inputs + arrays, params
 
-    def realize_into_arrays(self, arrays: list):
-        """realize() into NumPy arrays the caller has just allocated (so they
-        alias nothing), of the outputs' dtypes, one per output element,
-        without Buffer wrappers: the @pipeline frontend's call path."""
-        self.bind_arrays(arrays)()
-
     def bind_arrays(self, arrays: list):
-        """realize_into_arrays(arrays) in two steps: this one reads the
-        inputs and parameters bound now (and compiles on first use); the
-        function it returns runs the kernel on them, with no lock held, so
-        the caller may rebind the Funcs' inputs (in another thread) before
-        calling it."""
+        """The @pipeline frontend's call path, in two steps: this one reads
+        the inputs and parameters bound now (and compiles on first use); the
+        function it returns runs the kernel on them, writing `arrays` (just
+        allocated by the caller, so they alias nothing; of the outputs'
+        dtypes, one per output element). The inputs may be rebound (for
+        another call) before that function runs."""
         graph, key, plan = self._current()
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         return lambda: kernel(buffers, params, True)
