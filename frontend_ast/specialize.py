@@ -16,7 +16,7 @@ from .errors import FrontendError
 from pyhalide.errors import CompileError
 from pyhalide.lowering.forksafe import fresh_in_child
 from .exprs import lookup_global, same_global
-from .values import Val, Arr, TupleVal, const_val
+from .values import Val, Arr, TupleVal
 from . import unions
 
 
@@ -392,7 +392,7 @@ class Specialization:
         msg = str(e)
         m = _INPUT_OOB.search(msg)
         if m is not None:
-            name, idx, dim = m.group(1), int(m.group(2)), int(m.group(3))
+            name, dim = m.group(1), int(m.group(3))
             arr = self.builder.inputs.get(name)
             if arr is not None and hasattr(arr, "ndim"):
                 axis = arr.ndim - 1 - dim

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 
-import numpy as np
 
 from .errors import CompileError
 from .lowering.forksafe import fresh_in_child
