@@ -3,7 +3,6 @@ dimensions): its Funcs, its outputs, and running it on NumPy arrays."""
 from __future__ import annotations
 
 import re
-import threading
 import types
 
 import numpy as np
@@ -16,8 +15,9 @@ from .analyze import check_supported
 from .builder import Builder
 from .errors import FrontendError
 from pyhalide.errors import CompileError
+from pyhalide.lowering.forksafe import fresh_in_child
 from .exprs import lookup_global, same_global
-from .values import Val, Arr, TupleVal, const_val
+from .values import Val, Arr, TupleVal
 from . import unions
 
 
@@ -94,7 +94,7 @@ class Specialization:
                              if not isinstance(v, types.ModuleType)}
         self.out_funcs = []           # [(Func, shape fn)] realized together
         self.result = self._outputs(result)
-        self.lock = threading.Lock()
+        fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
         self._converter = None        # result converter, output layout: built on first run
         self._layout = None
@@ -320,10 +320,13 @@ class Specialization:
         return self._layout
 
     def run(self, args):
+        """Call on argument values. Binding them to the Funcs' inputs and
+        params and reading them back happen under the lock; the kernel runs
+        outside it, so calls from several threads run at once."""
+        call = None
         with self.lock:
             env = self.bind(args)
             pipe = self.pipeline()
-            outs = []
             if pipe is not None:
                 bufs = []
                 shapes = []
@@ -332,25 +335,32 @@ class Specialization:
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                try:
-                    pipe.realize_into_arrays(bufs)
-                except CompileError as e:
-                    raise self.located(e) from None
-                except IndexError as e:
-                    raise self.translate(e, env) from None
-                except ValueError as e:
-                    if "is read over" in str(e) and "input buffer" in str(e):
-                        raise IndexError(f"index out of bounds: {e}") from None
-                    raise
-                k = 0
-                for (_, dtypes), shape in zip(self._output_layout(), shapes):
-                    mine = bufs[k:k + len(dtypes)]
-                    outs.append(mine if len(shape) == self.dims else
-                                [b.reshape(shape) for b in mine])
-                    k += len(dtypes)
-            if self._converter is None:
-                self._converter = self.converter(self.result)
-            return self._converter(outs, args, env)
+                call = self._reported(env, pipe.bind_arrays, bufs)
+        outs = []
+        if call is not None:
+            self._reported(env, call)
+            k = 0
+            for (_, dtypes), shape in zip(self._output_layout(), shapes):
+                mine = bufs[k:k + len(dtypes)]
+                outs.append(mine if len(shape) == self.dims else
+                            [b.reshape(shape) for b in mine])
+                k += len(dtypes)
+        if self._converter is None:
+            self._converter = self.converter(self.result)
+        return self._converter(outs, args, env)
+
+    def _reported(self, env, fn, *args):
+        """fn(*args), with compile and kernel errors in the user's terms."""
+        try:
+            return fn(*args)
+        except CompileError as e:
+            raise self.located(e) from None
+        except IndexError as e:
+            raise self.translate(e, env) from None
+        except ValueError as e:
+            if "is read over" in str(e) and "input buffer" in str(e):
+                raise IndexError(f"index out of bounds: {e}") from None
+            raise
 
     def located(self, e: CompileError) -> CompileError:
         """A compile error of lowering, in the user's names and at the line of
@@ -387,7 +397,7 @@ class Specialization:
                 return IndexError(_index_message(c, msg, env))
         m = _INPUT_OOB.search(msg)
         if m is not None:
-            name, idx, dim = m.group(1), int(m.group(2)), int(m.group(3))
+            name, dim = m.group(1), int(m.group(3))
             arr = self.builder.inputs.get(name)
             if arr is not None and hasattr(arr, "ndim"):
                 axis = arr.ndim - 1 - dim

@@ -13,10 +13,22 @@ i.e. "pyhalide_<name>" unless name already starts with "pyhalide_")
 where `args` is an array of pointers: per buffer (data pointer, pointer to
 int64[3*dims] = min0, extent0, stride0, min1, ... with strides in elements),
 then one pointer per scalar param (to the value in its type, bool as one
-byte), then a pointer to an int64[16] error array. It returns 0 on success;
+byte), then a pointer to an int64[17] error array. It returns 0 on success;
 on failure it writes err[0] = index+1 of the failed check in
-CodegenOutput.errors and the check's arguments in err[1..], frees every live
-heap allocation and returns 1.
+CodegenOutput.errors and the check's arguments in err[1..15], frees every
+live heap allocation and returns 1.
+
+err[16] (CANCEL_SLOT) holds the address of the call's cancel flag (an
+int64, set asynchronously: runtime.py's Ctrl-C handling). The code reads it
+at each iteration of the outermost two loops of a loop nest that contain a
+long loop (one whose extent is not a constant of at most SHORT_LOOP), and at
+each iteration of an outlined parallel loop that contains one (so between a
+parallel loop's chunks too): one read per row or tile, not per element.
+When it is nonzero the call stops like a failed check, with err[0] =
+CANCELLED. Short constant loops do not count: LLVM unrolls them fully, and a
+check in the loop around them (which becomes innermost then) would keep
+LLVM from vectorizing that loop (a fully fused blur ran 17x slower). The
+innermost loop of a nest is never interrupted.
 
 The entry loads the data pointers and calls `<entry>.body` (internal), which
 takes them as `noalias` parameters: buffers never overlap (runtime.py checks
@@ -63,10 +75,14 @@ from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
 
-__all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS"]
+__all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
+           "CANCEL_SLOT", "CANCELLED"]
 
 PAR_FOR = "pyhalide_par_for"    # the parallel runtime's entry (parallel_runtime.py)
-ERR_SLOTS = 16                  # int64 slots of the error array
+ERR_SLOTS = 16                  # int64 slots of the error array for a failed check
+CANCEL_SLOT = ERR_SLOTS         # then: the address of the call's cancel flag
+CANCELLED = -1                  # err[0] of a call stopped by its cancel flag
+SHORT_LOOP = 64                 # loops of at most this constant extent get no cancel check
 STACK_LIMIT = 64 * 1024         # allocations bounded by this may go on the stack,
 STACK_BUDGET = 256 * 1024       # as long as one function's total stays under this
 HEAP_ALIGN = 64
@@ -222,6 +238,7 @@ class _FunctionEmitter:
         self.stack_bytes = 0            # allocation bytes placed on the stack so far
         self.cleanup_block = None
         self.err_ptr = None
+        self.cancel_flag = None         # pointer to the call's cancel flag, loaded once
         self.cache: list = [{}]         # expression memo layers (see emit)
         self.cache_floor = 0            # layers below this are hidden (shadowing)
         self.loops: list = []           # ops.Loop of each serial loop around
@@ -307,6 +324,23 @@ class _FunctionEmitter:
             b.store(a, b.gep(self.err_ptr, [ll.Constant(I64, i + 1)], source_etype=I64))
         b.branch(self.get_cleanup())
 
+    def cancel_check(self):
+        """Leave through the cleanup with err[0] = CANCELLED when the call's
+        cancel flag is set."""
+        if self.cancel_flag is None:
+            ab = self.alloca_builder
+            slot = ab.gep(self.err_ptr, [ll.Constant(I64, CANCEL_SLOT)], source_etype=I64)
+            self.cancel_flag = ab.load(slot, typ=PTR)
+        b = self.b
+        flag = b.load_atomic(self.cancel_flag, "monotonic", 8, typ=I64)
+        stop_bb = self.fn.append_basic_block("cancelled")
+        cont_bb = self.fn.append_basic_block("not_cancelled")
+        br = b.cbranch(b.icmp_signed("!=", flag, ll.Constant(I64, 0)), stop_bb, cont_bb)
+        br.set_weights([1, 1 << 20])
+        b.position_at_end(stop_bb)
+        self.emit_failure(CANCELLED, [])
+        b.position_at_end(cont_bb)
+
     def check(self, ok, error: str, message: str, args=(), arg_kinds=()):
         """Branch to a failure path raising `error` when the i1 `ok` is false."""
         code = self.state.add_error(error, message, arg_kinds)
@@ -375,6 +409,8 @@ class _FunctionEmitter:
         if wide_lo is None:
             wide_lo = b.sext(lo, I64)
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
+        if len(self.loops) < 2 and _contains_long_loop(body):
+            self.cancel_check()
         self.loops.append(ops.Loop(name, body))
         self.emit_stmt(body)
         self.loops.pop()
@@ -1016,6 +1052,20 @@ class _UsedNames(ir.Visitor):
     def visit_Store(self, s):
         self.bufs.add(s.name)
         self.visit_children(s)
+
+
+def _contains_long_loop(stmt) -> bool:
+    """Whether a For whose extent is not a constant of at most SHORT_LOOP is
+    anywhere among the statements of stmt."""
+    stack = [stmt]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, ir.For):
+            extent = _const_of(s.extent)
+            if extent is None or extent > SHORT_LOOP:
+                return True
+        stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
+    return False
 
 
 def _used_names(stmt):

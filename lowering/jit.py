@@ -49,6 +49,7 @@ import pyhalide
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
 from . import disk_cache, parallel_runtime
+from .forksafe import fresh_in_child
 from .codegen_llvm import codegen
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
@@ -79,7 +80,8 @@ class JitOptions:
                 f"ra={int(self.reassociate)},O{self.opt_level}")
 
 
-_lock = threading.RLock()            # LLVM objects below are not thread-safe
+# LLVM objects below are not thread-safe: one lock (a fresh one in a forked child)
+_lock = fresh_in_child(sys.modules[__name__], "_lock", threading.RLock)
 _machines: dict = {}                 # target.key() -> TargetMachine (optimize + emit)
 _loaded: "collections.OrderedDict" = collections.OrderedDict()   # key -> (engine, address)
 

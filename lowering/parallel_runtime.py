@@ -3,7 +3,8 @@ per process, which runs the outlined bodies of parallel loops.
 
     ensure_loaded() -> None          compile/load the pool and register
                                      `pyhalide_par_for` for JIT objects
-    set_num_threads(n: int) -> None  total threads (the caller + n-1 workers)
+    set_num_threads(n: int) -> None  total threads (the caller + n-1 workers),
+                                     1 <= n <= MAX_THREADS (else ValueError)
     num_threads() -> int
     worker_chunks() -> int           chunks run by worker threads so far
     PAR_FOR = "pyhalide_par_for"
@@ -35,9 +36,13 @@ Waking a sleeping thread costs tens of microseconds or more (a virtual CPU
 that halted must be rescheduled by the host), so threads poll before they
 sleep: an idle worker watches the job list for SPIN_IDLE_NS, a caller
 watches its job's running chunks for SPIN_WAIT_NS, and the mutex is polled
-with trylock before blocking on it. The polls read only the list head, a
-job's count of running chunks and the shutdown flag, atomically; all other
-shared state is read and written under one mutex. The compiled runtime
+with trylock before blocking on it. With more threads than the process has
+cores nothing polls (a polling thread would take the core of one with work,
+and a small call got ~40x slower with 64 threads on 2 cores): idle threads
+sleep at once, and a new job wakes at most one worker per spare core. The
+polls read only the list head, a job's count of running chunks and the
+shutdown flag, atomically; all other shared state is read and written under
+one mutex. The compiled runtime
 is never unloaded (workers may still be parked in it at interpreter exit);
 at exit the workers are told to stop, and after os.fork() the child resets
 the pool state and starts fresh workers on first use.
@@ -48,17 +53,18 @@ import atexit
 import ctypes
 import os
 import platform
-import threading
+import sys
 
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
+from .forksafe import fresh_in_child
 
 __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
 
 from .codegen_llvm import PAR_FOR  # noqa: E402  (the name generated code calls)
-MAX_THREADS = 256
+MAX_THREADS = 1024
 
 # How long an idle worker, and a caller waiting for the last chunks of its
 # job, poll before sleeping on a condition variable: longer than the gap
@@ -99,8 +105,11 @@ RUNTIME_IR = r"""
 @pyhalide_rt_nworkers = global i32 0, align 4
 @pyhalide_rt_sleepers = global i32 0, align 4
 @pyhalide_rt_waiters = global i32 0, align 4
-@pyhalide_rt_tids = global [256 x i64] zeroinitializer, align 8
+@pyhalide_rt_tids = global [MAX_THREADS x i64] zeroinitializer, align 8
 @pyhalide_rt_worker_chunks = global i64 0, align 8
+@pyhalide_rt_polls = global i32 1, align 4
+@pyhalide_rt_wake_max = global i32 0, align 4
+declare i32 @pthread_cond_signal(ptr) nounwind
 
 declare i32 @pthread_mutex_init(ptr, ptr) nounwind
 declare i32 @pthread_mutex_lock(ptr) nounwind
@@ -130,7 +139,9 @@ define void @pyhalide_rt_init() nounwind {
 ; and a thread that blocks on it takes long to wake.
 define internal void @lock() nounwind {
 entry:
-  br label %loop
+  %polls = load i32, ptr @pyhalide_rt_polls
+  %poll = icmp ne i32 %polls, 0
+  br i1 %poll, label %loop, label %block
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %relax ]
   %rc = call i32 @pthread_mutex_trylock(ptr @pyhalide_rt_mutex)
@@ -186,10 +197,14 @@ idle:
 ; whether it became ready.
 define internal i1 @spin(ptr %j, i64 %budget) nounwind {
 entry:
+  %polls = load i32, ptr @pyhalide_rt_polls
+  %poll = icmp ne i32 %polls, 0
+  br i1 %poll, label %start, label %no
+start:
   %t0 = call i64 @now_ns()
   br label %loop
 loop:
-  %i = phi i32 [ 0, %entry ], [ %i1, %relax ], [ %i1, %clock ]
+  %i = phi i32 [ 0, %start ], [ %i1, %relax ], [ %i1, %clock ]
   %ok = call i1 @ready(ptr %j)
   br i1 %ok, label %yes, label %relax
 relax:
@@ -404,9 +419,20 @@ parallel:
   %anyone = icmp sgt i32 %sleepers, 0
   br i1 %anyone, label %wake, label %own
 wake:
-  ; woken workers need the mutex: release it while signalling
+  ; wake at most wake_max sleepers; woken workers need the mutex: release
+  ; it while signalling
+  %wmax = load i32, ptr @pyhalide_rt_wake_max
+  %few = icmp slt i32 %sleepers, %wmax
+  %nwake = select i1 %few, i32 %sleepers, i32 %wmax
   call i32 @pthread_mutex_unlock(ptr @pyhalide_rt_mutex)
-  call i32 @pthread_cond_broadcast(ptr @pyhalide_rt_wake)
+  br label %signal_one
+signal_one:
+  %k = phi i32 [ 0, %wake ], [ %k1, %signal_one ]
+  call i32 @pthread_cond_signal(ptr @pyhalide_rt_wake)
+  %k1 = add i32 %k, 1
+  %again = icmp slt i32 %k1, %nwake
+  br i1 %again, label %signal_one, label %woken
+woken:
   call void @lock()
   br label %own
 own:
@@ -455,7 +481,7 @@ entry:
   br i1 %any, label %loop, label %done
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %next ]
-  %slot = getelementptr [256 x i64], ptr @pyhalide_rt_tids, i32 0, i32 %i
+  %slot = getelementptr [MAX_THREADS x i64], ptr @pyhalide_rt_tids, i32 0, i32 %i
   %rc = call i32 @pthread_create(ptr %slot, ptr null, ptr @pyhalide_rt_worker, ptr null)
   %ok = icmp eq i32 %rc, 0
   br i1 %ok, label %next, label %done
@@ -483,7 +509,7 @@ entry:
   br i1 %any, label %loop, label %done
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
-  %slot = getelementptr [256 x i64], ptr @pyhalide_rt_tids, i32 0, i32 %i
+  %slot = getelementptr [MAX_THREADS x i64], ptr @pyhalide_rt_tids, i32 0, i32 %i
   %tid = load i64, ptr %slot
   call i32 @pthread_join(i64 %tid, ptr null)
   %i1 = add i32 %i, 1
@@ -492,10 +518,11 @@ loop:
 done:
   ret void
 }
-""".replace("RELAX_DECL", _cpu_relax()[0]).replace("CPU_RELAX", _cpu_relax()[1]).replace("SPIN_IDLE", str(SPIN_IDLE_NS)) \
-   .replace("SPIN_WAIT", str(SPIN_WAIT_NS))
+""".replace("RELAX_DECL", _cpu_relax()[0]).replace("CPU_RELAX", _cpu_relax()[1]) \
+   .replace("SPIN_IDLE", str(SPIN_IDLE_NS)).replace("SPIN_WAIT", str(SPIN_WAIT_NS)) \
+   .replace("MAX_THREADS", str(MAX_THREADS))
 
-_lock = threading.Lock()
+_lock = fresh_in_child(sys.modules[__name__], "_lock")   # guards resizing the pool
 _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 0,
           "threads": 0}
 
@@ -518,8 +545,11 @@ def ensure_loaded() -> None:
             addrs["pyhalide_rt_start"])
         _state["stop"] = ctypes.CFUNCTYPE(None, ctypes.c_int32)(addrs["pyhalide_rt_stop"])
         _state["init"]()
-        _state["chunks"] = ctypes.c_int64.from_address(
-            engine.get_global_value_address("pyhalide_rt_worker_chunks"))
+        for name, ctype in (("chunks", ctypes.c_int64), ("polls", ctypes.c_int32),
+                            ("wake_max", ctypes.c_int32)):
+            addr = engine.get_global_value_address(
+                "pyhalide_rt_worker_chunks" if name == "chunks" else "pyhalide_rt_" + name)
+            _state[name] = ctype.from_address(addr)
         _state["engine"] = engine    # never released: see the module docstring
         _keep_forever.append(engine)
 
@@ -539,8 +569,9 @@ def num_threads() -> int:
 
 
 def set_num_threads(n: int) -> None:
-    """Use n threads in total (n-1 workers besides the calling thread)."""
-    n = max(1, min(int(n), MAX_THREADS))
+    """Use n threads in total (n-1 workers besides the calling thread);
+    ValueError unless 1 <= n <= MAX_THREADS."""
+    n = checked_thread_count(n)
     ensure_loaded()
     with _lock:
         if _state["threads"] == n:
@@ -548,6 +579,11 @@ def set_num_threads(n: int) -> None:
         if _state["running"]:
             _state["stop"](_state["running"])
             _state["running"] = 0
+        cores = _cores()
+        # more threads than cores: no polling (a polling thread takes the
+        # core of one with work), and a new job wakes one worker per spare core
+        _state["polls"].value = int(n <= cores)
+        _state["wake_max"].value = min(n, cores) - 1 if n > 1 else 0
         started = _state["start"](n - 1)
         _state["running"] = started
         _state["threads"] = started + 1
@@ -556,9 +592,25 @@ def set_num_threads(n: int) -> None:
 
 def ensure_threads() -> None:
     """Match the pool to config.num_threads (cheap when it already does)."""
-    want = config.num_threads or (os.cpu_count() or 1)
-    if _state["threads"] != want:
+    want = config.num_threads
+    if _state["threads"] != want or type(want) is not int:
         set_num_threads(want)
+
+
+def checked_thread_count(n) -> int:
+    """n, when it is an integer from 1 to MAX_THREADS; else ValueError."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"PYHALIDE_NUM_THREADS (the threads of parallel loops) must be an "
+                         f"integer from 1 to {MAX_THREADS}, not {n!r}")
+    return n
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _stop_at_exit():
@@ -570,8 +622,6 @@ def _stop_at_exit():
 
 def _after_fork_in_child():
     # Worker threads do not survive fork; the mutexes may have been held.
-    global _lock
-    _lock = threading.Lock()
     if _state["init"] is not None:
         _state["init"]()
     _state["running"] = 0

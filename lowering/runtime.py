@@ -23,6 +23,11 @@ an array's shape or strides change; a second thread calling the same kernel
 while the first is inside it gets its own scratch, so concurrent calls are
 safe. The ctypes call releases the GIL. A kernel with parallel loops first
 sizes the thread pool to config.num_threads (parallel_runtime.py).
+
+Ctrl-C (interrupt.py): a call from the main thread passes the cancel flag
+the SIGINT handler sets, so it stops within a row or tile of work; then the
+Python signal handlers run (KeyboardInterrupt), and if they return the call
+runs again. Other threads' calls pass a flag nothing sets.
 """
 from __future__ import annotations
 
@@ -30,7 +35,6 @@ import builtins
 import ctypes
 import operator
 import struct
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +42,9 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.ir.errors import counted
 from . import parallel_runtime
-from .codegen_llvm import ERR_SLOTS
+from . import interrupt
+from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
+from .forksafe import fresh_in_child
 
 __all__ = ["BufferArg", "Kernel"]
 
@@ -77,7 +83,9 @@ class _Scratch:
         self.span = [(0, 0)] * nb           # bytes an array covers, from its data pointer
         self.ptrs = [0] * nb
         self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
-        self.err = (ctypes.c_int64 * ERR_SLOTS)()
+        self.err = (ctypes.c_int64 * (ERR_SLOTS + 1))()
+        self.never = ctypes.c_int64(0)     # the cancel flag of a call nothing interrupts
+        self.never_address = ctypes.addressof(self.never)
         for i, g in enumerate(self.geometry):
             self.args[2 * i + 1] = ctypes.addressof(g)
         for j, c in enumerate(self.cells):
@@ -104,7 +112,7 @@ class Kernel:
         self._output_set = frozenset(self._outputs)
         self._param_check = tuple(_param_converter(p) for p in self.params)
         self._scratch = _Scratch(self)
-        self._lock = threading.Lock()
+        fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
 
     def __repr__(self):
@@ -154,12 +162,18 @@ class Kernel:
                 self._check_outputs(buffers, scratch)
             for j, conv in enumerate(self._param_check):
                 scratch.cells[j].value = conv(params[j])
-            scratch.err[0] = 0
             if self.parallel:
                 parallel_runtime.ensure_threads()
-            rc = self._fn(args)
-            if rc != 0:
-                self._raise(scratch.err)
+            main = interrupt.in_main_thread()
+            while True:
+                scratch.err[0] = 0
+                scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
+                    scratch.never_address
+                if self._fn(args) == 0:
+                    break
+                if scratch.err[0] != CANCELLED:
+                    self._raise(scratch.err)
+                interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
         finally:
             if lock is not None:
                 lock.release()

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import threading
 
-import numpy as np
 
 from .errors import CompileError
+from .lowering.forksafe import fresh_in_child
 
 __all__ = ["pipeline", "PipelineFunction"]
 
@@ -30,7 +28,7 @@ class PipelineFunction:
         self._variants = {}       # argument key -> specializations for other values of
                                   # the globals the code reads (most recent first)
         self._last = None
-        self._lock = threading.Lock()
+        fresh_in_child(self, "_lock")     # guards building specializations
         self._parsed = None
         self._signature = inspect.signature(fn)
         # calls with exactly this many positional arguments bind without inspect

@@ -191,6 +191,12 @@ class Pipeline:
         """Run the kernel on the bound inputs and parameters, writing the
         output arrays (of the plan's dtypes, in output order; `fresh`: just
         allocated by the caller, so they alias nothing)."""
+        kernel, buffers, params = self._bound(graph, key, plan, arrays)
+        kernel(buffers, params, fresh)
+
+    def _bound(self, graph, key, plan, arrays: list) -> tuple:
+        """(kernel, buffers, params): the kernel for the inputs and
+        parameters bound now (compiled on first use) and its arguments."""
         inputs = [graph.input_array(name) for name in plan.image_names]
         params = [graph.param_value(name) for name in plan.param_names]
         dense = frozenset([n for n, a in zip(plan.image_names, inputs) if _dense0(a)]
@@ -198,14 +204,18 @@ class Pipeline:
         kernel = plan.kernels.get(dense)
         if kernel is None:
             kernel = plan.kernels[dense] = self._kernel(dense, (graph, key))[0]
-        kernel(inputs + arrays, params, fresh)
+        return kernel, inputs + arrays, params
 
-    def realize_into_arrays(self, arrays: list):
-        """realize() into NumPy arrays the caller has just allocated (so they
-        alias nothing), of the outputs' dtypes, one per output element,
-        without Buffer wrappers: the @pipeline frontend's call path."""
+    def bind_arrays(self, arrays: list):
+        """The @pipeline frontend's call path, in two steps: this one reads
+        the inputs and parameters bound now (and compiles on first use); the
+        function it returns runs the kernel on them, writing `arrays` (just
+        allocated by the caller, so they alias nothing; of the outputs'
+        dtypes, one per output element). The inputs may be rebound (for
+        another call) before that function runs."""
         graph, key, plan = self._current()
-        self._run(graph, key, plan, arrays, fresh=True)
+        kernel, buffers, params = self._bound(graph, key, plan, arrays)
+        return lambda: kernel(buffers, params, True)
 
 
 class _CallPlan:

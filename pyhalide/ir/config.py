@@ -3,7 +3,8 @@ tests (`config.override(debug=2)`).
 
 PYHALIDE_DEBUG        0 silent; 1 list passes; 2 IR after each pass; 3 + LLVM IR; 4 + assembly
 PYHALIDE_TIME_PASSES  1 prints the time of each pass
-PYHALIDE_NUM_THREADS  worker threads of the parallel runtime (default: all cores)
+PYHALIDE_NUM_THREADS  threads of parallel loops, 1..1024 (default: all cores; checked
+                      when the first parallel loop runs)
 PYHALIDE_TARGET       Halide-style target string ("host", "x86-64-avx2", ...)
 PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it; a relative
                       path is resolved against the working directory at import)
@@ -15,6 +16,18 @@ import contextlib
 import os
 import sys
 from dataclasses import dataclass, fields
+
+
+def _threads_env():
+    """PYHALIDE_NUM_THREADS as an int, or as the text given when it is not
+    one (parallel_runtime refuses it then); unset or empty: every core."""
+    raw = os.environ.get("PYHALIDE_NUM_THREADS", "").strip()
+    if not raw:
+        return os.cpu_count() or 1
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
 
 
 def _int_env(name: str, default: int) -> int:
@@ -45,7 +58,7 @@ class Config:
         return Config(
             debug=_int_env("PYHALIDE_DEBUG", 0),
             time_passes=bool(_int_env("PYHALIDE_TIME_PASSES", 0)),
-            num_threads=_int_env("PYHALIDE_NUM_THREADS", 0) or (os.cpu_count() or 1),
+            num_threads=_threads_env(),
             target=os.environ.get("PYHALIDE_TARGET", "host") or "host",
             cache_dir=cache,
             verify=bool(_int_env("PYHALIDE_VERIFY", 0)),
