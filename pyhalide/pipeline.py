@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import inspect
 
+import numpy as np
+
 
 from .errors import CompileError
 from .lowering.forksafe import fresh_in_child
