@@ -8,7 +8,6 @@ import inspect
 
 import numpy as np
 
-
 from .errors import CompileError
 from .lowering.forksafe import fresh_in_child
 
