@@ -138,7 +138,7 @@ class _Bounds:
 
     # -- one Func ---------------------------------------------------------------------
     def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel):
-        kind = rules.func_kind(self.ctx.is_output(name))
+        kind = rules.kind_of(self.ctx, name)
         for cname in self.done:
             cfn = self.ctx.env[cname]
             for index, d in enumerate(cfn.definitions()):
@@ -173,7 +173,14 @@ class _Bounds:
                 f"loop that contains every use")
 
     def _own_accesses(self, fn: ir.Function, acc: _Accumulator):
-        kind = rules.func_kind(self.ctx.is_output(fn.name))
+        kind = rules.kind_of(self.ctx, fn.name)
+        owner = self.ctx.region_owner(fn.name)
+        if owner != fn.name:
+            # an rfactor intermediate holds its output's region in the output's
+            # dimensions: every write the output's check lets through lands in it
+            for i in range(len(self.ctx.env[owner].args)):
+                acc.add(i, Interval(index_var(region_min(owner, i)),
+                                    index_var(region_max(owner, i))))
         for index, d in enumerate(fn.definitions()):
             if index == 0:
                 continue

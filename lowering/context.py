@@ -22,6 +22,19 @@ class LoweringContext:
     def is_output(self, name: str) -> bool:
         return name in self.outputs
 
+    def region_owner(self, name: str) -> str:
+        """The Func whose region rules (access_rules) govern the accesses of
+        Func `name`: `name` itself, or, for an rfactor intermediate of an
+        output, that output. The intermediate's writes are the output's
+        writes, moved: they are checked as the serial schedule checks them,
+        against the output's region in the output's dimensions, and the
+        intermediate's region covers the output's there (bounds_inference).
+        An intermediate of a Func that is not an output follows its own
+        Func rules, as that Func does (a narrow data-dependent index extends
+        the region)."""
+        owner = self.env[name].factored_from if name in self.env else ""
+        return owner if owner and self.is_output(owner) else name
+
     def image(self, name: str):
         for img in self.inputs:
             if img.name == name:
