@@ -24,7 +24,6 @@ from __future__ import annotations
 from . import ir
 
 PREFIX = "__pyhalide_check"
-_LAZY = "if_then_else"
 
 
 def image_name(n: int) -> str:
@@ -63,7 +62,7 @@ class _Eager(ir.Visitor):
         self.visit_children(e)
 
     def visit_Call(self, e):
-        self.visit(e.args[0]) if _is_lazy(e) else self.visit_children(e)
+        self.visit(e.args[0]) if ir.is_lazy_select(e) else self.visit_children(e)
 
 
 class _Strip(ir.Mutator):
@@ -81,13 +80,10 @@ class _Strip(ir.Mutator):
 
     def visit_Call(self, e):
         out = self.mutate_children(e)
-        if _is_lazy(out) and not any(_can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
+        if ir.is_lazy_select(out) and \
+                not any(_can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
             return ir.Select(*out.args)
         return out
-
-
-def _is_lazy(e) -> bool:
-    return e.call_type == ir.INTRINSIC and e.name == _LAZY
 
 
 def _can_raise(c: ir.Call) -> bool:
