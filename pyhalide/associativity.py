@@ -21,7 +21,7 @@ import time
 import weakref
 
 from . import ir
-from .checks import strip as strip_checks
+from .checks import shown, strip as strip_checks
 from .expr import Expr
 
 
@@ -162,9 +162,9 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
     values = tuple(refs.mutate(v) for v in values)
     if refs.elsewhere:
         c = refs.elsewhere[0]
-        lhs = ", ".join(ir.expr_to_str(a) for a in d.args)
-        return _refuse(f"{name} reads {ir.expr_to_str(c)}, a value of {fn.name} other than the "
-                       f"one it writes ({fn.name}({lhs})), so it is not a reduction of the "
+        lhs = ", ".join(ir.expr_to_str(shown(a)) for a in d.args)
+        return _refuse(f"{name} reads {ir.expr_to_str(shown(c))}, a value of {fn.name} other "
+                       f"than the one it writes ({fn.name}({lhs})), so it is not a reduction of the "
                        f"values written", start)
     calls = {f"x{i}": ir.Call(t, fn.name, tuple(d.args), ir.FUNC, i)
              for i, t in enumerate(fn.output_types)}
@@ -172,7 +172,7 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
         calls = {"x0": ir.Call(fn.output_types[0], fn.name, tuple(d.args), ir.FUNC, 0)}
 
     def describe(e):
-        return ir.expr_to_str(ir.substitute(e, calls))
+        return ir.expr_to_str(ir.substitute(shown(e), calls))
 
     m = match_update(values, describe)
     elapsed = time.perf_counter() - start

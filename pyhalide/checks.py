@@ -104,6 +104,24 @@ def strip(values) -> tuple:
     return tuple(s.mutate(v) for v in values), eager.checks
 
 
+class _Shown(ir.Mutator):
+    def visit_Select(self, e):
+        if _check(e) is not None:
+            return self.mutate(e.false_value)
+        return self.mutate_children(e)
+
+    def visit_Call(self, e):
+        if e.call_type == ir.INTRINSIC and e.name == "likely":
+            return self.mutate(e.args[0])
+        return self.mutate_children(e)
+
+
+def shown(e: ir.Expr) -> ir.Expr:
+    """`e` as messages show it: without any check, eager or lazy, and
+    without the `likely` marks of checked indices."""
+    return _Shown().mutate(e)
+
+
 def apply(checks, value: ir.Expr) -> ir.Expr:
     """`value` guarded by every check in `checks`."""
     zero = ir.Const(value.type, False if value.type.is_bool() else 0)

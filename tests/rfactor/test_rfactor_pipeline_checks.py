@@ -226,3 +226,22 @@ def test_strip_sets_aside_eager_checks_and_keeps_lazy_ones():
     stripped, _ = checks.strip([eager, ir.lazy_select(ir.LT(k, x), x, checks.guarded(a, k))])
     assert isinstance(stripped[1], ir.Select) and ir.equal(stripped[1].false_value, k)
     assert ir.equal(checks.apply(found, v0), eager)
+
+
+def doubled_where(a, idx):
+    b = np.zeros(a.shape[0], np.int64)
+    for j in range(a.shape[0]):
+        b[j] = a[j] + 1
+    h = np.zeros(4, np.int64)
+    for i in range(idx.shape[0]):
+        h[i % 4] = h[i % 4] * 2 + a[idx[i]] + b[idx[i]] if idx[i] < 5 else h[i % 4]
+    return h
+
+
+def test_refusal_shows_lazy_checks_in_user_terms():
+    p = ph.pipeline(doubled_where, schedule=by_blocks("h"))
+    with pytest.raises(ph.CompileError) as e:
+        p(np.arange(10, dtype=np.int64), np.arange(30, dtype=np.int32) % 7)
+    msg = str(e.value)
+    assert "not provably associative" in msg and "the update is at" in msg
+    assert "__pyhalide" not in msg and "likely" not in msg, msg
