@@ -21,7 +21,8 @@ import time
 import weakref
 
 from . import ir
-from .checks import shown, strip as strip_checks
+from .checks import shown
+from .checks import strip as strip_checks
 from .expr import Expr
 
 
