@@ -86,6 +86,11 @@ def rf_z(h, r):
     h.update(0).rfactor(r.z, u)
 
 
+def rf_inner(h, r):
+    # partial argmins then come out of serial order: merged through <h>_merge
+    h.update(0).rfactor(r.x, u)
+
+
 def rf_yz(h, r):
     h.update(0).rfactor([(r.y, u), (r.z, v)])
 
@@ -119,7 +124,7 @@ def rf_at_merge_tile(h, r):
     intm.compute_at(h, io)
 
 
-SCHEDULES = [rf_z, rf_yz, rf_parallel, rf_vectorized, rf_split, rf_twice, rf_at_merge_tile]
+SCHEDULES = [rf_z, rf_inner, rf_yz, rf_parallel, rf_vectorized, rf_split, rf_twice, rf_at_merge_tile]
 
 
 def _data(rng, dtype, shape, lo, hi):
@@ -139,9 +144,10 @@ def test_out_of_range_bin_raises_under_every_schedule(schedule):
     c.check(bad, False)
 
 
-@pytest.mark.parametrize("kind", ["tuple", "argmin"])
-def test_tuple_and_argmin_scatters(kind):
-    c = Case(np.uint8, 60, kind=kind, schedule=rf_parallel)
+@pytest.mark.parametrize("kind,schedule", [("tuple", rf_parallel), ("argmin", rf_parallel),
+                                           ("argmin", rf_inner)])
+def test_tuple_and_argmin_scatters(kind, schedule):
+    c = Case(np.uint8, 60, kind=kind, schedule=schedule)
     rng = np.random.default_rng(12)
     ok = _data(rng, np.uint8, (6, 5, 8), 0, 60)
     c.check(ok, True, kind)
