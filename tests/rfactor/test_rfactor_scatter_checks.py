@@ -220,3 +220,21 @@ def test_random_schedules_and_data():
         bad = ok.copy()
         bad.flat[rnd.randrange(bad.size)] = rnd.choice([lo, hi, rnd.randint(lo, hi)])
         c.check(bad, False, what)
+
+
+def test_the_kernel_key_tells_an_intermediate_from_a_plain_func():
+    # the same definitions without the link to the output are checked otherwise,
+    # so they must not share a (disk-cached) kernel
+    from pyhalide.graph import collect_graph, fingerprint
+    img = ph.ImageParam(ph.UInt(8), 1, "img")
+    r = ph.RDom([(0, img.dim(0).extent())], "r")
+    h = ph.Func("h")
+    h[i] = 0
+    h[ph.cast(ph.Int(32), img[r])] += 1
+    ro, ri = ph.RVar("ro"), ph.RVar("ri")
+    h.update(0).split(r.x, ro, ri, 4)
+    intm = h.update(0).rfactor(ro, u)
+    outs = [h.function()]
+    linked = fingerprint(outs, collect_graph(outs))
+    intm.function().factored_from = ""
+    assert fingerprint(outs, collect_graph(outs)) != linked
