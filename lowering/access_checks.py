@@ -134,11 +134,13 @@ class _AddChecks(ir.Mutator):
                 what = f"input buffer {name}"
                 where = "its extent"
             else:
-                # an rfactor intermediate's accesses are its owner's, at the owner's dimensions
+                # an rfactor intermediate's accesses are its Func's, at that Func's
+                # dimensions (LoweringContext.region_owner)
                 owner = self.ctx.region_owner(name)
                 if d >= len(self.ctx.env[owner].args):
                     owner = name
-                lo, hi = index_var(region_min(owner, d)), index_var(region_max(owner, d))
+                region = owner if self.ctx.is_output(owner) else name
+                lo, hi = index_var(region_min(region, d)), index_var(region_max(region, d))
                 what = f"Func {owner}"
                 where = "its computed region"
             if self._hoistable(iv) and not conditional:

@@ -24,16 +24,17 @@ class LoweringContext:
 
     def region_owner(self, name: str) -> str:
         """The Func whose region rules (access_rules) govern the accesses of
-        Func `name`: `name` itself, or, for an rfactor intermediate of an
-        output, that output. The intermediate's writes are the output's
-        writes, moved: they are checked as the serial schedule checks them,
-        against the output's region in the output's dimensions, and the
-        intermediate's region covers the output's there (bounds_inference).
-        An intermediate of a Func that is not an output follows its own
-        Func rules, as that Func does (a narrow data-dependent index extends
-        the region)."""
+        Func `name`: `name` itself, or, for an rfactor intermediate, the Func
+        it factors (ir.Function.factored_from). The intermediate's writes are
+        that Func's writes, moved: its region covers the Func's in the Func's
+        dimensions (bounds_inference), and they are checked as the serial
+        schedule checks them (access_checks: for an output, against the
+        output's region; for another Func, whose region may be defined only
+        inside loops the intermediate is computed outside of, against the
+        intermediate's own, which covers it) and reported under the Func's
+        name."""
         owner = self.env[name].factored_from if name in self.env else ""
-        return owner if owner and self.is_output(owner) else name
+        return owner if owner in self.env else name
 
     def image(self, name: str):
         for img in self.inputs:

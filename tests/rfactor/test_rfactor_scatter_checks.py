@@ -169,28 +169,42 @@ def test_negative_and_wide_indices(dtype):
         c.check(bad, False, str(value))
 
 
-def test_funcs_that_are_not_outputs_keep_their_rules():
-    # a scatter into a Func a consumer reads keeps the values outside what the
-    # consumer reads (a narrow index extends the Func's region), rfactored or not
-    def build(schedule):
-        img = ph.ImageParam(ph.UInt(8), 1, "img")
-        r = ph.RDom([(0, img.dim(0).extent())], "r")
-        h, g = ph.Func("h"), ph.Func("g")
-        h[i] = 0
-        h[ph.cast(ph.Int(32), img[r])] += 1
-        g[i] = h[i] * 2
-        if schedule:
-            ro, ri = ph.RVar("ro"), ph.RVar("ri")
-            h.update(0).split(r.x, ro, ri, 4)
-            h.update(0).rfactor(ro, u)
-        return img, ph.Pipeline([g])
+def _consumed_histogram(dtype, schedule):
+    img = ph.ImageParam(ph.Type.from_numpy(np.dtype(dtype)), 1, "img")
+    r = ph.RDom([(0, img.dim(0).extent())], "r")
+    h, g = ph.Func("h"), ph.Func("g")
+    h[i] = 0
+    h[ph.cast(ph.Int(32), img[r])] += 1
+    g[i] = h[i] * 2
+    if schedule:
+        ro, ri = ph.RVar("ro"), ph.RVar("ri")
+        h.update(0).split(r.x, ro, ri, 4)
+        intm = h.update(0).rfactor(ro, u)
+        if schedule == "tiles":         # the intermediate computed per tile of bins
+            io, ii = ph.Var("io"), ph.Var("ii")
+            h.update(0).split(i, io, ii, 5)
+            intm.compute_at(h, io)
+    return img, ph.Pipeline([g])
 
-    data = np.array([1, 2, 250, 3, 3, 9, 200, 0, 1], np.uint8)
+
+@pytest.mark.parametrize("schedule", [False, "root", "tiles"])
+def test_funcs_that_are_not_outputs_keep_their_rules(schedule):
+    # a scatter into a Func a consumer reads keeps the values outside what the
+    # consumer reads where a narrow index extends the Func's region, and raises
+    # for a 32-bit index outside it, rfactored or not
+    data = np.array([1, 2, 250, 3, 3, 9, 200, 0, 1, 19], np.uint8)
     want = 2 * np.bincount(np.minimum(data, 20), minlength=21)[:20]
-    for schedule in (False, True):
-        img, p = build(schedule)
-        img.set(ph.Buffer(data))
-        np.testing.assert_array_equal(np.asarray(p.realize([20])), want)
+    img, p = _consumed_histogram(np.uint8, schedule)
+    img.set(ph.Buffer(data))
+    np.testing.assert_array_equal(np.asarray(p.realize([20])), want)
+    img, p = _consumed_histogram(np.int32, schedule)
+    inside = np.minimum(data, 19).astype(np.int32)
+    img.set(ph.Buffer(inside))
+    np.testing.assert_array_equal(np.asarray(p.realize([20])),
+                                  2 * np.bincount(inside, minlength=20))
+    img.set(ph.Buffer(data.astype(np.int32)))
+    with pytest.raises(IndexError, match=r"Func h\S* is written at index 250 in dimension 0"):
+        p.realize([20])
 
 
 def test_random_schedules_and_data():
