@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 import pyhalide as ph
-from pyhalide import ir
+from pyhalide import checks, ir
 
 from . import ops
 from .analyze import Liveness, names_assigned
@@ -374,17 +374,14 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             return out
         n = next(self._counter)
         loc = self.smap.loc(self.cur_node)
-        img = ph.ImageParam(ph.UInt(8), 1, f"__pyhalide_check{n}")
+        img = ph.ImageParam(ph.UInt(8), 1, checks.image_name(n))
         self.check_images.append(CheckImage(img, exc, message, loc,
                                             index[:2] if index is not None else None))
         bad = ir.index(1) if index is None else encode_bad_index(index[2])
         bad = ir.Select(cond, ir.index(0), bad)
         idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
         read = img[ph.Expr.wrap(idx)].node
-        node = ops.node_of(self, v)
-        out.node = ir.Select(ir.NE(read, ir.Const(ir.UInt(8), 0)), ir.Const(node.type, 0), node) \
-            if not node.type.is_bool() else \
-            ir.Select(ir.NE(read, ir.Const(ir.UInt(8), 0)), ir.Const(node.type, False), node)
+        out.node = checks.guarded(read, ops.node_of(self, v))
         return out
 
     def smap_error(self, loc, msg, hint=""):

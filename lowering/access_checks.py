@@ -87,7 +87,7 @@ class _AddChecks(ir.Mutator):
 
     # accesses --------------------------------------------------------------------
     def visit_Provide(self, s):
-        kind = rules.func_kind(self.ctx.is_output(s.name))
+        kind = rules.kind_of(self.ctx, s.name)
         checks = self._access_checks(s.name, s.args, kind, "written")
         checks += self._checks_for(list(s.args) + list(s.values))
         return ir.block(*_distinct(checks), s)
@@ -109,7 +109,7 @@ class _AddChecks(ir.Mutator):
         out = []
         for c, path in _reads_with_paths(exprs):
             if c.call_type == ir.FUNC:
-                kind = rules.func_kind(self.ctx.is_output(c.name))
+                kind = rules.kind_of(self.ctx, c.name)
                 checks = self._access_checks(c.name, c.args, kind, "read", path is not None)
             else:
                 checks = self._access_checks(c.name, c.args, rules.IMAGE, "read", path is not None)
@@ -134,8 +134,14 @@ class _AddChecks(ir.Mutator):
                 what = f"input buffer {name}"
                 where = "its extent"
             else:
-                lo, hi = index_var(region_min(name, d)), index_var(region_max(name, d))
-                what = f"Func {name}"
+                # an rfactor intermediate's accesses are its Func's, at that Func's
+                # dimensions (LoweringContext.region_owner)
+                owner = self.ctx.region_owner(name)
+                if d >= len(self.ctx.env[owner].args):
+                    owner = name
+                region = owner if self.ctx.is_output(owner) else name
+                lo, hi = index_var(region_min(region, d)), index_var(region_max(region, d))
+                what = f"Func {owner}"
                 where = "its computed region"
             if self._hoistable(iv) and not conditional:
                 if self.drop_invariant:

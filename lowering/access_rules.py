@@ -18,6 +18,13 @@ def func_kind(is_output: bool) -> str:
     return OUTPUT if is_output else FUNC
 
 
+def kind_of(ctx, name: str) -> str:
+    """The kind of Func `name`'s accesses: its region owner's
+    (LoweringContext.region_owner; an rfactor intermediate of an output
+    follows the output's rules)."""
+    return func_kind(ctx.is_output(ctx.region_owner(name)))
+
+
 def extends_region(kind: str, iv: Interval) -> bool:
     if not iv.bounded():
         return False

@@ -183,7 +183,7 @@ class _Bounds:
 
     # -- one Func ---------------------------------------------------------------------
     def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel):
-        kind = rules.func_kind(self.ctx.is_output(name))
+        kind = rules.kind_of(self.ctx, name)
         for cname in self.done:
             cfn = self.ctx.env[cname]
             for index, d in enumerate(cfn.definitions()):
@@ -218,8 +218,19 @@ class _Bounds:
                 f"at {clevel}) uses it outside that loop; compute {name} at root or at a "
                 f"loop that contains every use")
 
-    def _own_accesses(self, fn: ir.Function, acc: _Accumulator):
-        kind = rules.func_kind(self.ctx.is_output(fn.name))
+    def _own_accesses(self, fn: ir.Function, acc: _Accumulator, level: ir.LoopLevel):
+        kind = rules.kind_of(self.ctx, fn.name)
+        owner = self.ctx.region_owner(fn.name)
+        if owner != fn.name:
+            # an rfactor intermediate holds its Func's region (over every iteration
+            # of the loops inside `level`) in that Func's dimensions: every write the
+            # Func would take lands in it, wherever the intermediate is computed
+            bounds = BoundsOf(self._symbols_at(level))
+            for i in range(len(self.ctx.env[owner].args)):
+                lo = bounds(index_var(region_min(owner, i))).lo
+                hi = bounds(index_var(region_max(owner, i))).hi
+                if lo is not None and hi is not None:
+                    acc.add(i, Interval(lo, hi))
         for index, d in enumerate(fn.definitions()):
             if index == 0:
                 continue
@@ -269,7 +280,7 @@ class _Bounds:
                 hi = _s(ir.Sub(ir.Add(lo, geometry(buf, "extent", i)), ir.index(1)))
                 acc.add(i, Interval(lo, hi), extends_output=False)
         self._consumer_accesses(name, acc, level)
-        self._own_accesses(fn, acc)
+        self._own_accesses(fn, acc, level)
         lets = self.lets.setdefault(self._level_key(level), [])
         required = []
         for i in range(dims):

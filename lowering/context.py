@@ -22,6 +22,20 @@ class LoweringContext:
     def is_output(self, name: str) -> bool:
         return name in self.outputs
 
+    def region_owner(self, name: str) -> str:
+        """The Func whose region rules (access_rules) govern the accesses of
+        Func `name`: `name` itself, or, for an rfactor intermediate, the Func
+        it factors (ir.Function.factored_from). The intermediate's writes are
+        that Func's writes, moved: its region covers the Func's in the Func's
+        dimensions (bounds_inference), and they are checked as the serial
+        schedule checks them (access_checks: for an output, against the
+        output's region; for another Func, whose region may be defined only
+        inside loops the intermediate is computed outside of, against the
+        intermediate's own, which covers it) and reported under the Func's
+        name."""
+        owner = self.env[name].factored_from if name in self.env else ""
+        return owner if owner in self.env else name
+
     def image(self, name: str):
         for img in self.inputs:
             if img.name == name:

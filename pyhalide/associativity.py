@@ -1,6 +1,9 @@
 """`prove_associativity(stage)`: the associative operator behind an update.
 
-The update's reads of its own Func at exactly its left-hand-side coordinates
+The update's run-time checks (`pyhalide.checks`: @pipeline's index and
+division checks) are on the point, not on the value: they are set aside
+(`AssociativeOp.checks`) and the operator is found in what they guard. The
+update's reads of its own Func at exactly its left-hand-side coordinates
 become the operator's x_i; the table matcher (`pyhalide.tables.matcher`)
 finds the operator, its identities, its commutativity and what each y_i
 stands for. A read of the Func anywhere else (other coordinates, the
@@ -18,6 +21,8 @@ import time
 import weakref
 
 from . import ir
+from .checks import shown
+from .checks import strip as strip_checks
 from .expr import Expr
 
 
@@ -33,7 +38,8 @@ class AssociativeOp:
     search_time: seconds spent finding it."""
 
     def __init__(self, associative, ops=(), identities=(), commutative=False, ys=(),
-                 reason="", identity_side="", search_time=0.0, match=None, predicate=None):
+                 reason="", identity_side="", search_time=0.0, match=None, predicate=None,
+                 checks=()):
         self.associative = associative
         self.ops = tuple(Expr.wrap(o) for o in ops)
         self.identities = tuple(Expr.wrap(i) for i in identities)
@@ -44,6 +50,8 @@ class AssociativeOp:
         self.search_time = search_time
         self.match = match              # the matcher's MatchResult (blocks, negated, ...)
         self.predicate = predicate      # a guard of the whole update, for rfactor
+        self.checks = tuple(checks)     # the update's run-time checks (pyhalide.checks),
+        #                                 which the operator leaves out; rfactor keeps them
 
     def __bool__(self):
         return self.associative
@@ -147,13 +155,17 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
     if _reads_self(fn, d.predicates):
         return _refuse(f"{name} has an RDom predicate that reads {fn.name}, so whether a "
                        f"point takes part depends on the partial result", start)
+    values, checks = strip_checks(d.values)
+    if _reads_self(fn, checks):
+        return _refuse(f"{name} has a run-time check (of an index or a division) that reads "
+                       f"{fn.name}, so whether it raises depends on the partial result", start)
     refs = _SelfRefs(fn, tuple(d.args))
-    values = tuple(refs.mutate(v) for v in d.values)
+    values = tuple(refs.mutate(v) for v in values)
     if refs.elsewhere:
         c = refs.elsewhere[0]
-        lhs = ", ".join(ir.expr_to_str(a) for a in d.args)
-        return _refuse(f"{name} reads {ir.expr_to_str(c)}, a value of {fn.name} other than the "
-                       f"one it writes ({fn.name}({lhs})), so it is not a reduction of the "
+        lhs = ", ".join(ir.expr_to_str(shown(a)) for a in d.args)
+        return _refuse(f"{name} reads {ir.expr_to_str(shown(c))}, a value of {fn.name} other "
+                       f"than the one it writes ({fn.name}({lhs})), so it is not a reduction of the "
                        f"values written", start)
     calls = {f"x{i}": ir.Call(t, fn.name, tuple(d.args), ir.FUNC, i)
              for i, t in enumerate(fn.output_types)}
@@ -161,7 +173,7 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
         calls = {"x0": ir.Call(fn.output_types[0], fn.name, tuple(d.args), ir.FUNC, 0)}
 
     def describe(e):
-        return ir.expr_to_str(ir.substitute(e, calls))
+        return ir.expr_to_str(ir.substitute(shown(e), calls))
 
     m = match_update(values, describe)
     elapsed = time.perf_counter() - start
@@ -170,4 +182,4 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
     ys = [None if y is None else (ir.Sub(ir.zero(y.type), y) if i in m.negated else y)
           for i, y in enumerate(m.ys)]
     return AssociativeOp(True, m.ops, m.identities, m.commutative, ys, "", m.identity_side,
-                         elapsed, m, m.predicate)
+                         elapsed, m, m.predicate, checks)

@@ -140,7 +140,7 @@ def fingerprint(outputs: list, graph: Graph) -> str:
     h.update(",".join(fn.name for fn in outputs).encode())
     for name in sorted(graph.env):
         fn = graph.env[name]
-        h.update(f"|{name}({','.join(fn.args)}):{fn.output_types}".encode())
+        h.update(f"|{name}({','.join(fn.args)}):{fn.output_types}<{fn.factored_from}".encode())
         h.update(_sched_text(fn.schedule, memo).encode())
         for d in fn.definitions():
             h.update(_sched_text(d, memo).encode())

@@ -28,6 +28,7 @@ import weakref
 from . import ir
 from .ir.ops import substitute_exprs
 from .associativity import AssociativeOp, prove_associativity, register
+from .checks import apply as apply_checks, strip as strip_checks
 from .errors import CompileError
 from .rfactor_domain import FusedVarError, project
 from .rfactor_lex import instantiate, merge_values, plan as make_plan
@@ -66,11 +67,19 @@ class _Context:
             raise TypeError("rfactor is a method of an update stage: f.update(i).rfactor(...)")
         self.stage = stage
         self.fn: ir.Function = stage._ir_function()
-        self.where = at(user_location())
+        self.loc = user_location()
+        self.where = at(self.loc)
         self.label = f"Func {stage.name()}"
 
-    def fail(self, msg: str):
-        raise CompileError(f"{self.label}: cannot rfactor: {msg}{self.where}")
+    def fail(self, msg: str, d: ir.Definition = None):
+        """Raises the CompileError `msg` at the schedule's line; with `d`
+        (the message is about the update itself) also at the update's."""
+        src = d.source if d is not None else None
+        update = ""
+        if src is not None and (self.loc is None or (src.file, src.line) !=
+                                (self.loc.file, self.loc.line)):
+            update = at(src, "the update is at")
+        raise CompileError(f"{self.label}: cannot rfactor: {msg}{self.where}{update}")
 
 
 def _pairs(preserved) -> list:
@@ -158,7 +167,7 @@ def rfactor(stage, preserved: list):
     op = prove_associativity(stage)
     if not op.associative:
         ctx.fail(f"the update is not provably associative: "
-                 f"{op.reason.removeprefix(ctx.label + ': ')}")
+                 f"{op.reason.removeprefix(ctx.label + ': ')}", d)
     kept = _parse_preserved(ctx, d, preserved)
     try:
         proj = project(d)
@@ -167,7 +176,7 @@ def rfactor(stage, preserved: list):
     p = make_plan(op.match, d.schedule.rvars, _keys.get(ctx.fn))
     _keep_own_form(p, d, ctx.fn)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
-    intm = _intermediate(ctx.fn, d, p, proj, kept)
+    intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks)
     ctx.fn.updates[stage._index - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
     return intm
 
@@ -186,8 +195,9 @@ def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
             and p.ys[0] is not None and float_theory(p.ops) == FP):
         return
     x, y = ir.Variable(p.types[0], "x0"), ir.Variable(p.types[0], "y0")
-    own = [c for c in ir.find_calls(d.values[0]) if c.name == fn.name]
-    form = substitute_exprs(d.values[0], [(c, x) for c in own] + [(p.ys[0], y)])
+    value = strip_checks(d.values)[0][0]
+    own = [c for c in ir.find_calls(value) if c.name == fn.name]
+    form = substitute_exprs(value, [(c, x) for c in own] + [(p.ys[0], y)])
     rvars = {rv.name for rv in d.schedule.rvars}
     if any(c.name == fn.name for c in ir.find_calls(form)) or \
             any(name in rvars for name in ir.free_vars(form)):
@@ -195,9 +205,22 @@ def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
     p.ops[0] = form
 
 
-def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):
+def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks: tuple):
     """The intermediate Func: identity, then the update over the loops not
-    preserved, the preserved ones turned into its last pure Vars."""
+    preserved, the preserved ones turned into its last pure Vars. The
+    update's run-time checks guard every value of the intermediate's update:
+    it visits each point of the RDom once, as the update did, and raises
+    where the update raised.
+
+    Its writes are the update's writes, moved: `factored_from` names the
+    Func they stand for, whose region rules lowering applies to them
+    (LoweringContext.region_owner). A data-dependent index the serial
+    schedule checks against an output's region is checked against that
+    region in the intermediate, which covers it; the merge then reads every
+    bin the output holds. (Allocating the intermediate over the index's full
+    range and checking at the merge instead would miss an out-of-range write
+    whose partial result is the identity, and cannot allocate a 32-bit
+    range.)"""
     from .func import Func
     from .var import Var
     kept_names = {dim.var: v for dim, v in kept}
@@ -207,6 +230,7 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):
     ifn.args = tuple(fn.args) + tuple(v for _, v in kept)
     ifn.output_types = tuple(p.types)
     ifn.source = d.source
+    ifn.factored_from = fn.factored_from or fn.name
     pure_vars = [Var(a) for a in ifn.args]
     ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
                              ir.StageSchedule(dims=[ir.Dim(a) for a in ifn.args]), d.source)
@@ -219,7 +243,8 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list):
     lhs = tuple(_not_own(ir.substitute(a, sub), u_vars) for a in d.args) + u_vars
     xs = [_call(ifn, lhs, i) for i in range(len(p.types))]
     ys = [None if y is None else ir.substitute(y, sub) for y in p.ys]
-    values = tuple(instantiate(o, xs, ys) for o in p.ops)
+    moved = [ir.substitute(c, sub) for c in checks]
+    values = tuple(apply_checks(moved, instantiate(o, xs, ys)) for o in p.ops)
     preds = [ir.substitute(c, sub) for c in d.predicates] + proj.guards(final)
     if p.predicate is not None:
         preds.append(ir.substitute(p.predicate, sub))
@@ -260,7 +285,7 @@ def _check_operator(ctx, p, op: AssociativeOp, d, kept: set):
     if p.identity_side != "both":
         ctx.fail(f"its operator ({ops}) has no two-sided identity (only a {p.identity_side} "
                  f"one): the intermediate starts from the identity and an empty slice "
-                 f"contributes it to the merge, so it must be neutral on both sides")
+                 f"contributes it to the merge, so it must be neutral on both sides", d)
     if not p.commutative and not _ordered(d.schedule.dims, kept):
         ctx.fail(f"its operator ({ops}) is not commutative, and a preserved RVar is inside an "
                  f"RVar that is not preserved, which would change the order in which values "

@@ -26,9 +26,9 @@ def user_location() -> SourceLoc | None:
     return None
 
 
-def at(loc: SourceLoc | None) -> str:
-    """' (at file:line: text)' for messages, or ''."""
+def at(loc: SourceLoc | None, what: str = "at") -> str:
+    """'\n  at file:line: text' for messages (`what` in place of 'at'), or ''."""
     if loc is None:
         return ""
     text = f": {loc.text.strip()}" if loc.text else ""
-    return f"\n  at {loc.file}:{loc.line}{text}"
+    return f"\n  {what} {loc.file}:{loc.line}{text}"

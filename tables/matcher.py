@@ -9,7 +9,8 @@ named x<i> (`match_canon.self_var`). Steps:
 
 1. canonicalize (match_canon);
 2. classify each element: unchanged (its value is x_i), guarded
-   (`select(P, core, x_i)` with P free of x), a subtraction from the initial
+   (`select(P, core, x_i)` with P free of x, or the lazy
+   `if_then_else(P, core, x_i)`), a subtraction from the initial
    value (`x_i - e`, matched as `x_i + e` and merged by subtraction), or
    plain; an element that does not read any x (the last write wins) has no
    operator;
@@ -19,8 +20,9 @@ named x<i> (`match_canon.self_var`). Steps:
    match_pattern); when one fails, try groupings of related subgraphs;
 5. check that an element shared by several subgraphs got the same operator,
    identity and y; apply the guards: `select(P, x op e, x)` is `x op y` with
-   `y = select(P, e, identity)` when the operator has a right identity, and a
-   guard shared by the whole update becomes an RDom predicate otherwise.
+   `y = select(P, e, identity)` (`if_then_else` for a lazy guard: e is
+   evaluated only where P holds) when the operator has a right identity, and
+   a guard shared by the whole update becomes an RDom predicate otherwise.
 
 Nothing here knows any particular operator: what is recognized is what the
 tables hold. The only operators known here are the two projections the
@@ -84,6 +86,8 @@ class _Element:
     def __init__(self, i, value):
         self.index, self.value, self.core = i, value, value
         self.guard = None
+        self.lazy = False            # the guard is an if_then_else: its core is evaluated
+        #                              only where it holds
         self.unchanged = False
         self.assigned = False        # the value ignores every x: the last write wins
         self.negated = False
@@ -128,12 +132,17 @@ class _Search:
 
     def _guard(self, el):
         v = el.value
-        if isinstance(v, ir.Select) and not self.info.has_x(v.condition):
+        lazy = ir.is_lazy_select(v)
+        if isinstance(v, ir.Select):
+            cond, then_v, else_v = v.condition, v.true_value, v.false_value
+        elif lazy:
+            cond, then_v, else_v = v.args
+        if (isinstance(v, ir.Select) or lazy) and not self.info.has_x(cond):
             xi = ir.Variable(self.types[el.index], f"x{el.index}", SELF)
-            if ir.equal(v.false_value, xi) and self.info.has_x(v.true_value):
-                el.guard, el.core = v.condition, v.true_value
-            elif ir.equal(v.true_value, xi) and self.info.has_x(v.false_value):
-                el.guard, el.core = negate(v.condition), v.false_value
+            if ir.equal(else_v, xi) and self.info.has_x(then_v):
+                el.guard, el.core, el.lazy = cond, then_v, lazy
+            elif ir.equal(then_v, xi) and self.info.has_x(else_v):
+                el.guard, el.core, el.lazy = negate(cond), else_v, lazy
         c = el.core
         if isinstance(c, ir.Sub) and self.info.xs(c) == {el.index} and \
                 is_self(c.a) and not self.info.has_x(c.b):
@@ -359,7 +368,11 @@ class _Search:
         for b in folded:
             for g in b.elements:
                 y = ys[g]
-                if y is not None:
+                if y is None:
+                    continue
+                if elems[g].lazy:        # y is evaluated only where the guard holds
+                    ys[g] = ir.lazy_select(elems[g].guard, y, ids[g])
+                else:
                     ys[g] = ir.Select(elems[g].guard, y, ids[g])
         return None, ""
 

@@ -126,6 +126,10 @@ class Function:
     updates: list = field(default_factory=list)
     schedule: FuncSchedule = field(default_factory=FuncSchedule)
     source: Optional[SourceLoc] = None
+    # an rfactor intermediate: the Func whose update it factors (the first of a
+    # chain of rfactors); its writes at that Func's dimensions obey that Func's
+    # region rules (LoweringContext.region_owner)
+    factored_from: str = ""
 
     def has_pure_definition(self) -> bool:
         return self.pure is not None

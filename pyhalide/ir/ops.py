@@ -190,6 +190,16 @@ def reads_memory(e) -> bool:
     return v.found
 
 
+def is_lazy_select(e) -> bool:
+    """Whether e is the lazy `if_then_else(c, a, b)` intrinsic: a select
+    that evaluates only the branch its condition picks."""
+    return isinstance(e, N.Call) and e.call_type == N.INTRINSIC and e.name == "if_then_else"
+
+
+def lazy_select(c, a, b) -> N.Call:
+    return N.Call(a.type, "if_then_else", (c, a, b), N.INTRINSIC)
+
+
 def conjunction(conds) -> N.Expr | None:
     out = None
     for c in conds:
