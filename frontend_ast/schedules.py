@@ -234,10 +234,13 @@ class FuncTable(_Table):
             if len(lst) > 1:
                 self._ambiguous[k] = [f"{k}${i}" for i in range(len(lst))]
                 self._map.update(zip(self._ambiguous[k], lst))
+        self._aliases = set()
         for pyname, f, owner in spec.builder.funcs:
             own = f.name()
-            if f.defined() and own not in table and own.split("$")[0] not in self._ambiguous:
-                self._map.setdefault(own, f)
+            if f.defined() and own not in table and own.split("$")[0] not in self._ambiguous \
+                    and own not in self._map:
+                self._map[own] = f
+                self._aliases.add(own)
 
     def key_of(self, f) -> str:
         """The first key naming Func f."""
@@ -253,7 +256,7 @@ class FuncTable(_Table):
                 f"{', '.join(map(repr, self._ambiguous[name]))}")
         raise ScheduleNameError(
             f"{self.spec.pf.name} has no Func named {name!r}; valid names: "
-            f"{', '.join(self._map) or '(none)'}")
+            f"{', '.join(k for k in self._map if k not in self._aliases) or '(none)'}")
 
 
 class VarTable(_Table):
