@@ -13,28 +13,16 @@ loop then runs exactly Python's range.
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.checks import checked_value
 
 from .ranges import Aff
 
 _MAX_FORMS = 6          # lower/upper bound forms kept per subexpression
 
 
-def is_check_call(c) -> bool:
-    """A read of a run-time check image (a guard), not of the user's data."""
-    return c.call_type == ir.IMAGE and c.name.startswith("__pyhalide_check")
-
-
-def _guarded_value(e):
-    """The guarded value of `select(check != 0, 0, value)` (see Builder.guard)."""
-    if isinstance(e, ir.Select) and isinstance(e.condition, ir.NE) and \
-            isinstance(e.condition.a, ir.Call) and is_check_call(e.condition.a):
-        return e.false_value
-    return None
-
-
 class _Unguard(ir.Mutator):
     def visit_Select(self, e):
-        inner = _guarded_value(e)
+        inner = checked_value(e)
         return self.mutate(inner) if inner is not None else self.mutate_children(e)
 
 
@@ -75,7 +63,7 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
         t = e.type
         if lo <= t.min_value() and t.max_value() <= hi:
             return True
-        inner = _guarded_value(e)
+        inner = checked_value(e)
         if inner is not None:
             return within(inner, lo, hi)
         if isinstance(e, (ir.Min, ir.Max)):
@@ -98,7 +86,7 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
                 return None
             a = Aff.const(int(e.value))
             return _Forms([a], [a])
-        inner = _guarded_value(e)
+        inner = checked_value(e)
         if inner is not None:
             return walk(inner)
         if isinstance(e, ir.Variable):

@@ -17,7 +17,9 @@ from .emit import Frame, FirstInfo
 from .ranges import Aff, INT32, INT64, n_within, n_union
 from .types import PY_INT, PY_BOOL
 from .values import Val, Loop, Arr, fresh, const_val, MaybeUnbound
-from .loop_bounds import BoundCheck, affine_bounds, is_check_call, unguarded
+from pyhalide.checks import is_check_read
+
+from .loop_bounds import BoundCheck, affine_bounds, unguarded
 
 
 class LoopVarDone:
@@ -158,7 +160,7 @@ class LoopMixin:
 
     def _check_bound(self, v: Val, where):
         n = ops.node_of(self, v)
-        data = any(c.call_type != ir.INTRINSIC and not is_check_call(c)
+        data = any(c.call_type != ir.INTRINSIC and not is_check_read(c)
                    for c in ir.find_calls(n)) or any(
             var.kind == "" and not (name in self.syms.loops or name in self.ph_owner)
             for name, var in ir.free_vars(n).items())

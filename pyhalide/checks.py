@@ -36,16 +36,25 @@ def guarded(read: ir.Expr, value: ir.Expr) -> ir.Expr:
     return apply([ir.NE(read, ir.Const(read.type, 0))], value)
 
 
+def is_check_read(c) -> bool:
+    """Whether the Call c reads a check image (not the user's data)."""
+    return isinstance(c, ir.Call) and c.call_type == ir.IMAGE and c.name.startswith(PREFIX)
+
+
 def _check(e):
     """The check (`read != 0`) of a guarded value `e`, or None."""
     if not (isinstance(e, ir.Select) and isinstance(e.condition, ir.NE)
             and isinstance(e.true_value, ir.Const) and not e.true_value.value):
         return None
     read, zero = e.condition.a, e.condition.b
-    if isinstance(read, ir.Call) and read.call_type == ir.IMAGE and \
-            read.name.startswith(PREFIX) and isinstance(zero, ir.Const) and zero.value == 0:
+    if is_check_read(read) and isinstance(zero, ir.Const) and zero.value == 0:
         return e.condition
     return None
+
+
+def checked_value(e):
+    """The value a guarded expression `e` checks, or None if e is not one."""
+    return e.false_value if _check(e) is not None else None
 
 
 class _Eager(ir.Visitor):
