@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import ir
 from .errors import CompileError
+from .ir.recursion import deep_entry
 from .schedule import Schedulable
 from .expr import Expr, to_node, cast_node, _number_as, is_python_number
 from .source import user_location, at
@@ -142,6 +143,7 @@ class Func(Schedulable):
     def __getitem__(self, key) -> FuncRef:
         return FuncRef(self, _key_items(key))
 
+    @deep_entry
     def __setitem__(self, key, value):
         items = _key_items(key)
         loc = user_location()

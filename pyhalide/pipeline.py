@@ -11,6 +11,7 @@ import threading
 import numpy as np
 
 from .errors import CompileError
+from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
 
@@ -96,11 +97,18 @@ class PipelineFunction:
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
             return last.run(args)
+        return self._call(args, kwargs)
+
+    @deep_entry
+    def _call(self, args, kwargs):
+        """A call off the fast path: binding, and building and compiling a
+        specialization when needed."""
         self._parsed_fn()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         return spec.run(values)
 
+    @deep_entry
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
         self._parsed_fn()
@@ -139,6 +147,7 @@ class PipelineFunction:
         info = self._current().schedule_info
         return None if info is None else info.source
 
+    @deep_entry
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text
         return lower_text(self, stage, arg_specs)
