@@ -100,8 +100,8 @@ class _Code:
     def __init__(self, engine):
         self.engine = engine
 
-    def __del__(self):
-        _released.append(self.engine)
+    def __del__(self, released=_released):     # (bound now: at exit globals are None)
+        released.append(self.engine)
 
 
 def _dispose_released():

@@ -25,8 +25,9 @@ _all: weakref.WeakSet = weakref.WeakSet()
 def capacity() -> int:
     n = config.kernel_cache_size
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"PYHALIDE_KERNEL_CACHE_SIZE (the number of compiled kernels kept "
-                         f"in memory) must be a positive integer, got {n!r}")
+        raise ValueError(f"the kernel cache size (how many compiled kernels stay in memory: "
+                         f"PYHALIDE_KERNEL_CACHE_SIZE or pyhalide.set_kernel_cache_size) must "
+                         f"be a positive integer, got {n!r}")
     return n
 
 

@@ -16,8 +16,12 @@ program, never for the whole process: importing pyhalide leaves
                                  the limit
 
 A program deeper than the limit allows is a CompileError, never a
-RecursionError or a crash: Python calls do not use the C stack (3.11+), and
-the few walks that go through C functions stay well inside it at this depth.
+RecursionError. Since Python 3.11 a Python-to-Python call takes no C stack,
+so the limit can be high; a recursion that passes through a C function at
+every level (a generator consumed by all(), a `with` block's __enter__) does
+take C stack, and the walks' use of those stays far below the 8 MB a thread
+gets on Linux at this depth. Python 3.10 puts every frame on the C stack: the
+limit there stays near the one pyhalide used to set for the whole process.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ from .errors import CompileError
 
 # Python frames while pyhalide compiles: an expression about 20000 levels deep
 # (each level takes 3 to 5 frames of the deepest walk, the simplifier's).
-RECURSION_LIMIT = 100_000
+RECURSION_LIMIT = 100_000 if sys.version_info >= (3, 11) else 20_000
 
 _lock = threading.Lock()
 _users = 0          # threads inside deep_recursion()
