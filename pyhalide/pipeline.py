@@ -11,6 +11,7 @@ import threading
 import numpy as np
 
 from .errors import CompileError
+from .ir.lru import LRU
 from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
@@ -27,7 +28,8 @@ class PipelineFunction:
         self.__wrapped__ = fn
         self._schedule_arg = schedule
         self._registered = None
-        self._specs = {}          # argument key -> the specialization in use
+        self._specs = LRU()       # argument key -> the specialization in use (bounded:
+                                  # one dropped is built again when next called for)
         self._variants = {}       # argument key -> specializations for other values of
                                   # the globals the code reads (most recent first)
         self._last = None

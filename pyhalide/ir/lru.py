@@ -1,12 +1,13 @@
 """The bounded in-memory caches of compiled code (kernels, Func graphs, loaded
 objects): least recently used entries are dropped past
-`config.kernel_cache_size` entries (PYHALIDE_KERNEL_CACHE_SIZE, default 128),
-so a process that compiles many distinct pipelines keeps a bounded amount of
+`config.kernel_cache_size` entries (PYHALIDE_KERNEL_CACHE_SIZE, default 128;
+also per @pipeline function, its specializations), so a process that compiles many distinct pipelines keeps a bounded amount of
 machine code. A dropped kernel's code is freed once nothing else holds it
 (a Kernel keeps its engine alive; see lowering/jit.py).
 
-    LRU()                       get(key) -> value | None, put(key, value),
-                                trim(), clear(), len(); thread-safe
+    LRU()                       get(key) -> value | None, put(key, value) (or
+                                lru[key] = value), trim(), clear(), len();
+                                thread-safe
     capacity() -> int           the current bound (validated)
     set_kernel_cache_size(n)    set the bound and trim every LRU now
 """
@@ -68,6 +69,8 @@ class LRU:
             self._d.move_to_end(key)
             while len(self._d) > n:
                 self._d.popitem(last=False)
+
+    __setitem__ = put
 
     def trim(self) -> None:
         n = capacity()

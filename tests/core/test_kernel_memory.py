@@ -74,6 +74,23 @@ def test_a_dropped_kernel_frees_its_engine_unless_it_is_held(small_cache):
     assert np.array_equal(out, _want(13))
 
 
+@ph.pipeline
+def _doubled(a):
+    out = np.zeros(a.shape[0], a.dtype)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * 2
+    return out
+
+
+def test_pipeline_specializations_are_bounded_too(small_cache):
+    arrays = [np.arange(6, dtype=dt) for dt in (np.int16, np.int32, np.int64, np.float64)]
+    for _ in range(2):
+        for a in arrays:
+            got = _doubled(a)
+            assert got.dtype == a.dtype and np.array_equal(got, a * 2)
+            assert len(_doubled._specs) <= 2
+
+
 def test_the_cache_size_must_be_a_positive_integer():
     for bad in (0, -3, 2.5, "many"):
         with pytest.raises(ValueError, match="positive integer"):
