@@ -243,7 +243,9 @@ def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
 
 def load_entry(obj: bytes, t: Target, tm, entry: str, parallel: bool):
     """(engine, address of `entry`) of a kernel's object, loaded after the
-    parallel runtime when the kernel calls it (its entry must resolve)."""
+    parallel runtime when the kernel calls it (its entry must resolve).
+    Called under _lock, which is where dead kernels' engines are disposed."""
+    _dispose_released()
     if parallel:
         parallel_runtime.ensure_loaded()
     engine, (address,) = _load_object(obj, t, [entry], tm)
