@@ -21,9 +21,12 @@ config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
 optimization and no code generation run. Either way the object is loaded into
-its own MCJIT engine (kept alive by the Kernel) from an empty module. Objects
-are also kept in memory (an LRU of loaded engines) for repeated compiles in
-one process.
+its own MCJIT engine (kept alive by the Kernel) from an empty module. Loaded
+engines are also kept in memory for repeated compiles in one process, at
+most config.kernel_cache_size of them (pyhalide/ir/lru.py), least recently
+used dropped first. An engine's machine code is freed once no Kernel and no
+cache entry holds it; the disposal itself runs under the LLVM lock, at the
+next compile (LLVM's context is shared by every compile).
 
 Kernels with parallel loops get the parallel runtime (parallel_runtime.py)
 loaded first, so that the entry point they call resolves; all LLVM work is
@@ -40,7 +43,7 @@ import hashlib
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -50,13 +53,13 @@ from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
 from . import disk_cache, parallel_runtime
 from .forksafe import fresh_in_child
+from pyhalide.ir.lru import capacity
 from .codegen_llvm import codegen
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
 
 __all__ = ["compile_pipeline", "generate_text", "JitOptions"]
 
-_LOADED_MAX = 64
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,29 @@ class JitOptions:
 _lock = fresh_in_child(sys.modules[__name__], "_lock", threading.RLock)
 _machines: dict = {}                 # target.key() -> TargetMachine (optimize + emit)
 _loaded: "collections.OrderedDict" = collections.OrderedDict()   # key -> (engine, address)
+_released: list = []                 # engines no Kernel holds any more (see _Code)
+
+
+class _Code:
+    """A Kernel's hold on its engine. When the Kernel goes, the engine moves
+    to _released, whose entries are dropped under _lock by the next compile:
+    an engine is disposed (its machine code freed) when its last reference
+    goes, and LLVM must not do that while another thread compiles."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def __del__(self, released=_released):     # (bound now: at exit globals are None)
+        released.append(self.engine)
+
+
+def _dispose_released():
+    """Drop the engines of dead Kernels (under _lock); an engine still in
+    _loaded lives on there."""
+    while _released:
+        _released.pop()
 
 
 def _target_machine(t: Target):
@@ -125,7 +151,10 @@ def _build(stmt, name, buffers, params, target, options):
 
 
 def _optimize(ir_text: str, tm, options: JitOptions):
-    mod = llvm.parse_assembly(ir_text)
+    """The optimized module, in an LLVM context of its own: what it creates
+    (types, constants, metadata) is freed with the module, where the global
+    context would keep it for the life of the process."""
+    mod = llvm.parse_assembly(ir_text, context=llvm.create_context())
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
     pto.loop_vectorization = options.loop_vectorization
@@ -159,10 +188,12 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
     options = options or JitOptions()
     lap = _timer()
     with _lock:
+        _dispose_released()
         t, tm, out = _build(stmt, name, buffers, params, target, options)
         check_runs_on_host(t)
         ir_text = str(out.module)
         lap("codegen")
+        options = _for_size(ir_text, options)
         key = _cache_key(ir_text, t, options)
         debug_print(1, f"pyhalide: compiling {name} for {t.text} ({t.cpu}) key {key[:16]}")
         debug_print(3, f"; ---- LLVM IR of {name} (before optimization)\n{ir_text}")
@@ -190,15 +221,32 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
             lap("load")
             _loaded[key] = (engine, address)
-            while len(_loaded) > _LOADED_MAX:
+            while len(_loaded) > capacity():
                 _loaded.popitem(last=False)
     return make_kernel(name, engine, address, buffers, params, out.errors, out.uses_parallel,
                        key)
 
 
+# LLVM's loop vectorizer takes time superlinear in the size of a loop body
+# (a 2000-term sum: 2.5 s of its 3.2 s of optimization, and a vector copy that
+# triples code generation). pyhalide vectorizes what the schedule asks for
+# itself, so past this many lines of IR the vectorizer is left out.
+LOOP_VECTORIZE_MAX_LINES = 2000
+
+
+def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
+    if options.loop_vectorization and ir_text.count("\n") > LOOP_VECTORIZE_MAX_LINES:
+        debug_print(1, f"pyhalide: {ir_text.count(chr(10))} lines of LLVM IR: no LLVM loop "
+                       f"vectorization")
+        return replace(options, loop_vectorization=False)
+    return options
+
+
 def load_entry(obj: bytes, t: Target, tm, entry: str, parallel: bool):
     """(engine, address of `entry`) of a kernel's object, loaded after the
-    parallel runtime when the kernel calls it (its entry must resolve)."""
+    parallel runtime when the kernel calls it (its entry must resolve).
+    Called under _lock, which is where dead kernels' engines are disposed."""
+    _dispose_released()
     if parallel:
         parallel_runtime.ensure_loaded()
     engine, (address,) = _load_object(obj, t, [entry], tm)
@@ -208,7 +256,8 @@ def load_entry(obj: bytes, t: Target, tm, entry: str, parallel: bool):
 def make_kernel(name, engine, address, buffers, params, errors, parallel, object_key):
     """The callable Kernel over loaded code; `object_key` names its object in
     the on-disk cache."""
-    kernel = Kernel(name, address, buffers, params, errors, keepalive=engine, parallel=parallel)
+    kernel = Kernel(name, address, buffers, params, errors, keepalive=_Code(engine),
+                    parallel=parallel)
     kernel.object_key = object_key
     return kernel
 
@@ -299,3 +348,4 @@ def clear_memory_cache():
     """Forget the objects loaded in this process (live Kernels keep theirs)."""
     with _lock:
         _loaded.clear()
+        _dispose_released()

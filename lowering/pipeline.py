@@ -27,7 +27,7 @@ from .collapse_loops import collapse_loops
 from .realization_order import realization_order
 from .promote_accumulators import promote_accumulators
 from .select_to_branch import select_to_branch
-from .simplify import simplify
+from .simplify import simplify, clear_caches
 from .storage_flattening import flatten_storage
 from .unroll import unroll_loops
 from .vectorize import vectorize_loops
@@ -87,7 +87,16 @@ def defs_text(env: dict, order_hint=None) -> str:
 
 def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
-    name to its Function) to a final Stmt."""
+    name to its Function) to a final Stmt. The simplifier's and linear
+    forms' memos serve one compile and are emptied after it (they hold the
+    nodes they saw: kept, they would grow with every kernel compiled)."""
+    try:
+        return _lower(outputs, env, inputs, params, dense, stop_after)
+    finally:
+        clear_caches()
+
+
+def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     out_names = [fn.name for fn in outputs]
     ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
                           frozenset(dense or ()))

@@ -6,6 +6,8 @@
 
 A target string is "host" or "<arch>-<bits>[-<os>][-<feature>...]", e.g.
 "x86-64", "x86-64-avx2", "x86-64-linux-avx512_skylake", "arm-64-linux".
+"generic" is the host's architecture with no optional feature ("x86-64" on
+x86, "arm-64" on ARM): what the side files' `generic.py` is for.
 "host" may also be followed by features ("host-avx2" adds nothing new on a
 host that already has AVX2). Features imply their predecessors as in Halide
 (avx512 implies avx2, fma, f16c, avx, sse41). The CPU name follows Halide's
@@ -19,6 +21,7 @@ CPU name, must be reported by the host.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -172,6 +175,12 @@ def parse_target(text: str) -> Target:
         added = ["+" + f for f in _llvm_features(_closure(extra, table), table)]
         feats = ",".join([host.features] + added) if added else host.features
         return Target(text, host.triple, host.cpu, feats, host.arch, 64, not added)
+    if toks[0] == "generic":
+        if len(toks) > 1:
+            raise ValueError(f"target {text!r}: 'generic' takes no features (name an "
+                             f"architecture, e.g. 'x86-64-avx2', to add some)")
+        base = parse_target(f"{_host_arch()}-64")
+        return dataclasses.replace(base, text=text)
 
     arch = toks[0]
     if arch not in ("x86", "arm"):

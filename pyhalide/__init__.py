@@ -32,6 +32,7 @@ _register(".reductions", "sum product minimum maximum argmin argmax")
 _register(".realize", "Pipeline")
 _register(".pipeline", "pipeline")
 _register(".associativity", "prove_associativity AssociativeOp")
+_register(".ir.lru", "set_kernel_cache_size")
 
 
 def __getattr__(name):

@@ -6,6 +6,7 @@ import operator
 from . import ir
 from .errors import CompileError
 from .ir.errors import counted
+from .ir.recursion import deep_entry
 from .schedule import Schedulable
 from .expr import Expr, to_node, cast_node, _number_as, _python_const, is_python_number
 from .source import user_location, at
@@ -150,6 +151,7 @@ class Func(Schedulable):
     def __getitem__(self, key) -> FuncRef:
         return FuncRef(self, _key_items(key))
 
+    @deep_entry
     def __setitem__(self, key, value):
         items = _key_items(key)
         loc = user_location()

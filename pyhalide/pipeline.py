@@ -10,6 +10,8 @@ import numpy as np
 
 from .errors import CompileError
 from .lowering.forksafe import fresh_in_child
+from .ir.lru import LRU
+from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
 
@@ -25,7 +27,8 @@ class PipelineFunction:
         self.__wrapped__ = fn
         self._schedule_arg = schedule
         self._registered = None
-        self._specs = {}          # argument key -> the specialization in use
+        self._specs = LRU()       # argument key -> the specialization in use (bounded:
+                                  # one dropped is built again when next called for)
         self._variants = {}       # argument key -> specializations for other values of
                                   # the globals the code reads (most recent first)
         self._last = None
@@ -99,11 +102,18 @@ class PipelineFunction:
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
             return last.run(args)
+        return self._call(args, kwargs)
+
+    @deep_entry
+    def _call(self, args, kwargs):
+        """A call off the fast path: binding, and building and compiling a
+        specialization when needed."""
         self._parsed_fn()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         return spec.run(values)
 
+    @deep_entry
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
         self._parsed_fn()
@@ -142,6 +152,7 @@ class PipelineFunction:
         info = self._current().schedule_info
         return None if info is None else info.source
 
+    @deep_entry
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text
         return lower_text(self, stage, arg_specs)

@@ -12,6 +12,8 @@ from .errors import CompileError
 from .ir.errors import counted
 from .graph import collect_graph, fingerprint
 from .source import at, user_location
+from .ir.lru import LRU
+from .ir.recursion import deep_entry
 
 def _dense0(arr: np.ndarray) -> bool:
     """Whether dimension 0 (the last NumPy axis) has stride 1."""
@@ -19,10 +21,12 @@ def _dense0(arr: np.ndarray) -> bool:
 
 
 # fingerprint -> compiled kernel, shared by every Pipeline of the process
-_KERNELS: dict = {}
-# output Functions' ids -> (outputs, versions, graph, fingerprint): the last graph
-# of those outputs, reused while no reachable Function changed
-_GRAPHS: dict = {}
+_KERNELS = LRU()
+# output Functions' ids -> (outputs, versions, graph, fingerprint, plan): the last
+# graph of those outputs, reused while no reachable Function changed. Both are
+# bounded (ir/lru.py): an evicted graph or kernel is rebuilt (recompiled, or
+# loaded from the disk cache) when next used.
+_GRAPHS = LRU()
 
 
 def _version(fn: ir.Function) -> tuple:
@@ -96,10 +100,16 @@ class Pipeline:
             _, versions, graph, key, plan = hit
             if all(_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
                 return graph, key, plan
+        return self._collect(outs, memo_key)
+
+    @staticmethod
+    @deep_entry
+    def _collect(outs, memo_key):
         graph = collect_graph(outs)
         key = fingerprint(outs, graph)
         plan = _CallPlan(graph, outs)
-        _GRAPHS[memo_key] = (outs, [_version(fn) for fn in graph.env.values()], graph, key, plan)
+        _GRAPHS.put(memo_key, (outs, [_version(fn) for fn in graph.env.values()], graph, key,
+                               plan))
         return graph, key, plan
 
     def _lowered(self, graph, dense=(), stop_after=None):
@@ -108,6 +118,7 @@ class Pipeline:
                      graph.input_images(), graph.scalar_params(), dense=dense,
                      stop_after=stop_after)
 
+    @deep_entry
     def _kernel(self, dense=None, graph_and_key=None):
         """The compiled kernel for the current algorithm, schedules and input
         types, specialized on which buffers are dense in dimension 0."""
@@ -123,7 +134,7 @@ class Pipeline:
                 from .lowering.pipeline import compile_lowered
                 kernel = compile_lowered(self._lowered(graph, dense))
                 store_kernel(key, kernel)
-            _KERNELS[key] = kernel
+            _KERNELS.put(key, kernel)
         return kernel, graph
 
     def _default_dense(self, graph) -> frozenset:
@@ -145,6 +156,7 @@ class Pipeline:
         self._kernel()
         return self
 
+    @deep_entry
     def lower(self, stage: str = "final") -> str:
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph), stop_after=stage).text(stage)

@@ -9,6 +9,7 @@ PYHALIDE_TARGET       Halide-style target string ("host", "x86-64-avx2", ...)
 PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it; a relative
                       path is resolved against the working directory at import)
 PYHALIDE_VERIFY       1 runs the IR verifier after every lowering pass
+PYHALIDE_KERNEL_CACHE_SIZE  compiled kernels kept in memory (default 128; see ir/lru.py)
 """
 from __future__ import annotations
 
@@ -37,6 +38,18 @@ def _int_env(name: str, default: int) -> int:
         return default
 
 
+def _strict_int_env(name: str, default: int):
+    """The variable as an int, or its text when it is not one (the knob's
+    user reports that as an error)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 @dataclass
 class Config:
     debug: int = 0
@@ -45,6 +58,7 @@ class Config:
     target: str = "host"
     cache_dir: str = ""
     verify: bool = False
+    kernel_cache_size: object = 128     # an int >= 1 (checked where it is used: ir/lru.py)
 
     @staticmethod
     def from_env() -> "Config":
@@ -62,6 +76,7 @@ class Config:
             target=os.environ.get("PYHALIDE_TARGET", "host") or "host",
             cache_dir=cache,
             verify=bool(_int_env("PYHALIDE_VERIFY", 0)),
+            kernel_cache_size=_strict_int_env("PYHALIDE_KERNEL_CACHE_SIZE", 128),
         )
 
 

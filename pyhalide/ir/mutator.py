@@ -12,11 +12,8 @@ unmemoized walk of a DAG of shared subexpressions would be exponential).
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 from .nodes import Expr, IRNode
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 _FIELD_CACHE: dict = {}
 

@@ -37,11 +37,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir.errors import counted
+from ..ir.recursion import deep_entry
 from .funcs import Realizer
 
 __all__ = ["evaluate"]
 
 
+@deep_entry
 def evaluate(funcs: dict, outputs: list, region: list, inputs: dict, params: dict) -> list:
     realizer = Realizer(funcs, inputs or {}, params or {})
     region = [(int(m), int(e)) for m, e in region]

@@ -181,6 +181,18 @@ def test_explicit_targets_run_when_the_host_supports_them():
         check_saxpy(compile_pipeline(stmt, "saxpy", bufs, params))
 
 
+def test_generic_target_is_the_host_architecture_without_features():
+    # PYHALIDE_TARGET=generic (the side files' generic.py) was refused
+    stmt, bufs, params = saxpy()
+    g = parse_target("generic")
+    base = parse_target("x86-64" if g.arch == "x86" else "arm-64")
+    assert (g.triple, g.cpu, g.features, g.text) == (base.triple, base.cpu, base.features,
+                                                      "generic")
+    check_saxpy(compile_pipeline(stmt, "saxpy", bufs, params, target="generic"))
+    with pytest.raises(ValueError, match="takes no features"):
+        parse_target("generic-avx2")
+
+
 def test_foreign_target_refuses_to_run_but_generates_text():
     stmt, bufs, params = saxpy()
     with pytest.raises(RuntimeError, match="cannot run on this host"):

@@ -61,6 +61,7 @@ ALL = ["x86-64-avx512.py", "x86-64-avx2.py", "x86-64.py", "arm-64.py", "generic.
     ("x86-64", "x86-64.py"),
     ("arm-64-linux", "arm-64.py"),
     ("arm-32", "generic.py"),
+    ("generic", "generic.py"),
 ])
 def test_side_file_ranking(tmp_path, target, expected):
     for fn in ALL:
