@@ -166,11 +166,21 @@ class _Bounds:
                     f"{level.func}), but stage {index} of {cname} also uses it; compute it at "
                     f"root or at a loop that contains every use")
             return
-        if clevel.is_root() or (clevel.func, clevel.var) != (level.func, level.var):
+        if not self._inside(clevel, level):
             raise ir.CompileError(
                 f"Func {name} is computed at {level.func}.{level.var}, but {cname} (computed "
                 f"at {clevel}) uses it outside that loop; compute {name} at root or at a "
                 f"loop that contains every use")
+
+    def _inside(self, clevel: ir.LoopLevel, level: ir.LoopLevel) -> bool:
+        """Whether compute level `clevel` runs inside loop `level`: it, or a
+        level enclosing it, is `level`'s loop or a loop of the same Func
+        nested in it (the region at `level` then spans those inner loops)."""
+        for x in self.chain(clevel):
+            if x.func == level.func:
+                _, k = self._compute_loop(level)
+                return self._compute_loop(x)[1] >= k
+        return False
 
     def _own_accesses(self, fn: ir.Function, acc: _Accumulator):
         kind = rules.func_kind(self.ctx.is_output(fn.name))
