@@ -3,10 +3,16 @@
 Each Func with storage becomes `realize f { produce f { stages } consume f {
 ...its consumers... } }`, at root (wrapping everything computed after it) or
 inside loop `v` of its consumer g's last stage (compute_at). A stage's loops
-come from `stage_loops` (splits, fuses, reorders, tail strategies with
-partitioned guards); pure Vars span the Func's required region (symbols
+come from `stage_loops` (splits, fuses, reorders, tail strategies with their
+guards); pure Vars span the Func's required region (symbols
 `f.rD.min/extent`), the realization its computed region (`f.bD.*`), both
-defined later by bounds inference; RDom predicates guard the body."""
+defined later by bounds inference; RDom predicates guard the body.
+
+A ShiftInwards guard gets a guard-free copy of the body of its outer loop for
+extents of at least the factor; the else copy keeps every guard of the stage
+and no partition, so n such splits make n + 1 copies, not 2^n (copies that
+compute_at levels would multiply again). GuardWithIf guards stay in the body:
+partition_loops gives them guard-free copies, bounded per path."""
 from __future__ import annotations
 
 from pyhalide import ir
@@ -74,11 +80,13 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
         body = ir.IfThenElse(g.condition, body)
     for name, value in reversed(sl.lets):
         body = ir.LetStmt(name, value, body)
+    plain = body                               # every guard, no partition
     for lp in reversed(sl.loops):              # innermost first
-        partitions = [g for g in sl.guards if g.outer_var == lp.var]
+        partitions = [g for g in sl.guards if g.outer_var == lp.var and g.fast is not None]
         for g in partitions:
-            body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
+            body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), plain)
         body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)
+        plain = ir.For(lp.var, lp.min, lp.extent, lp.kind, plain)
     return body
 
 

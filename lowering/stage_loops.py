@@ -2,16 +2,17 @@
 
 `stage_loops` turns a stage's schedule into concrete loops (outermost first),
 the lets that rebuild each split variable from its children (innermost
-loop body, in order), the guards of GuardWithIf tails with the condition under
-which a whole chunk needs no guard (loop partitioning), and the footprint of
+loop body, in order), the guards of GuardWithIf and ShiftInwards tails (for
+ShiftInwards, with the condition under which no chunk needs one), and the footprint of
 each original variable (what the stage really computes, which tail
 strategies may widen). `var_intervals` gives the original variables'
 intervals when the loops outside a given level are fixed (compute_at).
 
 Tail strategies (Auto: ShiftInwards on pure stages, GuardWithIf on updates
 and RVars):
-- GuardWithIf: x = min + o*f + i, guarded by x <= max; a chunk whose last
-  point is inside runs unguarded.
+- GuardWithIf: x = min + o*f + i, guarded by x <= max; loop partitioning
+  (partition_loops) gives the chunks whose last point is inside a guard-free
+  copy.
 - ShiftInwards: x = min + min(o*f, max(e - f, 0)) + i: the last chunk
   shifts inwards; extents below f (where the shift would leave the region)
   take a guarded copy of the loop, so the stage never computes, nor reads
@@ -44,7 +45,8 @@ class Loop:
 class Guard:
     condition: ir.Expr       # must hold for the body to run
     outer_var: str           # partition inside this loop (the split's outer), if still a loop
-    fast: ir.Expr            # when true, the guard holds for the whole chunk
+    fast: ir.Expr            # ShiftInwards: when true, the guard holds for the whole
+                             # chunk (None: partition_loops partitions it)
 
 
 @dataclass
@@ -116,9 +118,10 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
                 base = ir.Mul(o, f)
             lets.append((old, _s(ir.Add(ir.Add(lo, base), i))))
             if tail in ("GuardWithIf", "ShiftInwards"):
-                fast = (ir.LE(ir.Add(ir.Add(lo, ir.Mul(o, f)), ir.Sub(f, ir.index(1))), hi)
-                        if tail == "GuardWithIf" else ir.GE(ext, f))
-                out.guards.append(Guard(ir.LE(_iv(old), hi), o_name, _s(fast)))
+                # a GuardWithIf guard is linear in the loops: partition_loops
+                # gives it its guard-free copies
+                fast = _s(ir.GE(ext, f)) if tail == "ShiftInwards" else None
+                out.guards.append(Guard(ir.LE(_iv(old), hi), o_name, fast))
                 out.exact[old] = (lo, hi)
             if tail == "RoundUp":
                 rounded = True

@@ -222,10 +222,9 @@ def test_parallel_dot_product_nested():
     same_as_serial(build, [])
 
 
-# Tiling the update as well multiplies the loop nests (each GuardWithIf split
-# is partitioned into a guarded and an unguarded copy, in every stage that
-# inherits it): that variant, Halide's exact schedule, compiles for a minute.
-@pytest.mark.parametrize("tile_update", [False, pytest.param(True, marks=pytest.mark.slow)])
+# tile_update=True is Halide's exact schedule (its compile time:
+# test_rfactor_compile_time.py).
+@pytest.mark.parametrize("tile_update", [False, True])
 def test_tuple_tiled_and_nested(tile_update):
     def build(schedule):
         f, g = ph.Func("f"), ph.Func("g")
@@ -372,7 +371,7 @@ def test_tile_reorder_histogram_of_both_rvars():
     same_as_serial(build, [8])
 
 
-@pytest.mark.parametrize("tile_update", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("tile_update", [False, True])
 def test_partial_tuple_reduction(tile_update):
     def build(schedule):
         f, g = ph.Func("f"), ph.Func("g")
