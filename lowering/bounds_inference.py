@@ -285,7 +285,11 @@ class _Bounds:
         """Intervals of the consumer's loop variables that vary between the
         store and the compute level (loops outside the store level fixed)."""
         sl, _ = self._compute_loop(compute)
-        outside = 0 if store.is_root() else self._compute_loop(store)[1] + 1
+        outside = 0
+        if not store.is_root() and store.func == compute.func:
+            outside = self._compute_loop(store)[1] + 1
+        # stored at a loop of a Func the consumer is computed inside: all the
+        # consumer's loops vary; its region symbols resolve at the store level
         return var_intervals(sl, outside, self._symbols_at(store))
 
     def _over(self, scope, name, d: int, iv: Interval, foot) -> Interval:

@@ -136,8 +136,9 @@ def _inject(ctx, stmt, name, level, wrap):
 
 
 def check_levels(ctx: LoweringContext, name: str, compute, store):
-    """The store level must be the compute level or enclose it, with no
-    parallel loop in between (iterations would share the storage)."""
+    """The store level must be the compute level or enclose it (a loop of the
+    same Func around it, or around the level of a Func it is computed inside),
+    with no parallel loop in between (iterations would share the storage)."""
     for what, level in (("computed", compute), ("stored", store)):
         if not level.is_root() and level.func not in ctx.env:
             raise ir.CompileError(
@@ -151,12 +152,16 @@ def check_levels(ctx: LoweringContext, name: str, compute, store):
         return
     if store.is_root():
         return
-    if compute.is_root() or store.func != compute.func:
+    # the compute level, or the level of a Func it is computed inside, in store's Func
+    within = compute
+    while not within.is_root() and within.func != store.func:
+        within = compute_level(ctx, within.func)
+    if within.is_root():
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}: the "
                               f"store level must be a loop that contains the compute level")
     gfn = ctx.env[store.func]
     loops = [lp.var for lp in loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1).loops]
-    s, c = loop_var_of(ctx, store.func, store.var), loop_var_of(ctx, compute.func, compute.var)
+    s, c = loop_var_of(ctx, store.func, store.var), loop_var_of(ctx, within.func, within.var)
     if loops.index(s) > loops.index(c):
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}, which "
                               f"is outside it: the store level must contain the compute level")

@@ -114,3 +114,44 @@ def test_consumer_at_root_is_refused():
     sy.compute_root()
     with pytest.raises(ph.CompileError, match="uses it outside that loop"):
         out.realize([32, 16])
+
+
+# Stored at a loop of the Func its consumer is computed inside (Halide accepts
+# it): the storage spans the consumer's loops, and computing per row of the
+# consumer slides down it.
+def _stored_at_consumers_consumer():
+    tmp, sy, out, v = _tiled()
+    sy.compute_at(out, v["xo"])
+    tmp.store_at(out, v["xo"]).compute_at(sy, v["y"])
+    return out
+
+
+def _stored_per_row_of_tiles():
+    tmp, sy, out, v = _tiled()
+    sy.compute_at(out, v["xo"])
+    tmp.store_at(out, v["yo"]).compute_at(sy, v["y"])
+    return out
+
+
+@pytest.mark.parametrize("build", [_stored_at_consumers_consumer, _stored_per_row_of_tiles],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("sizes", [[96, 64], [93, 61], [7, 5]], ids=str)
+def test_stored_at_a_loop_of_the_consumers_consumer(build, sizes):
+    check(build(), sizes, _numpy(sizes))
+
+
+def test_store_across_a_parallel_loop_of_the_consumers_consumer_is_refused():
+    tmp, sy, out, v = _tiled()
+    out.parallel(v["xo"])
+    sy.compute_at(out, v["xo"])
+    tmp.store_at(out, v["yo"]).compute_at(sy, v["y"])
+    with pytest.raises(ph.CompileError, match="would share the storage"):
+        out.realize([32, 16])
+
+
+def test_store_inside_the_consumers_compute_level_is_refused():
+    tmp, sy, out, v = _tiled()
+    sy.compute_at(out, v["xo"])
+    tmp.store_at(out, v["xi"]).compute_at(sy, v["y"])
+    with pytest.raises(ph.CompileError, match="the store level must contain the compute level"):
+        out.realize([32, 16])
