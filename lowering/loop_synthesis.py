@@ -23,7 +23,7 @@ from .context import (LoweringContext, region_min, region_extent, required_min,
                       required_max, required_extent, stage_prefix, compute_level, store_level,
                       index_var)
 from .simplify import simplify
-from .stage_loops import stage_loops, StageLoops
+from .stage_loops import stage_loops, StageLoops, point_guards
 
 
 def pure_positions(d: ir.Definition) -> dict:
@@ -205,6 +205,29 @@ def loop_var_of(ctx: LoweringContext, g: str, var: str) -> str:
                           f"its loops are (outermost first): {names}")
 
 
+def _hoist_point_guards(ctx: LoweringContext, stmt: ir.Stmt) -> ir.Stmt:
+    """At each loop a Func is computed at, the guards of the consumer's
+    variables that the loops down to it determine are tested at the top of
+    its body: where one is false the consumer does nothing there, so neither
+    do the Funcs computed for it (bounds inference then gives them the point,
+    not a clamp of it: a region of constant extent)."""
+    levels = {}
+    for name in ctx.order:
+        level = compute_level(ctx, name)
+        if not level.is_root():
+            levels[(level.func, level.var)] = level
+    for g, v in levels:
+        gfn = ctx.env[g]
+        sl = loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1)
+        loop = loop_var_of(ctx, g, v)
+        k = [lp.var for lp in sl.loops].index(loop)
+        conds = [c for _, c in point_guards(sl, k + 1)]
+        if conds:
+            cond = ir.conjunction(conds)
+            stmt = _InjectAt(loop, lambda body, cond=cond: ir.IfThenElse(cond, body)).mutate(stmt)
+    return stmt
+
+
 def synthesize_loops(ctx: LoweringContext) -> ir.Stmt:
     """The whole pipeline as nested realizations (bounds left symbolic)."""
     stmt = None
@@ -226,4 +249,4 @@ def synthesize_loops(ctx: LoweringContext) -> ir.Stmt:
             stmt = _realize(fn, stmt)
         else:
             stmt = _inject(ctx, stmt, name, store, lambda body, fn=fn: _realize(fn, body))
-    return stmt
+    return _hoist_point_guards(ctx, stmt)

@@ -177,10 +177,47 @@ def cur_or_let(prefix: str, v: str) -> str:
     return f"{prefix}{v}"
 
 
-def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
+def _point_lets(sl: StageLoops, outside: int) -> set:
+    """The let variables that only the first `outside` loops determine."""
+    varying = {lp.var for lp in sl.loops[outside:]}
+    points = set()
+    for name, value in sl.lets:
+        if set(ir.free_vars(value)) & varying:
+            varying.add(name)
+        else:
+            points.add(name)
+    return points
+
+
+def point_guards(sl: StageLoops, outside: int) -> list:
+    """[(variable, condition)]: the guards of variables that only the first
+    `outside` loops determine, the condition over those loops (lets
+    substituted). The stage does nothing inside them where one is false:
+    loop synthesis tests them at the top of that loop's body, so the
+    variable is a point within its guard there (no clamp)."""
+    points = _point_lets(sl, outside)
+    lets = dict(sl.lets)
+    out = []
+    for g in sl.guards:
+        var = g.condition.a.name
+        if var not in points:
+            continue
+        cond = g.condition
+        for _ in range(len(lets)):
+            names = [n for n in ir.free_vars(cond) if n in lets]
+            if not names:
+                break
+            cond = ir.substitute(cond, {n: lets[n] for n in names})
+        out.append((var, _s(cond)))
+    return out
+
+
+def var_intervals(sl: StageLoops, outside: int, scope: dict, unclamped=frozenset()) -> dict:
     """Intervals of every loop and let variable when the first `outside`
     loops (outermost first) are fixed at their current values and the others
-    span their ranges. `scope` gives intervals of the symbols the bounds use."""
+    span their ranges. `scope` gives intervals of the symbols the bounds use.
+    Variables in `unclamped` keep their interval where their guard would clamp
+    it (a point whose guard holds wherever it is used: point_guards)."""
     sc = scope.copy()
     bounds = BoundsOf(sc)
     for k, lp in enumerate(sl.loops):
@@ -191,7 +228,7 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
         bounds = BoundsOf(sc)
     for name, value in sl.lets:
         iv = bounds(value)
-        clamp = sl.exact.get(name)
+        clamp = None if name in unclamped else sl.exact.get(name)
         if clamp is not None:
             lo, hi = bounds(clamp[0]).lo, bounds(clamp[1]).hi
             if lo is not None and hi is not None:
