@@ -119,18 +119,22 @@ def test_consumer_at_root_is_refused():
 # Stored at a loop of the Func its consumer is computed inside (Halide accepts
 # it): the storage spans the consumer's loops, and computing per row of the
 # consumer slides down it.
-def _stored_at_consumers_consumer():
+def _stored_at(store, parallel=None):
+    """sy per out.xo; tmp per row of sy, stored at out.`store`."""
     tmp, sy, out, v = _tiled()
+    if parallel:
+        out.parallel(v[parallel])
     sy.compute_at(out, v["xo"])
-    tmp.store_at(out, v["xo"]).compute_at(sy, v["y"])
+    tmp.store_at(out, v[store]).compute_at(sy, v["y"])
     return out
+
+
+def _stored_at_consumers_consumer():
+    return _stored_at("xo")
 
 
 def _stored_per_row_of_tiles():
-    tmp, sy, out, v = _tiled()
-    sy.compute_at(out, v["xo"])
-    tmp.store_at(out, v["yo"]).compute_at(sy, v["y"])
-    return out
+    return _stored_at("yo")
 
 
 @pytest.mark.parametrize("build", [_stored_at_consumers_consumer, _stored_per_row_of_tiles],
@@ -140,18 +144,9 @@ def test_stored_at_a_loop_of_the_consumers_consumer(build, sizes):
     check(build(), sizes, _numpy(sizes))
 
 
-def test_store_across_a_parallel_loop_of_the_consumers_consumer_is_refused():
-    tmp, sy, out, v = _tiled()
-    out.parallel(v["xo"])
-    sy.compute_at(out, v["xo"])
-    tmp.store_at(out, v["yo"]).compute_at(sy, v["y"])
-    with pytest.raises(ph.CompileError, match="would share the storage"):
-        out.realize([32, 16])
-
-
-def test_store_inside_the_consumers_compute_level_is_refused():
-    tmp, sy, out, v = _tiled()
-    sy.compute_at(out, v["xo"])
-    tmp.store_at(out, v["xi"]).compute_at(sy, v["y"])
-    with pytest.raises(ph.CompileError, match="the store level must contain the compute level"):
-        out.realize([32, 16])
+@pytest.mark.parametrize("store, parallel, message", [
+    ("yo", "xo", "would share the storage"),
+    ("xi", None, "the store level must contain the compute level")])
+def test_store_level_of_the_consumers_consumer_refusals(store, parallel, message):
+    with pytest.raises(ph.CompileError, match=message):
+        _stored_at(store, parallel).realize([32, 16])
