@@ -190,8 +190,8 @@ def _point_lets(sl: StageLoops, outside: int) -> set:
 
 
 def point_guards(sl: StageLoops, outside: int) -> list:
-    """[(variable, condition)]: the guards of variables that only the first
-    `outside` loops determine, the condition over those loops (lets
+    """[(variable, condition)]: the GuardWithIf guards of variables that only
+    the first `outside` loops determine, the condition over those loops (lets
     substituted). The stage does nothing inside them where one is false:
     loop synthesis tests them at the top of that loop's body, so the
     variable is a point within its guard there (no clamp)."""
@@ -200,8 +200,8 @@ def point_guards(sl: StageLoops, outside: int) -> list:
     out = []
     for g in sl.guards:
         var = g.condition.a.name
-        if var not in points:
-            continue
+        if var not in points or g.fast is not None:
+            continue            # (a ShiftInwards guard: only its small-extent copy has it)
         cond = g.condition
         for _ in range(len(lets)):
             names = [n for n in ir.free_vars(cond) if n in lets]
