@@ -24,7 +24,7 @@ from .monotonic import non_decreasing, window_span
 from .interval import Interval, BoundsOf, union
 from .loop_synthesis import loops_of_stage, loop_var_of, pure_positions
 from .simplify import simplify
-from .stage_loops import var_intervals
+from .stage_loops import point_guards, var_intervals
 
 
 def _s(e):
@@ -121,17 +121,23 @@ class _Bounds:
     def _level_key(self, level: ir.LoopLevel):
         return "root" if level.is_root() else (level.func, level.var)
 
-    def _stage_scope(self, cname: str, index: int, level: ir.LoopLevel) -> dict:
+    def _stage_scope(self, cname: str, index: int, level: ir.LoopLevel,
+                     clamped: bool = False) -> dict:
         """Intervals of consumer stage variables (by their user names), seen
-        from `level`: loops of that stage outside the level are fixed."""
+        from `level`: loops of that stage outside the level are fixed. A
+        variable the fixed loops determine, whose guard loop synthesis tests
+        at the level, is the point itself (unless `clamped`)."""
         cfn = self.ctx.env[cname]
         d = cfn.definitions()[index]
         sl = loops_of_stage(self.ctx, cfn, index)
         outside = 0
+        unclamped = frozenset()
         if not level.is_root() and level.func == cname:
             loop = loop_var_of(self.ctx, cname, level.var)
             outside = 1 + [lp.var for lp in sl.loops].index(loop)
-        scope = var_intervals(sl, outside, self._symbols_at(level, cname))
+            if not clamped:
+                unclamped = frozenset(v for v, _ in point_guards(sl, outside))
+        scope = var_intervals(sl, outside, self._symbols_at(level, cname), unclamped)
         prefix = f"{cname}.s{index}."
         named = scope
         for name in list(scope):
@@ -182,7 +188,8 @@ class _Bounds:
             self.symbols.setdefault(lname, ("let", value, ("lets", name)))
 
     # -- one Func ---------------------------------------------------------------------
-    def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel):
+    def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel,
+                           clamped: bool = False):
         kind = rules.kind_of(self.ctx, name)
         for cname in self.done:
             cfn = self.ctx.env[cname]
@@ -192,7 +199,7 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                bounds = BoundsOf(self._stage_scope(cname, index, level))
+                bounds = BoundsOf(self._stage_scope(cname, index, level, clamped))
                 runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
@@ -212,11 +219,21 @@ class _Bounds:
                     f"{level.func}), but stage {index} of {cname} also uses it; compute it at "
                     f"root or at a loop that contains every use")
             return
-        if clevel.is_root() or (clevel.func, clevel.var) != (level.func, level.var):
+        if not self._inside(clevel, level):
             raise ir.CompileError(
                 f"Func {name} is computed at {level.func}.{level.var}, but {cname} (computed "
                 f"at {clevel}) uses it outside that loop; compute {name} at root or at a "
                 f"loop that contains every use")
+
+    def _inside(self, clevel: ir.LoopLevel, level: ir.LoopLevel) -> bool:
+        """Whether compute level `clevel` runs inside loop `level`: it, or a
+        level enclosing it, is `level`'s loop or a loop of the same Func
+        nested in it (the region at `level` then spans those inner loops)."""
+        for x in self.chain(clevel):
+            if x.func == level.func:
+                _, k = self._compute_loop(level)
+                return self._compute_loop(x)[1] >= k
+        return False
 
     def _own_accesses(self, fn: ir.Function, acc: _Accumulator, level: ir.LoopLevel):
         kind = rules.kind_of(self.ctx, fn.name)
@@ -266,38 +283,56 @@ class _Bounds:
                     out[pos] = iv if out[pos] is None else union(out[pos], iv)
         return out
 
-    def bound(self, name: str):
-        fn = self.ctx.env[name]
+    def _required(self, fn: ir.Function, level: ir.LoopLevel, clamped: bool) -> _Accumulator:
         dims = fn.dimensions()
-        level = compute_level(self.ctx, name)
-        self.level_of[name] = level
-        self.register_loops(name)
         acc = _Accumulator(dims)
-        if self.ctx.is_output(name):
-            buf = buffer_name(name, 0, len(fn.output_types))
+        if self.ctx.is_output(fn.name):
+            buf = buffer_name(fn.name, 0, len(fn.output_types))
             for i in range(dims):
                 lo = geometry(buf, "min", i)
                 hi = _s(ir.Sub(ir.Add(lo, geometry(buf, "extent", i)), ir.index(1)))
                 acc.add(i, Interval(lo, hi), extends_output=False)
-        self._consumer_accesses(name, acc, level)
+        self._consumer_accesses(fn.name, acc, level, clamped)
         self._own_accesses(fn, acc, level)
-        lets = self.lets.setdefault(self._level_key(level), [])
-        required = []
-        for i in range(dims):
+        return acc
+
+    def _intervals(self, name: str, acc: _Accumulator) -> list:
+        out = []
+        for i in range(len(acc.dims)):
             iv = acc.region(i)
             if iv is None:
                 raise ir.CompileError(
                     f"cannot bound the region of Func {name} in dimension {i}: it is only "
                     f"accessed at data-dependent positions of a type wider than 16 bits; "
                     f"clamp the index (ph.clamp) or cast it to a narrow type")
-            required.append(Interval(_s(iv.lo), _s(iv.hi)))
+            out.append(Interval(_s(iv.lo), _s(iv.hi)))
+        return out
+
+    def bound(self, name: str):
+        fn = self.ctx.env[name]
+        dims = fn.dimensions()
+        level = compute_level(self.ctx, name)
+        self.level_of[name] = level
+        self.register_loops(name)
         store = store_level(self.ctx, name)
+        # computed and stored at a loop: the consumer's guards of points are
+        # tested there (loop synthesis), so the region has the points
+        # themselves; outer levels resolve its symbols through the clamped
+        # region, which holds wherever the Func is computed
+        points = not level.is_root() and store == level
+        acc, acc_acc = self._required(fn, level, clamped=not points), None
+        if points:
+            acc_acc = self._required(fn, level, clamped=True)
+        lets = self.lets.setdefault(self._level_key(level), [])
+        required = self._intervals(name, acc)
+        resolve = required if acc_acc is None else self._intervals(name, acc_acc)
         foot = self._footprints(fn, dims)
         slid = self._slide(fn, level, store, required, fold=not any(foot))
-        for i, (iv, lo) in enumerate(zip(required, slid)):
-            self._let(lets, required_min(name, i), lo)
-            self._let(lets, required_max(name, i), iv.hi)
-            self._let(lets, required_extent(name, i), self._extent(lo, iv.hi))
+        for i, (iv, lo, r) in enumerate(zip(required, slid, resolve)):
+            self._let(lets, required_min(name, i), lo, r.lo)
+            self._let(lets, required_max(name, i), iv.hi, r.hi)
+            self._let(lets, required_extent(name, i), self._extent(lo, iv.hi),
+                      self._extent(r.lo, r.hi))
         grown = any(f is not None for f in foot)
         if store != level:
             # the storage covers every iteration between the store and compute levels
@@ -333,7 +368,11 @@ class _Bounds:
         """Intervals of the consumer's loop variables that vary between the
         store and the compute level (loops outside the store level fixed)."""
         sl, _ = self._compute_loop(compute)
-        outside = 0 if store.is_root() else self._compute_loop(store)[1] + 1
+        outside = 0
+        if not store.is_root() and store.func == compute.func:
+            outside = self._compute_loop(store)[1] + 1
+        # stored at a loop of a Func the consumer is computed inside: all the
+        # consumer's loops vary; its region symbols resolve at the store level
         return var_intervals(sl, outside, self._symbols_at(store))
 
     def _over(self, scope, name, d: int, iv: Interval, foot) -> Interval:
@@ -409,10 +448,12 @@ class _Bounds:
         self._let(self.lets.setdefault(key, []), var.name, e)
         return var
 
-    def _let(self, lets, name, value):
+    def _let(self, lets, name, value, resolve=None):
+        """A let of `value`; outer levels resolve the symbol through `resolve`
+        (default: value)."""
         self.defs[name] = value
         key = next(k for k, v in self.lets.items() if v is lets)
-        self.symbols[name] = ("let", value, key)
+        self.symbols[name] = ("let", value if resolve is None else resolve, key)
         lets.append((name, value))
 
     # -- inputs --------------------------------------------------------------------------

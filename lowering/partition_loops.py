@@ -28,6 +28,12 @@ The result is exact for every extent, empty loops included, under the
 assumption that bounds inference also makes: 32-bit index arithmetic of
 loop variables does not overflow.
 
+A guard of a Func computed inside L (in a `produce` nested in L's body)
+partitions L only when `safe` depends on L's variable (a chunk of L runs
+guard-free). A test on extents alone is left to that Func's own loops:
+hoisted to L it would copy L's whole nest, once per guarded split of each
+Func computed in it, for a test the inner Func makes once per realization.
+
 The else copy keeps its guards, and deeper loops of it may partition them
 again (a tail chunk gets a guard-free copy for its full vectors), at most
 twice per guard and four times per path; a partition whose condition an
@@ -378,13 +384,14 @@ class _Partitioner:
         return ir.IfThenElse(cond, self.walk(fast, fast_ctx), self.walk(loop.body, slow_ctx))
 
     def _strip(self, s, frames: list, var: str, known: frozenset, ctx: _Context,
-               found: _Found):
+               found: _Found, nested: bool = False):
         """s without the guards that are safe at the top of the body of loop
         `var` (frames: the loops and lets between that top and s, outermost
-        first; known: keys of conditions found false on the way); `found`
+        first; known: keys of conditions found false on the way; nested:
+        inside the production of a Func computed in the loop); `found`
         collects them."""
-        def strip(x, frames=frames, known=known):
-            return self._strip(x, frames, var, known, ctx, found)
+        def strip(x, frames=frames, known=known, nested=nested):
+            return self._strip(x, frames, var, known, ctx, found, nested)
 
         if isinstance(s, ir.For):
             body = strip(s.body, frames + [_loop_frame(s)])
@@ -393,7 +400,8 @@ class _Partitioner:
             body = strip(s.body, frames + [("let", s.name, s.value)])
             return s if body is s.body else ir.LetStmt(s.name, s.value, body)
         if isinstance(s, ir.IfThenElse):
-            if _eligible(s) and self._accept(s.condition, frames, var, known, ctx, found):
+            if _eligible(s) and self._accept(s.condition, frames, var, known, ctx, found,
+                                             nested):
                 return strip(s.then_case)
             then_case = strip(s.then_case)
             else_case = None if s.else_case is None else \
@@ -405,12 +413,13 @@ class _Partitioner:
             stmts = [strip(x) for x in s.stmts]
             return s if all(a is b for a, b in zip(stmts, s.stmts)) else ir.Block(tuple(stmts))
         if isinstance(s, (ir.Allocate, ir.ProducerConsumer, ir.Realize)):
-            body = strip(s.body)
+            inner = isinstance(s, ir.ProducerConsumer) and s.is_producer
+            body = strip(s.body, nested=nested or inner)
             return s if body is s.body else replace(s, body=body)
         return s
 
     def _accept(self, cond, frames, var: str, known: frozenset, ctx: _Context,
-                found: _Found) -> bool:
+                found: _Found, nested: bool) -> bool:
         key = _key(cond)
         if ctx.count(key) >= MAX_PER_GUARD:
             return False
@@ -422,6 +431,8 @@ class _Partitioner:
             return False
         if not ir.is_const(safe):
             k = _key(safe)
+            if nested and not ir.uses_var(safe, var):
+                return False        # an extent test: the Func's own loops make it
             if k in known or \
                     any(ir.uses_var(c, var) and _coefficient(c, var) is None
                         for c in conjuncts(safe)):

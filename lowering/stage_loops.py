@@ -2,16 +2,17 @@
 
 `stage_loops` turns a stage's schedule into concrete loops (outermost first),
 the lets that rebuild each split variable from its children (innermost
-loop body, in order), the guards of GuardWithIf tails with the condition under
-which a whole chunk needs no guard (loop partitioning), and the footprint of
+loop body, in order), the guards of GuardWithIf and ShiftInwards tails (for
+ShiftInwards, with the condition under which no chunk needs one), and the footprint of
 each original variable (what the stage really computes, which tail
 strategies may widen). `var_intervals` gives the original variables'
 intervals when the loops outside a given level are fixed (compute_at).
 
 Tail strategies (Auto: ShiftInwards on pure stages, GuardWithIf on updates
 and RVars):
-- GuardWithIf: x = min + o*f + i, guarded by x <= max; a chunk whose last
-  point is inside runs unguarded.
+- GuardWithIf: x = min + o*f + i, guarded by x <= max; loop partitioning
+  (partition_loops) gives the chunks whose last point is inside a guard-free
+  copy.
 - ShiftInwards: x = min + min(o*f, max(e - f, 0)) + i: the last chunk
   shifts inwards; extents below f (where the shift would leave the region)
   take a guarded copy of the loop, so the stage never computes, nor reads
@@ -44,7 +45,8 @@ class Loop:
 class Guard:
     condition: ir.Expr       # must hold for the body to run
     outer_var: str           # partition inside this loop (the split's outer), if still a loop
-    fast: ir.Expr            # when true, the guard holds for the whole chunk
+    fast: ir.Expr            # ShiftInwards: when true, the guard holds for the whole
+                             # chunk (None: partition_loops partitions it)
 
 
 @dataclass
@@ -116,9 +118,10 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
                 base = ir.Mul(o, f)
             lets.append((old, _s(ir.Add(ir.Add(lo, base), i))))
             if tail in ("GuardWithIf", "ShiftInwards"):
-                fast = (ir.LE(ir.Add(ir.Add(lo, ir.Mul(o, f)), ir.Sub(f, ir.index(1))), hi)
-                        if tail == "GuardWithIf" else ir.GE(ext, f))
-                out.guards.append(Guard(ir.LE(_iv(old), hi), o_name, _s(fast)))
+                # a GuardWithIf guard is linear in the loops: partition_loops
+                # gives it its guard-free copies
+                fast = _s(ir.GE(ext, f)) if tail == "ShiftInwards" else None
+                out.guards.append(Guard(ir.LE(_iv(old), hi), o_name, fast))
                 out.exact[old] = (lo, hi)
             if tail == "RoundUp":
                 rounded = True
@@ -174,10 +177,47 @@ def cur_or_let(prefix: str, v: str) -> str:
     return f"{prefix}{v}"
 
 
-def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
+def _point_lets(sl: StageLoops, outside: int) -> set:
+    """The let variables that only the first `outside` loops determine."""
+    varying = {lp.var for lp in sl.loops[outside:]}
+    points = set()
+    for name, value in sl.lets:
+        if set(ir.free_vars(value)) & varying:
+            varying.add(name)
+        else:
+            points.add(name)
+    return points
+
+
+def point_guards(sl: StageLoops, outside: int) -> list:
+    """[(variable, condition)]: the GuardWithIf guards of variables that only
+    the first `outside` loops determine, the condition over those loops (lets
+    substituted). The stage does nothing inside them where one is false:
+    loop synthesis tests them at the top of that loop's body, so the
+    variable is a point within its guard there (no clamp)."""
+    points = _point_lets(sl, outside)
+    lets = dict(sl.lets)
+    out = []
+    for g in sl.guards:
+        var = g.condition.a.name
+        if var not in points or g.fast is not None:
+            continue            # (a ShiftInwards guard: only its small-extent copy has it)
+        cond = g.condition
+        for _ in range(len(lets)):
+            names = [n for n in ir.free_vars(cond) if n in lets]
+            if not names:
+                break
+            cond = ir.substitute(cond, {n: lets[n] for n in names})
+        out.append((var, _s(cond)))
+    return out
+
+
+def var_intervals(sl: StageLoops, outside: int, scope: dict, unclamped=frozenset()) -> dict:
     """Intervals of every loop and let variable when the first `outside`
     loops (outermost first) are fixed at their current values and the others
-    span their ranges. `scope` gives intervals of the symbols the bounds use."""
+    span their ranges. `scope` gives intervals of the symbols the bounds use.
+    Variables in `unclamped` keep their interval where their guard would clamp
+    it (a point whose guard holds wherever it is used: point_guards)."""
     sc = scope.copy()
     bounds = BoundsOf(sc)
     for k, lp in enumerate(sl.loops):
@@ -188,7 +228,7 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict) -> dict:
         bounds = BoundsOf(sc)
     for name, value in sl.lets:
         iv = bounds(value)
-        clamp = sl.exact.get(name)
+        clamp = None if name in unclamped else sl.exact.get(name)
         if clamp is not None:
             lo, hi = bounds(clamp[0]).lo, bounds(clamp[1]).hi
             if lo is not None and hi is not None:

@@ -70,3 +70,33 @@ def same_definitions(build, sizes) -> list:
     got = reference(build(True), sizes)
     _compare(got, want, None, "factored definitions vs the serial algorithm")
     return got
+
+
+def tiled_tuple_twice(schedule, keep_second=False, tile_update=True):
+    """Halide's rfactor.cpp tuple cases: `(g[0] + f[0] + 3, min(g[1], f[1]))`
+    (or g[1] left unchanged) over a 2-D RDom, the update tiled over its pure
+    Vars (tile_update), rfactored over r.y, its intermediate tiled, split and
+    rfactored again inside it, parallel."""
+    x, y = ph.Var("x"), ph.Var("y")
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = (x + y, x - y)
+    f.compute_root()
+    r = ph.RDom([(10, 20), (30, 40)], "r")
+    g[x, y] = (1, 3)
+    second = g[x, y][1] if keep_second else ph.min(g[x, y][1], f[r.x, r.y][1])
+    g[x, y] = (g[x, y][0] + f[r.x, r.y][0] + 3, second)
+    if schedule:
+        g.reorder(y, x)
+        xi, yi = ph.Var("xi"), ph.Var("yi")
+        if tile_update:
+            g.update(0).tile(x, y, xi, yi, 4, 4)
+        u, v = ph.Var("u"), ph.Var("v")
+        intm1 = g.update(0).rfactor(r.y, u)
+        rxi, rxo = ph.RVar("rxi"), ph.RVar("rxo")
+        intm1.tile(x, y, xi, yi, 4, 4)
+        intm1.update(0).split(r.x, rxo, rxi, 2)
+        intm2 = intm1.update(0).rfactor(rxo, v)
+        intm2.compute_at(intm1, rxo)
+        intm1.update(0).parallel(u, 2)
+        intm1.compute_root()
+    return g

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from rfactor_util import same_as_serial
+from rfactor_util import same_as_serial, tiled_tuple_twice
 
 x, y, z = ph.Var("x"), ph.Var("y"), ph.Var("z")
 
@@ -222,34 +222,12 @@ def test_parallel_dot_product_nested():
     same_as_serial(build, [])
 
 
-# Tiling the update as well multiplies the loop nests (each GuardWithIf split
-# is partitioned into a guarded and an unguarded copy, in every stage that
-# inherits it): that variant, Halide's exact schedule, compiles for a minute.
-@pytest.mark.parametrize("tile_update", [False, pytest.param(True, marks=pytest.mark.slow)])
+# tile_update=True is Halide's exact schedule (its compile time:
+# test_rfactor_compile_time.py).
+@pytest.mark.parametrize("tile_update", [False, True])
 def test_tuple_tiled_and_nested(tile_update):
-    def build(schedule):
-        f, g = ph.Func("f"), ph.Func("g")
-        f[x, y] = (x + y, x - y)
-        f.compute_root()
-        r = ph.RDom([(10, 20), (30, 40)], "r")
-        g[x, y] = (1, 3)
-        g[x, y] = (g[x, y][0] + f[r.x, r.y][0] + 3, ph.min(g[x, y][1], f[r.x, r.y][1]))
-        if schedule:
-            g.reorder(y, x)
-            xi, yi = ph.Var("xi"), ph.Var("yi")
-            if tile_update:
-                g.update(0).tile(x, y, xi, yi, 4, 4)
-            u, v = ph.Var("u"), ph.Var("v")
-            intm1 = g.update(0).rfactor(r.y, u)
-            rxi, rxo = ph.RVar("rxi"), ph.RVar("rxo")
-            intm1.tile(x, y, xi, yi, 4, 4)
-            intm1.update(0).split(r.x, rxo, rxi, 2)
-            intm2 = intm1.update(0).rfactor(rxo, v)
-            intm2.compute_at(intm1, rxo)
-            intm1.update(0).parallel(u, 2)
-            intm1.compute_root()
-        return g
-    same_as_serial(build, [24, 16], reference_of_factored=False)
+    same_as_serial(lambda schedule: tiled_tuple_twice(schedule, False, tile_update), [24, 16],
+                   reference_of_factored=False)
 
 
 def test_tuple_with_predicates():
@@ -372,31 +350,9 @@ def test_tile_reorder_histogram_of_both_rvars():
     same_as_serial(build, [8])
 
 
-@pytest.mark.parametrize("tile_update", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("tile_update", [False, True])
 def test_partial_tuple_reduction(tile_update):
-    def build(schedule):
-        f, g = ph.Func("f"), ph.Func("g")
-        f[x, y] = (x + y, x - y)
-        f.compute_root()
-        r = ph.RDom([(10, 20), (30, 40)], "r")
-        g[x, y] = (1, 3)
-        g[x, y] = (g[x, y][0] + f[r.x, r.y][0] + 3, g[x, y][1])
-        if schedule:
-            g.reorder(y, x)
-            xi, yi = ph.Var("xi"), ph.Var("yi")
-            if tile_update:
-                g.update(0).tile(x, y, xi, yi, 4, 4)
-            u, v = ph.Var("u"), ph.Var("v")
-            intm1 = g.update(0).rfactor(r.y, u)
-            rxi, rxo = ph.RVar("rxi"), ph.RVar("rxo")
-            intm1.tile(x, y, xi, yi, 4, 4)
-            intm1.update(0).split(r.x, rxo, rxi, 2)
-            intm2 = intm1.update(0).rfactor(rxo, v)
-            intm2.compute_at(intm1, rxo)
-            intm1.update(0).parallel(u, 2)
-            intm1.compute_root()
-        return g
-    same_as_serial(build, [16, 8])
+    same_as_serial(lambda schedule: tiled_tuple_twice(schedule, True, tile_update), [16, 8])
 
 
 def test_self_assignment():
