@@ -242,8 +242,15 @@ class _Bounds:
             # an rfactor intermediate holds its Func's region (over every iteration
             # of the loops inside `level`) in that Func's dimensions: every write the
             # Func would take lands in it, wherever the intermediate is computed
+            # (only dimensions some update writes at a computed position: where
+            # every write is at the stage's own pure variable, the region the
+            # consumers need holds them all)
+            scattered = {i for u in fn.updates for i, a in enumerate(u.args)
+                         if not isinstance(a, ir.Variable)}
             bounds = BoundsOf(self._symbols_at(level))
             for i in range(len(self.ctx.env[owner].args)):
+                if i not in scattered:
+                    continue
                 lo = bounds(index_var(region_min(owner, i))).lo
                 hi = bounds(index_var(region_max(owner, i))).hi
                 if lo is not None and hi is not None:
