@@ -59,10 +59,12 @@ def _mount_tables():
     try:
         from .tables.cli import app as tables_app
     except ImportError as e:      # the tables package reports its own problems
+        reason = str(e)           # (`e` is unbound once the except block ends)
+
         @app.command(name="tables", cls=Command)
         def tables_missing():
             """Manage the associative-operator tables (unavailable)."""
-            raise typer.Exit(f"pyhalide tables is unavailable: {e}")
+            raise typer.Exit(f"pyhalide tables is unavailable: {reason}")
         return
     app.add_typer(tables_app, name="tables",
                   help="Generate, verify, count and export the associative-operator tables.")
