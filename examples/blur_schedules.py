@@ -15,8 +15,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import pyhalide as ph  # noqa: E402
 from blur import blur, blur_numpy  # noqa: E402
+
+import pyhalide as ph  # noqa: E402
 
 
 def breadth_first(x, y, bx, by):

@@ -17,9 +17,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import pyhalide as ph  # noqa: E402
 from blur_schedules import _best  # noqa: E402
 from histogram_equalization import equalize_numpy  # noqa: E402
+
+import pyhalide as ph  # noqa: E402
 from pyhalide.bench.suite2 import alg_histeq, sched_histeq  # noqa: E402
 
 

@@ -3,16 +3,12 @@
 IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
-import numpy as np
-
 import pyhalide as ph
 from pyhalide import ir
 
-from . import ops
-from . import unions
-from .ranges import Aff, INT32, n_within
-from .types import PY_INT
-from .values import Val, Arr, fresh, const_val, NO_CONST
+from . import ops, unions
+from .ranges import Aff
+from .values import Arr, Val, fresh
 
 
 class Cell:

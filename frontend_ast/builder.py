@@ -16,11 +16,11 @@ from .analyze import Liveness, names_assigned
 from .arrays import ArrayMixin
 from .defs import DefsMixin
 from .emit import EmitMixin, Frame
-from .exprs import ExprMixin, _UNBOUND
-from .loops import LoopMixin, LoopVarDone
-from .ranges import Aff, Symbols, INT32, INT64
+from .exprs import _UNBOUND, ExprMixin
+from .loops import LoopMixin
+from .ranges import INT32, INT64, Aff, Symbols
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
-from .values import Val, Arr, TupleVal, NO_CONST, const_val, UnionTypeError
+from .values import Arr, TupleVal, UnionTypeError, Val, const_val
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",

@@ -9,12 +9,11 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops
-from . import unions
+from . import ops, unions
 from . import types as T
-from .exprs import BuiltinRef, MethodRef, InfoVal
-from .types import PY_BOOL, PY_FLOAT, PY_INT, UnsupportedType
-from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST
+from .exprs import BuiltinRef, InfoVal, MethodRef
+from .types import PY_BOOL, PY_FLOAT, UnsupportedType
+from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
 
 # NumPy ufuncs on one argument with an IR intrinsic of the same meaning
 _NP_UNARY = {np.sqrt: "sqrt", np.exp: "exp", np.log: "log", np.sin: "sin", np.cos: "cos",
@@ -360,7 +359,6 @@ def _np_minmax(b, f, x: Val, y: Val) -> Val:
     if not t.is_float():
         node = (ir.Min if f in (np.minimum, np.fmin) else ir.Max)(a, c)
         out = Val(node, rt, risky=risky)
-        from .ranges import n_union
         lo = None if xv.lo is None or yv.lo is None else \
             (min(xv.lo, yv.lo) if f in (np.minimum, np.fmin) else max(xv.lo, yv.lo))
         hi = None if xv.hi is None or yv.hi is None else \

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .ranges import INT32, INT64, n_within
-from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
-from .values import Val, int_node_type, NO_CONST, UnionTypeError
 from . import unions
+from .ranges import INT64, n_within
+from .types import PY_BOOL, PY_INT, Ty
+from .values import NO_CONST, UnionTypeError, Val, int_node_type
 
 
 # ---------------------------------------------------------------------------
@@ -59,6 +59,7 @@ def _static2(fn, a: Val, b: Val):
 
 def _py(fn, *args):
     import warnings
+
     import numpy as np
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pyhalide as ph
 from pyhalide import ir
 
-from . import ops
-from . import unions
+from . import ops, unions
 from .types import PY_BOOL
-from .values import Val, MaybeUnbound
+from .values import MaybeUnbound, Val
 
 
 def _phs(node, owner: dict) -> set:
@@ -241,7 +240,6 @@ class DefsMixin:
             if rvar_loops and not uses_old_in(cn, old_name) and not _calls(cn, arr.func):
                 preds.append(cn)
                 vnode = _strip_select(vnode, cn, old_name)
-        outside = None
         vnode = ir.substitute(vnode, {old_name: old_call})
         mapping, rdom, tri, pairs = self.loop_vars(
             [l for l in cell.chain if l in pure], rvar_loops,

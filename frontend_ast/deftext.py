@@ -102,8 +102,8 @@ def key_from_annotations(p):
 
 
 def lower_text(p, stage, arg_specs):
-    from .specialize import Specialization
     from .schedules import resolve_schedule
+    from .specialize import Specialization
     if arg_specs:
         key = key_from_specs(p._parsed_fn(), arg_specs)
         spec = p._specs.get(key) or Specialization(p._parsed_fn(), key,
@@ -151,6 +151,7 @@ def outline_text(pf) -> str:
     function makes (arrays it creates, scalars its loops carry), each with the
     Python lines of its definitions."""
     import ast
+
     from .analyze import Liveness, carried, check_supported
     check_supported(pf.tree, pf.smap)
     live = Liveness(pf.tree)

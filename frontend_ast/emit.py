@@ -8,7 +8,7 @@ from pyhalide import ir
 
 from . import ops
 from .loop_bounds import BoundCheck
-from .ranges import Aff, INT32
+from .ranges import INT32, Aff
 from .values import Val
 
 

@@ -9,11 +9,10 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops
+from . import ops, unions
 from .ranges import Aff
-from .types import PY_BOOL, PY_INT, PY_FLOAT, UnsupportedType
-from .values import Val, Arr, TupleVal, ModuleRef, DtypeVal, const_val, NO_CONST, UnionTypeError
-from . import unions
+from .types import PY_BOOL, UnsupportedType
+from .values import NO_CONST, Arr, DtypeVal, ModuleRef, TupleVal, UnionTypeError, Val, const_val
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -103,8 +102,8 @@ class ExprMixin:
         name = node.id
         if name in self.env:
             v = self.env[name]
-            from .values import MaybeUnbound
             from .loops import LoopVarDone
+            from .values import MaybeUnbound
             if isinstance(v, LoopVarDone):
                 raise self.err(node, f"the loop variable {name!r} is read after its loop",
                                hint="copy the value you need into another variable inside "

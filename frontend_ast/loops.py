@@ -9,17 +9,15 @@ import ast
 
 import pyhalide as ph
 from pyhalide import ir
-
-from . import ops
-from . import unions
-from .analyze import carried, home, assigned_in_nested_loop, mentions
-from .emit import Frame, FirstInfo
-from .ranges import Aff, INT32, INT64, n_within, n_union
-from .types import PY_INT, PY_BOOL
-from .values import Val, Loop, Arr, fresh, const_val, MaybeUnbound
 from pyhalide.checks import is_check_read
 
+from . import ops, unions
+from .analyze import assigned_in_nested_loop, carried, home
+from .emit import FirstInfo, Frame
 from .loop_bounds import BoundCheck, affine_bounds, unguarded
+from .ranges import INT32, INT64, Aff, n_union, n_within
+from .types import PY_BOOL, PY_INT
+from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh
 
 
 class LoopVarDone:
@@ -514,7 +512,6 @@ class LoopMixin:
 
     def typing_run(self, g: Group, node):
         saved = self._save()
-        saved_scan = g.scan_needed
         self.typing += 1
         was_typing = g.typing
         g.typing = True
@@ -544,7 +541,6 @@ class LoopMixin:
     def infer_ranges(self, g: Group, node):
         """Numeric ranges of Python-int state: a few rounds of iteration, then
         a bound on the growth per iteration times the trip count."""
-        out = []
         inits = []
         for v, t in zip(g.init, g.tys):
             if t.kind != "int":

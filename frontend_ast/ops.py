@@ -10,16 +10,29 @@ import operator
 from pyhalide import ir
 
 from . import types as T
-from .ranges import Aff, INT32, INT64, n_add, n_sub, n_mul, n_neg, n_within, n_contains_zero
-from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, UnsupportedType
-from .values import Val, int_node_type, NO_CONST
 from . import unions
-
-
-from .convert import (cast, const, is_nan, truth, _static2, _py, _const2, _is_int_like,  # noqa: F401
-                      int_node, node_of, py_int_node, wrap_range, convert, _conv_static,
-                      cast_to, _fabs, to_python_int)
-
+from .convert import (  # noqa: F401
+    _const2,
+    _conv_static,
+    _fabs,
+    _is_int_like,
+    _py,
+    _static2,
+    cast,
+    cast_to,
+    const,
+    convert,
+    int_node,
+    is_nan,
+    node_of,
+    py_int_node,
+    to_python_int,
+    truth,
+    wrap_range,
+)
+from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
+from .types import PY_INT, Ty, UnsupportedType
+from .values import NO_CONST, Val
 
 # ---------------------------------------------------------------------------
 # arithmetic

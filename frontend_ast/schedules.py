@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
 
-from .targets import running_target, rank_side_files
+from .targets import rank_side_files, running_target
 
 
 class ScheduleNameError(CompileError, KeyError):

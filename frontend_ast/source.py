@@ -6,7 +6,7 @@ import inspect
 import linecache
 import textwrap
 
-from .errors import SourceMap, FrontendError
+from .errors import FrontendError, SourceMap
 
 
 class ParsedFunction:

@@ -10,15 +10,15 @@ import numpy as np
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.buffer import refuse_masked
+from pyhalide.errors import CompileError
+from pyhalide.lowering.forksafe import fresh_in_child
 
+from . import unions
 from .analyze import check_supported
 from .builder import Builder
 from .errors import FrontendError
-from pyhalide.errors import CompileError
-from pyhalide.lowering.forksafe import fresh_in_child
 from .exprs import lookup_global, same_global
-from .values import Val, Arr, TupleVal
-from . import unions
+from .values import Arr, TupleVal, Val
 
 
 class StaticEnv:
@@ -365,8 +365,8 @@ class Specialization:
     def located(self, e: CompileError) -> CompileError:
         """A compile error of lowering, in the user's names and at the line of
         the first definition it names."""
-        from .schedules import in_user_names
         from .errors import Loc
+        from .schedules import in_user_names
         if isinstance(e, FrontendError):
             return e
         text = str(e)

@@ -17,7 +17,7 @@ import functools
 from pyhalide import ir
 
 from .types import PY_BOOL
-from .values import Val, UnionVal, NO_CONST, const_val
+from .values import NO_CONST, UnionVal, Val, const_val
 
 
 def alternatives(v):

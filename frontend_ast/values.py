@@ -11,8 +11,8 @@ import numpy as np
 
 from pyhalide import ir
 
-from .ranges import Aff, INT32, INT64
-from .types import Ty, PY_INT, PY_FLOAT, PY_BOOL, of_value
+from .ranges import INT32, INT64, Aff
+from .types import Ty, of_value
 
 NO_CONST = object()
 _ids = itertools.count()

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import access_rules as rules
-from .context import LoweringContext, region_min, region_max, geometry, index_var
-from .interval import Interval, BoundsOf
+from .context import LoweringContext, geometry, index_var, region_max, region_min
+from .interval import BoundsOf, Interval
 from .simplify import simplify
 
 

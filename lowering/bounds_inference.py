@@ -17,12 +17,23 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import access_rules as rules
-from .context import (LoweringContext, region_min, region_max, region_extent, required_min,
-                      required_max, required_extent, compute_level, store_level, geometry,
-                      index_var, buffer_name)
+from .context import (
+    LoweringContext,
+    buffer_name,
+    compute_level,
+    geometry,
+    index_var,
+    region_extent,
+    region_max,
+    region_min,
+    required_extent,
+    required_max,
+    required_min,
+    store_level,
+)
+from .interval import BoundsOf, Interval, union
+from .loop_synthesis import loop_var_of, loops_of_stage, pure_positions
 from .monotonic import non_decreasing, window_span
-from .interval import Interval, BoundsOf, union
-from .loop_synthesis import loops_of_stage, loop_var_of, pure_positions
 from .simplify import simplify
 from .stage_loops import point_guards, var_intervals
 

@@ -71,9 +71,10 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 from pyhalide.ir.mutator import children
+
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
-from .codegen_ops import CodegenError, I1, I8, I32, I64, PTR, const, llvm_type
+from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
            "CANCEL_SLOT", "CANCELLED"]

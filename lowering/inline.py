@@ -8,7 +8,6 @@ import dataclasses
 
 from pyhalide import ir
 
-from .context import LoweringContext
 from .realization_order import is_inlined
 
 

@@ -17,7 +17,7 @@ from typing import Optional
 
 from pyhalide import ir
 
-from .constant_fold import fold_binary, cast_value, euclid_div
+from .constant_fold import cast_value
 from .simplify import simplify
 
 

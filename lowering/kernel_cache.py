@@ -27,6 +27,7 @@ import llvmlite.binding as llvm
 
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
+
 from . import disk_cache, jit
 from .codegen_llvm import ErrorRecord, entry_symbol
 from .runtime import BufferArg

@@ -19,11 +19,20 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .context import (LoweringContext, region_min, region_extent, required_min,
-                      required_max, required_extent, stage_prefix, compute_level, store_level,
-                      index_var)
+from .context import (
+    LoweringContext,
+    compute_level,
+    index_var,
+    region_extent,
+    region_min,
+    required_extent,
+    required_max,
+    required_min,
+    stage_prefix,
+    store_level,
+)
 from .simplify import simplify
-from .stage_loops import stage_loops, StageLoops, point_guards
+from .stage_loops import StageLoops, point_guards, stage_loops
 
 
 def pure_positions(d: ir.Definition) -> dict:

@@ -58,12 +58,14 @@ import sys
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
+
 from .forksafe import fresh_in_child
 
 __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
 
 from .codegen_llvm import PAR_FOR  # noqa: E402  (the name generated code calls)
+
 MAX_THREADS = 1024
 
 # How long an idle worker, and a caller waiting for the last chunks of its
@@ -532,7 +534,7 @@ def ensure_loaded() -> None:
     and make `pyhalide_par_for` resolvable by JIT objects loaded later."""
     if _state["engine"] is not None:
         return
-    from . import jit                # lazy: jit imports this module
+    from . import jit  # lazy: jit imports this module
     with jit._lock:                  # jit's lock first: the order compile_pipeline uses
         if _state["engine"] is not None:
             return

@@ -55,7 +55,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 from .branch_facts import as_upper, conjuncts, impossible, int_compare
-from .linear import linear_form, constant_difference
+from .linear import constant_difference, linear_form
 from .simplify import simplify
 
 MAX_PER_GUARD = 2          # partitions of one guard on any path

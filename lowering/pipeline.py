@@ -19,15 +19,15 @@ from pyhalide.ir.config import config, debug_print
 
 from .access_checks import add_access_checks
 from .bounds_inference import infer_bounds
+from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name
 from .inline import inline_functions
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
-from .collapse_loops import collapse_loops
-from .realization_order import realization_order
 from .promote_accumulators import promote_accumulators
+from .realization_order import realization_order
 from .select_to_branch import select_to_branch
-from .simplify import simplify, clear_caches
+from .simplify import clear_caches, simplify
 from .storage_flattening import flatten_storage
 from .unroll import unroll_loops
 from .vectorize import vectorize_loops

@@ -41,8 +41,8 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.errors import counted
-from . import parallel_runtime
-from . import interrupt
+
+from . import interrupt, parallel_runtime
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
 from .forksafe import fresh_in_child
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .constant_fold import fold_binary, cast_value
-from .linear import linear_form, is_linear_candidate, constant_difference
+from .constant_fold import cast_value, fold_binary
 from .linear import clear_caches as clear_linear_caches
-
+from .linear import constant_difference, is_linear_candidate, linear_form
 
 # Results by node identity, shared by every call: simplifying a node does not
 # depend on where it occurs, and lowering simplifies the same subexpressions

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from pyhalide import ir
 
-from .interval import Interval, BoundsOf
+from .interval import BoundsOf, Interval
 from .simplify import simplify
 
 

@@ -11,8 +11,14 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .context import (LoweringContext, region_min, region_extent, region_stride, buffer_name,
-                      internal_name, geometry, index_var)
+from .context import (
+    LoweringContext,
+    buffer_name,
+    geometry,
+    index_var,
+    internal_name,
+    region_stride,
+)
 
 
 def _flat_index(args, mins, strides, fold=None) -> ir.Expr:

@@ -93,7 +93,7 @@ def _lookup(table, definition, key):
 
 # ---- the proof -----------------------------------------------------------------------
 def _stage_parts(stage):
-    from .func import Stage, Func
+    from .func import Func, Stage
     if isinstance(stage, Func):
         return None, stage.function(), f"Func {stage.name()}"
     if not isinstance(stage, Stage):

@@ -67,6 +67,7 @@ def build_update(text: str, types: list):
 def explain(text: str, type_names: str) -> tuple:
     """(report text, whether the update is associative)."""
     import pyhalide as ph
+
     from .tables import match_index
     importlib.import_module("pyhalide.tables.matcher")      # loaded before the search is timed
     types = [np.dtype(t.strip()) for t in type_names.split(",")]

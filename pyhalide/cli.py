@@ -73,6 +73,7 @@ def _mount_tables():
 _mount_tables()
 
 from .bench.cli import bench  # noqa: E402  (the benchmark suites, PERFORMANCE.md)
+
 app.command(name="bench", cls=Command, help="Run the benchmark suites side by side with NumPy, "
             "Numba and Halide; print their tables.")(bench)
 

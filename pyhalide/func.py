@@ -5,12 +5,12 @@ import operator
 
 from . import ir
 from .errors import CompileError
+from .expr import Expr, _number_as, _python_const, cast_node, is_python_number, to_node
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
-from .expr import Expr, to_node, cast_node, _number_as, _python_const, is_python_number
-from .source import user_location, at
-from .var import Var, RVar, RDom, unique_name
+from .source import at, user_location
+from .var import Var, unique_name
 
 
 def _key_items(key) -> tuple:
@@ -385,7 +385,6 @@ def _check_update_vars(fn: ir.Function, args, values, pure: list, loc):
 
 
 def _loop_level(f: Func, g, v, what: str) -> ir.LoopLevel:
-    from .var import Var as _Var
     if not isinstance(g, Func):
         raise TypeError(f"{what} needs a Func and a Var, got {type(g).__name__}")
     if g is f:

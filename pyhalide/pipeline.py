@@ -9,9 +9,9 @@ import inspect
 import numpy as np
 
 from .errors import CompileError
-from .lowering.forksafe import fresh_in_child
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
+from .lowering.forksafe import fresh_in_child
 
 __all__ = ["pipeline", "PipelineFunction"]
 
@@ -74,8 +74,8 @@ class PipelineFunction:
         return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
     def _specialization(self, values):
-        from .frontend_ast.specialize import Specialization, arg_spec
         from .frontend_ast.schedules import resolve_schedule
+        from .frontend_ast.specialize import Specialization, arg_spec
         key = tuple(arg_spec(v) for v in values)
         spec = self._specs.get(key)
         if spec is None or not spec.globals_current():

@@ -9,11 +9,12 @@ import numpy as np
 from . import ir
 from .buffer import Buffer
 from .errors import CompileError
-from .ir.errors import counted
 from .graph import collect_graph, fingerprint
-from .source import at, user_location
+from .ir.errors import counted
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
+from .source import at, user_location
+
 
 def _dense0(arr: np.ndarray) -> bool:
     """Whether dimension 0 (the last NumPy axis) has stride 1."""

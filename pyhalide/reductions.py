@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import ir
 from .errors import CompileError
-from .expr import Expr, to_node, select
+from .expr import Expr, select, to_node
 from .func import Func
 from .var import Var
 

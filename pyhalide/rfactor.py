@@ -26,15 +26,16 @@ from __future__ import annotations
 import weakref
 
 from . import ir
-from .ir.ops import substitute_exprs
 from .associativity import AssociativeOp, prove_associativity, register
-from .checks import apply as apply_checks, strip as strip_checks
+from .checks import apply as apply_checks
+from .checks import strip as strip_checks
 from .errors import CompileError
+from .ir.ops import substitute_exprs
 from .rfactor_domain import FusedVarError, project
-from .rfactor_lex import instantiate, merge_values, plan as make_plan
-from .tables.grammar import FP, float_theory
+from .rfactor_lex import instantiate, merge_values
+from .rfactor_lex import plan as make_plan
 from .source import at, user_location
-
+from .tables.grammar import FP, float_theory
 
 # Function -> {element: tie rule} of the argmin keys rfactor gave it (each a
 # position in the serial order of the reduction it factored)

@@ -7,8 +7,8 @@ import dataclasses
 
 from . import ir
 from .errors import CompileError
-from .expr import to_node, cast_node
-from .source import user_location, at
+from .expr import cast_node, to_node
+from .source import at, user_location
 
 
 class TailStrategy:

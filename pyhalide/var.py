@@ -4,8 +4,8 @@ from __future__ import annotations
 import itertools
 
 from . import ir
-from .expr import Expr, to_node, cast_node
 from .errors import CompileError
+from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 
 _counter = itertools.count()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pyhalide import ir
+
 from .entry import TableEntry, entry_to_dict
 from .store import merged_records, table_names
 from .syntax import type_name

@@ -131,7 +131,7 @@ def bulk_filter(pool: Pool, ids: np.ndarray) -> np.ndarray:
         for t in _test_triples(pool):
             alive = np.nonzero(keep)[0]
             cand = ids[alive]
-            a, b, c, k = s.a[0][t], s.b[0][t], s.c[0][t], s.k[t]
+            a, _b, c, k = s.a[0][t], s.b[0][t], s.c[0][t], s.k[t]
             fab = _fingerprint(pool, cand, t)
             fbc = _fingerprint(pool, cand, s.n_triples + t)
             lhs, ok1 = _side(pool, cand, fab, None, c, k, upto, exact)

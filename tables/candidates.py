@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyhalide import ir
+
 from . import grammar
 from .bulkfilter import bulk_filter
 from .enumerate import Pool

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from pyhalide import ir
 from pyhalide.cli_base import Command, Group
+
 from . import store
 from .syntax import type_name
 

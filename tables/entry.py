@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from pyhalide import ir
+
 from . import grammar
 from .grammar import walk
-from .syntax import format_expr, parse_expr, type_name, type_from_name
+from .syntax import format_expr, parse_expr, type_from_name, type_name
 
 EXPORT_KEYS = ("type", "size", "root", "ops", "identities", "commutative", "identity_side")
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from pyhalide import ir
+
 from . import grammar
-from .grammar import VALUE, BOOL
+from .grammar import BOOL, VALUE
 from .npeval import apply_op
 from .samples import Samples
 

@@ -11,11 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pyhalide import ir
+
 from . import handwritten
-from .candidates import build_pool, single_candidates, pair_candidates
+from .candidates import build_pool, pair_candidates, single_candidates
 from .entry import TableEntry, count_leaves
 from .prove import NOT_TRIED, PROVED, UNKNOWN, prove_operator
-from .syntax import format_expr, type_name, type_from_name
+from .syntax import format_expr, type_from_name, type_name
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ int32 or int64 (INDEX_TYPES), in value-first and index-first tuple orders.
 from __future__ import annotations
 
 from pyhalide import ir
+
 from .grammar import variables
 from .syntax import parse_expr, type_name
 

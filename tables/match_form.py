@@ -21,6 +21,7 @@ equal, so the table is indexed by skeleton.
 from __future__ import annotations
 
 from pyhalide import ir
+
 from .match_canon import SELF, negate
 
 AC_KINDS = {"Add": "Add", "Sub": "Add", "Mul": "Mul", "Min": "Min", "Max": "Max",

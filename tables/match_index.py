@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import re
+
 from pyhalide import ir
+
 from .match_form import M, pattern_converter
 from .match_text import text_skeleton
 
@@ -181,6 +183,7 @@ def directory_provider(directory):
     """A provider reading the table files of `directory` (as written by
     `pyhalide tables generate --out DIR`)."""
     from pathlib import Path
+
     from .entry import TableEntry
     from .store import read_records, table_path
     from .syntax import type_name

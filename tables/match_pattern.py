@@ -21,8 +21,9 @@ from __future__ import annotations
 import itertools
 
 from pyhalide import ir
+
 from .match_canon import SELF
-from .match_form import M, expand, negate_m, COMMUTATIVE_OPS
+from .match_form import COMMUTATIVE_OPS, M, expand, negate_m
 
 
 def _has_rvar_or_self(e) -> bool:

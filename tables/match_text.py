@@ -14,7 +14,8 @@ import ast
 from functools import lru_cache
 
 from pyhalide import ir
-from .match_form import M, AC_KINDS, skeleton
+
+from .match_form import AC_KINDS, M, skeleton
 
 _BIN = {ast.Add: "Add", ast.Sub: "Sub", ast.Mult: "Mul", ast.BitAnd: "BitAnd",
         ast.BitOr: "BitOr", ast.BitXor: "BitXor"}

@@ -36,9 +36,9 @@ import itertools
 from dataclasses import dataclass, field
 
 from pyhalide import ir
+
 from . import match_index
-from .match_canon import (SELF, XInfo, canonicalize, factoring_refusal, is_self, negate,
-                          self_index)
+from .match_canon import SELF, XInfo, canonicalize, factoring_refusal, is_self, negate, self_index
 from .match_form import expression_converter, skeleton
 from .match_groups import groupings, maximal_subgraphs, reachable
 from .match_pattern import PatternMatch

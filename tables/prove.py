@@ -15,9 +15,10 @@ import numpy as np
 import z3
 
 from pyhalide import ir
+
 from . import grammar, npeval
-from .samples import make_samples
 from .grammar import FP, REAL, float_theory
+from .samples import make_samples
 from .z3model import Model, order_only, uses_arithmetic, uses_is_nan
 
 SEED = 0

@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from pyhalide import ir
+
 from .npeval import evaluate_tuple
 from .samples import N_STRONG, Samples, make_samples
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyhalide import ir
+
 from .grammar import leaf_names
 
 N_TRIPLES = 64

@@ -4,8 +4,8 @@ refuted, not merely unproven)."""
 from __future__ import annotations
 
 from .entry import TableEntry
-from .store import read_records, table_path
 from .prove import PROVED, REFUTED, OperatorModel
+from .store import read_records, table_path
 
 _SIDES = {"both": (PROVED, PROVED), "left": (PROVED, REFUTED), "right": (REFUTED, PROVED)}
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import z3
 
 from pyhalide import ir
+
 from .grammar import ARITH, FP, REAL, walk
 
 

@@ -24,9 +24,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-import pyhalide as ph                                        # noqa: E402
-import paper_reductions as func_api                          # noqa: E402  (examples/)
-from rfactor_benchmarks import SCHEDULES, SIZES              # noqa: E402
+import paper_reductions as func_api  # noqa: E402  (examples/)
+from rfactor_benchmarks import SCHEDULES, SIZES  # noqa: E402
+
+import pyhalide as ph  # noqa: E402
 
 LANES = 8
 

@@ -14,8 +14,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import pyhalide as ph                                         # noqa: E402
-from schedule_runner import run_scheduled, best_time          # noqa: E402
+from schedule_runner import best_time, run_scheduled  # noqa: E402
+
+import pyhalide as ph  # noqa: E402
 
 
 @ph.pipeline

@@ -8,9 +8,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import blur                     # noqa: E402
-import histogram_equalization   # noqa: E402
-import paper_reductions         # noqa: E402
+import blur  # noqa: E402
+import histogram_equalization  # noqa: E402
+import paper_reductions  # noqa: E402
 
 
 def main():

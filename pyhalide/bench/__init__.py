@@ -6,4 +6,4 @@ NumPy, Numba and Halide 21, under the protocol of protocol.py.
 
 Benchmarks print tables; they are not timed tests.
 """
-from .protocol import run_suite, render  # noqa: F401
+from .protocol import render, run_suite  # noqa: F401

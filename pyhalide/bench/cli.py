@@ -87,6 +87,7 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
     SuiteResult, as a dict with every per-round time, to `raw`)."""
     import dataclasses
     import importlib
+
     from .protocol import render, run_suite
     parts = ["# pyhalide bench", "", header(command)]
     for s in suites:

@@ -26,8 +26,17 @@ import zlib
 
 import numpy as np
 
-from .protocol import (compile_target, Bench, Column, Runner, TargetRow, Unavailable, fmt_bytes,
-                       fmt_ratio, verdict)
+from .protocol import (
+    Bench,
+    Column,
+    Runner,
+    TargetRow,
+    Unavailable,
+    compile_target,
+    fmt_bytes,
+    fmt_ratio,
+    verdict,
+)
 
 TITLE = "Suite 1: the rfactor benchmarks (CGO 2017, Table 1)"
 REFERENCE = "ph_rfactor"

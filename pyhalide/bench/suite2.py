@@ -20,7 +20,16 @@ import zlib
 
 import numpy as np
 
-from .protocol import compile_target, Column, Bench, Runner, TargetRow, Unavailable, fmt_ratio, verdict
+from .protocol import (
+    Bench,
+    Column,
+    Runner,
+    TargetRow,
+    Unavailable,
+    compile_target,
+    fmt_ratio,
+    verdict,
+)
 
 TITLE = "Suite 2: image pipelines (PLDI 2013)"
 REFERENCE = "ph"

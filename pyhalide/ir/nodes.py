@@ -6,10 +6,10 @@ malformed tree fails where it is built, not in codegen.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
-from .types import Type, Bool, INDEX
+from .types import INDEX, Bool, Type
 
 node = dataclass(frozen=True, slots=True, eq=False)
 

@@ -6,7 +6,7 @@ import dataclasses
 
 from . import nodes as N
 from .mutator import Mutator, Visitor, children, node_fields
-from .types import Type, INDEX
+from .types import INDEX, Type
 
 
 def const(t: Type, value) -> N.Expr:

@@ -2,9 +2,9 @@
 scalar and vector, against exact Python references."""
 import numpy as np
 import pytest
+from backend_util import c, elementwise, pairs, special_values
 
 from pyhalide import ir
-from backend_util import elementwise, pairs, special_values, c
 
 INT_TYPES = [t for t in ir.ALL_SCALAR_TYPES if t.is_integer()]
 FLOAT_TYPES = [ir.Float(32), ir.Float(64)]
@@ -159,7 +159,7 @@ def test_float_ops(t, lanes):
 
 def test_no_fma_contraction():
     # x*y + z rounded twice: with an FMA the low bits of x*y would survive.
-    t = ir.Float(64)
+    ir.Float(64)
     x = np.array([1 + 2.0**-30] * 8)
     z = np.array([-(1 + 2.0**-29)] * 8)
     res = elementwise({"o": (lambda a, b: ir.Add(ir.Mul(a, a), b), np.float64)},

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from backend_util import geom, i32, var
 
 from pyhalide import ir
 from pyhalide.ir.config import config, override
@@ -15,7 +16,6 @@ from pyhalide.lowering import jit
 from pyhalide.lowering.jit import JitOptions, compile_pipeline, generate_text
 from pyhalide.lowering.runtime import BufferArg
 from pyhalide.lowering.target import check_runs_on_host, parse_target
-from backend_util import geom, i32, var
 
 F32 = ir.Float(32)
 

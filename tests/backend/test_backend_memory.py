@@ -3,10 +3,10 @@ import ctypes
 
 import numpy as np
 import pytest
+from backend_util import compile_kernel, geom, i32, run, var
 
 from pyhalide import ir
 from pyhalide.lowering.codegen_llvm import CodegenError
-from backend_util import geom, i32, run, var, compile_kernel
 
 I32 = ir.Int(32)
 

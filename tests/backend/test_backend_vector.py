@@ -4,11 +4,11 @@ import re
 
 import numpy as np
 import pytest
+from backend_util import c, geom, i32, run, var
 
 from pyhalide import ir
 from pyhalide.lowering.jit import JitOptions, generate_text
 from pyhalide.lowering.runtime import BufferArg
-from backend_util import c, geom, i32, run, var
 
 F32 = ir.Float(32)
 I32 = ir.Int(32)
@@ -93,7 +93,7 @@ def test_strided_ramp_is_a_gather_and_scatter_order_is_serial():
 def test_broadcast_load_and_vector_let():
     a = np.arange(4, dtype=np.float32)
     out = np.zeros((4, 8), np.float32)       # out[y, x] = a[y] + x
-    x, y = var("x"), var("y")
+    _x, y = var("x"), var("y")
     v8 = F32.with_lanes(8)
     val = ir.Let("lx", ir.Cast(v8, ramp(i32(0), 8)),
                  ir.Add(ir.Load(v8, "a", ir.Broadcast(y, 8)), ir.Variable(v8, "lx")))

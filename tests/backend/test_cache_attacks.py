@@ -11,14 +11,14 @@ import textwrap
 
 import numpy as np
 import pytest
-from pyhalide.lowering import jit
-from pyhalide.lowering.target import parse_target
 from test_backend_jit import check_saxpy, saxpy
 from test_kernel_cache import _fresh
 
 import pyhalide as ph
 from pyhalide import func as func_mod
 from pyhalide.ir.config import override
+from pyhalide.lowering import jit
+from pyhalide.lowering.target import parse_target
 
 A = np.arange(64, dtype=np.int32)
 WANT = {"add": A + 3, "mul": A * 3}

@@ -4,11 +4,10 @@ interpreter for every extent up to a few chunks (empty and tiny ones too)."""
 import random
 
 import pytest
+from ir_interp import run
 
 from pyhalide import ir
 from pyhalide.lowering.partition_loops import partition_loops
-
-from ir_interp import run
 
 I32 = ir.Int(32)
 N = ir.Variable(I32, "N", "param")
@@ -129,7 +128,7 @@ def test_lets_and_loops_of_extent_one_are_substituted():
 
 def test_divisibility_test_when_the_guard_does_not_depend_on_the_outer_loop():
     # argmin4d's inner intermediate: the chunked loop is inside other loops
-    o, y, r, x = v("o"), v("y"), v("r"), v("x")
+    _o, _y, r, x = v("o"), v("y"), v("r"), v("x")
     body = guarded_store(add(ir.Mul(r, c(16)), x))
     before = loop("o", c(3), loop("y", c(2), loop("r", chunks(N, 16), loop("x", c(16), body, VEC))),
                   PAR)

@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from pyhalide.bench import protocol, suite1, suite2
-from pyhalide.bench.cli import run
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 HAVE_HALIDE = importlib.util.find_spec("halide") is not None

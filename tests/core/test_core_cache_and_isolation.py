@@ -4,7 +4,6 @@ import ast
 import os
 
 import numpy as np
-import pytest
 
 import pyhalide as ph
 import pyhalide.lowering.pipeline as lowering_pipeline

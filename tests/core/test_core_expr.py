@@ -2,10 +2,10 @@
 Python."""
 import numpy as np
 import pytest
+from jitcheck import check
 
 import pyhalide as ph
 from pyhalide import ir
-from jitcheck import check
 
 TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
@@ -23,7 +23,7 @@ def _euclid(a, b):
 @pytest.mark.parametrize("dtype", TYPES)
 def test_integer_ops_wrap_and_euclid(dtype):
     info = np.iinfo(dtype)
-    rng = np.random.default_rng(7)
+    np.random.default_rng(7)
     vals = np.array([info.min, info.max, 0, 1, -1 if info.min < 0 else 2, 7, info.min // 3 or 3,
                      info.max // 5], dtype=dtype)
     a = np.repeat(vals, vals.size)

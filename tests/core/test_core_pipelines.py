@@ -1,10 +1,9 @@
 """End-to-end pipelines through the Func API, each compared with the
 reference evaluator and NumPy."""
 import numpy as np
-import pytest
+from jitcheck import check
 
 import pyhalide as ph
-from jitcheck import check
 
 rng = np.random.default_rng(1234)
 
@@ -136,7 +135,7 @@ def test_inline_reduction_with_pure_var():
 def test_update_with_pure_var_and_rvar():
     m = rng.integers(0, 10, size=(6, 8)).astype(np.int32)
     M = ph.Buffer(m, "m2")
-    x, y = ph.Var("x"), ph.Var("y")
+    x, _y = ph.Var("x"), ph.Var("y")
     r = ph.RDom([(0, 6)])
     f = ph.Func("colsum")
     f[x] = 0

@@ -13,11 +13,11 @@ import weakref
 
 import numpy as np
 import pytest
-from pyhalide.lowering import jit
 
 import pyhalide as ph
 from pyhalide import realize
 from pyhalide.ir.config import config
+from pyhalide.lowering import jit
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.ir.config import override
 from pyhalide.bench import suite2
+from pyhalide.ir.config import override
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX = os.path.join(ROOT, "examples")

@@ -6,9 +6,9 @@ import threading
 
 import numpy as np
 import pytest
+from frontend_check import check
 
 import pyhalide as ph
-from frontend_check import check
 
 
 @ph.pipeline
@@ -132,6 +132,7 @@ def test_lower_with_arg_specs_before_any_call():
 
 def test_cli_lower_defs(tmp_path):
     from typer.testing import CliRunner
+
     from pyhalide.cli import app
     script = tmp_path / "cli_script.py"
     script.write_text(textwrap.dedent('''

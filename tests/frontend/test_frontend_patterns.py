@@ -1,12 +1,11 @@
 """More loop patterns users write: images (integral image, dilation with
 bounds tests), lookups, prefix maxima, flags instead of `break`, reversed and
 strided loops, 0-d arrays, Python-int arithmetic done at call time."""
-import math
 
 import numpy as np
+from frontend_check import check
 
 import pyhalide as ph
-from frontend_check import check
 
 SEED = 4242
 

@@ -3,14 +3,13 @@ per-architecture side files chosen by PYHALIDE_TARGET, and Func / loop
 variable lookups by Python name with the valid names in errors."""
 import importlib.util
 import os
-import sys
 import textwrap
 
 import numpy as np
 import pytest
+from frontend_check import check
 
 import pyhalide as ph
-from frontend_check import check
 from pyhalide.frontend_ast.targets import parse_target, rank_side_files
 
 SCRIPT = '''

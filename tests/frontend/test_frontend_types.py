@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 import pytest
+from frontend_check import check
 
 import pyhalide as ph
-from frontend_check import check, same
 
 SEED = 99
 

@@ -72,7 +72,7 @@ def test_params_are_converted_to_their_type(hb):
 
 
 def test_buffer_geometry_params(hb):
-    x, y = hb.var("x"), hb.var("y")
+    _x, _y = hb.var("x"), hb.var("y")
     base = np.zeros((6, 10), np.int16)
     view = base[::2, 1:8]                               # shape (3, 7), strides (40, 2) bytes
     geo = [ir.Variable(hb.I32, f"in.{k}.{d}", "param")

@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from rfactor_util import same_as_serial
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))

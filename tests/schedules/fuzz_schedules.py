@@ -35,11 +35,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
+from fuzz_pipelines import KIND_CYCLE, MAX_SIZE, Loop, Program, random_program
 
 import pyhalide as ph
 from pyhalide.ir.config import override
-
-from fuzz_pipelines import KIND_CYCLE, Loop, MAX_SIZE, Program, random_program
 
 TAILS = ("Auto", "RoundUp", "GuardWithIf", "ShiftInwards")
 
@@ -153,7 +152,7 @@ class Report:
             f"  illegal requests refused: {fmt(self.illegal)}",
             f"  ... of which at realize() rather than at the call: {fmt(self.illegal_at_realize)}",
             f"  known bugs avoided: {', '.join(self.avoided) or '-'}",
-            f"  slowest schedules: " + ", ".join(f"{t:.1f}s (program {s})" for t, s, _ in self.slowest),
+            "  slowest schedules: " + ", ".join(f"{t:.1f}s (program {s})" for t, s, _ in self.slowest),
         ]
         return "\n".join(lines)
 
@@ -585,7 +584,7 @@ def illegal_probes(prog: Program, rng: random.Random, avoid=frozenset(KNOWN_BUGS
     out = []
     funcs = [f for f in prog.funcs]
     for f in funcs:
-        pure = f.stages[0]
+        f.stages[0]
         if f.dims >= 1:
             out.append(Probe("bad_factor", [], f"{f.var}.split(x, ph.Var('pa'), ph.Var('pb'), "
                                                f"{rng.choice([0, -2])})"))
@@ -953,7 +952,7 @@ def minimized_reports(failures: list) -> list:
             continue
         try:
             lines = minimize(f.program, f.lines, f.sizes, f.kind, f.message)
-        except Exception as e:  # noqa: BLE001
+        except Exception:  # noqa: BLE001
             lines = f.lines
         out.append(f"[{f.kind}] {f.message}\n--- minimized schedule ---\n{f.program}"
                    + "\n".join(lines) + f"\ngot = ph.Pipeline(OUTPUTS).realize({f.sizes})\n")

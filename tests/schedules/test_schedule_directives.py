@@ -6,9 +6,9 @@ smaller than the split factors, and illegal requests refused at the call.
 Every result is compared bit-exactly with the reference evaluator and NumPy."""
 import numpy as np
 import pytest
+from schedule_check import Blur1D, Blur2D, FloatBlur2D, check, realize, same_bits
 
 import pyhalide as ph
-from schedule_check import Blur1D, Blur2D, FloatBlur2D, check, realize, same_bits
 
 T = ph.TailStrategy
 TAILS = [T.Auto, T.RoundUp, T.GuardWithIf, T.ShiftInwards]
@@ -188,7 +188,7 @@ def test_compute_at_rvar_loop_of_update():
 
 # -- updates and RVars ---------------------------------------------------------------------
 def test_update_schedules():
-    x, y = ph.Var("x"), ph.Var("y")
+    x, _y = ph.Var("x"), ph.Var("y")
     m = np.arange(12 * 9, dtype=np.int32).reshape(9, 12) % 17
     M = ph.Buffer(m)
     r = ph.RDom([(0, 9)], "r")

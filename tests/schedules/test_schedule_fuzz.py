@@ -11,9 +11,7 @@ import os
 import random
 
 import pytest
-
 from fuzz_schedules import DIRECTIVES, ILLEGAL, TAIL_KEYS, run_fuzz
-
 
 DEFAULT_SEED = 20261121
 

@@ -10,9 +10,9 @@ import textwrap
 
 import numpy as np
 import pytest
+from schedule_check import Blur2D, check
 
 import pyhalide as ph
-from schedule_check import Blur2D, check
 
 T = ph.TailStrategy
 V = ph.Var
@@ -130,7 +130,7 @@ def test_resplit_of_guarded_outer_keeping_its_name(case):
     name (vectorize/parallel/unroll with a factor, tile's 4-name form) left the
     partitioned guard on the old, undefined loop variable (IR verifier:
     'variable f.s0.xo is used outside its scope')."""
-    x, y = V("x"), V("y")
+    x, _y = V("x"), V("y")
     if case == "split":
         f = ph.Func("f")
         f[x] = x

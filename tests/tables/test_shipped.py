@@ -3,7 +3,6 @@ the export format."""
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 

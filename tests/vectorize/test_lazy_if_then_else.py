@@ -4,14 +4,25 @@ scalar code and inside vectorized loops; the simplifier folds a constant
 condition; bounds are the union of the branches."""
 import numpy as np
 import pytest
+from vectorize_util import (
+    I32,
+    check_vectorizes,
+    count_loops,
+    i32,
+    load,
+    loop,
+    lower_vectors,
+    max_lanes,
+    run_stmt,
+    split_vectorized,
+    var,
+)
 
 from pyhalide import ir
 from pyhalide.ir.config import override
 from pyhalide.lowering.codegen_llvm import CodegenError
-from pyhalide.lowering.interval import bounds_of, Interval
+from pyhalide.lowering.interval import Interval, bounds_of
 from pyhalide.lowering.simplify import simplify
-from vectorize_util import (I32, check_vectorizes, count_loops, i32, load, loop, lower_vectors,
-                            max_lanes, run_stmt, split_vectorized, var)
 
 FAR = 1 << 30          # an element index whose address is far outside any buffer
 rng = np.random.default_rng(3)

@@ -2,11 +2,21 @@
 variable bound to min + i; results equal the serial loop."""
 import numpy as np
 import pytest
+from vectorize_util import (
+    I32,
+    check_vectorizes,
+    count_loops,
+    i32,
+    load,
+    loop,
+    lower_vectors,
+    run_stmt,
+    split_vectorized,
+    var,
+)
 
 from pyhalide import ir
 from pyhalide.lowering.unroll import unroll_loops
-from vectorize_util import (I32, check_vectorizes, count_loops, i32, load, loop, lower_vectors,
-                            run_stmt, split_vectorized, var)
 
 rng = np.random.default_rng(9)
 

@@ -5,12 +5,22 @@ first failing iteration, with its values). Where that could differ from
 the serial loop, the loop stays serial."""
 import numpy as np
 import pytest
+from vectorize_util import (
+    I32,
+    check_vectorizes,
+    i32,
+    load,
+    loop,
+    lower_vectors,
+    max_lanes,
+    run_stmt,
+    split_vectorized,
+    var,
+)
 
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.ir.config import override
-from vectorize_util import (I32, check_vectorizes, count_loops, i32, load, loop, lower_vectors,
-                            max_lanes, run_stmt, split_vectorized, var)
 
 N = 32
 FAR = 1 << 30

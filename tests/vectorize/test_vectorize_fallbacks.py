@@ -3,12 +3,25 @@ serial (and says why at PYHALIDE_DEBUG=1); results equal the serial loop.
 A non-constant extent is a CompileError naming the loop."""
 import numpy as np
 import pytest
+from vectorize_util import (
+    I32,
+    as_serial,
+    bits,
+    check_vectorizes,
+    count_loops,
+    i32,
+    load,
+    loop,
+    lower_vectors,
+    max_lanes,
+    run_stmt,
+    split_vectorized,
+    var,
+)
 
 from pyhalide import ir
 from pyhalide.ir.config import override
 from pyhalide.lowering.vectorize import vectorize_loops
-from vectorize_util import (I32, as_serial, bits, check_vectorizes, count_loops, i32, load, loop,
-                            lower_vectors, max_lanes, run_stmt, split_vectorized, var)
 
 rng = np.random.default_rng(5)
 N = 32

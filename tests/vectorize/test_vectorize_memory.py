@@ -6,10 +6,18 @@ allocations made inside the loop; nested vectorized loops; a vectorized
 loop inside a parallel one. Each equals the serial loop bit for bit."""
 import numpy as np
 import pytest
+from vectorize_util import (
+    I32,
+    check_vectorizes,
+    count_loops,
+    i32,
+    load,
+    loop,
+    split_vectorized,
+    var,
+)
 
 from pyhalide import ir
-from vectorize_util import (I32, check_vectorizes, count_loops, i32, load, loop,
-                            split_vectorized, var)
 
 F32, F64 = ir.Float(32), ir.Float(64)
 rng = np.random.default_rng(11)
