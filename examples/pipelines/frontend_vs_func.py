@@ -7,9 +7,11 @@ ratio (min over interleaved runs), and checks that both results are equal.
 
 The @pipeline side gets the schedules of paper_reductions_schedules/_common.py
 with 8 lanes (what its x86 side files apply), so both sides run the same
-loops; the ratio measures what symbolic sizes cost.
+loops; the ratio measures what symbolic sizes and the call path cost.
+`--serial` runs both sides unscheduled instead. The ratio column is the
+ratio of the minimum times; "spread" is the ratio of the median times.
 
-    python examples/pipelines/frontend_vs_func.py [log2_size] [repeats] [name ...]
+    python examples/pipelines/frontend_vs_func.py [--serial] [log2_size] [repeats] [name ...]
                                                    (default 24, 15, all six)
 """
 from __future__ import annotations
@@ -60,9 +62,12 @@ BENCHMARKS = {
 ORDER = {"argmin4d": (0, 4, 3, 2, 1)}
 
 
-def build(name: str, args):
-    """(the scheduled @pipeline function, the scheduled Func) on `args`."""
+def build(name: str, args, serial: bool = False):
+    """(the @pipeline function, the Func) on `args`, both scheduled, or
+    both left serial."""
     fn, make_func, schedule = BENCHMARKS[name]
+    if serial:
+        return ph.pipeline(fn.py_func, schedule="serial"), make_func(*args)[0]
     p = ph.pipeline(fn.py_func, schedule=lambda view: schedule(view, LANES))
     f, _ = make_func(*args)
     SCHEDULES[name](f)
@@ -79,9 +84,10 @@ def same(name: str, got_loops, got_func) -> bool:
     return len(a) == len(b) and all(np.array_equal(x, y.astype(x.dtype)) for x, y in zip(a, b))
 
 
-def compare(name: str, args, repeats: int):
-    """(Func API seconds, @pipeline seconds, results equal)."""
-    p, f = build(name, args)
+def compare(name: str, args, repeats: int, serial: bool = False):
+    """(Func API seconds, @pipeline seconds, results equal, ratio of the
+    median times)."""
+    p, f = build(name, args, serial)
     sizes = SIZES.get(name, [])
     equal = same(name, p(*args), f.realize(sizes))
     tf, tp = [], []
@@ -92,18 +98,20 @@ def compare(name: str, args, repeats: int):
         t = time.perf_counter()
         p(*args)
         tp.append(time.perf_counter() - t)
-    return min(tf), min(tp), equal
+    return min(tf), min(tp), equal, float(np.median(tp) / np.median(tf))
 
 
-def main(log2n: int = 24, repeats: int = 15, names=None):
+def main(log2n: int = 24, repeats: int = 15, names=None, serial: bool = False):
     data = loops.inputs(log2n)
-    print(f"2^{log2n} elements, min of {repeats} interleaved runs")
-    print(f"{'benchmark':14s} {'Func API ms':>12s} {'@pipeline ms':>13s} {'ratio':>6s}  equal")
+    print(f"2^{log2n} elements, {'serial' if serial else 'scheduled'}, min of {repeats} "
+          f"interleaved runs")
+    print(f"{'benchmark':14s} {'Func API ms':>12s} {'@pipeline ms':>13s} {'ratio':>6s} "
+          f"{'spread':>7s}  equal")
     ok = True
     for name in names or BENCHMARKS:
-        tf, tp, equal = compare(name, data[BENCHMARKS[name][0]], repeats)
+        tf, tp, equal, med = compare(name, data[BENCHMARKS[name][0]], repeats, serial)
         ok &= equal
-        print(f"{name:14s} {tf * 1e3:12.2f} {tp * 1e3:13.2f} {tp / tf:6.2f}  "
+        print(f"{name:14s} {tf * 1e3:12.2f} {tp * 1e3:13.2f} {tp / tf:6.2f} {med:7.2f}  "
               f"{'yes' if equal else 'NO'}", flush=True)
     if not ok:
         raise SystemExit("@pipeline and the Func API disagree")
@@ -111,4 +119,7 @@ def main(log2n: int = 24, repeats: int = 15, names=None):
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    main(int(argv[0]) if argv else 24, int(argv[1]) if len(argv) > 1 else 15, argv[2:] or None)
+    serial = "--serial" in argv
+    argv = [a for a in argv if a != "--serial"]
+    main(int(argv[0]) if argv else 24, int(argv[1]) if len(argv) > 1 else 15, argv[2:] or None,
+         serial)
