@@ -115,7 +115,7 @@ class Linear:
 # chain of n additions then costs O(n) copies of bounded forms instead of
 # O(n^2) (terms beyond the cap cannot cancel across it, which only loses
 # simplifications, never exactness).
-_MAX_TERMS = 32
+_MAX_TERMS = 16
 
 
 def _opaque(e: ir.Expr) -> Linear:
