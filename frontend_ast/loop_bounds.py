@@ -51,10 +51,9 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
     memo = {}
 
     def walk(e):
-        e = _as_select(e)
-        key = id(e)
+        key = id(e)         # the node itself, not a Select made from a lazy call
         if key not in memo:
-            memo[key] = (e, forms(e))
+            memo[key] = (e, forms(_as_select(e)))
         return memo[key][1]
 
     def within(e, lo, hi) -> bool:
