@@ -112,7 +112,6 @@ class ArrayMixin:
             elif v.ty.is_int() and not v.ty.is_bool() and v.ty.ir().is_uint() and \
                     v.ty.ir().bits == 64:
                 # NumPy converts a uint64 index to intp: OverflowError past int64
-                self.cur_node = where
                 v = ops.to_python_int(self, v)
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
@@ -193,9 +192,8 @@ class ArrayMixin:
         for s in aff.terms:
             if s not in loop_syms and s not in self.sym_static:
                 return False
-        loc = self.smap.loc(self.cur_node) if getattr(self, "cur_node", None) is not None else None
         self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static,
-                                                   loc))
+                                                   self.smap.loc(self.cur_node)))
         return True
 
     def index_key(self, idx_nodes) -> str:
@@ -205,7 +203,6 @@ class ArrayMixin:
     def read(self, arr: Arr, idx, node) -> Val:
         self.cur_node = node
         items = self.index_values(arr, idx, node)
-        self.cur_node = node
         nodes = [i for i, _ in items]
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
@@ -263,7 +260,6 @@ class ArrayMixin:
                                 f"and return it")
         self.cur_node = node
         items = self.index_values(arr, idx, node)
-        self.cur_node = node
         value = self.store_convert(value, arr.ty)
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")

@@ -400,16 +400,14 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
 
 
 def encode_bad_index(x):
-    """The check image's read position for an out-of-range index x (never 0,
-    so it always fails; decode_bad_index inverts it within int32)."""
+    """The check image's read position for an out-of-range index x (a signed
+    int32 or int64 node): never 0, so it always fails; decode_bad_index
+    inverts it within int32."""
     t = x.type
-    one = ir.Const(t, 1)
-    e = ir.Select(ir.LT(x, ir.Const(t, 0)), x, ir.Add(x, one)) if not t.is_uint() else \
-        ir.Add(x, one)
-    if t.bits > 32 or (t.is_uint() and t.bits == 32):
-        e = ir.Max(ir.Min(e, ir.Const(t, INT32[1])), ir.Const(t, INT32[0])) if not t.is_uint() \
-            else ir.Min(e, ir.Const(t, INT32[1]))
-    return e if e.type == ir.INDEX else ir.Cast(ir.INDEX, e)
+    e = ir.Select(ir.LT(x, ir.Const(t, 0)), x, ir.Add(x, ir.Const(t, 1)))
+    if t.bits > 32:
+        e = ir.Cast(ir.INDEX, ir.Max(ir.Min(e, ir.Const(t, INT32[1])), ir.Const(t, INT32[0])))
+    return e
 
 
 def decode_bad_index(pos: int) -> str:

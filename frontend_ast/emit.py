@@ -250,7 +250,7 @@ class EmitMixin:
             span_n = self.aff_node(span)
             if span_n is None or (span.is_const() and span.c > INT32[1]):
                 continue
-            self.require(l, [span], None, INT32[1])
+            self.require(l.node.lineno, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
             trip = span_n if s == 1 else \
@@ -267,18 +267,19 @@ class EmitMixin:
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than
         2^31 values (else OverflowError, never a wrapped extent)."""
-        self.require(l, [hi - lo], None, INT32[1] - 1)
+        self.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
 
-    def require(self, l, cands, lo, hi):
-        """A call-time requirement on Affs over argument symbols, unless the
-        numeric ranges prove it."""
+    def require(self, line: int, cands, lo, hi):
+        """A call-time requirement that some of the Affs (over argument
+        symbols) is >= lo (or <= hi), unless the numeric ranges prove it;
+        OverflowError naming the loop at `line` where it fails."""
         if lo is not None and any(self.syms.nonneg(c.shift(-lo)) for c in cands):
             return
         if hi is not None and any(self.syms.nonneg(Aff.const(hi) - c) for c in cands):
             return
         if self.typing:
             return
-        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, l.node.lineno))
+        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line))
 
     def aff_node(self, aff):
         """An affine form over static symbols as an IR node (Int(64))."""

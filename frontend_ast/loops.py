@@ -13,8 +13,9 @@ from pyhalide.checks import is_check_read
 
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
+from .arrays import _single_aff
 from .emit import FirstInfo, Frame
-from .loop_bounds import BoundCheck, affine_bounds, unguarded
+from .loop_bounds import affine_bounds, unguarded
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL, PY_INT
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh
@@ -136,19 +137,17 @@ class LoopMixin:
         if found is None:
             return None
         lbs, ubs, constraints = found
-        requirements = []
+        bounded = []
         for ls, us, lo, hi in constraints:
             lows = [c for a in ls for c in self.syms.expand(a, False)]
             highs = [c for a in us for c in self.syms.expand(a, True)]
             if not lows or not highs or any(s not in self.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None
-            if not any(self.syms.nonneg(c.shift(-lo)) for c in lows):
-                requirements.append((lows, lo, None))
-            if not any(self.syms.nonneg(Aff.const(hi) - c) for c in highs):
-                requirements.append((highs, None, hi))
-        if requirements and not self.typing:
-            self.static_checks.append(BoundCheck(requirements, self.sym_static, node.lineno))
+            bounded.append((lows, lo, highs, hi))
+        for lows, lo, highs, hi in bounded:
+            self.require(node.lineno, lows, lo, None)
+            self.require(node.lineno, highs, None, hi)
         out = Val(unguarded(n), v.ty)
         lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
         hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
@@ -837,10 +836,3 @@ def _unbound_state(v):
     out = MaybeUnbound(v.node, v.ty)
     out.set_range(v.lo, v.hi, v.lbs, v.ubs)
     return out
-
-
-def _single_aff(v):
-    """v's bound as one exact affine form, or None."""
-    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
-        return v.lbs[0]
-    return None
