@@ -9,7 +9,12 @@ alternatives of one type merge into one value (`make_union`), so a union
 lasts only while the types really differ: storing into an array, a
 condition, an index or a conversion to a fixed type resolves it, and a
 union returned from the function comes back with the type of the
-alternative that holds at run time."""
+alternative that holds at run time.
+
+The value modules import one way: types -> values -> unions -> convert -> ops.
+Conversions and operators apply to unions through `over_alternatives`, so
+this module sits below them and merges alternatives of one type with its own
+select (`choose`; ops.select adds constant conditions and unions on top)."""
 from __future__ import annotations
 
 import functools
