@@ -67,7 +67,7 @@ class _Context:
         if not isinstance(stage, Stage):
             raise TypeError("rfactor is a method of an update stage: f.update(i).rfactor(...)")
         self.stage = stage
-        self.fn: ir.Function = stage._ir_function()
+        self.fn: ir.Function = stage.function()
         self.loc = user_location()
         self.where = at(self.loc)
         self.label = f"Func {stage.name()}"
@@ -162,7 +162,7 @@ def _rdom(ranges: list, tag: str) -> tuple:
 
 def rfactor(stage, preserved: list):
     ctx = _Context(stage)
-    if not stage._is_update():
+    if stage.index() == 0:
         ctx.fail("it is the pure definition; rfactor factors an update definition")
     d = stage.definition()
     op = prove_associativity(stage)
@@ -178,7 +178,7 @@ def rfactor(stage, preserved: list):
     _keep_own_form(p, d, ctx.fn)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
     intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks)
-    ctx.fn.updates[stage._index - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
+    ctx.fn.updates[stage.index() - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
     return intm
 
 
@@ -227,7 +227,7 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     kept_names = {dim.var: v for dim, v in kept}
     rest = [dim for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
     intm = Func(f"{fn.name}_intm")
-    ifn = intm._function
+    ifn = intm.function()
     ifn.args = tuple(fn.args) + tuple(v for _, v in kept)
     ifn.output_types = tuple(p.types)
     ifn.source = d.source
@@ -342,7 +342,7 @@ def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     from .func import Func
     from .var import Var
     tot = Func(f"{fn.name}_merge")
-    tfn = tot._function
+    tfn = tot.function()
     tfn.args = tuple(a.name for a in merge_args)
     tfn.output_types = tuple(p.types)
     pure_vars = [Var(a) for a in tfn.args]
