@@ -339,6 +339,12 @@ class Func(Schedulable):
         return False
 
 
+def set_pure_vars(f: Func, pure_vars: list) -> None:
+    """Record the Vars of a pure definition built directly on f.function()
+    (rfactor's intermediate and merge Funcs): what f.args() returns."""
+    f._vars = list(pure_vars)
+
+
 def _value_node(v) -> ir.Expr:
     if isinstance(v, FuncRef):
         return v.node

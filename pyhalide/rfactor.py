@@ -222,7 +222,7 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     range and checking at the merge instead would miss an out-of-range write
     whose partial result is the identity, and cannot allocate a 32-bit
     range.)"""
-    from .func import Func
+    from .func import Func, set_pure_vars
     from .var import Var
     kept_names = {dim.var: v for dim, v in kept}
     rest = [dim for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
@@ -235,7 +235,7 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     pure_vars = [Var(a) for a in ifn.args]
     ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
                              ir.StageSchedule(dims=[ir.Dim(a) for a in ifn.args]), d.source)
-    intm._vars = pure_vars
+    set_pure_vars(intm, pure_vars)
     rvs, rvar_of = _rdom([(dim.var, *proj.ranges[dim.var]) for dim in rest], f"{ifn.name}$r")
     final = dict(rvar_of)
     final.update({name: ir.Variable(ir.INDEX, v) for name, v in kept_names.items()})
@@ -339,7 +339,7 @@ def _consumed(splits) -> set:
 def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     """A Func `<f>_merge` reducing the partials over the preserved loops with
     the lexicographic operator; returns the reads of its total."""
-    from .func import Func
+    from .func import Func, set_pure_vars
     from .var import Var
     tot = Func(f"{fn.name}_merge")
     tfn = tot.function()
@@ -348,7 +348,7 @@ def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     pure_vars = [Var(a) for a in tfn.args]
     tfn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
                              ir.StageSchedule(dims=[ir.Dim(a) for a in tfn.args]), d.source)
-    tot._vars = pure_vars
+    set_pure_vars(tot, pure_vars)
     xs = [_call(tfn, merge_args, i) for i in range(len(p.types))]
     ys = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     values = tuple(instantiate(o, xs, ys) for o in p.combining())
