@@ -9,11 +9,12 @@ import warnings
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import unions
 from .ranges import INT64, n_within
 from .types import PY_BOOL, PY_INT, Ty
-from .values import NO_CONST, Val, cast, int_node_type, node_of
+from .values import NO_CONST, Val, int_node_type, node_of
 
 
 # ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import types as T
 from . import unions
@@ -29,7 +30,7 @@ from .convert import is_nan as is_nan
 from .convert import truth as truth
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
 from .types import PY_INT, Ty, UnsupportedType
-from .values import NO_CONST, Val, cast, const_val, node_of
+from .values import NO_CONST, Val, const_val, node_of
 
 # ---------------------------------------------------------------------------
 # arithmetic

@@ -20,11 +20,12 @@ from __future__ import annotations
 import functools
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 from pyhalide.simplify import simplify
 
 from .ranges import n_union
 from .types import PY_BOOL
-from .values import NO_CONST, UnionVal, Val, cast, const_val, node_of
+from .values import NO_CONST, UnionVal, Val, const_val, node_of
 
 
 def alternatives(v):

@@ -156,20 +156,6 @@ class UnionVal(Val):
         return "<UnionVal " + " | ".join(repr(v) for _, v in self.union) + ">"
 
 
-def cast(t: ir.Type, n: ir.Expr) -> ir.Expr:
-    """n as IR type t (constants folded)."""
-    if n.type == t:
-        return n
-    if isinstance(n, ir.Const):
-        if t.is_float():
-            return ir.Const(t, float(n.value))
-        if t.is_bool():
-            return ir.Const(t, n.value != 0)
-        if not n.type.is_float():
-            return ir.Const(t, int(n.value))
-    return ir.Cast(t, n)
-
-
 def node_of(cx, v: Val) -> ir.Expr:
     """The IR node of a value of one type: a value known only at call time
     gets its static parameter from the interpreter `cx`; a union raises
