@@ -1,37 +1,27 @@
 """Values between types: NumPy's conversions of operands (weak Python
 scalars that must fit), explicit casts (C casts that wrap or truncate),
-int() of floats, truth values, and IR nodes of values."""
+int() of floats, truth values; the helpers the operators (ops.py) share for
+values known at compile or at call time."""
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import unions
 from .ranges import INT64, n_within
 from .types import PY_BOOL, PY_INT, Ty
-from .values import NO_CONST, UnionTypeError, Val, int_node_type
+from .values import NO_CONST, Val, int_node_type, node_of
 
 
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
-def cast(t: ir.Type, n: ir.Expr) -> ir.Expr:
-    if n.type == t:
-        return n
-    if isinstance(n, ir.Const):
-        if t.is_float():
-            return ir.Const(t, float(n.value))
-        if t.is_bool():
-            return ir.Const(t, n.value != 0)
-        if not n.type.is_float():
-            return ir.Const(t, int(n.value))
-    return ir.Cast(t, n)
-
-
-def const(t: ir.Type, v) -> ir.Expr:
-    return ir.Const(t, v)
-
-
 def is_nan(n: ir.Expr) -> ir.Expr:
+    """A bool node: the float node n is NaN."""
     return ir.NE(n, n)
 
 
@@ -50,48 +40,38 @@ def truth(cx, v: Val) -> Val:
     return out
 
 
-def _static2(fn, a: Val, b: Val):
+def static2(fn, a: Val, b: Val):
+    """The call-time function computing fn(a, b) when both are known at
+    call time, else None."""
     if a.is_static and b.is_static:
         fa, fb = a.static, b.static
-        return lambda env: _py(fn, fa(env), fb(env))
+        return lambda env: py_call(fn, fa(env), fb(env))
     return None
 
 
-def _py(fn, *args):
-    import warnings
-
-    import numpy as np
+def py_call(fn, *args):
+    """fn(*args) with NumPy's warnings and floating-point errors silenced
+    (what the compiled code computes does not warn either)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             return fn(*args)
 
 
-def _const2(fn, a: Val, b: Val):
+def const2(fn, a: Val, b: Val):
+    """fn(a, b) of two constants as Python/NumPy computes it, or NO_CONST
+    (an operand not constant, or the operation raises)."""
     if a.is_const and b.is_const:
         try:
-            return _py(fn, a.const, b.const)
+            return py_call(fn, a.const, b.const)
         except (ArithmeticError, ValueError, TypeError):
             return NO_CONST
     return NO_CONST
 
 
-def _is_int_like(t: Ty) -> bool:
+def is_int_like(t: Ty) -> bool:
+    """Integer or bool (bools take part in integer arithmetic)."""
     return t.is_int() or t.is_bool()
-
-
-def int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
-    """The node of an integer/bool value as IR type t (no range check)."""
-    n = node_of(cx, v)
-    return cast(t, n)
-
-
-def node_of(cx, v: Val) -> ir.Expr:
-    if v.union:
-        raise UnionTypeError(v)
-    if v.node is None:
-        v.node = cx.static_param(v)
-    return v.node
 
 
 def py_int_node(cx, v: Val, t: ir.Type) -> ir.Expr:
@@ -123,16 +103,16 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
             return Val(cast(nt, n), ty, v.lo, v.hi, v.lbs, v.ubs, v.static,
                        int(v.const) if v.is_const else NO_CONST, v.risky)
         if ty.kind == "float":
-            return Val(cast(ir.Float(64), n), ty, static=_conv_static(v, float),
+            return Val(cast(ir.Float(64), n), ty, static=conv_static(v, float),
                        const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
         return truth(cx, v)
-    out = Val(cast(t, n), ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    out = Val(cast(t, n), ty, risky=v.risky, static=conv_static(v, ty.dtype.type))
     if v.is_const:
         try:
-            out.const = _py(ty.dtype.type, v.const)
+            out.const = py_call(ty.dtype.type, v.const)
         except (OverflowError, ValueError):
             out.const = NO_CONST
-    if t.is_integer() and _is_int_like(v.ty):
+    if t.is_integer() and is_int_like(v.ty):
         if v.ty.weak and v.ty.kind == "int":
             ok_range = (t.min_value(), t.max_value())
             if not n_within(v.rng, ok_range):
@@ -161,11 +141,12 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
     return out
 
 
-def _conv_static(v: Val, fn):
+def conv_static(v: Val, fn):
+    """The call-time function computing fn(v) (a conversion), or None."""
     if not v.is_static:
         return None
     f = v.static
-    return lambda env: _py(fn, f(env))
+    return lambda env: py_call(fn, f(env))
 
 
 @unions.over_alternatives
@@ -190,13 +171,13 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
         # and then wrap (the IR's float->int casts saturate)
         via = ir.Int(32) if t.bits < 32 else ir.Int(64)
         node = cast(t, cast(via, n))
-    out = Val(node, ty, risky=v.risky, static=_conv_static(v, ty.dtype.type))
+    out = Val(node, ty, risky=v.risky, static=conv_static(v, ty.dtype.type))
     if v.is_const:
         try:
-            out.const = _py(ty.dtype.type, v.const)
+            out.const = py_call(ty.dtype.type, v.const)
         except (OverflowError, ValueError):
             out.const = NO_CONST
-    if t.is_integer() and _is_int_like(v.ty):
+    if t.is_integer() and is_int_like(v.ty):
         r = wrap_range(v.rng, t)
         if r == v.rng:
             out.set_range(v.lo, v.hi, v.lbs, v.ubs)
@@ -205,12 +186,13 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
     elif t.is_integer() and v.ty.is_float() and v.ty.weak:
         # Python float -> integer dtype: NaN is a ValueError, inf an OverflowError
         out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
-        out = cx.guard(out, ir.Or(is_nan(n), ir.LT(_fabs(n), ir.Const(n.type, float("inf")))),
+        out = cx.guard(out, ir.Or(is_nan(n), ir.LT(fabs(n), ir.Const(n.type, float("inf")))),
                        "OverflowError", "cannot convert float infinity to integer")
     return out
 
 
-def _fabs(n):
+def fabs(n: ir.Expr) -> ir.Expr:
+    """|n| of a float node."""
     return ir.Call(n.type, "abs", (n,), ir.INTRINSIC)
 
 
@@ -221,14 +203,14 @@ def to_python_int(cx, v: Val) -> Val:
     if v.ty.kind == "int":
         return v
     n = node_of(cx, v)
-    static = _conv_static(v, int)
+    static = conv_static(v, int)
     c = NO_CONST
     if v.is_const:
         try:
             c = int(v.const)
         except (OverflowError, ValueError):
             pass
-    if _is_int_like(v.ty):
+    if is_int_like(v.ty):
         if v.ty.is_bool():
             return Val(cast(ir.Int(32), n), PY_INT, 0, 1, static=static, const=c, risky=v.risky)
         t = v.node.type if v.node is not None else v.ty.ir()

@@ -3,17 +3,15 @@ definitions, Halide style, each with the Python line it came from; other
 stages are the lowered pipeline's."""
 from __future__ import annotations
 
+import ast
 import contextlib
 
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.buffer import Buffer
 
-
-def _rename(text: str, names: dict) -> str:
-    for old, new in sorted(names.items(), key=lambda kv: -len(kv[0])):
-        text = text.replace(old, new)
-    return text
+from .analyze import Liveness, carried, check_supported
 
 
 def defs_text(spec) -> str:
@@ -81,13 +79,12 @@ def key_from_specs(pf, arg_specs):
 
 
 def key_from_annotations(p):
-    pf = p._parsed_fn()
+    pf = p.parsed()
     specs = []
     for a in pf.tree.args.args:
         ann = a.annotation
         if ann is None:
             return None
-        import ast
         text = ast.unparse(ann).strip("'\"")
         if "[" in text:
             dt, dims = text.split("[", 1)
@@ -102,22 +99,18 @@ def key_from_annotations(p):
 
 
 def lower_text(p, stage, arg_specs):
-    from .schedules import resolve_schedule
-    from .specialize import Specialization
+    """p.lower(stage, arg_specs) of a PipelineFunction p: for the argument
+    types given, else for the last call's, else for the annotations'; without
+    any, the outline of the definitions."""
     if arg_specs:
-        key = key_from_specs(p._parsed_fn(), arg_specs)
-        spec = p._specs.get(key) or Specialization(p._parsed_fn(), key,
-                                                   schedule=resolve_schedule(p))
-        p._specs[key] = spec
-    elif p._last is not None:
-        spec = p._last
+        spec = p.specialization_for(key_from_specs(p.parsed(), arg_specs))
+    elif p.last_specialization is not None:
+        spec = p.last_specialization
     else:
         key = key_from_annotations(p)
         if key is None:
-            return outline_text(p._parsed_fn())
-        spec = p._specs.get(key) or Specialization(p._parsed_fn(), key,
-                                                   schedule=resolve_schedule(p))
-        p._specs[key] = spec
+            return outline_text(p.parsed())
+        spec = p.specialization_for(key)
     if stage == "defs":
         return defs_text(spec)
     pipe = spec.pipeline()
@@ -134,11 +127,10 @@ def _contiguous_inputs(spec):
     """Input arrays no call has bound yet stand for contiguous ones while the
     pipeline is lowered: the kernel shown is the one a C-ordered NumPy array
     gets (dense loads in dimension 0), not the strided fallback."""
-    import pyhalide as ph
     unset = [arr.image for arr in spec.builder.inputs.values()
              if getattr(arr, "image", None) is not None and arr.image.get() is None]
     for img in unset:
-        img.set(ph.Buffer(np.zeros((1,) * img.dimensions(), img.type().to_numpy())))
+        img.set(Buffer(np.zeros((1,) * img.dimensions(), img.type().to_numpy())))
     try:
         yield
     finally:
@@ -150,9 +142,6 @@ def outline_text(pf) -> str:
     """The definitions before any call (no argument types yet): the Funcs the
     function makes (arrays it creates, scalars its loops carry), each with the
     Python lines of its definitions."""
-    import ast
-
-    from .analyze import Liveness, carried, check_supported
     check_supported(pf.tree, pf.smap)
     live = Liveness(pf.tree)
     funcs = {}          # name -> [line numbers]
@@ -214,7 +203,6 @@ def outline_text(pf) -> str:
 
 
 def _statement_of(root, target):
-    import ast
     for s in ast.walk(root):
         if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and \
                 any(n is target for n in ast.walk(s)):

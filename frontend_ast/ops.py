@@ -8,31 +8,29 @@ from __future__ import annotations
 import operator
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import types as T
 from . import unions
-from .convert import (  # noqa: F401
-    _const2,
-    _conv_static,
-    _fabs,
-    _is_int_like,
-    _py,
-    _static2,
-    cast,
+from .convert import (
     cast_to,
-    const,
+    const2,
     convert,
-    int_node,
-    is_nan,
-    node_of,
+    fabs,
+    is_int_like,
+    py_call,
     py_int_node,
+    static2,
     to_python_int,
-    truth,
     wrap_range,
 )
+
+# conversions the builder reaches through this module (ops.truth, ops.is_nan)
+from .convert import is_nan as is_nan
+from .convert import truth as truth
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
 from .types import PY_INT, Ty, UnsupportedType
-from .values import NO_CONST, Val
+from .values import NO_CONST, Val, const_val, node_of
 
 # ---------------------------------------------------------------------------
 # arithmetic
@@ -87,9 +85,9 @@ def binary(cx, op: str, a: Val, b: Val) -> Val:
         out = np_arith(cx, op, a, b, rt)
     out.risky = out.risky or a.risky or b.risky
     if out.static is None:
-        out.static = _static2(_PYOP[op], a, b)
+        out.static = static2(_PYOP[op], a, b)
     if out.const is NO_CONST:
-        out.const = _const2(_PYOP[op], a, b)
+        out.const = const2(_PYOP[op], a, b)
         if out.const is not NO_CONST:
             try:
                 if T.of_value(out.const) != out.ty:
@@ -104,11 +102,10 @@ def _fold(op, a: Val, b: Val):
     deferred to run time by not folding)."""
     if not (a.is_const and b.is_const):
         return None
-    c = _const2(_PYOP[op], a, b)
+    c = const2(_PYOP[op], a, b)
     if c is NO_CONST:
         return None
     try:
-        from .values import const_val
         out = const_val(c)
     except UnsupportedType:
         return None
@@ -223,7 +220,7 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     if n_within(rng, INT64):
         return out
     if a.is_static and b.is_static:
-        out.static = _static2(_PYOP[op], a, b)
+        out.static = static2(_PYOP[op], a, b)
         out.node = None
         return out
     out.set_range(None, None)
@@ -261,7 +258,7 @@ def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
 
 
 def _zero_div_check(cx, out: Val, b: Val, bn, msg) -> Val:
-    if _is_int_like(b.ty) and not n_contains_zero(b.rng):
+    if is_int_like(b.ty) and not n_contains_zero(b.rng):
         return out
     if b.is_const and b.const != 0:
         return out
@@ -350,7 +347,7 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
-            return Val(None, rt, static=_static2(operator.pow, a, b))
+            return Val(None, rt, static=static2(operator.pow, a, b))
         raise cx.error("an integer power needs a constant exponent",
                        hint="write the exponent as a literal, or use floats "
                             "(float(x) ** y)")
@@ -362,9 +359,9 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
                         "Integers to negative integer powers are not allowed.")
     if k > 64:
         if a.is_static:
-            return Val(None, rt, static=_static2(operator.pow, a, b))
+            return Val(None, rt, static=static2(operator.pow, a, b))
         raise cx.error("integer exponent too large", hint="use a float exponent")
-    result = convert(cx, const_of(1), rt) if rt.kind != "int" else const_of(1)
+    result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     base = a if rt.kind == "int" else convert(cx, a, rt)
     first = True
     for bit in bin(k)[2:]:
@@ -374,13 +371,8 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
             result = base if first else binary(cx, "*", result, base)
             first = False
     if k == 0:
-        result = convert(cx, const_of(1), rt) if rt.kind != "int" else const_of(1)
+        result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     return result
-
-
-def const_of(v) -> Val:
-    from .values import const_val
-    return const_val(v)
 
 
 # ---------------------------------------------------------------------------
@@ -397,14 +389,14 @@ def compare(cx, op: str, a: Val, b: Val) -> Val:
     if cmp_ty.is_bool() and op in ("<", "<=", ">", ">="):
         an, bn = cast(ir.UInt(8), an), cast(ir.UInt(8), bn)
     node = _IROP[op](an, bn)
-    out = Val(node, rt, risky=a.risky or b.risky, static=_static2(_PYOP[op], a, b),
-              const=_const2(_PYOP[op], a, b))
+    out = Val(node, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
+              const=const2(_PYOP[op], a, b))
     return out
 
 
 def _compare_type(cx, a: Val, b: Val) -> ir.Type:
     ta, tb = a.ty, b.ty
-    if _is_int_like(ta) and _is_int_like(tb):
+    if is_int_like(ta) and is_int_like(tb):
         if ta.is_bool() and tb.is_bool():
             return ir.Bool()
         # exact comparison of integers (NumPy 2 compares Python ints exactly)
@@ -437,8 +429,7 @@ def _fold1(fn, v: Val):
     if not v.is_const:
         return None
     try:
-        c = _py(fn, v.const)
-        from .values import const_val
+        c = py_call(fn, v.const)
         out = const_val(c)
     except (ArithmeticError, ValueError, TypeError, UnsupportedType):
         return None
@@ -460,8 +451,8 @@ def negate(cx, v: Val) -> Val:
         v = to_python_int(cx, v)
         ty = PY_INT
     n = node_of(cx, v)
-    static = (lambda env, f=v.static: _py(operator.neg, f(env))) if v.is_static else None
-    c = _py(operator.neg, v.const) if v.is_const else NO_CONST
+    static = (lambda env, f=v.static: py_call(operator.neg, f(env))) if v.is_static else None
+    c = py_call(operator.neg, v.const) if v.is_const else NO_CONST
     if ty.is_float():
         return Val(ir.Mul(n, ir.Const(n.type, -1.0)), ty, static=static, const=c, risky=v.risky)
     rng = n_neg(v.rng)
@@ -489,7 +480,7 @@ def invert(cx, v: Val) -> Val:
     if f is not None:
         return f
     n = node_of(cx, v)
-    static = (lambda env, f=v.static: _py(operator.invert, f(env))) if v.is_static else None
+    static = (lambda env, f=v.static: py_call(operator.invert, f(env))) if v.is_static else None
     if v.ty.is_bool() and not v.ty.weak:
         return Val(ir.Not(n), v.ty, static=static, risky=v.risky)
     if v.ty.is_float():
@@ -512,14 +503,14 @@ def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
     if f is not None:
         return f
     ty = v.ty
-    static = (lambda env, f=v.static: _py(abs, f(env))) if v.is_static else None
+    static = (lambda env, f=v.static: py_call(abs, f(env))) if v.is_static else None
     if ty.is_bool():
         if ty.weak:
             return to_python_int(cx, v)
         return v
     n = node_of(cx, v)
     if ty.is_float():
-        return Val(_fabs(n), ty, static=static, risky=v.risky)
+        return Val(fabs(n), ty, static=static, risky=v.risky)
     lo, hi = v.rng
     if lo is not None and lo >= 0:
         return v
@@ -551,50 +542,13 @@ def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
 
 def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     """`a if cond else b` (cond a bool Val). Branches that may raise at run
-    time (checked reads, overflow checks) are evaluated lazily."""
+    time (checked reads, overflow checks) are evaluated lazily; values of
+    different types make a union (the type of the one chosen at run time)."""
     if cond.is_const:
         return a if cond.const else b
     if a.union or b.union or a.ty != b.ty:
-        # the result's type is the type of the value chosen at run time
         return unions.make_union(cx, [(cond, a), (unions.negate(cx, cond), b)])
-    if a is b:
-        return a
-    ty = a.ty
-    an, bn = a, b
-    x, y = node_of(cx, an), node_of(cx, bn)
-    if x.type != y.type:
-        x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
-    risky = an.risky or bn.risky
-    if lazy is None:
-        lazy = risky
-    if lazy:
-        node = ir.Call(x.type, "if_then_else", (cond.node, x, y), ir.INTRINSIC)
-    else:
-        node = ir.Select(cond.node, x, y)
-    from .ranges import n_union
-    rng = n_union(an.rng, bn.rng)
-    out = Val(node, ty, risky=risky or cond.risky)
-    if ty.is_int() or ty.is_bool():
-        out.set_range(rng[0], rng[1], merge_bounds(an.lbs, bn.lbs, False),
-                      merge_bounds(an.ubs, bn.ubs, True))
-    if cond.is_static and a.is_static and b.is_static:
-        fc, fa, fb = cond.static, a.static, b.static
-        out.static = lambda env: fa(env) if fc(env) else fb(env)
-    return out
-
-
-def merge_bounds(xs, ys, upper: bool) -> list:
-    """Affine bounds holding for both branches: for each pair, the one that
-    is provably the looser by a constant."""
-    out = []
-    for u in xs:
-        for v in ys:
-            d = u - v
-            if d.is_const:
-                w = u if (d.c >= 0) == upper else v
-                if w not in out:
-                    out.append(w)
-    return out[:6]
+    return unions.choose(cx, cond, a, b, lazy)
 
 
 @unions.over_alternatives
@@ -606,11 +560,3 @@ def convert_for_merge(cx, v: Val, ty: Ty) -> Val:
     if v.ty.weak:
         return convert(cx, v, ty)
     return cast_to(cx, v, ty)
-
-
-def unify_int_nodes(a: Val, b: Val):
-    """Python-int Vals with nodes of one width (for select/merge)."""
-    ta, tb = a.node.type, b.node.type
-    if ta == tb:
-        return a.node, b.node
-    return cast(ir.Int(64), a.node), cast(ir.Int(64), b.node)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from collections.abc import Mapping
 
 from pyhalide.errors import CompileError
@@ -39,10 +40,13 @@ class Applied:
 
 # resolution ---------------------------------------------------------------------------------
 def resolve_schedule(p):
-    """A callable(spec) applying p's schedule to a specialization, or None."""
-    if p._registered is not None:
-        return _applier(p._registered, "@schedule " + p._registered.__name__)
-    arg = p._schedule_arg
+    """A callable(spec) applying the schedule of p (a PipelineFunction: its
+    registered_schedule, schedule_argument and parsed source) to a
+    specialization, or None."""
+    registered = p.registered_schedule
+    if registered is not None:
+        return _applier(registered, "@schedule " + registered.__name__)
+    arg = p.schedule_argument
     if isinstance(arg, str) and arg == "serial":
         return None
     if callable(arg):
@@ -56,7 +60,7 @@ def resolve_schedule(p):
             return _applier(fn, path)
         raise FileNotFoundError(f"schedule {path!r} of {p.__name__} is neither a file nor a "
                                 f"folder")
-    script = p._parsed_fn().file
+    script = p.parsed().file
     folder = os.path.splitext(script)[0] + "_schedules"
     if os.path.isdir(folder):
         return _from_folder(p, folder, required=False)
@@ -130,7 +134,6 @@ def user_names(spec) -> dict:
 
 
 def rename(text: str, names: dict) -> str:
-    import re
     if not names:
         return text
     pattern = re.compile(r"(?<![\w$.])(" + "|".join(

@@ -9,15 +9,23 @@ alternatives of one type merge into one value (`make_union`), so a union
 lasts only while the types really differ: storing into an array, a
 condition, an index or a conversion to a fixed type resolves it, and a
 union returned from the function comes back with the type of the
-alternative that holds at run time."""
+alternative that holds at run time.
+
+The value modules import one way: types -> values -> unions -> convert -> ops.
+Conversions and operators apply to unions through `over_alternatives`, so
+this module sits below them and merges alternatives of one type with its own
+select (`choose`; ops.select adds constant conditions and unions on top)."""
 from __future__ import annotations
 
 import functools
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
+from pyhalide.simplify import simplify
 
+from .ranges import n_union
 from .types import PY_BOOL
-from .values import NO_CONST, UnionVal, Val, const_val
+from .values import NO_CONST, UnionVal, Val, const_val, node_of
 
 
 def alternatives(v):
@@ -69,8 +77,7 @@ def over_alternatives(fn):
 def make_union(cx, alts):
     """The value that is alts[i][1] where alts[i][0] holds (conditions
     exclusive; one None condition means "in every other case"). Alternatives
-    of one type merge into one value; a single type gives a plain Val."""
-    from . import ops
+    of one type merge into one value (`choose`); a single type gives a plain Val."""
     flat = []
     for c, v in alts:
         for c2, v2 in alternatives(v):
@@ -98,12 +105,54 @@ def make_union(cx, alts):
     for ty, members in groups.items():
         value = members[-1][1]
         for c, v in reversed(members[:-1]):
-            value = ops.select(cx, c, v, value)
+            value = choose(cx, c, v, value)
         cond = any_of(cx, [c for c, _ in members])
         merged.append((cond, value))
     if len(merged) == 1:
         return merged[0][1]
     return UnionVal(merged)
+
+
+def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
+    """`a if cond else b` for two values of one type (cond a bool Val, not
+    constant). Branches that may raise at run time (checked reads, overflow
+    checks) are evaluated lazily unless `lazy` says otherwise."""
+    if a is b:
+        return a
+    ty = a.ty
+    x, y = node_of(cx, a), node_of(cx, b)
+    if x.type != y.type:
+        x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
+    risky = a.risky or b.risky
+    if lazy is None:
+        lazy = risky
+    if lazy:
+        node = ir.Call(x.type, "if_then_else", (cond.node, x, y), ir.INTRINSIC)
+    else:
+        node = ir.Select(cond.node, x, y)
+    rng = n_union(a.rng, b.rng)
+    out = Val(node, ty, risky=risky or cond.risky)
+    if ty.is_int() or ty.is_bool():
+        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False),
+                      merge_bounds(a.ubs, b.ubs, True))
+    if cond.is_static and a.is_static and b.is_static:
+        fc, fa, fb = cond.static, a.static, b.static
+        out.static = lambda env: fa(env) if fc(env) else fb(env)
+    return out
+
+
+def merge_bounds(xs, ys, upper: bool) -> list:
+    """Affine bounds holding for both branches: for each pair, the one that
+    is provably the looser by a constant."""
+    out = []
+    for u in xs:
+        for v in ys:
+            d = u - v
+            if d.is_const:
+                w = u if (d.c >= 0) == upper else v
+                if w not in out:
+                    out.append(w)
+    return out[:6]
 
 
 # conditions ------------------------------------------------------------------------------
@@ -153,5 +202,4 @@ def lazy_alternative(cond, v):
 def fold_constants(e):
     """e simplified: what remains after substituting a tag by a constant
     (selects, if_then_else and logic with constant conditions) folds away."""
-    from pyhalide.lowering.simplify import simplify
     return simplify(e)

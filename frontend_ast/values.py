@@ -156,6 +156,17 @@ class UnionVal(Val):
         return "<UnionVal " + " | ".join(repr(v) for _, v in self.union) + ">"
 
 
+def node_of(cx, v: Val) -> ir.Expr:
+    """The IR node of a value of one type: a value known only at call time
+    gets its static parameter from the interpreter `cx`; a union raises
+    UnionTypeError."""
+    if v.union:
+        raise UnionTypeError(v)
+    if v.node is None:
+        v.node = cx.static_param(v)
+    return v.node
+
+
 class Arr:
     """An array: an input (ImageParam) or one the function creates (Func)."""
 

@@ -12,7 +12,7 @@ of them, and the fields of `expect`: an entry copied from another key, made
 by another version or for another target, or with a payload that does not
 match its digest is a miss, and its payload is not returned.
 
-The directory is used only when pyhalide.cache_trust trusts it (owned by the
+The directory is used only when pyhalide.ir.cache_trust trusts it (owned by the
 current user or root, not writable by others, every component of its path
 too): a payload is native code, and whoever can write the cache can run code
 in every process that loads it. Otherwise the cache is off (said once on
@@ -24,9 +24,9 @@ import hashlib
 import json
 import os
 
-import pyhalide
-from pyhalide import cache_trust
+from pyhalide.ir import cache_trust
 from pyhalide.ir.config import config, debug_print
+from pyhalide.ir.version import __version__
 
 _MAGIC = b"PYHALIDE-CACHE2\n"
 _HINT = ("Fix: make it (and its parents) yours and not writable by others "
@@ -42,7 +42,7 @@ def _why_not(manifest, key: str, kind: str, payload: bytes, expect: dict) -> str
     """Why a parsed entry does not belong to `key`, or None."""
     if not isinstance(manifest, dict):
         return "no manifest"
-    want = dict(expect, key=key, kind=kind, version=pyhalide.__version__, size=len(payload))
+    want = dict(expect, key=key, kind=kind, version=__version__, size=len(payload))
     for field, value in want.items():
         if manifest.get(field) != value:
             return f"its {field} differs"
@@ -79,7 +79,7 @@ def write_entry(key: str, kind: str, manifest: dict, payload: bytes) -> None:
     root = config.cache_dir
     if not root:
         return
-    full = dict(manifest, key=key, kind=kind, version=pyhalide.__version__,
+    full = dict(manifest, key=key, kind=kind, version=__version__,
                 size=len(payload), sha256=hashlib.sha256(payload).hexdigest())
     data = _MAGIC + json.dumps(full, sort_keys=True).encode() + b"\n" + payload
     try:

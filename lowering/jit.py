@@ -8,6 +8,15 @@
     load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
     clear_memory_cache() -> None
 
+and, for the other users of compiled objects (kernel_cache.py,
+parallel_runtime.py):
+
+    llvm_lock() -> the lock around all LLVM work
+    target_machine(target) -> llvm TargetMachine
+    cached_object(object_key, target) -> bytes | None
+    load_entry(obj, target, tm, entry, parallel) -> (engine, address)
+    make_kernel(name, engine, address, buffers, params, errors, parallel, object_key)
+
 `buffers` is a list of runtime.BufferArg, `params` a list of ir.ScalarParam,
 `target` a Halide-style target string (default: config.target, i.e.
 PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
@@ -48,9 +57,9 @@ from dataclasses import dataclass, replace
 import llvmlite
 import llvmlite.binding as llvm
 
-import pyhalide
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.lru import capacity
+from pyhalide.ir.version import __version__
 
 from . import disk_cache, parallel_runtime
 from .codegen_llvm import codegen
@@ -58,8 +67,9 @@ from .forksafe import fresh_in_child
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
 
-__all__ = ["compile_pipeline", "generate_text", "JitOptions"]
-
+__all__ = ["compile_pipeline", "generate_text", "JitOptions", "load_runtime_module",
+           "clear_memory_cache", "llvm_lock", "target_machine", "cached_object", "load_entry",
+           "make_kernel"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,16 @@ def _dispose_released():
         _released.pop()
 
 
-def _target_machine(t: Target):
+def llvm_lock():
+    """The lock that serializes all LLVM work in this process (re-entrant):
+    compiles, object loading, engine disposal. A forked child gets a fresh
+    one, so read it at each use: `with jit.llvm_lock(): ...`."""
+    return _lock
+
+
+def target_machine(t: Target):
+    """The LLVM TargetMachine (optimize + emit) of target `t`, made once;
+    use it under llvm_lock()."""
     tm = _machines.get(t.key())
     if tm is None:
         tm = _new_machine(t)
@@ -144,7 +163,7 @@ def _timer():
 
 def _build(stmt, name, buffers, params, target, options):
     t = parse_target(target or config.target)
-    tm = _target_machine(t)
+    tm = target_machine(t)
     out = codegen(stmt, name, buffers, params, triple=t.triple,
                   data_layout=str(tm.target_data), reassociate=options.reassociate)
     return t, tm, out
@@ -203,7 +222,7 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
             debug_print(1, f"pyhalide: {name}: already loaded in this process")
             engine, address = hit
         else:
-            obj = _cache_load(key, t)
+            obj = cached_object(key, t)
             if obj is not None:
                 debug_print(1, f"pyhalide: {name}: object cache hit")
                 if config.debug >= 3:
@@ -245,7 +264,7 @@ def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
 def load_entry(obj: bytes, t: Target, tm, entry: str, parallel: bool):
     """(engine, address of `entry`) of a kernel's object, loaded after the
     parallel runtime when the kernel calls it (its entry must resolve).
-    Called under _lock, which is where dead kernels' engines are disposed."""
+    Called under llvm_lock(), which is where dead kernels' engines are disposed."""
     _dispose_released()
     if parallel:
         parallel_runtime.ensure_loaded()
@@ -306,10 +325,10 @@ def load_runtime_module(ir_text: str, name: str, symbols):
     15-round pairs each; blur's run-to-run spread is about ±5%)."""
     t = parse_target("host")
     with _lock:
-        tm = _target_machine(t)
+        tm = target_machine(t)
         # (the key names the pass list: the JitOptions level is not used here)
         key = _cache_key(ir_text + "\n; passes: " + ",".join(_RUNTIME_PASSES), t, JitOptions())
-        obj = _cache_load(key, t)
+        obj = cached_object(key, t)
         if obj is None:
             mod = llvm.parse_assembly(ir_text)
             mod.triple = t.triple
@@ -327,15 +346,16 @@ def load_runtime_module(ir_text: str, name: str, symbols):
 def _cache_key(ir_text: str, t: Target, options: JitOptions) -> str:
     h = hashlib.sha256()
     for part in (ir_text, t.key(), options.key(), llvmlite.__version__,
-                 ".".join(map(str, llvm.llvm_version_info)), pyhalide.__version__):
+                 ".".join(map(str, llvm.llvm_version_info)), __version__):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
 
 
-def _cache_load(key: str, t: Target):
-    """The cached object for key and target `t`, or None (lowering/disk_cache
-    verifies the entry's key, version, target and digest)."""
+def cached_object(key: str, t: Target):
+    """The object file cached on disk for `key` (a Kernel's object_key) and
+    target `t`, or None (lowering/disk_cache verifies the entry's key,
+    version, target and digest)."""
     entry = disk_cache.read_entry(key, "o", {"target": t.key()})
     return None if entry is None else entry[1]
 

@@ -122,12 +122,12 @@ def load_kernel(graph_key: str):
         name, buffers, params, errors, parallel, object_key, digest = _from_manifest(entry[0])
     except (TypeError, ValueError, KeyError):          # a malformed manifest is a miss
         return None
-    obj = jit._cache_load(object_key, t)
+    obj = jit.cached_object(object_key, t)
     if obj is None or hashlib.sha256(obj).hexdigest() != digest:
         return None
     check_runs_on_host(t)
-    with jit._lock:
-        engine, address = jit.load_entry(obj, t, jit._target_machine(t), entry_symbol(name),
+    with jit.llvm_lock():
+        engine, address = jit.load_entry(obj, t, jit.target_machine(t), entry_symbol(name),
                                          parallel)
     debug_print(1, f"pyhalide: {name}: kernel cache hit (no lowering, no LLVM work)")
     return jit.make_kernel(name, engine, address, buffers, params, errors, parallel, object_key)
@@ -139,7 +139,7 @@ def store_kernel(graph_key: str, kernel) -> None:
     if not config.cache_dir or object_key is None:
         return
     key, t = _disk_key(graph_key)
-    obj = jit._cache_load(object_key, t)         # the entry records this object's digest
+    obj = jit.cached_object(object_key, t)         # the entry records this object's digest
     if obj is not None:
         manifest = _to_manifest(kernel, hashlib.sha256(obj).hexdigest())
         disk_cache.write_entry(key, "kernel", {**manifest, **_expect(t)}, b"")

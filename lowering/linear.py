@@ -6,7 +6,7 @@ it on every integer expression."""
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.ir.printer import _ExprPrinter
+from pyhalide.ir.printer import ExprPrinter
 
 # Linear forms and atom keys by node identity, shared by every call (the
 # simplifier asks for the linear form of the same subexpressions again and
@@ -17,7 +17,7 @@ _MEMO_MAX = 50_000
 _FORMS: dict = {}
 
 
-class _KeyPrinter(_ExprPrinter):
+class _KeyPrinter(ExprPrinter):
     """The IR printer with its memo kept across calls (holding each node)."""
 
     def p(self, e) -> str:

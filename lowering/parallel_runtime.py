@@ -535,7 +535,7 @@ def ensure_loaded() -> None:
     if _state["engine"] is not None:
         return
     from . import jit  # lazy: jit imports this module
-    with jit._lock:                  # jit's lock first: the order compile_pipeline uses
+    with jit.llvm_lock():   # jit's lock first: the order compile_pipeline uses
         if _state["engine"] is not None:
             return
         engine, addrs = jit.load_runtime_module(

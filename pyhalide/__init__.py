@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import importlib
 
-__version__ = "0.1.0"
-
 # public name -> module that defines it
 _EXPORTS = {}
 
@@ -33,6 +31,7 @@ _register(".realize", "Pipeline")
 _register(".pipeline", "pipeline")
 _register(".associativity", "prove_associativity AssociativeOp")
 _register(".ir.lru", "set_kernel_cache_size")
+_register(".ir.version", "__version__")
 
 
 def __getattr__(name):

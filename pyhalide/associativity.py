@@ -99,9 +99,9 @@ def _stage_parts(stage):
     if not isinstance(stage, Stage):
         raise TypeError(f"prove_associativity needs an update stage (f.update(i)), "
                         f"not {type(stage).__name__}")
-    if stage._index == 0:
-        return None, stage._ir_function(), f"Func {stage.name()}"
-    return stage.definition(), stage._ir_function(), f"Func {stage.name()}"
+    if stage.index() == 0:
+        return None, stage.function(), f"Func {stage.name()}"
+    return stage.definition(), stage.function(), f"Func {stage.name()}"
 
 
 class _SelfRefs(ir.Mutator):

@@ -86,12 +86,8 @@ class Buffer:
 
     @classmethod
     def _over(cls, arr: np.ndarray, name: str) -> "Buffer":
-        """A Buffer over an array of a supported dtype (unchecked: for
-        outputs the runtime just filled)."""
-        b = cls.__new__(cls)
-        b._array = arr
-        b._name = name
-        return b
+        # alias kept for modules being restructured; remove after merge
+        return wrap_array(arr, name)
 
     # geometry -------------------------------------------------------------
     def name(self) -> str:
@@ -119,9 +115,6 @@ class Buffer:
     def channels(self) -> int:
         return self.dim(2).extent() if self.dimensions() > 2 else 1
 
-    def _rdom_region(self):
-        return [(0, self.dim(i).extent()) for i in range(self.dimensions())]
-
     # data ------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
         if dtype is not None and np.dtype(dtype) != self._array.dtype:
@@ -145,6 +138,15 @@ class Buffer:
 
     def __repr__(self) -> str:
         return f"<pyhalide.Buffer {self._name} {self.type()} {list(reversed(self._array.shape))}>"
+
+
+def wrap_array(arr: np.ndarray, name: str) -> Buffer:
+    """A Buffer over an array of a supported dtype (unchecked: for outputs
+    the runtime just filled)."""
+    b = Buffer.__new__(Buffer)
+    b._array = arr
+    b._name = name
+    return b
 
 
 class ImageParam:
@@ -191,9 +193,6 @@ class ImageParam:
 
     def channels(self) -> Expr:
         return self._geometry("extent", 2)
-
-    def _rdom_region(self):
-        return [(self._geometry("min", i), self._geometry("extent", i)) for i in range(self._dims)]
 
     def __getitem__(self, key) -> Expr:
         return _image_call(self, self._type, self._name, self._dims, key)

@@ -44,10 +44,10 @@ def debug_enabled() -> bool:
 def _internal_roots() -> tuple:
     """Folders whose files are not the user's: pyhalide's packages (as
     pyhalide.source sees them), the standard library and installed packages."""
-    from .source import _INTERNAL
+    from .source import INTERNAL_DIRS
     roots = {os.path.abspath(p) for key, p in sysconfig.get_paths().items()
              if key in ("stdlib", "platstdlib", "purelib", "platlib")}
-    return tuple(_INTERNAL) + tuple(r.rstrip(os.sep) + os.sep for r in roots)
+    return tuple(INTERNAL_DIRS) + tuple(r.rstrip(os.sep) + os.sep for r in roots)
 
 
 def _user_frame(tb):

@@ -100,7 +100,9 @@ def is_python_number(v) -> bool:
     return isinstance(v, (bool, numbers.Integral, numbers.Real)) and not isinstance(v, np.generic)
 
 
-def _python_const(v) -> ir.Expr:
+def python_const(v) -> ir.Expr:
+    """A Python number (or NumPy bool) alone as a constant: bool, the first of
+    Int(32)/Int(64)/UInt(64) holding an integer, Float(32) for a float."""
     if isinstance(v, (bool, np.bool_)):
         return ir.Const(ir.Bool(), bool(v))
     if isinstance(v, numbers.Integral):
@@ -126,11 +128,11 @@ def to_node(v) -> ir.Expr:
         t = ir.Type.from_numpy(v.dtype)
         return ir.Const(t, v.item())
     if is_python_number(v):
-        return _python_const(v)
+        return python_const(v)
     raise TypeError(f"cannot convert {type(v).__name__} {v!r} to a pyhalide Expr")
 
 
-def _number_as(t: Type, v, what: str = "") -> ir.Expr:
+def number_as(t: Type, v, what: str = "") -> ir.Expr:
     """A Python number meeting an Expr of type t takes that type; None for a
     float meeting an integer or bool type (Halide: the result is Float(32),
     even for an integer-valued float such as 2.0)."""
@@ -191,18 +193,18 @@ def match(a, b, what: str = ""):
     a_num = is_python_number(a)
     b_num = is_python_number(b)
     if a_num and b_num:
-        return _match_types(_python_const(a), _python_const(b))
+        return _match_types(python_const(a), python_const(b))
     if a_num:
         bn = to_node(b)
-        an = _number_as(bn.type, a, what)
+        an = number_as(bn.type, a, what)
         if an is None:
-            return _match_types(_python_const(a), bn)
+            return _match_types(python_const(a), bn)
         return an, bn
     if b_num:
         an = to_node(a)
-        bn = _number_as(an.type, b, what)
+        bn = number_as(an.type, b, what)
         if bn is None:
-            return _match_types(an, _python_const(b))
+            return _match_types(an, python_const(b))
         return an, bn
     return _match_types(to_node(a), to_node(b))
 
@@ -255,7 +257,7 @@ def _shift(cls, a, b) -> Expr:
     an = to_node(a)
     bn = to_node(b)
     if is_python_number(b) and not isinstance(b, float):
-        bn = _number_as(an.type, b)
+        bn = number_as(an.type, b)
     if not an.type.is_integer() or not bn.type.is_integer():
         raise TypeError("shift operands must be integers")
     bits = an.type.bits if an.type.bits >= bn.type.bits else bn.type.bits
@@ -317,9 +319,9 @@ def _bound_as(t: Type, v) -> ir.Expr:
     Python number only if the cast loses nothing)."""
     if not is_python_number(v):
         return cast_node(t, to_node(v))
-    n = _number_as(t, v)
+    n = number_as(t, v)
     if n is None and float(v).is_integer():
-        n = _number_as(t, int(v))
+        n = number_as(t, int(v))
     if n is None:
         raise TypeError(f"clamp of a {t.element_of()} value with the bound {v!r}, which is "
                         f"not a {t.element_of()}; cast the value or use an integer bound")
@@ -374,7 +376,7 @@ def _first_decides(name, a, b) -> Expr:
     """A binary math function as in Halide: an integer first argument becomes
     Float(32), and the second is cast to the first's type."""
     an = _float_arg(a)
-    bn = _number_as(an.type, b) if is_python_number(b) else cast_node(an.type, to_node(b))
+    bn = number_as(an.type, b) if is_python_number(b) else cast_node(an.type, to_node(b))
     return Expr.wrap(intrinsic(name, an.type, an, bn))
 
 

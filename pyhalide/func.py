@@ -5,7 +5,7 @@ import operator
 
 from . import ir
 from .errors import CompileError
-from .expr import Expr, _number_as, _python_const, cast_node, is_python_number, to_node
+from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -218,7 +218,7 @@ class Func(Schedulable):
         value = _AUGMENTED[aug.op](FuncRef(self, items), aug.value)
         if value.type() != t:
             symbol = _AUGMENTED_SYMBOL[aug.op]
-            rhs = _python_const(aug.value) if is_python_number(aug.value) else to_node(aug.value)
+            rhs = python_const(aug.value) if is_python_number(aug.value) else to_node(aug.value)
             raise CompileError(
                 f"{fn.name}[...] {symbol} <{rhs.type} value> gives {value.type()}, but {fn.name} "
                 f"holds {t}: an update must keep the type of the pure definition (as in "
@@ -239,8 +239,8 @@ class Func(Schedulable):
         nodes = []
         for i, (v, t) in enumerate(zip(values, fn.output_types)):
             if is_python_number(v):
-                n = _number_as(t, v, f" (value {i} of {fn.name})")
-                n = n if n is not None else _python_const(v)
+                n = number_as(t, v, f" (value {i} of {fn.name})")
+                n = n if n is not None else python_const(v)
             else:
                 n = to_node(v)
             if n.type != t:
@@ -259,7 +259,7 @@ class Func(Schedulable):
                     f"{fn.args.index(a.node.name)} of {fn.name}: a pure Var of an update "
                     f"must stay in its own position (as in Halide){at(loc)}")
         rdom = _check_update_vars(fn, args, nodes, pure, loc)
-        predicates = list(rdom._predicates) if rdom is not None else []
+        predicates = rdom.predicates() if rdom is not None else []
         rvars = rdom.reduction_variables() if rdom is not None else []
         dims = [ir.Dim(rv.name, is_rvar=True) for rv in rvars] + [ir.Dim(p) for p in pure]
         sched = ir.StageSchedule(dims=dims, rvars=rvars)
@@ -335,11 +335,14 @@ class Func(Schedulable):
     def _stage_name(self) -> str:
         return f"Func {self.name()}"
 
-    def _ir_function(self) -> ir.Function:
-        return self._function
-
     def _is_update(self) -> bool:
         return False
+
+
+def set_pure_vars(f: Func, pure_vars: list) -> None:
+    """Record the Vars of a pure definition built directly on f.function()
+    (rfactor's intermediate and merge Funcs): what f.args() returns."""
+    f._vars = list(pure_vars)
 
 
 def _value_node(v) -> ir.Expr:
@@ -367,7 +370,7 @@ def _check_update_vars(fn: ir.Function, args, values, pure: list, loc):
                            f"use one multi-dimensional RDom{at(loc)}")
     rdom = next(iter(rdoms.values()), None)
     if rdom is not None:
-        for p in rdom._predicates:
+        for p in rdom.predicates():
             for name, v in ir.free_vars(p).items():
                 if v.kind == "" and name not in pure:
                     raise CompileError(f"the RDom {rdom.name()} predicate uses {name}, which is "
@@ -404,6 +407,15 @@ class Stage(Schedulable):
     def func(self) -> Func:
         return self._func
 
+    def function(self) -> ir.Function:
+        """The internal Function this stage is a definition of (as
+        Func.function(): what rfactor and the associativity prover edit)."""
+        return self._func._function
+
+    def index(self) -> int:
+        """0 for the pure definition, i + 1 for `update(i)`."""
+        return self._index
+
     def definition(self) -> ir.Definition:
         fn = self._func._function
         return fn.pure if self._index == 0 else fn.updates[self._index - 1]
@@ -418,9 +430,6 @@ class Stage(Schedulable):
 
     def _stage_name(self) -> str:
         return f"Func {self.name()}"
-
-    def _ir_function(self) -> ir.Function:
-        return self._func._function
 
     def _is_update(self) -> bool:
         return self._index > 0

@@ -52,12 +52,43 @@ class PipelineFunction:
         self._last = None
         return fn
 
-    # compilation ------------------------------------------------------------------------
-    def _parsed_fn(self):
+    # what the frontend reads (frontend_ast.schedules, frontend_ast.deftext) ---------------
+    @property
+    def registered_schedule(self):
+        """The schedule function `@p.schedule` registered, or None."""
+        return self._registered
+
+    @property
+    def schedule_argument(self):
+        """The `schedule=` argument: None, "serial", a callable or a path."""
+        return self._schedule_arg
+
+    def parsed(self):
+        """The function's source, parsed once (frontend_ast.source.ParsedFunction)."""
         if self._parsed is None:
             from .frontend_ast.source import parse_function
             self._parsed = parse_function(self.py_func)
         return self._parsed
+
+    @property
+    def last_specialization(self):
+        """The specialization the last call (or compile) used, or None."""
+        return self._last
+
+    def specialization_for(self, key):
+        """The specialization for an argument key (frontend_ast.specialize.arg_spec
+        of each argument), built when missing; the last one stays as it is."""
+        spec = self._specs.get(key)
+        if spec is None:
+            spec = self._new_specialization(key)
+        self._specs[key] = spec
+        return spec
+
+    # compilation ------------------------------------------------------------------------
+    def _new_specialization(self, key):
+        from .frontend_ast.schedules import resolve_schedule
+        from .frontend_ast.specialize import Specialization
+        return Specialization(self.parsed(), key, schedule=resolve_schedule(self))
 
     def _bind(self, args, kwargs):
         """The argument values in parameter order; a 0-d array is taken as
@@ -74,8 +105,7 @@ class PipelineFunction:
         return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
     def _specialization(self, values):
-        from .frontend_ast.schedules import resolve_schedule
-        from .frontend_ast.specialize import Specialization, arg_spec
+        from .frontend_ast.specialize import arg_spec
         key = tuple(arg_spec(v) for v in values)
         spec = self._specs.get(key)
         if spec is None or not spec.globals_current():
@@ -87,8 +117,7 @@ class PipelineFunction:
                     spec = next((v for v in self._variants.get(key, ())
                                  if v.globals_current()), None)
                 if spec is None:
-                    sched = resolve_schedule(self)
-                    spec = Specialization(self._parsed_fn(), key, schedule=sched)
+                    spec = self._new_specialization(key)
                     if spec.global_reads:
                         variants = self._variants.setdefault(key, [])
                         variants.insert(0, spec)
@@ -108,7 +137,7 @@ class PipelineFunction:
     def _call(self, args, kwargs):
         """A call off the fast path: binding, and building and compiling a
         specialization when needed."""
-        self._parsed_fn()
+        self.parsed()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         return spec.run(values)
@@ -116,7 +145,7 @@ class PipelineFunction:
     @deep_entry
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
-        self._parsed_fn()
+        self.parsed()
         values = self._bind(args, kwargs)
         spec = self._specialization(values)
         pipe = spec.pipeline()

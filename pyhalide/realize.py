@@ -7,7 +7,7 @@ import operator
 import numpy as np
 
 from . import ir
-from .buffer import Buffer
+from .buffer import Buffer, wrap_array
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
 from .ir.errors import counted
@@ -182,7 +182,7 @@ class Pipeline:
                 if b.type() != t:
                     raise TypeError(f"output Buffer {b.name()} has type {b.type()}, "
                                     f"expected {t}")
-            arrays = [b._array for b in bufs]
+            arrays = [b.numpy() for b in bufs]
         else:
             sizes = _integer_sizes(sizes)
             if len(sizes) != plan.dims:
@@ -195,7 +195,7 @@ class Pipeline:
         self._run(graph, key, plan, arrays, fresh=given is None)
         if given is not None:
             return bufs if len(bufs) > 1 else bufs[0]
-        bufs = [Buffer._over(a, n) for a, n in zip(arrays, plan.out_names)]
+        bufs = [wrap_array(a, n) for a, n in zip(arrays, plan.out_names)]
         if len(self._outputs) == 1:
             return bufs[0] if len(bufs) == 1 else tuple(bufs)
         return bufs

@@ -67,7 +67,7 @@ class _Context:
         if not isinstance(stage, Stage):
             raise TypeError("rfactor is a method of an update stage: f.update(i).rfactor(...)")
         self.stage = stage
-        self.fn: ir.Function = stage._ir_function()
+        self.fn: ir.Function = stage.function()
         self.loc = user_location()
         self.where = at(self.loc)
         self.label = f"Func {stage.name()}"
@@ -162,7 +162,7 @@ def _rdom(ranges: list, tag: str) -> tuple:
 
 def rfactor(stage, preserved: list):
     ctx = _Context(stage)
-    if not stage._is_update():
+    if stage.index() == 0:
         ctx.fail("it is the pure definition; rfactor factors an update definition")
     d = stage.definition()
     op = prove_associativity(stage)
@@ -178,7 +178,7 @@ def rfactor(stage, preserved: list):
     _keep_own_form(p, d, ctx.fn)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
     intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks)
-    ctx.fn.updates[stage._index - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
+    ctx.fn.updates[stage.index() - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
     return intm
 
 
@@ -222,12 +222,12 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     range and checking at the merge instead would miss an out-of-range write
     whose partial result is the identity, and cannot allocate a 32-bit
     range.)"""
-    from .func import Func
+    from .func import Func, set_pure_vars
     from .var import Var
     kept_names = {dim.var: v for dim, v in kept}
     rest = [dim for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
     intm = Func(f"{fn.name}_intm")
-    ifn = intm._function
+    ifn = intm.function()
     ifn.args = tuple(fn.args) + tuple(v for _, v in kept)
     ifn.output_types = tuple(p.types)
     ifn.source = d.source
@@ -235,7 +235,7 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     pure_vars = [Var(a) for a in ifn.args]
     ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
                              ir.StageSchedule(dims=[ir.Dim(a) for a in ifn.args]), d.source)
-    intm._vars = pure_vars
+    set_pure_vars(intm, pure_vars)
     rvs, rvar_of = _rdom([(dim.var, *proj.ranges[dim.var]) for dim in rest], f"{ifn.name}$r")
     final = dict(rvar_of)
     final.update({name: ir.Variable(ir.INDEX, v) for name, v in kept_names.items()})
@@ -339,16 +339,16 @@ def _consumed(splits) -> set:
 def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     """A Func `<f>_merge` reducing the partials over the preserved loops with
     the lexicographic operator; returns the reads of its total."""
-    from .func import Func
+    from .func import Func, set_pure_vars
     from .var import Var
     tot = Func(f"{fn.name}_merge")
-    tfn = tot._function
+    tfn = tot.function()
     tfn.args = tuple(a.name for a in merge_args)
     tfn.output_types = tuple(p.types)
     pure_vars = [Var(a) for a in tfn.args]
     tfn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
                              ir.StageSchedule(dims=[ir.Dim(a) for a in tfn.args]), d.source)
-    tot._vars = pure_vars
+    set_pure_vars(tot, pure_vars)
     xs = [_call(tfn, merge_args, i) for i in range(len(p.types))]
     ys = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     values = tuple(instantiate(o, xs, ys) for o in p.combining())

@@ -38,8 +38,8 @@ def _is_var_obj(v) -> bool:
 
 class Schedulable:
     """Mixin for Func (its pure stage) and Stage (an update). Subclasses
-    provide `_definition()`, `_stage_name()`, `_ir_function()` and
-    `_is_update()`."""
+    provide `_definition()`, `_stage_name()`, `function()` (the internal
+    Function) and `_is_update()`."""
 
     # helpers ---------------------------------------------------------------------
     def _sched(self) -> ir.StageSchedule:
@@ -70,7 +70,7 @@ class Schedulable:
         if not dim.is_rvar:
             return ""
         d = self._definition()
-        fn = self._ir_function()
+        fn = self.function()
         # the loop's iterations write distinct locations when every original
         # variable it runs over (several after a fuse) is an argument on the left
         leaves = self._originals(dim.var) & (self._rvar_names() | set(fn.args))

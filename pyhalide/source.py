@@ -9,7 +9,7 @@ from .ir import SourceLoc
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ROOT_DIR = os.path.dirname(_PACKAGE_DIR)
-_INTERNAL = tuple(os.path.join(_ROOT_DIR, d) + os.sep
+INTERNAL_DIRS = tuple(os.path.join(_ROOT_DIR, d) + os.sep
                   for d in ("pyhalide", "frontend_ast", "lowering", "tables"))
 
 
@@ -18,7 +18,7 @@ def user_location() -> SourceLoc | None:
     f = sys._getframe(1)
     while f is not None:
         path = os.path.abspath(f.f_code.co_filename)
-        if not path.startswith(_INTERNAL):
+        if not path.startswith(INTERNAL_DIRS):
             line = f.f_lineno
             text = linecache.getline(path, line).rstrip("\n")
             return SourceLoc(f.f_code.co_filename, line, 0, text)

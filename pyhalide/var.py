@@ -113,8 +113,9 @@ class RDom(Expr):
 
     @staticmethod
     def _region_items(region, name, more):
-        if hasattr(region, "_rdom_region"):
-            return region._rdom_region()
+        if hasattr(region, "dim"):          # a Buffer or an ImageParam: its domain
+            return [(region.dim(i).min(), region.dim(i).extent())
+                    for i in range(region.dimensions())]
         if isinstance(region, Range):
             extra = [name] if isinstance(name, Range) else []
             return [region] + extra + [m for m in more if isinstance(m, Range)]
@@ -162,6 +163,10 @@ class RDom(Expr):
             n = ir.NE(n, ir.zero(n.type))
         self._predicates.append(n)
         return self
+
+    def predicates(self) -> list:
+        """The conditions `where` added (bool IR nodes, ANDed)."""
+        return list(self._predicates)
 
     def reduction_variables(self) -> list:
         return [ir.ReductionVariable(v.name(), lo, ext)

@@ -1,4 +1,5 @@
-"""The IR layer: types, Expr/Stmt nodes, mutator/visitor, printer, Function.
+"""The IR layer: types, Expr/Stmt nodes, mutator/visitor, printer, Function;
+beside them what every layer shares: config, version, lru, cache_trust.
 
 Imports nothing else of the project.
 """

@@ -19,10 +19,13 @@ def _const(c: N.Const) -> str:
 
 
 def expr_to_str(e) -> str:
-    return _ExprPrinter().p(e)
+    return ExprPrinter().p(e)
 
 
-class _ExprPrinter:
+class ExprPrinter:
+    """Expressions as text (`p(e)`), memoized per printer; subclasses may
+    override `p` to keep their memo (lowering/linear.py's atom keys)."""
+
     def __init__(self):
         self.memo = {}
 
@@ -77,7 +80,7 @@ class _ExprPrinter:
 
 def stmt_to_str(s, indent: int = 0) -> str:
     out: list = []
-    ep = _ExprPrinter()
+    ep = ExprPrinter()
     _print_stmt(s, indent, out, ep.p)
     return "".join(out)
 
@@ -145,7 +148,7 @@ def to_str(n) -> str:
 def function_to_str(fn) -> str:
     """A Function's definitions, Halide style, with RDoms, predicates, the
     stage schedules and source lines."""
-    ep = _ExprPrinter()
+    ep = ExprPrinter()
     p = ep.p
     lines = []
     for i, d in enumerate(fn.definitions()):

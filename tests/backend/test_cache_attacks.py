@@ -111,7 +111,7 @@ def test_a_valid_entry_in_a_dir_others_control_is_never_loaded(tmp_path, capsys,
         host = parse_target("host")
         # a forged entry: another kernel's object under saxpy(0.0)'s key, with a
         # manifest that matches (key, version, target, digest)
-        jit._cache_store(key, host, jit._cache_load(other, host))
+        jit._cache_store(key, host, jit.cached_object(other, host))
         jit.clear_memory_cache()
         check_saxpy(jit.compile_pipeline(stmt, "saxpy", bufs, params), 1.0)   # it is valid
         capsys.readouterr()

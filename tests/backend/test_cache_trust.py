@@ -1,10 +1,10 @@
-"""pyhalide/cache_trust.py: which directories may hold code we load. Tests
+"""pyhalide/ir/cache_trust.py: which directories may hold code we load. Tests
 run as root, so "another user" is simulated with os.chown to another uid."""
 import os
 
 import pytest
 
-from pyhalide import cache_trust
+from pyhalide.ir import cache_trust
 
 OTHER_UID = 54321
 
