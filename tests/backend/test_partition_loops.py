@@ -4,10 +4,10 @@ interpreter for every extent up to a few chunks (empty and tiny ones too)."""
 import random
 
 import pytest
-from ir_interp import run
 
 from pyhalide import ir
 from pyhalide.lowering.partition_loops import partition_loops
+from tests.backend.ir_interp import run
 
 I32 = ir.Int(32)
 N = ir.Variable(I32, "N", "param")

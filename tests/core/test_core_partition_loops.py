@@ -11,9 +11,9 @@ import sys
 
 import numpy as np
 import pytest
-from jitcheck import check
 
 import pyhalide as ph
+from tests.core.jitcheck import check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RNG = np.random.default_rng(20240611)

@@ -4,9 +4,9 @@ import re
 
 import numpy as np
 import pytest
-from jitcheck import check
 
 import pyhalide as ph
+from tests.core.jitcheck import check
 
 A = np.random.default_rng(5).integers(0, 60000, size=(37, 45), dtype=np.uint16)
 

@@ -6,9 +6,9 @@ import threading
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 
 @ph.pipeline

@@ -7,9 +7,9 @@ import re
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 SEED = 20261122
 

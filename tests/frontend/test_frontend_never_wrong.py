@@ -4,9 +4,9 @@ name the index, axis, size, array and the user's line as NumPy does. Each
 compiled result is compared with the plain function."""
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 
 # zero-size extents never read ------------------------------------------------------------

@@ -7,10 +7,10 @@ import textwrap
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
 from pyhalide.frontend_ast.targets import parse_target, rank_side_files
+from tests.frontend.frontend_check import check
 
 SCRIPT = '''
 import numpy as np
