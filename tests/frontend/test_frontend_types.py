@@ -2,7 +2,8 @@
 weak Python scalars, Python ints in int64 with OverflowError, floor division
 and modulo, builtin min/max order (of mixed types too), casts, return types;
 a value's Python-vs-NumPy type follows the data (zero-trip accumulators stay
-Python numbers); int(nan) is a ValueError."""
+Python numbers); int(nan) is a ValueError; 0-d array arguments are NumPy
+scalars and masked arrays are refused."""
 import math
 
 import numpy as np
@@ -449,3 +450,45 @@ def test_int_of_nan_is_a_value_error():
         int_sum(np.array([1.0, np.nan]))
     with pytest.raises(OverflowError):
         int_sum(np.array([np.inf]))
+
+
+HERE = __file__
+
+
+@ph.pipeline
+def _scaled(a, k):
+    out = np.empty(a.shape[0], np.float64)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k + k.ndim + k.size + len(k.shape)
+    return out
+
+
+@ph.pipeline
+def _times(a, k):
+    return a[0] * k
+
+
+@pytest.mark.parametrize("k", [np.array(2.5), np.float64(2.5), np.array(3, np.int16)])
+def test_zero_d_arrays_are_numpy_scalars(k):
+    a = np.arange(5.0)
+    np.testing.assert_array_equal(_scaled(a, k), _scaled.py_func(a, k))
+    assert _scaled(a, k)[1] == 1 * k + 1
+
+
+@pytest.mark.parametrize("k", [np.float64(1.1), np.array(1.1), 1.1])
+def test_numpy_float64_scalars_promote_as_numpy_does(k):
+    a = np.arange(4, dtype=np.float32) + np.float32(0.1)
+    got, want = _times(a, k), _times.py_func(a, k)
+    assert type(got) is type(want) and got == want
+
+
+def test_masked_arrays_are_refused():
+    m = np.ma.masked_array(np.arange(4.0), mask=[0, 1, 0, 0])
+    with pytest.raises(TypeError) as e:
+        _scaled(m, 2.0)
+    assert str(e.value).startswith("@pipeline was given a masked array (np.ma): compiled code "
+                                   "reads every element and would ignore the mask; pass "
+                                   "np.ma.filled(a, value) or a.compressed()")
+    assert f"at {HERE}:" in str(e.value)
+    with pytest.raises(TypeError, match=r"^Buffer was given a masked array \(np.ma\)"):
+        ph.Buffer(m, "masked")
