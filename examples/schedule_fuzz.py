@@ -15,10 +15,9 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
-                                "schedules"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from fuzz_schedules import KNOWN_BUGS, minimized_reports, run_fuzz  # noqa: E402
+from tests.schedules.fuzz_schedules import KNOWN_BUGS, minimized_reports, run_fuzz  # noqa: E402
 
 
 def main(argv):

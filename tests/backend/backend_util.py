@@ -1,13 +1,20 @@
-"""Helpers for the back-end tests: build small Stmts by hand and run them."""
+"""Helpers for the back-end tests: build small Stmts by hand and run them;
+the saxpy kernel of the cache tests; a realize with every in-memory cache
+emptied; the bytes malloc has handed out."""
 from __future__ import annotations
+
+import ctypes
 
 import numpy as np
 
 from pyhalide import ir
+from pyhalide import realize as realize_mod
+from pyhalide.lowering import jit
 from pyhalide.lowering.jit import JitOptions, compile_pipeline
 from pyhalide.lowering.runtime import BufferArg
 
 I32 = ir.Int(32)
+F32 = ir.Float(32)
 
 
 def var(name, t=I32, kind=""):
@@ -89,3 +96,45 @@ def pairs(t: ir.Type):
         b.append(v[-1])
     dt = t.to_numpy()
     return np.array(a, dtype=dt), np.array(b, dtype=dt)
+
+
+def saxpy(extra=0.0):
+    x = var("x")
+    body = ir.Store("out", ir.Add(ir.Mul(ir.Load(F32, "a", x), ir.Variable(F32, "k", "param")),
+                                  ir.Add(ir.Load(F32, "b", x), ir.Const(F32, extra))), x)
+    stmt = ir.For("x", i32(0), geom("out", "extent"), "serial", body)
+    bufs = [BufferArg("a", F32, 1, False), BufferArg("b", F32, 1, False),
+            BufferArg("out", F32, 1, True)]
+    return stmt, bufs, [ir.ScalarParam("k", F32)]
+
+
+def check_saxpy(kernel, extra=0.0):
+    a = np.arange(100, dtype=np.float32)
+    b = np.ones(100, np.float32)
+    out = np.zeros(100, np.float32)
+    kernel([a, b, out], [2.0])
+    np.testing.assert_array_equal(out, a * 2 + (b + np.float32(extra)))
+
+
+def realize_fresh(f):
+    """f.realize([64]) with every in-memory cache of compiled code emptied first."""
+    realize_mod._KERNELS.clear()
+    realize_mod._GRAPHS.clear()
+    jit.clear_memory_cache()
+    return np.asarray(f.realize([64]))
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+
+def heap_in_use():
+    """Bytes malloc has handed out (small blocks plus mmapped ones), or None."""
+    libc = ctypes.CDLL(None)
+    fn = getattr(libc, "mallinfo2", None)
+    if fn is None:
+        return None
+    fn.restype = _MallInfo2
+    m = fn()
+    return m.uordblks + m.hblkhd

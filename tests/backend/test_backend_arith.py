@@ -2,9 +2,9 @@
 scalar and vector, against exact Python references."""
 import numpy as np
 import pytest
-from backend_util import c, elementwise, pairs, special_values
 
 from pyhalide import ir
+from tests.backend.backend_util import c, elementwise, pairs, special_values
 
 INT_TYPES = [t for t in ir.ALL_SCALAR_TYPES if t.is_integer()]
 FLOAT_TYPES = [ir.Float(32), ir.Float(64)]

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
-from backend_util import elementwise, special_values
 
 from pyhalide import ir
+from tests.backend.backend_util import elementwise, special_values
 
 TYPES = list(ir.ALL_SCALAR_TYPES)
 

@@ -1,10 +1,10 @@
 """Intrinsic calls (math functions, abs, NaN tests), scalar and vector."""
 import numpy as np
 import pytest
-from backend_util import elementwise, i32, run, var
 
 from pyhalide import ir
 from pyhalide.lowering.codegen_llvm import CodegenError
+from tests.backend.backend_util import elementwise, i32, run, var
 
 UNARY = {
     "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,

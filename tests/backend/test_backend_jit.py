@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from backend_util import geom, i32, var
 
 from pyhalide import ir
 from pyhalide.ir.config import config, override
@@ -16,26 +15,9 @@ from pyhalide.lowering import jit
 from pyhalide.lowering.jit import JitOptions, compile_pipeline, generate_text
 from pyhalide.lowering.runtime import BufferArg
 from pyhalide.lowering.target import check_runs_on_host, parse_target
+from tests.backend.backend_util import F32, check_saxpy, geom, i32, saxpy, var
 
-F32 = ir.Float(32)
-
-
-def saxpy(extra=0.0):
-    x = var("x")
-    body = ir.Store("out", ir.Add(ir.Mul(ir.Load(F32, "a", x), ir.Variable(F32, "k", "param")),
-                                  ir.Add(ir.Load(F32, "b", x), ir.Const(F32, extra))), x)
-    stmt = ir.For("x", i32(0), geom("out", "extent"), "serial", body)
-    bufs = [BufferArg("a", F32, 1, False), BufferArg("b", F32, 1, False),
-            BufferArg("out", F32, 1, True)]
-    return stmt, bufs, [ir.ScalarParam("k", F32)]
-
-
-def check_saxpy(kernel, extra=0.0):
-    a = np.arange(100, dtype=np.float32)
-    b = np.ones(100, np.float32)
-    out = np.zeros(100, np.float32)
-    kernel([a, b, out], [2.0])
-    np.testing.assert_array_equal(out, a * 2 + (b + np.float32(extra)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cache_files():
@@ -99,20 +81,18 @@ def test_cache_disabled_writes_nothing(tmp_path):
 
 def test_fresh_process_hits_disk_cache(tmp_path):
     script = textwrap.dedent("""
-        import sys, time
-        sys.path.insert(0, %r)
-        import numpy as np
+        import time
         from pyhalide.lowering.jit import compile_pipeline
-        from test_backend_jit import saxpy, check_saxpy
+        from tests.backend.backend_util import saxpy, check_saxpy
         stmt, bufs, params = saxpy(0.5)
         t0 = time.perf_counter()
         k = compile_pipeline(stmt, "saxpy", bufs, params)
         check_saxpy(k, 0.5)
         print("ELAPSED", time.perf_counter() - t0)
-    """) % os.path.dirname(__file__)
+    """)
     env = dict(os.environ, PYHALIDE_CACHE_DIR=str(tmp_path / "c"), PYHALIDE_DEBUG="1")
     runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                           text=True, timeout=120) for _ in range(2)]
+                           text=True, timeout=120, cwd=ROOT) for _ in range(2)]
     for r in runs:
         assert r.returncode == 0, r.stderr
     assert "object cache hit" not in runs[0].stderr

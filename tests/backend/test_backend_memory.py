@@ -1,30 +1,13 @@
 """Allocate (stack and heap), AssertStmt errors and their cleanup."""
-import ctypes
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, run, var
 
 from pyhalide import ir
 from pyhalide.lowering.codegen_llvm import CodegenError
+from tests.backend.backend_util import compile_kernel, geom, heap_in_use, i32, run, var
 
 I32 = ir.Int(32)
-
-
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_size_t) for n in
-                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
-
-
-def heap_in_use():
-    """Bytes malloc has handed out (small blocks plus mmapped ones), or None."""
-    libc = ctypes.CDLL(None)
-    fn = getattr(libc, "mallinfo2", None)
-    if fn is None:
-        return None
-    fn.restype = _MallInfo2
-    m = fn()
-    return m.uordblks + m.hblkhd
 
 
 def scratch_pipeline(n_expr, inner_assert=None):

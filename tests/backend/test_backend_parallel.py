@@ -5,13 +5,13 @@ import time
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, var
 
 from pyhalide import ir
 from pyhalide.ir.config import override
 from pyhalide.lowering import parallel_runtime
 from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32, F32, F64 = ir.Int(32), ir.Float(32), ir.Float(64)
 

@@ -5,9 +5,9 @@ import time
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, var
 
 from pyhalide import ir
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32, F32 = ir.Int(32), ir.Float(32)
 

@@ -4,14 +4,13 @@ bound, codegen allocas it once per function and falls back to the heap
 when the size at run time exceeds it."""
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, run, var
-from test_backend_memory import heap_in_use
 
 from pyhalide import ir
 from pyhalide.lowering import codegen_llvm
 from pyhalide.lowering.allocation_bounds import allocation_bounds
 from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import compile_kernel, geom, heap_in_use, i32, run, var
 
 I32 = ir.Int(32)
 TILE = 64

@@ -4,11 +4,11 @@ import re
 
 import numpy as np
 import pytest
-from backend_util import c, geom, i32, run, var
 
 from pyhalide import ir
 from pyhalide.lowering.jit import JitOptions, generate_text
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import c, geom, i32, run, var
 
 F32 = ir.Float(32)
 I32 = ir.Int(32)

@@ -2,11 +2,11 @@
 and loop ranges rule out; and partition_loops skipping the guard-free copy
 that could never run (the else branch of loop synthesis' `if (extent >= 32)`)."""
 import pytest
-from ir_interp import run
 
 from pyhalide import ir
 from pyhalide.lowering.branch_facts import impossible
 from pyhalide.lowering.partition_loops import partition_loops
+from tests.backend.ir_interp import run
 
 I32 = ir.Int(32)
 E = ir.Variable(I32, "e", "param")

@@ -11,14 +11,13 @@ import textwrap
 
 import numpy as np
 import pytest
-from test_backend_jit import check_saxpy, saxpy
-from test_kernel_cache import _fresh
 
 import pyhalide as ph
 from pyhalide import func as func_mod
 from pyhalide.ir.config import override
 from pyhalide.lowering import jit
 from pyhalide.lowering.target import parse_target
+from tests.backend.backend_util import check_saxpy, realize_fresh, saxpy
 
 A = np.arange(64, dtype=np.int32)
 WANT = {"add": A + 3, "mul": A * 3}
@@ -49,7 +48,7 @@ def _compile_both(root, pipelines):
     paths = {}
     for op in ("add", "mul"):
         before = _files(root)
-        assert np.array_equal(_fresh(pipelines[op]), WANT[op])
+        assert np.array_equal(realize_fresh(pipelines[op]), WANT[op])
         new = _files(root) - before
         paths[op] = {}
         for kind in ("o", "kernel"):
@@ -63,13 +62,13 @@ def test_an_entry_copied_from_another_key_is_a_miss(tmp_path, capsys, kind, pipe
         paths = _compile_both(tmp_path, pipelines)
         shutil.copyfile(paths["add"][kind], paths["mul"][kind])
         capsys.readouterr()
-        assert np.array_equal(_fresh(pipelines["mul"]), WANT["mul"])
+        assert np.array_equal(realize_fresh(pipelines["mul"]), WANT["mul"])
         err = capsys.readouterr().err
         assert "kernel cache hit" not in err and "its key differs" in err
         if kind == "o":           # (mul's own object serves the recompiled kernel otherwise)
             assert "object cache hit" not in err
         # the foreign entry was replaced by mul's own: the next process hits
-        assert np.array_equal(_fresh(pipelines["mul"]), WANT["mul"])
+        assert np.array_equal(realize_fresh(pipelines["mul"]), WANT["mul"])
         assert "kernel cache hit" in capsys.readouterr().err
 
 
@@ -96,7 +95,7 @@ def test_a_crafted_pickle_or_garbage_entry_never_runs(tmp_path, capsys, pipeline
             for kind in ("kernel", "o"):
                 with open(paths[kind], "wb") as fh:
                     fh.write(head + payload)
-            assert np.array_equal(_fresh(pipelines["mul"]), WANT["mul"])
+            assert np.array_equal(realize_fresh(pipelines["mul"]), WANT["mul"])
             assert not os.path.exists(marker), head
             assert "cache hit" not in capsys.readouterr().err
 

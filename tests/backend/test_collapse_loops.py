@@ -5,11 +5,11 @@ dense and non-dense strides and empty extents), then end to end through
 realize() on contiguous arrays and on strided views."""
 import numpy as np
 import pytest
-from ir_interp import run
 
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.collapse_loops import collapse_loops
+from tests.backend.ir_interp import run
 
 I32 = ir.Int(32)
 SERIAL, PAR = ir.ForKind.SERIAL, ir.ForKind.PARALLEL

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide import realize as realize_mod
 from pyhalide.ir.config import override
-from pyhalide.lowering import jit, kernel_cache
+from pyhalide.lowering import kernel_cache
+from tests.backend.backend_util import realize_fresh
 
 SCRIPT = textwrap.dedent("""
     import sys, time
@@ -68,43 +68,36 @@ def _pipeline(scale):
     return f
 
 
-def _fresh(f):
-    realize_mod._KERNELS.clear()
-    realize_mod._GRAPHS.clear()
-    jit.clear_memory_cache()
-    return np.asarray(f.realize([64]))
-
-
 def test_in_process_reload_and_corrupt_entries(tmp_path, capsys):
     with override(cache_dir=str(tmp_path), debug=1):
         want = np.arange(64, dtype=np.int32) * 7
         f = _pipeline(7)
-        assert np.array_equal(_fresh(f), want)
+        assert np.array_equal(realize_fresh(f), want)
         assert "kernel cache hit" not in capsys.readouterr().err
-        assert np.array_equal(_fresh(f), want)
+        assert np.array_equal(realize_fresh(f), want)
         assert "kernel cache hit" in capsys.readouterr().err
         entries = [os.path.join(r, n) for r, _, fs in os.walk(tmp_path) for n in fs
                    if n.endswith(".kernel")]
         assert len(entries) == 1
         with open(entries[0], "wb") as fh:
             fh.write(b"PYHALIDE-KERNEL1\n" + b"\x00garbage")
-        assert np.array_equal(_fresh(f), want)
+        assert np.array_equal(realize_fresh(f), want)
         assert "kernel cache hit" not in capsys.readouterr().err
 
 
 def test_a_changed_compiler_source_is_a_miss(tmp_path, capsys, monkeypatch):
     with override(cache_dir=str(tmp_path), debug=1):
         f = _pipeline(11)
-        _fresh(f)
+        realize_fresh(f)
         capsys.readouterr()
         monkeypatch.setattr(kernel_cache, "_source_hash", "another compiler")
-        assert np.array_equal(_fresh(f), np.arange(64, dtype=np.int32) * 11)
+        assert np.array_equal(realize_fresh(f), np.arange(64, dtype=np.int32) * 11)
         assert "kernel cache hit" not in capsys.readouterr().err
 
 
 def test_no_cache_dir_writes_no_kernel_entry(tmp_path):
     with override(cache_dir=""):
-        _fresh(_pipeline(13))
+        realize_fresh(_pipeline(13))
     assert not any(n.endswith(".kernel") for _, _, fs in os.walk(tmp_path) for n in fs)
 
 
@@ -112,8 +105,8 @@ def test_no_cache_dir_writes_no_kernel_entry(tmp_path):
 def test_the_target_is_part_of_the_key(tmp_path, capsys, target):
     with override(cache_dir=str(tmp_path), debug=1):
         f = _pipeline(17)
-        _fresh(f)
+        realize_fresh(f)
         capsys.readouterr()
         with override(target=target):
-            assert np.array_equal(_fresh(f), np.arange(64, dtype=np.int32) * 17)
+            assert np.array_equal(realize_fresh(f), np.arange(64, dtype=np.int32) * 17)
         assert "kernel cache hit" not in capsys.readouterr().err

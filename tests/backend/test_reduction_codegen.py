@@ -1,12 +1,12 @@
 """Code generation of reduction loops: software prefetch of the streams a
 loop only reads (codegen_ops.streaming_loop / prefetch)."""
 import numpy as np
-from backend_util import compile_kernel, geom, i32, var
 
 from pyhalide import ir
 from pyhalide.lowering import codegen_ops as ops
 from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32 = ir.Int(32)
 V8 = ir.Int(32, 8)

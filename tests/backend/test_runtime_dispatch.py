@@ -5,11 +5,11 @@ import threading
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, var
 
 from pyhalide import ir
 from pyhalide.ir.config import override
 from pyhalide.lowering import parallel_runtime, runtime
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32 = ir.Int(32)
 

@@ -7,9 +7,9 @@ fuzzer's program it was cut from)."""
 import time
 
 import numpy as np
-from jitcheck import check
 
 import pyhalide as ph
+from tests.core.jitcheck import check
 
 
 def nested_pipeline():

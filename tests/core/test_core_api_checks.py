@@ -1,6 +1,6 @@
 """Errors Halide raises at the same place: Param.set with a value of the
-wrong kind, compute_at a Func outside the pipeline, a pure Var of an update
-moved to another position."""
+wrong kind (the message says which Python values fit), compute_at a Func
+outside the pipeline, a pure Var of an update moved to another position."""
 import numpy as np
 import pytest
 
@@ -50,3 +50,18 @@ def test_update_pure_var_must_keep_its_position():
         f[r.x, x] = f[r.x, x] + 1
     f[x, r.x] = f[x, r.x] + 1                      # in place: fine
     np.testing.assert_array_equal(np.asarray(f.realize([2, 3])), [[1, 1], [1, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("t,bad,fits", [
+    (ph.Int(8), 300, "an integer from -128 to 127 (a Python int or a NumPy integer scalar)"),
+    (ph.UInt(16), 2.5, "an integer from 0 to 65535"),
+    (ph.Bool(), 2, "True or False"),
+    (ph.Float(32), "x", ("a real number (a Python int or float, or a NumPy integer or "
+                         "floating scalar)"))])
+def test_param_errors_say_which_values_fit(t, bad, fits):
+    p = ph.Param(t, "pp")
+    with pytest.raises(TypeError) as e:
+        p.set(bad)
+    assert str(e.value) == f"Param pp of type {t} takes {e.value.args[0].split(' takes ')[1]}"
+    assert fits in str(e.value) and f"not {bad!r}" in str(e.value)
+    assert "cast" not in str(e.value)

@@ -1,5 +1,6 @@
 """Bad input raises the error API.md names, with a message that says what and
-where; never a crash."""
+where (counts agree in number; realize() sizes must be integers); never a
+crash."""
 import numpy as np
 import pytest
 
@@ -99,3 +100,24 @@ def test_wrong_number_of_realize_sizes():
     f[x] = x
     with pytest.raises(ValueError, match="has 1 dimension but"):
         f.realize([2, 3])
+
+
+def test_one_dimension_is_singular():
+    x = ph.Var("x")
+    f = ph.Func("one_dim")
+    f[x] = x
+    with pytest.raises(ValueError, match=r"has 1 dimension but realize\(\) was given 2 sizes"):
+        f.realize([2, 3])
+    b = ph.Buffer(np.zeros(3, np.int32), "b1")
+    with pytest.raises(IndexError, match="Buffer b1 has 1 dimension$"):
+        b[0, 0]
+
+
+@pytest.mark.parametrize("sizes", [[8.7], 8.7, [np.float64(8.0)], [4, 2.5]])
+def test_realize_refuses_non_integer_sizes(sizes):
+    x = ph.Var("x")
+    f = ph.Func("nonint")
+    f[x] = x
+    with pytest.raises(TypeError, match=r"realize\(\) sizes must be integers, not "):
+        f.realize(sizes)
+    np.testing.assert_array_equal(np.asarray(f.realize([np.int64(3)])), [0, 1, 2])

@@ -2,10 +2,10 @@
 Python."""
 import numpy as np
 import pytest
-from jitcheck import check
 
 import pyhalide as ph
 from pyhalide import ir
+from tests.core.jitcheck import check
 
 TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 

@@ -1,9 +1,9 @@
 """End-to-end pipelines through the Func API, each compared with the
 reference evaluator and NumPy."""
 import numpy as np
-from jitcheck import check
 
 import pyhalide as ph
+from tests.core.jitcheck import check
 
 rng = np.random.default_rng(1234)
 

@@ -1,12 +1,13 @@
 """The PLDI 2013 blur schedules, each equal to the reference evaluator, and
-what they lower to (sliding window, storage folding, partitioned tails)."""
+what they lower to (sliding window, storage folding); the partitioned tail
+of a GuardWithIf split is in test_core_partition_loops.py."""
 import re
 
 import numpy as np
 import pytest
-from jitcheck import check
 
 import pyhalide as ph
+from tests.core.jitcheck import check
 
 A = np.random.default_rng(5).integers(0, 60000, size=(37, 45), dtype=np.uint16)
 
@@ -66,19 +67,6 @@ def test_sliding_window_folds_storage():
     b, c = bx.name().replace("$", r"\$"), by.name().replace("$", r"\$")
     assert re.search(rf"allocate {b}\[uint16 \* {b}.b0.extent \* 4\]", text), text
     assert re.search(rf"select\(\({c}.s0.y > 0\)", text), text
-
-
-def test_guard_tail_is_partitioned():
-    x = ph.Var("x")
-    f = ph.Func("g")
-    f[x] = x * 2
-    f.update  # noqa: B018 - pure stage only
-    f.split(x, ph.Var("xo"), ph.Var("xi"), 4, ph.TailStrategy.GuardWithIf)
-    # loop partitioning makes the guard-free copy (loop synthesis leaves the guard)
-    assert ph.Pipeline([f]).lower("loops").count(f"for ({f.name()}.s0.xi, 0, 4)") == 1
-    text = ph.Pipeline([f]).lower("final")
-    assert text.count(f"for ({f.name()}.s0.xi, 0, 4)") == 2   # guarded and unguarded copies
-    check(f, [10], [np.arange(10) * 2])
 
 
 def test_update_split_and_rvar_rules():

@@ -1,10 +1,10 @@
 """select_to_branch: conditional self-updates become branches, results unchanged."""
 import numpy as np
-from jitcheck import check
 
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.select_to_branch import select_to_branch
+from tests.core.jitcheck import check
 
 
 def _i(v):

@@ -2,16 +2,12 @@
 they were refused): exact at and around the type's limits, compared with
 Python integers and the reference evaluator."""
 import itertools
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyhalide as ph
-
-sys.path.insert(0, str(Path(__file__).parent.parent / "schedules"))
-from schedule_check import check
+from tests.schedules.schedule_check import check
 
 U64 = [0, 1, 5, 2**63, 2**64 - 2, 2**64 - 1]
 I64 = [-2**63, -2**63 + 1, -5, -1, 0, 1, 5, 2**63 - 2, 2**63 - 1]

@@ -2,24 +2,17 @@
 runtime"): every scheduled example pipeline — floats included — gives the
 same bits with 1, 2 and 3 threads, since the chunks of a parallel loop are
 fixed by the schedule, not by the number of threads."""
-import importlib.util
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import pyhalide as ph
 from pyhalide.bench import suite2
 from pyhalide.ir.config import override
+from tests.example_scripts import load_example
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EX = os.path.join(ROOT, "examples")
-sys.path.insert(0, EX)
-
-import blur_schedules  # noqa: E402
-import histogram_equalization_schedules as histeq_schedules  # noqa: E402
-import rfactor_benchmarks  # noqa: E402
+blur_schedules = load_example("blur_schedules.py")
+histeq_schedules = load_example("histogram_equalization_schedules.py")
+rfactor_benchmarks = load_example("rfactor_benchmarks.py")
 
 THREADS = (1, 2, 3)
 
@@ -74,12 +67,7 @@ def test_rfactor_benchmarks(name):
 
 
 def _load_pipeline_example(name):
-    path = os.path.join(EX, "pipelines", name + ".py")
-    sys.path.insert(0, os.path.dirname(path))
-    spec = importlib.util.spec_from_file_location(f"thread_invariance_{name}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_example(f"pipelines/{name}.py", f"thread_invariance_{name}")
 
 
 def test_pipeline_paper_reductions_with_side_file_schedules():

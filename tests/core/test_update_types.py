@@ -2,16 +2,12 @@
 as in Halide: operands coerce as the operators do (a Python int takes the
 Func's type when it fits, a Python float meeting an integer is Float(32)), and
 a value of another type is a located CompileError, never a silent cast."""
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyhalide as ph
-
-sys.path.insert(0, str(Path(__file__).parent.parent / "schedules"))
-from schedule_check import check
+from tests.schedules.schedule_check import check
 
 x = ph.Var("x")
 U8, I32, F32 = ph.UInt(8), ph.Int(32), ph.Float(32)

@@ -1,14 +1,16 @@
-"""The decorated object: calls, caching per dtypes and dimensions, py_func,
-compile(), lower(), the CLI, inputs never modified, no fallback to Python."""
+"""The decorated object: calls, caching per dtypes and dimensions (and per
+value of the globals it reads), py_func, compile(), lower() (before any call
+too), the CLI, inputs never modified, no fallback to Python, schedule errors
+in the user's names."""
 import re
 import textwrap
 import threading
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 
 @ph.pipeline
@@ -195,3 +197,61 @@ def test_bad_arguments():
         scale([1, 2], 2.0)
     with pytest.raises(TypeError):
         scale(np.zeros((2, 2)))
+
+
+# globals are read at call time: a new value recompiles ----------------------------------------
+SCALE = 3
+
+
+@ph.pipeline
+def scaled_sum(a):
+    s = 0
+    for i in range(len(a)):
+        s += a[i] * SCALE
+    return s
+
+
+def test_global_value_changes_between_calls():
+    global SCALE
+    a = np.arange(5, dtype=np.int32)
+    assert check(scaled_sum, a) == 30
+    first = scaled_sum._last
+    SCALE = 5
+    try:
+        assert check(scaled_sum, a) == 50
+        assert scaled_sum._last is not first
+        SCALE = 3
+        assert check(scaled_sum, a) == 30
+        assert scaled_sum._last is first          # the specialization for 3, kept
+    finally:
+        SCALE = 3
+
+
+# p.lower() before any call; schedule errors in the user's names -------------------------------
+def hist_fn(img):
+    hist = np.zeros(256, np.int32)
+    H, W = img.shape
+    for y in range(H):
+        for x in range(W):
+            hist[img[y, x]] += 1
+    return hist
+
+
+def test_lower_before_any_call_lists_the_definitions():
+    text = ph.pipeline(hist_fn).lower()
+    assert "Func hist" in text and "hist[img[y, x]] += 1" in text
+
+
+def test_schedule_errors_use_python_names():
+    def parallel_rvar(p):
+        p.funcs["hist"].update().parallel(p.vars["y"])
+
+    def rvar_on_pure_stage(p):
+        p.funcs["hist"].vectorize(p.vars["x"])
+
+    img = np.zeros((4, 4), np.uint8)
+    for schedule in (parallel_rvar, rvar_on_pure_stage):
+        with pytest.raises(ph.CompileError) as info:
+            ph.pipeline(hist_fn, schedule=schedule)(img)
+        msg = str(info.value)
+        assert "$" not in msg and "r_y_x" not in msg and "hist" in msg, msg

@@ -3,9 +3,9 @@ once per distinct shapes and integer arguments, remembered only when they
 pass) and the conversion of returned scalars to their Python / NumPy types."""
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 
 @ph.pipeline

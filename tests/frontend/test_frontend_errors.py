@@ -1,6 +1,8 @@
 """What @pipeline refuses: a CompileError naming file:line:col, with a caret
-under the code and a hint of what to write instead."""
+under the code and a hint of what to write instead; errors found later
+(schedules, lowering) point at the user's definition line."""
 import inspect
+import os
 
 import numpy as np
 import pytest
@@ -203,3 +205,60 @@ def reads_future(a):
 
 def test_read_of_a_later_write_in_the_same_nest():
     expect(reads_future, "b[i + 1]", ".copy()")
+
+
+# refusals name the line (basename:line and a caret) -------------------------------------------
+def _line_of(fn, snippet):
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(k for k, t in enumerate(lines) if snippet in t)
+
+
+def _refused(fn, snippet, *words):
+    with pytest.raises(ph.CompileError) as info:
+        ph.pipeline(fn)(np.arange(4, dtype=np.int32))
+    msg = str(info.value)
+    where = f"{os.path.basename(inspect.getsourcefile(fn))}:{_line_of(fn, snippet)}:"
+    assert where in msg and "^" in msg, msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
+def keyword_params(a, **kw):
+    return a[0]
+
+
+def generator(a):
+    for i in range(len(a)):
+        yield a[i]
+
+
+def prints(a):
+    s = 0
+    for i in range(len(a)):
+        s += a[i]
+    print(s)
+    return s
+
+
+def test_refusals_name_the_line():
+    _refused(keyword_params, "def keyword_params", "positional parameters")
+    _refused(generator, "yield a[i]", "generators")
+    _refused(prints, "print(s)", "print()", "return the value")
+
+
+def scaled(a):
+    out = np.empty(len(a), np.float64)
+    for i in range(len(a)):
+        out[i] = a[i] * 2
+    return out
+
+
+def test_lowering_errors_point_at_the_definition():
+    def schedule(p):
+        p.funcs["out"].vectorize(p.vars["i"])
+    with pytest.raises(ph.CompileError) as info:
+        ph.pipeline(scaled, schedule=schedule)(np.ones(5))
+    msg = str(info.value)
+    assert f"{os.path.basename(__file__)}:{_line_of(scaled, 'out[i] = a[i] * 2')}:" in msg, msg
+    assert "^" in msg

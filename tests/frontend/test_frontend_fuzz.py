@@ -3,9 +3,9 @@ reductions; every result must equal plain Python bit for bit (the seed is
 printed: rerun one with -k and the seed)."""
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 INT_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64]
 ALL_TYPES = INT_TYPES + [np.float32, np.float64]

@@ -3,9 +3,9 @@ bounds tests), lookups, prefix maxima, flags instead of `break`, reversed and
 strided loops, 0-d arrays, Python-int arithmetic done at call time."""
 
 import numpy as np
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 SEED = 4242
 

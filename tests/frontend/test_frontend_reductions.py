@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 SEED = 20240611
 

@@ -7,10 +7,10 @@ import textwrap
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
 from pyhalide.frontend_ast.targets import parse_target, rank_side_files
+from tests.frontend.frontend_check import check
 
 SCRIPT = '''
 import numpy as np
@@ -236,3 +236,25 @@ def test_rfactor_schedule():
 
     a = np.random.default_rng(8).integers(-9, 9, 1000).astype(np.int32)
     check(total, a)
+
+
+HERE = __file__
+
+
+def _double(a):
+    out = np.empty(a.shape[0], np.int32)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * 2
+    return out
+
+
+def test_schedule_name_error_gives_the_schedule_line():
+    def sched(p):
+        p.funcs["nope"].compute_root()
+    line = sched.__code__.co_firstlineno + 1
+    double = ph.pipeline(_double, schedule=sched)
+    with pytest.raises(ph.CompileError) as e:
+        double(np.arange(4, dtype=np.int32))
+    assert type(e.value).__name__ == "ScheduleNameError"
+    assert str(e.value) == ("_double has no Func named 'nope'; valid names: out\n"
+                            f"  at {HERE}:{line}: p.funcs[\"nope\"].compute_root()")

@@ -1,13 +1,16 @@
 """Plain Python / NumPy 2 semantics of @pipeline values: NEP 50 promotion with
 weak Python scalars, Python ints in int64 with OverflowError, floor division
-and modulo, builtin min/max order, casts, return types."""
+and modulo, builtin min/max order (of mixed types too), casts, return types;
+a value's Python-vs-NumPy type follows the data (zero-trip accumulators stay
+Python numbers); int(nan) is a ValueError; 0-d array arguments are NumPy
+scalars and masked arrays are refused."""
 import math
 
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 SEED = 99
 
@@ -290,3 +293,202 @@ def test_scalar_arguments_and_shapes():
     check(shapes_and_params, a, 10)
     check(shapes_and_params, a, -1)
     check(shapes_and_params, a, np.int32(2))
+
+
+# a value's Python-vs-NumPy type follows the data ----------------------------------------------
+@ph.pipeline
+def sum_minus_one(a):
+    s = 0
+    for i in range(len(a)):
+        s += a[i]
+    return s - 1
+
+
+@ph.pipeline
+def float_sum_twice(a):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i]
+    return s * 2
+
+
+@ph.pipeline
+def mean_var(a):
+    n = len(a)
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    mean = s / n
+    v = 0.0
+    for i in range(n):
+        d = a[i] - mean
+        v += d * d
+    return mean, v / n
+
+
+def test_zero_trip_accumulator_stays_a_python_number():
+    with np.errstate(all="ignore"):
+        for n in (0, 1, 3):
+            check(sum_minus_one, np.arange(n, dtype=np.uint8))
+            check(float_sum_twice, np.arange(n, dtype=np.float32))
+    assert check(sum_minus_one, np.zeros(0, np.uint8)) == -1
+    assert type(check(float_sum_twice, np.zeros(0, np.float32))) is float
+
+
+def test_float_division_by_zero_after_an_empty_loop():
+    check(mean_var, np.arange(4.0))
+    with pytest.raises(ZeroDivisionError):
+        mean_var(np.zeros(0))
+
+
+@ph.pipeline
+def signed_zero(a):
+    m1 = 0.0
+    m2 = 0.0
+    for i in range(len(a)):
+        m1 = min(m1, a[i])
+        m2 = max(a[i], m2)
+    return m1, m2
+
+
+def test_min_keeps_the_python_float_when_no_element_wins():
+    assert type(check(signed_zero, np.array([-0.0, 0.0, -0.0]))[0]) is float
+    check(signed_zero, np.array([1.0, -2.0]))
+    check(signed_zero, np.zeros(0))
+
+
+@ph.pipeline
+def guarded_and(a, k):
+    ok = k < len(a) and a[k] > 0
+    return ok
+
+
+def test_and_at_top_level_keeps_each_operands_type():
+    a = np.array([3, -1, 2], np.int32)
+    assert check(guarded_and, a, 40) is False
+    check(guarded_and, a, 0)
+    check(guarded_and, a, 1)
+
+
+# builtin min/max of mixed types ---------------------------------------------------------------
+@ph.pipeline
+def max_mixed(a, b):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = max(a[i], b[i]) + 0.1
+    return out
+
+
+@ph.pipeline
+def from_big_python_int(a):
+    m = 1000
+    n = 1000
+    for i in range(len(a)):
+        m = max(m, a[i])
+        n = min(n, a[i])
+    return m, n
+
+
+def test_builtin_max_of_mixed_dtypes_in_a_loop():
+    check(max_mixed, np.array([5, -3], np.int8), np.array([1.5, 2.5], np.float32))
+
+
+def test_min_max_from_a_python_int_out_of_the_dtype_range():
+    for n in (0, 1, 7):
+        assert check(from_big_python_int, np.arange(n, dtype=np.uint8))[0] == 1000
+
+
+@ph.pipeline
+def fibonacci_like(a):
+    x, y = 0, 1
+    for i in range(len(a)):
+        x, y = y, x + y + a[i]
+    return x, y
+
+
+@ph.pipeline
+def state_condition(a):
+    s = 0
+    for i in range(len(a)):
+        if s < 100:
+            s += a[i]
+        else:
+            s -= 1
+    return s
+
+
+def test_members_whose_type_depends_on_the_iteration():
+    for n in (0, 1, 2, 6):
+        check(fibonacci_like, np.arange(n, dtype=np.int32))
+        check(state_condition, np.arange(n, dtype=np.int32) * 30)
+
+
+@ph.pipeline
+def first_iteration_in_python(a):
+    t = 0.1
+    for i in range(len(a)):
+        t = t * 3 + a[i]
+    return t
+
+
+def test_first_iteration_computes_with_the_python_value():
+    # 0.1 * 3 is computed in Python floats before meeting float32
+    check(first_iteration_in_python, np.array([0.5, 0.25], np.float32))
+
+
+# int(nan) -------------------------------------------------------------------------------------
+@ph.pipeline
+def int_sum(a):
+    s = 0
+    for i in range(len(a)):
+        s += int(a[i])
+    return s
+
+
+def test_int_of_nan_is_a_value_error():
+    with pytest.raises(ValueError):
+        int_sum(np.array([1.0, np.nan]))
+    with pytest.raises(OverflowError):
+        int_sum(np.array([np.inf]))
+
+
+HERE = __file__
+
+
+@ph.pipeline
+def _scaled(a, k):
+    out = np.empty(a.shape[0], np.float64)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k + k.ndim + k.size + len(k.shape)
+    return out
+
+
+@ph.pipeline
+def _times(a, k):
+    return a[0] * k
+
+
+@pytest.mark.parametrize("k", [np.array(2.5), np.float64(2.5), np.array(3, np.int16)])
+def test_zero_d_arrays_are_numpy_scalars(k):
+    a = np.arange(5.0)
+    np.testing.assert_array_equal(_scaled(a, k), _scaled.py_func(a, k))
+    assert _scaled(a, k)[1] == 1 * k + 1
+
+
+@pytest.mark.parametrize("k", [np.float64(1.1), np.array(1.1), 1.1])
+def test_numpy_float64_scalars_promote_as_numpy_does(k):
+    a = np.arange(4, dtype=np.float32) + np.float32(0.1)
+    got, want = _times(a, k), _times.py_func(a, k)
+    assert type(got) is type(want) and got == want
+
+
+def test_masked_arrays_are_refused():
+    m = np.ma.masked_array(np.arange(4.0), mask=[0, 1, 0, 0])
+    with pytest.raises(TypeError) as e:
+        _scaled(m, 2.0)
+    assert str(e.value).startswith("@pipeline was given a masked array (np.ma): compiled code "
+                                   "reads every element and would ignore the mask; pass "
+                                   "np.ma.filled(a, value) or a.compressed()")
+    assert f"at {HERE}:" in str(e.value)
+    with pytest.raises(TypeError, match=r"^Buffer was given a masked array \(np.ma\)"):
+        ph.Buffer(m, "masked")

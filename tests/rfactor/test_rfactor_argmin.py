@@ -4,9 +4,9 @@ comparison, last for a non-strict one), whatever the schedule, because
 rfactor rewrites them to a lexicographic operator on (value, position)."""
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial, same_definitions
 
 import pyhalide as ph
+from tests.rfactor.rfactor_util import same_as_serial, same_definitions
 
 rng = np.random.default_rng(11)
 DATA = rng.integers(0, 4, (6, 37)).astype(np.int32)      # many ties

@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 import pytest
-from rfactor_util import realize, reference, tiled_tuple_twice
 
 import pyhalide as ph
+from tests.rfactor.rfactor_util import realize, reference, tiled_tuple_twice
 
 
 def build(schedule, keep_second):

@@ -104,3 +104,18 @@ def test_reorder_needs_associative_and_commutative():
              ph.select(A[r2.x + 5 * r2.y] < g[()][0], r2.x, g[()][1]))
     with pytest.raises(ph.CompileError, match="not commutative"):
         g.update().reorder(r2.y, r2.x)                      # argmin: the index would change
+
+
+def test_rfactor_names_the_stage_once():
+    x, u = ph.Var("x"), ph.Var("u")
+    r = ph.RDom([(0, 10)], "r")
+    inp = ph.Buffer(np.arange(10, dtype=np.int32), "inp")
+    f = ph.Func("rf_once")
+    f[x] = 0
+    f[x] = f[x] * 3 + inp[r.x] * f[x] - 7
+    with pytest.raises(ph.CompileError) as e:
+        f.update(0).rfactor([(r.x, u)])
+    msg = str(e.value)
+    assert msg.startswith("Func rf_once.update(0): cannot rfactor: the update is not provably "
+                          "associative: the value ")
+    assert msg.count("Func rf_once.update(0)") == 1

@@ -4,9 +4,9 @@ same algorithm under the serial schedule (and with the reference evaluator).
 left out, the rest of each schedule is kept."""
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial, tiled_tuple_twice
 
 import pyhalide as ph
+from tests.rfactor.rfactor_util import same_as_serial, tiled_tuple_twice
 
 x, y, z = ph.Var("x"), ph.Var("y"), ph.Var("z")
 

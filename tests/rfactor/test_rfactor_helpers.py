@@ -7,10 +7,10 @@ What Halide refuses (saturating_sub, signed saturating_add) stays refused,
 and near-miss clamps are not taken for a saturating add."""
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial
 
 import pyhalide as ph
 from pyhalide.associativity import prove_associativity
+from tests.rfactor.rfactor_util import same_as_serial
 
 x, u = ph.Var("x"), ph.Var("u")
 RNG = np.random.default_rng(7)

@@ -6,13 +6,13 @@ import time
 
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial
 
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.tables import TableEntry, match_index
 from pyhalide.tables.grammar import variables
 from pyhalide.tables.syntax import parse_expr
+from tests.rfactor.rfactor_util import same_as_serial
 
 x = ph.Var("x")
 I32 = ir.Int(32)

@@ -1,16 +1,15 @@
 """The six reductions of the CGO 2017 paper (Table 1) with the rfactor
 schedules of examples/rfactor_benchmarks.py, small, each equal to the serial
 algorithm (dot: within float reassociation)."""
-import os
-import sys
 
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
-import rfactor_benchmarks as bench  # noqa: E402
-from paper_reductions import make_all  # noqa: E402
+from tests.example_scripts import load_example
+from tests.rfactor.rfactor_util import same_as_serial
+
+bench = load_example("rfactor_benchmarks.py")
+make_all = load_example("paper_reductions.py").make_all
 
 LOG2N = 12
 

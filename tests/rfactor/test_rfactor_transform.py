@@ -4,9 +4,9 @@ several updates, predicates over pure Vars, inline reductions, guarded and
 subtracting updates, floats."""
 import numpy as np
 import pytest
-from rfactor_util import same_as_serial, same_definitions
 
 import pyhalide as ph
+from tests.rfactor.rfactor_util import same_as_serial, same_definitions
 
 x, y = ph.Var("x"), ph.Var("y")
 rng = np.random.default_rng(21)

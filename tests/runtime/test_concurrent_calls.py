@@ -5,9 +5,10 @@ while another thread is inside a long call of the same @pipeline function
 import threading
 import time
 
-import long_kernels as lk
 import numpy as np
 import pytest
+
+from tests.runtime import long_kernels as lk
 
 LONG_S = 1.0
 

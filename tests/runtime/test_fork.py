@@ -5,10 +5,10 @@ thread pool starts anew there."""
 import multiprocessing
 import threading
 
-import long_kernels as lk
 import numpy as np
 
 from pyhalide.ir.config import override
+from tests.runtime import long_kernels as lk
 
 CHILD_TIMEOUT_S = 60
 

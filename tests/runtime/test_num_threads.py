@@ -6,11 +6,11 @@ import subprocess
 import sys
 import time
 
-import long_kernels as lk
 import numpy as np
 import pytest
 
 from pyhalide.ir.config import override
+from tests.runtime import long_kernels as lk
 
 
 def _small_parallel_call():

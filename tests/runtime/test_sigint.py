@@ -8,12 +8,12 @@ import signal
 import threading
 import time
 
-import long_kernels as lk
 import numpy as np
 import pytest
 
 import pyhalide as ph
 from pyhalide.ir.config import override
+from tests.runtime import long_kernels as lk
 
 LONG_S = 3.0
 LATENCY_S = 0.3

@@ -35,10 +35,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-from fuzz_pipelines import KIND_CYCLE, MAX_SIZE, Loop, Program, random_program
 
 import pyhalide as ph
 from pyhalide.ir.config import override
+from tests.schedules.fuzz_pipelines import KIND_CYCLE, MAX_SIZE, Loop, Program, random_program
 
 TAILS = ("Auto", "RoundUp", "GuardWithIf", "ShiftInwards")
 

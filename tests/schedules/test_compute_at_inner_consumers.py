@@ -6,9 +6,9 @@ compared with the reference evaluator and NumPy. A consumer computed
 outside the producer's loop stays refused."""
 import numpy as np
 import pytest
-from schedule_check import check
 
 import pyhalide as ph
+from tests.schedules.schedule_check import check
 
 W = [1, 4, 6, 4, 1]
 IMG = np.random.default_rng(11).integers(0, 256, (72, 104), dtype=np.uint8)

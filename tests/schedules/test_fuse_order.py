@@ -4,9 +4,9 @@ outer first moves directly outside inner; that move is checked as reorder()
 checks it, and a parallel fused loop must write distinct locations."""
 import numpy as np
 import pytest
-from schedule_check import check
 
 import pyhalide as ph
+from tests.schedules.schedule_check import check
 
 x, y, z = ph.Var("x"), ph.Var("y"), ph.Var("z")
 

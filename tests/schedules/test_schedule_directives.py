@@ -6,9 +6,9 @@ smaller than the split factors, and illegal requests refused at the call.
 Every result is compared bit-exactly with the reference evaluator and NumPy."""
 import numpy as np
 import pytest
-from schedule_check import Blur1D, Blur2D, FloatBlur2D, check, realize, same_bits
 
 import pyhalide as ph
+from tests.schedules.schedule_check import Blur1D, Blur2D, FloatBlur2D, check, realize, same_bits
 
 T = ph.TailStrategy
 TAILS = [T.Auto, T.RoundUp, T.GuardWithIf, T.ShiftInwards]

@@ -11,7 +11,8 @@ import os
 import random
 
 import pytest
-from fuzz_schedules import DIRECTIVES, ILLEGAL, TAIL_KEYS, run_fuzz
+
+from tests.schedules.fuzz_schedules import DIRECTIVES, ILLEGAL, TAIL_KEYS, run_fuzz
 
 DEFAULT_SEED = 20261121
 

@@ -10,9 +10,9 @@ import textwrap
 
 import numpy as np
 import pytest
-from schedule_check import Blur2D, check
 
 import pyhalide as ph
+from tests.schedules.schedule_check import Blur2D, check
 
 T = ph.TailStrategy
 V = ph.Var

@@ -6,9 +6,9 @@ storage of the fused stage is on the stack."""
 import re
 
 import numpy as np
-from vectorize_util import check_schedule, llvm_of
 
 import pyhalide as ph
+from tests.vectorize.vectorize_util import check_schedule, llvm_of
 
 rng = np.random.default_rng(4)
 

@@ -4,7 +4,13 @@ scalar code and inside vectorized loops; the simplifier folds a constant
 condition; bounds are the union of the branches."""
 import numpy as np
 import pytest
-from vectorize_util import (
+
+from pyhalide import ir
+from pyhalide.ir.config import override
+from pyhalide.lowering.codegen_llvm import CodegenError
+from pyhalide.lowering.interval import Interval, bounds_of
+from pyhalide.lowering.simplify import simplify
+from tests.vectorize.vectorize_util import (
     I32,
     check_vectorizes,
     count_loops,
@@ -17,12 +23,6 @@ from vectorize_util import (
     split_vectorized,
     var,
 )
-
-from pyhalide import ir
-from pyhalide.ir.config import override
-from pyhalide.lowering.codegen_llvm import CodegenError
-from pyhalide.lowering.interval import Interval, bounds_of
-from pyhalide.lowering.simplify import simplify
 
 FAR = 1 << 30          # an element index whose address is far outside any buffer
 rng = np.random.default_rng(3)

@@ -2,7 +2,10 @@
 variable bound to min + i; results equal the serial loop."""
 import numpy as np
 import pytest
-from vectorize_util import (
+
+from pyhalide import ir
+from pyhalide.lowering.unroll import unroll_loops
+from tests.vectorize.vectorize_util import (
     I32,
     check_vectorizes,
     count_loops,
@@ -14,9 +17,6 @@ from vectorize_util import (
     split_vectorized,
     var,
 )
-
-from pyhalide import ir
-from pyhalide.lowering.unroll import unroll_loops
 
 rng = np.random.default_rng(9)
 

@@ -5,7 +5,11 @@ first failing iteration, with its values). Where that could differ from
 the serial loop, the loop stays serial."""
 import numpy as np
 import pytest
-from vectorize_util import (
+
+import pyhalide as ph
+from pyhalide import ir
+from pyhalide.ir.config import override
+from tests.vectorize.vectorize_util import (
     I32,
     check_vectorizes,
     i32,
@@ -17,10 +21,6 @@ from vectorize_util import (
     split_vectorized,
     var,
 )
-
-import pyhalide as ph
-from pyhalide import ir
-from pyhalide.ir.config import override
 
 N = 32
 FAR = 1 << 30

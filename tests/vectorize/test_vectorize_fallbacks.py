@@ -3,7 +3,11 @@ serial (and says why at PYHALIDE_DEBUG=1); results equal the serial loop.
 A non-constant extent is a CompileError naming the loop."""
 import numpy as np
 import pytest
-from vectorize_util import (
+
+from pyhalide import ir
+from pyhalide.ir.config import override
+from pyhalide.lowering.vectorize import vectorize_loops
+from tests.vectorize.vectorize_util import (
     I32,
     as_serial,
     bits,
@@ -18,10 +22,6 @@ from vectorize_util import (
     split_vectorized,
     var,
 )
-
-from pyhalide import ir
-from pyhalide.ir.config import override
-from pyhalide.lowering.vectorize import vectorize_loops
 
 rng = np.random.default_rng(5)
 N = 32

@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
-from vectorize_util import check_schedule, llvm_of
 
 import pyhalide as ph
+from tests.vectorize.vectorize_util import check_schedule, llvm_of
 
 rng = np.random.default_rng(21)
 W, H = 67, 5          # not a multiple of any vector width: the tails run too

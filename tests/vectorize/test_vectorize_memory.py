@@ -6,7 +6,9 @@ allocations made inside the loop; nested vectorized loops; a vectorized
 loop inside a parallel one. Each equals the serial loop bit for bit."""
 import numpy as np
 import pytest
-from vectorize_util import (
+
+from pyhalide import ir
+from tests.vectorize.vectorize_util import (
     I32,
     check_vectorizes,
     count_loops,
@@ -16,8 +18,6 @@ from vectorize_util import (
     split_vectorized,
     var,
 )
-
-from pyhalide import ir
 
 F32, F64 = ir.Float(32), ir.Float(64)
 rng = np.random.default_rng(11)

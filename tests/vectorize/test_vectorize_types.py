@@ -4,9 +4,9 @@ calls, lets, and scalars (loop-invariant values, the loop variable) mixed
 with vectors."""
 import numpy as np
 import pytest
-from vectorize_util import check_vectorizes, i32, load, split_vectorized, var
 
 from pyhalide import ir
+from tests.vectorize.vectorize_util import check_vectorizes, i32, load, split_vectorized, var
 
 N = 96
 rng = np.random.default_rng(7)

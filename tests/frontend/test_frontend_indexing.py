@@ -1,15 +1,65 @@
-"""Issue 11 regressions in @pipeline: loops over empty ranges read nothing,
-unsigned and 64-bit indices are checked without wrapping, and IndexErrors
-name the index, axis, size, array and the user's line as NumPy does. Each
-compiled result is compared with the plain function."""
+"""Array reads and writes of @pipeline functions: reads happen only where
+Python makes them (top-level reads are lazy; loops over empty ranges and
+zero-size extents read nothing), unsigned and 64-bit indices are checked
+without wrapping, and IndexErrors name the index, axis, size, array and the
+user's line as NumPy does. Each compiled result is compared with the plain
+function."""
 import numpy as np
 import pytest
-from frontend_check import check
 
 import pyhalide as ph
+from tests.frontend.frontend_check import check
 
 
-# zero-size extents never read ------------------------------------------------------------
+# reads happen only where Python makes them ----------------------------------------------------
+@ph.pipeline
+def top_if_else(a, k):
+    if k >= len(a):
+        v = -1
+    else:
+        v = a[k]
+    return v
+
+
+@ph.pipeline
+def top_conditional(a, k):
+    v = a[k] if k < len(a) else -1
+    return v
+
+
+@ph.pipeline
+def fixed_read_in_loop(a, n):
+    s = 0
+    for i in range(n):
+        s += a[5]
+    return s
+
+
+@ph.pipeline
+def first_element_in_loop(a):
+    s = 0
+    for i in range(len(a)):
+        s += a[0]
+    return s
+
+
+def test_top_level_reads_are_lazy():
+    a = np.arange(5, dtype=np.int32)
+    for k in (40, 4, -1):
+        check(top_if_else, a, k)
+        check(top_conditional, a, k)
+
+
+def test_a_loop_that_runs_zero_times_reads_nothing():
+    a = np.arange(3, dtype=np.int32)
+    assert check(fixed_read_in_loop, a, 0) == 0
+    with pytest.raises(IndexError):
+        fixed_read_in_loop(a, 2)
+    assert check(first_element_in_loop, np.zeros(0, np.int32)) == 0
+    check(first_element_in_loop, np.arange(4, dtype=np.int32))
+
+
+# zero-size extents never read -----------------------------------------------------------------
 @ph.pipeline
 def cumulative(h):
     n = h.shape[0]
@@ -154,120 +204,6 @@ def test_write_index_error_names_index_axis_size_array_and_line():
         f":{_line_of(count, 'h[a[i]] += 1')}" in msg, msg
 
 
-# loop bounds from scalar arguments and enclosing loop variables ------------------------------
-@ph.pipeline
-def window_sum(x, k):
-    n = len(x)
-    y = np.zeros_like(x)
-    for j in range(1, n - 1):
-        s = x[j - k]
-        for jj in range(j - k + 1, j + k + 1):
-            s += x[jj]
-        y[j] = s
-    return y
-
-
-@ph.pipeline
-def clipped_window(x, k):
-    n = len(x)
-    y = np.zeros_like(x)
-    for j in range(n):
-        s = 0.0
-        for jj in range(max(0, j - k), min(n, j + k + 1)):
-            s += x[jj]
-        y[j] = s
-    return y
-
-
-@ph.pipeline
-def descending_window(x, k):
-    n = len(x)
-    y = np.zeros(n, np.int64)
-    for j in range(n):
-        c = 0
-        for jj in range(j + k, j - k, -1):
-            if 0 <= jj < n:
-                c = c * 3 + x[jj]
-        y[j] = c
-    return y
-
-
-@ph.pipeline
-def strided_window(x, k):
-    n = len(x)
-    y = np.zeros(n, np.int64)
-    for j in range(n):
-        c = 0
-        for jj in range(j - k, j + k, 2):
-            if 0 <= jj < n:
-                c += x[jj] * (jj - j)
-        y[j] = c
-    return y
-
-
-@ph.pipeline
-def nested_dependent(x, k):
-    n = len(x)
-    y = np.zeros(n, np.int64)
-    for j in range(n):
-        c = 0
-        for jj in range(j, j + k):
-            for m in range(jj, jj + 2):
-                if m < n:
-                    c += x[m]
-        y[j] = c
-    return y
-
-
-SCALARS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, int]
-
-
-def check_or_overflow(p, *args):
-    """check(p, *args), except that where the bounds arithmetic wraps in an
-    unsigned type (NumPy then loops over a wrapped range) the compiled call
-    may raise OverflowError instead."""
-    try:
-        check(p, *args)
-    except OverflowError:
-        assert any(isinstance(a, np.unsignedinteger) for a in args)
-
-
-@pytest.mark.parametrize("scalar", SCALARS, ids=lambda t: t.__name__)
-@pytest.mark.parametrize("k", [0, 1, 2, 3, 7])
-def test_window_bounds_from_a_scalar_argument(scalar, k):
-    x = np.arange(9, dtype=np.float64) ** 2
-    check_or_overflow(window_sum, x, scalar(k))
-    check_or_overflow(clipped_window, x, scalar(k))
-    xi = np.arange(9, dtype=np.int64) % 5
-    check_or_overflow(descending_window, xi, scalar(k))
-    check_or_overflow(strided_window, xi, scalar(k))
-    check_or_overflow(nested_dependent, xi, scalar(k))
-
-
-def test_the_issue_example():
-    x = np.array([0., 0., 1., 0., 0., 0.])
-    for k in (np.int32(1), 1, np.int64(1)):
-        assert window_sum(x, k).tolist() == [0, 1, 1, 1, 0, 0]
-
-
-@pytest.mark.parametrize("k", [-1, -3, 2 ** 31 - 1, -2 ** 31, 2 ** 40, -2 ** 62])
-def test_window_bounds_at_extreme_values_raise_or_match(k):
-    x = np.arange(6, dtype=np.float64)
-    for scalar in (np.int64, int):
-        try:
-            exp = window_sum.py_func(x.copy(), scalar(k))
-        except (IndexError, OverflowError):
-            exp = None
-        try:
-            got = window_sum(x, scalar(k))
-        except (IndexError, OverflowError):
-            got = None
-        if got is not None:
-            assert exp is not None and np.array_equal(got, exp)
-    for small in (-1, -3, 0, 4):
-        check(clipped_window, x, small)
-
-
 # a constant index out of range names the line ------------------------------------------------
 @ph.pipeline
 def taps_filter(x, t):
@@ -298,6 +234,6 @@ def test_func_api_input_read_out_of_range_names_the_definition_line():
         f.realize([5])
     msg = str(e.value)
     assert "input buffer taps is read over [0, 4]" in msg, msg
-    assert f"test_frontend_never_wrong.py:{line}" in msg, msg
+    assert f"test_frontend_indexing.py:{line}" in msg, msg
     taps.set(np.arange(5, dtype=np.float32))
     assert np.array_equal(np.asarray(f.realize([3])), np.float32(4) * np.arange(3, dtype=np.float32))

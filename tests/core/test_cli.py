@@ -1,8 +1,8 @@
-"""The CLI as a newcomer meets it (issue 13): `lower` takes what a user
-points it at, as the README shows; errors are one located message (a
+"""The command line: `lower` takes what a user points it at, as the README
+shows, and prints every stage; errors are one located message (a
 traceback only with --debug or PYHALIDE_DEBUG); help texts without type tags
 or broken lines; `tables generate` leaves the shipped tables alone; a
-progress with an ETA."""
+progress with an ETA; PYHALIDE_DEBUG levels print the passes and the IR."""
 import io
 import os
 import re
@@ -267,3 +267,42 @@ def test_the_readme_says_how_long_the_tests_take():
     line = next(i for i, s in enumerate(README.splitlines()) if "python -m pytest -q" in s)
     after = " ".join(README.splitlines()[line:line + 12])
     assert re.search(r"~\d+(\.\d+)? min on 2 cores", after), after
+
+
+# ---- in a subprocess: every stage, help, debug levels -----------------------------------------
+def _run(args, timeout=240):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+@pytest.mark.parametrize("stage,needle", [("defs", "hist(i) = 0"), ("loops", "realize hist"),
+                                          ("final", "produce hist"), ("llvm", "define"),
+                                          ("asm", "ret")])
+def test_cli_lower_stages(tmp_path, stage, needle):
+    src = tmp_path / "prog.py"
+    src.write_text(
+        "import numpy as np\nimport pyhalide as ph\n"
+        "img = ph.Buffer(np.zeros((4, 4), np.uint8), 'img')\n"
+        "i = ph.Var('i')\nr = ph.RDom([(0, 4), (0, 4)])\n"
+        "hist = ph.Func('hist')\nhist[i] = 0\n"
+        "hist[ph.cast(ph.Int(32), img[r.x, r.y])] += 1\n")
+    out = _run(["-m", "pyhalide.cli", "lower", f"{src}::hist", "--stage", stage])
+    assert out.returncode == 0, out.stderr
+    assert needle in out.stdout
+
+
+def test_cli_help_for_every_command():
+    for cmd in ([], ["lower"], ["tables"]):
+        out = _run(["-m", "pyhalide.cli", *cmd, "--help"])
+        assert out.returncode == 0 and "Usage" in out.stdout, out.stderr
+
+
+def test_debug_levels_print_passes_and_ir():
+    code = ("import pyhalide as ph\nx = ph.Var('x')\nf = ph.Func('dbg')\nf[x] = x + 1\n"
+            "f.realize([3])\n")
+    env = dict(os.environ, PYHALIDE_DEBUG="2", PYHALIDE_CACHE_DIR="0")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pass storage flattening" in out.stderr
+    assert "--- after simplify" in out.stderr

@@ -1,0 +1,1 @@
+"""pyhalide's test suites, a package tree (see README.md)."""
