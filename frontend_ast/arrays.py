@@ -3,8 +3,9 @@
 IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
-import pyhalide as ph
 from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.var import Var
 
 from . import ops, unions
 from .ranges import Aff
@@ -85,11 +86,11 @@ class ArrayMixin:
     def axis_var(self, arr, k):
         names = ("x", "y", "z", "w")
         rk = arr.ndim - 1 - k
-        return ph.Var(names[rk] if rk < 4 else f"d{rk}")
+        return Var(names[rk] if rk < 4 else f"d{rk}")
 
     def element_call(self, arr: Arr, idx_nodes) -> Val:
         """arr[idx] (NumPy axis order, int32 nodes) as a call."""
-        args = tuple(ph.Expr.wrap(n) for n in reversed(idx_nodes))
+        args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
         if arr.kind == "input":
             e = arr.image[args] if args else arr.image[()]
             return Val(e.node, arr.ty)

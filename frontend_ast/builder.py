@@ -8,8 +8,9 @@ import itertools
 
 import numpy as np
 
-import pyhalide as ph
 from pyhalide import checks, ir
+from pyhalide.buffer import ImageParam, Param
+from pyhalide.expr import Expr
 
 from . import ops
 from .analyze import Liveness, names_assigned
@@ -100,7 +101,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             if kind == "array":
                 dtype, ndim = spec[1], spec[2]
                 ty = np_ty(dtype)
-                img = ph.ImageParam(ty.ir(), ndim, name)
+                img = ImageParam(ty.ir(), ndim, name)
                 shape = []
                 for k in range(ndim):
                     sym = f"{name}.shape[{k}]"
@@ -125,7 +126,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                 else:
                     ty = np_ty(spec[1])
                     t = ty.ir()
-                p = ph.Param(t, name)
+                p = Param(t, name)
                 v = Val(p.node, ty, static=_param_fn(name))
                 if ty.is_int():
                     lo, hi = (INT64 if kind == "int" else (t.min_value(), t.max_value()))
@@ -374,13 +375,13 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             return out
         n = next(self._counter)
         loc = self.smap.loc(self.cur_node)
-        img = ph.ImageParam(ph.UInt(8), 1, checks.image_name(n))
+        img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
         self.check_images.append(CheckImage(img, exc, message, loc,
                                             index[:2] if index is not None else None))
         bad = ir.index(1) if index is None else encode_bad_index(index[2])
         bad = ir.Select(cond, ir.index(0), bad)
         idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
-        read = img[ph.Expr.wrap(idx)].node
+        read = img[Expr.wrap(idx)].node
         out.node = checks.guarded(read, ops.node_of(self, v))
         return out
 
@@ -394,7 +395,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             raise self.error("internal error: a value without IR is not static")
         t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
         n = next(self._counter)
-        p = ph.Param(t, f"__pyhalide_static{n}")
+        p = Param(t, f"__pyhalide_static{n}")
         self.static_params.append(StaticParam(p, v.static, t))
         return p.node
 

@@ -11,7 +11,7 @@ from pyhalide import ir
 
 from . import ops, unions
 from . import types as T
-from .exprs import BuiltinRef, InfoVal, MethodRef
+from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
 

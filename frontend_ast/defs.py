@@ -3,8 +3,9 @@ become pure and update definitions; arrays get a new Func version when a
 value read earlier must not see later writes."""
 from __future__ import annotations
 
-import pyhalide as ph
 from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.var import Var
 
 from . import ops, unions
 from .types import PY_BOOL
@@ -24,7 +25,7 @@ class DefsMixin:
         ctx = g.ctx
         key = tuple(l.pure_var for l in reversed(ctx))
         if g.scan:
-            g.scan_var = ph.Var(loop.name)
+            g.scan_var = Var(loop.name)
             key = (g.scan_var,) + key
         vals = []
         ran = None
@@ -65,18 +66,18 @@ class DefsMixin:
     def bind_state(self, g):
         """State placeholders -> calls of the group's Func (at the current
         iteration for a reduction, at the previous one for a scan)."""
-        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
             l = g.scan_loop
             prev = ir.Sub(l.var, ir.index(l.step))
-            args = [ph.Expr.wrap(prev)] + args
+            args = [Expr.wrap(prev)] + args
         ref = g.func[tuple(args)] if args else g.func[()]
         for k, p in enumerate(g.ph):
             call = ref[k].node if len(g.names) > 1 else ref.node
             self.state_subst[p.name] = call
 
     def final_call(self, g, k):
-        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
             l = g.scan_loop
             start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
@@ -88,7 +89,7 @@ class DefsMixin:
                 span = ir.Sub(stop, start) if l.step > 0 else ir.Sub(start, stop)
                 trip = ir.Max(ir.Div(ir.Add(span, ir.index(s - 1)), ir.index(s)), ir.index(0))
                 last = ir.Add(start, ir.Mul(ir.index(l.step), ir.Sub(trip, ir.index(1))))
-            args = [ph.Expr.wrap(last)] + args
+            args = [Expr.wrap(last)] + args
         ref = g.func[tuple(args)] if args else g.func[()]
         return ref[k].node if len(g.names) > 1 else ref.node
 
@@ -148,7 +149,7 @@ class DefsMixin:
             l.name for l in g.chain))
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
-            key = [ph.Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
+            key = [Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
         vals = self.finalize(vals, mapping, f"the update of {g.label}")
@@ -250,7 +251,7 @@ class DefsMixin:
             if l is not None:
                 key.append(l.pure_var)
             else:
-                key.append(ph.Expr.wrap(self.finalize([cell.idx[axis]], mapping,
+                key.append(Expr.wrap(self.finalize([cell.idx[axis]], mapping,
                                                       f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)

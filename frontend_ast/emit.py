@@ -3,8 +3,11 @@ pure and update definitions of Funcs, through the user API (Func, Var, RDom),
 with loop placeholders replaced by pure Vars or RVars."""
 from __future__ import annotations
 
-import pyhalide as ph
 from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.func import Func
+from pyhalide.simplify import equal_after_simplify
+from pyhalide.var import RDom
 
 from . import ops
 from .loop_bounds import BoundCheck
@@ -49,11 +52,11 @@ class Defn:
 
 class EmitMixin:
     # Funcs ----------------------------------------------------------------------------
-    def new_func(self, pyname: str, owner=None) -> ph.Func:
+    def new_func(self, pyname: str, owner=None) -> Func:
         base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in pyname) or "f"
         if base in self.input_names:
             base = base + "_"
-        f = ph.Func(base)
+        f = Func(base)
         self.funcs.append((pyname, f, owner))
         return f
 
@@ -63,7 +66,7 @@ class EmitMixin:
             if rdom is None:
                 raise AssertionError("predicates need an RDom")
             for p in preds:
-                rdom.where(ph.Expr.wrap(p))
+                rdom.where(Expr.wrap(p))
         unmentioned = False
         if rdom is not None:
             used = set()
@@ -80,7 +83,7 @@ class EmitMixin:
                 unmentioned = True
                 values = list(values)
                 values[0] = ir.Let(f"{rdom.name()}.used", rdom[0].node, values[0])
-        vals = tuple(ph.Expr.wrap(v) for v in values)
+        vals = tuple(Expr.wrap(v) for v in values)
         f[key] = vals if len(vals) > 1 else vals[0]
         fn = f.function()
         d = fn.pure if pure else fn.updates[-1]
@@ -150,9 +153,9 @@ class EmitMixin:
         later = []
         for l in reversed(rvar_loops):      # RDom dims innermost first
             lo, ext, shift, pred = self.rdom_bounds(l, rvar_loops)
-            bounds.append((ph.Expr.wrap(lo), ph.Expr.wrap(ext)))
+            bounds.append((Expr.wrap(lo), Expr.wrap(ext)))
             later.append((l, shift, pred))
-        rdom = ph.RDom(bounds, rdom_name)
+        rdom = RDom(bounds, rdom_name)
         preds = []
         for k, (l, shift, pred) in enumerate(later):
             rv = rdom[k]
@@ -341,10 +344,7 @@ class _PeelRan(_SelectPeeler):
 def _same(a, b) -> bool:
     """Whether two expressions are equal: structurally, or after (exact,
     IEEE-preserving) simplification."""
-    if ir.equal(a, b):
-        return True
-    from pyhalide.lowering.simplify import simplify
-    return ir.equal(simplify(a), simplify(b))
+    return ir.equal(a, b) or equal_after_simplify(a, b)
 
 
 def _replace(e, old, new):

@@ -10,33 +10,27 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops, unions
+from .calls import call
+from .loops import LoopVarDone
 from .ranges import Aff
+from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
-from .values import NO_CONST, Arr, DtypeVal, ModuleRef, TupleVal, UnionTypeError, Val, const_val
+from .values import (
+    NO_CONST,
+    Arr,
+    DtypeVal,
+    MaybeUnbound,
+    ModuleRef,
+    TupleVal,
+    UnionTypeError,
+    Val,
+    const_val,
+)
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-
-
-class BuiltinRef:
-    """A Python builtin function (min, max, len, ...)."""
-
-    def __init__(self, name):
-        self.name = name
-
-
-class MethodRef:
-    def __init__(self, obj, name):
-        self.obj, self.name = obj, name
-
-
-class InfoVal:
-    """np.iinfo(t) / np.finfo(t)."""
-
-    def __init__(self, info):
-        self.info = info
 
 
 _BUILTINS = {"len", "int", "float", "bool", "abs", "min", "max", "round", "pow", "range"}
@@ -102,8 +96,6 @@ class ExprMixin:
         name = node.id
         if name in self.env:
             v = self.env[name]
-            from .loops import LoopVarDone
-            from .values import MaybeUnbound
             if isinstance(v, LoopVarDone):
                 raise self.err(node, f"the loop variable {name!r} is read after its loop",
                                hint="copy the value you need into another variable inside "
@@ -400,7 +392,6 @@ class ExprMixin:
         if node.keywords and not self._allows_keywords(node):
             raise self.err(node, "keyword arguments are not supported here")
         fn = self.ev(node.func)
-        from .calls import call
         return call(self, fn, node)
 
     def _allows_keywords(self, node):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import ast
 
-import pyhalide as ph
 from pyhalide import ir
 from pyhalide.checks import is_check_read
+from pyhalide.var import Var
 
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
@@ -108,7 +108,7 @@ class LoopMixin:
         start, stop = bounds
         loop = Loop(name, node, start, stop, k, self.smap.loc(node), self.nest_id)
         self._typing_loops[id(node)] = loop
-        loop.pure_var = self.loop_var_objects.setdefault(loop.sym, ph.Var(name))
+        loop.pure_var = self.loop_var_objects.setdefault(loop.sym, Var(name))
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
             lo = start.lo

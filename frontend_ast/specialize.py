@@ -7,11 +7,14 @@ import types
 
 import numpy as np
 
-import pyhalide as ph
 from pyhalide import ir
-from pyhalide.buffer import refuse_masked
+from pyhalide.buffer import Buffer, refuse_masked
 from pyhalide.errors import CompileError
+from pyhalide.expr import Expr
+from pyhalide.func import Func
 from pyhalide.lowering.forksafe import fresh_in_child
+from pyhalide.realize import Pipeline
+from pyhalide.var import Var
 
 from . import unions
 from .analyze import check_supported
@@ -197,7 +200,7 @@ class Specialization:
                 if f.function() is n.func:
                     return self._slot(f, []), n.value_index
         f = self.builder.new_func("result")
-        f[()] = ph.Expr.wrap(n)
+        f[()] = Expr.wrap(n)
         return self._slot(f, []), 0
 
     # schedules ---------------------------------------------------------------------------
@@ -258,15 +261,15 @@ class Specialization:
                     outs.append(f)
                     self.wrapped.append(f)
                     continue
-                w = ph.Func(f.name() + "_out")
-                vs = [ph.Var(f"v{i}") for i in range(dims)]
+                w = Func(f.name() + "_out")
+                vs = [Var(f"v{i}") for i in range(dims)]
                 ref = f[tuple(vs[:f.dimensions()])] if f.dimensions() else f[()]
                 w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
                 w.compute_root()
                 outs.append(w)
                 self.wrapped.append(w)
             self.dims = dims
-            self._pipeline = ph.Pipeline(outs)
+            self._pipeline = Pipeline(outs)
         return self._pipeline or None
 
     # running -------------------------------------------------------------------------------
@@ -540,7 +543,7 @@ _ZERO = None
 def _check_buffer():
     global _ZERO
     if _ZERO is None:
-        _ZERO = ph.Buffer(np.zeros(1, np.uint8))
+        _ZERO = Buffer(np.zeros(1, np.uint8))
     return _ZERO
 
 
@@ -549,4 +552,4 @@ def _buffer(a: np.ndarray, name):
     supported); unaligned arrays and negative strides are copied."""
     if not a.flags.aligned or any(s < 0 for s in a.strides):
         a = a.copy()
-    return ph.Buffer._over(a, name)
+    return Buffer._over(a, name)
