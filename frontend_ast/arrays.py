@@ -35,25 +35,25 @@ class ArrayMixin:
     # creation ------------------------------------------------------------------
     def create_array(self, ty, shape, fill, node) -> Arr:
         if self.loops:
-            raise self.err(node, "arrays must be created outside loops",
+            raise self.cx.err(node, "arrays must be created outside loops",
                            hint="create the array before the loop and write its elements "
                                 "inside")
-        arr = Arr("array", ty, shape, "local", self.smap.loc(node))
+        arr = Arr("array", ty, shape, "local", self.cx.smap.loc(node))
         arr.fill = fill
-        arr.created_epoch = self.epoch
+        arr.created_epoch = self.cx.epoch
         for k, s in enumerate(shape):
             f = s.static
-            self.static_checks.append(_negative_dim_check(f))
+            self.cx.static_checks.append(_negative_dim_check(f))
         return arr
 
     def copy_array(self, src, node) -> Arr:
         if not isinstance(src, Arr):
-            raise self.err(node, "copy() needs an array")
+            raise self.cx.err(node, "copy() needs an array")
         if self.loops:
-            raise self.err(node, "arrays must be created outside loops")
-        arr = Arr("array", src.ty, list(src.shape), "local", self.smap.loc(node))
+            raise self.cx.err(node, "arrays must be created outside loops")
+        arr = Arr("array", src.ty, list(src.shape), "local", self.cx.smap.loc(node))
         arr.copy_of = src
-        arr.created_epoch = self.epoch
+        arr.created_epoch = self.cx.epoch
         return arr
 
     def name_array(self, arr: Arr, name: str):
@@ -64,7 +64,7 @@ class ArrayMixin:
 
     def ensure_defined(self, arr: Arr):
         """Give a local array its pure definition (the fill value, or a copy)."""
-        if arr.kind != "local" or arr.defined or self.typing:
+        if arr.kind != "local" or arr.defined or self.cx.typing:
             return
         f = self.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
@@ -75,7 +75,7 @@ class ArrayMixin:
             value = self.element_call(src, idx).node
             self.note_read(src, value)
         elif arr.fill is not None:
-            value = ops.node_of(self, arr.fill)
+            value = ops.node_of(self.cx, arr.fill)
         else:
             value = ir.Const(arr.ty.ir(), 0)
         self.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
@@ -101,24 +101,24 @@ class ArrayMixin:
     def index_values(self, arr: Arr, idx, node):
         if len(idx) != arr.ndim:
             if len(idx) < arr.ndim:
-                raise self.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
+                raise self.cx.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
                                      f"with {len(idx)}: that is a slice",
                                hint="index every dimension (a[i, j]); slices are not supported")
-            raise self.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
+            raise self.cx.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
                                  f"dimensions, {len(idx)} were given")
         out = []
         for axis, (v, where) in enumerate(idx):
             if v.union and all(t.is_int() and not t.is_bool() for t in v.types()):
-                v = ops.to_python_int(self, v)      # an index means the same in any type
+                v = ops.to_python_int(self.cx, v)      # an index means the same in any type
             elif v.ty.is_int() and not v.ty.is_bool() and v.ty.ir().is_uint() and \
                     v.ty.ir().bits == 64:
                 # NumPy converts a uint64 index to intp: OverflowError past int64
-                v = ops.to_python_int(self, v)
+                v = ops.to_python_int(self.cx, v)
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
-                    raise self.err(where, "boolean indices are masks in NumPy; they are not "
+                    raise self.cx.err(where, "boolean indices are masks in NumPy; they are not "
                                           "supported", hint="use an integer index")
-                raise self.err(where, f"array indices must be integers, not "
+                raise self.cx.err(where, f"array indices must be integers, not "
                                       f"{v.ty.describe()}", hint="convert with int(...)")
             out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
         return out
@@ -133,24 +133,24 @@ class ArrayMixin:
         loops that run, constant along some enclosing loop: an input read with
         it is checked where it happens, so a loop that runs zero times checks
         nothing), or ("check", condition) (checked at run time)."""
-        n_node = ops.node_of(self, n)
+        n_node = ops.node_of(self.cx, n)
         if n_node.type != ir.INDEX:
             n_node = ops.cast(ir.INDEX, n_node)
-        x = ops.node_of(self, v)
+        x = ops.node_of(self.cx, v)
         zero = ir.index(0)
         last = ir.Sub(n_node, ir.index(1))
 
         def proofs(refined):
             lo = (v.lo is not None and v.lo >= 0) or \
-                self.syms.prove_le([Aff.const(0)], v.lbs, refined)
+                self.cx.syms.prove_le([Aff.const(0)], v.lbs, refined)
             hi = (v.hi is not None and n.lo is not None and v.hi <= n.lo - 1) or \
-                self.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs], refined)
+                self.cx.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs], refined)
             return lo, hi
 
         lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
             return ops.cast(ir.INDEX, x), "plain"
-        if self.unconditional() and not self.typing and self.static_index_check(v, n, axis, name):
+        if self.unconditional() and not self.cx.typing and self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
@@ -162,7 +162,7 @@ class ArrayMixin:
                 # read is checked where it happens
                 return xi, "unfollowed"
             return xi, "plain"
-        if self.unconditional() and self.typing and _single_aff(v) is not None:
+        if self.unconditional() and self.cx.typing and _single_aff(v) is not None:
             return ops.cast(ir.INDEX, x), "plain"
         lo_f, hi_f = proofs(True)
         if lo_f and hi_f:
@@ -191,10 +191,10 @@ class ArrayMixin:
             return False
         loop_syms = {l.sym for l in loops}
         for s in aff.terms:
-            if s not in loop_syms and s not in self.sym_static:
+            if s not in loop_syms and s not in self.cx.sym_static:
                 return False
-        self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static,
-                                                   self.smap.loc(self.cur_node)))
+        self.cx.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.cx.sym_static,
+                                                   self.cx.smap.loc(self.cx.cur_node)))
         return True
 
     def index_key(self, idx_nodes) -> str:
@@ -202,7 +202,7 @@ class ArrayMixin:
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
-        self.cur_node = node
+        self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         nodes = [i for i, _ in items]
         risky = any(isinstance(m, tuple) for _, m in items)
@@ -213,7 +213,7 @@ class ArrayMixin:
         cell = self.find_cell(arr, nodes)
         if cell is not None:
             return self.cell_value(cell)
-        if self.typing:
+        if self.cx.typing:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
         self.ensure_defined(arr)
@@ -227,7 +227,7 @@ class ArrayMixin:
         out = []
         for k, (i, m) in enumerate(items):
             if isinstance(m, tuple):
-                n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
+                n = ops.cast(ir.INDEX, ops.node_of(self.cx, arr.shape[k]))
                 out.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
             elif m == "unfollowed" and arr.kind == "input":
                 out.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC))
@@ -241,7 +241,7 @@ class ArrayMixin:
         for axis in reversed(range(len(items))):
             m = items[axis][1]
             if isinstance(m, tuple):
-                v = self.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
+                v = self.cx.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
                                index=(axis, arr.shape[axis], m[2]))
         return v
 
@@ -255,16 +255,16 @@ class ArrayMixin:
     # writes ------------------------------------------------------------------------
     def write(self, arr: Arr, idx, value: Val, node):
         if arr.kind == "input":
-            raise self.err(node, f"writing into the input array {arr.name!r} is not allowed "
+            raise self.cx.err(node, f"writing into the input array {arr.name!r} is not allowed "
                                  f"(inputs are never modified)",
                            hint=f"copy it first: out = {arr.name}.copy(), then write into out "
                                 f"and return it")
-        self.cur_node = node
+        self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         value = self.store_convert(value, arr.ty)
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")
-        if not self.typing:
+        if not self.cx.typing:
             self.version_for_write(arr)
         cond = self.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
@@ -272,12 +272,12 @@ class ArrayMixin:
     def store_convert(self, v: Val, ty) -> Val:
         """The value NumPy stores when v is assigned into an array of type ty."""
         if v.union:
-            return unions.distribute(self, lambda x: self.store_convert(x, ty), v)
+            return unions.distribute(self.cx, lambda x: self.store_convert(x, ty), v)
         if v.ty == ty:
             return v
         if v.ty.weak and v.ty.kind == "int" and ty.is_int():
-            return ops.convert(self, v, ty, " (assignment into an array)")
-        return ops.cast_to(self, v, ty)
+            return ops.convert(self.cx, v, ty, " (assignment into an array)")
+        return ops.cast_to(self.cx, v, ty)
 
     def frame_for_write(self):
         return self.frames[-1]
@@ -286,17 +286,17 @@ class ArrayMixin:
         frame = self.frame_for_write()
         key = (id(arr), self.index_key(nodes))
         cell = frame.cells.get(key)
-        pos = self.stmt_pos
+        pos = self.cx.stmt_pos
         if cell is None:
             other = next((c for c in frame.cells.values() if c.arr is arr and c.key != key and
                           not _disjoint(c.idx, nodes)), None)
             if other is not None:
-                raise self.err(node, f"{arr.name!r} is written at two different positions in "
+                raise self.cx.err(node, f"{arr.name!r} is written at two different positions in "
                                      f"one loop body (also at line {other.loc.line})",
                                hint="write each array at one index expression per loop "
                                     "iteration, or split the loop")
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
-            cell = Cell(arr, nodes, key, old, self.smap.loc(node), pos, list(self.loops), raw)
+            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.loops), raw)
             frame.cells[key] = cell
             frame.order.append(key)
             prev = Val(old, arr.ty)
@@ -305,8 +305,8 @@ class ArrayMixin:
             prev = cell.value
             cell.pos_max = pos
             cell.cond = None if (cond is None or cell.cond is None) else \
-                self.logical_or(cell.cond, cond)
-        cell.value = value if cond is None else ops.select(self, cond, value, prev)
+                self.cx.logical_or(cell.cond, cond)
+        cell.value = value if cond is None else ops.select(self.cx, cond, value, prev)
         if frame.top:
             self.flush_frame(frame)
 
@@ -323,7 +323,7 @@ class ArrayMixin:
         v = cell.value
         if not self._mentions(v.node, cell.old.name):
             return v
-        if self.typing:
+        if self.cx.typing:
             prev = Val(ir.Variable(cell.arr.ty.ir(), fresh("read")), cell.arr.ty)
         else:
             self.ensure_defined(cell.arr)

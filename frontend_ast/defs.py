@@ -3,11 +3,13 @@ become pure and update definitions; arrays get a new Func version when a
 value read earlier must not see later writes."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import Var
 
-from . import ops, unions
+from . import deps, ops, unions
 from .types import PY_BOOL
 from .values import MaybeUnbound, Val
 
@@ -41,13 +43,13 @@ class DefsMixin:
                 start = g.peel.get(name)
                 vals.append(ops.cast(st, start) if start is not None else ir.Const(st, 0))
                 continue
-            cv = ops.convert_for_merge(self, v, t)
-            n = ops.node_of(self, cv)
+            cv = ops.convert_for_merge(self.cx, v, t)
+            n = ops.node_of(self.cx, cv)
             if cv.risky and not v.risky and not g.flag_of.get(name):
                 # the conversion can raise (a Python int out of the dtype's
                 # range): only if the loop runs, as in Python
                 if ran is None:
-                    ran = ops.node_of(self, self.ran_value(g))
+                    ran = ops.node_of(self.cx, self.ran_value(g))
                 n = ir.Call(n.type, "if_then_else", (ran, n, ir.Const(n.type, 0)),
                             ir.INTRINSIC)
             g.start_node[k] = ops.cast(st, n)
@@ -80,8 +82,8 @@ class DefsMixin:
         args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
             l = g.scan_loop
-            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
-            stop = ops.cast(ir.INDEX, ops.node_of(self, l.stop))
+            start = ops.cast(ir.INDEX, ops.node_of(self.cx, l.start))
+            stop = ops.cast(ir.INDEX, ops.node_of(self.cx, l.stop))
             if l.step == 1:
                 last = ir.Sub(ir.Max(stop, start), ir.index(1))
             else:
@@ -132,11 +134,11 @@ class DefsMixin:
                             for b in (True, False))]
                 v = alts[0][1] if len(alts) == 1 else v
             if v.union:
-                raise self.err(g.chain_nodes[-1],
+                raise self.cx.err(g.chain_nodes[-1],
                                f"internal error: {g.names[k]!r} has several types at the end of "
                                f"an iteration ({unions.describe_types(v)})")
-            cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
-            vals.append(ops.cast(st, ops.node_of(self, cv)))
+            cv = ops.convert_for_merge(self.cx, v, t) if v.ty != t else v
+            vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
         outside = self.condition_outside(len(self.alive) - 1)
         if outside is not None:
@@ -171,7 +173,7 @@ class DefsMixin:
         if not tl:
             return None, Val(ir.Const(ir.Bool(), False), PY_BOOL)
         c, v = tl[0]
-        vnode = ops.node_of(self, v)
+        vnode = ops.node_of(self.cx, v)
         cnode = c.node if c is not None else ir.Const(ir.Bool(), True)
         start = g.peel.get(g.names[k])
         if start is None:
@@ -204,8 +206,8 @@ class DefsMixin:
             if not cond.const:
                 return
             cond = None
-        vnode = ops.node_of(self, value)
-        if self.typing:
+        vnode = ops.node_of(self.cx, value)
+        if self.cx.typing:
             for n in [vnode] + list(cell.idx) + ([cond.node] if cond is not None else []):
                 self._scan_marks(n, None)
             if self.recording:
@@ -282,7 +284,7 @@ class DefsMixin:
                 continue
             for other in chain:
                 if other is not l and l.sym in ir.free_vars(
-                        [ops.node_of(self, other.start), ops.node_of(self, other.stop)]):
+                        [ops.node_of(self.cx, other.start), ops.node_of(self.cx, other.stop)]):
                     cands.pop(l)
                     break
         if arr.func is not None:
@@ -299,7 +301,7 @@ class DefsMixin:
         return cands
 
     def _same_extent(self, stop: Val, size: Val) -> bool:
-        a, b = ops.node_of(self, stop), ops.node_of(self, size)
+        a, b = ops.node_of(self.cx, stop), ops.node_of(self.cx, size)
         if ir.equal(ops.cast(ir.Int(64), a), ops.cast(ir.Int(64), b)):
             return True
         if len(stop.lbs) == 1 and len(stop.ubs) == 1 and stop.lbs[0] == stop.ubs[0] and \
@@ -311,10 +313,10 @@ class DefsMixin:
     # reads and versions -----------------------------------------------------------------------
     def note_read(self, arr, call_node, idx_nodes=None):
         arr.reads = getattr(arr, "reads", [])
-        arr.reads.append((self.epoch, call_node))
+        arr.reads.append((self.cx.epoch, call_node))
         self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.loops),
-                                          self.stmt_pos, idx_nodes, self.nest_id,
-                                          self.smap.loc(self.cur_node)))
+                                          self.cx.stmt_pos, idx_nodes, self.nest_id,
+                                          self.cx.smap.loc(self.cx.cur_node)))
 
     def mark_emitted(self, nodes, func):
         name = func.name()
@@ -336,13 +338,13 @@ class DefsMixin:
         to a new Func, so that earlier readers keep the value they read."""
         if arr.kind != "local" or not arr.defined:
             return
-        if getattr(arr, "written_epoch", None) == self.epoch:
+        if getattr(arr, "written_epoch", None) == self.cx.epoch:
             return
-        arr.written_epoch = self.epoch
+        arr.written_epoch = self.cx.epoch
         own = arr.func.name()
         external = False
         for ep, call in getattr(arr, "reads", []):
-            if ep >= self.epoch:
+            if ep >= self.cx.epoch:
                 continue
             entry = self.emitted_in.get(id(call))
             where = entry[1] if entry is not None and entry[0] is call else None
@@ -357,15 +359,19 @@ class DefsMixin:
         key = tuple(reversed(vars_))
         args = tuple(reversed(vars_))
         ref = old[args] if args else old[()]
-        self.define(f, key, (ref.node,), [], None, self.smap.loc(self.cur_node), pure=True,
+        self.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node), pure=True,
                     label=arr.name)
         arr.func = f
         arr.versions.append(f)
         arr.reads = []
 
     def check_reads(self, nodes, target):
-        from .deps import check_reads
-        check_reads(self, nodes, target)
+        """A located error where `nodes` read an array that the loop nest
+        being emitted writes later (deps.check_reads)."""
+        deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.nest_id,
+                                         read_sites=self.read_sites,
+                                         nest_writes=self.nest_writes,
+                                         smap_error=self.cx.smap_error), nodes, target)
 
 
 def uses_old_in(node, name) -> bool:

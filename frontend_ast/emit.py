@@ -10,7 +10,6 @@ from pyhalide.simplify import equal_after_simplify
 from pyhalide.var import RDom
 
 from . import ops
-from .loop_bounds import BoundCheck
 from .ranges import INT32, Aff
 from .values import Val
 
@@ -110,7 +109,7 @@ class EmitMixin:
             n = ir.substitute(n, loop_map)
             left = [k for k in ir.free_vars(n) if _is_placeholder(k)]
             if left:
-                raise self.error(f"internal error: unresolved placeholder(s) {left} in {where}")
+                raise self.cx.error(f"internal error: unresolved placeholder(s) {left} in {where}")
             out.append(n)
         return out
 
@@ -127,7 +126,7 @@ class EmitMixin:
             if name in ir.free_vars(n):
                 if info.expr is None:
                     member, init_ty, loop_ty = info.members[0]
-                    raise self.err(info.node, f"the first iteration of this loop computes "
+                    raise self.cx.err(info.node, f"the first iteration of this loop computes "
                                               f"with the initial value of {member!r} "
                                               f"({init_ty}) differently from the later ones "
                                               f"({loop_ty}), in a loop nest whose first "
@@ -175,8 +174,8 @@ class EmitMixin:
 
     def rdom_bounds(self, l, rvar_loops):
         """(min, extent, var-from-rvar, predicate over placeholders or None)."""
-        start = ops.node_of(self, l.start)
-        stop = ops.node_of(self, l.stop)
+        start = ops.node_of(self.cx, l.start)
+        stop = ops.node_of(self.cx, l.stop)
         start, stop = ops.cast(ir.INDEX, start), ops.cast(ir.INDEX, stop)
         dependent = any(_is_placeholder(k) for k in ir.free_vars([start, stop]))
         step = l.step
@@ -185,14 +184,14 @@ class EmitMixin:
             if relative is not None:
                 return relative
             if step != 1 and step != -1:
-                raise self.err(l.node.iter, "a loop whose bounds depend on another loop "
+                raise self.cx.err(l.node.iter, "a loop whose bounds depend on another loop "
                                             "variable must have step 1 or -1")
             lo_n, lo_a = self.hull_node(l.start if step > 0 else l.stop, upper=False,
                                         shift=0 if step > 0 else 1)
             hi_n, hi_a = self.hull_node(l.stop if step > 0 else l.start, upper=True,
                                         shift=-1 if step > 0 else 0)
             if lo_n is None or hi_n is None:
-                raise self.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
+                raise self.cx.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
                                             "on other loop variables in a non-affine way",
                                hint="use bounds affine in the outer loop variables "
                                     "(e.g. range(i, n) or range(i + 1))")
@@ -211,7 +210,7 @@ class EmitMixin:
             if l.start.is_const and l.start.const == 0:
                 ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \
                     ir.Max(stop, ir.index(0))
-            elif self.syms.prove_le(l.start.ubs, l.stop.lbs):
+            elif self.cx.syms.prove_le(l.start.ubs, l.stop.lbs):
                 ext = ir.Sub(stop, start)
             else:
                 ext = ir.Max(ir.Sub(stop, start), ir.index(0))
@@ -227,8 +226,8 @@ class EmitMixin:
     def hull_node(self, v: Val, upper: bool, shift: int):
         """(IR node, Aff) bounding v over every iteration of the enclosing
         loops, free of loop placeholders ((None, None) if not found)."""
-        cands = self.syms.expand(v.ubs[0], True) if upper and v.ubs else \
-            (self.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
+        cands = self.cx.syms.expand(v.ubs[0], True) if upper and v.ubs else \
+            (self.cx.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
         for aff in cands:
             n = self.aff_node(aff)
             if n is not None:
@@ -245,15 +244,15 @@ class EmitMixin:
         k = l.step
         first, last = (l.start, l.stop) if k > 0 else (l.stop, l.start)
         spans = [ub - lb for lb in first.lbs for ub in last.ubs]
-        spans = [a for a in spans if not any(s in self.syms.loops or s not in self.sym_static
+        spans = [a for a in spans if not any(s in self.cx.syms.loops or s not in self.cx.sym_static
                                              for s in a.terms)]
         # the tightest kind first: provably short, then symbolic, then constant
-        spans.sort(key=lambda a: (not self.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
+        spans.sort(key=lambda a: (not self.cx.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
         for span in spans:
             span_n = self.aff_node(span)
             if span_n is None or (span.is_const() and span.c > INT32[1]):
                 continue
-            self.require(l.node.lineno, [span], None, INT32[1])
+            self.cx.require(l.node.lineno, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
             trip = span_n if s == 1 else \
@@ -270,26 +269,15 @@ class EmitMixin:
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than
         2^31 values (else OverflowError, never a wrapped extent)."""
-        self.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
+        self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
 
-    def require(self, line: int, cands, lo, hi):
-        """A call-time requirement that some of the Affs (over argument
-        symbols) is >= lo (or <= hi), unless the numeric ranges prove it;
-        OverflowError naming the loop at `line` where it fails."""
-        if lo is not None and any(self.syms.nonneg(c.shift(-lo)) for c in cands):
-            return
-        if hi is not None and any(self.syms.nonneg(Aff.const(hi) - c) for c in cands):
-            return
-        if self.typing:
-            return
-        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line))
 
     def aff_node(self, aff):
         """An affine form over static symbols as an IR node (Int(64))."""
         t = ir.Int(64)
         node = ir.Const(t, aff.c)
         for s, k in sorted(aff.terms.items()):
-            sn = self.sym_nodes.get(s)
+            sn = self.cx.sym_nodes.get(s)
             if sn is None:
                 return None
             term = ops.cast(t, sn)

@@ -62,15 +62,15 @@ class LoopMixin:
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
         if any(l.name == name for l in self.loops):
-            raise self.err(node.target, f"the loop variable {name!r} is already the variable of "
+            raise self.cx.err(node.target, f"the loop variable {name!r} is already the variable of "
                                         f"an enclosing loop", hint="use another name")
         args = [self.ev_val(a, "an integer loop bound") for a in node.iter.args]
         # a bound whose integer type depends on the data means the same number
-        args = [ops.to_python_int(self, a) if a.union and all(
+        args = [ops.to_python_int(self.cx, a) if a.union and all(
             t.is_int() or t.is_bool() for t in a.types()) else a for a in args]
         for a, where in zip(args, node.iter.args):
             if not (a.ty.is_int() or a.ty.is_bool()):
-                raise self.err(where, f"range() needs integers, got {a.ty.describe()}",
+                raise self.cx.err(where, f"range() needs integers, got {a.ty.describe()}",
                                hint="convert with int(...)")
             self._check_bound(a, where)
         if len(args) == 1:
@@ -80,18 +80,18 @@ class LoopMixin:
         else:
             start, stop, step = args
         if not step.is_const:
-            raise self.err(node.iter.args[2], "the step of range() must be a constant",
+            raise self.cx.err(node.iter.args[2], "the step of range() must be a constant",
                            hint="write the step as a literal (range(0, n, 2))")
         k = int(step.const)
         if k == 0:
-            raise self.err(node.iter.args[2], "range() arg 3 must not be zero")
-        start = ops.to_python_int(self, start)
-        stop = ops.to_python_int(self, stop)
+            raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
+        start = ops.to_python_int(self.cx, start)
+        stop = ops.to_python_int(self.cx, stop)
         bounds = []
         for v, where in ((start, node.iter), (stop, node.iter)):
             if v.is_static:
                 if not n_within(v.rng, INT32):
-                    self.static_checks.append(_int32_check(v.static))
+                    self.cx.static_checks.append(_int32_check(v.static))
                     v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
                                 min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
                                 v.lbs, v.ubs)
@@ -100,13 +100,13 @@ class LoopMixin:
                 if exact is not None:
                     v = exact
                 elif not n_within(v.rng, INT32):
-                    raise self.err(where, "loop bounds must fit in 32 bits",
+                    raise self.cx.err(where, "loop bounds must fit in 32 bits",
                                    hint="build the bounds from array sizes, scalar arguments "
                                         "and outer loop variables with +, - and constant "
                                         "factors, min and max")
             bounds.append(v)
         start, stop = bounds
-        loop = Loop(name, node, start, stop, k, self.smap.loc(node), self.nest_id)
+        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.nest_id)
         self._typing_loops[id(node)] = loop
         loop.pure_var = self.loop_var_objects.setdefault(loop.sym, Var(name))
         if k > 0:
@@ -117,7 +117,7 @@ class LoopMixin:
             lows, highs = [l.shift(1) for l in stop.lbs], start.ubs
             lo = None if stop.lo is None else stop.lo + 1
             hi = start.hi
-        self.syms.add_loop(loop.sym, lows, highs, lo, hi)
+        self.cx.syms.add_loop(loop.sym, lows, highs, lo, hi)
         loop.val = Val(loop.var, PY_INT, lo, hi, [Aff.sym(loop.sym)], [Aff.sym(loop.sym)])
         if lo is not None and hi is not None:
             loop.max_trip = max(0, (hi - lo) // abs(k) + 1)
@@ -129,25 +129,25 @@ class LoopMixin:
         """v with exact affine bounds, under a call-time check that the
         arithmetic computing it neither wraps nor leaves 32 bits (None if
         its form is not affine in loop variables and argument symbols)."""
-        n = ops.node_of(self, v)
+        n = ops.node_of(self.cx, v)
         sym_of = {l.sym: l.sym for l in self.loops}
-        sym_of.update({sn.name: s for s, sn in self.sym_nodes.items()
-                       if isinstance(sn, ir.Variable) and s in self.sym_static})
+        sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
+                       if isinstance(sn, ir.Variable) and s in self.cx.sym_static})
         found = affine_bounds(n, sym_of, INT32[0], INT32[1])
         if found is None:
             return None
         lbs, ubs, constraints = found
         bounded = []
         for ls, us, lo, hi in constraints:
-            lows = [c for a in ls for c in self.syms.expand(a, False)]
-            highs = [c for a in us for c in self.syms.expand(a, True)]
-            if not lows or not highs or any(s not in self.sym_static for c in lows + highs
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False)]
+            highs = [c for a in us for c in self.cx.syms.expand(a, True)]
+            if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None
             bounded.append((lows, lo, highs, hi))
         for lows, lo, highs, hi in bounded:
-            self.require(node.lineno, lows, lo, None)
-            self.require(node.lineno, highs, None, hi)
+            self.cx.require(node.lineno, lows, lo, None)
+            self.cx.require(node.lineno, highs, None, hi)
         out = Val(unguarded(n), v.ty)
         lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
         hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
@@ -156,18 +156,18 @@ class LoopMixin:
         return out
 
     def _check_bound(self, v: Val, where):
-        n = ops.node_of(self, v)
+        n = ops.node_of(self.cx, v)
         data = any(c.call_type != ir.INTRINSIC and not is_check_read(c)
                    for c in ir.find_calls(n)) or any(
-            var.kind == "" and not (name in self.syms.loops or name in self.ph_owner)
+            var.kind == "" and not (name in self.cx.syms.loops or name in self.ph_owner)
             for name, var in ir.free_vars(n).items())
         if data:
-            raise self.err(where, "loop bounds must not read array contents",
+            raise self.cx.err(where, "loop bounds must not read array contents",
                            hint="loop over the whole range and skip iterations with `if`/"
                                 "`continue`")
         for name in ir.free_vars(n):
             if name in self.ph_owner:
-                raise self.err(where, "loop bounds must not depend on values computed in a "
+                raise self.cx.err(where, "loop bounds must not depend on values computed in a "
                                       "loop", hint="compute the bound from array sizes, scalar "
                                                    "arguments and outer loop variables")
 
@@ -176,7 +176,7 @@ class LoopMixin:
         if self.frames and not self.frames[-1].top:
             self.flush_frame(self.frames[-1], partial=True)
         top = not self.loops
-        if top and not self.typing:
+        if top and not self.cx.typing:
             self.nest_id = id(node)
             self.prepass(node)
             self.version_nest()
@@ -185,21 +185,21 @@ class LoopMixin:
         self.run_loop(node, loop, new_groups)
         for g in new_groups:
             self.finish_group(g)
-        if top and not self.typing:
+        if top and not self.cx.typing:
             self.nest_id = None
 
     def prepass(self, node):
         """Type the whole nest once, to learn every write it makes."""
         self.nest_writes = []
         saved = self._save()
-        self.typing += 1
+        self.cx.typing += 1
         self.recording = True
         try:
             loop = self.make_loop(node)
             gs = self.start_groups(node, loop)
             self.run_loop(node, loop, gs)
         finally:
-            self.typing -= 1
+            self.cx.typing -= 1
             self.recording = False
             self._restore(saved)
 
@@ -260,21 +260,21 @@ class LoopMixin:
             chain = home(node, v)
             inner = assigned_in_nested_loop(chain[-1], v)
             if inner is not None:
-                raise self.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
-                                      f"line {self.smap.loc(chain[-1]).line} that encloses it",
+                raise self.cx.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
+                                      f"line {self.cx.smap.loc(chain[-1]).line} that encloses it",
                                hint="update a variable at one loop depth only (use a separate "
                                     "variable for the inner loop and combine after it)")
             key = tuple(id(n) for n in chain)
             specs.setdefault(key, (chain, []))[1].append(v)
         groups = []
         for chain, vs in specs.values():
-            g = Group(vs, chain, self.loops, self.smap.loc(chain[-1]))
+            g = Group(vs, chain, self.loops, self.cx.smap.loc(chain[-1]))
             self.create_group(g, node, loop)
             groups.append(g)
         return groups
 
     def create_group(self, g: Group, node, loop):
-        g.typing = bool(self.typing)
+        g.typing = bool(self.cx.typing)
         g.init = []
         g.unbound = []
         for v in g.names:
@@ -301,30 +301,30 @@ class LoopMixin:
                 break
             tys = new_tys
         else:
-            raise self.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
+            raise self.cx.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
                                  f"iteration to the next", hint="start it with a NumPy value of "
                                                                "the final type, e.g. np.float64(0)")
         g.probing = False
         for k, t in enumerate(tys):
             if t is None:
-                raise self.err(node, f"{g.names[k]!r} is never assigned in this loop")
+                raise self.cx.err(node, f"{g.names[k]!r} is never assigned in this loop")
         g.tys = tys
         self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
-                raise self.err(node, f"the running value of {', '.join(g.names)} is read inside a "
+                raise self.cx.err(node, f"the running value of {', '.join(g.names)} is read inside a "
                                      f"loop nest it accumulates over",
                                hint="a scan (reading the running value) is supported over a "
                                     "single loop; store per-row results in an array instead")
             g.scan = True
-        g.ranges = self.infer_ranges(g, node) if not self.typing else \
+        g.ranges = self.infer_ranges(g, node) if not self.cx.typing else \
             [(None, None)] * len(g.names)
         g.store = []
         for t in g.tys:
             # Python ints live in int64 (their ranges only decide where checks go)
             g.store.append(ir.Int(64) if t.kind == "int" else t.ir())
-        if not self.typing:
+        if not self.cx.typing:
             self.define_group(g, node, loop)
 
     def _next_type(self, g, k, nv, cur, node):
@@ -342,7 +342,7 @@ class LoopMixin:
         init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
         new = [t for t in types if t not in init_tys]
         if len(new) > 1:
-            raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
+            raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
                                  f"data ({' or '.join(t.describe() for t in new)})",
                            hint=f"convert the values assigned to {g.names[k]} to one type, or "
                                 f"start it with a NumPy value of the type it should have")
@@ -352,7 +352,7 @@ class LoopMixin:
             return cur
         if len(types) == 1:
             return types[0]
-        raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the data "
+        raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the data "
                              f"({' or '.join(t.describe() for t in types)})",
                        hint=f"start {g.names[k]} with a value of the type it should have")
 
@@ -387,7 +387,7 @@ class LoopMixin:
                              for _, v in others)
             if not keeps_init and (any(v.ty != other_ty for _, v in others) or init.union or
                                    init.ty != other_ty):
-                raise self.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
+                raise self.cx.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
                                      f"and a {other_ty.describe()} on others, in a way that "
                                      f"cannot be compiled exactly",
                                hint=f"start {name} with a value of type {t.describe()} (e.g. "
@@ -481,7 +481,7 @@ class LoopMixin:
             l = self._typing_loops.get(id(n))
             if l is None:
                 return False
-            nodes = [ops.node_of(self, l.start), ops.node_of(self, l.stop)]
+            nodes = [ops.node_of(self.cx, l.start), ops.node_of(self.cx, l.stop)]
             if syms & set(ir.free_vars(nodes)):
                 return False
             syms.add(l.sym)
@@ -495,7 +495,7 @@ class LoopMixin:
         out = None
         for n in g.chain_nodes:
             l = self._typing_loops[id(n)]
-            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
+            start = ops.cast(ir.INDEX, ops.node_of(self.cx, l.start))
             t = ir.EQ(l.var, start)
             out = t if out is None else ir.And(out, t)
         return out
@@ -505,13 +505,13 @@ class LoopMixin:
         out = const_val(True)
         for n in g.chain_nodes:
             l = self._typing_loops[id(n)]
-            ne = self.compare("<" if l.step > 0 else ">", l.start, l.stop)
-            out = self.logical_and(out, ops.truth(self, ne))
+            ne = self.cx.compare("<" if l.step > 0 else ">", l.start, l.stop)
+            out = self.cx.logical_and(out, ops.truth(self.cx, ne))
         return out
 
     def typing_run(self, g: Group, node):
         saved = self._save()
-        self.typing += 1
+        self.cx.typing += 1
         was_typing = g.typing
         g.typing = True
         try:
@@ -521,7 +521,7 @@ class LoopMixin:
             self.run_loop(node, loop, [g] + others)
             new = g.new_vals or [None] * len(g.names)
         finally:
-            self.typing -= 1
+            self.cx.typing -= 1
             g.typing = was_typing
             self._restore(saved)
         return new
@@ -607,7 +607,7 @@ class LoopMixin:
             rest = Aff({s: c for s, c in b.terms.items() if s != sym}, b.c)
             if any(s.startswith("%st_") for s in rest.terms):
                 continue
-            d = self.syms.numeric_of(rest, upper)
+            d = self.cx.syms.numeric_of(rest, upper)
             if d is None:
                 continue
             if k == 0:
@@ -676,7 +676,7 @@ class LoopMixin:
                     g.tys[k].describe()))
                 first = g.first
                 self.env[name] = unions.make_union(
-                    self, [(first, init), (unions.negate(self, first), self.env[name])])
+                    self.cx, [(first, init), (unions.negate(self.cx, first), self.env[name])])
                 continue
             else:
                 continue
@@ -684,7 +684,7 @@ class LoopMixin:
             other = getattr(g, "other_of", {}).get(name)
             before = self.env[other] if other is not None else init
             self.env[name] = unions.make_union(
-                self, [(tag, self.env[name]), (unions.negate(self, tag), before)])
+                self.cx, [(tag, self.env[name]), (unions.negate(self.cx, tag), before)])
         if not g.typing:
             self.bind_state(g)
 
@@ -718,7 +718,7 @@ class LoopMixin:
                 tv = finals[g.names.index(tag)]
                 other = g.other_of.get(name)
                 before = finals[g.names.index(other)] if other is not None else init
-                v = unions.make_union(self, [(tv, v), (unions.negate(self, tv), before)])
+                v = unions.make_union(self.cx, [(tv, v), (unions.negate(self.cx, tv), before)])
             elif init is not None and (init.union or init.ty != g.tys[k]):
                 ran = finals[g.names.index(flag)] if flag is not None else self.ran_value(g)
                 if not g.typing and k in getattr(g, "start_node", {}) and ran.node is not None:
@@ -726,7 +726,7 @@ class LoopMixin:
                     # f(final) with final at its start (what a loop that did not
                     # run leaves in the Func)
                     self.ran_info.append((ran.node, v.node, g.start_node[k]))
-                v = unions.make_union(self, [(ran, v), (unions.negate(self, ran), init)])
+                v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif not g.typing:
                 self.note_group_result(g, k, v)
             self.env[name] = v

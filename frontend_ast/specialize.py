@@ -303,7 +303,7 @@ class Specialization:
         for param, val in values:
             param.set(val)
         zero = _check_buffer()
-        for c in b.check_images:
+        for c in b.cx.check_images:
             c.image.set(zero)
         return env
 
@@ -311,11 +311,11 @@ class Specialization:
         """Run the call-time checks on `env` (raising what they raise) and
         return [(Param, value)] of the scalar parameters computed from it."""
         b = self.builder
-        for check in b.static_checks:
+        for check in b.cx.static_checks:
             check(env)
         used = self._used_params()
         values = []
-        for sp in b.static_params:
+        for sp in b.cx.static_params:
             if sp.param.name() not in used:
                 continue
             val = sp.fn(env)
@@ -429,7 +429,7 @@ class Specialization:
         from .schedules import in_user_names
         in_user_names(self, e)
         msg = str(e)
-        for c in self.builder.check_images:
+        for c in self.builder.cx.check_images:
             if c.index is not None and c.image.name() + " " in msg + " ":
                 return IndexError(_index_message(c, msg, env))
         m = _INPUT_OOB.search(msg)
@@ -440,7 +440,7 @@ class Specialization:
                 axis = arr.ndim - 1 - dim
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
-        for c in self.builder.check_images:
+        for c in self.builder.cx.check_images:
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
@@ -510,7 +510,7 @@ def _scalar_reader(ty, dtype):
 def _index_message(c, msg: str, env) -> str:
     """NumPy's IndexError text for a failed index check, with the array and
     the user's line."""
-    from .builder import decode_bad_index
+    from .context import decode_bad_index
     axis, size = c.index
     m = _CHECK_POS.search(msg)
     index = decode_bad_index(int(m.group(1))) if m is not None else "?"
