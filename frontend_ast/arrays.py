@@ -123,8 +123,6 @@ class ArrayMixin:
             out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
         return out
 
-    def unconditional(self) -> bool:
-        return not self.path and all(a is None for a in self.alive) and not self.lazy
 
     def to_index(self, v: Val, n: Val, axis=0, name=""):
         """(int32 index node, mode): mode "plain" (always in range), "clamp"
@@ -150,7 +148,7 @@ class ArrayMixin:
         lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
             return ops.cast(ir.INDEX, x), "plain"
-        if self.unconditional() and not self.cx.typing and self.static_index_check(v, n, axis, name):
+        if self.scope.unconditional() and not self.cx.typing and self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
@@ -162,7 +160,7 @@ class ArrayMixin:
                 # read is checked where it happens
                 return xi, "unfollowed"
             return xi, "plain"
-        if self.unconditional() and self.cx.typing and _single_aff(v) is not None:
+        if self.scope.unconditional() and self.cx.typing and _single_aff(v) is not None:
             return ops.cast(ir.INDEX, x), "plain"
         lo_f, hi_f = proofs(True)
         if lo_f and hi_f:
@@ -266,7 +264,7 @@ class ArrayMixin:
         value = self._checked(value, arr, items, ", assignment")
         if not self.cx.typing:
             self.version_for_write(arr)
-        cond = self.current_condition()
+        cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
 
     def store_convert(self, v: Val, ty) -> Val:

@@ -19,6 +19,7 @@ from .emit import EmitMixin, Frame
 from .exprs import _UNBOUND, ExprMixin
 from .loops import LoopMixin
 from .ranges import INT32, INT64, Aff
+from .scope import Scope
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val
 
@@ -34,11 +35,8 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self.tree = pf.tree
         self.live = Liveness(pf.tree)
         self.assigned_names = names_assigned(pf.tree.body)
-        self.env = {}
-        self.lazy = 0
+        self.scope = Scope(self.cx)
         self.loops = []
-        self.path = []
-        self.alive = []
         self.frames = [Frame(top=True)]
         self.recording = False
         self.active_groups = []
@@ -85,7 +83,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                 arr.image = img
                 arr.arg_name = name
                 self.inputs[name] = arr
-                self.env[name] = arr
+                self.scope.env[name] = arr
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)
@@ -105,10 +103,10 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                     self.cx.sym_static[name] = _param_fn(name)
                     v.set_range(lo, hi, [Aff.sym(name)], [Aff.sym(name)])
                 self.inputs[name] = p
-                self.env[name] = v
+                self.scope.env[name] = v
             elif kind == "const":
                 val = spec[1]
-                self.env[name] = const_val(val) if isinstance(val, (bool, int, float, np.generic)) \
+                self.scope.env[name] = const_val(val) if isinstance(val, (bool, int, float, np.generic)) \
                     else val
             else:
                 raise ValueError(f"unknown argument kind {kind}")
@@ -149,7 +147,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         elif isinstance(s, ast.If):
             self.exec_if(s)
         elif isinstance(s, ast.Continue):
-            self.alive[-1] = const_val(False)
+            self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):
             self.result = self.ev(s.value) if s.value is not None else None
         elif isinstance(s, (ast.Pass, ast.Expr)):
@@ -187,34 +185,34 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             raise self.cx.err(target, "unsupported assignment target")
 
     def assign_name(self, name, value, node):
-        cur = self.env.get(name)
+        cur = self.scope.env.get(name)
         if isinstance(value, Arr):
             if self.loops:
                 raise self.cx.err(node, "arrays can be named only outside loops",
                                hint="create and name arrays before the loop")
             self.name_array(value, name)
-            self.env[name] = value
+            self.scope.env[name] = value
             return
         if isinstance(cur, Arr) and self.loops:
             raise self.cx.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
                                  f"inside a loop", hint="use another name")
         if isinstance(value, Val):
-            alive = self.alive[-1] if self.alive else None
+            alive = self.scope.alive[-1] if self.scope.alive else None
             if alive is not None and isinstance(cur, Val):
                 value = ops.select(self.cx, ops.truth(self.cx, alive), value, cur)
-            self.env[name] = value
+            self.scope.env[name] = value
             for g in self.active_groups:
                 flag = g.flag_of.get(name)
                 if flag is not None:
-                    old = self.env.get(flag)
+                    old = self.scope.env.get(flag)
                     t = const_val(True)
                     if alive is not None and isinstance(old, Val):
                         t = ops.select(self.cx, ops.truth(self.cx, alive), t, old)
-                    self.env[flag] = t
+                    self.scope.env[flag] = t
             return
         if self.loops and not isinstance(value, TupleVal):
             raise self.cx.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
-        self.env[name] = value
+        self.scope.env[name] = value
 
     def exec_augassign(self, s):
         op = _BINOPS.get(type(s.op))
@@ -242,31 +240,31 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         if c.is_const:
             self.exec_block(s.body if c.const else s.orelse)
             return
-        env0 = dict(self.env)
-        alive0 = self.alive[-1] if self.alive else None
-        self.path.append(c)
-        self.push_facts(c, True)
+        env0 = dict(self.scope.env)
+        alive0 = self.scope.alive[-1] if self.scope.alive else None
+        self.scope.path.append(c)
+        self.scope.push_facts(c, True)
         try:
             self.exec_block(s.body)
         finally:
-            self.pop_facts()
-            self.path.pop()
-        env_t = self.env
-        alive_t = self.alive[-1] if self.alive else None
-        self.env = dict(env0)
-        if self.alive:
-            self.alive[-1] = alive0
+            self.scope.pop_facts()
+            self.scope.path.pop()
+        env_t = self.scope.env
+        alive_t = self.scope.alive[-1] if self.scope.alive else None
+        self.scope.env = dict(env0)
+        if self.scope.alive:
+            self.scope.alive[-1] = alive0
         nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky)
         nc.facts = (c.facts[1], c.facts[0]) if c.facts else None
-        self.path.append(nc)
-        self.push_facts(c, False)
+        self.scope.path.append(nc)
+        self.scope.push_facts(c, False)
         try:
             self.exec_block(s.orelse)
         finally:
-            self.pop_facts()
-            self.path.pop()
-        env_e = self.env
-        alive_e = self.alive[-1] if self.alive else None
+            self.scope.pop_facts()
+            self.scope.path.pop()
+        env_e = self.scope.env
+        alive_e = self.scope.alive[-1] if self.scope.alive else None
         self.cx.cur_node = s
         merged = {}
         for name in set(env_t) | set(env_e):
@@ -280,56 +278,13 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                                hint="bind array names outside `if`s")
             else:
                 merged[name] = _UNBOUND
-        self.env = merged
-        if self.alive and (alive_t is not alive0 or alive_e is not alive0):
+        self.scope.env = merged
+        if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)
-            self.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at), ops.truth(self.cx, ae),
+            self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at), ops.truth(self.cx, ae),
                                         lazy=False)
 
-    # conditions ---------------------------------------------------------------------------------
-    def current_condition(self):
-        """The condition under which the current statement runs (None: always)."""
-        out = None
-        for c in list(self.path) + [a for a in self.alive if a is not None]:
-            c = ops.truth(self.cx, c)
-            if c.is_const:
-                if c.const:
-                    continue
-                return c
-            out = c if out is None else self.cx.logical_and(out, c)
-        return out
-
-    def condition_outside(self, depth):
-        """The condition of the enclosing ifs and `continue`s of loop levels
-        below `depth` (the number of active loops to include)."""
-        out = None
-        conds = list(self.path) + [a for a in self.alive[:depth] if a is not None]
-        for c in conds:
-            c = ops.truth(self.cx, c)
-            if c.is_const:
-                if c.const:
-                    continue
-                return c
-            out = c if out is None else self.cx.logical_and(out, c)
-        return out
-
-    def push_facts(self, c: Val, when_true: bool):
-        facts = {}
-        if c is not None and c.facts:
-            for d in (c.facts[0] if when_true else c.facts[1]):
-                for s, k in d.terms.items():
-                    if s in self.cx.syms.loops and k in (1, -1):
-                        rest = Aff({t: v for t, v in d.terms.items() if t != s}, d.c)
-                        lows, highs = facts.setdefault(s, ([], []))
-                        if k == 1:
-                            lows.append(rest.scale(-1))
-                        else:
-                            highs.append(rest)
-        self.cx.syms.push(facts)
-
-    def pop_facts(self):
-        self.cx.syms.pop()
 
 
 def _shape_fn(name, k):

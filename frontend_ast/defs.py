@@ -101,7 +101,7 @@ class DefsMixin:
     def emit_group_update(self, g):
         news = []
         for name in g.names:
-            v = self.env.get(name)
+            v = self.scope.env.get(name)
             news.append(v if isinstance(v, Val) else None)
         if g.typing:
             g.new_vals = [None if (v is None or isinstance(v, MaybeUnbound)) else v for v in news]
@@ -140,7 +140,7 @@ class DefsMixin:
             cv = ops.convert_for_merge(self.cx, v, t) if v.ty != t else v
             vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
-        outside = self.condition_outside(len(self.alive) - 1)
+        outside = self.scope.condition_outside(len(self.scope.alive) - 1)
         if outside is not None:
             preds.append(outside.node)
         p, vals = _factor_condition(vals, g.ph)

@@ -86,8 +86,8 @@ class ExprMixin:
 
     def _ev_Name(self, node):
         name = node.id
-        if name in self.env:
-            v = self.env[name]
+        if name in self.scope.env:
+            v = self.scope.env[name]
             if isinstance(v, LoopVarDone):
                 raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
                                hint="copy the value you need into another variable inside "
@@ -281,15 +281,15 @@ class ExprMixin:
                 result = self.cx.compare(op, left, right)
             else:
                 cond = result
-                self.push_facts(cond, True)
-                self.lazy += 1
+                self.scope.push_facts(cond, True)
+                self.scope.lazy += 1
                 try:
                     right = self.ev_val(right_node)
                     self.cx.cur_node = node
                     nxt = self.cx.compare(op, left, right)
                 finally:
-                    self.lazy -= 1
-                    self.pop_facts()
+                    self.scope.lazy -= 1
+                    self.scope.pop_facts()
                 result = self.cx.logical_and(cond, nxt)
             left = right
         return result
@@ -301,14 +301,14 @@ class ExprMixin:
         pushed = 0
         try:
             for e in node.values[1:]:
-                self.push_facts(vals[-1], is_and)
+                self.scope.push_facts(vals[-1], is_and)
                 pushed += 1
-                self.lazy += 1
+                self.scope.lazy += 1
                 vals.append(self.ev_val(e))
         finally:
-            self.lazy -= pushed
+            self.scope.lazy -= pushed
             for _ in range(pushed):
-                self.pop_facts()
+                self.scope.pop_facts()
         self.cx.cur_node = node
         out = vals[-1]
         for v in reversed(vals[:-1]):
@@ -321,20 +321,20 @@ class ExprMixin:
         c = ops.truth(self.cx, self.ev_val(node.test))
         if c.is_const:
             return self.ev_val(node.body if c.const else node.orelse)
-        self.push_facts(c, True)
-        self.lazy += 1
+        self.scope.push_facts(c, True)
+        self.scope.lazy += 1
         try:
             a = self.ev_val(node.body)
         finally:
-            self.lazy -= 1
-            self.pop_facts()
-        self.push_facts(c, False)
-        self.lazy += 1
+            self.scope.lazy -= 1
+            self.scope.pop_facts()
+        self.scope.push_facts(c, False)
+        self.scope.lazy += 1
         try:
             b = self.ev_val(node.orelse)
         finally:
-            self.lazy -= 1
-            self.pop_facts()
+            self.scope.lazy -= 1
+            self.scope.pop_facts()
         self.cx.cur_node = node
         return ops.select(self.cx, c, a, b)
 

@@ -204,15 +204,15 @@ class LoopMixin:
             self._restore(saved)
 
     def _save(self):
-        return (dict(self.env), list(self.frames), list(self.path), list(self.alive),
+        return (dict(self.scope.env), list(self.frames), list(self.scope.path), list(self.scope.alive),
                 list(self.active_groups), dict(self.state_subst))
 
     def _restore(self, saved):
         env, frames, path, alive, groups, subst = saved
-        self.env = env
+        self.scope.env = env
         self.frames = frames
-        self.path = path
-        self.alive = alive
+        self.scope.path = path
+        self.scope.alive = alive
         self.active_groups = groups
         self.state_subst = subst
 
@@ -226,15 +226,15 @@ class LoopMixin:
                 g.chain.append(loop)
         self.active_groups.extend(new_groups)
         self.frames.append(frame)
-        self.alive.append(None)
-        self.env[loop.name] = loop.val
+        self.scope.alive.append(None)
+        self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
         try:
             self.exec_block(node.body)
             self.flush_frame(frame)
         finally:
-            self.alive.pop()
+            self.scope.alive.pop()
             self.frames.pop()
             self.loops.pop()
             for g in new_groups:
@@ -242,7 +242,7 @@ class LoopMixin:
             for g in self.active_groups + new_groups:
                 if node in g.chain_nodes and g.chain and g.chain[-1] is loop:
                     g.chain.pop()
-        self.env[loop.name] = LoopVarDone(loop.name)
+        self.scope.env[loop.name] = LoopVarDone(loop.name)
 
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
@@ -252,7 +252,7 @@ class LoopMixin:
         for v in names:
             if v in active:
                 continue
-            cur = self.env.get(v)
+            cur = self.scope.env.get(v)
             if isinstance(cur, Arr):
                 continue
             if isinstance(cur, LoopVarDone):
@@ -278,7 +278,7 @@ class LoopMixin:
         g.init = []
         g.unbound = []
         for v in g.names:
-            cur = self.env.get(v)
+            cur = self.scope.env.get(v)
             if isinstance(cur, Val):
                 g.init.append(cur)
                 g.unbound.append(False)
@@ -646,7 +646,7 @@ class LoopMixin:
             elif t.is_int():
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
-            self.env[name] = _unbound_state(v) if g.unbound[k] else v
+            self.scope.env[name] = _unbound_state(v) if g.unbound[k] else v
         # a member read as "its initial value until the loop gives it the
         # loop's type" (tagged members; every type-changing one while probing)
         g.probe_tag = {}
@@ -658,7 +658,7 @@ class LoopMixin:
             tag_name = getattr(g, "tag_of", {}).get(name)
             changes = init.union or init.ty != g.tys[k]
             if tag_name is not None:
-                tag = self.env[tag_name]
+                tag = self.scope.env[tag_name]
                 if not g.typing and name in g.peel:
                     self.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
             elif getattr(g, "probing", False) and changes:
@@ -675,16 +675,16 @@ class LoopMixin:
                     t.describe() for t in {v.ty: 0 for _, v in unions.alternatives(init)}),
                     g.tys[k].describe()))
                 first = g.first
-                self.env[name] = unions.make_union(
-                    self.cx, [(first, init), (unions.negate(self.cx, first), self.env[name])])
+                self.scope.env[name] = unions.make_union(
+                    self.cx, [(first, init), (unions.negate(self.cx, first), self.scope.env[name])])
                 continue
             else:
                 continue
             g.probe_tag[k] = tag.node.name
             other = getattr(g, "other_of", {}).get(name)
-            before = self.env[other] if other is not None else init
-            self.env[name] = unions.make_union(
-                self.cx, [(tag, self.env[name]), (unions.negate(self.cx, tag), before)])
+            before = self.scope.env[other] if other is not None else init
+            self.scope.env[name] = unions.make_union(
+                self.cx, [(tag, self.scope.env[name]), (unions.negate(self.cx, tag), before)])
         if not g.typing:
             self.bind_state(g)
 
@@ -729,9 +729,9 @@ class LoopMixin:
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif not g.typing:
                 self.note_group_result(g, k, v)
-            self.env[name] = v
+            self.scope.env[name] = v
         for name in g.names[g.base:]:
-            self.env.pop(name, None)
+            self.scope.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
     def flush_frame(self, frame: Frame, partial: bool = False):
