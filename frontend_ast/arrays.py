@@ -34,7 +34,7 @@ class Cell:
 class ArrayMixin:
     # creation ------------------------------------------------------------------
     def create_array(self, ty, shape, fill, node) -> Arr:
-        if self.loops:
+        if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops",
                            hint="create the array before the loop and write its elements "
                                 "inside")
@@ -49,7 +49,7 @@ class ArrayMixin:
     def copy_array(self, src, node) -> Arr:
         if not isinstance(src, Arr):
             raise self.cx.err(node, "copy() needs an array")
-        if self.loops:
+        if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops")
         arr = Arr("array", src.ty, list(src.shape), "local", self.cx.smap.loc(node))
         arr.copy_of = src
@@ -153,7 +153,7 @@ class ArrayMixin:
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
             aff = _single_aff(v)
-            if any(l.sym not in aff.terms for l in self.loops):
+            if any(l.sym not in aff.terms for l in self.state.loops):
                 # checked at call time over the loops that run; read inside a
                 # loop it does not follow (`a[5]`), it must also not be checked
                 # statically over loops that run zero times: the compiled
@@ -184,7 +184,7 @@ class ArrayMixin:
         aff = _single_aff(v)
         if aff is None or not n.is_static:
             return False
-        loops = list(self.loops)
+        loops = list(self.state.loops)
         if any(l.start.static is None or l.stop.static is None for l in loops):
             return False
         loop_syms = {l.sym for l in loops}
@@ -278,7 +278,7 @@ class ArrayMixin:
         return ops.cast_to(self.cx, v, ty)
 
     def frame_for_write(self):
-        return self.frames[-1]
+        return self.state.frames[-1]
 
     def record_write(self, arr, nodes, value: Val, cond, node, raw):
         frame = self.frame_for_write()
@@ -294,7 +294,7 @@ class ArrayMixin:
                                hint="write each array at one index expression per loop "
                                     "iteration, or split the loop")
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
-            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.loops), raw)
+            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.state.loops), raw)
             frame.cells[key] = cell
             frame.order.append(key)
             prev = Val(old, arr.ty)
@@ -310,7 +310,7 @@ class ArrayMixin:
 
     def find_cell(self, arr, nodes):
         key = (id(arr), self.index_key(nodes))
-        for frame in reversed(self.frames):
+        for frame in reversed(self.state.frames):
             c = frame.cells.get(key)
             if c is not None:
                 return c

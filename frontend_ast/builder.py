@@ -15,8 +15,9 @@ from .analyze import Liveness, names_assigned
 from .arrays import ArrayMixin
 from .context import Context
 from .defs import DefsMixin
-from .emit import EmitMixin, Frame
+from .emit import EmitMixin
 from .exprs import _UNBOUND, ExprMixin
+from .loop_state import LoopState
 from .loops import LoopMixin
 from .ranges import INT32, INT64, Aff
 from .scope import Scope
@@ -36,19 +37,11 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self.live = Liveness(pf.tree)
         self.assigned_names = names_assigned(pf.tree.body)
         self.scope = Scope(self.cx)
-        self.loops = []
-        self.frames = [Frame(top=True)]
-        self.recording = False
-        self.active_groups = []
+        self.state = LoopState(self.cx)
         self.state_subst = {}
-        self.ph_owner = {}
-        self.nest_id = None
-        self.nest_writes = []
         self.funcs = []
         self.def_log = []
         self.var_log = []
-        self.loop_var_objects = {}
-        self._typing_loops = {}
         self.inputs = {}
         self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
         self.tag_peel = {}          # tag placeholder -> {state placeholder: start} of peeled
@@ -187,13 +180,13 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
     def assign_name(self, name, value, node):
         cur = self.scope.env.get(name)
         if isinstance(value, Arr):
-            if self.loops:
+            if self.state.loops:
                 raise self.cx.err(node, "arrays can be named only outside loops",
                                hint="create and name arrays before the loop")
             self.name_array(value, name)
             self.scope.env[name] = value
             return
-        if isinstance(cur, Arr) and self.loops:
+        if isinstance(cur, Arr) and self.state.loops:
             raise self.cx.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
                                  f"inside a loop", hint="use another name")
         if isinstance(value, Val):
@@ -201,7 +194,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             if alive is not None and isinstance(cur, Val):
                 value = ops.select(self.cx, ops.truth(self.cx, alive), value, cur)
             self.scope.env[name] = value
-            for g in self.active_groups:
+            for g in self.state.active_groups:
                 flag = g.flag_of.get(name)
                 if flag is not None:
                     old = self.scope.env.get(flag)
@@ -210,7 +203,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                         t = ops.select(self.cx, ops.truth(self.cx, alive), t, old)
                     self.scope.env[flag] = t
             return
-        if self.loops and not isinstance(value, TupleVal):
+        if self.state.loops and not isinstance(value, TupleVal):
             raise self.cx.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
         self.scope.env[name] = value
 

@@ -49,7 +49,7 @@ class DefsMixin:
                 # the conversion can raise (a Python int out of the dtype's
                 # range): only if the loop runs, as in Python
                 if ran is None:
-                    ran = ops.node_of(self.cx, self.ran_value(g))
+                    ran = ops.node_of(self.cx, self.state.ran_value(g))
                 n = ir.Call(n.type, "if_then_else", (ran, n, ir.Const(n.type, 0)),
                             ir.INTRINSIC)
             g.start_node[k] = ops.cast(st, n)
@@ -192,9 +192,9 @@ class DefsMixin:
         return Val(vnode, t, risky=v.risky), Val(tnode, PY_BOOL)
 
     def _scan_marks(self, node, emitter):
-        for name in _phs(node, self.ph_owner):
-            owner = self.ph_owner[name]
-            if owner is not emitter and owner in self.active_groups:
+        for name in _phs(node, self.state.ph_owner):
+            owner = self.state.ph_owner[name]
+            if owner is not emitter and owner in self.state.active_groups:
                 owner.scan_needed = True
 
     # cells ------------------------------------------------------------------------------
@@ -210,8 +210,8 @@ class DefsMixin:
         if self.cx.typing:
             for n in [vnode] + list(cell.idx) + ([cond.node] if cond is not None else []):
                 self._scan_marks(n, None)
-            if self.recording:
-                self.nest_writes.append(cell)
+            if self.state.recording:
+                self.state.nest_writes.append(cell)
             return
         exprs = [vnode] + ([cond.node] if cond is not None else [])
         old_name = cell.old.name
@@ -314,8 +314,8 @@ class DefsMixin:
     def note_read(self, arr, call_node, idx_nodes=None):
         arr.reads = getattr(arr, "reads", [])
         arr.reads.append((self.cx.epoch, call_node))
-        self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.loops),
-                                          self.cx.stmt_pos, idx_nodes, self.nest_id,
+        self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.state.loops),
+                                          self.cx.stmt_pos, idx_nodes, self.state.nest_id,
                                           self.cx.smap.loc(self.cx.cur_node)))
 
     def mark_emitted(self, nodes, func):
@@ -330,7 +330,7 @@ class DefsMixin:
     def version_nest(self):
         """At the start of a loop nest: arrays it writes that earlier
         statements read get a new Func version."""
-        for arr in {id(c.arr): c.arr for c in self.nest_writes}.values():
+        for arr in {id(c.arr): c.arr for c in self.state.nest_writes}.values():
             self.version_for_write(arr)
 
     def version_for_write(self, arr):
@@ -368,9 +368,9 @@ class DefsMixin:
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
         being emitted writes later (deps.check_reads)."""
-        deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.nest_id,
+        deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
                                          read_sites=self.read_sites,
-                                         nest_writes=self.nest_writes,
+                                         nest_writes=self.state.nest_writes,
                                          smap_error=self.cx.smap_error), nodes, target)
 
 

@@ -14,23 +14,6 @@ from .ranges import INT32, Aff
 from .values import Val
 
 
-class Frame:
-    """The pending writes of one loop iteration (or of one top-level statement)."""
-
-    def __init__(self, loop=None, top=False):
-        self.loop = loop
-        self.top = top
-        self.cells = {}
-        self.order = []
-        self.groups = []        # groups whose state is updated in this loop's body
-
-    def other_index(self, arr, key):
-        for k, c in self.cells.items():
-            if c.arr is arr and k != key:
-                return c
-        return None
-
-
 def _exact_aff(v: Val):
     """An affine form that is both a lower and an upper bound of v (its value)."""
     return next((a for a in v.lbs if a in v.ubs), None)

@@ -14,8 +14,9 @@ from pyhalide.var import Var
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrays import _single_aff
-from .emit import FirstInfo, Frame
+from .emit import FirstInfo
 from .loop_bounds import affine_bounds, unguarded
+from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL, PY_INT
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh
@@ -28,40 +29,13 @@ class LoopVarDone:
         self.name = name
 
 
-class Group:
-    """Scalars carried together by one loop chain: one (tuple) Func."""
-
-    def __init__(self, names, chain_nodes, ctx, loc):
-        self.names = list(names)
-        self.chain_nodes = list(chain_nodes)
-        self.ctx = list(ctx)
-        self.loc = loc
-        self.tys = []
-        self.store = []
-        self.ranges = []
-        self.init = []
-        self.func = None
-        self.scan = False
-        self.scan_needed = False
-        self.ph = []
-        self.new_vals = None
-        self.chain = []
-        self.typing = False
-        self.label = "_".join(self.names)
-        self.flag_of = {}
-        self.loop_sym_for_scan = None
-        self.last_node = None
-        self.updated = False
-
-    def __repr__(self):
-        return f"<Group {self.names}>"
 
 
 class LoopMixin:
     # loop headers -------------------------------------------------------------------
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
-        if any(l.name == name for l in self.loops):
+        if any(l.name == name for l in self.state.loops):
             raise self.cx.err(node.target, f"the loop variable {name!r} is already the variable of "
                                         f"an enclosing loop", hint="use another name")
         args = [self.ev_val(a, "an integer loop bound") for a in node.iter.args]
@@ -106,9 +80,9 @@ class LoopMixin:
                                         "factors, min and max")
             bounds.append(v)
         start, stop = bounds
-        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.nest_id)
-        self._typing_loops[id(node)] = loop
-        loop.pure_var = self.loop_var_objects.setdefault(loop.sym, Var(name))
+        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id)
+        self.state.headers[id(node)] = loop
+        loop.pure_var = self.state.pure_vars.setdefault(loop.sym, Var(name))
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
             lo = start.lo
@@ -130,7 +104,7 @@ class LoopMixin:
         arithmetic computing it neither wraps nor leaves 32 bits (None if
         its form is not affine in loop variables and argument symbols)."""
         n = ops.node_of(self.cx, v)
-        sym_of = {l.sym: l.sym for l in self.loops}
+        sym_of = {l.sym: l.sym for l in self.state.loops}
         sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
                        if isinstance(sn, ir.Variable) and s in self.cx.sym_static})
         found = affine_bounds(n, sym_of, INT32[0], INT32[1])
@@ -159,25 +133,25 @@ class LoopMixin:
         n = ops.node_of(self.cx, v)
         data = any(c.call_type != ir.INTRINSIC and not is_check_read(c)
                    for c in ir.find_calls(n)) or any(
-            var.kind == "" and not (name in self.cx.syms.loops or name in self.ph_owner)
+            var.kind == "" and not (name in self.cx.syms.loops or name in self.state.ph_owner)
             for name, var in ir.free_vars(n).items())
         if data:
             raise self.cx.err(where, "loop bounds must not read array contents",
                            hint="loop over the whole range and skip iterations with `if`/"
                                 "`continue`")
         for name in ir.free_vars(n):
-            if name in self.ph_owner:
+            if name in self.state.ph_owner:
                 raise self.cx.err(where, "loop bounds must not depend on values computed in a "
                                       "loop", hint="compute the bound from array sizes, scalar "
                                                    "arguments and outer loop variables")
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
-        if self.frames and not self.frames[-1].top:
-            self.flush_frame(self.frames[-1], partial=True)
-        top = not self.loops
+        if self.state.frames and not self.state.frames[-1].top:
+            self.flush_frame(self.state.frames[-1], partial=True)
+        top = not self.state.loops
         if top and not self.cx.typing:
-            self.nest_id = id(node)
+            self.state.nest_id = id(node)
             self.prepass(node)
             self.version_nest()
         loop = self.make_loop(node)
@@ -186,46 +160,46 @@ class LoopMixin:
         for g in new_groups:
             self.finish_group(g)
         if top and not self.cx.typing:
-            self.nest_id = None
+            self.state.nest_id = None
 
     def prepass(self, node):
         """Type the whole nest once, to learn every write it makes."""
-        self.nest_writes = []
+        self.state.nest_writes = []
         saved = self._save()
         self.cx.typing += 1
-        self.recording = True
+        self.state.recording = True
         try:
             loop = self.make_loop(node)
             gs = self.start_groups(node, loop)
             self.run_loop(node, loop, gs)
         finally:
             self.cx.typing -= 1
-            self.recording = False
+            self.state.recording = False
             self._restore(saved)
 
     def _save(self):
-        return (dict(self.scope.env), list(self.frames), list(self.scope.path), list(self.scope.alive),
-                list(self.active_groups), dict(self.state_subst))
+        return (dict(self.scope.env), list(self.state.frames), list(self.scope.path), list(self.scope.alive),
+                list(self.state.active_groups), dict(self.state_subst))
 
     def _restore(self, saved):
         env, frames, path, alive, groups, subst = saved
         self.scope.env = env
-        self.frames = frames
+        self.state.frames = frames
         self.scope.path = path
         self.scope.alive = alive
-        self.active_groups = groups
+        self.state.active_groups = groups
         self.state_subst = subst
 
     def run_loop(self, node, loop, new_groups):
-        self.loops.append(loop)
+        self.state.loops.append(loop)
         frame = Frame(loop)
-        for g in self.active_groups + new_groups:
+        for g in self.state.active_groups + new_groups:
             if g.chain_nodes[-1] is node:
                 frame.groups.append(g)
             if node in g.chain_nodes:
                 g.chain.append(loop)
-        self.active_groups.extend(new_groups)
-        self.frames.append(frame)
+        self.state.active_groups.extend(new_groups)
+        self.state.frames.append(frame)
         self.scope.alive.append(None)
         self.scope.env[loop.name] = loop.val
         for g in new_groups:
@@ -235,11 +209,11 @@ class LoopMixin:
             self.flush_frame(frame)
         finally:
             self.scope.alive.pop()
-            self.frames.pop()
-            self.loops.pop()
+            self.state.frames.pop()
+            self.state.loops.pop()
             for g in new_groups:
-                self.active_groups.remove(g)
-            for g in self.active_groups + new_groups:
+                self.state.active_groups.remove(g)
+            for g in self.state.active_groups + new_groups:
                 if node in g.chain_nodes and g.chain and g.chain[-1] is loop:
                     g.chain.pop()
         self.scope.env[loop.name] = LoopVarDone(loop.name)
@@ -247,7 +221,7 @@ class LoopMixin:
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
         names = carried(node, self.live)
-        active = {n for g in self.active_groups for n in g.names}
+        active = {n for g in self.state.active_groups for n in g.names}
         specs = {}
         for v in names:
             if v in active:
@@ -268,7 +242,7 @@ class LoopMixin:
             specs.setdefault(key, (chain, []))[1].append(v)
         groups = []
         for chain, vs in specs.values():
-            g = Group(vs, chain, self.loops, self.cx.smap.loc(chain[-1]))
+            g = Group(vs, chain, self.state.loops, self.cx.smap.loc(chain[-1]))
             self.create_group(g, node, loop)
             groups.append(g)
         return groups
@@ -365,7 +339,7 @@ class LoopMixin:
         converted to the loop's type, the value element starts from that
         conversion and its update reads only itself ("peeled"); otherwise
         both are read under the tag."""
-        if getattr(g, "tags_added", False):
+        if g.tags_added:
             return
         g.tags_added = True
         g.tag_of = {}
@@ -450,11 +424,11 @@ class LoopMixin:
         first assigned in the loop (else reading them raises
         UnboundLocalError), and members whose type the loop changes when
         whether the loop ran is not a condition on its bounds."""
-        if getattr(g, "flags_added", False):
+        if g.flags_added:
             return
         g.flags_added = True
         g.flag_of = {}
-        ran_known = self._ran_condition_known(g)
+        ran_known = self.state.ran_condition_known(g)
         for k in range(g.base):
             init, t = g.init[k], g.tys[k]
             name = g.names[k]
@@ -472,42 +446,8 @@ class LoopMixin:
             g.unbound.append(False)
             g.flag_of[name] = flag
 
-    def _ran_condition_known(self, g) -> bool:
-        """Whether "the loop chain ran at least once" is a condition on the
-        bounds of its loops (no inner bound depends on an outer loop of the
-        chain)."""
-        syms = set()
-        for n in g.chain_nodes:
-            l = self._typing_loops.get(id(n))
-            if l is None:
-                return False
-            nodes = [ops.node_of(self.cx, l.start), ops.node_of(self.cx, l.stop)]
-            if syms & set(ir.free_vars(nodes)):
-                return False
-            syms.add(l.sym)
-        return True
 
-    def first_iteration(self, g):
-        """An IR test of the first iteration of g's loop chain (over loop
-        placeholders), or None if inner bounds depend on outer chain loops."""
-        if not self._ran_condition_known(g):
-            return None
-        out = None
-        for n in g.chain_nodes:
-            l = self._typing_loops[id(n)]
-            start = ops.cast(ir.INDEX, ops.node_of(self.cx, l.start))
-            t = ir.EQ(l.var, start)
-            out = t if out is None else ir.And(out, t)
-        return out
 
-    def ran_value(self, g) -> Val:
-        """A bool: the loop chain of g ran at least once (after the loop)."""
-        out = const_val(True)
-        for n in g.chain_nodes:
-            l = self._typing_loops[id(n)]
-            ne = self.cx.compare("<" if l.step > 0 else ">", l.start, l.stop)
-            out = self.cx.logical_and(out, ops.truth(self.cx, ne))
-        return out
 
     def typing_run(self, g: Group, node):
         saved = self._save()
@@ -529,12 +469,12 @@ class LoopMixin:
     def start_groups_except(self, node, loop, g):
         # other groups starting at this loop (different homes) are typed too
         names = set(g.names)
-        saved_active = list(self.active_groups)
-        self.active_groups = self.active_groups + [g]
+        saved_active = list(self.state.active_groups)
+        self.state.active_groups = self.state.active_groups + [g]
         try:
             gs = self.start_groups(node, loop)
         finally:
-            self.active_groups = saved_active
+            self.state.active_groups = saved_active
         return [x for x in gs if not set(x.names) & names]
 
     def infer_ranges(self, g: Group, node):
@@ -581,7 +521,7 @@ class LoopMixin:
     def _growth_ranges(self, g, inits, new):
         trip = 1
         for n in g.chain_nodes:
-            l = self._loop_for_node(n)
+            l = self.state.headers.get(id(n))
             if l is None or l.max_trip is None:
                 trip = None
                 break
@@ -620,8 +560,6 @@ class LoopMixin:
                 best = cand
         return best
 
-    def _loop_for_node(self, n):
-        return self._typing_loops.get(id(n))
 
     def enter_group(self, g: Group):
         """Bind the group's state to placeholders for one iteration."""
@@ -633,11 +571,11 @@ class LoopMixin:
                 (ir.Int(64) if t.kind == "int" else t.ir())
             p = ir.Variable(st, fresh(f"st:{name}"))
             g.ph.append(p)
-            self.ph_owner[p.name] = g
+            self.state.ph_owner[p.name] = g
             v = Val(p, t)
             if t.kind == "int":
                 rng = None
-                if g.typing and getattr(g, "cur_ranges", None) is not None:
+                if g.typing and g.cur_ranges is not None:
                     rng = g.cur_ranges[k]
                     v.set_range(rng[0] if rng else None, rng[1] if rng else None,
                                 [Aff.sym(g.range_syms[k])], [Aff.sym(g.range_syms[k])])
@@ -655,20 +593,20 @@ class LoopMixin:
             name, init = g.names[k], g.init[k]
             if init is None or g.unbound[k]:
                 continue
-            tag_name = getattr(g, "tag_of", {}).get(name)
+            tag_name = g.tag_of.get(name)
             changes = init.union or init.ty != g.tys[k]
             if tag_name is not None:
                 tag = self.scope.env[tag_name]
                 if not g.typing and name in g.peel:
                     self.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
-            elif getattr(g, "probing", False) and changes:
+            elif g.probing and changes:
                 tag = Val(ir.Variable(ir.Bool(), fresh(f"tag:{name}")), PY_BOOL)
             elif changes and not g.typing:
                 # its initial value in the first iteration, the loop's type after
                 if g.first is None:
                     g.first = Val(ir.Variable(ir.Bool(), fresh(f"first:{g.label}")), PY_BOOL)
                     self.first_info[g.first.node.name] = FirstInfo(
-                        {}, self.first_iteration(g), g.chain_nodes[0], [])
+                        {}, self.state.first_iteration(g), g.chain_nodes[0], [])
                 info = self.first_info[g.first.node.name]
                 info.starts[g.ph[k].name] = g.start_node[k]
                 info.members.append((name, " or ".join(
@@ -681,7 +619,7 @@ class LoopMixin:
             else:
                 continue
             g.probe_tag[k] = tag.node.name
-            other = getattr(g, "other_of", {}).get(name)
+            other = g.other_of.get(name)
             before = self.scope.env[other] if other is not None else init
             self.scope.env[name] = unions.make_union(
                 self.cx, [(tag, self.scope.env[name]), (unions.negate(self.cx, tag), before)])
@@ -692,8 +630,6 @@ class LoopMixin:
         """After the loop: each member is the group's final value; a member
         whose type the loop changes is its initial value where the loop did
         not give it the loop's type."""
-        g.chain_loops_for_trip = [self._typing_loops[id(n)] for n in g.chain_nodes
-                                  if id(n) in self._typing_loops]
         finals = []
         for k, name in enumerate(g.names):
             t = g.tys[k]
@@ -720,8 +656,8 @@ class LoopMixin:
                 before = finals[g.names.index(other)] if other is not None else init
                 v = unions.make_union(self.cx, [(tv, v), (unions.negate(self.cx, tv), before)])
             elif init is not None and (init.union or init.ty != g.tys[k]):
-                ran = finals[g.names.index(flag)] if flag is not None else self.ran_value(g)
-                if not g.typing and k in getattr(g, "start_node", {}) and ran.node is not None:
+                ran = finals[g.names.index(flag)] if flag is not None else self.state.ran_value(g)
+                if not g.typing and k in g.start_node and ran.node is not None:
                     # select(ran, f(final), f(init)) is f(final) where f(init) is
                     # f(final) with final at its start (what a loop that did not
                     # run leaves in the Func)
