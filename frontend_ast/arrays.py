@@ -66,7 +66,7 @@ class ArrayMixin:
         """Give a local array its pure definition (the fill value, or a copy)."""
         if arr.kind != "local" or arr.defined or self.cx.typing:
             return
-        f = self.new_func(arr.name, arr)
+        f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
         key = tuple(reversed(vars_))
         src = getattr(arr, "copy_of", None)
@@ -78,7 +78,7 @@ class ArrayMixin:
             value = ops.node_of(self.cx, arr.fill)
         else:
             value = ir.Const(arr.ty.ir(), 0)
-        self.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
+        self.emitter.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
         arr.func = f
         arr.defined = True
         arr.versions.append(f)

@@ -15,7 +15,7 @@ from .analyze import Liveness, names_assigned
 from .arrays import ArrayMixin
 from .context import Context
 from .defs import DefsMixin
-from .emit import EmitMixin
+from .emit import Emitter
 from .exprs import _UNBOUND, ExprMixin
 from .loop_state import LoopState
 from .loops import LoopMixin
@@ -29,7 +29,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
+class Builder(ExprMixin, ArrayMixin, LoopMixin, DefsMixin):
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
@@ -38,18 +38,13 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         self.assigned_names = names_assigned(pf.tree.body)
         self.scope = Scope(self.cx)
         self.state = LoopState(self.cx)
-        self.state_subst = {}
-        self.funcs = []
-        self.def_log = []
-        self.var_log = []
+        self.emitter = Emitter(self.cx, set(pf.params))
+        # the emitter's logs, read by specialize.py, schedules.py and deftext.py
+        self.funcs = self.emitter.funcs
+        self.def_log = self.emitter.def_log
+        self.var_log = self.emitter.var_log
         self.inputs = {}
-        self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
-        self.tag_peel = {}          # tag placeholder -> {state placeholder: start} of peeled
-                                    # tagged members (emit.resolve_first)
-        self.ran_info = []          # (ran test, final value, start value) of members whose
-                                    # type a loop changes (emit.resolve_first)
         self.global_reads = {}      # name -> the value read (a specialization's validity)
-        self.input_names = set(pf.params)
         self.result = None
         self.read_sites = {}
         self.emitted_in = {}

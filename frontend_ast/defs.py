@@ -21,7 +21,7 @@ def _phs(node, owner: dict) -> set:
 class DefsMixin:
     # groups -----------------------------------------------------------------------------
     def define_group(self, g, node, loop):
-        f = self.new_func(g.label, g)
+        f = self.emitter.new_func(g.label, g)
         g.func = f
         g.scan_loop = loop if g.scan else None
         ctx = g.ctx
@@ -57,9 +57,9 @@ class DefsMixin:
         mapping = {l.sym: l.pure_var.node for l in ctx}
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
-        vals = self.finalize(vals, mapping, f"the initial value of {g.label}")
+        vals = self.emitter.finalize(vals, mapping, f"the initial value of {g.label}")
         loc = self._init_loc(g)
-        self.define(f, key, vals, [], None, loc, pure=True, label=g.label,
+        self.emitter.define(f, key, vals, [], None, loc, pure=True, label=g.label,
                     loops=[(l, l.pure_var) for l in ctx])
 
     def _init_loc(self, g):
@@ -76,7 +76,7 @@ class DefsMixin:
         ref = g.func[tuple(args)] if args else g.func[()]
         for k, p in enumerate(g.ph):
             call = ref[k].node if len(g.names) > 1 else ref.node
-            self.state_subst[p.name] = call
+            self.emitter.state_subst[p.name] = call
 
     def final_call(self, g, k):
         args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
@@ -147,16 +147,16 @@ class DefsMixin:
         if p is not None:
             preds.append(p)
         key_loops = list(g.ctx)
-        mapping, rdom, tri, pairs = self.loop_vars(key_loops, list(g.chain), "r_" + "_".join(
+        mapping, rdom, tri, pairs = self.emitter.loop_vars(key_loops, list(g.chain), "r_" + "_".join(
             l.name for l in g.chain))
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
             key = [Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
-        vals = self.finalize(vals, mapping, f"the update of {g.label}")
-        preds = self.finalize(preds, mapping, f"the condition of {g.label}") + tri
-        self.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
+        vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
+        preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
 
     def _tagged_update(self, g, k, j, nv):
         """(value, tag) updates of a tagged member from its new value: the
@@ -221,15 +221,15 @@ class DefsMixin:
         fresh = (not arr.defined and cond is None and len(pure) == arr.ndim and not rvar_loops
                  and not uses_old and getattr(arr, "copy_of", None) is None)
         if fresh:
-            f = self.new_func(arr.name, arr)
-            mapping, _, _, pairs = self.loop_vars(list(pure), [], "")
+            f = self.emitter.new_func(arr.name, arr)
+            mapping, _, _, pairs = self.emitter.loop_vars(list(pure), [], "")
             key = [None] * arr.ndim
             for l, axis in pure.items():
                 key[axis] = l.pure_var
             self.check_reads([vnode], cell)
             self.mark_emitted([vnode], f)
-            vals = self.finalize([vnode], mapping, f"the definition of {arr.name}")
-            self.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
+            vals = self.emitter.finalize([vnode], mapping, f"the definition of {arr.name}")
+            self.emitter.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
                         label=arr.name, loops=pairs)
             arr.func = f
             arr.defined = True
@@ -244,7 +244,7 @@ class DefsMixin:
                 preds.append(cn)
                 vnode = _strip_select(vnode, cn, old_name)
         vnode = ir.substitute(vnode, {old_name: old_call})
-        mapping, rdom, tri, pairs = self.loop_vars(
+        mapping, rdom, tri, pairs = self.emitter.loop_vars(
             [l for l in cell.chain if l in pure], rvar_loops,
             "r_" + "_".join(l.name for l in rvar_loops))
         key = []
@@ -253,13 +253,13 @@ class DefsMixin:
             if l is not None:
                 key.append(l.pure_var)
             else:
-                key.append(Expr.wrap(self.finalize([cell.idx[axis]], mapping,
+                key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
                                                       f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
-        vals = self.finalize([vnode], mapping, f"the update of {arr.name}")
-        preds = self.finalize(preds, mapping, f"the condition of {arr.name}") + tri
-        self.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
+        vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
+        preds = self.emitter.finalize(preds, mapping, f"the condition of {arr.name}") + tri
+        self.emitter.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
                     loops=pairs)
 
     def pure_axes(self, arr, chain, lhs, exprs, old_name) -> dict:
@@ -354,12 +354,12 @@ class DefsMixin:
         if not external:
             return
         old = arr.func
-        f = self.new_func(arr.name, arr)
+        f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
         key = tuple(reversed(vars_))
         args = tuple(reversed(vars_))
         ref = old[args] if args else old[()]
-        self.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node), pure=True,
+        self.emitter.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node), pure=True,
                     label=arr.name)
         arr.func = f
         arr.versions.append(f)

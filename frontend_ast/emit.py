@@ -32,7 +32,38 @@ class Defn:
         self.loc = loc
 
 
-class EmitMixin:
+class Emitter:
+    """Funcs and their definitions, made through the user API (Func, Var,
+    RDom). Placeholders in the values are resolved when a definition is
+    made (finalize): loop placeholders become Vars or RVars, state
+    placeholders calls of their groups' Funcs.
+
+    Fields:
+      funcs        [(Python name, Func, owner Arr or Group)] in creation order
+      def_log      [(Func, stage index, Loc, label)] every definition made
+      var_log      [(label, Loop, Var or RVar, Func)] the loop variables of each
+      input_names  the argument names (a Func never takes one)
+      state_subst  state placeholder name -> the call of its group's Func
+                   (defs.Definitions.bind_state)
+      first_info   "first iteration" placeholder name -> FirstInfo
+      tag_peel     tag placeholder name -> {state placeholder: start} of
+                   peeled tagged members
+      ran_info     [(ran test, final value, start value)] of members whose
+                   type a loop changes
+    (the last three are written by loops.LoopRunner; resolve_first reads them)
+    """
+
+    def __init__(self, cx, input_names):
+        self.cx = cx
+        self.funcs = []
+        self.def_log = []
+        self.var_log = []
+        self.input_names = input_names
+        self.state_subst = {}
+        self.first_info = {}
+        self.tag_peel = {}
+        self.ran_info = []
+
     # Funcs ----------------------------------------------------------------------------
     def new_func(self, pyname: str, owner=None) -> Func:
         base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in pyname) or "f"

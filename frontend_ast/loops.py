@@ -179,7 +179,7 @@ class LoopMixin:
 
     def _save(self):
         return (dict(self.scope.env), list(self.state.frames), list(self.scope.path), list(self.scope.alive),
-                list(self.state.active_groups), dict(self.state_subst))
+                list(self.state.active_groups), dict(self.emitter.state_subst))
 
     def _restore(self, saved):
         env, frames, path, alive, groups, subst = saved
@@ -188,7 +188,7 @@ class LoopMixin:
         self.scope.path = path
         self.scope.alive = alive
         self.state.active_groups = groups
-        self.state_subst = subst
+        self.emitter.state_subst = subst
 
     def run_loop(self, node, loop, new_groups):
         self.state.loops.append(loop)
@@ -598,16 +598,16 @@ class LoopMixin:
             if tag_name is not None:
                 tag = self.scope.env[tag_name]
                 if not g.typing and name in g.peel:
-                    self.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
+                    self.emitter.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
             elif g.probing and changes:
                 tag = Val(ir.Variable(ir.Bool(), fresh(f"tag:{name}")), PY_BOOL)
             elif changes and not g.typing:
                 # its initial value in the first iteration, the loop's type after
                 if g.first is None:
                     g.first = Val(ir.Variable(ir.Bool(), fresh(f"first:{g.label}")), PY_BOOL)
-                    self.first_info[g.first.node.name] = FirstInfo(
+                    self.emitter.first_info[g.first.node.name] = FirstInfo(
                         {}, self.state.first_iteration(g), g.chain_nodes[0], [])
-                info = self.first_info[g.first.node.name]
+                info = self.emitter.first_info[g.first.node.name]
                 info.starts[g.ph[k].name] = g.start_node[k]
                 info.members.append((name, " or ".join(
                     t.describe() for t in {v.ty: 0 for _, v in unions.alternatives(init)}),
@@ -661,7 +661,7 @@ class LoopMixin:
                     # select(ran, f(final), f(init)) is f(final) where f(init) is
                     # f(final) with final at its start (what a loop that did not
                     # run leaves in the Func)
-                    self.ran_info.append((ran.node, v.node, g.start_node[k]))
+                    self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif not g.typing:
                 self.note_group_result(g, k, v)

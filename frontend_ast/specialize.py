@@ -199,7 +199,7 @@ class Specialization:
             for pyname, f, owner in self.builder.funcs:
                 if f.function() is n.func:
                     return self._slot(f, []), n.value_index
-        f = self.builder.new_func("result")
+        f = self.builder.emitter.new_func("result")
         f[()] = Expr.wrap(n)
         return self._slot(f, []), 0
 
