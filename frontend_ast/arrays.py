@@ -4,8 +4,6 @@ IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.expr import Expr
-from pyhalide.var import Var
 
 from . import ops, unions
 from .ranges import Aff
@@ -62,40 +60,8 @@ class ArrayMixin:
             arr.py_names = {name}
         arr.py_names.add(name)
 
-    def ensure_defined(self, arr: Arr):
-        """Give a local array its pure definition (the fill value, or a copy)."""
-        if arr.kind != "local" or arr.defined or self.cx.typing:
-            return
-        f = self.emitter.new_func(arr.name, arr)
-        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
-        key = tuple(reversed(vars_))
-        src = getattr(arr, "copy_of", None)
-        if src is not None:
-            idx = [v.node for v in vars_]
-            value = self.element_call(src, idx).node
-            self.note_read(src, value)
-        elif arr.fill is not None:
-            value = ops.node_of(self.cx, arr.fill)
-        else:
-            value = ir.Const(arr.ty.ir(), 0)
-        self.emitter.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
-        arr.func = f
-        arr.defined = True
-        arr.versions.append(f)
 
-    def axis_var(self, arr, k):
-        names = ("x", "y", "z", "w")
-        rk = arr.ndim - 1 - k
-        return Var(names[rk] if rk < 4 else f"d{rk}")
 
-    def element_call(self, arr: Arr, idx_nodes) -> Val:
-        """arr[idx] (NumPy axis order, int32 nodes) as a call."""
-        args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
-        if arr.kind == "input":
-            e = arr.image[args] if args else arr.image[()]
-            return Val(e.node, arr.ty)
-        ref = arr.func[args] if args else arr.func[()]
-        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty)
 
     # indexing ------------------------------------------------------------------
     def index_values(self, arr: Arr, idx, node):
@@ -205,7 +171,7 @@ class ArrayMixin:
         nodes = [i for i, _ in items]
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
-            out = self.element_call(arr, self._clamped(arr, items))
+            out = self.defs.element_call(arr, self._clamped(arr, items))
             out.risky = risky
             return self._checked(self._data_range(out), arr, items, "")
         cell = self.find_cell(arr, nodes)
@@ -214,9 +180,9 @@ class ArrayMixin:
         if self.cx.typing:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
-        self.ensure_defined(arr)
-        out = self.element_call(arr, self._clamped(arr, items))
-        self.note_read(arr, out.node, nodes)
+        self.defs.ensure_defined(arr)
+        out = self.defs.element_call(arr, self._clamped(arr, items))
+        self.defs.note_read(arr, out.node, nodes)
         return self._checked(self._data_range(out), arr, items, "")
 
     def _clamped(self, arr, items):
@@ -263,7 +229,7 @@ class ArrayMixin:
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")
         if not self.cx.typing:
-            self.version_for_write(arr)
+            self.defs.version_for_write(arr)
         cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
 
@@ -306,7 +272,7 @@ class ArrayMixin:
                 self.cx.logical_or(cell.cond, cond)
         cell.value = value if cond is None else ops.select(self.cx, cond, value, prev)
         if frame.top:
-            self.flush_frame(frame)
+            self.defs.flush_frame(frame)
 
     def find_cell(self, arr, nodes):
         key = (id(arr), self.index_key(nodes))
@@ -324,9 +290,9 @@ class ArrayMixin:
         if self.cx.typing:
             prev = Val(ir.Variable(cell.arr.ty.ir(), fresh("read")), cell.arr.ty)
         else:
-            self.ensure_defined(cell.arr)
-            prev = self.element_call(cell.arr, cell.idx)
-            self.note_read(cell.arr, prev.node, cell.idx)
+            self.defs.ensure_defined(cell.arr)
+            prev = self.defs.element_call(cell.arr, cell.idx)
+            self.defs.note_read(cell.arr, prev.node, cell.idx)
         out = Val(ir.substitute(v.node, {cell.old.name: prev.node}), v.ty, risky=v.risky)
         return self._data_range(out)
 

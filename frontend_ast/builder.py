@@ -14,7 +14,7 @@ from . import ops
 from .analyze import Liveness, names_assigned
 from .arrays import ArrayMixin
 from .context import Context
-from .defs import DefsMixin
+from .defs import Definitions
 from .emit import Emitter
 from .exprs import _UNBOUND, ExprMixin
 from .loop_state import LoopState
@@ -29,7 +29,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class Builder(ExprMixin, ArrayMixin, LoopMixin, DefsMixin):
+class Builder(ExprMixin, ArrayMixin, LoopMixin):
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
@@ -39,6 +39,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, DefsMixin):
         self.scope = Scope(self.cx)
         self.state = LoopState(self.cx)
         self.emitter = Emitter(self.cx, set(pf.params))
+        self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         # the emitter's logs, read by specialize.py, schedules.py and deftext.py
         self.funcs = self.emitter.funcs
         self.def_log = self.emitter.def_log
@@ -46,8 +47,6 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, DefsMixin):
         self.inputs = {}
         self.global_reads = {}      # name -> the value read (a specialization's validity)
         self.result = None
-        self.read_sites = {}
-        self.emitted_in = {}
         self._setup_inputs(arg_specs)
 
     # inputs -------------------------------------------------------------------------------

@@ -10,15 +10,83 @@ from pyhalide.expr import Expr
 from pyhalide.var import Var
 
 from . import deps, ops, unions
+from .loop_state import Frame
 from .types import PY_BOOL
-from .values import MaybeUnbound, Val
+from .values import Arr, MaybeUnbound, Val
 
 
 def _phs(node, owner: dict) -> set:
     return {n for n in ir.free_vars(node) if n in owner}
 
 
-class DefsMixin:
+class Definitions:
+    """Loop state (groups) and array writes (cells) turned into definitions
+    through the emitter; local arrays' pure definitions and their versions.
+
+    Reads `scope` (the values state members have at the end of an
+    iteration, the conditions around an update) and `state` (the active
+    loops, the nest being emitted), marks groups of `state` as scans, and
+    defines Funcs through `emitter`.
+
+    Fields:
+      read_sites  id(call node) -> (call node, (Arr, its Func then, active loops,
+                  statement position, index nodes, nest id, Loc)) of each array read
+      emitted_in  id(call node) -> (call node, {names of the Funcs whose
+                  definitions contain it})
+    """
+
+    def __init__(self, cx, scope, state, emitter):
+        self.cx, self.scope, self.state, self.emitter = cx, scope, state, emitter
+        self.read_sites = {}
+        self.emitted_in = {}
+
+    # local arrays -------------------------------------------------------------------------
+    def ensure_defined(self, arr: Arr):
+        """Give a local array its pure definition (the fill value, or a copy)."""
+        if arr.kind != "local" or arr.defined or self.cx.typing:
+            return
+        f = self.emitter.new_func(arr.name, arr)
+        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
+        key = tuple(reversed(vars_))
+        src = getattr(arr, "copy_of", None)
+        if src is not None:
+            idx = [v.node for v in vars_]
+            value = self.element_call(src, idx).node
+            self.note_read(src, value)
+        elif arr.fill is not None:
+            value = ops.node_of(self.cx, arr.fill)
+        else:
+            value = ir.Const(arr.ty.ir(), 0)
+        self.emitter.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
+        arr.func = f
+        arr.defined = True
+        arr.versions.append(f)
+
+    def axis_var(self, arr, k):
+        names = ("x", "y", "z", "w")
+        rk = arr.ndim - 1 - k
+        return Var(names[rk] if rk < 4 else f"d{rk}")
+
+    def element_call(self, arr: Arr, idx_nodes) -> Val:
+        """arr[idx] (NumPy axis order, int32 nodes) as a call."""
+        args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
+        if arr.kind == "input":
+            e = arr.image[args] if args else arr.image[()]
+            return Val(e.node, arr.ty)
+        ref = arr.func[args] if args else arr.func[()]
+        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty)
+
+    # frames -------------------------------------------------------------------------------
+    def flush_frame(self, frame: Frame, partial: bool = False):
+        for key in list(frame.order):
+            self.emit_cell(frame.cells[key])
+        frame.cells.clear()
+        frame.order.clear()
+        if partial:
+            return
+        for g in frame.groups:
+            self.emit_group_update(g)
+
     # groups -----------------------------------------------------------------------------
     def define_group(self, g, node, loop):
         f = self.emitter.new_func(g.label, g)

@@ -148,12 +148,12 @@ class LoopMixin:
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
         if self.state.frames and not self.state.frames[-1].top:
-            self.flush_frame(self.state.frames[-1], partial=True)
+            self.defs.flush_frame(self.state.frames[-1], partial=True)
         top = not self.state.loops
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.prepass(node)
-            self.version_nest()
+            self.defs.version_nest()
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
@@ -206,7 +206,7 @@ class LoopMixin:
             self.enter_group(g)
         try:
             self.exec_block(node.body)
-            self.flush_frame(frame)
+            self.defs.flush_frame(frame)
         finally:
             self.scope.alive.pop()
             self.state.frames.pop()
@@ -299,7 +299,7 @@ class LoopMixin:
             # Python ints live in int64 (their ranges only decide where checks go)
             g.store.append(ir.Int(64) if t.kind == "int" else t.ir())
         if not self.cx.typing:
-            self.define_group(g, node, loop)
+            self.defs.define_group(g, node, loop)
 
     def _next_type(self, g, k, nv, cur, node):
         """A member's loop type after one more typing run: the type the loop
@@ -624,7 +624,7 @@ class LoopMixin:
             self.scope.env[name] = unions.make_union(
                 self.cx, [(tag, self.scope.env[name]), (unions.negate(self.cx, tag), before)])
         if not g.typing:
-            self.bind_state(g)
+            self.defs.bind_state(g)
 
     def finish_group(self, g: Group):
         """After the loop: each member is the group's final value; a member
@@ -637,7 +637,7 @@ class LoopMixin:
                 p = ir.Variable(g.store[k] if g.store else t.ir(), fresh(f"after:{name}"))
                 v = Val(p, t)
             else:
-                v = Val(self.final_call(g, k), t)
+                v = Val(self.defs.final_call(g, k), t)
             if t.kind == "int":
                 if g.ranges:
                     v.set_range(*g.ranges[k])
@@ -664,21 +664,12 @@ class LoopMixin:
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif not g.typing:
-                self.note_group_result(g, k, v)
+                self.defs.note_group_result(g, k, v)
             self.scope.env[name] = v
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
-    def flush_frame(self, frame: Frame, partial: bool = False):
-        for key in list(frame.order):
-            self.emit_cell(frame.cells[key])
-        frame.cells.clear()
-        frame.order.clear()
-        if partial:
-            return
-        for g in frame.groups:
-            self.emit_group_update(g)
 
 
 def _first_type(v):

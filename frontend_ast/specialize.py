@@ -151,7 +151,7 @@ class Specialization:
         if isinstance(r, Arr):
             if r.kind == "input":
                 return Out("input", name=r.arg_name)
-            b.ensure_defined(r)
+            b.defs.ensure_defined(r)
             slot = self._slot(r.func, [s.static for s in r.shape])
             return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
         if isinstance(r, Val):
