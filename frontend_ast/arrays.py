@@ -29,7 +29,23 @@ class Cell:
         self.site = (id(arr), pos)  # the same in the typing pre-pass and the real pass
 
 
-class ArrayMixin:
+class ArrayAccess:
+    """Array creation, element reads and writes with NumPy's indexing rules.
+
+    An index is proven in range, checked at call time, or checked at run
+    time (then clamped into the array by `_clamped`, which reads and writes
+    share, so a read finds the pending write of the same element). A write
+    becomes a pending Cell of the innermost frame (`state.frames`); the
+    frame's cells become definitions when it is flushed (defs).
+
+    Reads `scope` (the condition of the current statement), `state` (the
+    active loops and frames); adds call-time checks to `cx`; gives local
+    arrays their definitions and versions through `defs`.
+    """
+
+    def __init__(self, cx, scope, state, defs):
+        self.cx, self.scope, self.state, self.defs = cx, scope, state, defs
+
     # creation ------------------------------------------------------------------
     def create_array(self, ty, shape, fill, node) -> Arr:
         if self.state.loops:

@@ -12,7 +12,7 @@ from pyhalide.buffer import ImageParam, Param
 
 from . import ops
 from .analyze import Liveness, names_assigned
-from .arrays import ArrayMixin
+from .arrays import ArrayAccess
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
@@ -29,7 +29,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class Builder(ExprMixin, ArrayMixin, LoopMixin):
+class Builder(ExprMixin, LoopMixin):
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
@@ -40,6 +40,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin):
         self.state = LoopState(self.cx)
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
+        self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
         # the emitter's logs, read by specialize.py, schedules.py and deftext.py
         self.funcs = self.emitter.funcs
         self.def_log = self.emitter.def_log
@@ -167,7 +168,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin):
             if not isinstance(value, Val):
                 raise self.cx.err(stmt, f"cannot store {self._describe_obj(value)} into an array "
                                      f"element", hint=self._obj_hint(value))
-            self.write(arr, idx, value, target)
+            self.arrays.write(arr, idx, value, target)
         else:
             raise self.cx.err(target, "unsupported assignment target")
 
@@ -177,7 +178,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin):
             if self.state.loops:
                 raise self.cx.err(node, "arrays can be named only outside loops",
                                hint="create and name arrays before the loop")
-            self.name_array(value, name)
+            self.arrays.name_array(value, name)
             self.scope.env[name] = value
             return
         if isinstance(cur, Arr) and self.state.loops:
@@ -216,10 +217,10 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin):
         if not isinstance(arr, Arr):
             raise self.cx.err(t.value, f"{self._describe_obj(arr)} does not support item assignment")
         idx = self._index_list(t.slice)
-        old = self.read(arr, idx, t)
+        old = self.arrays.read(arr, idx, t)
         rhs = self.ev_val(s.value)
         self.cx.cur_node = s
-        self.write(arr, idx, ops.binary(self.cx, op, old, rhs), t)
+        self.arrays.write(arr, idx, ops.binary(self.cx, op, old, rhs), t)
 
     def exec_if(self, s):
         c = ops.truth(self.cx, self.ev_val(s.test, "a condition"))

@@ -171,7 +171,7 @@ def _method(b, m: MethodRef, node):
         return ops.cast_to(b.cx, v, T.np_ty(dt))
     if m.name == "copy":
         _pos(b, node, 0, 0)
-        return b.copy_array(m.obj, node)
+        return b.arrays.copy_array(m.obj, node)
     raise b.cx.err(node, f"method .{m.name}() is not supported")
 
 
@@ -207,7 +207,7 @@ def _module_fn(b, fn: ModuleRef, node):
         return _create(b, f, node)
     if f is np.copy:
         (a,) = _pos(b, node, 1, 1)
-        return b.copy_array(a, node)
+        return b.arrays.copy_array(a, node)
     if f in (np.iinfo, np.finfo):
         _no_kw(b, node)
         (a,) = _pos(b, node, 1, 1)
@@ -470,13 +470,13 @@ def _create(b, f, node):
     except UnsupportedType as e:
         raise b.cx.err(node, str(e))
     if kind == "full":
-        fill_val = ops.cast_to(b.cx, fill, ty) if not fill.ty.weak else b.store_convert(fill, ty)
+        fill_val = ops.cast_to(b.cx, fill, ty) if not fill.ty.weak else b.arrays.store_convert(fill, ty)
     elif kind is None:
         fill_val = None
     else:
         fill_val = ops.cast_to(b.cx, const_val(kind), ty)
     b.cx.cur_node = node
-    return b.create_array(ty, shape, fill_val, node)
+    return b.arrays.create_array(ty, shape, fill_val, node)
 
 
 def _shape(b, v, where) -> list:

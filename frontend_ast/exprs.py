@@ -215,7 +215,7 @@ class ExprMixin:
                 raise self.cx.err(node.slice, "tuple index out of range") from None
         if isinstance(base, Arr):
             idx = self._index_list(node.slice)
-            return self.read(base, idx, node)
+            return self.arrays.read(base, idx, node)
         raise self.cx.err(node, f"{self._describe_obj(base)} cannot be indexed")
 
     def _index_list(self, sl):
