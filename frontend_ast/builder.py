@@ -18,7 +18,7 @@ from .defs import Definitions
 from .emit import Emitter
 from .exprs import _UNBOUND, ExprMixin
 from .loop_state import LoopState
-from .loops import LoopMixin
+from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .scope import Scope
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
@@ -29,7 +29,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class Builder(ExprMixin, LoopMixin):
+class Builder(ExprMixin):
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
@@ -41,6 +41,8 @@ class Builder(ExprMixin, LoopMixin):
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
+        self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
+                                      self.live, self.ev_val, self.exec_block)
         # the emitter's logs, read by specialize.py, schedules.py and deftext.py
         self.funcs = self.emitter.funcs
         self.def_log = self.emitter.def_log
@@ -131,7 +133,7 @@ class Builder(ExprMixin, LoopMixin):
         elif isinstance(s, ast.AugAssign):
             self.exec_augassign(s)
         elif isinstance(s, ast.For):
-            self.exec_for(s)
+            self.loop_runner.exec_for(s)
         elif isinstance(s, ast.If):
             self.exec_if(s)
         elif isinstance(s, ast.Continue):

@@ -31,7 +31,27 @@ class LoopVarDone:
 
 
 
-class LoopMixin:
+class LoopRunner:
+    """Runs `for` loops: loop headers, typing passes, and the groups of
+    scalars the loops carry.
+
+    A loop nest runs twice and more: a typing pre-pass learns every write
+    the nest makes; each group is typed by runs of its loop (the type
+    fixpoint, then range inference) with `cx.typing` set, nothing emitted
+    and the scope and loop state restored after; then the real run emits.
+
+    Uses `evaluate(node, what)` (the interpreter's ev_val) for the bounds
+    and `execute(stmts)` (its exec_block) for the body. Binds loop variables
+    and state in `scope`; pushes loops, frames and groups on `state`;
+    records placeholder resolutions on `emitter`; defines groups and
+    flushes frames through `defs`; adds call-time checks to `cx`.
+    """
+
+    def __init__(self, cx, scope, state, emitter, defs, live, evaluate, execute):
+        self.cx, self.scope, self.state = cx, scope, state
+        self.emitter, self.defs, self.live = emitter, defs, live
+        self.ev_val, self.exec_block = evaluate, execute
+
     # loop headers -------------------------------------------------------------------
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
