@@ -185,19 +185,19 @@ class ArrayAccess:
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         nodes = [i for i, _ in items]
+        at = self._clamped(arr, items)      # the position a write would record
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
-            out = self.defs.element_call(arr, self._clamped(arr, items))
-            out.risky = risky
+            out = self.defs.element_call(arr, at, risky=risky)
             return self._checked(self._data_range(out), arr, items, "")
-        cell = self.find_cell(arr, nodes)
+        cell = self.find_cell(arr, at)
         if cell is not None:
             return self.cell_value(cell)
         if self.cx.typing:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
         self.defs.ensure_defined(arr)
-        out = self.defs.element_call(arr, self._clamped(arr, items))
+        out = self.defs.element_call(arr, at)
         self.defs.note_read(arr, out.node, nodes)
         return self._checked(self._data_range(out), arr, items, "")
 

@@ -67,14 +67,14 @@ class Definitions:
         rk = arr.ndim - 1 - k
         return Var(names[rk] if rk < 4 else f"d{rk}")
 
-    def element_call(self, arr: Arr, idx_nodes) -> Val:
+    def element_call(self, arr: Arr, idx_nodes, risky=False) -> Val:
         """arr[idx] (NumPy axis order, int32 nodes) as a call."""
         args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
         if arr.kind == "input":
             e = arr.image[args] if args else arr.image[()]
-            return Val(e.node, arr.ty)
+            return Val(e.node, arr.ty, risky=risky)
         ref = arr.func[args] if args else arr.func[()]
-        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty)
+        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty, risky=risky)
 
     # frames -------------------------------------------------------------------------------
     def flush_frame(self, frame: Frame, partial: bool = False):
