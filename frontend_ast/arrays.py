@@ -50,8 +50,8 @@ class ArrayAccess:
     def create_array(self, ty, shape, fill, node) -> Arr:
         if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops",
-                           hint="create the array before the loop and write its elements "
-                                "inside")
+                              hint="create the array before the loop and write its elements "
+                                   "inside")
         arr = Arr("array", ty, shape, "local", self.cx.smap.loc(node))
         arr.fill = fill
         arr.created_epoch = self.cx.epoch
@@ -84,10 +84,10 @@ class ArrayAccess:
         if len(idx) != arr.ndim:
             if len(idx) < arr.ndim:
                 raise self.cx.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
-                                     f"with {len(idx)}: that is a slice",
-                               hint="index every dimension (a[i, j]); slices are not supported")
+                                        f"with {len(idx)}: that is a slice",
+                                  hint="index every dimension (a[i, j]); slices are not supported")
             raise self.cx.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
-                                 f"dimensions, {len(idx)} were given")
+                                    f"dimensions, {len(idx)} were given")
         out = []
         for axis, (v, where) in enumerate(idx):
             if v.union and all(t.is_int() and not t.is_bool() for t in v.types()):
@@ -99,9 +99,9 @@ class ArrayAccess:
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
                     raise self.cx.err(where, "boolean indices are masks in NumPy; they are not "
-                                          "supported", hint="use an integer index")
+                                             "supported", hint="use an integer index")
                 raise self.cx.err(where, f"array indices must be integers, not "
-                                      f"{v.ty.describe()}", hint="convert with int(...)")
+                                         f"{v.ty.describe()}", hint="convert with int(...)")
             out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
         return out
 
@@ -130,7 +130,8 @@ class ArrayAccess:
         lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
             return ops.cast(ir.INDEX, x), "plain"
-        if self.scope.unconditional() and not self.cx.typing and self.static_index_check(v, n, axis, name):
+        if self.scope.unconditional() and not self.cx.typing and \
+                self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
@@ -174,7 +175,7 @@ class ArrayAccess:
             if s not in loop_syms and s not in self.cx.sym_static:
                 return False
         self.cx.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.cx.sym_static,
-                                                   self.cx.smap.loc(self.cx.cur_node)))
+                                                      self.cx.smap.loc(self.cx.cur_node)))
         return True
 
     def index_key(self, idx_nodes) -> str:
@@ -222,7 +223,7 @@ class ArrayAccess:
             m = items[axis][1]
             if isinstance(m, tuple):
                 v = self.cx.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
-                               index=(axis, arr.shape[axis], m[2]))
+                                  index=(axis, arr.shape[axis], m[2]))
         return v
 
     def _data_range(self, v: Val) -> Val:
@@ -236,9 +237,9 @@ class ArrayAccess:
     def write(self, arr: Arr, idx, value: Val, node):
         if arr.kind == "input":
             raise self.cx.err(node, f"writing into the input array {arr.name!r} is not allowed "
-                                 f"(inputs are never modified)",
-                           hint=f"copy it first: out = {arr.name}.copy(), then write into out "
-                                f"and return it")
+                                    f"(inputs are never modified)",
+                              hint=f"copy it first: out = {arr.name}.copy(), then write into out "
+                                   f"and return it")
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         value = self.store_convert(value, arr.ty)
@@ -272,11 +273,12 @@ class ArrayAccess:
                           not _disjoint(c.idx, nodes)), None)
             if other is not None:
                 raise self.cx.err(node, f"{arr.name!r} is written at two different positions in "
-                                     f"one loop body (also at line {other.loc.line})",
-                               hint="write each array at one index expression per loop "
-                                    "iteration, or split the loop")
+                                        f"one loop body (also at line {other.loc.line})",
+                                  hint="write each array at one index expression per loop "
+                                       "iteration, or split the loop")
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
-            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.state.loops), raw)
+            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.state.loops),
+                        raw)
             frame.cells[key] = cell
             frame.order.append(key)
             prev = Val(old, arr.ty)

@@ -16,7 +16,7 @@ from .arrays import ArrayAccess
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
-from .exprs import _UNBOUND, ExprMixin
+from .exprs import _UNBOUND, Expressions
 from .loop_state import LoopState
 from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
@@ -29,26 +29,26 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class Builder(ExprMixin):
+class Builder:
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
         self.tree = pf.tree
         self.live = Liveness(pf.tree)
-        self.assigned_names = names_assigned(pf.tree.body)
         self.scope = Scope(self.cx)
         self.state = LoopState(self.cx)
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
+        self.exprs = Expressions(self.cx, self.scope, self.arrays, pf.fn,
+                                 names_assigned(pf.tree.body))
         self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
-                                      self.live, self.ev_val, self.exec_block)
+                                      self.live, self.exprs.ev_val, self.exec_block)
         # the emitter's logs, read by specialize.py, schedules.py and deftext.py
         self.funcs = self.emitter.funcs
         self.def_log = self.emitter.def_log
         self.var_log = self.emitter.var_log
         self.inputs = {}
-        self.global_reads = {}      # name -> the value read (a specialization's validity)
         self.result = None
         self._setup_inputs(arg_specs)
 
@@ -96,8 +96,8 @@ class Builder(ExprMixin):
                 self.scope.env[name] = v
             elif kind == "const":
                 val = spec[1]
-                self.scope.env[name] = const_val(val) if isinstance(val, (bool, int, float, np.generic)) \
-                    else val
+                scalar = isinstance(val, (bool, int, float, np.generic))
+                self.scope.env[name] = const_val(val) if scalar else val
             else:
                 raise ValueError(f"unknown argument kind {kind}")
 
@@ -123,7 +123,7 @@ class Builder(ExprMixin):
 
     def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):
-            value = self.ev(s.value)
+            value = self.exprs.ev(s.value)
             self.cx.cur_node = s
             for t in s.targets:
                 self.assign_to(t, value, s)
@@ -139,14 +139,14 @@ class Builder(ExprMixin):
         elif isinstance(s, ast.Continue):
             self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):
-            self.result = self.ev(s.value) if s.value is not None else None
+            self.result = self.exprs.ev(s.value) if s.value is not None else None
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:
             raise self.cx.err(s, f"`{type(s).__name__}` statements are not supported")
 
     def exec_assign(self, target, value_node, stmt):
-        value = self.ev(value_node)
+        value = self.exprs.ev(value_node)
         self.cx.cur_node = stmt
         self.assign_to(target, value, stmt)
 
@@ -158,18 +158,18 @@ class Builder(ExprMixin):
                 raise self.cx.err(stmt, "only tuples can be unpacked")
             if len(value.items) != len(target.elts):
                 raise self.cx.err(stmt, f"cannot unpack {len(value.items)} values into "
-                                     f"{len(target.elts)} names")
+                                        f"{len(target.elts)} names")
             for t, v in zip(target.elts, value.items):
                 self.assign_name(t.id, v, t)
         elif isinstance(target, ast.Subscript):
-            arr = self.ev(target.value)
+            arr = self.exprs.ev(target.value)
             if not isinstance(arr, Arr):
-                raise self.cx.err(target.value, f"{self._describe_obj(arr)} does not support item "
-                                             f"assignment")
-            idx = self._index_list(target.slice)
+                raise self.cx.err(target.value, f"{self.exprs.describe_obj(arr)} does not "
+                                                f"support item assignment")
+            idx = self.exprs.index_list(target.slice)
             if not isinstance(value, Val):
-                raise self.cx.err(stmt, f"cannot store {self._describe_obj(value)} into an array "
-                                     f"element", hint=self._obj_hint(value))
+                raise self.cx.err(stmt, f"cannot store {self.exprs.describe_obj(value)} into an "
+                                        f"array element", hint=self.exprs.obj_hint(value))
             self.arrays.write(arr, idx, value, target)
         else:
             raise self.cx.err(target, "unsupported assignment target")
@@ -179,13 +179,13 @@ class Builder(ExprMixin):
         if isinstance(value, Arr):
             if self.state.loops:
                 raise self.cx.err(node, "arrays can be named only outside loops",
-                               hint="create and name arrays before the loop")
+                                  hint="create and name arrays before the loop")
             self.arrays.name_array(value, name)
             self.scope.env[name] = value
             return
         if isinstance(cur, Arr) and self.state.loops:
             raise self.cx.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
-                                 f"inside a loop", hint="use another name")
+                                    f"inside a loop", hint="use another name")
         if isinstance(value, Val):
             alive = self.scope.alive[-1] if self.scope.alive else None
             if alive is not None and isinstance(cur, Val):
@@ -201,7 +201,7 @@ class Builder(ExprMixin):
                     self.scope.env[flag] = t
             return
         if self.state.loops and not isinstance(value, TupleVal):
-            raise self.cx.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
+            raise self.cx.err(node, f"cannot assign {self.exprs.describe_obj(value)} inside a loop")
         self.scope.env[name] = value
 
     def exec_augassign(self, s):
@@ -209,23 +209,24 @@ class Builder(ExprMixin):
         if op is None:
             raise self.cx.err(s, "unsupported augmented assignment")
         if isinstance(s.target, ast.Name):
-            old = self.ev_val(s.target)
-            rhs = self.ev_val(s.value)
+            old = self.exprs.ev_val(s.target)
+            rhs = self.exprs.ev_val(s.value)
             self.cx.cur_node = s
             self.assign_name(s.target.id, ops.binary(self.cx, op, old, rhs), s.target)
             return
         t = s.target
-        arr = self.ev(t.value)
+        arr = self.exprs.ev(t.value)
         if not isinstance(arr, Arr):
-            raise self.cx.err(t.value, f"{self._describe_obj(arr)} does not support item assignment")
-        idx = self._index_list(t.slice)
+            raise self.cx.err(t.value, f"{self.exprs.describe_obj(arr)} does not support item "
+                                       f"assignment")
+        idx = self.exprs.index_list(t.slice)
         old = self.arrays.read(arr, idx, t)
-        rhs = self.ev_val(s.value)
+        rhs = self.exprs.ev_val(s.value)
         self.cx.cur_node = s
         self.arrays.write(arr, idx, ops.binary(self.cx, op, old, rhs), t)
 
     def exec_if(self, s):
-        c = ops.truth(self.cx, self.ev_val(s.test, "a condition"))
+        c = ops.truth(self.cx, self.exprs.ev_val(s.test, "a condition"))
         self.cx.cur_node = s
         if c.is_const:
             self.exec_block(s.body if c.const else s.orelse)
@@ -265,15 +266,15 @@ class Builder(ExprMixin):
                 merged[name] = ops.select(self.cx, c, vt, ve)
             elif isinstance(vt, Arr) or isinstance(ve, Arr):
                 raise self.cx.err(s, f"{name!r} names different arrays after the two branches",
-                               hint="bind array names outside `if`s")
+                                  hint="bind array names outside `if`s")
             else:
                 merged[name] = _UNBOUND
         self.scope.env = merged
         if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)
-            self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at), ops.truth(self.cx, ae),
-                                        lazy=False)
+            self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at),
+                                              ops.truth(self.cx, ae), lazy=False)
 
 
 

@@ -47,14 +47,14 @@ def call(b, fn, node: ast.Call):
         return _method(b, fn, node)
     if isinstance(fn, ModuleRef):
         return _module_fn(b, fn, node)
-    raise b.cx.err(node.func, f"{b._describe_obj(fn)} is not callable here",
-                hint="only builtins, NumPy and math functions on scalars can be called")
+    raise b.cx.err(node.func, f"{b.describe_obj(fn)} is not callable here",
+                   hint="only builtins, NumPy and math functions on scalars can be called")
 
 
 def _pos(b, node, lo, hi):
     if not lo <= len(node.args) <= hi:
         raise b.cx.err(node, f"expected {lo}{'' if lo == hi else f' to {hi}'} argument(s), "
-                          f"got {len(node.args)}")
+                             f"got {len(node.args)}")
     for a in node.args:
         if isinstance(a, ast.Starred):
             raise b.cx.err(a, "`*` arguments are not supported")
@@ -69,7 +69,7 @@ def _no_kw(b, node):
 def _scalar(b, v, where) -> Val:
     if isinstance(v, Val):
         return v
-    raise b.cx.err(where, f"expected a scalar, got {b._describe_obj(v)}", hint=b._obj_hint(v))
+    raise b.cx.err(where, f"expected a scalar, got {b.describe_obj(v)}", hint=b.obj_hint(v))
 
 
 @unions.over_alternatives
@@ -97,7 +97,7 @@ def _builtin(b, name, node):
             return a.shape[0]
         if isinstance(a, TupleVal):
             return const_val(len(a.items))
-        raise b.cx.err(node, f"len() of {b._describe_obj(a)}")
+        raise b.cx.err(node, f"len() of {b.describe_obj(a)}")
     if name in ("int", "float", "bool"):
         args = _pos(b, node, 0, 1)
         if not args:
@@ -117,7 +117,7 @@ def _builtin(b, name, node):
         args = _pos(b, node, 1, 64)
         if len(args) == 1:
             raise b.cx.err(node, f"{name}() of a sequence is not supported",
-                        hint=f"write a loop, or {name}(a, b, ...) of scalars")
+                           hint=f"write a loop, or {name}(a, b, ...) of scalars")
         vals = [_scalar(b, a, n) for a, n in zip(args, node.args)]
         b.cx.cur_node = node
         out = vals[0]
@@ -131,7 +131,8 @@ def _builtin(b, name, node):
         v = _scalar(b, args[0], node.args[0])
         b.cx.cur_node = node
         if len(args) == 2 and args[1] is not None:
-            raise b.cx.err(node, "round(x, ndigits) is not supported", hint="use np.round / np.rint")
+            raise b.cx.err(node, "round(x, ndigits) is not supported",
+                           hint="use np.round / np.rint")
         return unions.distribute(b.cx, lambda x: _round(b.cx, x), v)
     if name == "pow":
         args = _pos(b, node, 2, 2)
@@ -233,9 +234,10 @@ def _module_fn(b, fn: ModuleRef, node):
         args = _pos(b, node, 2, 2)
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
         b.cx.cur_node = node
+        cx = b.cx
+        op = _NP_BINARY_OPS[f]
         return unions.distribute(
-            b.cx, lambda p, q: _as_numpy_result(b.cx, f, (p, q), ops.binary(b.cx, _NP_BINARY_OPS[f], p, q)),
-            x, y)
+            cx, lambda p, q: _as_numpy_result(cx, f, (p, q), ops.binary(cx, op, p, q)), x, y)
     if f in (np.minimum, np.maximum, np.fmin, np.fmax):
         args = _pos(b, node, 2, 2)
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
@@ -248,7 +250,8 @@ def _module_fn(b, fn: ModuleRef, node):
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
         b.cx.cur_node = node
         rt = PY_FLOAT if f is math.atan2 else _res(b.cx, f, x.ty, y.ty)
-        xn, yn = ops.convert(b.cx, _as_float(b.cx, x, rt), rt), ops.convert(b.cx, _as_float(b.cx, y, rt), rt)
+        xn = ops.convert(b.cx, _as_float(b.cx, x, rt), rt)
+        yn = ops.convert(b.cx, _as_float(b.cx, y, rt), rt)
         return Val(ir.Call(rt.ir(), "atan2", (xn.node, yn.node), ir.INTRINSIC), rt,
                    risky=x.risky or y.risky)
     if f is np.where:
@@ -273,9 +276,9 @@ def _module_fn(b, fn: ModuleRef, node):
         return _math_fn(b, f, node)
     name = fn.name
     raise b.cx.err(node.func, f"{name}() is not supported in compiled code",
-                hint="supported: np.sqrt/exp/log/sin/cos/..., np.abs, np.minimum/maximum, "
-                     "np.fmin/fmax, np.floor/ceil, dtype constructors, math functions on "
-                     "scalars, array creation (np.zeros/ones/full/empty[_like])")
+                   hint="supported: np.sqrt/exp/log/sin/cos/..., np.abs, np.minimum/maximum, "
+                        "np.fmin/fmax, np.floor/ceil, dtype constructors, math functions on "
+                   "scalars, array creation (np.zeros/ones/full/empty[_like])")
 
 
 def _as_numpy_result(cx, f, args, out: Val) -> Val:
@@ -294,7 +297,7 @@ def _res(cx, f, *tys):
         return T.result_type(f, *tys)
     except UnsupportedType as e:
         raise cx.error(f"{getattr(f, '__name__', f)} of {', '.join(t.describe() for t in tys)}: "
-                      f"{e}", hint="cast the argument first, e.g. np.float32(x)")
+                       f"{e}", hint="cast the argument first, e.g. np.float32(x)")
 
 
 def _as_float(cx, v, rt):
@@ -414,15 +417,15 @@ def _math1(cx, f, v):
         out = cx.guard(out, ir.Not(ir.LT(n, zero)), "ValueError", "math domain error")
     elif name == "log":
         out = cx.guard(out, ir.Or(ir.GT(n, zero), ops.is_nan(n)), "ValueError",
-                      "math domain error")
+                       "math domain error")
     elif name in ("asin", "acos"):
         out = cx.guard(out, ir.Not(ir.GT(ir.Call(ir.Float(64), "abs", (n,), ir.INTRINSIC),
-                                        ir.Const(ir.Float(64), 1.0))),
-                      "ValueError", "math domain error")
+                                         ir.Const(ir.Float(64), 1.0))),
+                       "ValueError", "math domain error")
     elif name == "exp":
         inf = ir.Const(ir.Float(64), float("inf"))
         out = cx.guard(out, ir.Or(ir.LT(out.node, inf), ir.EQ(n, inf)), "OverflowError",
-                      "math range error")
+                       "math range error")
     return out
 
 
@@ -436,7 +439,7 @@ def _create(b, f, node):
     nargs = len(node.args)
     if nargs < 1:
         raise b.cx.err(node, f"{f.__name__}() needs a shape" if not like else
-                    f"{f.__name__}() needs an array")
+                       f"{f.__name__}() needs an array")
     first = b.ev(node.args[0])
     fill = None
     fill_pos = 1
@@ -470,7 +473,8 @@ def _create(b, f, node):
     except UnsupportedType as e:
         raise b.cx.err(node, str(e))
     if kind == "full":
-        fill_val = ops.cast_to(b.cx, fill, ty) if not fill.ty.weak else b.arrays.store_convert(fill, ty)
+        fill_val = ops.cast_to(b.cx, fill, ty) if not fill.ty.weak else \
+            b.arrays.store_convert(fill, ty)
     elif kind is None:
         fill_val = None
     else:
@@ -487,7 +491,7 @@ def _shape(b, v, where) -> list:
             raise b.cx.err(where, "an array shape must be integers (or a tuple of them)")
         if not it.is_static:
             raise b.cx.err(where, "an array shape must not depend on array contents or loop "
-                               "variables",
-                        hint="compute shapes from .shape, len() and scalar arguments")
+                                  "variables",
+                           hint="compute shapes from .shape, len() and scalar arguments")
         out.append(ops.to_python_int(b.cx, it) if it.ty.kind != "int" else it)
     return out

@@ -128,7 +128,7 @@ class Definitions:
         vals = self.emitter.finalize(vals, mapping, f"the initial value of {g.label}")
         loc = self._init_loc(g)
         self.emitter.define(f, key, vals, [], None, loc, pure=True, label=g.label,
-                    loops=[(l, l.pure_var) for l in ctx])
+                            loops=[(l, l.pure_var) for l in ctx])
 
     def _init_loc(self, g):
         return g.loc
@@ -203,8 +203,8 @@ class Definitions:
                 v = alts[0][1] if len(alts) == 1 else v
             if v.union:
                 raise self.cx.err(g.chain_nodes[-1],
-                               f"internal error: {g.names[k]!r} has several types at the end of "
-                               f"an iteration ({unions.describe_types(v)})")
+                                  f"internal error: {g.names[k]!r} has several types at the end of "
+                                  f"an iteration ({unions.describe_types(v)})")
             cv = ops.convert_for_merge(self.cx, v, t) if v.ty != t else v
             vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
@@ -215,8 +215,8 @@ class Definitions:
         if p is not None:
             preds.append(p)
         key_loops = list(g.ctx)
-        mapping, rdom, tri, pairs = self.emitter.loop_vars(key_loops, list(g.chain), "r_" + "_".join(
-            l.name for l in g.chain))
+        mapping, rdom, tri, pairs = self.emitter.loop_vars(
+            key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
             key = [Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
@@ -224,7 +224,8 @@ class Definitions:
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
         preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
-        self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
+        self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
+                            loops=pairs)
 
     def _tagged_update(self, g, k, j, nv):
         """(value, tag) updates of a tagged member from its new value: the
@@ -298,7 +299,7 @@ class Definitions:
             self.mark_emitted([vnode], f)
             vals = self.emitter.finalize([vnode], mapping, f"the definition of {arr.name}")
             self.emitter.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
-                        label=arr.name, loops=pairs)
+                                label=arr.name, loops=pairs)
             arr.func = f
             arr.defined = True
             arr.versions.append(f)
@@ -322,13 +323,13 @@ class Definitions:
                 key.append(l.pure_var)
             else:
                 key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
-                                                      f"an index of {arr.name}")[0]))
+                                                           f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
         preds = self.emitter.finalize(preds, mapping, f"the condition of {arr.name}") + tri
         self.emitter.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
-                    loops=pairs)
+                            loops=pairs)
 
     def pure_axes(self, arr, chain, lhs, exprs, old_name) -> dict:
         """Loops whose variable is a pure Var of this definition -> axis."""
@@ -383,8 +384,9 @@ class Definitions:
         arr.reads = getattr(arr, "reads", [])
         arr.reads.append((self.cx.epoch, call_node))
         self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.state.loops),
-                                          self.cx.stmt_pos, idx_nodes, self.state.nest_id,
-                                          self.cx.smap.loc(self.cx.cur_node)))
+                                                      self.cx.stmt_pos, idx_nodes,
+                                                      self.state.nest_id,
+                                                      self.cx.smap.loc(self.cx.cur_node)))
 
     def mark_emitted(self, nodes, func):
         name = func.name()
@@ -427,8 +429,8 @@ class Definitions:
         key = tuple(reversed(vars_))
         args = tuple(reversed(vars_))
         ref = old[args] if args else old[()]
-        self.emitter.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node), pure=True,
-                    label=arr.name)
+        self.emitter.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node),
+                            pure=True, label=arr.name)
         arr.func = f
         arr.versions.append(f)
         arr.reads = []

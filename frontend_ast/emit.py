@@ -141,11 +141,11 @@ class Emitter:
                 if info.expr is None:
                     member, init_ty, loop_ty = info.members[0]
                     raise self.cx.err(info.node, f"the first iteration of this loop computes "
-                                              f"with the initial value of {member!r} "
-                                              f"({init_ty}) differently from the later ones "
-                                              f"({loop_ty}), in a loop nest whose first "
-                                              f"iteration cannot be told",
-                                   hint=f"start {member} with a value of type {loop_ty}")
+                                                 f"with the initial value of {member!r} "
+                                                 f"({init_ty}) differently from the later ones "
+                                                 f"({loop_ty}), in a loop nest whose first "
+                                                 f"iteration cannot be told",
+                                      hint=f"start {member} with a value of type {loop_ty}")
                 n = ir.substitute(n, {name: info.expr})
         for name in [k for k in ir.free_vars(n) if k in self.tag_peel]:
             n = _PeelFirst(name, self.tag_peel[name], tag=True).mutate(n)
@@ -199,16 +199,16 @@ class Emitter:
                 return relative
             if step != 1 and step != -1:
                 raise self.cx.err(l.node.iter, "a loop whose bounds depend on another loop "
-                                            "variable must have step 1 or -1")
+                                               "variable must have step 1 or -1")
             lo_n, lo_a = self.hull_node(l.start if step > 0 else l.stop, upper=False,
                                         shift=0 if step > 0 else 1)
             hi_n, hi_a = self.hull_node(l.stop if step > 0 else l.start, upper=True,
                                         shift=-1 if step > 0 else 0)
             if lo_n is None or hi_n is None:
                 raise self.cx.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
-                                            "on other loop variables in a non-affine way",
-                               hint="use bounds affine in the outer loop variables "
-                                    "(e.g. range(i, n) or range(i + 1))")
+                                               "on other loop variables in a non-affine way",
+                                  hint="use bounds affine in the outer loop variables "
+                                       "(e.g. range(i, n) or range(i + 1))")
             ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
             self.check_span(l, lo_a, hi_a)
             v = l.var
@@ -235,7 +235,8 @@ class Emitter:
         else:
             trip = ir.Div(ir.Add(ir.Sub(start, stop), ir.index(s - 1)), ir.index(s))
         trip = ir.Max(trip, ir.index(0))
-        return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))), None
+        return (ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))),
+                None)
 
     def hull_node(self, v: Val, upper: bool, shift: int):
         """(IR node, Aff) bounding v over every iteration of the enclosing

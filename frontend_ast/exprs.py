@@ -35,8 +35,22 @@ _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
 _BUILTINS = {"len", "int", "float", "bool", "abs", "min", "max", "round", "pow", "range"}
 
 
-class ExprMixin:
-    # ------------------------------------------------------------------
+class Expressions:
+    """Python expressions -> values (the interpreter's expression half).
+
+    Reads names from `scope` (and pushes the facts of conditions while an
+    operand that depends on them is evaluated), reads array elements
+    through `arrays`, and records the globals it reads (`global_reads`:
+    name -> value, what a specialization's validity depends on). Calls go
+    to calls.call with this object.
+    """
+
+    def __init__(self, cx, scope, arrays, fn, assigned_names):
+        self.cx, self.scope, self.arrays = cx, scope, arrays
+        self.fn = fn                          # the decorated function (its globals)
+        self.assigned_names = assigned_names  # names the function assigns somewhere
+        self.global_reads = {}
+
     def ev(self, node):
         m = getattr(self, "_ev_" + type(node).__name__, None)
         if m is None:
@@ -53,10 +67,10 @@ class ExprMixin:
         v = self.ev(node)
         if isinstance(v, Val):
             return v
-        raise self.cx.err(node, f"expected {what}, got {self._describe_obj(v)}",
-                       hint=self._obj_hint(v))
+        raise self.cx.err(node, f"expected {what}, got {self.describe_obj(v)}",
+                          hint=self.obj_hint(v))
 
-    def _describe_obj(self, v) -> str:
+    def describe_obj(self, v) -> str:
         if isinstance(v, Arr):
             return f"the array {v.name!r}"
         if isinstance(v, TupleVal):
@@ -69,7 +83,7 @@ class ExprMixin:
             return "None"
         return type(v).__name__
 
-    def _obj_hint(self, v) -> str:
+    def obj_hint(self, v) -> str:
         if isinstance(v, Arr):
             return ("whole-array operations are not compiled: loop over the elements "
                     "(for i in range(...): ... a[i] ...)")
@@ -90,11 +104,11 @@ class ExprMixin:
             v = self.scope.env[name]
             if isinstance(v, LoopVarDone):
                 raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
-                               hint="copy the value you need into another variable inside "
-                                    "the loop")
+                                  hint="copy the value you need into another variable inside "
+                                       "the loop")
             if v is _UNBOUND or isinstance(v, MaybeUnbound):
                 raise self.cx.err(node, f"{name!r} may be used before it is assigned",
-                               hint="assign it on every path before this line")
+                                  hint="assign it on every path before this line")
             return v
         if name in self.assigned_names:
             raise self.cx.err(node, f"{name!r} is used before it is assigned")
@@ -108,7 +122,7 @@ class ExprMixin:
     def globals_lookup(self, name):
         """The value of a global (or closure) name, recorded: a specialization
         is valid only while every name it read still has the value it had."""
-        g = lookup_global(self.pf.fn, name)
+        g = lookup_global(self.fn, name)
         self.global_reads[name] = g
         return g
 
@@ -119,7 +133,7 @@ class ExprMixin:
             return ModuleRef("math", math)
         if isinstance(g, pytypes.ModuleType):
             raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
-                           hint="use numpy (np) and math functions on scalars")
+                              hint="use numpy (np) and math functions on scalars")
         if isinstance(g, (bool, int, float, np.generic)) and not isinstance(g, np.ndarray):
             try:
                 return const_val(g)
@@ -136,14 +150,14 @@ class ExprMixin:
             return ModuleRef(f"np.{g.__name__}", g)
         if isinstance(g, np.ndarray):
             raise self.cx.err(node, f"the global array {name!r} cannot be used",
-                           hint="pass arrays as arguments of the function")
-        if g is self.pf.fn or getattr(g, "py_func", None) is self.pf.fn:
+                              hint="pass arrays as arguments of the function")
+        if g is self.fn or getattr(g, "py_func", None) is self.fn:
             raise self.cx.err(node, f"recursion ({name!r} calls itself) is not supported",
-                           hint="write the recursion as a loop")
+                              hint="write the recursion as a loop")
         if callable(g):
             raise self.cx.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
-                                 f"and math functions on scalars can be called",
-                           hint="inline the helper's code into this function")
+                                    f"and math functions on scalars can be called",
+                              hint="inline the helper's code into this function")
         raise self.cx.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
 
     # attributes -----------------------------------------------------------
@@ -178,7 +192,7 @@ class ExprMixin:
             if attr in ("copy",):
                 return MethodRef(base, attr)
             raise self.cx.err(node, f"array attribute .{attr} is not supported",
-                           hint="use .shape, .ndim, .size, .dtype, len(a) or element indexing")
+                              hint="use .shape, .ndim, .size, .dtype, len(a) or element indexing")
         if isinstance(base, Val):
             if attr in ("item", "astype"):
                 return MethodRef(base, attr)
@@ -200,7 +214,7 @@ class ExprMixin:
                 return base
             if attr == "itemsize":
                 return const_val(base.dtype.itemsize)
-        raise self.cx.err(node, f"attribute .{attr} of {self._describe_obj(base)} is not supported")
+        raise self.cx.err(node, f"attribute .{attr} of {self.describe_obj(base)} is not supported")
 
     # subscripts -------------------------------------------------------------
     def _ev_Subscript(self, node):
@@ -214,17 +228,17 @@ class ExprMixin:
             except IndexError:
                 raise self.cx.err(node.slice, "tuple index out of range") from None
         if isinstance(base, Arr):
-            idx = self._index_list(node.slice)
+            idx = self.index_list(node.slice)
             return self.arrays.read(base, idx, node)
-        raise self.cx.err(node, f"{self._describe_obj(base)} cannot be indexed")
+        raise self.cx.err(node, f"{self.describe_obj(base)} cannot be indexed")
 
-    def _index_list(self, sl):
+    def index_list(self, sl):
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         out = []
         for it in items:
             if isinstance(it, ast.Slice):
                 raise self.cx.err(it, "slicing is not supported",
-                               hint="index single elements inside a `for` loop")
+                                  hint="index single elements inside a `for` loop")
             v = self.ev(it)
             if isinstance(v, TupleVal):
                 out.extend(v.items)
@@ -232,7 +246,7 @@ class ExprMixin:
             if v is None or v is Ellipsis:
                 raise self.cx.err(it, "None/... indices are not supported")
             if not isinstance(v, Val):
-                raise self.cx.err(it, f"an index must be an integer, not {self._describe_obj(v)}")
+                raise self.cx.err(it, f"an index must be an integer, not {self.describe_obj(v)}")
             out.append((v, it))
         return [(x if isinstance(x, tuple) else (x, sl)) for x in out]
 
@@ -274,7 +288,7 @@ class ExprMixin:
             op = _CMPOPS.get(type(op_node))
             if op is None:
                 raise self.cx.err(node, f"comparison {type(op_node).__name__} is not supported",
-                               hint="`in`/`is` are not supported; compare values with == and <")
+                                  hint="`in`/`is` are not supported; compare values with == and <")
             if result is None:
                 right = self.ev_val(right_node)
                 self.cx.cur_node = node

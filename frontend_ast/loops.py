@@ -57,7 +57,7 @@ class LoopRunner:
         name = node.target.id
         if any(l.name == name for l in self.state.loops):
             raise self.cx.err(node.target, f"the loop variable {name!r} is already the variable of "
-                                        f"an enclosing loop", hint="use another name")
+                                           f"an enclosing loop", hint="use another name")
         args = [self.ev_val(a, "an integer loop bound") for a in node.iter.args]
         # a bound whose integer type depends on the data means the same number
         args = [ops.to_python_int(self.cx, a) if a.union and all(
@@ -65,7 +65,7 @@ class LoopRunner:
         for a, where in zip(args, node.iter.args):
             if not (a.ty.is_int() or a.ty.is_bool()):
                 raise self.cx.err(where, f"range() needs integers, got {a.ty.describe()}",
-                               hint="convert with int(...)")
+                                  hint="convert with int(...)")
             self._check_bound(a, where)
         if len(args) == 1:
             start, stop, step = const_val(0), args[0], const_val(1)
@@ -75,7 +75,7 @@ class LoopRunner:
             start, stop, step = args
         if not step.is_const:
             raise self.cx.err(node.iter.args[2], "the step of range() must be a constant",
-                           hint="write the step as a literal (range(0, n, 2))")
+                              hint="write the step as a literal (range(0, n, 2))")
         k = int(step.const)
         if k == 0:
             raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
@@ -95,9 +95,9 @@ class LoopRunner:
                     v = exact
                 elif not n_within(v.rng, INT32):
                     raise self.cx.err(where, "loop bounds must fit in 32 bits",
-                                   hint="build the bounds from array sizes, scalar arguments "
-                                        "and outer loop variables with +, - and constant "
-                                        "factors, min and max")
+                                      hint="build the bounds from array sizes, scalar arguments "
+                                           "and outer loop variables with +, - and constant "
+                                      "factors, min and max")
             bounds.append(v)
         start, stop = bounds
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id)
@@ -157,13 +157,13 @@ class LoopRunner:
             for name, var in ir.free_vars(n).items())
         if data:
             raise self.cx.err(where, "loop bounds must not read array contents",
-                           hint="loop over the whole range and skip iterations with `if`/"
-                                "`continue`")
+                              hint="loop over the whole range and skip iterations with `if`/"
+                                   "`continue`")
         for name in ir.free_vars(n):
             if name in self.state.ph_owner:
                 raise self.cx.err(where, "loop bounds must not depend on values computed in a "
-                                      "loop", hint="compute the bound from array sizes, scalar "
-                                                   "arguments and outer loop variables")
+                                         "loop", hint="compute the bound from array sizes, scalar "
+                                                      "arguments and outer loop variables")
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
@@ -198,7 +198,8 @@ class LoopRunner:
             self._restore(saved)
 
     def _save(self):
-        return (dict(self.scope.env), list(self.state.frames), list(self.scope.path), list(self.scope.alive),
+        return (dict(self.scope.env), list(self.state.frames), list(self.scope.path),
+                list(self.scope.alive),
                 list(self.state.active_groups), dict(self.emitter.state_subst))
 
     def _restore(self, saved):
@@ -254,10 +255,11 @@ class LoopRunner:
             chain = home(node, v)
             inner = assigned_in_nested_loop(chain[-1], v)
             if inner is not None:
+                line = self.cx.smap.loc(chain[-1]).line
                 raise self.cx.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
-                                      f"line {self.cx.smap.loc(chain[-1]).line} that encloses it",
-                               hint="update a variable at one loop depth only (use a separate "
-                                    "variable for the inner loop and combine after it)")
+                                         f"line {line} that encloses it",
+                                  hint="update a variable at one loop depth only (use a separate "
+                                       "variable for the inner loop and combine after it)")
             key = tuple(id(n) for n in chain)
             specs.setdefault(key, (chain, []))[1].append(v)
         groups = []
@@ -296,8 +298,9 @@ class LoopRunner:
             tys = new_tys
         else:
             raise self.cx.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
-                                 f"iteration to the next", hint="start it with a NumPy value of "
-                                                               "the final type, e.g. np.float64(0)")
+                                    f"iteration to the next",
+                              hint="start it with a NumPy value of the final type, e.g. "
+                                   "np.float64(0)")
         g.probing = False
         for k, t in enumerate(tys):
             if t is None:
@@ -307,10 +310,10 @@ class LoopRunner:
         self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
-                raise self.cx.err(node, f"the running value of {', '.join(g.names)} is read inside a "
-                                     f"loop nest it accumulates over",
-                               hint="a scan (reading the running value) is supported over a "
-                                    "single loop; store per-row results in an array instead")
+                raise self.cx.err(node, f"the running value of {', '.join(g.names)} is read "
+                                        f"inside a loop nest it accumulates over",
+                                  hint="a scan (reading the running value) is supported over a "
+                                       "single loop; store per-row results in an array instead")
             g.scan = True
         g.ranges = self.infer_ranges(g, node) if not self.cx.typing else \
             [(None, None)] * len(g.names)
@@ -337,18 +340,18 @@ class LoopRunner:
         new = [t for t in types if t not in init_tys]
         if len(new) > 1:
             raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
-                                 f"data ({' or '.join(t.describe() for t in new)})",
-                           hint=f"convert the values assigned to {g.names[k]} to one type, or "
-                                f"start it with a NumPy value of the type it should have")
+                                    f"data ({' or '.join(t.describe() for t in new)})",
+                              hint=f"convert the values assigned to {g.names[k]} to one type, or "
+                                   f"start it with a NumPy value of the type it should have")
         if new:
             return new[0]
         if cur in types or not types:
             return cur
         if len(types) == 1:
             return types[0]
-        raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the data "
-                             f"({' or '.join(t.describe() for t in types)})",
-                       hint=f"start {g.names[k]} with a value of the type it should have")
+        raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
+                                f"data ({' or '.join(t.describe() for t in types)})",
+                          hint=f"start {g.names[k]} with a value of the type it should have")
 
     def _add_tags(self, g: Group, node, new):
         """A member that keeps its initial value, of another type than the
@@ -382,10 +385,10 @@ class LoopRunner:
             if not keeps_init and (any(v.ty != other_ty for _, v in others) or init.union or
                                    init.ty != other_ty):
                 raise self.cx.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
-                                     f"and a {other_ty.describe()} on others, in a way that "
-                                     f"cannot be compiled exactly",
-                               hint=f"start {name} with a value of type {t.describe()} (e.g. "
-                                    f"{_example(t)}), or convert what is assigned to it")
+                                        f"and a {other_ty.describe()} on others, in a way that "
+                                        f"cannot be compiled exactly",
+                                  hint=f"start {name} with a value of type {t.describe()} (e.g. "
+                                       f"{_example(t)}), or convert what is assigned to it")
             tag = name + "?tag"
             g.tag_of[name] = tag
             g.names.append(tag)

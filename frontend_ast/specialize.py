@@ -109,7 +109,7 @@ class Specialization:
         result = b.build()
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
-        self.global_reads = {n: v for n, v in b.global_reads.items()
+        self.global_reads = {n: v for n, v in b.exprs.global_reads.items()
                              if not isinstance(v, types.ModuleType)}
         self.out_funcs = []           # [(Func, shape fn)] realized together
         self.result = self._outputs(result)
@@ -167,7 +167,7 @@ class Specialization:
             return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
             return Out("const", value=r)
-        raise FrontendError(f"cannot return {b._describe_obj(r)} from a compiled function")
+        raise FrontendError(f"cannot return {b.exprs.describe_obj(r)} from a compiled function")
 
     def _scalar_out(self, r: Val):
         if r.is_const:
