@@ -6,6 +6,7 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import ops, unions
+from .context import single_aff
 from .ranges import Aff
 from .values import Arr, Val, fresh
 
@@ -76,9 +77,6 @@ class ArrayAccess:
             arr.py_names = {name}
         arr.py_names.add(name)
 
-
-
-
     # indexing ------------------------------------------------------------------
     def index_values(self, arr: Arr, idx, node):
         if len(idx) != arr.ndim:
@@ -104,7 +102,6 @@ class ArrayAccess:
                                          f"{v.ty.describe()}", hint="convert with int(...)")
             out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
         return out
-
 
     def to_index(self, v: Val, n: Val, axis=0, name=""):
         """(int32 index node, mode): mode "plain" (always in range), "clamp"
@@ -135,7 +132,7 @@ class ArrayAccess:
             xi = ops.cast(ir.INDEX, x)
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
-            aff = _single_aff(v)
+            aff = single_aff(v)
             if any(l.sym not in aff.terms for l in self.state.loops):
                 # checked at call time over the loops that run; read inside a
                 # loop it does not follow (`a[5]`), it must also not be checked
@@ -143,7 +140,7 @@ class ArrayAccess:
                 # read is checked where it happens
                 return xi, "unfollowed"
             return xi, "plain"
-        if self.scope.unconditional() and self.cx.typing and _single_aff(v) is not None:
+        if self.scope.unconditional() and self.cx.typing and single_aff(v) is not None:
             return ops.cast(ir.INDEX, x), "plain"
         lo_f, hi_f = proofs(True)
         if lo_f and hi_f:
@@ -164,7 +161,7 @@ class ArrayAccess:
         return idx, ("check", ok, xv)
 
     def static_index_check(self, v, n, axis, name) -> bool:
-        aff = _single_aff(v)
+        aff = single_aff(v)
         if aff is None or not n.is_static:
             return False
         loops = list(self.state.loops)
@@ -325,12 +322,6 @@ def _disjoint(a, b) -> bool:
         if isinstance(x, ir.Const) and isinstance(y, ir.Const) and x.value != y.value:
             return True
     return False
-
-
-def _single_aff(v):
-    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
-        return v.lbs[0]
-    return None
 
 
 class StaticIndexCheck:

@@ -16,10 +16,11 @@ from .arrays import ArrayAccess
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
-from .exprs import _UNBOUND, Expressions
+from .exprs import Expressions
 from .loop_state import LoopState
 from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
+from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val
@@ -259,7 +260,7 @@ class Builder:
         self.cx.cur_node = s
         merged = {}
         for name in set(env_t) | set(env_e):
-            vt, ve = env_t.get(name, _UNBOUND), env_e.get(name, _UNBOUND)
+            vt, ve = env_t.get(name, UNBOUND), env_e.get(name, UNBOUND)
             if vt is ve:
                 merged[name] = vt
             elif isinstance(vt, Val) and isinstance(ve, Val):
@@ -268,14 +269,13 @@ class Builder:
                 raise self.cx.err(s, f"{name!r} names different arrays after the two branches",
                                   hint="bind array names outside `if`s")
             else:
-                merged[name] = _UNBOUND
+                merged[name] = UNBOUND
         self.scope.env = merged
         if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)
             self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at),
                                               ops.truth(self.cx, ae), lazy=False)
-
 
 
 def _shape_fn(name, k):

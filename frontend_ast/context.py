@@ -102,21 +102,21 @@ class Context:
         check reports that index."""
         if isinstance(cond, ir.Const) and cond.value:
             return v
-        out = Val(v.node, v.ty, risky=True, static=v.static, const=v.const)
+        node = v.node
+        if not self.typing:
+            n = next(self._counter)
+            loc = self.smap.loc(self.cur_node)
+            img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
+            self.check_images.append(CheckImage(img, exc, message, loc,
+                                                index[:2] if index is not None else None))
+            bad = ir.index(1) if index is None else encode_bad_index(index[2])
+            bad = ir.Select(cond, ir.index(0), bad)
+            idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
+            read = img[Expr.wrap(idx)].node
+            node = checks.guarded(read, ops.node_of(self, v))
+        out = Val(node, v.ty, risky=True, static=v.static, const=v.const)
         out.set_range(v.lo, v.hi, v.lbs, v.ubs)
         out.facts = v.facts
-        if self.typing:
-            return out
-        n = next(self._counter)
-        loc = self.smap.loc(self.cur_node)
-        img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
-        self.check_images.append(CheckImage(img, exc, message, loc,
-                                            index[:2] if index is not None else None))
-        bad = ir.index(1) if index is None else encode_bad_index(index[2])
-        bad = ir.Select(cond, ir.index(0), bad)
-        idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
-        read = img[Expr.wrap(idx)].node
-        out.node = checks.guarded(read, ops.node_of(self, v))
         return out
 
     def static_param(self, v: Val):

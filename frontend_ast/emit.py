@@ -23,15 +23,6 @@ def _is_placeholder(name: str) -> bool:
     return name.startswith("%")
 
 
-class Defn:
-    """One definition about to be made (or, while typing, only inspected)."""
-
-    def __init__(self, target, kind, loc):
-        self.target = target      # Arr or Group
-        self.kind = kind          # "pure" | "update"
-        self.loc = loc
-
-
 class Emitter:
     """Funcs and their definitions, made through the user API (Func, Var,
     RDom). Placeholders in the values are resolved when a definition is
@@ -285,7 +276,6 @@ class Emitter:
         """At call time, the hull [lo, hi] of a loop's range has fewer than
         2^31 values (else OverflowError, never a wrapped extent)."""
         self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
-
 
     def aff_node(self, aff):
         """An affine form over static symbols as an IR node (Int(64))."""

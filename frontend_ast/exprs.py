@@ -12,7 +12,7 @@ from pyhalide import ir
 from . import ops, unions
 from .calls import call
 from .loops import LoopVarDone
-from .refs import BuiltinRef, InfoVal, MethodRef
+from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
 from .values import (
     NO_CONST,
@@ -62,7 +62,6 @@ class Expressions:
             raise self.cx.union_error(node, e.val) from None
         return out
 
-
     def ev_val(self, node, what="a scalar value") -> Val:
         v = self.ev(node)
         if isinstance(v, Val):
@@ -106,7 +105,7 @@ class Expressions:
                 raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
                                   hint="copy the value you need into another variable inside "
                                        "the loop")
-            if v is _UNBOUND or isinstance(v, MaybeUnbound):
+            if v is UNBOUND or isinstance(v, MaybeUnbound):
                 raise self.cx.err(node, f"{name!r} may be used before it is assigned",
                                   hint="assign it on every path before this line")
             return v
@@ -308,7 +307,6 @@ class Expressions:
             left = right
         return result
 
-
     def _ev_BoolOp(self, node):
         is_and = isinstance(node.op, ast.And)
         vals = [self.ev_val(node.values[0])]
@@ -328,8 +326,6 @@ class Expressions:
         for v in reversed(vals[:-1]):
             out = self.cx.logical_and(v, out) if is_and else self.cx.logical_or(v, out)
         return out
-
-
 
     def _ev_IfExp(self, node):
         c = ops.truth(self.cx, self.ev_val(node.test))
@@ -368,7 +364,6 @@ class Expressions:
     # errors ---------------------------------------------------------------------
 
 
-
 def lookup_global(fn, name):
     """The value `name` has for fn: a closure cell, else a module global,
     else _MISSING."""
@@ -399,17 +394,4 @@ def same_global(a, b) -> bool:
     return False
 
 
-class _Unbound:
-    def __repr__(self):
-        return "<unbound>"
-
-
-_UNBOUND = _Unbound()
 _MISSING = object()
-
-
-# facts for range refinement ---------------------------------------------------------
-
-
-
-

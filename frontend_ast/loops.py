@@ -13,7 +13,7 @@ from pyhalide.var import Var
 
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
-from .arrays import _single_aff
+from .context import single_aff
 from .emit import FirstInfo
 from .loop_bounds import affine_bounds, unguarded
 from .loop_state import Frame, Group
@@ -27,8 +27,6 @@ class LoopVarDone:
 
     def __init__(self, name):
         self.name = name
-
-
 
 
 class LoopRunner:
@@ -89,7 +87,7 @@ class LoopRunner:
                     v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
                                 min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
                                 v.lbs, v.ubs)
-            elif not n_within(v.rng, INT32) or _single_aff(v) is None:
+            elif not n_within(v.rng, INT32) or single_aff(v) is None:
                 exact = self.certified_bound(v, node)
                 if exact is not None:
                     v = exact
@@ -469,9 +467,6 @@ class LoopRunner:
             g.unbound.append(False)
             g.flag_of[name] = flag
 
-
-
-
     def typing_run(self, g: Group, node):
         saved = self._save()
         self.cx.typing += 1
@@ -583,7 +578,6 @@ class LoopRunner:
                 best = cand
         return best
 
-
     def enter_group(self, g: Group):
         """Bind the group's state to placeholders for one iteration."""
         g.ph = []
@@ -667,7 +661,6 @@ class LoopRunner:
             elif t.is_int():
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
-            v.origin = None
             finals.append(v)
         for k in range(g.base):
             name, v, init = g.names[k], finals[k], g.init[k]
@@ -777,12 +770,7 @@ def _int32_check(f):
     return check
 
 
-class _UnboundState:
-    pass
-
-
 def _unbound_state(v):
-    from .values import MaybeUnbound
     out = MaybeUnbound(v.node, v.ty)
     out.set_range(v.lo, v.hi, v.lbs, v.ubs)
     return out

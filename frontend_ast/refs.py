@@ -23,3 +23,12 @@ class InfoVal:
 
     def __init__(self, info):
         self.info = info
+
+
+class _Unbound:
+    def __repr__(self):
+        return "<unbound>"
+
+
+# a name bound on one path of an `if` only (reading it is an error)
+UNBOUND = _Unbound()
