@@ -55,7 +55,6 @@ class ArrayAccess:
                                    "inside")
         arr = Arr("array", ty, shape, "local", self.cx.smap.loc(node))
         arr.fill = fill
-        arr.created_epoch = self.cx.epoch
         for k, s in enumerate(shape):
             f = s.static
             self.cx.static_checks.append(_negative_dim_check(f))
@@ -67,8 +66,7 @@ class ArrayAccess:
         if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops")
         arr = Arr("array", src.ty, list(src.shape), "local", self.cx.smap.loc(node))
-        arr.copy_of = src
-        arr.created_epoch = self.cx.epoch
+        self.defs.copy_of[arr] = src
         return arr
 
     def name_array(self, arr: Arr, name: str):

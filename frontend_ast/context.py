@@ -151,37 +151,26 @@ class Context:
     def logical_and(self, a: Val, b: Val) -> Val:
         """`a and b` (b evaluated only when a is true): b if a is true, else a,
         each with its own type."""
-        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
-            ta = ops.truth(self, a)
-            if ta.is_const:
-                return b if ta.const else a
-            ty = a.ty
-            if b.risky:
-                node = ir.Call(ir.Bool(), "if_then_else", (ta.node, b.node, ta.node), ir.INTRINSIC)
-            else:
-                node = ir.And(ta.node, ops.truth(self, b).node)
-            out = Val(node, ty, risky=a.risky or b.risky)
-            out.facts = _merge_facts(a.facts, b.facts, True)
-            return out
-        ta = ops.truth(self, a)
-        return ops.select(self, ta, b, a)
+        return self._logical(a, b, True)
 
     def logical_or(self, a: Val, b: Val) -> Val:
         """`a or b`: a if a is true, else b, each with its own type."""
-        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
-            ta = ops.truth(self, a)
-            if ta.is_const:
-                return a if ta.const else b
-            ty = a.ty
-            if b.risky:
-                node = ir.Call(ir.Bool(), "if_then_else", (ta.node, ta.node, b.node), ir.INTRINSIC)
-            else:
-                node = ir.Or(ta.node, ops.truth(self, b).node)
-            out = Val(node, ty, risky=a.risky or b.risky)
-            out.facts = _merge_facts(a.facts, b.facts, False)
-            return out
+        return self._logical(a, b, False)
+
+    def _logical(self, a: Val, b: Val, is_and: bool) -> Val:
         ta = ops.truth(self, a)
-        return ops.select(self, ta, a, b)
+        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
+            if ta.is_const:
+                return b if ta.const == is_and else a
+            if b.risky:        # b evaluated only where Python evaluates it
+                args = (ta.node, b.node, ta.node) if is_and else (ta.node, ta.node, b.node)
+                node = ir.Call(ir.Bool(), "if_then_else", args, ir.INTRINSIC)
+            else:
+                node = (ir.And if is_and else ir.Or)(ta.node, ops.truth(self, b).node)
+            out = Val(node, a.ty, risky=a.risky or b.risky)
+            out.facts = _merge_facts(a.facts, b.facts, is_and)
+            return out
+        return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
 def single_aff(v: Val):

@@ -33,12 +33,19 @@ class Definitions:
                   statement position, index nodes, nest id, Loc)) of each array read
       emitted_in  id(call node) -> (call node, {names of the Funcs whose
                   definitions contain it})
+      copy_of     local Arr -> the Arr it is a copy of (arrays.ArrayAccess.copy_array)
+      reads       local Arr -> [(epoch, call node)]: the reads of its current version
+      written     local Arr -> the epoch of its last write (a new version at most
+                  once per top-level statement)
     """
 
     def __init__(self, cx, scope, state, emitter):
         self.cx, self.scope, self.state, self.emitter = cx, scope, state, emitter
         self.read_sites = {}
         self.emitted_in = {}
+        self.copy_of = {}
+        self.reads = {}
+        self.written = {}
 
     # local arrays -------------------------------------------------------------------------
     def ensure_defined(self, arr: Arr):
@@ -48,7 +55,7 @@ class Definitions:
         f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
         key = tuple(reversed(vars_))
-        src = getattr(arr, "copy_of", None)
+        src = self.copy_of.get(arr)
         if src is not None:
             idx = [v.node for v in vars_]
             value = self.element_call(src, idx).node
@@ -288,7 +295,7 @@ class Definitions:
         rvar_loops = [l for l in cell.chain if l not in pure]
         uses_old = any(old_name in ir.free_vars(e) for e in exprs)
         fresh = (not arr.defined and cond is None and len(pure) == arr.ndim and not rvar_loops
-                 and not uses_old and getattr(arr, "copy_of", None) is None)
+                 and not uses_old and arr not in self.copy_of)
         if fresh:
             f = self.emitter.new_func(arr.name, arr)
             mapping, _, _, pairs = self.emitter.loop_vars(list(pure), [], "")
@@ -381,8 +388,7 @@ class Definitions:
 
     # reads and versions -----------------------------------------------------------------------
     def note_read(self, arr, call_node, idx_nodes=None):
-        arr.reads = getattr(arr, "reads", [])
-        arr.reads.append((self.cx.epoch, call_node))
+        self.reads.setdefault(arr, []).append((self.cx.epoch, call_node))
         self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.state.loops),
                                                       self.cx.stmt_pos, idx_nodes,
                                                       self.state.nest_id,
@@ -408,12 +414,12 @@ class Definitions:
         to a new Func, so that earlier readers keep the value they read."""
         if arr.kind != "local" or not arr.defined:
             return
-        if getattr(arr, "written_epoch", None) == self.cx.epoch:
+        if self.written.get(arr) == self.cx.epoch:
             return
-        arr.written_epoch = self.cx.epoch
+        self.written[arr] = self.cx.epoch
         own = arr.func.name()
         external = False
-        for ep, call in getattr(arr, "reads", []):
+        for ep, call in self.reads.get(arr, []):
             if ep >= self.cx.epoch:
                 continue
             entry = self.emitted_in.get(id(call))
@@ -433,7 +439,7 @@ class Definitions:
                             pure=True, label=arr.name)
         arr.func = f
         arr.versions.append(f)
-        arr.reads = []
+        self.reads[arr] = []
 
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
