@@ -1,5 +1,10 @@
 """Calls: builtins, NumPy and math functions on scalars, dtype constructors,
-array creation."""
+array creation.
+
+The functions that evaluate a call's arguments take `b`, the
+exprs.Expressions evaluating the call (they create arrays through
+`b.arrays`); those that compute on values take only the context `cx`
+(errors and run-time checks)."""
 from __future__ import annotations
 
 import ast
@@ -36,6 +41,7 @@ _NP_BINARY_OPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.divide: "/
 
 
 def call(b, fn, node: ast.Call):
+    """fn(...) at `node`: fn is what the call's function evaluated to."""
     if isinstance(fn, BuiltinRef):
         return _builtin(b, fn.name, node)
     if isinstance(fn, DtypeVal):
