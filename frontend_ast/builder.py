@@ -1,6 +1,7 @@
 """The interpreter that turns one specialization of the decorated function
-(argument dtypes and dimensions) into Funcs: statements, conditions,
-run-time checks, and the inputs."""
+(argument dtypes and dimensions) into Funcs: it binds the inputs and
+executes the statements over the objects it creates (frontend_ast/__init__.py
+names them)."""
 from __future__ import annotations
 
 import ast
@@ -31,6 +32,17 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 
 
 class Builder:
+    """One specialization's build: `build()` executes the function body and
+    returns what it returns (a value, an Arr, a TupleVal or None).
+
+    Fields read after the build (specialize.py, schedules.py, deftext.py):
+      cx        the Context: its check_images, static_params, static_checks
+      emitter   the Emitter; funcs, def_log and var_log are its logs
+      defs      the Definitions (ensure_defined gives a returned array its Func)
+      exprs     the Expressions: global_reads, describe_obj
+      inputs    argument name -> ImageParam-backed Arr or Param
+    """
+
     def __init__(self, pf, arg_specs):
         self.pf = pf
         self.cx = Context(pf.smap, pf.tree)
