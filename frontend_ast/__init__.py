@@ -26,8 +26,8 @@ Modules, in the order a call goes through them:
     errors.py      CompileError with file:line:col, caret and hint
 
 The interpreter's state is split into objects with documented fields, each
-given the others it uses when the Builder creates it (none reaches back to
-the Builder):
+given the others it uses when the Builder creates it (only the LoopRunner
+calls back into the interpreter, through the two functions it is given):
 
     context.Context      where (cur_node, the source map), the typing mode, the
                          symbols, the run-time and call-time checks; the `cx`
