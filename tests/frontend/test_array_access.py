@@ -39,12 +39,25 @@ def _scatter_conditional_read(a, idx):
     return out
 
 
+@ph.pipeline
+def _scatter_then_gather(a, idx):
+    out = np.zeros(4, np.int64)
+    res = np.zeros(4, np.int64)
+    for i in range(4):
+        k = idx[i]
+        out[k] = a[i]
+        res[i] = out[k] * 2             # the element written above, into another array
+    return out, res
+
+
 def test_read_after_write_with_a_run_time_checked_index():
     a = np.arange(4, dtype=np.int64)
     for idx in ([3, 2, 1, 0], [0, 0, 2, 2], [-1, 1, -3, 3]):
         idx = np.array(idx, dtype=np.int64)
         for f in (_scatter_then_update, _scatter_read_twice, _scatter_conditional_read):
             np.testing.assert_array_equal(f(a, idx), f.py_func(a, idx))
+        for got, want in zip(_scatter_then_gather(a, idx), _scatter_then_gather.py_func(a, idx)):
+            np.testing.assert_array_equal(got, want)
 
 
 def test_read_after_write_out_of_range_index_raises_as_numpy():
