@@ -3,10 +3,10 @@
 IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
-import pyhalide as ph
 from pyhalide import ir
 
 from . import ops, unions
+from .context import single_aff
 from .ranges import Aff
 from .values import Arr, Val, fresh
 
@@ -30,29 +30,43 @@ class Cell:
         self.site = (id(arr), pos)  # the same in the typing pre-pass and the real pass
 
 
-class ArrayMixin:
+class ArrayAccess:
+    """Array creation, element reads and writes with NumPy's indexing rules.
+
+    An index is proven in range, checked at call time, or checked at run
+    time (then clamped into the array by `_clamped`, which reads and writes
+    share, so a read finds the pending write of the same element). A write
+    becomes a pending Cell of the innermost frame (`state.frames`); the
+    frame's cells become definitions when it is flushed (defs).
+
+    Reads `scope` (the condition of the current statement), `state` (the
+    active loops and frames); adds call-time checks to `cx`; gives local
+    arrays their definitions and versions through `defs`.
+    """
+
+    def __init__(self, cx, scope, state, defs):
+        self.cx, self.scope, self.state, self.defs = cx, scope, state, defs
+
     # creation ------------------------------------------------------------------
     def create_array(self, ty, shape, fill, node) -> Arr:
-        if self.loops:
-            raise self.err(node, "arrays must be created outside loops",
-                           hint="create the array before the loop and write its elements "
-                                "inside")
-        arr = Arr("array", ty, shape, "local", self.smap.loc(node))
+        if self.state.loops:
+            raise self.cx.err(node, "arrays must be created outside loops",
+                              hint="create the array before the loop and write its elements "
+                                   "inside")
+        arr = Arr("array", ty, shape, "local", self.cx.smap.loc(node))
         arr.fill = fill
-        arr.created_epoch = self.epoch
         for k, s in enumerate(shape):
             f = s.static
-            self.static_checks.append(_negative_dim_check(f))
+            self.cx.static_checks.append(_negative_dim_check(f))
         return arr
 
     def copy_array(self, src, node) -> Arr:
         if not isinstance(src, Arr):
-            raise self.err(node, "copy() needs an array")
-        if self.loops:
-            raise self.err(node, "arrays must be created outside loops")
-        arr = Arr("array", src.ty, list(src.shape), "local", self.smap.loc(node))
-        arr.copy_of = src
-        arr.created_epoch = self.epoch
+            raise self.cx.err(node, "copy() needs an array")
+        if self.state.loops:
+            raise self.cx.err(node, "arrays must be created outside loops")
+        arr = Arr("array", src.ty, list(src.shape), "local", self.cx.smap.loc(node))
+        self.defs.copy_of[arr] = src
         return arr
 
     def name_array(self, arr: Arr, name: str):
@@ -61,69 +75,31 @@ class ArrayMixin:
             arr.py_names = {name}
         arr.py_names.add(name)
 
-    def ensure_defined(self, arr: Arr):
-        """Give a local array its pure definition (the fill value, or a copy)."""
-        if arr.kind != "local" or arr.defined or self.typing:
-            return
-        f = self.new_func(arr.name, arr)
-        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
-        key = tuple(reversed(vars_))
-        src = getattr(arr, "copy_of", None)
-        if src is not None:
-            idx = [v.node for v in vars_]
-            value = self.element_call(src, idx).node
-            self.note_read(src, value)
-        elif arr.fill is not None:
-            value = ops.node_of(self, arr.fill)
-        else:
-            value = ir.Const(arr.ty.ir(), 0)
-        self.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
-        arr.func = f
-        arr.defined = True
-        arr.versions.append(f)
-
-    def axis_var(self, arr, k):
-        names = ("x", "y", "z", "w")
-        rk = arr.ndim - 1 - k
-        return ph.Var(names[rk] if rk < 4 else f"d{rk}")
-
-    def element_call(self, arr: Arr, idx_nodes) -> Val:
-        """arr[idx] (NumPy axis order, int32 nodes) as a call."""
-        args = tuple(ph.Expr.wrap(n) for n in reversed(idx_nodes))
-        if arr.kind == "input":
-            e = arr.image[args] if args else arr.image[()]
-            return Val(e.node, arr.ty)
-        ref = arr.func[args] if args else arr.func[()]
-        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty)
-
     # indexing ------------------------------------------------------------------
     def index_values(self, arr: Arr, idx, node):
         if len(idx) != arr.ndim:
             if len(idx) < arr.ndim:
-                raise self.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
-                                     f"with {len(idx)}: that is a slice",
-                               hint="index every dimension (a[i, j]); slices are not supported")
-            raise self.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
-                                 f"dimensions, {len(idx)} were given")
+                raise self.cx.err(node, f"{arr.name!r} has {arr.ndim} dimensions but is indexed "
+                                        f"with {len(idx)}: that is a slice",
+                                  hint="index every dimension (a[i, j]); slices are not supported")
+            raise self.cx.err(node, f"too many indices for array {arr.name!r}: it has {arr.ndim} "
+                                    f"dimensions, {len(idx)} were given")
         out = []
         for axis, (v, where) in enumerate(idx):
             if v.union and all(t.is_int() and not t.is_bool() for t in v.types()):
-                v = ops.to_python_int(self, v)      # an index means the same in any type
+                v = ops.to_python_int(self.cx, v)      # an index means the same in any type
             elif v.ty.is_int() and not v.ty.is_bool() and v.ty.ir().is_uint() and \
                     v.ty.ir().bits == 64:
                 # NumPy converts a uint64 index to intp: OverflowError past int64
-                v = ops.to_python_int(self, v)
+                v = ops.to_python_int(self.cx, v)
             if not (v.ty.is_int()) or v.ty.is_bool():
                 if v.ty.is_bool():
-                    raise self.err(where, "boolean indices are masks in NumPy; they are not "
-                                          "supported", hint="use an integer index")
-                raise self.err(where, f"array indices must be integers, not "
-                                      f"{v.ty.describe()}", hint="convert with int(...)")
+                    raise self.cx.err(where, "boolean indices are masks in NumPy; they are not "
+                                             "supported", hint="use an integer index")
+                raise self.cx.err(where, f"array indices must be integers, not "
+                                         f"{v.ty.describe()}", hint="convert with int(...)")
             out.append(self.to_index(v, arr.shape[axis], axis, arr.name))
         return out
-
-    def unconditional(self) -> bool:
-        return not self.path and all(a is None for a in self.alive) and not self.lazy
 
     def to_index(self, v: Val, n: Val, axis=0, name=""):
         """(int32 index node, mode): mode "plain" (always in range), "clamp"
@@ -132,36 +108,37 @@ class ArrayMixin:
         loops that run, constant along some enclosing loop: an input read with
         it is checked where it happens, so a loop that runs zero times checks
         nothing), or ("check", condition) (checked at run time)."""
-        n_node = ops.node_of(self, n)
+        n_node = ops.node_of(self.cx, n)
         if n_node.type != ir.INDEX:
             n_node = ops.cast(ir.INDEX, n_node)
-        x = ops.node_of(self, v)
+        x = ops.node_of(self.cx, v)
         zero = ir.index(0)
         last = ir.Sub(n_node, ir.index(1))
 
         def proofs(refined):
             lo = (v.lo is not None and v.lo >= 0) or \
-                self.syms.prove_le([Aff.const(0)], v.lbs, refined)
+                self.cx.syms.prove_le([Aff.const(0)], v.lbs, refined)
             hi = (v.hi is not None and n.lo is not None and v.hi <= n.lo - 1) or \
-                self.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs], refined)
+                self.cx.syms.prove_le(v.ubs, [l.shift(-1) for l in n.lbs], refined)
             return lo, hi
 
         lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
             return ops.cast(ir.INDEX, x), "plain"
-        if self.unconditional() and not self.typing and self.static_index_check(v, n, axis, name):
+        if self.scope.unconditional() and not self.cx.typing and \
+                self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
             if not lower_ok:
                 xi = ir.Max(ir.Min(ir.Select(ir.LT(xi, zero), ir.Add(xi, n_node), xi), last), zero)
-            aff = _single_aff(v)
-            if any(l.sym not in aff.terms for l in self.loops):
+            aff = single_aff(v)
+            if any(l.sym not in aff.terms for l in self.state.loops):
                 # checked at call time over the loops that run; read inside a
                 # loop it does not follow (`a[5]`), it must also not be checked
                 # statically over loops that run zero times: the compiled
                 # read is checked where it happens
                 return xi, "unfollowed"
             return xi, "plain"
-        if self.unconditional() and self.typing and _single_aff(v) is not None:
+        if self.scope.unconditional() and self.cx.typing and single_aff(v) is not None:
             return ops.cast(ir.INDEX, x), "plain"
         lo_f, hi_f = proofs(True)
         if lo_f and hi_f:
@@ -182,18 +159,18 @@ class ArrayMixin:
         return idx, ("check", ok, xv)
 
     def static_index_check(self, v, n, axis, name) -> bool:
-        aff = _single_aff(v)
+        aff = single_aff(v)
         if aff is None or not n.is_static:
             return False
-        loops = list(self.loops)
+        loops = list(self.state.loops)
         if any(l.start.static is None or l.stop.static is None for l in loops):
             return False
         loop_syms = {l.sym for l in loops}
         for s in aff.terms:
-            if s not in loop_syms and s not in self.sym_static:
+            if s not in loop_syms and s not in self.cx.sym_static:
                 return False
-        self.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.sym_static,
-                                                   self.smap.loc(self.cur_node)))
+        self.cx.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.cx.sym_static,
+                                                      self.cx.smap.loc(self.cx.cur_node)))
         return True
 
     def index_key(self, idx_nodes) -> str:
@@ -201,23 +178,23 @@ class ArrayMixin:
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
-        self.cur_node = node
+        self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         nodes = [i for i, _ in items]
+        at = self._clamped(arr, items)      # the position a write would record
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
-            out = self.element_call(arr, self._clamped(arr, items))
-            out.risky = risky
+            out = self.defs.element_call(arr, at, risky=risky)
             return self._checked(self._data_range(out), arr, items, "")
-        cell = self.find_cell(arr, nodes)
+        cell = self.find_cell(arr, at)
         if cell is not None:
             return self.cell_value(cell)
-        if self.typing:
+        if self.cx.typing:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
-        self.ensure_defined(arr)
-        out = self.element_call(arr, self._clamped(arr, items))
-        self.note_read(arr, out.node, nodes)
+        self.defs.ensure_defined(arr)
+        out = self.defs.element_call(arr, at)
+        self.defs.note_read(arr, out.node, nodes)
         return self._checked(self._data_range(out), arr, items, "")
 
     def _clamped(self, arr, items):
@@ -226,7 +203,7 @@ class ArrayMixin:
         out = []
         for k, (i, m) in enumerate(items):
             if isinstance(m, tuple):
-                n = ops.cast(ir.INDEX, ops.node_of(self, arr.shape[k]))
+                n = ops.cast(ir.INDEX, ops.node_of(self.cx, arr.shape[k]))
                 out.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
             elif m == "unfollowed" and arr.kind == "input":
                 out.append(ir.Call(ir.INDEX, "likely", (i,), ir.INTRINSIC))
@@ -240,8 +217,8 @@ class ArrayMixin:
         for axis in reversed(range(len(items))):
             m = items[axis][1]
             if isinstance(m, tuple):
-                v = self.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
-                               index=(axis, arr.shape[axis], m[2]))
+                v = self.cx.guard(v, m[1], "IndexError", f"array {arr.name!r}{what}",
+                                  index=(axis, arr.shape[axis], m[2]))
         return v
 
     def _data_range(self, v: Val) -> Val:
@@ -254,48 +231,49 @@ class ArrayMixin:
     # writes ------------------------------------------------------------------------
     def write(self, arr: Arr, idx, value: Val, node):
         if arr.kind == "input":
-            raise self.err(node, f"writing into the input array {arr.name!r} is not allowed "
-                                 f"(inputs are never modified)",
-                           hint=f"copy it first: out = {arr.name}.copy(), then write into out "
-                                f"and return it")
-        self.cur_node = node
+            raise self.cx.err(node, f"writing into the input array {arr.name!r} is not allowed "
+                                    f"(inputs are never modified)",
+                              hint=f"copy it first: out = {arr.name}.copy(), then write into out "
+                                   f"and return it")
+        self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         value = self.store_convert(value, arr.ty)
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")
-        if not self.typing:
-            self.version_for_write(arr)
-        cond = self.current_condition()
+        if not self.cx.typing:
+            self.defs.version_for_write(arr)
+        cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
 
     def store_convert(self, v: Val, ty) -> Val:
         """The value NumPy stores when v is assigned into an array of type ty."""
         if v.union:
-            return unions.distribute(self, lambda x: self.store_convert(x, ty), v)
+            return unions.distribute(self.cx, lambda x: self.store_convert(x, ty), v)
         if v.ty == ty:
             return v
         if v.ty.weak and v.ty.kind == "int" and ty.is_int():
-            return ops.convert(self, v, ty, " (assignment into an array)")
-        return ops.cast_to(self, v, ty)
+            return ops.convert(self.cx, v, ty, " (assignment into an array)")
+        return ops.cast_to(self.cx, v, ty)
 
     def frame_for_write(self):
-        return self.frames[-1]
+        return self.state.frames[-1]
 
     def record_write(self, arr, nodes, value: Val, cond, node, raw):
         frame = self.frame_for_write()
         key = (id(arr), self.index_key(nodes))
         cell = frame.cells.get(key)
-        pos = self.stmt_pos
+        pos = self.cx.stmt_pos
         if cell is None:
             other = next((c for c in frame.cells.values() if c.arr is arr and c.key != key and
                           not _disjoint(c.idx, nodes)), None)
             if other is not None:
-                raise self.err(node, f"{arr.name!r} is written at two different positions in "
-                                     f"one loop body (also at line {other.loc.line})",
-                               hint="write each array at one index expression per loop "
-                                    "iteration, or split the loop")
+                raise self.cx.err(node, f"{arr.name!r} is written at two different positions in "
+                                        f"one loop body (also at line {other.loc.line})",
+                                  hint="write each array at one index expression per loop "
+                                       "iteration, or split the loop")
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
-            cell = Cell(arr, nodes, key, old, self.smap.loc(node), pos, list(self.loops), raw)
+            cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.state.loops),
+                        raw)
             frame.cells[key] = cell
             frame.order.append(key)
             prev = Val(old, arr.ty)
@@ -304,14 +282,14 @@ class ArrayMixin:
             prev = cell.value
             cell.pos_max = pos
             cell.cond = None if (cond is None or cell.cond is None) else \
-                self.logical_or(cell.cond, cond)
-        cell.value = value if cond is None else ops.select(self, cond, value, prev)
+                self.cx.logical_or(cell.cond, cond)
+        cell.value = value if cond is None else ops.select(self.cx, cond, value, prev)
         if frame.top:
-            self.flush_frame(frame)
+            self.defs.flush_frame(frame)
 
     def find_cell(self, arr, nodes):
         key = (id(arr), self.index_key(nodes))
-        for frame in reversed(self.frames):
+        for frame in reversed(self.state.frames):
             c = frame.cells.get(key)
             if c is not None:
                 return c
@@ -322,12 +300,12 @@ class ArrayMixin:
         v = cell.value
         if not self._mentions(v.node, cell.old.name):
             return v
-        if self.typing:
+        if self.cx.typing:
             prev = Val(ir.Variable(cell.arr.ty.ir(), fresh("read")), cell.arr.ty)
         else:
-            self.ensure_defined(cell.arr)
-            prev = self.element_call(cell.arr, cell.idx)
-            self.note_read(cell.arr, prev.node, cell.idx)
+            self.defs.ensure_defined(cell.arr)
+            prev = self.defs.element_call(cell.arr, cell.idx)
+            self.defs.note_read(cell.arr, prev.node, cell.idx)
         out = Val(ir.substitute(v.node, {cell.old.name: prev.node}), v.ty, risky=v.risky)
         return self._data_range(out)
 
@@ -342,12 +320,6 @@ def _disjoint(a, b) -> bool:
         if isinstance(x, ir.Const) and isinstance(y, ir.Const) and x.value != y.value:
             return True
     return False
-
-
-def _single_aff(v):
-    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
-        return v.lbs[0]
-    return None
 
 
 class StaticIndexCheck:

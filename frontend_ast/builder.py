@@ -1,24 +1,28 @@
 """The interpreter that turns one specialization of the decorated function
-(argument dtypes and dimensions) into Funcs: statements, conditions,
-run-time checks, and the inputs."""
+(argument dtypes and dimensions) into Funcs: it binds the inputs and
+executes the statements over the objects it creates (frontend_ast/__init__.py
+names them)."""
 from __future__ import annotations
 
 import ast
-import itertools
 
 import numpy as np
 
-import pyhalide as ph
-from pyhalide import checks, ir
+from pyhalide import ir
+from pyhalide.buffer import ImageParam, Param
 
 from . import ops
 from .analyze import Liveness, names_assigned
-from .arrays import ArrayMixin
-from .defs import DefsMixin
-from .emit import EmitMixin, Frame
-from .exprs import _UNBOUND, ExprMixin
-from .loops import LoopMixin
-from .ranges import INT32, INT64, Aff, Symbols
+from .arrays import ArrayAccess
+from .context import Context
+from .defs import Definitions
+from .emit import Emitter
+from .exprs import Expressions
+from .loop_state import LoopState
+from .loops import LoopRunner
+from .ranges import INT32, INT64, Aff
+from .refs import UNBOUND
+from .scope import Scope
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val
 
@@ -27,70 +31,38 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class CheckImage:
-    """A run-time check: reading `image` (one zero byte) anywhere but index 0
-    raises `exc` with `message` at `loc`. An index check (`index` set to
-    (axis, size Val)) reads at the encoded offending index instead, so the
-    message can name it as NumPy does."""
+class Builder:
+    """One specialization's build: `build()` executes the function body and
+    returns what it returns (a value, an Arr, a TupleVal or None).
 
-    def __init__(self, image, exc, message, loc, index=None):
-        self.image, self.exc, self.message, self.loc = image, exc, message, loc
-        self.index = index
+    Fields read after the build (specialize.py, schedules.py, deftext.py):
+      cx        the Context: its check_images, static_params, static_checks
+      emitter   the Emitter; funcs, def_log and var_log are its logs
+      defs      the Definitions (ensure_defined gives a returned array its Func)
+      exprs     the Expressions: global_reads, describe_obj
+      inputs    argument name -> ImageParam-backed Arr or Param
+    """
 
-
-class StaticParam:
-    def __init__(self, param, fn, t):
-        self.param, self.fn, self.type = param, fn, t
-
-
-class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
     def __init__(self, pf, arg_specs):
         self.pf = pf
-        self.smap = pf.smap
+        self.cx = Context(pf.smap, pf.tree)
         self.tree = pf.tree
         self.live = Liveness(pf.tree)
-        self.assigned_names = names_assigned(pf.tree.body)
-        self.env = {}
-        self.syms = Symbols()
-        self.sym_nodes = {}
-        self.sym_static = {}
-        self.lazy = 0
-        self.loops = []
-        self.path = []
-        self.alive = []
-        self.frames = [Frame(top=True)]
-        self.typing = 0
-        self.recording = False
-        self.active_groups = []
-        self.state_subst = {}
-        self.ph_owner = {}
-        self.nest_id = None
-        self.nest_writes = []
-        self.check_images = []
-        self.static_params = []
-        self.static_checks = []
-        self.funcs = []
-        self.def_log = []
-        self.var_log = []
-        self.loop_var_objects = {}
-        self._typing_loops = {}
+        self.scope = Scope(self.cx)
+        self.state = LoopState(self.cx)
+        self.emitter = Emitter(self.cx, set(pf.params))
+        self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
+        self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
+        self.exprs = Expressions(self.cx, self.scope, self.arrays, pf.fn,
+                                 names_assigned(pf.tree.body))
+        self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
+                                      self.live, self.exprs.ev_val, self.exec_block)
+        # the emitter's logs, read by specialize.py, schedules.py and deftext.py
+        self.funcs = self.emitter.funcs
+        self.def_log = self.emitter.def_log
+        self.var_log = self.emitter.var_log
         self.inputs = {}
-        self.first_info = {}        # "first iteration" placeholders (emit.FirstInfo)
-        self.tag_peel = {}          # tag placeholder -> {state placeholder: start} of peeled
-                                    # tagged members (emit.resolve_first)
-        self.ran_info = []          # (ran test, final value, start value) of members whose
-                                    # type a loop changes (emit.resolve_first)
-        self.global_reads = {}      # name -> the value read (a specialization's validity)
-        self.input_names = set(pf.params)
         self.result = None
-        self.cur_node = pf.tree
-        self.stmt_pos = (0, 0)
-        self.epoch = 0
-        self.read_sites = {}
-        self.emitted_in = {}
-        self.group_results = []
-        self.facts_stack = []
-        self._counter = itertools.count()
         self._setup_inputs(arg_specs)
 
     # inputs -------------------------------------------------------------------------------
@@ -100,21 +72,21 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             if kind == "array":
                 dtype, ndim = spec[1], spec[2]
                 ty = np_ty(dtype)
-                img = ph.ImageParam(ty.ir(), ndim, name)
+                img = ImageParam(ty.ir(), ndim, name)
                 shape = []
                 for k in range(ndim):
                     sym = f"{name}.shape[{k}]"
                     node = img.dim(ndim - 1 - k).extent().node
-                    self.syms.add(sym, 0, INT32[1])
-                    self.sym_nodes[sym] = node
-                    self.sym_static[sym] = _shape_fn(name, k)
+                    self.cx.syms.add(sym, 0, INT32[1])
+                    self.cx.sym_nodes[sym] = node
+                    self.cx.sym_static[sym] = _shape_fn(name, k)
                     shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
                                      static=_shape_fn(name, k)))
-                arr = Arr(name, ty, shape, "input", self.smap.loc(self.tree))
+                arr = Arr(name, ty, shape, "input", self.cx.smap.loc(self.tree))
                 arr.image = img
                 arr.arg_name = name
                 self.inputs[name] = arr
-                self.env[name] = arr
+                self.scope.env[name] = arr
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)
@@ -125,20 +97,20 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
                 else:
                     ty = np_ty(spec[1])
                     t = ty.ir()
-                p = ph.Param(t, name)
+                p = Param(t, name)
                 v = Val(p.node, ty, static=_param_fn(name))
                 if ty.is_int():
                     lo, hi = (INT64 if kind == "int" else (t.min_value(), t.max_value()))
-                    self.syms.add(name, lo, hi)
-                    self.sym_nodes[name] = p.node
-                    self.sym_static[name] = _param_fn(name)
+                    self.cx.syms.add(name, lo, hi)
+                    self.cx.sym_nodes[name] = p.node
+                    self.cx.sym_static[name] = _param_fn(name)
                     v.set_range(lo, hi, [Aff.sym(name)], [Aff.sym(name)])
                 self.inputs[name] = p
-                self.env[name] = v
+                self.scope.env[name] = v
             elif kind == "const":
                 val = spec[1]
-                self.env[name] = const_val(val) if isinstance(val, (bool, int, float, np.generic)) \
-                    else val
+                scalar = isinstance(val, (bool, int, float, np.generic))
+                self.scope.env[name] = const_val(val) if scalar else val
             else:
                 raise ValueError(f"unknown argument kind {kind}")
 
@@ -146,7 +118,7 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
     def build(self):
         body = self.tree.body
         for s in body:
-            self.epoch += 1
+            self.cx.epoch += 1
             self.exec_stmt(s)
         return self.result
 
@@ -155,17 +127,17 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             self.exec_stmt(s)
 
     def exec_stmt(self, s):
-        self.cur_node = s
-        self.stmt_pos = (s.lineno, s.col_offset)
+        self.cx.cur_node = s
+        self.cx.stmt_pos = (s.lineno, s.col_offset)
         try:
             self._exec_stmt(s)
         except UnionTypeError as e:
-            raise self.union_error(s, e.val) from None
+            raise self.cx.union_error(s, e.val) from None
 
     def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):
-            value = self.ev(s.value)
-            self.cur_node = s
+            value = self.exprs.ev(s.value)
+            self.cx.cur_node = s
             for t in s.targets:
                 self.assign_to(t, value, s)
         elif isinstance(s, ast.AnnAssign):
@@ -174,21 +146,21 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
         elif isinstance(s, ast.AugAssign):
             self.exec_augassign(s)
         elif isinstance(s, ast.For):
-            self.exec_for(s)
+            self.loop_runner.exec_for(s)
         elif isinstance(s, ast.If):
             self.exec_if(s)
         elif isinstance(s, ast.Continue):
-            self.alive[-1] = const_val(False)
+            self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):
-            self.result = self.ev(s.value) if s.value is not None else None
+            self.result = self.exprs.ev(s.value) if s.value is not None else None
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:
-            raise self.err(s, f"`{type(s).__name__}` statements are not supported")
+            raise self.cx.err(s, f"`{type(s).__name__}` statements are not supported")
 
     def exec_assign(self, target, value_node, stmt):
-        value = self.ev(value_node)
-        self.cur_node = stmt
+        value = self.exprs.ev(value_node)
+        self.cx.cur_node = stmt
         self.assign_to(target, value, stmt)
 
     def assign_to(self, target, value, stmt):
@@ -196,225 +168,126 @@ class Builder(ExprMixin, ArrayMixin, LoopMixin, EmitMixin, DefsMixin):
             self.assign_name(target.id, value, target)
         elif isinstance(target, ast.Tuple):
             if not isinstance(value, TupleVal):
-                raise self.err(stmt, "only tuples can be unpacked")
+                raise self.cx.err(stmt, "only tuples can be unpacked")
             if len(value.items) != len(target.elts):
-                raise self.err(stmt, f"cannot unpack {len(value.items)} values into "
-                                     f"{len(target.elts)} names")
+                raise self.cx.err(stmt, f"cannot unpack {len(value.items)} values into "
+                                        f"{len(target.elts)} names")
             for t, v in zip(target.elts, value.items):
                 self.assign_name(t.id, v, t)
         elif isinstance(target, ast.Subscript):
-            arr = self.ev(target.value)
+            arr = self.exprs.ev(target.value)
             if not isinstance(arr, Arr):
-                raise self.err(target.value, f"{self._describe_obj(arr)} does not support item "
-                                             f"assignment")
-            idx = self._index_list(target.slice)
+                raise self.cx.err(target.value, f"{self.exprs.describe_obj(arr)} does not "
+                                                f"support item assignment")
+            idx = self.exprs.index_list(target.slice)
             if not isinstance(value, Val):
-                raise self.err(stmt, f"cannot store {self._describe_obj(value)} into an array "
-                                     f"element", hint=self._obj_hint(value))
-            self.write(arr, idx, value, target)
+                raise self.cx.err(stmt, f"cannot store {self.exprs.describe_obj(value)} into an "
+                                        f"array element", hint=self.exprs.obj_hint(value))
+            self.arrays.write(arr, idx, value, target)
         else:
-            raise self.err(target, "unsupported assignment target")
+            raise self.cx.err(target, "unsupported assignment target")
 
     def assign_name(self, name, value, node):
-        cur = self.env.get(name)
+        cur = self.scope.env.get(name)
         if isinstance(value, Arr):
-            if self.loops:
-                raise self.err(node, "arrays can be named only outside loops",
-                               hint="create and name arrays before the loop")
-            self.name_array(value, name)
-            self.env[name] = value
+            if self.state.loops:
+                raise self.cx.err(node, "arrays can be named only outside loops",
+                                  hint="create and name arrays before the loop")
+            self.arrays.name_array(value, name)
+            self.scope.env[name] = value
             return
-        if isinstance(cur, Arr) and self.loops:
-            raise self.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
-                                 f"inside a loop", hint="use another name")
+        if isinstance(cur, Arr) and self.state.loops:
+            raise self.cx.err(node, f"{name!r} names an array; it cannot be rebound to a scalar "
+                                    f"inside a loop", hint="use another name")
         if isinstance(value, Val):
-            alive = self.alive[-1] if self.alive else None
+            alive = self.scope.alive[-1] if self.scope.alive else None
             if alive is not None and isinstance(cur, Val):
-                value = ops.select(self, ops.truth(self, alive), value, cur)
-            self.env[name] = value
-            for g in self.active_groups:
+                value = ops.select(self.cx, ops.truth(self.cx, alive), value, cur)
+            self.scope.env[name] = value
+            for g in self.state.active_groups:
                 flag = g.flag_of.get(name)
                 if flag is not None:
-                    old = self.env.get(flag)
+                    old = self.scope.env.get(flag)
                     t = const_val(True)
                     if alive is not None and isinstance(old, Val):
-                        t = ops.select(self, ops.truth(self, alive), t, old)
-                    self.env[flag] = t
+                        t = ops.select(self.cx, ops.truth(self.cx, alive), t, old)
+                    self.scope.env[flag] = t
             return
-        if self.loops and not isinstance(value, TupleVal):
-            raise self.err(node, f"cannot assign {self._describe_obj(value)} inside a loop")
-        self.env[name] = value
+        if self.state.loops and not isinstance(value, TupleVal):
+            raise self.cx.err(node, f"cannot assign {self.exprs.describe_obj(value)} inside a loop")
+        self.scope.env[name] = value
 
     def exec_augassign(self, s):
         op = _BINOPS.get(type(s.op))
         if op is None:
-            raise self.err(s, "unsupported augmented assignment")
+            raise self.cx.err(s, "unsupported augmented assignment")
         if isinstance(s.target, ast.Name):
-            old = self.ev_val(s.target)
-            rhs = self.ev_val(s.value)
-            self.cur_node = s
-            self.assign_name(s.target.id, ops.binary(self, op, old, rhs), s.target)
+            old = self.exprs.ev_val(s.target)
+            rhs = self.exprs.ev_val(s.value)
+            self.cx.cur_node = s
+            self.assign_name(s.target.id, ops.binary(self.cx, op, old, rhs), s.target)
             return
         t = s.target
-        arr = self.ev(t.value)
+        arr = self.exprs.ev(t.value)
         if not isinstance(arr, Arr):
-            raise self.err(t.value, f"{self._describe_obj(arr)} does not support item assignment")
-        idx = self._index_list(t.slice)
-        old = self.read(arr, idx, t)
-        rhs = self.ev_val(s.value)
-        self.cur_node = s
-        self.write(arr, idx, ops.binary(self, op, old, rhs), t)
+            raise self.cx.err(t.value, f"{self.exprs.describe_obj(arr)} does not support item "
+                                       f"assignment")
+        idx = self.exprs.index_list(t.slice)
+        old = self.arrays.read(arr, idx, t)
+        rhs = self.exprs.ev_val(s.value)
+        self.cx.cur_node = s
+        self.arrays.write(arr, idx, ops.binary(self.cx, op, old, rhs), t)
 
     def exec_if(self, s):
-        c = ops.truth(self, self.ev_val(s.test, "a condition"))
-        self.cur_node = s
+        c = ops.truth(self.cx, self.exprs.ev_val(s.test, "a condition"))
+        self.cx.cur_node = s
         if c.is_const:
             self.exec_block(s.body if c.const else s.orelse)
             return
-        env0 = dict(self.env)
-        alive0 = self.alive[-1] if self.alive else None
-        self.path.append(c)
-        self.push_facts(c, True)
+        env0 = dict(self.scope.env)
+        alive0 = self.scope.alive[-1] if self.scope.alive else None
+        self.scope.path.append(c)
+        self.scope.push_facts(c, True)
         try:
             self.exec_block(s.body)
         finally:
-            self.pop_facts()
-            self.path.pop()
-        env_t = self.env
-        alive_t = self.alive[-1] if self.alive else None
-        self.env = dict(env0)
-        if self.alive:
-            self.alive[-1] = alive0
+            self.scope.pop_facts()
+            self.scope.path.pop()
+        env_t = self.scope.env
+        alive_t = self.scope.alive[-1] if self.scope.alive else None
+        self.scope.env = dict(env0)
+        if self.scope.alive:
+            self.scope.alive[-1] = alive0
         nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky)
         nc.facts = (c.facts[1], c.facts[0]) if c.facts else None
-        self.path.append(nc)
-        self.push_facts(c, False)
+        self.scope.path.append(nc)
+        self.scope.push_facts(c, False)
         try:
             self.exec_block(s.orelse)
         finally:
-            self.pop_facts()
-            self.path.pop()
-        env_e = self.env
-        alive_e = self.alive[-1] if self.alive else None
-        self.cur_node = s
+            self.scope.pop_facts()
+            self.scope.path.pop()
+        env_e = self.scope.env
+        alive_e = self.scope.alive[-1] if self.scope.alive else None
+        self.cx.cur_node = s
         merged = {}
         for name in set(env_t) | set(env_e):
-            vt, ve = env_t.get(name, _UNBOUND), env_e.get(name, _UNBOUND)
+            vt, ve = env_t.get(name, UNBOUND), env_e.get(name, UNBOUND)
             if vt is ve:
                 merged[name] = vt
             elif isinstance(vt, Val) and isinstance(ve, Val):
-                merged[name] = ops.select(self, c, vt, ve)
+                merged[name] = ops.select(self.cx, c, vt, ve)
             elif isinstance(vt, Arr) or isinstance(ve, Arr):
-                raise self.err(s, f"{name!r} names different arrays after the two branches",
-                               hint="bind array names outside `if`s")
+                raise self.cx.err(s, f"{name!r} names different arrays after the two branches",
+                                  hint="bind array names outside `if`s")
             else:
-                merged[name] = _UNBOUND
-        self.env = merged
-        if self.alive and (alive_t is not alive0 or alive_e is not alive0):
+                merged[name] = UNBOUND
+        self.scope.env = merged
+        if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)
-            self.alive[-1] = ops.select(self, c, ops.truth(self, at), ops.truth(self, ae),
-                                        lazy=False)
-
-    # conditions ---------------------------------------------------------------------------------
-    def current_condition(self):
-        """The condition under which the current statement runs (None: always)."""
-        out = None
-        for c in list(self.path) + [a for a in self.alive if a is not None]:
-            c = ops.truth(self, c)
-            if c.is_const:
-                if c.const:
-                    continue
-                return c
-            out = c if out is None else self.logical_and(out, c)
-        return out
-
-    def condition_outside(self, depth):
-        """The condition of the enclosing ifs and `continue`s of loop levels
-        below `depth` (the number of active loops to include)."""
-        out = None
-        conds = list(self.path) + [a for a in self.alive[:depth] if a is not None]
-        for c in conds:
-            c = ops.truth(self, c)
-            if c.is_const:
-                if c.const:
-                    continue
-                return c
-            out = c if out is None else self.logical_and(out, c)
-        return out
-
-    def push_facts(self, c: Val, when_true: bool):
-        facts = {}
-        if c is not None and c.facts:
-            for d in (c.facts[0] if when_true else c.facts[1]):
-                for s, k in d.terms.items():
-                    if s in self.syms.loops and k in (1, -1):
-                        rest = Aff({t: v for t, v in d.terms.items() if t != s}, d.c)
-                        lows, highs = facts.setdefault(s, ([], []))
-                        if k == 1:
-                            lows.append(rest.scale(-1))
-                        else:
-                            highs.append(rest)
-        self.syms.push(facts)
-
-    def pop_facts(self):
-        self.syms.pop()
-
-    # checks --------------------------------------------------------------------------------------
-    def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
-        """v, raising `exc` at run time where cond is false. With `index`
-        ((axis, size Val, the offending index as an integer node)), the
-        check reports that index."""
-        if isinstance(cond, ir.Const) and cond.value:
-            return v
-        out = Val(v.node, v.ty, risky=True, static=v.static, const=v.const)
-        out.set_range(v.lo, v.hi, v.lbs, v.ubs)
-        out.facts = v.facts
-        if self.typing:
-            return out
-        n = next(self._counter)
-        loc = self.smap.loc(self.cur_node)
-        img = ph.ImageParam(ph.UInt(8), 1, checks.image_name(n))
-        self.check_images.append(CheckImage(img, exc, message, loc,
-                                            index[:2] if index is not None else None))
-        bad = ir.index(1) if index is None else encode_bad_index(index[2])
-        bad = ir.Select(cond, ir.index(0), bad)
-        idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
-        read = img[ph.Expr.wrap(idx)].node
-        out.node = checks.guarded(read, ops.node_of(self, v))
-        return out
-
-    def smap_error(self, loc, msg, hint=""):
-        from .errors import FrontendError
-        return FrontendError(msg, loc, hint)
-
-    def static_param(self, v: Val):
-        """A value computed exactly in Python at call time, passed as a Param."""
-        if v.static is None:
-            raise self.error("internal error: a value without IR is not static")
-        t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
-        n = next(self._counter)
-        p = ph.Param(t, f"__pyhalide_static{n}")
-        self.static_params.append(StaticParam(p, v.static, t))
-        return p.node
-
-
-def encode_bad_index(x):
-    """The check image's read position for an out-of-range index x (a signed
-    int32 or int64 node): never 0, so it always fails; decode_bad_index
-    inverts it within int32."""
-    t = x.type
-    e = ir.Select(ir.LT(x, ir.Const(t, 0)), x, ir.Add(x, ir.Const(t, 1)))
-    if t.bits > 32:
-        e = ir.Cast(ir.INDEX, ir.Max(ir.Min(e, ir.Const(t, INT32[1])), ir.Const(t, INT32[0])))
-    return e
-
-
-def decode_bad_index(pos: int) -> str:
-    """The offending index read back from a check image's position."""
-    if pos in (INT32[0], INT32[1]):
-        return (">= " if pos > 0 else "<= ") + str(pos - 1 if pos > 0 else pos)
-    return str(pos if pos < 0 else pos - 1)
+            self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at),
+                                              ops.truth(self.cx, ae), lazy=False)
 
 
 def _shape_fn(name, k):

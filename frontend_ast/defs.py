@@ -3,28 +3,106 @@ become pure and update definitions; arrays get a new Func version when a
 value read earlier must not see later writes."""
 from __future__ import annotations
 
-import pyhalide as ph
-from pyhalide import ir
+from types import SimpleNamespace
 
-from . import ops, unions
+from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.var import Var
+
+from . import deps, ops, unions
+from .loop_state import Frame
 from .types import PY_BOOL
-from .values import MaybeUnbound, Val
+from .values import Arr, MaybeUnbound, Val
 
 
 def _phs(node, owner: dict) -> set:
     return {n for n in ir.free_vars(node) if n in owner}
 
 
-class DefsMixin:
+class Definitions:
+    """Loop state (groups) and array writes (cells) turned into definitions
+    through the emitter; local arrays' pure definitions and their versions.
+
+    Reads `scope` (the values state members have at the end of an
+    iteration, the conditions around an update) and `state` (the active
+    loops, the nest being emitted), marks groups of `state` as scans, and
+    defines Funcs through `emitter`.
+
+    Fields:
+      read_sites  id(call node) -> (call node, (Arr, its Func then, active loops,
+                  statement position, index nodes, nest id, Loc)) of each array read
+      emitted_in  id(call node) -> (call node, {names of the Funcs whose
+                  definitions contain it})
+      copy_of     local Arr -> the Arr it is a copy of (arrays.ArrayAccess.copy_array)
+      reads       local Arr -> [(epoch, call node)]: the reads of its current version
+      written     local Arr -> the epoch of its last write (a new version at most
+                  once per top-level statement)
+    """
+
+    def __init__(self, cx, scope, state, emitter):
+        self.cx, self.scope, self.state, self.emitter = cx, scope, state, emitter
+        self.read_sites = {}
+        self.emitted_in = {}
+        self.copy_of = {}
+        self.reads = {}
+        self.written = {}
+
+    # local arrays -------------------------------------------------------------------------
+    def ensure_defined(self, arr: Arr):
+        """Give a local array its pure definition (the fill value, or a copy)."""
+        if arr.kind != "local" or arr.defined or self.cx.typing:
+            return
+        f = self.emitter.new_func(arr.name, arr)
+        vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
+        key = tuple(reversed(vars_))
+        src = self.copy_of.get(arr)
+        if src is not None:
+            idx = [v.node for v in vars_]
+            value = self.element_call(src, idx).node
+            self.note_read(src, value)
+        elif arr.fill is not None:
+            value = ops.node_of(self.cx, arr.fill)
+        else:
+            value = ir.Const(arr.ty.ir(), 0)
+        self.emitter.define(f, key, (value,), [], None, arr.loc, pure=True, label=arr.name)
+        arr.func = f
+        arr.defined = True
+        arr.versions.append(f)
+
+    def axis_var(self, arr, k):
+        names = ("x", "y", "z", "w")
+        rk = arr.ndim - 1 - k
+        return Var(names[rk] if rk < 4 else f"d{rk}")
+
+    def element_call(self, arr: Arr, idx_nodes, risky=False) -> Val:
+        """arr[idx] (NumPy axis order, int32 nodes) as a call."""
+        args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
+        if arr.kind == "input":
+            e = arr.image[args] if args else arr.image[()]
+            return Val(e.node, arr.ty, risky=risky)
+        ref = arr.func[args] if args else arr.func[()]
+        return Val(ref.node if len(ref) == 1 else ref[0].node, arr.ty, risky=risky)
+
+    # frames -------------------------------------------------------------------------------
+    def flush_frame(self, frame: Frame, partial: bool = False):
+        for key in list(frame.order):
+            self.emit_cell(frame.cells[key])
+        frame.cells.clear()
+        frame.order.clear()
+        if partial:
+            return
+        for g in frame.groups:
+            self.emit_group_update(g)
+
     # groups -----------------------------------------------------------------------------
     def define_group(self, g, node, loop):
-        f = self.new_func(g.label, g)
+        f = self.emitter.new_func(g.label, g)
         g.func = f
         g.scan_loop = loop if g.scan else None
         ctx = g.ctx
         key = tuple(l.pure_var for l in reversed(ctx))
         if g.scan:
-            g.scan_var = ph.Var(loop.name)
+            g.scan_var = Var(loop.name)
             key = (g.scan_var,) + key
         vals = []
         ran = None
@@ -40,13 +118,13 @@ class DefsMixin:
                 start = g.peel.get(name)
                 vals.append(ops.cast(st, start) if start is not None else ir.Const(st, 0))
                 continue
-            cv = ops.convert_for_merge(self, v, t)
-            n = ops.node_of(self, cv)
+            cv = ops.convert_for_merge(self.cx, v, t)
+            n = ops.node_of(self.cx, cv)
             if cv.risky and not v.risky and not g.flag_of.get(name):
                 # the conversion can raise (a Python int out of the dtype's
                 # range): only if the loop runs, as in Python
                 if ran is None:
-                    ran = ops.node_of(self, self.ran_value(g))
+                    ran = ops.node_of(self.cx, self.state.ran_value(g))
                 n = ir.Call(n.type, "if_then_else", (ran, n, ir.Const(n.type, 0)),
                             ir.INTRINSIC)
             g.start_node[k] = ops.cast(st, n)
@@ -54,10 +132,10 @@ class DefsMixin:
         mapping = {l.sym: l.pure_var.node for l in ctx}
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
-        vals = self.finalize(vals, mapping, f"the initial value of {g.label}")
+        vals = self.emitter.finalize(vals, mapping, f"the initial value of {g.label}")
         loc = self._init_loc(g)
-        self.define(f, key, vals, [], None, loc, pure=True, label=g.label,
-                    loops=[(l, l.pure_var) for l in ctx])
+        self.emitter.define(f, key, vals, [], None, loc, pure=True, label=g.label,
+                            loops=[(l, l.pure_var) for l in ctx])
 
     def _init_loc(self, g):
         return g.loc
@@ -65,22 +143,22 @@ class DefsMixin:
     def bind_state(self, g):
         """State placeholders -> calls of the group's Func (at the current
         iteration for a reduction, at the previous one for a scan)."""
-        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
             l = g.scan_loop
             prev = ir.Sub(l.var, ir.index(l.step))
-            args = [ph.Expr.wrap(prev)] + args
+            args = [Expr.wrap(prev)] + args
         ref = g.func[tuple(args)] if args else g.func[()]
         for k, p in enumerate(g.ph):
             call = ref[k].node if len(g.names) > 1 else ref.node
-            self.state_subst[p.name] = call
+            self.emitter.state_subst[p.name] = call
 
     def final_call(self, g, k):
-        args = [ph.Expr.wrap(l.var) for l in reversed(g.ctx)]
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
             l = g.scan_loop
-            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
-            stop = ops.cast(ir.INDEX, ops.node_of(self, l.stop))
+            start = ops.cast(ir.INDEX, ops.node_of(self.cx, l.start))
+            stop = ops.cast(ir.INDEX, ops.node_of(self.cx, l.stop))
             if l.step == 1:
                 last = ir.Sub(ir.Max(stop, start), ir.index(1))
             else:
@@ -88,7 +166,7 @@ class DefsMixin:
                 span = ir.Sub(stop, start) if l.step > 0 else ir.Sub(start, stop)
                 trip = ir.Max(ir.Div(ir.Add(span, ir.index(s - 1)), ir.index(s)), ir.index(0))
                 last = ir.Add(start, ir.Mul(ir.index(l.step), ir.Sub(trip, ir.index(1))))
-            args = [ph.Expr.wrap(last)] + args
+            args = [Expr.wrap(last)] + args
         ref = g.func[tuple(args)] if args else g.func[()]
         return ref[k].node if len(g.names) > 1 else ref.node
 
@@ -98,7 +176,7 @@ class DefsMixin:
     def emit_group_update(self, g):
         news = []
         for name in g.names:
-            v = self.env.get(name)
+            v = self.scope.env.get(name)
             news.append(v if isinstance(v, Val) else None)
         if g.typing:
             g.new_vals = [None if (v is None or isinstance(v, MaybeUnbound)) else v for v in news]
@@ -131,29 +209,30 @@ class DefsMixin:
                             for b in (True, False))]
                 v = alts[0][1] if len(alts) == 1 else v
             if v.union:
-                raise self.err(g.chain_nodes[-1],
-                               f"internal error: {g.names[k]!r} has several types at the end of "
-                               f"an iteration ({unions.describe_types(v)})")
-            cv = ops.convert_for_merge(self, v, t) if v.ty != t else v
-            vals.append(ops.cast(st, ops.node_of(self, cv)))
+                raise self.cx.err(g.chain_nodes[-1],
+                                  f"internal error: {g.names[k]!r} has several types at the end of "
+                                  f"an iteration ({unions.describe_types(v)})")
+            cv = ops.convert_for_merge(self.cx, v, t) if v.ty != t else v
+            vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
-        outside = self.condition_outside(len(self.alive) - 1)
+        outside = self.scope.condition_outside(len(self.scope.alive) - 1)
         if outside is not None:
             preds.append(outside.node)
         p, vals = _factor_condition(vals, g.ph)
         if p is not None:
             preds.append(p)
         key_loops = list(g.ctx)
-        mapping, rdom, tri, pairs = self.loop_vars(key_loops, list(g.chain), "r_" + "_".join(
-            l.name for l in g.chain))
+        mapping, rdom, tri, pairs = self.emitter.loop_vars(
+            key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
-            key = [ph.Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
+            key = [Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
-        vals = self.finalize(vals, mapping, f"the update of {g.label}")
-        preds = self.finalize(preds, mapping, f"the condition of {g.label}") + tri
-        self.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label, loops=pairs)
+        vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
+        preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
+                            loops=pairs)
 
     def _tagged_update(self, g, k, j, nv):
         """(value, tag) updates of a tagged member from its new value: the
@@ -170,7 +249,7 @@ class DefsMixin:
         if not tl:
             return None, Val(ir.Const(ir.Bool(), False), PY_BOOL)
         c, v = tl[0]
-        vnode = ops.node_of(self, v)
+        vnode = ops.node_of(self.cx, v)
         cnode = c.node if c is not None else ir.Const(ir.Bool(), True)
         start = g.peel.get(g.names[k])
         if start is None:
@@ -189,9 +268,9 @@ class DefsMixin:
         return Val(vnode, t, risky=v.risky), Val(tnode, PY_BOOL)
 
     def _scan_marks(self, node, emitter):
-        for name in _phs(node, self.ph_owner):
-            owner = self.ph_owner[name]
-            if owner is not emitter and owner in self.active_groups:
+        for name in _phs(node, self.state.ph_owner):
+            owner = self.state.ph_owner[name]
+            if owner is not emitter and owner in self.state.active_groups:
                 owner.scan_needed = True
 
     # cells ------------------------------------------------------------------------------
@@ -203,12 +282,12 @@ class DefsMixin:
             if not cond.const:
                 return
             cond = None
-        vnode = ops.node_of(self, value)
-        if self.typing:
+        vnode = ops.node_of(self.cx, value)
+        if self.cx.typing:
             for n in [vnode] + list(cell.idx) + ([cond.node] if cond is not None else []):
                 self._scan_marks(n, None)
-            if self.recording:
-                self.nest_writes.append(cell)
+            if self.state.recording:
+                self.state.nest_writes.append(cell)
             return
         exprs = [vnode] + ([cond.node] if cond is not None else [])
         old_name = cell.old.name
@@ -216,18 +295,18 @@ class DefsMixin:
         rvar_loops = [l for l in cell.chain if l not in pure]
         uses_old = any(old_name in ir.free_vars(e) for e in exprs)
         fresh = (not arr.defined and cond is None and len(pure) == arr.ndim and not rvar_loops
-                 and not uses_old and getattr(arr, "copy_of", None) is None)
+                 and not uses_old and arr not in self.copy_of)
         if fresh:
-            f = self.new_func(arr.name, arr)
-            mapping, _, _, pairs = self.loop_vars(list(pure), [], "")
+            f = self.emitter.new_func(arr.name, arr)
+            mapping, _, _, pairs = self.emitter.loop_vars(list(pure), [], "")
             key = [None] * arr.ndim
             for l, axis in pure.items():
                 key[axis] = l.pure_var
             self.check_reads([vnode], cell)
             self.mark_emitted([vnode], f)
-            vals = self.finalize([vnode], mapping, f"the definition of {arr.name}")
-            self.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
-                        label=arr.name, loops=pairs)
+            vals = self.emitter.finalize([vnode], mapping, f"the definition of {arr.name}")
+            self.emitter.define(f, tuple(reversed(key)), vals, [], None, cell.loc, pure=True,
+                                label=arr.name, loops=pairs)
             arr.func = f
             arr.defined = True
             arr.versions.append(f)
@@ -241,7 +320,7 @@ class DefsMixin:
                 preds.append(cn)
                 vnode = _strip_select(vnode, cn, old_name)
         vnode = ir.substitute(vnode, {old_name: old_call})
-        mapping, rdom, tri, pairs = self.loop_vars(
+        mapping, rdom, tri, pairs = self.emitter.loop_vars(
             [l for l in cell.chain if l in pure], rvar_loops,
             "r_" + "_".join(l.name for l in rvar_loops))
         key = []
@@ -250,14 +329,14 @@ class DefsMixin:
             if l is not None:
                 key.append(l.pure_var)
             else:
-                key.append(ph.Expr.wrap(self.finalize([cell.idx[axis]], mapping,
-                                                      f"an index of {arr.name}")[0]))
+                key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
+                                                           f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
-        vals = self.finalize([vnode], mapping, f"the update of {arr.name}")
-        preds = self.finalize(preds, mapping, f"the condition of {arr.name}") + tri
-        self.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
-                    loops=pairs)
+        vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
+        preds = self.emitter.finalize(preds, mapping, f"the condition of {arr.name}") + tri
+        self.emitter.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
+                            loops=pairs)
 
     def pure_axes(self, arr, chain, lhs, exprs, old_name) -> dict:
         """Loops whose variable is a pure Var of this definition -> axis."""
@@ -281,7 +360,7 @@ class DefsMixin:
                 continue
             for other in chain:
                 if other is not l and l.sym in ir.free_vars(
-                        [ops.node_of(self, other.start), ops.node_of(self, other.stop)]):
+                        [ops.node_of(self.cx, other.start), ops.node_of(self.cx, other.stop)]):
                     cands.pop(l)
                     break
         if arr.func is not None:
@@ -298,7 +377,7 @@ class DefsMixin:
         return cands
 
     def _same_extent(self, stop: Val, size: Val) -> bool:
-        a, b = ops.node_of(self, stop), ops.node_of(self, size)
+        a, b = ops.node_of(self.cx, stop), ops.node_of(self.cx, size)
         if ir.equal(ops.cast(ir.Int(64), a), ops.cast(ir.Int(64), b)):
             return True
         if len(stop.lbs) == 1 and len(stop.ubs) == 1 and stop.lbs[0] == stop.ubs[0] and \
@@ -309,11 +388,11 @@ class DefsMixin:
 
     # reads and versions -----------------------------------------------------------------------
     def note_read(self, arr, call_node, idx_nodes=None):
-        arr.reads = getattr(arr, "reads", [])
-        arr.reads.append((self.epoch, call_node))
-        self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.loops),
-                                          self.stmt_pos, idx_nodes, self.nest_id,
-                                          self.smap.loc(self.cur_node)))
+        self.reads.setdefault(arr, []).append((self.cx.epoch, call_node))
+        self.read_sites[id(call_node)] = (call_node, (arr, arr.func, list(self.state.loops),
+                                                      self.cx.stmt_pos, idx_nodes,
+                                                      self.state.nest_id,
+                                                      self.cx.smap.loc(self.cx.cur_node)))
 
     def mark_emitted(self, nodes, func):
         name = func.name()
@@ -327,7 +406,7 @@ class DefsMixin:
     def version_nest(self):
         """At the start of a loop nest: arrays it writes that earlier
         statements read get a new Func version."""
-        for arr in {id(c.arr): c.arr for c in self.nest_writes}.values():
+        for arr in {id(c.arr): c.arr for c in self.state.nest_writes}.values():
             self.version_for_write(arr)
 
     def version_for_write(self, arr):
@@ -335,13 +414,13 @@ class DefsMixin:
         to a new Func, so that earlier readers keep the value they read."""
         if arr.kind != "local" or not arr.defined:
             return
-        if getattr(arr, "written_epoch", None) == self.epoch:
+        if self.written.get(arr) == self.cx.epoch:
             return
-        arr.written_epoch = self.epoch
+        self.written[arr] = self.cx.epoch
         own = arr.func.name()
         external = False
-        for ep, call in getattr(arr, "reads", []):
-            if ep >= self.epoch:
+        for ep, call in self.reads.get(arr, []):
+            if ep >= self.cx.epoch:
                 continue
             entry = self.emitted_in.get(id(call))
             where = entry[1] if entry is not None and entry[0] is call else None
@@ -351,20 +430,24 @@ class DefsMixin:
         if not external:
             return
         old = arr.func
-        f = self.new_func(arr.name, arr)
+        f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
         key = tuple(reversed(vars_))
         args = tuple(reversed(vars_))
         ref = old[args] if args else old[()]
-        self.define(f, key, (ref.node,), [], None, self.smap.loc(self.cur_node), pure=True,
-                    label=arr.name)
+        self.emitter.define(f, key, (ref.node,), [], None, self.cx.smap.loc(self.cx.cur_node),
+                            pure=True, label=arr.name)
         arr.func = f
         arr.versions.append(f)
-        arr.reads = []
+        self.reads[arr] = []
 
     def check_reads(self, nodes, target):
-        from .deps import check_reads
-        check_reads(self, nodes, target)
+        """A located error where `nodes` read an array that the loop nest
+        being emitted writes later (deps.check_reads)."""
+        deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
+                                         read_sites=self.read_sites,
+                                         nest_writes=self.state.nest_writes,
+                                         smap_error=self.cx.smap_error), nodes, target)
 
 
 def uses_old_in(node, name) -> bool:

@@ -3,30 +3,15 @@ pure and update definitions of Funcs, through the user API (Func, Var, RDom),
 with loop placeholders replaced by pure Vars or RVars."""
 from __future__ import annotations
 
-import pyhalide as ph
 from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.func import Func
+from pyhalide.simplify import equal_after_simplify
+from pyhalide.var import RDom
 
 from . import ops
-from .loop_bounds import BoundCheck
 from .ranges import INT32, Aff
 from .values import Val
-
-
-class Frame:
-    """The pending writes of one loop iteration (or of one top-level statement)."""
-
-    def __init__(self, loop=None, top=False):
-        self.loop = loop
-        self.top = top
-        self.cells = {}
-        self.order = []
-        self.groups = []        # groups whose state is updated in this loop's body
-
-    def other_index(self, arr, key):
-        for k, c in self.cells.items():
-            if c.arr is arr and k != key:
-                return c
-        return None
 
 
 def _exact_aff(v: Val):
@@ -38,22 +23,44 @@ def _is_placeholder(name: str) -> bool:
     return name.startswith("%")
 
 
-class Defn:
-    """One definition about to be made (or, while typing, only inspected)."""
+class Emitter:
+    """Funcs and their definitions, made through the user API (Func, Var,
+    RDom). Placeholders in the values are resolved when a definition is
+    made (finalize): loop placeholders become Vars or RVars, state
+    placeholders calls of their groups' Funcs.
 
-    def __init__(self, target, kind, loc):
-        self.target = target      # Arr or Group
-        self.kind = kind          # "pure" | "update"
-        self.loc = loc
+    Fields:
+      funcs        [(Python name, Func, owner Arr or Group)] in creation order
+      def_log      [(Func, stage index, Loc, label)] every definition made
+      var_log      [(label, Loop, Var or RVar, Func)] the loop variables of each
+      input_names  the argument names (a Func never takes one)
+      state_subst  state placeholder name -> the call of its group's Func
+                   (defs.Definitions.bind_state)
+      first_info   "first iteration" placeholder name -> FirstInfo
+      tag_peel     tag placeholder name -> {state placeholder: start} of
+                   peeled tagged members
+      ran_info     [(ran test, final value, start value)] of members whose
+                   type a loop changes
+    (the last three are written by loops.LoopRunner; resolve_first reads them)
+    """
 
+    def __init__(self, cx, input_names):
+        self.cx = cx
+        self.funcs = []
+        self.def_log = []
+        self.var_log = []
+        self.input_names = input_names
+        self.state_subst = {}
+        self.first_info = {}
+        self.tag_peel = {}
+        self.ran_info = []
 
-class EmitMixin:
     # Funcs ----------------------------------------------------------------------------
-    def new_func(self, pyname: str, owner=None) -> ph.Func:
+    def new_func(self, pyname: str, owner=None) -> Func:
         base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in pyname) or "f"
         if base in self.input_names:
             base = base + "_"
-        f = ph.Func(base)
+        f = Func(base)
         self.funcs.append((pyname, f, owner))
         return f
 
@@ -63,7 +70,7 @@ class EmitMixin:
             if rdom is None:
                 raise AssertionError("predicates need an RDom")
             for p in preds:
-                rdom.where(ph.Expr.wrap(p))
+                rdom.where(Expr.wrap(p))
         unmentioned = False
         if rdom is not None:
             used = set()
@@ -80,7 +87,7 @@ class EmitMixin:
                 unmentioned = True
                 values = list(values)
                 values[0] = ir.Let(f"{rdom.name()}.used", rdom[0].node, values[0])
-        vals = tuple(ph.Expr.wrap(v) for v in values)
+        vals = tuple(Expr.wrap(v) for v in values)
         f[key] = vals if len(vals) > 1 else vals[0]
         fn = f.function()
         d = fn.pure if pure else fn.updates[-1]
@@ -107,7 +114,7 @@ class EmitMixin:
             n = ir.substitute(n, loop_map)
             left = [k for k in ir.free_vars(n) if _is_placeholder(k)]
             if left:
-                raise self.error(f"internal error: unresolved placeholder(s) {left} in {where}")
+                raise self.cx.error(f"internal error: unresolved placeholder(s) {left} in {where}")
             out.append(n)
         return out
 
@@ -124,12 +131,12 @@ class EmitMixin:
             if name in ir.free_vars(n):
                 if info.expr is None:
                     member, init_ty, loop_ty = info.members[0]
-                    raise self.err(info.node, f"the first iteration of this loop computes "
-                                              f"with the initial value of {member!r} "
-                                              f"({init_ty}) differently from the later ones "
-                                              f"({loop_ty}), in a loop nest whose first "
-                                              f"iteration cannot be told",
-                                   hint=f"start {member} with a value of type {loop_ty}")
+                    raise self.cx.err(info.node, f"the first iteration of this loop computes "
+                                                 f"with the initial value of {member!r} "
+                                                 f"({init_ty}) differently from the later ones "
+                                                 f"({loop_ty}), in a loop nest whose first "
+                                                 f"iteration cannot be told",
+                                      hint=f"start {member} with a value of type {loop_ty}")
                 n = ir.substitute(n, {name: info.expr})
         for name in [k for k in ir.free_vars(n) if k in self.tag_peel]:
             n = _PeelFirst(name, self.tag_peel[name], tag=True).mutate(n)
@@ -150,9 +157,9 @@ class EmitMixin:
         later = []
         for l in reversed(rvar_loops):      # RDom dims innermost first
             lo, ext, shift, pred = self.rdom_bounds(l, rvar_loops)
-            bounds.append((ph.Expr.wrap(lo), ph.Expr.wrap(ext)))
+            bounds.append((Expr.wrap(lo), Expr.wrap(ext)))
             later.append((l, shift, pred))
-        rdom = ph.RDom(bounds, rdom_name)
+        rdom = RDom(bounds, rdom_name)
         preds = []
         for k, (l, shift, pred) in enumerate(later):
             rv = rdom[k]
@@ -172,8 +179,8 @@ class EmitMixin:
 
     def rdom_bounds(self, l, rvar_loops):
         """(min, extent, var-from-rvar, predicate over placeholders or None)."""
-        start = ops.node_of(self, l.start)
-        stop = ops.node_of(self, l.stop)
+        start = ops.node_of(self.cx, l.start)
+        stop = ops.node_of(self.cx, l.stop)
         start, stop = ops.cast(ir.INDEX, start), ops.cast(ir.INDEX, stop)
         dependent = any(_is_placeholder(k) for k in ir.free_vars([start, stop]))
         step = l.step
@@ -182,17 +189,17 @@ class EmitMixin:
             if relative is not None:
                 return relative
             if step != 1 and step != -1:
-                raise self.err(l.node.iter, "a loop whose bounds depend on another loop "
-                                            "variable must have step 1 or -1")
+                raise self.cx.err(l.node.iter, "a loop whose bounds depend on another loop "
+                                               "variable must have step 1 or -1")
             lo_n, lo_a = self.hull_node(l.start if step > 0 else l.stop, upper=False,
                                         shift=0 if step > 0 else 1)
             hi_n, hi_a = self.hull_node(l.stop if step > 0 else l.start, upper=True,
                                         shift=-1 if step > 0 else 0)
             if lo_n is None or hi_n is None:
-                raise self.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
-                                            "on other loop variables in a non-affine way",
-                               hint="use bounds affine in the outer loop variables "
-                                    "(e.g. range(i, n) or range(i + 1))")
+                raise self.cx.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
+                                               "on other loop variables in a non-affine way",
+                                  hint="use bounds affine in the outer loop variables "
+                                       "(e.g. range(i, n) or range(i + 1))")
             ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
             self.check_span(l, lo_a, hi_a)
             v = l.var
@@ -208,7 +215,7 @@ class EmitMixin:
             if l.start.is_const and l.start.const == 0:
                 ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \
                     ir.Max(stop, ir.index(0))
-            elif self.syms.prove_le(l.start.ubs, l.stop.lbs):
+            elif self.cx.syms.prove_le(l.start.ubs, l.stop.lbs):
                 ext = ir.Sub(stop, start)
             else:
                 ext = ir.Max(ir.Sub(stop, start), ir.index(0))
@@ -219,13 +226,14 @@ class EmitMixin:
         else:
             trip = ir.Div(ir.Add(ir.Sub(start, stop), ir.index(s - 1)), ir.index(s))
         trip = ir.Max(trip, ir.index(0))
-        return ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))), None
+        return (ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))),
+                None)
 
     def hull_node(self, v: Val, upper: bool, shift: int):
         """(IR node, Aff) bounding v over every iteration of the enclosing
         loops, free of loop placeholders ((None, None) if not found)."""
-        cands = self.syms.expand(v.ubs[0], True) if upper and v.ubs else \
-            (self.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
+        cands = self.cx.syms.expand(v.ubs[0], True) if upper and v.ubs else \
+            (self.cx.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
         for aff in cands:
             n = self.aff_node(aff)
             if n is not None:
@@ -242,15 +250,15 @@ class EmitMixin:
         k = l.step
         first, last = (l.start, l.stop) if k > 0 else (l.stop, l.start)
         spans = [ub - lb for lb in first.lbs for ub in last.ubs]
-        spans = [a for a in spans if not any(s in self.syms.loops or s not in self.sym_static
+        spans = [a for a in spans if not any(s in self.cx.syms.loops or s not in self.cx.sym_static
                                              for s in a.terms)]
         # the tightest kind first: provably short, then symbolic, then constant
-        spans.sort(key=lambda a: (not self.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
+        spans.sort(key=lambda a: (not self.cx.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
         for span in spans:
             span_n = self.aff_node(span)
             if span_n is None or (span.is_const() and span.c > INT32[1]):
                 continue
-            self.require(l.node.lineno, [span], None, INT32[1])
+            self.cx.require(l.node.lineno, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
             trip = span_n if s == 1 else \
@@ -267,26 +275,14 @@ class EmitMixin:
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than
         2^31 values (else OverflowError, never a wrapped extent)."""
-        self.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
-
-    def require(self, line: int, cands, lo, hi):
-        """A call-time requirement that some of the Affs (over argument
-        symbols) is >= lo (or <= hi), unless the numeric ranges prove it;
-        OverflowError naming the loop at `line` where it fails."""
-        if lo is not None and any(self.syms.nonneg(c.shift(-lo)) for c in cands):
-            return
-        if hi is not None and any(self.syms.nonneg(Aff.const(hi) - c) for c in cands):
-            return
-        if self.typing:
-            return
-        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line))
+        self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
 
     def aff_node(self, aff):
         """An affine form over static symbols as an IR node (Int(64))."""
         t = ir.Int(64)
         node = ir.Const(t, aff.c)
         for s, k in sorted(aff.terms.items()):
-            sn = self.sym_nodes.get(s)
+            sn = self.cx.sym_nodes.get(s)
             if sn is None:
                 return None
             term = ops.cast(t, sn)
@@ -341,10 +337,7 @@ class _PeelRan(_SelectPeeler):
 def _same(a, b) -> bool:
     """Whether two expressions are equal: structurally, or after (exact,
     IEEE-preserving) simplification."""
-    if ir.equal(a, b):
-        return True
-    from pyhalide.lowering.simplify import simplify
-    return ir.equal(simplify(a), simplify(b))
+    return ir.equal(a, b) or equal_after_simplify(a, b)
 
 
 def _replace(e, old, new):

@@ -10,9 +10,21 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops, unions
-from .ranges import Aff
+from .calls import call
+from .loops import LoopVarDone
+from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
-from .values import NO_CONST, Arr, DtypeVal, ModuleRef, TupleVal, UnionTypeError, Val, const_val
+from .values import (
+    NO_CONST,
+    Arr,
+    DtypeVal,
+    MaybeUnbound,
+    ModuleRef,
+    TupleVal,
+    UnionTypeError,
+    Val,
+    const_val,
+)
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -20,57 +32,44 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
-class BuiltinRef:
-    """A Python builtin function (min, max, len, ...)."""
-
-    def __init__(self, name):
-        self.name = name
-
-
-class MethodRef:
-    def __init__(self, obj, name):
-        self.obj, self.name = obj, name
-
-
-class InfoVal:
-    """np.iinfo(t) / np.finfo(t)."""
-
-    def __init__(self, info):
-        self.info = info
-
-
 _BUILTINS = {"len", "int", "float", "bool", "abs", "min", "max", "round", "pow", "range"}
 
 
-class ExprMixin:
-    # ------------------------------------------------------------------
+class Expressions:
+    """Python expressions -> values (the interpreter's expression half).
+
+    Reads names from `scope` (and pushes the facts of conditions while an
+    operand that depends on them is evaluated), reads array elements
+    through `arrays`, and records the globals it reads (`global_reads`:
+    name -> value, what a specialization's validity depends on). Calls go
+    to calls.call with this object.
+    """
+
+    def __init__(self, cx, scope, arrays, fn, assigned_names):
+        self.cx, self.scope, self.arrays = cx, scope, arrays
+        self.fn = fn                          # the decorated function (its globals)
+        self.assigned_names = assigned_names  # names the function assigns somewhere
+        self.global_reads = {}
+
     def ev(self, node):
         m = getattr(self, "_ev_" + type(node).__name__, None)
         if m is None:
-            raise self.err(node, f"`{type(node).__name__}` expressions are not supported")
-        self.cur_node = node
+            raise self.cx.err(node, f"`{type(node).__name__}` expressions are not supported")
+        self.cx.cur_node = node
         try:
             out = m(node)
         except UnionTypeError as e:
-            raise self.union_error(node, e.val) from None
+            raise self.cx.union_error(node, e.val) from None
         return out
-
-    def union_error(self, node, v):
-        return self.err(node, f"the type of this value depends on run-time data (it is "
-                              f"{unions.describe_types(v)}, as in plain Python), and this "
-                              f"operation needs one type",
-                        hint="convert it to one type first (int(...), float(...), "
-                             "np.float64(...)), or start the variable with a value of the "
-                             "type it ends with")
 
     def ev_val(self, node, what="a scalar value") -> Val:
         v = self.ev(node)
         if isinstance(v, Val):
             return v
-        raise self.err(node, f"expected {what}, got {self._describe_obj(v)}",
-                       hint=self._obj_hint(v))
+        raise self.cx.err(node, f"expected {what}, got {self.describe_obj(v)}",
+                          hint=self.obj_hint(v))
 
-    def _describe_obj(self, v) -> str:
+    def describe_obj(self, v) -> str:
         if isinstance(v, Arr):
             return f"the array {v.name!r}"
         if isinstance(v, TupleVal):
@@ -83,7 +82,7 @@ class ExprMixin:
             return "None"
         return type(v).__name__
 
-    def _obj_hint(self, v) -> str:
+    def obj_hint(self, v) -> str:
         if isinstance(v, Arr):
             return ("whole-array operations are not compiled: loop over the elements "
                     "(for i in range(...): ... a[i] ...)")
@@ -96,35 +95,33 @@ class ExprMixin:
             return v
         if isinstance(v, (bool, int, float)):
             return const_val(v)
-        raise self.err(node, f"constants of type {type(v).__name__} are not supported")
+        raise self.cx.err(node, f"constants of type {type(v).__name__} are not supported")
 
     def _ev_Name(self, node):
         name = node.id
-        if name in self.env:
-            v = self.env[name]
-            from .loops import LoopVarDone
-            from .values import MaybeUnbound
+        if name in self.scope.env:
+            v = self.scope.env[name]
             if isinstance(v, LoopVarDone):
-                raise self.err(node, f"the loop variable {name!r} is read after its loop",
-                               hint="copy the value you need into another variable inside "
-                                    "the loop")
-            if v is _UNBOUND or isinstance(v, MaybeUnbound):
-                raise self.err(node, f"{name!r} may be used before it is assigned",
-                               hint="assign it on every path before this line")
+                raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
+                                  hint="copy the value you need into another variable inside "
+                                       "the loop")
+            if v is UNBOUND or isinstance(v, MaybeUnbound):
+                raise self.cx.err(node, f"{name!r} may be used before it is assigned",
+                                  hint="assign it on every path before this line")
             return v
         if name in self.assigned_names:
-            raise self.err(node, f"{name!r} is used before it is assigned")
+            raise self.cx.err(node, f"{name!r} is used before it is assigned")
         g = self.globals_lookup(name)
         if g is not _MISSING:
             return self.wrap_global(node, name, g)
         if name in _BUILTINS:
             return BuiltinRef(name)
-        raise self.err(node, f"name {name!r} is not defined")
+        raise self.cx.err(node, f"name {name!r} is not defined")
 
     def globals_lookup(self, name):
         """The value of a global (or closure) name, recorded: a specialization
         is valid only while every name it read still has the value it had."""
-        g = lookup_global(self.pf.fn, name)
+        g = lookup_global(self.fn, name)
         self.global_reads[name] = g
         return g
 
@@ -134,13 +131,13 @@ class ExprMixin:
         if g is math:
             return ModuleRef("math", math)
         if isinstance(g, pytypes.ModuleType):
-            raise self.err(node, f"module {name!r} cannot be used in compiled code",
-                           hint="use numpy (np) and math functions on scalars")
+            raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
+                              hint="use numpy (np) and math functions on scalars")
         if isinstance(g, (bool, int, float, np.generic)) and not isinstance(g, np.ndarray):
             try:
                 return const_val(g)
             except UnsupportedType as e:
-                raise self.err(node, str(e))
+                raise self.cx.err(node, str(e))
         if isinstance(g, type) and issubclass(g, np.generic) or isinstance(g, np.dtype):
             return DtypeVal(g)
         if g in (int, float, bool):
@@ -151,16 +148,16 @@ class ExprMixin:
                 hasattr(np, getattr(g, "__name__", "")):
             return ModuleRef(f"np.{g.__name__}", g)
         if isinstance(g, np.ndarray):
-            raise self.err(node, f"the global array {name!r} cannot be used",
-                           hint="pass arrays as arguments of the function")
-        if g is self.pf.fn or getattr(g, "py_func", None) is self.pf.fn:
-            raise self.err(node, f"recursion ({name!r} calls itself) is not supported",
-                           hint="write the recursion as a loop")
+            raise self.cx.err(node, f"the global array {name!r} cannot be used",
+                              hint="pass arrays as arguments of the function")
+        if g is self.fn or getattr(g, "py_func", None) is self.fn:
+            raise self.cx.err(node, f"recursion ({name!r} calls itself) is not supported",
+                              hint="write the recursion as a loop")
         if callable(g):
-            raise self.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
-                                 f"and math functions on scalars can be called",
-                           hint="inline the helper's code into this function")
-        raise self.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
+            raise self.cx.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
+                                    f"and math functions on scalars can be called",
+                              hint="inline the helper's code into this function")
+        raise self.cx.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
 
     # attributes -----------------------------------------------------------
     def _ev_Attribute(self, node):
@@ -168,7 +165,7 @@ class ExprMixin:
         attr = node.attr
         if isinstance(base, ModuleRef):
             if not hasattr(base.obj, attr):
-                raise self.err(node, f"{base.name} has no attribute {attr!r}")
+                raise self.cx.err(node, f"{base.name} has no attribute {attr!r}")
             g = getattr(base.obj, attr)
             if isinstance(g, pytypes.ModuleType):
                 return ModuleRef(f"{base.name}.{attr}", g)
@@ -178,7 +175,7 @@ class ExprMixin:
                 return DtypeVal(g)
             if callable(g):
                 return ModuleRef(f"{base.name}.{attr}", g)
-            raise self.err(node, f"{base.name}.{attr} cannot be used in compiled code")
+            raise self.cx.err(node, f"{base.name}.{attr} cannot be used in compiled code")
         if isinstance(base, Arr):
             if attr == "shape":
                 return TupleVal(base.shape)
@@ -189,25 +186,25 @@ class ExprMixin:
             if attr == "size":
                 v = const_val(1)
                 for s in base.shape:
-                    v = ops.binary(self, "*", v, s)
+                    v = ops.binary(self.cx, "*", v, s)
                 return v
             if attr in ("copy",):
                 return MethodRef(base, attr)
-            raise self.err(node, f"array attribute .{attr} is not supported",
-                           hint="use .shape, .ndim, .size, .dtype, len(a) or element indexing")
+            raise self.cx.err(node, f"array attribute .{attr} is not supported",
+                              hint="use .shape, .ndim, .size, .dtype, len(a) or element indexing")
         if isinstance(base, Val):
             if attr in ("item", "astype"):
                 return MethodRef(base, attr)
             if attr == "dtype":
                 if base.ty.weak:
-                    raise self.err(node, f"a {base.ty.describe()} has no dtype")
+                    raise self.cx.err(node, f"a {base.ty.describe()} has no dtype")
                 return DtypeVal(base.ty.dtype)
             if attr in ("shape", "ndim", "size") and not base.ty.weak:   # as NumPy scalars
                 return {"shape": TupleVal([]), "ndim": const_val(0), "size": const_val(1)}[attr]
-            raise self.err(node, f"scalar attribute .{attr} is not supported")
+            raise self.cx.err(node, f"scalar attribute .{attr} is not supported")
         if isinstance(base, InfoVal):
             if not hasattr(base.info, attr):
-                raise self.err(node, f"no attribute {attr!r}")
+                raise self.cx.err(node, f"no attribute {attr!r}")
             v = getattr(base.info, attr)
             return const_val(v.item() if isinstance(v, np.generic) and
                              isinstance(base.info, np.iinfo) else v)
@@ -216,7 +213,7 @@ class ExprMixin:
                 return base
             if attr == "itemsize":
                 return const_val(base.dtype.itemsize)
-        raise self.err(node, f"attribute .{attr} of {self._describe_obj(base)} is not supported")
+        raise self.cx.err(node, f"attribute .{attr} of {self.describe_obj(base)} is not supported")
 
     # subscripts -------------------------------------------------------------
     def _ev_Subscript(self, node):
@@ -224,31 +221,31 @@ class ExprMixin:
         if isinstance(base, TupleVal):
             k = self.ev_val(node.slice)
             if not k.is_const or not isinstance(k.const, int):
-                raise self.err(node.slice, "a tuple index must be a constant")
+                raise self.cx.err(node.slice, "a tuple index must be a constant")
             try:
                 return base.items[k.const]
             except IndexError:
-                raise self.err(node.slice, "tuple index out of range") from None
+                raise self.cx.err(node.slice, "tuple index out of range") from None
         if isinstance(base, Arr):
-            idx = self._index_list(node.slice)
-            return self.read(base, idx, node)
-        raise self.err(node, f"{self._describe_obj(base)} cannot be indexed")
+            idx = self.index_list(node.slice)
+            return self.arrays.read(base, idx, node)
+        raise self.cx.err(node, f"{self.describe_obj(base)} cannot be indexed")
 
-    def _index_list(self, sl):
+    def index_list(self, sl):
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         out = []
         for it in items:
             if isinstance(it, ast.Slice):
-                raise self.err(it, "slicing is not supported",
-                               hint="index single elements inside a `for` loop")
+                raise self.cx.err(it, "slicing is not supported",
+                                  hint="index single elements inside a `for` loop")
             v = self.ev(it)
             if isinstance(v, TupleVal):
                 out.extend(v.items)
                 continue
             if v is None or v is Ellipsis:
-                raise self.err(it, "None/... indices are not supported")
+                raise self.cx.err(it, "None/... indices are not supported")
             if not isinstance(v, Val):
-                raise self.err(it, f"an index must be an integer, not {self._describe_obj(v)}")
+                raise self.cx.err(it, f"an index must be an integer, not {self.describe_obj(v)}")
             out.append((v, it))
         return [(x if isinstance(x, tuple) else (x, sl)) for x in out]
 
@@ -256,17 +253,17 @@ class ExprMixin:
     def _ev_BinOp(self, node):
         op = _BINOPS.get(type(node.op))
         if op is None:
-            raise self.err(node, f"operator {type(node.op).__name__} is not supported")
+            raise self.cx.err(node, f"operator {type(node.op).__name__} is not supported")
         a = self.ev_val(node.left, "a scalar operand")
         b = self.ev_val(node.right, "a scalar operand")
-        self.cur_node = node
-        return ops.binary(self, op, a, b)
+        self.cx.cur_node = node
+        return ops.binary(self.cx, op, a, b)
 
     def _ev_UnaryOp(self, node):
         v = self.ev_val(node.operand)
-        self.cur_node = node
+        self.cx.cur_node = node
         if isinstance(node.op, ast.Not):
-            t = ops.truth(self, v)
+            t = ops.truth(self.cx, v)
             out = Val(ir.Not(t.node), PY_BOOL, risky=t.risky,
                       static=(lambda env, f=t.static: not f(env)) if t.is_static else None,
                       const=(not t.const) if t.is_const else NO_CONST)
@@ -274,14 +271,14 @@ class ExprMixin:
                 out.facts = (v.facts[1], v.facts[0])
             return out
         if isinstance(node.op, ast.USub):
-            return ops.negate(self, v)
+            return ops.negate(self.cx, v)
         if isinstance(node.op, ast.UAdd):
             return unions.distribute(
-                self, lambda x: ops.to_python_int(self, x) if x.ty.is_bool() and x.ty.weak
+                self.cx, lambda x: ops.to_python_int(self.cx, x) if x.ty.is_bool() and x.ty.weak
                 else x, v)
         if isinstance(node.op, ast.Invert):
-            return ops.invert(self, v)
-        raise self.err(node, "unsupported unary operator")
+            return ops.invert(self.cx, v)
+        raise self.cx.err(node, "unsupported unary operator")
 
     def _ev_Compare(self, node):
         left = self.ev_val(node.left)
@@ -289,32 +286,26 @@ class ExprMixin:
         for op_node, right_node in zip(node.ops, node.comparators):
             op = _CMPOPS.get(type(op_node))
             if op is None:
-                raise self.err(node, f"comparison {type(op_node).__name__} is not supported",
-                               hint="`in`/`is` are not supported; compare values with == and <")
+                raise self.cx.err(node, f"comparison {type(op_node).__name__} is not supported",
+                                  hint="`in`/`is` are not supported; compare values with == and <")
             if result is None:
                 right = self.ev_val(right_node)
-                self.cur_node = node
-                result = self.compare(op, left, right)
+                self.cx.cur_node = node
+                result = self.cx.compare(op, left, right)
             else:
                 cond = result
-                self.push_facts(cond, True)
-                self.lazy += 1
+                self.scope.push_facts(cond, True)
+                self.scope.lazy += 1
                 try:
                     right = self.ev_val(right_node)
-                    self.cur_node = node
-                    nxt = self.compare(op, left, right)
+                    self.cx.cur_node = node
+                    nxt = self.cx.compare(op, left, right)
                 finally:
-                    self.lazy -= 1
-                    self.pop_facts()
-                result = self.logical_and(cond, nxt)
+                    self.scope.lazy -= 1
+                    self.scope.pop_facts()
+                result = self.cx.logical_and(cond, nxt)
             left = right
         return result
-
-    def compare(self, op, a: Val, b: Val) -> Val:
-        out = ops.compare(self, op, a, b)
-        if not (a.union or b.union or out.union):
-            out.facts = _compare_facts(op, a, b)
-        return out
 
     def _ev_BoolOp(self, node):
         is_and = isinstance(node.op, ast.And)
@@ -322,75 +313,40 @@ class ExprMixin:
         pushed = 0
         try:
             for e in node.values[1:]:
-                self.push_facts(vals[-1], is_and)
+                self.scope.push_facts(vals[-1], is_and)
                 pushed += 1
-                self.lazy += 1
+                self.scope.lazy += 1
                 vals.append(self.ev_val(e))
         finally:
-            self.lazy -= pushed
+            self.scope.lazy -= pushed
             for _ in range(pushed):
-                self.pop_facts()
-        self.cur_node = node
+                self.scope.pop_facts()
+        self.cx.cur_node = node
         out = vals[-1]
         for v in reversed(vals[:-1]):
-            out = self.logical_and(v, out) if is_and else self.logical_or(v, out)
+            out = self.cx.logical_and(v, out) if is_and else self.cx.logical_or(v, out)
         return out
 
-    def logical_and(self, a: Val, b: Val) -> Val:
-        """`a and b` (b evaluated only when a is true): b if a is true, else a,
-        each with its own type."""
-        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
-            ta = ops.truth(self, a)
-            if ta.is_const:
-                return b if ta.const else a
-            ty = a.ty
-            if b.risky:
-                node = ir.Call(ir.Bool(), "if_then_else", (ta.node, b.node, ta.node), ir.INTRINSIC)
-            else:
-                node = ir.And(ta.node, ops.truth(self, b).node)
-            out = Val(node, ty, risky=a.risky or b.risky)
-            out.facts = _merge_facts(a.facts, b.facts, True)
-            return out
-        ta = ops.truth(self, a)
-        return ops.select(self, ta, b, a)
-
-    def logical_or(self, a: Val, b: Val) -> Val:
-        """`a or b`: a if a is true, else b, each with its own type."""
-        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
-            ta = ops.truth(self, a)
-            if ta.is_const:
-                return a if ta.const else b
-            ty = a.ty
-            if b.risky:
-                node = ir.Call(ir.Bool(), "if_then_else", (ta.node, ta.node, b.node), ir.INTRINSIC)
-            else:
-                node = ir.Or(ta.node, ops.truth(self, b).node)
-            out = Val(node, ty, risky=a.risky or b.risky)
-            out.facts = _merge_facts(a.facts, b.facts, False)
-            return out
-        ta = ops.truth(self, a)
-        return ops.select(self, ta, a, b)
-
     def _ev_IfExp(self, node):
-        c = ops.truth(self, self.ev_val(node.test))
+        c = ops.truth(self.cx, self.ev_val(node.test))
         if c.is_const:
             return self.ev_val(node.body if c.const else node.orelse)
-        self.push_facts(c, True)
-        self.lazy += 1
+        self.scope.push_facts(c, True)
+        self.scope.lazy += 1
         try:
             a = self.ev_val(node.body)
         finally:
-            self.lazy -= 1
-            self.pop_facts()
-        self.push_facts(c, False)
-        self.lazy += 1
+            self.scope.lazy -= 1
+            self.scope.pop_facts()
+        self.scope.push_facts(c, False)
+        self.scope.lazy += 1
         try:
             b = self.ev_val(node.orelse)
         finally:
-            self.lazy -= 1
-            self.pop_facts()
-        self.cur_node = node
-        return ops.select(self, c, a, b)
+            self.scope.lazy -= 1
+            self.scope.pop_facts()
+        self.cx.cur_node = node
+        return ops.select(self.cx, c, a, b)
 
     def _ev_Tuple(self, node):
         return TupleVal([self.ev(e) for e in node.elts])
@@ -398,20 +354,14 @@ class ExprMixin:
     # calls --------------------------------------------------------------------
     def _ev_Call(self, node):
         if node.keywords and not self._allows_keywords(node):
-            raise self.err(node, "keyword arguments are not supported here")
+            raise self.cx.err(node, "keyword arguments are not supported here")
         fn = self.ev(node.func)
-        from .calls import call
         return call(self, fn, node)
 
     def _allows_keywords(self, node):
         return True
 
     # errors ---------------------------------------------------------------------
-    def err(self, node, msg, hint=""):
-        return self.smap.error(node, msg, hint)
-
-    def error(self, msg, hint=""):
-        return self.smap.error(self.cur_node, msg, hint)
 
 
 def lookup_global(fn, name):
@@ -444,49 +394,4 @@ def same_global(a, b) -> bool:
     return False
 
 
-class _Unbound:
-    def __repr__(self):
-        return "<unbound>"
-
-
-_UNBOUND = _Unbound()
 _MISSING = object()
-
-
-# facts for range refinement ---------------------------------------------------------
-def _single_aff(v: Val):
-    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
-        return v.lbs[0]
-    return None
-
-
-def _compare_facts(op, a: Val, b: Val):
-    """Affine facts (each meaning `aff >= 0`) when the comparison is true / false."""
-    if not ((a.ty.is_int() or a.ty.is_bool()) and (b.ty.is_int() or b.ty.is_bool())):
-        return None
-    A, B = _single_aff(a), _single_aff(b)
-    if A is None or B is None:
-        return None
-    lt_t, lt_f = [B - A - Aff.const(1)], [A - B]
-    if op == "<":
-        return (lt_t, lt_f)
-    if op == ">=":
-        return (lt_f, lt_t)
-    le_t, le_f = [B - A], [A - B - Aff.const(1)]
-    if op == "<=":
-        return (le_t, le_f)
-    if op == ">":
-        return (le_f, le_t)
-    if op == "==":
-        return ([A - B, B - A], [])
-    if op == "!=":
-        return ([], [A - B, B - A])
-    return None
-
-
-def _merge_facts(fa, fb, is_and):
-    fa = fa or ([], [])
-    fb = fb or ([], [])
-    if is_and:
-        return (fa[0] + fb[0], [])
-    return ([], fa[1] + fb[1])

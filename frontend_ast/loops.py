@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import ast
 
-import pyhalide as ph
 from pyhalide import ir
 from pyhalide.checks import is_check_read
+from pyhalide.var import Var
 
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
-from .arrays import _single_aff
-from .emit import FirstInfo, Frame
+from .context import single_aff
+from .emit import FirstInfo
 from .loop_bounds import affine_bounds, unguarded
+from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL, PY_INT
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh
@@ -28,50 +29,41 @@ class LoopVarDone:
         self.name = name
 
 
-class Group:
-    """Scalars carried together by one loop chain: one (tuple) Func."""
+class LoopRunner:
+    """Runs `for` loops: loop headers, typing passes, and the groups of
+    scalars the loops carry.
 
-    def __init__(self, names, chain_nodes, ctx, loc):
-        self.names = list(names)
-        self.chain_nodes = list(chain_nodes)
-        self.ctx = list(ctx)
-        self.loc = loc
-        self.tys = []
-        self.store = []
-        self.ranges = []
-        self.init = []
-        self.func = None
-        self.scan = False
-        self.scan_needed = False
-        self.ph = []
-        self.new_vals = None
-        self.chain = []
-        self.typing = False
-        self.label = "_".join(self.names)
-        self.flag_of = {}
-        self.loop_sym_for_scan = None
-        self.last_node = None
-        self.updated = False
+    A loop nest runs twice and more: a typing pre-pass learns every write
+    the nest makes; each group is typed by runs of its loop (the type
+    fixpoint, then range inference) with `cx.typing` set, nothing emitted
+    and the scope and loop state restored after; then the real run emits.
 
-    def __repr__(self):
-        return f"<Group {self.names}>"
+    Uses `evaluate(node, what)` (the interpreter's ev_val) for the bounds
+    and `execute(stmts)` (its exec_block) for the body. Binds loop variables
+    and state in `scope`; pushes loops, frames and groups on `state`;
+    records placeholder resolutions on `emitter`; defines groups and
+    flushes frames through `defs`; adds call-time checks to `cx`.
+    """
 
+    def __init__(self, cx, scope, state, emitter, defs, live, evaluate, execute):
+        self.cx, self.scope, self.state = cx, scope, state
+        self.emitter, self.defs, self.live = emitter, defs, live
+        self.ev_val, self.exec_block = evaluate, execute
 
-class LoopMixin:
     # loop headers -------------------------------------------------------------------
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
-        if any(l.name == name for l in self.loops):
-            raise self.err(node.target, f"the loop variable {name!r} is already the variable of "
-                                        f"an enclosing loop", hint="use another name")
+        if any(l.name == name for l in self.state.loops):
+            raise self.cx.err(node.target, f"the loop variable {name!r} is already the variable of "
+                                           f"an enclosing loop", hint="use another name")
         args = [self.ev_val(a, "an integer loop bound") for a in node.iter.args]
         # a bound whose integer type depends on the data means the same number
-        args = [ops.to_python_int(self, a) if a.union and all(
+        args = [ops.to_python_int(self.cx, a) if a.union and all(
             t.is_int() or t.is_bool() for t in a.types()) else a for a in args]
         for a, where in zip(args, node.iter.args):
             if not (a.ty.is_int() or a.ty.is_bool()):
-                raise self.err(where, f"range() needs integers, got {a.ty.describe()}",
-                               hint="convert with int(...)")
+                raise self.cx.err(where, f"range() needs integers, got {a.ty.describe()}",
+                                  hint="convert with int(...)")
             self._check_bound(a, where)
         if len(args) == 1:
             start, stop, step = const_val(0), args[0], const_val(1)
@@ -80,35 +72,35 @@ class LoopMixin:
         else:
             start, stop, step = args
         if not step.is_const:
-            raise self.err(node.iter.args[2], "the step of range() must be a constant",
-                           hint="write the step as a literal (range(0, n, 2))")
+            raise self.cx.err(node.iter.args[2], "the step of range() must be a constant",
+                              hint="write the step as a literal (range(0, n, 2))")
         k = int(step.const)
         if k == 0:
-            raise self.err(node.iter.args[2], "range() arg 3 must not be zero")
-        start = ops.to_python_int(self, start)
-        stop = ops.to_python_int(self, stop)
+            raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
+        start = ops.to_python_int(self.cx, start)
+        stop = ops.to_python_int(self.cx, stop)
         bounds = []
         for v, where in ((start, node.iter), (stop, node.iter)):
             if v.is_static:
                 if not n_within(v.rng, INT32):
-                    self.static_checks.append(_int32_check(v.static))
+                    self.cx.static_checks.append(_int32_check(v.static))
                     v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
                                 min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
                                 v.lbs, v.ubs)
-            elif not n_within(v.rng, INT32) or _single_aff(v) is None:
+            elif not n_within(v.rng, INT32) or single_aff(v) is None:
                 exact = self.certified_bound(v, node)
                 if exact is not None:
                     v = exact
                 elif not n_within(v.rng, INT32):
-                    raise self.err(where, "loop bounds must fit in 32 bits",
-                                   hint="build the bounds from array sizes, scalar arguments "
-                                        "and outer loop variables with +, - and constant "
-                                        "factors, min and max")
+                    raise self.cx.err(where, "loop bounds must fit in 32 bits",
+                                      hint="build the bounds from array sizes, scalar arguments "
+                                           "and outer loop variables with +, - and constant "
+                                      "factors, min and max")
             bounds.append(v)
         start, stop = bounds
-        loop = Loop(name, node, start, stop, k, self.smap.loc(node), self.nest_id)
-        self._typing_loops[id(node)] = loop
-        loop.pure_var = self.loop_var_objects.setdefault(loop.sym, ph.Var(name))
+        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id)
+        self.state.headers[id(node)] = loop
+        loop.pure_var = self.state.pure_vars.setdefault(loop.sym, Var(name))
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
             lo = start.lo
@@ -117,7 +109,7 @@ class LoopMixin:
             lows, highs = [l.shift(1) for l in stop.lbs], start.ubs
             lo = None if stop.lo is None else stop.lo + 1
             hi = start.hi
-        self.syms.add_loop(loop.sym, lows, highs, lo, hi)
+        self.cx.syms.add_loop(loop.sym, lows, highs, lo, hi)
         loop.val = Val(loop.var, PY_INT, lo, hi, [Aff.sym(loop.sym)], [Aff.sym(loop.sym)])
         if lo is not None and hi is not None:
             loop.max_trip = max(0, (hi - lo) // abs(k) + 1)
@@ -129,25 +121,25 @@ class LoopMixin:
         """v with exact affine bounds, under a call-time check that the
         arithmetic computing it neither wraps nor leaves 32 bits (None if
         its form is not affine in loop variables and argument symbols)."""
-        n = ops.node_of(self, v)
-        sym_of = {l.sym: l.sym for l in self.loops}
-        sym_of.update({sn.name: s for s, sn in self.sym_nodes.items()
-                       if isinstance(sn, ir.Variable) and s in self.sym_static})
+        n = ops.node_of(self.cx, v)
+        sym_of = {l.sym: l.sym for l in self.state.loops}
+        sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
+                       if isinstance(sn, ir.Variable) and s in self.cx.sym_static})
         found = affine_bounds(n, sym_of, INT32[0], INT32[1])
         if found is None:
             return None
         lbs, ubs, constraints = found
         bounded = []
         for ls, us, lo, hi in constraints:
-            lows = [c for a in ls for c in self.syms.expand(a, False)]
-            highs = [c for a in us for c in self.syms.expand(a, True)]
-            if not lows or not highs or any(s not in self.sym_static for c in lows + highs
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False)]
+            highs = [c for a in us for c in self.cx.syms.expand(a, True)]
+            if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None
             bounded.append((lows, lo, highs, hi))
         for lows, lo, highs, hi in bounded:
-            self.require(node.lineno, lows, lo, None)
-            self.require(node.lineno, highs, None, hi)
+            self.cx.require(node.lineno, lows, lo, None)
+            self.cx.require(node.lineno, highs, None, hi)
         out = Val(unguarded(n), v.ty)
         lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
         hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
@@ -156,103 +148,104 @@ class LoopMixin:
         return out
 
     def _check_bound(self, v: Val, where):
-        n = ops.node_of(self, v)
+        n = ops.node_of(self.cx, v)
         data = any(c.call_type != ir.INTRINSIC and not is_check_read(c)
                    for c in ir.find_calls(n)) or any(
-            var.kind == "" and not (name in self.syms.loops or name in self.ph_owner)
+            var.kind == "" and not (name in self.cx.syms.loops or name in self.state.ph_owner)
             for name, var in ir.free_vars(n).items())
         if data:
-            raise self.err(where, "loop bounds must not read array contents",
-                           hint="loop over the whole range and skip iterations with `if`/"
-                                "`continue`")
+            raise self.cx.err(where, "loop bounds must not read array contents",
+                              hint="loop over the whole range and skip iterations with `if`/"
+                                   "`continue`")
         for name in ir.free_vars(n):
-            if name in self.ph_owner:
-                raise self.err(where, "loop bounds must not depend on values computed in a "
-                                      "loop", hint="compute the bound from array sizes, scalar "
-                                                   "arguments and outer loop variables")
+            if name in self.state.ph_owner:
+                raise self.cx.err(where, "loop bounds must not depend on values computed in a "
+                                         "loop", hint="compute the bound from array sizes, scalar "
+                                                      "arguments and outer loop variables")
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
-        if self.frames and not self.frames[-1].top:
-            self.flush_frame(self.frames[-1], partial=True)
-        top = not self.loops
-        if top and not self.typing:
-            self.nest_id = id(node)
+        if self.state.frames and not self.state.frames[-1].top:
+            self.defs.flush_frame(self.state.frames[-1], partial=True)
+        top = not self.state.loops
+        if top and not self.cx.typing:
+            self.state.nest_id = id(node)
             self.prepass(node)
-            self.version_nest()
+            self.defs.version_nest()
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
         for g in new_groups:
             self.finish_group(g)
-        if top and not self.typing:
-            self.nest_id = None
+        if top and not self.cx.typing:
+            self.state.nest_id = None
 
     def prepass(self, node):
         """Type the whole nest once, to learn every write it makes."""
-        self.nest_writes = []
+        self.state.nest_writes = []
         saved = self._save()
-        self.typing += 1
-        self.recording = True
+        self.cx.typing += 1
+        self.state.recording = True
         try:
             loop = self.make_loop(node)
             gs = self.start_groups(node, loop)
             self.run_loop(node, loop, gs)
         finally:
-            self.typing -= 1
-            self.recording = False
+            self.cx.typing -= 1
+            self.state.recording = False
             self._restore(saved)
 
     def _save(self):
-        return (dict(self.env), list(self.frames), list(self.path), list(self.alive),
-                list(self.active_groups), dict(self.state_subst))
+        return (dict(self.scope.env), list(self.state.frames), list(self.scope.path),
+                list(self.scope.alive),
+                list(self.state.active_groups), dict(self.emitter.state_subst))
 
     def _restore(self, saved):
         env, frames, path, alive, groups, subst = saved
-        self.env = env
-        self.frames = frames
-        self.path = path
-        self.alive = alive
-        self.active_groups = groups
-        self.state_subst = subst
+        self.scope.env = env
+        self.state.frames = frames
+        self.scope.path = path
+        self.scope.alive = alive
+        self.state.active_groups = groups
+        self.emitter.state_subst = subst
 
     def run_loop(self, node, loop, new_groups):
-        self.loops.append(loop)
+        self.state.loops.append(loop)
         frame = Frame(loop)
-        for g in self.active_groups + new_groups:
+        for g in self.state.active_groups + new_groups:
             if g.chain_nodes[-1] is node:
                 frame.groups.append(g)
             if node in g.chain_nodes:
                 g.chain.append(loop)
-        self.active_groups.extend(new_groups)
-        self.frames.append(frame)
-        self.alive.append(None)
-        self.env[loop.name] = loop.val
+        self.state.active_groups.extend(new_groups)
+        self.state.frames.append(frame)
+        self.scope.alive.append(None)
+        self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
         try:
             self.exec_block(node.body)
-            self.flush_frame(frame)
+            self.defs.flush_frame(frame)
         finally:
-            self.alive.pop()
-            self.frames.pop()
-            self.loops.pop()
+            self.scope.alive.pop()
+            self.state.frames.pop()
+            self.state.loops.pop()
             for g in new_groups:
-                self.active_groups.remove(g)
-            for g in self.active_groups + new_groups:
+                self.state.active_groups.remove(g)
+            for g in self.state.active_groups + new_groups:
                 if node in g.chain_nodes and g.chain and g.chain[-1] is loop:
                     g.chain.pop()
-        self.env[loop.name] = LoopVarDone(loop.name)
+        self.scope.env[loop.name] = LoopVarDone(loop.name)
 
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
         names = carried(node, self.live)
-        active = {n for g in self.active_groups for n in g.names}
+        active = {n for g in self.state.active_groups for n in g.names}
         specs = {}
         for v in names:
             if v in active:
                 continue
-            cur = self.env.get(v)
+            cur = self.scope.env.get(v)
             if isinstance(cur, Arr):
                 continue
             if isinstance(cur, LoopVarDone):
@@ -260,25 +253,26 @@ class LoopMixin:
             chain = home(node, v)
             inner = assigned_in_nested_loop(chain[-1], v)
             if inner is not None:
-                raise self.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
-                                      f"line {self.smap.loc(chain[-1]).line} that encloses it",
-                               hint="update a variable at one loop depth only (use a separate "
-                                    "variable for the inner loop and combine after it)")
+                line = self.cx.smap.loc(chain[-1]).line
+                raise self.cx.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
+                                         f"line {line} that encloses it",
+                                  hint="update a variable at one loop depth only (use a separate "
+                                       "variable for the inner loop and combine after it)")
             key = tuple(id(n) for n in chain)
             specs.setdefault(key, (chain, []))[1].append(v)
         groups = []
         for chain, vs in specs.values():
-            g = Group(vs, chain, self.loops, self.smap.loc(chain[-1]))
+            g = Group(vs, chain, self.state.loops, self.cx.smap.loc(chain[-1]))
             self.create_group(g, node, loop)
             groups.append(g)
         return groups
 
     def create_group(self, g: Group, node, loop):
-        g.typing = bool(self.typing)
+        g.typing = bool(self.cx.typing)
         g.init = []
         g.unbound = []
         for v in g.names:
-            cur = self.env.get(v)
+            cur = self.scope.env.get(v)
             if isinstance(cur, Val):
                 g.init.append(cur)
                 g.unbound.append(False)
@@ -301,31 +295,32 @@ class LoopMixin:
                 break
             tys = new_tys
         else:
-            raise self.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
-                                 f"iteration to the next", hint="start it with a NumPy value of "
-                                                               "the final type, e.g. np.float64(0)")
+            raise self.cx.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
+                                    f"iteration to the next",
+                              hint="start it with a NumPy value of the final type, e.g. "
+                                   "np.float64(0)")
         g.probing = False
         for k, t in enumerate(tys):
             if t is None:
-                raise self.err(node, f"{g.names[k]!r} is never assigned in this loop")
+                raise self.cx.err(node, f"{g.names[k]!r} is never assigned in this loop")
         g.tys = tys
         self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
-                raise self.err(node, f"the running value of {', '.join(g.names)} is read inside a "
-                                     f"loop nest it accumulates over",
-                               hint="a scan (reading the running value) is supported over a "
-                                    "single loop; store per-row results in an array instead")
+                raise self.cx.err(node, f"the running value of {', '.join(g.names)} is read "
+                                        f"inside a loop nest it accumulates over",
+                                  hint="a scan (reading the running value) is supported over a "
+                                       "single loop; store per-row results in an array instead")
             g.scan = True
-        g.ranges = self.infer_ranges(g, node) if not self.typing else \
+        g.ranges = self.infer_ranges(g, node) if not self.cx.typing else \
             [(None, None)] * len(g.names)
         g.store = []
         for t in g.tys:
             # Python ints live in int64 (their ranges only decide where checks go)
             g.store.append(ir.Int(64) if t.kind == "int" else t.ir())
-        if not self.typing:
-            self.define_group(g, node, loop)
+        if not self.cx.typing:
+            self.defs.define_group(g, node, loop)
 
     def _next_type(self, g, k, nv, cur, node):
         """A member's loop type after one more typing run: the type the loop
@@ -342,19 +337,19 @@ class LoopMixin:
         init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
         new = [t for t in types if t not in init_tys]
         if len(new) > 1:
-            raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
-                                 f"data ({' or '.join(t.describe() for t in new)})",
-                           hint=f"convert the values assigned to {g.names[k]} to one type, or "
-                                f"start it with a NumPy value of the type it should have")
+            raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
+                                    f"data ({' or '.join(t.describe() for t in new)})",
+                              hint=f"convert the values assigned to {g.names[k]} to one type, or "
+                                   f"start it with a NumPy value of the type it should have")
         if new:
             return new[0]
         if cur in types or not types:
             return cur
         if len(types) == 1:
             return types[0]
-        raise self.err(node, f"the type of {g.names[k]!r} after an iteration depends on the data "
-                             f"({' or '.join(t.describe() for t in types)})",
-                       hint=f"start {g.names[k]} with a value of the type it should have")
+        raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
+                                f"data ({' or '.join(t.describe() for t in types)})",
+                          hint=f"start {g.names[k]} with a value of the type it should have")
 
     def _add_tags(self, g: Group, node, new):
         """A member that keeps its initial value, of another type than the
@@ -365,7 +360,7 @@ class LoopMixin:
         converted to the loop's type, the value element starts from that
         conversion and its update reads only itself ("peeled"); otherwise
         both are read under the tag."""
-        if getattr(g, "tags_added", False):
+        if g.tags_added:
             return
         g.tags_added = True
         g.tag_of = {}
@@ -387,11 +382,11 @@ class LoopMixin:
                              for _, v in others)
             if not keeps_init and (any(v.ty != other_ty for _, v in others) or init.union or
                                    init.ty != other_ty):
-                raise self.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
-                                     f"and a {other_ty.describe()} on others, in a way that "
-                                     f"cannot be compiled exactly",
-                               hint=f"start {name} with a value of type {t.describe()} (e.g. "
-                                    f"{_example(t)}), or convert what is assigned to it")
+                raise self.cx.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
+                                        f"and a {other_ty.describe()} on others, in a way that "
+                                        f"cannot be compiled exactly",
+                                  hint=f"start {name} with a value of type {t.describe()} (e.g. "
+                                       f"{_example(t)}), or convert what is assigned to it")
             tag = name + "?tag"
             g.tag_of[name] = tag
             g.names.append(tag)
@@ -450,11 +445,11 @@ class LoopMixin:
         first assigned in the loop (else reading them raises
         UnboundLocalError), and members whose type the loop changes when
         whether the loop ran is not a condition on its bounds."""
-        if getattr(g, "flags_added", False):
+        if g.flags_added:
             return
         g.flags_added = True
         g.flag_of = {}
-        ran_known = self._ran_condition_known(g)
+        ran_known = self.state.ran_condition_known(g)
         for k in range(g.base):
             init, t = g.init[k], g.tys[k]
             name = g.names[k]
@@ -472,46 +467,9 @@ class LoopMixin:
             g.unbound.append(False)
             g.flag_of[name] = flag
 
-    def _ran_condition_known(self, g) -> bool:
-        """Whether "the loop chain ran at least once" is a condition on the
-        bounds of its loops (no inner bound depends on an outer loop of the
-        chain)."""
-        syms = set()
-        for n in g.chain_nodes:
-            l = self._typing_loops.get(id(n))
-            if l is None:
-                return False
-            nodes = [ops.node_of(self, l.start), ops.node_of(self, l.stop)]
-            if syms & set(ir.free_vars(nodes)):
-                return False
-            syms.add(l.sym)
-        return True
-
-    def first_iteration(self, g):
-        """An IR test of the first iteration of g's loop chain (over loop
-        placeholders), or None if inner bounds depend on outer chain loops."""
-        if not self._ran_condition_known(g):
-            return None
-        out = None
-        for n in g.chain_nodes:
-            l = self._typing_loops[id(n)]
-            start = ops.cast(ir.INDEX, ops.node_of(self, l.start))
-            t = ir.EQ(l.var, start)
-            out = t if out is None else ir.And(out, t)
-        return out
-
-    def ran_value(self, g) -> Val:
-        """A bool: the loop chain of g ran at least once (after the loop)."""
-        out = const_val(True)
-        for n in g.chain_nodes:
-            l = self._typing_loops[id(n)]
-            ne = self.compare("<" if l.step > 0 else ">", l.start, l.stop)
-            out = self.logical_and(out, ops.truth(self, ne))
-        return out
-
     def typing_run(self, g: Group, node):
         saved = self._save()
-        self.typing += 1
+        self.cx.typing += 1
         was_typing = g.typing
         g.typing = True
         try:
@@ -521,7 +479,7 @@ class LoopMixin:
             self.run_loop(node, loop, [g] + others)
             new = g.new_vals or [None] * len(g.names)
         finally:
-            self.typing -= 1
+            self.cx.typing -= 1
             g.typing = was_typing
             self._restore(saved)
         return new
@@ -529,12 +487,12 @@ class LoopMixin:
     def start_groups_except(self, node, loop, g):
         # other groups starting at this loop (different homes) are typed too
         names = set(g.names)
-        saved_active = list(self.active_groups)
-        self.active_groups = self.active_groups + [g]
+        saved_active = list(self.state.active_groups)
+        self.state.active_groups = self.state.active_groups + [g]
         try:
             gs = self.start_groups(node, loop)
         finally:
-            self.active_groups = saved_active
+            self.state.active_groups = saved_active
         return [x for x in gs if not set(x.names) & names]
 
     def infer_ranges(self, g: Group, node):
@@ -581,7 +539,7 @@ class LoopMixin:
     def _growth_ranges(self, g, inits, new):
         trip = 1
         for n in g.chain_nodes:
-            l = self._loop_for_node(n)
+            l = self.state.headers.get(id(n))
             if l is None or l.max_trip is None:
                 trip = None
                 break
@@ -607,7 +565,7 @@ class LoopMixin:
             rest = Aff({s: c for s, c in b.terms.items() if s != sym}, b.c)
             if any(s.startswith("%st_") for s in rest.terms):
                 continue
-            d = self.syms.numeric_of(rest, upper)
+            d = self.cx.syms.numeric_of(rest, upper)
             if d is None:
                 continue
             if k == 0:
@@ -620,9 +578,6 @@ class LoopMixin:
                 best = cand
         return best
 
-    def _loop_for_node(self, n):
-        return self._typing_loops.get(id(n))
-
     def enter_group(self, g: Group):
         """Bind the group's state to placeholders for one iteration."""
         g.ph = []
@@ -633,11 +588,11 @@ class LoopMixin:
                 (ir.Int(64) if t.kind == "int" else t.ir())
             p = ir.Variable(st, fresh(f"st:{name}"))
             g.ph.append(p)
-            self.ph_owner[p.name] = g
+            self.state.ph_owner[p.name] = g
             v = Val(p, t)
             if t.kind == "int":
                 rng = None
-                if g.typing and getattr(g, "cur_ranges", None) is not None:
+                if g.typing and g.cur_ranges is not None:
                     rng = g.cur_ranges[k]
                     v.set_range(rng[0] if rng else None, rng[1] if rng else None,
                                 [Aff.sym(g.range_syms[k])], [Aff.sym(g.range_syms[k])])
@@ -646,7 +601,7 @@ class LoopMixin:
             elif t.is_int():
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
-            self.env[name] = _unbound_state(v) if g.unbound[k] else v
+            self.scope.env[name] = _unbound_state(v) if g.unbound[k] else v
         # a member read as "its initial value until the loop gives it the
         # loop's type" (tagged members; every type-changing one while probing)
         g.probe_tag = {}
@@ -655,45 +610,43 @@ class LoopMixin:
             name, init = g.names[k], g.init[k]
             if init is None or g.unbound[k]:
                 continue
-            tag_name = getattr(g, "tag_of", {}).get(name)
+            tag_name = g.tag_of.get(name)
             changes = init.union or init.ty != g.tys[k]
             if tag_name is not None:
-                tag = self.env[tag_name]
+                tag = self.scope.env[tag_name]
                 if not g.typing and name in g.peel:
-                    self.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
-            elif getattr(g, "probing", False) and changes:
+                    self.emitter.tag_peel[tag.node.name] = {g.ph[k].name: g.peel[name]}
+            elif g.probing and changes:
                 tag = Val(ir.Variable(ir.Bool(), fresh(f"tag:{name}")), PY_BOOL)
             elif changes and not g.typing:
                 # its initial value in the first iteration, the loop's type after
                 if g.first is None:
                     g.first = Val(ir.Variable(ir.Bool(), fresh(f"first:{g.label}")), PY_BOOL)
-                    self.first_info[g.first.node.name] = FirstInfo(
-                        {}, self.first_iteration(g), g.chain_nodes[0], [])
-                info = self.first_info[g.first.node.name]
+                    self.emitter.first_info[g.first.node.name] = FirstInfo(
+                        {}, self.state.first_iteration(g), g.chain_nodes[0], [])
+                info = self.emitter.first_info[g.first.node.name]
                 info.starts[g.ph[k].name] = g.start_node[k]
                 info.members.append((name, " or ".join(
                     t.describe() for t in {v.ty: 0 for _, v in unions.alternatives(init)}),
                     g.tys[k].describe()))
                 first = g.first
-                self.env[name] = unions.make_union(
-                    self, [(first, init), (unions.negate(self, first), self.env[name])])
+                self.scope.env[name] = unions.make_union(
+                    self.cx, [(first, init), (unions.negate(self.cx, first), self.scope.env[name])])
                 continue
             else:
                 continue
             g.probe_tag[k] = tag.node.name
-            other = getattr(g, "other_of", {}).get(name)
-            before = self.env[other] if other is not None else init
-            self.env[name] = unions.make_union(
-                self, [(tag, self.env[name]), (unions.negate(self, tag), before)])
+            other = g.other_of.get(name)
+            before = self.scope.env[other] if other is not None else init
+            self.scope.env[name] = unions.make_union(
+                self.cx, [(tag, self.scope.env[name]), (unions.negate(self.cx, tag), before)])
         if not g.typing:
-            self.bind_state(g)
+            self.defs.bind_state(g)
 
     def finish_group(self, g: Group):
         """After the loop: each member is the group's final value; a member
         whose type the loop changes is its initial value where the loop did
         not give it the loop's type."""
-        g.chain_loops_for_trip = [self._typing_loops[id(n)] for n in g.chain_nodes
-                                  if id(n) in self._typing_loops]
         finals = []
         for k, name in enumerate(g.names):
             t = g.tys[k]
@@ -701,14 +654,13 @@ class LoopMixin:
                 p = ir.Variable(g.store[k] if g.store else t.ir(), fresh(f"after:{name}"))
                 v = Val(p, t)
             else:
-                v = Val(self.final_call(g, k), t)
+                v = Val(self.defs.final_call(g, k), t)
             if t.kind == "int":
                 if g.ranges:
                     v.set_range(*g.ranges[k])
             elif t.is_int():
                 it = t.ir()
                 v.set_range(it.min_value(), it.max_value())
-            v.origin = None
             finals.append(v)
         for k in range(g.base):
             name, v, init = g.names[k], finals[k], g.init[k]
@@ -718,31 +670,22 @@ class LoopMixin:
                 tv = finals[g.names.index(tag)]
                 other = g.other_of.get(name)
                 before = finals[g.names.index(other)] if other is not None else init
-                v = unions.make_union(self, [(tv, v), (unions.negate(self, tv), before)])
+                v = unions.make_union(self.cx, [(tv, v), (unions.negate(self.cx, tv), before)])
             elif init is not None and (init.union or init.ty != g.tys[k]):
-                ran = finals[g.names.index(flag)] if flag is not None else self.ran_value(g)
-                if not g.typing and k in getattr(g, "start_node", {}) and ran.node is not None:
+                ran = finals[g.names.index(flag)] if flag is not None else self.state.ran_value(g)
+                if not g.typing and k in g.start_node and ran.node is not None:
                     # select(ran, f(final), f(init)) is f(final) where f(init) is
                     # f(final) with final at its start (what a loop that did not
                     # run leaves in the Func)
-                    self.ran_info.append((ran.node, v.node, g.start_node[k]))
-                v = unions.make_union(self, [(ran, v), (unions.negate(self, ran), init)])
+                    self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
+                v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif not g.typing:
-                self.note_group_result(g, k, v)
-            self.env[name] = v
+                self.defs.note_group_result(g, k, v)
+            self.scope.env[name] = v
         for name in g.names[g.base:]:
-            self.env.pop(name, None)
+            self.scope.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
-    def flush_frame(self, frame: Frame, partial: bool = False):
-        for key in list(frame.order):
-            self.emit_cell(frame.cells[key])
-        frame.cells.clear()
-        frame.order.clear()
-        if partial:
-            return
-        for g in frame.groups:
-            self.emit_group_update(g)
 
 
 def _first_type(v):
@@ -827,12 +770,7 @@ def _int32_check(f):
     return check
 
 
-class _UnboundState:
-    pass
-
-
 def _unbound_state(v):
-    from .values import MaybeUnbound
     out = MaybeUnbound(v.node, v.ty)
     out.set_range(v.lo, v.hi, v.lbs, v.ubs)
     return out

@@ -7,11 +7,14 @@ import types
 
 import numpy as np
 
-import pyhalide as ph
 from pyhalide import ir
-from pyhalide.buffer import refuse_masked
+from pyhalide.buffer import Buffer, refuse_masked
 from pyhalide.errors import CompileError
+from pyhalide.expr import Expr
+from pyhalide.func import Func
 from pyhalide.lowering.forksafe import fresh_in_child
+from pyhalide.realize import Pipeline
+from pyhalide.var import Var
 
 from . import unions
 from .analyze import check_supported
@@ -106,7 +109,7 @@ class Specialization:
         result = b.build()
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
-        self.global_reads = {n: v for n, v in b.global_reads.items()
+        self.global_reads = {n: v for n, v in b.exprs.global_reads.items()
                              if not isinstance(v, types.ModuleType)}
         self.out_funcs = []           # [(Func, shape fn)] realized together
         self.result = self._outputs(result)
@@ -148,7 +151,7 @@ class Specialization:
         if isinstance(r, Arr):
             if r.kind == "input":
                 return Out("input", name=r.arg_name)
-            b.ensure_defined(r)
+            b.defs.ensure_defined(r)
             slot = self._slot(r.func, [s.static for s in r.shape])
             return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
         if isinstance(r, Val):
@@ -164,7 +167,7 @@ class Specialization:
             return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
             return Out("const", value=r)
-        raise FrontendError(f"cannot return {b._describe_obj(r)} from a compiled function")
+        raise FrontendError(f"cannot return {b.exprs.describe_obj(r)} from a compiled function")
 
     def _scalar_out(self, r: Val):
         if r.is_const:
@@ -196,8 +199,8 @@ class Specialization:
             for pyname, f, owner in self.builder.funcs:
                 if f.function() is n.func:
                     return self._slot(f, []), n.value_index
-        f = self.builder.new_func("result")
-        f[()] = ph.Expr.wrap(n)
+        f = self.builder.emitter.new_func("result")
+        f[()] = Expr.wrap(n)
         return self._slot(f, []), 0
 
     # schedules ---------------------------------------------------------------------------
@@ -258,15 +261,15 @@ class Specialization:
                     outs.append(f)
                     self.wrapped.append(f)
                     continue
-                w = ph.Func(f.name() + "_out")
-                vs = [ph.Var(f"v{i}") for i in range(dims)]
+                w = Func(f.name() + "_out")
+                vs = [Var(f"v{i}") for i in range(dims)]
                 ref = f[tuple(vs[:f.dimensions()])] if f.dimensions() else f[()]
                 w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
                 w.compute_root()
                 outs.append(w)
                 self.wrapped.append(w)
             self.dims = dims
-            self._pipeline = ph.Pipeline(outs)
+            self._pipeline = Pipeline(outs)
         return self._pipeline or None
 
     # running -------------------------------------------------------------------------------
@@ -300,7 +303,7 @@ class Specialization:
         for param, val in values:
             param.set(val)
         zero = _check_buffer()
-        for c in b.check_images:
+        for c in b.cx.check_images:
             c.image.set(zero)
         return env
 
@@ -308,11 +311,11 @@ class Specialization:
         """Run the call-time checks on `env` (raising what they raise) and
         return [(Param, value)] of the scalar parameters computed from it."""
         b = self.builder
-        for check in b.static_checks:
+        for check in b.cx.static_checks:
             check(env)
         used = self._used_params()
         values = []
-        for sp in b.static_params:
+        for sp in b.cx.static_params:
             if sp.param.name() not in used:
                 continue
             val = sp.fn(env)
@@ -426,7 +429,7 @@ class Specialization:
         from .schedules import in_user_names
         in_user_names(self, e)
         msg = str(e)
-        for c in self.builder.check_images:
+        for c in self.builder.cx.check_images:
             if c.index is not None and c.image.name() + " " in msg + " ":
                 return IndexError(_index_message(c, msg, env))
         m = _INPUT_OOB.search(msg)
@@ -437,7 +440,7 @@ class Specialization:
                 axis = arr.ndim - 1 - dim
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
-        for c in self.builder.check_images:
+        for c in self.builder.cx.check_images:
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
@@ -507,7 +510,7 @@ def _scalar_reader(ty, dtype):
 def _index_message(c, msg: str, env) -> str:
     """NumPy's IndexError text for a failed index check, with the array and
     the user's line."""
-    from .builder import decode_bad_index
+    from .context import decode_bad_index
     axis, size = c.index
     m = _CHECK_POS.search(msg)
     index = decode_bad_index(int(m.group(1))) if m is not None else "?"
@@ -540,7 +543,7 @@ _ZERO = None
 def _check_buffer():
     global _ZERO
     if _ZERO is None:
-        _ZERO = ph.Buffer(np.zeros(1, np.uint8))
+        _ZERO = Buffer(np.zeros(1, np.uint8))
     return _ZERO
 
 
@@ -549,4 +552,4 @@ def _buffer(a: np.ndarray, name):
     supported); unaligned arrays and negative strides are copied."""
     if not a.flags.aligned or any(s < 0 for s in a.strides):
         a = a.copy()
-    return ph.Buffer._over(a, name)
+    return Buffer._over(a, name)

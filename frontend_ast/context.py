@@ -1,0 +1,230 @@
+"""The state every part of the interpreter shares (frontend_ast/__init__.py
+names the parts): where in the source a value is being built (errors and
+run-time checks are located there), whether a typing pass is running, the
+symbols that bound integer values, and the run-time and call-time checks
+collected so far. This is the context `cx` that ops.py, convert.py and
+unions.py receive: they read the symbols and may only raise located errors
+and add checks (guard, static_param)."""
+from __future__ import annotations
+
+import itertools
+
+from pyhalide import checks, ir
+from pyhalide.buffer import ImageParam, Param
+from pyhalide.expr import Expr
+
+from . import ops, unions
+from .errors import FrontendError
+from .loop_bounds import BoundCheck
+from .ranges import INT32, Aff, Symbols
+from .values import Val
+
+
+class CheckImage:
+    """A run-time check: reading `image` (one zero byte) anywhere but index 0
+    raises `exc` with `message` at `loc`. An index check (`index` set to
+    (axis, size Val)) reads at the encoded offending index instead, so the
+    message can name it as NumPy does."""
+
+    def __init__(self, image, exc, message, loc, index=None):
+        self.image, self.exc, self.message, self.loc = image, exc, message, loc
+        self.index = index
+
+
+class StaticParam:
+    """A value computed exactly in Python at call time (fn(StaticEnv)),
+    passed to the pipeline as `param` of IR type `type`."""
+
+    def __init__(self, param, fn, t):
+        self.param, self.fn, self.type = param, fn, t
+
+
+class Context:
+    """Location, mode, symbols and checks of one specialization's build.
+
+    Fields (changed only by the owners named):
+      smap          the source map: turns AST nodes into file:line:col
+      cur_node      the AST node being evaluated (set by the interpreter and
+                    the array and loop code before work that may fail)
+      stmt_pos      (line, col) of the statement being executed
+      epoch         the number of top-level statements started (array versions)
+      typing        > 0 while a typing pass runs (loops.py): nothing is
+                    emitted and no check is made
+      syms          Symbols: argument symbols, loop variables and the facts
+                    of enclosing conditions (scope.Scope pushes and pops them)
+      sym_nodes     argument symbol -> its IR node (shape extents, int params)
+      sym_static    argument symbol -> fn(StaticEnv) computing it at call time
+      check_images  [CheckImage] run-time checks (guard)
+      static_params [StaticParam] values computed at call time (static_param)
+      static_checks [fn(StaticEnv)] call-time checks (require, and the array
+                    and loop code's index and bound checks)
+    """
+
+    def __init__(self, smap, root):
+        self.smap = smap
+        self.cur_node = root
+        self.stmt_pos = (0, 0)
+        self.epoch = 0
+        self.typing = 0
+        self.syms = Symbols()
+        self.sym_nodes = {}
+        self.sym_static = {}
+        self.check_images = []
+        self.static_params = []
+        self.static_checks = []
+        self._counter = itertools.count()
+
+    # errors --------------------------------------------------------------------------------
+    def err(self, node, msg, hint=""):
+        """A located CompileError at `node`."""
+        return self.smap.error(node, msg, hint)
+
+    def error(self, msg, hint=""):
+        """A located CompileError at the node being evaluated."""
+        return self.smap.error(self.cur_node, msg, hint)
+
+    def smap_error(self, loc, msg, hint=""):
+        """A CompileError at an already computed location."""
+        return FrontendError(msg, loc, hint)
+
+    def union_error(self, node, v):
+        return self.err(node, f"the type of this value depends on run-time data (it is "
+                              f"{unions.describe_types(v)}, as in plain Python), and this "
+                              f"operation needs one type",
+                        hint="convert it to one type first (int(...), float(...), "
+                             "np.float64(...)), or start the variable with a value of the "
+                             "type it ends with")
+
+    # checks --------------------------------------------------------------------------------
+    def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
+        """v, raising `exc` at run time where cond is false. With `index`
+        ((axis, size Val, the offending index as an integer node)), the
+        check reports that index."""
+        if isinstance(cond, ir.Const) and cond.value:
+            return v
+        node = v.node
+        if not self.typing:
+            n = next(self._counter)
+            loc = self.smap.loc(self.cur_node)
+            img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
+            self.check_images.append(CheckImage(img, exc, message, loc,
+                                                index[:2] if index is not None else None))
+            bad = ir.index(1) if index is None else encode_bad_index(index[2])
+            bad = ir.Select(cond, ir.index(0), bad)
+            idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
+            read = img[Expr.wrap(idx)].node
+            node = checks.guarded(read, ops.node_of(self, v))
+        out = Val(node, v.ty, risky=True, static=v.static, const=v.const)
+        out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+        out.facts = v.facts
+        return out
+
+    def static_param(self, v: Val):
+        """A value computed exactly in Python at call time, passed as a Param."""
+        if v.static is None:
+            raise self.error("internal error: a value without IR is not static")
+        t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
+        n = next(self._counter)
+        p = Param(t, f"__pyhalide_static{n}")
+        self.static_params.append(StaticParam(p, v.static, t))
+        return p.node
+
+    def require(self, line: int, cands, lo, hi):
+        """A call-time requirement that some of the Affs (over argument
+        symbols) is >= lo (or <= hi), unless the numeric ranges prove it;
+        OverflowError naming the loop at `line` where it fails."""
+        if lo is not None and any(self.syms.nonneg(c.shift(-lo)) for c in cands):
+            return
+        if hi is not None and any(self.syms.nonneg(Aff.const(hi) - c) for c in cands):
+            return
+        if self.typing:
+            return
+        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line))
+
+    # logic (the operators whose facts refine ranges) -----------------------------------------
+    def compare(self, op, a: Val, b: Val) -> Val:
+        out = ops.compare(self, op, a, b)
+        if not (a.union or b.union or out.union):
+            out.facts = _compare_facts(op, a, b)
+        return out
+
+    def logical_and(self, a: Val, b: Val) -> Val:
+        """`a and b` (b evaluated only when a is true): b if a is true, else a,
+        each with its own type."""
+        return self._logical(a, b, True)
+
+    def logical_or(self, a: Val, b: Val) -> Val:
+        """`a or b`: a if a is true, else b, each with its own type."""
+        return self._logical(a, b, False)
+
+    def _logical(self, a: Val, b: Val, is_and: bool) -> Val:
+        ta = ops.truth(self, a)
+        if not (a.union or b.union) and a.ty == b.ty and a.ty.is_bool():
+            if ta.is_const:
+                return b if ta.const == is_and else a
+            if b.risky:        # b evaluated only where Python evaluates it
+                args = (ta.node, b.node, ta.node) if is_and else (ta.node, ta.node, b.node)
+                node = ir.Call(ir.Bool(), "if_then_else", args, ir.INTRINSIC)
+            else:
+                node = (ir.And if is_and else ir.Or)(ta.node, ops.truth(self, b).node)
+            out = Val(node, a.ty, risky=a.risky or b.risky)
+            out.facts = _merge_facts(a.facts, b.facts, is_and)
+            return out
+        return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
+
+
+def single_aff(v: Val):
+    """The affine form that is v's value (its only lower and upper bound), or None."""
+    if len(v.lbs) == 1 and len(v.ubs) == 1 and v.lbs[0] == v.ubs[0]:
+        return v.lbs[0]
+    return None
+
+
+def _compare_facts(op, a: Val, b: Val):
+    """Affine facts (each meaning `aff >= 0`) when the comparison is true / false."""
+    if not ((a.ty.is_int() or a.ty.is_bool()) and (b.ty.is_int() or b.ty.is_bool())):
+        return None
+    A, B = single_aff(a), single_aff(b)
+    if A is None or B is None:
+        return None
+    lt_t, lt_f = [B - A - Aff.const(1)], [A - B]
+    if op == "<":
+        return (lt_t, lt_f)
+    if op == ">=":
+        return (lt_f, lt_t)
+    le_t, le_f = [B - A], [A - B - Aff.const(1)]
+    if op == "<=":
+        return (le_t, le_f)
+    if op == ">":
+        return (le_f, le_t)
+    if op == "==":
+        return ([A - B, B - A], [])
+    if op == "!=":
+        return ([], [A - B, B - A])
+    return None
+
+
+def _merge_facts(fa, fb, is_and):
+    fa = fa or ([], [])
+    fb = fb or ([], [])
+    if is_and:
+        return (fa[0] + fb[0], [])
+    return ([], fa[1] + fb[1])
+
+
+def encode_bad_index(x):
+    """The check image's read position for an out-of-range index x (a signed
+    int32 or int64 node): never 0, so it always fails; decode_bad_index
+    inverts it within int32."""
+    t = x.type
+    e = ir.Select(ir.LT(x, ir.Const(t, 0)), x, ir.Add(x, ir.Const(t, 1)))
+    if t.bits > 32:
+        e = ir.Cast(ir.INDEX, ir.Max(ir.Min(e, ir.Const(t, INT32[1])), ir.Const(t, INT32[0])))
+    return e
+
+
+def decode_bad_index(pos: int) -> str:
+    """The offending index read back from a check image's position."""
+    if pos in (INT32[0], INT32[1]):
+        return (">= " if pos > 0 else "<= ") + str(pos - 1 if pos > 0 else pos)
+    return str(pos if pos < 0 else pos - 1)

@@ -1,0 +1,34 @@
+"""Names the interpreter evaluates to that are not values: builtin
+functions, bound methods, np.iinfo/np.finfo results (what a call applies
+to; see calls.py)."""
+from __future__ import annotations
+
+
+class BuiltinRef:
+    """A Python builtin function (min, max, len, ...)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class MethodRef:
+    """`obj.name` of a method call (a.copy(), v.item(), v.astype(t))."""
+
+    def __init__(self, obj, name):
+        self.obj, self.name = obj, name
+
+
+class InfoVal:
+    """np.iinfo(t) / np.finfo(t)."""
+
+    def __init__(self, info):
+        self.info = info
+
+
+class _Unbound:
+    def __repr__(self):
+        return "<unbound>"
+
+
+# a name bound on one path of an `if` only (reading it is an error)
+UNBOUND = _Unbound()

@@ -1,0 +1,73 @@
+"""The interpreter's scope: the values Python names have, and the conditions
+under which the current statement runs."""
+from __future__ import annotations
+
+from . import ops
+from .ranges import Aff
+from .values import Val
+
+
+class Scope:
+    """Names and conditions of the code being executed.
+
+    Fields:
+      env    name -> value (Val, Arr, TupleVal, a module or builtin reference,
+             or a marker of an unbound / finished-loop name); the interpreter
+             binds names, loops bind state and loop variables
+      path   [bool Val] conditions of the enclosing `if`s
+      alive  one entry per active loop: the condition that no `continue` ran
+             in this iteration (None: always)
+      lazy   > 0 while evaluating an operand Python may not evaluate (the
+             right side of `and`/`or`, a branch of `x if c else y`)
+    Conditions refine the symbols' facts (cx.syms) while they hold
+    (push_facts / pop_facts).
+    """
+
+    def __init__(self, cx):
+        self.cx = cx
+        self.env = {}
+        self.path = []
+        self.alive = []
+        self.lazy = 0
+
+    def current_condition(self):
+        """The condition under which the current statement runs (None: always)."""
+        return self.condition_outside(len(self.alive))
+
+    def condition_outside(self, depth):
+        """The condition of the enclosing ifs and `continue`s of loop levels
+        below `depth` (the number of active loops to include)."""
+        out = None
+        conds = list(self.path) + [a for a in self.alive[:depth] if a is not None]
+        for c in conds:
+            c = ops.truth(self.cx, c)
+            if c.is_const:
+                if c.const:
+                    continue
+                return c
+            out = c if out is None else self.cx.logical_and(out, c)
+        return out
+
+    def unconditional(self) -> bool:
+        """Whether the current statement runs whenever its loop iteration does
+        (no enclosing `if`, no `continue` before it, not a lazy operand)."""
+        return not self.path and all(a is None for a in self.alive) and not self.lazy
+
+    def push_facts(self, c: Val, when_true: bool):
+        """Assume c is `when_true` (affine facts bounding loop variables)
+        until the matching pop_facts."""
+        facts = {}
+        if c is not None and c.facts:
+            for d in (c.facts[0] if when_true else c.facts[1]):
+                for s, k in d.terms.items():
+                    if s in self.cx.syms.loops and k in (1, -1):
+                        rest = Aff({t: v for t, v in d.terms.items() if t != s}, d.c)
+                        lows, highs = facts.setdefault(s, ([], []))
+                        if k == 1:
+                            lows.append(rest.scale(-1))
+                        else:
+                            highs.append(rest)
+        self.cx.syms.push(facts)
+
+    def pop_facts(self):
+        self.cx.syms.pop()
