@@ -12,7 +12,9 @@ Modules, in the order a call goes through them:
                    creation; refs.py what names evaluate to that is not a value
     ops.py         operators with NumPy 2 / Python semantics; convert.py conversions;
                    unions.py values whose type depends on data; types.py NEP 50
-                   promotion; values.py Val, Arr, Loop
+                   promotion; values.py Val, Arr, Loop. These five import in one
+                   direction: types <- values <- unions <- convert <- ops
+                   (tests/core/test_structure.py checks it)
     ranges.py      numeric and affine bounds, proofs that indices are in range
     loop_bounds.py affine bounds of loop bounds, call-time bound checks
     arrays.py      array reads/writes, NumPy indexing, the writes of one iteration

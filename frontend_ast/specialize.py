@@ -8,11 +8,11 @@ import types
 import numpy as np
 
 from pyhalide import ir
-from pyhalide.buffer import Buffer, refuse_masked
+from pyhalide.buffer import Buffer, refuse_masked, wrap_array
 from pyhalide.errors import CompileError
 from pyhalide.expr import Expr
 from pyhalide.func import Func
-from pyhalide.lowering.forksafe import fresh_in_child
+from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
@@ -552,4 +552,4 @@ def _buffer(a: np.ndarray, name):
     supported); unaligned arrays and negative strides are copied."""
     if not a.flags.aligned or any(s < 0 for s in a.strides):
         a = a.copy()
-    return Buffer._over(a, name)
+    return wrap_array(a, name)

@@ -58,12 +58,12 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
+from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.ir.lru import capacity
 from pyhalide.ir.version import __version__
 
 from . import disk_cache, parallel_runtime
 from .codegen_llvm import codegen
-from .forksafe import fresh_in_child
 from .runtime import Kernel
 from .target import Target, check_runs_on_host, init_llvm, parse_target
 

@@ -58,8 +58,7 @@ import sys
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
-
-from .forksafe import fresh_in_child
+from pyhalide.ir.forksafe import fresh_in_child
 
 __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]

@@ -41,10 +41,10 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.errors import counted
+from pyhalide.ir.forksafe import fresh_in_child
 
 from . import interrupt, parallel_runtime
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
-from .forksafe import fresh_in_child
 
 __all__ = ["BufferArg", "Kernel"]
 

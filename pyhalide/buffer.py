@@ -84,11 +84,6 @@ class Buffer:
         self._array = arr
         self._name = name or unique_name("b")
 
-    @classmethod
-    def _over(cls, arr: np.ndarray, name: str) -> "Buffer":
-        # alias kept for modules being restructured; remove after merge
-        return wrap_array(arr, name)
-
     # geometry -------------------------------------------------------------
     def name(self) -> str:
         return self._name

@@ -9,9 +9,9 @@ import inspect
 import numpy as np
 
 from .errors import CompileError
+from .ir.forksafe import fresh_in_child
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
-from .lowering.forksafe import fresh_in_child
 
 __all__ = ["pipeline", "PipelineFunction"]
 

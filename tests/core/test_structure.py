@@ -11,17 +11,10 @@ import ast
 import functools
 import pathlib
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # source folder -> the package it installs as (pyproject.toml's package-dir)
 PACKAGES = {"pyhalide": "pyhalide", "frontend_ast": "pyhalide.frontend_ast",
             "lowering": "pyhalide.lowering", "tables": "pyhalide.tables"}
-# frontend_ast modules being restructured on another branch (issue 15, the
-# Builder split): the checks of their imports are expected to fail until it
-# is merged
-RESTRUCTURED = {"builder", "exprs", "calls", "arrays", "loops", "emit", "defs", "specialize",
-                "loop_bounds", "ranges", "analyze", "__init__"}
 VALUE_MODULES = ["types", "values", "unions", "convert", "ops"]     # each imports only leftward
 
 
@@ -122,10 +115,6 @@ def _cycles(graph: dict) -> list:
     return out
 
 
-def _restructured(module: str) -> bool:
-    return module.startswith("pyhalide.frontend_ast.") and _short(module) in RESTRUCTURED
-
-
 # ---- import cycles --------------------------------------------------------------------------
 def test_the_checks_see_function_local_imports_and_cycles():
     text = ("from __future__ import annotations\n"
@@ -142,14 +131,6 @@ def test_the_checks_see_function_local_imports_and_cycles():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_frontend_import_cycle_through_the_modules_outside_the_builder_split():
-    cycles = [c for c in _cycles(_frontend_graph()) if not set(c) <= RESTRUCTURED]
-    assert cycles == []
-
-
-@pytest.mark.xfail(strict=True, reason="cycles among builder/exprs/calls/arrays/loops/emit/defs/"
-                                       "specialize: the Builder split on another branch (issue 15) "
-                                       "removes them; flip this after merging it")
 def test_no_frontend_import_cycle():
     assert _cycles(_frontend_graph()) == []
 
@@ -173,13 +154,6 @@ def _private_imports(keep):
 
 
 def test_no_private_name_imported_from_another_module():
-    assert _private_imports(lambda m: not _restructured(m)) == []
-
-
-@pytest.mark.xfail(strict=True, reason="builder.py and loops.py import private names of exprs.py "
-                                       "and arrays.py: the Builder split on another branch (issue "
-                                       "15) removes them; flip this after merging it")
-def test_no_private_name_imported_from_another_module_anywhere():
     assert _private_imports(lambda m: True) == []
 
 
@@ -224,14 +198,6 @@ def test_the_private_read_finder_sees_one():
 
 
 def test_no_private_attribute_of_another_module_read():
-    assert _private_reads(lambda m: not _restructured(m)) == []
-
-
-@pytest.mark.xfail(strict=True, reason="calls.py and specialize.py call the Builder's private "
-                                       "helpers (_describe_obj, _obj_hint) and Buffer._over: the "
-                                       "Builder split on another branch (issue 15) replaces them; "
-                                       "flip this after merging it")
-def test_no_private_attribute_of_another_module_read_anywhere():
     assert _private_reads(lambda m: True) == []
 
 
@@ -253,12 +219,12 @@ def _face_imports(keep):
 
 
 def test_lowering_and_frontend_do_not_import_the_package_face():
-    assert _face_imports(lambda m: m.startswith(("pyhalide.lowering", "pyhalide.frontend_ast"))
-                         and not _restructured(m)) == []
+    assert _face_imports(lambda m: m.startswith(("pyhalide.lowering",
+                                                 "pyhalide.frontend_ast"))) == []
 
 
-@pytest.mark.xfail(strict=True, reason="arrays/builder/defs/emit/loops/specialize import "
-                                       "`pyhalide as ph`: the Builder split on another branch "
-                                       "(issue 15) replaces those; flip this after merging it")
-def test_no_frontend_module_imports_the_package_face():
-    assert _face_imports(lambda m: m.startswith("pyhalide.frontend_ast")) == []
+def test_frontend_reaches_lowering_only_through_the_api():
+    bad = [(module, line, source) for module in FILES
+           if module.startswith("pyhalide.frontend_ast")
+           for line, source, _ in _imports(module) if source.startswith("pyhalide.lowering")]
+    assert bad == []
