@@ -82,7 +82,7 @@ def _command_line() -> str:
 
 def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, quick=False,
         in_process=None, benches=None, columns=None, threads=None, command="pyhalide bench",
-        progress=None, raw: Optional[list] = None) -> str:
+        progress=None, raw: Optional[list] = None, sweep: Optional[bool] = None) -> str:
     """Run the suites; return the Markdown report (and append each
     SuiteResult, as a dict with every per-round time, to `raw`)."""
     import dataclasses
@@ -99,7 +99,7 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
                 continue
         res = run_suite(s, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
                         in_process=in_process, benches=names, columns=columns,
-                        threads=threads, progress=progress)
+                        threads=threads, progress=progress, sweep=sweep)
         parts.append(render(res, mod.targets(res)))
         if raw is not None:
             raw.append(dataclasses.asdict(res))
@@ -118,6 +118,11 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all
           quick: bool = typer.Option(False, "--quick",
                                      help="tiny sizes, 1 round, all in one process: a smoke "
                                           "test, not a measurement"),
+          sweep: Optional[bool] = typer.Option(
+              None, "--sweep/--no-sweep",
+              help="a calibration round first picks each system's best schedule parameters "
+                   "(suites 1 and 2; default: on, --quick: off); --no-sweep: the fixed "
+                   "defaults"),
           processes: Optional[bool] = typer.Option(
               None, "--processes/--in-process",
               help="one worker process per column (default; --quick: in-process)"),
@@ -161,7 +166,7 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all
             report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
                          in_process=None if processes is None else not processes,
                          benches=bench_names, columns=columns, threads=threads,
-                         command=command, progress=progress, raw=raw)
+                         command=command, progress=progress, raw=raw, sweep=sweep)
         except ValueError as e:
             raise typer.BadParameter(str(e))
     typer.echo(report)
