@@ -219,8 +219,13 @@ def test_sweep_reports_failing_and_wrong_parameter_sets(monkeypatch):
     text = protocol.render(res, suite2.targets(res))
     assert "fails at" in text and "boom at the widest vectors" in text
     assert "wrong at" in text and "pixels differ" in text
-    n_bad = sum(t.status != "ok" for t in cal.trials)
-    assert f"pyhalide, blur, fails at" in text and n_bad >= 2
+    counts = {st: sum(t.status == st for t in cal.trials) for st in ("fails", "wrong")}
+    assert counts["fails"] >= 1 and counts["wrong"] >= 1
+    for st, n in counts.items():           # every such set is named in the report
+        assert f"{n} {st} [" in text and f"pyhalide, blur, {st} at {n} parameter set(s)" in text
+    for t in cal.trials:
+        if t.status != "ok":
+            assert sweep.fmt_sched(t.sched) in text
 
 
 def test_no_sweep_runs_the_defaults():
