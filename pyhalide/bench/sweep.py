@@ -5,7 +5,7 @@ A suite that sweeps provides, besides protocol.py's interface:
 
     SWEPT: {column key: system name}     columns built with swept parameters
     SAME_SCHEDULE: {column key: (runs as column, with the best set of column)}
-    space(bench_name, params, quick) -> Space   its parameters, values and defaults
+    space(bench_name, params) -> Space   its parameters, values and defaults
 
 For each benchmark and each swept column (each system), one worker process of
 its own (so that the paired rounds' first-compile times stay cold) builds
@@ -15,10 +15,11 @@ the result with the truth, and measures it (one warm-up call, the minimum of
 in alternating order over the sets of a step (the whole grid, or one
 parameter's values), and the three fastest once more; a set's time is the
 minimum of its measurements (a loaded machine only ever slows a measurement
-down). The best is the fastest correct set; when no set is correct (Halide's rfactor form of argmin
-returns another index among ties), the fastest of the wrong ones. A set that
-fails to build or gives a wrong answer is kept in the record with its reason
-and shown in the report.
+down). The best is the fastest correct set; when no set is correct (Halide's
+rfactor form of argmin returns another index among ties), the fastest of the
+wrong ones. A set that fails to build or gives a wrong answer is kept in the
+record with its reason and shown in the report. Quick runs sweep only the
+smallest and largest value of each parameter.
 
 Which sets: the whole grid when it has at most GRID_LIMIT sets, else one
 parameter at a time (in the order of the Space), starting from the defaults,
@@ -316,6 +317,8 @@ def render_params(res, notes) -> list:
                 for b in res.benches]
         return ["Schedule parameters: the fixed defaults for every system (no calibration "
                 "round):", "", md_table(["benchmark", "parameters"], rows), ""]
+    if not any(b.calibrations for b in res.benches):     # no swept column was asked for
+        return []
     rows = []
     for b in res.benches:
         space = mod.space(b.name, res.params)
