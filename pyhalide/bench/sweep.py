@@ -295,13 +295,20 @@ def _bad_text(cal: Optional[Calibration], bench: str, notes) -> str:
     for t in cal.bad():
         why = t.note if t.status == "fails" else (t.detail or "differs from the truth")
         why = re.sub(r"\$\d+\b", "", why)        # Halide's per-definition name suffixes
-        groups.setdefault((t.status, why), []).append(t.sched)
+        # wrong values differ from set to set: group by the results that are wrong
+        names = re.findall(r"(?:^|; )([\w ]+?) = ", why) if t.status == "wrong" else []
+        key = (t.status, ", ".join(names) if names else why)
+        groups.setdefault(key, (why, t.note if t.status == "wrong" else "", []))[2] \
+            .append(t.sched)
     refs = []
-    for (status, why), scheds in groups.items():
-        sets = "; ".join(fmt_sched(s) for s in scheds)
+    for (status, key), (why, note, scheds) in groups.items():
+        sets = "every set tried" if len(scheds) == len(cal.trials) else \
+            "; ".join(fmt_sched(s) for s in scheds)
+        what = f"{key} wrong, e.g. {why}" if key != why else why
+        what += f" ({note})" if note else ""
         refs.append(f"{len(scheds)} {status} " + notes.ref(
             f"{cal.system}, {bench}, {status} at {len(scheds)} parameter set(s): {sets}: "
-            f"{why}"))
+            f"{what}"))
     return ", ".join(refs) if refs else "none"
 
 
