@@ -6,6 +6,7 @@ import contextlib
 import datetime
 import os
 import platform
+import shlex
 import subprocess
 import sys
 from typing import List, Optional
@@ -59,7 +60,14 @@ def _cpu() -> str:
     return platform.processor() or platform.machine()
 
 
-def header(command: str) -> str:
+def _load() -> str:
+    try:
+        return " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def header(command: str, notes=()) -> str:
     now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     vers = ", ".join(f"{m} {_version(m)}" for m in ("numpy", "numba", "halide", "llvmlite"))
     return "\n".join([
@@ -68,28 +76,31 @@ def header(command: str) -> str:
         f"- command: `{command}`",
         f"- machine: {_cpu()}, {os.cpu_count()} cores; Python {platform.python_version()}; "
         f"{vers}",
+        f"- load average (1, 5, 15 min) at the start: {_load()}",
+        *(f"- note: {n}" for n in notes),
         ""])
 
 
 def _command_line() -> str:
     argv = sys.argv
     if argv and argv[0].endswith("__main__.py"):
-        return " ".join(["python -m pyhalide.bench", *argv[1:]])
+        return " ".join(["python -m pyhalide.bench", shlex.join(argv[1:])])
     if argv and os.path.basename(argv[0]).startswith("pyhalide") and argv[1:2] == ["bench"]:
-        return " ".join(["pyhalide bench", *argv[2:]])
+        return " ".join(["pyhalide bench", shlex.join(argv[2:])])
     return "pyhalide bench"
 
 
 def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, quick=False,
         in_process=None, benches=None, columns=None, threads=None, command="pyhalide bench",
-        progress=None, raw: Optional[list] = None) -> str:
+        progress=None, raw: Optional[list] = None, sweep: Optional[bool] = None,
+        notes=()) -> str:
     """Run the suites; return the Markdown report (and append each
     SuiteResult, as a dict with every per-round time, to `raw`)."""
     import dataclasses
     import importlib
 
     from .protocol import render, run_suite
-    parts = ["# pyhalide bench", "", header(command)]
+    parts = ["# pyhalide bench", "", header(command, notes)]
     for s in suites:
         mod = importlib.import_module(f"pyhalide.bench.{s}")
         names = None
@@ -99,10 +110,11 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
                 continue
         res = run_suite(s, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
                         in_process=in_process, benches=names, columns=columns,
-                        threads=threads, progress=progress)
+                        threads=threads, progress=progress, sweep=sweep)
         parts.append(render(res, mod.targets(res)))
         if raw is not None:
             raw.append(dataclasses.asdict(res))
+    parts.append(f"Load average (1, 5, 15 min) at the end: {_load()}.")
     return "\n".join(parts)
 
 
@@ -118,6 +130,11 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all
           quick: bool = typer.Option(False, "--quick",
                                      help="tiny sizes, 1 round, all in one process: a smoke "
                                           "test, not a measurement"),
+          sweep: Optional[bool] = typer.Option(
+              None, "--sweep/--no-sweep",
+              help="a calibration round first picks each system's best schedule parameters "
+                   "(suites 1 and 2; default: on, --quick: off); --no-sweep: the fixed "
+                   "defaults"),
           processes: Optional[bool] = typer.Option(
               None, "--processes/--in-process",
               help="one worker process per column (default; --quick: in-process)"),
@@ -134,7 +151,10 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all
           json_path: Optional[str] = typer.Option(None, "--json",
                                                   help="write every per-round time, status "
                                                        "and note to this JSON file"),
-          quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress on stderr")):
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress on stderr"),
+          notes: Optional[List[str]] = typer.Option(
+              None, "--note", help="a line for the report's header (repeatable), e.g. "
+                                   "what else ran on the machine")):
     """Run the benchmark suites of PERFORMANCE.md side by side with NumPy, Numba and Halide 21 (peers not installed show n/a); print their tables."""
     if suite == "all":
         suites = ["suite1", "suite2", "suite3"]
@@ -161,7 +181,8 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3 or all
             report = run(suites, size_log2=size_log2, rounds=rounds, calls=calls, quick=quick,
                          in_process=None if processes is None else not processes,
                          benches=bench_names, columns=columns, threads=threads,
-                         command=command, progress=progress, raw=raw)
+                         command=command, progress=progress, raw=raw, sweep=sweep,
+                         notes=notes or ())
         except ValueError as e:
             raise typer.BadParameter(str(e))
     typer.echo(report)

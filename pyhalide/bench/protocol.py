@@ -31,6 +31,9 @@ A suite is a module (suite1, suite2) that provides:
     build(bench_name, column_key, data, params) -> Runner   (raise Unavailable)
     targets(result) -> [TargetRow]
 
+and, where schedule parameters are swept (sweep.py), SWEPT, SAME_SCHEDULE,
+space(bench_name, params, quick) -> Space, and build(..., sched=parameters).
+
 A Bench gives make_data(params) -> data, truth(data) -> truth, and
 check(got, truth, data) -> (ok, detail).
 
@@ -125,8 +128,10 @@ class Session:
     def __init__(self, data_cache: Optional[dict] = None):
         self.runner: Optional[Runner] = None
         self._data_cache: dict = {} if data_cache is None else data_cache
+        self._trials: dict = {}              # schedule parameters -> Runner (calibration)
 
-    def setup(self, suite: str, bench: str, column: str, params: dict) -> SetupReport:
+    def setup(self, suite: str, bench: str, column: str, params: dict,
+              sched: Optional[dict] = None) -> SetupReport:
         self.runner = None
         try:
             mod = importlib.import_module(f"pyhalide.bench.{suite}")
@@ -139,7 +144,8 @@ class Session:
             data, truth = self._data_cache[key]
             t0 = time.perf_counter()
             try:
-                runner = mod.build(bench, column, data, params)
+                runner = mod.build(bench, column, data, params) if sched is None else \
+                    mod.build(bench, column, data, params, sched=sched)
             except Unavailable as e:
                 return SetupReport("n/a", str(e))
             define_s = time.perf_counter() - t0
@@ -162,6 +168,22 @@ class Session:
 
     def measure(self, calls: int) -> float:
         return self.runner.measure(calls)
+
+    def trial(self, suite: str, bench: str, column: str, params: dict, sched: dict,
+              calls: int) -> dict:
+        """Calibration: set up one parameter set and measure it once; keep its
+        runner for retime()."""
+        rep = dataclasses.asdict(self.setup(suite, bench, column, params, sched))
+        rep["time"] = None
+        if self.runner is not None:
+            rep["time"] = self.runner.measure(calls)
+            self._trials[json.dumps(sched, sort_keys=True)] = self.runner
+            self.runner = None
+        return rep
+
+    def retime(self, sched: dict, calls: int) -> Optional[float]:
+        runner = self._trials.get(json.dumps(sched, sort_keys=True))
+        return None if runner is None else runner.measure(calls)
 
 
 def _first_line(s: str, n: int = 160) -> str:
@@ -188,8 +210,14 @@ def worker_main():
         cmd = msg.get("cmd")
         try:
             if cmd == "setup":
-                rep = session.setup(msg["suite"], msg["bench"], msg["column"], msg["params"])
+                rep = session.setup(msg["suite"], msg["bench"], msg["column"], msg["params"],
+                                    msg.get("sched"))
                 reply(dataclasses.asdict(rep))
+            elif cmd == "trial":
+                reply(session.trial(msg["suite"], msg["bench"], msg["column"], msg["params"],
+                                    msg["sched"], int(msg["calls"])))
+            elif cmd == "retime":
+                reply({"time": session.retime(msg["sched"], int(msg["calls"]))})
             elif cmd == "measure":
                 reply({"time": session.measure(int(msg["calls"]))})
             elif cmd == "quit":
@@ -231,17 +259,27 @@ class ProcessColumn:
             raise WorkerError(f"worker exited with status {code}")
         return json.loads(line)
 
-    def setup(self, suite, bench, column, params) -> SetupReport:
+    def setup(self, suite, bench, column, params, sched=None) -> SetupReport:
         self._send({"cmd": "setup", "suite": suite, "bench": bench, "column": column,
-                    "params": params})
+                    "params": params, "sched": sched})
         return SetupReport(**self._recv())
 
-    def measure(self, calls: int) -> float:
-        self._send({"cmd": "measure", "calls": calls})
+    def _ask(self, msg: dict) -> dict:
+        self._send(msg)
         rep = self._recv()
         if "error" in rep:
             raise WorkerError(rep["error"])
-        return rep["time"]
+        return rep
+
+    def measure(self, calls: int) -> float:
+        return self._ask({"cmd": "measure", "calls": calls})["time"]
+
+    def trial(self, suite, bench, column, params, sched, calls) -> dict:
+        return self._ask({"cmd": "trial", "suite": suite, "bench": bench, "column": column,
+                          "params": params, "sched": sched, "calls": calls})
+
+    def retime(self, sched, calls) -> Optional[float]:
+        return self._ask({"cmd": "retime", "sched": sched, "calls": calls})["time"]
 
     def close(self, kill=False):
         if self.proc.poll() is None:
@@ -262,11 +300,17 @@ class InProcessColumn:
     def __init__(self, data_cache: Optional[dict] = None):
         self.session = Session(data_cache)
 
-    def setup(self, suite, bench, column, params) -> SetupReport:
-        return self.session.setup(suite, bench, column, params)
+    def setup(self, suite, bench, column, params, sched=None) -> SetupReport:
+        return self.session.setup(suite, bench, column, params, sched)
 
     def measure(self, calls: int) -> float:
         return self.session.measure(calls)
+
+    def trial(self, suite, bench, column, params, sched, calls) -> dict:
+        return self.session.trial(suite, bench, column, params, sched, calls)
+
+    def retime(self, sched, calls) -> Optional[float]:
+        return self.session.retime(sched, calls)
 
     def close(self, kill=False):
         self.session = None
@@ -311,6 +355,7 @@ class BenchResult:
     rounds: int
     calls: int
     order: list = field(default_factory=list)   # the column order of each round
+    calibrations: dict = field(default_factory=dict)   # column key -> sweep.Calibration
 
     def paired(self, num, den) -> Optional[float]:
         """Median over rounds of num/den, each a column key or a function
@@ -354,6 +399,7 @@ class SuiteResult:
     threads: int
     in_process: bool
     quick: bool = False
+    swept: bool = False          # a calibration round chose each system's parameters
 
 
 # ---- the coordinator -----------------------------------------------------------------------
@@ -371,13 +417,20 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
               calls: int = MIN_CALLS, quick: bool = False, in_process: Optional[bool] = None,
               benches: Optional[list] = None, columns: Optional[list] = None,
               threads: Optional[int] = None, timeout: float = 900.0,
-              progress: Callable = None) -> SuiteResult:
+              progress: Callable = None, sweep: Optional[bool] = None) -> SuiteResult:
+    """`sweep`: run the calibration round (sweep.py) of the suites that have
+    one (default: yes, except in quick mode); without it every system runs
+    the default parameters and the same-schedule columns are left out."""
+    from . import sweep as sweeping
     mod = importlib.import_module(f"pyhalide.bench.{suite}")
     if in_process is None:
         in_process = quick
     threads = threads or os.cpu_count() or 1
     params = mod.default_params(size_log2, quick)
-    cols = [c for c in mod.COLUMNS if columns is None or c.key in columns]
+    swept = bool(getattr(mod, "SWEPT", None)) and (not quick if sweep is None else sweep)
+    same = getattr(mod, "SAME_SCHEDULE", {})
+    cols = [c for c in mod.COLUMNS if (columns is None or c.key in columns) and
+            (swept or c.key not in same)]
     unknown = set(columns or ()) - {c.key for c in mod.COLUMNS}
     if unknown:
         raise ValueError(f"unknown columns for {suite}: {sorted(unknown)}; "
@@ -393,14 +446,26 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
     results = []
     for name in names:
         cells, handles, data_cache = {}, {}, {}
+
+        def new_handle():
+            return InProcessColumn(data_cache) if in_process else ProcessColumn(env, timeout)
+
+        cals = sweeping.calibrate_bench(
+            mod, suite, name, [c.key for c in cols], params, quick, calls, new_handle,
+            lambda text: say(suite, f"{name}: calibrating {text}", done, total)) \
+            if swept else {}
         try:
             for col in cols:                      # setup one after another: compile times clean
                 say(suite, f"{name}: setting up {col.header}", done, total)
                 done += 1
+                sched, why = sweeping.sched_for(mod, col.key, cals)
+                h = None
                 try:
-                    h = InProcessColumn(data_cache) if in_process else \
-                        ProcessColumn(env, timeout)
-                    rep = h.setup(suite, name, col.key, params)
+                    if why:
+                        rep = SetupReport("n/a", why)
+                    else:
+                        h = new_handle()
+                        rep = h.setup(suite, name, col.key, params, sched)
                 except WorkerError as e:
                     rep, h = SetupReport("fails", str(e)), None
                 cells[col.key] = Cell(rep.status, rep.note, rep.define_s, rep.compile_s,
@@ -431,10 +496,10 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
         for c in cells.values():
             if c.status in ("ok", "wrong") and not c.timed:
                 c.status = "fails"
-        results.append(BenchResult(name, cells, rounds, calls, order_log))
+        results.append(BenchResult(name, cells, rounds, calls, order_log, cals))
     say(suite, "done", total, total)
     return SuiteResult(suite, mod.TITLE, params, cols, mod.REFERENCE, results, rounds, calls,
-                       threads, in_process, quick)
+                       threads, in_process, quick, swept)
 
 
 # ---- tables -------------------------------------------------------------------------------
@@ -514,8 +579,9 @@ def render(res: SuiteResult, targets: list) -> str:
     """Times, ratios, compile times and targets of a suite, as Markdown."""
     mod = importlib.import_module(f"pyhalide.bench.{res.suite}")
     notes = Notes()
+    from .sweep import render_params
     head = [f"## {res.title}", "",
-            _param_line(res), ""]
+            _param_line(res), "", *render_params(res, notes)]
     cols = res.columns
     ref_header = next((c.header for c in mod.COLUMNS if c.key == res.reference),
                       res.reference)

@@ -37,6 +37,7 @@ from .protocol import (
     fmt_ratio,
     verdict,
 )
+from .sweep import Param, Space, halide_targets, vector_counts
 
 TITLE = "Suite 1: the rfactor benchmarks (CGO 2017, Table 1)"
 REFERENCE = "ph_rfactor"
@@ -50,9 +51,15 @@ COLUMNS = [
     Column("numba_prange", "Numba prange", parallel=True),
     Column("hl_serial", "Halide serial"),
     Column("hl_rfactor", "Halide rfactor", parallel=True),
+    Column("ph_same", "pyhalide rfactor, Halide's parameters", parallel=True),
     Column("bound", "bandwidth bound", parallel=True),
 ]
 COMPILED = {"numpy": False, "bound": False}
+
+# the calibration round (sweep.py): each system's rfactor schedule at its best
+# parameters, and pyhalide's at Halide's best ("same schedule")
+SWEPT = {"ph_rfactor": "pyhalide", "hl_rfactor": "Halide"}
+SAME_SCHEDULE = {"ph_same": ("ph_rfactor", "hl_rfactor")}
 
 BANDWIDTH_BOUND = ("max", "dot", "complex_mul")
 
@@ -307,58 +314,98 @@ ALGORITHMS = {"max": alg_max, "histogram2d": alg_hist, "argmin4d": alg_argmin,
 
 
 # ---- the rfactor schedules (Halide's test/performance/rfactor.cpp) ------------------------
-def _sched_1d(m, f, r, chunk, vec_u=None):
-    """max, complex_mul, dot, kitchen_sink: chunks of `chunk` in parallel, each
-    reduced 8 lanes wide, the lanes then merged."""
+# Each schedule takes its parameters `p` (a dict); DEFAULTS are rfactor.cpp's
+# values, space() the values the calibration round sweeps (bench/sweep.py).
+def _sched_1d(m, f, r, p, vec_u=None):
+    """max, complex_mul, dot, kitchen_sink: chunks of p["chunk"] elements in
+    parallel, each reduced p["lanes"] lanes wide, the lanes then merged."""
     rxo, rxi, rxio, rxii = m.RVar("rxo"), m.RVar("rxi"), m.RVar("rxio"), m.RVar("rxii")
     u, v = m.Var("u"), m.Var("v")
-    f.update().split(r.x, rxo, rxi, chunk)
+    f.update().split(r.x, rxo, rxi, p["chunk"])
     intm = f.update().rfactor(rxo, u)
     intm.compute_root()
     if vec_u:
         intm.vectorize(u, vec_u)
-    intm.update().parallel(u).split(rxi, rxio, rxii, 8) \
+    intm.update().parallel(u).split(rxi, rxio, rxii, p["lanes"]) \
         .rfactor(rxii, v).compute_at(intm, u).vectorize(v).update().vectorize(v)
 
 
-def sched_max(m, f, r):
-    _sched_1d(m, f, r, 4 * 8192)
+def sched_max(m, f, r, p):
+    _sched_1d(m, f, r, p)
 
 
-def sched_hist(m, f, r):
+def sched_hist(m, f, r, p):
+    """Strips of p["rows"] rows in parallel, each scattered into its own
+    histogram (the scatter over x unrolled by p["unroll"]), the histograms
+    initialized and merged p["lanes"] buckets wide."""
     x = f.args()[0]
     u = m.Var("u")
     ryo, ryi = m.RVar("ryo"), m.RVar("ryi")
-    f.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u) \
-        .compute_root().vectorize(x, 8).update().parallel(u)
-    f.update().vectorize(x, 8)
+    intm = f.update().split(r.y, ryo, ryi, p["rows"]).rfactor(ryo, u)
+    intm.compute_root().vectorize(x, p["lanes"]).update().parallel(u)
+    if p["unroll"] > 1:
+        intm.update().unroll(r.x, p["unroll"])
+    f.update().vectorize(x, p["lanes"])
 
 
-def sched_argmin(m, f, r):
+def sched_argmin(m, f, r, p):
+    """One task per outermost coordinate; inside it, rows split into
+    p["lanes"] columns reduced as vector lanes."""
     u, v = m.Var("u"), m.Var("v")
     intm1 = f.update(0).rfactor(r.w, u)
     intm1.compute_root()
     intm1.update(0).parallel(u)
     rxo, rxi = m.RVar("rxo"), m.RVar("rxi")
-    intm2 = intm1.update(0).split(r.x, rxo, rxi, 16).rfactor(rxi, v)
+    intm2 = intm1.update(0).split(r.x, rxo, rxi, p["lanes"]).rfactor(rxi, v)
     intm2.compute_at(intm1, u)
     intm2.update(0).vectorize(v)
 
 
-def sched_cmul(m, f, r):
-    _sched_1d(m, f, r, 2 * 8192, vec_u=8)
+def sched_cmul(m, f, r, p):
+    _sched_1d(m, f, r, p, vec_u=8)
 
 
-def sched_dot(m, f, r):
-    _sched_1d(m, f, r, 4 * 8192)
+def sched_dot(m, f, r, p):
+    _sched_1d(m, f, r, p)
 
 
-def sched_ks(m, f, r):
-    _sched_1d(m, f, r, 8192)
+def sched_ks(m, f, r, p):
+    _sched_1d(m, f, r, p)
 
 
 SCHEDULES = {"max": sched_max, "histogram2d": sched_hist, "argmin4d": sched_argmin,
              "complex_mul": sched_cmul, "dot": sched_dot, "kitchen_sink": sched_ks}
+
+DEFAULTS = {"max": {"chunk": 4 * 8192, "lanes": 8},
+            "histogram2d": {"rows": 16, "lanes": 8, "unroll": 1},
+            "argmin4d": {"lanes": 16},
+            "complex_mul": {"chunk": 2 * 8192, "lanes": 8},
+            "dot": {"chunk": 4 * 8192, "lanes": 8},
+            "kitchen_sink": {"chunk": 8192, "lanes": 8}}
+
+
+def _chunks(n: int) -> list:
+    """Elements per parallel task: 2^13 .. 2^18 (at most half the input; at
+    smoke-test sizes n/16 and n/4)."""
+    sizes = [1 << k for k in range(13, 19) if 1 << k <= n // 2]
+    return sizes or [max(n // 16, 1), max(n // 4, 1)]
+
+
+def space(name: str, params: dict) -> Space:
+    """The parameters the calibration round sweeps for `name`: lanes in 1, 2
+    and 4 native vectors of int32 (the accumulators and argmin's indices)."""
+    n, d = _n(params), DEFAULTS[name]
+    lanes = Param("lanes", vector_counts(4), d["lanes"], "vector lanes per partial result")
+    if name == "histogram2d":
+        side = 1 << (params["size_log2"] // 2)
+        rows = sorted({max(c // side, 1) for c in _chunks(n)})
+        return Space([Param("rows", rows, d["rows"], "rows per parallel strip"),
+                      Param("lanes", lanes.values, d["lanes"], "buckets per vector"),
+                      Param("unroll", [1, 4, 8], d["unroll"], "scatter unrolled over x")])
+    if name == "argmin4d":
+        return Space([lanes])
+    return Space([Param("chunk", _chunks(n), d["chunk"], "elements per parallel task"),
+                  lanes])
 
 
 # ---- columns ---------------------------------------------------------------------------------
@@ -383,14 +430,14 @@ def _rfactor_available():
         raise Unavailable("rfactor unavailable") from e
 
 
-def _build_pyhalide(name, data, rfactor: bool):
+def _build_pyhalide(name, data, rfactor: bool, sched=None):
     import pyhalide as ph
     if rfactor:
         _rfactor_available()
     f, r, sizes = ALGORITHMS[name](ph, data)
     if rfactor:
         try:
-            SCHEDULES[name](ph, f, r)
+            SCHEDULES[name](ph, f, r, sched or DEFAULTS[name])
         except NotImplementedError as e:
             raise Unavailable("rfactor unavailable") from e
     return Runner(run=lambda: f.realize(sizes), compile=f.compile_jit, result=_values)
@@ -404,20 +451,21 @@ def _import_halide():
     return hl
 
 
-def _build_halide(name, data, rfactor: bool):
+def _build_halide(name, data, rfactor: bool, sched=None):
     hl = _import_halide()
     alg = ALGORITHMS[name]
     f, r, sizes = alg(hl, data)
     note = ""
+    sched = sched or DEFAULTS[name]
     if rfactor:
         try:
-            SCHEDULES[name](hl, f, r)
+            SCHEDULES[name](hl, f, r, sched)
         except Exception as e:     # HalideError: cannot prove associativity
             if name not in ("argmin4d", "kitchen_sink"):
                 raise
             # the same algorithm is refused; Halide's own form (rfactor.cpp) is not
             f, r, sizes = alg(hl, data, halide_form=True)
-            SCHEDULES[name](hl, f, r)
+            SCHEDULES[name](hl, f, r, sched)
             note = (f"Halide 21 cannot prove the first-occurrence {name.replace('4d', '')} "
                     f"associative ({str(e).splitlines()[0][:60]}...); timed with the form of "
                     f"Halide's rfactor.cpp, which keeps the old index only when strictly "
@@ -685,11 +733,12 @@ def _build_bound(name, d):
 
 
 # ---- dispatch ---------------------------------------------------------------------------------
-def build(bench: str, column: str, data, params) -> Runner:
+def build(bench: str, column: str, data, params, sched=None) -> Runner:
+    """`sched`: the rfactor schedule's parameters (None: DEFAULTS)."""
     if column == "ph_serial":
         return _build_pyhalide(bench, data, rfactor=False)
-    if column == "ph_rfactor":
-        return _build_pyhalide(bench, data, rfactor=True)
+    if column in ("ph_rfactor", "ph_same"):
+        return _build_pyhalide(bench, data, rfactor=True, sched=sched)
     if column == "numpy":
         return _build_numpy(bench, data)
     if column == "numba_serial":
@@ -699,7 +748,7 @@ def build(bench: str, column: str, data, params) -> Runner:
     if column == "hl_serial":
         return _build_halide(bench, data, rfactor=False)
     if column == "hl_rfactor":
-        return _build_halide(bench, data, rfactor=True)
+        return _build_halide(bench, data, rfactor=True, sched=sched)
     if column == "bound":
         return _build_bound(bench, data)
     raise KeyError(column)
@@ -715,15 +764,9 @@ def targets(res) -> list:
             rows.append(TargetRow("rfactor ≤ Halide rfactor, ≤ best NumPy/Numba", b.name,
                                   "pyhalide rfactor did not run", "", "n/a"))
         else:
-            hl = c.get("hl_rfactor")
-            if hl is not None and hl.timed:
-                x = b.paired("ph_rfactor", "hl_rfactor")
-                extra = "" if hl.correct else " (Halide's answer is wrong)"
-                rows.append(TargetRow("pyhalide rfactor / Halide rfactor", b.name,
-                                      fmt_ratio(x) + extra, "≤ 1.00", verdict(x, 1.0)))
-            else:
-                rows.append(TargetRow("pyhalide rfactor / Halide rfactor", b.name, "Halide n/a",
-                                      "≤ 1.00", "n/a"))
+            rows += halide_targets(res, b, "ph_rfactor", "hl_rfactor", "ph_same",
+                                   "pyhalide rfactor / Halide rfactor",
+                                   "bound" if b.name in BANDWIDTH_BOUND else None)
             peers = [k for k in ("numpy", "numba_serial", "numba_prange")
                      if k in c and c[k].correct]
             if peers:

@@ -30,6 +30,7 @@ from .protocol import (
     fmt_ratio,
     verdict,
 )
+from .sweep import Param, Space, halide_targets, vector_counts
 
 TITLE = "Suite 2: image pipelines (PLDI 2013)"
 REFERENCE = "ph"
@@ -37,10 +38,16 @@ REFERENCE = "ph"
 COLUMNS = [
     Column("ph", "pyhalide", parallel=True),
     Column("hl", "Halide", parallel=True),
+    Column("ph_same", "pyhalide, Halide's parameters", parallel=True),
     Column("numba_serial", "Numba serial"),
     Column("numpy", "NumPy"),
 ]
 COMPILED = {"numpy": False}
+
+# the calibration round (sweep.py): each system's schedule at its best
+# parameters, and pyhalide's at Halide's best ("same schedule")
+SWEPT = {"ph": "pyhalide", "hl": "Halide"}
+SAME_SCHEDULE = {"ph_same": ("ph", "hl")}
 
 # Numba serial must be this many times slower than pyhalide (PERFORMANCE.md)
 NUMBA_FACTOR = {"blur": 3.0, "histeq": 1.5, "conv5x5": 3.0}
@@ -63,8 +70,11 @@ def _rng(name):
 
 
 # ---- blur ---------------------------------------------------------------------------------
-BLUR_VEC = 16          # uint16 lanes of a 256-bit vector
-TILE = (256, 32)
+# The schedules take their parameters `p`; DEFAULTS are the PLDI 2013 blur
+# schedule's (vectors of 256 bits), space() what the calibration round sweeps.
+DEFAULTS = {"blur": {"lanes": 16, "tile_x": 256, "tile_y": 32},
+            "conv5x5": {"lanes": 8, "tile_x": 256, "tile_y": 32},
+            "histeq": {"rows": 16, "strip": 32, "lanes": 16}}
 
 
 def _data_blur(p):
@@ -88,11 +98,14 @@ def alg_blur(m, d):
     return blur_y, {"blur_x": blur_x, "x": x, "y": y}
 
 
-def sched_blur(m, out, fs, vec=BLUR_VEC):
+def sched_blur(m, out, fs, p=None):
+    """Tiles of tile_x × tile_y, one row of tiles per parallel task, the first
+    stage computed per tile; both stages vectorized p["lanes"] wide."""
+    p = p or DEFAULTS["blur"]
     x, y = fs["x"], fs["y"]
     xi, yi = m.Var("xi"), m.Var("yi")
-    out.tile(x, y, xi, yi, TILE[0], TILE[1]).vectorize(xi, vec).parallel(y)
-    fs["blur_x"].compute_at(out, x).vectorize(x, vec)
+    out.tile(x, y, xi, yi, p["tile_x"], p["tile_y"]).vectorize(xi, p["lanes"]).parallel(y)
+    fs["blur_x"].compute_at(out, x).vectorize(x, p["lanes"])
     return ""
 
 
@@ -127,27 +140,28 @@ def alg_histeq(m, d):
     return out, {"hist": hist, "cdf": cdf, "r": r, "i": i, "x": x, "y": y}
 
 
-def sched_histeq(m, out, fs, rfactor=True):
-    """The histogram by rfactor over strips of 16 rows (as rfactor.cpp's
-    histogram), the scan serial, the lookup in parallel strips, vectorized."""
+def sched_histeq(m, out, fs, p=None, rfactor=True):
+    """The histogram by rfactor over strips of p["rows"] rows (as rfactor.cpp's
+    histogram), the scan serial, the lookup in parallel strips of p["strip"]
+    rows, vectorized p["lanes"] wide."""
+    p = p or DEFAULTS["histeq"]
     hist, r, i = fs["hist"], fs["r"], fs["i"]
     hist.compute_root()
     note = ""
     if rfactor:
         u = m.Var("u")
         ryo, ryi = m.RVar("ryo"), m.RVar("ryi")
-        hist.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u) \
+        hist.update().split(r.y, ryo, ryi, p["rows"]).rfactor(ryo, u) \
             .compute_root().vectorize(i, 8).update().parallel(u)
         hist.update().vectorize(i, 8)
     fs["cdf"].compute_root()
     yo, yi = m.Var("yo"), m.Var("yi")
-    out.split(fs["y"], yo, yi, 32).parallel(yo).vectorize(fs["x"], 16)
+    out.split(fs["y"], yo, yi, p["strip"]).parallel(yo).vectorize(fs["x"], p["lanes"])
     return note
 
 
 # ---- separable 5x5 convolution --------------------------------------------------------------------
 WEIGHTS = tuple(np.float32(w / 16) for w in (1, 4, 6, 4, 1))
-CONV_VEC = 8           # float32 lanes of a 256-bit vector
 
 
 def _data_conv(p):
@@ -177,8 +191,8 @@ def alg_conv(m, d):
     return conv_y, {"blur_x": conv_x, "x": x, "y": y}
 
 
-def sched_conv(m, out, fs):
-    return sched_blur(m, out, fs, vec=CONV_VEC)
+def sched_conv(m, out, fs, p=None):
+    return sched_blur(m, out, fs, p or DEFAULTS["conv5x5"])
 
 
 # ---- checks ---------------------------------------------------------------------------------
@@ -213,12 +227,32 @@ SCHEDULES = {"blur": sched_blur, "histeq": sched_histeq, "conv5x5": sched_conv}
 OUT_DTYPE = {"blur": np.uint16, "histeq": np.uint8, "conv5x5": np.float32}
 
 
+def space(name: str, params: dict) -> Space:
+    """Lanes in 1, 2 and 4 native vectors: of uint16 (blur), float32 (conv5x5)
+    and int32 (histeq's lookup, the type of the looked-up counts)."""
+    d, n = DEFAULTS[name], _side(params)
+
+    def fit(values):            # tiles and strips no larger than the image (smoke sizes)
+        return [v for v in values if v <= n] or [n]
+    if name == "histeq":
+        return Space([Param("rows", fit([4, 8, 16, 32, 64]), d["rows"],
+                            "histogram rows per task"),
+                      Param("strip", fit([8, 16, 32, 64, 128]), d["strip"],
+                            "lookup rows per task"),
+                      Param("lanes", vector_counts(4), d["lanes"], "lookup vector lanes")])
+    elem = 2 if name == "blur" else 4
+    return Space([Param("lanes", vector_counts(elem), d["lanes"], "vector lanes"),
+                  Param("tile_x", fit([128, 256, 512]), d["tile_x"], "tile width"),
+                  Param("tile_y", fit([8, 16, 32, 64]), d["tile_y"],
+                        "tile height: rows per parallel task")])
+
+
 # ---- columns --------------------------------------------------------------------------------
 def _copy(out):
     return np.array(out, copy=True)
 
 
-def _build_ph(name, d):
+def _build_ph(name, d, p):
     import pyhalide as ph
     out_f, fs = ALGORITHMS[name](ph, d)
     note = ""
@@ -226,7 +260,7 @@ def _build_ph(name, d):
         why = ""
         try:
             import pyhalide.rfactor  # noqa: F401
-            note = SCHEDULES[name](ph, out_f, fs, rfactor=True)
+            note = SCHEDULES[name](ph, out_f, fs, p, rfactor=True)
         except (ImportError, NotImplementedError):
             why = "rfactor unavailable"
         except ph.CompileError as e:
@@ -235,23 +269,23 @@ def _build_ph(name, d):
             why = f"rfactor refused ({str(e).splitlines()[0][:150]}...)"
         if why:
             out_f, fs = ALGORITHMS[name](ph, d)
-            SCHEDULES[name](ph, out_f, fs, rfactor=False)
+            SCHEDULES[name](ph, out_f, fs, p, rfactor=False)
             note = f"{why}: the histogram runs serially"
     else:
-        note = SCHEDULES[name](ph, out_f, fs)
+        note = SCHEDULES[name](ph, out_f, fs, p)
     out = np.empty(d["shape"], OUT_DTYPE[name])
     buf = ph.Buffer(out)
     return Runner(run=lambda: (out_f.realize(buf), out)[1], compile=out_f.compile_jit,
                   result=_copy, note=note)
 
 
-def _build_hl(name, d):
+def _build_hl(name, d, p):
     try:
         import halide as hl
     except ImportError as e:
         raise Unavailable("Halide not installed") from e
     out_f, fs = ALGORITHMS[name](hl, d)
-    note = SCHEDULES[name](hl, out_f, fs)
+    note = SCHEDULES[name](hl, out_f, fs, p)
     out = np.empty(d["shape"], OUT_DTYPE[name])
     buf = hl.Buffer(out)
     return Runner(run=lambda: (out_f.realize(buf), out)[1], compile=out_f.compile_jit,
@@ -329,11 +363,12 @@ def _build_numpy(name, d):
     return Runner(lambda: fn(img))
 
 
-def build(bench: str, column: str, data, params) -> Runner:
-    if column == "ph":
-        return _build_ph(bench, data)
+def build(bench: str, column: str, data, params, sched=None) -> Runner:
+    """`sched`: the schedule's parameters (None: DEFAULTS)."""
+    if column in ("ph", "ph_same"):
+        return _build_ph(bench, data, sched or DEFAULTS[bench])
     if column == "hl":
-        return _build_hl(bench, data)
+        return _build_hl(bench, data, sched or DEFAULTS[bench])
     if column == "numba_serial":
         return _build_numba(bench, data)
     if column == "numpy":
@@ -349,13 +384,7 @@ def targets(res) -> list:
             rows.append(TargetRow("pyhalide / Halide, Numba serial / pyhalide", b.name,
                                   "pyhalide did not run", "", "n/a"))
             continue
-        if "hl" in c and c["hl"].correct:
-            x = b.paired("ph", "hl")
-            rows.append(TargetRow("pyhalide / Halide (same schedule)", b.name, fmt_ratio(x),
-                                  "≤ 1.10", verdict(x, 1.10)))
-        else:
-            rows.append(TargetRow("pyhalide / Halide (same schedule)", b.name, "Halide n/a",
-                                  "≤ 1.10", "n/a"))
+        rows += halide_targets(res, b, "ph", "hl", "ph_same", "pyhalide / Halide")
         if "numba_serial" in c and c["numba_serial"].correct:
             x = b.paired("numba_serial", "ph")
             goal = NUMBA_FACTOR[b.name]

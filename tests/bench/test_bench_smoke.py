@@ -4,12 +4,13 @@ the correctness columns are right (pyhalide correct, Numba's prange argmin
 and Halide's rfactor argmin marked wrong) and that a missing peer shows
 "n/a". Benchmarks are not timed tests: no time is asserted."""
 import importlib.util
+import itertools
 import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from pyhalide.bench import protocol, suite1, suite2
+from pyhalide.bench import protocol, suite1, suite2, sweep
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 HAVE_HALIDE = importlib.util.find_spec("halide") is not None
@@ -158,3 +159,86 @@ def test_failing_implementation_is_reported(monkeypatch):
 def test_byte_counts_are_readable():
     assert [protocol.fmt_bytes(n) for n in (512, 48 << 10, 5 << 19, 3 << 30)] == \
         ["512 B", "48 KiB", "2.5 MiB", "3 GiB"]
+
+
+def test_sweep_picks_each_systems_best_and_reports_it():
+    """The calibration round at tiny sizes: every parameter set tried is
+    recorded, the best of each system shown, and pyhalide also runs at
+    Halide's best parameters (the same-schedule column)."""
+    res = protocol.run_suite("suite1", quick=True, rounds=1, calls=1, sweep=True,
+                             benches=["max", "histogram2d"],
+                             columns=["ph_rfactor", "hl_rfactor", "ph_same"])
+    assert res.swept
+    for b in res.benches:
+        cal = b.calibrations["ph_rfactor"]
+        space = suite1.space(b.name, res.params).reduced()
+        assert cal.trials[0].sched == space.default()          # the defaults come first
+        grid = {tuple(zip([p.name for p in space.params], v))
+                for v in itertools.product(*(p.values for p in space.params))}
+        tried = [tuple(t.sched.items()) for t in cal.trials]
+        assert len(tried) == len(set(tried)) and set(tried) == grid | {tried[0]}
+        assert all(t.status == "ok" for t in cal.trials), [t.note for t in cal.trials]
+        assert cal.best in [t.sched for t in cal.trials]
+        assert b.cells["ph_rfactor"].status == "ok"
+        hl = b.calibrations["hl_rfactor"]
+        if HAVE_HALIDE:
+            assert hl.best is not None and b.cells["ph_same"].status == "ok"
+        else:
+            assert hl.best is None and hl.note == "n/a (Halide not installed)"
+            assert b.cells["ph_same"].status == "n/a"
+    text = protocol.render(res, suite1.targets(res))
+    assert "Schedule parameters: a calibration round per system" in text
+    assert "| pyhalide best" in text and "| Halide best" in text
+    best = res.benches[1].calibrations["ph_rfactor"].best
+    assert sweep.fmt_sched(best) in text and "rows=" in text and "unroll=" in text
+    assert "best vs best" in text
+
+
+def test_sweep_reports_failing_and_wrong_parameter_sets(monkeypatch):
+    """A parameter set that fails to build or gives a wrong answer is listed
+    with its reason, never dropped, and never chosen as the best."""
+    real = suite2.build
+
+    def flaky(bench, column, data, params, sched=None):
+        p = sched or suite2.DEFAULTS[bench]
+        if column == "ph" and p["lanes"] == max(suite2.space(bench, params).params[0].values):
+            raise RuntimeError("boom at the widest vectors")
+        runner = real(bench, column, data, params, sched)
+        if column == "ph" and p["tile_y"] == 8:
+            inner = runner.result
+            runner.result = lambda r: inner(r) + 1          # a wrong image
+        return runner
+    monkeypatch.setattr(suite2, "build", flaky)
+    res = protocol.run_suite("suite2", quick=True, rounds=1, calls=1, sweep=True,
+                             benches=["blur"], columns=["ph"])
+    cal = res.benches[0].calibrations["ph"]
+    statuses = {t.status for t in cal.trials}
+    assert statuses == {"ok", "fails", "wrong"}, [(t.sched, t.status) for t in cal.trials]
+    best = cal.best_trial()
+    assert best.status == "ok" and best.sched["tile_y"] != 8
+    text = protocol.render(res, suite2.targets(res))
+    assert "fails at" in text and "boom at the widest vectors" in text
+    assert "wrong at" in text and "pixels differ" in text
+    counts = {st: sum(t.status == st for t in cal.trials) for st in ("fails", "wrong")}
+    assert counts["fails"] >= 1 and counts["wrong"] >= 1
+    for st, n in counts.items():           # every such set is named in the report
+        assert f"{n} {st} [" in text and f"pyhalide, blur, {st} at {n} parameter set(s)" in text
+    for t in cal.trials:
+        if t.status != "ok":
+            assert sweep.fmt_sched(t.sched) in text
+
+
+def test_no_sweep_runs_the_defaults():
+    from pyhalide.cli import app
+    out = CliRunner().invoke(app, ["bench", "--suite", "1", "-b", "dot", "-c", "ph_rfactor",
+                                   "--size-log2", "12", "--rounds", "1", "--calls", "1",
+                                   "--in-process", "--no-sweep", "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "Schedule parameters: the fixed defaults" in out.output
+    assert "| dot       | chunk=32768, lanes=8" in out.output
+    assert "not swept" in out.output
+
+
+def test_native_lanes_follow_the_host():
+    assert sweep.native_vector_bytes() in (16, 32, 64)
+    assert sweep.vector_counts(4) == [k * sweep.native_vector_bytes() // 4 for k in (1, 2, 4)]
