@@ -1,7 +1,7 @@
 """Final lowered Stmt -> llvmlite ir.Module.
 
     codegen(stmt, name, buffers, params, *, triple="", data_layout="",
-            reassociate=False, parallel=True) -> CodegenOutput
+            reassociate=False, parallel=True, cpu="") -> CodegenOutput
 
 `buffers` are objects with .name, .type (pyhalide ir.Type), .dimensions and
 .is_output (runtime.BufferArg); `params` are ir.ScalarParam. The module
@@ -121,10 +121,12 @@ def entry_symbol(name: str) -> str:
 
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
             data_layout: str = "", reassociate: bool = False,
-            parallel: bool = True) -> CodegenOutput:
+            parallel: bool = True, cpu: str = "") -> CodegenOutput:
     """Build the LLVM module for `stmt` (see the module docstring).
     `reassociate` lets every float VectorReduce combine lanes in any order;
-    a VectorReduce node with a true `reassoc` attribute opts in by itself."""
+    a VectorReduce node with a true `reassoc` attribute opts in by itself.
+    `cpu` (an LLVM CPU name) decides which streams are prefetched
+    (codegen_ops.min_work_per_stream)."""
     names = [b.name for b in buffers] + [p.name for p in params]
     if len(set(names)) != len(names):
         raise CodegenError(f"duplicate buffer/param names in {names}")
@@ -137,6 +139,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     if data_layout:
         mod.data_layout = data_layout
     state = _ModuleState(mod, name, reassociate, parallel)
+    state.prefetch_min_work = ops.min_work_per_stream(cpu)
     state.allocation_bounds = allocation_bounds(stmt)
 
     nb = len(buffers)
@@ -197,6 +200,7 @@ class _ModuleState:
         self.tasks = 0
         self.errors: list = []
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
+        self.prefetch_min_work = 0          # see codegen_ops.Loop
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -412,7 +416,7 @@ class _FunctionEmitter:
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
-        self.loops.append(ops.Loop(name, body))
+        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
         self.emit_stmt(body)
         self.loops.pop()
         self.unbind(name)
@@ -713,8 +717,7 @@ class _FunctionEmitter:
             if value is None and self.loops and self.loops[-1].streams(index.base) \
                     and self.loops[-1].first_prefetch(ptr, index.base):
                 # a load streamed by a loop that only reads (codegen_ops.prefetch)
-                step = ops.PREFETCH_BYTES // btype.bytes()
-                ops.prefetch(b, p, mt, -step if reverse else step)
+                ops.prefetch_vector(b, p, mt, btype.bytes(), lanes, backwards=reverse)
             if value is None:
                 v = b.load(p, typ=vt, align=align)
                 return ops.shuffle(b, v, rev) if reverse else v
