@@ -215,6 +215,14 @@ _INT32 = ir.Int(32)
 _WIDE_OPS = {ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Min: "smin", ir.Max: "smax"}
 
 
+def _narrow_unsigned(e) -> bool:
+    """Whether e is a scalar int32 cast of an unsigned integer of at most 16 bits."""
+    if not isinstance(e, ir.Cast) or e.type != _INT32:
+        return False
+    t = e.value.type
+    return t.lanes == 1 and t.is_uint() and t.bits <= 16
+
+
 def _const_of(e):
     """The Python value of a scalar constant or a Broadcast of one, else None."""
     while isinstance(e, ir.Broadcast):
@@ -776,6 +784,11 @@ class _FunctionEmitter:
     # on data (a load, a call, a let of one) keeps the wrapping int32
     # arithmetic of its value and is sign-extended as a whole, so a
     # data-dependent index is the very int32 value that access checks test.
+    # One exception: a data-free index plus a value cast from an unsigned
+    # integer of at most 16 bits (a histogram's bucket, int32(img[x, y])) is
+    # added in 64 bits. Its int32 sum can only wrap above INT32_MAX, to a
+    # negative index that no access checked or proven in bounds has, so for
+    # every valid access both sums are equal.
     def index64(self, e):
         """The i64 address index of scalar int32 index e."""
         w = self.wide_index(e)
@@ -809,6 +822,12 @@ class _FunctionEmitter:
             stack = self.wide.get(e.name)
             w = stack[-1] if stack else None
             return w if isinstance(w, ll.Value) else None
+        if isinstance(e, ir.Add):
+            for small, rest in ((e.a, e.b), (e.b, e.a)):
+                if _narrow_unsigned(small):
+                    y = self.wide_index(rest)
+                    if y is not None:
+                        return b.add(b.zext(self.emit(small.value), I64), y)
         op = _WIDE_OPS.get(type(e))
         if op is not None:
             x = self.wide_index(e.a)
