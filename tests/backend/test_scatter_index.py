@@ -10,6 +10,7 @@ from backend_util import compile_kernel, geom, i32, var
 
 import pyhalide as ph
 from pyhalide import ir
+from pyhalide.bench import suite1
 from pyhalide.lowering.codegen_llvm import codegen
 from pyhalide.lowering.runtime import BufferArg
 
@@ -59,12 +60,8 @@ def test_scatter_results(dtype):
 def _histogram(img, buckets):
     """Suite 1's histogram2d with Halide's best schedule: strips of 16 rows
     in parallel (rfactor), 16 lanes, the scatter unrolled by 8."""
-    inp = ph.Buffer(img, "img")
-    x = ph.Var("x")
-    r = ph.RDom([ph.Range(0, img.shape[1]), ph.Range(0, img.shape[0])], "r")
-    h = ph.Func("hist2d")
-    h[x] = 0
-    h[ph.cast(ph.Int(32), inp[r.x, r.y])] += 1
+    h, r, _ = suite1.alg_hist(ph, {"img": img})
+    x = h.args()[0]
     u, ryo, ryi, rxo, rxi = ph.Var("u"), ph.RVar("ryo"), ph.RVar("ryi"), ph.RVar("rxo"), \
         ph.RVar("rxi")
     intm = h.update().split(r.y, ryo, ryi, 16).rfactor(ryo, u)

@@ -11,6 +11,7 @@ from backend_util import compile_kernel, geom, i32, var
 
 import pyhalide as ph
 from pyhalide import ir
+from pyhalide.bench import suite1
 from pyhalide.lowering import codegen_ops as ops
 from pyhalide.lowering.codegen_llvm import codegen
 from pyhalide.lowering.runtime import BufferArg
@@ -100,11 +101,7 @@ def test_wide_reductions_are_exact(lanes, make, fold):
 
 def _rfactor_max(a, chunk, lanes):
     """Suite 1's max with the rfactor schedule at `chunk` and `lanes`."""
-    A = ph.Buffer(a, "A")
-    r = ph.RDom([ph.Range(0, a.size)], "r")
-    f = ph.Func("max_red")
-    f[()] = ph.Int(32).min()
-    f[()] = ph.max(f[()], A[r.x])
+    f, r, _ = suite1.alg_max(ph, {"a": a})
     rxo, rxi, rxio, rxii = ph.RVar("rxo"), ph.RVar("rxi"), ph.RVar("rxio"), ph.RVar("rxii")
     u, v = ph.Var("u"), ph.Var("v")
     f.update().split(r.x, rxo, rxi, chunk)
