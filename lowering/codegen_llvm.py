@@ -784,15 +784,31 @@ class _FunctionEmitter:
     # on data (a load, a call, a let of one) keeps the wrapping int32
     # arithmetic of its value and is sign-extended as a whole, so a
     # data-dependent index is the very int32 value that access checks test.
-    # One exception: a data-free index plus a value cast from an unsigned
-    # integer of at most 16 bits (a histogram's bucket, int32(img[x, y])) is
-    # added in 64 bits. Its int32 sum can only wrap above INT32_MAX, to a
-    # negative index that no access checked or proven in bounds has, so for
-    # every valid access both sums are equal.
+    # One exception: a whole index that is a data-free index plus a value
+    # cast from an unsigned integer of at most 16 bits (a histogram's bucket,
+    # int32(img[x, y])) is added in 64 bits (_bucket_index). Its int32 sum can
+    # only wrap above INT32_MAX, to a negative index that no access checked or
+    # proven in bounds has, so for every valid access both sums are equal.
     def index64(self, e):
         """The i64 address index of scalar int32 index e."""
         w = self.wide_index(e)
+        if w is None:
+            w = self._bucket_index(e)
         return w if w is not None else self.b.sext(self.emit(e), I64)
+
+    def _bucket_index(self, e):
+        """A whole index `data-free + int32(narrow unsigned)` added in 64 bits,
+        else None. Only as a whole index: inside a product or a let the
+        exact sum could differ from the wrapped one by a multiple of 2^32
+        that lands in bounds."""
+        if not isinstance(e, ir.Add):
+            return None
+        for small, rest in ((e.a, e.b), (e.b, e.a)):
+            if _narrow_unsigned(small):
+                y = self.wide_index(rest)
+                if y is not None:
+                    return self.b.add(self.b.zext(self.emit(small.value), I64), y)
+        return None
 
     def wide_of(self, e):
         """What bind() records of a let bound to e."""
@@ -822,12 +838,6 @@ class _FunctionEmitter:
             stack = self.wide.get(e.name)
             w = stack[-1] if stack else None
             return w if isinstance(w, ll.Value) else None
-        if isinstance(e, ir.Add):
-            for small, rest in ((e.a, e.b), (e.b, e.a)):
-                if _narrow_unsigned(small):
-                    y = self.wide_index(rest)
-                    if y is not None:
-                        return b.add(b.zext(self.emit(small.value), I64), y)
         op = _WIDE_OPS.get(type(e))
         if op is not None:
             x = self.wide_index(e.a)

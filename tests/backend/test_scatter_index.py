@@ -45,6 +45,32 @@ def test_other_buckets_keep_int32_arithmetic(t):
     assert re.search(r"sext i32 %\S+ to i64", _llvm(t))
 
 
+def _scaled(let: bool):
+    """out[(int32(k[0]) + 65536) * 65536 + x] = 1: the int32 index wraps to
+    k[0] * 65536 + x (in bounds), its exact value is 2^32 past it."""
+    x = var("x")
+    s = ir.Add(ir.Cast(I32, ir.Load(ir.UInt(16), "k", i32(0))), i32(65536))
+    if let:
+        t = var("t")
+        return ir.For("x", i32(0), i32(4), "serial", ir.LetStmt(
+            "t", s, ir.Store("out", i32(1), ir.Add(ir.Mul(t, i32(65536)), x))))
+    return ir.For("x", i32(0), i32(4), "serial",
+                  ir.Store("out", i32(1), ir.Add(ir.Mul(s, i32(65536)), x)))
+
+
+@pytest.mark.parametrize("let", [False, True])
+def test_bucket_sum_inside_a_product_keeps_int32_arithmetic(let):
+    """Only a whole index is added in 64 bits: scaled (directly or through a
+    let), the sum wraps as int32 arithmetic does, and the store lands where
+    the wrapped index says."""
+    bufs = [BufferArg("k", ir.UInt(16), 1, False), BufferArg("out", I32, 1, True)]
+    assert re.search(r"sext i32 %\S+ to i64", str(codegen(_scaled(let), "k", bufs, []).module))
+    k = np.array([1], np.uint16)
+    out = np.zeros(65536 + 4, np.int32)
+    compile_kernel(_scaled(let), [("k", k, False), ("out", out, True)])([k, out], [])
+    assert out[65536:].tolist() == [1, 1, 1, 1] and not out[:65536].any()
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
 def test_scatter_results(dtype):
     rng = np.random.default_rng(3)
