@@ -247,6 +247,7 @@ class _FunctionEmitter:
         self.scope: dict = {}           # name -> stack of LLVM values
         self.wide: dict = {}            # name -> stack of wide forms (see bind)
         self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
+        self.allocated: set = set()     # buffers allocated by the pipeline (not inputs)
         self.heap_slots: list = []      # entry allocas holding live heap pointers
         self.stack_bytes = 0            # allocation bytes placed on the stack so far
         self.cleanup_block = None
@@ -480,6 +481,7 @@ class _FunctionEmitter:
             em.bind(nm, v, ab.sext(v, I64) if isinstance(wide, ll.Value) else wide)
         for i, (nm, _, t) in enumerate(bufs):
             em.push_buffer(nm, body_fn.args[3 + i], t)
+        em.allocated = {nm for nm, _, _ in bufs if nm in self.allocated}
         em.err_ptr = ab.load(field_ptr(len(values) + len(bufs)), typ=PTR)
         t_lo, t_hi = body_fn.args[0], body_fn.args[1]
         em._serial_loop(s.name, t_lo, em.b.sub(t_hi, t_lo), s.body)
@@ -559,7 +561,7 @@ class _FunctionEmitter:
         value = self.emit(s.value)
         if t.is_bool():
             value = self.b.zext(value, llvm_type(t, memory=True))
-        self._memory_access(ptr, btype, t, s.index, value)
+        self._memory_access(ptr, btype, t, s.index, value, s.name in self.allocated)
 
     def emit_Allocate(self, s):
         """Stack storage (an alloca of the function's entry block, so one per
@@ -581,7 +583,9 @@ class _FunctionEmitter:
             if ptr is not None:
                 self._lifetime("start", ptr, count * esize)
                 self.push_buffer(s.name, ptr, et)
+                self.allocated.add(s.name)
                 self.emit_stmt(s.body)
+                self.allocated.discard(s.name)
                 self.pop_buffer(s.name)
                 self._lifetime("end", ptr, count * esize)
                 return
@@ -616,7 +620,9 @@ class _FunctionEmitter:
             heap.add_incoming(h, heap_end)
         self.b.store(heap, slot)
         self.push_buffer(s.name, p, et)
+        self.allocated.add(s.name)
         self.emit_stmt(s.body)
+        self.allocated.discard(s.name)
         self.pop_buffer(s.name)
         free = self.runtime_fn("free", ll.VoidType(), [PTR])
         if stack is None:
@@ -700,16 +706,17 @@ class _FunctionEmitter:
             raise CodegenError(f"{what} index of {name} must be int32 x{t.lanes}, "
                                f"not {index.type}")
 
-    def _memory_access(self, ptr, btype, t, index, value=None):
+    def _memory_access(self, ptr, btype, t, index, value=None, allocated=False):
         """Load (value None) or store `value` at `index` of buffer ptr:
         scalar, dense vector (ramp of stride +-1), short-stride load (dense
-        load + shuffle), broadcast, or gather/scatter."""
+        load + shuffle), broadcast, or gather/scatter. `allocated`: ptr is a
+        buffer the pipeline allocated (its indices are >= 0)."""
         b = self.b
         mt = ops.scalar_llvm_type(btype, memory=True)
         align = btype.bytes()
         lanes = t.lanes
         if lanes == 1:
-            p = b.gep(ptr, [self.index64(index)], source_etype=mt)
+            p = b.gep(ptr, [self.index64(index, bucket=allocated)], source_etype=mt)
             if value is None:
                 return b.load(p, typ=mt, align=align)
             b.store(value, p, align=align)
@@ -784,15 +791,17 @@ class _FunctionEmitter:
     # on data (a load, a call, a let of one) keeps the wrapping int32
     # arithmetic of its value and is sign-extended as a whole, so a
     # data-dependent index is the very int32 value that access checks test.
-    # One exception: a whole index that is a data-free index plus a value
-    # cast from an unsigned integer of at most 16 bits (a histogram's bucket,
-    # int32(img[x, y])) is added in 64 bits (_bucket_index). Its int32 sum can
-    # only wrap above INT32_MAX, to a negative index that no access checked or
-    # proven in bounds has, so for every valid access both sums are equal.
-    def index64(self, e):
-        """The i64 address index of scalar int32 index e."""
+    # One exception: a whole index into a buffer the pipeline allocated that
+    # is a data-free index plus a value cast from an unsigned integer of at
+    # most 16 bits (a histogram's bucket, int32(img[x, y])) is added in 64
+    # bits (_bucket_index). Its int32 sum can only wrap above INT32_MAX, to a
+    # negative index, and an allocated buffer has none (an input view with
+    # negative strides has), so for every valid access both sums are equal.
+    def index64(self, e, bucket=False):
+        """The i64 address index of scalar int32 index e (`bucket`: e indexes a
+        buffer the pipeline allocated, see _bucket_index)."""
         w = self.wide_index(e)
-        if w is None:
+        if w is None and bucket:
             w = self._bucket_index(e)
         return w if w is not None else self.b.sext(self.emit(e), I64)
 
@@ -996,7 +1005,7 @@ class _FunctionEmitter:
     def emit_Load(self, e):
         ptr, btype = self.lookup_buffer(e.name)
         self._check_access(e.name, btype, e.type, e.index, "load")
-        v = self._memory_access(ptr, btype, e.type, e.index)
+        v = self._memory_access(ptr, btype, e.type, e.index, None, e.name in self.allocated)
         if e.type.is_bool():
             v = self.b.icmp_unsigned("!=", v, const(ir.UInt(8, e.type.lanes), 0))
         return v

@@ -17,45 +17,69 @@ from pyhalide.lowering.runtime import BufferArg
 I32 = ir.Int(32)
 
 
-def scatter(t: ir.Type):
-    """for u, x: hist[u * 256 + int32(img[u, x])] += 1 (img of type t, rows of 64)."""
+def through(name, size, body):
+    """`body` writes buffer `name` of `size` int32 elements, allocated by the
+    pipeline and zeroed first, which is then copied to the output `out`."""
+    i = var("i")
+    return ir.Allocate(name, I32, (size,), ir.block(
+        ir.For("i", i32(0), size, "serial", ir.Store(name, i32(0), i)),
+        body,
+        ir.For("i", i32(0), size, "serial", ir.Store("out", ir.Load(I32, name, i), i))))
+
+
+def scatter(t: ir.Type, allocated=True):
+    """for u, x: hist[u * 256 + int32(img[u, x])] += 1 (img of type t, rows of
+    64); hist allocated by the pipeline, or the output itself."""
     u, x = var("u"), var("x")
+    h = "hist" if allocated else "out"
     bucket = ir.Cast(I32, ir.Load(t, "img", ir.Add(ir.Mul(u, i32(64)), x)))
     at = ir.Add(ir.Mul(u, i32(256)), bucket)
-    inc = ir.Store("hist", ir.Add(ir.Load(I32, "hist", at), i32(1)), at)
+    inc = ir.Store(h, ir.Add(ir.Load(I32, h, at), i32(1)), at)
     rows = ir.Div(geom("img", "extent"), i32(64))
-    return ir.For("u", i32(0), rows, "serial", ir.For("x", i32(0), i32(64), "serial", inc))
+    loop = ir.For("u", i32(0), rows, "serial", ir.For("x", i32(0), i32(64), "serial", inc))
+    return through(h, ir.Mul(rows, i32(256)), loop) if allocated else loop
 
 
-def _llvm(t):
-    bufs = [BufferArg("img", t, 1, False), BufferArg("hist", I32, 1, True)]
-    return str(codegen(scatter(t), "k", bufs, []).module)
+def _llvm(stmt, t):
+    bufs = [BufferArg("img", t, 1, False), BufferArg("out", I32, 1, True)]
+    return str(codegen(stmt, "k", bufs, []).module)
+
+
+SEXT = r"sext i32 %\S+ to i64"
 
 
 @pytest.mark.parametrize("t", [ir.UInt(8), ir.UInt(16)])
 def test_small_unsigned_bucket_is_added_in_64_bits(t):
-    text = _llvm(t)
+    text = _llvm(scatter(t), t)
     assert re.search(rf"zext i{t.bits} %\S+ to i64", text)
-    assert not re.search(r"sext i32 %\S+ to i64", text)
+    assert not re.search(rf"zext i{t.bits} %\S+ to i32", text)    # no int32 sum of it
 
 
 @pytest.mark.parametrize("t", [ir.Int(8), ir.UInt(32), ir.Int(32)])
 def test_other_buckets_keep_int32_arithmetic(t):
     # a signed or 32-bit value may wrap the int32 sum into the buffer
-    assert re.search(r"sext i32 %\S+ to i64", _llvm(t))
+    assert re.search(SEXT, _llvm(scatter(t), t))
+
+
+def test_input_buffers_keep_int32_arithmetic():
+    # an input view with negative strides has negative indices: a wrapped
+    # sum could be one of them
+    assert re.search(SEXT, _llvm(scatter(ir.UInt(8), allocated=False), ir.UInt(8)))
 
 
 def _scaled(let: bool):
-    """out[(int32(k[0]) + 65536) * 65536 + x] = 1: the int32 index wraps to
-    k[0] * 65536 + x (in bounds), its exact value is 2^32 past it."""
+    """h[(int32(k[0]) + 65536) * 65536 + x] = 1 for x < 4, h allocated, then
+    copied to out: the int32 index wraps to k[0] * 65536 + x (in bounds), its
+    exact value is 2^32 past it."""
     x = var("x")
-    s = ir.Add(ir.Cast(I32, ir.Load(ir.UInt(16), "k", i32(0))), i32(65536))
+    s = ir.Add(ir.Cast(I32, ir.Load(ir.UInt(16), "img", i32(0))), i32(65536))
     if let:
-        t = var("t")
-        return ir.For("x", i32(0), i32(4), "serial", ir.LetStmt(
-            "t", s, ir.Store("out", i32(1), ir.Add(ir.Mul(t, i32(65536)), x))))
-    return ir.For("x", i32(0), i32(4), "serial",
-                  ir.Store("out", i32(1), ir.Add(ir.Mul(s, i32(65536)), x)))
+        loop = ir.For("x", i32(0), i32(4), "serial", ir.LetStmt(
+            "t", s, ir.Store("h", i32(1), ir.Add(ir.Mul(var("t"), i32(65536)), x))))
+    else:
+        loop = ir.For("x", i32(0), i32(4), "serial",
+                      ir.Store("h", i32(1), ir.Add(ir.Mul(s, i32(65536)), x)))
+    return through("h", i32(65536 + 4), loop)
 
 
 @pytest.mark.parametrize("let", [False, True])
@@ -63,11 +87,10 @@ def test_bucket_sum_inside_a_product_keeps_int32_arithmetic(let):
     """Only a whole index is added in 64 bits: scaled (directly or through a
     let), the sum wraps as int32 arithmetic does, and the store lands where
     the wrapped index says."""
-    bufs = [BufferArg("k", ir.UInt(16), 1, False), BufferArg("out", I32, 1, True)]
-    assert re.search(r"sext i32 %\S+ to i64", str(codegen(_scaled(let), "k", bufs, []).module))
+    assert re.search(SEXT, _llvm(_scaled(let), ir.UInt(16)))
     k = np.array([1], np.uint16)
     out = np.zeros(65536 + 4, np.int32)
-    compile_kernel(_scaled(let), [("k", k, False), ("out", out, True)])([k, out], [])
+    compile_kernel(_scaled(let), [("img", k, False), ("out", out, True)])([k, out], [])
     assert out[65536:].tolist() == [1, 1, 1, 1] and not out[:65536].any()
 
 
@@ -75,12 +98,13 @@ def test_bucket_sum_inside_a_product_keeps_int32_arithmetic(let):
 def test_scatter_results(dtype):
     rng = np.random.default_rng(3)
     img = rng.integers(0, 256, 64 * 9).astype(dtype)
-    hist = np.zeros(256 * 9, np.int32)
-    k = compile_kernel(scatter(ir.Type.from_numpy(np.dtype(dtype))),
-                       [("img", img, False), ("hist", hist, True)])
-    k([img, hist], [])
+    t = ir.Type.from_numpy(np.dtype(dtype))
     want = np.concatenate([np.bincount(row, minlength=256) for row in img.reshape(9, 64)])
-    np.testing.assert_array_equal(hist, want)
+    for allocated in (True, False):
+        out = np.zeros(256 * 9, np.int32)
+        k = compile_kernel(scatter(t, allocated), [("img", img, False), ("out", out, True)])
+        k([img, out], [])
+        np.testing.assert_array_equal(out, want)
 
 
 def _histogram(img, buckets):
