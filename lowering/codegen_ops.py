@@ -471,9 +471,9 @@ CACHE_LINE = 64
 # stream that a loop does little with, and the vector operations per streamed
 # vector load a loop needs before software prefetch pays there. On AMD Zen 3
 # (2-core EPYC VM, docs/performance.md "Wide vectors and large chunks"), the
-# max and dot reductions (one operation per streamed vector) ran 1.3-2x
-# slower with prefetches than without, complex_mul and kitchen_sink (3 and
-# ~15 operations) 5-20% faster with them.
+# max and dot reductions (one operation per streamed vector) ran 15% slower
+# with prefetches than without (one thread; more on two), complex_mul and
+# kitchen_sink (3 and ~15 operations) 4% and 17% faster with them.
 _MIN_WORK_PER_STREAM = {"znver": 2}
 
 
@@ -617,15 +617,13 @@ def prefetch(b: ll.IRBuilder, ptr, etype, elements: int):
     b.call(fn, [p, ll.Constant(I32, 0), ll.Constant(I32, 3), ll.Constant(I32, 1)])
 
 
-# The cache line size of the x86 and ARM cores pyhalide targets, in bytes.
 def prefetch_vector(b: ll.IRBuilder, ptr, etype, elem_bytes: int, lanes: int,
                     backwards: bool = False):
     """Prefetch the `lanes` elements from `ptr` on, PREFETCH_BYTES ahead
     (behind when `backwards`): one prefetch per cache line the vector spans.
     A vector wider than a line (32 int32 lanes: 128 bytes) with one prefetch
-    had every other line of its stream prefetched; on AMD Zen 3 that made the
-    32-lane max, dot, complex_mul and kitchen_sink reductions 1.4-2.4x slower
-    than without any prefetch, where a prefetch per line is as fast or faster
+    had every other line of its stream prefetched; on AMD Zen 3 kitchen_sink
+    at 32 lanes ran 2.2x slower that way than with a prefetch per line
     (docs/performance.md, "Wide vectors and large chunks")."""
     step = PREFETCH_BYTES // elem_bytes
     per_line = max(CACHE_LINE // elem_bytes, 1)
