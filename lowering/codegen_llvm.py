@@ -1,7 +1,7 @@
 """Final lowered Stmt -> llvmlite ir.Module.
 
     codegen(stmt, name, buffers, params, *, triple="", data_layout="",
-            reassociate=False, parallel=True) -> CodegenOutput
+            reassociate=False, parallel=True, cpu="") -> CodegenOutput
 
 `buffers` are objects with .name, .type (pyhalide ir.Type), .dimensions and
 .is_output (runtime.BufferArg); `params` are ir.ScalarParam. The module
@@ -121,10 +121,12 @@ def entry_symbol(name: str) -> str:
 
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
             data_layout: str = "", reassociate: bool = False,
-            parallel: bool = True) -> CodegenOutput:
+            parallel: bool = True, cpu: str = "") -> CodegenOutput:
     """Build the LLVM module for `stmt` (see the module docstring).
     `reassociate` lets every float VectorReduce combine lanes in any order;
-    a VectorReduce node with a true `reassoc` attribute opts in by itself."""
+    a VectorReduce node with a true `reassoc` attribute opts in by itself.
+    `cpu` (an LLVM CPU name) decides which streams are prefetched
+    (codegen_ops.min_work_per_stream)."""
     names = [b.name for b in buffers] + [p.name for p in params]
     if len(set(names)) != len(names):
         raise CodegenError(f"duplicate buffer/param names in {names}")
@@ -137,6 +139,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     if data_layout:
         mod.data_layout = data_layout
     state = _ModuleState(mod, name, reassociate, parallel)
+    state.prefetch_min_work = ops.min_work_per_stream(cpu)
     state.allocation_bounds = allocation_bounds(stmt)
 
     nb = len(buffers)
@@ -197,6 +200,7 @@ class _ModuleState:
         self.tasks = 0
         self.errors: list = []
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
+        self.prefetch_min_work = 0          # see codegen_ops.Loop
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -209,6 +213,14 @@ _INT32 = ir.Int(32)
 
 # Int32 operators computed in 64 bits by wide_index, as IRBuilder methods.
 _WIDE_OPS = {ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Min: "smin", ir.Max: "smax"}
+
+
+def _narrow_unsigned(e) -> bool:
+    """Whether e is a scalar int32 cast of an unsigned integer of at most 16 bits."""
+    if not isinstance(e, ir.Cast) or e.type != _INT32:
+        return False
+    t = e.value.type
+    return t.lanes == 1 and t.is_uint() and t.bits <= 16
 
 
 def _const_of(e):
@@ -235,6 +247,7 @@ class _FunctionEmitter:
         self.scope: dict = {}           # name -> stack of LLVM values
         self.wide: dict = {}            # name -> stack of wide forms (see bind)
         self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
+        self.allocated: set = set()     # buffers allocated by the pipeline (not inputs)
         self.heap_slots: list = []      # entry allocas holding live heap pointers
         self.stack_bytes = 0            # allocation bytes placed on the stack so far
         self.cleanup_block = None
@@ -412,7 +425,7 @@ class _FunctionEmitter:
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
-        self.loops.append(ops.Loop(name, body))
+        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
         self.emit_stmt(body)
         self.loops.pop()
         self.unbind(name)
@@ -468,6 +481,7 @@ class _FunctionEmitter:
             em.bind(nm, v, ab.sext(v, I64) if isinstance(wide, ll.Value) else wide)
         for i, (nm, _, t) in enumerate(bufs):
             em.push_buffer(nm, body_fn.args[3 + i], t)
+        em.allocated = {nm for nm, _, _ in bufs if nm in self.allocated}
         em.err_ptr = ab.load(field_ptr(len(values) + len(bufs)), typ=PTR)
         t_lo, t_hi = body_fn.args[0], body_fn.args[1]
         em._serial_loop(s.name, t_lo, em.b.sub(t_hi, t_lo), s.body)
@@ -547,7 +561,7 @@ class _FunctionEmitter:
         value = self.emit(s.value)
         if t.is_bool():
             value = self.b.zext(value, llvm_type(t, memory=True))
-        self._memory_access(ptr, btype, t, s.index, value)
+        self._memory_access(ptr, btype, t, s.index, value, s.name in self.allocated)
 
     def emit_Allocate(self, s):
         """Stack storage (an alloca of the function's entry block, so one per
@@ -569,7 +583,9 @@ class _FunctionEmitter:
             if ptr is not None:
                 self._lifetime("start", ptr, count * esize)
                 self.push_buffer(s.name, ptr, et)
+                self.allocated.add(s.name)
                 self.emit_stmt(s.body)
+                self.allocated.discard(s.name)
                 self.pop_buffer(s.name)
                 self._lifetime("end", ptr, count * esize)
                 return
@@ -604,7 +620,9 @@ class _FunctionEmitter:
             heap.add_incoming(h, heap_end)
         self.b.store(heap, slot)
         self.push_buffer(s.name, p, et)
+        self.allocated.add(s.name)
         self.emit_stmt(s.body)
+        self.allocated.discard(s.name)
         self.pop_buffer(s.name)
         free = self.runtime_fn("free", ll.VoidType(), [PTR])
         if stack is None:
@@ -688,16 +706,17 @@ class _FunctionEmitter:
             raise CodegenError(f"{what} index of {name} must be int32 x{t.lanes}, "
                                f"not {index.type}")
 
-    def _memory_access(self, ptr, btype, t, index, value=None):
+    def _memory_access(self, ptr, btype, t, index, value=None, allocated=False):
         """Load (value None) or store `value` at `index` of buffer ptr:
         scalar, dense vector (ramp of stride +-1), short-stride load (dense
-        load + shuffle), broadcast, or gather/scatter."""
+        load + shuffle), broadcast, or gather/scatter. `allocated`: ptr is a
+        buffer the pipeline allocated (its indices are >= 0)."""
         b = self.b
         mt = ops.scalar_llvm_type(btype, memory=True)
         align = btype.bytes()
         lanes = t.lanes
         if lanes == 1:
-            p = b.gep(ptr, [self.index64(index)], source_etype=mt)
+            p = b.gep(ptr, [self.index64(index, bucket=allocated)], source_etype=mt)
             if value is None:
                 return b.load(p, typ=mt, align=align)
             b.store(value, p, align=align)
@@ -713,8 +732,7 @@ class _FunctionEmitter:
             if value is None and self.loops and self.loops[-1].streams(index.base) \
                     and self.loops[-1].first_prefetch(ptr, index.base):
                 # a load streamed by a loop that only reads (codegen_ops.prefetch)
-                step = ops.PREFETCH_BYTES // btype.bytes()
-                ops.prefetch(b, p, mt, -step if reverse else step)
+                ops.prefetch_vector(b, p, mt, btype.bytes(), lanes, backwards=reverse)
             if value is None:
                 v = b.load(p, typ=vt, align=align)
                 return ops.shuffle(b, v, rev) if reverse else v
@@ -773,10 +791,33 @@ class _FunctionEmitter:
     # on data (a load, a call, a let of one) keeps the wrapping int32
     # arithmetic of its value and is sign-extended as a whole, so a
     # data-dependent index is the very int32 value that access checks test.
-    def index64(self, e):
-        """The i64 address index of scalar int32 index e."""
+    # One exception: a whole index into a buffer the pipeline allocated that
+    # is a data-free index plus a value cast from an unsigned integer of at
+    # most 16 bits (a histogram's bucket, int32(img[x, y])) is added in 64
+    # bits (_bucket_index). Its int32 sum can only wrap above INT32_MAX, to a
+    # negative index, and an allocated buffer has none (an input view with
+    # negative strides has), so for every valid access both sums are equal.
+    def index64(self, e, bucket=False):
+        """The i64 address index of scalar int32 index e (`bucket`: e indexes a
+        buffer the pipeline allocated, see _bucket_index)."""
         w = self.wide_index(e)
+        if w is None and bucket:
+            w = self._bucket_index(e)
         return w if w is not None else self.b.sext(self.emit(e), I64)
+
+    def _bucket_index(self, e):
+        """A whole index `data-free + int32(narrow unsigned)` added in 64 bits,
+        else None. Only as a whole index: inside a product or a let the
+        exact sum could differ from the wrapped one by a multiple of 2^32
+        that lands in bounds."""
+        if not isinstance(e, ir.Add):
+            return None
+        for small, rest in ((e.a, e.b), (e.b, e.a)):
+            if _narrow_unsigned(small):
+                y = self.wide_index(rest)
+                if y is not None:
+                    return self.b.add(self.b.zext(self.emit(small.value), I64), y)
+        return None
 
     def wide_of(self, e):
         """What bind() records of a let bound to e."""
@@ -964,7 +1005,7 @@ class _FunctionEmitter:
     def emit_Load(self, e):
         ptr, btype = self.lookup_buffer(e.name)
         self._check_access(e.name, btype, e.type, e.index, "load")
-        v = self._memory_access(ptr, btype, e.type, e.index)
+        v = self._memory_access(ptr, btype, e.type, e.index, None, e.name in self.allocated)
         if e.type.is_bool():
             v = self.b.icmp_unsigned("!=", v, const(ir.UInt(8, e.type.lanes), 0))
         return v

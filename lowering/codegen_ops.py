@@ -464,6 +464,25 @@ def vector_reduce(b, op: str, v, t: ir.Type, out_lanes: int, reassoc: bool):
 # that also store a stream (the image pipelines) gained nothing.
 PREFETCH_BYTES = 4096
 
+# The cache line size of the x86 and ARM cores pyhalide targets, in bytes.
+CACHE_LINE = 64
+
+# CPUs (LLVM CPU name prefixes) whose hardware prefetchers keep up with a
+# stream that a loop does little with, and the vector operations per streamed
+# vector load a loop needs before software prefetch pays there. On AMD Zen 3
+# (2-core EPYC VM, docs/performance.md "Wide vectors and large chunks"), the
+# max and dot reductions (one operation per streamed vector) ran 15% slower
+# with prefetches than without (one thread; more on two), complex_mul and
+# kitchen_sink (3 and ~15 operations) 4% and 17% faster with them.
+_MIN_WORK_PER_STREAM = {"znver": 2}
+
+
+def min_work_per_stream(cpu: str) -> int:
+    """The vector operations per streamed vector load a loop needs before
+    its streams are prefetched on CPU `cpu` (0: always)."""
+    return next((n for prefix, n in _MIN_WORK_PER_STREAM.items() if cpu.startswith(prefix)),
+                0)
+
 
 def streaming_loop(name: str, body: ir.Stmt) -> bool:
     """Whether the loop `name` over `body` only reads streams: no store in
@@ -502,21 +521,64 @@ def streaming_loop(name: str, body: ir.Stmt) -> bool:
     return not found
 
 
+# Vector nodes that are not work: operands, addresses and lane plumbing.
+_NOT_WORK = (ir.Load, ir.Ramp, ir.Broadcast, ir.Variable, ir.Const, ir.Let)
+
+
+def work_per_stream(name: str, body: ir.Stmt) -> float:
+    """Vector operations in `body` per vector load whose index moves with
+    the loop `name` (inf when no load moves). Each node object counts once,
+    and loads of one buffer at equal indices once."""
+    moving = {name}
+    memo: dict = {}
+    loads: list = []
+    work = [0]
+
+    class V(ir.Visitor):
+        def visit(self, n):
+            if isinstance(n, ir.Expr) and id(n) not in self.seen and n.type.lanes > 1 \
+                    and not isinstance(n, _NOT_WORK):
+                work[0] += 1
+            super().visit(n)
+
+        def visit_LetStmt(self, s):
+            if ir.mentioned_names(s.value, memo) & moving:
+                moving.add(s.name)
+            self.visit_children(s)
+
+        visit_Let = visit_LetStmt
+
+        def visit_For(self, s):
+            moving.add(s.name)
+            self.visit_children(s)
+
+        def visit_Load(self, e):
+            if e.type.lanes > 1 and ir.mentioned_names(e.index, memo) & moving and not any(
+                    e.name == o.name and ir.equal(e.index, o.index) for o in loads):
+                loads.append(e)
+            self.visit_children(e)
+
+    V().visit(body)
+    return work[0] / len(loads) if loads else float("inf")
+
+
 class Loop:
     """A serial loop being emitted: `streams(base)` says whether a dense
     vector load at `base`, directly inside it, is a stream this loop only
     reads (its base moves with the loop variable, and the loop is a
-    streaming_loop, decided on first use)."""
+    streaming_loop with at least `min_work` vector operations per streamed
+    load, decided on first use)."""
 
-    __slots__ = ("name", "body", "_streaming", "_prefetched")
+    __slots__ = ("name", "body", "min_work", "_streaming", "_prefetched")
 
-    def __init__(self, name: str, body: ir.Stmt):
-        self.name, self.body, self._streaming = name, body, None
+    def __init__(self, name: str, body: ir.Stmt, min_work: int = 0):
+        self.name, self.body, self.min_work, self._streaming = name, body, min_work, None
         self._prefetched: list = []      # (buffer pointer, load base) prefetched so far
 
     def streams(self, base: ir.Expr) -> bool:
         if self._streaming is None:
-            self._streaming = streaming_loop(self.name, self.body)
+            self._streaming = streaming_loop(self.name, self.body) and (
+                not self.min_work or work_per_stream(self.name, self.body) >= self.min_work)
         return self._streaming and self.name in ir.free_vars(base)
 
     def first_prefetch(self, ptr, base: ir.Expr) -> bool:
@@ -553,3 +615,18 @@ def prefetch(b: ll.IRBuilder, ptr, etype, elements: int):
     p = b.gep(ptr, [ll.Constant(I64, elements)], source_etype=etype)
     fn = intrinsic(b.module, "llvm.prefetch.p0", ll.VoidType(), [PTR, I32, I32, I32])
     b.call(fn, [p, ll.Constant(I32, 0), ll.Constant(I32, 3), ll.Constant(I32, 1)])
+
+
+def prefetch_vector(b: ll.IRBuilder, ptr, etype, elem_bytes: int, lanes: int,
+                    backwards: bool = False):
+    """Prefetch the `lanes` elements from `ptr` on, PREFETCH_BYTES ahead
+    (behind when `backwards`): one prefetch per cache line the vector spans.
+    A vector wider than a line (32 int32 lanes: 128 bytes) with one prefetch
+    had every other line of its stream prefetched; on AMD Zen 3 kitchen_sink
+    at 32 lanes ran 2.2x slower that way than with a prefetch per line
+    (docs/performance.md, "Wide vectors and large chunks")."""
+    step = PREFETCH_BYTES // elem_bytes
+    per_line = max(CACHE_LINE // elem_bytes, 1)
+    count = -(-lanes * elem_bytes // CACHE_LINE)
+    for k in range(count):
+        prefetch(b, ptr, etype, k * per_line + (-step if backwards else step))

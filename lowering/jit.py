@@ -165,7 +165,8 @@ def _build(stmt, name, buffers, params, target, options):
     t = parse_target(target or config.target)
     tm = target_machine(t)
     out = codegen(stmt, name, buffers, params, triple=t.triple,
-                  data_layout=str(tm.target_data), reassociate=options.reassociate)
+                  data_layout=str(tm.target_data), reassociate=options.reassociate,
+                  cpu=t.cpu)
     return t, tm, out
 
 
