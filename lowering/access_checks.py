@@ -13,6 +13,7 @@ from pyhalide import ir
 
 from . import access_rules as rules
 from .context import LoweringContext, geometry, index_var, region_max, region_min
+from .index_overflow import fits_int32
 from .interval import BoundsOf, Interval
 from .simplify import simplify
 
@@ -143,11 +144,15 @@ class _AddChecks(ir.Mutator):
                 lo, hi = index_var(region_min(region, d)), index_var(region_max(region, d))
                 what = f"Func {owner}"
                 where = "its computed region"
-            if self._hoistable(iv) and not conditional:
+            # the nest may run unchecked when the index's interval, computed
+            # without wrapping (every int32 endpoint fits), is inside the buffer
+            exact = fits_int32(bounds.obligations + [iv.lo, iv.hi])
+            if self._hoistable(iv, exact) and not conditional:
                 if self.drop_invariant:
                     continue
                 if self.invariant is not None:
-                    self.invariant.append(ir.And(ir.LE(lo, iv.lo), ir.LE(iv.hi, hi)))
+                    self.invariant.append(ir.And(exact, ir.And(ir.LE(lo, iv.lo),
+                                                               ir.LE(iv.hi, hi))))
             cond = ir.And(ir.LE(lo, a), ir.LE(a, hi))
             out.append(ir.AssertStmt(
                 cond, "IndexError",
@@ -156,11 +161,12 @@ class _AddChecks(ir.Mutator):
         return out
 
 
-    def _hoistable(self, iv: Interval) -> bool:
-        """A bounded interval whose ends do not depend on the loops here."""
+    def _hoistable(self, iv: Interval, exact: ir.Expr) -> bool:
+        """A bounded interval whose ends (and the condition `exact` that they
+        are exact) do not depend on the loops here."""
         if not (self.loops and iv.bounded()):
             return False
-        names = ir.free_vars([iv.lo, iv.hi])
+        names = ir.free_vars([iv.lo, iv.hi, exact])
         return not any(n in names for n in self.loops) and not (self.variant & set(names))
 
 

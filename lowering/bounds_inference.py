@@ -31,6 +31,7 @@ from .context import (
     required_min,
     store_level,
 )
+from .index_overflow import overflow_asserts
 from .interval import BoundsOf, Interval, union
 from .loop_synthesis import loop_var_of, loops_of_stage, pure_positions
 from .monotonic import non_decreasing, window_span
@@ -84,6 +85,7 @@ class _Accumulator:
         self.dims = [None] * dims
         self.nonempty = [None] * dims
         self.extended = False       # anything beyond the output box / pure Vars
+        self.obligations = []       # int32 endpoints the intervals need to fit (BoundsOf)
 
     def add(self, d: int, iv: Interval, extends_output: bool = True, when=None):
         self.extended = self.extended or extends_output
@@ -210,7 +212,8 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                bounds = BoundsOf(self._stage_scope(cname, index, level, clamped))
+                bounds = BoundsOf(self._stage_scope(cname, index, level, clamped),
+                                  acc.obligations)
                 runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
@@ -258,7 +261,7 @@ class _Bounds:
             # consumers need holds them all)
             scattered = {i for u in fn.updates for i, a in enumerate(u.args)
                          if not isinstance(a, ir.Variable)}
-            bounds = BoundsOf(self._symbols_at(level))
+            bounds = BoundsOf(self._symbols_at(level), acc.obligations)
             for i in range(len(self.ctx.env[owner].args)):
                 if i not in scattered:
                     continue
@@ -276,7 +279,7 @@ class _Bounds:
                     scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
-            bounds = BoundsOf(scope)
+            bounds = BoundsOf(scope, acc.obligations)
             accesses = [d.args] + [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
                                    if c.call_type == ir.FUNC and c.name == fn.name]
             runs = _runs(d)
@@ -351,6 +354,9 @@ class _Bounds:
             self._let(lets, required_max(name, i), iv.hi, r.hi)
             self._let(lets, required_extent(name, i), self._extent(lo, iv.hi),
                       self._extent(r.lo, r.hi))
+        ends = [x for iv, lo in zip(required, slid) for x in (lo, iv.hi, _exact_extent(lo, iv.hi))]
+        self._check(lets, acc.obligations + ([] if acc_acc is None else acc_acc.obligations)
+                    + ends, name)
         grown = any(f is not None for f in foot)
         if store != level:
             # the storage covers every iteration between the store and compute levels
@@ -370,6 +376,8 @@ class _Bounds:
             self._let(store_lets, region_min(name, i), iv.lo)
             self._let(store_lets, region_max(name, i), iv.hi)
             self._let(store_lets, region_extent(name, i), self._extent(iv.lo, iv.hi))
+        self._check(store_lets, [x for iv in regions
+                                 for x in (iv.lo, iv.hi, _exact_extent(iv.lo, iv.hi))], name)
         if self.ctx.is_output(name):
             self.ctx.in_place[name] = not (acc.extended or grown)
         self.done.append(name)
@@ -466,6 +474,11 @@ class _Bounds:
         self._let(self.lets.setdefault(key, []), var.name, e)
         return var
 
+    def _check(self, lets, exprs, name: str):
+        """After `lets`' entries so far: an OverflowError unless each of
+        `exprs` (interval endpoints, region bounds) fits int32 exactly."""
+        lets.extend((None, check) for check in overflow_asserts(exprs, f"Func {name}"))
+
     def _let(self, lets, name, value, resolve=None):
         """A let of `value`; outer levels resolve the symbol through `resolve`
         (default: value)."""
@@ -480,6 +493,7 @@ class _Bounds:
         (evaluated at the top, over every loop of every stage)."""
         needed = {}
         readers = {}            # (image, dimension) -> (Func, SourceLoc) of a reader
+        obligations = []
         root = ir.LoopLevel.root()
         for name in self.ctx.order:
             fn = self.ctx.env[name]
@@ -487,7 +501,7 @@ class _Bounds:
                 calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
                 if not calls:
                     continue
-                bounds = BoundsOf(self._stage_scope(name, index, root))
+                bounds = BoundsOf(self._stage_scope(name, index, root), obligations)
                 runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
@@ -499,7 +513,7 @@ class _Bounds:
                                 readers.setdefault((c.name, i), (name, d.source))
         needed = {(img, i): acc.region(0) for img, per_dim in needed.items()
                   for i, acc in per_dim.items()}
-        asserts = []
+        asserts = overflow_asserts(obligations, "the reads of input buffers")
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
             lo, hi = _s(iv.lo), _s(iv.hi)
             bmin = geometry(img, "min", i)
@@ -576,9 +590,15 @@ class _PlaceLets(ir.Mutator):
 
 
 def _wrap(lets, body):
+    """lets: (name, value) pairs and (None, AssertStmt) checks, in order."""
     for name, value in reversed(lets):
-        body = ir.LetStmt(name, value, body)
+        body = ir.block(value, body) if name is None else ir.LetStmt(name, value, body)
     return body
+
+
+def _exact_extent(lo, hi):
+    """hi - lo + 1, which must fit int32 as well as its ends."""
+    return ir.Add(ir.Sub(hi, lo), ir.index(1))
 
 
 def infer_bounds(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:

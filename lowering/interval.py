@@ -8,8 +8,10 @@ bounds, constants, clamps and arithmetic.
 Soundness under wrapping: for types of at most 16 bits an interval whose
 endpoints are not both constants, or whose constant endpoints overflow, widens
 to the type's full range; for 32/64-bit types constant endpoints are checked
-exactly (overflow -> unbounded), and symbolic index arithmetic is assumed not
-to overflow (buffer extents are below 2**31)."""
+exactly (overflow -> unbounded), and symbolic index arithmetic is computed as
+if it could not overflow: BoundsOf records every symbolic int32 endpoint of a
+sum, difference or product in `obligations`, and the passes that rely on the
+intervals check at run time that those fit int32 (index_overflow.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,6 +42,7 @@ class Interval:
 
 
 UNBOUNDED = Interval(None, None)
+_INT32 = ir.Int(32)
 
 
 def _c(e):
@@ -122,9 +125,12 @@ def _make(t, lo, hi, lo_data, hi_data) -> Interval:
 class BoundsOf:
     """bounds(e) under a scope mapping variable names to Intervals."""
 
-    def __init__(self, scope: dict):
+    def __init__(self, scope: dict, obligations: list | None = None):
         self.scope = scope
         self.memo = {}
+        # symbolic int32 endpoints of sums, differences and products: the
+        # interval is right when each of them, computed exactly, fits int32
+        self.obligations = [] if obligations is None else obligations
 
     def __call__(self, e: ir.Expr) -> Interval:
         hit = self.memo.get(id(e))
@@ -154,10 +160,16 @@ class BoundsOf:
         return ir.reads_memory(e)
 
     # arithmetic ----------------------------------------------------------------
+    def _oblige(self, iv: Interval) -> Interval:
+        self.obligations.extend(x for x in (iv.lo, iv.hi) if x is not None
+                                and x.type == _INT32 and not isinstance(x, ir.Const))
+        return iv
+
     def _Add(self, e):
         a, b = self(e.a), self(e.b)
-        return _make(e.type, _arith(ir.Add, e.type, a.lo, b.lo), _arith(ir.Add, e.type, a.hi, b.hi),
-                     a.lo_data or b.lo_data, a.hi_data or b.hi_data)
+        return self._oblige(_make(e.type, _arith(ir.Add, e.type, a.lo, b.lo),
+                                  _arith(ir.Add, e.type, a.hi, b.hi),
+                                  a.lo_data or b.lo_data, a.hi_data or b.hi_data))
 
     def _Sub(self, e):
         a, b = self(e.a), self(e.b)
@@ -166,7 +178,7 @@ class BoundsOf:
         hi = _arith(ir.Sub, t, a.hi, b.lo)
         if t.is_uint() and not isinstance(lo, ir.Const):
             lo = _Overflow(-1)        # may wrap below zero
-        return _make(t, lo, hi, a.lo_data or b.hi_data, a.hi_data or b.lo_data)
+        return self._oblige(_make(t, lo, hi, a.lo_data or b.hi_data, a.hi_data or b.lo_data))
 
     def _Mul(self, e):
         a, b = self(e.a), self(e.b)
@@ -182,8 +194,8 @@ class BoundsOf:
                 return UNBOUNDED
             lo, hi = _arith(ir.Mul, t, a.lo, k), _arith(ir.Mul, t, a.hi, k)
             if k_lo < 0:
-                return _make(t, hi, lo, a.hi_data, a.lo_data)
-            return _make(t, lo, hi, a.lo_data, a.hi_data)
+                return self._oblige(_make(t, hi, lo, a.hi_data, a.lo_data))
+            return self._oblige(_make(t, lo, hi, a.lo_data, a.hi_data))
         ends = [_c(a.lo), _c(a.hi), k_lo, k_hi]
         if all(v is not None for v in ends):
             prods = [x * y for x in ends[:2] for y in ends[2:]]
@@ -313,7 +325,7 @@ class BoundsOf:
         return type_range(e.type, True)
 
     def _Let(self, e):
-        inner = BoundsOf({**self.scope, e.name: self(e.value)})
+        inner = BoundsOf({**self.scope, e.name: self(e.value)}, self.obligations)
         return inner(e.body)
 
 

@@ -6,13 +6,13 @@ import re
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, var
 
 import pyhalide as ph
 from pyhalide import ir
 from pyhalide.bench import suite1
 from pyhalide.lowering.codegen_llvm import codegen
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32 = ir.Int(32)
 

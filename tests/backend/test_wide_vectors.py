@@ -7,7 +7,6 @@ import re
 
 import numpy as np
 import pytest
-from backend_util import compile_kernel, geom, i32, var
 
 import pyhalide as ph
 from pyhalide import ir
@@ -15,6 +14,7 @@ from pyhalide.bench import suite1
 from pyhalide.lowering import codegen_ops as ops
 from pyhalide.lowering.codegen_llvm import codegen
 from pyhalide.lowering.runtime import BufferArg
+from tests.backend.backend_util import compile_kernel, geom, i32, var
 
 I32 = ir.Int(32)
 

@@ -1,0 +1,77 @@
+"""Run-time conditions that symbolic index arithmetic does not wrap.
+
+Interval arithmetic (interval.py) computes the endpoints of int32 index
+sums, differences and products symbolically, as if they could not overflow;
+with a Param or a buffer coordinate near the ends of int32 they can
+(`f[int32(img[r]) + off]` with off = 2**31 - 100). BoundsOf records each such
+symbolic endpoint as an obligation; this module turns obligations into a
+condition that evaluates every endpoint exactly (in int64: its int32 leaves
+widened) and holds when all of them are in int32's range. When it holds,
+every index computed inside the intervals equals its exact value, so the
+regions bounds inference computes contain it.
+
+    fits_int32(exprs) -> Expr (Bool)
+    overflow_asserts(exprs, what) -> [AssertStmt]
+"""
+from __future__ import annotations
+
+from pyhalide import ir
+
+_I32 = ir.Int(32)
+_I64 = ir.Int(64)
+_RING = (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)
+
+
+def _widened(e: ir.Expr, memo: dict) -> ir.Expr:
+    """e (int32) computed exactly in int64: sums, differences, products,
+    min and max of widened operands; any other node is its int32 value."""
+    hit = memo.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    if isinstance(e, ir.Const):
+        out = ir.Const(_I64, e.value)
+    elif isinstance(e, _RING):
+        out = type(e)(_widened(e.a, memo), _widened(e.b, memo))
+    elif isinstance(e, ir.Select):
+        out = ir.Select(e.condition, _widened(e.true_value, memo), _widened(e.false_value, memo))
+    elif isinstance(e, ir.Cast) and e.value.type.is_integer() and e.value.type.bits < 32:
+        out = ir.Cast(_I64, e.value)
+    else:
+        out = ir.Cast(_I64, e)
+    memo[id(e)] = (e, out)
+    return out
+
+
+def _distinct(exprs) -> list:
+    out = []
+    for e in exprs:
+        if e is None or e.type != _I32 or isinstance(e, (ir.Const, ir.Variable)):
+            continue
+        if not any(ir.equal(e, s) for s in out):
+            out.append(e)
+    return out
+
+
+def _fits(e: ir.Expr, memo: dict) -> ir.Expr:
+    w = _widened(e, memo)
+    return ir.And(ir.LE(ir.Const(_I64, _I32.min_value()), w),
+                  ir.LE(w, ir.Const(_I64, _I32.max_value())))
+
+
+def fits_int32(exprs) -> ir.Expr:
+    """Bool: every int32 expression of `exprs`, computed exactly, is in
+    int32's range (true for an empty list)."""
+    memo = {}
+    conds = [_fits(e, memo) for e in _distinct(exprs)]
+    return ir.conjunction(conds) if conds else ir.Const(ir.Bool(), 1)
+
+
+def overflow_asserts(exprs, what: str) -> list:
+    """AssertStmts raising OverflowError unless each expression of `exprs`
+    fits int32 exactly (one per distinct expression)."""
+    memo = {}
+    return [ir.AssertStmt(
+        _fits(e, memo), "OverflowError",
+        f"index arithmetic of {what} overflows int32 for these parameter values and "
+        f"buffer sizes: an index would wrap around (keep indices within "
+        f"[-2**31, 2**31 - 1])", ()) for e in _distinct(exprs)]
