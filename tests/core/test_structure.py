@@ -228,3 +228,38 @@ def test_frontend_reaches_lowering_only_through_the_api():
            if module.startswith("pyhalide.frontend_ast")
            for line, source, _ in _imports(module) if source.startswith("pyhalide.lowering")]
     assert bad == []
+
+
+# ---- fields of the frontend's values ---------------------------------------------------------
+# What the value modules compute with: a Val's fields, and the ones a Loop is
+# given at construction. Outside the value modules they are passed to the
+# constructors, never written on an object made elsewhere.
+VALUE_FIELDS = {"node", "ty", "lo", "hi", "lbs", "ubs", "static", "const", "risky", "facts",
+                "origin", "union", "pure_var", "val", "max_trip"}
+
+
+def _foreign_writes_in(text: str, fields) -> list:
+    """`obj.field = ...` (also augmented, in tuples, deleted) where obj is
+    not self/cls and field is one of `fields`."""
+    out = []
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) \
+                and n.attr in fields \
+                and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls")):
+            out.append((n.lineno, ast.unparse(n)))
+    return out
+
+
+def test_the_field_write_finder_sees_one():
+    text = "def f(v, w):\n    self.facts = 1\n    v.facts = 2\n    w.a, w.origin = 3, 4\n"
+    assert _foreign_writes_in(text, {"facts", "origin"}) == [(3, "v.facts"), (4, "w.origin")]
+
+
+def test_values_get_their_fields_at_construction():
+    from pyhalide.frontend_ast.values import Val
+    assert set(Val.__slots__) <= VALUE_FIELDS
+    keep = {f"pyhalide.frontend_ast.{m}" for m in VALUE_MODULES}
+    bad = [(module, *hit) for module, path in FILES.items()
+           if module.startswith("pyhalide.frontend_ast.") and module not in keep
+           for hit in _foreign_writes_in(path.read_text(), VALUE_FIELDS)]
+    assert bad == []
