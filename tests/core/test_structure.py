@@ -202,13 +202,28 @@ def test_no_private_attribute_of_another_module_read():
 
 
 # ---- layers ---------------------------------------------------------------------------------
+def _within(module: str, packages) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def _project_imports_outside(package: str, allowed) -> list:
+    """Imports of pyhalide modules outside `allowed` by the modules of `package`."""
+    return [(module, line, source, name) for module in FILES if _within(module, [package])
+            for line, source, name in _imports(module)
+            if _within(source, ["pyhalide"]) and not _within(source, allowed)]
+
+
 def test_lowering_imports_only_the_ir_of_the_project():
-    bad = [(module, line, source, name) for module in FILES
-           if module.startswith("pyhalide.lowering")
-           for line, source, name in _imports(module)
-           if (source == "pyhalide" or source.startswith("pyhalide."))
-           and not source.startswith(("pyhalide.ir", "pyhalide.lowering"))]
-    assert bad == []
+    assert _project_imports_outside("pyhalide.lowering",
+                                    ["pyhalide.ir", "pyhalide.lowering"]) == []
+
+
+def test_tables_import_only_the_ir_of_the_project():
+    assert _project_imports_outside("pyhalide.tables", ["pyhalide.ir", "pyhalide.tables"]) == []
+    # the command line that runs them is a face (pyhalide/cli_tables.py)
+    cli = [(module, line, source) for module in FILES if _within(module, ["pyhalide.tables"])
+           for line, source, _ in _imports(module) if _within(source, ["typer", "rich", "click"])]
+    assert cli == []
 
 
 def _face_imports(keep):
