@@ -68,19 +68,17 @@ def _imports(module: str):
     return _imports_in(path.read_text(), module, path.stem == "__init__")
 
 
-def _short(module: str) -> str:
-    return module.rpartition(".")[2] if module.startswith("pyhalide.frontend_ast.") else module
+def _package_graph(package: str) -> dict:
+    """Module -> the modules of the same package it imports (short names)."""
+    prefix = package + "."
+    return {module[len(prefix):]: {m[len(prefix):] for _, m, _ in _imports(module)
+                                   if m.startswith(prefix)}
+            for module in FILES if module.startswith(prefix)}
 
 
 @functools.lru_cache(maxsize=None)
 def _frontend_graph() -> dict:
-    prefix = "pyhalide.frontend_ast."
-    graph = {}
-    for module in FILES:
-        if module.startswith(prefix):
-            graph[_short(module)] = {_short(m) for _, m, _ in _imports(module)
-                                     if m.startswith(prefix)}
-    return graph
+    return _package_graph("pyhalide.frontend_ast")
 
 
 def _cycles(graph: dict) -> list:
@@ -133,6 +131,10 @@ def test_the_checks_see_function_local_imports_and_cycles():
 
 def test_no_frontend_import_cycle():
     assert _cycles(_frontend_graph()) == []
+
+
+def test_no_lowering_import_cycle():
+    assert _cycles(_package_graph("pyhalide.lowering")) == []
 
 
 def test_value_modules_import_in_one_direction():
