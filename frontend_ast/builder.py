@@ -24,7 +24,7 @@ from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
-from .values import Arr, TupleVal, UnionTypeError, Val, const_val
+from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -258,8 +258,7 @@ class Builder:
         self.scope.env = dict(env0)
         if self.scope.alive:
             self.scope.alive[-1] = alive0
-        nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky)
-        nc.facts = (c.facts[1], c.facts[0]) if c.facts else None
+        nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky, facts=negated_facts(c.facts))
         self.scope.path.append(nc)
         self.scope.push_facts(c, False)
         try:

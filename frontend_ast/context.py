@@ -114,10 +114,8 @@ class Context:
             idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
             read = img[Expr.wrap(idx)].node
             node = checks.guarded(read, ops.node_of(self, v))
-        out = Val(node, v.ty, risky=True, static=v.static, const=v.const)
-        out.set_range(v.lo, v.hi, v.lbs, v.ubs)
-        out.facts = v.facts
-        return out
+        out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
+        return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
     def static_param(self, v: Val):
         """A value computed exactly in Python at call time, passed as a Param."""
@@ -143,10 +141,9 @@ class Context:
 
     # logic (the operators whose facts refine ranges) -----------------------------------------
     def compare(self, op, a: Val, b: Val) -> Val:
-        out = ops.compare(self, op, a, b)
-        if not (a.union or b.union or out.union):
-            out.facts = _compare_facts(op, a, b)
-        return out
+        if a.union or b.union:
+            return ops.compare(self, op, a, b)
+        return ops.compare(self, op, a, b, facts=_compare_facts(op, a, b))
 
     def logical_and(self, a: Val, b: Val) -> Val:
         """`a and b` (b evaluated only when a is true): b if a is true, else a,
@@ -167,9 +164,8 @@ class Context:
                 node = ir.Call(ir.Bool(), "if_then_else", args, ir.INTRINSIC)
             else:
                 node = (ir.And if is_and else ir.Or)(ta.node, ops.truth(self, b).node)
-            out = Val(node, a.ty, risky=a.risky or b.risky)
-            out.facts = _merge_facts(a.facts, b.facts, is_and)
-            return out
+            return Val(node, a.ty, risky=a.risky or b.risky,
+                       facts=_merge_facts(a.facts, b.facts, is_and))
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 

@@ -34,10 +34,8 @@ def truth(cx, v: Val) -> Val:
         node = ir.NE(v.node, ir.Const(v.node.type, 0))
     const_v = bool(v.const) if v.is_const else NO_CONST
     static = (lambda env, f=v.static: bool(f(env))) if v.is_static else None
-    out = Val(node, PY_BOOL, static=static, const=const_v, risky=v.risky)
-    if v.ty.is_bool():
-        out.facts = v.facts
-    return out
+    return Val(node, PY_BOOL, static=static, const=const_v, risky=v.risky,
+               facts=v.facts if v.ty.is_bool() else None)
 
 
 def static2(fn, a: Val, b: Val):
@@ -106,12 +104,8 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
             return Val(cast(ir.Float(64), n), ty, static=conv_static(v, float),
                        const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
         return truth(cx, v)
-    out = Val(cast(t, n), ty, risky=v.risky, static=conv_static(v, ty.dtype.type))
-    if v.is_const:
-        try:
-            out.const = py_call(ty.dtype.type, v.const)
-        except (OverflowError, ValueError):
-            out.const = NO_CONST
+    out = Val(cast(t, n), ty, risky=v.risky, static=conv_static(v, ty.dtype.type),
+              const=_const_as(v, ty))
     if t.is_integer() and is_int_like(v.ty):
         if v.ty.weak and v.ty.kind == "int":
             ok_range = (t.min_value(), t.max_value())
@@ -139,6 +133,17 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
             else:
                 out.set_range(t.min_value(), t.max_value())
     return out
+
+
+def _const_as(v: Val, ty: Ty):
+    """v's constant converted to NumPy type ty, or NO_CONST (not a
+    constant, or NumPy refuses the conversion)."""
+    if not v.is_const:
+        return NO_CONST
+    try:
+        return py_call(ty.dtype.type, v.const)
+    except (OverflowError, ValueError):
+        return NO_CONST
 
 
 def conv_static(v: Val, fn):
@@ -171,12 +176,7 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
         # and then wrap (the IR's float->int casts saturate)
         via = ir.Int(32) if t.bits < 32 else ir.Int(64)
         node = cast(t, cast(via, n))
-    out = Val(node, ty, risky=v.risky, static=conv_static(v, ty.dtype.type))
-    if v.is_const:
-        try:
-            out.const = py_call(ty.dtype.type, v.const)
-        except (OverflowError, ValueError):
-            out.const = NO_CONST
+    out = Val(node, ty, risky=v.risky, static=conv_static(v, ty.dtype.type), const=_const_as(v, ty))
     if t.is_integer() and is_int_like(v.ty):
         r = wrap_range(v.rng, t)
         if r == v.rng:

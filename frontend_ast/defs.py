@@ -170,9 +170,6 @@ class Definitions:
         ref = g.func[tuple(args)] if args else g.func[()]
         return ref[k].node if len(g.names) > 1 else ref.node
 
-    def note_group_result(self, g, k, v: Val):
-        v.origin = (g, k)
-
     def emit_group_update(self, g):
         news = []
         for name in g.names:

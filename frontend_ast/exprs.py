@@ -24,6 +24,7 @@ from .values import (
     UnionTypeError,
     Val,
     const_val,
+    negated_facts,
 )
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -266,9 +267,8 @@ class Expressions:
             t = ops.truth(self.cx, v)
             out = Val(ir.Not(t.node), PY_BOOL, risky=t.risky,
                       static=(lambda env, f=t.static: not f(env)) if t.is_static else None,
-                      const=(not t.const) if t.is_const else NO_CONST)
-            if v.facts is not None:
-                out.facts = (v.facts[1], v.facts[0])
+                      const=(not t.const) if t.is_const else NO_CONST,
+                      facts=negated_facts(v.facts))
             return out
         if isinstance(node.op, ast.USub):
             return ops.negate(self.cx, v)

@@ -18,8 +18,8 @@ from .emit import FirstInfo
 from .loop_bounds import affine_bounds, unguarded
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
-from .types import PY_BOOL, PY_INT
-from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh
+from .types import PY_BOOL
+from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
 
 
 class LoopVarDone:
@@ -98,9 +98,7 @@ class LoopRunner:
                                       "factors, min and max")
             bounds.append(v)
         start, stop = bounds
-        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id)
-        self.state.headers[id(node)] = loop
-        loop.pure_var = self.state.pure_vars.setdefault(loop.sym, Var(name))
+        sym = loop_symbol(name, node)
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
             lo = start.lo
@@ -109,12 +107,10 @@ class LoopRunner:
             lows, highs = [l.shift(1) for l in stop.lbs], start.ubs
             lo = None if stop.lo is None else stop.lo + 1
             hi = start.hi
-        self.cx.syms.add_loop(loop.sym, lows, highs, lo, hi)
-        loop.val = Val(loop.var, PY_INT, lo, hi, [Aff.sym(loop.sym)], [Aff.sym(loop.sym)])
-        if lo is not None and hi is not None:
-            loop.max_trip = max(0, (hi - lo) // abs(k) + 1)
-        else:
-            loop.max_trip = None
+        self.cx.syms.add_loop(sym, lows, highs, lo, hi)
+        loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
+                    pure_var=self.state.pure_vars.setdefault(sym, Var(name)), lo=lo, hi=hi)
+        self.state.headers[id(node)] = loop
         return loop
 
     def certified_bound(self, v: Val, node):
@@ -654,7 +650,8 @@ class LoopRunner:
                 p = ir.Variable(g.store[k] if g.store else t.ir(), fresh(f"after:{name}"))
                 v = Val(p, t)
             else:
-                v = Val(self.defs.final_call(g, k), t)
+                v = Val(self.defs.final_call(g, k), t,
+                        origin=(g, k) if _is_own_final(g, k) else None)
             if t.kind == "int":
                 if g.ranges:
                     v.set_range(*g.ranges[k])
@@ -671,7 +668,7 @@ class LoopRunner:
                 other = g.other_of.get(name)
                 before = finals[g.names.index(other)] if other is not None else init
                 v = unions.make_union(self.cx, [(tv, v), (unions.negate(self.cx, tv), before)])
-            elif init is not None and (init.union or init.ty != g.tys[k]):
+            elif _type_changes(g, k):
                 ran = finals[g.names.index(flag)] if flag is not None else self.state.ran_value(g)
                 if not g.typing and k in g.start_node and ran.node is not None:
                     # select(ran, f(final), f(init)) is f(final) where f(init) is
@@ -679,13 +676,25 @@ class LoopRunner:
                     # run leaves in the Func)
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
-            elif not g.typing:
-                self.defs.note_group_result(g, k, v)
             self.scope.env[name] = v
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
+
+
+def _type_changes(g: Group, k: int) -> bool:
+    """Whether member k has an initial value whose type differs from the
+    loop's type for it (or depends on data)."""
+    init = g.init[k]
+    return init is not None and (init.union or init.ty != g.tys[k])
+
+
+def _is_own_final(g: Group, k: int) -> bool:
+    """Whether member k's value after the loop is its final state itself
+    (not a union with its initial value or its previous type), so that a
+    returned value can name its group (Val.origin)."""
+    return k < g.base and g.tag_of.get(g.names[k]) is None and not _type_changes(g, k)
 
 
 def _first_type(v):

@@ -216,14 +216,12 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         t = ir.Int(64)
     x, y = cast(t, an), cast(t, bn)
     node = _IROP[op](x, y)
-    out = Val(node, PY_INT, rng[0], rng[1], lbs, ubs)
     if n_within(rng, INT64):
-        return out
+        return Val(node, PY_INT, rng[0], rng[1], lbs, ubs)
     if a.is_static and b.is_static:
-        out.static = static2(_PYOP[op], a, b)
-        out.node = None
-        return out
-    out.set_range(None, None)
+        # computed exactly at call time (a static parameter when IR needs it)
+        return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b))
+    out = Val(node, PY_INT)      # no range: int64 may not hold the result
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out
@@ -379,7 +377,8 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
 # comparisons
 # ---------------------------------------------------------------------------
 @unions.over_alternatives
-def compare(cx, op: str, a: Val, b: Val) -> Val:
+def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
+    """a op b for a comparison op; `facts`: the result's (Val.facts)."""
     try:
         rt = result_ty(op, a.ty, b.ty)
     except UnsupportedType as e:
@@ -389,9 +388,8 @@ def compare(cx, op: str, a: Val, b: Val) -> Val:
     if cmp_ty.is_bool() and op in ("<", "<=", ">", ">="):
         an, bn = cast(ir.UInt(8), an), cast(ir.UInt(8), bn)
     node = _IROP[op](an, bn)
-    out = Val(node, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
-              const=const2(_PYOP[op], a, b))
-    return out
+    return Val(node, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
+               const=const2(_PYOP[op], a, b), facts=facts)
 
 
 def _compare_type(cx, a: Val, b: Val) -> ir.Type:

@@ -6,6 +6,7 @@ import inspect
 import linecache
 import textwrap
 
+from .analyze import check_supported
 from .errors import FrontendError, SourceMap
 
 
@@ -17,6 +18,15 @@ class ParsedFunction:
         self.smap = smap
         self.params = [a.arg for a in tree.args.args]
         self.file = smap.file
+        self._supported = False     # check_supported has passed
+
+    def check_supported(self):
+        """Raise the located CompileError of the first construct outside the
+        supported subset (analyze.check_supported); once it passes, it is
+        not run again."""
+        if not self._supported:
+            check_supported(self.tree, self.smap)
+            self._supported = True
 
 
 def parse_function(fn) -> ParsedFunction:

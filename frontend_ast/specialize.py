@@ -17,7 +17,6 @@ from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
 from . import unions
-from .analyze import check_supported
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
@@ -101,9 +100,7 @@ class Specialization:
     def __init__(self, pf, key, schedule=None, target=None):
         self.pf = pf
         self.key = key
-        if not getattr(pf, "checked", False):
-            check_supported(pf.tree, pf.smap)
-            pf.checked = True
+        pf.check_supported()
         b = Builder(pf, [builder_spec(k) for k in key])
         self.builder = b
         result = b.build()

@@ -25,7 +25,7 @@ from pyhalide.simplify import simplify
 
 from .ranges import n_union
 from .types import PY_BOOL
-from .values import NO_CONST, UnionVal, Val, const_val, node_of
+from .values import NO_CONST, UnionVal, Val, const_val, negated_facts, node_of
 
 
 def alternatives(v):
@@ -131,13 +131,16 @@ def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     else:
         node = ir.Select(cond.node, x, y)
     rng = n_union(a.rng, b.rng)
-    out = Val(node, ty, risky=risky or cond.risky)
+    static = None
+    if cond.is_static and a.is_static and b.is_static:
+        fc, fa, fb = cond.static, a.static, b.static
+
+        def static(env):
+            return fa(env) if fc(env) else fb(env)
+    out = Val(node, ty, risky=risky or cond.risky, static=static)
     if ty.is_int() or ty.is_bool():
         out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False),
                       merge_bounds(a.ubs, b.ubs, True))
-    if cond.is_static and a.is_static and b.is_static:
-        fc, fa, fb = cond.static, a.static, b.static
-        out.static = lambda env: fa(env) if fc(env) else fb(env)
     return out
 
 
@@ -176,9 +179,7 @@ def negate(cx, c):
         return const_val(not c.const)
     out = Val(ir.Not(c.node), PY_BOOL, risky=c.risky,
               static=(lambda env, f=c.static: not f(env)) if c.is_static else None,
-              const=NO_CONST)
-    if c.facts is not None:
-        out.facts = (c.facts[1], c.facts[0])
+              const=NO_CONST, facts=negated_facts(c.facts))
     return out
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from pyhalide import ir
 
 from .ranges import INT32, INT64, Aff
-from .types import Ty, of_value
+from .types import PY_INT, Ty, of_value
 
 NO_CONST = object()
 _ids = itertools.count()
@@ -23,15 +23,29 @@ def fresh(prefix: str) -> str:
 
 
 class Val:
-    """A scalar value."""
+    """A scalar value.
+
+    Fields: node (IR, None for a value known only at call time until a
+    static parameter is made for it, node_of), ty, lo/hi (numeric range),
+    lbs/ubs (affine bounds), static (the call-time function), const (the
+    compile-time value or NO_CONST), risky (evaluating it may fail: only
+    where Python evaluates it), facts, origin (constructor), union (UnionVal).
+    Modules pass the fields at construction and change a Val only through
+    set_range; within the value modules, ops.binary completes the risky/
+    static/const fields of the Val its operator helper made, ops.tighten
+    narrows a range in place and node_of gives a call-time value its node."""
 
     __slots__ = ("node", "ty", "lo", "hi", "lbs", "ubs", "static", "const", "risky", "facts",
                  "origin", "union")
 
     def __init__(self, node, ty: Ty, lo=None, hi=None, lbs=(), ubs=(), static=None,
-                 const=NO_CONST, risky=False):
-        self.facts = None       # bool values: (affs >= 0 when true, affs >= 0 when false)
-        self.origin = None      # (group, member) for a loop's final state
+                 const=NO_CONST, risky=False, *, facts=None, origin=None):
+        """`facts`: for a bool value, (the Affs that are >= 0 where it is
+        true, those >= 0 where it is false), or None; `origin`: (group,
+        member index) when the value is a loop's final state (loop_state.Group),
+        or None."""
+        self.facts = facts
+        self.origin = origin
         self.union = None       # [(bool Val or None, Val)]: the value of the first true
                                 # alternative, each with its own Python type
         self.node = node
@@ -76,6 +90,11 @@ class Val:
     def __repr__(self):
         c = f" = {self.const!r}" if self.is_const else ""
         return f"<Val {self.ty!r}{c} {ir.expr_to_str(self.node)} [{self.lo}, {self.hi}]>"
+
+
+def negated_facts(facts):
+    """The facts of `not v` from those of v (true and false swapped)."""
+    return None if facts is None else (facts[1], facts[0])
 
 
 def int_node_type(lo, hi) -> ir.Type:
@@ -193,17 +212,39 @@ class Arr:
         return f"<Arr {self.name} {self.ty!r} {self.ndim}-D {self.kind}>"
 
 
-class Loop:
-    """An active `for v in range(start, stop, step)` loop."""
+def loop_symbol(name: str, node) -> str:
+    """The symbol of loop variable `name` of For node `node` (the same in
+    every typing run of the loop)."""
+    return f"%{name}@{node.lineno}:{node.col_offset}"
 
-    def __init__(self, name, node, start: Val, stop: Val, step: int, loc, nest_id):
+
+class Loop:
+    """An active `for v in range(start, stop, step)` loop.
+
+    Fields: name (of v), node (the For), start and stop (Vals), step (int),
+    loc, nest_id (LoopState.nest_id when it was made), and
+      sym       v's symbol (loop_symbol), var its IR Variable
+      pure_var  the pure Var that stands for v in definitions
+      val       v's value: var, in [lo, hi] (the range the constructor is
+                given, None where unknown), bounded by its own symbol
+      max_trip  the largest number of iterations (None when lo or hi is unknown)
+    """
+
+    def __init__(self, name, node, start: Val, stop: Val, step: int, loc, nest_id, *,
+                 pure_var, lo=None, hi=None):
         self.name = name
         self.node = node
         self.start, self.stop, self.step = start, stop, step
         self.loc = loc
-        self.sym = f"%{name}@{node.lineno}:{node.col_offset}"
+        self.sym = loop_symbol(name, node)
         self.var = ir.Variable(ir.INDEX, self.sym)
         self.nest_id = nest_id
+        self.pure_var = pure_var
+        self.val = Val(self.var, PY_INT, lo, hi, [Aff.sym(self.sym)], [Aff.sym(self.sym)])
+        if lo is not None and hi is not None:
+            self.max_trip = max(0, (hi - lo) // abs(step) + 1)
+        else:
+            self.max_trip = None
 
     def __repr__(self):
         return f"<Loop {self.name}>"

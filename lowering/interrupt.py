@@ -50,6 +50,8 @@ import signal
 import sys
 import threading
 
+from .llvm_objects import load_runtime_module
+
 __all__ = ["cancel_flag_for_call", "in_main_thread", "stopped_by_signal"]
 
 _SIGINT = int(signal.SIGINT)
@@ -96,9 +98,8 @@ _state: dict = {"loaded": False, "usable": sys.platform.startswith("linux"),
 
 
 def _load():
-    from . import jit  # lazy: jit imports runtime, which imports this module
-    engine, addrs = jit.load_runtime_module(RUNTIME_IR, "pyhalide_sigint_runtime",
-                                            ["pyhalide_rt_on_sigint"])
+    engine, addrs = load_runtime_module(RUNTIME_IR, "pyhalide_sigint_runtime",
+                                        ["pyhalide_rt_on_sigint"])
     _state["engine"] = engine     # never released: the handler stays installed
     _state["handler"] = addrs["pyhalide_rt_on_sigint"]
     for name, ctype in (("flag", ctypes.c_int64), ("prev", ctypes.c_void_p),

@@ -60,10 +60,11 @@ import llvmlite.binding as llvm
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.forksafe import fresh_in_child
 
+from .codegen_llvm import PAR_FOR  # the name generated code calls
+from .llvm_objects import llvm_lock, load_runtime_module
+
 __all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
-
-from .codegen_llvm import PAR_FOR  # noqa: E402  (the name generated code calls)
 
 MAX_THREADS = 1024
 
@@ -533,11 +534,10 @@ def ensure_loaded() -> None:
     and make `pyhalide_par_for` resolvable by JIT objects loaded later."""
     if _state["engine"] is not None:
         return
-    from . import jit  # lazy: jit imports this module
-    with jit.llvm_lock():   # jit's lock first: the order compile_pipeline uses
+    with llvm_lock():   # the LLVM lock first: the order compile_pipeline uses
         if _state["engine"] is not None:
             return
-        engine, addrs = jit.load_runtime_module(
+        engine, addrs = load_runtime_module(
             RUNTIME_IR, "pyhalide_parallel_runtime",
             [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"])
         llvm.add_symbol(PAR_FOR, addrs[PAR_FOR])

@@ -57,7 +57,7 @@ def assoc(expr: str = typer.Argument(..., metavar="EXPR", help="the update's val
 
 def _mount_tables():
     try:
-        from .tables.cli import app as tables_app
+        from .cli_tables import app as tables_app
     except ImportError as e:      # the tables package reports its own problems
         reason = str(e)           # (`e` is unbound once the except block ends)
 

@@ -15,7 +15,7 @@ import pytest
 import pyhalide as ph
 from pyhalide import func as func_mod
 from pyhalide.ir.config import override
-from pyhalide.lowering import jit
+from pyhalide.lowering import jit, llvm_objects
 from pyhalide.lowering.target import parse_target
 from tests.backend.backend_util import check_saxpy, realize_fresh, saxpy
 
@@ -122,7 +122,7 @@ def test_a_valid_entry_in_a_dir_others_control_is_never_loaded(tmp_path, capsys,
         host = parse_target("host")
         # a forged entry: another kernel's object under saxpy(0.0)'s key, with a
         # manifest that matches (key, version, target, digest)
-        jit._cache_store(key, host, jit.cached_object(other, host))
+        llvm_objects.store_object(key, host, jit.cached_object(other, host))
         jit.clear_memory_cache()
         check_saxpy(jit.compile_pipeline(stmt, "saxpy", bufs, params), 1.0)   # it is valid
         capsys.readouterr()

@@ -255,7 +255,7 @@ def test_bench_progress_is_lines_elsewhere():
 def test_tables_progress_has_an_eta():
     from rich.console import Console
 
-    from pyhalide.tables.runner import run_tasks
+    from pyhalide.cli_progress import run_tasks
     stream = _Tty()
     results = run_tasks(lambda task, q: task * 2, [1, 2, 3], (), 1, "work",
                         console=Console(file=stream, force_terminal=True))

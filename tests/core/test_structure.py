@@ -68,19 +68,17 @@ def _imports(module: str):
     return _imports_in(path.read_text(), module, path.stem == "__init__")
 
 
-def _short(module: str) -> str:
-    return module.rpartition(".")[2] if module.startswith("pyhalide.frontend_ast.") else module
+def _package_graph(package: str) -> dict:
+    """Module -> the modules of the same package it imports (short names)."""
+    prefix = package + "."
+    return {module[len(prefix):]: {m[len(prefix):] for _, m, _ in _imports(module)
+                                   if m.startswith(prefix)}
+            for module in FILES if module.startswith(prefix)}
 
 
 @functools.lru_cache(maxsize=None)
 def _frontend_graph() -> dict:
-    prefix = "pyhalide.frontend_ast."
-    graph = {}
-    for module in FILES:
-        if module.startswith(prefix):
-            graph[_short(module)] = {_short(m) for _, m, _ in _imports(module)
-                                     if m.startswith(prefix)}
-    return graph
+    return _package_graph("pyhalide.frontend_ast")
 
 
 def _cycles(graph: dict) -> list:
@@ -133,6 +131,10 @@ def test_the_checks_see_function_local_imports_and_cycles():
 
 def test_no_frontend_import_cycle():
     assert _cycles(_frontend_graph()) == []
+
+
+def test_no_lowering_import_cycle():
+    assert _cycles(_package_graph("pyhalide.lowering")) == []
 
 
 def test_value_modules_import_in_one_direction():
@@ -202,13 +204,28 @@ def test_no_private_attribute_of_another_module_read():
 
 
 # ---- layers ---------------------------------------------------------------------------------
+def _within(module: str, packages) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def _project_imports_outside(package: str, allowed) -> list:
+    """Imports of pyhalide modules outside `allowed` by the modules of `package`."""
+    return [(module, line, source, name) for module in FILES if _within(module, [package])
+            for line, source, name in _imports(module)
+            if _within(source, ["pyhalide"]) and not _within(source, allowed)]
+
+
 def test_lowering_imports_only_the_ir_of_the_project():
-    bad = [(module, line, source, name) for module in FILES
-           if module.startswith("pyhalide.lowering")
-           for line, source, name in _imports(module)
-           if (source == "pyhalide" or source.startswith("pyhalide."))
-           and not source.startswith(("pyhalide.ir", "pyhalide.lowering"))]
-    assert bad == []
+    assert _project_imports_outside("pyhalide.lowering",
+                                    ["pyhalide.ir", "pyhalide.lowering"]) == []
+
+
+def test_tables_import_only_the_ir_of_the_project():
+    assert _project_imports_outside("pyhalide.tables", ["pyhalide.ir", "pyhalide.tables"]) == []
+    # the command line that runs them is a face (pyhalide/cli_tables.py)
+    cli = [(module, line, source) for module in FILES if _within(module, ["pyhalide.tables"])
+           for line, source, _ in _imports(module) if _within(source, ["typer", "rich", "click"])]
+    assert cli == []
 
 
 def _face_imports(keep):
@@ -227,4 +244,39 @@ def test_frontend_reaches_lowering_only_through_the_api():
     bad = [(module, line, source) for module in FILES
            if module.startswith("pyhalide.frontend_ast")
            for line, source, _ in _imports(module) if source.startswith("pyhalide.lowering")]
+    assert bad == []
+
+
+# ---- fields of the frontend's values ---------------------------------------------------------
+# What the value modules compute with: a Val's fields, and the ones a Loop is
+# given at construction. Outside the value modules they are passed to the
+# constructors, never written on an object made elsewhere.
+VALUE_FIELDS = {"node", "ty", "lo", "hi", "lbs", "ubs", "static", "const", "risky", "facts",
+                "origin", "union", "pure_var", "val", "max_trip"}
+
+
+def _foreign_writes_in(text: str, fields) -> list:
+    """`obj.field = ...` (also augmented, in tuples, deleted) where obj is
+    not self/cls and field is one of `fields`."""
+    out = []
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) \
+                and n.attr in fields \
+                and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls")):
+            out.append((n.lineno, ast.unparse(n)))
+    return out
+
+
+def test_the_field_write_finder_sees_one():
+    text = "def f(v, w):\n    self.facts = 1\n    v.facts = 2\n    w.a, w.origin = 3, 4\n"
+    assert _foreign_writes_in(text, {"facts", "origin"}) == [(3, "v.facts"), (4, "w.origin")]
+
+
+def test_values_get_their_fields_at_construction():
+    from pyhalide.frontend_ast.values import Val
+    assert set(Val.__slots__) <= VALUE_FIELDS
+    keep = {f"pyhalide.frontend_ast.{m}" for m in VALUE_MODULES}
+    bad = [(module, *hit) for module, path in FILES.items()
+           if module.startswith("pyhalide.frontend_ast.") and module not in keep
+           for hit in _foreign_writes_in(path.read_text(), VALUE_FIELDS)]
     assert bad == []

@@ -70,7 +70,7 @@ def test_fork_while_another_thread_holds_the_locks():
     from pyhalide.lowering import jit, parallel_runtime
     lk.recurrence(np.ones(3), 2)
     spec = lk.recurrence._last
-    locks = [jit._lock, parallel_runtime._lock, lk.recurrence._lock, spec.lock]
+    locks = [jit.llvm_lock(), parallel_runtime._lock, lk.recurrence._lock, spec.lock]
     held, release = threading.Event(), threading.Event()
 
     def hold():

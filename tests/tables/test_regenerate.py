@@ -11,7 +11,7 @@ QUICK = 4
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "pyhalide.tables.cli", *args],
+    return subprocess.run([sys.executable, "-m", "pyhalide.cli", "tables", *args],
                           capture_output=True, text=True)
 
 

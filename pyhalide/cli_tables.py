@@ -1,4 +1,5 @@
-"""`pyhalide tables ...`: generate, verify, stats and export the tables."""
+"""`pyhalide tables ...`: generate, verify, stats and export the associative-operator
+tables (pyhalide/tables/ does the work; this face runs it and reports)."""
 from __future__ import annotations
 
 import json
@@ -11,11 +12,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pyhalide import ir
-from pyhalide.cli_base import Command, Group
-
-from . import store
-from .syntax import type_name
+from . import ir
+from .cli_base import Command, Group
+from .tables import store
+from .tables.syntax import type_name
 
 app = typer.Typer(cls=Group, help="The associative-operator tables: synthesis by enumeration, random "
                        "testing and Z3 proofs, re-verification, statistics and export.",
@@ -60,8 +60,8 @@ def generate(
 ):
     """Enumerate operators, filter them on random inputs, prove them with Z3 and
     write one table per type."""
-    from .generate import Settings, run_task, tasks_for
-    from .runner import run_tasks
+    from .cli_progress import run_tasks
+    from .tables.generate import Settings, run_task, tasks_for
 
     if in_place and out is not None:
         raise typer.BadParameter("give --out DIR or --in-place, not both", param_hint="--out")
@@ -106,8 +106,8 @@ def verify(
                                              "the shipped tables)."),
 ):
     """Re-prove every entry: associativity, identity and its side, commutativity."""
-    from .runner import run_tasks
-    from .verify import verify_chunk
+    from .cli_progress import run_tasks
+    from .tables.verify import verify_chunk
 
     tasks = []
     for t in _types(types):
@@ -154,7 +154,7 @@ def export(
                                              "the shipped tables)."),
 ):
     """Write every entry as one JSON object per line (format: docs/tables.md)."""
-    from .entry import TableEntry
+    from .tables.entry import TableEntry
 
     lines = [json.dumps(TableEntry.from_record(r).to_dict())
              for path in store.table_files(directory) for r in store.read_records(path)]
