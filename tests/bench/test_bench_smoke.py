@@ -242,3 +242,22 @@ def test_no_sweep_runs_the_defaults():
 def test_native_lanes_follow_the_host():
     assert sweep.native_vector_bytes() in (16, 32, 64)
     assert sweep.vector_counts(4) == [k * sweep.native_vector_bytes() // 4 for k in (1, 2, 4)]
+
+
+def test_best_against_best_takes_pyhalides_faster_column_of_the_rounds():
+    """pyhalide at Halide's parameters is also a pyhalide parameter set: when it
+    ran faster in the paired rounds than the calibration's pick, the best-vs-best
+    row uses it (and says so); otherwise the pick."""
+    def cell(ms):
+        return protocol.Cell("ok", times=[t / 1e3 for t in ms])
+    res = type("Res", (), {"swept": True})()
+    for pick, same, used in (([7.2, 7.3, 7.1], [5.4, 5.5, 5.3], "same"),
+                             ([5.0, 5.1, 5.2], [5.4, 5.5, 5.3], "pick")):
+        cells = {"ph": cell(pick), "same": cell(same), "hl": cell([5.2, 5.2, 5.2])}
+        b = protocol.BenchResult("dot", cells, rounds=3, calls=10)
+        rows = sweep.halide_targets(res, b, "ph", "hl", "same", "pyhalide / Halide")
+        best = rows[0]
+        want = b.paired(used if used == "same" else "ph", "hl")
+        assert best.measured.startswith(protocol.fmt_ratio(want).split(" ")[0])
+        assert ("Halide's parameters, faster" in best.name) == (used == "same")
+        assert best.verdict == ("yes" if want <= 1.0 else "NO")
