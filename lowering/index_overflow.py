@@ -42,12 +42,51 @@ def _widened(e: ir.Expr, memo: dict) -> ir.Expr:
     return out
 
 
+def _leaf_range(e: ir.Expr):
+    """The values an int32 leaf can take: a buffer extent is never negative."""
+    if isinstance(e, ir.Const):
+        return e.value, e.value
+    if isinstance(e, ir.Variable) and ".extent." in e.name:
+        return 0, _I32.max_value()
+    if e.type.is_integer():
+        return e.type.min_value(), e.type.max_value()
+    return None
+
+
+def _range(e: ir.Expr):
+    """Exact (lo, hi) of int32 expression e over all values of its leaves
+    (computed without wrapping), or None."""
+    if isinstance(e, (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)):
+        a, b = _range(e.a), _range(e.b)
+        if a is None or b is None:
+            return None
+        if isinstance(e, ir.Add):
+            return a[0] + b[0], a[1] + b[1]
+        if isinstance(e, ir.Sub):
+            return a[0] - b[1], a[1] - b[0]
+        if isinstance(e, ir.Mul):
+            prods = [x * y for x in a for y in b]
+            return min(prods), max(prods)
+        if isinstance(e, ir.Min):
+            return min(a[0], b[0]), min(a[1], b[1])
+        return max(a[0], b[0]), max(a[1], b[1])
+    if isinstance(e, ir.Cast) and e.value.type.is_integer() and e.value.type.bits < 32:
+        return _leaf_range(e.value)
+    return _leaf_range(e)
+
+
+def _surely_fits(e: ir.Expr) -> bool:
+    r = _range(e)
+    return r is not None and _I32.min_value() <= r[0] and r[1] <= _I32.max_value()
+
+
 def _distinct(exprs) -> list:
+    """The int32 expressions of `exprs` that could leave int32's range, once each."""
     out = []
     for e in exprs:
         if e is None or e.type != _I32 or isinstance(e, (ir.Const, ir.Variable)):
             continue
-        if not any(ir.equal(e, s) for s in out):
+        if not any(ir.equal(e, s) for s in out) and not _surely_fits(e):
             out.append(e)
     return out
 
