@@ -11,7 +11,9 @@ defined later by bounds inference; RDom predicates guard the body.
 A ShiftInwards guard gets a guard-free copy of the body of its outer loop for
 extents of at least the factor (a split of the pure stage: the else copy, for
 extents below the factor, keeps the inner splits' copies so a short image
-keeps its full vectors). GuardWithIf guards stay in the body: partition_loops
+keeps its full vectors); at the innermost loop that stays a loop, the test
+and the copies go outside the loop (two copies of the loop, one test per run
+of it instead of one per vector). GuardWithIf guards stay in the body: partition_loops
 gives them guard-free copies, bounded per path (partitioning every one here
 doubled the nest per split, and compute_at levels multiplied the copies: a
 twice-rfactored tiled update lowered to 12,700 lines)."""
@@ -91,12 +93,30 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
         body = ir.IfThenElse(g.condition, body)
     for name, value in reversed(sl.lets):
         body = ir.LetStmt(name, value, body)
-    for lp in reversed(sl.loops):              # innermost first
+    stage_vars = {lp.var for lp in sl.loops} | {name for name, _ in sl.lets}
+    for k in reversed(range(len(sl.loops))):   # innermost first
+        lp = sl.loops[k]
         partitions = [g for g in sl.guards if g.outer_var == lp.var and g.fast is not None]
+        hoisted = [g for g in partitions if _hoistable(g, sl.loops[k + 1:], stage_vars)]
         for g in partitions:
-            body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
+            if g not in hoisted:
+                body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
         body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)
+        for g in hoisted:
+            body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
     return body
+
+
+def _hoistable(g, inner_loops, stage_vars) -> bool:
+    """A ShiftInwards partition test goes outside its loop (one test per run of
+    the loop, not per iteration) when the loop is the innermost one that stays
+    a loop (every loop inside it is vectorized or unrolled: a per-iteration test
+    there costs a branch and its operands per vector) and the test names no
+    variable of the stage. Outer loops keep the test inside: a Func computed
+    at such a loop would otherwise be copied into both versions of it."""
+    straight = (ir.ForKind.VECTORIZED, ir.ForKind.UNROLLED)
+    return (all(lp.kind in straight for lp in inner_loops)
+            and not any(v in stage_vars for v in ir.free_vars(g.fast)))
 
 
 def build_produce(ctx: LoweringContext, fn: ir.Function) -> ir.Stmt:
