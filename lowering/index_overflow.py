@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from .interval import Interval, bounds_of
+
 _I32 = ir.Int(32)
 _I64 = ir.Int(64)
 _RING = (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)
@@ -42,42 +44,27 @@ def _widened(e: ir.Expr, memo: dict) -> ir.Expr:
     return out
 
 
-def _leaf_range(e: ir.Expr):
-    """The values an int32 leaf can take: a buffer extent is never negative."""
-    if isinstance(e, ir.Const):
-        return e.value, e.value
-    if isinstance(e, ir.Variable) and ".extent." in e.name:
-        return 0, _I32.max_value()
-    if e.type.is_integer():
-        return e.type.min_value(), e.type.max_value()
-    return None
-
-
-def _range(e: ir.Expr):
-    """Exact (lo, hi) of int32 expression e over all values of its leaves
-    (computed without wrapping), or None."""
-    if isinstance(e, (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)):
-        a, b = _range(e.a), _range(e.b)
-        if a is None or b is None:
-            return None
-        if isinstance(e, ir.Add):
-            return a[0] + b[0], a[1] + b[1]
-        if isinstance(e, ir.Sub):
-            return a[0] - b[1], a[1] - b[0]
-        if isinstance(e, ir.Mul):
-            prods = [x * y for x in a for y in b]
-            return min(prods), max(prods)
-        if isinstance(e, ir.Min):
-            return min(a[0], b[0]), min(a[1], b[1])
-        return max(a[0], b[0]), max(a[1], b[1])
-    if isinstance(e, ir.Cast) and e.value.type.is_integer() and e.value.type.bits < 32:
-        return _leaf_range(e.value)
-    return _leaf_range(e)
+def _leaf_interval(v: ir.Variable):
+    """All the values a leaf can take: a buffer extent is never negative."""
+    t = v.type
+    if not t.is_integer():
+        return None
+    lo = 0 if ".extent." in v.name else t.min_value()
+    return Interval(ir.Const(t, lo), ir.Const(t, t.max_value()))
 
 
 def _surely_fits(e: ir.Expr) -> bool:
-    r = _range(e)
-    return r is not None and _I32.min_value() <= r[0] and r[1] <= _I32.max_value()
+    """Whether e fits int32 for every value of its leaves: interval arithmetic
+    over the leaves' whole ranges, exact on constants, which leaves an end
+    unbounded where it would leave the type."""
+    scope = {}
+    for name, v in ir.free_vars(e).items():
+        iv = _leaf_interval(v)
+        if iv is None:
+            return False
+        scope[name] = iv
+    iv = bounds_of(e, scope)
+    return isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const)
 
 
 def _distinct(exprs) -> list:

@@ -130,3 +130,16 @@ def test_input_read_with_an_offset_in_range():
     g[x] = ph.Buffer(inp, "inp")[ph.min(x + ph.Param(ph.Int(32), "off", 4), 250)]
     np.testing.assert_array_equal(np.asarray(g.realize([300])),
                                   np.minimum(np.arange(300) + 4, 250))
+
+
+def test_a_select_of_ends_is_checked_through_its_branches():
+    # the end of a split's region can be select(c, m + 2*x - 2, ...): its exact
+    # value is a branch's, which can leave int32 although the select is int32
+    from pyhalide import ir
+    from pyhalide.lowering.index_overflow import overflow_asserts
+    i32 = ir.Int(32)
+    m, x = ir.Variable(i32, "f.r0.min"), ir.Variable(i32, "f.s0.xo")
+    end = ir.Select(ir.GT(x, ir.Const(i32, 0)), ir.Sub(ir.Add(m, x), ir.Const(i32, 2)), m)
+    assert len(overflow_asserts([end], "Func f")) == 1
+    extent = ir.Variable(i32, "f.extent.0")
+    assert overflow_asserts([ir.Sub(extent, ir.Const(i32, 1))], "Func f") == []
