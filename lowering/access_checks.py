@@ -144,10 +144,8 @@ class _AddChecks(ir.Mutator):
                 lo, hi = index_var(region_min(region, d)), index_var(region_max(region, d))
                 what = f"Func {owner}"
                 where = "its computed region"
-            # the nest may run unchecked when the index's interval, computed
-            # without wrapping (every int32 endpoint fits), is inside the buffer
-            exact = fits_int32(bounds.obligations + [iv.lo, iv.hi])
-            if self._hoistable(iv, exact) and not conditional:
+            exact = self._hoistable(iv, bounds.obligations, conditional)
+            if exact is not None:
                 if self.drop_invariant:
                     continue
                 if self.invariant is not None:
@@ -161,13 +159,19 @@ class _AddChecks(ir.Mutator):
         return out
 
 
-    def _hoistable(self, iv: Interval, exact: ir.Expr) -> bool:
-        """A bounded interval whose ends (and the condition `exact` that they
-        are exact) do not depend on the loops here."""
-        if not (self.loops and iv.bounded()):
-            return False
+    def _hoistable(self, iv: Interval, obligations: list, conditional: bool):
+        """For an unconditional access whose bounded interval does not depend on
+        the loops here, the condition that the interval is exact (every int32
+        end of it and of its parts, `obligations`, fits without wrapping), which
+        must not depend on them either; else None. The nest may run unchecked
+        where that condition holds and the interval is inside the buffer."""
+        if conditional or not (self.loops and iv.bounded()):
+            return None
+        exact = fits_int32(obligations + [iv.lo, iv.hi])
         names = ir.free_vars([iv.lo, iv.hi, exact])
-        return not any(n in names for n in self.loops) and not (self.variant & set(names))
+        if any(n in names for n in self.loops) or self.variant & set(names):
+            return None
+        return exact
 
 
 _LAZY = "if_then_else"

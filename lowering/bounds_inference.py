@@ -376,7 +376,10 @@ class _Bounds:
             self._let(store_lets, region_min(name, i), iv.lo)
             self._let(store_lets, region_max(name, i), iv.hi)
             self._let(store_lets, region_extent(name, i), self._extent(iv.lo, iv.hi))
-        self._check(store_lets, [x for iv in regions
+        # a region that is the required one (stored where computed, no footprint
+        # beyond it) has the ends and extent checked above
+        grown_regions = [iv for iv, f in zip(regions, foot) if store != level or f is not None]
+        self._check(store_lets, [x for iv in grown_regions
                                  for x in (iv.lo, iv.hi, _exact_extent(iv.lo, iv.hi))], name)
         if self.ctx.is_output(name):
             self.ctx.in_place[name] = not (acc.extended or grown)
