@@ -116,6 +116,18 @@ def check_saxpy(kernel, extra=0.0):
     np.testing.assert_array_equal(out, a * 2 + (b + np.float32(extra)))
 
 
+def load_runtime_modules():
+    """Run a parallel pipeline once, so that the runtime modules (parallel,
+    interrupt), which the first kernel of a process loads and caches, are
+    loaded: a test that counts its own cache entries starts after this."""
+    import pyhalide as ph
+    x = ph.Var("x")
+    g = ph.Func("warm_runtimes")
+    g[x] = x * 2
+    g.parallel(x)
+    assert np.array_equal(np.asarray(g.realize([8])), np.arange(8) * 2)
+
+
 def realize_fresh(f):
     """f.realize([64]) with every in-memory cache of compiled code emptied first."""
     realize_mod._KERNELS.clear()

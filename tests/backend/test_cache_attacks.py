@@ -17,7 +17,12 @@ from pyhalide import func as func_mod
 from pyhalide.ir.config import override
 from pyhalide.lowering import jit, llvm_objects
 from pyhalide.lowering.target import parse_target
-from tests.backend.backend_util import check_saxpy, realize_fresh, saxpy
+from tests.backend.backend_util import (
+    check_saxpy,
+    load_runtime_modules,
+    realize_fresh,
+    saxpy,
+)
 
 A = np.arange(64, dtype=np.int32)
 WANT = {"add": A + 3, "mul": A * 3}
@@ -28,7 +33,7 @@ def pipelines(monkeypatch):
     """add and mul: alike in every name (Func names are made unique per
     process: that registry is emptied for each), so that one's code would
     load and run in place of the other's."""
-    _load_runtimes()
+    load_runtime_modules()
     fs = {}
     for op in ("add", "mul"):
         monkeypatch.setattr(func_mod, "_used_names", {})
@@ -38,17 +43,6 @@ def pipelines(monkeypatch):
         f[x] = inp[x] + 3 if op == "add" else inp[x] * 3
         fs[op] = f
     return fs
-
-
-def _load_runtimes():
-    """Run a parallel pipeline once, so that the runtime modules (parallel,
-    interrupt), which the first kernel of a process loads and caches, are
-    not among the entries a test counts."""
-    x = ph.Var("x")
-    g = ph.Func("ca_warm")
-    g[x] = x * 2
-    g.parallel(x)
-    assert np.array_equal(np.asarray(g.realize([8])), np.arange(8) * 2)
 
 
 def _files(root):
