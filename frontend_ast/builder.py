@@ -13,6 +13,8 @@ from pyhalide.buffer import ImageParam, Param
 
 from . import ops
 from .analyze import Liveness, names_assigned
+from .arraycode import ArrayCode, is_whole_view
+from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
 from .context import Context
 from .defs import Definitions
@@ -53,7 +55,8 @@ class Builder:
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
-        self.exprs = Expressions(self.cx, self.scope, self.arrays, pf.fn,
+        self.array_code = ArrayCode(self.cx, self.state, self.emitter, self.defs)
+        self.exprs = Expressions(self.cx, self.scope, self.arrays, self.array_code, pf.fn,
                                  names_assigned(pf.tree.body))
         self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
                                       self.live, self.exprs.ev_val, self.exec_block)
@@ -70,11 +73,14 @@ class Builder:
         for name, spec in zip(self.pf.params, specs):
             kind = spec[0]
             if kind == "array":
-                dtype, ndim = spec[1], spec[2]
+                dtype, ndim, ones = spec[1], spec[2], spec[3]
                 ty = np_ty(dtype)
                 img = ImageParam(ty.ir(), ndim, name)
                 shape = []
                 for k in range(ndim):
+                    if k in ones:       # specialized: NumPy broadcasting depends on it
+                        shape.append(const_val(1))
+                        continue
                     sym = f"{name}.shape[{k}]"
                     node = img.dim(ndim - 1 - k).extent().node
                     self.cx.syms.add(sym, 0, INT32[1])
@@ -152,11 +158,21 @@ class Builder:
         elif isinstance(s, ast.Continue):
             self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):
-            self.result = self.exprs.ev(s.value) if s.value is not None else None
+            self.result = self.stored(self.exprs.ev(s.value), "result", s) \
+                if s.value is not None else None
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:
             raise self.cx.err(s, f"`{type(s).__name__}` statements are not supported")
+
+    def stored(self, value, name, node):
+        """A returned value with its array values stored as arrays."""
+        if isinstance(value, ArrayExpr):
+            return self.array_code.materialize(value, name, node)
+        if isinstance(value, TupleVal):
+            return TupleVal([self.stored(v, f"{name}{k}", node)
+                             for k, v in enumerate(value.items)])
+        return value
 
     def exec_assign(self, target, value_node, stmt):
         value = self.exprs.ev(value_node)
@@ -176,6 +192,10 @@ class Builder:
                 self.assign_name(t.id, v, t)
         elif isinstance(target, ast.Subscript):
             arr = self.exprs.ev(target.value)
+            if isinstance(arr, ArrayExpr) or isinstance(value, (Arr, ArrayExpr)) or \
+                    (isinstance(arr, Arr) and not self.exprs.is_element_index(target.slice)):
+                self.exprs.array_hook("store", target)(self, target, value, stmt)
+                return
             if not isinstance(arr, Arr):
                 raise self.cx.err(target.value, f"{self.exprs.describe_obj(arr)} does not "
                                                 f"support item assignment")
@@ -189,6 +209,16 @@ class Builder:
 
     def assign_name(self, name, value, node):
         cur = self.scope.env.get(name)
+        if isinstance(value, ArrayExpr):
+            self.array_code.outside_loops(node, "array values")
+            if value.view is not None:
+                value = self.array_code.materialize(value, name, node) \
+                    if is_whole_view(value) else value
+            else:
+                value = self.array_code.materialize(value, name, node)
+            if isinstance(value, ArrayExpr):       # a view keeps aliasing its array
+                self.scope.env[name] = value
+                return
         if isinstance(value, Arr):
             if self.state.loops:
                 raise self.cx.err(node, "arrays can be named only outside loops",
@@ -222,6 +252,9 @@ class Builder:
         if op is None:
             raise self.cx.err(s, "unsupported augmented assignment")
         if isinstance(s.target, ast.Name):
+            if isinstance(self.exprs.ev(s.target), (Arr, ArrayExpr)):
+                self.exprs.array_hook("augstore", s)(self, s)
+                return
             old = self.exprs.ev_val(s.target)
             rhs = self.exprs.ev_val(s.value)
             self.cx.cur_node = s
@@ -229,6 +262,10 @@ class Builder:
             return
         t = s.target
         arr = self.exprs.ev(t.value)
+        if isinstance(arr, ArrayExpr) or (isinstance(arr, Arr) and
+                                         not self.exprs.is_element_index(t.slice)):
+            self.exprs.array_hook("augstore", s)(self, s)
+            return
         if not isinstance(arr, Arr):
             raise self.cx.err(t.value, f"{self.exprs.describe_obj(arr)} does not support item "
                                        f"assignment")

@@ -14,7 +14,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops, unions
+from . import array_calls, ops, unions
 from . import types as T
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, PY_FLOAT, UnsupportedType
@@ -158,6 +158,9 @@ def _round(cx, v):
 
 # methods ----------------------------------------------------------------------------
 def _method(b, m: MethodRef, node):
+    handler = array_calls.METHODS.get(m.name)
+    if handler is not None and not isinstance(m.obj, Val):
+        return handler(b, m.obj, m.name, node)
     if m.name == "item":
         _pos(b, node, 0, 0)
         v = m.obj
@@ -210,6 +213,9 @@ def _dtype_arg(b, node, pos, kw):
 # numpy and math -----------------------------------------------------------------------
 def _module_fn(b, fn: ModuleRef, node):
     f = fn.obj
+    handler = array_calls.FUNCTIONS.get(f)
+    if handler is not None:
+        return handler(b, f, node)
     if f in _CREATE:
         return _create(b, f, node)
     if f is np.copy:

@@ -48,7 +48,8 @@ def defs_text(spec) -> str:
 
 def _arg_desc(name, key) -> str:
     if key[0] == "array":
-        return f"{name}: {np.dtype(key[1]).name}[{key[2]}-D]"
+        ones = "".join(f", shape[{k}] == 1" for k in key[3])
+        return f"{name}: {np.dtype(key[1]).name}[{key[2]}-D{ones}]"
     if key[0] == "np":
         return f"{name}: np.{np.dtype(key[1]).name}"
     if key[0] == "const":
@@ -66,7 +67,8 @@ def key_from_specs(pf, arg_specs):
         dt, shape = given[name]
         dt = np.dtype(dt)
         if shape is not None:
-            key.append(("array", dt.str, len(shape)))
+            key.append(("array", dt.str, len(shape),
+                        tuple(k for k, n in enumerate(shape) if n == 1)))
         elif dt == np.dtype(np.int64):
             key.append(("int",))
         elif dt == np.dtype(np.float64):

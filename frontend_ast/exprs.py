@@ -9,7 +9,8 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops, unions
+from . import array_calls, ops, unions
+from .arrayexpr import ArrayExpr
 from .calls import call
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
@@ -46,8 +47,9 @@ class Expressions:
     to calls.call with this object.
     """
 
-    def __init__(self, cx, scope, arrays, fn, assigned_names):
+    def __init__(self, cx, scope, arrays, array_code, fn, assigned_names):
         self.cx, self.scope, self.arrays = cx, scope, arrays
+        self.array_code = array_code          # arraycode.ArrayCode: whole-array values
         self.fn = fn                          # the decorated function (its globals)
         self.assigned_names = assigned_names  # names the function assigns somewhere
         self.global_reads = {}
@@ -73,6 +75,8 @@ class Expressions:
     def describe_obj(self, v) -> str:
         if isinstance(v, Arr):
             return f"the array {v.name!r}"
+        if isinstance(v, ArrayExpr):
+            return "an array value"
         if isinstance(v, TupleVal):
             return "a tuple"
         if isinstance(v, ModuleRef):
@@ -84,9 +88,8 @@ class Expressions:
         return type(v).__name__
 
     def obj_hint(self, v) -> str:
-        if isinstance(v, Arr):
-            return ("whole-array operations are not compiled: loop over the elements "
-                    "(for i in range(...): ... a[i] ...)")
+        if isinstance(v, (Arr, ArrayExpr)):
+            return "this needs a scalar: index an element (a[i]) or reduce the array (a.sum())"
         return ""
 
     # constants and names ------------------------------------------------
@@ -177,7 +180,12 @@ class Expressions:
             if callable(g):
                 return ModuleRef(f"{base.name}.{attr}", g)
             raise self.cx.err(node, f"{base.name}.{attr} cannot be used in compiled code")
-        if isinstance(base, Arr):
+        if isinstance(base, (Arr, ArrayExpr)):
+            handler = array_calls.ATTRIBUTES.get(attr)
+            if handler is not None:
+                return handler(self, base, attr, node)
+            if attr in array_calls.METHODS:
+                return MethodRef(base, attr)
             if attr == "shape":
                 return TupleVal(base.shape)
             if attr == "ndim":
@@ -189,7 +197,7 @@ class Expressions:
                 for s in base.shape:
                     v = ops.binary(self.cx, "*", v, s)
                 return v
-            if attr in ("copy",):
+            if attr in ("copy",) and isinstance(base, Arr):
                 return MethodRef(base, attr)
             raise self.cx.err(node, f"array attribute .{attr} is not supported",
                               hint="use .shape, .ndim, .size, .dtype, len(a) or element indexing")
@@ -227,10 +235,52 @@ class Expressions:
                 return base.items[k.const]
             except IndexError:
                 raise self.cx.err(node.slice, "tuple index out of range") from None
+        if isinstance(base, ArrayExpr) or (isinstance(base, Arr) and
+                                           not self.is_element_index(node.slice)):
+            return self.array_hook("subscript", node)(self, base, node)
         if isinstance(base, Arr):
             idx = self.index_list(node.slice)
             return self.arrays.read(base, idx, node)
         raise self.cx.err(node, f"{self.describe_obj(base)} cannot be indexed")
+
+    def is_element_index(self, sl) -> bool:
+        """Whether a subscript's index selects single elements (no slice,
+        None, ... or array among its items)."""
+        items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        return all(self._element_item(it) for it in items)
+
+    def _element_item(self, it) -> bool:
+        """Whether one index item is a scalar: from its syntax where that
+        tells, else by evaluating it (names, attributes and other calls have
+        no side effects in compiled code)."""
+        if isinstance(it, (ast.Slice, ast.Starred)):
+            return False
+        if isinstance(it, ast.Constant):
+            return it.value is not None and it.value is not Ellipsis
+        if isinstance(it, ast.UnaryOp):
+            return self._element_item(it.operand)
+        if isinstance(it, ast.BinOp) and not isinstance(it.op, ast.MatMult):
+            return self._element_item(it.left) and self._element_item(it.right)
+        if isinstance(it, ast.Subscript) and isinstance(it.value, ast.Name):
+            base = self.scope.env.get(it.value.id)
+            if isinstance(base, Arr):
+                return self.is_element_index(it.slice)
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+                it.func.id in ("int", "min", "max", "len", "abs", "round") and \
+                it.func.id not in self.scope.env:
+            return it.func.id == "len" or all(self._element_item(a) for a in it.args)
+        v = self.ev(it)
+        if isinstance(v, (Arr, ArrayExpr)) or v is None or v is Ellipsis:
+            return False
+        if isinstance(v, TupleVal):
+            return not any(isinstance(x, (Arr, ArrayExpr)) or x is None for x in v.items)
+        return True
+
+    def array_hook(self, name, node):
+        handler = array_calls.HOOKS.get(name)
+        if handler is None:
+            raise self.cx.err(node, f"array {name} is not supported")
+        return handler
 
     def index_list(self, sl):
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
@@ -252,17 +302,41 @@ class Expressions:
 
     # operators -----------------------------------------------------------------
     def _ev_BinOp(self, node):
+        if isinstance(node.op, ast.MatMult):
+            x, y = self.ev(node.left), self.ev(node.right)
+            self.cx.cur_node = node
+            return self.array_hook("matmul", node)(self, x, y, node)
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise self.cx.err(node, f"operator {type(node.op).__name__} is not supported")
-        a = self.ev_val(node.left, "a scalar operand")
-        b = self.ev_val(node.right, "a scalar operand")
+        a = self.ev(node.left)
+        b = self.ev(node.right)
         self.cx.cur_node = node
+        if _is_array(a) or _is_array(b):
+            return self.array_code.binary(op, a, b, node)
+        a = self.scalar(a, node.left, "a scalar operand")
+        b = self.scalar(b, node.right, "a scalar operand")
         return ops.binary(self.cx, op, a, b)
 
+    def scalar(self, v, node, what="a scalar value") -> Val:
+        """v, which must be a scalar value (a located error otherwise)."""
+        if isinstance(v, Val):
+            return v
+        raise self.cx.err(node, f"expected {what}, got {self.describe_obj(v)}",
+                          hint=self.obj_hint(v))
+
     def _ev_UnaryOp(self, node):
-        v = self.ev_val(node.operand)
+        v = self.ev(node.operand)
         self.cx.cur_node = node
+        if _is_array(v):
+            if isinstance(node.op, ast.Not):
+                raise self.cx.err(node, "the truth value of an array with more than one "
+                                        "element is ambiguous",
+                                  hint="use np.logical_not(a), a.any() or a.all()")
+            fn = {ast.USub: ops.negate, ast.Invert: ops.invert,
+                  ast.UAdd: lambda cx, x: x}[type(node.op)]
+            return self.array_code.unary(fn, v, node)
+        v = self.scalar(v, node.operand)
         if isinstance(node.op, ast.Not):
             t = ops.truth(self.cx, v)
             out = Val(ir.Not(t.node), PY_BOOL, risky=t.risky,
@@ -281,7 +355,22 @@ class Expressions:
         raise self.cx.err(node, "unsupported unary operator")
 
     def _ev_Compare(self, node):
-        left = self.ev_val(node.left)
+        left = self.ev(node.left)
+        if _is_array(left) or (len(node.ops) == 1 and _may_be_array(node.comparators[0])):
+            if len(node.ops) != 1:
+                raise self.cx.err(node, "a chained comparison of arrays is ambiguous in NumPy",
+                                  hint="combine the comparisons with &: (a < b) & (b < c)")
+            right = self.ev(node.comparators[0])
+            op = _CMPOPS.get(type(node.ops[0]))
+            self.cx.cur_node = node
+            if op is not None and (_is_array(left) or _is_array(right)):
+                return self.array_code.compare(op, left, right, node)
+            if op is None:
+                raise self.cx.err(node, f"comparison {type(node.ops[0]).__name__} is not "
+                                        f"supported")
+            return self.cx.compare(op, self.scalar(left, node.left),
+                                   self.scalar(right, node.comparators[0]))
+        left = self.scalar(left, node.left)
         result = None
         for op_node, right_node in zip(node.ops, node.comparators):
             op = _CMPOPS.get(type(op_node))
@@ -362,6 +451,22 @@ class Expressions:
         return True
 
     # errors ---------------------------------------------------------------------
+
+
+def _is_array(v) -> bool:
+    return isinstance(v, (Arr, ArrayExpr))
+
+
+def _may_be_array(node) -> bool:
+    """Whether an expression may have an array value (anything but a
+    constant, or an operator of constants)."""
+    if isinstance(node, ast.Constant):
+        return False
+    if isinstance(node, ast.UnaryOp):
+        return _may_be_array(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _may_be_array(node.left) or _may_be_array(node.right)
+    return True
 
 
 def lookup_global(fn, name):

@@ -43,7 +43,9 @@ def arg_spec(value):
     """The specialization key of one argument value."""
     if isinstance(value, np.ndarray):
         refuse_masked(value, "@pipeline")
-        return ("array", value.dtype.str, value.ndim)
+        # the axes of size 1 decide NumPy broadcasting, which is compiled
+        return ("array", value.dtype.str, value.ndim,
+                tuple(k for k, n in enumerate(value.shape) if n == 1))
     if isinstance(value, np.generic):     # before float: np.float64 is a float subclass
         return ("np", value.dtype.str)
     if isinstance(value, bool):
@@ -62,8 +64,9 @@ def _matcher(key):
     """A test that a value has argument key `key` (see arg_spec), for values
     of exactly the types arg_spec names."""
     if key[0] == "array":
-        dtype, ndim = np.dtype(key[1]), key[2]
-        return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim
+        dtype, ndim, ones = np.dtype(key[1]), key[2], key[3]
+        return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim and \
+            tuple(k for k, n in enumerate(v.shape) if n == 1) == ones
     if key[0] == "np":
         dtype = np.dtype(key[1])
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
@@ -90,7 +93,7 @@ def _static_key(shapes: dict, params: dict):
 
 def builder_spec(key):
     if key[0] == "array":
-        return ("array", np.dtype(key[1]), key[2])
+        return ("array", np.dtype(key[1]), key[2], key[3])
     if key[0] == "np":
         return ("np", np.dtype(key[1]))
     return key

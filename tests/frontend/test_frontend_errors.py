@@ -106,8 +106,11 @@ def array_in_loop(a):
     return a
 
 
-def vector_op(a):
-    return a * 2
+def vector_op_in_loop(a):
+    s = 0
+    for i in range(3):
+        s += (a * 2)[i]
+    return s
 
 
 def state_two_depths(a):
@@ -170,8 +173,8 @@ def test_array_created_in_loop():
     expect(array_in_loop, "np.zeros(3)", "outside loops")
 
 
-def test_whole_array_operation():
-    expect(vector_op, "a * 2", "array")
+def test_whole_array_operation_in_a_loop():
+    expect(vector_op_in_loop, "a * 2", "outside loops")
 
 
 def test_state_updated_at_two_depths():

@@ -1,0 +1,119 @@
+"""NumPy-style array code: named arrays as array values (views), element-wise
+operators, and array values stored as Funcs when they are named or returned."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from . import ops
+from .arrayexpr import ArrayExpr, element_node, lift
+from .values import Arr, Val
+
+
+class ArrayCode:
+    """Array values (arrayexpr.ArrayExpr) of whole-array code.
+
+    Reads elements of named arrays through `defs` (their current Func
+    version, the read noted so that a later write makes a new version);
+    stores array values as Funcs made by `emitter`; array code runs
+    outside loops (`state`).
+    """
+
+    def __init__(self, cx, state, emitter, defs):
+        self.cx, self.state, self.emitter, self.defs = cx, state, emitter, defs
+
+    # array values -------------------------------------------------------------------------
+    def outside_loops(self, node, what="whole-array operations"):
+        if self.state.loops:
+            raise self.cx.err(node, f"{what} are compiled outside loops only",
+                              hint="index single elements inside the loop (a[i]), or move the "
+                                   "array statement out of the loop")
+
+    def as_array(self, v, node):
+        """An Arr or ArrayExpr as an ArrayExpr; None for anything else."""
+        if isinstance(v, ArrayExpr):
+            return v
+        if isinstance(v, Arr):
+            self.outside_loops(node)
+            return self.view_of(v, node)
+        return None
+
+    def view_of(self, arr: Arr, node) -> ArrayExpr:
+        """The whole of a named array as an array value (its elements read
+        when the value is used, from the version current then)."""
+        return ArrayExpr(arr.shape, arr.ty, lambda idx: self.read_element(arr, idx), node,
+                         view=(arr, lambda idx: list(idx)))
+
+    def read_element(self, arr: Arr, idx) -> Val:
+        """arr[idx] for int32 index nodes known to be in range."""
+        if arr.kind == "input":
+            v = self.defs.element_call(arr, list(idx))
+        else:
+            self.defs.ensure_defined(arr)
+            v = self.defs.element_call(arr, list(idx))
+            self.defs.note_read(arr, v.node, list(idx))
+        t = v.ty
+        if t.is_int():
+            it = t.ir()
+            v.set_range(it.min_value(), it.max_value())
+        return v
+
+    # operators ----------------------------------------------------------------------------
+    def operands(self, values, node):
+        """Arrays among values as ArrayExprs; scalars as they are (a value
+        that is neither is a located error)."""
+        out = []
+        for v in values:
+            a = self.as_array(v, node)
+            if a is not None:
+                out.append(a)
+            elif isinstance(v, Val):
+                out.append(v)
+            else:
+                raise self.cx.err(node, f"unsupported operand {type(v).__name__}")
+        return out
+
+    def binary(self, op, a, b, node):
+        x, y = self.operands([a, b], node)
+        return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node)
+
+    def compare(self, op, a, b, node):
+        x, y = self.operands([a, b], node)
+        return lift(self.cx, lambda cx, p, q: cx.compare(op, p, q), [x, y], node)
+
+    def unary(self, fn, a, node):
+        (x,) = self.operands([a], node)
+        return lift(self.cx, lambda cx, p: fn(cx, p), [x], node)
+
+    # storing ------------------------------------------------------------------------------
+    def materialize(self, value, name, node) -> Arr:
+        """The array value stored as a new array (a Func with a pure
+        definition) named `name`; a view of a whole named array is that array."""
+        if isinstance(value, Arr):
+            return value
+        if value.view is not None and is_whole_view(value):
+            return value.view[0]
+        self.outside_loops(node)
+        arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
+        f = self.emitter.new_func(name, arr)
+        vars_ = [self.defs.axis_var(arr, k) for k in range(arr.ndim)]
+        self.cx.cur_node = node
+        v = value.elem([x.node for x in vars_])
+        n = element_node(self.cx, v, arr.ty)
+        self.emitter.define(f, tuple(reversed(vars_)), (n,), [], None, arr.loc, pure=True,
+                            label=name)
+        self.defs.mark_emitted([n], f)
+        arr.func = f
+        arr.defined = True
+        arr.versions.append(f)
+        return arr
+
+
+def is_whole_view(value: ArrayExpr) -> bool:
+    """Whether a view is its array, whole (the identity index map)."""
+    arr, to_base = value.view
+    if arr.ndim != value.ndim:
+        return False
+    probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(arr.ndim)]
+    mapped = to_base(probe)
+    return all(isinstance(m, ir.Variable) and m.name == p.name for m, p in zip(mapped, probe)) \
+        and all(s is t for s, t in zip(value.shape, arr.shape))

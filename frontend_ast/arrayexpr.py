@@ -1,0 +1,154 @@
+"""Array values of NumPy-style code: an array that is not stored under its
+own Func (yet) is its shape, its element type and its elements as a
+function of an index. Element-wise operations compose these functions
+(fusion: no temporary arrays); broadcasting follows NumPy's rules."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from . import ops
+from .values import Val, fresh
+
+
+class ArrayExpr:
+    """An array-valued expression.
+
+    Fields:
+      shape  [Val] the sizes, NumPy axis order (Python ints, call-time static)
+      ty     the element Ty (a NumPy dtype)
+      elem   fn([index node]) -> Val: the element at an index (int32 nodes,
+             NumPy axis order, each in range of its axis)
+      view   (Arr, to_base) when the array is a view of a named array:
+             to_base([index node]) -> [index node of the array]; None for a
+             new array (the result of an operation)
+      node   the AST node the value comes from (errors are located there)
+    """
+
+    def __init__(self, shape, ty, elem, node, view=None):
+        self.shape = list(shape)
+        self.ty = ty
+        self.elem = elem
+        self.node = node
+        self.view = view
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"<ArrayExpr {self.ty!r} {self.ndim}-D{' view' if self.view else ''}>"
+
+
+def size_is(v: Val, n: int) -> bool:
+    """Whether a size is the constant n."""
+    return v.is_const and v.const == n
+
+
+def same_size(cx, a: Val, b: Val) -> bool:
+    """Whether two sizes are provably equal (constants, or equal affine forms)."""
+    if a is b:
+        return True
+    if a.is_const and b.is_const:
+        return a.const == b.const
+    ea = next((x for x in a.lbs if x in a.ubs), None)
+    eb = next((x for x in b.lbs if x in b.ubs), None)
+    return ea is not None and ea == eb
+
+
+def broadcast_shapes(cx, shapes, node) -> list:
+    """The broadcast shape of several shapes (NumPy's rule: right-aligned, a
+    size-1 axis stretches). Sizes not known to be equal or 1 at compile time
+    are checked equal at call time (ValueError, as NumPy, where they differ)."""
+    nd = max((len(s) for s in shapes), default=0)
+    out = []
+    for k in range(nd):
+        sizes = [s[len(s) - nd + k] for s in shapes if len(s) - nd + k >= 0]
+        chosen = None
+        for s in sizes:
+            if size_is(s, 1):
+                continue
+            if chosen is None:
+                chosen = s
+            elif not same_size(cx, chosen, s):
+                if chosen.is_const and s.is_const:
+                    raise cx.err(node, f"operands could not be broadcast together with shapes "
+                                       f"{_shape_text(shapes)}")
+                cx.static_checks.append(_EqualSizes(chosen, s, shapes, cx.smap.loc(node)))
+        out.append(chosen if chosen is not None else sizes[0])
+    return out
+
+
+def _shape_text(shapes) -> str:
+    def one(s):
+        items = [str(v.const) if v.is_const else "n" for v in s]
+        return "(" + ",".join(items) + ("," if len(items) == 1 else "") + ")"
+    return " ".join(one(s) for s in shapes)
+
+
+class _EqualSizes:
+    """Call-time check that two broadcast sizes are equal (ValueError as
+    NumPy's; a size that is 1 only at run time is refused by the same error,
+    since the broadcast was decided when compiling)."""
+
+    def __init__(self, a, b, shapes, loc):
+        self.a, self.b, self.shapes, self.loc = a, b, shapes, loc
+
+    def __call__(self, env):
+        x, y = self.a.static(env), self.b.static(env)
+        if x != y:
+            where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""
+            extra = " (a size that is 1 only at run time is not broadcast by compiled code)" \
+                if 1 in (x, y) else ""
+            raise ValueError(f"operands could not be broadcast together: sizes {x} and {y}"
+                             f"{extra}{where}")
+
+
+def broadcast_index(operand_shape, idx):
+    """The index of an operand of shape operand_shape at the broadcast
+    index idx (right-aligned; a size-1 axis is read at 0)."""
+    k = len(operand_shape)
+    if k == 0:
+        return []
+    tail = list(idx[len(idx) - k:])
+    return [ir.index(0) if size_is(s, 1) else i for s, i in zip(operand_shape, tail)]
+
+
+def placeholder(ty) -> Val:
+    """An element of type ty with an unknown value (for result types)."""
+    v = Val(ir.Variable(ty.ir(), fresh("elem")), ty)
+    if ty.is_int():
+        it = ty.ir()
+        v.set_range(it.min_value(), it.max_value())
+    return v
+
+
+def lift(cx, fn, operands, node):
+    """fn applied element-wise: operands are Vals (scalars, broadcast) and
+    ArrayExprs; fn(cx, *element Vals) -> Val is the scalar operation. A
+    scalar result when no operand is an array."""
+    arrays = [o for o in operands if isinstance(o, ArrayExpr)]
+    if not arrays:
+        return fn(cx, *operands)
+    shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    probe = [placeholder(o.ty) if isinstance(o, ArrayExpr) else o for o in operands]
+    cx.cur_node = node
+    ty = fn(cx, *probe).ty
+
+    def elem(idx):
+        vals = [o.elem(broadcast_index(o.shape, idx)) if isinstance(o, ArrayExpr) else o
+                for o in operands]
+        cx.cur_node = node
+        out = fn(cx, *vals)
+        if out.ty != ty:
+            raise cx.err(node, f"internal error: element type {out.ty!r} differs from the "
+                               f"array's {ty!r}")
+        return out
+
+    return ArrayExpr(shape, ty, elem, node)
+
+
+def element_node(cx, v: Val, ty) -> ir.Expr:
+    """The IR of an element value stored in an array of type ty."""
+    if v.ty != ty:
+        v = ops.cast_to(cx, v, ty)
+    return ops.node_of(cx, v)

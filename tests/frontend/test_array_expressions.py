@@ -1,0 +1,113 @@
+"""Whole-array expressions: element-wise operators with NumPy broadcasting
+and NEP 50 promotion, stored when named or returned, compared with plain
+Python on the same inputs."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.frontend.frontend_check import check
+
+
+@ph.pipeline
+def chain(a, b):
+    c = a * 2 + b
+    d = (c - 1.5) * c
+    return d
+
+
+@ph.pipeline
+def scalar_weak(a, k):
+    return (a + 1) * k - a // 3
+
+
+@ph.pipeline
+def compare_neg(a, b):
+    return -a < b
+
+
+@ph.pipeline
+def mixed_types(a, b):
+    return a * b + 1
+
+
+@ph.pipeline
+def snapshot(a):
+    b = a.copy()
+    c = b + 1
+    b[0] = 100
+    return c, b
+
+
+@ph.pipeline
+def bits(a, b):
+    return (a & b) ^ ~a | (a >> 1)
+
+
+@ph.pipeline
+def sum_of_named(a):
+    t = a * a
+    u = t + a
+    s = 0
+    for i in range(len(u)):
+        s += u[i]
+    return s
+
+
+def test_chain_broadcast_rows():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    check(chain, a, np.linspace(0, 1, 4).astype(np.float32))
+    check(chain, a, a)
+
+
+def test_broadcast_size_one_axes_specialize():
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    check(chain, a, np.ones((3, 1)))
+    check(chain, a, np.ones((1, 4)))
+    check(chain, np.ones((3, 1)), np.arange(4.0))
+
+
+def test_broadcast_mismatch_raises_value_error():
+    with pytest.raises(ValueError):
+        chain(np.ones((3, 4)), np.ones(5))
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int16, np.int64, np.float32, np.float64])
+def test_weak_python_scalars(dt):
+    a = np.arange(20).astype(dt)
+    check(scalar_weak, a, 3)
+    check(scalar_weak, a, 2.5)
+
+
+def test_comparison_and_negation():
+    check(compare_neg, np.arange(6, dtype=np.int16), np.int16(-2))
+    check(compare_neg, np.arange(6, dtype=np.int16), np.arange(6, dtype=np.int16) - 4)
+
+
+@pytest.mark.parametrize("ta,tb", [(np.uint8, np.int8), (np.int32, np.float32),
+                                   (np.uint16, np.float64), (np.bool_, np.uint8)])
+def test_promotion(ta, tb):
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 100, 17).astype(ta)
+    b = rng.integers(0, 50, 17).astype(tb)
+    check(mixed_types, a, b)
+
+
+def test_named_value_is_a_snapshot():
+    check(snapshot, np.arange(5.0))
+
+
+def test_bitwise_operators():
+    rng = np.random.default_rng(2)
+    check(bits, rng.integers(0, 255, 30).astype(np.uint8), rng.integers(0, 255, 30).astype(np.uint8))
+    check(bits, rng.integers(-99, 99, 30).astype(np.int32), np.int32(7))
+
+
+def test_named_values_read_by_loops():
+    check(sum_of_named, np.arange(10, dtype=np.int64))
+    check(sum_of_named, np.arange(10, dtype=np.float32))
+
+
+def test_named_value_is_a_func():
+    a = np.arange(6.0)
+    sum_of_named(a)
+    assert "t" in sum_of_named.funcs and "u" in sum_of_named.funcs
