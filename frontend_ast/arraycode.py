@@ -2,11 +2,20 @@
 operators, and array values stored as Funcs when they are named or returned."""
 from __future__ import annotations
 
+import operator
+
 from pyhalide import ir
 
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, lift
 from .values import Arr, Val
+
+_PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                     "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
+                     "**": operator.pow, "<<": operator.lshift, ">>": operator.rshift,
+                     "&": operator.and_, "|": operator.or_, "^": operator.xor,
+                     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+                     "==": operator.eq, "!=": operator.ne}
 
 
 class ArrayCode:
@@ -74,11 +83,13 @@ class ArrayCode:
 
     def binary(self, op, a, b, node):
         x, y = self.operands([a, b], node)
-        return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node)
+        return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node,
+                    probe=_PYTHON_OPERATORS[op])
 
     def compare(self, op, a, b, node):
         x, y = self.operands([a, b], node)
-        return lift(self.cx, lambda cx, p, q: cx.compare(op, p, q), [x, y], node)
+        return lift(self.cx, lambda cx, p, q: cx.compare(op, p, q), [x, y], node,
+                    probe=_PYTHON_OPERATORS[op])
 
     def unary(self, fn, a, node):
         (x,) = self.operands([a], node)

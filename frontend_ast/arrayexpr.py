@@ -4,6 +4,8 @@ function of an index. Element-wise operations compose these functions
 (fusion: no temporary arrays); broadcasting follows NumPy's rules."""
 from __future__ import annotations
 
+import numpy as np
+
 from pyhalide import ir
 
 from . import ops
@@ -122,14 +124,22 @@ def placeholder(ty) -> Val:
     return v
 
 
-def lift(cx, fn, operands, node):
+def lift(cx, fn, operands, node, probe=None):
     """fn applied element-wise: operands are Vals (scalars, broadcast) and
     ArrayExprs; fn(cx, *element Vals) -> Val is the scalar operation. A
-    scalar result when no operand is an array."""
+    scalar result when no operand is an array.
+
+    `probe`, the NumPy function of the operation, is called at call time on
+    empty arrays of the operands' dtypes and the Python-number operands'
+    values, so that what NumPy raises for the operands themselves (a Python
+    int out of range of the array's dtype: OverflowError) is raised whether
+    or not any element is computed."""
     arrays = [o for o in operands if isinstance(o, ArrayExpr)]
     if not arrays:
         return fn(cx, *operands)
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    if probe is not None and any(_weak_static(o) for o in operands):
+        cx.static_checks.append(_ProbeNumpy(probe, operands))
     probe = [placeholder(o.ty) if isinstance(o, ArrayExpr) else o for o in operands]
     cx.cur_node = node
     ty = fn(cx, *probe).ty
@@ -145,6 +155,28 @@ def lift(cx, fn, operands, node):
         return out
 
     return ArrayExpr(shape, ty, elem, node)
+
+
+def _weak_static(v) -> bool:
+    return isinstance(v, Val) and v.ty.weak and v.ty.kind == "int" and v.static is not None
+
+
+class _ProbeNumpy:
+    """Call-time check: NumPy's operation on empty arrays of the array
+    operands' dtypes and the static scalar operands' values (raising what
+    NumPy raises for them)."""
+
+    def __init__(self, probe, operands):
+        self.probe = probe
+        self.args = [("array", o.ty.dtype) if isinstance(o, ArrayExpr) else
+                     (("static", o.static) if o.static is not None else ("sample", o.ty.sample(1)))
+                     for o in operands]
+
+    def __call__(self, env):
+        vals = [np.empty(0, x) if kind == "array" else (x(env) if kind == "static" else x)
+                for kind, x in self.args]
+        with np.errstate(all="ignore"):
+            self.probe(*vals)
 
 
 def element_node(cx, v: Val, ty) -> ir.Expr:

@@ -268,9 +268,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
     if rt.is_float():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
         x, y = an.node, bn.node
-        q = ir.Call(x.type, "floor", (ir.Div(x, y),), ir.INTRINSIC)
-        node = q if op == "//" else ir.Mod(x, y)
-        out = Val(node, rt)
+        out = Val(float_divmod(x, y)[0 if op == "//" else 1], rt)
         if both_weak:
             out = _zero_div_check(cx, out, b, y, "float floor division by zero" if op == "//"
                                   else "float modulo")
@@ -308,6 +306,34 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
             out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64")
         out = _zero_div_check(cx, out, b, y, "integer division or modulo by zero")
     return out
+
+
+def float_divmod(x, y):
+    """(x // y, x % y) of floats as NumPy's npy_divmod and Python's float
+    divmod compute them: from C fmod, the quotient snapped to an integer,
+    the signs of zero results from the operands; a zero divisor gives x / y
+    and fmod's NaN (Python raises before: _zero_div_check)."""
+    t = x.type
+
+    def c(v):
+        return ir.Const(t, v)
+
+    def call(name, *args):
+        return ir.Call(t, name, args, ir.INTRINSIC)
+
+    mod0 = call("fmod", x, y)
+    div0 = ir.Div(ir.Sub(x, mod0), y)
+    nonzero_mod = ir.NE(mod0, c(0.0))             # true for NaN, as C's `if (mod)`
+    adjust = ir.And(nonzero_mod, ir.NE(ir.LT(y, c(0.0)), ir.LT(mod0, c(0.0))))
+    mod = ir.Select(adjust, ir.Add(mod0, y),
+                    ir.Select(nonzero_mod, mod0, call("copysign", c(0.0), y)))
+    div = ir.Select(adjust, ir.Sub(div0, c(1.0)), div0)
+    fl = call("floor", div)
+    snapped = ir.Select(ir.GT(ir.Sub(div, fl), c(0.5)), ir.Add(fl, c(1.0)), fl)
+    floordiv = ir.Select(ir.NE(div, c(0.0)), snapped, call("copysign", c(0.0), ir.Div(x, y)))
+    zero_divisor = ir.EQ(y, c(0.0))
+    return (ir.Select(zero_divisor, ir.Div(x, y), floordiv),
+            ir.Select(zero_divisor, mod0, mod))
 
 
 def _floordiv_range(op, a: Val, b: Val):
@@ -383,6 +409,10 @@ def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
         rt = result_ty(op, a.ty, b.ty)
     except UnsupportedType as e:
         raise cx.error(f"cannot compare {a.ty.describe()} with {b.ty.describe()} ({e})")
+    mixed = _uint64_signed(cx, op, a, b)
+    if mixed is not None:
+        return Val(mixed, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
+                   const=const2(_PYOP[op], a, b), facts=facts)
     cmp_ty = _compare_type(cx, a, b)
     an, bn = _compare_operand(cx, a, cmp_ty), _compare_operand(cx, b, cmp_ty)
     if cmp_ty.is_bool() and op in ("<", "<=", ">", ">="):
@@ -390,6 +420,39 @@ def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
     node = _IROP[op](an, bn)
     return Val(node, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
                const=const2(_PYOP[op], a, b), facts=facts)
+
+
+def _uint64_signed(cx, op, a: Val, b: Val):
+    """a op b exactly where one operand is a uint64 and the other a signed
+    integer that may be negative (NumPy 2 compares these exactly; neither
+    type holds both): a negative signed value decides the result by its
+    sign, else both compare as uint64. None for other operand types."""
+    def unsigned64(t):
+        return not t.weak and t.is_int() and not t.is_bool() and t.ir().is_uint() and \
+            t.ir().bits == 64
+
+    def signed(v):
+        t = v.ty
+        return is_int_like(t) and not t.is_bool() and (t.weak or not t.ir().is_uint()) and \
+            (v.lo is None or v.lo < 0)
+
+    if unsigned64(a.ty) and signed(b):
+        s, flipped = b, False
+    elif unsigned64(b.ty) and signed(a):
+        s, flipped = a, True
+    else:
+        return None
+    u64 = ir.UInt(64)
+    an, bn = cast(u64, node_of(cx, a)), cast(u64, node_of(cx, b))
+    sn = node_of(cx, s)
+    if s.ty.weak:
+        sn = py_int_node(cx, s, ir.Int(64))
+    negative = ir.LT(sn, ir.Const(sn.type, 0))
+    # the unsigned operand is greater than a negative one
+    unsigned_greater = {"<": False, "<=": False, ">": True, ">=": True, "==": False,
+                        "!=": True}[op] if not flipped else \
+        {"<": True, "<=": True, ">": False, ">=": False, "==": False, "!=": True}[op]
+    return ir.Select(negative, ir.Const(ir.Bool(), unsigned_greater), _IROP[op](an, bn))
 
 
 def _compare_type(cx, a: Val, b: Val) -> ir.Type:

@@ -329,7 +329,7 @@ _UNARY_FLOAT = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos":
                 "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
                 "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "floor": "floor",
                 "ceil": "ceil", "round": "roundeven", "trunc": "trunc"}
-_BINARY_FLOAT = {"pow": "pow", "atan2": "atan2"}
+_BINARY_FLOAT = {"pow": "pow", "atan2": "atan2", "copysign": "copysign", "fmod": "fmod"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | {
     "abs", "is_nan", "is_inf", "is_finite", "likely"}
 
@@ -344,6 +344,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         if not result_type.is_float():
             raise CodegenError(f"intrinsic {name} must return a float type, not {result_type}")
         vals = [cast(b, a, t, result_type.with_lanes(t.lanes)) for a, t in zip(args, arg_types)]
+        if name == "fmod":              # C fmod: LLVM's frem
+            return b.frem(vals[0], vals[1])
         llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT[name]
         return _float_intrinsic(b, llname, vals)
     if len(args) != 1:

@@ -71,8 +71,8 @@ from .simplify import simplify
 # if_then_else whose branches use only these may evaluate both branches.
 _TOTAL_INTRINSICS = frozenset({
     "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "tanh", "floor", "ceil", "round", "trunc", "pow", "atan2", "abs", "is_nan", "is_inf",
-    "is_finite", "likely", "if_then_else"})
+    "tanh", "floor", "ceil", "round", "trunc", "pow", "atan2", "copysign", "fmod", "abs",
+    "is_nan", "is_inf", "is_finite", "likely", "if_then_else"})
 
 _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir.BitOr,
            ir.BitXor, ir.Shl, ir.Shr, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or)

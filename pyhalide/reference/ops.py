@@ -116,7 +116,8 @@ _FLOAT_UNARY = {
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
     "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc,
 }
-_FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power}
+_FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
+                 "fmod": np.fmod}
 _CLASSIFY = {"is_nan": np.isnan, "is_inf": np.isinf, "is_finite": np.isfinite}
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {"abs"}
 
