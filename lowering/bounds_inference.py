@@ -62,16 +62,18 @@ def _stage_exprs(d: ir.Definition) -> list:
     return list(d.args) + list(d.values) + list(d.predicates)
 
 
-def _runs(d: ir.Definition):
+def _runs(d: ir.Definition, scope=None):
     """The condition under which a stage runs at all: each RVar's extent is
-    positive (None: provably always). A Python loop over an empty range
-    touches nothing, so the accesses of a stage that may not run extend a
-    region only under this condition."""
-    conds = []
-    for rv in d.schedule.rvars:
-        c = _s(ir.GT(rv.extent, ir.index(0)))
-        if not (isinstance(c, ir.Const) and c.value):
-            conds.append(c)
+    positive, and (given the stage's `scope` of variable intervals) each
+    pure Var's interval is not empty (None: provably always). A Python loop
+    over an empty range touches nothing, so the accesses of a stage that may
+    not run extend a region only under this condition."""
+    conds = [ir.GT(rv.extent, ir.index(0)) for rv in d.schedule.rvars]
+    for a in d.args if scope is not None else ():
+        iv = scope.get(a.name) if isinstance(a, ir.Variable) else None
+        if iv is not None and iv.lo is not None and iv.hi is not None:
+            conds.append(ir.LE(iv.lo, iv.hi))
+    conds = [c for c in map(_s, conds) if not (isinstance(c, ir.Const) and c.value)]
     return ir.conjunction(conds) if conds else None
 
 
@@ -504,8 +506,9 @@ class _Bounds:
                 calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
                 if not calls:
                     continue
-                bounds = BoundsOf(self._stage_scope(name, index, root), obligations)
-                runs = _runs(d)
+                scope = self._stage_scope(name, index, root)
+                bounds = BoundsOf(scope, obligations)
+                runs = _runs(d, scope)
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(a)

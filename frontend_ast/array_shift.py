@@ -1,0 +1,166 @@
+"""np.roll, np.repeat and np.diff of array values: index arithmetic over
+their source (no copy), NumPy's shapes and dtypes."""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from pyhalide import ir
+
+from . import array_calls, ops
+from .arrayexpr import ArrayExpr
+from .types import PY_INT
+from .values import Val, const_val
+
+
+def _args(b, fn, node, names, required):
+    """The call's arguments by parameter name (positional, then keywords);
+    a located error for unknown keywords or missing arguments."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(names):
+        raise b.cx.err(node, f"{fn.__name__}() takes at most {len(names)} positional arguments "
+                             f"here")
+    out = dict(zip(names, (b.ev(a) for a in node.args)))
+    for k in node.keywords:
+        if k.arg not in names or k.arg in out:
+            raise b.cx.err(k, f"keyword {k.arg!r} of np.{fn.__name__} is not supported",
+                           hint=f"supported: {', '.join(names)}")
+        out[k.arg] = b.ev(k.value)
+    for n in names[:required]:
+        if n not in out:
+            raise b.cx.err(node, f"np.{fn.__name__}() needs {n!r}")
+    return out
+
+
+def _source(b, v, node, fn) -> ArrayExpr:
+    a = b.array_code.as_array(v, node)
+    if a is None:
+        raise b.cx.err(node, f"np.{fn.__name__}() of {b.describe_obj(v)} is not supported",
+                       hint="pass an array")
+    return a
+
+
+def _static_int(b, v, node, what) -> Val:
+    if not isinstance(v, Val) or not v.ty.is_int() or v.ty.is_bool() or not v.is_static:
+        raise b.cx.err(node, f"{what} must be an integer known before the arrays are read "
+                             f"(a constant, a scalar argument or a size)")
+    return ops.to_python_int(b.cx, v) if v.ty.kind != "int" else v
+
+
+def _axis(b, v, ndim, node, fn) -> int | None:
+    if v is None or (isinstance(v, Val) and v.is_const and v.const is None):
+        return None
+    if not (isinstance(v, Val) and v.is_const and isinstance(v.const, int)):
+        raise b.cx.err(node, f"the axis of np.{fn.__name__} must be a constant integer")
+    k = v.const
+    if not -ndim <= k < ndim:
+        raise b.cx.err(node, f"axis {k} is out of bounds for array of dimension {ndim}")
+    return k % ndim
+
+
+def _flat_1d(b, a: ArrayExpr, node, fn) -> ArrayExpr:
+    if a.ndim != 1:
+        raise b.cx.err(node, f"np.{fn.__name__} without an axis flattens the array: supported "
+                             f"for 1-D arrays", hint="give axis=")
+    return a
+
+
+def _index64(n):
+    return ops.cast(ir.Int(64), n)
+
+
+@array_calls.function(np.roll)
+def roll(b, fn, node):
+    args = _args(b, fn, node, ("a", "shift", "axis"), 2)
+    src = _source(b, args["a"], node, fn)
+    b.cx.cur_node = node
+    axis = _axis(b, args.get("axis"), src.ndim, node, fn)
+    if axis is None:
+        src, axis = _flat_1d(b, src, node, fn), 0
+    shift = _static_int(b, args["shift"], node, "the shift of np.roll")
+    n = src.shape[axis]
+    cx = b.cx
+
+    def elem(idx):
+        i = _index64(idx[axis])
+        size = _index64(ops.node_of(cx, n))
+        s = _index64(ops.node_of(cx, shift))
+        # the element `shift` places back (IR integer Mod is Euclidean)
+        j = ir.Mod(ir.Sub(i, s), size)
+        out = list(idx)
+        out[axis] = ops.cast(ir.INDEX, j)
+        return src.elem(out)
+
+    return ArrayExpr(src.shape, src.ty, elem, node)
+
+
+@array_calls.function(np.repeat)
+def repeat(b, fn, node):
+    args = _args(b, fn, node, ("a", "repeats", "axis"), 2)
+    src = _source(b, args["a"], node, fn)
+    b.cx.cur_node = node
+    axis = _axis(b, args.get("axis"), src.ndim, node, fn)
+    if axis is None:
+        src, axis = _flat_1d(b, src, node, fn), 0
+    reps = _static_int(b, args["repeats"], node, "repeats")
+    if reps.is_const and reps.const < 0:
+        raise b.cx.err(node, "negative dimensions are not allowed")
+    cx = b.cx
+    cx.static_checks.append(_NonNegative(reps))
+    shape = list(src.shape)
+    shape[axis] = ops.binary(cx, "*", src.shape[axis], reps)
+
+    def elem(idx):
+        r = ops.cast(ir.INDEX, ops.node_of(cx, reps))
+        out = list(idx)
+        out[axis] = ir.Div(idx[axis], ir.Max(r, ir.index(1)))
+        return src.elem(out)
+
+    return ArrayExpr(shape, src.ty, elem, node)
+
+
+class _NonNegative:
+    def __init__(self, v):
+        self.v = v
+
+    def __call__(self, env):
+        if self.v.static(env) < 0:
+            raise ValueError("negative dimensions are not allowed")
+
+
+@array_calls.function(np.diff)
+def diff(b, fn, node):
+    args = _args(b, fn, node, ("a", "n", "axis"), 1)
+    src = _source(b, args["a"], node, fn)
+    b.cx.cur_node = node
+    n = args.get("n", const_val(1))
+    if not (isinstance(n, Val) and n.is_const and isinstance(n.const, int) and n.const >= 0):
+        raise b.cx.err(node, "n of np.diff must be a constant integer >= 0")
+    axis_v = args.get("axis", const_val(-1))
+    axis = _axis(b, axis_v, src.ndim, node, fn)
+    if axis is None:
+        raise b.cx.err(node, "np.diff needs an integer axis")
+    out = src
+    for _ in range(n.const):
+        out = _diff_once(b, out, axis, node)
+    return out
+
+
+def _diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
+    cx = b.cx
+    size = src.shape[axis]
+    shorter = ops.binary(cx, "-", size, const_val(1))
+    zero = Val(ir.Const(ir.Int(64), 0), PY_INT, 0, 0, static=lambda env: 0, const=0)
+    shape = list(src.shape)
+    shape[axis] = ops.select(cx, cx.compare("<", shorter, zero), zero, shorter, lazy=False)
+    boolean = src.ty.is_bool()
+
+    def elem(idx):
+        nxt = list(idx)
+        nxt[axis] = ir.Add(idx[axis], ir.index(1))
+        hi, lo = src.elem(nxt), src.elem(list(idx))
+        cx.cur_node = node
+        # NumPy: not_equal for booleans, subtract otherwise
+        return cx.compare("!=", hi, lo) if boolean else ops.binary(cx, "-", hi, lo)
+
+    return ArrayExpr(shape, src.ty, elem, node)
