@@ -7,7 +7,7 @@ import operator
 from pyhalide import ir
 
 from . import ops
-from .arrayexpr import ArrayExpr, element_node, lift
+from .arrayexpr import ArrayExpr, element_node, lift, same_size
 from .values import Arr, Val
 
 _PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
@@ -94,6 +94,23 @@ class ArrayCode:
     def unary(self, fn, a, node):
         (x,) = self.operands([a], node)
         return lift(self.cx, lambda cx, p: fn(cx, p), [x], node)
+
+    def merge(self, name, cond, a, b, node):
+        """The array a name holds after an `if` whose branches bound it to
+        a (condition true) and b: arrays of one dtype and shape merge into
+        a new array selecting between them."""
+        x, y = self.as_array(a, node), self.as_array(b, node)
+        same = x is not None and y is not None and x.ty == y.ty and x.ndim == y.ndim and \
+            all(same_size(self.cx, p, q) for p, q in zip(x.shape, y.shape))
+        if not same:
+            raise self.cx.err(node, f"{name!r} names arrays of different shapes or dtypes "
+                                    f"(or an array and a scalar) after the two branches",
+                              hint="give the array the same shape and dtype in both branches, "
+                                   "or bind it before the `if`")
+        truth = ops.truth(self.cx, cond)
+        value = lift(self.cx, lambda cx, p, q: ops.select(cx, truth, p, q, lazy=False), [x, y],
+                     node)
+        return self.materialize(value, name, node)
 
     # storing ------------------------------------------------------------------------------
     def materialize(self, value, name, node) -> Arr:

@@ -316,9 +316,14 @@ class Builder:
                 merged[name] = vt
             elif isinstance(vt, Val) and isinstance(ve, Val):
                 merged[name] = ops.select(self.cx, c, vt, ve)
-            elif isinstance(vt, Arr) or isinstance(ve, Arr):
-                raise self.cx.err(s, f"{name!r} names different arrays after the two branches",
-                                  hint="bind array names outside `if`s")
+            elif isinstance(vt, (Arr, ArrayExpr)) or isinstance(ve, (Arr, ArrayExpr)):
+                if not (_fresh_array(vt, env0, env_t) and _fresh_array(ve, env0, env_e)):
+                    raise self.cx.err(s, f"{name!r} names different arrays after the two "
+                                         f"branches, one of which is also known by another "
+                                         f"name (writes through one would change the other)",
+                                      hint=f"bind {name} to a new array in each branch "
+                                           f"(e.g. a.copy()), or bind it before the `if`")
+                merged[name] = self.array_code.merge(name, c, vt, ve, s)
             else:
                 merged[name] = UNBOUND
         self.scope.env = merged
@@ -327,6 +332,16 @@ class Builder:
             ae = alive_e if alive_e is not None else const_val(True)
             self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at),
                                               ops.truth(self.cx, ae), lazy=False)
+
+
+def _fresh_array(v, env_before, env_branch) -> bool:
+    """Whether a branch bound a name to an array it created and no other
+    name holds (merging it into a new array then aliases nothing)."""
+    if not isinstance(v, Arr) or v.kind != "local":
+        return False
+    if any(x is v for x in env_before.values()):
+        return False
+    return sum(1 for x in env_branch.values() if x is v) == 1
 
 
 def _shape_fn(name, k):

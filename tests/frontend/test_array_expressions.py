@@ -111,3 +111,46 @@ def test_named_value_is_a_func():
     a = np.arange(6.0)
     sum_of_named(a)
     assert "t" in sum_of_named.funcs and "u" in sum_of_named.funcs
+
+
+@ph.pipeline
+def branch_values(a, flip):
+    if flip:
+        x = a * -1
+    else:
+        x = a + 10
+    return x * 2
+
+
+@ph.pipeline
+def branch_then_write(a, n):
+    if n > 2:
+        x = a * 2
+    else:
+        x = a.copy()
+    x[0] = 7
+    return x, a
+
+
+@ph.pipeline
+def branch_aliases(a, b, c):
+    u = a.copy()
+    v = b.copy()
+    if c:
+        x = u
+    else:
+        x = v
+    x[0] = 5
+    return u, v
+
+
+def test_array_bound_in_both_branches():
+    for flip in (True, False):
+        check(branch_values, np.arange(5.0), flip)
+    for n in (1, 5):
+        check(branch_then_write, np.arange(4), n)
+
+
+def test_array_alias_bound_in_branches_is_refused():
+    with pytest.raises(ph.CompileError, match="also known by another name"):
+        branch_aliases(np.arange(3.0), np.arange(3.0), True)
