@@ -46,6 +46,7 @@ class Builder:
       defs      the Definitions (ensure_defined gives a returned array its Func)
       exprs     the Expressions: global_reads, describe_obj
       inputs    argument name -> ImageParam-backed Arr or Param
+      arg_vals  scalar argument name -> the Val it is bound to
     """
 
     def __init__(self, pf, arg_specs):
@@ -68,6 +69,7 @@ class Builder:
         self.def_log = self.emitter.def_log
         self.var_log = self.emitter.var_log
         self.inputs = {}
+        self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
         self._setup_inputs(arg_specs)
 
@@ -115,6 +117,7 @@ class Builder:
                     self.cx.sym_static[name] = _param_fn(name)
                     v.set_range(lo, hi, [Aff.sym(name)], [Aff.sym(name)])
                 self.inputs[name] = p
+                self.arg_vals[name] = v
                 self.scope.env[name] = v
             elif kind == "const":
                 val = spec[1]

@@ -155,6 +155,9 @@ class Specialization:
             slot = self._slot(r.func, [s.static for s in r.shape])
             return Out("array", slot=slot, index=0, ndim=r.ndim, name=r.name)
         if isinstance(r, Val):
+            arg = next((n for n, v in b.arg_vals.items() if v is r), None)
+            if arg is not None:         # the argument itself (a 0-d array stays one)
+                return Out("input", name=arg)
             if r.union:
                 # the alternative whose condition holds; each is computed only
                 # where its condition holds (its checks must not fire otherwise)
@@ -356,10 +359,11 @@ class Specialization:
                             for f, shape_fns in self.out_funcs]
         return self._layout
 
-    def run(self, args):
-        """Call on argument values. Binding them to the Funcs' inputs and
-        params and reading them back happen under the lock; the kernel runs
-        outside it, so calls from several threads run at once."""
+    def run(self, args, given=None):
+        """Call on argument values (`given`: the values as passed, which a
+        returned argument is; default args). Binding them to the Funcs'
+        inputs and params and reading them back happen under the lock; the
+        kernel runs outside it, so calls from several threads run at once."""
         call = None
         with self.lock:
             env = self.bind(args)
@@ -384,7 +388,7 @@ class Specialization:
                 k += len(dtypes)
         if self._converter is None:
             self._converter = self.converter(self.result)
-        return self._converter(outs, args, env)
+        return self._converter(outs, args if given is None else given, env)
 
     def _reported(self, env, fn, *args):
         """fn(*args), with compile and kernel errors in the user's terms."""

@@ -91,8 +91,7 @@ class PipelineFunction:
         return Specialization(self.parsed(), key, schedule=resolve_schedule(self))
 
     def _bind(self, args, kwargs):
-        """The argument values in parameter order; a 0-d array is taken as
-        the NumPy scalar it holds."""
+        """The argument values in parameter order."""
         if not kwargs and len(args) == self._plain_arity:
             values = list(args)
         else:
@@ -102,6 +101,12 @@ class PipelineFunction:
                 raise TypeError(f"{self.__name__}(): {e}") from None
             ba.apply_defaults()
             values = list(ba.arguments.values())
+        return values
+
+    @staticmethod
+    def _as_scalars(values):
+        """A 0-d array argument is computed with as the NumPy scalar it holds
+        (NumPy's arithmetic on it gives scalars); returned, it is the array."""
         return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
     def _specialization(self, values):
@@ -138,15 +143,16 @@ class PipelineFunction:
         """A call off the fast path: binding, and building and compiling a
         specialization when needed."""
         self.parsed()
-        values = self._bind(args, kwargs)
+        given = self._bind(args, kwargs)
+        values = self._as_scalars(given)
         spec = self._specialization(values)
-        return spec.run(values)
+        return spec.run(values, given)
 
     @deep_entry
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
         self.parsed()
-        values = self._bind(args, kwargs)
+        values = self._as_scalars(self._bind(args, kwargs))
         spec = self._specialization(values)
         pipe = spec.pipeline()
         if pipe is not None:

@@ -154,3 +154,23 @@ def test_array_bound_in_both_branches():
 def test_array_alias_bound_in_branches_is_refused():
     with pytest.raises(ph.CompileError, match="also known by another name"):
         branch_aliases(np.arange(3.0), np.arange(3.0), True)
+
+
+@ph.pipeline
+def returns_argument(a):
+    return a
+
+
+@ph.pipeline
+def zero_d_arithmetic(a, b):
+    return a * 2, a + b, b
+
+
+def test_zero_dimensional_argument():
+    z = np.array(6, np.uint32)
+    got = check(returns_argument, z)
+    assert isinstance(got, np.ndarray) and got.shape == ()
+    check(zero_d_arithmetic, z, np.arange(3, dtype=np.uint8))
+    check(zero_d_arithmetic, np.array(2.5), np.array(1.5))
+    check(returns_argument, 7)
+    check(returns_argument, np.float32(1.5))
