@@ -19,7 +19,6 @@ if __package__ in (None, ""):
     __package__ = "numpy_kernels"
 
 import pyhalide as ph  # noqa: E402
-
 from numpy_kernels import corpus  # noqa: E402
 
 OK, COMPILE, WRONG, CRASH = "OK", "COMPILE ERROR", "WRONG", "CRASH"
