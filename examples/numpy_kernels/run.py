@@ -9,6 +9,7 @@ compile and match.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 
@@ -28,8 +29,9 @@ class Outcome:
     """A kernel's status, a one-line detail and, for compile errors, the
     code the error points at."""
 
-    def __init__(self, kernel, status, detail="", code=""):
+    def __init__(self, kernel, status, detail="", code="", feature=""):
         self.kernel, self.status, self.detail, self.code = kernel, status, detail, code
+        self.feature = feature
 
 
 def copies(args):
@@ -84,6 +86,28 @@ def _maxdiff(g, e):
     return f"{float(np.max(d)) if d.size else 0:.3g}"
 
 
+def feature(e) -> str:
+    """The NumPy feature a located compile error stops at, in short: the
+    function or method called around the located code, else the message."""
+    reason = getattr(e, "reason", str(e).splitlines()[0])
+    loc = getattr(e, "loc", None)
+    text = loc.text if loc is not None else ""
+    code = located_code(e)
+    if "slic" in reason or "array store" in reason or "array subscript" in reason:
+        kind = "assignment" if "assign" in reason or "store" in reason else "read"
+        what = "slice" if "slic" in reason else "mask/array-index"
+        return f"{what} {kind}"
+    m = re.match(r"(np\.\w+(?:\.\w+)?|\w+\.\w+)", code)
+    if m and code.startswith(m.group(1)) and not code.startswith("np.") and "(" not in code:
+        return "." + m.group(1).split(".", 1)[1]          # an attribute: x.sum, a.T
+    if m and m.group(1).startswith("np."):
+        return m.group(1)
+    calls = re.findall(r"(np\.[\w.]+|\.\w+)\(", text[:loc.col] if loc is not None else "")
+    if "expected a scalar" in reason and calls:
+        return calls[-1] + " of arrays"
+    return reason
+
+
 def located_code(e) -> str:
     """The source the compile error points at, or '' if it is not located."""
     loc = getattr(e, "loc", None)
@@ -104,7 +128,7 @@ def run_kernel(k) -> Outcome:
             reason = getattr(e, "reason", str(e).splitlines()[0])
             if not code:
                 return Outcome(k, CRASH, f"CompileError without a location: {reason}")
-            return Outcome(k, COMPILE, reason, code)
+            return Outcome(k, COMPILE, reason, code, feature(e))
         except Exception as e:
             if exp_exc is not None and isinstance(e, type(exp_exc)):
                 continue
@@ -138,7 +162,8 @@ def run_all(names=()) -> list:
 def table(outcomes) -> str:
     rows = []
     for o in outcomes:
-        detail = o.detail if o.status != COMPILE else f"{o.detail}  [at `{o.code}`]"
+        detail = o.detail if o.status != COMPILE else \
+            f"[{o.feature}] {o.detail}  (at `{o.code}`)"
         rows.append(f"{o.kernel.name:22} {o.status:13} {detail[:150]}")
     n_ok = sum(o.status == OK for o in outcomes)
     rows.append(f"{n_ok} of {len(outcomes)} compile and match")
@@ -146,12 +171,13 @@ def table(outcomes) -> str:
 
 
 def blockers(outcomes) -> list:
-    """(count, reason) of the compile errors, most frequent first."""
-    count = {}
+    """(count, feature, kernel names) of the first compile error of each
+    kernel, most frequent first."""
+    names = {}
     for o in outcomes:
         if o.status == COMPILE:
-            count[o.detail] = count.get(o.detail, 0) + 1
-    return sorted(((n, r) for r, n in count.items()), reverse=True)
+            names.setdefault(o.feature, []).append(o.kernel.name)
+    return sorted(((len(v), f, v) for f, v in names.items()), key=lambda t: (-t[0], t[1]))
 
 
 def main(argv) -> int:
@@ -159,9 +185,9 @@ def main(argv) -> int:
     print(table(outcomes))
     b = blockers(outcomes)
     if b:
-        print("\ncompile errors by message:")
-        for n, r in b:
-            print(f"  {n:3}  {r[:120]}")
+        print("\nfirst compile error of each kernel, by feature:")
+        for n, f, names in b:
+            print(f"  {n:3}  {f[:60]:60} {' '.join(names)[:100]}")
     return 1 if any(o.status in (WRONG, CRASH) for o in outcomes) else 0
 
 
