@@ -56,6 +56,14 @@ def threshold_count(img, lo, hi):
     return c
 
 
+def gain_or_offset(x, use_gain, g):
+    if use_gain:
+        y = x * g
+    else:
+        y = x + g
+    return y
+
+
 def _osc():
     r = RNG(90)
     return [(r.standard_normal(6), r.standard_normal(6), 2.0, 0.01, 5)]
@@ -81,6 +89,11 @@ def _prefix():
             (r.integers(0, 200, 12).astype(np.uint8), 2)]
 
 
+def _gain():
+    x = RNG(96).standard_normal(7)
+    return [(x, True, 2.0), (x, False, 2.0), (x.astype(np.float32), True, 3)]
+
+
 def _count():
     return [(RNG(95).integers(0, 256, (6, 7), dtype=np.uint8), 50, 200)]
 
@@ -92,4 +105,5 @@ KERNELS = [
     Kernel(centered_energy, _energy, "a - a.mean(), then a scalar loop over the result"),
     Kernel(scaled_prefix, _prefix, "array expression, np.empty_like, then a scan loop"),
     Kernel(threshold_count, _count, "mask (&, >=, <) then a counting loop nest"),
+    Kernel(gain_or_offset, _gain, "an array value assigned in both branches of an if"),
 ]

@@ -338,11 +338,14 @@ class Gen:
 
     def inputs(self, rng):
         """Fresh arguments of the same kinds, dtypes and size-1 axes (the
-        other sizes may change)."""
+        other sizes may change, rarely to sizes that do not broadcast)."""
         sizes = {s: int(rng.integers(2, 6)) for s in set(self.base)}
+        mismatch = rng.random() < 0.1     # sizes that do not broadcast: ValueError
         out = []
         for name in self.args:
             v = self.values[name]
+            if mismatch:
+                sizes = {s: int(rng.integers(2, 6)) for s in set(self.base)}
             if isinstance(v, np.ndarray):
                 shape = tuple(1 if s == 1 else sizes[s] for s in v.shape)
                 out.append(random_array(rng, v.dtype, shape))
