@@ -305,7 +305,10 @@ class Gen:
             a = a.copy()
             exec(f"a[{idx}] = v", {}, {"a": a, "v": v})
             return a
-        got = self.apply(write, old, eval(src, {}, dict(self.values)))
+        value = eval(src, {}, dict(self.values))
+        if old.dtype.kind in "biu" and np.asarray(value).dtype.kind == "f":
+            return False    # out-of-range float to int casts are platform-defined in NumPy
+        got = self.apply(write, old, value)
         if got is None:
             return False
         self.lines.append(f"    {name}[{idx}] = {src}")
