@@ -38,13 +38,10 @@ INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "&": oper
            "|": operator.ior, "^": operator.ixor}
 UNARY = {"-": operator.neg, "~": operator.invert, "+": operator.pos}
 SEEDS = range(8)
-# float // and % are not NumPy's (floor(a / b) and a - b*floor(a / b) instead of
-# NumPy's fmod-based divmod: 1.0 // 0.1 is 10.0, not 9.0): not generated until fixed
-# (test_float_floordiv_and_mod_match_numpy below)
-FLOAT_FLOORDIV = False
-# uint64 compared with a signed integer (int64, or a negative Python int) is not exact
-# (test_uint64_compared_with_* below): not generated until fixed
-UINT64_COMPARE = False
+# float // and % (NumPy's fmod-based divmod; tests/frontend/test_exact_operators.py)
+FLOAT_FLOORDIV = True
+# uint64 compared with a signed integer, exactly (tests/frontend/test_exact_operators.py)
+UINT64_COMPARE = True
 # a Python bool ** 1 stays a bool (Python gives an int): not generated until fixed
 BOOL_POWER = False
 PROGRAMS_PER_SEED = 16
@@ -494,8 +491,6 @@ def float_floordiv_mod(a, b):
     return a // b, a % b
 
 
-@pytest.mark.xfail(strict=True, reason="float // and % are floor(a / b) and a - b*floor(a/b), "
-                                       "not NumPy's fmod-based divmod (1.0 // 0.1 is 9.0)")
 def test_float_floordiv_and_mod_match_numpy():
     a = np.array([1.0, 7.0, 0.0, 2.0, np.inf, -7.5])
     b = np.array([0.1, -2.0, np.inf, -np.inf, 3.0, 2.0])
@@ -508,8 +503,6 @@ def unsigned_vs_negative(a, s):
     return a <= -65, a > -1, a <= s
 
 
-@pytest.mark.xfail(strict=True, reason="a uint64 compared with a negative Python int is "
-                                       "compared in uint64 (the int wraps), not exactly")
 def test_uint64_compared_with_negative_python_int():
     assert compare(unsigned_vs_negative, [np.array([7, 0, 5], np.uint64), -1], "uint64 <= -1")
 
@@ -519,8 +512,6 @@ def unsigned_vs_signed(a, b):
     return a > b, a == b
 
 
-@pytest.mark.xfail(strict=True, reason="uint64 vs int64 is compared in float64; NumPy 2 "
-                                       "compares exactly")
 def test_uint64_compared_with_int64_exactly():
     a = np.array([2**63 + 1, 2**64 - 1], np.uint64)
     b = np.array([2**63 - 1, -1], np.int64)
@@ -533,9 +524,6 @@ def weak_int_out_of_range(a, s):
     return a
 
 
-@pytest.mark.xfail(strict=True, reason="the OverflowError of a Python int out of range for "
-                                       "an integer array is checked per element: never on an "
-                                       "empty array or an unused array value")
 def test_python_int_out_of_range_raises_without_elements():
     with pytest.raises(OverflowError):
         weak_int_out_of_range(np.array([1, 2], np.int8), -200)
@@ -548,8 +536,6 @@ def returns_argument(a):
     return a
 
 
-@pytest.mark.xfail(strict=True, reason="a 0-d array argument is taken as a NumPy scalar, so "
-                                       "returning it gives a scalar, not the 0-d array")
 def test_zero_dimensional_argument_returned():
     assert compare(returns_argument, [np.array(6, np.uint32)], "return a")
 
