@@ -9,7 +9,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops
-from .values import Val, fresh
+from .values import Val, const_val, fresh
 
 
 class ArrayExpr:
@@ -59,8 +59,9 @@ def same_size(cx, a: Val, b: Val) -> bool:
 
 def broadcast_shapes(cx, shapes, node) -> list:
     """The broadcast shape of several shapes (NumPy's rule: right-aligned, a
-    size-1 axis stretches). Sizes not known to be equal or 1 at compile time
-    are checked equal at call time (ValueError, as NumPy, where they differ)."""
+    size-1 axis stretches). Where two sizes are neither provably equal nor
+    constant, the result is decided at call time (the other size where one
+    is 1), and sizes that differ with neither 1 raise NumPy's ValueError."""
     nd = max((len(s) for s in shapes), default=0)
     out = []
     for k in range(nd):
@@ -75,7 +76,9 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                cx.static_checks.append(_EqualSizes(chosen, s, shapes, cx.smap.loc(node)))
+                cx.static_checks.append(_Broadcastable(chosen, s, cx.smap.loc(node)))
+                one = const_val(1)
+                chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
         out.append(chosen if chosen is not None else sizes[0])
     return out
 
@@ -87,32 +90,42 @@ def _shape_text(shapes) -> str:
     return " ".join(one(s) for s in shapes)
 
 
-class _EqualSizes:
-    """Call-time check that two broadcast sizes are equal (ValueError as
-    NumPy's; a size that is 1 only at run time is refused by the same error,
-    since the broadcast was decided when compiling)."""
+class _Broadcastable:
+    """Call-time check that two sizes broadcast (equal, or one of them 1),
+    raising NumPy's ValueError otherwise."""
 
-    def __init__(self, a, b, shapes, loc):
-        self.a, self.b, self.shapes, self.loc = a, b, shapes, loc
+    def __init__(self, a, b, loc):
+        self.a, self.b, self.loc = a, b, loc
 
     def __call__(self, env):
         x, y = self.a.static(env), self.b.static(env)
-        if x != y:
+        if x != y and 1 not in (x, y):
             where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""
-            extra = " (a size that is 1 only at run time is not broadcast by compiled code)" \
-                if 1 in (x, y) else ""
             raise ValueError(f"operands could not be broadcast together: sizes {x} and {y}"
-                             f"{extra}{where}")
+                             f"{where}")
 
 
-def broadcast_index(operand_shape, idx):
+def broadcast_index(operand_shape, idx, shape=None, cx=None):
     """The index of an operand of shape operand_shape at the broadcast
-    index idx (right-aligned; a size-1 axis is read at 0)."""
+    index idx (right-aligned; a size-1 axis is read at 0). Given the
+    broadcast `shape` (and `cx`), an axis whose size is 1 only at call time
+    is read at 0 then too."""
     k = len(operand_shape)
     if k == 0:
         return []
     tail = list(idx[len(idx) - k:])
-    return [ir.index(0) if size_is(s, 1) else i for s, i in zip(operand_shape, tail)]
+    out = []
+    for j, (s, i) in enumerate(zip(operand_shape, tail)):
+        if size_is(s, 1):
+            out.append(ir.index(0))
+            continue
+        full = shape[len(shape) - k + j] if shape is not None else None
+        if full is None or same_size(cx, s, full):
+            out.append(i)
+            continue
+        n = ops.cast(ir.INDEX, ops.node_of(cx, s))
+        out.append(ir.Select(ir.EQ(n, ir.index(1)), ir.index(0), i))
+    return out
 
 
 def placeholder(ty) -> Val:
@@ -145,8 +158,8 @@ def lift(cx, fn, operands, node, probe=None):
     ty = fn(cx, *probe).ty
 
     def elem(idx):
-        vals = [o.elem(broadcast_index(o.shape, idx)) if isinstance(o, ArrayExpr) else o
-                for o in operands]
+        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx)) if isinstance(o, ArrayExpr)
+                else o for o in operands]
         cx.cur_node = node
         out = fn(cx, *vals)
         if out.ty != ty:

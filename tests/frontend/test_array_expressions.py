@@ -174,3 +174,16 @@ def test_zero_dimensional_argument():
     check(zero_d_arithmetic, np.array(2.5), np.array(1.5))
     check(returns_argument, 7)
     check(returns_argument, np.float32(1.5))
+
+
+@ph.pipeline
+def sized_by_argument(a, n):
+    b = np.zeros(n) + 0.5
+    return a + b, b - a
+
+
+def test_size_one_only_at_call_time_broadcasts():
+    check(sized_by_argument, np.arange(3.0), 3)
+    check(sized_by_argument, np.arange(3.0), 1)      # b stretches
+    check(sized_by_argument, np.ones(1), 4)          # a's axis is 1 (specialized)
+    check(sized_by_argument, np.arange(3.0), 2)      # ValueError as NumPy
