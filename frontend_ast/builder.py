@@ -12,6 +12,7 @@ from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
 from . import (
+    array_outer,  # noqa: F401  (registers its handlers)
     array_shift,  # noqa: F401  (registers its handlers)
     ops,
 )

@@ -68,3 +68,14 @@ def test_errors_are_located():
         bad_keyword(np.arange(4.0).reshape(2, 2))
     with pytest.raises(ph.CompileError, match="flattens"):
         roll_flat_2d(np.arange(4.0).reshape(2, 2))
+
+
+@ph.pipeline
+def outer_products(a, b):
+    return np.outer(a, b), np.outer(a, a) + 1
+
+
+def test_outer():
+    check(outer_products, np.arange(4.0), np.linspace(0, 1, 3))
+    check(outer_products, np.arange(5, dtype=np.int16), np.arange(2, dtype=np.uint8))
+    check(outer_products, np.zeros(0), np.arange(3.0))
