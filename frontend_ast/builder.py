@@ -11,6 +11,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
+from . import array_store  # noqa: F401  (registers its handlers and array_index's)
 from . import ops
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
@@ -160,6 +161,8 @@ class Builder:
         elif isinstance(s, ast.Return):
             self.result = self.stored(self.exprs.ev(s.value), "result", s) \
                 if s.value is not None else None
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            self.exprs.ev(s.value)          # a call for its effect (np.add.at)
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:
@@ -193,7 +196,7 @@ class Builder:
         elif isinstance(target, ast.Subscript):
             arr = self.exprs.ev(target.value)
             if isinstance(arr, ArrayExpr) or isinstance(value, (Arr, ArrayExpr)) or \
-                    (isinstance(arr, Arr) and not self.exprs.is_element_index(target.slice)):
+                    (isinstance(arr, Arr) and not self.exprs.is_element_index(target.slice, arr)):
                 self.exprs.array_hook("store", target)(self, target, value, stmt)
                 return
             if not isinstance(arr, Arr):
@@ -263,7 +266,7 @@ class Builder:
         t = s.target
         arr = self.exprs.ev(t.value)
         if isinstance(arr, ArrayExpr) or (isinstance(arr, Arr) and
-                                         not self.exprs.is_element_index(t.slice)):
+                                         not self.exprs.is_element_index(t.slice, arr)):
             self.exprs.array_hook("augstore", s)(self, s)
             return
         if not isinstance(arr, Arr):
