@@ -128,6 +128,11 @@ def _bound(b, node):
     v = b.scalar(v, node, "an integer slice bound")
     if not v.ty.is_int() or v.ty.is_bool():
         raise b.cx.err(node, f"slice indices must be integers or None, not {v.ty.describe()}")
+    if not v.is_static:
+        raise b.cx.err(node, "slice bounds must be known when the function is called "
+                             "(computed from argument sizes and scalar arguments)",
+                       hint="compute the bounds from len(a), a.shape or scalar arguments, "
+                            "or index single elements in a loop")
     return v
 
 
@@ -199,7 +204,7 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
     axis = 0
     for it in items:
         if it.kind == "slice":
-            first, size = slice_axis(cx, src.shape[axis], it.start, it.stop, it.step, it.node)
+            first, size = slice_axis(cx, src.shape[axis], it.start, it.stop, it.step)
             slots.append(len(plan))
             plan.append(["slice", axis, first, it.step, size])
         elif it.kind == _NEW:
@@ -247,9 +252,18 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
     return Indexed(cx, shape, src.ty, src, pick, node, injective=not arrays)
 
 
+def has_slices(sl) -> bool:
+    """Whether an index has a slice or ... among its items (syntax)."""
+    return any(isinstance(it, ast.Slice) or (isinstance(it, ast.Constant) and
+                                             it.value is Ellipsis)
+               for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]))
+
+
 # the subscript hook ----------------------------------------------------------------------------
 def subscript(b, base, node):
     """`base[index]` that is not an element read of a named array."""
+    if has_slices(node.slice):
+        b.array_code.outside_loops(node, "array indexing with slices or ...")
     items = parse(b, node.slice)
     if isinstance(base, ArrayExpr) and all(i.kind == "int" for i in items) and \
             len(items) == base.ndim:

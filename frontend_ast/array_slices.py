@@ -30,18 +30,12 @@ def static_int(v):
     return lambda env: int(f(env))
 
 
-def slice_axis(cx, n: Val, start, stop, step: int, where):
+def slice_axis(cx, n: Val, start, stop, step: int):
     """(first index as an int32 node, size Val) of slice(start, stop, step)
-    over an axis of size n; start and stop are Python-int Vals (call-time
-    values) or None, step a nonzero int. The first index is the normalized
+    over an axis of size n; start and stop are integer Vals with call-time
+    values (.static) or None, step a nonzero int. The first index is the normalized
     start even where the slice is empty, so that the (empty) range of
     indices it reads stays next to the axis."""
-    for v in (start, stop):
-        if v is not None and not v.is_static:
-            raise cx.err(where, "slice bounds must be known when the function is called "
-                                "(computed from argument sizes and scalar arguments)",
-                         hint="compute the bounds from len(a), a.shape or scalar arguments, "
-                              "or index single elements in a loop")
     nn = ops.node_of(cx, n)
     small = nn.type.bits <= 32 and all(v is None or (v.is_const and abs(int(v.const)) < 2**30)
                                        for v in (start, stop))

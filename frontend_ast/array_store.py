@@ -24,6 +24,7 @@ from .array_index import (
     base_map,
     element_index,
     guard,
+    has_slices,
     parse,
     read_element,
     select,
@@ -92,6 +93,8 @@ def store(bld, target, value, stmt):
     """`target[index] = value` (array_calls.HOOKS["store"])."""
     b = bld.exprs
     base = b.ev(target.value)
+    if has_slices(target.slice):
+        bld.array_code.outside_loops(target, "assignments to slices")
     items = parse(b, target.slice)
     if isinstance(base, ArrayExpr) and isinstance(value, Val) and len(items) == base.ndim \
             and all(i.kind == "int" for i in items):
@@ -131,6 +134,8 @@ def augstore(bld, stmt):
     if isinstance(t, ast.Name):
         base, items, where = b.ev(t), [], t
     else:
+        if has_slices(t.slice):
+            bld.array_code.outside_loops(t, "augmented assignments to slices")
         base, items, where = b.ev(t.value), parse(b, t.slice), t
     if isinstance(base, ArrayExpr) and len(items) == base.ndim and items and \
             all(i.kind == "int" for i in items):

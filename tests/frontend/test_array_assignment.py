@@ -1,0 +1,336 @@
+"""Assigning into arrays through slices, integer arrays and boolean masks
+(`=` and augmented assignment, np.add.at): NumPy's broadcasting of the
+value, its order (the right side is read before anything is written), its
+repeated-index rules; compared with plain Python on the same inputs."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.frontend.frontend_check import check
+
+
+@ph.pipeline
+def laplacian(u):
+    out = np.zeros_like(u)
+    out[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
+    return out
+
+
+@ph.pipeline
+def column_zero(a):
+    b = a.copy()
+    b[:, 0] = 0
+    b[-1] = 9
+    return b
+
+
+@ph.pipeline
+def fill_all(a, v):
+    b = a.copy()
+    b[...] = v
+    c = np.zeros_like(a)
+    c[:] = b
+    return b, c
+
+
+@ph.pipeline
+def broadcast_rows(a, r):
+    b = a.copy()
+    b[1:, ::2] = r
+    return b
+
+
+@ph.pipeline
+def step_region(a, v):
+    b = a.copy()
+    b[::-2] = v
+    return b
+
+
+@ph.pipeline
+def overlap_stencil(u):
+    u = u.copy()
+    u[1:-1] = u[:-2] + u[2:]
+    return u
+
+
+@ph.pipeline
+def overlap_shift(u):
+    u = u.copy()
+    u[1:] = u[:-1] * 2
+    return u
+
+
+@ph.pipeline
+def overlap_reverse(u):
+    u = u.copy()
+    u[:] = u[::-1]
+    return u
+
+
+@ph.pipeline
+def same_elements(u):
+    u = u.copy()
+    u[1:] = u[1:] * 3 + 1
+    return u
+
+
+@ph.pipeline
+def readers_keep_old(a):
+    b = a.copy()
+    c = b[1:] * 1
+    v = b[:2]
+    b[1:] = 7
+    return b, c, v * 1
+
+
+@ph.pipeline
+def through_view(a):
+    b = a.copy()
+    v = b[1:, ::-1]
+    v[0] = -1
+    v[1:, 1] = 5
+    v[-1, -1] = 8
+    return b
+
+
+@ph.pipeline
+def view_in_loop(a):
+    b = a.copy()
+    v = b[::-1]
+    for i in range(3):
+        v[i] = i * 10
+    return b
+
+
+@ph.pipeline
+def bad_broadcast(a, v):
+    b = a.copy()
+    b[:2] = v
+    return b
+
+
+@ph.pipeline
+def aug_whole(a, c):
+    b = a.copy()
+    v = b[1:]
+    b += c
+    return b, v * 1
+
+
+@ph.pipeline
+def aug_region(a):
+    b = a.copy()
+    b[1:] *= 2
+    b[:, ::2] -= b[0]
+    return b
+
+
+@ph.pipeline
+def aug_through_view(a):
+    b = a.copy()
+    v = b[::2]
+    v += 10
+    return b
+
+
+@ph.pipeline
+def aug_float_into_int(a):
+    b = a.copy()
+    b += 1.5
+    return b
+
+
+@ph.pipeline
+def aug_int_into_narrow(a, c):
+    b = a.copy()
+    b += c
+    return b
+
+
+@ph.pipeline
+def scatter(a, idx, v):
+    b = a.copy()
+    b[idx] = v
+    return b
+
+
+@ph.pipeline
+def scatter_increment(a, idx):
+    b = a.copy()
+    b[idx] += 1
+    return b
+
+
+@ph.pipeline
+def histogram(x, n):
+    h = np.zeros(n, np.int64)
+    np.add.at(h, x, 1)
+    return h
+
+
+@ph.pipeline
+def add_at_values(a, idx, v):
+    b = a.copy()
+    np.add.at(b, idx, v)
+    np.subtract.at(b, idx, 1)
+    return b
+
+
+@ph.pipeline
+def mask_scalar(a):
+    b = a.copy()
+    b[b > 2] = 0
+    return b
+
+
+@ph.pipeline
+def mask_same(a, c):
+    b = a.copy()
+    m = c > 0
+    b[m] = c[m]
+    return b
+
+
+@ph.pipeline
+def mask_increment(a):
+    b = a.copy()
+    b[a % 2 == 0] += 1
+    return b
+
+
+@ph.pipeline
+def mask_rows(a, m):
+    b = a.copy()
+    b[m] = -1
+    return b
+
+
+@ph.pipeline
+def write_input(a):
+    a[1:] = 0
+    return a
+
+
+@ph.pipeline
+def mask_array_value(a, c):
+    b = a.copy()
+    b[a > 0] = c
+    return b
+
+
+@ph.pipeline
+def mask_read_other_mask(a, c):
+    b = a.copy()
+    b[a > 0] = c[c > 0]
+    return b
+
+
+@pytest.mark.parametrize("dt", [np.int16, np.int64, np.float32, np.float64])
+def test_laplacian(dt):
+    for shape in ((4, 5), (2, 2), (1, 3), (6, 3)):
+        u = (np.arange(np.prod(shape)).reshape(shape) ** 2 % 11).astype(dt)
+        check(laplacian, u)
+
+
+def test_regions():
+    a = np.arange(12).reshape(3, 4)
+    check(column_zero, a)
+    check(fill_all, np.arange(4.0), 2.5)
+    check(fill_all, np.arange(4, dtype=np.uint8), 7)
+    check(broadcast_rows, np.zeros((3, 4)), np.arange(2.0))
+    check(broadcast_rows, np.zeros((3, 4)), np.float32(3))
+    check(broadcast_rows, np.zeros((1, 5)), np.arange(3.0))     # an empty region
+    check(step_region, np.arange(7), 3)
+    check(step_region, np.arange(7), np.arange(4)[::-1].copy())
+
+
+def test_value_that_does_not_broadcast_is_value_error():
+    check(bad_broadcast, np.arange(5), np.arange(3))
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) "
+                                         r"into shape \(2,\)"):
+        bad_broadcast(np.arange(5), np.arange(3))
+    check(bad_broadcast, np.arange(5), np.arange(2))
+    check(broadcast_rows, np.zeros((3, 4)), np.arange(3.0))
+
+
+@pytest.mark.parametrize("fn", [overlap_stencil, overlap_shift, overlap_reverse, same_elements])
+def test_right_side_is_read_before_the_write(fn):
+    for n in (0, 1, 2, 5, 8):
+        check(fn, np.arange(n) * 3 + 1)
+
+
+def test_earlier_readers_keep_the_old_values():
+    check(readers_keep_old, np.arange(5))
+
+
+def test_writes_through_views():
+    check(through_view, np.arange(12).reshape(3, 4))
+    check(view_in_loop, np.arange(5))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int32, np.float64])
+def test_augmented_assignment(dt):
+    a = np.arange(12).reshape(3, 4).astype(dt)
+    check(aug_region, a)
+    check(aug_through_view, np.arange(7).astype(dt))
+    check(aug_whole, np.arange(4).astype(dt), np.arange(4).astype(dt))
+    check(aug_whole, np.arange(4).astype(dt), 3)
+
+
+def test_augmented_assignment_casting_rule():
+    check(aug_float_into_int, np.arange(3))              # UFuncTypeError, as NumPy
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        aug_float_into_int(np.arange(3))
+    check(aug_int_into_narrow, np.arange(4, dtype=np.int8), np.arange(4) * 100)   # wraps
+    check(aug_float_into_int, np.arange(3.0))
+
+
+def test_scatter_last_write_wins():
+    a = np.zeros(6)
+    check(scatter, a, np.array([0, 4, 0, -1]), np.array([1.0, 2.0, 3.0, 4.0]))
+    check(scatter, a, np.array([[1, 2], [2, 5]]), 7.0)
+    check(scatter, a, np.array([6]), 1.0)                 # IndexError, as NumPy
+
+
+def test_scatter_increment_counts_repeats_once():
+    for dt in (np.uint8, np.float32):
+        check(scatter_increment, np.arange(5).astype(dt), np.array([0, 0, 3, -1, 3]))
+    check(scatter_increment, np.arange(5), np.array([-6]))
+
+
+def test_add_at_accumulates_repeats():
+    check(histogram, np.array([0, 1, 1, 4, -1, 2, 1]), 5)
+    check(histogram, np.array([], dtype=np.int64), 3)
+    check(histogram, np.array([0, 5]), 5)                 # IndexError, as NumPy
+    check(add_at_values, np.arange(4.0), np.array([1, 1, 3]), np.array([0.5, 0.25, 2.0]))
+    check(add_at_values, np.arange(4, dtype=np.int32), np.array([1, 1, 3]), 2)
+
+
+@pytest.mark.parametrize("dt", [np.int16, np.float64])
+def test_masks(dt):
+    check(mask_scalar, np.arange(6).astype(dt))
+    check(mask_same, np.arange(5).astype(dt), np.array([1, -1, 2, 0, 3]).astype(dt))
+    check(mask_increment, np.arange(12).reshape(3, 4).astype(dt))
+    check(mask_rows, np.arange(6).reshape(3, 2).astype(dt), np.array([True, False, True]))
+
+
+def test_mask_of_another_shape_is_index_error():
+    check(mask_rows, np.arange(6).reshape(3, 2), np.array([True, False]))
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        mask_rows(np.arange(6).reshape(3, 2), np.array([True, False]))
+
+
+@pytest.mark.parametrize("fn,args,words,at", [
+    (write_input, (np.arange(4),), "writing into the input array 'a' is not allowed",
+     "a[1:] = 0"),
+    (mask_array_value, (np.arange(4), np.arange(4)),
+     "needs as many values as the mask selects", "b[a > 0] = c"),
+    (mask_read_other_mask, (np.arange(4), np.arange(4)),
+     "only as the value of an assignment through the same mask", "c[c > 0]"),
+])
+def test_refused_with_located_errors(fn, args, words, at):
+    with pytest.raises(ph.CompileError) as info:
+        fn(*args)
+    msg = str(info.value)
+    assert words in msg and "hint:" in msg and at in msg, msg
