@@ -11,8 +11,10 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import array_store  # noqa: F401  (registers its handlers and array_index's)
-from . import ops
+from . import (
+    array_store,  # noqa: F401  (registers its handlers and array_index's)
+    ops,
+)
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
