@@ -79,8 +79,7 @@ def destination(bld, base, items, node) -> Dest:
         if mask.ndim > src.ndim:
             raise bld.cx.err(node, f"too many indices for array: array is {src.ndim}-"
                                    f"dimensional, but {mask.ndim} were indexed")
-        bld.cx.static_checks.append(
-            _MaskShape(mask.shape, src.shape, bld.cx.smap.loc(masks[0].node)))
+        _mask_fits(bld, mask.shape, src.shape, masks[0].node)
         return Dest(arr, src.shape, lambda p: base_map(src, p), True,
                     pred=lambda p: mask.elem(p[:mask.ndim]), mask=masks[0].node,
                     read=src.elem)
@@ -108,9 +107,8 @@ def store(bld, target, value, stmt):
                                          "an assignment through the same mask, of an array of "
                                          "the same shape: a[mask] = b[mask]",
                              hint="use np.where(mask, b, a)")
-        bld.cx.static_checks.append(_MaskShape(value.mask.shape, value.src.shape,
-                                               bld.cx.smap.loc(value.node)))
-        return write(bld, dest, value.src.elem, stmt)
+        _mask_fits(bld, value.mask.shape, value.src.shape, value.node)
+        return write(bld, dest, fitted(bld, value.src, dest.shape, stmt, False), stmt)
     if isinstance(value, (Arr, ArrayExpr)):
         v = bld.array_code.as_array(value, stmt)
         if dest.pred is not None and not all(size_is(s, 1) for s in v.shape):
@@ -118,7 +116,7 @@ def store(bld, target, value, stmt):
                                    "values as the mask selects, which depends on the data",
                              hint="assign a scalar (a[mask] = 0), the same mask of an array "
                                   "(a[mask] = b[mask]), or use np.where(mask, b, a)")
-        return write(bld, dest, fitted(bld.cx, v, dest.shape, stmt, False), stmt)
+        return write(bld, dest, fitted(bld, v, dest.shape, stmt, False), stmt)
     if not isinstance(value, Val):
         raise bld.cx.err(stmt, f"cannot assign {b.describe_obj(value)} into an array",
                          hint=b.obj_hint(value))
@@ -152,7 +150,7 @@ def augstore(bld, stmt):
             raise cx.err(stmt, "an augmented assignment through a boolean mask needs as many "
                                "values as the mask selects, which depends on the data",
                          hint="use a scalar (a[mask] += 1) or np.where(mask, a + b, a)")
-        rhs_at = fitted(cx, v, dest.shape, stmt, True)
+        rhs_at = fitted(bld, v, dest.shape, stmt, True)
     elif isinstance(rhs, Val):
         rhs_at = lambda p: rhs       # noqa: E731
     else:
@@ -163,17 +161,18 @@ def augstore(bld, stmt):
         cx.cur_node = stmt
         r = rhs_at(p)
         out = ops.binary(cx, op, dest.read(p), r)
-        _same_kind(cx, op, dest.arr, r, out, stmt)
+        _same_kind(bld, op, dest.arr, r, out, stmt)
         return out
 
     write(bld, dest, value, stmt)
 
 
-def _same_kind(cx, op, arr, rhs: Val, out: Val, node):
+def _same_kind(bld, op, arr, rhs: Val, out: Val, node):
     """NumPy's in-place rule: the result must cast to the array's dtype
     with casting='same_kind' (else its UFuncTypeError, at call time)."""
     if np.can_cast(out.ty.dtype, arr.ty.dtype, "same_kind"):
         return
+    cx = bld.cx
     ufunc, dt = _UFUNCS[op], arr.ty.dtype
     sample = {"int": 0, "float": 0.0, "bool": False}.get(rhs.ty.kind) if rhs.ty.weak else \
         np.zeros((), rhs.ty.dtype)
@@ -183,15 +182,32 @@ def _same_kind(cx, op, arr, rhs: Val, out: Val, node):
         ufunc(np.zeros((), dt), sample, out=np.zeros((), dt), casting="same_kind")
         raise TypeError(f"cannot cast the result of {op}= to {dt} ({loc.file}:{loc.line})")
 
-    cx.static_checks.append(check)
+    call_time_check(bld, check, node)
+
+
+def call_time_check(bld, check, node):
+    """Add a check made when the function is called: only for a statement
+    that runs whenever the function does (not inside an `if`)."""
+    if not bld.scope.unconditional():
+        raise bld.cx.err(node, "this assignment needs a check of array shapes or types when "
+                               "the function is called, which is not made inside an `if`",
+                         hint="move the assignment out of the `if` (np.where(cond, new, old) "
+                              "chooses between values)")
+    bld.cx.static_checks.append(check)
+
+
+def _mask_fits(bld, mshape, shape, node):
+    if not all(same_size(bld.cx, m, s) for m, s in zip(mshape, shape)):
+        call_time_check(bld, _MaskShape(mshape, shape, bld.cx.smap.loc(node)), node)
 
 
 # values ----------------------------------------------------------------------------------------
-def fitted(cx, v: ArrayExpr, shape, node, augmented: bool):
+def fitted(bld, v: ArrayExpr, shape, node, augmented: bool):
     """fn(p) -> the element of v that NumPy's broadcasting puts at index p
     of a region of `shape` (a size-1 axis stretches; extra leading axes of
     v must be 1; anything else is NumPy's ValueError, at call time when the
     sizes are not known to fit)."""
+    cx = bld.cx
     extra = v.ndim - len(shape)
     pairs = []
     for k, s in enumerate(v.shape):
@@ -202,7 +218,7 @@ def fitted(cx, v: ArrayExpr, shape, node, augmented: bool):
         elif not size_is(s, 1) and not same_size(cx, s, d):
             pairs.append((s, d))
     if pairs:
-        cx.static_checks.append(_Fits(v.shape, shape, augmented, cx.smap.loc(node)))
+        call_time_check(bld, _Fits(v.shape, shape, augmented, cx.smap.loc(node)), node)
     tail = v.shape[max(extra, 0):]
 
     def at(p):
@@ -288,6 +304,9 @@ def write(bld, dest: Dest, value, node, combine=None):
     cx.cur_node = node
     v = value(p)
     pred = dest.pred(p) if dest.pred is not None else None
+    cond = bld.scope.current_condition()
+    if cond is not None:            # inside an `if`: the update's predicate
+        pred = cond if pred is None else cx.logical_and(ops.truth(cx, cond), ops.truth(cx, pred))
     reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else [])
     fn = cur.function()
     unsafe = any(c.call_type == ir.FUNC and c.func is fn and not (
@@ -320,9 +339,9 @@ def _define(bld, dest, p, at, vnode, preds, node):
     mapping = {p[j].name: defs.axis_var(arr, k).node for j, k in pure.items()}
     rv = [j for j in range(len(p)) if j not in pure]
     rdom = None
-    if rv:
+    if rv or preds:
         bounds = [(ir.index(0), cast(ir.INDEX, ops.node_of(cx, dest.shape[j])))
-                  for j in reversed(rv)]
+                  for j in reversed(rv)] or [(ir.index(0), ir.index(1))]
         rdom = RDom([(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in bounds],
                     f"r_{arr.name}")
         for i, j in enumerate(reversed(rv)):
@@ -357,7 +376,8 @@ def ufunc_at(b, fn, node):
     if vals is None:
         raise cx.err(node, f"np.{fn.__self__.__name__}.at needs values")
     if isinstance(vals, (Arr, ArrayExpr)):
-        value = fitted(cx, b.array_code.as_array(vals, node.args[2]), dest.shape, node, False)
+        value = fitted(bld, b.array_code.as_array(vals, node.args[2]), dest.shape, node,
+                       False)
     else:
         v = b.scalar(vals, node.args[2])
         value = lambda p: v          # noqa: E731

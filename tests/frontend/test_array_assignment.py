@@ -334,3 +334,49 @@ def test_refused_with_located_errors(fn, args, words, at):
         fn(*args)
     msg = str(info.value)
     assert words in msg and "hint:" in msg and at in msg, msg
+
+
+@ph.pipeline
+def conditional_stores(a, k, idx):
+    b = a.copy()
+    if k > 0:
+        b[1:] = 0
+    if a[0] > 3:
+        b[0] = -1
+        b[-1] += 5
+        np.add.at(b, idx, 2.0)
+    return b
+
+
+@ph.pipeline
+def conditional_needs_shape_check(a, c, k):
+    b = a.copy()
+    if k > 0:
+        b[1:] = c
+    return b
+
+
+@ph.pipeline
+def mask_rows_of_other(a, c):
+    b = a.copy()
+    m = a[:, 0] > 0
+    b[m] = c[m]
+    return b
+
+
+def test_assignments_inside_if_are_predicated():
+    for a, k in ((np.arange(5.0), 1), (np.arange(5.0), 0), (np.arange(5.0) + 4, 0),
+                 (np.arange(5.0) + 4, 3)):
+        check(conditional_stores, a, k, np.array([0, 0]))
+
+
+def test_shape_check_inside_if_is_refused():
+    with pytest.raises(ph.CompileError, match="not made inside an `if`"):
+        conditional_needs_shape_check(np.arange(5.0), np.arange(4.0), 1)
+
+
+def test_mask_rows_from_another_array():
+    a = np.array([[1, 2], [-1, 3], [2, 2]])
+    check(mask_rows_of_other, a, np.arange(6).reshape(3, 2) * 10)
+    check(mask_rows_of_other, a, np.arange(3).reshape(3, 1) * 10)
+    check(mask_rows_of_other, a, np.arange(9).reshape(3, 3))     # ValueError, as NumPy
