@@ -297,8 +297,9 @@ def write(bld, dest: Dest, value, node, combine=None):
     combine(p, v) (default v) with the array's current version."""
     cx, defs = bld.cx, bld.defs
     arr = dest.arr
-    defs.ensure_defined(arr)
-    cur = arr.func
+    first = not arr.defined and arr not in defs.copy_of     # may become the pure definition
+    if not first:
+        defs.ensure_defined(arr)
     p = [ir.Variable(ir.INDEX, fresh(f"region{k}")) for k in range(len(dest.shape))]
     at, checks = dest.place(p)
     cx.cur_node = node
@@ -308,6 +309,25 @@ def write(bld, dest: Dest, value, node, combine=None):
     if cond is not None:            # inside an `if`: the update's predicate
         pred = cond if pred is None else cx.logical_and(ops.truth(cx, cond), ops.truth(cx, pred))
     reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else [])
+    first = first and not arr.defined          # (the value did not read the array)
+    if not first:
+        _version(bld, dest, at, reads)
+    cx.cur_node = node
+    if combine is not None:
+        v = combine(at, v)
+    v = guard(cx, bld.arrays.store_convert(v, arr.ty), checks)
+    vnode = ops.node_of(cx, v)
+    preds = [ops.node_of(cx, ops.truth(cx, pred))] if pred is not None else []
+    _define(bld, dest, p, at, vnode, preds, node, first)
+
+
+def _version(bld, dest, at, reads):
+    """Give the array a new version where earlier statements read it, or
+    where `reads` (the value, evaluated before the write) read it at other
+    elements than the one written (`at`): the update then reads the version
+    before it."""
+    cx, defs, arr = bld.cx, bld.defs, dest.arr
+    cur = arr.func
     fn = cur.function()
     unsafe = any(c.call_type == ir.FUNC and c.func is fn and not (
         dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
@@ -316,18 +336,12 @@ def write(bld, dest: Dest, value, node, combine=None):
     if unsafe and arr.func is cur:
         cx.epoch += 1            # the right side was evaluated before this write
         defs.version_for_write(arr)
-    cx.cur_node = node
-    if combine is not None:
-        v = combine(at, v)
-    v = guard(cx, bld.arrays.store_convert(v, arr.ty), checks)
-    vnode = ops.node_of(cx, v)
-    preds = [ops.node_of(cx, ops.truth(cx, pred))] if pred is not None else []
-    _define(bld, dest, p, at, vnode, preds, node)
 
 
-def _define(bld, dest, p, at, vnode, preds, node):
+def _define(bld, dest, p, at, vnode, preds, node, first=False):
     """arr.func[at] = vnode over the region (pure Vars for axes the region
-    covers whole in order, RVars of one RDom for the others)."""
+    covers whole in order, RVars of one RDom for the others); the first
+    write of a new array that covers it whole is its pure definition."""
     cx, defs, arr = bld.cx, bld.defs, dest.arr
     pure = {}
     if not preds:
@@ -338,6 +352,16 @@ def _define(bld, dest, p, at, vnode, preds, node):
                 pure[j] = ks[0]
     mapping = {p[j].name: defs.axis_var(arr, k).node for j, k in pure.items()}
     rv = [j for j in range(len(p)) if j not in pure]
+    if first and not rv and not preds and len(pure) == arr.ndim:
+        f = bld.emitter.new_func(arr.name, arr)
+        defs.mark_emitted([vnode], f)
+        key = tuple(defs.axis_var(arr, k) for k in reversed(range(arr.ndim)))
+        bld.emitter.define(f, key, (ir.substitute(vnode, mapping),), [], None,
+                           cx.smap.loc(node), pure=True, label=arr.name)
+        arr.func, arr.defined = f, True
+        arr.versions.append(f)
+        return
+    defs.ensure_defined(arr)
     rdom = None
     if rv or preds:
         bounds = [(ir.index(0), cast(ir.INDEX, ops.node_of(cx, dest.shape[j])))

@@ -380,3 +380,18 @@ def test_mask_rows_from_another_array():
     check(mask_rows_of_other, a, np.arange(6).reshape(3, 2) * 10)
     check(mask_rows_of_other, a, np.arange(3).reshape(3, 1) * 10)
     check(mask_rows_of_other, a, np.arange(9).reshape(3, 3))     # ValueError, as NumPy
+
+
+@ph.pipeline
+def first_write_whole(a):
+    out = np.empty_like(a)
+    out[:] = a * 2
+    part = np.zeros_like(a)
+    part[1:] = a[1:]
+    return out, part
+
+
+def test_first_whole_write_is_the_pure_definition():
+    check(first_write_whole, np.arange(5.0))
+    assert len(first_write_whole.funcs["out"].function().updates) == 0
+    assert len(first_write_whole.funcs["part"].function().updates) == 1
