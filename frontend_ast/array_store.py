@@ -8,6 +8,7 @@ update). Registers the "store" and "augstore" hooks and np.add.at."""
 from __future__ import annotations
 
 import ast
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -32,12 +33,13 @@ from .array_index import (
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .values import Arr, TupleVal, Val, fresh
 
-_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-        ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
-        ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
-_UFUNCS = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
-           "//": np.floor_divide, "%": np.remainder, "**": np.power, "<<": np.left_shift,
-           ">>": np.right_shift, "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}
+# augmented assignment: the operator and the ufunc NumPy applies in place
+_OPS = {ast.Add: ("+", np.add), ast.Sub: ("-", np.subtract), ast.Mult: ("*", np.multiply),
+        ast.Div: ("/", np.true_divide), ast.FloorDiv: ("//", np.floor_divide),
+        ast.Mod: ("%", np.remainder), ast.Pow: ("**", np.power),
+        ast.LShift: ("<<", np.left_shift), ast.RShift: (">>", np.right_shift),
+        ast.BitAnd: ("&", np.bitwise_and), ast.BitOr: ("|", np.bitwise_or),
+        ast.BitXor: ("^", np.bitwise_xor)}
 _AT = {np.add: "+", np.subtract: "-", np.multiply: "*"}
 
 
@@ -127,7 +129,7 @@ def augstore(bld, stmt):
     """`target op= value` where target is an array or a subscript that is
     not an element of a named array (array_calls.HOOKS["augstore"])."""
     b, cx = bld.exprs, bld.cx
-    op = _OPS[type(stmt.op)]
+    op, ufunc = _OPS[type(stmt.op)]
     t = stmt.target
     if isinstance(t, ast.Name):
         base, items, where = b.ev(t), [], t
@@ -161,19 +163,19 @@ def augstore(bld, stmt):
         cx.cur_node = stmt
         r = rhs_at(p)
         out = ops.binary(cx, op, dest.read(p), r)
-        _same_kind(bld, op, dest.arr, r, out, stmt)
+        _same_kind(bld, op, ufunc, dest.arr, r, out, stmt)
         return out
 
     write(bld, dest, value, stmt)
 
 
-def _same_kind(bld, op, arr, rhs: Val, out: Val, node):
+def _same_kind(bld, op, ufunc, arr, rhs: Val, out: Val, node):
     """NumPy's in-place rule: the result must cast to the array's dtype
     with casting='same_kind' (else its UFuncTypeError, at call time)."""
     if np.can_cast(out.ty.dtype, arr.ty.dtype, "same_kind"):
         return
     cx = bld.cx
-    ufunc, dt = _UFUNCS[op], arr.ty.dtype
+    dt = arr.ty.dtype
     sample = {"int": 0, "float": 0.0, "bool": False}.get(rhs.ty.kind) if rhs.ty.weak else \
         np.zeros((), rhs.ty.dtype)
     loc = cx.smap.loc(node)
@@ -204,33 +206,47 @@ def _mask_fits(bld, mshape, shape, node):
 # values ----------------------------------------------------------------------------------------
 def fitted(bld, v: ArrayExpr, shape, node, augmented: bool):
     """fn(p) -> the element of v that NumPy's broadcasting puts at index p
-    of a region of `shape` (a size-1 axis stretches; extra leading axes of
-    v must be 1; anything else is NumPy's ValueError, at call time when the
-    sizes are not known to fit)."""
+    of a region of `shape` (a size-1 axis stretches, also one that is 1
+    only at call time; extra leading axes of v must be 1; anything else is
+    NumPy's ValueError, at call time when the sizes are not known to fit)."""
     cx = bld.cx
     extra = v.ndim - len(shape)
-    pairs = []
+    check = False
+    dynamic = set()          # axes of v that stretch where their size is 1 at call time
     for k, s in enumerate(v.shape):
         d = shape[k - extra] if k >= extra else None
         if d is None:
-            if not size_is(s, 1) or augmented:
-                pairs.append((s, None))
+            check = check or not size_is(s, 1) or augmented
         elif not size_is(s, 1) and not same_size(cx, s, d):
-            pairs.append((s, d))
-    if pairs:
+            check = True
+            if _may_be_one(s):
+                dynamic.add(k - max(extra, 0))
+    if check:
         call_time_check(bld, _Fits(v.shape, shape, augmented, cx.smap.loc(node)), node)
     tail = v.shape[max(extra, 0):]
 
     def at(p):
         lead = [ir.index(0)] * max(extra, 0)
-        return v.elem(lead + broadcast_index(tail, p))
+        idx = broadcast_index(tail, p)
+        for k in dynamic:       # 0 where the size is 1, else the index itself (checked)
+            last = ir.Sub(cast(ir.INDEX, ops.node_of(cx, tail[k])), ir.index(1))
+            idx[k] = ir.Min(idx[k], last)
+        return v.elem(lead + idx)
     return at
+
+
+def _may_be_one(s: Val) -> bool:
+    """Whether a size may be 1 when the function is called: not an input's
+    size (an input's size-1 axes are constant 1 in its specialization)."""
+    aff = next((a for a in s.lbs if a in s.ubs), None)
+    input_size = aff is not None and aff.c == 0 and len(aff.terms) == 1 and \
+        all(k == 1 and re.fullmatch(r".+\.shape\[\d+\]", t) for t, k in aff.terms.items())
+    return not input_size and not (s.lo is not None and s.lo > 1)
 
 
 class _Fits:
     """Call time: a value of shape `vshape` assigns into a region of `shape`
-    (NumPy's ValueError otherwise; a size that is 1 only at run time is
-    refused likewise, since the broadcast was decided when compiling)."""
+    (NumPy's ValueError otherwise)."""
 
     def __init__(self, vshape, shape, augmented, loc):
         self.vshape, self.shape, self.augmented, self.loc = vshape, shape, augmented, loc
@@ -240,11 +256,7 @@ class _Fits:
         ds = tuple(int(s.static(env)) for s in self.shape)
         extra = len(vs) - len(ds)
         ok = all(x == 1 for x in vs[:max(extra, 0)]) and not (self.augmented and extra > 0)
-        for k in range(max(extra, 0), len(vs)):
-            s, d = self.vshape[k], self.shape[k - extra]
-            if not size_is(s, 1) and vs[k] != ds[k - extra]:
-                ok = False
-            del d
+        ok = ok and all(vs[k] in (1, ds[k - extra]) for k in range(max(extra, 0), len(vs)))
         if ok:
             return
         where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""
@@ -352,7 +364,7 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
                 pure[j] = ks[0]
     mapping = {p[j].name: defs.axis_var(arr, k).node for j, k in pure.items()}
     rv = [j for j in range(len(p)) if j not in pure]
-    if first and not rv and not preds and len(pure) == arr.ndim:
+    if first and not arr.defined and not rv and not preds and len(pure) == arr.ndim:
         f = bld.emitter.new_func(arr.name, arr)
         defs.mark_emitted([vnode], f)
         key = tuple(defs.axis_var(arr, k) for k in reversed(range(arr.ndim)))

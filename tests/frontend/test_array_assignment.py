@@ -395,3 +395,21 @@ def test_first_whole_write_is_the_pure_definition():
     check(first_write_whole, np.arange(5.0))
     assert len(first_write_whole.funcs["out"].function().updates) == 0
     assert len(first_write_whole.funcs["part"].function().updates) == 1
+
+
+@ph.pipeline
+def stretch_at_call_time(a):
+    b = a.copy()
+    b[1:] = a[:1]
+    b[:, 0] += a[-1:, 1]
+    return b
+
+
+def test_value_axis_of_size_one_at_call_time_stretches():
+    for shape in ((3, 2), (1, 2), (4, 3)):
+        check(stretch_at_call_time, np.arange(np.prod(shape)).reshape(shape))
+
+
+def test_input_values_of_empty_regions():
+    check(bad_broadcast, np.arange(1), np.arange(1))       # b[:2] is a[:1]: sizes 1 and 1
+    check(scatter, np.zeros(3), np.array([], dtype=np.int64), np.array([]))
