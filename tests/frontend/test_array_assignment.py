@@ -413,3 +413,53 @@ def test_value_axis_of_size_one_at_call_time_stretches():
 def test_input_values_of_empty_regions():
     check(bad_broadcast, np.arange(1), np.arange(1))       # b[:2] is a[:1]: sizes 1 and 1
     check(scatter, np.zeros(3), np.array([], dtype=np.int64), np.array([]))
+
+
+@ph.pipeline
+def converted(a, f):
+    b = a.copy()
+    b[::2] = f
+    return b
+
+
+@ph.pipeline
+def strided_3d(a, v):
+    b = a.copy()
+    b[1:, ::-2, 1] = v
+    b[..., :1] *= 3
+    return b
+
+
+@ph.pipeline
+def add_at_view(n, idx):
+    h = np.zeros(n, np.int32)
+    np.add.at(h[1:], idx, 2)
+    return h
+
+
+@ph.pipeline
+def scatter_reversed_gather(a, idx):
+    b = a.copy()
+    b[idx] = b[idx][::-1]
+    return b
+
+
+def test_values_convert_as_numpy_stores_them():
+    check(converted, np.arange(5), 2.7)                          # truncates
+    check(converted, np.arange(5, dtype=np.uint8), -1)           # OverflowError
+    check(converted, np.arange(5, dtype=np.int32), np.arange(3.0) + 0.5)
+    check(converted, np.arange(5, dtype=np.float32), np.arange(3))
+
+
+def test_strided_regions_3d():
+    check(strided_3d, np.zeros((3, 4, 2)), np.arange(2.0))
+    check(strided_3d, np.ones((3, 5, 2), np.int16), 7)
+
+
+def test_add_at_through_a_view():
+    check(add_at_view, 5, np.array([0, 3, 3, -1]))
+
+
+def test_scatter_of_its_own_gather_reads_old_values():
+    check(scatter_reversed_gather, np.arange(6.0), np.array([0, -1, 2]))
+    check(scatter_reversed_gather, np.arange(6.0), np.array([1, 1, 4]))
