@@ -138,6 +138,8 @@ class Builder:
     def exec_stmt(self, s):
         self.cx.cur_node = s
         self.cx.stmt_pos = (s.lineno, s.col_offset)
+        if not self.state.loops:
+            self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:
             self._exec_stmt(s)
         except UnionTypeError as e:

@@ -463,3 +463,29 @@ def test_add_at_through_a_view():
 def test_scatter_of_its_own_gather_reads_old_values():
     check(scatter_reversed_gather, np.arange(6.0), np.array([0, -1, 2]))
     check(scatter_reversed_gather, np.arange(6.0), np.array([1, 1, 4]))
+
+
+@ph.pipeline
+def read_then_write_in_if(a, k):
+    b = a.copy()
+    c = np.zeros_like(a)
+    if k > 0:
+        c[1:] = b[1:]
+        b[1:] = 7
+    return b, c
+
+
+@ph.pipeline
+def element_read_then_write_in_if(a, k):
+    b = a.copy()
+    c = np.zeros_like(a)
+    if k > 0:
+        c[1] = b[1]
+        b[1] = 7
+    return b, c
+
+
+def test_readers_inside_if_keep_the_old_values():
+    for k in (1, 0):
+        check(read_then_write_in_if, np.arange(4), k)
+        check(element_read_then_write_in_if, np.arange(4), k)
