@@ -96,17 +96,7 @@ def parse(b, sl) -> list:
     out = []
     for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]):
         if isinstance(it, ast.Slice):
-            step = 1
-            if it.step is not None:
-                sv = b.ev(it.step)
-                if sv is not None:
-                    sv = b.scalar(sv, it.step, "an integer slice step")
-                    if not sv.is_const or not isinstance(sv.const, int) or isinstance(sv.const,
-                                                                                      bool):
-                        raise b.cx.err(it.step, "a slice step must be an integer constant")
-                    step = int(sv.const)
-                    if step == 0:
-                        raise b.cx.err(it.step, "slice step cannot be zero")
+            step = _step(b, it.step)
             out.append(Item("slice", it, start=_bound(b, it.lower), stop=_bound(b, it.upper),
                             step=step))
             continue
@@ -119,6 +109,19 @@ def parse(b, sl) -> list:
     return out
 
 
+def _step(b, node) -> int:
+    v = b.ev(node) if node is not None else None
+    if v is None:
+        return 1
+    v = b.scalar(v, node, "an integer slice step")
+    if not v.is_const or not v.ty.is_int() or v.ty.is_bool():
+        raise b.cx.err(node, "a slice step must be an integer constant",
+                       hint="write the step as a number (a[::2], a[::-1])")
+    if int(v.const) == 0:
+        raise b.cx.err(node, "slice step cannot be zero", hint="use a nonzero step")
+    return int(v.const)
+
+
 def _bound(b, node):
     if node is None:
         return None
@@ -127,7 +130,8 @@ def _bound(b, node):
         return None
     v = b.scalar(v, node, "an integer slice bound")
     if not v.ty.is_int() or v.ty.is_bool():
-        raise b.cx.err(node, f"slice indices must be integers or None, not {v.ty.describe()}")
+        raise b.cx.err(node, f"slice indices must be integers or None, not {v.ty.describe()}",
+                       hint="convert the bound with int(...)")
     if not v.is_static:
         raise b.cx.err(node, "slice bounds must be known when the function is called "
                              "(computed from argument sizes and scalar arguments)",
@@ -146,11 +150,13 @@ def _item(b, v, where) -> Item:
         if a.ty.is_bool():
             return Item("mask", where, a)
         if not a.ty.is_int():
-            raise b.cx.err(where, "arrays used as indices must be of integer (or boolean) type")
+            raise b.cx.err(where, "arrays used as indices must be of integer (or boolean) type",
+                           hint="convert the index array with .astype(np.int64)")
         return Item("array", where, a)
     if isinstance(v, Val):
         return Item("int", where, v)
-    raise b.cx.err(where, f"{b.describe_obj(v)} cannot be an index")
+    raise b.cx.err(where, f"{b.describe_obj(v)} cannot be an index",
+                   hint="index with integers, slices, None, ... or integer or boolean arrays")
 
 
 def expand(cx, items, ndim, node) -> list:
@@ -159,10 +165,11 @@ def expand(cx, items, ndim, node) -> list:
     used = sum(i.axes for i in items)
     if used > ndim:
         raise cx.err(node, f"too many indices for array: array is {ndim}-dimensional, but "
-                           f"{used} were indexed")
+                           f"{used} were indexed", hint=f"give at most {ndim} indices")
     ells = [k for k, i in enumerate(items) if i.kind == "ellipsis"]
     if len(ells) > 1:
-        raise cx.err(node, "an index can only have a single ellipsis ('...')")
+        raise cx.err(node, "an index can only have a single ellipsis ('...')",
+                     hint="keep one ... and write the other axes as :")
     fill = [Item("slice", node) for _ in range(ndim - used)]
     if ells:
         k = ells[0]

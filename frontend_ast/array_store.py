@@ -64,7 +64,8 @@ def destination(bld, base, items, node) -> Dest:
                          hint="assign the expression to a name first, or assign into a "
                               "named array or a slice of one")
     if not isinstance(base, (Arr, ArrayExpr)):
-        raise bld.cx.err(node, f"{b.describe_obj(base)} does not support item assignment")
+        raise bld.cx.err(node, f"{b.describe_obj(base)} does not support item assignment",
+                         hint="assign into an array or a slice of one")
     src = bld.array_code.as_array(base, node)
     arr = src.view[0]
     if arr.kind == "input":
@@ -80,7 +81,8 @@ def destination(bld, base, items, node) -> Dest:
         mask = masks[0].value
         if mask.ndim > src.ndim:
             raise bld.cx.err(node, f"too many indices for array: array is {src.ndim}-"
-                                   f"dimensional, but {mask.ndim} were indexed")
+                                   f"dimensional, but {mask.ndim} were indexed",
+                             hint="a mask has the shape of the array or of its first axes")
         _mask_fits(bld, mask.shape, src.shape, masks[0].node)
         return Dest(arr, src.shape, lambda p: base_map(src, p), True,
                     pred=lambda p: mask.elem(p[:mask.ndim]), mask=masks[0].node,
@@ -397,20 +399,19 @@ def ufunc_at(b, fn, node):
     """np.add.at(a, indices, values): a[indices] op= values with repeated
     indices accumulating (an update reading the element it writes)."""
     cx = b.cx
-    if node.keywords or len(node.args) not in (2, 3):
-        raise cx.err(node, "expected np.add.at(a, indices, values)")
+    if node.keywords or len(node.args) != 3:
+        raise cx.err(node, "expected np.add.at(a, indices, values)",
+                     hint="pass the array, the indices and the values, without keywords")
     op = _AT[fn.__self__]
     bld = SimpleNamespace(exprs=b, cx=cx, array_code=b.array_code, arrays=b.arrays,
                           defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope)
     a = b.ev(node.args[0])
     idx = b.ev(node.args[1])
-    vals = b.ev(node.args[2]) if len(node.args) == 3 else None
+    vals = b.ev(node.args[2])
     b.array_code.outside_loops(node, f"np.{fn.__self__.__name__}.at")
     items = [_at_item(b, x, node.args[1]) for x in (idx.items if isinstance(idx, TupleVal)
                                                      else [idx])]
     dest = destination(bld, a, items, node.args[0])
-    if vals is None:
-        raise cx.err(node, f"np.{fn.__self__.__name__}.at needs values")
     if isinstance(vals, (Arr, ArrayExpr)):
         value = fitted(bld, b.array_code.as_array(vals, node.args[2]), dest.shape, node,
                        False)
