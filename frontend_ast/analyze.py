@@ -37,8 +37,6 @@ _REJECT = {
     ast.GeneratorExp: ("generator expressions are not supported", "write a `for` loop"),
     ast.Dict: ("dicts are not supported", "use arrays and scalars"),
     ast.Set: ("sets are not supported", "use arrays and scalars"),
-    ast.Slice: ("slicing is not supported", "index single elements inside a `for` loop "
-                                            "(a[i, j], not a[i, :])"),
     ast.Starred: ("`*` unpacking is not supported", "name the values"),
     ast.Yield: ("generators are not supported", "return arrays or scalars"),
     ast.YieldFrom: ("generators are not supported", "return arrays or scalars"),
@@ -109,6 +107,9 @@ def _check_stmt(stmt, smap, loop_depth, last):
         if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
             return      # docstring
         _check_expr(stmt.value, smap)
+        if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) and \
+                stmt.value.func.attr == "at":
+            return      # ufunc.at(a, indices, values) updates a
         if isinstance(stmt.value, ast.Call):
             fn = stmt.value.func
             name = fn.id if isinstance(fn, ast.Name) else (
@@ -137,10 +138,6 @@ def _check_target(t, smap):
                                  "assign array elements in separate statements")
         return
     if isinstance(t, ast.Subscript):
-        if isinstance(t.slice, ast.Slice) or (isinstance(t.slice, ast.Tuple) and
-                                              any(isinstance(e, ast.Slice) for e in t.slice.elts)):
-            raise smap.error(t, "assigning to a slice is not supported",
-                             "write a `for` loop that assigns single elements")
         if not isinstance(t.value, ast.Name):
             raise smap.error(t.value, "only `array[i, j] = ...` with a named array is supported")
         _check_expr(t.slice, smap)

@@ -14,6 +14,7 @@ from pyhalide.buffer import ImageParam, Param
 from . import (
     array_outer,  # noqa: F401  (registers its handlers)
     array_shift,  # noqa: F401  (registers its handlers)
+    array_store,  # noqa: F401  (registers its handlers and array_index's)
     ops,
 )
 from .analyze import Liveness, names_assigned
@@ -142,6 +143,8 @@ class Builder:
     def exec_stmt(self, s):
         self.cx.cur_node = s
         self.cx.stmt_pos = (s.lineno, s.col_offset)
+        if not self.state.loops:
+            self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:
             self._exec_stmt(s)
         except UnionTypeError as e:
@@ -167,6 +170,8 @@ class Builder:
         elif isinstance(s, ast.Return):
             self.result = self.stored(self.exprs.ev(s.value), "result", s) \
                 if s.value is not None else None
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            self.exprs.ev(s.value)          # a call for its effect (np.add.at)
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:
@@ -200,7 +205,7 @@ class Builder:
         elif isinstance(target, ast.Subscript):
             arr = self.exprs.ev(target.value)
             if isinstance(arr, ArrayExpr) or isinstance(value, (Arr, ArrayExpr)) or \
-                    (isinstance(arr, Arr) and not self.exprs.is_element_index(target.slice)):
+                    (isinstance(arr, Arr) and not self.exprs.is_element_index(target.slice, arr)):
                 self.exprs.array_hook("store", target)(self, target, value, stmt)
                 return
             if not isinstance(arr, Arr):
@@ -270,7 +275,7 @@ class Builder:
         t = s.target
         arr = self.exprs.ev(t.value)
         if isinstance(arr, ArrayExpr) or (isinstance(arr, Arr) and
-                                         not self.exprs.is_element_index(t.slice)):
+                                         not self.exprs.is_element_index(t.slice, arr)):
             self.exprs.array_hook("augstore", s)(self, s)
             return
         if not isinstance(arr, Arr):

@@ -173,6 +173,8 @@ class Expressions:
             g = getattr(base.obj, attr)
             if isinstance(g, pytypes.ModuleType):
                 return ModuleRef(f"{base.name}.{attr}", g)
+            if g is None:           # np.newaxis
+                return None
             if isinstance(g, (bool, int, float)):
                 return const_val(g)
             if isinstance(g, type) and issubclass(g, np.generic):
@@ -236,18 +238,22 @@ class Expressions:
             except IndexError:
                 raise self.cx.err(node.slice, "tuple index out of range") from None
         if isinstance(base, ArrayExpr) or (isinstance(base, Arr) and
-                                           not self.is_element_index(node.slice)):
+                                           not self.is_element_index(node.slice, base)):
             return self.array_hook("subscript", node)(self, base, node)
         if isinstance(base, Arr):
             idx = self.index_list(node.slice)
             return self.arrays.read(base, idx, node)
         raise self.cx.err(node, f"{self.describe_obj(base)} cannot be indexed")
 
-    def is_element_index(self, sl) -> bool:
+    def is_element_index(self, sl, arr=None) -> bool:
         """Whether a subscript's index selects single elements (no slice,
-        None, ... or array among its items)."""
+        None, ... or array among its items; with `arr`, outside loops, as
+        many items as it has axes: fewer select a sub-array)."""
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
-        return all(self._element_item(it) for it in items)
+        if not all(self._element_item(it) for it in items):
+            return False
+        return arr is None or self.array_code.state.loops or \
+            len(self.index_list(sl)) >= arr.ndim
 
     def _element_item(self, it) -> bool:
         """Whether one index item is a scalar: from its syntax where that

@@ -1,0 +1,323 @@
+"""Indexing array values with NumPy's rules: basic slices, integers, None
+and ... make views (index arithmetic over the same array, no copy);
+integer arrays make gathers; a boolean mask is a selection whose size
+depends on data (only an assignment target, array_store.py). Element reads
+and writes through a view go to its array, checked against the view's
+shape. Registers the "subscript" hook of array_calls."""
+from __future__ import annotations
+
+import ast
+from types import SimpleNamespace
+
+from pyhalide import ir
+from pyhalide.expr import cast_node as cast
+
+from . import array_calls, ops
+from .array_slices import slice_axis
+from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
+from .values import Arr, TupleVal, Val, const_val, fresh
+
+_NEW = "new"
+
+
+class Item:
+    """One index item: kind "slice" (start, stop: Val or None; step: int),
+    "int" (value Val), "new" (np.newaxis), "array" (value ArrayExpr of
+    integers), "mask" (value ArrayExpr of bools), "ellipsis"."""
+
+    def __init__(self, kind, node, value=None, start=None, stop=None, step=1):
+        self.kind, self.node, self.value = kind, node, value
+        self.start, self.stop, self.step = start, stop, step
+
+    @property
+    def axes(self) -> int:
+        """How many axes of the indexed array the item consumes."""
+        if self.kind in ("slice", "int", "array"):
+            return 1
+        if self.kind == "mask":
+            return self.value.ndim
+        return 0
+
+
+class Indexed(ArrayExpr):
+    """An array value selected from another by an index: `pick(idx)` maps
+    an index of this value to (the source's index nodes, run-time checks),
+    a check being (ok node, offending index node, axis, size Val, name)."""
+
+    def __init__(self, cx, shape, ty, src, pick, node, injective):
+        self.cx, self.src, self.pick, self.injective = cx, src, pick, injective
+        view = None
+        if src.view is not None and injective:
+            view = (src.view[0], lambda idx: base_map(self, idx)[0])
+        super().__init__(shape, ty, self._element, node, view=view)
+
+    def _element(self, idx):
+        nodes, checks = self.pick(idx)
+        return guard(self.cx, self.src.elem(nodes), checks)
+
+
+def base_map(x: ArrayExpr, idx):
+    """(index nodes of the named array x views, checks) for an index of x."""
+    if isinstance(x, Indexed):
+        nodes, checks = x.pick(idx)
+        inner, more = base_map(x.src, nodes)
+        return inner, checks + more
+    return x.view[1](idx), []
+
+
+def guard(cx, v: Val, checks) -> Val:
+    """v, raising NumPy's IndexError where a checked index is out of range."""
+    for ok, xv, axis, size, name, what in checks:
+        v = cx.guard(v, ok, "IndexError", f"array {name!r}{what}", index=(axis, size, xv))
+    return v
+
+
+class MaskRead(ArrayExpr):
+    """`a[mask]`: its size depends on data, so it is an array value only as
+    the right side of `b[mask] = a[mask]` (array_store.py); using its
+    shape anywhere else is a located error."""
+
+    def __init__(self, cx, src, mask, node):
+        self.cx, self.src, self.mask = cx, src, mask
+        self.ty, self.node, self.view = src.ty, node, None
+        self.elem = src.elem
+
+    @property
+    def shape(self):
+        raise self.cx.err(self.node, "a boolean-mask read has a size that depends on the data; "
+                                     "it is compiled only as `a[mask] = b[mask]`",
+                          hint="use np.where(mask, a, other) to keep the shape, or assign "
+                               "through the mask: out[mask] = value")
+
+
+# parsing ----------------------------------------------------------------------------------
+def parse(b, sl) -> list:
+    """The items of a subscript's index (b: the exprs.Expressions)."""
+    out = []
+    for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]):
+        if isinstance(it, ast.Slice):
+            step = _step(b, it.step)
+            out.append(Item("slice", it, start=_bound(b, it.lower), stop=_bound(b, it.upper),
+                            step=step))
+            continue
+        if isinstance(it, ast.Constant) and it.value is Ellipsis:
+            out.append(Item("ellipsis", it))
+            continue
+        v = b.ev(it)
+        for x in (v.items if isinstance(v, TupleVal) else [v]):
+            out.append(_item(b, x, it))
+    return out
+
+
+def _step(b, node) -> int:
+    v = b.ev(node) if node is not None else None
+    if v is None:
+        return 1
+    v = b.scalar(v, node, "an integer slice step")
+    if not v.is_const or not v.ty.is_int() or v.ty.is_bool():
+        raise b.cx.err(node, "a slice step must be an integer constant",
+                       hint="write the step as a number (a[::2], a[::-1])")
+    if int(v.const) == 0:
+        raise b.cx.err(node, "slice step cannot be zero", hint="use a nonzero step")
+    return int(v.const)
+
+
+def _bound(b, node):
+    if node is None:
+        return None
+    v = b.ev(node)
+    if v is None:
+        return None
+    v = b.scalar(v, node, "an integer slice bound")
+    if not v.ty.is_int() or v.ty.is_bool():
+        raise b.cx.err(node, f"slice indices must be integers or None, not {v.ty.describe()}",
+                       hint="convert the bound with int(...)")
+    if not v.is_static:
+        raise b.cx.err(node, "slice bounds must be known when the function is called "
+                             "(computed from argument sizes and scalar arguments)",
+                       hint="compute the bounds from len(a), a.shape or scalar arguments, "
+                            "or index single elements in a loop")
+    return v
+
+
+def _item(b, v, where) -> Item:
+    if v is None:
+        return Item(_NEW, where)
+    if v is Ellipsis:
+        return Item("ellipsis", where)
+    if isinstance(v, (Arr, ArrayExpr)):
+        a = b.array_code.as_array(v, where)
+        if a.ty.is_bool():
+            return Item("mask", where, a)
+        if not a.ty.is_int():
+            raise b.cx.err(where, "arrays used as indices must be of integer (or boolean) type",
+                           hint="convert the index array with .astype(np.int64)")
+        return Item("array", where, a)
+    if isinstance(v, Val):
+        return Item("int", where, v)
+    raise b.cx.err(where, f"{b.describe_obj(v)} cannot be an index",
+                   hint="index with integers, slices, None, ... or integer or boolean arrays")
+
+
+def expand(cx, items, ndim, node) -> list:
+    """The items with `...` replaced by full slices (one `...` at most),
+    and full slices added for the axes not indexed."""
+    used = sum(i.axes for i in items)
+    if used > ndim:
+        raise cx.err(node, f"too many indices for array: array is {ndim}-dimensional, but "
+                           f"{used} were indexed", hint=f"give at most {ndim} indices")
+    ells = [k for k, i in enumerate(items) if i.kind == "ellipsis"]
+    if len(ells) > 1:
+        raise cx.err(node, "an index can only have a single ellipsis ('...')",
+                     hint="keep one ... and write the other axes as :")
+    fill = [Item("slice", node) for _ in range(ndim - used)]
+    if ells:
+        k = ells[0]
+        return items[:k] + fill + items[k + 1:]
+    return items + fill
+
+
+# selecting ----------------------------------------------------------------------------------
+def index_one(b, v: Val, n: Val, axis: int, name: str, where, what=""):
+    """(int32 node in [0, n), check or None) of index v into an axis of size n
+    (arrays.ArrayAccess.to_index: negative counts from the end, proven,
+    checked at call time or at run time)."""
+    pad = [(const_val(0), where)] * axis
+    shape = [const_val(1)] * axis + [n]
+    ((node, mode),) = b.arrays.index_values(
+        SimpleNamespace(ndim=axis + 1, shape=shape, name=name), pad + [(v, where)], where)[axis:]
+    if not isinstance(mode, tuple):
+        return node, None
+    last = ir.Sub(cast(ir.INDEX, ops.node_of(b.cx, n)), ir.index(1))
+    return ir.Max(ir.Min(node, last), ir.index(0)), (mode[1], mode[2], axis, n, name, what)
+
+
+def array_name(x: ArrayExpr) -> str:
+    return x.view[0].name if x.view is not None else "array"
+
+
+def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
+    """src indexed by items (no mask): a view for basic items, a gather when
+    an integer array is among them (NumPy's placement of the indexed axes:
+    where the integer indices are when they are adjacent, else first)."""
+    cx = b.cx
+    items = expand(cx, items, src.ndim, node)
+    arrays = [i for i in items if i.kind == "array"]
+    name = array_name(src)
+    adv = [k for k, i in enumerate(items) if i.kind == "array" or (arrays and i.kind == "int")]
+    adjacent = adv == list(range(adv[0], adv[-1] + 1)) if adv else True
+    bshape = broadcast_shapes(cx, [i.value.shape for i in arrays], node) if arrays else []
+    plan, slots = [], ([] if adjacent else ["block"])
+    axis = 0
+    for it in items:
+        if it.kind == "slice":
+            first, size = slice_axis(cx, src.shape[axis], it.start, it.stop, it.step)
+            slots.append(len(plan))
+            plan.append(["slice", axis, first, it.step, size])
+        elif it.kind == _NEW:
+            slots.append(len(plan))
+            plan.append([_NEW, None, None, None, const_val(1)])
+        elif it.kind == "int" and not arrays:
+            x, check = index_one(b, it.value, src.shape[axis], axis, name, it.node)
+            plan.append(["int", axis, x, check, None])
+        else:
+            if adjacent and "block" not in slots:
+                slots.append("block")
+            plan.append(["adv", axis, it.value, it.node, None])
+        axis += it.axes
+    shape, block_at = [], 0
+    for s in slots:
+        if s == "block":
+            block_at = len(shape)
+            shape.extend(bshape)
+        else:
+            size = plan[s][4]
+            plan[s][4] = len(shape)
+            shape.append(size)
+
+    def pick(idx):
+        out = [None] * src.ndim
+        checks = []
+        block = list(idx[block_at:block_at + len(bshape)]) if arrays else []
+        for kind, ax, a, c, pos in plan:
+            if kind == "slice":
+                i = idx[pos]
+                out[ax] = i if (c == 1 and isinstance(a, ir.Const) and a.value == 0) else \
+                    ir.Add(a, ir.Mul(i, ir.index(c)) if c != 1 else i)
+            elif kind == "int":
+                out[ax] = a
+                if c is not None:
+                    checks.append(c)
+            elif kind == "adv":
+                v = a.elem(broadcast_index(a.shape, block)) if isinstance(a, ArrayExpr) else a
+                x, check = index_one(b, v, src.shape[ax], ax, name, c)
+                out[ax] = x
+                if check is not None:
+                    checks.append(check)
+        return out, checks
+
+    return Indexed(cx, shape, src.ty, src, pick, node, injective=not arrays)
+
+
+def has_slices(sl) -> bool:
+    """Whether an index has a slice or ... among its items (syntax)."""
+    return any(isinstance(it, ast.Slice) or (isinstance(it, ast.Constant) and
+                                             it.value is Ellipsis)
+               for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]))
+
+
+# the subscript hook ----------------------------------------------------------------------------
+def subscript(b, base, node):
+    """`base[index]` that is not an element read of a named array."""
+    if has_slices(node.slice):
+        b.array_code.outside_loops(node, "array indexing with slices or ...")
+    items = parse(b, node.slice)
+    if isinstance(base, ArrayExpr) and all(i.kind == "int" for i in items) and \
+            len(items) == base.ndim:
+        return read_element(b, base, items, node)
+    b.array_code.outside_loops(node, "array indexing with slices, None, ... or arrays")
+    src = b.array_code.as_array(base, node)
+    masks = [i for i in items if i.kind == "mask"]
+    if masks:
+        if len(items) != 1:
+            raise b.cx.err(node, "a boolean mask combined with other indices is not supported",
+                           hint="index with the mask alone: a[mask]")
+        return MaskRead(b.cx, src, masks[0].value, node)
+    return select(b, src, items, node)
+
+
+def read_element(b, x: ArrayExpr, items, node) -> Val:
+    """x[i, j, ...] with one integer per axis (also inside loops): a view's
+    element is its array's, read like arrays.ArrayAccess.read (a pending
+    write of this iteration is seen)."""
+    nodes, checks = element_index(b, x, items, node, "")
+    if x.view is None:
+        b.array_code.outside_loops(node, "elements of array expressions")
+        return guard(b.cx, x.elem(nodes), checks)
+    at, more = base_map(x, nodes)
+    arr = x.view[0]
+    cx = b.cx
+    if cx.typing and arr.kind != "input":
+        v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty)
+        if v.ty.is_int():
+            it = v.ty.ir()
+            v.set_range(it.min_value(), it.max_value())
+        return guard(cx, v, checks + more)
+    cell = b.arrays.find_cell(arr, at)
+    v = b.arrays.cell_value(cell) if cell is not None else b.array_code.read_element(arr, at)
+    return guard(cx, v, checks + more)
+
+
+def element_index(b, x: ArrayExpr, items, node, what):
+    """(in-range index nodes, checks) of one integer per axis of x."""
+    name = array_name(x)
+    nodes, checks = [], []
+    for axis, it in enumerate(items):
+        n, c = index_one(b, it.value, x.shape[axis], axis, name, it.node, what)
+        nodes.append(n)
+        if c is not None:
+            checks.append(c)
+    return nodes, checks
+
+
+array_calls.HOOKS["subscript"] = subscript
