@@ -123,8 +123,16 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
         if full is None or same_size(cx, s, full):
             out.append(i)
             continue
-        n = ops.cast(ir.INDEX, ops.node_of(cx, s))
-        out.append(ir.Select(ir.EQ(n, ir.index(1)), ir.index(0), i))
+        # i is below the broadcast size, which is this size unless that is 1.
+        # An int32 size (an input's extent) clamps, so that bounds inference
+        # sees the read inside the input; another (a call-time Python int)
+        # selects index 0 where it is 1
+        n = ops.node_of(cx, s)
+        if n.type == ir.INDEX:
+            out.append(ir.Min(i, ir.Sub(n, ir.index(1))))
+        else:
+            one = ir.Const(n.type, 1)
+            out.append(ir.Select(ir.EQ(n, one), ir.index(0), i))
     return out
 
 
