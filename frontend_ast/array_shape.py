@@ -131,12 +131,13 @@ def product(cx, sizes) -> Val:
     return out
 
 
-def norm_axis(cx, node, axis: int, ndim: int) -> int:
+def norm_axis(cx, node, axis: int, ndim: int, arg: str = "") -> int:
     """A NumPy axis in [-ndim, ndim) as a non-negative one; out of range,
-    NumPy's AxisError at call time (0 stands in for it meanwhile)."""
+    NumPy's AxisError at call time (0 stands in for it meanwhile); `arg`
+    names the argument in the message as NumPy does (axis2: ...)."""
     if -ndim <= axis < ndim:
         return axis % ndim
-    fail_at_call(cx, node, np.exceptions.AxisError,
+    fail_at_call(cx, node, np.exceptions.AxisError, (f"{arg}: " if arg else "") +
                  f"axis {axis} is out of bounds for array of dimension {ndim}")
     return 0
 
@@ -381,7 +382,9 @@ def _fix_unknown(n, dims):
 
 
 def _shape_str(dims):
-    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+    """A shape as NumPy's reshape error prints it: (2,newaxis), (7,)."""
+    items = ["newaxis" if d == -1 else str(d) for d in dims]
+    return "(" + ",".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 def _reshape_error(n, dims):
@@ -481,8 +484,8 @@ def _f_transpose(b, fn, node):
 
 
 def _swap(b, src, n1, n2, node):
-    i = norm_axis(b.cx, node, const_int(b, b.ev(n1), n1, "an axis"), src.ndim)
-    j = norm_axis(b.cx, node, const_int(b, b.ev(n2), n2, "an axis"), src.ndim)
+    i = norm_axis(b.cx, node, const_int(b, b.ev(n1), n1, "an axis"), src.ndim, "axis1")
+    j = norm_axis(b.cx, node, const_int(b, b.ev(n2), n2, "an axis"), src.ndim, "axis2")
     perm = list(range(src.ndim))
     perm[i], perm[j] = perm[j], perm[i]
     return transposed(src, perm, node)
@@ -504,9 +507,10 @@ def _f_swapaxes(b, fn, node):
 def _f_moveaxis(b, fn, node):
     a = call_args(b, node, "moveaxis", ["a", "source", "destination"], 3)
     src = as_source(b, b.ev(a["a"]), a["a"])
-    s = [norm_axis(b.cx, node, x, src.ndim) for x in const_ints(b, a["source"], "axes")[0]]
-    d = [norm_axis(b.cx, node, x, src.ndim) for x in
-         const_ints(b, a["destination"], "axes")[0]]
+    s = [norm_axis(b.cx, node, x, src.ndim, "source")
+         for x in const_ints(b, a["source"], "axes")[0]]
+    d = [norm_axis(b.cx, node, x, src.ndim, "destination")
+         for x in const_ints(b, a["destination"], "axes")[0]]
     if len(s) != len(d):
         fail_at_call(b.cx, node, ValueError, "`source` and `destination` arguments must have "
                                              "the same number of elements")
