@@ -637,13 +637,14 @@ def _full(b, fn, node):
             fail_at_call(cx, node, ValueError, msg.format(_shp(src.shape), _shp(shape)))
         else:
             check_at_call(cx, node, lambda env, s=s, t=t: None if s.static(env) == t.static(env)
-                          else (ValueError, "could not broadcast input array into the shape "
-                                            "of np.full"))
+                          else (ValueError, msg.format(_shp(src.shape, env), _shp(shape, env))))
     return ArrayExpr(shape, ty, lambda idx: converted(cx, src.elem(broadcast_index(src.shape,
                                                                                      idx)), ty),
                      node)
 
 
-def _shp(shape) -> str:
-    items = [str(v.const) if v.is_const else "n" for v in shape]
+def _shp(shape, env=None) -> str:
+    """A shape as NumPy prints it in errors: (2,4), (3,)."""
+    items = [str(v.static(env)) if env is not None else str(v.const) if v.is_const else "n"
+             for v in shape]
     return "(" + ",".join(items) + ("," if len(items) == 1 else "") + ")"
