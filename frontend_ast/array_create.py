@@ -19,7 +19,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.expr import cast_node
 
-from . import array_calls, calls, ops
+from . import array_calls, ops
 from . import types as T
 from .array_shape import (
     as_source,
@@ -617,14 +617,16 @@ def _hvstack(b, fn, node):
 @array_calls.function(np.full)
 def _full(b, fn, node):
     a = call_args(b, node, "full", ["shape", "fill_value", "dtype", "order"], 2)
+    if "order" in a and b.ev(a["order"]) != "C":
+        raise b.cx.err(a["order"], "only order='C' is supported")
     fill = b.ev(a["fill_value"])
-    if not isinstance(fill, (Arr, ArrayExpr)):
-        return calls._create(b, fn, node)     # a scalar fill: calls.py's array creation
     cx = b.cx
-    src = as_source(b, fill, a["fill_value"])
     sv = b.ev(a["shape"])
     shape = [size_val(cx, s, a["shape"]) for s in (sv.items if isinstance(sv, TupleVal) else [sv])]
     dt = dtype_arg(b, a["dtype"]) if "dtype" in a else None
+    if isinstance(fill, Val):
+        return _full_scalar(b, shape, fill, dt, node)
+    src = as_source(b, fill, a["fill_value"])
     ty = ty_of(b, dt, node) if dt is not None else src.ty
     msg = "could not broadcast input array from shape {} into shape {}"
     if src.ndim > len(shape):
@@ -641,6 +643,17 @@ def _full(b, fn, node):
     return ArrayExpr(shape, ty, lambda idx: converted(cx, src.elem(broadcast_index(src.shape,
                                                                                      idx)), ty),
                      node)
+
+
+def _full_scalar(b, shape, fill: Val, dt, node) -> Arr:
+    """np.full with a scalar fill: an array whose pure definition is the fill
+    value (as np.zeros/np.ones create theirs)."""
+    if dt is None:
+        dt = np.full((), fill.ty.sample(1)).dtype if fill.ty.weak else fill.ty.dtype
+    ty = ty_of(b, dt, node)
+    value = b.arrays.store_convert(fill, ty) if fill.ty.weak else ops.cast_to(b.cx, fill, ty)
+    b.cx.cur_node = node
+    return b.arrays.create_array(ty, shape, value, node)
 
 
 def _shp(shape, env=None) -> str:

@@ -264,3 +264,19 @@ def test_full_fill_shape_mismatch():
     with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into "
                                          r"shape \(2,4\)"):
         full_bad(np.ones(3))
+
+
+@ph.pipeline
+def full_then_loop(a, k):
+    h = np.full(len(a), k, dtype=np.int32)
+    g = np.full((2, len(a)), 1.5)
+    for i in range(len(a)):
+        h[i] += a[i]
+        g[1, i] = a[i]
+    return h, g
+
+
+def test_full_scalar_fill_is_an_array_loops_write():
+    check(full_then_loop, np.arange(6, dtype=np.int32), 3)
+    full_then_loop(np.arange(6, dtype=np.int32), 3)
+    assert "h" in full_then_loop.funcs and "g" in full_then_loop.funcs
