@@ -11,8 +11,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import array_create, array_shape  # noqa: F401  (registers their handlers)
-from . import ops
+from . import array_create, array_shape, ops  # noqa: F401  (registers their handlers)
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
