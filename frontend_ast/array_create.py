@@ -437,7 +437,7 @@ def _tile(b, fn, node):
                 out.append(i)
             else:
                 n = size_node(cx, s)
-                out.append(clamp_index(ir.Mod(i, n), n))
+                out.append(clamp_index(ir.Mod(i, n), n, idx))
         return src.elem(out)
     return ArrayExpr(shape, src.ty, elem, node)
 
@@ -496,7 +496,7 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
         i = idx[ax]
         if j:
             i = ir.Sub(i, size_node(cx, ends[j - 1]))
-        i = clamp_index(i, size_node(cx, x.shape[ax]))     # read where not selected too
+        i = clamp_index(i, size_node(cx, x.shape[ax]), idx)   # read where not selected too
         out = list(idx)
         out[ax] = i
         return converted(cx, x.elem(out), ty)

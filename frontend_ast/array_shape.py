@@ -210,16 +210,23 @@ def _flat_map(cx, old, new):
                 out[k] = ir.index(0)
                 continue
             n = size_node(cx, s)
-            out[k] = clamp_index(ir.Mod(flat, n) if k > 0 else flat, n)
+            out[k] = clamp_index(ir.Mod(flat, n) if k > 0 else flat, n, idx)
             flat = ir.Div(flat, n)
         return out
     return m
 
 
-def clamp_index(e, n):
+def clamp_index(e, n, idx=()):
     """e clamped into [0, n - 1]: the value is unchanged (e is in range), but
-    the bounds of a read through div/mod by a size become known."""
-    return ir.Max(ir.Min(e, ir.Sub(n, ir.index(1))), ir.index(0))
+    the bounds of a read through div/mod by a size become known. `idx` (the
+    result's index) anchors the clamp: min(0, i) is 0 wherever an element is
+    computed, and its bounds are empty where the result is, so an empty
+    result reads nothing."""
+    anchor = ir.index(0)
+    for i in idx:
+        a = ir.Min(ir.index(0), i)
+        anchor = a if isinstance(anchor, ir.Const) else ir.Add(anchor, a)
+    return ir.Max(ir.Min(e, ir.Add(ir.Sub(n, ir.index(1)), anchor)), anchor)
 
 
 def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:

@@ -49,7 +49,7 @@ def reshape_rows(a):
 
 
 def test_reshape_symbolic_sizes_one_specialization():
-    for n in (6, 10, 14):
+    for n in (6, 10, 14, 0):
         check(reshape_rows, np.arange(n, dtype=np.int32))
     assert len(reshape_rows._specs) == 1
 
