@@ -148,10 +148,30 @@ def _check_target(t, smap):
 
 
 def _check_expr(e, smap):
+    arg_lists = _call_argument_lists(e)
     for node in ast.walk(e):
+        if id(node) in arg_lists:
+            continue
         for cls, (msg, hint) in _REJECT.items():
             if isinstance(node, cls):
                 raise smap.error(node, msg, hint)
+
+
+def _call_argument_lists(e) -> set:
+    """ids of the list literals that are (nested in) call arguments:
+    np.array([[1, 2], [3, 4]]), np.concatenate([a, b])."""
+    out = set()
+
+    def mark(n):
+        if isinstance(n, (ast.List, ast.Tuple)):
+            out.add(id(n))
+            for x in n.elts:
+                mark(x)
+    for node in ast.walk(e):
+        if isinstance(node, ast.Call):
+            for a in list(node.args) + [k.value for k in node.keywords]:
+                mark(a)
+    return out
 
 
 # ---------------------------------------------------------------------------

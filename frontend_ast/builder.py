@@ -11,10 +11,12 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import (
-    array_outer,  # noqa: F401  (registers its handlers)
-    array_shift,  # noqa: F401  (registers its handlers)
-    array_store,  # noqa: F401  (registers its handlers and array_index's)
+from . import (  # noqa: F401  (the array_* modules register their handlers)
+    array_create,
+    array_outer,
+    array_shape,
+    array_shift,
+    array_store,
     ops,
 )
 from .analyze import Liveness, names_assigned
