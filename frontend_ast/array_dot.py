@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import array_calls, ops
-from .array_reduce import finish, fold, numpy_ty, operand_of
+from .array_args import numpy_ty, operand_of
+from .array_reduce import finish, fold
 from .arrayexpr import ArrayExpr
 
 

@@ -20,7 +20,8 @@ from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
 from . import array_calls, ops
-from .array_reduce import axes_of, dtype_of, element_val, extent, numpy_ty, operand_of, parse_args
+from .array_args import axes_of, dtype_of, numpy_ty, operand_of, parse_args
+from .array_reduce import element_val, extent
 from .arrayexpr import ArrayExpr, element_node
 from .values import Arr, Val, const_val
 

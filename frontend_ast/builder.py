@@ -11,8 +11,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import array_dot, array_reduce, array_scan  # noqa: F401  (register their handlers)
-from . import ops
+from . import array_average, array_dot, array_reduce, array_scan, ops  # noqa: F401  (array_*: register handlers)
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
