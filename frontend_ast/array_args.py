@@ -63,9 +63,16 @@ def operand_of(b, v, where) -> ArrayExpr:
 
 def axes_of(b, got, ndim, single=False):
     """The sorted NumPy axes a reduction reduces (all for axis=None)."""
+    order = axis_order(b, got, ndim, single)
+    return tuple(range(ndim)) if order is None else tuple(sorted(order))
+
+
+def axis_order(b, got, ndim, single=False):
+    """The normalized axes of the axis= argument in the order given (None
+    for axis=None); `single`: an integer only."""
     v, where = got.get("axis", (None, None))
     if v is None:
-        return tuple(range(ndim))
+        return None
     items = v.items if isinstance(v, TupleVal) else [v]
     if single and isinstance(v, TupleVal):
         raise b.cx.err(where, "axis must be an integer here, not a tuple")
@@ -82,7 +89,7 @@ def axes_of(b, got, ndim, single=False):
         if k in out:
             raise b.cx.err(where, "duplicate value in 'axis'")
         out.append(k)
-    return tuple(sorted(out))
+    return out
 
 
 def flag_of(b, got, name):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import array_calls, ops
-from .array_args import numpy_ty, operand_of
+from .array_args import axis_order, flag_of, numpy_ty, operand_of
 from .array_reduce import count, finish, mean_of, total
 from .arrayexpr import ArrayExpr, lift
 from .values import TupleVal, Val, const_val
@@ -32,10 +32,10 @@ def _average(b, fn, node):
     a = operand_of(b, *got["a"])
     ac = b.array_code
     ac.outside_loops(node, "averages of arrays")
-    order = _axis_order(b, got, a.ndim)
+    order = axis_order(b, got, a.ndim)
     axes = tuple(sorted(order)) if order is not None else tuple(range(a.ndim))
-    keepdims = _const_flag(b, got, "keepdims")
-    returned = _const_flag(b, got, "returned")
+    keepdims = flag_of(b, got, "keepdims")
+    returned = flag_of(b, got, "returned")
     w = got.get("weights", (None, None))[0]
     if w is None:
         avg = finish(ac, mean_of(b, ac, a, axes, None, node), axes, a.ndim, keepdims, node)
@@ -67,35 +67,6 @@ def _average(b, fn, node):
     elif isinstance(avg, ArrayExpr):
         scl = lift(cx, lambda cx, v, q=scl: q, [avg], node)
     return TupleVal([avg, scl])
-
-
-def _axis_order(b, got, ndim):
-    """The normalized axes in the order given (None for axis=None)."""
-    v, where = got.get("axis", (None, None))
-    if v is None:
-        return None
-    items = v.items if isinstance(v, TupleVal) else [v]
-    out = []
-    for it in items:
-        if not (isinstance(it, Val) and it.is_const and isinstance(it.const, int)
-                and not isinstance(it.const, bool)):
-            raise b.cx.err(where, "axis must be a constant integer or a tuple of them")
-        k = it.const
-        if not -ndim <= k < ndim:
-            raise b.cx.err(where, f"axis {k} is out of bounds for array of dimension {ndim}")
-        if k % ndim in out:
-            raise b.cx.err(where, "repeated axis")
-        out.append(k % ndim)
-    return out
-
-
-def _const_flag(b, got, name):
-    v, where = got.get(name, (None, None))
-    if v is None:
-        return False
-    if isinstance(v, Val) and v.is_const:
-        return bool(v.const)
-    raise b.cx.err(where, f"{name}= must be a constant True or False")
 
 
 def _weights(b, a, W, order, where):

@@ -287,6 +287,28 @@ def test_reductions_compose_with_array_code():
     close(normalize, sample((5, 4), np.float64, 6))
 
 
+@ph.pipeline
+def snapshot(a):
+    b = a.copy()
+    s = b.sum()
+    m = b.max(axis=0)
+    b[0, 0] = 100
+    return s, m, b
+
+
+@ph.pipeline
+def write_into_result(a):
+    s = a.sum(axis=0)
+    s[0] = 7
+    return s, s.sum(), (a > 2).sum(axis=1), np.sum(a * 2 + 1, axis=-1, keepdims=True)
+
+
+def test_reductions_read_the_values_before_later_writes():
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    check(snapshot, a)
+    check(write_into_result, a)
+
+
 # schedules --------------------------------------------------------------------------------------
 def test_rfactor_schedule_on_a_reduction():
     @ph.pipeline
