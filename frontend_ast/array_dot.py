@@ -54,7 +54,19 @@ def product(b, x, y, node, what):
         terms = ArrayExpr([ky, Y.shape[1]], rt, lambda i: mul([i[0]], [i[0], i[1]]), node)
         axis = 0
     out = fold(ac, terms, (axis,), rt, "+", 0, node, what)
+    if X.ndim == 2 and Y.ndim == 2:
+        _k_outside_j(out.view[0].func)
     return finish(ac, out, (axis,), terms.ndim, False, node)
+
+
+def _k_outside_j(f):
+    """The default loop order of a 2-D product's update: rows, then k, then
+    the columns innermost (the i-k-j order: b and the result are read along
+    their rows, not down their columns). The sum over k stays in order."""
+    j, i = f.args()
+    u = f.update(0)
+    k = next(d.var for d in u.definition().schedule.dims if d.is_rvar)
+    u.reorder(j, k, i)
 
 
 def _check_inner(cx, X, Y, what, node):
