@@ -28,7 +28,6 @@ from .arrayexpr import ArrayExpr, element_node
 from .values import Arr, Val, const_val
 
 INTP = T.np_ty(np.intp)
-F64 = T.np_ty(np.float64)
 BOOL = T.np_ty(np.bool_)
 
 
@@ -89,11 +88,9 @@ def element_val(node, ty) -> Val:
 
 def _sequential_float_sum(ac, operand: ArrayExpr, axes, acc_ty, node) -> ArrayExpr:
     """The sum over `axes` (sorted NumPy axes) accumulated in acc_ty, each
-    element cast to acc_ty, in C order (sequential)."""
-    def step(cx, s, x, r):
-        return [ops.binary(cx, "+", s[0], ops.cast_to(cx, x, acc_ty))]
-    return reduction(ac, operand, axes, [acc_ty], [ir.Const(acc_ty.ir(), 0.0)], step, "sum",
-                     node)
+    element cast to acc_ty, in C order (sequential), from +0.0 (NumPy's sum
+    of -0.0s is +0.0)."""
+    return fold(ac, operand, axes, acc_ty, "+", 0, node, "sum")
 
 
 # the float sums' algorithm: the lead switches this to NumPy's order (sum_order.float_sum)
@@ -142,6 +139,7 @@ _SIGS = {
 _KIND = {"sum": "sum", "prod": "sum", "min": "min", "max": "min", "amin": "min",
          "amax": "min", "mean": "mean", "var": "var", "std": "var", "argmin": "arg",
          "argmax": "arg", "any": "any", "all": "any"}
+
 
 def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node):
     """A reduction's result: size-1 axes put back (keepdims), a NumPy
@@ -204,8 +202,7 @@ def _map(ac, value, fn, node):
 # the reductions -------------------------------------------------------------------------------
 def reduce_call(b, what, obj, node):
     kind = _KIND[what]
-    fn = "max" if what in ("max", "amax", "argmax") else what
-    fn = {"amin": "min"}.get(fn, fn)
+    fn = {"amin": "min", "amax": "max"}.get(what, what)
     got = parse_args(b, what, obj, node, _SIGS[kind])
     a = operand_of(b, got["a"][0], got["a"][1])
     ac = b.array_code
@@ -230,7 +227,7 @@ def reduce_call(b, what, obj, node):
     elif kind == "any":
         out = _anyall(ac, a, axes, fn == "any", node)
     elif kind == "arg":
-        out = _argminmax(ac, a, axes, fn == "argmin", node)
+        out = _argminmax(ac, a, axes, what == "argmin", node)
     elif kind == "mean":
         out = mean_of(b, ac, a, axes, dt, node)
     else:
@@ -246,12 +243,7 @@ def _minmax(ac, a, axes, is_min, node):
                                       f"{'minimum' if is_min else 'maximum'} which has no "
                                       f"identity", node)
     t = a.ty.ir()
-    if t.is_bool():
-        ident = ir.Const(t, is_min)
-    elif t.is_float():
-        ident = ir.Const(t, float("inf") if is_min else float("-inf"))
-    else:
-        ident = ir.Const(t, t.max_value() if is_min else t.min_value())
+    ident = _extreme(t, is_min)
 
     def step(cx, s, x, r):
         acc, v = s[0].node, ops.node_of(cx, x)
@@ -264,6 +256,16 @@ def _minmax(ac, a, axes, is_min, node):
             n = (ir.Min if is_min else ir.Max)(acc, v)
         return [Val(n, a.ty)]
     return reduction(ac, a, axes, [a.ty], [ident], step, name, node)
+
+
+def _extreme(t, is_min):
+    """The identity of min (is_min) or max in IR type t: its largest or
+    smallest value (inf for floats, True/False for bools)."""
+    if t.is_bool():
+        return ir.Const(t, is_min)
+    if t.is_float():
+        return ir.Const(t, float("inf") if is_min else float("-inf"))
+    return ir.Const(t, t.max_value() if is_min else t.min_value())
 
 
 def _anyall(ac, a, axes, is_any, node):
@@ -286,12 +288,7 @@ def _argminmax(ac, a, axes, is_min, node):
         return ArrayExpr([], INTP, lambda i: const_val(np.intp(0)), node)
     require_nonempty(ac.cx, a, axes, f"attempt to get {name} of an empty sequence", node)
     t = a.ty.ir()
-    if t.is_float():
-        ident = ir.Const(t, float("inf") if is_min else float("-inf"))
-    elif t.is_bool():
-        ident = ir.Const(t, is_min)
-    else:
-        ident = ir.Const(t, t.max_value() if is_min else t.min_value())
+    ident = _extreme(t, is_min)
     shape = a.shape
 
     def step(cx, s, x, r):
