@@ -96,14 +96,13 @@ def test_unsupported_products_are_located_errors():
         matmul_scalar(np.ones(3))
 
 
-def test_rfactor_schedule_on_matmul():
-    @ph.pipeline
-    def mm(a, b):
-        c = a @ b
-        return c
+def _named_product(a, b):
+    c = a @ b
+    return c
 
-    @mm.schedule
-    def _(p):
+
+def test_rfactor_schedule_on_matmul():
+    def sched(p):
         f = p.funcs["c"]
         ko, ki = ph.RVar("ko"), ph.RVar("ki")
         u = ph.Var("u")
@@ -111,24 +110,18 @@ def test_rfactor_schedule_on_matmul():
         f.update(0).rfactor(ko, u).compute_root()
 
     a, b, _, _ = _args(np.int32, 6, 37, 5, 2)
-    check(mm, a, b)
+    check(ph.pipeline(_named_product, schedule=sched), a, b)
 
 
 def test_default_order_of_a_2d_product_is_i_k_j():
     seen = []
 
-    @ph.pipeline
-    def mm(a, b):
-        c = a @ b
-        return c
-
-    @mm.schedule
-    def _(p):
+    def sched(p):
         dims = p.funcs["c"].update(0).definition().schedule.dims
         seen.append([(d.var, d.is_rvar) for d in dims])
 
     a, b, _, _ = _args(np.float64, 3, 4, 5, 3)
-    within_bound(mm(a, b), a @ b, a, b)
+    within_bound(ph.pipeline(_named_product, schedule=sched)(a, b), a @ b, a, b)
     # innermost first: the column Var x, the RVar over k, the row Var y
     (j, jr), (k, kr), (i, ir) = seen[0]
     assert (j, i) == ("x", "y") and (jr, kr, ir) == (False, True, False)
