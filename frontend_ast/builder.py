@@ -12,8 +12,12 @@ from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
 from . import (  # noqa: F401  (the array_* modules register their handlers)
+    array_average,
     array_create,
+    array_dot,
     array_outer,
+    array_reduce,
+    array_scan,
     array_shape,
     array_shift,
     array_store,

@@ -70,9 +70,14 @@ class Definitions:
         arr.versions.append(f)
 
     def axis_var(self, arr, k):
+        """The pure Var of NumPy axis k of arr (x for the last axis), never
+        named like an argument (a Param of that name would be read instead)."""
         names = ("x", "y", "z", "w")
         rk = arr.ndim - 1 - k
-        return Var(names[rk] if rk < 4 else f"d{rk}")
+        name = names[rk] if rk < 4 else f"d{rk}"
+        while name in self.emitter.input_names:
+            name += "_"
+        return Var(name)
 
     def element_call(self, arr: Arr, idx_nodes, risky=False) -> Val:
         """arr[idx] (NumPy axis order, int32 nodes) as a call."""

@@ -1,0 +1,130 @@
+"""np.dot, np.matmul, `a @ b` and a.dot(b) of 1-D and 2-D arrays.
+
+A product is a sum over k of elementwise products: one Func over the
+result's axes with an update over an RDom of k (array_reduce.fold), in the
+result dtype NumPy gives (integers wrap as NumPy's). Float results are a
+sequential sum over k; NumPy's BLAS sums in an order of its own, so the two
+differ by at most 2·n·eps·(|a| @ |b|) for a k-extent n (eps the result
+dtype's machine epsilon). Sizes of k that differ raise ValueError at call
+time with NumPy's message."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import array_calls, ops
+from .array_args import numpy_ty, operand_of
+from .array_reduce import finish, fold
+from .arrayexpr import ArrayExpr
+
+
+def product(b, x, y, node, what):
+    """x @ y (what "matmul") or np.dot(x, y) (what "dot")."""
+    cx = b.cx
+    ac = b.array_code
+    ac.outside_loops(node, f"{what} of arrays")
+    X, Y = operand_of(b, x, node), operand_of(b, y, node)
+    if X.ndim == 0 or Y.ndim == 0:
+        if what == "matmul":
+            raise cx.err(node, f"matmul: Input operand {0 if X.ndim == 0 else 1} does not have "
+                               f"enough dimensions", hint="use * to multiply by a scalar")
+        return ac.binary("*", X, Y, node)
+    if X.ndim > 2 or Y.ndim > 2:
+        raise cx.err(node, f"{what} of arrays with more than 2 dimensions is not supported",
+                     hint="loop over the leading axes and multiply 2-D slices")
+    rt = numpy_ty(b, lambda: np.dot(np.ones((1,), X.ty.dtype), np.ones((1,), Y.ty.dtype)).dtype,
+                  node)
+    kx, ky = X.shape[-1], Y.shape[0]
+    _check_inner(cx, X, Y, what, node)
+
+    def mul(ix, iy):
+        cx.cur_node = node
+        return ops.binary(cx, "*", ops.cast_to(cx, X.elem(ix), rt), ops.cast_to(cx, Y.elem(iy), rt))
+
+    if X.ndim == 1 and Y.ndim == 1:
+        terms = ArrayExpr([kx], rt, lambda i: mul([i[0]], [i[0]]), node)
+        axis = 0
+    elif X.ndim == 2 and Y.ndim == 2:
+        terms = ArrayExpr([X.shape[0], kx, Y.shape[1]], rt,
+                          lambda i: mul([i[0], i[1]], [i[1], i[2]]), node)
+        axis = 1
+    elif X.ndim == 2:
+        terms = ArrayExpr([X.shape[0], kx], rt, lambda i: mul([i[0], i[1]], [i[1]]), node)
+        axis = 1
+    else:
+        terms = ArrayExpr([ky, Y.shape[1]], rt, lambda i: mul([i[0]], [i[0], i[1]]), node)
+        axis = 0
+    out = fold(ac, terms, (axis,), rt, "+", 0, node, what)
+    if X.ndim == 2 and Y.ndim == 2:
+        _k_outside_j(out.view[0].func)
+    return finish(ac, out, (axis,), terms.ndim, False, node)
+
+
+def _k_outside_j(f):
+    """The default loop order of a 2-D product's update: rows, then k, then
+    the columns innermost (the i-k-j order: b and the result are read along
+    their rows, not down their columns). The sum over k stays in order."""
+    j, i = f.args()
+    u = f.update(0)
+    k = next(d.var for d in u.definition().schedule.dims if d.is_rvar)
+    u.reorder(j, k, i)
+
+
+def _check_inner(cx, X, Y, what, node):
+    """ValueError at call time (NumPy's message) where the k sizes differ."""
+    kx, ky = X.shape[-1], Y.shape[0]
+    if kx is ky or (kx.is_const and ky.is_const and kx.const == ky.const):
+        return
+    loc = cx.smap.loc(node)
+    where = f" ({loc.file}:{loc.line})" if loc is not None else ""
+    xs, ys = list(X.shape), list(Y.shape)
+
+    def check(env):
+        a, c = kx.static(env), ky.static(env)
+        if a == c:
+            return
+        if what == "matmul":
+            raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                             f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {c} is "
+                             f"different from {a}){where}")
+        sx = _shape_text([s.static(env) for s in xs])
+        sy = _shape_text([s.static(env) for s in ys])
+        raise ValueError(f"shapes {sx} and {sy} not aligned: {a} (dim {len(xs) - 1}) != {c} "
+                         f"(dim 0){where}")
+    cx.static_checks.append(check)
+
+
+def _shape_text(sizes):
+    return "(" + ",".join(map(str, sizes)) + ("," if len(sizes) == 1 else "") + ")"
+
+
+def _args(b, node, obj, what):
+    if node.keywords:
+        k = node.keywords[0]
+        raise b.cx.err(k, f"the {k.arg}= argument of {what}() is not supported in compiled code",
+                       hint="assign the result instead: out[...] = a @ b" if k.arg == "out"
+                       else "")
+    want = 1 if obj is not None else 2
+    if len(node.args) != want:
+        raise b.cx.err(node, f"{what}() takes {want} array argument{'s' if want > 1 else ''}")
+    vals = [b.ev(a) for a in node.args]
+    return ([obj] if obj is not None else []) + vals
+
+
+@array_calls.function(np.dot, np.matmul)
+def _function(b, fn, node):
+    what = "dot" if fn is np.dot else "matmul"
+    x, y = _args(b, node, None, what)
+    return product(b, x, y, node, what)
+
+
+@array_calls.method("dot")
+def _method(b, obj, name, node):
+    x, y = _args(b, node, obj, "dot")
+    return product(b, x, y, node, "dot")
+
+
+def _matmul_hook(b, x, y, node):
+    return product(b, x, y, node, "matmul")
+
+
+array_calls.HOOKS["matmul"] = _matmul_hook

@@ -1,0 +1,154 @@
+"""Scans of NumPy-style array code: np.cumsum, np.cumprod (and the methods),
+np.maximum.accumulate, np.minimum.accumulate, np.add.accumulate,
+np.multiply.accumulate.
+
+A scan is a serial scan Func over the result's shape: its pure definition
+is the element (cast to the result dtype), then one update over an RDom of
+the scanned axis from 1 that combines the previous element of the result
+with it (`f(r) = f(r - 1) op x(r)`, NumPy's sequential order, so float
+scans equal NumPy's bit for bit). The update's RVar is
+`p.vars[func, "axis<k>"]`. `axis=None` (cumsum, cumprod) scans the array
+flattened in C order; result dtypes are NumPy's."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.var import RDom
+
+from . import array_calls, ops
+from .array_args import axes_of, dtype_of, numpy_ty, operand_of, parse_args
+from .array_reduce import element_val, extent
+from .arrayexpr import ArrayExpr, element_node
+from .values import Arr, Val, const_val
+
+
+def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
+    """The scan of operand along `axis` by op (step(cx, previous, element)
+    -> Val), in type ty."""
+    cx = ac.cx
+    cx.cur_node = node
+    arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
+    f = ac.emitter.new_func(name, arr)
+    vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
+    key = tuple(reversed(vars_))
+    first = element_node(cx, ops.cast_to(cx, operand.elem([v.node for v in vars_]), ty), ty)
+    ac.defs.mark_emitted([first], f)
+    ac.emitter.define(f, key, (first,), [], None, arr.loc, pure=True, label=name)
+    n = extent(cx, operand.shape[axis])
+    rdom = RDom([(Expr.wrap(ir.index(1)), Expr.wrap(ir.Max(ir.Sub(n, ir.index(1)),
+                                                           ir.index(0))))], "r_" + f.name())
+    r = rdom[0]
+    idx = [r.node if k == axis else v.node for k, v in enumerate(vars_)]
+    prev = list(idx)
+    prev[axis] = ir.Sub(r.node, ir.index(1))
+    ref = f[tuple(Expr.wrap(i) for i in reversed(prev))]
+    x = ops.cast_to(cx, operand.elem(idx), ty)
+    cx.cur_node = node
+    val = element_node(cx, op(cx, element_val(ref.node, ty), x), ty)
+    ac.defs.mark_emitted([val], f)
+    upd_key = tuple(r if k == axis else v for k, v in reversed(list(enumerate(vars_))))
+    ac.emitter.define(f, upd_key, (val,), [], rdom, arr.loc, label=name,
+                      loops=[(SimpleNamespace(name=f"axis{axis}"), r)])
+    arr.func = f
+    arr.defined = True
+    arr.versions.append(f)
+    return ac.view_of(arr, node)
+
+
+def flattened(cx, operand: ArrayExpr, node) -> ArrayExpr:
+    """operand as a 1-D array in C order (a 0-d array has one element)."""
+    if operand.ndim == 1:
+        return operand
+    size = const_val(1)
+    for s in operand.shape:
+        size = ops.binary(cx, "*", size, s)
+    shape = list(operand.shape)
+
+    def elem(i):
+        f = i[0]
+        idx = []
+        stride = None
+        for s in reversed(shape):
+            e = extent(cx, s)
+            q = f if stride is None else ir.Div(f, stride)
+            idx.append(ir.Mod(q, e))
+            stride = e if stride is None else ir.Mul(stride, e)
+        return operand.elem(list(reversed(idx)))
+    return ArrayExpr([size], operand.ty, elem, node)
+
+
+def _arith(op):
+    return lambda cx, p, x: ops.binary(cx, op, p, x)
+
+
+def _extreme(is_max):
+    def step(cx, p, x):          # np.maximum / np.minimum: NaN propagates, ties give x
+        a, c = p.node, ops.node_of(cx, x)
+        t = a.type
+        if t.is_bool():
+            return Val((ir.Or if is_max else ir.And)(a, c), p.ty)
+        if not t.is_float():
+            return Val((ir.Max if is_max else ir.Min)(a, c), p.ty)
+        better = ir.GT(a, c) if is_max else ir.LT(a, c)
+        return Val(ir.Select(ir.Or(better, ops.is_nan(a)), a, c), p.ty)
+    return step
+
+
+_CUM = {"cumsum": (np.cumsum, "+"), "cumprod": (np.cumprod, "*")}
+
+
+def _cumulative(b, what, obj, node):
+    got = parse_args(b, what, obj, node, ("axis", "dtype", "out"))
+    a = operand_of(b, got["a"][0], got["a"][1])
+    ac = b.array_code
+    ac.outside_loops(node, f"{what} of arrays")
+    cx = b.cx
+    fn, op = _CUM[what]
+    dt = dtype_of(b, got)
+    ty = numpy_ty(b, lambda: fn(np.zeros((1,), a.ty.dtype), dtype=dt).dtype, node)
+    if got.get("axis", (None,))[0] is None:
+        a, axis = flattened(cx, a, node), 0
+    else:
+        (axis,) = axes_of(b, got, a.ndim, single=True)
+    return scan(ac, a, axis, ty, _arith(op), what, node)
+
+
+_UFUNCS = {np.maximum.accumulate: (np.maximum, _extreme(True)),
+           np.minimum.accumulate: (np.minimum, _extreme(False)),
+           np.add.accumulate: (np.add, _arith("+")),
+           np.multiply.accumulate: (np.multiply, _arith("*"))}
+
+
+def _accumulate(b, fn, node):
+    uf, step = _UFUNCS[fn]
+    what = f"np.{uf.__name__}.accumulate"
+    got = parse_args(b, what, None, node, ("axis", "dtype", "out"))
+    a = operand_of(b, got["a"][0], got["a"][1])
+    b.array_code.outside_loops(node, f"{what} of arrays")
+    if a.ndim == 0:
+        raise b.cx.err(node, f"{what} of a 0-d value: NumPy cannot accumulate on a scalar")
+    if "axis" not in got:
+        got["axis"] = (const_val(0), node)
+    elif got["axis"][0] is None:
+        raise b.cx.err(got["axis"][1], f"{what} needs an integer axis (NumPy refuses None)")
+    (axis,) = axes_of(b, got, a.ndim, single=True)
+    dt = dtype_of(b, got)
+    ty = numpy_ty(b, lambda: fn(np.zeros((1,), a.ty.dtype), dtype=dt).dtype, node)
+    return scan(b.array_code, a, axis, ty, step, uf.__name__ + "_accumulate", node)
+
+
+array_calls.function(*_UFUNCS)(_accumulate)
+
+
+@array_calls.function(np.cumsum, np.cumprod)
+def _function(b, fn, node):
+    return _cumulative(b, fn.__name__, None, node)
+
+
+@array_calls.method("cumsum", "cumprod")
+def _method(b, obj, name, node):
+    return _cumulative(b, name, obj, node)

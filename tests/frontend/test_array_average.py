@@ -1,0 +1,53 @@
+"""np.average against plain Python: without weights (the mean), with
+weights of a's shape or of the reduced axes, returned=True, keepdims, and
+NumPy's errors (ZeroDivisionError for weights summing to 0, TypeError /
+ValueError for weights of another shape)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.frontend.test_array_reductions import close
+
+
+@ph.pipeline
+def plain(a):
+    return np.average(a), np.average(a, axis=0), np.average(a, 1, None, True)
+
+
+@ph.pipeline
+def weighted(a, w):
+    return np.average(a, weights=w), np.average(a, axis=(0, 1), weights=w, keepdims=True)
+
+
+@ph.pipeline
+def weighted_axis(a, w):
+    return np.average(a, axis=1, weights=w, returned=True), np.average(a, axis=-1, weights=w)
+
+
+@ph.pipeline
+def weighted_axes(a, w):
+    return np.average(a, axis=(2, 0), weights=w)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint8, np.float32, np.float64, np.bool_])
+def test_average(dt):
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal((3, 4)) * 10).astype(dt)
+    close(plain, a)
+    close(weighted, a, rng.random((3, 4)).astype(np.float32))
+    close(weighted, a, rng.integers(1, 5, (3, 4)))
+    close(weighted_axis, a, rng.random(4))
+    b = rng.standard_normal((2, 3, 4)).astype(dt)
+    close(weighted_axes, b, rng.random((4, 2)))
+
+
+def test_average_errors_as_numpy():
+    a = np.ones((3, 4))
+    with pytest.raises(ZeroDivisionError):
+        weighted_axis(a, np.zeros(4))
+    with pytest.raises(ZeroDivisionError):
+        weighted(a, np.zeros((3, 4)))
+    with pytest.raises(TypeError):
+        weighted(a, np.ones((4, 3)))
+    with pytest.raises(ValueError):
+        weighted_axis(a, np.ones(3))
