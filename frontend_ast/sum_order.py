@@ -1,0 +1,275 @@
+"""NumPy's order of a float sum (np.add.reduce: np.sum, mean, var, std) as
+Funcs, so that the default schedule equals NumPy bit for bit.
+
+NumPy (docs/numpy_sum_order.md) starts each result at +0.0 and adds to it,
+in the order its iterator visits the operand (axes sorted by memory
+stride, adjacent axes merged where the memory allows):
+  - when the innermost axis visited is kept, every element is added in
+    turn (sequential along the reduced axes);
+  - when it is reduced (merged with the reduced axes next to it in memory),
+    each run of it is summed pairwise (PW below) and the run sums are added
+    in turn; with a cast (dtype= other than the operand's) the runs are
+    chunks of at most 8192 elements (the iterator's buffer).
+PW(x[0:m]) (loops_utils.h.src pairwise_sum): m < 8: -0.0 + x0 + x1 ...;
+m <= 128: 8 accumulators r[j] = x[j], r[j] += x[8i+j], then
+((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the m % 8 last elements in turn;
+else PW(x[:h]) + PW(x[h:]) with h = m//2 rounded down to a multiple of 8.
+
+In chunks of 8 (q = m // 8, r = m % 8) the split gives floor(q/2) chunks
+to the left and the rest (with the r extra elements) to the right; a node
+is a leaf when 8*q (+ r on the rightmost path) <= 128. The tree is laid on
+2**K slots (K bounds the depth): a leaf above the last level keeps the
+first slot of its subtree and the others hold -0.0, which x + -0.0 leaves
+exact. The Funcs:
+  blk(s, c)          a slot's leaf (first chunk, chunks, rightmost?): one
+                     update descending the tree, a level per RDom step
+  acc(j, s, c, ...)  the 8 accumulators of a leaf: an update over its chunks
+  tree(s, c, ...)    the combination and the m % 8 rest (pure arithmetic and
+                     an update), then the levels of the tree, in place
+  out(kept)          +0.0, then += each run sum in NumPy's visiting order
+(c numbers the chunks of a run of a cast; `...` are the kept axes and the
+reduced axes visited outside the run)."""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.buffer import Param
+from pyhalide.expr import Expr, cast_node, select
+from pyhalide.var import RDom, Var
+
+from .arrayexpr import ArrayExpr, element_node, size_is
+from .context import StaticParam
+from .values import Val, node_of
+
+LANES = 8            # pairwise_sum's accumulators
+BLOCK = 128          # PW_BLOCKSIZE
+BUFSIZE = 8192       # NPY_BUFSIZE: the iterator's buffer, in elements
+
+
+def memory_order(operand: ArrayExpr, layout=None):
+    """(axes outermost first in memory, whether they merge into one run):
+    `layout` if given, else the layout of the array a whole view shows,
+    else a C-contiguous array (NumPy's result of an operation; a view of
+    part of an array is taken in its index order, unmerged)."""
+    nd = operand.ndim
+    if layout is None and operand.view is not None:
+        from .arraycode import is_whole_view
+        arr = operand.view[0]
+        if is_whole_view(operand):
+            layout = getattr(arr, "layout", "C")
+        else:
+            layout = (tuple(range(nd)), False)
+    if layout is None or layout == "C":
+        return tuple(range(nd)), True
+    if layout == "F":
+        return tuple(reversed(range(nd))), True
+    perm, dense = layout
+    rest = [k for k in range(nd) if k not in perm]     # size-1 axes: anywhere
+    return tuple(rest) + tuple(perm), dense
+
+
+def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None) -> ArrayExpr:
+    """The sums of operand over `axes` (sorted NumPy axis numbers) in NumPy's
+    order, elements of type acc_ty (the operand's elements are cast to it):
+    an array of the operand's shape without those axes, stored in a Func
+    `<name>` whose update adds the run sums; `layout` is the operand's
+    memory layout ("C", "F" or (axes outermost first, merged)) where it is
+    not the one memory_order finds."""
+    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout).build()
+
+
+class _SumBuilder:
+    def __init__(self, ac, operand, axes, acc_ty, node, layout):
+        self.ac, self.cx, self.em = ac, ac.cx, ac.emitter
+        self.a, self.axes, self.ty, self.node = operand, axes, acc_ty, node
+        self.loc = self.cx.smap.loc(node)
+        self.name = "sum"
+        nd = operand.ndim
+        order, dense = memory_order(operand, layout)
+        # size-1 axes do not count in NumPy's visiting order
+        order = [k for k in order if not size_is(operand.shape[k], 1)]
+        self.kept = [k for k in range(nd) if k not in axes]
+        run = []
+        for k in reversed(order):
+            if k not in axes or (run and not dense):
+                break
+            run.insert(0, k)
+        self.run = run                                        # outermost first
+        self.outer = [k for k in order if k in axes and k not in run]
+        self.cast = operand.ty != acc_ty
+        self.vars = {k: Var(f"i{k}") for k in range(nd)}
+
+    # helpers -------------------------------------------------------------------------
+    def size(self, k) -> Expr:
+        return Expr.wrap(cast_node(ir.INDEX, node_of(self.cx, self.a.shape[k])))
+
+    def func(self, suffix):
+        return self.em.new_func(self.name + suffix)
+
+    def define(self, f, key, values, rdom=None, preds=(), pure=False):
+        nodes = [v.node if isinstance(v, Expr) else v for v in values]
+        self.ac.defs.mark_emitted(nodes, f)
+        self.em.define(f, tuple(key), tuple(nodes), [p.node for p in preds], rdom, self.loc,
+                       pure=pure, label=f.name())
+
+    def element(self, at: dict) -> Expr:
+        """The operand's element at axis -> index Expr (size-1 axes at 0),
+        cast to the sum's type."""
+        idx = [at[k].node if k in at else ir.index(0) for k in range(self.a.ndim)]
+        self.cx.cur_node = self.node
+        v = self.a.elem(idx)
+        return Expr.wrap(element_node(self.cx, v, self.ty))
+
+    def zero(self, negative=False) -> Expr:
+        return Expr.wrap(ir.Const(self.ty.ir(), -0.0 if negative else 0.0))
+
+    # the sum --------------------------------------------------------------------------
+    def build(self) -> ArrayExpr:
+        out = self.func("")
+        key = [self.vars[k] for k in reversed(self.kept)]
+        if not self.run and not self.outer:
+            # only size-1 axes are reduced: +0.0 plus the one element
+            at = {k: self.vars[k] for k in self.kept}
+            self.define(out, key, [self.zero() + self.element(at)], pure=True)
+        else:
+            self.define(out, key, [self.zero()], pure=True)
+            if self.run:
+                self.pairwise_update(out, key)
+            else:
+                self.sequential_update(out, key)
+        shape = [self.a.shape[k] for k in self.kept]
+
+        def elem(idx):
+            args = tuple(Expr.wrap(i) for i in reversed(idx))
+            ref = out[args] if args else out[()]
+            return Val(ref.node, self.ty)
+
+        return ArrayExpr(shape, self.ty, elem, self.node)
+
+    def sequential_update(self, out, key):
+        """out += each element, the reduced axes visited outermost first."""
+        red = self.outer
+        rdom = RDom([(0, self.size(k)) for k in reversed(red)], self.name + "_r")
+        at = {k: self.vars[k] for k in self.kept}
+        at.update({k: rdom[i] for i, k in enumerate(reversed(red))})
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + self.element(at)], rdom)
+
+    def static(self, fn, axes) -> Expr:
+        """fn(sizes of `axes`), computed in Python at call time (a Param)."""
+        fns = [(lambda env, v=v: v.const) if v.is_const else v.static
+               for v in (self.a.shape[k] for k in axes)]
+        p = Param(ir.INDEX, f"__pyhalide_static{next(self.cx._counter)}")
+        self.cx.static_params.append(StaticParam(p, lambda env: fn([f(env) for f in fns]),
+                                                 ir.INDEX))
+        return Expr.wrap(p.node)
+
+    def pairwise_update(self, out, key):
+        a = self
+        run_sizes = [a.size(k) for k in a.run]
+        plan = lambda sizes: run_plan(sizes, a.cast)     # noqa: E731
+        chunk = a.static(lambda z: plan(z)[0], a.run)
+        nchunks = a.static(lambda z: plan(z)[1], a.run)
+        depth = a.static(lambda z: plan(z)[2], a.run)
+        length = a.static(lambda z: plan(z)[3], a.run)
+        slots = Expr.wrap(ir.index(1)) << depth
+        c = Var("c")
+        m = _min(chunk, length - c * chunk)                    # this run's length
+        blk = a.leaves(c, m, depth)
+        extra = [a.vars[k] for k in reversed(a.kept + a.outer)]   # IR order
+        tree = a.tree(blk, c, m, chunk, run_sizes, extra, slots, depth)
+        rdom = RDom([(0, nchunks)] + [(0, a.size(k)) for k in reversed(a.outer)],
+                    a.name + "_r")
+        sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
+        args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def leaves(self, c, m, depth):
+        """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
+        empty slot has 0 chunks and is not rightmost."""
+        blk = self.func("_leaf")
+        s = Var("s")
+        q = m // LANES
+        self.define(blk, (s, c), [Expr.wrap(ir.index(0)), q, Expr.wrap(ir.index(1))], pure=True)
+        d = RDom([(0, depth)], self.name + "_level")
+        cur = blk[s, c]
+        st, nq, last = cur[0], cur[1], cur[2]
+        rem = select(last == 1, m % LANES, 0)
+        leaf = nq * LANES + rem <= BLOCK
+        bit = ((s >> (depth - 1 - d.x)) & 1) == 1
+        half = nq // 2
+        new_st = select(leaf, st, select(bit, st + half, st))
+        new_q = select(leaf, select(bit, 0, nq), select(bit, nq - half, half))
+        new_last = select(leaf, select(bit, 0, last), select(bit, last, 0))
+        self.define(blk, (s, c), [new_st, new_q, new_last], d)
+        return blk
+
+    def read_run(self, c, k, m, chunk, run_sizes, extra_at) -> Expr:
+        """Element k of run c (clamped into it: reads past its end are never
+        used)."""
+        flat = c * chunk + _max(_min(k, m - 1), 0)
+        at = dict(extra_at)
+        for ax, n in zip(reversed(self.run), reversed(run_sizes)):
+            at[ax] = flat % n
+            flat = flat // n
+        return self.element(at)
+
+    def tree(self, blk, c, m, chunk, run_sizes, extra, slots, depth):
+        a = self
+        j, s = Var("j"), Var("s")
+        extra_at = {k: a.vars[k] for k in a.kept + a.outer}
+        ref = blk[s, c]
+        st, nq, last = ref[0], ref[1], ref[2]
+        # the 8 accumulators of each leaf
+        acc = a.func("_lanes")
+        akey = (j, s, c) + tuple(extra)
+        first = a.read_run(c, st * LANES + j, m, chunk, run_sizes, extra_at)
+        a.define(acc, akey, [select(nq > 0, first, a.zero(True))], pure=True)
+        r = RDom([(1, BLOCK // LANES - 1)], a.name + "_lane")
+        nxt = a.read_run(c, (st + r.x) * LANES + j, m, chunk, run_sizes, extra_at)
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=[r.x < nq])
+        # a leaf's sum: the accumulators' tree, then the rest in turn
+        tree = a.func("_tree")
+        tkey = (s, c) + tuple(extra)
+        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s, c) + tuple(extra)].node)
+                 for i in range(LANES)]
+        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
+            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+        a.define(tree, tkey, [select(nq > 0, combined, a.zero(True))], pure=True)
+        rr = RDom([(0, LANES - 1)], a.name + "_rest")
+        rest = select(last == 1, m % LANES, 0)
+        elem = a.read_run(c, nq * LANES + st * LANES + rr.x, m, chunk, run_sizes, extra_at)
+        a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
+        # the levels of the slot tree, in place: slot i <- slots 2i and 2i+1
+        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], a.name + "_pairs")
+        i, level = lv[0], lv[1]
+        at = lambda k: (k, c) + tuple(extra)    # noqa: E731
+        a.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) + Expr.wrap(tree[at(2 * i + 1)].node)],
+                 lv, preds=[i < (slots >> level)])
+        return tree
+
+
+def _min(x, y) -> Expr:
+    return Expr.wrap(ir.Min(_node(x), _node(y)))
+
+
+def _max(x, y) -> Expr:
+    return Expr.wrap(ir.Max(_node(x), _node(y)))
+
+
+def _node(v):
+    return v.node if isinstance(v, Expr) else ir.index(v)
+
+
+def run_plan(sizes, cast):
+    """(chunk, chunks, tree depth, length) of the runs over axes of these
+    sizes: one run of all their elements, or (with a cast) chunks of
+    BUFSIZE; the depth bounds the halvings after which every node of the
+    longest run's tree has at most 15 chunks of 8 (so is a leaf)."""
+    length = 1
+    for n in sizes:
+        length *= n
+    chunk = BUFSIZE if cast else max(length, 1)
+    q = min(chunk, length) // LANES
+    depth = 0
+    while q > 15 << depth:
+        depth += 1
+    return chunk, -(-length // chunk), depth, length
