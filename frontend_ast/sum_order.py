@@ -67,22 +67,24 @@ def memory_order(operand: ArrayExpr, layout=None):
     return tuple(rest) + tuple(perm), dense
 
 
-def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None) -> ArrayExpr:
+def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
+              name="sum") -> ArrayExpr:
     """The sums of operand over `axes` (sorted NumPy axis numbers) in NumPy's
     order, elements of type acc_ty (the operand's elements are cast to it):
     an array of the operand's shape without those axes, stored in a Func
-    `<name>` whose update adds the run sums; `layout` is the operand's
-    memory layout ("C", "F" or (axes outermost first, merged)) where it is
-    not the one memory_order finds."""
-    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout).build()
+    `name` whose update adds the run sums (its helper Funcs are name_leaf,
+    name_lanes, name_tree); `layout` is the operand's memory layout ("C",
+    "F" or (axes outermost first, whether they merge)) where it is not the
+    one memory_order finds."""
+    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name).build()
 
 
 class _SumBuilder:
-    def __init__(self, ac, operand, axes, acc_ty, node, layout):
+    def __init__(self, ac, operand, axes, acc_ty, node, layout, name):
         self.ac, self.cx, self.em = ac, ac.cx, ac.emitter
         self.a, self.axes, self.ty, self.node = operand, axes, acc_ty, node
         self.loc = self.cx.smap.loc(node)
-        self.name = "sum"
+        self.name = name
         nd = operand.ndim
         order, dense = memory_order(operand, layout)
         # size-1 axes do not count in NumPy's visiting order
@@ -207,9 +209,10 @@ class _SumBuilder:
         used)."""
         flat = c * chunk + _max(_min(k, m - 1), 0)
         at = dict(extra_at)
-        for ax, n in zip(reversed(self.run), reversed(run_sizes)):
+        for ax, n in zip(reversed(self.run[1:]), reversed(run_sizes[1:])):
             at[ax] = flat % n
             flat = flat // n
+        at[self.run[0]] = flat
         return self.element(at)
 
     def tree(self, blk, c, m, chunk, run_sizes, extra, slots, depth):
