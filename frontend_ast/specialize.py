@@ -64,7 +64,8 @@ def arg_spec(value):
 def array_layout(v):
     """The memory layout of an array as far as NumPy's visiting order
     depends on it (sum_order.memory_order): "C", "F", or (the axes longer
-    than 1 by decreasing stride, whether they merge into one run)."""
+    than 1 by decreasing stride, per adjacent pair whether they merge into
+    one run of memory)."""
     if v.flags.c_contiguous:
         return "C"
     if v.flags.f_contiguous:
@@ -73,8 +74,7 @@ def array_layout(v):
     perm = tuple(sorted(big, key=lambda k: -abs(v.strides[k])))
     if len(perm) <= 1:
         return "C"
-    dense = all(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
-    return perm, dense
+    return perm, tuple(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
 
 
 def _layout_matcher(layout):

@@ -46,10 +46,12 @@ BUFSIZE = 8192       # NPY_BUFSIZE: the iterator's buffer, in elements
 
 
 def memory_order(operand: ArrayExpr, layout=None):
-    """(axes outermost first in memory, whether they merge into one run):
-    `layout` if given, else the layout of the array a whole view shows,
-    else a C-contiguous array (NumPy's result of an operation; a view of
-    part of an array is taken in its index order, unmerged)."""
+    """(axes outermost first in memory, merges): merges[i] says whether axis
+    i of that order and the next one (inside it) are one run of memory
+    (stride of i == stride of i+1 * size of i+1). `layout` if given, else
+    the layout of the array a whole view shows, else a C-contiguous array
+    (NumPy's result of an operation); a view of part of an array is taken
+    in its index order, its axes not merging."""
     nd = operand.ndim
     if layout is None and operand.view is not None:
         from .arraycode import is_whole_view
@@ -57,14 +59,14 @@ def memory_order(operand: ArrayExpr, layout=None):
         if is_whole_view(operand):
             layout = getattr(arr, "layout", "C")
         else:
-            layout = (tuple(range(nd)), False)
+            layout = (tuple(range(nd)), (False,) * max(nd - 1, 0))
     if layout is None or layout == "C":
-        return tuple(range(nd)), True
+        return tuple(range(nd)), (True,) * max(nd - 1, 0)
     if layout == "F":
-        return tuple(reversed(range(nd))), True
-    perm, dense = layout
-    rest = [k for k in range(nd) if k not in perm]     # size-1 axes: anywhere
-    return tuple(rest) + tuple(perm), dense
+        return tuple(reversed(range(nd))), (True,) * max(nd - 1, 0)
+    perm, merges = layout
+    rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
+    return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
 
 
 def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
@@ -86,16 +88,21 @@ class _SumBuilder:
         self.loc = self.cx.smap.loc(node)
         self.name = name
         nd = operand.ndim
-        order, dense = memory_order(operand, layout)
-        # size-1 axes do not count in NumPy's visiting order
-        order = [k for k in order if not size_is(operand.shape[k], 1)]
+        order, merges = memory_order(operand, layout)
+        # size-1 axes do not count in NumPy's visiting order (they merge
+        # with any axis)
+        flags = dict(zip(order, merges + (True,)))
+        big = [k for k in order if not size_is(operand.shape[k], 1)]
+        self.order = big
+        self.merges = [all(flags[k] for k in order[order.index(o):order.index(i)])
+                       for o, i in zip(big, big[1:])]
         self.kept = [k for k in range(nd) if k not in axes]
         run = []
-        for k in reversed(order):
-            if k not in axes or (run and not dense):
+        for k in reversed(big):
+            if k not in axes:
                 break
             run.insert(0, k)
-        self.run = run                                        # outermost first
+        self.run = run            # the reduced axes innermost in memory, outermost first
         self.outer = [k for k in order if k in axes and k not in run]
         self.cast = operand.ty != acc_ty
         self.vars = {k: Var(f"i{k}") for k in range(nd)}
@@ -167,18 +174,25 @@ class _SumBuilder:
     def pairwise_update(self, out, key):
         a = self
         run_sizes = [a.size(k) for k in a.run]
-        plan = lambda sizes: run_plan(sizes, a.cast)     # noqa: E731
-        chunk = a.static(lambda z: plan(z)[0], a.run)
-        nchunks = a.static(lambda z: plan(z)[1], a.run)
-        depth = a.static(lambda z: plan(z)[2], a.run)
-        length = a.static(lambda z: plan(z)[3], a.run)
+        red = [k in a.axes for k in a.order]
+
+        def plan(sizes):
+            return runs_of(sizes, red, a.merges, a.cast)
+
+        piece = a.static(lambda z: plan(z)[1], a.order)          # B
+        slab = a.static(lambda z: plan(z)[0], a.order)           # S
+        pieces = a.static(lambda z: -(-plan(z)[0] // plan(z)[1]), a.order)
+        runs = a.static(lambda z: plan(z)[2], a.order)
+        depth = a.static(lambda z: tree_depth(min(plan(z)[:2])), a.order)
         slots = Expr.wrap(ir.index(1)) << depth
         c = Var("c")
-        m = _min(chunk, length - c * chunk)                    # this run's length
+        k = c % pieces
+        start = (c // pieces) * slab + k * piece        # run c: a piece of a slab
+        m = _min(piece, slab - k * piece)               # its length
         blk = a.leaves(c, m, depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]   # IR order
-        tree = a.tree(blk, c, m, chunk, run_sizes, extra, slots, depth)
-        rdom = RDom([(0, nchunks)] + [(0, a.size(k)) for k in reversed(a.outer)],
+        tree = a.tree(blk, c, m, start, run_sizes, extra, slots, depth)
+        rdom = RDom([(0, runs)] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
@@ -204,10 +218,10 @@ class _SumBuilder:
         self.define(blk, (s, c), [new_st, new_q, new_last], d)
         return blk
 
-    def read_run(self, c, k, m, chunk, run_sizes, extra_at) -> Expr:
-        """Element k of run c (clamped into it: reads past its end are never
-        used)."""
-        flat = c * chunk + _max(_min(k, m - 1), 0)
+    def read_run(self, start, k, m, run_sizes, extra_at) -> Expr:
+        """Element k of the run at `start` of length m (clamped into it: reads
+        past its end are never used)."""
+        flat = start + _max(_min(k, m - 1), 0)
         at = dict(extra_at)
         for ax, n in zip(reversed(self.run[1:]), reversed(run_sizes[1:])):
             at[ax] = flat % n
@@ -215,7 +229,7 @@ class _SumBuilder:
         at[self.run[0]] = flat
         return self.element(at)
 
-    def tree(self, blk, c, m, chunk, run_sizes, extra, slots, depth):
+    def tree(self, blk, c, m, start, run_sizes, extra, slots, depth):
         a = self
         j, s = Var("j"), Var("s")
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
@@ -224,10 +238,10 @@ class _SumBuilder:
         # the 8 accumulators of each leaf
         acc = a.func("_lanes")
         akey = (j, s, c) + tuple(extra)
-        first = a.read_run(c, st * LANES + j, m, chunk, run_sizes, extra_at)
+        first = a.read_run(start, st * LANES + j, m, run_sizes, extra_at)
         a.define(acc, akey, [select(nq > 0, first, a.zero(True))], pure=True)
         r = RDom([(1, BLOCK // LANES - 1)], a.name + "_lane")
-        nxt = a.read_run(c, (st + r.x) * LANES + j, m, chunk, run_sizes, extra_at)
+        nxt = a.read_run(start, (st + r.x) * LANES + j, m, run_sizes, extra_at)
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=[r.x < nq])
         # a leaf's sum: the accumulators' tree, then the rest in turn
         tree = a.func("_tree")
@@ -239,7 +253,7 @@ class _SumBuilder:
         a.define(tree, tkey, [select(nq > 0, combined, a.zero(True))], pure=True)
         rr = RDom([(0, LANES - 1)], a.name + "_rest")
         rest = select(last == 1, m % LANES, 0)
-        elem = a.read_run(c, nq * LANES + st * LANES + rr.x, m, chunk, run_sizes, extra_at)
+        elem = a.read_run(start, nq * LANES + st * LANES + rr.x, m, run_sizes, extra_at)
         a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
         # the levels of the slot tree, in place: slot i <- slots 2i and 2i+1
         lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], a.name + "_pairs")
@@ -262,17 +276,72 @@ def _node(v):
     return v.node if isinstance(v, Expr) else ir.index(v)
 
 
-def run_plan(sizes, cast):
-    """(chunk, chunks, tree depth, length) of the runs over axes of these
-    sizes: one run of all their elements, or (with a cast) chunks of
-    BUFSIZE; the depth bounds the halvings after which every node of the
-    longest run's tree has at most 15 chunks of 8 (so is a leaf)."""
-    length = 1
-    for n in sizes:
-        length *= n
-    chunk = BUFSIZE if cast else max(length, 1)
-    q = min(chunk, length) // LANES
+def runs_of(sizes, reduced, merges, cast):
+    """(slab, piece, runs): NumPy sums the flattened innermost reduced axes
+    in slabs of `slab` elements (a product of the innermost of them), each
+    in pieces of at most `piece` elements (its buffer), `runs` pieces in
+    all. sizes and reduced: per axis, outermost first in memory; merges:
+    per adjacent pair (memory_order). A port of npyiter_find_buffering_setup
+    (NumPy 2's nditer_constr.c) for a reduction's result (op 0, stride 0
+    along reduced axes, allocated in this order) and operand (op 1, cast
+    when `cast`), with GROWINNER, after coalescing the axes both merge."""
+    dims = []                       # innermost first: [size, reduced, merges with next]
+    for k in reversed(range(len(sizes))):
+        outward = merges[k - 1] if k > 0 else False
+        if dims and dims[-1][1] == reduced[k] and dims[-1][2]:
+            dims[-1][0] *= sizes[k]
+            dims[-1][2] = outward
+            continue
+        dims.append([sizes[k], reduced[k], outward])
+    total = 1
+    for d in dims:
+        if d[1]:
+            total *= d[0]
+        else:
+            break
+    if total == 0:
+        return 1, 1, 0
+    cost = 2 if cast else 1
+    in_single = out_single = 1
+    outer_reduce_dim = 0
+    size = dims[0][0]
+    best_dim, best_cost, best_size, best_core = 0, cost, size, 1
+    for idim in range(1, len(dims)):
+        if outer_reduce_dim or (size >= BUFSIZE and cost > 1):
+            break
+        prev, cur = dims[idim - 1], dims[idim]
+        if out_single == idim:
+            if prev[1] == cur[1]:
+                out_single += 1
+            else:
+                cost += 1
+                outer_reduce_dim = idim
+        if in_single == idim:
+            if prev[2]:
+                in_single += 1
+            elif not cast:
+                cost += 1
+        core, size = size, size * cur[0]
+        if size == 0:
+            break
+        bufsize = BUFSIZE if size > BUFSIZE and cost > 1 else size
+        if cost * best_size <= best_cost * bufsize:
+            best_cost, best_core, best_size, best_dim = cost, core, size, idim
+    if outer_reduce_dim and best_dim == outer_reduce_dim:
+        slab = piece = best_core    # reduce mode: one call per outer step, the core
+    else:
+        slab = piece = best_size
+        buffered = cast or in_single <= best_dim
+        if buffered and best_size > BUFSIZE:
+            piece = best_core * (BUFSIZE // best_core)
+    return slab, piece, (total // slab) * -(-slab // piece)
+
+
+def tree_depth(longest):
+    """A bound on the depth of the tree of a run of `longest` elements: the
+    halvings after which every node has at most 15 chunks of 8 (a leaf)."""
+    q = longest // LANES
     depth = 0
     while q > 15 << depth:
         depth += 1
-    return chunk, -(-length // chunk), depth, length
+    return depth
