@@ -6,10 +6,12 @@ in the order its iterator visits the operand (axes sorted by memory
 stride, adjacent axes merged where the memory allows):
   - when the innermost axis visited is kept, every element is added in
     turn (sequential along the reduced axes);
-  - when it is reduced (merged with the reduced axes next to it in memory),
-    each run of it is summed pairwise (PW below) and the run sums are added
-    in turn; with a cast (dtype= other than the operand's) the runs are
-    chunks of at most 8192 elements (the iterator's buffer).
+  - when it is reduced, the reduced axes innermost in memory (flattened)
+    are cut into runs, each summed pairwise (PW below), and the run sums
+    are added in turn: one run per row of those axes where their memory
+    merges and no cast is needed; else the runs are what the iterator's
+    buffer holds (pieces of at most 8192 elements: runs_of, a port of its
+    buffer setup, computed at call time from the sizes).
 PW(x[0:m]) (loops_utils.h.src pairwise_sum): m < 8: -0.0 + x0 + x1 ...;
 m <= 128: 8 accumulators r[j] = x[j], r[j] += x[8i+j], then
 ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the m % 8 last elements in turn;
@@ -21,14 +23,16 @@ is a leaf when 8*q (+ r on the rightmost path) <= 128. The tree is laid on
 2**K slots (K bounds the depth): a leaf above the last level keeps the
 first slot of its subtree and the others hold -0.0, which x + -0.0 leaves
 exact. The Funcs:
-  blk(s, c)          a slot's leaf (first chunk, chunks, rightmost?): one
-                     update descending the tree, a level per RDom step
-  acc(j, s, c, ...)  the 8 accumulators of a leaf: an update over its chunks
-  tree(s, c, ...)    the combination and the m % 8 rest (pure arithmetic and
-                     an update), then the levels of the tree, in place
-  out(kept)          +0.0, then += each run sum in NumPy's visiting order
-(c numbers the chunks of a run of a cast; `...` are the kept axes and the
-reduced axes visited outside the run)."""
+  name_leaf(s, c)         a slot's leaf (first chunk, chunks, rightmost?):
+                          one update descending the tree, a level per step
+  name_lanes(j, s, c, ..) the 8 accumulators of a leaf: an update over its
+                          chunks of 8 (what rfactor and schedules act on)
+  name_tree(s, c, ..)     the combination and the m % 8 rest (pure
+                          arithmetic and an update), then the levels of the
+                          tree, in place (an update over slots and levels)
+  name(kept)              +0.0, then += each run sum in NumPy's order
+(c numbers the runs; `..` are the kept axes and the reduced axes visited
+outside the runs)."""
 from __future__ import annotations
 
 from pyhalide import ir
