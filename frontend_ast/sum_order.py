@@ -35,11 +35,14 @@ exact. The Funcs:
 outside the runs)."""
 from __future__ import annotations
 
+import itertools
+
 from pyhalide import ir
 from pyhalide.buffer import Param
 from pyhalide.expr import Expr, cast_node, select
 from pyhalide.var import RDom, Var
 
+from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
 from .values import Val, node_of
@@ -47,6 +50,8 @@ from .values import Val, node_of
 LANES = 8            # pairwise_sum's accumulators
 BLOCK = 128          # PW_BLOCKSIZE
 BUFSIZE = 8192       # NPY_BUFSIZE: the iterator's buffer, in elements
+
+_params = itertools.count()     # names of the call-time parameters
 
 
 def memory_order(operand: ArrayExpr, layout=None):
@@ -58,7 +63,6 @@ def memory_order(operand: ArrayExpr, layout=None):
     in its index order, its axes not merging."""
     nd = operand.ndim
     if layout is None and operand.view is not None:
-        from .arraycode import is_whole_view
         arr = operand.view[0]
         if is_whole_view(operand):
             layout = getattr(arr, "layout", "C")
@@ -107,7 +111,7 @@ class _SumBuilder:
                 break
             run.insert(0, k)
         self.run = run            # the reduced axes innermost in memory, outermost first
-        self.outer = [k for k in order if k in axes and k not in run]
+        self.outer = [k for k in big if k in axes and k not in run]
         self.cast = operand.ty != acc_ty
         self.vars = {k: Var(f"i{k}") for k in range(nd)}
 
@@ -170,7 +174,7 @@ class _SumBuilder:
         """fn(sizes of `axes`), computed in Python at call time (a Param)."""
         fns = [(lambda env, v=v: v.const) if v.is_const else v.static
                for v in (self.a.shape[k] for k in axes)]
-        p = Param(ir.INDEX, f"__pyhalide_static{next(self.cx._counter)}")
+        p = Param(ir.INDEX, f"__pyhalide_sum{next(_params)}")
         self.cx.static_params.append(StaticParam(p, lambda env: fn([f(env) for f in fns]),
                                                  ir.INDEX))
         return Expr.wrap(p.node)
@@ -190,9 +194,9 @@ class _SumBuilder:
         depth = a.static(lambda z: tree_depth(min(plan(z)[:2])), a.order)
         slots = Expr.wrap(ir.index(1)) << depth
         c = Var("c")
-        k = c % pieces
-        start = (c // pieces) * slab + k * piece        # run c: a piece of a slab
-        m = _min(piece, slab - k * piece)               # its length
+        nth = c % pieces
+        start = (c // pieces) * slab + nth * piece      # run c: a piece of a slab
+        m = _min(piece, slab - nth * piece)             # its length
         blk = a.leaves(c, m, depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]   # IR order
         tree = a.tree(blk, c, m, start, run_sizes, extra, slots, depth)
