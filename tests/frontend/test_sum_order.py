@@ -65,6 +65,11 @@ def test_1d_small_sizes(dt):
 
 
 @ph.pipeline
+def sum_all32(a):
+    return a._np_sum_order(None, "float32")
+
+
+@ph.pipeline
 def sum0(a):
     return a._np_sum_order(0)
 
@@ -184,6 +189,17 @@ def test_cast_sums_in_chunks_of_the_buffer():
         assert_bits(sum1_64(a), np.sum(a, axis=1, dtype=np.float64))
         assert_bits(sum1_64(np.asfortranarray(a)), np.sum(np.asfortranarray(a), axis=1, dtype=np.float64))
         assert_bits(sum_all64(a), np.sum(a, dtype=np.float64))
+
+
+def test_other_casts():
+    """dtype=float32 on float64 (rounded in the buffer, summed in float32) and
+    integers summed as float64 (the sum inside np.mean of ints)."""
+    for n in (100, 8193, 100001):
+        a = data((n,), np.float64, n)
+        assert_bits(sum_all32(a), np.sum(a, dtype=np.float32))
+        rng = np.random.default_rng(n)
+        b = rng.integers(-2**55, 2**55, n)          # int64: rounded as float64
+        assert_bits(sum_all64(b), np.sum(b, dtype=np.float64))
 
 
 def test_buffered_strided_inputs():
