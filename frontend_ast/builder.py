@@ -104,6 +104,7 @@ class Builder:
                 arr = Arr(name, ty, shape, "input", self.cx.smap.loc(self.tree))
                 arr.image = img
                 arr.arg_name = name
+                arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
                 self.inputs[name] = arr
                 self.scope.env[name] = arr
             elif kind in ("int", "float", "bool", "np"):

@@ -43,9 +43,10 @@ def arg_spec(value):
     """The specialization key of one argument value."""
     if isinstance(value, np.ndarray):
         refuse_masked(value, "@pipeline")
-        # the axes of size 1 decide NumPy broadcasting, which is compiled
+        # the axes of size 1 decide NumPy broadcasting, which is compiled;
+        # the memory layout decides the order of NumPy's float sums
         return ("array", value.dtype.str, value.ndim,
-                tuple(k for k, n in enumerate(value.shape) if n == 1))
+                tuple(k for k, n in enumerate(value.shape) if n == 1), array_layout(value))
     if isinstance(value, np.generic):     # before float: np.float64 is a float subclass
         return ("np", value.dtype.str)
     if isinstance(value, bool):
@@ -60,13 +61,36 @@ def arg_spec(value):
                     f"{type(value).__name__}")
 
 
+def array_layout(v):
+    """The memory layout of an array as far as NumPy's visiting order
+    depends on it (sum_order.memory_order): "C", "F", or (the axes longer
+    than 1 by decreasing stride, per adjacent pair whether they merge into
+    one run of memory)."""
+    if v.flags.c_contiguous:
+        return "C"
+    if v.flags.f_contiguous:
+        return "F"
+    big = [k for k in range(v.ndim) if v.shape[k] > 1]
+    perm = tuple(sorted(big, key=lambda k: -abs(v.strides[k])))
+    if len(perm) <= 1:
+        return "C"
+    return perm, tuple(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
+
+
+def _layout_matcher(layout):
+    if layout == "C":
+        return lambda v: v.flags.c_contiguous or array_layout(v) == "C"
+    return lambda v: array_layout(v) == layout
+
+
 def _matcher(key):
     """A test that a value has argument key `key` (see arg_spec), for values
     of exactly the types arg_spec names."""
     if key[0] == "array":
         dtype, ndim, ones = np.dtype(key[1]), key[2], key[3]
+        layout = _layout_matcher(key[4] if len(key) > 4 else "C")
         return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim and \
-            tuple(k for k, n in enumerate(v.shape) if n == 1) == ones
+            tuple(k for k, n in enumerate(v.shape) if n == 1) == ones and layout(v)
     if key[0] == "np":
         dtype = np.dtype(key[1])
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
@@ -93,7 +117,7 @@ def _static_key(shapes: dict, params: dict):
 
 def builder_spec(key):
     if key[0] == "array":
-        return ("array", np.dtype(key[1]), key[2], key[3])
+        return ("array", np.dtype(key[1]), key[2], key[3], key[4] if len(key) > 4 else "C")
     if key[0] == "np":
         return ("np", np.dtype(key[1]))
     return key

@@ -1,0 +1,355 @@
+"""NumPy's order of a float sum (np.add.reduce: np.sum, mean, var, std) as
+Funcs, so that the default schedule equals NumPy bit for bit.
+
+NumPy (docs/numpy_sum_order.md) starts each result at +0.0 and adds to it,
+in the order its iterator visits the operand (axes sorted by memory
+stride, adjacent axes merged where the memory allows):
+  - when the innermost axis visited is kept, every element is added in
+    turn (sequential along the reduced axes);
+  - when it is reduced, the reduced axes innermost in memory (flattened)
+    are cut into runs, each summed pairwise (PW below), and the run sums
+    are added in turn: one run per row of those axes where their memory
+    merges and no cast is needed; else the runs are what the iterator's
+    buffer holds (pieces of at most 8192 elements: runs_of, a port of its
+    buffer setup, computed at call time from the sizes).
+PW(x[0:m]) (loops_utils.h.src pairwise_sum): m < 8: -0.0 + x0 + x1 ...;
+m <= 128: 8 accumulators r[j] = x[j], r[j] += x[8i+j], then
+((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the m % 8 last elements in turn;
+else PW(x[:h]) + PW(x[h:]) with h = m//2 rounded down to a multiple of 8.
+
+In chunks of 8 (q = m // 8, r = m % 8) the split gives floor(q/2) chunks
+to the left and the rest (with the r extra elements) to the right; a node
+is a leaf when 8*q (+ r on the rightmost path) <= 128. The tree is laid on
+2**K slots (K bounds the depth): a leaf above the last level keeps the
+first slot of its subtree and the others hold -0.0, which x + -0.0 leaves
+exact. The Funcs:
+  name_leaf(s, c)         a slot's leaf (first chunk, chunks, rightmost?):
+                          one update descending the tree, a level per step
+  name_lanes(j, s, c, ..) the 8 accumulators of a leaf: an update over its
+                          chunks of 8 (what rfactor and schedules act on)
+  name_tree(s, c, ..)     the combination and the m % 8 rest (pure
+                          arithmetic and an update), then the levels of the
+                          tree, in place (an update over slots and levels)
+  name(kept)              +0.0, then += each run sum in NumPy's order
+(c numbers the runs; `..` are the kept axes and the reduced axes visited
+outside the runs)."""
+from __future__ import annotations
+
+import itertools
+
+from pyhalide import ir
+from pyhalide.buffer import Param
+from pyhalide.expr import Expr, cast_node, select
+from pyhalide.var import RDom, Var
+
+from .arraycode import is_whole_view
+from .arrayexpr import ArrayExpr, element_node, size_is
+from .context import StaticParam
+from .values import Val, node_of
+
+LANES = 8            # pairwise_sum's accumulators
+BLOCK = 128          # PW_BLOCKSIZE
+BUFSIZE = 8192       # NPY_BUFSIZE: the iterator's buffer, in elements
+
+_params = itertools.count()     # names of the call-time parameters
+
+
+def memory_order(operand: ArrayExpr, layout=None):
+    """(axes outermost first in memory, merges): merges[i] says whether axis
+    i of that order and the next one (inside it) are one run of memory
+    (stride of i == stride of i+1 * size of i+1). `layout` if given, else
+    the layout of the array a whole view shows, else a C-contiguous array
+    (NumPy's result of an operation); a view of part of an array is taken
+    in its index order, its axes not merging."""
+    nd = operand.ndim
+    if layout is None and operand.view is not None:
+        arr = operand.view[0]
+        if is_whole_view(operand):
+            layout = getattr(arr, "layout", "C")
+        else:
+            layout = (tuple(range(nd)), (False,) * max(nd - 1, 0))
+    if layout is None or layout == "C":
+        return tuple(range(nd)), (True,) * max(nd - 1, 0)
+    if layout == "F":
+        return tuple(reversed(range(nd))), (True,) * max(nd - 1, 0)
+    perm, merges = layout
+    rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
+    return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
+
+
+def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
+              name="sum") -> ArrayExpr:
+    """The sums of operand over `axes` (sorted NumPy axis numbers) in NumPy's
+    order, elements of type acc_ty (the operand's elements are cast to it):
+    an array of the operand's shape without those axes, stored in a Func
+    `name` whose update adds the run sums (its helper Funcs are name_leaf,
+    name_lanes, name_tree); `layout` is the operand's memory layout ("C",
+    "F" or (axes outermost first, whether they merge)) where it is not the
+    one memory_order finds."""
+    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name).build()
+
+
+class _SumBuilder:
+    def __init__(self, ac, operand, axes, acc_ty, node, layout, name):
+        self.ac, self.cx, self.em = ac, ac.cx, ac.emitter
+        self.a, self.axes, self.ty, self.node = operand, axes, acc_ty, node
+        self.loc = self.cx.smap.loc(node)
+        self.name = name
+        nd = operand.ndim
+        order, merges = memory_order(operand, layout)
+        # size-1 axes do not count in NumPy's visiting order (they merge
+        # with any axis)
+        flags = dict(zip(order, merges + (True,)))
+        big = [k for k in order if not size_is(operand.shape[k], 1)]
+        self.order = big
+        self.merges = [all(flags[k] for k in order[order.index(o):order.index(i)])
+                       for o, i in zip(big, big[1:])]
+        self.kept = [k for k in range(nd) if k not in axes]
+        run = []
+        for k in reversed(big):
+            if k not in axes:
+                break
+            run.insert(0, k)
+        self.run = run            # the reduced axes innermost in memory, outermost first
+        self.outer = [k for k in big if k in axes and k not in run]
+        self.cast = operand.ty != acc_ty
+        self.vars = {k: Var(f"i{k}") for k in range(nd)}
+
+    # helpers -------------------------------------------------------------------------
+    def size(self, k) -> Expr:
+        return Expr.wrap(cast_node(ir.INDEX, node_of(self.cx, self.a.shape[k])))
+
+    def func(self, suffix):
+        return self.em.new_func(self.name + suffix)
+
+    def define(self, f, key, values, rdom=None, preds=(), pure=False):
+        nodes = [v.node if isinstance(v, Expr) else v for v in values]
+        self.ac.defs.mark_emitted(nodes, f)
+        self.em.define(f, tuple(key), tuple(nodes), [p.node for p in preds], rdom, self.loc,
+                       pure=pure, label=f.name())
+
+    def element(self, at: dict) -> Expr:
+        """The operand's element at axis -> index Expr (size-1 axes at 0),
+        cast to the sum's type."""
+        idx = [at[k].node if k in at else ir.index(0) for k in range(self.a.ndim)]
+        self.cx.cur_node = self.node
+        v = self.a.elem(idx)
+        return Expr.wrap(element_node(self.cx, v, self.ty))
+
+    def zero(self, negative=False) -> Expr:
+        return Expr.wrap(ir.Const(self.ty.ir(), -0.0 if negative else 0.0))
+
+    # the sum --------------------------------------------------------------------------
+    def build(self) -> ArrayExpr:
+        out = self.func("")
+        key = [self.vars[k] for k in reversed(self.kept)]
+        if not self.run and not self.outer:
+            # only size-1 axes are reduced: +0.0 plus the one element
+            at = {k: self.vars[k] for k in self.kept}
+            self.define(out, key, [self.zero() + self.element(at)], pure=True)
+        else:
+            self.define(out, key, [self.zero()], pure=True)
+            if self.run:
+                self.pairwise_update(out, key)
+            else:
+                self.sequential_update(out, key)
+        shape = [self.a.shape[k] for k in self.kept]
+
+        def elem(idx):
+            args = tuple(Expr.wrap(i) for i in reversed(idx))
+            ref = out[args] if args else out[()]
+            return Val(ref.node, self.ty)
+
+        return ArrayExpr(shape, self.ty, elem, self.node)
+
+    def sequential_update(self, out, key):
+        """out += each element, the reduced axes visited outermost first."""
+        red = self.outer
+        rdom = RDom([(0, self.size(k)) for k in reversed(red)], self.name + "_r")
+        at = {k: self.vars[k] for k in self.kept}
+        at.update({k: rdom[i] for i, k in enumerate(reversed(red))})
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + self.element(at)], rdom)
+
+    def static(self, fn, axes) -> Expr:
+        """fn(sizes of `axes`), computed in Python at call time (a Param)."""
+        fns = [(lambda env, v=v: v.const) if v.is_const else v.static
+               for v in (self.a.shape[k] for k in axes)]
+        p = Param(ir.INDEX, f"__pyhalide_sum{next(_params)}")
+        self.cx.static_params.append(StaticParam(p, lambda env: fn([f(env) for f in fns]),
+                                                 ir.INDEX))
+        return Expr.wrap(p.node)
+
+    def pairwise_update(self, out, key):
+        a = self
+        run_sizes = [a.size(k) for k in a.run]
+        red = [k in a.axes for k in a.order]
+
+        def plan(sizes):
+            return runs_of(sizes, red, a.merges, a.cast)
+
+        piece = a.static(lambda z: plan(z)[1], a.order)          # B
+        slab = a.static(lambda z: plan(z)[0], a.order)           # S
+        pieces = a.static(lambda z: -(-plan(z)[0] // plan(z)[1]), a.order)
+        runs = a.static(lambda z: plan(z)[2], a.order)
+        depth = a.static(lambda z: tree_depth(min(plan(z)[:2])), a.order)
+        slots = Expr.wrap(ir.index(1)) << depth
+        c = Var("c")
+        nth = c % pieces
+        start = (c // pieces) * slab + nth * piece      # run c: a piece of a slab
+        m = _min(piece, slab - nth * piece)             # its length
+        blk = a.leaves(c, m, depth)
+        extra = [a.vars[k] for k in reversed(a.kept + a.outer)]   # IR order
+        tree = a.tree(blk, c, m, start, run_sizes, extra, slots, depth)
+        rdom = RDom([(0, runs)] + [(0, a.size(k)) for k in reversed(a.outer)],
+                    a.name + "_r")
+        sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
+        args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def leaves(self, c, m, depth):
+        """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
+        empty slot has 0 chunks and is not rightmost."""
+        blk = self.func("_leaf")
+        s = Var("s")
+        q = m // LANES
+        self.define(blk, (s, c), [Expr.wrap(ir.index(0)), q, Expr.wrap(ir.index(1))], pure=True)
+        d = RDom([(0, depth)], self.name + "_level")
+        cur = blk[s, c]
+        st, nq, last = cur[0], cur[1], cur[2]
+        rem = select(last == 1, m % LANES, 0)
+        leaf = nq * LANES + rem <= BLOCK
+        bit = ((s >> (depth - 1 - d.x)) & 1) == 1
+        half = nq // 2
+        new_st = select(leaf, st, select(bit, st + half, st))
+        new_q = select(leaf, select(bit, 0, nq), select(bit, nq - half, half))
+        new_last = select(leaf, select(bit, 0, last), select(bit, last, 0))
+        self.define(blk, (s, c), [new_st, new_q, new_last], d)
+        return blk
+
+    def read_run(self, start, k, m, run_sizes, extra_at) -> Expr:
+        """Element k of the run at `start` of length m (clamped into it: reads
+        past its end are never used)."""
+        flat = start + _max(_min(k, m - 1), 0)
+        at = dict(extra_at)
+        for ax, n in zip(reversed(self.run[1:]), reversed(run_sizes[1:])):
+            at[ax] = flat % n
+            flat = flat // n
+        at[self.run[0]] = flat
+        return self.element(at)
+
+    def tree(self, blk, c, m, start, run_sizes, extra, slots, depth):
+        a = self
+        j, s = Var("j"), Var("s")
+        extra_at = {k: a.vars[k] for k in a.kept + a.outer}
+        ref = blk[s, c]
+        st, nq, last = ref[0], ref[1], ref[2]
+        # the 8 accumulators of each leaf
+        acc = a.func("_lanes")
+        akey = (j, s, c) + tuple(extra)
+        first = a.read_run(start, st * LANES + j, m, run_sizes, extra_at)
+        a.define(acc, akey, [select(nq > 0, first, a.zero(True))], pure=True)
+        r = RDom([(1, BLOCK // LANES - 1)], a.name + "_lane")
+        nxt = a.read_run(start, (st + r.x) * LANES + j, m, run_sizes, extra_at)
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=[r.x < nq])
+        # a leaf's sum: the accumulators' tree, then the rest in turn
+        tree = a.func("_tree")
+        tkey = (s, c) + tuple(extra)
+        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s, c) + tuple(extra)].node)
+                 for i in range(LANES)]
+        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
+            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+        a.define(tree, tkey, [select(nq > 0, combined, a.zero(True))], pure=True)
+        rr = RDom([(0, LANES - 1)], a.name + "_rest")
+        rest = select(last == 1, m % LANES, 0)
+        elem = a.read_run(start, nq * LANES + st * LANES + rr.x, m, run_sizes, extra_at)
+        a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
+        # the levels of the slot tree, in place: slot i <- slots 2i and 2i+1
+        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], a.name + "_pairs")
+        i, level = lv[0], lv[1]
+        at = lambda k: (k, c) + tuple(extra)    # noqa: E731
+        a.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) + Expr.wrap(tree[at(2 * i + 1)].node)],
+                 lv, preds=[i < (slots >> level)])
+        return tree
+
+
+def _min(x, y) -> Expr:
+    return Expr.wrap(ir.Min(_node(x), _node(y)))
+
+
+def _max(x, y) -> Expr:
+    return Expr.wrap(ir.Max(_node(x), _node(y)))
+
+
+def _node(v):
+    return v.node if isinstance(v, Expr) else ir.index(v)
+
+
+def runs_of(sizes, reduced, merges, cast):
+    """(slab, piece, runs): NumPy sums the flattened innermost reduced axes
+    in slabs of `slab` elements (a product of the innermost of them), each
+    in pieces of at most `piece` elements (its buffer), `runs` pieces in
+    all. sizes and reduced: per axis, outermost first in memory; merges:
+    per adjacent pair (memory_order). A port of npyiter_find_buffering_setup
+    (NumPy 2's nditer_constr.c) for a reduction's result (op 0, stride 0
+    along reduced axes, allocated in this order) and operand (op 1, cast
+    when `cast`), with GROWINNER, after coalescing the axes both merge."""
+    dims = []                       # innermost first: [size, reduced, merges with next]
+    for k in reversed(range(len(sizes))):
+        outward = merges[k - 1] if k > 0 else False
+        if dims and dims[-1][1] == reduced[k] and dims[-1][2]:
+            dims[-1][0] *= sizes[k]
+            dims[-1][2] = outward
+            continue
+        dims.append([sizes[k], reduced[k], outward])
+    total = 1
+    for d in dims:
+        if d[1]:
+            total *= d[0]
+        else:
+            break
+    if total == 0:
+        return 1, 1, 0
+    cost = 2 if cast else 1
+    in_single = out_single = 1
+    outer_reduce_dim = 0
+    size = dims[0][0]
+    best_dim, best_cost, best_size, best_core = 0, cost, size, 1
+    for idim in range(1, len(dims)):
+        if outer_reduce_dim or (size >= BUFSIZE and cost > 1):
+            break
+        prev, cur = dims[idim - 1], dims[idim]
+        if out_single == idim:
+            if prev[1] == cur[1]:
+                out_single += 1
+            else:
+                cost += 1
+                outer_reduce_dim = idim
+        if in_single == idim:
+            if prev[2]:
+                in_single += 1
+            elif not cast:
+                cost += 1
+        core, size = size, size * cur[0]
+        if size == 0:
+            break
+        bufsize = BUFSIZE if size > BUFSIZE and cost > 1 else size
+        if cost * best_size <= best_cost * bufsize:
+            best_cost, best_core, best_size, best_dim = cost, core, size, idim
+    if outer_reduce_dim and best_dim == outer_reduce_dim:
+        slab = piece = best_core    # reduce mode: one call per outer step, the core
+    else:
+        slab = piece = best_size
+        buffered = cast or in_single <= best_dim
+        if buffered and best_size > BUFSIZE:
+            piece = best_core * (BUFSIZE // best_core)
+    return slab, piece, (total // slab) * -(-slab // piece)
+
+
+def tree_depth(longest):
+    """A bound on the depth of the tree of a run of `longest` elements: the
+    halvings after which every node has at most 15 chunks of 8 (a leaf)."""
+    q = longest // LANES
+    depth = 0
+    while q > 15 << depth:
+        depth += 1
+    return depth
