@@ -7,8 +7,8 @@ last NumPy axis innermost), so `rfactor` applies to it as to a loop; the
 update's RVars are `p.vars[func, "axis<k>"]` (k the NumPy axis). Result
 dtypes are NumPy's (asked of NumPy on a sample array). mean, var and std
 follow numpy/_core/_methods.py (_mean, _var): a sum, then a division by
-the count in float64, cast back to the sum's type. Float sums go through
-`FLOAT_SUM` (NumPy's summation order); min/max propagate NaN, argmin/argmax
+the count in float64, cast back to the sum's type. Float sums follow
+NumPy's summation order (sum_order.float_sum); min/max propagate NaN, argmin/argmax
 return the first occurrence (the first NaN); min/max/argmin/argmax of an
 empty axis raise ValueError at call time as NumPy does."""
 from __future__ import annotations
@@ -25,6 +25,7 @@ from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arrayexpr import ArrayExpr, element_node
+from .sum_order import float_sum
 from .values import Arr, Val, const_val
 
 INTP = T.np_ty(np.intp)
@@ -86,24 +87,13 @@ def element_val(node, ty) -> Val:
     return v
 
 
-def _sequential_float_sum(ac, operand: ArrayExpr, axes, acc_ty, node) -> ArrayExpr:
-    """The sum over `axes` (sorted NumPy axes) accumulated in acc_ty, each
-    element cast to acc_ty, in C order (sequential), from +0.0 (NumPy's sum
-    of -0.0s is +0.0)."""
-    return fold(ac, operand, axes, acc_ty, "+", 0, node, "sum")
-
-
-# the float sums' algorithm: the lead switches this to NumPy's order (sum_order.float_sum)
-FLOAT_SUM = _sequential_float_sum
-
-
 def total(ac, operand, axes, acc_ty, node, name="sum"):
     """The sum over axes in acc_ty (NumPy's add.reduce with dtype=acc_ty):
     an ArrayExpr of the operand's shape without axes."""
     if not axes:
         return _cast_all(ac, operand, acc_ty, node)
     if acc_ty.is_float():
-        return FLOAT_SUM(ac, operand, tuple(axes), acc_ty, node)
+        return float_sum(ac, operand, tuple(axes), acc_ty, node, name=name)
     return fold(ac, operand, axes, acc_ty, "+", 0, node, name)
 
 
