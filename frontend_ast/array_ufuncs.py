@@ -59,6 +59,8 @@ def elementwise(b, f, node, first=None):
     b.cx.cur_node = node
     if f is np.clip:
         return _clip(b, values, node)
+    if f is np.power and not isinstance(values[1], ArrayExpr):
+        impl = calls.np_power_scalar_exponent
     return lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node)
 
 

@@ -11,8 +11,10 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import array_ufuncs  # noqa: F401  (registers its handlers)
-from . import ops
+from . import (
+    array_ufuncs,  # noqa: F401  (registers its handlers)
+    ops,
+)
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr

@@ -424,10 +424,11 @@ def np_minmax(cx, f, x: Val, y: Val) -> Val:
         else:
             out.set_range(lo, hi, xv.lbs + yv.lbs, [])
         return out
+    # the first operand is used twice only (fused chains nest there most)
     if f is np.minimum:      # NaN propagates; ties give the second operand
-        node = ir.Select(ir.Or(ir.LT(a, c), ops.is_nan(a)), a, c)
+        node = ir.Select(ir.GE(a, c), c, ir.Select(ops.is_nan(c), c, a))
     elif f is np.maximum:
-        node = ir.Select(ir.Or(ir.GT(a, c), ops.is_nan(a)), a, c)
+        node = ir.Select(ir.LE(a, c), c, ir.Select(ops.is_nan(c), c, a))
     elif f is np.fmin:       # NaN ignored; ties give the first operand
         node = ir.Select(ir.Or(ir.LE(a, c), ops.is_nan(c)), a, c)
     else:
@@ -466,33 +467,14 @@ def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
 def np_binary_op(cx, f, x: Val, y: Val) -> Val:
     """np.add, np.less, ... : the operator on NumPy's result type (a NumPy
     scalar also for Python-scalar operands)."""
-    if f is np.power and not (x.ty.weak and y.ty.weak):
-        rt = _res(cx, f, x.ty, y.ty)
-        if (rt.is_int() or rt.is_bool()) and not y.is_const:
-            return _int_power(cx, _as(cx, x, rt), _as(cx, y, rt), rt)
+    if x.ty.weak and y.ty.weak:      # NumPy computes on its default dtypes, not Python's
+        x = ops.convert(cx, x, T.np_ty(x.ty.dtype))
     out = ops.binary(cx, _NP_BINARY_OPS[f], x, y)
     try:
         rt = T.result_type(f, x.ty, y.ty)
     except UnsupportedType:
         return out
     return ops.cast_to(cx, out, rt) if out.ty != rt else out
-
-
-def _int_power(cx, x: Val, y: Val, rt) -> Val:
-    """x ** y of integer arrays, y not a constant: square and multiply over
-    the exponent's bits; a negative exponent is NumPy's ValueError."""
-    t = rt.ir()
-    base, e = x.node, y.node
-    acc = ir.Const(t, 1)
-    for k in range(t.bits - (0 if t.is_uint() else 1)):
-        bit = ir.NE(ir.BitAnd(e, ir.Const(t, 1 << k)), ir.Const(t, 0))
-        acc = ir.Select(bit, ir.Mul(acc, base), acc)
-        base = ir.Mul(base, base)
-    out = Val(acc, rt, risky=x.risky or y.risky)
-    if t.is_uint():
-        return out
-    return cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
-                    "Integers to negative integer powers are not allowed.")
 
 
 @unions.over_alternatives
@@ -538,6 +520,19 @@ def np_where(cx, f, c: Val, x: Val, y: Val) -> Val:
     rt = _res(cx, _where, x.ty, y.ty)
     return ops.select(cx, ops.truth(cx, c), ops.convert_for_merge(cx, x, rt),
                       ops.convert_for_merge(cx, y, rt), lazy=False)
+
+
+def np_power_scalar_exponent(cx, f, x: Val, y: Val) -> Val:
+    """np.power with an exponent that is not an array: NumPy's loop then
+    computes x ** 0.5 as sqrt(x) (so (-inf) ** 0.5 is NaN, (-0.0) ** 0.5 is -0.0)."""
+    out = np_binary_op(cx, f, x, y)
+    if not out.ty.is_float() or (y.is_const and y.const != 0.5):
+        return out
+    root = _fcall(out.ty, "sqrt", ops.node_of(cx, _as(cx, x, out.ty)), risky=out.risky)
+    if y.is_const:
+        return root
+    half = ir.EQ(ops.node_of(cx, _as(cx, y, out.ty)), ir.Const(out.ty.ir(), 0.5))
+    return Val(ir.Select(half, root.node, ops.node_of(cx, out)), out.ty, risky=out.risky)
 
 
 def _clip2(x, lo, hi):
