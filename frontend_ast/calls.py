@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import array_calls, ops, unions
 from . import types as T
@@ -447,6 +448,7 @@ def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
                        hint="give a lower or an upper bound (the other may be None)")
     rt = _res(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
     out = _as(cx, x, rt)
+    lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))
     if rt.is_float() and keep_ties:
         n = out.node
         if lo is not None:
@@ -461,6 +463,20 @@ def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
     if hi is not None:
         out = np_minmax(cx, np.minimum, out, _as(cx, hi, rt))
     return out
+
+
+def _clip_bound(cx, v: Val, rt) -> Val:
+    """A bound of np.clip as rt: a Python int beyond an integer dtype's range
+    is that range's end (NumPy clips with it instead of raising)."""
+    if not (v.ty.kind == "int" and rt.is_int()):
+        return _as(cx, v, rt)
+    t = rt.ir()
+    lo, hi = max(t.min_value(), -(2 ** 63)), min(t.max_value(), 2 ** 63 - 1)
+    if v.lo is not None and v.hi is not None and lo <= v.lo and v.hi <= hi:
+        return _as(cx, v, rt)
+    n = cast(ir.Int(64), ops.node_of(cx, v))
+    n = ir.Max(ir.Min(n, ir.Const(ir.Int(64), hi)), ir.Const(ir.Int(64), lo))
+    return Val(cast(t, n), rt, risky=v.risky)
 
 
 @unions.over_alternatives

@@ -258,11 +258,13 @@ def clip_sides(a, k):
 def test_clip_bounds():
     for dt in INTS + FLOATS:
         a = sample(dt, (3, 5))
-        check(clip3, a, dt(-5), dt(7))
+        check(clip3, a, dt(2), dt(7))
         check(clip3, a, sample(dt, (5,), hi=0), sample(dt, (3, 1), lo=1))
         check(clip3, a, -5, 7)
         check(clip_sides, a, 3)
-    check(clip3, sample(np.uint8, (4,)), 2, 300)       # a bound beyond the dtype
+    check(clip3, sample(np.uint8, (4,)), 2, 300)       # bounds beyond the dtype
+    check(clip3, sample(np.uint8, (4,)), -5, 7)
+    check(clip3, sample(np.int8, (6,)), -1000, 2 ** 40)
     check(clip3, sample(np.int16, (4,)), 2.5, 9)       # a float bound makes floats
 
 
@@ -348,8 +350,8 @@ def casts(a):
 @pytest.mark.parametrize("dt", INTS + FLOATS + [np.bool_])
 def test_casts(dt):
     a = sample(dt, (3, 4), lo=-300, hi=300)
-    if np.dtype(dt).kind == "f":
-        a = np.where(np.isfinite(a), a, 7).astype(dt)       # NaN/inf to ints is undefined
+    if np.dtype(dt).kind == "f":     # NaN, inf and values beyond int32 to ints: see the report
+        a = np.where(np.isfinite(a) & (np.abs(a) < 2.0 ** 31), a, 7).astype(dt)
     check(casts, a)
 
 
@@ -390,9 +392,9 @@ def chain(a, b):
 def test_chain_makes_one_func():
     a, b = sample(np.float64, (4, 5)), sample(np.float64, (5,))
     check(magnitude, a, b)
-    assert len(magnitude.funcs) == 1
+    assert len({id(f) for f in magnitude.funcs.values()}) == 1
     check(chain, a, b)
-    assert len(chain.funcs) == 1
+    assert len({id(f) for f in chain.funcs.values()}) == 1
 
 
 # errors --------------------------------------------------------------------------------
@@ -445,6 +447,15 @@ def test_scalar_calls_unchanged():
     @ph.pipeline
     def scalars(x, y):
         return np.hypot(x, y), np.minimum(x, y), np.clip(x, 0.0, 1.0), np.add(2, 3), \
-            np.where(x > y, x, y), np.sign(-0.0), np.floor_divide(1.0, 0.0), np.power(x, 0.5)
+            np.where(x > y, x, y) + 1, np.sign(-0.0), np.floor_divide(1.0, 0.0), np.power(x, 0.5)
     check(scalars, 0.25, 3.0)
     check(scalars, np.float32(2.5), np.float32(-1.0))
+
+    @ph.pipeline
+    def in_loop(a):
+        s = 0.0
+        for i in range(len(a)):
+            s += np.where(a[i] > 0, np.sqrt(a[i]), np.minimum(a[i], -1.0))
+        return s
+    check(in_loop, np.arange(-3.0, 4.0))
+    check(in_loop, np.arange(-3.0, 4.0, dtype=np.float32))
