@@ -324,9 +324,7 @@ def np_unary(cx, f, v: Val) -> Val:
         return x
     special = _FLOAT_UNARY.get(f)
     if special is not None:
-        out = special(cx, x, rt)
-        out.risky = v.risky
-        return out
+        return Val(ops.node_of(cx, special(cx, x, rt)), rt, risky=v.risky)
     return _fcall(rt, _NP_UNARY[f], ops.node_of(cx, x), risky=v.risky)
 
 
