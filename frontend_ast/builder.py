@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_shape,
     array_shift,
     array_store,
+    array_ufuncs,
     ops,
 )
 from .analyze import Liveness, names_assigned

@@ -13,9 +13,12 @@ import math
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.expr import cast_node as cast
 
 from . import array_calls, ops, unions
 from . import types as T
+from .arrayexpr import ArrayExpr, lift
+from .convert import fabs
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
@@ -46,6 +49,8 @@ def call(b, fn, node: ast.Call):
         return _builtin(b, fn.name, node)
     if isinstance(fn, DtypeVal):
         args = _pos(b, node, 1, 1)
+        if isinstance(args[0], (Arr, ArrayExpr)):
+            return cast_array(b, args[0], fn.dtype, node)
         v = _scalar(b, args[0], node.args[0])
         b.cx.cur_node = node
         return _construct(b.cx, v, fn.dtype)
@@ -55,6 +60,16 @@ def call(b, fn, node: ast.Call):
         return _module_fn(b, fn, node)
     raise b.cx.err(node.func, f"{b.describe_obj(fn)} is not callable here",
                    hint="only builtins, NumPy and math functions on scalars can be called")
+
+
+def cast_array(b, value, dtype, node):
+    """An array value converted to dtype element by element (NumPy's C casts)."""
+    try:
+        ty = T.np_ty(np.dtype(dtype))
+    except UnsupportedType as e:
+        raise b.cx.err(node, str(e)) from None
+    arr = b.array_code.as_array(value, node)
+    return lift(b.cx, lambda cx, v: ops.cast_to(cx, v, ty), [arr], node)
 
 
 def _pos(b, node, lo, hi):
@@ -118,6 +133,9 @@ def _builtin(b, name, node):
         return ops.truth(b.cx, v)
     if name == "abs":
         (a,) = _pos(b, node, 1, 1)
+        if isinstance(a, (Arr, ArrayExpr)):       # abs of an array is np.absolute
+            return lift(b.cx, lambda cx, v: np_unary(cx, np.absolute, v),
+                        [b.array_code.as_array(a, node)], node)
         return ops.absolute(b.cx, _scalar(b, a, node.args[0]))
     if name in ("min", "max"):
         args = _pos(b, node, 1, 64)
@@ -172,7 +190,7 @@ def _method(b, m: MethodRef, node):
             return ops.to_python_int(b.cx, v)
         return ops.convert(b.cx, v, PY_FLOAT)
     if m.name == "astype":
-        dt = _dtype_arg(b, node, 0, "dtype")
+        dt = dtype_arg(b, node, 0, "dtype")
         if dt is None:
             raise b.cx.err(node, "astype() needs a dtype")
         v = m.obj
@@ -185,7 +203,7 @@ def _method(b, m: MethodRef, node):
     raise b.cx.err(node, f"method .{m.name}() is not supported")
 
 
-def _dtype_arg(b, node, pos, kw):
+def dtype_arg(b, node, pos, kw):
     val = None
     if len(node.args) > pos:
         val = b.ev(node.args[pos])
@@ -232,59 +250,11 @@ def _module_fn(b, fn: ModuleRef, node):
             raise b.cx.err(node, f"{fn.name}() needs a dtype")
         return InfoVal(f(dt))
     if f is np.dtype:
-        dt = _dtype_arg(b, node, 0, "dtype")
+        dt = dtype_arg(b, node, 0, "dtype")
         return DtypeVal(dt)
     _no_kw(b, node)
-    if f in _NP_UNARY or f in (np.abs, np.absolute, np.fabs, np.square, np.negative,
-                               np.isnan, np.isinf, np.isfinite, np.logical_not, np.round,
-                               np.around, np.positive, np.sign):
-        (a,) = _pos(b, node, 1, 1)
-        v = _scalar(b, a, node.args[0])
-        b.cx.cur_node = node
-        return _np_unary(b.cx, f, v)
-    if f in _NP_BINARY_OPS:
-        args = _pos(b, node, 2, 2)
-        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        cx = b.cx
-        op = _NP_BINARY_OPS[f]
-        return unions.distribute(
-            cx, lambda p, q: _as_numpy_result(cx, f, (p, q), ops.binary(cx, op, p, q)), x, y)
-    if f in (np.minimum, np.maximum, np.fmin, np.fmax):
-        args = _pos(b, node, 2, 2)
-        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        return _np_minmax(b.cx, f, x, y)
-    if f in (np.arctan2, math.atan2, np.hypot):
-        if f is np.hypot:
-            raise b.cx.err(node, "np.hypot is not supported", hint="use np.sqrt(x*x + y*y)")
-        args = _pos(b, node, 2, 2)
-        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        rt = PY_FLOAT if f is math.atan2 else _res(b.cx, f, x.ty, y.ty)
-        xn = ops.convert(b.cx, _as_float(b.cx, x, rt), rt)
-        yn = ops.convert(b.cx, _as_float(b.cx, y, rt), rt)
-        return Val(ir.Call(rt.ir(), "atan2", (xn.node, yn.node), ir.INTRINSIC), rt,
-                   risky=x.risky or y.risky)
-    if f is np.where:
-        args = _pos(b, node, 3, 3)
-        c, x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        rt = _res(b.cx, lambda p, q: np.where(True, p, q)[()], x.ty, y.ty)
-        return ops.select(b.cx, ops.truth(b.cx, c), ops.convert_for_merge(b.cx, x, rt),
-                          ops.convert_for_merge(b.cx, y, rt), lazy=False)
-    if f is np.clip:
-        args = _pos(b, node, 3, 3)
-        x, lo, hi = (_scalar(b, a, n) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        return _np_minmax(b.cx, np.minimum, _np_minmax(b.cx, np.maximum, x, lo), hi)
-    if f in (np.logical_and, np.logical_or, np.logical_xor):
-        args = _pos(b, node, 2, 2)
-        x, y = (ops.truth(b.cx, _scalar(b, a, n)) for a, n in zip(args, node.args))
-        cls = {np.logical_and: ir.And, np.logical_or: ir.Or, np.logical_xor: ir.NE}[f]
-        return Val(cls(x.node, y.node), T.np_ty(np.bool_), risky=x.risky or y.risky)
     if f in _MATH_UNARY or f in _MATH_TO_INT or f in (math.isnan, math.isinf, math.isfinite,
-                                                       math.pow):
+                                                       math.pow, math.atan2):
         return _math_fn(b, f, node)
     name = fn.name
     raise b.cx.err(node.func, f"{name}() is not supported in compiled code",
@@ -293,17 +263,9 @@ def _module_fn(b, fn: ModuleRef, node):
                    "scalars, array creation (np.zeros/ones/full/empty[_like])")
 
 
-def _as_numpy_result(cx, f, args, out: Val) -> Val:
-    """np.add(x, y) on Python scalars returns a NumPy scalar."""
-    try:
-        rt = _res(cx, f, *[a.ty for a in args])
-    except Exception:
-        return out
-    if out.ty != rt:
-        return ops.cast_to(cx, out, rt)
-    return out
-
-
+# element-wise NumPy functions ------------------------------------------------------------
+# Each takes the evaluated argument values (scalars; array_ufuncs applies the same
+# functions element-wise to arrays) and returns NumPy's result for them.
 def _res(cx, f, *tys):
     try:
         return T.result_type(f, *tys)
@@ -312,12 +274,20 @@ def _res(cx, f, *tys):
                        f"{e}", hint="cast the argument first, e.g. np.float32(x)")
 
 
-def _as_float(cx, v, rt):
-    return v
+def _as(cx, v: Val, rt) -> Val:
+    """An argument converted to the result type (NumPy's conversion of an
+    operand: weak Python scalars must fit)."""
+    return ops.convert(cx, v, rt) if v.ty.weak else ops.cast_to(cx, v, rt)
+
+
+def _fcall(rt, name, *args, risky=False) -> Val:
+    nodes = tuple(a.node if isinstance(a, Val) else a for a in args)
+    return Val(ir.Call(rt.ir(), name, nodes, ir.INTRINSIC), rt, risky=risky)
 
 
 @unions.over_alternatives
-def _np_unary(cx, f, v: Val) -> Val:
+def np_unary(cx, f, v: Val) -> Val:
+    """f(v) for a NumPy function of one argument."""
     if f in (np.isnan, np.isinf, np.isfinite):
         rt = T.np_ty(np.bool_)
         if not v.ty.is_float():
@@ -332,61 +302,132 @@ def _np_unary(cx, f, v: Val) -> Val:
     if f in (np.abs, np.absolute, np.fabs):
         out = ops.absolute(cx, v if not v.ty.weak else ops.convert(cx, v, rt), numpy_style=True)
         return ops.cast_to(cx, out, rt) if out.ty != rt else out
+    x = _as(cx, v, rt)
     if f is np.negative:
-        out = ops.negate(cx, ops.convert(cx, v, rt))
-        return out
+        return ops.negate(cx, x)
     if f is np.positive:
-        return ops.convert(cx, v, rt)
+        return x
+    if f is np.invert:
+        return ops.invert(cx, x)
     if f is np.square:
-        x = ops.convert(cx, v, rt)
         return ops.binary(cx, "*", x, x)
+    if f is np.reciprocal:
+        if not rt.is_float():
+            raise cx.error(f"np.reciprocal of {v.ty.describe()} (integer division) is not "
+                           f"supported", hint="write 1 / x for a float result")
+        return ops.binary(cx, "/", ops.convert(cx, const_val(1.0), rt), x)
     if f is np.sign:
-        x = ops.convert(cx, v, rt)
-        n = x.node
-        t = n.type
-        zero, one = ir.Const(t, 0), ir.Const(t, 1)
-        if t.is_float():
-            node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1.0),
-                                                            ir.Select(ir.EQ(n, zero), n, n)))
-        elif t.is_uint():
-            node = ir.Select(ir.GT(n, zero), one, zero)
-        else:
-            node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1), zero))
-        return Val(node, rt, risky=v.risky)
+        return _sign(x, rt, v.risky)
     if f in (np.round, np.around):
         f = np.rint
-    name = _NP_UNARY[f]
-    x = ops.convert(cx, v, rt) if v.ty.weak else ops.cast_to(cx, v, rt)
-    n = ops.node_of(cx, x)
-    if rt.is_int() or rt.is_bool():       # floor/ceil/trunc/rint of integers are identities
+    if rt.is_int() or rt.is_bool():       # floor/ceil/trunc of integers are identities
         return x
-    return Val(ir.Call(rt.ir(), name, (n,), ir.INTRINSIC), rt, risky=v.risky)
+    special = _FLOAT_UNARY.get(f)
+    if special is not None:
+        return Val(ops.node_of(cx, special(cx, x, rt)), rt, risky=v.risky)
+    return _fcall(rt, _NP_UNARY[f], ops.node_of(cx, x), risky=v.risky)
+
+
+def _sign(x: Val, rt, risky) -> Val:
+    """np.sign: -1, 0 or 1 (0 for both zeros; NaN for NaN)."""
+    n = x.node
+    t = n.type
+    zero, one = ir.Const(t, 0), ir.Const(t, 1)
+    if t.is_float():
+        node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1.0),
+                                                        ir.Select(ir.EQ(n, zero), zero, n)))
+    elif t.is_uint():
+        node = ir.Select(ir.GT(n, zero), one, zero)
+    else:
+        node = ir.Select(ir.GT(n, zero), one, ir.Select(ir.LT(n, zero), ir.Const(t, -1), zero))
+    return Val(node, rt, risky=risky)
+
+
+def _in_f64(fn):
+    """A float32 function computed in float64 and rounded once (nearly
+    always the correctly rounded float32 result); float64 as fn computes it."""
+    def run(cx, x: Val, rt) -> Val:
+        if rt.ir().bits == 64:
+            return fn(cx, x, rt)
+        wide = T.np_ty(np.float64)
+        return ops.cast_to(cx, fn(cx, ops.cast_to(cx, x, wide), wide), rt)
+    return run
+
+
+def _c(rt, v) -> ir.Expr:
+    return ir.Const(rt.ir(), v)
+
+
+def _scaled_log(inv_ln_hi, inv_ln_lo):
+    """log(x) / ln(base) as log(x) * (hi + lo), 1/ln(base) split in two
+    doubles so that the constant adds no rounding of its own."""
+    @_in_f64
+    def run(cx, x: Val, rt) -> Val:
+        lg = ir.Call(rt.ir(), "log", (x.node,), ir.INTRINSIC)
+        node = ir.Add(ir.Mul(lg, _c(rt, inv_ln_hi)), ir.Mul(lg, _c(rt, inv_ln_lo)))
+        return Val(node, rt)
+    return run
+
+
+@_in_f64
+def _log1p(cx, x: Val, rt) -> Val:
+    """log(1 + x) as log(u) - ((u - 1) - x) / u for u = 1 + x rounded (the
+    rounding error of u, exact by Fast2Sum, corrects the logarithm)."""
+    n = x.node
+    one = _c(rt, 1.0)
+    u = ir.Add(one, n)
+    err = ir.Select(ir.LE(fabs(n), one), ir.Sub(ir.Sub(u, one), n), ir.Sub(ir.Sub(u, n), one))
+    lg = ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC)
+    corrected = ir.Sub(lg, ir.Div(err, u))
+    plain = ir.Or(ir.EQ(u, one), ir.Not(ir.LT(fabs(ir.Sub(u, one)), _c(rt, float("inf")))))
+    near_zero = ir.EQ(u, one)
+    node = ir.Select(near_zero, n, ir.Select(ir.Or(plain, ir.LE(u, _c(rt, 0.0))), lg, corrected))
+    return Val(node, rt)
+
+
+@_in_f64
+def _expm1(cx, x: Val, rt) -> Val:
+    """exp(x) - 1 by Kahan's formula (u - 1) * x / log(u), u = exp(x)."""
+    n = x.node
+    one = _c(rt, 1.0)
+    u = ir.Call(rt.ir(), "exp", (n,), ir.INTRINSIC)
+    um1 = ir.Sub(u, one)
+    kahan = ir.Div(ir.Mul(um1, n), ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC))
+    direct = ir.Or(ir.EQ(um1, _c(rt, -1.0)), ir.Not(ir.LT(u, _c(rt, float("inf")))))
+    node = ir.Select(ir.EQ(u, one), n, ir.Select(ir.Or(direct, ops.is_nan(n)), um1, kahan))
+    return Val(node, rt)
+
+
+_FLOAT_UNARY = {np.log2: _scaled_log(1.4426950408889634, 2.0355273740931033e-17),
+                np.log10: _scaled_log(0.4342944819032518, 1.098319650216765e-17),
+                np.log1p: _log1p, np.expm1: _expm1}
 
 
 @unions.over_alternatives
-def _np_minmax(cx, f, x: Val, y: Val) -> Val:
+def np_minmax(cx, f, x: Val, y: Val) -> Val:
+    """np.minimum/maximum (NaN propagates) and np.fmin/fmax (NaN ignored)."""
     rt = _res(cx, f, x.ty, y.ty)
-    xv = ops.convert(cx, x, rt) if x.ty.weak else ops.cast_to(cx, x, rt)
-    yv = ops.convert(cx, y, rt) if y.ty.weak else ops.cast_to(cx, y, rt)
+    xv, yv = _as(cx, x, rt), _as(cx, y, rt)
     a, c = ops.node_of(cx, xv), ops.node_of(cx, yv)
     t = a.type
     risky = x.risky or y.risky
+    low = f in (np.minimum, np.fmin)
     if not t.is_float():
-        node = (ir.Min if f in (np.minimum, np.fmin) else ir.Max)(a, c)
-        out = Val(node, rt, risky=risky)
+        out = Val((ir.Min if low else ir.Max)(a, c), rt, risky=risky)
         lo = None if xv.lo is None or yv.lo is None else \
-            (min(xv.lo, yv.lo) if f in (np.minimum, np.fmin) else max(xv.lo, yv.lo))
+            (min(xv.lo, yv.lo) if low else max(xv.lo, yv.lo))
         hi = None if xv.hi is None or yv.hi is None else \
-            (min(xv.hi, yv.hi) if f in (np.minimum, np.fmin) else max(xv.hi, yv.hi))
-        if f in (np.minimum, np.fmin):
+            (min(xv.hi, yv.hi) if low else max(xv.hi, yv.hi))
+        if low:
             out.set_range(lo, hi, [], xv.ubs + yv.ubs)
         else:
             out.set_range(lo, hi, xv.lbs + yv.lbs, [])
         return out
+    # the first operand is used twice only (fused chains nest there most)
     if f is np.minimum:      # NaN propagates; ties give the second operand
-        node = ir.Select(ir.Or(ir.LT(a, c), ops.is_nan(a)), a, c)
+        node = ir.Select(ir.GE(a, c), c, ir.Select(ops.is_nan(c), c, a))
     elif f is np.maximum:
-        node = ir.Select(ir.Or(ir.GT(a, c), ops.is_nan(a)), a, c)
+        node = ir.Select(ir.LE(a, c), c, ir.Select(ops.is_nan(c), c, a))
     elif f is np.fmin:       # NaN ignored; ties give the first operand
         node = ir.Select(ir.Or(ir.LE(a, c), ops.is_nan(c)), a, c)
     else:
@@ -394,13 +435,162 @@ def _np_minmax(cx, f, x: Val, y: Val) -> Val:
     return Val(node, rt, risky=risky)
 
 
+@unions.over_alternatives
+def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
+    """np.clip(x, lo, hi) (a bound None: no bound on that side). NumPy's
+    loop with scalar bounds keeps x where it equals a bound (the sign of a
+    zero), its general loop is minimum(maximum(x, lo), hi)."""
+    bounds = [v for v in (lo, hi) if v is not None]
+    if not bounds:
+        raise cx.error("np.clip needs at least one of its bounds",
+                       hint="give a lower or an upper bound (the other may be None)")
+    rt = _res(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
+    out = _as(cx, x, rt)
+    lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))
+    if rt.is_float() and keep_ties:
+        n = out.node
+        if lo is not None:
+            ln = ops.node_of(cx, _as(cx, lo, rt))
+            n = ir.Select(ir.Or(ir.LT(n, ln), ops.is_nan(ln)), ln, n)
+        if hi is not None:
+            hn = ops.node_of(cx, _as(cx, hi, rt))
+            n = ir.Select(ir.Or(ir.GT(n, hn), ops.is_nan(hn)), hn, n)
+        return Val(n, rt, risky=x.risky or any(b.risky for b in bounds))
+    if lo is not None:
+        out = np_minmax(cx, np.maximum, out, _as(cx, lo, rt))
+    if hi is not None:
+        out = np_minmax(cx, np.minimum, out, _as(cx, hi, rt))
+    return out
+
+
+def _clip_bound(cx, v: Val, rt) -> Val:
+    """A bound of np.clip as rt: a Python int beyond an integer dtype's range
+    is that range's end (NumPy clips with it instead of raising)."""
+    if not (v.ty.kind == "int" and rt.is_int()):
+        return _as(cx, v, rt)
+    t = rt.ir()
+    lo, hi = max(t.min_value(), -(2 ** 63)), min(t.max_value(), 2 ** 63 - 1)
+    if v.lo is not None and v.hi is not None and lo <= v.lo and v.hi <= hi:
+        return _as(cx, v, rt)
+    n = cast(ir.Int(64), ops.node_of(cx, v))
+    n = ir.Max(ir.Min(n, ir.Const(ir.Int(64), hi)), ir.Const(ir.Int(64), lo))
+    return Val(cast(t, n), rt, risky=v.risky)
+
+
+@unions.over_alternatives
+def np_binary_op(cx, f, x: Val, y: Val) -> Val:
+    """np.add, np.less, ... : the operator on NumPy's result type (a NumPy
+    scalar also for Python-scalar operands)."""
+    if x.ty.weak and y.ty.weak:      # NumPy computes on its default dtypes, not Python's
+        x = ops.convert(cx, x, T.np_ty(x.ty.dtype))
+    out = ops.binary(cx, _NP_BINARY_OPS[f], x, y)
+    try:
+        rt = T.result_type(f, x.ty, y.ty)
+    except UnsupportedType:
+        return out
+    return ops.cast_to(cx, out, rt) if out.ty != rt else out
+
+
+@unions.over_alternatives
+def np_arctan2(cx, f, y: Val, x: Val) -> Val:
+    rt = _res(cx, f, y.ty, x.ty)
+    return _fcall(rt, "atan2", ops.node_of(cx, _as(cx, y, rt)), ops.node_of(cx, _as(cx, x, rt)),
+                  risky=x.risky or y.risky)
+
+
+@unions.over_alternatives
+def np_hypot(cx, f, x: Val, y: Val) -> Val:
+    """sqrt(x*x + y*y) without overflow or underflow: float32 in float64,
+    float64 scaled by a power of two when the larger magnitude is far from 1;
+    inf when either is infinite (also with a NaN), as C's hypot."""
+    rt = _res(cx, f, x.ty, y.ty)
+    xv, yv = _as(cx, x, rt), _as(cx, y, rt)
+    wide = T.np_ty(np.float64)
+    xw, yw = ops.cast_to(cx, xv, wide).node, ops.cast_to(cx, yv, wide).node
+    a, c = fabs(xw), fabs(yw)
+    if rt.ir().bits == 32:
+        r = ir.Call(ir.Float(64), "sqrt", (ir.Add(ir.Mul(a, a), ir.Mul(c, c)),), ir.INTRINSIC)
+    else:
+        m = ir.Select(ir.GT(a, c), a, c)
+        big, small = ir.GT(m, ir.Const(ir.Float(64), 2.0 ** 500)), \
+            ir.LT(m, ir.Const(ir.Float(64), 2.0 ** -500))
+        scale = ir.Select(big, ir.Const(ir.Float(64), 2.0 ** -600),
+                          ir.Select(small, ir.Const(ir.Float(64), 2.0 ** 600),
+                                    ir.Const(ir.Float(64), 1.0)))
+        unscale = ir.Select(big, ir.Const(ir.Float(64), 2.0 ** 600),
+                            ir.Select(small, ir.Const(ir.Float(64), 2.0 ** -600),
+                                      ir.Const(ir.Float(64), 1.0)))
+        sa, sc = ir.Mul(a, scale), ir.Mul(c, scale)
+        r = ir.Mul(ir.Call(ir.Float(64), "sqrt", (ir.Add(ir.Mul(sa, sa), ir.Mul(sc, sc)),),
+                           ir.INTRINSIC), unscale)
+    inf = ir.Const(ir.Float(64), float("inf"))
+    r = ir.Select(ir.Or(ir.EQ(a, inf), ir.EQ(c, inf)), inf, r)
+    return ops.cast_to(cx, Val(r, wide, risky=x.risky or y.risky), rt)
+
+
+@unions.over_alternatives
+def np_where(cx, f, c: Val, x: Val, y: Val) -> Val:
+    """np.where(c, x, y) (both branches evaluated, as NumPy)."""
+    rt = _res(cx, _where, x.ty, y.ty)
+    return ops.select(cx, ops.truth(cx, c), ops.convert_for_merge(cx, x, rt),
+                      ops.convert_for_merge(cx, y, rt), lazy=False)
+
+
+def np_power_scalar_exponent(cx, f, x: Val, y: Val) -> Val:
+    """np.power with an exponent that is not an array: NumPy's loop then
+    computes x ** 0.5 as sqrt(x) (so (-inf) ** 0.5 is NaN, (-0.0) ** 0.5 is -0.0)."""
+    out = np_binary_op(cx, f, x, y)
+    if not out.ty.is_float() or (y.is_const and y.const != 0.5):
+        return out
+    root = _fcall(out.ty, "sqrt", ops.node_of(cx, _as(cx, x, out.ty)), risky=out.risky)
+    if y.is_const:
+        return root
+    half = ir.EQ(ops.node_of(cx, _as(cx, y, out.ty)), ir.Const(out.ty.ir(), 0.5))
+    return Val(ir.Select(half, root.node, ops.node_of(cx, out)), out.ty, risky=out.risky)
+
+
+def _clip2(x, lo, hi):
+    return np.clip(x, lo, hi)[()]
+
+
+def _clip1(x, bound):
+    return np.clip(x, bound, None)[()]
+
+
+def _where(x, y):
+    return np.where(True, x, y)[()]
+
+
+def np_logical(cx, f, x: Val, y: Val) -> Val:
+    a, c = ops.truth(cx, x), ops.truth(cx, y)
+    cls = {np.logical_and: ir.And, np.logical_or: ir.Or, np.logical_xor: ir.NE}[f]
+    return Val(cls(a.node, c.node), T.np_ty(np.bool_), risky=a.risky or c.risky)
+
+
+# NumPy function -> (number of arguments, implementation(cx, f, *argument Vals))
+ELEMENTWISE = {}
+for _f in list(_NP_UNARY) + [np.abs, np.absolute, np.fabs, np.square, np.negative, np.positive,
+                             np.isnan, np.isinf, np.isfinite, np.logical_not, np.round,
+                             np.around, np.sign, np.invert, np.reciprocal, np.log2, np.log10,
+                             np.log1p, np.expm1]:
+    ELEMENTWISE[_f] = (1, np_unary)
+for _f in _NP_BINARY_OPS:
+    ELEMENTWISE[_f] = (2, np_binary_op)
+for _f in (np.minimum, np.maximum, np.fmin, np.fmax):
+    ELEMENTWISE[_f] = (2, np_minmax)
+for _f in (np.logical_and, np.logical_or, np.logical_xor):
+    ELEMENTWISE[_f] = (2, np_logical)
+ELEMENTWISE.update({np.arctan2: (2, np_arctan2), np.hypot: (2, np_hypot),
+                    np.where: (3, np_where), np.clip: (3, np_clip)})
+
+
 def _math_fn(b, f, node):
-    if f is math.pow:
+    if f in (math.pow, math.atan2):
         args = _pos(b, node, 2, 2)
         x, y = (ops.convert(b.cx, _scalar(b, a, n), PY_FLOAT) for a, n in zip(args, node.args))
         b.cx.cur_node = node
-        return Val(ir.Call(ir.Float(64), "pow", (x.node, y.node), ir.INTRINSIC), PY_FLOAT,
-                   risky=x.risky or y.risky)
+        return _fcall(PY_FLOAT, "pow" if f is math.pow else "atan2", x, y,
+                      risky=x.risky or y.risky)
     (a,) = _pos(b, node, 1, 1)
     v = _scalar(b, a, node.args[0])
     b.cx.cur_node = node
@@ -466,9 +656,9 @@ def _create(b, f, node):
             raise b.cx.err(node, f"{f.__name__}() needs a fill value")
         fill = _scalar(b, fv, node)
         fill_pos = 2
-    dt = _dtype_arg(b, node, fill_pos, "dtype")
+    dt = dtype_arg(b, node, fill_pos, "dtype")
     if like:
-        if not isinstance(first, Arr):
+        if not isinstance(first, (Arr, ArrayExpr)):
             raise b.cx.err(node.args[0], f"{f.__name__}() needs an array")
         shape = list(first.shape)
         if dt is None:

@@ -1,0 +1,127 @@
+"""Element-wise NumPy functions (np.sqrt, np.minimum, np.where, np.clip,
+np.add, ...) on arrays and scalars, `.astype`, `.clip`, dtype constructors
+and builtin abs() applied to arrays.
+
+Every function is its scalar implementation in calls.py (calls.ELEMENTWISE)
+applied element by element with NumPy's broadcasting (arrayexpr.lift): the
+result is an array value whose elements are computed where it is used, so a
+chain of functions makes no temporary arrays. With scalar arguments only, the
+result is the scalar NumPy gives."""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from . import array_calls, calls
+from .arrayexpr import ArrayExpr, lift
+from .values import Arr, Val
+
+# keyword arguments of ufuncs that compiled code refuses, with what to write instead
+_KEYWORD_HINTS = {
+    "out": "assign the result instead (r = np.sqrt(a)), or store it into an array's slice "
+           "(r[...] = np.sqrt(a))",
+    "where": "compute the whole result and choose with np.where(mask, np.sqrt(a), other)",
+    "dtype": "cast the arguments first (a.astype(np.float32)) or the result (.astype(...))",
+    "casting": "cast the arguments explicitly with .astype(...)",
+}
+_CLIP_KEYWORDS = {"a_min": 1, "min": 1, "a_max": 2, "max": 2}
+
+
+@array_calls.function(*calls.ELEMENTWISE)
+def elementwise(b, f, node, first=None):
+    """f(...) of arrays and scalars, element-wise with broadcasting (`first`:
+    the value of a first argument that is not in node.args, for methods)."""
+    nargs, impl = calls.ELEMENTWISE[f]
+    name = f"np.{f.__name__}"
+    if f is np.where and len(node.args) == 1 and not node.keywords:
+        raise b.cx.err(node, "np.where(condition) with one argument (the indices where the "
+                             "condition holds) has a size that depends on the data",
+                       hint="use np.where(condition, x, y) to choose element-wise, or loop "
+                            "over the array")
+    if f in (np.round, np.around) and (len(node.args) > 1 or node.keywords):
+        raise b.cx.err(node, f"{name} with decimals is not supported",
+                       hint=f"{name}(x) rounds to integers (half to even); scale first for "
+                            f"decimals: {name}(x * 100) / 100")
+    arg_nodes = ([] if first is None else [_FIRST]) + list(node.args)
+    for k in node.keywords:
+        pos = _CLIP_KEYWORDS.get(k.arg) if f is np.clip else None
+        if pos is None or len(arg_nodes) > pos:
+            raise b.cx.err(k, f"keyword {k.arg}= of {name} is not supported",
+                           hint=_KEYWORD_HINTS.get(k.arg, f"call {name} with positional "
+                                                          f"arguments only"))
+        arg_nodes += [None] * (pos + 1 - len(arg_nodes))
+        arg_nodes[pos] = k.value
+    if len(arg_nodes) != nargs or any(a is None for a in arg_nodes):
+        raise b.cx.err(node, f"{name} takes {nargs} argument(s), got {len(arg_nodes)}")
+    values = [first if a is _FIRST else _operand(b, a, name, none_ok=f is np.clip and k > 0)
+              for k, a in enumerate(arg_nodes)]
+    b.cx.cur_node = node
+    if f is np.clip:
+        return _clip(b, values, node)
+    if f is np.power and not isinstance(values[1], ArrayExpr):
+        impl = calls.np_power_scalar_exponent
+    return lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node)
+
+
+_FIRST = object()     # marks the first argument given as a value (a method's array)
+
+
+def _operand(b, arg, name, none_ok=False):
+    """An argument as an array value (ArrayExpr) or a scalar Val."""
+    if isinstance(arg, ast.Starred):
+        raise b.cx.err(arg, "`*` arguments are not supported")
+    v = b.ev(arg)
+    if v is None and none_ok:
+        return None
+    if isinstance(v, (Arr, ArrayExpr)):
+        return b.array_code.as_array(v, arg)
+    if isinstance(v, Val):
+        return v
+    raise b.cx.err(arg, f"{name} of {b.describe_obj(v)} is not supported",
+                   hint="pass arrays (named or computed) and scalars")
+
+
+def _clip(b, values, node):
+    """np.clip(x, lo, hi): NumPy keeps x where it ties a bound when both
+    bounds are constant along the innermost axis (its scalar-bounds loop),
+    else it computes minimum(maximum(x, lo), hi) (they differ only in the
+    sign of a zero)."""
+    x, lo, hi = values
+    operands = [v for v in values if v is not None]
+    shape_nd = max((o.ndim for o in operands if isinstance(o, ArrayExpr)), default=0)
+    keep = all(not isinstance(v, ArrayExpr) or _constant_inner(v, shape_nd) for v in (lo, hi))
+    has_lo, has_hi = lo is not None, hi is not None
+
+    def fn(cx, xv, *bounds):
+        it = iter(bounds)
+        lv = next(it) if has_lo else None
+        hv = next(it) if has_hi else None
+        return calls.np_clip(cx, np.clip, xv, lv, hv, keep_ties=keep)
+    return lift(b.cx, fn, operands, node)
+
+
+def _constant_inner(v: ArrayExpr, nd: int) -> bool:
+    """Whether an operand broadcast to nd axes is constant along the last."""
+    return v.ndim < nd or v.ndim == 0 or (v.shape[-1].is_const and v.shape[-1].const == 1)
+
+
+@array_calls.method("astype")
+def astype(b, obj, name, node):
+    """a.astype(dtype): a new array of dtype (a copy also for the same dtype)."""
+    for k in node.keywords:
+        if k.arg != "dtype":
+            raise b.cx.err(k, f"keyword {k.arg}= of .astype() is not supported",
+                           hint="write a.astype(dtype)")
+    if len(node.args) > 1:
+        raise b.cx.err(node, ".astype() takes one argument, the dtype")
+    dt = calls.dtype_arg(b, node, 0, "dtype")
+    if dt is None:
+        raise b.cx.err(node, "astype() needs a dtype")
+    return calls.cast_array(b, obj, dt, node)
+
+
+@array_calls.method("clip")
+def clip_method(b, obj, name, node):
+    """a.clip(lo, hi): np.clip(a, lo, hi)."""
+    return elementwise(b, np.clip, node, first=b.array_code.as_array(obj, node))
