@@ -199,12 +199,23 @@ def _full_reduction(f):
     intm.update(0).vectorize(u).parallel(v)
 
 
+def _reduction(p, *names):
+    """The Func of a reduction to a scalar: by the first of `names` that
+    p.funcs has (the Python name, or the reduction's own name where the
+    scalar result has no Func of its own), else the one Func with updates."""
+    for n in names:
+        if n in p.funcs:
+            return p.funcs[n]
+    (f,) = {id(f): f for f in p.funcs.values() if f.function().updates}.values()
+    return f
+
+
 def sched_amax(p):
-    _full_reduction(p.funcs["m"])
+    _full_reduction(_reduction(p, "m", "max"))
 
 
 def sched_argmin(p):
-    _full_reduction(p.funcs["i"])
+    _full_reduction(_reduction(p, "i", "argmin"))
 
 
 def sched_matmul(p):
