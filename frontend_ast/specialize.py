@@ -228,6 +228,7 @@ class Specialization:
             if id(f.function()) in inline:
                 f.compute_inline()
                 continue
+            _stride_one_inner(f)
             if id(f) in local:
                 try:
                     f.compute_at(*local[id(f)])
@@ -639,6 +640,35 @@ def _user_scheduled(d, args) -> bool:
     s = d.schedule
     return bool(s.splits) or any(x.kind != "serial" for x in s.dims) or \
         [x.var for x in s.dims if not x.is_rvar] != list(args)
+
+
+def _stride_one_inner(f):
+    """In each update of f that no schedule touched, the loop of f's first
+    pure Var (x: the stride-1 axis of f) innermost, inside the reduction's
+    loops, when every read that uses x uses it in its first (stride-1)
+    argument: `s = a.sum(axis=0)` (s(x) += a(x, r)) then reads rows in order
+    instead of walking columns, `a @ b` runs in i-k-j order. Each s(x) still
+    accumulates over the RVars in their order, so results are unchanged (a
+    pure Var of an update reads its Func only at x itself: FRONTEND.md)."""
+    fn = f.function()
+    if not fn.args:
+        return
+    x = fn.args[0]
+    for k, d in enumerate(fn.updates):
+        dims = d.schedule.dims
+        names = [dim.var for dim in dims]
+        if d.schedule.splits or any(dim.kind != "serial" for dim in dims) or \
+                x not in names or names[0] == x or not any(dim.is_rvar for dim in dims) or \
+                not any(isinstance(a, ir.Variable) and a.name == x for a in d.args[:1]):
+            continue
+        first = other = False
+        for c in ir.find_calls(list(d.values) + list(d.predicates)):
+            if checks.is_check_read(c) or not c.args:
+                continue
+            first |= x in ir.free_vars(c.args[0])
+            other |= any(x in ir.free_vars(a) for a in c.args[1:])
+        if first and not other:
+            f.update(k).reorder(x, *[n for n in names if n != x])
 
 
 def _has_check(node) -> bool:

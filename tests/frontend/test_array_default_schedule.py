@@ -123,3 +123,39 @@ def test_a_func_the_user_scheduled_is_not_inlined():
     inside = ph.pipeline(chain.py_func, schedule=_c_inside_e)
     check(inside, a, b)
     assert "c" in realized(inside) and "d" not in realized(inside)
+
+
+@ph.pipeline
+def column_sums(a):
+    s = np.zeros(a.shape[1])
+    for y in range(a.shape[0]):
+        for x in range(a.shape[1]):
+            s[x] += a[y, x]
+    return s
+
+
+@ph.pipeline
+def row_sums(a):
+    s = np.zeros(a.shape[0])
+    for y in range(a.shape[0]):
+        for x in range(a.shape[1]):
+            s[y] += a[y, x]
+    return s
+
+
+def _loops(p):
+    """The loop variables of the last specialization's loop nest, outermost
+    first, without the Func's name."""
+    return [line.split("(")[1].split(",")[0].split(".", 1)[1]
+            for line in p.lower().splitlines() if line.strip().startswith("for (")]
+
+
+def test_a_reduction_reads_rows_in_order():
+    """s[x] += a[y, x]: the stride-1 loop x runs inside the loop over y (the
+    default was x outside, a walk down each column); each s[x] still adds in
+    y order, so the sums are bit-equal. s[y] += a[y, x] keeps x innermost."""
+    a = np.random.default_rng(3).random((7, 9))
+    check(column_sums, a)
+    check(row_sums, a)
+    assert _loops(column_sums)[-2:] == ["s1.r_y$x", "s1.x"]
+    assert _loops(row_sums)[-1].startswith("s1.r_x")
