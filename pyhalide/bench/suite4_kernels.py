@@ -129,8 +129,12 @@ def _strips(f, rows=ROWS, lanes=LANES):
 
 
 def sched_elementwise(p):
-    """Every element-wise output in parallel rows, vectorized (the named
-    intermediates stay inlined)."""
+    """The output in parallel rows, vectorized, every named intermediate
+    inlined into it (the default keeps one read by two expressions, such as
+    `d` of chain, at root)."""
+    for name in p.funcs:
+        if name != "out":
+            p.funcs[name].compute_inline()
     _rows(p.funcs["out"])
 
 
