@@ -257,6 +257,15 @@ def _ratio_row(b, what, num, den, goal, label=None):
     return TargetRow(label or what, b.name, fmt_ratio(x), f"≤ {goal:g}", verdict(x, goal))
 
 
+def _best_row(b, what, goal):
+    """Per round, the faster correct pyhalide column against NumPy."""
+    x = b.paired(b.best_of(["ph", "ph_sched"]), "numpy") if "numpy" in b.cells and \
+        b.cells["numpy"].correct else None
+    if x is None:
+        return TargetRow(what, b.name, "pyhalide or NumPy did not run", f"≤ {goal:g}", "n/a")
+    return TargetRow(what, b.name, fmt_ratio(x), f"≤ {goal:g}", verdict(x, goal))
+
+
 def _memory_rows(b) -> list:
     """Peak memory of a call (suite4_memory.py): pyhalide's default schedule
     against the size of the outputs, NumPy's for reference."""
@@ -297,8 +306,8 @@ def targets(res) -> list:
             rows.append(_ratio_row(b, "pyhalide scheduled (rfactor) / NumPy", "ph_sched",
                                    "numpy", REDUCE_SCHED_GOAL))
         elif name == "matmul":
-            rows.append(_ratio_row(b, "pyhalide scheduled / NumPy (BLAS)", "ph_sched", "numpy",
-                                   MATMUL_GOAL))
+            rows.append(_best_row(b, "pyhalide (faster of default, scheduled) / NumPy (BLAS)",
+                                  MATMUL_GOAL))
         rows += _memory_rows(b)
     for b in res.benches:
         row = compile_target(b, ["ph", "ph_sched"])
