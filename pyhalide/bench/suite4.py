@@ -120,13 +120,13 @@ TOLERANCE = {"chain_transc": 1e-14, "sum_axis0": 1e-12, "sum_axis1": 1e-12,
              "matmul": 1e-12}
 
 
-def _leaves(v):
+def leaves(v):
     return list(v) if isinstance(v, tuple) else [v]
 
 
 def _compare(name, got, truth, exact=False):
     """(ok, detail): got against NumPy's truth."""
-    got, truth = _leaves(got), _leaves(truth)
+    got, truth = leaves(got), leaves(truth)
     if len(got) != len(truth):
         return False, f"{len(got)} results instead of {len(truth)}"
     for g, t in zip(got, truth):

@@ -45,7 +45,7 @@ def measure(name: str, column: str, params: dict) -> dict:
     if runner.compile is not None:
         runner.compile()
     result = runner.run()
-    outputs = sum(x.nbytes for x in suite4._leaves(result))
+    outputs = sum(x.nbytes for x in suite4.leaves(result))
     del result
     runner.run()
     gc.collect()
