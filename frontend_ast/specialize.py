@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from pyhalide import ir
+from pyhalide import checks, ir
 from pyhalide.buffer import Buffer, refuse_masked, wrap_array
 from pyhalide.errors import CompileError
 from pyhalide.expr import Expr
@@ -232,18 +232,33 @@ class Specialization:
 
     # schedules ---------------------------------------------------------------------------
     def default_schedule(self):
-        """The serial order and loop structure of the Python code: arrays at
-        root in program order; a scalar local to a loop nest computed inside
-        it, at the innermost loop of its consumer."""
+        """The serial order and loop structure of the Python code: a scalar
+        local to a loop nest computed inside it, at the innermost loop of its
+        consumer; an array read once (_inlined, below) inlined into its
+        consumer; other arrays at root in program order."""
         funcs = [(f, owner) for _, f, owner in self.builder.funcs if f.defined()]
+        todo, local = [], {}
         for f, owner in funcs:
             sch = f.function().schedule
             if sch.compute_level is not None or sch.store_level is not None:
                 continue                    # the user's schedule placed it
+            todo.append(f)
             level = self._local_level(f, owner, funcs) if getattr(owner, "ctx", None) else None
             if level is not None:
+                local[id(f)] = level
+        outputs = {id(f.function()) for f, _ in self.out_funcs}
+        outputs |= {id(f.function()) for f in todo if id(f) in local}
+        targets = {level[0].name() for level in local.values()}
+        inline = _inlined([f for f, _ in funcs], _reads([f for f, _ in funcs]),
+                          outputs, targets)
+        for f in todo:
+            if id(f.function()) in inline:
+                f.compute_inline()
+                continue
+            _stride_one_inner(f)
+            if id(f) in local:
                 try:
-                    f.compute_at(*level)
+                    f.compute_at(*local[id(f)])
                     continue
                 except Exception:      # pragma: no cover - fall back to root
                     pass
@@ -559,6 +574,129 @@ _CHECK_POS = __import__("re").compile(r"is read at index (-?\d+)")
 
 _INPUT_OOB = __import__("re").compile(
     r"input buffer (\S+) is read at index (-?\d+) in dimension (\d+)")
+
+
+def _reads(funcs) -> dict:
+    """id(Function) -> [(consumer Function, Definition, Call)]: every call of
+    each Func in the definitions of the others."""
+    out = {}
+    for c in funcs:
+        cf = c.function()
+        for d in cf.definitions():
+            for k in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates)):
+                if k.call_type == ir.FUNC and k.func is not None and k.func is not cf:
+                    out.setdefault(id(k.func), []).append((cf, d, k))
+    return out
+
+
+# the largest definition (in IR nodes, counting each inlined call as the
+# expression it stands for) that inlining may make: a Func read twice at one
+# point (`(c - 1.5) * c`) doubles in its consumer, so a chain of such
+# definitions would grow exponentially; past this it is computed at root
+INLINE_LIMIT = 400
+
+
+def _inlined(funcs, reads, kept, targets) -> set:
+    """ids of the Functions the default schedule inlines (in program order,
+    producers first): those _inlinable() allows, while the definition they
+    are inlined into stays within INLINE_LIMIT nodes; never those in `kept`
+    (ids: outputs, loop-local scalars) nor Funcs named in `targets` or in a
+    schedule's compute_at/store_at (something is computed in their loops)."""
+    inlined, size, targets = set(), {}, set(targets)
+    for f in funcs:
+        fn = f.function()
+        size[id(fn)] = max(_tree_size(d.values) for d in fn.definitions())
+        for level in (fn.schedule.compute_level, fn.schedule.store_level):
+            if level is not None and level.kind == "at":
+                targets.add(level.func)     # a schedule computes something in its loops
+    for f in funcs:
+        fn = f.function()
+        if id(fn) in kept or fn.name in targets or fn.schedule.compute_level is not None \
+                or fn.schedule.store_level is not None or not _inlinable(fn, reads):
+            continue
+        sites = reads[id(fn)]
+        consumer = id(sites[0][0])
+        grown = size[consumer] + len(sites) * (size[id(fn)] - 1)
+        if grown <= INLINE_LIMIT:
+            inlined.add(id(fn))
+            size[consumer] = grown
+    return inlined
+
+
+def _tree_size(nodes) -> int:
+    """The number of nodes of expression trees (shared subtrees counted at
+    each use, as the lowering's passes see them)."""
+    memo = {}
+
+    def count(n):
+        k = memo.get(id(n))
+        if k is None:
+            k = memo[id(n)] = 1 + sum(count(c) for c in ir.children(n))
+        return k
+    return sum(count(n) for n in nodes)
+
+
+def _inlinable(fn, reads) -> bool:
+    """Whether Func `fn` (not an output) is inlined by default: a pure
+    definition whose loops the user did not schedule, without run-time checks
+    (an inlined Func is evaluated only where it is read, so a check of an
+    element nobody reads would no longer fire), read by one definition of one
+    consumer at one point (the same arguments at every call), and that point
+    moving with every loop of the consumer's definition (so each element is
+    computed once, not again for each iteration of a loop the point does not
+    depend on: `t[:, None] * b` or a matrix product keeps t at root)."""
+    if fn.updates or fn.pure is None or _user_scheduled(fn.pure, fn.args):
+        return False
+    if any(checks.is_check_read(c) for c in ir.find_calls(list(fn.pure.values))):
+        return False
+    sites = reads.get(id(fn), [])
+    if not sites:
+        return False
+    consumer, d, first = sites[0]
+    if any(c is not consumer or e is not d or not all(ir.equal(x, y) for x, y in
+                                                      zip(k.args, first.args))
+           for c, e, k in sites[1:]):
+        return False
+    loops = {rv.name for rv in d.schedule.rvars}
+    loops |= {n for n in ir.free_vars(list(d.args)) if n in consumer.args}
+    return loops <= set(ir.free_vars(list(first.args)))
+
+
+def _user_scheduled(d, args) -> bool:
+    """Whether a schedule split, reordered or marked (parallel, vectorized,
+    ...) the loops of pure definition d."""
+    s = d.schedule
+    return bool(s.splits) or any(x.kind != "serial" for x in s.dims) or \
+        [x.var for x in s.dims if not x.is_rvar] != list(args)
+
+
+def _stride_one_inner(f):
+    """In each update of f that no schedule touched, the loop of f's first
+    pure Var (x: the stride-1 axis of f) innermost, inside the reduction's
+    loops, when every read that uses x uses it in its first (stride-1)
+    argument: `s = a.sum(axis=0)` (s(x) += a(x, r)) then reads rows in order
+    instead of walking columns, `a @ b` runs in i-k-j order. Each s(x) still
+    accumulates over the RVars in their order, so results are unchanged (a
+    pure Var of an update reads its Func only at x itself: FRONTEND.md)."""
+    fn = f.function()
+    if not fn.args:
+        return
+    x = fn.args[0]
+    for k, d in enumerate(fn.updates):
+        dims = d.schedule.dims
+        names = [dim.var for dim in dims]
+        if d.schedule.splits or any(dim.kind != "serial" for dim in dims) or \
+                x not in names or names[0] == x or not any(dim.is_rvar for dim in dims) or \
+                not any(isinstance(a, ir.Variable) and a.name == x for a in d.args[:1]):
+            continue
+        first = other = False
+        for c in ir.find_calls(list(d.values) + list(d.predicates)):
+            if checks.is_check_read(c) or not c.args:
+                continue
+            first |= x in ir.free_vars(c.args[0])
+            other |= any(x in ir.free_vars(a) for a in c.args[1:])
+        if first and not other:
+            f.update(k).reorder(x, *[n for n in names if n != x])
 
 
 def _has_check(node) -> bool:

@@ -68,6 +68,11 @@ class Unavailable(Exception):
     shown as "n/a (reason)"."""
 
 
+class NotCompiled(Unavailable):
+    """A pipeline that pyhalide does not compile (yet): shown as "not
+    compiled" with the first line of the error, never as a failure."""
+
+
 @dataclass
 class Column:
     key: str
@@ -95,12 +100,14 @@ class Runner:
     override measure(), and check its own result (`check`)."""
 
     def __init__(self, run: Callable, compile: Optional[Callable] = None, note: str = "",
-                 result: Optional[Callable] = None, check: Optional[Callable] = None):
+                 result: Optional[Callable] = None, check: Optional[Callable] = None,
+                 facts: Optional[Callable] = None):
         self.run = run
         self.compile = compile
         self.note = note
         self.result = result or (lambda r: r)
         self.check = check          # got -> (ok, detail), instead of the benchmark's check
+        self.facts = facts          # () -> dict of measurements besides time (untimed, once)
 
     def measure(self, calls: int) -> float:
         self.run()                                   # warm-up
@@ -120,6 +127,7 @@ class SetupReport:
     define_s: Optional[float] = None     # algorithm + schedule (rfactor proofs happen here)
     compile_s: Optional[float] = None
     detail: str = ""
+    facts: dict = field(default_factory=dict)   # Runner.facts(), e.g. peak memory
 
 
 class Session:
@@ -146,6 +154,8 @@ class Session:
             try:
                 runner = mod.build(bench, column, data, params) if sched is None else \
                     mod.build(bench, column, data, params, sched=sched)
+            except NotCompiled:
+                raise
             except Unavailable as e:
                 return SetupReport("n/a", str(e))
             define_s = time.perf_counter() - t0
@@ -157,8 +167,11 @@ class Session:
             got = runner.result(runner.run())
             ok, detail = runner.check(got) if runner.check else b.check(got, truth, data)
             self.runner = runner
+            facts = runner.facts() if runner.facts is not None else {}
             return SetupReport("ok" if ok else "wrong", runner.note, define_s, compile_s,
-                               detail)
+                               detail, facts)
+        except NotCompiled as e:
+            return SetupReport("not compiled", str(e))
         except Unavailable as e:
             return SetupReport("n/a", str(e))
         except Exception as e:        # a failing implementation is reported, never hidden
@@ -325,6 +338,7 @@ class Cell:
     compile_s: Optional[float] = None
     detail: str = ""
     times: list = field(default_factory=list)     # per-round minimum, seconds (None: failed)
+    facts: dict = field(default_factory=dict)     # measurements besides time (SetupReport)
 
     @property
     def timed(self) -> bool:
@@ -469,7 +483,7 @@ def run_suite(suite: str, *, size_log2: Optional[int] = None, rounds: int = MIN_
                 except WorkerError as e:
                     rep, h = SetupReport("fails", str(e)), None
                 cells[col.key] = Cell(rep.status, rep.note, rep.define_s, rep.compile_s,
-                                      rep.detail)
+                                      rep.detail, facts=rep.facts)
                 if rep.status in ("ok", "wrong") and h is not None:
                     handles[col.key] = h
                 elif h is not None:
@@ -567,6 +581,8 @@ def cell_text(cell: Optional[Cell], notes: Notes, value: Optional[str] = None) -
         return "n/a" + (f" ({cell.note})" if len(cell.note) <= 28 else " " + notes.ref(cell.note))
     if cell.status == "fails":
         return "fails " + notes.ref(cell.note or "failed")
+    if cell.status == "not compiled":
+        return "not compiled " + notes.ref(cell.note)
     text = value if value is not None else fmt_time(cell.median())
     if cell.status == "wrong":
         text += " wrong " + notes.ref(cell.detail or "differs from the serial result")

@@ -1,0 +1,241 @@
+"""Suite 4's kernels: each written once as NumPy code (run by NumPy as it
+is, and by pyhalide under @pipeline), with the same computation as loops
+for Numba (serial and `prange`), and the parallel/vectorized schedule of
+the pipeline as a schedule function over `p.funcs` names.
+
+The NumPy functions are plain module-level functions: @pipeline compiles
+their source. Their arrays are 2-D, `a[y, x]`; in a schedule the Func of
+`a` is `f(x, y)` (x first, the stride-1 axis)."""
+from __future__ import annotations
+
+import numpy as np
+
+import pyhalide as ph
+
+# ---- NumPy code ----------------------------------------------------------------------------
+
+
+def chain_ops(a, b):
+    """Operators only: 9 operations, 2 named intermediates, each read by one
+    expression (so fused: no buffer of their own)."""
+    c = a * 1.5 - b
+    d = c * c + a * b
+    out = (d - 0.5) * d + b
+    return out
+
+
+def chain(a, b):
+    """Arithmetic, sqrt, abs, minimum/maximum and where."""
+    d = a * 1.5 - b
+    m = np.sqrt(d * d + 1.0)
+    c = np.minimum(np.maximum(m, 1.25), 2.0)
+    out = np.where(a > b, c, np.abs(d))
+    return out
+
+
+def chain_transc(a, b):
+    """exp, log and tanh."""
+    e = np.exp(-a * a)
+    out = np.tanh(b - 0.5) * e + np.log(1.0 + b * b)
+    return out
+
+
+def laplace(u):
+    """The 5-point Laplacian of the interior."""
+    out = u[1:-1, 1:-1] * -4.0 + u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+    return out
+
+
+def harris(img):
+    """Harris corner response: central differences, 3x3 box sums of the
+    gradient products (separable), det - 0.04 trace^2."""
+    ix = (img[1:-1, 2:] - img[1:-1, :-2]) * 0.5
+    iy = (img[2:, 1:-1] - img[:-2, 1:-1]) * 0.5
+    ixx = ix * ix
+    iyy = iy * iy
+    ixy = ix * iy
+    txx = ixx[:, :-2] + ixx[:, 1:-1] + ixx[:, 2:]
+    tyy = iyy[:, :-2] + iyy[:, 1:-1] + iyy[:, 2:]
+    txy = ixy[:, :-2] + ixy[:, 1:-1] + ixy[:, 2:]
+    sxx = txx[:-2] + txx[1:-1] + txx[2:]
+    syy = tyy[:-2] + tyy[1:-1] + tyy[2:]
+    sxy = txy[:-2] + txy[1:-1] + txy[2:]
+    det = sxx * syy - sxy * sxy
+    tr = sxx + syy
+    out = det - 0.04 * tr * tr
+    return out
+
+
+def gray_scott(u, v):
+    """One explicit step of the Gray-Scott reaction-diffusion system on the
+    interior (Du, Dv, F, k, dt = 0.16, 0.08, 0.035, 0.065, 1)."""
+    uc = u[1:-1, 1:-1]
+    vc = v[1:-1, 1:-1]
+    lu = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4.0 * uc
+    lv = v[:-2, 1:-1] + v[2:, 1:-1] + v[1:-1, :-2] + v[1:-1, 2:] - 4.0 * vc
+    uvv = uc * vc * vc
+    un = uc + (0.16 * lu - uvv + 0.035 * (1.0 - uc))
+    vn = vc + (0.08 * lv + uvv - (0.035 + 0.065) * vc)
+    return un, vn
+
+
+def sum_axis0(a):
+    s = a.sum(axis=0)
+    return s
+
+
+def sum_axis1(a):
+    s = a.sum(axis=1)
+    return s
+
+
+def amax(a):
+    m = a.max()
+    return m
+
+
+def argmin(a):
+    i = a.argmin()
+    return i
+
+
+def matmul(a, b):
+    c = a @ b
+    return c
+
+
+NUMPY = {f.__name__: f for f in (chain_ops, chain, chain_transc, laplace, harris, gray_scott,
+                                 sum_axis0, sum_axis1, amax, argmin, matmul)}
+
+# ---- schedules (parallel and vectorized; rfactor for the reductions) ----------------------
+LANES = 8            # float64: two AVX2 vectors
+ROWS = 16            # rows per parallel task of the stencils
+
+
+def _rows(f, lanes=LANES):
+    """f(x, y): rows in parallel, x vectorized."""
+    x, y = f.args()
+    f.vectorize(x, lanes).parallel(y)
+    return f
+
+
+def _strips(f, rows=ROWS, lanes=LANES):
+    """f(x, y): strips of `rows` rows in parallel, x vectorized; returns the
+    strip loop (for compute_at)."""
+    x, y = f.args()
+    yo, yi = ph.Var("yo"), ph.Var("yi")
+    f.split(y, yo, yi, rows).parallel(yo).vectorize(x, lanes)
+    return yo
+
+
+def sched_elementwise(p):
+    """The output in parallel rows, vectorized, every named intermediate
+    inlined into it (the default keeps one read by two expressions, such as
+    `d` of chain, at root)."""
+    for name in p.funcs:
+        if name != "out":
+            p.funcs[name].compute_inline()
+    _rows(p.funcs["out"])
+
+
+def sched_laplace(p):
+    _rows(p.funcs["out"])
+
+
+def sched_harris(p):
+    """Strips of rows in parallel: the gradients and the horizontal box sums
+    computed per strip (with their 2-row halo), vectorized; the gradient
+    products inlined into the box sums, the vertical sums into the output."""
+    out = p.funcs["out"]
+    yo = _strips(out)
+    for name in ("ix", "iy", "txx", "tyy", "txy"):
+        f = p.funcs[name]
+        f.compute_at(out, yo).vectorize(f.args()[0], LANES)
+    for name in ("ixx", "iyy", "ixy", "sxx", "syy", "sxy", "det", "tr"):
+        p.funcs[name].compute_inline()
+
+
+def sched_gray_scott(p):
+    """Both outputs in parallel rows, vectorized; u*v*v computed per row of
+    each (it is read by both)."""
+    for name in ("un", "vn"):
+        _rows(p.funcs[name])
+    p.funcs["uvv"].compute_inline()
+
+
+def sched_sum_axis0(p):
+    """s(x) = sum over y of a(x, y): blocks of 256 columns in parallel, each
+    vectorized across x (no reassociation: every column is summed in order)."""
+    s = p.funcs["s"]
+    (x,) = s.args()
+    s.vectorize(x, LANES)
+    xo, xi, xv = ph.Var("xo"), ph.Var("xi"), ph.Var("xv")
+    upd = s.update(0)
+    ry = upd.function().updates[0].schedule.rvars[0].name
+    upd.split(x, xo, xi, 256).split(xi, xi, xv, LANES).reorder(xv, xi, ry, xo)
+    upd.vectorize(xv).parallel(xo)
+
+
+def _rvars(f):
+    return [rv.name for rv in f.function().updates[0].schedule.rvars]
+
+
+def sched_sum_axis1(p):
+    """s(y) = sum over x of a(x, y): rows in parallel; each row summed in
+    LANES partial sums (rfactor), vectorized, then merged."""
+    s = p.funcs["s"]
+    (rx,) = _rvars(s)
+    (y,) = s.args()
+    rxo, rxi, u = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u")
+    intm = s.update(0).split(rx, rxo, rxi, LANES).rfactor(rxi, u)
+    intm.compute_at(s, y).vectorize(u)
+    intm.update(0).vectorize(u)
+    s.update(0).parallel(y)
+
+
+def _full_reduction(f):
+    """A reduction of a 2-D array to a scalar: rows in parallel (rfactor over
+    y), each row's x in LANES partial results, vectorized."""
+    rx, ry = _rvars(f)
+    rxo, rxi, u, v = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u"), ph.Var("v")
+    intm = f.update(0).split(rx, rxo, rxi, LANES).rfactor([(rxi, u), (ry, v)])
+    intm.compute_root().vectorize(u)
+    intm.update(0).vectorize(u).parallel(v)
+
+
+def _reduction(p, *names):
+    """The Func of a reduction to a scalar: by the first of `names` that
+    p.funcs has (the Python name, or the reduction's own name where the
+    scalar result has no Func of its own), else the one Func with updates."""
+    for n in names:
+        if n in p.funcs:
+            return p.funcs[n]
+    (f,) = {id(f): f for f in p.funcs.values() if f.function().updates}.values()
+    return f
+
+
+def sched_amax(p):
+    _full_reduction(_reduction(p, "m", "max"))
+
+
+def sched_argmin(p):
+    _full_reduction(_reduction(p, "i", "argmin"))
+
+
+def sched_matmul(p):
+    """c(x, y) = sum over r of a(r, y) * b(x, r): rows in parallel, each in
+    i-k-j order (for r: c(:, y) += a(r, y) * b(:, r)). Splitting x for
+    explicit vectors measured slower here than LLVM's own vectorization of
+    the x loop (docs/performance.md, suite 4)."""
+    c = p.funcs["c"]
+    x, y = c.args()
+    (r,) = _rvars(c)
+    c.parallel(y)
+    c.update(0).reorder(x, r, y).parallel(y)
+
+
+SCHEDULES = {"chain_ops": sched_elementwise, "chain": sched_elementwise,
+             "chain_transc": sched_elementwise, "laplace": sched_laplace,
+             "harris": sched_harris, "gray_scott": sched_gray_scott,
+             "sum_axis0": sched_sum_axis0, "sum_axis1": sched_sum_axis1,
+             "amax": sched_amax, "argmin": sched_argmin, "matmul": sched_matmul}
