@@ -14,6 +14,8 @@ assertions that they cover the region read from them statically (ValueError
 before any computation)."""
 from __future__ import annotations
 
+import functools
+
 from pyhalide import ir
 
 from . import access_rules as rules
@@ -509,16 +511,20 @@ class _Bounds:
                 scope = self._stage_scope(name, index, root)
                 bounds = BoundsOf(scope, obligations)
                 runs = _runs(d, scope)
+                # the stage's reads of each input dimension, united first and
+                # added under the stage's condition once (adding each read
+                # under the condition would nest selects exponentially)
+                stage = {}
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(a)
                         if rules.extends_region(rules.IMAGE, iv):
-                            needed.setdefault(c.name, {}).setdefault(i, _Accumulator(1)).add(
-                                0, iv, when=runs)
+                            stage.setdefault((c.name, i), _Accumulator(1)).add(0, iv)
                             if d.source is not None:
                                 readers.setdefault((c.name, i), (name, d.source))
-        needed = {(img, i): acc.region(0) for img, per_dim in needed.items()
-                  for i, acc in per_dim.items()}
+                for key, acc in stage.items():
+                    needed.setdefault(key, []).append((acc.dims[0], runs))
+        needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
         asserts = overflow_asserts(obligations, "the reads of input buffers")
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
             lo, hi = _s(iv.lo), _s(iv.hi)
@@ -533,6 +539,24 @@ class _Bounds:
                 f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
                 f"but it covers only [{{}}, {{}}]{where}", (lo, hi, bmin, bmax)))
         return asserts
+
+
+def _conditional_hull(parts) -> Interval:
+    """The hull of intervals each counted only where its condition holds
+    (None: always): an interval whose condition fails contributes the empty
+    [int32 max, int32 min], so the hull is linear in the parts (hi < lo where
+    none counts)."""
+    los, his = [], []
+    for iv, when in parts:
+        lo, hi = iv.lo, iv.hi
+        if when is not None:
+            lo = ir.Select(when, lo, ir.index(2**31 - 1)) if lo is not None else None
+            hi = ir.Select(when, hi, ir.index(-2**31)) if hi is not None else None
+        los.append(lo)
+        his.append(hi)
+    lo = None if any(x is None for x in los) else _s(functools.reduce(ir.Min, los))
+    hi = None if any(x is None for x in his) else _s(functools.reduce(ir.Max, his))
+    return Interval(lo, hi)
 
 
 def _braced(text: str) -> str:
