@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from pyhalide import ir
 
-from . import ops
+from . import calls, ops
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
 from .values import Arr, Val
 
@@ -83,6 +85,10 @@ class ArrayCode:
 
     def binary(self, op, a, b, node):
         x, y = self.operands([a, b], node)
+        if op == "**" and isinstance(y, Val):
+            # NumPy's power loop with one exponent: x ** 0.5 is sqrt(x)
+            return lift(self.cx, lambda cx, p, q: calls.np_power_scalar_exponent(
+                cx, np.power, p, q), [x, y], node, probe=np.power)
         return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node,
                     probe=_PYTHON_OPERATORS[op])
 

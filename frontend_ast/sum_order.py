@@ -235,6 +235,10 @@ class _SumBuilder:
             at[ax] = flat % n
             flat = flat // n
         at[self.run[0]] = flat
+        # each index clamped into its axis (it is there already): bounds
+        # inference cannot bound `%` and `//` by call-time sizes
+        for ax, n in zip(self.run, run_sizes):
+            at[ax] = _max(_min(at[ax], n - 1), 0)
         return self.element(at)
 
     def tree(self, blk, c, m, start, run_sizes, extra, slots, depth):

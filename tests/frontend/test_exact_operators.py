@@ -96,3 +96,18 @@ def test_python_int_out_of_range_raises_for_the_operands():
     check(unused_sum, np.array([1, 2], np.int8), 100)
     with pytest.raises(OverflowError):
         unused_sum(np.zeros(0, np.uint8), -1)
+
+
+@ph.pipeline
+def powers(a, e):
+    return a ** 0.5, a ** e, a ** 2, a ** -1, np.float64(-np.inf) ** 0.5
+
+
+def test_array_power_of_one_half_is_sqrt():
+    # NumPy's power loop with one exponent computes x ** 0.5 as sqrt(x):
+    # (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 for arrays (C pow for scalars)
+    a = np.array([-np.inf, -0.0, 3.0, 1e-310, 2.0])
+    with np.errstate(all="ignore"):
+        for e in (0.5, 2.0, 3):
+            check(powers, a, e)
+        check(powers, a.astype(np.float32), 0.5)
