@@ -4,6 +4,8 @@ function of an index. Element-wise operations compose these functions
 (fusion: no temporary arrays); broadcasting follows NumPy's rules."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from pyhalide import ir
@@ -77,10 +79,28 @@ def broadcast_shapes(cx, shapes, node) -> list:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
                 cx.static_checks.append(_Broadcastable(chosen, s, cx.smap.loc(node)))
+                if _never_one(chosen) and _never_one(s):
+                    continue        # equal, or the check raises
                 one = const_val(1)
                 chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
         out.append(chosen if chosen is not None else sizes[0])
     return out
+
+
+_INPUT_AXIS = re.compile(r".+\.shape\[\d+\]$")
+
+
+def _never_one(v: Val) -> bool:
+    """Whether a size is surely not 1 when it is broadcast: a constant other
+    than 1, or an input array's axis (the specialization key has the axes of
+    size 1, which are constant 1)."""
+    if v.is_const:
+        return v.const != 1
+    exact = next((x for x in v.lbs if x in v.ubs), None)
+    if exact is None or exact.c != 0 or len(exact.terms) != 1:
+        return False
+    (sym, k), = exact.terms.items()
+    return k == 1 and bool(_INPUT_AXIS.match(sym))
 
 
 def _shape_text(shapes) -> str:
