@@ -10,7 +10,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops
+from . import ops, unions
 from .values import Val, const_val, fresh
 
 
@@ -179,17 +179,31 @@ def lift(cx, fn, operands, node, probe=None):
     if not arrays:
         return fn(cx, *operands)
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
-    if probe is not None and any(_weak_static(o) for o in operands):
+    if probe is not None and any(_weak_static(o) for o in operands) and \
+            not any(isinstance(o, Val) and o.union for o in operands):
         cx.static_checks.append(_ProbeNumpy(probe, operands))
     probe = [placeholder(o.ty) if isinstance(o, ArrayExpr) else o for o in operands]
     cx.cur_node = node
-    ty = fn(cx, *probe).ty
+
+    def apply(vals):
+        # a scalar whose Python/NumPy type depends on data (a union) is
+        # distributed over; the array's dtype must not depend on it
+        out = unions.distribute(cx, lambda *v: fn(cx, *v), *vals)
+        if out.union:
+            raise cx.err(node, "the dtype of this array would depend on run-time data (a "
+                               "scalar operand is a Python or a NumPy number depending on "
+                               "the data)",
+                         hint="convert the scalar to one type first (float(...), "
+                              "np.float64(...))")
+        return out
+
+    ty = apply(probe).ty
 
     def elem(idx):
         vals = [o.elem(broadcast_index(o.shape, idx, shape, cx)) if isinstance(o, ArrayExpr)
                 else o for o in operands]
         cx.cur_node = node
-        out = fn(cx, *vals)
+        out = apply(vals)
         if out.ty != ty:
             raise cx.err(node, f"internal error: element type {out.ty!r} differs from the "
                                f"array's {ty!r}")
@@ -199,7 +213,8 @@ def lift(cx, fn, operands, node, probe=None):
 
 
 def _weak_static(v) -> bool:
-    return isinstance(v, Val) and v.ty.weak and v.ty.kind == "int" and v.static is not None
+    return isinstance(v, Val) and not v.union and v.ty.weak and v.ty.kind == "int" and \
+        v.static is not None
 
 
 class _ProbeNumpy:

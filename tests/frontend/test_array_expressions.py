@@ -187,3 +187,27 @@ def test_size_one_only_at_call_time_broadcasts():
     check(sized_by_argument, np.arange(3.0), 1)      # b stretches
     check(sized_by_argument, np.ones(1), 4)          # a's axis is 1 (specialized)
     check(sized_by_argument, np.arange(3.0), 2)      # ValueError as NumPy
+
+
+@ph.pipeline
+def laplacien(image):
+    out = np.abs(4 * image[1:-1, 1:-1] - image[0:-2, 1:-1] - image[2:, 1:-1] -
+                 image[1:-1, 0:-2] - image[1:-1, 2:])
+    valmax = np.max(out)
+    valmax = max(1., valmax) + 1.E-9
+    out /= valmax
+    return out
+
+
+@ph.pipeline
+def union_changes_dtype(a, b):
+    s = max(1.0, b.max())
+    return a * s
+
+
+def test_scalar_whose_type_depends_on_data():
+    rng = np.random.default_rng(3)
+    check(laplacien, rng.random((9, 11)))
+    check(laplacien, rng.random((9, 11)) * 0.01)
+    with pytest.raises(ph.CompileError, match="dtype of this array would depend"):
+        union_changes_dtype(np.ones(3, np.float32), np.ones(3))

@@ -131,13 +131,22 @@ def _run_case(dt, shape, ax, kd):
     check(extremes, a)
 
 
-@pytest.mark.parametrize("dt", DTYPES)
+# the default run covers a few dtypes and shapes; every one runs with -m slow
+_QUICK_DTYPES = (np.uint8, np.float32)
+_QUICK_SHAPES = ((2, 3, 4), (3, 0))
+
+
+def _marked(values, quick):
+    return [v if v in quick else pytest.param(v, marks=pytest.mark.slow) for v in values]
+
+
+@pytest.mark.parametrize("dt", _marked(DTYPES, _QUICK_DTYPES))
 @pytest.mark.parametrize("ax,kd", [(None, False), (-1, True), ((0, 1), False)])
 def test_reductions_of_every_dtype(dt, ax, kd):
     _run_case(dt, (2, 3, 4), ax, kd)
 
 
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", _marked(SHAPES, _QUICK_SHAPES))
 @pytest.mark.parametrize("ax,kd", list(CASES))
 def test_reductions_of_every_shape(shape, ax, kd):
     _run_case(np.int16, shape, ax, kd)
