@@ -31,6 +31,9 @@ class ArrayCode:
 
     def __init__(self, cx, state, emitter, defs):
         self.cx, self.state, self.emitter, self.defs = cx, state, emitter, defs
+        # stored arrays whose elements have run-time checks: computed whole
+        # (not only where read), so that they raise where Python raises
+        self.checked = []       # [Arr]
 
     # array values -------------------------------------------------------------------------
     def outside_loops(self, node, what="whole-array operations"):
@@ -135,6 +138,8 @@ class ArrayCode:
         n = element_node(self.cx, v, arr.ty)
         self.emitter.define(f, tuple(reversed(vars_)), (n,), [], None, arr.loc, pure=True,
                             label=name)
+        if v.risky:
+            self.checked.append(arr)
         self.defs.mark_emitted([n], f)
         arr.func = f
         arr.defined = True

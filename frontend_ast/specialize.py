@@ -137,6 +137,9 @@ class Specialization:
                              if not isinstance(v, types.ModuleType)}
         self.out_funcs = []           # [(Func, shape fn)] realized together
         self.result = self._outputs(result)
+        for arr in b.array_code.checked:
+            # computed whole as an unreturned output: its checks see every element
+            self._slot(arr.versions[0], [s.static for s in arr.shape])
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
         self._converter = None        # result converter, output layout: built on first run

@@ -211,3 +211,16 @@ def test_scalar_whose_type_depends_on_data():
     check(laplacien, rng.random((9, 11)) * 0.01)
     with pytest.raises(ph.CompileError, match="dtype of this array would depend"):
         union_changes_dtype(np.ones(3, np.float32), np.ones(3))
+
+
+@ph.pipeline
+def gather_then_slice(a, idx):
+    g = a[idx]
+    return g[1:]
+
+
+def test_named_array_with_checks_is_computed_whole():
+    # NumPy checks every index of a[idx] although only g[1:] is returned
+    a = np.arange(5.0)
+    check(gather_then_slice, a, np.array([7, 1, 2]))
+    check(gather_then_slice, a, np.array([0, 1, 2]))
