@@ -101,8 +101,9 @@ def flag_of(b, got, name):
     raise b.cx.err(where, f"{name}= must be a constant True or False")
 
 
-def dtype_of(b, got):
-    v, where = got.get("dtype", (None, None))
+def dtype_value(cx, v, where):
+    """The dtype a value names (np.float32, 'int32', float, a.dtype; None
+    for None); a located error for anything else."""
     if v is None:
         return None
     if isinstance(v, DtypeVal):
@@ -113,8 +114,13 @@ def dtype_of(b, got):
         try:
             return np.dtype(v)
         except TypeError:
-            raise b.cx.err(where, f"unknown dtype {v!r}") from None
-    raise b.cx.err(where, "expected a dtype (np.float64, 'int32', float, a.dtype, ...)")
+            raise cx.err(where, f"unknown dtype {v!r}") from None
+    raise cx.err(where, "expected a dtype (np.float64, 'int32', float, a.dtype, ...)")
+
+
+def dtype_of(b, got):
+    v, where = got.get("dtype", (None, None))
+    return dtype_value(b.cx, v, where)
 
 
 def numpy_ty(b, fn, where):

@@ -21,6 +21,7 @@ from pyhalide.expr import cast_node
 
 from . import array_calls, ops
 from . import types as T
+from .array_args import dtype_value
 from .array_shape import (
     as_source,
     call_args,
@@ -36,9 +37,8 @@ from .array_shape import (
     static_int,
 )
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
-from .refs import BuiltinRef
 from .types import UnsupportedType
-from .values import Arr, DtypeVal, TupleVal, Val, const_val
+from .values import Arr, TupleVal, Val, const_val
 
 _BOOL = T.np_ty(np.bool_)
 
@@ -47,19 +47,7 @@ _BOOL = T.np_ty(np.bool_)
 
 def dtype_arg(b, node):
     """The dtype an argument names (None for None)."""
-    v = b.ev(node)
-    if v is None:
-        return None
-    if isinstance(v, DtypeVal):
-        return v.dtype
-    if isinstance(v, BuiltinRef) and v.name in ("int", "float", "bool"):
-        return T.parse_dtype({"int": int, "float": float, "bool": bool}[v.name])
-    if isinstance(v, str):
-        try:
-            return np.dtype(v)
-        except TypeError:
-            raise b.cx.err(node, f"unknown dtype {v!r}") from None
-    raise b.cx.err(node, "expected a dtype (np.int32, 'uint8', float, a.dtype, ...)")
+    return dtype_value(b.cx, b.ev(node), node)
 
 
 def ty_of(b, dt, node):

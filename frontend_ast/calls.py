@@ -17,6 +17,7 @@ from pyhalide.expr import cast_node as cast
 
 from . import array_calls, ops, unions
 from . import types as T
+from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, lift
 from .convert import fabs
 from .refs import BuiltinRef, InfoVal, MethodRef
@@ -204,7 +205,7 @@ def _method(b, m: MethodRef, node):
 
 
 def dtype_arg(b, node, pos, kw):
-    val = None
+    val, where = None, node
     if len(node.args) > pos:
         val = b.ev(node.args[pos])
         where = node.args[pos]
@@ -214,18 +215,7 @@ def dtype_arg(b, node, pos, kw):
             where = k.value
         elif k.arg not in ("dtype", "fill_value", "shape", "order"):
             raise b.cx.err(k, f"keyword {k.arg!r} is not supported")
-    if val is None:
-        return None
-    if isinstance(val, DtypeVal):
-        return val.dtype
-    if isinstance(val, BuiltinRef) and val.name in ("int", "float", "bool"):
-        return T.parse_dtype({"int": int, "float": float, "bool": bool}[val.name])
-    if isinstance(val, str):
-        try:
-            return np.dtype(val)
-        except TypeError:
-            raise b.cx.err(where, f"unknown dtype {val!r}") from None
-    raise b.cx.err(where, "expected a dtype (np.int32, 'uint8', float, a.dtype, ...)")
+    return dtype_value(b.cx, val, where)
 
 
 # numpy and math -----------------------------------------------------------------------
