@@ -128,7 +128,7 @@ def test_1d_large_and_strided(dt):
             assert_bits(sum_all(v), np.sum(v))
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("dt", [np.float32, pytest.param(np.float64, marks=pytest.mark.slow)])
 def test_2d_every_axis_and_layout(dt):
     for shape in [(7, 130), (130, 7)]:
         for name, v in layouts(data(shape, dt, sum(shape))).items():
@@ -148,6 +148,7 @@ def test_2d_row_lengths(dt):
         check_sum(a, None)
 
 
+@pytest.mark.slow
 def test_3d_axis_sets():
     """float64 (float32 takes the same Funcs): every axis set in C order,
     the merged runs of F order, slices for single axes and a pair."""
