@@ -15,7 +15,7 @@ from pyhalide.expr import cast_node as cast
 from . import array_calls, ops
 from .array_slices import slice_axis
 from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
-from .values import Arr, TupleVal, Val, const_val, fresh
+from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
 
 _NEW = "new"
 
@@ -298,10 +298,7 @@ def read_element(b, x: ArrayExpr, items, node) -> Val:
     arr = x.view[0]
     cx = b.cx
     if cx.typing and arr.kind != "input":
-        v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty)
-        if v.ty.is_int():
-            it = v.ty.ir()
-            v.set_range(it.min_value(), it.max_value())
+        v = with_type_range(Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty))
         return guard(cx, v, checks + more)
     cell = b.arrays.find_cell(arr, at)
     v = b.arrays.cell_value(cell) if cell is not None else b.array_code.read_element(arr, at)

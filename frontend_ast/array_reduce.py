@@ -26,7 +26,7 @@ from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arrayexpr import ArrayExpr, element_node
 from .sum_order import float_sum
-from .values import Arr, Val, const_val
+from .values import Arr, Val, const_val, with_type_range
 
 INTP = T.np_ty(np.intp)
 BOOL = T.np_ty(np.bool_)
@@ -80,11 +80,7 @@ def extent(cx, size: Val):
 
 def element_val(node, ty) -> Val:
     """A value of type ty read from a Func (the whole range of its type)."""
-    v = Val(node, ty)
-    if ty.is_int():
-        t = ty.ir()
-        v.set_range(t.min_value(), t.max_value())
-    return v
+    return with_type_range(Val(node, ty))
 
 
 def total(ac, operand, axes, acc_ty, node, name="sum"):

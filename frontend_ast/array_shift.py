@@ -65,18 +65,25 @@ def _flat_1d(b, a: ArrayExpr, node, fn) -> ArrayExpr:
     return a
 
 
+def _along_axis(b, fn, node, count):
+    """The arguments of np.roll / np.repeat (a, `count`, axis), the array,
+    and the axis (0 of the array itself where none is given: 1-D only)."""
+    args = _args(b, fn, node, ("a", count, "axis"), 2)
+    src = _source(b, args["a"], node, fn)
+    b.cx.cur_node = node
+    axis = _axis(b, args.get("axis"), src.ndim, node, fn)
+    if axis is None:
+        src, axis = _flat_1d(b, src, node, fn), 0
+    return args, src, axis
+
+
 def _index64(n):
     return ops.cast(ir.Int(64), n)
 
 
 @array_calls.function(np.roll)
 def roll(b, fn, node):
-    args = _args(b, fn, node, ("a", "shift", "axis"), 2)
-    src = _source(b, args["a"], node, fn)
-    b.cx.cur_node = node
-    axis = _axis(b, args.get("axis"), src.ndim, node, fn)
-    if axis is None:
-        src, axis = _flat_1d(b, src, node, fn), 0
+    args, src, axis = _along_axis(b, fn, node, "shift")
     shift = _static_int(b, args["shift"], node, "the shift of np.roll")
     n = src.shape[axis]
     cx = b.cx
@@ -96,12 +103,7 @@ def roll(b, fn, node):
 
 @array_calls.function(np.repeat)
 def repeat(b, fn, node):
-    args = _args(b, fn, node, ("a", "repeats", "axis"), 2)
-    src = _source(b, args["a"], node, fn)
-    b.cx.cur_node = node
-    axis = _axis(b, args.get("axis"), src.ndim, node, fn)
-    if axis is None:
-        src, axis = _flat_1d(b, src, node, fn), 0
+    args, src, axis = _along_axis(b, fn, node, "repeats")
     reps = _static_int(b, args["repeats"], node, "repeats")
     if reps.is_const and reps.const < 0:
         raise b.cx.err(node, "negative dimensions are not allowed")

@@ -10,7 +10,7 @@ from pyhalide import ir
 
 from . import calls, ops
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
-from .values import Arr, Val
+from .values import Arr, Val, with_type_range
 
 _PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
                      "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
@@ -65,11 +65,7 @@ class ArrayCode:
             self.defs.ensure_defined(arr)
             v = self.defs.element_call(arr, list(idx))
             self.defs.note_read(arr, v.node, list(idx))
-        t = v.ty
-        if t.is_int():
-            it = t.ir()
-            v.set_range(it.min_value(), it.max_value())
-        return v
+        return with_type_range(v)
 
     # operators ----------------------------------------------------------------------------
     def operands(self, values, node):

@@ -11,7 +11,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops, unions
-from .values import Val, const_val, fresh
+from .values import Val, const_val, fresh, with_type_range
 
 
 class ArrayExpr:
@@ -158,11 +158,7 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
 
 def placeholder(ty) -> Val:
     """An element of type ty with an unknown value (for result types)."""
-    v = Val(ir.Variable(ty.ir(), fresh("elem")), ty)
-    if ty.is_int():
-        it = ty.ir()
-        v.set_range(it.min_value(), it.max_value())
-    return v
+    return with_type_range(Val(ir.Variable(ty.ir(), fresh("elem")), ty))
 
 
 def lift(cx, fn, operands, node, probe=None):

@@ -8,7 +8,7 @@ from pyhalide import ir
 from . import ops, unions
 from .context import single_aff
 from .ranges import Aff
-from .values import Arr, Val, fresh
+from .values import Arr, Val, fresh, with_type_range
 
 
 class Cell:
@@ -222,11 +222,7 @@ class ArrayAccess:
         return v
 
     def _data_range(self, v: Val) -> Val:
-        t = v.ty
-        if t.is_int():
-            it = t.ir()
-            v.set_range(it.min_value(), it.max_value())
-        return v
+        return with_type_range(v)
 
     # writes ------------------------------------------------------------------------
     def write(self, arr: Arr, idx, value: Val, node):

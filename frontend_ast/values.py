@@ -97,6 +97,15 @@ def negated_facts(facts):
     return None if facts is None else (facts[1], facts[0])
 
 
+def with_type_range(v: Val) -> Val:
+    """v, an integer given the whole range of its type (a value read from an
+    array or Func, of which nothing more is known)."""
+    if v.ty.is_int():
+        t = v.ty.ir()
+        v.set_range(t.min_value(), t.max_value())
+    return v
+
+
 def int_node_type(lo, hi) -> ir.Type:
     """The IR type holding a Python int known to lie in [lo, hi]."""
     if lo is not None and hi is not None and INT32[0] <= lo and hi <= INT32[1]:
