@@ -49,8 +49,14 @@ class Loc:
         return f"Loc({self})"
 
 
+# An AST node that a rewrite (frontend_ast/rewrites.py) took from another
+# function's source carries that function's SourceMap in this attribute.
+ORIGIN_ATTR = "_pyhalide_smap"
+
+
 class SourceMap:
-    """Maps AST nodes of the dedented function source to the file."""
+    """Maps AST nodes of the dedented function source to the file (a node
+    carrying ORIGIN_ATTR is mapped by the SourceMap it names)."""
 
     def __init__(self, file: str, lines: list, first_line: int, indent: int):
         self.file = file
@@ -61,6 +67,9 @@ class SourceMap:
     def loc(self, node) -> Loc | None:
         if node is None or not hasattr(node, "lineno"):
             return None
+        other = getattr(node, ORIGIN_ATTR, None)
+        if other is not None and other is not self:
+            return other.loc(node)
         line = node.lineno + self.first_line - 1
         col = node.col_offset + self.indent
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""

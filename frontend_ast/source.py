@@ -8,6 +8,7 @@ import textwrap
 
 from .analyze import check_supported
 from .errors import FrontendError, SourceMap
+from .rewrites import rewrite
 
 
 class ParsedFunction:
@@ -62,4 +63,4 @@ def parse_function(fn) -> ParsedFunction:
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
         raise smap.error(tree, "@pipeline functions take plain positional parameters only",
                          hint="remove *args, **kwargs and keyword-only parameters")
-    return ParsedFunction(fn, tree, smap)
+    return ParsedFunction(fn, rewrite(tree, smap, fn), smap)
