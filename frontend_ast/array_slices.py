@@ -60,7 +60,17 @@ def slice_axis(cx, n: Val, start, stop, step: int):
     k = abs(step)
     d = ir.Max(ir.Sub(e, s) if step > 0 else ir.Sub(s, e), ir.Const(t, 0))
     length = d if k == 1 else ir.Div(ir.Add(d, ir.Const(t, k - 1)), ir.Const(t, k))
-    return cast(ir.INDEX, s), _size(cx, n, start, stop, step, cast(ir.INDEX, length))
+    first, count = cast(ir.INDEX, s), cast(ir.INDEX, length)
+    if t != ir.INDEX:
+        # int64 arithmetic narrowed to int32: the results lie in the axis by
+        # construction; the clamps say so to bounds inference (a narrowing
+        # cast alone is unbounded there)
+        n32 = cast(ir.INDEX, nn)
+        lo32, hi32 = (ir.index(0), n32) if step > 0 else \
+            (ir.index(-1), ir.Sub(n32, ir.index(1)))
+        first = ir.Max(ir.Min(first, hi32), lo32)
+        count = ir.Max(ir.Min(count, n32), ir.index(0))
+    return first, _size(cx, n, start, stop, step, count)
 
 
 def _size(cx, n: Val, start, stop, step, node) -> Val:
@@ -92,16 +102,18 @@ def _size(cx, n: Val, start, stop, step, node) -> Val:
 def _canonical(n: Val, start, stop, step):
     """A key equal for slices of one axis that select equally many elements
     at every axis size ("whole" for as many as the axis has), or None when
-    the bounds are not constants of at most _SAMPLES. Past the largest bound
-    the size is ceil((c*n + d) / |step|) with the key's (c, d); below it,
-    the key holds every value."""
-    bounds = [v for v in (start, stop) if v is not None]
-    if not all(v.is_const for v in bounds):
+    a bound is neither a constant nor the axis size plus a constant (`m - 1`
+    with `m = a.shape[0]`), with constants of at most _SAMPLES. Past the
+    largest bound the size is ceil((c*n + d) / |step|) with the key's
+    (c, d); below it, the key holds every value."""
+    s, e = _bound_form(n, start), _bound_form(n, stop)
+    if s is False or e is False:
         return None
-    s = None if start is None else int(start.const)
-    e = None if stop is None else int(stop.const)
-    if any(abs(x) > _SAMPLES for x in (s, e) if x is not None):
+    if any(abs(x[1]) > _SAMPLES for x in (s, e) if x is not None):
         return None
+
+    def value(v, m):
+        return None if v is None else v[0] * m + v[1]
 
     def at(v, is_start):
         """The bound past the largest constant: (coefficient of n, constant)."""
@@ -109,12 +121,37 @@ def _canonical(n: Val, start, stop, step):
             if step > 0:
                 return (0, 0) if is_start else (1, 0)
             return (1, -1) if is_start else (0, -1)
-        return (1, v) if v < 0 else (0, v)
+        k, c = v
+        if k == 1:      # the axis size plus c, clamped into the axis
+            return (1, min(c, 0 if step > 0 else -1))
+        return (1, c) if c < 0 else (0, c)
 
     a, b = at(s, True), at(e, False)
     diff = (b[0] - a[0], b[1] - a[1]) if step > 0 else (a[0] - b[0], a[1] - b[1])
-    samples = tuple(len(range(*slice(s, e, step).indices(m)))
+    samples = tuple(len(range(*slice(value(s, m), value(e, m), step).indices(m)))
                     for m in range(_SAMPLES + 2 + 2 * abs(step)))
     if diff == (1, 0) and abs(step) == 1 and samples == tuple(range(len(samples))):
         return "whole"
     return (id(n), abs(step), diff, samples)
+
+
+def _bound_form(n: Val, v):
+    """A slice bound as (coefficient of the axis size, constant): (0, c) for
+    a constant, (1, c) for the axis size plus a constant; None for no bound,
+    False for any other form."""
+    if v is None:
+        return None
+    if v.is_const:
+        return (0, int(v.const))
+    ev, en = _exact(v), _exact(n)
+    if ev is None or en is None:
+        return False
+    d = ev.shift(-en.c)
+    if d.terms != en.terms:
+        return False
+    return (1, d.c)
+
+
+def _exact(v: Val):
+    """The affine form a Val equals exactly, if its bounds name one."""
+    return next((x for x in v.lbs if x in v.ubs), None)

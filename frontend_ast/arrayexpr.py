@@ -144,12 +144,14 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
             out.append(i)
             continue
         # i is below the broadcast size, which is this size unless that is 1.
-        # An int32 size (an input's extent) clamps, so that bounds inference
-        # sees the read inside the input; another (a call-time Python int)
-        # selects index 0 where it is 1
+        # An int32 size (an input's extent, a slice's length) clamps into
+        # [0, size - 1], so that bounds inference sees the read inside the
+        # array (the clamp at 0 matters only where the size is 0: nothing is
+        # read then); another (a call-time Python int) selects index 0 where
+        # it is 1
         n = ops.node_of(cx, s)
         if n.type == ir.INDEX:
-            out.append(ir.Min(i, ir.Sub(n, ir.index(1))))
+            out.append(ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0)))
         else:
             one = ir.Const(n.type, 1)
             out.append(ir.Select(ir.EQ(n, one), ir.index(0), i))

@@ -201,8 +201,10 @@ def _bounded_by_construction(e, scope) -> bool:
                 and not ir.reads_memory(e.condition))
     if isinstance(e, ir.Cast):
         src, t = e.value.type, e.type
+        # widening, or the same type: a narrowing cast may wrap (BoundsOf: unbounded)
         return t.is_integer() and src.is_integer() and t.bits >= 32 and \
-            (src.bits < t.bits or src.code == t.code) and _bounded_by_construction(e.value, scope)
+            (src.bits < t.bits or (src.bits == t.bits and src.code == t.code)) and \
+            _bounded_by_construction(e.value, scope)
     return False
 
 
