@@ -31,7 +31,6 @@ def _average(b, fn, node):
         raise b.cx.err(node, "average() needs an array argument")
     a = operand_of(b, *got["a"])
     ac = b.array_code
-    ac.outside_loops(node, "averages of arrays")
     order = axis_order(b, got, a.ndim)
     axes = tuple(sorted(order)) if order is not None else tuple(range(a.ndim))
     keepdims = flag_of(b, got, "keepdims")

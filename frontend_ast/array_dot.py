@@ -21,7 +21,6 @@ def product(b, x, y, node, what):
     """x @ y (what "matmul") or np.dot(x, y) (what "dot")."""
     cx = b.cx
     ac = b.array_code
-    ac.outside_loops(node, f"{what} of arrays")
     X, Y = operand_of(b, x, node), operand_of(b, y, node)
     if X.ndim == 0 or Y.ndim == 0:
         if what == "matmul":

@@ -269,13 +269,10 @@ def has_slices(sl) -> bool:
 # the subscript hook ----------------------------------------------------------------------------
 def subscript(b, base, node):
     """`base[index]` that is not an element read of a named array."""
-    if has_slices(node.slice):
-        b.array_code.outside_loops(node, "array indexing with slices or ...")
     items = parse(b, node.slice)
     if isinstance(base, ArrayExpr) and all(i.kind == "int" for i in items) and \
             len(items) == base.ndim:
         return read_element(b, base, items, node)
-    b.array_code.outside_loops(node, "array indexing with slices, None, ... or arrays")
     src = b.array_code.as_array(base, node)
     masks = [i for i in items if i.kind == "mask"]
     if masks:
@@ -292,7 +289,6 @@ def read_element(b, x: ArrayExpr, items, node) -> Val:
     write of this iteration is seen)."""
     nodes, checks = element_index(b, x, items, node, "")
     if x.view is None:
-        b.array_code.outside_loops(node, "elements of array expressions")
         return guard(b.cx, x.elem(nodes), checks)
     at, more = base_map(x, nodes)
     arr = x.view[0]

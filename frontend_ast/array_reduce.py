@@ -44,7 +44,7 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     cx.cur_node = node
     kept = [k for k in range(operand.ndim) if k not in axes]
     arr = Arr(name, tys[0], [operand.shape[k] for k in kept], "local", cx.smap.loc(node))
-    f = ac.emitter.new_func(name, arr)
+    f = ac.new_func(name, arr)
     vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
     key = tuple(reversed(vars_))
     ac.emitter.define(f, key, tuple(init), [], None, arr.loc, pure=True, label=name)
@@ -192,7 +192,6 @@ def reduce_call(b, what, obj, node):
     got = parse_args(b, what, obj, node, _SIGS[kind])
     a = operand_of(b, got["a"][0], got["a"][1])
     ac = b.array_code
-    ac.outside_loops(node, "reductions of arrays")
     cx = b.cx
     axes = axes_of(b, got, a.ndim, single=kind == "arg")
     keepdims = flag_of(b, got, "keepdims")

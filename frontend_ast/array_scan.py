@@ -32,7 +32,7 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     cx = ac.cx
     cx.cur_node = node
     arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
-    f = ac.emitter.new_func(name, arr)
+    f = ac.new_func(name, arr)
     vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
     key = tuple(reversed(vars_))
     first = element_node(cx, ops.cast_to(cx, operand.elem([v.node for v in vars_]), ty), ty)
@@ -105,7 +105,6 @@ def _cumulative(b, what, obj, node):
     got = parse_args(b, what, obj, node, ("axis", "dtype", "out"))
     a = operand_of(b, got["a"][0], got["a"][1])
     ac = b.array_code
-    ac.outside_loops(node, f"{what} of arrays")
     cx = b.cx
     fn, op = _CUM[what]
     dt = dtype_of(b, got)
@@ -128,7 +127,6 @@ def _accumulate(b, fn, node):
     what = f"np.{uf.__name__}.accumulate"
     got = parse_args(b, what, None, node, ("axis", "dtype", "out"))
     a = operand_of(b, got["a"][0], got["a"][1])
-    b.array_code.outside_loops(node, f"{what} of arrays")
     if a.ndim == 0:
         raise b.cx.err(node, f"{what} of a 0-d value: NumPy cannot accumulate on a scalar")
     if "axis" not in got:

@@ -25,11 +25,11 @@ from .array_index import (
     base_map,
     element_index,
     guard,
-    has_slices,
     parse,
     read_element,
     select,
 )
+from .array_store_loops import define_in_loop
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .values import Arr, TupleVal, Val, fresh
 
@@ -96,13 +96,10 @@ def store(bld, target, value, stmt):
     """`target[index] = value` (array_calls.HOOKS["store"])."""
     b = bld.exprs
     base = b.ev(target.value)
-    if has_slices(target.slice):
-        bld.array_code.outside_loops(target, "assignments to slices")
     items = parse(b, target.slice)
     if isinstance(base, ArrayExpr) and isinstance(value, Val) and len(items) == base.ndim \
             and all(i.kind == "int" for i in items):
         return write_element(bld, base, items, value, target)
-    bld.array_code.outside_loops(target, "assignments to slices, masks or of array values")
     dest = destination(bld, base, items, target)
     if isinstance(value, MaskRead):
         if dest.mask is None or ast.dump(value.node.slice) != ast.dump(dest.mask) or \
@@ -136,8 +133,6 @@ def augstore(bld, stmt):
     if isinstance(t, ast.Name):
         base, items, where = b.ev(t), [], t
     else:
-        if has_slices(t.slice):
-            bld.array_code.outside_loops(t, "augmented assignments to slices")
         base, items, where = b.ev(t.value), parse(b, t.slice), t
     if isinstance(base, ArrayExpr) and len(items) == base.ndim and items and \
             all(i.kind == "int" for i in items):
@@ -145,7 +140,6 @@ def augstore(bld, stmt):
         rhs = b.ev_val(stmt.value)
         cx.cur_node = stmt
         return write_element(bld, base, items, ops.binary(cx, op, old, rhs), t)
-    bld.array_code.outside_loops(where, "augmented assignments of arrays")
     dest = destination(bld, base, items, where)
     rhs = b.ev(stmt.value)
     if isinstance(rhs, (Arr, ArrayExpr)):
@@ -324,7 +318,7 @@ def write(bld, dest: Dest, value, node, combine=None):
         pred = cond if pred is None else cx.logical_and(ops.truth(cx, cond), ops.truth(cx, pred))
     reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else [])
     first = first and not arr.defined          # (the value did not read the array)
-    if not first:
+    if not first and not bld.state.loops:
         _version(bld, dest, at, reads)
     cx.cur_node = node
     if combine is not None:
@@ -332,6 +326,8 @@ def write(bld, dest: Dest, value, node, combine=None):
     v = guard(cx, bld.arrays.store_convert(v, arr.ty), checks)
     vnode = ops.node_of(cx, v)
     preds = [ops.node_of(cx, ops.truth(cx, pred))] if pred is not None else []
+    if bld.state.loops:
+        return define_in_loop(bld, dest, p, at, vnode, preds, node)
     _define(bld, dest, p, at, vnode, preds, node, first)
 
 
@@ -404,7 +400,8 @@ def ufunc_at(b, fn, node):
                      hint="pass the array, the indices and the values, without keywords")
     op = _AT[fn.__self__]
     bld = SimpleNamespace(exprs=b, cx=cx, array_code=b.array_code, arrays=b.arrays,
-                          defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope)
+                          defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope,
+                          state=b.array_code.state)
     a = b.ev(node.args[0])
     idx = b.ev(node.args[1])
     vals = b.ev(node.args[2])

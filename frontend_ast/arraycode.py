@@ -10,7 +10,8 @@ from pyhalide import ir
 
 from . import calls, ops
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
-from .values import Arr, Val, with_type_range
+from .lifted import LiftedFunc
+from .values import Arr, Val, fresh, with_type_range
 
 _PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
                      "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
@@ -25,15 +26,55 @@ class ArrayCode:
 
     Reads elements of named arrays through `defs` (their current Func
     version, the read noted so that a later write makes a new version);
-    stores array values as Funcs made by `emitter`; array code runs
-    outside loops (`state`).
+    stores array values as Funcs made by `emitter`; inside loops
+    (`state`), those Funcs are lifted over the loops (lifted.py).
     """
 
-    def __init__(self, cx, state, emitter, defs):
+    def __init__(self, cx, state, emitter, defs, arrays):
         self.cx, self.state, self.emitter, self.defs = cx, state, emitter, defs
+        self.arrays = arrays    # element reads and writes (arrays.ArrayAccess)
         # stored arrays whose elements have run-time checks: computed whole
         # (not only where read), so that they raise where Python raises
         self.checked = []       # [Arr]
+
+    # Funcs of array values -----------------------------------------------------------------
+    def new_func(self, name, owner=None):
+        """A Func for an array value; inside loops, lifted over them (one
+        value per iteration: lifted.LiftedFunc)."""
+        f = self.emitter.new_func(name, owner)
+        if not self.state.loops:
+            return f
+        taken = set(self.emitter.input_names) | {"x", "y", "z", "w"}
+        return LiftedFunc(f, self.state.loops, taken, self.check_lifted, self.cx)
+
+    def check_lifted(self, nodes):
+        """A lifted Func is computed before its loop nest: it must not read
+        an array the nest writes, nor a scalar a loop carries."""
+        if self.cx.typing:
+            return
+        node = self.cx.cur_node
+        for name in ir.free_vars(nodes):
+            g = self.state.ph_owner.get(name)
+            if g is not None:
+                raise self.cx.err(node, f"inside a loop, array code cannot use "
+                                        f"{', '.join(repr(n) for n in g.names[:g.base])}, "
+                                        f"which the loop changes from one iteration to the next",
+                                  hint="compute the array values from arrays and from values "
+                                       "that do not change in the loop")
+        written = {}
+        for cell in self.state.nest_writes:
+            arr = cell.arr
+            for f in arr.versions:
+                written[f.name()] = arr
+            if arr.kind == "input":
+                written[arr.image.name()] = arr
+        for c in ir.find_calls(list(nodes)):
+            arr = written.get(c.name)
+            if arr is not None:
+                raise self.cx.err(node, f"inside a loop, array code cannot read {arr.name!r}, "
+                                        f"which the same loop writes",
+                                  hint="write the loop with element assignments (a[i] = ...), "
+                                       "or compute the array values in a separate loop")
 
     # array values -------------------------------------------------------------------------
     def outside_loops(self, node, what="whole-array operations"):
@@ -47,7 +88,6 @@ class ArrayCode:
         if isinstance(v, ArrayExpr):
             return v
         if isinstance(v, Arr):
-            self.outside_loops(node)
             return self.view_of(v, node)
         return None
 
@@ -58,10 +98,18 @@ class ArrayCode:
                          view=(arr, lambda idx: list(idx)))
 
     def read_element(self, arr: Arr, idx) -> Val:
-        """arr[idx] for int32 index nodes known to be in range."""
+        """arr[idx] for int32 index nodes known to be in range (inside a
+        loop, a write of this iteration at that index is seen, as by
+        arrays.ArrayAccess.read)."""
         if arr.kind == "input":
             v = self.defs.element_call(arr, list(idx))
         else:
+            if self.state.loops:
+                cell = self.arrays.find_cell(arr, list(idx))
+                if cell is not None:
+                    return self.arrays.cell_value(cell)
+            if self.cx.typing:
+                return with_type_range(Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty))
             self.defs.ensure_defined(arr)
             v = self.defs.element_call(arr, list(idx))
             self.defs.note_read(arr, v.node, list(idx))
@@ -125,9 +173,8 @@ class ArrayCode:
             return value
         if value.view is not None and is_whole_view(value):
             return value.view[0]
-        self.outside_loops(node)
         arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
-        f = self.emitter.new_func(name, arr)
+        f = self.new_func(name, arr)
         vars_ = [self.defs.axis_var(arr, k) for k in range(arr.ndim)]
         self.cx.cur_node = node
         v = value.elem([x.node for x in vars_])

@@ -32,6 +32,7 @@ from .context import Context
 from .defs import Definitions
 from .emit import Emitter
 from .exprs import Expressions
+from .lifted import LiftedFunc
 from .loop_state import LoopState
 from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
@@ -68,7 +69,8 @@ class Builder:
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)
-        self.array_code = ArrayCode(self.cx, self.state, self.emitter, self.defs)
+        self.array_code = ArrayCode(self.cx, self.state, self.emitter, self.defs,
+                                    self.arrays)
         self.exprs = Expressions(self.cx, self.scope, self.arrays, self.array_code, pf.fn,
                                  names_assigned(pf.tree.body))
         self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
@@ -230,7 +232,6 @@ class Builder:
     def assign_name(self, name, value, node):
         cur = self.scope.env.get(name)
         if isinstance(value, ArrayExpr):
-            self.array_code.outside_loops(node, "array values")
             if value.view is not None:
                 value = self.array_code.materialize(value, name, node) \
                     if is_whole_view(value) else value
@@ -240,7 +241,7 @@ class Builder:
                 self.scope.env[name] = value
                 return
         if isinstance(value, Arr):
-            if self.state.loops:
+            if self.state.loops and not isinstance(value.func, LiftedFunc):
                 raise self.cx.err(node, "arrays can be named only outside loops",
                                   hint="create and name arrays before the loop")
             self.arrays.name_array(value, name)

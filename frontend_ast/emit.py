@@ -10,6 +10,7 @@ from pyhalide.simplify import equal_after_simplify
 from pyhalide.var import RDom
 
 from . import ops
+from .lifted import LiftedFunc
 from .ranges import INT32, Aff
 from .values import Val
 
@@ -65,7 +66,14 @@ class Emitter:
         return f
 
     def define(self, f, key, values, preds, rdom, loc, pure=False, label=None, loops=()):
-        """f[key] = values (over rdom where preds)."""
+        """f[key] = values (over rdom where preds); f may be a
+        lifted.LiftedFunc (array code inside loops)."""
+        lifted = isinstance(f, LiftedFunc)
+        if lifted and rdom is not None:
+            f.check_rdom(rdom, self.cx)
+        if lifted and preds:
+            f.check(list(preds))
+            preds = [f.lift(p) for p in preds]
         if preds:
             if rdom is None:
                 raise AssertionError("predicates need an RDom")
@@ -95,6 +103,7 @@ class Emitter:
             d.values = (d.values[0].body,) + tuple(d.values[1:])
         if loc is not None:
             d.source = ir.SourceLoc(loc.file, loc.line, loc.col, loc.text.strip())
+        f = f.base if lifted else f
         self.def_log.append((f, 0 if pure else len(fn.updates), loc, label))
         for loop, var in loops:
             self.var_log.append((label, loop, var, f))
@@ -144,16 +153,18 @@ class Emitter:
             n = _PeelRan(self.ran_info).mutate(n)
         return n
 
-    def loop_vars(self, pure_loops, rvar_loops, rdom_name):
-        """(placeholder mapping, RDom or None, predicates, [(loop, var)])."""
+    def loop_vars(self, pure_loops, rvar_loops, rdom_name, inner=()):
+        """(placeholder mapping, RDom or None, predicates, [(loop, var)]);
+        `inner` are (min, extent) nodes of more RDom dimensions, innermost
+        (the RDom's first ones)."""
         mapping = {}
         pairs = []
         for l in pure_loops:
             mapping[l.sym] = l.pure_var.node
             pairs.append((l, l.pure_var))
-        if not rvar_loops:
+        if not rvar_loops and not inner:
             return mapping, None, [], pairs
-        bounds = []
+        bounds = [(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in inner]
         later = []
         for l in reversed(rvar_loops):      # RDom dims innermost first
             lo, ext, shift, pred = self.rdom_bounds(l, rvar_loops)
@@ -162,7 +173,7 @@ class Emitter:
         rdom = RDom(bounds, rdom_name)
         preds = []
         for k, (l, shift, pred) in enumerate(later):
-            rv = rdom[k]
+            rv = rdom[len(inner) + k]
             node = shift(rv.node)
             mapping[l.sym] = node
             pairs.append((l, rv))
@@ -235,11 +246,11 @@ class Emitter:
         cands = self.cx.syms.expand(v.ubs[0], True) if upper and v.ubs else \
             (self.cx.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
         for aff in cands:
-            n = self.aff_node(aff)
+            n = self.aff_node(aff.shift(shift), ir.INDEX) or self.aff_node(aff)
             if n is not None:
-                node = ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift))) if shift else \
-                    ops.cast(ir.INDEX, n)
-                return node, aff.shift(shift)
+                if n.type != ir.INDEX:
+                    n = ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift)) if shift else n)
+                return n, aff.shift(shift)
         return None, None
 
     def relative_rdom(self, l, start, stop):
@@ -277,13 +288,20 @@ class Emitter:
         2^31 values (else OverflowError, never a wrapped extent)."""
         self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
 
-    def aff_node(self, aff):
-        """An affine form over static symbols as an IR node (Int(64))."""
-        t = ir.Int(64)
+    def aff_node(self, aff, t=ir.Int(64)):
+        """An affine form over static symbols as an IR node of type t
+        (Int(64); for INDEX, None unless every symbol is at most 32 bits
+        and the constants fit: bounds inference bounds such a node, where
+        an int64 node narrowed to int32 is unbounded; the lowering checks at
+        run time that its int32 arithmetic does not wrap)."""
+        if t == ir.INDEX and not all(
+                abs(x) < 2**30 for x in [aff.c] + list(aff.terms.values())):
+            return None
         node = ir.Const(t, aff.c)
         for s, k in sorted(aff.terms.items()):
             sn = self.cx.sym_nodes.get(s)
-            if sn is None:
+            if sn is None or (t == ir.INDEX and (sn.type.bits > 32 or (
+                    sn.type.is_uint() and sn.type.bits == 32))):
                 return None
             term = ops.cast(t, sn)
             node = ir.Add(node, ir.Mul(ir.Const(t, k), term) if k != 1 else term)

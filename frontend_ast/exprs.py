@@ -105,6 +105,10 @@ class Expressions:
         name = node.id
         if name in self.scope.env:
             v = self.scope.env[name]
+            if isinstance(v, LoopVarDone) and v.array:
+                raise self.cx.err(node, f"the array {name!r} computed inside a loop is read after "
+                                        f"the loop", hint="store what you need into an array "
+                                                          "created before the loop")
             if isinstance(v, LoopVarDone):
                 raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
                                   hint="copy the value you need into another variable inside "
@@ -247,13 +251,12 @@ class Expressions:
 
     def is_element_index(self, sl, arr=None) -> bool:
         """Whether a subscript's index selects single elements (no slice,
-        None, ... or array among its items; with `arr`, outside loops, as
+        None, ... or array among its items; with `arr`, as
         many items as it has axes: fewer select a sub-array)."""
         items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         if not all(self._element_item(it) for it in items):
             return False
-        return arr is None or self.array_code.state.loops or \
-            len(self.index_list(sl)) >= arr.ndim
+        return arr is None or len(self.index_list(sl)) >= arr.ndim
 
     def _element_item(self, it) -> bool:
         """Whether one index item is a scalar: from its syntax where that

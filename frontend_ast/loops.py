@@ -13,8 +13,10 @@ from pyhalide.var import Var
 
 from . import ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
+from .arrayexpr import ArrayExpr
 from .context import single_aff
 from .emit import FirstInfo
+from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
@@ -23,10 +25,12 @@ from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
 
 
 class LoopVarDone:
-    """The value of a loop variable after its loop (not supported)."""
+    """The value of a loop variable after its loop, or of an array value
+    computed inside a loop (`array`), after the loop (not supported)."""
 
-    def __init__(self, name):
+    def __init__(self, name, array=False):
         self.name = name
+        self.array = array
 
 
 class LoopRunner:
@@ -219,9 +223,11 @@ class LoopRunner:
         self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
+        before = dict(self.scope.env)
         try:
             self.exec_block(node.body)
             self.defs.flush_frame(frame)
+            self._end_array_values(before)
         finally:
             self.scope.alive.pop()
             self.state.frames.pop()
@@ -233,6 +239,23 @@ class LoopRunner:
                     g.chain.pop()
         self.scope.env[loop.name] = LoopVarDone(loop.name)
 
+    def _end_array_values(self, before):
+        """Array values bound inside the loop hold one value per iteration:
+        after the loop their names are not readable."""
+        carried_names = {n for g in self.state.active_groups for n in g.names}
+        for name, v in list(self.scope.env.items()):
+            if before.get(name) is v:
+                continue
+            if isinstance(v, ArrayExpr) or (isinstance(v, Arr) and
+                                            isinstance(v.func, LiftedFunc)):
+                if name in carried_names:
+                    raise self.cx.err(self.state.loops[-1].node,
+                                      f"the array {name!r} computed inside this loop is read "
+                                      f"after it or in its next iteration: not supported yet",
+                                      hint="store what you need into an array created before "
+                                           "the loop (out[i] = ...)")
+                self.scope.env[name] = LoopVarDone(name, array=True)
+
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
         names = carried(node, self.live)
@@ -242,8 +265,13 @@ class LoopRunner:
             if v in active:
                 continue
             cur = self.scope.env.get(v)
-            if isinstance(cur, Arr):
-                continue
+            if isinstance(cur, (Arr, ArrayExpr)):
+                raise self.cx.err(node, f"the array {v!r} is given a new value in this loop and "
+                                        f"read after it or in its next iteration: array code that carries "
+                                        f"arrays from one iteration to the next is not "
+                                        f"supported yet",
+                                  hint="write the loop with element assignments into an array "
+                                       "created before the loop (a[i] = ...)")
             if isinstance(cur, LoopVarDone):
                 cur = None
             chain = home(node, v)

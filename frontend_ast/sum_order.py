@@ -120,7 +120,7 @@ class _SumBuilder:
         return Expr.wrap(cast_node(ir.INDEX, node_of(self.cx, self.a.shape[k])))
 
     def func(self, suffix):
-        return self.em.new_func(self.name + suffix)
+        return self.ac.new_func(self.name + suffix)
 
     def define(self, f, key, values, rdom=None, preds=(), pure=False):
         nodes = [v.node if isinstance(v, Expr) else v for v in values]
