@@ -65,6 +65,7 @@ evaluates only the branch its scalar condition picks (Select evaluates both).
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
@@ -87,6 +88,8 @@ SHORT_LOOP = 64                 # loops of at most this constant extent get no c
 STACK_LIMIT = 64 * 1024         # allocations bounded by this may go on the stack,
 STACK_BUDGET = 256 * 1024       # as long as one function's total stays under this
 HEAP_ALIGN = 64
+HUGE_PAGE_MIN = 1 << 22         # heap allocations from 4 MiB get MADV_HUGEPAGE (NumPy's rule)
+MADV_HUGEPAGE = 14              # Linux
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     state = _ModuleState(mod, name, reassociate, parallel)
     state.prefetch_min_work = ops.min_work_per_stream(cpu)
     state.allocation_bounds = allocation_bounds(stmt)
+    state.huge_pages = "linux" in triple if triple else sys.platform.startswith("linux")
 
     nb = len(buffers)
     body_ty = ll.FunctionType(I32, [PTR] * (1 + nb))
@@ -200,6 +204,7 @@ class _ModuleState:
         self.tasks = 0
         self.errors: list = []
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
+        self.huge_pages = False             # large heap allocations get MADV_HUGEPAGE (Linux)
         self.prefetch_min_work = 0          # see codegen_ops.Loop
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
@@ -568,8 +573,8 @@ class _FunctionEmitter:
         function, reused by every iteration of the loops around) when the
         size is a constant, or has a constant upper bound
         (allocation_bounds.py), of at most STACK_LIMIT bytes and the
-        function's stack budget allows; heap storage (aligned_alloc/free)
-        otherwise. A bounded allocation checks its actual size at run time
+        function's stack budget allows; heap storage (aligned_alloc/free,
+        MADV_HUGEPAGE from 4 MiB: _advise_huge_pages) otherwise. A bounded allocation checks its actual size at run time
         and takes the heap when it exceeds the bound."""
         et = s.type.element_of()
         mt = ops.scalar_llvm_type(et, memory=True)
@@ -690,7 +695,30 @@ class _FunctionEmitter:
         p = b.call(alloc, [ll.Constant(I64, HEAP_ALIGN), rounded])
         self.check(b.icmp_unsigned("!=", p, ll.Constant(PTR, None)), "MemoryError",
                    f"out of memory allocating {{}} bytes for {name}", [nbytes], ["i"])
+        self._advise_huge_pages(p, rounded)
         return p
+
+    def _advise_huge_pages(self, p, nbytes):
+        """For an allocation of at least HUGE_PAGE_MIN bytes, madvise its
+        whole pages MADV_HUGEPAGE, as NumPy does for its arrays: such an
+        allocation is mmapped afresh by malloc on every call, and faulting
+        it in 4 KiB pages cost more than the kernel's work on a large
+        stencil (transparent huge pages in "madvise" mode)."""
+        if not self.state.huge_pages:
+            return
+        b = self.b
+        big_bb = self.fn.append_basic_block("huge_pages")
+        done_bb = self.fn.append_basic_block("huge_pages.done")
+        big = b.icmp_unsigned(">=", nbytes, ll.Constant(I64, HUGE_PAGE_MIN))
+        b.cbranch(big, big_bb, done_bb)
+        b.position_at_end(big_bb)
+        page = ll.Constant(I64, 4096)
+        offset = b.sub(page, b.urem(b.ptrtoint(p, I64), page))
+        start = b.gep(p, [offset], source_etype=ll.IntType(8))
+        madvise = self.runtime_fn("madvise", ll.IntType(32), [PTR, I64, ll.IntType(32)])
+        b.call(madvise, [start, b.sub(nbytes, offset), ll.Constant(ll.IntType(32), MADV_HUGEPAGE)])
+        b.branch(done_bb)
+        b.position_at_end(done_bb)
 
     def emit_Realize(self, s):
         raise CodegenError(f"Realize of {s.name} reached codegen (storage flattening missing)")
