@@ -27,6 +27,7 @@ from .partition_loops import partition_loops
 from .promote_accumulators import promote_accumulators
 from .realization_order import realization_order
 from .select_to_branch import select_to_branch
+from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .storage_flattening import flatten_storage
 from .unroll import unroll_loops
@@ -128,6 +129,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     ctx.env = inline_functions(ctx.env, out_names)
     # loop synthesis leaves the region symbols to bounds inference: verified after it
     stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None, check=False)
+    stmt = run("share subexpressions", share_subexpressions, stmt, check=False)
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
     stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
     stmt = run("simplify", simplify, stmt)

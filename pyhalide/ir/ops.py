@@ -209,3 +209,65 @@ def conjunction(conds) -> N.Expr | None:
 
 def replace_fields(n, **kw):
     return dataclasses.replace(n, **kw)
+
+
+_shared_ids = iter(range(1, 1 << 62))
+
+
+def let_shared(e, min_uses: int = 2):
+    """e with each non-trivial subexpression that it uses `min_uses` times
+    or more (the same node object: e is a DAG) bound once by a Let, so that
+    passes that walk expressions as trees (context-dependent mutators,
+    printing) see a tree of e's DAG size. Subexpressions inside a lazy
+    `if_then_else` branch stay there (hoisting would evaluate them where
+    the branch is not taken), and so do Lets' own bodies."""
+    uses, order = {}, []
+
+    def count(n):
+        stack = [(n, False)]
+        while stack:
+            x, done = stack.pop()
+            if done:
+                order.append(x)
+                continue
+            k = id(x)
+            if k in uses:
+                uses[k][1] += 1
+                continue
+            uses[k] = [x, 1]
+            stack.append((x, True))
+            if is_lazy_select(x) or isinstance(x, N.Let):
+                continue
+            for c in children(x):
+                stack.append((c, False))
+
+    count(e)
+    shared = [x for x in order if uses[id(x)][1] >= min_uses and x is not e
+              and isinstance(x, N.Expr) and not isinstance(x, (N.Variable, N.Const))
+              and any(True for _ in children(x))]
+    if not shared:
+        return e
+    names = {id(x): N.Variable(x.type, f"cse.{next(_shared_ids)}") for x in shared}
+
+    class _Bind(Mutator):
+        def mutate(self, n):
+            v = names.get(id(n))
+            if v is not None and n is not self.root:
+                return v
+            return super().mutate(n)
+
+        def visit_Call(self, n):
+            return n if is_lazy_select(n) else self.mutate_children(n)
+
+        def visit_Let(self, n):
+            return n
+
+    def bind(n):
+        m = _Bind()
+        m.root = n
+        return m.mutate(n)
+
+    body = bind(e)
+    for x in reversed(shared):
+        body = N.Let(names[id(x)].name, bind(x), body)
+    return body
