@@ -334,6 +334,8 @@ class Builder:
                 merged[name] = vt
             elif isinstance(vt, Val) and isinstance(ve, Val):
                 merged[name] = ops.select(self.cx, c, vt, ve)
+            elif vt is UNBOUND or ve is UNBOUND:
+                merged[name] = UNBOUND      # an array bound on one path only
             elif isinstance(vt, (Arr, ArrayExpr)) or isinstance(ve, (Arr, ArrayExpr)):
                 if not (_fresh_array(vt, env0, env_t) and _fresh_array(ve, env0, env_e)):
                     raise self.cx.err(s, f"{name!r} names different arrays after the two "

@@ -35,6 +35,7 @@ from .ops import (
                   mentioned_names,
                   one,
                   reads_memory,
+                  shared_bindings,
                   substitute,
                   uses_var,
                   zero,

@@ -214,42 +214,45 @@ def replace_fields(n, **kw):
 _shared_ids = iter(range(1, 1 << 62))
 
 
-def let_shared(e, min_uses: int = 2):
-    """e with each non-trivial subexpression that it uses `min_uses` times
-    or more (the same node object: e is a DAG) bound once by a Let, so that
-    passes that walk expressions as trees (context-dependent mutators,
-    printing) see a tree of e's DAG size. Subexpressions inside a lazy
-    `if_then_else` branch stay there (hoisting would evaluate them where
-    the branch is not taken), and so do Lets' own bodies."""
+def shared_bindings(exprs, min_uses: int = 2):
+    """(bindings, new exprs): each non-trivial subexpression that `exprs`
+    use `min_uses` times or more (the same node object: they form a DAG) is
+    bound once, [(Variable, value)] in dependency order (a value uses only
+    earlier Variables), and replaced by its Variable in the new exprs and
+    in later values. Subexpressions inside a lazy `if_then_else` branch or
+    a Let stay where they are (hoisting would evaluate them where the branch
+    is not taken)."""
+    exprs = list(exprs)
     uses, order = {}, []
-
-    def count(n):
-        stack = [(n, False)]
-        while stack:
-            x, done = stack.pop()
-            if done:
-                order.append(x)
-                continue
-            k = id(x)
-            if k in uses:
-                uses[k][1] += 1
-                continue
-            uses[k] = [x, 1]
-            stack.append((x, True))
-            if is_lazy_select(x) or isinstance(x, N.Let):
-                continue
-            for c in children(x):
-                stack.append((c, False))
-
-    count(e)
-    shared = [x for x in order if uses[id(x)][1] >= min_uses and x is not e
+    roots = {id(e) for e in exprs}
+    stack = [(e, False) for e in reversed(exprs)]
+    while stack:
+        x, done = stack.pop()
+        if done:
+            order.append(x)
+            continue
+        k = id(x)
+        if k in uses:
+            uses[k][1] += 1
+            continue
+        uses[k] = [x, 1]
+        stack.append((x, True))
+        if is_lazy_select(x) or isinstance(x, N.Let):
+            continue
+        for c in reversed(list(children(x))):
+            stack.append((c, False))
+    shared = [x for x in order if uses[id(x)][1] >= min_uses and id(x) not in roots
               and isinstance(x, N.Expr) and not isinstance(x, (N.Variable, N.Const))
               and any(True for _ in children(x))]
     if not shared:
-        return e
+        return [], exprs
     names = {id(x): N.Variable(x.type, f"cse.{next(_shared_ids)}") for x in shared}
 
     class _Bind(Mutator):
+        def __init__(self, root):
+            super().__init__()
+            self.root = root
+
         def mutate(self, n):
             v = names.get(id(n))
             if v is not None and n is not self.root:
@@ -262,12 +265,15 @@ def let_shared(e, min_uses: int = 2):
         def visit_Let(self, n):
             return n
 
-    def bind(n):
-        m = _Bind()
-        m.root = n
-        return m.mutate(n)
+    bindings = [(names[id(x)], _Bind(x).mutate(x)) for x in shared]
+    return bindings, [_Bind(e).mutate(e) for e in exprs]
 
-    body = bind(e)
-    for x in reversed(shared):
-        body = N.Let(names[id(x)].name, bind(x), body)
+
+def let_shared(e, min_uses: int = 2):
+    """e with its shared subexpressions (shared_bindings) bound by Lets
+    around it, so that passes that walk expressions as trees see a tree of
+    e's DAG size."""
+    bindings, (body,) = shared_bindings([e], min_uses)
+    for v, value in reversed(bindings):
+        body = N.Let(v.name, value, body)
     return body

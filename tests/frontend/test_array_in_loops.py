@@ -77,7 +77,32 @@ def dot_in_loop(a, b):
     return out
 
 
+def guarded_row(a, b):
+    n = a.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        if i < n - 1:
+            t = a[i + 1] * b
+            out[i] = t.sum() + t[0]
+    return out
+
+
+def gather_in_loop(a, idx):
+    out = np.zeros(idx.shape[0])
+    for i in range(idx.shape[0]):
+        g = a[idx[i]] * 2
+        out[i] = g.sum()
+    return out
+
+
+def test_a_bad_gather_index_in_a_loop_raises_numpys_error():
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 6"):
+        ph.pipeline(gather_in_loop)(A, np.array([0, 7, 2]))
+
+
 CASES = [
+    (guarded_row, (A, W[0].copy())),
+    (gather_in_loop, (A, np.array([0, 5, 2, 2]))),
     (wdist, (A, B, W)),
     (multiple_sum, (A,)),
     (row_reductions, (A,)),
@@ -151,7 +176,7 @@ def size_from_loop(a):
 ERRORS = [
     (uses_carried_scalar, (A,), "which the loop changes from one iteration"),
     (reads_what_it_writes, (A,), "cannot read 'out', which the same loop writes"),
-    (carries_an_array, (A[0], B[0, :5].copy()), "the array 'u' is given a new value in this loop"),
+    (carries_an_array, (A[0], W[0].copy()), "the array 'u' is given a new value in this loop"),
     (array_after_loop, (A[0],), "the array 't' computed inside this loop is read after it"),
     (slice_reads_itself, (A[0],), "reads 'v' at other elements than the ones it writes"),
     (two_writes, (A,), "is written at two places of one loop nest"),
