@@ -214,15 +214,19 @@ def replace_fields(n, **kw):
 _shared_ids = iter(range(1, 1 << 62))
 
 
-def shared_bindings(exprs, min_uses: int = 2):
+def shared_bindings(exprs, min_uses: int = 2, only_if_larger: int = 0):
     """(bindings, new exprs): each non-trivial subexpression that `exprs`
     use `min_uses` times or more (the same node object: they form a DAG) is
     bound once, [(Variable, value)] in dependency order (a value uses only
     earlier Variables), and replaced by its Variable in the new exprs and
     in later values. Subexpressions inside a lazy `if_then_else` branch or
     a Let stay where they are (hoisting would evaluate them where the branch
-    is not taken)."""
+    is not taken). With `only_if_larger` k > 0, nothing is bound unless the
+    exprs, written out as trees, have more than k times as many nodes as
+    distinct ones (and more than 64 * k)."""
     exprs = list(exprs)
+    if only_if_larger and _tree_size(exprs) <= only_if_larger * max(_dag_size(exprs), 64):
+        return [], exprs
     uses, order = {}, []
     roots = {id(e) for e in exprs}
     stack = [(e, False) for e in reversed(exprs)]
@@ -267,6 +271,33 @@ def shared_bindings(exprs, min_uses: int = 2):
 
     bindings = [(names[id(x)], _Bind(x).mutate(x)) for x in shared]
     return bindings, [_Bind(e).mutate(e) for e in exprs]
+
+
+def _dag_size(exprs) -> int:
+    seen, stack = set(), list(exprs)
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        stack.extend(children(x))
+    return len(seen)
+
+
+def _tree_size(exprs) -> int:
+    memo = {}
+    stack = [(e, False) for e in exprs]
+    while stack:
+        x, done = stack.pop()
+        if id(x) in memo:
+            continue
+        kids = list(children(x))
+        if done:
+            memo[id(x)] = 1 + sum(memo[id(c)] for c in kids)
+            continue
+        stack.append((x, True))
+        stack.extend((c, False) for c in kids if id(c) not in memo)
+    return sum(memo[id(e)] for e in exprs)
 
 
 def let_shared(e, min_uses: int = 2):
