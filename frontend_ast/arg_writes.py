@@ -10,8 +10,9 @@ read-only raises arrays.ArgumentWritten, and the specialization is built
 again with that argument writable (specialize.py).
 
 At call time, before anything runs, a written argument that is read-only
-raises NumPy's ValueError, and one that shares memory with another array
-argument is a ValueError too (the compiled reads of the other argument
+raises NumPy's ValueError (even where this call would not run the write),
+and one that shares memory with another array argument or with itself (a
+stride of 0) is a ValueError too (the compiled reads of the other argument
 would not see the writes)."""
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ class WrittenArgs:
             if not a.flags.writeable:
                 raise ValueError(f"assignment destination is read-only (argument {name!r} "
                                  f"is written by the function)")
+            if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+                raise ValueError(f"argument {name!r} is written by the function and several of "
+                                 f"its elements are one location in memory (a stride of 0); "
+                                 f"pass a copy (e.g. {name}.copy())")
             for j, other in enumerate(args):
                 if j == k or not isinstance(other, np.ndarray) or \
                         not np.may_share_memory(a, other):

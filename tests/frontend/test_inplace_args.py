@@ -255,3 +255,11 @@ def test_argument_sharing_memory_with_a_written_one_is_refused():
     scale_in_loop(y[::2], y[1::2], 2)
     scale_in_loop.py_func(z[::2], z[1::2], 2)
     assert np.array_equal(y, z)
+
+
+def test_written_argument_with_a_zero_stride_is_refused():
+    a = np.lib.stride_tricks.as_strided(np.zeros(1), shape=(4,), strides=(0,))
+    with pytest.raises(ValueError, match="stride of 0"):
+        running_sum(a)
+    one = np.lib.stride_tricks.as_strided(np.ones(1), shape=(1,), strides=(0,))
+    check_inplace(running_sum, one)             # one element: nothing shared
