@@ -91,6 +91,22 @@ def reads_after_write(a):
     return a[0] + a[1], a
 
 
+@ph.pipeline
+def clip_and_count(a, lo):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] < lo:
+                a[i, j] = lo
+    return (a == lo).sum()
+
+
+@ph.pipeline
+def column_prefix(a):
+    for i in range(1, a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] += a[i - 1, j]
+
+
 def test_element_writes_in_loops():
     for dt in (np.float64, np.float32, np.int32, np.int8):
         check_inplace(running_sum, np.arange(9).astype(dt))
@@ -104,6 +120,10 @@ def test_element_writes_in_loops():
         check_inplace(conditional_write, np.arange(3.0), k)
     check_inplace(two_written, np.arange(4.0), -np.arange(4.0))
     check_inplace(reads_after_write, np.arange(5))
+    check_inplace(clip_and_count, rng.standard_normal((4, 5)), 0.0)
+    check_inplace(clip_and_count, np.arange(-6, 6, dtype=np.int16).reshape(3, 4), -2)
+    check_inplace(column_prefix, np.arange(12).reshape(3, 4))
+    check_inplace(column_prefix, np.ones((1, 3), np.float32))
 
 
 def test_returned_argument_is_the_callers_object():
