@@ -70,7 +70,7 @@ class WrittenArgs:
                         f"argument {name!r} is written by the function and shares memory "
                         f"with argument {self.params[j]!r}; the compiled function reads "
                         f"{self.params[j]!r} as it was on entry, so this call is refused: "
-                        f"pass a copy (e.g. {self.params[j]}.copy()) or the array once")
+                        f"pass a copy (e.g. {self.params[j]}.copy())")
 
     def copy_back(self, args, outs):
         """The final values into the caller's arrays (any strides)."""
