@@ -69,10 +69,7 @@ def destination(bld, base, items, node) -> Dest:
     src = bld.array_code.as_array(base, node)
     arr = src.view[0]
     if arr.kind == "input":
-        raise bld.cx.err(node, f"writing into the input array {arr.name!r} is not allowed "
-                               f"(inputs are never modified)",
-                         hint=f"copy it first: out = {arr.name}.copy(), then write into out "
-                              f"and return it")
+        bld.arrays.input_written(arr, node)
     masks = [i for i in items if i.kind == "mask"]
     if masks:
         if len(items) != 1:
@@ -286,7 +283,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     loops): a pending write of its array's element (arrays.ArrayAccess.write)."""
     arr = x.view[0]
     if arr.kind == "input":
-        destination(bld, x, items, node)            # the input's error
+        bld.arrays.input_written(arr, node)
     cx = bld.cx
     cx.cur_node = node
     nodes, checks = element_index(bld.exprs, x, items, node, ", assignment")

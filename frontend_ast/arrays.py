@@ -11,6 +11,15 @@ from .ranges import Aff
 from .values import Arr, Val, fresh, with_type_range
 
 
+class ArgumentWritten(Exception):
+    """The function writes into argument array `name` (raised by the first
+    write the build meets when the argument was set up read-only)."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
 class Cell:
     """The pending write of one array location in the current iteration:
     `value` (which may refer to the location's previous value through the
@@ -227,10 +236,7 @@ class ArrayAccess:
     # writes ------------------------------------------------------------------------
     def write(self, arr: Arr, idx, value: Val, node):
         if arr.kind == "input":
-            raise self.cx.err(node, f"writing into the input array {arr.name!r} is not allowed "
-                                    f"(inputs are never modified)",
-                              hint=f"copy it first: out = {arr.name}.copy(), then write into out "
-                                   f"and return it")
+            self.input_written(arr, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         value = self.store_convert(value, arr.ty)
@@ -240,6 +246,15 @@ class ArrayAccess:
             self.defs.version_for_write(arr)
         cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
+
+    def input_written(self, arr: Arr, node):
+        """A write into argument array `arr`, which the build set up read-only:
+        ArgumentWritten, on which the specialization is built again with the
+        argument a local array copied from it on entry (specialize.py)."""
+        if arr.arg_name is None:
+            raise self.cx.err(node, f"{arr.name!r} cannot be written",
+                              hint=f"copy it first: out = {arr.name}.copy(), then write into out")
+        raise ArgumentWritten(arr.arg_name)
 
     def store_convert(self, v: Val, ty) -> Val:
         """The value NumPy stores when v is assigned into an array of type ty."""

@@ -17,6 +17,8 @@ from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
 from . import unions
+from .arg_writes import WrittenArgs, make_writable
+from .arrays import ArgumentWritten
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
@@ -128,9 +130,8 @@ class Specialization:
         self.pf = pf
         self.key = key
         pf.check_supported()
-        b = Builder(pf, [builder_spec(k) for k in key])
+        b, result, written = _build(pf, key)
         self.builder = b
-        result = b.build()
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
         self.global_reads = {n: v for n, v in b.exprs.global_reads.items()
@@ -140,6 +141,13 @@ class Specialization:
         for arr in b.array_code.checked:
             # computed whole as an unreturned output: its checks see every element
             self._slot(arr.versions[0], [s.static for s in arr.shape])
+        self.written = None           # arg_writes.WrittenArgs, if it writes arguments
+        if written:
+            slots = []
+            for arr in written:
+                b.defs.ensure_defined(arr)
+                slots.append(self._slot(arr.func, [s.static for s in arr.shape]))
+            self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
         self._converter = None        # result converter, output layout: built on first run
@@ -176,7 +184,7 @@ class Specialization:
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
         if isinstance(r, Arr):
-            if r.kind == "input":
+            if r.kind == "input" or r.arg_name is not None:    # an argument, maybe written
                 return Out("input", name=r.arg_name)
             b.defs.ensure_defined(r)
             slot = self._slot(r.func, [s.static for s in r.shape])
@@ -407,6 +415,8 @@ class Specialization:
         inputs and params and reading them back happen under the lock; the
         kernel runs outside it, so calls from several threads run at once."""
         call = None
+        if self.written is not None:
+            self.written.check(args)
         with self.lock:
             env = self.bind(args)
             pipe = self.pipeline()
@@ -428,6 +438,8 @@ class Specialization:
                 outs.append(mine if len(shape) == self.dims else
                             [b.reshape(shape) for b in mine])
                 k += len(dtypes)
+            if self.written is not None:
+                self.written.copy_back(args, outs)
         if self._converter is None:
             self._converter = self.converter(self.result)
         return self._converter(outs, args if given is None else given, env)
@@ -537,6 +549,22 @@ class Specialization:
                     return self.convert(init_out, outs, args, env)
             return o.ty.python_value(raw)
         raise AssertionError(o.kind)
+
+
+def _build(pf, key):
+    """(Builder, what the function returns, [written argument Arrs]): the
+    function built again, with the argument writable, each time the build
+    writes into an argument set up read-only (arg_writes.py)."""
+    written = []
+    while True:
+        b = Builder(pf, [builder_spec(k) for k in key])
+        arrs = [make_writable(b, name) for name in written]
+        try:
+            return b, b.build(), arrs
+        except ArgumentWritten as e:
+            if e.name in written:      # pragma: no cover - made writable above
+                raise AssertionError(f"argument {e.name} written while writable") from None
+            written.append(e.name)
 
 
 def _scalar_reader(ty, dtype):

@@ -89,12 +89,6 @@ def data_bound(a):
     return s
 
 
-def writes_input(a):
-    for i in range(len(a)):
-        a[i] = 0
-    return a
-
-
 def recursive(a):
     return recursive(a)
 
@@ -159,10 +153,6 @@ def test_early_return():
 
 def test_data_dependent_loop_bound():
     expect(data_bound, "a[0]", "loop bounds")
-
-
-def test_write_into_input():
-    expect(writes_input, "a[i] = 0", "input", ".copy()")
 
 
 def test_recursion():

@@ -1,0 +1,78 @@
+"""Argument arrays the function writes into, as in Python: the caller sees
+the writes after the call.
+
+A written argument is a local array whose pure definition copies the
+argument (so every read in the function, before or after a write, sees
+what Python sees there); its final version is an output of the pipeline,
+copied back into the caller's array after the run. Which arguments are
+written is found by building: the first write into an argument set up
+read-only raises arrays.ArgumentWritten, and the specialization is built
+again with that argument writable (specialize.py).
+
+At call time, before anything runs, a written argument that is read-only
+raises NumPy's ValueError (even where this call would not run the write),
+and one that shares memory with another array argument or with itself (a
+stride of 0) is a ValueError too (the compiled reads of the other argument
+would not see the writes)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .values import Arr
+
+
+def make_writable(b, name) -> Arr:
+    """Argument `name` of Builder `b` (set up, not yet built) becomes a
+    local array copied from the argument: the Arr every name of the
+    function holds stays the same object, its reads now go to its Funcs;
+    b.inputs[name] is a new read-only Arr over the argument's ImageParam."""
+    arr = b.inputs[name]
+    src = Arr(name, arr.ty, list(arr.shape), "input", arr.loc)
+    src.image, src.arg_name = arr.image, name
+    src.layout = arr.layout
+    arr.kind = "local"
+    arr.image = None
+    b.inputs[name] = src
+    b.defs.copy_of[arr] = src
+    return arr
+
+
+class WrittenArgs:
+    """The written arguments of one specialization: `positions` (indices
+    into the argument list) and `slots` (the output Func slot holding each
+    one's final value)."""
+
+    def __init__(self, params, names, slots):
+        self.params = list(params)
+        self.names = list(names)
+        self.positions = [self.params.index(n) for n in names]
+        self.slots = list(slots)
+
+    def check(self, args):
+        """NumPy's errors for a write into a read-only array, and the
+        refusal of memory shared with another array argument, before
+        anything is computed."""
+        for name, k in zip(self.names, self.positions):
+            a = args[k]
+            if not a.flags.writeable:
+                raise ValueError(f"assignment destination is read-only (argument {name!r} "
+                                 f"is written by the function)")
+            if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+                raise ValueError(f"argument {name!r} is written by the function and several of "
+                                 f"its elements are one location in memory (a stride of 0); "
+                                 f"pass a copy (e.g. {name}.copy())")
+            for j, other in enumerate(args):
+                if j == k or not isinstance(other, np.ndarray) or \
+                        not np.may_share_memory(a, other):
+                    continue
+                if np.shares_memory(a, other):
+                    raise ValueError(
+                        f"argument {name!r} is written by the function and shares memory "
+                        f"with argument {self.params[j]!r}; the compiled function reads "
+                        f"{self.params[j]!r} as it was on entry, so this call is refused: "
+                        f"pass a copy (e.g. {self.params[j]}.copy())")
+
+    def copy_back(self, args, outs):
+        """The final values into the caller's arrays (any strides)."""
+        for k, slot in zip(self.positions, self.slots):
+            np.copyto(args[k], outs[slot][0].reshape(args[k].shape))
