@@ -147,6 +147,10 @@ def _builtin(b, name, node):
         b.cx.cur_node = node
         out = vals[0]
         for v in vals[1:]:
+            if _plain_int(v) and _plain_int(out) and v.ty == out.ty and \
+                    not (v.is_const and out.is_const):
+                out = _int_minmax(b.cx, name, out, v)
+                continue
             # Python: min(a, b) is `b if b < a else a`; max(a, b) `b if b > a else a`
             c = b.cx.compare("<" if name == "min" else ">", v, out)
             out = ops.select(b.cx, ops.truth(b.cx, c), v, out)
@@ -165,6 +169,39 @@ def _builtin(b, name, node):
         b.cx.cur_node = node
         return ops.binary(b.cx, "**", x, y)
     raise b.cx.err(node, f"{name}() is not supported")
+
+
+def _plain_int(v) -> bool:
+    return not v.union and v.ty.is_int() and not v.ty.is_bool()
+
+
+def _int_minmax(cx, name, a: Val, b: Val) -> Val:
+    """min(a, b) / max(a, b) of two integers of one type: an IR Min/Max
+    (what `b if b < a else a` is for integers), bounded by both operands
+    (a loop over range(min(len(a), len(b))) reads inside both arrays)."""
+    x, y = ops.node_of(cx, a), ops.node_of(cx, b)
+    if x.type != y.type:
+        x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
+    lower = name == "min"
+    pick = min if lower else max
+    static = None
+    if a.is_static and b.is_static:
+        fa, fb = a.static, b.static
+
+        def static(env):
+            return pick(fa(env), fb(env))
+    out = Val((ir.Min if lower else ir.Max)(x, y), a.ty, risky=a.risky or b.risky,
+              static=static)
+    both = [p for p in (a.lo, b.lo) if p is not None], [p for p in (a.hi, b.hi) if p is not None]
+    if lower:       # min(a, b) <= each of a and b; >= the lower of their lower bounds
+        lo = min(both[0]) if len(both[0]) == 2 else None
+        hi = min(both[1]) if both[1] else None
+        lbs, ubs = unions.merge_bounds(a.lbs, b.lbs, False), list(dict.fromkeys(a.ubs + b.ubs))
+    else:
+        lo = max(both[0]) if both[0] else None
+        hi = max(both[1]) if len(both[1]) == 2 else None
+        lbs, ubs = list(dict.fromkeys(a.lbs + b.lbs)), unions.merge_bounds(a.ubs, b.ubs, True)
+    return out.set_range(lo, hi, lbs, ubs)
 
 
 def _round(cx, v):
