@@ -17,6 +17,7 @@ from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
 from . import unions
+from .asserts import assertion_error
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
@@ -487,6 +488,8 @@ class Specialization:
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
         for c in self.builder.cx.check_images:
+            if c.image.name() + " " in msg + " " and c.exc == "AssertionError":
+                return assertion_error(c.message, c.loc)
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
