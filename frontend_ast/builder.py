@@ -22,6 +22,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_shift,
     array_store,
     array_ufuncs,
+    math_scalars,
     ops,
 )
 from .analyze import Liveness, names_assigned
