@@ -236,6 +236,7 @@ class _Rewriter(ast.NodeTransformer):
         self.int_names = set()  # integer loop variables of the enclosing loops
         self.rows = {}          # target name -> (_Indexed, position) it stands for
         self.temps = set()      # temporaries bound to array expressions
+        self.loop = None        # the loop being rewritten
         self.ref = None         # the loop being rewritten (location of new nodes)
         self.before = None      # statements that go before it
         self.unsafe = set()     # names the loop rebinds
@@ -297,15 +298,18 @@ class _Rewriter(ast.NodeTransformer):
         if self._is_call(it, "range") and isinstance(node.target, ast.Name) and \
                 node.target.id not in _stored(node.body)[0]:
             return node         # the loop the interpreter runs
-        saved = (self.ref, self.before, self.unsafe, self.written, self.rows)
-        self.ref, self.before, self.unsafe, self.written = node, [], unsafe, written
+        saved = (self.ref, self.before, self.unsafe, self.written, self.rows, self.loop)
+        # new nodes are located at the iterable (errors about the element
+        # read point there); the loop itself stays at the `for`
+        self.ref, self.before, self.unsafe, self.written = node.iter, [], unsafe, written
         self.rows = {}
+        self.loop = node
         try:
             self._check_target(node.target)
             loop = self._rewrite(node)
             out = self.before + [loop]
         finally:
-            self.ref, self.before, self.unsafe, self.written, self.rows = saved
+            self.ref, self.before, self.unsafe, self.written, self.rows, self.loop = saved
         return out
 
     def _int_name(self, node):
@@ -364,13 +368,15 @@ class _Rewriter(ast.NodeTransformer):
         loop = ast.For(target=self.name(var, store=True),
                        iter=self.call("range", header), body=stmts,
                        orelse=node.orelse, type_comment=None)
-        return self.node(loop)
+        self.node(loop)
+        ast.copy_location(loop, node)
+        ast.copy_location(loop.target, node.target)
+        return loop
 
-    def _row_ok(self, name) -> bool:
-        """Whether the target `name` is used in the loop only as `name[...]`
-        and len(name), is not rebound, and names nothing outside the loop:
-        it then stands for the row it is bound to (read in place)."""
-        node = self.ref
+    def _row_ok(self, name, node) -> bool:
+        """Whether the target `name` is used in loop `node` only as
+        `name[...]` and len(name), is not rebound, and names nothing outside
+        the loop: it then stands for the row it is bound to (read in place)."""
         if name in _stored(node.body)[0]:
             return False
         inside = 0
@@ -401,7 +407,7 @@ class _Rewriter(ast.NodeTransformer):
                 out += self._unpack(t, v)
             return out
         row = getattr(value, "ph_row", None)
-        if row is not None and isinstance(target, ast.Name) and self._row_ok(target.id):
+        if row is not None and isinstance(target, ast.Name) and self._row_ok(target.id, self.loop):
             self.rows[target.id] = row
             return []
         return [self.assign(self.copy(target), value)]
