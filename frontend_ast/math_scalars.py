@@ -55,19 +55,23 @@ def _float_arg(b, v, where) -> Val:
                              if x.ty != PY_FLOAT else x, v)
 
 
-def _checked(cx, out: ir.Expr, args, risky, overflow: bool) -> Val:
-    """out (a float64 node of float64 args) with CPython's math errors."""
-    v = Val(out, PY_FLOAT, risky=risky)
+def _failures(out: ir.Expr, args):
+    """(domain error, range error) conditions of CPython's math functions:
+    a NaN from non-NaN arguments, an infinity from finite ones."""
     any_nan = ir.Or(*[_nan(a) for a in args]) if len(args) == 2 else _nan(args[0])
-    v = cx.guard(v, ir.Or(ir.Not(_nan(out)), any_nan), "ValueError", "math domain error")
     finite = ir.Not(_inf(args[0])) if len(args) == 1 else \
         ir.And(ir.Not(_inf(args[0])), ir.Not(_inf(args[1])))
-    ok = ir.Or(ir.Not(_inf(out)), ir.Not(finite))
+    return ir.And(_nan(out), ir.Not(any_nan)), ir.And(_inf(out), finite)
+
+
+def _checked(cx, out: ir.Expr, args, risky, overflow: bool) -> Val:
+    """out (a float64 node of float64 args) with CPython's math errors."""
+    domain, rng = _failures(out, args)
+    v = Val(out, PY_FLOAT, risky=risky)
     if overflow:
-        v = cx.guard(v, ok, "OverflowError", "math range error")
-    else:
-        v = cx.guard(v, ok, "ValueError", "math domain error")
-    return v
+        v = cx.guard(v, ir.Not(domain), "ValueError", "math domain error")
+        return cx.guard(v, ir.Not(rng), "OverflowError", "math range error")
+    return cx.guard(v, ir.Not(ir.Or(domain, rng)), "ValueError", "math domain error")
 
 
 @function(*_UNARY)
@@ -94,14 +98,18 @@ def _log(b, f, node):
     cx = b.cx
     cx.cur_node = node
     n = ops.node_of(cx, xs[0])
-    num = _checked(cx, _call("log", n), [n], xs[0].risky, False)
+    num = _call("log", n)
     if len(xs) == 1:
-        return num
+        return _checked(cx, num, [n], xs[0].risky, False)
     m = ops.node_of(cx, xs[1])
-    den = _checked(cx, _call("log", m), [m], xs[1].risky, False)
-    # CPython: num / den, ZeroDivisionError for base 1
-    q = Val(ir.Div(num.node, den.node), PY_FLOAT, risky=True)
-    return cx.guard(q, ir.NE(den.node, _f(0.0)), "ZeroDivisionError", "float division by zero")
+    den = _call("log", m)
+    # CPython: a domain error of x, then of the base, then num / den
+    # (ZeroDivisionError for base 1): one check each, never two at once
+    bad_x, bad_base = (ir.Or(*_failures(e, [a])) for e, a in ((num, n), (den, m)))
+    v = Val(ir.Div(num, den), PY_FLOAT, risky=True)
+    v = cx.guard(v, ir.Not(ir.Or(bad_x, bad_base)), "ValueError", "math domain error")
+    return cx.guard(v, ir.Or(ir.NE(den, _f(0.0)), ir.Or(bad_x, bad_base)), "ZeroDivisionError",
+                    "float division by zero")
 
 
 @function(*_LOGS)
@@ -115,8 +123,11 @@ def _log_base(b, f, node):
     r = _FLOAT_UNARY[npf](cx, Val(n, x.ty), x.ty).node
     k = _call("round", r)
     # an exact power of the base has an exact logarithm, as C's log2/log10
-    exact = ir.EQ(_call("pow", _f(base), k), n)
-    out = ir.Select(ir.And(exact, ir.Not(_inf(n))), k, r)
+    # (a normal x for base 10: pow(10, k) of a subnormal is rounded)
+    exact = ir.And(ir.EQ(_call("pow", _f(base), k), n), ir.Not(_inf(n)))
+    if base != 2.0:
+        exact = ir.And(exact, ir.GE(n, _f(2.2250738585072014e-308)))
+    out = ir.Select(exact, k, r)
     return _checked(cx, out, [n], x.risky, False)
 
 
