@@ -107,7 +107,7 @@ def _builtin(b, name, node):
     _no_kw(b, node)
     if name == "len":
         (a,) = _pos(b, node, 1, 1)
-        if isinstance(a, Arr):
+        if isinstance(a, (Arr, ArrayExpr)):
             if a.ndim == 0:
                 raise b.cx.err(node, "len() of a 0-d array")
             return a.shape[0]

@@ -233,7 +233,10 @@ class Expressions:
             if isinstance(node.slice, ast.Slice):
                 return tuples.slice_of(self.ev_val, self.cx, base, node.slice)
             k = self.ev_val(node.slice)
-            if not k.is_const or not isinstance(k.const, int):
+            if not k.is_const:
+                self.cx.cur_node = node
+                return tuples.item_at(self.cx, base, k, node)
+            if not isinstance(k.const, int):
                 raise self.cx.err(node.slice, "a tuple index must be a constant")
             try:
                 return base.items[k.const]

@@ -114,7 +114,7 @@ class _Indexed(_Seq):
 
     def length(self):
         rw = self.rw
-        if isinstance(self.base, ast.Name) and not self.prefix and self.base.id not in rw.temps:
+        if not self.prefix:
             return rw.call("len", [rw.copy(self.base)])
         return self.axis_len(len(self.prefix))
 
@@ -235,7 +235,6 @@ class _Rewriter(ast.NodeTransformer):
         self.tree = tree
         self.int_names = set()  # integer loop variables of the enclosing loops
         self.rows = {}          # target name -> (_Indexed, position) it stands for
-        self.temps = set()      # temporaries bound to array expressions
         self.loop = None        # the loop being rewritten
         self.ref = None         # the loop being rewritten (location of new nodes)
         self.before = None      # statements that go before it
@@ -510,8 +509,6 @@ class _Rewriter(ast.NodeTransformer):
         if not used & self.unsafe and (isinstance(e, ast.Name) or (scalar and reads)):
             return e
         tmp = self.fresh("it")
-        if not scalar:
-            self.temps.add(tmp)
         self.before.append(self.assign(self.name(tmp, store=True), e))
         return self.name(tmp)
 

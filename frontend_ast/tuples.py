@@ -1,11 +1,13 @@
 """Tuples as local values: concatenation (`t + (x,)`), repetition by a
-constant (`t * 2`) and slices with constant bounds (`t[1:]`), as in Python.
+constant (`t * 2`), slices with constant bounds (`t[1:]`) and items at a
+computed index (`t[i]`, as in `for s in a.shape`), as in Python.
 (Packing, unpacking, len() and constant indices are in the interpreter.)"""
 from __future__ import annotations
 
 import ast
 
-from .values import TupleVal, Val
+from . import ops
+from .values import TupleVal, Val, const_val
 
 
 def binary(cx, op: str, a, b, node):
@@ -42,3 +44,27 @@ def slice_of(ev_val, cx, t: TupleVal, sl: ast.Slice):
     if parts[2] == 0:
         raise cx.err(sl, "slice step cannot be zero")
     return TupleVal(list(t.items)[slice(*parts)])
+
+
+def item_at(cx, t: TupleVal, k: Val, node):
+    """t[k] for an integer k known only at run time: IndexError outside
+    [-len, len), as Python; the item chosen by conditional expressions."""
+    items = list(t.items)
+    if not all(isinstance(v, Val) for v in items):
+        raise cx.err(node, "a tuple holding arrays or tuples can be indexed only by a constant",
+                     hint="write the index as a literal")
+    if not (k.ty.is_int() or k.ty.is_bool()) or k.union:
+        raise cx.err(node, "tuple indices must be integers")
+    if not items:
+        raise cx.err(node, "tuple index out of range")
+    n = const_val(len(items))
+    k = ops.to_python_int(cx, k)
+    idx = ops.select(cx, cx.compare("<", k, const_val(0)), ops.binary(cx, "+", k, n), k)
+    ok = ops.truth(cx, cx.logical_and(cx.compare(">=", idx, const_val(0)),
+                                      cx.compare("<", idx, n)))
+    if not (ok.is_const and ok.const):
+        idx = cx.guard(idx, ops.node_of(cx, ok), "IndexError", "tuple index out of range")
+    out = items[-1]
+    for j in range(len(items) - 2, -1, -1):
+        out = ops.select(cx, cx.compare("==", idx, const_val(j)), items[j], out)
+    return out
