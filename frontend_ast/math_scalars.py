@@ -76,10 +76,16 @@ def _checked(cx, out: ir.Expr, args, risky, overflow: bool) -> Val:
 
 @function(*_UNARY)
 def _unary(b, f, node):
+    return _per_value(b, node, lambda x: _unary1(b.cx, f, x), to_float=True)
+
+
+def _per_value(b, node, one, to_float=False):
+    """one(x) for the call's single scalar argument x (as a Python float
+    with to_float), for each type it may have at run time."""
     (a,) = _pos(b, node, 1, 1)
-    x = _float_arg(b, a, node.args[0])
+    x = _float_arg(b, a, node.args[0]) if to_float else _scalar(b, a, node.args[0])
     b.cx.cur_node = node
-    return unions.distribute(b.cx, lambda v: _unary1(b.cx, f, v), x)
+    return unions.distribute(b.cx, one, x)
 
 
 def _unary1(cx, f, x: Val) -> Val:
@@ -133,10 +139,7 @@ def _log_base(b, f, node):
 
 @function(*_TO_INT)
 def _to_int(b, f, node):
-    (a,) = _pos(b, node, 1, 1)
-    v = _scalar(b, a, node.args[0])
     cx = b.cx
-    cx.cur_node = node
 
     def one(x):
         if x.ty.is_int() or x.ty.is_bool():
@@ -144,22 +147,17 @@ def _to_int(b, f, node):
         n = ops.node_of(cx, x)
         r = Val(ir.Call(n.type, _TO_INT[f], (n,), ir.INTRINSIC), x.ty, risky=x.risky)
         return ops.to_python_int(cx, r)
-    return unions.distribute(cx, one, v)
+    return _per_value(b, node, one)
 
 
 @function(*_TESTS)
 def _test(b, f, node):
-    (a,) = _pos(b, node, 1, 1)
-    v = _scalar(b, a, node.args[0])
-    cx = b.cx
-    cx.cur_node = node
-
     def one(x):
         if not x.ty.is_float():     # an int (int64 here) converts to a finite float
             return const_val(f is math.isfinite)
-        return Val(ir.Call(ir.Bool(), _TESTS[f], (ops.node_of(cx, x),), ir.INTRINSIC),
+        return Val(ir.Call(ir.Bool(), _TESTS[f], (ops.node_of(b.cx, x),), ir.INTRINSIC),
                    PY_BOOL, risky=x.risky)
-    return unions.distribute(cx, one, v)
+    return _per_value(b, node, one)
 
 
 @function(math.degrees, math.radians)
