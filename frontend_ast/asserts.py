@@ -29,7 +29,43 @@ def exec_assert(b, s: ast.Assert):
         return
     cx = b.cx
     args = message_args(cx, s)
-    cond = ops.truth(cx, b.exprs.ev_val(s.test, "a condition"))
+    # `assert a and b` is `assert a` then `assert b` (b evaluated only where a
+    # holds): its leading parts known at call time are call-time checks, in
+    # order; the rest is one condition
+    tests = [s.test]
+    while isinstance(tests[0], ast.BoolOp) and isinstance(tests[0].op, ast.And):
+        tests[:1] = tests[0].values
+    reached = b.scope.current_condition()
+    split = not b.state.loops and (reached is None or reached.is_static)
+    for k, test in enumerate(tests):
+        if k == len(tests) - 1 or not split:
+            rest = test if k == len(tests) - 1 else _conjunction(b, s, tests[k:])
+            _check(b, s, rest, args)
+            return
+        cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
+        if not cond.is_static:
+            _check(b, s, _conjunction(b, s, tests[k:]), args)
+            return
+        _check(b, s, test, args, cond)
+
+
+def _conjunction(b, s, tests):
+    """`tests[0] and tests[1] and ...` as one node (the same node in every
+    run of the statement)."""
+    store = vars(b).setdefault("_assert_parts", {})
+    key = (id(s), len(tests))
+    node = store.get(key)
+    if node is None:
+        node = ast.copy_location(ast.BoolOp(op=ast.And(), values=list(tests)), tests[0])
+        store[key] = node
+    return node
+
+
+def _check(b, s, test, args, cond=None):
+    """One asserted condition (`cond`: its value, if already evaluated)."""
+    cx = b.cx
+    if cond is None:
+        cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
     cx.cur_node = s
     if cond.is_const and cond.const:
         return
@@ -39,7 +75,7 @@ def exec_assert(b, s: ast.Assert):
             cx.static_checks.append(CallTimeAssert(cond.static, reached and reached.static,
                                                    args, cx.smap.loc(s)))
         return
-    arr = _flag_array(b, s)
+    arr = _flag_array(b, test)
     ok = ops.node_of(cx, cond)
     zero = ir.Const(ir.UInt(8), 0)
     # the value mentions the condition also in typing runs (which make no
@@ -85,8 +121,8 @@ class CallTimeAssert:
 
 
 def _flag_array(b, s) -> Arr:
-    """The one-element array written where assert s runs (one per statement,
-    the same in every typing run of an enclosing loop)."""
+    """The one-element array written where the assert (part) s runs (one per
+    node, the same in every typing run of an enclosing loop)."""
     store = vars(b).setdefault("_assert_flags", {})
     arr = store.get(id(s))
     if arr is None:

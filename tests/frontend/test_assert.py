@@ -187,3 +187,36 @@ def test_message_must_be_constant():
     msg = str(info.value)
     assert msg.startswith(where(computed_message, '"bad "') + ":"), msg
     assert "message of an assert" in msg and "hint:" in msg
+
+
+@ph.pipeline
+def split_and(a):
+    assert len(a) > 0 and a[-1] > 0, "last"      # len(a) > 0: checked at call time, first
+    assert a.shape[0] < 10
+    return a[0]
+
+
+@ph.pipeline
+def lazy_in_loop(a, k):
+    for i in range(len(a)):
+        assert i < k and a[i] > 0, "lazy in loop"
+    return k
+
+
+@ph.pipeline
+def lazy_under_data_if(a, k):
+    if a[0] > 0:
+        assert k < len(a) and a[k] > 0, "lazy under data if"
+    return k
+
+
+@pytest.mark.parametrize("a", [np.zeros(0), np.ones(3), np.ones(12), -np.ones(2)])
+def test_split_conjunction(a):
+    same_raise(split_and, a)
+
+
+@pytest.mark.parametrize("a,k", [(np.ones(3), 2), (np.ones(3), 5), (np.ones(3), 1),
+                                 (-np.ones(3), 7)])
+def test_lazy_conjunctions(a, k):
+    same_raise(lazy_in_loop, a, k)
+    same_raise(lazy_under_data_if, a, k)
