@@ -1,4 +1,4 @@
-"""Loop forms (rewrite, order 20): `for` loops over arrays, tuples and the
+"""Loop forms (a rewrite of rewrites.py, order 20): `for` loops over arrays, tuples and the
 builtins enumerate/zip/reversed become `for v in range(...)` loops that
 read the element at the index, with Python's meaning kept:
 
@@ -25,7 +25,6 @@ import ast
 import copy
 
 from .errors import ORIGIN_ATTR
-from .rewrites import register
 
 _REFUSED_ITERABLES = {
     "ndindex": "nested `for` loops over range(a.shape[k])",
@@ -41,7 +40,6 @@ _REFUSED_ITERABLES = {
 }
 
 
-@register(20)
 def loop_forms(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     _Rewriter(tree, smap).run(tree)
     return tree

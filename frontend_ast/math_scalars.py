@@ -15,7 +15,7 @@ from pyhalide import ir
 
 from . import ops, unions
 from .array_calls import function
-from .calls import _FLOAT_UNARY, _pos, _scalar, np_hypot
+from .calls import np_hypot, np_unary
 from .types import PY_BOOL, PY_FLOAT
 from .values import Val, const_val
 
@@ -47,6 +47,20 @@ def _nan(n):
 
 def _inf(n):
     return ir.Call(ir.Bool(), "is_inf", (n,), ir.INTRINSIC)
+
+
+def _pos(b, node, lo, hi) -> list:
+    """The evaluated positional arguments of a call of a math function."""
+    if not lo <= len(node.args) <= hi or node.keywords:
+        raise b.cx.err(node, f"expected {lo}{'' if lo == hi else f' to {hi}'} "
+                             f"positional argument(s), got {len(node.args)}")
+    return [b.ev(a) for a in node.args]
+
+
+def _scalar(b, v, where) -> Val:
+    if isinstance(v, Val):
+        return v
+    raise b.cx.err(where, f"expected a number, got {b.describe_obj(v)}", hint=b.obj_hint(v))
 
 
 def _float_arg(b, v, where) -> Val:
@@ -126,7 +140,7 @@ def _log_base(b, f, node):
     cx.cur_node = node
     npf, base = _LOGS[f]
     n = ops.node_of(cx, x)
-    r = _FLOAT_UNARY[npf](cx, Val(n, x.ty), x.ty).node
+    r = ops.node_of(cx, np_unary(cx, npf, Val(n, x.ty)))
     k = _call("round", r)
     # an exact power of the base has an exact logarithm, as C's log2/log10
     # (a normal x for base 10: pow(10, k) of a subnormal is rounded)
