@@ -231,10 +231,12 @@ class _Rewriter(ast.NodeTransformer):
             self.prefix = "_" + self.prefix
         self.count = 0
         self.tree = tree
+        self.local = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
+            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         self.int_names = set()  # integer loop variables of the enclosing loops
         self.rows = {}          # target name -> (_Indexed, position) it stands for
         self.loop = None        # the loop being rewritten
-        self.ref = None         # the loop being rewritten (location of new nodes)
+        self.ref = None         # the location of new nodes (the loop's iterable)
         self.before = None      # statements that go before it
         self.unsafe = set()     # names the loop rebinds
         self.written = set()    # arrays the loop writes elements of
@@ -295,6 +297,11 @@ class _Rewriter(ast.NodeTransformer):
         if self._is_call(it, "range") and isinstance(node.target, ast.Name) and \
                 node.target.id not in _stored(node.body)[0]:
             return node         # the loop the interpreter runs
+        shadowed = sorted(self.local & {"len", "min", "max", "range"})
+        if shadowed:
+            raise self.smap.error(node, f"this loop is compiled as a range() loop, and the "
+                                        f"function names a variable {shadowed[0]!r} (which "
+                                        f"hides the builtin)", hint="rename that variable")
         saved = (self.ref, self.before, self.unsafe, self.written, self.rows, self.loop)
         # new nodes are located at the iterable (errors about the element
         # read point there); the loop itself stays at the `for`

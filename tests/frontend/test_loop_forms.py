@@ -430,3 +430,15 @@ def test_refused_forms():
     _refused(variable_step, "k)", "step of range() must be a constant", args=(np.arange(6.0), 2))
     # a row used as an array inside the loop: array code in loops is not compiled yet
     _refused(row_as_array, "a:", "2 dimensions", args=(np.ones((2, 3)),))
+
+
+def shadows_len(a):
+    len = 3
+    s = 0.0
+    for x in a:
+        s += x * len
+    return s
+
+
+def test_shadowed_builtin():
+    _refused(shadows_len, "for x in a", "'len'", "rename")
