@@ -25,6 +25,7 @@ import ast
 import copy
 
 from .errors import ORIGIN_ATTR
+from .loop_seqs import Enumerate, Indexed, Literal, RangeSeq, Reversed, Seq, Zip, const_int
 
 _REFUSED_ITERABLES = {
     "ndindex": "nested `for` loops over range(a.shape[k])",
@@ -72,156 +73,6 @@ def _stored(stmts, target=None) -> tuple:
     return names, written
 
 
-def _const_int(e):
-    """The value of an integer literal (also negated), or None."""
-    if isinstance(e, ast.Constant) and type(e.value) is int:
-        return e.value
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
-        v = _const_int(e.operand)
-        if v is not None:
-            return -v if isinstance(e.op, ast.USub) else v
-    return None
-
-
-class _Seq:
-    """A sequence the loop walks: its length and its element at position k
-    (AST expressions; each call builds new nodes)."""
-
-    def length(self):
-        raise NotImplementedError
-
-    def elem(self, k):
-        raise NotImplementedError
-
-
-class _Indexed(_Seq):
-    """An array (or anything with len() and [k]). `a[i][j]` with integer
-    loop variables i, j is read as a[i, j, k] (what NumPy reads)."""
-
-    def __init__(self, rw, e):
-        self.rw, self.base, self.prefix = rw, e, []
-        while isinstance(e, ast.Subscript) and (
-                (isinstance(e.slice, ast.Name) and e.slice.id in rw.int_names) or
-                _const_int(e.slice) is not None):
-            self.prefix.insert(0, e.slice)
-            e = e.value
-        if isinstance(e, ast.Name) and self.prefix:
-            self.base = e
-        else:
-            self.prefix = []
-
-    def length(self):
-        rw = self.rw
-        if not self.prefix:
-            return rw.call("len", [rw.copy(self.base)])
-        return self.axis_len(len(self.prefix))
-
-    def axis_len(self, axis):
-        rw = self.rw
-        shape = rw.node(ast.Attribute(value=rw.copy(self.base), attr="shape", ctx=ast.Load()))
-        return rw.node(ast.Subscript(value=shape, slice=rw.const(axis), ctx=ast.Load()))
-
-    def at(self, idx):
-        """The base read at prefix + idx (index ASTs)."""
-        rw = self.rw
-        items = [rw.copy(i) for i in self.prefix] + idx
-        sl = items[0] if len(items) == 1 else rw.node(ast.Tuple(elts=items, ctx=ast.Load()))
-        return rw.node(ast.Subscript(value=rw.copy(self.base), slice=sl, ctx=ast.Load()))
-
-    def elem(self, k):
-        out = self.at([k])
-        out.ph_row = (self, k)      # a row a target may stand for (_Rewriter._unpack)
-        return out
-
-
-class _Literal(_Seq):
-    """A tuple or list literal: its element k is a chain of conditional
-    expressions on k (each item a constant or a temporary)."""
-
-    def __init__(self, rw, items):
-        self.rw, self.items = rw, items
-
-    def length(self):
-        return self.rw.const(len(self.items))
-
-    def elem(self, k):
-        if self.items and all(isinstance(e, ast.Tuple) and len(e.elts) == len(self.items[0].elts)
-                              for e in self.items):
-            cols = zip(*[e.elts for e in self.items])
-            return self.rw.node(ast.Tuple(elts=[_Literal(self.rw, list(c)).elem(k) for c in cols],
-                                          ctx=ast.Load()))
-        out = self.rw.copy(self.items[-1])
-        for j in range(len(self.items) - 2, -1, -1):
-            test = self.rw.node(ast.Compare(left=self.rw.copy(k), ops=[ast.Eq()],
-                                            comparators=[self.rw.const(j)]))
-            out = self.rw.node(ast.IfExp(test=test, body=self.rw.copy(self.items[j]), orelse=out))
-        return out
-
-
-class _Range(_Seq):
-    """range(start, stop, step) with a literal step."""
-
-    def __init__(self, rw, start, stop, step: int):
-        self.rw, self.start, self.stop, self.step = rw, start, stop, step
-
-    def length(self):
-        rw = self.rw
-        s = self.step
-        hi, lo = (self.stop, self.start) if s > 0 else (self.start, self.stop)
-        diff = rw.binop(rw.copy(hi), ast.Sub(), rw.copy(lo))
-        if abs(s) != 1:
-            diff = rw.binop(rw.binop(diff, ast.Add(), rw.const(abs(s) - 1)), ast.FloorDiv(),
-                            rw.const(abs(s)))
-        return rw.call("max", [rw.const(0), diff])
-
-    def elem(self, k):
-        rw = self.rw
-        off = k if self.step == 1 else rw.binop(k, ast.Mult(), rw.const(self.step))
-        if _const_int(self.start) == 0:
-            return off
-        return rw.binop(rw.copy(self.start), ast.Add(), off)
-
-
-class _Reversed(_Seq):
-    def __init__(self, rw, seq):
-        self.rw, self.seq = rw, seq
-
-    def length(self):
-        return self.seq.length()
-
-    def elem(self, k):
-        rw = self.rw
-        last = rw.binop(self.seq.length(), ast.Sub(), rw.const(1))
-        return self.seq.elem(rw.binop(last, ast.Sub(), k))
-
-
-class _Enumerate(_Seq):
-    def __init__(self, rw, seq, start):
-        self.rw, self.seq, self.start = rw, seq, start
-
-    def length(self):
-        return self.seq.length()
-
-    def elem(self, k):
-        rw = self.rw
-        count = rw.copy(k) if _const_int(self.start) == 0 else \
-            rw.binop(rw.copy(k), ast.Add(), rw.copy(self.start))
-        return rw.node(ast.Tuple(elts=[count, self.seq.elem(k)], ctx=ast.Load()))
-
-
-class _Zip(_Seq):
-    def __init__(self, rw, seqs):
-        self.rw, self.seqs = rw, seqs
-
-    def length(self):
-        lens = [s.length() for s in self.seqs]
-        return lens[0] if len(lens) == 1 else self.rw.call("min", lens)
-
-    def elem(self, k):
-        return self.rw.node(ast.Tuple(elts=[s.elem(self.rw.copy(k)) for s in self.seqs],
-                                      ctx=ast.Load()))
-
-
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
@@ -234,7 +85,7 @@ class _Rewriter(ast.NodeTransformer):
         self.local = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
             {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         self.int_names = set()  # integer loop variables of the enclosing loops
-        self.rows = {}          # target name -> (_Indexed, position) it stands for
+        self.rows = {}          # target name -> (Indexed, position) it stands for
         self.loop = None        # the loop being rewritten
         self.ref = None         # the location of new nodes (the loop's iterable)
         self.before = None      # statements that go before it
@@ -338,7 +189,7 @@ class _Rewriter(ast.NodeTransformer):
             return self._loop(node, var, [self.copy(a) for a in node.iter.args],
                               self._unpack(target, self.name(var)))
         seq = self._seq(node.iter)
-        if isinstance(seq, _Reversed) and isinstance(seq.seq, _Range) and abs(seq.seq.step) == 1:
+        if isinstance(seq, Reversed) and isinstance(seq.seq, RangeSeq) and abs(seq.seq.step) == 1:
             r = seq.seq          # reversed(range(a, b, ±1)) = range(b ∓ 1, a ∓ 1, ∓1)
             s = r.step
             header = [self.binop(self.copy(r.stop), ast.Sub(), self.const(s)),
@@ -347,16 +198,16 @@ class _Rewriter(ast.NodeTransformer):
             var = target.id if free else self.fresh("k")
             return self._loop(node, var, header,
                               [] if free else self._unpack(target, self.name(var)))
-        if isinstance(seq, _Enumerate) and isinstance(target, ast.Tuple) and \
+        if isinstance(seq, Enumerate) and isinstance(target, ast.Tuple) and \
                 len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
             count = target.elts[0].id
             rest = target.elts[1]
             if count not in _stored(node.body, rest)[0]:
                 # the count itself is the loop variable: range(start, len + start)
                 start = seq.start
-                stop = seq.length() if _const_int(start) == 0 else \
+                stop = seq.length() if const_int(start) == 0 else \
                     self.binop(seq.length(), ast.Add(), self.copy(start))
-                pos = self.name(count) if _const_int(start) == 0 else \
+                pos = self.name(count) if const_int(start) == 0 else \
                     self.binop(self.name(count), ast.Sub(), self.copy(start))
                 body = self._unpack(rest, seq.seq.elem(pos))
                 return self._loop(node, count, [self.copy(start), stop], body)
@@ -430,7 +281,7 @@ class _Rewriter(ast.NodeTransformer):
     def _is_call(e, name):
         return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == name
 
-    def _seq(self, e) -> _Seq:
+    def _seq(self, e) -> Seq:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                 e.func.id in ("range", "enumerate", "zip", "reversed"):
             return getattr(self, "_" + e.func.id)(e)
@@ -438,7 +289,7 @@ class _Rewriter(ast.NodeTransformer):
             if not e.elts:
                 raise self.smap.error(e, "a loop over an empty literal never runs",
                                       hint="remove the loop")
-            return _Literal(self, [self._once(x, scalar=True) for x in e.elts])
+            return Literal(self, [self._once(x, scalar=True) for x in e.elts])
         if isinstance(e, ast.Call):
             fn = e.func
             name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
@@ -451,10 +302,10 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(e, (ast.Constant, ast.JoinedStr)):
             raise self.smap.error(e, "only arrays, tuples, range, enumerate, zip and reversed "
                                      "can be iterated over", hint="loop over an array or range")
-        seq = _Indexed(self, e)
+        seq = Indexed(self, e)
         if seq.prefix and not {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & self.unsafe:
             return seq          # a[i][k] read in place as a[i, k]
-        return _Indexed(self, self._once(e))
+        return Indexed(self, self._once(e))
 
     def _args(self, e, lo, hi, keywords=()):
         if not lo <= len(e.args) <= hi or any(k.arg not in keywords for k in e.keywords):
@@ -469,7 +320,7 @@ class _Rewriter(ast.NodeTransformer):
         args = self._args(e, 1, 3)
         step = 1
         if len(args) == 3:
-            step = _const_int(args[2])
+            step = const_int(args[2])
             if step is None:
                 raise self.smap.error(args[2], "the step of range() must be a constant",
                                       hint="write the step as a literal (range(0, n, 2))")
@@ -477,14 +328,14 @@ class _Rewriter(ast.NodeTransformer):
                 raise self.smap.error(args[2], "range() arg 3 must not be zero")
         start = self._once(args[0], scalar=True) if len(args) > 1 else self.const(0)
         stop = self._once(args[-1] if len(args) == 1 else args[1], scalar=True)
-        return _Range(self, start, stop, step)
+        return RangeSeq(self, start, stop, step)
 
     def _enumerate(self, e):
         args = self._args(e, 1, 2, ("start",))
         start = args[1] if len(args) == 2 else next(
             (k.value for k in e.keywords if k.arg == "start"), None)
         start = self.const(0) if start is None else self._once(start, scalar=True)
-        return _Enumerate(self, self._seq(args[0]), start)
+        return Enumerate(self, self._seq(args[0]), start)
 
     def _zip(self, e):
         for k in e.keywords:
@@ -492,14 +343,14 @@ class _Rewriter(ast.NodeTransformer):
                 raise self.smap.error(k, "zip(strict=...) is not supported",
                                       hint="check the lengths with an assert before the loop")
         args = self._args(e, 1, 64)
-        return _Zip(self, [self._seq(a) for a in args])
+        return Zip(self, [self._seq(a) for a in args])
 
     def _reversed(self, e):
         (arg,) = self._args(e, 1, 1)
         if self._is_call(arg, "enumerate") or self._is_call(arg, "zip"):
             raise self.smap.error(arg, f"{arg.func.id}() cannot be reversed (as in Python)",
                                   hint="reverse the sequences inside it instead")
-        return _Reversed(self, self._seq(arg))
+        return Reversed(self, self._seq(arg))
 
     def _once(self, e, scalar=False):
         """e, read in place when every read gives what evaluating it once
