@@ -44,7 +44,6 @@ _REJECT = {
     ast.NamedExpr: ("`:=` is not supported", "assign in a separate statement"),
     ast.JoinedStr: ("f-strings are not supported", "remove it"),
     ast.AsyncFor: ("`async for` is not supported", "use `for i in range(...)`"),
-    ast.Assert: ("`assert` is not supported", "remove it"),
 }
 if hasattr(ast, "Match"):
     _REJECT[ast.Match] = ("`match` is not supported", "use if/elif/else")
@@ -89,6 +88,9 @@ def _check_stmt(stmt, smap, loop_depth, last):
             _check_expr(e, smap)
         for s in stmt.body:
             _check_stmt(s, smap, loop_depth + 1, False)
+        return
+    if isinstance(stmt, ast.Assert):
+        _check_expr(stmt.test, smap)
         return
     if isinstance(stmt, ast.If):
         _check_expr(stmt.test, smap)
@@ -233,8 +235,8 @@ class Liveness:
             return names_used(s.value) if s.value is not None else set()
         if isinstance(s, ast.Continue):
             return set(self.head.get(id(self._loops[-1]), set())) if self._loops else set(live)
-        if isinstance(s, ast.Expr):
-            return live | names_used(s.value)
+        if isinstance(s, (ast.Expr, ast.Assert)):
+            return live | names_used(s.value if isinstance(s, ast.Expr) else s.test)
         return live
 
     def _assign(self, t, live):

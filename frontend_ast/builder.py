@@ -22,12 +22,14 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_shift,
     array_store,
     array_ufuncs,
+    math_scalars,
     ops,
 )
 from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
+from .asserts import exec_assert
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
@@ -175,6 +177,8 @@ class Builder:
             self.loop_runner.exec_for(s)
         elif isinstance(s, ast.If):
             self.exec_if(s)
+        elif isinstance(s, ast.Assert):
+            exec_assert(self, s)
         elif isinstance(s, ast.Continue):
             self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):

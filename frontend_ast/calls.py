@@ -8,7 +8,6 @@ exprs.Expressions evaluating the call (they create arrays through
 from __future__ import annotations
 
 import ast
-import math
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, lift
 from .convert import fabs
 from .refs import BuiltinRef, InfoVal, MethodRef
-from .types import PY_BOOL, PY_FLOAT, UnsupportedType
+from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
 
 # NumPy ufuncs on one argument with an IR intrinsic of the same meaning
@@ -29,11 +28,6 @@ _NP_UNARY = {np.sqrt: "sqrt", np.exp: "exp", np.log: "log", np.sin: "sin", np.co
              np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan",
              np.sinh: "sinh", np.cosh: "cosh", np.tanh: "tanh", np.floor: "floor",
              np.ceil: "ceil", np.trunc: "trunc", np.rint: "round"}
-_MATH_UNARY = {math.sqrt: "sqrt", math.exp: "exp", math.log: "log", math.sin: "sin",
-               math.cos: "cos", math.tan: "tan", math.asin: "asin", math.acos: "acos",
-               math.atan: "atan", math.sinh: "sinh", math.cosh: "cosh", math.tanh: "tanh",
-               math.fabs: "abs"}
-_MATH_TO_INT = {math.floor: "floor", math.ceil: "ceil", math.trunc: "trunc"}
 _CREATE = {np.zeros: 0, np.ones: 1, np.empty: None, np.full: "full",
            np.zeros_like: 0, np.ones_like: 1, np.empty_like: None, np.full_like: "full"}
 _NP_BINARY_OPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.divide: "/",
@@ -113,7 +107,7 @@ def _builtin(b, name, node):
     _no_kw(b, node)
     if name == "len":
         (a,) = _pos(b, node, 1, 1)
-        if isinstance(a, Arr):
+        if isinstance(a, (Arr, ArrayExpr)):
             if a.ndim == 0:
                 raise b.cx.err(node, "len() of a 0-d array")
             return a.shape[0]
@@ -147,6 +141,10 @@ def _builtin(b, name, node):
         b.cx.cur_node = node
         out = vals[0]
         for v in vals[1:]:
+            if _plain_int(v) and _plain_int(out) and v.ty == out.ty and \
+                    not (v.is_const and out.is_const):
+                out = _int_minmax(b.cx, name, out, v)
+                continue
             # Python: min(a, b) is `b if b < a else a`; max(a, b) `b if b > a else a`
             c = b.cx.compare("<" if name == "min" else ">", v, out)
             out = ops.select(b.cx, ops.truth(b.cx, c), v, out)
@@ -165,6 +163,39 @@ def _builtin(b, name, node):
         b.cx.cur_node = node
         return ops.binary(b.cx, "**", x, y)
     raise b.cx.err(node, f"{name}() is not supported")
+
+
+def _plain_int(v) -> bool:
+    return not v.union and v.ty.is_int() and not v.ty.is_bool()
+
+
+def _int_minmax(cx, name, a: Val, b: Val) -> Val:
+    """min(a, b) / max(a, b) of two integers of one type: an IR Min/Max
+    (what `b if b < a else a` is for integers), bounded by both operands
+    (a loop over range(min(len(a), len(b))) reads inside both arrays)."""
+    x, y = ops.node_of(cx, a), ops.node_of(cx, b)
+    if x.type != y.type:
+        x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)
+    lower = name == "min"
+    pick = min if lower else max
+    static = None
+    if a.is_static and b.is_static:
+        fa, fb = a.static, b.static
+
+        def static(env):
+            return pick(fa(env), fb(env))
+    out = Val((ir.Min if lower else ir.Max)(x, y), a.ty, risky=a.risky or b.risky,
+              static=static)
+    both = [p for p in (a.lo, b.lo) if p is not None], [p for p in (a.hi, b.hi) if p is not None]
+    if lower:       # min(a, b) <= each of a and b; >= the lower of their lower bounds
+        lo = min(both[0]) if len(both[0]) == 2 else None
+        hi = min(both[1]) if both[1] else None
+        lbs, ubs = unions.merge_bounds(a.lbs, b.lbs, False), list(dict.fromkeys(a.ubs + b.ubs))
+    else:
+        lo = max(both[0]) if both[0] else None
+        hi = max(both[1]) if len(both[1]) == 2 else None
+        lbs, ubs = list(dict.fromkeys(a.lbs + b.lbs)), unions.merge_bounds(a.ubs, b.ubs, True)
+    return out.set_range(lo, hi, lbs, ubs)
 
 
 def _round(cx, v):
@@ -243,9 +274,6 @@ def _module_fn(b, fn: ModuleRef, node):
         dt = dtype_arg(b, node, 0, "dtype")
         return DtypeVal(dt)
     _no_kw(b, node)
-    if f in _MATH_UNARY or f in _MATH_TO_INT or f in (math.isnan, math.isinf, math.isfinite,
-                                                       math.pow, math.atan2):
-        return _math_fn(b, f, node)
     name = fn.name
     raise b.cx.err(node.func, f"{name}() is not supported in compiled code",
                    hint="supported: np.sqrt/exp/log/sin/cos/..., np.abs, np.minimum/maximum, "
@@ -572,53 +600,6 @@ for _f in (np.logical_and, np.logical_or, np.logical_xor):
     ELEMENTWISE[_f] = (2, np_logical)
 ELEMENTWISE.update({np.arctan2: (2, np_arctan2), np.hypot: (2, np_hypot),
                     np.where: (3, np_where), np.clip: (3, np_clip)})
-
-
-def _math_fn(b, f, node):
-    if f in (math.pow, math.atan2):
-        args = _pos(b, node, 2, 2)
-        x, y = (ops.convert(b.cx, _scalar(b, a, n), PY_FLOAT) for a, n in zip(args, node.args))
-        b.cx.cur_node = node
-        return _fcall(PY_FLOAT, "pow" if f is math.pow else "atan2", x, y,
-                      risky=x.risky or y.risky)
-    (a,) = _pos(b, node, 1, 1)
-    v = _scalar(b, a, node.args[0])
-    b.cx.cur_node = node
-    return unions.distribute(b.cx, lambda x: _math1(b.cx, f, x), v)
-
-
-def _math1(cx, f, v):
-    if f in (math.isnan, math.isinf, math.isfinite):
-        if not v.ty.is_float():
-            return const_val(f is math.isfinite)
-        name = {math.isnan: "is_nan", math.isinf: "is_inf", math.isfinite: "is_finite"}[f]
-        return Val(ir.Call(ir.Bool(), name, (ops.node_of(cx, v),), ir.INTRINSIC), PY_BOOL,
-                   risky=v.risky)
-    if f in _MATH_TO_INT:
-        if v.ty.is_int() or v.ty.is_bool():
-            return ops.to_python_int(cx, v)
-        x = ops.node_of(cx, v)
-        r = Val(ir.Call(x.type, _MATH_TO_INT[f], (x,), ir.INTRINSIC), v.ty, risky=v.risky)
-        return ops.to_python_int(cx, r)
-    x = ops.convert(cx, v, PY_FLOAT) if v.ty != PY_FLOAT else v
-    n = ops.node_of(cx, x)
-    name = _MATH_UNARY[f]
-    out = Val(ir.Call(ir.Float(64), name, (n,), ir.INTRINSIC), PY_FLOAT, risky=v.risky)
-    zero = ir.Const(ir.Float(64), 0.0)
-    if name == "sqrt":
-        out = cx.guard(out, ir.Not(ir.LT(n, zero)), "ValueError", "math domain error")
-    elif name == "log":
-        out = cx.guard(out, ir.Or(ir.GT(n, zero), ops.is_nan(n)), "ValueError",
-                       "math domain error")
-    elif name in ("asin", "acos"):
-        out = cx.guard(out, ir.Not(ir.GT(ir.Call(ir.Float(64), "abs", (n,), ir.INTRINSIC),
-                                         ir.Const(ir.Float(64), 1.0))),
-                       "ValueError", "math domain error")
-    elif name == "exp":
-        inf = ir.Const(ir.Float(64), float("inf"))
-        out = cx.guard(out, ir.Or(ir.LT(out.node, inf), ir.EQ(n, inf)), "OverflowError",
-                       "math range error")
-    return out
 
 
 # array creation ------------------------------------------------------------------------

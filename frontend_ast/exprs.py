@@ -9,7 +9,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import array_calls, ops, unions
+from . import array_calls, ops, tuples, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .loops import LoopVarDone
@@ -234,8 +234,13 @@ class Expressions:
     def _ev_Subscript(self, node):
         base = self.ev(node.value)
         if isinstance(base, TupleVal):
+            if isinstance(node.slice, ast.Slice):
+                return tuples.slice_of(self.ev_val, self.cx, base, node.slice)
             k = self.ev_val(node.slice)
-            if not k.is_const or not isinstance(k.const, int):
+            if not k.is_const:
+                self.cx.cur_node = node
+                return tuples.item_at(self.cx, base, k, node)
+            if not isinstance(k.const, int):
                 raise self.cx.err(node.slice, "a tuple index must be a constant")
             try:
                 return base.items[k.const]
@@ -321,6 +326,8 @@ class Expressions:
         a = self.ev(node.left)
         b = self.ev(node.right)
         self.cx.cur_node = node
+        if isinstance(a, TupleVal) or isinstance(b, TupleVal):
+            return tuples.binary(self.cx, op, a, b, node)
         if _is_array(a) or _is_array(b):
             return self.array_code.binary(op, a, b, node)
         a = self.scalar(a, node.left, "a scalar operand")

@@ -34,4 +34,8 @@ def rewrite(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
-# The rewrite modules register themselves when imported (one line each):
+# The rewrite modules, registered here (they import nothing of this file, so
+# no import cycle): one import and one register line each.
+from .loop_forms import loop_forms as _loop_forms  # noqa: E402
+
+register(20)(_loop_forms)

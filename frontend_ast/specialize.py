@@ -19,6 +19,7 @@ from pyhalide.var import Var
 from . import unions
 from .arg_writes import WrittenArgs, make_writable
 from .arrays import ArgumentWritten
+from .asserts import assertion_error
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
@@ -499,6 +500,8 @@ class Specialization:
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
         for c in self.builder.cx.check_images:
+            if c.image.name() + " " in msg + " " and c.exc == "AssertionError":
+                return assertion_error(c.message, c.loc)
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]

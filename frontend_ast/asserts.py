@@ -1,0 +1,134 @@
+"""`assert cond, msg`: raises AssertionError(msg) where Python raises it.
+
+A condition known at call time (array sizes, scalar arguments) outside
+loops is checked at call time, under the conditions of the enclosing `if`s.
+Any other condition (array data, loop variables, loop state) is checked at
+run time where the statement runs: it is the run-time check (cx.guard) of a
+one-element array written at the statement (so the check is evaluated for
+every iteration Python runs and only there), computed whole as an
+unreturned result. The message is a constant (Python evaluates it only when
+the assertion fails, so a constant is all it can show without computing it).
+Under `python -O`, as in Python, asserts do nothing.
+"""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from pyhalide import ir
+
+from . import ops
+from .types import np_ty
+from .values import Arr, Val, const_val
+
+
+def exec_assert(b, s: ast.Assert):
+    """Execute `assert` statement s in the interpreter b (builder.Builder)."""
+    if not __debug__:
+        return
+    cx = b.cx
+    args = message_args(cx, s)
+    # `assert a and b` is `assert a` then `assert b` (b evaluated only where a
+    # holds): its leading parts known at call time are call-time checks, in
+    # order; the rest is one condition
+    tests = [s.test]
+    while isinstance(tests[0], ast.BoolOp) and isinstance(tests[0].op, ast.And):
+        tests[:1] = tests[0].values
+    reached = b.scope.current_condition()
+    split = not b.state.loops and (reached is None or reached.is_static)
+    for k, test in enumerate(tests):
+        if k == len(tests) - 1 or not split:
+            rest = test if k == len(tests) - 1 else _conjunction(b, s, tests[k:])
+            _check(b, s, rest, args)
+            return
+        cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
+        if not cond.is_static:
+            _check(b, s, _conjunction(b, s, tests[k:]), args)
+            return
+        _check(b, s, test, args, cond)
+
+
+def _conjunction(b, s, tests):
+    """`tests[0] and tests[1] and ...` as one node (the same node in every
+    run of the statement)."""
+    store = vars(b).setdefault("_assert_parts", {})
+    key = (id(s), len(tests))
+    node = store.get(key)
+    if node is None:
+        node = ast.copy_location(ast.BoolOp(op=ast.And(), values=list(tests)), tests[0])
+        store[key] = node
+    return node
+
+
+def _check(b, s, test, args, cond=None):
+    """One asserted condition (`cond`: its value, if already evaluated)."""
+    cx = b.cx
+    if cond is None:
+        cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
+    cx.cur_node = s
+    if cond.is_const and cond.const:
+        return
+    reached = b.scope.current_condition()
+    if not b.state.loops and cond.is_static and (reached is None or reached.is_static):
+        if not cx.typing:
+            cx.static_checks.append(CallTimeAssert(cond.static, reached and reached.static,
+                                                   args, cx.smap.loc(s)))
+        return
+    arr = _flag_array(b, test)
+    ok = ops.node_of(cx, cond)
+    zero = ir.Const(ir.UInt(8), 0)
+    # the value mentions the condition also in typing runs (which make no
+    # check): a loop's running state it reads then is one value per iteration
+    v = Val(ir.Select(ok, zero, zero), np_ty(np.dtype(np.uint8)), risky=cond.risky)
+    v = cx.guard(v, ok, "AssertionError", args)
+    b.arrays.write(arr, [], v, s)
+
+
+def message_args(cx, s: ast.Assert) -> tuple:
+    """The arguments of the AssertionError: () or (the constant message,)."""
+    if s.msg is None:
+        return ()
+    m = s.msg
+    if isinstance(m, ast.UnaryOp) and isinstance(m.op, ast.USub) and \
+            isinstance(m.operand, ast.Constant) and type(m.operand.value) in (int, float):
+        return (-m.operand.value,)
+    if isinstance(m, ast.Constant):
+        return (m.value,)
+    raise cx.err(m, "the message of an assert must be a constant (a string)",
+                 hint="write the message as a string literal; return the values to look at "
+                      "them after the call")
+
+
+def assertion_error(args: tuple, loc) -> AssertionError:
+    """The AssertionError Python raises, with a note naming the user's line."""
+    e = AssertionError(*args)
+    if loc is not None:
+        e.add_note(f"assertion at {loc.file}:{loc.line}")
+    return e
+
+
+class CallTimeAssert:
+    """A call-time check: raise where the enclosing conditions hold and the
+    asserted condition does not (both functions of StaticEnv)."""
+
+    def __init__(self, cond, reached, args, loc):
+        self.cond, self.reached, self.args, self.loc = cond, reached, args, loc
+
+    def __call__(self, env):
+        if (self.reached is None or self.reached(env)) and not self.cond(env):
+            raise assertion_error(self.args, self.loc)
+
+
+def _flag_array(b, s) -> Arr:
+    """The one-element array written where the assert (part) s runs (one per
+    node, the same in every typing run of an enclosing loop)."""
+    store = vars(b).setdefault("_assert_flags", {})
+    arr = store.get(id(s))
+    if arr is None:
+        arr = Arr(f"assert_line{b.cx.smap.loc(s).line}", np_ty(np.dtype(np.uint8)), [],
+                  "local", b.cx.smap.loc(s))
+        arr.fill = const_val(np.uint8(0))
+        store[id(s)] = arr
+        b.array_code.checked.append(arr)
+    return arr
