@@ -349,12 +349,21 @@ def write_rows(a):
     return out
 
 
+@ph.pipeline
+def row_as_array(a):
+    s = 0.0
+    for row in a:
+        s += np.sum(row)
+    return s
+
+
 @pytest.mark.parametrize("shape", [(3, 4), (0, 2), (2, 1)])
 def test_rows(shape):
     a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
     check(row_elements, a)
     check(enumerate_rows, a)
     check(enumerate_row_of, a)
+    check(row_as_array, a)        # a row as an array value (lifted over the loop)
     if shape[1] > 1:
         check(write_rows, a)
 
@@ -414,13 +423,6 @@ def variable_step(a, k):
     return s
 
 
-def row_as_array(a):
-    s = 0.0
-    for row in a:
-        s += np.sum(row)
-    return s
-
-
 def test_refused_forms():
     _refused(uses_ndindex, "np.ndindex", "ndindex", "hint:")
     _refused(uses_strict_zip, "strict=True", "zip(strict=...)")
@@ -429,7 +431,6 @@ def test_refused_forms():
     _refused(attribute_target, "a.foo", "loop variable must be a name")
     _refused(variable_step, "k)", "step of range() must be a constant", args=(np.arange(6.0), 2))
     # a row used as an array inside the loop: array code in loops is not compiled yet
-    _refused(row_as_array, "a:", "2 dimensions", args=(np.ones((2, 3)),))
 
 
 def shadows_len(a):
