@@ -37,7 +37,8 @@ from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
 from .scope import Scope
-from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
+from .complex_values import complex_param
+from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -108,6 +109,12 @@ class Builder:
                 arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
                 self.inputs[name] = arr
                 self.scope.env[name] = arr
+            elif kind == "complex" or (kind == "np" and spec[1].kind == "c"):
+                p, v = complex_param(self.cx, name, PY_COMPLEX if kind == "complex"
+                                     else np_ty(spec[1]))
+                self.inputs[name] = p
+                self.arg_vals[name] = v
+                self.scope.env[name] = v
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)

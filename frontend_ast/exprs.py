@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import cmath
 import math
 import types as pytypes
 
@@ -10,6 +11,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import array_calls, ops, unions
+from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .loops import LoopVarDone
@@ -99,6 +101,8 @@ class Expressions:
             return v
         if isinstance(v, (bool, int, float)):
             return const_val(v)
+        if isinstance(v, complex):
+            return C.constant(self.cx, v)
         raise self.cx.err(node, f"constants of type {type(v).__name__} are not supported")
 
     def _ev_Name(self, node):
@@ -134,6 +138,10 @@ class Expressions:
             return ModuleRef("np", np)
         if g is math:
             return ModuleRef("math", math)
+        if g is cmath:
+            return ModuleRef("cmath", cmath)
+        if isinstance(g, (complex, np.complexfloating)):
+            return C.constant(self.cx, g)
         if isinstance(g, pytypes.ModuleType):
             raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
                               hint="use numpy (np) and math functions on scalars")
@@ -177,6 +185,8 @@ class Expressions:
                 return None
             if isinstance(g, (bool, int, float)):
                 return const_val(g)
+            if isinstance(g, complex):
+                return C.constant(self.cx, g)
             if isinstance(g, type) and issubclass(g, np.generic):
                 return DtypeVal(g)
             if callable(g):
@@ -206,6 +216,8 @@ class Expressions:
         if isinstance(base, Val):
             if attr in ("item", "astype"):
                 return MethodRef(base, attr)
+            if attr in ("real", "imag", "conjugate", "conj"):
+                return C.attribute(self.cx, base, attr, MethodRef)
             if attr == "dtype":
                 if base.ty.weak:
                     raise self.cx.err(node, f"a {base.ty.describe()} has no dtype")

@@ -16,6 +16,7 @@ from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
+from . import complex_values as C
 from . import unions
 from .builder import Builder
 from .errors import FrontendError
@@ -55,6 +56,8 @@ def arg_spec(value):
         return ("int",)
     if isinstance(value, float):
         return ("float",)
+    if isinstance(value, complex):
+        return ("complex",)
     if value is None:
         return ("const", None)
     raise TypeError(f"@pipeline arguments must be NumPy arrays or scalars, not "
@@ -96,7 +99,7 @@ def _matcher(key):
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
     if key[0] == "const":
         return lambda v: v is None
-    exact = {"bool": bool, "int": int, "float": float}[key[0]]
+    exact = {"bool": bool, "int": int, "float": float, "complex": complex}[key[0]]
     return lambda v: type(v) is exact
 
 
@@ -194,6 +197,9 @@ class Specialization:
                     cond = None if last else self._scalar_out(c)
                     alts.append((cond, self._outputs(unions.lazy_alternative(c, v))))
                 return Out("union", alts=alts)
+            if C.is_complex(r):
+                return Out("complex", re=self._scalar_out(r.re), im=self._scalar_out(r.im),
+                           ty=r.ty)
             return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
             return Out("const", value=r)
@@ -327,7 +333,7 @@ class Specialization:
                 shapes[name] = v.shape
                 inp.image.set(_buffer(v, name))
             elif inp is not None:
-                if isinstance(v, bool) or isinstance(v, (int, float)) or isinstance(v, np.generic):
+                if isinstance(v, (bool, int, float, complex)) or isinstance(v, np.generic):
                     if isinstance(v, int) and not isinstance(v, bool) and \
                             not -(1 << 63) <= v < (1 << 63):
                         raise OverflowError(f"Python int argument {name}={v} does not fit in "
@@ -529,6 +535,9 @@ class Specialization:
             return None
         if o.kind == "array":
             return outs[o.slot][o.index]
+        if o.kind == "complex":
+            re, im = (self.convert(x, outs, args, env) for x in (o.re, o.im))
+            return o.ty.python_value(complex(re, im))
         if o.kind == "scalar":
             raw = outs[o.slot][o.index][()]
             if o.fallback is not None:
