@@ -8,7 +8,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import calls, ops
+from . import array_complex, calls, ops
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
 from .values import Arr, Val, with_type_range
 
@@ -59,6 +59,8 @@ class ArrayCode:
 
     def read_element(self, arr: Arr, idx) -> Val:
         """arr[idx] for int32 index nodes known to be in range."""
+        if isinstance(arr, array_complex.ComplexArr):
+            return array_complex.read_element(self, arr, idx)
         if arr.kind == "input":
             v = self.defs.element_call(arr, list(idx))
         else:
@@ -126,6 +128,8 @@ class ArrayCode:
         if value.view is not None and is_whole_view(value):
             return value.view[0]
         self.outside_loops(node)
+        if value.ty.is_complex():
+            return array_complex.materialize(self, value, name, node)
         arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
         f = self.emitter.new_func(name, arr)
         vars_ = [self.defs.axis_var(arr, k) for k in range(arr.ndim)]

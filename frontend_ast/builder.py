@@ -13,6 +13,7 @@ from pyhalide.buffer import ImageParam, Param
 
 from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
+    array_complex,
     array_create,
     array_dot,
     array_outer,
@@ -90,22 +91,16 @@ class Builder:
             if kind == "array":
                 dtype, ndim, ones = spec[1], spec[2], spec[3]
                 ty = np_ty(dtype)
-                img = ImageParam(ty.ir(), ndim, name)
-                shape = []
-                for k in range(ndim):
-                    if k in ones:       # specialized: NumPy broadcasting depends on it
-                        shape.append(const_val(1))
-                        continue
-                    sym = f"{name}.shape[{k}]"
-                    node = img.dim(ndim - 1 - k).extent().node
-                    self.cx.syms.add(sym, 0, INT32[1])
-                    self.cx.sym_nodes[sym] = node
-                    self.cx.sym_static[sym] = _shape_fn(name, k)
-                    shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
-                                     static=_shape_fn(name, k)))
-                arr = Arr(name, ty, shape, "input", self.cx.smap.loc(self.tree))
-                arr.image = img
-                arr.arg_name = name
+                loc = self.cx.smap.loc(self.tree)
+                if ty.is_complex():
+                    arr = array_complex.input_array(
+                        name, ty, ndim, loc, self.pf.params,
+                        lambda img: self._input_shape(name, img, ndim, ones))
+                else:
+                    img = ImageParam(ty.ir(), ndim, name)
+                    arr = Arr(name, ty, self._input_shape(name, img, ndim, ones), "input", loc)
+                    arr.image = img
+                    arr.arg_name = name
                 arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
                 self.inputs[name] = arr
                 self.scope.env[name] = arr
@@ -142,6 +137,22 @@ class Builder:
                 self.scope.env[name] = const_val(val) if scalar else val
             else:
                 raise ValueError(f"unknown argument kind {kind}")
+
+    def _input_shape(self, name, img, ndim, ones):
+        """The shape Vals of array argument `name` (bound to `img`)."""
+        shape = []
+        for k in range(ndim):
+            if k in ones:       # specialized: NumPy broadcasting depends on it
+                shape.append(const_val(1))
+                continue
+            sym = f"{name}.shape[{k}]"
+            node = img.dim(ndim - 1 - k).extent().node
+            self.cx.syms.add(sym, 0, INT32[1])
+            self.cx.sym_nodes[sym] = node
+            self.cx.sym_static[sym] = _shape_fn(name, k)
+            shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
+                             static=_shape_fn(name, k)))
+        return shape
 
     # statements ------------------------------------------------------------------------------
     def build(self):

@@ -18,6 +18,7 @@ from pyhalide.var import Var
 
 from . import complex_values as C
 from . import unions
+from .array_complex import ComplexArr, assemble, bind_input
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
@@ -178,6 +179,9 @@ class Specialization:
             return Out("const", value=None)
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
+        if isinstance(r, ComplexArr) and r.kind != "input":
+            re, im = (self._outputs(p) for p in r.parts())
+            return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
         if isinstance(r, Arr):
             if r.kind == "input":
                 return Out("input", name=r.arg_name)
@@ -329,7 +333,10 @@ class Specialization:
         shapes, params = {}, {}
         for name, v in zip(self.pf.params, args):
             inp = b.inputs.get(name)
-            if isinstance(inp, Arr):
+            if isinstance(inp, ComplexArr):
+                shapes[name] = v.shape
+                bind_input(inp, v, _buffer)
+            elif isinstance(inp, Arr):
                 shapes[name] = v.shape
                 inp.image.set(_buffer(v, name))
             elif inp is not None:
@@ -538,6 +545,9 @@ class Specialization:
         if o.kind == "complex":
             re, im = (self.convert(x, outs, args, env) for x in (o.re, o.im))
             return o.ty.python_value(complex(re, im))
+        if o.kind == "complex_array":
+            re, im = (self.convert(x, outs, args, env) for x in (o.re, o.im))
+            return assemble(o.dtype, re, im)
         if o.kind == "scalar":
             raw = outs[o.slot][o.index][()]
             if o.fallback is not None:
