@@ -108,9 +108,19 @@ def write(arrays, arr: ComplexArr, idx, value: Val, node):
 
 
 def read_element(array_code, arr: ComplexArr, idx) -> Val:
-    """arr[idx] for index nodes known to be in range (ArrayCode.read_element)."""
+    """arr[idx] for index nodes known to be in range (ArrayCode.read_element):
+    an element of array code."""
     return C.ComplexVal(array_code.cx, array_code.read_element(arr.re, idx),
-                        array_code.read_element(arr.im, idx), arr.ty)
+                        array_code.read_element(arr.im, idx), arr.ty, fused=True)
+
+
+def operator_power(cx, x: Val, y: Val) -> Val:
+    """An element of `z ** y` for a complex array z and a scalar y: NumPy
+    computes `z ** 2` as np.square(z) and `z ** -1` as np.reciprocal(z) when
+    y is a Python int, otherwise with np.power's loop."""
+    if y.is_const and type(y.const) is int and y.const in (2, -1):
+        return C.binary(cx, "*", x, x) if y.const == 2 else C.reciprocal(cx, x)
+    return ops.binary(cx, "**", x, y)
 
 
 def create(arrays, ty, shape, fill, node) -> ComplexArr:

@@ -86,6 +86,8 @@ class ArrayCode:
 
     def binary(self, op, a, b, node):
         x, y = self.operands([a, b], node)
+        if op == "**" and isinstance(y, Val) and x.ty.is_complex():
+            return lift(self.cx, array_complex.operator_power, [x, y], node, probe=np.power)
         if op == "**" and isinstance(y, Val):
             # NumPy's power loop with one exponent: x ** 0.5 is sqrt(x)
             return lift(self.cx, lambda cx, p, q: calls.np_power_scalar_exponent(

@@ -8,10 +8,10 @@ complex128). Every operation is written on the parts, as plain Python
 
   + -      exact: the parts added / subtracted (a real operand is the complex
            value (x, 0.0), as both convert it)
-  *        (ar*br - ai*bi, ar*bi + ai*br), unfused (NumPy's scalar loops and
-           Python; NumPy's contiguous-array SIMD loop fuses the products with
-           FMA, so an array product may differ in the last bits: see
-           docs/numpy_code.md for the bound)
+  *        (ar*br - ai*bi, ar*bi + ai*br): unfused for Python and NumPy
+           scalars; for elements of NumPy array code (`fused`: NumPy's array
+           loop computes fma(ar, br, -(ai*bi)), fma(ar, bi, ai*br)) fused the
+           same way
   /        NumPy: Smith's algorithm as NumPy's loop writes it (a reciprocal
            scale); Python: CPython's _Py_c_quot, ZeroDivisionError for 0j
   **       constant integer exponents: NumPy's nc_pow / CPython's c_powi
@@ -48,12 +48,14 @@ _PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.
 
 
 class ComplexVal(Val):
-    """A complex scalar: its parts `re` and `im` (float Vals of ty.part())."""
+    """A complex scalar: its parts `re` and `im` (float Vals of ty.part());
+    `fused`: an element of NumPy array code (its products fuse as NumPy's
+    array loops do)."""
 
-    __slots__ = ("re", "im", "cx")
+    __slots__ = ("re", "im", "cx", "fused")
 
-    def __init__(self, cx, re: Val, im: Val, ty, static=None, const=NO_CONST):
-        self.cx, self.re, self.im, self.ty = cx, re, im, ty
+    def __init__(self, cx, re: Val, im: Val, ty, static=None, const=NO_CONST, fused=False):
+        self.cx, self.re, self.im, self.ty, self.fused = cx, re, im, ty, fused
         self.lo = self.hi = None
         self.lbs, self.ubs = [], []
         self.facts = self.origin = self.union = None
@@ -96,12 +98,16 @@ def constant(cx, c) -> ComplexVal:
                       ty, static=lambda env: c, const=c)
 
 
-def make(cx, re, im, ty, risky=False) -> ComplexVal:
+def make(cx, re, im, ty, risky=False, fused=False) -> ComplexVal:
     """A complex value of type ty from two part nodes (or Vals)."""
     pt = ty.part()
     r = re if isinstance(re, Val) else Val(re, pt, risky=risky)
     i = im if isinstance(im, Val) else Val(im, pt, risky=risky)
-    return ComplexVal(cx, r, i, ty)
+    return ComplexVal(cx, r, i, ty, fused=fused)
+
+
+def is_fused(*vals) -> bool:
+    return any(getattr(v, "fused", False) for v in vals)
 
 
 def _part_as(cx, v: Val, pt) -> Val:
@@ -141,7 +147,7 @@ def cast(cx, v: Val, ty) -> Val:
         return v
     if ty.is_complex():
         re, im = parts(cx, v, ty)
-        return ComplexVal(cx, re, im, ty)
+        return ComplexVal(cx, re, im, ty, fused=is_fused(v))
     if ty.weak and ty.kind != "complex":
         raise cx.error(f"cannot convert a {v.ty.describe()} to {ty.describe()}",
                        hint="take the part you need: z.real, z.imag or abs(z)")
@@ -181,24 +187,47 @@ def binary(cx, op: str, a: Val, b: Val) -> Val:
     if op == "**":
         return power(cx, a, b, rt, python)
     (ar, ai), (br, bi) = nodes(cx, a, rt), nodes(cx, b, rt)
-    risky = a.risky or b.risky
+    risky, fused = a.risky or b.risky, is_fused(a, b)
     if op == "+":
-        return make(cx, ir.Add(ar, br), ir.Add(ai, bi), rt, risky)
+        return make(cx, ir.Add(ar, br), ir.Add(ai, bi), rt, risky, fused)
     if op == "-":
-        return make(cx, ir.Sub(ar, br), ir.Sub(ai, bi), rt, risky)
+        return make(cx, ir.Sub(ar, br), ir.Sub(ai, bi), rt, risky, fused)
     if op == "*":
-        return make(cx, *_mul((ar, ai), (br, bi)), rt, risky)
+        return make(cx, *_mul((ar, ai), (br, bi), fused), rt, risky, fused)
     if python:
         out = make(cx, *_python_quot((ar, ai), (br, bi)), rt, risky)
         zero = ir.Const(br.type, 0.0)
         return _guard(cx, out, ir.Or(ir.NE(br, zero), ir.NE(bi, zero)), "ZeroDivisionError",
                       "complex division by zero")
-    return make(cx, *_numpy_quot((ar, ai), (br, bi)), rt, risky)
+    return make(cx, *_numpy_quot((ar, ai), (br, bi)), rt, risky, fused)
 
 
-def _mul(a, b):
+def _mul(a, b, fused=False):
+    """The parts of a * b; `fused`: as NumPy's array loop, with FMA."""
     (ar, ai), (br, bi) = a, b
+    if fused:
+        t = ar.type
+
+        def fma(x, y, z):
+            return ir.Call(t, "fma", (x, y, z), ir.INTRINSIC)
+        return (fma(ar, br, ir.Mul(ir.Mul(ai, bi), ir.Const(t, -1.0))),
+                fma(ar, bi, ir.Mul(ai, br)))
     return ir.Sub(ir.Mul(ar, br), ir.Mul(ai, bi)), ir.Add(ir.Mul(ar, bi), ir.Mul(ai, br))
+
+
+def reciprocal(cx, v: Val) -> Val:
+    """1 / z as NumPy's reciprocal loop computes it (`array ** -1`)."""
+    re, im = _node(cx, v.re), _node(cx, v.im)
+    t = re.type
+    one, m1 = ir.Const(t, 1.0), ir.Const(t, -1.0)
+    r1 = ir.Div(im, re)
+    d1 = ir.Add(re, ir.Mul(im, r1))
+    r2 = ir.Div(re, im)
+    d2 = ir.Add(ir.Mul(re, r2), im)
+    first = ir.LE(fabs(im), fabs(re))
+    return make(cx, ir.Select(first, ir.Div(one, d1), ir.Div(r2, d2)),
+                ir.Select(first, ir.Div(ir.Mul(r1, m1), d1), ir.Div(m1, d2)), v.ty, v.risky,
+                v.fused)
 
 
 def _numpy_quot(a, b):
@@ -335,7 +364,7 @@ def compare(cx, op: str, a: Val, b: Val) -> Val:
 def negate(cx, v: Val) -> Val:
     re, im = _node(cx, v.re), _node(cx, v.im)
     m1 = ir.Const(re.type, -1.0)
-    return make(cx, ir.Mul(re, m1), ir.Mul(im, m1), v.ty, v.risky)
+    return make(cx, ir.Mul(re, m1), ir.Mul(im, m1), v.ty, v.risky, v.fused)
 
 
 def conj(cx, v: Val) -> Val:
@@ -343,7 +372,8 @@ def conj(cx, v: Val) -> Val:
     if not is_complex(v):
         return v
     im = _node(cx, v.im)
-    return ComplexVal(cx, v.re, Val(ir.Mul(im, ir.Const(im.type, -1.0)), v.im.ty), v.ty)
+    return ComplexVal(cx, v.re, Val(ir.Mul(im, ir.Const(im.type, -1.0)), v.im.ty), v.ty,
+                      fused=v.fused)
 
 
 def real_part(cx, v: Val) -> Val:
@@ -361,10 +391,12 @@ def imag_part(cx, v: Val) -> Val:
 
 
 def absolute(cx, v: Val, python: bool) -> Val:
-    """abs(z): C's hypot of the parts; Python raises OverflowError where
-    finite parts give an infinite result."""
+    """abs(z): C's hypot of the parts (NumPy's array loop: _simd_abs);
+    Python raises OverflowError where finite parts give an infinite result."""
     re, im = _node(cx, v.re), _node(cx, v.im)
     pt = v.ty.part()
+    if is_fused(v):
+        return Val(_simd_abs(re, im), pt, risky=v.risky)
     out = Val(hypot_node(re, im), pt, risky=v.risky)
     if not python:
         return out
@@ -372,6 +404,31 @@ def absolute(cx, v: Val, python: bool) -> Val:
     finite_parts = ir.And(ir.LT(fabs(re), inf), ir.LT(fabs(im), inf))
     return cx.guard(out, ir.Or(ir.Not(finite_parts), ir.LT(out.node, inf)), "OverflowError",
                     "absolute value too large")
+
+
+def _simd_abs(re, im):
+    """|z| as NumPy's vector loop computes it: larger * sqrt(fma(ratio,
+    ratio, 1)), ratio = smaller / larger; an infinite part gives inf, else
+    a NaN part NaN."""
+    t = re.type
+
+    def c(v):
+        return ir.Const(t, v)
+    inf, nan = c(float("inf")), c(float("nan"))
+    re, im = fabs(re), fabs(im)
+    re_inf, im_inf = ir.EQ(re, inf), ir.EQ(im, inf)
+    im = ir.Select(re_inf, inf, im)
+    re = ir.Select(im_inf, inf, re)
+    re_nan, im_nan = is_nan(re), is_nan(im)
+    im = ir.Select(re_nan, nan, im)
+    re = ir.Select(im_nan, nan, re)
+    larger = ir.Select(ir.GT(re, im), re, im)
+    smaller = ir.Select(ir.LT(im, re), im, re)
+    divide = ir.Not(ir.Or(ir.EQ(larger, c(0.0)), ir.EQ(smaller, inf)))
+    ratio = ir.Select(divide, ir.Div(smaller, larger), c(0.0))
+    root = ir.Call(t, "sqrt", (ir.Call(t, "fma", (ratio, ratio, c(1.0)), ir.INTRINSIC),),
+                   ir.INTRINSIC)
+    return ir.Mul(root, larger)
 
 
 def hypot_node(x, y):
@@ -434,13 +491,13 @@ def classify(cx, f, v: Val, rt) -> Val:
 def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     """`a if cond else b` of two complex values of one type."""
     return ComplexVal(cx, unions.choose(cx, cond, a.re, b.re, lazy),
-                      unions.choose(cx, cond, a.im, b.im, lazy), a.ty)
+                      unions.choose(cx, cond, a.im, b.im, lazy), a.ty, fused=is_fused(a, b))
 
 
 def placeholder(cx, ty, real_placeholder) -> ComplexVal:
-    """An element of complex type ty with an unknown value."""
+    """An element of complex type ty with an unknown value (of array code)."""
     pt = ty.part()
-    return ComplexVal(cx, real_placeholder(pt), real_placeholder(pt), ty)
+    return ComplexVal(cx, real_placeholder(pt), real_placeholder(pt), ty, fused=True)
 
 
 # attributes and NumPy functions ---------------------------------------------------------------
