@@ -72,8 +72,9 @@ def input_array(name, ty, ndim, loc, input_names, shape_of):
         images.append(ImageParam(ty.part().ir(), ndim, image_name))
     shape = shape_of(images[0])
     re, im = part_arrays(name, ty, shape, "input", loc)
-    for part, img in zip((re, im), images):
+    for part, img, attr in zip((re, im), images, ("real", "imag")):
         part.image, part.arg_name = img, name
+        part.part_of = attr             # returned: that view of the argument
     arr = ComplexArr(name, ty, shape, "input", loc, re, im)
     arr.arg_name = name
     return arr
@@ -101,9 +102,14 @@ def read(arrays, arr: ComplexArr, idx, node) -> Val:
 
 
 def write(arrays, arr: ComplexArr, idx, value: Val, node):
-    """arr[idx] = value (arrays.ArrayAccess.write of each part)."""
-    arrays.cx.cur_node = node
-    re, im = C.parts(arrays.cx, ops.cast_to(arrays.cx, value, arr.ty), arr.ty)
+    """arr[idx] = value (arrays.ArrayAccess.write of each part). Outside
+    loops the parts are written one statement step after the value was
+    computed, so that each part's update reads the other part as it was."""
+    cx = arrays.cx
+    cx.cur_node = node
+    re, im = C.parts(cx, ops.cast_to(cx, value, arr.ty), arr.ty)
+    if not arrays.state.loops:
+        cx.epoch += 1
     arrays.write(arr.re, idx, re, node)
     arrays.write(arr.im, idx, im, node)
 

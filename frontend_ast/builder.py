@@ -29,6 +29,7 @@ from .analyze import Liveness, names_assigned
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
+from .complex_values import COMPLEX_HINT, complex_param
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
@@ -38,8 +39,7 @@ from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
 from .scope import Scope
-from .complex_values import complex_param
-from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, np_ty
+from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -175,6 +175,8 @@ class Builder:
             self._exec_stmt(s)
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
+        except UnsupportedType as e:     # a complex value where only real ones compile
+            raise self.cx.err(s, str(e), hint=COMPLEX_HINT if "complex" in str(e) else "") from None
 
     def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):

@@ -121,6 +121,10 @@ def _builtin(b, name, node):
         if isinstance(a, TupleVal):
             return const_val(len(a.items))
         raise b.cx.err(node, f"len() of {b.describe_obj(a)}")
+    if name == "complex":
+        args = [_scalar(b, a, n) for a, n in zip(_pos(b, node, 0, 2), node.args)]
+        b.cx.cur_node = node
+        return C.builtin_complex(b.cx, *args)
     if name in ("int", "float", "bool"):
         args = _pos(b, node, 0, 1)
         if not args:

@@ -41,6 +41,10 @@ from .convert import fabs, is_nan
 from .types import PY_BOOL, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
+COMPLEX_HINT = ("complex values compile in arithmetic, abs(), .real/.imag, comparisons and "
+                "arrays; a complex value carried from one loop iteration to the next does "
+                "not: carry its real and imaginary parts as two float variables")
+
 _PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "**": operator.pow, "<": operator.lt, "<=": operator.le, ">": operator.gt,
          ">=": operator.ge, "==": operator.eq, "!=": operator.ne, "//": operator.floordiv,
@@ -152,6 +156,19 @@ def cast(cx, v: Val, ty) -> Val:
         raise cx.error(f"cannot convert a {v.ty.describe()} to {ty.describe()}",
                        hint="take the part you need: z.real, z.imag or abs(z)")
     return real_cast_to(cx, v.re, ty)
+
+
+def builtin_complex(cx, re=None, im=None) -> Val:
+    """complex(), complex(x), complex(re, im) of real re and im."""
+    if re is None:
+        return constant(cx, 0j)
+    if im is None:
+        return cast(cx, re, T.PY_COMPLEX)
+    if is_complex(re) or is_complex(im):
+        raise cx.error("complex(re, im) of complex arguments is not supported",
+                       hint="write re + im * 1j")
+    return ComplexVal(cx, real_convert(cx, re, T.PY_FLOAT), real_convert(cx, im, T.PY_FLOAT),
+                      T.PY_COMPLEX)
 
 
 def truth(cx, v: Val) -> Val:
@@ -280,7 +297,8 @@ def _guard(cx, v: ComplexVal, cond, exc, msg) -> ComplexVal:
 
 def power(cx, a: Val, b: Val, rt, python: bool) -> Val:
     """a ** b for a constant integer exponent b (real, or complex with a
-    zero imaginary part): NumPy's nc_pow or CPython's c_powi."""
+    zero imaginary part): NumPy's nc_pow (array loop) / npy_cpow (scalars)
+    or CPython's c_powi."""
     k = b.const if b.is_const else None
     if isinstance(k, (complex, np.complexfloating)):
         k = k.real if k.imag == 0 else None
@@ -296,8 +314,9 @@ def power(cx, a: Val, b: Val, rt, python: bool) -> Val:
     if n == 0:
         return make(cx, one, zero, rt, a.risky)
     out = _powu((ar, ai), abs(n), one, zero, numpy=not python)
-    if n < 0:
-        out = _python_quot((one, zero), out) if python else _naive_quot((one, zero), out)
+    if n < 0:       # NumPy's array loop (nc_pow) divides naively, its scalars as `/`
+        quot = _python_quot if python else _naive_quot if is_fused(a) else _numpy_quot
+        out = quot((one, zero), out)
     re, im = out
     if python:
         v = make(cx, re, im, rt, a.risky)

@@ -36,7 +36,8 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
-_BUILTINS = {"len", "int", "float", "bool", "abs", "min", "max", "round", "pow", "range"}
+_BUILTINS = {"len", "int", "float", "bool", "complex", "abs", "min", "max", "round", "pow",
+             "range"}
 
 
 class Expressions:
@@ -152,7 +153,7 @@ class Expressions:
                 raise self.cx.err(node, str(e))
         if isinstance(g, type) and issubclass(g, np.generic) or isinstance(g, np.dtype):
             return DtypeVal(g)
-        if g in (int, float, bool):
+        if g in (int, float, bool, complex):
             return BuiltinRef(g.__name__)
         if g is abs or g is min or g is max or g is len or g is round or g is pow:
             return BuiltinRef(g.__name__)

@@ -31,6 +31,7 @@ from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n
 from .types import PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
+
 # ---------------------------------------------------------------------------
 # conversions (complex values and types: complex_values)
 # ---------------------------------------------------------------------------

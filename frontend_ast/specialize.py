@@ -183,6 +183,8 @@ class Specialization:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
         if isinstance(r, Arr):
+            if r.kind == "input" and getattr(r, "part_of", None):
+                return Out("input_part", name=r.arg_name, attr=r.part_of)
             if r.kind == "input":
                 return Out("input", name=r.arg_name)
             b.defs.ensure_defined(r)
@@ -530,6 +532,8 @@ class Specialization:
             return o.value
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
+        if o.kind == "input_part":           # a.real / a.imag of a complex argument
+            return getattr(args[self.pf.params.index(o.name)], o.attr)
         if o.kind == "static":
             return o.fn(env)
         if o.kind == "unbound":
