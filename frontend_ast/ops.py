@@ -25,7 +25,7 @@ from .convert import (
     wrap_range,
 )
 
-# conversions the builder reaches through this module (ops.truth, ops.is_nan)
+# conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
 from .types import PY_INT, Ty, UnsupportedType
