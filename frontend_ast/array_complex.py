@@ -194,21 +194,14 @@ def store(bld, dest, value, node, write, combine=None):
 
 
 # attributes, methods, functions ---------------------------------------------------------
-def _real_view(b, obj, node):
+def part_view(b, obj, k, node):
+    """obj.real (k = 0) or obj.imag (k = 1) of an array: a view of a complex
+    array's part; of a real array, the array itself and zeros."""
     x = b.array_code.as_array(obj, node)
     if x.ty.is_complex():
-        if isinstance(obj, ComplexArr):
-            return obj.re
-        return part_value(x, 0)
-    return obj
-
-
-def _imag_view(b, obj, node):
-    x = b.array_code.as_array(obj, node)
-    if x.ty.is_complex():
-        if isinstance(obj, ComplexArr):
-            return obj.im
-        return part_value(x, 1)
+        return obj.parts()[k] if isinstance(obj, ComplexArr) else part_value(x, k)
+    if k == 0:
+        return obj
     zero = const_val(x.ty.dtype.type(0))
     return ArrayExpr(x.shape, x.ty, lambda idx: zero, node)
 
@@ -217,7 +210,7 @@ def _imag_view(b, obj, node):
 def part_attribute(b, obj, name, node):
     """a.real / a.imag: views of a complex array's parts; of a real array,
     the array itself and zeros (as NumPy's)."""
-    return (_real_view if name == "real" else _imag_view)(b, obj, node)
+    return part_view(b, obj, 0 if name == "real" else 1, node)
 
 
 @array_calls.method("conj", "conjugate")
@@ -247,7 +240,7 @@ def np_part(b, fn, node):
         if x.ty.weak:       # NumPy gives a 0-d array for Python scalars
             x = ops.convert(b.cx, x, _np_ty_of(x))
         return (C.real_part if fn is np.real else C.imag_part)(b.cx, x)
-    return (_real_view if fn is np.real else _imag_view)(b, raw, node)
+    return part_view(b, raw, 0 if fn is np.real else 1, node)
 
 
 @array_calls.function(np.conj, np.angle)
