@@ -286,7 +286,7 @@ def cmath_call(b, fn, node):
     cx.cur_node = node
     z = C.cast(cx, vals[0], C.T.PY_COMPLEX) if fn is not cmath.rect else None
     if fn is cmath.exp:
-        return C.exp(cx, z, C.T.PY_COMPLEX)
+        return C.exp(cx, z, C.T.PY_COMPLEX, python=True)
     if fn is cmath.phase:
         return C.phase(cx, z, C.T.PY_COMPLEX)
     if fn is cmath.polar:

@@ -475,16 +475,70 @@ def hypot_node(x, y):
     return cast_node(t, ir.Select(ir.Or(ir.EQ(a, inf), ir.EQ(b, inf)), inf, r))
 
 
-def exp(cx, v: Val, ty) -> Val:
-    """e ** z as C's cexp computes it for finite parts: exp(re) * (cos(im),
-    sin(im)); a zero imaginary part stays (exp(re), im)."""
+_LOG_LARGE_DOUBLE = 708.3964185322641     # CPython's CM_LOG_LARGE_DOUBLE: log(DBL_MAX / 4)
+
+
+def exp(cx, v: Val, ty, python=False) -> Val:
+    """e ** z as C's cexp (NumPy) and CPython's cmath.exp (`python`) compute
+    it: exp(re) * (cos(im), sin(im)), a zero imaginary part kept; an
+    infinite or NaN imaginary part gives (0, 0) for re = -inf, (inf, NaN)
+    for re = +inf, else NaNs. Past a large real part glibc scales by
+    exp(709) (exp(88) for float32) up to twice, CPython takes exp(re - 1) *
+    e; CPython raises ValueError (an infinite imaginary part with a finite
+    or +inf real part) and OverflowError (finite parts, an infinite result)."""
     re, im = nodes(cx, v, ty)
     t = re.type
-    e = ir.Call(t, "exp", (re,), ir.INTRINSIC)
-    zero = ir.EQ(im, ir.Const(t, 0.0))
-    out_re = ir.Mul(e, ir.Call(t, "cos", (im,), ir.INTRINSIC))
-    out_im = ir.Select(zero, im, ir.Mul(e, ir.Call(t, "sin", (im,), ir.INTRINSIC)))
-    return make(cx, ir.Select(zero, e, out_re), out_im, ty, v.risky)
+
+    def c(x):
+        return ir.Const(t, x)
+
+    def call(name, x):
+        return ir.Call(t, name, (x,), ir.INTRINSIC)
+    cos, sin = call("cos", im), call("sin", im)
+    if python:
+        large = ir.GT(re, c(_LOG_LARGE_DOUBLE))
+        e = ir.Select(large, call("exp", ir.Sub(re, c(1.0))), call("exp", re))
+        scale = ir.Select(large, c(np.e), c(1.0))
+        out_re = ir.Mul(ir.Mul(e, cos), scale)
+        out_im = ir.Mul(ir.Mul(e, sin), scale)
+        zero_re = ir.Mul(e, scale)
+    else:
+        out_re, out_im = _glibc_scaled(re, cos, sin, c, call)
+        zero_re = out_re
+    zero = ir.EQ(im, c(0.0))
+    out_re = ir.Select(zero, zero_re, out_re)
+    out_im = ir.Select(zero, im, out_im)
+    inf, nan = c(float("inf")), c(float("nan"))
+    im_bad = ir.Or(is_nan(im), ir.EQ(fabs(im), inf))
+    re_ninf, re_pinf = ir.EQ(re, ir.Const(t, -float("inf"))), ir.EQ(re, inf)
+    out_re = ir.Select(im_bad, ir.Select(re_ninf, c(0.0), ir.Select(re_pinf, inf, nan)), out_re)
+    out_im = ir.Select(im_bad, ir.Select(re_ninf, c(0.0), nan), out_im)
+    out = make(cx, out_re, out_im, ty, v.risky)
+    if not python:
+        return out
+    finite = ir.And(ir.LT(fabs(re), inf), ir.LT(fabs(im), inf))
+    domain = ir.Not(ir.And(ir.EQ(fabs(im), inf), ir.Or(ir.LT(fabs(re), inf), re_pinf)))
+    out = _guard(cx, out, domain, "ValueError", "math domain error")
+    ok = ir.Or(ir.Not(finite), ir.And(ir.LT(fabs(out_re), inf), ir.LT(fabs(out_im), inf)))
+    return _guard(cx, out, ok, "OverflowError", "math range error")
+
+
+def _glibc_scaled(re, cos, sin, c, call):
+    """glibc's cexp for a finite z: (exp(re) * cos, exp(re) * sin), the
+    real part past t (709, or 88 for float32) brought down by t into cos
+    and sin up to twice, DBL_MAX * (cos, sin) past 3t."""
+    t = 709 if re.type.bits == 64 else 88
+    exp_t = call("exp", c(float(t)))
+    for _ in range(2):
+        big = ir.GT(re, c(float(t)))
+        re = ir.Select(big, ir.Sub(re, c(float(t))), re)
+        cos = ir.Select(big, ir.Mul(cos, exp_t), cos)
+        sin = ir.Select(big, ir.Mul(sin, exp_t), sin)
+    over = ir.GT(re, c(float(t)))
+    top = c(float(np.finfo(np.float64 if re.type.bits == 64 else np.float32).max))
+    e = call("exp", re)
+    return (ir.Select(over, ir.Mul(top, cos), ir.Mul(e, cos)),
+            ir.Select(over, ir.Mul(top, sin), ir.Mul(e, sin)))
 
 
 def phase(cx, v: Val, ty) -> Val:

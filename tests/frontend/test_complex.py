@@ -389,3 +389,31 @@ def test_refused_constructs_are_located_errors(fn, args, text):
     with pytest.raises(CompileError, match=text) as e:
         fn(*args)
     assert "test_complex.py" in str(e.value)
+
+
+@ph.pipeline
+def exp_scalars(z, w):
+    return cmath.exp(z), np.exp(w)
+
+
+INF, NAN = float("inf"), float("nan")
+
+
+@pytest.mark.parametrize("z", [
+    complex(710, 0.1), complex(709, 1), complex(800, 1), complex(INF, 1), complex(-INF, 1),
+    complex(INF, 0), complex(-INF, INF), complex(-INF, NAN), complex(INF, NAN), complex(NAN, 0),
+    complex(NAN, 1), complex(1, INF), complex(1, NAN), complex(INF, INF), complex(-0.0, -0.0)])
+def test_exp_special_values_and_errors(z):
+    """cmath.exp raises CPython's ValueError / OverflowError; np.exp gives
+    glibc's cexp values (its scaling of large real parts included)."""
+    w = np.complex128(z)
+    try:
+        exp = plain(exp_scalars, z, w)
+    except (ValueError, OverflowError) as e:
+        with pytest.raises(type(e)):
+            exp_scalars(z, w)
+        exp = (None, plain(exp_scalars, 0j, w)[1])
+    got = exp_scalars(z, w) if exp[0] is not None else (None, exp_scalars(0j, w)[1])
+    for g, e in zip(got, exp):
+        if e is not None:
+            assert type(g) is type(e) and ulps(g, e) <= 2, (g, e)
