@@ -417,3 +417,30 @@ def test_exp_special_values_and_errors(z):
     for g, e in zip(got, exp):
         if e is not None:
             assert type(g) is type(e) and ulps(g, e) <= 2, (g, e)
+
+
+@ph.pipeline
+def augmented(C, W):
+    Z = C.copy()
+    Z += W
+    Z[1:] *= 2j
+    Z[0] += 1j
+    V = Z[::2]
+    V -= 1
+    return Z, V
+
+
+@ph.pipeline
+def branches(C, flag):
+    if flag > 0:
+        Z = C * 2
+    else:
+        Z = C + 1j
+    z = C[0] if flag > 0 else 1j * C[1]
+    return Z, z, abs(z) < 2, np.abs(Z) >= 1.5
+
+
+def test_augmented_assignments_and_branches():
+    check(augmented, crandom(6), crandom(6))
+    for flag in (1, -1):
+        check(branches, crandom(4), flag)
