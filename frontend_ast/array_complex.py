@@ -264,7 +264,7 @@ def _np_ty_of(v: Val):
 
 
 # cmath on scalars -----------------------------------------------------------------------------
-_CMATH = (cmath.exp, cmath.phase, cmath.polar, cmath.rect, cmath.isnan, cmath.isinf,
+_CMATH = (cmath.exp, cmath.sqrt, cmath.phase, cmath.polar, cmath.rect, cmath.isnan, cmath.isinf,
           cmath.isfinite)
 
 
@@ -289,8 +289,10 @@ def cmath_call(b, fn, node):
         return C.exp(cx, z, C.T.PY_COMPLEX, python=True)
     if fn is cmath.phase:
         return C.phase(cx, z, C.T.PY_COMPLEX)
+    if fn is cmath.sqrt:
+        return C.sqrt(cx, z, C.T.PY_COMPLEX)
     if fn is cmath.polar:
-        return TupleVal([C.absolute(cx, z, python=True), C.phase(cx, z, C.T.PY_COMPLEX)])
+        return TupleVal([C.absolute(cx, z), C.phase(cx, z, C.T.PY_COMPLEX)])
     if fn is cmath.rect:
         r, phi = (ops.convert(cx, v, C.T.PY_FLOAT) for v in vals)
         rn, pn = ops.node_of(cx, r), ops.node_of(cx, phi)

@@ -409,15 +409,17 @@ def imag_part(cx, v: Val) -> Val:
     return const_val(v.ty.dtype.type(0))
 
 
-def absolute(cx, v: Val, python: bool) -> Val:
-    """abs(z): C's hypot of the parts (NumPy's array loop: _simd_abs);
-    Python raises OverflowError where finite parts give an infinite result."""
+def absolute(cx, v: Val, ufunc: bool = False) -> Val:
+    """|z|: np.abs (`ufunc`, of arrays and scalars) as NumPy's vector loop
+    (_simd_abs); builtin abs() of a scalar as C's hypot of the parts (NumPy
+    scalars and Python complex), raising OverflowError for a Python complex
+    whose finite parts give an infinite result."""
     re, im = _node(cx, v.re), _node(cx, v.im)
     pt = v.ty.part()
-    if is_fused(v):
+    if ufunc:
         return Val(_simd_abs(re, im), pt, risky=v.risky)
     out = Val(hypot_node(re, im), pt, risky=v.risky)
-    if not python:
+    if not v.ty.weak:
         return out
     inf = ir.Const(re.type, float("inf"))
     finite_parts = ir.And(ir.LT(fabs(re), inf), ir.LT(fabs(im), inf))
@@ -451,10 +453,12 @@ def _simd_abs(re, im):
 
 
 def hypot_node(x, y):
-    """sqrt(x*x + y*y) of two float nodes without overflow or underflow, as
-    C's hypot: float32 in float64, float64 scaled by a power of two when the
-    larger magnitude is far from 1; inf when either is infinite (also with a
-    NaN)."""
+    """sqrt(x*x + y*y) of two float nodes as glibc's hypot computes it
+    (2.35 and later, without FMA; what CPython's complex abs and NumPy's
+    scalar abs call): float32 in float64; float64 by a corrected square
+    root, scaled by 2**600 when the larger magnitude is huge or the smaller
+    tiny, ax + ay when ay is below ax * 2**-54; inf when either is infinite
+    (also with a NaN)."""
     t = x.type
     f64 = ir.Float(64)
 
@@ -464,15 +468,33 @@ def hypot_node(x, y):
     if t.bits == 32:
         r = ir.Call(f64, "sqrt", (ir.Add(ir.Mul(a, a), ir.Mul(b, b)),), ir.INTRINSIC)
     else:
-        m = ir.Select(ir.GT(a, b), a, b)
-        big, small = ir.GT(m, c(2.0 ** 500)), ir.LT(m, c(2.0 ** -500))
-        scale = ir.Select(big, c(2.0 ** -600), ir.Select(small, c(2.0 ** 600), c(1.0)))
-        unscale = ir.Select(big, c(2.0 ** 600), ir.Select(small, c(2.0 ** -600), c(1.0)))
-        sa, sb = ir.Mul(a, scale), ir.Mul(b, scale)
-        r = ir.Mul(ir.Call(f64, "sqrt", (ir.Add(ir.Mul(sa, sa), ir.Mul(sb, sb)),),
-                           ir.INTRINSIC), unscale)
+        ax, ay = ir.Select(ir.LT(a, b), b, a), ir.Select(ir.LT(a, b), a, b)
+        large, tiny = ir.GT(ax, c(2.0 ** 511)), ir.LT(ay, c(2.0 ** -511))
+        eps = c(2.0 ** -54)
+        negligible = ir.Select(ir.And(ir.Not(large), tiny), ir.GE(ax, ir.Div(ay, eps)),
+                               ir.LE(ay, ir.Mul(ax, eps)))
+        scale_in = ir.Select(large, c(2.0 ** -600), ir.Select(tiny, c(2.0 ** 600), c(1.0)))
+        scale_out = ir.Select(large, c(2.0 ** 600), ir.Select(tiny, c(2.0 ** -600), c(1.0)))
+        kernel = _hypot_kernel(ir.Mul(ax, scale_in), ir.Mul(ay, scale_in), c)
+        r = ir.Select(negligible, ir.Add(ax, ay), ir.Mul(kernel, scale_out))
     inf = c(float("inf"))
     return cast_node(t, ir.Select(ir.Or(ir.EQ(a, inf), ir.EQ(b, inf)), inf, r))
+
+
+def _hypot_kernel(ax, ay, c):
+    """glibc's hypot kernel (ax >= ay): sqrt(ax*ax + ay*ay) corrected by its
+    rounding error."""
+    h = ir.Call(ax.type, "sqrt", (ir.Add(ir.Mul(ax, ax), ir.Mul(ay, ay)),), ir.INTRINSIC)
+    two = c(2.0)
+    near = ir.LE(h, ir.Mul(two, ay))
+    d1 = ir.Sub(h, ay)
+    t1_near = ir.Mul(ax, ir.Sub(ir.Mul(two, d1), ax))
+    t2_near = ir.Mul(ir.Sub(d1, ir.Mul(two, ir.Sub(ax, ay))), d1)
+    d2 = ir.Sub(h, ax)
+    t1_far = ir.Mul(ir.Mul(two, d2), ir.Sub(ax, ir.Mul(two, ay)))
+    t2_far = ir.Add(ir.Mul(ir.Sub(ir.Mul(c(4.0), d2), ay), ay), ir.Mul(d2, d2))
+    t1, t2 = ir.Select(near, t1_near, t1_far), ir.Select(near, t2_near, t2_far)
+    return ir.Sub(h, ir.Div(ir.Add(t1, t2), ir.Mul(two, h)))
 
 
 _LOG_LARGE_DOUBLE = 708.3964185322641     # CPython's CM_LOG_LARGE_DOUBLE: log(DBL_MAX / 4)
@@ -541,6 +563,55 @@ def _glibc_scaled(re, cos, sin, c, call):
             ir.Select(over, ir.Mul(top, sin), ir.Mul(e, sin)))
 
 
+def sqrt(cx, v: Val, ty) -> Val:
+    """The principal square root as CPython's cmath.sqrt computes it (in
+    float64; complex64 parts rounded once at the end), with C99's special
+    values for infinite and NaN parts (NumPy's csqrt gives the same)."""
+    re, im = nodes(cx, v, ty)
+    t = re.type
+    f64 = ir.Float(64)
+    x, y = cast_node(f64, re), cast_node(f64, im)
+
+    def c(v):
+        return ir.Const(f64, v)
+
+    def call(name, *args):
+        return ir.Call(f64, name, args, ir.INTRINSIC)
+    ax, ay = fabs(x), fabs(y)
+    tiny = np.finfo(np.float64).tiny
+    small = ir.And(ir.LT(ax, c(tiny)), ir.LT(ay, c(tiny)))
+    up, down = c(2.0 ** 53), c(2.0 ** -27)
+    axu = ir.Mul(ax, up)
+    s_small = ir.Mul(call("sqrt", ir.Add(axu, hypot_node(axu, ir.Mul(ay, up)))), down)
+    ax8 = ir.Div(ax, c(8.0))
+    s_big = ir.Mul(c(2.0), call("sqrt", ir.Add(ax8, hypot_node(ax8, ir.Div(ay, c(8.0))))))
+    s = ir.Select(small, s_small, s_big)
+    d = ir.Div(ay, ir.Mul(c(2.0), s))
+    nonneg = ir.GE(x, c(0.0))
+    out_re = ir.Select(nonneg, s, d)
+    out_im = call("copysign", ir.Select(nonneg, d, s), y)
+    zero = ir.And(ir.EQ(x, c(0.0)), ir.EQ(y, c(0.0)))
+    out_re = ir.Select(zero, c(0.0), out_re)
+    out_im = ir.Select(zero, y, out_im)
+    # C99 Annex G: an infinite imaginary part first, then infinite real
+    # parts, then NaNs
+    inf, nan = c(float("inf")), c(float("nan"))
+    x_nan, y_nan = is_nan(x), is_nan(y)
+    pinf, ninf = ir.EQ(x, inf), ir.EQ(x, c(-float("inf")))
+    specials = [
+        (ir.EQ(ay, inf), inf, y),
+        (ir.And(ninf, y_nan), nan, inf),
+        (ninf, c(0.0), call("copysign", inf, y)),
+        (ir.And(pinf, y_nan), inf, nan),
+        (pinf, inf, call("copysign", c(0.0), y)),
+        (ir.Or(x_nan, y_nan), nan, nan),
+    ]
+    for cond, sr, si in reversed(specials):
+        out_re = ir.Select(cond, sr, out_re)
+        out_im = ir.Select(cond, si, out_im)
+    return make(cx, cast_node(t, out_re), cast_node(t, out_im), ty, v.risky)
+
+
 def phase(cx, v: Val, ty) -> Val:
     """The angle of z: atan2(im, re)."""
     re, im = nodes(cx, v, ty)
@@ -587,7 +658,7 @@ def attribute(cx, v: Val, attr: str, method_ref):
 
 
 _UNARY = {np.negative: "neg", np.positive: "pos", np.square: "square",
-          np.conjugate: "conj", np.exp: "exp"}
+          np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt"}
 
 
 def np_unary(cx, f, v: Val, rt) -> Val:
@@ -595,15 +666,15 @@ def np_unary(cx, f, v: Val, rt) -> Val:
     result type NumPy gives)."""
     if f in (np.abs, np.absolute):
         ct = v.ty if not v.ty.weak else T.np_ty(np.complex128)
-        return absolute(cx, cast(cx, v, ct), python=False)
+        return absolute(cx, cast(cx, v, ct), ufunc=True)
     if f in (np.isnan, np.isinf, np.isfinite):
         return classify(cx, f, v, rt)
     what = _UNARY.get(f)
     if what is None:
         raise cx.error(f"np.{getattr(f, '__name__', f)} of complex values is not supported",
-                       hint="supported on complex values: np.abs, np.exp, np.conj, np.real, "
-                            "np.imag, np.square, np.isnan/isinf/isfinite and the operators "
-                            "+ - * / **")
+                       hint="supported on complex values: np.abs, np.exp, np.sqrt, np.conj, "
+                            "np.real, np.imag, np.square, np.isnan/isinf/isfinite and the "
+                            "operators + - * / **")
     x = cast(cx, v, rt)
     if what == "neg":
         return negate(cx, x)
@@ -613,6 +684,8 @@ def np_unary(cx, f, v: Val, rt) -> Val:
         return binary(cx, "*", x, x)
     if what == "conj":
         return conj(cx, x)
+    if what == "sqrt":
+        return sqrt(cx, x, rt)
     return exp(cx, x, rt)
 
 

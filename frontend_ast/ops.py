@@ -591,7 +591,7 @@ def invert(cx, v: Val) -> Val:
 def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
     """abs(v) / np.abs(v)."""
     if C.is_complex(v):
-        return C.absolute(cx, v, python=v.ty.weak)
+        return C.absolute(cx, v, ufunc=numpy_style)
     f = _fold1(abs, v)
     if f is not None:
         return f
