@@ -16,9 +16,12 @@ complex128). Every operation is written on the parts, as plain Python
            scale); Python: CPython's _Py_c_quot, ZeroDivisionError for 0j
   **       constant integer exponents: NumPy's nc_pow / CPython's c_powi
            (repeated squaring; the special cases of 0 and of n = 0, 1, 2, 3)
-  abs      hypot of the parts (as calls.np_hypot, C's hypot)
+  abs      builtin abs(): glibc's hypot of the parts; np.abs: NumPy's
+           vector loop (larger * sqrt(fma(r, r, 1)), r = smaller / larger)
   == !=    on both parts; < <= > >= NumPy's lexicographic order (Python
            complex refuses them)
+  exp sqrt np.exp / np.sqrt as glibc's cexp / csqrt, cmath.exp / cmath.sqrt
+           as CPython's (special values, ValueError, OverflowError)
 
 A ComplexVal has no IR node: code that needs one (an operation not written
 for complex values) raises a located CompileError naming the operation
