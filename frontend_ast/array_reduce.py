@@ -24,8 +24,8 @@ from pyhalide.var import RDom
 from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
-from .array_complex import complex_sum
 from .arrayexpr import ArrayExpr, element_node
+from .complex_sums import complex_sum
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
 
