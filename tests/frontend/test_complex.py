@@ -480,6 +480,8 @@ def test_magnitudes_bit_for_bit():
     v = RNG.standard_normal((60, 2)) * np.exp(RNG.uniform(-690, 690, (60, 2)))
     a = v[:, 0] + 1j * v[:, 1]
     for x, y in v[:20]:
-        for z in (np.complex128(complex(x, y)), np.complex64(complex(x, y))):
+        with np.errstate(all="ignore"):         # past float32's range: inf parts
+            zs = (np.complex128(complex(x, y)), np.complex64(complex(x, y)))
+        for z in zs:
             with np.errstate(all="ignore"):
                 check(magnitudes, z, complex(x, y), a)
