@@ -25,6 +25,7 @@ from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arrayexpr import ArrayExpr, element_node
+from .complex_sums import complex_sum
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
 
@@ -88,6 +89,8 @@ def total(ac, operand, axes, acc_ty, node, name="sum"):
     an ArrayExpr of the operand's shape without axes."""
     if not axes:
         return _cast_all(ac, operand, acc_ty, node)
+    if acc_ty.is_complex():
+        return complex_sum(ac, operand, axes, acc_ty, node, name)
     if acc_ty.is_float():
         return float_sum(ac, operand, tuple(axes), acc_ty, node, name=name)
     return fold(ac, operand, axes, acc_ty, "+", 0, node, name)

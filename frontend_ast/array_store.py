@@ -18,7 +18,7 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
-from . import array_calls, ops
+from . import array_calls, array_complex, ops
 from .array_index import (
     Item,
     MaskRead,
@@ -302,6 +302,8 @@ def write(bld, dest: Dest, value, node, combine=None):
     combine(p, v) (default v) with the array's current version."""
     cx, defs = bld.cx, bld.defs
     arr = dest.arr
+    if isinstance(arr, array_complex.ComplexArr):
+        return array_complex.store(bld, dest, value, node, write, combine)
     first = not arr.defined and arr not in defs.copy_of     # may become the pure definition
     if not first:
         defs.ensure_defined(arr)

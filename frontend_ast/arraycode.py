@@ -8,7 +8,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import calls, ops
+from . import array_complex, calls, ops
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
 from .lifted import LiftedFunc
 from .values import Arr, Val, fresh, with_type_range
@@ -101,6 +101,8 @@ class ArrayCode:
         """arr[idx] for int32 index nodes known to be in range (inside a
         loop, a write of this iteration at that index is seen, as by
         arrays.ArrayAccess.read)."""
+        if isinstance(arr, array_complex.ComplexArr):
+            return array_complex.read_element(self, arr, idx)
         if arr.kind == "input":
             v = self.defs.element_call(arr, list(idx))
         else:
@@ -132,6 +134,8 @@ class ArrayCode:
 
     def binary(self, op, a, b, node):
         x, y = self.operands([a, b], node)
+        if op == "**" and isinstance(y, Val) and x.ty.is_complex():
+            return lift(self.cx, array_complex.operator_power, [x, y], node, probe=np.power)
         if op == "**" and isinstance(y, Val):
             # NumPy's power loop with one exponent: x ** 0.5 is sqrt(x)
             return lift(self.cx, lambda cx, p, q: calls.np_power_scalar_exponent(
@@ -173,6 +177,8 @@ class ArrayCode:
             return value
         if value.view is not None and is_whole_view(value):
             return value.view[0]
+        if value.ty.is_complex():
+            return array_complex.materialize(self, value, name, node)
         arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
         f = self.new_func(name, arr)
         vars_ = [self.defs.axis_var(arr, k) for k in range(arr.ndim)]

@@ -10,7 +10,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import ops, unions
+from . import complex_values, ops, unions
 from .values import Val, const_val, fresh, with_type_range
 
 
@@ -158,8 +158,11 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
     return out
 
 
-def placeholder(ty) -> Val:
-    """An element of type ty with an unknown value (for result types)."""
+def placeholder(ty, cx=None) -> Val:
+    """An element of type ty with an unknown value (for result types; `cx`
+    locates errors of a complex one)."""
+    if ty.is_complex():
+        return complex_values.placeholder(cx, ty, placeholder)
     return with_type_range(Val(ir.Variable(ty.ir(), fresh("elem")), ty))
 
 
@@ -180,7 +183,7 @@ def lift(cx, fn, operands, node, probe=None):
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
         cx.static_checks.append(_ProbeNumpy(probe, operands))
-    probe = [placeholder(o.ty) if isinstance(o, ArrayExpr) else o for o in operands]
+    probe = [placeholder(o.ty, cx) if isinstance(o, ArrayExpr) else o for o in operands]
     cx.cur_node = node
 
     def apply(vals):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from . import ops, unions
+from . import array_complex, ops, unions
 from .context import single_aff
 from .ranges import Aff
 from .values import Arr, Val, fresh, with_type_range
@@ -58,6 +58,8 @@ class ArrayAccess:
 
     # creation ------------------------------------------------------------------
     def create_array(self, ty, shape, fill, node) -> Arr:
+        if ty.is_complex():
+            return array_complex.create(self, ty, shape, fill, node)
         if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops",
                               hint="create the array before the loop and write its elements "
@@ -72,6 +74,8 @@ class ArrayAccess:
     def copy_array(self, src, node) -> Arr:
         if not isinstance(src, Arr):
             raise self.cx.err(node, "copy() needs an array")
+        if isinstance(src, array_complex.ComplexArr):
+            return array_complex.copy(self, src, node)
         if self.state.loops:
             raise self.cx.err(node, "arrays must be created outside loops")
         arr = Arr("array", src.ty, list(src.shape), "local", self.cx.smap.loc(node))
@@ -187,6 +191,8 @@ class ArrayAccess:
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
+        if isinstance(arr, array_complex.ComplexArr):
+            return array_complex.read(self, arr, idx, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         nodes = [i for i, _ in items]
@@ -235,6 +241,8 @@ class ArrayAccess:
 
     # writes ------------------------------------------------------------------------
     def write(self, arr: Arr, idx, value: Val, node):
+        if isinstance(arr, array_complex.ComplexArr):
+            return array_complex.write(self, arr, idx, value, node)
         if arr.kind == "input":
             self.input_written(arr, node)
         self.cx.cur_node = node

@@ -13,6 +13,7 @@ from pyhalide.buffer import ImageParam, Param
 
 from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
+    array_complex,
     array_create,
     array_dot,
     array_outer,
@@ -30,6 +31,7 @@ from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
 from .asserts import exec_assert
+from .complex_values import COMPLEX_HINT, complex_param
 from .context import Context
 from .defs import Definitions
 from .emit import Emitter
@@ -40,7 +42,7 @@ from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
 from .scope import Scope
-from .types import PY_BOOL, PY_FLOAT, PY_INT, np_ty
+from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -93,25 +95,25 @@ class Builder:
             if kind == "array":
                 dtype, ndim, ones = spec[1], spec[2], spec[3]
                 ty = np_ty(dtype)
-                img = ImageParam(ty.ir(), ndim, name)
-                shape = []
-                for k in range(ndim):
-                    if k in ones:       # specialized: NumPy broadcasting depends on it
-                        shape.append(const_val(1))
-                        continue
-                    sym = f"{name}.shape[{k}]"
-                    node = img.dim(ndim - 1 - k).extent().node
-                    self.cx.syms.add(sym, 0, INT32[1])
-                    self.cx.sym_nodes[sym] = node
-                    self.cx.sym_static[sym] = _shape_fn(name, k)
-                    shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
-                                     static=_shape_fn(name, k)))
-                arr = Arr(name, ty, shape, "input", self.cx.smap.loc(self.tree))
-                arr.image = img
-                arr.arg_name = name
+                loc = self.cx.smap.loc(self.tree)
+                if ty.is_complex():
+                    arr = array_complex.input_array(
+                        name, ty, ndim, loc, self.pf.params,
+                        lambda img: self._input_shape(name, img, ndim, ones))
+                else:
+                    img = ImageParam(ty.ir(), ndim, name)
+                    arr = Arr(name, ty, self._input_shape(name, img, ndim, ones), "input", loc)
+                    arr.image = img
+                    arr.arg_name = name
                 arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
                 self.inputs[name] = arr
                 self.scope.env[name] = arr
+            elif kind == "complex" or (kind == "np" and spec[1].kind == "c"):
+                p, v = complex_param(self.cx, name, PY_COMPLEX if kind == "complex"
+                                     else np_ty(spec[1]))
+                self.inputs[name] = p
+                self.arg_vals[name] = v
+                self.scope.env[name] = v
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)
@@ -140,6 +142,22 @@ class Builder:
             else:
                 raise ValueError(f"unknown argument kind {kind}")
 
+    def _input_shape(self, name, img, ndim, ones):
+        """The shape Vals of array argument `name` (bound to `img`)."""
+        shape = []
+        for k in range(ndim):
+            if k in ones:       # specialized: NumPy broadcasting depends on it
+                shape.append(const_val(1))
+                continue
+            sym = f"{name}.shape[{k}]"
+            node = img.dim(ndim - 1 - k).extent().node
+            self.cx.syms.add(sym, 0, INT32[1])
+            self.cx.sym_nodes[sym] = node
+            self.cx.sym_static[sym] = _shape_fn(name, k)
+            shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],
+                             static=_shape_fn(name, k)))
+        return shape
+
     # statements ------------------------------------------------------------------------------
     def build(self):
         body = self.tree.body
@@ -161,6 +179,8 @@ class Builder:
             self._exec_stmt(s)
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
+        except UnsupportedType as e:     # a complex value where only real ones compile
+            raise self.cx.err(s, str(e), hint=COMPLEX_HINT if "complex" in str(e) else "") from None
 
     def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):

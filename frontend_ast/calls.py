@@ -15,6 +15,7 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
 from . import array_calls, ops, unions
+from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, lift
@@ -114,6 +115,10 @@ def _builtin(b, name, node):
         if isinstance(a, TupleVal):
             return const_val(len(a.items))
         raise b.cx.err(node, f"len() of {b.describe_obj(a)}")
+    if name == "complex":
+        args = [_scalar(b, a, n) for a, n in zip(_pos(b, node, 0, 2), node.args)]
+        b.cx.cur_node = node
+        return C.builtin_complex(b.cx, *args)
     if name in ("int", "float", "bool"):
         args = _pos(b, node, 0, 1)
         if not args:
@@ -211,6 +216,9 @@ def _method(b, m: MethodRef, node):
     handler = array_calls.METHODS.get(m.name)
     if handler is not None and not isinstance(m.obj, Val):
         return handler(b, m.obj, m.name, node)
+    if m.name in ("conjugate", "conj"):
+        _pos(b, node, 0, 0)
+        return C.conj(b.cx, m.obj)
     if m.name == "item":
         _pos(b, node, 0, 0)
         v = m.obj
@@ -306,6 +314,8 @@ def _fcall(rt, name, *args, risky=False) -> Val:
 @unions.over_alternatives
 def np_unary(cx, f, v: Val) -> Val:
     """f(v) for a NumPy function of one argument."""
+    if C.is_complex(v):
+        return C.np_unary(cx, f, v, _res(cx, f, v.ty))
     if f in (np.isnan, np.isinf, np.isfinite):
         rt = T.np_ty(np.bool_)
         if not v.ty.is_float():

@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import Var
 
-from . import deps, ops, unions
+from . import array_complex, deps, ops, unions
 from .loop_state import Frame
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
@@ -50,6 +50,8 @@ class Definitions:
     # local arrays -------------------------------------------------------------------------
     def ensure_defined(self, arr: Arr):
         """Give a local array its pure definition (the fill value, or a copy)."""
+        if isinstance(arr, array_complex.ComplexArr):
+            return array_complex.ensure_defined(self, arr)
         if arr.kind != "local" or arr.defined or self.cx.typing:
             return
         f = self.emitter.new_func(arr.name, arr)

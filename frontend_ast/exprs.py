@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import cmath
 import math
 import types as pytypes
 
@@ -10,6 +11,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import array_calls, ops, tuples, unions
+from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .loops import LoopVarDone
@@ -34,7 +36,8 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
-_BUILTINS = {"len", "int", "float", "bool", "abs", "min", "max", "round", "pow", "range"}
+_BUILTINS = {"len", "int", "float", "bool", "complex", "abs", "min", "max", "round", "pow",
+             "range"}
 
 
 class Expressions:
@@ -99,6 +102,8 @@ class Expressions:
             return v
         if isinstance(v, (bool, int, float)):
             return const_val(v)
+        if isinstance(v, complex):
+            return C.constant(self.cx, v)
         raise self.cx.err(node, f"constants of type {type(v).__name__} are not supported")
 
     def _ev_Name(self, node):
@@ -138,6 +143,10 @@ class Expressions:
             return ModuleRef("np", np)
         if g is math:
             return ModuleRef("math", math)
+        if g is cmath:
+            return ModuleRef("cmath", cmath)
+        if isinstance(g, (complex, np.complexfloating)):
+            return C.constant(self.cx, g)
         if isinstance(g, pytypes.ModuleType):
             raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
                               hint="use numpy (np) and math functions on scalars")
@@ -148,7 +157,7 @@ class Expressions:
                 raise self.cx.err(node, str(e))
         if isinstance(g, type) and issubclass(g, np.generic) or isinstance(g, np.dtype):
             return DtypeVal(g)
-        if g in (int, float, bool):
+        if g in (int, float, bool, complex):
             return BuiltinRef(g.__name__)
         if g is abs or g is min or g is max or g is len or g is round or g is pow:
             return BuiltinRef(g.__name__)
@@ -181,6 +190,8 @@ class Expressions:
                 return None
             if isinstance(g, (bool, int, float)):
                 return const_val(g)
+            if isinstance(g, complex):
+                return C.constant(self.cx, g)
             if isinstance(g, type) and issubclass(g, np.generic):
                 return DtypeVal(g)
             if callable(g):
@@ -210,6 +221,8 @@ class Expressions:
         if isinstance(base, Val):
             if attr in ("item", "astype"):
                 return MethodRef(base, attr)
+            if attr in ("real", "imag", "conjugate", "conj"):
+                return C.attribute(self.cx, base, attr, MethodRef)
             if attr == "dtype":
                 if base.ty.weak:
                     raise self.cx.err(node, f"a {base.ty.describe()} has no dtype")

@@ -10,12 +10,12 @@ import operator
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
+from . import complex_values as C
+from . import convert as _convert
 from . import types as T
 from . import unions
 from .convert import (
-    cast_to,
     const2,
-    convert,
     fabs,
     is_int_like,
     py_call,
@@ -25,12 +25,36 @@ from .convert import (
     wrap_range,
 )
 
-# conversions the builder reaches through this module (ops.truth, ops.is_nan)
+# conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
-from .convert import truth as truth
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
 from .types import PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
+
+
+# ---------------------------------------------------------------------------
+# conversions (complex values and types: complex_values)
+# ---------------------------------------------------------------------------
+def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
+    """v converted to ty as NumPy converts an operand (convert.convert)."""
+    if C.involves(v, ty):
+        return C.cast(cx, v, ty)
+    return _convert.convert(cx, v, ty, what)
+
+
+def cast_to(cx, v: Val, ty: Ty) -> Val:
+    """An explicit conversion (convert.cast_to)."""
+    if C.involves(v, ty):
+        return C.cast(cx, v, ty)
+    return _convert.cast_to(cx, v, ty)
+
+
+def truth(cx, v: Val) -> Val:
+    """bool(v) (convert.truth)."""
+    if C.is_complex(v):
+        return C.truth(cx, v)
+    return _convert.truth(cx, v)
+
 
 # ---------------------------------------------------------------------------
 # arithmetic
@@ -54,6 +78,8 @@ def result_ty(op: str, a: Ty, b: Ty, sample: int = 1) -> Ty:
 @unions.over_alternatives
 def binary(cx, op: str, a: Val, b: Val) -> Val:
     """a op b."""
+    if C.involves(a, b):
+        return C.binary(cx, op, a, b)
     if op in ("<", "<=", ">", ">=", "==", "!="):
         return compare(cx, op, a, b)
     folded = _fold(op, a, b)
@@ -405,6 +431,8 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
 @unions.over_alternatives
 def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
     """a op b for a comparison op; `facts`: the result's (Val.facts)."""
+    if C.involves(a, b):
+        return C.compare(cx, op, a, b)
     try:
         rt = result_ty(op, a.ty, b.ty)
     except UnsupportedType as e:
@@ -501,6 +529,8 @@ def _fold1(fn, v: Val):
 
 @unions.over_alternatives
 def negate(cx, v: Val) -> Val:
+    if C.is_complex(v):
+        return C.negate(cx, v)
     f = _fold1(operator.neg, v)
     if f is not None:
         return f
@@ -560,6 +590,8 @@ def invert(cx, v: Val) -> Val:
 @unions.over_alternatives
 def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
     """abs(v) / np.abs(v)."""
+    if C.is_complex(v):
+        return C.absolute(cx, v, ufunc=numpy_style)
     f = _fold1(abs, v)
     if f is not None:
         return f
@@ -609,6 +641,8 @@ def select(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
         return a if cond.const else b
     if a.union or b.union or a.ty != b.ty:
         return unions.make_union(cx, [(cond, a), (unions.negate(cx, cond), b)])
+    if C.is_complex(a):
+        return C.select(cx, cond, a, b, lazy)
     return unions.choose(cx, cond, a, b, lazy)
 
 

@@ -16,8 +16,10 @@ from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
+from . import complex_values as C
 from . import unions
 from .arg_writes import WrittenArgs, make_writable
+from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
@@ -58,6 +60,8 @@ def arg_spec(value):
         return ("int",)
     if isinstance(value, float):
         return ("float",)
+    if isinstance(value, complex):
+        return ("complex",)
     if value is None:
         return ("const", None)
     raise TypeError(f"@pipeline arguments must be NumPy arrays or scalars, not "
@@ -99,7 +103,7 @@ def _matcher(key):
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
     if key[0] == "const":
         return lambda v: v is None
-    exact = {"bool": bool, "int": int, "float": float}[key[0]]
+    exact = {"bool": bool, "int": int, "float": float, "complex": complex}[key[0]]
     return lambda v: type(v) is exact
 
 
@@ -184,7 +188,12 @@ class Specialization:
             return Out("const", value=None)
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
+        if isinstance(r, ComplexArr) and r.kind != "input":
+            re, im = (self._outputs(p) for p in r.parts())
+            return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
         if isinstance(r, Arr):
+            if r.kind == "input" and getattr(r, "part_of", None):
+                return Out("input_part", name=r.arg_name, attr=r.part_of)
             if r.kind == "input" or r.arg_name is not None:    # an argument, maybe written
                 return Out("input", name=r.arg_name)
             b.defs.ensure_defined(r)
@@ -203,6 +212,9 @@ class Specialization:
                     cond = None if last else self._scalar_out(c)
                     alts.append((cond, self._outputs(unions.lazy_alternative(c, v))))
                 return Out("union", alts=alts)
+            if C.is_complex(r):
+                return Out("complex", re=self._scalar_out(r.re), im=self._scalar_out(r.im),
+                           ty=r.ty)
             return self._scalar_out(r)
         if isinstance(r, (str,)) or r is None:
             return Out("const", value=r)
@@ -332,11 +344,14 @@ class Specialization:
         shapes, params = {}, {}
         for name, v in zip(self.pf.params, args):
             inp = b.inputs.get(name)
-            if isinstance(inp, Arr):
+            if isinstance(inp, ComplexArr):
+                shapes[name] = v.shape
+                bind_input(inp, v, _buffer)
+            elif isinstance(inp, Arr):
                 shapes[name] = v.shape
                 inp.image.set(_buffer(v, name))
             elif inp is not None:
-                if isinstance(v, bool) or isinstance(v, (int, float)) or isinstance(v, np.generic):
+                if isinstance(v, (bool, int, float, complex)) or isinstance(v, np.generic):
                     if isinstance(v, int) and not isinstance(v, bool) and \
                             not -(1 << 63) <= v < (1 << 63):
                         raise OverflowError(f"Python int argument {name}={v} does not fit in "
@@ -532,6 +547,8 @@ class Specialization:
             return o.value
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
+        if o.kind == "input_part":           # a.real / a.imag of a complex argument
+            return getattr(args[self.pf.params.index(o.name)], o.attr)
         if o.kind == "static":
             return o.fn(env)
         if o.kind == "unbound":
@@ -544,6 +561,12 @@ class Specialization:
             return None
         if o.kind == "array":
             return outs[o.slot][o.index]
+        if o.kind == "complex":
+            re, im = (self.convert(x, outs, args, env) for x in (o.re, o.im))
+            return o.ty.python_value(complex(re, im))
+        if o.kind == "complex_array":
+            re, im = (self.convert(x, outs, args, env) for x in (o.re, o.im))
+            return assemble(o.dtype, re, im)
         if o.kind == "scalar":
             raw = outs[o.slot][o.index][()]
             if o.fallback is not None:

@@ -1,6 +1,10 @@
 """Value types of @pipeline code: Python scalars (weak in NumPy 2 promotion,
 NEP 50) and NumPy scalars of a dtype. Result types are found by asking NumPy
-itself on sample values, so promotion is exactly NumPy's."""
+itself on sample values, so promotion is exactly NumPy's.
+
+Complex types (Python complex, numpy.complex64/complex128) have no IR type of
+their own: a complex value is a pair of values of its part type (`part()`:
+Python float, float32, float64; complex_values.ComplexVal)."""
 from __future__ import annotations
 
 import functools
@@ -11,9 +15,11 @@ import numpy as np
 
 from pyhalide import ir
 
-INT, FLOAT, BOOL, NP = "int", "float", "bool", "np"
+INT, FLOAT, BOOL, COMPLEX, NP = "int", "float", "bool", "complex", "np"
 
-_PY_DTYPE = {INT: np.dtype(np.int64), FLOAT: np.dtype(np.float64), BOOL: np.dtype(np.bool_)}
+_PY_DTYPE = {INT: np.dtype(np.int64), FLOAT: np.dtype(np.float64), BOOL: np.dtype(np.bool_),
+             COMPLEX: np.dtype(np.complex128)}
+_PY_TYPE = {INT: int, FLOAT: float, BOOL: bool, COMPLEX: complex}
 
 
 class UnsupportedType(TypeError):
@@ -29,7 +35,7 @@ class Ty:
     def __init__(self, kind: str, dtype=None):
         self.kind = kind
         self.dtype = np.dtype(dtype) if kind == NP else _PY_DTYPE[kind]
-        if kind == NP:
+        if kind == NP and not (self.is_complex() and self.dtype.itemsize in (8, 16)):
             ir_type(self.dtype)       # raises for unsupported dtypes
 
     # identity ---------------------------------------------------------------
@@ -49,7 +55,8 @@ class Ty:
         return self.kind if self.kind != NP else f"np.{self.dtype.name}"
 
     def describe(self) -> str:
-        return {INT: "Python int", FLOAT: "Python float", BOOL: "Python bool"}.get(
+        return {INT: "Python int", FLOAT: "Python float", BOOL: "Python bool",
+                COMPLEX: "Python complex"}.get(
             self.kind, f"numpy.{self.dtype.name}")
 
     # properties -------------------------------------------------------------
@@ -66,31 +73,30 @@ class Ty:
     def is_bool(self) -> bool:
         return self.dtype.kind == "b"
 
+    def is_complex(self) -> bool:
+        return self.dtype.kind == "c"
+
+    def part(self) -> "Ty":
+        """The type of a complex type's real and imaginary parts."""
+        if self.kind == COMPLEX:
+            return PY_FLOAT
+        return np_ty(np.float32 if self.dtype.itemsize == 8 else np.float64)
+
     def ir(self) -> ir.Type:
         return ir_type(self.dtype)
 
     def sample(self, v=1):
-        if self.kind == INT:
-            return int(v)
-        if self.kind == FLOAT:
-            return float(v)
-        if self.kind == BOOL:
-            return bool(v)
-        return self.dtype.type(v)
+        return self.python_value(v)
 
     def python_value(self, v):
         """Convert a raw value (NumPy scalar / number) to this type's Python
-        representation: int/float/bool or a NumPy scalar."""
-        if self.kind == INT:
-            return int(v)
-        if self.kind == FLOAT:
-            return float(v)
-        if self.kind == BOOL:
-            return bool(v)
-        return self.dtype.type(v)
+        representation: int/float/bool/complex or a NumPy scalar."""
+        if self.kind == NP:
+            return self.dtype.type(v)
+        return _PY_TYPE[self.kind](v)
 
 
-PY_INT, PY_FLOAT, PY_BOOL = Ty(INT), Ty(FLOAT), Ty(BOOL)
+PY_INT, PY_FLOAT, PY_BOOL, PY_COMPLEX = Ty(INT), Ty(FLOAT), Ty(BOOL), Ty(COMPLEX)
 
 
 def np_ty(dtype) -> Ty:
@@ -105,8 +111,10 @@ def ir_type(dtype) -> ir.Type:
         return ir.Type("int" if dt.kind == "i" else "uint", dt.itemsize * 8)
     if dt.kind == "f" and dt.itemsize in (4, 8):
         return ir.Float(dt.itemsize * 8)
+    if dt.kind == "c" and dt.itemsize in (8, 16):
+        raise UnsupportedType(f"{dt} values are not supported by this operation")
     raise UnsupportedType(f"dtype {dt} is not supported (bool, int8..64, uint8..64, "
-                          f"float32 and float64 are)")
+                          f"float32, float64, complex64 and complex128 are)")
 
 
 def of_value(v) -> Ty:
@@ -119,6 +127,8 @@ def of_value(v) -> Ty:
         return PY_INT
     if isinstance(v, float):
         return PY_FLOAT
+    if isinstance(v, complex):
+        return PY_COMPLEX
     raise UnsupportedType(f"{type(v).__name__} values are not supported")
 
 

@@ -330,15 +330,16 @@ _UNARY_FLOAT = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos":
                 "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "floor": "floor",
                 "ceil": "ceil", "round": "roundeven", "trunc": "trunc"}
 _BINARY_FLOAT = {"pow": "pow", "atan2": "atan2", "copysign": "copysign", "fmod": "fmod"}
-INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | {
+_TERNARY_FLOAT = {"fma": "fma"}         # fma(a, b, c): a * b + c rounded once
+INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | {
     "abs", "is_nan", "is_inf", "is_finite", "likely"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
     """Emit intrinsic `name` on LLVM values `args` (of pyhalide types
     `arg_types`) producing `result_type`."""
-    if name in _UNARY_FLOAT or name in _BINARY_FLOAT:
-        want = 1 if name in _UNARY_FLOAT else 2
+    if name in _UNARY_FLOAT or name in _BINARY_FLOAT or name in _TERNARY_FLOAT:
+        want = 1 if name in _UNARY_FLOAT else 2 if name in _BINARY_FLOAT else 3
         if len(args) != want:
             raise CodegenError(f"intrinsic {name} takes {want} argument(s), got {len(args)}")
         if not result_type.is_float():
@@ -346,7 +347,7 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         vals = [cast(b, a, t, result_type.with_lanes(t.lanes)) for a, t in zip(args, arg_types)]
         if name == "fmod":              # C fmod: LLVM's frem
             return b.frem(vals[0], vals[1])
-        llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT[name]
+        llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT.get(name) or _TERNARY_FLOAT[name]
         return _float_intrinsic(b, llname, vals)
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")

@@ -71,7 +71,7 @@ from .simplify import simplify
 # if_then_else whose branches use only these may evaluate both branches.
 _TOTAL_INTRINSICS = frozenset({
     "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "tanh", "floor", "ceil", "round", "trunc", "pow", "atan2", "copysign", "fmod", "abs",
+    "tanh", "floor", "ceil", "round", "trunc", "pow", "atan2", "copysign", "fmod", "fma", "abs",
     "is_nan", "is_inf", "is_finite", "likely", "if_then_else"})
 
 _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir.BitOr,

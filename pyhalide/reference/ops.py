@@ -8,6 +8,8 @@ defined wrap-around and IEEE behaviour here, not errors).
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..ir import nodes as N
@@ -119,7 +121,19 @@ _FLOAT_UNARY = {
 _FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
                  "fmod": np.fmod}
 _CLASSIFY = {"is_nan": np.isnan, "is_inf": np.isinf, "is_finite": np.isfinite}
-INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {"abs"}
+INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {
+    "abs", "fma"}
+
+
+def _fma(a, b, c, dtype):
+    """a * b + c rounded once (exactly, through Fractions; float32 results
+    from the float64 rounding of the exact value)."""
+    def one(x, y, z):
+        if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
+            return float(x) * float(y) + float(z)
+        return float(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
+    out = np.frompyfunc(one, 3, 1)(a, b, c)
+    return np.asarray(out, dtype=np.float64).astype(dtype)
 
 
 def intrinsic(call: N.Call, args: list):
@@ -134,6 +148,8 @@ def intrinsic(call: N.Call, args: list):
         return fn(*xs)
     if name in _CLASSIFY:
         return _CLASSIFY[name](args[0])
+    if name == "fma":
+        return _fma(*args, t.to_numpy())
     if name == "abs":
         at = call.args[0].type
         v = args[0]

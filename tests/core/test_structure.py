@@ -15,7 +15,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # source folder -> the package it installs as (pyproject.toml's package-dir)
 PACKAGES = {"pyhalide": "pyhalide", "frontend_ast": "pyhalide.frontend_ast",
             "lowering": "pyhalide.lowering", "tables": "pyhalide.tables"}
-VALUE_MODULES = ["types", "values", "unions", "convert", "ops"]     # each imports only leftward
+# each imports only leftward
+VALUE_MODULES = ["types", "values", "unions", "convert", "complex_values", "ops"]
 
 
 def _module_name(path: pathlib.Path) -> str:
