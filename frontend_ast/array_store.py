@@ -26,10 +26,12 @@ from .array_index import (
     element_index,
     guard,
     has_slices,
+    masked_select,
     parse,
     read_element,
     select,
 )
+from .array_masks import call_time_check, is_selection
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .values import Arr, TupleVal, Val, fresh
 
@@ -73,20 +75,10 @@ def destination(bld, base, items, node) -> Dest:
                                f"(inputs are never modified)",
                          hint=f"copy it first: out = {arr.name}.copy(), then write into out "
                               f"and return it")
-    masks = [i for i in items if i.kind == "mask"]
-    if masks:
-        if len(items) != 1:
-            raise bld.cx.err(node, "a boolean mask combined with other indices is not "
-                                   "supported", hint="index with the mask alone: a[mask] = v")
-        mask = masks[0].value
-        if mask.ndim > src.ndim:
-            raise bld.cx.err(node, f"too many indices for array: array is {src.ndim}-"
-                                   f"dimensional, but {mask.ndim} were indexed",
-                             hint="a mask has the shape of the array or of its first axes")
-        _mask_fits(bld, mask.shape, src.shape, masks[0].node)
-        return Dest(arr, src.shape, lambda p: base_map(src, p), True,
-                    pred=lambda p: mask.elem(p[:mask.ndim]), mask=masks[0].node,
-                    read=src.elem)
+    if any(i.kind == "mask" for i in items):
+        sel = masked_select(b, src, items, node)
+        return Dest(arr, sel.shape, lambda p: base_map(sel, p), True, pred=sel.mask_at,
+                    mask=True, read=sel.elem)
     sel = select(b, src, items, node)
     return Dest(arr, sel.shape, lambda p: base_map(sel, p), sel.injective, read=sel.elem)
 
@@ -105,21 +97,14 @@ def store(bld, target, value, stmt):
     bld.array_code.outside_loops(target, "assignments to slices, masks or of array values")
     dest = destination(bld, base, items, target)
     if isinstance(value, MaskRead):
-        if dest.mask is None or ast.dump(value.node.slice) != ast.dump(dest.mask) or \
-                value.src.ndim != len(dest.shape):
-            raise bld.cx.err(value.node, "a boolean-mask read is compiled only as the value of "
-                                         "an assignment through the same mask, of an array of "
-                                         "the same shape: a[mask] = b[mask]",
-                             hint="use np.where(mask, b, a)")
-        _mask_fits(bld, value.mask.shape, value.src.shape, value.node)
-        return write(bld, dest, fitted(bld, value.src, dest.shape, stmt, False), stmt)
+        raise bld.cx.err(value.node, "a boolean-mask read is compiled only as the value of "
+                                     "an assignment through the same mask, element by "
+                                     "element: a[mask] = f(a[mask], b[mask])",
+                         hint="use np.where(mask, b, a)")
     if isinstance(value, (Arr, ArrayExpr)):
         v = bld.array_code.as_array(value, stmt)
-        if dest.pred is not None and not all(size_is(s, 1) for s in v.shape):
-            raise bld.cx.err(stmt, "assigning an array through a boolean mask needs as many "
-                                   "values as the mask selects, which depends on the data",
-                             hint="assign a scalar (a[mask] = 0), the same mask of an array "
-                                  "(a[mask] = b[mask]), or use np.where(mask, b, a)")
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, stmt, "assigning")
         return write(bld, dest, fitted(bld, v, dest.shape, stmt, False), stmt)
     if not isinstance(value, Val):
         raise bld.cx.err(stmt, f"cannot assign {b.describe_obj(value)} into an array",
@@ -150,10 +135,8 @@ def augstore(bld, stmt):
     rhs = b.ev(stmt.value)
     if isinstance(rhs, (Arr, ArrayExpr)):
         v = bld.array_code.as_array(rhs, stmt)
-        if dest.pred is not None and not all(size_is(s, 1) for s in v.shape):
-            raise cx.err(stmt, "an augmented assignment through a boolean mask needs as many "
-                               "values as the mask selects, which depends on the data",
-                         hint="use a scalar (a[mask] += 1) or np.where(mask, a + b, a)")
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, stmt, "an augmented assignment")
         rhs_at = fitted(bld, v, dest.shape, stmt, True)
     elif isinstance(rhs, Val):
         rhs_at = lambda p: rhs       # noqa: E731
@@ -189,20 +172,22 @@ def _same_kind(bld, op, ufunc, arr, rhs: Val, out: Val, node):
     call_time_check(bld, check, node)
 
 
-def call_time_check(bld, check, node):
-    """Add a check made when the function is called: only for a statement
-    that runs whenever the function does (not inside an `if`)."""
-    if not bld.scope.unconditional():
-        raise bld.cx.err(node, "this assignment needs a check of array shapes or types when "
-                               "the function is called, which is not made inside an `if`",
-                         hint="move the assignment out of the `if` (np.where(cond, new, old) "
-                              "chooses between values)")
-    bld.cx.static_checks.append(check)
-
-
-def _mask_fits(bld, mshape, shape, node):
-    if not all(same_size(bld.cx, m, s) for m, s in zip(mshape, shape)):
-        call_time_check(bld, _MaskShape(mshape, shape, bld.cx.smap.loc(node)), node)
+def selection_fits(bld, vshape, shape, node, what):
+    """A value assigned through a boolean mask fits the selection: along
+    the selected axes it is a read through the same mask (the same
+    selection sizes) or of size 1 (anything else needs as many values as
+    the mask selects, which depends on the data)."""
+    cx = bld.cx
+    extra = len(vshape) - len(shape)
+    for k, s in enumerate(vshape):
+        d = shape[k - extra] if k >= extra else None
+        sel_d = d is not None and is_selection(cx, d)
+        if (is_selection(cx, s) or sel_d) and not (d is not None and same_size(cx, s, d)) \
+                and not (size_is(s, 1) and (sel_d or d is None)):
+            raise cx.err(node, f"{what} through a boolean mask needs as many values as the "
+                               f"mask selects, which depends on the data",
+                         hint="use a scalar (a[mask] = 0), reads through the same mask "
+                              "(a[mask] = a[mask] * 2 + b[mask]), or np.where(mask, b, a)")
 
 
 # values ----------------------------------------------------------------------------------------
@@ -267,23 +252,6 @@ class _Fits:
                              f"the broadcast shape {vs}{where}")
         raise ValueError(f"could not broadcast input array from shape {vs} into shape {ds}"
                          f"{where}")
-
-
-class _MaskShape:
-    """Call time: a boolean index has the shape of the axes it indexes
-    (NumPy's IndexError otherwise)."""
-
-    def __init__(self, mshape, shape, loc):
-        self.mshape, self.shape, self.loc = mshape, shape, loc
-
-    def __call__(self, env):
-        for axis, (m, s) in enumerate(zip(self.mshape, self.shape)):
-            mv, sv = int(m.static(env)), int(s.static(env))
-            if mv != sv:
-                where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""
-                raise IndexError(f"boolean index did not match indexed array along axis "
-                                 f"{axis}; size of axis is {sv} but size of corresponding "
-                                 f"boolean axis is {mv}{where}")
 
 
 # writing -----------------------------------------------------------------------------------------

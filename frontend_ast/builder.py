@@ -151,6 +151,7 @@ class Builder:
     def exec_stmt(self, s):
         self.cx.cur_node = s
         self.cx.stmt_pos = (s.lineno, s.col_offset)
+        self.cx.stmt = s
         if not self.state.loops:
             self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:
