@@ -71,7 +71,7 @@ def masked_other_shape(a, c):
 
 def test_periodic_distance():
     x = np.arange(0.0, 20.0, 0.1)
-    check(periodic, x, 4, True)
+    assert check(periodic, x, 4, True) is not None
     check(periodic, x, 4, False)
     check(periodic, np.array([0.0, 3.0, -1.5, 2.0]), 3, True)
 
@@ -80,7 +80,7 @@ def test_periodic_distance():
 def test_masked_functions(dt):
     a = np.array([-4.0, 9.0, 0.25, 16.0, -1.0, 3.0]).astype(dt)
     b = np.array([1.0, 3.0, -2.0, 0.5, 4.0, 0.0]).astype(dt)
-    check(masked_functions, a, b, 2.0)
+    assert check(masked_functions, a, b, 2.0) is not None
     check(masked_functions, a, -b, 2.0)            # an empty selection
 
 
@@ -88,12 +88,12 @@ def test_masked_functions(dt):
 def test_masked_augmented(dt):
     a = np.array([[1, 5, -2], [0, 7, 3]]).astype(dt)
     b = np.array([[2, -1, 0], [3, 1, -4]]).astype(dt)
-    check(masked_augmented, a, b)
+    assert check(masked_augmented, a, b) is not None
 
 
 def test_masked_rows_broadcast():
     a = np.array([[1, 2, 3], [-1, 5, 6], [4, 0, 1]])
-    check(masked_rows, a, np.array([10, 20, 30]), np.arange(9).reshape(3, 3))
+    assert check(masked_rows, a, np.array([10, 20, 30]), np.arange(9).reshape(3, 3)) is not None
     check(masked_rows, a, np.array([10]), np.arange(3).reshape(3, 1))
 
 
@@ -152,3 +152,96 @@ def masked_other_spelling(a):
 def test_masked_reads_refused(fn, words, at):
     refused(fn, (np.arange(4), np.arange(4)) if fn.py_func.__code__.co_argcount == 2 else
             (np.arange(4),), words, at)
+
+
+# masks combined with other indices ------------------------------------------------------------
+@ph.pipeline
+def mask_and_int(a, m, k):
+    b = a.copy()
+    b[m, 0] = b[m, 0] * 2 + 1
+    b[m, k] = -1
+    return b
+
+
+@ph.pipeline
+def mask_and_slice(a, m):
+    b = a.copy()
+    b[1:, m] = -b[1:, m]
+    b[m, 1:] += 100
+    return b
+
+
+@ph.pipeline
+def mask_not_adjacent(a, m, r):
+    b = a.copy()
+    b[0, :, m] = r
+    b[1, :, m] = b[1, :, m] * 10
+    return b
+
+
+@ph.pipeline
+def mask_column_of_other(a, c, m):
+    b = a.copy()
+    b[m, 1] = c[m, 2] + 0.5
+    return b
+
+
+def test_mask_with_integer_index():
+    a = np.arange(12).reshape(3, 4)
+    m = np.array([True, False, True])
+    assert check(mask_and_int, a, m, 2) is not None
+    assert check(mask_and_int, a, m, -1) is not None
+    check(mask_and_int, a, np.zeros(3, bool), 7)     # IndexError whatever the mask selects
+    check(mask_and_int, a, m, 4)
+    with pytest.raises(IndexError):
+        mask_and_int(a, np.zeros(3, bool), 4)
+
+
+def test_mask_with_slices():
+    a = np.arange(16.0).reshape(4, 4)
+    assert check(mask_and_slice, a, np.array([True, False, False, True])) is not None
+    assert check(mask_and_slice, a, np.array([False, True, True, True])) is not None
+
+
+def test_mask_after_a_slice_goes_first():
+    a = np.arange(24).reshape(2, 3, 4)
+    m = np.array([True, False, True, True])
+    assert check(mask_not_adjacent, a, m, np.array([7, 8, 9])) is not None
+    assert check(mask_not_adjacent, a, m, np.array([7])) is not None
+
+
+def test_mask_column_from_another_array():
+    a = np.arange(9.0).reshape(3, 3)
+    assert check(mask_column_of_other, a, np.arange(12.0).reshape(3, 4), np.array([True, True, False])) is not None
+
+
+@ph.pipeline
+def mask_data_index(a, m):
+    b = a.copy()
+    b[m, a[0, 0]] = 0
+    return b
+
+
+@ph.pipeline
+def mask_not_adjacent_column(a, m, r):
+    b = a.copy()
+    b[0, :, m] = r
+    return b
+
+
+@ph.pipeline
+def mask_with_index_array(a, m, idx):
+    b = a.copy()
+    b[m, idx] = 0
+    return b
+
+
+def test_mask_combinations_refused():
+    a = np.arange(12).reshape(3, 4)
+    refused(mask_data_index, (a, np.ones(3, bool)), "must be known when the function is called",
+            "a[0, 0]")
+    refused(mask_not_adjacent_column, (np.zeros((2, 3, 4)), np.ones(4, bool),
+                                       np.ones((3, 1))),
+            "needs as many values as the mask selects", "b[0, :, m] = r")
+    refused(mask_with_index_array, (a, np.ones(3, bool), np.array([0, 1, 0])),
+            "combined with integer arrays", "idx")
