@@ -32,6 +32,7 @@ from .array_index import (
     select,
 )
 from .array_masks import call_time_check, is_selection
+from .array_setitem import element_value, region_value
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .values import Arr, TupleVal, Val, fresh
 
@@ -109,6 +110,10 @@ def store(bld, target, value, stmt):
     if not isinstance(value, Val):
         raise bld.cx.err(stmt, f"cannot assign {b.describe_obj(value)} into an array",
                          hint=b.obj_hint(value))
+    bld.cx.cur_node = stmt
+    nonempty = not dest.mask and all(s.lo is not None and s.lo >= 1 for s in dest.shape)
+    value = region_value(bld, value, dest.arr.ty, stmt, dest.mask or not dest.injective,
+                         nonempty)
     return write(bld, dest, lambda p: value, stmt)
 
 
@@ -265,7 +270,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     cx.cur_node = node
     nodes, checks = element_index(bld.exprs, x, items, node, ", assignment")
     at, more = base_map(x, nodes)
-    value = guard(cx, bld.arrays.store_convert(value, arr.ty), checks + more)
+    value = guard(cx, element_value(cx, value, arr.ty), checks + more)
     if not cx.typing:
         bld.defs.version_for_write(arr)
     bld.arrays.record_write(arr, at, value, bld.scope.current_condition(), node,

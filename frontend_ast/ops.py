@@ -386,7 +386,7 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
             return Val(None, rt, static=static2(operator.pow, a, b))
         raise cx.error("integer exponent too large", hint="use a float exponent")
     result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
-    base = a if rt.kind == "int" else convert(cx, a, rt)
+    base = to_python_int(cx, a) if rt.kind == "int" else convert(cx, a, rt)   # (bool: int)
     first = True
     for bit in bin(k)[2:]:
         if not first:

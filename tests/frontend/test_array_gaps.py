@@ -245,3 +245,110 @@ def test_mask_combinations_refused():
             "needs as many values as the mask selects", "b[0, :, m] = r")
     refused(mask_with_index_array, (a, np.ones(3, bool), np.array([0, 1, 0])),
             "combined with integer arrays", "idx")
+
+
+# scalars stored into integer arrays: NumPy's int(v) with a range check -----------------------
+def _elements(dt):
+    @ph.pipeline
+    def store_elements(x):
+        out = np.zeros(len(x), dt)
+        for i in range(len(x)):
+            out[i] = x[i]
+        return out
+    return store_elements
+
+
+def _python_float_element(dt):
+    @ph.pipeline
+    def store_python_float(v):
+        out = np.ones(3, dt)
+        out[1] = v
+        return out
+    return store_python_float
+
+
+STORED = [np.nan, np.inf, -np.inf, 2.7, -2.7, 127.9, 128.5, -129.5, 255.5, 300.5, -1.5, 3e9,
+          9.3e18, -9.3e18, 1e19, 2e19, -9.223372036854775808e18]
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("src", [np.float64, np.float32])
+def test_numpy_float_scalar_into_int_element(dt, src):
+    f = _elements(dt)
+    for v in STORED:
+        x = np.array([1.0, v, 2.0]).astype(src)
+        if np.dtype(dt).kind == "u" and not 0 <= x[1] <= np.iinfo(dt).max:
+            continue        # C's cast: platform-defined in NumPy (docs/numpy_code.md)
+        check(f, x)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int64, np.uint64])
+def test_python_float_into_int_element(dt):
+    f = _python_float_element(dt)
+    for v in STORED:
+        check(f, v)
+
+
+@pytest.mark.parametrize("dt,src", [(np.int8, np.int64), (np.int8, np.uint8), (np.int32, np.uint64),
+                                    (np.int64, np.uint64), (np.uint8, np.int64)])
+def test_numpy_int_scalar_into_smaller_int_element(dt, src):
+    f = _elements(dt)
+    for vals in ([1, 100, 2], [1, 200, 3], [5, 300, 1], [2, -1, 0], [0, 2**40, 0]):
+        x = np.array(vals).astype(src)
+        check(f, x)
+
+
+@ph.pipeline
+def fill_slice(v, k):
+    out = np.zeros(4, np.int16)
+    out[k:] = v
+    out[np.arange(4) > 10] = v
+    return out
+
+
+@ph.pipeline
+def fill_slice_from_data(x):
+    out = np.zeros(4, np.int16)
+    out[1:] = x[0]
+    return out
+
+
+@ph.pipeline
+def fill_mask_from_data(x):
+    out = np.zeros(len(x), np.uint8)
+    out[x > 0] = x[0]
+    return out
+
+
+@ph.pipeline
+def fill_slice_from_data_maybe_empty(x, k):
+    out = np.zeros(4, np.int16)
+    out[k:] = x[0]
+    return out
+
+
+def test_scalar_into_int_region():
+    for v in (np.nan, np.inf, 2.5, 40000.0, -7.9, 7, 70000, np.float32(np.nan), np.float64(3.5),
+              np.int64(2**20), np.uint16(65535)):
+        for k in (0, 2, 4):                 # an empty region raises all the same
+            check(fill_slice, v, k)
+    for x in ([np.nan, 1.0], [5.5, 1.0], [1e6, 0.0]):
+        check(fill_slice_from_data, np.array(x))
+    # through a mask, a NumPy scalar is cast (C's rules), not checked
+    check(fill_mask_from_data, np.array([300.5, 1.0, -1.0]))
+    check(fill_mask_from_data, np.array([-1.5, 1.0, 2.0]))
+
+
+def test_data_scalar_into_maybe_empty_int_region_refused():
+    refused(fill_slice_from_data_maybe_empty, (np.array([1.5]), 1), "even where the region is "
+            "empty", "out[k:] = x[0]")
+
+
+@ph.pipeline
+def bool_powers(s, a):
+    return s ** 1, s ** 2, s ** 0, a ** 1, a[0] ** 1, s ** True
+
+
+def test_bool_power_is_int():
+    for s in (False, True):
+        assert check(bool_powers, s, np.array([True, False])) is not None
