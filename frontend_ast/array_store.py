@@ -18,7 +18,8 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
-from . import array_calls, ops
+from . import array_calls, calls, ops
+from . import types as T
 from .array_index import (
     Item,
     MaskRead,
@@ -43,7 +44,8 @@ _OPS = {ast.Add: ("+", np.add), ast.Sub: ("-", np.subtract), ast.Mult: ("*", np.
         ast.LShift: ("<<", np.left_shift), ast.RShift: (">>", np.right_shift),
         ast.BitAnd: ("&", np.bitwise_and), ast.BitOr: ("|", np.bitwise_or),
         ast.BitXor: ("^", np.bitwise_xor)}
-_AT = {np.add: "+", np.subtract: "-", np.multiply: "*"}
+_AT = {np.add: "+", np.subtract: "-", np.multiply: "*", np.maximum: None, np.minimum: None,
+       np.fmax: None, np.fmin: None}      # (None: calls.np_minmax)
 
 
 class Dest:
@@ -367,35 +369,46 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
 
 
 # np.add.at ---------------------------------------------------------------------------------------
-@array_calls.function(np.add.at, np.subtract.at, np.multiply.at)
+@array_calls.function(*(u.at for u in _AT))
 def ufunc_at(b, fn, node):
-    """np.add.at(a, indices, values): a[indices] op= values with repeated
-    indices accumulating (an update reading the element it writes)."""
+    """np.add.at(a, indices, values) (also subtract, multiply, maximum,
+    minimum, fmax, fmin): a[indices] = ufunc(a[indices], values) with
+    repeated indices applied in turn (an update reading the element it
+    writes). As NumPy, the values are arrays (a Python number has NumPy's
+    default dtype) and the result is cast to a's dtype (C's rules)."""
     cx = b.cx
+    ufunc = fn.__self__
+    name = f"np.{ufunc.__name__}.at"
     if node.keywords or len(node.args) != 3:
-        raise cx.err(node, "expected np.add.at(a, indices, values)",
+        raise cx.err(node, f"expected {name}(a, indices, values)",
                      hint="pass the array, the indices and the values, without keywords")
-    op = _AT[fn.__self__]
+    op = _AT[ufunc]
     bld = SimpleNamespace(exprs=b, cx=cx, array_code=b.array_code, arrays=b.arrays,
                           defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope)
     a = b.ev(node.args[0])
     idx = b.ev(node.args[1])
     vals = b.ev(node.args[2])
-    b.array_code.outside_loops(node, f"np.{fn.__self__.__name__}.at")
+    b.array_code.outside_loops(node, name)
     items = [_at_item(b, x, node.args[1]) for x in (idx.items if isinstance(idx, TupleVal)
                                                      else [idx])]
     dest = destination(bld, a, items, node.args[0])
     if isinstance(vals, (Arr, ArrayExpr)):
-        value = fitted(bld, b.array_code.as_array(vals, node.args[2]), dest.shape, node,
-                       False)
+        v = b.array_code.as_array(vals, node.args[2])
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, node, name)
+        value = fitted(bld, v, dest.shape, node, False)
     else:
         v = b.scalar(vals, node.args[2])
+        if v.ty.weak:                    # np.asarray(v): NumPy's default dtype
+            v = ops.convert(cx, v, T.np_ty(v.ty.dtype))
         value = lambda p: v          # noqa: E731
     arr = dest.arr
 
     def combine(at, v):
         old = b.array_code.read_element(arr, at)
-        return ops.cast_to(cx, ops.binary(cx, op, old, v), arr.ty)
+        out = ops.binary(cx, op, old, v) if op is not None else \
+            calls.np_minmax(cx, ufunc, old, v)
+        return ops.cast_to(cx, out, arr.ty)
     write(bld, dest, value, node, combine=combine)
     return None
 

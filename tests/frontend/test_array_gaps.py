@@ -352,3 +352,62 @@ def bool_powers(s, a):
 def test_bool_power_is_int():
     for s in (False, True):
         assert check(bool_powers, s, np.array([True, False])) is not None
+
+
+# np.maximum.at / np.minimum.at ----------------------------------------------------------------
+@ph.pipeline
+def max_min_at(a, idx, v):
+    b = a.copy()
+    np.maximum.at(b, idx, v)
+    c = a.copy()
+    np.minimum.at(c, idx, v)
+    d = a.copy()
+    np.fmax.at(d, idx, v)
+    return b, c, d
+
+
+@ph.pipeline
+def max_at_rows(a, rows, cols, s):
+    b = a.copy()
+    np.maximum.at(b, (rows, cols), s)
+    np.minimum.at(b, (rows, 0), -s)
+    return b
+
+
+@ph.pipeline
+def at_python_int(a, idx):
+    b = a.copy()
+    np.add.at(b, idx, 300)
+    np.maximum.at(b, idx, 2.5)
+    return b
+
+
+@ph.pipeline
+def max_at_mask(a, v):
+    b = a.copy()
+    np.maximum.at(b, a > 2, v)
+    return b
+
+
+def test_maximum_minimum_at():
+    idx = np.array([0, 3, 3, 1, 0, -1])
+    for dt in (np.float64, np.float32, np.int16):
+        a = np.array([1, 5, -2, 0, 7]).astype(dt)
+        assert check(max_min_at, a, idx, np.array([4, -9, 8, 6, -1, 3]).astype(dt)) is not None
+        check(max_min_at, a, idx, 3)
+    nan = np.array([1.0, np.nan, 3.0, -0.0, 0.0])
+    check(max_min_at, nan, np.array([0, 1, 2, 2, 3, 4]), np.array([np.nan, 5.0, 1.0, 7.0, 0.0,
+                                                                   -0.0]))
+    check(max_min_at, nan, idx, np.nan)
+    check(max_min_at, np.arange(3.0), np.array([0, 3]), 1.0)          # IndexError, as NumPy
+
+
+def test_maximum_at_tuples_and_casts():
+    a = np.arange(12).reshape(3, 4)
+    assert check(max_at_rows, a, np.array([0, 2, 2]), np.array([1, 3, 3]), 7) is not None
+    check(max_at_rows, a.astype(np.float32), np.array([1]), np.array([-1]), 20.5)
+    assert check(at_python_int, np.arange(4, dtype=np.int8), np.array([0, 0, 2])) is not None
+    assert check(at_python_int, np.arange(4, dtype=np.uint8), np.array([1, 1, 1])) is not None
+    assert check(max_at_mask, np.arange(6.0), 3.5) is not None
+    refused(max_at_mask, (np.arange(6.0), np.arange(6.0)),
+            "needs as many values as the mask selects", "np.maximum.at(b, a > 2, v)")
