@@ -411,3 +411,39 @@ def test_maximum_at_tuples_and_casts():
     assert check(max_at_mask, np.arange(6.0), 3.5) is not None
     refused(max_at_mask, (np.arange(6.0), np.arange(6.0)),
             "needs as many values as the mask selects", "np.maximum.at(b, a > 2, v)")
+
+
+# integer powers with an array exponent ------------------------------------------------------------
+@ph.pipeline
+def int_powers(a, b):
+    return a ** b, np.power(a, b), 2 ** b, a ** b[0]
+
+
+@ph.pipeline
+def int_power_loop(a, b):
+    out = np.zeros(len(a), a.dtype)
+    for i in range(len(a)):
+        out[i] = a[i] ** b[i]
+    return out
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_integer_power_with_array_exponent(dt):
+    a = np.array([2, 3, 0, 1, 5, 7, 127, 2]).astype(dt)
+    b = np.array([3, 0, 5, 100, 30, 63, 2, 64]).astype(dt)
+    assert check(int_powers, a, b) is not None
+    assert check(int_power_loop, a, b) is not None
+    if np.dtype(dt).kind == "i":
+        check(int_powers, -a, b)
+        neg = b.copy()
+        neg[3] = -1
+        check(int_powers, a, neg)                       # ValueError, as NumPy
+        check(int_power_loop, a, neg)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            int_powers(a, neg)
+
+
+def test_integer_power_mixed_dtypes():
+    check(int_powers, np.array([2, -3, 4], np.int8), np.array([7, 3, 1], np.int64))
+    check(int_powers, np.array([2, 3, 4], np.uint16), np.array([15, 9, 2], np.int16))
+    check(int_powers, np.array([2.5, 3.0, 4.0]), np.array([3, -2, 1]))
