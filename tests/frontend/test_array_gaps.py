@@ -447,3 +447,60 @@ def test_integer_power_mixed_dtypes():
     check(int_powers, np.array([2, -3, 4], np.int8), np.array([7, 3, 1], np.int64))
     check(int_powers, np.array([2, 3, 4], np.uint16), np.array([15, 9, 2], np.int16))
     check(int_powers, np.array([2.5, 3.0, 4.0]), np.array([3, -2, 1]))
+
+
+# exp2, cbrt, copysign, deg2rad, rad2deg, radians, degrees: bit-exact with NumPy ---------------
+@ph.pipeline
+def more_ufuncs(x, y):
+    return (np.exp2(x), np.cbrt(x), np.copysign(x, y), np.deg2rad(x), np.rad2deg(x),
+            np.radians(x), np.degrees(x), np.copysign(3, y), np.exp2(x[0]), np.cbrt(-27))
+
+
+@ph.pipeline
+def more_ufuncs_loop(x):
+    out = np.zeros_like(x)
+    for i in range(len(x)):
+        out[i] = np.cbrt(x[i]) + np.exp2(x[i]) + np.deg2rad(x[i])
+    return out
+
+
+@ph.pipeline
+def more_ufuncs_ints(a):
+    return np.exp2(a), np.cbrt(a), np.degrees(a), np.copysign(a, -1)
+
+
+def _ufunc_inputs(dt):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(-1100, 1100, 300), rng.uniform(-3, 3, 300),
+                        rng.standard_normal(300) * 1e5,
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310, 1024.0, -1075.0, 8.0]])
+    return x.astype(dt), np.where(rng.random(len(x)) < 0.5, -1.0, 1.0).astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_more_ufuncs_bit_exact(dt):
+    x, y = _ufunc_inputs(dt)
+    assert check(more_ufuncs, x, y) is not None
+    assert check(more_ufuncs_loop, x) is not None
+
+
+def test_more_ufuncs_of_integers():
+    assert check(more_ufuncs_ints, np.array([-8, 0, 27, 1000, 3], np.int32)) is not None
+    assert check(more_ufuncs_ints, np.array([1, -200, 77], np.int16)) is not None
+
+
+def _cube_roots(x):
+    c = np.cbrt(x) + np.exp2(x)
+    return c
+
+
+def _vectorize_c(p):
+    c = p.funcs["c"]
+    c.vectorize(c.args()[0], 8)
+
+
+def test_cbrt_exp2_vectorized():
+    vec = ph.pipeline(_cube_roots, schedule=_vectorize_c)
+    for dt in (np.float64, np.float32):
+        x, _ = _ufunc_inputs(dt)
+        assert check(vec, x) is not None
