@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
     array_create,
     array_dot,
+    array_grid,
     array_outer,
     array_reduce,
     array_scan,

@@ -504,3 +504,46 @@ def test_cbrt_exp2_vectorized():
     for dt in (np.float64, np.float32):
         x, _ = _ufunc_inputs(dt)
         assert check(vec, x) is not None
+
+
+# np.meshgrid -------------------------------------------------------------------------------------
+@ph.pipeline
+def grids(x, y, z):
+    X, Y = np.meshgrid(x, y)
+    I, J = np.meshgrid(x, y, indexing="ij")
+    S = np.meshgrid(x, y, z, sparse=True)
+    T = np.meshgrid(x, y, z, indexing="ij", sparse=True)
+    X[0, 0] = 100
+    return X, Y, I, J, S, T, np.meshgrid(x, y, z), np.meshgrid(x), np.meshgrid()
+
+
+@ph.pipeline
+def grid_of_ranges(n, m):
+    X, Y = np.meshgrid(np.arange(n), np.linspace(0.0, 1.0, m))
+    return np.sqrt(X ** 2 + Y ** 2), np.meshgrid(np.arange(3) * 2, 7, indexing="ij")
+
+
+@ph.pipeline
+def grid_of_2d(a, y):
+    return np.meshgrid(a, y)
+
+
+@ph.pipeline
+def grid_views(x):
+    return np.meshgrid(x, x, copy=False)
+
+
+@ph.pipeline
+def grid_bad_indexing(x):
+    return np.meshgrid(x, x, indexing="xyz")
+
+
+def test_meshgrid():
+    x, y = np.arange(3, dtype=np.int16), np.linspace(-1.0, 1.0, 4)
+    assert check(grids, x, y, np.array([True, False])) is not None
+    assert check(grids, x[:1], y[:2], np.array([5], np.uint8)) is not None
+    check(grids, x, y[:0], np.array([5], np.uint8))        # IndexError (X is empty), as NumPy
+    assert check(grid_of_ranges, 5, 3) is not None
+    assert check(grid_of_2d, np.arange(6).reshape(2, 3), np.arange(2.0)) is not None
+    refused(grid_views, (x,), "copy=False", "copy=False")
+    refused(grid_bad_indexing, (x,), "Valid values for `indexing`", "indexing=")
