@@ -8,12 +8,14 @@ update). Registers the "store" and "augstore" hooks and np.add.at."""
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from types import SimpleNamespace
 
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.buffer import Param
 from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
@@ -35,6 +37,7 @@ from .array_index import (
 from .array_masks import call_time_check, is_selection
 from .array_setitem import element_value, region_value
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
+from .context import StaticParam
 from .values import Arr, TupleVal, Val, fresh
 
 # augmented assignment: the operator and the ufunc NumPy applies in place
@@ -223,7 +226,7 @@ def fitted(bld, v: ArrayExpr, shape, node, augmented: bool):
         lead = [ir.index(0)] * max(extra, 0)
         idx = broadcast_index(tail, p)
         for k in dynamic:       # 0 where the size is 1, else the index itself (checked)
-            last = ir.Sub(cast(ir.INDEX, ops.node_of(cx, tail[k])), ir.index(1))
+            last = ir.Sub(_extent(cx, tail[k]), ir.index(1))
             idx[k] = ir.Min(idx[k], last)
         return v.elem(lead + idx)
     return at
@@ -353,7 +356,7 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     defs.ensure_defined(arr)
     rdom = None
     if rv or preds:
-        bounds = [(ir.index(0), cast(ir.INDEX, ops.node_of(cx, dest.shape[j])))
+        bounds = [(ir.index(0), _extent(cx, dest.shape[j]))
                   for j in reversed(rv)] or [(ir.index(0), ir.index(1))]
         rdom = RDom([(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in bounds],
                     f"r_{arr.name}")
@@ -366,6 +369,23 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     vnode = ir.substitute(vnode, mapping)
     preds = [ir.substitute(x, mapping) for x in preds]
     bld.emitter.define(arr.func, key, (vnode,), preds, rdom, cx.smap.loc(node), label=arr.name)
+
+
+def _extent(cx, size: Val) -> ir.Expr:
+    """A region size as an int32 node. A wider one (a Python int computed at
+    call time) is passed as an int32 parameter of its own, so that bounds
+    inference bounds the region (a narrowing cast of it would not be)."""
+    n = ops.node_of(cx, size)
+    if n.type.bits <= 32 or not size.is_static:
+        return cast(ir.INDEX, n)
+    f = size.static
+    p = Param(ir.INDEX, f"__pyhalide_extent{next(_EXTENTS)}")
+    cx.static_params.append(StaticParam(p, lambda env: min(max(int(f(env)), 0), 2**31 - 1),
+                                        ir.INDEX))
+    return p.node
+
+
+_EXTENTS = itertools.count()
 
 
 # np.add.at ---------------------------------------------------------------------------------------
@@ -383,8 +403,7 @@ def ufunc_at(b, fn, node):
         raise cx.err(node, f"expected {name}(a, indices, values)",
                      hint="pass the array, the indices and the values, without keywords")
     op = _AT[ufunc]
-    bld = SimpleNamespace(exprs=b, cx=cx, array_code=b.array_code, arrays=b.arrays,
-                          defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope)
+    bld = builder_of(b)
     a = b.ev(node.args[0])
     idx = b.ev(node.args[1])
     vals = b.ev(node.args[2])
@@ -411,6 +430,13 @@ def ufunc_at(b, fn, node):
         return ops.cast_to(cx, out, arr.ty)
     write(bld, dest, value, node, combine=combine)
     return None
+
+
+def builder_of(b):
+    """What write() needs of the builder, from the exprs.Expressions b (for
+    writes made by a call: np.add.at, np.concatenate)."""
+    return SimpleNamespace(exprs=b, cx=b.cx, array_code=b.array_code, arrays=b.arrays,
+                           defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope)
 
 
 def _at_item(b, x, where) -> Item:

@@ -547,3 +547,33 @@ def test_meshgrid():
     assert check(grid_of_2d, np.arange(6).reshape(2, 3), np.arange(2.0)) is not None
     refused(grid_views, (x,), "copy=False", "copy=False")
     refused(grid_bad_indexing, (x,), "Valid values for `indexing`", "indexing=")
+
+
+# np.concatenate of parts empty only at call time -------------------------------------------------
+@ph.pipeline
+def join_inputs(a, b):
+    return np.concatenate([a, b]), np.concatenate((b * 2, a, b), axis=0)
+
+
+@ph.pipeline
+def join_computed(a, k):
+    c = np.zeros(k)
+    return np.concatenate([a, c, a[k:]]), np.concatenate((c, a)), np.concatenate([c, c + 1])
+
+
+@ph.pipeline
+def join_rows(a, b):
+    return np.concatenate([a, b], axis=1), np.concatenate([b, a, b], axis=-1)
+
+
+def test_concatenate_parts_empty_at_call_time():
+    a = np.arange(3.0)
+    for b in (np.arange(2.0), np.zeros(0), np.arange(1.0)):
+        assert check(join_inputs, a, b) is not None
+        assert check(join_inputs, b, a) is not None
+    assert check(join_inputs, np.zeros(0), np.zeros(0)) is not None
+    for k in (0, 2, 3):
+        assert check(join_computed, a, k) is not None
+    for cols in (0, 1, 2):
+        assert check(join_rows, np.ones((2, 3)), np.arange(2.0 * cols).reshape(2, cols)) is not None
+    check(join_rows, np.ones((2, 3)), np.ones((3, 0)))          # ValueError, as NumPy
