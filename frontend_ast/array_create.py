@@ -208,8 +208,8 @@ def _linspace(b, fn, node):
     if not isinstance(num, Val) or not (num.ty.is_int() or num.ty.is_bool()):
         raise cx.err(a.get("num", node), "num must be an integer")
     num = size_val(cx, num, a.get("num", node))
-    endpoint = _const_flag(b, a, "endpoint", True)
-    retstep = _const_flag(b, a, "retstep", False)
+    endpoint = const_flag(b, a, "endpoint", True)
+    retstep = const_flag(b, a, "retstep", False)
     if "axis" in a and const_int(b, b.ev(a["axis"]), a["axis"]) not in (0, -1):
         fail_at_call(cx, node, np.exceptions.AxisError,
                      "axis is out of bounds for array of dimension 1")
@@ -259,7 +259,9 @@ def _num_check(num):
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
 
 
-def _const_flag(b, a, name, default) -> bool:
+def const_flag(b, a, name, default) -> bool:
+    """A keyword argument that must be a constant True or False (a: the
+    arguments by name, call_args)."""
     if name not in a:
         return default
     v = b.ev(a[name])

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import array_calls
-from .array_create import as_any_array
+from .array_create import as_any_array, const_flag
 from .array_shape import call_args, product, reshaped
 from .arrayexpr import ArrayExpr
-from .values import TupleVal, Val, const_val
+from .values import TupleVal, const_val
 
 
 @array_calls.function(np.meshgrid)
@@ -21,7 +21,7 @@ def _meshgrid(b, fn, node):
     if indexing not in ("xy", "ij"):
         raise cx.err(a.get("indexing", node), "Valid values for `indexing` are 'xy' and 'ij'.",
                      hint="write indexing='xy' or indexing='ij'")
-    sparse, copy = (_flag(b, a, name, d) for name, d in (("sparse", False), ("copy", True)))
+    sparse, copy = (const_flag(b, a, name, d) for name, d in (("sparse", False), ("copy", True)))
     if not copy:
         raise cx.err(a["copy"], "np.meshgrid(..., copy=False) returns read-only views of its "
                                 "inputs, which compiled code does not make",
@@ -47,13 +47,3 @@ def _meshgrid(b, fn, node):
 
 def _along(v: ArrayExpr, ax: int):
     return lambda idx: v.elem([idx[ax]])
-
-
-def _flag(b, a, name, default) -> bool:
-    if name not in a:
-        return default
-    v = b.ev(a[name])
-    if isinstance(v, Val) and v.is_const:
-        return bool(v.const)
-    raise b.cx.err(a[name], f"{name} must be a constant (True or False)",
-                   hint=f"write {name}=True or {name}=False")
