@@ -36,6 +36,7 @@ from .array_shape import (
     size_val,
     static_int,
 )
+from .array_store import Dest, builder_of, write
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
@@ -207,8 +208,8 @@ def _linspace(b, fn, node):
     if not isinstance(num, Val) or not (num.ty.is_int() or num.ty.is_bool()):
         raise cx.err(a.get("num", node), "num must be an integer")
     num = size_val(cx, num, a.get("num", node))
-    endpoint = _const_flag(b, a, "endpoint", True)
-    retstep = _const_flag(b, a, "retstep", False)
+    endpoint = const_flag(b, a, "endpoint", True)
+    retstep = const_flag(b, a, "retstep", False)
     if "axis" in a and const_int(b, b.ev(a["axis"]), a["axis"]) not in (0, -1):
         fail_at_call(cx, node, np.exceptions.AxisError,
                      "axis is out of bounds for array of dimension 1")
@@ -258,7 +259,9 @@ def _num_check(num):
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
 
 
-def _const_flag(b, a, name, default) -> bool:
+def const_flag(b, a, name, default) -> bool:
+    """A keyword argument that must be a constant True or False (a: the
+    arguments by name, call_args)."""
     if name not in a:
         return default
     v = b.ev(a[name])
@@ -478,6 +481,8 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
         ends.append(total)
     shape = list(arrays[0].shape)
     shape[ax] = total
+    if any(_read_when_empty(cx, x, arrays, ax) for x in arrays):
+        return _written(b, arrays, ax, ends, shape, ty, node)
 
     def part(j, idx):
         x = arrays[j]
@@ -497,6 +502,40 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
             out = ops.select(cx, c, part(j, idx), out)
         return out
     return ArrayExpr(shape, ty, elem, node)
+
+
+def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
+    """Whether the part x may be empty when the function is called while
+    the result is not, and reads arrays: read anyway (the joined value reads
+    every part, at a clamped index), an empty input would be read out of its
+    bounds."""
+    n = x.shape[ax]
+    if n.is_const or (n.lo is not None and n.lo >= 1) or \
+            all(same_size(cx, n, y.shape[ax]) for y in arrays):
+        return False
+    probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(x.ndim)]
+    return bool(ir.find_calls(ops.node_of(cx, x.elem(probe))))
+
+
+def _written(b, arrays, ax, ends, shape, ty, node) -> ArrayExpr:
+    """The concatenation as a new array written part by part (each an
+    update over its own elements, so that a part empty when the function is
+    called is not read at all). Slower than the joined value (an update is
+    a loop of its own, and its writes go through a temporary buffer)."""
+    cx = b.cx
+    arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty), node),
+                                   "concatenate", node)
+    bld = builder_of(b)
+    for j, x in enumerate(arrays):
+        start = size_node(cx, ends[j - 1]) if j else ir.index(0)
+
+        def place(p, start=start):
+            at = list(p)
+            at[ax] = ir.Add(p[ax], start)
+            return at, []
+        write(bld, Dest(arr, x.shape, place, True),
+              lambda p, x=x: converted(cx, x.elem(list(p)), ty), node)
+    return b.array_code.as_array(arr, node)
 
 
 def _same_sizes(cx, node, sizes, axis):

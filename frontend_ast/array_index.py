@@ -13,6 +13,7 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
 from . import array_calls, ops
+from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
 from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
@@ -44,8 +45,9 @@ class Indexed(ArrayExpr):
     an index of this value to (the source's index nodes, run-time checks),
     a check being (ok node, offending index node, axis, size Val, name)."""
 
-    def __init__(self, cx, shape, ty, src, pick, node, injective):
+    def __init__(self, cx, shape, ty, src, pick, node, injective, mask_at=None):
         self.cx, self.src, self.pick, self.injective = cx, src, pick, injective
+        self.mask_at = mask_at          # a masked region: fn(idx) -> the mask's element
         view = None
         if src.view is not None and injective:
             view = (src.view[0], lambda idx: base_map(self, idx)[0])
@@ -73,9 +75,9 @@ def guard(cx, v: Val, checks) -> Val:
 
 
 class MaskRead(ArrayExpr):
-    """`a[mask]`: its size depends on data, so it is an array value only as
-    the right side of `b[mask] = a[mask]` (array_store.py); using its
-    shape anywhere else is a located error."""
+    """`a[mask]` outside the value of an assignment through the same mask
+    (array_masks.in_masked_value): its size depends on data, so using its
+    shape is a located error (array_store.py refuses it as a value)."""
 
     def __init__(self, cx, src, mask, node):
         self.cx, self.src, self.mask = cx, src, mask
@@ -85,7 +87,9 @@ class MaskRead(ArrayExpr):
     @property
     def shape(self):
         raise self.cx.err(self.node, "a boolean-mask read has a size that depends on the data; "
-                                     "it is compiled only as `a[mask] = b[mask]`",
+                                     "it is compiled only in the value of an assignment "
+                                     "through the same mask, element by element: "
+                                     "a[mask] = f(a[mask], b[mask])",
                           hint="use np.where(mask, a, other) to keep the shape, or assign "
                                "through the mask: out[mask] = value")
 
@@ -259,6 +263,67 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
     return Indexed(cx, shape, src.ty, src, pick, node, injective=not arrays)
 
 
+def masked_select(b, src: ArrayExpr, items, node) -> Indexed:
+    """The region `src[items]` covers, for one boolean mask among basic
+    items (slices, integers, ...): in NumPy's axis order (the mask's axes
+    where the mask and the integers are, when they are adjacent, else
+    first), its mask's axes sized by array_masks.selection_sizes; an element
+    is the source's element there, and `.mask_at(idx)` whether the mask
+    selects it."""
+    cx = b.cx
+    items = expand(cx, items, src.ndim, node)
+    masks = [i for i in items if i.kind == "mask"]
+    bad = next((i for i in items if i.kind in ("array", _NEW)), None) or \
+        (masks[1] if len(masks) > 1 else None)
+    if bad is not None:
+        raise cx.err(bad.node, "a boolean mask combined with integer arrays, None or another "
+                               "mask is not supported",
+                     hint="combine the mask with slices and integers only (a[mask, 0], "
+                          "a[1:, mask])")
+    mask = masks[0].value
+    sizes = selection_sizes(cx, masks[0].node, mask.shape)
+    adv = [k for k, i in enumerate(items) if i.kind in ("mask", "int")]
+    entries, ints, axis, name = [], [], 0, array_name(src)
+    for it in items:
+        if it.kind == "slice":
+            first, size = slice_axis(cx, src.shape[axis], it.start, it.stop, it.step)
+            entries.append((axis, first, it.step, size))
+        elif it.kind == "int":
+            x, check = index_one(b, it.value, src.shape[axis], axis, name, it.node)
+            if check is not None:
+                raise cx.err(it.node, "an integer index combined with a boolean mask must be "
+                                      "known when the function is called (NumPy checks it "
+                                      "whatever the mask selects)",
+                             hint="compute it from argument sizes or scalar arguments")
+            ints.append((axis, x))
+        elif it.kind == "mask":
+            mask_fits(b, mask.shape, src.shape[axis:axis + mask.ndim], it.node, axis)
+            block = [(axis + j, None, 1, sizes[j]) for j in range(mask.ndim)]
+            entries.append("block")
+            mask_axis = axis
+        axis += it.axes
+    if adv != list(range(adv[0], adv[-1] + 1)):
+        entries.remove("block")
+        entries.insert(0, "block")
+    k = entries.index("block")
+    entries[k:k + 1] = block
+
+    def pick(idx):
+        out = [None] * src.ndim
+        for (ax, first, step, _), i in zip(entries, idx):
+            out[ax] = i if first is None or (step == 1 and isinstance(first, ir.Const) and
+                                             first.value == 0) else \
+                ir.Add(first, ir.Mul(i, ir.index(step)) if step != 1 else i)
+        for ax, x in ints:
+            out[ax] = x
+        return out, []
+
+    def mask_at(idx):
+        return mask.elem(pick(idx)[0][mask_axis:mask_axis + mask.ndim])
+
+    return Indexed(cx, [e[3] for e in entries], src.ty, src, pick, node, True, mask_at)
+
+
 def has_slices(sl) -> bool:
     """Whether an index has a slice or ... among its items (syntax)."""
     return any(isinstance(it, ast.Slice) or (isinstance(it, ast.Constant) and
@@ -276,9 +341,13 @@ def subscript(b, base, node):
     src = b.array_code.as_array(base, node)
     masks = [i for i in items if i.kind == "mask"]
     if masks:
+        if len(masks) == 1 and in_masked_value(b, node, masks[0].node):
+            sel = masked_select(b, src, items, node)
+            return ArrayExpr(sel.shape, sel.ty, sel.elem, node)
         if len(items) != 1:
-            raise b.cx.err(node, "a boolean mask combined with other indices is not supported",
-                           hint="index with the mask alone: a[mask]")
+            raise b.cx.err(node, "a boolean mask combined with other indices is compiled only "
+                                 "in the value of an assignment through the same index",
+                           hint="write a[mask, 0] = f(a[mask, 0]), or use np.where")
         return MaskRead(b.cx, src, masks[0].value, node)
     return select(b, src, items, node)
 

@@ -14,7 +14,7 @@ from pyhalide.expr import cast_node as cast
 from . import ops
 from .ranges import INT32, Aff
 from .types import PY_INT
-from .values import Val
+from .values import Val, const_val
 
 _I64 = ir.Int(64)
 _SIZES = weakref.WeakKeyDictionary()     # Context -> {canonical key: size Val}
@@ -81,6 +81,9 @@ def _size(cx, n: Val, start, stop, step, node) -> Val:
         hi = None if fe is None else fe(env)
         return len(range(*slice(lo, hi, step).indices(fn(env))))
 
+    if n.is_const and all(v is None or v.is_const for v in (start, stop)):
+        bounds = [None if v is None else int(v.const) for v in (start, stop)]
+        return const_val(len(range(*slice(*bounds, step).indices(int(n.const)))))
     key = _canonical(n, start, stop, step)
     memo = _SIZES.setdefault(cx, {})
     if key is not None:

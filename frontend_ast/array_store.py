@@ -8,29 +8,36 @@ update). Registers the "store" and "augstore" hooks and np.add.at."""
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from types import SimpleNamespace
 
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.buffer import Param
 from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
-from . import array_calls, array_complex, ops
+from . import array_calls, array_complex, calls, ops
+from . import types as T
 from .array_index import (
     Item,
     MaskRead,
     base_map,
     element_index,
     guard,
+    masked_select,
     parse,
     read_element,
     select,
 )
+from .array_masks import call_time_check, is_selection
+from .array_setitem import element_value, region_value
 from .array_store_loops import define_in_loop
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
+from .context import StaticParam
 from .values import Arr, TupleVal, Val, fresh
 
 # augmented assignment: the operator and the ufunc NumPy applies in place
@@ -40,7 +47,8 @@ _OPS = {ast.Add: ("+", np.add), ast.Sub: ("-", np.subtract), ast.Mult: ("*", np.
         ast.LShift: ("<<", np.left_shift), ast.RShift: (">>", np.right_shift),
         ast.BitAnd: ("&", np.bitwise_and), ast.BitOr: ("|", np.bitwise_or),
         ast.BitXor: ("^", np.bitwise_xor)}
-_AT = {np.add: "+", np.subtract: "-", np.multiply: "*"}
+_AT = {np.add: "+", np.subtract: "-", np.multiply: "*", np.maximum: None, np.minimum: None,
+       np.fmax: None, np.fmin: None}      # (None: calls.np_minmax)
 
 
 class Dest:
@@ -70,20 +78,10 @@ def destination(bld, base, items, node) -> Dest:
     arr = src.view[0]
     if arr.kind == "input":
         bld.arrays.input_written(arr, node)
-    masks = [i for i in items if i.kind == "mask"]
-    if masks:
-        if len(items) != 1:
-            raise bld.cx.err(node, "a boolean mask combined with other indices is not "
-                                   "supported", hint="index with the mask alone: a[mask] = v")
-        mask = masks[0].value
-        if mask.ndim > src.ndim:
-            raise bld.cx.err(node, f"too many indices for array: array is {src.ndim}-"
-                                   f"dimensional, but {mask.ndim} were indexed",
-                             hint="a mask has the shape of the array or of its first axes")
-        _mask_fits(bld, mask.shape, src.shape, masks[0].node)
-        return Dest(arr, src.shape, lambda p: base_map(src, p), True,
-                    pred=lambda p: mask.elem(p[:mask.ndim]), mask=masks[0].node,
-                    read=src.elem)
+    if any(i.kind == "mask" for i in items):
+        sel = masked_select(b, src, items, node)
+        return Dest(arr, sel.shape, lambda p: base_map(sel, p), True, pred=sel.mask_at,
+                    mask=True, read=sel.elem)
     sel = select(b, src, items, node)
     return Dest(arr, sel.shape, lambda p: base_map(sel, p), sel.injective, read=sel.elem)
 
@@ -99,25 +97,22 @@ def store(bld, target, value, stmt):
         return write_element(bld, base, items, value, target)
     dest = destination(bld, base, items, target)
     if isinstance(value, MaskRead):
-        if dest.mask is None or ast.dump(value.node.slice) != ast.dump(dest.mask) or \
-                value.src.ndim != len(dest.shape):
-            raise bld.cx.err(value.node, "a boolean-mask read is compiled only as the value of "
-                                         "an assignment through the same mask, of an array of "
-                                         "the same shape: a[mask] = b[mask]",
-                             hint="use np.where(mask, b, a)")
-        _mask_fits(bld, value.mask.shape, value.src.shape, value.node)
-        return write(bld, dest, fitted(bld, value.src, dest.shape, stmt, False), stmt)
+        raise bld.cx.err(value.node, "a boolean-mask read is compiled only as the value of "
+                                     "an assignment through the same mask, element by "
+                                     "element: a[mask] = f(a[mask], b[mask])",
+                         hint="use np.where(mask, b, a)")
     if isinstance(value, (Arr, ArrayExpr)):
         v = bld.array_code.as_array(value, stmt)
-        if dest.pred is not None and not all(size_is(s, 1) for s in v.shape):
-            raise bld.cx.err(stmt, "assigning an array through a boolean mask needs as many "
-                                   "values as the mask selects, which depends on the data",
-                             hint="assign a scalar (a[mask] = 0), the same mask of an array "
-                                  "(a[mask] = b[mask]), or use np.where(mask, b, a)")
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, stmt, "assigning")
         return write(bld, dest, fitted(bld, v, dest.shape, stmt, False), stmt)
     if not isinstance(value, Val):
         raise bld.cx.err(stmt, f"cannot assign {b.describe_obj(value)} into an array",
                          hint=b.obj_hint(value))
+    bld.cx.cur_node = stmt
+    nonempty = not dest.mask and all(s.lo is not None and s.lo >= 1 for s in dest.shape)
+    value = region_value(bld, value, dest.arr.ty, stmt, dest.mask or not dest.injective,
+                         nonempty)
     return write(bld, dest, lambda p: value, stmt)
 
 
@@ -141,10 +136,8 @@ def augstore(bld, stmt):
     rhs = b.ev(stmt.value)
     if isinstance(rhs, (Arr, ArrayExpr)):
         v = bld.array_code.as_array(rhs, stmt)
-        if dest.pred is not None and not all(size_is(s, 1) for s in v.shape):
-            raise cx.err(stmt, "an augmented assignment through a boolean mask needs as many "
-                               "values as the mask selects, which depends on the data",
-                         hint="use a scalar (a[mask] += 1) or np.where(mask, a + b, a)")
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, stmt, "an augmented assignment")
         rhs_at = fitted(bld, v, dest.shape, stmt, True)
     elif isinstance(rhs, Val):
         rhs_at = lambda p: rhs       # noqa: E731
@@ -180,20 +173,22 @@ def _same_kind(bld, op, ufunc, arr, rhs: Val, out: Val, node):
     call_time_check(bld, check, node)
 
 
-def call_time_check(bld, check, node):
-    """Add a check made when the function is called: only for a statement
-    that runs whenever the function does (not inside an `if`)."""
-    if not bld.scope.unconditional():
-        raise bld.cx.err(node, "this assignment needs a check of array shapes or types when "
-                               "the function is called, which is not made inside an `if`",
-                         hint="move the assignment out of the `if` (np.where(cond, new, old) "
-                              "chooses between values)")
-    bld.cx.static_checks.append(check)
-
-
-def _mask_fits(bld, mshape, shape, node):
-    if not all(same_size(bld.cx, m, s) for m, s in zip(mshape, shape)):
-        call_time_check(bld, _MaskShape(mshape, shape, bld.cx.smap.loc(node)), node)
+def selection_fits(bld, vshape, shape, node, what):
+    """A value assigned through a boolean mask fits the selection: along
+    the selected axes it is a read through the same mask (the same
+    selection sizes) or of size 1 (anything else needs as many values as
+    the mask selects, which depends on the data)."""
+    cx = bld.cx
+    extra = len(vshape) - len(shape)
+    for k, s in enumerate(vshape):
+        d = shape[k - extra] if k >= extra else None
+        sel_d = d is not None and is_selection(cx, d)
+        if (is_selection(cx, s) or sel_d) and not (d is not None and same_size(cx, s, d)) \
+                and not (size_is(s, 1) and (sel_d or d is None)):
+            raise cx.err(node, f"{what} through a boolean mask needs as many values as the "
+                               f"mask selects, which depends on the data",
+                         hint="use a scalar (a[mask] = 0), reads through the same mask "
+                              "(a[mask] = a[mask] * 2 + b[mask]), or np.where(mask, b, a)")
 
 
 # values ----------------------------------------------------------------------------------------
@@ -222,7 +217,7 @@ def fitted(bld, v: ArrayExpr, shape, node, augmented: bool):
         lead = [ir.index(0)] * max(extra, 0)
         idx = broadcast_index(tail, p)
         for k in dynamic:       # 0 where the size is 1, else the index itself (checked)
-            last = ir.Sub(cast(ir.INDEX, ops.node_of(cx, tail[k])), ir.index(1))
+            last = ir.Sub(_extent(cx, tail[k]), ir.index(1))
             idx[k] = ir.Min(idx[k], last)
         return v.elem(lead + idx)
     return at
@@ -260,23 +255,6 @@ class _Fits:
                          f"{where}")
 
 
-class _MaskShape:
-    """Call time: a boolean index has the shape of the axes it indexes
-    (NumPy's IndexError otherwise)."""
-
-    def __init__(self, mshape, shape, loc):
-        self.mshape, self.shape, self.loc = mshape, shape, loc
-
-    def __call__(self, env):
-        for axis, (m, s) in enumerate(zip(self.mshape, self.shape)):
-            mv, sv = int(m.static(env)), int(s.static(env))
-            if mv != sv:
-                where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""
-                raise IndexError(f"boolean index did not match indexed array along axis "
-                                 f"{axis}; size of axis is {sv} but size of corresponding "
-                                 f"boolean axis is {mv}{where}")
-
-
 # writing -----------------------------------------------------------------------------------------
 def write_element(bld, x: ArrayExpr, items, value: Val, node):
     """x[i, j, ...] = value for a view x (one integer per axis; also in
@@ -288,7 +266,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     cx.cur_node = node
     nodes, checks = element_index(bld.exprs, x, items, node, ", assignment")
     at, more = base_map(x, nodes)
-    value = guard(cx, bld.arrays.store_convert(value, arr.ty), checks + more)
+    value = guard(cx, element_value(cx, value, arr.ty), checks + more)
     if not cx.typing:
         bld.defs.version_for_write(arr)
     bld.arrays.record_write(arr, at, value, bld.scope.current_condition(), node,
@@ -373,7 +351,7 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     defs.ensure_defined(arr)
     rdom = None
     if rv or preds:
-        bounds = [(ir.index(0), cast(ir.INDEX, ops.node_of(cx, dest.shape[j])))
+        bounds = [(ir.index(0), _extent(cx, dest.shape[j]))
                   for j in reversed(rv)] or [(ir.index(0), ir.index(1))]
         rdom = RDom([(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in bounds],
                     f"r_{arr.name}")
@@ -388,39 +366,73 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     bld.emitter.define(arr.func, key, (vnode,), preds, rdom, cx.smap.loc(node), label=arr.name)
 
 
+def _extent(cx, size: Val) -> ir.Expr:
+    """A region size as an int32 node. A wider one (a Python int computed at
+    call time) is passed as an int32 parameter of its own, so that bounds
+    inference bounds the region (a narrowing cast of it would not be)."""
+    n = ops.node_of(cx, size)
+    if n.type.bits <= 32 or not size.is_static:
+        return cast(ir.INDEX, n)
+    f = size.static
+    p = Param(ir.INDEX, f"__pyhalide_extent{next(_EXTENTS)}")
+    cx.static_params.append(StaticParam(p, lambda env: min(max(int(f(env)), 0), 2**31 - 1),
+                                        ir.INDEX))
+    return p.node
+
+
+_EXTENTS = itertools.count()
+
+
 # np.add.at ---------------------------------------------------------------------------------------
-@array_calls.function(np.add.at, np.subtract.at, np.multiply.at)
+@array_calls.function(*(u.at for u in _AT))
 def ufunc_at(b, fn, node):
-    """np.add.at(a, indices, values): a[indices] op= values with repeated
-    indices accumulating (an update reading the element it writes)."""
+    """np.add.at(a, indices, values) (also subtract, multiply, maximum,
+    minimum, fmax, fmin): a[indices] = ufunc(a[indices], values) with
+    repeated indices applied in turn (an update reading the element it
+    writes). As NumPy, the values are arrays (a Python number has NumPy's
+    default dtype) and the result is cast to a's dtype (C's rules)."""
     cx = b.cx
+    ufunc = fn.__self__
+    name = f"np.{ufunc.__name__}.at"
     if node.keywords or len(node.args) != 3:
-        raise cx.err(node, "expected np.add.at(a, indices, values)",
+        raise cx.err(node, f"expected {name}(a, indices, values)",
                      hint="pass the array, the indices and the values, without keywords")
-    op = _AT[fn.__self__]
-    bld = SimpleNamespace(exprs=b, cx=cx, array_code=b.array_code, arrays=b.arrays,
-                          defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope,
-                          state=b.array_code.state)
+    op = _AT[ufunc]
+    bld = builder_of(b)
     a = b.ev(node.args[0])
     idx = b.ev(node.args[1])
     vals = b.ev(node.args[2])
-    b.array_code.outside_loops(node, f"np.{fn.__self__.__name__}.at")
+    b.array_code.outside_loops(node, name)
     items = [_at_item(b, x, node.args[1]) for x in (idx.items if isinstance(idx, TupleVal)
                                                      else [idx])]
     dest = destination(bld, a, items, node.args[0])
     if isinstance(vals, (Arr, ArrayExpr)):
-        value = fitted(bld, b.array_code.as_array(vals, node.args[2]), dest.shape, node,
-                       False)
+        v = b.array_code.as_array(vals, node.args[2])
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, node, name)
+        value = fitted(bld, v, dest.shape, node, False)
     else:
         v = b.scalar(vals, node.args[2])
+        if v.ty.weak:                    # np.asarray(v): NumPy's default dtype
+            v = ops.convert(cx, v, T.np_ty(v.ty.dtype))
         value = lambda p: v          # noqa: E731
     arr = dest.arr
 
     def combine(at, v):
         old = b.array_code.read_element(arr, at)
-        return ops.cast_to(cx, ops.binary(cx, op, old, v), arr.ty)
+        out = ops.binary(cx, op, old, v) if op is not None else \
+            calls.np_minmax(cx, ufunc, old, v)
+        return ops.cast_to(cx, out, arr.ty)
     write(bld, dest, value, node, combine=combine)
     return None
+
+
+def builder_of(b):
+    """What write() needs of the builder, from the exprs.Expressions b (for
+    writes made by a call: np.add.at, np.concatenate)."""
+    return SimpleNamespace(exprs=b, cx=b.cx, array_code=b.array_code, arrays=b.arrays,
+                           defs=b.array_code.defs, emitter=b.array_code.emitter, scope=b.scope,
+                           state=b.array_code.state)
 
 
 def _at_item(b, x, where) -> Item:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import array_complex, ops, unions
+from .array_setitem import element_value
 from .context import single_aff
 from .ranges import Aff
 from .values import Arr, Val, fresh, with_type_range
@@ -247,7 +248,7 @@ class ArrayAccess:
             self.input_written(arr, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
-        value = self.store_convert(value, arr.ty)
+        value = element_value(self.cx, value, arr.ty)
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")
         if not self.cx.typing:

@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_complex,
     array_create,
     array_dot,
+    array_grid,
     array_outer,
     array_reduce,
     array_scan,
@@ -173,6 +174,7 @@ class Builder:
     def exec_stmt(self, s):
         self.cx.cur_node = s
         self.cx.stmt_pos = (s.lineno, s.col_offset)
+        self.cx.stmt = s
         if not self.state.loops:
             self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:

@@ -28,7 +28,8 @@ from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
 _NP_UNARY = {np.sqrt: "sqrt", np.exp: "exp", np.log: "log", np.sin: "sin", np.cos: "cos",
              np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan",
              np.sinh: "sinh", np.cosh: "cosh", np.tanh: "tanh", np.floor: "floor",
-             np.ceil: "ceil", np.trunc: "trunc", np.rint: "round"}
+             np.ceil: "ceil", np.trunc: "trunc", np.rint: "round", np.exp2: "exp2",
+             np.cbrt: "cbrt"}
 _CREATE = {np.zeros: 0, np.ones: 1, np.empty: None, np.full: "full",
            np.zeros_like: 0, np.ones_like: 1, np.empty_like: None, np.full_like: "full"}
 _NP_BINARY_OPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.divide: "/",
@@ -426,9 +427,20 @@ def _expm1(cx, x: Val, rt) -> Val:
     return Val(node, rt)
 
 
+def _times(num, den):
+    """x * (num / den), the constant computed in x's dtype (NumPy's deg2rad
+    and rad2deg)."""
+    def run(cx, x: Val, rt) -> Val:
+        t = rt.dtype.type
+        return Val(ir.Mul(ops.node_of(cx, x), _c(rt, float(t(num) / t(den)))), rt)
+    return run
+
+
 _FLOAT_UNARY = {np.log2: _scaled_log(1.4426950408889634, 2.0355273740931033e-17),
                 np.log10: _scaled_log(0.4342944819032518, 1.098319650216765e-17),
-                np.log1p: _log1p, np.expm1: _expm1}
+                np.log1p: _log1p, np.expm1: _expm1,
+                np.deg2rad: _times(np.pi, 180), np.radians: _times(np.pi, 180),
+                np.rad2deg: _times(180, np.pi), np.degrees: _times(180, np.pi)}
 
 
 @unions.over_alternatives
@@ -527,6 +539,13 @@ def np_arctan2(cx, f, y: Val, x: Val) -> Val:
 
 
 @unions.over_alternatives
+def np_copysign(cx, f, x: Val, y: Val) -> Val:
+    rt = _res(cx, f, x.ty, y.ty)
+    return _fcall(rt, "copysign", ops.node_of(cx, _as(cx, x, rt)),
+                  ops.node_of(cx, _as(cx, y, rt)), risky=x.risky or y.risky)
+
+
+@unions.over_alternatives
 def np_hypot(cx, f, x: Val, y: Val) -> Val:
     """sqrt(x*x + y*y) without overflow or underflow: float32 in float64,
     float64 scaled by a power of two when the larger magnitude is far from 1;
@@ -600,7 +619,8 @@ ELEMENTWISE = {}
 for _f in list(_NP_UNARY) + [np.abs, np.absolute, np.fabs, np.square, np.negative, np.positive,
                              np.isnan, np.isinf, np.isfinite, np.logical_not, np.round,
                              np.around, np.sign, np.invert, np.reciprocal, np.log2, np.log10,
-                             np.log1p, np.expm1]:
+                             np.log1p, np.expm1, np.deg2rad, np.radians, np.rad2deg,
+                             np.degrees]:
     ELEMENTWISE[_f] = (1, np_unary)
 for _f in _NP_BINARY_OPS:
     ELEMENTWISE[_f] = (2, np_binary_op)
@@ -609,6 +629,7 @@ for _f in (np.minimum, np.maximum, np.fmin, np.fmax):
 for _f in (np.logical_and, np.logical_or, np.logical_xor):
     ELEMENTWISE[_f] = (2, np_logical)
 ELEMENTWISE.update({np.arctan2: (2, np_arctan2), np.hypot: (2, np_hypot),
+                    np.copysign: (2, np_copysign),
                     np.where: (3, np_where), np.clip: (3, np_clip)})
 
 

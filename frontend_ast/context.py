@@ -47,6 +47,7 @@ class Context:
       cur_node      the AST node being evaluated (set by the interpreter and
                     the array and loop code before work that may fail)
       stmt_pos      (line, col) of the statement being executed
+      stmt          the statement being executed (its AST node)
       epoch         the number of top-level statements started (array versions)
       typing        > 0 while a typing pass runs (loops.py): nothing is
                     emitted and no check is made
@@ -64,6 +65,7 @@ class Context:
         self.smap = smap
         self.cur_node = root
         self.stmt_pos = (0, 0)
+        self.stmt = None
         self.epoch = 0
         self.typing = 0
         self.syms = Symbols()

@@ -5,6 +5,7 @@ Python ints leaving int64, ZeroDivisionError for Python scalars) wherever the
 ranges cannot prove them unnecessary."""
 from __future__ import annotations
 
+import itertools
 import operator
 
 from pyhalide import ir
@@ -398,6 +399,8 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
             return Val(None, rt, static=static2(operator.pow, a, b))
+        if rt.kind != "int":
+            return _int_power(cx, a, b, rt)
         raise cx.error("an integer power needs a constant exponent",
                        hint="write the exponent as a literal, or use floats "
                             "(float(x) ** y)")
@@ -412,7 +415,7 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
             return Val(None, rt, static=static2(operator.pow, a, b))
         raise cx.error("integer exponent too large", hint="use a float exponent")
     result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
-    base = a if rt.kind == "int" else convert(cx, a, rt)
+    base = to_python_int(cx, a) if rt.kind == "int" else convert(cx, a, rt)   # (bool: int)
     first = True
     for bit in bin(k)[2:]:
         if not first:
@@ -423,6 +426,41 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if k == 0:
         result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     return result
+
+
+def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
+    """a ** b for a NumPy integer dtype rt and an exponent known at run
+    time: NumPy's loop (square and multiply over the exponent's bits,
+    wrapping; a negative exponent is its ValueError)."""
+    t = rt.ir()
+    x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
+    signed = rt.dtype.kind == "i"
+    hi = b.hi if b.hi is not None and b.hi >= 0 else t.max_value()
+    steps = max(1, min(int(hi), t.max_value()).bit_length())
+    names = [f"pow{next(_POW_IDS)}_{k}" for k in range(2 * steps + 1)]
+    var = [ir.Variable(t, n, "let") for n in names]      # (not pure Vars of a definition)
+    one = ir.Const(t, 1)
+
+    def bit(k):
+        return ir.NE(ir.BitAnd(var[0], ir.Const(t, 1 << k)), ir.Const(t, 0))
+    # var[0] = e; var[2k+1] = x ** (2 ** k); var[2k+2] = the product of the bits up to k
+    lets = [(names[0], e), (names[1], x), (names[2], ir.Select(bit(0), var[1], one))]
+    for k in range(1, steps):
+        sq = ir.Mul(var[2 * k - 1], var[2 * k - 1])
+        lets.append((names[2 * k + 1], sq))
+        lets.append((names[2 * k + 2], ir.Select(bit(k), ir.Mul(var[2 * k], var[2 * k + 1]),
+                                                 var[2 * k])))
+    node = var[2 * steps]
+    for n, v in reversed(lets):
+        node = ir.Let(n, v, node)
+    out = Val(node, rt, risky=a.risky or b.risky)
+    if signed and not (b.lo is not None and b.lo >= 0):
+        out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
+                       "Integers to negative integer powers are not allowed.")
+    return out
+
+
+_POW_IDS = itertools.count()
 
 
 # ---------------------------------------------------------------------------

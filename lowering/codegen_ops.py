@@ -321,6 +321,21 @@ def _float_intrinsic(b, name, args):
     return b.call(fn, list(args))
 
 
+def _libm_call(b, name, x, t: ir.Type):
+    """C's float function `name` (the f-suffixed one for float32) on each lane of x."""
+    if not t.is_float():
+        raise CodegenError(f"intrinsic {name} must return a float type, not {t}")
+    scalar = x.type.element if isinstance(x.type, ll.VectorType) else x.type
+    fn = intrinsic(b.module, name + ("f" if t.bits == 32 else ""), scalar, [scalar])
+    if not isinstance(x.type, ll.VectorType):
+        return b.call(fn, [x])
+    out = ll.Constant(x.type, ll.Undefined)
+    for i in range(x.type.count):
+        lane = ll.Constant(I32, i)
+        out = b.insert_element(out, b.call(fn, [b.extract_element(x, lane)]), lane)
+    return out
+
+
 def floor_(b, x, t):
     return _float_intrinsic(b, "floor", [x])
 
@@ -328,10 +343,12 @@ def floor_(b, x, t):
 _UNARY_FLOAT = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos",
                 "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
                 "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "floor": "floor",
-                "ceil": "ceil", "round": "roundeven", "trunc": "trunc"}
+                "ceil": "ceil", "round": "roundeven", "trunc": "trunc", "exp2": "exp2"}
 _BINARY_FLOAT = {"pow": "pow", "atan2": "atan2", "copysign": "copysign", "fmod": "fmod"}
 _TERNARY_FLOAT = {"fma": "fma"}         # fma(a, b, c): a * b + c rounded once
-INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | {
+_LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
+INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
+    frozenset(_LIBM_UNARY) | {
     "abs", "is_nan", "is_inf", "is_finite", "likely"}
 
 
@@ -352,6 +369,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]
+    if name in _LIBM_UNARY:
+        return _libm_call(b, name, cast(b, x, t, result_type), result_type)
     if name == "likely":
         return x
     if name == "abs":

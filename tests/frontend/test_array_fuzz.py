@@ -538,30 +538,3 @@ def returns_argument(a):
 
 def test_zero_dimensional_argument_returned():
     assert compare(returns_argument, [np.array(6, np.uint32)], "return a")
-
-
-@ph.pipeline
-def bool_power(s):
-    return s ** 1, s ** 2
-
-
-@pytest.mark.xfail(strict=True, reason="a Python bool ** 1 is a bool when compiled; Python "
-                                       "gives an int")
-def test_python_bool_power_is_int():
-    assert compare(bool_power, [False], "s ** 1")
-
-
-@ph.pipeline
-def store_floats_into_ints(x):
-    out = np.zeros(len(x), np.int64)
-    for i in range(len(x)):
-        out[i] = x[i]
-    return out
-
-
-@pytest.mark.xfail(strict=True, reason="storing a NaN, an infinity or a float beyond int64 "
-                                       "into an integer array element raises in NumPy "
-                                       "(ValueError/OverflowError); compiled code stores 0 "
-                                       "or the saturated value")
-def test_float_stored_into_int_element_raises_as_numpy():
-    assert compare(store_floats_into_ints, [np.array([1.5, np.nan])], "out[i] = nan")
