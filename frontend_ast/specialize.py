@@ -259,6 +259,9 @@ class Specialization:
                 f.compute_inline()
                 continue
             _stride_one_inner(f)
+            hint = getattr(f, "default_hint", None)
+            if hint is not None:
+                hint(f)         # a helper Func's own default (sum_order's lanes)
             if id(f) in local:
                 try:
                     f.compute_at(*local[id(f)])

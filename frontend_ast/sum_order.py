@@ -149,7 +149,10 @@ class _SumBuilder:
             self.define(out, key, [self.zero() + self.element(at)], pure=True)
         else:
             self.define(out, key, [self.zero()], pure=True)
-            if self.run:
+            if self.run and not self.cast and all(self.merges[self.order.index(k)]
+                                                  for k in self.run[:-1]):
+                self.row_pairwise_update(out, key)
+            elif self.run:
                 self.pairwise_update(out, key)
             else:
                 self.sequential_update(out, key)
@@ -205,6 +208,90 @@ class _SumBuilder:
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def row_pairwise_update(self, out, key):
+        """The run axes merge in memory and no cast: NumPy sums each row of
+        them (m elements) as one pairwise_sum (runs_of gives one run of m).
+        Every row has the same split tree, so the leaf of each chunk of 8 is
+        found once (name_leaf(k)), and name_lanes(j, s, ..) adds the chunks
+        in order into the 8 accumulators of their leaf's slot s: an update
+        over the chunks whose loads are dense in j (vectorized by the
+        default schedule)."""
+        a = self
+        # m: a call-time parameter when several axes (bounds inference does
+        # not bound a product of sizes)
+        m = a.size(a.run[0]) if len(a.run) == 1 else a.static(_prod, a.run)
+        q = m // LANES
+        depth = a.static(lambda z: tree_depth(_prod(z)), a.run)
+        slots = Expr.wrap(ir.index(1)) << depth
+        leaf = a.chunk_leaves(m, q, depth)
+        extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
+        extra_at = {k: a.vars[k] for k in a.kept + a.outer}
+        j, s, c = Var("j"), Var("s"), Var("c")
+        mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
+
+        def slot_of(k):
+            return _max(_min(leaf[k][3], slots - 1), 0)
+
+        acc = a.func("_lanes")
+        a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
+        r = RDom([(0, q)], a.name + "_chunk")
+        sk = slot_of(r.x)
+        akey = (j, sk) + mid
+        nxt = a.read_flat(r.x * LANES + j, m, extra_at, clamp=False)
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
+        acc.default_hint = _vectorize_lanes
+        tree = a.func("_tree")
+        tkey = (s,) + mid
+        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(LANES)]
+        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
+            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+        a.define(tree, tkey, [combined], pure=True)
+        # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
+        rr = RDom([(0, LANES - 1)], a.name + "_rest")
+        last = (slot_of(_max(q - 1, 0)),) + mid
+        elem = a.read_flat(q * LANES + rr.x, m, extra_at, clamp=True)
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % LANES])
+        a.tree_levels(tree, (c,), extra, slots, depth)
+        # out += the row sums, the reduced axes outside the rows in memory order
+        rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
+                    a.name + "_r")
+        sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
+        args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def chunk_leaves(self, m, q, depth):
+        """leaf(k) = (first chunk, chunks, rightmost?, slot) of the leaf that
+        holds chunk k of a row of m elements (q chunks of 8): one update
+        descending the split tree, a level per step (a leaf keeps going to
+        the first slot of its subtree)."""
+        leaf = self.func("_leaf")
+        k = Var("k")
+        zero, one = Expr.wrap(ir.index(0)), Expr.wrap(ir.index(1))
+        self.define(leaf, (k,), [zero, q, one, zero], pure=True)
+        d = RDom([(0, depth)], self.name + "_level")
+        cur = leaf[k]
+        st, nq, last, slot = cur[0], cur[1], cur[2], cur[3]
+        rem = select(last == 1, m % LANES, 0)
+        half = nq // 2
+        bit = select(nq * LANES + rem <= BLOCK, 0, select(k >= st + half, 1, 0))
+        split = nq * LANES + rem > BLOCK
+        new_st = st + bit * half
+        new_q = select(split, select(bit == 1, nq - half, half), nq)
+        new_last = select(split, select(bit == 1, last, 0), last)
+        self.define(leaf, (k,), [new_st, new_q, new_last, slot * 2 + bit], d)
+        return leaf
+
+    def read_flat(self, flat, m, extra_at, clamp) -> Expr:
+        """Element `flat` of a row of the run axes (m elements; clamped into
+        it when `clamp`: reads past its end are never used)."""
+        if clamp:
+            flat = _max(_min(flat, m - 1), 0)
+        if len(self.run) == 1:
+            return self.element({**extra_at, self.run[0]: flat})
+        start = Expr.wrap(ir.index(0))
+        sizes = [self.size(k) for k in self.run]
+        return self.read_run(start, flat, m, sizes, extra_at)
 
     def leaves(self, c, m, depth):
         """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
@@ -267,13 +354,36 @@ class _SumBuilder:
         rest = select(last == 1, m % LANES, 0)
         elem = a.read_run(start, nq * LANES + st * LANES + rr.x, m, run_sizes, extra_at)
         a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
-        # the levels of the slot tree, in place: slot i <- slots 2i and 2i+1
-        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], a.name + "_pairs")
-        i, level = lv[0], lv[1]
-        at = lambda k: (k, c) + tuple(extra)    # noqa: E731
-        a.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) + Expr.wrap(tree[at(2 * i + 1)].node)],
-                 lv, preds=[i < (slots >> level)])
+        a.tree_levels(tree, (c,), extra, slots, depth)
         return tree
+
+    def tree_levels(self, tree, mid, extra, slots, depth):
+        """The levels of the slot tree, in place: slot i <- slots 2i and 2i+1."""
+        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], self.name + "_pairs")
+        i, level = lv[0], lv[1]
+        at = lambda k: (k,) + tuple(mid) + tuple(extra)    # noqa: E731
+        self.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) +
+                                  Expr.wrap(tree[at(2 * i + 1)].node)],
+                    lv, preds=[i < (slots >> level)])
+
+
+def _prod(sizes):
+    out = 1
+    for n in sizes:
+        out *= n
+    return out
+
+
+def _vectorize_lanes(f):
+    """The default schedule of name_lanes: the 8 accumulators of a slot
+    (j) as one vector in both stages, when no schedule touched them."""
+    fn = f.function()
+    stages = [(f, fn.pure.schedule)] + [(f.update(i), u.schedule) for i, u in enumerate(fn.updates)]
+    for stage, sch in stages:
+        dims = [d.var for d in sch.dims]
+        if sch.splits or any(d.kind != "serial" for d in sch.dims) or "j" not in dims:
+            continue
+        stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", LANES)
 
 
 def _min(x, y) -> Expr:
