@@ -260,8 +260,8 @@ class Specialization:
                 continue
             _stride_one_inner(f)
             hint = getattr(f, "default_hint", None)
-            if hint is not None:
-                hint(f)         # a helper Func's own default (sum_order's lanes)
+            if hint is not None and hint(f):
+                continue        # a helper Func's own default placed it (sum_order)
             if id(f) in local:
                 try:
                     f.compute_at(*local[id(f)])

@@ -39,6 +39,7 @@ import itertools
 
 from pyhalide import ir
 from pyhalide.buffer import Param
+from pyhalide.errors import CompileError
 from pyhalide.expr import Expr, cast_node, select
 from pyhalide.var import RDom, Var
 
@@ -240,7 +241,7 @@ class _SumBuilder:
         akey = (j, sk) + mid
         nxt = a.read_flat(r.x * LANES + j, m, extra_at, clamp=False)
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
-        acc.default_hint = _vectorize_lanes
+        acc.default_hint = _row_hint(out, key, vectorize=True)
         tree = a.func("_tree")
         tkey = (s,) + mid
         lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(LANES)]
@@ -253,6 +254,7 @@ class _SumBuilder:
         elem = a.read_flat(q * LANES + rr.x, m, extra_at, clamp=True)
         a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % LANES])
         a.tree_levels(tree, (c,), extra, slots, depth)
+        tree.default_hint = _row_hint(out, key, vectorize=False)
         # out += the row sums, the reduced axes outside the rows in memory order
         rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")
@@ -374,9 +376,27 @@ def _prod(sizes):
     return out
 
 
+def _row_hint(out, key, vectorize):
+    """The default schedule of name_lanes (vectorize=True) and name_tree:
+    computed per row, at the innermost loop of out's kept axes (their
+    buffers stay in cache), where out has such a loop; name_lanes' 8
+    accumulators of a slot (j) one vector. Returns whether it placed f."""
+    def hint(f):
+        if vectorize:
+            _vectorize_lanes(f)
+        if not key:
+            return False
+        try:
+            f.compute_at(out, key[0])
+        except CompileError:
+            return False
+        return True
+    return hint
+
+
 def _vectorize_lanes(f):
-    """The default schedule of name_lanes: the 8 accumulators of a slot
-    (j) as one vector in both stages, when no schedule touched them."""
+    """j (the 8 accumulators of a slot) innermost and one vector in each
+    stage of f that no schedule touched."""
     fn = f.function()
     stages = [(f, fn.pure.schedule)] + [(f.update(i), u.schedule) for i, u in enumerate(fn.updates)]
     for stage, sch in stages:
