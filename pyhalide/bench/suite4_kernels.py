@@ -163,30 +163,39 @@ def sched_gray_scott(p):
     p.funcs["uvv"].compute_inline()
 
 
+def _own(p, name):
+    """The Func named `name` by its own name: `name`, or `name$<n>` when the
+    process already made a Func of that name (a reduction's helper Funcs
+    have no Python name)."""
+    keys = [k for k in p.funcs if k == name or (k.startswith(name + "$") and k[len(name) + 1:].isdigit())]
+    return p.funcs[keys[0]]
+
+
 def sched_sum_axis0(p):
-    """s(x) = sum over y of a(x, y): blocks of 256 columns in parallel, each
-    vectorized across x (no reassociation: every column is summed in order)."""
-    s = p.funcs["s"]
-    (x,) = s.args()
-    s.vectorize(x, LANES)
+    """sum(x) = 0.0, then += a(x, y) over y (the Func of a.sum(axis=0); `s`
+    is its copy): blocks of 256 columns in parallel, each vectorized across
+    x (no reassociation: every column is summed in NumPy's order)."""
+    f = _own(p, "sum")
+    (x,) = f.args()
+    (ry,) = _rvars(f)
     xo, xi, xv = ph.Var("xo"), ph.Var("xi"), ph.Var("xv")
-    upd = s.update(0)
-    ry = upd.function().updates[0].schedule.rvars[0].name
+    upd = f.update(0)
     upd.split(x, xo, xi, 256).split(xi, xi, xv, LANES).reorder(xv, xi, ry, xo)
     upd.vectorize(xv).parallel(xo)
 
 
-def _rvars(f):
-    return [rv.name for rv in f.function().updates[0].schedule.rvars]
+def _rvars(f, stage=0):
+    return [rv.name for rv in f.function().updates[stage].schedule.rvars]
 
 
 def sched_sum_axis1(p):
-    """s(y) = sum over x of a(x, y) in NumPy's pairwise order: the Funcs of
-    that order (frontend_ast/sum_order.py) are not named in p.funcs, so a
-    schedule reaches only s: rows in parallel."""
-    s = p.funcs["s"]
-    (y,) = s.args()
-    s.compute_root().parallel(y)
+    """s(y) = sum over x of a(x, y) in NumPy's pairwise order
+    (frontend_ast/sum_order.py, docs/numpy_sum_order.md): `sum`'s last update
+    adds each row's pairwise sum; its rows in parallel (the default computes
+    sum_lanes and sum_tree per row, inside that loop)."""
+    f = _own(p, "sum")
+    (y,) = f.args()
+    f.update(len(f.function().updates) - 1).parallel(y)
 
 
 def _full_reduction(f):
