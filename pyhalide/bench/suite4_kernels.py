@@ -198,45 +198,34 @@ def sched_sum_axis1(p):
     f.update(len(f.function().updates) - 1).parallel(y)
 
 
-def _full_reduction(f):
-    """A reduction of a 2-D array to a scalar: rows in parallel (rfactor over
-    y), each row's x in LANES partial results, vectorized."""
-    rx, ry = _rvars(f)
-    rxo, rxi, u, v = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u"), ph.Var("v")
-    intm = f.update(0).split(rx, rxo, rxi, LANES).rfactor([(rxi, u), (ry, v)])
-    intm.compute_root().vectorize(u)
-    intm.update(0).vectorize(u).parallel(v)
-
-
-def _reduction(p, *names):
-    """The Func of a reduction to a scalar: by the first of `names` that
-    p.funcs has (the Python name, or the reduction's own name where the
-    scalar result has no Func of its own), else the one Func with updates."""
-    for n in names:
-        if n in p.funcs:
-            return p.funcs[n]
-    (f,) = {id(f): f for f in p.funcs.values() if f.function().updates}.values()
-    return f
+def _blocks_in_parallel(p, name):
+    """A float reduction of a whole array (frontend_ast/reduce_blocks.py):
+    `name_blocks(b)` folds 8 contiguous blocks, `name` folds their results
+    in order; the blocks in parallel (the same result as serially: the
+    operator is associative, NumPy's NaN and tie rules included)."""
+    _own(p, name + "_blocks").update(0).parallel("b")
 
 
 def sched_amax(p):
-    _full_reduction(_reduction(p, "m", "max"))
+    _blocks_in_parallel(p, "max")
 
 
 def sched_argmin(p):
-    _full_reduction(_reduction(p, "i", "argmin"))
+    _blocks_in_parallel(p, "argmin")
 
 
 def sched_matmul(p):
     """c(x, y) = sum over r of a(r, y) * b(x, r): rows in parallel, each in
-    i-k-j order (for r: c(:, y) += a(r, y) * b(:, r)). Splitting x for
-    explicit vectors measured slower here than LLVM's own vectorization of
-    the x loop (docs/performance.md, suite 4)."""
+    the default's blocked i-k-j order (frontend_ast/array_dot.py: r in
+    unrolled blocks of 4 inside vectors of 8 columns; every element still
+    adds its terms in r order)."""
     c = p.funcs["c"]
     x, y = c.args()
     (r,) = _rvars(c)
+    ro, ri = ph.RVar("ro"), ph.RVar("ri")
     c.parallel(y)
-    c.update(0).reorder(x, r, y).parallel(y)
+    c.update(0).split(r, ro, ri, 4).reorder(ri, x, ro, y).vectorize(x, LANES).unroll(ri) \
+        .parallel(y)
 
 
 SCHEDULES = {"chain_ops": sched_elementwise, "chain": sched_elementwise,
