@@ -231,8 +231,11 @@ class _SumBuilder:
         j, s, c = Var("j"), Var("s"), Var("c")
         mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
 
+        # the last slot, a parameter: bounds inference does not bound a shift
+        top = a.static(lambda z: (1 << tree_depth(_prod(z))) - 1, a.run)
+
         def slot_of(k):
-            return _max(_min(leaf[k][3], slots - 1), 0)
+            return _max(_min(leaf[k][3], top), 0)
 
         acc = a.func("_lanes")
         a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
