@@ -250,3 +250,35 @@ def test_matmul_user_schedule_wins():
     a, b = rng.standard_normal((21, 30)), rng.standard_normal((30, 19))
     p = ph.pipeline(K.matmul, schedule=K.sched_matmul)
     assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
+
+
+def _colmax(preserve_outer):
+    @ph.pipeline
+    def colmax(a):
+        m = a.max(axis=0)
+        return m
+
+    @colmax.schedule
+    def _(p):
+        f = p.funcs["m"]
+        ro, ri, u = ph.RVar("ro"), ph.RVar("ri"), ph.Var("u")
+        f.update(0).split(p.vars["m", "axis0"], ro, ri, 4)
+        f.update(0).rfactor(ro if preserve_outer else ri, u).compute_root()
+    return colmax
+
+
+@pytest.mark.parametrize("outer", [True, False])
+def test_float_max_rfactor_never_changes_a_zero_sign(outer):
+    """rfactor of the NaN-aware float max either is refused or returns
+    NumPy's bits (±0 ties give the later element: the operator is not
+    commutative bit for bit, so interleaved slices could change the sign)."""
+    f = _colmax(outer)
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        a = rng.choice(np.array([0.0, -0.0, -1.0, np.nan]), size=(9, 6))
+        try:
+            got = f(a)
+        except ph.CompileError as e:
+            assert "rfactor" in str(e)
+            return
+        assert same_bits(got, np.max(a, axis=0))
