@@ -244,7 +244,9 @@ class _SumBuilder:
         akey = (j, sk) + mid
         nxt = a.read_flat(r.x * LANES + j, m, extra_at, clamp=False)
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
-        acc.default_hint = _row_hint(out, key, vectorize=True)
+        place = {}
+        out.default_hint = _rows_hint(key, place)
+        acc.default_hint = _row_hint(out, key, place, vectorize=True)
         tree = a.func("_tree")
         tkey = (s,) + mid
         lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(LANES)]
@@ -257,7 +259,7 @@ class _SumBuilder:
         elem = a.read_flat(q * LANES + rr.x, m, extra_at, clamp=True)
         a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % LANES])
         a.tree_levels(tree, (c,), extra, slots, depth)
-        tree.default_hint = _row_hint(out, key, vectorize=False)
+        tree.default_hint = _row_hint(out, key, place, vectorize=False)
         # out += the row sums, the reduced axes outside the rows in memory order
         rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")
@@ -379,34 +381,66 @@ def _prod(sizes):
     return out
 
 
-def _row_hint(out, key, vectorize):
+ROWS = 4             # rows whose sums the default schedule interleaves
+
+
+def _untouched(sch) -> bool:
+    return not sch.splits and all(d.kind == "serial" for d in sch.dims)
+
+
+def _rows_hint(key, place):
+    """The default schedule of the sum's Func: its last update (the row
+    sums) split by ROWS rows, when no schedule touched it; `place` records
+    the loop of ROWS rows. Returns False: still computed at root."""
+    def hint(out):
+        if not key:
+            return False
+        u = out.update(len(out.function().updates) - 1)
+        if not _untouched(u.definition().schedule):
+            return False
+        name = key[0].name()
+        outer = Var(f"{name}_rows")
+        u.split(key[0], outer, Var(f"{name}_row"), ROWS)
+        place["at"], place["row"] = outer, name
+        return False
+    return hint
+
+
+def _row_hint(out, key, place, vectorize):
     """The default schedule of name_lanes (vectorize=True) and name_tree:
-    computed per row, at the innermost loop of out's kept axes (their
-    buffers stay in cache), where out has such a loop; name_lanes' 8
-    accumulators of a slot (j) one vector. Returns whether it placed f."""
+    computed per row (or per ROWS rows, where _rows_hint split them), at
+    out's loop of its innermost kept axis (their buffers stay in cache),
+    where out has such a loop; name_lanes' 8 accumulators of a slot (j) one
+    vector, and the ROWS rows' chunks interleaved (independent chains of
+    adds). Returns whether it placed f."""
     def hint(f):
         if vectorize:
-            _vectorize_lanes(f)
+            _vectorize_lanes(f, place.get("row"))
         if not key:
             return False
         try:
-            f.compute_at(out, key[0])
+            f.compute_at(out, place.get("at", key[0]))
         except CompileError:
             return False
         return True
     return hint
 
 
-def _vectorize_lanes(f):
+def _vectorize_lanes(f, row=None):
     """j (the 8 accumulators of a slot) innermost and one vector in each
-    stage of f that no schedule touched."""
+    stage of f that no schedule touched; in the update, the rows `row`
+    next (unrolled by ROWS) when given."""
     fn = f.function()
     stages = [(f, fn.pure.schedule)] + [(f.update(i), u.schedule) for i, u in enumerate(fn.updates)]
-    for stage, sch in stages:
+    for k, (stage, sch) in enumerate(stages):
         dims = [d.var for d in sch.dims]
-        if sch.splits or any(d.kind != "serial" for d in sch.dims) or "j" not in dims:
+        if not _untouched(sch) or "j" not in dims:
             continue
-        stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", LANES)
+        if k and row in dims:
+            stage.reorder("j", row, *[n for n in dims if n not in ("j", row)])
+            stage.vectorize("j", LANES).unroll(row, ROWS)
+        else:
+            stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", LANES)
 
 
 def _min(x, y) -> Expr:
