@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyhalide.var import RVar
+
 from . import array_calls, ops
 from .array_args import numpy_ty, operand_of
 from .array_reduce import finish, fold
 from .arrayexpr import ArrayExpr
+
+K_UNROLL = 4         # terms of k added per load/store of the result's vector
+J_LANES = 8          # columns per vector (float64: two AVX2 registers)
 
 
 def product(b, x, y, node, what):
@@ -66,6 +71,22 @@ def _k_outside_j(f):
     u = f.update(0)
     k = next(d.var for d in u.definition().schedule.dims if d.is_rvar)
     u.reorder(j, k, i)
+    order = [d.var for d in u.definition().schedule.dims]
+
+    def hint(f):
+        """The default schedule's blocking (when no schedule touched the
+        update): k in blocks of K_UNROLL unrolled inside the columns, the
+        columns in vectors of J_LANES, so each vector of the result row is
+        loaded and stored once per block. Each element still adds its
+        terms in k order (the same result)."""
+        d = f.update(0).definition().schedule
+        if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
+            return False
+        ko, ki = RVar(k + "o"), RVar(k + "i")
+        f.update(0).split(k, ko, ki, K_UNROLL).reorder(ki, j, ko, i) \
+            .vectorize(j, J_LANES).unroll(ki)
+        return False
+    f.default_hint = hint
 
 
 def _check_inner(cx, X, Y, what, node):

@@ -10,7 +10,9 @@ follow numpy/_core/_methods.py (_mean, _var): a sum, then a division by
 the count in float64, cast back to the sum's type. Float sums follow
 NumPy's summation order (sum_order.float_sum); min/max propagate NaN, argmin/argmax
 return the first occurrence (the first NaN); min/max/argmin/argmax of an
-empty axis raise ValueError at call time as NumPy does."""
+empty axis raise ValueError at call time as NumPy does. Float
+min/max/argmin/argmax of every axis run in contiguous blocks with the
+serial result (reduce_blocks.py: Funcs `<name>_blocks` and `<name>`)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -26,6 +28,7 @@ from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arrayexpr import ArrayExpr, element_node
 from .complex_sums import complex_sum
+from .reduce_blocks import blocked
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
 
@@ -243,6 +246,9 @@ def _minmax(ac, a, axes, is_min, node):
         else:
             n = (ir.Min if is_min else ir.Max)(acc, v)
         return [Val(n, a.ty)]
+    if t.is_float() and list(axes) == list(range(a.ndim)):
+        return blocked(ac, a, [a.ty], [ident], step, lambda cx, s, p: step(cx, s, p[0], None),
+                       name, node)
     return reduction(ac, a, axes, [a.ty], [ident], step, name, node)
 
 
@@ -287,6 +293,9 @@ def _argminmax(ac, a, axes, is_min, node):
                 pos = rk
             else:
                 pos = ir.Add(ir.Mul(pos, ops.cast(ir.Int(64), extent(cx, shape[k]))), rk)
+        return pick(cx, s, pos, x)
+
+    def pick(cx, s, pos, x):
         best, v = s[1].node, ops.node_of(cx, x)
         if t.is_bool():
             bv, vv = ops.cast(ir.UInt(8), best), ops.cast(ir.UInt(8), v)
@@ -297,8 +306,11 @@ def _argminmax(ac, a, axes, is_min, node):
             better = ir.Or(better, ir.And(ops.is_nan(v), ir.Not(ops.is_nan(best))))
         return [Val(ir.Select(better, pos, s[0].node), INTP), Val(ir.Select(better, v, best),
                                                                   a.ty)]
-    return reduction(ac, a, axes, [INTP, a.ty], [ir.Const(ir.Int(64), 0), ident], step, name,
-                     node, view=False)
+    init = [ir.Const(ir.Int(64), 0), ident]
+    if t.is_float() and list(axes) == list(range(a.ndim)):
+        return blocked(ac, a, [INTP, a.ty], init, step,
+                       lambda cx, s, p: pick(cx, s, p[0].node, p[1]), name, node, view=False)
+    return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)
 
 
 def _mean_ty(b, a, dt, node):

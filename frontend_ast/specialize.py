@@ -280,6 +280,9 @@ class Specialization:
                 f.compute_inline()
                 continue
             _stride_one_inner(f)
+            hint = getattr(f, "default_hint", None)
+            if hint is not None and hint(f):
+                continue        # a helper Func's own default placed it (sum_order)
             if id(f) in local:
                 try:
                     f.compute_at(*local[id(f)])

@@ -39,6 +39,7 @@ import itertools
 
 from pyhalide import ir
 from pyhalide.buffer import Param
+from pyhalide.errors import CompileError
 from pyhalide.expr import Expr, cast_node, select
 from pyhalide.var import RDom, Var
 
@@ -149,7 +150,10 @@ class _SumBuilder:
             self.define(out, key, [self.zero() + self.element(at)], pure=True)
         else:
             self.define(out, key, [self.zero()], pure=True)
-            if self.run:
+            if self.run and not self.cast and all(self.merges[self.order.index(k)]
+                                                  for k in self.run[:-1]):
+                self.row_pairwise_update(out, key)
+            elif self.run:
                 self.pairwise_update(out, key)
             else:
                 self.sequential_update(out, key)
@@ -205,6 +209,96 @@ class _SumBuilder:
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def row_pairwise_update(self, out, key):
+        """The run axes merge in memory and no cast: NumPy sums each row of
+        them (m elements) as one pairwise_sum (runs_of gives one run of m).
+        Every row has the same split tree, so the leaf of each chunk of 8 is
+        found once (name_leaf(k)), and name_lanes(j, s, ..) adds the chunks
+        in order into the 8 accumulators of their leaf's slot s: an update
+        over the chunks whose loads are dense in j (vectorized by the
+        default schedule)."""
+        a = self
+        # m: a call-time parameter when several axes (bounds inference does
+        # not bound a product of sizes)
+        m = a.size(a.run[0]) if len(a.run) == 1 else a.static(_prod, a.run)
+        q = m // LANES
+        depth = a.static(lambda z: tree_depth(_prod(z)), a.run)
+        slots = Expr.wrap(ir.index(1)) << depth
+        leaf = a.chunk_leaves(m, q, depth)
+        extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
+        extra_at = {k: a.vars[k] for k in a.kept + a.outer}
+        j, s, c = Var("j"), Var("s"), Var("c")
+        mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
+
+        # the last slot, a parameter: bounds inference does not bound a shift
+        top = a.static(lambda z: (1 << tree_depth(_prod(z))) - 1, a.run)
+
+        def slot_of(k):
+            return _max(_min(leaf[k][3], top), 0)
+
+        acc = a.func("_lanes")
+        a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
+        r = RDom([(0, q)], a.name + "_chunk")
+        sk = slot_of(r.x)
+        akey = (j, sk) + mid
+        nxt = a.read_flat(r.x * LANES + j, m, extra_at, clamp=False)
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
+        place = {}
+        out.default_hint = _rows_hint(key, place)
+        acc.default_hint = _row_hint(out, key, place, vectorize=True)
+        tree = a.func("_tree")
+        tkey = (s,) + mid
+        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(LANES)]
+        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
+            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+        a.define(tree, tkey, [combined], pure=True)
+        # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
+        rr = RDom([(0, LANES - 1)], a.name + "_rest")
+        last = (slot_of(_max(q - 1, 0)),) + mid
+        elem = a.read_flat(q * LANES + rr.x, m, extra_at, clamp=True)
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % LANES])
+        a.tree_levels(tree, (c,), extra, slots, depth)
+        tree.default_hint = _row_hint(out, key, place, vectorize=False)
+        # out += the row sums, the reduced axes outside the rows in memory order
+        rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
+                    a.name + "_r")
+        sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
+        args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
+        self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def chunk_leaves(self, m, q, depth):
+        """leaf(k) = (first chunk, chunks, rightmost?, slot) of the leaf that
+        holds chunk k of a row of m elements (q chunks of 8): one update
+        descending the split tree, a level per step (a leaf keeps going to
+        the first slot of its subtree)."""
+        leaf = self.func("_leaf")
+        k = Var("k")
+        zero, one = Expr.wrap(ir.index(0)), Expr.wrap(ir.index(1))
+        self.define(leaf, (k,), [zero, q, one, zero], pure=True)
+        d = RDom([(0, depth)], self.name + "_level")
+        cur = leaf[k]
+        st, nq, last, slot = cur[0], cur[1], cur[2], cur[3]
+        rem = select(last == 1, m % LANES, 0)
+        half = nq // 2
+        bit = select(nq * LANES + rem <= BLOCK, 0, select(k >= st + half, 1, 0))
+        split = nq * LANES + rem > BLOCK
+        new_st = st + bit * half
+        new_q = select(split, select(bit == 1, nq - half, half), nq)
+        new_last = select(split, select(bit == 1, last, 0), last)
+        self.define(leaf, (k,), [new_st, new_q, new_last, slot * 2 + bit], d)
+        return leaf
+
+    def read_flat(self, flat, m, extra_at, clamp) -> Expr:
+        """Element `flat` of a row of the run axes (m elements; clamped into
+        it when `clamp`: reads past its end are never used)."""
+        if clamp:
+            flat = _max(_min(flat, m - 1), 0)
+        if len(self.run) == 1:
+            return self.element({**extra_at, self.run[0]: flat})
+        start = Expr.wrap(ir.index(0))
+        sizes = [self.size(k) for k in self.run]
+        return self.read_run(start, flat, m, sizes, extra_at)
 
     def leaves(self, c, m, depth):
         """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
@@ -267,13 +361,86 @@ class _SumBuilder:
         rest = select(last == 1, m % LANES, 0)
         elem = a.read_run(start, nq * LANES + st * LANES + rr.x, m, run_sizes, extra_at)
         a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
-        # the levels of the slot tree, in place: slot i <- slots 2i and 2i+1
-        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], a.name + "_pairs")
-        i, level = lv[0], lv[1]
-        at = lambda k: (k, c) + tuple(extra)    # noqa: E731
-        a.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) + Expr.wrap(tree[at(2 * i + 1)].node)],
-                 lv, preds=[i < (slots >> level)])
+        a.tree_levels(tree, (c,), extra, slots, depth)
         return tree
+
+    def tree_levels(self, tree, mid, extra, slots, depth):
+        """The levels of the slot tree, in place: slot i <- slots 2i and 2i+1."""
+        lv = RDom([(0, _max(slots // 2, 1)), (1, depth)], self.name + "_pairs")
+        i, level = lv[0], lv[1]
+        at = lambda k: (k,) + tuple(mid) + tuple(extra)    # noqa: E731
+        self.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) +
+                                  Expr.wrap(tree[at(2 * i + 1)].node)],
+                    lv, preds=[i < (slots >> level)])
+
+
+def _prod(sizes):
+    out = 1
+    for n in sizes:
+        out *= n
+    return out
+
+
+ROWS = 4             # rows whose sums the default schedule interleaves
+
+
+def _untouched(sch) -> bool:
+    return not sch.splits and all(d.kind == "serial" for d in sch.dims)
+
+
+def _rows_hint(key, place):
+    """The default schedule of the sum's Func: its last update (the row
+    sums) split by ROWS rows, when no schedule touched it; `place` records
+    the loop of ROWS rows. Returns False: still computed at root."""
+    def hint(out):
+        if not key:
+            return False
+        u = out.update(len(out.function().updates) - 1)
+        if not _untouched(u.definition().schedule):
+            return False
+        name = key[0].name()
+        outer = Var(f"{name}_rows")
+        u.split(key[0], outer, Var(f"{name}_row"), ROWS)
+        place["at"], place["row"] = outer, name
+        return False
+    return hint
+
+
+def _row_hint(out, key, place, vectorize):
+    """The default schedule of name_lanes (vectorize=True) and name_tree:
+    computed per row (or per ROWS rows, where _rows_hint split them), at
+    out's loop of its innermost kept axis (their buffers stay in cache),
+    where out has such a loop; name_lanes' 8 accumulators of a slot (j) one
+    vector, and the ROWS rows' chunks interleaved (independent chains of
+    adds). Returns whether it placed f."""
+    def hint(f):
+        if vectorize:
+            _vectorize_lanes(f, place.get("row"))
+        if not key:
+            return False
+        try:
+            f.compute_at(out, place.get("at", key[0]))
+        except CompileError:
+            return False
+        return True
+    return hint
+
+
+def _vectorize_lanes(f, row=None):
+    """j (the 8 accumulators of a slot) innermost and one vector in each
+    stage of f that no schedule touched; in the update, the rows `row`
+    next (unrolled by ROWS) when given."""
+    fn = f.function()
+    stages = [(f, fn.pure.schedule)] + [(f.update(i), u.schedule) for i, u in enumerate(fn.updates)]
+    for k, (stage, sch) in enumerate(stages):
+        dims = [d.var for d in sch.dims]
+        if not _untouched(sch) or "j" not in dims:
+            continue
+        if k and row in dims:
+            stage.reorder("j", row, *[n for n in dims if n not in ("j", row)])
+            stage.vectorize("j", LANES).unroll(row, ROWS)
+        else:
+            stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", LANES)
 
 
 def _min(x, y) -> Expr:

@@ -554,8 +554,9 @@ class _Accesses(ir.Visitor):
 
     memoize = False
 
-    def __init__(self):
+    def __init__(self, written: set):
         super().__init__()
+        self.written = written         # the buffers the body stores to
         self.by_buffer: dict = {}      # name -> [(is_store, index, in_loop)]
         self.varying: set = set()
         self.private: set = set()
@@ -590,7 +591,7 @@ class _Accesses(ir.Visitor):
         self.depth -= 1
 
     def _let(self, name, value):
-        if not _fixed(value, self.varying):
+        if not _fixed(value, self.varying, self.written):
             self.varying.add(name)
 
     def visit_LetStmt(self, s):
@@ -611,26 +612,37 @@ class _Accesses(ir.Visitor):
             self.private.discard(s.name)
 
 
-class _HasLoad(ir.Visitor):
-    found = False
+class _Buffers(ir.Visitor):
+    """The names of the buffers loaded from (`loads`) and stored to (`stores`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.loads, self.stores = set(), set()
 
     def visit_Load(self, e):
-        self.found = True
+        self.loads.add(e.name)
+        self.visit_children(e)
+
+    def visit_Store(self, s):
+        self.stores.add(s.name)
+        self.visit_children(s)
 
 
-def _fixed(e, varying: set) -> bool:
-    """Whether e has one value for the whole iteration: it reads no memory
-    and uses no varying name."""
+def _fixed(e, varying: set, written=None) -> bool:
+    """Whether e has one value for the whole iteration: it uses no varying
+    name and reads no memory, or (given `written`, the buffers the body
+    stores to) only buffers the body does not write."""
     if set(ir.free_vars(e)) & varying:
         return False
-    v = _HasLoad()
+    v = _Buffers()
     v.visit(e)
-    return not v.found
+    return not v.loads if written is None else not v.loads & written
 
 
-def _fixed_ramp(index, varying: set) -> bool:
+def _fixed_ramp(index, varying: set, written: set) -> bool:
     """A ramp of constant non-zero stride (distinct lanes) whose base is
-    fixed for the whole iteration."""
+    fixed for the whole iteration (it may read buffers the body does not
+    write: a slot number looked up in a table)."""
     if not isinstance(index, ir.Ramp):
         return False
     stride = index.stride
@@ -638,7 +650,7 @@ def _fixed_ramp(index, varying: set) -> bool:
         return False
     if abs(stride.value) * (index.lanes - 1) >= 1 << 31:
         return False
-    return _fixed(index.base, varying)
+    return _fixed(index.base, varying, written)
 
 
 def _lane_hazard(body: ir.Stmt):
@@ -651,26 +663,28 @@ def _lane_hazard(body: ir.Stmt):
     lanes in order, so the last iteration wins, as serially); otherwise
     each element must belong to one lane for the whole iteration
     (_lanes_own_elements)."""
-    acc = _Accesses()
+    stores = _Buffers()
+    stores.visit(body)
+    acc = _Accesses(stores.stores)
     acc.visit(body)
     for name, uses in sorted(acc.by_buffer.items()):
         if not any(is_store for is_store, _, _ in uses):
             continue
         if len(uses) == 1 and not uses[0][2]:
             continue
-        if _lanes_own_elements([index for _, index, _ in uses], acc.varying):
+        if _lanes_own_elements([index for _, index, _ in uses], acc.varying, acc.written):
             continue
         return (f"{name} is written and accessed again at locations other lanes may touch "
                 "(a possible loop-carried dependence)")
     return None
 
 
-def _lanes_own_elements(indices, varying: set) -> bool:
+def _lanes_own_elements(indices, varying: set, written: set) -> bool:
     """Whether every element these indices reach is reached by one lane
     only, for the whole iteration: fixed ramps of one constant stride s
     whose bases differ by constants d that are 0 (the same elements, lane
     by lane), not multiples of s, or at least lanes * |s| (disjoint)."""
-    if not all(_fixed_ramp(i, varying) for i in indices):
+    if not all(_fixed_ramp(i, varying, written) for i in indices):
         return False
     first = indices[0]
     s = first.stride.value

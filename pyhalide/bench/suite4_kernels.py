@@ -107,7 +107,7 @@ def matmul(a, b):
 NUMPY = {f.__name__: f for f in (chain_ops, chain, chain_transc, laplace, harris, gray_scott,
                                  sum_axis0, sum_axis1, amax, argmin, matmul)}
 
-# ---- schedules (parallel and vectorized; rfactor for the reductions) ----------------------
+# ---- schedules (parallel and vectorized; the reductions' rows or blocks in parallel) -------
 LANES = 8            # float64: two AVX2 vectors
 ROWS = 16            # rows per parallel task of the stencils
 
@@ -163,71 +163,72 @@ def sched_gray_scott(p):
     p.funcs["uvv"].compute_inline()
 
 
+def _own(p, name):
+    """The Func named `name` by its own name: `name`, or `name$<n>` when the
+    process already made a Func of that name (a reduction's helper Funcs
+    have no Python name)."""
+    keys = [k for k in p.funcs if k == name or (k.startswith(name + "$") and k[len(name) + 1:].isdigit())]
+    return p.funcs[keys[0]]
+
+
 def sched_sum_axis0(p):
-    """s(x) = sum over y of a(x, y): blocks of 256 columns in parallel, each
-    vectorized across x (no reassociation: every column is summed in order)."""
-    s = p.funcs["s"]
-    (x,) = s.args()
-    s.vectorize(x, LANES)
+    """sum(x) = 0.0, then += a(x, y) over y (the Func of a.sum(axis=0); `s`
+    is its copy): blocks of 256 columns in parallel, each vectorized across
+    x (no reassociation: every column is summed in NumPy's order)."""
+    f = _own(p, "sum")
+    (x,) = f.args()
+    (ry,) = _rvars(f)
     xo, xi, xv = ph.Var("xo"), ph.Var("xi"), ph.Var("xv")
-    upd = s.update(0)
-    ry = upd.function().updates[0].schedule.rvars[0].name
+    upd = f.update(0)
     upd.split(x, xo, xi, 256).split(xi, xi, xv, LANES).reorder(xv, xi, ry, xo)
     upd.vectorize(xv).parallel(xo)
 
 
-def _rvars(f):
-    return [rv.name for rv in f.function().updates[0].schedule.rvars]
+def _rvars(f, stage=0):
+    return [rv.name for rv in f.function().updates[stage].schedule.rvars]
 
 
 def sched_sum_axis1(p):
-    """s(y) = sum over x of a(x, y) in NumPy's pairwise order: the Funcs of
-    that order (frontend_ast/sum_order.py) are not named in p.funcs, so a
-    schedule reaches only s: rows in parallel."""
-    s = p.funcs["s"]
-    (y,) = s.args()
-    s.compute_root().parallel(y)
+    """s(y) = sum over x of a(x, y) in NumPy's pairwise order
+    (frontend_ast/sum_order.py, docs/numpy_sum_order.md): `sum`'s last update
+    adds each row's pairwise sum; its rows in parallel (the default computes
+    sum_lanes and sum_tree per row, inside that loop)."""
+    f = _own(p, "sum")
+    (y,) = f.args()
+    f.update(len(f.function().updates) - 1).parallel(y)
 
 
-def _full_reduction(f):
-    """A reduction of a 2-D array to a scalar: rows in parallel (rfactor over
-    y), each row's x in LANES partial results, vectorized."""
-    rx, ry = _rvars(f)
-    rxo, rxi, u, v = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u"), ph.Var("v")
-    intm = f.update(0).split(rx, rxo, rxi, LANES).rfactor([(rxi, u), (ry, v)])
-    intm.compute_root().vectorize(u)
-    intm.update(0).vectorize(u).parallel(v)
-
-
-def _reduction(p, *names):
-    """The Func of a reduction to a scalar: by the first of `names` that
-    p.funcs has (the Python name, or the reduction's own name where the
-    scalar result has no Func of its own), else the one Func with updates."""
-    for n in names:
-        if n in p.funcs:
-            return p.funcs[n]
-    (f,) = {id(f): f for f in p.funcs.values() if f.function().updates}.values()
-    return f
+def _blocks_in_parallel(p, name):
+    """A float reduction of a whole array (frontend_ast/reduce_blocks.py):
+    `name_blocks(b)` folds 8 contiguous blocks, `name` folds their results
+    in order; two halves of the blocks in parallel, each half's 4 blocks
+    side by side (the same result as serially: the operator is
+    associative, NumPy's NaN and tie rules included)."""
+    u = _own(p, name + "_blocks").update(0)
+    rv = [d.var for d in u.definition().schedule.dims if d.is_rvar]
+    u.split("b", "bo", "bi", 4).reorder("bi", *rv, "bo").unroll("bi").parallel("bo")
 
 
 def sched_amax(p):
-    _full_reduction(_reduction(p, "m", "max"))
+    _blocks_in_parallel(p, "max")
 
 
 def sched_argmin(p):
-    _full_reduction(_reduction(p, "i", "argmin"))
+    _blocks_in_parallel(p, "argmin")
 
 
 def sched_matmul(p):
     """c(x, y) = sum over r of a(r, y) * b(x, r): rows in parallel, each in
-    i-k-j order (for r: c(:, y) += a(r, y) * b(:, r)). Splitting x for
-    explicit vectors measured slower here than LLVM's own vectorization of
-    the x loop (docs/performance.md, suite 4)."""
+    the default's blocked i-k-j order (frontend_ast/array_dot.py: r in
+    unrolled blocks of 4 inside vectors of 8 columns; every element still
+    adds its terms in r order)."""
     c = p.funcs["c"]
     x, y = c.args()
     (r,) = _rvars(c)
+    ro, ri = ph.RVar("ro"), ph.RVar("ri")
     c.parallel(y)
-    c.update(0).reorder(x, r, y).parallel(y)
+    c.update(0).split(r, ro, ri, 4).reorder(ri, x, ro, y).vectorize(x, LANES).unroll(ri) \
+        .parallel(y)
 
 
 SCHEDULES = {"chain_ops": sched_elementwise, "chain": sched_elementwise,

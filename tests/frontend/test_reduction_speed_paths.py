@@ -1,0 +1,284 @@
+"""The fast paths of reductions and products under the default schedule,
+against NumPy bit for bit (float sums in NumPy's pairwise order, min/max
+and argmin/argmax with NumPy's NaN and tie rules) or against the serial
+sum over k (a @ b): the row path of sum_order (rows of merged run axes, no
+cast), the blocked float min/max/argmin/argmax of a whole array
+(reduce_blocks), the blocked 2-D product (array_dot), their Funcs by name
+in p.funcs, and schedules on them (suite 4's) giving the same bits."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.bench import suite4_kernels as K
+
+
+def data(shape, dt, seed=0):
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    return (rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)).astype(dt).reshape(shape)
+
+
+def same_bits(got, want):
+    """Equal dtypes, shapes and bits, NaN for NaN (NumPy's own NaN sign and
+    payload depend on its SIMD operand order, so any NaN matches a NaN)."""
+    got, want = np.asarray(got), np.asarray(want)
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return False
+    if got.dtype.kind == "f":
+        nan = np.isnan(want)
+        if not np.array_equal(np.isnan(got), nan):
+            return False
+        got, want = np.where(nan, 0, got).astype(got.dtype), np.where(nan, 0, want).astype(got.dtype)
+    return np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+@ph.pipeline
+def rows(a):
+    s = a.sum(axis=-1)
+    return s
+
+
+@ph.pipeline
+def everything(a):
+    return a.sum()
+
+
+@ph.pipeline
+def rows_of_product(a):
+    return (a * 2.0).sum(axis=1)
+
+
+@ph.pipeline
+def outer_and_rows(a):
+    return a.sum(axis=(0, 2))
+
+
+# float sums: the row path ---------------------------------------------------------------------
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_row_sums_every_length(dt):
+    """Row lengths 0..300 (below one chunk of 8, one leaf, split trees with
+    a remainder) and a few long ones, 3 rows each."""
+    for m in list(range(0, 301)) + [1024, 2047, 4099]:
+        a = data((3, m), dt, m)
+        assert same_bits(rows(a), np.sum(a, axis=-1)), m
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_whole_array_and_merged_axes(dt):
+    """axis=None of C arrays (one run over merged axes), a reduced axis
+    outside the rows (outer), a computed operand, F order (the run is
+    axis 0: the general path) and strided rows."""
+    for shape in [(1, 1), (2, 3), (5, 130), (17, 9), (64, 64), (3, 7, 11)]:
+        a = data(shape, dt, sum(shape))
+        assert same_bits(everything(a), np.sum(a))
+        assert same_bits(everything(np.asfortranarray(a)), np.sum(np.asfortranarray(a)))
+        assert same_bits(rows(a), np.sum(a, axis=-1))
+        assert same_bits(rows(a[..., ::2]), np.sum(a[..., ::2], axis=-1))
+        if a.ndim == 2:
+            assert same_bits(rows_of_product(a), np.sum(a * dt(2.0), axis=1))
+        if a.ndim == 3:
+            assert same_bits(outer_and_rows(a), np.sum(a, axis=(0, 2)))
+
+
+def test_row_sums_special_values():
+    """Signed zeros, infinities and NaN in every position of short and long rows."""
+    rng = np.random.default_rng(3)
+    vals = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1e300, 1e300])
+    for m in (1, 7, 8, 9, 64, 129, 300):
+        for _ in range(5):
+            a = rng.choice(vals, size=(4, m))
+            assert same_bits(rows(a), np.sum(a, axis=-1)), a
+    assert same_bits(rows(np.full((2, 5), -0.0)), np.sum(np.full((2, 5), -0.0), axis=-1))
+
+
+def test_pairwise_funcs_are_named_and_schedulable():
+    """sum (the result's Func), sum_leaf, sum_lanes and sum_tree are
+    in p.funcs; running sum's rows in parallel (suite 4's schedule) with
+    sum_lanes placed at root by the schedule (the default then leaves it
+    there) gives NumPy's bits."""
+    seen = {}
+
+    def sched(p):
+        seen.update({k: p.funcs[k].name() for k in p.funcs})
+        K.sched_sum_axis1(p)
+        lanes = K._own(p, "sum_lanes")
+        lanes.compute_root()
+
+    f = ph.pipeline(K.sum_axis1, schedule=sched)
+    a = data((33, 515), np.float64, 5)
+    assert same_bits(f(a), np.sum(a, axis=1))
+    for helper in ("sum", "sum_leaf", "sum_lanes", "sum_tree"):
+        assert any(k.split("$")[0] == helper for k in seen), (helper, seen)
+
+
+def test_sum_axis0_schedule_of_the_bench():
+    """suite 4's sched_sum_axis0 schedules the reduction's own Func."""
+    a = data((70, 300), np.float64, 9)
+    f = ph.pipeline(K.sum_axis0, schedule=K.sched_sum_axis0)
+    assert same_bits(f(a), np.sum(a, axis=0))
+
+
+# min / max / argmin / argmax of a whole float array ------------------------------------------
+@ph.pipeline
+def whole_min(a):
+    return np.min(a)
+
+
+@ph.pipeline
+def whole_argmax(a):
+    return a.argmax()
+
+
+REDUCERS = [(K.amax, np.max), (whole_min, np.min), (K.argmin, np.argmin),
+            (whole_argmax, np.argmax)]
+
+
+def _check_reducers(a):
+    for f, ref in REDUCERS:
+        got, want = f(a), ref(a)
+        assert type(got) is type(want) and same_bits(got, want), (f.__name__, a, got, want)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_blocked_extremes_special_values(dt):
+    """NaN (the first one wins: its index), ±0 ties (the later element for
+    min/max, the first for argmin/argmax), infinities; fewer rows than
+    blocks, ragged last block, 1-D to 3-D, F order."""
+    rng = np.random.default_rng(11)
+    vals = np.array([0.0, -0.0, np.nan, -np.inf, np.inf, 1.0, -1.0, 2.0], dt)
+    for t in range(120):
+        shape = tuple(int(s) for s in rng.integers(1, 19, rng.integers(1, 4)))
+        pool = vals if t % 2 else vals[vals == vals]      # half without NaN
+        a = rng.choice(pool, size=shape)
+        _check_reducers(a)
+        if a.ndim == 2:
+            _check_reducers(np.asfortranarray(a))
+
+
+def test_blocked_extremes_first_nan_index():
+    """argmin/argmax return the index of the first NaN, in any block."""
+    for pos in (0, 3, 19, 20, 39):
+        a = np.arange(40, dtype=np.float64).reshape(8, 5)
+        a.ravel()[pos] = np.nan
+        a.ravel()[min(pos + 7, 39)] = np.nan
+        _check_reducers(a)
+
+
+def test_blocked_operators_are_associative():
+    """The fold operators of reduce_blocks, written in Python as the IR has
+    them, are associative on every triple of special values (bitwise) and
+    the initial value is a two-sided identity: what makes the blocked order
+    equal the serial one."""
+    vals = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, 2.0]
+    bits = lambda v: np.float64(v).tobytes()    # noqa: E731
+
+    def vmax(m, x):
+        return m if (m > x or m != m) else x
+
+    for a, b, c in itertools.product(vals, repeat=3):
+        assert bits(vmax(vmax(a, b), c)) == bits(vmax(a, vmax(b, c)))
+    for a in vals:
+        assert bits(vmax(-np.inf, a)) == bits(a) and bits(vmax(a, -np.inf)) == bits(a)
+
+    def amin(s, p):
+        (i, best), (j, v) = s, p
+        better = v < best or (v != v and best == best)
+        return (j, v) if better else (i, best)
+
+    pairs = [(i, v) for i, v in enumerate(vals)]
+    for a, b, c in itertools.product(pairs, repeat=3):
+        if not a[0] < b[0] < c[0]:
+            continue        # blocks come in index order
+        left, right = amin(amin(a, b), c), amin(a, amin(b, c))
+        assert left[0] == right[0] and bits(left[1]) == bits(right[1])
+
+
+def test_blocked_funcs_named_and_parallel_schedule():
+    """max_blocks / argmin_blocks in p.funcs; suite 4's schedule (blocks in
+    parallel) gives the serial result."""
+    rng = np.random.default_rng(2)
+    a = rng.choice(np.array([0.0, -0.0, 1.0, 3.0, np.nan]), size=(41, 23))
+    b = rng.standard_normal((41, 23))
+    for name, f in (("amax", K.amax), ("argmin", K.argmin)):
+        p = ph.pipeline(f, schedule=K.SCHEDULES[name])
+        for x in (a, b):
+            want = K.NUMPY[name](x)
+            got = p(x)
+            assert type(got) is type(want) and same_bits(got, want)
+
+
+def test_integer_extremes_keep_one_update():
+    """Integer max stays one update over the array (rfactor splits it)."""
+    seen = {}
+
+    def sched(p):
+        seen["updates"] = len(p.funcs["max"].function().updates)
+        seen["rvars"] = len(p.funcs["max"].function().updates[0].schedule.rvars)
+
+    f = ph.pipeline(K.amax, schedule=sched)
+    a = np.arange(60, dtype=np.int32).reshape(6, 10)
+    assert f(a) == np.max(a)
+    assert seen == {"updates": 1, "rvars": 2}
+
+
+# a @ b ----------------------------------------------------------------------------------------
+def test_blocked_matmul_is_the_serial_sum():
+    """The blocked default adds each element's terms in k order: equal to
+    the serial loop's sum, and within the bound FRONTEND.md states of
+    NumPy's (2 n eps |a| @ |b|), for sizes not multiples of the blocks."""
+    rng = np.random.default_rng(4)
+    f = ph.pipeline(K.matmul)
+    for m, n, k in [(1, 1, 1), (3, 5, 2), (9, 17, 13), (33, 8, 40), (64, 64, 64)]:
+        a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
+        serial = np.zeros((m, k))
+        for t in range(n):
+            serial = serial + a[:, t:t + 1] * b[t]
+        got = f(a, b)
+        assert same_bits(got, serial)
+        bound = 2 * n * np.finfo(np.float64).eps * (np.abs(a) @ np.abs(b))
+        assert np.all(np.abs(got - a @ b) <= bound)
+
+
+def test_matmul_user_schedule_wins():
+    """A schedule that touches the product's update replaces the blocking
+    (suite 4's rows in parallel) and gives the same bits."""
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((21, 30)), rng.standard_normal((30, 19))
+    p = ph.pipeline(K.matmul, schedule=K.sched_matmul)
+    assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
+
+
+def _colmax(preserve_outer):
+    @ph.pipeline
+    def colmax(a):
+        m = a.max(axis=0)
+        return m
+
+    @colmax.schedule
+    def _(p):
+        f = p.funcs["m"]
+        ro, ri, u = ph.RVar("ro"), ph.RVar("ri"), ph.Var("u")
+        f.update(0).split(p.vars["m", "axis0"], ro, ri, 4)
+        f.update(0).rfactor(ro if preserve_outer else ri, u).compute_root()
+    return colmax
+
+
+@pytest.mark.parametrize("outer", [True, False])
+def test_float_max_rfactor_never_changes_a_zero_sign(outer):
+    """rfactor of the NaN-aware float max either is refused or returns
+    NumPy's bits (±0 ties give the later element: the operator is not
+    commutative bit for bit, so interleaved slices could change the sign)."""
+    f = _colmax(outer)
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        a = rng.choice(np.array([0.0, -0.0, -1.0, np.nan]), size=(9, 6))
+        try:
+            got = f(a)
+        except ph.CompileError as e:
+            assert "rfactor" in str(e)
+            return
+        assert same_bits(got, np.max(a, axis=0))
