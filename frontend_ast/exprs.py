@@ -12,6 +12,8 @@ from pyhalide import ir
 from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
+from .errors import FrontendError
+from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
@@ -103,6 +105,17 @@ class Expressions:
 
     def _ev_Name(self, node):
         name = node.id
+        fixed = getattr(node, VALUE_ATTR, None)
+        if fixed is not None:           # a default argument or an imported name
+            return self.wrap_global(node, name, fixed[0])
+        scope_fn = getattr(node, SCOPE_ATTR, None)
+        if scope_fn is not None:        # a free name of an inlined function
+            g = self.globals_lookup((scope_fn, name))
+            if g is not _MISSING:
+                return self.wrap_global(node, name, g)
+            if name in _BUILTINS:
+                return BuiltinRef(name)
+            raise self.cx.err(node, f"name {name!r} is not defined")
         if name in self.scope.env:
             v = self.scope.env[name]
             if isinstance(v, LoopVarDone):
@@ -123,11 +136,25 @@ class Expressions:
         raise self.cx.err(node, f"name {name!r} is not defined")
 
     def globals_lookup(self, name):
-        """The value of a global (or closure) name, recorded: a specialization
-        is valid only while every name it read still has the value it had."""
+        """The value of a global (or closure) name (or of (function, name): a
+        name of an inlined function), recorded: a specialization is valid
+        only while every name it read still has the value it had."""
         g = lookup_global(self.fn, name)
         self.global_reads[name] = g
         return g
+
+    def check_inlined(self, tree):
+        """The functions the rewrite inlined (inline_calls) are still the
+        ones their names have; the check is repeated before each call
+        (global_reads)."""
+        for scope_fn, name, obj in getattr(tree, RESOLVED_ATTR, ()):
+            g = self.globals_lookup((scope_fn, name))
+            if g is not obj:
+                raise FrontendError(
+                    f"{name!r} was redefined after {getattr(self.fn, '__name__', '')!r}, which "
+                    f"calls it, was first compiled; the compiled code has the old {name!r}",
+                    hint="apply @pipeline again to the calling function after redefining "
+                         "the functions it calls")
 
     def wrap_global(self, node, name, g):
         if g is np:
@@ -137,6 +164,10 @@ class Expressions:
         if isinstance(g, pytypes.ModuleType):
             raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
                               hint="use numpy (np) and math functions on scalars")
+        if isinstance(g, tuple):
+            return TupleVal([self.wrap_global(node, name, x) for x in g])
+        if g is None or isinstance(g, str):
+            return g
         if isinstance(g, (bool, int, float, np.generic)) and not isinstance(g, np.ndarray):
             try:
                 return const_val(g)
@@ -148,9 +179,12 @@ class Expressions:
             return BuiltinRef(g.__name__)
         if g is abs or g is min or g is max or g is len or g is round or g is pow:
             return BuiltinRef(g.__name__)
-        if callable(g) and getattr(g, "__module__", "").startswith("numpy") and \
+        if callable(g) and (getattr(g, "__module__", None) or "").startswith("numpy") and \
                 hasattr(np, getattr(g, "__name__", "")):
             return ModuleRef(f"np.{g.__name__}", g)
+        if callable(g) and getattr(g, "__module__", None) == "math" and \
+                getattr(math, getattr(g, "__name__", ""), None) is g:
+            return ModuleRef(f"math.{g.__name__}", g)
         if isinstance(g, np.ndarray):
             raise self.cx.err(node, f"the global array {name!r} cannot be used",
                               hint="pass arrays as arguments of the function")
@@ -477,7 +511,10 @@ def _may_be_array(node) -> bool:
 
 def lookup_global(fn, name):
     """The value `name` has for fn: a closure cell, else a module global,
-    else _MISSING."""
+    else _MISSING. `name` may be (function, name): the name as that
+    function sees it (a free name of an inlined function)."""
+    if isinstance(name, tuple):
+        fn, name = name
     if fn.__code__.co_freevars and fn.__closure__:
         for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
             if n == name:
