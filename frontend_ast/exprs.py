@@ -191,10 +191,20 @@ class Expressions:
         if g is self.fn or getattr(g, "py_func", None) is self.fn:
             raise self.cx.err(node, f"recursion ({name!r} calls itself) is not supported",
                               hint="write the recursion as a loop")
+        if getattr(g, "__name__", None) == "<lambda>":
+            raise self.cx.err(node, f"calling the lambda {name!r} is not supported",
+                              hint="define it with `def`: a call of a function defined with "
+                                   "`def` is compiled into the caller")
+        if isinstance(getattr(g, "py_func", g), pytypes.FunctionType):
+            raise self.cx.err(node, f"the function {name!r} can only be called in compiled "
+                                    f"code (its code is compiled into the caller at the call), "
+                                    f"not used as a value",
+                              hint=f"call {name}(...) where its result is needed")
         if callable(g):
             raise self.cx.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
-                                    f"and math functions on scalars can be called",
-                              hint="inline the helper's code into this function")
+                                    f"and math functions on scalars and your own functions "
+                                    f"defined with `def` can be called",
+                              hint="write the computation with those")
         raise self.cx.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
 
     # attributes -----------------------------------------------------------
