@@ -330,14 +330,11 @@ class _Inliner:
                                         f"`return <expression>` can be called there",
                                   hint=f"assign `{name}(...)` to a variable on a line before")
         value = body[0].value
-        uses = {}
-        for n in ast.walk(value):
-            if isinstance(n, ast.Name) and n.id in subst:
-                uses[n.id] = uses.get(n.id, 0) + 1
+        uses = _unconditional_uses(value, subst)
         for p, arg in subst.items():
-            if not isinstance(arg, (ast.Name, ast.Constant)) and uses.get(p, 0) != 1:
-                raise self.smap.error(arg, f"this argument of {name}() would be evaluated "
-                                           f"{uses.get(p, 0)} times in {where}",
+            if not isinstance(arg, (ast.Name, ast.Constant)) and not uses.get(p):
+                raise self.smap.error(arg, f"this argument of {name}() would not always be "
+                                           f"evaluated in {where}",
                                       hint=f"assign `{name}(...)` to a variable on a line "
                                            f"before")
         return _substitute(value, subst)
@@ -374,6 +371,27 @@ class _Inliner:
             else:
                 raise self.smap.error(call, f"{name}() missing required argument {p!r}")
         return out
+
+
+def _unconditional_uses(e, names) -> dict:
+    """How often each of `names` is read where e always evaluates it (not
+    after `and`/`or`, not in a branch of `x if c else y`). Compiled
+    expressions have no side effects, so an argument substituted for such
+    a parameter gives the value and the errors of evaluating it once."""
+    out = {}
+
+    def walk(n):
+        if isinstance(n, ast.Name) and n.id in names:
+            out[n.id] = out.get(n.id, 0) + 1
+        elif isinstance(n, ast.BoolOp):
+            walk(n.values[0])
+        elif isinstance(n, ast.IfExp):
+            walk(n.test)
+        else:
+            for child in ast.iter_child_nodes(n):
+                walk(child)
+    walk(e)
+    return out
 
 
 def _param_defaults(fn, tree) -> dict:
@@ -448,10 +466,28 @@ def _assign(name, value, where):
     return _at(ast.Assign([_at(ast.Name(name, ast.Store()), where)], value), where)
 
 
+_FRESH = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+          "full_like", "copy", "array"}
+
+
 def _writes_arrays(body) -> bool:
+    """Whether the body writes into an array it did not create (np.zeros,
+    .copy(), ...; such an array may be the caller's)."""
+    fresh, other = set(), set()
     for s in body:
         for n in ast.walk(s):
-            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store):
+            if isinstance(n, ast.Assign):
+                v = n.value
+                made = isinstance(v, ast.Call) and isinstance(v.func, (ast.Attribute, ast.Name)) \
+                    and getattr(v.func, "attr", getattr(v.func, "id", None)) in _FRESH
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        (fresh if made else other).add(t.id)
+    fresh -= other
+    for s in body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and \
+                    not (isinstance(n.value, ast.Name) and n.value.id in fresh):
                 return True
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                     n.func.attr == "at":
