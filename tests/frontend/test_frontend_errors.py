@@ -9,7 +9,6 @@ import pytest
 
 import pyhalide as ph
 
-
 helper = lambda x: x + 1  # noqa: E731
 
 

@@ -264,8 +264,8 @@ def test_imports():
 
 
 def import_after_use(a):
-    x = np.sum(a)
-    import numpy as np
+    x = np.sum(a)  # noqa: F823
+    import numpy as np  # noqa: F401
     return x
 
 
@@ -385,7 +385,7 @@ def test_reserved_names():
 
 
 def uses_function_as_value(a):
-    f = sq
+    f = sq  # noqa: F841
     return a[0]
 
 
