@@ -13,7 +13,7 @@ from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .errors import FrontendError
-from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR
+from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR, user_name
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
@@ -119,15 +119,16 @@ class Expressions:
         if name in self.scope.env:
             v = self.scope.env[name]
             if isinstance(v, LoopVarDone):
-                raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
+                raise self.cx.err(node, f"the loop variable {user_name(name)!r} is read after "
+                                        f"its loop",
                                   hint="copy the value you need into another variable inside "
                                        "the loop")
             if v is UNBOUND or isinstance(v, MaybeUnbound):
-                raise self.cx.err(node, f"{name!r} may be used before it is assigned",
+                raise self.cx.err(node, f"{user_name(name)!r} may be used before it is assigned",
                                   hint="assign it on every path before this line")
             return v
         if name in self.assigned_names:
-            raise self.cx.err(node, f"{name!r} is used before it is assigned")
+            raise self.cx.err(node, f"{user_name(name)!r} is used before it is assigned")
         g = self.globals_lookup(name)
         if g is not _MISSING:
             return self.wrap_global(node, name, g)

@@ -46,7 +46,8 @@ RESOLVED_ATTR = "_pyhalide_inlined"   # on the tree: [(scope fn, name, object)] 
 PREFIX = "_ph_"
 _PREFIXED = re.compile(r"^(_ph_\d+_)+")
 _counter = itertools.count(1)
-_state = threading.local()        # .stack: the functions being inlined (outermost first)
+_state = threading.local()        # .stack: the functions being inlined (outermost first);
+                                  # .parsed: function -> its ParsedFunction
 
 
 def user_name(name: str) -> str:
@@ -64,6 +65,8 @@ def inline_calls(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
         if isinstance(node, ast.Name) and node.id.startswith(PREFIX):
             raise smap.error(node, f"names starting with {PREFIX!r} are reserved by @pipeline",
                              hint="rename the variable")
+    if not stack:
+        _state.parsed = {}
     stack.append(fn)
     try:
         _bind_imports(tree, smap, fn)
@@ -292,8 +295,7 @@ class _Inliner:
             raise self.smap.error(call, f"recursion ({name!r} calls itself, directly or through "
                                         f"other functions) is not supported",
                                   hint="write the recursion as a loop")
-        from .source import parse_function
-        helper = parse_function(py)
+        helper = _parsed(py)
         k = next(_counter)
         body = _prepare(helper, k, py)
         params = [_renamed(k, a.arg) for a in helper.tree.args.args]
@@ -392,6 +394,16 @@ def _unconditional_uses(e, names) -> dict:
                 walk(child)
     walk(e)
     return out
+
+
+def _parsed(fn):
+    """fn's source parsed and rewritten (source.parse_function), once per
+    rewrite of a decorated function (the tree is copied where it is used)."""
+    from .source import parse_function
+    cache = _state.parsed
+    if fn not in cache:
+        cache[fn] = parse_function(fn)
+    return cache[fn]
 
 
 def _param_defaults(fn, tree) -> dict:

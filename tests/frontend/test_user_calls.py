@@ -421,3 +421,26 @@ def test_redefined_helper_is_not_silently_stale():
     finally:
         current = plus_one
     assert p(A) == 2.5
+
+
+def maybe_unbound(x):
+    if x > 0:
+        t = 1.0
+    return t
+
+
+def calls_maybe_unbound(a):
+    return maybe_unbound(a[0])
+
+
+def import_in_branch(a):
+    if a[0] > 0:
+        import math
+        return math.floor(a[0])
+    return 0
+
+
+def test_messages_name_the_helpers_variables_and_imports():
+    expect_error(calls_maybe_unbound, (A,), maybe_unbound, "t\n", "'t'", "before")
+    expect_error(import_in_branch, (A,), import_in_branch, "import math", "import",
+                 "start of the function")
