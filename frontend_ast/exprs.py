@@ -13,7 +13,7 @@ from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .errors import FrontendError
-from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR, user_name
+from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR, is_user_function, user_name
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
@@ -196,15 +196,17 @@ class Expressions:
             raise self.cx.err(node, f"calling the lambda {name!r} is not supported",
                               hint="define it with `def`: a call of a function defined with "
                                    "`def` is compiled into the caller")
-        if isinstance(getattr(g, "py_func", g), pytypes.FunctionType):
+        if is_user_function(g):
             raise self.cx.err(node, f"the function {name!r} can only be called in compiled "
                                     f"code (its code is compiled into the caller at the call), "
                                     f"not used as a value",
                               hint=f"call {name}(...) where its result is needed")
         if callable(g):
-            raise self.cx.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
-                                    f"and math functions on scalars and your own functions "
-                                    f"defined with `def` can be called",
+            module = (getattr(g, "__module__", None) or "").split(".")[0]
+            of = f" (of the library {module!r})" if module and module != "builtins" else ""
+            raise self.cx.err(node, f"calling {name!r}{of} is not supported: only builtins, "
+                                    f"NumPy and math functions on scalars and your own "
+                                    f"functions defined with `def` can be called",
                               hint="write the computation with those")
         raise self.cx.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
 

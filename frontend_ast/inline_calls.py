@@ -141,7 +141,7 @@ def _imported(stmt, smap, fn):
 
 
 # resolving a called name ------------------------------------------------------------------
-def _is_user_function(obj) -> bool:
+def is_user_function(obj) -> bool:
     """Whether obj is the user's own Python function (inlined), not a
     library's (NumPy's Python functions are compiled as NumPy functions)."""
     obj = getattr(obj, "py_func", obj)
@@ -171,19 +171,19 @@ class _Inliner:
         if isinstance(func, ast.Attribute):
             mod = self.callee_module(func.value)
             obj = getattr(mod, func.attr, None) if mod is not None else None
-            return obj if _is_user_function(obj) else None
+            return obj if is_user_function(obj) else None
         if not isinstance(func, ast.Name):
             return None
         if hasattr(func, VALUE_ATTR):
             obj = getattr(func, VALUE_ATTR)[0]
-            return obj if _is_user_function(obj) else None
+            return obj if is_user_function(obj) else None
         scope = getattr(func, SCOPE_ATTR, None)
         if scope is None:
             if func.id in self.locals:
                 return self.fixed_default(func)
             scope = self.fn
         obj = lookup_global(scope, func.id)
-        if _is_user_function(obj):
+        if is_user_function(obj):
             self.resolved.append((scope, func.id, obj))
             return obj
         return None
@@ -207,7 +207,7 @@ class _Inliner:
         passing another function is refused when it is specialized)."""
         name = func.id
         fn = self.defaults.get(name)
-        if not self.top or not _is_user_function(fn) or \
+        if not self.top or not is_user_function(fn) or \
                 name in names_assigned(self.tree.body):
             return None
         self.fixed.setdefault(name, (getattr(fn, "py_func", fn), func))

@@ -6,6 +6,7 @@ errors inside a called function point at its file and line)."""
 import inspect
 from math import ceil, floor
 from math import sqrt as msqrt
+from statistics import fmean
 
 import numpy as np
 import pytest
@@ -444,3 +445,44 @@ def test_messages_name_the_helpers_variables_and_imports():
     expect_error(calls_maybe_unbound, (A,), maybe_unbound, "t\n", "'t'", "before")
     expect_error(import_in_branch, (A,), import_in_branch, "import math", "import",
                  "start of the function")
+
+
+def calls_library_function(a):
+    return fmean(a)
+
+
+def test_a_library_python_function_is_not_inlined():
+    expect_error(calls_library_function, (A,), calls_library_function, "fmean(a)",
+                 "'fmean'", "statistics")
+
+
+def min_max(a):
+    return a.min(), a.max()
+
+
+def tuple_result(a):
+    lo, hi = min_max(a)
+    return hi - lo, min_max(a)[0]
+
+
+def calls_passed_function(fn, x):
+    return fn(x) + 1
+
+
+def passes_default_on(a, mode=sq):
+    return calls_passed_function(mode, a[0]) + calls_passed_function(sign, a[1])
+
+
+def no_return(a):
+    pass
+
+
+def uses_none_result(a):
+    x = no_return(a)
+    return x, a[0]
+
+
+def test_tuple_results_function_arguments_and_none():
+    check(ph.pipeline(tuple_result), I)
+    check(ph.pipeline(passes_default_on), A)
+    check(ph.pipeline(uses_none_result), A)
