@@ -3,7 +3,6 @@ inline_calls.py): module-level functions, functions of another module,
 closures, @pipeline functions, default arguments (tuples and functions
 too), imports inside the function, and the located errors (recursion,
 errors inside a called function point at its file and line)."""
-import inspect
 from math import ceil, floor
 from math import sqrt as msqrt
 from statistics import fmean
@@ -15,21 +14,10 @@ from numpy import tanh
 import pyhalide as ph
 from tests.frontend import user_calls_helpers as H
 from tests.frontend.frontend_check import check
+from tests.frontend.test_frontend_errors import where
 from tests.frontend.user_calls_helpers import clip_index, norm2, scaled
 
 SCALE = 100.0       # the helpers module has its own SCALE (3.0)
-
-
-def where(fn, snippet):
-    """file:line:col (1-based col) of the first occurrence of snippet in fn."""
-    lines, first = inspect.getsourcelines(fn)
-    for k, text in enumerate(lines):
-        if k == 0:
-            continue                      # the def line
-        col = text.find(snippet)
-        if col >= 0:
-            return f"{inspect.getsourcefile(fn)}:{first + k}:{col + 1}"
-    raise AssertionError(f"{snippet!r} not in {fn.__name__}")
 
 
 def expect_error(fn, args, at, snippet, *words):
