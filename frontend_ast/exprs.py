@@ -12,7 +12,6 @@ from pyhalide import ir
 from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
-from .errors import FrontendError
 from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR, is_user_function, user_name
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
@@ -144,18 +143,11 @@ class Expressions:
         self.global_reads[name] = g
         return g
 
-    def check_inlined(self, tree):
-        """The functions the rewrite inlined (inline_calls) are still the
-        ones their names have; the check is repeated before each call
-        (global_reads)."""
+    def record_inlined(self, tree):
+        """Record the names whose functions the rewrite inlined (inline_calls):
+        the specialization is valid while they still name those functions."""
         for scope_fn, name, obj in getattr(tree, RESOLVED_ATTR, ()):
-            g = self.globals_lookup((scope_fn, name))
-            if g is not obj:
-                raise FrontendError(
-                    f"{name!r} was redefined after {getattr(self.fn, '__name__', '')!r}, which "
-                    f"calls it, was first compiled; the compiled code has the old {name!r}",
-                    hint="apply @pipeline again to the calling function after redefining "
-                         "the functions it calls")
+            self.global_reads[(scope_fn, name)] = obj
 
     def wrap_global(self, node, name, g):
         if g is np:

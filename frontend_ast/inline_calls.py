@@ -81,6 +81,13 @@ def inline_calls(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
+def stale_inlined(tree) -> bool:
+    """Whether a name whose function this tree inlined names another one now."""
+    from .exprs import lookup_global
+    return any(lookup_global(scope, name) is not obj
+               for scope, name, obj in getattr(tree, RESOLVED_ATTR, ()))
+
+
 # imports --------------------------------------------------------------------------------
 def _bind_imports(tree, smap, fn):
     """Imports among the function's top-level statements bind their names to

@@ -20,7 +20,8 @@ from . import unions
 from .builder import Builder
 from .errors import FrontendError
 from .exprs import lookup_global, same_global
-from .inline_calls import FIXED_ATTR
+from .inline_calls import FIXED_ATTR, stale_inlined
+from .source import parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
 
@@ -174,8 +175,8 @@ def _const_val(v):
 
 def _check_fixed(pf, key, exprs):
     """A parameter whose default function the body calls (inline_calls
-    compiled that function) must be passed that function; the functions
-    the body calls must still be the ones inlined."""
+    compiled that function) must be passed that function; the names of the
+    functions inlined are recorded (global_reads)."""
     fixed = getattr(pf.tree, FIXED_ATTR, {})
     for name, k in zip(pf.params, key):
         if name in fixed:
@@ -186,13 +187,17 @@ def _check_fixed(pf, key, exprs):
                                           f"with that function's code",
                                     hint=f"decorate a function that calls the other function "
                                          f"directly instead of passing it as {name!r}")
-    exprs.check_inlined(pf.tree)
+    exprs.record_inlined(pf.tree)
 
 
 class Specialization:
     def __init__(self, pf, key, schedule=None, target=None):
         self.pf = pf
         self.key = key
+        if stale_inlined(pf.tree):
+            # a function the body calls was redefined: parsed again, so the
+            # call compiles the function the name has now (as Python calls it)
+            vars(pf).update(vars(parse_function(pf.fn)))
         pf.check_supported()
         b = Builder(pf, [builder_spec(k) for k in key])
         self.builder = b
