@@ -472,3 +472,12 @@ def test_tuple_results_function_arguments_and_none():
     check(ph.pipeline(tuple_result), I)
     check(ph.pipeline(passes_default_on), A)
     check(ph.pipeline(uses_none_result), A)
+
+
+def calls_argument(a, fn):
+    return fn(a[0])
+
+
+def test_calling_a_function_argument_without_default():
+    expect_error(calls_argument, (A, sq), calls_argument, "fn(a[0])", "passed as an argument",
+                 "default")
