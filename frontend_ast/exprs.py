@@ -12,7 +12,8 @@ from pyhalide import ir
 from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
-from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, VALUE_ATTR, is_user_function, user_name
+from .function_imports import VALUE_ATTR
+from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, is_user_function, user_name
 from .loops import LoopVarDone
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType

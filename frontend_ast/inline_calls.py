@@ -25,21 +25,19 @@ a position evaluated only sometimes (after `and`/`or`, in a branch of
 from __future__ import annotations
 
 import ast
-import importlib
 import itertools
 import os
 import re
-import sys
 import sysconfig
 import threading
 import types
 
 from .analyze import names_assigned
 from .errors import ORIGIN_ATTR
+from .function_imports import VALUE_ATTR, bind_imports
 from .rewrites import register
 
 SCOPE_ATTR = "_pyhalide_scope"    # on a Name: the function whose globals/closure resolve it
-VALUE_ATTR = "_pyhalide_value"    # on a Name: (value,) it stands for (a default, an import)
 FIXED_ATTR = "_pyhalide_fixed"    # on the decorated function's tree: {param: (function, call)}
 RESOLVED_ATTR = "_pyhalide_inlined"   # on the tree: [(scope fn, name, object)] resolved here
 
@@ -69,7 +67,7 @@ def inline_calls(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
         _state.parsed = {}
     stack.append(fn)
     try:
-        _bind_imports(tree, smap, fn)
+        bind_imports(tree, smap, fn)
         inl = _Inliner(tree, smap, fn, top=len(stack) == 1)
         tree.body = inl.block(tree.body, frozenset())
         if inl.fixed:
@@ -86,65 +84,6 @@ def stale_inlined(tree) -> bool:
     from .exprs import lookup_global
     return any(lookup_global(scope, name) is not obj
                for scope, name, obj in getattr(tree, RESOLVED_ATTR, ()))
-
-
-# imports --------------------------------------------------------------------------------
-def _bind_imports(tree, smap, fn):
-    """Imports among the function's top-level statements bind their names to
-    the imported objects; the statements are removed (an import elsewhere
-    stays, and analyze.py refuses it)."""
-    bound, body = {}, []
-    for stmt in tree.body:
-        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            body.append(stmt)
-            continue
-        for name, value in _imported(stmt, smap, fn):
-            bound[name] = (value, stmt)
-    if not bound:
-        return
-    tree.body = body
-    assigned = names_assigned(tree.body) | {a.arg for a in tree.args.args}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Name) or node.id not in bound:
-            continue
-        value, stmt = bound[node.id]
-        if node.id in assigned:
-            raise smap.error(node, f"{node.id!r} is both imported and assigned in this function",
-                             hint="use another name for one of them")
-        if (node.lineno, node.col_offset) < (stmt.lineno, stmt.col_offset):
-            raise smap.error(node, f"{node.id!r} is used before it is imported",
-                             hint="move the import to the start of the function")
-        setattr(node, VALUE_ATTR, (value,))
-
-
-def _imported(stmt, smap, fn):
-    """[(local name, object)] an import statement binds."""
-    try:
-        if isinstance(stmt, ast.Import):
-            out = []
-            for a in stmt.names:
-                mod = importlib.import_module(a.name)
-                if a.asname:
-                    out.append((a.asname, mod))
-                else:
-                    top = a.name.split(".")[0]
-                    out.append((top, sys.modules[top]))
-            return out
-        package = fn.__globals__.get("__package__")
-        mod = importlib.import_module("." * stmt.level + (stmt.module or ""), package)
-        out = []
-        for a in stmt.names:
-            if a.name == "*":
-                raise smap.error(stmt, "`from ... import *` is not supported",
-                                 hint="import the names you use")
-            if hasattr(mod, a.name):
-                value = getattr(mod, a.name)
-            else:
-                value = importlib.import_module(f"{mod.__name__}.{a.name}")
-            out.append((a.asname or a.name, value))
-        return out
-    except ImportError as e:
-        raise smap.error(stmt, f"cannot import: {e}") from None
 
 
 # resolving a called name ------------------------------------------------------------------
