@@ -33,7 +33,7 @@ import threading
 import types
 
 from .analyze import names_assigned
-from .errors import ORIGIN_ATTR
+from .errors import ORIGIN_ATTR, FrontendError
 from .function_imports import VALUE_ATTR, bind_imports
 from .rewrites import register
 
@@ -241,7 +241,13 @@ class _Inliner:
             raise self.smap.error(call, f"recursion ({name!r} calls itself, directly or through "
                                         f"other functions) is not supported",
                                   hint="write the recursion as a loop")
-        helper = _parsed(py)
+        try:
+            helper = _parsed(py)
+        except FrontendError as e:
+            if e.loc is not None:
+                raise
+            raise self.smap.error(call, f"cannot compile the call of {name}(): {e.reason}",
+                                  hint=e.hint) from None
         k = next(_counter)
         body = _prepare(helper, k, py)
         params = [_renamed(k, a.arg) for a in helper.tree.args.args]

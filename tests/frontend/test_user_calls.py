@@ -481,3 +481,15 @@ def calls_argument(a, fn):
 def test_calling_a_function_argument_without_default():
     expect_error(calls_argument, (A, sq), calls_argument, "fn(a[0])", "passed as an argument",
                  "default")
+
+
+exec(compile("def from_exec(x):\n    return x + 1\n", "<generated>", "exec"))
+
+
+def calls_exec_function(a):
+    return from_exec(a[0])  # noqa: F821
+
+
+def test_function_without_source_is_a_located_error():
+    expect_error(calls_exec_function, (A,), calls_exec_function, "from_exec(a[0])",
+                 "from_exec()", "source")
