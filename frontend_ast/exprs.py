@@ -12,9 +12,16 @@ from pyhalide import ir
 from . import array_calls, ops, unions
 from .arrayexpr import ArrayExpr
 from .calls import call
-from .function_imports import VALUE_ATTR
-from .inline_calls import RESOLVED_ATTR, SCOPE_ATTR, is_user_function, user_name
 from .loops import LoopVarDone
+from .names import (
+    MISSING,
+    RESOLVED_ATTR,
+    SCOPE_ATTR,
+    VALUE_ATTR,
+    is_user_function,
+    lookup_global,
+    user_name,
+)
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
 from .values import (
@@ -111,7 +118,7 @@ class Expressions:
         scope_fn = getattr(node, SCOPE_ATTR, None)
         if scope_fn is not None:        # a free name of an inlined function
             g = self.globals_lookup((scope_fn, name))
-            if g is not _MISSING:
+            if g is not MISSING:
                 return self.wrap_global(node, name, g)
             if name in _BUILTINS:
                 return BuiltinRef(name)
@@ -130,7 +137,7 @@ class Expressions:
         if name in self.assigned_names:
             raise self.cx.err(node, f"{user_name(name)!r} is used before it is assigned")
         g = self.globals_lookup(name)
-        if g is not _MISSING:
+        if g is not MISSING:
             return self.wrap_global(node, name, g)
         if name in _BUILTINS:
             return BuiltinRef(name)
@@ -515,22 +522,6 @@ def _may_be_array(node) -> bool:
     return True
 
 
-def lookup_global(fn, name):
-    """The value `name` has for fn: a closure cell, else a module global,
-    else _MISSING. `name` may be (function, name): the name as that
-    function sees it (a free name of an inlined function)."""
-    if isinstance(name, tuple):
-        fn, name = name
-    if fn.__code__.co_freevars and fn.__closure__:
-        for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-            if n == name:
-                try:
-                    return cell.cell_contents
-                except ValueError:
-                    return _MISSING
-    return fn.__globals__.get(name, _MISSING)
-
-
 def same_global(a, b) -> bool:
     """Whether a global still has the value a specialization read: the same
     object, or an equal scalar of the same type (bits compared, so -0.0 and
@@ -547,5 +538,3 @@ def same_global(a, b) -> bool:
         return a.dtype == b.dtype and a.tobytes() == b.tobytes()
     return False
 
-
-_MISSING = object()

@@ -11,8 +11,7 @@ import importlib
 import sys
 
 from .analyze import names_assigned
-
-VALUE_ATTR = "_pyhalide_value"    # on a Name: (value,) it stands for (a default, an import)
+from .names import VALUE_ATTR
 
 
 def bind_imports(tree, smap, fn):

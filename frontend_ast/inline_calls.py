@@ -26,31 +26,28 @@ from __future__ import annotations
 
 import ast
 import itertools
-import os
-import re
-import sysconfig
 import threading
 import types
 
 from .analyze import names_assigned
 from .errors import ORIGIN_ATTR, FrontendError
-from .function_imports import VALUE_ATTR, bind_imports
-from .rewrites import register
+from .function_imports import bind_imports
+from .names import (
+    PREFIX,
+    RESOLVED_ATTR,
+    SCOPE_ATTR,
+    VALUE_ATTR,
+    is_user_function,
+    lookup_global,
+)
+from .rewrite_registry import register, rewrite
+from .source_read import read_function
 
-SCOPE_ATTR = "_pyhalide_scope"    # on a Name: the function whose globals/closure resolve it
 FIXED_ATTR = "_pyhalide_fixed"    # on the decorated function's tree: {param: (function, call)}
-RESOLVED_ATTR = "_pyhalide_inlined"   # on the tree: [(scope fn, name, object)] resolved here
 
-PREFIX = "_ph_"
-_PREFIXED = re.compile(r"^(_ph_\d+_)+")
 _counter = itertools.count(1)
 _state = threading.local()        # .stack: the functions being inlined (outermost first);
                                   # .parsed: function -> its ParsedFunction
-
-
-def user_name(name: str) -> str:
-    """The name a renamed local has in the user's source."""
-    return _PREFIXED.sub("", name)
 
 
 @register(10)
@@ -81,28 +78,11 @@ def inline_calls(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
 
 def stale_inlined(tree) -> bool:
     """Whether a name whose function this tree inlined names another one now."""
-    from .exprs import lookup_global
     return any(lookup_global(scope, name) is not obj
                for scope, name, obj in getattr(tree, RESOLVED_ATTR, ()))
 
 
 # resolving a called name ------------------------------------------------------------------
-def is_user_function(obj) -> bool:
-    """Whether obj is the user's own Python function (inlined), not a
-    library's (NumPy's Python functions are compiled as NumPy functions)."""
-    obj = getattr(obj, "py_func", obj)
-    if not isinstance(obj, types.FunctionType) or obj.__name__ == "<lambda>":
-        return False
-    return not obj.__code__.co_filename.startswith(_LIBRARY_DIRS) and \
-        not (obj.__module__ or "").startswith("pyhalide.")
-
-
-_LIBRARY_DIRS = tuple(sorted({os.path.realpath(sysconfig.get_path(k)) + os.sep
-                              for k in ("stdlib", "platstdlib", "purelib", "platlib")} |
-                             {sysconfig.get_path(k) + os.sep
-                              for k in ("stdlib", "platstdlib", "purelib", "platlib")}))
-
-
 class _Inliner:
     def __init__(self, tree, smap, fn, top):
         self.tree, self.smap, self.fn, self.top = tree, smap, fn, top
@@ -113,7 +93,6 @@ class _Inliner:
 
     def callee(self, func):
         """The user function a call's function expression names, or None."""
-        from .exprs import lookup_global
         if isinstance(func, ast.Attribute):
             mod = self.callee_module(func.value)
             obj = getattr(mod, func.attr, None) if mod is not None else None
@@ -135,7 +114,6 @@ class _Inliner:
         return None
 
     def callee_module(self, node):
-        from .exprs import lookup_global
         if isinstance(node, ast.Name) and not hasattr(node, VALUE_ATTR) and \
                 (hasattr(node, SCOPE_ATTR) or node.id not in self.locals):
             obj = lookup_global(getattr(node, SCOPE_ATTR, self.fn), node.id)
@@ -242,16 +220,16 @@ class _Inliner:
                                         f"other functions) is not supported",
                                   hint="write the recursion as a loop")
         try:
-            helper = _parsed(py)
+            tree, smap_h = _parsed(py)
         except FrontendError as e:
             if e.loc is not None:
                 raise
             raise self.smap.error(call, f"cannot compile the call of {name}(): {e.reason}",
                                   hint=e.hint) from None
         k = next(_counter)
-        body = _prepare(helper, k, py)
-        params = [_renamed(k, a.arg) for a in helper.tree.args.args]
-        bound = self.bind(call, helper.tree, py, params)
+        body = _prepare(tree, smap_h, k, py)
+        params = [_renamed(k, a.arg) for a in tree.args.args]
+        bound = self.bind(call, tree, py, params)
         subst, assigns = {}, []
         assigned = names_assigned(body)
         for p, arg in zip(params, bound):
@@ -261,7 +239,7 @@ class _Inliner:
             else:
                 assigns.append(_assign(p, arg, arg))
         result = _renamed(k, "")[:-1]
-        body = _returns(body, result, helper.smap)
+        body = _returns(body, result, smap_h)
         if conditional:
             return self.as_expression(call, name, body, subst, result, conditional)
         if not whole and _writes_arrays(body):
@@ -269,7 +247,7 @@ class _Inliner:
                                         f"a statement or as the whole value of an assignment",
                                   hint=f"write `r = {name}(...)` on its own line")
         body = [_substitute(s, subst) for s in assigns + body]
-        self.resolved.extend(getattr(helper.tree, RESOLVED_ATTR, ()))
+        self.resolved.extend(getattr(tree, RESOLVED_ATTR, ()))
         pre.extend(self.block(body, stack | {py}))
         if not any(isinstance(n, ast.Name) and n.id == result and isinstance(n.ctx, ast.Store)
                    for s in body for n in ast.walk(s)):
@@ -349,12 +327,13 @@ def _unconditional_uses(e, names) -> dict:
 
 
 def _parsed(fn):
-    """fn's source parsed and rewritten (source.parse_function), once per
-    rewrite of a decorated function (the tree is copied where it is used)."""
-    from .source import parse_function
+    """fn's source parsed and rewritten (every registered rewrite, this one
+    too), once per rewrite of a decorated function (the tree is copied where
+    it is used): (tree, SourceMap)."""
     cache = _state.parsed
     if fn not in cache:
-        cache[fn] = parse_function(fn)
+        tree, smap = read_function(fn)
+        cache[fn] = (rewrite(tree, smap, fn), smap)
     return cache[fn]
 
 
@@ -369,11 +348,10 @@ def _renamed(k, name):
     return f"{PREFIX}{k}_{name}"
 
 
-def _prepare(helper, k, fn) -> list:
+def _prepare(tree, smap, k, fn) -> list:
     """A copy of the helper's body (without its docstring): its locals
     renamed with number k, every node carrying the helper's SourceMap, its
     free names resolved in the helper's module and closure."""
-    tree = helper.tree
     local = names_assigned(tree.body) | {a.arg for a in tree.args.args}
     body = [_clone(s) for s in tree.body]
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
@@ -382,7 +360,7 @@ def _prepare(helper, k, fn) -> list:
     for s in body:
         for n in ast.walk(s):
             if not hasattr(n, ORIGIN_ATTR) and hasattr(n, "lineno"):
-                setattr(n, ORIGIN_ATTR, helper.smap)
+                setattr(n, ORIGIN_ATTR, smap)
             if isinstance(n, ast.Name) and not hasattr(n, VALUE_ATTR) and \
                     not hasattr(n, SCOPE_ATTR):
                 if n.id in local:
@@ -400,8 +378,9 @@ def _clone(node):
     if not isinstance(node, ast.AST):
         return node
     new = type(node)()
-    for key, value in node.__dict__.items():
-        setattr(new, key, _clone(value) if key in node._fields else value)
+    fields = {key for key, _ in ast.iter_fields(node)}
+    for key, value in vars(node).items():
+        setattr(new, key, _clone(value) if key in fields else value)
     return new
 
 

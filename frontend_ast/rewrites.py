@@ -12,26 +12,11 @@ registered with `register(order)`; they run in increasing order. Errors are
 located FrontendErrors (smap.error)."""
 from __future__ import annotations
 
-import ast
+from .rewrite_registry import PASSES, register, rewrite
 
-PASSES: list = []        # (order, name, fn), kept sorted by order
-
-
-def register(order: int):
-    """Register a rewrite; lower orders run first."""
-    def deco(fn):
-        PASSES.append((order, fn.__name__, fn))
-        PASSES.sort(key=lambda p: p[0])
-        return fn
-    return deco
-
-
-def rewrite(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
-    """Run every registered rewrite over the function's tree."""
-    for _, _, fn in PASSES:
-        tree = fn(tree, smap, py_fn)
-        ast.fix_missing_locations(tree)
-    return tree
+# a rewrite module registers with `from .rewrite_registry import register`
+# (importing this module from it would make an import cycle)
+__all__ = ["PASSES", "register", "rewrite"]
 
 
 # The rewrite modules register themselves when imported (one line each):

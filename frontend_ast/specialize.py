@@ -19,8 +19,9 @@ from pyhalide.var import Var
 from . import unions
 from .builder import Builder
 from .errors import FrontendError
-from .exprs import lookup_global, same_global
+from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
+from .names import lookup_global
 from .source import parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
