@@ -55,6 +55,12 @@ def call(b, fn, node: ast.Call):
         return _method(b, fn, node)
     if isinstance(fn, ModuleRef):
         return _module_fn(b, fn, node)
+    if callable(fn) and getattr(getattr(fn, "py_func", fn), "__code__", None) is not None:
+        raise b.cx.err(node.func, "calling a function passed as an argument is not supported: "
+                                  "a call compiles the code of the function it names, known "
+                                  "for a function named in the code or a parameter's default",
+                       hint="call the function by its name, or make it the parameter's "
+                            "default value")
     raise b.cx.err(node.func, f"{b.describe_obj(fn)} is not callable here",
                    hint="only builtins, NumPy and math functions on scalars can be called")
 

@@ -15,6 +15,15 @@ from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
 from .loops import LoopVarDone
+from .names import (
+    MISSING,
+    RESOLVED_ATTR,
+    SCOPE_ATTR,
+    VALUE_ATTR,
+    is_user_function,
+    lookup_global,
+    user_name,
+)
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
 from .values import (
@@ -108,6 +117,17 @@ class Expressions:
 
     def _ev_Name(self, node):
         name = node.id
+        fixed = getattr(node, VALUE_ATTR, None)
+        if fixed is not None:           # a default argument or an imported name
+            return self.wrap_global(node, name, fixed[0])
+        scope_fn = getattr(node, SCOPE_ATTR, None)
+        if scope_fn is not None:        # a free name of an inlined function
+            g = self.globals_lookup((scope_fn, name))
+            if g is not MISSING:
+                return self.wrap_global(node, name, g)
+            if name in _BUILTINS:
+                return BuiltinRef(name)
+            raise self.cx.err(node, f"name {name!r} is not defined")
         if name in self.scope.env:
             v = self.scope.env[name]
             if isinstance(v, LoopVarDone) and v.array:
@@ -115,28 +135,36 @@ class Expressions:
                                         f"the loop", hint="store what you need into an array "
                                                           "created before the loop")
             if isinstance(v, LoopVarDone):
-                raise self.cx.err(node, f"the loop variable {name!r} is read after its loop",
+                raise self.cx.err(node, f"the loop variable {user_name(name)!r} is read after "
+                                        f"its loop",
                                   hint="copy the value you need into another variable inside "
                                        "the loop")
             if v is UNBOUND or isinstance(v, MaybeUnbound):
-                raise self.cx.err(node, f"{name!r} may be used before it is assigned",
+                raise self.cx.err(node, f"{user_name(name)!r} may be used before it is assigned",
                                   hint="assign it on every path before this line")
             return v
         if name in self.assigned_names:
-            raise self.cx.err(node, f"{name!r} is used before it is assigned")
+            raise self.cx.err(node, f"{user_name(name)!r} is used before it is assigned")
         g = self.globals_lookup(name)
-        if g is not _MISSING:
+        if g is not MISSING:
             return self.wrap_global(node, name, g)
         if name in _BUILTINS:
             return BuiltinRef(name)
         raise self.cx.err(node, f"name {name!r} is not defined")
 
     def globals_lookup(self, name):
-        """The value of a global (or closure) name, recorded: a specialization
-        is valid only while every name it read still has the value it had."""
+        """The value of a global (or closure) name (or of (function, name): a
+        name of an inlined function), recorded: a specialization is valid
+        only while every name it read still has the value it had."""
         g = lookup_global(self.fn, name)
         self.global_reads[name] = g
         return g
+
+    def record_inlined(self, tree):
+        """Record the names whose functions the rewrite inlined (inline_calls):
+        the specialization is valid while they still name those functions."""
+        for scope_fn, name, obj in getattr(tree, RESOLVED_ATTR, ()):
+            self.global_reads[(scope_fn, name)] = obj
 
     def wrap_global(self, node, name, g):
         if g is np:
@@ -150,6 +178,10 @@ class Expressions:
         if isinstance(g, pytypes.ModuleType):
             raise self.cx.err(node, f"module {name!r} cannot be used in compiled code",
                               hint="use numpy (np) and math functions on scalars")
+        if isinstance(g, tuple):
+            return TupleVal([self.wrap_global(node, name, x) for x in g])
+        if g is None or isinstance(g, str):
+            return g
         if isinstance(g, (bool, int, float, np.generic)) and not isinstance(g, np.ndarray):
             try:
                 return const_val(g)
@@ -161,19 +193,34 @@ class Expressions:
             return BuiltinRef(g.__name__)
         if g is abs or g is min or g is max or g is len or g is round or g is pow:
             return BuiltinRef(g.__name__)
-        if callable(g) and getattr(g, "__module__", "").startswith("numpy") and \
+        if callable(g) and (getattr(g, "__module__", None) or "").startswith("numpy") and \
                 hasattr(np, getattr(g, "__name__", "")):
             return ModuleRef(f"np.{g.__name__}", g)
+        if callable(g) and getattr(g, "__module__", None) == "math" and \
+                getattr(math, getattr(g, "__name__", ""), None) is g:
+            return ModuleRef(f"math.{g.__name__}", g)
         if isinstance(g, np.ndarray):
             raise self.cx.err(node, f"the global array {name!r} cannot be used",
                               hint="pass arrays as arguments of the function")
         if g is self.fn or getattr(g, "py_func", None) is self.fn:
             raise self.cx.err(node, f"recursion ({name!r} calls itself) is not supported",
                               hint="write the recursion as a loop")
+        if getattr(g, "__name__", None) == "<lambda>":
+            raise self.cx.err(node, f"calling the lambda {name!r} is not supported",
+                              hint="define it with `def`: a call of a function defined with "
+                                   "`def` is compiled into the caller")
+        if is_user_function(g):
+            raise self.cx.err(node, f"the function {name!r} can only be called in compiled "
+                                    f"code (its code is compiled into the caller at the call), "
+                                    f"not used as a value",
+                              hint=f"call {name}(...) where its result is needed")
         if callable(g):
-            raise self.cx.err(node, f"calling {name!r} is not supported: only builtins, NumPy "
-                                    f"and math functions on scalars can be called",
-                              hint="inline the helper's code into this function")
+            module = (getattr(g, "__module__", None) or "").split(".")[0]
+            of = f" (of the library {module!r})" if module and module != "builtins" else ""
+            raise self.cx.err(node, f"calling {name!r}{of} is not supported: only builtins, "
+                                    f"NumPy and math functions on scalars and your own "
+                                    f"functions defined with `def` can be called",
+                              hint="write the computation with those")
         raise self.cx.err(node, f"{name!r} ({type(g).__name__}) cannot be used in compiled code")
 
     # attributes -----------------------------------------------------------
@@ -498,19 +545,6 @@ def _may_be_array(node) -> bool:
     return True
 
 
-def lookup_global(fn, name):
-    """The value `name` has for fn: a closure cell, else a module global,
-    else _MISSING."""
-    if fn.__code__.co_freevars and fn.__closure__:
-        for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-            if n == name:
-                try:
-                    return cell.cell_contents
-                except ValueError:
-                    return _MISSING
-    return fn.__globals__.get(name, _MISSING)
-
-
 def same_global(a, b) -> bool:
     """Whether a global still has the value a specialization read: the same
     object, or an equal scalar of the same type (bits compared, so -0.0 and
@@ -527,5 +561,3 @@ def same_global(a, b) -> bool:
         return a.dtype == b.dtype and a.tobytes() == b.tobytes()
     return False
 
-
-_MISSING = object()

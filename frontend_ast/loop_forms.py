@@ -26,6 +26,7 @@ import copy
 
 from .errors import ORIGIN_ATTR
 from .loop_seqs import Enumerate, Indexed, Literal, RangeSeq, Reversed, Seq, Zip, const_int
+from .rewrite_registry import register
 
 _REFUSED_ITERABLES = {
     "ndindex": "nested `for` loops over range(a.shape[k])",
@@ -41,6 +42,7 @@ _REFUSED_ITERABLES = {
 }
 
 
+@register(20)
 def loop_forms(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     _Rewriter(tree, smap).run(tree)
     return tree

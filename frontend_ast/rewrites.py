@@ -12,30 +12,13 @@ registered with `register(order)`; they run in increasing order. Errors are
 located FrontendErrors (smap.error)."""
 from __future__ import annotations
 
-import ast
+from .rewrite_registry import PASSES, register, rewrite
 
-PASSES: list = []        # (order, name, fn), kept sorted by order
-
-
-def register(order: int):
-    """Register a rewrite; lower orders run first."""
-    def deco(fn):
-        PASSES.append((order, fn.__name__, fn))
-        PASSES.sort(key=lambda p: p[0])
-        return fn
-    return deco
+# a rewrite module registers with `from .rewrite_registry import register`
+# (importing this module from it would make an import cycle)
+__all__ = ["PASSES", "register", "rewrite"]
 
 
-def rewrite(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
-    """Run every registered rewrite over the function's tree."""
-    for _, _, fn in PASSES:
-        tree = fn(tree, smap, py_fn)
-        ast.fix_missing_locations(tree)
-    return tree
-
-
-# The rewrite modules, registered here (they import nothing of this file, so
-# no import cycle): one import and one register line each.
-from .loop_forms import loop_forms as _loop_forms  # noqa: E402
-
-register(20)(_loop_forms)
+# The rewrite modules register themselves with rewrite_registry.register when
+# imported (one line each):
+from . import inline_calls, loop_forms  # noqa: E402,F401

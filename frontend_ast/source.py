@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import ast
-import inspect
-import linecache
-import textwrap
 
 from .analyze import check_supported
-from .errors import FrontendError, SourceMap
+from .errors import SourceMap
 from .rewrites import rewrite
+from .source_read import read_function
 
 
 class ParsedFunction:
@@ -31,36 +29,5 @@ class ParsedFunction:
 
 
 def parse_function(fn) -> ParsedFunction:
-    try:
-        file = inspect.getsourcefile(fn) or fn.__code__.co_filename
-        src_lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as e:
-        raise FrontendError(f"cannot read the source of {getattr(fn, '__name__', fn)!r}: {e}",
-                            hint="@pipeline compiles the function's source: define it in a "
-                                 "file (not in an interactive prompt or with exec)") from None
-    raw = "".join(src_lines)
-    dedented = textwrap.dedent(raw)
-    indent = 0
-    for a, b in zip(raw.splitlines(), dedented.splitlines()):
-        if b.strip():
-            indent = len(a) - len(b)
-            break
-    file_lines = linecache.getlines(file) or raw.splitlines(True)
-    file_lines = [ln.rstrip("\n") for ln in file_lines]
-    smap = SourceMap(file, file_lines, first, indent)
-    try:
-        module = ast.parse(dedented)
-    except SyntaxError as e:      # pragma: no cover - the function was importable
-        raise FrontendError(f"cannot parse the source of {fn.__name__}: {e}") from None
-    tree = next((n for n in module.body
-                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-    if tree is None:
-        raise FrontendError(f"cannot find the definition of {fn.__name__} in its source")
-    if isinstance(tree, ast.AsyncFunctionDef):
-        raise smap.error(tree, "async functions cannot be compiled",
-                         hint="write a plain `def`")
-    a = tree.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        raise smap.error(tree, "@pipeline functions take plain positional parameters only",
-                         hint="remove *args, **kwargs and keyword-only parameters")
+    tree, smap = read_function(fn)
     return ParsedFunction(fn, rewrite(tree, smap, fn), smap)

@@ -24,9 +24,12 @@ from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
 from .errors import FrontendError
-from .exprs import lookup_global, same_global
+from .exprs import same_global
+from .inline_calls import FIXED_ATTR, stale_inlined
+from .names import lookup_global
+from .source import parse_function
 from .types import BOOL, FLOAT, INT, NP
-from .values import Arr, TupleVal, Val
+from .values import Arr, TupleVal, Val, const_val
 
 
 class StaticEnv:
@@ -64,8 +67,39 @@ def arg_spec(value):
         return ("complex",)
     if value is None:
         return ("const", None)
+    if isinstance(value, tuple):
+        return ("const", ("tuple", tuple(_const_item(v) for v in value)))
+    if callable(value) and getattr(value, "__code__", None) is not None or \
+            hasattr(value, "py_func"):
+        return ("const", value)      # a function: calls of it are inlined (inline_calls)
     raise TypeError(f"@pipeline arguments must be NumPy arrays or scalars, not "
                     f"{type(value).__name__}")
+
+
+def _const_item(v):
+    """The key of one item of a tuple argument: the value itself, exactly
+    (a tuple is compiled as a constant)."""
+    if isinstance(v, tuple):
+        return ("tuple", tuple(_const_item(x) for x in v))
+    if isinstance(v, np.generic):
+        return ("np", v.dtype.str, v.tobytes())
+    if isinstance(v, float):
+        return ("float", v.hex())
+    if isinstance(v, (bool, int)) or v is None:
+        return (type(v).__name__, v)
+    raise TypeError(f"@pipeline tuple arguments must hold scalars, not {type(v).__name__}")
+
+
+def _const_value(key):
+    """The value a tuple argument's key stands for (see _const_item)."""
+    kind = key[0]
+    if kind == "tuple":
+        return tuple(_const_value(k) for k in key[1])
+    if kind == "np":
+        return np.frombuffer(key[2], dtype=np.dtype(key[1]))[0]
+    if kind == "float":
+        return float.fromhex(key[1])
+    return key[1]
 
 
 def array_layout(v):
@@ -102,7 +136,9 @@ def _matcher(key):
         dtype = np.dtype(key[1])
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
     if key[0] == "const":
-        return lambda v: v is None
+        if isinstance(key[1], tuple):
+            return lambda v: isinstance(v, tuple) and _same_key(v, key)
+        return lambda v: v is key[1]
     exact = {"bool": bool, "int": int, "float": float, "complex": complex}[key[0]]
     return lambda v: type(v) is exact
 
@@ -122,18 +158,54 @@ def _static_key(shapes: dict, params: dict):
     return tuple(shapes.values()), tuple(params.values())
 
 
+def _same_key(v, key) -> bool:
+    try:
+        return arg_spec(v) == key
+    except TypeError:
+        return False
+
+
 def builder_spec(key):
     if key[0] == "array":
         return ("array", np.dtype(key[1]), key[2], key[3], key[4] if len(key) > 4 else "C")
     if key[0] == "np":
         return ("np", np.dtype(key[1]))
+    if key[0] == "const" and isinstance(key[1], tuple):
+        return ("const", TupleVal([_const_val(x) for x in _const_value(key[1])]))
     return key
+
+
+def _const_val(v):
+    if isinstance(v, tuple):
+        return TupleVal([_const_val(x) for x in v])
+    return v if v is None else const_val(v)
+
+
+def _check_fixed(pf, key, exprs):
+    """A parameter whose default function the body calls (inline_calls
+    compiled that function) must be passed that function; the names of the
+    functions inlined are recorded (global_reads)."""
+    fixed = getattr(pf.tree, FIXED_ATTR, {})
+    for name, k in zip(pf.params, key):
+        if name in fixed:
+            fn, call = fixed[name]
+            if k[0] != "const" or getattr(k[1], "py_func", k[1]) is not fn:
+                raise pf.smap.error(call, f"{name!r} is called here, so it must be its default "
+                                          f"function {fn.__name__!r}: the call is compiled "
+                                          f"with that function's code",
+                                    hint=f"decorate a function that calls the other function "
+                                         f"directly instead of passing it as {name!r}")
+    exprs.record_inlined(pf.tree)
 
 
 class Specialization:
     def __init__(self, pf, key, schedule=None, target=None):
         self.pf = pf
         self.key = key
+        if stale_inlined(pf.tree):
+            # a function the body calls was redefined: parsed again, so the
+            # call compiles the function the name has now (as Python calls it)
+            vars(pf).update(vars(parse_function(pf.fn)))
         pf.check_supported()
         b, result, written = _build(pf, key)
         self.builder = b
@@ -587,6 +659,7 @@ def _build(pf, key):
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
+        _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:
             return b, b.build(), arrs

@@ -9,9 +9,7 @@ import pytest
 
 import pyhalide as ph
 
-
-def helper(x):
-    return x + 1
+helper = lambda x: x + 1  # noqa: E731
 
 
 def where(fn, snippet):
@@ -136,7 +134,7 @@ def test_break():
 
 
 def test_call_of_other_function():
-    expect(calls_helper, "helper(a[i])", "helper", "inline")
+    expect(calls_helper, "helper(a[i])", "helper", "lambda", "def")
 
 
 def test_lists():
