@@ -188,6 +188,11 @@ class Definitions:
                         self._scan_marks(alt.node, g)
                         if c is not None:
                             self._scan_marks(c.node, g)
+            # the condition of the update (an outer loop's `continue` on a flag
+            # another group carries) reads that group's running value too
+            outside = self.scope.condition_outside(len(self.scope.alive) - 1)
+            if outside is not None:
+                self._scan_marks(outside.node, g)
             return
         for name, tag in g.tag_of.items():
             k, j = g.names.index(name), g.names.index(tag)
@@ -218,11 +223,18 @@ class Definitions:
             vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
         outside = self.scope.condition_outside(len(self.scope.alive) - 1)
-        if outside is not None:
-            preds.append(outside.node)
-        p, vals = _factor_condition(vals, g.ph)
-        if p is not None:
-            preds.append(p)
+        if g.scan:
+            # a scan has a value at every iteration: where the update does not
+            # run, it is the previous one (a predicate would leave the initial value)
+            if outside is not None:
+                vals = [ir.Select(outside.node, v, p) if v is not p else v
+                        for v, p in zip(vals, g.ph)]
+        else:
+            if outside is not None:
+                preds.append(outside.node)
+            p, vals = _factor_condition(vals, g.ph)
+            if p is not None:
+                preds.append(p)
         key_loops = list(g.ctx)
         mapping, rdom, tri, pairs = self.emitter.loop_vars(
             key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))

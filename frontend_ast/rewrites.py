@@ -35,3 +35,4 @@ def rewrite(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
 
 
 # The rewrite modules register themselves when imported (one line each):
+from . import loop_exits  # noqa: E402,F401
