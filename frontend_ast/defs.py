@@ -235,6 +235,13 @@ class Definitions:
             p, vals = _factor_condition(vals, g.ph)
             if p is not None:
                 preds.append(p)
+        exit_node = self._exit_condition(g)
+        if exit_node is not None:
+            if isinstance(exit_node, ir.Variable):
+                # the update runs where the flag is false
+                off = {exit_node.name: ir.Const(ir.Bool(), False)}
+                vals = [unions.fold_constants(ir.substitute(v, off)) for v in vals]
+            preds.append(ir.Not(exit_node))
         key_loops = list(g.ctx)
         mapping, rdom, tri, pairs = self.emitter.loop_vars(
             key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))
@@ -245,8 +252,20 @@ class Definitions:
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
         preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        if exit_node is not None:
+            exit_node = self.emitter.finalize([exit_node], mapping, f"the exit of {g.label}")[0]
         self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
                             loops=pairs)
+        g.func.function().updates[-1].exit = exit_node
+
+    def _exit_condition(self, g):
+        """The stop test of the group's innermost loop when the group holds
+        the flag it reads (ir.Definition.exit), else None."""
+        c = self.state.exit_conds.get(id(g.chain_nodes[-1]))
+        if c is None or g.scan or c.is_const:
+            return None
+        owners = {self.state.ph_owner[n] for n in _phs(c.node, self.state.ph_owner)}
+        return c.node if owners == {g} else None
 
     def _tagged_update(self, g, k, j, nv):
         """(value, tag) updates of a tagged member from its new value: the

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import ops
+from .loop_exits import PREFIX
 from .values import const_val
 
 
@@ -69,7 +70,8 @@ class Group:
         self.chain_nodes = list(chain_nodes)
         self.ctx = list(ctx)
         self.loc = loc
-        self.label = "_".join(self.names)
+        # the flags loop_exits.py adds do not name the Func
+        self.label = "_".join(n for n in self.names if not n.startswith(PREFIX)) or "stop"
         self.base = len(self.names)
         self.init = []
         self.unbound = []
@@ -116,6 +118,8 @@ class LoopState:
       recording      the pre-pass is recording nest_writes
       headers        id(For node) -> the latest Loop made for it (typing runs included)
       pure_vars      loop symbol -> its pure Var (shared by the typing runs)
+      exit_conds     id(For node) -> the bool Val of its stop flag's test in the
+                     running iteration (loops rewritten by loop_exits.py)
     """
 
     def __init__(self, cx):
@@ -129,6 +133,7 @@ class LoopState:
         self.recording = False
         self.headers = {}
         self.pure_vars = {}
+        self.exit_conds = {}
 
     def ran_condition_known(self, g) -> bool:
         """Whether "the loop chain ran at least once" is a condition on the

@@ -16,6 +16,7 @@ from .analyze import assigned_in_nested_loop, carried, home
 from .context import single_aff
 from .emit import FirstInfo
 from .loop_bounds import affine_bounds, unguarded
+from .loop_exits import EXIT_ATTR
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
@@ -219,6 +220,10 @@ class LoopRunner:
         self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
+        if getattr(node, EXIT_ATTR, False):
+            # `if <stopped>: continue` opens the body (loop_exits.py): where the
+            # test holds, the iteration and every later one do nothing
+            self.state.exit_conds[id(node)] = ops.truth(self.cx, self.ev_val(node.body[0].test))
         try:
             self.exec_block(node.body)
             self.defs.flush_frame(frame)
