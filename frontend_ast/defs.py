@@ -193,6 +193,7 @@ class Definitions:
             outside = self.scope.condition_outside(len(self.scope.alive) - 1)
             if outside is not None:
                 self._scan_marks(outside.node, g)
+                g.skippable = True
             return
         for name, tag in g.tag_of.items():
             k, j = g.names.index(name), g.names.index(tag)

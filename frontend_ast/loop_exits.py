@@ -123,8 +123,11 @@ class _Exits:
         self.hoist = {}         # id(original loop) -> statements to put before it
 
     def fresh(self, what):
+        """A new variable name: `?` (no Python name has one) marks the flags
+        and values the rewrite adds (no Func nor schedule name shows them);
+        a loop variable gets the reserved prefix instead."""
         self.n += 1
-        return f"{PREFIX}{self.n}_{what}"
+        return f"{PREFIX}{self.n}_{what}" if what == "trip" else f"?{what}{self.n}"
 
     def _result_width(self, rets):
         values = [r.value for r in rets]
@@ -229,6 +232,7 @@ class _Exits:
         if rets:
             info.ret = self.fresh("returned")
             pre.append(_set(info.ret, False, s))
+        it = self.trip_range(s) if is_while else None       # (before the body changes)
         self.stack.append((s, var))
         try:
             body = self.stmts(s.body, info)
@@ -239,7 +243,6 @@ class _Exits:
             body = [ast.copy_location(ast.If(test, info.leave(s.test, broke=False), []),
                                       s.test)] + body
             target = ast.Name(var, ast.Store())
-            it = self.trip_range(s)
         else:
             target, it = s.target, s.iter
         if guard is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import ops
-from .loop_exits import PREFIX
 from .values import const_val
 
 
@@ -48,6 +47,8 @@ class Group:
       flag_of      member -> its "?assigned" element (the loop assigned it)
       tags_added, flags_added  the extras were added (once per group)
       scan_needed  another definition in the loop reads the running value
+      skippable    a condition outside the chain's innermost loop (an `if`, or
+                   an outer loop's `continue`) can skip the update
       scan         it is a scan: one value per iteration of its single loop
       range_syms   per member: the symbol of its value in range inference
       cur_ranges   per member: the range assumed in the running inference round
@@ -71,7 +72,7 @@ class Group:
         self.ctx = list(ctx)
         self.loc = loc
         # the flags loop_exits.py adds do not name the Func
-        self.label = "_".join(n for n in self.names if not n.startswith(PREFIX)) or "stop"
+        self.label = "_".join(n for n in self.names if "?" not in n) or "stop"
         self.base = len(self.names)
         self.init = []
         self.unbound = []
@@ -87,6 +88,7 @@ class Group:
         self.tags_added = False
         self.flags_added = False
         self.scan_needed = False
+        self.skippable = False
         self.scan = False
         self.range_syms = []
         self.cur_ranges = None

@@ -450,7 +450,9 @@ class LoopRunner:
             return
         g.flags_added = True
         g.flag_of = {}
-        ran_known = self.state.ran_condition_known(g)
+        # whether the loop ran says whether it assigned them, unless a condition
+        # outside the loop skips the update
+        ran_known = self.state.ran_condition_known(g) and not g.skippable
         for k in range(g.base):
             init, t = g.init[k], g.tys[k]
             name = g.names[k]
