@@ -2,12 +2,14 @@
 into `for v in range(...)` loops, bool flags and `continue` (which the
 interpreter compiles as a predicate on the rest of the iteration):
 
-    while i < n and c:          flag = False
-        body                    for _phx_2_trip in range(i, n, 1):
-                                    if flag: continue
-                                    if not (i < n and c): flag = True; continue
+    while i < n and c:          ?stop1 = False
+        body                    for while12 in range(i, n, 1):
+                                    if ?stop1: continue
+                                    if not (i < n and c): ?stop1 = True; continue
                                     body
-    break                       flag = True; continue
+    break                       ?stop1 = True; continue
+
+(`?` marks the names the rewrite adds: no Python name has one.)
 
 A loop whose iterations stop doing anything once its flag is set carries
 the flag's name in the attribute EXIT_ATTR: loops.py marks the update that
@@ -34,7 +36,6 @@ import copy
 from .rewrites import register
 
 EXIT_ATTR = "pyhalide_exit_flag"
-PREFIX = "_phx_"
 
 
 @register(30)
@@ -42,10 +43,6 @@ def loop_exits(tree, smap, py_fn):
     """Rewrite the function's loop exits and early returns (see the module doc)."""
     if not _needs_rewrite(tree):
         return tree
-    for n in ast.walk(tree):
-        name = n.id if isinstance(n, ast.Name) else (n.arg if isinstance(n, ast.arg) else None)
-        if name is not None and name.startswith(PREFIX):
-            raise smap.error(n, f"names starting with {PREFIX} are reserved", "rename it")
     return _Exits(tree, smap).run()
 
 
@@ -121,13 +118,23 @@ class _Exits:
         self.hits = []          # the hit flags of the returns inside loops
         self.stack = []         # the enclosing loops: (original node, loop variable)
         self.hoist = {}         # id(original loop) -> statements to put before it
+        self.names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
 
     def fresh(self, what):
         """A new variable name: `?` (no Python name has one) marks the flags
-        and values the rewrite adds (no Func nor schedule name shows them);
-        a loop variable gets the reserved prefix instead."""
+        and values the rewrite adds (no Func nor schedule name shows them)."""
         self.n += 1
-        return f"{PREFIX}{self.n}_{what}" if what == "trip" else f"?{what}{self.n}"
+        return f"?{what}{self.n}"
+
+    def trip_name(self, s):
+        """The variable of the for loop a while loop becomes (its RVar is
+        r_while<line>): a name the function does not use."""
+        name = f"while{s.lineno}"
+        while name in self.names:
+            name += "_"
+        self.names.add(name)
+        return name
 
     def _result_width(self, rets):
         values = [r.value for r in rets]
@@ -159,7 +166,7 @@ class _Exits:
     def run(self):
         body = self.stmts(self.tree.body, None)
         rets = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
-        final = rets == [body[-1]] and getattr(body[-1], "_phx_sites", None) is None
+        final = rets == [body[-1]] and getattr(body[-1], "phx_sites", None) is None
         if rets and not final:
             self.result = self.value_names("result")
             body, falls = self.tail(body)
@@ -215,7 +222,7 @@ class _Exits:
                                   "return from the outermost loop, or store the result in "
                                   "an array element and `break`")
         is_while = isinstance(s, ast.While)
-        var = self.fresh("trip") if is_while else getattr(s.target, "id", None)
+        var = self.trip_name(s) if is_while else getattr(s.target, "id", None)
         pre = []
         info = _Loop()
         guard = None
@@ -262,7 +269,7 @@ class _Exits:
             out += orelse
         if rets:
             r = ast.copy_location(ast.Return(None), s)
-            r._phx_sites = info.sites
+            r.phx_sites = info.sites
             out.append(ast.copy_location(ast.If(ast.Name(info.ret, ast.Load()), [r], []), s))
         return out
 
@@ -336,7 +343,7 @@ class _Exits:
         out = []
         for k, s in enumerate(stmts):
             if isinstance(s, ast.Return):
-                sites = getattr(s, "_phx_sites", None)
+                sites = getattr(s, "phx_sites", None)
                 if sites is not None:
                     out += self.stored_result(sites, s)
                 else:
@@ -374,7 +381,7 @@ def _span(loop, stack, tree, smap, exits) -> int:
     inside = _name_counts([loop])
     total = _name_counts(tree.body)
     carried = [v for v in _stored_names(loop.body)
-               if not v.startswith(PREFIX) and total.get(v, 0) > inside.get(v, 0)]
+               if "?" not in v and total.get(v, 0) > inside.get(v, 0)]
     spans = {}
     for v in carried:
         k, cur = 0, loop

@@ -194,6 +194,7 @@ def test_early_exit_is_lowered():
     escape_time(cx, cx, 10)
     loops = escape_time.lower("loops")
     assert "exit loop" in loops
+    assert "?" not in loops and "r_while" in loops     # the while loop's RVar
     inner_break_accumulates(A, 1.0)
     assert "exit loop" in inner_break_accumulates.lower("loops")
     # the flags the rewrite adds name no Func
