@@ -35,4 +35,6 @@ def rewrite(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
 
 
 # The rewrite modules register themselves when imported (one line each):
-from . import loop_exits  # noqa: E402,F401
+from .loop_exits import loop_exits  # noqa: E402
+
+register(30)(loop_exits)
