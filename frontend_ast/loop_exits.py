@@ -45,6 +45,16 @@ def loop_exits(tree, smap, py_fn):
     return _Exits(tree, smap).run()
 
 
+def describe_name(name: str) -> str:
+    """A variable's name for a message: the user's name quoted, or what a
+    name this rewrite added holds."""
+    if not name.startswith("?"):
+        return repr(name)
+    if name.startswith(("?value", "?result")):
+        return "the value a `return` in this loop returns"
+    return "the flag that stops this loop"
+
+
 def _needs_rewrite(tree) -> bool:
     body = tree.body
     for n in _walk_fn(tree):

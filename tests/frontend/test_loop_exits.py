@@ -172,6 +172,43 @@ def while_le_break_else(a, n):
     return r, i
 
 
+@ph.pipeline
+def while_return_else(a, n):
+    i = 0
+    s = np.float64(0.0)
+    while i < n:
+        if a[i % len(a)] > 6.0:
+            return s, i
+        s += a[i % len(a)]
+        i += 1
+    else:
+        s = s * 2
+    return s, -1
+
+
+@ph.pipeline
+def while_continue_after_step(a, n):
+    i = 0
+    s = 0.0
+    while i < n:
+        i += 1
+        if a[i % len(a)] > 4.0:
+            continue
+        s += a[i % len(a)]
+    return s
+
+
+@ph.pipeline
+def while_per_element(a, n):
+    tot = 0
+    for p in range(len(a)):
+        k = 0
+        while k < n and a[p] * k < 10.0:
+            k += 1
+        tot += k
+    return tot
+
+
 def test_escape_time():
     cx = np.linspace(-2.0, 1.0, 41)
     cy = np.linspace(-1.0, 1.0, 41)
@@ -183,6 +220,9 @@ def test_while():
     for n in (0, 1, 4, 9):
         check(while_down, A, n)
         check(while_le_break_else, A, n)
+        check(while_return_else, A, n)
+        check(while_continue_after_step, A, n)
+        check(while_per_element, A, n)
     check(plain_while, A)
     check(plain_while, A[:0])
 
@@ -335,7 +375,19 @@ def falls_off_end(a):
             return i
 
 
+def returns_value_of_changing_type(a):
+    s = 0.0
+    for i in range(len(a)):
+        if a[i] > 3:
+            return s
+        s += a[i]
+    return s
+
+
 def test_return_errors():
     expect(returns_value_or_none, "return\n", "a value on some paths and None")
     expect(returns_different_tuples, "return -1", "tuples of different forms")
     expect(falls_off_end, "for i in range", "reaches its end")
+    msg = expect(returns_value_of_changing_type, "for i in range",
+                 "the value a `return` in this loop returns", "depends on the data")
+    assert "?" not in msg.split("\n")[0]
