@@ -190,6 +190,12 @@ class Definitions:
                         self._scan_marks(alt.node, g)
                         if c is not None:
                             self._scan_marks(c.node, g)
+            # the condition of the update (an outer loop's `continue` on a flag
+            # another group carries) reads that group's running value too
+            outside = self.scope.condition_outside(len(self.scope.alive) - 1)
+            if outside is not None:
+                self._scan_marks(outside.node, g)
+                g.skippable = True
             return
         for name, tag in g.tag_of.items():
             k, j = g.names.index(name), g.names.index(tag)
@@ -220,11 +226,25 @@ class Definitions:
             vals.append(ops.cast(st, ops.node_of(self.cx, cv)))
         preds = []
         outside = self.scope.condition_outside(len(self.scope.alive) - 1)
-        if outside is not None:
-            preds.append(outside.node)
-        p, vals = _factor_condition(vals, g.ph)
-        if p is not None:
-            preds.append(p)
+        if g.scan:
+            # a scan has a value at every iteration: where the update does not
+            # run, it is the previous one (a predicate would leave the initial value)
+            if outside is not None:
+                vals = [ir.Select(outside.node, v, p) if v is not p else v
+                        for v, p in zip(vals, g.ph)]
+        else:
+            if outside is not None:
+                preds.append(outside.node)
+            p, vals = _factor_condition(vals, g.ph)
+            if p is not None:
+                preds.append(p)
+        exit_node = self._exit_condition(g)
+        if exit_node is not None:
+            if isinstance(exit_node, ir.Variable):
+                # the update runs where the flag is false
+                off = {exit_node.name: ir.Const(ir.Bool(), False)}
+                vals = [unions.fold_constants(ir.substitute(v, off)) for v in vals]
+            preds.append(ir.Not(exit_node))
         key_loops = list(g.ctx)
         mapping, rdom, tri, pairs = self.emitter.loop_vars(
             key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))
@@ -235,8 +255,20 @@ class Definitions:
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
         preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        if exit_node is not None:
+            exit_node = self.emitter.finalize([exit_node], mapping, f"the exit of {g.label}")[0]
         self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
                             loops=pairs)
+        g.func.function().updates[-1].exit = exit_node
+
+    def _exit_condition(self, g):
+        """The stop test of the group's innermost loop when the group holds
+        the flag it reads (ir.Definition.exit), else None."""
+        c = self.state.exit_conds.get(id(g.chain_nodes[-1]))
+        if c is None or g.scan or c.is_const:
+            return None
+        owners = {self.state.ph_owner[n] for n in _phs(c.node, self.state.ph_owner)}
+        return c.node if owners == {g} else None
 
     def _tagged_update(self, g, k, j, nv):
         """(value, tag) updates of a tagged member from its new value: the

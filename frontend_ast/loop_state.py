@@ -47,6 +47,8 @@ class Group:
       flag_of      member -> its "?assigned" element (the loop assigned it)
       tags_added, flags_added  the extras were added (once per group)
       scan_needed  another definition in the loop reads the running value
+      skippable    a condition outside the chain's innermost loop (an `if`, or
+                   an outer loop's `continue`) can skip the update
       scan         it is a scan: one value per iteration of its single loop
       range_syms   per member: the symbol of its value in range inference
       cur_ranges   per member: the range assumed in the running inference round
@@ -69,7 +71,8 @@ class Group:
         self.chain_nodes = list(chain_nodes)
         self.ctx = list(ctx)
         self.loc = loc
-        self.label = "_".join(self.names)
+        # the flags loop_exits.py adds do not name the Func
+        self.label = "_".join(n for n in self.names if "?" not in n) or "stop"
         self.base = len(self.names)
         self.init = []
         self.unbound = []
@@ -85,6 +88,7 @@ class Group:
         self.tags_added = False
         self.flags_added = False
         self.scan_needed = False
+        self.skippable = False
         self.scan = False
         self.range_syms = []
         self.cur_ranges = None
@@ -116,6 +120,8 @@ class LoopState:
       recording      the pre-pass is recording nest_writes
       headers        id(For node) -> the latest Loop made for it (typing runs included)
       pure_vars      loop symbol -> its pure Var (shared by the typing runs)
+      exit_conds     id(For node) -> the bool Val of its stop flag's test in the
+                     running iteration (loops rewritten by loop_exits.py)
     """
 
     def __init__(self, cx):
@@ -129,6 +135,7 @@ class LoopState:
         self.recording = False
         self.headers = {}
         self.pure_vars = {}
+        self.exit_conds = {}
 
     def ran_condition_known(self, g) -> bool:
         """Whether "the loop chain ran at least once" is a condition on the

@@ -18,6 +18,7 @@ from .context import single_aff
 from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
+from .loop_exits import EXIT_ATTR, describe_name
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
@@ -223,6 +224,10 @@ class LoopRunner:
         self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
+        if getattr(node, EXIT_ATTR, False):
+            # `if <stopped>: continue` opens the body (loop_exits.py): where the
+            # test holds, the iteration and every later one do nothing
+            self.state.exit_conds[id(node)] = ops.truth(self.cx, self.ev_val(node.body[0].test))
         before = dict(self.scope.env)
         try:
             self.exec_block(node.body)
@@ -319,20 +324,21 @@ class LoopRunner:
                 break
             tys = new_tys
         else:
-            raise self.cx.err(node, f"the type of {', '.join(g.names)} keeps changing from one "
+            raise self.cx.err(node, f"the type of {_names(g.names)} keeps changing from one "
                                     f"iteration to the next",
                               hint="start it with a NumPy value of the final type, e.g. "
                                    "np.float64(0)")
         g.probing = False
         for k, t in enumerate(tys):
             if t is None:
-                raise self.cx.err(node, f"{g.names[k]!r} is never assigned in this loop")
+                raise self.cx.err(node, f"{describe_name(g.names[k])} is never assigned in this "
+                                        f"loop")
         g.tys = tys
         self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
         if g.scan_needed:
             if len(g.chain_nodes) != 1:
-                raise self.cx.err(node, f"the running value of {', '.join(g.names)} is read "
+                raise self.cx.err(node, f"the running value of {_names(g.names)} is read "
                                         f"inside a loop nest it accumulates over",
                                   hint="a scan (reading the running value) is supported over a "
                                        "single loop; store per-row results in an array instead")
@@ -361,19 +367,20 @@ class LoopRunner:
         init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
         new = [t for t in types if t not in init_tys]
         if len(new) > 1:
-            raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
-                                    f"data ({' or '.join(t.describe() for t in new)})",
-                              hint=f"convert the values assigned to {g.names[k]} to one type, or "
-                                   f"start it with a NumPy value of the type it should have")
+            raise self.cx.err(node, f"the type of {describe_name(g.names[k])} after an iteration "
+                                    f"depends on the data "
+                                    f"({' or '.join(t.describe() for t in new)})",
+                              hint="convert the values assigned to it to one type, or start it "
+                                   "with a NumPy value of the type it should have")
         if new:
             return new[0]
         if cur in types or not types:
             return cur
         if len(types) == 1:
             return types[0]
-        raise self.cx.err(node, f"the type of {g.names[k]!r} after an iteration depends on the "
-                                f"data ({' or '.join(t.describe() for t in types)})",
-                          hint=f"start {g.names[k]} with a value of the type it should have")
+        raise self.cx.err(node, f"the type of {describe_name(g.names[k])} after an iteration "
+                                f"depends on the data ({' or '.join(t.describe() for t in types)})",
+                          hint="start it with a value of the type it should have")
 
     def _add_tags(self, g: Group, node, new):
         """A member that keeps its initial value, of another type than the
@@ -406,10 +413,11 @@ class LoopRunner:
                              for _, v in others)
             if not keeps_init and (any(v.ty != other_ty for _, v in others) or init.union or
                                    init.ty != other_ty):
-                raise self.cx.err(node, f"{name!r} is a {t.describe()} on some paths of this loop "
+                raise self.cx.err(node, f"{describe_name(name)} is a {t.describe()} on some paths "
+                                        f"of this loop "
                                         f"and a {other_ty.describe()} on others, in a way that "
                                         f"cannot be compiled exactly",
-                                  hint=f"start {name} with a value of type {t.describe()} (e.g. "
+                                  hint=f"start it with a value of type {t.describe()} (e.g. "
                                        f"{_example(t)}), or convert what is assigned to it")
             tag = name + "?tag"
             g.tag_of[name] = tag
@@ -473,7 +481,9 @@ class LoopRunner:
             return
         g.flags_added = True
         g.flag_of = {}
-        ran_known = self.state.ran_condition_known(g)
+        # whether the loop ran says whether it assigned them, unless a condition
+        # outside the loop skips the update
+        ran_known = self.state.ran_condition_known(g) and not g.skippable
         for k in range(g.base):
             init, t = g.init[k], g.tys[k]
             name = g.names[k]
@@ -709,6 +719,10 @@ class LoopRunner:
             self.scope.env.pop(name, None)
 
     # frames --------------------------------------------------------------------------------
+
+
+def _names(names) -> str:
+    return ", ".join(describe_name(n) for n in names if "?" not in n or n[0] == "?")
 
 
 def _type_changes(g: Group, k: int) -> bool:

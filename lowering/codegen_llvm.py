@@ -261,6 +261,7 @@ class _FunctionEmitter:
         self.cache: list = [{}]         # expression memo layers (see emit)
         self.cache_floor = 0            # layers below this are hidden (shadowing)
         self.loops: list = []           # ops.Loop of each serial loop around
+        self.exits: dict = {}           # serial loop name -> stack of (function, end block)
 
     # ---- scopes ---------------------------------------------------------
     def bind(self, name: str, value, wide=None):
@@ -431,7 +432,9 @@ class _FunctionEmitter:
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
         self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
+        self.exits.setdefault(name, []).append((self.fn, after_bb))
         self.emit_stmt(body)
+        self.exits[name].pop()
         self.loops.pop()
         self.unbind(name)
         b = self.b
@@ -530,6 +533,15 @@ class _FunctionEmitter:
             self.emit_stmt(s.else_case)
             self.b.branch(after_bb)
         self.b.position_at_end(after_bb)
+
+    def emit_LoopExit(self, s):
+        """Branch to the end of the enclosing serial loop named s.loop (in
+        this function); without one, nothing (see ir.LoopExit)."""
+        targets = self.exits.get(s.loop)
+        if not targets or targets[-1][0] is not self.fn:
+            return
+        self.b.branch(targets[-1][1])
+        self.b.position_at_end(self.fn.append_basic_block("after.exit"))
 
     def emit_AssertStmt(self, s):
         if len(s.args) > ERR_SLOTS - 1:

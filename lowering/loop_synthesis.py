@@ -33,6 +33,7 @@ from .context import (
     stage_prefix,
     store_level,
 )
+from .loop_exit import exit_test
 from .simplify import simplify
 from .stage_loops import StageLoops, point_guards, stage_loops
 
@@ -89,6 +90,7 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     preds = [ir.substitute(p, rename) for p in d.predicates]
     if preds:
         body = ir.IfThenElse(ir.conjunction(preds), body)
+    body = exit_test(d, sl, rename, body)
     for g in sl.guards:
         body = ir.IfThenElse(g.condition, body)
     for name, value in reversed(sl.lets):

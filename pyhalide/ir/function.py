@@ -103,7 +103,13 @@ class FuncSchedule:
 @dataclass
 class Definition:
     """`name(args) = values`, over the RDom in `rvars` where all of
-    `predicates` hold (an update), or over the pure Vars (the pure definition)."""
+    `predicates` hold (an update), or over the pure Vars (the pure definition).
+
+    `exit` (an update's, optional): a condition under which the update does
+    nothing (the predicates imply its negation) and which, once it holds at
+    a point, holds at every later iteration of that point: the lowered loop
+    over the innermost RVar is left when it holds (a `break` or the end of a
+    `while` loop in @pipeline code)."""
 
     args: tuple                     # LHS coordinates (Exprs)
     values: tuple                   # one Expr per tuple element
@@ -111,6 +117,7 @@ class Definition:
     schedule: StageSchedule = field(default_factory=StageSchedule)
     source: Optional[SourceLoc] = None
     rdom_name: str = ""
+    exit: Optional[object] = None   # an Expr, see above
 
     @property
     def rvars(self) -> list:

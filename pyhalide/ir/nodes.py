@@ -497,6 +497,16 @@ class Block(Stmt):
 
 
 @node
+class LoopExit(Stmt):
+    """Leave the enclosing loop named `loop`: its remaining iterations do
+    nothing. Built as `if (c) LoopExit else body`, so a pass that copies or
+    removes the loop may leave the statement behind: where no enclosing loop
+    has that name it does nothing (the body stays skipped)."""
+
+    loop: str
+
+
+@node
 class Evaluate(Stmt):
     value: Expr
 

@@ -129,6 +129,8 @@ def _print_stmt(s, ind, out, p):
             out.append(f"{pad}}} else {{\n")
             _print_stmt(s.else_case, ind + 1, out, p)
         out.append(f"{pad}}}\n")
+    elif isinstance(s, N.LoopExit):
+        out.append(f"{pad}exit loop {s.loop}\n")
     elif isinstance(s, N.Evaluate):
         out.append(f"{pad}{p(s.value)}\n")
     elif isinstance(s, N.ProducerConsumer):
@@ -164,6 +166,8 @@ def function_to_str(fn) -> str:
             text += f"  over {rdom}"
         if d.predicates:
             text += "  where " + " && ".join(p(c) for c in d.predicates)
+        if d.exit is not None:
+            text += f"  exit when {p(d.exit)}"
         if d.source is not None:
             text += f"    # {d.source.file}:{d.source.line}"
         lines.append(text)

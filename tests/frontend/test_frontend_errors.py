@@ -40,7 +40,7 @@ def expect(fn, snippet, *words, args=None):
 def uses_while(a):
     s = 0
     i = 0
-    while i < len(a):
+    while a[i] != 0:
         s += a[i]
         i += 1
     return s
@@ -48,11 +48,16 @@ def uses_while(a):
 
 def uses_break(a):
     s = 0
+    c = 0
     for i in range(len(a)):
-        if a[i] > 3:
-            break
-        s += a[i]
-    return s
+        t = 0
+        for j in range(len(a)):
+            if a[j] > 3:
+                break
+            s += a[j]
+            t += a[j]
+        c += t
+    return s + c
 
 
 def calls_helper(a):
@@ -75,8 +80,9 @@ def slices(a):
 
 def early_return(a):
     for i in range(len(a)):
-        if a[i] == 3:
-            return i
+        for j in range(len(a)):
+            if a[i] == 3:
+                return i
     return -1
 
 
@@ -126,11 +132,11 @@ def float_index(a):
 
 
 def test_while():
-    expect(uses_while, "while i", "while", "for i in range")
+    expect(uses_while, "while a[i]", "while", "i += 1", "for k in range")
 
 
 def test_break():
-    expect(uses_break, "break", "break")
+    expect(uses_break, "break", "stop early", "carried over different loops")
 
 
 def test_call_of_other_function():
@@ -146,7 +152,7 @@ def test_slicing():
 
 
 def test_early_return():
-    expect(early_return, "return i", "early")
+    expect(early_return, "return i", "nested loops")
 
 
 def test_data_dependent_loop_bound():

@@ -1,0 +1,502 @@
+"""`break`, `while` loops, `for`/`while ... else` and early `return`, rewritten
+into `for v in range(...)` loops, bool flags and `continue` (which the
+interpreter compiles as a predicate on the rest of the iteration):
+
+    while i < n and c:          ?stop1 = False
+        body                    for while12 in range(i, n, 1):
+                                    if ?stop1: continue
+                                    if not (i < n and c): ?stop1 = True; continue
+                                    body
+    break                       ?stop1 = True; continue
+
+(`?` marks the names the rewrite adds: no Python name has one.)
+
+A loop whose iterations stop doing anything once its flag is set carries
+the flag's name in the attribute EXIT_ATTR: loops.py marks the update that
+holds the flag so the lowered loop is left when the flag is set (no
+iteration runs after the exit).
+
+A `while` loop needs a stated trip-count bound: a conjunct of its test that
+compares a counter with a bound the body does not change, the counter
+stepped by a constant once per iteration at the top level of the body
+(`while i < maxiter and x*x + y*y < 4: ...; i += 1`). The for loop runs
+len(range(i, bound, step)) iterations at most and re-tests the whole
+condition before each, so it does what the while loop does.
+
+A `return` inside a loop stores its value in per-loop variables and leaves
+the loop (each enclosing loop forwards it); the function's statements after
+an `if` that returns become that `if`'s other branch; every path then
+assigns the returned value to one variable (one per tuple element), and a
+single `return` ends the function."""
+from __future__ import annotations
+
+import ast
+import copy
+
+EXIT_ATTR = "pyhalide_exit_flag"
+
+
+def loop_exits(tree, smap, py_fn):
+    """Rewrite the function's loop exits and early returns (see the module
+    doc); rewrites.py registers it at order 30 (this module does not import
+    rewrites.py: no import cycle)."""
+    if not _needs_rewrite(tree):
+        return tree
+    return _Exits(tree, smap).run()
+
+
+def describe_name(name: str) -> str:
+    """A variable's name for a message: the user's name quoted, or what a
+    name this rewrite added holds."""
+    if not name.startswith("?"):
+        return repr(name)
+    if name.startswith(("?value", "?result")):
+        return "the value a `return` in this loop returns"
+    return "the flag that stops this loop"
+
+
+def _needs_rewrite(tree) -> bool:
+    body = tree.body
+    for n in _walk_fn(tree):
+        if isinstance(n, (ast.Break, ast.While)) or \
+                (isinstance(n, (ast.For, ast.While)) and n.orelse):
+            return True
+        if isinstance(n, ast.Return) and n is not body[-1]:
+            return True
+    return False
+
+
+def _walk_fn(tree):
+    """The nodes of the function's body (not of nested functions or lambdas)."""
+    todo = list(tree.body)
+    while todo:
+        n = todo.pop()
+        yield n
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                  ast.ClassDef)):
+                todo.append(c)
+
+
+def _in_body(stmts, kinds):
+    """The nodes of `kinds` in stmts that belong to this loop level (not to
+    a nested loop)."""
+    out = []
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, kinds):
+            out.append(n)
+        if isinstance(n, (ast.For, ast.While)):
+            todo.extend(n.orelse)      # an inner loop's else clause runs at this level
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _has_return(stmts) -> bool:
+    return any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s))
+
+
+class _Loop:
+    """A rewritten loop: how a break sets its stop flag ([(name, value)]),
+    the flag of a break (when an else clause needs it), the flag of a return
+    that left it and the returns inside it ([(hit flag, value names)])."""
+
+    def __init__(self):
+        self.stop = []
+        self.broke = self.ret = None
+        self.sites = []
+
+    def leave(self, node, broke=True):
+        """Statements that end the loop (a `break`)."""
+        out = [_set(n, v, node) for n, v in self.stop]
+        if self.broke and broke:
+            out.append(_set(self.broke, True, node))
+        return out + [ast.copy_location(ast.Continue(), node)]
+
+
+class _Exits:
+    def __init__(self, tree, smap):
+        self.tree, self.smap = tree, smap
+        self.n = 0
+        rets = [n for n in _walk_fn(tree) if isinstance(n, ast.Return)]
+        self.width = self._result_width(rets)      # None: no value; 0: one value; k: k-tuple
+        self.hits = []          # the hit flags of the returns inside loops
+        self.stack = []         # the enclosing loops: (original node, loop variable)
+        self.hoist = {}         # id(original loop) -> statements to put before it
+        self.names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+
+    def fresh(self, what):
+        """A new variable name: `?` (no Python name has one) marks the flags
+        and values the rewrite adds (no Func nor schedule name shows them)."""
+        self.n += 1
+        return f"?{what}{self.n}"
+
+    def trip_name(self, s):
+        """The variable of the for loop a while loop becomes (its RVar is
+        r_while<line>): a name the function does not use."""
+        name = f"while{s.lineno}"
+        while name in self.names:
+            name += "_"
+        self.names.add(name)
+        return name
+
+    def _result_width(self, rets):
+        values = [r.value for r in rets]
+        if all(v is None for v in values):
+            return None
+        bare = next((r for r in rets if r.value is None), None)
+        if bare is not None:
+            raise self.smap.error(bare, "this function returns a value on some paths and None "
+                                        "on others", "return a value on every path")
+        tuples = {len(v.elts) for v in values if isinstance(v, ast.Tuple)}
+        if not tuples:
+            return 0
+        other = next((r for r in rets if not (isinstance(r.value, ast.Tuple) and
+                                              len(r.value.elts) == min(tuples))), None)
+        if other is not None:
+            raise self.smap.error(other, "the `return` statements of this function return "
+                                         "tuples of different forms",
+                                  f"write every return as a tuple of {min(tuples)} values: "
+                                  f"return a, b")
+        return min(tuples)
+
+    def value_names(self, what):
+        if self.width is None:
+            return []
+        if self.width == 0:
+            return [self.fresh(what)]
+        return [self.fresh(f"{what}{k}") for k in range(self.width)]
+
+    def run(self):
+        body = self.stmts(self.tree.body, None)
+        rets = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        final = rets == [body[-1]] and getattr(body[-1], "phx_sites", None) is None
+        if rets and not final:
+            self.result = self.value_names("result")
+            body, falls = self.tail(body)
+            if self.width is not None:
+                if falls:
+                    raise self.smap.error(self.tree.body[-1], "this function returns a value "
+                                                              "on some paths and reaches its "
+                                                              "end (returning None) on others",
+                                          "end the function with a `return`")
+                last = self.tree.body[-1]
+                names = [ast.Name(n, ast.Load()) for n in self.result]
+                value = names[0] if self.width == 0 else ast.Tuple(names, ast.Load())
+                body.append(ast.copy_location(ast.Return(value), last))
+        body = [_set(h, False, self.tree.body[0]) for h in self.hits] + body
+        self.tree.body = body or [ast.copy_location(ast.Pass(), self.tree)]
+        return self.tree
+
+    # loops -----------------------------------------------------------------------------
+    def stmts(self, stmts, loop):
+        out = []
+        for s in stmts:
+            out.extend(self.stmt(s, loop))
+        return out
+
+    def stmt(self, s, loop):
+        if isinstance(s, (ast.For, ast.While)):
+            return self.loop(s, loop)
+        if isinstance(s, ast.Break):
+            return loop.leave(s)
+        if isinstance(s, ast.Return) and loop is not None:
+            hit, values = self.fresh("hit"), self.value_names("value")
+            self.hits.append(hit)
+            loop.sites.append((hit, values))
+            out = self.assign(values, s.value, s) + [_set(hit, True, s)]
+            return out + [_set(loop.ret, True, s)] + loop.leave(s)
+        if isinstance(s, ast.If):
+            s.body = self.stmts(s.body, loop) or [ast.copy_location(ast.Pass(), s)]
+            s.orelse = self.stmts(s.orelse, loop)
+        return [s]
+
+    def assign(self, names, value, node):
+        if not names:
+            return []
+        if self.width == 0:
+            return [_set(names[0], value, node)]
+        return [_set(n, e, node) for n, e in zip(names, value.elts)]
+
+    def loop(self, s, outer):
+        breaks = _in_body(s.body, ast.Break)
+        rets = [n for n in _walk_fn(s) if isinstance(n, ast.Return)]
+        if rets and self.stack:
+            raise self.smap.error(rets[0], "`return` inside nested loops is not supported",
+                                  "return from the outermost loop, or store the result in "
+                                  "an array element and `break`")
+        is_while = isinstance(s, ast.While)
+        var = self.trip_name(s) if is_while else getattr(s.target, "id", None)
+        pre = []
+        info = _Loop()
+        guard = None
+        if breaks or rets or is_while:
+            guard, span = self.stop_flag(s, info, breaks + rets)
+            if span and s.orelse and breaks:
+                raise self.smap.error(s.orelse[0], "an `else` clause of a loop that `break` "
+                                                   "leaves is not supported when the loop's "
+                                                   "variables carry over the enclosing loop",
+                                      "set a flag before the `break` and test it after the loop")
+        if s.orelse and (breaks or rets):
+            info.broke = self.fresh("broke")
+            pre.append(_set(info.broke, False, s))
+        if rets:
+            info.ret = self.fresh("returned")
+            pre.append(_set(info.ret, False, s))
+        it = self.trip_range(s) if is_while else None       # (before the body changes)
+        self.stack.append((s, var))
+        try:
+            body = self.stmts(s.body, info)
+        finally:
+            self.stack.pop()
+        if is_while:
+            test = ast.copy_location(ast.UnaryOp(ast.Not(), s.test), s.test)
+            body = [ast.copy_location(ast.If(test, info.leave(s.test, broke=False), []),
+                                      s.test)] + body
+            target = ast.Name(var, ast.Store())
+        else:
+            target, it = s.target, s.iter
+        if guard is not None:
+            body = [ast.copy_location(ast.If(guard, [ast.copy_location(ast.Continue(), s)], []),
+                                      s)] + body
+        new = ast.copy_location(ast.For(target=target, iter=it, body=body, orelse=[],
+                                        type_comment=None), s)
+        ast.copy_location(new.target, s)
+        if guard is not None:
+            setattr(new, EXIT_ATTR, True)
+        out = pre + self.hoist.pop(id(s), []) + [new]
+        if s.orelse:
+            orelse = self.stmts(s.orelse, outer)
+            if info.broke:
+                test = ast.UnaryOp(ast.Not(), ast.Name(info.broke, ast.Load()))
+                orelse = [ast.copy_location(ast.If(test, orelse, []), s.orelse[0])]
+            out += orelse
+        if rets:
+            r = ast.copy_location(ast.Return(None), s)
+            r.phx_sites = info.sites
+            out.append(ast.copy_location(ast.If(ast.Name(info.ret, ast.Load()), [r], []), s))
+        return out
+
+    def stop_flag(self, s, info, exits):
+        """The stop flag of loop s: its statements into info.stop, its resets
+        into the statements before the loop they go before; returns the
+        guard's test. A loop whose variables carry over k enclosing loops
+        (they accumulate over the whole nest) records in k variables the
+        iteration of those loops in which it stopped: a flag reset in the
+        enclosing loop would belong to another loop nest than the variables."""
+        span = _span(s, [n for n, _ in self.stack], self.tree, self.smap, exits)
+        where = self.stack[-span][0] if span else s
+        if span == 0 or any(v is None for _, v in self.stack[-span:]):
+            name = self.fresh("stop")
+            info.stop = [(name, True)]
+            self.hoist.setdefault(id(where), []).append(_set(name, False, s))
+            return ast.Name(name, ast.Load()), 0
+        tests = []
+        for k, (_, v) in enumerate(self.stack[-span:]):
+            name = self.fresh(f"stop{k}")
+            info.stop.append((name, ast.Name(v, ast.Load())))
+            self.hoist.setdefault(id(where), []).append(_set(name, -(1 << 62), s))
+            tests.append(ast.Compare(ast.Name(name, ast.Load()), [ast.Eq()],
+                                     [ast.Name(v, ast.Load())]))
+        test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+        for n in ast.walk(test):
+            ast.copy_location(n, s)
+        return test, span
+
+    def trip_range(self, s):
+        """range(counter, bound, step) over-approximating the trip count of
+        while loop s (a located error if no conjunct of its test gives one)."""
+        test = s.test
+        conj = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+            else [test]
+        assigned = _stored_names(s.body)
+        for c in conj:
+            m = _counter_compare(c)
+            if m is None:
+                continue
+            counter, op, bound = m
+            if any(n in assigned for n in _loaded_names(bound)):
+                continue
+            step = _step(s.body, counter)
+            if step is None:
+                continue
+            if isinstance(op, (ast.Lt, ast.LtE)) and step > 0:
+                stop = bound if isinstance(op, ast.Lt) else _plus(bound, 1)
+            elif isinstance(op, (ast.Gt, ast.GtE)) and step < 0:
+                stop = bound if isinstance(op, ast.Gt) else _plus(bound, -1)
+            else:
+                continue
+            call = ast.Call(ast.Name("range", ast.Load()),
+                            [ast.Name(counter, ast.Load()), copy.deepcopy(stop),
+                             ast.Constant(step)], [])
+            for n in ast.walk(call):
+                ast.copy_location(n, c)
+            return call
+        raise self.smap.error(s, "the compiler cannot state a bound on the number of "
+                                 "iterations of this `while` loop",
+                              "compare a counter with a bound in the condition and step the "
+                              "counter once per iteration at the top level of the body "
+                              "(`while i < n and ...:` with `i += 1`), or write "
+                              "`for k in range(n):` with `if not cond: break`")
+
+    # early returns at the function's level ------------------------------------------------
+    def tail(self, stmts):
+        """(statements, whether their end is reachable): the statements with
+        each `return` assigning the result variables and every statement
+        after an `if` that returns moved into its branches."""
+        out = []
+        for k, s in enumerate(stmts):
+            if isinstance(s, ast.Return):
+                sites = getattr(s, "phx_sites", None)
+                if sites is not None:
+                    out += self.stored_result(sites, s)
+                else:
+                    out += self.assign(self.result, s.value, s)
+                return out, False
+            if isinstance(s, ast.If) and _has_return([s]):
+                rest = stmts[k + 1:]
+                body, fb = self.tail(s.body + rest)
+                orelse, fe = self.tail(s.orelse + copy.deepcopy(rest))
+                s.body = body or [ast.copy_location(ast.Pass(), s)]
+                s.orelse = orelse
+                out.append(s)
+                return out, fb or fe
+            out.append(s)
+        return out, True
+
+    def stored_result(self, sites, node):
+        """result = the values of the return that hit, of those inside a loop."""
+        if not self.result:
+            return []
+        (hit, values), rest = sites[0], sites[1:]
+        take = [_set(r, ast.Name(v, ast.Load()), node) for r, v in zip(self.result, values)]
+        if not rest:
+            return take
+        test = ast.Name(hit, ast.Load())
+        return [ast.copy_location(ast.If(test, take, self.stored_result(rest, node)), node)]
+
+
+def _span(loop, stack, tree, smap, exits) -> int:
+    """Over how many enclosing loops the variables `loop` updates are
+    carried (as analyze.home finds their loop chains): a variable used
+    outside the loop that an enclosing loop's body mentions only in the
+    statement holding `loop` is carried by that loop too. A located error
+    if the variables differ."""
+    inside = _name_counts([loop])
+    total = _name_counts(tree.body)
+    carried = [v for v in _stored_names(loop.body)
+               if "?" not in v and total.get(v, 0) > inside.get(v, 0)]
+    spans = {}
+    for v in carried:
+        k, cur = 0, loop
+        for outer in reversed(stack):
+            refs = [st for st in outer.body if _mentions(st, v)]
+            if isinstance(outer, ast.While) and _mentions(outer.test, v) or \
+                    len(refs) != 1 or not any(n is cur for n in ast.walk(refs[0])):
+                break
+            k, cur = k + 1, outer
+        spans[v] = k
+    if len(set(spans.values())) > 1:
+        lo = min(spans, key=spans.get)
+        hi = max(spans, key=spans.get)
+        raise smap.error(exits[0] if exits else loop,
+                         f"this loop can stop early, and the variables it updates are carried "
+                         f"over different loops: {lo!r} starts anew in the enclosing loop, "
+                         f"{hi!r} carries over it",
+                         f"set {hi!r} before the loop too and add it to a variable of the "
+                         f"enclosing loop after the loop, or split the loop in two")
+    return max(spans.values(), default=0)
+
+
+def _name_counts(stmts) -> dict:
+    out = {}
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name):
+                out[n.id] = out.get(n.id, 0) + 1
+    return out
+
+
+def _mentions(node, name) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _set(name, value, node):
+    if isinstance(value, (bool, int)):
+        value = ast.Constant(value)
+    a = ast.Assign([ast.Name(name, ast.Store())], value)
+    for n in ast.walk(a):
+        ast.copy_location(n, node)
+    return a
+
+
+def _plus(e, k):
+    return ast.BinOp(copy.deepcopy(e), ast.Add() if k > 0 else ast.Sub(), ast.Constant(abs(k)))
+
+
+def _stored_names(stmts) -> dict:
+    """name -> the number of places the statements assign it."""
+    out = {}
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out[n.id] = out.get(n.id, 0) + 1
+    return out
+
+
+def _loaded_names(e):
+    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _counter_compare(c):
+    """(counter, op with the counter on the left, bound) of `i < n`-like
+    comparisons, else None."""
+    if not (isinstance(c, ast.Compare) and len(c.ops) == 1):
+        return None
+    left, op, right = c.left, c.ops[0], c.comparators[0]
+    flip = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+    if type(op) not in flip:
+        return None
+    if isinstance(left, ast.Name):
+        return left.id, op, right
+    if isinstance(right, ast.Name):
+        return right.id, flip[type(op)](), left
+    return None
+
+
+def _step(body, counter):
+    """The constant the body adds to `counter` once per iteration: its only
+    assignment is `counter += k` / `counter -= k` / `counter = counter ± k`
+    at the top level of the body, with no `continue` of this loop before it."""
+    if _stored_names(body).get(counter, 0) != 1:
+        return None
+    for k, s in enumerate(body):
+        step = _step_of(s, counter)
+        if step is not None:
+            return step if not _in_body(body[:k], ast.Continue) else None
+    return None
+
+
+def _step_of(s, counter):
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and \
+            s.target.id == counter:
+        op, k = s.op, s.value
+    elif isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+            isinstance(s.targets[0], ast.Name) and s.targets[0].id == counter and \
+            isinstance(s.value, ast.BinOp) and isinstance(s.value.left, ast.Name) and \
+            s.value.left.id == counter:
+        op, k = s.value.op, s.value.right
+    else:
+        return None
+    if not (isinstance(k, ast.Constant) and type(k.value) is int and k.value > 0):
+        return None
+    if isinstance(op, ast.Add):
+        return k.value
+    if isinstance(op, ast.Sub):
+        return -k.value
+    return None
