@@ -33,13 +33,15 @@ from __future__ import annotations
 import ast
 import copy
 
+from .rewrite_registry import register
+
 EXIT_ATTR = "pyhalide_exit_flag"
 
 
+@register(30)
 def loop_exits(tree, smap, py_fn):
     """Rewrite the function's loop exits and early returns (see the module
-    doc); rewrites.py registers it at order 30 (this module does not import
-    rewrites.py: no import cycle)."""
+    doc); registered at order 30."""
     if not _needs_rewrite(tree):
         return tree
     return _Exits(tree, smap).run()
