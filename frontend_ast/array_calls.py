@@ -19,7 +19,9 @@ HOOKS holds the handlers of the syntax of array code:
                slice, a mask, an array value stored)
   "augstore"   (builder, stmt): `target op= value` where the target is an
                array or a subscript that is not an element
-  "matmul"     (b, x, y, node) -> value: `x @ y`"""
+  "matmul"     (b, x, y, node) -> value: `x @ y`
+  "tuple_array" (b, tuple, node) -> ArrayExpr: a tuple operand of an array
+               operator, as the array NumPy makes of it"""
 from __future__ import annotations
 
 FUNCTIONS = {}     # NumPy function object -> handler(b, fn, node)

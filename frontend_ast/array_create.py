@@ -373,6 +373,24 @@ def _array(b, fn, node):
     return ArrayExpr(shape, ty, elem, node)
 
 
+def tuple_array(b, v: TupleVal, node) -> ArrayExpr:
+    """A tuple used as an array operand (`mask == np.bitwise_and(mask, x)`
+    with `mask = (1, 0, 1)`): the array np.asarray makes of it, NumPy's
+    dtype of its elements (a Python int int64, a Python float float64)."""
+    tree = _tree_of(v)
+    leaves = _leaf_dtypes(tree, [])
+    if any(d.kind == "c" for d in leaves):
+        raise b.cx.err(node, "a tuple of complex values used as an array is not supported",
+                       hint="build it with np.array([...])")
+    ty = ty_of(b, np.result_type(*leaves) if leaves else np.dtype(np.float64), node)
+    try:
+        shape, elem = _assemble(b, tree, node, ty)
+    except _Ragged:
+        raise b.cx.err(node, "a tuple of different-length parts used as an array",
+                       hint="NumPy cannot make an array of it either") from None
+    return ArrayExpr(shape, ty, elem, node)
+
+
 # copies -------------------------------------------------------------------------------------
 
 
@@ -688,3 +706,6 @@ def _shp(shape, env=None) -> str:
     items = [str(v.static(env)) if env is not None else str(v.const) if v.is_const else "n"
              for v in shape]
     return "(" + ",".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+array_calls.HOOKS["tuple_array"] = tuple_array

@@ -14,8 +14,9 @@ import ast
 import numpy as np
 
 from . import array_calls, calls
+from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
-from .values import Arr, Val
+from .values import Arr, TupleVal, Val
 
 # keyword arguments of ufuncs that compiled code refuses, with what to write instead
 _KEYWORD_HINTS = {
@@ -78,6 +79,8 @@ def _operand(b, arg, name, none_ok=False):
         return b.array_code.as_array(v, arg)
     if isinstance(v, Val):
         return v
+    if isinstance(v, TupleVal):
+        return tuple_array(b, v, arg)
     raise b.cx.err(arg, f"{name} of {b.describe_obj(v)} is not supported",
                    hint="pass arrays (named or computed) and scalars")
 

@@ -386,6 +386,7 @@ class Expressions:
         a = self.ev(node.left)
         b = self.ev(node.right)
         self.cx.cur_node = node
+        a, b = self._tuples_as_arrays(a, b, node)
         if isinstance(a, TupleVal) or isinstance(b, TupleVal):
             return tuples.binary(self.cx, op, a, b, node)
         if _is_array(a) or _is_array(b):
@@ -393,6 +394,15 @@ class Expressions:
         a = self.scalar(a, node.left, "a scalar operand")
         b = self.scalar(b, node.right, "a scalar operand")
         return ops.binary(self.cx, op, a, b)
+
+    def _tuples_as_arrays(self, a, b, node):
+        """With an array on one side of an operator, a tuple on the other is
+        the array NumPy makes of it."""
+        if _is_array(a) and isinstance(b, TupleVal):
+            b = array_calls.HOOKS["tuple_array"](self, b, node)
+        elif _is_array(b) and isinstance(a, TupleVal):
+            a = array_calls.HOOKS["tuple_array"](self, a, node)
+        return a, b
 
     def scalar(self, v, node, what="a scalar value") -> Val:
         """v, which must be a scalar value (a located error otherwise)."""
@@ -439,6 +449,7 @@ class Expressions:
             right = self.ev(node.comparators[0])
             op = _CMPOPS.get(type(node.ops[0]))
             self.cx.cur_node = node
+            left, right = self._tuples_as_arrays(left, right, node)
             if op is not None and (_is_array(left) or _is_array(right)):
                 return self.array_code.compare(op, left, right, node)
             if op is None:
