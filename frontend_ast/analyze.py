@@ -140,7 +140,11 @@ def _check_target(t, smap):
                                  "assign array elements in separate statements")
         return
     if isinstance(t, ast.Subscript):
-        if not isinstance(t.value, ast.Name):
+        base = t.value
+        while isinstance(base, ast.Subscript):      # a[i][j] = v: into the view a[i]
+            _check_expr(base.slice, smap)
+            base = base.value
+        if not isinstance(base, ast.Name):
             raise smap.error(t.value, "only `array[i, j] = ...` with a named array is supported")
         _check_expr(t.slice, smap)
         return

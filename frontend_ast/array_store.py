@@ -106,6 +106,8 @@ def store(bld, target, value, stmt):
         if dest.mask:
             selection_fits(bld, v.shape, dest.shape, stmt, "assigning")
         return write(bld, dest, fitted(bld, v, dest.shape, stmt, False), stmt)
+    if isinstance(value, TupleVal):             # a[0] = 0, 0: the array NumPy makes of it
+        return store(bld, target, array_calls.HOOKS["tuple_array"](b, value, stmt), stmt)
     if not isinstance(value, Val):
         raise bld.cx.err(stmt, f"cannot assign {b.describe_obj(value)} into an array",
                          hint=b.obj_hint(value))

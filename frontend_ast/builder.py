@@ -28,6 +28,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     ops,
 )
 from .analyze import Liveness, names_assigned
+from .array_shape import check_at_call
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
@@ -231,6 +232,8 @@ class Builder:
         if isinstance(target, ast.Name):
             self.assign_name(target.id, value, target)
         elif isinstance(target, ast.Tuple):
+            if isinstance(value, (Arr, ArrayExpr)):
+                value = self.unpacked_array(value, len(target.elts), stmt)
             if not isinstance(value, TupleVal):
                 raise self.cx.err(stmt, "only tuples can be unpacked")
             if len(value.items) != len(target.elts):
@@ -254,6 +257,24 @@ class Builder:
             self.arrays.write(arr, idx, value, target)
         else:
             raise self.cx.err(target, "unsupported assignment target")
+
+    def unpacked_array(self, value, n, stmt) -> TupleVal:
+        """`x, y = v` of a 1-D array value: its elements (Python raises
+        ValueError unless v has exactly n)."""
+        a = self.array_code.as_array(value, stmt)
+        if a.ndim != 1:
+            raise self.cx.err(stmt, "unpacking the rows of an array is not supported",
+                              hint="index the rows: r0, r1 = a[0], a[1]")
+        size = a.shape[0]
+        if size.is_const and size.const != n:
+            raise self.cx.err(stmt, f"cannot unpack {size.const} values into {n} names")
+        if not size.is_const:
+            f = size.static
+            check_at_call(self.cx, stmt, lambda env: None if f(env) == n else (
+                ValueError, f"too many values to unpack (expected {n})" if f(env) > n else
+                f"not enough values to unpack (expected {n}, got {f(env)})"))
+        self.cx.cur_node = stmt
+        return TupleVal([a.elem([ir.index(k)]) for k in range(n)])
 
     def assign_name(self, name, value, node):
         cur = self.scope.env.get(name)

@@ -3,14 +3,19 @@ caret under the offending code, and a hint of what to write instead."""
 from __future__ import annotations
 
 import ast
+import re
 
 from pyhalide.errors import CompileError
+
+_RENAMED = re.compile(r"\b(?:_ph_\d+_)+")      # inline_calls' prefix of a helper's locals
 
 
 class FrontendError(CompileError):
     """A CompileError located in the decorated function's source."""
 
     def __init__(self, message: str, loc=None, hint: str = ""):
+        # names of an inlined helper's locals, as the user wrote them
+        message, hint = _RENAMED.sub("", message), _RENAMED.sub("", hint)
         self.reason = message
         self.loc = loc
         self.hint = hint

@@ -46,3 +46,51 @@ def test_numpy_benchmarks_check_mask():
     rng = np.random.default_rng(0)
     db = np.array(rng.integers(2, size=(200, 4)), dtype=bool)
     np.testing.assert_array_equal(ph.pipeline(check_mask)(db), check_mask(db))
+
+
+def nested_targets(a, k):
+    out = a.copy()
+    out[k][1] += 5.0
+    out[0][0] = -1.0
+    out[1] = out[-1] = 0, 0
+    return out
+
+
+def unpack_rows(a):
+    dx, dy = a[1] - a[0]
+    s = 0.0
+    for i in range(1, a.shape[0]):
+        x, y = a[i] - a[i - 1]
+        s += x * y
+    return dx, dy, s
+
+
+def test_nested_subscript_targets_and_tuple_stores():
+    a = np.arange(8.0).reshape(4, 2)
+    np.testing.assert_array_equal(ph.pipeline(nested_targets)(a, 2), nested_targets(a, 2))
+
+
+def test_unpacking_a_1d_array_value():
+    a = np.arange(8.0).reshape(4, 2) ** 2
+    assert ph.pipeline(unpack_rows)(a) == unpack_rows(a)
+    with pytest.raises(ValueError, match=r"too many values to unpack \(expected 2\)"):
+        ph.pipeline(unpack_rows)(np.ones((3, 3)))
+
+
+def helper_writes_twice(force, i):
+    force[i - 1] -= 1.0
+    force[i] += 1.0
+
+
+def calls_helper(a):
+    f = np.zeros(a.shape)
+    for i in range(1, a.shape[0]):
+        helper_writes_twice(f, i)
+    return f
+
+
+def test_messages_name_a_helpers_locals_as_written():
+    with pytest.raises(ph.CompileError) as e:
+        ph.pipeline(calls_helper)(np.ones((4, 2)))
+    msg = str(e.value)
+    assert "_ph_" not in msg and "'force'" in msg, msg
