@@ -93,4 +93,4 @@ def test_messages_name_a_helpers_locals_as_written():
     with pytest.raises(ph.CompileError) as e:
         ph.pipeline(calls_helper)(np.ones((4, 2)))
     msg = str(e.value)
-    assert "_ph_" not in msg and "'force'" in msg, msg
+    assert "_ph_" not in msg and "'f' is written at two places" in msg, msg
