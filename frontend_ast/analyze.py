@@ -19,7 +19,8 @@ _REJECT = {
     ast.Try: ("`try` is not supported", "remove it; errors raise as in plain Python"),
     ast.Raise: ("`raise` is not supported", "remove it"),
     ast.FunctionDef: ("nested functions are not supported",
-                      "define helpers as separate @pipeline functions or inline them"),
+                      "define the helper at module level: calls of it are compiled "
+                      "(inlined where it is called)"),
     ast.ClassDef: ("classes are not supported", "remove it"),
     ast.Lambda: ("lambdas are not supported", "inline the expression"),
     ast.Global: ("`global` is not supported", "pass the value as an argument"),

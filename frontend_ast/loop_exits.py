@@ -42,8 +42,10 @@ EXIT_ATTR = "pyhalide_exit_flag"
 def loop_exits(tree, smap, py_fn):
     """Rewrite the function's loop exits and early returns (see the module
     doc); registered at order 30."""
-    if not _needs_rewrite(tree):
-        return tree
+    if not _needs_rewrite(tree) or any(
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            for s in tree.body for n in ast.walk(s)):
+        return tree         # (a nested definition is check_supported's located error)
     return _Exits(tree, smap).run()
 
 
