@@ -3,7 +3,8 @@
 A serial loop nest that reads and writes a buffer only at one loop-invariant
 index (a 0-dimensional reduction's state, argmin's tuple, one histogram bin)
 gets a one-element scratch copy of it: loaded before the loop, used inside,
-stored back after. The scratch is a small constant-size Allocate, which codegen
+stored back after (only if the loop stores to it: an input that is only read
+is never written). The scratch is a small constant-size Allocate, which codegen
 places on the stack, where LLVM promotes it to a register; the buffer itself
 (reached through the argument array, so not known to be dereferenceable)
 could not be kept in a register across a conditional store."""
@@ -21,6 +22,7 @@ class _Accesses(ir.Visitor):
     def __init__(self):
         super().__init__()
         self.indices = {}          # buffer -> list of index Exprs
+        self.stored = set()        # buffers stored to
         self.inner_names = set()
         self.parallel = False
 
@@ -30,6 +32,7 @@ class _Accesses(ir.Visitor):
 
     def visit_Store(self, s):
         self.indices.setdefault(s.name, []).append(s.index)
+        self.stored.add(s.name)
         self.visit_children(s)
 
     def visit_For(self, s):
@@ -100,14 +103,15 @@ class _Promote(ir.Mutator):
             scratch = f"{buf}.acc{self.count}"
             self.count += 1
             loop = _Rename(buf, scratch).mutate(loop)
-            promoted.append((scratch, buf, t, first))
+            promoted.append((scratch, buf, t, first, buf in acc.stored))
         body = self.mutate(loop.body)         # inner loops, for the other buffers
         out = loop if body is loop.body else ir.For(loop.name, loop.min, loop.extent, loop.kind, body)
-        for scratch, buf, t, index in promoted:
+        for scratch, buf, t, index, stored in promoted:
+            # a buffer the loop only reads is not written back (it may be a
+            # read-only input)
+            back = [ir.Store(buf, ir.Load(t, scratch, ir.index(0)), index)] if stored else []
             out = ir.Allocate(scratch, t, (ir.index(1),), ir.block(
-                ir.Store(scratch, ir.Load(t, buf, index), ir.index(0)),
-                out,
-                ir.Store(buf, ir.Load(t, scratch, ir.index(0)), index)))
+                ir.Store(scratch, ir.Load(t, buf, index), ir.index(0)), out, *back))
         return out
 
 
