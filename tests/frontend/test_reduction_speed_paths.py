@@ -67,7 +67,7 @@ def test_row_sums_every_length(dt):
         assert same_bits(rows(a), np.sum(a, axis=-1)), m
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("dt", [pytest.param(np.float32, marks=pytest.mark.slow), np.float64])
 def test_whole_array_and_merged_axes(dt):
     """axis=None of C arrays (one run over merged axes), a reduced axis
     outside the rows (outer), a computed operand, F order (the run is
