@@ -14,7 +14,7 @@ from pyhalide.expr import cast_node as cast
 from . import ops
 from .ranges import INT32, Aff
 from .types import PY_INT
-from .values import Val, const_val
+from .values import Val, const_val, exact_aff
 
 _I64 = ir.Int(64)
 _SIZES = weakref.WeakKeyDictionary()     # Context -> {canonical key: size Val}
@@ -146,7 +146,7 @@ def _bound_form(n: Val, v):
         return None
     if v.is_const:
         return (0, int(v.const))
-    ev, en = _exact(v), _exact(n)
+    ev, en = exact_aff(v), exact_aff(n)
     if ev is None or en is None:
         return False
     d = ev.shift(-en.c)
@@ -154,7 +154,3 @@ def _bound_form(n: Val, v):
         return False
     return (1, d.c)
 
-
-def _exact(v: Val):
-    """The affine form a Val equals exactly, if its bounds name one."""
-    return next((x for x in v.lbs if x in v.ubs), None)

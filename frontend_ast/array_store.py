@@ -35,7 +35,7 @@ from .array_index import (
 )
 from .array_masks import call_time_check, is_selection
 from .array_setitem import element_value, region_value
-from .array_store_loops import define_in_loop
+from .array_store_loops import define_in_loop, reads_elsewhere
 from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
 from .context import StaticParam
 from .values import Arr, TupleVal, Val, fresh
@@ -317,10 +317,7 @@ def _version(bld, dest, at, reads):
     before it."""
     cx, defs, arr = bld.cx, bld.defs, dest.arr
     cur = arr.func
-    fn = cur.function()
-    unsafe = any(c.call_type == ir.FUNC and c.func is fn and not (
-        dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
-        for c in ir.find_calls(reads))
+    unsafe = reads_elsewhere(cur, dest, at, reads)
     defs.version_for_write(arr)
     if unsafe and arr.func is cur:
         cx.epoch += 1            # the right side was evaluated before this write

@@ -17,6 +17,16 @@ from pyhalide.expr import cast_node as cast
 from . import ops
 
 
+def reads_elsewhere(func, dest, at, nodes) -> bool:
+    """Whether `nodes` read Func `func` at other elements than `at`, the
+    element the destination `dest` writes (any element if dest is not
+    injective): an update evaluating them would see its own earlier writes."""
+    fn = func.function()
+    return any(c.call_type == ir.FUNC and c.func is fn and not (
+        dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
+        for c in ir.find_calls(nodes))
+
+
 def define_in_loop(bld, dest, p, at, vnode, preds, node):
     """arr.func[at] = vnode where preds hold, for each point p of the region
     (placeholders) in each iteration of the active loops."""
@@ -37,14 +47,11 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
                            f"assignment", hint="write the array once per iteration, or split "
                                                "the loop")
     defs.ensure_defined(arr)
-    fn = arr.func.function()
-    for c in ir.find_calls([vnode] + list(preds)):
-        if c.call_type == ir.FUNC and c.func is fn and not (
-                dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at))):
-            raise cx.err(node, f"inside a loop, the value assigned into {arr.name!r} reads "
-                               f"{arr.name!r} at other elements than the ones it writes",
-                         hint=f"compute the value into another array first, or assign "
-                              f"element by element ({arr.name}[i] = ...)")
+    if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds)):
+        raise cx.err(node, f"inside a loop, the value assigned into {arr.name!r} reads "
+                           f"{arr.name!r} at other elements than the ones it writes",
+                     hint=f"compute the value into another array first, or assign "
+                          f"element by element ({arr.name}[i] = ...)")
     inner = [(ir.index(0), cast(ir.INDEX, ops.node_of(cx, dest.shape[j])))
              for j in reversed(range(len(p)))]
     mapping, rdom, tri, pairs = bld.emitter.loop_vars(

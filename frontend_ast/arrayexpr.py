@@ -11,7 +11,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import complex_values, ops, unions
-from .values import Val, const_val, fresh, with_type_range
+from .values import Val, const_val, exact_aff, fresh, with_type_range
 
 
 class ArrayExpr:
@@ -54,9 +54,8 @@ def same_size(cx, a: Val, b: Val) -> bool:
         return True
     if a.is_const and b.is_const:
         return a.const == b.const
-    ea = next((x for x in a.lbs if x in a.ubs), None)
-    eb = next((x for x in b.lbs if x in b.ubs), None)
-    return ea is not None and ea == eb
+    ea = exact_aff(a)
+    return ea is not None and ea == exact_aff(b)
 
 
 def broadcast_shapes(cx, shapes, node) -> list:
@@ -96,7 +95,7 @@ def _never_one(v: Val) -> bool:
     size 1, which are constant 1)."""
     if v.is_const:
         return v.const != 1
-    exact = next((x for x in v.lbs if x in v.ubs), None)
+    exact = exact_aff(v)
     if exact is None or exact.c != 0 or len(exact.terms) != 1:
         return False
     (sym, k), = exact.terms.items()

@@ -12,12 +12,7 @@ from pyhalide.var import RDom
 from . import ops
 from .lifted import LiftedFunc
 from .ranges import INT32, Aff
-from .values import Val
-
-
-def _exact_aff(v: Val):
-    """An affine form that is both a lower and an upper bound of v (its value)."""
-    return next((a for a in v.lbs if a in v.ubs), None)
+from .values import Val, exact_aff
 
 
 def _is_placeholder(name: str) -> bool:
@@ -70,7 +65,7 @@ class Emitter:
         lifted.LiftedFunc (array code inside loops)."""
         lifted = isinstance(f, LiftedFunc)
         if lifted and rdom is not None:
-            f.check_rdom(rdom, self.cx)
+            f.check_rdom(rdom)
         if lifted and preds:
             f.check(list(preds))
             preds = [f.lift(p) for p in preds]
@@ -275,7 +270,7 @@ class Emitter:
             trip = span_n if s == 1 else \
                 ir.Div(ir.Add(span_n, ir.Const(t, s - 1)), ir.Const(t, s))
             ext = ops.cast(ir.INDEX, ir.Max(trip, ir.Const(t, 0)))
-            a, b = _exact_aff(first), _exact_aff(last)
+            a, b = exact_aff(first), exact_aff(last)
             exact = s == 1 and a is not None and b is not None and span == b - a
             pred = None if exact else (ir.LT(l.var, stop) if k > 0 else ir.GT(l.var, stop))
             return (ir.index(0), ext,

@@ -13,7 +13,7 @@ Vars and have the placeholders replaced by them."""
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.expr import Expr
+from pyhalide.expr import Expr, to_node
 from pyhalide.func import FuncRef
 from pyhalide.var import Var
 
@@ -51,7 +51,7 @@ class LiftedFunc:
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
-        nodes = [_node(v) for v in values]
+        nodes = [to_node(v) for v in values]
         self.check(nodes)
         items = self._items(key)
         if self.cx.typing:
@@ -71,9 +71,9 @@ class LiftedFunc:
         """node with the loops' placeholders replaced by the lifted Vars."""
         return ir.substitute(node, self.mapping)
 
-    def check_rdom(self, rdom, cx):
+    def check_rdom(self, rdom):
         """A located error where an RDom's bounds depend on the loops."""
-        names = set(self.mapping)
+        cx, names = self.cx, set(self.mapping)
         for k in range(rdom.dimensions()):
             rv = rdom[k]
             used = set(ir.free_vars([rv.min().node, rv.extent().node]))
@@ -84,13 +84,6 @@ class LiftedFunc:
                                   "(mask the elements with np.where instead)")
 
 
-def _node(v):
-    if isinstance(v, (Expr, FuncRef)):
-        return v.node
-    if isinstance(v, ir.Expr):
-        return v
-    return Expr.wrap(v).node
-
 
 def _placeholders_zero(node, keep):
     """node with its free variables other than those named in `keep`, RVars
@@ -98,5 +91,5 @@ def _placeholders_zero(node, keep):
     subst = {}
     for name, v in ir.free_vars(node).items():
         if v.kind == "" and name not in keep:
-            subst[name] = ir.Const(v.type, 0) if not v.type.is_float() else ir.Const(v.type, 0.0)
+            subst[name] = ir.zero(v.type)
     return ir.substitute(node, subst) if subst else node

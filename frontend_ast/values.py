@@ -97,6 +97,12 @@ def negated_facts(facts):
     return None if facts is None else (facts[1], facts[0])
 
 
+def exact_aff(v: Val):
+    """The affine form that is both a lower and an upper bound of v (its
+    value), or None."""
+    return next((a for a in v.lbs if a in v.ubs), None)
+
+
 def with_type_range(v: Val) -> Val:
     """v, an integer given the whole range of its type (a value read from an
     array or Func, of which nothing more is known)."""

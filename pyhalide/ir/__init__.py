@@ -31,7 +31,6 @@ from .ops import (
                   is_const,
                   is_lazy_select,
                   lazy_select,
-                  let_shared,
                   mentioned_names,
                   one,
                   reads_memory,

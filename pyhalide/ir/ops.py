@@ -225,8 +225,10 @@ def shared_bindings(exprs, min_uses: int = 2, only_if_larger: int = 0):
     exprs, written out as trees, have more than k times as many nodes as
     distinct ones (and more than 64 * k)."""
     exprs = list(exprs)
-    if only_if_larger and _tree_size(exprs) <= only_if_larger * max(_dag_size(exprs), 64):
-        return [], exprs
+    if only_if_larger:
+        tree, dag = _sizes(exprs)
+        if tree <= only_if_larger * max(dag, 64):
+            return [], exprs
     uses, order = {}, []
     roots = {id(e) for e in exprs}
     stack = [(e, False) for e in reversed(exprs)]
@@ -273,18 +275,8 @@ def shared_bindings(exprs, min_uses: int = 2, only_if_larger: int = 0):
     return bindings, [_Bind(e).mutate(e) for e in exprs]
 
 
-def _dag_size(exprs) -> int:
-    seen, stack = set(), list(exprs)
-    while stack:
-        x = stack.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        stack.extend(children(x))
-    return len(seen)
-
-
-def _tree_size(exprs) -> int:
+def _sizes(exprs) -> tuple:
+    """(node count of exprs written out as trees, count of distinct nodes)."""
     memo = {}
     stack = [(e, False) for e in exprs]
     while stack:
@@ -297,14 +289,4 @@ def _tree_size(exprs) -> int:
             continue
         stack.append((x, True))
         stack.extend((c, False) for c in kids if id(c) not in memo)
-    return sum(memo[id(e)] for e in exprs)
-
-
-def let_shared(e, min_uses: int = 2):
-    """e with its shared subexpressions (shared_bindings) bound by Lets
-    around it, so that passes that walk expressions as trees see a tree of
-    e's DAG size."""
-    bindings, (body,) = shared_bindings([e], min_uses)
-    for v, value in reversed(bindings):
-        body = N.Let(v.name, value, body)
-    return body
+    return sum(memo[id(e)] for e in exprs), len(memo)

@@ -1,5 +1,5 @@
 """Provide values that use a subexpression more than once get it bound by a
-Let (lowering/share_subexpressions.py, ir.let_shared): NumPy's NaN-aware
+LetStmt (lowering/share_subexpressions.py, ir.shared_bindings): NumPy's NaN-aware
 np.minimum uses its operand twice, so nested twelve deep a value used 2^12
 times as a tree; lowering walked it as a tree (seconds per compile,
 exponential in the depth). The lowered statement now grows linearly with
@@ -38,28 +38,28 @@ def test_lowered_size_is_linear_in_the_depth():
     assert len(text) < 20000, len(text)
 
 
-def test_let_shared_binds_each_shared_node_once():
+def test_shared_bindings_bind_each_shared_node_once():
     a = ir.Variable(ir.Float(64), "a")
     p = a
     for k in range(30):
         q = ir.Add(a, ir.Const(ir.Float(64), float(k)))
         p = ir.Select(ir.GE(p, q), q, ir.Select(ir.NE(q, q), q, p))
-    shared = ir.let_shared(p)
-    text = ir.to_str(shared)
+    bindings, (body,) = ir.shared_bindings([p])
+    text = "".join(ir.to_str(v) for _, v in bindings) + ir.to_str(body)
     assert len(text) < 8000
-    assert text.count("let ") == 59      # 30 sums, 29 inner selects (the root is the body)
+    assert len(bindings) == 59      # 30 sums, 29 inner selects (the root is the body)
 
 
-def test_let_shared_keeps_lazy_branches_in_place():
+def test_shared_bindings_keep_lazy_branches_in_place():
     a = ir.Variable(ir.Int(32), "a")
     shared = ir.Add(a, ir.Const(ir.Int(32), 1))
     lazy = ir.lazy_select(ir.GT(a, ir.Const(ir.Int(32), 0)), ir.Mul(shared, shared),
                           ir.Const(ir.Int(32), 0))
     e = ir.Add(lazy, lazy)
-    out = ir.let_shared(e)
+    bindings, _ = ir.shared_bindings([e])
     # the lazy select itself is shared (bound once); what is inside it stays inside
-    assert isinstance(out, ir.Let) and ir.is_lazy_select(out.value)
-    assert ir.equal(out.value, lazy)
+    assert len(bindings) == 1 and ir.is_lazy_select(bindings[0][1])
+    assert ir.equal(bindings[0][1], lazy)
 
 
 @pytest.mark.parametrize("shape", [(7,), (33,)])
