@@ -355,6 +355,16 @@ def _array(b, fn, node):
             return tree                          # np.asarray(a) is a
         ty = ty_of(b, dt, node) if dt is not None else src.ty
         return ArrayExpr(src.shape, ty, lambda idx: converted(cx, src.elem(idx), ty), node)
+    if not isinstance(tree, (list, Val)):
+        raise cx.err(obj, f"{name}() of {b.describe_obj(tree)} is not supported")
+    return _literal_array(b, tree, dt, obj, node)
+
+
+def _literal_array(b, tree, dt, obj, node) -> ArrayExpr:
+    """The array np.array makes of nested lists of scalars and arrays (dtype
+    dt, or NumPy's for the leaves); a ragged one raises NumPy's ValueError
+    at call time."""
+    cx = b.cx
     leaves = _leaf_dtypes(tree, [])
     for v in leaves:
         if v.kind == "c":
@@ -362,8 +372,6 @@ def _array(b, fn, node):
     if dt is None:
         dt = np.result_type(*leaves) if leaves else np.dtype(np.float64)
     ty = ty_of(b, dt, node)
-    if not isinstance(tree, (list, Val)):
-        raise cx.err(obj, f"{name}() of {b.describe_obj(tree)} is not supported")
     try:
         shape, elem = _assemble(b, tree, obj, ty)
     except _Ragged:
@@ -377,18 +385,7 @@ def tuple_array(b, v: TupleVal, node) -> ArrayExpr:
     """A tuple used as an array operand (`mask == np.bitwise_and(mask, x)`
     with `mask = (1, 0, 1)`): the array np.asarray makes of it, NumPy's
     dtype of its elements (a Python int int64, a Python float float64)."""
-    tree = _tree_of(v)
-    leaves = _leaf_dtypes(tree, [])
-    if any(d.kind == "c" for d in leaves):
-        raise b.cx.err(node, "a tuple of complex values used as an array is not supported",
-                       hint="build it with np.array([...])")
-    ty = ty_of(b, np.result_type(*leaves) if leaves else np.dtype(np.float64), node)
-    try:
-        shape, elem = _assemble(b, tree, node, ty)
-    except _Ragged:
-        raise b.cx.err(node, "a tuple of different-length parts used as an array",
-                       hint="NumPy cannot make an array of it either") from None
-    return ArrayExpr(shape, ty, elem, node)
+    return _literal_array(b, _tree_of(v), None, node, node)
 
 
 # copies -------------------------------------------------------------------------------------

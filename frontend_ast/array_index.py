@@ -324,13 +324,6 @@ def masked_select(b, src: ArrayExpr, items, node) -> Indexed:
     return Indexed(cx, [e[3] for e in entries], src.ty, src, pick, node, True, mask_at)
 
 
-def has_slices(sl) -> bool:
-    """Whether an index has a slice or ... among its items (syntax)."""
-    return any(isinstance(it, ast.Slice) or (isinstance(it, ast.Constant) and
-                                             it.value is Ellipsis)
-               for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]))
-
-
 # the subscript hook ----------------------------------------------------------------------------
 def subscript(b, base, node):
     """`base[index]` that is not an element read of a named array."""
