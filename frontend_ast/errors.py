@@ -3,11 +3,10 @@ caret under the offending code, and a hint of what to write instead."""
 from __future__ import annotations
 
 import ast
-import re
 
 from pyhalide.errors import CompileError
 
-_RENAMED = re.compile(r"\b(?:_ph_\d+_)+")      # inline_calls' prefix of a helper's locals
+from .names import user_name
 
 
 class FrontendError(CompileError):
@@ -15,7 +14,7 @@ class FrontendError(CompileError):
 
     def __init__(self, message: str, loc=None, hint: str = ""):
         # names of an inlined helper's locals, as the user wrote them
-        message, hint = _RENAMED.sub("", message), _RENAMED.sub("", hint)
+        message, hint = user_name(message), user_name(hint)
         self.reason = message
         self.loc = loc
         self.hint = hint

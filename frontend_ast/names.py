@@ -16,7 +16,7 @@ VALUE_ATTR = "_pyhalide_value"    # on a Name: (value,) it stands for (a default
 RESOLVED_ATTR = "_pyhalide_inlined"   # on a tree: [(scope fn, name, function)] it inlined
 
 PREFIX = "_ph_"                   # of the locals of inlined functions, renamed apart
-_PREFIXED = re.compile(r"^(_ph_\d+_)+")
+_PREFIXED = re.compile(r"\b(?:_ph_\d+_)+")
 
 MISSING = object()
 
@@ -54,5 +54,6 @@ _LIBRARY_DIRS = tuple(sorted({os.path.realpath(sysconfig.get_path(k)) + os.sep
 
 
 def user_name(name: str) -> str:
-    """The name a renamed local has in the user's source."""
+    """The name a renamed local has in the user's source (also: a text
+    with every renamed local spelled so)."""
     return _PREFIXED.sub("", name)
