@@ -128,6 +128,7 @@ class _Exits:
         self.n = 0
         rets = [n for n in _walk_fn(tree) if isinstance(n, ast.Return)]
         self.width = self._result_width(rets)      # None: no value; 0: one value; k: k-tuple
+        self.common = self._common_names(rets)
         self.hits = []          # the hit flags of the returns inside loops
         self.stack = []         # the enclosing loops: (original node, loop variable)
         self.hoist = {}         # id(original loop) -> statements to put before it
@@ -169,12 +170,32 @@ class _Exits:
                                   f"return a, b")
         return min(tuples)
 
+    def _common_names(self, rets):
+        """Per returned position, the variable every `return` returns there,
+        or None. No statement runs after a return, so that variable holds at
+        the function's end the value it had at the return that was taken: the
+        position needs no value variable (an array can be returned from inside
+        a loop, where no array can be named). A for loop's target is excluded:
+        the loop goes on binding it after its flag stops the body."""
+        if not self.width:
+            columns = [[r.value for r in rets]] if self.width == 0 else []
+        else:
+            columns = [[r.value.elts[k] for r in rets] for k in range(self.width)]
+        targets = {n.id for f in ast.walk(self.tree) if isinstance(f, ast.For)
+                   for n in ast.walk(f.target) if isinstance(n, ast.Name)}
+        common = []
+        for col in columns:
+            ids = {e.id if isinstance(e, ast.Name) else None for e in col}
+            name = ids.pop() if len(ids) == 1 else None
+            common.append(name if name not in targets else None)
+        return common
+
     def value_names(self, what):
         if self.width is None:
             return []
         if self.width == 0:
-            return [self.fresh(what)]
-        return [self.fresh(f"{what}{k}") for k in range(self.width)]
+            return [self.common[0] or self.fresh(what)]
+        return [self.common[k] or self.fresh(f"{what}{k}") for k in range(self.width)]
 
     def run(self):
         body = self.stmts(self.tree.body, None)
@@ -223,9 +244,9 @@ class _Exits:
     def assign(self, names, value, node):
         if not names:
             return []
-        if self.width == 0:
-            return [_set(names[0], value, node)]
-        return [_set(n, e, node) for n, e in zip(names, value.elts)]
+        values = [value] if self.width == 0 else value.elts
+        return [_set(n, e, node) for n, e in zip(names, values)
+                if not (isinstance(e, ast.Name) and e.id == n)]
 
     def loop(self, s, outer):
         breaks = _in_body(s.body, ast.Break)
@@ -378,10 +399,12 @@ class _Exits:
         if not self.result:
             return []
         (hit, values), rest = sites[0], sites[1:]
-        take = [_set(r, ast.Name(v, ast.Load()), node) for r, v in zip(self.result, values)]
+        take = [_set(r, ast.Name(v, ast.Load()), node) for r, v in zip(self.result, values)
+                if r != v]
         if not rest:
             return take
         test = ast.Name(hit, ast.Load())
+        take = take or [ast.copy_location(ast.Pass(), node)]
         return [ast.copy_location(ast.If(test, take, self.stored_result(rest, node)), node)]
 
 

@@ -379,6 +379,17 @@ def returns_value_of_changing_type(a):
     s = 0.0
     for i in range(len(a)):
         if a[i] > 3:
+            return s * 2
+        s += a[i]
+    return s
+
+
+@ph.pipeline
+def returns_carried_variable(a):
+    # the variable returned everywhere: its type after the loop is the one it had
+    s = 0.0
+    for i in range(len(a)):
+        if a[i] > 3:
             return s
         s += a[i]
     return s
@@ -391,3 +402,36 @@ def test_return_errors():
     msg = expect(returns_value_of_changing_type, "for i in range",
                  "the value a `return` in this loop returns", "depends on the data")
     assert "?" not in msg.split("\n")[0]
+
+
+@ph.pipeline
+def fill_until(a, t):
+    out = np.zeros(len(a))
+    n = 0
+    for i in range(len(a)):
+        out[i] = a[i] * 2
+        n += 1
+        if a[i] > t:
+            return n, out
+    return n, out
+
+
+@ph.pipeline
+def fill_before(a, t):
+    out = np.zeros(len(a), np.int64)
+    for i in range(len(a)):
+        if a[i] > t:
+            return i, out
+        out[i] = i * 3
+    return -1, out
+
+
+def test_return_array_from_loop():
+    # every return returns the same array: it needs no variable named in the loop
+    for t in THRESHOLDS:
+        check(fill_until, A, t)
+        check(fill_before, A, t)
+    check(fill_until, A[:0], 0.0)
+    for a in (np.arange(6, dtype=np.int32), np.arange(3, dtype=np.int32),
+              np.arange(6, dtype=np.int32)[::-1].copy()):
+        check(returns_carried_variable, a)

@@ -1,0 +1,248 @@
+"""Random scalar-loop programs for tests/frontend/test_loop_fuzz.py: nested
+`for` loops over ranges (steps, reversed, enumerate/zip over arrays), `while`
+loops with a counter, `break`/`continue`/early `return` under conditions,
+carried int and float scalars, element reads and writes of 1-D arrays, a
+module-level helper function, tuple swaps and conditional expressions.
+
+Int variables stay ints and float variables stay floats in every program
+(pyhalide types a variable once); int values are kept small (products are
+reduced modulo a prime) so no Python int leaves int64, where pyhalide raises
+OverflowError by design (FRONTEND.md)."""
+import numpy as np
+
+INT_VARS = ["s", "k", "m"]
+FLOAT_VARS = ["t", "u"]
+HELPER = '''
+def helper(x, y):
+    if x > y:
+        return x - y
+    return y * 2 - x
+'''
+
+
+class LoopGen:
+    """One program: `f(a, b, n)` with int64 `a`, float64 `b` of length N and
+    an int `n`; it returns the carried scalars and the written arrays."""
+
+    def __init__(self, rng, size):
+        self.rng = rng
+        self.size = size
+        self.lines = []
+        self.loop_vars = []       # (name, kind): kind "int"
+        self.float_loop_vars = []  # float values bound by loop targets
+        self.depth = 0
+        self.loop_count = 0
+        self.returns_inside = False
+
+    # helpers -----------------------------------------------------------------
+    def pick(self, seq):
+        return seq[int(self.rng.integers(len(seq)))]
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def emit(self, text):
+        self.lines.append("    " * (self.depth + 1) + text)
+
+    # expressions ---------------------------------------------------------------
+    def index(self):
+        """An in-range index of a, b, out (length N)."""
+        if self.loop_vars and self.chance(0.7):
+            v = self.pick(self.loop_vars)
+            return self.pick([v, f"({v} * 3 + 1) % N", f"N - 1 - {v} % N", f"{v} % N"])
+        return str(int(self.rng.integers(self.size)))
+
+    def int_atom(self):
+        r = self.rng.random()
+        if r < 0.3:
+            return self.pick(INT_VARS)
+        if r < 0.5 and self.loop_vars:
+            return self.pick(self.loop_vars)
+        if r < 0.7:
+            return f"a[{self.index()}]"
+        if r < 0.75:
+            return "n"
+        if r < 0.8:
+            return f"iout[{self.index()}]"
+        return str(int(self.rng.integers(-9, 10)))
+
+    def int_expr(self, depth=0):
+        if depth > 1 or self.chance(0.35):
+            return self.int_atom()
+        x, y = self.int_expr(depth + 1), self.int_expr(depth + 1)
+        r = self.rng.random()
+        if r < 0.25:
+            return f"({x} + {y})"
+        if r < 0.45:
+            return f"({x} - {y})"
+        if r < 0.55:
+            return f"({x} * {y} % 10007)"
+        if r < 0.62:
+            return f"({x} // {self.pick(['3', '-4', '7'])})"
+        if r < 0.69:
+            return f"({x} % {self.pick(['5', '-6', '11'])})"
+        if r < 0.76:
+            return f"{self.pick(['min', 'max'])}({x}, {y})"
+        if r < 0.82:
+            return f"abs({x})"
+        if r < 0.88:
+            return f"helper({x}, {y})"
+        if r < 0.94:
+            return f"({x} if {self.cond(depth + 1)} else {y})"
+        return f"({x} & {y})"
+
+    def float_atom(self):
+        r = self.rng.random()
+        if r < 0.35:
+            return self.pick(FLOAT_VARS)
+        if r < 0.6:
+            return f"b[{self.index()}]"
+        if r < 0.7:
+            return f"fout[{self.index()}]"
+        if r < 0.8:
+            return f"float({self.int_atom()})"
+        if r < 0.85 and self.float_loop_vars:
+            return self.pick(self.float_loop_vars)
+        return repr(float(self.rng.integers(-8, 9)) / 4)
+
+    def float_expr(self, depth=0):
+        if depth > 1 or self.chance(0.35):
+            return self.float_atom()
+        x, y = self.float_expr(depth + 1), self.float_expr(depth + 1)
+        r = self.rng.random()
+        if r < 0.25:
+            return f"({x} + {y})"
+        if r < 0.4:
+            return f"({x} - {y})"
+        if r < 0.55:
+            return f"({x} * {y})"
+        if r < 0.65:
+            return f"({x} / (abs({y}) + 1.0))"
+        if r < 0.75:
+            return f"{self.pick(['min', 'max'])}({x}, {y})"
+        if r < 0.82:
+            return f"math.sqrt(abs({x}))"
+        if r < 0.9:
+            return f"({x} if {self.cond(depth + 1)} else {y})"
+        return f"abs({x})"
+
+    def cond(self, depth=0):
+        r = self.rng.random()
+        op = self.pick(["<", "<=", ">", ">=", "==", "!="])
+        if r < 0.5:
+            return f"{self.int_expr(depth + 1)} {op} {self.int_expr(depth + 1)}"
+        if r < 0.8:
+            return f"{self.float_expr(depth + 1)} {op} {self.float_expr(depth + 1)}"
+        if depth > 1:
+            return f"{self.pick(INT_VARS)} % 2 == 0"
+        return (f"({self.cond(depth + 1)}) {self.pick(['and', 'or'])} "
+                f"({self.cond(depth + 1)})")
+
+    # statements -----------------------------------------------------------------
+    def stmt(self):
+        r = self.rng.random()
+        inside = bool(self.loop_vars)
+        if r < 0.18:
+            v = self.pick(INT_VARS)
+            self.emit(f"{v} {self.pick(['=', '+=', '-='])} {self.int_expr()}")
+        elif r < 0.32:
+            v = self.pick(FLOAT_VARS)
+            self.emit(f"{v} {self.pick(['=', '+=', '-=', '*='])} {self.float_expr()}")
+            if self.chance(0.3):
+                self.emit(f"{v} = {v} % 1000.0")
+        elif r < 0.40:
+            self.emit(f"iout[{self.index()}] = {self.int_expr()}")
+        elif r < 0.48:
+            self.emit(f"fout[{self.index()}] {self.pick(['=', '+='])} {self.float_expr()}")
+        elif r < 0.56:
+            self.emit(f"if {self.cond()}:")
+            self.block(2)
+            if self.chance(0.5):
+                self.emit("else:")
+                self.block(2)
+        elif r < 0.66 and inside:
+            self.emit(f"if {self.cond()}:")
+            self.depth += 1
+            self.emit(self.pick(["break", "continue"]))
+            self.depth -= 1
+        elif r < 0.69 and inside:
+            self.emit(f"if {self.cond()}:")
+            self.depth += 1
+            self.emit("return s, k, m, t, u, iout, fout")
+            self.depth -= 1
+            self.returns_inside = True
+        elif r < 0.75:
+            pair = self.pick([("s", "k"), ("k", "m"), ("t", "u")])
+            self.emit(f"{pair[0]}, {pair[1]} = {pair[1]}, {pair[0]}")
+        elif self.depth < 2 and self.loop_count < 4:
+            self.loop()
+        else:
+            v = self.pick(INT_VARS)
+            self.emit(f"{v} = {v} * 3 % 10007 + {self.int_atom()}")
+
+    def block(self, count):
+        self.depth += 1
+        for _ in range(max(1, int(self.rng.integers(1, count + 1)))):
+            self.stmt()
+        self.depth -= 1
+
+    def loop(self):
+        self.loop_count += 1
+        i = f"i{self.loop_count}"
+        r = self.rng.random()
+        float_var = None
+        if r < 0.4:
+            self.emit(f"for {i} in range({self.pick(['N', 'n', '3', 'N - 2', '1, N'])}):")
+        elif r < 0.55:
+            self.emit(f"for {i} in range(N - 1, {self.pick(['-1', '0', '2'])}, "
+                      f"{self.pick(['-1', '-2', '-3'])}):")
+        elif r < 0.65:
+            self.emit(f"for {i} in range(0, N, {self.pick(['2', '3'])}):")
+        elif r < 0.73:
+            self.emit(f"for {i} in reversed(range(N)):")
+        elif r < 0.83:
+            float_var = f"x{self.loop_count}"
+            self.emit(f"for {i}, {float_var} in enumerate(b):")
+        elif r < 0.9:
+            float_var = f"x{self.loop_count}"
+            j = f"j{self.loop_count}"
+            self.emit(f"for {j}, {float_var} in zip(a, b):")
+            self.emit(f"    {i} = {j} % N")
+        else:
+            self.emit(f"{i} = 0")
+            self.emit(f"while {i} < {self.pick(['N', 'n', '6'])} and ({self.cond()}):")
+            self.loop_vars.append(i)
+            self.depth += 1
+            self.emit(f"{i} += 1")
+            self.depth -= 1
+            self.block(3)
+            self.loop_vars.remove(i)
+            return
+        self.loop_vars.append(i)
+        if float_var:
+            self.float_loop_vars.append(float_var)
+        self.block(4)
+        self.loop_vars.remove(i)
+        if float_var:
+            self.float_loop_vars.remove(float_var)
+
+    def program(self):
+        self.lines = []
+        body_start = len(self.lines)
+        for _ in range(int(self.rng.integers(2, 5))):
+            self.stmt()
+        body = self.lines[body_start:]
+        head = ["def f(a, b, n):",
+                "    N = len(a)",
+                "    s = 0", "    k = 1", "    m = n",
+                "    t = 0.5", "    u = -1.25",
+                "    iout = np.zeros(N, np.int64)",
+                "    fout = np.zeros(N, np.float64)"]
+        tail = ["    return s, k, m, t, u, iout, fout"]
+        return "import math\n" + HELPER + "\n\n" + "\n".join(head + body + tail) + "\n"
+
+    def inputs(self):
+        a = self.rng.integers(-20, 21, self.size).astype(np.int64)
+        b = np.round(self.rng.standard_normal(self.size) * 8, 2)
+        n = int(self.rng.integers(0, self.size + 1))
+        return [a, b, n]
