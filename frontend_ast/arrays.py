@@ -33,6 +33,7 @@ class Cell:
         self.old = old            # ir.Variable standing for the previous value
         self.value = None         # Val
         self.cond = None          # bool Val (None: always)
+        self.last = None          # (condition parts, value) of the last write, or None
         self.loc = loc
         self.pos_min = self.pos_max = pos
         self.chain = chain        # active loops at the write
@@ -304,6 +305,7 @@ class ArrayAccess:
             cell.cond = None if (cond is None or cell.cond is None) else \
                 self.cx.logical_or(cell.cond, cond)
         cell.value = value if cond is None else ops.select(self.cx, cond, value, prev)
+        cell.last = (self.scope.condition_parts(), value)
         if frame.top:
             self.defs.flush_frame(frame)
 
@@ -316,8 +318,16 @@ class ArrayAccess:
         return None
 
     def cell_value(self, cell) -> Val:
-        """The value of a location written earlier in this iteration."""
+        """The value of a location written earlier in this iteration. Where
+        the conditions of the last write hold at the read too, that write's
+        value (the read's value only matters where the read's condition
+        holds: every effect of a statement is predicated on it)."""
         v = cell.value
+        if cell.last is not None:
+            parts, written = cell.last
+            now = self.scope.condition_parts()
+            if all(any(p is q for q in now) for p in parts):
+                v = written
         if not self._mentions(v.node, cell.old.name):
             return v
         if self.cx.typing:

@@ -48,6 +48,11 @@ class Scope:
             out = c if out is None else self.cx.logical_and(out, c)
         return out
 
+    def condition_parts(self) -> list:
+        """The Vals whose conjunction is current_condition() (compared by
+        identity: a part is an immutable symbolic value)."""
+        return list(self.path) + [a for a in self.alive if a is not None]
+
     def unconditional(self) -> bool:
         """Whether the current statement runs whenever its loop iteration does
         (no enclosing `if`, no `continue` before it, not a lazy operand)."""

@@ -435,3 +435,32 @@ def test_return_array_from_loop():
     for a in (np.arange(6, dtype=np.int32), np.arange(3, dtype=np.int32),
               np.arange(6, dtype=np.int32)[::-1].copy()):
         check(returns_carried_variable, a)
+
+
+@ph.pipeline
+def grow_until(a, limit):
+    # the exit test reads the element the iteration wrote (a Func cycle before)
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        out[i] = a[i] * 1.5 + i
+        if out[i] > limit:
+            break
+    return out
+
+
+@ph.pipeline
+def first_big_excess(a, t):
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        if a[i] > t:
+            out[i] = a[i] - t
+            if out[i] > 1.0:      # read under the write's own condition
+                break
+    return out
+
+
+def test_exit_reads_element_written_in_iteration():
+    for limit in (-1.0, 0.5, 3.0, 1e9):
+        check(grow_until, A, limit)
+    for t in THRESHOLDS:
+        check(first_big_excess, A, t)
