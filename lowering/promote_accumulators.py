@@ -15,9 +15,8 @@ from pyhalide import ir
 
 class _Accesses(ir.Visitor):
     """Per buffer: the index expressions used in a loop nest, whether it
-    holds a non-serial loop, and the names bound inside it."""
-
-    memoize = False
+    holds a non-serial loop, and the names bound inside it (shared
+    subexpressions are visited once: their indices are the same)."""
 
     def __init__(self):
         super().__init__()
@@ -55,8 +54,6 @@ class _Accesses(ir.Visitor):
 
 
 class _Rename(ir.Mutator):
-    memoize = False
-
     def __init__(self, buf, scratch):
         super().__init__()
         self.buf, self.scratch = buf, scratch
@@ -75,6 +72,7 @@ class _Rename(ir.Mutator):
 
 class _Promote(ir.Mutator):
     memoize = False
+    stmts_only = True
 
     def __init__(self):
         super().__init__()

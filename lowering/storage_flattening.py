@@ -37,7 +37,9 @@ def _flat_index(args, mins, strides, fold=None) -> ir.Expr:
 
 
 class _Flatten(ir.Mutator):
-    memoize = False
+    """Memoized between Realize boundaries: a Call's flat index depends on
+    the Realize bounds in scope, which change only there (an unmemoized walk
+    of a DAG of shared subexpressions is exponential)."""
 
     def __init__(self, ctx: LoweringContext):
         super().__init__()
@@ -100,7 +102,9 @@ class _Flatten(ir.Mutator):
 
     def visit_Realize(self, s):
         self.realized[s.name] = s.bounds
+        self.memo = {}
         body = self.mutate(s.body)
+        self.memo = {}
         fname = s.name
         fn = self.ctx.env[fname]
         n = len(fn.output_types)
