@@ -10,6 +10,7 @@ decided exactly; anything else is refused with a hint."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.simplify import equal_after_simplify
 
 BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
 
@@ -79,26 +80,70 @@ def _later(d):
 
 
 def check_reads(b, nodes, target):
+    """A located error where `nodes` (the values of the definition of
+    `target`) read an array the nest being emitted writes at a position
+    Python reads before it is written. A call rebuilt since its read was
+    recorded (simplification, unions) is matched to the recorded read of the
+    same element; one that matches none cannot be related to the writes and
+    is refused: a read is never left unchecked."""
     if b.typing or b.nest_id is None:
         return
+    own = getattr(target, "site", None)
     for c in ir.find_calls(list(nodes)):
+        if c.call_type != ir.FUNC:
+            continue
         entry = b.read_sites.get(id(c))
-        if entry is None or entry[0] is not c:
-            continue
-        arr, func, loops, pos, idx, nest, loc = entry[1]
-        if nest != b.nest_id or idx is None:
-            continue
-        own = getattr(target, "site", None)
-        writes = [w for w in b.nest_writes if w.arr is arr and
-                  not (own is not None and w.site == own)]
-        for w in writes:
-            how = classify(idx, loops, pos, w)
-            if how in (BEFORE, NEVER):
+        if entry is not None and entry[0] is c:
+            entries = [entry[1]]
+        else:
+            entries = _rebuilt_read(b, c, target)
+            if entries is None:
                 continue
-            what = "later in this loop nest" if how == AFTER else \
-                "in this loop nest at positions that cannot be related to the read"
-            raise b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
-                                    f"(line {w.loc.line}); the compiled loops would read the "
-                                    f"value after the loop nest, not the one Python reads",
-                               hint=f"copy the array before the loop ({arr.name}_old = "
-                                    f"{arr.name}.copy()) and read the copy, or split the loop")
+        for arr, func, loops, pos, idx, nest, loc in entries:
+            if nest != b.nest_id or idx is None:
+                continue
+            writes = [w for w in b.nest_writes if w.arr is arr and
+                      not (own is not None and w.site == own)]
+            for w in writes:
+                how = classify(idx, loops, pos, w) if loops is not None else UNKNOWN
+                if how in (BEFORE, NEVER):
+                    continue
+                what = "later in this loop nest" if how == AFTER else \
+                    "in this loop nest at positions that cannot be related to the read"
+                raise b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
+                                        f"(line {w.loc.line}); the compiled loops would read the "
+                                        f"value after the loop nest, not the one Python reads",
+                                   hint=f"copy the array before the loop ({arr.name}_old = "
+                                        f"{arr.name}.copy()) and read the copy, or split the loop")
+
+
+def _rebuilt_read(b, c, target):
+    """The recorded reads a call without a record stands for: those of the
+    same element of the same array in this nest; the own old value of a
+    written cell (read where the cell is written); or, for a call of an
+    array the nest writes that matches nothing, one read that cannot be
+    related to the writes (None: not an array this nest writes)."""
+    arrs = [w.arr for w in b.nest_writes if _func_of(w.arr) is c.func]
+    if not arrs:
+        return None
+    arr = arrs[0]
+    idx = list(reversed(c.args))
+    found = [site for call, site in b.read_sites.values()
+             if site[0] is arr and site[5] == b.nest_id and _same_args(call.args, c.args)]
+    if found:
+        return found
+    cell_idx = getattr(target, "idx", None)
+    if getattr(target, "arr", None) is arr and cell_idx is not None and \
+            _same_args(tuple(reversed(cell_idx)), c.args):
+        return [(arr, None, target.chain, target.pos_min, idx, b.nest_id, target.loc)]
+    loc = getattr(target, "loc", None)
+    return [(arr, None, None, None, idx, b.nest_id, loc)]
+
+
+def _same_args(a, b) -> bool:
+    return len(a) == len(b) and all(equal_after_simplify(x, y) for x, y in zip(a, b))
+
+
+def _func_of(arr):
+    func = getattr(arr, "func", None)
+    return func.function() if func is not None else None
