@@ -583,10 +583,19 @@ def np_hypot(cx, f, x: Val, y: Val) -> Val:
 
 @unions.over_alternatives
 def np_where(cx, f, c: Val, x: Val, y: Val) -> Val:
-    """np.where(c, x, y) (both branches evaluated, as NumPy)."""
+    """np.where(c, x, y) (both branches evaluated, as NumPy). A Python int
+    that the integer result type cannot hold wraps into it, as NumPy's
+    np.where casts it (np.where(c, uint8_array, 300) holds 44; a ufunc
+    raises OverflowError instead)."""
     rt = _res(cx, _where, x.ty, y.ty)
-    return ops.select(cx, ops.truth(cx, c), ops.convert_for_merge(cx, x, rt),
-                      ops.convert_for_merge(cx, y, rt), lazy=False)
+    return ops.select(cx, ops.truth(cx, c), _where_operand(cx, x, rt),
+                      _where_operand(cx, y, rt), lazy=False)
+
+
+def _where_operand(cx, v: Val, rt) -> Val:
+    if v.ty.weak and v.ty.is_int() and not v.ty.is_bool() and rt.is_int() and v.ty != rt:
+        return ops.cast_to(cx, ops.cast_to(cx, v, T.np_ty(np.int64)), rt)
+    return ops.convert_for_merge(cx, v, rt)
 
 
 def np_power_scalar_exponent(cx, f, x: Val, y: Val) -> Val:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import cmath
+import copy
 import math
 import types as pytypes
 
@@ -433,9 +434,11 @@ class Expressions:
         if isinstance(node.op, ast.USub):
             return ops.negate(self.cx, v)
         if isinstance(node.op, ast.UAdd):
+            # a new value (np.positive's result), never the operand itself: +a of a
+            # 0-d array argument is a NumPy scalar, the argument a 0-d array
             return unions.distribute(
                 self.cx, lambda x: ops.to_python_int(self.cx, x) if x.ty.is_bool() and x.ty.weak
-                else x, v)
+                else copy.copy(x), v)
         if isinstance(node.op, ast.Invert):
             return ops.invert(self.cx, v)
         raise self.cx.err(node, "unsupported unary operator")

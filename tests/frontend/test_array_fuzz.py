@@ -538,3 +538,27 @@ def returns_argument(a):
 
 def test_zero_dimensional_argument_returned():
     assert compare(returns_argument, [np.array(6, np.uint32)], "return a")
+
+
+@ph.pipeline
+def where_with_python_int(c, a, k):
+    return np.where(c, a, k), np.where(c, 300, a)
+
+
+def test_where_wraps_python_int_into_integer_result():
+    # np.where casts a Python int that the result type cannot hold (a ufunc raises)
+    c = np.array([True, False, True])
+    for a in (np.array([0, 63, 5], np.uint64), np.array([1, 2, 3], np.uint8),
+              np.array([1, 2, 3], np.int8)):
+        for k in (-1, 7, 2**40):
+            assert compare(where_with_python_int, [c, a, k], "np.where(c, a, k)")
+
+
+@ph.pipeline
+def unary_plus(a):
+    return +a
+
+
+def test_unary_plus_of_zero_dimensional_array_is_a_scalar():
+    assert compare(unary_plus, [np.array(5, np.uint8)], "+a")
+    assert compare(unary_plus, [np.array([5, 6], np.int16)], "+a")
