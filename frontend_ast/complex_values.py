@@ -84,6 +84,10 @@ class ComplexVal(Val):
     def node(self, value):
         raise self.cx.error("this operation is not supported on complex values")
 
+    def choose(self, cx, cond, other, lazy=None):
+        """`self if cond else other` (unions.choose of complex values)."""
+        return select(cx, cond, self, other, lazy)
+
     def __repr__(self):
         return f"<ComplexVal {self.ty!r} {self.re!r} {self.im!r}>"
 

@@ -371,19 +371,10 @@ def fractional_power(z):
     return z ** 0.5
 
 
-@ph.pipeline
-def carried(z):
-    s = 0j
-    for i in range(z.shape[0]):
-        s = s + z[i]
-    return s
-
-
 @pytest.mark.parametrize("fn, args, text", [
     (floor_div, (1 + 1j, 2j), "//"),
     (log_of_complex, (crandom(3),), "np.log of complex"),
     (fractional_power, (1 + 1j,), "constant integer exponent"),
-    (carried, (crandom(3),), "complex128"),
 ])
 def test_refused_constructs_are_located_errors(fn, args, text):
     with pytest.raises(CompileError, match=text) as e:
