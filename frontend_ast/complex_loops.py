@@ -17,9 +17,9 @@ hooks keep `z` and its parts in step:
   split        emit_group_update: the parts bound from z's value at the end
                of an iteration
 
-A variable that is real before the loop and complex in it, or complex
-before and real after an iteration, is a located error (its carried type
-would change between real and complex)."""
+A variable that is real (or unassigned) before the loop and complex in it,
+or complex before and real after an iteration, is a located error (its
+carried type would change between real and complex)."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,6 +27,7 @@ import numpy as np
 from . import complex_values as C
 from . import types as T
 from . import unions
+from .loop_exits import describe_name
 from .values import Val
 
 _SUFFIXES = (".real", ".imag")
@@ -110,8 +111,9 @@ def split(cx, env: dict, names, node):
         v = env.get(name)
         if "?" not in name and not name.endswith(_SUFFIXES) and isinstance(v, Val) and \
                 any(C.is_complex(a) for _, a in unions.alternatives(v)):
-            raise cx.err(node, f"{name!r} is real before this loop and an iteration makes it "
-                               f"complex: not supported", hint=CARRY_HINT)
+            raise cx.err(node, f"{describe_name(name)} is not complex before this loop and "
+                               f"an iteration makes it complex: not supported",
+                         hint=CARRY_HINT)
     for base in list(_bases_in(names)):
         v = env.get(base)
         if not isinstance(v, Val):

@@ -44,9 +44,8 @@ from .convert import fabs, is_nan
 from .types import PY_BOOL, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
-COMPLEX_HINT = ("complex values compile in arithmetic, abs(), .real/.imag, comparisons and "
-                "arrays; a complex value carried from one loop iteration to the next does "
-                "not: carry its real and imaginary parts as two float variables")
+COMPLEX_HINT = ("complex values compile in arithmetic, abs(), .real/.imag, comparisons, "
+                "arrays and loop variables that are complex before the loop (z = 0j)")
 
 _PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "**": operator.pow, "<": operator.lt, "<=": operator.le, ">": operator.gt,

@@ -145,8 +145,16 @@ def becomes_real(a):
     return z
 
 
+@ph.pipeline
+def first_assigned_in_loop(a):
+    for i in range(a.shape[0]):
+        z = a[i] * 2
+    return z
+
+
 @pytest.mark.parametrize("fn, args, text", [
-    (real_start, (0.5j, 3), "real before this loop"),
+    (real_start, (0.5j, 3), "not complex before this loop"),
+    (first_assigned_in_loop, (crandom(3),), "not complex before this loop"),
     (becomes_real, (crandom(3),), "complex before this loop"),
 ])
 def test_type_changes_between_real_and_complex_are_located_errors(fn, args, text):
