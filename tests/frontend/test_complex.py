@@ -316,16 +316,6 @@ def test_sums_where_numpy_adds_element_by_element():
 
 
 @ph.pipeline
-def whole_sum(z):
-    return np.sum(z)
-
-
-def test_sum_in_numpys_complex_pairwise_order_is_refused():
-    with pytest.raises(CompileError, match="pairwise"):
-        whole_sum(crandom(10))
-
-
-@ph.pipeline
 def exps(a, z):
     return np.exp(a), np.exp(z), cmath.exp(complex(z))
 
