@@ -26,7 +26,7 @@ from pyhalide.var import RDom
 from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
-from .arrayexpr import ArrayExpr, element_node
+from .arrayexpr import ArrayExpr, element_node, placeholder
 from .complex_sums import complex_sum
 from .reduce_blocks import blocked
 from .sum_order import float_sum
@@ -187,7 +187,7 @@ def _map(ac, value, fn, node):
     def elem(i):
         cx.cur_node = node
         return fn(cx, value.elem(i))
-    probe = fn(cx, element_val(ir.Variable(value.ty.ir(), "%probe"), value.ty))
+    probe = fn(cx, placeholder(value.ty, cx))
     return ArrayExpr(value.shape, probe.ty, elem, node)
 
 
@@ -313,14 +313,14 @@ def _argminmax(ac, a, axes, is_min, node):
     return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)
 
 
-def _mean_ty(b, a, dt, node):
+def _mean_ty(b, a, dt, node, complex_ok=False):
     """The accumulation type of _mean and _var: float64 for integers and
-    bools unless dtype= says otherwise."""
+    bools unless dtype= says otherwise (`complex_ok`: a mean's may be complex)."""
     if dt is None and (a.ty.is_int() or a.ty.is_bool()):
         dt = np.dtype(np.float64)
     sample = np.zeros((1,), a.ty.dtype)
     ty = numpy_ty(b, lambda: np.add.reduce(sample, dtype=dt).dtype, node)
-    if not ty.is_float():
+    if not ty.is_float() and not (complex_ok and ty.is_complex()):
         raise b.cx.err(node, f"dtype={ty.dtype} for a mean or variance is not supported",
                        hint="use a float dtype (np.float64, np.float32)")
     return ty
@@ -328,7 +328,7 @@ def _mean_ty(b, a, dt, node):
 
 def mean_of(b, ac, a, axes, dt, node):
     """The mean over axes as _mean computes it (dt the dtype= argument)."""
-    acc = _mean_ty(b, a, dt, node)
+    acc = _mean_ty(b, a, dt, node, complex_ok=True)
     s = total(ac, a, axes, acc, node, "mean")
     n = count(ac.cx, a, axes)
     return _map(ac, s, lambda cx, x: divide(cx, x, n), node)

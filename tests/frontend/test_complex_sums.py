@@ -73,3 +73,16 @@ def test_transposed_views_sum_in_memory_order():
     pairwise (float sums were summed element by element before)."""
     x = crandom(210).real.copy().reshape(3, 70)
     check(transposed, x, crandom(210).reshape(3, 70))
+
+
+@ph.pipeline
+def means(z):
+    return np.mean(z), z.mean(axis=0), np.mean(z, axis=1), np.average(z)
+
+
+@pytest.mark.parametrize("shape", [(3, 70), (1, 5), (4, 1)])
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_means(shape, dtype):
+    """The sum in NumPy's order divided by the count as NumPy's complex
+    division (Smith's algorithm) does."""
+    check(means, crandom(shape[0] * shape[1], dtype).reshape(shape))
