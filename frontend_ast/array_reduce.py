@@ -27,7 +27,7 @@ from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arrayexpr import ArrayExpr, element_node, placeholder
-from .complex_sums import complex_sum
+from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
@@ -37,13 +37,15 @@ BOOL = T.np_ty(np.bool_)
 
 
 # the reduction Func --------------------------------------------------------------------------
-def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=True):
+def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=True,
+              result=None):
     """A Func over the kept axes of `operand`: pure definition `init` (IR
     constants, one per value of types `tys`), then one update over an RDom
     of `axes` (sorted NumPy axes, not empty): state = step(cx, state Vals,
     element Val, {axis: its RVar node}). The result is an ArrayExpr of the
     operand's shape without `axes` whose elements are the Func's first value
-    (a view of the Func's array when `view`)."""
+    (a view of the Func's array when `view`), or, given `result` = (type,
+    fn), fn(cx, [the Func's values as Vals])."""
     cx = ac.cx
     cx.cur_node = node
     kept = [k for k in range(operand.ndim) if k not in axes]
@@ -73,6 +75,14 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
+    if result is not None:
+        rty, fn = result
+
+        def elem(i):
+            args = tuple(Expr.wrap(n) for n in reversed(i))
+            r = f[args] if args else f[()]
+            return fn(cx, [element_val(r[j].node, t) for j, t in enumerate(tys)])
+        return ArrayExpr(arr.shape, rty, elem, node)
     if view:
         return ac.view_of(arr, node)
     return ArrayExpr(arr.shape, arr.ty, lambda i: ac.read_element(arr, i), node)
@@ -211,6 +221,8 @@ def reduce_call(b, what, obj, node):
             out = total(ac, a, axes, rt, node)
         elif not axes:
             out = _cast_all(ac, a, rt, node)
+        elif rt.is_complex():
+            out = complex_prod(ac, a, axes, rt, node, reduction)
         else:
             out = fold(ac, a, axes, rt, "*", 1, node, "prod")
     elif kind == "min":

@@ -1,4 +1,6 @@
-"""Sums of complex arrays (np.sum, .sum(), mean): the sums of the parts in
+"""Sums and products of complex arrays.
+
+Sums (np.sum, .sum(), mean): the sums of the parts in
 NumPy's order (sum_order.float_sum). NumPy adds complex values where it
 adds floats one element after another, and along the innermost axis in
 memory it sums them pairwise with its complex pairwise_sum: the parts
@@ -7,6 +9,8 @@ summed side by side, 4 accumulators per part, blocks of 64 elements
 dtype=np.complex128)) along that axis is refused: NumPy's buffered pieces
 of a complex cast add in an order not reproduced here."""
 from __future__ import annotations
+
+from pyhalide import ir
 
 from . import complex_values as C
 from . import ops
@@ -37,3 +41,26 @@ def complex_sum(ac, operand: ArrayExpr, axes, acc_ty, node, name="sum") -> Array
     return ArrayExpr(re.shape, acc_ty,
                      lambda idx: C.ComplexVal(cx, re.elem(idx), im.elem(idx), acc_ty, fused=True),
                      node)
+
+
+def complex_prod(ac, operand: ArrayExpr, axes, acc_ty, node, reduction) -> ArrayExpr:
+    """np.prod of a complex operand over `axes` (array_reduce.reduce_call;
+    `reduction` is array_reduce.reduction): the elements multiplied in turn
+    from 1 + 0j, NumPy's order. Along the innermost axis in memory NumPy's
+    reduce loop multiplies unfused; where that axis is kept, its vector
+    multiply loop fuses (complex_values._mul)."""
+    order = [k for k in memory_order(operand)[0] if not size_is(operand.shape[k], 1)]
+    fused = not (order and order[-1] in axes)
+    pt = acc_ty.part()
+
+    def step(cx, s, x, r):
+        acc = C.ComplexVal(cx, s[0], s[1], acc_ty, fused=fused)
+        x = ops.cast_to(cx, x, acc_ty)
+        p = C.binary(cx, "*", acc, C.ComplexVal(cx, x.re, x.im, acc_ty, fused=fused))
+        return [p.re, p.im]
+
+    t = pt.ir()
+    return reduction(ac, operand, axes, [pt, pt], [ir.Const(t, 1.0), ir.Const(t, 0.0)], step,
+                     "prod", node, view=False,
+                     result=(acc_ty, lambda cx, v: C.ComplexVal(cx, v[0], v[1], acc_ty,
+                                                                 fused=True)))

@@ -1,7 +1,7 @@
-"""Sums of complex arrays along the innermost axis in memory: NumPy's
-complex pairwise_sum (4 accumulators per part, blocks of 64 elements,
-pieces of the iterator's buffer where it casts), compared with NumPy bit
-for bit (frontend_ast/complex_sums.py, sum_order.float_sum lanes=4)."""
+"""Sums, means and products of complex arrays, compared with NumPy bit for
+bit (frontend_ast/complex_sums.py): sums along the innermost axis in
+memory in NumPy's complex pairwise_sum order (4 accumulators per part,
+blocks of 64 elements: sum_order.float_sum lanes=4), products in turn."""
 import numpy as np
 import pytest
 
@@ -86,3 +86,21 @@ def test_complex_means(shape, dtype):
     """The sum in NumPy's order divided by the count as NumPy's complex
     division (Smith's algorithm) does."""
     check(means, crandom(shape[0] * shape[1], dtype).reshape(shape))
+
+
+@ph.pipeline
+def products(z):
+    return np.prod(z), z.prod(axis=0), np.prod(z, axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_products(dtype):
+    """Unfused along the innermost axis (NumPy's reduce loop), fused where
+    it is kept (its vector loop); from 1 + 0j; special values included."""
+    for shape in [(5, 16), (1, 5), (4, 1)]:
+        z = (1 + 0.3 * crandom(shape[0] * shape[1])).astype(dtype).reshape(shape)
+        check(products, z)
+    sp = np.array([complex(-0.0, -0.0), complex(np.inf, 1), complex(np.nan, 0),
+                   complex(1, np.inf), complex(-2, 0.5), complex(0.0, -0.0)], dtype=dtype)
+    check(products, sp.reshape(2, 3))
+    check(products, sp[[0, 4, 5, 4]].reshape(2, 2))
