@@ -348,7 +348,7 @@ def mean_of(b, ac, a, axes, dt, node):
 
 def _var(b, ac, a, axes, dt, got, is_std, node):
     cx = ac.cx
-    acc = _mean_ty(b, a, dt, node)
+    acc = _mean_ty(b, a, dt, node, complex_ok=dt is None)
     n = count(cx, a, axes)
     ddof, where = got.get("ddof", (const_val(0), node))
     if not isinstance(ddof, Val):
@@ -361,10 +361,8 @@ def _var(b, ac, a, axes, dt, got, is_std, node):
     def dev(i):
         cx.cur_node = node
         x = a.elem(i)
-        d = ops.binary(cx, "-", x, m.elem([i[k] for k in kept]))
-        return ops.binary(cx, "*", d, d)
-    probe = ops.binary(cx, "-", element_val(ir.Variable(a.ty.ir(), "%p"), a.ty),
-                       element_val(ir.Variable(m.ty.ir(), "%q"), m.ty))
+        return _squared(cx, ops.binary(cx, "-", x, m.elem([i[k] for k in kept])))
+    probe = _squared(cx, ops.binary(cx, "-", placeholder(a.ty, cx), placeholder(m.ty, cx)))
     sq = ArrayExpr(a.shape, probe.ty, dev, node)
     sq_acc = acc if dt is not None else sq.ty
     ret = total(ac, sq, axes, sq_acc, node, "var")
@@ -378,6 +376,14 @@ def _var(b, ac, a, axes, dt, got, is_std, node):
                     risky=v.risky)
         return v
     return _map(ac, ret, fin, node)
+
+
+def _squared(cx, d: Val) -> Val:
+    """d * d; of a complex d as NumPy's _var squares it: re*re + im*im."""
+    if d.ty.is_complex():
+        return ops.binary(cx, "+", ops.binary(cx, "*", d.re, d.re),
+                          ops.binary(cx, "*", d.im, d.im))
+    return ops.binary(cx, "*", d, d)
 
 
 def _np_max0(cx, v: Val) -> Val:

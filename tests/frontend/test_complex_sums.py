@@ -104,3 +104,15 @@ def test_complex_products(dtype):
                    complex(1, np.inf), complex(-2, 0.5), complex(0.0, -0.0)], dtype=dtype)
     check(products, sp.reshape(2, 3))
     check(products, sp[[0, 4, 5, 4]].reshape(2, 2))
+
+
+@ph.pipeline
+def spreads(z):
+    return np.var(z), np.std(z, axis=0), z.var(axis=1, ddof=1)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_var_std(dtype):
+    """NumPy's _var of complex values: |z - mean|**2 as re*re + im*im, a
+    float sum in NumPy's order."""
+    check(spreads, crandom(3 * 70, dtype).reshape(3, 70))
