@@ -26,8 +26,8 @@ from pyhalide.var import RDom
 from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
-from .arrayexpr import ArrayExpr, element_node
-from .complex_sums import complex_sum
+from .arrayexpr import ArrayExpr, element_node, placeholder
+from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
@@ -37,13 +37,15 @@ BOOL = T.np_ty(np.bool_)
 
 
 # the reduction Func --------------------------------------------------------------------------
-def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=True):
+def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=True,
+              result=None):
     """A Func over the kept axes of `operand`: pure definition `init` (IR
     constants, one per value of types `tys`), then one update over an RDom
     of `axes` (sorted NumPy axes, not empty): state = step(cx, state Vals,
     element Val, {axis: its RVar node}). The result is an ArrayExpr of the
     operand's shape without `axes` whose elements are the Func's first value
-    (a view of the Func's array when `view`)."""
+    (a view of the Func's array when `view`), or, given `result` = (type,
+    fn), fn(cx, [the Func's values as Vals])."""
     cx = ac.cx
     cx.cur_node = node
     kept = [k for k in range(operand.ndim) if k not in axes]
@@ -73,6 +75,14 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
+    if result is not None:
+        rty, fn = result
+
+        def elem(i):
+            args = tuple(Expr.wrap(n) for n in reversed(i))
+            r = f[args] if args else f[()]
+            return fn(cx, [element_val(r[j].node, t) for j, t in enumerate(tys)])
+        return ArrayExpr(arr.shape, rty, elem, node)
     if view:
         return ac.view_of(arr, node)
     return ArrayExpr(arr.shape, arr.ty, lambda i: ac.read_element(arr, i), node)
@@ -187,7 +197,7 @@ def _map(ac, value, fn, node):
     def elem(i):
         cx.cur_node = node
         return fn(cx, value.elem(i))
-    probe = fn(cx, element_val(ir.Variable(value.ty.ir(), "%probe"), value.ty))
+    probe = fn(cx, placeholder(value.ty, cx))
     return ArrayExpr(value.shape, probe.ty, elem, node)
 
 
@@ -211,6 +221,8 @@ def reduce_call(b, what, obj, node):
             out = total(ac, a, axes, rt, node)
         elif not axes:
             out = _cast_all(ac, a, rt, node)
+        elif rt.is_complex():
+            out = complex_prod(ac, a, axes, rt, node, reduction)
         else:
             out = fold(ac, a, axes, rt, "*", 1, node, "prod")
     elif kind == "min":
@@ -313,14 +325,14 @@ def _argminmax(ac, a, axes, is_min, node):
     return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)
 
 
-def _mean_ty(b, a, dt, node):
+def _mean_ty(b, a, dt, node, complex_ok=False):
     """The accumulation type of _mean and _var: float64 for integers and
-    bools unless dtype= says otherwise."""
+    bools unless dtype= says otherwise (`complex_ok`: a mean's may be complex)."""
     if dt is None and (a.ty.is_int() or a.ty.is_bool()):
         dt = np.dtype(np.float64)
     sample = np.zeros((1,), a.ty.dtype)
     ty = numpy_ty(b, lambda: np.add.reduce(sample, dtype=dt).dtype, node)
-    if not ty.is_float():
+    if not ty.is_float() and not (complex_ok and ty.is_complex()):
         raise b.cx.err(node, f"dtype={ty.dtype} for a mean or variance is not supported",
                        hint="use a float dtype (np.float64, np.float32)")
     return ty
@@ -328,7 +340,7 @@ def _mean_ty(b, a, dt, node):
 
 def mean_of(b, ac, a, axes, dt, node):
     """The mean over axes as _mean computes it (dt the dtype= argument)."""
-    acc = _mean_ty(b, a, dt, node)
+    acc = _mean_ty(b, a, dt, node, complex_ok=True)
     s = total(ac, a, axes, acc, node, "mean")
     n = count(ac.cx, a, axes)
     return _map(ac, s, lambda cx, x: divide(cx, x, n), node)
@@ -336,7 +348,7 @@ def mean_of(b, ac, a, axes, dt, node):
 
 def _var(b, ac, a, axes, dt, got, is_std, node):
     cx = ac.cx
-    acc = _mean_ty(b, a, dt, node)
+    acc = _mean_ty(b, a, dt, node, complex_ok=dt is None)
     n = count(cx, a, axes)
     ddof, where = got.get("ddof", (const_val(0), node))
     if not isinstance(ddof, Val):
@@ -349,10 +361,8 @@ def _var(b, ac, a, axes, dt, got, is_std, node):
     def dev(i):
         cx.cur_node = node
         x = a.elem(i)
-        d = ops.binary(cx, "-", x, m.elem([i[k] for k in kept]))
-        return ops.binary(cx, "*", d, d)
-    probe = ops.binary(cx, "-", element_val(ir.Variable(a.ty.ir(), "%p"), a.ty),
-                       element_val(ir.Variable(m.ty.ir(), "%q"), m.ty))
+        return _squared(cx, ops.binary(cx, "-", x, m.elem([i[k] for k in kept])))
+    probe = _squared(cx, ops.binary(cx, "-", placeholder(a.ty, cx), placeholder(m.ty, cx)))
     sq = ArrayExpr(a.shape, probe.ty, dev, node)
     sq_acc = acc if dt is not None else sq.ty
     ret = total(ac, sq, axes, sq_acc, node, "var")
@@ -366,6 +376,14 @@ def _var(b, ac, a, axes, dt, got, is_std, node):
                     risky=v.risky)
         return v
     return _map(ac, ret, fin, node)
+
+
+def _squared(cx, d: Val) -> Val:
+    """d * d; of a complex d as NumPy's _var squares it: re*re + im*im."""
+    if d.ty.is_complex():
+        return ops.binary(cx, "+", ops.binary(cx, "*", d.re, d.re),
+                          ops.binary(cx, "*", d.im, d.im))
+    return ops.binary(cx, "*", d, d)
 
 
 def _np_max0(cx, v: Val) -> Val:

@@ -44,9 +44,8 @@ from .convert import fabs, is_nan
 from .types import PY_BOOL, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
-COMPLEX_HINT = ("complex values compile in arithmetic, abs(), .real/.imag, comparisons and "
-                "arrays; a complex value carried from one loop iteration to the next does "
-                "not: carry its real and imaginary parts as two float variables")
+COMPLEX_HINT = ("complex values compile in arithmetic, abs(), .real/.imag, comparisons, "
+                "arrays and loop variables that are complex before the loop (z = 0j)")
 
 _PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "**": operator.pow, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -83,6 +82,10 @@ class ComplexVal(Val):
     @node.setter
     def node(self, value):
         raise self.cx.error("this operation is not supported on complex values")
+
+    def choose(self, cx, cond, other, lazy=None):
+        """`self if cond else other` (unions.choose of complex values)."""
+        return select(cx, cond, self, other, lazy)
 
     def __repr__(self):
         return f"<ComplexVal {self.ty!r} {self.re!r} {self.im!r}>"

@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import Var
 
-from . import array_complex, deps, ops, unions
+from . import array_complex, complex_loops, deps, ops, unions
 from .loop_state import Frame
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
@@ -178,6 +178,7 @@ class Definitions:
         return ref[k].node if len(g.names) > 1 else ref.node
 
     def emit_group_update(self, g):
+        complex_loops.split(self.cx, self.scope.env, g.names, g.chain_nodes[-1])
         news = []
         for name in g.names:
             v = self.scope.env.get(name)

@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.checks import is_check_read
 from pyhalide.var import Var
 
-from . import ops, unions
+from . import complex_loops, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -264,7 +264,7 @@ class LoopRunner:
     # groups ------------------------------------------------------------------------------
     def start_groups(self, node, loop) -> list:
         names = carried(node, self.live)
-        active = {n for g in self.state.active_groups for n in g.names}
+        active = complex_loops.bases(n for g in self.state.active_groups for n in g.names)
         specs = {}
         for v in names:
             if v in active:
@@ -288,7 +288,8 @@ class LoopRunner:
                                   hint="update a variable at one loop depth only (use a separate "
                                        "variable for the inner loop and combine after it)")
             key = tuple(id(n) for n in chain)
-            specs.setdefault(key, (chain, []))[1].append(v)
+            specs.setdefault(key, (chain, []))[1].extend(
+                complex_loops.members(self.cx, self.scope.env, v))
         groups = []
         for chain, vs in specs.values():
             g = Group(vs, chain, self.state.loops, self.cx.smap.loc(chain[-1]))
@@ -674,6 +675,7 @@ class LoopRunner:
             before = self.scope.env[other] if other is not None else init
             self.scope.env[name] = unions.make_union(
                 self.cx, [(tag, self.scope.env[name]), (unions.negate(self.cx, tag), before)])
+        complex_loops.join(self.cx, self.scope.env, g.names)
         if not g.typing:
             self.defs.bind_state(g)
 
@@ -717,6 +719,7 @@ class LoopRunner:
             self.scope.env[name] = v
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
+        complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
 
     # frames --------------------------------------------------------------------------------
 

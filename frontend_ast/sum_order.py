@@ -65,8 +65,13 @@ def memory_order(operand: ArrayExpr, layout=None):
     nd = operand.ndim
     if layout is None and operand.view is not None:
         arr = operand.view[0]
+        perm = _axis_permutation(operand)
         if is_whole_view(operand):
             layout = getattr(arr, "layout", "C")
+        elif perm is not None:      # a transpose: the array's order, its axes renamed
+            order, merges = memory_order(ArrayExpr(arr.shape, arr.ty, None, None),
+                                         getattr(arr, "layout", "C"))
+            return tuple(perm.index(k) for k in order), merges
         else:
             layout = (tuple(range(nd)), (False,) * max(nd - 1, 0))
     if layout is None or layout == "C":
@@ -78,21 +83,44 @@ def memory_order(operand: ArrayExpr, layout=None):
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
 
 
+def _axis_permutation(value: ArrayExpr):
+    """perm (view axis k is axis perm[k] of its array, whole) when the view
+    is a permutation of its array's axes (a transpose), else None."""
+    arr, to_base = value.view
+    if arr.ndim != value.ndim:
+        return None
+    probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(arr.ndim)]
+    names = {p.name: k for k, p in enumerate(probe)}
+    mapped = to_base(probe)
+    if not all(isinstance(m, ir.Variable) and m.name in names for m in mapped):
+        return None
+    base_of = {names[m.name]: b for b, m in enumerate(mapped)}    # view axis -> array axis
+    if len(base_of) != arr.ndim:
+        return None
+    perm = tuple(base_of[k] for k in range(arr.ndim))
+    if not all(value.shape[k] is arr.shape[perm[k]] for k in range(arr.ndim)):
+        return None
+    return perm
+
+
 def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
-              name="sum") -> ArrayExpr:
+              name="sum", lanes=LANES) -> ArrayExpr:
     """The sums of operand over `axes` (sorted NumPy axis numbers) in NumPy's
     order, elements of type acc_ty (the operand's elements are cast to it):
     an array of the operand's shape without those axes, stored in a Func
     `name` whose update adds the run sums (its helper Funcs are name_leaf,
     name_lanes, name_tree); `layout` is the operand's memory layout ("C",
     "F" or (axes outermost first, whether they merge)) where it is not the
-    one memory_order finds."""
-    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name).build()
+    one memory_order finds; `lanes`: 4 for a part of a complex sum (NumPy's
+    complex pairwise_sum: 4 accumulators per part, blocks of 64 elements,
+    (r0+r1)+(r2+r3))."""
+    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name, lanes).build()
 
 
 class _SumBuilder:
-    def __init__(self, ac, operand, axes, acc_ty, node, layout, name):
+    def __init__(self, ac, operand, axes, acc_ty, node, layout, name, lanes=LANES):
         self.ac, self.cx, self.em = ac, ac.cx, ac.emitter
+        self.lanes, self.block = lanes, BLOCK * lanes // LANES
         self.a, self.axes, self.ty, self.node = operand, axes, acc_ty, node
         self.loc = self.cx.smap.loc(node)
         self.name = name
@@ -195,7 +223,7 @@ class _SumBuilder:
         slab = a.static(lambda z: plan(z)[0], a.order)           # S
         pieces = a.static(lambda z: -(-plan(z)[0] // plan(z)[1]), a.order)
         runs = a.static(lambda z: plan(z)[2], a.order)
-        depth = a.static(lambda z: tree_depth(min(plan(z)[:2])), a.order)
+        depth = a.static(lambda z: tree_depth(min(plan(z)[:2]), a.lanes), a.order)
         slots = Expr.wrap(ir.index(1)) << depth
         c = Var("c")
         nth = c % pieces
@@ -222,8 +250,8 @@ class _SumBuilder:
         # m: a call-time parameter when several axes (bounds inference does
         # not bound a product of sizes)
         m = a.size(a.run[0]) if len(a.run) == 1 else a.static(_prod, a.run)
-        q = m // LANES
-        depth = a.static(lambda z: tree_depth(_prod(z)), a.run)
+        q = m // a.lanes
+        depth = a.static(lambda z: tree_depth(_prod(z), a.lanes), a.run)
         slots = Expr.wrap(ir.index(1)) << depth
         leaf = a.chunk_leaves(m, q, depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
@@ -232,7 +260,7 @@ class _SumBuilder:
         mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
 
         # the last slot, a parameter: bounds inference does not bound a shift
-        top = a.static(lambda z: (1 << tree_depth(_prod(z))) - 1, a.run)
+        top = a.static(lambda z: (1 << tree_depth(_prod(z), a.lanes)) - 1, a.run)
 
         def slot_of(k):
             return _max(_min(leaf[k][3], top), 0)
@@ -242,24 +270,22 @@ class _SumBuilder:
         r = RDom([(0, q)], a.name + "_chunk")
         sk = slot_of(r.x)
         akey = (j, sk) + mid
-        nxt = a.read_flat(r.x * LANES + j, m, extra_at, clamp=False)
+        nxt = a.read_flat(r.x * a.lanes + j, m, extra_at, clamp=False)
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
         place = {}
         out.default_hint = _rows_hint(key, place)
-        acc.default_hint = _row_hint(out, key, place, vectorize=True)
+        acc.default_hint = _row_hint(out, key, place, vectorize=a.lanes)
         tree = a.func("_tree")
         tkey = (s,) + mid
-        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(LANES)]
-        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
-            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
-        a.define(tree, tkey, [combined], pure=True)
+        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(a.lanes)]
+        a.define(tree, tkey, [_combine(lanes)], pure=True)
         # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
-        rr = RDom([(0, LANES - 1)], a.name + "_rest")
+        rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
         last = (slot_of(_max(q - 1, 0)),) + mid
-        elem = a.read_flat(q * LANES + rr.x, m, extra_at, clamp=True)
-        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % LANES])
+        elem = a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True)
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % a.lanes])
         a.tree_levels(tree, (c,), extra, slots, depth)
-        tree.default_hint = _row_hint(out, key, place, vectorize=False)
+        tree.default_hint = _row_hint(out, key, place)
         # out += the row sums, the reduced axes outside the rows in memory order
         rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")
@@ -279,10 +305,10 @@ class _SumBuilder:
         d = RDom([(0, depth)], self.name + "_level")
         cur = leaf[k]
         st, nq, last, slot = cur[0], cur[1], cur[2], cur[3]
-        rem = select(last == 1, m % LANES, 0)
+        rem = select(last == 1, m % self.lanes, 0)
         half = nq // 2
-        bit = select(nq * LANES + rem <= BLOCK, 0, select(k >= st + half, 1, 0))
-        split = nq * LANES + rem > BLOCK
+        bit = select(nq * self.lanes + rem <= self.block, 0, select(k >= st + half, 1, 0))
+        split = nq * self.lanes + rem > self.block
         new_st = st + bit * half
         new_q = select(split, select(bit == 1, nq - half, half), nq)
         new_last = select(split, select(bit == 1, last, 0), last)
@@ -305,13 +331,13 @@ class _SumBuilder:
         empty slot has 0 chunks and is not rightmost."""
         blk = self.func("_leaf")
         s = Var("s")
-        q = m // LANES
+        q = m // self.lanes
         self.define(blk, (s, c), [Expr.wrap(ir.index(0)), q, Expr.wrap(ir.index(1))], pure=True)
         d = RDom([(0, depth)], self.name + "_level")
         cur = blk[s, c]
         st, nq, last = cur[0], cur[1], cur[2]
-        rem = select(last == 1, m % LANES, 0)
-        leaf = nq * LANES + rem <= BLOCK
+        rem = select(last == 1, m % self.lanes, 0)
+        leaf = nq * self.lanes + rem <= self.block
         bit = ((s >> (depth - 1 - d.x)) & 1) == 1
         half = nq // 2
         new_st = select(leaf, st, select(bit, st + half, st))
@@ -344,22 +370,20 @@ class _SumBuilder:
         # the 8 accumulators of each leaf
         acc = a.func("_lanes")
         akey = (j, s, c) + tuple(extra)
-        first = a.read_run(start, st * LANES + j, m, run_sizes, extra_at)
+        first = a.read_run(start, st * a.lanes + j, m, run_sizes, extra_at)
         a.define(acc, akey, [select(nq > 0, first, a.zero(True))], pure=True)
-        r = RDom([(1, BLOCK // LANES - 1)], a.name + "_lane")
-        nxt = a.read_run(start, (st + r.x) * LANES + j, m, run_sizes, extra_at)
+        r = RDom([(1, a.block // a.lanes - 1)], a.name + "_lane")
+        nxt = a.read_run(start, (st + r.x) * a.lanes + j, m, run_sizes, extra_at)
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=[r.x < nq])
         # a leaf's sum: the accumulators' tree, then the rest in turn
         tree = a.func("_tree")
         tkey = (s, c) + tuple(extra)
         lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s, c) + tuple(extra)].node)
-                 for i in range(LANES)]
-        combined = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + \
-            ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
-        a.define(tree, tkey, [select(nq > 0, combined, a.zero(True))], pure=True)
-        rr = RDom([(0, LANES - 1)], a.name + "_rest")
-        rest = select(last == 1, m % LANES, 0)
-        elem = a.read_run(start, nq * LANES + st * LANES + rr.x, m, run_sizes, extra_at)
+                 for i in range(a.lanes)]
+        a.define(tree, tkey, [select(nq > 0, _combine(lanes), a.zero(True))], pure=True)
+        rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
+        rest = select(last == 1, m % a.lanes, 0)
+        elem = a.read_run(start, nq * a.lanes + st * a.lanes + rr.x, m, run_sizes, extra_at)
         a.define(tree, tkey, [Expr.wrap(tree[tkey].node) + elem], rr, preds=[rr.x < rest])
         a.tree_levels(tree, (c,), extra, slots, depth)
         return tree
@@ -406,16 +430,16 @@ def _rows_hint(key, place):
     return hint
 
 
-def _row_hint(out, key, place, vectorize):
+def _row_hint(out, key, place, vectorize=0):
     """The default schedule of name_lanes (vectorize=True) and name_tree:
     computed per row (or per ROWS rows, where _rows_hint split them), at
     out's loop of its innermost kept axis (their buffers stay in cache),
-    where out has such a loop; name_lanes' 8 accumulators of a slot (j) one
-    vector, and the ROWS rows' chunks interleaved (independent chains of
-    adds). Returns whether it placed f."""
+    where out has such a loop; name_lanes' accumulators of a slot (j, their
+    number `vectorize`) one vector, and the ROWS rows' chunks interleaved
+    (independent chains of adds). Returns whether it placed f."""
     def hint(f):
         if vectorize:
-            _vectorize_lanes(f, place.get("row"))
+            _vectorize_lanes(f, place.get("row"), vectorize)
         if not key:
             return False
         try:
@@ -426,7 +450,7 @@ def _row_hint(out, key, place, vectorize):
     return hint
 
 
-def _vectorize_lanes(f, row=None):
+def _vectorize_lanes(f, row=None, lanes=LANES):
     """j (the 8 accumulators of a slot) innermost and one vector in each
     stage of f that no schedule touched; in the update, the rows `row`
     next (unrolled by ROWS) when given."""
@@ -438,9 +462,9 @@ def _vectorize_lanes(f, row=None):
             continue
         if k and row in dims:
             stage.reorder("j", row, *[n for n in dims if n not in ("j", row)])
-            stage.vectorize("j", LANES).unroll(row, ROWS)
+            stage.vectorize("j", lanes).unroll(row, ROWS)
         else:
-            stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", LANES)
+            stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", lanes)
 
 
 def _min(x, y) -> Expr:
@@ -516,10 +540,19 @@ def runs_of(sizes, reduced, merges, cast):
     return slab, piece, (total // slab) * -(-slab // piece)
 
 
-def tree_depth(longest):
+def _combine(lanes):
+    """The accumulators added pairwise: ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
+    of 8, (r0+r1)+(r2+r3) of 4."""
+    if len(lanes) == 1:
+        return lanes[0]
+    h = len(lanes) // 2
+    return _combine(lanes[:h]) + _combine(lanes[h:])
+
+
+def tree_depth(longest, lanes=LANES):
     """A bound on the depth of the tree of a run of `longest` elements: the
-    halvings after which every node has at most 15 chunks of 8 (a leaf)."""
-    q = longest // LANES
+    halvings after which every node has at most 15 chunks of `lanes` (a leaf)."""
+    q = longest // lanes
     depth = 0
     while q > 15 << depth:
         depth += 1

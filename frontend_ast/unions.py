@@ -120,6 +120,8 @@ def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
     if a is b:
         return a
     ty = a.ty
+    if ty.is_complex():     # a complex value (complex_values.ComplexVal): part by part
+        return a.choose(cx, cond, b, lazy)
     x, y = node_of(cx, a), node_of(cx, b)
     if x.type != y.type:
         x, y = cast(ir.Int(64), x), cast(ir.Int(64), y)

@@ -316,16 +316,6 @@ def test_sums_where_numpy_adds_element_by_element():
 
 
 @ph.pipeline
-def whole_sum(z):
-    return np.sum(z)
-
-
-def test_sum_in_numpys_complex_pairwise_order_is_refused():
-    with pytest.raises(CompileError, match="pairwise"):
-        whole_sum(crandom(10))
-
-
-@ph.pipeline
 def exps(a, z):
     return np.exp(a), np.exp(z), cmath.exp(complex(z))
 
@@ -371,19 +361,10 @@ def fractional_power(z):
     return z ** 0.5
 
 
-@ph.pipeline
-def carried(z):
-    s = 0j
-    for i in range(z.shape[0]):
-        s = s + z[i]
-    return s
-
-
 @pytest.mark.parametrize("fn, args, text", [
     (floor_div, (1 + 1j, 2j), "//"),
     (log_of_complex, (crandom(3),), "np.log of complex"),
     (fractional_power, (1 + 1j,), "constant integer exponent"),
-    (carried, (crandom(3),), "complex128"),
 ])
 def test_refused_constructs_are_located_errors(fn, args, text):
     with pytest.raises(CompileError, match=text) as e:
