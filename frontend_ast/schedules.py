@@ -2,13 +2,18 @@
 the specialization being compiled, with its Funcs (`p.funcs["hist"]`) and
 loop variables (`p.vars["y"]`, `p.vars["hist", "y"]`) by Python name. It
 comes from `@p.schedule`, `schedule=` (a callable, a side file or folder, or
-"serial"), or the side folder `<script>_schedules/` chosen by target."""
+"serial", "auto", "auto-exact"), or the side folder `<script>_schedules/`
+chosen by target (a side file may also say `name = "auto"`). The automatic
+schedules are planned by pyhalide.autoschedule from a view of the
+specialization built here (auto_applier)."""
 from __future__ import annotations
 
 import importlib.util
 import os
 import re
 from collections.abc import Mapping
+
+import numpy as np
 
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
@@ -30,25 +35,46 @@ class ScheduleNameError(CompileError, KeyError):
 class Applied:
     """What schedule a specialization got (for messages and tests)."""
 
-    def __init__(self, source: str, fn=None):
+    def __init__(self, source: str, fn=None, auto=None):
         self.source = source
         self.fn = fn
+        self.auto = auto        # pyhalide.autoschedule.Applied of an automatic schedule
 
     def __repr__(self):
         return f"<schedule {self.source}>"
 
 
 # resolution ---------------------------------------------------------------------------------
-def resolve_schedule(p):
+AUTO = ("auto", "auto-exact")
+
+
+def resolve_schedule(p, sizes=None):
     """A callable(spec) applying the schedule of p (a PipelineFunction: its
     registered_schedule, schedule_argument and parsed source) to a
-    specialization, or None."""
+    specialization, or None. `sizes`: the size class of the call (see
+    size_class), which an automatic schedule is planned for."""
+    found = _resolve(p)
+    if isinstance(found, tuple):
+        return auto_applier(p, found[1], sizes)
+    return found
+
+
+def schedule_mode(p):
+    """"auto" or "auto-exact" when p's schedule is automatic, else None."""
+    found = _resolve(p)
+    return found[1] if isinstance(found, tuple) else None
+
+
+def _resolve(p):
+    """_applier(...), None, or ("auto", mode) for an automatic schedule."""
     registered = p.registered_schedule
     if registered is not None:
         return _applier(registered, "@schedule " + registered.__name__)
     arg = p.schedule_argument
     if isinstance(arg, str) and arg == "serial":
         return None
+    if isinstance(arg, str) and arg in AUTO:
+        return ("auto", arg)
     if callable(arg):
         return _applier(arg, getattr(arg, "__name__", "schedule"))
     if arg is not None:
@@ -57,7 +83,7 @@ def resolve_schedule(p):
             return _from_folder(p, path, required=True)
         if os.path.isfile(path):
             fn = _function_in(path, p.__name__, required=True)
-            return _applier(fn, path)
+            return ("auto", fn) if _says_auto(fn) else _applier(fn, path)
         raise FileNotFoundError(f"schedule {path!r} of {p.__name__} is neither a file nor a "
                                 f"folder")
     script = p.parsed().file
@@ -73,12 +99,16 @@ def _from_folder(p, folder, required):
     for path in files:
         fn = _function_in(path, p.__name__, required=False)
         if fn is not None:
-            return _applier(fn, path)
+            return ("auto", fn) if _says_auto(fn) else _applier(fn, path)
     if required:
         raise CompileError(f"no schedule file in {folder} matches target {target.text!r} and "
                            f"defines {p.__name__}(p); files: "
                            f"{', '.join(sorted(os.listdir(folder)))}")
     return None
+
+
+def _says_auto(fn) -> bool:
+    return isinstance(fn, str) and fn in AUTO
 
 
 _MODULES = {}
@@ -320,3 +350,133 @@ class VarTable(_Table):
         raise ScheduleNameError(
             f"{self.spec.pf.name} has no loop variable {key!r}; valid names: "
             f"{', '.join(names) or '(none)'}")
+
+
+# automatic schedules -----------------------------------------------------------------------
+def size_class(values) -> tuple:
+    """The size class of a call: per argument, the bit length of each
+    extent of an array (0, 1, 2-3, 4-7, ...: log2 rounded down, plus one)
+    and of the magnitude of an integer; None for other arguments. An
+    automatic schedule is planned once per size class."""
+    out = []
+    for v in values:
+        shape = getattr(v, "shape", None)
+        if shape is not None and getattr(v, "ndim", 0):
+            out.append(tuple(int(n).bit_length() for n in shape))
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            out.append(abs(int(v)).bit_length())
+        else:
+            out.append(None)
+    return tuple(out)
+
+
+def _representative(c):
+    """The smallest value of a bit-length class."""
+    return 0 if c == 0 else 1 << (c - 1)
+
+
+def auto_applier(p, mode: str, sizes):
+    """The callable(spec) applying the automatic schedule planned for the
+    size class `sizes` (None: every extent unknown)."""
+    def apply(spec):
+        from pyhalide import autoschedule
+        auto = autoschedule.schedule_specialization(_AutoView(spec, sizes), mode)
+        return Applied(f"auto ({mode})", None, auto)
+    apply.source = mode
+    return apply
+
+
+class _AutoView:
+    """What the automatic scheduler needs of a specialization: its Funcs,
+    how the schedule source names them, and the loop extents of the
+    size class (pyhalide.autoschedule.frontend_problem reads it)."""
+
+    def __init__(self, spec, sizes):
+        from .specialize import StaticEnv
+        self.spec = spec
+        self.view = ScheduleView(spec)
+        self.name = spec.pf.name
+        self.sizes = sizes
+        b = spec.builder
+        shapes, params = {}, {}
+        for name, c in zip(spec.pf.params, sizes or ()):
+            if isinstance(c, tuple):
+                shapes[name] = tuple(_representative(k) for k in c)
+            elif c is not None:
+                params[name] = _representative(c)
+        self.env = StaticEnv(shapes, params)
+        self.values = {}
+        for name, arr in b.inputs.items():
+            if name in shapes and hasattr(arr, "ndim"):
+                shape = shapes[name]
+                for k in range(len(shape)):
+                    self.values[f"{name}.extent.{k}"] = shape[len(shape) - 1 - k]
+                    self.values[f"{name}.min.{k}"] = 0
+            elif name in params:
+                self.values[name] = params[name]
+        for sp in b.cx.static_params:
+            try:
+                self.values[sp.param.name()] = int(sp.fn(self.env))
+            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
+                pass
+
+    def header(self, mode) -> str:
+        return (f"Automatic schedule ({mode}) of {self.name} for the size class "
+                f"{self.sizes} on target {self.view.target.text}.")
+
+    def funcs(self) -> list:
+        """The Funcs to schedule, producers first: each defined Func the
+        default schedule computes at root (not inlined, not local to a loop)."""
+        from .specialize import _inlined, _reads
+        spec = self.spec
+        funcs = [(f, owner) for _, f, owner in spec.builder.funcs if f.defined()]
+        local = {id(f) for f, owner in funcs
+                 if getattr(owner, "ctx", None) and spec._local_level(f, owner, funcs)}
+        kept = {id(f.function()) for f, _ in spec.out_funcs}
+        kept |= {id(f.function()) for f, _ in funcs if id(f) in local}
+        inline = _inlined([f for f, _ in funcs], _reads([f for f, _ in funcs]), kept, set())
+        out, seen = [], set()
+        for f, _ in funcs:
+            fn = f.function()
+            if id(f) in local or id(fn) in seen or (id(fn) in inline and not fn.updates):
+                continue
+            seen.add(id(fn))
+            out.append(f)
+        return out
+
+    def pure_extents(self, f):
+        """Per pure dimension of f (dimension 0 first), its extent, or None."""
+        fn = f.function()
+        shape = next((s for g, s in self.spec.out_funcs if g.function() is fn), None)
+        if shape is None:
+            owner = next((o for _, g, o in self.spec.builder.funcs if g.function() is fn), None)
+            arr = getattr(owner, "shape", None)
+            shape = [s.static for s in arr] if isinstance(arr, list) else None
+        if shape is None or len(shape) != len(fn.args):
+            return None
+        out = []
+        for sfn in reversed(shape):
+            try:
+                out.append(int(sfn(self.env)) if sfn is not None else None)
+            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
+                out.append(None)
+        return out
+
+    def func_source(self, f):
+        try:
+            return f"p.funcs[{self.view.funcs.key_of(f)!r}]"
+        except StopIteration:
+            return None
+
+    def var_source(self, f, name):
+        """p.vars[...] naming loop variable `name` of f, else its name."""
+        try:
+            key = self.view.funcs.key_of(f)
+        except StopIteration:
+            return repr(name)
+        for k, v in self.view.vars.items():
+            if isinstance(k, tuple) and k[0] == key and v.name() == name:
+                short = k[1]
+                plain = self.view.vars._map.get(short)
+                return f"p.vars[{short!r}]" if plain is v else f"p.vars[{k!r}]"
+        return repr(name)

@@ -1,0 +1,258 @@
+"""The automatic scheduler's decisions, written as a schedule in Python.
+
+An analytic pass over the Funcs of a pipeline, given the extent of every
+loop (from the call's arguments or the estimates):
+
+- a reduction whose update has too little pure parallelism (fewer pure
+  points than SPARE x threads) and at least MIN_REDUCTION points, with an
+  operator the tables prove, is split and rfactored: chunks of its outermost
+  loop in parallel, then, inside each chunk, a second rfactor over vector
+  lanes of its innermost loop (a scalar result) or the pure dimension
+  vectorized (a histogram's bins), as the hand schedules of
+  examples/pipelines/paper_reductions_schedules/ do;
+- a pure stage with enough points runs its outermost dimension in parallel
+  and its innermost one vectorized at the target's width.
+
+The number of chunks of a reduction is CHUNKS, whatever the thread count:
+the order in which a float reduction is reassociated depends only on the
+pipeline, the size class of its arguments and the target, never on the
+machine's threads. Without float reassociation (`schedule="auto-exact"`) a
+reduction of floats is not rfactored.
+
+Each decision is a Block: source lines (run by apply.py against the
+pipeline, and printed as the schedule's Python) and the reason for it."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+CHUNKS = 32              # parallel chunks of a reduction split by rfactor
+SPARE = 8                # pure points per thread below which a reduction is rfactored
+MIN_REDUCTION = 1 << 15  # points of a reduction worth running in parallel
+MIN_PARALLEL = 1 << 14   # points of a pure stage worth running in parallel
+MAX_LANES = 16
+
+
+@dataclass
+class Block:
+    """One decision: `lines` of schedule source and why (`reason`)."""
+
+    func: str
+    reason: str
+    lines: list = field(default_factory=list)
+
+
+@dataclass
+class Problem:
+    """What the planner sees. `funcs`: the Funcs to schedule, producers
+    first; `extent(expr)`: an int or None; `pure_extents(f)`: per pure
+    dimension (dimension 0 first) an int or None; `func_source(f)` and
+    `var_source(f, name)`: Python expressions naming a Func and one of its
+    loop variables in the schedule source (None: not nameable)."""
+
+    funcs: list
+    extent: object
+    pure_extents: object
+    func_source: object
+    var_source: object
+    threads: int
+    vector_bits: int
+    float_reassociation: bool
+
+
+def plan(problem: Problem) -> list:
+    """[Block] for every Func of the problem, in order."""
+    blocks = []
+    taken = set()
+    for f in problem.funcs:
+        src = problem.func_source(f)
+        if src is None:
+            continue
+        m = re.search(r"""\[["'](.+)["']\]$""", src)
+        local = _local_name(m.group(1) if m else f.name(), taken)
+        head = f"{local} = {src}"
+        mine = []
+        for k in range(len(f.function().updates)):
+            mine += _reduction(problem, f, k, local)
+        if not mine:
+            mine = _pure(problem, f, local)
+        first = next((b for b in mine if b.lines), None)
+        if first is not None:
+            first.lines.insert(0, head)
+        blocks += mine
+    return blocks
+
+
+def _local_name(name: str, taken: set) -> str:
+    base = re.sub(r"\W", "_", name).strip("_") or "f"
+    if base[0].isdigit() or base in ("p", "ph"):
+        base = "f_" + base
+    out, k = base, 1
+    while out in taken:
+        k += 1
+        out = f"{base}{k}"
+    taken.add(out)
+    return out
+
+
+def lanes_for(types, vector_bits: int) -> int:
+    """Vector lanes of a stage: the target's width in its narrowest
+    element type, at most MAX_LANES."""
+    bits = min(max(t.bits, 8) for t in types)
+    return max(2, min(MAX_LANES, vector_bits // bits))
+
+
+def _pow2_floor(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _pow2_ceil(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+# reductions -------------------------------------------------------------------------------
+def _reduction(pb: Problem, f, k: int, local: str) -> list:
+    """Blocks rfactoring update k of f, or [] (with no block when it is
+    better left as it is)."""
+    from ..associativity import prove_associativity
+    fn = f.function()
+    d = fn.updates[k]
+    rdims = [dim.var for dim in d.schedule.dims if dim.is_rvar]
+    if not rdims:
+        return []
+    ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
+    total = 1
+    for name in rdims:
+        if ext.get(name) is None:
+            return [Block(fn.name, f"{fn.name}.update({k}): a reduction extent is not known: "
+                                   f"kept serial")]
+        total *= ext[name]
+    pure = _update_pure_points(pb, f, d)
+    if pure is None or pure >= SPARE * pb.threads:
+        return []
+    if total < MIN_REDUCTION:
+        return [Block(fn.name, f"{fn.name}.update({k}): {total} reduction points < "
+                               f"{MIN_REDUCTION}: kept serial")]
+    op = prove_associativity(f.update(k))
+    if not op.associative:
+        return [Block(fn.name, f"{fn.name}.update({k}): operator not proven associative "
+                               f"({op.reason}): kept serial")]
+    if getattr(op, "checks", None):
+        return [Block(fn.name, f"{fn.name}.update({k}): it checks its values at run time "
+                               f"(a Python int that must not leave int64): kept serial")]
+    types = list(fn.output_types)
+    if not pb.float_reassociation and any(t.is_float() for t in types):
+        return [Block(fn.name, f"{fn.name}.update({k}): a float reduction, and float "
+                               f"reassociation is off: kept serial")]
+    s = f"{local}.update({k})"
+    outer = rdims[-1]
+    eo = ext[outer]
+    intm, u = f"{local}_intm", f"{local}_u"
+    why = (f"{fn.name}: {pure} pure point{'s' if pure != 1 else ''} < {SPARE}x"
+           f"{pb.threads} threads, {total} reduction points")
+    lines = []
+    if len(rdims) == 1:
+        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), 1024)
+        if chunk >= eo:
+            return []
+        ro, ri = f"{local}_ro", f"{local}_ri"
+        lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
+                  f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
+                  f"{intm} = {s}.rfactor({ro}, {u})"]
+        why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
+        inner, inner_ext, inner_src = None, chunk, ri
+    else:
+        if eo >= 2 * CHUNKS:
+            chunk = _pow2_floor(eo // CHUNKS)
+            ro, ri = f"{local}_ro", f"{local}_ri"
+            lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
+                      f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
+                      f"{intm} = {s}.rfactor({ro}, {u})"]
+            why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
+        elif eo >= 4:
+            lines += [f"{u} = ph.Var({u!r})",
+                      f"{intm} = {s}.rfactor({pb.var_source(f, outer)}, {u})"]
+            why += f": rfactor over {_user(pb, f, outer)} ({eo} partial results)"
+        else:
+            return [Block(fn.name, f"{why}, but its outermost loop has only {eo} "
+                                   f"iterations: kept serial")]
+        inner, inner_ext = rdims[0], ext[rdims[0]]
+        inner_src = pb.var_source(f, inner)
+    lines += [f"{intm}.compute_root()", f"{intm}.update(0).parallel({u})"]
+    blocks = [Block(fn.name, why, lines)]
+    lanes = lanes_for(types, pb.vector_bits)
+    px = pb.pure_extents(f)
+    if fn.args and px and px[0] is not None and px[0] >= lanes:
+        x = f"{local}.args()[0]"
+        blocks.append(Block(fn.name, f"{fn.name}: partial results vectorized {lanes} wide over "
+                                     f"{fn.args[0]} ({px[0]} points)",
+                            [f"{intm}.vectorize({x}, {lanes})",
+                             f"{s}.vectorize({x}, {lanes})"]))
+    elif inner_ext is not None and inner_ext >= 2 * lanes:
+        rio, rii, v = f"{local}_rio", f"{local}_rii", f"{local}_v"
+        blocks.append(Block(
+            fn.name, f"{fn.name}: each partial result reduced {lanes} lanes wide over "
+                     f"{'its chunk' if inner is None else _user(pb, f, inner)} (a second "
+                     f"rfactor), the lanes merged per partial result",
+            [f"{rio}, {rii}, {v} = ph.RVar({rio!r}), ph.RVar({rii!r}), ph.Var({v!r})",
+             f"{intm}.update(0).split({inner_src}, {rio}, {rii}, {lanes}).rfactor({rii}, {v})"
+             f".compute_at({intm}, {u}).vectorize({v}).update(0).vectorize({v})"]))
+    return blocks
+
+
+def _user(pb: Problem, f, name: str) -> str:
+    """A loop variable's name as the user wrote it, for reasons."""
+    src = pb.var_source(f, name)
+    m = re.search(r"""["']([^"']+)["']\]$""", src or "")
+    return m.group(1) if m else name
+
+
+def _update_pure_points(pb: Problem, f, d):
+    """The number of points of the pure loops of update d (1 when it has
+    none), or None when one of their extents is not known."""
+    px = pb.pure_extents(f)
+    args = list(f.function().args)
+    n = 1
+    for dim in d.schedule.dims:
+        if dim.is_rvar:
+            continue
+        if dim.var not in args or px is None or px[args.index(dim.var)] is None:
+            return None
+        n *= px[args.index(dim.var)]
+    return n
+
+
+# pure stages ------------------------------------------------------------------------------
+def _pure(pb: Problem, f, local: str) -> list:
+    fn = f.function()
+    if fn.updates or not fn.args:
+        return []
+    px = pb.pure_extents(f)
+    if px is None or any(e is None for e in px):
+        return [Block(fn.name, f"{fn.name}: its extents are not known: left as it is")]
+    points = 1
+    for e in px:
+        points *= e
+    lanes = lanes_for(fn.output_types, pb.vector_bits)
+    var = [f"{local}.args()[{i}]" for i in range(len(fn.args))]
+    calls, said = [], []
+    if len(px) == 1 and points >= MIN_PARALLEL:
+        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+        xo, xi = f"{local}_xo", f"{local}_xi"
+        return [Block(fn.name, f"{fn.name}: {points} points: {points // chunk} parallel tasks "
+                               f"of {chunk}, vectorized {lanes} wide",
+                      [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
+                       f"{local}.split({var[0]}, {xo}, {xi}, {chunk}).parallel({xo})"
+                       f".vectorize({xi}, {lanes})"])]
+    if px[0] >= lanes:
+        calls.append(f".vectorize({var[0]}, {lanes})")
+        said.append(f"vectorized {lanes} wide over {fn.args[0]}")
+    if len(px) > 1 and points >= MIN_PARALLEL and px[-1] >= 2 * pb.threads:
+        calls.append(f".parallel({var[-1]})")
+        said.append(f"parallel over {fn.args[-1]}")
+    if not calls:
+        return [Block(fn.name, f"{fn.name}: {points} points: too few to vectorize or "
+                               f"run in parallel")]
+    return [Block(fn.name, f"{fn.name}: {'x'.join(map(str, px))} points: " + ", ".join(said),
+                  [local + "".join(calls)])]
+
