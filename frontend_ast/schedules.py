@@ -397,6 +397,7 @@ class _AutoView:
         self.view = ScheduleView(spec)
         self.name = spec.pf.name
         self.sizes = sizes
+        self._names = user_names(spec)
         b = spec.builder
         shapes, params = {}, {}
         for name, c in zip(spec.pf.params, sizes or ()):
@@ -461,6 +462,10 @@ class _AutoView:
             except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
                 out.append(None)
         return out
+
+    def label(self, f) -> str:
+        """f's name in the user's terms (reasons)."""
+        return rename(f.name(), self._names)
 
     def func_source(self, f):
         try:

@@ -46,7 +46,8 @@ def schedule_specialization(view, mode: str, params: AutoschedulerParams = None)
     funcs = view.funcs()
     problem = Problem(funcs=funcs, extent=lambda e: evaluate(e, view.values),
                       pure_extents=view.pure_extents, func_source=view.func_source,
-                      var_source=view.var_source, threads=params.parallelism,
+                      var_source=view.var_source, label=view.label,
+                      threads=params.parallelism,
                       vector_bits=vector_bits(),
                       float_reassociation=mode == "auto" and params.float_reassociation)
     try:

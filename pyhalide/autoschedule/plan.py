@@ -48,7 +48,8 @@ class Problem:
     first; `extent(expr)`: an int or None; `pure_extents(f)`: per pure
     dimension (dimension 0 first) an int or None; `func_source(f)` and
     `var_source(f, name)`: Python expressions naming a Func and one of its
-    loop variables in the schedule source (None: not nameable)."""
+    loop variables in the schedule source (None: not nameable); `label(f)`:
+    the Func's name in reasons."""
 
     funcs: list
     extent: object
@@ -58,6 +59,10 @@ class Problem:
     threads: int
     vector_bits: int
     float_reassociation: bool
+    label: object = None
+
+    def name(self, f) -> str:
+        return self.label(f) if self.label is not None else f.name()
 
 
 def plan(problem: Problem) -> list:
@@ -116,6 +121,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     better left as it is)."""
     from ..associativity import prove_associativity
     fn = f.function()
+    label = pb.name(f)
     d = fn.updates[k]
     rdims = [dim.var for dim in d.schedule.dims if dim.is_rvar]
     if not rdims:
@@ -124,31 +130,31 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     total = 1
     for name in rdims:
         if ext.get(name) is None:
-            return [Block(fn.name, f"{fn.name}.update({k}): a reduction extent is not known: "
+            return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
                                    f"kept serial")]
         total *= ext[name]
     pure = _update_pure_points(pb, f, d)
     if pure is None or pure >= SPARE * pb.threads:
         return []
     if total < MIN_REDUCTION:
-        return [Block(fn.name, f"{fn.name}.update({k}): {total} reduction points < "
+        return [Block(label, f"{label}.update({k}): {total} reduction points < "
                                f"{MIN_REDUCTION}: kept serial")]
     op = prove_associativity(f.update(k))
     if not op.associative:
-        return [Block(fn.name, f"{fn.name}.update({k}): operator not proven associative "
+        return [Block(label, f"{label}.update({k}): operator not proven associative "
                                f"({op.reason}): kept serial")]
     if getattr(op, "checks", None):
-        return [Block(fn.name, f"{fn.name}.update({k}): it checks its values at run time "
+        return [Block(label, f"{label}.update({k}): it checks its values at run time "
                                f"(a Python int that must not leave int64): kept serial")]
     types = list(fn.output_types)
     if not pb.float_reassociation and any(t.is_float() for t in types):
-        return [Block(fn.name, f"{fn.name}.update({k}): a float reduction, and float "
+        return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
     s = f"{local}.update({k})"
     outer = rdims[-1]
     eo = ext[outer]
     intm, u = f"{local}_intm", f"{local}_u"
-    why = (f"{fn.name}: {pure} pure point{'s' if pure != 1 else ''} < {SPARE}x"
+    why = (f"{label}: {pure} pure point{'s' if pure != 1 else ''} < {SPARE}x"
            f"{pb.threads} threads, {total} reduction points")
     lines = []
     if len(rdims) == 1:
@@ -174,24 +180,24 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                       f"{intm} = {s}.rfactor({pb.var_source(f, outer)}, {u})"]
             why += f": rfactor over {_user(pb, f, outer)} ({eo} partial results)"
         else:
-            return [Block(fn.name, f"{why}, but its outermost loop has only {eo} "
+            return [Block(label, f"{why}, but its outermost loop has only {eo} "
                                    f"iterations: kept serial")]
         inner, inner_ext = rdims[0], ext[rdims[0]]
         inner_src = pb.var_source(f, inner)
     lines += [f"{intm}.compute_root()", f"{intm}.update(0).parallel({u})"]
-    blocks = [Block(fn.name, why, lines)]
+    blocks = [Block(label, why, lines)]
     lanes = lanes_for(types, pb.vector_bits)
     px = pb.pure_extents(f)
     if fn.args and px and px[0] is not None and px[0] >= lanes:
         x = f"{local}.args()[0]"
-        blocks.append(Block(fn.name, f"{fn.name}: partial results vectorized {lanes} wide over "
+        blocks.append(Block(label, f"{label}: partial results vectorized {lanes} wide over "
                                      f"{fn.args[0]} ({px[0]} points)",
                             [f"{intm}.vectorize({x}, {lanes})",
                              f"{s}.vectorize({x}, {lanes})"]))
     elif inner_ext is not None and inner_ext >= 2 * lanes:
         rio, rii, v = f"{local}_rio", f"{local}_rii", f"{local}_v"
         blocks.append(Block(
-            fn.name, f"{fn.name}: each partial result reduced {lanes} lanes wide over "
+            label, f"{label}: each partial result reduced {lanes} lanes wide over "
                      f"{'its chunk' if inner is None else _user(pb, f, inner)} (a second "
                      f"rfactor), the lanes merged per partial result",
             [f"{rio}, {rii}, {v} = ph.RVar({rio!r}), ph.RVar({rii!r}), ph.Var({v!r})",
@@ -225,11 +231,12 @@ def _update_pure_points(pb: Problem, f, d):
 # pure stages ------------------------------------------------------------------------------
 def _pure(pb: Problem, f, local: str) -> list:
     fn = f.function()
+    label = pb.name(f)
     if fn.updates or not fn.args:
         return []
     px = pb.pure_extents(f)
     if px is None or any(e is None for e in px):
-        return [Block(fn.name, f"{fn.name}: its extents are not known: left as it is")]
+        return [Block(label, f"{label}: its extents are not known: left as it is")]
     points = 1
     for e in px:
         points *= e
@@ -239,7 +246,7 @@ def _pure(pb: Problem, f, local: str) -> list:
     if len(px) == 1 and points >= MIN_PARALLEL:
         chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
         xo, xi = f"{local}_xo", f"{local}_xi"
-        return [Block(fn.name, f"{fn.name}: {points} points: {points // chunk} parallel tasks "
+        return [Block(label, f"{label}: {points} points: {points // chunk} parallel tasks "
                                f"of {chunk}, vectorized {lanes} wide",
                       [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
                        f"{local}.split({var[0]}, {xo}, {xi}, {chunk}).parallel({xo})"
@@ -251,8 +258,8 @@ def _pure(pb: Problem, f, local: str) -> list:
         calls.append(f".parallel({var[-1]})")
         said.append(f"parallel over {fn.args[-1]}")
     if not calls:
-        return [Block(fn.name, f"{fn.name}: {points} points: too few to vectorize or "
+        return [Block(label, f"{label}: {points} points: too few to vectorize or "
                                f"run in parallel")]
-    return [Block(fn.name, f"{fn.name}: {'x'.join(map(str, px))} points: " + ", ".join(said),
+    return [Block(label, f"{label}: {'x'.join(map(str, px))} points: " + ", ".join(said),
                   [local + "".join(calls)])]
 
