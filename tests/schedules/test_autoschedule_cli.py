@@ -1,0 +1,65 @@
+"""`pyhalide schedule FILE::NAME --args ... [--write]` (issue 18): the
+automatic schedule printed as a schedule function, and saved as the running
+target's side file, which the pipeline then uses."""
+import importlib.util
+import os
+
+import numpy as np
+from typer.testing import CliRunner
+
+from pyhalide.cli import app
+from pyhalide.cli_schedule import side_file_name
+from pyhalide.frontend_ast.targets import running_target
+
+SCRIPT = '''
+import numpy as np
+import pyhalide as ph
+
+
+@ph.pipeline
+def histogram(img):
+    hist = np.zeros(256, np.int32)
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            hist[img[y, x]] += 1
+    return hist
+'''
+
+
+def _invoke(*args):
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200"}, terminal_width=200)
+
+
+def _load(path):
+    spec = importlib.util.spec_from_file_location("_autoschedule_cli_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_schedule_prints_and_writes_the_side_file(tmp_path):
+    script = tmp_path / "hist_script.py"
+    script.write_text(SCRIPT)
+    folder = tmp_path / "hist_script_schedules"
+    folder.mkdir()
+    side = folder / side_file_name(running_target())
+    side.write_text("def other(p):\n    pass\n\n\nhistogram = 'serial'\n")
+    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[512,512]")
+    assert r.exit_code == 0, r.output
+    assert "def histogram(p):" in r.output and ".rfactor(" in r.output
+    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[512,512]", "--write")
+    assert r.exit_code == 0, r.output
+    text = side.read_text()
+    assert "def other(p):" in text and "histogram = 'serial'" not in text
+    assert text.count("def histogram(p):") == 1 and "import pyhalide as ph" in text
+    module = _load(script)
+    img = np.random.default_rng(1).integers(0, 256, (300, 200), dtype=np.uint8)
+    assert np.array_equal(module.histogram(img), np.bincount(img.ravel(), minlength=256))
+    assert os.path.samefile(module.histogram.applied_schedule, side)
+
+
+def test_schedule_needs_the_sizes(tmp_path):
+    script = tmp_path / "hist_script2.py"
+    script.write_text(SCRIPT)
+    r = _invoke("schedule", f"{script}::histogram")
+    assert r.exit_code != 0 and "give img with --args" in r.output
