@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 CHUNKS = 32              # parallel chunks of a reduction split by rfactor
+MIN_CHUNK = 1024         # the fewest iterations of a chunk
 SPARE = 8                # pure points per thread below which a reduction is rfactored
 MIN_REDUCTION = 1 << 15  # points of a reduction worth running in parallel
 MIN_PARALLEL = 1 << 14   # points of a pure stage worth running in parallel
@@ -158,7 +159,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
            f"{pb.threads} threads, {total} reduction points")
     lines = []
     if len(rdims) == 1:
-        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), 1024)
+        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), MIN_CHUNK)
         if chunk >= eo:
             return []
         ro, ri = f"{local}_ro", f"{local}_ri"
@@ -168,7 +169,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
         inner, inner_ext, inner_src = None, chunk, ri
     else:
-        if eo >= 2 * CHUNKS:
+        if eo >= 8 * CHUNKS:         # else the guard of a split would sit in every iteration
             chunk = _pow2_floor(eo // CHUNKS)
             ro, ri = f"{local}_ro", f"{local}_ri"
             lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
