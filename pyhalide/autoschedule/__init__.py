@@ -17,7 +17,7 @@ from ..ir.config import config, debug_print
 from ..simplify import simplify
 from .apply import Applied, run_blocks
 from .params import NAME, AutoschedulerParams, vector_bits
-from .plan import Problem, plan
+from .plan import Problem, plan_blocks
 
 __all__ = ["AutoschedulerParams", "Applied", "schedule_specialization", "evaluate"]
 
@@ -51,7 +51,7 @@ def schedule_specialization(view, mode: str, params: AutoschedulerParams = None)
                       vector_bits=vector_bits(),
                       float_reassociation=mode == "auto" and params.float_reassociation)
     try:
-        blocks = plan(problem)
+        blocks = plan_blocks(problem)
     except Exception as e:          # noqa: BLE001 - never fail where the serial schedule works
         debug_print(1, f"autoschedule {view.name}: planning failed ({type(e).__name__}: {e}): "
                        f"the default schedule is kept")

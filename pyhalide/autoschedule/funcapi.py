@@ -15,7 +15,7 @@ from ..source import at, user_location
 from . import evaluate
 from .apply import run_blocks
 from .params import NAME, AutoschedulerParams, vector_bits
-from .plan import Problem, plan
+from .plan import Problem, plan_blocks
 
 # ir.Function or ImageParam -> [(min, extent)] per dimension
 _ESTIMATES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -94,7 +94,12 @@ def apply_autoscheduler(pipeline, target=None, params=None):
         funcs[fn.name] = f
 
     def pure_extents(f):
+        """The estimates of f, else (a guess that only steers decisions) those
+        of the first output of as many dimensions."""
         est = estimates_of(f.function())
+        if est is None:
+            est = next((estimates_of(g.function()) for g in outputs
+                        if g.dimensions() == f.dimensions()), None)
         return None if est is None else [n for _, n in est]
 
     problem = Problem(funcs=list(funcs.values()), extent=lambda e: evaluate(e, values),
@@ -103,7 +108,7 @@ def apply_autoscheduler(pipeline, target=None, params=None):
                       var_source=lambda f, name: repr(name), threads=params.parallelism,
                       vector_bits=vector_bits(target),
                       float_reassociation=params.float_reassociation)
-    blocks = plan(problem)
+    blocks = plan_blocks(problem)
     header = (f"Automatic schedule of {', '.join(f.name() for f in outputs)} "
               f"(pyhalide autoscheduler, {params.extra}) on target {target or 'host'}.")
     return run_blocks("schedule", blocks, {"p": _FuncsView(funcs), "ph": pyhalide},

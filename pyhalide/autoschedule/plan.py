@@ -66,7 +66,7 @@ class Problem:
         return self.label(f) if self.label is not None else f.name()
 
 
-def plan(problem: Problem) -> list:
+def plan_blocks(problem: Problem) -> list:
     """[Block] for every Func of the problem, in order."""
     blocks = []
     taken = set()
@@ -80,8 +80,7 @@ def plan(problem: Problem) -> list:
         mine = []
         for k in range(len(f.function().updates)):
             mine += _reduction(problem, f, k, local)
-        if not mine:
-            mine = _pure(problem, f, local)
+        mine += _pure(problem, f, local)
         first = next((b for b in mine if b.lines), None)
         if first is not None:
             first.lines.insert(0, head)
@@ -210,7 +209,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
 def _user(pb: Problem, f, name: str) -> str:
     """A loop variable's name as the user wrote it, for reasons."""
     src = pb.var_source(f, name)
-    m = re.search(r"""["']([^"']+)["']\]$""", src or "")
+    m = re.search(r"""["']([^"']+)["']\)?\]$""", src or "")
     return m.group(1) if m else name
 
 
@@ -231,36 +230,65 @@ def _update_pure_points(pb: Problem, f, d):
 
 # pure stages ------------------------------------------------------------------------------
 def _pure(pb: Problem, f, local: str) -> list:
+    """Blocks for f's pure definition and for its updates whose loops are
+    pure or that have enough pure parallelism."""
     fn = f.function()
     label = pb.name(f)
-    if fn.updates or not fn.args:
+    if not fn.args:
         return []
     px = pb.pure_extents(f)
     if px is None or any(e is None for e in px):
         return [Block(label, f"{label}: its extents are not known: left as it is")]
-    points = 1
-    for e in px:
-        points *= e
+    ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    var = [f"{local}.args()[{i}]" for i in range(len(fn.args))]
-    calls, said = [], []
-    if len(px) == 1 and points >= MIN_PARALLEL:
-        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
-        xo, xi = f"{local}_xo", f"{local}_xi"
-        return [Block(label, f"{label}: {points} points: {points // chunk} parallel tasks "
-                               f"of {chunk}, vectorized {lanes} wide",
-                      [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
-                       f"{local}.split({var[0]}, {xo}, {xi}, {chunk}).parallel({xo})"
-                       f".vectorize({xi}, {lanes})"])]
-    if px[0] >= lanes:
-        calls.append(f".vectorize({var[0]}, {lanes})")
-        said.append(f"vectorized {lanes} wide over {fn.args[0]}")
-    if len(px) > 1 and points >= MIN_PARALLEL and px[-1] >= 2 * pb.threads:
-        calls.append(f".parallel({var[-1]})")
-        said.append(f"parallel over {fn.args[-1]}")
-    if not calls:
-        return [Block(label, f"{label}: {points} points: too few to vectorize or "
-                               f"run in parallel")]
-    return [Block(label, f"{label}: {'x'.join(map(str, px))} points: " + ", ".join(said),
-                  [local + "".join(calls)])]
+    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
+    for k, d in enumerate(fn.updates):
+        dims = [dim.var for dim in d.schedule.dims]
+        if any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
+            continue
+        rvars = {dim.var for dim in d.schedule.dims if dim.is_rvar}
+        if rvars and (_update_pure_points(pb, f, d) or 0) < SPARE * pb.threads:
+            continue                    # a reduction: _reduction decided
+        blocks.append(_pure_stage(pb, f"{label}.update({k})", f"{local}.update({k})", dims,
+                                  ext, lanes, rvars, fn.args[0]))
+    return [b for b in blocks if b is not None]
 
+
+def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: int,
+                rvars=frozenset(), stride_one=None):
+    """A block vectorizing the innermost loop of a stage (loops `dims`,
+    innermost first) and running its outermost in parallel, where they are
+    pure and long enough; None when nothing pays. An update keeps the
+    default loop order where it would move the stride-1 Var inward
+    (specialize._stride_one_inner): its outermost loop runs in parallel only
+    when it is not that Var."""
+    points = 1
+    for v in dims:
+        if v not in rvars:
+            points *= ext[v]
+    calls, said = [], []
+    inner, outer = dims[0], dims[-1]
+    if len(dims) == 1 and not rvars and points >= MIN_PARALLEL:
+        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+        xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
+        return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
+                            f"of {chunk}, vectorized {lanes} wide",
+                     [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
+                      f"{stage}.split(ph.Var({inner!r}), {xo}, {xi}, {chunk}).parallel({xo})"
+                      f".vectorize({xi}, {lanes})"])
+    if inner not in rvars and ext[inner] >= lanes:
+        calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
+        said.append(f"vectorized {lanes} wide over {inner}")
+    if len(dims) > 1 and outer not in rvars and points >= MIN_PARALLEL \
+            and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
+                                                  or outer != stride_one):
+        calls.append(f".parallel(ph.Var({outer!r}))")
+        said.append(f"parallel over {outer}")
+    if not calls:
+        return None
+    sizes = "x".join(str(ext[v]) for v in dims if v not in rvars)
+    return Block(label, f"{label}: {sizes} points: " + ", ".join(said), [stage + "".join(calls)])
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"\W+", "_", text).strip("_")
