@@ -68,19 +68,38 @@ class Problem:
 
 def plan_blocks(problem: Problem) -> list:
     """[Block] for every Func of the problem, in order."""
-    blocks = []
-    taken = set()
+    from .fusion import fusable, strip_blocks
+    taken, named = set(), {}
     for f in problem.funcs:
         src = problem.func_source(f)
-        if src is None:
-            continue
-        m = re.search(r"""\[["'](.+)["']\]$""", src)
-        local = _local_name(m.group(1) if m else f.name(), taken)
-        head = f"{local} = {src}"
+        if src is not None:
+            m = re.search(r"""\[["'](.+)["']\]$""", src)
+            local = _local_name(m.group(1) if m else f.name(), taken)
+            named[id(f.function())] = (local, f"{local} = {src}")
+    fused = {k: c for k, c in fusable(problem, problem.funcs).items()
+             if k in named and id(c.function()) in named}
+    blocks = []
+    for f in problem.funcs:
+        fn = f.function()
+        if id(fn) not in named or id(fn) in fused:
+            continue                    # not nameable, or scheduled with its consumer
+        local, head = named[id(fn)]
         mine = []
-        for k in range(len(f.function().updates)):
+        for k in range(len(fn.updates)):
             mine += _reduction(problem, f, k, local)
-        mine += _pure(problem, f, local)
+        producers = [(p, *named[id(p.function())]) for p in problem.funcs
+                     if fused.get(id(p.function())) is f]
+        strips = strip_blocks(problem, f, local, producers) if producers else []
+        if strips:
+            mine += strips
+        else:
+            mine += _pure(problem, f, local)
+            for p, plocal, phead in producers:       # not fused after all: on their own
+                more = _pure(problem, p, plocal)
+                first = next((b for b in more if b.lines), None)
+                if first is not None:
+                    first.lines.insert(0, phead)
+                mine += more
         first = next((b for b in mine if b.lines), None)
         if first is not None:
             first.lines.insert(0, head)
@@ -107,7 +126,7 @@ def lanes_for(types, vector_bits: int) -> int:
     return max(2, min(MAX_LANES, vector_bits // bits))
 
 
-def _pow2_floor(n: int) -> int:
+def pow2_floor(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
 
@@ -169,7 +188,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         inner, inner_ext, inner_src = None, chunk, ri
     else:
         if eo >= 8 * CHUNKS:         # else the guard of a split would sit in every iteration
-            chunk = _pow2_floor(eo // CHUNKS)
+            chunk = pow2_floor(eo // CHUNKS)
             ro, ri = f"{local}_ro", f"{local}_ri"
             lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
                       f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
