@@ -427,7 +427,9 @@ class _AutoView:
 
     def funcs(self) -> list:
         """The Funcs to schedule, producers first: each defined Func the
-        default schedule computes at root (not inlined, not local to a loop)."""
+        default schedule computes at root (not inlined, not local to a loop),
+        but those whose default schedule is their own (`default_hint`:
+        NumPy's float sum order, blocked matrix products), already tuned."""
         from .specialize import _inlined, _reads
         spec = self.spec
         funcs = [(f, owner) for _, f, owner in spec.builder.funcs if f.defined()]
@@ -441,6 +443,8 @@ class _AutoView:
             fn = f.function()
             if id(f) in local or id(fn) in seen or (id(fn) in inline and not fn.updates):
                 continue
+            if getattr(f, "default_hint", None) is not None:
+                continue        # NumPy's sum order, a blocked matrix product: kept as it is
             seen.add(id(fn))
             out.append(f)
         return out

@@ -26,11 +26,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import ir
+
 CHUNKS = 32              # parallel chunks of a reduction split by rfactor
 MIN_CHUNK = 1024         # the fewest iterations of a chunk
 SPARE = 8                # pure points per thread below which a reduction is rfactored
-MIN_REDUCTION = 1 << 15  # points of a reduction worth running in parallel
-MIN_PARALLEL = 1 << 14   # points of a pure stage worth running in parallel
+MIN_REDUCTION = 1 << 18  # points of a reduction worth running in parallel
+MIN_PARALLEL = 1 << 19   # points of a pure stage worth running in parallel (a parallel
+                         # loop costs a wake-up of the worker threads: on a loaded machine,
+                         # up to a scheduler time slice)
 MAX_LANES = 16
 
 
@@ -260,6 +264,8 @@ def _pure(pb: Problem, f, local: str) -> list:
         return [Block(label, f"{label}: its extents are not known: left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
+    if _wide_division(fn, {id(g.function()) for g in pb.funcs}):
+        lanes = 0          # no vector instruction divides 64-bit integers: kept scalar
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
@@ -290,12 +296,13 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
     if len(dims) == 1 and not rvars and points >= MIN_PARALLEL:
         chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
         xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
+        vec = f".vectorize({xi}, {lanes})" if lanes else ""
         return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
-                            f"of {chunk}, vectorized {lanes} wide",
+                            f"of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
                      [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
                       f"{stage}.split(ph.Var({inner!r}), {xo}, {xi}, {chunk}).parallel({xo})"
-                      f".vectorize({xi}, {lanes})"])
-    if inner not in rvars and ext[inner] >= lanes:
+                      + vec])
+    if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")
     if len(dims) > 1 and outer not in rvars and points >= MIN_PARALLEL \
@@ -311,3 +318,29 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
 
 def _ident(text: str) -> str:
     return re.sub(r"\W+", "_", text).strip("_")
+
+
+def _wide_division(fn, roots: set) -> bool:
+    """Whether f's definitions, with the Funcs inlined into them (those not
+    in `roots`), divide 64-bit integers by a non-constant (np.roll's
+    modulo, Python's int division): such lanes run one at a time."""
+    seen, todo = set(), [fn]
+    while todo:
+        g = todo.pop()
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        stack = [x for d in g.definitions() for x in list(d.values) + list(d.args)]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n, (ir.Div, ir.Mod)) and n.type.is_int() and n.type.bits == 64 \
+                    and not isinstance(n.b, ir.Const):
+                return True
+            if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is not None \
+                    and id(n.func) not in roots:
+                todo.append(n.func)
+            stack.extend(ir.children(n))
+    return False

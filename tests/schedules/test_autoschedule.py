@@ -10,7 +10,7 @@ import pytest
 import pyhalide as ph
 from pyhalide.ir.config import override
 
-N = 1 << 16          # reductions of at least MIN_REDUCTION points are rfactored
+N = 1 << 18          # reductions of at least MIN_REDUCTION points are rfactored
 
 
 def max_reduction(a):
@@ -66,9 +66,9 @@ def _rng():
 
 CASES = [
     (max_reduction, lambda r: (r.integers(-2 ** 31, 2 ** 31 - 1, N, dtype=np.int32),)),
-    (histogram, lambda r: (r.integers(0, 256, (256, 256), dtype=np.uint8),)),
+    (histogram, lambda r: (r.integers(0, 256, (512, 512), dtype=np.uint8),)),
     # values in a small range: many ties, the first index must win
-    (argmin2d, lambda r: (r.integers(-3, 3, (256, 256), dtype=np.int8),)),
+    (argmin2d, lambda r: (r.integers(-3, 3, (512, 512), dtype=np.int8),)),
     (kitchen, lambda r: (r.integers(-50, 50, N, dtype=np.int32),)),
 ]
 
@@ -118,14 +118,14 @@ def test_one_schedule_per_size_class():
     a = r.integers(-100, 100, N, dtype=np.int32)
     assert p(a) == a.max()
     first = p.last_specialization
-    b = r.integers(-100, 100, N + 1000, dtype=np.int32)      # same class: 2**16 <= n < 2**17
+    b = r.integers(-100, 100, N + 1000, dtype=np.int32)      # same class: 2**18 <= n < 2**19
     assert p(b) == b.max()
     assert p.last_specialization is first
     c = r.integers(-100, 100, 4 * N, dtype=np.int32)
     assert p(c) == c.max()
     assert p.last_specialization is not first
-    assert "chunks of 2048" in first.schedule_info.auto.source
-    assert "chunks of 8192" in p.schedule_source()
+    assert "chunks of 8192" in first.schedule_info.auto.source
+    assert "chunks of 32768" in p.schedule_source()
     assert p(a) == a.max() and p.last_specialization is first    # the class is cached
 
 
@@ -155,7 +155,7 @@ def test_pure_stage_parallel_and_vectorized():
                 out[y, x] = a[y, x] * 3 + 1
         return out
 
-    a = _rng().integers(-1000, 1000, (256, 512), dtype=np.int32)
+    a = _rng().integers(-1000, 1000, (1024, 512), dtype=np.int32)
     p = ph.pipeline(affine, schedule="auto")
     assert np.array_equal(p(a), a * 3 + 1)
     src = p.schedule_source()
@@ -183,7 +183,7 @@ def test_python_int_accumulator_keeps_its_overflow_error():
 
 def test_debug_says_why(capsys):
     with override(debug=1):
-        ph.pipeline(histogram, schedule="auto")(np.zeros((256, 256), np.uint8))
+        ph.pipeline(histogram, schedule="auto")(np.zeros((512, 512), np.uint8))
     err = capsys.readouterr().err
     assert "autoschedule histogram: hist: 1 pure point < 8x" in err
     assert "rfactor over y in chunks of" in err
@@ -199,7 +199,7 @@ def test_side_file_may_say_auto(tmp_path):
 
 
 def test_schedule_source_is_a_schedule_that_runs():
-    img = _rng().integers(0, 256, (256, 256), dtype=np.uint8)
+    img = _rng().integers(0, 256, (512, 512), dtype=np.uint8)
     p = ph.pipeline(histogram, schedule="auto")
     expect = p(img)
     namespace = {}
@@ -230,7 +230,7 @@ def blur(img):
 
 
 def test_stencil_chain_producer_computed_per_strip():
-    img = _rng().integers(0, 2 ** 16, (300, 517), dtype=np.uint16)
+    img = _rng().integers(0, 2 ** 16, (1100, 1100), dtype=np.uint16)
     p = ph.pipeline(blur, schedule="auto")
     got = p(img)
     with np.errstate(over="ignore"):

@@ -44,10 +44,10 @@ def test_schedule_prints_and_writes_the_side_file(tmp_path):
     folder.mkdir()
     side = folder / side_file_name(running_target())
     side.write_text("def other(p):\n    pass\n\n\nhistogram = 'serial'\n")
-    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[512,512]")
+    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[1024,1024]")
     assert r.exit_code == 0, r.output
     assert "def histogram(p):" in r.output and ".rfactor(" in r.output
-    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[512,512]", "--write")
+    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[1024,1024]", "--write")
     assert r.exit_code == 0, r.output
     text = side.read_text()
     assert "def other(p):" in text and "histogram = 'serial'" not in text

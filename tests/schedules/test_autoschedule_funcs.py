@@ -36,8 +36,8 @@ def test_pure_output_parallel_and_vectorized():
     img = ph.ImageParam(ph.Float(32), 2, "img")
     f, x, y = ph.Func("f"), ph.Var("x"), ph.Var("y")
     f[x, y] = img[x, y] * 2.0 + 1.0
-    img.set_estimates([(0, 512), (0, 512)])
-    f.set_estimates([(0, 512), (0, 512)])
+    img.set_estimates([(0, 1024), (0, 1024)])
+    f.set_estimates([(0, 1024), (0, 1024)])
     result = ph.Pipeline([f]).apply_autoscheduler(params=PARAMS)
     assert ".vectorize(" in result.schedule_source and ".parallel(" in result.schedule_source
     a = np.random.default_rng(4).random((200, 333), dtype=np.float32)
