@@ -240,4 +240,5 @@ def test_stencil_chain_producer_computed_per_strip():
     src = p.schedule_source()
     assert "blur_x.compute_at(blur_y, blur_y_yo)" in src and ".parallel(blur_y_yo)" in src, src
     small = img[:7, :9]                      # fewer rows than a strip: still exact
-    assert np.array_equal(p(small), blur(small))
+    with np.errstate(over="ignore"):
+        assert np.array_equal(p(small), blur(small))
