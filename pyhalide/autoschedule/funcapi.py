@@ -54,9 +54,10 @@ class _FuncsView:
 
 def apply_autoscheduler(pipeline, target=None, params=None):
     """Pipeline.apply_autoscheduler (see the module docstring)."""
+    import pyhalide
+
     from ..func import Func, set_pure_vars
     from ..var import Var
-    import pyhalide
     if params is None:
         raise TypeError("apply_autoscheduler() needs params=ph.AutoschedulerParams("
                         f"{NAME!r}, {{...}})")
