@@ -84,6 +84,7 @@ class PipelineFunction:
         spec = self._specs.get(cache_key)
         if spec is None:
             spec = self._new_specialization(key)
+            spec.cache_key = cache_key
         self._specs[cache_key] = spec
         return spec
 
@@ -106,9 +107,11 @@ class PipelineFunction:
         debug_print(1, f"autoschedule {self.__name__}: the automatic schedule did not compile "
                        f"({str(e).splitlines()[0]}); using the default schedule")
         safe = self._new_specialization(spec.key, spec.size_class, safe=True)
-        for k, v in list(self._specs.items()):
-            if v is spec:
-                self._specs[k] = safe
+        safe.cache_key = spec.cache_key
+        from .frontend_ast.schedules import Applied
+        safe.schedule_info = Applied("auto (the default schedule: the automatic one did not "
+                                     "compile)")
+        self._specs[spec.cache_key] = safe
         self._last = safe
         return safe
 
@@ -156,6 +159,7 @@ class PipelineFunction:
                                  if v.globals_current()), None)
                 if spec is None:
                     spec = self._new_specialization(args_key, sizes)
+                    spec.cache_key = key
                     if spec.global_reads:
                         variants = self._variants.setdefault(key, [])
                         variants.insert(0, spec)
