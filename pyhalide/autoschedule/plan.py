@@ -264,8 +264,8 @@ def _pure(pb: Problem, f, local: str) -> list:
         return [Block(label, f"{label}: its extents are not known: left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    if _wide_division(fn, {id(g.function()) for g in pb.funcs}):
-        lanes = 0          # no vector instruction divides 64-bit integers: kept scalar
+    if _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+        lanes = 0
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
@@ -320,10 +320,16 @@ def _ident(text: str) -> str:
     return re.sub(r"\W+", "_", text).strip("_")
 
 
-def _wide_division(fn, roots: set) -> bool:
+# no vector instruction for these: LLVM computes their lanes one at a time
+_SCALAR_CALLS = frozenset({"exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                           "cosh", "tanh", "pow", "atan2", "fmod", "exp2", "cbrt"})
+
+
+def _scalar_only(fn, roots: set) -> bool:
     """Whether f's definitions, with the Funcs inlined into them (those not
     in `roots`), divide 64-bit integers by a non-constant (np.roll's
-    modulo, Python's int division): such lanes run one at a time."""
+    modulo, Python's int division) or call a math function without a vector
+    instruction (exp, log, sin, ...): vectors of them cost more than scalars."""
     seen, todo = set(), [fn]
     while todo:
         g = todo.pop()
@@ -338,6 +344,8 @@ def _wide_division(fn, roots: set) -> bool:
             seen.add(id(n))
             if isinstance(n, (ir.Div, ir.Mod)) and n.type.is_int() and n.type.bits == 64 \
                     and not isinstance(n.b, ir.Const):
+                return True
+            if isinstance(n, ir.Call) and n.call_type != ir.FUNC and n.name in _SCALAR_CALLS:
                 return True
             if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is not None \
                     and id(n.func) not in roots:
