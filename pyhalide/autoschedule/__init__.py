@@ -3,6 +3,7 @@
 
 params.py   AutoschedulerParams and the machine (vector width, threads)
 plan.py     the decisions, as blocks of schedule source with their reasons
+fusion.py   stencil chains: a producer computed per strip of its consumer
 apply.py    running the blocks (a refused block is undone) and the schedule
             source they make
 funcapi.py  the Func API entry: estimates and Pipeline.apply_autoscheduler

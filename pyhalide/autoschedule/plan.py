@@ -11,7 +11,16 @@ loop (from the call's arguments or the estimates):
   vectorized (a histogram's bins), as the hand schedules of
   examples/pipelines/paper_reductions_schedules/ do;
 - a pure stage with enough points runs its outermost dimension in parallel
-  and its innermost one vectorized at the target's width.
+  and its innermost one vectorized at the target's width (not where its
+  lanes would run one at a time: 64-bit integer division, exp, log, ...);
+- a stencil producer read by one consumer is computed per parallel strip of
+  the consumer's rows (fusion.py).
+
+A Python-int accumulator whose overflow check reads the partial result is
+not proven associative (the tables say why) and stays serial, so its
+OverflowError is raised exactly where the serial loop raises it. Funcs whose
+default schedule is their own (NumPy's float sum order, blocked matrix
+products) are not given to the planner.
 
 The number of chunks of a reduction is CHUNKS, whatever the thread count:
 the order in which a float reduction is reassociated depends only on the
@@ -166,9 +175,6 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     if not op.associative:
         return [Block(label, f"{label}.update({k}): operator not proven associative "
                                f"({op.reason}): kept serial")]
-    if getattr(op, "checks", None):
-        return [Block(label, f"{label}.update({k}): it checks its values at run time "
-                               f"(a Python int that must not leave int64): kept serial")]
     types = list(fn.output_types)
     if not pb.float_reassociation and any(t.is_float() for t in types):
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
