@@ -229,3 +229,23 @@ def test_a_schedule_that_does_not_compile_falls_back_to_the_default(monkeypatch)
     assert np.array_equal(p(a + 1), a * 3 + 4)        # the fallback is kept for the class
     q = ph.pipeline(affine, schedule="auto")
     assert q.compile(a) is q and np.array_equal(q(a), a * 3 + 1)
+
+
+def counts(idx):
+    hist = np.zeros(256, np.int64)
+    for i in range(len(idx)):
+        hist[idx[i]] += 1
+    return hist
+
+
+def test_a_reduction_with_index_checks_is_rfactored_and_still_raises():
+    idx = _rng().integers(0, 256, N, dtype=np.int32)
+    p = ph.pipeline(counts, schedule="auto")
+    assert np.array_equal(p(idx), np.bincount(idx, minlength=256))
+    assert ".rfactor(" in p.schedule_source()
+    bad = idx.copy()
+    bad[N - 7] = 256
+    with pytest.raises(IndexError, match="out of bounds"):
+        p(bad)
+    with pytest.raises(IndexError, match="out of bounds"):
+        counts(bad)
