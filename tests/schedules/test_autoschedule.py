@@ -4,8 +4,8 @@ exactly), reductions with too little pure parallelism are rfactored, one
 schedule per size class, the schedule printed as Python, and a step the
 scheduler cannot take is undone (never a failure where the default
 schedule works)."""
+import importlib.util
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -13,10 +13,22 @@ import pytest
 import pyhalide as ph
 from pyhalide.ir.config import override
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "examples", "pipelines"))
-import blur as blur_example  # noqa: E402
-import paper_reductions as pr  # noqa: E402
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples", "pipelines")
+
+
+def _example(name):
+    """examples/pipelines/<name>.py, loaded under its own module name
+    (examples/ has other modules of the same names)."""
+    spec = importlib.util.spec_from_file_location(f"_autoschedule_example_{name}",
+                                                  os.path.join(EXAMPLES, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pr = _example("paper_reductions")
+blur_example = _example("blur")
 
 N = 1 << 18          # reductions of at least MIN_REDUCTION points are rfactored
 INPUTS = pr.inputs(18)     # argmin4d's int8 values tie often: the first index must win
