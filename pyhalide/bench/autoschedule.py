@@ -12,7 +12,13 @@ Each column is compiled first, then timed in interleaved rounds (the minimum
 of each is kept); every result is checked against suite 1's truth. Prints a
 Markdown table with auto / hand and best Halide / auto.
 
+With --pipelines: the @pipeline examples of the repository
+(examples/pipelines: the six reductions as plain loops, blur, histogram
+equalization) with their shipped side-file schedules (`hand`), with
+`schedule="auto"` and with the default schedule (`serial`).
+
     python -m pyhalide.bench.autoschedule [LOG2_SIZE] [--threads N] [--rounds R]
+    python -m pyhalide.bench.autoschedule [LOG2_SIZE] --pipelines
 """
 from __future__ import annotations
 
@@ -118,13 +124,86 @@ def render(results, notes, size_log2, threads) -> str:
     return "\n".join(lines)
 
 
+def _example(name):
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(root, "examples", "pipelines", name + ".py")
+    if not os.path.exists(path):
+        raise SystemExit(f"--pipelines needs the repository's examples ({path} is missing)")
+    spec = importlib.util.spec_from_file_location(f"_bench_example_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _agree(a, b, exact: bool) -> bool:
+    """Equal results (float sums a schedule reassociates: within 1e-5)."""
+    import numpy as np
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_agree(x, y, exact) for x, y in zip(a, b))
+    if exact:
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-5))
+
+
+def measure_pipelines(size_log2: int, rounds: int):
+    """{name: {"hand"|"auto"|"serial": seconds}} of the @pipeline examples."""
+    import numpy as np
+
+    import pyhalide as ph
+    pr, blur, he = _example("paper_reductions"), _example("blur"), _example(
+        "histogram_equalization")
+    side = 1 << (size_log2 // 2)
+    rng = np.random.default_rng(0)
+    cases = [(p.__name__, p, args) for p, args in pr.inputs(size_log2).items()]
+    cases.append(("blur", blur.blur, (rng.integers(0, 2 ** 16, (side, side), dtype=np.uint16),)))
+    cases.append(("equalize", he.equalize,
+                  (rng.normal(100, 20, (side, side)).clip(0, 255).astype(np.uint8),)))
+    results, notes = {}, []
+    for name, hand, args in cases:
+        runs = {"hand": hand, "auto": ph.pipeline(hand.py_func, schedule="auto"),
+                "serial": ph.pipeline(hand.py_func, schedule="serial")}
+        outs = {k: q(*args) for k, q in runs.items()}
+        for k in ("hand", "auto"):
+            if not _agree(outs[k], outs["serial"], exact=name != "dot"):
+                notes.append(f"{name} {k}: differs from the default schedule")
+        best = dict.fromkeys(runs, math.inf)
+        for _ in range(rounds):
+            for k, q in runs.items():
+                t0 = time.perf_counter()
+                q(*args)
+                best[k] = min(best[k], time.perf_counter() - t0)
+        results[name] = best
+    return results, notes
+
+
+def render_pipelines(results, notes, size_log2) -> str:
+    lines = [f"@pipeline examples, 2^{size_log2} elements, load "
+             f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (ms, best of the rounds)", "",
+             "| pipeline | hand (side file) | auto | serial | auto / hand |", "|---|---|---|---|---|"]
+    ratios = []
+    for name, b in results.items():
+        ratios.append(b["auto"] / b["hand"])
+        lines.append(f"| {name} | {b['hand'] * 1e3:.3f} | {b['auto'] * 1e3:.3f} | "
+                     f"{b['serial'] * 1e3:.3f} | {ratios[-1]:.2f} |")
+    geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    return "\n".join(lines + ["", f"geomean auto / hand: {geo:.2f}"] +
+                     [f"- note: {n}" for n in notes])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("size_log2", nargs="?", type=int, default=22)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--bench", action="append", help="only these benchmarks")
+    ap.add_argument("--pipelines", action="store_true",
+                    help="the @pipeline examples against their side-file schedules")
     a = ap.parse_args(argv)
+    if a.pipelines:
+        results, notes = measure_pipelines(a.size_log2, a.rounds)
+        print(render_pipelines(results, notes, a.size_log2))
+        return
     results, notes = measure(a.size_log2, a.threads, a.rounds, a.bench)
     print(render(results, notes, a.size_log2, a.threads))
 
