@@ -3,9 +3,9 @@ the specialization being compiled, with its Funcs (`p.funcs["hist"]`) and
 loop variables (`p.vars["y"]`, `p.vars["hist", "y"]`) by Python name. It
 comes from `@p.schedule`, `schedule=` (a callable, a side file or folder, or
 "serial", "auto", "auto-exact"), or the side folder `<script>_schedules/`
-chosen by target (a side file may also say `name = "auto"`). The automatic
-schedules are planned by pyhalide.autoschedule from a view of the
-specialization built here (auto_applier)."""
+chosen by target (a side file may also say `name = "auto"`); an automatic
+schedule is planned per size class (size_class) by pyhalide.autoschedule,
+through pyhalide.autoschedule_frontend."""
 from __future__ import annotations
 
 import importlib.util
@@ -48,15 +48,13 @@ class Applied:
 AUTO = ("auto", "auto-exact")
 
 
-def resolve_schedule(p, sizes=None):
+def resolve_schedule(p):
     """A callable(spec) applying the schedule of p (a PipelineFunction: its
     registered_schedule, schedule_argument and parsed source) to a
-    specialization, or None. `sizes`: the size class of the call (see
-    size_class), which an automatic schedule is planned for."""
+    specialization, or None; for an automatic schedule (schedule_mode), the
+    caller builds the applier (pyhalide.autoschedule_frontend)."""
     found = _resolve(p)
-    if isinstance(found, tuple):
-        return auto_applier(p, found[1], sizes)
-    return found
+    return None if isinstance(found, tuple) else found
 
 
 def schedule_mode(p):
@@ -368,124 +366,3 @@ def size_class(values) -> tuple:
         else:
             out.append(None)
     return tuple(out)
-
-
-def _representative(c):
-    """The smallest value of a bit-length class."""
-    return 0 if c == 0 else 1 << (c - 1)
-
-
-def auto_applier(p, mode: str, sizes):
-    """The callable(spec) applying the automatic schedule planned for the
-    size class `sizes` (None: every extent unknown)."""
-    def apply(spec):
-        from pyhalide import autoschedule
-        auto = autoschedule.schedule_specialization(_AutoView(spec, sizes), mode)
-        return Applied(f"auto ({mode})", None, auto)
-    apply.source = mode
-    return apply
-
-
-class _AutoView:
-    """What the automatic scheduler needs of a specialization: its Funcs,
-    how the schedule source names them, and the loop extents of the
-    size class (pyhalide.autoschedule.frontend_problem reads it)."""
-
-    def __init__(self, spec, sizes):
-        from .specialize import StaticEnv
-        self.spec = spec
-        self.view = ScheduleView(spec)
-        self.name = spec.pf.name
-        self.sizes = sizes
-        self._names = user_names(spec)
-        b = spec.builder
-        shapes, params = {}, {}
-        for name, c in zip(spec.pf.params, sizes or ()):
-            if isinstance(c, tuple):
-                shapes[name] = tuple(_representative(k) for k in c)
-            elif c is not None:
-                params[name] = _representative(c)
-        self.env = StaticEnv(shapes, params)
-        self.values = {}
-        for name, arr in b.inputs.items():
-            if name in shapes and hasattr(arr, "ndim"):
-                shape = shapes[name]
-                for k in range(len(shape)):
-                    self.values[f"{name}.extent.{k}"] = shape[len(shape) - 1 - k]
-                    self.values[f"{name}.min.{k}"] = 0
-            elif name in params:
-                self.values[name] = params[name]
-        for sp in b.cx.static_params:
-            try:
-                self.values[sp.param.name()] = int(sp.fn(self.env))
-            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
-                pass
-
-    def header(self, mode) -> str:
-        return (f"Automatic schedule ({mode}) of {self.name} for the size class "
-                f"{self.sizes} on target {self.view.target.text}.")
-
-    def funcs(self) -> list:
-        """The Funcs to schedule, producers first: each defined Func the
-        default schedule computes at root (not inlined, not local to a loop),
-        but those whose default schedule is their own (`default_hint`:
-        NumPy's float sum order, blocked matrix products), already tuned."""
-        from .specialize import _inlined, _reads
-        spec = self.spec
-        funcs = [(f, owner) for _, f, owner in spec.builder.funcs if f.defined()]
-        local = {id(f) for f, owner in funcs
-                 if getattr(owner, "ctx", None) and spec._local_level(f, owner, funcs)}
-        kept = {id(f.function()) for f, _ in spec.out_funcs}
-        kept |= {id(f.function()) for f, _ in funcs if id(f) in local}
-        inline = _inlined([f for f, _ in funcs], _reads([f for f, _ in funcs]), kept, set())
-        out, seen = [], set()
-        for f, _ in funcs:
-            fn = f.function()
-            if id(f) in local or id(fn) in seen or (id(fn) in inline and not fn.updates):
-                continue
-            if getattr(f, "default_hint", None) is not None:
-                continue        # NumPy's sum order, a blocked matrix product: kept as it is
-            seen.add(id(fn))
-            out.append(f)
-        return out
-
-    def pure_extents(self, f):
-        """Per pure dimension of f (dimension 0 first), its extent, or None."""
-        fn = f.function()
-        shape = next((s for g, s in self.spec.out_funcs if g.function() is fn), None)
-        if shape is None:
-            owner = next((o for _, g, o in self.spec.builder.funcs if g.function() is fn), None)
-            arr = getattr(owner, "shape", None)
-            shape = [s.static for s in arr] if isinstance(arr, list) else None
-        if shape is None or len(shape) != len(fn.args):
-            return None
-        out = []
-        for sfn in reversed(shape):
-            try:
-                out.append(int(sfn(self.env)) if sfn is not None else None)
-            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
-                out.append(None)
-        return out
-
-    def label(self, f) -> str:
-        """f's name in the user's terms (reasons)."""
-        return rename(f.name(), self._names)
-
-    def func_source(self, f):
-        try:
-            return f"p.funcs[{self.view.funcs.key_of(f)!r}]"
-        except StopIteration:
-            return None
-
-    def var_source(self, f, name):
-        """p.vars[...] naming loop variable `name` of f, else its name."""
-        try:
-            key = self.view.funcs.key_of(f)
-        except StopIteration:
-            return repr(name)
-        for k, v in self.view.vars.items():
-            if isinstance(k, tuple) and k[0] == key and v.name() == name:
-                short = k[1]
-                plain = self.view.vars._map.get(short)
-                return f"p.vars[{short!r}]" if plain is v else f"p.vars[{k!r}]"
-        return repr(name)

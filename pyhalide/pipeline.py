@@ -92,9 +92,14 @@ class PipelineFunction:
     def _new_specialization(self, key, sizes=None, safe=False):
         """A specialization for argument key `key`; with an automatic schedule,
         planned for size class `sizes` (safe: with the default schedule instead)."""
-        from .frontend_ast.schedules import resolve_schedule
+        from .frontend_ast.schedules import resolve_schedule, schedule_mode
         from .frontend_ast.specialize import Specialization
-        schedule = None if safe else resolve_schedule(self, sizes)
+        mode = None if safe else schedule_mode(self)
+        if mode:
+            from .autoschedule_frontend import auto_applier
+            schedule = auto_applier(mode, sizes)
+        else:
+            schedule = None if safe else resolve_schedule(self)
         spec = Specialization(self.parsed(), key, schedule=schedule)
         spec.size_class = sizes
         return spec

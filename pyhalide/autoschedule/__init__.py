@@ -8,7 +8,7 @@ apply.py    running the blocks (a refused block is undone) and the schedule
             source they make
 funcapi.py  the Func API entry: estimates and Pipeline.apply_autoscheduler
 
-The frontend (frontend_ast/schedules.py) hands schedule_specialization a
+The @pipeline side (pyhalide/autoschedule_frontend.py) hands schedule_specialization a
 view of one specialization: its Funcs, how to name them in the source, and
 the loop extents of the call's size class."""
 from __future__ import annotations
@@ -41,7 +41,7 @@ def evaluate(e, values: dict):
 
 def schedule_specialization(view, mode: str, params: AutoschedulerParams = None) -> Applied:
     """Plan and apply the automatic schedule of a @pipeline specialization
-    (`view`: frontend_ast.schedules._AutoView); mode "auto" or "auto-exact"."""
+    (`view`: autoschedule_frontend.AutoView); mode "auto" or "auto-exact"."""
     import pyhalide
     params = params or AutoschedulerParams(NAME, {"parallelism": str(threads())})
     funcs = view.funcs()

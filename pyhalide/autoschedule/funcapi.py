@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 
 from ..errors import CompileError
+from ..graph import collect_graph
 from ..source import at, user_location
 from . import evaluate
 from .apply import run_blocks
@@ -64,7 +65,7 @@ def apply_autoscheduler(pipeline, target=None, params=None):
     if not isinstance(params, AutoschedulerParams):
         raise TypeError(f"params must be an AutoschedulerParams, not {type(params).__name__}")
     outputs = pipeline.outputs()
-    graph = pipeline._graph()
+    graph = collect_graph([f.function() for f in outputs])
     values = {}
     for name, img in graph.images.items():
         if not hasattr(img, "_geometry"):

@@ -73,5 +73,6 @@ def strip_blocks(pb, c, c_local: str, producers: list) -> list:
             if pb.pure_extents(p)[0] >= plan_lanes else ""
         out.append(Block(pb.name(p), f"{pb.name(p)}: read by {label} only, as a stencil: "
                                      f"computed per strip of {label} (with its halo)",
-                         [head, f"{local}.compute_at({c_local}, {yo}){vec}"]))
+                         [head, f"{local}.compute_at({c_local}, {yo})"
+                                f".store_at({c_local}, {yo}){vec}"]))
     return out

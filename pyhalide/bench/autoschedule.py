@@ -38,6 +38,14 @@ def _estimates(hl_or_ph, f, name, data):
         f.set_estimates([(0, 256)])
 
 
+def _values(result) -> list:
+    """A realize() result (pyhalide or Halide) as NumPy values and arrays."""
+    import numpy as np
+    arrays = [np.array(b, copy=True) for b in (result if isinstance(result, (tuple, list))
+                                               else [result])]
+    return [a[()] if a.ndim == 0 else a for a in arrays]
+
+
 def build_pyhalide(name, data, column, threads):
     import pyhalide as ph
     f, r, sizes = S.ALGORITHMS[name](ph, data)
@@ -84,7 +92,7 @@ def measure(size_log2: int, threads: int, rounds: int, names=None):
                 notes.append(f"{name} {sched}: {type(e).__name__}: {str(e).splitlines()[0][:90]}")
         best = {}
         for column, run in runs.items():
-            ok, detail = bench.check(S._values(run()), truth, data)
+            ok, detail = bench.check(_values(run()), truth, data)
             if not ok:
                 notes.append(f"{name} {column}: wrong result ({detail})")
                 continue
