@@ -20,14 +20,11 @@ def example_args(fn, name: str, parsed) -> list:
     import inspect
 
     import numpy as np
-    given = {}
-    for arg, dtype, shape, number in parsed:
+    def value(dtype, shape, number):
         if number is not None:
-            given[arg] = number
-        elif shape is not None:
-            given[arg] = np.zeros(shape, dtype)
-        else:
-            given[arg] = dtype.type(1)
+            return number
+        return dtype.type(1) if shape is None else np.zeros(shape, dtype)
+    given = {arg: value(dtype, shape, number) for arg, dtype, shape, number in parsed}
     params = list(inspect.signature(fn).parameters)
     unknown = [a for a in given if a not in params]
     if unknown:

@@ -46,6 +46,14 @@ def _same(got, expect) -> bool:
     return np.array_equal(np.asarray(got), np.asarray(expect))
 
 
+def affine(a):
+    out = np.empty_like(a)
+    for y in range(a.shape[0]):
+        for x in range(a.shape[1]):
+            out[y, x] = a[y, x] * 3 + 1
+    return out
+
+
 INTEGER = [pr.max_reduction, pr.histogram2d, pr.argmin4d, pr.kitchen_sink]
 
 
@@ -118,13 +126,6 @@ def test_small_reduction_and_ample_pure_parallelism_are_not_rfactored():
 
 
 def test_pure_stage_parallel_and_vectorized():
-    def affine(a):
-        out = np.empty_like(a)
-        for y in range(a.shape[0]):
-            for x in range(a.shape[1]):
-                out[y, x] = a[y, x] * 3 + 1
-        return out
-
     a = _rng().integers(-1000, 1000, (1024, 512), dtype=np.int32)
     p = ph.pipeline(affine, schedule="auto")
     assert np.array_equal(p(a), a * 3 + 1)
@@ -200,14 +201,6 @@ def test_stencil_chain_producer_computed_per_strip():
     small = img[:7, :9]                      # fewer rows than a strip: still exact
     with np.errstate(over="ignore"):
         assert np.array_equal(p(small), blur(small))
-
-
-def affine(a):
-    out = np.empty_like(a)
-    for y in range(a.shape[0]):
-        for x in range(a.shape[1]):
-            out[y, x] = a[y, x] * 3 + 1
-    return out
 
 
 def test_a_refused_step_is_undone(monkeypatch):

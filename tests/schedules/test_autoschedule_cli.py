@@ -3,6 +3,7 @@ automatic schedule printed as a schedule function, and saved as the running
 target's side file, which the pipeline then uses."""
 import importlib.util
 import os
+import shutil
 
 import numpy as np
 from typer.testing import CliRunner
@@ -11,19 +12,16 @@ from pyhalide.cli import app
 from pyhalide.cli_schedule import side_file_name
 from pyhalide.frontend_ast.targets import running_target
 
-SCRIPT = '''
-import numpy as np
-import pyhalide as ph
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples", "pipelines")
 
 
-@ph.pipeline
-def histogram(img):
-    hist = np.zeros(256, np.int32)
-    for y in range(img.shape[0]):
-        for x in range(img.shape[1]):
-            hist[img[y, x]] += 1
-    return hist
-'''
+def _script(tmp_path):
+    """A copy of examples/pipelines/paper_reductions.py (and the helper it
+    imports) in tmp_path, so that --write writes beside the copy."""
+    for name in ("paper_reductions.py", "schedule_runner.py"):
+        shutil.copy(os.path.join(EXAMPLES, name), tmp_path / name)
+    return tmp_path / "paper_reductions.py"
 
 
 def _invoke(*args):
@@ -38,28 +36,27 @@ def _load(path):
 
 
 def test_schedule_prints_and_writes_the_side_file(tmp_path):
-    script = tmp_path / "hist_script.py"
-    script.write_text(SCRIPT)
-    folder = tmp_path / "hist_script_schedules"
+    script = _script(tmp_path)
+    folder = tmp_path / "paper_reductions_schedules"
     folder.mkdir()
     side = folder / side_file_name(running_target())
-    side.write_text("def other(p):\n    pass\n\n\nhistogram = 'serial'\n")
-    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[1024,1024]")
+    side.write_text("def other(p):\n    pass\n\n\nhistogram2d = 'serial'\n")
+    r = _invoke("schedule", f"{script}::histogram2d", "--args", "img=uint8[1024,1024]")
     assert r.exit_code == 0, r.output
-    assert "def histogram(p):" in r.output and ".rfactor(" in r.output
-    r = _invoke("schedule", f"{script}::histogram", "--args", "img=uint8[1024,1024]", "--write")
+    assert "def histogram2d(p):" in r.output and ".rfactor(" in r.output
+    r = _invoke("schedule", f"{script}::histogram2d", "--args", "img=uint8[1024,1024]",
+                "--write")
     assert r.exit_code == 0, r.output
     text = side.read_text()
-    assert "def other(p):" in text and "histogram = 'serial'" not in text
-    assert text.count("def histogram(p):") == 1 and "import pyhalide as ph" in text
+    assert "def other(p):" in text and "histogram2d = 'serial'" not in text
+    assert text.count("def histogram2d(p):") == 1 and "import pyhalide as ph" in text
     module = _load(script)
     img = np.random.default_rng(1).integers(0, 256, (300, 200), dtype=np.uint8)
-    assert np.array_equal(module.histogram(img), np.bincount(img.ravel(), minlength=256))
-    assert os.path.samefile(module.histogram.applied_schedule, side)
+    assert np.array_equal(module.histogram2d(img), np.bincount(img.ravel(), minlength=256))
+    assert os.path.samefile(module.histogram2d.applied_schedule, side)
 
 
 def test_schedule_needs_the_sizes(tmp_path):
-    script = tmp_path / "hist_script2.py"
-    script.write_text(SCRIPT)
-    r = _invoke("schedule", f"{script}::histogram")
+    script = _script(tmp_path)
+    r = _invoke("schedule", f"{script}::histogram2d")
     assert r.exit_code != 0 and "give img with --args" in r.output
