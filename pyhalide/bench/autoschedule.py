@@ -145,13 +145,14 @@ def _example(name):
 
 
 def _agree(a, b, exact: bool) -> bool:
-    """Equal results (float sums a schedule reassociates: within 1e-5)."""
+    """Equal results (a float32 sum a schedule reassociates: within 1e-3 of the
+    serial one, whose own rounding error grows with the length)."""
     import numpy as np
     if isinstance(a, tuple):
         return len(a) == len(b) and all(_agree(x, y, exact) for x, y in zip(a, b))
     if exact:
         return np.array_equal(np.asarray(a), np.asarray(b))
-    return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-5))
+    return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-3))
 
 
 def measure_pipelines(size_log2: int, rounds: int):
