@@ -2,13 +2,18 @@
 the specialization being compiled, with its Funcs (`p.funcs["hist"]`) and
 loop variables (`p.vars["y"]`, `p.vars["hist", "y"]`) by Python name. It
 comes from `@p.schedule`, `schedule=` (a callable, a side file or folder, or
-"serial"), or the side folder `<script>_schedules/` chosen by target."""
+"serial", "auto", "auto-exact"), or the side folder `<script>_schedules/`
+chosen by target (a side file may also say `name = "auto"`); an automatic
+schedule is planned per size class (size_class) by pyhalide.autoschedule,
+through pyhalide.autoschedule_frontend."""
 from __future__ import annotations
 
 import importlib.util
 import os
 import re
 from collections.abc import Mapping
+
+import numpy as np
 
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
@@ -30,25 +35,44 @@ class ScheduleNameError(CompileError, KeyError):
 class Applied:
     """What schedule a specialization got (for messages and tests)."""
 
-    def __init__(self, source: str, fn=None):
+    def __init__(self, source: str, fn=None, auto=None):
         self.source = source
         self.fn = fn
+        self.auto = auto        # pyhalide.autoschedule.Applied of an automatic schedule
 
     def __repr__(self):
         return f"<schedule {self.source}>"
 
 
 # resolution ---------------------------------------------------------------------------------
+AUTO = ("auto", "auto-exact")
+
+
 def resolve_schedule(p):
     """A callable(spec) applying the schedule of p (a PipelineFunction: its
     registered_schedule, schedule_argument and parsed source) to a
-    specialization, or None."""
+    specialization, or None; for an automatic schedule (schedule_mode), the
+    caller builds the applier (pyhalide.autoschedule_frontend)."""
+    found = _resolve(p)
+    return None if isinstance(found, tuple) else found
+
+
+def schedule_mode(p):
+    """"auto" or "auto-exact" when p's schedule is automatic, else None."""
+    found = _resolve(p)
+    return found[1] if isinstance(found, tuple) else None
+
+
+def _resolve(p):
+    """_applier(...), None, or ("auto", mode) for an automatic schedule."""
     registered = p.registered_schedule
     if registered is not None:
         return _applier(registered, "@schedule " + registered.__name__)
     arg = p.schedule_argument
     if isinstance(arg, str) and arg == "serial":
         return None
+    if isinstance(arg, str) and arg in AUTO:
+        return ("auto", arg)
     if callable(arg):
         return _applier(arg, getattr(arg, "__name__", "schedule"))
     if arg is not None:
@@ -57,7 +81,7 @@ def resolve_schedule(p):
             return _from_folder(p, path, required=True)
         if os.path.isfile(path):
             fn = _function_in(path, p.__name__, required=True)
-            return _applier(fn, path)
+            return ("auto", fn) if _says_auto(fn) else _applier(fn, path)
         raise FileNotFoundError(f"schedule {path!r} of {p.__name__} is neither a file nor a "
                                 f"folder")
     script = p.parsed().file
@@ -73,12 +97,16 @@ def _from_folder(p, folder, required):
     for path in files:
         fn = _function_in(path, p.__name__, required=False)
         if fn is not None:
-            return _applier(fn, path)
+            return ("auto", fn) if _says_auto(fn) else _applier(fn, path)
     if required:
         raise CompileError(f"no schedule file in {folder} matches target {target.text!r} and "
                            f"defines {p.__name__}(p); files: "
                            f"{', '.join(sorted(os.listdir(folder)))}")
     return None
+
+
+def _says_auto(fn) -> bool:
+    return isinstance(fn, str) and fn in AUTO
 
 
 _MODULES = {}
@@ -320,3 +348,21 @@ class VarTable(_Table):
         raise ScheduleNameError(
             f"{self.spec.pf.name} has no loop variable {key!r}; valid names: "
             f"{', '.join(names) or '(none)'}")
+
+
+# automatic schedules -----------------------------------------------------------------------
+def size_class(values) -> tuple:
+    """The size class of a call: per argument, the bit length of each
+    extent of an array (0, 1, 2-3, 4-7, ...: log2 rounded down, plus one)
+    and of the magnitude of an integer; None for other arguments. An
+    automatic schedule is planned once per size class."""
+    out = []
+    for v in values:
+        shape = getattr(v, "shape", None)
+        if shape is not None and getattr(v, "ndim", 0):
+            out.append(tuple(int(n).bit_length() for n in shape))
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            out.append(abs(int(v)).bit_length())
+        else:
+            out.append(None)
+    return tuple(out)

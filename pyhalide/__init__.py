@@ -32,6 +32,8 @@ _register(".pipeline", "pipeline")
 _register(".associativity", "prove_associativity AssociativeOp")
 _register(".ir.lru", "set_kernel_cache_size")
 _register(".ir.version", "__version__")
+# automatic scheduling
+_register(".autoschedule", "AutoschedulerParams")
 
 
 def __getattr__(name):

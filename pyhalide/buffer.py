@@ -168,6 +168,12 @@ class ImageParam:
         self._buffer = buffer
         return self
 
+    def set_estimates(self, estimates):
+        """The region [(min, extent), ...] the automatic scheduler plans for."""
+        from .autoschedule.funcapi import set_estimates
+        set_estimates(self, self, estimates)
+        return self
+
     def get(self):
         return self._buffer
 

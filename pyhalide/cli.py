@@ -72,6 +72,9 @@ def _mount_tables():
 
 _mount_tables()
 
+from .cli_schedule import command as schedule  # noqa: E402  (automatic schedules)
+
+app.command(name="schedule", cls=Command)(schedule)
 from .bench.cli import bench  # noqa: E402  (the benchmark suites, PERFORMANCE.md)
 
 app.command(name="bench", cls=Command, help="Run the benchmark suites side by side with NumPy, "

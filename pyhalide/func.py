@@ -321,6 +321,12 @@ class Func(Schedulable):
             self._function.schedule.store_level = level
         return self
 
+    def set_estimates(self, estimates):
+        """The region [(min, extent), ...] the automatic scheduler plans for."""
+        from .autoschedule.funcapi import set_estimates
+        set_estimates(self, self._function, estimates)
+        return self
+
     def store_at(self, g: "Func", v):
         """Allocate this Func's storage at loop `v` of g's last stage."""
         self._function.schedule.store_level = _loop_level(self, g, v, "store_at")

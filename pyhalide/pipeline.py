@@ -77,18 +77,54 @@ class PipelineFunction:
 
     def specialization_for(self, key):
         """The specialization for an argument key (frontend_ast.specialize.arg_spec
-        of each argument), built when missing; the last one stays as it is."""
-        spec = self._specs.get(key)
+        of each argument), built when missing; the last one stays as it is.
+        An automatic schedule is planned without sizes (every extent unknown)."""
+        from .frontend_ast.schedules import schedule_mode
+        cache_key = (key, None) if schedule_mode(self) else key
+        spec = self._specs.get(cache_key)
         if spec is None:
             spec = self._new_specialization(key)
-        self._specs[key] = spec
+            spec.cache_key = cache_key
+        self._specs[cache_key] = spec
         return spec
 
     # compilation ------------------------------------------------------------------------
-    def _new_specialization(self, key):
-        from .frontend_ast.schedules import resolve_schedule
+    def _new_specialization(self, key, sizes=None, safe=False):
+        """A specialization for argument key `key`; with an automatic schedule,
+        planned for size class `sizes` (safe: with the default schedule instead)."""
+        from .frontend_ast.schedules import resolve_schedule, schedule_mode
         from .frontend_ast.specialize import Specialization
-        return Specialization(self.parsed(), key, schedule=resolve_schedule(self))
+        mode = None if safe else schedule_mode(self)
+        if mode:
+            from .autoschedule_frontend import auto_applier
+            schedule = auto_applier(mode, sizes)
+        else:
+            schedule = None if safe else resolve_schedule(self)
+        spec = Specialization(self.parsed(), key, schedule=schedule)
+        spec.size_class = sizes
+        return spec
+
+    def _safe_after(self, spec, e: CompileError):
+        """The specialization with the default schedule that replaces `spec`,
+        whose automatic schedule did not compile (e): the automatic scheduler
+        never fails where the default schedule works."""
+        from .ir.config import debug_print
+        debug_print(1, f"autoschedule {self.__name__}: the automatic schedule did not compile "
+                       f"({str(e).splitlines()[0]}); using the default schedule")
+        safe = self._new_specialization(spec.key, spec.size_class, safe=True)
+        safe.cache_key = spec.cache_key
+        from .frontend_ast.schedules import Applied
+        safe.schedule_info = Applied("auto (the default schedule: the automatic one did not "
+                                     "compile)")
+        self._specs[spec.cache_key] = safe
+        self._last = safe
+        return safe
+
+    @staticmethod
+    def _is_auto(spec) -> bool:
+        info = spec.schedule_info
+        return info is not None and getattr(info, "auto", None) is not None \
+            and bool(info.auto.blocks)
 
     def _bind(self, args, kwargs):
         """The argument values in parameter order."""
@@ -110,8 +146,13 @@ class PipelineFunction:
         return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
     def _specialization(self, values):
+        from .frontend_ast.schedules import schedule_mode, size_class
         from .frontend_ast.specialize import arg_spec
-        key = tuple(arg_spec(v) for v in values)
+        args_key = key = tuple(arg_spec(v) for v in values)
+        sizes = None
+        if schedule_mode(self):
+            sizes = size_class(values)
+            key = (key, sizes)       # one automatic schedule per size class
         spec = self._specs.get(key)
         if spec is None or not spec.globals_current():
             with self._lock:
@@ -122,7 +163,8 @@ class PipelineFunction:
                     spec = next((v for v in self._variants.get(key, ())
                                  if v.globals_current()), None)
                 if spec is None:
-                    spec = self._new_specialization(key)
+                    spec = self._new_specialization(args_key, sizes)
+                    spec.cache_key = key
                     if spec.global_reads:
                         variants = self._variants.setdefault(key, [])
                         variants.insert(0, spec)
@@ -135,7 +177,11 @@ class PipelineFunction:
         last = self._last
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
-            return last.run(args)
+            if getattr(last, "size_class", None) is None:
+                return last.run(args)
+            from .frontend_ast.schedules import size_class
+            if size_class(args) == last.size_class:
+                return last.run(args)
         return self._call(args, kwargs)
 
     @deep_entry
@@ -146,6 +192,11 @@ class PipelineFunction:
         given = self._bind(args, kwargs)
         values = self._as_scalars(given)
         spec = self._specialization(values)
+        if self._is_auto(spec):
+            try:
+                return spec.run(values, given)
+            except CompileError as e:
+                spec = self._safe_after(spec, e)
         return spec.run(values, given)
 
     @deep_entry
@@ -154,14 +205,24 @@ class PipelineFunction:
         self.parsed()
         values = self._as_scalars(self._bind(args, kwargs))
         spec = self._specialization(values)
+        try:
+            self._compile_spec(spec, values)
+        except CompileError as e:
+            if not self._is_auto(spec):
+                raise spec.located(e) from None
+            safe = self._safe_after(spec, e)
+            try:
+                self._compile_spec(safe, values)
+            except CompileError as e2:
+                raise safe.located(e2) from None
+        return self
+
+    @staticmethod
+    def _compile_spec(spec, values):
         pipe = spec.pipeline()
         if pipe is not None:
             spec.bind(values)
-            try:
-                pipe.compile_jit()
-            except CompileError as e:
-                raise spec.located(e) from None
-        return self
+            pipe.compile_jit()
 
     # introspection ----------------------------------------------------------------------
     def _current(self):
@@ -186,6 +247,17 @@ class PipelineFunction:
         path, a function name, or None for the serial default)."""
         info = self._current().schedule_info
         return None if info is None else info.source
+
+    def schedule_source(self) -> str:
+        """The automatic schedule of the last call, as a Python module defining
+        the schedule function (what `pyhalide schedule` prints)."""
+        info = self._current().schedule_info
+        auto = getattr(info, "auto", None)
+        if auto is None:
+            raise ValueError(f"{self.__name__} has no automatic schedule (its schedule: "
+                             f"{self.applied_schedule or 'the default'}); decorate it with "
+                             f"@ph.pipeline(schedule=\"auto\") to get one")
+        return auto.source
 
     @deep_entry
     def lower(self, stage: str = "loops", arg_specs=None):

@@ -158,6 +158,12 @@ class Pipeline:
         return self
 
     @deep_entry
+    def apply_autoscheduler(self, target=None, params=None):
+        """Schedule the pipeline automatically (Halide 21's call; sizes from
+        set_estimates): pyhalide.autoschedule.funcapi."""
+        from .autoschedule.funcapi import apply_autoscheduler
+        return apply_autoscheduler(self, target, params)
+
     def lower(self, stage: str = "final") -> str:
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph), stop_after=stage).text(stage)

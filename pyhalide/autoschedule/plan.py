@@ -1,0 +1,360 @@
+"""The automatic scheduler's decisions, written as a schedule in Python.
+
+An analytic pass over the Funcs of a pipeline, given the extent of every
+loop (from the call's arguments or the estimates):
+
+- a reduction whose update has too little pure parallelism (fewer pure
+  points than SPARE x threads) and at least MIN_REDUCTION points, with an
+  operator the tables prove, is split and rfactored: chunks of its outermost
+  loop in parallel, then, inside each chunk, a second rfactor over vector
+  lanes of its innermost loop (a scalar result) or the pure dimension
+  vectorized (a histogram's bins), as the hand schedules of
+  examples/pipelines/paper_reductions_schedules/ do;
+- a pure stage with enough points runs its outermost dimension in parallel
+  and its innermost one vectorized at the target's width (not where its
+  lanes would run one at a time: 64-bit integer division, exp, log, ...);
+- a stencil producer read by one consumer is computed per parallel strip of
+  the consumer's rows (fusion.py).
+
+A Python-int accumulator whose overflow check reads the partial result is
+not proven associative (the tables say why) and stays serial, so its
+OverflowError is raised exactly where the serial loop raises it. Funcs whose
+default schedule is their own (NumPy's float sum order, blocked matrix
+products) are not given to the planner.
+
+The number of chunks of a reduction is CHUNKS, whatever the thread count:
+the order in which a float reduction is reassociated depends only on the
+pipeline, the size class of its arguments and the target, never on the
+machine's threads. Without float reassociation (`schedule="auto-exact"`) a
+reduction of floats is not rfactored.
+
+Each decision is a Block: source lines (run by apply.py against the
+pipeline, and printed as the schedule's Python) and the reason for it."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import ir
+
+CHUNKS = 32              # parallel chunks of a reduction split by rfactor
+MIN_CHUNK = 1024         # the fewest iterations of a chunk
+SPARE = 8                # pure points per thread below which a reduction is rfactored
+MIN_REDUCTION = 1 << 18  # points of a reduction worth running in parallel
+MIN_PARALLEL = 1 << 19   # points of a pure stage worth running in parallel (a parallel
+                         # loop costs a wake-up of the worker threads: on a loaded machine,
+                         # up to a scheduler time slice)
+MAX_LANES = 16
+
+
+@dataclass
+class Block:
+    """One decision: `lines` of schedule source and why (`reason`)."""
+
+    func: str
+    reason: str
+    lines: list = field(default_factory=list)
+
+
+@dataclass
+class Problem:
+    """What the planner sees. `funcs`: the Funcs to schedule, producers
+    first; `extent(expr)`: an int or None; `pure_extents(f)`: per pure
+    dimension (dimension 0 first) an int or None; `func_source(f)` and
+    `var_source(f, name)`: Python expressions naming a Func and one of its
+    loop variables in the schedule source (None: not nameable); `label(f)`:
+    the Func's name in reasons."""
+
+    funcs: list
+    extent: object
+    pure_extents: object
+    func_source: object
+    var_source: object
+    threads: int
+    vector_bits: int
+    float_reassociation: bool
+    label: object = None
+
+    def name(self, f) -> str:
+        return self.label(f) if self.label is not None else f.name()
+
+
+def plan_blocks(problem: Problem) -> list:
+    """[Block] for every Func of the problem, in order."""
+    from .fusion import fusable, strip_blocks
+    taken, named = set(), {}
+    for f in problem.funcs:
+        src = problem.func_source(f)
+        if src is not None:
+            m = re.search(r"""\[["'](.+)["']\]$""", src)
+            local = _local_name(m.group(1) if m else f.name(), taken)
+            named[id(f.function())] = (local, f"{local} = {src}")
+    fused = {k: c for k, c in fusable(problem, problem.funcs).items()
+             if k in named and id(c.function()) in named}
+    blocks = []
+    for f in problem.funcs:
+        fn = f.function()
+        if id(fn) not in named or id(fn) in fused:
+            continue                    # not nameable, or scheduled with its consumer
+        local, head = named[id(fn)]
+        mine = []
+        for k in range(len(fn.updates)):
+            mine += _reduction(problem, f, k, local)
+        producers = [(p, *named[id(p.function())]) for p in problem.funcs
+                     if fused.get(id(p.function())) is f]
+        strips = strip_blocks(problem, f, local, producers) if producers else []
+        if strips:
+            mine += strips
+        else:
+            mine += _pure(problem, f, local)
+            for p, plocal, phead in producers:       # not fused after all: on their own
+                more = _pure(problem, p, plocal)
+                first = next((b for b in more if b.lines), None)
+                if first is not None:
+                    first.lines.insert(0, phead)
+                mine += more
+        first = next((b for b in mine if b.lines), None)
+        if first is not None:
+            first.lines.insert(0, head)
+        blocks += mine
+    return blocks
+
+
+def _local_name(name: str, taken: set) -> str:
+    base = re.sub(r"\W", "_", name).strip("_") or "f"
+    if base[0].isdigit() or base in ("p", "ph"):
+        base = "f_" + base
+    out, k = base, 1
+    while out in taken:
+        k += 1
+        out = f"{base}{k}"
+    taken.add(out)
+    return out
+
+
+def lanes_for(types, vector_bits: int) -> int:
+    """Vector lanes of a stage: the target's width in its narrowest
+    element type, at most MAX_LANES."""
+    bits = min(max(t.bits, 8) for t in types)
+    return max(2, min(MAX_LANES, vector_bits // bits))
+
+
+def pow2_floor(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _pow2_ceil(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+# reductions -------------------------------------------------------------------------------
+def _reduction(pb: Problem, f, k: int, local: str) -> list:
+    """Blocks rfactoring update k of f, or [] (with no block when it is
+    better left as it is)."""
+    from ..associativity import prove_associativity
+    fn = f.function()
+    label = pb.name(f)
+    d = fn.updates[k]
+    rdims = [dim.var for dim in d.schedule.dims if dim.is_rvar]
+    if not rdims:
+        return []
+    ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
+    total = 1
+    for name in rdims:
+        if ext.get(name) is None:
+            return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
+                                   f"kept serial")]
+        total *= ext[name]
+    pure = _update_pure_points(pb, f, d)
+    if pure is None or pure >= SPARE * pb.threads:
+        return []
+    if total < MIN_REDUCTION:
+        return [Block(label, f"{label}.update({k}): {total} reduction points < "
+                               f"{MIN_REDUCTION}: kept serial")]
+    op = prove_associativity(f.update(k))
+    if not op.associative:
+        return [Block(label, f"{label}.update({k}): operator not proven associative "
+                               f"({op.reason}): kept serial")]
+    types = list(fn.output_types)
+    if not pb.float_reassociation and any(t.is_float() for t in types):
+        return [Block(label, f"{label}.update({k}): a float reduction, and float "
+                               f"reassociation is off: kept serial")]
+    s = f"{local}.update({k})"
+    outer = rdims[-1]
+    eo = ext[outer]
+    intm, u = f"{local}_intm", f"{local}_u"
+    why = (f"{label}: {pure} pure point{'s' if pure != 1 else ''} < {SPARE}x"
+           f"{pb.threads} threads, {total} reduction points")
+    lines = []
+    if len(rdims) == 1:
+        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), MIN_CHUNK)
+        if chunk >= eo:
+            return []
+        ro, ri = f"{local}_ro", f"{local}_ri"
+        lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
+                  f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
+                  f"{intm} = {s}.rfactor({ro}, {u})"]
+        why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
+        inner, inner_ext, inner_src = None, chunk, ri
+    else:
+        if eo >= 8 * CHUNKS:         # else the guard of a split would sit in every iteration
+            chunk = pow2_floor(eo // CHUNKS)
+            ro, ri = f"{local}_ro", f"{local}_ri"
+            lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
+                      f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
+                      f"{intm} = {s}.rfactor({ro}, {u})"]
+            why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
+        elif eo >= 4:
+            lines += [f"{u} = ph.Var({u!r})",
+                      f"{intm} = {s}.rfactor({pb.var_source(f, outer)}, {u})"]
+            why += f": rfactor over {_user(pb, f, outer)} ({eo} partial results)"
+        else:
+            return [Block(label, f"{why}, but its outermost loop has only {eo} "
+                                   f"iterations: kept serial")]
+        inner, inner_ext = rdims[0], ext[rdims[0]]
+        inner_src = pb.var_source(f, inner)
+    lines += [f"{intm}.compute_root()", f"{intm}.update(0).parallel({u})"]
+    blocks = [Block(label, why, lines)]
+    lanes = lanes_for(types, pb.vector_bits)
+    px = pb.pure_extents(f)
+    if fn.args and px and px[0] is not None and px[0] >= lanes:
+        x = f"{local}.args()[0]"
+        blocks.append(Block(label, f"{label}: partial results vectorized {lanes} wide over "
+                                     f"{fn.args[0]} ({px[0]} points)",
+                            [f"{intm}.vectorize({x}, {lanes})",
+                             f"{s}.vectorize({x}, {lanes})"]))
+    elif inner_ext is not None and inner_ext >= 2 * lanes:
+        rio, rii, v = f"{local}_rio", f"{local}_rii", f"{local}_v"
+        blocks.append(Block(
+            label, f"{label}: each partial result reduced {lanes} lanes wide over "
+                     f"{'its chunk' if inner is None else _user(pb, f, inner)} (a second "
+                     f"rfactor), the lanes merged per partial result",
+            [f"{rio}, {rii}, {v} = ph.RVar({rio!r}), ph.RVar({rii!r}), ph.Var({v!r})",
+             f"{intm}.update(0).split({inner_src}, {rio}, {rii}, {lanes}).rfactor({rii}, {v})"
+             f".compute_at({intm}, {u}).vectorize({v}).update(0).vectorize({v})"]))
+    return blocks
+
+
+def _user(pb: Problem, f, name: str) -> str:
+    """A loop variable's name as the user wrote it, for reasons."""
+    src = pb.var_source(f, name)
+    m = re.search(r"""["']([^"']+)["']\)?\]$""", src or "")
+    return m.group(1) if m else name
+
+
+def _update_pure_points(pb: Problem, f, d):
+    """The number of points of the pure loops of update d (1 when it has
+    none), or None when one of their extents is not known."""
+    px = pb.pure_extents(f)
+    args = list(f.function().args)
+    n = 1
+    for dim in d.schedule.dims:
+        if dim.is_rvar:
+            continue
+        if dim.var not in args or px is None or px[args.index(dim.var)] is None:
+            return None
+        n *= px[args.index(dim.var)]
+    return n
+
+
+# pure stages ------------------------------------------------------------------------------
+def _pure(pb: Problem, f, local: str) -> list:
+    """Blocks for f's pure definition and for its updates whose loops are
+    pure or that have enough pure parallelism."""
+    fn = f.function()
+    label = pb.name(f)
+    if not fn.args:
+        return []
+    px = pb.pure_extents(f)
+    if px is None or any(e is None for e in px):
+        return [Block(label, f"{label}: its extents are not known: left as it is")]
+    ext = dict(zip(fn.args, px))
+    lanes = lanes_for(fn.output_types, pb.vector_bits)
+    if _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+        lanes = 0
+    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
+    for k, d in enumerate(fn.updates):
+        dims = [dim.var for dim in d.schedule.dims]
+        if any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
+            continue
+        rvars = {dim.var for dim in d.schedule.dims if dim.is_rvar}
+        if rvars and (_update_pure_points(pb, f, d) or 0) < SPARE * pb.threads:
+            continue                    # a reduction: _reduction decided
+        blocks.append(_pure_stage(pb, f"{label}.update({k})", f"{local}.update({k})", dims,
+                                  ext, lanes, rvars, fn.args[0]))
+    return [b for b in blocks if b is not None]
+
+
+def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: int,
+                rvars=frozenset(), stride_one=None):
+    """A block vectorizing the innermost loop of a stage (loops `dims`,
+    innermost first) and running its outermost in parallel, where they are
+    pure and long enough; None when nothing pays. An update keeps the
+    default loop order where it would move the stride-1 Var inward
+    (specialize._stride_one_inner): its outermost loop runs in parallel only
+    when it is not that Var."""
+    points = 1
+    for v in dims:
+        if v not in rvars:
+            points *= ext[v]
+    calls, said = [], []
+    inner, outer = dims[0], dims[-1]
+    if len(dims) == 1 and not rvars and points >= MIN_PARALLEL:
+        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+        xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
+        vec = f".vectorize({xi}, {lanes})" if lanes else ""
+        return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
+                            f"of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
+                     [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
+                      f"{stage}.split(ph.Var({inner!r}), {xo}, {xi}, {chunk}).parallel({xo})"
+                      + vec])
+    if lanes and inner not in rvars and ext[inner] >= lanes:
+        calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
+        said.append(f"vectorized {lanes} wide over {inner}")
+    if len(dims) > 1 and outer not in rvars and points >= MIN_PARALLEL \
+            and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
+                                                  or outer != stride_one):
+        calls.append(f".parallel(ph.Var({outer!r}))")
+        said.append(f"parallel over {outer}")
+    if not calls:
+        return None
+    sizes = "x".join(str(ext[v]) for v in dims if v not in rvars)
+    return Block(label, f"{label}: {sizes} points: " + ", ".join(said), [stage + "".join(calls)])
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"\W+", "_", text).strip("_")
+
+
+# no vector instruction for these: LLVM computes their lanes one at a time
+_SCALAR_CALLS = frozenset({"exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                           "cosh", "tanh", "pow", "atan2", "fmod", "exp2", "cbrt"})
+
+
+def _scalar_only(fn, roots: set) -> bool:
+    """Whether f's definitions, with the Funcs inlined into them (those not
+    in `roots`), divide 64-bit integers by a non-constant (np.roll's
+    modulo, Python's int division) or call a math function without a vector
+    instruction (exp, log, sin, ...): vectors of them cost more than scalars."""
+    seen, todo = set(), [fn]
+    while todo:
+        g = todo.pop()
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        stack = [x for d in g.definitions() for x in list(d.values) + list(d.args)]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n, (ir.Div, ir.Mod)) and n.type.is_int() and n.type.bits == 64 \
+                    and not isinstance(n.b, ir.Const):
+                return True
+            if isinstance(n, ir.Call) and n.call_type != ir.FUNC and n.name in _SCALAR_CALLS:
+                return True
+            if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is not None \
+                    and id(n.func) not in roots:
+                todo.append(n.func)
+            stack.extend(ir.children(n))
+    return False

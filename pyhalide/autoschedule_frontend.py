@@ -1,0 +1,131 @@
+"""The automatic scheduler for @pipeline specializations: the applier
+`schedule="auto"` / `"auto-exact"` (or a side file saying so) gets, and the
+view of one specialization pyhalide.autoschedule plans from (its Funcs, how
+a schedule function names them, the loop extents of the call's size class).
+It sits beside pipeline.py: it reads the frontend's specializations
+(frontend_ast.specialize, frontend_ast.schedules), which import nothing of it."""
+from __future__ import annotations
+
+import types
+
+from .frontend_ast.schedules import Applied, ScheduleView, rename, user_names
+
+
+def auto_applier(mode: str, sizes):
+    """The callable(spec) applying the automatic schedule planned for the
+    size class `sizes` (frontend_ast.schedules.size_class; None: every
+    extent unknown)."""
+    def apply(spec):
+        from . import autoschedule
+        auto = autoschedule.schedule_specialization(AutoView(spec, sizes), mode)
+        return Applied(f"auto ({mode})", None, auto)
+    apply.source = mode
+    return apply
+
+
+def representative(c):
+    """The smallest value of a bit-length class."""
+    return 0 if c == 0 else 1 << (c - 1)
+
+
+class AutoView:
+    """What the automatic scheduler needs of a specialization: its Funcs,
+    how the schedule source names them, and the loop extents of the
+    size class."""
+
+    def __init__(self, spec, sizes):
+        self.spec = spec
+        self.view = ScheduleView(spec)
+        self.name = spec.pf.name
+        self.sizes = sizes
+        self._names = user_names(spec)
+        self._funcs = None
+        b = spec.builder
+        shapes, params = {}, {}
+        for name, c in zip(spec.pf.params, sizes or ()):
+            if isinstance(c, tuple):
+                shapes[name] = tuple(representative(k) for k in c)
+            elif c is not None:
+                params[name] = representative(c)
+        self.env = types.SimpleNamespace(shapes=shapes, params=params)   # a StaticEnv
+        self.values = {}
+        for name, arr in b.inputs.items():
+            if name in shapes and hasattr(arr, "ndim"):
+                shape = shapes[name]
+                for k in range(len(shape)):
+                    self.values[f"{name}.extent.{k}"] = shape[len(shape) - 1 - k]
+                    self.values[f"{name}.min.{k}"] = 0
+            elif name in params:
+                self.values[name] = params[name]
+        for sp in b.cx.static_params:
+            try:
+                self.values[sp.param.name()] = int(sp.fn(self.env))
+            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
+                pass
+
+    def header(self, mode) -> str:
+        return (f"Automatic schedule ({mode}) of {self.name} for the size class "
+                f"{self.sizes} on target {self.view.target.text}.")
+
+    def funcs(self) -> list:
+        """The Funcs to schedule, producers first: each defined Func the
+        default schedule computes at root (not inlined, not local to a loop),
+        but those whose default schedule is their own (`default_hint`:
+        NumPy's float sum order, blocked matrix products), already tuned.
+        The default schedule is applied first (so every Func has its place
+        and its default loop order; the specialization's own call of it then
+        finds them placed)."""
+        if self._funcs is None:
+            self.spec.default_schedule()
+            self._funcs, seen = [], set()
+            for _, f, _ in self.spec.builder.funcs:
+                fn = f.function()
+                level = fn.schedule.compute_level if f.defined() else None
+                if level is None or level.kind != "root" or id(fn) in seen:
+                    continue
+                if getattr(f, "default_hint", None) is not None:
+                    continue    # NumPy's sum order, a blocked matrix product: kept as it is
+                seen.add(id(fn))
+                self._funcs.append(f)
+        return self._funcs
+
+    def pure_extents(self, f):
+        """Per pure dimension of f (dimension 0 first), its extent, or None."""
+        fn = f.function()
+        shape = next((s for g, s in self.spec.out_funcs if g.function() is fn), None)
+        if shape is None:
+            owner = next((o for _, g, o in self.spec.builder.funcs if g.function() is fn), None)
+            arr = getattr(owner, "shape", None)
+            shape = [s.static for s in arr] if isinstance(arr, list) else None
+        if shape is None or len(shape) != len(fn.args):
+            return None
+        out = []
+        for sfn in reversed(shape):
+            try:
+                out.append(int(sfn(self.env)) if sfn is not None else None)
+            except Exception:       # noqa: BLE001 - not computable from sizes alone: unknown
+                out.append(None)
+        return out
+
+    def label(self, f) -> str:
+        """f's name in the user's terms (reasons)."""
+        return rename(f.name(), self._names)
+
+    def func_source(self, f):
+        try:
+            return f"p.funcs[{self.view.funcs.key_of(f)!r}]"
+        except StopIteration:
+            return None
+
+    def var_source(self, f, name):
+        """p.vars[...] naming loop variable `name` of f, else its name."""
+        try:
+            key = self.view.funcs.key_of(f)
+        except StopIteration:
+            return repr(name)
+        for k, v in self.view.vars.items():
+            if isinstance(k, tuple) and k[0] == key and v.name() == name:
+                short = k[1]
+                plain = self.view.vars.get(short)
+                return f"p.vars[{short!r}]" if plain is v else f"p.vars[{k!r}]"
+        return repr(name)
