@@ -28,9 +28,12 @@ class _DomainTag:
         return self._name
 
 
-def _rdom(name: str, lo, extent, tag: str):
+def _rdom(name: str, lo, extent, tag):
+    """(ReductionVariable, its Variable) of a new RDom (tag: its name) or
+    of the RDom of another RVar (tag: that RVar's Variable)."""
     rv = ir.ReductionVariable(name, lo, extent)
-    return rv, ir.Variable(ir.INDEX, name, "rvar", _DomainTag(tag))
+    domain = tag.param if isinstance(tag, ir.Variable) else _DomainTag(tag)
+    return rv, ir.Variable(ir.INDEX, name, "rvar", domain)
 
 
 def _new_func(name: str, args: tuple, types: tuple, source):
@@ -43,26 +46,45 @@ def _new_func(name: str, args: tuple, types: tuple, source):
     return f
 
 
-def _pure(f, values, source, kinds=None):
+def _pure_zero(f, source, parallel: str):
+    """A pure definition of zeros (the updates write every point read)."""
     fn = f.function()
     args = tuple(ir.Variable(ir.INDEX, a) for a in fn.args)
-    dims = [ir.Dim(a, (kinds or {}).get(a, "serial")) for a in fn.args]
-    fn.pure = ir.Definition(args, tuple(values), [], ir.StageSchedule(dims=dims), source)
+    dims = [ir.Dim(a, "parallel" if a == parallel else "serial") for a in fn.args]
+    fn.pure = ir.Definition(args, tuple(ir.zero(t) for t in fn.output_types), [],
+                            ir.StageSchedule(dims=dims), source)
+
+
+def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
+    """An update of f over the one RVar `rv`, its loop inside `inner`'s
+    (Dims) and those inside `outer`'s."""
+    fn = f.function()
+    dims = inner + [ir.Dim(rv.name, is_rvar=True)] + outer
+    fn.updates.append(ir.Definition(tuple(lhs), tuple(values), list(preds),
+                                    ir.StageSchedule(dims=dims, rvars=[rv]), source,
+                                    f"{fn.name}$r"))
 
 
 def build(ctx, d: ir.Definition, scan, pre, op):
     """Builds the local and carry Funcs and replaces the update of f by the
-    third phase, split into chunks run in parallel and vectorized inside."""
+    third phase, split into chunks run in parallel and vectorized inside.
+
+    Every read of the phases is inside an update whose RDom is empty when
+    the scan is (the pure definitions are zeros): bounds inference then
+    gives them no region, and an empty scan reads nothing, as the serial
+    loop does."""
     fn = ctx.fn
     taken = set(fn.args) | {rv.name for rv in d.schedule.rvars}
-    jn, cn, rjn, rcn, on, inn = (_fresh(taken, p) for p in (
-        "scan_j", "scan_c", "scan_rj", "scan_rc", "scan_o", "scan_i"))
+    jn, cn, r0n, rjn, c0n, rcn, on, inn = (_fresh(taken, p) for p in (
+        "scan_j", "scan_c", "scan_r0", "scan_rj", "scan_c0", "scan_rc", "scan_o", "scan_i"))
     K = scan.chunk
-    lo, n = scan.rv.min, scan.rv.extent
-    chunks = ir.Div(ir.Add(n, ir.Sub(K, ir.index(1))), K)
+    lo, n = scan.rv.min, ir.Max(scan.rv.extent, ir.index(0))
+    one = ir.index(1)
+    chunks = ir.Div(ir.Add(n, ir.Sub(K, one)), K)
     axis, rname = scan.axis, scan.rname
-    pure_dims = [dim.var for dim in d.schedule.dims if not dim.is_rvar]
+    pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
     types = fn.output_types
+    nt = range(len(types))
     c = ir.Variable(ir.INDEX, cn)
 
     def point(j, chunk):
@@ -76,61 +98,61 @@ def build(ctx, d: ir.Definition, scan, pre, op):
     def at_r(e, q):
         return ir.substitute(e, {rname: q})
 
-    ys = [y.node for y in op.ys]
-
-    # 1. local scans of the chunks
+    # 1. local scans of the chunks: each from its first element's y, then
+    # the update's own value along the chunk
     local = _new_func(f"{fn.name}_scan_local", at_axis(fn.args, jn, cn), types, d.source)
     lfn = local.function()
-    first = point(ir.index(0), c)
-    _pure(local, guarded([at_r(k, first) for k in scan.checks], [at_r(y, first) for y in ys]),
-          d.source, {cn: "parallel"})
-    rj_rv, rj = _rdom(rjn, ir.index(1), ir.Sub(K, ir.index(1)), f"{lfn.name}$r")
+    _pure_zero(local, d.source, cn)
+    par_c = [ir.Dim(cn, "parallel")]
+    r0_rv, r0 = _rdom(r0n, ir.index(0), ir.Min(n, one), f"{lfn.name}$r0")
+    q = point(r0, c)
+    _update(local, at_axis(scan.lhs, r0, c),
+            guarded([at_r(k, q) for k in scan.checks], [at_r(y.node, q) for y in op.ys]),
+            r0_rv, [], [], pure_dims + par_c, d.source)
+    rj_rv, rj = _rdom(rjn, one, ir.Max(ir.Sub(ir.Min(K, n), one), ir.index(0)),
+                      f"{lfn.name}$r")
     q = point(rj, c)
     # the predicate keeps the last chunk inside the RDom; the reads are
     # clamped to it too, so that the regions bounds inference gives them
     # (which ignores predicates) stay inside the inputs
-    q_read = ir.Min(q, ir.Sub(ir.Add(lo, n), ir.index(1)))
-    lhs = at_axis(scan.lhs, rj, c)
-    prev = at_axis(scan.lhs, ir.Sub(rj, ir.index(1)), c)
+    q_read = ir.Min(q, ir.Sub(ir.Add(lo, n), one))
+    prev = at_axis(scan.lhs, ir.Sub(rj, one), c)
     pre_at = at_axis(scan.lhs, q_read)
     values = scan.rewrite(ctx, d, lambda i: _call(pre.function(), pre_at, i),
                           lambda i: _call(lfn, prev, i))
     values = guarded([at_r(k, q_read) for k in scan.checks], [at_r(v, q_read) for v in values])
-    dims = [ir.Dim(rjn, is_rvar=True)] + [ir.Dim(p) for p in pure_dims] + [ir.Dim(cn, "parallel")]
-    lfn.updates = [ir.Definition(lhs, values, [ir.LT(q, ir.Add(lo, n))],
-                                 ir.StageSchedule(dims=dims, rvars=[rj_rv]), d.source,
-                                 f"{lfn.name}$r")]
+    _update(local, at_axis(scan.lhs, rj, c), values, rj_rv, [ir.LT(q, ir.Add(lo, n))],
+            [], pure_dims + par_c, d.source)
     local.compute_root()
 
-    # 2. the serial scan of what comes before each chunk
+    # 2. the serial scan of what comes before each chunk: the value before
+    # the scan, then each chunk's total combined in order
     carry = _new_func(f"{fn.name}_scan_carry", at_axis(fn.args, cn), types, d.source)
     cfn = carry.function()
-    seed = at_axis(scan.lhs, ir.Sub(lo, ir.index(1)))
-    _pure(carry, [_call(pre.function(), seed, i) for i in range(len(types))], d.source)
-    rc_rv, rc = _rdom(rcn, ir.index(1), ir.Max(ir.Sub(chunks, ir.index(1)), ir.index(0)),
-                      f"{cfn.name}$r")
-    last = at_axis(scan.lhs, ir.Sub(K, ir.index(1)), ir.Sub(rc, ir.index(1)))
-    before = at_axis(scan.lhs, ir.Sub(rc, ir.index(1)))
-    values = combine(op, [_call(cfn, before, i) for i in range(len(types))],
-                     [_call(lfn, last, i) for i in range(len(types))])
-    dims = [ir.Dim(rcn, is_rvar=True)] + [ir.Dim(p) for p in pure_dims]
-    cfn.updates = [ir.Definition(at_axis(scan.lhs, rc), values, [],
-                                 ir.StageSchedule(dims=dims, rvars=[rc_rv]), d.source,
-                                 f"{cfn.name}$r")]
+    _pure_zero(carry, d.source, "")
+    c0_rv, c0 = _rdom(c0n, ir.index(0), ir.Min(chunks, one), f"{cfn.name}$r0")
+    seed = at_axis(scan.lhs, ir.Add(ir.Sub(lo, one), c0))
+    _update(carry, at_axis(scan.lhs, c0), [_call(pre.function(), seed, i) for i in nt],
+            c0_rv, [], [], pure_dims, d.source)
+    rc_rv, rc = _rdom(rcn, one, ir.Max(ir.Sub(chunks, one), ir.index(0)), f"{cfn.name}$r")
+    last = at_axis(scan.lhs, ir.Sub(K, one), ir.Sub(rc, one))
+    before = at_axis(scan.lhs, ir.Sub(rc, one))
+    _update(carry, at_axis(scan.lhs, rc),
+            combine(op, [_call(cfn, before, i) for i in nt], [_call(lfn, last, i) for i in nt]),
+            rc_rv, [], [], pure_dims, d.source)
     carry.compute_root()
 
     # 3. f's update: the chunk's carry combined with the local scan, over
     # (j, c) with the point clamped to the RDom as in the local scans; its
     # iterations write distinct points and read neither f nor each other's
     ij_rv, ij = _rdom(inn, ir.index(0), K, d.rdom_name)
-    oc_rv, oc = _rdom(on, ir.index(0), chunks, d.rdom_name)
+    oc_rv, oc = _rdom(on, ir.index(0), chunks, ij)
     q = point(ij, oc)
     q_write = ir.Min(q, ir.Sub(ir.Add(lo, n), ir.index(1)))
-    values = combine(op, [_call(cfn, at_axis(scan.lhs, oc), i) for i in range(len(types))],
-                     [_call(lfn, at_axis(scan.lhs, ij, oc), i) for i in range(len(types))])
+    values = combine(op, [_call(cfn, at_axis(scan.lhs, oc), i) for i in nt],
+                     [_call(lfn, at_axis(scan.lhs, ij, oc), i) for i in nt])
     lanes = max(4, 32 // max(t.bytes() for t in types))
-    dims = [ir.Dim(inn, "serial", True)] + [ir.Dim(p) for p in pure_dims] + \
-        [ir.Dim(on, "parallel", True)]
+    dims = [ir.Dim(inn, "serial", True)] + pure_dims + [ir.Dim(on, "parallel", True)]
     sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
     fn.updates[ctx.stage.index() - 1] = ir.Definition(
         at_axis(scan.lhs, q_write), values, [ir.LT(q, ir.Add(lo, n))], sched, d.source,

@@ -1,0 +1,144 @@
+"""`f.update(i).parallel_scan(r.x, chunk)` on the Func API's scans: every
+result equals the serial algorithm (the reference evaluator) exactly for
+integers, at 1, 2 and 3 threads, for chunk sizes that do and do not divide
+the extent, and for empty and one-element inputs."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.rfactor.scan_util import check_scan
+
+SIZES = [(0,), (1,), (2,), (4,), (5,), (12,), (13,), (203,)]
+RNG = np.random.default_rng(19)
+
+
+def _ints(dtype, lo=-50, hi=50):
+    return lambda s: [RNG.integers(lo, hi, size=s).astype(dtype)]
+
+
+def _one_d(t, value, first=None, start=1):
+    """f[x] = first(h)[x]; f[r] = value(f, h, r) for r in [start, len(h))."""
+    def build(chunk):
+        h = ph.ImageParam(t, 1, "h")
+        x, f = ph.Var("x"), ph.Func("f")
+        f[x] = first(h, x) if first is not None else h[x]
+        r = ph.RDom([(start, h.width() - start)], "r")
+        f[r.x] = value(f, h, r.x)
+        if chunk is not None:
+            assert f.update(0).parallel_scan(r.x, chunk).name() == f"{f.name()}.update(0)"
+        return f, [h]
+    return build
+
+
+@pytest.mark.parametrize("chunk", [4, 5])
+def test_running_sum_in_place_int32(chunk):
+    check_scan(_one_d(ph.Int(32), lambda f, h, r: f[r - 1] + f[r]), _ints(np.int32),
+               SIZES, chunk, expected=lambda a: np.cumsum(a, dtype=np.int32))
+
+
+def test_running_sum_wraps_like_serial_int8():
+    check_scan(_one_d(ph.Int(8), lambda f, h, r: f[r - 1] + f[r]), _ints(np.int8, -128, 127),
+               [(0,), (1,), (300,)], 7, expected=lambda a: np.cumsum(a, dtype=np.int8))
+
+
+def test_histogram_cdf_reads_the_input_and_starts_from_zero():
+    """`c[r] = c[r - 1] + h[r]` over r from 0: the value before the scan is
+    c's pure definition at -1."""
+    def value(f, h, r):
+        return f[r - 1] + ph.cast(ph.Int(32), h[r])
+    build = _one_d(ph.UInt(16), value, first=lambda h, x: ph.cast(ph.Int(32), 0), start=0)
+    check_scan(build, _ints(np.uint16, 0, 1000), SIZES, 3,
+               expected=lambda a: np.cumsum(a, dtype=np.int32))
+
+
+def test_running_product_uint32_wraps():
+    check_scan(_one_d(ph.UInt(32), lambda f, h, r: f[r - 1] * f[r]),
+               _ints(np.uint32, 1, 2**32 - 1), SIZES, 4,
+               expected=lambda a: np.cumprod(a, dtype=np.uint32))
+
+
+@pytest.mark.parametrize("which", ["max", "min"])
+def test_running_max_min(which):
+    fn = ph.max if which == "max" else ph.min
+    acc = np.maximum if which == "max" else np.minimum
+    check_scan(_one_d(ph.Int(16), lambda f, h, r: fn(f[r - 1], f[r])), _ints(np.int16),
+               SIZES, 5, expected=lambda a: acc.accumulate(a))
+
+
+def test_running_sum_float32_within_rounding():
+    def inputs(s):
+        return [RNG.random(s, dtype=np.float32)]
+    check_scan(_one_d(ph.Float(32), lambda f, h, r: f[r - 1] + f[r]), inputs,
+               [(0,), (1,), (1000,)], 64, rtol=1e-4,
+               expected=lambda a: np.cumsum(a, dtype=np.float32))
+
+
+def _argmax_so_far(a):
+    best, idx, out_v, out_i = None, 0, [], []
+    for i, v in enumerate(a.tolist()):
+        if best is None or v > best:
+            best, idx = v, i
+        out_v.append(best)
+        out_i.append(idx)
+    return np.array(out_v, a.dtype), np.array(out_i, np.int32)
+
+
+def test_argmax_so_far_keeps_the_first_index_of_ties():
+    def build(chunk):
+        h = ph.ImageParam(ph.Int(32), 1, "h")
+        x, f = ph.Var("x"), ph.Func("f")
+        f[x] = (h[x], x)
+        r = ph.RDom([(1, h.width() - 1)], "r")
+        better = h[r.x] > f[r.x - 1][0]
+        f[r.x] = (ph.select(better, h[r.x], f[r.x - 1][0]),
+                  ph.select(better, r.x, f[r.x - 1][1]))
+        if chunk is not None:
+            f.update(0).parallel_scan(r.x, chunk)
+        return f, [h]
+    check_scan(build, _ints(np.int32, 0, 6), SIZES, 4, expected=_argmax_so_far)
+
+
+def _images(dtype):
+    return lambda s: [RNG.integers(0, 256, size=s).astype(dtype)]
+
+
+def test_row_and_column_scans_make_an_integral_image():
+    """A 2-D integral image, one Func per axis: a scan along x of each row,
+    then along y of each column, both parallel_scan'ed."""
+    def build(chunk):
+        img = ph.ImageParam(ph.UInt(8), 2, "img")
+        x, y = ph.Var("x"), ph.Var("y")
+        rows, cols = ph.Func("rows"), ph.Func("cols")
+        rows[x, y] = ph.cast(ph.Int(32), img[x, y])
+        rx = ph.RDom([(1, img.width() - 1)], "rx")
+        rows[rx.x, y] = rows[rx.x - 1, y] + rows[rx.x, y]
+        cols[x, y] = rows[x, y]
+        ry = ph.RDom([(1, img.height() - 1)], "ry")
+        cols[x, ry.x] = cols[x, ry.x - 1] + cols[x, ry.x]
+        rows.compute_root()
+        if chunk is not None:
+            rows.update(0).parallel_scan(rx.x, chunk)
+            cols.update(0).parallel_scan(ry.x, chunk + 1)
+        return cols, [img]
+    check_scan(build, _images(np.uint8), [(0, 3), (1, 1), (7, 5), (13, 21)], 4,
+               expected=lambda a: np.cumsum(np.cumsum(a, 0, dtype=np.int32), 1, dtype=np.int32))
+
+
+def test_two_scans_of_one_func():
+    """Both updates of one Func scanned: the second reads the first's
+    result through a copy of the definitions before it."""
+    def build(chunk):
+        img = ph.ImageParam(ph.Int(32), 2, "img")
+        x, y = ph.Var("x"), ph.Var("y")
+        s = ph.Func("s")
+        s[x, y] = img[x, y]
+        rx = ph.RDom([(1, img.width() - 1)], "rx")
+        s[rx.x, y] = s[rx.x - 1, y] + s[rx.x, y]
+        ry = ph.RDom([(1, img.height() - 1)], "ry")
+        s[x, ry.x] = s[x, ry.x - 1] + s[x, ry.x]
+        if chunk is not None:
+            s.update(0).parallel_scan(rx.x, chunk)
+            s.update(1).parallel_scan(ry.x, chunk)
+        return s, [img]
+    check_scan(build, _ints(np.int32), [(1, 1), (6, 9), (11, 4)], 3,
+               expected=lambda a: np.cumsum(np.cumsum(a, 0), 1).astype(np.int32))
