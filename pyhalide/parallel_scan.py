@@ -26,12 +26,8 @@ asked for.
 from __future__ import annotations
 
 from . import ir
-from .associativity import prove_associativity
-from .checks import apply as apply_checks
 from .checks import strip as strip_checks
 from .errors import CompileError
-from .ir.errors import counted
-from .rfactor_lex import instantiate
 from .source import at, user_location
 
 
@@ -166,7 +162,9 @@ def _chunk_node(ctx, chunk_size) -> ir.Expr:
     if not n.type.is_integer():
         ctx.fail(f"the chunk size must be an integer, not {n.type}")
     n = cast_node(ir.INDEX, n)
-    if isinstance(n, ir.Const) and n.value < 1:
+    if not isinstance(n, ir.Const):
+        ctx.fail("the chunk size must be a constant (a Python int)")
+    if n.value < 1:
         ctx.fail(f"the chunk size must be at least 1, got {n.value}")
     return n
 
@@ -178,9 +176,12 @@ def parallel_scan(stage, rvar, chunk_size):
     d = stage.definition()
     scan = _Scan(ctx, d, rvar, chunk_size)
     pre = _pre_func(ctx.fn, stage.index())
-    op = _prove(ctx, d, scan, pre)
+    scan.xs = [ir.Variable(t, f"scan$x{i}") for i, t in enumerate(ctx.fn.output_types)]
+    scan.v_x = scan.rewrite(ctx, d, lambda i: _call(pre.function(), scan.lhs, i),
+                            lambda i: scan.xs[i])
+    from .parallel_scan_forms import lift
     from .parallel_scan_phases import build
-    build(ctx, d, scan, pre, op)
+    build(ctx, d, scan, pre, lift(ctx, d, scan, pre))
     return stage
 
 
@@ -219,40 +220,3 @@ def _pre_func(fn: ir.Function, index: int):
         pre.compute_root()
     set_pure_vars(pre, [Var(a) for a in fn.args])
     return pre
-
-
-def _prove(ctx, d, scan: _Scan, pre):
-    """The operator of the scan: the update with the previous point read as
-    the partial result (f at the point written) and the point's own old
-    value read from `pre`, proven by the tables."""
-    from .func import Func, Stage
-    fn = ctx.fn
-    proof_fn = ir.Function(name=fn.name, args=fn.args, output_types=fn.output_types,
-                           pure=fn.pure, source=fn.source)
-    values = scan.rewrite(ctx, d, lambda i: _call(pre.function(), scan.lhs, i),
-                          lambda i: _call(proof_fn, scan.lhs, i))
-    sched = ir.StageSchedule(dims=list(d.schedule.dims), rvars=list(d.schedule.rvars))
-    proof_fn.updates = [ir.Definition(scan.lhs, values, [], sched, d.source, d.rdom_name)]
-    shell = Func.__new__(Func)
-    shell._function, shell._vars = proof_fn, []
-    op = prove_associativity(Stage(shell, 1))
-    if not op.associative:
-        reason = op.reason.split(": ", 1)[1] if op.reason.startswith("Func ") else op.reason
-        ctx.fail(f"its operator is not provably associative: {reason}", d)
-    if op.predicate is not None:
-        ctx.fail(f"it combines a value only where {ir.expr_to_str(op.predicate)} holds; "
-                 f"write the condition into the value (a select)", d)
-    if any(y is None for y in op.ys):
-        n = len(fn.output_types)
-        ctx.fail(f"it leaves some of its {counted(n, 'value')} unchanged; each value of a "
-                 f"scan must combine a new element", d)
-    return op
-
-
-def combine(op, xs: list, ys: list) -> tuple:
-    """op(xs, ys), one node per value."""
-    return tuple(instantiate(o.node, xs, ys) for o in op.ops)
-
-
-def guarded(checks, values) -> tuple:
-    return tuple(apply_checks(checks, v) for v in values)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import ir
-from .parallel_scan import _call, combine, guarded
+from .parallel_scan import _call
 from .var import unique_name
 
 
@@ -65,7 +65,7 @@ def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
                                     f"{fn.name}$r"))
 
 
-def build(ctx, d: ir.Definition, scan, pre, op):
+def build(ctx, d: ir.Definition, scan, pre, lift):
     """Builds the local and carry Funcs and replaces the update of f by the
     third phase, split into chunks run in parallel and vectorized inside.
 
@@ -81,10 +81,10 @@ def build(ctx, d: ir.Definition, scan, pre, op):
     lo, n = scan.rv.min, ir.Max(scan.rv.extent, ir.index(0))
     one = ir.index(1)
     chunks = ir.Div(ir.Add(n, ir.Sub(K, one)), K)
-    axis, rname = scan.axis, scan.rname
+    axis = scan.axis
     pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
     types = fn.output_types
-    nt = range(len(types))
+    nt, ns = range(len(types)), range(len(lift.types))
     c = ir.Variable(ir.INDEX, cn)
 
     def point(j, chunk):
@@ -95,20 +95,16 @@ def build(ctx, d: ir.Definition, scan, pre, op):
         out[axis:axis + 1] = list(items)
         return tuple(out)
 
-    def at_r(e, q):
-        return ir.substitute(e, {rname: q})
-
     # 1. local scans of the chunks: each from its first element's y, then
     # the update's own value along the chunk
-    local = _new_func(f"{fn.name}_scan_local", at_axis(fn.args, jn, cn), types, d.source)
+    local = _new_func(f"{fn.name}_scan_local", at_axis(fn.args, jn, cn), lift.types, d.source)
     lfn = local.function()
     _pure_zero(local, d.source, cn)
     par_c = [ir.Dim(cn, "parallel")]
     r0_rv, r0 = _rdom(r0n, ir.index(0), ir.Min(n, one), f"{lfn.name}$r0")
     q = point(r0, c)
-    _update(local, at_axis(scan.lhs, r0, c),
-            guarded([at_r(k, q) for k in scan.checks], [at_r(y.node, q) for y in op.ys]),
-            r0_rv, [], [], pure_dims + par_c, d.source)
+    _update(local, at_axis(scan.lhs, r0, c), lift.first(q), r0_rv, [], [], pure_dims + par_c,
+            d.source)
     rj_rv, rj = _rdom(rjn, one, ir.Max(ir.Sub(ir.Min(K, n), one), ir.index(0)),
                       f"{lfn.name}$r")
     q = point(rj, c)
@@ -117,10 +113,7 @@ def build(ctx, d: ir.Definition, scan, pre, op):
     # (which ignores predicates) stay inside the inputs
     q_read = ir.Min(q, ir.Sub(ir.Add(lo, n), one))
     prev = at_axis(scan.lhs, ir.Sub(rj, one), c)
-    pre_at = at_axis(scan.lhs, q_read)
-    values = scan.rewrite(ctx, d, lambda i: _call(pre.function(), pre_at, i),
-                          lambda i: _call(lfn, prev, i))
-    values = guarded([at_r(k, q_read) for k in scan.checks], [at_r(v, q_read) for v in values])
+    values = lift.step([_call(lfn, prev, i) for i in range(len(lift.types))], q_read)
     _update(local, at_axis(scan.lhs, rj, c), values, rj_rv, [ir.LT(q, ir.Add(lo, n))],
             [], pure_dims + par_c, d.source)
     local.compute_root()
@@ -138,7 +131,7 @@ def build(ctx, d: ir.Definition, scan, pre, op):
     last = at_axis(scan.lhs, ir.Sub(K, one), ir.Sub(rc, one))
     before = at_axis(scan.lhs, ir.Sub(rc, one))
     _update(carry, at_axis(scan.lhs, rc),
-            combine(op, [_call(cfn, before, i) for i in nt], [_call(lfn, last, i) for i in nt]),
+            lift.apply([_call(cfn, before, i) for i in nt], [_call(lfn, last, i) for i in ns]),
             rc_rv, [], [], pure_dims, d.source)
     carry.compute_root()
 
@@ -149,9 +142,9 @@ def build(ctx, d: ir.Definition, scan, pre, op):
     oc_rv, oc = _rdom(on, ir.index(0), chunks, ij)
     q = point(ij, oc)
     q_write = ir.Min(q, ir.Sub(ir.Add(lo, n), ir.index(1)))
-    values = combine(op, [_call(cfn, at_axis(scan.lhs, oc), i) for i in nt],
-                     [_call(lfn, at_axis(scan.lhs, ij, oc), i) for i in nt])
-    lanes = max(4, 32 // max(t.bytes() for t in types))
+    values = lift.apply([_call(cfn, at_axis(scan.lhs, oc), i) for i in nt],
+                        [_call(lfn, at_axis(scan.lhs, ij, oc), i) for i in ns])
+    lanes = max(4, 32 // max(t.bytes() for t in lift.types))
     dims = [ir.Dim(inn, "serial", True)] + pure_dims + [ir.Dim(on, "parallel", True)]
     sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
     fn.updates[ctx.stage.index() - 1] = ir.Definition(

@@ -142,3 +142,91 @@ def test_two_scans_of_one_func():
         return s, [img]
     check_scan(build, _ints(np.int32), [(1, 1), (6, 9), (11, 4)], 3,
                expected=lambda a: np.cumsum(np.cumsum(a, 0), 1).astype(np.int32))
+
+
+def _segmented(a, flags):
+    out, s = [], 0
+    for v, g in zip(a.tolist(), flags.tolist()):
+        s = v if g else s + v
+        out.append(s)
+    return np.array(out, np.int32)
+
+
+@pytest.mark.parametrize("reset_on_true", [True, False])
+def test_segmented_sum_resets_where_a_flag_is_set(reset_on_true):
+    """`s = h if g else s + h`: a (reset seen, sum since it) state."""
+    def build(chunk):
+        h, g = ph.ImageParam(ph.Int(32), 1, "h"), ph.ImageParam(ph.Bool(), 1, "g")
+        x, f = ph.Var("x"), ph.Func("f")
+        f[x] = h[x]
+        r = ph.RDom([(1, h.width() - 1)], "r")
+        if reset_on_true:
+            f[r.x] = ph.select(g[r.x], h[r.x], f[r.x - 1] + h[r.x])
+        else:
+            f[r.x] = ph.select(~g[r.x], f[r.x - 1] + h[r.x], h[r.x])
+        if chunk is not None:
+            f.update(0).parallel_scan(r.x, chunk)
+        return f, [h, g]
+
+    def inputs(s):
+        return [RNG.integers(-9, 9, size=s).astype(np.int32), RNG.random(s) < 0.15]
+    check_scan(build, inputs, SIZES, 4, expected=lambda a, g: _segmented(a, g))
+
+
+def _affine_ref(a, b, dtype):
+    out, s = [], None
+    for u, v in zip(a.tolist(), b.tolist()):
+        s = v if s is None else u * s + v
+        out.append(s)
+    return np.array(out).astype(dtype)
+
+
+def _linear(t, value):
+    def build(chunk):
+        a, b = ph.ImageParam(t, 1, "a"), ph.ImageParam(t, 1, "b")
+        x, s = ph.Var("x"), ph.Func("s")
+        s[x] = b[x]
+        r = ph.RDom([(1, b.width() - 1)], "r")
+        s[r.x] = value(s[r.x - 1], a[r.x], b[r.x])
+        if chunk is not None:
+            s.update(0).parallel_scan(r.x, chunk)
+        return s, [a, b]
+    return build
+
+
+def test_linear_recurrence_int32_is_exact():
+    """`s = a*s + b` wraps in int32 exactly as the serial loop: the chunks
+    compose affine maps (a pair state)."""
+    def inputs(s):
+        return [RNG.integers(-3, 4, size=s).astype(np.int32),
+                RNG.integers(-100, 100, size=s).astype(np.int32)]
+
+    def expected(a, b):
+        out, s = [], 0
+        for u, v in zip(a.astype(np.int64).tolist(), b.astype(np.int64).tolist()):
+            s = v if not out else (u * s + v + 2**31) % 2**32 - 2**31
+            out.append(s)
+        return np.array(out, np.int32)
+    check_scan(_linear(ph.Int(32), lambda s, a, b: a * s + b), inputs, SIZES, 5,
+               expected=expected)
+
+
+def test_exponential_moving_average_float64():
+    """`s = s + k*(x - s)` with a per-point weight: affine in s, reassociated."""
+    def inputs(s):
+        return [RNG.random(s) * 0.5, RNG.random(s) * 10]
+
+    def expected(k, v):
+        out, s = [], None
+        for w, u in zip(k.tolist(), v.tolist()):
+            s = u if s is None else s + w * (u - s)
+            out.append(s)
+        return np.array(out)
+    check_scan(_linear(ph.Float(64), lambda s, k, v: s + k * (v - s)), inputs,
+               [(0,), (1,), (500,)], 16, rtol=1e-9, expected=expected)
+
+
+def test_difference_from_the_input_is_affine():
+    """`s = h - s` (not one of the tables' operators) is the map -s + h."""
+    check_scan(_one_d(ph.Int(32), lambda f, h, r: h[r] - f[r - 1]), _ints(np.int32),
+               SIZES, 3, expected=lambda a: _affine_ref(-np.ones_like(a), a, np.int32))
