@@ -138,7 +138,9 @@ class _Scan:
         self.prev_args = tuple(prev)
         self.values, self.checks = strip_checks(d.values)
         if any(c.call_type == ir.FUNC and c.name == fn.name for c in ir.find_calls(list(self.checks))):
-            ctx.fail(f"a run-time check (of an index or a division) reads {fn.name}", d)
+            ctx.fail(f"a run-time check (of an index, a division or a Python int's overflow) "
+                     f"reads {fn.name}, so whether it raises depends on the partial result; a "
+                     f"NumPy-typed value (np.int64(0) for a Python int 0) has no such check", d)
 
     def rewrite(self, ctx, d, old, prev) -> tuple:
         """The values with f's reads at the point replaced by old(i), at the
