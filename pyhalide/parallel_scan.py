@@ -131,6 +131,12 @@ class _Scan:
                          f"Vars in the others", d)
         if self.axis is None:
             ctx.fail(f"it does not write at {self.rname} alone in any dimension", d)
+        from .lowering.interval import BoundsOf
+        if not all(BoundsOf({})(e).bounded() for e in (self.rv.min, self.rv.extent)):
+            ctx.fail(f"the range of {self.rname} (from {ir.expr_to_str(self.rv.min)}, extent "
+                     f"{ir.expr_to_str(self.rv.extent)}) is not linear in the sizes (a product "
+                     f"of extents, as for a flattened array), so the compiler cannot bound its "
+                     f"chunks; scan along one axis of the array instead", d)
         self.chunk = _chunk_node(ctx, chunk_size)
         self.lhs = tuple(d.args)
         prev = list(d.args)

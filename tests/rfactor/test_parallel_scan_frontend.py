@@ -113,3 +113,38 @@ def test_python_int_accumulators_keep_their_overflow_check_and_are_refused():
     with pytest.raises(ph.CompileError, match=r"overflow\) reads acc.*np.int64\(0\)") as e:
         p(10)
     assert "test_parallel_scan_frontend.py:" in str(e.value)
+
+
+def np_scans(v, b, m):
+    return np.cumsum(v), np.cumprod(b), np.maximum.accumulate(m, axis=1)
+
+
+def test_numpy_scans_are_scan_funcs_a_schedule_parallelizes():
+    def schedule(p):
+        p.funcs["cumsum"].update(0).parallel_scan(p.vars["cumsum", "axis0"], 4)
+        p.funcs["cumprod"].update(0).parallel_scan(p.vars["cumprod", "axis0"], 3)
+        p.funcs["maximum_accumulate"].update(0).parallel_scan(
+            p.vars["maximum_accumulate", "axis1"], 2)
+    p = ph.pipeline(np_scans, schedule=schedule)
+    for rows, cols in ((1, 1), (3, 7), (4, 0)):
+        a = RNG.integers(-50, 50, size=(rows, cols)).astype(np.int32)
+        b = RNG.integers(-3, 4, size=29).astype(np.int64)
+        for threads in (1, 3):
+            with override(num_threads=threads):
+                got = p(a[0] if rows == 1 else a[1], b, a)
+            want = np_scans(a[0] if rows == 1 else a[1], b, a)
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype
+                np.testing.assert_array_equal(g, w)
+    assert p.lower().count("_scan_local") >= 3
+
+
+def test_a_flattened_cumsum_of_a_2d_array_is_refused_with_the_reason():
+    def flat(a):
+        return np.cumsum(a)
+
+    def schedule(p):
+        p.funcs["cumsum"].update(0).parallel_scan(p.vars["cumsum", "axis0"], 4)
+    p = ph.pipeline(flat, schedule=schedule)
+    with pytest.raises(ph.CompileError, match="not linear in the sizes .* one axis"):
+        p(np.ones((3, 4), np.int32))
