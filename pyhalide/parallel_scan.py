@@ -134,9 +134,10 @@ class _Scan:
         from .lowering.interval import BoundsOf
         if not all(BoundsOf({})(e).bounded() for e in (self.rv.min, self.rv.extent)):
             ctx.fail(f"the range of {self.rname} (from {ir.expr_to_str(self.rv.min)}, extent "
-                     f"{ir.expr_to_str(self.rv.extent)}) is not linear in the sizes (a product "
-                     f"of extents, as for a flattened array), so the compiler cannot bound its "
-                     f"chunks; scan along one axis of the array instead", d)
+                     f"{ir.expr_to_str(self.rv.extent)}) has no bounds in the sizes of the "
+                     f"inputs (a product of extents, as for a flattened array, or a 64-bit "
+                     f"scalar narrowed to an index), so the compiler cannot bound its chunks; "
+                     f"scan along one axis of an array, over its own extent", d)
         self.chunk = _chunk_node(ctx, chunk_size)
         self.lhs = tuple(d.args)
         prev = list(d.args)

@@ -66,92 +66,155 @@ def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
 
 
 def build(ctx, d: ir.Definition, scan, pre, lift):
-    """Builds the local and carry Funcs and replaces the update of f by the
-    third phase, split into chunks run in parallel and vectorized inside.
+    """Replaces the update of f by the phases of a parallel scan. A scan
+    whose state is one value of the tables' operator (a running sum, product,
+    min or max: memory-bound) reduces each chunk to its total and rescans it
+    from its carry; any other re-reads the local scans, vectorized."""
+    from .parallel_scan_forms import OpLift
+    phases = _Phases(ctx, d, scan, pre, lift)
+    if isinstance(lift, OpLift) and len(lift.types) == 1:
+        phases.reduce_then_scan()
+    else:
+        phases.scan_then_apply()
 
-    Every read of the phases is inside an update whose RDom is empty when
+
+class _Phases:
+    """Every read of the phases is inside an update whose RDom is empty when
     the scan is (the pure definitions are zeros): bounds inference then
     gives them no region, and an empty scan reads nothing, as the serial
-    loop does."""
-    fn = ctx.fn
-    taken = set(fn.args) | {rv.name for rv in d.schedule.rvars}
-    jn, cn, r0n, rjn, c0n, rcn, on, inn = (_fresh(taken, p) for p in (
-        "scan_j", "scan_c", "scan_r0", "scan_rj", "scan_c0", "scan_rc", "scan_o", "scan_i"))
-    K = scan.chunk
-    lo, n = scan.rv.min, ir.Max(scan.rv.extent, ir.index(0))
-    one = ir.index(1)
-    chunks = ir.Div(ir.Add(n, ir.Sub(K, one)), K)
-    axis = scan.axis
-    pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
-    types = fn.output_types
-    nt, ns = range(len(types)), range(len(lift.types))
-    c = ir.Variable(ir.INDEX, cn)
+    loop does. The last chunk may be partial: a predicate keeps its points
+    inside the scan, and the points read or written are clamped to it too,
+    so that the regions bounds inference gives them (which ignores
+    predicates) stay inside the inputs."""
 
-    def point(j, chunk):
-        return ir.Add(lo, ir.Add(ir.Mul(chunk, K), j))
+    def __init__(self, ctx, d, scan, pre, lift):
+        self.ctx, self.d, self.scan, self.pre, self.lift = ctx, d, scan, pre, lift
+        fn = self.fn = ctx.fn
+        self.taken = set(fn.args) | {rv.name for rv in d.schedule.rvars}
+        self.K = scan.chunk
+        self.lo, self.n = scan.rv.min, ir.Max(scan.rv.extent, ir.index(0))
+        self.last = ir.Sub(ir.Add(self.lo, self.n), ONE)
+        self.chunks = ir.Div(ir.Add(self.n, ir.Sub(self.K, ONE)), self.K)
+        self.pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
+        self.types = fn.output_types
+        self.cn = self.fresh("scan_c")
+        self.c = ir.Variable(ir.INDEX, self.cn)
 
-    def at_axis(args, *items):
-        out = list(args)
-        out[axis:axis + 1] = list(items)
+    def fresh(self, prefix):
+        return _fresh(self.taken, prefix)
+
+    def point(self, j, chunk):
+        return ir.Add(self.lo, ir.Add(ir.Mul(chunk, self.K), j))
+
+    def at_axis(self, *items, args=None):
+        out = list(self.scan.lhs if args is None else args)
+        out[self.scan.axis:self.scan.axis + 1] = list(items)
         return tuple(out)
 
-    # 1. local scans of the chunks: each from its first element's y, then
-    # the update's own value along the chunk
-    local = _new_func(f"{fn.name}_scan_local", at_axis(fn.args, jn, cn), lift.types, d.source)
-    lfn = local.function()
-    _pure_zero(local, d.source, cn)
-    par_c = [ir.Dim(cn, "parallel")]
-    r0_rv, r0 = _rdom(r0n, ir.index(0), ir.Min(n, one), f"{lfn.name}$r0")
-    q = point(r0, c)
-    _update(local, at_axis(scan.lhs, r0, c), lift.first(q), r0_rv, [], [], pure_dims + par_c,
-            d.source)
-    rj_rv, rj = _rdom(rjn, one, ir.Max(ir.Sub(ir.Min(K, n), one), ir.index(0)),
-                      f"{lfn.name}$r")
-    q = point(rj, c)
-    # the predicate keeps the last chunk inside the RDom; the reads are
-    # clamped to it too, so that the regions bounds inference gives them
-    # (which ignores predicates) stay inside the inputs
-    q_read = ir.Min(q, ir.Sub(ir.Add(lo, n), one))
-    prev = at_axis(scan.lhs, ir.Sub(rj, one), c)
-    values = lift.step([_call(lfn, prev, i) for i in range(len(lift.types))], q_read)
-    _update(local, at_axis(scan.lhs, rj, c), values, rj_rv, [ir.LT(q, ir.Add(lo, n))],
-            [], pure_dims + par_c, d.source)
-    local.compute_root()
+    def calls(self, fn, args):
+        return [_call(fn, args, i) for i in range(len(fn.output_types))]
 
-    # 2. the serial scan of what comes before each chunk: the value before
-    # the scan, then each chunk's total combined in order
-    carry = _new_func(f"{fn.name}_scan_carry", at_axis(fn.args, cn), types, d.source)
-    cfn = carry.function()
-    _pure_zero(carry, d.source, "")
-    c0_rv, c0 = _rdom(c0n, ir.index(0), ir.Min(chunks, one), f"{cfn.name}$r0")
-    seed = at_axis(scan.lhs, ir.Add(ir.Sub(lo, one), c0))
-    _update(carry, at_axis(scan.lhs, c0), [_call(pre.function(), seed, i) for i in nt],
-            c0_rv, [], [], pure_dims, d.source)
-    rc_rv, rc = _rdom(rcn, one, ir.Max(ir.Sub(chunks, one), ir.index(0)), f"{cfn.name}$r")
-    last = at_axis(scan.lhs, ir.Sub(K, one), ir.Sub(rc, one))
-    before = at_axis(scan.lhs, ir.Sub(rc, one))
-    _update(carry, at_axis(scan.lhs, rc),
-            lift.apply([_call(cfn, before, i) for i in nt], [_call(lfn, last, i) for i in ns]),
-            rc_rv, [], [], pure_dims, d.source)
-    carry.compute_root()
+    def local(self, name: str, with_j: bool):
+        """The chunks scanned on their own, in parallel over the chunks:
+        `<f>_scan_local(P, j, c)` holds every point's state (with_j), or
+        `<f>_scan_total(P, c)` each chunk's total alone."""
+        jn = self.fresh("scan_j") if with_j else None
+        args = self.at_axis(jn, self.cn, args=self.fn.args) if with_j else \
+            self.at_axis(self.cn, args=self.fn.args)
+        f = _new_func(f"{self.fn.name}_scan_{name}", args, self.lift.types, self.d.source)
+        lfn = f.function()
+        _pure_zero(f, self.d.source, self.cn)
+        c, outer = self.c, self.pure_dims + [ir.Dim(self.cn, "parallel")]
+        r0_rv, r0 = _rdom(self.fresh("scan_r0"), ir.index(0), ir.Min(self.n, ONE),
+                          f"{lfn.name}$r0")
+        at = self.at_axis(r0, c) if with_j else self.at_axis(c)
+        _update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], [], outer, self.d.source)
+        rj_rv, rj = _rdom(self.fresh("scan_rj"), ONE,
+                          ir.Max(ir.Sub(ir.Min(self.K, self.n), ONE), ir.index(0)),
+                          f"{lfn.name}$r")
+        q = self.point(rj, c)
+        at = self.at_axis(rj, c) if with_j else self.at_axis(c)
+        prev = self.at_axis(ir.Sub(rj, ONE), c) if with_j else at
+        values = self.lift.step(self.calls(lfn, prev), ir.Min(q, self.last))
+        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))], [], outer,
+                self.d.source)
+        f.compute_root()
+        return lfn
 
-    # 3. f's update: the chunk's carry combined with the local scan, over
-    # (j, c) with the point clamped to the RDom as in the local scans; its
-    # iterations write distinct points and read neither f nor each other's
-    ij_rv, ij = _rdom(inn, ir.index(0), K, d.rdom_name)
-    oc_rv, oc = _rdom(on, ir.index(0), chunks, ij)
-    q = point(ij, oc)
-    q_write = ir.Min(q, ir.Sub(ir.Add(lo, n), ir.index(1)))
-    values = lift.apply([_call(cfn, at_axis(scan.lhs, oc), i) for i in nt],
-                        [_call(lfn, at_axis(scan.lhs, ij, oc), i) for i in ns])
-    lanes = max(4, 32 // max(t.bytes() for t in lift.types))
-    dims = [ir.Dim(inn, "serial", True)] + pure_dims + [ir.Dim(on, "parallel", True)]
-    sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
-    fn.updates[ctx.stage.index() - 1] = ir.Definition(
-        at_axis(scan.lhs, q_write), values, [ir.LT(q, ir.Add(lo, n))], sched, d.source,
-        d.rdom_name)
-    vec = _fresh(taken, "scan_v")
-    ctx.stage.split(inn, inn, vec, lanes)
-    dims = fn.updates[ctx.stage.index() - 1].schedule.dims
-    dims[:] = [dataclasses.replace(dim, kind="vectorized") if dim.var == vec else dim
-               for dim in dims]
+    def carry(self, total):
+        """`<f>_scan_carry(P, c)`, serially: the value before the scan, then
+        each chunk's total (total(rc) reads it) applied in order."""
+        fn, one = self.fn, ONE
+        carry = _new_func(f"{fn.name}_scan_carry", self.at_axis(self.cn, args=fn.args),
+                          self.types, self.d.source)
+        cfn = carry.function()
+        _pure_zero(carry, self.d.source, "")
+        c0_rv, c0 = _rdom(self.fresh("scan_c0"), ir.index(0), ir.Min(self.chunks, one),
+                          f"{cfn.name}$r0")
+        seed = self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
+        _update(carry, self.at_axis(c0), seed, c0_rv, [], [], self.pure_dims, self.d.source)
+        rc_rv, rc = _rdom(self.fresh("scan_rc"), one,
+                          ir.Max(ir.Sub(self.chunks, one), ir.index(0)), f"{cfn.name}$r")
+        before = self.calls(cfn, self.at_axis(ir.Sub(rc, one)))
+        _update(carry, self.at_axis(rc), self.lift.apply(before, total(ir.Sub(rc, one))),
+                rc_rv, [], [], self.pure_dims, self.d.source)
+        carry.compute_root()
+        return cfn
+
+    def replace(self, values_of, vectorize: bool):
+        """f's update over (j, c), parallel over the chunks: values_of(q, j,
+        c) gives the values at point q."""
+        inn, on = self.fresh("scan_i"), self.fresh("scan_o")
+        ij_rv, ij = _rdom(inn, ir.index(0), self.K, self.d.rdom_name)
+        oc_rv, oc = _rdom(on, ir.index(0), self.chunks, ij)
+        q = self.point(ij, oc)
+        values = values_of(ir.Min(q, self.last), ij, oc)
+        dims = [ir.Dim(inn, "serial", True)] + self.pure_dims + [ir.Dim(on, "parallel", True)]
+        sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
+        index = self.ctx.stage.index() - 1
+        self.fn.updates[index] = ir.Definition(
+            self.at_axis(ir.Min(q, self.last)), tuple(values),
+            [ir.LT(q, ir.Add(self.lo, self.n))], sched, self.d.source, self.d.rdom_name)
+        if vectorize:
+            # iterations write distinct points and read neither f nor each
+            # other's: marked directly (a split RVar would not pass the
+            # directive's check that it writes at itself)
+            vec = self.fresh("scan_v")
+            lanes = max(4, 32 // max(t.bytes() for t in self.lift.types))
+            self.ctx.stage.split(inn, inn, vec, lanes)
+            dims = self.fn.updates[index].schedule.dims
+            dims[:] = [dataclasses.replace(dim, kind="vectorized") if dim.var == vec else dim
+                       for dim in dims]
+
+    def scan_then_apply(self):
+        """Local scans of every point, the carries, then f = apply(carry,
+        local) at every point (vectorized)."""
+        lfn = self.local("local", with_j=True)
+        cfn = self.carry(lambda c: self.calls(lfn, self.at_axis(ir.Sub(self.K, ONE), c)))
+        self.replace(lambda q, j, c: self.lift.apply(self.calls(cfn, self.at_axis(c)),
+                                                     self.calls(lfn, self.at_axis(j, c))),
+                     vectorize=True)
+
+    def reduce_then_scan(self):
+        """Each chunk's total, the carries, then each chunk scanned again by
+        the update itself from its carry (chunk 0 exactly as the serial
+        loop): one more read of the input instead of a stored local scan."""
+        tfn = self.local("total", with_j=False)
+        cfn = self.carry(lambda c: self.calls(tfn, self.at_axis(c)))
+        x_names = [x.name for x in self.scan.xs]
+
+        def values_of(q, j, c):
+            # the previous point, or the carry at a chunk's first: read at q
+            # itself there (not yet written) so that no chunk reads another's
+            start = self.point(ir.index(0), c)
+            prev = self.calls(self.fn, self.at_axis(ir.Max(ir.Sub(q, ONE), start)))
+            first = ir.EQ(j, ir.index(0))
+            carry = self.calls(cfn, self.at_axis(c))
+            xs = [ir.Select(first, k, p) for k, p in zip(carry, prev)]
+            m = dict(zip(x_names, xs))
+            m[self.scan.rname] = q
+            return self.lift.guarded(q, [ir.substitute(v, m) for v in self.scan.v_x])
+        self.replace(values_of, vectorize=False)
+
+
+ONE = ir.index(1)
