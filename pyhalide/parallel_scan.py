@@ -178,8 +178,16 @@ def _chunk_node(ctx, chunk_size) -> ir.Expr:
     return n
 
 
-def parallel_scan(stage, rvar, chunk_size):
+VARIANTS = ("rescan", "apply")
+
+
+def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
     ctx = _Context(stage)
+    if variant not in VARIANTS:
+        ctx.fail(f"unknown variant {variant!r}; choose \"rescan\" (each chunk reduced to its "
+                 f"state, then scanned again from its carry: reads the input twice, stores "
+                 f"nothing more) or \"apply\" (the local scans stored, the carries applied to "
+                 f"them vectorized)")
     if stage.index() == 0:
         ctx.fail("it is the pure definition; parallel_scan applies to an update")
     d = stage.definition()
@@ -190,7 +198,7 @@ def parallel_scan(stage, rvar, chunk_size):
                             lambda i: scan.xs[i])
     from .parallel_scan_forms import lift
     from .parallel_scan_phases import build
-    build(ctx, d, scan, pre, lift(ctx, d, scan, pre))
+    build(ctx, d, scan, pre, lift(ctx, d, scan, pre), variant)
     return stage
 
 

@@ -65,14 +65,13 @@ def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
                                     f"{fn.name}$r"))
 
 
-def build(ctx, d: ir.Definition, scan, pre, lift):
-    """Replaces the update of f by the phases of a parallel scan. A scan
-    whose state is one value of the tables' operator (a running sum, product,
-    min or max: memory-bound) reduces each chunk to its total and rescans it
-    from its carry; any other re-reads the local scans, vectorized."""
-    from .parallel_scan_forms import OpLift
+def build(ctx, d: ir.Definition, scan, pre, lift, variant: str):
+    """Replaces the update of f by the phases of a parallel scan: "rescan"
+    reduces each chunk to its state and rescans it from its carry with the
+    update itself; "apply" stores the local scans of every point and applies
+    the carries to them, vectorized."""
     phases = _Phases(ctx, d, scan, pre, lift)
-    if isinstance(lift, OpLift) and len(lift.types) == 1:
+    if variant == "rescan":
         phases.reduce_then_scan()
     else:
         phases.scan_then_apply()

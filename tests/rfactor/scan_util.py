@@ -3,7 +3,8 @@ compare.
 
 `check_scan(build, make_inputs, sizes, ...)`: `build(chunk)` returns (the
 output Func, its ImageParams) with the scan scheduled by
-`parallel_scan(..., chunk)`, or left serial for `chunk=None`. The scheduled
+`scan(stage, r, chunk)` (chunk: a size, or (size, variant)), or left
+serial for `chunk=None`. The scheduled
 pipeline is compiled once and run on inputs of every size and at 1, 2 and 3
 threads; each result must equal the reference evaluator on the serial
 algorithm (bit for bit, or within `rtol` for float scans the schedule
@@ -17,6 +18,13 @@ from pyhalide.ir.config import override
 from tests.rfactor.rfactor_util import reference
 
 THREADS = (1, 2, 3)
+
+
+def scan(stage, rvar, chunk):
+    """stage.parallel_scan(rvar, chunk), or with a variant: chunk = (size,
+    variant)."""
+    size, variant = chunk if isinstance(chunk, tuple) else (chunk, "rescan")
+    return stage.parallel_scan(rvar, size, variant)
 
 
 def _as_list(out):

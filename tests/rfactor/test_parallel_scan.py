@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from tests.rfactor.scan_util import check_scan
+from tests.rfactor.scan_util import check_scan, scan
 
 SIZES = [(0,), (1,), (2,), (4,), (5,), (12,), (13,), (203,)]
 RNG = np.random.default_rng(19)
@@ -25,12 +25,12 @@ def _one_d(t, value, first=None, start=1):
         r = ph.RDom([(start, h.width() - start)], "r")
         f[r.x] = value(f, h, r.x)
         if chunk is not None:
-            assert f.update(0).parallel_scan(r.x, chunk).name() == f"{f.name()}.update(0)"
+            assert scan(f.update(0), r.x, chunk).name() == f"{f.name()}.update(0)"
         return f, [h]
     return build
 
 
-@pytest.mark.parametrize("chunk", [4, 5])
+@pytest.mark.parametrize("chunk", [4, 5, (4, "apply"), (5, "apply")])
 def test_running_sum_in_place_int32(chunk):
     check_scan(_one_d(ph.Int(32), lambda f, h, r: f[r - 1] + f[r]), _ints(np.int32),
                SIZES, chunk, expected=lambda a: np.cumsum(a, dtype=np.int32))
@@ -93,9 +93,10 @@ def test_argmax_so_far_keeps_the_first_index_of_ties():
         f[r.x] = (ph.select(better, h[r.x], f[r.x - 1][0]),
                   ph.select(better, r.x, f[r.x - 1][1]))
         if chunk is not None:
-            f.update(0).parallel_scan(r.x, chunk)
+            scan(f.update(0), r.x, chunk)
         return f, [h]
-    check_scan(build, _ints(np.int32, 0, 6), SIZES, 4, expected=_argmax_so_far)
+    for chunk in (4, (3, "apply")):
+        check_scan(build, _ints(np.int32, 0, 6), SIZES, chunk, expected=_argmax_so_far)
 
 
 def _images(dtype):
@@ -117,8 +118,8 @@ def test_row_and_column_scans_make_an_integral_image():
         cols[x, ry.x] = cols[x, ry.x - 1] + cols[x, ry.x]
         rows.compute_root()
         if chunk is not None:
-            rows.update(0).parallel_scan(rx.x, chunk)
-            cols.update(0).parallel_scan(ry.x, chunk + 1)
+            scan(rows.update(0), rx.x, chunk)
+            scan(cols.update(0), ry.x, (chunk + 1, "apply"))
         return cols, [img]
     check_scan(build, _images(np.uint8), [(0, 3), (1, 1), (7, 5), (13, 21)], 4,
                expected=lambda a: np.cumsum(np.cumsum(a, 0, dtype=np.int32), 1, dtype=np.int32))
@@ -137,8 +138,8 @@ def test_two_scans_of_one_func():
         ry = ph.RDom([(1, img.height() - 1)], "ry")
         s[x, ry.x] = s[x, ry.x - 1] + s[x, ry.x]
         if chunk is not None:
-            s.update(0).parallel_scan(rx.x, chunk)
-            s.update(1).parallel_scan(ry.x, chunk)
+            scan(s.update(0), rx.x, chunk)
+            scan(s.update(1), ry.x, (chunk, "apply"))
         return s, [img]
     check_scan(build, _ints(np.int32), [(1, 1), (6, 9), (11, 4)], 3,
                expected=lambda a: np.cumsum(np.cumsum(a, 0), 1).astype(np.int32))
@@ -165,12 +166,13 @@ def test_segmented_sum_resets_where_a_flag_is_set(reset_on_true):
         else:
             f[r.x] = ph.select(~g[r.x], f[r.x - 1] + h[r.x], h[r.x])
         if chunk is not None:
-            f.update(0).parallel_scan(r.x, chunk)
+            scan(f.update(0), r.x, chunk)
         return f, [h, g]
 
     def inputs(s):
         return [RNG.integers(-9, 9, size=s).astype(np.int32), RNG.random(s) < 0.15]
-    check_scan(build, inputs, SIZES, 4, expected=lambda a, g: _segmented(a, g))
+    chunk = 4 if reset_on_true else (4, "apply")
+    check_scan(build, inputs, SIZES, chunk, expected=lambda a, g: _segmented(a, g))
 
 
 def _affine_ref(a, b, dtype):
@@ -189,7 +191,7 @@ def _linear(t, value):
         r = ph.RDom([(1, b.width() - 1)], "r")
         s[r.x] = value(s[r.x - 1], a[r.x], b[r.x])
         if chunk is not None:
-            s.update(0).parallel_scan(r.x, chunk)
+            scan(s.update(0), r.x, chunk)
         return s, [a, b]
     return build
 
@@ -207,8 +209,9 @@ def test_linear_recurrence_int32_is_exact():
             s = v if not out else (u * s + v + 2**31) % 2**32 - 2**31
             out.append(s)
         return np.array(out, np.int32)
-    check_scan(_linear(ph.Int(32), lambda s, a, b: a * s + b), inputs, SIZES, 5,
-               expected=expected)
+    for chunk in (5, (5, "apply")):
+        check_scan(_linear(ph.Int(32), lambda s, a, b: a * s + b), inputs, SIZES, chunk,
+                   expected=expected)
 
 
 def test_exponential_moving_average_float64():

@@ -68,3 +68,9 @@ def test_two_dimensional_rdoms_are_refused():
     r = ph.RDom([(1, 3), (0, 4)], "r")
     f[r.x, r.y] = f[r.x - 1, r.y] + h[r.x, r.y]
     _refused(f, r, "also runs over r\\$y")
+
+
+def test_an_unknown_variant_names_both():
+    f, r = _scan(lambda f, h, r: f[r.x - 1] + h[r.x])
+    with pytest.raises(ph.CompileError, match='unknown variant .*"rescan".*"apply"'):
+        f.update(0).parallel_scan(r.x, 4, "fast")

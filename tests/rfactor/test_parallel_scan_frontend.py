@@ -3,6 +3,8 @@ scan Func (the array a `c[i] = c[i - 1] + h[i]` loop writes, or the scalar
 of `acc += x[i]; out[i] = acc`), `p.vars[...]` its loop variable. Results
 equal plain Python exactly for integers, at 1 and 3 threads, on empty,
 one-element and longer inputs."""
+import re
+
 import numpy as np
 import pytest
 
@@ -153,8 +155,7 @@ def test_numpy_scans_are_scan_funcs_a_schedule_parallelizes():
             for g, w in zip(got, want):
                 assert g.dtype == w.dtype
                 np.testing.assert_array_equal(g, w)
-    assert p.lower().count("produce cumsum_scan_carry") == 1
-    assert "produce maximum_accumulate_scan_carry" in p.lower()
+    assert len(re.findall(r"produce \S+_scan_carry", p.lower())) == 3
 
 
 def test_a_flattened_cumsum_of_a_2d_array_is_refused_with_the_reason():
