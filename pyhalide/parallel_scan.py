@@ -57,7 +57,8 @@ def _same(a, b) -> bool:
     return len(a) == len(b) and all(ir.equal(x, y) for x, y in zip(a, b))
 
 
-def _call(fn: ir.Function, args, i: int) -> ir.Call:
+def func_call(fn: ir.Function, args, i: int) -> ir.Call:
+    """The read of value i of Func `fn` at `args`."""
     return ir.Call(fn.output_types[i], fn.name, tuple(args), ir.FUNC, i, fn)
 
 
@@ -194,7 +195,7 @@ def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
     scan = _Scan(ctx, d, rvar, chunk_size)
     pre = _pre_func(ctx.fn, stage.index())
     scan.xs = [ir.Variable(t, f"scan$x{i}") for i, t in enumerate(ctx.fn.output_types)]
-    scan.v_x = scan.rewrite(ctx, d, lambda i: _call(pre.function(), scan.lhs, i),
+    scan.v_x = scan.rewrite(ctx, d, lambda i: func_call(pre.function(), scan.lhs, i),
                             lambda i: scan.xs[i])
     from .parallel_scan_forms import lift
     from .parallel_scan_phases import build
@@ -218,7 +219,7 @@ def _pre_func(fn: ir.Function, index: int):
         def visit_Call(self, c):
             c = self.mutate_children(c)
             if c.call_type == ir.FUNC and (c.func is fn or c.name == fn.name):
-                return _call(pfn, c.args, c.value_index)
+                return func_call(pfn, c.args, c.value_index)
             return c
 
     def copy(defn: ir.Definition) -> ir.Definition:

@@ -29,11 +29,8 @@ from . import ir
 from .associativity import prove_associativity
 from .checks import apply as apply_checks
 from .ir.errors import counted
+from .parallel_scan import func_call
 from .rfactor_lex import instantiate
-
-
-def _call(fn: ir.Function, args, i: int) -> ir.Call:
-    return ir.Call(fn.output_types[i], fn.name, tuple(args), ir.FUNC, i, fn)
 
 
 class Lift:
@@ -152,7 +149,7 @@ def _prove(ctx, d, scan, values):
     fn = ctx.fn
     proof_fn = ir.Function(name=fn.name, args=fn.args, output_types=fn.output_types,
                            pure=fn.pure, source=fn.source)
-    m = {x.name: _call(proof_fn, scan.lhs, i) for i, x in enumerate(scan.xs)}
+    m = {x.name: func_call(proof_fn, scan.lhs, i) for i, x in enumerate(scan.xs)}
     vals = tuple(ir.substitute(v, m) for v in values)
     sched = ir.StageSchedule(dims=list(d.schedule.dims), rvars=list(d.schedule.rvars))
     proof_fn.updates = [ir.Definition(scan.lhs, vals, [], sched, d.source, d.rdom_name)]

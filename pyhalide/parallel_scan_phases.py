@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import ir
-from .parallel_scan import _call
+from .parallel_scan import func_call
 from .var import unique_name
 
 
@@ -111,7 +111,7 @@ class _Phases:
         return tuple(out)
 
     def calls(self, fn, args):
-        return [_call(fn, args, i) for i in range(len(fn.output_types))]
+        return [func_call(fn, args, i) for i in range(len(fn.output_types))]
 
     def local(self, name: str, with_j: bool):
         """The chunks scanned on their own, in parallel over the chunks:
