@@ -449,6 +449,15 @@ class Stage(Schedulable):
             preserved = [(preserved, var)]
         return rfactor(self, list(preserved))
 
+    def parallel_scan(self, rvar, chunk_size, variant="rescan") -> "Stage":
+        """Turn this update, a scan along `rvar` (it reads its own value at
+        `rvar - 1`), into chunks of `chunk_size` points scanned in parallel,
+        a serial scan of the chunks' totals with the proven operator, and
+        the chunks completed from those in parallel (parallel_scan.py;
+        `variant` "rescan" or "apply")."""
+        from .parallel_scan import parallel_scan
+        return parallel_scan(self, rvar, chunk_size, variant)
+
     def __repr__(self):
         return f"<pyhalide.Stage {self.name()}>"
 

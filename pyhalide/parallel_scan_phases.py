@@ -1,0 +1,219 @@
+"""The three phases of a parallel scan (see parallel_scan.py): the local
+scans of the chunks, the serial scan of what comes before each chunk, and
+the update of f that combines the two."""
+from __future__ import annotations
+
+import dataclasses
+
+from . import ir
+from .parallel_scan import func_call
+from .var import unique_name
+
+
+def _fresh(taken: set, prefix: str) -> str:
+    name = unique_name(prefix)
+    while name in taken:
+        name = unique_name(prefix)
+    taken.add(name)
+    return name
+
+
+class _DomainTag:
+    """What the RVar Variables of an RDom built here point to."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def name(self) -> str:
+        return self._name
+
+
+def _rdom(name: str, lo, extent, tag):
+    """(ReductionVariable, its Variable) of a new RDom (tag: its name) or
+    of the RDom of another RVar (tag: that RVar's Variable)."""
+    rv = ir.ReductionVariable(name, lo, extent)
+    domain = tag.param if isinstance(tag, ir.Variable) else _DomainTag(tag)
+    return rv, ir.Variable(ir.INDEX, name, "rvar", domain)
+
+
+def _new_func(name: str, args: tuple, types: tuple, source):
+    from .func import Func, set_pure_vars
+    from .var import Var
+    f = Func(name)
+    fn = f.function()
+    fn.args, fn.output_types, fn.source = args, types, source
+    set_pure_vars(f, [Var(a) for a in args])
+    return f
+
+
+def _pure_zero(f, source, parallel: str):
+    """A pure definition of zeros (the updates write every point read)."""
+    fn = f.function()
+    args = tuple(ir.Variable(ir.INDEX, a) for a in fn.args)
+    dims = [ir.Dim(a, "parallel" if a == parallel else "serial") for a in fn.args]
+    fn.pure = ir.Definition(args, tuple(ir.zero(t) for t in fn.output_types), [],
+                            ir.StageSchedule(dims=dims), source)
+
+
+def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
+    """An update of f over the one RVar `rv`, its loop inside `inner`'s
+    (Dims) and those inside `outer`'s."""
+    fn = f.function()
+    dims = inner + [ir.Dim(rv.name, is_rvar=True)] + outer
+    fn.updates.append(ir.Definition(tuple(lhs), tuple(values), list(preds),
+                                    ir.StageSchedule(dims=dims, rvars=[rv]), source,
+                                    f"{fn.name}$r"))
+
+
+def build(ctx, d: ir.Definition, scan, pre, lift, variant: str):
+    """Replaces the update of f by the phases of a parallel scan: "rescan"
+    reduces each chunk to its state and rescans it from its carry with the
+    update itself; "apply" stores the local scans of every point and applies
+    the carries to them, vectorized."""
+    phases = _Phases(ctx, d, scan, pre, lift)
+    if variant == "rescan":
+        phases.reduce_then_scan()
+    else:
+        phases.scan_then_apply()
+
+
+class _Phases:
+    """Every read of the phases is inside an update whose RDom is empty when
+    the scan is (the pure definitions are zeros): bounds inference then
+    gives them no region, and an empty scan reads nothing, as the serial
+    loop does. The last chunk may be partial: a predicate keeps its points
+    inside the scan, and the points read or written are clamped to it too,
+    so that the regions bounds inference gives them (which ignores
+    predicates) stay inside the inputs."""
+
+    def __init__(self, ctx, d, scan, pre, lift):
+        self.ctx, self.d, self.scan, self.pre, self.lift = ctx, d, scan, pre, lift
+        fn = self.fn = ctx.fn
+        self.taken = set(fn.args) | {rv.name for rv in d.schedule.rvars}
+        self.K = scan.chunk
+        self.lo, self.n = scan.rv.min, ir.Max(scan.rv.extent, ir.index(0))
+        self.last = ir.Sub(ir.Add(self.lo, self.n), ONE)
+        self.chunks = ir.Div(ir.Add(self.n, ir.Sub(self.K, ONE)), self.K)
+        self.pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
+        self.types = fn.output_types
+        self.cn = self.fresh("scan_c")
+        self.c = ir.Variable(ir.INDEX, self.cn)
+
+    def fresh(self, prefix):
+        return _fresh(self.taken, prefix)
+
+    def point(self, j, chunk):
+        return ir.Add(self.lo, ir.Add(ir.Mul(chunk, self.K), j))
+
+    def at_axis(self, *items, args=None):
+        out = list(self.scan.lhs if args is None else args)
+        out[self.scan.axis:self.scan.axis + 1] = list(items)
+        return tuple(out)
+
+    def calls(self, fn, args):
+        return [func_call(fn, args, i) for i in range(len(fn.output_types))]
+
+    def local(self, name: str, with_j: bool):
+        """The chunks scanned on their own, in parallel over the chunks:
+        `<f>_scan_local(P, j, c)` holds every point's state (with_j), or
+        `<f>_scan_total(P, c)` each chunk's total alone."""
+        jn = self.fresh("scan_j") if with_j else None
+        args = self.at_axis(jn, self.cn, args=self.fn.args) if with_j else \
+            self.at_axis(self.cn, args=self.fn.args)
+        f = _new_func(f"{self.fn.name}_scan_{name}", args, self.lift.types, self.d.source)
+        lfn = f.function()
+        _pure_zero(f, self.d.source, self.cn)
+        c, outer = self.c, self.pure_dims + [ir.Dim(self.cn, "parallel")]
+        r0_rv, r0 = _rdom(self.fresh("scan_r0"), ir.index(0), ir.Min(self.n, ONE),
+                          f"{lfn.name}$r0")
+        at = self.at_axis(r0, c) if with_j else self.at_axis(c)
+        _update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], [], outer, self.d.source)
+        rj_rv, rj = _rdom(self.fresh("scan_rj"), ONE,
+                          ir.Max(ir.Sub(ir.Min(self.K, self.n), ONE), ir.index(0)),
+                          f"{lfn.name}$r")
+        q = self.point(rj, c)
+        at = self.at_axis(rj, c) if with_j else self.at_axis(c)
+        prev = self.at_axis(ir.Sub(rj, ONE), c) if with_j else at
+        values = self.lift.step(self.calls(lfn, prev), ir.Min(q, self.last))
+        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))], [], outer,
+                self.d.source)
+        f.compute_root()
+        return lfn
+
+    def carry(self, total):
+        """`<f>_scan_carry(P, c)`, serially: the value before the scan, then
+        each chunk's total (total(rc) reads it) applied in order."""
+        fn, one = self.fn, ONE
+        carry = _new_func(f"{fn.name}_scan_carry", self.at_axis(self.cn, args=fn.args),
+                          self.types, self.d.source)
+        cfn = carry.function()
+        _pure_zero(carry, self.d.source, "")
+        c0_rv, c0 = _rdom(self.fresh("scan_c0"), ir.index(0), ir.Min(self.chunks, one),
+                          f"{cfn.name}$r0")
+        seed = self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
+        _update(carry, self.at_axis(c0), seed, c0_rv, [], [], self.pure_dims, self.d.source)
+        rc_rv, rc = _rdom(self.fresh("scan_rc"), one,
+                          ir.Max(ir.Sub(self.chunks, one), ir.index(0)), f"{cfn.name}$r")
+        before = self.calls(cfn, self.at_axis(ir.Sub(rc, one)))
+        _update(carry, self.at_axis(rc), self.lift.apply(before, total(ir.Sub(rc, one))),
+                rc_rv, [], [], self.pure_dims, self.d.source)
+        carry.compute_root()
+        return cfn
+
+    def replace(self, values_of, vectorize: bool):
+        """f's update over (j, c), parallel over the chunks: values_of(q, j,
+        c) gives the values at point q."""
+        inn, on = self.fresh("scan_i"), self.fresh("scan_o")
+        ij_rv, ij = _rdom(inn, ir.index(0), self.K, self.d.rdom_name)
+        oc_rv, oc = _rdom(on, ir.index(0), self.chunks, ij)
+        q = self.point(ij, oc)
+        values = values_of(ir.Min(q, self.last), ij, oc)
+        dims = [ir.Dim(inn, "serial", True)] + self.pure_dims + [ir.Dim(on, "parallel", True)]
+        sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
+        index = self.ctx.stage.index() - 1
+        self.fn.updates[index] = ir.Definition(
+            self.at_axis(ir.Min(q, self.last)), tuple(values),
+            [ir.LT(q, ir.Add(self.lo, self.n))], sched, self.d.source, self.d.rdom_name)
+        if vectorize:
+            # iterations write distinct points and read neither f nor each
+            # other's: marked directly (a split RVar would not pass the
+            # directive's check that it writes at itself)
+            vec = self.fresh("scan_v")
+            lanes = max(4, 32 // max(t.bytes() for t in self.lift.types))
+            self.ctx.stage.split(inn, inn, vec, lanes)
+            dims = self.fn.updates[index].schedule.dims
+            dims[:] = [dataclasses.replace(dim, kind="vectorized") if dim.var == vec else dim
+                       for dim in dims]
+
+    def scan_then_apply(self):
+        """Local scans of every point, the carries, then f = apply(carry,
+        local) at every point (vectorized)."""
+        lfn = self.local("local", with_j=True)
+        cfn = self.carry(lambda c: self.calls(lfn, self.at_axis(ir.Sub(self.K, ONE), c)))
+        self.replace(lambda q, j, c: self.lift.apply(self.calls(cfn, self.at_axis(c)),
+                                                     self.calls(lfn, self.at_axis(j, c))),
+                     vectorize=True)
+
+    def reduce_then_scan(self):
+        """Each chunk's total, the carries, then each chunk scanned again by
+        the update itself from its carry (chunk 0 exactly as the serial
+        loop): one more read of the input instead of a stored local scan."""
+        tfn = self.local("total", with_j=False)
+        cfn = self.carry(lambda c: self.calls(tfn, self.at_axis(c)))
+        x_names = [x.name for x in self.scan.xs]
+
+        def values_of(q, j, c):
+            # the previous point, or the carry at a chunk's first: read at q
+            # itself there (not yet written) so that no chunk reads another's
+            start = self.point(ir.index(0), c)
+            prev = self.calls(self.fn, self.at_axis(ir.Max(ir.Sub(q, ONE), start)))
+            first = ir.EQ(j, ir.index(0))
+            carry = self.calls(cfn, self.at_axis(c))
+            xs = [ir.Select(first, k, p) for k, p in zip(carry, prev)]
+            m = dict(zip(x_names, xs))
+            m[self.scan.rname] = q
+            return self.lift.guarded(q, [ir.substitute(v, m) for v in self.scan.v_x])
+        self.replace(values_of, vectorize=False)
+
+
+ONE = ir.index(1)
