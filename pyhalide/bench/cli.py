@@ -19,7 +19,7 @@ from .protocol import MIN_CALLS, MIN_ROUNDS, THREAD_VARS
 
 app = typer.Typer(add_completion=False)
 
-SUITES = {"1": "suite1", "2": "suite2", "3": "suite3", "4": "suite4"}
+SUITES = {"1": "suite1", "2": "suite2", "3": "suite3", "4": "suite4", "6": "suite6_scans"}
 
 
 def _version(mod: str) -> str:
@@ -161,7 +161,7 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3, 4 or 
     elif suite in SUITES:
         suites = [SUITES[suite]]
     else:
-        raise typer.BadParameter(f"--suite must be 1, 2, 3, 4 or all, not {suite!r}")
+        raise typer.BadParameter(f"--suite must be 1, 2, 3, 4, 6 or all, not {suite!r}")
     if rounds is None:
         rounds = 1 if quick else MIN_ROUNDS
     if rounds < 1 or calls < 1:
