@@ -62,7 +62,7 @@ def applies(runner, node) -> bool:
                 continue
             if runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
                     if isinstance(env.get(root.id), Arr) else False:
-                return False        # element writes: the scalar loop machinery
+                continue            # element writes alone: the scalar loop machinery
             if isinstance(s, ast.AugAssign) or any(r is not root for r in reads.get(root.id, [])):
                 found = True
         elif isinstance(t, ast.Name) and isinstance(env.get(t.id), (Arr, ArrayExpr)):
@@ -102,6 +102,8 @@ class CarriedLoop:
         finally:
             first.restore()
         env1, scope.env = scope.env, dict(env0)
+        # `u += e` keeps u bound to its array: not a rebound name
+        names = [n for n in names if env1.get(n) is not env0[n]]
         slot_objs = {id(_base(env0[n])): n for n in names}
         objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
         self.check_aliases(env0, env1, names, objects, first.written, entry, slot_objs)
