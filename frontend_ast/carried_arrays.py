@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
-from pyhalide.var import RDom, Var
+from pyhalide.var import RDom
 
 from . import ops
 from .analyze import carried
@@ -259,7 +259,7 @@ class CarriedLoop:
         if v.ty != m.ty:
             raise self.err(f"{m.name!r} is {m.ty.describe()} before this loop and "
                            f"{v.ty.describe()} after its body: an array carried by a loop keeps "
-                           f"its dtype", hint=f"convert with .astype(...)")
+                           f"its dtype", hint="convert with .astype(...)")
         if len(v.shape) != len(m.shape) or not all(
                 same_size(cx, p, q) for p, q in zip(v.shape, m.shape)):
             raise self.err(f"{m.name!r} has another shape after this loop's body than before "

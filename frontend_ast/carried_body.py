@@ -20,9 +20,9 @@ from pyhalide.lowering.linear import linear_form
 from . import ops
 from .array_index import guard, parse
 from .array_setitem import region_value
-from .array_store import _OPS, _same_kind, destination, fitted, selection_fits
-from .arrayexpr import ArrayExpr, element_node, same_size
+from .array_store import _OPS, _same_kind, destination, fitted
 from .arraycode import is_whole_view
+from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
 
 HINT = "compute it before the loop, or write the loop with element assignments (a[i] = ...)"
@@ -222,8 +222,6 @@ class BodyRun:
         rhs = b.ev(s.value)
         if isinstance(rhs, (Arr, ArrayExpr)):
             v = bld.array_code.as_array(rhs, s)
-            selection_fits(bld, v.shape, dest.shape, s, "an augmented assignment") \
-                if dest.mask else None
             rhs_at = fitted(bld, v, dest.shape, s, True)
         elif isinstance(rhs, Val):
             rhs_at = lambda p: rhs       # noqa: E731
@@ -273,7 +271,7 @@ class BodyRun:
         for k, a in enumerate(at):
             a = cast(ir.INDEX, a)
             lf = linear_form(a)
-            used = [(key, atom, c) for key, (atom, c) in lf.terms.items()
+            used = [(atom, c) for atom, c in lf.terms.values()
                     if c != 0 and isinstance(atom, ir.Variable) and atom.name in names]
             if any(isinstance(atom, ir.Variable) is False and
                    set(ir.free_vars(atom)) & set(names) for atom, _ in lf.terms.values()) or \
@@ -283,7 +281,7 @@ class BodyRun:
             if not used:
                 conds.append(ir.EQ(x[k], a))
                 continue
-            key, atom, c = used[0]
+            atom, c = used[0]
             rest = lf.plus(linear_form(atom).scaled(c), -1).to_expr()
             j = names[atom.name]
             if c == 1 and ir.is_const(rest, 0) and same_size(cx, dest.shape[j], dest.arr.shape[k]):
