@@ -28,6 +28,7 @@ from .analyze import carried
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, freeze
+from .errors import FrontendError
 from .values import Arr, Val, fresh, with_type_range
 
 _LOOP_STMTS = (ast.For, ast.While, ast.If, ast.Break, ast.Continue, ast.Return, ast.With,
@@ -86,6 +87,8 @@ class CarriedLoop:
         return self.cx.err(at or self.node, msg, hint=hint)
 
     def run(self):
+        """Compile the loop; False (nothing done) where its body does not
+        compile as a recurrence and no name carries an array."""
         from .loops import LoopVarDone
         cx, scope, node = self.cx, self.scope, self.node
         loop = self.runner.make_loop(node)
@@ -99,6 +102,13 @@ class CarriedLoop:
         first = BodyRun(self.bld, node, {})
         try:
             first.run(node.body)
+        except FrontendError:
+            if names:
+                raise
+            # no name carries an array: the loop's stores may compile as
+            # updates over the region and the loop (array_store_loops.py)
+            scope.env = env0
+            return False
         finally:
             first.restore()
         env1, scope.env = scope.env, dict(env0)

@@ -195,3 +195,16 @@ def test_refused_forms_are_located_errors(fn, args, message):
     with pytest.raises(FrontendError, match=message) as e:
         ph.pipeline(fn)(*args)
     assert "test_carried_arrays.py:" in str(e.value)
+
+
+def masked_in_place(a, steps):
+    out = a * 3.0
+    for i in range(steps):
+        out[out > 1.0] -= 1.0
+    return out
+
+
+def test_a_loop_carrying_no_name_keeps_its_region_updates():
+    # a mask store is not a recurrence yet; no name carries an array, so the
+    # store compiles as an update over the region and the loop, as before
+    run_both(masked_in_place, (RNG.random(6), 3))
