@@ -24,7 +24,7 @@ from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
 from . import ops
-from .analyze import carried
+from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, freeze
@@ -53,13 +53,14 @@ def applies(runner, node) -> bool:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 reads.setdefault(n.id, []).append(n)
     found = False
+    changing = names_assigned(node.body) | {node.target.id}
     for s in node.body:
         t = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
             (s.target if isinstance(s, ast.AugAssign) else None)
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             root = t.value
             if not isinstance(env.get(root.id), (Arr, ArrayExpr)) or \
-                    _mentions(t.slice, node.target.id):
+                    any(_mentions(t.slice, n) for n in changing):
                 continue
             if runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
                     if isinstance(env.get(root.id), Arr) else False:
@@ -78,8 +79,8 @@ def _mentions(node, name) -> bool:
 class CarriedLoop:
     """One loop carrying arrays (see the module docstring)."""
 
-    def __init__(self, runner, node):
-        self.runner, self.node = runner, node
+    def __init__(self, runner, node, done):
+        self.runner, self.node, self.done = runner, node, done
         self.cx, self.scope = runner.cx, runner.scope
         self.bld = builder_of(runner.ev_val.__self__)
 
@@ -89,7 +90,7 @@ class CarriedLoop:
     def run(self):
         """Compile the loop; False (nothing done) where its body does not
         compile as a recurrence and no name carries an array."""
-        from .loops import LoopVarDone
+        LoopVarDone = self.done
         cx, scope, node = self.cx, self.scope, self.node
         loop = self.runner.make_loop(node)
         env0 = dict(scope.env)

@@ -15,12 +15,12 @@ import ast
 
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
-from pyhalide.lowering.linear import linear_form
+from pyhalide.simplify import simplify
 
-from . import ops
+from . import array_store, ops
 from .array_index import guard, parse
 from .array_setitem import region_value
-from .array_store import _OPS, _same_kind, destination, fitted
+from .array_store import destination, fitted
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
@@ -206,7 +206,7 @@ class BodyRun:
 
     def augassign(self, s):
         b, bld, cx = self.b, self.bld, self.cx
-        op, ufunc = _OPS[type(s.op)]
+        op, ufunc = array_store._OPS[type(s.op)]
         t = s.target
         if isinstance(t, ast.Name):
             base, items = b.ev(t), []
@@ -233,7 +233,7 @@ class BodyRun:
             cx.cur_node = s
             r = rhs_at(p)
             out = ops.binary(cx, op, dest.read(p), r)
-            _same_kind(bld, op, ufunc, dest.arr, r, out, s)
+            array_store._same_kind(bld, op, ufunc, dest.arr, r, out, s)
             return out
         self.write(dest, value, s)
 
@@ -270,19 +270,21 @@ class BodyRun:
         names = {q.name: j for j, q in enumerate(p)}
         for k, a in enumerate(at):
             a = cast(ir.INDEX, a)
-            lf = linear_form(a)
-            used = [(atom, c) for atom, c in lf.terms.values()
-                    if c != 0 and isinstance(atom, ir.Variable) and atom.name in names]
-            if any(isinstance(atom, ir.Variable) is False and
-                   set(ir.free_vars(atom)) & set(names) for atom, _ in lf.terms.values()) or \
-                    len(used) > 1:
+            used = [q for q in p if q.name in ir.free_vars(a)]
+            if len(used) > 1:
                 raise cx.err(node, "this assignment's region is not supported yet in a loop "
                                    "that carries arrays", hint=HINT)
             if not used:
                 conds.append(ir.EQ(x[k], a))
                 continue
-            atom, c = used[0]
-            rest = lf.plus(linear_form(atom).scaled(c), -1).to_expr()
+            atom = used[0]
+            rest = simplify(ir.substitute(a, {atom.name: ir.index(0)}))
+            c = simplify(ir.Sub(ir.substitute(a, {atom.name: ir.index(1)}), rest))
+            if not isinstance(c, ir.Const) or c.value == 0 or not ir.is_const(simplify(
+                    ir.Sub(a, ir.Add(rest, ir.Mul(ir.index(c.value), atom)))), 0):
+                raise cx.err(node, "this assignment's region is not supported yet in a loop "
+                                   "that carries arrays", hint=HINT)
+            c = c.value
             j = names[atom.name]
             if c == 1 and ir.is_const(rest, 0) and same_size(cx, dest.shape[j], dest.arr.shape[k]):
                 at_x[atom.name] = x[k]          # the whole axis

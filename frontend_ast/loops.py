@@ -167,7 +167,7 @@ class LoopRunner:
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
         if carried_arrays.applies(self, node) and \
-                carried_arrays.CarriedLoop(self, node).run() is not False:
+                carried_arrays.CarriedLoop(self, node, LoopVarDone).run() is not False:
             return
         if self.state.frames and not self.state.frames[-1].top:
             self.defs.flush_frame(self.state.frames[-1], partial=True)
