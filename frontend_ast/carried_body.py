@@ -17,13 +17,18 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 from pyhalide.simplify import simplify
 
-from . import array_store, ops
+from . import ops
 from .array_index import guard, parse
 from .array_setitem import region_value
 from .array_store import destination, fitted
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
+
+# augmented assignment: the operator
+_AUG = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+        ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&",
+        ast.BitOr: "|", ast.BitXor: "^"}
 
 HINT = "compute it before the loop, or write the loop with element assignments (a[i] = ...)"
 
@@ -206,7 +211,7 @@ class BodyRun:
 
     def augassign(self, s):
         b, bld, cx = self.b, self.bld, self.cx
-        op, ufunc = array_store._OPS[type(s.op)]
+        op = _AUG[type(s.op)]
         t = s.target
         if isinstance(t, ast.Name):
             base, items = b.ev(t), []
@@ -233,7 +238,10 @@ class BodyRun:
             cx.cur_node = s
             r = rhs_at(p)
             out = ops.binary(cx, op, dest.read(p), r)
-            array_store._same_kind(bld, op, ufunc, dest.arr, r, out, s)
+            if out.ty != dest.arr.ty:
+                raise cx.err(s, "an augmented assignment that casts its result back into the "
+                                "array is not supported yet in a loop that carries arrays",
+                             hint="write a = (a op b).astype(a.dtype)")
             return out
         self.write(dest, value, s)
 
