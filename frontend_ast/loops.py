@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.checks import is_check_read
 from pyhalide.var import Var
 
-from . import complex_loops, ops, unions
+from . import carried_arrays, complex_loops, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -166,6 +166,9 @@ class LoopRunner:
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
+        if carried_arrays.applies(self, node) and \
+                carried_arrays.CarriedLoop(self, node, LoopVarDone).run() is not False:
+            return
         if self.state.frames and not self.state.frames[-1].top:
             self.defs.flush_frame(self.state.frames[-1], partial=True)
         top = not self.state.loops

@@ -1,0 +1,347 @@
+"""Loops that carry whole arrays from one iteration to the next (time
+stepping: `u[1:-1] = u[1:-1] + k*(u[:-2] - 2*u[1:-1] + u[2:])`,
+`x = x + dt*v`, `a, b = b, a`) as a functional recurrence.
+
+The carried arrays ("members": arrays the body writes, and names the body
+rebinds that are read in the next iteration or after the loop; v1: all of
+one shape) form one tuple Func STATE(x..., slot). Its pure definition is
+the members' values before the loop; one update over an RDom of (the
+array's points, the iterations) writes slot (t + 1) % 2 from the values the
+body computes reading slot t % 2 (carried_body.py runs the body as array
+values), so folding the iterations into two slots is exact: an iteration
+reads only the slot the previous one wrote. After the loop a member is
+STATE(x..., T % 2): a rebound name becomes a new array of it, a written
+array is assigned it whole (an argument array is then seen written by the
+caller, as in Python). Cost O(T x N), like NumPy's."""
+from __future__ import annotations
+
+import ast
+from types import SimpleNamespace
+
+from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.expr import cast_node as cast
+from pyhalide.var import RDom
+
+from . import ops
+from .analyze import carried, names_assigned
+from .array_store import builder_of, destination, write
+from .arrayexpr import ArrayExpr, element_node, same_size
+from .carried_body import BodyRun, freeze
+from .errors import FrontendError
+from .values import Arr, Val, fresh, with_type_range
+
+_LOOP_STMTS = (ast.For, ast.While, ast.If, ast.Break, ast.Continue, ast.Return, ast.With,
+               ast.Try)
+
+
+def applies(runner, node) -> bool:
+    """Whether a top-level `for` loop carries whole arrays: it rebinds a name
+    bound to an array that the next iteration or later code reads, or it
+    assigns into a region (not a single element) of an array that the loop
+    also reads, at a region that does not depend on the loop variable."""
+    if runner.state.loops or runner.cx.typing or node.orelse:
+        return False
+    if any(isinstance(n, _LOOP_STMTS) for s in node.body for n in ast.walk(s)):
+        return False
+    env = runner.scope.env
+    if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
+        return True
+    reads = {}
+    for s in node.body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                reads.setdefault(n.id, []).append(n)
+    found = False
+    changing = names_assigned(node.body) | {node.target.id}
+    for s in node.body:
+        t = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
+            (s.target if isinstance(s, ast.AugAssign) else None)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            root = t.value
+            if not isinstance(env.get(root.id), (Arr, ArrayExpr)) or \
+                    any(_mentions(t.slice, n) for n in changing):
+                continue
+            if runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
+                    if isinstance(env.get(root.id), Arr) else False:
+                continue            # element writes alone: the scalar loop machinery
+            if isinstance(s, ast.AugAssign) or any(r is not root for r in reads.get(root.id, [])):
+                found = True
+        elif isinstance(t, ast.Name) and isinstance(env.get(t.id), (Arr, ArrayExpr)):
+            found = True            # `u += e` writes u in place
+    return found
+
+
+def _mentions(node, name) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+class CarriedLoop:
+    """One loop carrying arrays (see the module docstring)."""
+
+    def __init__(self, runner, node, done):
+        self.runner, self.node, self.done = runner, node, done
+        self.cx, self.scope = runner.cx, runner.scope
+        self.bld = builder_of(runner.ev_val.__self__)
+
+    def err(self, msg, hint="", at=None):
+        return self.cx.err(at or self.node, msg, hint=hint)
+
+    def run(self):
+        """Compile the loop; False (nothing done) where its body does not
+        compile as a recurrence and no name carries an array."""
+        LoopVarDone = self.done
+        cx, scope, node = self.cx, self.scope, self.node
+        loop = self.runner.make_loop(node)
+        env0 = dict(scope.env)
+        names = self.slot_names(env0)
+        entry = _entry_objects(env0)
+        for obj in entry.values():
+            self.bld.defs.ensure_defined(obj)
+        # a run of the body over the arrays as they are: which arrays it writes
+        scope.env[loop.name] = loop.val
+        first = BodyRun(self.bld, node, {})
+        try:
+            first.run(node.body)
+        except FrontendError:
+            if names:
+                raise
+            # no name carries an array: the loop's stores may compile as
+            # updates over the region and the loop (array_store_loops.py)
+            scope.env = env0
+            return False
+        finally:
+            first.restore()
+        env1, scope.env = scope.env, dict(env0)
+        # `u += e` keeps u bound to its array: not a rebound name
+        names = [n for n in names if env1.get(n) is not env0[n]]
+        slot_objs = {id(_base(env0[n])): n for n in names}
+        objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
+        self.check_aliases(env0, env1, names, objects, first.written, entry, slot_objs)
+        members = self.members(env0, names, objects)
+        state, key_vars, it = self.define_init(members, env0)
+        # the real run: every member reads the slot of the current iteration
+        start = {}
+        scope.env[loop.name] = loop.val
+        for m in members:
+            value = _member_view(cx, state, m, node, it)
+            if m.obj is not None:
+                start[m.obj] = value
+            else:
+                v = Arr(m.name, m.ty, m.shape, "local", cx.smap.loc(node))
+                start[v] = value
+                scope.env[m.name] = v
+        body = BodyRun(self.bld, node, start)
+        try:
+            body.run(node.body)
+            ends = [self.end_value(body, m) for m in members]
+        finally:
+            body.restore()
+        env2 = scope.env
+        self.define_step(state, members, ends, it, loop)
+        # after the loop
+        scope.env = dict(env0)
+        for name, v in env2.items():
+            if name not in env0 or (env0[name] is not v and name not in names):
+                scope.env[name] = LoopVarDone(name, array=isinstance(v, (Arr, ArrayExpr)))
+        cx.epoch += 1
+        T = self.trip(loop)
+        for m in members:
+            final = _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+            if m.obj is not None:
+                write(self.bld, destination(self.bld, m.obj, [], node),
+                      lambda p, f=final: f.elem(p), node)
+            else:
+                arr = self.bld.array_code.materialize(final, m.name, node)
+                self.bld.arrays.name_array(arr, m.name)
+                scope.env[m.name] = arr
+        scope.env[loop.name] = LoopVarDone(loop.name)
+
+    # members ------------------------------------------------------------------------------
+    def slot_names(self, env0):
+        out = []
+        for n in carried(self.node, self.runner.live):
+            if n == self.node.target.id:
+                continue
+            cur = env0.get(n)
+            if isinstance(cur, (Arr, ArrayExpr)):
+                out.append(n)
+                continue
+            if cur is None or not isinstance(cur, Val):
+                raise self.err(f"{n!r} is first given a value in this loop, which carries "
+                               f"arrays from one iteration to the next, and read in a later "
+                               f"iteration or after the loop",
+                               hint=f"give {n} an array value before the loop")
+            raise self.err(f"the scalar {n!r} changes from one iteration to the next of this "
+                           f"loop, which also carries arrays: not supported yet",
+                           hint="compute the scalar from the loop variable, or carry it in an "
+                                "array of the arrays' shape")
+        return out
+
+    def check_aliases(self, env0, env1, names, objects, written, entry, slot_objs):
+        for n in names:
+            obj = _base(env0[n])
+            if obj in written:
+                others = [k for k, v in env0.items() if k not in names and
+                          isinstance(v, (Arr, ArrayExpr)) and _base(v) is obj]
+                if others or obj.kind != "local" or obj in self.bld.defs.copy_of and \
+                        getattr(self.bld.defs.copy_of[obj], "arg_name", None):
+                    raise self.err(f"this loop writes into the array {n!r} names before the "
+                                   f"loop and then binds {n!r} to another array: not "
+                                   f"supported yet when that array is also seen elsewhere "
+                                   f"(an argument, or another name)",
+                                   hint=f"copy it first ({n} = {n}.copy()) before the loop")
+        ends = {}
+        for n in names:
+            v = env1.get(n)
+            if not isinstance(v, (Arr, ArrayExpr)):
+                raise self.err(f"{n!r} names an array before this loop and "
+                               f"{self.bld.exprs.describe_obj(v)} after its body",
+                               hint="keep the name bound to an array of the same shape")
+            obj = _base(v)
+            if obj in objects or id(obj) in ends:
+                other = ends.get(id(obj))
+                raise self.err(f"after this loop's body, {n!r} names the same array as "
+                               f"{other!r}" if other else
+                               f"after this loop's body, {n!r} names an array the loop writes",
+                               hint=f"bind {n} to a copy ({n} = x.copy())")
+            ends[id(obj)] = n
+
+    def members(self, env0, names, objects):
+        out = []
+        ac = self.bld.array_code
+        for obj in objects:
+            if obj.ty.is_complex():
+                raise self.err(f"the complex array {obj.name!r} is carried from one iteration "
+                               f"to the next: not supported yet")
+            out.append(SimpleNamespace(obj=obj, name=obj.name, ty=obj.ty, shape=obj.shape,
+                                       init=ac.view_of(obj, self.node)))
+        for n in names:
+            a = ac.as_array(env0[n], self.node)
+            if a.ty.is_complex():
+                raise self.err(f"the complex array {n!r} is carried from one iteration to the "
+                               f"next: not supported yet")
+            out.append(SimpleNamespace(obj=None, name=n, ty=a.ty, shape=a.shape, init=a))
+        nd = len(out[0].shape)
+        if any(len(m.shape) != nd for m in out):
+            raise self.err(f"the arrays this loop carries ({', '.join(x.name for x in out)}) "
+                           f"do not all have the same number of dimensions: not supported yet",
+                           hint="carry arrays of one shape")
+        # the state's box: the largest size along each axis; an axis whose
+        # sizes are not provably equal reads each member clamped into its own
+        self.box, self.ragged = [], []
+        for k in range(nd):
+            sizes = [m.shape[k] for m in out]
+            n = cast(ir.INDEX, ops.node_of(self.cx, sizes[0]))
+            if all(same_size(self.cx, sizes[0], q) for q in sizes[1:]):
+                self.box.append(n)
+                continue
+            for q in sizes[1:]:
+                n = ir.Max(n, cast(ir.INDEX, ops.node_of(self.cx, q)))
+            self.box.append(n)
+            self.ragged.append(k)
+        for k, m in enumerate(out):
+            m.index = k
+        return out
+
+    # the state Func ----------------------------------------------------------------------
+    def define_init(self, members, env0):
+        cx, emitter = self.cx, self.bld.emitter
+        nd = len(members[0].shape)
+        label = "_".join(m.name for m in members) + "_steps"
+        state = emitter.new_func(label)
+        dummy = SimpleNamespace(ndim=nd + 1)
+        vars_ = [self.bld.defs.axis_var(dummy, k) for k in range(nd + 1)]
+        idx = [v.node for v in vars_[1:]]
+        cx.cur_node = self.node
+        values = [element_node(cx, m.init.elem(self.clamped(m, idx)), m.ty) for m in members]
+        emitter.define(state, tuple(reversed(vars_)), tuple(values), [], None,
+                       cx.smap.loc(self.node), pure=True, label=label)
+        self.bld.defs.mark_emitted(values, state)
+        it = ir.Variable(ir.INDEX, fresh("iteration"))
+        return state, vars_, it
+
+    def end_value(self, body, m):
+        """The member's value at the end of the body (an ArrayExpr)."""
+        cx = self.cx
+        if m.obj is not None:
+            return body.contents[m.obj]
+        v = self.bld.array_code.as_array(self.scope.env[m.name], self.node)
+        if v.ty != m.ty:
+            raise self.err(f"{m.name!r} is {m.ty.describe()} before this loop and "
+                           f"{v.ty.describe()} after its body: an array carried by a loop keeps "
+                           f"its dtype", hint="convert with .astype(...)")
+        if len(v.shape) != len(m.shape) or not all(
+                same_size(cx, p, q) for p, q in zip(v.shape, m.shape)):
+            raise self.err(f"{m.name!r} has another shape after this loop's body than before "
+                           f"the loop", hint="keep the carried arrays' shapes")
+        return freeze(cx, v, self.node)
+
+    def define_step(self, state, members, ends, it, loop):
+        cx = self.cx
+        nd = len(members[0].shape)
+        T = self.trip(loop)
+        bounds = [(ir.index(0), self.box[k]) for k in reversed(range(nd))] + [(ir.index(0), T)]
+        rdom = RDom([(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in bounds],
+                    f"r_{state.name()}")
+        r = [rdom[i].node for i in range(nd + 1)]
+        idx = list(reversed(r[:nd]))
+        t = r[nd]
+        cx.cur_node = self.node
+        subst = {it.name: t, loop.var.name: ir.Add(cast(ir.INDEX, ops.node_of(cx, loop.start)),
+                                                  ir.Mul(ir.index(loop.step), t))}
+        values = [ir.substitute(element_node(cx, e.elem(self.clamped(m, idx)), m.ty), subst)
+                  for m, e in zip(members, ends)]
+        left = [k for n in values for k in ir.free_vars(n) if k.startswith("%")]
+        if left:
+            raise self.err("this loop's body uses a value this form of loop cannot compute yet",
+                           hint="compute it before the loop")
+        key = tuple(Expr.wrap(n) for n in r[:nd]) + \
+            (Expr.wrap(ir.Mod(ir.Add(t, ir.index(1)), ir.index(2))),)
+        self.bld.defs.mark_emitted(values, state)
+        self.bld.emitter.define(state, key, tuple(values), [], rdom, cx.smap.loc(self.node),
+                                label=state.name())
+
+    def clamped(self, m, idx):
+        """idx clamped into member m's own shape along the axes where the
+        members' sizes may differ."""
+        out = list(idx)
+        for k in self.ragged:
+            n = cast(ir.INDEX, ops.node_of(self.cx, m.shape[k]))
+            out[k] = ir.Max(ir.Min(out[k], ir.Sub(n, ir.index(1))), ir.index(0))
+        return out
+
+    def trip(self, loop):
+        cx = self.cx
+        start = cast(ir.INDEX, ops.node_of(cx, loop.start))
+        stop = cast(ir.INDEX, ops.node_of(cx, loop.stop))
+        k = loop.step
+        span = ir.Sub(stop, start) if k > 0 else ir.Sub(start, stop)
+        return ir.Max(ir.Div(ir.Add(span, ir.index(abs(k) - 1)), ir.index(abs(k))),
+                      ir.index(0))
+
+
+def _base(v):
+    """The array object a name holds (a view's array)."""
+    return v.view[0] if isinstance(v, ArrayExpr) and v.view is not None else v
+
+
+def _entry_objects(env) -> dict:
+    out = {}
+    for v in env.values():
+        b = _base(v)
+        if isinstance(b, Arr):
+            out[id(b)] = b
+    return out
+
+
+def _member_view(cx, state, m, node, it, slot=None) -> ArrayExpr:
+    """Member m of STATE at the slot of iteration `it` (or at `slot`)."""
+    s = slot if slot is not None else ir.Mod(it, ir.index(2))
+
+    def elem(idx):
+        ref = state[tuple(Expr.wrap(n) for n in reversed(idx)) + (Expr.wrap(s),)]
+        node = ref[m.index].node if len(ref) > 1 else ref.node
+        return with_type_range(Val(node, m.ty))
+    return ArrayExpr(m.shape, m.ty, elem, node)
+
