@@ -12,6 +12,11 @@ replaced by
 
     if (safe) { body with the guard removed } else { body }
 
+where the branch goes around the smallest statements of the body that hold
+the guards (through blocks, lets, allocations and produce/consume markers,
+never into an inner loop): a Func computed in L beside its guarded consumer
+stays one copy.
+
 `safe` is c with every variable bound inside L eliminated, innermost first:
 a let (or a loop of extent 1) is substituted; a loop variable x in
 [min, min + extent - 1] is replaced, in each comparison, by the end of its
@@ -33,6 +38,11 @@ partitions L only when `safe` depends on L's variable (a chunk of L runs
 guard-free). A test on extents alone is left to that Func's own loops:
 hoisted to L it would copy L's whole nest, once per guarded split of each
 Func computed in it, for a test the inner Func makes once per realization.
+Likewise an extent test for a guard below an inner loop of L that computes
+a Func is not made when it is L's only reason to partition: the copy
+would hold the Funcs computed in L's nest again, to run the last chunk of
+an inner loop guard-free, and an inner loop can partition the guard by
+chunks itself.
 
 The else copy keeps its guards, and deeper loops of it may partition them
 again (a tail chunk gets a guard-free copy for its full vectors), at most
@@ -317,9 +327,14 @@ class _Context:
 class _Found:
     keys: dict = field(default_factory=dict)      # guard key -> None, for each guard stripped
     safe: dict = field(default_factory=dict)      # safe key -> safe condition
+    heavy: bool = False       # a safe condition is an extent test in a loop computing a Func
+    strict: bool = False      # such extent tests are refused
 
 
 class _Partitioner:
+    def __init__(self):
+        self._produces = {}       # id(stmt) -> (stmt, whether it computes a Func)
+
     def walk(self, s, ctx: _Context):
         if isinstance(s, ir.For):
             return self._for(s, ctx)
@@ -359,6 +374,9 @@ class _Partitioner:
         """The partitioned body of `loop` (walked further), or None."""
         found = _Found()
         fast = self._strip(loop.body, [], loop.name, ctx.known, ctx, found)
+        if found.heavy and not any(ir.uses_var(c, loop.name) for c in found.safe.values()):
+            found = _Found(strict=True)
+            fast = self._strip(loop.body, [], loop.name, ctx.known, ctx, found)
         if not found.keys:
             return None
         safes = list(found.safe.values())
@@ -377,31 +395,51 @@ class _Partitioner:
         counts = dict(ctx.counts)
         for k in found.keys:
             counts[k] = counts.get(k, 0) + 1
+        return self._branch(fast, loop.body, cond, ctx, tuple(sorted(counts.items())))
+
+    def _branch(self, fast, slow, cond, ctx: _Context, counts):
+        """`if (cond) fast else slow`, walked, around the smallest parts of
+        the loop body where the two differ: statements the guards are not in
+        (a Func computed in the loop, say) stay one copy. The branch never
+        goes into an inner loop (it would be tested once per iteration)."""
+        if fast is slow:
+            return self.walk(slow, ctx)
+        kind = type(slow)
+        if kind is ir.Block and type(fast) is kind and len(fast.stmts) == len(slow.stmts):
+            return ir.Block(tuple(self._branch(f, s, cond, ctx, counts)
+                                  for f, s in zip(fast.stmts, slow.stmts)))
+        if kind is ir.LetStmt and type(fast) is kind and fast.name == slow.name and \
+                fast.value is slow.value:
+            inner = replace(ctx, lets=ctx.lets + ((slow.name, slow.value),))
+            return replace(slow, body=self._branch(fast.body, slow.body, cond, inner, counts))
+        if kind in (ir.Allocate, ir.ProducerConsumer, ir.Realize) and type(fast) is kind and \
+                fast.name == slow.name:
+            return replace(slow, body=self._branch(fast.body, slow.body, cond, ctx, counts))
         n = ctx.partitions + 1
         fast_ctx = replace(ctx, partitions=n)
-        slow_ctx = replace(ctx.else_of(cond), partitions=n,
-                           counts=tuple(sorted(counts.items())))
-        return ir.IfThenElse(cond, self.walk(fast, fast_ctx), self.walk(loop.body, slow_ctx))
+        slow_ctx = replace(ctx.else_of(cond), partitions=n, counts=counts)
+        return ir.IfThenElse(cond, self.walk(fast, fast_ctx), self.walk(slow, slow_ctx))
 
     def _strip(self, s, frames: list, var: str, known: frozenset, ctx: _Context,
-               found: _Found, nested: bool = False):
+               found: _Found, nested: bool = False, heavy: bool = False):
         """s without the guards that are safe at the top of the body of loop
         `var` (frames: the loops and lets between that top and s, outermost
         first; known: keys of conditions found false on the way; nested:
         inside the production of a Func computed in the loop); `found`
         collects them."""
-        def strip(x, frames=frames, known=known, nested=nested):
-            return self._strip(x, frames, var, known, ctx, found, nested)
+        def strip(x, frames=frames, known=known, nested=nested, heavy=heavy):
+            return self._strip(x, frames, var, known, ctx, found, nested, heavy)
 
         if isinstance(s, ir.For):
-            body = strip(s.body, frames + [_loop_frame(s)])
+            body = strip(s.body, frames + [_loop_frame(s)],
+                         heavy=heavy or self._computes(s.body))
             return s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         if isinstance(s, ir.LetStmt):
             body = strip(s.body, frames + [("let", s.name, s.value)])
             return s if body is s.body else ir.LetStmt(s.name, s.value, body)
         if isinstance(s, ir.IfThenElse):
             if _eligible(s) and self._accept(s.condition, frames, var, known, ctx, found,
-                                             nested):
+                                             nested, heavy):
                 return strip(s.then_case)
             then_case = strip(s.then_case)
             else_case = None if s.else_case is None else \
@@ -418,8 +456,27 @@ class _Partitioner:
             return s if body is s.body else replace(s, body=body)
         return s
 
+    def _computes(self, s) -> bool:
+        """Whether Stmt s computes a Func (has a `produce`)."""
+        hit = self._produces.get(id(s))
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        if isinstance(s, ir.ProducerConsumer) and s.is_producer:
+            out = True
+        elif isinstance(s, ir.Block):
+            out = any(self._computes(x) for x in s.stmts)
+        elif isinstance(s, ir.IfThenElse):
+            out = self._computes(s.then_case) or \
+                (s.else_case is not None and self._computes(s.else_case))
+        elif isinstance(s, (ir.For, ir.LetStmt, ir.Allocate, ir.ProducerConsumer, ir.Realize)):
+            out = self._computes(s.body)
+        else:
+            out = False
+        self._produces[id(s)] = (s, out)
+        return out
+
     def _accept(self, cond, frames, var: str, known: frozenset, ctx: _Context,
-                found: _Found, nested: bool) -> bool:
+                found: _Found, nested: bool, heavy: bool) -> bool:
         key = _key(cond)
         if ctx.count(key) >= MAX_PER_GUARD:
             return False
@@ -433,6 +490,10 @@ class _Partitioner:
             k = _key(safe)
             if nested and not ir.uses_var(safe, var):
                 return False        # an extent test: the Func's own loops make it
+            if heavy and not ir.uses_var(safe, var):
+                if found.strict:
+                    return False
+                found.heavy = True
             if k in known or \
                     any(ir.uses_var(c, var) and _coefficient(c, var) is None
                         for c in conjuncts(safe)):

@@ -1,5 +1,9 @@
 """Unrolling: every For(kind="unrolled") of constant extent N becomes a
-Block of N copies of its body, copy i under `LetStmt(name, min + i)`.
+Block of N copies of its body, copy i under `LetStmt(name, min + i)`; a
+serial loop of constant extent 1 becomes its body under `LetStmt(name,
+min)` (a split whose factor is the whole extent leaves such loops: LLVM
+would get a loop to delete), unless the body leaves the loop early (a
+LoopExit of it, which ends the body there).
 
     unroll_loops(stmt) -> stmt
 
@@ -22,6 +26,9 @@ def unroll_loops(stmt: ir.Stmt) -> ir.Stmt:
 class _Unroll(ir.Mutator):
     def visit_For(self, s):
         body = self.mutate(s.body)
+        if s.kind == ir.ForKind.SERIAL and ir.is_const(simplify(s.extent), 1) and \
+                not _exits(body, s.name):
+            return ir.LetStmt(s.name, simplify(s.min), body)
         if s.kind != ir.ForKind.UNROLLED:
             if body is s.body:
                 return s
@@ -36,3 +43,16 @@ class _Unroll(ir.Mutator):
         lo = simplify(s.min)
         return ir.block(*[ir.LetStmt(s.name, simplify(ir.Add(lo, ir.index(i))), body)
                           for i in range(extent.value)])
+
+
+def _exits(s: ir.Stmt, loop: str) -> bool:
+    """Whether s holds a LoopExit of loop `loop`."""
+    found = []
+
+    class _Find(ir.Visitor):
+        def visit_LoopExit(self, x):
+            if x.loop == loop:
+                found.append(x)
+
+    _Find().visit(s)
+    return bool(found)

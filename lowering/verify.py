@@ -1,6 +1,12 @@
 """The IR verifier: every variable is defined where it is used, every Load and
 Store names a buffer or an allocation in scope, and no multi-dimensional node
-survives storage flattening. Run after every pass when verification is on."""
+survives storage flattening. Run after every pass when verification is on.
+
+The walk is a tree walk (a statement or expression shared by several places
+is checked in each of their scopes), except that an expression found correct
+is not walked again until a scope closes: names are only added meanwhile, so
+it stays correct. An expression DAG that shares its subexpressions is thus
+checked in time linear in the DAG, not in the tree it stands for."""
 from __future__ import annotations
 
 from pyhalide import ir
@@ -15,6 +21,18 @@ class _Verify(ir.Visitor):
         self.buffers = set(buffers)
         self.flattened = flattened
         self.errors = []
+        self.correct = set()      # ids of expressions found correct in the current scopes
+
+    def visit(self, n):
+        if not isinstance(n, ir.Expr):
+            super().visit(n)
+            return
+        if id(n) in self.correct:
+            return
+        errors = len(self.errors)
+        super().visit(n)
+        if len(self.errors) == errors:
+            self.correct.add(id(n))
 
     def _scoped(self, name, body, table):
         had = name in table
@@ -22,6 +40,7 @@ class _Verify(ir.Visitor):
         self.visit(body)
         if not had:
             table.discard(name)
+            self.correct.clear()
 
     def visit_Variable(self, v):
         if v.name not in self.defined:
