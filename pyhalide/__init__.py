@@ -32,6 +32,14 @@ _register(".pipeline", "pipeline")
 _register(".associativity", "prove_associativity AssociativeOp")
 _register(".ir.lru", "set_kernel_cache_size")
 _register(".ir.version", "__version__")
+# Halide parity
+_register(".errors", "HalideError")
+_register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate "
+                                "StmtOutputFormat")
+_register(".boundary_conditions", "BoundaryConditions")
+_register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
+                            "get_host_target Partition Handle")
+_register(".func", "FuncTupleElementRef")
 
 
 def __getattr__(name):

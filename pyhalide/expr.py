@@ -22,10 +22,15 @@ class Expr:
     __slots__ = ("node",)
     __array_priority__ = 1000  # make `np.int32(3) + expr` call our __radd__
 
-    def __init__(self, value=None):
-        if value is None:
-            raise TypeError("Expr() needs a value")
-        self.node = to_node(value)
+    def __init__(self, *value):
+        """Expr(v) converts v; Expr() is undefined (Halide's default Expr: an
+        unbounded dimension's bound), an error wherever a value is needed."""
+        if len(value) > 1:
+            raise TypeError(f"Expr() takes one value, got {len(value)}")
+        self.node = to_node(value[0]) if value else None
+
+    def defined(self) -> bool:
+        return self.node is not None
 
     @classmethod
     def wrap(cls, node: ir.Expr) -> "Expr":
@@ -120,6 +125,9 @@ def to_node(v) -> ir.Expr:
     if isinstance(v, ir.Expr):
         return v
     if isinstance(v, Expr):
+        if v.node is None:
+            raise ir.CompileError("an undefined Expr (Expr()) is used as a value; give it one "
+                                  "(Expr(0))")
         return v.node
     conv = getattr(v, "_expr_node", None)
     if conv is not None:
