@@ -34,7 +34,7 @@ _register(".ir.lru", "set_kernel_cache_size")
 _register(".ir.version", "__version__")
 # Halide parity
 _register(".errors", "HalideError")
-_register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate "
+_register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
                                 "StmtOutputFormat")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "

@@ -286,17 +286,26 @@ def cast(t, e) -> Expr:
 
 
 def select(*args) -> Expr:
-    """select(c, a, b); select(c1, a, c2, b, ..., default); tuple branches
-    give a tuple of selects."""
+    """select(c, a, b); select(c1, a, c2, b, ..., default). With Tuple values
+    (Python tuples), a Tuple of selects; the conditions are then all Exprs or all
+    Tuples of the same size (one condition per element), as in Halide."""
     if len(args) < 3 or len(args) % 2 == 0:
         raise TypeError("select takes (cond, a, b) or (c1, a, c2, b, ..., default)")
+    conds, values = list(args[0:-1:2]), list(args[1:-1:2]) + [args[-1]]
+    if any(isinstance(v, tuple) for v in values):
+        tuple_conds = [isinstance(c, tuple) for c in conds]
+        if any(tuple_conds) and not all(tuple_conds):
+            raise ir.CompileError("select() on Tuples may not mix Expr and Tuple for the "
+                                  "condition elements.")
+        tuples = values + (conds if all(tuple_conds) else [])
+        if not all(isinstance(v, tuple) for v in values) or len({len(t) for t in tuples}) != 1:
+            raise ir.CompileError("select() on Tuples requires all Tuples to have identical "
+                                  "sizes.")
+        return tuple(select(*[a[i] if isinstance(a, tuple) else a for a in args])
+                     for i in range(len(values[0])))
     if len(args) > 3:
         return select(args[0], args[1], select(*args[2:]))
     c, a, b = args
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
-            raise TypeError("select of tuples needs two tuples of the same size")
-        return tuple(select(c, x, y) for x, y in zip(a, b))
     cn = to_node(c)
     if not cn.type.is_bool():
         raise TypeError(f"select condition must be bool, not {cn.type}")

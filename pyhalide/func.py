@@ -170,6 +170,9 @@ class Func(Schedulable):
         if isinstance(value, _Augmented):
             self._define_augmented(items, value, loc)
             return
+        if isinstance(value, list) or (not isinstance(value, (Expr, tuple)) and
+                                       hasattr(value, "__len__") and hasattr(value, "__getitem__")):
+            value = tuple(value[i] for i in range(len(value)))   # a sequence is a Tuple
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)

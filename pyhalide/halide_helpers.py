@@ -147,6 +147,9 @@ def evaluate(e):
     return out[()].item()
 
 
+evaluate_may_gpu = evaluate     # no GPU here: the same as evaluate
+
+
 class StmtOutputFormat(enum.Enum):
     Text = 0
     HTML = 1
