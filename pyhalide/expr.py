@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import warnings
 
 import numpy as np
 
@@ -116,7 +117,19 @@ def python_const(v) -> ir.Expr:
             if t.can_represent(v):
                 return ir.Const(t, v)
         raise TypeError(f"integer {v} does not fit in 64 bits")
-    return ir.Const(ir.Float(32), float(v))
+    return float32_const(v)
+
+
+def float32_const(v) -> ir.Expr:
+    """A Python float as a Float(32) constant; RuntimeWarning (as Halide's
+    bindings give) when float32 cannot hold it exactly."""
+    v = float(v)
+    rounded = float(np.float32(v))
+    if rounded != v and np.isfinite(v):
+        warnings.warn(f"Loss of precision detected when casting {v!r} to a single precision "
+                      f"float. The difference is {v - rounded!r}. Use ph.f64({v!r}) to keep "
+                      f"double precision.", RuntimeWarning, stacklevel=4)
+    return ir.Const(ir.Float(32), v)
 
 
 def to_node(v) -> ir.Expr:
@@ -148,7 +161,7 @@ def number_as(t: Type, v, what: str = "") -> ir.Expr:
     if isinstance(v, bool) or isinstance(v, np.bool_):
         v = int(v)
     if t.is_float():
-        return ir.Const(t, float(v))
+        return float32_const(v) if t.bits == 32 and isinstance(v, float) else ir.Const(t, float(v))
     if isinstance(v, float):
         return None
     if t.is_bool():
@@ -282,6 +295,8 @@ def intrinsic(name: str, t: Type, *args) -> ir.Expr:
 # ---------------------------------------------------------------------------
 def cast(t, e) -> Expr:
     t = ir.as_type(t)
+    if t.is_float() and t.bits == 64 and isinstance(e, float):
+        return Expr.wrap(ir.Const(t, e))      # a Python float is a double: exact
     return Expr.wrap(cast_node(t, to_node(e)))
 
 
