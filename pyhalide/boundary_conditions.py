@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import ir
 from .buffer import Buffer, ImageParam
 from .errors import CompileError
-from .expr import Expr, abs as _abs, cast, clamp, is_python_number, logical_or, min as _min
+from .expr import Expr, abs as _abs, cast, clamp, is_python_number, logical_or
 from .expr import select, to_node
 from .func import Func
 from .source import at, user_location
@@ -98,8 +98,8 @@ def mirror_image(f, bounds=None) -> Func:
     """The image reflected at its edges, the edge pixels repeated."""
     def coord(v, lo, ext):
         c = (v - lo) % (2 * ext)
-        c = _min(c, 2 * ext - 1 - c) + lo
-        return select(_outside(v, (lo, ext)), c, _edge(v, lo, ext))
+        c = select(c >= ext, 2 * ext - 1 - c, c) + lo
+        return select(_outside(v, (lo, ext)), _edge(c, lo, ext), _edge(v, lo, ext))
     return _mapped(f, bounds, "mirror_image", coord)
 
 

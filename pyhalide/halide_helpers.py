@@ -37,8 +37,8 @@ def lambda_func(*args) -> Func:
 
 
 def mux(index, values):
-    """The element of `values` selected by `index` (clamped to the list, as in
-    Halide); a list of Tuples gives a Tuple."""
+    """The element of `values` selected by `index`; an index out of range
+    selects the last one (as in Halide). A list of Tuples gives a Tuple."""
     values = list(values)
     if not values:
         raise CompileError(f"mux() needs a non-empty list of values{at(user_location())}")
@@ -57,7 +57,7 @@ def mux(index, values):
                            f"{sorted({str(n.type) for n in nodes})}{at(user_location())}")
     out = Expr.wrap(nodes[-1])
     for i in range(len(nodes) - 2, -1, -1):
-        out = select(Expr.wrap(idx) <= i, Expr.wrap(nodes[i]), out)
+        out = select(Expr.wrap(idx) == i, Expr.wrap(nodes[i]), out)
     return out
 
 
