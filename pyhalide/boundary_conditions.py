@@ -8,8 +8,8 @@ from __future__ import annotations
 from . import ir
 from .buffer import Buffer, ImageParam
 from .errors import CompileError
-from .expr import Expr, abs as _abs, cast, clamp, is_python_number, logical_or
-from .expr import select, to_node
+from .expr import Expr, cast, clamp, is_python_number, logical_or, select, to_node
+from .expr import abs as _abs
 from .func import Func
 from .source import at, user_location
 from .var import Range, Var, unique_name

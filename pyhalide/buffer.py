@@ -142,7 +142,9 @@ class Buffer:
 
     def translated(self, delta) -> "Buffer":
         """A Buffer over the same data with coordinates shifted by `delta`."""
-        return Buffer(self._array, name=self._name).translate(delta)
+        out = Buffer(self._array, name=self._name)
+        out._mins = self.mins()
+        return out.translate(delta)
 
     def _element(self, key) -> tuple:
         args = _index_args(key)
