@@ -35,7 +35,7 @@ _register(".ir.version", "__version__")
 # Halide parity
 _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
-                                "StmtOutputFormat")
+                                "StmtOutputFormat serialize_pipeline deserialize_pipeline")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
                             "get_host_target Partition Handle")

@@ -316,6 +316,40 @@ class Func(Schedulable):
         from .halide_helpers import write_lowered_stmt
         write_lowered_stmt([self], path, fmt)
 
+    # Halide features that do not apply here (API.md): named NotImplementedError
+    def _not_here(self, what: str, why: str):
+        raise NotImplementedError(f"Func.{what} (Func {self.name()}): {why}")
+
+    def _aot(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "ahead-of-time compilation is not done by pyhalide; "
+                                 "realize() and compile_jit() compile for this process")
+        method.__name__ = name
+        return method
+
+    def _gpu(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
+                                 "offload); schedule with parallel() and vectorize()")
+        method.__name__ = name
+        return method
+
+    compile_to_c = _aot("compile_to_c")
+    compile_to_header = _aot("compile_to_header")
+    compile_to_object = _aot("compile_to_object")
+    compile_to_bitcode = _aot("compile_to_bitcode")
+    compile_to_assembly = _aot("compile_to_assembly")
+    compile_to_file = _aot("compile_to_file")
+    compile_to_static_library = _aot("compile_to_static_library")
+    compile_to_multitarget_static_library = _aot("compile_to_multitarget_static_library")
+    gpu_tile = _gpu("gpu_tile")
+    gpu_threads = _gpu("gpu_threads")
+    gpu_blocks = _gpu("gpu_blocks")
+    gpu_single_thread = _gpu("gpu_single_thread")
+    gpu = _gpu("gpu")
+    hexagon = _gpu("hexagon")
+    del _aot, _gpu
+
     def partition(self, v, policy):
         """Halide's loop-partitioning hint. pyhalide partitions loops itself
         (boundary iterations apart where a select or clamp depends on the loop);

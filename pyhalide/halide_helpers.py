@@ -165,3 +165,13 @@ def write_lowered_stmt(outputs: list, path, fmt) -> None:
                 f"</title></head>\n<body><pre>{html.escape(text)}</pre></body></html>\n")
     with open(path, "w") as f:
         f.write(text)
+
+
+def serialize_pipeline(*args, **kw):
+    raise NotImplementedError("hl.serialize_pipeline: pipelines are not serialized by pyhalide; "
+                              "the kernel cache keeps compiled code across runs")
+
+
+def deserialize_pipeline(*args, **kw):
+    raise NotImplementedError("hl.deserialize_pipeline: pipelines are not serialized by "
+                              "pyhalide; build them in Python")

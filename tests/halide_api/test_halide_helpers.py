@@ -164,3 +164,15 @@ def test_compile_to_lowered_stmt(tmp_path):
     text = (tmp_path / "g.stmt").read_text()
     assert "gradient" in text
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("method", ["compile_to_c", "compile_to_object", "compile_to_file",
+                                    "gpu_tile", "gpu_threads", "hexagon"])
+def test_features_that_do_not_apply_raise_not_implemented(method):
+    x = ph.Var("x")
+    f = ph.Func("f")
+    f[x] = x
+    with pytest.raises(NotImplementedError, match=method):
+        getattr(f, method)("out", [])
+    with pytest.raises(NotImplementedError, match="serialize"):
+        ph.serialize_pipeline(ph.Pipeline([f]), "p.hlpipe")
