@@ -40,7 +40,7 @@ _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
                             "get_host_target Partition Handle")
 _register(".func", "FuncTupleElementRef")
-_register(".generator", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
+_register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
                         "InputScalar OutputBuffer OutputScalar Callable main "
                         "active_generator_context")
 

@@ -52,3 +52,14 @@ def test_generator_errors():
             small_blur({"nope": 1})
     with pytest.raises(NotImplementedError, match="ahead of time"):
         ph.main()
+
+
+def test_alias_then_generator_as_the_apps_write_them():
+    @ph.alias(twice={"factor": 2})
+    @ph.generator()
+    class aliased:
+        factor = ph.GeneratorParam(1)
+
+    assert callable(ph.generator) and callable(ph.alias)
+    with ph.GeneratorContext():
+        assert aliased().factor == 1
