@@ -295,8 +295,10 @@ def intrinsic(name: str, t: Type, *args) -> ir.Expr:
 # ---------------------------------------------------------------------------
 def cast(t, e) -> Expr:
     t = ir.as_type(t)
-    if t.is_float() and t.bits == 64 and isinstance(e, float):
-        return Expr.wrap(ir.Const(t, e))      # a Python float is a double: exact
+    if t.is_float() and t.bits in (32, 64) and isinstance(e, float):
+        # an explicit float cast of a Python float: exact for Float(64), and no
+        # precision warning for Float(32), which the cast asks for
+        return Expr.wrap(ir.Const(t, e))
     return Expr.wrap(cast_node(t, to_node(e)))
 
 

@@ -188,8 +188,9 @@ def generator(name: str = ""):
     """@hl.generator(): make the class a Generator (registered by name)."""
     def make(cls):
         bases = (cls,) if issubclass(cls, Generator) else (cls, Generator)
-        new = type(cls.__name__, bases, {"_registered_name": name or cls.__name__})
-        _REGISTERED[new._registered_name] = new
+        registered = name or cls.__name__
+        new = type(cls.__name__, bases, {"_registered_name": registered})
+        _REGISTERED[registered] = new
         return new
     return make
 

@@ -176,3 +176,12 @@ def test_features_that_do_not_apply_raise_not_implemented(method):
         getattr(f, method)("out", [])
     with pytest.raises(NotImplementedError, match="serialize"):
         ph.serialize_pipeline(ph.Pipeline([f]), "p.hlpipe")
+
+
+def test_an_explicit_float32_cast_does_not_warn():
+    x = ph.Var("x")
+    f = ph.Func("f")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f[x] = ph.f32(x) * ph.f32(0.01) + ph.cast(ph.Float(32), 1e-6)
+    check(f, [4], [np.arange(4, dtype=np.float32) * np.float32(0.01) + np.float32(1e-6)])
