@@ -34,6 +34,17 @@ _register(".ir.lru", "set_kernel_cache_size")
 _register(".ir.version", "__version__")
 # automatic scheduling
 _register(".autoschedule", "AutoschedulerParams")
+# Halide parity
+_register(".errors", "HalideError")
+_register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
+                                "StmtOutputFormat serialize_pipeline deserialize_pipeline")
+_register(".boundary_conditions", "BoundaryConditions")
+_register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
+                            "get_host_target Partition Handle")
+_register(".func", "FuncTupleElementRef")
+_register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
+                        "InputScalar OutputBuffer OutputScalar Callable main "
+                        "active_generator_context")
 
 
 def __getattr__(name):

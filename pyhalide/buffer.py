@@ -83,6 +83,19 @@ class Buffer:
         ir.Type.from_numpy(arr.dtype)  # raises TypeError for unsupported dtypes
         self._array = arr
         self._name = name or unique_name("b")
+        self._mins = None
+
+    @staticmethod
+    def make_interleaved(type, width: int, height: int, channels: int,
+                         name: str | None = None) -> "Buffer":
+        """A (width, height, channels) Buffer whose channel dimension has stride 1."""
+        t = ir.as_type(type)
+        arr = np.zeros((height, width, channels), dtype=t.to_numpy()).transpose(2, 0, 1)
+        return Buffer(arr, name=name)
+
+    @staticmethod
+    def make_scalar(type, name: str | None = None) -> "Buffer":
+        return Buffer(type, [], name)
 
     # geometry -------------------------------------------------------------
     def name(self) -> str:
@@ -99,7 +112,52 @@ class Buffer:
         if not 0 <= i < a.ndim:
             raise IndexError(f"Buffer {self._name} has {counted(a.ndim, 'dimension')}, not {i + 1}")
         axis = a.ndim - 1 - i
-        return _Dim(0, a.shape[axis], a.strides[axis] // a.itemsize)
+        return _Dim(self.mins()[i], a.shape[axis], a.strides[axis] // a.itemsize)
+
+    # shifted domains (Halide's Buffer min) -----------------------------------
+    def mins(self) -> list:
+        """The coordinate of the first element in each dimension (0 unless set_min)."""
+        return list(getattr(self, "_mins", None) or [0] * self._array.ndim)
+
+    def set_min(self, mins) -> "Buffer":
+        """Shift the Buffer's coordinates: element `mins` is the array's first one.
+        Realizing into it computes the region from `mins`; Python indexing uses
+        the shifted coordinates (as in Halide)."""
+        mins = [operator.index(m) for m in mins]
+        if len(mins) > self._array.ndim:
+            raise ValueError(f"set_min() got {len(mins)} mins for a Buffer of "
+                             f"{counted(self._array.ndim, 'dimension')}")
+        if getattr(self, "_read_by_definitions", False) and any(mins):
+            raise NotImplementedError(
+                f"Buffer {self._name} is read by a Func definition: a Buffer read as an input "
+                f"keeps its min at 0 (set the min before defining the Funcs that read it, "
+                f"and read it through a Func realized into it)")
+        self._mins = mins + [0] * (self._array.ndim - len(mins))
+        return self
+
+    def translate(self, delta) -> "Buffer":
+        """Shift the coordinates by `delta` in place (Halide's translate)."""
+        return self.set_min([m + operator.index(d) for m, d in zip(self.mins(), delta)] +
+                            self.mins()[len(delta):])
+
+    def translated(self, delta) -> "Buffer":
+        """A Buffer over the same data with coordinates shifted by `delta`."""
+        out = Buffer(self._array, name=self._name)
+        out._mins = self.mins()
+        return out.translate(delta)
+
+    def _element(self, key) -> tuple:
+        args = _index_args(key)
+        if len(args) != self._array.ndim:
+            raise IndexError(f"Buffer {self._name} has {counted(self._array.ndim, 'dimension')}")
+        index = []
+        for d, (a, m) in enumerate(zip(args, self.mins())):
+            i = operator.index(a) - m
+            if not 0 <= i < self._array.shape[self._array.ndim - 1 - d]:
+                raise IndexError(f"Buffer {self._name}: coordinate {a} is outside dimension {d} "
+                                 f"[{m}, {m + self._array.shape[self._array.ndim - 1 - d] - 1}]")
+            index.append(i)
+        return tuple(reversed(index))
 
     def width(self) -> int:
         return self.dim(0).extent() if self.dimensions() > 0 else 1
@@ -122,14 +180,49 @@ class Buffer:
     def __getitem__(self, key):
         args = _index_args(key)
         if all(isinstance(a, (int, np.integer)) for a in args):
-            if len(args) != self._array.ndim:
-                raise IndexError(f"Buffer {self._name} has {counted(self._array.ndim, 'dimension')}")
-            return self._array[tuple(reversed(args))]
+            return self._array[self._element(key)]
+        if any(self.mins()):
+            raise NotImplementedError(
+                f"Buffer {self._name} has mins {self.mins()}: a Func cannot read a Buffer "
+                f"whose min is not 0 yet; read Buffer.translated([-m for m in mins])")
+        self._read_by_definitions = True
         return _image_call(self, self.type(), self._name, self.dimensions(), key)
 
     def __setitem__(self, key, value):
-        args = _index_args(key)
-        self._array[tuple(reversed(args))] = value
+        self._array[self._element(key)] = value
+
+    # whole-buffer operations (Halide's) --------------------------------------
+    def copy(self) -> "Buffer":
+        """A deep copy with the same mins (dense, in the same axis order)."""
+        out = Buffer(np.array(self._array, copy=True), name=self._name)
+        out._mins = getattr(self, "_mins", None)
+        return out
+
+    def fill(self, value) -> "Buffer":
+        self._array[...] = value
+        return self
+
+    def all_equal(self, value) -> bool:
+        return bool(np.all(self._array == value))
+
+    def for_each_element(self, f) -> None:
+        """Call f(coordinates) for every element, dimension 0 innermost."""
+        mins = self.mins()
+        for idx in np.ndindex(*self._array.shape):
+            f([i + m for i, m in zip(reversed(idx), mins)])
+
+    def for_each_value(self, f, *others) -> None:
+        """Call f(value, *values of `others` at the same coordinates) per element."""
+        for idx in np.ndindex(*self._array.shape):
+            f(self._array[idx].item(), *(np.asarray(o)[idx].item() for o in others))
+
+    def set_name(self, name: str) -> "Buffer":
+        self._name = name
+        return self
+
+    def copy_to_host(self) -> int:
+        """Buffers live in host memory: nothing to copy (Halide returns 0)."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<pyhalide.Buffer {self._name} {self.type()} {list(reversed(self._array.shape))}>"
@@ -165,6 +258,10 @@ class ImageParam:
     def set(self, buffer):
         if isinstance(buffer, np.ndarray):
             buffer = Buffer(buffer)
+        if isinstance(buffer, Buffer) and any(buffer.mins()):
+            raise NotImplementedError(
+                f"ImageParam {self._name}: a Buffer whose min is not 0 ({buffer.mins()}) "
+                f"cannot be an input yet; pass Buffer.translated([-m for m in mins])")
         self._buffer = buffer
         return self
 

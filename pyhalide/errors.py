@@ -1,6 +1,6 @@
 """Exceptions of the public API."""
 from __future__ import annotations
 
-from .ir.errors import CompileError
+from .ir.errors import CompileError, HalideError
 
-__all__ = ["CompileError"]
+__all__ = ["CompileError", "HalideError"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import warnings
 
 import numpy as np
 
@@ -22,10 +23,15 @@ class Expr:
     __slots__ = ("node",)
     __array_priority__ = 1000  # make `np.int32(3) + expr` call our __radd__
 
-    def __init__(self, value=None):
-        if value is None:
-            raise TypeError("Expr() needs a value")
-        self.node = to_node(value)
+    def __init__(self, *value):
+        """Expr(v) converts v; Expr() is undefined (Halide's default Expr: an
+        unbounded dimension's bound), an error wherever a value is needed."""
+        if len(value) > 1:
+            raise TypeError(f"Expr() takes one value, got {len(value)}")
+        self.node = to_node(value[0]) if value else None
+
+    def defined(self) -> bool:
+        return self.node is not None
 
     @classmethod
     def wrap(cls, node: ir.Expr) -> "Expr":
@@ -111,7 +117,19 @@ def python_const(v) -> ir.Expr:
             if t.can_represent(v):
                 return ir.Const(t, v)
         raise TypeError(f"integer {v} does not fit in 64 bits")
-    return ir.Const(ir.Float(32), float(v))
+    return float32_const(v)
+
+
+def float32_const(v) -> ir.Expr:
+    """A Python float as a Float(32) constant; RuntimeWarning (as Halide's
+    bindings give) when float32 cannot hold it exactly."""
+    v = float(v)
+    rounded = float(np.float32(v))
+    if rounded != v and np.isfinite(v):
+        warnings.warn(f"Loss of precision detected when casting {v!r} to a single precision "
+                      f"float. The difference is {v - rounded!r}. Use ph.f64({v!r}) to keep "
+                      f"double precision.", RuntimeWarning, stacklevel=4)
+    return ir.Const(ir.Float(32), v)
 
 
 def to_node(v) -> ir.Expr:
@@ -120,6 +138,9 @@ def to_node(v) -> ir.Expr:
     if isinstance(v, ir.Expr):
         return v
     if isinstance(v, Expr):
+        if v.node is None:
+            raise ir.CompileError("an undefined Expr (Expr()) is used as a value; give it one "
+                                  "(Expr(0))")
         return v.node
     conv = getattr(v, "_expr_node", None)
     if conv is not None:
@@ -140,7 +161,7 @@ def number_as(t: Type, v, what: str = "") -> ir.Expr:
     if isinstance(v, bool) or isinstance(v, np.bool_):
         v = int(v)
     if t.is_float():
-        return ir.Const(t, float(v))
+        return float32_const(v) if t.bits == 32 and isinstance(v, float) else ir.Const(t, float(v))
     if isinstance(v, float):
         return None
     if t.is_bool():
@@ -274,21 +295,34 @@ def intrinsic(name: str, t: Type, *args) -> ir.Expr:
 # ---------------------------------------------------------------------------
 def cast(t, e) -> Expr:
     t = ir.as_type(t)
+    if t.is_float() and t.bits in (32, 64) and isinstance(e, float):
+        # an explicit float cast of a Python float: exact for Float(64), and no
+        # precision warning for Float(32), which the cast asks for
+        return Expr.wrap(ir.Const(t, e))
     return Expr.wrap(cast_node(t, to_node(e)))
 
 
 def select(*args) -> Expr:
-    """select(c, a, b); select(c1, a, c2, b, ..., default); tuple branches
-    give a tuple of selects."""
+    """select(c, a, b); select(c1, a, c2, b, ..., default). With Tuple values
+    (Python tuples), a Tuple of selects; the conditions are then all Exprs or all
+    Tuples of the same size (one condition per element), as in Halide."""
     if len(args) < 3 or len(args) % 2 == 0:
         raise TypeError("select takes (cond, a, b) or (c1, a, c2, b, ..., default)")
+    conds, values = list(args[0:-1:2]), list(args[1:-1:2]) + [args[-1]]
+    if any(isinstance(v, tuple) for v in values):
+        tuple_conds = [isinstance(c, tuple) for c in conds]
+        if any(tuple_conds) and not all(tuple_conds):
+            raise ir.CompileError("select() on Tuples may not mix Expr and Tuple for the "
+                                  "condition elements.")
+        tuples = values + (conds if all(tuple_conds) else [])
+        if not all(isinstance(v, tuple) for v in values) or len({len(t) for t in tuples}) != 1:
+            raise ir.CompileError("select() on Tuples requires all Tuples to have identical "
+                                  "sizes.")
+        return tuple(select(*[a[i] if isinstance(a, tuple) else a for a in args])
+                     for i in range(len(values[0])))
     if len(args) > 3:
         return select(args[0], args[1], select(*args[2:]))
     c, a, b = args
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
-            raise TypeError("select of tuples needs two tuples of the same size")
-        return tuple(select(c, x, y) for x, y in zip(a, b))
     cn = to_node(c)
     if not cn.type.is_bool():
         raise TypeError(f"select condition must be bool, not {cn.type}")

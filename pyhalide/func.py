@@ -50,8 +50,14 @@ class FuncRef(Expr):
         args = tuple(_arg_node(a, fn.name) for a in self._args)
         return ir.Call(fn.output_types[index], fn.name, args, ir.FUNC, index, fn)
 
-    def __getitem__(self, i) -> Expr:
-        return Expr.wrap(self._call(int(i)))
+    def __getitem__(self, i) -> "FuncTupleElementRef":
+        e = object.__new__(FuncTupleElementRef)
+        e.node = self._call(int(i))
+        return e
+
+    def logical_not(self) -> Expr:
+        from .expr import logical_not
+        return logical_not(self)
 
     def __len__(self):
         return len(self._func._function.output_types)
@@ -71,6 +77,12 @@ class FuncRef(Expr):
         return f"<pyhalide.FuncRef {self._func.name()}[{', '.join(map(str, self._args))}]>"
 
     __hash__ = Expr.__hash__
+
+
+class FuncTupleElementRef(Expr):
+    """`f[x][i]`: a call to value i of a Tuple-valued Func."""
+
+    __slots__ = ()
 
 
 class _Augmented:
@@ -158,6 +170,9 @@ class Func(Schedulable):
         if isinstance(value, _Augmented):
             self._define_augmented(items, value, loc)
             return
+        if isinstance(value, list) or (not isinstance(value, (Expr, tuple)) and
+                                       hasattr(value, "__len__") and hasattr(value, "__getitem__")):
+            value = tuple(value[i] for i in range(len(value)))   # a sequence is a Tuple
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
@@ -276,6 +291,9 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        shifted = _shifted_outputs(sizes)
+        if shifted:
+            return _realize_shifted(self, shifted)
         pipe = self.__dict__.get("_solo_pipeline")
         if pipe is None:
             from .realize import Pipeline
@@ -291,6 +309,56 @@ class Func(Schedulable):
     def print_loop_nest(self):
         from .realize import Pipeline
         print(Pipeline([self]).lower(stage="loops"))
+
+    def compile_to_lowered_stmt(self, path, args=(), fmt=None, target=None):
+        """Write the lowered code of this Func's pipeline to `path`: text, or
+        with fmt=StmtOutputFormat.HTML the same text as an HTML page."""
+        from .halide_helpers import write_lowered_stmt
+        write_lowered_stmt([self], path, fmt)
+
+    # Halide features that do not apply here (API.md): named NotImplementedError
+    def _not_here(self, what: str, why: str):
+        raise NotImplementedError(f"Func.{what} (Func {self.name()}): {why}")
+
+    def _aot(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "ahead-of-time compilation is not done by pyhalide; "
+                                 "realize() and compile_jit() compile for this process")
+        method.__name__ = name
+        return method
+
+    def _gpu(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
+                                 "offload); schedule with parallel() and vectorize()")
+        method.__name__ = name
+        return method
+
+    compile_to_c = _aot("compile_to_c")
+    compile_to_header = _aot("compile_to_header")
+    compile_to_object = _aot("compile_to_object")
+    compile_to_bitcode = _aot("compile_to_bitcode")
+    compile_to_assembly = _aot("compile_to_assembly")
+    compile_to_file = _aot("compile_to_file")
+    compile_to_static_library = _aot("compile_to_static_library")
+    compile_to_multitarget_static_library = _aot("compile_to_multitarget_static_library")
+    gpu_tile = _gpu("gpu_tile")
+    gpu_threads = _gpu("gpu_threads")
+    gpu_blocks = _gpu("gpu_blocks")
+    gpu_single_thread = _gpu("gpu_single_thread")
+    gpu = _gpu("gpu")
+    hexagon = _gpu("hexagon")
+    del _aot, _gpu
+
+    def partition(self, v, policy):
+        """Halide's loop-partitioning hint. pyhalide partitions loops itself
+        (boundary iterations apart where a select or clamp depends on the loop);
+        the hint is checked and has no effect on results or code."""
+        from .halide_target import Partition
+        if not isinstance(policy, Partition):
+            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
+        self._definition()
+        return self
 
     # function-level schedule ----------------------------------------------------
     def compute_root(self):
@@ -343,6 +411,45 @@ class Func(Schedulable):
 
     def _is_update(self) -> bool:
         return False
+
+
+def _shifted_outputs(sizes) -> list:
+    """The Buffers given to realize() when one has a min that is not 0, else []."""
+    from .buffer import Buffer
+    bufs = [sizes] if isinstance(sizes, Buffer) else sizes if isinstance(sizes, list) else []
+    if bufs and all(isinstance(b, Buffer) for b in bufs) and any(any(b.mins()) for b in bufs):
+        return bufs
+    return []
+
+
+def _realize_shifted(f: Func, bufs: list):
+    """Realize f over the region of `bufs`, whose mins are not 0: a Func
+    w[v...] = f[v + min...] (the mins as Params, so one compilation serves every
+    min) realized into the Buffers' arrays. f's values do not depend on the
+    region computed, so they are f's values at the Buffers' coordinates."""
+    from .buffer import Buffer, Param
+    mins = bufs[0].mins()
+    if any(b.mins() != mins for b in bufs):
+        raise ValueError(f"realize() was given Buffers with different mins "
+                         f"{[b.mins() for b in bufs]}{at(user_location())}")
+    cached = f.__dict__.get("_shift_wrapper")
+    if cached is None or cached[2] != _version_of(f):
+        vs = [Var(unique_name("s")) for _ in range(f.dimensions())]
+        params = [Param(ir.INDEX, unique_name(f"{f.name()}_min{i}_")) for i in range(len(vs))]
+        w = Func(f"{f.name()}_shifted")
+        ref = f[tuple(v + p for v, p in zip(vs, params))]
+        w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
+        cached = f._shift_wrapper = (w, params, _version_of(f))
+    w, params, _ = cached
+    for p, m in zip(params, mins):
+        p.set(m)
+    w.realize([Buffer(b.numpy()) for b in bufs])
+    return bufs if len(bufs) > 1 else bufs[0]
+
+
+def _version_of(f: Func) -> tuple:
+    fn = f.function()
+    return (fn.pure, tuple(fn.updates))
 
 
 def set_pure_vars(f: Func, pure_vars: list) -> None:

@@ -27,6 +27,29 @@ class Var(Expr):
     def name(self) -> str:
         return self._name
 
+    def same_as(self, other) -> bool:
+        """Whether both are the same variable (Vars are equal by name, as in Halide)."""
+        return isinstance(other, Var) and other._name == self._name
+
+    @staticmethod
+    def implicit(i: int) -> "Var":
+        """Halide's implicit variable _i."""
+        return Var(f"_{int(i)}")
+
+    def is_implicit(self) -> bool:
+        return self.implicit_index() >= 0
+
+    def implicit_index(self) -> int:
+        n = self._name
+        return int(n[1:]) if n.startswith("_") and n[1:].isdigit() else -1
+
+    def is_placeholder(self) -> bool:
+        return self._name == "_"
+
+    @staticmethod
+    def outermost() -> "Var":
+        return Var("__outermost")
+
     def __repr__(self) -> str:
         return f"<pyhalide.Var {self._name}>"
 
@@ -145,7 +168,15 @@ class RDom(Expr):
         return self._vars[i]
 
     def __getitem__(self, i) -> RVar:
-        return self._dim(i)
+        """r[i], 0 <= i < r.dimensions(); KeyError otherwise (as in Halide: no
+        negative indices)."""
+        if not 0 <= i < len(self._vars):
+            raise KeyError(f"RDom {self._name} has {counted(len(self._vars), 'dimension')}; "
+                           f"r[{i}] does not exist")
+        return self._vars[i]
+
+    def __iter__(self):
+        return iter(list(self._vars))
 
     def __len__(self) -> int:
         return len(self._vars)

@@ -1,10 +1,14 @@
 """The compiler's exception for invalid algorithms and schedules. It lives in
 the IR layer so that every layer can raise it; `pyhalide.CompileError` is the
-same class."""
+same class, a subclass of `pyhalide.HalideError`."""
 from __future__ import annotations
 
 
-class CompileError(Exception):
+class HalideError(Exception):
+    """Base of pyhalide's own errors (Halide's hl.HalideError)."""
+
+
+class CompileError(HalideError):
     """An invalid algorithm or schedule. The message names the Func, stage or
     variable at fault and, where known, the user's source line."""
 

@@ -1,0 +1,96 @@
+"""Halide's Target API over pyhalide's targets (lowering/target.py):
+hl.get_jit_target_from_environment(), hl.get_host_target(), hl.Target(str),
+hl.TargetFeature; hl.Partition (loop-partitioning hints); hl.Handle."""
+from __future__ import annotations
+
+import enum
+import os
+
+from . import ir
+
+_GPU = ("CUDA", "OpenCL", "Metal", "Vulkan", "D3D12Compute", "WebGPU", "HVX")
+# TargetFeature -> the Halide feature name of lowering/target.py it tests
+_CPU = {"SSE41": "sse41", "AVX": "avx", "AVX2": "avx2", "FMA": "fma", "F16C": "f16c",
+        "AVX512": "avx512", "AVX512_Skylake": "avx512_skylake",
+        "AVX512_Cannonlake": "avx512_cannonlake", "AVX512_Zen4": "avx512_zen4",
+        "AVX512_SapphireRapids": "avx512_sapphirerapids", "AVXVNNI": "avxvnni",
+        "ARMDotProd": "arm_dot_prod", "ARMFp16": "arm_fp16", "SVE": "sve", "SVE2": "sve2"}
+# LLVM feature that shows the Halide feature on a host target
+_LLVM = {"sse41": "sse4.1", "avx": "avx", "avx2": "avx2", "fma": "fma", "f16c": "f16c",
+         "avx512": "avx512f", "avx512_skylake": "avx512bw", "avx512_cannonlake": "avx512vbmi",
+         "avx512_zen4": "avx512bf16", "avx512_sapphirerapids": "avx512fp16",
+         "avxvnni": "avxvnni", "arm_dot_prod": "dotprod", "arm_fp16": "fullfp16",
+         "sve": "sve", "sve2": "sve2"}
+
+TargetFeature = enum.Enum("TargetFeature", [*_CPU, *_GPU, "JIT", "Debug", "NoAsserts",
+                                            "NoBoundsQuery", "LargeBuffers", "SSE"])
+
+
+class Partition(enum.Enum):
+    """Loop-partitioning hints (f.partition(x, hl.Partition.Never)). pyhalide
+    partitions loops itself; a hint never changes results."""
+    Auto = 0
+    Never = 1
+    Always = 2
+
+
+class Target:
+    """A compilation target: hl.Target("host"), hl.Target("x86-64-avx2")."""
+
+    def __init__(self, text: str = "host"):
+        from .lowering.target import parse_target
+        self._t = parse_target(text)
+        self._text = text
+
+    def _features(self) -> set:
+        return {f.lstrip("+") for f in self._t.features.split(",") if f.startswith("+")}
+
+    def has_feature(self, feature) -> bool:
+        name = feature.name if isinstance(feature, TargetFeature) else str(feature)
+        if name in _GPU:
+            return False
+        if name == "JIT":
+            return self._t.is_host
+        if name == "SSE":
+            return self._t.arch == "x86"
+        halide = _CPU.get(name)
+        return halide is not None and _LLVM[halide] in self._features()
+
+    def has_gpu_feature(self) -> bool:
+        return False
+
+    def natural_vector_size(self, t) -> int:
+        """Lanes of type t in one vector register of this target."""
+        bits = ir.as_type(t).bits
+        feats = self._features()
+        if self._t.arch != "x86":
+            width = 128
+        else:
+            width = 512 if "avx512f" in feats else 256 if "avx" in feats else 128
+        return max(1, width // max(bits, 8))
+
+    def bits(self) -> int:
+        return self._t.bits
+
+    def to_string(self) -> str:
+        return self._text
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<pyhalide.Target {self._text}>"
+
+
+def get_host_target() -> Target:
+    return Target("host")
+
+
+def get_jit_target_from_environment() -> Target:
+    """The target JIT code is compiled for: PYHALIDE_TARGET, else the host."""
+    return Target(os.environ.get("PYHALIDE_TARGET", "host"))
+
+
+def Handle(*args, **kw):
+    raise NotImplementedError("hl.Handle (Halide's opaque pointer type) is not supported: "
+                              "pyhalide values are numbers and booleans only")
