@@ -471,15 +471,16 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
     return compiled
 
 
-def _seeds():
+def fuzz_seeds(default):
+    """The seeds to run: PYHALIDE_FUZZ_SEEDS=start:count, else `default`."""
     spec = os.environ.get("PYHALIDE_FUZZ_SEEDS")
     if not spec:
-        return list(SEEDS)
+        return list(default)
     start, count = (int(x) for x in spec.split(":"))
     return list(range(start, start + count))
 
 
-@pytest.mark.parametrize("seed", _seeds())
+@pytest.mark.parametrize("seed", fuzz_seeds(SEEDS))
 def test_array_expression_fuzz(seed, tmp_path):
     run_seed(seed, tmp_path)
 

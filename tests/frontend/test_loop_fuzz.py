@@ -15,7 +15,7 @@ import pytest
 
 import pyhalide as ph
 from tests.frontend.loop_fuzz_gen import LoopGen
-from tests.frontend.test_array_fuzz import copies, load, quiet
+from tests.frontend.test_array_fuzz import copies, fuzz_seeds, load, quiet
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "examples"))
@@ -67,15 +67,7 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
     return compiled
 
 
-def _seeds():
-    spec = os.environ.get("PYHALIDE_FUZZ_SEEDS")
-    if not spec:
-        return list(SEEDS)
-    start, count = (int(x) for x in spec.split(":"))
-    return list(range(start, start + count))
-
-
-@pytest.mark.parametrize("seed", _seeds())
+@pytest.mark.parametrize("seed", fuzz_seeds(SEEDS))
 def test_loop_program_fuzz(seed, tmp_path):
     compiled = run_seed(seed, tmp_path)
     assert compiled >= MIN_COMPILED * PROGRAMS_PER_SEED
