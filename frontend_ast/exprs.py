@@ -438,7 +438,7 @@ class Expressions:
             # 0-d array argument is a NumPy scalar, the argument a 0-d array
             return unions.distribute(
                 self.cx, lambda x: ops.to_python_int(self.cx, x) if x.ty.is_bool() and x.ty.weak
-                else copy.copy(x), v)
+                else x if C.is_complex(x) else copy.copy(x), v)
         if isinstance(node.op, ast.Invert):
             return ops.invert(self.cx, v)
         raise self.cx.err(node, "unsupported unary operator")
