@@ -20,6 +20,7 @@ from .simplify import simplify
 
 class _AddChecks(ir.Mutator):
     memoize = False
+    stmts_only = True       # checks are statements: expressions stay as they are
 
     def __init__(self, ctx: LoweringContext):
         super().__init__()

@@ -5,6 +5,8 @@ exact under wrap-around (it only uses ring identities), so the simplifier uses
 it on every integer expression."""
 from __future__ import annotations
 
+import itertools
+
 from pyhalide import ir
 from pyhalide.ir.printer import ExprPrinter
 
@@ -17,14 +19,33 @@ _MEMO_MAX = 50_000
 _FORMS: dict = {}
 
 
+# a key longer than this is replaced by a short one: the text of a DAG of
+# shared subexpressions grows with its tree, not its DAG
+_KEY_MAX = 1000
+_SHORT = itertools.count()
+
+
 class _KeyPrinter(ExprPrinter):
-    """The IR printer with its memo kept across calls (holding each node)."""
+    """The IR printer with its memo kept across calls (holding each node).
+    A text over _KEY_MAX characters gets a short key, the same for the same
+    text while the memo lasts; numbers are never reused, so a structure seen
+    again after the memo was cleared gets a new key (it is then a different
+    atom to the forms cached before: less cancellation, never a wrong one)."""
+
+    def __init__(self):
+        super().__init__()
+        self.short = {}
 
     def p(self, e) -> str:
         hit = self.memo.get(id(e))
         if hit is not None and hit[0] is e:
             return hit[1]
         s = self._p(e)
+        if len(s) > _KEY_MAX:
+            key = self.short.get(s)
+            if key is None:
+                key = self.short[s] = f"<atom {next(_SHORT)}>"
+            s = key
         self.memo[id(e)] = (e, s)
         return s
 
@@ -36,6 +57,7 @@ def atom_key(atom) -> str:
     """The key of an atom in a linear form: its printed text."""
     if len(_PRINTER.memo) > _MEMO_MAX:
         _PRINTER.memo.clear()
+        _PRINTER.short.clear()
     return _PRINTER.p(atom)
 
 
@@ -43,6 +65,7 @@ def clear_caches():
     """Forget every memoized form and key (tests, timing)."""
     _FORMS.clear()
     _PRINTER.memo.clear()
+    _PRINTER.short.clear()
 
 
 class Linear:
