@@ -118,6 +118,21 @@ def store(bld, target, value, stmt):
     return write(bld, dest, lambda p: value, stmt)
 
 
+def augmented_operand(bld, rhs, dest, stmt):
+    """The right side of `dest op= rhs` as a function of a point of dest
+    (an array broadcast to the destination's shape, or a scalar)."""
+    b = bld.exprs
+    if isinstance(rhs, (Arr, ArrayExpr)):
+        v = bld.array_code.as_array(rhs, stmt)
+        if dest.mask:
+            selection_fits(bld, v.shape, dest.shape, stmt, "an augmented assignment")
+        return fitted(bld, v, dest.shape, stmt, True)
+    if isinstance(rhs, Val):
+        return lambda p: rhs
+    raise bld.cx.err(stmt, f"cannot use {b.describe_obj(rhs)} in an augmented assignment",
+                     hint=b.obj_hint(rhs))
+
+
 def augstore(bld, stmt):
     """`target op= value` where target is an array or a subscript that is
     not an element of a named array (array_calls.HOOKS["augstore"])."""
@@ -135,17 +150,7 @@ def augstore(bld, stmt):
         cx.cur_node = stmt
         return write_element(bld, base, items, ops.binary(cx, op, old, rhs), t)
     dest = destination(bld, base, items, where)
-    rhs = b.ev(stmt.value)
-    if isinstance(rhs, (Arr, ArrayExpr)):
-        v = bld.array_code.as_array(rhs, stmt)
-        if dest.mask:
-            selection_fits(bld, v.shape, dest.shape, stmt, "an augmented assignment")
-        rhs_at = fitted(bld, v, dest.shape, stmt, True)
-    elif isinstance(rhs, Val):
-        rhs_at = lambda p: rhs       # noqa: E731
-    else:
-        raise cx.err(stmt, f"cannot use {b.describe_obj(rhs)} in an augmented assignment",
-                     hint=b.obj_hint(rhs))
+    rhs_at = augmented_operand(bld, b.ev(stmt.value), dest, stmt)
 
     def value(p):
         cx.cur_node = stmt

@@ -20,7 +20,7 @@ from pyhalide.simplify import simplify
 from . import ops
 from .array_index import guard, parse
 from .array_setitem import region_value
-from .array_store import destination, fitted
+from .array_store import augmented_operand, destination, fitted
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
@@ -224,15 +224,7 @@ class BodyRun:
             base, items = b.ev(t.value), parse(b, t.slice)
             self.plain(items, t)
         dest = destination(bld, base, items, t)
-        rhs = b.ev(s.value)
-        if isinstance(rhs, (Arr, ArrayExpr)):
-            v = bld.array_code.as_array(rhs, s)
-            rhs_at = fitted(bld, v, dest.shape, s, True)
-        elif isinstance(rhs, Val):
-            rhs_at = lambda p: rhs       # noqa: E731
-        else:
-            raise cx.err(s, f"cannot use {b.describe_obj(rhs)} in an augmented assignment",
-                         hint=b.obj_hint(rhs))
+        rhs_at = augmented_operand(bld, b.ev(s.value), dest, s)
 
         def value(p):
             cx.cur_node = s
