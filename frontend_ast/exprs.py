@@ -434,14 +434,18 @@ class Expressions:
         if isinstance(node.op, ast.USub):
             return ops.negate(self.cx, v)
         if isinstance(node.op, ast.UAdd):
-            # a new value (np.positive's result), never the operand itself: +a of a
-            # 0-d array argument is a NumPy scalar, the argument a 0-d array
-            return unions.distribute(
-                self.cx, lambda x: ops.to_python_int(self.cx, x) if x.ty.is_bool() and x.ty.weak
-                else x if C.is_complex(x) else copy.copy(x), v)
+            return unions.distribute(self.cx, self._positive, v)
         if isinstance(node.op, ast.Invert):
             return ops.invert(self.cx, v)
         raise self.cx.err(node, "unsupported unary operator")
+
+    def _positive(self, x: Val) -> Val:
+        """+x: a Python bool becomes an int; otherwise a new value equal to x
+        (np.positive's result), not the operand itself: +a of a 0-d array
+        argument is a NumPy scalar, the argument a 0-d array."""
+        if x.ty.is_bool() and x.ty.weak:
+            return ops.to_python_int(self.cx, x)
+        return x if C.is_complex(x) else copy.copy(x)
 
     def _ev_Compare(self, node):
         left = self.ev(node.left)

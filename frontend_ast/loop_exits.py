@@ -177,18 +177,20 @@ class _Exits:
         position needs no value variable (an array can be returned from inside
         a loop, where no array can be named). A for loop's target is excluded:
         the loop goes on binding it after its flag stops the body."""
-        if not self.width:
-            columns = [[r.value for r in rets]] if self.width == 0 else []
-        else:
-            columns = [[r.value.elts[k] for r in rets] for k in range(self.width)]
+        if self.width is None:
+            return []
         targets = {n.id for f in ast.walk(self.tree) if isinstance(f, ast.For)
                    for n in ast.walk(f.target) if isinstance(n, ast.Name)}
         common = []
-        for col in columns:
+        for col in zip(*(self.returned(r.value) for r in rets)):
             ids = {e.id if isinstance(e, ast.Name) else None for e in col}
             name = ids.pop() if len(ids) == 1 else None
             common.append(name if name not in targets else None)
         return common
+
+    def returned(self, value):
+        """The returned expressions, one per position."""
+        return [value] if self.width == 0 else value.elts
 
     def value_names(self, what):
         if self.width is None:
@@ -244,8 +246,7 @@ class _Exits:
     def assign(self, names, value, node):
         if not names:
             return []
-        values = [value] if self.width == 0 else value.elts
-        return [_set(n, e, node) for n, e in zip(names, values)
+        return [_set(n, e, node) for n, e in zip(names, self.returned(value))
                 if not (isinstance(e, ast.Name) and e.id == n)]
 
     def loop(self, s, outer):
