@@ -217,7 +217,8 @@ def conj_method(b, obj, name, node):
     if node.args or node.keywords:
         raise b.cx.err(node, f".{name}() takes no arguments")
     x = b.array_code.as_array(obj, node)
-    return lift(b.cx, C.conj, [x], node)
+    # of a complex array NumPy's ufunc (a 0-d result is a scalar); else the array
+    return lift(b.cx, C.conj, [x], node, ufunc=x.ty.is_complex())
 
 
 def _one_arg(b, fn, node):
@@ -255,7 +256,7 @@ def np_conj_angle(b, fn, node):
         if not v.ty.is_complex():
             v = ops.cast_to(cx, v, C.T.np_ty(np.result_type(v.ty.dtype, np.complex64)))
         return C.phase(cx, v, v.ty)
-    return lift(b.cx, one, [x], node)
+    return lift(b.cx, one, [x], node, ufunc=True)
 
 
 def _np_ty_of(v: Val):

@@ -62,7 +62,9 @@ def elementwise(b, f, node, first=None):
         return _clip(b, values, node)
     if f is np.power and not isinstance(values[1], ArrayExpr):
         impl = calls.np_power_scalar_exponent
-    return lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node)
+    # np.where is no ufunc (NumPy: a 0-d array for 0-d operands), but its 0-d results
+    # are scalars here: loops carry them (m = np.where(a[i] > m, a[i], m)) as scalars
+    return lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node, ufunc=True)
 
 
 _FIRST = object()     # marks the first argument given as a value (a method's array)
@@ -101,7 +103,7 @@ def _clip(b, values, node):
         lv = next(it) if has_lo else None
         hv = next(it) if has_hi else None
         return calls.np_clip(cx, np.clip, xv, lv, hv, keep_ties=keep)
-    return lift(b.cx, fn, operands, node)
+    return lift(b.cx, fn, operands, node, ufunc=True)
 
 
 def _constant_inner(v: ArrayExpr, nd: int) -> bool:

@@ -135,22 +135,23 @@ class ArrayCode:
     def binary(self, op, a, b, node):
         x, y = self.operands([a, b], node)
         if op == "**" and isinstance(y, Val) and x.ty.is_complex():
-            return lift(self.cx, array_complex.operator_power, [x, y], node, probe=np.power)
+            return lift(self.cx, array_complex.operator_power, [x, y], node, probe=np.power,
+                        ufunc=True)
         if op == "**" and isinstance(y, Val):
             # NumPy's power loop with one exponent: x ** 0.5 is sqrt(x)
             return lift(self.cx, lambda cx, p, q: calls.np_power_scalar_exponent(
-                cx, np.power, p, q), [x, y], node, probe=np.power)
+                cx, np.power, p, q), [x, y], node, probe=np.power, ufunc=True)
         return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node,
-                    probe=_PYTHON_OPERATORS[op])
+                    probe=_PYTHON_OPERATORS[op], ufunc=True)
 
     def compare(self, op, a, b, node):
         x, y = self.operands([a, b], node)
         return lift(self.cx, lambda cx, p, q: cx.compare(op, p, q), [x, y], node,
-                    probe=_PYTHON_OPERATORS[op])
+                    probe=_PYTHON_OPERATORS[op], ufunc=True)
 
     def unary(self, fn, a, node):
         (x,) = self.operands([a], node)
-        return lift(self.cx, lambda cx, p: fn(cx, p), [x], node)
+        return lift(self.cx, lambda cx, p: fn(cx, p), [x], node, ufunc=True)
 
     def merge(self, name, cond, a, b, node):
         """The array a name holds after an `if` whose branches bound it to

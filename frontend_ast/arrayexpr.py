@@ -165,10 +165,11 @@ def placeholder(ty, cx=None) -> Val:
     return with_type_range(Val(ir.Variable(ty.ir(), fresh("elem")), ty))
 
 
-def lift(cx, fn, operands, node, probe=None):
+def lift(cx, fn, operands, node, probe=None, ufunc=False):
     """fn applied element-wise: operands are Vals (scalars, broadcast) and
     ArrayExprs; fn(cx, *element Vals) -> Val is the scalar operation. A
-    scalar result when no operand is an array.
+    scalar result when no operand is an array, and for a `ufunc` (a NumPy
+    ufunc or operator: its 0-d result is a NumPy scalar) when all are 0-d.
 
     `probe`, the NumPy function of the operation, is called at call time on
     empty arrays of the operands' dtypes and the Python-number operands'
@@ -209,6 +210,8 @@ def lift(cx, fn, operands, node, probe=None):
                                f"array's {ty!r}")
         return out
 
+    if ufunc and not shape:
+        return elem([])
     return ArrayExpr(shape, ty, elem, node)
 
 

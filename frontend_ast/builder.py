@@ -46,6 +46,7 @@ from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
+from .zero_d_args import refuse_in_place_updates
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -89,6 +90,9 @@ class Builder:
         self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
         self._setup_inputs(arg_specs)
+        zero_d = [n for n, v in self.arg_vals.items() if any(v is z for z in self.cx.zero_d_args)]
+        if zero_d:
+            refuse_in_place_updates(self.cx, self.tree, zero_d)
 
     # inputs -------------------------------------------------------------------------------
     def _setup_inputs(self, specs):
@@ -116,6 +120,8 @@ class Builder:
                 self.inputs[name] = p
                 self.arg_vals[name] = v
                 self.scope.env[name] = v
+                if spec[2:] == ("0-d",):
+                    self.cx.zero_d_args.append(v)
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)
@@ -137,6 +143,8 @@ class Builder:
                 self.inputs[name] = p
                 self.arg_vals[name] = v
                 self.scope.env[name] = v
+                if kind == "np" and spec[2:] == ("0-d",):
+                    self.cx.zero_d_args.append(v)
             elif kind == "const":
                 val = spec[1]
                 scalar = isinstance(val, (bool, int, float, np.generic))

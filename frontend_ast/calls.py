@@ -47,7 +47,8 @@ def call(b, fn, node: ast.Call):
     if isinstance(fn, DtypeVal):
         args = _pos(b, node, 1, 1)
         if isinstance(args[0], (Arr, ArrayExpr)):
-            return cast_array(b, args[0], fn.dtype, node)
+            a = cast_array(b, args[0], fn.dtype, node)
+            return a.elem([]) if a.ndim == 0 else a      # np.float32(0-d array): a scalar
         v = _scalar(b, args[0], node.args[0])
         b.cx.cur_node = node
         return _construct(b.cx, v, fn.dtype)
@@ -63,6 +64,14 @@ def call(b, fn, node: ast.Call):
                             "default value")
     raise b.cx.err(node.func, f"{b.describe_obj(fn)} is not callable here",
                    hint="only builtins, NumPy and math functions on scalars can be called")
+
+
+def scalar_if_0d(b, v, node):
+    """A 0-d array result of a NumPy scalar's method or attribute as the
+    scalar NumPy returns; any other value as it is."""
+    if isinstance(v, (Arr, ArrayExpr)) and v.ndim == 0:
+        return b.array_code.as_array(v, node).elem([])
+    return v
 
 
 def cast_array(b, value, dtype, node):
@@ -142,7 +151,7 @@ def _builtin(b, name, node):
         (a,) = _pos(b, node, 1, 1)
         if isinstance(a, (Arr, ArrayExpr)):       # abs of an array is np.absolute
             return lift(b.cx, lambda cx, v: np_unary(cx, np.absolute, v),
-                        [b.array_code.as_array(a, node)], node)
+                        [b.array_code.as_array(a, node)], node, ufunc=True)
         return ops.absolute(b.cx, _scalar(b, a, node.args[0]))
     if name in ("min", "max"):
         args = _pos(b, node, 1, 64)
@@ -222,7 +231,8 @@ def _round(cx, v):
 def _method(b, m: MethodRef, node):
     handler = array_calls.METHODS.get(m.name)
     if handler is not None and not isinstance(m.obj, Val):
-        return handler(b, m.obj, m.name, node)
+        out = handler(b, m.obj, m.name, node)
+        return scalar_if_0d(b, out, node) if m.scalar else out
     if m.name in ("conjugate", "conj"):
         _pos(b, node, 0, 0)
         return C.conj(b.cx, m.obj)

@@ -51,7 +51,7 @@ def _arg_desc(name, key) -> str:
         ones = "".join(f", shape[{k}] == 1" for k in key[3])
         return f"{name}: {np.dtype(key[1]).name}[{key[2]}-D{ones}]"
     if key[0] == "np":
-        return f"{name}: np.{np.dtype(key[1]).name}"
+        return f"{name}: np.{np.dtype(key[1]).name}" + (" (a 0-d array)" if key[2:] else "")
     if key[0] == "const":
         return f"{name}={key[1]!r}"
     return f"{name}: {key[0]}"

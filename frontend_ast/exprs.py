@@ -98,6 +98,10 @@ class Expressions:
             return f"the dtype {v.dtype}"
         if v is None:
             return "None"
+        if isinstance(v, Val) and any(v is z for z in self.cx.zero_d_args):
+            return "a 0-d array argument (compiled code does not write it)"
+        if isinstance(v, Val) and not v.union:
+            return f"a {v.ty.describe()}"
         return type(v).__name__
 
     def obj_hint(self, v) -> str:
@@ -245,6 +249,12 @@ class Expressions:
             if callable(g):
                 return ModuleRef(f"{base.name}.{attr}", g)
             raise self.cx.err(node, f"{base.name}.{attr} cannot be used in compiled code")
+        if attr not in ("item", "dtype", "shape", "ndim", "size"):
+            base = self._zero_d_as_array(base, node.value)
+        if isinstance(base, Val) and not base.ty.weak and not base.union and \
+                attr not in _SCALAR_ATTRIBUTES and \
+                (attr in array_calls.ATTRIBUTES or attr in array_calls.METHODS):
+            return self._numpy_scalar_attribute(base, attr, node)
         if isinstance(base, (Arr, ArrayExpr)):
             handler = array_calls.ATTRIBUTES.get(attr)
             if handler is not None:
@@ -291,9 +301,33 @@ class Expressions:
                 return const_val(base.dtype.itemsize)
         raise self.cx.err(node, f"attribute .{attr} of {self.describe_obj(base)} is not supported")
 
+    def _numpy_scalar_attribute(self, v: Val, attr: str, node):
+        """x.attr of a NumPy scalar: NumPy's scalar methods run the array
+        method on a 0-d array and return a 0-d result as a scalar."""
+        from .array_create import as_any_array
+        from .calls import scalar_if_0d
+        a = as_any_array(self, _fresh(v), node.value)
+        handler = array_calls.ATTRIBUTES.get(attr)
+        if handler is not None:
+            return scalar_if_0d(self, handler(self, a, attr, node), node)
+        return MethodRef(a, attr, scalar=True)
+
+    def _zero_d_as_array(self, v, node):
+        """A 0-d array argument (a scalar to arithmetic) as the 0-d array it is,
+        for its methods and indexing (a.copy() and a[...] are 0-d arrays); any
+        other value as it is. Its element is a new value: an element returned
+        (a[()], a.sum()) is a NumPy scalar, not the argument."""
+        if isinstance(v, Val) and any(v is z for z in self.cx.zero_d_args):
+            from .array_create import as_any_array
+            return as_any_array(self, _fresh(v), node)
+        return v
+
     # subscripts -------------------------------------------------------------
     def _ev_Subscript(self, node):
-        base = self.ev(node.value)
+        base = self._zero_d_as_array(self.ev(node.value), node.value)
+        if isinstance(base, Val) and not base.ty.weak and not base.union:
+            from .array_create import as_any_array  # NumPy scalars index as 0-d arrays
+            base = as_any_array(self, _fresh(base), node.value)
         if isinstance(base, TupleVal):
             if isinstance(node.slice, ast.Slice):
                 return tuples.slice_of(self.ev_val, self.cx, base, node.slice)
@@ -445,7 +479,7 @@ class Expressions:
         argument is a NumPy scalar, the argument a 0-d array."""
         if x.ty.is_bool() and x.ty.weak:
             return ops.to_python_int(self.cx, x)
-        return x if C.is_complex(x) else copy.copy(x)
+        return _fresh(x)
 
     def _ev_Compare(self, node):
         left = self.ev(node.left)
@@ -545,6 +579,19 @@ class Expressions:
         return True
 
     # errors ---------------------------------------------------------------------
+
+
+# what a NumPy scalar answers itself (the array attributes' answers differ: .real
+# of a 0-d array is an array, of a scalar a scalar)
+_SCALAR_ATTRIBUTES = frozenset(("item", "astype", "real", "imag", "conjugate", "conj", "dtype",
+                                "shape", "ndim", "size"))
+
+
+def _fresh(x: Val) -> Val:
+    """A new value equal to x (returned, it is not the argument x may be)."""
+    if C.is_complex(x):
+        return C.ComplexVal(x.cx, x.re, x.im, x.ty, x.static, x.const, x.fused)
+    return copy.copy(x)
 
 
 def _is_array(v) -> bool:

@@ -12,10 +12,11 @@ class BuiltinRef:
 
 
 class MethodRef:
-    """`obj.name` of a method call (a.copy(), v.item(), v.astype(t))."""
+    """`obj.name` of a method call (a.copy(), v.item(), v.astype(t)); `scalar`:
+    a NumPy scalar's method, run on the 0-d array `obj` (a 0-d result is a scalar)."""
 
-    def __init__(self, obj, name):
-        self.obj, self.name = obj, name
+    def __init__(self, obj, name, scalar=False):
+        self.obj, self.name, self.scalar = obj, name, scalar
 
 
 class InfoVal:

@@ -49,6 +49,8 @@ class Out:
 
 def arg_spec(value):
     """The specialization key of one argument value."""
+    if type(value) is np.ndarray and value.ndim == 0:
+        return ("np", value.dtype.str, "0-d")   # a scalar to arithmetic, an array otherwise
     if isinstance(value, np.ndarray):
         refuse_masked(value, "@pipeline")
         # the axes of size 1 decide NumPy broadcasting, which is compiled;
@@ -134,6 +136,8 @@ def _matcher(key):
             tuple(k for k, n in enumerate(v.shape) if n == 1) == ones and layout(v)
     if key[0] == "np":
         dtype = np.dtype(key[1])
+        if key[2:] == ("0-d",):     # never on the fast path: run() takes the scalar
+            return lambda v: False
         return lambda v: isinstance(v, np.generic) and v.dtype == dtype
     if key[0] == "const":
         if isinstance(key[1], tuple):
@@ -169,7 +173,7 @@ def builder_spec(key):
     if key[0] == "array":
         return ("array", np.dtype(key[1]), key[2], key[3], key[4] if len(key) > 4 else "C")
     if key[0] == "np":
-        return ("np", np.dtype(key[1]))
+        return ("np", np.dtype(key[1])) + key[2:]
     if key[0] == "const" and isinstance(key[1], tuple):
         return ("const", TupleVal([_const_val(x) for x in _const_value(key[1])]))
     return key

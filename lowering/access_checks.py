@@ -57,12 +57,12 @@ class _AddChecks(ir.Mutator):
         body = self.mutate(s.body)
         self._restore(s.name, saved)
         self.loops.pop()
-        checks = self._checks_for([s.min, s.extent])
+        checks = _nest(self._checks_for([s.min, s.extent]))
         new = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         return ir.block(*checks, new)
 
     def visit_LetStmt(self, s):
-        checks = self._checks_for([s.value])
+        checks = _nest(self._checks_for([s.value]))
         saved = self.scope.get(s.name)
         if s.value.type != ir.INDEX:
             self.scope[s.name] = Interval(None, None)
@@ -90,12 +90,12 @@ class _AddChecks(ir.Mutator):
     # accesses --------------------------------------------------------------------
     def visit_Provide(self, s):
         kind = rules.kind_of(self.ctx, s.name)
-        checks = self._access_checks(s.name, s.args, kind, "written")
+        checks = [((), a) for a in self._access_checks(s.name, s.args, kind, "written")]
         checks += self._checks_for(list(s.args) + list(s.values))
-        return ir.block(*_distinct(checks), s)
+        return ir.block(*_nest(_distinct(checks)), s)
 
     def visit_IfThenElse(self, s):
-        checks = self._checks_for([s.condition])
+        checks = _nest(self._checks_for([s.condition]))
         then_case = self.mutate(s.then_case)
         else_case = self.mutate(s.else_case)
         new = s if (then_case is s.then_case and else_case is s.else_case) else \
@@ -103,22 +103,17 @@ class _AddChecks(ir.Mutator):
         return ir.block(*checks, new)
 
     def visit_Evaluate(self, s):
-        return ir.block(*self._checks_for([s.value]), s)
+        return ir.block(*_nest(self._checks_for([s.value])), s)
 
     def _checks_for(self, exprs) -> list:
-        """Checks of every read in `exprs`, inner reads first; a read inside a
-        lazy if_then_else branch is checked only when that branch is taken."""
+        """(path, check) of every read in `exprs`, inner reads first; a read
+        inside lazy if_then_else branches is checked only when its path (the
+        branches' conditions, see _reads_with_paths) is taken."""
         out = []
         for c, path in _reads_with_paths(exprs):
-            if c.call_type == ir.FUNC:
-                kind = rules.kind_of(self.ctx, c.name)
-                checks = self._access_checks(c.name, c.args, kind, "read", path is not None)
-            else:
-                checks = self._access_checks(c.name, c.args, rules.IMAGE, "read", path is not None)
-            if path is not None:
-                checks = [ir.AssertStmt(_lazy_implies(path, a.condition), a.error, a.message, a.args)
-                          for a in checks]
-            out += checks
+            kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
+            out += [(path, a) for a in self._access_checks(c.name, c.args, kind, "read",
+                                                           bool(path))]
         return out
 
     def _access_checks(self, name, args, kind, verb, conditional=False) -> list:
@@ -210,41 +205,72 @@ def _bounded_by_construction(e, scope) -> bool:
 
 
 def _reads_with_paths(exprs) -> list:
-    """(Call, path condition or None) for each Func/image read, in post-order
-    (a read's index reads come before it); the path condition is what must
-    hold for a read inside lazy if_then_else branches to happen."""
+    """(Call, path) for each Func/image read, in post-order (a read's index
+    reads come before it), each (read, path) once; the path is what must hold
+    for a read inside lazy if_then_else branches to happen: a tuple of
+    (condition, taken) pairs, outermost first, () for an unconditional read.
+    A DAG's shared subexpression under several paths is visited once per
+    distinct path (the path's conditions compared by identity)."""
     out, seen = [], set()
 
-    def walk(e, path):
+    def walk(e, path, path_key):
         if not isinstance(e, ir.IRNode):
             return
-        key = (id(e), id(path))
+        key = (id(e), path_key)
         if key in seen:
             return
         seen.add(key)
         if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == _LAZY:
             c, a, b = e.args
-            walk(c, path)
-            walk(a, _and(path, c))
-            walk(b, _and(path, ir.Not(c)))
+            walk(c, path, path_key)
+            walk(a, path + ((c, True),), path_key + ((id(c), True),))
+            walk(b, path + ((c, False),), path_key + ((id(c), False),))
             return
         for child in ir.children(e):
-            walk(child, path)
+            walk(child, path, path_key)
         if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE):
             out.append((e, path))
 
     for x in exprs:
-        walk(x, None)
+        walk(x, (), ())
     return out
 
 
-def _and(path, c):
-    return c if path is None else ir.And(path, c)
+def _nest(checks: list) -> list:
+    """Statements performing (path, check) pairs in order: a check under a
+    path runs inside IfThenElse statements on the path's conditions, and
+    consecutive checks share the enclosing branches of their common path
+    prefix (each condition is evaluated once there, not once per check); a
+    run under the condition followed by a run under its negation is one
+    IfThenElse with both cases."""
+    out = []
+    i = 0
+    while i < len(checks):
+        path, check = checks[i]
+        if not path:
+            out.append(check)
+            i += 1
+            continue
+        cond, taken = path[0]
+        j = _run_end(checks, i, cond, taken)
+        first = ir.block(*_nest([(p[1:], c) for p, c in checks[i:j]]))
+        k = _run_end(checks, j, cond, not taken)
+        second = ir.block(*_nest([(p[1:], c) for p, c in checks[j:k]])) if k > j else None
+        then_case, else_case = (first, second) if taken else (second, first)
+        if then_case is None:
+            out.append(ir.IfThenElse(ir.Not(cond), else_case, None))
+        else:
+            out.append(ir.IfThenElse(cond, then_case, else_case))
+        i = k
+    return out
 
 
-def _lazy_implies(path, cond):
-    """`path -> cond`, evaluating cond only when path holds."""
-    return ir.Call(ir.Bool(), _LAZY, (path, cond, ir.Const(ir.Bool(), True)), ir.INTRINSIC)
+def _run_end(checks, i, cond, taken) -> int:
+    """The end of the run of checks from i whose path starts with (cond, taken)."""
+    while i < len(checks) and checks[i][0] and checks[i][0][0][0] is cond and \
+            checks[i][0][0][1] == taken:
+        i += 1
+    return i
 
 
 def _unique(conds: list) -> list:
@@ -258,14 +284,14 @@ def _unique(conds: list) -> list:
 
 
 def _distinct(checks: list) -> list:
-    """Drop checks whose condition repeats an earlier one (a read-modify-write
-    of one location is checked once)."""
+    """Drop (path, check) pairs whose check repeats an earlier one's condition
+    under the same path (a read-modify-write of one location is checked once)."""
     seen, out = set(), []
-    for c in checks:
-        key = ir.expr_to_str(c.condition)
+    for path, c in checks:
+        key = (tuple((id(p), t) for p, t in path), ir.expr_to_str(c.condition))
         if key not in seen:
             seen.add(key)
-            out.append(c)
+            out.append((path, c))
     return out
 
 

@@ -145,10 +145,12 @@ class PipelineFunction:
         (NumPy's arithmetic on it gives scalars); returned, it is the array."""
         return [v[()] if type(v) is np.ndarray and v.ndim == 0 else v for v in values]
 
-    def _specialization(self, values):
+    def _specialization(self, values, given):
+        """The specialization for argument values `values` (`given`: as passed,
+        whose 0-d arrays the key tells from NumPy scalars)."""
         from .frontend_ast.schedules import schedule_mode, size_class
         from .frontend_ast.specialize import arg_spec
-        args_key = key = tuple(arg_spec(v) for v in values)
+        args_key = key = tuple(arg_spec(v) for v in given)
         sizes = None
         if schedule_mode(self):
             sizes = size_class(values)
@@ -191,7 +193,7 @@ class PipelineFunction:
         self.parsed()
         given = self._bind(args, kwargs)
         values = self._as_scalars(given)
-        spec = self._specialization(values)
+        spec = self._specialization(values, given)
         if self._is_auto(spec):
             try:
                 return spec.run(values, given)
@@ -203,8 +205,9 @@ class PipelineFunction:
     def compile(self, *args, **kwargs):
         """Compile for these example arguments ahead of the first call."""
         self.parsed()
-        values = self._as_scalars(self._bind(args, kwargs))
-        spec = self._specialization(values)
+        given = self._bind(args, kwargs)
+        values = self._as_scalars(given)
+        spec = self._specialization(values, given)
         try:
             self._compile_spec(spec, values)
         except CompileError as e:
