@@ -246,8 +246,22 @@ def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:
 def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
     """Whether NumPy's reshape/ravel of the view src is a view."""
     arr = src.view[0]
-    if is_whole_view(src) or (only_ones and kind == "reshape"):
+    if only_ones and kind == "reshape":
         return True
+    if is_whole_view(src):
+        layout = getattr(arr, "layout", "C")
+        if layout == "C" or arr.kind == "input":   # C order, or never written
+            return True
+        # a written argument that is not C-contiguous: NumPy's ravel copies it; its
+        # reshape is a view only for some shapes and strides, known at call time
+        if kind == "ravel":
+            return False
+        raise cx.err(node, f"NumPy's reshape of the argument {arr.name!r}, which is written "
+                           f"here and not C-contiguous in this call, may be a copy or a view "
+                           f"(it depends on its strides)",
+                     hint=f"reshape a copy ({arr.name}.copy().reshape(...)) or write through "
+                          f"{arr.name} itself; a C-contiguous argument (np.ascontiguousarray "
+                          f"before the call) is reshaped as a view")
     strides = view_strides(src)
     if strides is not None and all(s.is_const for s in shape):
         old = [int(s.const) for s in src.shape]

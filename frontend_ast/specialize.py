@@ -115,8 +115,9 @@ def array_layout(v):
         return "F"
     big = [k for k in range(v.ndim) if v.shape[k] > 1]
     perm = tuple(sorted(big, key=lambda k: -abs(v.strides[k])))
-    if len(perm) <= 1:
+    if not perm:
         return "C"
+    # one axis with a step (a[::2]) is not "C": its ravel is a copy, as NumPy's
     return perm, tuple(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
 
 

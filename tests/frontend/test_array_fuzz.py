@@ -419,7 +419,45 @@ def load(tmp_path, name, source):
 
 
 def copies(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    """Copies of the arguments with their memory layouts (Fortran order,
+    steps, reversed axes): NumPy's views, copies and sum orders depend on it."""
+    return [same_layout_copy(a) if isinstance(a, np.ndarray) else a for a in args]
+
+
+def same_layout_copy(a):
+    """A copy of array a with a's strides (a view of a fresh buffer)."""
+    if a.flags.c_contiguous:
+        return a.copy()
+    if a.flags.f_contiguous:
+        return a.copy(order="F")
+    item = a.itemsize
+    if any(s % item for s in a.strides) or a.size == 0:
+        return a.copy(order="K")
+    lo = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0)
+    hi = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0)
+    buf = np.zeros((hi - lo) // item + 1, a.dtype)
+    out = np.lib.stride_tricks.as_strided(buf[-lo // item:], a.shape, a.strides, writeable=True)
+    out[...] = a
+    return out
+
+
+def relayout(args, rng):
+    """The arguments with other memory layouts, drawn per array: Fortran order,
+    a step of 2 along the last axis, or the first axis reversed."""
+    out = []
+    for a in args:
+        if isinstance(a, np.ndarray) and a.ndim >= 1 and a.size > 1:
+            kind = int(rng.integers(3))
+            if kind == 0:
+                a = np.asfortranarray(a)
+            elif kind == 1:
+                big = np.zeros(a.shape[:-1] + (2 * a.shape[-1],), a.dtype)
+                big[..., ::2] = a
+                a = big[..., ::2]
+            else:
+                a = np.ascontiguousarray(a[::-1])[::-1]
+        out.append(a)
+    return out
 
 
 def compare(p, args, source, features=frozenset()):
@@ -466,6 +504,9 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
         p = ph.pipeline(load(tmp_path, f"fz_{seed}_{i}", source))
         ok = compare(p, [g.values[n] for n in g.args], source, g.features)
         ok = ok and compare(p, g.inputs(rng), source, g.features)
+        # other layouts, from a generator of their own (the programs stay the seed's)
+        layouts = np.random.default_rng((seed, i))
+        ok = ok and compare(p, relayout(g.inputs(layouts), layouts), source, g.features)
         compiled += ok
     print(f"{compiled} of {count} programs compiled (the others use {sorted(PENDING)})")
     return compiled
