@@ -42,6 +42,7 @@ _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
                             "get_host_target Partition Handle")
 _register(".func", "FuncTupleElementRef")
+_register(".var", "_ _0 _1 _2 _3 _4 _5 _6 _7 _8 _9")
 _register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
                         "InputScalar OutputBuffer OutputScalar Callable main "
                         "active_generator_context")

@@ -10,7 +10,7 @@ from . import ir
 from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 from .source import at, user_location
-from .var import unique_name
+from .var import expand_placeholder, unique_name
 
 
 def _index_args(key) -> tuple:
@@ -30,6 +30,7 @@ def refuse_masked(arr, what: str) -> None:
 
 def _image_call(source, t: ir.Type, name: str, dims: int, key) -> Expr:
     args = _index_args(key)
+    args = expand_placeholder(args, dims - len(args) + 1)   # `_`: the dimensions not named
     if len(args) != dims:
         raise ValueError(f"{name} has {counted(dims, 'dimension')} but is indexed with {len(args)}")
     nodes = []

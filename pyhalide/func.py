@@ -10,7 +10,7 @@ from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
 from .source import at, user_location
-from .var import Var, unique_name
+from .var import Var, expand_placeholder, implicit_count, placeholder_position, unique_name
 
 
 def _key_items(key) -> tuple:
@@ -161,13 +161,15 @@ class Func(Schedulable):
 
     # definitions ------------------------------------------------------------
     def __getitem__(self, key) -> FuncRef:
-        return FuncRef(self, _key_items(key))
+        items = _key_items(key)      # `_` stands for the dimensions not named
+        return FuncRef(self, expand_placeholder(items, self.dimensions() - len(items) + 1))
 
     @deep_entry
     def __setitem__(self, key, value):
         items = _key_items(key)
         loc = user_location()
         if isinstance(value, _Augmented):
+            items = self._implicit_lhs(items, (value.value,), loc)
             self._define_augmented(items, value, loc)
             return
         if isinstance(value, list) or (not isinstance(value, (Expr, tuple)) and
@@ -176,10 +178,33 @@ class Func(Schedulable):
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
+        items = self._implicit_lhs(items, values, loc)
         if self._function.pure is None:
             self._define_pure(items, values, loc)
         else:
             self._define_update(items, values, loc)
+
+    def _implicit_lhs(self, items, values, loc) -> tuple:
+        """The left side with `_` replaced as Halide does: in a pure definition
+        by as many implicit variables _0, _1, ... as the right side uses, in an
+        update by those of the dimensions not named."""
+        fn = self._function
+        used = implicit_count(_value_node(v) for v in values if isinstance(v, Expr))
+        pos = placeholder_position(items)
+        if pos >= 0 and fn.pure is not None:
+            n = len(fn.args) - len(items) + 1
+            if used > n:
+                raise CompileError(f"the update of {fn.name} uses {counted(used, 'implicit variable')} "
+                                   f"(_0, _1, ...), but `_` on its left side stands for "
+                                   f"{counted(n, 'dimension')}{at(loc)}")
+        items = expand_placeholder(items, used if fn.pure is None else len(fn.args) - len(items) + 1)
+        names = {a.name() for a in items if isinstance(a, Var)}
+        missing = [f"_{i}" for i in range(used) if f"_{i}" not in names]
+        if missing:
+            raise CompileError(f"the right side of the definition of {fn.name} uses the implicit "
+                               f"variable {missing[0]}, but the left side has no `_` to stand for "
+                               f"it: write {fn.name}[..., _] (as in Halide){at(loc)}")
+        return items
 
     def _define_pure(self, items, values, loc):
         fn = self._function
@@ -219,9 +244,9 @@ class Func(Schedulable):
                 raise CompileError(f"Func {fn.name} must be defined before an update with "
                                    f"{aug.op.__name__}{at(loc)}")
             rhs = to_node(aug.value)
-            pure_vars = [a if isinstance(a, Var) else Var(unique_name("_")) for a in items]
+            pure_vars = [a if isinstance(a, Var) else Var(unique_name("_i")) for a in items]
             if len({v.name() for v in pure_vars}) != len(pure_vars):
-                pure_vars = [Var(unique_name("_")) for _ in items]
+                pure_vars = [Var(unique_name("_i")) for _ in items]
             self._define_pure(pure_vars, (Expr.wrap(ir.const(rhs.type, init)),), loc)
         if len(fn.output_types) != 1:
             raise CompileError(f"augmented assignment to the Tuple-valued Func {fn.name}{at(loc)}")
