@@ -192,6 +192,11 @@ class Buffer:
     def __setitem__(self, key, value):
         self._array[self._element(key)] = value
 
+    def in_(self, consumers=None):
+        """A Func wrapping this Buffer's reads for `consumers` (or every consumer)."""
+        from .wrappers import wrapper
+        return wrapper(self, consumers)
+
     # whole-buffer operations (Halide's) --------------------------------------
     def copy(self) -> "Buffer":
         """A deep copy with the same mins (dense, in the same axis order)."""
@@ -295,6 +300,11 @@ class ImageParam:
 
     def __getitem__(self, key) -> Expr:
         return _image_call(self, self._type, self._name, self._dims, key)
+
+    def in_(self, consumers=None):
+        """A Func wrapping this input for `consumers` (or every consumer)."""
+        from .wrappers import wrapper
+        return wrapper(self, consumers)
 
     def __repr__(self) -> str:
         return f"<pyhalide.ImageParam {self._name} {self._type} {self._dims}-D>"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 
-from . import ir
+from . import ir, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .ir.errors import counted
@@ -121,6 +121,7 @@ class Func(Schedulable):
             raise TypeError(f"Func name must be a string, not {type(name).__name__}")
         self._function = ir.Function(name=_unique_func_name(name or "f"))
         self._function.source = user_location()
+        wrappers.register(self._function)
         self._vars: list = []
         if value is not None:
             self[()] = value
@@ -171,6 +172,7 @@ class Func(Schedulable):
         if isinstance(value, _Augmented):
             items = self._implicit_lhs(items, (value.value,), loc)
             self._define_augmented(items, value, loc)
+            wrappers.redirect_to_global_wrappers(self._function)
             return
         if isinstance(value, list) or (not isinstance(value, (Expr, tuple)) and
                                        hasattr(value, "__len__") and hasattr(value, "__getitem__")):
@@ -183,6 +185,7 @@ class Func(Schedulable):
             self._define_pure(items, values, loc)
         else:
             self._define_update(items, values, loc)
+        wrappers.redirect_to_global_wrappers(self._function)
 
     def _implicit_lhs(self, items, values, loc) -> tuple:
         """The left side with `_` replaced as Halide does: in a pure definition
@@ -314,6 +317,16 @@ class Func(Schedulable):
                                f"update({i}) does not exist")
         return Stage(self, i + 1)
 
+    # wrappers (pyhalide/wrappers.py) --------------------------------------------
+    def in_(self, consumers=None) -> "Func":
+        """A Func wrapping this one for `consumers` (a Func or a list), or
+        for every consumer without an argument, to schedule apart."""
+        return wrappers.wrapper(self, consumers)
+
+    def clone_in(self, consumers) -> "Func":
+        """A copy of this Func (definitions and schedule) for `consumers`."""
+        return wrappers.clone_in(self, consumers)
+
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
         shifted = _shifted_outputs(sizes)
@@ -383,6 +396,20 @@ class Func(Schedulable):
         if not isinstance(policy, Partition):
             raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
         self._definition()
+        return self
+
+    def reorder_storage(self, *vars):
+        """Halide's storage-order hint (the first Var named is stored
+        innermost). pyhalide lays out a Func's buffers itself (dimension 0
+        innermost); the hint is checked and has no effect on results."""
+        if len(vars) == 1 and isinstance(vars[0], (list, tuple)):
+            vars = tuple(vars[0])
+        names = [v if isinstance(v, str) else v.name() for v in vars]
+        args = self._function.args
+        if len(set(names)) != len(names) or any(n not in args for n in names):
+            raise CompileError(f"reorder_storage of {self.name()} takes distinct pure Vars of "
+                               f"{self.name()} ({', '.join(args)}), got {', '.join(names)}"
+                               f"{at(user_location())}")
         return self
 
     # function-level schedule ----------------------------------------------------
