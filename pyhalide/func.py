@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 
-from . import ir, wrappers
+from . import ir, schedule_warnings, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .ir.errors import counted
@@ -329,6 +329,8 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        if schedule_warnings.bounds_of(self._function):
+            _check_bound_region(self, sizes, more)
         shifted = _shifted_outputs(sizes)
         if shifted:
             return _realize_shifted(self, shifted)
@@ -395,7 +397,19 @@ class Func(Schedulable):
         from .halide_target import Partition
         if not isinstance(policy, Partition):
             raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
-        self._definition()
+        schedule_warnings.mark_touched(self._definition())
+        return self
+
+    def bound(self, v, lo, extent):
+        """Halide's bound: this Func's dimension `v` is computed over
+        [lo, lo + extent) (pyhalide/schedule_warnings.py says what is checked)."""
+        name = v if isinstance(v, str) else v.name()
+        if name not in self._function.args:
+            raise CompileError(f"bound() of {self.name()}: {name} is not a pure Var of "
+                               f"{self.name()} ({', '.join(self._function.args)})"
+                               f"{at(user_location())}")
+        schedule_warnings.add_bound(self._function, name, _arg_node(lo, self.name()),
+                                    _arg_node(extent, self.name()))
         return self
 
     def reorder_storage(self, *vars):
@@ -497,6 +511,22 @@ def _realize_shifted(f: Func, bufs: list):
         p.set(m)
     w.realize([Buffer(b.numpy()) for b in bufs])
     return bufs if len(bufs) > 1 else bufs[0]
+
+
+def _check_bound_region(f: Func, sizes, more) -> None:
+    from .buffer import Buffer
+    first = sizes[0] if isinstance(sizes, list) and sizes else sizes
+    if isinstance(first, Buffer):
+        mins, extents = first.mins(), [first.dim(i).extent() for i in range(first.dimensions())]
+    elif isinstance(sizes, (list, tuple)) and all(isinstance(s, int) for s in sizes):
+        mins, extents = [0] * len(sizes), list(sizes)
+    elif isinstance(sizes, int):
+        extents = [sizes, *more]
+        mins = [0] * len(extents)
+    else:
+        return
+    if len(extents) == f.dimensions():
+        schedule_warnings.check_output_region(f.function(), mins, extents)
 
 
 def _version_of(f: Func) -> tuple:
@@ -606,7 +636,19 @@ class Stage(Schedulable):
         from .rfactor import rfactor
         if var is not None:
             preserved = [(preserved, var)]
-        return rfactor(self, list(preserved))
+        intermediate = rfactor(self, list(preserved))
+        schedule_warnings.mark_touched(self.definition())   # (as Halide: scheduled)
+        return intermediate
+
+    def unscheduled(self) -> "Stage":
+        """Leave this update unscheduled on purpose: silences Halide's warning
+        about an update not scheduled while other stages were."""
+        fn = self._func._function
+        if schedule_warnings.touched(fn, self.definition(), self._index == 0):
+            raise CompileError(f"unscheduled() called on {self.name()}, which has a schedule"
+                               f"{at(user_location())}")
+        schedule_warnings.mark_touched(self.definition())
+        return self
 
     def parallel_scan(self, rvar, chunk_size, variant="rescan") -> "Stage":
         """Turn this update, a scan along `rvar` (it reads its own value at

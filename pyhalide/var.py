@@ -9,6 +9,7 @@ from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 
 _counter = itertools.count()
+_var_counter = itertools.count()     # Var() is v0, v1, ... as in Halide
 
 
 def unique_name(prefix: str) -> str:
@@ -21,7 +22,7 @@ class Var(Expr):
     __slots__ = ("_name",)
 
     def __init__(self, name: str | None = None):
-        self._name = name or unique_name("v")
+        self._name = name or f"v{next(_var_counter)}"
         self.node = ir.Variable(ir.INDEX, self._name)
 
     def name(self) -> str:
