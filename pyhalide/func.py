@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 
-from . import ir, schedule_warnings, wrappers
+from . import ir, schedule_warnings, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .ir.errors import counted
@@ -317,6 +317,17 @@ class Func(Schedulable):
                                f"update({i}) does not exist")
         return Stage(self, i + 1)
 
+    # tracing (pyhalide/tracing.py) ---------------------------------------------
+    def trace_stores(self) -> "Func":
+        """Print every value this Func stores, where the compiled code stores it."""
+        tracing.trace(self._function, "store")
+        return self
+
+    def trace_loads(self) -> "Func":
+        """Print every value other Funcs load from this one."""
+        tracing.trace(self._function, "load")
+        return self
+
     # wrappers (pyhalide/wrappers.py) --------------------------------------------
     def in_(self, consumers=None) -> "Func":
         """A Func wrapping this one for `consumers` (a Func or a list), or
@@ -329,6 +340,11 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        if tracing.active():                 # Halide's trace output around the run
+            return tracing.run_traced([self], lambda: self._realize(sizes, *more, **kw))
+        return self._realize(sizes, *more, **kw)
+
+    def _realize(self, sizes=None, *more, **kw):
         if schedule_warnings.bounds_of(self._function):
             _check_bound_region(self, sizes, more)
         shifted = _shifted_outputs(sizes)
@@ -347,8 +363,11 @@ class Func(Schedulable):
         return self
 
     def print_loop_nest(self):
+        """The loop nest of this Func's pipeline, on stderr (where Halide prints it)."""
+        import sys
+
         from .realize import Pipeline
-        print(Pipeline([self]).lower(stage="loops"))
+        print(Pipeline([self]).lower(stage="loops"), file=sys.stderr)
 
     def compile_to_lowered_stmt(self, path, args=(), fmt=None, target=None):
         """Write the lowered code of this Func's pipeline to `path`: text, or
