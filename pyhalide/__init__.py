@@ -43,6 +43,7 @@ _register(".halide_target", "Target TargetFeature get_jit_target_from_environmen
                             "get_host_target Partition")
 _register(".ir.types", "Handle TypeCode")
 _register(".func", "FuncTupleElementRef")
+_register(".printing", "print print_when")
 _register(".var", "_ _0 _1 _2 _3 _4 _5 _6 _7 _8 _9")
 _register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
                         "InputScalar OutputBuffer OutputScalar Callable main "

@@ -21,6 +21,7 @@ the run."""
 from __future__ import annotations
 
 import ctypes
+import json
 import re
 import struct
 import threading
@@ -34,6 +35,7 @@ _events: list = []
 _spans: dict = {}          # func name -> [[lo, hi] per dimension]
 _lock = threading.Lock()
 _hook = []                 # the ctypes callback, kept alive
+_recording = [False]       # a traced run: prints join the trace
 
 
 def active() -> bool:
@@ -42,7 +44,7 @@ def active() -> bool:
 
 def trace(fn: ir.Function, event: str) -> None:
     _TRACED.setdefault(fn, set()).add(event)
-    _ensure_hook()
+    ensure_hook()
 
 
 # the hook the compiled code calls ------------------------------------------------------
@@ -60,10 +62,43 @@ def _value_text(bits: int, code: int) -> str:
     return str(bits)
 
 
+def _scalar_text(bits: int, type_text: str) -> str:
+    t = ir.Type.from_numpy(type_text if type_text != "bool" else "?")
+    if t.is_float():
+        v = struct.unpack("<d", struct.pack("<q", bits))[0]
+        return "%f" % v if t.bits == 32 else "%e" % v
+    if t.is_bool():
+        return "true" if bits else "false"
+    return str(bits & (2**64 - 1)) if t.is_uint() and t.bits == 64 else str(bits)
+
+
+def _print_lines(event: str, spec: str, lanes: int, cs: list) -> list:
+    """hl.print/print_when: one line per lane (where the condition holds)."""
+    parts = json.loads(spec)
+    n = sum(kind == "v" for kind, _ in parts)
+    out = []
+    for lane in range(lanes):
+        if event == "print_when" and not cs[n * lanes + lane]:
+            continue
+        vals = iter(cs[d * lanes + lane] for d in range(n))
+        out.append(" ".join(text if kind == "s" else _scalar_text(next(vals), text)
+                            for kind, text in parts))
+    return out
+
+
 def _on_event(name, code, lanes, n, coords, vals):
     text = name.decode()
     _, _, event, index, func = text.split(".", 4)
     cs = [coords[i] for i in range(n * lanes)]
+    if event in ("print", "print_when"):
+        lines = _print_lines(event, func, lanes, cs)
+        with _lock:
+            if _recording[0]:
+                _events.extend(lines)      # in order with the trace of the run
+                return
+        for line in lines:
+            print(line)
+        return
     vs = [_value_text(vals[i], code) for i in range(lanes)]
     if lanes == 1:
         where, value = ", ".join(map(str, cs)), vs[0]
@@ -80,7 +115,7 @@ def _on_event(name, code, lanes, n, coords, vals):
             span[d][1] = max(span[d][1], *lane_cs)
 
 
-def _ensure_hook() -> None:
+def ensure_hook() -> None:
     if _hook:
         return
     from llvmlite import binding as llvm
@@ -92,7 +127,7 @@ def _ensure_hook() -> None:
 
 
 # wrapping the definitions for a run ------------------------------------------------------
-def _name(event: str, index: int, func: str) -> str:
+def intrinsic_name(event: str, index: int, func: str) -> str:
     from .lowering.codegen_ops import TRACE_PREFIX
     return f"{TRACE_PREFIX}{event}.{index}.{func}"
 
@@ -105,7 +140,7 @@ def _inlined(fn: ir.Function, outputs: set) -> bool:
 def _wrap_stores(fn: ir.Function, saved: list) -> None:
     for d in fn.definitions():
         saved.append((d, d.values))
-        d.values = tuple(ir.Call(v.type, _name("Store", i, fn.name), (v,) + tuple(d.args),
+        d.values = tuple(ir.Call(v.type, intrinsic_name("Store", i, fn.name), (v,) + tuple(d.args),
                                  ir.INTRINSIC) for i, v in enumerate(d.values))
 
 
@@ -114,7 +149,7 @@ def _wrap_loads(consumer: ir.Function, loaded: set, saved: list) -> None:
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func in loaded:
             inner = ir.Call(n.type, n.name, tuple(m.mutate(a) for a in n.args), ir.FUNC,
                             n.value_index, n.func)
-            return ir.Call(n.type, _name("Load", n.value_index, n.name), (inner,) + inner.args,
+            return ir.Call(n.type, intrinsic_name("Load", n.value_index, n.name), (inner,) + inner.args,
                            ir.INTRINSIC)
         return None
 
@@ -179,8 +214,10 @@ def run_traced(outputs: list, run):
         with _lock:
             _events.clear()
             _spans.clear()
+            _recording[0] = True
         result = run()
     finally:
+        _recording[0] = False
         for d, values in reversed(saved):
             d.values = values
     head = re.sub(r"[^A-Za-z0-9_]", "_", out_names[0]) + ".0()"   # a C name, as Halide's
