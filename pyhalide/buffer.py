@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ir, shifted_inputs
 from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 from .source import at, user_location
@@ -128,12 +128,9 @@ class Buffer:
         if len(mins) > self._array.ndim:
             raise ValueError(f"set_min() got {len(mins)} mins for a Buffer of "
                              f"{counted(self._array.ndim, 'dimension')}")
-        if getattr(self, "_read_by_definitions", False) and any(mins):
-            raise NotImplementedError(
-                f"Buffer {self._name} is read by a Func definition: a Buffer read as an input "
-                f"keeps its min at 0 (set the min before defining the Funcs that read it, "
-                f"and read it through a Func realized into it)")
         self._mins = mins + [0] * (self._array.ndim - len(mins))
+        if any(mins):
+            shifted_inputs.note(self)          # read as an input from its own coordinates
         return self
 
     def translate(self, delta) -> "Buffer":
@@ -182,11 +179,6 @@ class Buffer:
         args = _index_args(key)
         if all(isinstance(a, (int, np.integer)) for a in args):
             return self._array[self._element(key)]
-        if any(self.mins()):
-            raise NotImplementedError(
-                f"Buffer {self._name} has mins {self.mins()}: a Func cannot read a Buffer "
-                f"whose min is not 0 yet; read Buffer.translated([-m for m in mins])")
-        self._read_by_definitions = True
         return _image_call(self, self.type(), self._name, self.dimensions(), key)
 
     def __setitem__(self, key, value):
@@ -264,10 +256,8 @@ class ImageParam:
     def set(self, buffer):
         if isinstance(buffer, np.ndarray):
             buffer = Buffer(buffer)
-        if isinstance(buffer, Buffer) and any(buffer.mins()):
-            raise NotImplementedError(
-                f"ImageParam {self._name}: a Buffer whose min is not 0 ({buffer.mins()}) "
-                f"cannot be an input yet; pass Buffer.translated([-m for m in mins])")
+        if isinstance(buffer, Buffer):
+            shifted_inputs.note(self)          # its mins are read at each realize
         self._buffer = buffer
         return self
 

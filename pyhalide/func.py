@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 
-from . import ir, schedule_warnings, tracing, wrappers
+from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .ir.errors import counted
@@ -340,9 +340,14 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        def run():
+            if shifted_inputs.active():      # inputs whose min is not 0
+                return shifted_inputs.run_shifted([self], lambda: self._realize(sizes, *more, **kw))
+            return self._realize(sizes, *more, **kw)
+
         if tracing.active():                 # Halide's trace output around the run
-            return tracing.run_traced([self], lambda: self._realize(sizes, *more, **kw))
-        return self._realize(sizes, *more, **kw)
+            return tracing.run_traced([self], run)
+        return run()
 
     def _realize(self, sizes=None, *more, **kw):
         if schedule_warnings.bounds_of(self._function):
