@@ -436,6 +436,22 @@ class Func(Schedulable):
                                     _arg_node(extent, self.name()))
         return self
 
+    def output_buffer(self):
+        """This Func's output buffer (its dimensions take estimates)."""
+        from .output_buffer import OutputBuffer
+        return OutputBuffer(self)
+
+    def fold_storage(self, v, factor, fold_forward: bool = True):
+        """Halide's storage-folding hint (a circular buffer of `factor` rows
+        along `v`). pyhalide allocates the whole region a Func is stored
+        over; the hint is checked and has no effect on results."""
+        name = v if isinstance(v, str) else v.name()
+        if name not in self._function.args or not isinstance(factor, int) or factor < 1:
+            raise CompileError(f"fold_storage of {self.name()} takes a pure Var of "
+                               f"{self.name()} ({', '.join(self._function.args)}) and a positive "
+                               f"integer factor, got {name}, {factor!r}{at(user_location())}")
+        return self
+
     def reorder_storage(self, *vars):
         """Halide's storage-order hint (the first Var named is stored
         innermost). pyhalide lays out a Func's buffers itself (dimension 0
@@ -483,6 +499,15 @@ class Func(Schedulable):
         """The region [(min, extent), ...] the automatic scheduler plans for."""
         from .autoschedule.funcapi import set_estimates
         set_estimates(self, self._function, estimates)
+        return self
+
+    def set_estimate(self, v, lo, extent):
+        """The automatic scheduler's estimate of dimension `v` (no effect on results)."""
+        name = v if isinstance(v, str) else v.name()
+        est = self.__dict__.setdefault("_dim_estimates", {})
+        est[name] = (lo, extent)
+        if all(a in est for a in self._function.args):
+            self.set_estimates([est[a] for a in self._function.args])
         return self
 
     def store_at(self, g: "Func", v):
