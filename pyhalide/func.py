@@ -350,6 +350,7 @@ class Func(Schedulable):
         return run()
 
     def _realize(self, sizes=None, *more, **kw):
+        _check_output_types(self, sizes)
         if schedule_warnings.bounds_of(self._function):
             _check_bound_region(self, sizes, more)
         shifted = _shifted_outputs(sizes)
@@ -560,6 +561,19 @@ def _realize_shifted(f: Func, bufs: list):
         p.set(m)
     w.realize([Buffer(b.numpy()) for b in bufs])
     return bufs if len(bufs) > 1 else bufs[0]
+
+
+def _check_output_types(f: Func, sizes) -> None:
+    """Halide's error for an output Buffer of another type."""
+    from .buffer import Buffer
+    from .errors import BufferTypeError
+    bufs = [sizes] if isinstance(sizes, Buffer) else sizes if isinstance(sizes, list) else []
+    if not bufs or not all(isinstance(b, Buffer) for b in bufs):
+        return
+    for b, t in zip(bufs, f.types()):
+        if b.type() != t:
+            raise BufferTypeError(f"Error: Output buffer {f.name()} has type {t} but type of the "
+                                  f"buffer passed in is {b.type()}{at(user_location())}")
 
 
 def _check_bound_region(f: Func, sizes, more) -> None:

@@ -89,3 +89,15 @@ def test_bound_on_a_computed_func_is_refused():
 def test_anonymous_vars_are_numbered():
     a, b = ph.Var(), ph.Var()
     assert a.name()[0] == "v" and int(b.name()[1:]) == int(a.name()[1:]) + 1
+
+
+def test_output_buffer_of_another_type_is_halides_error():
+    x = ph.Var("x")
+    f = ph.Func("f_ty")
+    f[x] = ph.u16(x)
+    with pytest.raises(ph.HalideError, match="Output buffer f_ty has type uint16 but type of "
+                                             "the buffer passed in is uint8"):
+        f.realize(ph.Buffer(ph.UInt(8), [2]))
+    with pytest.raises(TypeError):                    # (a TypeError too, as before)
+        f.realize(ph.Buffer(ph.UInt(8), [2]))
+    np.testing.assert_array_equal(np.asarray(f.realize(ph.Buffer(ph.UInt(16), [3]))), [0, 1, 2])
