@@ -512,9 +512,41 @@ class Func(Schedulable):
         return self
 
     def store_at(self, g: "Func", v):
-        """Allocate this Func's storage at loop `v` of g's last stage."""
+        """Allocate this Func's storage at loop `v` of g's last stage
+        (Var.outermost(): outside all of g's loops, which is root here)."""
+        name = v if isinstance(v, str) else v.name()
+        if name == "__outermost":
+            self._function.schedule.store_level = ir.LoopLevel.root()
+            return self
         self._function.schedule.store_level = _loop_level(self, g, v, "store_at")
         return self
+
+    def hoist_storage(self, g: "Func", v):
+        """Halide's hoist_storage: the allocation at loop `v` of g (as store_at;
+        pyhalide has no separate hoisting)."""
+        return self.store_at(g, v)
+
+    def hoist_storage_root(self):
+        return self.store_root()
+
+    def async_(self):
+        """Halide's async: the producer runs on a thread of its own. pyhalide
+        computes it in program order: the hint has no effect on results."""
+        return self
+
+    def ring_buffer(self, extent):
+        """Halide's ring_buffer (copies of a hoisted allocation): a memory
+        hint; checked, no effect on results."""
+        if not isinstance(extent, int) or extent < 1:
+            raise CompileError(f"ring_buffer of {self.name()} takes a positive integer, "
+                               f"got {extent!r}{at(user_location())}")
+        return self
+
+    def trace_realizations(self):
+        raise NotImplementedError(
+            f"Func.trace_realizations (Func {self.name()}): Halide's realization events "
+            f"(Begin/End realization, Produce, Consume) are not printed by pyhalide; "
+            f"trace_stores() and trace_loads() are")
 
     # Schedulable hooks: a Func schedules its pure stage
     def _definition(self) -> ir.Definition:
