@@ -6,6 +6,7 @@ import operator
 from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
+from .func_halide import HalideFuncMethods, check_bound_region, check_output_types
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -107,7 +108,7 @@ def _arg_node(a, fname: str) -> ir.Expr:
     return cast_node(ir.INDEX, n)
 
 
-class Func(Schedulable):
+class Func(HalideFuncMethods, Schedulable):
     """A function over an integer domain, defined by a pure definition and any
     number of update definitions. Scheduling methods on a Func apply to its
     pure stage; `f.update(i)` schedules an update."""
@@ -317,27 +318,6 @@ class Func(Schedulable):
                                f"update({i}) does not exist")
         return Stage(self, i + 1)
 
-    # tracing (pyhalide/tracing.py) ---------------------------------------------
-    def trace_stores(self) -> "Func":
-        """Print every value this Func stores, where the compiled code stores it."""
-        tracing.trace(self._function, "store")
-        return self
-
-    def trace_loads(self) -> "Func":
-        """Print every value other Funcs load from this one."""
-        tracing.trace(self._function, "load")
-        return self
-
-    # wrappers (pyhalide/wrappers.py) --------------------------------------------
-    def in_(self, consumers=None) -> "Func":
-        """A Func wrapping this one for `consumers` (a Func or a list), or
-        for every consumer without an argument, to schedule apart."""
-        return wrappers.wrapper(self, consumers)
-
-    def clone_in(self, consumers) -> "Func":
-        """A copy of this Func (definitions and schedule) for `consumers`."""
-        return wrappers.clone_in(self, consumers)
-
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
         def run():
@@ -350,9 +330,9 @@ class Func(Schedulable):
         return run()
 
     def _realize(self, sizes=None, *more, **kw):
-        _check_output_types(self, sizes)
+        check_output_types(self, sizes)
         if schedule_warnings.bounds_of(self._function):
-            _check_bound_region(self, sizes, more)
+            check_bound_region(self, sizes, more)
         shifted = _shifted_outputs(sizes)
         if shifted:
             return _realize_shifted(self, shifted)
@@ -366,105 +346,6 @@ class Func(Schedulable):
     def compile_jit(self, *args, **kw):
         from .realize import Pipeline
         Pipeline([self]).compile_jit(*args, **kw)
-        return self
-
-    def print_loop_nest(self):
-        """The loop nest of this Func's pipeline, on stderr (where Halide prints it)."""
-        import sys
-
-        from .realize import Pipeline
-        print(Pipeline([self]).lower(stage="loops"), file=sys.stderr)
-
-    def compile_to_lowered_stmt(self, path, args=(), fmt=None, target=None):
-        """Write the lowered code of this Func's pipeline to `path`: text, or
-        with fmt=StmtOutputFormat.HTML the same text as an HTML page."""
-        from .halide_helpers import write_lowered_stmt
-        write_lowered_stmt([self], path, fmt)
-
-    # Halide features that do not apply here (API.md): named NotImplementedError
-    def _not_here(self, what: str, why: str):
-        raise NotImplementedError(f"Func.{what} (Func {self.name()}): {why}")
-
-    def _aot(name):
-        def method(self, *args, **kw):
-            self._not_here(name, "ahead-of-time compilation is not done by pyhalide; "
-                                 "realize() and compile_jit() compile for this process")
-        method.__name__ = name
-        return method
-
-    def _gpu(name):
-        def method(self, *args, **kw):
-            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
-                                 "offload); schedule with parallel() and vectorize()")
-        method.__name__ = name
-        return method
-
-    compile_to_c = _aot("compile_to_c")
-    compile_to_header = _aot("compile_to_header")
-    compile_to_object = _aot("compile_to_object")
-    compile_to_bitcode = _aot("compile_to_bitcode")
-    compile_to_assembly = _aot("compile_to_assembly")
-    compile_to_file = _aot("compile_to_file")
-    compile_to_static_library = _aot("compile_to_static_library")
-    compile_to_multitarget_static_library = _aot("compile_to_multitarget_static_library")
-    gpu_tile = _gpu("gpu_tile")
-    gpu_threads = _gpu("gpu_threads")
-    gpu_blocks = _gpu("gpu_blocks")
-    gpu_single_thread = _gpu("gpu_single_thread")
-    gpu = _gpu("gpu")
-    hexagon = _gpu("hexagon")
-    del _aot, _gpu
-
-    def partition(self, v, policy):
-        """Halide's loop-partitioning hint. pyhalide partitions loops itself
-        (boundary iterations apart where a select or clamp depends on the loop);
-        the hint is checked and has no effect on results or code."""
-        from .halide_target import Partition
-        if not isinstance(policy, Partition):
-            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
-        schedule_warnings.mark_touched(self._definition())
-        return self
-
-    def bound(self, v, lo, extent):
-        """Halide's bound: this Func's dimension `v` is computed over
-        [lo, lo + extent) (pyhalide/schedule_warnings.py says what is checked)."""
-        name = v if isinstance(v, str) else v.name()
-        if name not in self._function.args:
-            raise CompileError(f"bound() of {self.name()}: {name} is not a pure Var of "
-                               f"{self.name()} ({', '.join(self._function.args)})"
-                               f"{at(user_location())}")
-        schedule_warnings.add_bound(self._function, name, _arg_node(lo, self.name()),
-                                    _arg_node(extent, self.name()))
-        return self
-
-    def output_buffer(self):
-        """This Func's output buffer (its dimensions take estimates)."""
-        from .output_buffer import OutputBuffer
-        return OutputBuffer(self)
-
-    def fold_storage(self, v, factor, fold_forward: bool = True):
-        """Halide's storage-folding hint (a circular buffer of `factor` rows
-        along `v`). pyhalide allocates the whole region a Func is stored
-        over; the hint is checked and has no effect on results."""
-        name = v if isinstance(v, str) else v.name()
-        if name not in self._function.args or not isinstance(factor, int) or factor < 1:
-            raise CompileError(f"fold_storage of {self.name()} takes a pure Var of "
-                               f"{self.name()} ({', '.join(self._function.args)}) and a positive "
-                               f"integer factor, got {name}, {factor!r}{at(user_location())}")
-        return self
-
-    def reorder_storage(self, *vars):
-        """Halide's storage-order hint (the first Var named is stored
-        innermost). pyhalide lays out a Func's buffers itself (dimension 0
-        innermost); the hint is checked and has no effect on results."""
-        if len(vars) == 1 and isinstance(vars[0], (list, tuple)):
-            vars = tuple(vars[0])
-        names = [v if isinstance(v, str) else v.name() for v in vars]
-        args = self._function.args
-        if len(set(names)) != len(names) or any(n not in args for n in names):
-            raise CompileError(f"reorder_storage of {self.name()} takes distinct pure Vars of "
-                               f"{self.name()} ({', '.join(args)}), got {', '.join(names)}"
-                               f"{at(user_location())}")
         return self
 
     # function-level schedule ----------------------------------------------------
@@ -502,15 +383,6 @@ class Func(Schedulable):
         set_estimates(self, self._function, estimates)
         return self
 
-    def set_estimate(self, v, lo, extent):
-        """The automatic scheduler's estimate of dimension `v` (no effect on results)."""
-        name = v if isinstance(v, str) else v.name()
-        est = self.__dict__.setdefault("_dim_estimates", {})
-        est[name] = (lo, extent)
-        if all(a in est for a in self._function.args):
-            self.set_estimates([est[a] for a in self._function.args])
-        return self
-
     def store_at(self, g: "Func", v):
         """Allocate this Func's storage at loop `v` of g's last stage
         (Var.outermost(): outside all of g's loops, which is root here)."""
@@ -520,33 +392,6 @@ class Func(Schedulable):
             return self
         self._function.schedule.store_level = _loop_level(self, g, v, "store_at")
         return self
-
-    def hoist_storage(self, g: "Func", v):
-        """Halide's hoist_storage: the allocation at loop `v` of g (as store_at;
-        pyhalide has no separate hoisting)."""
-        return self.store_at(g, v)
-
-    def hoist_storage_root(self):
-        return self.store_root()
-
-    def async_(self):
-        """Halide's async: the producer runs on a thread of its own. pyhalide
-        computes it in program order: the hint has no effect on results."""
-        return self
-
-    def ring_buffer(self, extent):
-        """Halide's ring_buffer (copies of a hoisted allocation): a memory
-        hint; checked, no effect on results."""
-        if not isinstance(extent, int) or extent < 1:
-            raise CompileError(f"ring_buffer of {self.name()} takes a positive integer, "
-                               f"got {extent!r}{at(user_location())}")
-        return self
-
-    def trace_realizations(self):
-        raise NotImplementedError(
-            f"Func.trace_realizations (Func {self.name()}): Halide's realization events "
-            f"(Begin/End realization, Produce, Consume) are not printed by pyhalide; "
-            f"trace_stores() and trace_loads() are")
 
     # Schedulable hooks: a Func schedules its pure stage
     def _definition(self) -> ir.Definition:
@@ -593,35 +438,6 @@ def _realize_shifted(f: Func, bufs: list):
         p.set(m)
     w.realize([Buffer(b.numpy()) for b in bufs])
     return bufs if len(bufs) > 1 else bufs[0]
-
-
-def _check_output_types(f: Func, sizes) -> None:
-    """Halide's error for an output Buffer of another type."""
-    from .buffer import Buffer
-    from .errors import BufferTypeError
-    bufs = [sizes] if isinstance(sizes, Buffer) else sizes if isinstance(sizes, list) else []
-    if not bufs or not all(isinstance(b, Buffer) for b in bufs):
-        return
-    for b, t in zip(bufs, f.types()):
-        if b.type() != t:
-            raise BufferTypeError(f"Error: Output buffer {f.name()} has type {t} but type of the "
-                                  f"buffer passed in is {b.type()}{at(user_location())}")
-
-
-def _check_bound_region(f: Func, sizes, more) -> None:
-    from .buffer import Buffer
-    first = sizes[0] if isinstance(sizes, list) and sizes else sizes
-    if isinstance(first, Buffer):
-        mins, extents = first.mins(), [first.dim(i).extent() for i in range(first.dimensions())]
-    elif isinstance(sizes, (list, tuple)) and all(isinstance(s, int) for s in sizes):
-        mins, extents = [0] * len(sizes), list(sizes)
-    elif isinstance(sizes, int):
-        extents = [sizes, *more]
-        mins = [0] * len(extents)
-    else:
-        return
-    if len(extents) == f.dimensions():
-        schedule_warnings.check_output_region(f.function(), mins, extents)
 
 
 def _version_of(f: Func) -> tuple:

@@ -121,9 +121,10 @@ def wrapper(src, consumers=None):
         if w is None:
             w = table[()] = _identity_func(src, f"{_source_name(src)}_global_wrapper")
             mine = {id(x.function()) for x in table.values()}
+            own = src.function() if hasattr(src, "function") else None
             is_source = _calls_source(src)
             for fn in list(_LIVE):
-                if id(fn) not in mine and fn is not getattr(src, "_function", None):
+                if id(fn) not in mine and fn is not own:
                     _redirect(fn, is_source, w.function())
             _GLOBAL[id(src)] = (src, w)
         return w
