@@ -1079,6 +1079,8 @@ class _FunctionEmitter:
             raise CodegenError(f"{e.call_type} call to {e.name} reached codegen "
                                "(it should have been lowered to a Load)")
         args = [self.emit(a) for a in e.args]
+        if e.name.startswith(ops.TRACE_PREFIX):         # tracing and print
+            return ops.emit_trace(self, e.name, args, [a.type for a in e.args])
         v = ops.call_intrinsic(self.b, e.name, args, [a.type for a in e.args], e.type)
         if v.type != llvm_type(e.type):
             raise CodegenError(f"intrinsic {e.name} of {[str(a.type) for a in e.args]} "

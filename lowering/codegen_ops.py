@@ -652,3 +652,56 @@ def prefetch_vector(b: ll.IRBuilder, ptr, etype, elem_bytes: int, lanes: int,
     count = -(-lanes * elem_bytes // CACHE_LINE)
     for k in range(count):
         prefetch(b, ptr, etype, k * per_line + (-step if backwards else step))
+
+
+# --------------------------------------------------------------------------
+# Halide's tracing and print (pyhalide/tracing.py builds the calls)
+# --------------------------------------------------------------------------
+TRACE_PREFIX = "pyhalide.trace."     # pyhalide.trace.<event>.<value index>.<func>
+TRACE_SYMBOL = "pyhalide_trace"      # void (ptr name, i32 code, i32 lanes, i32 n, ptr ints, ptr vals)
+_TYPE_CODE = {"int": 0, "uint": 1, "float": 2, "bool": 3}
+
+
+def _lane(b, v, t: ir.Type, lane: int):
+    return v if t.lanes == 1 else b.extract_element(v, ll.Constant(I32, lane))
+
+
+def _as_i64_bits(b, x, t: ir.Type):
+    """A scalar as 64 bits: integers extended, floats as the bits of a double."""
+    if t.is_float():
+        d = x if t.bits == 64 else b.fpext(x, ll.DoubleType())
+        return b.bitcast(d, I64)
+    if t.bits == 64:
+        return x
+    return b.zext(x, I64) if t.is_uint() or t.is_bool() else b.sext(x, I64)
+
+
+def emit_trace(em, name: str, args, arg_types):
+    """Call the trace hook with the event `name`, the coordinates (args[1:],
+    lane-major per dimension, as Halide's halide_trace_event_t) and the
+    value args[0] (every lane); gives the value."""
+    b = em.b
+    t = arg_types[0]
+    lanes = max(at.lanes for at in arg_types)
+    dims = len(args) - 1
+    coords = em.entry_alloca(I64, ll.Constant(I32, max(1, dims * lanes)))
+    vals = em.entry_alloca(I64, ll.Constant(I32, lanes))
+    for d in range(dims):
+        at = arg_types[1 + d]
+        for lane in range(lanes):
+            c = _as_i64_bits(b, _lane(b, args[1 + d], at, lane if at.lanes > 1 else 0), at.element_of())
+            b.store(c, b.gep(coords, [ll.Constant(I32, d * lanes + lane)], source_etype=I64))
+    for lane in range(lanes):
+        v = _as_i64_bits(b, _lane(b, args[0], t, lane if t.lanes > 1 else 0), t.element_of())
+        b.store(v, b.gep(vals, [ll.Constant(I32, lane)], source_etype=I64))
+    text = bytearray(name.encode()) + b"\0"
+    gname = f"pyhalide.trace.name.{len(em.module.globals)}"
+    g = ll.GlobalVariable(em.module, ll.ArrayType(I8, len(text)), name=gname)
+    g.initializer = ll.Constant(ll.ArrayType(I8, len(text)), text)
+    g.global_constant = True
+    g.linkage = "private"
+    code = _TYPE_CODE[t.code] * 1000 + t.bits
+    hook = intrinsic(em.module, TRACE_SYMBOL, ll.VoidType(), [PTR, I32, I32, I32, PTR, PTR])
+    b.call(hook, [b.bitcast(g, PTR), ll.Constant(I32, code), ll.Constant(I32, lanes),
+                  ll.Constant(I32, dims), coords, vals])
+    return args[0]

@@ -40,8 +40,11 @@ _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_
                                 "StmtOutputFormat serialize_pipeline deserialize_pipeline")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
-                            "get_host_target Partition Handle")
+                            "get_host_target Partition")
+_register(".ir.types", "Handle TypeCode")
 _register(".func", "FuncTupleElementRef")
+_register(".printing", "print print_when")
+_register(".var", "_ _0 _1 _2 _3 _4 _5 _6 _7 _8 _9")
 _register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "
                         "InputScalar OutputBuffer OutputScalar Callable main "
                         "active_generator_context")

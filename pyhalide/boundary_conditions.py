@@ -40,7 +40,7 @@ def _setup(source, bounds, what: str):
                                f"...]){at(loc)}")
         vs, types = source.args(), source.types()
     elif isinstance(source, (Buffer, ImageParam)):
-        vs = [Var(unique_name("_")) for _ in range(source.dimensions())]
+        vs = [Var(unique_name("_i")) for _ in range(source.dimensions())]
         types = [source.type()]
         if bounds is None:
             bounds = [(source.dim(i).min(), source.dim(i).extent())

@@ -6,11 +6,11 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ir, shifted_inputs
 from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 from .source import at, user_location
-from .var import unique_name
+from .var import expand_placeholder, unique_name
 
 
 def _index_args(key) -> tuple:
@@ -30,6 +30,7 @@ def refuse_masked(arr, what: str) -> None:
 
 def _image_call(source, t: ir.Type, name: str, dims: int, key) -> Expr:
     args = _index_args(key)
+    args = expand_placeholder(args, dims - len(args) + 1)   # `_`: the dimensions not named
     if len(args) != dims:
         raise ValueError(f"{name} has {counted(dims, 'dimension')} but is indexed with {len(args)}")
     nodes = []
@@ -42,10 +43,42 @@ def _image_call(source, t: ir.Type, name: str, dims: int, key) -> Expr:
 
 
 class _Dim:
-    """One dimension of a Buffer (ints) or an ImageParam (Exprs)."""
+    """One dimension of a Buffer (ints) or an ImageParam (Exprs; its
+    constraints and estimates are set through it, as Halide's Dimension)."""
 
-    def __init__(self, min_, extent, stride):
+    def __init__(self, min_, extent, stride, owner=None, index: int = 0):
         self._min, self._extent, self._stride = min_, extent, stride
+        self._owner, self._index = owner, index
+
+    def _param(self) -> "ImageParam":
+        if not isinstance(self._owner, ImageParam):
+            raise TypeError("constraints and estimates are set on the dimensions of an "
+                            "ImageParam (a Buffer's geometry is its array's)")
+        return self._owner
+
+    def set_min(self, min):
+        return self.set_bounds(min, None)
+
+    def set_extent(self, extent):
+        return self.set_bounds(None, extent)
+
+    def set_bounds(self, min=None, extent=None):
+        """Require the bound Buffer to have this min and/or extent (checked when
+        a Buffer is set, as Halide checks it when the pipeline runs)."""
+        self._param()._constrain(self._index, min=min, extent=extent)
+        return self
+
+    def set_stride(self, stride):
+        self._param()._constrain(self._index, stride=stride)
+        return self
+
+    def set_estimate(self, min, extent):
+        """The automatic scheduler's estimate of this dimension (no effect on results)."""
+        self._param()._estimate(self._index, min, extent)
+        return self
+
+    def dim(self, i: int) -> "_Dim":
+        return self._param().dim(i)
 
     def min(self):
         return self._min
@@ -127,12 +160,9 @@ class Buffer:
         if len(mins) > self._array.ndim:
             raise ValueError(f"set_min() got {len(mins)} mins for a Buffer of "
                              f"{counted(self._array.ndim, 'dimension')}")
-        if getattr(self, "_read_by_definitions", False) and any(mins):
-            raise NotImplementedError(
-                f"Buffer {self._name} is read by a Func definition: a Buffer read as an input "
-                f"keeps its min at 0 (set the min before defining the Funcs that read it, "
-                f"and read it through a Func realized into it)")
         self._mins = mins + [0] * (self._array.ndim - len(mins))
+        if any(mins):
+            shifted_inputs.note(self)          # read as an input from its own coordinates
         return self
 
     def translate(self, delta) -> "Buffer":
@@ -181,15 +211,15 @@ class Buffer:
         args = _index_args(key)
         if all(isinstance(a, (int, np.integer)) for a in args):
             return self._array[self._element(key)]
-        if any(self.mins()):
-            raise NotImplementedError(
-                f"Buffer {self._name} has mins {self.mins()}: a Func cannot read a Buffer "
-                f"whose min is not 0 yet; read Buffer.translated([-m for m in mins])")
-        self._read_by_definitions = True
         return _image_call(self, self.type(), self._name, self.dimensions(), key)
 
     def __setitem__(self, key, value):
         self._array[self._element(key)] = value
+
+    def in_(self, consumers=None):
+        """A Func wrapping this Buffer's reads for `consumers` (or every consumer)."""
+        from .wrappers import wrapper
+        return wrapper(self, consumers)
 
     # whole-buffer operations (Halide's) --------------------------------------
     def copy(self) -> "Buffer":
@@ -258,10 +288,9 @@ class ImageParam:
     def set(self, buffer):
         if isinstance(buffer, np.ndarray):
             buffer = Buffer(buffer)
-        if isinstance(buffer, Buffer) and any(buffer.mins()):
-            raise NotImplementedError(
-                f"ImageParam {self._name}: a Buffer whose min is not 0 ({buffer.mins()}) "
-                f"cannot be an input yet; pass Buffer.translated([-m for m in mins])")
+        if isinstance(buffer, Buffer):
+            shifted_inputs.note(self)          # its mins are read at each realize
+            self._check(buffer)
         self._buffer = buffer
         return self
 
@@ -281,7 +310,35 @@ class ImageParam:
 
     def dim(self, i: int) -> _Dim:
         return _Dim(self._geometry("min", i), self._geometry("extent", i),
-                    self._geometry("stride", i))
+                    self._geometry("stride", i), self, i)
+
+    def _constrain(self, d: int, **fields) -> None:
+        table = self.__dict__.setdefault("_constraints", {})
+        for field, v in fields.items():
+            if v is None:
+                continue
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+                raise NotImplementedError(
+                    f"ImageParam {self._name}: dimension {d} {field} given by an expression "
+                    f"({v}); pyhalide takes constant constraints{at(user_location())}")
+            table[(field, d)] = int(v)
+        if self._buffer is not None:
+            self._check(self._buffer)
+
+    def _check(self, buffer) -> None:
+        for (field, d), want in self.__dict__.get("_constraints", {}).items():
+            dim = buffer.dim(d)
+            got = {"min": dim.min(), "extent": dim.extent(), "stride": dim.stride()}[field]
+            if got != want:
+                raise ValueError(f"ImageParam {self._name} requires {field} {want} in dimension "
+                                 f"{d} (set_{field if field != 'min' else 'min'}/set_bounds), "
+                                 f"but the Buffer given has {field} {got}{at(user_location())}")
+
+    def _estimate(self, d: int, lo, extent) -> None:
+        est = self.__dict__.setdefault("_dim_estimates", [None] * self._dims)
+        est[d] = (lo, extent)
+        if all(e is not None for e in est):
+            self.set_estimates(est)
 
     def width(self) -> Expr:
         return self._geometry("extent", 0)
@@ -294,6 +351,11 @@ class ImageParam:
 
     def __getitem__(self, key) -> Expr:
         return _image_call(self, self._type, self._name, self._dims, key)
+
+    def in_(self, consumers=None):
+        """A Func wrapping this input for `consumers` (or every consumer)."""
+        from .wrappers import wrapper
+        return wrapper(self, consumers)
 
     def __repr__(self) -> str:
         return f"<pyhalide.ImageParam {self._name} {self._type} {self._dims}-D>"
@@ -312,7 +374,7 @@ def _param_values(t: ir.Type) -> str:
 class Param(Expr):
     """A scalar input bound at run time: Param(type, "name", value)."""
 
-    __slots__ = ("_name", "_type", "_value")
+    __slots__ = ("_name", "_type", "_value", "_estimate")
 
     def __init__(self, type, name: str | None = None, value=None):
         if name is not None and not isinstance(name, str):
@@ -350,6 +412,11 @@ class Param(Expr):
 
     def get(self):
         return self._value
+
+    def set_estimate(self, value):
+        """The automatic scheduler's estimate of this Param (no effect on results)."""
+        self._estimate = value
+        return self
 
     def __repr__(self) -> str:
         return f"<pyhalide.Param {self._name} {self._type}>"

@@ -17,6 +17,10 @@ from . import ir
 from .ir import Type
 
 
+class ExprTruthError(TypeError, ValueError):
+    """bool() of an Expr: a TypeError, and the ValueError Halide's bindings raise."""
+
+
 class Expr:
     """A handle on an IR expression with Python operators."""
 
@@ -49,8 +53,9 @@ class Expr:
         return ir.expr_to_str(self.node)
 
     def __bool__(self):
-        raise TypeError("a pyhalide Expr has no truth value: use ph.select, &, | "
-                        "and ph.logical_not instead of if/and/or/not")
+        raise ExprTruthError(f"the Expr ({ir.expr_to_str(self.node)}) cannot be converted to a "
+                             f"bool: a pyhalide Expr has no truth value; use ph.select, &, | "
+                             f"and ph.logical_not instead of if/and/or/not")
 
     def __hash__(self):
         return id(self)

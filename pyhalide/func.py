@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import operator
 
-from . import ir
+from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
+from .func_halide import HalideFuncMethods, check_bound_region, check_output_types
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
 from .source import at, user_location
-from .var import Var, unique_name
+from .var import Var, expand_placeholder, implicit_count, placeholder_position, unique_name
 
 
 def _key_items(key) -> tuple:
@@ -107,7 +108,7 @@ def _arg_node(a, fname: str) -> ir.Expr:
     return cast_node(ir.INDEX, n)
 
 
-class Func(Schedulable):
+class Func(HalideFuncMethods, Schedulable):
     """A function over an integer domain, defined by a pure definition and any
     number of update definitions. Scheduling methods on a Func apply to its
     pure stage; `f.update(i)` schedules an update."""
@@ -121,6 +122,7 @@ class Func(Schedulable):
             raise TypeError(f"Func name must be a string, not {type(name).__name__}")
         self._function = ir.Function(name=_unique_func_name(name or "f"))
         self._function.source = user_location()
+        wrappers.register(self._function)
         self._vars: list = []
         if value is not None:
             self[()] = value
@@ -161,14 +163,17 @@ class Func(Schedulable):
 
     # definitions ------------------------------------------------------------
     def __getitem__(self, key) -> FuncRef:
-        return FuncRef(self, _key_items(key))
+        items = _key_items(key)      # `_` stands for the dimensions not named
+        return FuncRef(self, expand_placeholder(items, self.dimensions() - len(items) + 1))
 
     @deep_entry
     def __setitem__(self, key, value):
         items = _key_items(key)
         loc = user_location()
         if isinstance(value, _Augmented):
+            items = self._implicit_lhs(items, (value.value,), loc)
             self._define_augmented(items, value, loc)
+            wrappers.redirect_to_global_wrappers(self._function)
             return
         if isinstance(value, list) or (not isinstance(value, (Expr, tuple)) and
                                        hasattr(value, "__len__") and hasattr(value, "__getitem__")):
@@ -176,10 +181,34 @@ class Func(Schedulable):
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
+        items = self._implicit_lhs(items, values, loc)
         if self._function.pure is None:
             self._define_pure(items, values, loc)
         else:
             self._define_update(items, values, loc)
+        wrappers.redirect_to_global_wrappers(self._function)
+
+    def _implicit_lhs(self, items, values, loc) -> tuple:
+        """The left side with `_` replaced as Halide does: in a pure definition
+        by as many implicit variables _0, _1, ... as the right side uses, in an
+        update by those of the dimensions not named."""
+        fn = self._function
+        used = implicit_count(_value_node(v) for v in values if isinstance(v, Expr))
+        pos = placeholder_position(items)
+        if pos >= 0 and fn.pure is not None:
+            n = len(fn.args) - len(items) + 1
+            if used > n:
+                raise CompileError(f"the update of {fn.name} uses {counted(used, 'implicit variable')} "
+                                   f"(_0, _1, ...), but `_` on its left side stands for "
+                                   f"{counted(n, 'dimension')}{at(loc)}")
+        items = expand_placeholder(items, used if fn.pure is None else len(fn.args) - len(items) + 1)
+        names = {a.name() for a in items if isinstance(a, Var)}
+        missing = [f"_{i}" for i in range(used) if f"_{i}" not in names]
+        if missing:
+            raise CompileError(f"the right side of the definition of {fn.name} uses the implicit "
+                               f"variable {missing[0]}, but the left side has no `_` to stand for "
+                               f"it: write {fn.name}[..., _] (as in Halide){at(loc)}")
+        return items
 
     def _define_pure(self, items, values, loc):
         fn = self._function
@@ -219,9 +248,9 @@ class Func(Schedulable):
                 raise CompileError(f"Func {fn.name} must be defined before an update with "
                                    f"{aug.op.__name__}{at(loc)}")
             rhs = to_node(aug.value)
-            pure_vars = [a if isinstance(a, Var) else Var(unique_name("_")) for a in items]
+            pure_vars = [a if isinstance(a, Var) else Var(unique_name("_i")) for a in items]
             if len({v.name() for v in pure_vars}) != len(pure_vars):
-                pure_vars = [Var(unique_name("_")) for _ in items]
+                pure_vars = [Var(unique_name("_i")) for _ in items]
             self._define_pure(pure_vars, (Expr.wrap(ir.const(rhs.type, init)),), loc)
         if len(fn.output_types) != 1:
             raise CompileError(f"augmented assignment to the Tuple-valued Func {fn.name}{at(loc)}")
@@ -291,6 +320,19 @@ class Func(Schedulable):
 
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        def run():
+            if shifted_inputs.active():      # inputs whose min is not 0
+                return shifted_inputs.run_shifted([self], lambda: self._realize(sizes, *more, **kw))
+            return self._realize(sizes, *more, **kw)
+
+        if tracing.active():                 # Halide's trace output around the run
+            return tracing.run_traced([self], run)
+        return run()
+
+    def _realize(self, sizes=None, *more, **kw):
+        check_output_types(self, sizes)
+        if schedule_warnings.bounds_of(self._function):
+            check_bound_region(self, sizes, more)
         shifted = _shifted_outputs(sizes)
         if shifted:
             return _realize_shifted(self, shifted)
@@ -304,60 +346,6 @@ class Func(Schedulable):
     def compile_jit(self, *args, **kw):
         from .realize import Pipeline
         Pipeline([self]).compile_jit(*args, **kw)
-        return self
-
-    def print_loop_nest(self):
-        from .realize import Pipeline
-        print(Pipeline([self]).lower(stage="loops"))
-
-    def compile_to_lowered_stmt(self, path, args=(), fmt=None, target=None):
-        """Write the lowered code of this Func's pipeline to `path`: text, or
-        with fmt=StmtOutputFormat.HTML the same text as an HTML page."""
-        from .halide_helpers import write_lowered_stmt
-        write_lowered_stmt([self], path, fmt)
-
-    # Halide features that do not apply here (API.md): named NotImplementedError
-    def _not_here(self, what: str, why: str):
-        raise NotImplementedError(f"Func.{what} (Func {self.name()}): {why}")
-
-    def _aot(name):
-        def method(self, *args, **kw):
-            self._not_here(name, "ahead-of-time compilation is not done by pyhalide; "
-                                 "realize() and compile_jit() compile for this process")
-        method.__name__ = name
-        return method
-
-    def _gpu(name):
-        def method(self, *args, **kw):
-            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
-                                 "offload); schedule with parallel() and vectorize()")
-        method.__name__ = name
-        return method
-
-    compile_to_c = _aot("compile_to_c")
-    compile_to_header = _aot("compile_to_header")
-    compile_to_object = _aot("compile_to_object")
-    compile_to_bitcode = _aot("compile_to_bitcode")
-    compile_to_assembly = _aot("compile_to_assembly")
-    compile_to_file = _aot("compile_to_file")
-    compile_to_static_library = _aot("compile_to_static_library")
-    compile_to_multitarget_static_library = _aot("compile_to_multitarget_static_library")
-    gpu_tile = _gpu("gpu_tile")
-    gpu_threads = _gpu("gpu_threads")
-    gpu_blocks = _gpu("gpu_blocks")
-    gpu_single_thread = _gpu("gpu_single_thread")
-    gpu = _gpu("gpu")
-    hexagon = _gpu("hexagon")
-    del _aot, _gpu
-
-    def partition(self, v, policy):
-        """Halide's loop-partitioning hint. pyhalide partitions loops itself
-        (boundary iterations apart where a select or clamp depends on the loop);
-        the hint is checked and has no effect on results or code."""
-        from .halide_target import Partition
-        if not isinstance(policy, Partition):
-            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
-        self._definition()
         return self
 
     # function-level schedule ----------------------------------------------------
@@ -396,7 +384,12 @@ class Func(Schedulable):
         return self
 
     def store_at(self, g: "Func", v):
-        """Allocate this Func's storage at loop `v` of g's last stage."""
+        """Allocate this Func's storage at loop `v` of g's last stage
+        (Var.outermost(): outside all of g's loops, which is root here)."""
+        name = v if isinstance(v, str) else v.name()
+        if name == "__outermost":
+            self._function.schedule.store_level = ir.LoopLevel.root()
+            return self
         self._function.schedule.store_level = _loop_level(self, g, v, "store_at")
         return self
 
@@ -554,7 +547,19 @@ class Stage(Schedulable):
         from .rfactor import rfactor
         if var is not None:
             preserved = [(preserved, var)]
-        return rfactor(self, list(preserved))
+        intermediate = rfactor(self, list(preserved))
+        schedule_warnings.mark_touched(self.definition())   # (as Halide: scheduled)
+        return intermediate
+
+    def unscheduled(self) -> "Stage":
+        """Leave this update unscheduled on purpose: silences Halide's warning
+        about an update not scheduled while other stages were."""
+        fn = self._func._function
+        if schedule_warnings.touched(fn, self.definition(), self._index == 0):
+            raise CompileError(f"unscheduled() called on {self.name()}, which has a schedule"
+                               f"{at(user_location())}")
+        schedule_warnings.mark_touched(self.definition())
+        return self
 
     def parallel_scan(self, rvar, chunk_size, variant="rescan") -> "Stage":
         """Turn this update, a scan along `rvar` (it reads its own value at

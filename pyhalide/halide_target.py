@@ -1,6 +1,6 @@
 """Halide's Target API over pyhalide's targets (lowering/target.py):
 hl.get_jit_target_from_environment(), hl.get_host_target(), hl.Target(str),
-hl.TargetFeature; hl.Partition (loop-partitioning hints); hl.Handle."""
+hl.TargetFeature; hl.Partition (loop-partitioning hints)."""
 from __future__ import annotations
 
 import enum
@@ -90,7 +90,3 @@ def get_jit_target_from_environment() -> Target:
     """The target JIT code is compiled for: PYHALIDE_TARGET, else the host."""
     return Target(os.environ.get("PYHALIDE_TARGET", "host"))
 
-
-def Handle(*args, **kw):
-    raise NotImplementedError("hl.Handle (Halide's opaque pointer type) is not supported: "
-                              "pyhalide values are numbers and booleans only")

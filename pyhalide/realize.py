@@ -13,6 +13,7 @@ from .graph import collect_graph, fingerprint
 from .ir.errors import counted
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
+from .schedule_warnings import emit as emit_schedule_warnings
 from .source import at, user_location
 
 
@@ -171,6 +172,9 @@ class Pipeline:
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
         graph, key, plan = self._current()
+        if self.__dict__.get("warned_graph") is not graph:     # Halide's schedule warnings
+            self.warned_graph = graph
+            emit_schedule_warnings(graph.env, [f.name() for f in self._outputs])
         given = None
         if sizes is None:
             sizes = []

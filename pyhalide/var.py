@@ -9,6 +9,7 @@ from .expr import Expr, cast_node, to_node
 from .ir.errors import counted
 
 _counter = itertools.count()
+_var_counter = itertools.count()     # Var() is v0, v1, ... as in Halide
 
 
 def unique_name(prefix: str) -> str:
@@ -21,7 +22,7 @@ class Var(Expr):
     __slots__ = ("_name",)
 
     def __init__(self, name: str | None = None):
-        self._name = name or unique_name("v")
+        self._name = name or f"v{next(_var_counter)}"
         self.node = ir.Variable(ir.INDEX, self._name)
 
     def name(self) -> str:
@@ -54,6 +55,35 @@ class Var(Expr):
         return f"<pyhalide.Var {self._name}>"
 
     __hash__ = Expr.__hash__
+
+
+# Halide's placeholder `_` (f[x, _] stands for the dimensions left: _0, _1, ...)
+# and its implicit variables _0 .. _9
+_ = Var("_")
+_0, _1, _2, _3, _4, _5, _6, _7, _8, _9 = (Var.implicit(i) for i in range(10))
+
+
+def implicit_count(nodes) -> int:
+    """1 + the largest index i of an implicit variable _i in `nodes`, else 0."""
+    found = [int(n[1:]) for n, v in ir.free_vars(list(nodes)).items()
+             if v.kind == "" and n.startswith("_") and n[1:].isdigit()]
+    return max(found) + 1 if found else 0
+
+
+def placeholder_position(items) -> int:
+    """Where `_` is among a call's arguments, -1 if it is not."""
+    for i, a in enumerate(items):
+        if isinstance(a, Var) and a.is_placeholder():
+            return i
+    return -1
+
+
+def expand_placeholder(items: tuple, n: int) -> tuple:
+    """The arguments with `_` replaced by the implicit variables _0 .. _{n-1}."""
+    pos = placeholder_position(items)
+    if pos < 0:
+        return items
+    return items[:pos] + tuple(Var.implicit(i) for i in range(n)) + items[pos + 1:]
 
 
 class RVar(Expr):

@@ -1,11 +1,38 @@
 """Scalar and vector types of the IR: bool, int8..64, uint8..64, float32/64."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 import numpy as np
 
-_CODES = ("int", "uint", "float", "bool")
+_CODES = ("int", "uint", "float", "bool", "handle")
+
+
+class TypeCode(enum.Enum):
+    """Halide's hl.TypeCode (what Type.code() returns)."""
+    Int = "int"
+    UInt = "uint"
+    Float = "float"
+    Handle = "handle"
+    BFloat = "bfloat"
+
+
+class _Bits(int):
+    """An int that Halide's spelling can also call: t.bits and t.bits() agree."""
+    __slots__ = ()
+
+    def __call__(self) -> int:
+        return int(self)
+
+
+class _Code(str):
+    """The type code as a string; t.code() gives Halide's hl.TypeCode (bool is
+    UInt(1) there)."""
+    __slots__ = ()
+
+    def __call__(self) -> TypeCode:
+        return TypeCode.UInt if self == "bool" else TypeCode(str(self))
 
 
 # memos of the NumPy conversions (per-call paths convert every buffer's dtype)
@@ -13,23 +40,43 @@ _TO_NUMPY: dict = {}
 _FROM_NUMPY: dict = {}
 
 
+_CODE_OF = {c: _Code(c) for c in _CODES}
+_CODE_OF.update({tc: _CODE_OF[tc.value] for tc in TypeCode if tc.value in _CODES})
+_VALID_BITS = {"int": (8, 16, 32, 64), "uint": (8, 16, 32, 64), "float": (32, 64),
+               "bool": (1,), "handle": (0, 64)}
+_BITS = {n: _Bits(n) for n in (0, 1, 8, 16, 32, 64)}
+_LANES = {n: _Bits(n) for n in range(0, 65)}
+
+
 @dataclass(frozen=True, slots=True)
 class Type:
     """A scalar type (lanes == 1) or a vector of `lanes` scalars."""
 
-    code: str
-    bits: int
+    code: str = "handle"        # Type() is Halide's default: a Handle of 0 bits, 0 lanes
+    bits: int = 0
     lanes: int = 1
 
     def __post_init__(self):
-        if self.code not in _CODES:
+        code = _CODE_OF.get(self.code)
+        if code is None:
             raise ValueError(f"unknown type code {self.code!r}")
-        valid = {"int": (8, 16, 32, 64), "uint": (8, 16, 32, 64),
-                 "float": (32, 64), "bool": (1,)}[self.code]
-        if self.bits not in valid:
-            raise ValueError(f"{self.code} cannot have {self.bits} bits")
-        if self.lanes < 1:
+        bits = self.bits
+        if code == "uint" and bits == 1:
+            code = _CODE_OF["bool"]          # Halide's Type(UInt, 1, n) is Bool(n)
+        if bits not in _VALID_BITS[code]:
+            raise ValueError(f"{code} cannot have {bits} bits")
+        lanes = self.lanes
+        if code == "handle":
+            lanes = 0 if bits == 0 else lanes
+        elif lanes < 1:
             raise ValueError("lanes must be >= 1")
+        # Halide's t.code(), t.bits(), t.lanes() are methods; here also plain values
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "bits", _BITS[bits])
+        object.__setattr__(self, "lanes", _LANES.get(lanes) or _Bits(lanes))
+
+    def __reduce__(self):
+        return (Type, (str(self.code), int(self.bits), int(self.lanes)))
 
     # ---- predicates -------------------------------------------------------
     def is_int(self) -> bool:
@@ -43,6 +90,12 @@ class Type:
 
     def is_bool(self) -> bool:
         return self.code == "bool"
+
+    def is_handle(self) -> bool:
+        return self.code == "handle"
+
+    def same_handle_type(self, other: "Type") -> bool:
+        return self.is_handle() and other.is_handle()
 
     def is_integer(self) -> bool:
         """int or uint (bool excluded)."""
@@ -61,8 +114,24 @@ class Type:
     def element_of(self) -> "Type":
         return Type(self.code, self.bits, 1)
 
-    def with_code(self, code: str) -> "Type":
+    def with_code(self, code) -> "Type":
         return Type(code, self.bits, self.lanes)
+
+    def with_bits(self, bits: int) -> "Type":
+        return Type("uint" if self.is_bool() else self.code, bits, self.lanes)
+
+    def _halide_code(self) -> tuple:
+        """(code, bits) as Halide sees them: bool is uint of 1 bit."""
+        return ("uint", 1) if self.is_bool() else (str(self.code), int(self.bits))
+
+    def is_max(self, x: int) -> bool:
+        """Whether x is this integer type's largest value (Halide's Type::is_max)."""
+        code, bits = self._halide_code()
+        return code in ("int", "uint") and x == (1 << (bits - (code == "int"))) - 1
+
+    def is_min(self, x: int) -> bool:
+        code, bits = self._halide_code()
+        return code in ("int", "uint") and x == (-(1 << (bits - 1)) if code == "int" else 0)
 
     # ---- ranges -----------------------------------------------------------
     def min_value(self):
@@ -84,7 +153,10 @@ class Type:
         return float("inf")
 
     def can_represent(self, value) -> bool:
-        """Whether a Python number fits this type exactly."""
+        """Whether a Python number fits this type exactly; for a Type, whether
+        every value of it does (Halide's Type::can_represent)."""
+        if isinstance(value, Type):
+            return self._represents_type(value)
         if self.is_float():
             return True
         if self.is_bool():
@@ -96,6 +168,19 @@ class Type:
                 return False
             value = int(value)
         return self.min_value() <= value <= self.max_value()
+
+    def _represents_type(self, other: "Type") -> bool:
+        if self.lanes != other.lanes:
+            return False
+        (code, bits), (ocode, obits) = self._halide_code(), other._halide_code()
+        if code == "int":
+            return (ocode == "int" and obits <= bits) or (ocode == "uint" and obits < bits)
+        if code == "uint":
+            return ocode == "uint" and obits <= bits
+        if code == "float":
+            return (ocode == "float" and obits <= bits) or (bits == 64 and obits <= 32) or \
+                (bits == 32 and obits <= 16)
+        return False
 
     def wrap(self, value):
         """Reduce a Python int modulo 2**bits into this integer type's range."""
@@ -186,9 +271,19 @@ def Bool(lanes: int = 1) -> Type:
     return Type("bool", 1, lanes)
 
 
+def Handle(lanes: int = 1) -> Type:
+    """Halide's opaque pointer type: a Type to inspect (64 bits), never a value's."""
+    return Type("handle", 64, lanes)
+
+
 def as_type(t) -> Type:
-    """Accept a Type, a NumPy dtype, or anything np.dtype understands."""
+    """Accept a Type, a NumPy dtype, or anything np.dtype understands; a
+    Handle is refused (no value has that type here)."""
     if isinstance(t, Type):
+        if t.is_handle():
+            raise NotImplementedError(
+                "hl.Handle (Halide's opaque pointer type) cannot be the type of a value, "
+                "a Buffer or a Param here: pyhalide values are numbers and booleans only")
         return t
     return Type.from_numpy(t)
 

@@ -50,22 +50,6 @@ def test_shifted_realize_of_updates_and_tuples():
     assert list(np.asarray(a)) == [-3, -2, -1, 10, 11, 12, 13, 14, 5]
 
 
-def test_a_shifted_buffer_is_refused_as_an_input():
-    x = ph.Var("x")
-    b = ph.Buffer(np.arange(4, dtype=np.int32))
-    b.set_min([2])
-    with pytest.raises(NotImplementedError, match="min"):
-        b[x]
-    p = ph.ImageParam(ph.Int(32), 1)
-    with pytest.raises(NotImplementedError, match="min"):
-        p.set(b)
-    c = ph.Buffer(np.arange(4, dtype=np.int32))
-    f = ph.Func("f")
-    f[x] = c[x]
-    with pytest.raises(NotImplementedError, match="read by a Func"):
-        c.set_min([1])
-
-
 def test_buffer_helpers():
     b = ph.Buffer(ph.UInt(16), [3, 2])
     b.fill(5)

@@ -152,7 +152,7 @@ def test_target():
     assert not ph.Target("x86-64").has_feature(ph.TargetFeature.AVX2)
     assert ph.Target("x86-64-avx2").natural_vector_size(ph.Float(32)) == 8
     with pytest.raises(NotImplementedError, match="Handle"):
-        ph.Handle()
+        ph.Param(ph.Handle(), "h")
 
 
 def test_compile_to_lowered_stmt(tmp_path):

@@ -1,0 +1,212 @@
+"""The Func methods of Halide's API beyond definitions and the core
+schedule (pyhalide/func.py): tracing, wrappers and clones, Func.bound,
+storage and scheduling hints (checked, with no effect on results), estimates
+for the automatic scheduler, print_loop_nest / compile_to_lowered_stmt, and
+the features that do not apply here (named NotImplementedError)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ir, schedule_warnings, tracing, wrappers
+from .errors import CompileError
+from .expr import cast_node, to_node
+from .source import at, user_location
+
+if TYPE_CHECKING:
+    from .func import Func
+
+
+def _index(v, fname: str) -> ir.Expr:
+    n = to_node(v)
+    if not (n.type.is_integer() or n.type.is_bool()):
+        raise CompileError(f"bound() of {fname} takes integers, not {n.type}{at(user_location())}")
+    return cast_node(ir.INDEX, n)
+
+
+class HalideFuncMethods:
+    """Mixed into Func: uses its `_function`, `name()` and `args()`."""
+
+    # tracing (pyhalide/tracing.py) ---------------------------------------------
+    def trace_stores(self) -> "Func":
+        """Print every value this Func stores, where the compiled code stores it."""
+        tracing.trace(self._function, "store")
+        return self
+
+    def trace_loads(self) -> "Func":
+        """Print every value other Funcs load from this one."""
+        tracing.trace(self._function, "load")
+        return self
+
+    # wrappers (pyhalide/wrappers.py) --------------------------------------------
+    def in_(self, consumers=None) -> "Func":
+        """A Func wrapping this one for `consumers` (a Func or a list), or
+        for every consumer without an argument, to schedule apart."""
+        return wrappers.wrapper(self, consumers)
+
+    def clone_in(self, consumers) -> "Func":
+        """A copy of this Func (definitions and schedule) for `consumers`."""
+        return wrappers.clone_in(self, consumers)
+
+    def print_loop_nest(self):
+        """The loop nest of this Func's pipeline, on stderr (where Halide prints it)."""
+        import sys
+
+        from .realize import Pipeline
+        print(Pipeline([self]).lower(stage="loops"), file=sys.stderr)
+
+    def compile_to_lowered_stmt(self, path, args=(), fmt=None, target=None):
+        """Write the lowered code of this Func's pipeline to `path`: text, or
+        with fmt=StmtOutputFormat.HTML the same text as an HTML page."""
+        from .halide_helpers import write_lowered_stmt
+        write_lowered_stmt([self], path, fmt)
+
+    # Halide features that do not apply here (API.md): named NotImplementedError
+    def _not_here(self, what: str, why: str):
+        raise NotImplementedError(f"Func.{what} (Func {self.name()}): {why}")
+
+    def _aot(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "ahead-of-time compilation is not done by pyhalide; "
+                                 "realize() and compile_jit() compile for this process")
+        method.__name__ = name
+        return method
+
+    def _gpu(name):
+        def method(self, *args, **kw):
+            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
+                                 "offload); schedule with parallel() and vectorize()")
+        method.__name__ = name
+        return method
+
+    compile_to_c = _aot("compile_to_c")
+    compile_to_header = _aot("compile_to_header")
+    compile_to_object = _aot("compile_to_object")
+    compile_to_bitcode = _aot("compile_to_bitcode")
+    compile_to_assembly = _aot("compile_to_assembly")
+    compile_to_file = _aot("compile_to_file")
+    compile_to_static_library = _aot("compile_to_static_library")
+    compile_to_multitarget_static_library = _aot("compile_to_multitarget_static_library")
+    gpu_tile = _gpu("gpu_tile")
+    gpu_threads = _gpu("gpu_threads")
+    gpu_blocks = _gpu("gpu_blocks")
+    gpu_single_thread = _gpu("gpu_single_thread")
+    gpu = _gpu("gpu")
+    hexagon = _gpu("hexagon")
+    del _aot, _gpu
+
+    def partition(self, v, policy):
+        """Halide's loop-partitioning hint. pyhalide partitions loops itself
+        (boundary iterations apart where a select or clamp depends on the loop);
+        the hint is checked and has no effect on results or code."""
+        from .halide_target import Partition
+        if not isinstance(policy, Partition):
+            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
+        schedule_warnings.mark_touched(self._definition())
+        return self
+
+    def bound(self, v, lo, extent):
+        """Halide's bound: this Func's dimension `v` is computed over
+        [lo, lo + extent) (pyhalide/schedule_warnings.py says what is checked)."""
+        name = v if isinstance(v, str) else v.name()
+        if name not in self._function.args:
+            raise CompileError(f"bound() of {self.name()}: {name} is not a pure Var of "
+                               f"{self.name()} ({', '.join(self._function.args)})"
+                               f"{at(user_location())}")
+        schedule_warnings.add_bound(self._function, name, _index(lo, self.name()),
+                                    _index(extent, self.name()))
+        return self
+
+    def output_buffer(self):
+        """This Func's output buffer (its dimensions take estimates)."""
+        from .output_buffer import OutputBuffer
+        return OutputBuffer(self)
+
+    def fold_storage(self, v, factor, fold_forward: bool = True):
+        """Halide's storage-folding hint (a circular buffer of `factor` rows
+        along `v`). pyhalide allocates the whole region a Func is stored
+        over; the hint is checked and has no effect on results."""
+        name = v if isinstance(v, str) else v.name()
+        if name not in self._function.args or not isinstance(factor, int) or factor < 1:
+            raise CompileError(f"fold_storage of {self.name()} takes a pure Var of "
+                               f"{self.name()} ({', '.join(self._function.args)}) and a positive "
+                               f"integer factor, got {name}, {factor!r}{at(user_location())}")
+        return self
+
+    def reorder_storage(self, *vars):
+        """Halide's storage-order hint (the first Var named is stored
+        innermost). pyhalide lays out a Func's buffers itself (dimension 0
+        innermost); the hint is checked and has no effect on results."""
+        if len(vars) == 1 and isinstance(vars[0], (list, tuple)):
+            vars = tuple(vars[0])
+        names = [v if isinstance(v, str) else v.name() for v in vars]
+        args = self._function.args
+        if len(set(names)) != len(names) or any(n not in args for n in names):
+            raise CompileError(f"reorder_storage of {self.name()} takes distinct pure Vars of "
+                               f"{self.name()} ({', '.join(args)}), got {', '.join(names)}"
+                               f"{at(user_location())}")
+        return self
+
+    def set_estimate(self, v, lo, extent):
+        """The automatic scheduler's estimate of dimension `v` (no effect on results)."""
+        name = v if isinstance(v, str) else v.name()
+        est = self.__dict__.setdefault("_dim_estimates", {})
+        est[name] = (lo, extent)
+        if all(a in est for a in self._function.args):
+            self.set_estimates([est[a] for a in self._function.args])
+        return self
+
+    def hoist_storage(self, g: "Func", v):
+        """Halide's hoist_storage: the allocation at loop `v` of g (as store_at;
+        pyhalide has no separate hoisting)."""
+        return self.store_at(g, v)
+
+    def hoist_storage_root(self):
+        return self.store_root()
+
+    def async_(self):
+        """Halide's async: the producer runs on a thread of its own. pyhalide
+        computes it in program order: the hint has no effect on results."""
+        return self
+
+    def ring_buffer(self, extent):
+        """Halide's ring_buffer (copies of a hoisted allocation): a memory
+        hint; checked, no effect on results."""
+        if not isinstance(extent, int) or extent < 1:
+            raise CompileError(f"ring_buffer of {self.name()} takes a positive integer, "
+                               f"got {extent!r}{at(user_location())}")
+        return self
+
+    def trace_realizations(self):
+        raise NotImplementedError(
+            f"Func.trace_realizations (Func {self.name()}): Halide's realization events "
+            f"(Begin/End realization, Produce, Consume) are not printed by pyhalide; "
+            f"trace_stores() and trace_loads() are")
+
+
+def check_output_types(f, sizes) -> None:
+    """Halide's error for an output Buffer of another type."""
+    from .buffer import Buffer
+    from .errors import BufferTypeError
+    bufs = [sizes] if isinstance(sizes, Buffer) else sizes if isinstance(sizes, list) else []
+    if not bufs or not all(isinstance(b, Buffer) for b in bufs):
+        return
+    for b, t in zip(bufs, f.types()):
+        if b.type() != t:
+            raise BufferTypeError(f"Error: Output buffer {f.name()} has type {t} but type of the "
+                                  f"buffer passed in is {b.type()}{at(user_location())}")
+
+
+def check_bound_region(f, sizes, more) -> None:
+    from .buffer import Buffer
+    first = sizes[0] if isinstance(sizes, list) and sizes else sizes
+    if isinstance(first, Buffer):
+        mins, extents = first.mins(), [first.dim(i).extent() for i in range(first.dimensions())]
+    elif isinstance(sizes, (list, tuple)) and all(isinstance(s, int) for s in sizes):
+        mins, extents = [0] * len(sizes), list(sizes)
+    elif isinstance(sizes, int):
+        extents = [sizes, *more]
+        mins = [0] * len(extents)
+    else:
+        return
+    if len(extents) == f.dimensions():
+        schedule_warnings.check_output_region(f.function(), mins, extents)

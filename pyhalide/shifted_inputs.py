@@ -1,0 +1,98 @@
+"""Inputs whose min is not 0 (Halide's Buffer.set_min on an input, an
+ImageParam set to such a Buffer): `img[x, y]` reads the element at
+coordinates (x, y) of the Buffer's own domain, and `img.dim(d).min()` is
+the Buffer's min.
+
+Compiled kernels address every buffer from 0 (lowering/context.py), so for
+a run whose inputs have mins, the reads are rewritten to `img[x - m0, y - m1]`
+and the ImageParam's min to `m_d`, where m_d are scalar Params holding the
+mins (one Param per input dimension, so one compilation serves every min);
+access checks then check the shifted reads against the array's extents.
+The definitions are rewritten only for the run and restored after it."""
+from __future__ import annotations
+
+import dataclasses
+import weakref
+
+from . import ir
+from .ir.mutator import FuncMutator
+
+# inputs that have been given mins (checked at each realize while any is alive)
+_SHIFTED: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def note(src) -> None:
+    """An input (ImageParam or Buffer) that may carry mins."""
+    _SHIFTED.add(src)
+
+
+def active() -> bool:
+    return any(any(_mins(s)) for s in list(_SHIFTED))
+
+
+def _mins(src) -> list:
+    buf = src.get() if hasattr(src, "get") else src
+    return buf.mins() if buf is not None and hasattr(buf, "mins") else []
+
+
+def _min_params(src) -> list:
+    from .buffer import Param
+    ps = src.__dict__.get("_min_params")
+    if ps is None:
+        ps = src._min_params = [Param(ir.INDEX, f"{src.name()}.shift.{d}")
+                                for d in range(src.dimensions())]
+    return ps
+
+
+def _rewriter(shifted: dict):
+    """A mutator: reads of the shifted inputs and their min Variables."""
+    by_geometry = {f"{src.name()}.min.{d}": (src, p.node)
+                   for src, ps in shifted.values() for d, p in enumerate(ps)}
+
+    def visit(n):
+        if isinstance(n, ir.Call) and n.call_type == ir.IMAGE and id(n.func) in shifted:
+            _, ps = shifted[id(n.func)]
+            args = tuple(ir.Sub(m.mutate(a), p.node) for a, p in zip(n.args, ps))
+            return ir.Call(n.type, n.name, args, ir.IMAGE, n.value_index, n.func)
+        if isinstance(n, ir.Variable) and n.kind == "param" and n.name in by_geometry:
+            src, node = by_geometry[n.name]
+            if n.param is src:
+                return node
+        return None
+
+    m = FuncMutator(visit)
+    return m
+
+
+def run_shifted(outputs: list, run):
+    """Run `run()` (the realize of `outputs`) with the reads of inputs whose
+    mins are not 0 shifted; restore the definitions after."""
+    from .graph import collect_graph
+    graph = collect_graph([f.function() for f in outputs])
+    shifted = {}
+    for name in graph.image_names():
+        src = graph.images[name]
+        mins = _mins(src)
+        if any(mins):
+            ps = _min_params(src)
+            for p, m in zip(ps, mins):
+                p.set(m)
+            shifted[id(src)] = (src, ps)
+    if not shifted:
+        return run()
+    m = _rewriter(shifted)
+    saved = []
+    try:
+        for fn in graph.env.values():
+            for d in fn.definitions():
+                saved.append((d, d.args, d.values, d.predicates, d.schedule.rvars))
+                d.args = tuple(m.mutate(a) for a in d.args)
+                d.values = tuple(m.mutate(v) for v in d.values)
+                d.predicates = [m.mutate(p) for p in d.predicates]
+                d.schedule.rvars = [dataclasses.replace(rv, min=m.mutate(rv.min),
+                                                        extent=m.mutate(rv.extent))
+                                    for rv in d.schedule.rvars]
+        return run()
+    finally:
+        for d, args, values, predicates, rvars in reversed(saved):
+            d.args, d.values, d.predicates, d.schedule.rvars = args, values, predicates, rvars
