@@ -158,6 +158,8 @@ class Canonicalizer:
             return self._select(e)
         if isinstance(e, ir.Cast):
             inner = self(e.value)
+            if inner.type.is_bool() and e.type.is_integer():
+                return ir.Select(inner, ir.one(e.type), ir.zero(e.type))
             if isinstance(inner, ir.Cast) and inner.value.type == e.type and \
                     _widens(e.type, inner.type):
                 return inner.value
@@ -171,7 +173,7 @@ class Canonicalizer:
                 kids[f] = tuple(self(x) for x in v)
         out = dataclasses.replace(e, **kids) if kids else e
         folded = _fold(out)
-        return folded if folded is not None else self._carry(out)
+        return folded if folded is not None else self._headroom(self._carry(out))
 
     def _carry(self, e):
         """An unsigned sum's carry test against its x-free operand, `x + y < y`,
@@ -182,6 +184,28 @@ class Canonicalizer:
             return ir.LT(e.a, e.a.a)
         return e
 
+    def _headroom(self, e):
+        """For an unsigned type whose maximum is M, `M - a < b` is `M - b <
+        a` and `b < M - a` is `a < M - b` (and the same with <=): neither
+        subtraction wraps, both say how `a + b` compares with M. The
+        x-containing operand is put outside the subtraction (the tables'
+        `x > M - y`)."""
+        if not isinstance(e, (ir.LT, ir.LE)) or not e.a.type.is_uint():
+            return e
+        has, top = self.info.has_x, e.a.type.max_value()
+
+        def headroom(s):          # the a of `M - a`, or None
+            if isinstance(s, ir.Sub) and isinstance(s.a, ir.Const) and s.a.value == top:
+                return s.b
+            return None
+        a = headroom(e.a)
+        if a is not None and has(a) and not has(e.b):
+            return type(e)(ir.Sub(e.a.a, e.b), a)
+        a = headroom(e.b)
+        if a is not None and has(a) and not has(e.a):
+            return type(e)(a, ir.Sub(e.b.a, e.a))
+        return e
+
     def _select(self, e):
         c, a, b = self(e.condition), self(e.true_value), self(e.false_value)
         has = self.info.has_x
@@ -189,6 +213,13 @@ class Canonicalizer:
             c, a, b = negate(c), b, a
         if isinstance(c, ir.Const):
             return a if c.value else b
+        if a.type.is_bool():
+            logical = _bool_select(c, a, b)
+            if logical is not None:
+                return self(logical)
+        lex = _tie_break(c, a, b, has, self._chain)
+        if lex is not None:
+            return lex
         if isinstance(c, (ir.LT, ir.LE)) and a.type == c.a.type:
             if ir.equal(c.a, a) and ir.equal(c.b, b):
                 return self._chain(ir.Min(a, b), "Min")
@@ -259,6 +290,52 @@ class Canonicalizer:
         for r in rests[1:]:
             acc = cls(acc, r)
         return ir.Add(base, acc)
+
+
+def _bool_select(c, a, b):
+    """A select of booleans with a constant branch as a logical operation
+    (`select(c, true, b)` is `c || b`, ...), or None."""
+    if isinstance(a, ir.Const):
+        return ir.Or(c, b) if a.value else ir.And(negate(c), b)
+    if isinstance(b, ir.Const):
+        return ir.Or(negate(c), a) if b.value else ir.And(c, a)
+    return None
+
+
+def _tie_break(c, a, b, has, chain):
+    """`select(p < q || (p == q && a < b), a, b)`, a lexicographic choice
+    with its tie-break spelled out, as the tables write it:
+    `select(p < q, a, select(q < p, b, min(a, b)))` (max(a, b) when the tie
+    goes to the greater one: the select picks b on `a < b`), the outer test
+    the one whose branch reads x. <= in the tie-break is the same. Exact
+    for integer and boolean p, q, a, b; not for floats (a NaN compares
+    neither less, greater nor equal). None if `select(c, a, b)` is not of
+    that form."""
+    if not isinstance(c, ir.Or) or any(t.type.is_float() for t in (a, b)):
+        return None
+    for strict, tie in ((c.a, c.b), (c.b, c.a)):
+        if not (isinstance(strict, ir.LT) and isinstance(tie, ir.And)) or \
+                strict.a.type.is_float():
+            continue
+        p, q = strict.a, strict.b
+        for eq, order in ((tie.a, tie.b), (tie.b, tie.a)):
+            if not (isinstance(eq, ir.EQ) and isinstance(order, (ir.LT, ir.LE)) and
+                    _same_pair(eq, p, q)):
+                continue
+            if ir.equal(order.a, a) and ir.equal(order.b, b):
+                on_tie = chain(ir.Min(a, b), "Min")
+            elif ir.equal(order.a, b) and ir.equal(order.b, a):
+                on_tie = chain(ir.Max(a, b), "Max")
+            else:
+                continue
+            if has(b) and not has(a):
+                return ir.Select(ir.LT(q, p), b, ir.Select(ir.LT(p, q), a, on_tie))
+            return ir.Select(ir.LT(p, q), a, ir.Select(ir.LT(q, p), b, on_tie))
+    return None
+
+
+def _same_pair(eq, p, q) -> bool:
+    return (ir.equal(eq.a, p) and ir.equal(eq.b, q)) or (ir.equal(eq.a, q) and ir.equal(eq.b, p))
 
 
 def _saturating_add(t: ir.Type, e) -> ir.Expr | None:

@@ -15,7 +15,8 @@ a chain is associated. Comparisons are LT/LE only (`a > b` is `b < a`).
 `skeleton` is the shape that only x-containing parts determine (every
 x-free part is "Y", operands of commutative nodes sorted, a select taken in
 whichever of its two spellings `select(c, a, b)` / `select(!c, b, a)` sorts
-first). A table operator can match an update only if their skeletons are
+first; the negation of an && or || chain is its De Morgan dual). A table
+operator can match an update only if their skeletons are
 equal, so the table is indexed by skeleton.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ AC_KINDS = {"Add": "Add", "Sub": "Add", "Mul": "Mul", "Min": "Min", "Max": "Max"
 COMMUTATIVE_OPS = {"EQ", "NE"}
 _FLIP = {"GT": "LT", "GE": "LE"}
 _NEG = {"LT": "LE", "LE": "LT", "EQ": "NE", "NE": "EQ"}
+_DUAL = {"And": "Or", "Or": "And"}
 
 
 class M:
@@ -143,6 +145,9 @@ def negate_m(m: M, conv: Converter) -> M:
         return M("op", _NEG[m.key], kids, has_x=m.has_x, type=m.type)
     if m.kind == "op" and m.key == "Not":
         return m.kids[0]
+    if is_logical_chain(m):                         # De Morgan
+        kids = tuple((s, negate_m(k, conv)) for s, k in m.kids)
+        return M("ac", _DUAL[m.key], kids, has_x=m.has_x, type=m.type)
     if m.kind == "free":
         return M("free", expr=negate(m.expr), type=m.type)
     return M("op", "Not", (m,), has_x=m.has_x, type=m.type)
@@ -165,6 +170,8 @@ def skeleton(m: M, rename=None) -> str:
         direct = f"Select({skeleton(c, rename)},{skeleton(a, rename)},{skeleton(b, rename)})"
         flipped = f"Select({_neg_skeleton(c, rename)},{skeleton(b, rename)},{skeleton(a, rename)})"
         out = min(direct, flipped)
+    elif m.key == "Not" and is_logical_chain(m.kids[0]):
+        out = _neg_skeleton(m.kids[0], rename)      # !(a && b) is !a || !b
     else:
         kids = [skeleton(k, rename) for k in m.kids]
         if m.key in COMMUTATIVE_OPS:
@@ -173,6 +180,10 @@ def skeleton(m: M, rename=None) -> str:
     if rename is None:
         m._skel = out
     return out
+
+
+def is_logical_chain(m: M) -> bool:
+    return m.kind == "ac" and m.key in _DUAL
 
 
 def _neg_skeleton(c: M, rename) -> str:
@@ -187,6 +198,10 @@ def _neg_skeleton(c: M, rename) -> str:
         return f"{_NEG[c.key]}({','.join(kids)})"
     if c.kind == "op" and c.key == "Not":
         return skeleton(c.kids[0], rename)
+    if is_logical_chain(c):                         # De Morgan, as negate_m
+        parts = sorted("+" + _neg_skeleton(k, rename) for _, k in c.kids if k.has_x)
+        tail = ";Y" if any(not k.has_x for _, k in c.kids) else ""
+        return f"{_DUAL[c.key]}[{','.join(parts)}{tail}]"
     return f"Not({skeleton(c, rename)})"
 
 

@@ -23,7 +23,7 @@ import itertools
 from pyhalide import ir
 
 from .match_canon import SELF
-from .match_form import COMMUTATIVE_OPS, M, expand, negate_m
+from .match_form import COMMUTATIVE_OPS, M, expand, is_logical_chain, negate_m
 
 
 def _has_rvar_or_self(e) -> bool:
@@ -69,6 +69,18 @@ def _surjections(n_items: int, n_bins: int):
             yield a
 
 
+def _de_morgan(p: M, e: M, conv):
+    """(p, e) with a `!(a && b)` on one side written as `!a || !b` where the
+    other side is a chain (the forms skeletons equate)."""
+    def negated_chain(m):
+        return m.kind == "op" and m.key == "Not" and is_logical_chain(m.kids[0])
+    if negated_chain(p) and is_logical_chain(e):
+        return negate_m(p.kids[0], conv), e
+    if negated_chain(e) and is_logical_chain(p):
+        return p, negate_m(e.kids[0], conv)
+    return p, e
+
+
 class PatternMatch:
     """Matching under one assignment of pattern elements to update elements.
 
@@ -110,6 +122,8 @@ class PatternMatch:
             return
         if e.kind == "free":
             e = expand(e, self.conv)
+        p, e = _de_morgan(p, e, self.conv)
+        kind = p.kind
         if kind == "ac":
             if e.kind == "ac" and e.key == p.key:
                 yield from self._chain(p, e, b)
