@@ -14,11 +14,19 @@ Rewrites, each exact for the type it is applied to:
   x-free terms combined into one subtree after them, constants last, so
   `(f + g) + 3` becomes `x0 + (g + 3)`. Integer arithmetic wraps, so this is
   exact for integers; for floats it reassociates, which rfactor is allowed to
-  do. A term with a positive sign is never turned into a subtraction, so
-  `x + y * -5` stays as it is;
+  do, and a `+ 0.0` (`x - e` written `x + (0.0 - e)`) is dropped from a sum
+  with x-terms (it changes at most the sign of a zero sum). A term with a
+  positive sign is never turned into a subtraction, so `x + y * -5` stays as
+  it is;
 - `select(c, a, b)` with x only in `b` becomes `select(!c, b, a)` (x in the
   true branch); `select(a < b, a, b)` becomes `min(a, b)` (and the `<=`,
-  `max` forms);
+  `max` forms); a select of booleans with a constant branch whose condition
+  is x-free or a bare x becomes a logical operation (`select(c, true, b)` is
+  `c || b`); a spelled-out lexicographic tie-break `select(p < q || (p == q
+  && a < b), a, b)` becomes the tables' nested form (`_tie_break`);
+- a bool cast to an integer type becomes `select(c, 1, 0)`; the unsigned
+  headroom test `M - a < b` (M the type's maximum) with x in a becomes
+  `M - b < a` (`_headroom`);
 - a saturating add of an unsigned type written as a clamped sum in a wider
   type (what `ph.saturating_add` builds) becomes the tables' form
   `t(min(u2t(a) + u2t(b), t's maximum))` (`_saturating_add`), and the carry
@@ -213,7 +221,7 @@ class Canonicalizer:
             c, a, b = negate(c), b, a
         if isinstance(c, ir.Const):
             return a if c.value else b
-        if a.type.is_bool():
+        if a.type.is_bool() and (not has(c) or is_self(c)):
             logical = _bool_select(c, a, b)
             if logical is not None:
                 return self(logical)
@@ -247,7 +255,9 @@ class Canonicalizer:
         ft.sort(key=lambda t: isinstance(t[1], ir.Const))
         if kind in ("Min", "Max", "And", "Or", "BitAnd", "BitOr"):
             xt, ft = _dedupe(xt), _dedupe(ft)
-        ft = [(sg, t) for sg, t in ft if not _neutral(kind, t)]
+        ft = [(sg, t) for sg, t in ft if not neutral(kind, t)]
+        if kind == "Add" and e.type.is_float() and xt:
+            ft = [(sg, t) for sg, t in ft if not (sg > 0 and _is_zero(t))]
         if kind in ("Min", "Max"):
             xt, ft = _absorb(kind, xt, ft)
         if e.type.is_float() and kind in ("Min", "Max"):
@@ -384,7 +394,11 @@ def _widens(narrow: ir.Type, wide: ir.Type) -> bool:
     return wide.min_value() <= narrow.min_value() and narrow.max_value() <= wide.max_value()
 
 
-def _neutral(kind: str, t) -> bool:
+def _is_zero(t) -> bool:
+    return isinstance(t, ir.Const) and t.value == 0
+
+
+def neutral(kind: str, t) -> bool:
     """Whether constant t leaves a chain of `kind` unchanged (x + 0, x * 1,
     min(x, type max), ...)."""
     if not isinstance(t, ir.Const):

@@ -12,6 +12,9 @@ Chains of Add/Sub (terms with signs), Mul, Min, Max, bitwise and logical
 operations are flattened into `ac` nodes, so matching does not depend on how
 a chain is associated. Comparisons are LT/LE only (`a > b` is `b < a`).
 
+An x-free `select(a < b, a, b)` of integers is read as `min(a, b)` (as the
+canonical form writes it where it has x), so a pattern may look inside it.
+
 `skeleton` is the shape that only x-containing parts determine (every
 x-free part is "Y", operands of commutative nodes sorted, a select taken in
 whichever of its two spellings `select(c, a, b)` / `select(!c, b, a)` sorts
@@ -111,6 +114,9 @@ class Converter:
             return self.structure(getattr(ir, _FLIP[name])(e.b, e.a))
         if isinstance(e, ir.Not) and type(e.a).__name__ in ("LT", "LE", "GT", "GE", "EQ", "NE"):
             return self.structure(negate(e.a))
+        if not self.pattern and name == "Select":
+            e = _select_as_min_max(e)
+            name = type(e).__name__
         if name in AC_KINDS:
             kind = AC_KINDS[name]
             terms = []
@@ -119,6 +125,23 @@ class Converter:
             return M("ac", kind, kids, expr=e, has_x=any(k.has_x for _, k in kids), type=e.type)
         kids = tuple(self(c) for c in _expr_kids(e))
         return M("op", _op_key(e), kids, expr=e, has_x=any(k.has_x for k in kids), type=e.type)
+
+
+def _select_as_min_max(e):
+    """An x-free `select(a < b, a, b)` of integers as `min(a, b)` (and the
+    other spellings, and max), as the canonical form writes those with x:
+    a pattern's `min(y0, k0)` then binds a and b."""
+    c, a, b = e.condition, e.true_value, e.false_value
+    if a.type.is_float() or a.type.is_bool():
+        return e
+    if isinstance(c, (ir.GT, ir.GE)):
+        c = (ir.LT if isinstance(c, ir.GT) else ir.LE)(c.b, c.a)
+    if isinstance(c, (ir.LT, ir.LE)):
+        if ir.equal(c.a, a) and ir.equal(c.b, b):
+            return ir.Min(a, b)
+        if ir.equal(c.a, b) and ir.equal(c.b, a):
+            return ir.Max(a, b)
+    return e
 
 
 def _flatten(e, kind, sign, out):

@@ -22,7 +22,7 @@ import itertools
 
 from pyhalide import ir
 
-from .match_canon import SELF
+from .match_canon import SELF, neutral
 from .match_form import COMMUTATIVE_OPS, M, expand, is_logical_chain, negate_m
 
 
@@ -67,6 +67,13 @@ def _surjections(n_items: int, n_bins: int):
     for a in itertools.product(range(n_bins), repeat=n_items):
         if len(set(a)) == n_bins:
             yield a
+
+
+def _neutral_term(kind: str, m: M) -> bool:
+    """A constant that leaves the chain unchanged exactly (`+ 0` of an
+    integer, `* 1`, ...): the chain's free terms are also distributed over
+    the pattern's without it."""
+    return m.kind == "free" and neutral(kind, m.expr)
 
 
 def _de_morgan(p: M, e: M, conv):
@@ -173,6 +180,9 @@ class PatternMatch:
             pairs = [(px[j][1], ex[order[j]][1]) for j in range(len(px))]
             for b2 in self.elements(pairs, b):
                 yield from self._free_terms(p, pf, ef, b2)
+                kept = [(s, k) for s, k in ef if not _neutral_term(p.key, k)]
+                if len(pf) <= len(kept) < len(ef):
+                    yield from self._free_terms(p, pf, kept, b2)
 
     def _free_terms(self, p: M, pf, ef, b):
         if not pf:

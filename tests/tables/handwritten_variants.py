@@ -147,8 +147,9 @@ VARIANTS = [
 # Variants the matcher did not recognize before the canonical forms learned
 # them (session 9): De Morgan's laws in negated select conditions, selects of
 # booleans with a constant branch, a bool cast to an integer, the unsigned
-# headroom test with the operands of `M - a` exchanged, and spelled-out
-# lexicographic tie-breaks.
+# headroom test with the operands of `M - a` exchanged, spelled-out
+# lexicographic tie-breaks, a float `x + (0 - e)`, an x-free select that is a
+# min or max inside a pattern's min/max.
 HARDER = [
     Variant("fmax_nan_de_morgan", F32, 1, lambda x: ph.f32(x) - 50,
             lambda s, v, i: sel(~ph.is_nan(s) & (s <= v), v, s),
@@ -174,6 +175,12 @@ HARDER = [
     Variant("satadd_headroom_other_side_negated", U8, 1, lambda x: ph.u8(x),
             lambda s, v, i: sel(v <= 255 - s, v + s, 255),
             "select(x0 > 255 - y0, 255, x0 + y0)", data=_ints(0, 120)),
+    Variant("float_negated_product_term", F32, 1, lambda x: ph.f32(x) * 0.25,
+            lambda s, v, i: s + (0.0 - s * v) + v, "(x0 - (x0 * y0)) + y0",
+            data=lambda rng, n: (rng.integers(-4, 5, n) / 8).astype(np.float32)),
+    Variant("min_or_new_select_max", U8, 1, lambda x: ph.u8(x) + 200,
+            lambda s, v, i: mn(s | v, sel(v > 40, v, 40)), "min(x0 | y0, max(y0, k0))",
+            data=_ints(0, 120)),
     Variant("argmin_lex_tie_spelled", I32, 2, lambda x: (ph.Int(32).max(), 0),
             lambda s, v, i: (mn(v, s[0]), sel((v < s[0]) | ((v == s[0]) & (i < s[1])), i, s[1])),
             "argmin, lexicographic", True, _ints(0, 6)),
