@@ -38,21 +38,32 @@ def _schedule(f, r, how):
     return f.update().rfactor(rxo if how == "outer" else rxi, ph.Var("u"))
 
 
-def _prefix_pair(name, n, how):
-    """{x0 + y0, x0 + y1}: element 1 is the running sum before the new value
-    plus it (a left identity only, not commutative)."""
-    data = _data(n)
+def _reduction(name, n, how, init, update, lo=-50, hi=50, before=None):
+    """`f[x] = init(x); f[x] = update(s, v)` over an RDom of n points, s the
+    Func's own value(s) at x, v the input at r.x plus x; scheduled by
+    `_schedule(how)` (after `before(f)`, if given)."""
+    data = _data(n, lo, hi)
 
     def build(schedule):
         A = ph.Buffer(data, f"{name}_in")
         r = ph.RDom([(0, n)], "r")
         f = ph.Func(name)
-        f[x] = (x, 3 * x)
-        f[x] = (f[x][0] + A[r.x], f[x][0] + A[r.x] * 2)
+        f[x] = init(x)
+        size = len(f.function().output_types)
+        s = f[x] if size == 1 else tuple(f[x][k] for k in range(size))
+        f[x] = update(s, A[r.x] + x)
         if schedule:
+            if before is not None:
+                before(f)
             _schedule(f, r, how).compute_root()
         return f
     return build
+
+
+def _prefix_pair(name, n, how):
+    """{x0 + y0, x0 + y1}: element 1 is the running sum before the new value
+    plus it (a left identity only, not commutative)."""
+    return _reduction(name, n, how, lambda x: (x, 3 * x), lambda s, v: (s[0] + v, s[0] + v * 2))
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -68,83 +79,46 @@ def test_not_commutative_inner_rvar_still_refused():
         _prefix_pair("ltin", 13, "inner")(True)
 
 
-def _last_write(name, n, how, two=False):
-    data = _data(n)
-
-    def build(schedule):
-        A = ph.Buffer(data, f"{name}_in")
-        r = ph.RDom([(0, n)], "r")
-        f = ph.Func(name)
-        f[x] = x - 7
-        f[x] = A[r.x] * 2 + x                           # the last write wins
-        if schedule:
-            _schedule(f, r, how).compute_root()
-        return f
-    return build
-
-
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("how", ["all", "outer", "nested"])
 def test_last_write_wins(n, how):
-    same_as_serial(_last_write(f"lw{how}{n}", n, how), [3])
+    same_as_serial(_reduction(f"lw{how}{n}", n, how, lambda x: x - 7, lambda s, v: v * 2 - x),
+                   [3])
 
 
-def _bitwise(name, n, how, form):
-    """One-element table entries with a one-sided identity (int32 table):
-    (x | k) & y (left), select(y < k, y, x) (right: the last value below k),
-    (x & k) ^ y (left), min(max(x, k), y) (left), (~(x | k) & y) + x (right;
-    unlike the select, a slice started from its identity gets a different
-    value)."""
-    data = _data(n, 0, 1 << 12)
-
-    def build(schedule):
-        A = ph.Buffer(data, f"{name}_in")
-        r = ph.RDom([(0, n)], "r")
-        f = ph.Func(name)
-        f[x] = x * 37 + 5
-        v = A[r.x] + x
-        s = f[x]
-        f[x] = {"left_and": (s | 0x0F0) & v, "right_sel": ph.select(v < 2000, v, s),
-                "left_min": ph.min(ph.max(s, 1000), v), "left_xor": (s & 0x0FF) ^ v,
-                "right_add": ((~(s | 0x0F0)) & v) + s}[form]
-        if schedule:
-            _schedule(f, r, how).compute_root()
-        return f
-    return build
+# One-element table entries with a one-sided identity (int32 table), as
+# users write them: (x | k) & y (left), select(y < k, y, x) (right: the last
+# value below k), (x & k) ^ y (left), min(max(x, k), y) (left),
+# (~(x | k) & y) + x (right).
+FORMS = {"left_and": ("left", lambda s, v: (s | 0x0F0) & v),
+         "right_sel": ("right", lambda s, v: ph.select(v < 2000, v, s)),
+         "left_min": ("left", lambda s, v: ph.min(ph.max(s, 1000), v)),
+         "left_xor": ("left", lambda s, v: (s & 0x0FF) ^ v),
+         "right_add": ("right", lambda s, v: ((~(s | 0x0F0)) & v) + s)}
 
 
-FORMS = {"left_and": "left", "right_sel": "right", "left_min": "left", "left_xor": "left",
-         "right_add": "right"}
+def _one_sided(name, n, how, form):
+    return _reduction(name, n, how, lambda x: x * 37 + 5, FORMS[form][1], 0, 1 << 12)
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_one_sided_table_entries_are_one_sided(form):
-    op = ph.prove_associativity(_bitwise(f"os{form}", 5, "all", form)(False).update())
-    assert op.associative and op.identity_side == FORMS[form] and not op.commutative
+    op = ph.prove_associativity(_one_sided(f"os{form}", 5, "all", form)(False).update())
+    assert op.associative and op.identity_side == FORMS[form][0] and not op.commutative
 
 
 @pytest.mark.parametrize("n", (1, 6, 13))
 @pytest.mark.parametrize("how", ["all", "outer", "nested"])
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_one_sided_table_entries(form, how, n):
-    same_as_serial(_bitwise(f"ob{form[:4]}{how}{n}", n, how, form), [5])
+    same_as_serial(_one_sided(f"ob{form[:4]}{how}{n}", n, how, form), [5])
 
 
 def _none(name, n, how):
     """A last write (a left identity only) beside an element with a right
     identity only: the tuple has neither."""
-    data = _data(n, 0, 1 << 10)
-
-    def build(schedule):
-        A = ph.Buffer(data, f"{name}_in")
-        r = ph.RDom([(0, n)], "r")
-        f = ph.Func(name)
-        f[x] = (x, x + 1)
-        f[x] = (A[r.x] - x, ((~(f[x][1] | 0x0F0)) & A[r.x]) + f[x][1])
-        if schedule:
-            _schedule(f, r, how).compute_root()
-        return f
-    return build
+    return _reduction(name, n, how, lambda x: (x, x + 1),
+                      lambda s, v: (v - 2 * x, ((~(s[1] | 0x0F0)) & v) + s[1]), 0, 1 << 10)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -172,19 +146,8 @@ def _register_neither(f, k):
 
 
 def _neither(name, n, how):
-    data = _data(n, 0, 1 << 12)
-
-    def build(schedule):
-        A = ph.Buffer(data, f"{name}_in")
-        r = ph.RDom([(0, n)], "r")
-        f = ph.Func(name)
-        f[x] = x * 1001 + 0x7FF
-        f[x] = (f[x] & 0x6DB) & (A[r.x] + x)
-        if schedule:
-            _register_neither(f, 0x6DB)
-            _schedule(f, r, how).compute_root()
-        return f
-    return build
+    return _reduction(name, n, how, lambda x: x * 1001 + 0x7FF, lambda s, v: (s & 0x6DB) & v,
+                      0, 1 << 12, before=lambda f: _register_neither(f, 0x6DB))
 
 
 @pytest.mark.parametrize("n", SIZES)
