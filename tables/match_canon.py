@@ -318,14 +318,13 @@ def _tie_break(c, a, b, has, chain):
     `select(p < q, a, select(q < p, b, min(a, b)))` (max(a, b) when the tie
     goes to the greater one: the select picks b on `a < b`), the outer test
     the one whose branch reads x. <= in the tie-break is the same. Exact
-    for integer and boolean p, q, a, b; not for floats (a NaN compares
-    neither less, greater nor equal). None if `select(c, a, b)` is not of
-    that form."""
-    if not isinstance(c, ir.Or) or any(t.type.is_float() for t in (a, b)):
+    for integers; only for integers (a float NaN compares neither less,
+    greater nor equal). None if `select(c, a, b)` is not of that form."""
+    if not isinstance(c, ir.Or) or not all(t.type.is_integer() for t in (a, b)):
         return None
     for strict, tie in ((c.a, c.b), (c.b, c.a)):
         if not (isinstance(strict, ir.LT) and isinstance(tie, ir.And)) or \
-                strict.a.type.is_float():
+                not strict.a.type.is_integer():
             continue
         p, q = strict.a, strict.b
         for eq, order in ((tie.a, tie.b), (tie.b, tie.a)):

@@ -159,21 +159,24 @@ def test_neither_identity_seeds_each_slice(n, how):
     same_as_serial(_neither(f"ne{how}{n}", n, how), [4])
 
 
-def test_empty_rdom_of_a_symbolic_extent():
+@pytest.mark.parametrize("preserve", ["r.y", "nothing"])
+def test_empty_rdom_of_a_symbolic_extent(preserve):
     """The loops left to the intermediate are empty when the extent is 0:
     the merge skips every slice."""
     for n in (0, 5):
         data = _data(max(n, 1) * 3).reshape(3, max(n, 1))
+        tag = f"se{preserve[0]}{n}"
 
         def build(schedule):
-            A = ph.Buffer(data, f"se{n}_in")
-            p = ph.Param(ph.Int(32), f"se{n}_n", n)
+            A = ph.Buffer(data, f"{tag}_in")
+            p = ph.Param(ph.Int(32), f"{tag}_n", n)
             r = ph.RDom([(0, p), (0, 3)], "r")
-            f = ph.Func(f"se{n}")
+            f = ph.Func(tag)
             f[x] = (x, x + 2)
             f[x] = (f[x][0] + A[r.x, r.y], f[x][0] + A[r.x, r.y] * 2)
             if schedule:
-                f.update().rfactor(r.y, ph.Var("u")).compute_root()
+                kept = [(r.y, ph.Var("u"))] if preserve == "r.y" else []
+                f.update().rfactor(kept).compute_root()
             return f
         same_as_serial(build, [3])
 
