@@ -177,8 +177,10 @@ def rfactor(stage, preserved: list):
     p = make_plan(op.match, d.schedule.rvars, _keys.get(ctx.fn))
     _keep_own_form(p, d, ctx.fn)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
-    intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks)
-    ctx.fn.updates[stage.index() - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function())
+    seeding = _seeding(ctx, p, op, d, proj, kept)
+    intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks, seeding)
+    ctx.fn.updates[stage.index() - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function(),
+                                               seeding)
     return intm
 
 
@@ -206,7 +208,8 @@ def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
     p.ops[0] = form
 
 
-def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks: tuple):
+def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks: tuple,
+                  seeding=None):
     """The intermediate Func: identity, then the update over the loops not
     preserved, the preserved ones turned into its last pure Vars. The
     update's run-time checks guard every value of the intermediate's update:
@@ -221,7 +224,10 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     bin the output holds. (Allocating the intermediate over the index's full
     range and checking at the merge instead would miss an out-of-range write
     whose partial result is the identity, and cannot allocate a 32-bit
-    range.)"""
+    range.)
+
+    With a `seeding`, its seeded slots take y as it is at the first point of
+    each slice (its RVars at their minimum)."""
     from .func import Func, set_pure_vars
     from .var import Var
     kept_names = {dim.var: v for dim, v in kept}
@@ -245,7 +251,14 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     xs = [_call(ifn, lhs, i) for i in range(len(p.types))]
     ys = [None if y is None else ir.substitute(y, sub) for y in p.ys]
     moved = [ir.substitute(c, sub) for c in checks]
-    values = tuple(apply_checks(moved, instantiate(o, xs, ys)) for o in p.ops)
+    values = [instantiate(o, xs, ys) for o in p.ops]
+    if seeding is not None and seeding.seeded:
+        at_first = ir.const(ir.Bool(), True)
+        for dim in rest:
+            at_first = ir.And(at_first, ir.EQ(rvar_of[dim.var], proj.ranges[dim.var][0]))
+        values = [ir.Select(at_first, ys[s], v) if s in seeding.seeded and ys[s] is not None
+                  else v for s, v in enumerate(values)]
+    values = tuple(apply_checks(moved, v) for v in values)
     preds = [ir.substitute(c, sub) for c in d.predicates] + proj.guards(final)
     if p.predicate is not None:
         preds.append(ir.substitute(p.predicate, sub))
@@ -257,10 +270,12 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     return intm
 
 
-def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Function):
+def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Function,
+           seeding=None):
     """The definition that replaces the update: f's values merged with the
     partial results over the preserved loops (or, for an argmin whose slices
-    interleave, with the total of a `<f>_merge` Func)."""
+    interleave, with the total of a `<f>_merge` Func). With a `seeding`, the
+    merge's RDom excludes the empty slices."""
     kept_names = {dim.var: v for dim, v in kept}
     merge_args = _merge_args(fn, d)
     m_rvs, m_vars = _rdom([(dim.var, *proj.ranges[dim.var]) for dim, _ in kept], d.rdom_name)
@@ -276,21 +291,95 @@ def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Funct
     else:
         partial = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     merged = merge_values(p, current, partial)
-    return ir.Definition(merge_args, tuple(merged), [],
+    preds = seeding.merge_predicates(m_vars) if seeding is not None else []
+    return ir.Definition(merge_args, tuple(merged), preds,
                          ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
                          d.source, d.rdom_name)
 
 
 def _check_operator(ctx, p, op: AssociativeOp, d, kept: set):
     ops = ", ".join(str(o) for o in op.ops)
-    if p.identity_side != "both":
-        ctx.fail(f"its operator ({ops}) has no two-sided identity (only a {p.identity_side} "
-                 f"one): the intermediate starts from the identity and an empty slice "
-                 f"contributes it to the merge, so it must be neutral on both sides", d)
     if not p.commutative and not _ordered(d.schedule.dims, kept):
         ctx.fail(f"its operator ({ops}) is not commutative, and a preserved RVar is inside an "
                  f"RVar that is not preserved, which would change the order in which values "
                  f"are combined; preserve the outer RVars (or reorder them first)")
+
+
+class _Seeding:
+    """How the slices of the intermediate start, for an operator without a
+    two-sided identity (DESIGN.md: where no slice can be empty, each slice is
+    seeded with its first element).
+
+    The intermediate starts from the identities and the merge computes
+    `op(f, partial)`. A right identity e (op(x, e) == x) needs nothing more:
+    `op(f, op(e, z)) == op(op(f, e), z) == op(f, z)`, and an empty slice
+    leaves f as it is. Without one, an empty slice must not reach the merge
+    (`guarded_merge`): the merge skips the slices whose first point the split
+    guards exclude (then no point of the slice is inside the RDom) and, when
+    the loops left to the intermediate are empty, all of them. A left
+    identity (op(e, y) == y) makes the start from e exact; the slots of an
+    operator with neither (`seeded`) take the first point's y as it is."""
+
+    def __init__(self, proj, rest: list, seeded: set):
+        self.proj, self.rest = proj, rest       # rest: the intermediate's RVar loops
+        self.seeded = seeded                    # slots of the intermediate
+
+    def merge_predicates(self, m_vars: dict) -> list:
+        """Over the merge's RVars (`m_vars`: loop name -> Variable): the
+        slice is not empty."""
+        ranges = self.proj.ranges
+        return self.proj.first_point_guards(m_vars, self.rest) + \
+            [ir.LT(ir.index(0), ranges[n][1]) for n in self.rest if not _positive(ranges[n][1])]
+
+
+def _seeded_slots(p, match) -> set:
+    """The intermediate's slots whose operator has no identity on either side."""
+    if not match.blocks:
+        return set(range(len(p.types))) if p.identity_side == "none" else set()
+    return {p.slot_of[g] for b in match.blocks if b.identity_side == "none"
+            for g in b.elements if g in p.slot_of}
+
+
+def _seeding(ctx, p, op: AssociativeOp, d, proj, kept: list):
+    """A _Seeding for an operator without a left-and-right or a right
+    identity, or a refusal naming the slice that can be empty; else None."""
+    if p.identity_side in ("both", "right"):
+        return None
+    ops = ", ".join(str(o) for o in op.ops)
+    has = "only a left identity (op(e, y) == y)" if p.identity_side == "left" else \
+        "no right identity (op(x, e) == x)"
+    why = f"its operator ({ops}) has {has}, so no slice of the intermediate may be empty"
+    kept_names = {dim.var for dim, _ in kept}
+    rest = [dim.var for dim in d.schedule.dims if dim.is_rvar and dim.var not in kept_names]
+    for pos, a in enumerate(d.args):
+        if not (isinstance(a, ir.Variable) and a.kind == ""):
+            ctx.fail(f"{why}, and the update writes dimension {pos} at {ir.expr_to_str(a)}: "
+                     f"the slice of a coordinate no point writes is empty. Write the update at "
+                     f"the Func's pure Vars, or use an operator with a two-sided identity", d)
+    if d.predicates or p.predicate is not None or d.exit is not None:
+        ctx.fail(f"{why}, and the update has a condition (an RDom where, a guard or a loop "
+                 f"exit) that can exclude every point of a slice", d)
+    seeding = _Seeding(proj, rest, _seeded_slots(p, op.match))
+    if any(_folded_guard(p.ys[s], p.identities[s]) for s in seeding.seeded):
+        ctx.fail(f"{why}, and a value is updated under a condition: a slice whose first point "
+                 f"fails it would start from a value that is not an identity", d)
+    if proj.first_point_guards({}, rest) is None:
+        ctx.fail(f"{why}, and the schedule fuses loops split with a tail: whether a slice is "
+                 f"empty is not decided by its first point. Split by a factor that divides "
+                 f"the extent, or do not fuse these loops", d)
+    return seeding
+
+
+def _positive(e) -> bool:
+    return isinstance(e, ir.Const) and e.value > 0
+
+
+def _folded_guard(y, identity) -> bool:
+    """Whether `y` is `select(P, v, identity)` (a guarded update folded into
+    its y by the matcher)."""
+    if isinstance(y, ir.Select):
+        return ir.equal(y.false_value, identity)
+    return ir.is_lazy_select(y) and ir.equal(y.args[2], identity)
 
 
 def _merge_args(fn: ir.Function, d: ir.Definition) -> tuple:

@@ -108,6 +108,41 @@ class Projection:
     def guards(self, final: dict) -> list:
         return [self._expand(g, final) for g in self._guards]
 
+    def first_point_guards(self, final: dict, rest: list):
+        """The guards at the first point of a slice: the loops `rest` at
+        their minimum, the others given by `final`. A guard that holds
+        nowhere else in the slice fails there first when it is `offset <
+        extent` with the offset a sum of non-negative multiples of the loops
+        (what splits write); None if some guard is not of that form (a fuse
+        of loops split with a tail), where the first point need not have the
+        smallest offset."""
+        loops = {name: _tok(name) for name in self.ranges}
+        at_first = {name: self.ranges[name][0] for name in rest}
+        out = []
+        for g in self._guards:
+            e = self._expand(g, loops)
+            if not (isinstance(e, ir.LT) and _monotone(e.a) and
+                    not set(ir.free_vars(e.b)) & set(loops)):
+                return None
+            out.append(ir.substitute(ir.substitute(e, at_first), final))
+        return out
+
+
+def _monotone(e) -> bool:
+    """Whether `e` is a sum of non-negative constant multiples of variables
+    and non-negative constants (non-decreasing in each variable)."""
+    if isinstance(e, ir.Variable):
+        return True
+    if isinstance(e, ir.Const):
+        return e.value >= 0
+    if isinstance(e, ir.Add):
+        return _monotone(e.a) and _monotone(e.b)
+    if isinstance(e, ir.Mul):
+        ca, cb = _const(e.a), _const(e.b)
+        return (ca is not None and ca >= 0 and _monotone(e.b)) or \
+            (cb is not None and cb >= 0 and _monotone(e.a))
+    return False
+
 
 def _tok(name: str) -> ir.Variable:
     return ir.Variable(ir.INDEX, name)

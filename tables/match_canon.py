@@ -14,11 +14,19 @@ Rewrites, each exact for the type it is applied to:
   x-free terms combined into one subtree after them, constants last, so
   `(f + g) + 3` becomes `x0 + (g + 3)`. Integer arithmetic wraps, so this is
   exact for integers; for floats it reassociates, which rfactor is allowed to
-  do. A term with a positive sign is never turned into a subtraction, so
-  `x + y * -5` stays as it is;
+  do, and a `+ 0.0` (`x - e` written `x + (0.0 - e)`) is dropped from a sum
+  with x-terms (it changes at most the sign of a zero sum). A term with a
+  positive sign is never turned into a subtraction, so `x + y * -5` stays as
+  it is;
 - `select(c, a, b)` with x only in `b` becomes `select(!c, b, a)` (x in the
   true branch); `select(a < b, a, b)` becomes `min(a, b)` (and the `<=`,
-  `max` forms);
+  `max` forms); a select of booleans with a constant branch whose condition
+  is x-free or a bare x becomes a logical operation (`select(c, true, b)` is
+  `c || b`); a spelled-out lexicographic tie-break `select(p < q || (p == q
+  && a < b), a, b)` becomes the tables' nested form (`_tie_break`);
+- a bool cast to an integer type becomes `select(c, 1, 0)`; the unsigned
+  headroom test `M - a < b` (M the type's maximum) with x in a becomes
+  `M - b < a` (`_headroom`);
 - a saturating add of an unsigned type written as a clamped sum in a wider
   type (what `ph.saturating_add` builds) becomes the tables' form
   `t(min(u2t(a) + u2t(b), t's maximum))` (`_saturating_add`), and the carry
@@ -158,6 +166,8 @@ class Canonicalizer:
             return self._select(e)
         if isinstance(e, ir.Cast):
             inner = self(e.value)
+            if inner.type.is_bool() and e.type.is_integer():
+                return ir.Select(inner, ir.one(e.type), ir.zero(e.type))
             if isinstance(inner, ir.Cast) and inner.value.type == e.type and \
                     _widens(e.type, inner.type):
                 return inner.value
@@ -171,7 +181,7 @@ class Canonicalizer:
                 kids[f] = tuple(self(x) for x in v)
         out = dataclasses.replace(e, **kids) if kids else e
         folded = _fold(out)
-        return folded if folded is not None else self._carry(out)
+        return folded if folded is not None else self._headroom(self._carry(out))
 
     def _carry(self, e):
         """An unsigned sum's carry test against its x-free operand, `x + y < y`,
@@ -182,6 +192,28 @@ class Canonicalizer:
             return ir.LT(e.a, e.a.a)
         return e
 
+    def _headroom(self, e):
+        """For an unsigned type whose maximum is M, `M - a < b` is `M - b <
+        a` and `b < M - a` is `a < M - b` (and the same with <=): neither
+        subtraction wraps, both say how `a + b` compares with M. The
+        x-containing operand is put outside the subtraction (the tables'
+        `x > M - y`)."""
+        if not isinstance(e, (ir.LT, ir.LE)) or not e.a.type.is_uint():
+            return e
+        has, top = self.info.has_x, e.a.type.max_value()
+
+        def headroom(s):          # the a of `M - a`, or None
+            if isinstance(s, ir.Sub) and isinstance(s.a, ir.Const) and s.a.value == top:
+                return s.b
+            return None
+        a = headroom(e.a)
+        if a is not None and has(a) and not has(e.b):
+            return type(e)(ir.Sub(e.a.a, e.b), a)
+        a = headroom(e.b)
+        if a is not None and has(a) and not has(e.a):
+            return type(e)(a, ir.Sub(e.b.a, e.a))
+        return e
+
     def _select(self, e):
         c, a, b = self(e.condition), self(e.true_value), self(e.false_value)
         has = self.info.has_x
@@ -189,6 +221,13 @@ class Canonicalizer:
             c, a, b = negate(c), b, a
         if isinstance(c, ir.Const):
             return a if c.value else b
+        if a.type.is_bool() and (not has(c) or is_self(c)):
+            logical = _bool_select(c, a, b)
+            if logical is not None:
+                return self(logical)
+        lex = _tie_break(c, a, b, has, self._chain)
+        if lex is not None:
+            return lex
         if isinstance(c, (ir.LT, ir.LE)) and a.type == c.a.type:
             if ir.equal(c.a, a) and ir.equal(c.b, b):
                 return self._chain(ir.Min(a, b), "Min")
@@ -216,7 +255,9 @@ class Canonicalizer:
         ft.sort(key=lambda t: isinstance(t[1], ir.Const))
         if kind in ("Min", "Max", "And", "Or", "BitAnd", "BitOr"):
             xt, ft = _dedupe(xt), _dedupe(ft)
-        ft = [(sg, t) for sg, t in ft if not _neutral(kind, t)]
+        ft = [(sg, t) for sg, t in ft if not neutral(kind, t)]
+        if kind == "Add" and e.type.is_float() and xt:
+            ft = [(sg, t) for sg, t in ft if not (sg > 0 and _is_zero(t))]
         if kind in ("Min", "Max"):
             xt, ft = _absorb(kind, xt, ft)
         if e.type.is_float() and kind in ("Min", "Max"):
@@ -259,6 +300,51 @@ class Canonicalizer:
         for r in rests[1:]:
             acc = cls(acc, r)
         return ir.Add(base, acc)
+
+
+def _bool_select(c, a, b):
+    """A select of booleans with a constant branch as a logical operation
+    (`select(c, true, b)` is `c || b`, ...), or None."""
+    if isinstance(a, ir.Const):
+        return ir.Or(c, b) if a.value else ir.And(negate(c), b)
+    if isinstance(b, ir.Const):
+        return ir.Or(negate(c), a) if b.value else ir.And(c, a)
+    return None
+
+
+def _tie_break(c, a, b, has, chain):
+    """`select(p < q || (p == q && a < b), a, b)`, a lexicographic choice
+    with its tie-break spelled out, as the tables write it:
+    `select(p < q, a, select(q < p, b, min(a, b)))` (max(a, b) when the tie
+    goes to the greater one: the select picks b on `a < b`), the outer test
+    the one whose branch reads x. <= in the tie-break is the same. Exact
+    for integers; only for integers (a float NaN compares neither less,
+    greater nor equal). None if `select(c, a, b)` is not of that form."""
+    if not isinstance(c, ir.Or) or not all(t.type.is_integer() for t in (a, b)):
+        return None
+    for strict, tie in ((c.a, c.b), (c.b, c.a)):
+        if not (isinstance(strict, ir.LT) and isinstance(tie, ir.And)) or \
+                not strict.a.type.is_integer():
+            continue
+        p, q = strict.a, strict.b
+        for eq, order in ((tie.a, tie.b), (tie.b, tie.a)):
+            if not (isinstance(eq, ir.EQ) and isinstance(order, (ir.LT, ir.LE)) and
+                    _same_pair(eq, p, q)):
+                continue
+            if ir.equal(order.a, a) and ir.equal(order.b, b):
+                on_tie = chain(ir.Min(a, b), "Min")
+            elif ir.equal(order.a, b) and ir.equal(order.b, a):
+                on_tie = chain(ir.Max(a, b), "Max")
+            else:
+                continue
+            if has(b) and not has(a):
+                return ir.Select(ir.LT(q, p), b, ir.Select(ir.LT(p, q), a, on_tie))
+            return ir.Select(ir.LT(p, q), a, ir.Select(ir.LT(q, p), b, on_tie))
+    return None
+
+
+def _same_pair(eq, p, q) -> bool:
+    return (ir.equal(eq.a, p) and ir.equal(eq.b, q)) or (ir.equal(eq.a, q) and ir.equal(eq.b, p))
 
 
 def _saturating_add(t: ir.Type, e) -> ir.Expr | None:
@@ -307,7 +393,11 @@ def _widens(narrow: ir.Type, wide: ir.Type) -> bool:
     return wide.min_value() <= narrow.min_value() and narrow.max_value() <= wide.max_value()
 
 
-def _neutral(kind: str, t) -> bool:
+def _is_zero(t) -> bool:
+    return isinstance(t, ir.Const) and t.value == 0
+
+
+def neutral(kind: str, t) -> bool:
     """Whether constant t leaves a chain of `kind` unchanged (x + 0, x * 1,
     min(x, type max), ...)."""
     if not isinstance(t, ir.Const):

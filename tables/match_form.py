@@ -12,10 +12,14 @@ Chains of Add/Sub (terms with signs), Mul, Min, Max, bitwise and logical
 operations are flattened into `ac` nodes, so matching does not depend on how
 a chain is associated. Comparisons are LT/LE only (`a > b` is `b < a`).
 
+An x-free `select(a < b, a, b)` of integers is read as `min(a, b)` (as the
+canonical form writes it where it has x), so a pattern may look inside it.
+
 `skeleton` is the shape that only x-containing parts determine (every
 x-free part is "Y", operands of commutative nodes sorted, a select taken in
 whichever of its two spellings `select(c, a, b)` / `select(!c, b, a)` sorts
-first). A table operator can match an update only if their skeletons are
+first; the negation of an && or || chain is its De Morgan dual). A table
+operator can match an update only if their skeletons are
 equal, so the table is indexed by skeleton.
 """
 from __future__ import annotations
@@ -29,6 +33,7 @@ AC_KINDS = {"Add": "Add", "Sub": "Add", "Mul": "Mul", "Min": "Min", "Max": "Max"
 COMMUTATIVE_OPS = {"EQ", "NE"}
 _FLIP = {"GT": "LT", "GE": "LE"}
 _NEG = {"LT": "LE", "LE": "LT", "EQ": "NE", "NE": "EQ"}
+_DUAL = {"And": "Or", "Or": "And"}
 
 
 class M:
@@ -109,6 +114,9 @@ class Converter:
             return self.structure(getattr(ir, _FLIP[name])(e.b, e.a))
         if isinstance(e, ir.Not) and type(e.a).__name__ in ("LT", "LE", "GT", "GE", "EQ", "NE"):
             return self.structure(negate(e.a))
+        if not self.pattern and name == "Select":
+            e = _select_as_min_max(e)
+            name = type(e).__name__
         if name in AC_KINDS:
             kind = AC_KINDS[name]
             terms = []
@@ -117,6 +125,23 @@ class Converter:
             return M("ac", kind, kids, expr=e, has_x=any(k.has_x for _, k in kids), type=e.type)
         kids = tuple(self(c) for c in _expr_kids(e))
         return M("op", _op_key(e), kids, expr=e, has_x=any(k.has_x for k in kids), type=e.type)
+
+
+def _select_as_min_max(e):
+    """An x-free `select(a < b, a, b)` of integers as `min(a, b)` (and the
+    other spellings, and max), as the canonical form writes those with x:
+    a pattern's `min(y0, k0)` then binds a and b."""
+    c, a, b = e.condition, e.true_value, e.false_value
+    if a.type.is_float() or a.type.is_bool():
+        return e
+    if isinstance(c, (ir.GT, ir.GE)):
+        c = (ir.LT if isinstance(c, ir.GT) else ir.LE)(c.b, c.a)
+    if isinstance(c, (ir.LT, ir.LE)):
+        if ir.equal(c.a, a) and ir.equal(c.b, b):
+            return ir.Min(a, b)
+        if ir.equal(c.a, b) and ir.equal(c.b, a):
+            return ir.Max(a, b)
+    return e
 
 
 def _flatten(e, kind, sign, out):
@@ -143,6 +168,9 @@ def negate_m(m: M, conv: Converter) -> M:
         return M("op", _NEG[m.key], kids, has_x=m.has_x, type=m.type)
     if m.kind == "op" and m.key == "Not":
         return m.kids[0]
+    if is_logical_chain(m):                         # De Morgan
+        kids = tuple((s, negate_m(k, conv)) for s, k in m.kids)
+        return M("ac", _DUAL[m.key], kids, has_x=m.has_x, type=m.type)
     if m.kind == "free":
         return M("free", expr=negate(m.expr), type=m.type)
     return M("op", "Not", (m,), has_x=m.has_x, type=m.type)
@@ -165,6 +193,8 @@ def skeleton(m: M, rename=None) -> str:
         direct = f"Select({skeleton(c, rename)},{skeleton(a, rename)},{skeleton(b, rename)})"
         flipped = f"Select({_neg_skeleton(c, rename)},{skeleton(b, rename)},{skeleton(a, rename)})"
         out = min(direct, flipped)
+    elif m.key == "Not" and is_logical_chain(m.kids[0]):
+        out = _neg_skeleton(m.kids[0], rename)      # !(a && b) is !a || !b
     else:
         kids = [skeleton(k, rename) for k in m.kids]
         if m.key in COMMUTATIVE_OPS:
@@ -173,6 +203,10 @@ def skeleton(m: M, rename=None) -> str:
     if rename is None:
         m._skel = out
     return out
+
+
+def is_logical_chain(m: M) -> bool:
+    return m.kind == "ac" and m.key in _DUAL
 
 
 def _neg_skeleton(c: M, rename) -> str:
@@ -187,6 +221,10 @@ def _neg_skeleton(c: M, rename) -> str:
         return f"{_NEG[c.key]}({','.join(kids)})"
     if c.kind == "op" and c.key == "Not":
         return skeleton(c.kids[0], rename)
+    if is_logical_chain(c):                         # De Morgan, as negate_m
+        parts = sorted("+" + _neg_skeleton(k, rename) for _, k in c.kids if k.has_x)
+        tail = ";Y" if any(not k.has_x for _, k in c.kids) else ""
+        return f"{_DUAL[c.key]}[{','.join(parts)}{tail}]"
     return f"Not({skeleton(c, rename)})"
 
 

@@ -22,8 +22,8 @@ import itertools
 
 from pyhalide import ir
 
-from .match_canon import SELF
-from .match_form import COMMUTATIVE_OPS, M, expand, negate_m
+from .match_canon import SELF, neutral
+from .match_form import COMMUTATIVE_OPS, M, expand, is_logical_chain, negate_m
 
 
 def _has_rvar_or_self(e) -> bool:
@@ -69,6 +69,25 @@ def _surjections(n_items: int, n_bins: int):
             yield a
 
 
+def _neutral_term(kind: str, m: M) -> bool:
+    """A constant that leaves the chain unchanged exactly (`+ 0` of an
+    integer, `* 1`, ...): the chain's free terms are also distributed over
+    the pattern's without it."""
+    return m.kind == "free" and neutral(kind, m.expr)
+
+
+def _de_morgan(p: M, e: M, conv):
+    """(p, e) with a `!(a && b)` on one side written as `!a || !b` where the
+    other side is a chain (the forms skeletons equate)."""
+    def negated_chain(m):
+        return m.kind == "op" and m.key == "Not" and is_logical_chain(m.kids[0])
+    if negated_chain(p) and is_logical_chain(e):
+        return negate_m(p.kids[0], conv), e
+    if negated_chain(e) and is_logical_chain(p):
+        return p, negate_m(e.kids[0], conv)
+    return p, e
+
+
 class PatternMatch:
     """Matching under one assignment of pattern elements to update elements.
 
@@ -110,6 +129,8 @@ class PatternMatch:
             return
         if e.kind == "free":
             e = expand(e, self.conv)
+        p, e = _de_morgan(p, e, self.conv)
+        kind = p.kind
         if kind == "ac":
             if e.kind == "ac" and e.key == p.key:
                 yield from self._chain(p, e, b)
@@ -159,6 +180,9 @@ class PatternMatch:
             pairs = [(px[j][1], ex[order[j]][1]) for j in range(len(px))]
             for b2 in self.elements(pairs, b):
                 yield from self._free_terms(p, pf, ef, b2)
+                kept = [(s, k) for s, k in ef if not _neutral_term(p.key, k)]
+                if len(pf) <= len(kept) < len(ef):
+                    yield from self._free_terms(p, pf, kept, b2)
 
     def _free_terms(self, p: M, pf, ef, b):
         if not pf:
