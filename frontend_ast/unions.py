@@ -103,7 +103,10 @@ def make_union(cx, alts):
         groups.setdefault(v.ty, []).append((c, v))
     merged = []
     for ty, members in groups.items():
-        value = members[-1][1]
+        # the last member is taken where no other member of its type holds,
+        # also where an alternative of another type holds: its checks must
+        # not fire there
+        value = lazy_alternative(*members[-1])
         for c, v in reversed(members[:-1]):
             value = choose(cx, c, v, value)
         cond = any_of(cx, [c for c, _ in members])
