@@ -156,7 +156,7 @@ def merge_bounds(xs, ys, upper: bool) -> list:
     for u in xs:
         for v in ys:
             d = u - v
-            if d.is_const:
+            if d.is_const():
                 w = u if (d.c >= 0) == upper else v
                 if w not in out:
                     out.append(w)

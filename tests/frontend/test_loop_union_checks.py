@@ -34,3 +34,24 @@ def test_check_of_an_untaken_branch_does_not_fire():
         p = ph.pipeline(fn)
         for n in (1, 2, 3):
             assert compare(p, [np.arange(n, dtype=np.int64) * 7 - 3], fn.__name__)
+
+
+def triangular_max_bound(a):
+    N = len(a)
+    k = 1
+    for i in range(N):
+        for j in range(max(1, N - i)):
+            k = k * 2 % 10007 + j
+    return k
+
+
+def test_bounds_of_max_are_not_those_of_one_operand():
+    # max(1, N - i) was bounded above by 1 (the bounds of two operands that
+    # differ by a non-constant were taken as comparable): the triangular
+    # loop ran one iteration per row
+    p = ph.pipeline(triangular_max_bound)
+    for n in (0, 1, 2, 5):
+        try:
+            assert compare(p, [np.arange(n, dtype=np.int64)], "triangular_max_bound")
+        except ph.CompileError as e:
+            assert "loop bounds" in str(e)
