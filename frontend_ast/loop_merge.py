@@ -128,6 +128,8 @@ class _Merge:
         body = list(self.loop.body)
         if any(isinstance(n, ast.Return) for s in body for n in ast.walk(s)):
             return False
+        lead = _leading(body)
+        body = body[len(lead):]
         phases = self.flatten(body, [])
         if phases is None or not any(p[0] == "loop" for p in phases):
             return False
@@ -135,7 +137,7 @@ class _Merge:
         pre, merged = self.slot_loop(phases)
         if merged is None:
             return False
-        self.loop.body = [merged]
+        self.loop.body = lead + [merged]
         _insert_before(self.tree, self.start, pre)
         if getattr(self.loop, EXIT_ATTR, False):
             # its stop test is a slot's `continue` now (loops.py reads it first in the body)
@@ -301,6 +303,22 @@ class _Merge:
         tests = [b.name(f) if truth else b.node(ast.UnaryOp(ast.Not(), b.name(f)))
                  for f, truth in guard]
         return tests[0] if len(tests) == 1 else b.node(ast.BoolOp(ast.And(), tests))
+
+
+def _leading(body):
+    """The statements that open the body and assign names no later statement
+    assigns (`i = j % n`): they stay before the slot loop, which does not
+    carry them."""
+    out = []
+    for k, s in enumerate(body):
+        if not isinstance(s, (ast.Assign, ast.AugAssign)) or \
+                any(isinstance(n, ast.Continue) for n in ast.walk(s)) or \
+                names_assigned([s]) & names_assigned(body[k + 1:]) or \
+                any(isinstance(t, ast.Subscript) for t in ast.walk(s) if
+                    isinstance(getattr(t, "ctx", None), ast.Store)):
+            break
+        out.append(s)
+    return out
 
 
 def _as_list(x):
