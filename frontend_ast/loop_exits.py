@@ -56,6 +56,10 @@ def describe_name(name: str) -> str:
         return repr(name)
     if name.startswith(("?value", "?result")):
         return "the value a `return` in this loop returns"
+    if name.startswith("?if"):
+        return "the test of an `if` around an inner loop"
+    if name.startswith("?skip"):
+        return "the flag that skips the rest of an iteration"
     return "the flag that stops this loop"
 
 

@@ -144,22 +144,28 @@ def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
             return fa(env) if fc(env) else fb(env)
     out = Val(node, ty, risky=risky or cond.risky, static=static)
     if ty.is_int() or ty.is_bool():
-        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False),
-                      merge_bounds(a.ubs, b.ubs, True))
+        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False, cx.syms),
+                      merge_bounds(a.ubs, b.ubs, True, cx.syms))
     return out
 
 
-def merge_bounds(xs, ys, upper: bool) -> list:
+def merge_bounds(xs, ys, upper: bool, syms=None) -> list:
     """Affine bounds holding for both branches: for each pair, the one that
-    is provably the looser by a constant."""
+    is provably the looser (by a constant, or by the symbols' ranges)."""
     out = []
     for u in xs:
         for v in ys:
             d = u - v
             if d.is_const():
                 w = u if (d.c >= 0) == upper else v
-                if w not in out:
-                    out.append(w)
+            elif syms is not None and syms.nonneg(d):
+                w = u if upper else v
+            elif syms is not None and syms.nonneg(v - u):
+                w = v if upper else u
+            else:
+                continue
+            if w not in out:
+                out.append(w)
     return out[:6]
 
 
