@@ -29,6 +29,7 @@ import copy
 
 from .analyze import Liveness, assigned_in_nested_loop, carried, home, names_assigned
 from .loop_exits import EXIT_ATTR
+from .loop_forms import _Rewriter
 from .loop_seqs import RangeSeq, const_int
 from .rewrite_registry import register
 
@@ -71,46 +72,13 @@ def _loops(stmts):
         todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
 
 
-class _Build:
-    """Node builders for loop_seqs.RangeSeq (located at `ref`)."""
-
-    def __init__(self, ref):
-        self.ref = ref
-
-    def node(self, n):
-        for m in ast.walk(n):
-            if isinstance(m, (ast.expr, ast.stmt)) and not hasattr(m, "lineno"):
-                ast.copy_location(m, self.ref)
-        return n
-
-    def copy(self, e):
-        return copy.deepcopy(e)
-
-    def const(self, v):
-        return self.node(ast.Constant(value=v))
-
-    def name(self, n, store=False):
-        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
-
-    def call(self, fn, args):
-        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
-
-    def binop(self, a, op, b):
-        return self.node(ast.BinOp(left=a, op=op, right=b))
-
-    def assign(self, name, value):
-        return self.node(ast.Assign(targets=[self.name(name, True)], value=value))
-
-    def if_(self, test, body, orelse=()):
-        return self.node(ast.If(test=test, body=list(body), orelse=list(orelse)))
-
-
 class _Merge:
     """Merge `loop` with the loops in its body that assign `names`."""
 
     def __init__(self, tree, loop, names, start):
         self.tree, self.loop, self.names, self.start = tree, loop, names, start
-        self.b = _Build(loop)
+        self.b = _Rewriter(tree, None)      # its node builders, located at the loop
+        self.b.ref = loop
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         self.assigned = names_assigned(loop.body)
         self.n = 0
@@ -167,7 +135,7 @@ class _Merge:
             else:
                 flag = self.fresh("if")
                 test = self.b.call("bool", [s.test])
-                out.append(("seg", [self.b.assign(flag, test)], guard))
+                out.append(("seg", [self.b.assign(self.b.name(flag, True), test)], guard))
                 body = self.flatten(s.body, guard + [(flag, True)])
                 orelse = self.flatten(s.orelse, guard + [(flag, False)])
                 if body is None or orelse is None:
@@ -191,7 +159,7 @@ class _Merge:
         if isinstance(s, ast.Continue):
             if self.skip is None:
                 self.skip = self.fresh("skip")
-            return [self.b.assign(self.skip, self.b.const(True)), s]
+            return [self.b.assign(self.b.name(self.skip, True), self.b.const(True)), s]
         if isinstance(s, ast.If):
             s.body = [c for x in s.body for c in _as_list(self.outer_continues(x))]
             s.orelse = [c for x in s.orelse for c in _as_list(self.outer_continues(x))]
@@ -246,8 +214,8 @@ class _Merge:
         for c in counts:
             offsets.append(_add(b, offsets[-1], c))
         var = self.fresh("slot", flag=False)
-        pre = [b.assign(flag, b.const(False)) for flag in self.flags(phases)]
-        pre += [b.assign(n, b.const(c)) for n, c in self.starts(phases).items()]
+        pre = [b.assign(b.name(flag, True), b.const(False)) for flag in self.flags(phases)]
+        pre += [b.assign(b.name(n, True), b.const(c)) for n, c in self.starts(phases).items()]
         branches = []
         for p, start, end in zip(phases, offsets, offsets[1:]):
             slot = b.name(var)
@@ -258,18 +226,19 @@ class _Merge:
                 loop = p[1]
                 test = b.node(ast.Compare(slot, [ast.Lt()], [end]))
                 k = b.binop(b.name(var), ast.Sub(), copy.deepcopy(start))
-                stmts = [b.assign(loop.target.id, loop.phx_range.elem(k))] + list(loop.body)
+                index = b.assign(b.name(loop.target.id, True), loop.phx_range.elem(k))
+                stmts = [index] + list(loop.body)
             if p[2]:
-                stmts = [b.if_(self.guard(p[2]), stmts)]
+                stmts = [_if(b, self.guard(p[2]), stmts)]
             branches.append((test, stmts))
         chain = branches[-1][1]
         for test, stmts in reversed(branches[:-1]):
-            chain = [b.if_(test, stmts, chain)]
+            chain = [_if(b, test, stmts, chain)]
         if self.skip is not None:
-            pre.append(b.assign(self.skip, b.const(False)))
+            pre.append(b.assign(b.name(self.skip, True), b.const(False)))
             first = b.node(ast.Compare(b.name(var), [ast.Eq()], [b.const(0)]))
-            chain = [b.if_(first, [b.assign(self.skip, b.const(False))]),
-                     b.if_(b.name(self.skip), [b.node(ast.Continue())])] + chain
+            chain = [_if(b, first, [b.assign(b.name(self.skip, True), b.const(False))]),
+                     _if(b, b.name(self.skip), [b.node(ast.Continue())])] + chain
         it = b.call("range", [offsets[-1]])
         merged = b.node(ast.For(target=b.name(var, True), iter=it, body=chain, orelse=[],
                                 type_comment=None))
@@ -319,6 +288,10 @@ def _leading(body):
             break
         out.append(s)
     return out
+
+
+def _if(b, test, body, orelse=()):
+    return b.node(ast.If(test=test, body=list(body), orelse=list(orelse)))
 
 
 def _as_list(x):
