@@ -56,6 +56,10 @@ def describe_name(name: str) -> str:
         return repr(name)
     if name.startswith(("?value", "?result")):
         return "the value a `return` in this loop returns"
+    if name.startswith("?if"):
+        return "the test of an `if` around an inner loop"
+    if name.startswith("?skip"):
+        return "the flag that skips the rest of an iteration"
     return "the flag that stops this loop"
 
 
@@ -252,10 +256,6 @@ class _Exits:
     def loop(self, s, outer):
         breaks = _in_body(s.body, ast.Break)
         rets = [n for n in _walk_fn(s) if isinstance(n, ast.Return)]
-        if rets and self.stack:
-            raise self.smap.error(rets[0], "`return` inside nested loops is not supported",
-                                  "return from the outermost loop, or store the result in "
-                                  "an array element and `break`")
         is_while = isinstance(s, ast.While)
         var = self.trip_name(s) if is_while else getattr(s.target, "id", None)
         pre = []
@@ -273,7 +273,12 @@ class _Exits:
             pre.append(_set(info.broke, False, s))
         if rets:
             info.ret = self.fresh("returned")
-            pre.append(_set(info.ret, False, s))
+            if outer is None:
+                pre.append(_set(info.ret, False, s))
+            else:
+                # set once: the return ends every loop (a flag reset in the
+                # enclosing loop would belong to another loop nest than the values)
+                self.hits.append(info.ret)
         it = self.trip_range(s) if is_while else None       # (before the body changes)
         self.stack.append((s, var))
         try:
@@ -302,7 +307,12 @@ class _Exits:
                 test = ast.UnaryOp(ast.Not(), ast.Name(info.broke, ast.Load()))
                 orelse = [ast.copy_location(ast.If(test, orelse, []), s.orelse[0])]
             out += orelse
-        if rets:
+        if rets and outer is not None:
+            # a return inside nested loops leaves the enclosing loop too
+            outer.sites += info.sites
+            leave = [_set(outer.ret, True, s)] + outer.leave(s)
+            out.append(ast.copy_location(ast.If(ast.Name(info.ret, ast.Load()), leave, []), s))
+        elif rets:
             r = ast.copy_location(ast.Return(None), s)
             r.phx_sites = info.sites
             out.append(ast.copy_location(ast.If(ast.Name(info.ret, ast.Load()), [r], []), s))
@@ -528,3 +538,7 @@ def _step_of(s, counter):
     if isinstance(op, ast.Sub):
         return -k.value
     return None
+
+
+# loop_merge.py runs after this rewrite and registers itself when imported
+from . import loop_merge  # noqa: E402,F401

@@ -103,7 +103,10 @@ def make_union(cx, alts):
         groups.setdefault(v.ty, []).append((c, v))
     merged = []
     for ty, members in groups.items():
-        value = members[-1][1]
+        # the last member is taken where no other member of its type holds,
+        # also where an alternative of another type holds: its checks must
+        # not fire there
+        value = lazy_alternative(*members[-1])
         for c, v in reversed(members[:-1]):
             value = choose(cx, c, v, value)
         cond = any_of(cx, [c for c, _ in members])
@@ -141,22 +144,33 @@ def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
             return fa(env) if fc(env) else fb(env)
     out = Val(node, ty, risky=risky or cond.risky, static=static)
     if ty.is_int() or ty.is_bool():
-        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False),
-                      merge_bounds(a.ubs, b.ubs, True))
+        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False, cx.syms, True),
+                      merge_bounds(a.ubs, b.ubs, True, cx.syms, True))
     return out
 
 
-def merge_bounds(xs, ys, upper: bool) -> list:
+def merge_bounds(xs, ys, upper: bool, syms=None, by_constant=False) -> list:
     """Affine bounds holding for both branches: for each pair, the one that
-    is provably the looser by a constant."""
+    is provably the looser (by a constant, or by the symbols' ranges). With
+    `by_constant`, a pair neither proves gives the one with the looser
+    constant part (what choose() has always kept for the members of a
+    union; not proven: a pair of non-comparable bounds has no affine bound)."""
     out = []
     for u in xs:
         for v in ys:
             d = u - v
-            if d.is_const:
+            if d.is_const():
                 w = u if (d.c >= 0) == upper else v
-                if w not in out:
-                    out.append(w)
+            elif syms is not None and syms.nonneg(d):
+                w = u if upper else v
+            elif syms is not None and syms.nonneg(v - u):
+                w = v if upper else u
+            elif by_constant:
+                w = u if (d.c >= 0) == upper else v
+            else:
+                continue
+            if w not in out:
+                out.append(w)
     return out[:6]
 
 
