@@ -44,6 +44,7 @@ from .rewrite_registry import register, rewrite
 from .source_read import read_function
 
 FIXED_ATTR = "_pyhalide_fixed"    # on the decorated function's tree: {param: (function, call)}
+GEN_ATTR = "_pyhalide_generator"  # on a tuple(<generator>) call rewritten by generators.py
 
 _counter = itertools.count(1)
 _state = threading.local()        # .stack: the functions being inlined (outermost first);
@@ -182,6 +183,12 @@ class _Inliner:
         """e with its calls of user functions inlined; statements that must run
         before it are appended to `pre`. `conditional` names the position
         when e is evaluated only sometimes."""
+        if isinstance(e, ast.Call) and hasattr(e, GEN_ATTR):
+            # a tuple(<generator>) of an inlined function: the element (the
+            # last argument) is evaluated once per item
+            e.args = [self.expr(a, pre, stack, conditional) for a in e.args[:-1]] + \
+                [self.expr(e.args[-1], pre, stack, conditional or "a generator expression")]
+            return e
         if isinstance(e, ast.Call):
             e.func = self.expr(e.func, pre, stack, conditional)
             e.args = [self.expr(a, pre, stack, conditional) for a in e.args]
@@ -201,6 +208,13 @@ class _Inliner:
             where = conditional or "a branch of `x if c else y`"
             e.body = self.expr(e.body, pre, stack, where)
             e.orelse = self.expr(e.orelse, pre, stack, where)
+            return e
+        if isinstance(e, ast.GeneratorExp) and len(e.generators) == 1:
+            # tuple(<generator>) is compiled (generators.py): its element is
+            # evaluated once per item, like a position evaluated only sometimes
+            comp = e.generators[0]
+            comp.iter = self.expr(comp.iter, pre, stack, conditional)
+            e.elt = self.expr(e.elt, pre, stack, conditional or "a generator expression")
             return e
         if isinstance(e, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
             return e                 # refused later (analyze.py)
@@ -255,11 +269,13 @@ class _Inliner:
         return _at(ast.Name(result, ast.Load()), call)
 
     def as_expression(self, call, name, body, subst, result, where):
+        body = _folded(body)
         if len(body) != 1 or not isinstance(body[0], ast.Assign) or \
                 body[0].targets[0].id != result:
             raise self.smap.error(call, f"{name}() is called in {where}, which is evaluated "
-                                        f"only sometimes; only a function that is one "
-                                        f"`return <expression>` can be called there",
+                                        f"only sometimes or once per item; only a function "
+                                        f"that is one `return <expression>` (after "
+                                        f"assignments of names) can be called there",
                                   hint=f"assign `{name}(...)` to a variable on a line before")
         value = body[0].value
         uses = _unconditional_uses(value, subst)
@@ -303,6 +319,26 @@ class _Inliner:
             else:
                 raise self.smap.error(call, f"{name}() missing required argument {p!r}")
         return out
+
+
+def _folded(body) -> list:
+    """Leading assignments `name = e` of names assigned once are substituted
+    into the statements after them, where one of them always evaluates the
+    name (or e is a name or a constant, whose evaluation cannot fail):
+    `idx = p + o; return f(idx)` is the expression f(p + o)."""
+    body = list(body)
+    while len(body) > 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1 and \
+            isinstance(body[0].targets[0], ast.Name):
+        name, value = body[0].targets[0].id, body[0].value
+        rest = body[1:]
+        if name in names_assigned(rest):
+            break
+        if not isinstance(value, (ast.Name, ast.Constant)) and \
+                not any(_unconditional_uses(s.value, {name: None}).get(name)
+                        for s in rest if isinstance(s, ast.Assign)):
+            break
+        body = [_substitute(s, {name: value}) for s in rest]
+    return body
 
 
 def _unconditional_uses(e, names) -> dict:

@@ -1,5 +1,5 @@
 """Loop forms (a rewrite of rewrites.py, order 20): `for` loops over arrays, tuples and the
-builtins enumerate/zip/reversed become `for v in range(...)` loops that
+builtins enumerate/zip/reversed (and np.ndindex) become `for v in range(...)` loops that
 read the element at the index, with Python's meaning kept:
 
     for x in a:                      for k in range(len(a)):
@@ -11,6 +11,8 @@ read the element at the index, with Python's meaning kept:
     for i in reversed(range(n)):     for i in range(n - 1, 0 - 1, -1): ...
     for d in (1, 2, 3):              for k in range(3):
                                          d = 1 if k == 0 else 2 if k == 1 else 3
+    for p in np.ndindex(a.shape):    for k in range(<product of a.shape>):
+                                         p = <np.unravel_index(k, a.shape), Python ints>
 
 The iterable is evaluated once, before the loop, as in Python: an
 expression whose names the loop rebinds (or a computed array the loop
@@ -25,11 +27,20 @@ import ast
 import copy
 
 from .errors import ORIGIN_ATTR
-from .loop_seqs import Enumerate, Indexed, Literal, RangeSeq, Reversed, Seq, Zip, const_int
+from .loop_seqs import (
+    Enumerate,
+    Indexed,
+    Literal,
+    NdIndex,
+    RangeSeq,
+    Reversed,
+    Seq,
+    Zip,
+    const_int,
+)
 from .rewrite_registry import register
 
 _REFUSED_ITERABLES = {
-    "ndindex": "nested `for` loops over range(a.shape[k])",
     "ndenumerate": "nested `for` loops over range(a.shape[k]) reading a[i, j]",
     "nditer": "`for x in a` or loops over range(len(a))",
     "iter": "iterate over the array or tuple itself",
@@ -295,6 +306,8 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(e, ast.Call):
             fn = e.func
             name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+            if name == "ndindex":
+                return self._ndindex(e)
             if name in _REFUSED_ITERABLES:
                 raise self.smap.error(e, f"iterating over {name}() is not supported",
                                       hint=f"write {_REFUSED_ITERABLES[name]}")
@@ -346,6 +359,14 @@ class _Rewriter(ast.NodeTransformer):
                                       hint="check the lengths with an assert before the loop")
         args = self._args(e, 1, 64)
         return Zip(self, [self._seq(a) for a in args])
+
+    def _ndindex(self, e):
+        if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+            raise self.smap.error(e, "ndindex() takes the sizes as positional arguments",
+                                  hint="write np.ndindex(a.shape) or np.ndindex(n, m)")
+        shape = e.args[0] if len(e.args) == 1 else \
+            self.node(ast.Tuple(elts=list(e.args), ctx=ast.Load()))
+        return NdIndex(self, self._once(shape, scalar=True))
 
     def _reversed(self, e):
         (arg,) = self._args(e, 1, 1)

@@ -1,10 +1,16 @@
 """The sequences a rewritten loop walks (loop_forms.py): arrays, tuple
-literals, ranges and enumerate/zip/reversed of them, each as its length and
+literals, ranges, np.ndindex and enumerate/zip/reversed of them, each as its length and
 its element at position k, built as AST by the rewriter `rw` (loop_forms's
 node helpers: node, copy, const, call, binop, int_names)."""
 from __future__ import annotations
 
 import ast
+
+import numpy as np
+
+from .names import VALUE_ATTR
+
+NDINDEX_ATTR = "_pyhalide_ndindex"   # on the calls NdIndex builds: "ndindex" or "unravel_index"
 
 
 def const_int(e):
@@ -155,3 +161,32 @@ class Zip(Seq):
     def elem(self, k):
         return self.rw.node(ast.Tuple(elts=[s.elem(self.rw.copy(k)) for s in self.seqs],
                                       ctx=ast.Load()))
+
+
+def bound_name(rw, name, obj):
+    """A Name standing for `obj` whatever the function's globals hold."""
+    n = rw.name(name)
+    setattr(n, VALUE_ATTR, (obj,))
+    return n
+
+
+class NdIndex(Seq):
+    """np.ndindex(*shape): position k is the tuple np.unravel_index(k, shape)
+    of Python ints (C order); the length is the product of the sizes (a
+    negative size raises ValueError, as NumPy). Both calls are marked
+    (NDINDEX_ATTR) for calls.py, which accepts them only as built here."""
+
+    def __init__(self, rw, shape):
+        self.rw, self.shape = rw, shape
+
+    def _call(self, name, obj, args):
+        rw = self.rw
+        out = rw.node(ast.Call(func=bound_name(rw, name, obj), args=args, keywords=[]))
+        setattr(out, NDINDEX_ATTR, name)
+        return out
+
+    def length(self):
+        return self._call("ndindex", np.ndindex, [self.rw.copy(self.shape)])
+
+    def elem(self, k):
+        return self._call("unravel_index", np.unravel_index, [k, self.rw.copy(self.shape)])
