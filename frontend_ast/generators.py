@@ -21,7 +21,7 @@ import itertools
 
 from .errors import ORIGIN_ATTR
 from .inline_calls import GEN_ATTR, _clone
-from .loop_seqs import Enumerate, Indexed, RangeSeq, Reversed, Zip, const_int
+from .loop_seqs import Enumerate, Indexed, NodeBuilder, RangeSeq, Reversed, Zip, const_int
 from .rewrite_registry import register
 from .values import TupleVal, Val
 
@@ -36,9 +36,9 @@ def generators(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
-class _Rewriter(ast.NodeTransformer):
-    """Rewrites tuple(genexp) calls (innermost first); also the node helpers
-    the loop_seqs sequences build with (located at `ref`)."""
+class _Rewriter(NodeBuilder, ast.NodeTransformer):
+    """Rewrites tuple(genexp) calls (innermost first); the loop_seqs
+    sequences build with its node helpers (located at `ref`)."""
 
     def __init__(self, smap):
         self.smap, self.ref, self.int_names = smap, None, set()
@@ -119,31 +119,6 @@ class _Rewriter(ast.NodeTransformer):
         for j, t in enumerate(target.elts):
             self.bind(t, self.node(ast.Subscript(value=self.copy(value), slice=self.const(j),
                                                  ctx=ast.Load())), subst)
-
-    # node helpers of loop_seqs (as loop_forms._Rewriter's)
-    def node(self, n):
-        origin = getattr(self.ref, ORIGIN_ATTR, None)
-        for m in ast.walk(n):
-            if not hasattr(m, "lineno") and isinstance(m, (ast.expr, ast.stmt)):
-                ast.copy_location(m, self.ref)
-            if origin is not None and not hasattr(m, ORIGIN_ATTR):
-                setattr(m, ORIGIN_ATTR, origin)
-        return n
-
-    def copy(self, e):
-        return _clone(e)
-
-    def const(self, v):
-        return self.node(ast.Constant(value=v))
-
-    def name(self, n, store=False):
-        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
-
-    def call(self, fn, args):
-        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
-
-    def binop(self, a, op, b):
-        return self.node(ast.BinOp(left=a, op=op, right=b))
 
 
 class _Substitute(ast.NodeTransformer):

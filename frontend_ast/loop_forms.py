@@ -24,14 +24,13 @@ iterator, gives a row of a 2-D array (array code in loops).
 from __future__ import annotations
 
 import ast
-import copy
 
-from .errors import ORIGIN_ATTR
 from .loop_seqs import (
     Enumerate,
     Indexed,
     Literal,
     NdIndex,
+    NodeBuilder,
     RangeSeq,
     Reversed,
     Seq,
@@ -86,7 +85,7 @@ def _stored(stmts, target=None) -> tuple:
     return names, written
 
 
-class _Rewriter(ast.NodeTransformer):
+class _Rewriter(NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
         names = _names_in(tree)
@@ -115,38 +114,10 @@ class _Rewriter(ast.NodeTransformer):
             out.extend(r if isinstance(r, list) else [r])
         return out
 
-    # node helpers ---------------------------------------------------------------------
+    # node helpers (and NodeBuilder's) -------------------------------------------------------
     def fresh(self, what):
         self.count += 1
         return f"{self.prefix}{self.count}_{what}"
-
-    def node(self, n):
-        ast.copy_location(n, self.ref)
-        origin = getattr(self.ref, ORIGIN_ATTR, None)
-        for m in ast.walk(n):
-            if not hasattr(m, "lineno") and isinstance(m, (ast.expr, ast.stmt)):
-                ast.copy_location(m, self.ref)
-            if origin is not None and not hasattr(m, ORIGIN_ATTR):
-                setattr(m, ORIGIN_ATTR, origin)
-        return n
-
-    def copy(self, e):
-        return copy.deepcopy(e)
-
-    def const(self, v):
-        return self.node(ast.Constant(value=v))
-
-    def name(self, n, store=False):
-        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
-
-    def call(self, fn, args):
-        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
-
-    def binop(self, a, op, b):
-        return self.node(ast.BinOp(left=a, op=op, right=b))
-
-    def assign(self, target, value):
-        return self.node(ast.Assign(targets=[target], value=value))
 
     # loops ----------------------------------------------------------------------------
     def visit_For(self, node: ast.For):

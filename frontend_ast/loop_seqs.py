@@ -5,12 +5,47 @@ node helpers: node, copy, const, call, binop, int_names)."""
 from __future__ import annotations
 
 import ast
+import copy
 
 import numpy as np
 
+from .errors import ORIGIN_ATTR
 from .names import VALUE_ATTR
 
 NDINDEX_ATTR = "_pyhalide_ndindex"   # on the calls NdIndex builds: "ndindex" or "unravel_index"
+
+
+class NodeBuilder:
+    """AST node helpers of a rewriter (loop_forms, generators): new nodes
+    located at `self.ref`, in its source (errors.ORIGIN_ATTR)."""
+
+    def node(self, n):
+        ast.copy_location(n, self.ref)
+        origin = getattr(self.ref, ORIGIN_ATTR, None)
+        for m in ast.walk(n):
+            if not hasattr(m, "lineno") and isinstance(m, (ast.expr, ast.stmt)):
+                ast.copy_location(m, self.ref)
+            if origin is not None and not hasattr(m, ORIGIN_ATTR):
+                setattr(m, ORIGIN_ATTR, origin)
+        return n
+
+    def copy(self, e):
+        return copy.deepcopy(e)
+
+    def const(self, v):
+        return self.node(ast.Constant(value=v))
+
+    def name(self, n, store=False):
+        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
+
+    def call(self, fn, args):
+        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
+
+    def binop(self, a, op, b):
+        return self.node(ast.BinOp(left=a, op=op, right=b))
+
+    def assign(self, target, value):
+        return self.node(ast.Assign(targets=[target], value=value))
 
 
 def const_int(e):

@@ -2,25 +2,14 @@
 inlined like helper functions, compared with plain Python; the forms that
 are not compiled are located errors."""
 import numpy as np
-import pytest
 from numpy import power, tanh
 
 import pyhalide as ph
 from tests.frontend.frontend_check import check
-from tests.frontend.test_frontend_errors import where
+from tests.frontend.located_errors import expect_error
 
 A = np.array([0.5, -1.25, 2.0, 0.0, 3.5, -0.75])
 M = np.arange(24, dtype=np.float64).reshape(4, 6) / 7.0
-
-
-def expect_error(fn, args, snippet, *words):
-    with pytest.raises(ph.CompileError) as info:
-        ph.pipeline(fn)(*args)
-    msg = str(info.value)
-    assert msg.startswith(where(fn, snippet) + ":"), msg
-    for w in words:
-        assert w in msg, msg
-    assert "_ph_" not in msg, msg
 
 
 def scalar_loop(a):

@@ -7,21 +7,11 @@ import pytest
 
 import pyhalide as ph
 from tests.frontend.frontend_check import check
-from tests.frontend.test_frontend_errors import where
+from tests.frontend.located_errors import expect_error
 
 RNG = np.random.default_rng(7)
 X3 = RNG.random((3, 2, 4))
 X2 = RNG.integers(-9, 9, (4, 5)).astype(np.int32)
-
-
-def expect_error(fn, args, snippet, *words):
-    with pytest.raises(ph.CompileError) as info:
-        ph.pipeline(fn)(*args)
-    msg = str(info.value)
-    assert msg.startswith(where(fn, snippet) + ":"), msg
-    for w in words:
-        assert w in msg, msg
-    assert "_ph_" not in msg, msg
 
 
 # np.ndindex --------------------------------------------------------------------------------
