@@ -12,7 +12,7 @@ Several such assignments into one array in the same loops (wave's
 in phases: its RDom is (region point, phase, loops), the phase k writing
 statement k's element with statement k's value, so each statement's
 stores happen after the previous statement's in every iteration, as in
-Python. A phase's value may read what the earlier phases wrote; it must
+Python (the phase and the point's first axis share one RVar). A phase's value may read what the earlier phases wrote; it must
 not read its own region at other points (NumPy evaluates the right side
 first)."""
 from __future__ import annotations
@@ -140,28 +140,34 @@ def _define_phases(bld, arr, stores, sites):
                  if j < len(s[1])]
         e = sizes[0]
         for x in sizes[1:]:
-            e = ir.Max(e, x)
+            e = e if ir.equal(e, x) else ir.Max(e, x)
         ext.append(e)
-    inner = [(ir.index(0), ext[j]) for j in reversed(range(npts))]
-    inner.append((ir.index(0), ir.index(len(stores))))
+    # RDom (innermost first): the points' inner axes, then q = phase * ext[0] +
+    # the point's first axis, then the loops. A Func the values read at a
+    # point is then inlined by default like one a single store reads (it is
+    # evaluated per phase) rather than bounded over the loops at root.
+    nph = ir.index(len(stores))
+    inner = [(ir.index(0), ext[j]) for j in reversed(range(1, npts))]
+    inner.append((ir.index(0), ir.Mul(ext[0], nph) if npts else nph))
     mapping, rdom, tri, pairs = bld.emitter.loop_vars(
         [], list(state.loops), "r_" + arr.name, inner=inner)
-    phase = rdom[npts].node
+    q = rdom[max(npts - 1, 0)].node
+    phase = ir.Div(q, ext[0]) if npts else q
+    first = ir.Mod(q, ext[0]) if npts else None
     keys, vals, conds = None, None, None
     where = f"the assignments into {arr.name}"
     for k in reversed(range(len(stores))):
         dest, p, at, vnode, preds, snode = stores[k]
         m = dict(mapping)
         inside = []
-        for i, j in enumerate(reversed(range(npts))):
-            if j < len(p):
-                r = rdom[i].node
-                m[p[j].name] = r
-                size = cast(ir.INDEX, ops.node_of(cx, dest.shape[j]))
-                if not ir.equal(ext[j], size):
-                    # a smaller region: its points only, read clamped into it
-                    inside.append(ir.LT(r, size))
-                    m[p[j].name] = ir.Max(ir.Min(r, ir.Sub(size, ir.index(1))), ir.index(0))
+        for j in range(len(p)):
+            r = first if j == 0 else rdom[npts - 1 - j].node
+            m[p[j].name] = r
+            size = cast(ir.INDEX, ops.node_of(cx, dest.shape[j]))
+            if not ir.equal(ext[j], size):
+                # a smaller region: its points only, read clamped into it
+                inside.append(ir.LT(r, size))
+                m[p[j].name] = ir.Max(ir.Min(r, ir.Sub(size, ir.index(1))), ir.index(0))
         _check_reads(bld, [vnode] + list(preds) + list(at), sites)
         defs.mark_emitted([vnode] + list(preds) + list(at), arr.func)
         v = bld.emitter.finalize([vnode], m, where)[0]
