@@ -289,7 +289,21 @@ class BoundsOf:
             return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
         if t.bits <= 16:
             return type_range(t, a.data_dependent())
+        if t == _INT32 and src.is_int() and (a.lo is not None and lo is None or
+                                             a.hi is not None and hi is None):
+            # int32(n) of a symbolic int64 n (a Python-int loop bound): its
+            # symbolic ends are the casts of n's, an obligation like a sum's
+            # (index_overflow checks them in int64, the cast's operand exact)
+            return self._oblige(Interval(self._narrowed(t, a.lo, lo), self._narrowed(t, a.hi, hi),
+                                         a.lo_data, a.hi_data))
         return UNBOUNDED
+
+    @staticmethod
+    def _narrowed(t, end, const):
+        """An end of a narrowed interval: a constant only if it fits."""
+        if end is None or const is not None and not _fits(t, const):
+            return None
+        return ir.Const(t, const) if const is not None else _s(ir.Cast(t, end))
 
     def _BitAnd(self, e):
         a, b = self(e.a), self(e.b)
