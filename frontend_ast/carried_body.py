@@ -20,7 +20,7 @@ from pyhalide.simplify import simplify
 from . import ops
 from .array_index import guard, parse
 from .array_setitem import region_value
-from .array_store import augmented_operand, destination, fitted
+from .array_store import augmented_operand, destination, fitted, selection_fits
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
@@ -189,6 +189,8 @@ class BodyRun:
         dest = destination(bld, base, items, target)
         if isinstance(value, (Arr, ArrayExpr)):
             v = bld.array_code.as_array(value, stmt)
+            if dest.mask:
+                selection_fits(bld, v.shape, dest.shape, stmt, "assigning")
             return self.write(dest, fitted(bld, v, dest.shape, stmt, False), stmt)
         if isinstance(value, TupleVal):
             raise self.cx.err(stmt, "assigning a tuple into an array is not supported yet in a "
@@ -202,11 +204,14 @@ class BodyRun:
         self.write(dest, lambda p: value, stmt)
 
     def plain(self, items, node):
-        bad = next((i for i in items if i.kind in ("mask", "array")), None)
+        """Refuse integer-array indices (a boolean mask is written where it
+        holds: `z[m] = z[m] ** 2 + c[m]`, its masked reads element-wise,
+        array_masks.py)."""
+        bad = next((i for i in items if i.kind == "array"), None)
         if bad is not None:
-            raise self.cx.err(bad.node, "assigning through a boolean mask or an integer array "
-                                        "is not supported yet in a loop that carries arrays "
-                                        "from one iteration to the next",
+            raise self.cx.err(bad.node, "assigning through an integer array is not supported "
+                                        "yet in a loop that carries arrays from one iteration "
+                                        "to the next",
                               hint="use np.where(mask, new, old) for the whole array")
 
     def augassign(self, s):
@@ -254,6 +259,9 @@ class BodyRun:
         vnode = ops.node_of(cx, v)
         x = [ir.Variable(ir.INDEX, fresh(f"cell{k}")) for k in range(arr.ndim)]
         inside, at_x = self.invert(dest, p, at, x, node)
+        if dest.pred is not None:        # a mask: where it selects the element
+            sel = ir.substitute(ops.node_of(cx, ops.truth(cx, dest.pred(p))), at_x)
+            inside = sel if ir.is_const(inside, True) else ir.And(inside, sel)
         old = element_node(cx, bld.array_code.view_of(arr, node).elem(x), arr.ty)
         new = ir.substitute(vnode, at_x)
         if not ir.is_const(inside, True):

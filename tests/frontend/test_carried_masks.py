@@ -1,0 +1,52 @@
+"""Assignments through a boolean mask made each iteration, in a loop that
+carries arrays (frontend_ast/carried_body.py, carried_arrays._body_mask):
+written where the mask holds, masked reads element by element; compared
+with plain Python."""
+import numpy as np
+
+import pyhalide as ph
+from tests.frontend.frontend_check import check
+
+C = np.linspace(-1.7, 0.6, 20).reshape(4, 5)
+
+
+def escape_time(c, maxiter, horizon):
+    z = np.zeros(c.shape)
+    n = np.zeros(c.shape, np.int64)
+    for k in range(maxiter):
+        inside = np.less(np.abs(z), horizon)
+        n[inside] = k
+        z[inside] = z[inside] ** 2 + c[inside]
+    n[n == maxiter - 1] = 0
+    return z, n
+
+
+def masked_increment(a, steps):
+    u = a.copy()
+    for k in range(steps):
+        big = u > 0.5
+        u[big] -= 0.25 * a[big]
+        u[big] *= 0.75
+        u += 0.125
+    return u
+
+
+def mask_store(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        u[u > 1.0] = 0.0
+        u = u * 2.0
+    return u
+
+
+def test_mask_of_a_rebound_name():
+    check(ph.pipeline(mask_store), C.ravel() * 2.0, 3)
+
+
+def test_escape_time_with_a_mask_per_iteration():
+    check(ph.pipeline(escape_time), C, 12, 2.0)
+    check(ph.pipeline(escape_time), C, 0, 2.0)
+
+
+def test_augmented_masked_updates():
+    check(ph.pipeline(masked_increment), np.abs(C), 7)
