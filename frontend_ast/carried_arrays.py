@@ -352,6 +352,8 @@ def _entry_objects(env) -> dict:
         b = _base(v)
         if isinstance(b, Arr):
             out[id(b)] = b
+            for part in getattr(b, "parts", lambda: ())():
+                out[id(part)] = part    # a complex array is carried as its two parts
     return out
 
 

@@ -17,7 +17,9 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 from pyhalide.simplify import simplify
 
+from . import complex_values as C
 from . import ops
+from .array_complex import ComplexArr
 from .array_index import guard, parse
 from .array_setitem import region_value
 from .array_store import augmented_operand, destination, fitted, selection_fits
@@ -249,9 +251,8 @@ class BodyRun:
         its contents before elsewhere."""
         cx, bld = self.cx, self.bld
         arr = dest.arr
-        if arr.ty.is_complex():
-            raise cx.err(node, "complex arrays are not supported yet in a loop that carries "
-                               "arrays from one iteration to the next")
+        if isinstance(arr, ComplexArr):
+            return self.write_parts(dest, value, node)
         p = [ir.Variable(ir.INDEX, fresh(f"region{k}")) for k in range(len(dest.shape))]
         at, checks = dest.place(p)
         cx.cur_node = node
@@ -268,6 +269,23 @@ class BodyRun:
             new = ir.Select(inside, new, old)
         self.set(arr, frozen(cx, arr.ty, arr.shape, new, x, node))
         self.written.add(arr)
+
+    def write_parts(self, dest, value, node):
+        """A complex array's store: the value computed once, then each part
+        (a float array, carried as a member of its own) written with its
+        part of it, as array_complex.store does outside such loops."""
+        cx, arr = self.cx, dest.arr
+        region = [ir.Variable(ir.INDEX, fresh(f"cregion{k}")) for k in range(len(dest.shape))]
+        cx.cur_node = node
+        parts = C.parts(cx, ops.cast_to(cx, value(region), arr.ty), arr.ty)
+        for part, v in zip(arr.parts(), parts):
+            n = ops.node_of(cx, v)
+
+            def at(p, n=n, v=v):
+                return Val(ir.substitute(n, {r.name: x for r, x in zip(region, p)}), v.ty,
+                           risky=v.risky)
+            self.write(type(dest)(part, dest.shape, dest.place, dest.injective, dest.pred,
+                                  dest.mask, None), at, node)
 
     def invert(self, dest, p, at, x, node):
         """(whether index x is in the region, {p name: the region point
