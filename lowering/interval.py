@@ -296,7 +296,19 @@ class BoundsOf:
             # (index_overflow checks them in int64, the cast's operand exact)
             return self._oblige(Interval(self._narrowed(t, a.lo, lo), self._narrowed(t, a.hi, hi),
                                          a.lo_data, a.hi_data))
+        if t == _INT32 and src == ir.Int(64) and self._invariant(e.value):
+            # int32(n) of an int64 n fixed for the whole run (parameters and
+            # input elements, no loop variable: a size computed from a float
+            # argument): the point itself, an obligation checked with n exact
+            return self._oblige(Interval.point(e))
         return UNBOUNDED
+
+    def _invariant(self, e) -> bool:
+        """Whether e's value is fixed during the run: no variable this scope
+        bounds, no call of a Func (inputs and intrinsics only)."""
+        if any(self.scope.get(name) is not None for name in ir.free_vars(e)):
+            return False
+        return not any(c.call_type == ir.FUNC for c in ir.find_calls(e))
 
     @staticmethod
     def _narrowed(t, end, const):
