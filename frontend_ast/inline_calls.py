@@ -19,9 +19,11 @@ A call whose code runs before the statement it is in (the statement's other
 operands are then evaluated after it) is exact because compiled expressions
 have no side effects; a helper that writes into arrays must therefore be
 called as a statement or as the whole right-hand side of an assignment. In
-a position evaluated only sometimes (after `and`/`or`, in a branch of
-`x if c else y`, in a `while` condition) only a helper that is one
-`return <expression>` is inlined, as that expression."""
+a position evaluated only sometimes or once per item (after `and`/`or`, in
+a branch of `x if c else y`, in a `while` condition, in the element of a
+generator expression) only a helper that is one `return <expression>`,
+after assignments of names that fold into it (_folded), is inlined, as that
+expression."""
 from __future__ import annotations
 
 import ast
