@@ -39,6 +39,17 @@ def rows_of_two_lengths(a):
     return out
 
 
+def in_branches(a):
+    out = np.zeros((a.shape[0] + 1, a.shape[1]))
+    for i in range(a.shape[0]):
+        if a[i, 0] > 0.5:
+            out[i] += a[i]
+        else:
+            out[i + 1] -= a[i] * 2.0
+        out[i] *= 1.5
+    return out
+
+
 def physics(masspoints, dt, plunk, which):
     ppos = masspoints[1]
     cpos = masspoints[0]
@@ -89,6 +100,10 @@ def test_three_phases():
 
 def test_regions_of_two_lengths():
     check(ph.pipeline(rows_of_two_lengths), POS)
+
+
+def test_phases_under_conditions():
+    check(ph.pipeline(in_branches), RNG.random((6, 3)))
 
 
 def test_wave_physics_step():
