@@ -289,17 +289,12 @@ class BoundsOf:
             return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
         if t.bits <= 16:
             return type_range(t, a.data_dependent())
-        if t == _INT32 and src.is_int() and (a.lo is not None and lo is None or
-                                             a.hi is not None and hi is None):
-            # int32(n) of a symbolic int64 n (a Python-int loop bound): its
-            # symbolic ends are the casts of n's, an obligation like a sum's
-            # (index_overflow checks them in int64, the cast's operand exact)
-            return self._oblige(Interval(self._narrowed(t, a.lo, lo), self._narrowed(t, a.hi, hi),
-                                         a.lo_data, a.hi_data))
         if t == _INT32 and src == ir.Int(64) and self._invariant(e.value):
-            # int32(n) of an int64 n fixed for the whole run (parameters and
-            # input elements, no loop variable: a size computed from a float
-            # argument): the point itself, an obligation checked with n exact
+            # int32(n) of an int64 n fixed for the whole run (parameters,
+            # sizes and input elements, no loop variable: a Python-int loop
+            # bound, a size computed from a float argument): the point
+            # itself, like an int32 Param's, an obligation that index_overflow
+            # checks with n exact (OverflowError where it does not fit)
             return self._oblige(Interval.point(e))
         return UNBOUNDED
 
@@ -309,13 +304,6 @@ class BoundsOf:
         if any(self.scope.get(name) is not None for name in ir.free_vars(e)):
             return False
         return not any(c.call_type == ir.FUNC for c in ir.find_calls(e))
-
-    @staticmethod
-    def _narrowed(t, end, const):
-        """An end of a narrowed interval: a constant only if it fits."""
-        if end is None or const is not None and not _fits(t, const):
-            return None
-        return ir.Const(t, const) if const is not None else _s(ir.Cast(t, end))
 
     def _BitAnd(self, e):
         a, b = self(e.a), self(e.b)
