@@ -20,7 +20,7 @@ import ast
 import itertools
 
 from .errors import ORIGIN_ATTR
-from .inline_calls import GEN_ATTR, _clone
+from .inline_calls import GEN_ATTR, clone_node
 from .loop_seqs import Enumerate, Indexed, NodeBuilder, RangeSeq, Reversed, Zip, const_int
 from .rewrite_registry import register
 from .values import TupleVal, Val
@@ -127,7 +127,7 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, n):
         if n.id in self.subst and isinstance(n.ctx, ast.Load):
-            return _clone(self.subst[n.id])
+            return clone_node(self.subst[n.id])
         return n
 
 
@@ -164,5 +164,5 @@ def _at_position(elt, j):
                     setattr(c, ORIGIN_ATTR, getattr(n, ORIGIN_ATTR))
                 return c
             return n
-    return Put().visit(_clone(elt))
+    return Put().visit(clone_node(elt))
 

@@ -262,7 +262,7 @@ class _Inliner:
             raise self.smap.error(call, f"{name}() writes into arrays, so it must be called as "
                                         f"a statement or as the whole value of an assignment",
                                   hint=f"write `r = {name}(...)` on its own line")
-        body = [_substitute(s, subst) for s in assigns + body]
+        body = [substitute_names(s, subst) for s in assigns + body]
         self.resolved.extend(getattr(tree, RESOLVED_ATTR, ()))
         pre.extend(self.block(body, stack | {py}))
         if not any(isinstance(n, ast.Name) and n.id == result and isinstance(n.ctx, ast.Store)
@@ -280,14 +280,14 @@ class _Inliner:
                                         f"assignments of names) can be called there",
                                   hint=f"assign `{name}(...)` to a variable on a line before")
         value = body[0].value
-        uses = _unconditional_uses(value, subst)
+        uses = unconditional_uses(value, subst)
         for p, arg in subst.items():
             if not isinstance(arg, (ast.Name, ast.Constant)) and not uses.get(p):
                 raise self.smap.error(arg, f"this argument of {name}() would not always be "
                                            f"evaluated in {where}",
                                       hint=f"assign `{name}(...)` to a variable on a line "
                                            f"before")
-        return _substitute(value, subst)
+        return substitute_names(value, subst)
 
     def bind(self, call, tree, fn, params) -> list:
         """The argument expression of each parameter of the called function."""
@@ -336,14 +336,14 @@ def _folded(body) -> list:
         if name in names_assigned(rest):
             break
         if not isinstance(value, (ast.Name, ast.Constant)) and \
-                not any(_unconditional_uses(s.value, {name: None}).get(name)
+                not any(unconditional_uses(s.value, {name: None}).get(name)
                         for s in rest if isinstance(s, ast.Assign)):
             break
-        body = [_substitute(s, {name: value}) for s in rest]
+        body = [substitute_names(s, {name: value}) for s in rest]
     return body
 
 
-def _unconditional_uses(e, names) -> dict:
+def unconditional_uses(e, names) -> dict:
     """How often each of `names` is read where e always evaluates it (not
     after `and`/`or`, not in a branch of `x if c else y`). Compiled
     expressions have no side effects, so an argument substituted for such
@@ -391,7 +391,7 @@ def _prepare(tree, smap, k, fn) -> list:
     renamed with number k, every node carrying the helper's SourceMap, its
     free names resolved in the helper's module and closure."""
     local = names_assigned(tree.body) | {a.arg for a in tree.args.args}
-    body = [_clone(s) for s in tree.body]
+    body = [clone_node(s) for s in tree.body]
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
             isinstance(body[0].value.value, str):
         body = body[1:]
@@ -408,21 +408,21 @@ def _prepare(tree, smap, k, fn) -> list:
     return body
 
 
-def _clone(node):
+def clone_node(node):
     """A deep copy of an AST node that shares the values of its extra
     attributes (SourceMaps, functions)."""
     if isinstance(node, list):
-        return [_clone(x) for x in node]
+        return [clone_node(x) for x in node]
     if not isinstance(node, ast.AST):
         return node
     new = type(node)()
     fields = {key for key, _ in ast.iter_fields(node)}
     for key, value in vars(node).items():
-        setattr(new, key, _clone(value) if key in fields else value)
+        setattr(new, key, clone_node(value) if key in fields else value)
     return new
 
 
-def _substitute(node, subst):
+def substitute_names(node, subst):
     """node with the Load names in subst replaced by copies of their values."""
     if not subst:
         return node
@@ -430,7 +430,7 @@ def _substitute(node, subst):
     class Sub(ast.NodeTransformer):
         def visit_Name(self, n):
             if n.id in subst and isinstance(n.ctx, ast.Load):
-                return _clone(subst[n.id])
+                return clone_node(subst[n.id])
             return n
     return Sub().visit(node)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from .inline_calls import _clone, _substitute, _unconditional_uses
+from .inline_calls import clone_node, substitute_names, unconditional_uses
 from .rewrite_registry import register
 
 
@@ -120,14 +120,14 @@ class _Expand(ast.NodeTransformer):
                                         f"arguments (keywords and `*` are not supported)",
                                   hint="pass each argument by position")
         subst = dict(zip(names, node.args))
-        uses = _unconditional_uses(lam.body, subst)
+        uses = unconditional_uses(lam.body, subst)
         for p, arg in subst.items():
             if not isinstance(arg, (ast.Name, ast.Constant)) and not uses.get(p):
                 raise self.smap.error(arg, f"the lambda {f.id!r} does not always read this "
                                            f"argument, so its errors could be missed",
                                       hint="assign the argument to a variable on a line "
                                            "before")
-        body = _substitute(_clone(lam.body), subst)
+        body = substitute_names(clone_node(lam.body), subst)
         self.stack.append(f.id)
         try:
             body = self.visit(body)
