@@ -38,8 +38,6 @@ def _widened(e: ir.Expr, memo: dict) -> ir.Expr:
         out = ir.Select(e.condition, _widened(e.true_value, memo), _widened(e.false_value, memo))
     elif isinstance(e, ir.Cast) and e.value.type.is_integer() and e.value.type.bits < 32:
         out = ir.Cast(_I64, e.value)
-    elif isinstance(e, ir.Cast) and e.value.type == _I64:
-        out = e.value                     # int32(n) of an int64 n: n itself (exact)
     else:
         out = ir.Cast(_I64, e)
     memo[id(e)] = (e, out)

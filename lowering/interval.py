@@ -289,21 +289,7 @@ class BoundsOf:
             return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
         if t.bits <= 16:
             return type_range(t, a.data_dependent())
-        if t == _INT32 and src == ir.Int(64) and self._invariant(e.value):
-            # int32(n) of an int64 n fixed for the whole run (parameters,
-            # sizes and input elements, no loop variable: a Python-int loop
-            # bound, a size computed from a float argument): the point
-            # itself, like an int32 Param's, an obligation that index_overflow
-            # checks with n exact (OverflowError where it does not fit)
-            return self._oblige(Interval.point(e))
         return UNBOUNDED
-
-    def _invariant(self, e) -> bool:
-        """Whether e's value is fixed during the run: no variable this scope
-        bounds, no call of a Func (inputs and intrinsics only)."""
-        if any(self.scope.get(name) is not None for name in ir.free_vars(e)):
-            return False
-        return not any(c.call_type == ir.FUNC for c in ir.find_calls(e))
 
     def _BitAnd(self, e):
         a, b = self(e.a), self(e.b)
