@@ -113,3 +113,19 @@ def test_wave_physics_step():
 
 def test_element_and_row_writes_are_refused():
     expect_error(element_and_row, (POS,), "out[i + 1] += a[i]", "two places")
+
+
+def helper_writes_twice(force, i):
+    force[i - 1] -= 1.0
+    force[i] += 1.5
+
+
+def calls_helper(a):
+    f = np.zeros(a.shape)
+    for i in range(1, a.shape[0]):
+        helper_writes_twice(f, i)
+    return f
+
+
+def test_phases_from_an_inlined_helper():
+    check(ph.pipeline(calls_helper), POS)
