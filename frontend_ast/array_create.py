@@ -115,14 +115,21 @@ def as_any_array(b, v, where) -> ArrayExpr:
 
 
 def sequence(b, node, what):
-    """The items of a list/tuple argument (a literal, or a tuple value)."""
+    """The items of a list/tuple argument (a literal, or a tuple value); an
+    item that is a list display is the array np.asarray makes of it."""
     if isinstance(node, (ast.List, ast.Tuple)):
-        return [b.ev(e) for e in node.elts], list(node.elts)
+        return [_list_item(b, e) if isinstance(e, ast.List) else b.ev(e)
+                for e in node.elts], list(node.elts)
     v = b.ev(node)
     if isinstance(v, TupleVal):
         return list(v.items), [node] * len(v.items)
     raise b.cx.err(node, f"{what} needs a list or tuple of arrays",
                    hint="write the arrays in a list: np.concatenate([a, b])")
+
+
+def _list_item(b, e):
+    tree = _tree(b, e)
+    return tree if isinstance(tree, (Arr, ArrayExpr)) else _literal_array(b, tree, None, e, e)
 
 
 # np.arange ----------------------------------------------------------------------------------

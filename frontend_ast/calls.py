@@ -14,7 +14,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
-from . import array_calls, ops, unions
+from . import array_calls, generators, index_tuples, ops, unions
 from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
@@ -121,6 +121,8 @@ def _construct(cx, v: Val, dtype) -> Val:
 def _builtin(b, name, node):
     if name == "range":
         raise b.cx.err(node, "range() is only supported as the iterable of a `for` loop")
+    if name == "tuple":
+        return generators.build(b, node)
     _no_kw(b, node)
     if name == "len":
         (a,) = _pos(b, node, 1, 1)
@@ -277,6 +279,8 @@ def dtype_arg(b, node, pos, kw):
 # numpy and math -----------------------------------------------------------------------
 def _module_fn(b, fn: ModuleRef, node):
     f = fn.obj
+    if index_tuples.handles(f, node):
+        return index_tuples.call(b, f, node)
     handler = array_calls.FUNCTIONS.get(f)
     if handler is not None:
         return handler(b, f, node)

@@ -59,10 +59,11 @@ def applies(runner, node) -> bool:
             (s.target if isinstance(s, ast.AugAssign) else None)
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             root = t.value
+            mask = _body_mask(t.slice, node)
             if not isinstance(env.get(root.id), (Arr, ArrayExpr)) or \
-                    any(_mentions(t.slice, n) for n in changing):
+                    (any(_mentions(t.slice, n) for n in changing) and not mask):
                 continue
-            if runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
+            if not mask and runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
                     if isinstance(env.get(root.id), Arr) else False:
                 continue            # element writes alone: the scalar loop machinery
             if isinstance(s, ast.AugAssign) or any(r is not root for r in reads.get(root.id, [])):
@@ -70,6 +71,25 @@ def applies(runner, node) -> bool:
         elif isinstance(t, ast.Name) and isinstance(env.get(t.id), (Arr, ArrayExpr)):
             found = True            # `u += e` writes u in place
     return found
+
+
+_MASK_FUNCS = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isnan",
+               "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor"}
+
+
+def _body_mask(index, loop) -> bool:
+    """Whether an assignment's index is a name the body binds only to
+    comparisons (a boolean mask made each iteration: `I = np.abs(z) < 2`,
+    `I = np.less(...)`), which the body's run writes through element-wise."""
+    if not isinstance(index, ast.Name) or index.id == loop.target.id:
+        return False
+    values = [s.value for s in loop.body if isinstance(s, ast.Assign) and
+              any(isinstance(t, ast.Name) and t.id == index.id for t in s.targets)]
+    stored = [n for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name) and
+              n.id == index.id and not isinstance(n.ctx, ast.Load)]
+    return bool(values) and len(stored) == len(values) and all(
+        isinstance(v, ast.Compare) or (isinstance(v, ast.Call) and isinstance(
+            v.func, ast.Attribute) and v.func.attr in _MASK_FUNCS) for v in values)
 
 
 def _mentions(node, name) -> bool:
@@ -332,6 +352,8 @@ def _entry_objects(env) -> dict:
         b = _base(v)
         if isinstance(b, Arr):
             out[id(b)] = b
+            for part in getattr(b, "parts", lambda: ())():
+                out[id(part)] = part    # a complex array is carried as its two parts
     return out
 
 

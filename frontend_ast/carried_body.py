@@ -17,10 +17,12 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 from pyhalide.simplify import simplify
 
+from . import complex_values as C
 from . import ops
+from .array_complex import ComplexArr
 from .array_index import guard, parse
 from .array_setitem import region_value
-from .array_store import augmented_operand, destination, fitted
+from .array_store import augmented_operand, destination, fitted, selection_fits
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .values import Arr, TupleVal, Val, fresh, with_type_range
@@ -189,6 +191,8 @@ class BodyRun:
         dest = destination(bld, base, items, target)
         if isinstance(value, (Arr, ArrayExpr)):
             v = bld.array_code.as_array(value, stmt)
+            if dest.mask:
+                selection_fits(bld, v.shape, dest.shape, stmt, "assigning")
             return self.write(dest, fitted(bld, v, dest.shape, stmt, False), stmt)
         if isinstance(value, TupleVal):
             raise self.cx.err(stmt, "assigning a tuple into an array is not supported yet in a "
@@ -202,11 +206,14 @@ class BodyRun:
         self.write(dest, lambda p: value, stmt)
 
     def plain(self, items, node):
-        bad = next((i for i in items if i.kind in ("mask", "array")), None)
+        """Refuse integer-array indices (a boolean mask is written where it
+        holds: `z[m] = z[m] ** 2 + c[m]`, its masked reads element-wise,
+        array_masks.py)."""
+        bad = next((i for i in items if i.kind == "array"), None)
         if bad is not None:
-            raise self.cx.err(bad.node, "assigning through a boolean mask or an integer array "
-                                        "is not supported yet in a loop that carries arrays "
-                                        "from one iteration to the next",
+            raise self.cx.err(bad.node, "assigning through an integer array is not supported "
+                                        "yet in a loop that carries arrays from one iteration "
+                                        "to the next",
                               hint="use np.where(mask, new, old) for the whole array")
 
     def augassign(self, s):
@@ -244,9 +251,8 @@ class BodyRun:
         its contents before elsewhere."""
         cx, bld = self.cx, self.bld
         arr = dest.arr
-        if arr.ty.is_complex():
-            raise cx.err(node, "complex arrays are not supported yet in a loop that carries "
-                               "arrays from one iteration to the next")
+        if isinstance(arr, ComplexArr):
+            return self.write_parts(dest, value, node)
         p = [ir.Variable(ir.INDEX, fresh(f"region{k}")) for k in range(len(dest.shape))]
         at, checks = dest.place(p)
         cx.cur_node = node
@@ -254,12 +260,32 @@ class BodyRun:
         vnode = ops.node_of(cx, v)
         x = [ir.Variable(ir.INDEX, fresh(f"cell{k}")) for k in range(arr.ndim)]
         inside, at_x = self.invert(dest, p, at, x, node)
+        if dest.pred is not None:        # a mask: where it selects the element
+            sel = ir.substitute(ops.node_of(cx, ops.truth(cx, dest.pred(p))), at_x)
+            inside = sel if ir.is_const(inside, True) else ir.And(inside, sel)
         old = element_node(cx, bld.array_code.view_of(arr, node).elem(x), arr.ty)
         new = ir.substitute(vnode, at_x)
         if not ir.is_const(inside, True):
             new = ir.Select(inside, new, old)
         self.set(arr, frozen(cx, arr.ty, arr.shape, new, x, node))
         self.written.add(arr)
+
+    def write_parts(self, dest, value, node):
+        """A complex array's store: the value computed once, then each part
+        (a float array, carried as a member of its own) written with its
+        part of it, as array_complex.store does outside such loops."""
+        cx, arr = self.cx, dest.arr
+        region = [ir.Variable(ir.INDEX, fresh(f"cregion{k}")) for k in range(len(dest.shape))]
+        cx.cur_node = node
+        parts = C.parts(cx, ops.cast_to(cx, value(region), arr.ty), arr.ty)
+        for part, v in zip(arr.parts(), parts):
+            n = ops.node_of(cx, v)
+
+            def at(p, n=n, v=v):
+                return Val(ir.substitute(n, {r.name: x for r, x in zip(region, p)}), v.ty,
+                           risky=v.risky)
+            self.write(type(dest)(part, dest.shape, dest.place, dest.injective, dest.pred,
+                                  dest.mask, None), at, node)
 
     def invert(self, dest, p, at, x, node):
         """(whether index x is in the region, {p name: the region point

@@ -19,9 +19,11 @@ A call whose code runs before the statement it is in (the statement's other
 operands are then evaluated after it) is exact because compiled expressions
 have no side effects; a helper that writes into arrays must therefore be
 called as a statement or as the whole right-hand side of an assignment. In
-a position evaluated only sometimes (after `and`/`or`, in a branch of
-`x if c else y`, in a `while` condition) only a helper that is one
-`return <expression>` is inlined, as that expression."""
+a position evaluated only sometimes or once per item (after `and`/`or`, in
+a branch of `x if c else y`, in a `while` condition, in the element of a
+generator expression) only a helper that is one `return <expression>`,
+after assignments of names that fold into it (_folded), is inlined, as that
+expression."""
 from __future__ import annotations
 
 import ast
@@ -44,6 +46,7 @@ from .rewrite_registry import register, rewrite
 from .source_read import read_function
 
 FIXED_ATTR = "_pyhalide_fixed"    # on the decorated function's tree: {param: (function, call)}
+GEN_ATTR = "_pyhalide_generator"  # on a tuple(<generator>) call rewritten by generators.py
 
 _counter = itertools.count(1)
 _state = threading.local()        # .stack: the functions being inlined (outermost first);
@@ -182,6 +185,12 @@ class _Inliner:
         """e with its calls of user functions inlined; statements that must run
         before it are appended to `pre`. `conditional` names the position
         when e is evaluated only sometimes."""
+        if isinstance(e, ast.Call) and hasattr(e, GEN_ATTR):
+            # a tuple(<generator>) of an inlined function: the element (the
+            # last argument) is evaluated once per item
+            e.args = [self.expr(a, pre, stack, conditional) for a in e.args[:-1]] + \
+                [self.expr(e.args[-1], pre, stack, conditional or "a generator expression")]
+            return e
         if isinstance(e, ast.Call):
             e.func = self.expr(e.func, pre, stack, conditional)
             e.args = [self.expr(a, pre, stack, conditional) for a in e.args]
@@ -201,6 +210,13 @@ class _Inliner:
             where = conditional or "a branch of `x if c else y`"
             e.body = self.expr(e.body, pre, stack, where)
             e.orelse = self.expr(e.orelse, pre, stack, where)
+            return e
+        if isinstance(e, ast.GeneratorExp) and len(e.generators) == 1:
+            # tuple(<generator>) is compiled (generators.py): its element is
+            # evaluated once per item, like a position evaluated only sometimes
+            comp = e.generators[0]
+            comp.iter = self.expr(comp.iter, pre, stack, conditional)
+            e.elt = self.expr(e.elt, pre, stack, conditional or "a generator expression")
             return e
         if isinstance(e, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
             return e                 # refused later (analyze.py)
@@ -246,7 +262,7 @@ class _Inliner:
             raise self.smap.error(call, f"{name}() writes into arrays, so it must be called as "
                                         f"a statement or as the whole value of an assignment",
                                   hint=f"write `r = {name}(...)` on its own line")
-        body = [_substitute(s, subst) for s in assigns + body]
+        body = [substitute_names(s, subst) for s in assigns + body]
         self.resolved.extend(getattr(tree, RESOLVED_ATTR, ()))
         pre.extend(self.block(body, stack | {py}))
         if not any(isinstance(n, ast.Name) and n.id == result and isinstance(n.ctx, ast.Store)
@@ -255,21 +271,23 @@ class _Inliner:
         return _at(ast.Name(result, ast.Load()), call)
 
     def as_expression(self, call, name, body, subst, result, where):
+        body = _folded(body)
         if len(body) != 1 or not isinstance(body[0], ast.Assign) or \
                 body[0].targets[0].id != result:
             raise self.smap.error(call, f"{name}() is called in {where}, which is evaluated "
-                                        f"only sometimes; only a function that is one "
-                                        f"`return <expression>` can be called there",
+                                        f"only sometimes or once per item; only a function "
+                                        f"that is one `return <expression>` (after "
+                                        f"assignments of names) can be called there",
                                   hint=f"assign `{name}(...)` to a variable on a line before")
         value = body[0].value
-        uses = _unconditional_uses(value, subst)
+        uses = unconditional_uses(value, subst)
         for p, arg in subst.items():
             if not isinstance(arg, (ast.Name, ast.Constant)) and not uses.get(p):
                 raise self.smap.error(arg, f"this argument of {name}() would not always be "
                                            f"evaluated in {where}",
                                       hint=f"assign `{name}(...)` to a variable on a line "
                                            f"before")
-        return _substitute(value, subst)
+        return substitute_names(value, subst)
 
     def bind(self, call, tree, fn, params) -> list:
         """The argument expression of each parameter of the called function."""
@@ -305,7 +323,27 @@ class _Inliner:
         return out
 
 
-def _unconditional_uses(e, names) -> dict:
+def _folded(body) -> list:
+    """Leading assignments `name = e` of names assigned once are substituted
+    into the statements after them, where one of them always evaluates the
+    name (or e is a name or a constant, whose evaluation cannot fail):
+    `idx = p + o; return f(idx)` is the expression f(p + o)."""
+    body = list(body)
+    while len(body) > 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1 and \
+            isinstance(body[0].targets[0], ast.Name):
+        name, value = body[0].targets[0].id, body[0].value
+        rest = body[1:]
+        if name in names_assigned(rest):
+            break
+        if not isinstance(value, (ast.Name, ast.Constant)) and \
+                not any(unconditional_uses(s.value, {name: None}).get(name)
+                        for s in rest if isinstance(s, ast.Assign)):
+            break
+        body = [substitute_names(s, {name: value}) for s in rest]
+    return body
+
+
+def unconditional_uses(e, names) -> dict:
     """How often each of `names` is read where e always evaluates it (not
     after `and`/`or`, not in a branch of `x if c else y`). Compiled
     expressions have no side effects, so an argument substituted for such
@@ -353,7 +391,7 @@ def _prepare(tree, smap, k, fn) -> list:
     renamed with number k, every node carrying the helper's SourceMap, its
     free names resolved in the helper's module and closure."""
     local = names_assigned(tree.body) | {a.arg for a in tree.args.args}
-    body = [_clone(s) for s in tree.body]
+    body = [clone_node(s) for s in tree.body]
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
             isinstance(body[0].value.value, str):
         body = body[1:]
@@ -370,21 +408,21 @@ def _prepare(tree, smap, k, fn) -> list:
     return body
 
 
-def _clone(node):
+def clone_node(node):
     """A deep copy of an AST node that shares the values of its extra
     attributes (SourceMaps, functions)."""
     if isinstance(node, list):
-        return [_clone(x) for x in node]
+        return [clone_node(x) for x in node]
     if not isinstance(node, ast.AST):
         return node
     new = type(node)()
     fields = {key for key, _ in ast.iter_fields(node)}
     for key, value in vars(node).items():
-        setattr(new, key, _clone(value) if key in fields else value)
+        setattr(new, key, clone_node(value) if key in fields else value)
     return new
 
 
-def _substitute(node, subst):
+def substitute_names(node, subst):
     """node with the Load names in subst replaced by copies of their values."""
     if not subst:
         return node
@@ -392,7 +430,7 @@ def _substitute(node, subst):
     class Sub(ast.NodeTransformer):
         def visit_Name(self, n):
             if n.id in subst and isinstance(n.ctx, ast.Load):
-                return _clone(subst[n.id])
+                return clone_node(subst[n.id])
             return n
     return Sub().visit(node)
 

@@ -1,5 +1,5 @@
 """Loop forms (a rewrite of rewrites.py, order 20): `for` loops over arrays, tuples and the
-builtins enumerate/zip/reversed become `for v in range(...)` loops that
+builtins enumerate/zip/reversed (and np.ndindex) become `for v in range(...)` loops that
 read the element at the index, with Python's meaning kept:
 
     for x in a:                      for k in range(len(a)):
@@ -11,6 +11,8 @@ read the element at the index, with Python's meaning kept:
     for i in reversed(range(n)):     for i in range(n - 1, 0 - 1, -1): ...
     for d in (1, 2, 3):              for k in range(3):
                                          d = 1 if k == 0 else 2 if k == 1 else 3
+    for p in np.ndindex(a.shape):    for k in range(<product of a.shape>):
+                                         p = <np.unravel_index(k, a.shape), Python ints>
 
 The iterable is evaluated once, before the loop, as in Python: an
 expression whose names the loop rebinds (or a computed array the loop
@@ -22,14 +24,22 @@ iterator, gives a row of a 2-D array (array code in loops).
 from __future__ import annotations
 
 import ast
-import copy
 
-from .errors import ORIGIN_ATTR
-from .loop_seqs import Enumerate, Indexed, Literal, RangeSeq, Reversed, Seq, Zip, const_int
+from .loop_seqs import (
+    Enumerate,
+    Indexed,
+    Literal,
+    NdIndex,
+    NodeBuilder,
+    RangeSeq,
+    Reversed,
+    Seq,
+    Zip,
+    const_int,
+)
 from .rewrite_registry import register
 
 _REFUSED_ITERABLES = {
-    "ndindex": "nested `for` loops over range(a.shape[k])",
     "ndenumerate": "nested `for` loops over range(a.shape[k]) reading a[i, j]",
     "nditer": "`for x in a` or loops over range(len(a))",
     "iter": "iterate over the array or tuple itself",
@@ -75,7 +85,7 @@ def _stored(stmts, target=None) -> tuple:
     return names, written
 
 
-class _Rewriter(ast.NodeTransformer):
+class _Rewriter(NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
         names = _names_in(tree)
@@ -104,38 +114,10 @@ class _Rewriter(ast.NodeTransformer):
             out.extend(r if isinstance(r, list) else [r])
         return out
 
-    # node helpers ---------------------------------------------------------------------
+    # node helpers (and NodeBuilder's) -------------------------------------------------------
     def fresh(self, what):
         self.count += 1
         return f"{self.prefix}{self.count}_{what}"
-
-    def node(self, n):
-        ast.copy_location(n, self.ref)
-        origin = getattr(self.ref, ORIGIN_ATTR, None)
-        for m in ast.walk(n):
-            if not hasattr(m, "lineno") and isinstance(m, (ast.expr, ast.stmt)):
-                ast.copy_location(m, self.ref)
-            if origin is not None and not hasattr(m, ORIGIN_ATTR):
-                setattr(m, ORIGIN_ATTR, origin)
-        return n
-
-    def copy(self, e):
-        return copy.deepcopy(e)
-
-    def const(self, v):
-        return self.node(ast.Constant(value=v))
-
-    def name(self, n, store=False):
-        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
-
-    def call(self, fn, args):
-        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
-
-    def binop(self, a, op, b):
-        return self.node(ast.BinOp(left=a, op=op, right=b))
-
-    def assign(self, target, value):
-        return self.node(ast.Assign(targets=[target], value=value))
 
     # loops ----------------------------------------------------------------------------
     def visit_For(self, node: ast.For):
@@ -295,6 +277,8 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(e, ast.Call):
             fn = e.func
             name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+            if name == "ndindex":
+                return self._ndindex(e)
             if name in _REFUSED_ITERABLES:
                 raise self.smap.error(e, f"iterating over {name}() is not supported",
                                       hint=f"write {_REFUSED_ITERABLES[name]}")
@@ -346,6 +330,14 @@ class _Rewriter(ast.NodeTransformer):
                                       hint="check the lengths with an assert before the loop")
         args = self._args(e, 1, 64)
         return Zip(self, [self._seq(a) for a in args])
+
+    def _ndindex(self, e):
+        if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+            raise self.smap.error(e, "ndindex() takes the sizes as positional arguments",
+                                  hint="write np.ndindex(a.shape) or np.ndindex(n, m)")
+        shape = e.args[0] if len(e.args) == 1 else \
+            self.node(ast.Tuple(elts=list(e.args), ctx=ast.Load()))
+        return NdIndex(self, self._once(shape, scalar=True))
 
     def _reversed(self, e):
         (arg,) = self._args(e, 1, 1)

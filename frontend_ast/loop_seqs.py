@@ -1,10 +1,51 @@
 """The sequences a rewritten loop walks (loop_forms.py): arrays, tuple
-literals, ranges and enumerate/zip/reversed of them, each as its length and
+literals, ranges, np.ndindex and enumerate/zip/reversed of them, each as its length and
 its element at position k, built as AST by the rewriter `rw` (loop_forms's
 node helpers: node, copy, const, call, binop, int_names)."""
 from __future__ import annotations
 
 import ast
+import copy
+
+import numpy as np
+
+from .errors import ORIGIN_ATTR
+from .names import VALUE_ATTR
+
+NDINDEX_ATTR = "_pyhalide_ndindex"   # on the calls NdIndex builds: "ndindex" or "unravel_index"
+
+
+class NodeBuilder:
+    """AST node helpers of a rewriter (loop_forms, generators): new nodes
+    located at `self.ref`, in its source (errors.ORIGIN_ATTR)."""
+
+    def node(self, n):
+        ast.copy_location(n, self.ref)
+        origin = getattr(self.ref, ORIGIN_ATTR, None)
+        for m in ast.walk(n):
+            if not hasattr(m, "lineno") and isinstance(m, (ast.expr, ast.stmt)):
+                ast.copy_location(m, self.ref)
+            if origin is not None and not hasattr(m, ORIGIN_ATTR):
+                setattr(m, ORIGIN_ATTR, origin)
+        return n
+
+    def copy(self, e):
+        return copy.deepcopy(e)
+
+    def const(self, v):
+        return self.node(ast.Constant(value=v))
+
+    def name(self, n, store=False):
+        return self.node(ast.Name(id=n, ctx=ast.Store() if store else ast.Load()))
+
+    def call(self, fn, args):
+        return self.node(ast.Call(func=self.name(fn), args=args, keywords=[]))
+
+    def binop(self, a, op, b):
+        return self.node(ast.BinOp(left=a, op=op, right=b))
+
+    def assign(self, target, value):
+        return self.node(ast.Assign(targets=[target], value=value))
 
 
 def const_int(e):
@@ -155,3 +196,32 @@ class Zip(Seq):
     def elem(self, k):
         return self.rw.node(ast.Tuple(elts=[s.elem(self.rw.copy(k)) for s in self.seqs],
                                       ctx=ast.Load()))
+
+
+def bound_name(rw, name, obj):
+    """A Name standing for `obj` whatever the function's globals hold."""
+    n = rw.name(name)
+    setattr(n, VALUE_ATTR, (obj,))
+    return n
+
+
+class NdIndex(Seq):
+    """np.ndindex(*shape): position k is the tuple np.unravel_index(k, shape)
+    of Python ints (C order); the length is the product of the sizes (a
+    negative size raises ValueError, as NumPy). Both calls are marked
+    (NDINDEX_ATTR) for calls.py, which accepts them only as built here."""
+
+    def __init__(self, rw, shape):
+        self.rw, self.shape = rw, shape
+
+    def _call(self, name, obj, args):
+        rw = self.rw
+        out = rw.node(ast.Call(func=bound_name(rw, name, obj), args=args, keywords=[]))
+        setattr(out, NDINDEX_ATTR, name)
+        return out
+
+    def length(self):
+        return self._call("ndindex", np.ndindex, [self.rw.copy(self.shape)])
+
+    def elem(self, k):
+        return self._call("unravel_index", np.unravel_index, [k, self.rw.copy(self.shape)])

@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.checks import is_check_read
 from pyhalide.var import Var
 
-from . import carried_arrays, complex_loops, ops, unions
+from . import array_store_loops, carried_arrays, complex_loops, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -182,6 +182,7 @@ class LoopRunner:
         for g in new_groups:
             self.finish_group(g)
         if top and not self.cx.typing:
+            array_store_loops.unflushed(self)      # phased stores all emitted
             self.state.nest_id = None
 
     def prepass(self, node):

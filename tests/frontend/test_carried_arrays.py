@@ -160,10 +160,11 @@ def changes_dtype(a, steps):
     return a
 
 
-def mask_store(u, steps):
+def index_store(u, steps):
     u = u.copy()
+    idx = np.array([0, 2])
     for _ in range(steps):
-        u[u > 1.0] = 0.0
+        u[idx] = 0.0
         u = u * 2.0
     return u
 
@@ -184,7 +185,7 @@ def writes_argument_then_rebinds(u, steps):
 ERRORS = [
     (carries_a_scalar_too, (RNG.standard_normal(4), 3), "the scalar 't' changes"),
     (changes_dtype, (np.arange(4), 3), "keeps its dtype"),
-    (mask_store, (RNG.standard_normal(4), 3), "boolean mask or an integer array"),
+    (index_store, (RNG.standard_normal(4), 3), "through an integer array"),
     (reduction_in_body, (RNG.random(4), 3), "not supported yet in a loop that carries"),
     (writes_argument_then_rebinds, (RNG.random(4), 3), "then binds 'u' to another array"),
 ]

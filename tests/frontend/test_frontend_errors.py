@@ -122,7 +122,7 @@ def state_two_depths(a):
 
 def non_range(a):
     s = 0
-    for v in np.ndindex(a.shape):
+    for v, x in np.ndenumerate(a):
         s += a[v]
     return s
 
@@ -182,7 +182,7 @@ def test_state_updated_at_two_depths_compiles():
 
 
 def test_iterating_over_an_array():
-    expect(non_range, "np.ndindex", "ndindex", "range")
+    expect(non_range, "np.ndenumerate", "ndenumerate", "range")
 
 
 def test_float_index():

@@ -383,7 +383,7 @@ def _refused(fn, snippet, *words, args=None):
 
 def uses_ndindex(a):
     s = 0.0
-    for i in np.ndindex(a.shape):
+    for i, x in np.ndenumerate(a):
         s += a[i]
     return s
 
@@ -424,7 +424,7 @@ def variable_step(a, k):
 
 
 def test_refused_forms():
-    _refused(uses_ndindex, "np.ndindex", "ndindex", "hint:")
+    _refused(uses_ndindex, "np.ndenumerate", "ndenumerate", "hint:")
     _refused(uses_strict_zip, "strict=True", "zip(strict=...)")
     _refused(reverses_enumerate, "enumerate(a)", "cannot be reversed")
     _refused(unpacks_wrong, "i, x, y", "cannot unpack 2 values into 3 names")

@@ -78,7 +78,7 @@ def test_unpacking_a_1d_array_value():
 
 
 def helper_writes_twice(force, i):
-    force[i - 1] -= 1.0
+    force[i - 1, 0] = 2.0     # an element and a row of one array: still refused
     force[i] += 1.0
 
 
