@@ -538,7 +538,3 @@ def _step_of(s, counter):
     if isinstance(op, ast.Sub):
         return -k.value
     return None
-
-
-# loop_merge.py runs after this rewrite and registers itself when imported
-from . import loop_merge  # noqa: E402,F401

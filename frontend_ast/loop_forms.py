@@ -54,7 +54,7 @@ _REFUSED_ITERABLES = {
 
 @register(20)
 def loop_forms(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
-    _Rewriter(tree, smap).run(tree)
+    LoopFormRewriter(tree, smap).run(tree)
     return tree
 
 
@@ -85,7 +85,7 @@ def _stored(stmts, target=None) -> tuple:
     return names, written
 
 
-class _Rewriter(NodeBuilder, ast.NodeTransformer):
+class LoopFormRewriter(NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
         names = _names_in(tree)
@@ -365,7 +365,7 @@ class _Rewriter(NodeBuilder, ast.NodeTransformer):
 
 class _RowReads(ast.NodeTransformer):
     """`row[j]` -> `a[..., k, j]` and len(row) -> a.shape[axis] for the
-    targets that stand for a row of a (_Rewriter.rows)."""
+    targets that stand for a row of a (LoopFormRewriter.rows)."""
 
     def __init__(self, rw):
         self.rw = rw
@@ -382,7 +382,7 @@ class _RowReads(ast.NodeTransformer):
 
     def visit_Call(self, n):
         self.generic_visit(n)
-        if _Rewriter._is_call(n, "len") and len(n.args) == 1 and \
+        if LoopFormRewriter._is_call(n, "len") and len(n.args) == 1 and \
                 isinstance(n.args[0], ast.Name) and n.args[0].id in self.rw.rows:
             seq, _ = self.rw.rows[n.args[0].id]
             return ast.copy_location(seq.axis_len(len(seq.prefix) + 1), n)

@@ -29,7 +29,7 @@ import copy
 
 from .analyze import Liveness, assigned_in_nested_loop, carried, home, names_assigned
 from .loop_exits import EXIT_ATTR
-from .loop_forms import _Rewriter
+from .loop_forms import LoopFormRewriter
 from .loop_seqs import RangeSeq, const_int
 from .rewrite_registry import register
 
@@ -77,7 +77,7 @@ class _Merge:
 
     def __init__(self, tree, loop, names, start):
         self.tree, self.loop, self.names, self.start = tree, loop, names, start
-        self.b = _Rewriter(tree, None)      # its node builders, located at the loop
+        self.b = LoopFormRewriter(tree, None)      # its node builders, located at the loop
         self.b.ref = loop
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         self.assigned = names_assigned(loop.body)
