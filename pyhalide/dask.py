@@ -298,9 +298,11 @@ def _final_regions(job, plan, limit=16):
         except OutsideWindow as e:
             nd = len(job.shapes[e.name])
             axis = nd - 1 - e.dim
+            at = _filled(job, regions).get(e.name, [(0, 0)] * nd)[axis][0]
+            glo, ghi = e.lo + at, e.hi + at + 1        # the message is in window coordinates
             reg = regions.setdefault(e.name, {})
-            lo, hi = reg.get(axis, (e.lo, e.hi + 1))
-            reg[axis] = (min(lo, e.lo), max(hi, e.hi + 1))
+            lo, hi = reg.get(axis, (glo, ghi))
+            reg[axis] = (min(lo, glo), max(hi, ghi))
     raise CompileError(f"{job.pf.__name__}.dask(): the result reads its arrays in too many "
                        f"places outside the reduction to be split on Dask")
 

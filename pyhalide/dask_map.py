@@ -21,6 +21,16 @@ from .realize import Pipeline
 from .var import Var
 
 
+def _rvar_plus(e, rvars):
+    if isinstance(e, ir.Variable) and e.name in rvars:
+        return e.name, 0
+    if isinstance(e, ir.Add) and isinstance(e.a, ir.Variable) and e.a.name in rvars:
+        c = ir.const_value(e.b)
+        if isinstance(c, int):
+            return e.a.name, c
+    return None, 0
+
+
 class MapPlan:
     """The result leaves `slots` (indices into the specialization's output
     Funcs), each computed per block."""
@@ -28,6 +38,8 @@ class MapPlan:
     def __init__(self, pf, key, arrays, slots):
         self.window = w = Window(pf, key, arrays)
         self.pipes = []
+        self.slots = list(slots)
+        self.limits = {}
         self.offsets = []
         for slot in slots:
             f, _ = w.spec.out_funcs[slot]
@@ -38,8 +50,38 @@ class MapPlan:
             ref = f[tuple(v + p for v, p in zip(vs, o))]
             wf[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
             wf.compute_root()
+            self._restrict(f.function(), o, slot)
             self.pipes.append((Pipeline([wf]), [t.to_numpy() for t in f.types()]))
             self.offsets.append(o)
+
+    def _restrict(self, fn, o, slot):
+        """An update of the result that writes `F(r + c)` along a dimension
+        (and reads F only where it writes) runs over the block's points only."""
+        for d in fn.updates:
+            rvars = {rv.name for rv in d.schedule.rvars}
+            if not rvars:
+                continue
+            tied = {}
+            for k, a in enumerate(d.args):
+                name, c = _rvar_plus(a, rvars)
+                if name is not None:
+                    tied[name] = (k, c)
+            self_reads = [c for c in ir.find_calls(list(d.values) + list(d.predicates))
+                          if c.call_type == ir.FUNC and c.func is fn]
+            if set(tied) != rvars or any(not all(ir.equal(x, y) for x, y in zip(c.args, d.args))
+                                         for c in self_reads):
+                continue
+            hi = [Param(ir.INDEX, f"dask_out{slot}_hi{i}", 0) for i in range(len(o))]
+            self.limits.setdefault(slot, []).append(hi)
+            new = []
+            for rv in d.schedule.rvars:
+                k, c = tied[rv.name]
+                lo_b = ir.Sub(o[k].node, ir.index(c))
+                hi_b = ir.Sub(hi[k].node, ir.index(c))
+                mn = ir.Max(rv.min, lo_b)
+                ext = ir.Max(ir.Sub(ir.Min(ir.Add(rv.min, rv.extent), hi_b), mn), ir.index(0))
+                new.append(ir.ReductionVariable(rv.name, mn, ext))
+            d.schedule.rvars = new
 
     def block(self, leaf: int, args, shapes, windows, start, shape):
         """Result leaf `leaf` over the block at `start` (NumPy axis order) of
@@ -51,6 +93,9 @@ class MapPlan:
             o = self.offsets[leaf]
             for axis, s in enumerate(start):
                 o[len(start) - 1 - axis].set(int(s))
+            for hi in self.limits.get(self.slots[leaf], []):
+                for axis, (s, e) in enumerate(zip(start, shape)):
+                    hi[len(start) - 1 - axis].set(int(s) + int(e))
             outs = [np.empty(shape, dt) for dt in dtypes]
             call = pipe.bind_arrays(outs)
         w.run_kernel(call)
@@ -77,7 +122,8 @@ class MapPlan:
                 return depth
             except OutsideWindow as e:
                 axis = nd - 1 - e.dim
-                need = max(start[axis] - e.lo, e.hi - (start[axis] + shape[axis] - 1))
+                at = windows[e.name][0][axis]        # the message is in the window's coordinates
+                need = max(start[axis] - (e.lo + at), e.hi + at - (start[axis] + shape[axis] - 1))
                 if need <= depth[axis]:
                     raise
                 depth[axis] = need

@@ -164,6 +164,7 @@ class ReducePlan:
         for e in definition_exprs(d):
             _index_reads(e, images, reads)
         self.ties = {}                 # RVar -> (name, axis, constant)
+        loose = []
         ndims = {name: img.dimensions() for name, (img, _, _) in self.chunk.images.items()}
         for name, dim, e in reads:
             axis = ndims[name] - 1 - dim
@@ -171,10 +172,10 @@ class ReducePlan:
                 continue
             hit = _rvar_offset(e, rvars)
             if hit is None:
-                raise CompileError(f"{where}: the reduction {self._at(d)} reads {name} along "
-                                   f"axis {axis} at {ir.expr_to_str(e)}, not at a loop "
-                                   f"variable of the reduction: rechunk {name} to one block "
-                                   f"along axis {axis}")
+                # another read (a clamped one, say): the block's bounds check covers it,
+                # once some plain read ties its loop variables to the block
+                loose.append((name, axis, e))
+                continue
             rv, c = hit
             tie = (name, axis, c)
             old = self.ties.setdefault(rv, tie)
@@ -183,6 +184,13 @@ class ReducePlan:
                                    f"axis {axis} at more than one offset of one loop variable "
                                    f"(a stencil inside a reduction): rechunk {name} to one "
                                    f"block along axis {axis}")
+        for name, axis, e in loose:
+            free = [v for v in ir.free_vars(e) if v in rvars and v not in self.ties]
+            if free or not any(v in rvars for v in ir.free_vars(e)):
+                raise CompileError(f"{where}: the reduction {self._at(d)} reads {name} along "
+                                   f"axis {axis} at {ir.expr_to_str(e)}, not at a loop "
+                                   f"variable of the reduction: rechunk {name} to one block "
+                                   f"along axis {axis}")
         # each tied RVar runs over [P_min, P_min + P_ext): its points in the block,
         # from the whole loop's bounds (computed by dask_bounds) and the block
         self.bounds = {}               # RVar -> (min Param, extent Param)

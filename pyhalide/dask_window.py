@@ -60,8 +60,9 @@ class _Shift(ir.Mutator):
         hit = self.images.get(id(c.func)) if c.call_type == ir.IMAGE else None
         if hit is None:
             return c
-        offsets = hit[0]
-        args = tuple(ir.Sub(a, offsets[k].node) for k, a in enumerate(c.args))
+        offsets, extents = hit
+        args = tuple(ir.Sub(_unclamped(a, extents[k].node), offsets[k].node)
+                     for k, a in enumerate(c.args))
         return dataclasses.replace(c, args=args)
 
     def visit_Variable(self, v):
@@ -74,6 +75,24 @@ class _Shift(ir.Mutator):
         if m is None:
             return v
         return hit[1][int(m.group(1))].node
+
+
+def _unclamped(e, extent):
+    """x for the frontend's checked read `max(min(select(x < n, x, -1), n - 1), 0)`
+    of an axis of extent n (whose check fails wherever x is not in [0, n)):
+    on a window, x outside [0, n) is outside the window too, so the read
+    fails its bounds check instead of reading the clamped element."""
+    if not (isinstance(e, ir.Max) and ir.is_const(e.b, 0) and isinstance(e.a, ir.Min)):
+        return e
+    m = e.a
+    if not (isinstance(m.b, ir.Sub) and m.b.a == extent and ir.is_const(m.b.b, 1)):
+        return e
+    sel = m.a
+    if isinstance(sel, ir.Select) and isinstance(sel.condition, ir.LT) and \
+            sel.condition.b == extent and ir.equal(sel.condition.a, sel.true_value) and \
+            ir.is_const(sel.false_value, -1):
+        return sel.true_value
+    return e
 
 
 def reachable(funcs) -> list:
