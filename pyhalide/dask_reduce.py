@@ -45,7 +45,7 @@ def _float_arith(e) -> bool:
                 found.append(n)
             super().visit_children(n)
 
-    V().visit(e)
+    V().visit(_node(e))
     return bool(found)
 
 

@@ -180,11 +180,12 @@ class Window:
                 whole[i] = np.broadcast_to(np.zeros((), dtype), shapes[name])
         env = type(self.spec).bind(self.spec, whole)
         self.last_env = env
-        for name, (offsets, block) in windows.items():
-            image, o_params, n_params = self.images[name]
-            block = np.ascontiguousarray(block)
-            image.set(_buffer(block, name))
-            nd = block.ndim
+        for name, (image, o_params, n_params) in self.images.items():
+            nd = image.dimensions()
+            offsets, block = windows.get(name, ((0,) * nd, None))
+            if block is None:        # read nowhere: an empty window
+                block = np.zeros((0,) * nd, image.type().to_numpy())
+            image.set(_buffer(np.ascontiguousarray(block), name))
             for axis in range(nd):
                 o_params[nd - 1 - axis].set(int(offsets[axis]))
                 n_params[nd - 1 - axis].set(int(shapes[name][axis]))

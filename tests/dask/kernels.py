@@ -1,0 +1,80 @@
+"""@pipeline kernels the Dask tests run (a module, so that worker processes import them)."""
+import numpy as np
+import pyhalide as ph
+
+@ph.pipeline
+def total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@ph.pipeline
+def argmin(a):
+    best = a[0]
+    idx = 0
+    for i in range(1, a.shape[0]):
+        if a[i] < best:
+            best = a[i]
+            idx = i
+    return idx
+
+@ph.pipeline
+def hist(a):
+    h = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        h[a[i]] += 1
+    return h
+
+@ph.pipeline
+def dot(a, b):
+    s = 0
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            s += a[i] * b[i]
+    return s
+
+@ph.pipeline
+def mean(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s / a.shape[0]
+
+@ph.pipeline
+def scale(a, b, k):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k + b[i] + i
+    return out
+
+@ph.pipeline
+def blur(a):
+    n = a.shape[0]
+    out = np.zeros_like(a)
+    for i in range(1, n - 1):
+        out[i] = a[i - 1] + a[i] + a[i + 1]
+    return out
+
+@ph.pipeline
+def matprod(m):
+    # 2x2 integer matrix product over a sequence of matrices m[i] = (a, b, c, d)
+    a, b, c, d = 1, 0, 0, 1
+    for i in range(m.shape[0]):
+        a, b, c, d = (a * m[i, 0] + b * m[i, 2], a * m[i, 1] + b * m[i, 3],
+                      c * m[i, 0] + d * m[i, 2], c * m[i, 1] + d * m[i, 3])
+    return a, b, c, d
+
+@ph.pipeline
+def fsum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@ph.pipeline
+def unproven(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s = s * 3 + a[i] * s
+    return s

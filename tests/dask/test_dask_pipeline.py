@@ -1,0 +1,101 @@
+"""fn.dask(*args): @pipeline functions on Dask arrays equal the one-machine call
+(pyhalide.dask)."""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+from pyhalide.errors import CompileError  # noqa: E402
+
+from . import kernels as K  # noqa: E402
+
+
+def _chunks(rng, n, parts):
+    cuts = np.sort(rng.choice(np.arange(1, n), size=parts - 1, replace=False))
+    return tuple(int(c) for c in np.diff(np.concatenate([[0], cuts, [n]])))
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape
+    assert got.dtype == want.dtype
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("split_every", [2, 3, 8])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_integer_reductions_bit_identical(seed, split_every):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 16, size=1000).astype(np.int32)
+    b = rng.integers(-50, 50, size=1000).astype(np.int32)
+    chunks = _chunks(rng, a.size, int(rng.integers(2, 12)))
+    x, y = da.from_array(a, chunks=(chunks,)), da.from_array(b, chunks=(chunks,))
+    with dask.config.set(scheduler="synchronous"):
+        for fn, args, dargs in [(K.total, (a,), (x,)), (K.hist, (a,), (x,)),
+                                (K.dot, (a, b), (x, y)), (K.argmin, (b,), (y,))]:
+            got = dask.compute(fn.dask(*dargs, split_every=split_every))[0]
+            _same(got, fn(*args))
+
+
+def test_argmin_ties_lowest_global_index():
+    a = np.full(500, 7, np.int32)
+    a[[123, 321, 499]] = -3          # ties in different blocks
+    x = da.from_array(a, chunks=50)
+    with dask.config.set(scheduler="synchronous"):
+        assert int(K.argmin.dask(x).compute()) == 123 == K.argmin(a)
+        a[:] = 5                      # all equal: the first element
+        assert int(K.argmin.dask(da.from_array(a, chunks=37)).compute()) == 0
+
+
+def test_elementwise_and_stencil_blocks():
+    rng = np.random.default_rng(3)
+    a = rng.integers(-100, 100, size=777).astype(np.int32)
+    b = rng.integers(-100, 100, size=777).astype(np.int32)
+    chunks = _chunks(rng, a.size, 6)
+    x, y = da.from_array(a, chunks=(chunks,)), da.from_array(b, chunks=(chunks,))
+    with dask.config.set(scheduler="synchronous"):
+        _same(K.scale.dask(x, y, 3).compute(), K.scale(a, b, 3))
+        r = K.blur.dask(x)
+        _same(r.compute(), K.blur(a))
+    # no task reads more than its block plus the halo of 1
+    overlap = [k for k in r.dask.layers if "overlap" in str(k)]
+    assert overlap
+
+
+def test_float_sums_need_opt_in():
+    a = np.random.default_rng(4).standard_normal(600)
+    x = da.from_array(a, chunks=100)
+    with pytest.raises(CompileError, match="float_reassociation=True"):
+        K.fsum.dask(x)
+    with dask.config.set(scheduler="synchronous"):
+        got = float(K.mean.dask(x, float_reassociation=True).compute())
+    assert got == pytest.approx(K.mean(a), rel=1e-12)
+
+
+def test_unproven_operator_refused_before_graph():
+    x = da.from_array(np.arange(100, dtype=np.int64), chunks=10)
+    with pytest.raises(CompileError, match="cannot be split into blocks"):
+        K.unproven.dask(x)
+    m = da.from_array(np.ones((20, 4), np.int64), chunks=(5, 4))
+    with pytest.raises(CompileError, match="associative operator"):
+        K.matprod.dask(m)
+
+
+def test_bad_inputs():
+    a = np.arange(100, dtype=np.int32)
+    x = da.from_array(a, chunks=10)
+    with pytest.raises(TypeError, match="dask.array.Array"):
+        K.total.dask(a)
+    with pytest.raises(ValueError, match="chunked differently"):
+        K.dot.dask(x, da.from_array(a, chunks=25))
+    with pytest.raises(TypeError, match="from_array"):
+        K.dot.dask(x, a)
+    nan = x[x > 50]
+    with pytest.raises(ValueError, match="unknown chunk sizes"):
+        K.total.dask(nan)
