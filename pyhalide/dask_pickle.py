@@ -30,6 +30,9 @@ def restore_pipeline(state):
     with _lock:
         pf = _restored.get(digest)
         if pf is None:
+            if fn.__code__.co_filename != filename:
+                # pickled by value, the code lost its file name (cloudpickle)
+                fn.__code__ = fn.__code__.replace(co_filename=filename)
             if lines and not linecache.getlines(filename):
                 # the source file is not on this machine: its text came along
                 linecache.cache[filename] = (sum(map(len, lines)), None, list(lines), filename)

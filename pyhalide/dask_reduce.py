@@ -305,8 +305,9 @@ class _Merge:
     def __call__(self, xs, ys, dims):
         from .buffer import wrap_array
         with self.lock:
-            flat = (lambda a: np.ascontiguousarray(a).reshape(1)) if dims == 0 else \
-                np.ascontiguousarray
+            # partial results from other processes may come unaligned: aligned copies
+            flat = (lambda a: np.require(np.reshape(a, 1), requirements="CA")) if dims == 0 \
+                else (lambda a: np.require(a, requirements="CA"))
             for p, a in zip(self.xs, xs):
                 p.set(wrap_array(flat(a), p.name()))
             for p, a in zip(self.ys, ys):
@@ -348,8 +349,8 @@ class FinalStep:
         intermediate and the windows of the arrays the rest reads."""
         w = self.window
         with w.lock:
-            flat = (lambda a: np.ascontiguousarray(a).reshape(1)) if self.dims == 0 else \
-                np.ascontiguousarray
+            flat = (lambda a: np.require(np.reshape(a, 1), requirements="CA")) \
+                if self.dims == 0 else (lambda a: np.require(a, requirements="CA"))
             self.present.set(merged is not None)
             shape = (1,)
             if merged is None and self.dims:
