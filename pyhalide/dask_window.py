@@ -136,7 +136,8 @@ class Window:
 
     def __init__(self, pf, key, arrays):
         self.pf = pf
-        self.spec = pf._new_specialization(key)
+        # the default schedule: the blocks, not a schedule, split the loops on Dask
+        self.spec = pf._new_specialization(key, safe=True)
         self.arrays = list(arrays)
         b = self.spec.builder
         self.images = {}              # name -> (ImageParam, offsets, extents)
