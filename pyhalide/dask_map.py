@@ -57,10 +57,9 @@ class MapPlan:
     def _restrict(self, fn, o, slot):
         """An update of the result that writes `F(r + c)` along a dimension
         (and reads F only where it writes) runs over the block's points only."""
+        plans = []
         for d in fn.updates:
             rvars = {rv.name for rv in d.schedule.rvars}
-            if not rvars:
-                continue
             tied = {}
             for k, a in enumerate(d.args):
                 name, c = _rvar_plus(a, rvars)
@@ -70,6 +69,10 @@ class MapPlan:
                           if c.call_type == ir.FUNC and c.func is fn]
             if set(tied) != rvars or any(not all(ir.equal(x, y) for x, y in zip(c.args, d.args))
                                          for c in self_reads):
+                return      # an update reads F elsewhere (a scan): every update runs whole
+            plans.append((d, tied))
+        for d, tied in plans:
+            if not d.schedule.rvars:
                 continue
             hi = [Param(ir.INDEX, f"dask_out{slot}_hi{i}", 0) for i in range(len(o))]
             self.limits.setdefault(slot, []).append(hi)

@@ -143,6 +143,8 @@ class ReducePlan:
             init = [_node(x) for x in op.identities]
         fn.pure.values = tuple(ir.Cast(t, i) if i.type != t else i
                                for t, i in zip(fn.output_types, init))
+        fn.updates = [d]      # the other updates of R: before it, its initial value; after
+        #                       it, applied once to the merged total (the final step)
         self.chunk_pipe = Pipeline([self.func])
         self.dims = fn.dimensions()
         self.types = list(fn.output_types)
@@ -237,9 +239,7 @@ class ReducePlan:
                     hi = min(int(outs[2 * j]) + int(outs[2 * j + 1]),
                              int(offsets[axis]) + block.shape[axis] - c)
                     if hi <= lo:
-                        if self.seeded:
-                            return None
-                        hi = lo
+                        return None         # an empty block: no partial result
                     if self.seeded:
                         self.seed.set(lo)
                         lo += 1

@@ -78,3 +78,31 @@ def unproven(a):
     for i in range(a.shape[0]):
         s = s * 3 + a[i] * s
     return s
+
+
+@ph.pipeline
+def prefix(a):
+    out = np.zeros_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+    for i in range(1, a.shape[0]):
+        out[i] += out[i - 1]
+    return out
+
+
+@ph.pipeline
+def hist_doubled(a):
+    h = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        h[a[i]] += 1
+    for j in range(16):
+        h[j] = h[j] * 2 + 1
+    return h
+
+
+@ph.pipeline
+def sum_from(a, s0):
+    s = s0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s

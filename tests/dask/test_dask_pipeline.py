@@ -99,3 +99,30 @@ def test_bad_inputs():
     nan = x[x > 50]
     with pytest.raises(ValueError, match="unknown chunk sizes"):
         K.total.dask(nan)
+
+
+def test_scan_result_is_refused_not_wrong():
+    # an update reading out[i - 1]: the block's first element depends on every earlier
+    # block, so the block reads far beyond it (refused when the graph is built)
+    a = np.arange(1, 301, dtype=np.int64)
+    with pytest.raises(ValueError, match="beyond it"):
+        K.prefix.dask(da.from_array(a, chunks=50))
+
+
+def test_updates_after_the_reduction_apply_once():
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 16, size=500).astype(np.int32)
+    x = da.from_array(a, chunks=(60,))
+    with dask.config.set(scheduler="synchronous"):
+        _same(K.hist_doubled.dask(x).compute(), K.hist_doubled(a))
+        # the initial value counts once, not once per block
+        _same(K.sum_from.dask(x, np.int32(1000)).compute(), np.asarray(K.sum_from(a, np.int32(1000))))
+
+
+def test_empty_and_single_blocks():
+    a = np.array([5, -2, 7, -2, 9], np.int32)
+    for chunks in [(5,), (1, 1, 1, 1, 1), (1, 4), (4, 1)]:
+        x = da.from_array(a, chunks=(chunks,))
+        with dask.config.set(scheduler="synchronous"):
+            assert int(K.argmin.dask(x).compute()) == K.argmin(a) == 1
+            _same(K.total.dask(x).compute(), np.asarray(K.total(a)))
