@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import ir
-from .buffer import ImageParam, Param
 from .associativity import prove_associativity
+from .buffer import ImageParam, Param
 from .dask_window import Window, definition_exprs
 from .errors import CompileError
 from .expr import Expr
@@ -338,8 +338,8 @@ class FinalStep:
         for i, t in enumerate(fn.output_types):
             mapping[f"x{i}"] = ir.Call(t, fn.name, at, ir.FUNC, i, fn)
             mapping[f"y{i}"] = self.ms[i][tuple(Expr.wrap(x) for x in m_at)].node
-        values = tuple(ir.Select(self.present.node, ir.substitute(_node(o), mapping), mapping[f"x{i}"])
-                       for i, o in enumerate(op.ops))
+        values = tuple(ir.Select(self.present.node, ir.substitute(_node(o), mapping),
+                                 mapping[f"x{i}"]) for i, o in enumerate(op.ops))
         self.function = fn
         sched = ir.StageSchedule(dims=[x for x in fn.pure.schedule.dims if not x.is_rvar])
         fn.updates[k] = ir.Definition(at, values, [], sched, d.source)

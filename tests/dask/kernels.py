@@ -1,6 +1,8 @@
-"""@pipeline kernels the Dask tests run (a module, so that worker processes import them)."""
+"""@pipeline kernels the Dask tests run (workers get them pickled by their definition)."""
 import numpy as np
+
 import pyhalide as ph
+
 
 @ph.pipeline
 def total(a):

@@ -116,7 +116,8 @@ def test_updates_after_the_reduction_apply_once():
     with dask.config.set(scheduler="synchronous"):
         _same(K.hist_doubled.dask(x).compute(), K.hist_doubled(a))
         # the initial value counts once, not once per block
-        _same(K.sum_from.dask(x, np.int32(1000)).compute(), np.asarray(K.sum_from(a, np.int32(1000))))
+        s0 = np.int32(1000)
+        _same(K.sum_from.dask(x, s0).compute(), np.asarray(K.sum_from(a, s0)))
 
 
 def test_empty_and_single_blocks():
