@@ -15,20 +15,10 @@ import numpy as np
 
 from . import ir
 from .buffer import Param
-from .dask_window import OutsideWindow, Window
+from .dask_window import OutsideWindow, Window, rvar_offset
 from .func import Func
 from .realize import Pipeline
 from .var import Var
-
-
-def _rvar_plus(e, rvars):
-    if isinstance(e, ir.Variable) and e.name in rvars:
-        return e.name, 0
-    if isinstance(e, ir.Add) and isinstance(e.a, ir.Variable) and e.a.name in rvars:
-        c = ir.const_value(e.b)
-        if isinstance(c, int):
-            return e.a.name, c
-    return None, 0
 
 
 class MapPlan:
@@ -62,9 +52,9 @@ class MapPlan:
             rvars = {rv.name for rv in d.schedule.rvars}
             tied = {}
             for k, a in enumerate(d.args):
-                name, c = _rvar_plus(a, rvars)
-                if name is not None:
-                    tied[name] = (k, c)
+                hit = rvar_offset(a, rvars)
+                if hit is not None:
+                    tied[hit[0]] = (k, hit[1])
             self_reads = [c for c in ir.find_calls(list(d.values) + list(d.predicates))
                           if c.call_type == ir.FUNC and c.func is fn]
             if set(tied) != rvars or any(not all(ir.equal(x, y) for x, y in zip(c.args, d.args))

@@ -22,7 +22,7 @@ import numpy as np
 from . import ir
 from .associativity import prove_associativity
 from .buffer import ImageParam, Param
-from .dask_window import Window, definition_exprs
+from .dask_window import Window, definition_exprs, rvar_offset
 from .errors import CompileError
 from .expr import Expr
 from .func import Func
@@ -63,17 +63,6 @@ def _index_reads(e, images: dict, out: list, depth=0):
             mapping = {v: arg for v, arg in zip(c.func.args, c.args)}
             for v in c.func.pure.values:
                 _index_reads(ir.substitute(v, mapping), images, out, depth + 1)
-
-
-def _rvar_offset(e, rvars: set):
-    """(RVar name, constant) when e is `r` or `r + c`, else None."""
-    if isinstance(e, ir.Variable) and e.name in rvars:
-        return e.name, 0
-    if isinstance(e, ir.Add) and isinstance(e.a, ir.Variable) and e.a.name in rvars:
-        c = ir.const_value(e.b)
-        if isinstance(c, int):
-            return e.a.name, c
-    return None
 
 
 class ReducePlan:
@@ -172,7 +161,7 @@ class ReducePlan:
             axis = ndims[name] - 1 - dim
             if axis not in chunked.get(name, ()):
                 continue
-            hit = _rvar_offset(e, rvars)
+            hit = rvar_offset(e, rvars)
             if hit is None:
                 # another read (a clamped one, say): the block's bounds check covers it,
                 # once some plain read ties its loop variables to the block

@@ -95,6 +95,18 @@ def _unclamped(e, extent):
     return e
 
 
+def rvar_offset(e, rvars):
+    """(RVar name, constant) when e is `r` or `r + c` for an RVar r named in
+    rvars, else None."""
+    if isinstance(e, ir.Variable) and e.name in rvars:
+        return e.name, 0
+    if isinstance(e, ir.Add) and isinstance(e.a, ir.Variable) and e.a.name in rvars:
+        c = ir.const_value(e.b)
+        if isinstance(c, int):
+            return e.a.name, c
+    return None
+
+
 def reachable(funcs) -> list:
     """The Functions the given Functions call, themselves included, each once."""
     seen, out, stack = set(), [], list(funcs)
