@@ -108,6 +108,13 @@ class ReducePlan:
                                f"blocks: its operator ({op}) has no left identity, and a "
                                f"block can be started with its first value only for a "
                                f"scalar reduction over one unconditional loop")
+        if fn.dimensions() and op.identity_side != "both":
+            # a block that writes no element of an array reduction leaves the identity
+            # there, merged on either side of the other blocks' values
+            raise CompileError(f"{where}: the reduction {self._at(d)} writes elements of an "
+                               f"array, and its operator ({op}) has no two-sided identity "
+                               f"for the elements a block does not write: it is not split "
+                               f"into blocks")
         floats = [i for i, t in enumerate(fn.output_types)
                   if t.is_float() and _float_arith(op.ops[i])]
         if floats and not float_reassociation:

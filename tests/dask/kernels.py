@@ -108,3 +108,11 @@ def sum_from(a, s0):
     for i in range(a.shape[0]):
         s += a[i]
     return s
+
+
+@ph.pipeline
+def last_position(a):
+    pos = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        pos[a[i]] = i
+    return pos

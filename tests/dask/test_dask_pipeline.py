@@ -127,3 +127,11 @@ def test_empty_and_single_blocks():
         with dask.config.set(scheduler="synchronous"):
             assert int(K.argmin.dask(x).compute()) == K.argmin(a) == 1
             _same(K.total.dask(x).compute(), np.asarray(K.total(a)))
+
+
+def test_scatter_without_two_sided_identity_refused():
+    # "last write wins" into bins: a block that writes no element of a bin would
+    # leave the identity there and overwrite the earlier blocks' value
+    a = np.array([1, 2, 3, 1, 5, 2, 7, 7], np.int32)
+    with pytest.raises(CompileError, match="no two-sided identity"):
+        K.last_position.dask(da.from_array(a, chunks=3))
