@@ -99,13 +99,15 @@ class ReducePlan:
             raise CompileError(f"{where}: the reduction {self._at(d)} cannot be split into "
                                f"blocks: {op.reason}")
         self.op = op
-        # a block's fold starts from the operator's left identity, else from its first
-        # point's value (seeded)
-        self.seeded = op.identity_side not in ("both", "left")
+        # a block's fold starts from the operator's identity, else from its first point's
+        # value (seeded): with a one-sided identity, a block whose points all fail the
+        # update's condition would give the identity as its partial result, which is
+        # not neutral on the side it is merged on
+        self.seeded = op.identity_side != "both"
         if self.seeded and (fn.dimensions() or len(d.schedule.rvars) != 1 or d.predicates
                             or op.predicate is not None or any(y is None for y in op.ys)):
             raise CompileError(f"{where}: the reduction {self._at(d)} cannot be split into "
-                               f"blocks: its operator ({op}) has no left identity, and a "
+                               f"blocks: its operator ({op}) has no two-sided identity, and a "
                                f"block can be started with its first value only for a "
                                f"scalar reduction over one unconditional loop")
         if fn.dimensions() and op.identity_side != "both":

@@ -116,3 +116,12 @@ def last_position(a):
     for i in range(a.shape[0]):
         pos[a[i]] = i
     return pos
+
+
+@ph.pipeline
+def last_big(a):
+    last = -1
+    for i in range(a.shape[0]):
+        if a[i] > 5:
+            last = i
+    return last

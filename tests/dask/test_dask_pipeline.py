@@ -135,3 +135,11 @@ def test_scatter_without_two_sided_identity_refused():
     a = np.array([1, 2, 3, 1, 5, 2, 7, 7], np.int32)
     with pytest.raises(CompileError, match="no two-sided identity"):
         K.last_position.dask(da.from_array(a, chunks=3))
+
+
+def test_conditional_update_without_two_sided_identity_refused():
+    # a block where no a[i] > 5 would give the identity, merged after the earlier
+    # blocks' last index (it computed 0 where Python returns 1)
+    a = np.array([1, 9, 3, 1, 5, 2, 0, 1], np.int32)
+    with pytest.raises(CompileError, match="no two-sided identity"):
+        K.last_big.dask(da.from_array(a, chunks=3))
