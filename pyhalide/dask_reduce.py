@@ -184,6 +184,15 @@ class ReducePlan:
                                    f"axis {axis} at more than one offset of one loop variable "
                                    f"(a stencil inside a reduction): rechunk {name} to one "
                                    f"block along axis {axis}")
+        by_axis = {}
+        for rv, (name, axis, _) in self.ties.items():
+            other = by_axis.setdefault(axis, rv)
+            if other != rv:
+                # blocks pair their own elements only: the pairs from two blocks are lost
+                raise CompileError(f"{where}: two loops of the reduction {self._at(d)} run "
+                                   f"along axis {axis} of the chunked arrays, so it combines "
+                                   f"elements of different blocks: rechunk axis {axis} to "
+                                   f"one block")
         for name, axis, e in loose:
             free = [v for v in ir.free_vars(e) if v in rvars and v not in self.ties]
             if free or not any(v in rvars for v in ir.free_vars(e)):

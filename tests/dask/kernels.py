@@ -125,3 +125,12 @@ def last_big(a):
         if a[i] > 5:
             last = i
     return last
+
+
+@ph.pipeline
+def pair_sum(a, b):
+    s = 0
+    for i in range(a.shape[0]):
+        for j in range(b.shape[0]):
+            s += a[i] * b[j]
+    return s

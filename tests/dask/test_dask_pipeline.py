@@ -143,3 +143,14 @@ def test_conditional_update_without_two_sided_identity_refused():
     a = np.array([1, 9, 3, 1, 5, 2, 0, 1], np.int32)
     with pytest.raises(CompileError, match="no two-sided identity"):
         K.last_big.dask(da.from_array(a, chunks=3))
+
+
+def test_pairs_across_blocks_refused():
+    # i and j both run along the chunked axis: a block would see only its own pairs
+    a = np.arange(1, 21, dtype=np.int64)
+    x = da.from_array(a, chunks=5)
+    with pytest.raises(CompileError, match="elements of different blocks"):
+        K.pair_sum.dask(x, x)
+    with dask.config.set(scheduler="synchronous"):     # one block: nothing to pair across
+        one = da.from_array(a, chunks=20)
+        _same(K.pair_sum.dask(one, one).compute(), np.asarray(K.pair_sum(a, a)))
