@@ -154,3 +154,25 @@ def test_pairs_across_blocks_refused():
     with dask.config.set(scheduler="synchronous"):     # one block: nothing to pair across
         one = da.from_array(a, chunks=20)
         _same(K.pair_sum.dask(one, one).compute(), np.asarray(K.pair_sum(a, a)))
+
+
+def test_blocks_read_their_chunk_plus_the_halo(monkeypatch):
+    # the overlap is the halo bounds inference reports: 1 element each side for
+    # a 3-point stencil, 2 for a 5-point one; the array's own edges get none
+    seen = []
+    real = da.overlap.overlap
+
+    def recording(x, depth, boundary):
+        seen.append((dict(depth), boundary))
+        return real(x, depth=depth, boundary=boundary)
+
+    monkeypatch.setattr(da.overlap, "overlap", recording)
+    a = np.arange(400, dtype=np.int32) % 17
+    x = da.from_array(a, chunks=50)
+    r = K.blur.dask(x)
+    assert seen == [({0: 1}, "none")]
+    with dask.config.set(scheduler="synchronous"):
+        _same(r.compute(), K.blur(a))
+    seen.clear()
+    r = K.scale.dask(x, x, 2)          # element-wise: no overlap at all
+    assert seen == []
