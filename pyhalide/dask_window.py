@@ -31,11 +31,17 @@ _READ_OVER = re.compile(r"input buffer (\S+) is read over \[(-?\d+), (-?\d+)\] i
                         r"(\d+)")
 
 
-class OutsideWindow(Exception):
-    """A task read an array argument outside the window it holds."""
+class OutsideWindow(ValueError):
+    """A task read an array argument outside the window it holds (lo, hi:
+    the window's coordinates; dim: Halide's dimension, NumPy axis ndim-1-dim)."""
 
     def __init__(self, name: str, dim: int, lo: int, hi: int):
-        super().__init__(f"{name} read over [{lo}, {hi}] in dimension {dim}")
+        super().__init__(f"on Dask, a task read array {name!r} outside its block and halo "
+                         f"([{lo}, {hi}] of its block, dimension {dim} counted from the last "
+                         f"axis): the function reads elements of other blocks in a way that "
+                         f"is not split into blocks (indices computed from data, a scan "
+                         f"along the chunked axis); rechunk {name} to one block along that "
+                         f"axis, or call the function on NumPy arrays")
         self.name, self.dim, self.lo, self.hi = name, dim, lo, hi
 
 
