@@ -134,3 +134,13 @@ def pair_sum(a, b):
         for j in range(b.shape[0]):
             s += a[i] * b[j]
     return s
+
+
+@ph.pipeline
+def doubled_and_total(a):
+    out = np.empty_like(a)
+    s = 0
+    for i in range(a.shape[0]):
+        out[i] = a[i] * 2
+        s += a[i]
+    return out, s

@@ -176,3 +176,12 @@ def test_blocks_read_their_chunk_plus_the_halo(monkeypatch):
     seen.clear()
     r = K.scale.dask(x, x, 2)          # element-wise: no overlap at all
     assert seen == []
+
+
+def test_array_and_reduction_results_together():
+    # the reduction is split into blocks; the array comes from the final task
+    a = np.arange(100, dtype=np.int32) % 7
+    with dask.config.set(scheduler="synchronous"):
+        got = dask.compute(K.doubled_and_total.dask(da.from_array(a, chunks=30)))[0]
+    _same(tuple(np.asarray(g) for g in got),
+          tuple(np.asarray(w) for w in K.doubled_and_total(a)))
