@@ -144,3 +144,26 @@ def doubled_and_total(a):
         out[i] = a[i] * 2
         s += a[i]
     return out, s
+
+
+@ph.pipeline
+def hist2d(img):
+    h = np.zeros(16, np.int64)
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            h[img[y, x]] += 1
+    return h
+
+
+@ph.pipeline
+def argmin2d(img):
+    best = img[0, 0]
+    by = 0
+    bx = 0
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            if img[y, x] < best:
+                best = img[y, x]
+                by = y
+                bx = x
+    return by, bx

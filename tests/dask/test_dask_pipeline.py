@@ -185,3 +185,16 @@ def test_array_and_reduction_results_together():
         got = dask.compute(K.doubled_and_total.dask(da.from_array(a, chunks=30)))[0]
     _same(tuple(np.asarray(g) for g in got),
           tuple(np.asarray(w) for w in K.doubled_and_total(a)))
+
+
+def test_two_dimensional_blocks():
+    rng = np.random.default_rng(11)
+    img = rng.integers(0, 16, size=(37, 53)).astype(np.int32)
+    with dask.config.set(scheduler="synchronous"):
+        for chunks in [(10, 20), (37, 7), (5, 53)]:
+            x = da.from_array(img, chunks=chunks)
+            _same(K.hist2d.dask(x, split_every=2).compute(), K.hist2d(img))
+        # argmin's identity is one-sided: a block starts with its first value, which
+        # is one point of a loop nest only for one loop (refused, not approximated)
+        with pytest.raises(CompileError, match="no two-sided identity"):
+            K.argmin2d.dask(da.from_array(img, chunks=(6, 53)))
