@@ -49,6 +49,17 @@ def _float_arith(e) -> bool:
     return bool(found)
 
 
+def _idempotent(op) -> bool:
+    """Whether op(x, x) simplifies to x, element by element."""
+    from .simplify import simplify
+    same = {f"y{i}": ir.Variable(_node(o).type, f"x{i}") for i, o in enumerate(op.ops)}
+    for i, o in enumerate(op.ops):
+        e = simplify(ir.substitute(_node(o), same))
+        if not (isinstance(e, ir.Variable) and e.name == f"x{i}"):
+            return False
+    return True
+
+
 def _index_reads(e, images: dict, out: list, depth=0):
     """(image name, dim, index Expr before the window shift) of every read of
     the window's images in e, through calls of pure Funcs (their Vars
@@ -104,12 +115,17 @@ class ReducePlan:
         # update's condition would give the identity as its partial result, which is
         # not neutral on the side it is merged on
         self.seeded = op.identity_side != "both"
-        if self.seeded and (fn.dimensions() or len(d.schedule.rvars) != 1 or d.predicates
-                            or op.predicate is not None or any(y is None for y in op.ys)):
+        if self.seeded and (fn.dimensions() or d.predicates or op.predicate is not None
+                            or any(y is None for y in op.ys)
+                            or (len(d.schedule.rvars) > 1 and not _idempotent(op))):
             raise CompileError(f"{where}: the reduction {self._at(d)} cannot be split into "
                                f"blocks: its operator ({op}) has no two-sided identity, and a "
                                f"block can be started with its first value only for a "
-                               f"scalar reduction over one unconditional loop")
+                               f"scalar reduction without a condition, over one loop or "
+                               f"with an operator that gives x for op(x, x)")
+        # one loop: the fold starts at the block's second point; a nest: at its first
+        # point again (op(x, x) == x)
+        self.shift = self.seeded and len(d.schedule.rvars) == 1
         if fn.dimensions() and op.identity_side != "both":
             # a block that writes no element of an array reduction leaves the identity
             # there, merged on either side of the other blocks' values
@@ -133,9 +149,9 @@ class ReducePlan:
                                f"rechunk the other axes to one block")
         # the chunk step's initial value: the identity, or the first point's value
         if self.seeded:
-            rv = d.schedule.rvars[0].name
-            self.seed = Param(ir.INDEX, f"{rv}$dask_seed", 0)
-            first = {rv: self.seed.node}
+            self.seeds = {rv.name: Param(ir.INDEX, f"{rv.name}$dask_seed", 0)
+                          for rv in d.schedule.rvars}
+            first = {name: p.node for name, p in self.seeds.items()}
             init = [ir.substitute(_node(y), first) for y in op.ys]
         else:
             init = [_node(x) for x in op.identities]
@@ -200,12 +216,13 @@ class ReducePlan:
                                    f"axis {axis} at {ir.expr_to_str(e)}, not at a loop "
                                    f"variable of the reduction: rechunk {name} to one block "
                                    f"along axis {axis}")
-        # each tied RVar runs over [P_min, P_min + P_ext): its points in the block,
-        # from the whole loop's bounds (computed by dask_bounds) and the block
+        # each tied RVar (each RVar of a seeded fold) runs over [P_min, P_min + P_ext):
+        # its points in the block, from the whole loop's bounds (computed by
+        # dask_bounds) and the block
         self.bounds = {}               # RVar -> (min Param, extent Param)
         whole, new = [], []
         for rv in d.schedule.rvars:
-            if rv.name in self.ties:
+            if rv.name in self.ties or self.seeded:
                 mn = Param(ir.INDEX, f"{rv.name}$dask_min", 0)
                 ext = Param(ir.INDEX, f"{rv.name}$dask_extent", 0)
                 self.bounds[rv.name] = (mn, ext)
@@ -240,16 +257,18 @@ class ReducePlan:
                 outs = [np.empty((), np.int32) for _ in range(2 * len(self.bounds))]
                 self.bounds_pipe.bind_arrays(outs)()
                 for j, (rv, (mn, ext)) in enumerate(self.bounds.items()):
-                    name, axis, c = self.ties[rv]
-                    offsets, block = windows[name]
-                    lo = max(int(outs[2 * j]), int(offsets[axis]) - c)
-                    hi = min(int(outs[2 * j]) + int(outs[2 * j + 1]),
-                             int(offsets[axis]) + block.shape[axis] - c)
+                    lo = int(outs[2 * j])
+                    hi = lo + int(outs[2 * j + 1])
+                    if rv in self.ties:
+                        name, axis, c = self.ties[rv]
+                        offsets, block = windows[name]
+                        lo = max(lo, int(offsets[axis]) - c)
+                        hi = min(hi, int(offsets[axis]) + block.shape[axis] - c)
                     if hi <= lo:
                         return None         # an empty block: no partial result
                     if self.seeded:
-                        self.seed.set(lo)
-                        lo += 1
+                        self.seeds[rv].set(lo)
+                        lo += self.shift
                     mn.set(lo)
                     ext.set(hi - lo)
             shape = self.shape(w, shapes)
