@@ -47,7 +47,7 @@ class _Job:
         """name -> (offsets, block) for the blocks of the dask arguments and
         the whole NumPy arguments."""
         out = {}
-        for name, v in zip(self.pf._signature.parameters, self.args):
+        for name, v in zip(_params(self.pf), self.args):
             if name in self.names and isinstance(v, np.ndarray):
                 out[name] = ((0,) * v.ndim, v)
         for name, b, s in zip(self.dask_names, blocks, starts):
@@ -59,8 +59,13 @@ class _Job:
         return [n for n in self.names if n not in self._numpy_names()]
 
     def _numpy_names(self):
-        return {n for n, v in zip(self.pf._signature.parameters, self.args)
+        return {n for n, v in zip(_params(self.pf), self.args)
                 if isinstance(v, np.ndarray)}
+
+
+def _params(pf) -> list:
+    import inspect
+    return list(inspect.signature(pf.py_func).parameters)
 
 
 def _starts(block_info, count, depth=None):
@@ -167,13 +172,18 @@ def _spec_key(names, values, da):
 def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
     """Dask collections computing what `pf(*args, **kwargs)` returns on the
     concatenated arrays (see the module doc)."""
-    import dask.array as da
+    import inspect
 
-    values = pf._bind(args, kwargs)
-    names = list(pf._signature.parameters)
-    for n, v in zip(names, values):
-        if pf._as_scalars([v])[0] is not v:
-            values[names.index(n)] = v[()]
+    import dask.array as da
+    try:
+        bound = inspect.signature(pf.py_func).bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{pf.__name__}.dask(): {e}") from None
+    bound.apply_defaults()
+    names = list(bound.arguments)
+    # a 0-d array argument is the scalar it holds, as in a call
+    values = [v[()] if type(v) is np.ndarray and v.ndim == 0 else v
+              for v in bound.arguments.values()]
     dask_args = _check_args(pf, names, values, da)
     array_names = [n for n, v in zip(names, values)
                    if isinstance(v, (da.Array, np.ndarray))]

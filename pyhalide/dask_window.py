@@ -25,7 +25,7 @@ import threading
 import numpy as np
 
 from . import ir
-from .buffer import Param
+from .buffer import Param, wrap_array
 
 _READ_OVER = re.compile(r"input buffer (\S+) is read over \[(-?\d+), (-?\d+)\] in dimension "
                         r"(\d+)")
@@ -155,7 +155,8 @@ class Window:
     def __init__(self, pf, key, arrays):
         self.pf = pf
         # the default schedule: the blocks, not a schedule, split the loops on Dask
-        self.spec = pf._new_specialization(key, safe=True)
+        from .frontend_ast.specialize import Specialization
+        self.spec = Specialization(pf.parsed(), key, schedule=None)
         self.arrays = list(arrays)
         b = self.spec.builder
         self.images = {}              # name -> (ImageParam, offsets, extents)
@@ -191,7 +192,6 @@ class Window:
         argument a placeholder), the whole arrays' shapes (name -> shape) and
         the windows (name -> (offsets in NumPy axis order, block array));
         returns the specialization's static environment."""
-        from .frontend_ast.specialize import _buffer
         whole = list(args)
         for i, name in enumerate(self.spec.pf.params):
             if name in shapes:
@@ -204,7 +204,7 @@ class Window:
             offsets, block = windows.get(name, ((0,) * nd, None))
             if block is None:        # read nowhere: an empty window
                 block = np.zeros((0,) * nd, image.type().to_numpy())
-            image.set(_buffer(np.ascontiguousarray(block), name))
+            image.set(wrap_array(np.require(block, requirements="CA"), name))
             for axis in range(nd):
                 o_params[nd - 1 - axis].set(int(offsets[axis]))
                 n_params[nd - 1 - axis].set(int(shapes[name][axis]))
@@ -216,12 +216,17 @@ class Window:
     def run_kernel(self, call):
         """call() (a bound kernel), its errors in the user's terms; a read
         outside the windows raises OutsideWindow."""
+        from .errors import CompileError
         try:
-            self.spec._reported(self.last_env, call)
-        except IndexError as e:
+            call()
+        except CompileError as e:
+            raise self.spec.located(e) from None
+        except (IndexError, ValueError) as e:
             out = outside_window(e)
             if out is not None:
                 raise out from None
+            if isinstance(e, IndexError):
+                raise self.spec.translate(e, self.last_env) from None
             raise
 
     def run(self, args, shapes, windows):
