@@ -262,6 +262,19 @@ class PipelineFunction:
                              f"@ph.pipeline(schedule=\"auto\") to get one")
         return auto.source
 
+    # Dask (pyhalide.dask) ------------------------------------------------------------------
+    def dask(self, *args, float_reassociation=False, split_every=None, **kwargs):
+        """Dask collections computing what this function returns on dask.array
+        arguments (docs/dask.md); float sums and products across blocks need
+        float_reassociation=True."""
+        from .dask import to_dask
+        return to_dask(self, args, kwargs, float_reassociation=float_reassociation,
+                       split_every=split_every)
+
+    def __reduce__(self):
+        from .dask_pickle import pipeline_state, restore_pipeline
+        return (restore_pipeline, (pipeline_state(self),))
+
     @deep_entry
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text

@@ -1,0 +1,349 @@
+"""`fn.dask(*args)`: a @pipeline function on Dask arrays (docs/dask.md).
+
+The arguments' blocks are the slices: array results are computed per block
+(`map_blocks`, with a halo from bounds inference: the overlap of
+`dask.array.overlap`), a reduction by the rfactor decomposition (a partial
+result per block, merged by the proven operator through
+`dask.array.reduction`). Every task compiles the function from its
+definition (the pickled PipelineFunction carries its source and schedule,
+never machine code) once per process, then reuses it (and the disk cache).
+Dask is imported only here, and only when called.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import CompileError
+
+__all__ = ["to_dask"]
+
+
+class _Job:
+    """What every task needs, picklable: the function, the specialization
+    key, the arguments that are not blocks, the whole arrays' shapes."""
+
+    def __init__(self, pf, key, names, args, shapes, chunked, float_reassociation):
+        self.pf, self.key, self.names = pf, key, names
+        self.args, self.shapes, self.chunked = args, shapes, chunked
+        self.float_reassociation = float_reassociation
+
+    def plan(self, kind, *extra):
+        cache = self.pf.__dict__.setdefault("_dask_plans", {})
+        k = (kind, self.key, tuple(self.names), tuple(sorted(
+            (n, tuple(a)) for n, a in self.chunked.items())), self.float_reassociation, extra)
+        plan = cache.get(k)
+        if plan is None:
+            if kind == "reduce":
+                from .dask_reduce import ReducePlan
+                plan = ReducePlan(self.pf, self.key, self.names, self.chunked,
+                                  self.float_reassociation)
+            else:
+                from .dask_map import MapPlan
+                plan = MapPlan(self.pf, self.key, self.names, extra[0])
+            cache[k] = plan
+        return plan
+
+    def windows(self, blocks, starts):
+        """name -> (offsets, block) for the blocks of the dask arguments and
+        the whole NumPy arguments."""
+        out = {}
+        for name, v in zip(_params(self.pf), self.args):
+            if name in self.names and isinstance(v, np.ndarray):
+                out[name] = ((0,) * v.ndim, v)
+        for name, b, s in zip(self.dask_names, blocks, starts):
+            out[name] = (s, b)
+        return out
+
+    @property
+    def dask_names(self):
+        return [n for n in self.names if n not in self._numpy_names()]
+
+    def _numpy_names(self):
+        return {n for n, v in zip(_params(self.pf), self.args)
+                if isinstance(v, np.ndarray)}
+
+
+def _params(pf) -> list:
+    import inspect
+    return list(inspect.signature(pf.py_func).parameters)
+
+
+def _starts(block_info, count, depth=None):
+    """The global start of each argument's window (from dask's block_info)."""
+    out = []
+    for i in range(count):
+        loc = block_info[i]["array-location"]
+        out.append(tuple(lo for lo, _ in loc))
+    return out
+
+
+def _chunk_task(*blocks, job=None, block_info=None):
+    plan = job.plan("reduce")
+    part = plan.partial(job.args, job.shapes, job.windows(blocks, _starts(block_info, len(blocks))))
+    out = np.empty((1,) * blocks[0].ndim, object)
+    out.flat[0] = part
+    return out
+
+
+def _flatten(x, out):
+    if isinstance(x, (list, tuple)) and not (isinstance(x, tuple) and x and
+                                              isinstance(x[0], np.ndarray)):
+        for y in x:
+            _flatten(y, out)
+    elif isinstance(x, np.ndarray) and x.dtype == object:
+        for y in x.flat:
+            out.append(y)
+    else:
+        out.append(x)
+    return out
+
+
+def _combine(x, axis=None, keepdims=True, job=None):
+    merged = job.plan("reduce").merge(_flatten(x, []))
+    out = np.empty((1,) * (len(axis) if keepdims else 0), object)
+    out.flat[0] = merged
+    return out
+
+
+def _keep(x, axis=None, keepdims=True):
+    return x
+
+
+def _final_task(merged, windows, job=None):
+    plan = job.plan("reduce")
+    merged = merged.flat[0] if isinstance(merged, np.ndarray) else merged
+    return plan.final.run(job.args, job.shapes, windows, merged)
+
+
+def _map_task(*blocks, job=None, leaf=0, slots=(), depth=(), block_info=None):
+    plan = job.plan("map", tuple(slots))
+    out_loc = block_info[None]["array-location"]
+    start = tuple(lo for lo, _ in out_loc)
+    shape = tuple(hi - lo for lo, hi in out_loc)
+    starts = []
+    for b in blocks:
+        starts.append(tuple(max(0, s - d) for s, d in zip(start, depth)))
+    return plan.block(leaf, job.args, job.shapes, job.windows(blocks, starts), start, shape)
+
+
+def _check_args(pf, names, values, da):
+    """The array arguments: dask arrays of known chunks, aligned; NumPy
+    arrays are sent whole to every task unless they have the chunked arrays'
+    shape."""
+    dask_args = [(n, v) for n, v in zip(names, values) if isinstance(v, da.Array)]
+    if not dask_args:
+        raise TypeError(f"{pf.__name__}.dask() needs at least one dask.array.Array argument; "
+                        f"wrap NumPy arrays with dask.array.from_array(x, chunks=...)")
+    first_name, first = dask_args[0]
+    for n, v in dask_args:
+        if any(np.isnan(c) for cs in v.chunks for c in cs):
+            raise ValueError(f"{pf.__name__}.dask(): argument {n!r} has unknown chunk sizes "
+                             f"(NaN, after boolean indexing or similar): call "
+                             f"{n}.compute_chunk_sizes() first")
+        if v.shape != first.shape:
+            raise ValueError(f"{pf.__name__}.dask(): argument {n!r} has shape {v.shape} but "
+                             f"{first_name!r} has {first.shape}: dask arguments must have one "
+                             f"shape (pass small arrays as NumPy arrays: they go whole to every "
+                             f"task)")
+        if v.chunks != first.chunks:
+            raise ValueError(f"{pf.__name__}.dask(): arguments {first_name!r} and {n!r} are "
+                             f"chunked differently ({first.chunks} and {v.chunks}): "
+                             f"rechunk one like the other ({n}.rechunk({first_name}.chunks))")
+    for n, v in zip(names, values):
+        if isinstance(v, np.ndarray) and v.shape == first.shape and first.npartitions > 1:
+            raise TypeError(f"{pf.__name__}.dask(): argument {n!r} is a NumPy array of the "
+                            f"chunked arrays' shape; pass it as a dask array with the same "
+                            f"chunks: dask.array.from_array({n}, chunks={first_name}.chunks)")
+    return dask_args
+
+
+def _spec_key(names, values, da):
+    from .frontend_ast.specialize import arg_spec
+    key = []
+    for v in values:
+        if isinstance(v, da.Array):
+            ones = tuple(k for k, n in enumerate(v.shape) if n == 1)
+            key.append(("array", np.dtype(v.dtype).str, v.ndim, ones, "C"))
+        else:
+            key.append(arg_spec(v))
+    return tuple(key)
+
+
+def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
+    """Dask collections computing what `pf(*args, **kwargs)` returns on the
+    concatenated arrays (see the module doc)."""
+    import inspect
+
+    import dask.array as da
+    try:
+        bound = inspect.signature(pf.py_func).bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{pf.__name__}.dask(): {e}") from None
+    bound.apply_defaults()
+    names = list(bound.arguments)
+    # a 0-d array argument is the scalar it holds, as in a call
+    values = [v[()] if type(v) is np.ndarray and v.ndim == 0 else v
+              for v in bound.arguments.values()]
+    dask_args = _check_args(pf, names, values, da)
+    array_names = [n for n, v in zip(names, values)
+                   if isinstance(v, (da.Array, np.ndarray))]
+    key = _spec_key(names, values, da)
+    shapes = {n: tuple(v.shape) for n, v in zip(names, values) if n in array_names}
+    chunked = {n: [ax for ax, c in enumerate(v.chunks) if len(c) > 1] for n, v in dask_args}
+    plain = [None if isinstance(v, da.Array) else v for v in values]
+    job = _Job(pf, key, array_names, plain, shapes, chunked, float_reassociation)
+    xs = [v for _, v in dask_args]
+    spec = pf.specialization_for(key)
+    if spec.written is not None:
+        raise CompileError(f"{pf.__name__} writes into its argument(s) "
+                           f"{', '.join(spec.written.names)}; on Dask the arguments are "
+                           f"read-only blocks: return the new array instead")
+    leaves = _array_leaves(spec.result)
+    if leaves is not None and _map_shapes(spec, leaves, xs[0].shape, job):
+        return _map_graph(job, spec, leaves, xs, da)
+    return _reduce_graph(job, xs, split_every, da)
+
+
+def _array_leaves(o):
+    """The output slots of a result made of arrays, tuples and constants, or None."""
+    if o.kind == "array":
+        return [o.slot]
+    if o.kind == "tuple":
+        out = []
+        for x in o.items:
+            sub = _array_leaves(x)
+            if sub is None:
+                return None
+            out += sub
+        return out
+    return None
+
+
+def _map_shapes(spec, slots, shape, job) -> bool:
+    w = job.plan("map", tuple(slots)).window
+    with w.lock:
+        env = w.bind(job.args, job.shapes, {})
+    for s in slots:
+        _, shape_fns = spec.out_funcs[s]
+        if tuple(int(fn(env)) for fn in shape_fns) != tuple(shape):
+            return False
+    return True
+
+
+def _map_graph(job, spec, slots, xs, da):
+    plan = job.plan("map", tuple(slots))
+    fixed = job.windows([], [])
+    results = []
+    for leaf, slot in enumerate(slots):
+        depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,
+                          xs[0].chunks, fixed)
+        small = min(min(c) for c in xs[0].chunks)
+        if max(depth) > small:
+            raise ValueError(f"{job.pf.__name__}.dask(): a block of the result reads "
+                             f"{max(depth)} elements beyond it, more than the smallest chunk "
+                             f"({small}); rechunk to larger chunks")
+        ins = xs
+        if any(depth):
+            ins = [da.overlap.overlap(x, depth=dict(enumerate(depth)),
+                                      boundary="none") for x in xs]
+        dtype = spec.out_funcs[slot][0].types()[0].to_numpy()
+        results.append(da.map_blocks(_map_task, *ins, dtype=dtype, chunks=xs[0].chunks,
+                                     job=job, leaf=leaf, slots=tuple(slots),
+                                     depth=tuple(depth),
+                                     meta=np.empty((0,) * xs[0].ndim, dtype)))
+    return _shape_like(spec.result, iter(results))
+
+
+def _shape_like(o, it):
+    if o.kind == "tuple":
+        return tuple(_shape_like(x, it) for x in o.items)
+    return next(it)
+
+
+def _reduce_graph(job, xs, split_every, da):
+    import dask
+    plan = job.plan("reduce")
+    nd = xs[0].ndim
+    parts = da.map_blocks(_chunk_task, *xs, dtype=object,
+                          chunks=tuple((1,) * len(c) for c in xs[0].chunks), job=job,
+                          meta=np.empty((0,) * nd, object))
+    merged = da.reduction(parts, chunk=_keep, combine=_partial(_combine, job),
+                          aggregate=_partial(_combine, job), axis=tuple(range(nd)),
+                          keepdims=False, dtype=object, split_every=split_every,
+                          concatenate=False, meta=np.empty((), object))
+    regions = _final_regions(job, plan)
+    windows = {n: (tuple(lo for lo, _ in reg), x[tuple(slice(lo, hi) for lo, hi in reg)])
+               for (n, reg), x in zip(regions.items(), [dict(zip(job.dask_names, xs))[n]
+                                                       for n in regions])}
+    windows.update(job.windows([], []))
+    result = dask.delayed(_final_task, pure=True)(merged, windows, job=job)
+    probe = plan.final.run(job.args, job.shapes, _probe_windows(job, regions),
+                           None)
+    return _leaves(probe, result, da)
+
+
+def _partial(fn, job):
+    import functools
+    return functools.partial(fn, job=job)
+
+
+def _probe_windows(job, regions):
+    out = job.windows([], [])
+    for name, reg in regions.items():
+        dtype = job.plan("reduce").final.window.images[name][0].type().to_numpy()
+        out[name] = (tuple(lo for lo, _ in reg), np.zeros([hi - lo for lo, hi in reg], dtype))
+    return out
+
+
+def _final_regions(job, plan, limit=16):
+    """The regions of the dask arguments the final step reads (name -> [(lo,
+    hi)] per NumPy axis), from its bounds check on empty windows."""
+    from .dask_window import OutsideWindow
+    regions = {}
+    for _ in range(limit):
+        try:
+            plan.final.run(job.args, job.shapes, _probe_windows(job, _filled(job, regions)),
+                           None)
+            return _filled(job, regions)
+        except OutsideWindow as e:
+            nd = len(job.shapes[e.name])
+            axis = nd - 1 - e.dim
+            at = _filled(job, regions).get(e.name, [(0, 0)] * nd)[axis][0]
+            glo, ghi = e.lo + at, e.hi + at + 1        # the message is in window coordinates
+            reg = regions.setdefault(e.name, {})
+            lo, hi = reg.get(axis, (glo, ghi))
+            reg[axis] = (min(lo, glo), max(hi, ghi))
+    raise CompileError(f"{job.pf.__name__}.dask(): the result reads its arrays in too many "
+                       f"places outside the reduction to be split on Dask")
+
+
+def _filled(job, regions):
+    out = {}
+    for name, reg in regions.items():
+        shape = job.shapes[name]
+        out[name] = [reg[ax] if ax in reg else (0, shape[ax]) for ax in range(len(shape))]
+    return out
+
+
+def _leaves(probe, result, da):
+    """Dask arrays for each leaf of the final result (tuples as tuples)."""
+    import dask
+
+    def build(v, getter):
+        if isinstance(v, tuple):
+            return tuple(build(x, _item(getter, i)) for i, x in enumerate(v))
+        a = np.asarray(v)
+        return da.from_delayed(dask.delayed(_as_array)(getter), shape=a.shape, dtype=a.dtype)
+
+    return build(probe, result)
+
+
+def _item(d, i):
+    import operator
+
+    import dask
+    return dask.delayed(operator.getitem)(d, i)
+
+
+def _as_array(v):
+    return np.asarray(v)

@@ -1,0 +1,169 @@
+"""@pipeline kernels the Dask tests run (workers get them pickled by their definition)."""
+import numpy as np
+
+import pyhalide as ph
+
+
+@ph.pipeline
+def total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@ph.pipeline
+def argmin(a):
+    best = a[0]
+    idx = 0
+    for i in range(1, a.shape[0]):
+        if a[i] < best:
+            best = a[i]
+            idx = i
+    return idx
+
+@ph.pipeline
+def hist(a):
+    h = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        h[a[i]] += 1
+    return h
+
+@ph.pipeline
+def dot(a, b):
+    s = 0
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            s += a[i] * b[i]
+    return s
+
+@ph.pipeline
+def mean(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s / a.shape[0]
+
+@ph.pipeline
+def scale(a, b, k):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k + b[i] + i
+    return out
+
+@ph.pipeline
+def blur(a):
+    n = a.shape[0]
+    out = np.zeros_like(a)
+    for i in range(1, n - 1):
+        out[i] = a[i - 1] + a[i] + a[i + 1]
+    return out
+
+@ph.pipeline
+def matprod(m):
+    # 2x2 integer matrix product over a sequence of matrices m[i] = (a, b, c, d)
+    a, b, c, d = 1, 0, 0, 1
+    for i in range(m.shape[0]):
+        a, b, c, d = (a * m[i, 0] + b * m[i, 2], a * m[i, 1] + b * m[i, 3],
+                      c * m[i, 0] + d * m[i, 2], c * m[i, 1] + d * m[i, 3])
+    return a, b, c, d
+
+@ph.pipeline
+def fsum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+@ph.pipeline
+def unproven(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s = s * 3 + a[i] * s
+    return s
+
+
+@ph.pipeline
+def prefix(a):
+    out = np.zeros_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+    for i in range(1, a.shape[0]):
+        out[i] += out[i - 1]
+    return out
+
+
+@ph.pipeline
+def hist_doubled(a):
+    h = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        h[a[i]] += 1
+    for j in range(16):
+        h[j] = h[j] * 2 + 1
+    return h
+
+
+@ph.pipeline
+def sum_from(a, s0):
+    s = s0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@ph.pipeline
+def last_position(a):
+    pos = np.zeros(16, np.int64)
+    for i in range(a.shape[0]):
+        pos[a[i]] = i
+    return pos
+
+
+@ph.pipeline
+def last_big(a):
+    last = -1
+    for i in range(a.shape[0]):
+        if a[i] > 5:
+            last = i
+    return last
+
+
+@ph.pipeline
+def pair_sum(a, b):
+    s = 0
+    for i in range(a.shape[0]):
+        for j in range(b.shape[0]):
+            s += a[i] * b[j]
+    return s
+
+
+@ph.pipeline
+def doubled_and_total(a):
+    out = np.empty_like(a)
+    s = 0
+    for i in range(a.shape[0]):
+        out[i] = a[i] * 2
+        s += a[i]
+    return out, s
+
+
+@ph.pipeline
+def hist2d(img):
+    h = np.zeros(16, np.int64)
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            h[img[y, x]] += 1
+    return h
+
+
+@ph.pipeline
+def argmin2d(img):
+    best = img[0, 0]
+    by = 0
+    bx = 0
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            if img[y, x] < best:
+                best = img[y, x]
+                by = y
+                bx = x
+    return by, bx

@@ -1,0 +1,56 @@
+"""fn.dask on a process-based distributed.LocalCluster (2 workers) and on
+Dask's process scheduler: workers compile the functions from their pickled
+definitions and compute what one machine computes."""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+distributed = pytest.importorskip("distributed")
+
+from . import kernels as K  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+# run on the workers by a builtin (the workers do not import this test module)
+_COUNT_RESTORED = "len(__import__('pyhalide.dask_pickle', fromlist=['_']).__dict__['_restored'])"
+
+
+def test_cluster_reductions_and_blocks(client):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 16, size=20000).astype(np.int32)
+    x = da.from_array(a, chunks=1000)
+    with distributed.get_task_stream(client) as ts:
+        h, i, b = dask.compute(K.hist.dask(x, split_every=3), K.argmin.dask(x),
+                               K.blur.dask(x))
+    assert np.array_equal(h, K.hist(a)) and h.dtype == K.hist(a).dtype
+    assert int(i) == K.argmin(a)
+    assert np.array_equal(b, K.blur(a))
+    workers = {t["worker"] for t in ts.data if "_task" in str(t["key"])}
+    assert len(workers) == 2           # both workers ran blocks
+    # each worker rebuilt the functions from their definitions (no machine code moved)
+    assert all(n >= 1 for n in client.run(eval, _COUNT_RESTORED).values())
+
+
+def test_process_scheduler():
+    a = np.arange(5000, dtype=np.int64) % 1009 - 500
+    x = da.from_array(a, chunks=700)
+    got = K.total.dask(x).compute(scheduler="processes", num_workers=2)
+    assert got == K.total(a)
+
+
+def test_threaded_scheduler():
+    a = (np.arange(3000, dtype=np.int32) * 31) % 16
+    x = da.from_array(a, chunks=250)
+    got = dask.compute(K.hist.dask(x), K.scale.dask(x, x, 2), scheduler="threads")
+    assert np.array_equal(got[0], K.hist(a))
+    assert np.array_equal(got[1], K.scale(a, a, 2))
