@@ -109,6 +109,14 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     lowered.buffers = buffers
     symbols = _defined_symbols(ctx, buffers)
     buffer_names = {b.name for b in buffers}
+    verified = [None, False]      # the Stmt verified last, and whether as flattened
+
+    def checked(stmt, flattened):
+        """Verify stmt unless it is the Stmt verified last (a pass that changed
+        nothing), checked then at least as strictly."""
+        if stmt is not verified[0] or (flattened and not verified[1]):
+            verify(stmt, symbols, buffer_names, flattened)
+            verified[:] = [stmt, flattened]
 
     def run(name, fn, stmt, flattened=False, check=True):
         t0 = time.perf_counter()
@@ -121,7 +129,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
             mark = " (unchanged)" if new is stmt else ""
             debug_print(2, f"--- after {name}{mark}:\n{ir.to_str(new)}")
         if config.verify and check and isinstance(new, ir.Stmt):
-            verify(new, symbols, buffer_names, flattened)
+            checked(new, flattened)
         return new
 
     ctx.order = realization_order(ctx)
@@ -146,7 +154,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
-    verify(stmt, symbols, buffer_names, True)
+    checked(stmt, True)
     lowered.stmt = stmt
     lowered.texts["final"] = lambda: ir.to_str(stmt)
     return lowered

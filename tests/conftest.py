@@ -1,12 +1,19 @@
 """Test-wide settings: the IR verifier runs after every lowering pass, the
 on-disk object cache lives in a temporary folder, and only the shipped tables
-are loaded (not the user's generated ones; subprocesses inherit this)."""
+are loaded (not the user's generated ones; subprocesses inherit this).
+
+Under pytest-xdist (`-n 2`), a test marked `exclusive` (it times calls on the
+machine's cores) runs while no other worker runs a test: each test holds a
+shared lock on a file of the run, an exclusive test an exclusive one (see
+tests/xdist_lock.py)."""
 import os
+import shutil
 import tempfile
 
 import pytest
 
 from pyhalide.ir.config import config
+from tests import xdist_lock
 
 os.environ["PYHALIDE_TABLES_DIR"] = "0"
 
@@ -17,4 +24,29 @@ def _verify_every_pass():
     config.verify = True
     config.cache_dir = tempfile.mkdtemp(prefix="pyhalide-test-cache-")
     yield
+    shutil.rmtree(config.cache_dir, ignore_errors=True)
     config.verify, config.cache_dir = old_verify, old_cache
+
+
+def pytest_unconfigure(config):
+    lock_dir = getattr(config, "_pyhalide_lock_dir", None)
+    if lock_dir:
+        shutil.rmtree(lock_dir, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist, in the controller) tell each worker where the run's lock files are."""
+    config = node.config
+    if getattr(config, "_pyhalide_lock_dir", None) is None:
+        config._pyhalide_lock_dir = tempfile.mkdtemp(prefix="pyhalide-test-locks-")
+    node.workerinput["pyhalide_lock_dir"] = config._pyhalide_lock_dir
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    lock_dir = getattr(item.config, "workerinput", {}).get("pyhalide_lock_dir")
+    if lock_dir is None:
+        return (yield)
+    with xdist_lock.held(lock_dir, item.get_closest_marker("exclusive") is not None):
+        return (yield)

@@ -159,6 +159,7 @@ def test_no_python_code_runs_during_a_parallel_loop():
     assert events == []
 
 
+@pytest.mark.exclusive    # times microseconds of a parallel loop on both cores
 def test_empty_parallel_loop_dispatch_overhead():
     n = ir.Variable(I32, "n", "param")
     s = ir.For("y", i32(0), n, "parallel", ir.Evaluate(i32(0)))

@@ -188,6 +188,7 @@ def test_concurrent_calls_from_threads_give_correct_results():
     assert errors == []
 
 
+@pytest.mark.exclusive    # times microseconds per call
 def test_per_call_overhead_is_small():
     x = var("x")
     s = ir.For("x", i32(0), geom("out", "extent"), "serial",

@@ -63,6 +63,7 @@ def test_concurrent_calls_of_different_shapes_are_all_correct():
 
 
 @pytest.mark.slow
+@pytest.mark.exclusive    # times two threads on the two cores
 def test_two_threads_take_about_the_time_of_one_call():
     """2 threads x a serial kernel on 2 cores: at most 1.2x one call's time
     on a quiet machine (asserted with a margin, best of 3)."""

@@ -30,6 +30,7 @@ def _per_call_s(run, calls=100, batches=5) -> float:
     return best
 
 
+@pytest.mark.exclusive    # times 1 and 64 threads on the cores
 def test_many_threads_on_few_cores_do_not_slow_small_calls_down():
     run, ref = _small_parallel_call()
     times = {}
