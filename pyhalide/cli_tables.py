@@ -94,7 +94,8 @@ def generate(
     where = "the shipped tables" if in_place else str(out)
     console.print(f"Written to {where}" + ("" if in_place or out != store.user_dir() else
                   "; pyhalide loads them merged with the shipped tables") +
-                  f". Re-prove them with: pyhalide tables verify --dir {out}", highlight=False)
+                  f". Re-prove them with: pyhalide tables verify --dir {out}", highlight=False,
+                  soft_wrap=True)     # a long path stays whole (copyable)
 
 
 @app.command(cls=Command)
