@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from pyhalide import ir
 
-from . import match_index
+from . import match_index, synth_hook
 from .match_canon import SELF, XInfo, canonicalize, factoring_refusal, is_self, negate, self_index
 from .match_form import expression_converter, skeleton
 from .match_groups import groupings, maximal_subgraphs, reachable
@@ -58,6 +58,7 @@ class Block:
     ys: dict                   # update element -> bound expression
     commutative: bool
     identity_side: str
+    source: str = "table"      # or how tables/synth.py proved it
 
 
 @dataclass
@@ -74,6 +75,8 @@ class MatchResult:
     negated: frozenset = frozenset()   # elements updated as x - y
     predicate: object = None   # a guard of the whole update, to add to the RDom
     tried: int = 0             # table candidates tried
+    source: str = "table"      # table | synthesized | polynomial (tables/synth.py)
+    synth_seconds: float = 0.0  # time spent in synthesis
 
 
 def op_vars(types) -> tuple:
@@ -103,9 +106,10 @@ class _Search:
         self.conv = expression_converter()
         self.tried = 0
         self.block_cache = {}
+        self.synth_seconds, self.synth_refusal = 0.0, ""
 
     def fail(self, reason) -> MatchResult:
-        return MatchResult(False, reason, tried=self.tried)
+        return MatchResult(False, reason, tried=self.tried, synth_seconds=self.synth_seconds)
 
     def name(self, i) -> str:
         return f"value {i} ({self.describe(self.values[i])})" if len(self.values) > 1 \
@@ -222,7 +226,10 @@ class _Search:
         if blocks is None:
             blocks = self._grouped(subgraphs)
         if blocks is None:
-            return self.fail(self._failure_reason(subgraphs))
+            blocks = synth_hook.synthesized(self, subgraphs, changed)
+        if blocks is None:
+            reason = self._failure_reason(subgraphs)
+            return self.fail(reason + (f"; {self.synth_refusal}" if self.synth_refusal else ""))
         return self.assemble(assigned + blocks, elems)
 
     def _assigned_block(self, el) -> Block:
@@ -343,7 +350,7 @@ class _Search:
                            all(b.commutative for b in blocks), side, blocks,
                            frozenset(el.index for el in elems if el.unchanged),
                            frozenset(el.index for el in elems if el.negated), predicate,
-                           self.tried)
+                           self.tried, synth_hook.source(blocks), self.synth_seconds)
 
     def _apply_guards(self, blocks, elems, ys, ids):
         """Fold the guards into the ys (returns (predicate, refusal))."""

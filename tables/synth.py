@@ -1,0 +1,313 @@
+"""On-the-fly operator synthesis: the associative operator of an update (or
+of a group of its elements) the tables have no entry for.
+
+    synthesize(cores, types, budget) -> Synthesized
+
+`cores` are update values over the SELF Variables x<i> of the group (the
+matcher's cores: guards and the `x - e` form already taken apart) and
+`types` their element types. Steps, within `budget` seconds:
+
+1. abstraction: the maximal subterms free of every x are the candidate
+   inputs; while there are more of them than elements, one that contains
+   another (`255 - a` contains `a`), else the largest, is replaced by its
+   non-constant parts (`leaves`);
+2. every way to give each element's y one of those inputs (types agreeing,
+   every input used) yields an operator op(x, y); each is tried on random
+   triples (integers wrap, floats exact) before a proof;
+3. associativity is proven as a polynomial identity when every element is a
+   polynomial (tables/polynomial.py), else by Z3 (synth_prove.py); then the
+   identity and its side, and commutativity.
+
+A refusal names the law that failed and, where Z3 refuted it, its
+counterexample. Results are cached on disk by canonical form
+(tables/synth_cache.py).
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pyhalide import ir
+from pyhalide.ir.ops import substitute_exprs
+
+from . import synth_cache
+from .grammar import walk
+from .match_canon import XInfo, is_self, self_index
+from .npeval import evaluate_tuple
+from .prove import PROVED, REFUTED
+from .samples import make_samples
+from .syntax import format_expr
+from .synth_prove import Deadline, Prover
+
+DEFAULT_BUDGET = 2.0         # seconds; PYHALIDE_SYNTH_SECONDS overrides (0: no synthesis)
+MAX_ELEMENTS = 6
+MAX_ASSIGNMENTS = 800
+N_SAMPLES = 128
+
+POLYNOMIAL, SYNTHESIZED = "polynomial", "synthesized"
+
+
+def budget() -> float:
+    """The synthesis time limit in seconds (0 turns synthesis off)."""
+    text = os.environ.get("PYHALIDE_SYNTH_SECONDS", "")
+    try:
+        return max(0.0, float(text)) if text else DEFAULT_BUDGET
+    except ValueError:
+        return DEFAULT_BUDGET
+
+
+@dataclass
+class Synthesized:
+    """The operator of a group over local x0.., y0.. (element j of the group is
+    x<j>), or a refusal (`ops` empty, `reason` says why)."""
+
+    ops: tuple = ()
+    identities: tuple = ()
+    identity_side: str = ""
+    commutative: bool = False
+    source: str = ""                   # POLYNOMIAL or SYNTHESIZED
+    ys: tuple = ()                     # what each y<j> stands for in the update
+    reason: str = ""
+    seconds: float = 0.0
+    cached: bool = False
+    key: str = ""
+    slots: tuple = field(default=(), repr=False)   # y<j> -> index of its input in `inputs`
+
+    def __bool__(self):
+        return bool(self.ops)
+
+
+# ---- 1. abstraction ---------------------------------------------------------------
+def _constant_only(e) -> bool:
+    return not any(isinstance(n, (ir.Variable, ir.Call)) for n in walk(e))
+
+
+def _add_unique(out: list, e):
+    if not any(ir.equal(e, o) for o in out):
+        out.append(e)
+
+
+def _maximal_free(cores, info: XInfo) -> list:
+    """Distinct maximal x-free, non-constant subterms, in order of appearance."""
+    out: list = []
+
+    def visit(n):
+        if not info.has_x(n):
+            if not _constant_only(n):
+                _add_unique(out, n)
+            return
+        for c in ir.children(n):
+            visit(c)
+
+    for c in cores:
+        visit(c)
+    return out
+
+
+def _contains(big, small) -> bool:
+    return big is not small and any(ir.equal(n, small) for n in walk(big) if n is not big)
+
+
+def _size(e) -> int:
+    return sum(1 for _ in walk(e))
+
+
+def inputs_of(cores, n: int, info: XInfo) -> list | None:
+    """The inputs the elements' y's stand for (at most n), or None."""
+    terms = _maximal_free(cores, info)
+    while len(terms) > n:
+        inner = [t for t in terms if any(_contains(t, o) for o in terms)]
+        split = inner[0] if inner else max(terms, key=_size)
+        if isinstance(split, ir.Call):      # an input's read is not taken apart
+            return None
+        parts = [c for c in ir.children(split) if not _constant_only(c)]
+        if not parts:
+            return None
+        at = terms.index(split)
+        rest = terms[:at] + parts + terms[at + 1:]
+        terms = []
+        for t in rest:
+            _add_unique(terms, t)
+    return terms
+
+
+# ---- 2. operators from an assignment of inputs to y's --------------------------
+def _assignments(inputs: list, types: tuple):
+    """Tuples slot -> input index, every input used, types agreeing; the
+    order of appearance first."""
+    n, m = len(types), len(inputs)
+    choices = [[j for j in range(m) if inputs[j].type == types[i]] for i in range(n)]
+    natural = tuple(min(i, m - 1) for i in range(n))
+    found = []
+    for a in itertools.product(*choices):
+        if len(set(a)) == m:
+            found.append(a)
+            if len(found) >= MAX_ASSIGNMENTS:
+                break
+    return sorted(found, key=lambda a: sum(x != y for x, y in zip(a, natural)))
+
+
+def build_ops(cores, types, inputs, slots, self_names) -> tuple:
+    """The operator of `slots` (slot -> input): element i reads input j as y<i>
+    when its own slot holds j, else as the first slot holding j."""
+    xs = _local_xs(types, self_names)
+    out = []
+    for i, core in enumerate(cores):
+        pairs = []
+        for j, e in enumerate(inputs):
+            s = i if slots[i] == j else slots.index(j)
+            pairs.append((e, ir.Variable(types[s], f"y{s}")))
+        op = substitute_exprs(core, pairs)
+        out.append(_Rename(xs).mutate(op))
+    return tuple(out)
+
+
+class _Rename(ir.Mutator):
+    def __init__(self, xs):
+        super().__init__()
+        self.xs = xs
+
+    def visit_Variable(self, v):
+        return self.xs[v.name] if is_self(v) else v
+
+
+# ---- random triples --------------------------------------------------------------
+class _Samples:
+    """Random triples (x, y, z) per element (the tables' sample values)."""
+
+    def __init__(self, types):
+        n = len(types)
+        by_type = {t: make_samples(t, n, 0, N_SAMPLES) for t in dict.fromkeys(types)}
+
+        def col(which, i, t):
+            a = getattr(by_type[t], which)[i]
+            return a.astype(object) if t.is_float() else a
+
+        self.x = [col("a", i, t) for i, t in enumerate(types)]
+        self.y = [col("b", i, t) for i, t in enumerate(types)]
+        self.z = [col("c", i, t) for i, t in enumerate(types)]
+
+
+def _apply(ops, xs, ys):
+    env = {"k0": xs[0]}
+    for i, (x, y) in enumerate(zip(xs, ys)):
+        env[f"x{i}"], env[f"y{i}"] = x, y
+    return evaluate_tuple(ops, env)
+
+
+def random_associative(ops, s: _Samples) -> bool:
+    try:
+        lhs = _apply(ops, _apply(ops, s.x, s.y), s.z)
+        rhs = _apply(ops, s.x, _apply(ops, s.y, s.z))
+    except (TypeError, ValueError):
+        return True          # not evaluable here: left to the proof
+    return all(np.array_equal(np.asarray(u), np.asarray(v)) for u, v in zip(lhs, rhs))
+
+
+def random_commutative(ops, s: _Samples) -> bool:
+    """False when op(x, y) != op(y, x) at a sample (a concrete counterexample)."""
+    try:
+        return all(np.array_equal(np.asarray(u), np.asarray(v))
+                   for u, v in zip(_apply(ops, s.x, s.y), _apply(ops, s.y, s.x)))
+    except (TypeError, ValueError):
+        return True
+
+
+# ---- 3. the search -----------------------------------------------------------------
+def _local_xs(types, self_names) -> dict:
+    """SELF name -> the operator's x<j> (element j of the group)."""
+    return {name: ir.Variable(t, f"x{j}") for j, (name, t) in enumerate(zip(self_names, types))}
+
+
+def canonical_text(cores, types, inputs, self_names) -> str:
+    """The cores with x's local and the inputs named i0.. (the cache key's text)."""
+    named = [(e, ir.Variable(e.type, f"i{j}")) for j, e in enumerate(inputs)]
+    xs = _local_xs(types, self_names)
+    texts = [ir.expr_to_str(_Rename(xs).mutate(substitute_exprs(c, named))) for c in cores]
+    return "|".join(str(t) for t in types) + "::" + " ; ".join(texts)
+
+
+def synthesize(cores, types, self_names=None, seconds: float | None = None) -> Synthesized:
+    """The operator of `cores`, whose element j reads its previous value as the
+    SELF Variable named self_names[j] (default x<j>)."""
+    start = time.perf_counter()
+    seconds = budget() if seconds is None else seconds
+    info = XInfo()
+    types = tuple(types)
+    self_names = tuple(self_names or (f"x{j}" for j in range(len(types))))
+    if len(cores) > MAX_ELEMENTS:
+        return Synthesized(reason=f"operators of more than {MAX_ELEMENTS} elements are not "
+                                  f"synthesized")
+    inputs = inputs_of(cores, len(cores), info)
+    if not inputs:
+        return Synthesized(reason="no input of the update could be taken apart from its "
+                                  "previous value")
+    text = canonical_text(cores, types, inputs, self_names)
+    hit = synth_cache.load(text, types, inputs)
+    if hit is not None:
+        hit.seconds = time.perf_counter() - start
+        return hit
+    out = _search(cores, types, inputs, self_names, Deadline(seconds))
+    out.key = text
+    if out.ops or out.reason.startswith("not associative"):
+        synth_cache.store(text, out)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def _search(cores, types, inputs, self_names, deadline: Deadline) -> Synthesized:
+    samples = _Samples(types)
+    first_failure = None
+    undecided = False
+    for slots in _assignments(inputs, types):
+        if deadline.expired():
+            undecided = True
+            break
+        ops = build_ops(cores, types, inputs, slots, self_names)
+        if not random_associative(ops, samples):
+            first_failure = first_failure or ops
+            continue
+        prover = Prover(ops, types, deadline)
+        verdict = prover.associative()
+        if verdict == REFUTED:
+            first_failure = first_failure or ops
+            continue
+        if verdict != PROVED:
+            undecided = True
+            continue
+        found = prover.find_identity(samples)
+        if found is None:
+            undecided = undecided or deadline.expired()
+            first_failure = first_failure or ops
+            continue
+        ident, side = found
+        commutative = random_commutative(ops, samples) and prover.commutative() == PROVED
+        return Synthesized(ops, tuple(ident), side, commutative,
+                           "polynomial" if prover.by_polynomial else SYNTHESIZED,
+                           tuple(inputs[j] for j in slots), slots=tuple(slots))
+    if undecided and first_failure is None:
+        return Synthesized(reason="the synthesis of its operator ran out of time (the limit "
+                                  "is PYHALIDE_SYNTH_SECONDS)")
+    if first_failure is None:
+        return Synthesized(reason="no way to split the update into an operator on the "
+                                  "previous and the new value was found")
+    return _refusal(first_failure, types, deadline)
+
+
+def _refusal(ops, types, deadline: Deadline) -> Synthesized:
+    """Why `ops` (the first split tried) is not an associative operator, with
+    the Z3 counterexample."""
+    prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
+    shown = ", ".join(format_expr(o) for o in ops)
+    shown = shown if len(ops) == 1 else "{" + shown + "}"
+    if prover.associative() == PROVED:
+        return Synthesized(reason=f"its operator {shown} is associative but has no identity "
+                                  f"element (none on either side was found)")
+    cex = prover.counterexample()
+    law = "op(op(a, b), c) == op(a, op(b, c))"
+    return Synthesized(reason=f"not associative: the operator {shown} breaks {law}"
+                              + (f", for example at {cex} (Z3)" if cex else ""))

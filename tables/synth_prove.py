@@ -1,0 +1,227 @@
+"""Proofs for operators synthesized at compile time (tables/synth.py):
+associativity, the identity and its side, commutativity, each with a
+deadline, and the Z3 counterexample of a failed law.
+
+The polynomial fast path (tables/polynomial.py) is tried first; what it
+cannot prove goes to Z3 in the tables' theories (tables/z3model.py:
+bit-vectors for integers, reals or IEEE for floats), with the tables'
+deterministic seed and resource limit plus a wall-clock limit (the remaining
+synthesis budget). UNKNOWN is never taken as proof.
+
+The identity: candidates from the operator's constants, 0, 1, -1 and the
+type's extremes are screened on sample values and proven; failing those, an
+`exists e forall v` query is answered by counterexample-guided search (a
+Z3 model of e for finitely many v, then the proof for all v).
+"""
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import z3
+
+from pyhalide import ir
+
+from .grammar import walk
+from .npeval import evaluate_tuple
+from .polynomial import PolyOperator
+from .prove import PROVED, REFUTED, SEED, UNKNOWN, OperatorModel
+
+MAX_IDENTITY_COMBOS = 256
+CEGIS_ROUNDS = 6
+
+
+class Deadline:
+    def __init__(self, seconds: float):
+        self.end = time.perf_counter() + seconds
+
+    def left(self) -> float:
+        return self.end - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.left() <= 0
+
+
+class SynthModel(OperatorModel):
+    """OperatorModel whose checks stop at the deadline and keep the model of
+    a refutation (`last_model`)."""
+
+    def __init__(self, ops, types, deadline: Deadline):
+        super().__init__(ops, types)
+        self.deadline = deadline
+        self.last_model = None
+
+    def check(self, goal) -> str:
+        negated = z3.simplify(z3.Not(goal), som=True)
+        if z3.is_false(negated):
+            return PROVED
+        ms = int(self.deadline.left() * 1000)
+        if ms <= 0:
+            return UNKNOWN
+        s = z3.Solver()
+        s.set("random_seed", SEED)
+        s.set("timeout", ms)
+        s.add(*self.premises)
+        s.add(negated)
+        r = s.check()
+        if r == z3.sat:
+            self.last_model = s.model()
+            return REFUTED
+        return PROVED if r == z3.unsat else UNKNOWN
+
+
+class Prover:
+    """The three laws of one operator (local x0.., y0..): polynomial first, then Z3."""
+
+    def __init__(self, ops, types, deadline: Deadline):
+        self.ops, self.types = tuple(ops), tuple(types)
+        self.poly = PolyOperator.of(self.ops)
+        self.z3 = SynthModel(self.ops, self.types, deadline)
+        self.deadline = deadline
+        self.by_polynomial = False
+
+    def associative(self) -> str:
+        if self.poly is not None and self.poly.associative() == PROVED:
+            self.by_polynomial = True
+            return PROVED
+        return self.z3.associative()
+
+    def commutative(self) -> str:
+        if self.poly is not None and self.poly.commutative() == PROVED:
+            return PROVED
+        return self.z3.commutative()
+
+    def is_identity(self, ident, side: str) -> str:
+        if self.poly is not None and self.poly.is_identity(ident, side) == PROVED:
+            return PROVED
+        return self.z3.is_identity(ident, side)
+
+    def counterexample(self) -> str:
+        """The refuting values of the last Z3 query, as text."""
+        m = self.z3.last_model
+        if m is None:
+            return ""
+        parts = []
+        for d in sorted(m.decls(), key=lambda d: d.name()):
+            if d.arity() == 0 and d.name() != "k0":
+                parts.append(f"{d.name()} = {_show(m[d])}")
+        return ", ".join(parts)
+
+    # ---- the identity ---------------------------------------------------------
+    def find_identity(self, samples):
+        """(identity tuple, side) or None: a left identity (telling whether it is
+        also a right one), else a right identity."""
+        for side in ("left", "right"):
+            found = self._candidate(side, samples)
+            if found is None and not self.deadline.expired():
+                found = self._solve(side, samples)
+            if found is not None:
+                if side == "left" and self.is_identity(found, "right") == PROVED:
+                    return found, "both"
+                return found, side
+        return None
+
+    def _candidate(self, side: str, samples):
+        """The first candidate tuple that passes the samples and the proof."""
+        per_slot = [candidate_constants(t, self.ops) for t in self.types]
+        for ident in itertools.islice(itertools.product(*per_slot), MAX_IDENTITY_COMBOS):
+            if self.deadline.expired():
+                return None
+            if _holds(self.ops, self.types, ident, side, samples) and \
+                    self.is_identity(ident, side) == PROVED:
+                return ident
+        return None
+
+    def _solve(self, side: str, samples):
+        """Counterexample-guided `exists e forall v: op(e, v) == v` (side left)."""
+        zm = self.z3.model
+        es = [zm.var(t, f"e{i}") for i, t in enumerate(self.types)]
+        points = [[_z3_value(zm, t, samples.y[i][j]) for i, t in enumerate(self.types)]
+                  for j in range(3)]
+        for _ in range(CEGIS_ROUNDS):
+            ms = int(self.deadline.left() * 1000)
+            if ms <= 0:
+                return None
+            s = z3.Solver()
+            s.set("random_seed", SEED)
+            s.set("timeout", ms)
+            for v in points:
+                out = self.z3.apply(es, v) if side == "left" else self.z3.apply(v, es)
+                s.add(self.z3.tuple_equal(out, v))
+            if s.check() != z3.sat:
+                return None
+            m = s.model()
+            ident = tuple(_ir_value(t, m.eval(e, model_completion=True))
+                          for t, e in zip(self.types, es))
+            if any(i is None for i in ident):
+                return None
+            r = self.is_identity(ident, side)
+            if r == PROVED:
+                return ident
+            if r != REFUTED or self.z3.last_model is None:
+                return None
+            cm = self.z3.last_model
+            points.append([cm.eval(zm.var(t, f"v{i}"), model_completion=True)
+                           for i, t in enumerate(self.types)])
+        return None
+
+
+def candidate_constants(t: ir.Type, ops) -> list:
+    """Identity candidates of one element: 0, 1, -1, the operator's constants
+    of type `t` and the type's extremes."""
+    values = [0, 1]
+    if not t.is_uint():
+        values.append(-1)
+    values += [n.value for e in ops for n in walk(e) if isinstance(n, ir.Const) and n.type == t]
+    if t.is_integer():
+        values += [t.min_value(), t.max_value()]
+    elif t.is_float():
+        values += [float("-inf"), float("inf")]
+    if t.is_bool():
+        values = [False, True]
+    return [ir.Const(t, v) for v in dict.fromkeys(values)]
+
+
+def _holds(ops, types, ident, side, samples) -> bool:
+    """Whether `ident` is a `side` identity on the sample values."""
+    env = {}
+    n = len(samples.y[0])
+    for i, t in enumerate(types):
+        v = ident[i].value
+        if t.is_float() and (v != v or v in (float("inf"), float("-inf"))):
+            return True if _fp_only(ops) else False
+        const = np.full(n, v, dtype=object if t.is_float() else t.to_numpy())
+        own, other = ("y", "x") if side == "left" else ("x", "y")
+        env[f"{own}{i}"] = samples.y[i]
+        env[f"{other}{i}"] = const
+    env["k0"] = samples.y[0]
+    outs = evaluate_tuple(ops, env)
+    return all(np.array_equal(o, samples.y[i]) for i, o in enumerate(outs))
+
+
+def _fp_only(ops) -> bool:
+    """No float arithmetic (the exact evaluator has no infinities: let Z3 judge)."""
+    return not any(isinstance(n, (ir.Add, ir.Sub, ir.Mul)) and n.type.is_float()
+                   for e in ops for n in walk(e))
+
+
+def _z3_value(zm, t: ir.Type, v):
+    return zm.const(t, bool(v) if t.is_bool() else (float(v) if t.is_float() else int(v)))
+
+
+def _ir_value(t: ir.Type, v):
+    """An ir.Const of a Z3 value, or None."""
+    if t.is_bool():
+        return ir.Const(t, z3.is_true(v))
+    if t.is_integer() and z3.is_bv_value(v):
+        return ir.Const(t, t.wrap(v.as_long()) if t.is_int() else v.as_long())
+    if t.is_float() and z3.is_rational_value(v):
+        return ir.Const(t, float(v.numerator_as_long()) / float(v.denominator_as_long()))
+    return None
+
+
+def _show(v) -> str:
+    if z3.is_bv_value(v):
+        return str(v.as_long())
+    return str(v)
