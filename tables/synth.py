@@ -280,11 +280,10 @@ def _search(cores, types, inputs, self_names, deadline: Deadline) -> Synthesized
             undecided = True
             continue
         found = prover.find_identity(samples)
-        if found is None:
-            undecided = undecided or deadline.expired()
-            first_failure = first_failure or ops
-            continue
-        ident, side = found
+        if found is None and deadline.expired():
+            undecided = True
+            break
+        ident, side = found or (tuple(ir.zero(t) for t in types), "none")
         commutative = random_commutative(ops, samples) and prover.commutative() == PROVED
         return Synthesized(ops, tuple(ident), side, commutative,
                            "polynomial" if prover.by_polynomial else SYNTHESIZED,
@@ -300,14 +299,14 @@ def _search(cores, types, inputs, self_names, deadline: Deadline) -> Synthesized
 
 def _refusal(ops, types, deadline: Deadline) -> Synthesized:
     """Why `ops` (the first split tried) is not an associative operator, with
-    the Z3 counterexample."""
+    Z3's counterexample (random triples refuted it; Z3 is given at least
+    half a second to find the counterexample)."""
     prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
     shown = ", ".join(format_expr(o) for o in ops)
     shown = shown if len(ops) == 1 else "{" + shown + "}"
-    if prover.associative() == PROVED:
-        return Synthesized(reason=f"its operator {shown} is associative but has no identity "
-                                  f"element (none on either side was found)")
-    cex = prover.counterexample()
     law = "op(op(a, b), c) == op(a, op(b, c))"
-    return Synthesized(reason=f"not associative: the operator {shown} breaks {law}"
-                              + (f", for example at {cex} (Z3)" if cex else ""))
+    cex = prover.counterexample() if prover.associative() == REFUTED else ""
+    return Synthesized(reason=f"not associative: the operator op(x, y) = {shown} (x the "
+                              f"previous value, y the new one) breaks {law}"
+                              + (f", for example at {cex} (Z3)" if cex else
+                                 " on random values"))

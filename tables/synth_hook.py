@@ -15,10 +15,11 @@ import time
 
 from pyhalide import ir
 
-from . import synth
+SOURCES = ("synthesized", "polynomial")     # synth.SYNTHESIZED, synth.POLYNOMIAL
 
 
 def _block(search, elements: list, seconds: float):
+    from . import synth                 # imports z3: only once the tables missed
     from .matcher import Block, op_vars
     r = synth.synthesize([search.cores[g] for g in elements],
                          [search.types[g] for g in elements],
@@ -39,7 +40,8 @@ def _block(search, elements: list, seconds: float):
 
 
 def synthesized(search, subgraphs, changed):
-    seconds = synth.budget()
+    from .synth import budget
+    seconds = budget()
     if seconds <= 0:
         return None
     end = time.perf_counter() + seconds
@@ -62,7 +64,7 @@ def synthesized(search, subgraphs, changed):
 
 def source(blocks) -> str:
     kinds = {b.source for b in blocks}
-    for kind in (synth.SYNTHESIZED, synth.POLYNOMIAL):
+    for kind in SOURCES:
         if kind in kinds:
             return kind
     return "table"

@@ -98,40 +98,61 @@ class Prover:
         return self.z3.is_identity(ident, side)
 
     def counterexample(self) -> str:
-        """The refuting values of the last Z3 query, as text."""
+        """The refuting values of the last Z3 query (a0.. b0.. c0..), as text."""
         m = self.z3.last_model
         if m is None:
             return ""
         parts = []
-        for d in sorted(m.decls(), key=lambda d: d.name()):
-            if d.arity() == 0 and d.name() != "k0":
-                parts.append(f"{d.name()} = {_show(m[d])}")
+        for prefix in "abc":
+            for i, t in enumerate(self.types):
+                v = m.eval(self.z3.model.var(t, f"{prefix}{i}"), model_completion=True)
+                parts.append(f"{prefix}{i} = {_show(t, v)}")
         return ", ".join(parts)
 
     # ---- the identity ---------------------------------------------------------
     def find_identity(self, samples):
-        """(identity tuple, side) or None: a left identity (telling whether it is
-        also a right one), else a right identity."""
-        for side in ("left", "right"):
-            found = self._candidate(side, samples)
-            if found is None and not self.deadline.expired():
-                found = self._solve(side, samples)
-            if found is not None:
-                if side == "left" and self.is_identity(found, "right") == PROVED:
-                    return found, "both"
-                return found, side
+        """(identity tuple, side) or None: candidates on either side first, then
+        the counterexample-guided search; "both" when it holds on both sides."""
+        for search in (self._candidate, self._solve):
+            for side in ("left", "right"):
+                if self.deadline.expired():
+                    return None
+                found = search(side, samples)
+                if found is not None:
+                    other = "right" if side == "left" else "left"
+                    return found, "both" if self.is_identity(found, other) == PROVED else side
         return None
 
     def _candidate(self, side: str, samples):
-        """The first candidate tuple that passes the samples and the proof."""
+        """The first candidate tuple that passes the samples and the proof; a
+        refuted candidate's counterexample screens the rest."""
         per_slot = [candidate_constants(t, self.ops) for t in self.types]
-        for ident in itertools.islice(itertools.product(*per_slot), MAX_IDENTITY_COMBOS):
+        combos = list(itertools.islice(itertools.product(*per_slot), MAX_IDENTITY_COMBOS))
+        combos = screen(self.ops, self.types, combos, side, samples.y)
+        while combos:
             if self.deadline.expired():
                 return None
-            if _holds(self.ops, self.types, ident, side, samples) and \
-                    self.is_identity(ident, side) == PROVED:
+            ident, combos = combos[0], combos[1:]
+            r = self.is_identity(ident, side)
+            if r == PROVED:
                 return ident
+            point = self._refuting_point("v")
+            if point is not None:
+                combos = screen(self.ops, self.types, combos, side, point)
         return None
+
+    def _refuting_point(self, prefix: str):
+        """The last Z3 counterexample's values of prefix0.. as one sample point."""
+        m = self.z3.last_model
+        if m is None:
+            return None
+        out = []
+        for i, t in enumerate(self.types):
+            v = _ir_value(t, m.eval(self.z3.model.var(t, f"{prefix}{i}"), model_completion=True))
+            if v is None:
+                return None
+            out.append(np.array([v.value], dtype=object if t.is_float() else t.to_numpy()))
+        return out
 
     def _solve(self, side: str, samples):
         """Counterexample-guided `exists e forall v: op(e, v) == v` (side left)."""
@@ -169,41 +190,47 @@ class Prover:
 
 def candidate_constants(t: ir.Type, ops) -> list:
     """Identity candidates of one element: 0, 1, -1, the operator's constants
-    of type `t` and the type's extremes."""
-    values = [0, 1]
-    if not t.is_uint():
-        values.append(-1)
+    of type `t` and the type's extremes (for floats the infinities, unless
+    the operator does arithmetic: its theory, the reals, has none)."""
+    if t.is_bool():
+        return [ir.Const(t, False), ir.Const(t, True)]
+    values = [0, 1] + ([] if t.is_uint() else [-1])
     values += [n.value for e in ops for n in walk(e) if isinstance(n, ir.Const) and n.type == t]
     if t.is_integer():
         values += [t.min_value(), t.max_value()]
-    elif t.is_float():
+    elif not _float_arithmetic(ops):
         values += [float("-inf"), float("inf")]
-    if t.is_bool():
-        values = [False, True]
     return [ir.Const(t, v) for v in dict.fromkeys(values)]
 
 
-def _holds(ops, types, ident, side, samples) -> bool:
-    """Whether `ident` is a `side` identity on the sample values."""
+def screen(ops, types, combos: list, side: str, ys: list) -> list:
+    """The candidate tuples that are `side` identities at the sample values
+    `ys` (one array per element; all candidates evaluated at once)."""
+    if not combos:
+        return []
+    n, c = len(ys[0]), len(combos)
     env = {}
-    n = len(samples.y[0])
+    own, other = ("y", "x") if side == "left" else ("x", "y")
     for i, t in enumerate(types):
-        v = ident[i].value
-        if t.is_float() and (v != v or v in (float("inf"), float("-inf"))):
-            return True if _fp_only(ops) else False
-        const = np.full(n, v, dtype=object if t.is_float() else t.to_numpy())
-        own, other = ("y", "x") if side == "left" else ("x", "y")
-        env[f"{own}{i}"] = samples.y[i]
-        env[f"{other}{i}"] = const
-    env["k0"] = samples.y[0]
-    outs = evaluate_tuple(ops, env)
-    return all(np.array_equal(o, samples.y[i]) for i, o in enumerate(outs))
+        values = [combo[i].value for combo in combos]
+        col = np.array(values, dtype=object if t.is_float() else t.to_numpy())
+        env[f"{other}{i}"] = np.repeat(col, n)
+        env[f"{own}{i}"] = np.tile(ys[i], c)
+    env["k0"] = env[f"{own}0"]
+    try:
+        outs = evaluate_tuple(ops, env)
+    except (TypeError, ValueError):
+        return list(combos)              # not evaluable here: Z3 decides
+    ok = np.ones(c, bool)
+    for i, o in enumerate(outs):
+        same = np.asarray(o == env[f"{own}{i}"], dtype=bool).reshape(c, n)
+        ok &= same.all(axis=1)
+    return [combo for combo, good in zip(combos, ok) if good]
 
 
-def _fp_only(ops) -> bool:
-    """No float arithmetic (the exact evaluator has no infinities: let Z3 judge)."""
-    return not any(isinstance(n, (ir.Add, ir.Sub, ir.Mul)) and n.type.is_float()
-                   for e in ops for n in walk(e))
+def _float_arithmetic(ops) -> bool:
+    return any(isinstance(n, (ir.Add, ir.Sub, ir.Mul)) and n.type.is_float()
+               for e in ops for n in walk(e))
 
 
 def _z3_value(zm, t: ir.Type, v):
@@ -221,7 +248,7 @@ def _ir_value(t: ir.Type, v):
     return None
 
 
-def _show(v) -> str:
+def _show(t: ir.Type, v) -> str:
     if z3.is_bv_value(v):
-        return str(v.as_long())
+        return str(t.wrap(v.as_long()) if t.is_int() else v.as_long())
     return str(v)
