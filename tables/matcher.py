@@ -222,7 +222,9 @@ class _Search:
             if el.negated and frozenset((el.index,)) not in subgraphs:
                 el.negated, el.core = False, el.subtraction
                 self.cores[el.index] = el.core
-        blocks = self._first_partition(subgraphs)
+        blocks = synth_hook.cached(self, subgraphs, changed)
+        if blocks is None:
+            blocks = self._first_partition(subgraphs)
         if blocks is None:
             blocks = self._grouped(subgraphs)
         if blocks is None:

@@ -38,10 +38,8 @@ from . import synth_cache
 from .grammar import walk
 from .match_canon import XInfo, is_self, self_index
 from .npeval import evaluate_tuple
-from .prove import PROVED, REFUTED
 from .samples import make_samples
 from .syntax import format_expr
-from .synth_prove import Deadline, Prover
 
 DEFAULT_BUDGET = 2.0         # seconds; PYHALIDE_SYNTH_SECONDS overrides (0: no synthesis)
 MAX_ELEMENTS = 6
@@ -231,9 +229,11 @@ def canonical_text(cores, types, inputs, self_names) -> str:
     return "|".join(str(t) for t in types) + "::" + " ; ".join(texts)
 
 
-def synthesize(cores, types, self_names=None, seconds: float | None = None) -> Synthesized:
+def synthesize(cores, types, self_names=None, seconds: float | None = None,
+               cached_only: bool = False) -> Synthesized:
     """The operator of `cores`, whose element j reads its previous value as the
-    SELF Variable named self_names[j] (default x<j>)."""
+    SELF Variable named self_names[j] (default x<j>). `cached_only`: only a
+    cached operator (else a refusal saying so, not cached)."""
     start = time.perf_counter()
     seconds = budget() if seconds is None else seconds
     info = XInfo()
@@ -251,6 +251,9 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None) -> S
     if hit is not None:
         hit.seconds = time.perf_counter() - start
         return hit
+    if cached_only:
+        return Synthesized(reason="not cached")
+    from .synth_prove import Deadline        # imports z3: only when not cached
     out = _search(cores, types, inputs, self_names, Deadline(seconds))
     out.key = text
     if out.ops or out.reason.startswith("not associative"):
@@ -259,7 +262,9 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None) -> S
     return out
 
 
-def _search(cores, types, inputs, self_names, deadline: Deadline) -> Synthesized:
+def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
+    from .prove import PROVED, REFUTED
+    from .synth_prove import Prover
     samples = _Samples(types)
     first_failure = None
     undecided = False
@@ -297,10 +302,12 @@ def _search(cores, types, inputs, self_names, deadline: Deadline) -> Synthesized
     return _refusal(first_failure, types, deadline)
 
 
-def _refusal(ops, types, deadline: Deadline) -> Synthesized:
+def _refusal(ops, types, deadline) -> Synthesized:
     """Why `ops` (the first split tried) is not an associative operator, with
     Z3's counterexample (random triples refuted it; Z3 is given at least
     half a second to find the counterexample)."""
+    from .prove import REFUTED
+    from .synth_prove import Deadline, Prover
     prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
     shown = ", ".join(format_expr(o) for o in ops)
     shown = shown if len(ops) == 1 else "{" + shown + "}"

@@ -3,7 +3,7 @@ second process pays nothing for an operator one process proved.
 
     load(text, types, inputs) -> Synthesized | None
     store(text, synthesized) -> None
-    entries() -> list of records (for `pyhalide tables export --synthesized`)
+    cached_entries() -> list of TableEntry (for `pyhalide tables export --synthesized`)
 
 An entry is <cache_dir>/synth/<sha256 of the canonical text>.json: JSON
 only (nothing that runs code when read), in the kernel cache's directory
@@ -136,17 +136,24 @@ def load(text: str, types, inputs):
                        key=text, slots=slots)
 
 
-def entries() -> list:
-    """The trusted cached operators (not refusals), as records."""
+def cached_entries() -> list:
+    """The trusted cached operators that have an identity, as TableEntries
+    (origin "synthesized"; the export keys of the tables)."""
+    from .entry import TableEntry, count_leaves
     root = config.cache_dir
     key = _key(root, create=False) if root else None
-    if key is None:
+    folder = os.path.join(root, _DIR) if root else ""
+    if key is None or not os.path.isdir(folder):
         return []
-    folder = os.path.join(root, _DIR)
     out = []
-    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        if name.endswith(".json"):
-            record = _read(root, os.path.join(_DIR, name), key)
-            if record is not None and record["ops"]:
-                out.append(record)
+    for name in sorted(os.listdir(folder)):
+        record = _read(root, os.path.join(_DIR, name), key) if name.endswith(".json") else None
+        if record is None or not record["ops"] or record["identity_side"] == "none":
+            continue
+        types = [type_from_name(n) for n in record["types"]]
+        env = variables(types)
+        ops = [parse_expr(o, env, t) for o, t in zip(record["ops"], types)]
+        ids = [parse_expr(i, env, t) for i, t in zip(record["identities"], types)]
+        out.append(TableEntry.from_ir(types, ops, ids, record["commutative"],
+                                      record["identity_side"], count_leaves(ops), "synthesized"))
     return out

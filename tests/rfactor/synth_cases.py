@@ -117,6 +117,20 @@ def triangular_product(rng):
     return f, r, False
 
 
+def lexicographic_argmin(rng):
+    """The first position of the least (key1, key2): a right identity only
+    (not in CASES: rfactor needs a two-sided one where a slice can be empty)."""
+    r = ph.RDom([(0, N[0]), (0, N[1])], "r")
+    a, b = (i[r.x, r.y] for i in _inputs(rng, 2, np.int32, 0, 3))
+    big = np.iinfo(np.int32).max
+    f = _func([np.int32] * 3, [big, big, -1], r)
+    k1, k2, i = _elems(f, 3)
+    better = (a < k1) | ((a == k1) & (b < k2))
+    f[()] = (ph.select(better, a, k1), ph.select(better, b, k2),
+             ph.select(better, r.x + N[0] * r.y, i))
+    return f, r, False
+
+
 CASES = {
     "saturating_add_uint8": saturating_add(np.uint8),
     "saturating_add_uint16": saturating_add(np.uint16),
