@@ -58,6 +58,17 @@ def budget() -> float:
         return DEFAULT_BUDGET
 
 
+class Deadline:
+    def __init__(self, seconds: float):
+        self.end = time.perf_counter() + seconds
+
+    def left(self) -> float:
+        return self.end - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.left() <= 0
+
+
 @dataclass
 class Synthesized:
     """The operator of a group over local x0.., y0.. (element j of the group is
@@ -134,7 +145,7 @@ def inputs_of(cores, n: int, info: XInfo) -> list | None:
 
 
 # ---- 2. operators from an assignment of inputs to y's --------------------------
-def _assignments(inputs: list, types: tuple):
+def _assignments(inputs: list, types: tuple) -> list:
     """Tuples slot -> input index, every input used, types agreeing; the
     order of appearance first."""
     n, m = len(types), len(inputs)
@@ -173,6 +184,27 @@ class _Rename(ir.Mutator):
         return self.xs[v.name] if is_self(v) else v
 
 
+_MODELLED = (ir.Variable, ir.Const, ir.Select, ir.Not, ir.BitNot, ir.Add, ir.Sub, ir.Mul,
+             ir.Min, ir.Max, ir.BitAnd, ir.BitOr, ir.BitXor, ir.And, ir.Or, ir.LT, ir.LE,
+             ir.GT, ir.GE, ir.EQ, ir.NE)
+
+
+def unmodelled(ops) -> str:
+    """The first operation of `ops` that the random test and the proofs do not
+    model (the tables' grammar, casts between integers and is_nan), or ''."""
+    for e in ops:
+        for n in walk(e):
+            if isinstance(n, _MODELLED):
+                continue
+            if isinstance(n, ir.Cast) and n.type.is_integer() and \
+                    (n.value.type.is_integer() or n.value.type.is_bool()):
+                continue
+            if isinstance(n, ir.Call) and n.name == "is_nan":
+                continue
+            return ir.expr_to_str(n)
+    return ""
+
+
 # ---- random triples --------------------------------------------------------------
 class _Samples:
     """Random triples (x, y, z) per element (the tables' sample values)."""
@@ -201,8 +233,8 @@ def random_associative(ops, s: _Samples) -> bool:
     try:
         lhs = _apply(ops, _apply(ops, s.x, s.y), s.z)
         rhs = _apply(ops, s.x, _apply(ops, s.y, s.z))
-    except (TypeError, ValueError):
-        return True          # not evaluable here: left to the proof
+    except ValueError:       # a float constant the exact evaluator cannot hold
+        return True          # left to the proof
     return all(np.array_equal(np.asarray(u), np.asarray(v)) for u, v in zip(lhs, rhs))
 
 
@@ -211,7 +243,7 @@ def random_commutative(ops, s: _Samples) -> bool:
     try:
         return all(np.array_equal(np.asarray(u), np.asarray(v))
                    for u, v in zip(_apply(ops, s.x, s.y), _apply(ops, s.y, s.x)))
-    except (TypeError, ValueError):
+    except ValueError:
         return True
 
 
@@ -253,7 +285,6 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
         return hit
     if cached_only:
         return Synthesized(reason="not cached")
-    from .synth_prove import Deadline        # imports z3: only when not cached
     out = _search(cores, types, inputs, self_names, Deadline(seconds))
     out.key = text
     if out.ops or out.reason.startswith("not associative"):
@@ -263,12 +294,19 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
 
 
 def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
-    from .prove import PROVED, REFUTED
+    assignments = _assignments(inputs, types)
+    if not assignments:
+        return Synthesized(reason="no way to give each value an input of its type was found")
+    what = unmodelled(build_ops(cores, types, inputs, assignments[0], self_names))
+    if what:
+        return Synthesized(reason=f"its operator uses {what}, which synthesis does not model "
+                                  f"(the tables' operations, integer casts)")
+    from .prove import PROVED, REFUTED       # these import z3: only when a proof is needed
     from .synth_prove import Prover
     samples = _Samples(types)
     first_failure = None
     undecided = False
-    for slots in _assignments(inputs, types):
+    for slots in assignments:
         if deadline.expired():
             undecided = True
             break
@@ -307,7 +345,7 @@ def _refusal(ops, types, deadline) -> Synthesized:
     Z3's counterexample (random triples refuted it; Z3 is given at least
     half a second to find the counterexample)."""
     from .prove import REFUTED
-    from .synth_prove import Deadline, Prover
+    from .synth_prove import Prover
     prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
     shown = ", ".join(format_expr(o) for o in ops)
     shown = shown if len(ops) == 1 else "{" + shown + "}"

@@ -16,7 +16,6 @@ Z3 model of e for finitely many v, then the proof for all v).
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import z3
@@ -32,22 +31,11 @@ MAX_IDENTITY_COMBOS = 256
 CEGIS_ROUNDS = 6
 
 
-class Deadline:
-    def __init__(self, seconds: float):
-        self.end = time.perf_counter() + seconds
-
-    def left(self) -> float:
-        return self.end - time.perf_counter()
-
-    def expired(self) -> bool:
-        return self.left() <= 0
-
-
 class SynthModel(OperatorModel):
     """OperatorModel whose checks stop at the deadline and keep the model of
     a refutation (`last_model`)."""
 
-    def __init__(self, ops, types, deadline: Deadline):
+    def __init__(self, ops, types, deadline):
         super().__init__(ops, types)
         self.deadline = deadline
         self.last_model = None
@@ -74,7 +62,7 @@ class SynthModel(OperatorModel):
 class Prover:
     """The three laws of one operator (local x0.., y0..): polynomial first, then Z3."""
 
-    def __init__(self, ops, types, deadline: Deadline):
+    def __init__(self, ops, types, deadline):
         self.ops, self.types = tuple(ops), tuple(types)
         self.poly = PolyOperator.of(self.ops)
         self.z3 = SynthModel(self.ops, self.types, deadline)
