@@ -83,6 +83,7 @@ class Synthesized:
     reason: str = ""
     seconds: float = 0.0
     cached: bool = False
+    complete: bool = True              # every split was decided (a refusal may be cached)
     key: str = ""
     slots: tuple = field(default=(), repr=False)   # y<j> -> index of its input in `inputs`
 
@@ -229,13 +230,22 @@ def _apply(ops, xs, ys):
     return evaluate_tuple(ops, env)
 
 
-def random_associative(ops, s: _Samples) -> bool:
+def random_failure(ops, s: _Samples):
+    """The first sample triple (a, b, c) at which op(op(a, b), c) differs from
+    op(a, op(b, c)), or None (also when the exact evaluator cannot hold a
+    float constant: then the proof decides)."""
     try:
         lhs = _apply(ops, _apply(ops, s.x, s.y), s.z)
         rhs = _apply(ops, s.x, _apply(ops, s.y, s.z))
-    except ValueError:       # a float constant the exact evaluator cannot hold
-        return True          # left to the proof
-    return all(np.array_equal(np.asarray(u), np.asarray(v)) for u, v in zip(lhs, rhs))
+    except ValueError:
+        return None
+    bad = np.zeros(len(s.x[0]), bool)
+    for u, v in zip(lhs, rhs):
+        bad |= np.broadcast_to(np.asarray(u != v, dtype=bool), bad.shape)
+    if not bad.any():
+        return None
+    j = int(np.flatnonzero(bad)[0])
+    return tuple([col[j] for col in cols] for cols in (s.x, s.y, s.z))
 
 
 def random_commutative(ops, s: _Samples) -> bool:
@@ -287,7 +297,7 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
         return Synthesized(reason="not cached")
     out = _search(cores, types, inputs, self_names, Deadline(seconds))
     out.key = text
-    if out.ops or out.reason.startswith("not associative"):
+    if out.ops or (out.reason.startswith("not associative") and out.complete):
         synth_cache.store(text, out)
     out.seconds = time.perf_counter() - start
     return out
@@ -311,13 +321,14 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
             undecided = True
             break
         ops = build_ops(cores, types, inputs, slots, self_names)
-        if not random_associative(ops, samples):
-            first_failure = first_failure or ops
+        point = random_failure(ops, samples)
+        if point is not None:
+            first_failure = first_failure or (ops, point)
             continue
         prover = Prover(ops, types, deadline)
         verdict = prover.associative()
         if verdict == REFUTED:
-            first_failure = first_failure or ops
+            first_failure = first_failure or (ops, None)
             continue
         if verdict != PROVED:
             undecided = True
@@ -337,20 +348,25 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
     if first_failure is None:
         return Synthesized(reason="no way to split the update into an operator on the "
                                   "previous and the new value was found")
-    return _refusal(first_failure, types, deadline)
+    out = _refusal(*first_failure, types, deadline)
+    out.complete = not undecided
+    return out
 
 
-def _refusal(ops, types, deadline) -> Synthesized:
-    """Why `ops` (the first split tried) is not an associative operator, with
-    Z3's counterexample (random triples refuted it; Z3 is given at least
-    half a second to find the counterexample)."""
+def _refusal(ops, point, types, deadline) -> Synthesized:
+    """Why `ops` (the first split tried) is not an associative operator: the
+    sample triple `point` that breaks the law, checked in Z3's theory, else
+    Z3's own counterexample (given at least half a second)."""
     from .prove import REFUTED
     from .synth_prove import Prover
     prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
     shown = ", ".join(format_expr(o) for o in ops)
     shown = shown if len(ops) == 1 else "{" + shown + "}"
     law = "op(op(a, b), c) == op(a, op(b, c))"
-    cex = prover.counterexample() if prover.associative() == REFUTED else ""
+    if point is not None and prover.breaks_associativity(*point):
+        cex = prover.show_point(*point)
+    else:
+        cex = prover.counterexample() if prover.associative() == REFUTED else ""
     return Synthesized(reason=f"not associative: the operator op(x, y) = {shown} (x the "
                               f"previous value, y the new one) breaks {law}"
                               + (f", for example at {cex} (Z3)" if cex else

@@ -97,6 +97,21 @@ class Prover:
                 parts.append(f"{prefix}{i} = {_show(t, v)}")
         return ", ".join(parts)
 
+    def _point(self, values) -> list:
+        return [_z3_value(self.z3.model, t, v) for t, v in zip(self.types, values)]
+
+    def breaks_associativity(self, a, b, c) -> bool:
+        """Whether Z3 evaluates op(op(a, b), c) == op(a, op(b, c)) to false at
+        the concrete tuples a, b, c."""
+        za, zb, zc = self._point(a), self._point(b), self._point(c)
+        ap = self.z3.apply
+        same = self.z3.tuple_equal(ap(ap(za, zb), zc), ap(za, ap(zb, zc)))
+        return z3.is_false(z3.simplify(same))
+
+    def show_point(self, a, b, c) -> str:
+        return ", ".join(f"{p}{i} = {_show(t, v)}" for p, vs in zip("abc", (a, b, c))
+                         for i, (t, v) in enumerate(zip(self.types, self._point(vs))))
+
     # ---- the identity ---------------------------------------------------------
     def find_identity(self, samples):
         """(identity tuple, side) or None: candidates on either side first, then
@@ -237,6 +252,7 @@ def _ir_value(t: ir.Type, v):
 
 
 def _show(t: ir.Type, v) -> str:
+    v = z3.simplify(v)
     if z3.is_bv_value(v):
         return str(t.wrap(v.as_long()) if t.is_int() else v.as_long())
     return str(v)
