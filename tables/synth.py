@@ -36,7 +36,7 @@ from pyhalide.ir.ops import substitute_exprs
 
 from . import synth_cache
 from .grammar import walk
-from .match_canon import XInfo, is_self, self_index
+from .match_canon import XInfo, is_self
 from .npeval import evaluate_tuple
 from .samples import make_samples
 from .syntax import format_expr
@@ -311,7 +311,8 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
     if what:
         return Synthesized(reason=f"its operator uses {what}, which synthesis does not model "
                                   f"(the tables' operations, integer casts)")
-    from .prove import PROVED, REFUTED       # these import z3: only when a proof is needed
+    # z3 is imported here, only when a proof is needed
+    from .prove import PROVED, REFUTED
     from .synth_prove import Prover
     samples = _Samples(types)
     first_failure = None

@@ -19,7 +19,7 @@ SOURCES = ("synthesized", "polynomial")     # synth.SYNTHESIZED, synth.POLYNOMIA
 
 
 def _block(search, elements: list, seconds: float, cached_only: bool = False):
-    from . import synth                 # imports z3: only once the tables missed
+    from . import synth
     from .matcher import Block, op_vars
     r = synth.synthesize([search.cores[g] for g in elements],
                          [search.types[g] for g in elements],
