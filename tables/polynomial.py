@@ -29,14 +29,19 @@ from .prove import PROVED, UNKNOWN
 Poly = dict
 
 
+def _accumulate(out: Poly, m: tuple, c) -> None:
+    """out[m] += c, dropping a coefficient that becomes 0."""
+    v = out.get(m, 0) + c
+    if v:
+        out[m] = v
+    else:
+        out.pop(m, None)
+
+
 def _add(p: Poly, q: Poly, sign: int = 1) -> Poly:
     out = dict(p)
     for m, c in q.items():
-        v = out.get(m, 0) + sign * c
-        if v:
-            out[m] = v
-        else:
-            out.pop(m, None)
+        _accumulate(out, m, sign * c)
     return out
 
 
@@ -44,12 +49,7 @@ def _mul(p: Poly, q: Poly) -> Poly:
     out: Poly = {}
     for m1, c1 in p.items():
         for m2, c2 in q.items():
-            m = tuple(sorted(m1 + m2))
-            v = out.get(m, 0) + c1 * c2
-            if v:
-                out[m] = v
-            else:
-                out.pop(m, None)
+            _accumulate(out, tuple(sorted(m1 + m2)), c1 * c2)
     return out
 
 

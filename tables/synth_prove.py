@@ -31,6 +31,17 @@ MAX_IDENTITY_COMBOS = 256
 CEGIS_ROUNDS = 6
 
 
+def solver(deadline):
+    """A solver with the tables' seed that stops at the deadline (None if it passed)."""
+    ms = int(deadline.left() * 1000)
+    if ms <= 0:
+        return None
+    s = z3.Solver()
+    s.set("random_seed", SEED)
+    s.set("timeout", ms)
+    return s
+
+
 class SynthModel(OperatorModel):
     """OperatorModel whose checks stop at the deadline and keep the model of
     a refutation (`last_model`)."""
@@ -44,12 +55,9 @@ class SynthModel(OperatorModel):
         negated = z3.simplify(z3.Not(goal), som=True)
         if z3.is_false(negated):
             return PROVED
-        ms = int(self.deadline.left() * 1000)
-        if ms <= 0:
+        s = solver(self.deadline)
+        if s is None:
             return UNKNOWN
-        s = z3.Solver()
-        s.set("random_seed", SEED)
-        s.set("timeout", ms)
         s.add(*self.premises)
         s.add(negated)
         r = s.check()
@@ -164,12 +172,9 @@ class Prover:
         points = [[_z3_value(zm, t, samples.y[i][j]) for i, t in enumerate(self.types)]
                   for j in range(3)]
         for _ in range(CEGIS_ROUNDS):
-            ms = int(self.deadline.left() * 1000)
-            if ms <= 0:
+            s = solver(self.deadline)
+            if s is None:
                 return None
-            s = z3.Solver()
-            s.set("random_seed", SEED)
-            s.set("timeout", ms)
             for v in points:
                 out = self.z3.apply(es, v) if side == "left" else self.z3.apply(v, es)
                 s.add(self.z3.tuple_equal(out, v))

@@ -62,12 +62,17 @@ def _entries(cache):
     return sorted((cache / "synth").glob("*.json"))
 
 
+def _claim_associative(record):
+    """Make the refusal of NEAR_MISS claim that 2*f + a is associative."""
+    record.update(reason="", types=["int32"], ops=["(x0 * 2) + y0"], identities=["0"],
+                  identity_side="both", commutative=False, source="synthesized", slots=[0])
+
+
 def test_edited_entry_is_not_used(cache):
     assert "associative  no" in _assoc(NEAR_MISS)
     (path,) = _entries(cache)
     record = json.loads(path.read_text())
-    record.update(reason="", types=["int32"], ops=["(x0 * 2) + y0"], identities=["0"],
-                  identity_side="both", commutative=False, source="synthesized", slots=[0])
+    _claim_associative(record)
     path.write_text(json.dumps(record))          # the old mac: it no longer matches
     out = _assoc(NEAR_MISS)
     assert "associative  no" in out and "breaks op(op(a, b), c)" in out
@@ -87,8 +92,7 @@ def test_entry_made_with_another_key_is_not_used(cache):
     assert "associative  no" in _assoc(NEAR_MISS)
     (path,) = _entries(cache)
     record = json.loads(path.read_text())
-    record.update(reason="", types=["int32"], ops=["(x0 * 2) + y0"], identities=["0"],
-                  identity_side="both", commutative=False, source="synthesized", slots=[0])
+    _claim_associative(record)
     record["mac"] = synth_cache._mac(b"k" * 32, record)
     path.write_text(json.dumps(record))
     out = _assoc(NEAR_MISS)
