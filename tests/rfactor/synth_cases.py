@@ -55,6 +55,18 @@ def matrix_product(rng):
     return f, r, False
 
 
+def float_matrix_product(rng):
+    """The 2x2 matrix product over float32 (proven over the reals: the schedule
+    reassociates, compared within a tolerance)."""
+    r = ph.RDom([(0, N[0]), (0, N[1])], "r")
+    a, b, c, d = (ph.Buffer((rng.random(N[::-1]) * 0.5 + 0.5).astype(np.float32), f"in{i}")
+                  [r.x, r.y] for i in range(4))
+    f = _func([np.float32] * 4, [1, 0, 0, 1], r)
+    x = _elems(f, 4)
+    f[()] = (x[0] * a + x[1] * c, x[0] * b + x[1] * d, x[2] * a + x[3] * c, x[2] * b + x[3] * d)
+    return f, r, False
+
+
 def quaternion_product(rng):
     r = ph.RDom([(0, N[0]), (0, N[1])], "r")
     a, b, c, d = (i[r.x, r.y] for i in _inputs(rng, 4, np.int32))

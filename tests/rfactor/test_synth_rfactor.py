@@ -8,7 +8,7 @@ import pytest
 
 import pyhalide as ph
 from tests.rfactor.rfactor_util import same_as_serial
-from tests.rfactor.synth_cases import CASES
+from tests.rfactor.synth_cases import CASES, float_matrix_product
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -40,3 +40,16 @@ def test_commutative_synthesized_operator_inner_rvar(name):
         return f
 
     same_as_serial(build, [])
+
+
+def test_float_matrix_product_rfactor_within_reassociation():
+    op = ph.prove_associativity(float_matrix_product(np.random.default_rng(0))[0].update())
+    assert op.associative and op.source == "polynomial", op.reason
+
+    def build(schedule):
+        f, r, _ = float_matrix_product(np.random.default_rng(0))
+        if schedule:
+            f.update().rfactor(r.y, ph.Var("u")).compute_root()
+        return f
+
+    same_as_serial(build, [], rtol=1e-5)
