@@ -97,6 +97,27 @@ def affine_composition(rng):
     return f, r, False
 
 
+def guarded_affine_composition(rng):
+    """affine_composition where a mask holds (the guard becomes y = identity
+    elsewhere)."""
+    r = ph.RDom([(0, N[0]), (0, N[1])], "r")
+    a, b, mask = (i[r.x, r.y] for i in _inputs(rng, 3, np.int32, -1, 2))
+    f = _func([np.int32] * 2, [1, 0], r)
+    m, c = _elems(f, 2)
+    f[()] = (ph.select(mask > 0, a * m, m), ph.select(mask > 0, a * c + b, c))
+    return f, r, False
+
+
+def sum_and_shifted_product(rng):
+    """A table element (a sum) beside a synthesized one."""
+    r = ph.RDom([(0, N[0]), (0, N[1])], "r")
+    a, b = (i[r.x, r.y] for i in _inputs(rng, 2, np.int32))
+    f = _func([np.int32] * 2, [0, -2], r)
+    s, p = _elems(f, 2)
+    f[()] = (s + a, p * b + 2 * p + 2 * b + 2)
+    return f, r, True
+
+
 def two_word_sum(rng):
     """A 64-bit sum in two uint32 words (low, high) with the carry."""
     r = ph.RDom([(0, N[0]), (0, N[1])], "r")
@@ -144,5 +165,7 @@ CASES = {
     "shifted_product": shifted_product,
     "affine_composition": affine_composition,
     "two_word_sum": two_word_sum,
+    "guarded_affine_composition": guarded_affine_composition,
+    "sum_and_shifted_product": sum_and_shifted_product,
     "triangular_product": triangular_product,
 }
