@@ -324,12 +324,12 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
         ops = build_ops(cores, types, inputs, slots, self_names)
         point = random_failure(ops, samples)
         if point is not None:
-            first_failure = first_failure or (ops, point)
+            first_failure = first_failure or (ops, point, "")
             continue
         prover = Prover(ops, types, deadline)
         verdict = prover.associative()
         if verdict == REFUTED:
-            first_failure = first_failure or (ops, None)
+            first_failure = first_failure or (ops, None, prover.counterexample())
             continue
         if verdict != PROVED:
             undecided = True
@@ -354,19 +354,20 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
     return out
 
 
-def _refusal(ops, point, types, deadline) -> Synthesized:
+def _refusal(ops, point, cex, types, deadline) -> Synthesized:
     """Why `ops` (the first split tried) is not an associative operator: the
     sample triple `point` that breaks the law, checked in Z3's theory, else
-    Z3's own counterexample (given at least half a second)."""
+    Z3's counterexample `cex` (found by the search, or now: given at least a
+    quarter of a second)."""
     from .prove import REFUTED
     from .synth_prove import Prover
-    prover = Prover(ops, types, Deadline(max(deadline.left(), 0.5)))
+    prover = Prover(ops, types, Deadline(max(deadline.left(), 0.25)))
     shown = ", ".join(format_expr(o) for o in ops)
     shown = shown if len(ops) == 1 else "{" + shown + "}"
     law = "op(op(a, b), c) == op(a, op(b, c))"
     if point is not None and prover.breaks_associativity(*point):
         cex = prover.show_point(*point)
-    else:
+    elif not cex:
         cex = prover.counterexample() if prover.associative() == REFUTED else ""
     return Synthesized(reason=f"not associative: the operator op(x, y) = {shown} (x the "
                               f"previous value, y the new one) breaks {law}"
