@@ -10,10 +10,10 @@ from pyhalide.ir.config import override
 from pyhalide.tables.entry import TableEntry, count_leaves
 from pyhalide.tables.npeval import evaluate_tuple
 from pyhalide.tables.verify import check_entry
-from tests.rfactor.synth_cases import CASES, lexicographic_argmin
+from tests.rfactor.synth_cases import CASES, float_matrix_product, lexicographic_argmin
 
-SYNTHESIZED = ["matrix_product", "quaternion_product", "shifted_product", "affine_composition",
-               "triangular_product"]
+POLYNOMIAL = ["matrix_product", "quaternion_product", "shifted_product", "affine_composition",
+              "triangular_product", "guarded_affine_composition", "sum_and_shifted_product"]
 
 
 def _op(make, seed=0):
@@ -28,12 +28,18 @@ def _entry(op) -> TableEntry:
                               op.commutative, op.identity_side, count_leaves(ops), "synthesized")
 
 
-@pytest.mark.parametrize("name", SYNTHESIZED)
+@pytest.mark.parametrize("name", POLYNOMIAL)
 def test_synthesized_operator_is_reproven_by_the_table_verifier(name):
     op = _op(CASES[name])
     assert op.associative, op.reason
     assert op.source == "polynomial"
     assert 0 < op.synthesis_time <= op.search_time
+    assert check_entry(_entry(op)) == []
+
+
+def test_float_polynomial_operator_is_reproven_over_the_reals():
+    op = _op(float_matrix_product)
+    assert op.associative and op.source == "polynomial", op.reason
     assert check_entry(_entry(op)) == []
 
 
