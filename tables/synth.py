@@ -271,6 +271,16 @@ def canonical_text(cores, types, inputs, self_names) -> str:
     return "|".join(str(t) for t in types) + "::" + " ; ".join(texts)
 
 
+def _no_inputs(cores, info) -> str:
+    terms = _maximal_free(cores, info)
+    if not terms:
+        return "it reads no input besides its previous value"
+    shown = ", ".join(ir.expr_to_str(t) for t in terms[:4]) + (", ..." if len(terms) > 4 else "")
+    n = len(cores)
+    return (f"it combines {len(terms)} inputs ({shown}) with its previous value, more than "
+            f"its {n} value{'s' if n > 1 else ''} can carry into an operator on the values")
+
+
 def synthesize(cores, types, self_names=None, seconds: float | None = None,
                cached_only: bool = False) -> Synthesized:
     """The operator of `cores`, whose element j reads its previous value as the
@@ -286,8 +296,7 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
                                   f"synthesized")
     inputs = inputs_of(cores, len(cores), info)
     if not inputs:
-        return Synthesized(reason="no input of the update could be taken apart from its "
-                                  "previous value")
+        return Synthesized(reason=_no_inputs(cores, info))
     text = canonical_text(cores, types, inputs, self_names)
     hit = synth_cache.load(text, types, inputs)
     if hit is not None:

@@ -140,3 +140,9 @@ def test_table_hit_reports_the_table():
     f[()] = f[()] + a[r.x]
     op = ph.prove_associativity(f.update())
     assert op.source == "table" and op.synthesis_time == 0
+
+
+def test_more_inputs_than_values_is_refused_with_the_inputs_named():
+    op = _near_miss(lambda f, a, b: f[()] * a + b, [np.int32], [0])
+    assert not op.associative
+    assert "combines 2 inputs (a(r$x), b(r$x)) with its previous value" in op.reason
