@@ -22,10 +22,13 @@ named x<i> (`match_canon.self_var`). Steps:
    identity and y; apply the guards: `select(P, x op e, x)` is `x op y` with
    `y = select(P, e, identity)` (`if_then_else` for a lazy guard: e is
    evaluated only where P holds) when the operator has a right identity, and
-   a guard shared by the whole update becomes an RDom predicate otherwise.
+   a guard shared by the whole update becomes an RDom predicate otherwise;
+6. when the tables miss, synthesize the operator (tables/synth_hook.py,
+   docs/synthesis.md); an operator synthesized before (the disk cache) is
+   taken before the tables are searched.
 
 Nothing here knows any particular operator: what is recognized is what the
-tables hold. The only operators known here are the two projections the
+tables hold or synthesis proves. The only operators known here are the two projections the
 tables exclude by construction (they use only one of x and y): an element the
 update leaves unchanged (x) and one it overwrites without reading it (y, the
 last write wins: associative, with only a left identity).
@@ -222,13 +225,13 @@ class _Search:
             if el.negated and frozenset((el.index,)) not in subgraphs:
                 el.negated, el.core = False, el.subtraction
                 self.cores[el.index] = el.core
-        blocks = synth_hook.cached(self, subgraphs, changed)
+        blocks = synth_hook.cached(self, subgraphs, changed, self._consistent)
         if blocks is None:
             blocks = self._first_partition(subgraphs)
         if blocks is None:
             blocks = self._grouped(subgraphs)
         if blocks is None:
-            blocks = synth_hook.synthesized(self, subgraphs, changed)
+            blocks = synth_hook.synthesized(self, subgraphs, changed, self._consistent)
         if blocks is None:
             reason = self._failure_reason(subgraphs)
             return self.fail(reason + (f"; {self.synth_refusal}" if self.synth_refusal else ""))

@@ -1,7 +1,8 @@
 """Where the matcher (tables/matcher.py) turns to synthesis: after every
 table match and grouping failed.
 
-    synthesized(search, subgraphs, changed) -> list of Blocks | None
+    cached(search, subgraphs, changed, consistent) -> list of Blocks | None
+    synthesized(search, subgraphs, changed, consistent) -> list of Blocks | None
     source(blocks) -> "table" | "polynomial" | "synthesized"
 
 First each maximal subgraph of the update is matched in the tables or
@@ -41,7 +42,7 @@ def _block(search, elements: list, seconds: float, cached_only: bool = False):
                  r.commutative, r.identity_side, r.source)
 
 
-def synthesized(search, subgraphs, changed):
+def synthesized(search, subgraphs, changed, consistent):
     from .synth import budget
     seconds = budget()
     if seconds <= 0:
@@ -54,7 +55,7 @@ def synthesized(search, subgraphs, changed):
             break
         out.append(b)
     else:
-        if search._consistent(out) is None:
+        if consistent(out) is None:
             return out
     elements = sorted(el.index for el in changed)
     if len(subgraphs) > 1 and time.perf_counter() < end:
@@ -64,7 +65,7 @@ def synthesized(search, subgraphs, changed):
     return None
 
 
-def cached(search, subgraphs, changed):
+def cached(search, subgraphs, changed, consistent):
     """Blocks of operators an earlier synthesis proved for this update (the
     disk cache), before the tables are searched again; else None."""
     if not synth_cache_in_use():
@@ -81,7 +82,7 @@ def cached(search, subgraphs, changed):
         if b is None:
             return None
         out.append(b)
-    return out if search._consistent(out) is None else None
+    return out if consistent(out) is None else None
 
 
 def synth_cache_in_use() -> bool:
