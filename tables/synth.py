@@ -34,6 +34,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import synth_cache, synth_split
+from .grammar import FP, float_theory
 from .match_canon import XInfo
 from .npeval import evaluate_tuple
 from .samples import make_samples
@@ -172,6 +173,11 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
     return out
 
 
+def _copies_floats(ops) -> bool:
+    """Float elements proven in the IEEE theory (no float arithmetic)."""
+    return any(o.type.is_float() for o in ops) and float_theory(ops) == FP
+
+
 def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
     assignments = synth_split.assignments(inputs, types)
     if not assignments:
@@ -208,7 +214,11 @@ def _search(cores, types, inputs, self_names, deadline) -> Synthesized:
             undecided = True
             break
         ident, side = found or (tuple(ir.zero(t) for t in types), "none")
-        commutative = random_commutative(ops, samples) and prover.commutative() == PROVED
+        # the FP theory equates +0 and -0: a float operator that only compares and
+        # copies (max-like) may give either zero on a tie, so commutativity, which
+        # lets rfactor interleave, is not claimed for it (bits could differ)
+        commutative = not _copies_floats(ops) and random_commutative(ops, samples) and \
+            prover.commutative() == PROVED
         return Synthesized(ops, tuple(ident), side, commutative,
                            "polynomial" if prover.by_polynomial else SYNTHESIZED,
                            tuple(inputs[j] for j in slots), slots=tuple(slots))
