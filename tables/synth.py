@@ -25,6 +25,7 @@ counterexample. Results are cached on disk by canonical form
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
@@ -55,6 +56,14 @@ def budget() -> float:
         return max(0.0, float(text)) if text else DEFAULT_BUDGET
     except ValueError:
         return DEFAULT_BUDGET
+
+
+_memo: dict = {}         # canonical text -> Synthesized, proven in this process
+
+
+def forget() -> None:
+    """Drop what this process synthesized (the next call reads the disk cache)."""
+    _memo.clear()
 
 
 class Deadline:
@@ -159,6 +168,10 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
     if not inputs:
         return Synthesized(reason=no_inputs(cores, info))
     text = canonical_text(cores, types, inputs, self_names)
+    hit = _memo.get(text)
+    if hit is not None:
+        return dataclasses.replace(hit, ys=tuple(inputs[j] for j in hit.slots), cached=True,
+                                   seconds=time.perf_counter() - start)
     hit = synth_cache.load(text, types, inputs)
     if hit is not None:
         hit.seconds = time.perf_counter() - start
@@ -169,6 +182,7 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
     out.key = text
     if out.ops or (out.reason.startswith("not associative") and out.complete):
         synth_cache.store(text, out)
+        _memo[text] = out
     out.seconds = time.perf_counter() - start
     return out
 

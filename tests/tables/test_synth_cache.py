@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from pyhalide.cli import app
 from pyhalide.ir.config import override
-from pyhalide.tables import synth_cache
+from pyhalide.tables import synth, synth_cache
 from pyhalide.tables.entry import EXPORT_KEYS
 
 MATRIX = "(f[0]*a + f[1]*c, f[0]*b + f[1]*d, f[2]*a + f[3]*c, f[2]*b + f[3]*d)"
@@ -49,6 +49,7 @@ def cache(tmp_path):
 
 
 def _assoc(text):
+    synth.forget()              # what this process proved: read from the disk cache
     res = runner.invoke(app, ["assoc", text])
     return res.output
 
