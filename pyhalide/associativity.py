@@ -35,12 +35,17 @@ class AssociativeOp:
     ys: what each y_i stands for in the update (None for an element the
     update leaves unchanged; for an update `f - e`, y is `0 - e`);
     identity_side: "both", "left" ("f(id, v) == v"), "right" or "none";
-    search_time: seconds spent finding it."""
+    source: where the operator came from: "table" (an entry of the tables),
+    "synthesized" (split from the update and proven by Z3 at compile time) or
+    "polynomial" (synthesized, associativity proven as a polynomial identity);
+    search_time: seconds spent finding it (synthesis_time: of which in synthesis)."""
 
     def __init__(self, associative, ops=(), identities=(), commutative=False, ys=(),
                  reason="", identity_side="", search_time=0.0, match=None, predicate=None,
-                 checks=()):
+                 checks=(), source="table", synthesis_time=0.0):
         self.associative = associative
+        self.source = source
+        self.synthesis_time = synthesis_time
         self.ops = tuple(Expr.wrap(o) for o in ops)
         self.identities = tuple(Expr.wrap(i) for i in identities)
         self.commutative = commutative
@@ -178,8 +183,9 @@ def _prove(d: ir.Definition, fn: ir.Function, name: str, start: float) -> Associ
     m = match_update(values, describe)
     elapsed = time.perf_counter() - start
     if not m.associative:
-        return AssociativeOp(False, reason=f"{name}: {m.reason}", search_time=elapsed, match=m)
+        return AssociativeOp(False, reason=f"{name}: {m.reason}", search_time=elapsed, match=m,
+                             synthesis_time=m.synth_seconds)
     ys = [None if y is None else (ir.Sub(ir.zero(y.type), y) if i in m.negated else y)
           for i, y in enumerate(m.ys)]
     return AssociativeOp(True, m.ops, m.identities, m.commutative, ys, "", m.identity_side,
-                         elapsed, m, m.predicate, checks)
+                         elapsed, m, m.predicate, checks, m.source, m.synth_seconds)

@@ -15,6 +15,9 @@ import time
 import numpy as np
 
 _FUNCTIONS = ("min", "max", "select", "clamp", "abs", "sqrt", "exp", "log", "is_nan")
+_SOURCES = {"table": "table entry",
+            "synthesized": "synthesized (split from the update, proven by Z3)",
+            "polynomial": "synthesized (associativity proven as a polynomial identity)"}
 _CASTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64", "bool")
 
@@ -94,6 +97,10 @@ def explain(text: str, type_names: str) -> tuple:
         for i, y in enumerate(op.ys):
             if y is not None:
                 lines.append(f"y{i:<11d} {y}")
+    if op.associative:
+        lines.append(f"source       {_SOURCES[op.source]}")
     lines.append(f"search time  {op.search_time * 1e3:.2f} ms "
-                 f"(tables loaded before, in {loaded * 1e3:.1f} ms)")
+                 f"(tables loaded before, in {loaded * 1e3:.1f} ms"
+                 + (f"; synthesis {op.synthesis_time * 1e3:.1f} ms)" if op.synthesis_time
+                    else ")"))
     return "\n".join(lines), op.associative

@@ -153,12 +153,19 @@ def export(
     out: Optional[Path] = typer.Option(None, help="Output file (default: standard output)."),
     directory: Optional[Path] = typer.Option(None, "--dir", help="Table directory (default: "
                                              "the shipped tables)."),
+    synthesized: bool = typer.Option(False, "--synthesized", help="Export the operators "
+                                     "synthesized at compile time (those cached in the cache "
+                                     "directory, PYHALIDE_CACHE_DIR) instead of the tables."),
 ):
     """Write every entry as one JSON object per line (format: docs/tables.md)."""
     from .tables.entry import TableEntry
 
-    lines = [json.dumps(TableEntry.from_record(r).to_dict())
-             for path in store.table_files(directory) for r in store.read_records(path)]
+    if synthesized:
+        from .tables.synth_cache import cached_entries
+        lines = [json.dumps(e.to_dict()) for e in cached_entries()]
+    else:
+        lines = [json.dumps(TableEntry.from_record(r).to_dict())
+                 for path in store.table_files(directory) for r in store.read_records(path)]
     text = "\n".join(lines) + "\n"
     if out is None:
         typer.echo(text, nl=False)

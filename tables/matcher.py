@@ -22,10 +22,13 @@ named x<i> (`match_canon.self_var`). Steps:
    identity and y; apply the guards: `select(P, x op e, x)` is `x op y` with
    `y = select(P, e, identity)` (`if_then_else` for a lazy guard: e is
    evaluated only where P holds) when the operator has a right identity, and
-   a guard shared by the whole update becomes an RDom predicate otherwise.
+   a guard shared by the whole update becomes an RDom predicate otherwise;
+6. when the tables miss, synthesize the operator (tables/synth_hook.py,
+   docs/synthesis.md); an operator synthesized before (the disk cache) is
+   taken before the tables are searched.
 
 Nothing here knows any particular operator: what is recognized is what the
-tables hold. The only operators known here are the two projections the
+tables hold or synthesis proves. The only operators known here are the two projections the
 tables exclude by construction (they use only one of x and y): an element the
 update leaves unchanged (x) and one it overwrites without reading it (y, the
 last write wins: associative, with only a left identity).
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 
 from pyhalide import ir
 
-from . import match_index
+from . import match_index, synth_hook
 from .match_canon import SELF, XInfo, canonicalize, factoring_refusal, is_self, negate, self_index
 from .match_form import expression_converter, skeleton
 from .match_groups import groupings, maximal_subgraphs, reachable
@@ -58,6 +61,7 @@ class Block:
     ys: dict                   # update element -> bound expression
     commutative: bool
     identity_side: str
+    source: str = "table"      # or how tables/synth.py proved it
 
 
 @dataclass
@@ -74,6 +78,8 @@ class MatchResult:
     negated: frozenset = frozenset()   # elements updated as x - y
     predicate: object = None   # a guard of the whole update, to add to the RDom
     tried: int = 0             # table candidates tried
+    source: str = "table"      # table | synthesized | polynomial (tables/synth.py)
+    synth_seconds: float = 0.0  # time spent in synthesis
 
 
 def op_vars(types) -> tuple:
@@ -103,9 +109,10 @@ class _Search:
         self.conv = expression_converter()
         self.tried = 0
         self.block_cache = {}
+        self.synth_seconds, self.synth_refusal = 0.0, ""
 
     def fail(self, reason) -> MatchResult:
-        return MatchResult(False, reason, tried=self.tried)
+        return MatchResult(False, reason, tried=self.tried, synth_seconds=self.synth_seconds)
 
     def name(self, i) -> str:
         return f"value {i} ({self.describe(self.values[i])})" if len(self.values) > 1 \
@@ -218,11 +225,16 @@ class _Search:
             if el.negated and frozenset((el.index,)) not in subgraphs:
                 el.negated, el.core = False, el.subtraction
                 self.cores[el.index] = el.core
-        blocks = self._first_partition(subgraphs)
+        blocks = synth_hook.cached(self, subgraphs, changed, self._consistent)
+        if blocks is None:
+            blocks = self._first_partition(subgraphs)
         if blocks is None:
             blocks = self._grouped(subgraphs)
         if blocks is None:
-            return self.fail(self._failure_reason(subgraphs))
+            blocks = synth_hook.synthesized(self, subgraphs, changed, self._consistent)
+        if blocks is None:
+            reason = self._failure_reason(subgraphs)
+            return self.fail(reason + (f"; {self.synth_refusal}" if self.synth_refusal else ""))
         return self.assemble(assigned + blocks, elems)
 
     def _assigned_block(self, el) -> Block:
@@ -343,7 +355,7 @@ class _Search:
                            all(b.commutative for b in blocks), side, blocks,
                            frozenset(el.index for el in elems if el.unchanged),
                            frozenset(el.index for el in elems if el.negated), predicate,
-                           self.tried)
+                           self.tried, synth_hook.source(blocks), self.synth_seconds)
 
     def _apply_guards(self, blocks, elems, ys, ids):
         """Fold the guards into the ys (returns (predicate, refusal))."""

@@ -1,0 +1,101 @@
+"""Where the matcher (tables/matcher.py) turns to synthesis: after every
+table match and grouping failed.
+
+    cached(search, subgraphs, changed, consistent) -> list of Blocks | None
+    synthesized(search, subgraphs, changed, consistent) -> list of Blocks | None
+    source(blocks) -> "table" | "polynomial" | "synthesized"
+
+First each maximal subgraph of the update is matched in the tables or
+synthesized on its own; failing that, every changed element together forms
+one operator (a 2x2 matrix product's rows are two subgraphs whose inputs
+are shared). The time limit (synth.budget()) holds for all of it.
+"""
+from __future__ import annotations
+
+import time
+
+from pyhalide import ir
+
+SOURCES = ("synthesized", "polynomial")     # synth.SYNTHESIZED, synth.POLYNOMIAL
+
+
+def _block(search, elements: list, seconds: float, cached_only: bool = False):
+    from . import synth
+    from .matcher import Block, op_vars
+    r = synth.synthesize([search.cores[g] for g in elements],
+                         [search.types[g] for g in elements],
+                         [f"x{g}" for g in elements], seconds, cached_only)
+    search.synth_seconds += r.seconds
+    if not r:
+        if cached_only:
+            return None
+        if not search.synth_refusal:
+            search.synth_refusal = f"no operator was synthesized for it either: {r.reason}"
+        return None
+    xs, ys = op_vars(search.types)
+    sub = {f"x{j}": xs[g] for j, g in enumerate(elements)}
+    sub.update({f"y{j}": ys[g] for j, g in enumerate(elements)})
+    return Block(tuple(elements), None,
+                 {g: ir.substitute(r.ops[j], sub) for j, g in enumerate(elements)},
+                 {g: r.identities[j] for j, g in enumerate(elements)},
+                 {g: r.ys[j] for j, g in enumerate(elements)},
+                 r.commutative, r.identity_side, r.source)
+
+
+def synthesized(search, subgraphs, changed, consistent):
+    from .synth import budget
+    seconds = budget()
+    if seconds <= 0:
+        return None
+    end = time.perf_counter() + seconds
+    out = []
+    for s in subgraphs:
+        b = search.match_block(s) or _block(search, sorted(s), end - time.perf_counter())
+        if b is None:
+            break
+        out.append(b)
+    else:
+        if consistent(out) is None:
+            return out
+    elements = sorted(el.index for el in changed)
+    if len(subgraphs) > 1 and time.perf_counter() < end:
+        b = _block(search, elements, end - time.perf_counter())
+        if b is not None:
+            return [b]
+    return None
+
+
+def cached(search, subgraphs, changed, consistent):
+    """Blocks of operators an earlier synthesis proved for this update (the
+    disk cache), before the tables are searched again; else None."""
+    if not synth_cache_in_use():
+        return None
+    from .synth import budget
+    if budget() <= 0:
+        return None
+    b = _block(search, sorted(el.index for el in changed), 0.0, cached_only=True)
+    if b is not None:
+        return [b]
+    out = []
+    for s in subgraphs:
+        b = _block(search, sorted(s), 0.0, cached_only=True)
+        if b is None:
+            return None
+        out.append(b)
+    return out if consistent(out) is None else None
+
+
+def synth_cache_in_use() -> bool:
+    """Whether synthesized operators have been cached in the cache directory."""
+    import os
+
+    from pyhalide.ir.config import config
+    return bool(config.cache_dir) and os.path.isdir(os.path.join(config.cache_dir, "synth"))
+
+
+def source(blocks) -> str:
+    kinds = {b.source for b in blocks}
+    for kind in SOURCES:
+        if kind in kinds:
+            return kind
+    return "table"
