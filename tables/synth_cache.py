@@ -5,11 +5,11 @@ second process pays nothing for an operator one process proved.
     store(text, synthesized) -> None
     cached_entries() -> list of TableEntry (for `pyhalide tables export --synthesized`)
 
-An entry is <cache_dir>/synth/<sha256 of the canonical text>.json: JSON
+An entry is <cache_dir>/synth2/<sha256 of the canonical text>.json: JSON
 only (nothing that runs code when read), in the kernel cache's directory
 under its trust check (pyhalide.ir.cache_trust: nobody else can write
 there). An entry is used only when its `mac` (HMAC-SHA256 with the private
-key <cache_dir>/synth/key, made on first use, mode 600) matches its contents
+key <cache_dir>/synth2/key, made on first use, mode 600) matches its contents
 and its canonical text is the one looked up: an entry planted or edited by
 hand, copied from another key or from another cache, is ignored, and the
 operator is synthesized and proven again.
@@ -30,7 +30,9 @@ from pyhalide.ir.version import __version__
 from .grammar import variables
 from .syntax import format_expr, parse_expr, type_from_name, type_name
 
-_DIR = "synth"
+# the folder names the synthesis rules' generation: entries made under older rules (which
+# accepted float operators that compare or select) are never read
+FOLDER = _DIR = "synth2"
 _HINT = ("Fix: make it (and its parents) yours and not writable by others "
          "(chmod go-w), or set PYHALIDE_CACHE_DIR to such a directory, or to 0 to "
          "turn the cache off.")

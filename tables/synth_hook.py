@@ -90,7 +90,9 @@ def synth_cache_in_use() -> bool:
     import os
 
     from pyhalide.ir.config import config
-    return bool(config.cache_dir) and os.path.isdir(os.path.join(config.cache_dir, "synth"))
+
+    from .synth_cache import FOLDER
+    return bool(config.cache_dir) and os.path.isdir(os.path.join(config.cache_dir, FOLDER))
 
 
 def source(blocks) -> str:

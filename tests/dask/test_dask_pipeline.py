@@ -82,9 +82,16 @@ def test_unproven_operator_refused_before_graph():
     x = da.from_array(np.arange(100, dtype=np.int64), chunks=10)
     with pytest.raises(CompileError, match="cannot be split into blocks"):
         K.unproven.dask(x)
-    m = da.from_array(np.ones((20, 4), np.int64), chunks=(5, 4))
-    with pytest.raises(CompileError, match="associative operator"):
-        K.matprod.dask(m)
+
+
+@pytest.mark.parametrize("chunk, split_every", [(5, 2), (3, 3), (7, 8)])
+def test_non_commutative_matrix_product_keeps_block_order(chunk, split_every):
+    """The 2x2 integer matrix product (synthesized: a polynomial operator, not
+    commutative) merged in block order equals the one-machine result."""
+    a = np.random.default_rng(chunk).integers(-3, 4, (20, 4)).astype(np.int64)
+    got = K.matprod.dask(da.from_array(a, chunks=(chunk, 4)), split_every=split_every)
+    exp = K.matprod(a)
+    assert [int(g.compute(scheduler="synchronous")) for g in got] == [int(e) for e in exp]
 
 
 def test_bad_inputs():

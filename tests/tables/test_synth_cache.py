@@ -60,7 +60,7 @@ def test_second_process_pays_nothing(cache):
 
 
 def _entries(cache):
-    return sorted((cache / "synth").glob("*.json"))
+    return sorted((cache / synth_cache.FOLDER).glob("*.json"))
 
 
 def _claim_associative(record):
