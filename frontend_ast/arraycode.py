@@ -9,6 +9,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import array_complex, calls, ops
+from . import types as T
 from .arrayexpr import ArrayExpr, element_node, lift, same_size
 from .lifted import LiftedFunc
 from .values import Arr, Val, fresh, with_type_range
@@ -137,12 +138,30 @@ class ArrayCode:
         if op == "**" and isinstance(y, Val) and x.ty.is_complex():
             return lift(self.cx, array_complex.operator_power, [x, y], node, probe=np.power,
                         ufunc=True)
+        if op == "**" and isinstance(y, Val) and x.ty.dtype == np.bool_ and y.ty.weak and \
+                y.ty.is_int() and not y.ty.is_bool():
+            x = self._bool_square_base(x, y, node)
         if op == "**" and isinstance(y, Val):
             # NumPy's power loop with one exponent: x ** 0.5 is sqrt(x)
             return lift(self.cx, lambda cx, p, q: calls.np_power_scalar_exponent(
                 cx, np.power, p, q), [x, y], node, probe=np.power, ufunc=True)
         return lift(self.cx, lambda cx, p, q: ops.binary(cx, op, p, q), [x, y], node,
                     probe=_PYTHON_OPERATORS[op], ufunc=True)
+
+    def _bool_square_base(self, x, y, node):
+        """The base of a boolean array ** a Python int: ndarray's ** computes b ** 2
+        as np.square(b), int8 for booleans (other exponents: power, int64), so with
+        exponent 2 the base is b as int8; an exponent known only at run time would
+        make the dtype depend on it (refused)."""
+        if not y.is_const:
+            raise self.cx.err(node, "the dtype of a boolean array ** a Python int depends on "
+                                    "the int (NumPy computes ** 2 as np.square: int8, other "
+                                    "powers int64)",
+                              hint="convert the array first: b.astype(np.int64) ** n")
+        if y.const != 2:
+            return x
+        int8 = T.np_ty(np.dtype(np.int8))
+        return lift(self.cx, lambda cx, p: ops.cast_to(cx, p, int8), [x], node)
 
     def compare(self, op, a, b, node):
         x, y = self.operands([a, b], node)
