@@ -90,9 +90,8 @@ class Builder:
         self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
         self._setup_inputs(arg_specs)
-        zero_d = [n for n, v in self.arg_vals.items() if any(v is z for z in self.cx.zero_d_args)]
-        if zero_d:
-            refuse_in_place_updates(self.cx, self.tree, zero_d)
+        if self.cx.zero_d_args:
+            refuse_in_place_updates(self.cx, self.tree, list(self.cx.zero_d_args))
 
     # inputs -------------------------------------------------------------------------------
     def _setup_inputs(self, specs):
@@ -120,8 +119,6 @@ class Builder:
                 self.inputs[name] = p
                 self.arg_vals[name] = v
                 self.scope.env[name] = v
-                if spec[2:] == ("0-d",):
-                    self.cx.zero_d_args.append(v)
             elif kind in ("int", "float", "bool", "np"):
                 if kind == "int":
                     ty, t = PY_INT, ir.Int(64)
@@ -143,14 +140,14 @@ class Builder:
                 self.inputs[name] = p
                 self.arg_vals[name] = v
                 self.scope.env[name] = v
-                if kind == "np" and spec[2:] == ("0-d",):
-                    self.cx.zero_d_args.append(v)
             elif kind == "const":
                 val = spec[1]
                 scalar = isinstance(val, (bool, int, float, np.generic))
                 self.scope.env[name] = const_val(val) if scalar else val
             else:
                 raise ValueError(f"unknown argument kind {kind}")
+            if kind == "np" and spec[2:] == ("0-d",):
+                self.cx.zero_d_args[name] = self.arg_vals[name]
 
     def _input_shape(self, name, img, ndim, ones):
         """The shape Vals of array argument `name` (bound to `img`)."""

@@ -47,8 +47,8 @@ def call(b, fn, node: ast.Call):
     if isinstance(fn, DtypeVal):
         args = _pos(b, node, 1, 1)
         if isinstance(args[0], (Arr, ArrayExpr)):
-            a = cast_array(b, args[0], fn.dtype, node)
-            return a.elem([]) if a.ndim == 0 else a      # np.float32(0-d array): a scalar
+            # np.float32(0-d array) is a scalar
+            return scalar_if_0d(b, cast_array(b, args[0], fn.dtype, node), node)
         v = _scalar(b, args[0], node.args[0])
         b.cx.cur_node = node
         return _construct(b.cx, v, fn.dtype)

@@ -55,8 +55,8 @@ class Context:
                     of enclosing conditions (scope.Scope pushes and pops them)
       sym_nodes     argument symbol -> its IR node (shape extents, int params)
       sym_static    argument symbol -> fn(StaticEnv) computing it at call time
-      zero_d_args   [Val] the values of 0-d array arguments (builder): computed
-                    with as scalars, they are arrays to attribute access and indexing
+      zero_d_args   0-d array argument name -> its Val (builder): computed with
+                    as scalars, they are arrays to attribute access and indexing
       check_images  [CheckImage] run-time checks (guard)
       static_params [StaticParam] values computed at call time (static_param)
       static_checks [fn(StaticEnv)] call-time checks (require, and the array
@@ -73,11 +73,15 @@ class Context:
         self.syms = Symbols()
         self.sym_nodes = {}
         self.sym_static = {}
-        self.zero_d_args = []
+        self.zero_d_args = {}
         self.check_images = []
         self.static_params = []
         self.static_checks = []
         self._counter = itertools.count()
+
+    def is_zero_d_arg(self, v) -> bool:
+        """Whether v is the value of a 0-d array argument."""
+        return any(v is z for z in self.zero_d_args.values())
 
     # errors --------------------------------------------------------------------------------
     def err(self, node, msg, hint=""):

@@ -98,7 +98,7 @@ class Expressions:
             return f"the dtype {v.dtype}"
         if v is None:
             return "None"
-        if isinstance(v, Val) and any(v is z for z in self.cx.zero_d_args):
+        if self.cx.is_zero_d_arg(v):
             return "a 0-d array argument (compiled code does not write it)"
         if isinstance(v, Val) and not v.union:
             return f"a {v.ty.describe()}"
@@ -304,9 +304,8 @@ class Expressions:
     def _numpy_scalar_attribute(self, v: Val, attr: str, node):
         """x.attr of a NumPy scalar: NumPy's scalar methods run the array
         method on a 0-d array and return a 0-d result as a scalar."""
-        from .array_create import as_any_array
         from .calls import scalar_if_0d
-        a = as_any_array(self, _fresh(v), node.value)
+        a = self._as_0d_array(v, node.value)
         handler = array_calls.ATTRIBUTES.get(attr)
         if handler is not None:
             return scalar_if_0d(self, handler(self, a, attr, node), node)
@@ -314,20 +313,21 @@ class Expressions:
 
     def _zero_d_as_array(self, v, node):
         """A 0-d array argument (a scalar to arithmetic) as the 0-d array it is,
-        for its methods and indexing (a.copy() and a[...] are 0-d arrays); any
-        other value as it is. Its element is a new value: an element returned
-        (a[()], a.sum()) is a NumPy scalar, not the argument."""
-        if isinstance(v, Val) and any(v is z for z in self.cx.zero_d_args):
-            from .array_create import as_any_array
-            return as_any_array(self, _fresh(v), node)
-        return v
+        for its methods (a.copy() is a 0-d array); any other value as it is."""
+        return self._as_0d_array(v, node) if self.cx.is_zero_d_arg(v) else v
+
+    def _as_0d_array(self, v: Val, node):
+        """The 0-d array holding v. Its element is a new value: an element
+        returned (a[()], a.sum()) is a NumPy scalar, not the argument v may be."""
+        from .array_create import as_any_array
+        return as_any_array(self, _fresh(v), node)
 
     # subscripts -------------------------------------------------------------
     def _ev_Subscript(self, node):
-        base = self._zero_d_as_array(self.ev(node.value), node.value)
+        base = self.ev(node.value)
         if isinstance(base, Val) and not base.ty.weak and not base.union:
-            from .array_create import as_any_array  # NumPy scalars index as 0-d arrays
-            base = as_any_array(self, _fresh(base), node.value)
+            # NumPy scalars (0-d array arguments among them) index as 0-d arrays
+            base = self._as_0d_array(base, node.value)
         if isinstance(base, TupleVal):
             if isinstance(node.slice, ast.Slice):
                 return tuples.slice_of(self.ev_val, self.cx, base, node.slice)

@@ -213,27 +213,32 @@ def _reads_with_paths(exprs) -> list:
     distinct path (the path's conditions compared by identity)."""
     out, seen = [], set()
 
-    def walk(e, path, path_key):
+    def walk(e, path):
         if not isinstance(e, ir.IRNode):
             return
-        key = (id(e), path_key)
+        key = (id(e), _path_key(path))
         if key in seen:
             return
         seen.add(key)
         if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == _LAZY:
             c, a, b = e.args
-            walk(c, path, path_key)
-            walk(a, path + ((c, True),), path_key + ((id(c), True),))
-            walk(b, path + ((c, False),), path_key + ((id(c), False),))
+            walk(c, path)
+            walk(a, path + ((c, True),))
+            walk(b, path + ((c, False),))
             return
         for child in ir.children(e):
-            walk(child, path, path_key)
+            walk(child, path)
         if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE):
             out.append((e, path))
 
     for x in exprs:
-        walk(x, (), ())
+        walk(x, ())
     return out
+
+
+def _path_key(path) -> tuple:
+    """A path compared by the identity of its conditions."""
+    return tuple((id(c), taken) for c, taken in path)
 
 
 def _nest(checks: list) -> list:
@@ -288,7 +293,7 @@ def _distinct(checks: list) -> list:
     under the same path (a read-modify-write of one location is checked once)."""
     seen, out = set(), []
     for path, c in checks:
-        key = (tuple((id(p), t) for p, t in path), ir.expr_to_str(c.condition))
+        key = (_path_key(path), ir.expr_to_str(c.condition))
         if key not in seen:
             seen.add(key)
             out.append((path, c))
