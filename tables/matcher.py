@@ -24,8 +24,7 @@ named x<i> (`match_canon.self_var`). Steps:
    evaluated only where P holds) when the operator has a right identity, and
    a guard shared by the whole update becomes an RDom predicate otherwise;
 6. when the tables miss, synthesize the operator (tables/synth_hook.py,
-   docs/synthesis.md); an operator synthesized before (the disk cache) is
-   taken before the tables are searched.
+   docs/synthesis.md; an operator synthesized before comes from its cache).
 
 Nothing here knows any particular operator: what is recognized is what the
 tables hold or synthesis proves. The only operators known here are the two projections the
@@ -225,9 +224,7 @@ class _Search:
             if el.negated and frozenset((el.index,)) not in subgraphs:
                 el.negated, el.core = False, el.subtraction
                 self.cores[el.index] = el.core
-        blocks = synth_hook.cached(self, subgraphs, changed, self._consistent)
-        if blocks is None:
-            blocks = self._first_partition(subgraphs)
+        blocks = self._first_partition(subgraphs)
         if blocks is None:
             blocks = self._grouped(subgraphs)
         if blocks is None:

@@ -151,11 +151,11 @@ def random_commutative(ops, s: _Samples) -> bool:
 
 
 # ---- 3. the search -----------------------------------------------------------------
-def synthesize(cores, types, self_names=None, seconds: float | None = None,
-               cached_only: bool = False) -> Synthesized:
+def synthesize(cores, types, self_names=None, seconds: float | None = None) -> Synthesized:
     """The operator of `cores`, whose element j reads its previous value as the
-    SELF Variable named self_names[j] (default x<j>). `cached_only`: only a
-    cached operator (else a refusal saying so, not cached)."""
+    SELF Variable named self_names[j] (default x<j>); an operator synthesized
+    before (this process's memo, the disk cache) is taken without a search, and
+    without importing z3."""
     start = time.perf_counter()
     seconds = budget() if seconds is None else seconds
     info = XInfo()
@@ -176,8 +176,6 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None,
     if hit is not None:
         hit.seconds = time.perf_counter() - start
         return hit
-    if cached_only:
-        return Synthesized(reason="not cached")
     out = _search(cores, types, inputs, self_names, Deadline(seconds))
     out.key = text
     if out.ops or (out.reason.startswith("not associative") and out.complete):

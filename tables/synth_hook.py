@@ -1,7 +1,6 @@
 """Where the matcher (tables/matcher.py) turns to synthesis: after every
 table match and grouping failed.
 
-    cached(search, subgraphs, changed, consistent) -> list of Blocks | None
     synthesized(search, subgraphs, changed, consistent) -> list of Blocks | None
     source(blocks) -> "table" | "polynomial" | "synthesized"
 
@@ -19,16 +18,14 @@ from pyhalide import ir
 SOURCES = ("synthesized", "polynomial")     # synth.SYNTHESIZED, synth.POLYNOMIAL
 
 
-def _block(search, elements: list, seconds: float, cached_only: bool = False):
+def _block(search, elements: list, seconds: float):
     from . import synth
     from .matcher import Block, op_vars
     r = synth.synthesize([search.cores[g] for g in elements],
                          [search.types[g] for g in elements],
-                         [f"x{g}" for g in elements], seconds, cached_only)
+                         [f"x{g}" for g in elements], seconds)
     search.synth_seconds += r.seconds
     if not r:
-        if cached_only:
-            return None
         if not search.synth_refusal:
             search.synth_refusal = f"no operator was synthesized for it either: {r.reason}"
         return None
@@ -63,36 +60,6 @@ def synthesized(search, subgraphs, changed, consistent):
         if b is not None:
             return [b]
     return None
-
-
-def cached(search, subgraphs, changed, consistent):
-    """Blocks of operators an earlier synthesis proved for this update (the
-    disk cache), before the tables are searched again; else None."""
-    if not synth_cache_in_use():
-        return None
-    from .synth import budget
-    if budget() <= 0:
-        return None
-    b = _block(search, sorted(el.index for el in changed), 0.0, cached_only=True)
-    if b is not None:
-        return [b]
-    out = []
-    for s in subgraphs:
-        b = _block(search, sorted(s), 0.0, cached_only=True)
-        if b is None:
-            return None
-        out.append(b)
-    return out if consistent(out) is None else None
-
-
-def synth_cache_in_use() -> bool:
-    """Whether synthesized operators have been cached in the cache directory."""
-    import os
-
-    from pyhalide.ir.config import config
-
-    from .synth_cache import FOLDER
-    return bool(config.cache_dir) and os.path.isdir(os.path.join(config.cache_dir, FOLDER))
 
 
 def source(blocks) -> str:
