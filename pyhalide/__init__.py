@@ -6,6 +6,20 @@ pull in the whole package.
 from __future__ import annotations
 
 import importlib
+import os
+
+# In a source checkout, frontend_ast/, lowering/ and tables/ sit beside this
+# package (pyproject.toml maps them to pyhalide.frontend_ast, ...); a wheel puts
+# them inside it. Searching the checkout root as well keeps that mapping when
+# the checkout itself is on sys.path (an editable install in compat mode, which
+# the README uses: it is what stops a checkout folder named pyhalide/ from
+# shadowing the package as an empty namespace package).
+_here = os.path.dirname(os.path.abspath(__file__))
+_checkout_root = os.path.dirname(_here)
+if not os.path.isdir(os.path.join(_here, "lowering")) \
+        and os.path.isfile(os.path.join(_checkout_root, "lowering", "__init__.py")):
+    __path__.append(_checkout_root)
+del _here, _checkout_root
 
 # public name -> module that defines it
 _EXPORTS = {}
