@@ -117,6 +117,29 @@ def check_reads(b, nodes, target):
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
 
 
+def check_write_order(nest_writes, smap_error):
+    """A located error where two element writes of one array in a loop nest
+    (in different loops of it) are emitted as two definitions whose order
+    differs from Python's for some element: the later definition runs after
+    every iteration of the earlier one, so where the earlier statement writes
+    an element at a later iteration than the later statement does, Python
+    keeps the earlier statement's value and the compiled loops would not."""
+    cells = [w for w in nest_writes if hasattr(w, "key")]
+    for k, w2 in enumerate(cells):
+        for w1 in cells[:k]:
+            if w1.arr is not w2.arr or w1.site == w2.site:
+                continue
+            how = classify(w2.idx, w2.chain, w2.pos_min, w1)
+            if how in (BEFORE, NEVER):
+                continue
+            raise smap_error(w2.loc, f"{w2.arr.name!r} is written here and at line "
+                                     f"{w1.loc.line} in one loop nest, at elements where Python's "
+                                     f"order of the two writes cannot be kept (the compiled "
+                                     f"loops run each write for every iteration in turn)",
+                             hint="split the loop nest, or write the array at one place "
+                                  "per iteration")
+
+
 def _rebuilt_read(b, c, target):
     """The recorded reads a call without a record stands for: those of the
     same element of the same array in this nest; the own old value of a

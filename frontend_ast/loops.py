@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.checks import is_check_read
 from pyhalide.var import Var
 
-from . import array_store_loops, carried_arrays, complex_loops, ops, unions
+from . import array_store_loops, carried_arrays, complex_loops, deps, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -175,6 +175,7 @@ class LoopRunner:
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.prepass(node)
+            deps.check_write_order(self.state.nest_writes, self.cx.smap_error)
             self.defs.version_nest()
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
