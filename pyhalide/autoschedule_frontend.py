@@ -11,16 +11,42 @@ import types
 from .frontend_ast.schedules import Applied, ScheduleView, rename, user_names
 
 
-def auto_applier(mode: str, sizes):
+def auto_applier(mode, sizes, knobs=None):
     """The callable(spec) applying the automatic schedule planned for the
     size class `sizes` (frontend_ast.schedules.size_class; None: every
-    extent unknown)."""
+    extent unknown). `mode`: "auto", "auto-exact" or an AutoschedulerParams
+    (`schedule=ph.AutoschedulerParams(...)`); `knobs`: a tuning candidate's."""
+    from .autoschedule import AutoschedulerParams
+    params = mode if isinstance(mode, AutoschedulerParams) else None
+    text = params.mode if params is not None else mode
+
     def apply(spec):
         from . import autoschedule
-        auto = autoschedule.schedule_specialization(AutoView(spec, sizes), mode)
-        return Applied(f"auto ({mode})", None, auto)
-    apply.source = mode
+        auto = autoschedule.schedule_specialization(AutoView(spec, sizes), text, params, knobs)
+        return Applied(f"auto ({text})", None, auto)
+    apply.source = text
     return apply
+
+
+def tuned(pf, spec, values, given):
+    """`spec`, or the fastest candidate for its size class when pf's schedule
+    is an AutoschedulerParams asking for tuning (autoschedule/tune.py), timed
+    on these argument values (`given`: as passed)."""
+    from .autoschedule import AutoschedulerParams
+    from .frontend_ast.schedules import schedule_mode
+    params = schedule_mode(pf)
+    if not isinstance(params, AutoschedulerParams) or not params.tune:
+        return spec
+
+    def build(knobs):
+        from .frontend_ast.specialize import Specialization
+        cand = Specialization(pf.parsed(), spec.key,
+                              schedule=auto_applier(params, spec.size_class, knobs))
+        cand.size_class = spec.size_class
+        cand.cache_key = spec.cache_key
+        return cand
+    from .autoschedule.tune import tune
+    return tune(pf, spec, values, given, params, build)
 
 
 def representative(c):

@@ -7,6 +7,7 @@ fusion.py   stencil chains: a producer computed per strip of its consumer
 apply.py    running the blocks (a refused block is undone) and the schedule
             source they make
 funcapi.py  the Func API entry: estimates and Pipeline.apply_autoscheduler
+tune.py     the tuning mode: candidate plans timed on a call's arguments
 
 The @pipeline side (pyhalide/autoschedule_frontend.py) hands schedule_specialization a
 view of one specialization: its Funcs, how to name them in the source, and
@@ -17,7 +18,7 @@ from .. import ir
 from ..ir.config import config, debug_print
 from ..simplify import simplify
 from .apply import Applied, run_blocks
-from .params import NAME, AutoschedulerParams, vector_bits
+from .params import NAME, AutoschedulerParams, Knobs, vector_bits
 from .plan import Problem, plan_blocks
 
 __all__ = ["AutoschedulerParams", "Applied", "schedule_specialization", "evaluate"]
@@ -39,18 +40,23 @@ def evaluate(e, values: dict):
     return int(out.value) if isinstance(out, ir.Const) else None
 
 
-def schedule_specialization(view, mode: str, params: AutoschedulerParams = None) -> Applied:
+def schedule_specialization(view, mode: str, params: AutoschedulerParams = None,
+                            knobs: Knobs = None) -> Applied:
     """Plan and apply the automatic schedule of a @pipeline specialization
-    (`view`: autoschedule_frontend.AutoView); mode "auto" or "auto-exact"."""
+    (`view`: autoschedule_frontend.AutoView); mode "auto" or "auto-exact";
+    `params` (their parallelism: else the thread count), `knobs` (a tuning
+    candidate's choices; default: the planner's)."""
     import pyhalide
-    params = params or AutoschedulerParams(NAME, {"parallelism": str(threads())})
+    params = params or AutoschedulerParams(NAME, {})
+    n_threads = params.parallelism if "parallelism" in params.extra else threads()
     funcs = view.funcs()
     problem = Problem(funcs=funcs, extent=lambda e: evaluate(e, view.values),
                       pure_extents=view.pure_extents, func_source=view.func_source,
                       var_source=view.var_source, label=view.label,
-                      threads=params.parallelism,
+                      threads=n_threads,
                       vector_bits=vector_bits(),
-                      float_reassociation=mode == "auto" and params.float_reassociation)
+                      float_reassociation=mode == "auto" and params.float_reassociation,
+                      knobs=knobs or Knobs())
     try:
         blocks = plan_blocks(problem)
     except Exception as e:          # noqa: BLE001 - never fail where the serial schedule works

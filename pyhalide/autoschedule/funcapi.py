@@ -64,6 +64,12 @@ def apply_autoscheduler(pipeline, target=None, params=None):
                         f"{NAME!r}, {{...}})")
     if not isinstance(params, AutoschedulerParams):
         raise TypeError(f"params must be an AutoschedulerParams, not {type(params).__name__}")
+    if params.tune:
+        raise NotImplementedError(
+            "the tuning mode (tune > 0) times schedules on a call's arguments, which "
+            "apply_autoscheduler does not have: give the params as a @pipeline's schedule "
+            "(@ph.pipeline(schedule=ph.AutoschedulerParams(\"pyhalide\", {\"tune\": \"4\"}))), "
+            "or use tune=0 here")
     outputs = pipeline.outputs()
     graph = collect_graph([f.function() for f in outputs])
     values = {}

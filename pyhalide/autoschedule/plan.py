@@ -25,7 +25,8 @@ products) are not given to the planner.
 The number of chunks of a reduction is CHUNKS, whatever the thread count:
 the order in which a float reduction is reassociated depends only on the
 pipeline, the size class of its arguments and the target, never on the
-machine's threads. Without float reassociation (`schedule="auto-exact"`) a
+machine's threads. The tuning mode varies only choices that cannot change a
+result (params.Knobs: thresholds, strips, vectors, integer chunks). Without float reassociation (`schedule="auto-exact"`) a
 reduction of floats is not rfactored.
 
 Each decision is a Block: source lines (run by apply.py against the
@@ -36,6 +37,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import ir
+from .params import Knobs
 
 CHUNKS = 32              # parallel chunks of a reduction split by rfactor
 MIN_CHUNK = 1024         # the fewest iterations of a chunk
@@ -74,9 +76,20 @@ class Problem:
     vector_bits: int
     float_reassociation: bool
     label: object = None
+    knobs: Knobs = field(default_factory=Knobs)
 
     def name(self, f) -> str:
         return self.label(f) if self.label is not None else f.name()
+
+    def parallel_min(self) -> int:
+        return self.knobs.parallel_min or MIN_PARALLEL
+
+    def chunks(self, types) -> int:
+        """Parallel chunks of a reduction of these types: CHUNKS for floats
+        (their order is no tuning choice), the knob for integers."""
+        if any(t.is_float() for t in types):
+            return CHUNKS
+        return self.knobs.int_chunks or CHUNKS
 
 
 def plan_blocks(problem: Problem) -> list:
@@ -90,7 +103,7 @@ def plan_blocks(problem: Problem) -> list:
             local = _local_name(m.group(1) if m else f.name(), taken)
             named[id(f.function())] = (local, f"{local} = {src}")
     fused = {k: c for k, c in fusable(problem, problem.funcs).items()
-             if k in named and id(c.function()) in named}
+             if k in named and id(c.function()) in named} if problem.knobs.fuse else {}
     blocks = []
     for f in problem.funcs:
         fn = f.function()
@@ -179,6 +192,10 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     if not pb.float_reassociation and any(t.is_float() for t in types):
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
+    if not pb.knobs.rfactor_ints and not any(t.is_float() for t in types):
+        return [Block(label, f"{label}.update({k}): a tuning candidate that keeps integer "
+                               f"reductions serial")]
+    chunks = pb.chunks(types)
     s = f"{local}.update({k})"
     outer = rdims[-1]
     eo = ext[outer]
@@ -187,7 +204,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
            f"{pb.threads} threads, {total} reduction points")
     lines = []
     if len(rdims) == 1:
-        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), MIN_CHUNK)
+        chunk = max(_pow2_ceil(-(-eo // chunks)), MIN_CHUNK)
         if chunk >= eo:
             return []
         ro, ri = f"{local}_ro", f"{local}_ri"
@@ -197,8 +214,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
         inner, inner_ext, inner_src = None, chunk, ri
     else:
-        if eo >= 8 * CHUNKS:         # else the guard of a split would sit in every iteration
-            chunk = pow2_floor(eo // CHUNKS)
+        if eo >= 8 * chunks:         # else the guard of a split would sit in every iteration
+            chunk = pow2_floor(eo // chunks)
             ro, ri = f"{local}_ro", f"{local}_ri"
             lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
                       f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
@@ -270,7 +287,7 @@ def _pure(pb: Problem, f, local: str) -> list:
         return [Block(label, f"{label}: its extents are not known: left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    if _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+    if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
@@ -299,7 +316,7 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
             points *= ext[v]
     calls, said = [], []
     inner, outer = dims[0], dims[-1]
-    if len(dims) == 1 and not rvars and points >= MIN_PARALLEL:
+    if len(dims) == 1 and not rvars and points >= pb.parallel_min():
         chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
         xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
         vec = f".vectorize({xi}, {lanes})" if lanes else ""
@@ -311,7 +328,7 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
     if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")
-    if len(dims) > 1 and outer not in rvars and points >= MIN_PARALLEL \
+    if len(dims) > 1 and outer not in rvars and points >= pb.parallel_min() \
             and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
                                                   or outer != stride_one):
         calls.append(f".parallel(ph.Var({outer!r}))")
