@@ -168,8 +168,8 @@ class PipelineFunction:
                     spec = self._new_specialization(args_key, sizes)
                     spec.cache_key = key
                     if sizes is not None:
-                        from .autoschedule_frontend import tuned
-                        spec = tuned(self, spec, values, given)
+                        from .autoschedule_frontend import auto_specialization
+                        spec = auto_specialization(self, spec, values, given)
                     if spec.global_reads:
                         variants = self._variants.setdefault(key, [])
                         variants.insert(0, spec)

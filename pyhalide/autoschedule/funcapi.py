@@ -46,6 +46,16 @@ def estimates_of(key):
     return _ESTIMATES.get(key)
 
 
+def func_of(fn):
+    """A Func object for Function fn (of a graph, or built by the scheduler)."""
+    from ..func import Func, set_pure_vars
+    from ..var import Var
+    f = Func.__new__(Func)
+    f._function = fn
+    set_pure_vars(f, [Var(a) for a in fn.args])
+    return f
+
+
 class _FuncsView:
     """The `p` a Func API schedule receives: p.funcs[name]."""
 
@@ -56,9 +66,6 @@ class _FuncsView:
 def apply_autoscheduler(pipeline, target=None, params=None):
     """Pipeline.apply_autoscheduler (see the module docstring)."""
     import pyhalide
-
-    from ..func import Func, set_pure_vars
-    from ..var import Var
     if params is None:
         raise TypeError("apply_autoscheduler() needs params=ph.AutoschedulerParams("
                         f"{NAME!r}, {{...}})")
@@ -94,12 +101,7 @@ def apply_autoscheduler(pipeline, target=None, params=None):
     for fn in reversed(list(graph.env.values())):          # producers first
         if id(fn) not in out_fns and not fn.updates:
             continue
-        f = given.get(fn)
-        if f is None:
-            f = Func.__new__(Func)          # a Func object for a Function of the graph
-            f._function = fn
-            set_pure_vars(f, [Var(a) for a in fn.args])
-        funcs[fn.name] = f
+        funcs[fn.name] = given.get(fn) or func_of(fn)
 
     def pure_extents(f):
         """The estimates of f, else (a guess that only steers decisions) those

@@ -16,9 +16,10 @@ loop (from the call's arguments or the estimates):
 - a stencil producer read by one consumer is computed per parallel strip of
   the consumer's rows (fusion.py).
 
-A Python-int accumulator whose overflow check reads the partial result is
-not proven associative (the tables say why) and stays serial, so its
-OverflowError is raised exactly where the serial loop raises it. Funcs whose
+A Python-int sum, whose overflow check reads the partial result, is not
+proven associative as it is; pyint.py splits it into an int64 sum and a
+guard before planning (`guards`: its blocks run only under the automatic
+schedule, and are printed as comments). Funcs whose
 default schedule is their own (NumPy's float sum order, blocked matrix
 products) are not given to the planner.
 
@@ -56,6 +57,7 @@ class Block:
     func: str
     reason: str
     lines: list = field(default_factory=list)
+    auto_only: bool = False     # printed commented out: not a schedule of the user's code
 
 
 @dataclass
@@ -77,6 +79,8 @@ class Problem:
     float_reassociation: bool
     label: object = None
     knobs: Knobs = field(default_factory=Knobs)
+    guards: dict = field(default_factory=dict)  # id(Function) of the Python-int sums split by
+                                                # pyint.py and of their guards -> what it is
 
     def name(self, f) -> str:
         return self.label(f) if self.label is not None else f.name()
@@ -116,6 +120,9 @@ def plan_blocks(problem: Problem) -> list:
         producers = [(p, *named[id(p.function())]) for p in problem.funcs
                      if fused.get(id(p.function())) is f]
         strips = strip_blocks(problem, f, local, producers) if producers else []
+        if id(fn) in problem.guards:
+            for b in mine:
+                b.auto_only = True
         if strips:
             mine += strips
         else:
@@ -172,12 +179,10 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     if not rdims:
         return []
     ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
-    total = 1
-    for name in rdims:
-        if ext.get(name) is None:
-            return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
-                                   f"kept serial")]
-        total *= ext[name]
+    total = reduction_points(pb, f, k)
+    if total is None:
+        return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
+                               f"kept serial")]
     pure = _update_pure_points(pb, f, d)
     if pure is None or pure >= SPARE * pb.threads:
         return []
@@ -189,7 +194,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         return [Block(label, f"{label}.update({k}): operator not proven associative "
                                f"({op.reason}): kept serial")]
     types = list(fn.output_types)
-    if not pb.float_reassociation and any(t.is_float() for t in types):
+    if not pb.float_reassociation and any(t.is_float() for t in types) \
+            and pb.guards.get(id(fn)) != "guard":   # a guard's float order reaches no result
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
     if not pb.knobs.rfactor_ints and not any(t.is_float() for t in types):
@@ -250,6 +256,29 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
              f"{intm}.update(0).split({inner_src}, {rio}, {rii}, {lanes}).rfactor({rii}, {v})"
              f".compute_at({intm}, {u}).vectorize({v}).update(0).vectorize({v})"]))
     return blocks
+
+
+def reduction_points(pb: Problem, f, k: int):
+    """The number of points of update k of f's reduction loops, or None
+    when one of their extents is not known."""
+    d = f.function().updates[k]
+    ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
+    total = 1
+    for dim in d.schedule.dims:
+        if dim.is_rvar:
+            if ext.get(dim.var) is None:
+                return None
+            total *= ext[dim.var]
+    return total
+
+
+def worth_rfactor(pb: Problem, f, k: int) -> bool:
+    """Whether update k of f has too little pure parallelism and enough
+    reduction points for _reduction to rfactor it (if its operator is proven)."""
+    pure = _update_pure_points(pb, f, f.function().updates[k])
+    total = reduction_points(pb, f, k)
+    return pure is not None and pure < SPARE * pb.threads and total is not None \
+        and total >= MIN_REDUCTION
 
 
 def _user(pb: Problem, f, name: str) -> str:
