@@ -90,6 +90,14 @@ def apply_autoscheduler(pipeline, target=None, params=None):
         for k, (lo, n) in enumerate(est):
             values[f"{name}.min.{k}"] = lo
             values[f"{name}.extent.{k}"] = n
+    unestimated = []        # integer Params without an estimate: extents they give are unknown
+    for name, prm in graph.params.items():
+        if not (prm.type().is_int() or prm.type().is_uint()):
+            continue
+        if prm.estimate() is None:
+            unestimated.append(name)
+        else:
+            values[name] = int(prm.estimate())
     out_fns = {id(f.function()) for f in outputs}
     for f in outputs:
         if f.dimensions() and estimates_of(f.function()) is None:
@@ -117,7 +125,9 @@ def apply_autoscheduler(pipeline, target=None, params=None):
                       func_source=lambda f: f"p.funcs[{f.name()!r}]",
                       var_source=lambda f, name: repr(name), threads=params.parallelism,
                       vector_bits=vector_bits(target),
-                      float_reassociation=params.float_reassociation)
+                      float_reassociation=params.float_reassociation,
+                      unknown_hint=f" (Param {', '.join(unestimated)}: no estimate; call "
+                                   f"set_estimate(value) to plan for it)" if unestimated else "")
     blocks = plan_blocks(problem)
     header = (f"Automatic schedule of {', '.join(f.name() for f in outputs)} "
               f"(pyhalide autoscheduler, {params.extra}) on target {target or 'host'}.")

@@ -79,6 +79,7 @@ class Problem:
     float_reassociation: bool
     label: object = None
     knobs: Knobs = field(default_factory=Knobs)
+    unknown_hint: str = ""      # said where an extent is not known
     guards: dict = field(default_factory=dict)  # id(Function) of the Python-int sums split by
                                                 # pyint.py and of their guards -> what it is
 
@@ -181,8 +182,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
     total = reduction_points(pb, f, k)
     if total is None:
-        return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
-                               f"kept serial")]
+        return [Block(label, f"{label}.update({k}): a reduction extent is not known"
+                               f"{pb.unknown_hint}: kept serial")]
     pure = _update_pure_points(pb, f, d)
     if pure is None or pure >= SPARE * pb.threads:
         return []
@@ -313,7 +314,8 @@ def _pure(pb: Problem, f, local: str) -> list:
         return []
     px = pb.pure_extents(f)
     if px is None or any(e is None for e in px):
-        return [Block(label, f"{label}: its extents are not known: left as it is")]
+        return [Block(label, f"{label}: its extents are not known{pb.unknown_hint}: "
+                               f"left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
     if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
