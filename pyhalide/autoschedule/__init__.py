@@ -19,7 +19,8 @@ from ..ir.config import config, debug_print
 from ..simplify import simplify
 from .apply import Applied, run_blocks
 from .params import NAME, AutoschedulerParams, Knobs, vector_bits
-from .plan import Problem, plan_blocks, worth_rfactor
+from .plan import Problem, plan_blocks, reduction_points, worth_rfactor
+from .pyint import MAX_PLANNED
 
 __all__ = ["AutoschedulerParams", "Applied", "schedule_specialization", "evaluate"]
 
@@ -71,7 +72,9 @@ def schedule_specialization(view, mode: str, params: AutoschedulerParams = None,
                       float_reassociation=mode == "auto" and params.float_reassociation,
                       knobs=knobs or Knobs())
     if problem.knobs.rfactor_ints:
-        for s, g in view.split_python_int_sums(lambda f, k: worth_rfactor(problem, f, k)):
+        def worth(f, k):
+            return worth_rfactor(problem, f, k) and reduction_points(problem, f, k) < MAX_PLANNED
+        for s, g in view.split_python_int_sums(worth):
             guards[id(g.function())] = (f"{view.label(s)}_guard", s)
             problem.guards[id(s.function())] = "sum"
             problem.guards[id(g.function())] = "guard"

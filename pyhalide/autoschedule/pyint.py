@@ -15,9 +15,10 @@ it as it is. Under an automatic schedule the update is split in two:
   image) that fails unless the total is at most LIMIT.
 
 Every prefix of the serial sum is at most the sum of |e| in magnitude,
-and the float total of n nonnegative terms in any order is within a
-factor (1 + n * 2**-53) of it: a total at most LIMIT = 2**62 proves that no
-prefix leaves int64, so the serial loop would not raise and the int64 sum
+and the float total of n < 2**51 nonnegative terms, in any order, is at
+least 2/3 of it (n - 1 roundings: a relative error of at most
+(n-1) 2**-53 / (1 - (n-1) 2**-53) <= 1/3): a total at most LIMIT = 2**62
+proves that no prefix leaves int64, so the serial loop would not raise and the int64 sum
 is its exact value. Otherwise (or when the run raises anything, in any
 order of its parallel parts) the call re-runs with the default, serial
 schedule, which raises exactly where the serial loop raises or returns its
@@ -28,6 +29,9 @@ from .. import checks, ir
 from .apply import copy_stage
 
 LIMIT = 2.0 ** 62
+# the most points of a split sum in its planned size class: a call of the class has at
+# most 2**dims times as many, still fewer than 2**51 (dims <= 10)
+MAX_PLANNED = 1 << 40
 
 
 def _reads(e, fn) -> bool:
@@ -40,11 +44,12 @@ def _is_self(e, fn) -> bool:
 
 def checked_sum(fn, k: int, overflow_images: set):
     """(the update's value without its overflow check, the term e, the
-    checks that do not read s, the overflow check's image read) when update k of Function fn is a 0-d Python-int
-    sum `s = s + e` / `s - e` whose only checks reading s are OverflowError
-    checks (check images named in `overflow_images`); else None."""
+    checks that do not read s, the overflow check's image read) when update
+    k of Function fn is a 0-d Python-int sum `s = s + e` / `s - e` over at
+    most 10 loops whose only checks reading s are OverflowError checks
+    (check images named in `overflow_images`); else None."""
     d = fn.updates[k]
-    if fn.args or d.args or len(d.values) != 1 or d.exit is not None:
+    if fn.args or d.args or len(d.values) != 1 or d.exit is not None or len(d.rvars) > 10:
         return None
     t = fn.output_types[0]
     if not (t.is_int() and t.bits == 64) or any(_reads(p, fn) for p in d.predicates):
