@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from pyhalide.autoschedule.params import AutoschedulerParams
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
 
@@ -58,7 +59,8 @@ def resolve_schedule(p):
 
 
 def schedule_mode(p):
-    """"auto" or "auto-exact" when p's schedule is automatic, else None."""
+    """"auto" or "auto-exact" (or the AutoschedulerParams given as the
+    schedule) when p's schedule is automatic, else None."""
     found = _resolve(p)
     return found[1] if isinstance(found, tuple) else None
 
@@ -71,7 +73,7 @@ def _resolve(p):
     arg = p.schedule_argument
     if isinstance(arg, str) and arg == "serial":
         return None
-    if isinstance(arg, str) and arg in AUTO:
+    if isinstance(arg, str) and arg in AUTO or isinstance(arg, AutoschedulerParams):
         return ("auto", arg)
     if callable(arg):
         return _applier(arg, getattr(arg, "__name__", "schedule"))

@@ -9,18 +9,80 @@ from __future__ import annotations
 import types
 
 from .frontend_ast.schedules import Applied, ScheduleView, rename, user_names
+from .ir.config import debug_print
 
 
-def auto_applier(mode: str, sizes):
+def auto_applier(mode, sizes, knobs=None):
     """The callable(spec) applying the automatic schedule planned for the
     size class `sizes` (frontend_ast.schedules.size_class; None: every
-    extent unknown)."""
+    extent unknown). `mode`: "auto", "auto-exact" or an AutoschedulerParams
+    (`schedule=ph.AutoschedulerParams(...)`); `knobs`: a tuning candidate's."""
+    from .autoschedule import AutoschedulerParams
+    params = mode if isinstance(mode, AutoschedulerParams) else None
+    text = params.mode if params is not None else mode
+
     def apply(spec):
         from . import autoschedule
-        auto = autoschedule.schedule_specialization(AutoView(spec, sizes), mode)
-        return Applied(f"auto ({mode})", None, auto)
-    apply.source = mode
+        auto = autoschedule.schedule_specialization(AutoView(spec, sizes), text, params, knobs)
+        return Applied(f"auto ({text})", None, auto)
+    apply.source = text
     return apply
+
+
+def auto_specialization(pf, spec, values, given):
+    """The specialization to call for an automatically scheduled `spec`:
+    the fastest candidate for its size class when pf's schedule is an
+    AutoschedulerParams asking for tuning (autoschedule/tune.py), timed on
+    these argument values (`given`: as passed); wrapped in SerialRerun when
+    its Python-int sums were split (autoschedule/pyint.py)."""
+    spec = _tuned(pf, spec, values, given)
+    return SerialRerun(pf, spec) if getattr(spec, "rerun_serially", False) else spec
+
+
+class SerialRerun:
+    """A specialization whose Python-int sums the automatic schedule split
+    (autoschedule/pyint.py), standing for it: a run that raises — the
+    guard's check of a sum that may have left int64, or any other error,
+    whose order among parallel parts may differ from the serial loop's —
+    runs again on the default schedule, which raises exactly what the serial
+    loop raises, or returns its value."""
+
+    def __init__(self, pf, spec):
+        self.spec = spec
+        self._pf = pf
+        self._serial = None
+
+    def __getattr__(self, name):
+        return getattr(self.spec, name)
+
+    def run(self, args, given=None):
+        try:
+            return self.spec.run(args, given)
+        except Exception as e:          # noqa: BLE001 - decided by the serial run
+            debug_print(1, f"autoschedule {self._pf.__name__}: the run with split Python-int "
+                           f"sums raised {type(e).__name__}: run again serially to decide")
+        if self._serial is None:
+            from .frontend_ast.specialize import Specialization
+            self._serial = Specialization(self._pf.parsed(), self.spec.key)
+        return self._serial.run(args, given)
+
+
+def _tuned(pf, spec, values, given):
+    from .autoschedule import AutoschedulerParams
+    from .frontend_ast.schedules import schedule_mode
+    params = schedule_mode(pf)
+    if not isinstance(params, AutoschedulerParams) or not params.tune:
+        return spec
+
+    def build(knobs):
+        from .frontend_ast.specialize import Specialization
+        cand = Specialization(pf.parsed(), spec.key,
+                              schedule=auto_applier(params, spec.size_class, knobs))
+        cand.size_class = spec.size_class
+        cand.cache_key = spec.cache_key
+        return cand
+    from .autoschedule.tune import tune
+    return tune(pf, spec, values, given, params, build)
 
 
 def representative(c):
@@ -88,6 +150,36 @@ class AutoView:
                 seen.add(id(fn))
                 self._funcs.append(f)
         return self._funcs
+
+    def split_python_int_sums(self, worth) -> list:
+        """Split each Python-int sum of the Funcs (autoschedule/pyint.py)
+        for which worth(f, k) holds and whose int64 sum the tables then
+        prove: the guard total becomes an output of the specialization (so
+        its check runs), which then re-runs serially when a run raises
+        (SerialRerun). Returns [(the sum's Func, its guard's Func)]."""
+        from .associativity import prove_associativity
+        from .autoschedule import pyint
+        from .autoschedule.funcapi import func_of
+        overflow = {c.image.name() for c in self.spec.builder.cx.check_images
+                    if c.exc == "OverflowError"}
+        out = []
+        for f in self.funcs():
+            fn = f.function()
+            for k in range(len(fn.updates)):
+                split = pyint.checked_sum(fn, k, overflow)
+                if split is None or not worth(f, k):
+                    continue
+                old = fn.updates[k]
+                guard, total = pyint.split_sum(fn, k, split)
+                if not prove_associativity(f.update(k)).associative:
+                    fn.updates[k] = old
+                    continue
+                g = func_of(guard)
+                g.compute_root()
+                self.spec.out_funcs.append((func_of(total), []))
+                self.spec.rerun_serially = True
+                out.append((f, g))
+        return out
 
     def pure_extents(self, f):
         """Per pure dimension of f (dimension 0 first), its extent, or None."""

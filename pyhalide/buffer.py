@@ -396,6 +396,9 @@ class Param(Expr):
         """Bind a value now; TypeError (naming the Param and the values that
         fit its type) when it is not a number of the Param's kind or does
         not fit its type."""
+        self._value = self._checked(value)
+
+    def _checked(self, value):
         t = self._type
         v = value.item() if isinstance(value, np.generic) else value
         if t.is_float():
@@ -408,15 +411,20 @@ class Param(Expr):
         if not ok:
             raise TypeError(f"Param {self._name} of type {t} takes {_param_values(t)}, "
                             f"not {value!r}")
-        self._value = value
+        return value
 
     def get(self):
         return self._value
 
     def set_estimate(self, value):
-        """The automatic scheduler's estimate of this Param (no effect on results)."""
-        self._estimate = value
+        """The automatic scheduler's estimate of this Param (no effect on
+        results); TypeError as set() gives when it does not fit the type."""
+        self._estimate = self._checked(value)
         return self
+
+    def estimate(self):
+        """The value set_estimate gave, or None."""
+        return getattr(self, "_estimate", None)
 
     def __repr__(self) -> str:
         return f"<pyhalide.Param {self._name} {self._type}>"

@@ -167,6 +167,9 @@ class PipelineFunction:
                 if spec is None:
                     spec = self._new_specialization(args_key, sizes)
                     spec.cache_key = key
+                    if sizes is not None:
+                        from .autoschedule_frontend import auto_specialization
+                        spec = auto_specialization(self, spec, values, given)
                     if spec.global_reads:
                         variants = self._variants.setdefault(key, [])
                         variants.insert(0, spec)

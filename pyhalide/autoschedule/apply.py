@@ -65,11 +65,11 @@ def _snapshot(funcs) -> list:
         seen.add(id(fn))
         defs = ([fn.pure] if fn.pure is not None else []) + list(fn.updates)
         out.append((fn, fn.pure, list(fn.updates), copy.copy(fn.schedule),
-                    [(d, _copy_stage(d.schedule)) for d in defs]))
+                    [(d, copy_stage(d.schedule)) for d in defs]))
     return out
 
 
-def _copy_stage(s: StageSchedule) -> StageSchedule:
+def copy_stage(s: StageSchedule) -> StageSchedule:
     return StageSchedule(list(s.dims), list(s.splits), list(s.rvars), s.allow_race_conditions)
 
 
@@ -79,7 +79,7 @@ def _restore(saved: list):
         fn.updates = updates
         fn.schedule = sched
         for d, s in defs:
-            d.schedule = _copy_stage(s)
+            d.schedule = copy_stage(s)
 
 
 def schedule_source(name: str, header: str, blocks: list, refused: list) -> str:
@@ -87,7 +87,9 @@ def schedule_source(name: str, header: str, blocks: list, refused: list) -> str:
     body = []
     for b in blocks:
         body.append(f"# {b.reason}")
-        body += b.lines
+        if b.auto_only:
+            body.append("# (under schedule=\"auto\" only: the sum is split by the scheduler)")
+        body += [f"# {line}" if b.auto_only else line for line in b.lines]
     for b, e in refused:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         body.append(f"# not applied: {b.reason} ({first})")

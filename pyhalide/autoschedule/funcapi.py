@@ -46,6 +46,16 @@ def estimates_of(key):
     return _ESTIMATES.get(key)
 
 
+def func_of(fn):
+    """A Func object for Function fn (of a graph, or built by the scheduler)."""
+    from ..func import Func, set_pure_vars
+    from ..var import Var
+    f = Func.__new__(Func)
+    f._function = fn
+    set_pure_vars(f, [Var(a) for a in fn.args])
+    return f
+
+
 class _FuncsView:
     """The `p` a Func API schedule receives: p.funcs[name]."""
 
@@ -56,14 +66,17 @@ class _FuncsView:
 def apply_autoscheduler(pipeline, target=None, params=None):
     """Pipeline.apply_autoscheduler (see the module docstring)."""
     import pyhalide
-
-    from ..func import Func, set_pure_vars
-    from ..var import Var
     if params is None:
         raise TypeError("apply_autoscheduler() needs params=ph.AutoschedulerParams("
                         f"{NAME!r}, {{...}})")
     if not isinstance(params, AutoschedulerParams):
         raise TypeError(f"params must be an AutoschedulerParams, not {type(params).__name__}")
+    if params.tune:
+        raise NotImplementedError(
+            "the tuning mode (tune > 0) times schedules on a call's arguments, which "
+            "apply_autoscheduler does not have: give the params as a @pipeline's schedule "
+            "(@ph.pipeline(schedule=ph.AutoschedulerParams(\"pyhalide\", {\"tune\": \"4\"}))), "
+            "or use tune=0 here")
     outputs = pipeline.outputs()
     graph = collect_graph([f.function() for f in outputs])
     values = {}
@@ -77,6 +90,14 @@ def apply_autoscheduler(pipeline, target=None, params=None):
         for k, (lo, n) in enumerate(est):
             values[f"{name}.min.{k}"] = lo
             values[f"{name}.extent.{k}"] = n
+    unestimated = []        # integer Params without an estimate: extents they give are unknown
+    for name, prm in graph.params.items():
+        if not (prm.type().is_int() or prm.type().is_uint()):
+            continue
+        if prm.estimate() is None:
+            unestimated.append(name)
+        else:
+            values[name] = int(prm.estimate())
     out_fns = {id(f.function()) for f in outputs}
     for f in outputs:
         if f.dimensions() and estimates_of(f.function()) is None:
@@ -88,12 +109,7 @@ def apply_autoscheduler(pipeline, target=None, params=None):
     for fn in reversed(list(graph.env.values())):          # producers first
         if id(fn) not in out_fns and not fn.updates:
             continue
-        f = given.get(fn)
-        if f is None:
-            f = Func.__new__(Func)          # a Func object for a Function of the graph
-            f._function = fn
-            set_pure_vars(f, [Var(a) for a in fn.args])
-        funcs[fn.name] = f
+        funcs[fn.name] = given.get(fn) or func_of(fn)
 
     def pure_extents(f):
         """The estimates of f, else (a guess that only steers decisions) those
@@ -109,7 +125,9 @@ def apply_autoscheduler(pipeline, target=None, params=None):
                       func_source=lambda f: f"p.funcs[{f.name()!r}]",
                       var_source=lambda f, name: repr(name), threads=params.parallelism,
                       vector_bits=vector_bits(target),
-                      float_reassociation=params.float_reassociation)
+                      float_reassociation=params.float_reassociation,
+                      unknown_hint=f" (Param {', '.join(unestimated)}: no estimate; call "
+                                   f"set_estimate(value) to plan for it)" if unestimated else "")
     blocks = plan_blocks(problem)
     header = (f"Automatic schedule of {', '.join(f.name() for f in outputs)} "
               f"(pyhalide autoscheduler, {params.extra}) on target {target or 'host'}.")

@@ -8,7 +8,6 @@ the cache between being written and read."""
 from __future__ import annotations
 
 from .. import ir
-from . import plan as _plan
 from .plan import Block, lanes_for, pow2_floor
 
 CACHE_BYTES = 1 << 18     # the producer's slice of one strip should fit in this
@@ -55,8 +54,10 @@ def strip_blocks(pb, c, c_local: str, producers: list) -> list:
     row_bytes = width * max(sum(t.bits // 8 for t in p.function().output_types)
                             for p, _, _ in producers)
     rows = max(MIN_ROWS, min(MAX_ROWS, pow2_floor(max(1, CACHE_BYTES // row_bytes))))
+    shift = pb.knobs.rows_shift
+    rows = rows << shift if shift >= 0 else rows >> -shift
     rows = max(1, min(rows, cx[-1] // (2 * pb.threads)))
-    if rows < 2 or width * cx[-1] < _plan.MIN_PARALLEL:
+    if rows < 2 or width * cx[-1] < pb.parallel_min():
         return []
     lanes = lanes_for(cfn.output_types, pb.vector_bits)
     yo, yi = f"{c_local}_yo", f"{c_local}_yi"

@@ -4,6 +4,7 @@ target's vector width, the thread count)."""
 from __future__ import annotations
 
 import os
+from dataclasses import asdict, dataclass, fields
 
 from ..ir.config import config
 
@@ -16,8 +17,9 @@ class AutoschedulerParams:
     autoscheduler's name and its string parameters, as in Halide 21.
     Parameters: parallelism (threads to plan for; default all cores),
     float_reassociation ("true"/"false", default "true": float sums and
-    products may be reassociated by rfactor), tune (candidates to time;
-    only "0" is implemented)."""
+    products may be reassociated by rfactor), tune (K: up to K candidate
+    schedules timed on the actual arguments of a @pipeline call, the fastest
+    kept and cached on disk; autoschedule/tune.py)."""
 
     def __init__(self, name: str = NAME, extra=None):
         if name != NAME:
@@ -36,9 +38,11 @@ class AutoschedulerParams:
             raise ValueError(f"float_reassociation must be \"true\" or \"false\", not {flag!r}")
         self.float_reassociation = flag in ("true", "1")
         self.tune = _positive(self.extra.get("tune", "0"), "tune", default=0, zero=True)
-        if self.tune:
-            raise NotImplementedError("the tuning mode (tune > 0) of the pyhalide "
-                                      "autoscheduler is not implemented; use tune=0")
+
+    @property
+    def mode(self) -> str:
+        """The @pipeline spelling of these parameters' float rule."""
+        return "auto" if self.float_reassociation else "auto-exact"
 
     def __repr__(self):
         return f"AutoschedulerParams({self.name!r}, {self.extra!r})"
@@ -67,3 +71,38 @@ def vector_bits(target: str = None) -> int:
     if "+avx" in feats:
         return 256
     return 128
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The planner's free choices that never change a result: thresholds of
+    parallel pure stages, stencil strips, vectorization, and the chunks of
+    *integer* reductions (exact in any order). The chunks of a float
+    reduction are not a knob (plan.CHUNKS): its order of reassociation
+    depends only on the pipeline, the size class and the target. None: the
+    planner's default (the constant in plan.py / fusion.py). The tuning mode
+    times plans made with several Knobs (tune.CANDIDATES)."""
+
+    parallel_min: int = None     # points of a pure stage worth a parallel loop
+    int_chunks: int = None       # parallel chunks of an integer reduction
+    rfactor_ints: bool = True    # whether integer reductions are rfactored at all
+    fuse: bool = True            # stencil producers computed per strip of their consumer
+    rows_shift: int = 0          # strip rows times 2**rows_shift
+    vectorize: bool = True       # pure stages vectorized
+
+    def as_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data) -> "Knobs":
+        """Knobs from as_json's dict; ValueError when it is not one."""
+        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+            raise ValueError("not a Knobs record")
+        kinds = {"parallel_min": int, "int_chunks": int, "rows_shift": int,
+                 "rfactor_ints": bool, "fuse": bool, "vectorize": bool}
+        for k, v in data.items():
+            if v is None and k in ("parallel_min", "int_chunks"):
+                continue
+            if type(v) is not kinds[k] or (kinds[k] is int and k != "rows_shift" and v < 1):
+                raise ValueError(f"bad Knobs field {k}")
+        return cls(**data)

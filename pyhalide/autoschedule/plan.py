@@ -16,16 +16,18 @@ loop (from the call's arguments or the estimates):
 - a stencil producer read by one consumer is computed per parallel strip of
   the consumer's rows (fusion.py).
 
-A Python-int accumulator whose overflow check reads the partial result is
-not proven associative (the tables say why) and stays serial, so its
-OverflowError is raised exactly where the serial loop raises it. Funcs whose
+A Python-int sum, whose overflow check reads the partial result, is not
+proven associative as it is; pyint.py splits it into an int64 sum and a
+guard before planning (`guards`: its blocks run only under the automatic
+schedule, and are printed as comments). Funcs whose
 default schedule is their own (NumPy's float sum order, blocked matrix
 products) are not given to the planner.
 
 The number of chunks of a reduction is CHUNKS, whatever the thread count:
 the order in which a float reduction is reassociated depends only on the
 pipeline, the size class of its arguments and the target, never on the
-machine's threads. Without float reassociation (`schedule="auto-exact"`) a
+machine's threads. The tuning mode varies only choices that cannot change a
+result (params.Knobs: thresholds, strips, vectors, integer chunks). Without float reassociation (`schedule="auto-exact"`) a
 reduction of floats is not rfactored.
 
 Each decision is a Block: source lines (run by apply.py against the
@@ -36,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import ir
+from .params import Knobs
 
 CHUNKS = 32              # parallel chunks of a reduction split by rfactor
 MIN_CHUNK = 1024         # the fewest iterations of a chunk
@@ -54,6 +57,7 @@ class Block:
     func: str
     reason: str
     lines: list = field(default_factory=list)
+    auto_only: bool = False     # printed commented out: not a schedule of the user's code
 
 
 @dataclass
@@ -74,9 +78,23 @@ class Problem:
     vector_bits: int
     float_reassociation: bool
     label: object = None
+    knobs: Knobs = field(default_factory=Knobs)
+    unknown_hint: str = ""      # said where an extent is not known
+    guards: dict = field(default_factory=dict)  # id(Function) of the Python-int sums split by
+                                                # pyint.py and of their guards -> what it is
 
     def name(self, f) -> str:
         return self.label(f) if self.label is not None else f.name()
+
+    def parallel_min(self) -> int:
+        return self.knobs.parallel_min or MIN_PARALLEL
+
+    def chunks(self, types) -> int:
+        """Parallel chunks of a reduction of these types: CHUNKS for floats
+        (their order is no tuning choice), the knob for integers."""
+        if any(t.is_float() for t in types):
+            return CHUNKS
+        return self.knobs.int_chunks or CHUNKS
 
 
 def plan_blocks(problem: Problem) -> list:
@@ -90,7 +108,7 @@ def plan_blocks(problem: Problem) -> list:
             local = _local_name(m.group(1) if m else f.name(), taken)
             named[id(f.function())] = (local, f"{local} = {src}")
     fused = {k: c for k, c in fusable(problem, problem.funcs).items()
-             if k in named and id(c.function()) in named}
+             if k in named and id(c.function()) in named} if problem.knobs.fuse else {}
     blocks = []
     for f in problem.funcs:
         fn = f.function()
@@ -103,6 +121,9 @@ def plan_blocks(problem: Problem) -> list:
         producers = [(p, *named[id(p.function())]) for p in problem.funcs
                      if fused.get(id(p.function())) is f]
         strips = strip_blocks(problem, f, local, producers) if producers else []
+        if id(fn) in problem.guards:
+            for b in mine:
+                b.auto_only = True
         if strips:
             mine += strips
         else:
@@ -159,12 +180,10 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     if not rdims:
         return []
     ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
-    total = 1
-    for name in rdims:
-        if ext.get(name) is None:
-            return [Block(label, f"{label}.update({k}): a reduction extent is not known: "
-                                   f"kept serial")]
-        total *= ext[name]
+    total = reduction_points(pb, f, k)
+    if total is None:
+        return [Block(label, f"{label}.update({k}): a reduction extent is not known"
+                               f"{pb.unknown_hint}: kept serial")]
     pure = _update_pure_points(pb, f, d)
     if pure is None or pure >= SPARE * pb.threads:
         return []
@@ -176,9 +195,14 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         return [Block(label, f"{label}.update({k}): operator not proven associative "
                                f"({op.reason}): kept serial")]
     types = list(fn.output_types)
-    if not pb.float_reassociation and any(t.is_float() for t in types):
+    if not pb.float_reassociation and any(t.is_float() for t in types) \
+            and pb.guards.get(id(fn)) != "guard":   # a guard's float order reaches no result
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
+    if not pb.knobs.rfactor_ints and not any(t.is_float() for t in types):
+        return [Block(label, f"{label}.update({k}): a tuning candidate that keeps integer "
+                               f"reductions serial")]
+    chunks = pb.chunks(types)
     s = f"{local}.update({k})"
     outer = rdims[-1]
     eo = ext[outer]
@@ -187,7 +211,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
            f"{pb.threads} threads, {total} reduction points")
     lines = []
     if len(rdims) == 1:
-        chunk = max(_pow2_ceil(-(-eo // CHUNKS)), MIN_CHUNK)
+        chunk = max(_pow2_ceil(-(-eo // chunks)), MIN_CHUNK)
         if chunk >= eo:
             return []
         ro, ri = f"{local}_ro", f"{local}_ri"
@@ -197,8 +221,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
         inner, inner_ext, inner_src = None, chunk, ri
     else:
-        if eo >= 8 * CHUNKS:         # else the guard of a split would sit in every iteration
-            chunk = pow2_floor(eo // CHUNKS)
+        if eo >= 8 * chunks:         # else the guard of a split would sit in every iteration
+            chunk = pow2_floor(eo // chunks)
             ro, ri = f"{local}_ro", f"{local}_ri"
             lines += [f"{ro}, {ri}, {u} = ph.RVar({ro!r}), ph.RVar({ri!r}), ph.Var({u!r})",
                       f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
@@ -235,6 +259,29 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
     return blocks
 
 
+def reduction_points(pb: Problem, f, k: int):
+    """The number of points of update k of f's reduction loops, or None
+    when one of their extents is not known."""
+    d = f.function().updates[k]
+    ext = {rv.name: pb.extent(rv.extent) for rv in d.schedule.rvars}
+    total = 1
+    for dim in d.schedule.dims:
+        if dim.is_rvar:
+            if ext.get(dim.var) is None:
+                return None
+            total *= ext[dim.var]
+    return total
+
+
+def worth_rfactor(pb: Problem, f, k: int) -> bool:
+    """Whether update k of f has too little pure parallelism and enough
+    reduction points for _reduction to rfactor it (if its operator is proven)."""
+    pure = _update_pure_points(pb, f, f.function().updates[k])
+    total = reduction_points(pb, f, k)
+    return pure is not None and pure < SPARE * pb.threads and total is not None \
+        and total >= MIN_REDUCTION
+
+
 def _user(pb: Problem, f, name: str) -> str:
     """A loop variable's name as the user wrote it, for reasons."""
     src = pb.var_source(f, name)
@@ -267,10 +314,11 @@ def _pure(pb: Problem, f, local: str) -> list:
         return []
     px = pb.pure_extents(f)
     if px is None or any(e is None for e in px):
-        return [Block(label, f"{label}: its extents are not known: left as it is")]
+        return [Block(label, f"{label}: its extents are not known{pb.unknown_hint}: "
+                               f"left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    if _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+    if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
@@ -299,7 +347,7 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
             points *= ext[v]
     calls, said = [], []
     inner, outer = dims[0], dims[-1]
-    if len(dims) == 1 and not rvars and points >= MIN_PARALLEL:
+    if len(dims) == 1 and not rvars and points >= pb.parallel_min():
         chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
         xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
         vec = f".vectorize({xi}, {lanes})" if lanes else ""
@@ -311,7 +359,7 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
     if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")
-    if len(dims) > 1 and outer not in rvars and points >= MIN_PARALLEL \
+    if len(dims) > 1 and outer not in rvars and points >= pb.parallel_min() \
             and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
                                                   or outer != stride_one):
         calls.append(f".parallel(ph.Var({outer!r}))")
