@@ -46,6 +46,9 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     operand's shape without `axes` whose elements are the Func's first value
     (a view of the Func's array when `view`), or, given `result` = (type,
     fn), fn(cx, [the Func's values as Vals])."""
+    run = ac.phase_run
+    if run is not None:         # in a loop in phase mode (carried_phases.py)
+        return run.reduction(ac, operand, axes, tys, init, step, name, node, view, result)
     cx = ac.cx
     cx.cur_node = node
     kept = [k for k in range(operand.ndim) if k not in axes]

@@ -1,0 +1,146 @@
+"""Loops that carry arrays and whose body makes reductions (phase mode,
+frontend_ast/carried_phases.py): every result is compared with plain
+Python (bit for bit where the reduction order is Python's sequential one),
+also the argument arrays the function writes; what is not compiled is a
+located error."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.frontend.frontend_check import check
+from tests.frontend.located_errors import expect_error
+
+RNG = np.random.default_rng(1610)
+
+
+def power_iteration(a, iters):
+    v = np.ones(a.shape[0])
+    for _ in range(iters):
+        w = a @ v
+        v = w / np.sqrt(w @ w)
+    return v
+
+
+def sequential_power_iteration(a, iters):
+    """power_iteration with every product summed in index order (the
+    order of the compiled reduction)."""
+    n = a.shape[0]
+    v = [1.0] * n
+    for _ in range(iters):
+        w = []
+        for i in range(n):
+            s = 0.0
+            for j in range(n):
+                s += float(a[i, j]) * v[j]
+            w.append(s)
+        s = 0.0
+        for x in w:
+            s += x * x
+        r = float(np.sqrt(s))
+        v = [x / r for x in w]
+    return np.array(v)
+
+
+def test_power_iteration_bit_exact_sequential_order():
+    a = RNG.standard_normal((7, 7))
+    a = a + a.T
+    got = ph.pipeline(power_iteration)(a, 9)
+    assert np.array_equal(got, sequential_power_iteration(a, 9))
+    assert np.allclose(got, power_iteration(a, 9), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("iters", [0, 1, 3])
+def test_power_iteration_trip_counts(iters):
+    a = np.arange(16.0).reshape(4, 4) % 5       # small integers: every order is exact
+    assert np.array_equal(ph.pipeline(power_iteration)(a, iters), power_iteration(a, iters))
+
+
+def int_sum_step(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        s = u.sum()
+        u[1:-1] = u[1:-1] + (u[:-2] - u[2:]) // 2 + s % 3
+    return u
+
+
+def test_integer_sum_then_stencil_reads_old_values():
+    check(ph.pipeline(int_sum_step), RNG.integers(-50, 50, 11).astype(np.int64), 4)
+    check(ph.pipeline(int_sum_step), RNG.integers(-50, 50, 6).astype(np.int32), 0)
+
+
+def arg_written(u, steps):
+    for t in range(steps):
+        m = u.max()
+        u -= m - t
+        u[0] = u.min()
+
+
+def test_argument_written_with_min_max():
+    p = ph.pipeline(arg_written)
+    u = RNG.integers(-9, 9, 8).astype(np.int32)
+    v = u.copy()
+    arg_written(v, 5)
+    p(u, 5)
+    assert np.array_equal(u, v)
+
+
+def swap_with_sum(a, steps):
+    b = a[::-1] * 1
+    for _ in range(steps):
+        a, b = b, a + b.sum()
+    return a, b
+
+
+def test_swap_and_rebinding_with_reduction():
+    a = RNG.integers(0, 20, 5)
+    check(ph.pipeline(swap_with_sum), a, 6)
+
+
+def scalar_snapshot(v, steps):
+    v = v.copy()
+    for _ in range(steps):
+        s = v[0] + v.max()
+        v[0] = -3
+        v = v * 2 + s
+    return v
+
+
+def test_scalar_read_before_a_write_keeps_its_value():
+    check(ph.pipeline(scalar_snapshot), RNG.integers(-5, 5, 4).astype(np.int64), 3)
+
+
+def matrix_steps(a, steps):
+    m = a.copy()
+    for _ in range(steps):
+        m = m @ a
+        m[0, :] = m.sum(axis=0) % 7
+    return m
+
+
+def test_matrix_products_and_axis_sums():
+    a = RNG.integers(-2, 3, (3, 3))
+    check(ph.pipeline(matrix_steps), a, 4)
+
+
+def argmax_track(x, steps):
+    x = x.copy()
+    for _ in range(steps):
+        k = x.argmax()
+        x[k] = x[k] - 10
+        x = x + (x.argmin() % 3)
+    return x
+
+
+def test_argmax_argmin_in_phases():
+    check(ph.pipeline(argmax_track), RNG.integers(0, 30, 9), 5)
+
+
+def float_sum_in_body(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        u = u - u.sum() / u.size
+    return u
+
+
+def test_float_sum_in_body_is_located_error():
+    expect_error(float_sum_in_body, (np.ones(4), 2), "u.sum()", "not supported")
