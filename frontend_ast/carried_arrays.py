@@ -114,10 +114,13 @@ class CarriedLoop:
         cx, scope, node = self.cx, self.scope, self.node
         loop = self.runner.make_loop(node)
         env0 = dict(scope.env)
+        self.scalars = []
         names = self.slot_names(env0)
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
+        if self.scalars:
+            return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val
         first = BodyRun(self.bld, node, {})
@@ -184,10 +187,10 @@ class CarriedLoop:
         rebound = [n for n in names if n in _rebound(node)]
         try:
             machine, carried, env2, objects = carried_phases.run_phases(
-                self, node, loop, env0, rebound)
+                self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
-            if names:
+            if names or self.scalars:
                 raise
             return False
         scope.env = dict(env0)
@@ -200,6 +203,9 @@ class CarriedLoop:
             write(self.bld, destination(self.bld, arr, [], node),
                   lambda p, f=final: f.elem(p), node)
         for name, (m, _) in carried.items():
+            if not m.shape and name in self.scalars:
+                scope.env[name] = machine.scalar_view(m)
+                continue
             arr = self.bld.array_code.materialize(machine.view(m, node), name, node)
             self.bld.arrays.name_array(arr, name)
             scope.env[name] = arr
@@ -221,10 +227,7 @@ class CarriedLoop:
                                f"arrays from one iteration to the next, and read in a later "
                                f"iteration or after the loop",
                                hint=f"give {n} an array value before the loop")
-            raise self.err(f"the scalar {n!r} changes from one iteration to the next of this "
-                           f"loop, which also carries arrays: not supported yet",
-                           hint="compute the scalar from the loop variable, or carry it in an "
-                                "array of the arrays' shape")
+            self.scalars.append(n)      # carried by phase mode (carried_phases.py)
         return out
 
     def check_aliases(self, env0, env1, names, objects, written, entry, slot_objs):

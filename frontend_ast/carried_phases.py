@@ -39,6 +39,13 @@ from .values import Arr, TupleVal, Val, fresh, with_type_range
 WHAT = "in a loop that carries arrays from one iteration to the next"
 
 
+def stored(cx, v: Val, ty) -> ir.Expr:
+    """The node of v stored into a member of type ty (a Python int's
+    constant node widened to the member's type)."""
+    n = element_node(cx, v, ty)
+    return n if n.type == ty.ir() else ir.Cast(ty.ir(), n)
+
+
 class Member:
     """One element of the STATE tuple: an array of type ty and shape
     (NumPy axis order, Vals); init is its value before the loop (an
@@ -105,6 +112,9 @@ class Phases:
         self.reads.add(m.index)
         return self.call(m, self.place(m, idx))
 
+    def scalar_view(self, m) -> Val:
+        return with_type_range(Val(self.read(m, []), m.ty))
+
     def view(self, m, node) -> ArrayExpr:
         return ArrayExpr(m.shape, m.ty, lambda idx: with_type_range(Val(self.read(m, idx), m.ty)),
                          node)
@@ -129,11 +139,11 @@ class Phases:
             if m.init is None:
                 init.append(ir.Const(m.ty.ir(), 0))
             elif isinstance(m.init, Val):
-                init.append(element_node(cx, m.init, m.ty))
+                init.append(stored(cx, m.init, m.ty))
             else:
                 idx = [ir.Max(ir.Min(x.node, ir.Sub(self.size(s), ir.index(1))), ir.index(0))
                        for x, s in zip(xs[D - len(m.shape):], m.shape)]
-                init.append(element_node(cx, m.init.elem(idx), m.ty))
+                init.append(stored(cx, m.init.elem(idx), m.ty))
         emitter.define(self.state, tuple(reversed(xs)), tuple(init), [], None, loc, pure=True,
                        label=label)
         bld.defs.mark_emitted(init, self.state)
@@ -244,7 +254,7 @@ class PhaseRun(BodyRun):
 
         def body(idx):
             cx.cur_node = node
-            return m, idx, {m.index: element_node(cx, value.elem(idx), m.ty)}
+            return m, idx, {m.index: stored(cx, value.elem(idx), m.ty)}
         self.m.add(value.shape, body)
         arr = Arr(name, value.ty, value.shape, "local", cx.smap.loc(node))
         self.adopt(arr, m)
@@ -313,7 +323,7 @@ class PhaseRun(BodyRun):
         v = guard(cx, bld.arrays.store_convert(value(p), arr.ty), checks)
         if dest.pred is not None:       # a mask: the old element where it does not hold
             v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p), lazy=False)
-        vnode = element_node(cx, v, arr.ty)
+        vnode = stored(cx, v, arr.ty)
         names = [q.name for q in p]
         if m.index in self.m.reads:
             tmp = self.m.member(arr.name, arr.ty, dest.shape)
@@ -346,7 +356,7 @@ class PhaseRun(BodyRun):
             x = operand.elem(full)
             cx.cur_node = node
             new = step(cx, state, x, {k: full[k] for k in axes})
-            return ms[0], at, {m.index: element_node(cx, v, t) for m, v, t in zip(ms, new, tys)}
+            return ms[0], at, {m.index: stored(cx, v, t) for m, v, t in zip(ms, new, tys)}
         self.m.add([operand.shape[k] for k in order], body)
         arr = Arr(name, tys[0], kshape, "local", cx.smap.loc(node))
         self.adopt(arr, ms[0])
@@ -368,10 +378,11 @@ def _reads_state(node, name) -> bool:
     return any(c.name == name for c in ir.find_calls([node]))
 
 
-def run_phases(loop_obj, node, loop, env0, names):
+def run_phases(loop_obj, node, loop, env0, names, scalars):
     """Compile `node` (a CarriedLoop's loop) in phase mode. names: the
     names bound to arrays before the loop that the body rebinds and that
-    are read later; env0: the scope before the loop."""
+    are read later; scalars: such names bound to scalars; env0: the scope
+    before the loop."""
     cx, scope, bld = loop_obj.cx, loop_obj.scope, loop_obj.bld
     label = "_".join(names or ["state"]) + "_phases"
     state = bld.emitter.new_func(label)
@@ -406,6 +417,15 @@ def run_phases(loop_obj, node, loop, env0, names):
             run.carried.add(arr)
         carried[n] = (m, arr)
         scope.env[n] = arr
+    for n in scalars:
+        v = env0[n]
+        if v.union:
+            raise cx.err(node, f"the scalar {n!r}, whose type depends on the data, changes from "
+                               f"one iteration to the next {WHAT}: not supported yet",
+                         hint=f"convert {n} before the loop ({n} = float({n}))")
+        m = machine.member(n, v.ty, [], v)
+        carried[n] = (m, None)
+        scope.env[n] = machine.scalar_view(m)
     try:
         run.run(node.body)
         _copy_back(run, carried, node)
@@ -428,6 +448,15 @@ def _copy_back(run, carried, node):
         v = env.get(n)
         if v is arr:
             continue
+        if arr is None:             # a scalar
+            if not isinstance(v, Val) or v.union or v.ty != m.ty:
+                raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
+                                   f"{run.b.describe_obj(v)} after its body: a scalar carried "
+                                   f"by a loop that also carries arrays keeps its type",
+                             hint=f"convert it ({n} = float({n}) before the loop, or "
+                                  f"np.float64(...))")
+            ends[n] = run.scalar(n, v, node)
+            continue
         a = run.bld.array_code.as_array(v, node)
         if a is None:
             raise cx.err(node, f"{n!r} names an array before this loop and "
@@ -447,6 +476,10 @@ def _copy_back(run, carried, node):
         ends[n] = run.of[src]
     for n, s in ends.items():
         m = carried[n][0]
+        if isinstance(s, Val):
+            node_ = stored(cx, s, m.ty)
+            run.m.add([], lambda idx, m=m, v=node_: (m, [], {m.index: v}))
+            continue
         run.m.add(m.shape, lambda idx, m=m, s=s: (m, idx, {m.index: run.m.read(s, idx)}))
 
 

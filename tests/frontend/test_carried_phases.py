@@ -144,3 +144,87 @@ def float_sum_in_body(u, steps):
 
 def test_float_sum_in_body_is_located_error():
     expect_error(float_sum_in_body, (np.ones(4), 2), "u.sum()", "not supported")
+
+
+def float32_max(u, steps):
+    x = np.float32(0)
+    for _ in range(steps):
+        x = x + u.max()
+        u = u * np.float32(0.5)
+    return u, x
+
+
+def test_float_max_in_phases_is_the_serial_result():
+    u = RNG.standard_normal(9).astype(np.float32)
+    check(ph.pipeline(float32_max), u, 4)
+    u[3] = np.nan
+    check(ph.pipeline(float32_max), u, 2)
+
+
+def masked_steps(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        m = u > u.max() // 2
+        u[m] -= 3
+        u[1:] = u[:-1] + u.min()
+    return u
+
+
+def reversed_view(u, steps):
+    w = u * 1
+    for _ in range(steps):
+        s = w.sum()
+        w = w[::-1] + s % 5
+    return w
+
+
+def test_masks_and_views_in_phases():
+    check(ph.pipeline(masked_steps), RNG.integers(0, 30, 7), 4)
+    check(ph.pipeline(reversed_view), RNG.integers(0, 30, 7), 4)
+
+
+def heat_with_time(u, dt, steps):
+    u = u.copy()
+    t = 0.0
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + 0.1 * (u[:-2] - 2 * u[1:-1] + u[2:]) + dt * np.sin(t)
+        t += dt
+    return u, t
+
+
+def fibonacci_scalars(u, steps):
+    a, b = 1, 2
+    for _ in range(steps):
+        a, b = b, a + b
+        u = u * 2 % 1000 + a
+    return u, a, b
+
+
+def test_scalars_carried_with_arrays():
+    check(ph.pipeline(heat_with_time), RNG.standard_normal(8), 0.1, 5)
+    check(ph.pipeline(fibonacci_scalars), RNG.integers(0, 9, 5), 6)
+    with pytest.raises(OverflowError):          # Python ints beyond int64
+        ph.pipeline(fibonacci_scalars)(np.arange(3), 100)
+
+
+def scalar_changes_type(u, steps):
+    c = 0
+    for _ in range(steps):
+        c = c + 0.5
+        u = u + 1
+    return u, c
+
+
+def aliased_then_rebound(u, steps):
+    a = u.copy()
+    b = a
+    for _ in range(steps):
+        b[0] = b.sum()
+        a = a + 1
+    return a, b
+
+
+def test_phase_mode_refusals_are_located():
+    expect_error(scalar_changes_type, (np.ones(3), 2), "for _ in range(steps)", "keeps its type")
+    expect_error(aliased_then_rebound, (np.arange(4), 2), "for _ in range(steps)",
+                 "copy it first")
