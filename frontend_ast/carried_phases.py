@@ -177,10 +177,10 @@ class Phases:
             pred = inside if pred is None else ir.Select(here, inside, pred)
             for i, v in vals.items():
                 v = ir.substitute(v, s)
-                values[i] = v if values[i] is None else ir.Select(here, v, values[i])
+                values[i] = v if values[i] is None else _lazy(here, v, values[i])
         for m in self.members:
             old = self.call(m, lhs)
-            values[m.index] = old if values[m.index] is None else ir.Select(
+            values[m.index] = old if values[m.index] is None else _lazy(
                 _written_by(self.phases, m, rk), values[m.index], old)
         values = [pad.mutate(v) for v in values]
         lhs = [pad.mutate(a) for a in lhs]
@@ -203,6 +203,13 @@ class Phases:
             return ir.Call(n.type, n.name, args + (ir.index(0),) * (D - len(n.args)),
                            ir.FUNC, n.value_index, n.func)
         return None
+
+
+def _lazy(cond, a, b) -> ir.Expr:
+    """a where cond holds, else b, evaluating only the one chosen: a
+    phase's value runs its run-time checks (an index, a division, an
+    overflow) only at the phase's own points, as Python runs them."""
+    return ir.Call(a.type, "if_then_else", (cond, a, b), ir.INTRINSIC)
 
 
 def _all(conds):
@@ -322,7 +329,7 @@ class PhaseRun(BodyRun):
         cx.cur_node = node
         v = guard(cx, bld.arrays.store_convert(value(p), arr.ty), checks)
         if dest.pred is not None:       # a mask: the old element where it does not hold
-            v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p), lazy=False)
+            v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p))
         vnode = stored(cx, v, arr.ty)
         names = [q.name for q in p]
         if m.index in self.m.reads:

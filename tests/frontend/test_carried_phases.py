@@ -228,3 +228,28 @@ def test_phase_mode_refusals_are_located():
     expect_error(scalar_changes_type, (np.ones(3), 2), "for _ in range(steps)", "keeps its type")
     expect_error(aliased_then_rebound, (np.arange(4), 2), "for _ in range(steps)",
                  "copy it first")
+
+
+def python_int_divisor(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        s = int(u.max() - u.min()) + 1
+        u = u + 10 // s
+    return u
+
+
+def python_int_index(u, steps):
+    u = u.copy()
+    for _ in range(steps):
+        s = int(u.max() - u.min()) + 1
+        u = (u + u[s - 1]) % 4
+    return u
+
+
+def test_checks_run_only_in_their_own_phase():
+    """A phase's checks (a Python int division by zero, an int64 overflow of
+    `int(max - min) + 1` while max/min hold their identities, an index)
+    do not fire while other phases run: no spurious exception."""
+    check(ph.pipeline(python_int_divisor), np.array([3, 9, 1, 4]), 3)
+    check(ph.pipeline(python_int_index), np.array([3, 2, 1, 4, 5, 6]), 3)
+    check(ph.pipeline(python_int_index), np.array([3, 2, 1, 9]), 2)     # IndexError
