@@ -1,0 +1,167 @@
+"""NumPy functions of array code built from the others: np.flip (also
+fliplr/flipud), np.count_nonzero, np.ptp, np.round/np.around with
+decimals, with NumPy's results and dtypes.
+
+- np.flip(m, axis=None) is a view (index arithmetic n - 1 - i along the
+  flipped axes), as in NumPy.
+- np.count_nonzero(a, axis=None, keepdims=False) is
+  `a.astype(bool).sum(axis, dtype=np.intp, keepdims)` (an np.intp scalar
+  for all axes), as NumPy computes it.
+- np.ptp(a, axis=None, keepdims=False) is `max - min` over the axes in
+  a's dtype (integers wrap as NumPy's subtraction does).
+- np.round(x, d) follows NumPy's PyArray_Round: f = 10 ** |d| (the same
+  double NumPy makes), then rint(x * f) / f for d >= 0, rint(x / f) * f
+  for d < 0, in x's float dtype; an integer x is returned as a copy for
+  d >= 0 and computed in float64 and cast back for d < 0."""
+from __future__ import annotations
+
+import numpy as np
+
+from pyhalide import ir
+from pyhalide.expr import cast_node as cast
+
+from . import array_calls, calls, ops
+from . import types as T
+from .array_args import axes_of, flag_of, operand_of, parse_args
+from .array_reduce import INTP, finish, fold, reduce_call
+from .array_shape import derived
+from .arrayexpr import ArrayExpr, lift
+from .values import Val, const_val
+
+
+# np.flip -----------------------------------------------------------------------------------
+@array_calls.function(np.flip, np.fliplr, np.flipud)
+def _flip(b, fn, node):
+    sig = ("axis",) if fn is np.flip else ()
+    got = parse_args(b, fn.__name__, None, node, sig)
+    a = operand_of(b, got["a"][0], got["a"][1])
+    if fn is np.flip:
+        axes = axes_of(b, got, a.ndim) if "axis" in got else tuple(range(a.ndim))
+    else:
+        need = 2 if fn is np.fliplr else 1
+        if a.ndim < need:
+            raise b.cx.err(node, f"Input must be >= {need}-d.")
+        axes = (1,) if fn is np.fliplr else (0,)
+    cx = b.cx
+    sizes = {k: cast(ir.INDEX, ops.node_of(cx, a.shape[k])) for k in axes}
+
+    def m(idx):
+        return [ir.Sub(ir.Sub(sizes[k], ir.index(1)), i) if k in sizes else i
+                for k, i in enumerate(idx)]
+    return derived(a, list(a.shape), m, node)
+
+
+# np.count_nonzero ---------------------------------------------------------------------------
+@array_calls.function(np.count_nonzero)
+def _count_nonzero(b, fn, node):
+    got = parse_args(b, "count_nonzero", None, node, ("axis", "keepdims"))
+    a = operand_of(b, got["a"][0], got["a"][1])
+    cx, ac = b.cx, b.array_code
+    keepdims = flag_of(b, got, "keepdims")
+    axes = axes_of(b, got, a.ndim)
+
+    def nonzero(i):
+        cx.cur_node = node
+        return Val(ops.truth(cx, a.elem(i)).node, T.np_ty(np.bool_))
+    truth = ArrayExpr(a.shape, T.np_ty(np.bool_), nonzero, node)
+    if not axes:
+        out = ArrayExpr(a.shape, INTP, lambda i: ops.cast_to(cx, truth.elem(i), INTP), node)
+    else:
+        out = fold(ac, truth, axes, INTP, "+", 0, node, "count_nonzero")
+    return finish(ac, out, axes, a.ndim, keepdims, node)
+
+
+# np.ptp ------------------------------------------------------------------------------------
+@array_calls.function(np.ptp)
+def _ptp(b, fn, node):
+    got = parse_args(b, "ptp", None, node, ("axis", "out", "keepdims"))
+    cx = b.cx
+    hi = reduce_call(b, "max", got["a"][0], _Call(node, "max"))
+    lo = reduce_call(b, "min", got["a"][0], _Call(node, "min"))
+    cx.cur_node = node
+    if isinstance(hi, Val):
+        return ops.binary(cx, "-", hi, lo)
+    return b.array_code.binary("-", hi, lo, node)
+
+
+class _Call:
+    """The ast.Call of np.ptp(a, ...) as a method call a.max(...)/a.min(...)
+    (the same keyword arguments, the array argument dropped)."""
+
+    def __init__(self, node, name):
+        self.args = list(node.args[1:])
+        self.keywords = list(node.keywords)
+        self.func = node.func
+        self.name = name
+        for k in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            setattr(self, k, getattr(node, k, None))
+
+
+# np.round with decimals ------------------------------------------------------------------------
+def power_of_ten(n: int) -> float:
+    """NumPy's power_of_ten (calculation.c): the double 10 ** n it rounds with."""
+    p10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+    if n < 9:
+        return p10[n]
+    ret = 1e9
+    while n > 9:
+        ret *= 10.0
+        n -= 1
+    return ret
+
+
+def round_call(b, f, node, first=None):
+    """np.round(x, decimals) / np.around / a.round(decimals) (`first`: the
+    array of a method call): decimals a constant integer, out= refused."""
+    cx = b.cx
+    args = ([first] if first is not None else []) + list(node.args)
+    d_node = args[1] if len(args) > 1 else None
+    for k in node.keywords:
+        if k.arg != "decimals" or d_node is not None:
+            raise cx.err(k, f"keyword {k.arg}= of np.{f.__name__} is not supported",
+                         hint="assign the result instead" if k.arg == "out" else "")
+        d_node = k.value
+    if len(args) > 2 or not args:
+        raise cx.err(node, f"np.{f.__name__} takes an array and the decimals")
+    d = b.ev(d_node) if d_node is not None else const_val(0)
+    if not (isinstance(d, Val) and d.is_const and isinstance(d.const, (int, np.integer)) and
+            not isinstance(d.const, bool)):
+        raise cx.err(d_node, "the decimals of np.round must be a constant integer")
+    x = args[0] if first is not None else b.ev(args[0])
+    x = b.array_code.as_array(x, node) if not isinstance(x, Val) else x
+    if x is None:
+        raise cx.err(node, f"np.{f.__name__} of this value is not supported")
+    return round_decimals(b, f, x, int(d.const), node)
+
+
+@array_calls.method("round")
+def _round_method(b, obj, name, node):
+    return round_call(b, np.round, node, first=b.array_code.as_array(obj, node))
+
+
+def round_decimals(b, f, x, decimals: int, node):
+    """np.round(x, decimals) of an array value or a scalar (see the module
+    docstring)."""
+    cx = b.cx
+    if isinstance(x, Val) and x.ty.weak:        # as the 0-d array NumPy makes of it
+        x = ops.convert(cx, x, T.np_ty(np.asarray(x.ty.sample(1)).dtype))
+    ty = x.ty
+    name = f"np.{f.__name__}"
+    if ty.is_complex() or ty.is_bool():
+        raise cx.err(node, f"{name} with decimals of {ty.describe()} is not supported",
+                     hint=f"round a float array: {name}(x.astype(np.float64), d)")
+    rint = calls.ELEMENTWISE[np.rint][1]
+    if ty.is_int() and decimals >= 0:
+        return x                                # a copy in NumPy: the same values
+    work = ty if ty.is_float() else T.np_ty(np.float64)
+    factor = ops.convert(cx, const_val(power_of_ten(abs(decimals))), work)
+    first, then = ("*", "/") if decimals >= 0 else ("/", "*")
+
+    def one(cx, v):
+        v = ops.cast_to(cx, v, work)
+        r = rint(cx, np.rint, ops.binary(cx, first, v, factor))
+        r = ops.binary(cx, then, r, factor)
+        return r if not ty.is_int() else ops.cast_to(cx, r, T.np_ty(ty.dtype))
+    if isinstance(x, ArrayExpr):
+        return lift(cx, one, [x], node)
+    return one(cx, x)

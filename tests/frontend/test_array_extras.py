@@ -1,0 +1,76 @@
+"""np.flip/fliplr/flipud, np.count_nonzero, np.ptp, np.round with decimals
+(also the .round method) and .astype(copy=...) (frontend_ast/array_extras.py),
+each compared with plain Python (values, dtypes and types exactly)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from tests.frontend.frontend_check import check
+from tests.frontend.located_errors import expect_error
+
+RNG = np.random.default_rng(1016)
+A = RNG.standard_normal((4, 5)) * 100
+INTS = RNG.integers(-500, 900, (4, 5))
+
+
+def flips(a):
+    return (np.flip(a), np.flip(a, axis=1), np.flip(a, 0), np.fliplr(a), np.flipud(a),
+            np.flip(a, axis=(0, 1)))
+
+
+def flip_is_a_view(a):
+    a = a.copy()
+    f = np.flip(a, axis=0)
+    a[0, 0] = 5.0
+    return f * 1
+
+
+def counts(a):
+    return (np.count_nonzero(a > 0), np.count_nonzero(a > 0, axis=1),
+            np.count_nonzero(np.floor(a / 50), axis=(0, 1), keepdims=True))
+
+
+def count_ints(a):
+    return np.count_nonzero(a % 3), np.count_nonzero(a, axis=0)
+
+
+def peak_to_peak(a):
+    return np.ptp(a), np.ptp(a, axis=1), np.ptp(a, axis=0, keepdims=True)
+
+
+def rounds(a):
+    return np.round(a, 2), np.around(a, -1), np.round(a, decimals=3), a.round(1), np.round(a, 0)
+
+
+def round_scalars(x):
+    return np.round(x, 2), np.round(12345, -2), np.round(7, 1), np.round(-0.25, 1)
+
+
+def astype_copies(a):
+    b = a.copy()
+    c = b.astype(np.float64, copy=False)       # the same array: writes reach b
+    c[0, 0] = 1.0
+    return b, a.astype(np.int32, copy=False), a.astype(np.float64, copy=True) + 1
+
+
+@pytest.mark.parametrize("fn,args", [
+    (flips, (A,)), (flip_is_a_view, (A,)), (counts, (A,)), (count_ints, (INTS,)),
+    (peak_to_peak, (A,)), (peak_to_peak, (INTS.astype(np.int8),)), (rounds, (A,)),
+    (rounds, ((A / 7).astype(np.float32),)), (rounds, (INTS,)), (round_scalars, (2.675,)),
+    (astype_copies, (A,)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_equals_plain_python(fn, args):
+    check(ph.pipeline(fn), *args)
+
+
+def round_bool(a):
+    return np.round(a > 0, 1)
+
+
+def round_runtime_decimals(a, d):
+    return np.round(a, d)
+
+
+def test_refusals_are_located():
+    expect_error(round_bool, (A,), "np.round(a > 0, 1)", "not supported")
+    expect_error(round_runtime_decimals, (A, 2), "d)", "constant integer")
