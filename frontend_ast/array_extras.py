@@ -15,6 +15,8 @@ decimals, with NumPy's results and dtypes.
   d >= 0 and computed in float64 and cast back for d < 0."""
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from pyhalide import ir
@@ -23,7 +25,7 @@ from pyhalide.expr import cast_node as cast
 from . import array_calls, calls, ops
 from . import types as T
 from .array_args import axes_of, flag_of, operand_of, parse_args
-from .array_reduce import INTP, finish, fold, reduce_call
+from .array_reduce import INTP, finish, fold, minmax, reduce_call, total
 from .array_shape import derived
 from .arrayexpr import ArrayExpr, lift
 from .values import Val, const_val
@@ -165,3 +167,79 @@ def round_decimals(b, f, x, decimals: int, node):
     if isinstance(x, ArrayExpr):
         return lift(cx, one, [x], node)
     return one(cx, x)
+
+
+# np.linalg.norm --------------------------------------------------------------------------------
+@array_calls.function(np.linalg.norm)
+def _norm(b, fn, node):
+    """np.linalg.norm of real arrays as NumPy's _linalg.norm computes it:
+    with axis=None and ord None ('fro' for 2-D, 2 for 1-D), sqrt(x.dot(x))
+    of the raveled array (here summed in C order, as np.dot here: NumPy's
+    BLAS order differs, docs/numpy_code.md); with one axis, ord None/2
+    sqrt(add.reduce(x * x)), 1 add.reduce(abs(x)), inf/-inf abs(x).max/min,
+    0 the count of nonzeros as floats; with two axes, 'fro' (or None)
+    sqrt(add.reduce(x * x)) over both (NumPy's summation order)."""
+    got = parse_args(b, "norm", None, node, ("ord", "axis", "keepdims"))
+    cx, ac = b.cx, b.array_code
+    x = operand_of(b, got["a"][0], got["a"][1])
+    if x.ty.is_complex():
+        raise cx.err(node, "np.linalg.norm of complex arrays is not supported yet",
+                     hint="np.sqrt((z.real ** 2 + z.imag ** 2).sum())")
+    if not x.ty.is_float():
+        x = _map_cast(cx, x, T.np_ty(np.float64), node)
+    ord_ = _norm_ord(b, got)
+    keepdims = flag_of(b, got, "keepdims")
+    given = "axis" in got and not (isinstance(got["axis"][0], Val) and got["axis"][0].is_const
+                                   and got["axis"][0].const is None)
+    axes = axes_of(b, got, x.ndim)
+    sqrt = calls.ELEMENTWISE[np.sqrt][1]
+
+    def absolute(cx, v):
+        return calls.ELEMENTWISE[np.abs][1](cx, np.abs, v)
+
+    def elementwise(value, f):
+        return ArrayExpr(value.shape, value.ty, lambda i: f(cx, value.elem(i)), node)
+    square = elementwise(x, lambda cx, v: ops.binary(cx, "*", v, v))
+    if not given and (ord_ is None or (ord_ == "fro" and x.ndim == 2) or
+                      (ord_ == 2 and x.ndim == 1)):
+        s = fold(ac, square, tuple(range(x.ndim)), x.ty, "+", 0, node, "norm")
+        return finish(ac, elementwise(s, lambda cx, v: sqrt(cx, np.sqrt, v)),
+                      tuple(range(x.ndim)), x.ndim, keepdims, node)
+    if len(axes) == 1 and given:
+        if ord_ in (None, 2):
+            out = elementwise(total(ac, square, axes, x.ty, node, "norm"),
+                              lambda cx, v: sqrt(cx, np.sqrt, v))
+        elif ord_ == 1:
+            out = total(ac, elementwise(x, absolute), axes, x.ty, node, "norm")
+        elif ord_ in (np.inf, -np.inf):
+            out = minmax(ac, elementwise(x, absolute), axes, ord_ < 0, node)
+        elif ord_ == 0:
+            nz = elementwise(x, lambda cx, v: ops.cast_to(cx, Val(ops.truth(cx, v).node,
+                                                                   T.np_ty(np.bool_)), x.ty))
+            out = total(ac, nz, axes, x.ty, node, "norm")
+        else:
+            raise cx.err(node, f"np.linalg.norm with ord={ord_!r} is not supported",
+                         hint="ord None, 1, 2, 0, np.inf or -np.inf")
+        return finish(ac, out, axes, x.ndim, keepdims, node)
+    if len(axes) == 2 and ord_ in (None, "fro"):
+        out = elementwise(total(ac, square, axes, x.ty, node, "norm"),
+                          lambda cx, v: sqrt(cx, np.sqrt, v))
+        return finish(ac, out, axes, x.ndim, keepdims, node)
+    raise cx.err(node, f"np.linalg.norm with ord={ord_!r} over {len(axes)} axes is not "
+                       f"supported", hint="the default ord, or one axis")
+
+
+def _norm_ord(b, got):
+    v, where = got.get("ord", (None, None))
+    if isinstance(where, ast.Constant) and where.value in ("fro", "nuc"):
+        return where.value
+    if v is None or (isinstance(v, Val) and v.is_const and v.const is None):
+        return None
+    if isinstance(v, Val) and v.is_const and isinstance(v.const, (int, float, str)) and \
+            not isinstance(v.const, bool):
+        return v.const
+    raise b.cx.err(where, "ord= of np.linalg.norm must be a constant")
+
+
+def _map_cast(cx, x, ty, node):
+    return ArrayExpr(x.shape, ty, lambda i: ops.cast_to(cx, x.elem(i), ty), node)

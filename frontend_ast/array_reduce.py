@@ -230,7 +230,7 @@ def reduce_call(b, what, obj, node):
         else:
             out = fold(ac, a, axes, rt, "*", 1, node, "prod")
     elif kind == "min":
-        out = _minmax(ac, a, axes, fn == "min", node)
+        out = minmax(ac, a, axes, fn == "min", node)
     elif kind == "any":
         out = _anyall(ac, a, axes, fn == "any", node)
     elif kind == "arg":
@@ -242,7 +242,7 @@ def reduce_call(b, what, obj, node):
     return finish(ac, out, axes, a.ndim, keepdims, node)
 
 
-def _minmax(ac, a, axes, is_min, node):
+def minmax(ac, a, axes, is_min, node):
     name = "min" if is_min else "max"
     if not axes:
         return a

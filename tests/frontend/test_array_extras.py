@@ -74,3 +74,42 @@ def round_runtime_decimals(a, d):
 def test_refusals_are_located():
     expect_error(round_bool, (A,), "np.round(a > 0, 1)", "not supported")
     expect_error(round_runtime_decimals, (A, 2), "d)", "constant integer")
+
+
+def norms_along_axes(a):
+    return (np.linalg.norm(a, axis=1), np.linalg.norm(a, ord=1, axis=0),
+            np.linalg.norm(a, np.inf, axis=1), np.linalg.norm(a, -np.inf, 1),
+            np.linalg.norm(a, 0, axis=1), np.linalg.norm(a, axis=(0, 1), keepdims=True),
+            np.linalg.norm(a, "fro", axis=(1, 0)))
+
+
+def norm_whole(a):
+    return np.linalg.norm(a), np.linalg.norm(a, "fro", keepdims=True)
+
+
+def test_norm_along_axes_equals_numpy():
+    check(ph.pipeline(norms_along_axes), A)
+    check(ph.pipeline(norms_along_axes), INTS[:3, :4])
+    check(ph.pipeline(norms_along_axes), (A / 9).astype(np.float32))
+
+
+def test_norm_of_the_whole_array_is_the_c_order_dot():
+    """NumPy takes sqrt(x.ravel() @ x.ravel()) (BLAS's order); compiled code
+    sums x * x in C order, as its np.dot does."""
+    a = RNG.standard_normal((30, 41))
+    got, kept = ph.pipeline(norm_whole)(a)
+    s = 0.0
+    for v in a.ravel():
+        s += v * v
+    assert type(got) is np.float64 and got == np.sqrt(s)
+    assert kept.shape == (1, 1) and kept[0, 0] == got
+    assert np.isclose(got, np.linalg.norm(a), rtol=1e-13)
+    assert ph.pipeline(norm_whole)(INTS)[0] == np.linalg.norm(INTS)      # exact integers
+
+
+def norm_ord3(a):
+    return np.linalg.norm(a, 3, axis=1)
+
+
+def test_norm_refusals_are_located():
+    expect_error(norm_ord3, (A,), "np.linalg.norm(a, 3", "ord=3")

@@ -3,6 +3,9 @@ frontend_ast/carried_phases.py): every result is compared with plain
 Python (bit for bit where the reduction order is Python's sequential one),
 also the argument arrays the function writes; what is not compiled is a
 located error."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -10,15 +13,11 @@ import pyhalide as ph
 from tests.frontend.frontend_check import check
 from tests.frontend.located_errors import expect_error
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples"))
+from numpy_kernels.k_loops import power_iteration  # noqa: E402
+
 RNG = np.random.default_rng(1610)
-
-
-def power_iteration(a, iters):
-    v = np.ones(a.shape[0])
-    for _ in range(iters):
-        w = a @ v
-        v = w / np.sqrt(w @ w)
-    return v
 
 
 def sequential_power_iteration(a, iters):
