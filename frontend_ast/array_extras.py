@@ -1,6 +1,7 @@
 """NumPy functions of array code built from the others: np.flip (also
 fliplr/flipud), np.count_nonzero, np.ptp, np.round/np.around with
-decimals, with NumPy's results and dtypes.
+decimals, np.linalg.norm, np.nansum/np.nanmean, with NumPy's results and
+dtypes (each function's docstring says how NumPy computes it).
 
 - np.flip(m, axis=None) is a view (index arithmetic n - 1 - i along the
   flipped axes), as in NumPy.
@@ -24,7 +25,7 @@ from pyhalide.expr import cast_node as cast
 
 from . import array_calls, calls, ops
 from . import types as T
-from .array_args import axes_of, flag_of, operand_of, parse_args
+from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .array_reduce import INTP, finish, fold, minmax, reduce_call, total
 from .array_shape import derived
 from .arrayexpr import ArrayExpr, lift
@@ -243,3 +244,44 @@ def _norm_ord(b, got):
 
 def _map_cast(cx, x, ty, node):
     return ArrayExpr(x.shape, ty, lambda i: ops.cast_to(cx, x.elem(i), ty), node)
+
+
+# np.nansum, np.nanmean -------------------------------------------------------------------------
+@array_calls.function(np.nansum, np.nanmean)
+def _nan_reduce(b, fn, node):
+    """NumPy's nanfunctions: NaNs replaced by 0 (_replace_nan), then np.sum
+    (NumPy's summation order); nanmean divides by the count of the other
+    elements as _divide_by_count does (true_divide by the intp count, cast
+    back to the sum's dtype; 0/0 is NaN). Integer and boolean arrays are
+    np.sum / np.mean of themselves."""
+    what = fn.__name__
+    got = parse_args(b, what, None, node, ("axis", "dtype", "out", "keepdims"))
+    cx, ac = b.cx, b.array_code
+    a = operand_of(b, got["a"][0], got["a"][1])
+    if a.ty.is_complex():
+        raise cx.err(node, f"np.{what} of complex arrays is not supported yet")
+    if not a.ty.is_float():
+        return reduce_call(b, what[3:], a, _Call(node, what))
+    axes = axes_of(b, got, a.ndim)
+    keepdims = flag_of(b, got, "keepdims")
+    dt = dtype_of(b, got)
+    sample = np.zeros((1,), a.ty.dtype)
+    rt = numpy_ty(b, lambda: np.sum(sample, dtype=dt).dtype, node)
+
+    def replaced(i):
+        cx.cur_node = node
+        v = a.elem(i)
+        n = ops.node_of(cx, v)
+        return Val(ir.Select(ops.is_nan(n), ir.Const(n.type, 0), n), a.ty)
+    tot = total(ac, ArrayExpr(a.shape, a.ty, replaced, node), axes, rt, node, what)
+    if what == "nansum":
+        return finish(ac, tot, axes, a.ndim, keepdims, node)
+    kept = ArrayExpr(a.shape, T.np_ty(np.bool_),
+                     lambda i: Val(ir.Not(ops.is_nan(ops.node_of(cx, a.elem(i)))),
+                                   T.np_ty(np.bool_)), node)
+    cnt = fold(ac, kept, axes, INTP, "+", 0, node, "count")
+
+    def avg(i):
+        cx.cur_node = node
+        return ops.cast_to(cx, ops.binary(cx, "/", tot.elem(i), cnt.elem(i)), rt)
+    return finish(ac, ArrayExpr(tot.shape, rt, avg, node), axes, a.ndim, keepdims, node)

@@ -113,3 +113,26 @@ def norm_ord3(a):
 
 def test_norm_refusals_are_located():
     expect_error(norm_ord3, (A,), "np.linalg.norm(a, 3", "ord=3")
+
+
+def nan_reductions(a):
+    return (np.nansum(a), np.nansum(a, axis=1), np.nanmean(a), np.nanmean(a, axis=0, keepdims=True),
+            np.nansum(a, dtype=np.float64))
+
+
+def nanmean_rows(a):
+    return np.nanmean(a, axis=1)
+
+
+def nan_reductions_ints(a):
+    return np.nansum(a), np.nanmean(a, axis=1)
+
+
+def test_nansum_nanmean_equal_numpy():
+    a = RNG.standard_normal((5, 300))
+    a[1, 3] = a[4] = np.nan
+    a[:, 7] = np.nan                # a column of NaNs: nanmean 0/0 is NaN
+    with np.errstate(all="ignore"):
+        check(ph.pipeline(nan_reductions), a)
+        check(ph.pipeline(nanmean_rows), a.astype(np.float32))
+    check(ph.pipeline(nan_reductions_ints), INTS)
