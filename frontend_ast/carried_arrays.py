@@ -27,7 +27,7 @@ from . import carried_phases, ops
 from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
-from .carried_body import BodyRun, freeze
+from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .errors import FrontendError
 from .values import Arr, Val, fresh, with_type_range
 
@@ -368,22 +368,6 @@ class CarriedLoop:
         span = ir.Sub(stop, start) if k > 0 else ir.Sub(start, stop)
         return ir.Max(ir.Div(ir.Add(span, ir.index(abs(k) - 1)), ir.index(abs(k))),
                       ir.index(0))
-
-
-def seen_elsewhere(bld, env, name, skip=()) -> bool:
-    """Whether the array `name` holds in env is also seen through another
-    name (not in skip), or by the caller (an argument, or its copy that
-    the caller sees written)."""
-    obj = base_of(env[name])
-    others = [k for k, v in env.items() if k != name and k not in skip and
-              isinstance(v, (Arr, ArrayExpr)) and base_of(v) is obj]
-    return bool(others) or obj.kind != "local" or (obj in bld.defs.copy_of and bool(
-        getattr(bld.defs.copy_of[obj], "arg_name", None)))
-
-
-def base_of(v):
-    """The array object a name holds (a view's array)."""
-    return v.view[0] if isinstance(v, ArrayExpr) and v.view is not None else v
 
 
 def _entry_objects(env) -> dict:

@@ -32,8 +32,9 @@ from pyhalide.var import RDom
 
 from . import ops
 from .array_index import guard
+from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
-from .carried_body import HINT, BodyRun, freeze
+from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .values import Arr, TupleVal, Val, fresh, with_type_range
 
 WHAT = "in a loop that carries arrays from one iteration to the next"
@@ -291,7 +292,7 @@ class PhaseRun(BodyRun):
 
     def bind(self, name, value, node):
         env = self.bld.scope.env
-        if isinstance(value, ArrayExpr) and value.view is not None and _whole(value):
+        if isinstance(value, ArrayExpr) and value.view is not None and is_whole_view(value):
             value = value.view[0]
         if isinstance(value, Arr):
             if value not in self.of and value.kind == "local" and not value.defined:
@@ -376,11 +377,6 @@ class PhaseRun(BodyRun):
         return ArrayExpr(kshape, arr.ty, lambda i: ac.read_element(arr, i), node)
 
 
-def _whole(value) -> bool:
-    from .arraycode import is_whole_view
-    return is_whole_view(value)
-
-
 def _reads_state(node, name) -> bool:
     return any(c.name == name for c in ir.find_calls([node]))
 
@@ -397,7 +393,6 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     run = PhaseRun(bld, node, machine)
     carried = {}
     ac = bld.array_code
-    from .carried_arrays import base_of, seen_elsewhere
     shared = {n for n in names if seen_elsewhere(bld, env0, n)}
     for obj in _written_objects(node, env0, names):
         alias = next((n for n in shared if base_of(env0[n]) is obj), None)
@@ -493,7 +488,6 @@ def _copy_back(run, carried, node):
 def _written_objects(node, env, rebound) -> list:
     """The arrays named before the loop that its body assigns into
     (`a[...] = e`, `a[...] op= e`, `a op= e`), in order."""
-    from .carried_arrays import base_of
     out = []
     for s in node.body:
         for n in ast.walk(s):
