@@ -58,7 +58,7 @@ def product(b, x, y, node, what):
         terms = ArrayExpr([ky, Y.shape[1]], rt, lambda i: mul([i[0]], [i[0], i[1]]), node)
         axis = 0
     out = fold(ac, terms, (axis,), rt, "+", 0, node, what)
-    if X.ndim == 2 and Y.ndim == 2:
+    if X.ndim == 2 and Y.ndim == 2 and ac.phase_run is None:
         _k_outside_j(out.view[0].func)
     return finish(ac, out, (axis,), terms.ndim, False, node)
 

@@ -12,7 +12,8 @@ NumPy's summation order (sum_order.float_sum); min/max propagate NaN, argmin/arg
 return the first occurrence (the first NaN); min/max/argmin/argmax of an
 empty axis raise ValueError at call time as NumPy does. Float
 min/max/argmin/argmax of every axis run in contiguous blocks with the
-serial result (reduce_blocks.py: Funcs `<name>_blocks` and `<name>`)."""
+serial result (reduce_blocks.py: Funcs `<name>_blocks` and `<name>`;
+serially in a loop in phase mode, carried_phases.py)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -46,6 +47,9 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     operand's shape without `axes` whose elements are the Func's first value
     (a view of the Func's array when `view`), or, given `result` = (type,
     fn), fn(cx, [the Func's values as Vals])."""
+    run = ac.phase_run
+    if run is not None:         # in a loop in phase mode (carried_phases.py)
+        return run.reduction(ac, operand, axes, tys, init, step, name, node, view, result)
     cx = ac.cx
     cx.cur_node = node
     kept = [k for k in range(operand.ndim) if k not in axes]
@@ -226,7 +230,7 @@ def reduce_call(b, what, obj, node):
         else:
             out = fold(ac, a, axes, rt, "*", 1, node, "prod")
     elif kind == "min":
-        out = _minmax(ac, a, axes, fn == "min", node)
+        out = minmax(ac, a, axes, fn == "min", node)
     elif kind == "any":
         out = _anyall(ac, a, axes, fn == "any", node)
     elif kind == "arg":
@@ -238,7 +242,7 @@ def reduce_call(b, what, obj, node):
     return finish(ac, out, axes, a.ndim, keepdims, node)
 
 
-def _minmax(ac, a, axes, is_min, node):
+def minmax(ac, a, axes, is_min, node):
     name = "min" if is_min else "max"
     if not axes:
         return a
@@ -258,7 +262,7 @@ def _minmax(ac, a, axes, is_min, node):
         else:
             n = (ir.Min if is_min else ir.Max)(acc, v)
         return [Val(n, a.ty)]
-    if t.is_float() and list(axes) == list(range(a.ndim)):
+    if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
         return blocked(ac, a, [a.ty], [ident], step, lambda cx, s, p: step(cx, s, p[0], None),
                        name, node)
     return reduction(ac, a, axes, [a.ty], [ident], step, name, node)
@@ -319,7 +323,7 @@ def _argminmax(ac, a, axes, is_min, node):
         return [Val(ir.Select(better, pos, s[0].node), INTP), Val(ir.Select(better, v, best),
                                                                   a.ty)]
     init = [ir.Const(ir.Int(64), 0), ident]
-    if t.is_float() and list(axes) == list(range(a.ndim)):
+    if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
         return blocked(ac, a, [INTP, a.ty], init, step,
                        lambda cx, s, p: pick(cx, s, p[0].node, p[1]), name, node, view=False)
     return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)

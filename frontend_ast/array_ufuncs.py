@@ -13,7 +13,7 @@ import ast
 
 import numpy as np
 
-from . import array_calls, calls
+from . import array_calls, array_extras, calls
 from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val
@@ -40,10 +40,9 @@ def elementwise(b, f, node, first=None):
                              "condition holds) has a size that depends on the data",
                        hint="use np.where(condition, x, y) to choose element-wise, or loop "
                             "over the array")
-    if f in (np.round, np.around) and (len(node.args) > 1 or node.keywords):
-        raise b.cx.err(node, f"{name} with decimals is not supported",
-                       hint=f"{name}(x) rounds to integers (half to even); scale first for "
-                            f"decimals: {name}(x * 100) / 100")
+    if f in (np.round, np.around) and (len(node.args) > (1 if first is None else 0) or
+                                       node.keywords):
+        return array_extras.round_call(b, f, node, first)
     arg_nodes = ([] if first is None else [_FIRST]) + list(node.args)
     for k in node.keywords:
         pos = _CLIP_KEYWORDS.get(k.arg) if f is np.clip else None
@@ -114,15 +113,25 @@ def _constant_inner(v: ArrayExpr, nd: int) -> bool:
 @array_calls.method("astype")
 def astype(b, obj, name, node):
     """a.astype(dtype): a new array of dtype (a copy also for the same dtype)."""
+    copy = True
     for k in node.keywords:
-        if k.arg != "dtype":
+        if k.arg == "copy":
+            v = b.ev(k.value)
+            if not (isinstance(v, Val) and v.is_const and isinstance(v.const, bool)):
+                raise b.cx.err(k, "copy= of .astype() must be a constant True or False")
+            copy = v.const
+        elif k.arg != "dtype":
             raise b.cx.err(k, f"keyword {k.arg}= of .astype() is not supported",
                            hint="write a.astype(dtype)")
     if len(node.args) > 1:
         raise b.cx.err(node, ".astype() takes one argument, the dtype")
-    dt = calls.dtype_arg(b, node, 0, "dtype")
+    plain = ast.copy_location(ast.Call(node.func, node.args, [
+        k for k in node.keywords if k.arg != "copy"]), node)
+    dt = calls.dtype_arg(b, plain, 0, "dtype")
     if dt is None:
         raise b.cx.err(node, "astype() needs a dtype")
+    if not copy and isinstance(obj, (Arr, ArrayExpr)) and obj.ty.dtype == np.dtype(dt):
+        return obj                  # copy=False of the same dtype: the array itself
     return calls.cast_array(b, obj, dt, node)
 
 

@@ -37,6 +37,8 @@ class ArrayCode:
         # stored arrays whose elements have run-time checks: computed whole
         # (not only where read), so that they raise where Python raises
         self.checked = []       # [Arr]
+        # the body of a loop in phase mode while it runs (carried_phases.PhaseRun)
+        self.phase_run = None
 
     # Funcs of array values -----------------------------------------------------------------
     def new_func(self, name, owner=None):

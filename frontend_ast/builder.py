@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_complex,
     array_create,
     array_dot,
+    array_extras,
     array_grid,
     array_outer,
     array_reduce,

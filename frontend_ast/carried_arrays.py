@@ -23,11 +23,11 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
-from . import ops
+from . import carried_phases, ops
 from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
-from .carried_body import BodyRun, freeze
+from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .errors import FrontendError
 from .values import Arr, Val, fresh, with_type_range
 
@@ -114,28 +114,28 @@ class CarriedLoop:
         cx, scope, node = self.cx, self.scope, self.node
         loop = self.runner.make_loop(node)
         env0 = dict(scope.env)
+        self.scalars = []
         names = self.slot_names(env0)
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
+        if self.scalars:
+            return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val
         first = BodyRun(self.bld, node, {})
         try:
             first.run(node.body)
         except FrontendError:
-            if names:
-                raise
-            # no name carries an array: the loop's stores may compile as
-            # updates over the region and the loop (array_store_loops.py)
-            scope.env = env0
-            return False
+            first.restore()
+            scope.env = dict(env0)
+            return self.run_phases(env0, names, loop)
         finally:
             first.restore()
         env1, scope.env = scope.env, dict(env0)
         # `u += e` keeps u bound to its array: not a rebound name
         names = [n for n in names if env1.get(n) is not env0[n]]
-        slot_objs = {id(_base(env0[n])): n for n in names}
+        slot_objs = {id(base_of(env0[n])): n for n in names}
         objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
         self.check_aliases(env0, env1, names, objects, first.written, entry, slot_objs)
         members = self.members(env0, names, objects)
@@ -177,6 +177,41 @@ class CarriedLoop:
                 scope.env[m.name] = arr
         scope.env[loop.name] = LoopVarDone(loop.name)
 
+    def run_phases(self, env0, names, loop):
+        """The loop in phase mode (carried_phases.py), where the body makes
+        array values the recurrence cannot hold (a reduction); where that
+        fails too and no name carries an array, False: the loop's stores
+        may compile as updates over the region and the loop
+        (array_store_loops.py)."""
+        cx, scope, node = self.cx, self.scope, self.node
+        rebound = [n for n in names if n in _rebound(node)]
+        try:
+            machine, carried, env2, objects = carried_phases.run_phases(
+                self, node, loop, env0, rebound, self.scalars)
+        except FrontendError:
+            scope.env = env0
+            if names or self.scalars:
+                raise
+            return False
+        scope.env = dict(env0)
+        for name, v in env2.items():
+            if name not in env0 or (env0[name] is not v and name not in carried):
+                scope.env[name] = self.done(name, array=isinstance(v, (Arr, ArrayExpr)))
+        cx.epoch += 1
+        for arr, m in objects:
+            final = machine.view(m, node)
+            write(self.bld, destination(self.bld, arr, [], node),
+                  lambda p, f=final: f.elem(p), node)
+        for name, (m, _) in carried.items():
+            if not m.shape and name in self.scalars:
+                scope.env[name] = machine.scalar_view(m)
+                continue
+            arr = self.bld.array_code.materialize(machine.view(m, node), name, node)
+            self.bld.arrays.name_array(arr, name)
+            scope.env[name] = arr
+        scope.env[loop.name] = self.done(loop.name)
+        return None
+
     # members ------------------------------------------------------------------------------
     def slot_names(self, env0):
         out = []
@@ -192,20 +227,14 @@ class CarriedLoop:
                                f"arrays from one iteration to the next, and read in a later "
                                f"iteration or after the loop",
                                hint=f"give {n} an array value before the loop")
-            raise self.err(f"the scalar {n!r} changes from one iteration to the next of this "
-                           f"loop, which also carries arrays: not supported yet",
-                           hint="compute the scalar from the loop variable, or carry it in an "
-                                "array of the arrays' shape")
+            self.scalars.append(n)      # carried by phase mode (carried_phases.py)
         return out
 
     def check_aliases(self, env0, env1, names, objects, written, entry, slot_objs):
         for n in names:
-            obj = _base(env0[n])
+            obj = base_of(env0[n])
             if obj in written:
-                others = [k for k, v in env0.items() if k not in names and
-                          isinstance(v, (Arr, ArrayExpr)) and _base(v) is obj]
-                if others or obj.kind != "local" or obj in self.bld.defs.copy_of and \
-                        getattr(self.bld.defs.copy_of[obj], "arg_name", None):
+                if seen_elsewhere(self.bld, env0, n, names):
                     raise self.err(f"this loop writes into the array {n!r} names before the "
                                    f"loop and then binds {n!r} to another array: not "
                                    f"supported yet when that array is also seen elsewhere "
@@ -218,7 +247,7 @@ class CarriedLoop:
                 raise self.err(f"{n!r} names an array before this loop and "
                                f"{self.bld.exprs.describe_obj(v)} after its body",
                                hint="keep the name bound to an array of the same shape")
-            obj = _base(v)
+            obj = base_of(v)
             if obj in objects or id(obj) in ends:
                 other = ends.get(id(obj))
                 raise self.err(f"after this loop's body, {n!r} names the same array as "
@@ -341,15 +370,10 @@ class CarriedLoop:
                       ir.index(0))
 
 
-def _base(v):
-    """The array object a name holds (a view's array)."""
-    return v.view[0] if isinstance(v, ArrayExpr) and v.view is not None else v
-
-
 def _entry_objects(env) -> dict:
     out = {}
     for v in env.values():
-        b = _base(v)
+        b = base_of(v)
         if isinstance(b, Arr):
             out[id(b)] = b
             for part in getattr(b, "parts", lambda: ())():
@@ -367,3 +391,16 @@ def _member_view(cx, state, m, node, it, slot=None) -> ArrayExpr:
         return with_type_range(Val(node, m.ty))
     return ArrayExpr(m.shape, m.ty, elem, node)
 
+
+
+def _rebound(loop) -> set:
+    """The names the loop's body binds (`x = ...`, `a, b = ...`)."""
+    out = set()
+    for s in loop.body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                            out.add(x.id)
+    return out

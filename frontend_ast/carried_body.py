@@ -332,3 +332,18 @@ class BodyRun:
             inside = c if isinstance(inside, ir.Const) else ir.And(inside, c)
         return inside, at_x
 
+
+def seen_elsewhere(bld, env, name, skip=()) -> bool:
+    """Whether the array `name` holds in env is also seen through another
+    name (not in skip), or by the caller (an argument, or its copy that
+    the caller sees written)."""
+    obj = base_of(env[name])
+    others = [k for k, v in env.items() if k != name and k not in skip and
+              isinstance(v, (Arr, ArrayExpr)) and base_of(v) is obj]
+    return bool(others) or obj.kind != "local" or (obj in bld.defs.copy_of and bool(
+        getattr(bld.defs.copy_of[obj], "arg_name", None)))
+
+
+def base_of(v):
+    """The array object a name holds (a view's array)."""
+    return v.view[0] if isinstance(v, ArrayExpr) and v.view is not None else v

@@ -183,7 +183,6 @@ def writes_argument_then_rebinds(u, steps):
 
 
 ERRORS = [
-    (carries_a_scalar_too, (RNG.standard_normal(4), 3), "the scalar 't' changes"),
     (changes_dtype, (np.arange(4), 3), "keeps its dtype"),
     (index_store, (RNG.standard_normal(4), 3), "through an integer array"),
     (reduction_in_body, (RNG.random(4), 3), "not supported yet in a loop that carries"),
@@ -209,3 +208,9 @@ def test_a_loop_carrying_no_name_keeps_its_region_updates():
     # a mask store is not a recurrence yet; no name carries an array, so the
     # store compiles as an update over the region and the loop, as before
     run_both(masked_in_place, (RNG.random(6), 3))
+
+
+def test_a_carried_scalar_compiles_in_phase_mode():
+    """(a located error before session 10: carried_phases.py carries it)"""
+    u = RNG.standard_normal(4)
+    assert np.array_equal(ph.pipeline(carries_a_scalar_too)(u, 3), carries_a_scalar_too(u, 3))

@@ -1,0 +1,503 @@
+"""Phase mode: a loop that carries arrays and whose body makes array values
+the functional recurrence (carried_arrays.py) cannot hold, such as
+reductions (`w = a @ v; v = w / np.sqrt(w @ w)`).
+
+The loop is ONE update of a tuple Func STATE(x): one element per member,
+x a flat (row-major) index into the member. Members are the arrays the
+body writes in place, the names it rebinds that the next iteration or
+later code reads, and scratch arrays: every array value or scalar read
+from the state that the body binds to a name, and every reduction it
+makes. The update's RDom is (point p, phase, iteration): serial, the
+iterations outermost, then one phase per array statement of the body in
+Python's order, then the points of that statement's region. Phase k
+writes STATE(at_k(p)) with the values of the members it writes; reads in
+a value read the current STATE, so each statement sees what the previous
+statements wrote, as in Python. A statement whose value reads the array
+it stores into writes the value into a scratch member first, then copies
+it (NumPy evaluates the right side before storing). A reduction is two
+phases: its identity over the kept points, then the operator over every
+point of the operand in the order of the reduction Func it replaces
+(array_reduce.reduction: the last axis innermost), so a product (`@`) or
+an integer sum gives the values it gives outside loops. Float sums in
+NumPy's pairwise order (sum_order.py) and other operations that make
+Funcs of their own are located errors here."""
+from __future__ import annotations
+
+import ast
+
+from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.expr import cast_node as cast
+from pyhalide.var import RDom
+
+from . import ops
+from .array_index import guard
+from .arraycode import is_whole_view
+from .arrayexpr import ArrayExpr, element_node, same_size
+from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
+from .values import Arr, TupleVal, Val, fresh, with_type_range
+
+WHAT = "in a loop that carries arrays from one iteration to the next"
+
+
+def stored(cx, v: Val, ty) -> ir.Expr:
+    """The node of v stored into a member of type ty (a Python int's
+    constant node widened to the member's type)."""
+    n = element_node(cx, v, ty)
+    return n if n.type == ty.ir() else ir.Cast(ty.ir(), n)
+
+
+class Member:
+    """One element of the STATE tuple: an array of type ty and shape
+    (NumPy axis order, Vals); init is its value before the loop (an
+    ArrayExpr, a scalar Val for a 0-d member) or None."""
+
+    def __init__(self, index, name, ty, shape, init):
+        self.index, self.name, self.ty, self.shape, self.init = index, name, ty, shape, init
+
+
+class _Ref:
+    def __init__(self, node):
+        self.node = node
+
+    def __len__(self):
+        return 1
+
+
+class StateContents:
+    """Stands for a member's Func while the body runs: `func[args]` reads
+    the member's current element in STATE."""
+
+    def __init__(self, machine, member):
+        self.machine, self.member = machine, member
+
+    def __getitem__(self, args):
+        args = args if isinstance(args, tuple) else (args,)
+        return _Ref(self.machine.read(self.member, [a.node for a in reversed(args)]))
+
+
+class Phases:
+    """The members and phases of one loop (see the module docstring).
+
+    STATE has D dimensions, D the largest rank of a member; a member of
+    rank r lives in the last r of them (the others 0), each coordinate
+    clamped into the member's own size (so bounds inference knows every
+    region). Reads are made with the member's own coordinates and padded
+    to D when the Func is defined."""
+
+    def __init__(self, cx, state):
+        self.cx, self.state, self.fn = cx, state, state.function()
+        self.members = []
+        self.phases = []        # (sizes, points, member, at, {member index: node})
+        self.reads = set()      # indices of the members read since last cleared
+        self.rank = None        # D, once define() has made the Func
+
+    def member(self, name, ty, shape, init=None) -> Member:
+        m = Member(len(self.members), name, ty, list(shape), init)
+        self.members.append(m)
+        return m
+
+    def size(self, s) -> ir.Expr:
+        return cast(ir.INDEX, ops.node_of(self.cx, s))
+
+    def place(self, m, idx) -> list:
+        """Member m's element idx as STATE coordinates (NumPy order)."""
+        at = [ir.Max(ir.Min(cast(ir.INDEX, i), ir.Sub(self.size(s), ir.index(1))), ir.index(0))
+              for i, s in zip(idx, m.shape)]
+        return [ir.index(0)] * ((self.rank or len(at)) - len(at)) + at
+
+    def call(self, m, at) -> ir.Expr:
+        return ir.Call(m.ty.ir(), self.fn.name, tuple(reversed(at)), ir.FUNC, m.index, self.fn)
+
+    def read(self, m, idx) -> ir.Expr:
+        self.reads.add(m.index)
+        return self.call(m, self.place(m, idx))
+
+    def scalar_view(self, m) -> Val:
+        return with_type_range(Val(self.read(m, []), m.ty))
+
+    def view(self, m, node) -> ArrayExpr:
+        return ArrayExpr(m.shape, m.ty, lambda idx: with_type_range(Val(self.read(m, idx), m.ty)),
+                         node)
+
+    def add(self, shape, body):
+        """A phase over the points of `shape`: body(idx) -> (member, its
+        index written, {member index: value node})."""
+        p = [ir.Variable(ir.INDEX, fresh(f"point{k}")) for k in range(len(shape))]
+        m, at, values = body(p)
+        self.phases.append(([self.size(s) for s in shape], p, m, list(at), values))
+
+    # the Func ----------------------------------------------------------------------------
+    def define(self, bld, node, loop, trip, label):
+        cx, emitter = self.cx, bld.emitter
+        loc = cx.smap.loc(node)
+        D = max([len(m.shape) for m in self.members] + [1])
+        pad = ir.FuncMutator(lambda n: self.padded(n, D, pad))
+        xs = [bld.defs.axis_var(_Dims(D), k) for k in range(D)]
+        cx.cur_node = node
+        init = []
+        for m in self.members:
+            if m.init is None:
+                init.append(ir.Const(m.ty.ir(), 0))
+            elif isinstance(m.init, Val):
+                init.append(stored(cx, m.init, m.ty))
+            else:
+                idx = [ir.Max(ir.Min(x.node, ir.Sub(self.size(s), ir.index(1))), ir.index(0))
+                       for x, s in zip(xs[D - len(m.shape):], m.shape)]
+                init.append(stored(cx, m.init.elem(idx), m.ty))
+        emitter.define(self.state, tuple(reversed(xs)), tuple(init), [], None, loc, pure=True,
+                       label=label)
+        bld.defs.mark_emitted(init, self.state)
+        P = max([len(sizes) for sizes, *_ in self.phases] + [1])
+        extents = [ir.index(1)] * P
+        for sizes, *_ in self.phases:
+            for j, n in enumerate(reversed(sizes)):
+                if loop.var.name in ir.free_vars(n):
+                    raise cx.err(node, f"the size of an array statement {WHAT} changes from "
+                                       f"one iteration to the next: not supported", hint=HINT)
+                extents[j] = ir.Max(extents[j], n)
+        rdom = RDom([(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in extents] +
+                    [(Expr.wrap(ir.index(0)), Expr.wrap(ir.index(len(self.phases)))),
+                     (Expr.wrap(ir.index(0)), Expr.wrap(trip))], f"r_{self.state.name()}")
+        r = [rdom[i].node for i in range(P + 2)]
+        rk, rt = r[P], r[P + 1]
+        common = {loop.var.name: ir.Add(cast(ir.INDEX, ops.node_of(cx, loop.start)),
+                                        ir.Mul(ir.index(loop.step), rt))}
+        lhs, pred = None, None
+        values = [None] * len(self.members)
+        for k in reversed(range(len(self.phases))):
+            sizes, p, m, at, vals = self.phases[k]
+            s = dict(common, **{q.name: r[len(p) - 1 - a] for a, q in enumerate(p)})
+            here = ir.EQ(rk, ir.index(k))
+            at = [ir.substitute(a, s) for a in self.place(m, at)]
+            at = [ir.index(0)] * (D - len(at)) + at
+            inside = _all([ir.LT(r[len(p) - 1 - a], ir.substitute(n, s))
+                           for a, n in enumerate(sizes)] +
+                          [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)])
+            lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
+            pred = inside if pred is None else ir.Select(here, inside, pred)
+            for i, v in vals.items():
+                v = ir.substitute(v, s)
+                values[i] = v if values[i] is None else _lazy(here, v, values[i])
+        for m in self.members:
+            old = self.call(m, lhs)
+            values[m.index] = old if values[m.index] is None else _lazy(
+                _written_by(self.phases, m, rk), values[m.index], old)
+        values = [pad.mutate(v) for v in values]
+        lhs = [pad.mutate(a) for a in lhs]
+        pred = pad.mutate(pred)
+        left = [k for n in values + lhs for k in ir.free_vars(n) if k.startswith("%")]
+        if left:
+            raise cx.err(node, f"this loop's body uses a value that cannot be computed {WHAT} "
+                               f"yet", hint="compute it before the loop")
+        bld.defs.mark_emitted(values, self.state)
+        self.rank = D
+        emitter.define(self.state, tuple(Expr.wrap(a) for a in reversed(lhs)), tuple(values),
+                       [pred], rdom, loc, label=label)
+
+    def padded(self, n, D, pad):
+        """A call of STATE with fewer than D arguments, with the leading
+        (outer) coordinates 0."""
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.name == self.fn.name and \
+                len(n.args) < D:
+            args = tuple(pad.mutate(a) for a in n.args)
+            return ir.Call(n.type, n.name, args + (ir.index(0),) * (D - len(n.args)),
+                           ir.FUNC, n.value_index, n.func)
+        return None
+
+
+def _lazy(cond, a, b) -> ir.Expr:
+    """a where cond holds, else b, evaluating only the one chosen: a
+    phase's value runs its run-time checks (an index, a division, an
+    overflow) only at the phase's own points, as Python runs them."""
+    return ir.Call(a.type, "if_then_else", (cond, a, b), ir.INTRINSIC)
+
+
+def _all(conds):
+    out = None
+    for c in conds:
+        out = c if out is None else ir.And(out, c)
+    return out if out is not None else ir.Const(ir.Bool(), True)
+
+
+class _Dims:
+    def __init__(self, ndim):
+        self.ndim = ndim
+
+
+def _written_by(phases, m, rk) -> ir.Expr:
+    """Whether phase rk writes member m."""
+    cond = None
+    for k, (_, _, _, _, vals) in enumerate(phases):
+        if m.index in vals:
+            c = ir.EQ(rk, ir.index(k))
+            cond = c if cond is None else ir.Or(cond, c)
+    return cond
+
+
+class PhaseRun(BodyRun):
+    """The body run as phases of `machine` (Phases): stores, bindings and
+    reductions add phases; arrays read the current STATE."""
+
+    def __init__(self, bld, loop_node, machine):
+        super().__init__(bld, loop_node, {})
+        self.m = machine
+        self.of = {}                # Arr -> Member
+        # the Arrs of carried names whose array before the loop is also seen
+        # elsewhere (an in-place write in the first iteration would change it)
+        self.carried = set()
+
+    def adopt(self, arr, member):
+        if arr not in self.saved:
+            self.saved[arr] = (arr.func, arr.defined)
+        arr.func, arr.defined = StateContents(self.m, member), True
+        self.of[arr] = member
+
+    def scratch(self, name, value: ArrayExpr, node) -> Arr:
+        """value stored into a new member (a phase over its points)."""
+        cx = self.cx
+        if value.ty.is_complex():
+            raise cx.err(node, f"complex array values are not supported yet {WHAT}", hint=HINT)
+        m = self.m.member(name, value.ty, value.shape)
+
+        def body(idx):
+            cx.cur_node = node
+            return m, idx, {m.index: stored(cx, value.elem(idx), m.ty)}
+        self.m.add(value.shape, body)
+        arr = Arr(name, value.ty, value.shape, "local", cx.smap.loc(node))
+        self.adopt(arr, m)
+        return arr
+
+    def scalar(self, name, v: Val, node) -> Val:
+        """A scalar that reads the state, stored into a 0-d member (so that
+        later writes do not change it)."""
+        if not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
+            return v
+        if v.union:
+            raise self.cx.err(node, f"a scalar whose type depends on the data is not supported "
+                                    f"yet {WHAT}", hint=HINT)
+        m = self.m.member(name, v.ty, [])
+        n = ops.node_of(self.cx, v)
+        self.m.add([], lambda idx: (m, [], {m.index: n}))
+        return with_type_range(Val(self.m.read(m, []), v.ty))
+
+    # BodyRun's hooks -----------------------------------------------------------------------
+    def run(self, stmts):
+        hook = self.bld.array_code
+        hook.phase_run = self
+        try:
+            super().run(stmts)
+        finally:
+            hook.phase_run = None
+
+    def bind(self, name, value, node):
+        env = self.bld.scope.env
+        if isinstance(value, ArrayExpr) and value.view is not None and is_whole_view(value):
+            value = value.view[0]
+        if isinstance(value, Arr):
+            if value not in self.of and value.kind == "local" and not value.defined:
+                value = self.scratch(name, self.created(value, node), node)
+            env[name] = value
+        elif isinstance(value, ArrayExpr) and value.view is not None:
+            env[name] = value                   # a view keeps aliasing its array
+        elif isinstance(value, ArrayExpr):
+            env[name] = self.scratch(name, value, node)
+        elif isinstance(value, Val):
+            env[name] = self.scalar(name, value, node)
+        elif isinstance(value, TupleVal) and all(isinstance(v, Val) for v in value.items):
+            env[name] = TupleVal([self.scalar(name, v, node) for v in value.items])
+        else:
+            raise self.cx.err(node, f"cannot assign {self.b.describe_obj(value)} {WHAT}",
+                              hint=HINT)
+
+    def write(self, dest, value, node):
+        """`dest = value(p)` as a phase over the region; through a scratch
+        member when the value reads the array it is stored into."""
+        cx, bld = self.cx, self.bld
+        arr = dest.arr
+        m = self.of.get(arr)
+        if arr in self.carried:
+            raise cx.err(node, f"this loop writes into the array {arr.name!r} names before the "
+                               f"loop, which is also seen elsewhere, and binds {arr.name!r} to "
+                               f"another array: not supported yet {WHAT}",
+                         hint=f"copy it first ({arr.name} = {arr.name}.copy()) before the loop")
+        if m is None or arr.ty.is_complex():
+            raise cx.err(node, f"this loop writes into an array it cannot carry {WHAT} "
+                               f"(complex, or named only inside the loop)", hint=HINT)
+        p = [ir.Variable(ir.INDEX, fresh(f"region{k}")) for k in range(len(dest.shape))]
+        at, checks = dest.place(p)
+        self.m.reads.clear()
+        cx.cur_node = node
+        v = guard(cx, bld.arrays.store_convert(value(p), arr.ty), checks)
+        if dest.pred is not None:       # a mask: the old element where it does not hold
+            v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p))
+        vnode = stored(cx, v, arr.ty)
+        names = [q.name for q in p]
+        if m.index in self.m.reads:
+            tmp = self.m.member(arr.name, arr.ty, dest.shape)
+            self.m.add(dest.shape, lambda idx: (tmp, idx, {tmp.index: ir.substitute(
+                vnode, dict(zip(names, idx)))}))
+            vnode = self.m.read(tmp, p)
+        self.m.add(dest.shape, lambda idx: (m, [ir.substitute(a, dict(zip(names, idx)))
+                                                for a in at],
+                                            {m.index: ir.substitute(vnode, dict(zip(names, idx)))}))
+        self.written.add(arr)
+
+    # reductions (array_reduce.reduction) ---------------------------------------------------
+    def reduction(self, ac, operand, axes, tys, init, step, name, node, view, result):
+        cx = self.cx
+        if any(t.is_complex() for t in tys):
+            raise cx.err(node, f"complex reductions are not supported yet {WHAT}", hint=HINT)
+        kept = [k for k in range(operand.ndim) if k not in axes]
+        kshape = [operand.shape[k] for k in kept]
+        ms = [self.m.member(name, t, kshape) for t in tys]
+        self.m.add(kshape, lambda idx: (ms[0], idx, {m.index: c for m, c in zip(ms, init)}))
+        order = kept + sorted(axes)
+
+        def body(idx):
+            full = [None] * operand.ndim
+            for k, i in zip(order, idx):
+                full[k] = i
+            at = [full[k] for k in kept]
+            state = [with_type_range(Val(self.m.read(m, at), t)) for m, t in zip(ms, tys)]
+            cx.cur_node = node
+            x = operand.elem(full)
+            cx.cur_node = node
+            new = step(cx, state, x, {k: full[k] for k in axes})
+            return ms[0], at, {m.index: stored(cx, v, t) for m, v, t in zip(ms, new, tys)}
+        self.m.add([operand.shape[k] for k in order], body)
+        arr = Arr(name, tys[0], kshape, "local", cx.smap.loc(node))
+        self.adopt(arr, ms[0])
+        if result is not None:
+            rty, fn = result
+            return ArrayExpr(kshape, rty, lambda i: fn(cx, [with_type_range(Val(
+                self.m.read(m, i), t)) for m, t in zip(ms, tys)]), node)
+        if view:
+            return ac.view_of(arr, node)
+        return ArrayExpr(kshape, arr.ty, lambda i: ac.read_element(arr, i), node)
+
+
+def _reads_state(node, name) -> bool:
+    return any(c.name == name for c in ir.find_calls([node]))
+
+
+def run_phases(loop_obj, node, loop, env0, names, scalars):
+    """Compile `node` (a CarriedLoop's loop) in phase mode. names: the
+    names bound to arrays before the loop that the body rebinds and that
+    are read later; scalars: such names bound to scalars; env0: the scope
+    before the loop."""
+    cx, scope, bld = loop_obj.cx, loop_obj.scope, loop_obj.bld
+    label = "_".join(names or ["state"]) + "_phases"
+    state = bld.emitter.new_func(label)
+    machine = Phases(cx, state)
+    run = PhaseRun(bld, node, machine)
+    carried = {}
+    ac = bld.array_code
+    shared = {n for n in names if seen_elsewhere(bld, env0, n)}
+    for obj in _written_objects(node, env0, names):
+        alias = next((n for n in shared if base_of(env0[n]) is obj), None)
+        if alias is not None:
+            raise cx.err(node, f"this loop writes into the array {alias!r} names before the "
+                               f"loop and also binds {alias!r} to another array: not supported "
+                               f"yet {WHAT}",
+                         hint=f"copy it first ({alias} = {alias}.copy()) before the loop")
+        if obj.ty.is_complex():
+            raise cx.err(node, f"the complex array {obj.name!r} is written {WHAT} with "
+                               f"reductions: not supported yet", hint=HINT)
+        bld.defs.ensure_defined(obj)
+        run.adopt(obj, machine.member(obj.name, obj.ty, obj.shape, ac.view_of(obj, node)))
+    scope.env[loop.name] = loop.val
+    for n in names:
+        a = ac.as_array(env0[n], node)
+        if a.ty.is_complex():
+            raise cx.err(node, f"the complex array {n!r} is carried {WHAT} with reductions: "
+                               f"not supported yet", hint=HINT)
+        m = machine.member(n, a.ty, a.shape, a)
+        arr = Arr(n, a.ty, a.shape, "local", cx.smap.loc(node))
+        run.adopt(arr, m)
+        if n in shared:
+            run.carried.add(arr)
+        carried[n] = (m, arr)
+        scope.env[n] = arr
+    for n in scalars:
+        v = env0[n]
+        if v.union:
+            raise cx.err(node, f"the scalar {n!r}, whose type depends on the data, changes from "
+                               f"one iteration to the next {WHAT}: not supported yet",
+                         hint=f"convert {n} before the loop ({n} = float({n}))")
+        m = machine.member(n, v.ty, [], v)
+        carried[n] = (m, None)
+        scope.env[n] = machine.scalar_view(m)
+    try:
+        run.run(node.body)
+        _copy_back(run, carried, node)
+    finally:
+        run.restore()
+    env2 = scope.env
+    machine.define(bld, node, loop, loop_obj.trip(loop), label)
+    return machine, carried, env2, [(a, m) for a, m in run.of.items()
+                                    if a in run.written and m.init is not None and
+                                    a not in {x for _, x in carried.values()}]
+
+
+def _copy_back(run, carried, node):
+    """At the end of the body, each carried name's member gets the array
+    the name holds then (snapshots first, so that a swap `a, b = b, a`
+    copies old values)."""
+    cx, env = run.cx, run.bld.scope.env
+    ends = {}
+    for n, (m, arr) in carried.items():
+        v = env.get(n)
+        if v is arr:
+            continue
+        if arr is None:             # a scalar
+            if not isinstance(v, Val) or v.union or v.ty != m.ty:
+                raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
+                                   f"{run.b.describe_obj(v)} after its body: a scalar carried "
+                                   f"by a loop that also carries arrays keeps its type",
+                             hint=f"convert it ({n} = float({n}) before the loop, or "
+                                  f"np.float64(...))")
+            ends[n] = run.scalar(n, v, node)
+            continue
+        a = run.bld.array_code.as_array(v, node)
+        if a is None:
+            raise cx.err(node, f"{n!r} names an array before this loop and "
+                               f"{run.b.describe_obj(v)} after its body",
+                         hint="keep the name bound to an array of the same shape")
+        if a.ty != m.ty:
+            raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
+                               f"{a.ty.describe()} after its body: an array carried by a loop "
+                               f"keeps its dtype", hint="convert with .astype(...)")
+        if a.ndim != len(m.shape) or not all(same_size(cx, p, q)
+                                             for p, q in zip(a.shape, m.shape)):
+            raise cx.err(node, f"{n!r} has another shape after this loop's body than before "
+                               f"the loop", hint="keep the carried arrays' shapes")
+        src = v if isinstance(v, Arr) else None
+        if src is None or src not in run.of or run.of[src].init is not None:
+            src = run.scratch(n, freeze(cx, a, node), node)     # a snapshot
+        ends[n] = run.of[src]
+    for n, s in ends.items():
+        m = carried[n][0]
+        if isinstance(s, Val):
+            node_ = stored(cx, s, m.ty)
+            run.m.add([], lambda idx, m=m, v=node_: (m, [], {m.index: v}))
+            continue
+        run.m.add(m.shape, lambda idx, m=m, s=s: (m, idx, {m.index: run.m.read(s, idx)}))
+
+
+def _written_objects(node, env, rebound) -> list:
+    """The arrays named before the loop that its body assigns into
+    (`a[...] = e`, `a[...] op= e`, `a op= e`), in order."""
+    out = []
+    for s in node.body:
+        for n in ast.walk(s):
+            t = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
+            for x in t:
+                root = x.value if isinstance(x, ast.Subscript) else \
+                    x if isinstance(n, ast.AugAssign) else None
+                if isinstance(root, ast.Name) and root.id not in rebound:
+                    obj = base_of(env.get(root.id))
+                    if isinstance(obj, Arr) and obj not in out:
+                        out.append(obj)
+    return out
