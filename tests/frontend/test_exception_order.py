@@ -141,3 +141,21 @@ def test_unused_scalars_raise_where_python_computes_them():
         for x in (np.array([0, 1, 0]), np.array([0, 0, 0])):
             same_outcome(read_after_a_loop_that_returns, x, b)
     same_outcome(unused_python_int_division, a, 5)
+
+
+def _helper_read(a, i):
+    t = a[i]
+    return t + 1
+
+
+@ph.pipeline
+def helper_in_a_lazy_branch(a, i, c):
+    x = _helper_read(a, i) if c > 0 else 0
+    y = c > 1 and _helper_read(a, i) > 0
+    return x, y
+
+
+def test_a_helper_read_only_where_python_calls_it():
+    for i in (10, 1):
+        for c in (0, 1, 2):
+            same_outcome(helper_in_a_lazy_branch, np.arange(3), i, c)
