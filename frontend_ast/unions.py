@@ -155,15 +155,24 @@ def merge_bounds(xs, ys, upper: bool, syms=None) -> list:
     pair that neither proves gives the looser of their bounds over the
     enclosing loops' whole ranges (`syms.expand`), if two of those compare."""
     out = []
+    hulls = {}
+
+    def hull(a):
+        if a not in hulls:
+            hulls[a] = syms.expand(a, upper)[:_HULL_FORMS]
+        return hulls[a]
     for u in xs:
         for v in ys:
             w = _looser(u, v, upper, syms)
             if w is None and syms is not None:
-                w = next((w for ue in syms.expand(u, upper) for ve in syms.expand(v, upper)
+                w = next((w for ue in hull(u) for ve in hull(v)
                           for w in [_looser(ue, ve, upper, syms)] if w is not None), None)
             if w is not None and w not in out:
                 out.append(w)
     return out[:6]
+
+
+_HULL_FORMS = 8         # bounds over the enclosing loops' ranges compared per branch bound
 
 
 def _looser(u, v, upper: bool, syms):
