@@ -24,6 +24,8 @@ from __future__ import annotations
 import ast
 import copy
 
+from pyhalide.errors import CompileError
+
 from .unions import lazy_alternative
 from .values import Val
 
@@ -91,7 +93,10 @@ def raise_first(spec, e: BaseException, args, given):
         raise e
     prefix = spec.prefix(k)
     if prefix is not None:
-        prefix.run(args, given)
+        try:
+            prefix.run(args, given)
+        except CompileError:        # the prefix does not lower: e is what is known
+            pass
     raise e
 
 
