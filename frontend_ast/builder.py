@@ -91,6 +91,7 @@ class Builder:
         self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
         self.sinks = []             # values assigned outside loops that may raise
+        self._outside_loops = check_order.outside_loops(self.tree)
         self._setup_inputs(arg_specs)
         if self.cx.zero_d_args:
             refuse_in_place_updates(self.cx, self.tree, list(self.cx.zero_d_args))
@@ -187,7 +188,7 @@ class Builder:
             self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:
             self._exec_stmt(s)
-            if not self.state.loops:
+            if id(s) in self._outside_loops and not self.state.loops:
                 self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s))
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None

@@ -100,6 +100,19 @@ def raise_first(spec, e: BaseException, args, given):
     raise e
 
 
+def outside_loops(tree: ast.FunctionDef) -> set:
+    """ids of the function's statements outside loops (in its body and the
+    branches of `if`s there): Python runs each at most once, where it stands."""
+    out = set()
+    todo = list(tree.body)
+    while todo:
+        s = todo.pop()
+        out.add(id(s))
+        if isinstance(s, ast.If):
+            todo.extend(s.body + s.orelse)
+    return out
+
+
 def risky_assigned(cx, scope, stmt) -> list:
     """The scalar values that `stmt` (outside loops) assigns to names and
     whose computation may raise (Val.risky), each computed only where the
