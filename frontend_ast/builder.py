@@ -25,6 +25,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_shift,
     array_store,
     array_ufuncs,
+    check_order,
     math_scalars,
     ops,
 )
@@ -90,6 +91,8 @@ class Builder:
         self.inputs = {}
         self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
+        self.sinks = []             # values assigned outside loops that may raise
+        self._outside_loops = check_order.outside_loops(self.tree)
         self._setup_inputs(arg_specs)
         if self.cx.zero_d_args:
             refuse_in_place_updates(self.cx, self.tree, list(self.cx.zero_d_args))
@@ -186,6 +189,8 @@ class Builder:
             self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
         try:
             self._exec_stmt(s)
+            if id(s) in self._outside_loops and not self.state.loops:
+                self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s))
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
         except UnsupportedType as e:     # a complex value where only real ones compile

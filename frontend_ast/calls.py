@@ -170,6 +170,8 @@ def _builtin(b, name, node):
                 continue
             # Python: min(a, b) is `b if b < a else a`; max(a, b) `b if b > a else a`
             c = b.cx.compare("<" if name == "min" else ">", v, out)
+            if _exact_int(v) and _exact_int(out):
+                v, out = _bounded_by(name, v, out), _bounded_by(name, out, v)
             out = ops.select(b.cx, ops.truth(b.cx, c), v, out)
         return out
     if name == "round":
@@ -190,6 +192,30 @@ def _builtin(b, name, node):
 
 def _plain_int(v) -> bool:
     return not v.union and v.ty.is_int() and not v.ty.is_bool()
+
+
+def _exact_int(v) -> bool:
+    """An integer (or bool) of one type that compares exactly with any other
+    such value (int64 holds every value of it)."""
+    return not v.union and (v.ty.is_int() or v.ty.is_bool()) and \
+        not (v.ty.kind == "np" and v.ty.ir() == ir.UInt(64))
+
+
+def _bounded_by(name, v: Val, other: Val) -> Val:
+    """v as the result of min(v, other) (max) where it is the one chosen:
+    then also at most (least) each upper (lower) bound of `other`, since an
+    exact comparison chose it. Each alternative of a union of the two types
+    so carries the bounds of the min (max) itself."""
+    lower = name == "min"
+    lo, hi = v.lo, v.hi
+    if lower and other.hi is not None:
+        hi = other.hi if hi is None else min(hi, other.hi)
+    if not lower and other.lo is not None:
+        lo = other.lo if lo is None else max(lo, other.lo)
+    lbs = list(dict.fromkeys(v.lbs + ([] if lower else other.lbs)))
+    ubs = list(dict.fromkeys(v.ubs + (other.ubs if lower else [])))
+    return Val(v.node, v.ty, lo, hi, lbs, ubs, v.static, v.const, v.risky, facts=v.facts,
+               origin=v.origin)
 
 
 def _int_minmax(cx, name, a: Val, b: Val) -> Val:

@@ -35,8 +35,23 @@ class StaticParam:
     """A value computed exactly in Python at call time (fn(StaticEnv)),
     passed to the pipeline as `param` of IR type `type`."""
 
-    def __init__(self, param, fn, t):
+    def __init__(self, param, fn, t, loc=None):
         self.param, self.fn, self.type = param, fn, t
+        self.loc = loc          # the code that computes it (exceptions in program order)
+
+
+class CallTimeChecks(list):
+    """Call-time checks (fn(StaticEnv)), each appended with the location
+    of the code being evaluated (`locs`: exceptions in program order)."""
+
+    def __init__(self, cx):
+        super().__init__()
+        self.cx = cx
+        self.locs = []
+
+    def append(self, check):
+        super().append(check)
+        self.locs.append(self.cx.smap.loc(self.cx.cur_node))
 
 
 class Context:
@@ -59,7 +74,7 @@ class Context:
                     as scalars, they are arrays to attribute access and indexing
       check_images  [CheckImage] run-time checks (guard)
       static_params [StaticParam] values computed at call time (static_param)
-      static_checks [fn(StaticEnv)] call-time checks (require, and the array
+      static_checks CallTimeChecks: call-time checks (require, and the array
                     and loop code's index and bound checks)
     """
 
@@ -76,7 +91,7 @@ class Context:
         self.zero_d_args = {}
         self.check_images = []
         self.static_params = []
-        self.static_checks = []
+        self.static_checks = CallTimeChecks(self)
         self._counter = itertools.count()
 
     def is_zero_d_arg(self, v) -> bool:
@@ -133,7 +148,7 @@ class Context:
         t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
         n = next(self._counter)
         p = Param(t, f"__pyhalide_static{n}")
-        self.static_params.append(StaticParam(p, v.static, t))
+        self.static_params.append(StaticParam(p, v.static, t, self.smap.loc(self.cur_node)))
         return p.node
 
     def require(self, line: int, cands, lo, hi):

@@ -426,6 +426,11 @@ class Expressions:
             return tuples.binary(self.cx, op, a, b, node)
         if _is_array(a) or _is_array(b):
             return self.array_code.binary(op, a, b, node)
+        if op == "**" and self.cx.is_zero_d_arg(a):
+            # ndarray's ** (b ** 2 is np.square: int8 for booleans; ** 0.5 is sqrt)
+            from .calls import scalar_if_0d
+            return scalar_if_0d(self, self.array_code.binary(
+                op, self._as_0d_array(a, node.left), b, node), node)
         a = self.scalar(a, node.left, "a scalar operand")
         b = self.scalar(b, node.right, "a scalar operand")
         return ops.binary(self.cx, op, a, b)

@@ -16,8 +16,8 @@ from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import Pipeline
 from pyhalide.var import Var
 
+from . import check_order, unions
 from . import complex_values as C
-from . import unions
 from .arg_writes import WrittenArgs, make_writable
 from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
@@ -27,7 +27,7 @@ from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .names import lookup_global
-from .source import parse_function
+from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
 
@@ -223,6 +223,9 @@ class Specialization:
         for arr in b.array_code.checked:
             # computed whole as an unreturned output: its checks see every element
             self._slot(arr.versions[0], [s.static for s in arr.shape])
+        for v in b.sinks:
+            # a scalar that may raise, computed as an unreturned output (check_order)
+            self._outputs(v)
         self.written = None           # arg_writes.WrittenArgs, if it writes arguments
         if written:
             slots = []
@@ -460,14 +463,21 @@ class Specialization:
         """Run the call-time checks on `env` (raising what they raise) and
         return [(Param, value)] of the scalar parameters computed from it."""
         b = self.builder
-        for check in b.cx.static_checks:
-            check(env)
+        checks_ = b.cx.static_checks
+        for check, loc in zip(checks_, checks_.locs):
+            try:
+                check(env)
+            except Exception as e:
+                raise check_order.tag(e, loc)
         used = self._used_params()
         values = []
         for sp in b.cx.static_params:
             if sp.param.name() not in used:
                 continue
-            val = sp.fn(env)
+            try:
+                val = sp.fn(env)
+            except Exception as e:
+                raise check_order.tag(e, sp.loc)
             if sp.type.is_int():
                 val = int(val)
                 if not -(1 << 63) <= val < (1 << 63):
@@ -509,7 +519,30 @@ class Specialization:
         """Call on argument values (`given`: the values as passed, which a
         returned argument is; default args). Binding them to the Funcs'
         inputs and params and reading them back happen under the lock; the
-        kernel runs outside it, so calls from several threads run at once."""
+        kernel runs outside it, so calls from several threads run at once.
+        Of the checks that fail, the exception is the one Python raises
+        first (check_order)."""
+        try:
+            return self._run(args, given)
+        except Exception as e:
+            if check_order.loc_of(e) is None:
+                raise
+            check_order.raise_first(self, e, args, given)
+
+    def prefix(self, k: int):
+        """The specialization of the function cut before its top-level
+        statement k, for the same arguments (None if it does not compile)."""
+        cache = self.__dict__.setdefault("_prefixes", {})
+        if k not in cache:
+            pf = ParsedFunction(self.pf.fn, check_order.prefix_tree(self.pf.tree, k),
+                                self.pf.smap)
+            try:
+                cache[k] = Specialization(pf, self.key)
+            except CompileError:
+                cache[k] = None
+        return cache[k]
+
+    def _run(self, args, given):
         call = None
         if self.written is not None:
             self.written.check(args)
@@ -585,7 +618,7 @@ class Specialization:
         msg = str(e)
         for c in self.builder.cx.check_images:
             if c.index is not None and c.image.name() + " " in msg + " ":
-                return IndexError(_index_message(c, msg, env))
+                return check_order.tag(IndexError(_index_message(c, msg, env)), c.loc)
         m = _INPUT_OOB.search(msg)
         if m is not None:
             name, dim = m.group(1), int(m.group(3))
@@ -596,12 +629,12 @@ class Specialization:
                                   f"in {self.pf.name}()")
         for c in self.builder.cx.check_images:
             if c.image.name() + " " in msg + " " and c.exc == "AssertionError":
-                return assertion_error(c.message, c.loc)
+                return check_order.tag(assertion_error(c.message, c.loc), c.loc)
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
                 where = f" ({c.loc.file}:{c.loc.line})" if c.loc is not None else ""
-                return exc(c.message + where)
+                return check_order.tag(exc(c.message + where), c.loc)
         return e
 
     def converter(self, o: Out):

@@ -144,34 +144,47 @@ def choose(cx, cond: Val, a: Val, b: Val, lazy=None) -> Val:
             return fa(env) if fc(env) else fb(env)
     out = Val(node, ty, risky=risky or cond.risky, static=static)
     if ty.is_int() or ty.is_bool():
-        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False, cx.syms, True),
-                      merge_bounds(a.ubs, b.ubs, True, cx.syms, True))
+        out.set_range(rng[0], rng[1], merge_bounds(a.lbs, b.lbs, False, cx.syms),
+                      merge_bounds(a.ubs, b.ubs, True, cx.syms))
     return out
 
 
-def merge_bounds(xs, ys, upper: bool, syms=None, by_constant=False) -> list:
+def merge_bounds(xs, ys, upper: bool, syms=None) -> list:
     """Affine bounds holding for both branches: for each pair, the one that
-    is provably the looser (by a constant, or by the symbols' ranges). With
-    `by_constant`, a pair neither proves gives the one with the looser
-    constant part (what choose() has always kept for the members of a
-    union; not proven: a pair of non-comparable bounds has no affine bound)."""
+    is provably the looser (by a constant, or by the symbols' ranges); a
+    pair that neither proves gives the looser of their bounds over the
+    enclosing loops' whole ranges (`syms.expand`), if two of those compare."""
     out = []
+    hulls = {}
+
+    def hull(a):
+        if a not in hulls:
+            hulls[a] = syms.expand(a, upper)[:_HULL_FORMS]
+        return hulls[a]
     for u in xs:
         for v in ys:
-            d = u - v
-            if d.is_const():
-                w = u if (d.c >= 0) == upper else v
-            elif syms is not None and syms.nonneg(d):
-                w = u if upper else v
-            elif syms is not None and syms.nonneg(v - u):
-                w = v if upper else u
-            elif by_constant:
-                w = u if (d.c >= 0) == upper else v
-            else:
-                continue
-            if w not in out:
+            w = _looser(u, v, upper, syms)
+            if w is None and syms is not None:
+                w = next((w for ue in hull(u) for ve in hull(v)
+                          for w in [_looser(ue, ve, upper, syms)] if w is not None), None)
+            if w is not None and w not in out:
                 out.append(w)
     return out[:6]
+
+
+_HULL_FORMS = 8         # bounds over the enclosing loops' ranges compared per branch bound
+
+
+def _looser(u, v, upper: bool, syms):
+    """The looser of two bounds (upper: the larger) if provable, else None."""
+    d = u - v
+    if d.is_const():
+        return u if (d.c >= 0) == upper else v
+    if syms is not None and syms.nonneg(d):
+        return u if upper else v
+    if syms is not None and syms.nonneg(v - u):
+        return v if upper else u
+    return None
 
 
 # conditions ------------------------------------------------------------------------------

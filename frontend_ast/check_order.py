@@ -1,0 +1,141 @@
+"""Exceptions in program order.
+
+Python raises the exception of the first statement that fails. A compiled
+call checks in three places, none of them in program order: call-time checks
+(broadcasting, shapes, loop bounds: Context.static_checks), call-time values
+(static parameters) and the kernel's checks (check images), which fire in
+the order the kernel computes its Funcs. So when a check of the function's
+top-level statement k fails, a statement before k may still fail first in
+Python. Then the function cut before statement k (its prefix, compiled like
+the function, `Specialization.prefix`) runs on the same arguments: what it
+raises is the exception; if it raises nothing, the check's own is. The
+prefix also makes the argument writes of those statements, as Python does
+before it raises.
+
+A scalar assigned outside loops is computed where Python computes it, even
+if nothing uses it (or only code that does not run, a Func over no points):
+its checks are outputs of their own (`risky_assigned`, Builder.sinks).
+
+A failure is tagged with its location (`tag`) where it is raised; one
+without a location (a kernel error no check names) is raised as it is.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from pyhalide.errors import CompileError
+
+from .unions import lazy_alternative
+from .values import Val
+
+_ATTR = "_pyhalide_loc"
+
+
+def tag(e: BaseException, loc) -> BaseException:
+    """e, marked as raised by a check of the statement at `loc` (a Loc or None)."""
+    if loc is not None and getattr(e, _ATTR, None) is None:
+        try:
+            setattr(e, _ATTR, loc)
+        except AttributeError:        # pragma: no cover (exceptions take attributes)
+            pass
+    return e
+
+
+def loc_of(e: BaseException):
+    return getattr(e, _ATTR, None)
+
+
+def statement_index(pf, loc):
+    """The index of the top-level statement of pf (a ParsedFunction) whose
+    lines hold loc, or None (loc in another file: an inlined function)."""
+    if loc is None or loc.file != pf.smap.file:
+        return None
+    for k, s in enumerate(pf.tree.body):
+        first = pf.smap.loc(s)
+        if first is None or first.file != pf.smap.file:
+            continue
+        last = s.end_lineno + pf.smap.first_line - 1
+        if first.line <= loc.line <= last:
+            return k
+    return None
+
+
+def prefix_tree(tree: ast.FunctionDef, k: int) -> ast.FunctionDef:
+    """The function with only its first k top-level statements (it returns None)."""
+    out = copy.copy(tree)
+    out.body = list(tree.body[:k])
+    return out
+
+
+def earlier_failures(spec, pf, k: int) -> bool:
+    """Whether anything before top-level statement k can raise or write an
+    argument: a check (call-time or in the kernel) or a call-time value
+    located there, or any argument write."""
+    if spec.written is not None:
+        return True
+    cx = spec.builder.cx
+    locs = [c.loc for c in cx.check_images] + list(cx.static_checks.locs) + \
+        [sp.loc for sp in cx.static_params]
+    for loc in locs:
+        i = statement_index(pf, loc)
+        if i is not None and i < k:
+            return True
+    return False
+
+
+def raise_first(spec, e: BaseException, args, given):
+    """Raise the exception Python raises first: e's, unless a statement
+    before e's raises (the prefix run on the same arguments)."""
+    pf = spec.pf
+    k = statement_index(pf, loc_of(e))
+    if not k or not earlier_failures(spec, pf, k):
+        raise e
+    prefix = spec.prefix(k)
+    if prefix is not None:
+        try:
+            prefix.run(args, given)
+        except CompileError:        # the prefix does not lower: e is what is known
+            pass
+    raise e
+
+
+def outside_loops(tree: ast.FunctionDef) -> set:
+    """ids of the function's statements outside loops (in its body and the
+    branches of `if`s there): Python runs each at most once, where it stands."""
+    out = set()
+    todo = list(tree.body)
+    while todo:
+        s = todo.pop()
+        out.add(id(s))
+        if isinstance(s, ast.If):
+            todo.extend(s.body + s.orelse)
+    return out
+
+
+def risky_assigned(cx, scope, stmt) -> list:
+    """The scalar values that `stmt` (outside loops) assigns to names and
+    whose computation may raise (Val.risky), each computed only where the
+    enclosing `if`s hold (as Python computes it)."""
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+        targets = [stmt.target]
+    else:
+        return []
+    names = []
+    for t in targets:
+        names.extend(e.id for e in (t.elts if isinstance(t, ast.Tuple) else [t])
+                     if isinstance(e, ast.Name))
+    cond = None
+    for c in scope.path:
+        cond = c if cond is None else cx.logical_and(cond, c)
+    out = []
+    for n in names:
+        v = scope.env.get(n)
+        if not isinstance(v, Val) or not v.risky or any(v is w for w, _ in out):
+            continue
+        if cond is not None and (v.union or v.node is None or v.ty.is_complex()):
+            continue        # not made lazy here: left out
+        out.append((v, cond))
+    return [v if c is None else lazy_alternative(c, v) for v, c in out]
