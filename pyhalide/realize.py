@@ -37,7 +37,7 @@ def _version(fn: ir.Function) -> tuple:
     are immutable and replaced, never edited: holding the objects themselves
     keeps them alive, so an equal version means an unchanged Function (tuple
     comparison checks identity first, which keeps this cheap)."""
-    return (fn.schedule.compute_level, fn.schedule.store_level,
+    return (fn.schedule.compute_level, fn.schedule.store_level, tuple(fn.schedule.bounds),
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
                    d.schedule.allow_race_conditions)

@@ -10,12 +10,12 @@ A stage counts as scheduled ("touched" in Halide) when its loops were split,
 reordered or given a kind (parallel, vectorized, unrolled), races were
 allowed, or rfactor, partition or unscheduled() was called on it.
 
-`bound` on an output: realizing a region the bound does not cover is
-refused with Halide's message (Halide checks it for a given Buffer and
-leaves the rest of a larger output unwritten). On a Func computed at some
-loop, pyhalide computes the region its consumers need (values do not depend
-on the region computed), and a bound that would not cover that region is
-not checked: refused with NotImplementedError rather than ignored."""
+`bound` gives the region a Func computes in that dimension (bounds
+inference, lowering/bounds_inference.py); a region needed beyond it is a
+ValueError at run time with Halide's message. On an output, realizing a
+region the bound does not cover is refused at the call for constant bounds
+(Halide checks it for a given Buffer and leaves the rest of a larger
+output unwritten)."""
 from __future__ import annotations
 
 from . import ir
@@ -58,7 +58,7 @@ def unscheduled_updates(fn: ir.Function) -> list:
 def bounds_of(fn: ir.Function) -> list:
     """[(var name, min Expr, extent Expr)] given by f.bound (kept on the Function's
     schedule, so wrappers and clones see them as Halide's do)."""
-    return getattr(fn.schedule, "bounds", [])
+    return fn.schedule.bounds
 
 
 def add_bound(fn: ir.Function, var: str, lo: ir.Expr, extent: ir.Expr) -> None:
@@ -77,16 +77,10 @@ def pipeline_warnings(env: dict, outputs: list) -> list:
         out += unscheduled_updates(fn)
         if name in outputs:
             continue
-        for var, lo, ext in bounds_of(fn):
-            if _inlined(fn):
-                out.append(f"Warning: It is meaningless to bound dimension {var} of function "
-                           f"{fn.name} to be within [{ir.expr_to_str(lo)}, "
-                           f"{ir.expr_to_str(ext)}] because the function is scheduled inline.")
-            else:
-                raise NotImplementedError(
-                    f"{fn.name}.bound({var}, ...) on a Func computed at a loop: pyhalide "
-                    f"computes the region its consumers need and does not check a bound "
-                    f"on it yet; remove the bound (values do not change)")
+        for var, lo, ext in bounds_of(fn) if _inlined(fn) else ():
+            out.append(f"Warning: It is meaningless to bound dimension {var} of function "
+                       f"{fn.name} to be within [{ir.expr_to_str(lo)}, "
+                       f"{ir.expr_to_str(ext)}] because the function is scheduled inline.")
     return out
 
 

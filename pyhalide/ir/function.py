@@ -98,6 +98,9 @@ class LoopLevel:
 class FuncSchedule:
     compute_level: Optional[LoopLevel] = None   # None: the default for its kind
     store_level: Optional[LoopLevel] = None
+    # Func.bound: [(pure Var name, min Expr, extent Expr)], the region computed
+    # in that dimension (consumers must need no more)
+    bounds: list = field(default_factory=list)
 
 
 @dataclass
