@@ -132,6 +132,12 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
             checked(new, flattened)
         return new
 
+    for fn in env.values():
+        if fn.schedule.device:
+            raise NotImplementedError(
+                f"Func {fn.name} is scheduled with {fn.schedule.device}() for a GPU or DSP: "
+                f"pyhalide compiles for the CPU only (no GPU or DSP offload); schedule it "
+                f"with parallel() and vectorize()")
     ctx.order = realization_order(ctx)
     debug_print(1, f"pyhalide: realization order: {', '.join(ctx.order)}")
     ctx.env = inline_functions(ctx.env, out_names)

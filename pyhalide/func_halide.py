@@ -73,9 +73,13 @@ class HalideFuncMethods:
 
     def _gpu(name):
         def method(self, *args, **kw):
-            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
-                                 "offload); schedule with parallel() and vectorize()")
+            # (as Halide: the schedule is accepted; compiling it for a target
+            # without the device is refused, lowering/pipeline.py)
+            self._function.schedule.device = name
+            return self
         method.__name__ = name
+        method.__doc__ = (f"Halide's {name} (a GPU or DSP schedule): recorded; realizing or "
+                          f"compiling the pipeline raises NotImplementedError (CPU only)")
         return method
 
     compile_to_c = _aot("compile_to_c")

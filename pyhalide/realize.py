@@ -13,6 +13,7 @@ from .graph import collect_graph, fingerprint
 from .ir.errors import counted
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
+from .pipeline_halide import HalidePipelineMethods
 from .schedule_warnings import emit as emit_schedule_warnings
 from .source import at, user_location
 
@@ -63,8 +64,9 @@ def _integer_sizes(sizes) -> list:
     return out
 
 
-class Pipeline:
-    """Several output Funcs realized together."""
+class Pipeline(HalidePipelineMethods):
+    """Several output Funcs realized together (Halide's other Pipeline
+    methods: pipeline_halide.py)."""
 
     def __init__(self, outputs):
         from .func import Func

@@ -101,6 +101,8 @@ class FuncSchedule:
     # Func.bound: [(pure Var name, min Expr, extent Expr)], the region computed
     # in that dimension (consumers must need no more)
     bounds: list = field(default_factory=list)
+    # a GPU or DSP directive (gpu_tile, hexagon, ...): compiling is refused
+    device: str = ""
 
 
 @dataclass
