@@ -26,7 +26,7 @@ def _index(v, fname: str) -> ir.Expr:
 class HalideFuncMethods:
     """Mixed into Func: uses its `_function`, `name()` and `args()`."""
 
-    # tracing (pyhalide/tracing.py) ---------------------------------------------
+    # tracing (pyhalide/tracing.py, lowering/trace_realizations.py) ---------------
     def trace_stores(self) -> "Func":
         """Print every value this Func stores, where the compiled code stores it."""
         tracing.trace(self._function, "store")
@@ -180,11 +180,12 @@ class HalideFuncMethods:
                                f"got {extent!r}{at(user_location())}")
         return self
 
-    def trace_realizations(self):
-        raise NotImplementedError(
-            f"Func.trace_realizations (Func {self.name()}): Halide's realization events "
-            f"(Begin/End realization, Produce, Consume) are not printed by pyhalide; "
-            f"trace_stores() and trace_loads() are")
+    def trace_realizations(self) -> "Func":
+        """Print this Func's realizations (Begin/End realization, Produce,
+        Consume, with their boxes) where the compiled code makes them."""
+        self._function.schedule.trace_realizations = True
+        tracing.trace(self._function, "realization")
+        return self
 
 
 def check_output_types(f, sizes) -> None:

@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ir, tracing
 from .buffer import Buffer, wrap_array
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
@@ -38,7 +38,8 @@ def _version(fn: ir.Function) -> tuple:
     are immutable and replaced, never edited: holding the objects themselves
     keeps them alive, so an equal version means an unchanged Function (tuple
     comparison checks identity first, which keeps this cheap)."""
-    return (fn.schedule.compute_level, fn.schedule.store_level, tuple(fn.schedule.bounds),
+    s = fn.schedule
+    return (s.compute_level, s.store_level, tuple(s.bounds), s.device, s.trace_realizations,
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
                    d.schedule.allow_race_conditions)
@@ -173,6 +174,8 @@ class Pipeline(HalidePipelineMethods):
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        if tracing.active() and not tracing.recording():   # Halide's trace around the run
+            return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
         if self.__dict__.get("warned_graph") is not graph:     # Halide's schedule warnings
             self.warned_graph = graph

@@ -103,6 +103,8 @@ class FuncSchedule:
     bounds: list = field(default_factory=list)
     # a GPU or DSP directive (gpu_tile, hexagon, ...): compiling is refused
     device: str = ""
+    # Func.trace_realizations: the compiled code reports its realizations
+    trace_realizations: bool = False
 
 
 @dataclass
