@@ -355,11 +355,12 @@ class _Bounds:
         lets = self.lets.setdefault(self._level_key(level), [])
         required = self._intervals(name, acc)
         resolve = required if acc_acc is None else self._intervals(name, acc_acc)
-        given = self._given_bounds(fn, required, lets)
-        for i, iv in given.items():
-            required[i] = resolve[i] = iv
-        if given and self.ctx.is_output(name):
-            acc.extended = True      # the bound may exceed the output's box
+        if fn.schedule.bounds:
+            given = self._given_bounds(fn, required, lets)
+            resolve = self._given_bounds(fn, resolve, None) if resolve is not required else given
+            required = given
+            if self.ctx.is_output(name):
+                acc.extended = True      # the region may exceed the output's box
         foot = self._footprints(fn, dims)
         slid = self._slide(fn, level, store, required, fold=not any(foot))
         for i, (iv, lo, r) in enumerate(zip(required, slid, resolve)):
@@ -398,23 +399,44 @@ class _Bounds:
             self.ctx.in_place[name] = not (acc.extended or grown)
         self.done.append(name)
 
-    def _given_bounds(self, fn: ir.Function, required: list, lets) -> dict:
-        """Func.bound: dimension -> the interval given, which is the region
-        computed there; a ValueError at run time (after `lets`' entries so
-        far) where the region needed is not inside it."""
-        out = {}
-        for var, lo, extent in fn.schedule.bounds:
-            i = fn.args.index(var)
-            hi = _s(ir.Sub(ir.Add(lo, extent), ir.index(1)))
-            need = required[i]
-            ok = _s(ir.Or(ir.LT(need.hi, need.lo), ir.And(ir.LE(lo, need.lo), ir.LE(need.hi, hi))))
-            if not (isinstance(ok, ir.Const) and ok.value):
-                lets.append((None, ir.AssertStmt(
-                    ok, "ValueError",
-                    f"Bounds given for {fn.name} in {var} (from {{}} to {{}}) do not cover "
-                    f"required region (from {{}} to {{}})", (lo, hi, need.lo, need.hi))))
-            out[i] = Interval(_s(lo), hi)
+    def _given_bounds(self, fn: ir.Function, required: list, lets) -> list:
+        """The region after Func.bound, bound_extent, align_bounds and
+        align_extent (fn.schedule.bounds, in order, as Halide applies them).
+        A bound's region must hold the one needed: a ValueError at run time
+        with Halide's message (asserts appended to `lets`, if given)."""
+        out = list(required)
+        for b in fn.schedule.bounds:
+            i = fn.args.index(b.var)
+            lo, hi = out[i].lo, out[i].hi
+            if b.extent is not None:
+                lo = lo if b.min is None else b.min
+                hi = _s(ir.Sub(ir.Add(lo, b.extent), ir.index(1)))
+                need = required[i]
+                ok = ir.Or(ir.LT(need.hi, need.lo), ir.And(ir.LE(lo, need.lo), ir.LE(need.hi, hi)))
+                self._assert(lets, ok, f"Bounds given for {fn.name} in {b.var} (from {{}} to {{}}) "
+                             f"do not cover required region (from {{}} to {{}})",
+                             (lo, hi, need.lo, need.hi))
+            if b.modulus is not None:
+                m, one = b.modulus, ir.index(1)
+                self._assert(lets, ir.GT(m, ir.index(0)), f"the alignment modulus of {fn.name} "
+                             f"in {b.var} must be positive, not {{}}", (m,))
+                if b.remainder is not None:      # (integer division rounds down, as Halide's)
+                    lo = ir.Add(ir.Mul(ir.Div(ir.Sub(lo, b.remainder), m), m), b.remainder)
+                    end = ir.Sub(ir.Add(hi, one), b.remainder)
+                    end = ir.Mul(ir.Div(ir.Add(end, ir.Sub(m, one)), m), m)
+                    hi = ir.Sub(ir.Add(end, b.remainder), one)
+                else:
+                    ext = ir.Add(ir.Sub(hi, lo), one)
+                    ext = ir.Mul(ir.Div(ir.Add(ext, ir.Sub(m, one)), m), m)
+                    hi = ir.Sub(ir.Add(lo, ext), one)
+            out[i] = Interval(_s(lo), _s(hi))
         return out
+
+    @staticmethod
+    def _assert(lets, ok, message: str, args) -> None:
+        ok = _s(ok)
+        if lets is not None and not (isinstance(ok, ir.Const) and ok.value):
+            lets.append((None, ir.AssertStmt(ok, "ValueError", message, args)))
 
     # -- store levels and sliding windows ---------------------------------------------------
     def _compute_loop(self, level: ir.LoopLevel):
