@@ -60,3 +60,22 @@ def test_input_wrapper_per_tile_reads_only_the_input(w, h):
     img.in_(g).compute_at(g, xo).vectorize(ph._0).unroll(ph._1)
     got = check(g, [w, h])[0]
     np.testing.assert_array_equal(got, a.T + 1)
+
+
+@pytest.mark.parametrize("w,h", [(12, 9), (7, 3), (2, 5), (9, 16)])
+def test_stencil_chain_per_tile_with_an_input(w, h):
+    # a two-Func chain computed per 4x4 tile of a ShiftInwards consumer, both
+    # vectorized and unrolled, reading an input exactly as large as needed
+    x, y, xo, yo, xi, yi = ph.vars("x y xo yo xi yi")
+    a = ((np.arange((h + 2) * (w + 2), dtype=np.int32).reshape(h + 2, w + 2) * 37) % 101)
+    img = ph.Buffer(a, "img_chain")
+    p, q, out = ph.Func("p_chain"), ph.Func("q_chain"), ph.Func("out_chain")
+    p[x, y] = img[x, y] * 2 + img[x + 1, y]
+    q[x, y] = p[x, y] + p[x, y + 1] * 3
+    out[x, y] = q[x, y] - q[x + 1, y + 1]
+    out.tile(x, y, xo, yo, xi, yi, 4, 4).vectorize(xi).unroll(yi)
+    q.compute_at(out, xo).vectorize(x).unroll(y)
+    p.compute_at(out, xo).vectorize(x)
+    pp = a[:, :-1] * 2 + a[:, 1:]
+    qq = pp[:-1] + pp[1:] * 3
+    check(out, [w, h], [qq[:h, :w] - qq[1:h + 1, 1:w + 1]])
