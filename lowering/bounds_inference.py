@@ -666,8 +666,9 @@ class _Resolver(dict):
 
 class _PlaceLets(ir.Mutator):
     """Put each compute level's LetStmts at the top of its loop body. Inside
-    a branch, the branch's condition is known (true in the then case, false
-    in the else case) in the lets placed there: the regions of Funcs
+    a branch of a ShiftInwards test (`small`: a stage's extent holds one
+    tile), the test is known (true in the then case, false in the else
+    case) in the lets placed there: the regions of Funcs
     computed per tile of a ShiftInwards consumer (_whole_tiles) fold to the
     tile in the guard-free copy. In the copy for extents below one tile
     (the else case of a ShiftInwards test, `small`), such a Func's region is
@@ -680,7 +681,7 @@ class _PlaceLets(ir.Mutator):
     def __init__(self, ctx, lets: dict, small=()):
         super().__init__()
         self.by_loop = {}
-        self.known = []               # [(condition, Const)]: enclosing branches
+        self.known = []               # [(condition, Const)]: enclosing ShiftInwards tests
         self.small = list(small)      # ShiftInwards tests (their else case: small extents)
         self.values = {}              # let placed around the current node -> value
         for key, items in lets.items():
@@ -688,6 +689,9 @@ class _PlaceLets(ir.Mutator):
                 self.by_loop[loop_var_of(ctx, key[0], key[1])] = items
 
     def visit_IfThenElse(self, s):
+        if not any(ir.equal(s.condition, t) for t in self.small):
+            return self.mutate_children(s)
+        # (a ShiftInwards test names only extents, which no loop inside rebinds)
         self.known.append((s.condition, ir.const(s.condition.type, True)))
         then_case = self.mutate(s.then_case)
         self.known[-1] = (s.condition, ir.const(s.condition.type, False))
@@ -735,8 +739,7 @@ class _PlaceLets(ir.Mutator):
         return out
 
     def _in_small_copy(self) -> bool:
-        return any(not c.value and any(ir.equal(cond, t) for t in self.small)
-                   for cond, c in self.known)
+        return any(not c.value for _, c in self.known)
 
     @staticmethod
     def _resolved(e, values: dict):
