@@ -36,7 +36,12 @@ from .context import (
 )
 from .index_overflow import overflow_asserts
 from .interval import BoundsOf, Interval, union
-from .loop_synthesis import loop_var_of, loops_of_stage, pure_positions
+from .loop_synthesis import (
+    loop_var_of,
+    loops_of_stage,
+    partition_test_encloses,
+    pure_positions,
+)
 from .monotonic import non_decreasing, window_span
 from .simplify import simplify
 from .stage_loops import point_guards, var_intervals
@@ -596,8 +601,12 @@ def _whole_tiles(sl, outside: int, symbols, unclamped, scope: dict) -> None:
     shifted tile itself, unclamped, whose extent is the split factor (a
     constant, as a vectorized or unrolled producer computed per tile needs),
     else the clamped interval. The two agree wherever the tile fits; the
-    select folds in each copy (_PlaceLets)."""
-    shifted = {g.condition.a.name: g.fast for g in sl.guards if g.fast is not None}
+    select folds in each copy (_PlaceLets): only where loop synthesis puts
+    the test around the level's loop body (elsewhere the clamp stays, whose
+    extent is bounded by the tile)."""
+    shifted = {g.condition.a.name: g.fast for g in sl.guards if g.fast is not None
+               and g.outer_var in [lp.var for lp in sl.loops]
+               and partition_test_encloses(sl, g, outside - 1)}
     if not shifted:
         return
     wide = var_intervals(sl, outside, symbols, unclamped | frozenset(shifted))
