@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 
 from pyhalide import ir
+from pyhalide.ir.ops import substitute_exprs
 
 from . import access_rules as rules
 from .context import (
@@ -35,7 +36,12 @@ from .context import (
 )
 from .index_overflow import overflow_asserts
 from .interval import BoundsOf, Interval, union
-from .loop_synthesis import loop_var_of, loops_of_stage, pure_positions
+from .loop_synthesis import (
+    loop_var_of,
+    loops_of_stage,
+    partition_test_encloses,
+    pure_positions,
+)
 from .monotonic import non_decreasing, window_span
 from .simplify import simplify
 from .stage_loops import point_guards, var_intervals
@@ -154,7 +160,10 @@ class _Bounds:
             outside = 1 + [lp.var for lp in sl.loops].index(loop)
             if not clamped:
                 unclamped = frozenset(v for v, _ in point_guards(sl, outside))
-        scope = var_intervals(sl, outside, self._symbols_at(level, cname), unclamped)
+        symbols = self._symbols_at(level, cname)
+        scope = var_intervals(sl, outside, symbols, unclamped)
+        if outside and not clamped:
+            _whole_tiles(sl, outside, symbols, unclamped, scope)
         prefix = f"{cname}.s{index}."
         named = scope
         for name in list(scope):
@@ -351,6 +360,12 @@ class _Bounds:
         lets = self.lets.setdefault(self._level_key(level), [])
         required = self._intervals(name, acc)
         resolve = required if acc_acc is None else self._intervals(name, acc_acc)
+        if fn.schedule.bounds:
+            given = self._given_bounds(fn, required, lets)
+            resolve = self._given_bounds(fn, resolve, None) if resolve is not required else given
+            required = given
+            if self.ctx.is_output(name):
+                acc.extended = True      # the region may exceed the output's box
         foot = self._footprints(fn, dims)
         slid = self._slide(fn, level, store, required, fold=not any(foot))
         for i, (iv, lo, r) in enumerate(zip(required, slid, resolve)):
@@ -388,6 +403,45 @@ class _Bounds:
         if self.ctx.is_output(name):
             self.ctx.in_place[name] = not (acc.extended or grown)
         self.done.append(name)
+
+    def _given_bounds(self, fn: ir.Function, required: list, lets) -> list:
+        """The region after Func.bound, bound_extent, align_bounds and
+        align_extent (fn.schedule.bounds, in order, as Halide applies them).
+        A bound's region must hold the one needed: a ValueError at run time
+        with Halide's message (asserts appended to `lets`, if given)."""
+        out = list(required)
+        for b in fn.schedule.bounds:
+            i = fn.args.index(b.var)
+            lo, hi = out[i].lo, out[i].hi
+            if b.extent is not None:
+                lo = lo if b.min is None else b.min
+                hi = _s(ir.Sub(ir.Add(lo, b.extent), ir.index(1)))
+                need = required[i]
+                ok = ir.Or(ir.LT(need.hi, need.lo), ir.And(ir.LE(lo, need.lo), ir.LE(need.hi, hi)))
+                self._assert(lets, ok, f"Bounds given for {fn.name} in {b.var} (from {{}} to {{}}) "
+                             f"do not cover required region (from {{}} to {{}})",
+                             (lo, hi, need.lo, need.hi))
+            if b.modulus is not None:
+                m, one = b.modulus, ir.index(1)
+                self._assert(lets, ir.GT(m, ir.index(0)), f"the alignment modulus of {fn.name} "
+                             f"in {b.var} must be positive, not {{}}", (m,))
+                if b.remainder is not None:      # (integer division rounds down, as Halide's)
+                    lo = ir.Add(ir.Mul(ir.Div(ir.Sub(lo, b.remainder), m), m), b.remainder)
+                    end = ir.Sub(ir.Add(hi, one), b.remainder)
+                    end = ir.Mul(ir.Div(ir.Add(end, ir.Sub(m, one)), m), m)
+                    hi = ir.Sub(ir.Add(end, b.remainder), one)
+                else:
+                    ext = ir.Add(ir.Sub(hi, lo), one)
+                    ext = ir.Mul(ir.Div(ir.Add(ext, ir.Sub(m, one)), m), m)
+                    hi = ir.Sub(ir.Add(lo, ext), one)
+            out[i] = Interval(_s(lo), _s(hi))
+        return out
+
+    @staticmethod
+    def _assert(lets, ok, message: str, args) -> None:
+        ok = _s(ok)
+        if lets is not None and not (isinstance(ok, ir.Const) and ok.value):
+            lets.append((None, ir.AssertStmt(ok, "ValueError", message, args)))
 
     # -- store levels and sliding windows ---------------------------------------------------
     def _compute_loop(self, level: ir.LoopLevel):
@@ -541,6 +595,29 @@ class _Bounds:
         return asserts
 
 
+def _whole_tiles(sl, outside: int, symbols, unclamped, scope: dict) -> None:
+    """In `scope`, each ShiftInwards variable's interval where its extent
+    holds a whole tile (the guard-free copy loop synthesis makes): the
+    shifted tile itself, unclamped, whose extent is the split factor (a
+    constant, as a vectorized or unrolled producer computed per tile needs),
+    else the clamped interval. The two agree wherever the tile fits; the
+    select folds in each copy (_PlaceLets): only where loop synthesis puts
+    the test around the level's loop body (elsewhere the clamp stays, whose
+    extent is bounded by the tile)."""
+    shifted = {g.condition.a.name: g.fast for g in sl.guards if g.fast is not None
+               and g.outer_var in [lp.var for lp in sl.loops]
+               and partition_test_encloses(sl, g, outside - 1)}
+    if not shifted:
+        return
+    wide = var_intervals(sl, outside, symbols, unclamped | frozenset(shifted))
+    for name, fast in shifted.items():
+        tile, clamped = wide.get(name), scope.get(name)
+        if tile is None or clamped is None or not (tile.bounded() and clamped.bounded()):
+            continue
+        scope[name] = Interval(_s(ir.Select(fast, tile.lo, clamped.lo)),
+                               _s(ir.Select(fast, tile.hi, clamped.hi)))
+
+
 def _conditional_hull(parts) -> Interval:
     """The hull of intervals each counted only where its condition holds
     (None: always): an interval whose condition fails contributes the empty
@@ -597,26 +674,90 @@ class _Resolver(dict):
 
 
 class _PlaceLets(ir.Mutator):
-    """Put each compute level's LetStmts at the top of its loop body."""
+    """Put each compute level's LetStmts at the top of its loop body. Inside
+    a branch of a ShiftInwards test (`small`: a stage's extent holds one
+    tile), the test is known (true in the then case, false in the else
+    case) in the lets placed there: the regions of Funcs
+    computed per tile of a ShiftInwards consumer (_whole_tiles) fold to the
+    tile in the guard-free copy. In the copy for extents below one tile
+    (the else case of a ShiftInwards test, `small`), such a Func's region is
+    clamped to the consumer's: a vectorized or unrolled loop over it whose
+    extent is then not a constant runs as a serial loop (the same values)."""
 
     memoize = False
     stmts_only = True
 
-    def __init__(self, ctx, lets: dict):
+    def __init__(self, ctx, lets: dict, small=()):
         super().__init__()
         self.by_loop = {}
+        self.known = []               # [(condition, Const)]: enclosing ShiftInwards tests
+        self.small = list(small)      # ShiftInwards tests (their else case: small extents)
+        self.values = {}              # let placed around the current node -> value
         for key, items in lets.items():
             if key != "root":
                 self.by_loop[loop_var_of(ctx, key[0], key[1])] = items
 
-    def visit_For(self, s):
-        body = self.mutate(s.body)
-        items = self.by_loop.get(s.name)
-        if items:
-            body = _wrap(items, body)
-        if body is s.body:
+    def visit_IfThenElse(self, s):
+        if not any(ir.equal(s.condition, t) for t in self.small):
+            return self.mutate_children(s)
+        # (a ShiftInwards test names only extents, which no loop inside rebinds)
+        self.known.append((s.condition, ir.const(s.condition.type, True)))
+        then_case = self.mutate(s.then_case)
+        self.known[-1] = (s.condition, ir.const(s.condition.type, False))
+        else_case = None if s.else_case is None else self.mutate(s.else_case)
+        self.known.pop()
+        if then_case is s.then_case and else_case is s.else_case:
             return s
-        return ir.For(s.name, s.min, s.extent, s.kind, body)
+        return ir.IfThenElse(s.condition, then_case, else_case)
+
+    def visit_For(self, s):
+        items = self.by_loop.get(s.name)
+        placed = self._placed(items) if items else []
+        saved = dict(self.values)
+        self.values.update((name, value) for name, value in placed if name is not None)
+        body = self.mutate(s.body)
+        self.values = saved
+        kind = s.kind
+        if kind in (ir.ForKind.VECTORIZED, ir.ForKind.UNROLLED) and self._in_small_copy() \
+                and not isinstance(self._resolved(s.extent, self.values), ir.Const):
+            kind = ir.ForKind.SERIAL
+        if placed:
+            body = _wrap(placed, body)
+        if body is s.body and kind == s.kind:
+            return s
+        return ir.For(s.name, s.min, s.extent, kind, body)
+
+    def _placed(self, items):
+        """items with the enclosing branches' conditions substituted, and each
+        extent that is a constant once the lets it names are (a Func whose
+        consumer is computed at the same loop: its region is the consumer's
+        tile) that constant."""
+        out = []
+        values = dict(self.values)
+        for name, value in items:
+            if self.known:
+                new = substitute_exprs(value, self.known)
+                value = value if new is value else simplify(new)
+            if name is not None:
+                if name.endswith(".extent") and not isinstance(value, ir.Const):
+                    resolved = self._resolved(value, values)
+                    if isinstance(resolved, ir.Const):
+                        value = resolved
+                values[name] = value
+            out.append((name, value))
+        return out
+
+    def _in_small_copy(self) -> bool:
+        return any(not c.value for _, c in self.known)
+
+    @staticmethod
+    def _resolved(e, values: dict):
+        for _ in range(4):               # region lets refer to each other a few deep
+            names = [n for n in ir.free_vars(e) if n in values]
+            if not names:
+                break
+            e = ir.substitute(e, {n: values[n] for n in names})
+        return simplify(e)
 
 
 def _wrap(lets, body):
@@ -635,6 +776,8 @@ def infer_bounds(stmt: ir.Stmt, ctx: LoweringContext) -> ir.Stmt:
     b = _Bounds(ctx)
     for name in reversed(ctx.order):          # consumers first
         b.bound(name)
-    stmt = _PlaceLets(ctx, b.lets).mutate(stmt)
+    small = [g.fast for name in ctx.order for i in range(len(ctx.env[name].definitions()))
+             for g in loops_of_stage(ctx, ctx.env[name], i).guards if g.fast is not None]
+    stmt = _PlaceLets(ctx, b.lets, small).mutate(stmt)
     body = ir.block(*b.image_requirements(), stmt)
     return _wrap(b.lets.get("root", []), body)

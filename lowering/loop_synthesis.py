@@ -95,7 +95,7 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
         body = ir.IfThenElse(g.condition, body)
     for name, value in reversed(sl.lets):
         body = ir.LetStmt(name, value, body)
-    stage_vars = {lp.var for lp in sl.loops} | {name for name, _ in sl.lets}
+    stage_vars = _stage_vars(sl)
     for k in reversed(range(len(sl.loops))):   # innermost first
         lp = sl.loops[k]
         partitions = [g for g in sl.guards if g.outer_var == lp.var and g.fast is not None]
@@ -107,6 +107,20 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
         for g in hoisted:
             body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
     return body
+
+
+def _stage_vars(sl) -> set:
+    return {lp.var for lp in sl.loops} | {name for name, _ in sl.lets}
+
+
+def partition_test_encloses(sl, g, loop_index: int) -> bool:
+    """Whether build_stage's `if (g.fast)` test of ShiftInwards guard g
+    encloses the body of loop `loop_index` of the stage (where the Funcs
+    computed at that loop are placed)."""
+    k = [lp.var for lp in sl.loops].index(g.outer_var)
+    if _hoistable(g, sl.loops[k + 1:], _stage_vars(sl)):
+        return k <= loop_index           # (the test is outside loop k)
+    return k < loop_index                # (the test wraps loop k's body)
 
 
 def _hoistable(g, inner_loops, stage_vars) -> bool:

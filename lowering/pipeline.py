@@ -30,6 +30,7 @@ from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .storage_flattening import flatten_storage
+from .trace_realizations import inject_realization_tracing, traces_realizations
 from .unroll import unroll_loops
 from .vectorize import vectorize_loops
 from .verify import verify
@@ -132,6 +133,12 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
             checked(new, flattened)
         return new
 
+    for fn in env.values():
+        if fn.schedule.device:
+            raise NotImplementedError(
+                f"Func {fn.name} is scheduled with {fn.schedule.device}() for a GPU or DSP: "
+                f"pyhalide compiles for the CPU only (no GPU or DSP offload); schedule it "
+                f"with parallel() and vectorize()")
     ctx.order = realization_order(ctx)
     debug_print(1, f"pyhalide: realization order: {', '.join(ctx.order)}")
     ctx.env = inline_functions(ctx.env, out_names)
@@ -139,6 +146,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None, check=False)
     stmt = run("share subexpressions", share_subexpressions, stmt, check=False)
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
+    if traces_realizations(ctx):
+        stmt = run("trace realizations", lambda s: inject_realization_tracing(s, ctx), stmt)
     stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
     stmt = run("simplify", simplify, stmt)
     loops = stmt

@@ -53,10 +53,12 @@ _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
                                 "StmtOutputFormat serialize_pipeline deserialize_pipeline")
 _register(".boundary_conditions", "BoundaryConditions")
+_register(".halide_target", "TargetOS TargetArch host_supports_target_device")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
                             "get_host_target Partition")
 _register(".ir.types", "Handle TypeCode")
 _register(".func", "FuncTupleElementRef")
+_register(".pipeline_halide", "Argument ArgumentKind Module")
 _register(".printing", "print print_when")
 _register(".var", "_ _0 _1 _2 _3 _4 _5 _6 _7 _8 _9")
 _register(".generators", "generator alias Generator GeneratorContext GeneratorParam InputBuffer "

@@ -23,10 +23,18 @@ def _index(v, fname: str) -> ir.Expr:
     return cast_node(ir.INDEX, n)
 
 
+def _modulus(v, fname: str) -> ir.Expr:
+    m = _index(v, fname)
+    if isinstance(m, ir.Const) and m.value <= 0:
+        raise CompileError(f"the alignment modulus of {fname} must be positive, not {m.value}"
+                           f"{at(user_location())}")
+    return m
+
+
 class HalideFuncMethods:
     """Mixed into Func: uses its `_function`, `name()` and `args()`."""
 
-    # tracing (pyhalide/tracing.py) ---------------------------------------------
+    # tracing (pyhalide/tracing.py, lowering/trace_realizations.py) ---------------
     def trace_stores(self) -> "Func":
         """Print every value this Func stores, where the compiled code stores it."""
         tracing.trace(self._function, "store")
@@ -73,9 +81,13 @@ class HalideFuncMethods:
 
     def _gpu(name):
         def method(self, *args, **kw):
-            self._not_here(name, "pyhalide compiles for the CPU only (no GPU or DSP "
-                                 "offload); schedule with parallel() and vectorize()")
+            # (as Halide: the schedule is accepted; compiling it for a target
+            # without the device is refused, lowering/pipeline.py)
+            self._function.schedule.device = name
+            return self
         method.__name__ = name
+        method.__doc__ = (f"Halide's {name} (a GPU or DSP schedule): recorded; realizing or "
+                          f"compiling the pipeline raises NotImplementedError (CPU only)")
         return method
 
     compile_to_c = _aot("compile_to_c")
@@ -104,16 +116,46 @@ class HalideFuncMethods:
         schedule_warnings.mark_touched(self._definition())
         return self
 
-    def bound(self, v, lo, extent):
-        """Halide's bound: this Func's dimension `v` is computed over
-        [lo, lo + extent) (pyhalide/schedule_warnings.py says what is checked)."""
+    def _bound_var(self, v, what: str) -> str:
         name = v if isinstance(v, str) else v.name()
         if name not in self._function.args:
-            raise CompileError(f"bound() of {self.name()}: {name} is not a pure Var of "
+            raise CompileError(f"{what}() of {self.name()}: {name} is not a pure Var of "
                                f"{self.name()} ({', '.join(self._function.args)})"
                                f"{at(user_location())}")
-        schedule_warnings.add_bound(self._function, name, _index(lo, self.name()),
-                                    _index(extent, self.name()))
+        return name
+
+    def bound(self, v, lo, extent):
+        """Halide's bound: this Func's dimension `v` is computed over
+        [lo, lo + extent); a consumer needing more is a ValueError at run time."""
+        name = self._bound_var(v, "bound")
+        schedule_warnings.add_bound(self._function, ir.FuncBound(
+            name, _index(lo, self.name()), _index(extent, self.name())))
+        return self
+
+    def bound_extent(self, v, extent):
+        """Halide's bound_extent: dimension `v` is computed over `extent`
+        points from the least one needed (a constant extent a Func computed
+        per tile can be unrolled or vectorized over)."""
+        name = self._bound_var(v, "bound_extent")
+        schedule_warnings.add_bound(self._function, ir.FuncBound(
+            name, extent=_index(extent, self.name())))
+        return self
+
+    def align_bounds(self, v, modulus, remainder=0):
+        """Halide's align_bounds: the region computed in `v` grows so that its
+        min is `remainder` modulo `modulus` and its extent a multiple of it."""
+        name = self._bound_var(v, "align_bounds")
+        m = _modulus(modulus, self.name())
+        r = ir.Mod(_index(remainder, self.name()), m)    # (reduced, as Halide does)
+        schedule_warnings.add_bound(self._function, ir.FuncBound(name, modulus=m, remainder=r))
+        return self
+
+    def align_extent(self, v, modulus):
+        """Halide's align_extent: the region computed in `v` grows (at its
+        max) to an extent that is a multiple of `modulus`."""
+        name = self._bound_var(v, "align_extent")
+        schedule_warnings.add_bound(self._function, ir.FuncBound(
+            name, modulus=_modulus(modulus, self.name())))
         return self
 
     def output_buffer(self):
@@ -176,11 +218,12 @@ class HalideFuncMethods:
                                f"got {extent!r}{at(user_location())}")
         return self
 
-    def trace_realizations(self):
-        raise NotImplementedError(
-            f"Func.trace_realizations (Func {self.name()}): Halide's realization events "
-            f"(Begin/End realization, Produce, Consume) are not printed by pyhalide; "
-            f"trace_stores() and trace_loads() are")
+    def trace_realizations(self) -> "Func":
+        """Print this Func's realizations (Begin/End realization, Produce,
+        Consume, with their boxes) where the compiled code makes them."""
+        self._function.schedule.trace_realizations = True
+        tracing.trace(self._function, "realization")
+        return self
 
 
 def check_output_types(f, sizes) -> None:

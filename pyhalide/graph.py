@@ -23,6 +23,13 @@ def _definition_exprs(d: ir.Definition):
             yield s.factor
 
 
+def _function_exprs(fn: ir.Function):
+    for d in fn.definitions():
+        yield from _definition_exprs(d)
+    for b in fn.schedule.bounds:                  # Func.bound / align_bounds Exprs
+        yield from (e for e in (b.min, b.extent, b.modulus, b.remainder) if e is not None)
+
+
 class Graph:
     def __init__(self):
         self.env: dict = {}       # name -> ir.Function
@@ -41,20 +48,19 @@ class Graph:
                 raise CompileError(f"two different Funcs are named {fn.name!r}")
             return
         self.env[fn.name] = fn
-        for d in fn.definitions():
-            for e in _definition_exprs(d):
-                for c in ir.find_calls(e):
-                    if c.call_type == ir.FUNC and c.func is not None:
-                        self.visit(c.func)
-                    elif c.call_type == ir.IMAGE:
-                        self._add_source(self.images, c.name, c.func, "input image")
-                for name, v in ir.free_vars(e).items():
-                    if v.kind != "param":
-                        continue
-                    if hasattr(v.param, "_geometry"):   # ImageParam geometry
-                        self._add_source(self.images, v.param.name(), v.param, "input image")
-                    else:
-                        self._add_source(self.params, name, v.param, "Param")
+        for e in _function_exprs(fn):
+            for c in ir.find_calls(e):
+                if c.call_type == ir.FUNC and c.func is not None:
+                    self.visit(c.func)
+                elif c.call_type == ir.IMAGE:
+                    self._add_source(self.images, c.name, c.func, "input image")
+            for name, v in ir.free_vars(e).items():
+                if v.kind != "param":
+                    continue
+                if hasattr(v.param, "_geometry"):   # ImageParam geometry
+                    self._add_source(self.images, v.param.name(), v.param, "input image")
+                else:
+                    self._add_source(self.params, name, v.param, "Param")
 
     # views for lowering ---------------------------------------------------------
     def image_names(self) -> list:

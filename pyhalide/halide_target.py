@@ -1,10 +1,13 @@
 """Halide's Target API over pyhalide's targets (lowering/target.py):
 hl.get_jit_target_from_environment(), hl.get_host_target(), hl.Target(str),
-hl.TargetFeature; hl.Partition (loop-partitioning hints)."""
+hl.TargetFeature, hl.TargetOS, hl.host_supports_target_device; hl.Partition
+(loop-partitioning hints). A GPU feature can be added to a Target (Halide's
+tutorials do, then ask host_supports_target_device, which is False here)."""
 from __future__ import annotations
 
 import enum
 import os
+import sys
 
 from . import ir
 
@@ -26,6 +29,12 @@ TargetFeature = enum.Enum("TargetFeature", [*_CPU, *_GPU, "JIT", "Debug", "NoAss
                                             "NoBoundsQuery", "LargeBuffers", "SSE"])
 
 
+TargetOS = enum.Enum("TargetOS", ["OSUnknown", "Linux", "Windows", "OSX", "Android", "IOS",
+                                   "QuRT", "NoOS", "wasmrt"])
+TargetArch = enum.Enum("TargetArch", ["ArchUnknown", "X86", "ARM", "Hexagon", "POWERPC",
+                                      "RISCV", "WebAssembly"])
+
+
 class Partition(enum.Enum):
     """Loop-partitioning hints (f.partition(x, hl.Partition.Never)). pyhalide
     partitions loops itself; a hint never changes results."""
@@ -41,6 +50,30 @@ class Target:
         from .lowering.target import parse_target
         self._t = parse_target(text)
         self._text = text
+        self._devices = ()           # GPU features added by with_feature
+
+    @property
+    def os(self):
+        return {"linux": TargetOS.Linux, "win32": TargetOS.Windows,
+                "darwin": TargetOS.OSX}.get(sys.platform, TargetOS.OSUnknown)
+
+    @property
+    def arch(self):
+        return TargetArch.X86 if self._t.arch == "x86" else TargetArch.ARM
+
+    def with_feature(self, feature) -> "Target":
+        """This target with `feature` added (a GPU feature is kept by name:
+        pyhalide compiles nothing for it)."""
+        name = feature.name if isinstance(feature, TargetFeature) else str(feature)
+        if name in _GPU:
+            out = Target(self._text)
+            out._devices = tuple(sorted(set(self._devices) | {name}))
+            return out
+        if name not in _CPU:
+            raise ValueError(f"with_feature: unknown target feature {feature!r}")
+        out = Target(f"{self._text}-{_CPU[name]}")
+        out._devices = self._devices
+        return out
 
     def _features(self) -> set:
         return {f.lstrip("+") for f in self._t.features.split(",") if f.startswith("+")}
@@ -48,7 +81,7 @@ class Target:
     def has_feature(self, feature) -> bool:
         name = feature.name if isinstance(feature, TargetFeature) else str(feature)
         if name in _GPU:
-            return False
+            return name in self._devices
         if name == "JIT":
             return self._t.is_host
         if name == "SSE":
@@ -57,7 +90,7 @@ class Target:
         return halide is not None and _LLVM[halide] in self._features()
 
     def has_gpu_feature(self) -> bool:
-        return False
+        return any(d != "HVX" for d in self._devices)
 
     def natural_vector_size(self, t) -> int:
         """Lanes of type t in one vector register of this target."""
@@ -73,13 +106,19 @@ class Target:
         return self._t.bits
 
     def to_string(self) -> str:
-        return self._text
+        return "-".join([self._text] + [d.lower() for d in self._devices])
 
     def __str__(self) -> str:
-        return self._text
+        return self.to_string()
 
     def __repr__(self) -> str:
-        return f"<pyhalide.Target {self._text}>"
+        return f"<pyhalide.Target {self.to_string()}>"
+
+
+def host_supports_target_device(target: Target) -> bool:
+    """Whether this machine can run code for the target's device: True for
+    a CPU target, False with a GPU or DSP feature (pyhalide has no offload)."""
+    return not target._devices
 
 
 def get_host_target() -> Target:

@@ -6,13 +6,14 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ir, tracing
 from .buffer import Buffer, wrap_array
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
 from .ir.errors import counted
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
+from .pipeline_halide import HalidePipelineMethods
 from .schedule_warnings import emit as emit_schedule_warnings
 from .source import at, user_location
 
@@ -37,7 +38,8 @@ def _version(fn: ir.Function) -> tuple:
     are immutable and replaced, never edited: holding the objects themselves
     keeps them alive, so an equal version means an unchanged Function (tuple
     comparison checks identity first, which keeps this cheap)."""
-    return (fn.schedule.compute_level, fn.schedule.store_level,
+    s = fn.schedule
+    return (s.compute_level, s.store_level, tuple(s.bounds), s.device, s.trace_realizations,
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
                    d.schedule.allow_race_conditions)
@@ -63,8 +65,9 @@ def _integer_sizes(sizes) -> list:
     return out
 
 
-class Pipeline:
-    """Several output Funcs realized together."""
+class Pipeline(HalidePipelineMethods):
+    """Several output Funcs realized together (Halide's other Pipeline
+    methods: pipeline_halide.py)."""
 
     def __init__(self, outputs):
         from .func import Func
@@ -171,6 +174,8 @@ class Pipeline:
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
+        if tracing.active() and not tracing.recording():   # Halide's trace around the run
+            return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
         if self.__dict__.get("warned_graph") is not graph:     # Halide's schedule warnings
             self.warned_graph = graph

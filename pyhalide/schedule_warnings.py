@@ -10,12 +10,12 @@ A stage counts as scheduled ("touched" in Halide) when its loops were split,
 reordered or given a kind (parallel, vectorized, unrolled), races were
 allowed, or rfactor, partition or unscheduled() was called on it.
 
-`bound` on an output: realizing a region the bound does not cover is
-refused with Halide's message (Halide checks it for a given Buffer and
-leaves the rest of a larger output unwritten). On a Func computed at some
-loop, pyhalide computes the region its consumers need (values do not depend
-on the region computed), and a bound that would not cover that region is
-not checked: refused with NotImplementedError rather than ignored."""
+`bound` gives the region a Func computes in that dimension (bounds
+inference, lowering/bounds_inference.py); a region needed beyond it is a
+ValueError at run time with Halide's message. On an output, realizing a
+region the bound does not cover is refused at the call for constant bounds
+(Halide checks it for a given Buffer and leaves the rest of a larger
+output unwritten)."""
 from __future__ import annotations
 
 from . import ir
@@ -54,15 +54,19 @@ def unscheduled_updates(fn: ir.Function) -> list:
             for i, u in enumerate(fn.updates) if not touched(fn, u, False)]
 
 
-# Func.bound ---------------------------------------------------------------------------
+# Func.bound, bound_extent, align_bounds, align_extent ----------------------------------
 def bounds_of(fn: ir.Function) -> list:
-    """[(var name, min Expr, extent Expr)] given by f.bound (kept on the Function's
-    schedule, so wrappers and clones see them as Halide's do)."""
-    return getattr(fn.schedule, "bounds", [])
+    """[ir.FuncBound] in the order given (kept on the Function's schedule, so
+    wrappers and clones see them as Halide's do)."""
+    return fn.schedule.bounds
 
 
-def add_bound(fn: ir.Function, var: str, lo: ir.Expr, extent: ir.Expr) -> None:
-    fn.schedule.bounds = [b for b in bounds_of(fn) if b[0] != var] + [(var, lo, extent)]
+def add_bound(fn: ir.Function, b: ir.FuncBound) -> None:
+    """Appended, as in Halide (each applies to the region the ones before
+    it gave); the same kind of bound on the same Var again replaces it."""
+    kind = (b.min is None, b.extent is None, b.modulus is None, b.remainder is None)
+    fn.schedule.bounds = [x for x in bounds_of(fn) if x.var != b.var or kind != (
+        x.min is None, x.extent is None, x.modulus is None, x.remainder is None)] + [b]
 
 
 def _inlined(fn: ir.Function) -> bool:
@@ -77,16 +81,18 @@ def pipeline_warnings(env: dict, outputs: list) -> list:
         out += unscheduled_updates(fn)
         if name in outputs:
             continue
-        for var, lo, ext in bounds_of(fn):
-            if _inlined(fn):
-                out.append(f"Warning: It is meaningless to bound dimension {var} of function "
-                           f"{fn.name} to be within [{ir.expr_to_str(lo)}, "
-                           f"{ir.expr_to_str(ext)}] because the function is scheduled inline.")
-            else:
-                raise NotImplementedError(
-                    f"{fn.name}.bound({var}, ...) on a Func computed at a loop: pyhalide "
-                    f"computes the region its consumers need and does not check a bound "
-                    f"on it yet; remove the bound (values do not change)")
+        for b in bounds_of(fn) if _inlined(fn) else ():
+            if b.min is not None:
+                out.append(f"Warning: It is meaningless to bound dimension {b.var} of function "
+                           f"{fn.name} to be within [{ir.expr_to_str(b.min)}, "
+                           f"{ir.expr_to_str(b.extent)}] because the function is scheduled "
+                           f"inline.")
+            elif b.modulus is not None:
+                rem = "(undefined)" if b.remainder is None else ir.expr_to_str(b.remainder)
+                out.append(f"Warning: It is meaningless to align the bounds of dimension "
+                           f"{b.var} of function {fn.name} to have modulus/remainder "
+                           f"[{ir.expr_to_str(b.modulus)}, {rem}] because the function is "
+                           f"scheduled inline.")
     return out
 
 
@@ -97,7 +103,8 @@ def emit(env: dict, outputs: list) -> None:
 
 def check_output_region(fn: ir.Function, mins: list, sizes: list) -> None:
     """HalideError when f.bound does not cover the region realized (constant bounds)."""
-    for var, lo, ext in bounds_of(fn):
+    for b in bounds_of(fn):
+        var, lo, ext = b.var, b.min, b.extent
         d = fn.args.index(var)
         if not (isinstance(lo, ir.Const) and isinstance(ext, ir.Const)):
             continue

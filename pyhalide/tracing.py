@@ -1,6 +1,7 @@
-"""Halide's tracing: `f.trace_stores()`, `f.trace_loads()`, printed as Halide
-21's default trace handler prints them, by the compiled code under the
-user's schedule.
+"""Halide's tracing: `f.trace_stores()`, `f.trace_loads()`,
+`f.trace_realizations()`, printed as Halide 21's default trace handler
+prints them, by the compiled code under the user's schedule (realization
+events: lowering/trace_realizations.py).
 
 While a pipeline with traced Funcs runs, each traced value is wrapped in an
 intrinsic `pyhalide.trace.<event>.<value index>.<func>(value, coordinates...)`
@@ -36,10 +37,17 @@ _spans: dict = {}          # func name -> [[lo, hi] per dimension]
 _lock = threading.Lock()
 _hook = []                 # the ctypes callback, kept alive
 _recording = [False]       # a traced run: prints join the trace
+_inside = threading.local()    # run_traced is running in this thread (its realize calls)
 
 
 def active() -> bool:
     return bool(_TRACED)
+
+
+def recording() -> bool:
+    """Whether run_traced is under way in this thread (the realize calls it
+    makes are inside it)."""
+    return getattr(_inside, "on", False)
 
 
 def trace(fn: ir.Function, event: str) -> None:
@@ -86,10 +94,32 @@ def _print_lines(event: str, spec: str, lanes: int, cs: list) -> list:
     return out
 
 
+# realization events (lowering/trace_realizations.py): intrinsic name -> Halide's text
+_REALIZATION = {"BeginRealization": "Begin realization", "EndRealization": "End realization",
+                "Produce": "Produce", "EndProduce": "End produce", "Consume": "Consume",
+                "EndConsume": "End consume"}
+
+
+def _on_realization(event: str, func: str, index: str, cs: list) -> None:
+    """A realization event: coordinates are (min, extent) per dimension; the
+    boxes make the Func's Tag span as its stores do."""
+    with _lock:
+        _events.append(f"{_REALIZATION[event]} {func}.{index}({', '.join(map(str, cs))})")
+        if event != "BeginRealization":
+            return
+        boxes = [[lo, lo + extent - 1] for lo, extent in zip(cs[::2], cs[1::2])]
+        span = _spans.setdefault(func, boxes)
+        for d, (lo, hi) in enumerate(boxes):
+            span[d][0], span[d][1] = min(span[d][0], lo), max(span[d][1], hi)
+
+
 def _on_event(name, code, lanes, n, coords, vals):
     text = name.decode()
     _, _, event, index, func = text.split(".", 4)
     cs = [coords[i] for i in range(n * lanes)]
+    if event in _REALIZATION:
+        _on_realization(event, func, index, cs)
+        return
     if event in ("print", "print_when"):
         lines = _print_lines(event, func, lanes, cs)
         with _lock:
@@ -193,6 +223,14 @@ def _tag(fn: ir.Function, span) -> str:
 def run_traced(outputs: list, run):
     """Run `run()` (the realize of the Funcs `outputs`) with the traced Funcs
     among their producers wrapped; print the trace; restore the definitions."""
+    _inside.on = True
+    try:
+        return _run_traced(outputs, run)
+    finally:
+        _inside.on = False
+
+
+def _run_traced(outputs: list, run):
     from .graph import collect_graph
     env = collect_graph([f.function() for f in outputs]).env
     out_names = [f.name() for f in outputs]

@@ -7,6 +7,7 @@ from .errors import CompileError
 from .function import (
                   Definition,
                   Dim,
+                  FuncBound,
                   FuncSchedule,
                   Function,
                   InputImage,

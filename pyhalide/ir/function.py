@@ -94,10 +94,29 @@ class LoopLevel:
         return self.kind if self.kind != "at" else f"{self.func}.{self.var}"
 
 
+@dataclass(frozen=True)
+class FuncBound:
+    """Halide's Bound: `bound(var, min, extent)`, `bound_extent(var, extent)`
+    (min None), `align_bounds(var, modulus, remainder)` and
+    `align_extent(var, modulus)` (remainder None); index Exprs."""
+    var: str
+    min: Optional[Expr] = None
+    extent: Optional[Expr] = None
+    modulus: Optional[Expr] = None
+    remainder: Optional[Expr] = None
+
+
 @dataclass
 class FuncSchedule:
     compute_level: Optional[LoopLevel] = None   # None: the default for its kind
     store_level: Optional[LoopLevel] = None
+    # [FuncBound], applied in order to the region computed (bound: consumers
+    # must need no more; align: the region grows)
+    bounds: list = field(default_factory=list)
+    # a GPU or DSP directive (gpu_tile, hexagon, ...): compiling is refused
+    device: str = ""
+    # Func.trace_realizations: the compiled code reports its realizations
+    trace_realizations: bool = False
 
 
 @dataclass

@@ -35,7 +35,5 @@ def test_refusals():
     x = ph.Var("x")
     f = ph.Func("f_tr")
     f[x] = x
-    with pytest.raises(NotImplementedError, match="trace_realizations"):
-        f.trace_realizations()
     with pytest.raises(ph.CompileError, match="ring_buffer"):
         f.ring_buffer(0)
