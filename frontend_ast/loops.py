@@ -17,7 +17,7 @@ from .arrayexpr import ArrayExpr
 from .context import single_aff
 from .emit import FirstInfo
 from .lifted import LiftedFunc
-from .loop_bounds import affine_bounds, unguarded
+from .loop_bounds import affine_bounds, index_param, unguarded
 from .loop_exits import EXIT_ATTR, describe_name
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
@@ -87,11 +87,7 @@ class LoopRunner:
         bounds = []
         for v, where in ((start, node.iter), (stop, node.iter)):
             if v.is_static:
-                if not n_within(v.rng, INT32):
-                    self.cx.static_checks.append(_int32_check(v.static))
-                    v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
-                                min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
-                                v.lbs, v.ubs)
+                v = index_param(self.cx, v, f"{self.cx.smap.loc(node.iter)}: this range()")
             elif not n_within(v.rng, INT32) or single_aff(v) is None:
                 exact = self.certified_bound(v, node)
                 if exact is not None:
@@ -818,14 +814,6 @@ def _example(t) -> str:
     if t.weak:
         return {"int": "0", "float": "0.0", "bool": "False"}[t.kind]
     return f"np.{t.dtype.name}(0)"
-
-
-def _int32_check(f):
-    def check(env):
-        v = f(env)
-        if not INT32[0] <= v <= INT32[1]:
-            raise OverflowError(f"loop bound {v} does not fit in 32 bits")
-    return check
 
 
 def _unbound_state(v):
