@@ -39,7 +39,7 @@ def unguarded(node):
     return _Unguard().mutate(node)
 
 
-def index_param(cx, v: Val, what: str) -> Val:
+def index_param(cx, v: Val, what: str, params: dict | None = None, key=None) -> Val:
     """v, a value known at call time (a Python int argument, n - 1, a size
     computed from arguments), for a loop bound or a region size: checked at
     call time to fit int32 where its range does not prove it (OverflowError
@@ -47,7 +47,8 @@ def index_param(cx, v: Val, what: str) -> Val:
     an int32 parameter of its own with that value. Bounds inference bounds
     a loop or region over such a parameter by its value; a narrowing cast of
     the wider node would be unbounded (it may wrap), so arrays read over it
-    would get no region."""
+    would get no region. With `params`, the parameter is params[key], made
+    once (typing runs included: every run of a loop header sees one node)."""
     if not v.is_static:
         return v
     if not n_within(v.rng, INT32):
@@ -56,13 +57,19 @@ def index_param(cx, v: Val, what: str) -> Val:
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
     n = v.node
-    if v.is_const or cx.typing or n is not None and (n.type == ir.INDEX or n.type.bits < 32):
+    if v.is_const or n is not None and (n.type == ir.INDEX or n.type.bits < 32):
         return v
-    f = v.static
-    p = Param(ir.INDEX, f"__pyhalide_bound{next(_BOUNDS)}")
-    cx.static_params.append(context.StaticParam(
-        p, lambda env: min(max(int(f(env)), INT32[0]), INT32[1]), ir.INDEX))
-    return Val(p.node, v.ty, static=f).set_range(v.lo, v.hi, v.lbs, v.ubs)
+    p = None if params is None else params.get(key)
+    if p is None:
+        if cx.typing and params is None:
+            return v
+        f = v.static
+        p = Param(ir.INDEX, f"__pyhalide_bound{next(_BOUNDS)}")
+        cx.static_params.append(context.StaticParam(
+            p, lambda env: min(max(int(f(env)), INT32[0]), INT32[1]), ir.INDEX))
+        if params is not None:
+            params[key] = p
+    return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
 
 
 def _fits_int32(f, what: str):
