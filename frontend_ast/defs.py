@@ -460,6 +460,11 @@ class Definitions:
                 break
         if not external:
             return
+        self.new_version(arr)
+
+    def new_version(self, arr):
+        """Later writes of arr go to a new Func, a copy of the current one,
+        which is returned (its readers keep the value they read)."""
         old = arr.func
         f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
@@ -471,6 +476,7 @@ class Definitions:
         arr.func = f
         arr.versions.append(f)
         self.reads[arr] = []
+        return old
 
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
