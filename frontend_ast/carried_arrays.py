@@ -29,7 +29,7 @@ from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, freeze
 from .errors import FrontendError
-from .loop_bounds import index_param
+from .loop_params import index_param
 from .values import Arr, Val, fresh, with_type_range
 
 _LOOP_STMTS = (ast.For, ast.While, ast.If, ast.Break, ast.Continue, ast.Return, ast.With,

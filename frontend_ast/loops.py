@@ -17,8 +17,9 @@ from .arrayexpr import ArrayExpr
 from .context import single_aff
 from .emit import FirstInfo
 from .lifted import LiftedFunc
-from .loop_bounds import affine_bounds, index_param, unguarded
+from .loop_bounds import affine_bounds, unguarded
 from .loop_exits import EXIT_ATTR, describe_name
+from .loop_params import index_param
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
