@@ -254,7 +254,7 @@ class CarriedLoop:
         for k in range(nd):
             sizes = [m.shape[k] for m in out]
             size = index_param(self.cx, sizes[0], f"{self.cx.smap.loc(self.node)}: the size of "
-                                                  f"an array this loop carries")
+                                                  f"an array this loop carries", checked=False)
             n = cast(ir.INDEX, ops.node_of(self.cx, size))
             if all(same_size(self.cx, sizes[0], q) for q in sizes[1:]):
                 self.box.append(n)

@@ -14,7 +14,8 @@ from .ranges import INT32, n_within
 from .values import Val
 
 
-def index_param(cx, v: Val, what: str, params: dict | None = None, key=None) -> Val:
+def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
+                checked: bool = True) -> Val:
     """v, a value known at call time (a Python int argument, n - 1, a size
     computed from arguments), for a loop bound or a region size: checked at
     call time to fit int32 where its range does not prove it (OverflowError
@@ -23,7 +24,10 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None) -> 
     a loop or region over such a parameter by its value; a narrowing cast of
     the wider node would be unbounded (it may wrap), so arrays read over it
     would get no region. With `params`, the parameter is params[key], made
-    once (typing runs included: every run of a loop header sees one node)."""
+    once (typing runs included: every run of a loop header sees one node).
+    A value whose node carries run-time checks (risky: np.ndindex's
+    negative size) keeps its node, unless `checked` is False (the size of
+    an array that exists: its checks ran where it was made)."""
     if not v.is_static:
         return v
     if not n_within(v.rng, INT32):
@@ -32,7 +36,8 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None) -> 
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
     n = v.node
-    if v.is_const or n is not None and (n.type == ir.INDEX or n.type.bits < 32):
+    if v.is_const or checked and v.risky or n is not None and (n.type == ir.INDEX or
+                                                              n.type.bits < 32):
         return v
     p = None if params is None else params.get(key)
     if p is None:
