@@ -4,6 +4,8 @@ IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.simplify import equal_after_simplify
 
 from . import array_complex, ops, unions
 from .array_setitem import element_value
@@ -210,9 +212,40 @@ class ArrayAccess:
             v = Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty, risky=risky)
             return self._data_range(v)
         self.defs.ensure_defined(arr)
+        before = self.before_write(arr, [v for v, _ in idx])
+        if before is not None:
+            out = Val(_call(before, at), arr.ty)
+            return self._checked(self._data_range(out), arr, items, "")
         out = self.defs.element_call(arr, at)
         self.defs.note_read(arr, out.node, nodes)
         return self._checked(self._data_range(out), arr, items, "")
+
+    def before_write(self, arr: Arr, raw):
+        """The Func holding arr's value before the running loop nest, when
+        this read (at index Vals `raw`) is of a location the nest writes
+        only later in the same iteration: every write of arr in the nest is
+        at exactly this index, in exactly the running loops, after this
+        statement. Each location is then written by its own iteration alone,
+        after this read, so Python reads the value from before the nest.
+        The nest's writes then go to a new version of arr (made once per
+        nest, before the nest reads arr anywhere else), the read to the old
+        one. None otherwise."""
+        st = self.state
+        if arr.kind != "local" or st.nest_id is None or not st.loops:
+            return None
+        key = (st.nest_id, id(arr))
+        if key not in st.snapshots:
+            writes = [w for w in st.nest_writes if w.arr is arr]
+            syms = [l.sym for l in st.loops]
+            if any(ep == self.cx.epoch for ep, _ in self.defs.reads.get(arr, [])):
+                return None         # the nest already read the Func its writes update
+            if not writes or not all([l.sym for l in w.chain] == syms and
+                                     w.pos_min > self.cx.stmt_pos and _same_index(w.axes_raw, raw)
+                                     for w in writes):
+                return None
+            st.snapshots[key] = (self.defs.new_version(arr), list(raw))
+        func, first = st.snapshots[key]
+        return func if _same_index(first, raw) else None
 
     def _clamped(self, arr, items):
         """The index nodes, those checked at run time clamped into the array
@@ -330,8 +363,14 @@ class ArrayAccess:
                 v = written
         if not self._mentions(v.node, cell.old.name):
             return v
+        before = None if self.cx.typing else \
+            self.state.snapshots.get((self.state.nest_id, id(cell.arr)))
         if self.cx.typing:
             prev = Val(ir.Variable(cell.arr.ty.ir(), fresh("read")), cell.arr.ty)
+        elif before is not None:
+            # the location's value before this iteration's first write: the
+            # value before the nest (before_write)
+            prev = Val(_call(before[0], cell.idx), cell.arr.ty)
         else:
             self.defs.ensure_defined(cell.arr)
             prev = self.defs.element_call(cell.arr, cell.idx)
@@ -341,6 +380,27 @@ class ArrayAccess:
 
     def _mentions(self, node, name) -> bool:
         return name in ir.free_vars(node)
+
+
+def _same_index(a, b) -> bool:
+    """Two index tuples (Vals as written, before normalization) that are
+    the same integers: equal nodes or equal constants."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x.is_const and y.is_const:
+            if x.const != y.const:
+                return False
+        elif x.node is None or y.node is None or not equal_after_simplify(x.node, y.node):
+            return False
+    return True
+
+
+def _call(func, idx_nodes) -> ir.Expr:
+    """func[idx] (NumPy axis order) as an IR call."""
+    args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
+    ref = func[args] if args else func[()]
+    return ref.node if len(ref) == 1 else ref[0].node
 
 
 def _disjoint(a, b) -> bool:

@@ -29,6 +29,7 @@ from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .errors import FrontendError
+from .loop_params import index_param
 from .values import Arr, Val, fresh, with_type_range
 
 _LOOP_STMTS = (ast.For, ast.While, ast.If, ast.Break, ast.Continue, ast.Return, ast.With,
@@ -281,7 +282,9 @@ class CarriedLoop:
         self.box, self.ragged = [], []
         for k in range(nd):
             sizes = [m.shape[k] for m in out]
-            n = cast(ir.INDEX, ops.node_of(self.cx, sizes[0]))
+            size = index_param(self.cx, sizes[0], f"{self.cx.smap.loc(self.node)}: the size of "
+                                                  f"an array this loop carries", checked=False)
+            n = cast(ir.INDEX, ops.node_of(self.cx, size))
             if all(same_size(self.cx, sizes[0], q) for q in sizes[1:]):
                 self.box.append(n)
                 continue

@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import Var
 
-from . import array_complex, complex_loops, deps, ops, unions
+from . import array_complex, complex_loops, deps, loop_scans, ops, unions
 from .loop_state import Frame
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
@@ -109,8 +109,10 @@ class Definitions:
         ctx = g.ctx
         key = tuple(l.pure_var for l in reversed(ctx))
         if g.scan:
+            # one dimension per chain loop, innermost first (loop_scans.py)
             g.scan_var = Var(loop.name)
-            key = (g.scan_var,) + key
+            key = tuple(Var(n.target.id) for n in reversed(g.chain_nodes[1:])) + \
+                (g.scan_var,) + key
         vals = []
         ran = None
         g.start_node = {}
@@ -147,33 +149,25 @@ class Definitions:
     def _init_loc(self, g):
         return g.loc
 
-    def bind_state(self, g):
+    def bind_state(self, g, depth: int = 0):
         """State placeholders -> calls of the group's Func (at the current
-        iteration for a reduction, at the previous one for a scan)."""
-        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
+        iteration for a reduction; for a scan, its state at the start of the
+        running iteration of chain loop `depth`, loop_scans.py)."""
         if g.scan:
-            l = g.scan_loop
-            prev = ir.Sub(l.var, ir.index(l.step))
-            args = [Expr.wrap(prev)] + args
+            for k, p in enumerate(g.ph):
+                self.emitter.state_subst[p.name] = loop_scans.state_at_start(
+                    self.cx, self.state, g, depth, k)
+            return
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         ref = g.func[tuple(args)] if args else g.func[()]
         for k, p in enumerate(g.ph):
             call = ref[k].node if len(g.names) > 1 else ref.node
             self.emitter.state_subst[p.name] = call
 
     def final_call(self, g, k):
-        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         if g.scan:
-            l = g.scan_loop
-            start = ops.cast(ir.INDEX, ops.node_of(self.cx, l.start))
-            stop = ops.cast(ir.INDEX, ops.node_of(self.cx, l.stop))
-            if l.step == 1:
-                last = ir.Sub(ir.Max(stop, start), ir.index(1))
-            else:
-                s = abs(l.step)
-                span = ir.Sub(stop, start) if l.step > 0 else ir.Sub(start, stop)
-                trip = ir.Max(ir.Div(ir.Add(span, ir.index(s - 1)), ir.index(s)), ir.index(0))
-                last = ir.Add(start, ir.Mul(ir.index(l.step), ir.Sub(trip, ir.index(1))))
-            args = [Expr.wrap(last)] + args
+            return loop_scans.state_after(self.cx, self.state, g, 0, k)
+        args = [Expr.wrap(l.var) for l in reversed(g.ctx)]
         ref = g.func[tuple(args)] if args else g.func[()]
         return ref[k].node if len(g.names) > 1 else ref.node
 
@@ -251,7 +245,7 @@ class Definitions:
             key_loops, list(g.chain), "r_" + "_".join(l.name for l in g.chain))
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
-            key = [Expr.wrap(ir.substitute(g.scan_loop.var, mapping))] + key
+            key = loop_scans.scan_key(g, mapping) + key
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
@@ -466,6 +460,11 @@ class Definitions:
                 break
         if not external:
             return
+        self.new_version(arr)
+
+    def new_version(self, arr):
+        """Later writes of arr go to a new Func, a copy of the current one,
+        which is returned (its readers keep the value they read)."""
         old = arr.func
         f = self.emitter.new_func(arr.name, arr)
         vars_ = [self.axis_var(arr, k) for k in range(arr.ndim)]
@@ -477,6 +476,7 @@ class Definitions:
         arr.func = f
         arr.versions.append(f)
         self.reads[arr] = []
+        return old
 
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest

@@ -122,6 +122,8 @@ class LoopState:
       pure_vars      loop symbol -> its pure Var (shared by the typing runs)
       exit_conds     id(For node) -> the bool Val of its stop flag's test in the
                      running iteration (loops rewritten by loop_exits.py)
+      snapshots      (nest id, id(Arr)) -> the Func holding the array's value
+                     before the nest (arrays.ArrayAccess.before_write)
     """
 
     def __init__(self, cx):
@@ -136,6 +138,7 @@ class LoopState:
         self.headers = {}
         self.pure_vars = {}
         self.exit_conds = {}
+        self.snapshots = {}
 
     def ran_condition_known(self, g) -> bool:
         """Whether "the loop chain ran at least once" is a condition on the

@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.checks import is_check_read
 from pyhalide.var import Var
 
-from . import array_store_loops, carried_arrays, complex_loops, deps, ops, unions
+from . import array_store_loops, carried_arrays, complex_loops, deps, loop_scans, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -19,6 +19,7 @@ from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
 from .loop_exits import EXIT_ATTR, describe_name
+from .loop_params import index_param
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
@@ -54,6 +55,7 @@ class LoopRunner:
         self.cx, self.scope, self.state = cx, scope, state
         self.emitter, self.defs, self.live = emitter, defs, live
         self.ev_val, self.exec_block = evaluate, execute
+        self.bound_params = {}      # (id(For node), "start"/"stop") -> its int32 Param
 
     # loop headers -------------------------------------------------------------------
     def make_loop(self, node: ast.For) -> Loop:
@@ -85,13 +87,11 @@ class LoopRunner:
         start = ops.to_python_int(self.cx, start)
         stop = ops.to_python_int(self.cx, stop)
         bounds = []
-        for v, where in ((start, node.iter), (stop, node.iter)):
+        for v, which in ((start, "start"), (stop, "stop")):
+            where = node.iter
             if v.is_static:
-                if not n_within(v.rng, INT32):
-                    self.cx.static_checks.append(_int32_check(v.static))
-                    v.set_range(max(v.lo, INT32[0]) if v.lo is not None else INT32[0],
-                                min(v.hi, INT32[1]) if v.hi is not None else INT32[1],
-                                v.lbs, v.ubs)
+                v = index_param(self.cx, v, f"{self.cx.smap.loc(node.iter)}: this range()",
+                                self.bound_params, (id(node), which))
             elif not n_within(v.rng, INT32) or single_aff(v) is None:
                 exact = self.certified_bound(v, node)
                 if exact is not None:
@@ -229,6 +229,10 @@ class LoopRunner:
         self.scope.env[loop.name] = loop.val
         for g in new_groups:
             self.enter_group(g)
+        nested = [(g, g.chain_nodes.index(node)) for g in self.state.active_groups
+                  if g.scan and not g.typing and g not in new_groups and node in g.chain_nodes]
+        for g, depth in nested:
+            self.defs.bind_state(g, depth)
         if getattr(node, EXIT_ATTR, False):
             # `if <stopped>: continue` opens the body (loop_exits.py): where the
             # test holds, the iteration and every later one do nothing
@@ -238,6 +242,8 @@ class LoopRunner:
             self.exec_block(node.body)
             self.defs.flush_frame(frame)
             self._end_array_values(before)
+            for g, depth in nested:
+                self._after_nested_scan_loop(g, depth)
         finally:
             self.scope.alive.pop()
             self.state.frames.pop()
@@ -248,6 +254,13 @@ class LoopRunner:
                 if node in g.chain_nodes and g.chain and g.chain[-1] is loop:
                     g.chain.pop()
         self.scope.env[loop.name] = LoopVarDone(loop.name)
+
+    def _after_nested_scan_loop(self, g, depth):
+        """After chain loop `depth` of a scan nest, in the body of the loop
+        enclosing it: values computed before it read the state at that
+        iteration's start again; the members are their state after it."""
+        self.defs.bind_state(g, depth - 1)
+        self.finish_group(g, depth)
 
     def _end_array_values(self, before):
         """Array values bound inside the loop hold one value per iteration:
@@ -343,11 +356,13 @@ class LoopRunner:
         self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
         if g.scan_needed:
-            if len(g.chain_nodes) != 1:
+            if len(g.chain_nodes) != 1 and not self._nest_scan_ok(g):
                 raise self.cx.err(node, f"the running value of {_names(g.names)} is read "
-                                        f"inside a loop nest it accumulates over",
+                                        f"inside a loop nest it accumulates over, whose bounds "
+                                        f"depend on each other",
                                   hint="a scan (reading the running value) is supported over a "
-                                       "single loop; store per-row results in an array instead")
+                                       "single loop or loops with independent bounds; store "
+                                       "per-row results in an array instead")
             g.scan = True
         g.ranges = self.infer_ranges(g, node) if not self.cx.typing else \
             [(None, None)] * len(g.names)
@@ -357,6 +372,11 @@ class LoopRunner:
             g.store.append(ir.Int(64) if t.kind == "int" else t.ir())
         if not self.cx.typing:
             self.defs.define_group(g, node, loop)
+
+    def _nest_scan_ok(self, g) -> bool:
+        """Whether a scan over g's loop nest can be compiled (loop_scans.py):
+        the chain loops' bounds do not depend on each other."""
+        return loop_scans.rectangular(self.state, g)
 
     def _next_type(self, g, k, nv, cur, node):
         """A member's loop type after one more typing run: the type the loop
@@ -684,16 +704,20 @@ class LoopRunner:
         if not g.typing:
             self.defs.bind_state(g)
 
-    def finish_group(self, g: Group):
+    def finish_group(self, g: Group, depth: int = 0):
         """After the loop: each member is the group's final value; a member
         whose type the loop changes is its initial value where the loop did
-        not give it the loop's type."""
+        not give it the loop's type. With `depth` > 0 (a scan nest): the
+        same after chain loop `depth`, in the body of the loop enclosing it
+        (the extra elements stay readable)."""
         finals = []
         for k, name in enumerate(g.names):
             t = g.tys[k]
             if g.typing:
                 p = ir.Variable(g.store[k] if g.store else t.ir(), fresh(f"after:{name}"))
                 v = Val(p, t)
+            elif depth:
+                v = Val(loop_scans.state_after(self.cx, self.state, g, depth, k), t)
             else:
                 v = Val(self.defs.final_call(g, k), t,
                         origin=(g, k) if _is_own_final(g, k) else None)
@@ -722,6 +746,11 @@ class LoopRunner:
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             self.scope.env[name] = v
+        if depth:
+            for k in range(g.base, len(g.names)):
+                self.scope.env[g.names[k]] = finals[k]
+            complex_loops.join(self.cx, self.scope.env, g.names)
+            return
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
         complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
@@ -819,14 +848,6 @@ def _example(t) -> str:
     if t.weak:
         return {"int": "0", "float": "0.0", "bool": "False"}[t.kind]
     return f"np.{t.dtype.name}(0)"
-
-
-def _int32_check(f):
-    def check(env):
-        v = f(env)
-        if not INT32[0] <= v <= INT32[1]:
-            raise OverflowError(f"loop bound {v} does not fit in 32 bits")
-    return check
 
 
 def _unbound_state(v):

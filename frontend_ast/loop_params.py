@@ -1,0 +1,64 @@
+"""Loop bounds and region sizes known at call time (a Python int argument,
+n - 1, a size computed from arguments) as int32 parameters of their own,
+which bounds inference can bound (a narrowing cast of a wider value is
+unbounded: it may wrap)."""
+from __future__ import annotations
+
+import itertools
+
+from pyhalide import ir
+from pyhalide.buffer import Param
+
+from .context import StaticParam
+from .ranges import INT32, n_within
+from .values import Val
+
+
+def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
+                checked: bool = True) -> Val:
+    """v, a value known at call time (a Python int argument, n - 1, a size
+    computed from arguments), for a loop bound or a region size: checked at
+    call time to fit int32 where its range does not prove it (OverflowError
+    naming `what`), and where its node is wider than int32 (or unsigned),
+    an int32 parameter of its own with that value. Bounds inference bounds
+    a loop or region over such a parameter by its value; a narrowing cast of
+    the wider node would be unbounded (it may wrap), so arrays read over it
+    would get no region. With `params`, the parameter is params[key], made
+    once (typing runs included: every run of a loop header sees one node).
+    A value whose node carries run-time checks (risky: np.ndindex's
+    negative size) keeps its node, unless `checked` is False (the size of
+    an array that exists: its checks ran where it was made)."""
+    if not v.is_static:
+        return v
+    if not n_within(v.rng, INT32):
+        if not cx.typing:
+            cx.static_checks.append(_fits_int32(v.static, what))
+        v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
+                    INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
+    n = v.node
+    if v.is_const or checked and v.risky or n is not None and (n.type == ir.INDEX or
+                                                              n.type.bits < 32):
+        return v
+    p = None if params is None else params.get(key)
+    if p is None:
+        if cx.typing and params is None:
+            return v
+        f = v.static
+        p = Param(ir.INDEX, f"__pyhalide_bound{next(_BOUNDS)}")
+        cx.static_params.append(StaticParam(
+            p, lambda env: min(max(int(f(env)), INT32[0]), INT32[1]), ir.INDEX))
+        if params is not None:
+            params[key] = p
+    return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+
+def _fits_int32(f, what: str):
+    def check(env):
+        v = int(f(env))
+        if not INT32[0] <= v <= INT32[1]:
+            raise OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled loops and "
+                                f"arrays have int32 indices)")
+    return check
+
+
+_BOUNDS = itertools.count()
