@@ -145,6 +145,15 @@ class _Scan:
         prev[self.axis] = ir.Sub(d.args[self.axis], ir.index(1))
         self.prev_args = tuple(prev)
         self.values, self.checks = strip_checks(d.values)
+        from .parallel_scan_seed import unseed
+        got = unseed(self.values, fn, self.rname, self.rv.min, self.prev_args, self.axis)
+        if got is None:
+            ctx.fail(f"it reads the value before the scan in two ways (a seeded read "
+                     f"`select({self.rname} == first, seed, previous)` and a plain read of "
+                     f"the previous point, or two different seeds)", d)
+        self.values, self.seeds = got
+        if self.seeds and set(self.seeds) != set(range(len(fn.output_types))):
+            ctx.fail("it seeds only some of its values; seed all or none", d)
         if any(c.call_type == ir.FUNC and c.name == fn.name for c in ir.find_calls(list(self.checks))):
             ctx.fail(f"a run-time check (of an index, a division or a Python int's overflow) "
                      f"reads {fn.name}, so whether it raises depends on the partial result; a "

@@ -150,7 +150,9 @@ class _Phases:
         _pure_zero(carry, self.d.source, "")
         c0_rv, c0 = _rdom(self.fresh("scan_c0"), ir.index(0), ir.Min(self.chunks, one),
                           f"{cfn.name}$r0")
-        seed = self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
+        seeds = self.scan.seeds
+        seed = [seeds[i] for i in range(len(seeds))] if seeds else \
+            self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
         _update(carry, self.at_axis(c0), seed, c0_rv, [], [], self.pure_dims, self.d.source)
         rc_rv, rc = _rdom(self.fresh("scan_rc"), one,
                           ir.Max(ir.Sub(self.chunks, one), ir.index(0)), f"{cfn.name}$r")
