@@ -205,10 +205,19 @@ class _Phases:
         x_names = [x.name for x in self.scan.xs]
 
         def values_of(q, j, c):
-            # the previous point, or the carry at a chunk's first: read at q
-            # itself there (not yet written) so that no chunk reads another's
-            start = self.point(ir.index(0), c)
-            prev = self.calls(self.fn, self.at_axis(ir.Max(ir.Sub(q, ONE), start)))
+            # the previous point, or the carry at a chunk's first point. The
+            # read of f at q - 1 is affine in the chunk's loop (LLVM then
+            # keeps the running value in a register: a clamped index made
+            # this phase 3x slower); at a chunk's first point it reads the
+            # previous chunk's last point (f at lo - 1 for chunk 0, which
+            # the serial update reads too), and the select discards that
+            # value, which another thread may be writing. A seeded scan
+            # (parallel_scan_seed.py) never reads f before lo: its index is
+            # clamped to lo there.
+            back = ir.Sub(q, ONE)
+            if self.scan.seeds:
+                back = ir.Max(back, self.lo)
+            prev = self.calls(self.fn, self.at_axis(back))
             first = ir.EQ(j, ir.index(0))
             carry = self.calls(cfn, self.at_axis(c))
             xs = [ir.Select(first, k, p) for k, p in zip(carry, prev)]
