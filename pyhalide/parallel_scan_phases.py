@@ -135,10 +135,27 @@ class _Phases:
         at = self.at_axis(rj, c) if with_j else self.at_axis(c)
         prev = self.at_axis(ir.Sub(rj, ONE), c) if with_j else at
         values = self.lift.step(self.calls(lfn, prev), ir.Min(q, self.last))
-        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))], [], outer,
-                self.d.source)
+        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))], [],
+                self.pure_dims + [ir.Dim(self.cn)], self.d.source)
+        self.interleave(f.update(1), rj_rv.name)
         f.compute_root()
         return lfn
+
+    def interleave(self, stage, rj: str):
+        """The local scans of INTERLEAVE consecutive chunks advanced together
+        (their chunk loop unrolled inside the loop along the chunk): each
+        scan is a chain of dependent operations, and the unrolled chains
+        overlap (a float64 linear recurrence's chunk states 1.6x faster,
+        argmax-so-far's 2x, measured at 1 thread). Vectorizing the chunks
+        instead reads with gathers and was slower. The groups of chunks
+        run in parallel; a partial group is guarded (each chunk's state
+        reads its own previous value, so no chunk may run twice)."""
+        from .schedule import TailStrategy
+        co, ci = self.fresh("scan_co"), self.fresh("scan_ci")
+        stage.split(self.cn, co, ci, INTERLEAVE, TailStrategy.GuardWithIf)
+        stage.reorder(ci, rj, co)
+        stage.unroll(ci)
+        stage.parallel(co)
 
     def carry(self, total):
         """`<f>_scan_carry(P, c)`, serially: the value before the scan, then
@@ -228,3 +245,4 @@ class _Phases:
 
 
 ONE = ir.index(1)
+INTERLEAVE = 4       # chunks whose local scans advance together (Phases.interleave)
