@@ -81,6 +81,7 @@ class Problem:
 
 def plan_blocks(problem: Problem) -> list:
     """[Block] for every Func of the problem, in order."""
+    from ..parallel_scan_auto import scan_blocks
     from .fusion import fusable, strip_blocks
     taken, named = set(), {}
     for f in problem.funcs:
@@ -99,7 +100,8 @@ def plan_blocks(problem: Problem) -> list:
         local, head = named[id(fn)]
         mine = []
         for k in range(len(fn.updates)):
-            mine += _reduction(problem, f, k, local)
+            scan = scan_blocks(problem, f, k, local)      # pyhalide/parallel_scan_auto.py
+            mine += scan if scan is not None else _reduction(problem, f, k, local)
         producers = [(p, *named[id(p.function())]) for p in problem.funcs
                      if fused.get(id(p.function())) is f]
         strips = strip_blocks(problem, f, local, producers) if producers else []

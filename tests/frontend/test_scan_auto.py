@@ -1,0 +1,84 @@
+"""schedule="auto" runs a dominating scan as a parallel scan
+(pyhalide/parallel_scan_auto.py): integer results equal plain Python at
+every thread count, float scans are parallel only when float reassociation
+is on ("auto"), and small scans stay serial."""
+import numpy as np
+
+import pyhalide as ph
+from pyhalide.ir.config import override
+from pyhalide.parallel_scan_auto import MIN_SCAN
+
+RNG = np.random.default_rng(6)
+
+
+def running_sum(x):
+    out = np.zeros(x.shape[0], np.int64)
+    acc = np.int64(0)
+    for i in range(x.shape[0]):
+        acc += x[i]
+        out[i] = acc
+    return out, acc
+
+
+def linrec(a, b):
+    out = np.empty_like(b)
+    s = 0.0
+    for i in range(b.shape[0]):
+        s = a[i] * s + b[i]
+        out[i] = s
+    return out
+
+
+def cumsum(x):
+    return np.cumsum(x)
+
+
+def _scan_lines(p):
+    return [line.strip() for line in p.schedule_source().splitlines() if "scan" in line]
+
+
+def test_an_integer_scan_runs_in_parallel_and_equals_python():
+    p = ph.pipeline(running_sum, schedule="auto")
+    x = RNG.integers(-50, 50, MIN_SCAN + 1000).astype(np.int32)
+    want = running_sum(x)
+    for threads in (1, 2, 3):
+        with override(num_threads=threads):
+            out, acc = p(x)
+        np.testing.assert_array_equal(out, want[0])
+        assert type(acc) is type(want[1]) and acc == want[1]
+    lines = _scan_lines(p)
+    assert any(".parallel_scan(p.vars[('out', 'i')], 4096)" in line for line in lines), lines
+    assert any(line.startswith("# out.update(0): a scan of") for line in lines), lines
+
+
+def test_np_cumsum_under_auto():
+    p = ph.pipeline(cumsum, schedule="auto")
+    x = RNG.integers(-50, 50, 2 * MIN_SCAN + 17).astype(np.int64)   # a scan of n - 1 points
+    with override(num_threads=2):
+        np.testing.assert_array_equal(p(x), np.cumsum(x))
+    assert any("cumsum.update(0).parallel_scan(" in line for line in _scan_lines(p))
+
+
+def test_a_float_scan_is_parallel_only_with_float_reassociation():
+    a, b = RNG.random(MIN_SCAN) * 0.5, RNG.random(MIN_SCAN)
+    want = linrec(a, b)
+    auto = ph.pipeline(linrec, schedule="auto")
+    with override(num_threads=2):
+        np.testing.assert_allclose(auto(a, b), want, rtol=1e-12)
+    assert any(".parallel_scan(" in line for line in _scan_lines(auto))
+    exact = ph.pipeline(linrec, schedule="auto-exact")
+    with override(num_threads=2):
+        np.testing.assert_array_equal(exact(a, b), want)
+    lines = _scan_lines(exact)
+    assert not any(".parallel_scan(" in line for line in lines)
+    assert any("float reassociation is off: kept serial" in line for line in lines), lines
+
+
+def test_a_small_scan_stays_serial():
+    p = ph.pipeline(running_sum, schedule="auto")
+    x = RNG.integers(-50, 50, 5000).astype(np.int32)
+    out, acc = p(x)
+    np.testing.assert_array_equal(out, running_sum(x)[0])
+    lines = _scan_lines(p)
+    assert not any(".parallel_scan(" in line for line in lines)
+    assert any(f"< {MIN_SCAN}: kept serial" in line for line in lines), lines
