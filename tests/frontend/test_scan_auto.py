@@ -7,17 +7,9 @@ import numpy as np
 import pyhalide as ph
 from pyhalide.ir.config import override
 from pyhalide.parallel_scan_auto import MIN_SCAN
+from tests.frontend.test_scan_outputs import running_sum
 
 RNG = np.random.default_rng(6)
-
-
-def running_sum(x):
-    out = np.zeros(x.shape[0], np.int64)
-    acc = np.int64(0)
-    for i in range(x.shape[0]):
-        acc += x[i]
-        out[i] = acc
-    return out, acc
 
 
 def linrec(a, b):

@@ -12,6 +12,7 @@ import pytest
 
 import pyhalide as ph
 from pyhalide.ir.config import override
+from tests.rfactor.test_parallel_scan_frontend import argmax_so_far, segmented_sum
 
 RNG = np.random.default_rng(19)
 
@@ -50,15 +51,6 @@ def recurrence(a, b):
         s = a[i] * s + b[i]
         out[i] = s
     return out, s
-
-
-def segmented(x, flag):
-    out = np.empty(x.shape[0], x.dtype)
-    s = x.dtype.type(0)
-    for i in range(x.shape[0]):
-        s = x[i] if flag[i] else s + x[i]
-        out[i] = s
-    return out
 
 
 def other_reads(x):
@@ -104,7 +96,7 @@ CASES = [
     (from_one, "i", lambda n: (_ints(n),), 0),
     (running_max, "i", lambda n: (_ints(n),), 1),
     (recurrence, "i", lambda n: (_ints(n, -2, 3), _ints(n)), 0),
-    (segmented, "i", lambda n: (_ints(n), RNG.random(n) < 0.3), 0),
+    (segmented_sum, "i", lambda n: (_ints(n), RNG.random(n) < 0.3), 0),
     (other_reads, "i", lambda n: (_ints(n),), 0),
     (rows, "x", lambda n: (_ints(3 * n).reshape(3, n),), 1),
     (columns, "y", lambda n: (_ints(3 * n).reshape(n, 3),), 0),
@@ -171,16 +163,6 @@ def test_a_schedule_naming_the_state_is_told_to_name_the_array():
     assert "computed in the array out" in msg
     assert "p.funcs['out'].update(0).parallel_scan(p.vars['out', 'i'], chunk_size)" in msg
     assert "test_scan_outputs.py:" in msg
-
-
-def argmax_so_far(x):
-    out = np.empty(x.shape[0], np.int64)
-    best, k = x[0], 0
-    for i in range(x.shape[0]):
-        if x[i] > best:
-            best, k = x[i], i
-        out[i] = k
-    return out
 
 
 def widened(x):
