@@ -277,8 +277,8 @@ def _pure(pb: Problem, f, local: str) -> list:
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
-        if any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
-            continue
+        if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
+            continue                    # (no loops: an update of one point, `c[0] = h[0]`)
         rvars = {dim.var for dim in d.schedule.dims if dim.is_rvar}
         if rvars and (_update_pure_points(pb, f, d) or 0) < SPARE * pb.threads:
             continue                    # a reduction: _reduction decided

@@ -25,6 +25,14 @@ def cumsum(x):
     return np.cumsum(x)
 
 
+def cdf(h):
+    c = np.zeros(h.shape[0], np.int64)
+    c[0] = h[0]
+    for i in range(1, h.shape[0]):
+        c[i] = c[i - 1] + h[i]
+    return c
+
+
 def _scan_lines(p):
     return [line.strip() for line in p.schedule_source().splitlines() if "scan" in line]
 
@@ -49,6 +57,17 @@ def test_np_cumsum_under_auto():
     with override(num_threads=2):
         np.testing.assert_array_equal(p(x), np.cumsum(x))
     assert any("cumsum.update(0).parallel_scan(" in line for line in _scan_lines(p))
+
+
+def test_a_scan_after_an_update_of_one_point():
+    # c[0] = h[0] is an update without loops: the planner skipped the whole
+    # pipeline on it before (IndexError in its pure-stage rule)
+    p = ph.pipeline(cdf, schedule="auto")
+    h = RNG.integers(0, 9, 2 * MIN_SCAN).astype(np.int64)
+    with override(num_threads=3):
+        np.testing.assert_array_equal(p(h), cdf(h))
+    assert any("c.update(1).parallel_scan(p.vars['i'], 4096)" in line
+               for line in _scan_lines(p)), p.schedule_source()
 
 
 def test_a_float_scan_is_parallel_only_with_float_reassociation():
