@@ -27,6 +27,7 @@ from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .names import lookup_global
+from .scan_outputs import promote_scans
 from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
@@ -233,6 +234,7 @@ class Specialization:
                 b.defs.ensure_defined(arr)
                 slots.append(self._slot(arr.func, [s.static for s in arr.shape]))
             self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
+        promote_scans(b)              # a running value stored per iteration: in the array
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
         self._converter = None        # result converter, output layout: built on first run

@@ -145,6 +145,15 @@ class _Scan:
         prev[self.axis] = ir.Sub(d.args[self.axis], ir.index(1))
         self.prev_args = tuple(prev)
         self.values, self.checks = strip_checks(d.values)
+        from .parallel_scan_seed import unseed
+        got = unseed(self.values, fn, self.rname, self.rv.min, self.prev_args, self.axis)
+        if got is None:
+            ctx.fail(f"it reads the value before the scan in two ways (a seeded read "
+                     f"`select({self.rname} == first, seed, previous)` and a plain read of "
+                     f"the previous point, or two different seeds)", d)
+        self.values, self.seeds = got
+        if self.seeds and set(self.seeds) != set(range(len(fn.output_types))):
+            ctx.fail("it seeds only some of its values; seed all or none", d)
         if any(c.call_type == ir.FUNC and c.name == fn.name for c in ir.find_calls(list(self.checks))):
             ctx.fail(f"a run-time check (of an index, a division or a Python int's overflow) "
                      f"reads {fn.name}, so whether it raises depends on the partial result; a "
@@ -189,6 +198,25 @@ def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
                  f"state, then scanned again from its carry: reads the input twice, stores "
                  f"nothing more) or \"apply\" (the local scans stored, the carries applied to "
                  f"them vectorized)")
+    d, scan, pre, form = analyze(ctx, stage, rvar, chunk_size)
+    from .parallel_scan_phases import build
+    build(ctx, d, scan, pre, form, variant)
+    return stage
+
+
+def refusal(stage, rvar, chunk_size):
+    """None when parallel_scan(stage, rvar, chunk_size) applies, else its
+    reason; the stage is not changed."""
+    try:
+        analyze(_Context(stage), stage, rvar, chunk_size)
+    except CompileError as e:
+        return str(e).split(": cannot parallel_scan: ", 1)[-1].split("\n")[0]
+    return None
+
+
+def analyze(ctx, stage, rvar, chunk_size):
+    """(the update, its _Scan, `<f>_scan_pre`, its Lift) without changing
+    the stage; a CompileError with the reason when it is no parallel scan."""
     if stage.index() == 0:
         ctx.fail("it is the pure definition; parallel_scan applies to an update")
     d = stage.definition()
@@ -198,9 +226,7 @@ def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
     scan.v_x = scan.rewrite(ctx, d, lambda i: func_call(pre.function(), scan.lhs, i),
                             lambda i: scan.xs[i])
     from .parallel_scan_forms import lift
-    from .parallel_scan_phases import build
-    build(ctx, d, scan, pre, lift(ctx, d, scan, pre), variant)
-    return stage
+    return d, scan, pre, lift(ctx, d, scan, pre)
 
 
 def _pre_func(fn: ir.Function, index: int):

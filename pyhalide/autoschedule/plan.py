@@ -99,6 +99,7 @@ class Problem:
 
 def plan_blocks(problem: Problem) -> list:
     """[Block] for every Func of the problem, in order."""
+    from ..parallel_scan_auto import scan_blocks
     from .fusion import fusable, strip_blocks
     taken, named = set(), {}
     for f in problem.funcs:
@@ -117,7 +118,8 @@ def plan_blocks(problem: Problem) -> list:
         local, head = named[id(fn)]
         mine = []
         for k in range(len(fn.updates)):
-            mine += _reduction(problem, f, k, local)
+            scan = scan_blocks(problem, f, k, local)      # pyhalide/parallel_scan_auto.py
+            mine += scan if scan is not None else _reduction(problem, f, k, local)
         producers = [(p, *named[id(p.function())]) for p in problem.funcs
                      if fused.get(id(p.function())) is f]
         strips = strip_blocks(problem, f, local, producers) if producers else []
@@ -323,8 +325,8 @@ def _pure(pb: Problem, f, local: str) -> list:
     blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
-        if any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
-            continue
+        if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
+            continue                    # (no loops: an update of one point, `c[0] = h[0]`)
         rvars = {dim.var for dim in d.schedule.dims if dim.is_rvar}
         if rvars and (_update_pure_points(pb, f, d) or 0) < SPARE * pb.threads:
             continue                    # a reduction: _reduction decided

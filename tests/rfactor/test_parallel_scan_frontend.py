@@ -1,6 +1,8 @@
 """parallel_scan in schedules of @pipeline loops: `p.funcs[name]` is the
-scan Func (the array a `c[i] = c[i - 1] + h[i]` loop writes, or the scalar
-of `acc += x[i]; out[i] = acc`), `p.vars[...]` its loop variable. Results
+scan Func (the array a `c[i] = c[i - 1] + h[i]` loop writes, the array
+`out` of `acc += x[i]; out[i] = acc`, or the state of a tuple scan such as
+argmax-so-far, whose array stores one of its values), `p.vars[...]` its
+loop variable. Results
 equal plain Python exactly for integers, at 1 and 3 threads, on empty,
 one-element and longer inputs."""
 import re
@@ -75,11 +77,11 @@ def _ints(n):
 
 CASES = [
     (cdf, "c", 1, lambda n: (_ints(n).astype(np.int64),), 1),
-    (running_sum, "acc", 0, lambda n: (_ints(n),), 0),
-    (running_max, "best", 0, lambda n: (_ints(n),), 1),
+    (running_sum, "out", 0, lambda n: (_ints(n),), 0),
+    (running_max, "out", 0, lambda n: (_ints(n),), 1),
     (argmax_so_far, "best", 0, lambda n: (RNG.integers(0, 5, n).astype(np.int32),), 1),
-    (segmented_sum, "s", 0, lambda n: (_ints(n), RNG.random(n) < 0.2), 0),
-    (recurrence, "s", 0, lambda n: (RNG.integers(-2, 3, n).astype(np.int32), _ints(n)), 0),
+    (segmented_sum, "out", 0, lambda n: (_ints(n), RNG.random(n) < 0.2), 0),
+    (recurrence, "out", 0, lambda n: (RNG.integers(-2, 3, n).astype(np.int32), _ints(n)), 0),
 ]
 
 
@@ -128,7 +130,7 @@ def test_a_range_the_compiler_cannot_bound_is_refused_with_the_reason():
         return out
 
     def schedule(p):
-        p.funcs["acc"].update(0).parallel_scan(p.vars["acc", "i"], 4)
+        p.funcs["out"].update(0).parallel_scan(p.vars["out", "i"], 4)
     p = ph.pipeline(count, schedule=schedule)
     with pytest.raises(ph.CompileError, match=r"range of i .* cannot bound its chunks"):
         p(10)
