@@ -260,10 +260,17 @@ def _shape_like(o, it):
     return next(it)
 
 
+_SPLIT_EVERY = 16
+
+
 def _reduce_graph(job, xs, split_every, da):
     import dask
     plan = job.plan("reduce")
     nd = xs[0].ndim
+    if split_every is None:
+        # a merge is one small kernel call, a task costs more: Dask's default (4)
+        # makes a task of every 3 merges
+        split_every = dask.config.get("split_every", None) or _SPLIT_EVERY
     parts = da.map_blocks(_chunk_task, *xs, dtype=object,
                           chunks=tuple((1,) * len(c) for c in xs[0].chunks), job=job,
                           meta=np.empty((0,) * nd, object))
