@@ -117,13 +117,18 @@ def _final_task(merged, windows, job=None):
 
 def _map_task(*blocks, job=None, leaf=0, slots=(), depth=(), block_info=None):
     plan = job.plan("map", tuple(slots))
+    start, shape, starts = block_place(block_info, len(blocks), depth)
+    return plan.block(leaf, job.args, job.shapes, job.windows(blocks, starts), start, shape)
+
+
+def block_place(block_info, count: int, depth):
+    """(start, shape) of the output block, and the global start of each of
+    the `count` argument windows (the block less the halo `depth`, within
+    the arrays)."""
     out_loc = block_info[None]["array-location"]
     start = tuple(lo for lo, _ in out_loc)
     shape = tuple(hi - lo for lo, hi in out_loc)
-    starts = []
-    for b in blocks:
-        starts.append(tuple(max(0, s - d) for s, d in zip(start, depth)))
-    return plan.block(leaf, job.args, job.shapes, job.windows(blocks, starts), start, shape)
+    return start, shape, [tuple(max(0, s - d) for s, d in zip(start, depth))] * count
 
 
 def _check_args(pf, names, values, da):
@@ -237,21 +242,27 @@ def _map_graph(job, spec, slots, xs, da):
     for leaf, slot in enumerate(slots):
         depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,
                           xs[0].chunks, fixed)
-        small = min(min(c) for c in xs[0].chunks)
-        if max(depth) > small:
-            raise ValueError(f"{job.pf.__name__}.dask(): a block of the result reads "
-                             f"{max(depth)} elements beyond it, more than the smallest chunk "
-                             f"({small}); rechunk to larger chunks")
-        ins = xs
-        if any(depth):
-            ins = [da.overlap.overlap(x, depth=dict(enumerate(depth)),
-                                      boundary="none") for x in xs]
         dtype = spec.out_funcs[slot][0].types()[0].to_numpy()
-        results.append(da.map_blocks(_map_task, *ins, dtype=dtype, chunks=xs[0].chunks,
-                                     job=job, leaf=leaf, slots=tuple(slots),
-                                     depth=tuple(depth),
-                                     meta=np.empty((0,) * xs[0].ndim, dtype)))
+        results.append(blocks_with_halo(_map_task, xs, depth, dtype, job.pf.__name__, da,
+                                        job=job, leaf=leaf, slots=tuple(slots)))
     return _shape_like(spec.result, iter(results))
+
+
+def blocks_with_halo(task, xs, depth, dtype, where: str, da, **kwargs):
+    """A dask array of the chunked arrays' chunks, each block `task(*blocks,
+    depth=..., block_info=..., **kwargs)` on the blocks plus `depth`
+    elements per axis of the blocks around (none beyond the arrays' edges)."""
+    small = min(min(c) for c in xs[0].chunks)
+    if max(depth, default=0) > small:
+        raise ValueError(f"{where}.dask(): a block of the result reads "
+                         f"{max(depth)} elements beyond it, more than the smallest chunk "
+                         f"({small}); rechunk to larger chunks")
+    ins = xs
+    if any(depth):
+        ins = [da.overlap.overlap(x, depth=dict(enumerate(depth)), boundary="none")
+               for x in xs]
+    return da.map_blocks(task, *ins, dtype=dtype, chunks=xs[0].chunks, depth=tuple(depth),
+                         meta=np.empty((0,) * xs[0].ndim, dtype), **kwargs)
 
 
 def _shape_like(o, it):
