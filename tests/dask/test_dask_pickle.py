@@ -46,3 +46,20 @@ def test_new_schedule_new_definition():
     after = dask_pickle.pipeline_state(pf)
     assert after[0] != before[0] and after[1] != before[1]
     assert dask_pickle.pipeline_state(pf) is after
+
+
+def test_restoring_keeps_the_decorator_importable(tmp_path):
+    # a fresh process (a worker) that restores a function first and then imports a
+    # module using @ph.pipeline (a function Dask pickled by reference)
+    import subprocess
+    import sys
+    (tmp_path / "user_mod.py").write_text(
+        "import pyhalide as ph\n\n@ph.pipeline\ndef inc(a):\n    return a + 1\n")
+    blob = tmp_path / "pf.pickle"
+    blob.write_bytes(pickle.dumps(_make()))
+    code = ("import pickle, sys; pickle.load(open(sys.argv[1], 'rb')); import user_mod; "
+            "import numpy as np; print(user_mod.inc(np.arange(3)).tolist())")
+    out = subprocess.run([sys.executable, "-c", code, str(blob)], capture_output=True,
+                         text=True, timeout=600, cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[1, 2, 3]"
