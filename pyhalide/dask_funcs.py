@@ -28,7 +28,7 @@ import numpy as np
 from . import ir
 from .buffer import Param
 from .dask_map import probe_halo
-from .dask_window import OutsideWindow, _Shift, outside_window, reachable, rewrite_definition
+from .dask_window import OutsideWindow, Shift, outside_window, reachable, rewrite_definition
 from .errors import CompileError
 
 _lock = threading.Lock()
@@ -52,7 +52,7 @@ class FuncPlan:
             self.images[name] = (img, [Param(ir.INDEX, f"{name}$dask_o{k}", 0)
                                        for k in range(dims)],
                                  [Param(ir.INDEX, f"{name}$dask_n{k}", 0) for k in range(dims)])
-        shift = _Shift({id(img): (o, n) for img, o, n in self.images.values()})
+        shift = Shift({id(img): (o, n) for img, o, n in self.images.values()})
         for fn in reachable([f.function() for f in outputs]):
             for d in fn.definitions():
                 rewrite_definition(d, shift)
