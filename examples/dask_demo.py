@@ -1,6 +1,7 @@
 """@pipeline functions on Dask: a histogram, an argmin and a blur over a chunked
-array (several blocks per worker) on a 2-worker LocalCluster, each compared with
-the one-machine call; `--bench` measures a compute-bound reduction (the paper's
+array (several blocks per worker) on a 2-worker LocalCluster, histogram
+equalization as one graph, and a Func-API blur (Pipeline.dask), each compared
+with the one-machine call; `--bench` measures a compute-bound reduction (the paper's
 kitchen-sink loop) on 2 workers against 1, and the per-task overhead.
 
     python examples/dask_demo.py [--log2n 22] [--bench] [--bench-log2n 26]
@@ -49,6 +50,38 @@ def blur(a):
     return out
 
 
+@ph.pipeline
+def equalization_table(h):
+    n = 0
+    for j in range(256):
+        n += h[j]
+    lut = np.empty(256, np.int64)
+    c = 0
+    for j in range(256):
+        c += h[j]
+        lut[j] = c * 255 // n
+    return lut
+
+
+@ph.pipeline
+def apply_table(a, lut):
+    out = np.empty(a.shape[0], np.int64)
+    for i in range(a.shape[0]):
+        out[i] = lut[a[i]]
+    return out
+
+
+def funcapi_blur():
+    """A Func-API blur of a 1-D int32 ImageParam (clamped edges)."""
+    x = ph.Var("x")
+    inp = ph.ImageParam(ph.Int(32), 1, "inp")
+    f = ph.Func("blur_f")
+    n = inp.width()
+    f[x] = (inp[ph.clamp(x - 1, 0, n - 1)] + 2 * inp[x] + inp[ph.clamp(x + 1, 0, n - 1)]) // 4
+    f.vectorize(x, 8)
+    return ph.Pipeline([f]), inp
+
+
 def _same(got, want) -> bool:
     if isinstance(want, tuple):
         return all(_same(g, w) for g, w in zip(got, want))
@@ -67,6 +100,18 @@ def demo(client, log2n: int):
         want = fn(a)
         print(f"{name:10s} equal to one machine: {_same(got, want)}")
         assert _same(got, want)
+    # histogram equalization: a reduction, its table, a map over the blocks: one graph
+    eq = apply_table.dask(x, equalization_table.dask(histogram.dask(x)))
+    want = apply_table(a, equalization_table(histogram(a)))
+    got = eq.compute()
+    print(f"{'equalized':10s} equal to one machine: {_same(got, want)}")
+    assert _same(got, want)
+    p, inp = funcapi_blur()
+    inp.set(a)
+    want = np.asarray(p.realize(n))
+    got = p.dask({inp: x}).compute()
+    print(f"{'Func blur':10s} equal to one machine: {_same(got, want)}")
+    assert _same(got, want)
 
 
 def _run(client, x):

@@ -26,6 +26,10 @@ class _Job:
         self.pf, self.key, self.names = pf, key, names
         self.args, self.shapes, self.chunked = args, shapes, chunked
         self.float_reassociation = float_reassociation
+        self.wholes = {}        # name -> one-block dask array (graph building only)
+
+    def __getstate__(self):
+        return dict(self.__dict__, wholes={})
 
     def plan(self, kind, *extra):
         cache = self.pf.__dict__.setdefault("_dask_plans", {})
@@ -42,6 +46,17 @@ class _Job:
                 plan = MapPlan(self.pf, self.key, self.names, extra[0])
             cache[k] = plan
         return plan
+
+    def given(self, wholes):
+        """This job with the whole arrays Dask computed for the one-block dask
+        arguments in place of their placeholders."""
+        if not wholes:
+            return self
+        import copy
+        out = copy.copy(self)
+        out.args = [np.asarray(wholes[n]) if n in wholes else v
+                    for n, v in zip(_params(self.pf), self.args)]
+        return out
 
     def windows(self, blocks, starts):
         """name -> (offsets, block) for the blocks of the dask arguments and
@@ -77,7 +92,8 @@ def _starts(block_info, count, depth=None):
     return out
 
 
-def _chunk_task(*blocks, job=None, block_info=None):
+def _chunk_task(*blocks, job=None, wholes=None, block_info=None):
+    job = job.given(wholes)
     plan = job.plan("reduce")
     part = plan.partial(job.args, job.shapes, job.windows(blocks, _starts(block_info, len(blocks))))
     out = np.empty((1,) * blocks[0].ndim, object)
@@ -109,21 +125,28 @@ def _keep(x, axis=None, keepdims=True):
     return x
 
 
-def _final_task(merged, windows, job=None):
+def _final_task(merged, windows, job=None, wholes=None):
+    job = job.given(wholes)
     plan = job.plan("reduce")
     merged = merged.flat[0] if isinstance(merged, np.ndarray) else merged
     return plan.final.run(job.args, job.shapes, windows, merged)
 
 
-def _map_task(*blocks, job=None, leaf=0, slots=(), depth=(), block_info=None):
+def _map_task(*blocks, job=None, leaf=0, slots=(), depth=(), wholes=None, block_info=None):
+    job = job.given(wholes)
     plan = job.plan("map", tuple(slots))
+    start, shape, starts = block_place(block_info, len(blocks), depth)
+    return plan.block(leaf, job.args, job.shapes, job.windows(blocks, starts), start, shape)
+
+
+def block_place(block_info, count: int, depth):
+    """(start, shape) of the output block, and the global start of each of
+    the `count` argument windows (the block less the halo `depth`, within
+    the arrays)."""
     out_loc = block_info[None]["array-location"]
     start = tuple(lo for lo, _ in out_loc)
     shape = tuple(hi - lo for lo, hi in out_loc)
-    starts = []
-    for b in blocks:
-        starts.append(tuple(max(0, s - d) for s, d in zip(start, depth)))
-    return plan.block(leaf, job.args, job.shapes, job.windows(blocks, starts), start, shape)
+    return start, shape, [tuple(max(0, s - d) for s, d in zip(start, depth))] * count
 
 
 def _check_args(pf, names, values, da):
@@ -134,12 +157,16 @@ def _check_args(pf, names, values, da):
     if not dask_args:
         raise TypeError(f"{pf.__name__}.dask() needs at least one dask.array.Array argument; "
                         f"wrap NumPy arrays with dask.array.from_array(x, chunks=...)")
-    first_name, first = dask_args[0]
     for n, v in dask_args:
         if any(np.isnan(c) for cs in v.chunks for c in cs):
             raise ValueError(f"{pf.__name__}.dask(): argument {n!r} has unknown chunk sizes "
                              f"(NaN, after boolean indexing or similar): call "
                              f"{n}.compute_chunk_sizes() first")
+    first_name, first = next(((n, v) for n, v in dask_args if v.npartitions > 1),
+                             dask_args[0])
+    whole = [(n, v) for n, v in dask_args if v.npartitions == 1 and v.shape != first.shape]
+    dask_args = [(n, v) for n, v in dask_args if (n, v) not in whole]
+    for n, v in dask_args:
         if v.shape != first.shape:
             raise ValueError(f"{pf.__name__}.dask(): argument {n!r} has shape {v.shape} but "
                              f"{first_name!r} has {first.shape}: dask arguments must have one "
@@ -154,7 +181,7 @@ def _check_args(pf, names, values, da):
             raise TypeError(f"{pf.__name__}.dask(): argument {n!r} is a NumPy array of the "
                             f"chunked arrays' shape; pass it as a dask array with the same "
                             f"chunks: dask.array.from_array({n}, chunks={first_name}.chunks)")
-    return dask_args
+    return dask_args, dict(whole)
 
 
 def _spec_key(names, values, da):
@@ -184,7 +211,11 @@ def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
     # a 0-d array argument is the scalar it holds, as in a call
     values = [v[()] if type(v) is np.ndarray and v.ndim == 0 else v
               for v in bound.arguments.values()]
-    dask_args = _check_args(pf, names, values, da)
+    dask_args, wholes = _check_args(pf, names, values, da)
+    # a one-block dask array of another shape (another function's result: a
+    # histogram, a lookup table) goes whole to every task, a dependency of each:
+    # zeros of its shape stand for it while the graph is built
+    values = [np.zeros(v.shape, v.dtype) if n in wholes else v for n, v in zip(names, values)]
     array_names = [n for n, v in zip(names, values)
                    if isinstance(v, (da.Array, np.ndarray))]
     key = _spec_key(names, values, da)
@@ -192,6 +223,7 @@ def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
     chunked = {n: [ax for ax, c in enumerate(v.chunks) if len(c) > 1] for n, v in dask_args}
     plain = [None if isinstance(v, da.Array) else v for v in values]
     job = _Job(pf, key, array_names, plain, shapes, chunked, float_reassociation)
+    job.wholes = wholes
     xs = [v for _, v in dask_args]
     spec = pf.specialization_for(key)
     if spec.written is not None:
@@ -237,21 +269,28 @@ def _map_graph(job, spec, slots, xs, da):
     for leaf, slot in enumerate(slots):
         depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,
                           xs[0].chunks, fixed)
-        small = min(min(c) for c in xs[0].chunks)
-        if max(depth) > small:
-            raise ValueError(f"{job.pf.__name__}.dask(): a block of the result reads "
-                             f"{max(depth)} elements beyond it, more than the smallest chunk "
-                             f"({small}); rechunk to larger chunks")
-        ins = xs
-        if any(depth):
-            ins = [da.overlap.overlap(x, depth=dict(enumerate(depth)),
-                                      boundary="none") for x in xs]
         dtype = spec.out_funcs[slot][0].types()[0].to_numpy()
-        results.append(da.map_blocks(_map_task, *ins, dtype=dtype, chunks=xs[0].chunks,
-                                     job=job, leaf=leaf, slots=tuple(slots),
-                                     depth=tuple(depth),
-                                     meta=np.empty((0,) * xs[0].ndim, dtype)))
+        results.append(blocks_with_halo(_map_task, xs, depth, dtype, job.pf.__name__, da,
+                                        job=job, leaf=leaf, slots=tuple(slots),
+                                        wholes=job.wholes))
     return _shape_like(spec.result, iter(results))
+
+
+def blocks_with_halo(task, xs, depth, dtype, where: str, da, **kwargs):
+    """A dask array of the chunked arrays' chunks, each block `task(*blocks,
+    depth=..., block_info=..., **kwargs)` on the blocks plus `depth`
+    elements per axis of the blocks around (none beyond the arrays' edges)."""
+    small = min(min(c) for c in xs[0].chunks)
+    if max(depth, default=0) > small:
+        raise ValueError(f"{where}.dask(): a block of the result reads "
+                         f"{max(depth)} elements beyond it, more than the smallest chunk "
+                         f"({small}); rechunk to larger chunks")
+    ins = xs
+    if any(depth):
+        ins = [da.overlap.overlap(x, depth=dict(enumerate(depth)), boundary="none")
+               for x in xs]
+    return da.map_blocks(task, *ins, dtype=dtype, chunks=xs[0].chunks, depth=tuple(depth),
+                         meta=np.empty((0,) * xs[0].ndim, dtype), **kwargs)
 
 
 def _shape_like(o, it):
@@ -260,12 +299,20 @@ def _shape_like(o, it):
     return next(it)
 
 
+_SPLIT_EVERY = 16
+
+
 def _reduce_graph(job, xs, split_every, da):
     import dask
     plan = job.plan("reduce")
     nd = xs[0].ndim
+    if split_every is None:
+        # a merge is one small kernel call, a task costs more: Dask's default (4)
+        # makes a task of every 3 merges
+        split_every = dask.config.get("split_every", None) or _SPLIT_EVERY
     parts = da.map_blocks(_chunk_task, *xs, dtype=object,
                           chunks=tuple((1,) * len(c) for c in xs[0].chunks), job=job,
+                          wholes=job.wholes,
                           meta=np.empty((0,) * nd, object))
     merged = da.reduction(parts, chunk=_keep, combine=_partial(_combine, job),
                           aggregate=_partial(_combine, job), axis=tuple(range(nd)),
@@ -276,7 +323,8 @@ def _reduce_graph(job, xs, split_every, da):
                for (n, reg), x in zip(regions.items(), [dict(zip(job.dask_names, xs))[n]
                                                        for n in regions])}
     windows.update(job.windows([], []))
-    result = dask.delayed(_final_task, pure=True)(merged, windows, job=job)
+    result = dask.delayed(_final_task, pure=True)(merged, windows, job=job,
+                                                  wholes=job.wholes)
     probe = plan.final.run(job.args, job.shapes, _probe_windows(job, regions),
                            None)
     return _leaves(probe, result, da)

@@ -94,32 +94,40 @@ class MapPlan:
         w.run_kernel(call)
         return outs[0]
 
-    def halo(self, leaf, args, shapes, arrays, chunks, fixed, limit=8):
-        """Per NumPy axis, how far beyond its block a middle block reads
-        (bounds inference, through the kernel's bounds check on zeros)."""
-        nd = len(chunks)
-        mid = [len(c) // 2 for c in chunks]
-        start = [sum(c[:m]) for c, m in zip(chunks, mid)]
-        shape = [c[m] for c, m in zip(chunks, mid)]
-        depth = [0] * nd
-        for _ in range(limit):
-            windows = dict(fixed)
-            for name in arrays:
-                lo = [max(0, s - d) for s, d in zip(start, depth)]
-                hi = [min(n, s + e + d) for s, e, d, n in zip(start, shape, depth, shapes[name])]
-                block = np.zeros([h - lo_ for lo_, h in zip(lo, hi)],
-                                 self.window.images[name][0].type().to_numpy())
-                windows[name] = (lo, block)
-            try:
-                self.block(leaf, args, shapes, windows, start, shape)
-                return depth
-            except OutsideWindow as e:
-                axis = nd - 1 - e.dim
-                at = windows[e.name][0][axis]        # the message is in the window's coordinates
-                need = max(start[axis] - (e.lo + at), e.hi + at - (start[axis] + shape[axis] - 1))
-                if need <= depth[axis]:
-                    raise
-                depth[axis] = need
-            except (ArithmeticError, AssertionError, IndexError, ValueError):
-                return depth        # a check on the zeros: the reads were in the window
-        return depth
+    def halo(self, leaf, args, shapes, arrays, chunks, fixed):
+        """Per NumPy axis, how far beyond its block a middle block reads."""
+        dtypes = {n: self.window.images[n][0].type().to_numpy() for n in arrays}
+        return probe_halo(lambda windows, start, shape:
+                          self.block(leaf, args, shapes, windows, start, shape),
+                          dtypes, shapes, chunks, fixed)
+
+
+def probe_halo(block, dtypes: dict, shapes: dict, chunks, fixed: dict, limit=8):
+    """Per NumPy axis, how far beyond its block a middle block reads (bounds
+    inference, through the kernel's bounds check on zeros): `block(windows,
+    start, shape)` computes a block; `dtypes`: name -> dtype of the chunked
+    arrays; `fixed`: the windows of the arrays sent whole."""
+    nd = len(chunks)
+    mid = [len(c) // 2 for c in chunks]
+    start = [sum(c[:m]) for c, m in zip(chunks, mid)]
+    shape = [c[m] for c, m in zip(chunks, mid)]
+    depth = [0] * nd
+    for _ in range(limit):
+        windows = dict(fixed)
+        for name, dtype in dtypes.items():
+            lo = [max(0, s - d) for s, d in zip(start, depth)]
+            hi = [min(n, s + e + d) for s, e, d, n in zip(start, shape, depth, shapes[name])]
+            windows[name] = (lo, np.zeros([h - lo_ for lo_, h in zip(lo, hi)], dtype))
+        try:
+            block(windows, start, shape)
+            return depth
+        except OutsideWindow as e:
+            axis = nd - 1 - e.dim
+            at = windows[e.name][0][axis]        # the message is in the window's coordinates
+            need = max(start[axis] - (e.lo + at), e.hi + at - (start[axis] + shape[axis] - 1))
+            if need <= depth[axis]:
+                raise
+            depth[axis] = need
+        except (ArithmeticError, AssertionError, IndexError, ValueError):
+            return depth        # a check on the zeros: the reads were in the window
+    return depth

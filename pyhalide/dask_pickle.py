@@ -1,7 +1,12 @@
 """Pickling a @pipeline function for Dask workers: by its definition (the
 Python function, its source text and its schedule), never by compiled code.
-A worker that unpickles the same function twice gets one PipelineFunction,
-so its compiled specializations (and pyhalide.dask's plans) are reused."""
+
+The definition is serialized once per PipelineFunction (and again only when
+its schedule changes): every task that carries the function then pickles a
+digest and those bytes, a copy, not a new walk of the source and the code.
+A process that unpickles the same definition twice (every task of a graph
+carries it) gets one PipelineFunction from the digest alone, so its compiled
+specializations (and pyhalide.dask's plans) are reused."""
 from __future__ import annotations
 
 import hashlib
@@ -14,22 +19,36 @@ _restored: dict = {}            # definition digest -> PipelineFunction
 
 
 def pipeline_state(pf) -> tuple:
+    """(digest, pickled definition) of pf, made once per schedule."""
+    schedule = (pf.schedule_argument, pf.registered_schedule)
+    cached = pf.__dict__.get("_dask_state")
+    if cached is not None and cached[0][0] is schedule[0] and cached[0][1] is schedule[1]:
+        return cached[1]
+    import cloudpickle
     fn = pf.py_func
     filename = fn.__code__.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
     source = "".join(inspect.getsourcelines(fn)[0])
+    blob = cloudpickle.dumps((fn, filename, lines, schedule[0], schedule[1]))
     digest = hashlib.sha256("\0".join([fn.__module__, fn.__qualname__, filename,
-                                       source]).encode()).hexdigest()
-    return (digest, fn, filename, lines, pf.schedule_argument, pf.registered_schedule)
+                                       source]).encode() + blob).hexdigest()
+    state = (digest, blob)
+    pf.__dict__["_dask_state"] = (schedule, state)
+    _restored.setdefault(digest, pf)
+    return state
 
 
 def restore_pipeline(state):
     """The PipelineFunction of a pickled state (see pipeline_state)."""
+    import pickle
+
     from .pipeline import PipelineFunction
-    digest, fn, filename, lines, schedule, registered = state
+    _unshadow()
+    digest, blob = state
     with _lock:
         pf = _restored.get(digest)
         if pf is None:
+            fn, filename, lines, schedule, registered = pickle.loads(blob)
             if fn.__code__.co_filename != filename:
                 # pickled by value, the code lost its file name (cloudpickle)
                 fn.__code__ = fn.__code__.replace(co_filename=filename)
@@ -39,5 +58,19 @@ def restore_pipeline(state):
             pf = PipelineFunction(fn, schedule=schedule)
             if registered is not None:
                 pf.schedule(registered)
+            pf.__dict__["_dask_state"] = ((schedule, registered), state)
             _restored[digest] = pf
     return pf
+
+
+def _unshadow():
+    """Importing the submodule pyhalide.pipeline (as restoring does) binds the
+    package attribute `pipeline` to that module when the decorator was not
+    looked up before (the package exports lazily): a module of the user's
+    imported next on a worker, `@ph.pipeline def ...`, would call a module.
+    Bind the decorator again."""
+    import pyhalide
+
+    from .pipeline import pipeline
+    if pyhalide.__dict__.get("pipeline") is not pipeline:
+        pyhalide.pipeline = pipeline

@@ -22,6 +22,7 @@ import numpy as np
 from . import ir
 from .associativity import prove_associativity
 from .buffer import ImageParam, Param
+from .checks import apply as apply_checks
 from .dask_window import Window, definition_exprs, rvar_offset
 from .errors import CompileError
 from .expr import Expr
@@ -152,7 +153,9 @@ class ReducePlan:
             self.seeds = {rv.name: Param(ir.INDEX, f"{rv.name}$dask_seed", 0)
                           for rv in d.schedule.rvars}
             first = {name: p.node for name, p in self.seeds.items()}
-            init = [ir.substitute(_node(y), first) for y in op.ys]
+            # with the update's run-time checks at that point: the fold skips it
+            checks = [ir.substitute(c, first) for c in op.checks]
+            init = [apply_checks(checks, ir.substitute(_node(y), first)) for y in op.ys]
         else:
             init = [_node(x) for x in op.identities]
         fn.pure.values = tuple(ir.Cast(t, i) if i.type != t else i

@@ -53,7 +53,7 @@ def outside_window(e: Exception):
     return OutsideWindow(m.group(1), int(m.group(4)), int(m.group(2)), int(m.group(3)))
 
 
-class _Shift(ir.Mutator):
+class Shift(ir.Mutator):
     """Reads of the window's images shifted by the offsets; their extents
     replaced by the whole-array extents."""
 
@@ -175,7 +175,7 @@ class Window:
         self._pending = None
         self.spec.bind = self._bind_pending       # Specialization.run binds through it
         self.functions = reachable([f.function() for _, f, _ in b.funcs if f.defined()])
-        shift = _Shift({id(img): (o, n) for img, o, n in self.images.values()})
+        shift = Shift({id(img): (o, n) for img, o, n in self.images.values()})
         for fn in self.functions:
             for d in fn.definitions():
                 rewrite_definition(d, shift)

@@ -245,6 +245,13 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         return lambda: kernel(buffers, params, True)
 
+    def dask(self, inputs: dict):
+        """Dask arrays computing the outputs over the shape of `inputs`
+        ({ImageParam: dask.array.Array}, one shape and chunking), block by
+        block with the halo bounds inference gives (docs/dask.md)."""
+        from .dask_funcs import pipeline_to_dask
+        return pipeline_to_dask(self, inputs)
+
 
 class _CallPlan:
     """What running a graph needs that depends on the graph alone: its input

@@ -167,3 +167,13 @@ def argmin2d(img):
                 by = y
                 bx = x
     return by, bx
+
+
+def die_once(block, flag=None, at=0, block_info=None):
+    """The block, after killing this worker process the first time block `at`
+    runs (a worker that dies mid-computation: tests/dask/test_dask_cluster.py)."""
+    import os
+    if block_info[0]["chunk-location"][0] == at and not os.path.exists(flag):
+        open(flag, "w").close()
+        os._exit(1)
+    return block

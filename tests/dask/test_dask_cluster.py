@@ -54,3 +54,18 @@ def test_threaded_scheduler():
     got = dask.compute(K.hist.dask(x), K.scale.dask(x, x, 2), scheduler="threads")
     assert np.array_equal(got[0], K.hist(a))
     assert np.array_equal(got[1], K.scale(a, a, 2))
+
+
+def test_worker_death_is_retried(client, tmp_path):
+    # a worker dies while it holds partial results of the histogram's blocks: Dask
+    # recomputes them (on the other worker or the restarted one) and the result is
+    # unchanged
+    a = (np.arange(16000, dtype=np.int32) * 7) % 16
+    x = da.from_array(a, chunks=1000)
+    for _ in range(2):
+        distributed.wait(client.compute(K.hist.dask(x)))     # both workers compiled
+    flag = tmp_path / "died"
+    shaky = da.map_blocks(K.die_once, x, flag=str(flag), at=11, dtype=x.dtype)
+    got = client.compute(K.hist.dask(shaky)).result(timeout=180)
+    assert flag.exists()                     # a worker did die
+    assert np.array_equal(got, K.hist(a)) and got.dtype == K.hist(a).dtype

@@ -1,0 +1,173 @@
+"""`Pipeline.dask({image_param: dask_array, ...})`: a Func-API Pipeline on
+Dask arrays (docs/dask.md).
+
+The outputs have the chunked inputs' shape; each block is one task that
+realizes the outputs over the block on the blocks of the inputs plus a halo
+(the region bounds inference says the block reads, probed as for @pipeline
+functions: dask_map.probe_halo). As in dask_window, a private copy of the
+pipeline is rewritten to compute in the whole arrays' coordinates: reads of
+a chunked ImageParam `img(e)` become `img(e - offset)` and its extents the
+whole array's, and each output F is realized through `W(v) = F(v + start)`
+over the block, so every value is the whole-array realize's value at the
+same coordinates and a read outside the window fails the kernel's bounds
+check (an error, never another value). The outputs keep their schedules
+(each computed at root), which then run within a block.
+
+Tasks carry the pipeline by its definition: the Funcs (algorithm, schedule,
+the other inputs and the Params' values at the time of the call) pickled
+once per call, never machine code; a process builds one plan per
+definition digest and compiles it once (then the kernel caches).
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import numpy as np
+
+from . import ir
+from .buffer import Param
+from .dask_map import probe_halo
+from .dask_window import OutsideWindow, Shift, outside_window, reachable, rewrite_definition
+from .errors import CompileError
+
+_lock = threading.Lock()
+_PLANS: dict = {}              # definition digest -> FuncPlan
+
+
+class FuncPlan:
+    """A private copy of the outputs, computing blocks in global coordinates."""
+
+    def __init__(self, outputs: list, chunked: list):
+        from .func import Func
+        from .graph import collect_graph
+        from .realize import Pipeline
+        from .var import Var
+        self.lock = threading.RLock()
+        graph = collect_graph([f.function() for f in outputs])
+        self.images = {}
+        for name in chunked:
+            img = graph.images[name]
+            dims = img.dimensions()
+            self.images[name] = (img, [Param(ir.INDEX, f"{name}$dask_o{k}", 0)
+                                       for k in range(dims)],
+                                 [Param(ir.INDEX, f"{name}$dask_n{k}", 0) for k in range(dims)])
+        shift = Shift({id(img): (o, n) for img, o, n in self.images.values()})
+        for fn in reachable([f.function() for f in outputs]):
+            for d in fn.definitions():
+                rewrite_definition(d, shift)
+        self.blocks = []
+        for f in outputs:
+            f.compute_root()
+            vs = [Var(f"dask_v{i}") for i in range(f.dimensions())]
+            o = [Param(ir.INDEX, f"{f.name()}$dask_o{i}", 0) for i in range(f.dimensions())]
+            w = Func(f"{f.name()}$block")
+            ref = f[tuple(v + p for v, p in zip(vs, o))]
+            w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
+            self.blocks.append((Pipeline([w]), o, [t.to_numpy() for t in f.types()]))
+
+    def block(self, slot: int, windows: dict, shapes: dict, start, shape):
+        """Output `slot` (a tuple of arrays for a Tuple-valued Func) over the
+        block at `start` of extent `shape` (NumPy axis order), from the
+        windows (name -> (global start, block)) of the chunked inputs."""
+        from .buffer import Buffer
+        pipe, o, dtypes = self.blocks[slot]
+        with self.lock:
+            for name, (img, offs, exts) in self.images.items():
+                at, block = windows[name]
+                img.set(Buffer(np.require(block, requirements="CA")))
+                nd = len(offs)
+                for axis in range(nd):
+                    offs[nd - 1 - axis].set(int(at[axis]))
+                    exts[nd - 1 - axis].set(int(shapes[name][axis]))
+            for axis, s in enumerate(start):
+                o[len(start) - 1 - axis].set(int(s))
+            outs = [np.empty(shape, dt) for dt in dtypes]
+            try:
+                pipe.bind_arrays(outs)()
+            except (IndexError, ValueError) as e:
+                out = outside_window(e)
+                if out is not None:
+                    raise out from None
+                raise
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+class FuncJob:
+    """What every task needs, pickled by the pipeline's definition."""
+
+    def __init__(self, digest: str, blob: bytes, chunked: list, shapes: dict):
+        self.digest, self.blob, self.chunked, self.shapes = digest, blob, chunked, shapes
+
+    def plan(self) -> FuncPlan:
+        with _lock:
+            plan = _PLANS.get(self.digest)
+            if plan is None:
+                import pickle
+                plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked)
+        return plan
+
+
+def _func_task(*blocks, job=None, slot=0, item=None, depth=(), block_info=None):
+    from .dask import block_place
+    start, shape, starts = block_place(block_info, len(blocks), depth)
+    windows = {name: (s, b) for name, s, b in zip(job.chunked, starts, blocks)}
+    out = job.plan().block(slot, windows, job.shapes, start, shape)
+    return out if item is None else out[item]
+
+
+def pipeline_to_dask(pipeline, inputs: dict):
+    """Dask arrays computing what `pipeline.realize(shape)` computes with each
+    ImageParam of `inputs` set to its dask array (concatenated): one per
+    output (a tuple per Tuple-valued output; a list for several outputs)."""
+    import cloudpickle
+    import dask.array as da
+
+    from .buffer import ImageParam
+    from .dask import blocks_with_halo
+    if not inputs or not all(isinstance(k, ImageParam) and isinstance(v, da.Array)
+                             for k, v in inputs.items()):
+        raise TypeError("Pipeline.dask() takes a dict {ImageParam: dask.array.Array}; wrap "
+                        "NumPy arrays with dask.array.from_array(x, chunks=...), or set "
+                        "ImageParams read whole with img.set(array) first")
+    names = [k.name() for k in inputs]
+    xs = list(inputs.values())
+    first = xs[0]
+    for img, x in inputs.items():
+        if any(np.isnan(c) for cs in x.chunks for c in cs):
+            raise ValueError(f"Pipeline.dask(): the array for {img.name()} has unknown chunk "
+                             f"sizes (NaN): call x.compute_chunk_sizes() first")
+        if x.ndim != img.dimensions() or np.dtype(x.dtype) != img.type().to_numpy():
+            raise TypeError(f"Pipeline.dask(): ImageParam {img.name()} is a "
+                            f"{img.dimensions()}-D {img.type()} image, but its dask array is "
+                            f"{x.ndim}-D {x.dtype}")
+        if x.shape != first.shape or x.chunks != first.chunks:
+            raise ValueError(f"Pipeline.dask(): the arrays for {names[0]} and {img.name()} "
+                             f"differ in shape or chunks ({first.chunks} and {x.chunks}): "
+                             f"rechunk one like the other (x.rechunk(y.chunks))")
+    outs = pipeline.outputs()
+    for f in outs:
+        if f.dimensions() != first.ndim:
+            raise CompileError(f"Pipeline.dask(): output {f.name()} has {f.dimensions()} "
+                               f"dimensions; on Dask the outputs are computed block by block "
+                               f"over the inputs' shape ({first.ndim}-D)")
+    blob = cloudpickle.dumps(outs)
+    job = FuncJob(hashlib.sha256(blob).hexdigest(), blob, names,
+                  {n: tuple(x.shape) for n, x in zip(names, xs)})
+    plan = job.plan()
+    dtypes = {n: x.dtype for n, x in zip(names, xs)}
+    shapes = job.shapes
+    results = []
+    for slot, f in enumerate(outs):
+        try:
+            depth = probe_halo(lambda w, s, e: plan.block(slot, w, shapes, s, e), dtypes,
+                               shapes, first.chunks, {})
+        except OutsideWindow as e:
+            raise CompileError(f"Pipeline.dask(): output {f.name()} reads {e.name} in a "
+                               f"way bounds inference does not bound per block: {e}") from None
+        items = [None] if f.outputs() == 1 else list(range(f.outputs()))
+        arrays = tuple(blocks_with_halo(_func_task, xs, depth, t.to_numpy(), "Pipeline", da,
+                                        job=job, slot=slot, item=i)
+                       for i, t in zip(items, f.types()))
+        results.append(arrays[0] if f.outputs() == 1 else arrays)
+    return results[0] if len(results) == 1 else results
