@@ -1,5 +1,5 @@
 """pyhalide.frontend_ast: plain Python loops -> Func definitions (through the
-user API), the engine behind `@ph.pipeline` (pyhalide/pipeline.py).
+user API), the engine behind `@ph.pipeline` (pyhalide/pipeline_function.py).
 
 Modules, in the order a call goes through them:
 

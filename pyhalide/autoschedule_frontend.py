@@ -2,7 +2,7 @@
 `schedule="auto"` / `"auto-exact"` (or a side file saying so) gets, and the
 view of one specialization pyhalide.autoschedule plans from (its Funcs, how
 a schedule function names them, the loop extents of the call's size class).
-It sits beside pipeline.py: it reads the frontend's specializations
+It sits beside pipeline_function.py: it reads the frontend's specializations
 (frontend_ast.specialize, frontend_ast.schedules), which import nothing of it."""
 from __future__ import annotations
 

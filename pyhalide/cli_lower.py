@@ -37,11 +37,9 @@ def load_module(path: str):
 def _kind(obj, module) -> str | None:
     """What `lower` can do with obj: 'pipeline', 'funcs', 'function' or None."""
     from .func import Func
+    from .pipeline_function import PipelineFunction
     from .realize import Pipeline
-    # (not `from .pipeline import`: importing the submodule first would make
-    # `ph.pipeline` the module rather than the decorator)
-    frontend = sys.modules.get("pyhalide.pipeline")
-    if frontend is not None and isinstance(obj, frontend.PipelineFunction):
+    if isinstance(obj, PipelineFunction):
         return "pipeline"
     if isinstance(obj, (Func, Pipeline)):
         return "funcs"

@@ -45,7 +45,7 @@ def schedule_text(spec: str, args: list, exact: bool = False):
         raise typer.BadParameter(f"{name} is not an @pipeline function; for Funcs, call "
                                  f"ph.Pipeline(outputs).apply_autoscheduler(params=...) after "
                                  f"set_estimates", param_hint="FILE::NAME")
-    from .pipeline import pipeline
+    from .pipeline_function import pipeline
     values = example_args(obj.py_func, name, [parse_arg(a) for a in args])
     auto = pipeline(obj.py_func, schedule="auto-exact" if exact else "auto")
     auto.compile(*values)

@@ -42,8 +42,7 @@ def restore_pipeline(state):
     """The PipelineFunction of a pickled state (see pipeline_state)."""
     import pickle
 
-    from .pipeline import PipelineFunction
-    _unshadow()
+    from .pipeline_function import PipelineFunction
     digest, blob = state
     with _lock:
         pf = _restored.get(digest)
@@ -61,16 +60,3 @@ def restore_pipeline(state):
             pf.__dict__["_dask_state"] = ((schedule, registered), state)
             _restored[digest] = pf
     return pf
-
-
-def _unshadow():
-    """Importing the submodule pyhalide.pipeline (as restoring does) binds the
-    package attribute `pipeline` to that module when the decorator was not
-    looked up before (the package exports lazily): a module of the user's
-    imported next on a worker, `@ph.pipeline def ...`, would call a module.
-    Bind the decorator again."""
-    import pyhalide
-
-    from .pipeline import pipeline
-    if pyhalide.__dict__.get("pipeline") is not pipeline:
-        pyhalide.pipeline = pipeline
