@@ -120,7 +120,10 @@ def test_python_int_accumulators_keep_their_overflow_check_and_are_refused():
     assert "test_parallel_scan_frontend.py:" in str(e.value)
 
 
-def test_a_range_the_compiler_cannot_bound_is_refused_with_the_reason():
+def test_a_range_of_a_python_int_argument_is_bounded_and_scanned():
+    """range(n) of a Python-int argument: its bound is an int32 parameter
+    checked at call time (frontend_ast/loop_params.py), so the chunks are
+    bounded (it was refused with "cannot bound its chunks" before)."""
     def count(n):
         out = np.zeros(n, np.int64)
         acc = np.int64(0)
@@ -132,8 +135,13 @@ def test_a_range_the_compiler_cannot_bound_is_refused_with_the_reason():
     def schedule(p):
         p.funcs["out"].update(0).parallel_scan(p.vars["out", "i"], 4)
     p = ph.pipeline(count, schedule=schedule)
-    with pytest.raises(ph.CompileError, match=r"range of i .* cannot bound its chunks"):
-        p(10)
+    for n in (0, 1, 5, 23):
+        for threads in (1, 3):
+            with override(num_threads=threads):
+                got = p(n)
+            np.testing.assert_array_equal(got, count(n), err_msg=f"n={n}, {threads} threads")
+            assert got.dtype == np.int64
+    assert "_scan_carry" in p.lower()
 
 
 def np_scans(v, b, m):
