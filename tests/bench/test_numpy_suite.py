@@ -23,6 +23,7 @@ def _no_verifier():
         yield
 
 
+@pytest.mark.slow
 def test_every_pipeline_is_right_or_not_compiled():
     """Default and scheduled pipelines of every benchmark: equal to NumPy
     (bit for bit where FRONTEND.md promises it) or "not compiled"."""

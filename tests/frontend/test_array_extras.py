@@ -87,6 +87,7 @@ def norm_whole(a):
     return np.linalg.norm(a), np.linalg.norm(a, "fro", keepdims=True)
 
 
+@pytest.mark.slow
 def test_norm_along_axes_equals_numpy():
     check(ph.pipeline(norms_along_axes), A)
     check(ph.pipeline(norms_along_axes), INTS[:3, :4])

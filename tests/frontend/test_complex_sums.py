@@ -36,7 +36,8 @@ def rows_and_views(z):
             z[1:, 3:].sum())
 
 
-@pytest.mark.parametrize("shape", [(3, 70), (5, 4), (2, 300)])
+@pytest.mark.parametrize("shape", [(5, 4)] + [
+    pytest.param(s, marks=pytest.mark.slow) for s in ((3, 70), (2, 300))])
 def test_rows_views_and_transposes(shape):
     check(rows_and_views, crandom(shape[0] * shape[1]).reshape(shape))
 
@@ -80,8 +81,10 @@ def means(z):
     return np.mean(z), z.mean(axis=0), np.mean(z, axis=1), np.average(z)
 
 
-@pytest.mark.parametrize("shape", [(3, 70), (1, 5), (4, 1)])
-@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("shape, dtype", [((3, 70), np.complex128), ((4, 1), np.complex64)] + [
+    pytest.param(s, t, marks=pytest.mark.slow) for s, t in (
+        ((1, 5), np.complex128), ((4, 1), np.complex128), ((3, 70), np.complex64),
+        ((1, 5), np.complex64))])
 def test_complex_means(shape, dtype):
     """The sum in NumPy's order divided by the count as NumPy's complex
     division (Smith's algorithm) does."""
@@ -111,7 +114,8 @@ def spreads(z):
     return np.var(z), np.std(z, axis=0), z.var(axis=1, ddof=1)
 
 
-@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("dtype", [np.complex128,
+                                   pytest.param(np.complex64, marks=pytest.mark.slow)])
 def test_complex_var_std(dtype):
     """NumPy's _var of complex values: |z - mean|**2 as re*re + im*im, a
     float sum in NumPy's order."""
