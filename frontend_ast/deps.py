@@ -124,6 +124,8 @@ def check_write_order(nest_writes, smap_error):
     every iteration of the earlier one, so where the earlier statement writes
     an element at a later iteration than the later statement does, Python
     keeps the earlier statement's value and the compiled loops would not."""
+    # element writes (arrays.Cell); slice, mask and index-array stores are ordered
+    # or refused by array_store_loops
     cells = [w for w in nest_writes if hasattr(w, "key")]
     for k, w2 in enumerate(cells):
         for w1 in cells[:k]:
