@@ -28,14 +28,12 @@ import weakref
 from . import ir
 from .associativity import AssociativeOp, prove_associativity, register
 from .checks import apply as apply_checks
-from .checks import strip as strip_checks
 from .errors import CompileError
-from .ir.ops import substitute_exprs
 from .rfactor_domain import FusedVarError, project
 from .rfactor_lex import instantiate, merge_values
 from .rfactor_lex import plan as make_plan
+from .rfactor_nan import exact_float_ops
 from .source import at, user_location
-from .tables.grammar import FP, float_theory
 
 # Function -> {element: tie rule} of the argmin keys rfactor gave it (each a
 # position in the serial order of the reduction it factored)
@@ -175,37 +173,15 @@ def rfactor(stage, preserved: list):
     except FusedVarError as e:
         ctx.fail(f"it fused a Var into an RVar ({e})")
     p = make_plan(op.match, d.schedule.rvars, _keys.get(ctx.fn))
-    _keep_own_form(p, d, ctx.fn)
+    why = exact_float_ops(p, d, ctx.fn, op.match)
+    if why is not None:
+        ctx.fail(f"the update is not provably associative: {why}", d)
     _check_operator(ctx, p, op, d, {dim.var for dim, _ in kept})
     seeding = _seeding(ctx, p, op, d, proj, kept)
     intm = _intermediate(ctx.fn, d, p, proj, kept, op.checks, seeding)
     ctx.fn.updates[stage.index() - 1] = _merge(ctx.fn, d, p, proj, kept, intm.function(),
                                                seeding)
     return intm
-
-
-def _keep_own_form(p, d: ir.Definition, fn: ir.Function):
-    """A one-element float update whose operator only compares and copies
-    (min, max, select: the tables prove it in IEEE semantics, for non-NaN
-    values; tables.grammar.float_theory) keeps its
-    own form in the intermediate and the merge, in place of the table's
-    canonical form. Both agree wherever the proof holds; the update's own
-    form also keeps what the serial loop does with a NaN: `select(v > s, v,
-    s)` (Python's max) skips NaN values and keeps a NaN initial value, where
-    the canonical `max(s, v)` would not."""
-    if not (p.n == 1 and len(p.ops) == 1 and not p.groups and not p.negated
-            and not p.unchanged and p.predicate is None and p.types[0].is_float()
-            and p.ys[0] is not None and float_theory(p.ops) == FP):
-        return
-    x, y = ir.Variable(p.types[0], "x0"), ir.Variable(p.types[0], "y0")
-    value = strip_checks(d.values)[0][0]
-    own = [c for c in ir.find_calls(value) if c.name == fn.name]
-    form = substitute_exprs(value, [(c, x) for c in own] + [(p.ys[0], y)])
-    rvars = {rv.name for rv in d.schedule.rvars}
-    if any(c.name == fn.name for c in ir.find_calls(form)) or \
-            any(name in rvars for name in ir.free_vars(form)):
-        return                                  # not of the form op(x, y): keep the table's
-    p.ops[0] = form
 
 
 def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks: tuple,

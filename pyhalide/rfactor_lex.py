@@ -43,6 +43,7 @@ class LexGroup:
     rules: dict = field(default_factory=dict)   # payload element -> "first" | "last"
     keys: dict = field(default_factory=dict)    # rule -> slot of its key
     positions: dict = field(default_factory=dict)   # rule -> payload that is f's own key
+    value_rule: str = ""            # the rule of the value's own tie (float values)
 
 
 @dataclass
@@ -286,7 +287,9 @@ def merge_values(p: Plan, current: list, partial: list) -> list:
     for grp in p.groups:
         v, sv = grp.value, p.slot_of[grp.value]
         strictly = _strictly(grp.better, partial[sv], current[v])
-        tie = ir.Not(_strictly(grp.better, current[v], partial[sv]))
+        # a NaN value of f is never replaced (rfactor_nan checked the update)
+        tie = ir.EQ(partial[sv], current[v]) if p.types[sv].is_float() else \
+            ir.Not(_strictly(grp.better, current[v], partial[sv]))
         payload = {pl: ir.substitute(p.payload_ys[pl], decode(partial[grp.keys[rule]], p.rvars))
                    for pl, rule in grp.rules.items()}
         takes = {}
@@ -300,7 +303,7 @@ def merge_values(p: Plan, current: list, partial: list) -> list:
                 takes[rule] = strictly
             else:
                 takes[rule] = ir.Or(strictly, ir.And(tie, ir.NE(partial[k], p.identities[k])))
-        out[v] = ir.Select(strictly, partial[sv], current[v])
+        out[v] = ir.Select(takes.get(grp.value_rule, strictly), partial[sv], current[v])
         for pl, rule in grp.rules.items():
             out[pl] = ir.Select(takes[rule], payload[pl], current[pl])
     cur_slots = [None] * len(p.types)

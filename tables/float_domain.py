@@ -1,0 +1,160 @@
+"""Whether a float operator that compares and copies (min, max, select)
+gives the serial loop's result when a reduction is split, NaN included.
+
+The tables prove such operators for non-NaN values. A loop's update as the
+user wrote it (its "own form", `op(x, y)` over Variables x<i>/y<i>) has an
+exact meaning for NaN too: `select(y > x, y, x)` skips a NaN y and keeps a
+NaN x. rfactor folds each slice from the identity e and merges the partial
+results p into f's value x in order; that equals the serial fold for every
+x and data y when, for a set S of states holding e and closed under op
+(S(op(x, y)) for x in S and any y),
+
+- op(x, e) == x for every x (NaN included: f's initial value may be NaN);
+- op(op(x, p), y) == op(x, op(p, y)) for every x, p in S and any y
+  (by induction, folding from x equals merging x with the fold from e);
+- op(p, q) == op(q, p) for p, q in S, where the schedule combines partial
+  results out of the serial order.
+
+Where a slice starts from its first value instead of e (Dask's seeded
+blocks), the partial results can be anything: only S = every value holds,
+and the identity is not needed. `check` tries S = "no float element is
+NaN", then S = every value. Values
+are equal when both are NaN or they compare equal (+0 == -0: the sign of a
+zero result may differ from the serial loop's where ties are combined out
+of order).
+"""
+from __future__ import annotations
+
+import z3
+
+from pyhalide import ir
+
+from .grammar import FP
+from .z3model import Model, order_only
+
+TIMEOUT_MS = 5000
+
+
+def check(ops: list, identities: list, types: list, commutative: bool,
+          partials_from_identity: bool = True) -> str | None:
+    """None if splitting a reduction by `ops` (over x<i>, y<i>; None for a
+    slot the operator leaves to others) keeps the serial result for every
+    float value; else why not, with a counterexample. Without
+    `partials_from_identity` (a slice may start from its first value, NaN
+    or not), only S = every value is tried, and the identity is not used."""
+    model = Model(FP, small_fp=order_only([o for o in ops if o is not None]))
+    reasons = []
+    for restricted in (True, False)[0 if partials_from_identity else 1:]:
+        why = _failure(model, ops, identities, types, commutative, restricted,
+                       partials_from_identity)
+        if why is None:
+            return None
+        reasons.append(why)
+    return reasons[0]
+
+
+def _failure(model, ops, identities, types, commutative, restricted, from_identity):
+    def fresh(prefix):
+        return [model.var(t, f"{prefix}{i}") for i, t in enumerate(types)]
+
+    def apply(xs, ys):
+        env = {f"x{i}": v for i, v in enumerate(xs)}
+        env.update({f"y{i}": v for i, v in enumerate(ys)})
+        return [xs[i] if o is None else model.term(o, env) for i, o in enumerate(ops)]
+
+    def in_s(vs):
+        if not restricted:
+            return z3.BoolVal(True)
+        conds = [model.not_nan(t, v) for t, v, on in zip(types, vs, active)
+                 if on and t.is_float()]
+        return z3.And(*conds) if conds else z3.BoolVal(True)
+
+    active = [o is not None for o in ops]
+
+    def same(a, b):
+        return z3.And(*[model.equal(t, u, v) for t, u, v, on in zip(types, a, b, active) if on])
+
+    x, p, q, y = fresh("x"), fresh("p"), fresh("q"), fresh("y")
+    e = [model.const(t, c.value) for t, c in zip(types, identities)]
+    laws = [
+        ("the identity is NaN", z3.BoolVal(True), in_s(e)),
+        ("a NaN value reaches a partial result", in_s(x), in_s(apply(x, y))),
+        ("f's value merged with the identity changes",
+         z3.BoolVal(True) if restricted or from_identity else z3.BoolVal(False),
+         same(apply(x, e), x)),
+        ("merging a partial result and then a value differs from the serial order",
+         in_s(p), same(apply(apply(x, p), y), apply(x, apply(p, y)))),
+    ]
+    if commutative:
+        laws.append(("partial results merged in another order differ",
+                     z3.And(in_s(p), in_s(q)), same(apply(p, q), apply(q, p))))
+    for name, given, holds in laws:
+        s = z3.Solver()
+        s.set("timeout", TIMEOUT_MS)
+        s.add(given, z3.Not(holds))
+        r = s.check()
+        if r == z3.sat:
+            return f"with NaN values {name} (e.g. {_example(s.model(), types)})"
+        if r != z3.unsat:
+            return f"with NaN values, Z3 could not decide whether {name}"
+    return None
+
+
+def check_skip(members: list, forms: list, types: list, value: int) -> str | None:
+    """None if the argmin group `members` (f's elements; `forms` over
+    X<i>/Y<i>, `value` the element compared) leaves f's elements as they are
+    for a point whose value is NaN, and never replaces a NaN value of f."""
+    model = Model(FP, small_fp=order_only(forms))
+    env = {}
+    for i, t in zip(members, types):
+        env[f"X{i}"], env[f"Y{i}"] = model.var(t, f"X{i}"), model.var(t, f"Y{i}")
+    xv, yv = env[f"X{value}"], env[f"Y{value}"]
+    unchanged = z3.And(*[model.equal(t, model.term(f, env), env[f"X{i}"])
+                         for i, t, f in zip(members, types, forms)])
+    laws = [("a point whose value is NaN changes the result",
+             z3.And(z3.Not(z3.fpIsNaN(xv)), z3.fpIsNaN(yv))),
+            ("a NaN value of the result is replaced", z3.fpIsNaN(xv))]
+    for name, given in laws:
+        s = z3.Solver()
+        s.set("timeout", TIMEOUT_MS)
+        s.add(given, z3.Not(unchanged))
+        r = s.check()
+        if r == z3.sat:
+            return f"with NaN values {name} (e.g. {_example(s.model(), types)})"
+        if r != z3.unsat:
+            return f"with NaN values, Z3 could not decide whether {name}"
+    return None
+
+
+def takes_later_on_tie(form, t, value: int) -> bool:
+    """Whether the value element's own form (over X<value>/Y<value>) takes
+    the newer value y over an equal x (+0.0 over -0.0)."""
+    model = Model(FP, small_fp=order_only([form]))
+    x, y = model.const(t, -0.0), model.const(t, 0.0)
+    got = z3.simplify(model.term(form, {f"X{value}": x, f"Y{value}": y}))
+    return isinstance(got, z3.FPNumRef) and got.isZero() and not got.isNegative()
+
+
+def _example(m, types) -> str:
+    out = []
+    for d in sorted(m.decls(), key=lambda d: d.name()):
+        v = m[d]
+        if isinstance(v, z3.FPNumRef):
+            out.append(f"{d.name()}={_fp_text(v)}")
+        elif not isinstance(v, z3.FuncInterp):
+            out.append(f"{d.name()}={v}")
+    return ", ".join(out[:8])
+
+
+def _fp_text(v) -> str:
+    if v.isNaN():
+        return "nan"
+    if v.isInf():
+        return "-inf" if v.isNegative() else "inf"
+    if v.isZero():
+        return "-0.0" if v.isNegative() else "0.0"
+    return str(float(z3.simplify(z3.fpToReal(v)).as_fraction()))
+
+
+def float_types(types) -> bool:
+    return any(isinstance(t, ir.Type) and t.is_float() for t in types)

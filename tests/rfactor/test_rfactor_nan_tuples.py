@@ -1,0 +1,164 @@
+"""Float max/argmax loops rfactored with NaN values and signed zeros equal
+the serial Python loop (rfactor_nan, tables/float_domain).
+
+The frontend keeps a flag beside a running maximum (whether it was ever
+assigned), so `if a[i] > m: m = a[i]` is a two-element update; before, only
+one-element updates kept their own form and the intermediate applied the
+canonical `max(m, a[i])`, which takes a NaN: an input of NaNs and one 1.0
+returned nan (and argmax -1) under schedule="auto". Forms whose result
+depends on the order with NaN values (`if not (a[i] >= m)`) are refused
+with a Z3 counterexample, and `auto` keeps them serial."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def sel_max(a):
+    m = -np.inf
+    for i in range(a.shape[0]):
+        if a[i] > m:
+            m = a[i]
+    return m
+
+
+def builtin_max(a):
+    m = -np.inf
+    for i in range(len(a)):
+        m = max(m, a[i])
+    return m
+
+
+def argmax_first(a):
+    m = -np.inf
+    k = -1
+    for i in range(a.shape[0]):
+        if a[i] > m:
+            m = a[i]
+            k = i
+    return k, m
+
+
+def argmin_last(a):
+    m = np.inf
+    k = -1
+    for i in range(a.shape[0]):
+        if a[i] <= m:
+            m = a[i]
+            k = i
+    return k, m
+
+
+def argmin_from_first(a):
+    m = a[0]
+    k = 0
+    for i in range(1, a.shape[0]):
+        if a[i] < m:
+            m = a[i]
+            k = i
+    return k, m
+
+
+def not_ge_min(a):
+    m = np.inf
+    for i in range(a.shape[0]):
+        if not (a[i] >= m):
+            m = a[i]
+    return m
+
+
+FUNC = {sel_max: "m", builtin_max: "m", argmax_first: "m_k", argmin_last: "m_k",
+        argmin_from_first: "m_k"}
+
+
+def _inputs(n):
+    rng = np.random.default_rng(11)
+    out = []
+    for case in range(7):
+        a = rng.standard_normal(n)
+        if case == 0:
+            a[rng.integers(0, n, 5)] = np.nan
+        elif case == 1:
+            a[:] = np.nan
+            a[5] = 1.0
+        elif case == 2:
+            a[:] = np.nan
+            a[n - 3], a[n // 3] = 1.0, -2.0
+        elif case == 3:
+            a[0] = np.nan
+        elif case == 4:
+            a[n // 2:] = np.nan
+        elif case == 5:
+            a[:] = 0.0
+            a[::7] = -0.0
+        elif case == 6:
+            a[:] = -0.0
+            a[n - 2] = 0.0
+        out.append(a)
+    return out
+
+
+def _same(want, got):
+    if isinstance(want, tuple):
+        return all(_same(w, g) for w, g in zip(want, got))
+    w, g = np.float64(want), np.float64(got)
+    if np.isnan(w):
+        return bool(np.isnan(g))
+    return w == g and np.signbit(w) == np.signbit(g)
+
+
+def _split_schedule(name, inner):
+    def schedule(p):
+        f = p.funcs[name]
+        ro, ri, u = ph.RVar("ro"), ph.RVar("ri"), ph.Var("u")
+        f.update(0).split(p.vars["i"], ro, ri, 16)
+        intm = f.update(0).rfactor(ri if inner else ro, u).compute_root()
+        intm.vectorize(u, 8) if inner else intm.parallel(u)
+    return schedule
+
+
+@pytest.mark.parametrize("inner", [True, False], ids=["lanes", "chunks"])
+@pytest.mark.parametrize("fn", list(FUNC), ids=lambda f: f.__name__)
+def test_rfactored_loop_with_nan_and_signed_zeros_equals_python(fn, inner):
+    p = ph.pipeline(fn, schedule=_split_schedule(FUNC[fn], inner))
+    for case, a in enumerate(_inputs(301)):
+        want, got = fn(a), p(a)
+        assert _same(want, got), (fn.__name__, case, want, got)
+
+
+def test_auto_schedule_with_nan_equals_python():
+    n = 1 << 18
+    for fn in (sel_max, argmax_first):
+        p = ph.pipeline(fn, schedule="auto")
+        for case, a in enumerate(_inputs(n)):
+            want, got = fn(a), p(a)
+            assert _same(want, got), (fn.__name__, case, want, got)
+        assert "rfactor(" in p.schedule_source()
+
+
+def test_order_dependent_nan_form_is_refused_with_a_counterexample():
+    p = ph.pipeline(not_ge_min, schedule=_split_schedule("m", False))
+    with pytest.raises(ph.CompileError, match="NaN values"):
+        p(np.ones(64))
+
+
+def test_order_dependent_nan_form_stays_serial_under_auto():
+    p = ph.pipeline(not_ge_min, schedule="auto")
+    for a in _inputs(1 << 18)[:3]:
+        assert _same(not_ge_min(a), p(a))
+    assert "rfactor(" not in p.schedule_source()
+
+
+def test_func_api_select_argmax_with_nan():
+    a = np.array([np.nan] * 40 + [3.0] + [np.nan] * 40 + [3.0, 1.0], dtype=np.float32)
+    A = ph.Buffer(a, "nan_arg_in")
+    r = ph.RDom([(0, a.size)], "r")
+    f = ph.Func("nan_argmax")
+    f[()] = (ph.f32(-np.inf), ph.i32(-1))
+    better = A[r.x] > f[()][0]
+    f[()] = (ph.select(better, A[r.x], f[()][0]), ph.select(better, r.x, f[()][1]))
+    ro, ri, u = ph.RVar("ro"), ph.RVar("ri"), ph.Var("u")
+    f.update().split(r.x, ro, ri, 8)
+    f.update().rfactor(ri, u).compute_root().vectorize(u, 8)
+    m, k = f.realize([])
+    assert int(np.asarray(k)[()]) == 40 and float(np.asarray(m)[()]) == 3.0
