@@ -17,17 +17,21 @@ runs over the chunked arrays, with `op` proven associative by the tables:
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from . import ir
 from .associativity import prove_associativity
 from .buffer import ImageParam, Param
 from .checks import apply as apply_checks
+from .checks import strip as strip_checks
 from .dask_window import Window, definition_exprs, rvar_offset
 from .errors import CompileError
 from .expr import Expr
 from .func import Func
 from .realize import Pipeline
+from .rfactor_nan import exact_merge_ops, own_calls
 from .var import Var
 
 
@@ -112,10 +116,19 @@ class ReducePlan:
                                f"blocks: {op.reason}")
         self.op = op
         # a block's fold starts from the operator's identity, else from its first point's
-        # value (seeded): with a one-sided identity, a block whose points all fail the
-        # update's condition would give the identity as its partial result, which is
-        # not neutral on the side it is merged on
-        self.seeded = op.identity_side != "both"
+        # value (seeded): a block whose points all fail the update's condition gives the
+        # identity as its partial result. A right identity e (op(x, e) == x) is neutral
+        # there: the tree's merges are associative and the total is merged into the
+        # reduction's initial value x0, so op(x0, op(e, P)) == op(op(x0, e), P) == op(x0, P)
+        self.seeded = op.identity_side not in ("both", "right")
+        values = strip_checks(d.values)[0]
+        forms, why = exact_merge_ops(values, own_calls(values, fn), op, self.seeded)
+        if why is not None:
+            raise CompileError(f"{where}: the reduction {self._at(d)} cannot be split into "
+                               f"blocks: {why}")
+        if forms is not None:                   # NaN values merged as the loop does
+            op = self.op = copy.copy(op)
+            op.ops = tuple(Expr.wrap(f) for f in forms)
         if self.seeded and (fn.dimensions() or d.predicates or op.predicate is not None
                             or any(y is None for y in op.ys)
                             or (len(d.schedule.rvars) > 1 and not _idempotent(op))):

@@ -31,6 +31,7 @@ from .checks import apply as apply_checks
 from .ir.errors import counted
 from .parallel_scan import func_call
 from .rfactor_lex import instantiate
+from .rfactor_nan import exact_merge_ops
 
 
 class Lift:
@@ -54,14 +55,19 @@ class Lift:
 
 
 class OpLift(Lift):
-    """Form 1: the state is a partial result of the proven op."""
+    """Form 1: the state is a partial result of the proven op. A float
+    operator that compares and copies combines with the update's own form,
+    and each chunk starts from the identity (rfactor_nan: NaN values)."""
 
-    def __init__(self, scan, op):
+    def __init__(self, scan, op, ops=None, start=None):
         super().__init__(scan, [x.type for x in scan.xs])
-        self.ops = [o.node for o in op.ops]
+        self.ops = ops if ops is not None else [o.node for o in op.ops]
         self.ys = [y.node for y in op.ys]
+        self.start = start
 
     def first(self, q):
+        if self.start is not None:
+            return self.step(self.start, q)
         return self.guarded(q, [self.at(y, q) for y in self.ys])
 
     def step(self, s, q):
@@ -119,7 +125,7 @@ def lift(ctx, d, scan, pre) -> Lift:
     op = _prove(ctx, d, scan, scan.v_x)
     if op.associative:
         _usable(ctx, d, op, len(scan.xs))
-        return OpLift(scan, op)
+        return _op_lift(ctx, d, scan, op)
     if len(scan.xs) == 1:
         reset = _reset(ctx, d, scan)
         if reset is not None:
@@ -130,6 +136,21 @@ def lift(ctx, d, scan, pre) -> Lift:
             return AffineLift(scan, a, b if b is not None else ir.zero(a.type))
     reason = op.reason.split(": ", 1)[1] if op.reason.startswith("Func ") else op.reason
     ctx.fail(f"its operator is not provably associative: {reason}", d)
+
+
+def _op_lift(ctx, d, scan, op) -> OpLift:
+    """OpLift with the operator's canonical form, or for float values that
+    are compared and copied, the update's own form (NaN values as the loop
+    has them) with chunks started from a right identity."""
+    from_identity = op.identity_side in ("both", "right")
+    states = [(x, i) for i, x in enumerate(scan.xs)]
+    forms, why = exact_merge_ops(list(scan.v_x), states, op, seeded=not from_identity)
+    if why is not None:
+        ctx.fail(f"its operator is not provably associative: {why}", d)
+    if forms is None:
+        return OpLift(scan, op)
+    start = [i.node for i in op.identities] if from_identity else None
+    return OpLift(scan, op, forms, start)
 
 
 def _usable(ctx, d, op, n):
