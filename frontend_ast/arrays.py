@@ -243,6 +243,8 @@ class ArrayAccess:
                                      w.pos_min > self.cx.stmt_pos and _same_index(w.axes_raw, raw)
                                      for w in writes):
                 return None
+            if not _one_location_per_iteration(raw, syms):
+                return None         # iterations share a location: they read each other's writes
             st.snapshots[key] = (self.defs.new_version(arr), list(raw))
         func, first = st.snapshots[key]
         return func if _same_index(first, raw) else None
@@ -394,6 +396,32 @@ def _same_index(a, b) -> bool:
         elif x.node is None or y.node is None or not equal_after_simplify(x.node, y.node):
             return False
     return True
+
+
+def _one_location_per_iteration(raw, syms) -> bool:
+    """Whether the index (Vals as written) names a different location in
+    each iteration of the loops `syms`: every loop's symbol, alone or plus a
+    constant, is the index of its own axis."""
+    axes = set()
+    for sym in syms:
+        k = next((k for k, v in enumerate(raw) if _sym_plus_const(v.node, sym)), None)
+        if k is None or k in axes:
+            return False
+        axes.add(k)
+    return True
+
+
+def _sym_plus_const(node, sym) -> bool:
+    while isinstance(node, ir.Cast) and node.type.is_int() and node.value.type.is_int():
+        node = node.value
+    if isinstance(node, ir.Variable):
+        return node.name == sym
+    if isinstance(node, (ir.Add, ir.Sub)):
+        a, b = node.a, node.b
+        if isinstance(b, ir.Const):
+            return _sym_plus_const(a, sym)
+        return isinstance(node, ir.Add) and isinstance(a, ir.Const) and _sym_plus_const(b, sym)
+    return False
 
 
 def _call(func, idx_nodes) -> ir.Expr:
