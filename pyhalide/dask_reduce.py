@@ -122,13 +122,14 @@ class ReducePlan:
         # reduction's initial value x0, so op(x0, op(e, P)) == op(op(x0, e), P) == op(x0, P)
         self.seeded = op.identity_side not in ("both", "right")
         values = strip_checks(d.values)[0]
-        forms, why = exact_merge_ops(values, own_calls(values, fn), op, self.seeded)
+        forms, why, commutes = exact_merge_ops(values, own_calls(values, fn), op, self.seeded)
         if why is not None:
             raise CompileError(f"{where}: the reduction {self._at(d)} cannot be split into "
                                f"blocks: {why}")
         if forms is not None:                   # NaN values merged as the loop does
             op = self.op = copy.copy(op)
             op.ops = tuple(Expr.wrap(f) for f in forms)
+            op.commutative = commutes
         if self.seeded and (fn.dimensions() or d.predicates or op.predicate is not None
                             or any(y is None for y in op.ys)
                             or (len(d.schedule.rvars) > 1 and not _idempotent(op))):

@@ -144,7 +144,7 @@ def _op_lift(ctx, d, scan, op) -> OpLift:
     has them) with chunks started from a right identity."""
     from_identity = op.identity_side in ("both", "right")
     states = [(x, i) for i, x in enumerate(scan.xs)]
-    forms, why = exact_merge_ops(list(scan.v_x), states, op, seeded=not from_identity)
+    forms, why, _ = exact_merge_ops(list(scan.v_x), states, op, seeded=not from_identity)
     if why is not None:
         ctx.fail(f"its operator is not provably associative: {why}", d)
     if forms is None:

@@ -276,9 +276,9 @@ def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Funct
 def _check_operator(ctx, p, op: AssociativeOp, d, kept: set):
     ops = ", ".join(str(o) for o in op.ops)
     if not p.commutative and not _ordered(d.schedule.dims, kept):
-        ctx.fail(f"its operator ({ops}) is not commutative, and a preserved RVar is inside an "
-                 f"RVar that is not preserved, which would change the order in which values "
-                 f"are combined; preserve the outer RVars (or reorder them first)")
+        ctx.fail(f"its operator ({ops}) is not commutative{p.order_note}, and a preserved RVar "
+                 f"is inside an RVar that is not preserved, which would change the order in "
+                 f"which values are combined; preserve the outer RVars (or reorder them first)")
 
 
 class _Seeding:

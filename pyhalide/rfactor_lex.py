@@ -67,6 +67,7 @@ class Plan:
     rvars: list = field(default_factory=list)           # the RDom the keys index
     predicate: object = None
     combine_ops: list = field(default_factory=list)     # partials in any order
+    order_note: str = ""            # why the operator does not commute, when not the table's
 
     def combining(self) -> list:
         return self.combine_ops or self.ops

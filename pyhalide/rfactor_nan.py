@@ -56,9 +56,13 @@ def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
     forms = [None] * len(p.types)
     for s, i in slots.items():
         forms[s] = _in_slots(own[i], p.slot_of)
-    why = float_domain.check(forms, p.identities, p.types, p.commutative)
+    why = float_domain.check(forms, p.identities, p.types)
     if why is not None:
         return why
+    if p.commutative and not float_domain.commutes(forms, p.types):
+        p.commutative = False
+        p.order_note = " (of two equal values, such as -0.0 and +0.0, the update keeps one by " \
+                       "its position)"
     for s in slots:
         p.ops[s] = forms[s]
     return None
@@ -66,7 +70,7 @@ def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
 
 def exact_merge_ops(values, states: list, op, seeded: bool):
     """(ops over x<i>/y<i> for f's elements, or None to keep `op.ops`; the
-    reason to refuse, or None) for merging partial results in order of an
+    reason to refuse, or None; whether they commute) for merging partial results in order of an
     update whose `values` (checks stripped) read f's element i as the nodes
     `states` pairs with i. `seeded`: a partial result may start from a
     point's value rather than the identity."""
@@ -75,18 +79,20 @@ def exact_merge_ops(values, states: list, op, seeded: bool):
              and i not in op.match.unchanged and i not in op.match.negated
              and float_theory([o]) == FP]
     if not elems:
-        return None, None
+        return None, None, op.commutative
     own = _own_forms(values, states, op.match)
     if any(o is None for o in own):
         return None, ("its operator compares float values, and the update is not written as a "
                       "function of f's values and the values it combines, so what it does with "
-                      "NaN values cannot be checked")
+                      "NaN values cannot be checked"), False
     if any(_uses_float_minmax(own[i]) for i in elems):
-        return None, None
+        return None, None, op.commutative
     forms = [_in_slots(o, {i: i for i in range(len(own))}) for o in own]
-    why = float_domain.check(forms, list(op.match.identities), types, False,
+    why = float_domain.check(forms, list(op.match.identities), types,
                              partials_from_identity=not seeded)
-    return (None, why) if why is not None else (forms, None)
+    if why is not None:
+        return None, why, False
+    return forms, None, op.commutative and float_domain.commutes(forms, types, not seeded)
 
 
 def own_calls(values, fn: ir.Function) -> list:

@@ -31,8 +31,10 @@ def _reduction(a, start, inner: bool):
 
 
 @pytest.mark.parametrize("start", [float("-inf"), 0.5, float("nan")])
-@pytest.mark.parametrize("inner", [True, False])
-def test_select_max_with_nan_equals_the_serial_loop(start, inner):
+def test_select_max_with_nan_equals_the_serial_loop(start):
+    # over chunks in order (interleaved lanes are refused: of -0.0 and +0.0 the
+    # loop keeps the first, tests/rfactor/test_rfactor_nan_tuples.py)
+    inner = False
     rng = np.random.default_rng(3)
     a = rng.standard_normal(256).astype(np.float32)
     a[[0, 17, 100, 255]] = np.nan
@@ -55,7 +57,7 @@ def test_pipeline_builtin_max_with_nan_data_and_start():
         s = p.funcs["s"]
         rxo, rxi, u = ph.RVar("rxo"), ph.RVar("rxi"), ph.Var("u")
         s.update(0).split(p.vars["i"], rxo, rxi, 16)
-        s.update(0).rfactor(rxi, u).compute_root().vectorize(u, 8)
+        s.update(0).rfactor(rxo, u).compute_root().parallel(u)
 
     fast = ph.pipeline(biggest.py_func, schedule=schedule)
     a = np.random.default_rng(4).standard_normal(300)

@@ -117,13 +117,37 @@ def _split_schedule(name, inner):
     return schedule
 
 
-@pytest.mark.parametrize("inner", [True, False], ids=["lanes", "chunks"])
-@pytest.mark.parametrize("fn", list(FUNC), ids=lambda f: f.__name__)
+LANES_OK = [argmax_first, argmin_last, argmin_from_first]    # exact: lexicographic keys
+
+
+# interleaved lanes only where the operator commutes exactly (the others are
+# refused: test_interleaved_lanes_of_a_first_value_max_are_refused)
+CASES = [(fn, False) for fn in FUNC] + [(fn, True) for fn in LANES_OK]
+
+
+@pytest.mark.parametrize("fn, inner", CASES,
+                         ids=[f"{f.__name__}-{'lanes' if i else 'chunks'}" for f, i in CASES])
 def test_rfactored_loop_with_nan_and_signed_zeros_equals_python(fn, inner):
     p = ph.pipeline(fn, schedule=_split_schedule(FUNC[fn], inner))
     for case, a in enumerate(_inputs(301)):
         want, got = fn(a), p(a)
         assert _same(want, got), (fn.__name__, case, want, got)
+
+
+@pytest.mark.parametrize("fn", [sel_max, builtin_max], ids=lambda f: f.__name__)
+def test_interleaved_lanes_of_a_first_value_max_are_refused(fn):
+    # of -0.0 and +0.0 the loop keeps the first; lanes merged in lane order
+    # returned -0.0 for [-1, -1, -1, +0.0, ..., -0.0 at 16, ...] (Python: 0.0)
+    p = ph.pipeline(fn, schedule=_split_schedule(FUNC[fn], True))
+    with pytest.raises(ph.CompileError, match=r"-0\.0 and \+0\.0"):
+        p(np.ones(64))
+
+
+def test_auto_keeps_the_sign_of_the_first_zero():
+    a = np.full(1 << 18, -1.0)
+    a[3], a[16] = 0.0, -0.0
+    got = ph.pipeline(sel_max, schedule="auto")(a)
+    assert np.signbit(got) == np.signbit(sel_max(a)) and got == 0.0
 
 
 def test_auto_schedule_with_nan_equals_python():
