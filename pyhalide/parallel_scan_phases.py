@@ -95,6 +95,11 @@ class _Phases:
         self.last = ir.Sub(ir.Add(self.lo, self.n), ONE)
         self.chunks = ir.Div(ir.Add(self.n, ir.Sub(self.K, ONE)), self.K)
         self.pure_dims = [ir.Dim(dim.var) for dim in d.schedule.dims if not dim.is_rvar]
+        # a scan along a dimension other than 0 (a column scan) runs f's
+        # dimension 0 innermost, along memory, and the scan outside it
+        # (innermost it would stride across rows: 7x slower for a column
+        # scan of a 4096x4096 image)
+        self.across = scan.axis > 0
         self.types = fn.output_types
         self.cn = self.fresh("scan_c")
         self.c = ir.Variable(ir.INDEX, self.cn)
@@ -123,11 +128,12 @@ class _Phases:
         f = _new_func(f"{self.fn.name}_scan_{name}", args, self.lift.types, self.d.source)
         lfn = f.function()
         _pure_zero(f, self.d.source, self.cn)
-        c, outer = self.c, self.pure_dims + [ir.Dim(self.cn, "parallel")]
+        c, chunk = self.c, [ir.Dim(self.cn, "parallel")]
         r0_rv, r0 = _rdom(self.fresh("scan_r0"), ir.index(0), ir.Min(self.n, ONE),
                           f"{lfn.name}$r0")
         at = self.at_axis(r0, c) if with_j else self.at_axis(c)
-        _update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], [], outer, self.d.source)
+        _update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], *self.around(chunk),
+                self.d.source)
         rj_rv, rj = _rdom(self.fresh("scan_rj"), ONE,
                           ir.Max(ir.Sub(ir.Min(self.K, self.n), ONE), ir.index(0)),
                           f"{lfn.name}$r")
@@ -135,11 +141,21 @@ class _Phases:
         at = self.at_axis(rj, c) if with_j else self.at_axis(c)
         prev = self.at_axis(ir.Sub(rj, ONE), c) if with_j else at
         values = self.lift.step(self.calls(lfn, prev), ir.Min(q, self.last))
-        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))], [],
-                self.pure_dims + [ir.Dim(self.cn)], self.d.source)
-        self.interleave(f.update(1), rj_rv.name)
+        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))],
+                *self.around([ir.Dim(self.cn, "parallel" if self.across else "serial")]),
+                self.d.source)
+        if not self.across:      # (across rows, the chains of each column overlap)
+            self.interleave(f.update(1), rj_rv.name)
         f.compute_root()
         return lfn
+
+    def around(self, outer: list) -> tuple:
+        """(Dims inside the scan's RVar, Dims outside it): f's pure Dims
+        inside for a scan across rows (`across`), else outside; `outer`
+        outermost."""
+        if self.across:
+            return list(self.pure_dims), list(outer)
+        return [], self.pure_dims + list(outer)
 
     def interleave(self, stage, rj: str):
         """The local scans of INTERLEAVE consecutive chunks advanced together
@@ -170,12 +186,12 @@ class _Phases:
         seeds = self.scan.seeds
         seed = [seeds[i] for i in range(len(seeds))] if seeds else \
             self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
-        _update(carry, self.at_axis(c0), seed, c0_rv, [], [], self.pure_dims, self.d.source)
+        _update(carry, self.at_axis(c0), seed, c0_rv, [], *self.around([]), self.d.source)
         rc_rv, rc = _rdom(self.fresh("scan_rc"), one,
                           ir.Max(ir.Sub(self.chunks, one), ir.index(0)), f"{cfn.name}$r")
         before = self.calls(cfn, self.at_axis(ir.Sub(rc, one)))
         _update(carry, self.at_axis(rc), self.lift.apply(before, total(ir.Sub(rc, one))),
-                rc_rv, [], [], self.pure_dims, self.d.source)
+                rc_rv, [], *self.around([]), self.d.source)
         carry.compute_root()
         return cfn
 
@@ -187,7 +203,10 @@ class _Phases:
         oc_rv, oc = _rdom(on, ir.index(0), self.chunks, ij)
         q = self.point(ij, oc)
         values = values_of(ir.Min(q, self.last), ij, oc)
-        dims = [ir.Dim(inn, "serial", True)] + self.pure_dims + [ir.Dim(on, "parallel", True)]
+        if self.across:
+            dims = self.pure_dims + [ir.Dim(inn, "serial", True), ir.Dim(on, "parallel", True)]
+        else:
+            dims = [ir.Dim(inn, "serial", True)] + self.pure_dims + [ir.Dim(on, "parallel", True)]
         sched = ir.StageSchedule(dims=dims, rvars=[ij_rv, oc_rv])
         index = self.ctx.stage.index() - 1
         self.fn.updates[index] = ir.Definition(
