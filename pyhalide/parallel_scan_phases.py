@@ -75,6 +75,7 @@ def build(ctx, d: ir.Definition, scan, pre, lift, variant: str):
         phases.reduce_then_scan()
     else:
         phases.scan_then_apply()
+    phases.skip_overwritten()
 
 
 class _Phases:
@@ -222,6 +223,21 @@ class _Phases:
             dims = self.fn.updates[index].schedule.dims
             dims[:] = [dataclasses.replace(dim, kind="vectorized") if dim.var == vec else dim
                        for dim in dims]
+
+    def skip_overwritten(self):
+        """When the scan is f's first update, f's pure definition skips the
+        points the scan writes (lowering/skip_range.py: two loops around
+        them): the scan reads the value before it through `<f>_scan_pre`,
+        the previous point from its own writes (or, at a chunk's first
+        point, a value the select discards), so the pure values there are
+        never read. Outside the scan (f at lo - 1, the points past its
+        end) they are computed as before."""
+        if self.ctx.stage.index() != 1:
+            return         # (earlier updates may read the pure values anywhere)
+        v = ir.Variable(ir.INDEX, self.fn.args[self.scan.axis])
+        pure = self.fn.pure
+        pure.predicates = list(pure.predicates) + [
+            ir.Or(ir.LT(v, self.lo), ir.LT(self.last, v))]
 
     def scan_then_apply(self):
         """Local scans of every point, the carries, then f = apply(carry,
