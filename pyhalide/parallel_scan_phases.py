@@ -76,6 +76,9 @@ def build(ctx, d: ir.Definition, scan, pre, lift, variant: str):
     else:
         phases.scan_then_apply()
     phases.skip_overwritten()
+    # (as an output, f is computed in its buffer when the scan lies inside
+    # it: no scratch copy and no serial copy-out)
+    ctx.fn.schedule.in_place_if_inside = True
 
 
 class _Phases:
