@@ -258,28 +258,53 @@ class _Phases:
         tfn = self.local("total", with_j=False)
         cfn = self.carry(lambda c: self.calls(tfn, self.at_axis(c)))
         x_names = [x.name for x in self.scan.xs]
+        q = self.scan.lhs[self.scan.axis]
+        rel = ir.Sub(q, self.lo)
+        j, c = ir.Mod(rel, self.K), ir.Div(rel, self.K)
+        # the previous point, or the carry at a chunk's first point. The
+        # read of f at q - 1 is affine in the chunk's loop (LLVM then keeps
+        # the running value in a register: a clamped index made this phase
+        # 3x slower); at a chunk's first point it reads the previous chunk's
+        # last point (f at lo - 1 for chunk 0, which the serial update reads
+        # too), and the select discards that value, which another thread
+        # may be writing. A seeded scan (parallel_scan_seed.py) never reads
+        # f before lo: its index is clamped to lo there.
+        back = ir.Sub(q, ONE)
+        if self.scan.seeds:
+            back = ir.Max(back, self.lo)
+        prev = self.calls(self.fn, self.at_axis(back))
+        first = ir.EQ(j, ir.index(0))
+        carry = self.calls(cfn, self.at_axis(c))
+        xs = [ir.Select(first, k, p) for k, p in zip(carry, prev)]
+        m = dict(zip(x_names, xs))
+        values = self.lift.guarded(q, [ir.substitute(v, m) for v in self.scan.v_x])
+        self.split_update(values)
 
-        def values_of(q, j, c):
-            # the previous point, or the carry at a chunk's first point. The
-            # read of f at q - 1 is affine in the chunk's loop (LLVM then
-            # keeps the running value in a register: a clamped index made
-            # this phase 3x slower); at a chunk's first point it reads the
-            # previous chunk's last point (f at lo - 1 for chunk 0, which
-            # the serial update reads too), and the select discards that
-            # value, which another thread may be writing. A seeded scan
-            # (parallel_scan_seed.py) never reads f before lo: its index is
-            # clamped to lo there.
-            back = ir.Sub(q, ONE)
-            if self.scan.seeds:
-                back = ir.Max(back, self.lo)
-            prev = self.calls(self.fn, self.at_axis(back))
-            first = ir.EQ(j, ir.index(0))
-            carry = self.calls(cfn, self.at_axis(c))
-            xs = [ir.Select(first, k, p) for k, p in zip(carry, prev)]
-            m = dict(zip(x_names, xs))
-            m[self.scan.rname] = q
-            return self.lift.guarded(q, [ir.substitute(v, m) for v in self.scan.v_x])
-        self.replace(values_of, vectorize=False)
+    def split_update(self, values):
+        """f's update over its own RVar with `values`, the RVar split into
+        chunks of K (GuardWithIf: the last chunk may be partial), parallel
+        over the chunks. The points stay those of the RDom, so bounds
+        inference bounds every access exactly (no clamp) and a full chunk
+        runs without a test (loop synthesis partitions the guard)."""
+        from .schedule import TailStrategy
+        inn, on = self.fresh("scan_i"), self.fresh("scan_o")
+        r = self.scan.rname
+        rdim = ir.Dim(r, "serial", True)
+        dims = self.pure_dims + [rdim] if self.across else [rdim] + self.pure_dims
+        index = self.ctx.stage.index() - 1
+        self.fn.updates[index] = ir.Definition(
+            self.scan.lhs, tuple(values), [], ir.StageSchedule(dims=dims, rvars=[self.scan.rv]),
+            self.d.source, self.d.rdom_name)
+        stage = self.ctx.stage
+        stage.split(r, on, inn, self.K, TailStrategy.GuardWithIf)
+        if not self.across:
+            stage.reorder(inn, *[dim.var for dim in self.pure_dims], on)
+        # a chunk reads the previous chunk's last point only where the
+        # select discards it: marked directly (the directive refuses a loop
+        # whose iterations read where others write)
+        sched = self.fn.updates[index].schedule
+        sched.dims[:] = [dataclasses.replace(dim, kind="parallel") if dim.var == on else dim
+                         for dim in sched.dims]
 
 
 ONE = ir.index(1)
