@@ -35,6 +35,7 @@ from .context import (
 )
 from .loop_exit import exit_test
 from .simplify import simplify
+from .skip_range import around, skip_ranges
 from .stage_loops import StageLoops, point_guards, stage_loops
 
 
@@ -88,6 +89,9 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     values = tuple(ir.substitute(v, rename) for v in d.values)
     body: ir.Stmt = ir.Provide(fn.name, values, args)
     preds = [ir.substitute(p, rename) for p in d.predicates]
+    skips = {}
+    if index == 0:      # (a pure definition skipping a range: lowering/skip_range.py)
+        skips, preds = skip_ranges(preds, {lp.var for lp in sl.loops})
     if preds:
         body = ir.IfThenElse(ir.conjunction(preds), body)
     body = exit_test(d, sl, rename, body)
@@ -104,6 +108,8 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
             if g not in hoisted:
                 body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
         body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)
+        if lp.var in skips:
+            body = around(body, *skips[lp.var])
         for g in hoisted:
             body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
     return body

@@ -4,7 +4,9 @@ Allocate/Store/Load with explicit strides.
 An intermediate's buffer spans its computed region (dense, dimension 0
 innermost). An output computed exactly over the region asked for writes into
 the output buffer (its own min/stride arguments); one whose updates reach
-further is computed in scratch storage and copied out. Inputs use their
+further is computed in scratch storage and copied out, or, when its schedule
+asks (`in_place_if_inside`), in its buffer when a run-time test shows the
+region inside it and in scratch otherwise (two copies of its body). Inputs use their
 buffer's min/stride arguments; buffers known to be dense in dimension 0 use
 the constant stride 1."""
 from __future__ import annotations
@@ -45,6 +47,7 @@ class _Flatten(ir.Mutator):
         super().__init__()
         self.ctx = ctx
         self.realized = {}      # Func name -> Realize bounds in scope
+        self.in_buffer = set()  # outputs computed in their buffer in this copy of the body
 
     # geometry of the storage behind each name -------------------------------------
     def _stride(self, buf: str, d: int) -> ir.Expr:
@@ -58,7 +61,8 @@ class _Flatten(ir.Mutator):
         n = len(fn.output_types)
         buf = buffer_name(fname, index, n)
         dims = range(fn.dimensions())
-        if self.ctx.is_output(fname) and self.ctx.in_place.get(fname, False):
+        if self.ctx.is_output(fname) and (self.ctx.in_place.get(fname, False)
+                                          or fname in self.in_buffer):
             return (buf, [geometry(buf, "min", d) for d in dims],
                     [self._stride(buf, d) for d in dims], None)
         if self.ctx.is_output(fname):
@@ -100,18 +104,47 @@ class _Flatten(ir.Mutator):
             body = ir.LetStmt(tmp, v, body)
         return body
 
-    def visit_Realize(self, s):
+    def _body(self, s, in_buffer: bool) -> ir.Stmt:
         self.realized[s.name] = s.bounds
+        if in_buffer:
+            self.in_buffer.add(s.name)
         self.memo = {}
         body = self.mutate(s.body)
         self.memo = {}
+        self.in_buffer.discard(s.name)
+        return body
+
+    def visit_Realize(self, s):
+        fname = s.name
+        fn = self.ctx.env[fname]
+        is_out = self.ctx.is_output(fname)
+        if is_out and self.ctx.in_place.get(fname, False):
+            return self._body(s, False)
+        if is_out and fn.schedule.in_place_if_inside:
+            return ir.IfThenElse(self._inside(fname, s.bounds), self._body(s, True),
+                                 self._scratch(s, self._body(s, False)))
+        return self._scratch(s, self._body(s, False))
+
+    def _inside(self, fname: str, bounds) -> ir.Expr:
+        """Whether the region computed lies inside the output's buffers."""
+        n = len(self.ctx.env[fname].output_types)
+        tests = []
+        for i in range(n):
+            buf = buffer_name(fname, i, n)
+            for d, r in enumerate(bounds):
+                lo = geometry(buf, "min", d)
+                tests += [ir.LE(lo, r.min), ir.LE(ir.Add(r.min, r.extent),
+                                                  ir.Add(lo, geometry(buf, "extent", d)))]
+        return ir.conjunction(tests)
+
+    def _scratch(self, s, body: ir.Stmt) -> ir.Stmt:
+        """The body with the Func's storage around it (an output's in
+        scratch storage, then copied out)."""
         fname = s.name
         fn = self.ctx.env[fname]
         n = len(fn.output_types)
         dims = fn.dimensions()
         is_out = self.ctx.is_output(fname)
-        if is_out and self.ctx.in_place.get(fname, False):
-            return body
         if is_out:
             body = ir.block(body, *[self._copy_out(fname, i, n, dims) for i in range(n)])
         fold = self.ctx.folds.get(fname)

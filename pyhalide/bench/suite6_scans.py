@@ -220,6 +220,8 @@ def _integral(d, parallel):
     if parallel:
         rows.update(0).parallel(y)
         cols.update(0).parallel_scan(ry.x, max(1, h // 16))
+    else:
+        cols.update(0).reorder(x, ry.x)      # along rows in memory, the scan outside
     return cols, (w, h)
 
 

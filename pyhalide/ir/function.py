@@ -117,6 +117,11 @@ class FuncSchedule:
     device: str = ""
     # Func.trace_realizations: the compiled code reports its realizations
     trace_realizations: bool = False
+    # an output whose region may reach past its buffer (an update over an
+    # RDom) is computed in its buffer when a run-time test shows the region
+    # inside it, else in scratch storage and copied out (parallel_scan sets
+    # it; lowering/storage_flattening.py)
+    in_place_if_inside: bool = False
 
 
 @dataclass
