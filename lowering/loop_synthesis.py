@@ -8,12 +8,14 @@ guards); pure Vars span the Func's required region (symbols
 `f.rD.min/extent`), the realization its computed region (`f.bD.*`), both
 defined later by bounds inference; RDom predicates guard the body.
 
-A ShiftInwards guard gets a guard-free copy of the body of its outer loop for
-extents of at least the factor (a split of the pure stage: the else copy, for
-extents below the factor, keeps the inner splits' copies so a short image
-keeps its full vectors); at the innermost loop that stays a loop, the test
-and the copies go outside the loop (two copies of the loop, one test per run
-of it instead of one per vector). GuardWithIf guards stay in the body: partition_loops
+A ShiftInwards guard gets a guard-free copy of its outer loop for extents of
+at least the factor (a split of the pure stage: the else copy, for extents
+below the factor, keeps the inner splits' copies so a short image keeps its
+full vectors). The test names only extents, so it goes outside the loop: one
+test per run of the loop, and the Funcs computed at the loop are inside each
+copy, where bounds inference sizes them for a whole tile (a constant-size
+intermediate with a constant row stride and no clamp, as Halide's, whose
+tiles are never partial). GuardWithIf guards stay in the body: partition_loops
 gives them guard-free copies, bounded per path (partitioning every one here
 doubled the nest per split, and compute_at levels multiplied the copies: a
 twice-rfactored tiled update lowered to 12,700 lines)."""
@@ -103,7 +105,7 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     for k in reversed(range(len(sl.loops))):   # innermost first
         lp = sl.loops[k]
         partitions = [g for g in sl.guards if g.outer_var == lp.var and g.fast is not None]
-        hoisted = [g for g in partitions if _hoistable(g, sl.loops[k + 1:], stage_vars)]
+        hoisted = [g for g in partitions if _hoistable(g, stage_vars)]
         for g in partitions:
             if g not in hoisted:
                 body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
@@ -124,21 +126,20 @@ def partition_test_encloses(sl, g, loop_index: int) -> bool:
     encloses the body of loop `loop_index` of the stage (where the Funcs
     computed at that loop are placed)."""
     k = [lp.var for lp in sl.loops].index(g.outer_var)
-    if _hoistable(g, sl.loops[k + 1:], _stage_vars(sl)):
+    if _hoistable(g, _stage_vars(sl)):
         return k <= loop_index           # (the test is outside loop k)
     return k < loop_index                # (the test wraps loop k's body)
 
 
-def _hoistable(g, inner_loops, stage_vars) -> bool:
+def _hoistable(g, stage_vars) -> bool:
     """A ShiftInwards partition test goes outside its loop (one test per run of
-    the loop, not per iteration) when the loop is the innermost one that stays
-    a loop (every loop inside it is vectorized or unrolled: a per-iteration test
-    there costs a branch and its operands per vector) and the test names no
-    variable of the stage. Outer loops keep the test inside: a Func computed
-    at such a loop would otherwise be copied into both versions of it."""
-    straight = (ir.ForKind.VECTORIZED, ir.ForKind.UNROLLED)
-    return (all(lp.kind in straight for lp in inner_loops)
-            and not any(v in stage_vars for v in ir.free_vars(g.fast)))
+    the loop, not per iteration) when it names no variable of the stage. A
+    Func computed at the loop (or inside it) is then in both copies: in the
+    copy for whole tiles its region is the tile (bounds inference,
+    _whole_tiles), so its size, its row stride and the shift-inward clamps
+    of its loops are constants; the copy for extents below the factor keeps
+    the general region."""
+    return not any(v in stage_vars for v in ir.free_vars(g.fast))
 
 
 def build_produce(ctx: LoweringContext, fn: ir.Function) -> ir.Stmt:
