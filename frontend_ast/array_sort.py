@@ -28,6 +28,7 @@ from . import array_calls, ops
 from .array_args import operand_of, parse_args
 from .array_shape import product, reshaped
 from .array_store import builder_of, destination, fitted, write
+from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node
 from .values import Arr, Val, const_val, fresh, with_type_range
 
@@ -79,10 +80,27 @@ def sort_value(b, a: ArrayExpr, axis, node) -> ArrayExpr:
     if ac.phase_run is not None:
         raise b.cx.err(node, "np.sort inside a loop over whole arrays is not supported",
                        hint="sort before or after the loop")
+    key = _cache_key(a, axis)
+    done = ac.sorted.get(key) if key is not None else None
+    if done is not None:
+        return done
+    flat = a
     if axis is None:
-        a = reshaped(b.cx, a, [product(b.cx, a.shape)], node, "copy")
-        axis = 0
-    return sorted_along(ac, a, axis, node)
+        flat = reshaped(b.cx, a, [product(b.cx, a.shape)], node, "copy")
+    out = sorted_along(ac, flat, 0 if axis is None else axis, node)
+    if key is not None:
+        ac.sorted[key] = out
+    return out
+
+
+def _cache_key(a: ArrayExpr, axis):
+    """The key under which the sort of a whole named array (its current
+    version) along axis is shared by the statements that sort it; None for
+    other values."""
+    if a.view is None or not is_whole_view(a):
+        return None
+    arr = a.view[0]
+    return (id(arr), arr, arr.func, len(arr.versions), axis)
 
 
 def sorted_along(ac, a: ArrayExpr, axis: int, node, name="sort") -> ArrayExpr:
