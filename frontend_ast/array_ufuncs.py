@@ -13,7 +13,7 @@ import ast
 
 import numpy as np
 
-from . import array_calls, array_extras, array_quantile, array_sort, calls  # noqa: F401
+from . import array_calls, array_extras, array_quantile, array_sort, array_trace, calls  # noqa: F401,E501
 from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val
