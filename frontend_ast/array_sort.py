@@ -147,8 +147,8 @@ def sorted_along(ac, a: ArrayExpr, axis: int, node, name="sort") -> ArrayExpr:
 
     def before(y):       # y sorts before x (left run), or not after x (right run)
         return ir.Select(leftv, _less(y, xv, t), ir.Not(_less(xv, y, t)))
-    steps = _steps(size)
-    count = _search(lov, hiv, lambda j: before(at(src, clamp(j))), steps)
+    steps = search_steps(size)
+    count = count_prefix(lov, hiv, lambda j: before(at(src, clamp(j))), steps)
     pos = ir.Add(ir.Add(start, ir.Sub(ri, ir.Select(leftv, start, mid))), count)
     pos = ir.Let(names["x"], at(src, ri), ir.Let(
         names["left"], ir.LT(ri, mid), ir.Let(
@@ -194,14 +194,22 @@ def _bit_length(m):
     return out
 
 
-def _steps(size: Val) -> int:
+def opaque(j):
+    """Index node j marked so that bounds inference takes it as unknown (an
+    index that depends on let-bound names, whose scope bounds inference does
+    not see: it analyses each call's arguments alone); clamp it after. The
+    mark (the `likely` intrinsic) is the identity in compiled code."""
+    return ir.Call(ir.INDEX, "likely", (j,), ir.INTRINSIC)
+
+
+def search_steps(size: Val) -> int:
     """The binary search steps that cover a run of at most `size` elements."""
     if size.is_const:
         return max(1, int(size.const).bit_length())
     return 31
 
 
-def _search(lo, hi, pred, steps):
+def count_prefix(lo, hi, pred, steps):
     """The number of positions j in [lo, hi) where pred(j) holds, for a
     pred that holds on a prefix of the range (a branch-free binary search)."""
     names = [fresh("sort_at") for _ in range(steps + 1)]

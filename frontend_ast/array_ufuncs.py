@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_calls,
     array_einsum,
     array_extras,
+    array_interp,
     array_nanreduce,
     array_quantile,
     array_sort,

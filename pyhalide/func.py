@@ -224,8 +224,13 @@ class Func(HalideFuncMethods, Schedulable):
         if not values:
             raise CompileError(f"empty Tuple in the definition of {fn.name}{at(loc)}")
         nodes = tuple(_value_node(v) for v in values)
+        lets = _LetNames()
+        for n in nodes:
+            lets.visit(n)
         for n in nodes:
             for vname, v in ir.free_vars(n).items():
+                if vname in lets.names:
+                    continue
                 if v.kind == "rvar":
                     raise CompileError(
                         f"the pure definition of {fn.name} uses RVar {vname}; reductions need "
