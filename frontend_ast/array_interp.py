@@ -1,4 +1,5 @@
-"""np.interp(x, xp, fp, left=None, right=None) of NumPy-style array code, as
+"""np.interp(x, xp, fp, left=None, right=None) and np.searchsorted of
+NumPy-style array code. np.interp as
 NumPy's arr_interp (numpy/_core/src/multiarray/compiled_base.c) computes
 it, in float64 (x, xp and fp converted; the result has x's shape, a NumPy
 float64 for a scalar x):
@@ -18,6 +19,8 @@ increasing (for another xp the results differ from NumPy's, which are
 meaningless too); period= and complex fp are refused."""
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from pyhalide import ir
@@ -25,7 +28,8 @@ from pyhalide import ir
 from . import array_calls, ops
 from . import types as T
 from .array_args import operand_of, parse_args
-from .array_sort import count_prefix, opaque, search_steps
+from .array_reduce import INTP
+from .array_sort import count_prefix, less, opaque, search_steps
 from .arrayexpr import ArrayExpr
 from .values import Val, fresh
 
@@ -117,4 +121,64 @@ def _check_lengths(cx, nx: Val, nf: Val, node):
             raise ValueError("array of sample points is empty" + where)
         if a != nf.static(env):
             raise ValueError("fp and xp are not of the same length." + where)
+    cx.static_checks.append(check)
+
+
+@array_calls.function(np.searchsorted)
+def _searchsorted(b, fn, node):
+    """np.searchsorted(a, v, side='left', sorter=None): for each v, the
+    number of elements of the 1-D a that sort before it (side='left': a[i]
+    < v; 'right': a[i] <= v) in NumPy's sort order (NaN last), an intp (a
+    NumPy intp scalar for a scalar v). a must be sorted, as NumPy requires;
+    v is compared in the dtype NumPy's searchsorted casts both to."""
+    cx = b.cx
+    got = parse_args(b, "searchsorted", None, node, ("v", "side", "sorter"))
+    if "v" not in got:
+        raise cx.err(node, "np.searchsorted() needs v")
+    if "sorter" in got and not _is_none(got["sorter"][0]):
+        raise cx.err(got["sorter"][1], "sorter= of np.searchsorted is not supported",
+                     hint="search the sorted array: np.searchsorted(a[sorter], v)")
+    side = "left"
+    if "side" in got:
+        where = got["side"][1]
+        side = where.value if isinstance(where, ast.Constant) else None
+        if side not in ("left", "right"):
+            raise cx.err(where, "side= of np.searchsorted must be 'left' or 'right'")
+    a = operand_of(b, got["a"][0], got["a"][1])
+    v = operand_of(b, *got["v"])
+    if a.ndim != 1:
+        raise cx.err(got["a"][1], "the array of np.searchsorted must be 1-D (NumPy's "
+                                  "ValueError)")
+    if a.ty.is_complex() or v.ty.is_complex():
+        raise cx.err(node, "np.searchsorted of complex values is not supported yet")
+    _refuse_empty(cx, a.shape[0], node)
+    common = T.np_ty(np.result_type(a.ty.dtype, v.ty.dtype))
+    n = ops.cast(ir.INDEX, ops.node_of(cx, a.shape[0]))
+    steps = search_steps(a.shape[0])
+    t = common.ir()
+
+    def one(x):
+        cx.cur_node = node
+        name = fresh("search_v")
+        xn = ir.Variable(t, name)
+
+        def before(i):
+            y = ops.node_of(cx, ops.cast_to(cx, a.elem([ir.Max(ir.Min(opaque(i), ir.Sub(
+                n, ir.index(1))), ir.index(0))]), common))
+            return less(y, xn, t) if side == "left" else ir.Not(less(xn, y, t))
+        count = count_prefix(ir.index(0), n, before, steps)
+        value = ops.node_of(cx, ops.cast_to(cx, x, common))
+        return Val(ops.cast(ir.Int(64), ir.Let(name, value, count)), INTP)
+    if v.ndim == 0:
+        return one(v.elem([]))
+    return ArrayExpr(v.shape, INTP, lambda i: one(v.elem(i)), node)
+
+
+def _refuse_empty(cx, size: Val, node):
+    loc = cx.smap.loc(node)
+
+    def check(env):
+        if size.static(env) == 0:
+            raise ValueError("np.searchsorted of an empty array is not supported in compiled "
+                             "code" + (f" ({loc.file}:{loc.line})" if loc is not None else ""))
     cx.static_checks.append(check)

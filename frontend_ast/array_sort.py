@@ -146,7 +146,7 @@ def sorted_along(ac, a: ArrayExpr, axis: int, node, name="sort") -> ArrayExpr:
                            for k in ("x", "left", "lo", "hi"))
 
     def before(y):       # y sorts before x (left run), or not after x (right run)
-        return ir.Select(leftv, _less(y, xv, t), ir.Not(_less(xv, y, t)))
+        return ir.Select(leftv, less(y, xv, t), ir.Not(less(xv, y, t)))
     steps = search_steps(size)
     count = count_prefix(lov, hiv, lambda j: before(at(src, clamp(j))), steps)
     pos = ir.Add(ir.Add(start, ir.Sub(ri, ir.Select(leftv, start, mid))), count)
@@ -175,7 +175,7 @@ def sorted_along(ac, a: ArrayExpr, axis: int, node, name="sort") -> ArrayExpr:
     return ArrayExpr(list(a.shape), a.ty, elem, node)
 
 
-def _less(y, x, t):
+def less(y, x, t):
     """y < x in NumPy's sort order (NaN last) of IR type t."""
     if t.is_bool():
         y, x = ops.cast(ir.UInt(8), y), ops.cast(ir.UInt(8), x)

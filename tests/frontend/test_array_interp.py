@@ -33,3 +33,23 @@ FP = np.array([1.0, 3.0, -2.0, 0.5, np.inf, 4.0, -1.0])
 ], ids=range(8))
 def test_interp_equals_numpy(x, xp, fp):
     check(ph.pipeline(interps), x, xp, fp)
+
+
+def searches(a, v):
+    return (np.searchsorted(a, v), np.searchsorted(a, v, side="right"), np.searchsorted(a, v[0]),
+            np.searchsorted(a, 0.5, "right"), np.searchsorted(a[::2], v * 2))
+
+
+@pytest.mark.parametrize("a,v", [
+    (np.array([-1.0, 0.0, 0.0, 0.5, 2.0, np.inf, np.nan, np.nan]),
+     np.array([[0.0, np.nan, -3.0], [2.0, 9.0, np.inf]])),
+    (np.sort(RNG.integers(-5, 5, 30)).astype(np.int16), RNG.integers(-6, 6, 7)),
+    (np.sort(RNG.standard_normal(100)).astype(np.float32), RNG.standard_normal(12)),
+], ids=range(3))
+def test_searchsorted_equals_numpy(a, v):
+    check(ph.pipeline(searches), a, v)
+
+
+def test_searchsorted_of_an_empty_array_is_refused_at_call_time():
+    with pytest.raises(ValueError, match="empty array is not supported"):
+        ph.pipeline(searches)(np.zeros(0), np.array([1.0]))
