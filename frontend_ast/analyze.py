@@ -111,8 +111,8 @@ def _check_stmt(stmt, smap, loop_depth, last):
             return      # docstring
         _check_expr(stmt.value, smap)
         if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) and \
-                stmt.value.func.attr == "at":
-            return      # ufunc.at(a, indices, values) updates a
+                stmt.value.func.attr in ("at", "sort"):
+            return      # ufunc.at(a, indices, values) and a.sort() update a
         if isinstance(stmt.value, ast.Call):
             fn = stmt.value.func
             name = fn.id if isinstance(fn, ast.Name) else (

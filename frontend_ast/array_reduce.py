@@ -292,6 +292,12 @@ def _bool(cx, x):
     return Val(ops.truth(cx, x).node, BOOL, risky=x.risky)
 
 
+def arg_extreme(ac, a, axes, is_min, node):
+    """argmin (is_min) or argmax over axes: the first occurrence (the first
+    NaN); ValueError at call time where a reduced axis is empty."""
+    return _argminmax(ac, a, axes, is_min, node)
+
+
 def _argminmax(ac, a, axes, is_min, node):
     name = "argmin" if is_min else "argmax"
     if a.ndim == 0:

@@ -13,7 +13,18 @@ import ast
 
 import numpy as np
 
-from . import array_calls, array_extras, calls
+from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
+    array_calls,
+    array_diag,
+    array_einsum,
+    array_extras,
+    array_interp,
+    array_nanreduce,
+    array_quantile,
+    array_sort,
+    array_trace,
+    calls,
+)
 from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val

@@ -39,6 +39,8 @@ class ArrayCode:
         self.checked = []       # [Arr]
         # the body of a loop in phase mode while it runs (carried_phases.PhaseRun)
         self.phase_run = None
+        # sorted whole arrays, shared by the calls that sort them (array_sort.py)
+        self.sorted = {}
 
     # Funcs of array values -----------------------------------------------------------------
     def new_func(self, name, owner=None):

@@ -224,8 +224,13 @@ class Func(HalideFuncMethods, Schedulable):
         if not values:
             raise CompileError(f"empty Tuple in the definition of {fn.name}{at(loc)}")
         nodes = tuple(_value_node(v) for v in values)
+        lets = _LetNames()
+        for n in nodes:
+            lets.visit(n)
         for n in nodes:
             for vname, v in ir.free_vars(n).items():
+                if vname in lets.names:
+                    continue
                 if v.kind == "rvar":
                     raise CompileError(
                         f"the pure definition of {fn.name} uses RVar {vname}; reductions need "
@@ -457,16 +462,31 @@ def _value_node(v) -> ir.Expr:
     return to_node(v)
 
 
+class _LetNames(ir.Visitor):
+    """The names bound by the Lets of expressions (not Vars of the update)."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+
+    def visit_Let(self, e):
+        self.names.add(e.name)
+        self.visit_children(e)
+
+
 def _check_update_vars(fn: ir.Function, args, values, pure: list, loc):
     """Every free Var must be a pure Var of the LHS; RVars must come from one
     RDom; self-references must use each pure Var at its own position.
     Returns the update's RDom (or None)."""
     rdoms = {}
+    lets = _LetNames()
+    for n in list(args) + list(values):
+        lets.visit(n)
     for n in list(args) + list(values):
         for name, v in ir.free_vars(n).items():
             if v.kind == "rvar":
                 rdoms.setdefault(id(v.param), v.param)
-            elif v.kind == "" and name not in pure:
+            elif v.kind == "" and name not in pure and name not in lets.names:
                 raise CompileError(f"undefined variable {name} in the update of {fn.name}: "
                                    f"a Var in an update must appear alone as an argument on "
                                    f"the left{at(loc)}")
