@@ -498,6 +498,12 @@ def _loop_level(f: Func, g, v, what: str) -> ir.LoopLevel:
         raise TypeError(f"{what} needs a Func and a Var, got {type(g).__name__}")
     if g is f:
         raise CompileError(f"Func {f.name()} cannot be computed inside its own loops")
+    from .var import RDom
+    if isinstance(v, RDom):           # a one-dimensional RDom is its RVar (as in Halide)
+        if v.dimensions() != 1:
+            raise CompileError(f"{what}({g.name()}, {v.name()}): the RDom has {v.dimensions()} "
+                               f"dimensions; name one of its RVars ({v.name()}.x, ...)")
+        v = v.x
     name = v if isinstance(v, str) else v.name()
     return ir.LoopLevel("at", g.name(), name)
 

@@ -70,11 +70,14 @@ class StageSchedule:
 @dataclass(frozen=True)
 class LoopLevel:
     """Where a Func is computed or stored: inlined, at root, or at loop `var`
-    of Func `func` (its last stage)."""
+    of stage `stage` of Func `func`. Stage -1 (Halide's default) is every
+    stage of `func` that uses the Func (lowering/stage_levels.py resolves it;
+    the last stage where none or another Func computed inside does)."""
 
     kind: str                      # "inlined" | "root" | "at"
     func: Optional[str] = None
     var: Optional[str] = None
+    stage: int = -1
 
     @staticmethod
     def inlined() -> "LoopLevel":
@@ -91,7 +94,10 @@ class LoopLevel:
         return self.kind == "root"
 
     def __str__(self) -> str:
-        return self.kind if self.kind != "at" else f"{self.func}.{self.var}"
+        if self.kind != "at":
+            return self.kind
+        return f"{self.func}.{self.var}" if self.stage < 0 else \
+            f"{self.func}.s{self.stage}.{self.var}"
 
 
 @dataclass(frozen=True)
