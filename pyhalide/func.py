@@ -6,7 +6,12 @@ import operator
 from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
-from .func_halide import HalideFuncMethods, check_bound_region, check_output_types
+from .func_halide import (
+    HalideFuncMethods,
+    check_bound_region,
+    check_not_memoized,
+    check_output_types,
+)
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -330,6 +335,7 @@ class Func(HalideFuncMethods, Schedulable):
         return run()
 
     def _realize(self, sizes=None, *more, **kw):
+        check_not_memoized(self)
         check_output_types(self, sizes)
         if schedule_warnings.bounds_of(self._function):
             check_bound_region(self, sizes, more)

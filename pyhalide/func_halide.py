@@ -218,12 +218,27 @@ class HalideFuncMethods:
                                f"got {extent!r}{at(user_location())}")
         return self
 
+    def memoize(self, eviction_key=None) -> "Func":
+        """Halide's memoize: Halide keeps the Func's values between
+        realizations and reuses them while its inputs are the same. pyhalide
+        keeps no such cache: the Func is computed at every realization (the
+        values are the same). A memoized output is refused, as in Halide."""
+        self.__dict__["_memoized"] = True
+        return self
+
     def trace_realizations(self) -> "Func":
         """Print this Func's realizations (Begin/End realization, Produce,
         Consume, with their boxes) where the compiled code makes them."""
         self._function.schedule.trace_realizations = True
         tracing.trace(self._function, "realization")
         return self
+
+
+def check_not_memoized(f) -> None:
+    if f.__dict__.get("_memoized"):
+        raise CompileError(f"Can't compile Pipeline with memoized output Func: {f.name()}. "
+                           f"Memoization is valid only on intermediate Funcs because it takes "
+                           f"control of buffer allocation{at(user_location())}")
 
 
 def check_output_types(f, sizes) -> None:

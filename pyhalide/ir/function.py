@@ -94,10 +94,7 @@ class LoopLevel:
         return self.kind == "root"
 
     def __str__(self) -> str:
-        if self.kind != "at":
-            return self.kind
-        return f"{self.func}.{self.var}" if self.stage < 0 else \
-            f"{self.func}.s{self.stage}.{self.var}"
+        return self.kind if self.kind != "at" else f"{self.func}.{self.var}"
 
 
 @dataclass(frozen=True)
