@@ -79,9 +79,6 @@ class Pipeline(HalidePipelineMethods):
         for f in self._outputs:
             if not f.defined():
                 raise CompileError(f"Func {f.name()} is not defined")
-        dims = {f.dimensions() for f in self._outputs}
-        if len(dims) != 1:
-            raise CompileError("the outputs of a Pipeline must have the same dimensions")
 
     def outputs(self) -> list:
         return list(self._outputs)
@@ -177,6 +174,12 @@ class Pipeline(HalidePipelineMethods):
         if tracing.active() and not tracing.recording():   # Halide's trace around the run
             return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
+        dims = {f.dimensions() for f in self._outputs}
+        if len(dims) != 1:         # (compile_jit takes them)
+            raise CompileError("the outputs of a Pipeline realized together must have the same "
+                               "dimensions: realize them in Pipelines of their own")
+        if "_requirements" in self.__dict__:
+            self._check_requirements()
         if self.__dict__.get("warned_graph") is not graph:     # Halide's schedule warnings
             self.warned_graph = graph
             emit_schedule_warnings(graph.env, [f.name() for f in self._outputs])
