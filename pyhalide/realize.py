@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from . import ir, tracing
+from . import ir, shifted_inputs, tracing
 from .buffer import Buffer, wrap_array
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
@@ -173,6 +173,9 @@ class Pipeline(HalidePipelineMethods):
     def realize(self, sizes=None, *more, **kw):
         if tracing.active() and not tracing.recording():   # Halide's trace around the run
             return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
+        if shifted_inputs.active():          # inputs whose min is not 0
+            return shifted_inputs.run_shifted(self._outputs,
+                                              lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
         dims = {f.dimensions() for f in self._outputs}
         if len(dims) != 1:         # (compile_jit takes them)
