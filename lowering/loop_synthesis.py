@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from . import atomic_updates
 from .context import (
     LoweringContext,
     compute_level,
@@ -87,6 +88,8 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     rename = {v: index_var(prefix + v) for v in stage_bounds(fn, d)}
     args = tuple(ir.substitute(a, rename) for a in d.args)
     values = tuple(ir.substitute(v, rename) for v in d.values)
+    if d.schedule.atomic:                # one atomic read-modify-write (Stage.atomic)
+        values = tuple(atomic_updates.mark(v) for v in values)
     body: ir.Stmt = ir.Provide(fn.name, values, args)
     preds = [ir.substitute(p, rename) for p in d.predicates]
     if preds:

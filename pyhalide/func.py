@@ -684,6 +684,19 @@ class Stage(Schedulable):
     def _is_update(self) -> bool:
         return self._index > 0
 
+    def atomic(self, override_associativity_test: bool = False) -> "Stage":
+        """Halide's atomic(): the update `f[args] = f[args] op e` is one atomic
+        read-modify-write, so a parallel loop whose iterations write the same
+        element gives the serial result. pyhalide does this for integer
+        `+ - min max & | ^` (an order-independent result, one LLVM atomicrmw
+        per update); other updates are refused here."""
+        from .lowering.atomic_updates import atomic_refusal
+        why = atomic_refusal(self._func._function, self._index)
+        if why:
+            self._fail(f"atomic(): {why}")
+        self._sched().atomic = True
+        return self
+
     def rfactor(self, preserved, var=None) -> Func:
         """Factor this update into an intermediate Func over the preserved
         RVars (turned into the Vars given) and a merge stage (CGO 2017).

@@ -42,7 +42,7 @@ def _version(fn: ir.Function) -> tuple:
     return (s.compute_level, s.store_level, tuple(s.bounds), s.device, s.trace_realizations,
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
-                   d.schedule.allow_race_conditions)
+                   d.schedule.allow_race_conditions, d.schedule.atomic)
                   for d in fn.definitions()))
 
 

@@ -25,6 +25,9 @@ _TAILS = (TailStrategy.Auto, TailStrategy.RoundUp, TailStrategy.GuardWithIf,
 def _name(v) -> str:
     if isinstance(v, str):
         return v
+    from .var import RDom
+    if isinstance(v, RDom) and v.dimensions() == 1:     # a 1-D RDom is its RVar (as in Halide)
+        v = v.x
     n = getattr(v, "name", None)
     if callable(n):
         return n()
@@ -67,7 +70,7 @@ class Schedulable:
         """Why iterations of an RVar dimension may not run in parallel ('' if
         they may): they must write distinct locations and read no location
         another iteration writes."""
-        if not dim.is_rvar:
+        if not dim.is_rvar or self._sched().atomic:   # (atomic: one read-modify-write each)
             return ""
         d = self._definition()
         fn = self.function()
@@ -243,6 +246,9 @@ class Schedulable:
     def _mark(self, v, kind: str):
         i = self._dim_index(v)
         dim = self._sched().dims[i]
+        if kind == "vectorized" and self._sched().atomic:
+            self._fail(f"cannot vectorize {dim.var} of an atomic() update: pyhalide makes each "
+                       f"update one scalar atomic read-modify-write (parallelize it instead)")
         if kind in ("parallel", "vectorized"):
             why = self._races(dim)
             if why:

@@ -65,6 +65,9 @@ class StageSchedule:
     splits: list = field(default_factory=list)     # [Split]
     rvars: list = field(default_factory=list)      # [ReductionVariable] current
     allow_race_conditions: bool = False
+    # Stage.atomic(): `f[args] = f[args] op e` (integer op with an atomicrmw) is
+    # one atomic read-modify-write, so iterations writing one element may run in parallel
+    atomic: bool = False
 
 
 @dataclass(frozen=True)
