@@ -483,35 +483,51 @@ class _Bounds:
         return Interval(lo, hi)
 
     def _slide(self, fn: ir.Function, compute, store, required: list, fold: bool) -> list:
-        """The min of each required interval, moved past what the previous
-        iteration of the compute loop computed when the Func is stored outside
-        a serial loop and computed inside it (sliding window). The storage
-        then folds to the window unless a stage computes beyond its region
-        (RoundUp), whose extra points would overwrite live ones."""
+        """The min of each required interval, moved past what earlier
+        iterations computed when the Func is stored outside serial loops of
+        its consumer and computed inside them (sliding window, as Halide's):
+        the compute loop slides a dimension its interval grows with; each
+        loop further out, up to the store level, slides a dimension whose
+        interval grows with that loop alone (no other of these loops), so
+        every point is computed at the first iteration that needs it (the
+        region computed is the box of the slid intervals). The storage then
+        folds to the window of the dimension slid by the outermost such loop,
+        unless a stage computes beyond its region (RoundUp), whose extra
+        points would overwrite live ones."""
         mins = [iv.lo for iv in required]
         if compute == store or compute.is_root() or fn.updates:
             return mins
         sl, k = self._compute_loop(compute)
-        loop = sl.loops[k]
-        if loop.kind != "serial":
-            return mins
-        var = ir.Variable(ir.INDEX, loop.var)
-        prev = {loop.var: ir.Sub(var, ir.index(1))}
-        for i, iv in enumerate(required):
-            if loop.var not in ir.free_vars([iv.lo, iv.hi]):
-                continue
-            if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
-                continue
-            prev_hi = _s(ir.substitute(iv.hi, prev))
-            slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
-            mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
-            span = window_span(iv.lo, iv.hi, loop.var)
-            if fold and span is not None and not self.ctx.is_output(fn.name):
-                fold = 1
-                while fold < span:
-                    fold *= 2
-                self.ctx.folds[fn.name] = (i, fold)
-            break
+        first = 0
+        if not store.is_root() and store.func == compute.func:
+            first = self._compute_loop(store)[1] + 1
+        between = [lp.var for lp in sl.loops[first:k + 1]]
+        window = None
+        for j in range(k, first - 1, -1):
+            loop = sl.loops[j]
+            if loop.kind != "serial":
+                break                     # (iterations outside it are not ordered)
+            others = set(between) - {loop.var}
+            var = ir.Variable(ir.INDEX, loop.var)
+            prev = {loop.var: ir.Sub(var, ir.index(1))}
+            for i, iv in enumerate(required):
+                names = ir.free_vars([iv.lo, iv.hi])
+                if mins[i] is not iv.lo or loop.var not in names or \
+                        (j < k and others & set(names)):
+                    continue
+                if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
+                    continue
+                prev_hi = _s(ir.substitute(iv.hi, prev))
+                slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
+                mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
+                window = (i, window_span(iv.lo, iv.hi, loop.var))
+                break
+        if fold and window is not None and window[1] is not None and \
+                not self.ctx.is_output(fn.name):
+            factor = 1
+            while factor < window[1]:
+                factor *= 2
+            self.ctx.folds[fn.name] = (window[0], factor)
         return mins
 
     def _extent(self, lo, hi):
