@@ -51,6 +51,7 @@ def test_integers_beyond_int32_are_int64():
     assert (ph.i32(0) + 0x7FFFFFFF).type() == ph.Int(32)
     assert (ph.i32(0) + 2**31).type() == ph.Int(64)
     assert (ph.u32(0) + 2**32).type() == ph.Int(64)
+    assert (ph.u64(0) + 2**40).type() == ph.UInt(64)     # (Halide: int64; pyhalide keeps u64)
     f = ph.Func("f_int64_const")
     f[x] = x + 2**33
     check(f, [3], [np.arange(3, dtype=np.int64) + 2**33])
