@@ -37,6 +37,8 @@ from .context import (
 from .index_overflow import overflow_asserts
 from .interval import BoundsOf, Interval, union
 from .loop_synthesis import (
+    level_loops,
+    level_stage,
     loop_var_of,
     loops_of_stage,
     partition_test_encloses,
@@ -142,7 +144,9 @@ class _Bounds:
 
     # -- scopes -------------------------------------------------------------------------
     def _level_key(self, level: ir.LoopLevel):
-        return "root" if level.is_root() else (level.func, level.var)
+        if level.is_root():
+            return "root"
+        return (level.func, level.var, level_stage(self.ctx, level))
 
     def _stage_scope(self, cname: str, index: int, level: ir.LoopLevel,
                      clamped: bool = False) -> dict:
@@ -155,9 +159,9 @@ class _Bounds:
         sl = loops_of_stage(self.ctx, cfn, index)
         outside = 0
         unclamped = frozenset()
-        if not level.is_root() and level.func == cname:
-            loop = loop_var_of(self.ctx, cname, level.var)
-            outside = 1 + [lp.var for lp in sl.loops].index(loop)
+        if not level.is_root() and level.func == cname and \
+                level_stage(self.ctx, level) == index:
+            outside = 1 + level_loops(self.ctx, level)[1]
             if not clamped:
                 unclamped = frozenset(v for v, _ in point_guards(sl, outside))
         symbols = self._symbols_at(level, cname)
@@ -196,22 +200,23 @@ class _Bounds:
         if kind[0] == "let":
             key = kind[2]
             return key == "root" or key in [self._level_key(x) for x in self.chain(level)]
-        _, _, _, g, index = kind
+        _, _, _, g, stage, index = kind
         for x in self.chain(level):
             if x.func == g:
                 sl, k = self._compute_loop(x)
-                return index <= k
+                return level_stage(self.ctx, x) == stage and index <= k
         return False
 
     def register_loops(self, name: str):
-        """Record the loop variables of Func `name`'s last stage, which Funcs
+        """Record the loop variables of Func `name`'s stages, which Funcs
         computed inside them may refer to."""
         fn = self.ctx.env[name]
-        sl = loops_of_stage(self.ctx, fn, len(fn.definitions()) - 1)
-        for k, lp in enumerate(sl.loops):
-            self.symbols[lp.var] = ("loop", lp.min, lp.max, name, k)
-        for lname, value in sl.lets:
-            self.symbols.setdefault(lname, ("let", value, ("lets", name)))
+        for stage in range(len(fn.definitions())):
+            sl = loops_of_stage(self.ctx, fn, stage)
+            for k, lp in enumerate(sl.loops):
+                self.symbols[lp.var] = ("loop", lp.min, lp.max, name, stage, k)
+            for lname, value in sl.lets:
+                self.symbols.setdefault(lname, ("let", value, ("lets", name)))
 
     # -- one Func ---------------------------------------------------------------------
     def _consumer_accesses(self, name: str, acc: _Accumulator, level: ir.LoopLevel,
@@ -240,9 +245,12 @@ class _Bounds:
         clevel = self.level_of[cname]
         cfn = self.ctx.env[cname]
         if cname == level.func:
-            if index != len(cfn.definitions()) - 1:
+            stage = level_stage(self.ctx, level)
+            if index != stage:
+                which = "the last stage" if stage == len(cfn.definitions()) - 1 \
+                    else f"stage {stage}"
                 raise ir.CompileError(
-                    f"Func {name} is computed at {level.func}.{level.var} (the last stage of "
+                    f"Func {name} is computed at {level.func}.{level.var} ({which} of "
                     f"{level.func}), but stage {index} of {cname} also uses it; compute it at "
                     f"root or at a loop that contains every use")
             return
@@ -258,6 +266,8 @@ class _Bounds:
         nested in it (the region at `level` then spans those inner loops)."""
         for x in self.chain(clevel):
             if x.func == level.func:
+                if level_stage(self.ctx, x) != level_stage(self.ctx, level):
+                    return False
                 _, k = self._compute_loop(level)
                 return self._compute_loop(x)[1] >= k
         return False
@@ -445,11 +455,8 @@ class _Bounds:
 
     # -- store levels and sliding windows ---------------------------------------------------
     def _compute_loop(self, level: ir.LoopLevel):
-        """(StageLoops of the consumer's last stage, index of the level's loop)."""
-        gfn = self.ctx.env[level.func]
-        sl = loops_of_stage(self.ctx, gfn, len(gfn.definitions()) - 1)
-        loop = loop_var_of(self.ctx, level.func, level.var)
-        return sl, [lp.var for lp in sl.loops].index(loop)
+        """(StageLoops of the level's stage of the consumer, index of the level's loop)."""
+        return level_loops(self.ctx, level)
 
     def _between(self, store: ir.LoopLevel, compute: ir.LoopLevel) -> dict:
         """Intervals of the consumer's loop variables that vary between the
@@ -476,35 +483,51 @@ class _Bounds:
         return Interval(lo, hi)
 
     def _slide(self, fn: ir.Function, compute, store, required: list, fold: bool) -> list:
-        """The min of each required interval, moved past what the previous
-        iteration of the compute loop computed when the Func is stored outside
-        a serial loop and computed inside it (sliding window). The storage
-        then folds to the window unless a stage computes beyond its region
-        (RoundUp), whose extra points would overwrite live ones."""
+        """The min of each required interval, moved past what earlier
+        iterations computed when the Func is stored outside serial loops of
+        its consumer and computed inside them (sliding window, as Halide's):
+        the compute loop slides a dimension its interval grows with; each
+        loop further out, up to the store level, slides a dimension whose
+        interval grows with that loop alone (no other of these loops), so
+        every point is computed at the first iteration that needs it (the
+        region computed is the box of the slid intervals). The storage then
+        folds to the window of the dimension slid by the outermost such loop,
+        unless a stage computes beyond its region (RoundUp), whose extra
+        points would overwrite live ones."""
         mins = [iv.lo for iv in required]
         if compute == store or compute.is_root() or fn.updates:
             return mins
         sl, k = self._compute_loop(compute)
-        loop = sl.loops[k]
-        if loop.kind != "serial":
-            return mins
-        var = ir.Variable(ir.INDEX, loop.var)
-        prev = {loop.var: ir.Sub(var, ir.index(1))}
-        for i, iv in enumerate(required):
-            if loop.var not in ir.free_vars([iv.lo, iv.hi]):
-                continue
-            if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
-                continue
-            prev_hi = _s(ir.substitute(iv.hi, prev))
-            slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
-            mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
-            span = window_span(iv.lo, iv.hi, loop.var)
-            if fold and span is not None and not self.ctx.is_output(fn.name):
-                fold = 1
-                while fold < span:
-                    fold *= 2
-                self.ctx.folds[fn.name] = (i, fold)
-            break
+        first = 0
+        if not store.is_root() and store.func == compute.func:
+            first = self._compute_loop(store)[1] + 1
+        between = [lp.var for lp in sl.loops[first:k + 1]]
+        window = None
+        for j in range(k, first - 1, -1):
+            loop = sl.loops[j]
+            if loop.kind != "serial":
+                break                     # (iterations outside it are not ordered)
+            others = set(between) - {loop.var}
+            var = ir.Variable(ir.INDEX, loop.var)
+            prev = {loop.var: ir.Sub(var, ir.index(1))}
+            for i, iv in enumerate(required):
+                names = ir.free_vars([iv.lo, iv.hi])
+                if mins[i] is not iv.lo or loop.var not in names or \
+                        (j < k and others & set(names)):
+                    continue
+                if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
+                    continue
+                prev_hi = _s(ir.substitute(iv.hi, prev))
+                slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
+                mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
+                window = (i, window_span(iv.lo, iv.hi, loop.var))
+                break
+        if fold and window is not None and window[1] is not None and \
+                not self.ctx.is_output(fn.name):
+            factor = 1
+            while factor < window[1]:
+                factor *= 2
+            self.ctx.folds[fn.name] = (window[0], factor)
         return mins
 
     def _extent(self, lo, hi):
@@ -695,7 +718,7 @@ class _PlaceLets(ir.Mutator):
         self.values = {}              # let placed around the current node -> value
         for key, items in lets.items():
             if key != "root":
-                self.by_loop[loop_var_of(ctx, key[0], key[1])] = items
+                self.by_loop[loop_var_of(ctx, *key)] = items
 
     def visit_IfThenElse(self, s):
         if not any(ir.equal(s.condition, t) for t in self.small):

@@ -73,6 +73,7 @@ from llvmlite import ir as ll
 from pyhalide import ir
 from pyhalide.ir.mutator import children
 
+from . import atomic_updates
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
@@ -575,10 +576,34 @@ class _FunctionEmitter:
         ptr, btype = self.lookup_buffer(s.name)
         t = s.value.type
         self._check_access(s.name, btype, t, s.index, "store")
+        if isinstance(s.value, ir.Call) and s.value.name == atomic_updates.ATOMIC:
+            return self._atomic_update(s, ptr, btype)
         value = self.emit(s.value)
         if t.is_bool():
             value = self.b.zext(value, llvm_type(t, memory=True))
         self._memory_access(ptr, btype, t, s.index, value, s.name in self.allocated)
+
+    def _atomic_update(self, s, ptr, btype):
+        """`f[i] = f[i] op e` of an atomic() stage as one atomicrmw."""
+        v = s.value.args[0]
+        t = v.type
+        op = _ATOMIC_RMW.get(type(v))
+        e = None
+        for mine, other in ((v.a, v.b), (v.b, v.a)):
+            if isinstance(mine, ir.Load) and mine.name == s.name and ir.equal(mine.index, s.index):
+                e = other
+                break
+            if isinstance(v, ir.Sub):
+                break
+        if op is None or e is None or t.lanes != 1:
+            raise ir.CompileError(f"the atomic() update of {s.name} lost its form "
+                                  f"{s.name}[i] op e in lowering; please report it")
+        if t.is_uint() and op in ("min", "max"):
+            op = "u" + op
+        mt = ops.scalar_llvm_type(btype, memory=True)
+        p = self.b.gep(ptr, [self.index64(s.index, bucket=s.name in self.allocated)],
+                       source_etype=mt)
+        self.b.atomic_rmw(op, p, self.emit(e), "monotonic")
 
     def emit_Allocate(self, s):
         """Stack storage (an alloca of the function's entry block, so one per
@@ -1163,3 +1188,8 @@ def _align_attr(align: int):
     a = ll.values.ArgumentAttributes()
     a.align = align
     return a
+
+
+# atomic() updates: the atomicrmw operation of each operator (atomic_updates.OPS)
+_ATOMIC_RMW = {ir.Add: "add", ir.Sub: "sub", ir.Min: "min", ir.Max: "max",
+               ir.BitAnd: "and", ir.BitOr: "or", ir.BitXor: "xor"}

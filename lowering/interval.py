@@ -11,7 +11,11 @@ to the type's full range; for 32/64-bit types constant endpoints are checked
 exactly (overflow -> unbounded), and symbolic index arithmetic is computed as
 if it could not overflow: BoundsOf records every symbolic int32 endpoint of a
 sum, difference or product in `obligations`, and the passes that rely on the
-intervals check at run time that those fit int32 (index_overflow.py)."""
+intervals check at run time that those fit int32 (index_overflow.py).
+
+Float expressions get intervals only where a saturating cast to an integer
+type bounds them (_FloatCast): the bilateral grid's `i32(clamp(v, 0, 1) /
+r_sigma)` is bounded by the cast of its value at the clamp's ends."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -275,7 +279,8 @@ class BoundsOf:
             if lo is not None and hi is not None:
                 return Interval(ir.Const(t, cast_value(t, src, lo)), ir.Const(t, cast_value(t, src, hi)),
                                 a.lo_data, a.hi_data)
-            return type_range(t, a.data_dependent())
+            iv = _FloatCast(self).bounds(e)
+            return iv if iv is not None else type_range(t, a.data_dependent())
         if src.is_bool():
             return Interval(ir.Const(t, 0), ir.Const(t, 1))
         lossless = (src.is_uint() and (t.bits > src.bits or (t.is_uint() and t.bits >= src.bits))) or \
@@ -337,3 +342,94 @@ def union(a: Interval, b: Interval) -> Interval:
 
 def bounds_of(e: ir.Expr, scope: dict) -> Interval:
     return BoundsOf(scope)(e)
+
+
+class _FloatCast:
+    """Bounds of a saturating cast of a float expression to an integer type
+    (NaN -> 0, +-inf -> the type's ends, as codegen's llvm.fpto[su]i.sat):
+    the value is a chain of + - * / whose other operands are points (no
+    loop variable with an interval, no load) down to one varying leaf, a
+    Min/Max with bounded ends or a cast of a bounded integer. Each step is
+    monotone in the leaf (IEEE rounding is monotone; where an infinity makes
+    a step NaN, the values around it are infinities of the sides the
+    saturation maps below and above 0, so the cast stays monotone), so the
+    cast lies between its values at the leaf's ends; 0 is added for a NaN
+    leaf (a Min/Max of a NaN may give it)."""
+
+    def __init__(self, bounds: "BoundsOf"):
+        self.b = bounds
+
+    def _point(self, e) -> bool:
+        if ir.reads_memory(e):
+            return False
+        for name in ir.free_vars(e):
+            iv = self.b.scope.get(name)
+            if iv is not None and not (iv.lo is not None and iv.lo is iv.hi or
+                                       (iv.lo is not None and iv.hi is not None and
+                                        ir.equal(iv.lo, iv.hi))):
+                return False
+        return True
+
+    def bounds(self, cast: ir.Cast):
+        if self._point(cast.value):
+            return Interval.point(cast)
+        found = self._chain(cast.value)
+        if found is None:
+            return None
+        leaf, rebuild = found
+        ends = self._leaf(leaf)
+        if ends is None or ends.lo is None or ends.hi is None:
+            return None
+        t, zero = cast.type, ir.Const(cast.type, 0)
+        at_lo, at_hi = (_s(ir.Cast(t, rebuild(x))) for x in (ends.lo, ends.hi))
+        lo = _s(ir.Min(ir.Min(at_lo, at_hi), zero))
+        hi = _s(ir.Max(ir.Max(at_lo, at_hi), zero))
+        return Interval(lo, hi, ends.lo_data, ends.hi_data)
+
+    def _chain(self, e):
+        """(leaf, rebuild): e is rebuild(leaf), each step monotone in it."""
+        if isinstance(e, (ir.Add, ir.Sub, ir.Mul, ir.Div)):
+            cls = type(e)
+            if self._point(e.b):
+                inner = self._chain(e.a)
+                if inner is not None:
+                    leaf, f = inner
+                    return leaf, lambda x: cls(f(x), e.b)
+                return None
+            if cls is not ir.Div and self._point(e.a):
+                inner = self._chain(e.b)
+                if inner is not None:
+                    leaf, f = inner
+                    return leaf, lambda x: cls(e.a, f(x))
+            return None
+        if isinstance(e, ir.Cast) and e.value.type.is_float():
+            inner = self._chain(e.value)
+            if inner is not None:
+                leaf, f = inner
+                return leaf, lambda x: ir.Cast(e.type, f(x))
+            return None
+        return e, lambda x: x
+
+    def _leaf(self, e):
+        """A float interval holding every value of e that is not NaN (None:
+        unbounded)."""
+        if isinstance(e, ir.Const):
+            return None if e.value != e.value else Interval.point(e)
+        if isinstance(e, ir.Cast) and not e.value.type.is_float():
+            iv = self.b(e.value)
+            if not iv.bounded():
+                return None
+            return Interval(_s(ir.Cast(e.type, iv.lo)), _s(ir.Cast(e.type, iv.hi)),
+                            iv.lo_data, iv.hi_data)
+        if isinstance(e, (ir.Min, ir.Max)):
+            # select(a < b, a, b) / select(a > b, a, b): the result is a (then on
+            # the right side of b) or b, so b's far end bounds it alone
+            a = self._leaf(e.a) or UNBOUNDED
+            b = self._leaf(e.b) or UNBOUNDED
+            data = ir.reads_memory(e)
+            if isinstance(e, ir.Min):
+                lo = None if a.lo is None or b.lo is None else _s(ir.Min(a.lo, b.lo))
+                return Interval(lo, b.hi, data, data)
+            hi = None if a.hi is None or b.hi is None else _s(ir.Max(a.hi, b.hi))
+            return Interval(b.lo, hi, data, data)
+        return None

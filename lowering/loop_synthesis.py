@@ -2,7 +2,8 @@
 
 Each Func with storage becomes `realize f { produce f { stages } consume f {
 ...its consumers... } }`, at root (wrapping everything computed after it) or
-inside loop `v` of its consumer g's last stage (compute_at). A stage's loops
+inside loop `v` of a stage of its consumer g (compute_at; stage_levels
+picks the stage). A stage's loops
 come from `stage_loops` (splits, fuses, reorders, tail strategies with their
 guards); pure Vars span the Func's required region (symbols
 `f.rD.min/extent`), the realization its computed region (`f.bD.*`), both
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from . import atomic_updates
 from .context import (
     LoweringContext,
     compute_level,
@@ -89,6 +91,8 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
     rename = {v: index_var(prefix + v) for v in stage_bounds(fn, d)}
     args = tuple(ir.substitute(a, rename) for a in d.args)
     values = tuple(ir.substitute(v, rename) for v in d.values)
+    if d.schedule.atomic:                # one atomic read-modify-write (Stage.atomic)
+        values = tuple(atomic_updates.mark(v) for v in values)
     body: ir.Stmt = ir.Provide(fn.name, values, args)
     preds = [ir.substitute(p, rename) for p in d.predicates]
     skips = {}
@@ -178,7 +182,7 @@ def _realize(fn, body):
 
 
 def _inject(ctx, stmt, name, level, wrap):
-    loop = loop_var_of(ctx, level.func, level.var)
+    loop = loop_var_of(ctx, level.func, level.var, level.stage)
     inject = _InjectAt(loop, wrap)
     stmt = inject.mutate(stmt)
     if not inject.found:
@@ -211,13 +215,11 @@ def check_levels(ctx: LoweringContext, name: str, compute, store):
     if within.is_root():
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}: the "
                               f"store level must be a loop that contains the compute level")
-    gfn = ctx.env[store.func]
-    loops = [lp.var for lp in loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1).loops]
-    s, c = loop_var_of(ctx, store.func, store.var), loop_var_of(ctx, within.func, within.var)
-    if loops.index(s) > loops.index(c):
+    (sl, s), (_, c) = level_loops(ctx, store), level_loops(ctx, within)
+    if level_stage(ctx, store) != level_stage(ctx, within) or s > c:
         raise ir.CompileError(f"Func {name} is stored at {store} but computed at {compute}, which "
                               f"is outside it: the store level must contain the compute level")
-    _check_no_parallel_between(ctx, name, compute, s)
+    _check_no_parallel_between(ctx, name, compute, sl.loops[s].var)
 
 
 def _check_no_parallel_between(ctx, name, compute, store_loop):
@@ -225,10 +227,8 @@ def _check_no_parallel_between(ctx, name, compute, store_loop):
     level must run in order; otherwise two iterations share the storage."""
     g = compute.func
     while True:
-        gfn = ctx.env[g]
-        sl = loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1)
+        sl, c = level_loops(ctx, compute)
         names = [lp.var for lp in sl.loops]
-        c = names.index(loop_var_of(ctx, g, compute.var))
         start = names.index(store_loop) + 1 if store_loop in names else 0
         for lp in sl.loops[start:c + 1]:
             if lp.kind in (ir.ForKind.PARALLEL, ir.ForKind.VECTORIZED):
@@ -244,16 +244,31 @@ def _check_no_parallel_between(ctx, name, compute, store_loop):
         compute, g = level, level.func
 
 
-def loop_var_of(ctx: LoweringContext, g: str, var: str) -> str:
-    """The Stmt name of loop `var` of g's last stage (CompileError if none)."""
+def level_stage(ctx: LoweringContext, level: ir.LoopLevel) -> int:
+    """The index of the stage of level.func whose loop the level is (stage
+    -1: the last)."""
+    return level.stage if level.stage >= 0 else len(ctx.env[level.func].definitions()) - 1
+
+
+def level_loops(ctx: LoweringContext, level: ir.LoopLevel):
+    """(StageLoops of the level's stage, index of the level's loop in it)."""
+    sl = loops_of_stage(ctx, ctx.env[level.func], level_stage(ctx, level))
+    loop = loop_var_of(ctx, level.func, level.var, level.stage)
+    return sl, [lp.var for lp in sl.loops].index(loop)
+
+
+def loop_var_of(ctx: LoweringContext, g: str, var: str, stage: int = -1) -> str:
+    """The Stmt name of loop `var` of stage `stage` of g (-1: the last;
+    CompileError if none)."""
     gfn = ctx.env[g]
     last = len(gfn.definitions()) - 1
-    sl = loops_of_stage(ctx, gfn, last)
+    sl = loops_of_stage(ctx, gfn, last if stage < 0 else stage)
     for lp in sl.loops:
         if lp.dim == var:
             return lp.var
     names = ", ".join(lp.dim for lp in sl.loops)
-    raise ir.CompileError(f"compute_at/store_at: Func {g} has no loop {var} in its last stage; "
+    which = "its last stage" if stage < 0 or stage == last else f"its stage {stage}"
+    raise ir.CompileError(f"compute_at/store_at: Func {g} has no loop {var} in {which}; "
                           f"its loops are (outermost first): {names}")
 
 
@@ -267,12 +282,10 @@ def _hoist_point_guards(ctx: LoweringContext, stmt: ir.Stmt) -> ir.Stmt:
     for name in ctx.order:
         level = compute_level(ctx, name)
         if not level.is_root():
-            levels[(level.func, level.var)] = level
-    for g, v in levels:
-        gfn = ctx.env[g]
-        sl = loops_of_stage(ctx, gfn, len(gfn.definitions()) - 1)
-        loop = loop_var_of(ctx, g, v)
-        k = [lp.var for lp in sl.loops].index(loop)
+            levels[(level.func, level.var, level.stage)] = level
+    for level in levels.values():
+        sl, k = level_loops(ctx, level)
+        loop = sl.loops[k].var
         conds = [c for _, c in point_guards(sl, k + 1)]
         if conds:
             cond = ir.conjunction(conds)

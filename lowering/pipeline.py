@@ -29,6 +29,7 @@ from .realization_order import realization_order
 from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
+from .stage_levels import place_at_stages
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
 from .unroll import unroll_loops
@@ -142,6 +143,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     ctx.order = realization_order(ctx)
     debug_print(1, f"pyhalide: realization order: {', '.join(ctx.order)}")
     ctx.env = inline_functions(ctx.env, out_names)
+    place_at_stages(ctx)
     # loop synthesis leaves the region symbols to bounds inference: verified after it
     stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None, check=False)
     stmt = run("share subexpressions", share_subexpressions, stmt, check=False)

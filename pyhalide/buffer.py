@@ -2,6 +2,7 @@
 in Halide's bindings), ImageParam and Param."""
 from __future__ import annotations
 
+import builtins
 import operator
 
 import numpy as np
@@ -93,24 +94,54 @@ class _Dim:
         return self._min + self._extent - 1
 
 
+def _allocate(t: ir.Type, sizes: list, storage_order) -> np.ndarray:
+    """Zeros of type t over `sizes`, laid out with storage_order[0] innermost
+    (default: dimension 0), seen with reversed axes (axis n-1-d is dimension d)."""
+    n = len(sizes)
+    order = list(range(n)) if storage_order is None else [operator.index(d) for d in storage_order]
+    if sorted(order) != list(range(n)):
+        raise ValueError(f"storage_order {storage_order} is not a permutation of the "
+                         f"{counted(n, 'dimension')}")
+    arr = np.zeros([sizes[d] for d in reversed(order)], dtype=t.to_numpy())
+    axis_of = {d: n - 1 - k for k, d in enumerate(order)}      # dimension -> its axis in arr
+    return arr.transpose([axis_of[n - 1 - i] for i in range(n)])
+
+
 class Buffer:
     """A NumPy array seen with reversed axes: `buf[x, y]` is `array[y, x]` and
     dimension 0 is the innermost (stride-1) one. Never copies."""
 
-    def __init__(self, data, sizes=None, name: str | None = None):
+    def __init__(self, data=None, sizes=None, name=None, reverse_axes=True, *,
+                 type=None, storage_order=None):
+        """Buffer(ndarray, name, reverse_axes=True), Buffer(Buffer),
+        Buffer(type, sizes[, storage_order][, name]) (storage_order: the
+        dimensions innermost first), or Buffer() (undefined), as in Halide."""
+        if type is not None:
+            data = type
+        if isinstance(data, (np.ndarray, Buffer)) and (sizes is None or isinstance(sizes, str)):
+            if isinstance(name, bool):                 # Buffer(ndarray, name, reverse_axes)
+                name, reverse_axes = None, name
+            name, sizes = sizes if name is None else name, None
+        if isinstance(name, (list, tuple)):            # Buffer(type, sizes, storage_order, name)
+            storage_order, name = name, reverse_axes if isinstance(reverse_axes, str) else None
+        if data is None and sizes is None:
+            self._array, self._name, self._mins = None, name or unique_name("b"), None
+            return
         if isinstance(data, Buffer):
             arr = data._array
         elif isinstance(data, np.ndarray):
-            arr = data
+            arr = data if reverse_axes else data.T
             refuse_masked(arr, "Buffer")
-        elif sizes is not None or isinstance(data, ir.Type) or isinstance(data, (type, np.dtype)):
+            if any(n > 2**31 - 1 for n in arr.shape):
+                raise ValueError(f"Out of range dimensions in buffer conversion: a dimension "
+                                 f"of {max(arr.shape)} elements is beyond int32")
+        elif sizes is not None or isinstance(data, ir.Type) or isinstance(data, (builtins.type, np.dtype)):
             t = ir.as_type(data)
             if isinstance(sizes, str):
                 sizes, name = None, sizes
-            sizes = list(sizes or [])
-            arr = np.zeros(tuple(reversed(sizes)), dtype=t.to_numpy())
+            arr = _allocate(t, list(sizes or []), storage_order)
         else:
-            raise TypeError(f"Buffer needs a NumPy array or a type and sizes, got {type(data).__name__}")
+            raise TypeError(f"Buffer needs a NumPy array or a type and sizes, got {builtins.type(data).__name__}")
         if isinstance(sizes, str) and name is None:
             name = sizes
         ir.Type.from_numpy(arr.dtype)  # raises TypeError for unsupported dtypes
@@ -170,11 +201,61 @@ class Buffer:
         return self.set_min([m + operator.index(d) for m, d in zip(self.mins(), delta)] +
                             self.mins()[len(delta):])
 
-    def translated(self, delta) -> "Buffer":
-        """A Buffer over the same data with coordinates shifted by `delta`."""
-        out = Buffer(self._array, name=self._name)
-        out._mins = self.mins()
-        return out.translate(delta)
+    def translated(self, delta, dx=None) -> "Buffer":
+        """A Buffer over the same data with coordinates shifted by `delta`
+        (or translated(dimension, dx))."""
+        if dx is not None:
+            delta = [0] * operator.index(delta) + [dx]
+        return self._view(self._array).translate(delta)
+
+    def _view(self, arr, mins=None) -> "Buffer":
+        out = Buffer(arr, name=self._name)
+        out._mins = self.mins() if mins is None else mins
+        if any(out._mins):
+            shifted_inputs.note(out)
+        return out
+
+    def defined(self) -> bool:
+        return self._array is not None
+
+    def crop(self, dimension, min, extent) -> "Buffer":
+        """Restrict dimension `dimension` to [min, min + extent) in place."""
+        d, lo, n = operator.index(dimension), operator.index(min), operator.index(extent)
+        mins, axis = self.mins(), self._array.ndim - 1 - d
+        if not (0 <= d < self._array.ndim and mins[d] <= lo and n >= 0 and
+                lo + n <= mins[d] + self._array.shape[axis]):
+            raise IndexError(f"crop of Buffer {self._name} to [{lo}, {lo + n}) in dimension {d} "
+                             f"is outside it")
+        index = [slice(None)] * self._array.ndim
+        index[axis] = slice(lo - mins[d], lo - mins[d] + n)
+        self._array = self._array[tuple(index)]
+        mins[d] = lo
+        return self.set_min(mins)
+
+    def cropped(self, dimension, min=None, extent=None) -> "Buffer":
+        """A Buffer over part of this one's data: cropped(dimension, min,
+        extent) or cropped([(min, extent), ...]) (one pair per dimension)."""
+        out = self._view(self._array)
+        if min is None:
+            for d, (lo, n) in enumerate(dimension):
+                out.crop(d, lo, n)
+            return out
+        return out.crop(dimension, min, extent)
+
+    def reverse_axes(self) -> "Buffer":
+        """A Buffer over the same data with the dimensions in reverse order."""
+        return self._view(self._array.T, list(reversed(self.mins())))
+
+    def transpose(self, order) -> "Buffer":
+        """In place: dimension i becomes the old dimension order[i]."""
+        n = self._array.ndim
+        order = [operator.index(o) for o in order]
+        if sorted(order) != list(range(n)):
+            raise ValueError(f"transpose order {order} is not a permutation of the "
+                             f"{counted(n, 'dimension')}")
+        mins = self.mins()
+        self._array = self._array.transpose([n - 1 - order[n - 1 - i] for i in range(n)])
+        return self.set_min([mins[o] for o in order])
 
     def _element(self, key) -> tuple:
         args = _index_args(key)
@@ -183,9 +264,10 @@ class Buffer:
         index = []
         for d, (a, m) in enumerate(zip(args, self.mins())):
             i = operator.index(a) - m
-            if not 0 <= i < self._array.shape[self._array.ndim - 1 - d]:
-                raise IndexError(f"Buffer {self._name}: coordinate {a} is outside dimension {d} "
-                                 f"[{m}, {m + self._array.shape[self._array.ndim - 1 - d] - 1}]")
+            extent = self._array.shape[self._array.ndim - 1 - d]
+            if not 0 <= i < extent:
+                raise IndexError(f"index {a} is out of bounds for axis {d} with min={m}, "
+                                 f"extent={extent}: outside Buffer {self._name}")
             index.append(i)
         return tuple(reversed(index))
 
@@ -202,7 +284,7 @@ class Buffer:
     def __array__(self, dtype=None, copy=None):
         if dtype is not None and np.dtype(dtype) != self._array.dtype:
             return self._array.astype(dtype)
-        return self._array
+        return self._array.copy() if copy else self._array
 
     def numpy(self) -> np.ndarray:
         return self._array
@@ -255,6 +337,8 @@ class Buffer:
         return 0
 
     def __repr__(self) -> str:
+        if self._array is None:
+            return "<undefined pyhalide.Buffer>"
         return f"<pyhalide.Buffer {self._name} {self.type()} {list(reversed(self._array.shape))}>"
 
 

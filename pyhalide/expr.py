@@ -214,6 +214,16 @@ def _match_types(a: ir.Expr, b: ir.Expr):
     return cast_node(t, a), cast_node(t, b)
 
 
+def _beyond_int32(v, other: Type) -> bool:
+    """A Python integer outside int32 meeting an integer Expr of at most 32
+    bits: Halide's bindings make it an Int(64) Expr, which promotes the other
+    operand. (64-bit operands take it in their own type when it fits, as
+    before: Halide would make `u64 + 2**40` an int64.)"""
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and \
+        not ir.Int(32).can_represent(int(v)) and \
+        other.is_integer() and not other.is_bool() and other.bits <= 32
+
+
 def match(a, b, what: str = ""):
     """Coerce two operands (Exprs or numbers) to one type, Halide style."""
     a_num = is_python_number(a)
@@ -222,12 +232,16 @@ def match(a, b, what: str = ""):
         return _match_types(python_const(a), python_const(b))
     if a_num:
         bn = to_node(b)
+        if _beyond_int32(a, bn.type):           # Halide: an Int(64) Expr
+            return _match_types(python_const(a), bn)
         an = number_as(bn.type, a, what)
         if an is None:
             return _match_types(python_const(a), bn)
         return an, bn
     if b_num:
         an = to_node(a)
+        if _beyond_int32(b, an.type):
+            return _match_types(an, python_const(b))
         bn = number_as(an.type, b, what)
         if bn is None:
             return _match_types(an, python_const(b))

@@ -6,7 +6,12 @@ import operator
 from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
-from .func_halide import HalideFuncMethods, check_bound_region, check_output_types
+from .func_halide import (
+    HalideFuncMethods,
+    check_bound_region,
+    check_not_memoized,
+    check_output_types,
+)
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -39,7 +44,8 @@ class FuncRef(Expr):
     def _call(self, index: int, single: bool = False) -> ir.Expr:
         fn = self._func._function
         if fn.pure is None:
-            raise CompileError(f"Func {fn.name} is called before it is defined")
+            raise CompileError(f"Error: Can't call Func \"{fn.name}\" because it has not yet "
+                               f"been defined.{at(user_location())}")
         if single and len(fn.output_types) != 1:
             raise CompileError(f"Func {fn.name} has {counted(len(fn.output_types), 'value')}; "
                                f"select one with {fn.name}[...][i]")
@@ -66,13 +72,33 @@ class FuncRef(Expr):
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
-    def __iadd__(self, e): return _Augmented(self, ir.Add, e)
-    def __isub__(self, e): return _Augmented(self, ir.Sub, e)
-    def __imul__(self, e): return _Augmented(self, ir.Mul, e)
-    def __itruediv__(self, e): return _Augmented(self, ir.Div, e)
-    def __iand__(self, e): return _Augmented(self, ir.BitAnd, e)
-    def __ior__(self, e): return _Augmented(self, ir.BitOr, e)
-    def __ixor__(self, e): return _Augmented(self, ir.BitXor, e)
+    def _pending(self, op, e):
+        """`self op= e`: the Expr `self op e` while the Func is defined, else
+        an unevaluated reference (Halide's) that only `f[args] = ` takes."""
+        if self._func.defined():
+            return _Augmented(self, op, e)
+        return _UnevaluatedFuncRefExpr(self, op, e)
+
+    def __iadd__(self, e): return self._pending(ir.Add, e)
+    def __isub__(self, e): return self._pending(ir.Sub, e)
+    def __imul__(self, e): return self._pending(ir.Mul, e)
+    def __itruediv__(self, e): return self._pending(ir.Div, e)
+    def __iand__(self, e): return self._pending(ir.BitAnd, e)
+    def __ior__(self, e): return self._pending(ir.BitOr, e)
+    def __ixor__(self, e): return self._pending(ir.BitXor, e)
+
+    # `f[args] op e` of an undefined f is unevaluated too (as in Halide; `e op f[args]` is not)
+    def __add__(self, e):
+        return Expr.__add__(self, e) if self._func.defined() else self._pending(ir.Add, e)
+
+    def __sub__(self, e):
+        return Expr.__sub__(self, e) if self._func.defined() else self._pending(ir.Sub, e)
+
+    def __mul__(self, e):
+        return Expr.__mul__(self, e) if self._func.defined() else self._pending(ir.Mul, e)
+
+    def __truediv__(self, e):
+        return Expr.__truediv__(self, e) if self._func.defined() else self._pending(ir.Div, e)
 
     def __repr__(self):
         return f"<pyhalide.FuncRef {self._func.name()}[{', '.join(map(str, self._args))}]>"
@@ -86,8 +112,28 @@ class FuncTupleElementRef(Expr):
     __slots__ = ()
 
 
-class _Augmented:
-    """The value of `f[args] op= e`, handed to Func.__setitem__."""
+class _Augmented(Expr):
+    """The value of `f[args] op= e` for a defined f: the Expr `f[args] op e`,
+    which Func.__setitem__ at the same f[args] makes an update (with the
+    type rules of an update)."""
+
+    __slots__ = ("ref", "op", "value")
+
+    def __init__(self, ref: FuncRef, op, value):
+        self.ref, self.op, self.value = ref, op, value
+
+    @property
+    def node(self) -> ir.Expr:
+        return to_node(_AUGMENTED[self.op](self.ref, self.value))
+
+
+class _UnevaluatedFuncRefExpr:
+    """`f[args] op e` or `op= e` while f is undefined (Halide's
+    _UnevaluatedFuncRefExpr): not an Expr; `f[args] = it`, at the same f and
+    args, defines f as the operator's identity and the update
+    `f[args] = f[args] op e`."""
+
+    __slots__ = ("ref", "op", "value")
 
     def __init__(self, ref: FuncRef, op, value):
         self.ref, self.op, self.value = ref, op, value
@@ -99,6 +145,59 @@ _AUGMENTED = {ir.Add: operator.add, ir.Sub: operator.sub, ir.Mul: operator.mul,
               ir.BitXor: operator.xor}
 _AUGMENTED_SYMBOL = {ir.Add: "+=", ir.Sub: "-=", ir.Mul: "*=", ir.Div: "/=",
                      ir.BitAnd: "&=", ir.BitOr: "|=", ir.BitXor: "^="}
+
+
+def _same_args(a, b) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if isinstance(x, Var) or isinstance(y, Var):
+            if not (isinstance(x, Var) and isinstance(y, Var) and x.name() == y.name()):
+                return False
+        elif x is not y and not ir.equal(to_node(x), to_node(y)):
+            return False
+    return True
+
+
+def _required(types, rest) -> tuple:
+    """Func(types, dimensions, name)'s requirements: (types tuple, dimensions)."""
+    ts = (types,) if isinstance(types, ir.Type) else tuple(types)
+    if not ts or not all(isinstance(t, ir.Type) for t in ts) or not rest or \
+            not isinstance(rest[0], int) or isinstance(rest[0], bool):
+        raise TypeError("Func(type or [types], dimensions, name) takes types, an int and a name")
+    return ts, rest[0]
+
+
+def _check_required(f: "Func", nargs: int, got: tuple, loc) -> None:
+    """Halide's errors for a typed Func defined with other dimensions or types."""
+    req = f.__dict__.get("_required")
+    if req is None:
+        return
+    name = f.name()
+    types, dims = req
+    if nargs != dims:
+        raise CompileError(f"Func \"{name}\" is constrained to have exactly {dims} "
+                           f"dimensions, but is defined with {nargs} dimensions{at(loc)}")
+    if got != types:
+        def shown(ts):
+            return str(ts[0]) if len(ts) == 1 else "(" + ", ".join(map(str, ts)) + ")"
+        raise CompileError(f"Func \"{name}\" is constrained to only hold values of type "
+                           f"{shown(types)} but is defined with values of type "
+                           f"{shown(got)}{at(loc)}")
+
+
+def _check_float_arg(a, i: int, fname: str) -> None:
+    """Halide's error for a float coordinate (raised where the call is written)."""
+    if isinstance(a, FuncRef):
+        types = a._func._function.output_types
+        t = types[0] if len(types) == 1 else None
+    elif isinstance(a, Expr) and not isinstance(a, Var):
+        t = a.node.type
+    else:
+        t = ir.Float(64) if isinstance(a, float) else None
+    if t is not None and t.is_float():
+        raise CompileError(f"Implicit cast from {t} to int in argument {i + 1} in call to "
+                           f"\"{fname}\" is not allowed. Use an explicit cast{at(user_location())}")
 
 
 def _arg_node(a, fname: str) -> ir.Expr:
@@ -114,6 +213,10 @@ class Func(HalideFuncMethods, Schedulable):
     pure stage; `f.update(i)` schedules an update."""
 
     def __init__(self, name=None, *rest):
+        required = None
+        if isinstance(name, (ir.Type, list, tuple)):     # Halide's Func(types, dimensions, name)
+            required = _required(name, rest)
+            name = rest[1] if len(rest) > 1 else None
         if isinstance(name, (Expr,)) or is_python_number(name):
             value, name = name, None
         else:
@@ -124,6 +227,7 @@ class Func(HalideFuncMethods, Schedulable):
         self._function.source = user_location()
         wrappers.register(self._function)
         self._vars: list = []
+        self._required = required       # (types, dimensions) of a typed Func, or None
         if value is not None:
             self[()] = value
 
@@ -141,19 +245,35 @@ class Func(HalideFuncMethods, Schedulable):
         return list(self._vars)
 
     def dimensions(self) -> int:
+        if not self.defined():
+            return self._requirement("dimensions", 1)
         return len(self._function.args)
 
     def outputs(self) -> int:
+        if not self.defined():
+            return len(self._requirement("outputs", 0))
         return len(self._function.output_types)
 
     def types(self) -> list:
+        if not self.defined():
+            return list(self._requirement("types", 0))
         return list(self._function.output_types)
 
     def type(self) -> ir.Type:
-        ts = self._function.output_types
+        ts = self._function.output_types if self.defined() else self._requirement("type", 0)
         if len(ts) != 1:
-            raise CompileError(f"Func {self.name()} has {counted(len(ts), 'value')}; use types()")
+            raise CompileError(f"Can't call Func::type on Func \"{self.name()}\" because it "
+                               f"returns a Tuple")
         return ts[0]
+
+    def _requirement(self, method: str, which: int):
+        """An undefined Func's declared types (which=0) or dimensions (1)."""
+        req = self.__dict__.get("_required")
+        if req is None:
+            what = "dimension" if which else "type"
+            raise CompileError(f"Can't call Func::{method} on Func \"{self.name()}\" because "
+                               f"it is undefined or has no {what} requirements")
+        return req[which]
 
     def num_update_definitions(self) -> int:
         return len(self._function.updates)
@@ -164,13 +284,20 @@ class Func(HalideFuncMethods, Schedulable):
     # definitions ------------------------------------------------------------
     def __getitem__(self, key) -> FuncRef:
         items = _key_items(key)      # `_` stands for the dimensions not named
+        for i, a in enumerate(items):
+            _check_float_arg(a, i, self.name())
+        if not (self.defined() or self._required):
+            return FuncRef(self, tuple(items))      # (only an unevaluated reference can use it)
         return FuncRef(self, expand_placeholder(items, self.dimensions() - len(items) + 1))
 
     @deep_entry
     def __setitem__(self, key, value):
         items = _key_items(key)
         loc = user_location()
-        if isinstance(value, _Augmented):
+        if isinstance(value, _UnevaluatedFuncRefExpr):
+            self._check_unevaluated(value, items, loc)
+        if isinstance(value, (_Augmented, _UnevaluatedFuncRefExpr)) and \
+                value.ref._func is self and _same_args(value.ref._args, items):
             items = self._implicit_lhs(items, (value.value,), loc)
             self._define_augmented(items, value, loc)
             wrappers.redirect_to_global_wrappers(self._function)
@@ -187,6 +314,15 @@ class Func(HalideFuncMethods, Schedulable):
         else:
             self._define_update(items, values, loc)
         wrappers.redirect_to_global_wrappers(self._function)
+
+    def _check_unevaluated(self, value, items, loc) -> None:
+        name = value.ref._func.name()
+        if value.ref._func is not self or not _same_args(value.ref._args, items):
+            raise CompileError(f"Cannot use an unevaluated reference to '{name}' to define an "
+                               f"update at a different location.{at(loc)}")
+        if self.defined():
+            raise CompileError(f"Cannot use an unevaluated reference to '{name}' to define an "
+                               f"update when a pure definition already exists.{at(loc)}")
 
     def _implicit_lhs(self, items, values, loc) -> tuple:
         """The left side with `_` replaced as Halide does: in a pure definition
@@ -239,6 +375,7 @@ class Func(HalideFuncMethods, Schedulable):
                 if v.kind == "" and vname not in names:
                     raise CompileError(f"undefined variable {vname} in the definition of "
                                        f"{fn.name}({', '.join(names)}){at(loc)}")
+        _check_required(self, len(names), tuple(n.type for n in nodes), loc)
         fn.args = tuple(names)
         fn.output_types = tuple(n.type for n in nodes)
         sched = ir.StageSchedule(dims=[ir.Dim(nm) for nm in names])
@@ -335,6 +472,7 @@ class Func(HalideFuncMethods, Schedulable):
         return run()
 
     def _realize(self, sizes=None, *more, **kw):
+        check_not_memoized(self)
         check_output_types(self, sizes)
         if schedule_warnings.bounds_of(self._function):
             check_bound_region(self, sizes, more)
@@ -518,6 +656,12 @@ def _loop_level(f: Func, g, v, what: str) -> ir.LoopLevel:
         raise TypeError(f"{what} needs a Func and a Var, got {type(g).__name__}")
     if g is f:
         raise CompileError(f"Func {f.name()} cannot be computed inside its own loops")
+    from .var import RDom
+    if isinstance(v, RDom):           # a one-dimensional RDom is its RVar (as in Halide)
+        if v.dimensions() != 1:
+            raise CompileError(f"{what}({g.name()}, {v.name()}): the RDom has {v.dimensions()} "
+                               f"dimensions; name one of its RVars ({v.name()}.x, ...)")
+        v = v.x
     name = v if isinstance(v, str) else v.name()
     return ir.LoopLevel("at", g.name(), name)
 
@@ -559,6 +703,19 @@ class Stage(Schedulable):
 
     def _is_update(self) -> bool:
         return self._index > 0
+
+    def atomic(self, override_associativity_test: bool = False) -> "Stage":
+        """Halide's atomic(): the update `f[args] = f[args] op e` is one atomic
+        read-modify-write, so a parallel loop whose iterations write the same
+        element gives the serial result. pyhalide does this for integer
+        `+ - min max & | ^` (an order-independent result, one LLVM atomicrmw
+        per update); other updates are refused here."""
+        from .lowering.atomic_updates import atomic_refusal
+        why = atomic_refusal(self._func._function, self._index)
+        if why:
+            self._fail(f"atomic(): {why}")
+        self._sched().atomic = True
+        return self
 
     def rfactor(self, preserved, var=None) -> Func:
         """Factor this update into an intermediate Func over the preserved

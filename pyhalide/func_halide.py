@@ -218,12 +218,45 @@ class HalideFuncMethods:
                                f"got {extent!r}{at(user_location())}")
         return self
 
+    def specialize(self, condition):
+        """Halide's specialize: a copy of the schedule used where `condition`
+        holds. A condition that is the constant true always holds: the Func
+        itself is returned (its schedule is the one used). Other conditions:
+        NotImplementedError (pyhalide compiles one schedule per Func)."""
+        node = to_node(condition)
+        if isinstance(node, ir.Const) and node.type.is_bool() and node.value:
+            return self
+        raise NotImplementedError(
+            f"Func.specialize({condition!r}) of {self.name()}: pyhalide compiles one schedule "
+            f"per Func, not variants selected by a run-time condition; schedule it once"
+            f"{at(user_location())}")
+
+    def specialize_fail(self, message: str):
+        raise NotImplementedError(
+            f"Func.specialize_fail of {self.name()}: pyhalide has no specializations"
+            f"{at(user_location())}")
+
+    def memoize(self, eviction_key=None) -> "Func":
+        """Halide's memoize: Halide keeps the Func's values between
+        realizations and reuses them while its inputs are the same. pyhalide
+        keeps no such cache: the Func is computed at every realization (the
+        values are the same). A memoized output is refused, as in Halide."""
+        self.__dict__["_memoized"] = True
+        return self
+
     def trace_realizations(self) -> "Func":
         """Print this Func's realizations (Begin/End realization, Produce,
         Consume, with their boxes) where the compiled code makes them."""
         self._function.schedule.trace_realizations = True
         tracing.trace(self._function, "realization")
         return self
+
+
+def check_not_memoized(f) -> None:
+    if f.__dict__.get("_memoized"):
+        raise CompileError(f"Can't compile Pipeline with memoized output Func: {f.name()}. "
+                           f"Memoization is valid only on intermediate Funcs because it takes "
+                           f"control of buffer allocation{at(user_location())}")
 
 
 def check_output_types(f, sizes) -> None:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import enum
 
+from . import ir
+from .errors import HalideError
+
 
 class ArgumentKind(enum.Enum):
     InputScalar = 0
@@ -52,6 +55,33 @@ class Module:
 class HalidePipelineMethods:
     """Mixed into Pipeline: uses its `_outputs`, `_graph()`, `lower()` and
     its compiled-kernel caches."""
+
+    def add_requirement(self, condition, *error_args) -> None:
+        """Halide's requirement: before each realization the compiled
+        `condition` (of Params) must hold, else a HalideError "Requirement
+        Failed: (false) <error_args>" (Exprs printed with their values)."""
+        from .expr import Expr, cast, to_node
+        from .func import Func
+        from .var import unique_name
+        exprs = [a for a in error_args if not isinstance(a, str)]
+        f = Func(unique_name("requirement"))
+        f[()] = (cast(ir.Bool(), to_node(condition)), *[Expr.wrap(to_node(a)) for a in exprs])
+        self.__dict__.setdefault("_requirements", []).append((f, list(error_args)))
+
+    def _check_requirements(self) -> None:
+        for f, args in self.__dict__.get("_requirements", ()):
+            out = f.realize([])
+            values = [b[()].item() for b in (out if isinstance(out, (list, tuple)) else [out])]
+            if values[0]:
+                continue
+            shown, k = [], 1
+            for a in args:
+                if isinstance(a, str):
+                    shown.append(a)
+                else:
+                    shown.append(str(values[k]))
+                    k += 1
+            raise HalideError("Requirement Failed: (false) " + " ".join(shown))
 
     def infer_arguments(self) -> list:
         """The pipeline's ImageParams, then its Params, each by name (as

@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from . import ir, tracing
+from . import ir, shifted_inputs, tracing
 from .buffer import Buffer, wrap_array
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
@@ -42,7 +42,7 @@ def _version(fn: ir.Function) -> tuple:
     return (s.compute_level, s.store_level, tuple(s.bounds), s.device, s.trace_realizations,
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
-                   d.schedule.allow_race_conditions)
+                   d.schedule.allow_race_conditions, d.schedule.atomic)
                   for d in fn.definitions()))
 
 
@@ -79,9 +79,6 @@ class Pipeline(HalidePipelineMethods):
         for f in self._outputs:
             if not f.defined():
                 raise CompileError(f"Func {f.name()} is not defined")
-        dims = {f.dimensions() for f in self._outputs}
-        if len(dims) != 1:
-            raise CompileError("the outputs of a Pipeline must have the same dimensions")
 
     def outputs(self) -> list:
         return list(self._outputs)
@@ -176,7 +173,16 @@ class Pipeline(HalidePipelineMethods):
     def realize(self, sizes=None, *more, **kw):
         if tracing.active() and not tracing.recording():   # Halide's trace around the run
             return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
+        if shifted_inputs.active():          # inputs whose min is not 0
+            return shifted_inputs.run_shifted(self._outputs,
+                                              lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
+        dims = {f.dimensions() for f in self._outputs}
+        if len(dims) != 1:         # (compile_jit takes them)
+            raise CompileError("the outputs of a Pipeline realized together must have the same "
+                               "dimensions: realize them in Pipelines of their own")
+        if "_requirements" in self.__dict__:
+            self._check_requirements()
         if self.__dict__.get("warned_graph") is not graph:     # Halide's schedule warnings
             self.warned_graph = graph
             emit_schedule_warnings(graph.env, [f.name() for f in self._outputs])

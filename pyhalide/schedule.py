@@ -25,6 +25,9 @@ _TAILS = (TailStrategy.Auto, TailStrategy.RoundUp, TailStrategy.GuardWithIf,
 def _name(v) -> str:
     if isinstance(v, str):
         return v
+    from .var import RDom
+    if isinstance(v, RDom) and v.dimensions() == 1:     # a 1-D RDom is its RVar (as in Halide)
+        v = v.x
     n = getattr(v, "name", None)
     if callable(n):
         return n()
@@ -67,7 +70,7 @@ class Schedulable:
         """Why iterations of an RVar dimension may not run in parallel ('' if
         they may): they must write distinct locations and read no location
         another iteration writes."""
-        if not dim.is_rvar:
+        if not dim.is_rvar or self._sched().atomic:   # (atomic: one read-modify-write each)
             return ""
         d = self._definition()
         fn = self.function()
@@ -202,7 +205,11 @@ class Schedulable:
         return ""
 
     def tile(self, x, y, *names):
-        """tile(x, y, xo, yo, xi, yi, xf, yf) or tile(x, y, xi, yi, xf, yf)."""
+        """tile(x, y, xo, yo, xi, yi, xf, yf) or tile(x, y, xi, yi, xf, yf),
+        or Halide's vector forms tile([vars], [outers], [inners], [factors])
+        and tile([vars], [inners], [factors]) (a tail strategy last)."""
+        if isinstance(x, (list, tuple)):
+            return self._tile_lists(x, y, *names)
         tail = TailStrategy.Auto
         if names and names[-1] in _TAILS:
             tail, names = names[-1], names[:-1]
@@ -217,9 +224,31 @@ class Schedulable:
         self.split(y, yo, yi, yf, tail)
         return self.reorder(xi, yi, xo, yo)
 
+    def _tile_lists(self, previous, *rest):
+        tail = TailStrategy.Auto
+        if rest and rest[-1] in _TAILS:
+            tail, rest = rest[-1], rest[:-1]
+        if len(rest) == 3:
+            outers, inners, factors = rest
+        elif len(rest) == 2:
+            (inners, factors), outers = rest, previous
+        else:
+            raise TypeError("tile([vars], [outers], [inners], [factors]) or "
+                            "tile([vars], [inners], [factors])")
+        if not all(isinstance(v, (list, tuple)) and len(v) == len(previous)
+                   for v in (outers, inners, factors)):
+            raise TypeError("tile() with lists takes lists of the same length for the Vars, "
+                            "the outer and inner Vars and the factors")
+        for old, outer, inner, factor in zip(previous, outers, inners, factors):
+            self.split(old, outer, inner, factor, tail)
+        return self.reorder(*inners, *outers)
+
     def _mark(self, v, kind: str):
         i = self._dim_index(v)
         dim = self._sched().dims[i]
+        if kind == "vectorized" and self._sched().atomic:
+            self._fail(f"cannot vectorize {dim.var} of an atomic() update: pyhalide makes each "
+                       f"update one scalar atomic read-modify-write (parallelize it instead)")
         if kind in ("parallel", "vectorized"):
             why = self._races(dim)
             if why:

@@ -12,6 +12,7 @@ The definitions are rewritten only for the run and restored after it."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import weakref
 
 from . import ir
@@ -19,6 +20,7 @@ from .ir.mutator import FuncMutator
 
 # inputs that have been given mins (checked at each realize while any is alive)
 _SHIFTED: "weakref.WeakSet" = weakref.WeakSet()
+_running = threading.local()      # run_shifted is under way in this thread
 
 
 def note(src) -> None:
@@ -27,6 +29,10 @@ def note(src) -> None:
 
 
 def active() -> bool:
+    """Whether some input has mins and no run_shifted is under way here (the
+    realize calls it makes see the definitions already shifted)."""
+    if getattr(_running, "on", False):
+        return False
     return any(any(_mins(s)) for s in list(_SHIFTED))
 
 
@@ -78,10 +84,9 @@ def run_shifted(outputs: list, run):
             for p, m in zip(ps, mins):
                 p.set(m)
             shifted[id(src)] = (src, ps)
-    if not shifted:
-        return run()
     m = _rewriter(shifted)
     saved = []
+    _running.on = True
     try:
         for fn in graph.env.values():
             for d in fn.definitions():
@@ -94,5 +99,6 @@ def run_shifted(outputs: list, run):
                                     for rv in d.schedule.rvars]
         return run()
     finally:
+        _running.on = False
         for d, args, values, predicates, rvars in reversed(saved):
             d.args, d.values, d.predicates, d.schedule.rvars = args, values, predicates, rvars

@@ -65,16 +65,22 @@ class StageSchedule:
     splits: list = field(default_factory=list)     # [Split]
     rvars: list = field(default_factory=list)      # [ReductionVariable] current
     allow_race_conditions: bool = False
+    # Stage.atomic(): `f[args] = f[args] op e` (integer op with an atomicrmw) is
+    # one atomic read-modify-write, so iterations writing one element may run in parallel
+    atomic: bool = False
 
 
 @dataclass(frozen=True)
 class LoopLevel:
     """Where a Func is computed or stored: inlined, at root, or at loop `var`
-    of Func `func` (its last stage)."""
+    of stage `stage` of Func `func`. Stage -1 (Halide's default) is every
+    stage of `func` that uses the Func (lowering/stage_levels.py resolves it;
+    the last stage where none or another Func computed inside does)."""
 
     kind: str                      # "inlined" | "root" | "at"
     func: Optional[str] = None
     var: Optional[str] = None
+    stage: int = -1
 
     @staticmethod
     def inlined() -> "LoopLevel":
