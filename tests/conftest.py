@@ -1,6 +1,8 @@
 """Test-wide settings: the IR verifier runs after every lowering pass, the
-on-disk object cache lives in a temporary folder, and only the shipped tables
-are loaded (not the user's generated ones; subprocesses inherit this).
+on-disk object cache lives in a temporary folder of the run (under
+pytest-xdist one folder for all workers, so that a kernel one worker compiled
+is a cache hit in the other), and only the shipped tables are loaded (not the
+user's generated ones; subprocesses inherit this).
 
 Under pytest-xdist (`-n 2`), a test marked `exclusive` (it times calls on the
 machine's cores) runs while no other worker runs a test: each test holds a
@@ -19,28 +21,34 @@ os.environ["PYHALIDE_TABLES_DIR"] = "0"
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _verify_every_pass():
+def _verify_every_pass(request):
     old_verify, old_cache = config.verify, config.cache_dir
     config.verify = True
-    config.cache_dir = tempfile.mkdtemp(prefix="pyhalide-test-cache-")
+    shared = getattr(request.config, "workerinput", {}).get("pyhalide_cache_dir")
+    config.cache_dir = shared or tempfile.mkdtemp(prefix="pyhalide-test-cache-")
     yield
-    shutil.rmtree(config.cache_dir, ignore_errors=True)
+    if not shared:                  # the controller removes the workers' shared folder
+        shutil.rmtree(config.cache_dir, ignore_errors=True)
     config.verify, config.cache_dir = old_verify, old_cache
 
 
 def pytest_unconfigure(config):
-    lock_dir = getattr(config, "_pyhalide_lock_dir", None)
-    if lock_dir:
-        shutil.rmtree(lock_dir, ignore_errors=True)
+    for name in ("_pyhalide_lock_dir", "_pyhalide_cache_dir"):
+        folder = getattr(config, name, None)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
-    """(xdist, in the controller) tell each worker where the run's lock files are."""
+    """(xdist, in the controller) tell each worker where the run's lock files
+    and its object cache are."""
     config = node.config
     if getattr(config, "_pyhalide_lock_dir", None) is None:
         config._pyhalide_lock_dir = tempfile.mkdtemp(prefix="pyhalide-test-locks-")
+        config._pyhalide_cache_dir = tempfile.mkdtemp(prefix="pyhalide-test-cache-")
     node.workerinput["pyhalide_lock_dir"] = config._pyhalide_lock_dir
+    node.workerinput["pyhalide_cache_dir"] = config._pyhalide_cache_dir
 
 
 @pytest.hookimpl(wrapper=True)

@@ -16,6 +16,9 @@ import dataclasses
 from .nodes import Expr, IRNode
 
 _FIELD_CACHE: dict = {}
+_IR_FIELD_CACHE: dict = {}
+# Field annotations that never hold an IR node: the walks skip those fields.
+_NON_IR_FIELDS = frozenset({"str", "Type", "int", "bool", "float"})
 
 
 def node_fields(cls) -> tuple:
@@ -26,16 +29,36 @@ def node_fields(cls) -> tuple:
     return names
 
 
-def children(n):
+def _ir_fields(cls) -> tuple:
+    """The fields of `cls` that can hold an IR node or a tuple of them."""
+    names = _IR_FIELD_CACHE.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.type not in _NON_IR_FIELDS)
+        _IR_FIELD_CACHE[cls] = names
+    return names
+
+
+def children(n) -> list:
     """The IR nodes directly below `n`, in field order."""
-    for name in node_fields(type(n)):
+    out = []
+    names = _IR_FIELD_CACHE.get(type(n))
+    for name in names if names is not None else _ir_fields(type(n)):
         v = getattr(n, name)
         if isinstance(v, IRNode):
-            yield v
+            out.append(v)
         elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, IRNode):
-                    yield x
+            out.extend(x for x in v if isinstance(x, IRNode))
+    return out
+
+
+_DISPATCH: dict = {}     # (walker class, node class) -> its visit_ function or None
+_UNSET = object()
+
+
+def _method(walker_cls, node_cls):
+    fn = getattr(walker_cls, "visit_" + node_cls.__name__, None)
+    _DISPATCH[(walker_cls, node_cls)] = fn
+    return fn
 
 
 class Mutator:
@@ -55,15 +78,19 @@ class Mutator:
             hit = self.memo.get(id(n))
             if hit is not None and hit[0] is n:
                 return hit[1]
-        method = getattr(self, "visit_" + type(n).__name__, None)
-        result = method(n) if method is not None else self.mutate_children(n)
+        key = (type(self), type(n))
+        method = _DISPATCH.get(key, _UNSET)
+        if method is _UNSET:
+            method = _method(*key)
+        result = method(self, n) if method is not None else self.mutate_children(n)
         if self.memoize:
             self.memo[id(n)] = (n, result)
         return result
 
     def mutate_children(self, n):
         changes = None
-        for name in node_fields(type(n)):
+        names = _IR_FIELD_CACHE.get(type(n))
+        for name in names if names is not None else _ir_fields(type(n)):
             v = getattr(n, name)
             if isinstance(v, IRNode):
                 nv = self.mutate(v)
@@ -78,7 +105,8 @@ class Mutator:
                 changes[name] = nv
         if changes is None:
             return n
-        return dataclasses.replace(n, **changes)
+        return type(n)(**{f: changes[f] if f in changes else getattr(n, f)
+                          for f in node_fields(type(n))})
 
 
 class Visitor:
@@ -96,9 +124,12 @@ class Visitor:
             if id(n) in self.seen:
                 return
             self.seen.add(id(n))
-        method = getattr(self, "visit_" + type(n).__name__, None)
+        key = (type(self), type(n))
+        method = _DISPATCH.get(key, _UNSET)
+        if method is _UNSET:
+            method = _method(*key)
         if method is not None:
-            method(n)
+            method(self, n)
         else:
             self.visit_children(n)
 

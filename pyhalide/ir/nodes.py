@@ -27,6 +27,8 @@ class Stmt(IRNode):
 
 
 def _check(cond: bool, msg: str):
+    """Raise TypeError(msg) unless cond; `msg` is a constant (a message that
+    formats values is built only when its check fails)."""
     if not cond:
         raise TypeError(msg)
 
@@ -71,8 +73,8 @@ class Cast(Expr):
     value: Expr
 
     def __post_init__(self):
-        _check(self.type.lanes == self.value.type.lanes,
-               f"cast changes lanes: {self.value.type} -> {self.type}")
+        if self.type.lanes != self.value.type.lanes:
+            raise TypeError(f"cast changes lanes: {self.value.type} -> {self.type}")
 
 
 class BinaryOp(Expr):
@@ -93,7 +95,8 @@ class BinaryOp(Expr):
 
     def _check_same(self):
         ta, tb = self.a.type, self.b.type
-        _check(ta == tb, f"{type(self).__name__} operands differ: {ta} vs {tb}")
+        if ta != tb:
+            raise TypeError(f"{type(self).__name__} operands differ: {ta} vs {tb}")
         return ta
 
 
@@ -252,7 +255,8 @@ class Logical(BinaryOp):
 
     def __post_init__(self):
         t = self._check_same()
-        _check(t.is_bool(), f"{type(self).__name__} needs bool operands")
+        if not t.is_bool():
+            raise TypeError(f"{type(self).__name__} needs bool operands")
         object.__setattr__(self, "_type", t)
 
 
@@ -303,8 +307,9 @@ class Select(Expr):
 
     def __post_init__(self):
         _check(self.condition.type.is_bool(), "select condition must be bool")
-        _check(self.true_value.type == self.false_value.type,
-               f"select branches differ: {self.true_value.type} vs {self.false_value.type}")
+        if self.true_value.type != self.false_value.type:
+            raise TypeError(f"select branches differ: {self.true_value.type} vs "
+                            f"{self.false_value.type}")
         _check(self.condition.type.lanes in (1, self.true_value.type.lanes),
                "select condition lanes mismatch")
 
@@ -329,7 +334,8 @@ class Call(Expr):
 
     def __post_init__(self):
         object.__setattr__(self, "args", tuple(self.args))
-        _check(self.call_type in (FUNC, IMAGE, INTRINSIC), f"bad call type {self.call_type}")
+        if self.call_type not in (FUNC, IMAGE, INTRINSIC):
+            raise TypeError(f"bad call type {self.call_type}")
 
 
 @node

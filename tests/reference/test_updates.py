@@ -333,11 +333,11 @@ def test_large_rdoms_are_fast_enough(hb):
     h = hb.func("h", ["x"], hb.const(0))          # vector path
     k = ir.Mod(hb.image("v", hb.I32, [r]), hb.const(1000))
     hb.update(h, [k], add(hb.call(h, [k]), hb.const(1)), rdom=[("r", 0, n)])
-    start = time.perf_counter()
+    start = time.process_time()         # CPU time: other processes on the machine do not count
     value, index = hb.run(a, a, [], {"v": v})
     scan = hb.run(s, s, [(0, n)], {"v": v})[0]
     hist = hb.run(h, h, [(0, 1000)], {"v": v})[0]
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert int(value) == v.min() and int(index) == int(np.argmin(v))
     np.testing.assert_array_equal(scan, np.cumsum(v, dtype=np.int32))
     np.testing.assert_array_equal(hist, np.bincount(v % 1000, minlength=1000))
@@ -440,9 +440,9 @@ def test_kitchen_sink_of_a_million_iterations_is_fast(hb):
     hb.update(f, [], (ir.Add(old[0], x), ir.Min(old[1], x),
                       ir.Select(ir.LT(x, old[1]), r, old[2]), ir.BitXor(old[3], x)),
               rdom=[("r", 0, n)])
-    start = time.perf_counter()
+    start = time.process_time()         # CPU time: other processes on the machine do not count
     got = [int(g) for g in hb.run(f, f, [], {"v": v})]
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     assert got == [int(v.sum(dtype=np.int32)), int(v.min()), int(np.argmin(v)),
                    int(np.bitwise_xor.reduce(v))]
 

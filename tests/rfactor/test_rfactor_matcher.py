@@ -235,9 +235,9 @@ def test_search_time():
     for value_of in cases:
         ph.prove_associativity(_update(value_of).update())      # tables loaded
         stage = _update(value_of).update()
-        t = time.perf_counter()
+        t = time.process_time()       # CPU time: other processes on the machine do not count
         ph.prove_associativity(stage)
-        assert time.perf_counter() - t < 0.05
+        assert time.process_time() - t < 0.05
 
 
 def test_text_skeletons_agree_with_parsed_operators():
