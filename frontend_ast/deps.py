@@ -15,10 +15,25 @@ from pyhalide.simplify import equal_after_simplify
 BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
 
 
+def unchecked(n):
+    """An index without its range check (arrays.ArrayAccess.to_index): a
+    checked index `select(ok, e, -1)` is e wherever Python evaluates it (else
+    the check raises); a clamped one `max(min(e, last), 0)` is e wherever
+    Python evaluates it."""
+    while True:
+        if isinstance(n, ir.Cast):
+            n = n.value
+        elif isinstance(n, ir.Max) and ir.is_const(n.b, 0) and isinstance(n.a, ir.Min):
+            n = n.a.a
+        elif isinstance(n, ir.Select) and ir.is_const(n.false_value, -1):
+            n = n.true_value
+        else:
+            return n
+
+
 def _decompose(n):
     """(loop symbol or None, constant offset) of `sym + c`, `c`; or None."""
-    while isinstance(n, ir.Cast):
-        n = n.value
+    n = unchecked(n)
     if isinstance(n, ir.Const):
         return None, int(n.value)
     if isinstance(n, ir.Variable) and n.name.startswith("%"):
