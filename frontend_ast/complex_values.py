@@ -664,7 +664,7 @@ def attribute(cx, v: Val, attr: str, method_ref):
 
 
 _UNARY = {np.negative: "neg", np.positive: "pos", np.square: "square",
-          np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt"}
+          np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt", np.log: "log"}
 
 
 def np_unary(cx, f, v: Val, rt) -> Val:
@@ -678,7 +678,7 @@ def np_unary(cx, f, v: Val, rt) -> Val:
     what = _UNARY.get(f)
     if what is None:
         raise cx.error(f"np.{getattr(f, '__name__', f)} of complex values is not supported",
-                       hint="supported on complex values: np.abs, np.exp, np.sqrt, np.conj, "
+                       hint="supported on complex values: np.abs, np.exp, np.log, np.sqrt, np.conj, "
                             "np.real, np.imag, np.square, np.isnan/isinf/isfinite and the "
                             "operators + - * / **")
     x = cast(cx, v, rt)
@@ -692,6 +692,9 @@ def np_unary(cx, f, v: Val, rt) -> Val:
         return conj(cx, x)
     if what == "sqrt":
         return sqrt(cx, x, rt)
+    if what == "log":
+        from .complex_log import log  # (complex_log builds on this module)
+        return log(cx, x, rt)
     return exp(cx, x, rt)
 
 
