@@ -25,7 +25,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam
 
-from . import array_calls, complex_log, ops
+from . import array_calls, complex_log, complex_trig, ops
 from . import complex_values as C
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val, const_val, fresh
@@ -265,7 +265,7 @@ def _np_ty_of(v: Val):
 
 # cmath on scalars -----------------------------------------------------------------------------
 _CMATH = (cmath.exp, cmath.sqrt, cmath.phase, cmath.polar, cmath.rect, cmath.isnan, cmath.isinf,
-          cmath.isfinite, cmath.log)
+          cmath.isfinite, cmath.log, cmath.sin, cmath.cos)
 
 
 @array_calls.function(*_CMATH)
@@ -294,6 +294,8 @@ def cmath_call(b, fn, node):
                                    python=True)
             out = C.binary(cx, "/", out, base)
         return out
+    if fn in (cmath.sin, cmath.cos):
+        return complex_trig.sin_cos(cx, z, C.T.PY_COMPLEX, cos=fn is cmath.cos, python=True)
     if fn is cmath.phase:
         return C.phase(cx, z, C.T.PY_COMPLEX)
     if fn is cmath.sqrt:

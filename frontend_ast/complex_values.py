@@ -664,7 +664,8 @@ def attribute(cx, v: Val, attr: str, method_ref):
 
 
 _UNARY = {np.negative: "neg", np.positive: "pos", np.square: "square",
-          np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt", np.log: "log"}
+          np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt", np.log: "log", np.sin: "sin",
+          np.cos: "cos"}
 
 
 def np_unary(cx, f, v: Val, rt) -> Val:
@@ -678,9 +679,9 @@ def np_unary(cx, f, v: Val, rt) -> Val:
     what = _UNARY.get(f)
     if what is None:
         raise cx.error(f"np.{getattr(f, '__name__', f)} of complex values is not supported",
-                       hint="supported on complex values: np.abs, np.exp, np.log, np.sqrt, np.conj, "
-                            "np.real, np.imag, np.square, np.isnan/isinf/isfinite and the "
-                            "operators + - * / **")
+                       hint="supported on complex values: np.abs, np.exp, np.log, np.sin, "
+                            "np.cos, np.sqrt, np.conj, np.real, np.imag, np.square, "
+                            "np.isnan/isinf/isfinite and the operators + - * / **")
     x = cast(cx, v, rt)
     if what == "neg":
         return negate(cx, x)
@@ -695,6 +696,9 @@ def np_unary(cx, f, v: Val, rt) -> Val:
     if what == "log":
         from .complex_log import log  # (complex_log builds on this module)
         return log(cx, x, rt)
+    if what in ("sin", "cos"):
+        from .complex_trig import sin_cos
+        return sin_cos(cx, x, rt, cos=what == "cos")
     return exp(cx, x, rt)
 
 
