@@ -59,17 +59,19 @@ def merge_cycles(emitter, node, groups, logged, err):
                   if isinstance(o, Arr) and o.func is f and hasattr(f, "function")}
         for arr, f in arrays.values():
             A = f.function()
-            if not A.updates or not any(lf.function() is A and k == len(A.updates)
-                                        for lf, k, _, _ in logged):
+            mine = [k for lf, k, _, _ in logged if lf.function() is A and k > 0]
+            if not A.updates or len(A.updates) not in mine:
                 continue
             UA, UG = A.updates[-1], G.updates[0]
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
-            why = _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, node))
+            why = "the loop writes it at several places" if len(mine) > 1 else \
+                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, node))
             if why:
                 raise err(_message(arr, g, why),
-                          "store the value the loop carries into an array element "
-                          "(flag[0] = True) or split the loop")
+                          "write one element of the array per iteration, at the loop's "
+                          "position (out[i] = ...), or find where the loop stops in a first "
+                          "loop and write the array in a second one up to there")
 
 
 def _message(arr, g, why):
@@ -115,9 +117,10 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
-    if len(pos) != 1 or any(ra.name in ir.free_vars(a) for k, a in enumerate(UA.args)
-                            if k != pos[0]):
-        return f"{arr.name!r} is not written at the loop's position"
+    if len(pos) != 1 or any(v.kind != "param" for k, a in enumerate(UA.args) if k != pos[0]
+                            for v in ir.free_vars(a).values()):
+        # (an index along another loop writes several points per iteration)
+        return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
         return "the carried value's start depends on the position"
     key = list(UA.args)

@@ -213,3 +213,22 @@ def flag_elsewhere(a, t):
 def test_not_at_the_loop_position_is_refused():
     with pytest.raises(FrontendError, match=r"each read the other"):
         flag_elsewhere(np.arange(10.0), 5.0)
+
+
+@ph.pipeline
+def rows_then_stop(a, t):
+    out = np.zeros_like(a)
+    for i in range(1, a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = out[i - 1, j] * 2 + a[i, j]
+        if out[i, 0] > t:
+            break
+    return out
+
+
+def test_several_elements_per_iteration_is_refused():
+    """A row per iteration (the inner loop a pure dimension) with the stop
+    test reading one element of it: refused, not merged (merged, the test
+    read the element before this iteration wrote it)."""
+    with pytest.raises(FrontendError, match=r"one element per iteration"):
+        rows_then_stop(np.arange(20.0).reshape(4, 5), 0.5)
