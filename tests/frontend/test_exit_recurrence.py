@@ -232,3 +232,26 @@ def test_several_elements_per_iteration_is_refused():
     read the element before this iteration wrote it)."""
     with pytest.raises(FrontendError, match=r"one element per iteration"):
         rows_then_stop(np.arange(20.0).reshape(4, 5), 0.5)
+
+
+@ph.pipeline
+def clipped_read_first(a):
+    out = np.zeros_like(a)
+    s = 0.0
+    for i in range(a.shape[0]):
+        s = s + out[max(min(i - 1, a.shape[0] - 1), 0)]
+        out[i] = a[i] + s
+    return out, s
+
+
+def test_a_clamp_the_user_wrote_is_not_taken_apart():
+    """max(min(i - 1, n - 1), 0) reads out[0] at i == 0 before this
+    iteration writes it: compiled as Python reads it, or refused, never
+    read as position i - 1."""
+    a = np.arange(1.0, 7.0)
+    try:
+        got = clipped_read_first(a)
+    except FrontendError:
+        return
+    exp = clipped_read_first.py_func(a)
+    assert same(got, exp), (got, exp)
