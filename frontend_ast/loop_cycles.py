@@ -11,24 +11,28 @@ scan, makes two Funcs that call each other:
             break
 
 Each definition runs all its iterations before the next one, so neither
-order computes what Python computes. Here both are indexed by the same
-iteration (the array is written at the loop's position) and become the
-elements of one tuple Func M over the array's domain, updated once per
-iteration in Python's order (the array's write, then the scan):
+order computes what Python computes. When the array is written at one
+element per iteration, at the loop's position (one update of the nest,
+its other coordinates constants), both become the elements of one tuple
+Func M over the array's domain, updated once per iteration in Python's
+order (the array's write, then the scan):
 
     M(x) = (out_before(x), stop's initial value)
-    M(r) = (select(!S, out(r - 1) * k, M(r)[0]), S or new * k > t)
+    M(r) = (S ? M(r)[0] : out(r - 1) * k,  S ? S : (S or new > t))
            with S = M(max(r - 1, first))[1]
 
-The scan's state at the start of iteration r is stored at the position
-iteration r - 1 wrote; at the first iteration that position holds the
-initial value (M(first) before its update: the pure definition), so M is
-never read outside the positions the loop writes. The array's Func becomes
-a copy of M's array elements and the scan's own Func reads those (it is
-computed again only where a later statement reads the scan's value).
+(`?:` is the lazy if_then_else: once the stop flag is set nothing of the
+iteration is computed, not even an index check.) The scan's state at the
+start of iteration r is stored at the position iteration r - 1 wrote; at
+the first iteration that position holds the initial value (M(first)
+before its update: the pure definition), so M is never read outside the
+positions the loop writes. The array's Func becomes a copy of M's array
+elements and the scan's own Func reads those (it is computed again only
+where a later statement reads the scan's value).
 
-Anything else (other iterations read, several scans, nested loops) keeps
-the cycle, which `refuse` turns into a located error."""
+Anything else (a row per iteration, reads of the scan at other iterations,
+several places written) is a located error; cycles through several arrays
+or in inner loops are left to lowering's cycle error."""
 from __future__ import annotations
 
 import ast
