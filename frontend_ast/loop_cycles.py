@@ -45,6 +45,7 @@ from pyhalide.simplify import equal_after_simplify
 
 from .deps import unchecked
 from .loop_exits import EXIT_ATTR, describe_name
+from .loop_state import Group
 from .values import Arr
 
 
@@ -52,7 +53,12 @@ def merge_cycles(emitter, node, groups, logged, err):
     """After a top-level nest (`logged`: the emitter's def_log entries of
     its definitions): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
-    err(message, hint) makes the located error of a case that is not one."""
+    err(loop node, message, hint) makes the located error of a case that is
+    not one."""
+    made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
+    groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and
+                             o not in groups and hasattr(f, "function") and
+                             id(f.function()) in made]
     for g in groups:
         if not g.scan or g.func is None:
             continue
@@ -70,9 +76,9 @@ def merge_cycles(emitter, node, groups, logged, err):
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
-                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, node))
+                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]))
             if why:
-                raise err(_message(arr, g, why),
+                raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
                           "position (out[i] = ...), or find where the loop stops in a first "
                           "loop and write the array in a second one up to there")
@@ -81,8 +87,8 @@ def merge_cycles(emitter, node, groups, logged, err):
 def _message(arr, g, why):
     names = ", ".join(describe_name(n) for n in g.names if not n.startswith("?") or
                       n.startswith("?stop"))
-    return (f"this loop writes {arr.name!r} and carries {names or 'a value'} that each read "
-            f"the other in the same iteration, and {why}")
+    return (f"this loop writes {arr.name!r} and carries {names or 'a value'}; they read each "
+            f"other in the same iteration, and {why}")
 
 
 def _stop_member(g, node):
@@ -110,8 +116,9 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     ra, rg = UA.rvars[0], UG.rvars[0]
     if not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
         return "they run over different iterations"
-    if len(UG.args) != 1:
-        return "the carried value is indexed by more than the loop"
+    ctx = [getattr(a, "name", None) for a in UG.args[1:]]    # the enclosing loops' Vars
+    if None in ctx or list(G.args[1:]) != ctx:
+        return "the carried value is indexed by more than the loops"
     r = ir.Variable(ir.INDEX, ra.name)
     for a in UA.args:
         for name, v in ir.free_vars(a).items():
@@ -121,12 +128,21 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
-    if len(pos) != 1 or any(v.kind != "param" for k, a in enumerate(UA.args) if k != pos[0]
-                            for v in ir.free_vars(a).values()):
+    at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
+              for n in ctx]
+    if len(pos) != 1 or any(len(ks) != 1 for ks in at_ctx):
+        return f"{arr.name!r} is not written at one element per iteration"
+    fixed = set(pos) | {ks[0] for ks in at_ctx}
+    if any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
+           for v in ir.free_vars(a).values()):
         # (an index along another loop writes several points per iteration)
         return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
         return "the carried value's start depends on the position"
+    if _calls(G.pure, A):
+        return f"the carried value starts from {arr.name!r}"
+    # the carried values' start, at M's coordinates
+    start_at = {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
     key = list(UA.args)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
@@ -154,7 +170,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
                 return None
             args = tuple(m.mutate(a) for a in n.args)
             if n.func is G:
-                if not equal_after_simplify(_index(args[0]), _index(prev_here)):
+                if not equal_after_simplify(_index(args[0]), _index(prev_here)) or \
+                        [getattr(a, "name", None) for a in args[1:]] != ctx:
                     bad.append("the carried value is read at another iteration")
                     return n
                 return call(M, prev_key, nA + n.value_index)
@@ -195,7 +212,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(G.pure.values), [], copy_stage(A.pure.schedule),
+                           tuple(ir.substitute(v, start_at) for v in G.pure.values), [],
+                           copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
                                copy_stage(UA.schedule), UA.source, UA.rdom_name)]

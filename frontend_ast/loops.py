@@ -186,7 +186,7 @@ class LoopRunner:
             self.finish_group(g)
         if top and not self.cx.typing:
             merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
-                         lambda msg, hint: self.cx.err(node, msg, hint=hint))
+                         lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             self.state.nest_id = None
 

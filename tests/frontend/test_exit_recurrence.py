@@ -211,7 +211,7 @@ def flag_elsewhere(a, t):
 
 
 def test_not_at_the_loop_position_is_refused():
-    with pytest.raises(FrontendError, match=r"each read the other"):
+    with pytest.raises(FrontendError, match=r"read each other"):
         flag_elsewhere(np.arange(10.0), 5.0)
 
 
@@ -255,3 +255,43 @@ def test_a_clamp_the_user_wrote_is_not_taken_apart():
         return
     exp = clipped_read_first.py_func(a)
     assert same(got, exp), (got, exp)
+
+
+@ph.pipeline
+def rows_stop_early(a, m, t):
+    out = np.zeros_like(a)
+    for i in range(a.shape[0]):
+        s = a[i, 0]
+        for j in range(1, m):
+            out[i, j] = out[i, j - 1] * 2 + s
+            s = s + out[i, j]
+            if s > t:
+                break
+    return out
+
+
+@pytest.mark.parametrize("t", [0.5, 30.0, 100.0, 1e9])
+@pytest.mark.parametrize("m", [5, 7])
+def test_inner_loop_of_a_nest(m, t):
+    """The recurrence and its stop test in the inner loop of a nest: one
+    merged Func over (row, column), a stop flag per row; m = 7 runs past
+    the rows' end (IndexError where a row gets there)."""
+    run_both(rows_stop_early, np.arange(20.0).reshape(4, 5), m, t)
+
+
+@ph.pipeline
+def written_twice(a, t):
+    out = np.zeros_like(a)
+    for i in range(a.shape[0]):
+        out[i, 0] = a[i, 0]
+        for j in range(1, a.shape[1]):
+            out[i, j] = out[i, j - 1] * 2 + a[i, j]
+            if out[i, j] > t:
+                break
+    return out
+
+
+def test_array_written_twice_in_the_nest_is_refused_at_the_inner_loop():
+    with pytest.raises(FrontendError, match=r"several places") as e:
+        written_twice(np.arange(20.0).reshape(4, 5), 30.0)
+    assert ":6:" in str(e.value) or "for j in range" in str(e.value)
