@@ -107,3 +107,6 @@ def log(cx, v, ty, python=False):
         out = C.ComplexVal(cx, cx.guard(out.re, ok, "ValueError", "math domain error"),
                            cx.guard(out.im, ok, "ValueError", "math domain error"), ty)
     return out
+
+
+C.FUNCTIONS[np.log] = log

@@ -218,3 +218,7 @@ def sin_cos(cx, v, ty, cos: bool, python=False):
             out = C.ComplexVal(cx, cx.guard(out.re, ok, exc, msg),
                                cx.guard(out.im, ok, exc, msg), ty)
     return out
+
+
+C.FUNCTIONS[np.sin] = lambda cx, z, rt: sin_cos(cx, z, rt, cos=False)
+C.FUNCTIONS[np.cos] = lambda cx, z, rt: sin_cos(cx, z, rt, cos=True)
