@@ -25,7 +25,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam
 
-from . import array_calls, ops
+from . import array_calls, complex_log, complex_trig, ops
 from . import complex_values as C
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val, const_val, fresh
@@ -265,14 +265,14 @@ def _np_ty_of(v: Val):
 
 # cmath on scalars -----------------------------------------------------------------------------
 _CMATH = (cmath.exp, cmath.sqrt, cmath.phase, cmath.polar, cmath.rect, cmath.isnan, cmath.isinf,
-          cmath.isfinite)
+          cmath.isfinite, cmath.log, cmath.sin, cmath.cos)
 
 
 @array_calls.function(*_CMATH)
 def cmath_call(b, fn, node):
     """cmath functions of scalars (Python complex results; Python floats
     for phase, a tuple for polar)."""
-    nargs = 2 if fn is cmath.rect else 1
+    nargs = 2 if fn is cmath.rect or (fn is cmath.log and len(node.args) == 2) else 1
     if len(node.args) != nargs or node.keywords:
         raise b.cx.err(node, f"cmath.{fn.__name__}() takes {nargs} argument(s)")
     vals = []
@@ -287,6 +287,15 @@ def cmath_call(b, fn, node):
     z = C.cast(cx, vals[0], C.T.PY_COMPLEX) if fn is not cmath.rect else None
     if fn is cmath.exp:
         return C.exp(cx, z, C.T.PY_COMPLEX, python=True)
+    if fn is cmath.log:
+        out = complex_log.log(cx, z, C.T.PY_COMPLEX, python=True)
+        if nargs == 2:          # CPython: log(z) / log(base), ZeroDivisionError for base 1
+            base = complex_log.log(cx, C.cast(cx, vals[1], C.T.PY_COMPLEX), C.T.PY_COMPLEX,
+                                   python=True)
+            out = C.binary(cx, "/", out, base)
+        return out
+    if fn in (cmath.sin, cmath.cos):
+        return complex_trig.sin_cos(cx, z, C.T.PY_COMPLEX, cos=fn is cmath.cos, python=True)
     if fn is cmath.phase:
         return C.phase(cx, z, C.T.PY_COMPLEX)
     if fn is cmath.sqrt:

@@ -665,6 +665,9 @@ def attribute(cx, v: Val, attr: str, method_ref):
 
 _UNARY = {np.negative: "neg", np.positive: "pos", np.square: "square",
           np.conjugate: "conj", np.exp: "exp", np.sqrt: "sqrt"}
+# NumPy functions written in modules that build on this one (complex_log.py,
+# complex_trig.py): f -> handler(cx, z of the result type, result type)
+FUNCTIONS = {}
 
 
 def np_unary(cx, f, v: Val, rt) -> Val:
@@ -676,11 +679,13 @@ def np_unary(cx, f, v: Val, rt) -> Val:
     if f in (np.isnan, np.isinf, np.isfinite):
         return classify(cx, f, v, rt)
     what = _UNARY.get(f)
+    if f in FUNCTIONS:
+        return FUNCTIONS[f](cx, cast(cx, v, rt), rt)
     if what is None:
         raise cx.error(f"np.{getattr(f, '__name__', f)} of complex values is not supported",
-                       hint="supported on complex values: np.abs, np.exp, np.sqrt, np.conj, "
-                            "np.real, np.imag, np.square, np.isnan/isinf/isfinite and the "
-                            "operators + - * / **")
+                       hint="supported on complex values: np.abs, np.exp, np.log, np.sin, "
+                            "np.cos, np.sqrt, np.conj, np.real, np.imag, np.square, "
+                            "np.isnan/isinf/isfinite and the operators + - * / **")
     x = cast(cx, v, rt)
     if what == "neg":
         return negate(cx, x)

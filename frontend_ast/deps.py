@@ -15,10 +15,34 @@ from pyhalide.simplify import equal_after_simplify
 BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
 
 
-def _decompose(n):
-    """(loop symbol or None, constant offset) of `sym + c`, `c`; or None."""
+def unchecked(n):
+    """An index without the range check arrays.ArrayAccess.to_index adds:
+    `select(e < size, e, -1)` (its run-time check raises where e is out of
+    range) is e wherever Python evaluates it, also inside the clamp
+    `max(min(., size - 1), 0)` around it. Only that exact form is taken
+    apart (a clamp or select the user wrote stays as it is)."""
     while isinstance(n, ir.Cast):
         n = n.value
+    if isinstance(n, ir.Max) and ir.is_const(n.b, 0) and isinstance(n.a, ir.Min) and \
+            _checked(n.a.a) is not None:
+        n = n.a.a
+    e = _checked(n)
+    return n if e is None else e
+
+
+def _checked(n):
+    """e of a checked index `select(e < size, e, -1)`, else None."""
+    while isinstance(n, ir.Cast):
+        n = n.value
+    if isinstance(n, ir.Select) and ir.is_const(n.false_value, -1) and \
+            isinstance(n.condition, ir.LT) and ir.equal(n.condition.a, n.true_value):
+        return n.true_value
+    return None
+
+
+def _decompose(n):
+    """(loop symbol or None, constant offset) of `sym + c`, `c`; or None."""
+    n = unchecked(n)
     if isinstance(n, ir.Const):
         return None, int(n.value)
     if isinstance(n, ir.Variable) and n.name.startswith("%"):

@@ -249,8 +249,7 @@ class _Inliner:
         subst, assigns = {}, []
         assigned = names_assigned(body)
         for p, arg in zip(params, bound):
-            simple = isinstance(arg, (ast.Name, ast.Constant))
-            if p not in assigned and (simple or conditional):
+            if p not in assigned and (_named(arg) or conditional):
                 subst[p] = arg
             else:
                 assigns.append(_assign(p, arg, arg))
@@ -282,7 +281,7 @@ class _Inliner:
         value = body[0].value
         uses = unconditional_uses(value, subst)
         for p, arg in subst.items():
-            if not isinstance(arg, (ast.Name, ast.Constant)) and not uses.get(p):
+            if not _named(arg) and not uses.get(p):
                 raise self.smap.error(arg, f"this argument of {name}() would not always be "
                                            f"evaluated in {where}",
                                       hint=f"assign `{name}(...)` to a variable on a line "
@@ -321,6 +320,16 @@ class _Inliner:
             else:
                 raise self.smap.error(call, f"{name}() missing required argument {p!r}")
         return out
+
+
+def _named(arg) -> bool:
+    """A constant, a name or an attribute of a name (`math.sqrt`, `a.shape`):
+    an argument whose evaluation cannot fail nor differ from one use to the
+    next, substituted for its parameter (a function stays a function, also
+    where a loop's body could not bind it to a variable)."""
+    while isinstance(arg, ast.Attribute):
+        arg = arg.value
+    return isinstance(arg, (ast.Name, ast.Constant))
 
 
 def _folded(body) -> list:

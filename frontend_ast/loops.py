@@ -18,6 +18,7 @@ from .context import single_aff
 from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
+from .loop_cycles import merge_cycles
 from .loop_exits import EXIT_ATTR, describe_name
 from .loop_params import index_param
 from .loop_state import Frame, Group
@@ -177,12 +178,15 @@ class LoopRunner:
             self.prepass(node)
             deps.check_write_order(self.state.nest_writes, self.cx.smap_error)
             self.defs.version_nest()
+        logged = len(self.emitter.def_log)
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
         for g in new_groups:
             self.finish_group(g)
         if top and not self.cx.typing:
+            merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
+                         lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             self.state.nest_id = None
 

@@ -1,0 +1,246 @@
+"""An array and a scan of one loop that read each other: one tuple Func.
+
+A scan group (loop_scans.py: a running value read by another definition of
+the loop, e.g. the stop flag loop_exits.py adds for a `break`) whose update
+reads an array the same loop writes, while that array's update reads the
+scan, makes two Funcs that call each other:
+
+    for i in range(1, n):              out(r) = out(r - 1) * k  where !stop(r - 1)
+        out[i] = out[i - 1] * k        stop(r) = stop(r - 1) or out(r - 1) * k > t
+        if out[i] > t:
+            break
+
+Each definition runs all its iterations before the next one, so neither
+order computes what Python computes. When the array is written at one
+element per iteration, at the loop's position (one update of the nest,
+its other coordinates constants), both become the elements of one tuple
+Func M over the array's domain, updated once per iteration in Python's
+order (the array's write, then the scan):
+
+    M(x) = (out_before(x), stop's initial value)
+    M(r) = (S ? M(r)[0] : out(r - 1) * k,  S ? S : (S or new > t))
+           with S = M(max(r - 1, first))[1]
+
+(`?:` is the lazy if_then_else: once the stop flag is set nothing of the
+iteration is computed, not even an index check.) The scan's state at the
+start of iteration r is stored at the position iteration r - 1 wrote; at
+the first iteration that position holds the initial value (M(first)
+before its update: the pure definition), so M is never read outside the
+positions the loop writes. The array's Func becomes a copy of M's array
+elements and the scan's own Func reads those (it is computed again only
+where a later statement reads the scan's value).
+
+Anything else (a row per iteration, reads of the scan at other iterations,
+several places written) is a located error; cycles through several arrays
+or in inner loops are left to lowering's cycle error."""
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+
+from pyhalide import ir
+from pyhalide.autoschedule.apply import copy_stage
+from pyhalide.simplify import equal_after_simplify
+
+from .deps import unchecked
+from .loop_exits import EXIT_ATTR, describe_name
+from .loop_state import Group
+from .values import Arr
+
+
+def merge_cycles(emitter, node, groups, logged, err):
+    """After a top-level nest (`logged`: the emitter's def_log entries of
+    its definitions): merge each scan of `groups` with the array it and that
+    array's update read each other through (see the module doc);
+    err(loop node, message, hint) makes the located error of a case that is
+    not one."""
+    made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
+    groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and
+                             o not in groups and hasattr(f, "function") and
+                             id(f.function()) in made]
+    for g in groups:
+        if not g.scan or g.func is None:
+            continue
+        G = g.func.function()
+        if len(G.updates) != 1:
+            continue
+        arrays = {id(o): (o, f) for pyname, f, o in emitter.funcs
+                  if isinstance(o, Arr) and o.func is f and hasattr(f, "function")}
+        for arr, f in arrays.values():
+            A = f.function()
+            mine = [k for lf, k, _, _ in logged if lf.function() is A and k > 0]
+            if not A.updates or len(A.updates) not in mine:
+                continue
+            UA, UG = A.updates[-1], G.updates[0]
+            if not (_calls(UG, A) and _calls(UA, G)):
+                continue
+            why = "the loop writes it at several places" if len(mine) > 1 else \
+                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]))
+            if why:
+                raise err(g.chain_nodes[-1], _message(arr, g, why),
+                          "write one element of the array per iteration, at the loop's "
+                          "position (out[i] = ...), or find where the loop stops in a first "
+                          "loop and write the array in a second one up to there")
+
+
+def _message(arr, g, why):
+    names = ", ".join(describe_name(n) for n in g.names if not n.startswith("?") or
+                      n.startswith("?stop"))
+    return (f"this loop writes {arr.name!r} and carries {names or 'a value'}; they read each "
+            f"other in the same iteration, and {why}")
+
+
+def _stop_member(g, node):
+    """The index in g of the flag loop_exits.py tests at the top of loop
+    `node` (`if ?stop: continue`), or None."""
+    if not getattr(node, EXIT_ATTR, False):
+        return None
+    test = node.body[0].test
+    if isinstance(test, ast.Name) and test.id in g.names:
+        return g.names.index(test.id)
+    return None
+
+
+def _calls(d, fn) -> bool:
+    exprs = list(d.values) + list(d.predicates) + list(d.args)
+    return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
+
+
+def _merge_one(emitter, arr, A, G, UA, UG, stop):
+    """Build the merged Func; a reason (str) when this case is not one.
+    `stop`: the element of G that is the loop's stop flag, or None."""
+    if len(UA.rvars) != 1 or len(UG.rvars) != 1 or UG.predicates or \
+            UA.exit is not None or UG.exit is not None:
+        return "the loop is not a single loop of its own"
+    ra, rg = UA.rvars[0], UG.rvars[0]
+    if not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
+        return "they run over different iterations"
+    ctx = [getattr(a, "name", None) for a in UG.args[1:]]    # the enclosing loops' Vars
+    if None in ctx or list(G.args[1:]) != ctx:
+        return "the carried value is indexed by more than the loops"
+    r = ir.Variable(ir.INDEX, ra.name)
+    for a in UA.args:
+        for name, v in ir.free_vars(a).items():
+            if name == ra.name:
+                r = v       # the RVar node (it names its RDom)
+    ren = {rg.name: r}      # (the same name, but the RVar of another RDom object)
+    here = ir.substitute(UG.args[0], ren)
+    pos = [k for k, a in enumerate(UA.args)
+           if equal_after_simplify(_index(unchecked(a)), _index(here))]
+    at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
+              for n in ctx]
+    if len(pos) != 1 or any(len(ks) != 1 for ks in at_ctx):
+        return f"{arr.name!r} is not written at one element per iteration"
+    fixed = set(pos) | {ks[0] for ks in at_ctx}
+    if any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
+           for v in ir.free_vars(a).values()):
+        # (an index along another loop writes several points per iteration)
+        return f"{arr.name!r} is not written at one element per iteration"
+    if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
+        return "the carried value's start depends on the position"
+    if _calls(G.pure, A):
+        return f"the carried value starts from {arr.name!r}"
+    # the carried values' start, at M's coordinates
+    start_at = {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
+    key = list(UA.args)
+    prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
+    # the position the previous iteration wrote; at the first iteration the
+    # first position, which still holds the initial value
+    prev_key = tuple(ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)})
+                     for a in key)
+
+    nA = len(A.output_types)
+    M = emitter.new_func(arr.name, arr).function()
+    Ap = emitter.new_func(arr.name, arr).function()
+    M.args, Ap.args = A.args, A.args
+    M.output_types = tuple(A.output_types) + tuple(G.output_types)
+    Ap.output_types = A.output_types
+
+    def call(fn, args, k):
+        return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
+
+    bad = []
+
+    def reads(new_a):
+        """Calls of A and G -> reads of M (new_a: A's new values at `key`,
+        or None inside A's own update)."""
+        def visit(n):
+            if not (isinstance(n, ir.Call) and n.call_type == ir.FUNC):
+                return None
+            args = tuple(m.mutate(a) for a in n.args)
+            if n.func is G:
+                if not equal_after_simplify(_index(args[0]), _index(prev_here)) or \
+                        [getattr(a, "name", None) for a in args[1:]] != ctx:
+                    bad.append("the carried value is read at another iteration")
+                    return n
+                return call(M, prev_key, nA + n.value_index)
+            if n.func is A:
+                if new_a is not None and all(ir.equal(a, b) for a, b in zip(args, key)):
+                    return new_a[n.value_index]
+                return call(M, args, n.value_index)
+            return None
+        m = ir.FuncMutator(visit)
+        return m
+
+    def sub(e, mut):
+        return mut.mutate(ir.substitute(e, ren))
+
+    ma = reads(None)
+    olds = [call(M, key, k) for k in range(nA)]
+    new_a = [sub(v, ma) for v in UA.values]
+    if UA.predicates:
+        cond = sub(ir.conjunction(list(UA.predicates)), ma)
+        new_a = [ir.lazy_select(cond, v, o) for v, o in zip(new_a, olds)]
+    mg = reads(new_a)
+    new_g = [sub(v, mg) for v in UG.values]
+    if bad:
+        return bad[0]
+    if stop is not None:
+        # once the loop's stop flag is set, no iteration computes anything
+        starts = [call(M, prev_key, nA + k) for k in range(len(G.output_types))]
+        stopped = starts[stop]
+        new_a = [ir.lazy_select(stopped, o, v) for v, o in zip(new_a, olds)]
+        new_g = [ir.lazy_select(stopped, o, v) for v, o in zip(new_g, starts)]
+    # A's definitions before this loop, as their own Func
+    self_to_ap = ir.FuncMutator(
+        lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    Ap.pure = _mapped(A.pure, self_to_ap)
+    Ap.updates = [_mapped(d, self_to_ap) for d in A.updates[:-1]]
+    Ap.schedule = _func_schedule(A.schedule)
+    Ap.source = A.source
+    pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
+    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
+                           tuple(ir.substitute(v, start_at) for v in G.pure.values), [],
+                           copy_stage(A.pure.schedule),
+                           A.pure.source, A.pure.rdom_name)
+    M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
+                               copy_stage(UA.schedule), UA.source, UA.rdom_name)]
+    M.schedule = _func_schedule(A.schedule)
+    M.source = A.source
+    # A: a copy of M's array elements; G: its own scan, reading them
+    A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
+                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
+    A.updates = []
+    to_m = ir.FuncMutator(
+        lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    G.updates = [_mapped(UG, to_m)]
+    return None
+
+
+def _func_schedule(s):
+    return dataclasses.replace(s, bounds=list(s.bounds))
+
+
+def _mapped(d, m):
+    d = copy.copy(d)
+    d.args = tuple(m.mutate(a) for a in d.args)
+    d.values = tuple(m.mutate(v) for v in d.values)
+    d.predicates = [m.mutate(p) for p in d.predicates]
+    return d
+
+
+def _index(e):
+    return e if e.type == ir.INDEX else ir.Cast(ir.INDEX, e)
