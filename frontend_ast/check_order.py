@@ -12,6 +12,19 @@ raises is the exception; if it raises nothing, the check's own is. The
 prefix also makes the argument writes of those statements, as Python does
 before it raises.
 
+Inside one loop nest the compiled order is not Python's either: the
+statements of a loop body become Funcs computed one after another (and
+call-time checks of the nest run before the kernel), so a check of the
+second statement can fail at iteration 3 before the first statement's
+fails at iteration 1, and the argument writes the nest makes before its
+failing iteration are not made (a failed kernel writes no argument). When
+the failing check's statement holds a loop that has more than one place
+that can fail, or the function writes arguments, the call cannot tell which
+failure Python meets first: the plain function (the kernel left the
+arguments as they were passed) runs on the same arguments and what it
+raises is the exception, with its argument writes. This is the error path
+only: a call that raises nothing never runs Python code.
+
 A scalar assigned outside loops is computed where Python computes it, even
 if nothing uses it (or only code that does not run, a Func over no points):
 its checks are outputs of their own (`risky_assigned`, Builder.sinks).
@@ -74,21 +87,78 @@ def earlier_failures(spec, pf, k: int) -> bool:
     located there, or any argument write."""
     if spec.written is not None:
         return True
-    cx = spec.builder.cx
-    locs = [c.loc for c in cx.check_images] + list(cx.static_checks.locs) + \
-        [sp.loc for sp in cx.static_params]
-    for loc in locs:
+    for loc in check_sites(spec):
         i = statement_index(pf, loc)
         if i is not None and i < k:
             return True
     return False
 
 
+def check_sites(spec) -> list:
+    """The locations of everything of the compiled call that can raise: the
+    kernel's checks, the call-time checks and the call-time values."""
+    cx = spec.builder.cx
+    return [c.loc for c in cx.check_images] + list(cx.static_checks.locs) + \
+        [sp.loc for sp in cx.static_params]
+
+
+def _has_loop(node) -> bool:
+    return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(node))
+
+
+def order_unknown(spec, k) -> bool:
+    """Whether a failure of top-level statement k (None: a failure located
+    in an inlined function) may not be the first one Python meets: the
+    statement holds a loop and the loop can fail in more than one place, or
+    it writes arguments (made by Python up to the failing iteration)."""
+    pf = spec.pf
+    if k is None:
+        if not _has_loop(pf.tree):
+            return False
+        sites = check_sites(spec)
+    else:
+        if not _has_loop(pf.tree.body[k]):
+            return False
+        sites = [loc for loc in check_sites(spec) if statement_index(pf, loc) in (k, None)]
+    if spec.written is not None:
+        return True
+    return len({(loc.file, loc.line, loc.col) if loc is not None else None
+                for loc in sites}) > 1
+
+
+def raise_plain(spec, e: BaseException, given):
+    """Raise what the plain function raises on the arguments (it makes its
+    argument writes): e itself where that is the same failure (its type, at
+    e's line: e's message names the array), e if it raises nothing."""
+    try:
+        spec.pf.fn(*given)
+    except Exception as plain:
+        loc = loc_of(e)
+        if type(plain) is type(e) and loc is not None and \
+                (loc.file, loc.line) in _raising_lines(plain):
+            raise e from None
+        raise
+    raise e
+
+
+def _raising_lines(exc) -> set:
+    """(file, line) of each frame of exc's traceback."""
+    out = set()
+    tb = exc.__traceback__
+    while tb is not None:
+        out.add((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return out
+
+
 def raise_first(spec, e: BaseException, args, given):
     """Raise the exception Python raises first: e's, unless a statement
-    before e's raises (the prefix run on the same arguments)."""
+    before e's raises (the prefix run on the same arguments) or the order
+    inside e's loop nest is unknown (the plain function run)."""
     pf = spec.pf
     k = statement_index(pf, loc_of(e))
+    if order_unknown(spec, k):
+        raise_plain(spec, e, args if given is None else given)
     if not k or not earlier_failures(spec, pf, k):
         raise e
     prefix = spec.prefix(k)
