@@ -93,6 +93,7 @@ class Builder:
         self.result = None
         self.sinks = []             # values assigned outside loops that may raise
         self._outside_loops = check_order.outside_loops(self.tree)
+        self.loop_sinks = check_order.LoopSinks(self.tree)
         self._setup_inputs(arg_specs)
         if self.cx.zero_d_args:
             refuse_in_place_updates(self.cx, self.tree, list(self.cx.zero_d_args))
@@ -191,6 +192,8 @@ class Builder:
             self._exec_stmt(s)
             if id(s) in self._outside_loops and not self.state.loops:
                 self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s))
+            elif self.state.loops:
+                self.loop_sinks.store(self, s)
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
         except UnsupportedType as e:     # a complex value where only real ones compile

@@ -37,10 +37,12 @@ from __future__ import annotations
 import ast
 import copy
 
+from pyhalide import checks, ir
 from pyhalide.errors import CompileError
 
+from .types import np_ty
 from .unions import lazy_alternative
-from .values import Val
+from .values import Arr, Val
 
 _ATTR = "_pyhalide_loc"
 
@@ -209,3 +211,78 @@ def risky_assigned(cx, scope, stmt) -> list:
             continue        # not made lazy here: left out
         out.append((v, cond))
     return [v if c is None else lazy_alternative(c, v) for v, c in out]
+
+
+class LoopSinks:
+    """Scalars assigned inside loops to names read nowhere in the function,
+    whose computation may raise (`t = s // 0` in a loop body): Python computes
+    them at every iteration, so each is stored into a hidden 0-d array at
+    each iteration (the array's checks make it an unreturned output:
+    unrealized_checked)."""
+
+    def __init__(self, tree: ast.FunctionDef):
+        self.read = {n.id for n in ast.walk(tree)
+                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        self.arrays = {}        # (id of the statement, name) -> its hidden Arr
+
+    def store(self, bld, stmt):
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target]
+        else:
+            return
+        names = [t.id for t in targets if isinstance(t, ast.Name) and t.id not in self.read]
+        for n in names:
+            v = bld.scope.env.get(n)
+            if not isinstance(v, Val) or not v.risky or v.union or v.node is None or \
+                    v.ty.is_complex():
+                continue
+            key = (id(stmt), n)
+            arr = self.arrays.get(key)
+            if arr is None:
+                arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
+                                             bld.cx.smap.loc(stmt))
+            if arr.ty.dtype != v.ty.dtype:
+                continue
+            bld.arrays.write(arr, [], v, stmt)
+
+
+def unrealized_checked(b, out_funcs) -> list:
+    """[(Func, shape fns)] of the versions of local arrays that have run-time
+    checks and that no output reads (an array written in a loop and never
+    used, or overwritten before any use): Python computes every element
+    written, so they are realized as unreturned outputs and their checks
+    fire. Versions read by an output are computed with it (an update runs
+    over its whole loop domain)."""
+    reached = set()
+
+    def reach(fns):
+        stack = list(fns)
+        while stack:
+            fn = stack.pop()
+            if id(fn) in reached:
+                continue
+            reached.add(id(fn))
+            for d in fn.definitions():
+                stack.extend(c.func for c in ir.find_calls(list(d.values) + list(d.args) +
+                                                           list(d.predicates))
+                             if c.call_type == ir.FUNC and c.func is not None)
+
+    reach([f.function() for f, _ in out_funcs])
+    out = []
+    seen = set()
+    for _, _, owner in b.funcs:
+        if not isinstance(owner, Arr) or owner.kind != "local" or id(owner) in seen or \
+                not all(s.static is not None for s in owner.shape):
+            continue
+        seen.add(id(owner))
+        for f in reversed(owner.versions):
+            fn = f.function()
+            if id(fn) in reached or not any(
+                    checks.is_check_read(c) for d in fn.definitions()
+                    for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))):
+                continue
+            out.append((f, [s.static for s in owner.shape]))
+            reach([fn])
+    return out

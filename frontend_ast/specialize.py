@@ -234,6 +234,8 @@ class Specialization:
                 b.defs.ensure_defined(arr)
                 slots.append(self._slot(arr.func, [s.static for s in arr.shape]))
             self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
+        for func, shape_fns in check_order.unrealized_checked(b, self.out_funcs):
+            self._slot(func, shape_fns)       # checks of arrays no output reads
         promote_scans(b)              # a running value stored per iteration: in the array
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
