@@ -48,7 +48,7 @@ from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
-from .zero_d_args import refuse_in_place_updates
+from .zero_d_args import in_place_update, refuse_in_place_updates
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -340,7 +340,10 @@ class Builder:
             old = self.exprs.ev_val(s.target)
             rhs = self.exprs.ev_val(s.value)
             self.cx.cur_node = s
-            self.assign_name(s.target.id, ops.binary(self.cx, op, old, rhs), s.target)
+            new = ops.binary(self.cx, op, old, rhs)
+            if self.cx.zero_d_results:
+                new = in_place_update(self.cx, self.scope.env, s.target.id, old, new, s)
+            self.assign_name(s.target.id, new, s.target)
             return
         t = s.target
         arr = self.exprs.ev(t.value)
