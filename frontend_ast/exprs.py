@@ -76,7 +76,7 @@ class Expressions:
             out = m(node)
         except UnionTypeError as e:
             raise self.cx.union_error(node, e.val) from None
-        if self.cx.zero_d_results and isinstance(out, Val):
+        if (self.cx.zero_d_results or self.cx.zero_d_args) and isinstance(out, Val):
             out = zero_d_args.evaluated(self.cx, out, node)
         return out
 

@@ -82,11 +82,16 @@ def is_zero_d(cx, v) -> bool:
 
 
 def evaluated(cx, v, node):
-    """v as the value of expression `node`: a 0-d array result stays one
-    where node is a name bound to it or the call that made it; elsewhere (an
-    operation that gives its operand back, np.int64(t)) it is a scalar."""
-    if isinstance(node, ast.Name) or not is_zero_d(cx, v) or \
-            cx.zero_d_results[id(v)][1] is node:
+    """v as the value of expression `node`: a 0-d array (an argument, or a
+    result) stays one where node is a name bound to it or the call that made
+    it; elsewhere (an operation that gives its operand back: np.ceil of an
+    integer, np.int64(t) of an int64) it is the scalar NumPy gives."""
+    if isinstance(node, ast.Name):
+        return v
+    if is_zero_d(cx, v):
+        if cx.zero_d_results[id(v)][1] is node:
+            return v
+    elif not cx.is_zero_d_arg(v):
         return v
     return Val(v.node, v.ty, v.lo, v.hi, v.lbs, v.ubs, v.static, v.const, v.risky,
                facts=v.facts, origin=v.origin)
