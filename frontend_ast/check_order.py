@@ -131,13 +131,14 @@ def order_unknown(spec, k) -> bool:
 def raise_plain(spec, e: BaseException, given):
     """Raise what the plain function raises on the arguments (it makes its
     argument writes): e itself where that is the same failure (its type, at
-    e's line: e's message names the array), e if it raises nothing."""
+    e's line or with e's message: e's names the array), e if it raises nothing."""
     try:
         spec.pf.fn(*given)
     except Exception as plain:
         loc = loc_of(e)
         if type(plain) is type(e) and loc is not None and \
-                (loc.file, loc.line) in _raising_lines(plain):
+                ((loc.file, loc.line) in _raising_lines(plain) or
+                 str(e).startswith(str(plain) + " (")):
             raise e from None
         raise
     raise e
