@@ -28,6 +28,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
 from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
 from .values import Arr, TupleVal, Val
+from .zero_d_args import mark
 
 # keyword arguments of ufuncs that compiled code refuses, with what to write instead
 _KEYWORD_HINTS = {
@@ -72,9 +73,15 @@ def elementwise(b, f, node, first=None):
         return _clip(b, values, node)
     if f is np.power and not isinstance(values[1], ArrayExpr):
         impl = calls.np_power_scalar_exponent
-    # np.where is no ufunc (NumPy: a 0-d array for 0-d operands), but its 0-d results
-    # are scalars here: loops carry them (m = np.where(a[i] > m, a[i], m)) as scalars
-    return lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node, ufunc=True)
+    out = lift(b.cx, lambda cx, *v: impl(cx, f, *v), values, node, ufunc=True)
+    if f is np.where and isinstance(out, Val) and not out.union and not out.ty.is_complex():
+        # np.where is no ufunc: NumPy gives a 0-d array for 0-d operands. It is
+        # computed with as a scalar (NumPy's arithmetic on it gives scalars; loops
+        # carry it: m = np.where(a[i] > m, a[i], m)) and is a 0-d array where
+        # it reaches Python (zero_d_args)
+        out = mark(b.cx, Val(out.node, out.ty, out.lo, out.hi, out.lbs, out.ubs, out.static,
+                             out.const, out.risky, facts=out.facts), node)
+    return out
 
 
 _FIRST = object()     # marks the first argument given as a value (a method's array)

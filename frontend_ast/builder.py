@@ -48,7 +48,7 @@ from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
-from .zero_d_args import refuse_in_place_updates
+from .zero_d_args import in_place_update, refuse_in_place_updates
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
@@ -93,6 +93,7 @@ class Builder:
         self.result = None
         self.sinks = []             # values assigned outside loops that may raise
         self._outside_loops = check_order.outside_loops(self.tree)
+        self.loop_sinks = check_order.LoopSinks(self.tree)
         self._setup_inputs(arg_specs)
         if self.cx.zero_d_args:
             refuse_in_place_updates(self.cx, self.tree, list(self.cx.zero_d_args))
@@ -191,6 +192,8 @@ class Builder:
             self._exec_stmt(s)
             if id(s) in self._outside_loops and not self.state.loops:
                 self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s))
+            elif self.state.loops:
+                self.loop_sinks.store(self, s)
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
         except UnsupportedType as e:     # a complex value where only real ones compile
@@ -337,7 +340,10 @@ class Builder:
             old = self.exprs.ev_val(s.target)
             rhs = self.exprs.ev_val(s.value)
             self.cx.cur_node = s
-            self.assign_name(s.target.id, ops.binary(self.cx, op, old, rhs), s.target)
+            new = ops.binary(self.cx, op, old, rhs)
+            if self.cx.zero_d_results:
+                new = in_place_update(self.cx, self.scope.env, s.target.id, old, new, s)
+            self.assign_name(s.target.id, new, s.target)
             return
         t = s.target
         arr = self.exprs.ev(t.value)

@@ -12,6 +12,19 @@ raises is the exception; if it raises nothing, the check's own is. The
 prefix also makes the argument writes of those statements, as Python does
 before it raises.
 
+Inside one loop nest the compiled order is not Python's either: the
+statements of a loop body become Funcs computed one after another (and
+call-time checks of the nest run before the kernel), so a check of the
+second statement can fail at iteration 3 before the first statement's
+fails at iteration 1, and the argument writes the nest makes before its
+failing iteration are not made (a failed kernel writes no argument). When
+the failing check's statement holds a loop that has more than one place
+that can fail, or the function writes arguments, the call cannot tell which
+failure Python meets first: the plain function (the kernel left the
+arguments as they were passed) runs on the same arguments and what it
+raises is the exception, with its argument writes. This is the error path
+only: a call that raises nothing never runs Python code.
+
 A scalar assigned outside loops is computed where Python computes it, even
 if nothing uses it (or only code that does not run, a Func over no points):
 its checks are outputs of their own (`risky_assigned`, Builder.sinks).
@@ -24,10 +37,12 @@ from __future__ import annotations
 import ast
 import copy
 
+from pyhalide import checks, ir
 from pyhalide.errors import CompileError
 
+from .types import np_ty
 from .unions import lazy_alternative
-from .values import Val
+from .values import Arr, Val
 
 _ATTR = "_pyhalide_loc"
 
@@ -74,21 +89,79 @@ def earlier_failures(spec, pf, k: int) -> bool:
     located there, or any argument write."""
     if spec.written is not None:
         return True
-    cx = spec.builder.cx
-    locs = [c.loc for c in cx.check_images] + list(cx.static_checks.locs) + \
-        [sp.loc for sp in cx.static_params]
-    for loc in locs:
+    for loc in check_sites(spec):
         i = statement_index(pf, loc)
         if i is not None and i < k:
             return True
     return False
 
 
+def check_sites(spec) -> list:
+    """The locations of everything of the compiled call that can raise: the
+    kernel's checks, the call-time checks and the call-time values."""
+    cx = spec.builder.cx
+    return [c.loc for c in cx.check_images] + list(cx.static_checks.locs) + \
+        [sp.loc for sp in cx.static_params]
+
+
+def _has_loop(node) -> bool:
+    return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(node))
+
+
+def order_unknown(spec, k) -> bool:
+    """Whether a failure of top-level statement k (None: a failure located
+    in an inlined function) may not be the first one Python meets: the
+    statement holds a loop and the loop can fail in more than one place, or
+    it writes arguments (made by Python up to the failing iteration)."""
+    pf = spec.pf
+    if k is None:
+        if not _has_loop(pf.tree):
+            return False
+        sites = check_sites(spec)
+    else:
+        if not _has_loop(pf.tree.body[k]):
+            return False
+        sites = [loc for loc in check_sites(spec) if statement_index(pf, loc) in (k, None)]
+    if spec.written is not None:
+        return True
+    return len({(loc.file, loc.line, loc.col) if loc is not None else None
+                for loc in sites}) > 1
+
+
+def raise_plain(spec, e: BaseException, given):
+    """Raise what the plain function raises on the arguments (it makes its
+    argument writes): e itself where that is the same failure (its type, at
+    e's line or with e's message: e's names the array), e if it raises nothing."""
+    try:
+        spec.pf.fn(*given)
+    except Exception as plain:
+        loc = loc_of(e)
+        if type(plain) is type(e) and loc is not None and \
+                ((loc.file, loc.line) in _raising_lines(plain) or
+                 str(e).startswith(str(plain) + " (")):
+            raise e from None
+        raise
+    raise e
+
+
+def _raising_lines(exc) -> set:
+    """(file, line) of each frame of exc's traceback."""
+    out = set()
+    tb = exc.__traceback__
+    while tb is not None:
+        out.add((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return out
+
+
 def raise_first(spec, e: BaseException, args, given):
     """Raise the exception Python raises first: e's, unless a statement
-    before e's raises (the prefix run on the same arguments)."""
+    before e's raises (the prefix run on the same arguments) or the order
+    inside e's loop nest is unknown (the plain function run)."""
     pf = spec.pf
     k = statement_index(pf, loc_of(e))
+    if order_unknown(spec, k):
+        raise_plain(spec, e, args if given is None else given)
     if not k or not earlier_failures(spec, pf, k):
         raise e
     prefix = spec.prefix(k)
@@ -139,3 +212,78 @@ def risky_assigned(cx, scope, stmt) -> list:
             continue        # not made lazy here: left out
         out.append((v, cond))
     return [v if c is None else lazy_alternative(c, v) for v, c in out]
+
+
+class LoopSinks:
+    """Scalars assigned inside loops to names read nowhere in the function,
+    whose computation may raise (`t = s // 0` in a loop body): Python computes
+    them at every iteration, so each is stored into a hidden 0-d array at
+    each iteration (the array's checks make it an unreturned output:
+    unrealized_checked)."""
+
+    def __init__(self, tree: ast.FunctionDef):
+        self.read = {n.id for n in ast.walk(tree)
+                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        self.arrays = {}        # (id of the statement, name) -> its hidden Arr
+
+    def store(self, bld, stmt):
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target]
+        else:
+            return
+        names = [t.id for t in targets if isinstance(t, ast.Name) and t.id not in self.read]
+        for n in names:
+            v = bld.scope.env.get(n)
+            if not isinstance(v, Val) or not v.risky or v.union or v.node is None or \
+                    v.ty.is_complex():
+                continue
+            key = (id(stmt), n)
+            arr = self.arrays.get(key)
+            if arr is None:
+                arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
+                                             bld.cx.smap.loc(stmt))
+            if arr.ty.dtype != v.ty.dtype:
+                continue
+            bld.arrays.write(arr, [], v, stmt)
+
+
+def unrealized_checked(b, out_funcs) -> list:
+    """[(Func, shape fns)] of the versions of local arrays that have run-time
+    checks and that no output reads (an array written in a loop and never
+    used, or overwritten before any use): Python computes every element
+    written, so they are realized as unreturned outputs and their checks
+    fire. Versions read by an output are computed with it (an update runs
+    over its whole loop domain)."""
+    reached = set()
+
+    def reach(fns):
+        stack = list(fns)
+        while stack:
+            fn = stack.pop()
+            if id(fn) in reached:
+                continue
+            reached.add(id(fn))
+            for d in fn.definitions():
+                stack.extend(c.func for c in ir.find_calls(list(d.values) + list(d.args) +
+                                                           list(d.predicates))
+                             if c.call_type == ir.FUNC and c.func is not None)
+
+    reach([f.function() for f, _ in out_funcs])
+    out = []
+    seen = set()
+    for _, _, owner in b.funcs:
+        if not isinstance(owner, Arr) or owner.kind != "local" or id(owner) in seen or \
+                not all(s.static is not None for s in owner.shape):
+            continue
+        seen.add(id(owner))
+        for f in reversed(owner.versions):
+            fn = f.function()
+            if id(fn) in reached or not any(
+                    checks.is_check_read(c) for d in fn.definitions()
+                    for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))):
+                continue
+            out.append((f, [s.static for s in owner.shape]))
+            reach([fn])
+    return out

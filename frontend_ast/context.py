@@ -72,6 +72,8 @@ class Context:
       sym_static    argument symbol -> fn(StaticEnv) computing it at call time
       zero_d_args   0-d array argument name -> its Val (builder): computed with
                     as scalars, they are arrays to attribute access and indexing
+      zero_d_results id -> Val of scalars that NumPy makes 0-d arrays (np.where
+                    of scalars; zero_d_args.mark): arrays where returned
       check_images  [CheckImage] run-time checks (guard)
       static_params [StaticParam] values computed at call time (static_param)
       static_checks CallTimeChecks: call-time checks (require, and the array
@@ -89,6 +91,7 @@ class Context:
         self.sym_nodes = {}
         self.sym_static = {}
         self.zero_d_args = {}
+        self.zero_d_results = {}
         self.check_images = []
         self.static_params = []
         self.static_checks = CallTimeChecks(self)

@@ -11,7 +11,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import array_calls, ops, tuples, unions
+from . import array_calls, ops, tuples, unions, zero_d_args
 from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
@@ -76,6 +76,8 @@ class Expressions:
             out = m(node)
         except UnionTypeError as e:
             raise self.cx.union_error(node, e.val) from None
+        if (self.cx.zero_d_results or self.cx.zero_d_args) and isinstance(out, Val):
+            out = zero_d_args.evaluated(self.cx, out, node)
         return out
 
     def ev_val(self, node, what="a scalar value") -> Val:

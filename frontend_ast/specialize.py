@@ -31,6 +31,7 @@ from .scan_outputs import promote_scans
 from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
+from .zero_d_args import is_zero_d
 
 
 class StaticEnv:
@@ -234,6 +235,8 @@ class Specialization:
                 b.defs.ensure_defined(arr)
                 slots.append(self._slot(arr.func, [s.static for s in arr.shape]))
             self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
+        for func, shape_fns in check_order.unrealized_checked(b, self.out_funcs):
+            self._slot(func, shape_fns)       # checks of arrays no output reads
         promote_scans(b)              # a running value stored per iteration: in the array
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
@@ -285,6 +288,8 @@ class Specialization:
             arg = next((n for n, v in b.arg_vals.items() if v is r), None)
             if arg is not None:         # the argument itself (a 0-d array stays one)
                 return Out("input", name=arg)
+            if is_zero_d(b.cx, r):         # np.where of scalars: a 0-d array
+                return Out("zero_d", item=self._scalar_out(r), dtype=r.ty.dtype)
             if r.union:
                 # the alternative whose condition holds; each is computed only
                 # where its condition holds (its checks must not fire otherwise)
@@ -653,6 +658,9 @@ class Specialization:
         if o.kind == "array":
             slot, index = o.slot, o.index
             return lambda outs, args, env: outs[slot][index]
+        if o.kind == "zero_d":
+            item, dtype = self.converter(o.item), o.dtype
+            return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
         return lambda outs, args, env: self.convert(o, outs, args, env)
 
     def convert(self, o: Out, outs, args, env):
@@ -660,6 +668,8 @@ class Specialization:
             return tuple(self.convert(x, outs, args, env) for x in o.items)
         if o.kind == "const":
             return o.value
+        if o.kind == "zero_d":
+            return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "input_part":           # a.real / a.imag of a complex argument

@@ -1,4 +1,4 @@
-"""0-d array arguments written in place.
+"""0-d array arguments written in place; 0-d array results.
 
 A 0-d array argument is computed with as the NumPy scalar it holds (NumPy's
 arithmetic on it gives scalars), but it is still the caller's array: an
@@ -6,10 +6,18 @@ augmented assignment to it (`a += 1`, or `x = a; x += 1`) updates that array
 in place, which the caller sees. The frontend does not write 0-d arguments,
 so such an update is a located error (a wrong result otherwise: the update
 would be lost).
+
+np.where of scalars is a 0-d array in NumPy. It is computed with as a scalar
+too (NumPy's arithmetic on it gives scalars) and marked (`mark`): returned,
+it is a 0-d array of its dtype; `t += 1` updates it in place, so the result
+stays a 0-d array, and another name bound to it (`x = t`) would see the
+update: a located error, as for the arguments.
 """
 from __future__ import annotations
 
 import ast
+
+from .values import Val
 
 
 def refuse_in_place_updates(cx, tree, names):
@@ -61,3 +69,44 @@ def _pairs(target, value):
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
         ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
         ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+
+
+def mark(cx, v, node):
+    """v (a fresh scalar Val), as the 0-d array result of expression `node`."""
+    cx.zero_d_results[id(v)] = (v, node)
+    return v
+
+
+def is_zero_d(cx, v) -> bool:
+    return cx.zero_d_results.get(id(v), (None,))[0] is v
+
+
+def evaluated(cx, v, node):
+    """v as the value of expression `node`: a 0-d array (an argument, or a
+    result) stays one where node is a name bound to it or the call that made
+    it; elsewhere (an operation that gives its operand back: np.ceil of an
+    integer, np.int64(t) of an int64) it is the scalar NumPy gives."""
+    if isinstance(node, ast.Name):
+        return v
+    if is_zero_d(cx, v):
+        if cx.zero_d_results[id(v)][1] is node:
+            return v
+    elif not cx.is_zero_d_arg(v):
+        return v
+    return Val(v.node, v.ty, v.lo, v.hi, v.lbs, v.ubs, v.static, v.const, v.risky,
+               facts=v.facts, origin=v.origin)
+
+
+def in_place_update(cx, env, name, old, new, node):
+    """The value of `name op= ...` (new) marked as a 0-d array where old is
+    one; a located error where another name is bound to old."""
+    if not is_zero_d(cx, old):
+        return new
+    other = next((n for n, v in env.items() if v is old and n != name), None)
+    if other is not None:
+        raise cx.err(node, f"`{name} {_OPS.get(type(node.op), '?')}= ...` updates the 0-d "
+                           f"array {name!r} in place, and {other!r} is the same array (it "
+                           f"changes too); compiled code computes 0-d arrays as values",
+                     hint=f"compute a new value instead ({name} = {name} + ...), or copy "
+                          f"it first ({other} = {name}.copy())")
+    return mark(cx, new, node)

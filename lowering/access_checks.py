@@ -212,27 +212,30 @@ def _reads_with_paths(exprs) -> list:
     A DAG's shared subexpression under several paths is visited once per
     distinct path (the path's conditions compared by identity)."""
     out, seen = [], set()
+    keys = {}           # (key of a path, id of a condition, taken) -> key of the longer path
 
-    def walk(e, path):
+    def walk(e, path, pkey):
+        # pkey: a number per distinct path (its conditions compared by identity)
         if not isinstance(e, ir.IRNode):
             return
-        key = (id(e), _path_key(path))
+        key = (id(e), pkey)
         if key in seen:
             return
         seen.add(key)
         if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == _LAZY:
             c, a, b = e.args
-            walk(c, path)
-            walk(a, path + ((c, True),))
-            walk(b, path + ((c, False),))
+            walk(c, path, pkey)
+            for x, taken in ((a, True), (b, False)):
+                sub = keys.setdefault((pkey, id(c), taken), len(keys) + 1)
+                walk(x, path + ((c, taken),), sub)
             return
         for child in ir.children(e):
-            walk(child, path)
+            walk(child, path, pkey)
         if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE):
             out.append((e, path))
 
     for x in exprs:
-        walk(x, ())
+        walk(x, (), 0)
     return out
 
 

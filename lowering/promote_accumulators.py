@@ -21,16 +21,19 @@ class _Accesses(ir.Visitor):
     def __init__(self):
         super().__init__()
         self.indices = {}          # buffer -> list of index Exprs
+        self.types = {}            # buffer -> the element type of its first access
         self.stored = set()        # buffers stored to
         self.inner_names = set()
         self.parallel = False
 
     def visit_Load(self, e):
         self.indices.setdefault(e.name, []).append(e.index)
+        self.types.setdefault(e.name, e.type)
         self.visit_children(e)
 
     def visit_Store(self, s):
         self.indices.setdefault(s.name, []).append(s.index)
+        self.types.setdefault(s.name, s.value.type)
         self.stored.add(s.name)
         self.visit_children(s)
 
@@ -54,19 +57,24 @@ class _Accesses(ir.Visitor):
 
 
 class _Rename(ir.Mutator):
-    def __init__(self, buf, scratch):
+    """Accesses of each buffer of `scratch` (buffer -> scratch name) become
+    accesses of element 0 of its scratch (one walk for all of them)."""
+
+    def __init__(self, scratch: dict):
         super().__init__()
-        self.buf, self.scratch = buf, scratch
+        self.scratch = scratch
 
     def visit_Load(self, e):
-        if e.name == self.buf:
-            return ir.Load(e.type, self.scratch, ir.index(0))
+        to = self.scratch.get(e.name)
+        if to is not None:
+            return ir.Load(e.type, to, ir.index(0))
         return self.mutate_children(e)
 
     def visit_Store(self, s):
         value = self.mutate(s.value)
-        if s.name == self.buf:
-            return ir.Store(self.scratch, value, ir.index(0))
+        to = self.scratch.get(s.name)
+        if to is not None:
+            return ir.Store(to, value, ir.index(0))
         return ir.Store(s.name, value, self.mutate(s.index))
 
 
@@ -95,13 +103,14 @@ class _Promote(ir.Mutator):
                 continue
             if set(ir.free_vars(first)) & acc.inner_names or ir.reads_memory(first):
                 continue
-            t = _element_type(s, buf)
+            t = acc.types.get(buf)
             if t is None or not t.is_scalar():
                 continue
             scratch = f"{buf}.acc{self.count}"
             self.count += 1
-            loop = _Rename(buf, scratch).mutate(loop)
             promoted.append((scratch, buf, t, first, buf in acc.stored))
+        if promoted:
+            loop = _Rename({buf: scratch for scratch, buf, *_ in promoted}).mutate(loop)
         body = self.mutate(loop.body)         # inner loops, for the other buffers
         out = loop if body is loop.body else ir.For(loop.name, loop.min, loop.extent, loop.kind, body)
         for scratch, buf, t, index, stored in promoted:
@@ -111,24 +120,6 @@ class _Promote(ir.Mutator):
             out = ir.Allocate(scratch, t, (ir.index(1),), ir.block(
                 ir.Store(scratch, ir.Load(t, buf, index), ir.index(0)), out, *back))
         return out
-
-
-def _element_type(stmt, buf: str):
-    found = []
-
-    class V(ir.Visitor):
-        def visit_Load(self, e):
-            if e.name == buf:
-                found.append(e.type)
-            self.visit_children(e)
-
-        def visit_Store(self, st):
-            if st.name == buf:
-                found.append(st.value.type)
-            self.visit_children(st)
-
-    V().visit(stmt)
-    return found[0] if found else None
 
 
 def promote_accumulators(stmt: ir.Stmt) -> ir.Stmt:

@@ -171,23 +171,28 @@ def find_calls(e) -> list:
     return v.calls
 
 
-class _Loads(Visitor):
-    def __init__(self):
-        super().__init__()
-        self.found = False
+class _Found(Exception):
+    pass
+
+
+class _Reads(Visitor):
+    """Stops (raises _Found) at the first call or load."""
+
+    def visit_Call(self, n):
+        raise _Found
 
     def visit_Load(self, n):
-        self.found = True
+        raise _Found
 
 
 def reads_memory(e) -> bool:
     """Whether e calls anything (a Func, an image, an intrinsic) or loads:
-    its value may depend on data."""
-    if find_calls(e):
+    its value may depend on data. The walk stops at the first one."""
+    try:
+        _Reads().visit(e)
+    except _Found:
         return True
-    v = _Loads()
-    v.visit(e)
-    return v.found
+    return False
 
 
 def is_lazy_select(e) -> bool:
