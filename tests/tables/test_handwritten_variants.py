@@ -72,8 +72,16 @@ def test_rfactor_equals_serial(var):
     rtol = 1e-5 if var.dtype == np.float32 and "nan" not in var.name and \
         "min" not in var.name and "max" not in var.name else None
     same_as_serial(_build(var, "outer"), [WIDTH], rtol=rtol)
-    if _op(var).commutative:
-        same_as_serial(_build(var, "inner", seed=1), [WIDTH], rtol=rtol)
+    if not _op(var).commutative:
+        return
+    try:
+        _build(var, "inner", seed=1)(True)
+    except ph.CompileError as e:
+        # a float update that keeps one of two equal values by its position (-0.0,
+        # +0.0) does not commute bit for bit: interleaved slices are refused
+        assert "-0.0 and +0.0" in str(e) and np.dtype(var.dtype).kind == "f", str(e)
+        return
+    same_as_serial(_build(var, "inner", seed=1), [WIDTH], rtol=rtol)
 
 
 @pytest.mark.parametrize("var", NEAR_MISSES, ids=_ids(NEAR_MISSES))
