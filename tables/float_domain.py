@@ -20,21 +20,20 @@ x and data y when, for a set S of states holding e and closed under op
 Where a slice starts from its first value instead of e (Dask's seeded
 blocks), the partial results can be anything: only S = every value holds,
 and the identity is not needed. `check` tries S = "no float element is
-NaN", then S = every value. Values
-are equal when both are NaN or they compare equal (+0 == -0) in these
-laws, where the serial order is kept; a +0/-0 pair never meets a law that
-changes which comes first.
+NaN", then S = every value. Values are equal when both are NaN or they
+compare equal (+0 == -0) in these laws, where the serial order is kept; a
++0/-0 pair never meets a law that changes which comes first.
+
+Queries are deterministic, as the tables' (prove.SEED, prove.RLIMIT): a
+query that exhausts its limit refuses, whatever the machine's load.
 """
 from __future__ import annotations
 
 import z3
 
-from pyhalide import ir
-
 from .grammar import FP
+from .prove import RLIMIT, SEED
 from .z3model import Model, order_only
-
-TIMEOUT_MS = 5000
 
 
 def check(ops: list, identities: list, types: list,
@@ -67,10 +66,7 @@ def commutes(ops: list, types: list, partials_from_identity: bool = True) -> boo
         given = z3.And(*[z3.Not(z3.fpIsNaN(v)) for v, t, on in zip(p + q, types + types,
                                                                    active + active)
                          if on and t.is_float() and restricted])
-        s = z3.Solver()
-        s.set("timeout", TIMEOUT_MS)
-        s.add(given, differ)
-        if s.check() == z3.unsat:
+        if _solve(given, differ)[0] == z3.unsat:
             return True
     return False
 
@@ -86,25 +82,20 @@ def _apply(model, ops, xs, ys):
 
 
 def _failure(model, ops, identities, types, restricted, from_identity):
-    def fresh(prefix):
-        return _vars(model, types, prefix)
+    active = [o is not None for o in ops]
 
     def apply(xs, ys):
         return _apply(model, ops, xs, ys)
 
     def in_s(vs):
-        if not restricted:
-            return z3.BoolVal(True)
         conds = [model.not_nan(t, v) for t, v, on in zip(types, vs, active)
-                 if on and t.is_float()]
+                 if restricted and on and t.is_float()]
         return z3.And(*conds) if conds else z3.BoolVal(True)
-
-    active = [o is not None for o in ops]
 
     def same(a, b):
         return z3.And(*[model.equal(t, u, v) for t, u, v, on in zip(types, a, b, active) if on])
 
-    x, p, y = fresh("x"), fresh("p"), fresh("y")
+    x, p, y = _vars(model, types, "x"), _vars(model, types, "p"), _vars(model, types, "y")
     e = [model.const(t, c.value) for t, c in zip(types, identities)]
     laws = [
         ("the identity is NaN", z3.BoolVal(True), in_s(e)),
@@ -115,16 +106,7 @@ def _failure(model, ops, identities, types, restricted, from_identity):
         ("merging a partial result and then a value differs from the serial order",
          in_s(p), same(apply(apply(x, p), y), apply(x, apply(p, y)))),
     ]
-    for name, given, holds in laws:
-        s = z3.Solver()
-        s.set("timeout", TIMEOUT_MS)
-        s.add(given, z3.Not(holds))
-        r = s.check()
-        if r == z3.sat:
-            return f"with NaN values {name} (e.g. {_example(s.model(), types)})"
-        if r != z3.unsat:
-            return f"with NaN values, Z3 could not decide whether {name}"
-    return None
+    return _first_broken(laws, types)
 
 
 def check_skip(members: list, forms: list, types: list, value: int) -> str | None:
@@ -139,15 +121,27 @@ def check_skip(members: list, forms: list, types: list, value: int) -> str | Non
     unchanged = z3.And(*[model.equal(t, model.term(f, env), env[f"X{i}"])
                          for i, t, f in zip(members, types, forms)])
     laws = [("a point whose value is NaN changes the result",
-             z3.And(z3.Not(z3.fpIsNaN(xv)), z3.fpIsNaN(yv))),
-            ("a NaN value of the result is replaced", z3.fpIsNaN(xv))]
-    for name, given in laws:
-        s = z3.Solver()
-        s.set("timeout", TIMEOUT_MS)
-        s.add(given, z3.Not(unchanged))
-        r = s.check()
+             z3.And(z3.Not(z3.fpIsNaN(xv)), z3.fpIsNaN(yv)), unchanged),
+            ("a NaN value of the result is replaced", z3.fpIsNaN(xv), unchanged)]
+    return _first_broken(laws, types)
+
+
+def _solve(given, negated_goal):
+    s = z3.Solver()
+    s.set("random_seed", SEED)
+    s.set("rlimit", RLIMIT)
+    s.add(given, negated_goal)
+    r = s.check()
+    return r, (s.model() if r == z3.sat else None)
+
+
+def _first_broken(laws, types) -> str | None:
+    """The first of `laws` ((name, given, holds)) that fails, as a reason
+    with a counterexample, or None when every one is proven."""
+    for name, given, holds in laws:
+        r, model = _solve(given, z3.Not(holds))
         if r == z3.sat:
-            return f"with NaN values {name} (e.g. {_example(s.model(), types)})"
+            return f"with NaN values {name} (e.g. {_example(model, types)})"
         if r != z3.unsat:
             return f"with NaN values, Z3 could not decide whether {name}"
     return None
@@ -182,6 +176,3 @@ def _fp_text(v) -> str:
         return "-0.0" if v.isNegative() else "0.0"
     return str(float(z3.simplify(z3.fpToReal(v)).as_fraction()))
 
-
-def float_types(types) -> bool:
-    return any(isinstance(t, ir.Type) and t.is_float() for t in types)
