@@ -26,9 +26,14 @@ from __future__ import annotations
 
 from . import ir
 from .checks import strip as strip_checks
+from .expr import intrinsic
 from .ir.ops import substitute_exprs
 from .tables import float_domain
 from .tables.grammar import FP, float_theory, walk
+
+UNCHECKABLE = ("its operator compares float values, and the update is not written as a "
+               "function of f's values and the values it combines, so what it does with "
+               "NaN values cannot be checked")
 
 
 def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
@@ -45,19 +50,9 @@ def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
             if why is not None:
                 return why
     slots = _float_order_slots(p, in_groups)
-    if not slots:
-        return None
-    if any(own[i] is None for i in slots.values()):
-        return ("its operator compares float values, and the update is not written as a "
-                "function of f's value and the values it combines, so what it does with "
-                "NaN values cannot be checked")
-    if any(_uses_float_minmax(own[i]) for i in slots.values()):
-        return None                     # ph.min/ph.max: NaN results unspecified
-    forms = [None] * len(p.types)
-    for s, i in slots.items():
-        forms[s] = _in_slots(own[i], p.slot_of)
-    why = float_domain.check(forms, p.identities, p.types)
-    if why is not None:
+    forms, why = _proven_forms(own, slots, p.slot_of, p.identities, p.types, seeded=False,
+                               judged=slots.values())
+    if forms is None:
         return why
     if p.commutative and not float_domain.commutes(forms, p.types):
         p.commutative = False
@@ -70,29 +65,40 @@ def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
 
 def exact_merge_ops(values, states: list, op, seeded: bool):
     """(ops over x<i>/y<i> for f's elements, or None to keep `op.ops`; the
-    reason to refuse, or None; whether they commute) for merging partial results in order of an
-    update whose `values` (checks stripped) read f's element i as the nodes
-    `states` pairs with i. `seeded`: a partial result may start from a
-    point's value rather than the identity."""
+    reason to refuse, or None; whether they commute) for merging partial
+    results in order of an update whose `values` (checks stripped) read f's
+    element i as the nodes `states` pairs with i. `seeded`: a partial result
+    may start from a point's value rather than the identity."""
     types = [o.type for o in op.match.ops]
     elems = [i for i, o in enumerate(op.match.ops) if types[i].is_float()
              and i not in op.match.unchanged and i not in op.match.negated
              and float_theory([o]) == FP]
-    if not elems:
-        return None, None, op.commutative
-    own = _own_forms(values, states, op.match)
-    if any(o is None for o in own):
-        return None, ("its operator compares float values, and the update is not written as a "
-                      "function of f's values and the values it combines, so what it does with "
-                      "NaN values cannot be checked"), False
-    if any(_uses_float_minmax(own[i]) for i in elems):
-        return None, None, op.commutative
-    forms = [_in_slots(o, {i: i for i in range(len(own))}) for o in own]
-    why = float_domain.check(forms, list(op.match.identities), types,
-                             partials_from_identity=not seeded)
-    if why is not None:
-        return None, why, False
+    own = _own_forms(values, states, op.match) if elems else []
+    every = {i: i for i in range(len(types))}
+    forms, why = _proven_forms(own, every if elems else {}, every, list(op.match.identities),
+                               types, seeded, judged=elems)
+    if forms is None:
+        return None, why, op.commutative and why is None
     return forms, None, op.commutative and float_domain.commutes(forms, types, not seeded)
+
+
+def _proven_forms(own: list, chosen: dict, slot_of: dict, identities, types, seeded: bool,
+                  judged):
+    """(the own forms of the `chosen` elements (slot -> element) over
+    x<s>/y<s>, None elsewhere; None) once float_domain proved them, else
+    (None, the reason to refuse or None to keep the table's operator: where
+    an element of `judged` is written with float ph.min/ph.max)."""
+    if not chosen:
+        return None, None
+    if any(own[i] is None for i in chosen.values()):
+        return None, UNCHECKABLE
+    if any(_uses_float_minmax(own[i]) for i in judged):
+        return None, None                       # ph.min/ph.max: NaN results unspecified
+    forms = [None] * len(types)
+    for s, i in chosen.items():
+        forms[s] = _in_slots(own[i], slot_of)
+    why = float_domain.check(forms, identities, types, partials_from_identity=not seeded)
+    return (None, why) if why is not None else (forms, None)
 
 
 def own_calls(values, fn: ir.Function) -> list:
@@ -106,7 +112,6 @@ def _own_forms(values, states: list, match) -> list:
     element i combines), or None where it reads anything else that varies."""
     xs = [(node, ir.Variable(node.type, f"X{i}")) for node, i in states]
     state_names = {node.name for node, _ in states if isinstance(node, ir.Variable)}
-    rvars = {rv.name for rv in d_rvars(values)}
     out = []
     for i, value in enumerate(values):
         ys = [(match.ys[i], ir.Variable(match.ys[i].type, f"Y{i}"))] if match.ys[i] is not None \
@@ -116,16 +121,11 @@ def _own_forms(values, states: list, match) -> list:
         form = substitute_exprs(value, xs + ys)
         names = ir.free_vars(form)
         if any(ir.equal(c, node) for c in ir.find_calls(form) for node, _ in states) or \
-                any(v.kind == "rvar" or n in rvars or n in state_names for n, v in names.items()):
+                any(v.kind == "rvar" or n in state_names for n, v in names.items()):
             out.append(None)
         else:
             out.append(form)
     return out
-
-
-def d_rvars(values) -> list:
-    """The RVar Variables mentioned in `values`."""
-    return [v for e in values for v in ir.free_vars(e).values() if v.kind == "rvar"]
 
 
 def _float_order_slots(p, in_groups: set) -> dict:
@@ -180,7 +180,7 @@ def _exact_group(p, grp, own: list) -> str | None:
     if set(ir.free_vars(value_form)) <= {f"x{sv}", f"y{sv}"}:
         p.ops[sv] = value_form          # its own tie rule keeps the serial zero's sign
         _value_follows_keys(p, grp, own[grp.value])
-    y_nan = ir.Call(ir.Bool(), "is_nan", (ir.Variable(p.types[sv], f"y{sv}"),), ir.INTRINSIC)
+    y_nan = intrinsic("is_nan", ir.Bool(), ir.Variable(p.types[sv], f"y{sv}"))
     x_of = {s: ir.Variable(t, f"x{s}") for s, t in enumerate(p.types)}
     for s in [sv] + list(grp.keys.values()):
         p.ops[s] = ir.Select(y_nan, x_of[s], p.ops[s])
