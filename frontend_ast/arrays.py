@@ -404,24 +404,16 @@ def _one_location_per_iteration(raw, syms) -> bool:
     constant, is the index of its own axis."""
     axes = set()
     for sym in syms:
-        k = next((k for k, v in enumerate(raw) if _sym_plus_const(v.node, sym)), None)
+        k = next((k for k, v in enumerate(raw) if _sym_plus_const(v, sym)), None)
         if k is None or k in axes:
             return False
         axes.add(k)
     return True
 
 
-def _sym_plus_const(node, sym) -> bool:
-    while isinstance(node, ir.Cast) and node.type.is_int() and node.value.type.is_int():
-        node = node.value
-    if isinstance(node, ir.Variable):
-        return node.name == sym
-    if isinstance(node, (ir.Add, ir.Sub)):
-        a, b = node.a, node.b
-        if isinstance(b, ir.Const):
-            return _sym_plus_const(a, sym)
-        return isinstance(node, ir.Add) and isinstance(a, ir.Const) and _sym_plus_const(b, sym)
-    return False
+def _sym_plus_const(v: Val, sym) -> bool:
+    aff = single_aff(v)
+    return aff is not None and aff.terms == {sym: 1}
 
 
 def _call(func, idx_nodes) -> ir.Expr:
