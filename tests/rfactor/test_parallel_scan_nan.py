@@ -7,26 +7,8 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-
-
-def running_max(a):
-    out = np.empty_like(a)
-    m = a[0]
-    for i in range(a.shape[0]):
-        if a[i] > m:
-            m = a[i]
-        out[i] = m
-    return out
-
-
-def argmax_so_far(a):
-    out = np.empty(a.shape[0], np.int64)
-    m, k = a[0], 0
-    for i in range(a.shape[0]):
-        if a[i] > m:
-            m, k = a[i], i
-        out[i] = k
-    return out
+from tests.rfactor.nan_cases import nan_inputs
+from tests.rfactor.test_parallel_scan_frontend import argmax_so_far, running_max
 
 
 def running_min_builtin(a):
@@ -44,29 +26,11 @@ def _schedule(name):
     return schedule
 
 
-def _inputs():
-    rng = np.random.default_rng(9)
-    out = []
-    for case in range(5):
-        a = rng.standard_normal(200)
-        if case == 1:
-            a[[3, 50, 199]] = np.nan
-        elif case == 2:
-            a[20:150] = np.nan
-        elif case == 3:
-            a[0] = np.nan
-        elif case == 4:
-            a[:] = 0.0
-            a[::7] = -0.0
-        out.append(a)
-    return out
-
-
-@pytest.mark.parametrize("fn, name", [(running_max, "out"), (argmax_so_far, "m_k")],
+@pytest.mark.parametrize("fn, name", [(running_max, "out"), (argmax_so_far, "best")],
                          ids=["running_max", "argmax_so_far"])
 def test_scan_with_nan_and_signed_zeros_equals_python(fn, name):
     p = ph.pipeline(fn, schedule=_schedule(name))
-    for case, a in enumerate(_inputs()):
+    for case, a in enumerate(nan_inputs(200)):
         want, got = fn(a), p(a)
         assert np.array_equal(want, got, equal_nan=True), case
         assert np.array_equal(np.signbit(want), np.signbit(got)), case

@@ -12,99 +12,19 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-
-
-def sel_max(a):
-    m = -np.inf
-    for i in range(a.shape[0]):
-        if a[i] > m:
-            m = a[i]
-    return m
-
-
-def builtin_max(a):
-    m = -np.inf
-    for i in range(len(a)):
-        m = max(m, a[i])
-    return m
-
-
-def argmax_first(a):
-    m = -np.inf
-    k = -1
-    for i in range(a.shape[0]):
-        if a[i] > m:
-            m = a[i]
-            k = i
-    return k, m
-
-
-def argmin_last(a):
-    m = np.inf
-    k = -1
-    for i in range(a.shape[0]):
-        if a[i] <= m:
-            m = a[i]
-            k = i
-    return k, m
-
-
-def argmin_from_first(a):
-    m = a[0]
-    k = 0
-    for i in range(1, a.shape[0]):
-        if a[i] < m:
-            m = a[i]
-            k = i
-    return k, m
-
-
-def not_ge_min(a):
-    m = np.inf
-    for i in range(a.shape[0]):
-        if not (a[i] >= m):
-            m = a[i]
-    return m
-
+from tests.rfactor.nan_cases import (
+    argmax_first,
+    argmin_from_first,
+    argmin_last,
+    builtin_max,
+    nan_inputs,
+    not_ge_min,
+    same_float,
+    sel_max,
+)
 
 FUNC = {sel_max: "m", builtin_max: "m", argmax_first: "m_k", argmin_last: "m_k",
         argmin_from_first: "m_k"}
-
-
-def _inputs(n):
-    rng = np.random.default_rng(11)
-    out = []
-    for case in range(7):
-        a = rng.standard_normal(n)
-        if case == 0:
-            a[rng.integers(0, n, 5)] = np.nan
-        elif case == 1:
-            a[:] = np.nan
-            a[5] = 1.0
-        elif case == 2:
-            a[:] = np.nan
-            a[n - 3], a[n // 3] = 1.0, -2.0
-        elif case == 3:
-            a[0] = np.nan
-        elif case == 4:
-            a[n // 2:] = np.nan
-        elif case == 5:
-            a[:] = 0.0
-            a[::7] = -0.0
-        elif case == 6:
-            a[:] = -0.0
-            a[n - 2] = 0.0
-        out.append(a)
-    return out
-
-
-def _same(want, got):
-    if isinstance(want, tuple):
-        return all(_same(w, g) for w, g in zip(want, got))
-    w, g = np.float64(want), np.float64(got)
-    if np.isnan(w):
-        return bool(np.isnan(g))
-    return w == g and np.signbit(w) == np.signbit(g)
 
 
 def _split_schedule(name, inner):
@@ -129,9 +49,9 @@ CASES = [(fn, False) for fn in FUNC] + [(fn, True) for fn in LANES_OK]
                          ids=[f"{f.__name__}-{'lanes' if i else 'chunks'}" for f, i in CASES])
 def test_rfactored_loop_with_nan_and_signed_zeros_equals_python(fn, inner):
     p = ph.pipeline(fn, schedule=_split_schedule(FUNC[fn], inner))
-    for case, a in enumerate(_inputs(301)):
+    for case, a in enumerate(nan_inputs(301)):
         want, got = fn(a), p(a)
-        assert _same(want, got), (fn.__name__, case, want, got)
+        assert same_float(want, got), (fn.__name__, case, want, got)
 
 
 @pytest.mark.parametrize("fn", [sel_max, builtin_max], ids=lambda f: f.__name__)
@@ -154,9 +74,9 @@ def test_auto_schedule_with_nan_equals_python():
     n = 1 << 18
     for fn in (sel_max, argmax_first):
         p = ph.pipeline(fn, schedule="auto")
-        for case, a in enumerate(_inputs(n)):
+        for case, a in enumerate(nan_inputs(n)):
             want, got = fn(a), p(a)
-            assert _same(want, got), (fn.__name__, case, want, got)
+            assert same_float(want, got), (fn.__name__, case, want, got)
         assert "rfactor(" in p.schedule_source()
 
 
@@ -168,8 +88,8 @@ def test_order_dependent_nan_form_is_refused_with_a_counterexample():
 
 def test_order_dependent_nan_form_stays_serial_under_auto():
     p = ph.pipeline(not_ge_min, schedule="auto")
-    for a in _inputs(1 << 18)[:3]:
-        assert _same(not_ge_min(a), p(a))
+    for a in nan_inputs(1 << 18)[:3]:
+        assert same_float(not_ge_min(a), p(a))
     assert "rfactor(" not in p.schedule_source()
 
 
