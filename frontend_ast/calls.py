@@ -462,12 +462,13 @@ def _log1p(cx, x: Val, rt) -> Val:
 
 @_in_f64
 def _expm1(cx, x: Val, rt) -> Val:
-    """exp(x) - 1 by Kahan's formula (u - 1) * x / log(u), u = exp(x)."""
+    """exp(x) - 1 by Kahan's formula (u - 1) * (x / log(u)), u = exp(x); the
+    ratio first, so that (u - 1) * x cannot overflow where exp(x) does not."""
     n = x.node
     one = _c(rt, 1.0)
     u = ir.Call(rt.ir(), "exp", (n,), ir.INTRINSIC)
     um1 = ir.Sub(u, one)
-    kahan = ir.Div(ir.Mul(um1, n), ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC))
+    kahan = ir.Mul(um1, ir.Div(n, ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC)))
     direct = ir.Or(ir.EQ(um1, _c(rt, -1.0)), ir.Not(ir.LT(u, _c(rt, float("inf")))))
     node = ir.Select(ir.EQ(u, one), n, ir.Select(ir.Or(direct, ops.is_nan(n)), um1, kahan))
     return Val(node, rt)

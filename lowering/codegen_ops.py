@@ -336,6 +336,35 @@ def _libm_call(b, name, x, t: ir.Type):
     return out
 
 
+def _widened(b, name, x):
+    """Float32 `name` computed in float64 and rounded once: glibc's tanhf, sinhf
+    and coshf are up to 2 ulp off, the rounded float64 results within 1."""
+    wide = ll.DoubleType() if not isinstance(x.type, ll.VectorType) else \
+        ll.VectorType(ll.DoubleType(), x.type.count)
+    return b.fptrunc(_float_intrinsic(b, name, [b.fpext(x, wide)]), x.type)
+
+
+def _newton_cbrt(b, x, t: ir.Type):
+    """float64 cbrt: C's cbrt (up to ~3 ulp off in glibc) and one Newton step
+    y - (y^3 - x) / (3 y^2) whose residual y^3 - x is computed with the exact
+    error of y*y (fma), so the step leaves the result within 1 ulp. |x| < 2^-900
+    is scaled by 2^300 first (its root by 2^-100 after: both exact) so that the
+    residual does not underflow; zeros, infinities and NaN keep C's value."""
+    ax = _float_intrinsic(b, "fabs", [x])
+    tiny = b.fcmp_ordered("<", ax, const(t, 2.0 ** -900))
+    xs = b.select(tiny, b.fmul(x, const(t, 2.0 ** 300)), x)
+    y = _libm_call(b, "cbrt", xs, t)
+    y2 = b.fmul(y, y)
+    e2 = _float_intrinsic(b, "fma", [y, y, b.fneg(y2)])
+    residual = b.fadd(_float_intrinsic(b, "fma", [y2, y, b.fneg(xs)]), b.fmul(e2, y))
+    refined = b.fsub(y, b.fdiv(residual, b.fmul(const(t, 3.0), y2)))
+    axs = _float_intrinsic(b, "fabs", [xs])
+    usable = b.and_(b.fcmp_ordered(">", axs, const(t, 0.0)),
+                    b.fcmp_ordered("<", axs, const(t, float("inf"))))
+    root = b.select(usable, refined, y)
+    return b.select(tiny, b.fmul(root, const(t, 2.0 ** -100)), root)
+
+
 def floor_(b, x, t):
     return _float_intrinsic(b, "floor", [x])
 
@@ -346,6 +375,7 @@ _UNARY_FLOAT = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos":
                 "ceil": "ceil", "round": "roundeven", "trunc": "trunc", "exp2": "exp2"}
 _BINARY_FLOAT = {"pow": "pow", "atan2": "atan2", "copysign": "copysign", "fmod": "fmod"}
 _TERNARY_FLOAT = {"fma": "fma"}         # fma(a, b, c): a * b + c rounded once
+_WIDENED_FLOAT32 = {"tanh", "sinh", "cosh"}
 _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | {
@@ -365,10 +395,14 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         if name == "fmod":              # C fmod: LLVM's frem
             return b.frem(vals[0], vals[1])
         llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT.get(name) or _TERNARY_FLOAT[name]
+        if name in _WIDENED_FLOAT32 and result_type.bits == 32:
+            return _widened(b, llname, vals[0])
         return _float_intrinsic(b, llname, vals)
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]
+    if name == "cbrt" and result_type.is_float() and result_type.bits == 64:
+        return _newton_cbrt(b, cast(b, x, t, result_type), result_type)
     if name in _LIBM_UNARY:
         return _libm_call(b, name, cast(b, x, t, result_type), result_type)
     if name == "likely":

@@ -53,3 +53,39 @@ def check(p, *args):
             assert np.array_equal(a, b, equal_nan=True), f"{p.__name__} modified an input"
     assert same(got, exp), f"{p.__name__}: compiled {describe(got)} != plain {describe(exp)}"
     return got
+
+
+def ulp_key(x: np.ndarray) -> np.ndarray:
+    """Floats mapped to integers in their order (adjacent floats differ by 1)."""
+    it = np.int32 if x.dtype == np.float32 else np.int64
+    i = x.view(it).astype(np.int64)
+    return np.where(i < 0, np.iinfo(it).min - i, i)
+
+
+def assert_near(got, exp, ulps=2):
+    """Same type (dtype and shape for arrays); NaN where NumPy has NaN, equal
+    infinities, and the other elements within `ulps` units in the last place
+    (FRONTEND.md: transcendental functions are within 2 ulp of NumPy's)."""
+    if not isinstance(exp, np.ndarray):
+        assert type(got) is type(exp), (got, exp)
+        got, exp = np.asarray(got), np.asarray(exp)
+    assert isinstance(got, np.ndarray) and got.dtype == exp.dtype and got.shape == exp.shape, \
+        (got, exp)
+    got, exp = got.reshape(-1), exp.reshape(-1)
+    nan = np.isnan(exp)
+    assert np.array_equal(np.isnan(got), nan), (got, exp)
+    dist = np.abs(ulp_key(got[~nan]) - ulp_key(exp[~nan]))
+    assert dist.size == 0 or dist.max() <= ulps, \
+        f"{dist.max()} ulp apart: {got[~nan][dist.argmax()]!r} vs {exp[~nan][dist.argmax()]!r}"
+
+
+def near(p, *args, ulps=2):
+    """p(*args) is plain Python's result within `ulps` (element by element for tuples)."""
+    got, exp = p(*args), run_plain(p, *args)
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp), (got, exp)
+        for g, e in zip(got, exp):
+            assert_near(g, e, ulps)
+    else:
+        assert_near(got, exp, ulps)
+    return got

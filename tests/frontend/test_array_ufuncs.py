@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from tests.frontend.frontend_check import check, run_plain
+from tests.frontend.frontend_check import check, near
 
 RNG = np.random.default_rng(16)
 INTS = [np.uint8, np.int16, np.int32, np.int64]
@@ -31,34 +31,6 @@ def sample(dt, shape, lo=-50, hi=50):
     k = min(n, len(SPECIAL))
     v[:k] = np.array(SPECIAL[:k], dtype=dt)
     return RNG.permutation(v).reshape(shape)
-
-
-def ulp_key(x: np.ndarray) -> np.ndarray:
-    """Floats mapped to integers in their order (adjacent floats differ by 1)."""
-    it = np.int32 if x.dtype == np.float32 else np.int64
-    i = x.view(it).astype(np.int64)
-    return np.where(i < 0, np.iinfo(it).min - i, i)
-
-
-def assert_near(got, exp, ulps=2):
-    """Same dtype and shape; NaN where NumPy has NaN, equal infinities,
-    and the other elements within `ulps` units in the last place."""
-    assert isinstance(got, np.ndarray) and got.dtype == exp.dtype and got.shape == exp.shape, \
-        (got, exp)
-    nan = np.isnan(exp)
-    assert np.array_equal(np.isnan(got), nan), (got, exp)
-    dist = np.abs(ulp_key(got[~nan]) - ulp_key(exp[~nan]))
-    assert dist.size == 0 or dist.max() <= ulps, \
-        f"{dist.max()} ulp apart: {got[~nan][dist.argmax()]!r} vs {exp[~nan][dist.argmax()]!r}"
-
-
-def near(p, *args, ulps=2):
-    got, exp = p(*args), run_plain(p, *args)
-    if isinstance(exp, tuple):
-        for g, e in zip(got, exp):
-            assert_near(g, e, ulps)
-    else:
-        assert_near(got, exp, ulps)
 
 
 def unary(fn):
