@@ -59,6 +59,14 @@ class LoopRunner:
         self.bound_params = {}      # (id(For node), "start"/"stop") -> its int32 Param
 
     # loop headers -------------------------------------------------------------------
+
+    def _var_name(self, name: str) -> str:
+        """A loop's pure Var name: the loop variable's, with "_" appended while an
+        argument has it (the argument's Param would be read as the Var)."""
+        while name in self.emitter.input_names:
+            name += "_"
+        return name
+
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
         if any(l.name == name for l in self.state.loops):
@@ -115,7 +123,8 @@ class LoopRunner:
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, Var(name)), lo=lo, hi=hi)
+                    pure_var=self.state.pure_vars.setdefault(sym, Var(self._var_name(name))), lo=lo,
+                    hi=hi)
         self.state.headers[id(node)] = loop
         return loop
 

@@ -418,7 +418,7 @@ class Specialization:
                     self.wrapped.append(f)
                     continue
                 w = Func(f.name() + "_out")
-                vs = [Var(f"v{i}") for i in range(dims)]
+                vs = [Var(f"v{i}$") for i in range(dims)]     # "$": never an argument's name
                 ref = f[tuple(vs[:f.dimensions()])] if f.dimensions() else f[()]
                 w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
                 w.compute_root()

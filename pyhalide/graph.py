@@ -30,11 +30,40 @@ def _function_exprs(fn: ir.Function):
         yield from (e for e in (b.min, b.extent, b.modulus, b.remainder) if e is not None)
 
 
+def _variable_names(fn: ir.Function):
+    """The names lowering renames in fn's definitions by name: its pure Vars,
+    its RVars and the Vars its definitions' coordinates mention."""
+    yield from fn.args
+    for d in fn.definitions():
+        yield from (rv.name for rv in d.schedule.rvars)
+        for a in d.args:
+            yield from (n for n, v in ir.free_vars(a).items() if v.kind != "param")
+
+
+class _Params(ir.Visitor):
+    def __init__(self):
+        super().__init__()
+        self.found = {}
+
+    def visit_Variable(self, v):
+        if v.kind == "param":
+            self.found.setdefault(v.name, v)
+
+
+def _params_in(e) -> dict:
+    """name -> Variable of the Params `e` reads (ir.free_vars keeps one Variable
+    per name, which may be a Var of the same name)."""
+    p = _Params()
+    p.visit(e)
+    return p.found
+
+
 class Graph:
     def __init__(self):
         self.env: dict = {}       # name -> ir.Function
         self.images: dict = {}    # name -> Buffer or ImageParam
         self.params: dict = {}    # name -> Param
+        self.var_owner: dict = {}  # a Var's or RVar's name -> the first Func using it
 
     def _add_source(self, table, name, obj, what):
         old = table.get(name)
@@ -48,15 +77,15 @@ class Graph:
                 raise CompileError(f"two different Funcs are named {fn.name!r}")
             return
         self.env[fn.name] = fn
+        for name in _variable_names(fn):
+            self.var_owner.setdefault(name, fn.name)
         for e in _function_exprs(fn):
             for c in ir.find_calls(e):
                 if c.call_type == ir.FUNC and c.func is not None:
                     self.visit(c.func)
                 elif c.call_type == ir.IMAGE:
                     self._add_source(self.images, c.name, c.func, "input image")
-            for name, v in ir.free_vars(e).items():
-                if v.kind != "param":
-                    continue
+            for name, v in _params_in(e).items():
                 if hasattr(v.param, "_geometry"):   # ImageParam geometry
                     self._add_source(self.images, v.param.name(), v.param, "input image")
                 else:
@@ -97,7 +126,18 @@ def collect_graph(outputs: list) -> Graph:
     g = Graph()
     for fn in outputs:
         g.visit(fn)
+    _check_param_names(g)
     return g
+
+
+def _check_param_names(g: Graph):
+    """A Param named like a Var or RVar of a Func would be read as that Var
+    (variables are identified by name in lowering, as in Halide, which then
+    computes x + x for `f[x] = x + p` with p named "x"): refused."""
+    for name in sorted(set(g.params) & set(g.var_owner)):
+        raise CompileError(f"Param {name!r} has the name of a Var or RVar of Func "
+                           f"{g.var_owner[name]!r}; the Param would be read as that "
+                           f"variable: give one of them another name")
 
 
 def _node_digest(n: ir.IRNode, memo: dict) -> str:
