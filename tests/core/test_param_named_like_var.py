@@ -14,7 +14,7 @@ def test_param_named_like_a_pure_var_is_refused():
     p = ph.Param(ph.Int(32), "x", 1000)
     g = ph.Func("g")
     g[x] = x + p
-    with pytest.raises(CompileError, match="Param 'x' has the name of a Var or RVar of Func 'g'"):
+    with pytest.raises(CompileError, match="Param 'x' has the name of a Var or RVar of Func 'g"):
         g.realize([4])
 
 
