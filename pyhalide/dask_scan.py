@@ -1,0 +1,225 @@
+"""Scans on Dask: a result that is a scan along the chunked axis, by
+`dask.array.cumreduction` with the scan's proven operator (pyhalide.dask).
+
+The result Func S has one update over an RVar r in [lo, lo + n) that reads
+S only at r - 1 (plainly, or seeded: the frontend's `acc += x[i]; out[i] =
+acc`), one-dimensional. parallel_scan's analysis (parallel_scan.analyze)
+gives its Lift: a chunk of points summed up as a *state* (`first`, `step`)
+and `apply(x, s)`, the value after value x followed by the points of s:
+sums, products, min/max and the other tables' operators (the state is a
+value), resets (a segmented sum) and affine maps (a linear recurrence).
+
+Each block [b, e) becomes *rows*, one per point (a structured array):
+
+- the block holding the scan's start (b <= lo) computes S itself over the
+  block, the scan restricted to [lo, min(lo + n, e)): every row a value;
+- a later block computes each point's state from the block's start (the
+  chunk's local scan, in global coordinates, so indices are global) and
+  S's pure values at the points after the scan: rows marked as values.
+
+`cumreduction(binop=...)` then carries the value before each block through
+the blocks in order: `binop(carry, rows)` applies the carry to every state
+row (`apply`, one small kernel) and keeps the value rows; its identity is a
+row that is no value, which binop passes by (only the first block meets it,
+and that block's rows are values). The result is the value fields of the
+rows. Integers are exact (the Lift's operators compose exactly modulo
+2^bits); a float scan needs `float_reassociation=True` (the blocks decide
+the order); float compare-and-copy forms follow rfactor_nan's rules as
+parallel_scan does (chunks start from a right identity).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import ir
+from .buffer import ImageParam, Param, wrap_array
+from .dask_window import Window
+from .errors import CompileError
+from .func import Func
+from .realize import Pipeline
+from .var import Var
+
+
+def scan_of(fn: ir.Function):
+    """(the update, its RVar) when `fn` is a one-dimensional scan: one update
+    over one RVar r writing fn(r) and reading fn only at r - 1 (or seeded);
+    None otherwise."""
+    if len(fn.args) != 1 or len(fn.updates) != 1:
+        return None
+    d = fn.updates[0]
+    if len(d.schedule.rvars) != 1:
+        return None
+    r = d.schedule.rvars[0].name
+    a = d.args[0]
+    if not (isinstance(a, ir.Variable) and a.name == r):
+        return None
+    reads = [c for c in ir.find_calls(list(d.values))
+             if c.call_type == ir.FUNC and c.func is fn]
+    if not reads or all(ir.equal(c.args[0], a) for c in reads):
+        return None
+    return d, r
+
+
+class ScanPlan:
+    """The result leaf `slot` (a scan, see the module doc) as rows per block
+    and the carry kernel."""
+
+    def __init__(self, pf, key, arrays, slot, float_reassociation):
+        self.window = w = Window(pf, key, arrays)
+        f, _ = w.spec.out_funcs[slot]
+        fn = f.function()
+        hit = scan_of(fn)
+        where = f"{pf.__name__}.dask()"
+        if hit is None:
+            raise CompileError(f"{where}: result {f.name()} is not a one-dimensional scan")
+        d, rname = hit
+        from .parallel_scan import _Context, analyze
+        stage = f.update(0)
+        try:
+            _, scan, _, lift = analyze(_Context(stage), stage, rname, 1)
+        except CompileError as e:
+            why = str(e).split(": cannot parallel_scan: ", 1)[-1].split("\n")[0]
+            raise CompileError(f"{where}: the scan {f.name()} cannot be split into blocks: "
+                               f"{why}") from None
+        self.value_types = list(fn.output_types)
+        self.state_types = list(lift.types)
+        if not float_reassociation and any(t.is_float() for t in self.state_types):
+            raise CompileError(
+                f"{where}: the scan {f.name()} combines float values across blocks, in an "
+                f"order the chunking decides: pass float_reassociation=True to allow it")
+        self.dtype = np.dtype([("isval", np.bool_)] +
+                              [(f"v{i}", t.to_numpy()) for i, t in enumerate(self.value_types)] +
+                              [(f"s{i}", t.to_numpy()) for i, t in enumerate(self.state_types)])
+        self._rows(fn, d, scan, lift)
+        self._carry(lift)
+
+    def _rows(self, fn, d, scan, lift):
+        """rows(v) = (is a value, S's values, the state from the block's start)."""
+        import dataclasses
+        rv = scan.rv
+        lo, n = rv.min, ir.Max(rv.extent, ir.index(0))
+        end = ir.Add(lo, n)
+        self.b = Param(ir.INDEX, "dask_scan_b", 0)
+        self.e = Param(ir.INDEX, "dask_scan_e", 0)
+        b, e = self.b.node, self.e.node
+        first = ir.LE(b, lo)                 # the block holds the scan's start
+        # S restricted: the scan up to the block's end in the first block, none later
+        stop = ir.Select(first, ir.Min(end, e), lo)
+        d.schedule.rvars = [dataclasses.replace(rv, extent=ir.Max(ir.Sub(stop, lo),
+                                                                  ir.index(0)))]
+        # the states of the points [b, min(e, lo + n)) of a later block
+        from .parallel_scan_phases import _new_func, _pure_zero, _rdom, _update
+        st = _new_func(f"{fn.name}$dask_state", fn.args, lift.types, d.source)
+        sfn = st.function()
+        _pure_zero(st, d.source, "")
+        later = ir.And(ir.LT(lo, b), ir.LT(b, end))
+        r0_rv, r0 = _rdom(f"{fn.name}$dask_r0", b, ir.Select(later, ir.index(1), ir.index(0)),
+                          f"{sfn.name}$r0")
+        _update(st, (r0,), lift.first(r0), r0_rv, [], [], [], d.source)
+        last = ir.Min(e, end)
+        rj_rv, rj = _rdom(f"{fn.name}$dask_rj", ir.Add(b, ir.index(1)),
+                          ir.Select(later, ir.Max(ir.Sub(last, ir.Add(b, ir.index(1))),
+                                                  ir.index(0)), ir.index(0)),
+                          f"{sfn.name}$r")
+        prev = [ir.Call(t, sfn.name, (ir.Sub(rj, ir.index(1)),), ir.FUNC, i, sfn)
+                for i, t in enumerate(lift.types)]
+        _update(st, (rj,), lift.step(prev, rj), rj_rv, [], [], [], d.source)
+        st.compute_root()
+        v = Var("dask_v")
+        at = v + self.b
+        from .expr import Expr
+        inside = ir.And(ir.LE(lo, at.node), ir.LT(at.node, end))
+        isval = ir.Or(first, ir.Not(inside))
+        S = self.window.func_named(fn)
+        vals = [S[at]] if len(self.value_types) == 1 else list(S[at])
+        states = [st[at]] if len(self.state_types) == 1 else list(st[at])
+        rows = Func(f"{fn.name}$dask_rows")
+        rows[v] = tuple([Expr(isval)] + vals + states)
+        rows.compute_root()
+        self.rows_pipe = Pipeline([rows])
+
+    def _carry(self, lift):
+        """apply(x, s) at every state row: x Params, s images."""
+        self.xs = [Param(t, f"dask_scan_x{i}", 0) for i, t in enumerate(self.value_types)]
+        self.ss = [ImageParam(t, 1, f"dask_scan_s{i}") for i, t in enumerate(self.state_types)]
+        v = Var("dask_v")
+        out = lift.apply([x.node for x in self.xs], [s[v].node for s in self.ss])
+        from .expr import Expr
+        ap = Func("dask_scan_apply")
+        ap[v] = tuple(Expr(o) for o in out) if len(out) > 1 else Expr(out[0])
+        self.apply_pipe = Pipeline([ap])
+
+    def rows(self, args, shapes, windows, start: int, size: int):
+        """The rows of the block [start, start + size)."""
+        w = self.window
+        with w.lock:
+            w.bind(args, shapes, windows)
+            self.b.set(int(start))
+            self.e.set(int(start) + int(size))
+            types = ["bool"] + [t.to_numpy() for t in self.value_types + self.state_types]
+            outs = [np.empty(size, t) for t in types]
+            call = self.rows_pipe.bind_arrays(outs)
+        w.run_kernel(call)
+        out = np.empty(size, self.dtype)
+        for name, a in zip(self.dtype.names, outs):
+            out[name] = a
+        return out
+
+    def binop(self, carry, rows):
+        """The carry (one row, a value) applied to the state rows of `rows`."""
+        if not carry["isval"][0]:
+            return rows          # the identity: before the first block
+        todo = ~rows["isval"]
+        if not todo.any():
+            return rows
+        out = rows.copy()
+        with self.window.lock:
+            for x, k in zip(self.xs, range(len(self.value_types))):
+                x.set(carry[f"v{k}"][0].item())
+            for s, k in zip(self.ss, range(len(self.state_types))):
+                s.set(wrap_array(np.ascontiguousarray(rows[f"s{k}"][todo]), s.name()))
+            got = [np.empty(int(todo.sum()), t.to_numpy()) for t in self.value_types]
+            call = self.apply_pipe.bind_arrays(got)
+            call()
+        for k, g in enumerate(got):
+            out[f"v{k}"][todo] = g
+        out["isval"] = True
+        return out
+
+
+def scan_graph(job, slot: int, xs, da):
+    """The dask array of result leaf `slot`, a scan along the chunked axis:
+    rows per block, then `dask.array.cumreduction` carrying the values."""
+    import functools
+    where = f"{job.pf.__name__}.dask()"
+    if xs[0].ndim != 1:
+        raise CompileError(f"{where}: a scan is split into blocks only over one-dimensional "
+                           f"arrays (its arguments have {xs[0].ndim} dimensions)")
+    plan = job.plan("scan", slot)
+    rows = da.map_blocks(_rows_task, *xs, dtype=plan.dtype, job=job, slot=slot,
+                         wholes=job.wholes, meta=np.empty((0,), plan.dtype))
+    from dask.array.reductions import cumreduction
+    carried = cumreduction(_same, functools.partial(_binop_task, job=job, slot=slot), 0,
+                              rows, axis=0, dtype=plan.dtype)
+    vt = plan.dtype["v0"]
+    return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,), vt))
+
+
+def _rows_task(*blocks, job=None, slot=0, wholes=None, block_info=None):
+    from .dask import block_place
+    job = job.given(wholes)
+    plan = job.plan("scan", slot)
+    start, shape, starts = block_place(block_info, len(blocks), (0,))
+    return plan.rows(job.args, job.shapes, job.windows(blocks, starts), start[0], shape[0])
+
+
+def _same(rows, axis=None):
+    return rows
+
+
+def _binop_task(carry, rows, job=None, slot=0):
+    return job.plan("scan", slot).binop(carry, rows)
+
+
+def _values(rows):
+    return np.ascontiguousarray(rows["v0"])

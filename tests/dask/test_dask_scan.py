@@ -1,0 +1,82 @@
+"""Scans along the chunked axis on Dask (pyhalide/dask_scan.py): rows per
+block, carried by dask.array.cumreduction with the scan's proven operator.
+Integer scans (sums, running max, segmented sums, linear recurrences) are
+bit-identical to one machine for random chunkings; float scans need
+float_reassociation=True; an unproven operator is refused before any graph
+is built."""
+import numpy as np
+import pytest
+
+from pyhalide.errors import CompileError
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+from . import kernels as K  # noqa: E402
+
+RNG = np.random.default_rng(22)
+N = 61
+
+
+def _chunkings(n, smallest=1):
+    out = [(n,), (smallest,) * (n // smallest) + ((n % smallest,) if n % smallest else ())]
+    for _ in range(3):
+        cuts = sorted(RNG.choice(np.arange(smallest, n - smallest), size=4, replace=False))
+        sizes = np.diff([0] + [int(c) for c in cuts] + [n])
+        out.append(tuple(int(s) for s in sizes if s))
+    return [c for c in out if min(c) >= 1]
+
+
+def _ints(n, lo=-50, hi=50, dtype=np.int32):
+    return RNG.integers(lo, hi, n).astype(dtype)
+
+
+CASES = [
+    (K.running_sum, lambda: (_ints(N),), 1),
+    (K.running_max, lambda: (_ints(N),), 2),      # its value before reads a[0]: see below
+    (K.segmented_sum, lambda: (_ints(N), RNG.random(N) < 0.2), 1),
+    (K.recurrence, lambda: (_ints(N, -2, 3), _ints(N)), 1),
+]
+
+
+@pytest.mark.parametrize("fn, inputs, smallest", CASES, ids=[c[0].__name__ for c in CASES])
+def test_integer_scans_equal_one_machine(fn, inputs, smallest):
+    args = inputs()
+    want = fn(*args)
+    for chunks in _chunkings(N, smallest):
+        xs = [da.from_array(a, chunks=(chunks,)) for a in args]
+        for scheduler in ("synchronous", "threads"):
+            got = fn.dask(*xs).compute(scheduler=scheduler)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want, err_msg=f"{chunks}, {scheduler}")
+
+
+def test_the_value_before_the_scan_read_outside_the_first_block_is_an_error():
+    # best = x[0] with the loop from 1: the block holding point 1 computes it from x[0]
+    a = _ints(10)
+    with pytest.raises(ValueError, match="outside its block"):
+        K.running_max.dask(da.from_array(a, chunks=1)).compute(scheduler="synchronous")
+
+
+def test_float_scans_need_the_opt_in():
+    a = RNG.random(N)
+    x = da.from_array(a, chunks=7)
+    with pytest.raises(CompileError, match="float_reassociation=True"):
+        K.float_cumsum.dask(x)
+    got = K.float_cumsum.dask(x, float_reassociation=True).compute(scheduler="synchronous")
+    np.testing.assert_allclose(got, K.float_cumsum(a), rtol=1e-12)
+    one = K.float_cumsum.dask(da.from_array(a, chunks=N), float_reassociation=True)
+    np.testing.assert_array_equal(one.compute(scheduler="synchronous"), K.float_cumsum(a))
+
+
+def test_unproven_scan_is_refused_before_any_graph():
+    with pytest.raises(CompileError, match="cannot be split into blocks: its operator is not "
+                                           "provably associative"):
+        K.unproven_scan.dask(da.from_array(_ints(N), chunks=7))
+
+
+def test_empty_and_one_element_inputs():
+    for n in (0, 1):
+        a = _ints(n)
+        got = K.running_sum.dask(da.from_array(a, chunks=1 if n else 0))
+        np.testing.assert_array_equal(got.compute(scheduler="synchronous"), K.running_sum(a))
