@@ -60,19 +60,65 @@ def scan_of(fn: ir.Function):
     return d, r
 
 
+def scan_source(fn: ir.Function, most: int = 8):
+    """(the scan Function, how far back the result reads it): `fn` itself, or
+    a pure one-dimensional Func of one value reading one scan S only at its
+    own point minus a constant in [0, most]; None otherwise."""
+    if scan_of(fn) is not None:
+        return fn, 0
+    if fn.updates or len(fn.args) != 1 or len(fn.output_types) != 1:
+        return None
+    i = fn.args[0]
+    reads = [c for c in ir.find_calls(list(fn.pure.values)) if c.call_type == ir.FUNC]
+    srcs = {id(c.func): c.func for c in reads}
+    if len(srcs) != 1:
+        return None
+    S = next(iter(srcs.values()))
+    if scan_of(S) is None:
+        return None
+    back = 0
+    for c in reads:
+        a = c.args[0]
+        if isinstance(a, ir.Variable) and a.name == i:
+            continue
+        if isinstance(a, ir.Sub) and isinstance(a.a, ir.Variable) and a.a.name == i and \
+                isinstance(ir.const_value(a.b), int) and 0 <= ir.const_value(a.b) <= most:
+            back = max(back, ir.const_value(a.b))
+            continue
+        return None
+    return S, back
+
+
+class _ReadImages(ir.Mutator):
+    """Reads of Function S as reads of the images of its values, which
+    start at `s0`."""
+
+    def __init__(self, fn, images, s0):
+        super().__init__()
+        self.fn, self.images, self.s0 = fn, images, s0
+
+    def visit_Call(self, c):
+        if c.call_type == ir.FUNC and c.func is self.fn:
+            from .expr import Expr
+            a = self.mutate(c.args[0])
+            return self.images[c.value_index][Expr(ir.Sub(a, self.s0))].node
+        return self.mutate_children(c)
+
+
 class ScanPlan:
     """The result leaf `slot` (a scan, see the module doc) as rows per block
     and the carry kernel."""
 
     def __init__(self, pf, key, arrays, slot, float_reassociation):
         self.window = w = Window(pf, key, arrays)
-        f, _ = w.spec.out_funcs[slot]
-        fn = f.function()
-        hit = scan_of(fn)
+        leaf, _ = w.spec.out_funcs[slot]
         where = f"{pf.__name__}.dask()"
-        if hit is None:
-            raise CompileError(f"{where}: result {f.name()} is not a one-dimensional scan")
-        d, rname = hit
+        got = scan_source(leaf.function())
+        if got is None:
+            raise CompileError(f"{where}: result {leaf.name()} is not a one-dimensional scan")
+        fn, self.halo = got
+        f = w.func_named(fn)
+        d, rname = scan_of(fn)
         from .parallel_scan import _Context, analyze
         stage = f.update(0)
         try:
@@ -92,6 +138,24 @@ class ScanPlan:
                               [(f"s{i}", t.to_numpy()) for i, t in enumerate(self.state_types)])
         self._rows(fn, d, scan, lift)
         self._carry(lift)
+        self.leaf_type = leaf.function().output_types[0]
+        self.derived = None if leaf.function() is fn else self._derived(leaf.function(), fn)
+
+    def _derived(self, lfn, fn):
+        """The leaf, a pure Func reading the scan S near its own point, with
+        S read from images of S's values (`dask_scan_S<k>`, from `S0` on)."""
+        self.images = [ImageParam(t, 1, f"dask_scan_S{k}") for k, t in
+                       enumerate(self.value_types)]
+        self.s0 = Param(ir.INDEX, "dask_scan_start", 0)
+        v = Var("dask_v")
+        at = ir.Add(v.node, self.b.node)
+        read = _ReadImages(fn, self.images, self.s0.node)
+        vals = [ir.substitute(read.mutate(e), {lfn.args[0]: at}) for e in lfn.pure.values]
+        from .expr import Expr
+        out = Func(f"{lfn.name}$dask_leaf")
+        out[v] = Expr(vals[0])
+        out.compute_root()
+        return Pipeline([out])
 
     def _rows(self, fn, d, scan, lift):
         """rows(v) = (is a value, S's values, the state from the block's start)."""
@@ -125,17 +189,31 @@ class ScanPlan:
                 for i, t in enumerate(lift.types)]
         _update(st, (rj,), lift.step(prev, rj), rj_rv, [], [], [], d.source)
         st.compute_root()
-        v = Var("dask_v")
-        at = v + self.b
+        # rows in global coordinates: the states (no value) by default; S's
+        # values written over the first block and over the points after the scan,
+        # by updates whose RDoms are empty elsewhere, so that S (whose pure
+        # definition may read any element: best = x[0]) is computed only there
         from .expr import Expr
-        inside = ir.And(ir.LE(lo, at.node), ir.LT(at.node, end))
-        isval = ir.Or(first, ir.Not(inside))
-        S = self.window.func_named(fn)
-        vals = [S[at]] if len(self.value_types) == 1 else list(S[at])
-        states = [st[at]] if len(self.state_types) == 1 else list(st[at])
+        g = Var("dask_g")
         rows = Func(f"{fn.name}$dask_rows")
-        rows[v] = tuple([Expr(isval)] + vals + states)
+        zeros = [Expr(ir.zero(t)) for t in self.value_types]
+        states = [st[g]] if len(self.state_types) == 1 else list(st[g])
+        rows[g] = tuple([Expr(ir.Const(ir.Bool(), False))] + zeros + states)
+        S = self.window.func_named(fn)
+        past = ir.Max(b, end)
+        for name, start, stop in (("a", b, ir.Select(first, e, b)),
+                                  ("p", past, ir.Select(first, past, ir.Max(e, past)))):
+            from .var import RDom
+            r = RDom([(Expr(start), Expr(ir.Sub(stop, start)))], f"{fn.name}$dask_{name}")
+            vals = [S[r.x]] if len(self.value_types) == 1 else list(S[r.x])
+            szeros = [Expr(ir.zero(t)) for t in self.state_types]
+            rows[r.x] = tuple([Expr(ir.Const(ir.Bool(), True))] + vals + szeros)
+        v = Var("dask_v")
+        block = Func(f"{fn.name}$dask_block")
+        block[v] = tuple(rows[v + self.b])
         rows.compute_root()
+        block.compute_root()
+        rows = block
         self.rows_pipe = Pipeline([rows])
 
     def _carry(self, lift):
@@ -163,6 +241,21 @@ class ScanPlan:
         out = np.empty(size, self.dtype)
         for name, a in zip(self.dtype.names, outs):
             out[name] = a
+        return out
+
+    def leaf_block(self, args, shapes, windows, start: int, size: int, rows, rows_start: int):
+        """The derived leaf over [start, start + size), S's values from
+        `rows` (which start at `rows_start`)."""
+        w = self.window
+        with w.lock:
+            w.bind(args, shapes, windows)
+            self.b.set(int(start))
+            self.s0.set(int(rows_start))
+            for k, image in enumerate(self.images):
+                image.set(wrap_array(np.ascontiguousarray(rows[f"v{k}"]), image.name()))
+            out = np.empty(size, self.leaf_type.to_numpy())
+            call = self.derived.bind_arrays([out])
+        w.run_kernel(call)
         return out
 
     def binop(self, carry, rows):
@@ -201,8 +294,37 @@ def scan_graph(job, slot: int, xs, da):
     from dask.array.reductions import cumreduction
     carried = cumreduction(_same, functools.partial(_binop_task, job=job, slot=slot), 0,
                               rows, axis=0, dtype=plan.dtype)
-    vt = plan.dtype["v0"]
-    return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,), vt))
+    if plan.derived is None:
+        vt = plan.dtype["v0"]
+        return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,), vt))
+    # a leaf reading S up to `halo` points back: S's rows and the arguments with
+    # that overlap (the block holding 0 computes S's values before 0 itself)
+    h = plan.halo
+    small = min(xs[0].chunks[0])
+    if h > small:
+        raise ValueError(f"{where}: a block of the result reads the scan {h} elements before "
+                         f"it, more than the smallest chunk ({small}); rechunk to larger chunks")
+    chunks = xs[0].chunks
+    if h:
+        carried = da.overlap.overlap(carried, depth={0: h}, boundary="none")
+        xs = [da.overlap.overlap(x, depth={0: h}, boundary="none") for x in xs]
+    lt = plan.leaf_type.to_numpy()
+    return da.map_blocks(_leaf_task, carried, *xs, dtype=lt, chunks=chunks, job=job,
+                         slot=slot, depth=h, wholes=job.wholes, meta=np.empty((0,), lt))
+
+
+def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, wholes=None, block_info=None):
+    from .dask import block_place
+    job = job.given(wholes)
+    plan = job.plan("scan", slot)
+    start, shape, starts = block_place(block_info, len(blocks), (depth,))
+    lo = starts[0][0]                   # where the rows and the windows start
+    windows = job.windows(blocks, starts)
+    if start[0] - depth < 0:            # S's values before 0: its pure definition
+        before = plan.rows(job.args, job.shapes, windows, start[0] - depth, depth - start[0])
+        rows = np.concatenate([before, rows])
+        lo = start[0] - depth
+    return plan.leaf_block(job.args, job.shapes, windows, start[0], shape[0], rows, lo)
 
 
 def _rows_task(*blocks, job=None, slot=0, wholes=None, block_info=None):

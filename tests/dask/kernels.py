@@ -238,3 +238,14 @@ def unproven_scan(x):
         s = s * s + x[i]
         out[i] = s
     return out
+
+
+@ph.pipeline
+def argmax_so_far(x):
+    out = np.empty(x.shape[0], np.int64)
+    best, k = x[0], 0
+    for i in range(x.shape[0]):
+        if x[i] > best:
+            best, k = x[i], i
+        out[i] = k
+    return out

@@ -7,7 +7,11 @@ is built."""
 import numpy as np
 import pytest
 
+import pyhalide as ph
 from pyhalide.errors import CompileError
+from tests.rfactor.nan_cases import nan_inputs
+from tests.rfactor.test_parallel_scan_frontend import argmax_so_far, running_max
+from tests.rfactor.test_parallel_scan_nan import running_min_builtin
 
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
@@ -20,7 +24,7 @@ N = 61
 
 def _chunkings(n, smallest=1):
     out = [(n,), (smallest,) * (n // smallest) + ((n % smallest,) if n % smallest else ())]
-    for _ in range(3):
+    for _ in range(1):
         cuts = sorted(RNG.choice(np.arange(smallest, n - smallest), size=4, replace=False))
         sizes = np.diff([0] + [int(c) for c in cuts] + [n])
         out.append(tuple(int(s) for s in sizes if s))
@@ -36,6 +40,8 @@ CASES = [
     (K.running_max, lambda: (_ints(N),), 2),      # its value before reads a[0]: see below
     (K.segmented_sum, lambda: (_ints(N), RNG.random(N) < 0.2), 1),
     (K.recurrence, lambda: (_ints(N, -2, 3), _ints(N)), 1),
+    # out[i] = k reads the scan (best, k) at i - 1: one element of overlap
+    (K.argmax_so_far, lambda: (_ints(N, 0, 5),), 1),
 ]
 
 
@@ -43,12 +49,12 @@ CASES = [
 def test_integer_scans_equal_one_machine(fn, inputs, smallest):
     args = inputs()
     want = fn(*args)
-    for chunks in _chunkings(N, smallest):
+    for k, chunks in enumerate(_chunkings(N, smallest)):
         xs = [da.from_array(a, chunks=(chunks,)) for a in args]
-        for scheduler in ("synchronous", "threads"):
-            got = fn.dask(*xs).compute(scheduler=scheduler)
-            assert got.dtype == want.dtype
-            np.testing.assert_array_equal(got, want, err_msg=f"{chunks}, {scheduler}")
+        scheduler = ("synchronous", "threads")[k % 2]
+        got = fn.dask(*xs).compute(scheduler=scheduler)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"{chunks}, {scheduler}")
 
 
 def test_the_value_before_the_scan_read_outside_the_first_block_is_an_error():
@@ -80,3 +86,23 @@ def test_empty_and_one_element_inputs():
         a = _ints(n)
         got = K.running_sum.dask(da.from_array(a, chunks=1 if n else 0))
         np.testing.assert_array_equal(got.compute(scheduler="synchronous"), K.running_sum(a))
+
+
+@pytest.mark.parametrize("fn", [running_max, argmax_so_far], ids=lambda f: f.__name__)
+def test_float_compare_and_copy_scans_with_nan_and_signed_zeros(fn):
+    # rfactor_nan's rules: a block's states start from a right identity, a NaN
+    # start is kept; the result equals Python bit for bit
+    p = ph.pipeline(fn)
+    for case, a in enumerate(nan_inputs(60)):
+        want = fn(a)
+        chunks = (7, 1, 30)[case % 3]
+        got = p.dask(da.from_array(a, chunks=chunks), float_reassociation=True)
+        got = got.compute(scheduler="synchronous")
+        assert np.array_equal(want, got, equal_nan=True), (case, chunks)
+        assert np.array_equal(np.signbit(want), np.signbit(got)), (case, chunks)
+
+
+def test_order_dependent_nan_scan_is_refused_on_dask():
+    p = ph.pipeline(running_min_builtin)
+    with pytest.raises(CompileError, match="NaN values"):
+        p.dask(da.from_array(np.ones(8), chunks=3), float_reassociation=True)
