@@ -41,12 +41,12 @@ from .var import Var
 
 
 def scan_of(fn: ir.Function):
-    """(the update, its RVar) when `fn` is a one-dimensional scan: one update
-    over one RVar r writing fn(r) and reading fn only at r - 1 (or seeded);
-    None otherwise."""
-    if len(fn.args) != 1 or len(fn.updates) != 1:
+    """(the update, its RVar) when `fn` is a one-dimensional scan: its last
+    update runs over one RVar r writing fn(r) and reads fn at r - 1 (or
+    seeded; `c[0] = h[0]` may come before); None otherwise."""
+    if len(fn.args) != 1 or not fn.updates:
         return None
-    d = fn.updates[0]
+    d = fn.updates[-1]
     if len(d.schedule.rvars) != 1:
         return None
     r = d.schedule.rvars[0].name
@@ -120,7 +120,7 @@ class ScanPlan:
         f = w.func_named(fn)
         d, rname = scan_of(fn)
         from .parallel_scan import _Context, analyze
-        stage = f.update(0)
+        stage = f.update(len(fn.updates) - 1)
         try:
             _, scan, _, lift = analyze(_Context(stage), stage, rname, 1)
         except CompileError as e:
