@@ -42,9 +42,9 @@ class _Job:
                 plan = ReducePlan(self.pf, self.key, self.names, self.chunked,
                                   self.float_reassociation)
             elif kind == "scan":
-                from .dask_scan import ScanPlan
-                plan = ScanPlan(self.pf, self.key, self.names, extra[0],
-                                self.float_reassociation)
+                from .dask_scan import pipeline_scan_plan
+                plan = pipeline_scan_plan(self.pf, self.key, self.names, extra[0],
+                                          self.float_reassociation)
             else:
                 from .dask_map import MapPlan
                 plan = MapPlan(self.pf, self.key, self.names, extra[0])

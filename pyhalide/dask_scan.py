@@ -105,19 +105,27 @@ class _ReadImages(ir.Mutator):
         return self.mutate_children(c)
 
 
+def pipeline_scan_plan(pf, key, arrays, slot, float_reassociation):
+    """The ScanPlan of result leaf `slot` of @pipeline function `pf`."""
+    w = Window(pf, key, arrays)
+    return ScanPlan(w, w.spec.out_funcs[slot][0], f"{pf.__name__}.dask()",
+                    float_reassociation)
+
+
 class ScanPlan:
     """The result leaf `slot` (a scan, see the module doc) as rows per block
     and the carry kernel."""
 
-    def __init__(self, pf, key, arrays, slot, float_reassociation):
-        self.window = w = Window(pf, key, arrays)
-        leaf, _ = w.spec.out_funcs[slot]
-        where = f"{pf.__name__}.dask()"
+    def __init__(self, host, leaf, where: str, float_reassociation: bool):
+        """`host` binds the windows and runs kernels (a dask_window.Window for
+        @pipeline functions, dask_funcs' for Func-API pipelines); `leaf` the
+        result Func."""
+        self.window = host
         got = scan_source(leaf.function())
         if got is None:
             raise CompileError(f"{where}: result {leaf.name()} is not a one-dimensional scan")
         fn, self.halo = got
-        f = w.func_named(fn)
+        f = host.func_named(fn)
         d, rname = scan_of(fn)
         from .parallel_scan import _Context, analyze
         stage = f.update(len(fn.updates) - 1)
@@ -166,7 +174,10 @@ class ScanPlan:
         self.b = Param(ir.INDEX, "dask_scan_b", 0)
         self.e = Param(ir.INDEX, "dask_scan_e", 0)
         b, e = self.b.node, self.e.node
-        first = ir.LE(b, lo)                 # the block holds the scan's start
+        # the block computing the scan's start from the value before it: a seed
+        # (acc's value before the loop) is read by the block holding lo; f(lo - 1)
+        # is the previous block's last value, carried, unless lo is 0
+        first = ir.LE(b, lo) if scan.seeds else ir.Or(ir.LT(b, lo), ir.LE(b, ir.index(0)))
         # S restricted: the scan up to the block's end in the first block, none later
         stop = ir.Select(first, ir.Min(end, e), lo)
         d.schedule.rvars = [dataclasses.replace(rv, extent=ir.Max(ir.Sub(stop, lo),
@@ -176,7 +187,7 @@ class ScanPlan:
         st = _new_func(f"{fn.name}$dask_state", fn.args, lift.types, d.source)
         sfn = st.function()
         _pure_zero(st, d.source, "")
-        later = ir.And(ir.LT(lo, b), ir.LT(b, end))
+        later = ir.And(ir.Not(first), ir.LT(b, end))
         r0_rv, r0 = _rdom(f"{fn.name}$dask_r0", b, ir.Select(later, ir.index(1), ir.index(0)),
                           f"{sfn.name}$r0")
         _update(st, (r0,), lift.first(r0), r0_rv, [], [], [], d.source)
@@ -284,16 +295,17 @@ def scan_graph(job, slot: int, xs, da):
     """The dask array of result leaf `slot`, a scan along the chunked axis:
     rows per block, then `dask.array.cumreduction` carrying the values."""
     import functools
-    where = f"{job.pf.__name__}.dask()"
+    where = _where(job)
     if xs[0].ndim != 1:
         raise CompileError(f"{where}: a scan is split into blocks only over one-dimensional "
                            f"arrays (its arguments have {xs[0].ndim} dimensions)")
-    plan = job.plan("scan", slot)
+    plan = _plan(job, slot)
+    wholes = getattr(job, "wholes", None)
     rows = da.map_blocks(_rows_task, *xs, dtype=plan.dtype, job=job, slot=slot,
-                         wholes=job.wholes, meta=np.empty((0,), plan.dtype))
+                         wholes=wholes, meta=np.empty((0,), plan.dtype))
     from dask.array.reductions import cumreduction
     carried = cumreduction(_same, functools.partial(_binop_task, job=job, slot=slot), 0,
-                              rows, axis=0, dtype=plan.dtype)
+                           rows, axis=0, dtype=plan.dtype)
     if plan.derived is None:
         vt = plan.dtype["v0"]
         return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,), vt))
@@ -310,29 +322,50 @@ def scan_graph(job, slot: int, xs, da):
         xs = [da.overlap.overlap(x, depth={0: h}, boundary="none") for x in xs]
     lt = plan.leaf_type.to_numpy()
     return da.map_blocks(_leaf_task, carried, *xs, dtype=lt, chunks=chunks, job=job,
-                         slot=slot, depth=h, wholes=job.wholes, meta=np.empty((0,), lt))
+                         slot=slot, depth=h, wholes=wholes, meta=np.empty((0,), lt))
 
 
 def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, wholes=None, block_info=None):
-    from .dask import block_place
-    job = job.given(wholes)
-    plan = job.plan("scan", slot)
-    start, shape, starts = block_place(block_info, len(blocks), (depth,))
+    (args, shapes, windows), start, shape, starts = _task_inputs(job, wholes, blocks,
+                                                                 block_info, depth)
+    plan = _plan(job, slot)
     lo = starts[0][0]                   # where the rows and the windows start
-    windows = job.windows(blocks, starts)
     if start[0] - depth < 0:            # S's values before 0: its pure definition
-        before = plan.rows(job.args, job.shapes, windows, start[0] - depth, depth - start[0])
+        before = plan.rows(args, shapes, windows, start[0] - depth, depth - start[0])
         rows = np.concatenate([before, rows])
         lo = start[0] - depth
-    return plan.leaf_block(job.args, job.shapes, windows, start[0], shape[0], rows, lo)
+    return plan.leaf_block(args, shapes, windows, start[0], shape[0], rows, lo)
+
+
+def _where(job) -> str:
+    pf = getattr(job, "pf", None)
+    return "Pipeline.dask()" if pf is None else f"{pf.__name__}.dask()"
+
+
+def _plan(job, slot):
+    """The ScanPlan of `slot` in this process (fn.dask's _Job or Pipeline.dask's
+    FuncJob)."""
+    if hasattr(job, "pf"):
+        return job.plan("scan", slot)
+    return job.plan().scan(slot)
+
+
+def _task_inputs(job, wholes, blocks, block_info, depth):
+    """(the plan's arguments, shapes, windows), the block's place and the
+    windows' starts."""
+    from .dask import block_place
+    start, shape, starts = block_place(block_info, len(blocks), (depth,))
+    if hasattr(job, "pf"):
+        job = job.given(wholes)
+        return (job.args, job.shapes, job.windows(blocks, starts)), start, shape, starts
+    windows = {name: (s, b) for name, s, b in zip(job.chunked, starts, blocks)}
+    return (None, job.shapes, windows), start, shape, starts
 
 
 def _rows_task(*blocks, job=None, slot=0, wholes=None, block_info=None):
-    from .dask import block_place
-    job = job.given(wholes)
-    plan = job.plan("scan", slot)
-    start, shape, starts = block_place(block_info, len(blocks), (0,))
-    return plan.rows(job.args, job.shapes, job.windows(blocks, starts), start[0], shape[0])
+    (args, shapes, windows), start, shape, _ = _task_inputs(job, wholes, blocks,
+                                                            block_info, 0)
+    return _plan(job, slot).rows(args, shapes, windows, start[0], shape[0])
 
 
 def _same(rows, axis=None):
@@ -340,7 +373,7 @@ def _same(rows, axis=None):
 
 
 def _binop_task(carry, rows, job=None, slot=0):
-    return job.plan("scan", slot).binop(carry, rows)
+    return _plan(job, slot).binop(carry, rows)
 
 
 def _values(rows):

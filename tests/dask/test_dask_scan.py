@@ -42,6 +42,8 @@ CASES = [
     (K.recurrence, lambda: (_ints(N, -2, 3), _ints(N)), 1),
     # out[i] = k reads the scan (best, k) at i - 1: one element of overlap
     (K.argmax_so_far, lambda: (_ints(N, 0, 5),), 1),
+    # out[i] += out[i - 1] from 1: the value before the scan is out[0], carried
+    (K.prefix, lambda: (_ints(N, dtype=np.int64),), 1),
 ]
 
 
@@ -106,3 +108,39 @@ def test_order_dependent_nan_scan_is_refused_on_dask():
     p = ph.pipeline(running_min_builtin)
     with pytest.raises(CompileError, match="NaN values"):
         p.dask(da.from_array(np.ones(8), chunks=3), float_reassociation=True)
+
+
+def _func_scan(kind):
+    a = ph.ImageParam(ph.Int(32), 1, "a")
+    x, f = ph.Var("x"), ph.Func("f")
+    r = ph.RDom([(1, a.width() - 1)], "r")
+    if kind == "cumsum":
+        f[x] = a[x]
+        f[r.x] = f[r.x - 1] + f[r.x]
+    elif kind == "recurrence":
+        f[x] = a[x]
+        f[r.x] = (a[r.x] % 3 - 1) * f[r.x - 1] + a[r.x]
+    else:
+        f[x] = ph.cast(ph.Float(64), a[x])
+        f[r.x] = f[r.x - 1] + f[r.x]
+    return ph.Pipeline([f]), a
+
+
+@pytest.mark.parametrize("kind", ["cumsum", "recurrence", "float"])
+def test_func_api_scans(kind):
+    p, a = _func_scan(kind)
+    arr = _ints(N)
+    a.set(arr)
+    want = np.asarray(p.realize([N]))
+    reassociate = kind == "float"
+    if reassociate:
+        with pytest.raises(CompileError, match="float_reassociation=True"):
+            p.dask({a: da.from_array(arr, chunks=7)})
+    for chunks in _chunkings(N):
+        got = p.dask({a: da.from_array(arr, chunks=(chunks,))}, float_reassociation=reassociate)
+        got = got.compute(scheduler="synchronous")
+        assert got.dtype == want.dtype
+        if reassociate and len(chunks) > 1:
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=str(chunks))
