@@ -299,6 +299,10 @@ def scan_graph(job, slot: int, xs, da):
     if xs[0].ndim != 1:
         raise CompileError(f"{where}: a scan is split into blocks only over one-dimensional "
                            f"arrays (its arguments have {xs[0].ndim} dimensions)")
+    if 0 in xs[0].chunks[0] and xs[0].shape[0]:
+        # (an empty block's last row, which carries the value on, does not exist)
+        chunks = (tuple(c for c in xs[0].chunks[0] if c),)
+        xs = [x.rechunk(chunks) for x in xs]
     plan = _plan(job, slot)
     wholes = getattr(job, "wholes", None)
     rows = da.map_blocks(_rows_task, *xs, dtype=plan.dtype, job=job, slot=slot,

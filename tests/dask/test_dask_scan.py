@@ -28,7 +28,8 @@ def _chunkings(n, smallest=1):
         cuts = sorted(RNG.choice(np.arange(smallest, n - smallest), size=4, replace=False))
         sizes = np.diff([0] + [int(c) for c in cuts] + [n])
         out.append(tuple(int(s) for s in sizes if s))
-    return [c for c in out if min(c) >= 1]
+    out = [c for c in out if min(c) >= 1]
+    return out + [(5, 0, n - 5)]          # an empty block (rechunked away)
 
 
 def _ints(n, lo=-50, hi=50, dtype=np.int32):
