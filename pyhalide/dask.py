@@ -41,6 +41,10 @@ class _Job:
                 from .dask_reduce import ReducePlan
                 plan = ReducePlan(self.pf, self.key, self.names, self.chunked,
                                   self.float_reassociation)
+            elif kind == "scan":
+                from .dask_scan import pipeline_scan_plan
+                plan = pipeline_scan_plan(self.pf, self.key, self.names, extra[0],
+                                          self.float_reassociation)
             else:
                 from .dask_map import MapPlan
                 plan = MapPlan(self.pf, self.key, self.names, extra[0])
@@ -267,6 +271,10 @@ def _map_graph(job, spec, slots, xs, da):
     fixed = job.windows([], [])
     results = []
     for leaf, slot in enumerate(slots):
+        from .dask_scan import scan_graph, scan_source
+        if scan_source(spec.out_funcs[slot][0].function()) is not None:
+            results.append(scan_graph(job, slot, xs, da))
+            continue
         depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,
                           xs[0].chunks, fixed)
         dtype = spec.out_funcs[slot][0].types()[0].to_numpy()

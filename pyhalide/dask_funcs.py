@@ -56,6 +56,9 @@ class FuncPlan:
         for fn in reachable([f.function() for f in outputs]):
             for d in fn.definitions():
                 rewrite_definition(d, shift)
+        self.outputs = list(outputs)
+        self.scans = {}
+        self.float_reassociation = False
         self.blocks = []
         for f in outputs:
             f.compute_root()
@@ -70,16 +73,9 @@ class FuncPlan:
         """Output `slot` (a tuple of arrays for a Tuple-valued Func) over the
         block at `start` of extent `shape` (NumPy axis order), from the
         windows (name -> (global start, block)) of the chunked inputs."""
-        from .buffer import Buffer
         pipe, o, dtypes = self.blocks[slot]
         with self.lock:
-            for name, (img, offs, exts) in self.images.items():
-                at, block = windows[name]
-                img.set(Buffer(np.require(block, requirements="CA")))
-                nd = len(offs)
-                for axis in range(nd):
-                    offs[nd - 1 - axis].set(int(at[axis]))
-                    exts[nd - 1 - axis].set(int(shapes[name][axis]))
+            self.bind(None, shapes, windows)
             for axis, s in enumerate(start):
                 o[len(start) - 1 - axis].set(int(s))
             outs = [np.empty(shape, dt) for dt in dtypes]
@@ -93,11 +89,52 @@ class FuncPlan:
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+    def bind(self, args, shapes: dict, windows: dict):
+        """The chunked inputs set to their windows (name -> (global start,
+        block)); `args` unused (dask_scan's host interface)."""
+        from .buffer import Buffer
+        for name, (img, offs, exts) in self.images.items():
+            at, block = windows[name]
+            img.set(Buffer(np.require(block, requirements="CA")))
+            nd = len(offs)
+            for axis in range(nd):
+                offs[nd - 1 - axis].set(int(at[axis]))
+                exts[nd - 1 - axis].set(int(shapes[name][axis]))
+
+    def func_named(self, function):
+        for f in self.outputs:
+            if f.function() is function:
+                return f
+        raise CompileError(f"Pipeline.dask(): {function.name} is not an output: a scan is "
+                           f"split into blocks when it is an output itself")
+
+    def run_kernel(self, call):
+        try:
+            call()
+        except (IndexError, ValueError) as e:
+            out = outside_window(e)
+            if out is not None:
+                raise out from None
+            raise
+
+    def scan(self, slot: int):
+        """The ScanPlan of output `slot` (dask_scan), made once."""
+        with self.lock:
+            plan = self.scans.get(slot)
+            if plan is None:
+                from .dask_scan import ScanPlan
+                plan = self.scans[slot] = ScanPlan(self, self.outputs[slot], "Pipeline.dask()",
+                                                   self.float_reassociation)
+        return plan
+
+
 class FuncJob:
     """What every task needs, pickled by the pipeline's definition."""
 
-    def __init__(self, digest: str, blob: bytes, chunked: list, shapes: dict):
+    def __init__(self, digest: str, blob: bytes, chunked: list, shapes: dict,
+                 float_reassociation: bool = False):
         self.digest, self.blob, self.chunked, self.shapes = digest, blob, chunked, shapes
+        self.float_reassociation = float_reassociation
 
     def plan(self) -> FuncPlan:
         with _lock:
@@ -105,6 +142,8 @@ class FuncJob:
             if plan is None:
                 import pickle
                 plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked)
+                # (the digest covers it: a plan has one)
+                plan.float_reassociation = self.float_reassociation
         return plan
 
 
@@ -116,10 +155,12 @@ def _func_task(*blocks, job=None, slot=0, item=None, depth=(), block_info=None):
     return out if item is None else out[item]
 
 
-def pipeline_to_dask(pipeline, inputs: dict):
+def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False):
     """Dask arrays computing what `pipeline.realize(shape)` computes with each
     ImageParam of `inputs` set to its dask array (concatenated): one per
-    output (a tuple per Tuple-valued output; a list for several outputs)."""
+    output (a tuple per Tuple-valued output; a list for several outputs). An
+    output that is a one-dimensional scan is carried across the blocks
+    (dask_scan; a float scan needs `float_reassociation`)."""
     import cloudpickle
     import dask.array as da
 
@@ -152,13 +193,17 @@ def pipeline_to_dask(pipeline, inputs: dict):
                                f"dimensions; on Dask the outputs are computed block by block "
                                f"over the inputs' shape ({first.ndim}-D)")
     blob = cloudpickle.dumps(outs)
-    job = FuncJob(hashlib.sha256(blob).hexdigest(), blob, names,
-                  {n: tuple(x.shape) for n, x in zip(names, xs)})
+    job = FuncJob(hashlib.sha256(blob + bytes([float_reassociation])).hexdigest(), blob, names,
+                  {n: tuple(x.shape) for n, x in zip(names, xs)}, float_reassociation)
     plan = job.plan()
     dtypes = {n: x.dtype for n, x in zip(names, xs)}
     shapes = job.shapes
     results = []
     for slot, f in enumerate(outs):
+        from .dask_scan import scan_graph, scan_of
+        if first.ndim == 1 and f.outputs() == 1 and scan_of(f.function()) is not None:
+            results.append(scan_graph(job, slot, xs, da))
+            continue
         try:
             depth = probe_halo(lambda w, s, e: plan.block(slot, w, shapes, s, e), dtypes,
                                shapes, first.chunks, {})

@@ -199,6 +199,10 @@ def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
                  f"nothing more) or \"apply\" (the local scans stored, the carries applied to "
                  f"them vectorized)")
     d, scan, pre, form = analyze(ctx, stage, rvar, chunk_size)
+    from .parallel_scan_seed import peel_first
+    if peel_first(ctx.fn, d, scan, stage.index()):
+        # (now the Func-API form: analyzed again, it must apply as before)
+        d, scan, pre, form = analyze(ctx, stage, rvar, chunk_size)
     from .parallel_scan_phases import build
     build(ctx, d, scan, pre, form, variant)
     return stage

@@ -66,3 +66,66 @@ def _mentions(e, fn, r: str) -> bool:
 
 def _reads(values, fn, args) -> bool:
     return any(_is_call(c, fn, args) for c in ir.find_calls(list(values)))
+
+
+def peel_first(fn, d, scan, index: int) -> bool:
+    """Moves a seeded scan's first point out of its update, when the scan is
+    f's first update (`index` 1): `<f>_scan_first(P)` computes the update's
+    value at lo from the seed (an update over [lo, lo + min(n, 1)), so an
+    empty scan reads nothing), f's pure definition is that value at lo
+    (`select(x == lo && 0 < n, <f>_scan_first(P), pure)`), and the update
+    runs over [lo + 1, lo + n) reading the previous point plainly: the form
+    of a Func-API scan (`f[x] = ...; f[r] = V(f[r - 1])`, r from 1), whose
+    chunks read the previous point without a clamp (the clamp `max(r - 1,
+    lo)` of the seeded read kept the running value out of a register: 2x
+    slower). False (nothing changed) when the update reads f elsewhere than
+    at the previous point, or the scan is not f's first update."""
+    import dataclasses
+
+    from .checks import apply as apply_checks
+    from .parallel_scan import func_call
+    from .parallel_scan_phases import _new_func, _pure_zero, _rdom, _update
+    if index != 1 or not scan.seeds:
+        return False
+    reads = [c for c in ir.find_calls(list(scan.values))
+             if c.call_type == ir.FUNC and (c.func is fn or c.name == fn.name)]
+    if not reads or not all(_is_call(c, fn, scan.prev_args) for c in reads):
+        return False
+    lo, n = scan.rv.min, scan.rv.extent
+    one = ir.index(1)
+    pargs = tuple(a for k, a in enumerate(fn.args) if k != scan.axis)
+    first = _new_func(f"{fn.name}_scan_first", pargs, fn.output_types, d.source)
+    _pure_zero(first, d.source, "")
+    r0_rv, r0 = _rdom(f"{fn.name}_scan_r0", lo, ir.Min(ir.Max(n, ir.index(0)), one),
+                      f"{fn.name}_scan_first$r0")
+    seeded = _First(fn, scan.prev_args, scan.seeds)
+    values = [ir.substitute(apply_checks(scan.checks, seeded.mutate(v)), {scan.rname: r0})
+              for v in scan.values]
+    lhs = tuple(a for k, a in enumerate(scan.lhs) if k != scan.axis)
+    _update(first, lhs, values, r0_rv, [], [], [ir.Dim(a) for a in pargs], d.source)
+    first.compute_root()
+    ffn = first.function()
+    at = tuple(ir.Variable(ir.INDEX, a) for a in pargs)
+    x = ir.Variable(ir.INDEX, fn.args[scan.axis])
+    here = ir.And(ir.EQ(x, lo), ir.LT(ir.index(0), n))
+    fn.pure = dataclasses.replace(fn.pure, values=tuple(
+        ir.Select(here, func_call(ffn, at, i), p) for i, p in enumerate(fn.pure.values)))
+    rvars = [ir.ReductionVariable(rv.name, ir.Add(lo, one), ir.Sub(n, one))
+             if rv.name == scan.rname else rv for rv in d.schedule.rvars]
+    sched = dataclasses.replace(d.schedule, rvars=rvars)
+    values = tuple(apply_checks(scan.checks, v) for v in scan.values)
+    fn.updates[index - 1] = dataclasses.replace(d, values=values, schedule=sched)
+    return True
+
+
+class _First(ir.Mutator):
+    """Reads of f at the previous point replaced by the seeds."""
+
+    def __init__(self, fn, prev_args, seeds):
+        super().__init__()
+        self.fn, self.prev_args, self.seeds = fn, prev_args, seeds
+
+    def visit_Call(self, c):
+        if _is_call(c, self.fn, self.prev_args):
+            return self.seeds[c.value_index]
+        return self.mutate_children(c)

@@ -251,12 +251,13 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         return lambda: kernel(buffers, params, True)
 
-    def dask(self, inputs: dict):
+    def dask(self, inputs: dict, float_reassociation: bool = False):
         """Dask arrays computing the outputs over the shape of `inputs`
         ({ImageParam: dask.array.Array}, one shape and chunking), block by
-        block with the halo bounds inference gives (docs/dask.md)."""
+        block with the halo bounds inference gives (docs/dask.md); a float
+        scan output needs `float_reassociation=True`."""
         from .dask_funcs import pipeline_to_dask
-        return pipeline_to_dask(self, inputs)
+        return pipeline_to_dask(self, inputs, float_reassociation)
 
 
 class _CallPlan:

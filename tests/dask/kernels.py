@@ -177,3 +177,75 @@ def die_once(block, flag=None, at=0, block_info=None):
         open(flag, "w").close()
         os._exit(1)
     return block
+
+
+# ---- scans along the chunked axis (pyhalide/dask_scan.py) ----
+@ph.pipeline
+def running_sum(x):
+    out = np.zeros(x.shape[0], np.int64)
+    acc = np.int64(3)
+    for i in range(x.shape[0]):
+        acc += x[i]
+        out[i] = acc
+    return out
+
+
+@ph.pipeline
+def running_max(x):
+    out = np.zeros(x.shape[0], np.int32)
+    best = x[0]
+    for i in range(1, x.shape[0]):
+        best = max(best, x[i])
+        out[i] = best
+    return out
+
+
+@ph.pipeline
+def segmented_sum(x, flag):
+    out = np.empty(x.shape[0], x.dtype)
+    s = x.dtype.type(0)
+    for i in range(x.shape[0]):
+        s = x[i] if flag[i] else s + x[i]
+        out[i] = s
+    return out
+
+
+@ph.pipeline
+def recurrence(a, b):
+    out = np.empty(b.shape[0], np.int32)
+    s = np.int32(0)
+    for i in range(b.shape[0]):
+        s = a[i] * s + b[i]
+        out[i] = s
+    return out
+
+
+@ph.pipeline
+def float_cumsum(x):
+    out = np.empty(x.shape[0], np.float64)
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+        out[i] = s
+    return out
+
+
+@ph.pipeline
+def unproven_scan(x):
+    out = np.empty(x.shape[0], np.int32)
+    s = np.int32(1)
+    for i in range(x.shape[0]):
+        s = s * s + x[i]
+        out[i] = s
+    return out
+
+
+@ph.pipeline
+def argmax_so_far(x):
+    out = np.empty(x.shape[0], np.int64)
+    best, k = x[0], 0
+    for i in range(x.shape[0]):
+        if x[i] > best:
+            best, k = x[i], i
+        out[i] = k
+    return out

@@ -69,3 +69,19 @@ def test_worker_death_is_retried(client, tmp_path):
     got = client.compute(K.hist.dask(shaky)).result(timeout=180)
     assert flag.exists()                     # a worker did die
     assert np.array_equal(got, K.hist(a)) and got.dtype == K.hist(a).dtype
+
+
+def test_cluster_scans(client):
+    # scans along the chunked axis: rows per block on both workers, carried by
+    # cumreduction (pyhalide/dask_scan.py)
+    rng = np.random.default_rng(8)
+    a = rng.integers(-50, 50, size=4000).astype(np.int32)
+    g = rng.random(4000) < 0.01
+    x, f = da.from_array(a, chunks=300), da.from_array(g, chunks=300)
+    with distributed.get_task_stream(client) as ts:
+        s, m = dask.compute(K.running_sum.dask(x), K.segmented_sum.dask(x, f))
+    assert np.array_equal(s, K.running_sum(a)) and s.dtype == K.running_sum(a).dtype
+    assert np.array_equal(m, K.segmented_sum(a, g))
+    # (the rows tasks run fused with cumreduction's per-block step, named _same)
+    workers = {t["worker"] for t in ts.data if "_same" in str(t["key"])}
+    assert len(workers) == 2
