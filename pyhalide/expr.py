@@ -47,7 +47,7 @@ class Expr:
         return self.node.type
 
     def __repr__(self) -> str:
-        return f"<pyhalide.Expr {ir.expr_to_str(self.node)} : {self.node.type}>"
+        return f"<halide.Expr of type {self.node.type}: {ir.expr_to_str(self.node)}>"
 
     def __str__(self) -> str:
         return ir.expr_to_str(self.node)

@@ -139,6 +139,10 @@ class _UnevaluatedFuncRefExpr:
         self.ref, self.op, self.value = ref, op, value
 
 
+# Python names a type in "unsupported operand type(s)" TypeErrors by its
+# __name__: Halide 21's text names the bindings' class (basics.py checks it).
+_UnevaluatedFuncRefExpr.__name__ = "halide.halide_._UnevaluatedFuncRefExpr"
+
 _IDENTITY = {ir.Add: 0, ir.Sub: 0, ir.Mul: 1, ir.Div: 1}
 _AUGMENTED = {ir.Add: operator.add, ir.Sub: operator.sub, ir.Mul: operator.mul,
               ir.Div: operator.truediv, ir.BitAnd: operator.and_, ir.BitOr: operator.or_,
@@ -279,7 +283,7 @@ class Func(HalideFuncMethods, Schedulable):
         return len(self._function.updates)
 
     def __repr__(self):
-        return f"<pyhalide.Func {self.name()}>"
+        return f"<halide.Func '{self.name()}'>"
 
     # definitions ------------------------------------------------------------
     def __getitem__(self, key) -> FuncRef:
