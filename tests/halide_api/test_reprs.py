@@ -51,3 +51,41 @@ def test_unevaluated_ref_operator_error_names_halides_class():
     with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+=: "
                                         r"'halide\.halide_\._UnevaluatedFuncRefExpr' and 'int'"):
         ref += 1
+
+
+def test_target_as_halide_21():
+    # answers recorded from Halide 21.0.0's correctness test target.py
+    assert ph.Target("") == ph.get_host_target() and ph.get_host_target().supported()
+    t = ph.Target()
+    assert str(t) == "arch_unknown-0-os_unknown" and t.bits == 0
+    assert t.os == ph.TargetOS.OSUnknown and t.arch == ph.TargetArch.ArchUnknown
+    assert not ph.Target.validate_target_string(str(t))
+    F = ph.TargetFeature
+    t = ph.Target(ph.TargetOS.Android, ph.TargetArch.ARM, 32, [F.JIT, F.CUDA, F.OpenCL, F.Debug])
+    assert t.to_string() == "arm-32-android-cuda-debug-jit-opencl"
+    for bad in ("host-unknowntoken", "x86-23", "x86-0", "0-arch_unknown-os_unknown-sse41",
+                "opencl-host"):
+        assert not ph.Target.validate_target_string(bad)
+    t = ph.Target(ph.TargetOS.Linux, ph.TargetArch.X86, 32, [F.SSE41])
+    assert ph.Target.validate_target_string(t.to_string())
+    t.set_features([F.SSE41], False)
+    t.set_feature(F.AVX)
+    assert t.has_feature(F.AVX) and not t.has_feature(F.SSE41)
+    t = ph.Target(ph.TargetOS.Linux, ph.TargetArch.X86, 32, [F.SSE41])
+    assert str(t.with_feature(F.NoAsserts).with_feature(F.NoBoundsQuery)) == \
+        "x86-32-linux-no_asserts-no_bounds_query-sse41"
+    assert [t.natural_vector_size(x) for x in (ph.UInt(8), ph.Int(16), ph.Float(32))] == \
+        [16, 8, 4]
+    assert ph.Target("x86-64-linux-avx2").natural_vector_size(ph.Float(32)) == 8
+    assert not ph.Target("x86-64-linux-avx2").has_feature(F.AVX)    # no implied features
+    big = ph.Target(ph.TargetOS.Linux, ph.TargetArch.X86, 64, [F.LargeBuffers])
+    assert big.maximum_buffer_size() == 2 ** 63 - 1
+    metal = ph.Target(ph.TargetOS.OSX, ph.TargetArch.X86, 64, [F.Metal])
+    assert not metal.supports_type(ph.Float(64)) and \
+        not ph.Target(ph.TargetOS.OSX, ph.TargetArch.X86, 64).supports_type(
+            ph.Float(64), ph.DeviceAPI.Metal)
+    assert ph.target_feature_for_device_api(ph.DeviceAPI.OpenCL) == F.OpenCL
+    with pytest.raises(TypeError, match="incompatible constructor arguments"):
+        ph.Target(ph.TargetOS.Linux, ph.TargetArch.X86, 32, ["this is a string"])
+    with pytest.raises(ValueError, match="Did not understand Halide target"):
+        ph.Target("x86-64-linux-nonsense")
