@@ -53,6 +53,7 @@ _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
                                 "StmtOutputFormat serialize_pipeline deserialize_pipeline")
 _register(".boundary_conditions", "BoundaryConditions")
+_register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
                             "target_feature_for_device_api")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "

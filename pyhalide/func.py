@@ -6,6 +6,7 @@ import operator
 from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
+from .halide_random import lower_random
 from .func_halide import (
     HalideFuncMethods,
     check_bound_region,
@@ -380,6 +381,7 @@ class Func(HalideFuncMethods, Schedulable):
                     raise CompileError(f"undefined variable {vname} in the definition of "
                                        f"{fn.name}({', '.join(names)}){at(loc)}")
         _check_required(self, len(names), tuple(n.type for n in nodes), loc)
+        nodes = lower_random(nodes, [a.node for a in items])
         fn.args = tuple(names)
         fn.output_types = tuple(n.type for n in nodes)
         sched = ir.StageSchedule(dims=[ir.Dim(nm) for nm in names])
@@ -449,6 +451,11 @@ class Func(HalideFuncMethods, Schedulable):
                     f"{fn.args.index(a.node.name)} of {fn.name}: a pure Var of an update "
                     f"must stay in its own position (as in Halide){at(loc)}")
         rdom = _check_update_vars(fn, args, nodes, pure, loc)
+        free = [a.node for a in items if isinstance(a, Var)] + \
+            ([v.node for v in rdom._vars] if rdom is not None else [])
+        n_args = len(args)
+        lowered = lower_random(args + tuple(nodes), free)
+        args, nodes = lowered[:n_args], list(lowered[n_args:])
         predicates = rdom.predicates() if rdom is not None else []
         rvars = rdom.reduction_variables() if rdom is not None else []
         dims = [ir.Dim(rv.name, is_rvar=True) for rv in rvars] + [ir.Dim(p) for p in pure]
