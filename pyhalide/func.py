@@ -6,13 +6,13 @@ import operator
 from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
-from .halide_random import lower_random
 from .func_halide import (
     HalideFuncMethods,
     check_bound_region,
     check_not_memoized,
     check_output_types,
 )
+from .halide_random import lower_random
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
