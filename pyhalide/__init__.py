@@ -37,7 +37,7 @@ _register(".expr", "Expr cast select min max clamp abs sqrt exp log sin cos tan 
                    "logical_not logical_and logical_or saturating_add saturating_sub "
                    "i8 i16 i32 i64 u8 u16 u32 u64 f32 f64")
 _register(".var", "Var RVar RDom Range")
-_register(".buffer", "Buffer ImageParam Param")
+_register(".buffer", "Buffer ImageParam Param OutputImageParam")
 _register(".func", "Func FuncRef Stage")
 _register(".schedule", "TailStrategy")
 _register(".reductions", "sum product minimum maximum argmin argmax")
@@ -53,7 +53,9 @@ _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
                                 "StmtOutputFormat serialize_pipeline deserialize_pipeline")
 _register(".boundary_conditions", "BoundaryConditions")
-_register(".halide_target", "TargetOS TargetArch host_supports_target_device")
+_register(".halide_random", "random_float random_int random_uint")
+_register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
+                            "target_feature_for_device_api")
 _register(".halide_target", "Target TargetFeature get_jit_target_from_environment "
                             "get_host_target Partition")
 _register(".ir.types", "Handle TypeCode")

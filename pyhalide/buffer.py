@@ -338,8 +338,10 @@ class Buffer:
 
     def __repr__(self) -> str:
         if self._array is None:
-            return "<undefined pyhalide.Buffer>"
-        return f"<pyhalide.Buffer {self._name} {self.type()} {list(reversed(self._array.shape))}>"
+            return "<undefined halide.Buffer>"
+        shape = ",".join(f"[{d.min()},{d.extent()},{d.stride()}]"
+                         for d in (self.dim(i) for i in range(self.dimensions())))
+        return f"<halide.Buffer of type {self.type()} shape:[{shape}]>"
 
 
 def wrap_array(arr: np.ndarray, name: str) -> Buffer:
@@ -351,17 +353,35 @@ def wrap_array(arr: np.ndarray, name: str) -> Buffer:
     return b
 
 
-class ImageParam:
-    """An input buffer bound at run time with `.set(buffer)`."""
+class OutputImageParam:
+    """Halide's base class of ImageParam; `hl.OutputImageParam()` is an
+    undefined one (pyhalide's output buffers are `f.output_buffer()`)."""
 
-    def __init__(self, type, dimensions: int, name: str | None = None):
-        self._type = ir.as_type(type)
-        self._dims = int(dimensions)
+    def defined(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "<halide.OutputImageParam OutputImageParam()>"
+
+
+class ImageParam(OutputImageParam):
+    """An input buffer bound at run time with `.set(buffer)`; `ImageParam()`
+    (no type) is Halide's undefined ImageParam."""
+
+    def __init__(self, type=None, dimensions: int | None = None, name: str | None = None):
+        if (type is None) != (dimensions is None):
+            raise TypeError("ImageParam(type, dimensions[, name]) needs both the type and "
+                            "the dimensions (or neither: an undefined ImageParam)")
+        self._type = None if type is None else ir.as_type(type)
+        self._dims = 0 if dimensions is None else int(dimensions)
         self._name = name or unique_name("p")
         self._buffer = None
 
     def name(self) -> str:
         return self._name
+
+    def defined(self) -> bool:
+        return self._type is not None
 
     def type(self) -> ir.Type:
         return self._type
@@ -442,7 +462,9 @@ class ImageParam:
         return wrapper(self, consumers)
 
     def __repr__(self) -> str:
-        return f"<pyhalide.ImageParam {self._name} {self._type} {self._dims}-D>"
+        if self._type is None:
+            return "<halide.ImageParam ImageParam()>"
+        return f"<halide.ImageParam '{self._name}', dims: {self._dims}, type: {self._type}>"
 
 
 def _param_values(t: ir.Type) -> str:
@@ -511,6 +533,6 @@ class Param(Expr):
         return getattr(self, "_estimate", None)
 
     def __repr__(self) -> str:
-        return f"<pyhalide.Param {self._name} {self._type}>"
+        return f"<halide.Param '{self._name}' type {self._type}>"
 
     __hash__ = Expr.__hash__

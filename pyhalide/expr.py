@@ -47,7 +47,7 @@ class Expr:
         return self.node.type
 
     def __repr__(self) -> str:
-        return f"<pyhalide.Expr {ir.expr_to_str(self.node)} : {self.node.type}>"
+        return f"<halide.Expr of type {self.node.type}: {ir.expr_to_str(self.node)}>"
 
     def __str__(self) -> str:
         return ir.expr_to_str(self.node)
@@ -126,14 +126,14 @@ def python_const(v) -> ir.Expr:
 
 
 def float32_const(v) -> ir.Expr:
-    """A Python float as a Float(32) constant; RuntimeWarning (as Halide's
-    bindings give) when float32 cannot hold it exactly."""
+    """A Python float as a Float(32) constant; RuntimeWarning (Halide 21's
+    bindings' text, the value with 17 decimals) when float32 cannot hold it exactly."""
     v = float(v)
     rounded = float(np.float32(v))
     if rounded != v and np.isfinite(v):
-        warnings.warn(f"Loss of precision detected when casting {v!r} to a single precision "
-                      f"float. The difference is {v - rounded!r}. Use ph.f64({v!r}) to keep "
-                      f"double precision.", RuntimeWarning, stacklevel=4)
+        warnings.warn(f"The floating-point value {v:.17f} will be interpreted as a float32 by "
+                      f"Halide and lose precision; add an explicit `f32()` or `f64()`` cast "
+                      f"to avoid this warning.", RuntimeWarning, stacklevel=4)
     return ir.Const(ir.Float(32), v)
 
 

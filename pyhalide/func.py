@@ -12,6 +12,7 @@ from .func_halide import (
     check_not_memoized,
     check_output_types,
 )
+from .halide_random import lower_random
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -138,6 +139,10 @@ class _UnevaluatedFuncRefExpr:
     def __init__(self, ref: FuncRef, op, value):
         self.ref, self.op, self.value = ref, op, value
 
+
+# Python names a type in "unsupported operand type(s)" TypeErrors by its
+# __name__: Halide 21's text names the bindings' class (basics.py checks it).
+_UnevaluatedFuncRefExpr.__name__ = "halide.halide_._UnevaluatedFuncRefExpr"
 
 _IDENTITY = {ir.Add: 0, ir.Sub: 0, ir.Mul: 1, ir.Div: 1}
 _AUGMENTED = {ir.Add: operator.add, ir.Sub: operator.sub, ir.Mul: operator.mul,
@@ -279,7 +284,7 @@ class Func(HalideFuncMethods, Schedulable):
         return len(self._function.updates)
 
     def __repr__(self):
-        return f"<pyhalide.Func {self.name()}>"
+        return f"<halide.Func '{self.name()}'>"
 
     # definitions ------------------------------------------------------------
     def __getitem__(self, key) -> FuncRef:
@@ -376,6 +381,7 @@ class Func(HalideFuncMethods, Schedulable):
                     raise CompileError(f"undefined variable {vname} in the definition of "
                                        f"{fn.name}({', '.join(names)}){at(loc)}")
         _check_required(self, len(names), tuple(n.type for n in nodes), loc)
+        nodes = lower_random(nodes, [a.node for a in items])
         fn.args = tuple(names)
         fn.output_types = tuple(n.type for n in nodes)
         sched = ir.StageSchedule(dims=[ir.Dim(nm) for nm in names])
@@ -445,6 +451,11 @@ class Func(HalideFuncMethods, Schedulable):
                     f"{fn.args.index(a.node.name)} of {fn.name}: a pure Var of an update "
                     f"must stay in its own position (as in Halide){at(loc)}")
         rdom = _check_update_vars(fn, args, nodes, pure, loc)
+        free = [a.node for a in items if isinstance(a, Var)] + \
+            ([v.node for v in rdom._vars] if rdom is not None else [])
+        n_args = len(args)
+        lowered = lower_random(args + tuple(nodes), free)
+        args, nodes = lowered[:n_args], list(lowered[n_args:])
         predicates = rdom.predicates() if rdom is not None else []
         rvars = rdom.reduction_variables() if rdom is not None else []
         dims = [ir.Dim(rv.name, is_rvar=True) for rv in rvars] + [ir.Dim(p) for p in pure]

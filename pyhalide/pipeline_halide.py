@@ -56,6 +56,14 @@ class HalidePipelineMethods:
     """Mixed into Pipeline: uses its `_outputs`, `_graph()`, `lower()` and
     its compiled-kernel caches."""
 
+    def defined(self) -> bool:
+        return bool(self._outputs)
+
+    def __repr__(self) -> str:
+        if not self._outputs:
+            return "<halide.Pipeline Pipeline()>"
+        return f"<halide.Pipeline {[f.name() for f in self._outputs]}>"
+
     def add_requirement(self, condition, *error_args) -> None:
         """Halide's requirement: before each realization the compiled
         `condition` (of Params) must hold, else a HalideError "Requirement

@@ -69,8 +69,11 @@ class Pipeline(HalidePipelineMethods):
     """Several output Funcs realized together (Halide's other Pipeline
     methods: pipeline_halide.py)."""
 
-    def __init__(self, outputs):
+    def __init__(self, outputs=None):
         from .func import Func
+        if outputs is None:                 # Halide's undefined Pipeline()
+            self._outputs = []
+            return
         if isinstance(outputs, Func):
             outputs = [outputs]
         self._outputs = list(outputs)

@@ -52,7 +52,7 @@ class Var(Expr):
         return Var("__outermost")
 
     def __repr__(self) -> str:
-        return f"<pyhalide.Var {self._name}>"
+        return f"<halide.Var '{self._name}'>"
 
     __hash__ = Expr.__hash__
 
@@ -112,7 +112,9 @@ class RVar(Expr):
         return Expr.wrap(self._rdom._bounds[self._index][1])
 
     def __repr__(self) -> str:
-        return f"<pyhalide.RVar {self._name}>"
+        if self._rdom is None:
+            return f"<halide.RVar {self._name}>"
+        return f"<halide.RVar {self._rdom._dim_text(self._index)}>"
 
     __hash__ = Expr.__hash__
 
@@ -146,8 +148,11 @@ class RDom(Expr):
 
     __slots__ = ("_name", "_bounds", "_vars", "_predicates")
 
-    def __init__(self, region, name: str | None = None, *more):
+    def __init__(self, region=None, name: str | None = None, *more):
         self._name = name if isinstance(name, str) else unique_name("r")
+        if region is None and not more:    # Halide's undefined RDom()
+            self._bounds, self._vars, self._predicates, self.node = [], [], [], None
+            return
         items = self._region_items(region, name, more)
         if not items:
             raise CompileError("an RDom needs at least one dimension")
@@ -234,6 +239,16 @@ class RDom(Expr):
                 for v, (lo, ext) in zip(self._vars, self._bounds)]
 
     def __repr__(self) -> str:
-        return f"<pyhalide.RDom {self._name} {len(self._vars)}-D>"
+        if not self._vars:
+            return "<halide.RDom RDom()>"
+        dims = "".join(f"  {self._dim_text(i)}\n" for i in range(len(self._vars)))
+        return f"<halide.RDom RDom(\n{dims})>"
+
+    __str__ = __repr__                       # Halide 21: str(RDom) is its repr
+
+    def _dim_text(self, i: int) -> str:
+        """Halide's text of dimension i: `r$x(min, extent)`."""
+        lo, ext = self._bounds[i]
+        return f"{self._vars[i].name()}({ir.expr_to_str(lo)}, {ir.expr_to_str(ext)})"
 
     __hash__ = Expr.__hash__

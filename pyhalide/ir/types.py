@@ -239,7 +239,7 @@ class Type:
         return base if self.lanes == 1 else f"{base}x{self.lanes}"
 
     def __repr__(self) -> str:
-        return str(self)
+        return f"<halide.Type {self}>"     # Halide 21's repr (str is the bare name)
 
 
 _expr_wrapper = None

@@ -133,7 +133,10 @@ def test_rdom_var_and_error_helpers():
 
 def test_python_float_losing_precision_warns():
     x = ph.Var("x")
-    with pytest.warns(RuntimeWarning, match="Loss of precision"):
+    with pytest.warns(RuntimeWarning, match=r"^The floating-point value 0\.12345678901234568 "
+                                            r"will be interpreted as a float32 by Halide and "
+                                            r"lose precision; add an explicit `f32\(\)` or "
+                                            r"`f64\(\)`` cast to avoid this warning\.$"):
         x + 0.123456789012345678
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -68,6 +68,6 @@ def test_gpu_schedule_is_refused_when_compiled_and_targets_name_gpus():
     g = t.with_feature(ph.TargetFeature.OpenCL)
     assert g.has_gpu_feature() and g.has_feature(ph.TargetFeature.OpenCL)
     assert not ph.host_supports_target_device(g) and ph.host_supports_target_device(t)
-    assert str(g).endswith("-opencl")
+    assert "opencl" in str(g).split("-")      # features in name order, as Halide
     with pytest.raises(NotImplementedError, match="Func blur_gpu is scheduled with gpu_tile"):
         blur.realize([16, 16])
