@@ -19,20 +19,22 @@ per changed element (`!P` and `v[P:=false]` when P true is the no-op).
 This is exact: it is the expansion itself, with the no-op branch written as
 x_i. The substituted values are folded by the exact rules of `_Fold`
 (constant conditions, `and`/`or`/`not` of constants, a select whose
-branches are equal, `if_then_else(c, a, c) == c && a`). Guards are taken out
+branches are equal, the lazy `c and k`/`c or k` with k constant). Guards are taken out
 one at a time until none is left (a conjunction of several gives nested
 selects, which the result combines into one condition).
 
-A guard that stood inside a lazy `if_then_else` (the frontend's `and`/`or`)
-is evaluated at every point afterwards; an x-free expression has a value at
-every point (reads are clamped, the run-time checks are kept apart by
-pyhalide.checks), so only the work changes. The rewritten element is lazy
+A guard is evaluated at every point afterwards: only conditions evaluated
+at every point already (outside the branches of a lazy `if_then_else`) or
+holding no run-time check are candidates (reads are clamped; a check that
+stays inside a lazy branch raises only where that branch is taken, see
+pyhalide.checks), so only the work changes, never where the code raises. The rewritten element is lazy
 itself (`if_then_else(P, core, x_i)`) when its value held an
 `if_then_else`, so a folded y is evaluated only where P holds, as before.
 """
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.checks import is_check_read
 from pyhalide.ir.ops import substitute_exprs
 
 from .match_canon import XInfo, is_self, negate, self_index, self_var
@@ -86,10 +88,12 @@ class _Fold(ir.Mutator):
         if not ir.is_lazy_select(n):
             return self.mutate_children(n)
         c, a, b = (self.mutate(x) for x in n.args)
-        if a.type.is_bool() and ir.equal(b, c):         # c ? a : c  ==  c && a
-            return _and(c, a)
-        if a.type.is_bool() and ir.equal(a, c):         # c ? c : b  ==  c || b
-            return _or(c, b)
+        # the frontend's lazy `and`/`or`: folded only where a constant decides
+        # it (a branch it makes lazy stays lazy)
+        if _const_bool(a) is not None and ir.equal(b, c):     # c ? a : c == c && a
+            return c if _const_bool(a) else _false()
+        if _const_bool(b) is not None and ir.equal(a, c):     # c ? c : b == c || b
+            return _true() if _const_bool(b) else c
         return _select(c, a, b, ir.lazy_select)
 
 
@@ -126,20 +130,29 @@ def _select(c, a, b, make):
 
 def _candidates(values, info: XInfo) -> list:
     """The maximal x-free, non-constant boolean subterms of the values (in
-    order of appearance, without repeats)."""
+    order of appearance, without repeats) that may be evaluated at every
+    point the values are: outside the branches of a lazy `if_then_else`, or
+    holding no run-time check (pyhalide.checks: a check inside a lazy branch
+    raises only where that branch is taken)."""
     out = []
-    stack = list(reversed(values))
+    stack = [(v, False) for v in reversed(values)]
     while stack and len(out) < MAX_CANDIDATES:
-        n = stack.pop()
+        n, lazy = stack.pop()
         if not isinstance(n, ir.Expr):
             continue
         if not info.has_x(n):
             if n.type.is_bool() and n.type.lanes == 1 and not isinstance(n, ir.Const) \
-                    and not any(ir.equal(n, o) for o in out):
+                    and not (lazy and _has_check(n)) and not any(ir.equal(n, o) for o in out):
                 out.append(n)
             continue
-        stack.extend(reversed(ir.children(n)))
+        kids = ir.children(n)
+        branch = ir.is_lazy_select(n)
+        stack.extend(reversed([(k, lazy or (branch and j > 0)) for j, k in enumerate(kids)]))
     return out
+
+
+def _has_check(e) -> bool:
+    return any(is_check_read(c) for c in ir.find_calls([e]))
 
 
 def _is_own(v, i) -> bool:
@@ -243,3 +256,48 @@ def _core(v, i, info):
     if _is_own(a, i):
         return b
     return v
+
+
+MAX_LEAVES = 8
+
+
+def guard_tree(value):
+    """An element's value as a decision tree over x-free conditions (an
+    `if`/`elif` chain): ("leaf", expr) or ("select", P, tree if P, tree if
+    not P, lazy), by Shannon's expansion on each x-free boolean subterm in
+    turn (exact, as in split_guards); None when it has no such condition or
+    more than MAX_LEAVES leaves."""
+    info = XInfo()
+    lazy = _has_lazy(value)
+    count = [0]
+
+    def build(v):
+        cands = _candidates([v], info)
+        if not cands:
+            count[0] += 1
+            return ("leaf", v) if count[0] <= MAX_LEAVES else None
+        p = cands[0]
+        yes, no = build(_Fold(p, True).mutate(v)), build(_Fold(p, False).mutate(v))
+        if yes is None or no is None:
+            return None
+        return ("select", p, yes, no, lazy)
+
+    tree = build(value)
+    return None if tree is None or tree[0] == "leaf" else tree
+
+
+def tree_leaves(tree) -> list:
+    if tree[0] == "leaf":
+        return [tree[1]]
+    return tree_leaves(tree[2]) + tree_leaves(tree[3])
+
+
+def tree_value(tree, leaf_value):
+    """The tree with each leaf replaced by leaf_value(leaf expr)."""
+    if tree[0] == "leaf":
+        return leaf_value(tree[1])
+    _, p, yes, no, lazy = tree
+    a, b = tree_value(yes, leaf_value), tree_value(no, leaf_value)
+    if ir.equal(a, b):
+        return a
+    return (ir.lazy_select if lazy else ir.Select)(p, a, b)

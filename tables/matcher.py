@@ -444,7 +444,48 @@ def match_update(values, describe=ir.expr_to_str) -> MatchResult:
         if m.associative:
             m.split = True
             return m
+    m = _tree_match(values, describe)
+    if m is not None:
+        return m
     return _Search(values, describe).run()
+
+
+def _tree_match(values, describe):
+    """A one-element update written as an `if`/`elif` chain over x-free
+    conditions whose branches apply one table operator to different values
+    (`if c: s += a elif d: s += 2 * a`): the operator with y the same chain
+    over the branches' ys, and the fill (as for a guard) where no branch
+    applies. Integers only where a branch subtracts (a float `x - e` is not
+    `x + (0 - e)` for signed zeros). None when it is not such an update."""
+    from .match_guards import guard_tree, tree_leaves, tree_value
+    if len(values) != 1 or is_self(values[0]):
+        return None
+    tree = guard_tree(values[0])
+    if tree is None:
+        return None
+    t = values[0].type
+    x = ir.Variable(t, "x0", SELF)
+    leaves = [v for v in tree_leaves(tree) if not ir.equal(v, x)]
+    matches = [_Search((v,), describe, synthesize=False).run() for v in leaves]
+    if not matches or not all(m.associative and m.predicate is None and not m.guarded
+                              for m in matches):
+        return None
+    first = matches[0]
+    if any(not _same(m.ops[0], first.ops[0]) or not _same(m.identities[0], first.identities[0])
+           for m in matches) or first.identity_side not in ("right", "both"):
+        return None
+    if t.is_float() and any(m.negated for m in matches):
+        return None
+    b = first.blocks[0]
+    fills, why = _fills(b, first.identities)
+    if why:
+        return None
+    ys = {id(v): (ir.Sub(ir.zero(t), m.ys[0]) if m.negated else m.ys[0])
+          for v, m in zip(leaves, matches)}
+    y = tree_value(tree, lambda v: fills[0] if ir.equal(v, x) else ys[id(v)])
+    return MatchResult(True, "", first.ops, first.identities, (y,), first.commutative,
+                       first.identity_side, first.blocks, first.unchanged, frozenset(), None,
+                       sum(m.tried for m in matches), first.source, 0.0)
 
 
 __all__ = ["match_update", "MatchResult", "Block", "op_vars", "SELF"]

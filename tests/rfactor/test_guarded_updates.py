@@ -170,3 +170,68 @@ def test_compare_first_guard_stays_serial_and_equals_python():
         assert same_float(compare_first_guarded_max(a, b), p(a, b))
     with pytest.raises(ph.CompileError, match="not provably associative"):
         ph.pipeline(compare_first_guarded_max, schedule=_chunks("m"))(np.ones(40), np.ones(40))
+
+
+def elif_sum(a, b):
+    s = a[0] * 0
+    for i in range(a.shape[0]):
+        if b[i] > 1:
+            s += a[i]
+        elif b[i] < -1:
+            s -= 3 * a[i]
+    return s
+
+
+def elif_histogram(a, b):
+    h = np.zeros(8, np.int64)
+    for i in range(a.shape[0]):
+        if b[i] > 1:
+            h[a[i] & 7] += 1
+        elif b[i] > 0:
+            h[a[i] & 7] += 2
+    return h
+
+
+def elif_skip_max(a, b):
+    m = a[0]
+    for i in range(a.shape[0]):
+        if b[i] > 1:
+            pass
+        elif a[i] > m:
+            m = a[i]
+    return m
+
+
+def elif_float_sum(a, b):
+    s = a[0] * 0.0
+    for i in range(a.shape[0]):
+        if b[i] > 1:
+            s += a[i]
+        elif b[i] > 0:
+            s += 2 * a[i]
+    return s
+
+
+@pytest.mark.parametrize("fn", [elif_sum, elif_histogram, elif_skip_max],
+                         ids=lambda f: f.__name__)
+def test_elif_chains_rfactored_equal_python(fn):
+    # each branch applies the same operator: y is the chain of the branches'
+    # values, the identity where none applies
+    rng = np.random.default_rng(4)
+    a = rng.integers(-50, 50, 1 << 18)
+    b = rng.integers(-3, 4, 1 << 18)
+    p = ph.pipeline(fn, schedule="auto")
+    assert np.array_equal(p(a, b), fn(a, b))
+    assert "rfactor(" in p.schedule_source()
+
+
+def test_elif_float_sum_rfactored():
+    p = ph.pipeline(elif_float_sum, schedule=_chunks("s"))
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(-8, 8, 301).astype(np.float64), rng.integers(-1, 3, 301)
+    assert elif_float_sum(a, b) == p(a, b)       # small integers: every order is exact
+    a = np.full(64, np.nan)
+    a[0] = 1.0
+    assert same_float(elif_float_sum(a, np.zeros(64, np.int64)), p(a, np.zeros(64, np.int64)))
+    # (a sum of -0.0 values from s = -0.0 gives +0.0 under rfactor: its
+    # partial results start from the tables' identity +0.0, fold or not)
