@@ -235,3 +235,48 @@ def test_elif_float_sum_rfactored():
     assert same_float(elif_float_sum(a, np.zeros(64, np.int64)), p(a, np.zeros(64, np.int64)))
     # (a sum of -0.0 values from s = -0.0 gives +0.0 under rfactor: its
     # partial results start from the tables' identity +0.0, fold or not)
+
+
+def guarded_running_max(x, b):
+    out = np.empty(x.shape[0], x.dtype)
+    best = x[0]
+    for i in range(x.shape[0]):
+        if b[i] > 0 and x[i] > best:
+            best = x[i]
+        out[i] = best
+    return out
+
+
+def guarded_argmax_so_far(x, b):
+    out = np.empty(x.shape[0], np.int64)
+    best, k = x[0], 0
+    for i in range(x.shape[0]):
+        if b[i] > 0 and x[i] > best:
+            best, k = x[i], i
+        out[i] = k
+    return out
+
+
+@pytest.mark.parametrize("fn, name", [(guarded_running_max, "out"),
+                                      (guarded_argmax_so_far, "best")],
+                         ids=["running_max", "argmax_so_far"])
+def test_guarded_parallel_scan_equals_python(fn, name):
+    def schedule(p):
+        p.funcs[name].update(0).parallel_scan(p.vars[name, "i"], 16)
+    p = ph.pipeline(fn, schedule=schedule)
+    for case, (a, b) in enumerate(_float_inputs(200)):
+        want, got = fn(a, b), p(a, b)
+        assert np.array_equal(want, got, equal_nan=True), case
+        assert np.array_equal(np.signbit(want), np.signbit(got)), case
+
+
+def test_guarded_max_and_argmax_on_dask_equal_python():
+    da = pytest.importorskip("dask.array")
+    dask = pytest.importorskip("dask")
+    for fn in (guarded_max, guarded_argmax):
+        p = ph.pipeline(fn)
+        for case, (a, b) in enumerate(_float_inputs(120)):
+            got = p.dask(da.from_array(a, chunks=25), da.from_array(b, chunks=25))
+            got = dask.compute(*got, scheduler="synchronous") if isinstance(got, tuple) else \
+                got.compute(scheduler="synchronous")
+            assert same_float(fn(a, b), got), (fn.__name__, case)
