@@ -98,25 +98,23 @@ class _Fold(ir.Mutator):
 
 
 def _and(a, b):
-    ca, cb = _const_bool(a), _const_bool(b)
-    if ca is False or cb is False:
-        return _false()
-    if ca is True:
-        return b
-    if cb is True:
-        return a
-    return ir.And(a, b)
+    return _logical(a, b, False, ir.And)
 
 
 def _or(a, b):
+    return _logical(a, b, True, ir.Or)
+
+
+def _logical(a, b, absorbing: bool, make):
+    """`make(a, b)` (And: absorbing False; Or: True) with constants folded."""
     ca, cb = _const_bool(a), _const_bool(b)
-    if ca is True or cb is True:
-        return _true()
-    if ca is False:
+    if absorbing in (ca, cb):
+        return ir.Const(ir.Bool(), absorbing)
+    if ca is not None:
         return b
-    if cb is False:
+    if cb is not None:
         return a
-    return ir.Or(a, b)
+    return make(a, b)
 
 
 def _select(c, a, b, make):

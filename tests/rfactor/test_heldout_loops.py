@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
+from tests.rfactor.test_guarded_updates import _chunks
 
 N = 301
 
@@ -121,15 +122,6 @@ CASES = {
     three_word_sum: ("w0_w1_w2", lambda rng: sum((_u(np.uint32, rng) for _ in range(3)), ())),
     lexicographic_argmin: ("k1_k2_idx", lambda rng: _small(rng, 2)),
 }
-
-
-def _chunks(name):
-    def schedule(p):
-        f = p.funcs[name]
-        ro, ri, u = ph.RVar("ro"), ph.RVar("ri"), ph.Var("u")
-        f.update(0).split(p.vars["i"], ro, ri, 16)
-        f.update(0).rfactor(ro, u).compute_root().parallel(u)
-    return schedule
 
 
 def _same(want, got):
