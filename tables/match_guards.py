@@ -19,16 +19,17 @@ per changed element (`!P` and `v[P:=false]` when P true is the no-op).
 This is exact: it is the expansion itself, with the no-op branch written as
 x_i. The substituted values are folded by the exact rules of `_Fold`
 (constant conditions, `and`/`or`/`not` of constants, a select whose
-branches are equal, the lazy `c and k`/`c or k` with k constant). Guards are taken out
-one at a time until none is left (a conjunction of several gives nested
-selects, which the result combines into one condition).
+branches are equal, the lazy `c and k`/`c or k` with k constant). Guards
+are taken out one at a time until none is left, and combined into one condition (a lazy
+`and` where a later one holds a run-time check: it was evaluated only where
+the earlier ones hold).
 
 A guard is evaluated at every point afterwards: only conditions evaluated
 at every point already (outside the branches of a lazy `if_then_else`) or
 holding no run-time check are candidates (reads are clamped; a check that
 stays inside a lazy branch raises only where that branch is taken, see
-pyhalide.checks), so only the work changes, never where the code raises. The rewritten element is lazy
-itself (`if_then_else(P, core, x_i)`) when its value held an
+pyhalide.checks), so only the work changes, never where the code raises.
+The rewritten element is lazy itself (`if_then_else(P, core, x_i)`) when its value held an
 `if_then_else`, so a folded y is evaluated only where P holds, as before.
 """
 from __future__ import annotations
@@ -188,7 +189,9 @@ def split_guards(values) -> tuple:
         guards.append(guard)
     if not guards or all(_already_guarded(values[i], guards, info) for i in changed):
         return values
-    cond = ir.conjunction(guards)
+    cond = guards[0]
+    for g in guards[1:]:        # a later guard was evaluated only where the earlier hold
+        cond = ir.lazy_select(cond, g, _false()) if _has_check(g) else ir.And(cond, g)
     out = list(values)
     for i in changed:
         make = ir.lazy_select if _has_lazy(values[i]) else ir.Select

@@ -280,3 +280,27 @@ def test_guarded_max_and_argmax_on_dask_equal_python():
             got = dask.compute(*got, scheduler="synchronous") if isinstance(got, tuple) else \
                 got.compute(scheduler="synchronous")
             assert same_float(fn(a, b), got), (fn.__name__, case)
+
+
+def two_guards_second_checked(a, b, c):
+    m = a[0]
+    for i in range(a.shape[0]):
+        if b[i] > 0 and c[i] > 0 and a[i] > m:
+            m = a[i]
+    return m
+
+
+def test_a_later_guard_keeps_its_check_lazy():
+    # c[i] is read (and its index checked) only where b[i] > 0: with c shorter
+    # than a and b[i] <= 0 past c's end, Python never reads past it; the
+    # guards combine as a lazy `and`, so the compiled code does not raise
+    p = ph.pipeline(two_guards_second_checked, schedule=_chunks("m"))
+    rng = np.random.default_rng(8)
+    a, b, c = rng.integers(-9, 9, 64), rng.integers(-2, 3, 64), rng.integers(-2, 3, 32)
+    b[32:] = -1
+    assert p(a, b, c) == two_guards_second_checked(a, b, c)
+    b[40] = 1                                   # now Python reads c[40]
+    with pytest.raises(IndexError):
+        two_guards_second_checked(a, b, c)
+    with pytest.raises(IndexError):
+        p(a, b, c)
