@@ -30,6 +30,7 @@ from .expr import intrinsic
 from .ir.ops import substitute_exprs
 from .tables import float_domain
 from .tables.grammar import FP, float_theory, walk
+from .tables.match_guards import unguarded
 
 UNCHECKABLE = ("its operator compares float values, and the update is not written as a "
                "function of f's values and the values it combines, so what it does with "
@@ -43,6 +44,9 @@ def exact_float_ops(p, d: ir.Definition, fn: ir.Function, match) -> str | None:
         return None
     values = strip_checks(d.values)[0]
     own = _own_forms(values, own_calls(values, fn), match)
+    why = _fill_refusal(own, match)
+    if why is not None:
+        return why
     in_groups = {g.value for g in p.groups} | {pl for g in p.groups for pl in g.rules}
     for grp in p.groups:
         if p.types[p.slot_of[grp.value]].is_float():
@@ -74,6 +78,9 @@ def exact_merge_ops(values, states: list, op, seeded: bool):
              and i not in op.match.unchanged and i not in op.match.negated
              and float_theory([o]) == FP]
     own = _own_forms(values, states, op.match) if elems else []
+    why = _fill_refusal(own, op.match) if elems else None
+    if why is not None:
+        return None, why, False
     every = {i: i for i in range(len(types))}
     forms, why = _proven_forms(own, every if elems else {}, every, list(op.match.identities),
                                types, seeded, judged=elems)
@@ -101,6 +108,19 @@ def _proven_forms(own: list, chosen: dict, slot_of: dict, identities, types, see
     return (None, why) if why is not None else (forms, None)
 
 
+def _fill_refusal(own: list, match) -> str | None:
+    """None if every element the matcher folded a guard into keeps f's value
+    bit for bit where the guard is false (its own form with each folded y
+    at its fill: tables.float_domain.fill_keeps), else why not."""
+    if not match.folded:
+        return None
+    if any(own[i] is None for i in match.folded):
+        return UNCHECKABLE
+    why = float_domain.fill_keeps({f"X{i}": own[i] for i in match.folded},
+                                  {f"Y{j}": fill for j, (_, fill) in match.folded.items()})
+    return None if why is None else f"it is guarded by a condition, and {why}"
+
+
 def own_calls(values, fn: ir.Function) -> list:
     """(call, element) for the reads of f's own values in `values`."""
     return [(c, c.value_index) for v in values for c in ir.find_calls(v) if c.name == fn.name]
@@ -112,11 +132,15 @@ def _own_forms(values, states: list, match) -> list:
     element i combines), or None where it reads anything else that varies."""
     xs = [(node, ir.Variable(node.type, f"X{i}")) for node, i in states]
     state_names = {node.name for node, _ in states if isinstance(node, ir.Variable)}
+    folded = match.folded
+    if match.guarded:           # a guard folded into y or made the RDom's predicate:
+        values = unguarded(values, states, match.guarded, match.split)  # where it holds
+    own_ys = [folded[j][0] if j in folded else y for j, y in enumerate(match.ys)]
     out = []
     for i, value in enumerate(values):
-        ys = [(match.ys[i], ir.Variable(match.ys[i].type, f"Y{i}"))] if match.ys[i] is not None \
+        ys = [(own_ys[i], ir.Variable(own_ys[i].type, f"Y{i}"))] if own_ys[i] is not None \
             else []
-        ys += [(y, ir.Variable(y.type, f"Y{j}")) for j, y in enumerate(match.ys)
+        ys += [(y, ir.Variable(y.type, f"Y{j}")) for j, y in enumerate(own_ys)
                if y is not None and j != i]
         form = substitute_exprs(value, xs + ys)
         names = ir.free_vars(form)

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import z3
 
+from pyhalide import ir
+
 from .grammar import FP
 from .prove import RLIMIT, SEED
 from .z3model import Model, order_only
@@ -107,6 +109,40 @@ def _failure(model, ops, identities, types, restricted, from_identity):
          in_s(p), same(apply(apply(x, p), y), apply(x, apply(p, y)))),
     ]
     return _first_broken(laws, types)
+
+
+def fill_keeps(forms: dict, fills: dict) -> str | None:
+    """None if every form leaves its element as it is, bit for bit (both NaN,
+    or equal with the same sign), once the Variables named in `fills`
+    (name -> Const) take those values, for every value of the others; else
+    why not, with a counterexample. `forms`: name of the element's previous
+    value -> its update over it. This is what folding a guard into y needs
+    (`select(P, op(x, e), x) == op(x, select(P, e, fill))`): exact IEEE
+    arithmetic, no reassociation."""
+    exprs = list(forms.values())
+    model = Model(FP, small_fp=order_only(exprs))
+    env = {}
+    for e in exprs:
+        for name, v in ir.free_vars(e).items():
+            if name not in env:
+                c = fills.get(name)
+                env[name] = model.const(v.type, c.value) if c is not None else \
+                    model.var(v.type, name)
+    for x_name, e in forms.items():
+        x, got = env.get(x_name), model.term(e, env)
+        if x is None:
+            return f"its update with the guard false does not read {x_name}"
+        if e.type.is_float():
+            same = z3.Or(z3.And(z3.fpIsNaN(got), z3.fpIsNaN(x)),
+                         z3.And(z3.fpEQ(got, x), z3.fpIsNegative(got) == z3.fpIsNegative(x)))
+        else:
+            same = got == x
+        r, m = _solve(z3.BoolVal(True), z3.Not(same))
+        if r == z3.sat:
+            return f"{x_name} changes where the guard is false (e.g. {_example(m, [])})"
+        if r != z3.unsat:
+            return f"Z3 could not decide whether {x_name} is kept where the guard is false"
+    return None
 
 
 def check_skip(members: list, forms: list, types: list, value: int) -> str | None:

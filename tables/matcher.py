@@ -40,9 +40,11 @@ from dataclasses import dataclass, field
 from pyhalide import ir
 
 from . import match_index, synth_hook
+from .grammar import REAL, float_theory
 from .match_canon import SELF, XInfo, canonicalize, factoring_refusal, is_self, negate, self_index
 from .match_form import expression_converter, skeleton
 from .match_groups import groupings, maximal_subgraphs, reachable
+from .match_guards import split_guards
 from .match_pattern import PatternMatch
 
 MAX_TABLE_TUPLE = 4
@@ -79,6 +81,10 @@ class MatchResult:
     tried: int = 0             # table candidates tried
     source: str = "table"      # table | synthesized | polynomial (tables/synth.py)
     synth_seconds: float = 0.0  # time spent in synthesis
+    folded: dict = field(default_factory=dict)  # element -> (its y before the guard was
+    #                            folded in, the value y takes where the guard is false)
+    guarded: frozenset = frozenset()   # elements whose guard was folded or is the predicate
+    split: bool = False        # matched with guards taken out of mixed conditions
 
 
 def op_vars(types) -> tuple:
@@ -100,8 +106,9 @@ class _Element:
 
 
 class _Search:
-    def __init__(self, values, describe):
+    def __init__(self, values, describe, synthesize=True):
         self.values = canonicalize(values)
+        self.synthesize = synthesize
         self.types = tuple(v.type for v in values)
         self.describe = describe
         self.info = XInfo()
@@ -227,7 +234,7 @@ class _Search:
         blocks = self._first_partition(subgraphs)
         if blocks is None:
             blocks = self._grouped(subgraphs)
-        if blocks is None:
+        if blocks is None and self.synthesize:
             blocks = synth_hook.synthesized(self, subgraphs, changed, self._consistent)
         if blocks is None:
             reason = self._failure_reason(subgraphs)
@@ -338,10 +345,10 @@ class _Search:
             for g in b.elements:
                 ops[g], ids[g], ys[g] = b.ops[g], b.identities[g], b.ys[g]
                 owner.setdefault(g, []).append(b)
-        predicate = None
+        predicate, folded = None, {}
         guards = [el for el in elems if el.guard is not None]
         if guards:
-            predicate, refusal = self._apply_guards(blocks, elems, ys, ids)
+            predicate, refusal = self._apply_guards(blocks, elems, ys, ids, folded)
             if refusal:
                 return self.fail(refusal)
         sides = {b.identity_side for b in blocks} or {"both"}
@@ -352,10 +359,12 @@ class _Search:
                            all(b.commutative for b in blocks), side, blocks,
                            frozenset(el.index for el in elems if el.unchanged),
                            frozenset(el.index for el in elems if el.negated), predicate,
-                           self.tried, synth_hook.source(blocks), self.synth_seconds)
+                           self.tried, synth_hook.source(blocks), self.synth_seconds, folded,
+                           frozenset(el.index for el in guards))
 
-    def _apply_guards(self, blocks, elems, ys, ids):
-        """Fold the guards into the ys (returns (predicate, refusal))."""
+    def _apply_guards(self, blocks, elems, ys, ids, folded_ys):
+        """Fold the guards into the ys (returns (predicate, refusal)); records
+        each folded element's y and fill in `folded_ys`."""
         changed = [el for el in elems if not el.unchanged]
         shared = all(el.guard is not None and ir.equal(el.guard, changed[0].guard)
                      for el in changed)
@@ -367,23 +376,49 @@ class _Search:
             if any(g is None for g in gs) or not all(ir.equal(gs[0], g) for g in gs[1:]):
                 return None, (f"values {', '.join(map(str, b.elements))} form one operator but "
                               f"are not all guarded by the same condition")
-            if b.identity_side in ("right", "both"):
-                folded.append(b)
+            fills, why = ({}, "its operator has no right identity to stand in when it is false") \
+                if b.identity_side not in ("right", "both") else _fills(b, ids)
+            if not why:
+                folded.append((b, fills))
             elif not shared:
-                return None, (f"{self.name(b.elements[0])} is guarded by a condition, and its "
-                              f"operator has no right identity to stand in when it is false")
+                return None, f"{self.name(b.elements[0])} is guarded by a condition, and {why}"
         if shared and len(folded) < len(blocks):
             return changed[0].guard, ""      # the whole update is guarded: a predicate
-        for b in folded:
+        for b, fills in folded:
             for g in b.elements:
                 y = ys[g]
                 if y is None:
                     continue
+                folded_ys[g] = (y, fills[g])
                 if elems[g].lazy:        # y is evaluated only where the guard holds
-                    ys[g] = ir.lazy_select(elems[g].guard, y, ids[g])
+                    ys[g] = ir.lazy_select(elems[g].guard, y, fills[g])
                 else:
-                    ys[g] = ir.Select(elems[g].guard, y, ids[g])
+                    ys[g] = ir.Select(elems[g].guard, y, fills[g])
         return None, ""
+
+
+def _fills(b: Block, ids) -> tuple:
+    """({element: the value y takes where the guard is false}, '') when it
+    keeps f's value as it is, else ({}, why not). Integer elements take the
+    tables' identity (proven in wrapping arithmetic); float operators that
+    compare and copy too (pyhalide/rfactor_nan.py checks their own form, NaN
+    and signed zeros included). Float arithmetic is checked here in IEEE
+    arithmetic, bit for bit: `x + 0.0` turns -0.0 into +0.0, so a float sum
+    takes -0.0 (`x + -0.0 == x` for every x)."""
+    fills = {g: ids[g] for g in b.elements}
+    floats = [g for g in b.elements if b.ops[g].type.is_float()]
+    if not floats or float_theory([b.ops[g] for g in floats]) != REAL:
+        return fills, ""
+    from .float_domain import fill_keeps
+    forms = {f"x{g}": b.ops[g] for g in b.elements}
+    zeros = [g for g in floats if isinstance(ids[g], ir.Const) and ids[g].value == 0]
+    flipped = {**fills, **{g: ir.Const(ids[g].type, -ids[g].value) for g in zeros}}
+    why = ""
+    for choice in (flipped, fills) if zeros else (fills,):
+        why = fill_keeps(forms, {f"y{g}": c for g, c in choice.items()})
+        if not why:
+            return choice, ""
+    return {}, f"no value of y in its place keeps every value: {why}"
 
 
 def _same(a, b) -> bool:
@@ -394,8 +429,63 @@ def _same(a, b) -> bool:
 
 def match_update(values, describe=ir.expr_to_str) -> MatchResult:
     """The associative operator of an update whose values are `values` (with
-    the Func's own value as SELF Variables x<i>), or a refusal with a reason."""
-    return _Search(tuple(values), describe).run()
+    the Func's own value as SELF Variables x<i>), or a refusal with a reason.
+    An update with a guard inside a mixed condition (tables/match_guards.py)
+    is matched as written in the tables, then with the guard taken out, then
+    as written with synthesis: an operator that holds an x-free boolean
+    itself (`x && (v || k != x)`) is matched as it is."""
+    values = tuple(values)
+    m = _Search(values, describe, synthesize=False).run()
+    if m.associative:
+        return m
+    split = split_guards(values)
+    if split is not values:
+        m = _Search(split, describe, synthesize=False).run()
+        if m.associative:
+            m.split = True
+            return m
+    m = _tree_match(values, describe)
+    if m is not None:
+        return m
+    return _Search(values, describe).run()
+
+
+def _tree_match(values, describe):
+    """A one-element update written as an `if`/`elif` chain over x-free
+    conditions whose branches apply one table operator to different values
+    (`if c: s += a elif d: s += 2 * a`): the operator with y the same chain
+    over the branches' ys, and the fill (as for a guard) where no branch
+    applies. Integers only where a branch subtracts (a float `x - e` is not
+    `x + (0 - e)` for signed zeros). None when it is not such an update."""
+    from .match_guards import guard_tree, tree_leaves, tree_value
+    if len(values) != 1 or is_self(values[0]):
+        return None
+    tree = guard_tree(values[0])
+    if tree is None:
+        return None
+    t = values[0].type
+    x = ir.Variable(t, "x0", SELF)
+    leaves = [v for v in tree_leaves(tree) if not ir.equal(v, x)]
+    matches = [_Search((v,), describe, synthesize=False).run() for v in leaves]
+    if not matches or not all(m.associative and m.predicate is None and not m.guarded
+                              for m in matches):
+        return None
+    first = matches[0]
+    if any(not _same(m.ops[0], first.ops[0]) or not _same(m.identities[0], first.identities[0])
+           for m in matches) or first.identity_side not in ("right", "both"):
+        return None
+    if t.is_float() and any(m.negated for m in matches):
+        return None
+    b = first.blocks[0]
+    fills, why = _fills(b, first.identities)
+    if why:
+        return None
+    ys = {id(v): (ir.Sub(ir.zero(t), m.ys[0]) if m.negated else m.ys[0])
+          for v, m in zip(leaves, matches)}
+    y = tree_value(tree, lambda v: fills[0] if ir.equal(v, x) else ys[id(v)])
+    return MatchResult(True, "", first.ops, first.identities, (y,), first.commutative,
+                       first.identity_side, first.blocks, first.unchanged, frozenset(), None,
+                       sum(m.tried for m in matches), first.source, 0.0)
 
 
 __all__ = ["match_update", "MatchResult", "Block", "op_vars", "SELF"]

@@ -58,6 +58,8 @@ def budget() -> float:
         return DEFAULT_BUDGET
 
 
+WALL_SLACK = 20.0
+
 _memo: dict = {}         # canonical text -> Synthesized, proven in this process
 
 
@@ -67,14 +69,24 @@ def forget() -> None:
 
 
 class Deadline:
+    """A limit on the CPU time of this process (z3 runs in it), so that
+    whether synthesis finishes does not depend on the machine's load.
+    `wall_ms()`: a wall-clock limit for one Z3 query that leaves it the CPU
+    time left when the process gets a share of a core (the load average per
+    core, at most WALL_SLACK times)."""
+
     def __init__(self, seconds: float):
-        self.end = time.perf_counter() + seconds
+        self.end = time.process_time() + seconds
 
     def left(self) -> float:
-        return self.end - time.perf_counter()
+        return self.end - time.process_time()
 
     def expired(self) -> bool:
         return self.left() <= 0
+
+    def wall_ms(self) -> int:
+        share = os.getloadavg()[0] / (os.cpu_count() or 1)
+        return int(self.left() * 1000 * min(WALL_SLACK, max(1.0, share)))
 
 
 @dataclass
@@ -156,7 +168,7 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None) -> S
     SELF Variable named self_names[j] (default x<j>); an operator synthesized
     before (this process's memo, the disk cache) is taken without a search, and
     without importing z3."""
-    start = time.perf_counter()
+    start = time.process_time()
     seconds = budget() if seconds is None else seconds
     info = XInfo()
     types = tuple(types)
@@ -171,17 +183,17 @@ def synthesize(cores, types, self_names=None, seconds: float | None = None) -> S
     hit = _memo.get(text)
     if hit is not None:
         return dataclasses.replace(hit, ys=tuple(inputs[j] for j in hit.slots), cached=True,
-                                   seconds=time.perf_counter() - start)
+                                   seconds=time.process_time() - start)
     hit = synth_cache.load(text, types, inputs)
     if hit is not None:
-        hit.seconds = time.perf_counter() - start
+        hit.seconds = time.process_time() - start
         return hit
     out = _search(cores, types, inputs, self_names, Deadline(seconds))
     out.key = text
     if out.ops or (out.reason.startswith("not associative") and out.complete):
         synth_cache.store(text, out)
         _memo[text] = out
-    out.seconds = time.perf_counter() - start
+    out.seconds = time.process_time() - start
     return out
 
 

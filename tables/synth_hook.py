@@ -44,10 +44,10 @@ def synthesized(search, subgraphs, changed, consistent):
     seconds = budget()
     if seconds <= 0:
         return None
-    end = time.perf_counter() + seconds
+    end = time.process_time() + seconds
     out = []
     for s in subgraphs:
-        b = search.match_block(s) or _block(search, sorted(s), end - time.perf_counter())
+        b = search.match_block(s) or _block(search, sorted(s), end - time.process_time())
         if b is None:
             break
         out.append(b)
@@ -55,8 +55,8 @@ def synthesized(search, subgraphs, changed, consistent):
         if consistent(out) is None:
             return out
     elements = sorted(el.index for el in changed)
-    if len(subgraphs) > 1 and time.perf_counter() < end:
-        b = _block(search, elements, end - time.perf_counter())
+    if len(subgraphs) > 1 and time.process_time() < end:
+        b = _block(search, elements, end - time.process_time())
         if b is not None:
             return [b]
     return None

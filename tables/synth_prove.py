@@ -26,6 +26,7 @@ from .grammar import walk
 from .npeval import evaluate_tuple
 from .polynomial import PolyOperator
 from .prove import PROVED, REFUTED, SEED, UNKNOWN, OperatorModel
+from .wide_words import WideSum
 
 MAX_IDENTITY_COMBOS = 256
 CEGIS_ROUNDS = 6
@@ -33,7 +34,7 @@ CEGIS_ROUNDS = 6
 
 def solver(deadline):
     """A solver with the tables' seed that stops at the deadline (None if it passed)."""
-    ms = int(deadline.left() * 1000)
+    ms = deadline.wall_ms()
     if ms <= 0:
         return None
     s = z3.Solver()
@@ -76,19 +77,27 @@ class Prover:
         self.z3 = SynthModel(self.ops, self.types, deadline)
         self.deadline = deadline
         self.by_polynomial = False
+        self.wide_sum = None        # a multi-word sum (tables/wide_words.py), once proven
 
     def associative(self) -> str:
         if self.poly is not None and self.poly.associative() == PROVED:
             self.by_polynomial = True
             return PROVED
+        self.wide_sum = WideSum.of(self.ops, self.types, lambda: solver(self.deadline))
+        if self.wide_sum is not None:
+            return PROVED
         return self.z3.associative()
 
     def commutative(self) -> str:
+        if self.wide_sum is not None:
+            return PROVED
         if self.poly is not None and self.poly.commutative() == PROVED:
             return PROVED
         return self.z3.commutative()
 
     def is_identity(self, ident, side: str) -> str:
+        if self.wide_sum is not None and all(i.value == 0 for i in ident):
+            return PROVED
         if self.poly is not None and self.poly.is_identity(ident, side) == PROVED:
             return PROVED
         return self.z3.is_identity(ident, side)

@@ -129,6 +129,26 @@ def two_word_sum(rng):
     return f, r, True
 
 
+def three_word_sum(rng):
+    """A 96-bit sum in three uint32 words with the carries written out (the
+    middle word's carry test covers a carry-in that wraps it exactly):
+    proven as the sum of the concatenated words (tables/wide_words.py)."""
+    r = ph.RDom([(0, N[0]), (0, N[1])], "r")
+    arrays = [rng.integers(0, 2**32 - 1, N[::-1]).astype(np.uint32) for _ in range(3)]
+    for arr in arrays[:2]:               # carries that ripple: words near the top
+        arr[::2] = np.uint32(2**32 - 1) - arr[::2] % 3
+    ins = [ph.Buffer(arr, f"in{i}") for i, arr in enumerate(arrays)]
+    f = _func([np.uint32] * 3, [0, 0, 0], r)
+    w0, w1, w2 = _elems(f, 3)
+    a, b, c = (i[r.x, r.y] for i in ins)
+    one, zero = ph.cast(np.uint32, 1), ph.cast(np.uint32, 0)
+    c0 = ph.select(w0 + a < w0, one, zero)
+    t1 = w1 + b + c0
+    c1 = ph.select((t1 < w1) | ((t1 == w1) & (c0 == one)), one, zero)
+    f[()] = (w0 + a, t1, w2 + c + c1)
+    return f, r, True
+
+
 def triangular_product(rng):
     """Upper-triangular 2x2 matrices (p, q; 0, s)."""
     r = ph.RDom([(0, N[0]), (0, N[1])], "r")
@@ -165,6 +185,7 @@ CASES = {
     "shifted_product": shifted_product,
     "affine_composition": affine_composition,
     "two_word_sum": two_word_sum,
+    "three_word_sum": three_word_sum,
     "guarded_affine_composition": guarded_affine_composition,
     "sum_and_shifted_product": sum_and_shifted_product,
     "triangular_product": triangular_product,

@@ -1,8 +1,10 @@
-"""The synthesis time targets of issue 20 (minimum of three runs; the
-targets are for an idle machine, so each is scaled by the load average per
-core when that exceeds 1): a synthesized single-element operator <= 500 ms, a
-4-element polynomial one <= 1 s, a refusal <= 2 s (the default bound), a
-cache hit <= 5 ms; and the identity search beyond the candidate constants."""
+"""The synthesis time targets of issue 20, in CPU time (minimum of three
+runs; z3 runs in this process; scaled by the load average per core when
+that exceeds 1, for what sharing a core costs beyond CPU time): a
+synthesized single-element operator <= 500 ms, a 4-element polynomial one
+<= 1 s, a 3-word carry chain <= 1 s (tables/wide_words.py), a refusal <= 2 s
+(the default bound), a cache hit <= 5 ms; and the identity search beyond
+the candidate constants."""
 import os
 import time
 
@@ -13,7 +15,7 @@ from pyhalide.ir.config import override
 from pyhalide.tables import synth, synth_cache
 from pyhalide.tables.match_canon import self_var
 
-I32, U8 = ir.Int(32), ir.UInt(8)
+I32, U8, U32 = ir.Int(32), ir.UInt(8), ir.UInt(32)
 
 
 def _var(t, name):
@@ -42,6 +44,17 @@ def _near_miss():
     return [ir.Add(ir.Mul(x[0], a), ir.Mul(x[1], b)), ir.Add(ir.Mul(x[0], b), ir.Mul(x[1], b))]
 
 
+def _three_word_sum():
+    x = [self_var(U32, i) for i in range(3)]
+    a, b, c = (_var(U32, n) for n in "abc")
+    one, zero = ir.Const(U32, 1), ir.Const(U32, 0)
+    t0 = ir.Add(x[0], a)
+    c0 = ir.Select(ir.LT(t0, x[0]), one, zero)
+    t1 = ir.Add(ir.Add(x[1], b), c0)
+    c1 = ir.Select(ir.Or(ir.LT(t1, x[1]), ir.And(ir.EQ(t1, x[1]), ir.EQ(c0, one))), one, zero)
+    return [t0, t1, ir.Add(ir.Add(x[2], c), c1)]
+
+
 def _limit(seconds: float) -> float:
     return seconds * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
@@ -49,15 +62,17 @@ def _limit(seconds: float) -> float:
 def _best(cores, runs=3):
     best, result = float("inf"), None
     for _ in range(runs):
-        start = time.perf_counter()
+        synth.forget()
+        start = time.process_time()
         result = synth.synthesize(cores, [c.type for c in cores])
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best, result
 
 
 @pytest.mark.parametrize("make, limit, source", [
     (_saturating_add, 0.5, "synthesized"),
     (_matrix_product, 1.0, "polynomial"),
+    (_three_word_sum, 1.0, "synthesized"),
 ])
 def test_synthesis_time(make, limit, source):
     with override(cache_dir=""):
