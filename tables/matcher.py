@@ -46,6 +46,7 @@ from .match_form import expression_converter, skeleton
 from .match_groups import groupings, maximal_subgraphs, reachable
 from .match_guards import split_guards
 from .match_pattern import PatternMatch
+from .signed_zero import signed_zero_identities
 
 MAX_TABLE_TUPLE = 4
 
@@ -355,6 +356,7 @@ class _Search:
         side = "both" if sides == {"both"} else \
             ("left" if sides <= {"left", "both"} else
              ("right" if sides <= {"right", "both"} else "none"))
+        ids = signed_zero_identities(ops, ids, self.types, side)
         return MatchResult(True, "", tuple(ops), tuple(ids), tuple(ys),
                            all(b.commutative for b in blocks), side, blocks,
                            frozenset(el.index for el in elems if el.unchanged),
