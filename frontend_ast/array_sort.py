@@ -63,7 +63,7 @@ def sort_args(b, what, obj, node):
                      hint="sort the real parts (np.sort(z.real)) if that is the order meant")
     v, where = got["axis"] if "axis" in got else (const_val(-1), node)
     if v is None or (isinstance(v, Val) and v.is_const and v.const is None):
-        if obj is not None:
+        if obj is not None and what == "sort":
             raise cx.err(where, "a.sort(axis=None) is not allowed (NumPy's TypeError)",
                          hint="np.sort(a, axis=None) returns the sorted flattened array")
         return a, None
@@ -80,23 +80,27 @@ def sort_args(b, what, obj, node):
     return a, k % a.ndim
 
 
-def sort_value(b, a: ArrayExpr, axis, node) -> ArrayExpr:
-    """a sorted along axis (None: the flattened array), as a new array value."""
+def sort_value(b, a: ArrayExpr, axis, node, positions=False) -> ArrayExpr:
+    """a sorted along axis (None: the flattened array), as a new array value;
+    positions: the original positions of the sorted elements instead
+    (np.argsort: along the axis, or in the flattened array)."""
     ac = b.array_code
     ac.outside_loops(node, "np.sort and the functions that sort")
     if ac.phase_run is not None:
         raise b.cx.err(node, "np.sort inside a loop over whole arrays is not supported",
                        hint="sort before or after the loop")
     key = _cache_key(a, axis)
-    done = ac.sorted.get(key) if key is not None else None
+    done = ac.sorted.get(key + (positions,)) if key is not None else None
     if done is not None:
         return done
     flat = a
     if axis is None:
         flat = reshaped(b.cx, a, [product(b.cx, a.shape)], node, "copy")
-    out = sorted_along(ac, flat, 0 if axis is None else axis, node)
+    out = sorted_along(ac, flat, 0 if axis is None else axis, node, with_index=positions)
+    if positions:
+        out = out[1]
     if key is not None:
-        ac.sorted[key] = out
+        ac.sorted[key + (positions,)] = out
     return out
 
 
@@ -272,6 +276,18 @@ def count_prefix(lo, hi, pred, steps):
 def _np_sort(b, fn, node):
     a, axis = sort_args(b, "sort", None, node)
     return sort_value(b, a, axis, node)
+
+
+@array_calls.function(np.argsort)
+def _np_argsort(b, fn, node):
+    a, axis = sort_args(b, "argsort", None, node)
+    return sort_value(b, a, axis, node, positions=True)
+
+
+@array_calls.method("argsort")
+def _argsort_method(b, obj, name, node):
+    a, axis = sort_args(b, "argsort", b.array_code.as_array(obj, node), node)
+    return sort_value(b, a, axis, node, positions=True)
 
 
 @array_calls.method("sort")

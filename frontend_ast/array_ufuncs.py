@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_einsum,
     array_extras,
     array_interp,
+    array_math,
     array_nanreduce,
     array_quantile,
     array_sort,
