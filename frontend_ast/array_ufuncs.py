@@ -16,6 +16,7 @@ import numpy as np
 from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
     array_atleast,
     array_calls,
+    array_convolve,
     array_datasize,
     array_diag,
     array_einsum,

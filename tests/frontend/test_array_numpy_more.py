@@ -144,3 +144,36 @@ def flatnonzero_call(a):
     (bincount_call, "np.bincount"), (flatnonzero_call, "np.flatnonzero")])
 def test_results_sized_by_data_are_located_errors(fn, snippet):
     expect_error(fn, (np.arange(5),), snippet, "depends on the array's values")
+
+
+def convolutions(a, v):
+    return (np.convolve(a, v), np.convolve(a, v, "same"), np.convolve(a, v, mode="valid"),
+            np.correlate(a, v), np.correlate(a, v, "same"), np.correlate(a, v, "full"))
+
+
+def test_convolve_correlate_modes_equal_numpy_for_integers():
+    """Every mode, both orders of lengths (np.correlate reverses when a is
+    shorter), mixed integer dtypes: exact."""
+    p = ph.pipeline(convolutions)
+    for n1, n2 in [(1, 1), (2, 4), (5, 3), (8, 9), (4, 4)]:
+        check(p, RNG.integers(-9, 9, n1), RNG.integers(-9, 9, n2))
+    check(p, RNG.integers(-9, 9, 6).astype(np.int8), RNG.integers(-9, 9, 3).astype(np.int16))
+
+
+def test_convolve_correlate_floats_within_the_stated_bound():
+    """NumPy adds a float output's terms by BLAS's dot (its own order)."""
+    a, v = RNG.standard_normal(50), RNG.standard_normal(7).astype(np.float32)
+    got = ph.pipeline(convolutions)(a, v)
+    for g, e in zip(got, convolutions(a, v)):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        bound = 6 * np.finfo(np.float64).eps * np.convolve(np.abs(a), np.abs(v), "full").max()
+        assert np.max(np.abs(g - e)) <= bound
+
+
+def convolve_empty(a, v):
+    return np.convolve(a, v)
+
+
+def test_convolve_of_an_empty_array_raises_numpys_error():
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        ph.pipeline(convolve_empty)(np.arange(3.0), np.zeros(0))
