@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_diag,
     array_einsum,
     array_extras,
+    array_histogram,
     array_interp,
     array_math,
     array_nanreduce,

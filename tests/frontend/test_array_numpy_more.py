@@ -177,3 +177,30 @@ def convolve_empty(a, v):
 def test_convolve_of_an_empty_array_raises_numpys_error():
     with pytest.raises(ValueError, match="v cannot be empty"):
         ph.pipeline(convolve_empty)(np.arange(3.0), np.zeros(0))
+
+
+def histograms(a, e):
+    return (np.histogram(a), np.histogram(a, bins=7, range=(-1, 2)), np.histogram(a, e),
+            np.histogram(a, 3))
+
+
+def histogram4(a):
+    return np.histogram(a, 4)
+
+
+def test_histogram_equals_numpy():
+    """Uniform bins (autodetected and given range, float32 and integer data,
+    equal min and max), edges given; NaN data and decreasing edges raise
+    NumPy's ValueError; empty data bins over [0, 1]."""
+    p = ph.pipeline(histograms)
+    e = np.array([-1.0, 0.0, 0.5, 2.0, 3.0])
+    check(p, RNG.standard_normal(1000), e)
+    check(p, RNG.integers(0, 20, (10, 10)), e)
+    check(p, RNG.standard_normal(300).astype(np.float32), e)
+    check(p, np.full(5, 3.0), e)
+    check(p, np.array([1.0, np.nan]), e)
+    check(p, RNG.standard_normal(9), e[::-1].copy())
+    q = ph.pipeline(histogram4)
+    check(q, np.zeros(0))
+    check(q, np.zeros(0, np.float32))
+    check(q, np.array([5, 5, 5], np.uint8))
