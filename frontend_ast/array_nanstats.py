@@ -11,7 +11,8 @@ for ndarrays (arrays that are not float have no NaN: the plain function).
 - nanmedian(a, axis, keepdims): the median of the non-NaN elements of each
   slice: the slice sorted (array_sort.py: NaNs last), k its non-NaN count,
   the element at (k - 1) // 2 when k is odd, else (s[k/2 - 1] + s[k/2]) / 2
-  in the dtype (np.median's mean of two), NaN for k == 0. Integer and
+  in the dtype (np.median's mean of two), NaN for k == 0 (also for an empty
+  axis: the two elements are picked by reductions over the axis). Integer and
   bool arrays: np.median.
 dtype=, out=, where= are located errors."""
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pyhalide import ir
 
 from . import array_calls, ops
 from .array_args import axes_of, axis_order, flag_of, operand_of, parse_args
-from .array_reduce import INTP, divide, finish, fold, reduce_call, total
+from .array_reduce import INTP, divide, finish, fold, reduce_call, reduction, total
 from .array_scan import _cumulative
 from .array_sort import sort_value
 from .arrayexpr import ArrayExpr
@@ -144,22 +145,37 @@ def _nanmedian(b, fn, node):
     notnan = ArrayExpr(s.shape, INTP, lambda i: Val(ir.Cast(ir.Int(64), ir.Not(
         ops.is_nan(ops.node_of(cx, s.elem(i))))), INTP), node)
     cnt = fold(ac, notnan, (ax,), INTP, "+", 0, node, "nanmedian_count")
-    n = ops.cast(ir.INDEX, ops.node_of(cx, s.shape[ax]))
     t = a.ty.ir()
+    nan = ir.Const(t, float("nan"))
 
-    def at(k, pos):
-        pos = ir.Max(ir.Min(pos, ir.Sub(n, ir.index(1))), ir.index(0))
-        return s.elem(k[:ax] + [pos] + k[ax:])
+    def picked(which):
+        """The sorted element at the position which(count) of each slice,
+        NaN where the count is 0, by a reduction over the axis (nothing is
+        read along an empty axis): the elements there are numbers, NaN marks
+        the others."""
+        def elem(i):
+            cx.cur_node = node
+            k = i[:ax] + i[ax + 1:]
+            c = ops.cast(ir.INDEX, ops.node_of(cx, cnt.elem(k)))
+            v = ops.node_of(cx, s.elem(i))
+            return Val(ir.Select(ir.EQ(i[ax], which(c)), v, nan), a.ty)
+
+        def step(cx, state, x, r):
+            xn = ops.node_of(cx, x)
+            return [Val(ir.Select(ops.is_nan(xn), state[0].node, xn), a.ty)]
+        return reduction(ac, ArrayExpr(s.shape, a.ty, elem, node), (ax,), [a.ty], [nan], step,
+                         "nanmedian_pick", node)
+    lows = picked(lambda c: ir.Div(ir.Sub(c, ir.index(1)), ir.index(2)))
+    highs = picked(lambda c: ir.Div(c, ir.index(2)))
 
     def result(k):
         cx.cur_node = node
         c = ops.cast(ir.INDEX, ops.node_of(cx, cnt.elem(k)))
-        lo = at(k, ir.Div(ir.Sub(c, ir.index(1)), ir.index(2)))
-        hi = at(k, ir.Div(c, ir.index(2)))
+        lo, hi = lows.elem(k), highs.elem(k)
         one = divide(cx, lo, ops.convert(cx, const_val(1), INTP))
         two = divide(cx, ops.binary(cx, "+", lo, hi), ops.convert(cx, const_val(2), INTP))
         odd = ir.EQ(ir.Mod(c, ir.index(2)), ir.index(1))
         v = ir.Select(odd, ops.node_of(cx, one), ops.node_of(cx, two))
-        return Val(ir.Select(ir.EQ(c, ir.index(0)), ir.Const(t, float("nan")), v), a.ty)
+        return Val(ir.Select(ir.EQ(c, ir.index(0)), nan, v), a.ty)
     out = ArrayExpr(cnt.shape, a.ty, result, node)
     return finish(ac, out, axes, a.ndim, flag_of(b, got, "keepdims"), node)

@@ -123,6 +123,8 @@ def test_nan_statistics_equal_numpy():
     check(ph.pipeline(nan_scans), a, m, i)
     check(ph.pipeline(nan_variances), a, m)
     check(ph.pipeline(nan_medians), a, m, i)
+    # empty slices: NaN (nothing is read along an empty axis)
+    check(ph.pipeline(nan_medians), np.zeros(0), np.zeros((3, 0)), i[:0])
 
 
 def nonzero_call(a):
