@@ -463,7 +463,7 @@ def _nonneg(n):
 # concatenate / stack ------------------------------------------------------------------------
 
 
-def _result_ty(b, arrays, a, node):
+def result_ty(b, arrays, a, node):
     if "dtype" in a:
         dt = dtype_arg(b, a["dtype"])
         if dt is not None:
@@ -590,7 +590,7 @@ def _concatenate(b, fn, node):
     if "axis" in a:
         av = b.ev(a["axis"])
         axis = None if av is None else const_int(b, av, a["axis"], "an axis (an integer constant)")
-    return concatenate(b, arrays, axis, _result_ty(b, arrays, a, node), node)
+    return concatenate(b, arrays, axis, result_ty(b, arrays, a, node), node)
 
 
 @array_calls.function(np.stack)
@@ -604,7 +604,7 @@ def _stack(b, fn, node):
         fail_at_call(cx, node, ValueError, "need at least one array to stack")
         return as_any_array(b, const_val(0.0), node)
     arrays = [as_any_array(b, v, w) for v, w in zip(items, where)]
-    ty = _result_ty(b, arrays, a, node)
+    ty = result_ty(b, arrays, a, node)
     nd = arrays[0].ndim
     if any(x.ndim != nd for x in arrays):
         fail_at_call(cx, node, ValueError, "all input arrays must have the same shape")
@@ -657,7 +657,7 @@ def _hvstack(b, fn, node):
     else:
         arrays = [_at_least(b, x, 1, node) for x in arrays]
         axis = 0 if arrays[0].ndim == 1 else 1
-    return concatenate(b, arrays, axis, _result_ty(b, arrays, a, node), node)
+    return concatenate(b, arrays, axis, result_ty(b, arrays, a, node), node)
 
 
 # np.full with an array fill ----------------------------------------------------------------

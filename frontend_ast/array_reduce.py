@@ -232,7 +232,7 @@ def reduce_call(b, what, obj, node):
     elif kind == "min":
         out = minmax(ac, a, axes, fn == "min", node)
     elif kind == "any":
-        out = _anyall(ac, a, axes, fn == "any", node)
+        out = anyall(ac, a, axes, fn == "any", node)
     elif kind == "arg":
         out = _argminmax(ac, a, axes, what == "argmin", node)
     elif kind == "mean":
@@ -278,7 +278,7 @@ def _extreme(t, is_min):
     return ir.Const(t, t.max_value() if is_min else t.min_value())
 
 
-def _anyall(ac, a, axes, is_any, node):
+def anyall(ac, a, axes, is_any, node):
     if not axes:
         return _map(ac, a, lambda cx, x: _bool(cx, x), node)
 

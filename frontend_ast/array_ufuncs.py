@@ -14,15 +14,22 @@ import ast
 import numpy as np
 
 from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
+    array_atleast,
     array_calls,
+    array_convolve,
+    array_datasize,
     array_diag,
     array_einsum,
     array_extras,
+    array_histogram,
     array_interp,
+    array_math,
     array_nanreduce,
+    array_nanstats,
     array_quantile,
     array_sort,
     array_trace,
+    array_ufunc_reduce,
     calls,
 )
 from .array_create import tuple_array

@@ -103,3 +103,39 @@ def test_sort_refusals_are_located():
     expect_error(sort_complex, (x,), "np.sort(a + 1j)", "complex")
     expect_error(sort_axis_none_method, (x,), "None", "axis=None")
     expect_error(sort_bad_axis, (x,), "2)", "out of bounds")
+
+
+def argsorts(a):
+    return (np.argsort(a, kind="stable"), a.argsort(axis=None, kind="stable"),
+            np.argsort(a, axis=0, kind="stable"), np.sort(a, axis=0))
+
+
+@pytest.mark.parametrize("a", [
+    RNG.integers(0, 5, (7, 9)), np.where(RNG.random((5, 6)) < .3, np.nan,
+                                         RNG.integers(0, 3, (5, 6)).astype(float)),
+    RNG.integers(0, 2, (3, 10)).astype(bool),
+], ids=lambda a: f"{a.dtype}")
+def test_argsort_is_numpys_stable_order(a):
+    """Ties and NaNs: the positions of equal values in their original order."""
+    check(ph.pipeline(argsorts), a)
+
+
+def argsort_default(a):
+    return np.argsort(a), a.argsort(axis=0), np.argsort(a, axis=None)
+
+
+def test_argsort_default_kind_of_distinct_values():
+    """NumPy's default kind orders ties its own way (a SIMD sort on this
+    host); distinct values have one order."""
+    check(ph.pipeline(argsort_default), RNG.permutation(60).reshape(6, 10) * 0.5)
+
+
+def long_sort(a):
+    return np.sort(a), np.argsort(a, kind="stable")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 1000, 4097])
+def test_sort_lengths_around_powers_of_two(n):
+    """Run pairs whose right run is short or missing, n = 1 (no pass)."""
+    p = ph.pipeline(long_sort)
+    check(p, RNG.integers(-50, 50, n).astype(np.float64))
