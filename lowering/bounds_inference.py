@@ -141,6 +141,15 @@ class _Bounds:
         self.level_of = {}             # Func -> its compute level
         self.lets = {}                 # level key -> [(name, Expr)]
         self.named = {}                # (level key, base name) -> [(Variable, Expr)]
+        self.calls = {}                # id(Definition) -> (Definition, its Calls in order)
+
+    def _calls(self, d: ir.Definition) -> list:
+        """The Calls in stage `d`'s expressions (find_calls order), found
+        once per stage: every Func's bounds look through every consumer's."""
+        hit = self.calls.get(id(d))
+        if hit is None or hit[0] is not d:
+            hit = self.calls[id(d)] = (d, ir.find_calls(_stage_exprs(d)))
+        return hit[1]
 
     # -- scopes -------------------------------------------------------------------------
     def _level_key(self, level: ir.LoopLevel):
@@ -225,7 +234,7 @@ class _Bounds:
         for cname in self.done:
             cfn = self.ctx.env[cname]
             for index, d in enumerate(cfn.definitions()):
-                calls = [c for c in ir.find_calls(_stage_exprs(d))
+                calls = [c for c in self._calls(d)
                          if c.call_type == ir.FUNC and c.name == name]
                 if not calls:
                     continue
@@ -582,7 +591,7 @@ class _Bounds:
         for name in self.ctx.order:
             fn = self.ctx.env[name]
             for index, d in enumerate(fn.definitions()):
-                calls = [c for c in ir.find_calls(_stage_exprs(d)) if c.call_type == ir.IMAGE]
+                calls = [c for c in self._calls(d) if c.call_type == ir.IMAGE]
                 if not calls:
                     continue
                 scope = self._stage_scope(name, index, root)

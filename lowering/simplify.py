@@ -39,6 +39,12 @@ class _Simplifier(ir.Mutator):
         super().__init__()
         self.no_overflow = assume_no_overflow
         self.memo = memo
+        # ir.mentioned_names' memo: substituting a let's value walks only the
+        # parts of what follows that use it
+        self.names = {}
+
+    def _substitute(self, node, mapping: dict):
+        return ir.substitute(node, mapping, self.names)
 
     # ---- arithmetic ----------------------------------------------------------
     def _binary(self, e):
@@ -198,7 +204,7 @@ class _Simplifier(ir.Mutator):
     def visit_Let(self, e):
         value = self.mutate(e.value)
         if isinstance(value, (ir.Const, ir.Variable)):
-            return self.mutate(ir.substitute(e.body, {e.name: value}))
+            return self.mutate(self._substitute(e.body, {e.name: value}))
         body = self.mutate(e.body)
         if value is e.value and body is e.body:
             return e
@@ -214,14 +220,14 @@ class _Simplifier(ir.Mutator):
         while isinstance(node, ir.LetStmt):
             if node.name in subst or any(isinstance(v, ir.Variable) and v.name == node.name
                                          for v in subst.values()):
-                node, subst = ir.substitute(node, subst), {}    # rebinding: one at a time
-            value = self.mutate(ir.substitute(node.value, subst))
+                node, subst = self._substitute(node, subst), {}    # rebinding: one at a time
+            value = self.mutate(self._substitute(node.value, subst))
             if isinstance(value, (ir.Const, ir.Variable)):
                 subst[node.name] = value
             else:
                 kept.append((node, value))
             node = node.body
-        body = self.mutate(ir.substitute(node, subst))
+        body = self.mutate(self._substitute(node, subst))
         for let, value in reversed(kept):
             if value is let.value and body is let.body:
                 body = let

@@ -67,9 +67,16 @@ def equal(a, b, _memo=None) -> bool:
 
 
 class _Substitute(Mutator):
-    def __init__(self, mapping):
+    def __init__(self, mapping, names=None):
         super().__init__()
         self.mapping = mapping
+        self.names = names
+
+    def mutate(self, n):
+        if self.names is not None and n is not None and \
+                self.mapping.keys().isdisjoint(mentioned_names(n, self.names)):
+            return n                # no Variable below n is replaced
+        return super().mutate(n)
 
     def visit_Variable(self, v):
         r = self.mapping.get(v.name)
@@ -78,7 +85,8 @@ class _Substitute(Mutator):
     def visit_Let(self, e):
         value = self.mutate(e.value)
         if e.name in self.mapping:
-            inner = _Substitute({k: v for k, v in self.mapping.items() if k != e.name})
+            inner = _Substitute({k: v for k, v in self.mapping.items() if k != e.name},
+                                self.names)
             body = inner.mutate(e.body)
         else:
             body = self.mutate(e.body)
@@ -87,11 +95,13 @@ class _Substitute(Mutator):
         return N.Let(e.name, value, body)
 
 
-def substitute(e, mapping: dict):
-    """Replace Variables by name (mapping: name -> Expr)."""
+def substitute(e, mapping: dict, names: dict | None = None):
+    """Replace Variables by name (mapping: name -> Expr). `names`, when
+    given, is a memo of mentioned_names kept by the caller across calls: the
+    walk then skips every subtree that mentions no name of `mapping`."""
     if not mapping:
         return e
-    return _Substitute(mapping).mutate(e)
+    return _Substitute(mapping, names).mutate(e)
 
 
 def substitute_exprs(e, mapping: dict):

@@ -109,16 +109,16 @@ class Type:
 
     # ---- derived types ----------------------------------------------------
     def with_lanes(self, lanes: int) -> "Type":
-        return Type(self.code, self.bits, lanes)
+        return _type(self.code, self.bits, lanes)
 
     def element_of(self) -> "Type":
-        return Type(self.code, self.bits, 1)
+        return _type(self.code, self.bits, 1)
 
     def with_code(self, code) -> "Type":
-        return Type(code, self.bits, self.lanes)
+        return _type(code, self.bits, self.lanes)
 
     def with_bits(self, bits: int) -> "Type":
-        return Type("uint" if self.is_bool() else self.code, bits, self.lanes)
+        return _type("uint" if self.is_bool() else self.code, bits, self.lanes)
 
     def _halide_code(self) -> tuple:
         """(code, bits) as Halide sees them: bool is uint of 1 bit."""
@@ -255,20 +255,34 @@ def _wrap_expr(node):
     return _expr_wrapper(node) if _expr_wrapper is not None else node
 
 
+_TYPES: dict = {}
+
+
+def _type(code, bits, lanes) -> Type:
+    """Type(code, bits, lanes), one object per distinct argument triple
+    (Types are immutable; the compiler's passes ask for the same few types
+    very often, and building one validates its fields)."""
+    key = (code, bits, lanes)
+    t = _TYPES.get(key)
+    if t is None:
+        t = _TYPES[key] = Type(code, bits, lanes)
+    return t
+
+
 def Int(bits: int, lanes: int = 1) -> Type:
-    return Type("int", bits, lanes)
+    return _type("int", bits, lanes)
 
 
 def UInt(bits: int, lanes: int = 1) -> Type:
-    return Type("uint", bits, lanes)
+    return _type("uint", bits, lanes)
 
 
 def Float(bits: int, lanes: int = 1) -> Type:
-    return Type("float", bits, lanes)
+    return _type("float", bits, lanes)
 
 
 def Bool(lanes: int = 1) -> Type:
-    return Type("bool", 1, lanes)
+    return _type("bool", 1, lanes)
 
 
 def Handle(lanes: int = 1) -> Type:
