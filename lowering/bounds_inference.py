@@ -399,7 +399,8 @@ class _Bounds:
         if store != level:
             # the storage covers every iteration between the store and compute levels
             scope = self._between(store, level)
-            regions = [self._over(scope, name, i, iv, foot[i]) for i, iv in enumerate(required)]
+            regions = [self._over(scope, name, i, iv, foot[i], slid[i])
+                       for i, iv in enumerate(required)]
             store_lets = self.lets.setdefault(self._level_key(store), [])
         else:
             regions = []
@@ -478,14 +479,16 @@ class _Bounds:
         # consumer's loops vary; its region symbols resolve at the store level
         return var_intervals(sl, outside, self._symbols_at(store))
 
-    def _over(self, scope, name, d: int, iv: Interval, foot) -> Interval:
+    def _over(self, scope, name, d: int, iv: Interval, foot, start) -> Interval:
         """The union over the varying loops of a required interval and the
-        stage footprint (expressed in the required symbols)."""
+        stage footprint (expressed in the required symbols, whose min is
+        `start`: the slid min where a sliding window moved it, from which a
+        RoundUp split computes its whole last split)."""
         bounds = BoundsOf(scope)
         lo, hi = bounds(iv.lo).lo, bounds(iv.hi).hi
         if foot is not None:
-            sub = {required_min(name, d): iv.lo, required_max(name, d): iv.hi,
-                   required_extent(name, d): _s(ir.Add(ir.Sub(iv.hi, iv.lo), ir.index(1)))}
+            sub = {required_min(name, d): start, required_max(name, d): iv.hi,
+                   required_extent(name, d): self._extent(start, iv.hi)}
             flo = bounds(_s(ir.substitute(foot.lo, sub))).lo
             fhi = bounds(_s(ir.substitute(foot.hi, sub))).hi
             lo, hi = _s(ir.Min(lo, flo)), _s(ir.Max(hi, fhi))
