@@ -37,6 +37,8 @@ def _keeps_zeros(ops, ids, types, g, e, side) -> bool:
         if not isinstance(i, ir.Const):
             return False
         base[f"x{j}"] = base[f"y{j}"] = np.array(i.value, t.to_numpy())
+    if set(ir.free_vars(ops[g])) - set(base):
+        return False                # an operator with constants bound at the update
     checks = []
     for z in (0.0, -0.0):
         if side in ("both", "right"):        # op(x, e) == x
