@@ -1,7 +1,9 @@
 """Seeded fuzzing of float compare-and-copy reductions (max, min, argmax,
 argmin written with `>`, `>=`, `<`, `<=`, `not`, `and`/`or` guards, tie
 branches, builtin max/min, conditional expressions) under schedule="auto" and
-hand rfactor schedules (chunks in parallel, interleaved vector lanes), on
+hand rfactor schedules (chunks in parallel, interleaved vector lanes), and
+along the rows of a 2-D array under "auto" (rows in parallel and in vector
+lanes), on
 inputs holding NaN, infinities, -0.0/+0.0, ties and all-NaN runs: each
 compiled result equals the plain Python loop bit for bit (NaN where Python
 has NaN, the sign of zero, the index), or the schedule is refused with a
@@ -19,15 +21,18 @@ from tests.frontend.frontend_check import describe, same
 from tests.frontend.test_array_fuzz import fuzz_seeds
 
 SEEDS = range(1)
-PROGRAMS_PER_SEED = 6
+PROGRAMS_PER_SEED = 5
+ROW_PROGRAMS = 2        # then the reduction along each row of a 2-D array, under auto
 
 
 class ReductionGen:
     """One program `f(a, b)`: a loop over float64 `a` (and a guard array
-    `b`) keeping a running value `m` and, for arg-reductions, its index `k`."""
+    `b`) keeping a running value `m` and, for arg-reductions, its index `k`;
+    with rows=True, that loop along each row of a 2-D `a`."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, rows=False):
         self.rng = rng
+        self.rows = rows
 
     def pick(self, seq):
         return seq[int(self.rng.integers(len(seq)))]
@@ -65,7 +70,22 @@ class ReductionGen:
         head = ["def f(a, b):", f"    m = {init}"] + (["    k = -1"] if arg else [])
         loop = [f"    for i in range({start}, a.shape[0]):"] + ["        " + s for s in body]
         ret = ["    return m, k" if arg else "    return m"]
+        if self.rows:
+            return self.rows_program(head[1:], loop, arg)
         return "\n".join(head + loop + ret) + "\n"
+
+    def rows_program(self, init, loop, arg) -> str:
+        """The same reduction along each row of a 2-D `a` (and `b`), stored
+        per row: under "auto" the rows run in parallel and in vector lanes."""
+        def row(line):
+            return line.replace("a.shape[0]", "a.shape[1]").replace("a[i]", "a[r, i]") \
+                .replace("b[i]", "b[r, i]").replace("a[0]", "a[r, 0]")
+        lines = ["def f(a, b):", "    om = np.zeros(a.shape[0])",
+                 "    ok = np.zeros(a.shape[0], np.int64)", "    for r in range(a.shape[0]):"]
+        lines += ["    " + row(x) for x in init + loop]
+        lines += ["        om[r] = m"] + (["        ok[r] = k"] if arg else [])
+        lines += ["    return om, ok" if arg else "    return om"]
+        return "\n".join(lines) + "\n"
 
     def cmp(self, x, op):
         flip = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
@@ -97,6 +117,11 @@ class ReductionGen:
             a[0] = np.nan
         b = rng.integers(-2, 3, n).astype(np.float64)
         return [a, b]
+
+    def row_inputs(self, n):
+        """2-D inputs: rows of every kind of inputs(n)."""
+        rows = [self.inputs(n) for _ in range(int(self.rng.integers(1, 40)))]
+        return [np.array([r[0] for r in rows]), np.array([r[1] for r in rows])]
 
 
 def hand_schedule(inner, width):
@@ -133,6 +158,7 @@ def outcome(fn, args):
 def small_thresholds(monkeypatch):
     # small inputs get rfactored chunks and lanes under schedule="auto"
     monkeypatch.setattr(plan, "MIN_REDUCTION", 2)
+    monkeypatch.setattr(plan, "MIN_PARALLEL", 8)
     monkeypatch.setattr(plan, "CHUNKS", 4)
     monkeypatch.setattr(plan, "MIN_CHUNK", 2)
 
@@ -141,14 +167,18 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
     print(f"compare-and-copy fuzz seed {seed}")
     rng = np.random.default_rng(seed)
     stats, reasons = Counter(), Counter()
-    for i in range(count):
-        g = ReductionGen(rng)
+    for i in range(count + ROW_PROGRAMS):
+        rows = i >= count
+        g = ReductionGen(rng, rows)
         source = g.program()
         fn = load(tmp_path, f"cc_{seed}_{i}", source)
-        inputs = [g.inputs(int(n)) for n in rng.integers(1, 90, 5)]
+        sizes = rng.integers(1, 90, 4)
+        inputs = [(g.row_inputs if rows else g.inputs)(int(n)) for n in sizes]
         schedules = [("auto", "auto")] + [
             (f"rfactor {'lanes' if inner else 'chunks'} {w}", hand_schedule(inner, w))
             for inner, w in [(False, int(rng.integers(2, 17))), (True, int(rng.integers(8, 33)))]]
+        if rows:
+            schedules = [("auto", "auto")]
         for name, sched in schedules:
             p = ph.pipeline(fn, schedule=sched)
             for args in inputs:
@@ -169,6 +199,8 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
                 stats[f"{name.split()[0] if name == 'auto' else name.split()[1]} ok"] += 1
                 if name == "auto" and "rfactor(" in p.schedule_source():
                     stats["auto rfactored"] += 1
+                if name == "auto" and rows and ".vectorize(" in p.schedule_source():
+                    stats["auto rows vectorized"] += 1
     print(dict(stats))
     print("refusals:", dict(reasons))
     return stats
@@ -177,4 +209,4 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
 @pytest.mark.parametrize("seed", fuzz_seeds(SEEDS))
 def test_compare_and_copy_reduction_fuzz(seed, tmp_path, small_thresholds):
     stats = run_seed(seed, tmp_path)
-    assert stats["auto ok"] == PROGRAMS_PER_SEED
+    assert stats["auto ok"] == PROGRAMS_PER_SEED + ROW_PROGRAMS
