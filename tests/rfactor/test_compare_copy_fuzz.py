@@ -9,16 +9,15 @@ compiled result equals the plain Python loop bit for bit (NaN where Python
 has NaN, the sign of zero, the index), or the schedule is refused with a
 CompileError (auto never refuses: it keeps a loop serial). The seed is
 printed; PYHALIDE_FUZZ_SEEDS=start:count runs other seeds."""
-import importlib.util
 from collections import Counter
 
 import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.autoschedule import plan
 from tests.frontend.frontend_check import describe, same
-from tests.frontend.test_array_fuzz import fuzz_seeds
+from tests.frontend.test_array_fuzz import fuzz_seeds, load
+from tests.schedules.test_autoschedule_fuzz import small_thresholds  # noqa: F401 (fixture)
 
 SEEDS = range(1)
 PROGRAMS_PER_SEED = 5
@@ -136,15 +135,6 @@ def hand_schedule(inner, width):
     return schedule
 
 
-def load(tmp_path, name, source):
-    path = tmp_path / f"{name}.py"
-    path.write_text("import numpy as np\n\n\n" + source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.f
-
-
 def outcome(fn, args):
     try:
         return "value", fn(*[x.copy() for x in args])
@@ -152,15 +142,6 @@ def outcome(fn, args):
         raise
     except Exception as e:      # noqa: BLE001  (the same type must be raised)
         return "raise", type(e)
-
-
-@pytest.fixture
-def small_thresholds(monkeypatch):
-    # small inputs get rfactored chunks and lanes under schedule="auto"
-    monkeypatch.setattr(plan, "MIN_REDUCTION", 2)
-    monkeypatch.setattr(plan, "MIN_PARALLEL", 8)
-    monkeypatch.setattr(plan, "CHUNKS", 4)
-    monkeypatch.setattr(plan, "MIN_CHUNK", 2)
 
 
 def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
@@ -206,7 +187,9 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
     return stats
 
 
+# small inputs get rfactored chunks and lanes, and parallel vector rows, under "auto"
+@pytest.mark.usefixtures("small_thresholds")
 @pytest.mark.parametrize("seed", fuzz_seeds(SEEDS))
-def test_compare_and_copy_reduction_fuzz(seed, tmp_path, small_thresholds):
+def test_compare_and_copy_reduction_fuzz(seed, tmp_path):
     stats = run_seed(seed, tmp_path)
     assert stats["auto ok"] == PROGRAMS_PER_SEED + ROW_PROGRAMS
