@@ -40,6 +40,8 @@ import copy
 from pyhalide import checks, ir
 from pyhalide.errors import CompileError
 
+from .errors import FrontendError
+from .loop_state import Group
 from .types import np_ty
 from .unions import lazy_alternative
 from .values import Arr, Val
@@ -255,7 +257,8 @@ def unrealized_checked(b, out_funcs) -> list:
     used, or overwritten before any use): Python computes every element
     written, so they are realized as unreturned outputs and their checks
     fire. Versions read by an output are computed with it (an update runs
-    over its whole loop domain)."""
+    over its whole loop domain). Likewise the checked state Func of a loop
+    chain nothing reads (see below)."""
     reached = set()
 
     def reach(fns):
@@ -280,10 +283,30 @@ def unrealized_checked(b, out_funcs) -> list:
         seen.add(id(owner))
         for f in reversed(owner.versions):
             fn = f.function()
-            if id(fn) in reached or not any(
-                    checks.is_check_read(c) for d in fn.definitions()
-                    for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))):
+            if id(fn) in reached or not _has_check(fn):
                 continue
             out.append((f, [s.static for s in owner.shape]))
             reach([fn])
+    for _, f, owner in b.funcs:
+        # the carried state of a loop chain nothing reads (`for i in range(6):
+        # if a[i] == 7: break` and nothing else): a top-level chain's is realized,
+        # so that its checks stop the call as Python's loop does; a nested chain's
+        # would need the enclosing loops' iterations (refused)
+        if not isinstance(owner, Group) or owner.scan or not f.defined() or \
+                id(f.function()) in reached or not _has_check(f.function()):
+            continue
+        if owner.ctx:
+            raise FrontendError(
+                "this loop's results are never used, and it reads elements with run-time "
+                "checks: the compiler runs such a loop only at the top level of the function",
+                owner.loc, "use a value the loop computes, or move the loop out of the "
+                "enclosing loop")
+        out.append((f, []))
+        reach([f.function()])
     return out
+
+
+def _has_check(fn) -> bool:
+    """Whether a definition of Function fn reads with a run-time check."""
+    return any(checks.is_check_read(c) for d in fn.definitions()
+               for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates)))

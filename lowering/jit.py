@@ -49,6 +49,7 @@ Debug output (stderr): config.debug >= 1 names each compile and says
 from __future__ import annotations
 
 import collections
+import re
 import sys
 import time
 from dataclasses import replace
@@ -188,7 +189,7 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                 debug_print(3, f"; ---- LLVM IR of {name} (after optimization)\n{mod}")
                 if config.debug >= 4:
                     debug_print(4, f"; ---- assembly of {name}\n{tm.emit_assembly(mod)}")
-                obj = tm.emit_object(mod)
+                obj = _emit_object(mod, t, tm, name)
                 lap("emit object")
                 store_object(key, t, obj)
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
@@ -198,6 +199,31 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                 _loaded.popitem(last=False)
     return make_kernel(name, engine, address, buffers, params, out.errors, out.uses_parallel,
                        key)
+
+
+# LLVM 22's X86CompressEVEX pass turns VPMOV*2M + KMOV (a vector mask moved to
+# a scalar) into a VEX VMOVMSKPS/PD or VPMOVMSKB without checking the source
+# register (llvm/llvm-project#191304): VEX cannot name xmm16-31/ymm16-31, so the
+# instruction reads xmm0-15 instead, a wrong mask (schedule-fuzz seed 9303: a sum
+# of Euclidean remainders lost its +9 corrections by the sign bits of an unrelated
+# register). A module that moves a vector of i1 into scalars is emitted as
+# assembly first; where that shows such an instruction, it is emitted without
+# AVX512BW/DQ (no VPMOV*2M).
+_MASK_TO_SCALAR = re.compile(r"bitcast <\d+ x i1>|extractelement <\d+ x i1>|reduce\.\w+\.v\d+i1")
+_VEX_MASK_OF_EXTENDED = re.compile(r"\b(?:vmovmskp[sd]|vpmovmskb)\s+%[xy]mm(?:1[6-9]|2\d|3[01])\b")
+
+
+def _emit_object(mod, t, tm, name: str) -> bytes:
+    """The object code of optimized module `mod` for target t (machine tm),
+    avoiding LLVM's wrong VEX mask moves (see above)."""
+    if ("+avx512dq" in t.features or "+avx512bw" in t.features) and \
+            _MASK_TO_SCALAR.search(str(mod)) and \
+            _VEX_MASK_OF_EXTENDED.search(tm.emit_assembly(mod)):
+        debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
+                       f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
+        safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
+        return target_machine(safe).emit_object(mod)
+    return tm.emit_object(mod)
 
 
 # LLVM's loop vectorizer takes time superlinear in the size of a loop body

@@ -153,11 +153,16 @@ def load_runtime_module(ir_text: str, name: str, symbols):
 
 
 # ---- on-disk object cache ---------------------------------------------------
+# changed when the object emitted for the same IR changes (jit._emit_object:
+# objects cached before its check of LLVM's VEX mask moves may be wrong)
+_EMIT_REVISION = "vex-mask-move-check"
+
+
 def object_key(ir_text: str, t: Target, options: JitOptions) -> str:
     """The cache key of the object compiled from `ir_text` for `t` with `options`."""
     h = hashlib.sha256()
     for part in (ir_text, t.key(), options.key(), llvmlite.__version__,
-                 ".".join(map(str, llvm.llvm_version_info)), __version__):
+                 ".".join(map(str, llvm.llvm_version_info)), __version__, _EMIT_REVISION):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()

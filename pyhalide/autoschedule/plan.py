@@ -351,13 +351,14 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
     inner, outer = dims[0], dims[-1]
     if len(dims) == 1 and not rvars and points >= pb.parallel_min():
         chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
-        xo, xi = f"{_ident(stage)}_xo", f"{_ident(stage)}_xi"
+        # the chunk loop keeps the Var's name: a Func the default schedule
+        # computes at that loop (a scalar local to the Python loop) stays there
+        xo, xi = f"ph.Var({inner!r})", f"{_ident(stage)}_xi"
         vec = f".vectorize({xi}, {lanes})" if lanes else ""
         return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
                             f"of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
-                     [f"{xo}, {xi} = ph.Var({xo!r}), ph.Var({xi!r})",
-                      f"{stage}.split(ph.Var({inner!r}), {xo}, {xi}, {chunk}).parallel({xo})"
-                      + vec])
+                     [f"{xi} = ph.Var({xi!r})",
+                      f"{stage}.split({xo}, {xo}, {xi}, {chunk}).parallel({xo})" + vec])
     if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")

@@ -5,7 +5,9 @@ compiled with @pipeline must return exactly what plain Python returns (bit
 for bit, the same types) or raise the same exception type; a program the
 frontend refuses must be refused with a located CompileError, and most
 programs must compile. The seed is printed; PYHALIDE_FUZZ_SEEDS=start:count
-runs other seeds."""
+runs other seeds. The nest fuzz adds a 2-D float input (NaN, infinities,
+signed zeros, ties) and nests that conditionally write a row or column array
+read in the condition (row maxima, argmax, guarded and chained forms)."""
 from collections import Counter
 
 import numpy as np
@@ -17,17 +19,21 @@ from tests.frontend.test_array_fuzz import compare, fuzz_seeds, load
 
 SEEDS = range(2)
 SLOW_SEEDS = range(2, 8)
+NEST_SEEDS = range(1)
 PROGRAMS_PER_SEED = 10
 # at least this share of the generated programs must compile
 MIN_COMPILED = 0.3
+# nests writing two arrays at a shared location (a row's argmax into two
+# arrays) are refused at the read
+MIN_COMPILED_NESTS = 0.2
 
 
-def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
-    print(f"loop fuzz seed {seed}")
+def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED, nests=False):
+    print(f"loop {'nest ' if nests else ''}fuzz seed {seed}")
     rng = np.random.default_rng(seed)
     compiled, refusals = 0, Counter()
     for i in range(count):
-        g = LoopGen(rng, size=int(rng.integers(1, 9)))
+        g = LoopGen(rng, size=int(rng.integers(1, 9)), nests=nests)
         source = g.program()
         inputs = [g.inputs(), g.inputs()]
         p = ph.pipeline(load(tmp_path, f"lf_{seed}_{i}", source))
@@ -52,3 +58,9 @@ def test_loop_program_fuzz(seed, tmp_path):
 def test_loop_program_fuzz_more_seeds(seed, tmp_path):
     compiled = run_seed(seed, tmp_path)
     assert compiled >= MIN_COMPILED * PROGRAMS_PER_SEED
+
+
+@pytest.mark.parametrize("seed", fuzz_seeds(NEST_SEEDS))
+def test_nest_program_fuzz(seed, tmp_path):
+    compiled = run_seed(seed, tmp_path, nests=True)
+    assert compiled >= MIN_COMPILED_NESTS * PROGRAMS_PER_SEED

@@ -318,8 +318,21 @@ class _StageGen:
         rsorted = sorted(chosen[j] for j in rpos)
         for j, idx in zip(rpos, rsorted):
             chosen[j] = idx
-        self.emit(f"reorder({', '.join(self.loops[j].expr for j in chosen)})", "reorder")
+        before = [lp.name for lp in self.loops if lp.is_rvar]
         self._reorder(chosen)
+        code = f"reorder({', '.join(self.loops[slot].expr for slot in sorted(chosen))})"
+        if [lp.name for lp in self.loops if lp.is_rvar] == before:
+            self.emit(code, "reorder")
+            return
+        # the chosen loops take the chosen slots, so a chosen RVar can move past
+        # one not chosen (loops [r.xi, r.xo, y$vec, y], reorder(y, r.xi) gives
+        # [y, r.xo, y$vec, r.xi]): that changes the RVars' order, as Halide's
+        # check sees it, so it is refused unless the update is associative
+        self.emit(code, "reorder_rvars", refusable=ILLEGAL["reorder_rvars"],
+                  refuse_key="reorder_rvars", bad_if_accepted="" if self.stage.assoc else
+                  "a reorder moving an RVar past another of a non-associative update "
+                  "was accepted")
+        self.done = True
 
     def reorder_rvars(self):
         """A reorder that changes the RVars' order: refused unless the update

@@ -57,3 +57,35 @@ def test_schedule_fuzz_long():
                       max_guards=3, min_each=25)
     _check(report, 20)
     assert len(report.illegal) >= len(ILLEGAL) // 2, report.summary()
+
+
+def test_reorder_moving_an_rvar_past_another_is_drawn_as_refusable():
+    # seed 9202: after vectorize(y, 8) and a split of r2.x the loops are
+    # [r2xi2, r2xo1, y$vec, y]; reorder(y, r2xi2) puts r2xi2 outside r2xo1,
+    # which a non-associative update (a scan) must refuse: the fuzzer's model
+    # drew it as a plain reorder and reported the right refusal as a failure
+    from types import SimpleNamespace
+
+    from tests.schedules.fuzz_pipelines import Loop, StageInfo
+    from tests.schedules.fuzz_schedules import Schedule, _StageGen
+
+    class Rng:
+        def randint(self, a, b):
+            return 2
+
+        def sample(self, population, k):
+            return [3, 0]           # y, r2xi2
+
+    loops = [Loop("r2xi2", 'ph.RVar("r2xi2")', True, 2, False),
+             Loop("r2xo1", 'ph.RVar("r2xo1")', True, 3, False),
+             Loop("y$vec", 'ph.Var("y$vec")', False, 8), Loop("y", "y", False, None)]
+    sg = SimpleNamespace(rng=Rng(), sched=Schedule(), counter=0)
+    for assoc in (False, True):
+        sg.sched = Schedule()
+        gen = _StageGen(sg, None, StageInfo("f3.update(0)", loops, True, assoc, "scan"), False)
+        gen.reorder()
+        line = sg.sched.lines[-1]
+        assert line.code == 'f3.update(0).reorder(y, ph.RVar("r2xi2"))', line.code
+        assert line.refuse_key == "reorder_rvars" and gen.done
+        assert bool(line.bad_if_accepted) == (not assoc)
+        assert [lp.name for lp in gen.loops] == ["y", "r2xo1", "y$vec", "r2xi2"]
