@@ -5,8 +5,9 @@ another (mask registers), conditions of two types combined, bool outputs,
 gathers, and the seeded programs of wide_vector_fuzz.py. On a host without
 AVX-512 the same programs run on LLVM's legalization to narrower vectors.
 
-PYHALIDE_WIDE_FUZZ=N runs N more seeded programs (from PYHALIDE_WIDE_FUZZ_SEED,
-default 1000); the slow run covers 150."""
+The slow test runs 150 seeded programs from seed 200, or PYHALIDE_WIDE_FUZZ of
+them from PYHALIDE_WIDE_FUZZ_SEED (session 12: seeds 100-349 clean on an AVX-512
+host, Intel, LLVM 22)."""
 import os
 
 import numpy as np
@@ -112,18 +113,14 @@ def test_seeded_wide_programs(seed):
     _check_program(seed)
 
 
-def _extra_seeds():
-    n = int(os.environ.get("PYHALIDE_WIDE_FUZZ", "0"))
-    start = int(os.environ.get("PYHALIDE_WIDE_FUZZ_SEED", "1000"))
-    return list(range(start, start + n))
-
-
-@pytest.mark.parametrize("seed", _extra_seeds())
-def test_more_wide_programs(seed):
-    _check_program(seed)
+def _slow_seeds():
+    """150 seeds, or PYHALIDE_WIDE_FUZZ of them from PYHALIDE_WIDE_FUZZ_SEED."""
+    n = int(os.environ.get("PYHALIDE_WIDE_FUZZ", "150"))
+    start = int(os.environ.get("PYHALIDE_WIDE_FUZZ_SEED", "200"))
+    return range(start, start + n)
 
 
 @pytest.mark.slow
 def test_many_wide_programs():
-    for seed in range(200, 350):
+    for seed in _slow_seeds():
         _check_program(seed)
