@@ -1,7 +1,8 @@
 """Reductions with vectors wider than the native width (32-64 lanes: 2-8 AVX2
 or AVX-512 vectors per partial result), as Halide runs the rfactor
 benchmarks at its best: the prefetch of their streams
-(codegen_ops.prefetch_vector, min_work_per_stream) and their accumulators."""
+(codegen_ops.prefetch_vector, min_work_per_stream), their accumulators, and
+wide stores split line by line in address order (codegen_ops.store_lines)."""
 import platform
 import re
 
