@@ -801,7 +801,8 @@ class _FunctionEmitter:
             if value is None:
                 v = b.load(p, typ=vt, align=align)
                 return ops.shuffle(b, v, rev) if reverse else v
-            b.store(ops.shuffle(b, value, rev) if reverse else value, p, align=align)
+            ops.store_lines(b, ops.shuffle(b, value, rev) if reverse else value, p, mt,
+                            btype.bytes(), align)
             return None
         stride = _const_of(index.stride) if isinstance(index, ir.Ramp) else None
         if value is None and stride in (2, 3, 4, -2, -3, -4):

@@ -663,6 +663,25 @@ def plain_loop_metadata(module: ll.Module):
     return loop_id
 
 
+def store_lines(b: ll.IRBuilder, value, ptr, etype, elem_bytes: int, align: int):
+    """Store the vector `value` densely at `ptr` (elements of LLVM type
+    `etype`, `elem_bytes` bytes each), one cache line's worth of lanes at a
+    time in increasing address order when it spans several lines. LLVM
+    splits a wider store into native ones in any order (a 64-lane float
+    store as the zmm stores at +128, +192, +0, +64); on the AVX-512 host of
+    session 12, with the output at NumPy's page + 16 (every 64-byte store
+    across two lines), conv5x5 at 64 lanes ran 9% faster with its stores in
+    address order (docs/performance.md, "AVX-512 (session 12)")."""
+    lanes = value.type.count
+    per_line = max(CACHE_LINE // elem_bytes, 1)
+    if lanes * elem_bytes <= CACHE_LINE or lanes % per_line:
+        b.store(value, ptr, align=align)
+        return
+    for k in range(0, lanes, per_line):
+        part = shuffle(b, value, range(k, k + per_line))
+        b.store(part, b.gep(ptr, [ll.Constant(I64, k)], source_etype=etype), align=align)
+
+
 def prefetch(b: ll.IRBuilder, ptr, etype, elements: int):
     """Prefetch, for reading and into every cache level, the element
     `elements` past `ptr` (a pointer to elements of LLVM type `etype`). A
