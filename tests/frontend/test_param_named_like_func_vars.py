@@ -79,3 +79,43 @@ def test_argument_named_like_a_reduction_var(tmp_path, n, fname):
 @pytest.mark.parametrize("n", NAMES)
 def test_every_name_and_reduction(tmp_path, n, fname):
     check(tmp_path, n, fname)
+
+
+# a loop variable that rebinds an argument: values computed before the loop
+# read the argument (the loop's pure Var was named like it: `rebind` returned
+# a * i instead of a * 3)
+def rebind(a, i):
+    t = i * 1.0
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        out[i] = a[i] * t
+    return out
+
+
+def rebind_scan(a, i):
+    t = i * 1.0
+    s = 0.0
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        s += a[i] * t
+        out[i] = s
+    return out, s
+
+
+def rebind_nest(a, j):
+    t = j + 1
+    out = np.zeros(a.shape)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] * t + j
+    return out
+
+
+@pytest.mark.parametrize("fn, a", [(rebind, np.arange(1.0, 11.0)),
+                                   (rebind_scan, np.arange(1.0, 11.0)),
+                                   (rebind_nest, np.arange(12.0).reshape(3, 4))])
+def test_loop_variable_rebinding_an_argument(fn, a):
+    got, exp = ph.pipeline(fn)(a, 3), fn(a, 3)
+    for g, e in zip(got if isinstance(exp, tuple) else [got],
+                    exp if isinstance(exp, tuple) else [exp]):
+        assert np.array_equal(g, e) and type(g) is type(e), (fn.__name__, g, e)
