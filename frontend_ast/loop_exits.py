@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .loop_counter_index import index_by_trip
 from .rewrite_registry import register
 
 EXIT_ATTR = "pyhalide_exit_flag"
@@ -279,14 +280,18 @@ class _Exits:
                 # set once: the return ends every loop (a flag reset in the
                 # enclosing loop would belong to another loop nest than the values)
                 self.hits.append(info.ret)
-        it = self.trip_range(s) if is_while else None       # (before the body changes)
+        # (before the body changes)
+        it, counter, step = self.trip_range(s) if is_while else (None, None, None)
+        step_stmt = next(x for x in s.body if _step_of(x, counter) is not None) \
+            if is_while else None
         self.stack.append((s, var))
         try:
             body = self.stmts(s.body, info)
         finally:
             self.stack.pop()
         if is_while:
-            test = ast.copy_location(ast.UnaryOp(ast.Not(), s.test), s.test)
+            test, body = index_by_trip(s.test, body, counter, var, step, step_stmt)
+            test = ast.copy_location(ast.UnaryOp(ast.Not(), test), s.test)
             body = [ast.copy_location(ast.If(test, info.leave(s.test, broke=False), []),
                                       s.test)] + body
             target = ast.Name(var, ast.Store())
@@ -345,8 +350,9 @@ class _Exits:
         return test, span
 
     def trip_range(self, s):
-        """range(counter, bound, step) over-approximating the trip count of
-        while loop s (a located error if no conjunct of its test gives one)."""
+        """(range(counter, bound, step) over-approximating the trip count of
+        while loop s, the counter's name, step): a located error if no
+        conjunct of its test gives one."""
         test = s.test
         conj = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
             else [test]
@@ -372,7 +378,7 @@ class _Exits:
                              ast.Constant(step)], [])
             for n in ast.walk(call):
                 ast.copy_location(n, c)
-            return call
+            return call, counter, step
         raise self.smap.error(s, "the compiler cannot state a bound on the number of "
                                  "iterations of this `while` loop",
                               "compare a counter with a bound in the condition and step the "

@@ -60,13 +60,6 @@ class LoopRunner:
 
     # loop headers -------------------------------------------------------------------
 
-    def _var_name(self, name: str) -> str:
-        """A loop's pure Var name: the loop variable's, with "_" appended while an
-        argument has it (the argument's Param would be read as the Var)."""
-        while name in self.emitter.input_names:
-            name += "_"
-        return name
-
     def make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
         if any(l.name == name for l in self.state.loops):
@@ -123,10 +116,18 @@ class LoopRunner:
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, Var(self._var_name(name))), lo=lo,
-                    hi=hi)
+                    pure_var=self.state.pure_vars.setdefault(sym, self._pure_var(name)),
+                    lo=lo, hi=hi)
         self.state.headers[id(node)] = loop
         return loop
+
+    def _pure_var(self, name):
+        """The loop's pure Var, never named like an argument (`for i in ...`
+        rebinding an argument i: the Param i that values computed before the
+        loop read would be replaced by the loop's Var in the lowering)."""
+        while name in self.emitter.input_names:
+            name += "_"
+        return Var(name)
 
     def certified_bound(self, v: Val, node):
         """v with exact affine bounds, under a call-time check that the

@@ -22,7 +22,8 @@ on the row being in range); `name` folds name_blocks(0..BLOCKS-1) in
 order. The default schedule runs the BLOCKS blocks side by side
 (b innermost, unrolled): independent chains instead of one chain of
 dependent selects. A schedule may run b in parallel instead
-(name_blocks.update(0).parallel("b")): the result is the same."""
+(name_blocks.update(0).parallel("b"); "b_" where an argument is named b):
+the result is the same."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -56,7 +57,10 @@ def blocked(ac, operand: ArrayExpr, tys, init, step, combine, name, node, view=T
     rows = Expr.wrap(sizes[0])
     per = (rows + (BLOCKS - 1)) // BLOCKS
     part = ac.new_func(name + "_blocks")
-    b = Var("b")
+    b = "b"
+    while b in ac.emitter.input_names:      # a Param of that name would be replaced
+        b += "_"
+    b = Var(b)
     ac.emitter.define(part, (b,), tuple(init), [], None, loc, pure=True, label=name)
     rdom = RDom([(0, Expr.wrap(sizes[k])) for k in reversed(range(1, nd))] + [(0, per)],
                 "r_" + part.name())
@@ -74,7 +78,7 @@ def blocked(ac, operand: ArrayExpr, tys, init, step, combine, name, node, view=T
     rdom.where(row < rows)
     loops = [(SimpleNamespace(name=f"axis{k}"), rdom[nd - 1 - k]) for k in range(nd)]
     ac.emitter.define(part, (b,), vals, [], rdom, loc, label=name, loops=loops)
-    part.default_hint = _side_by_side
+    part.default_hint = lambda f: _side_by_side(f, b.name())
     # the blocks' results in order
     arr = Arr(name, tys[0], [], "local", loc)
     f = ac.new_func(name, arr)
@@ -92,13 +96,13 @@ def blocked(ac, operand: ArrayExpr, tys, init, step, combine, name, node, view=T
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
 
 
-def _side_by_side(f):
-    """The default schedule of name_blocks: the blocks innermost, unrolled
-    (when no schedule touched its update). Returns False: still computed
-    at root."""
+def _side_by_side(f, b):
+    """The default schedule of name_blocks (its block Var named b): the
+    blocks innermost, unrolled (when no schedule touched its update).
+    Returns False: still computed at root."""
     d = f.update(0).definition().schedule
     if d.splits or any(x.kind != "serial" for x in d.dims):
         return False
-    rest = [x.var for x in d.dims if x.var != "b"]
-    f.update(0).reorder("b", *rest).unroll("b", BLOCKS)
+    rest = [x.var for x in d.dims if x.var != b]
+    f.update(0).reorder(b, *rest).unroll(b, BLOCKS)
     return False
