@@ -40,14 +40,14 @@ def _c(rt, v):
 
 def _floats(cx, f, *vals):
     """The arguments converted to the function's (float) result type."""
-    rt = calls._res(cx, f, *(v.ty for v in vals))
-    return rt, [ops.node_of(cx, calls._as(cx, v, rt)) for v in vals]
+    rt = calls.res_type(cx, f, *(v.ty for v in vals))
+    return rt, [ops.node_of(cx, calls.as_res(cx, v, rt)) for v in vals]
 
 
 def np_fmod(cx, f, x: Val, y: Val) -> Val:
-    rt = calls._res(cx, f, x.ty, y.ty)
-    a = ops.node_of(cx, calls._as(cx, x, rt))
-    b = ops.node_of(cx, calls._as(cx, y, rt))
+    rt = calls.res_type(cx, f, x.ty, y.ty)
+    a = ops.node_of(cx, calls.as_res(cx, x, rt))
+    b = ops.node_of(cx, calls.as_res(cx, y, rt))
     if rt.is_float():
         return Val(ir.Call(rt.ir(), "fmod", (a, b), ir.INTRINSIC), rt)
     t = rt.ir()
@@ -64,7 +64,7 @@ def np_signbit(cx, f, x: Val) -> Val:
     if x.ty.is_complex():
         raise cx.error("np.signbit of complex values is not supported (NumPy has no loop)")
     if x.ty.is_float():
-        n = ops.node_of(cx, calls._as(cx, x, T.np_ty(np.float64)) if x.ty.weak else x)
+        n = ops.node_of(cx, calls.as_res(cx, x, T.np_ty(np.float64)) if x.ty.weak else x)
         t = n.type
         one = ir.Const(t, 1.0)
         return Val(ir.LT(ir.Call(t, "copysign", (one, n), ir.INTRINSIC), ir.Const(t, 0.0)),

@@ -26,7 +26,7 @@ from pyhalide import ir
 from . import array_calls, ops
 from .array_args import axes_of, axis_order, flag_of, operand_of, parse_args
 from .array_reduce import INTP, divide, finish, fold, reduce_call, reduction, total
-from .array_scan import _cumulative
+from .array_scan import cumulative
 from .array_sort import sort_value
 from .arrayexpr import ArrayExpr
 from .values import Val, const_val
@@ -66,7 +66,7 @@ def _nancum(b, fn, node):
     plain = what[3:]
     if a.ty.is_float():
         a = _nan_as(b.cx, a, 0.0 if plain == "cumsum" else 1.0, node)
-    return _cumulative(b, plain, a, _rest(node))
+    return cumulative(b, plain, a, _rest(node))
 
 
 def _no_dtype(b, got, what):

@@ -101,7 +101,7 @@ def _extreme(is_max):
 _CUM = {"cumsum": (np.cumsum, "+"), "cumprod": (np.cumprod, "*")}
 
 
-def _cumulative(b, what, obj, node):
+def cumulative(b, what, obj, node):
     got = parse_args(b, what, obj, node, ("axis", "dtype", "out"))
     a = operand_of(b, got["a"][0], got["a"][1])
     ac = b.array_code
@@ -144,9 +144,9 @@ array_calls.function(*_UFUNCS)(_accumulate)
 
 @array_calls.function(np.cumsum, np.cumprod)
 def _function(b, fn, node):
-    return _cumulative(b, fn.__name__, None, node)
+    return cumulative(b, fn.__name__, None, node)
 
 
 @array_calls.method("cumsum", "cumprod")
 def _method(b, obj, name, node):
-    return _cumulative(b, name, obj, node)
+    return cumulative(b, name, obj, node)

@@ -339,7 +339,7 @@ def _module_fn(b, fn: ModuleRef, node):
 # element-wise NumPy functions ------------------------------------------------------------
 # Each takes the evaluated argument values (scalars; array_ufuncs applies the same
 # functions element-wise to arrays) and returns NumPy's result for them.
-def _res(cx, f, *tys):
+def res_type(cx, f, *tys):
     try:
         return T.result_type(f, *tys)
     except UnsupportedType as e:
@@ -347,7 +347,7 @@ def _res(cx, f, *tys):
                        f"{e}", hint="cast the argument first, e.g. np.float32(x)")
 
 
-def _as(cx, v: Val, rt) -> Val:
+def as_res(cx, v: Val, rt) -> Val:
     """An argument converted to the result type (NumPy's conversion of an
     operand: weak Python scalars must fit)."""
     return ops.convert(cx, v, rt) if v.ty.weak else ops.cast_to(cx, v, rt)
@@ -362,7 +362,7 @@ def _fcall(rt, name, *args, risky=False) -> Val:
 def np_unary(cx, f, v: Val) -> Val:
     """f(v) for a NumPy function of one argument."""
     if C.is_complex(v):
-        return C.np_unary(cx, f, v, _res(cx, f, v.ty))
+        return C.np_unary(cx, f, v, res_type(cx, f, v.ty))
     if f in (np.isnan, np.isinf, np.isfinite):
         rt = T.np_ty(np.bool_)
         if not v.ty.is_float():
@@ -373,11 +373,11 @@ def np_unary(cx, f, v: Val) -> Val:
     if f is np.logical_not:
         t = ops.truth(cx, v)
         return Val(ir.Not(t.node), T.np_ty(np.bool_), risky=v.risky)
-    rt = _res(cx, f, v.ty)
+    rt = res_type(cx, f, v.ty)
     if f in (np.abs, np.absolute, np.fabs):
         out = ops.absolute(cx, v if not v.ty.weak else ops.convert(cx, v, rt), numpy_style=True)
         return ops.cast_to(cx, out, rt) if out.ty != rt else out
-    x = _as(cx, v, rt)
+    x = as_res(cx, v, rt)
     if f is np.negative:
         return ops.negate(cx, x)
     if f is np.positive:
@@ -493,8 +493,8 @@ _FLOAT_UNARY = {np.log2: _scaled_log(1.4426950408889634, 2.0355273740931033e-17)
 @unions.over_alternatives
 def np_minmax(cx, f, x: Val, y: Val) -> Val:
     """np.minimum/maximum (NaN propagates) and np.fmin/fmax (NaN ignored)."""
-    rt = _res(cx, f, x.ty, y.ty)
-    xv, yv = _as(cx, x, rt), _as(cx, y, rt)
+    rt = res_type(cx, f, x.ty, y.ty)
+    xv, yv = as_res(cx, x, rt), as_res(cx, y, rt)
     a, c = ops.node_of(cx, xv), ops.node_of(cx, yv)
     t = a.type
     risky = x.risky or y.risky
@@ -531,22 +531,22 @@ def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
     if not bounds:
         raise cx.error("np.clip needs at least one of its bounds",
                        hint="give a lower or an upper bound (the other may be None)")
-    rt = _res(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
-    out = _as(cx, x, rt)
+    rt = res_type(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
+    out = as_res(cx, x, rt)
     lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))
     if rt.is_float() and keep_ties:
         n = out.node
         if lo is not None:
-            ln = ops.node_of(cx, _as(cx, lo, rt))
+            ln = ops.node_of(cx, as_res(cx, lo, rt))
             n = ir.Select(ir.Or(ir.LT(n, ln), ops.is_nan(ln)), ln, n)
         if hi is not None:
-            hn = ops.node_of(cx, _as(cx, hi, rt))
+            hn = ops.node_of(cx, as_res(cx, hi, rt))
             n = ir.Select(ir.Or(ir.GT(n, hn), ops.is_nan(hn)), hn, n)
         return Val(n, rt, risky=x.risky or any(b.risky for b in bounds))
     if lo is not None:
-        out = np_minmax(cx, np.maximum, out, _as(cx, lo, rt))
+        out = np_minmax(cx, np.maximum, out, as_res(cx, lo, rt))
     if hi is not None:
-        out = np_minmax(cx, np.minimum, out, _as(cx, hi, rt))
+        out = np_minmax(cx, np.minimum, out, as_res(cx, hi, rt))
     return out
 
 
@@ -554,11 +554,11 @@ def _clip_bound(cx, v: Val, rt) -> Val:
     """A bound of np.clip as rt: a Python int beyond an integer dtype's range
     is that range's end (NumPy clips with it instead of raising)."""
     if not (v.ty.kind == "int" and rt.is_int()):
-        return _as(cx, v, rt)
+        return as_res(cx, v, rt)
     t = rt.ir()
     lo, hi = max(t.min_value(), -(2 ** 63)), min(t.max_value(), 2 ** 63 - 1)
     if v.lo is not None and v.hi is not None and lo <= v.lo and v.hi <= hi:
-        return _as(cx, v, rt)
+        return as_res(cx, v, rt)
     n = cast(ir.Int(64), ops.node_of(cx, v))
     n = ir.Max(ir.Min(n, ir.Const(ir.Int(64), hi)), ir.Const(ir.Int(64), lo))
     return Val(cast(t, n), rt, risky=v.risky)
@@ -580,16 +580,16 @@ def np_binary_op(cx, f, x: Val, y: Val) -> Val:
 
 @unions.over_alternatives
 def np_arctan2(cx, f, y: Val, x: Val) -> Val:
-    rt = _res(cx, f, y.ty, x.ty)
-    return _fcall(rt, "atan2", ops.node_of(cx, _as(cx, y, rt)), ops.node_of(cx, _as(cx, x, rt)),
+    rt = res_type(cx, f, y.ty, x.ty)
+    return _fcall(rt, "atan2", ops.node_of(cx, as_res(cx, y, rt)), ops.node_of(cx, as_res(cx, x, rt)),
                   risky=x.risky or y.risky)
 
 
 @unions.over_alternatives
 def np_copysign(cx, f, x: Val, y: Val) -> Val:
-    rt = _res(cx, f, x.ty, y.ty)
-    return _fcall(rt, "copysign", ops.node_of(cx, _as(cx, x, rt)),
-                  ops.node_of(cx, _as(cx, y, rt)), risky=x.risky or y.risky)
+    rt = res_type(cx, f, x.ty, y.ty)
+    return _fcall(rt, "copysign", ops.node_of(cx, as_res(cx, x, rt)),
+                  ops.node_of(cx, as_res(cx, y, rt)), risky=x.risky or y.risky)
 
 
 @unions.over_alternatives
@@ -597,8 +597,8 @@ def np_hypot(cx, f, x: Val, y: Val) -> Val:
     """sqrt(x*x + y*y) without overflow or underflow: float32 in float64,
     float64 scaled by a power of two when the larger magnitude is far from 1;
     inf when either is infinite (also with a NaN), as C's hypot."""
-    rt = _res(cx, f, x.ty, y.ty)
-    xv, yv = _as(cx, x, rt), _as(cx, y, rt)
+    rt = res_type(cx, f, x.ty, y.ty)
+    xv, yv = as_res(cx, x, rt), as_res(cx, y, rt)
     wide = T.np_ty(np.float64)
     xw, yw = ops.cast_to(cx, xv, wide).node, ops.cast_to(cx, yv, wide).node
     a, c = fabs(xw), fabs(yw)
@@ -628,7 +628,7 @@ def np_where(cx, f, c: Val, x: Val, y: Val) -> Val:
     that the integer result type cannot hold wraps into it, as NumPy's
     np.where casts it (np.where(c, uint8_array, 300) holds 44; a ufunc
     raises OverflowError instead)."""
-    rt = _res(cx, _where, x.ty, y.ty)
+    rt = res_type(cx, _where, x.ty, y.ty)
     return ops.select(cx, ops.truth(cx, c), _where_operand(cx, x, rt),
                       _where_operand(cx, y, rt), lazy=False)
 
@@ -645,10 +645,10 @@ def np_power_scalar_exponent(cx, f, x: Val, y: Val) -> Val:
     out = np_binary_op(cx, f, x, y)
     if not out.ty.is_float() or (y.is_const and y.const != 0.5):
         return out
-    root = _fcall(out.ty, "sqrt", ops.node_of(cx, _as(cx, x, out.ty)), risky=out.risky)
+    root = _fcall(out.ty, "sqrt", ops.node_of(cx, as_res(cx, x, out.ty)), risky=out.risky)
     if y.is_const:
         return root
-    half = ir.EQ(ops.node_of(cx, _as(cx, y, out.ty)), ir.Const(out.ty.ir(), 0.5))
+    half = ir.EQ(ops.node_of(cx, as_res(cx, y, out.ty)), ir.Const(out.ty.ir(), 0.5))
     return Val(ir.Select(half, root.node, ops.node_of(cx, out)), out.ty, risky=out.risky)
 
 

@@ -22,8 +22,9 @@ then hold no read that can raise evaluates like a select, and becomes one
 from __future__ import annotations
 
 from . import ir
+from .ir.check_images import CHECK_PREFIX, is_check_read
 
-PREFIX = "__pyhalide_check"
+PREFIX = CHECK_PREFIX
 
 
 def image_name(n: int) -> str:
@@ -34,11 +35,6 @@ def image_name(n: int) -> str:
 def guarded(read: ir.Expr, value: ir.Expr) -> ir.Expr:
     """`value`, checked by `read` (a read of a check image)."""
     return apply([ir.NE(read, ir.Const(read.type, 0))], value)
-
-
-def is_check_read(c) -> bool:
-    """Whether the Call c reads a check image (not the user's data)."""
-    return isinstance(c, ir.Call) and c.call_type == ir.IMAGE and c.name.startswith(PREFIX)
 
 
 def _check(e):

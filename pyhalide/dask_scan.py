@@ -127,10 +127,10 @@ class ScanPlan:
         fn, self.halo = got
         f = host.func_named(fn)
         d, rname = scan_of(fn)
-        from .parallel_scan import _Context, analyze
+        from .parallel_scan import ScanContext, analyze
         stage = f.update(len(fn.updates) - 1)
         try:
-            _, scan, _, lift = analyze(_Context(stage), stage, rname, 1)
+            _, scan, _, lift = analyze(ScanContext(stage), stage, rname, 1)
         except CompileError as e:
             why = str(e).split(": cannot parallel_scan: ", 1)[-1].split("\n")[0]
             raise CompileError(f"{where}: the scan {f.name()} cannot be split into blocks: "
@@ -183,22 +183,22 @@ class ScanPlan:
         d.schedule.rvars = [dataclasses.replace(rv, extent=ir.Max(ir.Sub(stop, lo),
                                                                   ir.index(0)))]
         # the states of the points [b, min(e, lo + n)) of a later block
-        from .parallel_scan_phases import _new_func, _pure_zero, _rdom, _update
-        st = _new_func(f"{fn.name}$dask_state", fn.args, lift.types, d.source)
+        from .parallel_scan_phases import define_update, new_func, pure_zero, scan_rdom
+        st = new_func(f"{fn.name}$dask_state", fn.args, lift.types, d.source)
         sfn = st.function()
-        _pure_zero(st, d.source, "")
+        pure_zero(st, d.source, "")
         later = ir.And(ir.Not(first), ir.LT(b, end))
-        r0_rv, r0 = _rdom(f"{fn.name}$dask_r0", b, ir.Select(later, ir.index(1), ir.index(0)),
+        r0_rv, r0 = scan_rdom(f"{fn.name}$dask_r0", b, ir.Select(later, ir.index(1), ir.index(0)),
                           f"{sfn.name}$r0")
-        _update(st, (r0,), lift.first(r0), r0_rv, [], [], [], d.source)
+        define_update(st, (r0,), lift.first(r0), r0_rv, [], [], [], d.source)
         last = ir.Min(e, end)
-        rj_rv, rj = _rdom(f"{fn.name}$dask_rj", ir.Add(b, ir.index(1)),
+        rj_rv, rj = scan_rdom(f"{fn.name}$dask_rj", ir.Add(b, ir.index(1)),
                           ir.Select(later, ir.Max(ir.Sub(last, ir.Add(b, ir.index(1))),
                                                   ir.index(0)), ir.index(0)),
                           f"{sfn.name}$r")
         prev = [ir.Call(t, sfn.name, (ir.Sub(rj, ir.index(1)),), ir.FUNC, i, sfn)
                 for i, t in enumerate(lift.types)]
-        _update(st, (rj,), lift.step(prev, rj), rj_rv, [], [], [], d.source)
+        define_update(st, (rj,), lift.step(prev, rj), rj_rv, [], [], [], d.source)
         st.compute_root()
         # rows in global coordinates: the states (no value) by default; S's
         # values written over the first block and over the points after the scan,

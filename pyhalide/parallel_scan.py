@@ -74,7 +74,7 @@ def _name_of(v) -> str:
     raise TypeError(f"parallel_scan expects an RVar, got {type(v).__name__}")
 
 
-class _Context:
+class ScanContext:
     def __init__(self, stage):
         from .func import Stage
         if not isinstance(stage, Stage):
@@ -98,7 +98,7 @@ class _Scan:
     """What parallel_scan reads off the update: the scanned RVar, its
     dimension of f, its range, the values with their checks set aside."""
 
-    def __init__(self, ctx: _Context, d: ir.Definition, rvar, chunk_size):
+    def __init__(self, ctx: ScanContext, d: ir.Definition, rvar, chunk_size):
         fn = ctx.fn
         self.rname = _name_of(rvar)
         dims = d.schedule.dims
@@ -192,7 +192,7 @@ VARIANTS = ("rescan", "apply")
 
 
 def parallel_scan(stage, rvar, chunk_size, variant="rescan"):
-    ctx = _Context(stage)
+    ctx = ScanContext(stage)
     if variant not in VARIANTS:
         ctx.fail(f"unknown variant {variant!r}; choose \"rescan\" (each chunk reduced to its "
                  f"state, then scanned again from its carry: reads the input twice, stores "
@@ -212,7 +212,7 @@ def refusal(stage, rvar, chunk_size):
     """None when parallel_scan(stage, rvar, chunk_size) applies, else its
     reason; the stage is not changed."""
     try:
-        analyze(_Context(stage), stage, rvar, chunk_size)
+        analyze(ScanContext(stage), stage, rvar, chunk_size)
     except CompileError as e:
         return str(e).split(": cannot parallel_scan: ", 1)[-1].split("\n")[0]
     return None

@@ -28,7 +28,7 @@ class _DomainTag:
         return self._name
 
 
-def _rdom(name: str, lo, extent, tag):
+def scan_rdom(name: str, lo, extent, tag):
     """(ReductionVariable, its Variable) of a new RDom (tag: its name) or
     of the RDom of another RVar (tag: that RVar's Variable)."""
     rv = ir.ReductionVariable(name, lo, extent)
@@ -36,7 +36,7 @@ def _rdom(name: str, lo, extent, tag):
     return rv, ir.Variable(ir.INDEX, name, "rvar", domain)
 
 
-def _new_func(name: str, args: tuple, types: tuple, source):
+def new_func(name: str, args: tuple, types: tuple, source):
     from .func import Func, set_pure_vars
     from .var import Var
     f = Func(name)
@@ -46,7 +46,7 @@ def _new_func(name: str, args: tuple, types: tuple, source):
     return f
 
 
-def _pure_zero(f, source, parallel: str):
+def pure_zero(f, source, parallel: str):
     """A pure definition of zeros (the updates write every point read)."""
     fn = f.function()
     args = tuple(ir.Variable(ir.INDEX, a) for a in fn.args)
@@ -55,7 +55,7 @@ def _pure_zero(f, source, parallel: str):
                             ir.StageSchedule(dims=dims), source)
 
 
-def _update(f, lhs, values, rv, preds, inner: list, outer: list, source):
+def define_update(f, lhs, values, rv, preds, inner: list, outer: list, source):
     """An update of f over the one RVar `rv`, its loop inside `inner`'s
     (Dims) and those inside `outer`'s."""
     fn = f.function()
@@ -129,23 +129,23 @@ class _Phases:
         jn = self.fresh("scan_j") if with_j else None
         args = self.at_axis(jn, self.cn, args=self.fn.args) if with_j else \
             self.at_axis(self.cn, args=self.fn.args)
-        f = _new_func(f"{self.fn.name}_scan_{name}", args, self.lift.types, self.d.source)
+        f = new_func(f"{self.fn.name}_scan_{name}", args, self.lift.types, self.d.source)
         lfn = f.function()
-        _pure_zero(f, self.d.source, self.cn)
+        pure_zero(f, self.d.source, self.cn)
         c, chunk = self.c, [ir.Dim(self.cn, "parallel")]
-        r0_rv, r0 = _rdom(self.fresh("scan_r0"), ir.index(0), ir.Min(self.n, ONE),
+        r0_rv, r0 = scan_rdom(self.fresh("scan_r0"), ir.index(0), ir.Min(self.n, ONE),
                           f"{lfn.name}$r0")
         at = self.at_axis(r0, c) if with_j else self.at_axis(c)
-        _update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], *self.around(chunk),
+        define_update(f, at, self.lift.first(self.point(r0, c)), r0_rv, [], *self.around(chunk),
                 self.d.source)
-        rj_rv, rj = _rdom(self.fresh("scan_rj"), ONE,
+        rj_rv, rj = scan_rdom(self.fresh("scan_rj"), ONE,
                           ir.Max(ir.Sub(ir.Min(self.K, self.n), ONE), ir.index(0)),
                           f"{lfn.name}$r")
         q = self.point(rj, c)
         at = self.at_axis(rj, c) if with_j else self.at_axis(c)
         prev = self.at_axis(ir.Sub(rj, ONE), c) if with_j else at
         values = self.lift.step(self.calls(lfn, prev), ir.Min(q, self.last))
-        _update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))],
+        define_update(f, at, values, rj_rv, [ir.LT(q, ir.Add(self.lo, self.n))],
                 *self.around([ir.Dim(self.cn, "parallel" if self.across else "serial")]),
                 self.d.source)
         if not self.across:      # (across rows, the chains of each column overlap)
@@ -181,20 +181,20 @@ class _Phases:
         """`<f>_scan_carry(P, c)`, serially: the value before the scan, then
         each chunk's total (total(rc) reads it) applied in order."""
         fn, one = self.fn, ONE
-        carry = _new_func(f"{fn.name}_scan_carry", self.at_axis(self.cn, args=fn.args),
+        carry = new_func(f"{fn.name}_scan_carry", self.at_axis(self.cn, args=fn.args),
                           self.types, self.d.source)
         cfn = carry.function()
-        _pure_zero(carry, self.d.source, "")
-        c0_rv, c0 = _rdom(self.fresh("scan_c0"), ir.index(0), ir.Min(self.chunks, one),
+        pure_zero(carry, self.d.source, "")
+        c0_rv, c0 = scan_rdom(self.fresh("scan_c0"), ir.index(0), ir.Min(self.chunks, one),
                           f"{cfn.name}$r0")
         seeds = self.scan.seeds
         seed = [seeds[i] for i in range(len(seeds))] if seeds else \
             self.calls(self.pre.function(), self.at_axis(ir.Add(ir.Sub(self.lo, one), c0)))
-        _update(carry, self.at_axis(c0), seed, c0_rv, [], *self.around([]), self.d.source)
-        rc_rv, rc = _rdom(self.fresh("scan_rc"), one,
+        define_update(carry, self.at_axis(c0), seed, c0_rv, [], *self.around([]), self.d.source)
+        rc_rv, rc = scan_rdom(self.fresh("scan_rc"), one,
                           ir.Max(ir.Sub(self.chunks, one), ir.index(0)), f"{cfn.name}$r")
         before = self.calls(cfn, self.at_axis(ir.Sub(rc, one)))
-        _update(carry, self.at_axis(rc), self.lift.apply(before, total(ir.Sub(rc, one))),
+        define_update(carry, self.at_axis(rc), self.lift.apply(before, total(ir.Sub(rc, one))),
                 rc_rv, [], *self.around([]), self.d.source)
         carry.compute_root()
         return cfn
@@ -203,8 +203,8 @@ class _Phases:
         """f's update over (j, c), parallel over the chunks: values_of(q, j,
         c) gives the values at point q."""
         inn, on = self.fresh("scan_i"), self.fresh("scan_o")
-        ij_rv, ij = _rdom(inn, ir.index(0), self.K, self.d.rdom_name)
-        oc_rv, oc = _rdom(on, ir.index(0), self.chunks, ij)
+        ij_rv, ij = scan_rdom(inn, ir.index(0), self.K, self.d.rdom_name)
+        oc_rv, oc = scan_rdom(on, ir.index(0), self.chunks, ij)
         q = self.point(ij, oc)
         values = values_of(ir.Min(q, self.last), ij, oc)
         if self.across:

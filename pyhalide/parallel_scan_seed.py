@@ -84,7 +84,7 @@ def peel_first(fn, d, scan, index: int) -> bool:
 
     from .checks import apply as apply_checks
     from .parallel_scan import func_call
-    from .parallel_scan_phases import _new_func, _pure_zero, _rdom, _update
+    from .parallel_scan_phases import define_update, new_func, pure_zero, scan_rdom
     if index != 1 or not scan.seeds:
         return False
     reads = [c for c in ir.find_calls(list(scan.values))
@@ -94,15 +94,15 @@ def peel_first(fn, d, scan, index: int) -> bool:
     lo, n = scan.rv.min, scan.rv.extent
     one = ir.index(1)
     pargs = tuple(a for k, a in enumerate(fn.args) if k != scan.axis)
-    first = _new_func(f"{fn.name}_scan_first", pargs, fn.output_types, d.source)
-    _pure_zero(first, d.source, "")
-    r0_rv, r0 = _rdom(f"{fn.name}_scan_r0", lo, ir.Min(ir.Max(n, ir.index(0)), one),
+    first = new_func(f"{fn.name}_scan_first", pargs, fn.output_types, d.source)
+    pure_zero(first, d.source, "")
+    r0_rv, r0 = scan_rdom(f"{fn.name}_scan_r0", lo, ir.Min(ir.Max(n, ir.index(0)), one),
                       f"{fn.name}_scan_first$r0")
     seeded = _First(fn, scan.prev_args, scan.seeds)
     values = [ir.substitute(apply_checks(scan.checks, seeded.mutate(v)), {scan.rname: r0})
               for v in scan.values]
     lhs = tuple(a for k, a in enumerate(scan.lhs) if k != scan.axis)
-    _update(first, lhs, values, r0_rv, [], [], [ir.Dim(a) for a in pargs], d.source)
+    define_update(first, lhs, values, r0_rv, [], [], [ir.Dim(a) for a in pargs], d.source)
     first.compute_root()
     ffn = first.function()
     at = tuple(ir.Variable(ir.INDEX, a) for a in pargs)

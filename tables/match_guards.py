@@ -35,7 +35,7 @@ The rewritten element is lazy itself (`if_then_else(P, core, x_i)`) when its val
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.checks import is_check_read
+from pyhalide.ir.check_images import is_check_read
 from pyhalide.ir.ops import substitute_exprs
 
 from .match_canon import XInfo, is_self, negate, self_index, self_var
