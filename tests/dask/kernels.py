@@ -2,6 +2,7 @@
 import numpy as np
 
 import pyhalide as ph
+import tests.rfactor.test_parallel_scan_frontend as scan_loops
 
 
 @ph.pipeline
@@ -240,12 +241,4 @@ def unproven_scan(x):
     return out
 
 
-@ph.pipeline
-def argmax_so_far(x):
-    out = np.empty(x.shape[0], np.int64)
-    best, k = x[0], 0
-    for i in range(x.shape[0]):
-        if x[i] > best:
-            best, k = x[i], i
-        out[i] = k
-    return out
+argmax_so_far = ph.pipeline(scan_loops.argmax_so_far)     # (the parallel-scan tests' loop)
