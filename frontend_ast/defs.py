@@ -7,7 +7,6 @@ from types import SimpleNamespace
 
 from pyhalide import ir
 from pyhalide.expr import Expr
-from pyhalide.var import Var
 
 from . import array_complex, complex_loops, deps, loop_scans, ops, unions
 from .loop_state import Frame
@@ -76,7 +75,7 @@ class Definitions:
         named like an argument (a Param of that name would be read instead)."""
         names = ("x", "y", "z", "w")
         rk = arr.ndim - 1 - k
-        return self._unlike_input(names[rk] if rk < 4 else f"d{rk}")
+        return self.emitter.new_var(names[rk] if rk < 4 else f"d{rk}")
 
     def element_call(self, arr: Arr, idx_nodes, risky=False) -> Val:
         """arr[idx] (NumPy axis order, int32 nodes) as a call."""
@@ -107,8 +106,8 @@ class Definitions:
         key = tuple(l.pure_var for l in reversed(ctx))
         if g.scan:
             # one dimension per chain loop, innermost first (loop_scans.py)
-            g.scan_var = self._unlike_input(loop.name)
-            key = tuple(self._unlike_input(n.target.id) for n in reversed(g.chain_nodes[1:])) + \
+            g.scan_var = self.emitter.new_var(loop.name)
+            key = tuple(self.emitter.new_var(n.target.id) for n in reversed(g.chain_nodes[1:])) + \
                 (g.scan_var,) + key
         vals = []
         ran = None
@@ -252,12 +251,6 @@ class Definitions:
         self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
                             loops=pairs)
         g.func.function().updates[-1].exit = exit_node
-
-    def _unlike_input(self, name):
-        """A Var named `name`, or name_ where an argument has that name."""
-        while name in self.emitter.input_names:
-            name += "_"
-        return Var(name)
 
     def _exit_condition(self, g):
         """The stop test of the group's innermost loop when the group holds

@@ -7,7 +7,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.func import Func
 from pyhalide.simplify import equal_after_simplify
-from pyhalide.var import RDom
+from pyhalide.var import RDom, Var
 
 from . import ops
 from .lifted import LiftedFunc
@@ -59,6 +59,14 @@ class Emitter:
         f = Func(base)
         self.funcs.append((pyname, f, owner))
         return f
+
+    def new_var(self, name: str) -> Var:
+        """A pure Var named `name`, or name_ (name__, ...) while an argument has
+        that name: lowering identifies variables by name, so the argument's
+        Param would be read as the Var."""
+        while name in self.input_names:
+            name += "_"
+        return Var(name)
 
     def define(self, f, key, values, preds, rdom, loc, pure=False, label=None, loops=()):
         """f[key] = values (over rdom where preds); f may be a

@@ -9,7 +9,6 @@ import ast
 
 from pyhalide import ir
 from pyhalide.checks import is_check_read
-from pyhalide.var import Var
 
 from . import array_store_loops, carried_arrays, complex_loops, deps, loop_scans, ops, unions
 from .analyze import assigned_in_nested_loop, carried, home
@@ -116,18 +115,10 @@ class LoopRunner:
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, self._pure_var(name)),
+                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(name)),
                     lo=lo, hi=hi)
         self.state.headers[id(node)] = loop
         return loop
-
-    def _pure_var(self, name):
-        """The loop's pure Var, never named like an argument (`for i in ...`
-        rebinding an argument i: the Param i that values computed before the
-        loop read would be replaced by the loop's Var in the lowering)."""
-        while name in self.emitter.input_names:
-            name += "_"
-        return Var(name)
 
     def certified_bound(self, v: Val, node):
         """v with exact affine bounds, under a call-time check that the

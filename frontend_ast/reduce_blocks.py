@@ -30,7 +30,7 @@ from types import SimpleNamespace
 
 from pyhalide import ir
 from pyhalide.expr import Expr
-from pyhalide.var import RDom, Var
+from pyhalide.var import RDom
 
 from . import ops
 from .arrayexpr import ArrayExpr, element_node
@@ -57,10 +57,7 @@ def blocked(ac, operand: ArrayExpr, tys, init, step, combine, name, node, view=T
     rows = Expr.wrap(sizes[0])
     per = (rows + (BLOCKS - 1)) // BLOCKS
     part = ac.new_func(name + "_blocks")
-    b = "b"
-    while b in ac.emitter.input_names:      # a Param of that name would be replaced
-        b += "_"
-    b = Var(b)
+    b = ac.emitter.new_var("b")
     ac.emitter.define(part, (b,), tuple(init), [], None, loc, pure=True, label=name)
     rdom = RDom([(0, Expr.wrap(sizes[k])) for k in reversed(range(1, nd))] + [(0, per)],
                 "r_" + part.name())

@@ -142,16 +142,9 @@ class _SumBuilder:
         self.run = run            # the reduced axes innermost in memory, outermost first
         self.outer = [k for k in big if k in axes and k not in run]
         self.cast = operand.ty != acc_ty
-        self.vars = {k: self.var(f"i{k}") for k in range(nd)}
+        self.vars = {k: self.em.new_var(f"i{k}") for k in range(nd)}
 
     # helpers -------------------------------------------------------------------------
-    def var(self, name) -> Var:
-        """A pure Var never named like an argument (the argument's Param
-        would be replaced by the Var's loop in the Funcs that read it)."""
-        while name in self.em.input_names:
-            name += "_"
-        return Var(name)
-
     def size(self, k) -> Expr:
         return Expr.wrap(cast_node(ir.INDEX, node_of(self.cx, self.a.shape[k])))
 
@@ -232,7 +225,7 @@ class _SumBuilder:
         runs = a.static(lambda z: plan(z)[2], a.order)
         depth = a.static(lambda z: tree_depth(min(plan(z)[:2]), a.lanes), a.order)
         slots = Expr.wrap(ir.index(1)) << depth
-        c = a.var("c")
+        c = a.em.new_var("c")
         nth = c % pieces
         start = (c // pieces) * slab + nth * piece      # run c: a piece of a slab
         m = _min(piece, slab - nth * piece)             # its length
@@ -263,7 +256,7 @@ class _SumBuilder:
         leaf = a.chunk_leaves(m, q, depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
-        j, s, c = a.var("j"), a.var("s"), a.var("c")
+        j, s, c = a.em.new_var("j"), a.em.new_var("s"), a.em.new_var("c")
         mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
 
         # the last slot, a parameter: bounds inference does not bound a shift
@@ -306,7 +299,7 @@ class _SumBuilder:
         descending the split tree, a level per step (a leaf keeps going to
         the first slot of its subtree)."""
         leaf = self.func("_leaf")
-        k = self.var("k")
+        k = self.em.new_var("k")
         zero, one = Expr.wrap(ir.index(0)), Expr.wrap(ir.index(1))
         self.define(leaf, (k,), [zero, q, one, zero], pure=True)
         d = RDom([(0, depth)], self.name + "_level")
@@ -337,7 +330,7 @@ class _SumBuilder:
         """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
         empty slot has 0 chunks and is not rightmost."""
         blk = self.func("_leaf")
-        s = self.var("s")
+        s = self.em.new_var("s")
         q = m // self.lanes
         self.define(blk, (s, c), [Expr.wrap(ir.index(0)), q, Expr.wrap(ir.index(1))], pure=True)
         d = RDom([(0, depth)], self.name + "_level")
@@ -370,7 +363,7 @@ class _SumBuilder:
 
     def tree(self, blk, c, m, start, run_sizes, extra, slots, depth):
         a = self
-        j, s = a.var("j"), a.var("s")
+        j, s = a.em.new_var("j"), a.em.new_var("s")
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
         ref = blk[s, c]
         st, nq, last = ref[0], ref[1], ref[2]
