@@ -2,7 +2,8 @@
 import numpy as np
 
 import pyhalide as ph
-import tests.rfactor.test_parallel_scan_frontend as scan_loops
+import tests.rfactor.test_parallel_scan_frontend as scan_loops  # their scan loops
+import tests.scans.test_scan_peel as peel_loops
 
 
 @ph.pipeline
@@ -191,34 +192,13 @@ def running_sum(x):
     return out
 
 
-@ph.pipeline
-def running_max(x):
-    out = np.zeros(x.shape[0], np.int32)
-    best = x[0]
-    for i in range(1, x.shape[0]):
-        best = max(best, x[i])
-        out[i] = best
-    return out
+running_max = ph.pipeline(peel_loops.running_max_from_1)
 
 
-@ph.pipeline
-def segmented_sum(x, flag):
-    out = np.empty(x.shape[0], x.dtype)
-    s = x.dtype.type(0)
-    for i in range(x.shape[0]):
-        s = x[i] if flag[i] else s + x[i]
-        out[i] = s
-    return out
+segmented_sum = ph.pipeline(scan_loops.segmented_sum)
 
 
-@ph.pipeline
-def recurrence(a, b):
-    out = np.empty(b.shape[0], np.int32)
-    s = np.int32(0)
-    for i in range(b.shape[0]):
-        s = a[i] * s + b[i]
-        out[i] = s
-    return out
+recurrence = ph.pipeline(scan_loops.recurrence)
 
 
 @ph.pipeline
@@ -241,4 +221,4 @@ def unproven_scan(x):
     return out
 
 
-argmax_so_far = ph.pipeline(scan_loops.argmax_so_far)     # (the parallel-scan tests' loop)
+argmax_so_far = ph.pipeline(scan_loops.argmax_so_far)
