@@ -187,6 +187,14 @@ def _builtin(b, name, node):
         x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
         b.cx.cur_node = node
         return ops.binary(b.cx, "**", x, y)
+    if name == "divmod":
+        args = _pos(b, node, 2, 2)
+        if any(isinstance(a, (Arr, ArrayExpr)) for a in args):
+            raise b.cx.err(node, "divmod() of arrays is not supported",
+                           hint="write a // b and a % b")
+        x, y = (_scalar(b, a, n) for a, n in zip(args, node.args))
+        b.cx.cur_node = node
+        return TupleVal([ops.binary(b.cx, "//", x, y), ops.binary(b.cx, "%", x, y)])
     raise b.cx.err(node, f"{name}() is not supported")
 
 

@@ -47,7 +47,7 @@ _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
 
 
 _BUILTINS = {"len", "int", "float", "bool", "complex", "abs", "min", "max", "round", "pow",
-             "range", "tuple"}
+             "divmod", "range", "tuple"}
 
 
 class Expressions:

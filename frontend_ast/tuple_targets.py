@@ -1,0 +1,70 @@
+"""Tuple assignments with element or slice targets (a rewrite of rewrites.py, order 12,
+after the calls of user functions are inlined):
+
+    a[i], a[j] = a[j], a[i]          _ph_1_t, _ph_2_t = a[j], a[i]
+                                     a[i] = _ph_1_t
+                                     a[j] = _ph_2_t
+    q[i], (r[i], k) = f(x)           _ph_1_t, _ph_2_t = f(x)
+                                     q[i] = _ph_1_t
+                                     _ph_3_t, _ph_4_t = _ph_2_t
+                                     r[i] = _ph_3_t
+                                     k = _ph_4_t
+
+Python evaluates the whole right side first, then assigns the targets from
+left to right, each target's own index expressions evaluated when it is
+assigned (`i, a[i] = 1, 5` writes a[1]). The rewrite keeps that order: the
+right side is unpacked into fresh names (a tuple assignment of names, which
+the interpreter compiles, with its own checks of the number of values), then
+each target is assigned its value in order. A fresh name holds what Python's
+tuple holds (a view stays a view). Assignments whose targets are all names
+are left as they are."""
+from __future__ import annotations
+
+import ast
+
+from .loop_seqs import NodeBuilder
+from .rewrite_registry import register
+
+
+@register(12)
+def tuple_targets(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
+    _Rewriter(tree).visit(tree)
+    return tree
+
+
+def _needs_rewrite(target) -> bool:
+    return isinstance(target, (ast.Tuple, ast.List)) and any(
+        not isinstance(e, ast.Name) for e in target.elts)
+
+
+class _Rewriter(NodeBuilder, ast.NodeTransformer):
+    def __init__(self, tree):
+        names = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
+            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        self.prefix = "_ph_"
+        while any(n.startswith(self.prefix) for n in names):
+            self.prefix = "_" + self.prefix
+        self.count = 0
+        self.ref = None
+
+    def fresh(self):
+        self.count += 1
+        return f"{self.prefix}{self.count}_t"
+
+    def visit_Assign(self, node):
+        if len(node.targets) != 1 or not _needs_rewrite(node.targets[0]) or \
+                any(isinstance(e, ast.Starred) for e in node.targets[0].elts):
+            return node
+        self.ref = node
+        return self._unpack(node.targets[0], node.value)
+
+    def _unpack(self, target, value) -> list:
+        temps = [self.fresh() for _ in target.elts]
+        unpack = ast.Tuple(elts=[self.name(t, store=True) for t in temps], ctx=ast.Store())
+        out = [self.assign(self.node(unpack), value)]
+        for elt, temp in zip(target.elts, temps):
+            if _needs_rewrite(elt) and not any(isinstance(e, ast.Starred) for e in elt.elts):
+                out.extend(self._unpack(elt, self.name(temp)))
+            else:
+                out.append(self.assign(elt, self.name(temp)))
+        return out
