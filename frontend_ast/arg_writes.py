@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .array_complex import ComplexArr
 from .values import Arr
 
 
@@ -25,22 +26,42 @@ def make_writable(b, name) -> Arr:
     """Argument `name` of Builder `b` (set up, not yet built) becomes a
     local array copied from the argument: the Arr every name of the
     function holds stays the same object, its reads now go to its Funcs;
-    b.inputs[name] is a new read-only Arr over the argument's ImageParam."""
+    b.inputs[name] is a new read-only Arr over the argument's ImageParam.
+    A complex argument's two part arrays become local the same way."""
     arr = b.inputs[name]
-    src = Arr(name, arr.ty, list(arr.shape), "input", arr.loc)
+    if isinstance(arr, ComplexArr):
+        srcs = [_local_copy(b, part, name) for part in arr.parts()]
+        arr.kind = "local"
+        b.inputs[name] = ComplexArr(name, arr.ty, list(arr.shape), "input", arr.loc, *srcs)
+        b.inputs[name].arg_name = name
+        return arr
+    b.inputs[name] = _local_copy(b, arr, name)
+    return arr
+
+
+def _local_copy(b, arr, name) -> Arr:
+    """Make `arr` local, copied from a new input Arr over its image (returned)."""
+    src = Arr(arr.name, arr.ty, list(arr.shape), "input", arr.loc)
     src.image, src.arg_name = arr.image, name
-    src.layout = arr.layout
+    src.layout = getattr(arr, "layout", None)
+    src.part_of = getattr(arr, "part_of", None)
     arr.kind = "local"
     arr.image = None
-    b.inputs[name] = src
     b.defs.copy_of[arr] = src
-    return arr
+    return src
+
+
+def written_parts(arr) -> list:
+    """The real arrays holding a written argument's final value: the
+    argument's own Arr, or a complex argument's real and imaginary parts."""
+    return list(arr.parts()) if isinstance(arr, ComplexArr) else [arr]
 
 
 class WrittenArgs:
     """The written arguments of one specialization: `positions` (indices
-    into the argument list) and `slots` (the output Func slot holding each
-    one's final value)."""
+    into the argument list) and `slots` (for each, the output Func slots
+    holding its final value: one, or a complex argument's real and
+    imaginary parts)."""
 
     def __init__(self, params, names, slots):
         self.params = list(params)
@@ -74,5 +95,10 @@ class WrittenArgs:
 
     def copy_back(self, args, outs):
         """The final values into the caller's arrays (any strides)."""
-        for k, slot in zip(self.positions, self.slots):
-            np.copyto(args[k], outs[slot][0].reshape(args[k].shape))
+        for k, slots in zip(self.positions, self.slots):
+            a = args[k]
+            if len(slots) == 2:         # a complex argument: its real and imaginary parts
+                np.copyto(a.real, outs[slots[0]][0].reshape(a.shape))
+                np.copyto(a.imag, outs[slots[1]][0].reshape(a.shape))
+            else:
+                np.copyto(a, outs[slots[0]][0].reshape(a.shape))

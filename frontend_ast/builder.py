@@ -110,6 +110,8 @@ class Builder:
                     arr = array_complex.input_array(
                         name, ty, ndim, loc, self.pf.params,
                         lambda img: self._input_shape(name, img, ndim, ones))
+                    # no Func is named like a part's image (a written argument's Funcs)
+                    self.emitter.input_names.update(p.image.name() for p in arr.parts())
                 else:
                     img = ImageParam(ty.ir(), ndim, name)
                     arr = Arr(name, ty, self._input_shape(name, img, ndim, ones), "input", loc)

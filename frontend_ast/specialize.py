@@ -18,7 +18,7 @@ from pyhalide.var import Var
 
 from . import check_order, unions
 from . import complex_values as C
-from .arg_writes import WrittenArgs, make_writable
+from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
@@ -232,8 +232,10 @@ class Specialization:
         if written:
             slots = []
             for arr in written:
-                b.defs.ensure_defined(arr)
-                slots.append(self._slot(arr.func, [s.static for s in arr.shape]))
+                parts = written_parts(arr)
+                for part in parts:
+                    b.defs.ensure_defined(part)
+                slots.append([self._slot(p.func, [s.static for s in p.shape]) for p in parts])
             self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
         for func, shape_fns in check_order.unrealized_checked(b, self.out_funcs):
             self._slot(func, shape_fns)       # checks of arrays no output reads
@@ -273,11 +275,11 @@ class Specialization:
             return Out("const", value=None)
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
-        if isinstance(r, ComplexArr) and r.kind != "input":
+        if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
         if isinstance(r, Arr):
-            if r.kind == "input" and getattr(r, "part_of", None):
+            if (r.kind == "input" or r.arg_name is not None) and getattr(r, "part_of", None):
                 return Out("input_part", name=r.arg_name, attr=r.part_of)
             if r.kind == "input" or r.arg_name is not None:    # an argument, maybe written
                 return Out("input", name=r.arg_name)
