@@ -85,7 +85,7 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
     where = f"the assignment into {arr.name}"
     vals = bld.emitter.finalize([vnode], mapping, where)
     key = bld.emitter.finalize(list(at), mapping, where)
-    preds = bld.emitter.finalize(list(preds), mapping, where) + tri
+    preds = bld.emitter.range_guarded(tri, bld.emitter.finalize(list(preds), mapping, where))
     bld.emitter.define(arr.func, tuple(Expr.wrap(k) for k in reversed(key)), vals, preds,
                        rdom, cx.smap.loc(node), label=arr.name, loops=pairs)
 
@@ -181,7 +181,8 @@ def _define_phases(bld, arr, stores, sites):
         vals = _select(is_k, v, vals)
         conds = _select(is_k, c, conds)
     bld.emitter.define(arr.func, tuple(Expr.wrap(x) for x in reversed(keys)), [vals],
-                       [conds] + tri, rdom, cx.smap.loc(node), label=arr.name, loops=pairs)
+                       bld.emitter.range_guarded(tri, [conds]), rdom, cx.smap.loc(node),
+                       label=arr.name, loops=pairs)
 
 
 def _check_reads(bld, nodes, sites):

@@ -250,7 +250,8 @@ class Definitions:
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
-        preds = self.emitter.finalize(preds, mapping, f"the condition of {g.label}") + tri
+        preds = self.emitter.range_guarded(
+            tri, self.emitter.finalize(preds, mapping, f"the condition of {g.label}"))
         if exit_node is not None:
             exit_node = self.emitter.finalize([exit_node], mapping, f"the exit of {g.label}")[0]
         self.emitter.define(g.func, tuple(key), vals, preds, rdom, g.loc, label=g.label,
@@ -366,7 +367,8 @@ class Definitions:
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
-        preds = self.emitter.finalize(preds, mapping, f"the condition of {arr.name}") + tri
+        preds = self.emitter.range_guarded(
+            tri, self.emitter.finalize(preds, mapping, f"the condition of {arr.name}"))
         self.emitter.define(arr.func, tuple(key), vals, preds, rdom, cell.loc, label=arr.name,
                             loops=pairs)
 

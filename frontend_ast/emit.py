@@ -286,9 +286,36 @@ class Emitter:
                      if k != 1 else ir.Add(st, r)), pred)
         return None
 
+    def range_guarded(self, tri, preds) -> list:
+        """An update's predicates: the loop-range predicates `tri` of its
+        RDom (which covers a hull of the loops' ranges), then each other
+        predicate evaluated lazily where they hold. A condition that reads
+        memory is read only at the iterations Python runs: outside them its
+        reads may leave the arrays (a window `range(max(j - r, 0), min(j + r,
+        n))` runs over a hull wider than every one of its ranges)."""
+        if not tri:
+            return list(preds)
+        inside = tri[0]
+        for t in tri[1:]:
+            inside = ir.And(inside, t)
+        out = list(tri)
+        for p in preds:
+            reads = any(c.call_type != ir.INTRINSIC for c in ir.find_calls(p))
+            out.append(ir.Call(ir.Bool(), "if_then_else", (inside, p, ir.Const(ir.Bool(), False)),
+                               ir.INTRINSIC) if reads else p)
+        return out
+
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than
-        2^31 values (else OverflowError, never a wrapped extent)."""
+        2^31 values (else OverflowError, never a wrapped extent). A hull
+        that has 2^31 values or more for every argument (a bound found only
+        from the type's range) is a compile-time error."""
+        if self.cx.syms.nonneg((hi - lo).shift(-INT32[1])):
+            raise self.cx.err(l.node.iter, "cannot bound this loop's range: its bounds depend "
+                                           "on the enclosing loops in a form the compiler "
+                                           "cannot bound",
+                              hint="write the bound with min/max "
+                                   "(e.g. range(max(j - r, 0), j + 1))")
         self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
 
     def aff_node(self, aff, t=ir.Int(64)):

@@ -129,6 +129,8 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
                 if isinstance(e, ir.Max) else _select_kind(e)
             if not all(within(v, t.min_value(), t.max_value()) for v, t in casts):
                 kind = "select"
+            if kind == "select" and isinstance(e, ir.Select):
+                kind = _affine_select_kind(e, exact)
             x, y = (e.a, e.b) if not isinstance(e, ir.Select) else (e.true_value, e.false_value)
             if isinstance(e, ir.Select) and not x.type.is_integer():
                 return None
@@ -144,6 +146,15 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
 
     def _constrain(f, t):
         constraints.append((f.lbs, f.ubs, t.min_value(), t.max_value()))
+
+    def exact(e):
+        """The one affine form of an integer e (exact where the constraints hold), or None."""
+        if not e.type.is_integer():
+            return None
+        f = walk(_as_select(e))
+        if f is None or len(f.lbs) != 1 or f.lbs != f.ubs:
+            return None
+        return f.lbs[0]
 
     if not node.type.is_integer():
         return None
@@ -176,6 +187,26 @@ def _select_kind(e):
     if _same(a, y) and _same(b, x):
         return ("min" if isinstance(c, (ir.GT, ir.GE)) else "max"), casts
     return "select", []
+
+
+def _affine_select_kind(e, exact) -> str:
+    """"max" for select(a > b, x, y) where x - y is a - b as affine forms
+    (`select(r > j, 0, j - r)`: x is chosen exactly when x > y, so it is
+    max(x, y)), "min" where x - y is b - a; likewise for >=, < and <= (at
+    equality both sides are the same value). Else "select"."""
+    c = e.condition
+    if not isinstance(c, (ir.GT, ir.GE, ir.LT, ir.LE)):
+        return "select"
+    forms = [exact(v) for v in (c.a, c.b, e.true_value, e.false_value)]
+    if any(f is None for f in forms):
+        return "select"
+    a, b, x, y = forms
+    d = a - b if isinstance(c, (ir.GT, ir.GE)) else b - a      # the condition: d > 0 (or >= 0)
+    if x - y == d:
+        return "max"
+    if y - x == d:
+        return "min"
+    return "select"
 
 
 def _same(a, b) -> bool:

@@ -63,10 +63,13 @@ def _conflict(tree):
 
 
 def _loops(stmts):
-    """The For nodes in stmts, outer ones first."""
+    """The For nodes in stmts, outer ones first (not inside nested function
+    definitions: their loops are merged where the calls are inlined)."""
     todo = list(stmts)
     while todo:
         n = todo.pop(0)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
         if isinstance(n, ast.For):
             yield n
         todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
