@@ -234,7 +234,7 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False,
     results = []
     for slot, f in enumerate(outs):
         from .dask_scan import scan_graph, scan_of
-        if first.ndim == 1 and f.outputs() == 1 and scan_of(f.function()) is not None:
+        if f.outputs() == 1 and scan_of(f.function()) is not None:
             results.append(scan_graph(job, slot, xs, da))
             continue
         try:

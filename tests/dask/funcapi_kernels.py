@@ -130,3 +130,32 @@ def unproven():
     s[()] = ph.i64(1)
     s[()] = s[()] * 3 + a[r] * s[()]
     return ph.Pipeline([s]), a
+
+
+def scan_along(dim: int, dims: int = 2, op: str = "sum", typ=None):
+    """A scan of an input along dimension `dim` (Halide's order) of a `dims`-D
+    input: f = input; f[.., r, ..] = f[.., r - 1, ..] (op) f[.., r, ..]."""
+    typ = typ or ph.Int(32)
+    img = ph.ImageParam(typ, dims, "img")
+    vs = [ph.Var(f"v{i}") for i in range(dims)]
+    f = ph.Func(f"scan{dim}")
+    f[tuple(vs)] = img[tuple(vs)]
+    r = ph.RDom([(1, img.dim(dim).extent() - 1)], "r")
+    at = tuple(r.x if i == dim else v for i, v in enumerate(vs))
+    prev = tuple(r.x - 1 if i == dim else v for i, v in enumerate(vs))
+    if op == "sum":
+        f[at] = f[prev] + f[at]
+    elif op == "max":
+        f[at] = ph.max(f[prev], f[at])
+    else:               # a linear recurrence s = 3 s + x (wrapping)
+        f[at] = f[prev] * 3 + f[at]
+    return ph.Pipeline([f]), img
+
+
+def integral_stages():
+    """An integral image as two pipelines, each a scan (rows along x, then
+    columns along y of the rows' result): (rows pipeline, its input, columns
+    pipeline, its input)."""
+    p1, img = scan_along(0, 2, "sum", ph.Int(64))
+    p2, mid = scan_along(1, 2, "sum", ph.Int(64))
+    return p1, img, p2, mid

@@ -85,3 +85,25 @@ def test_cluster_scans(client):
     # (the rows tasks run fused with cumreduction's per-block step, named _same)
     workers = {t["worker"] for t in ts.data if "_same" in str(t["key"])}
     assert len(workers) == 2
+
+
+def test_cluster_funcapi_reduction_and_2d_scan(client):
+    # Func-API pipelines on the workers, pickled by their definition: an argmin (the
+    # rfactor decomposition, dask_funcs_reduce) and a scan along the chunked axis of
+    # a 2-D image (rows per block carried per column by cumreduction)
+    from . import funcapi_kernels as FK
+    rng = np.random.default_rng(9)
+    a = rng.integers(-20, 20, 6000).astype(np.int32)
+    p, img = FK.argmin()
+    img.set(a)
+    want = tuple(np.asarray(v) for v in p.realize([]))
+    got = dask.compute(*p.dask({img: da.from_array(a, chunks=700)}))
+    assert [int(g) for g in got] == [int(w) for w in want]
+    m = rng.integers(-50, 50, (120, 33)).astype(np.int32)
+    p, img = FK.scan_along(1)
+    img.set(m)
+    want = np.asarray(p.realize([33, 120]))
+    with distributed.get_task_stream(client) as ts:
+        got = p.dask({img: da.from_array(m, chunks=(25, 11))}).compute()
+    assert np.array_equal(got, want)
+    assert len({t["worker"] for t in ts.data if "_same" in str(t["key"])}) == 2

@@ -1,0 +1,69 @@
+"""Scans along one axis of N-d arrays on Dask (pyhalide/dask_scan.py): rows
+per block, carried per line by dask.array.cumreduction along the scan's axis;
+the other axes are chunked freely. Integer results equal the one-machine
+realize or call bit for bit."""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+from pyhalide.errors import CompileError  # noqa: E402
+
+from . import funcapi_kernels as FK  # noqa: E402
+from . import kernels as K  # noqa: E402
+
+CHUNKS_2D = [((10, 13), (40,)), ((23,), (9, 9, 22)), ((7, 1, 15), (13, 1, 26)),
+             ((23,), (40,)), ((5, 0, 18), (20, 20))]
+
+
+def _realize(p, img, a):
+    img.set(a)
+    return np.asarray(p.realize(list(a.shape[::-1])))
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("op", ["sum", "max", "affine"])
+def test_2d_scans_random_chunkings(dim, op):
+    rng = np.random.default_rng(dim * 7 + len(op))
+    a = rng.integers(-100, 100, (23, 40)).astype(np.int32)
+    p, img = FK.scan_along(dim, 2, op)
+    want = _realize(p, img, a)
+    for chunks in CHUNKS_2D:
+        got = p.dask({img: da.from_array(a, chunks=chunks)}).compute(scheduler="synchronous")
+        assert got.dtype == want.dtype and np.array_equal(got, want), chunks
+
+
+def test_3d_scan_along_the_middle_axis():
+    a = np.random.default_rng(3).integers(-9, 9, (6, 11, 5)).astype(np.int32)
+    p, img = FK.scan_along(1, 3)
+    want = _realize(p, img, a)
+    got = p.dask({img: da.from_array(a, chunks=(4, 3, 2))}).compute(scheduler="threads")
+    assert np.array_equal(got, want)
+
+
+def test_integral_image_in_two_stages_one_graph():
+    a = np.random.default_rng(4).integers(0, 256, (37, 29)).astype(np.int64)
+    p1, img, p2, mid = FK.integral_stages()
+    x = da.from_array(a, chunks=(10, 8))
+    got = p2.dask({mid: p1.dask({img: x})}).compute(scheduler="threads")
+    assert np.array_equal(got, np.cumsum(np.cumsum(a, 1), 0))
+
+
+def test_pipeline_row_scan_chunked_along_its_axis():
+    a = np.random.default_rng(5).integers(-50, 50, (12, 31)).astype(np.int64)
+    want = K.row_cumsum(a)
+    for chunks in (((12,), (31,)), ((5, 7), (4, 27)), ((1,) * 12, (10, 10, 11))):
+        got = K.row_cumsum.dask(da.from_array(a, chunks=chunks)).compute(scheduler="synchronous")
+        assert got.dtype == want.dtype and np.array_equal(got, want), chunks
+
+
+def test_float_2d_scan_needs_opt_in():
+    import pyhalide as ph
+    a = np.random.default_rng(6).random((9, 14)).astype(np.float64)
+    p, img = FK.scan_along(1, 2, "sum", ph.Float(64))
+    x = da.from_array(a, chunks=(4, 5))
+    with pytest.raises(CompileError, match="float_reassociation"):
+        p.dask({img: x})
+    got = p.dask({img: x}, float_reassociation=True).compute(scheduler="synchronous")
+    assert np.allclose(got, np.cumsum(a, 0), rtol=1e-12, atol=0)
