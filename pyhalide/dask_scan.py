@@ -68,15 +68,38 @@ def scan_of(fn: ir.Function):
 
 def scan_dim(fn: ir.Function, d, r: str):
     """The dimension of fn that update d writes at RVar r alone, the others
-    at fn's pure Vars; None if it writes otherwise."""
+    at distinct pure Vars (fn's own, or, from the frontend, named after the
+    loops: own_pure_names renames them); None if it writes otherwise."""
     at = [k for k, a in enumerate(d.args) if isinstance(a, ir.Variable) and a.name == r]
     if len(at) != 1:
         return None
-    for k, a in enumerate(d.args):
-        if k != at[0] and not (isinstance(a, ir.Variable) and a.kind == "" and
-                               a.name == fn.args[k]):
-            return None
+    others = [a for k, a in enumerate(d.args) if k != at[0]]
+    if not all(isinstance(a, ir.Variable) and a.kind == "" for a in others) or \
+            len({a.name for a in others}) != len(others):
+        return None
     return at[0]
+
+
+def own_pure_names(fn: ir.Function, d, k: int, where: str):
+    """Update d (of a private copy) with its pure Vars named as fn's
+    (parallel_scan's analysis wants them so), in place."""
+    import dataclasses
+
+    from .dask_window import definition_exprs
+    names = {a.name: fn.args[i] for i, a in enumerate(d.args) if i != k}
+    names = {old: new for old, new in names.items() if old != new}
+    if not names:
+        return
+    used = ir.free_vars(definition_exprs(d))
+    if any(new in used and new not in names for new in names.values()):
+        raise CompileError(f"{where}: the scan {fn.name} uses the name of one of its "
+                           f"dimensions for another value: it is not split into blocks")
+    mapping = {old: ir.Variable(ir.INDEX, new) for old, new in names.items()}
+    d.args = tuple(ir.substitute(a, mapping) for a in d.args)
+    d.values = tuple(ir.substitute(v, mapping) for v in d.values)
+    d.predicates = [ir.substitute(p, mapping) for p in d.predicates]
+    d.schedule.dims = [dataclasses.replace(dim, var=names.get(dim.var, dim.var))
+                       for dim in d.schedule.dims]
 
 
 def scan_source(fn: ir.Function, most: int = 8):
@@ -147,6 +170,7 @@ class ScanPlan:
         f = host.func_named(fn)
         d, rname = scan_of(fn)
         self.k, self.nd = scan_dim(fn, d, rname), len(fn.args)    # the scan's dimension
+        own_pure_names(fn, d, self.k, where)
         from .parallel_scan import ScanContext, analyze
         stage = f.update(len(fn.updates) - 1)
         try:
@@ -341,6 +365,7 @@ def scan_graph(job, slot: int, xs, da):
         chunks = list(xs[0].chunks)
         chunks[axis] = tuple(c for c in chunks[axis] if c)
         xs = [x.rechunk(tuple(chunks)) for x in xs]
+    _probe_rows(job, slot, xs, where)
     wholes = getattr(job, "wholes", None)
     rows = da.map_blocks(_rows_task, *xs, dtype=plan.dtype, job=job, slot=slot,
                          wholes=wholes, meta=np.empty((0,) * nd, plan.dtype))
@@ -364,6 +389,28 @@ def scan_graph(job, slot: int, xs, da):
     lt = plan.leaf_type.to_numpy()
     return da.map_blocks(_leaf_task, carried, *xs, dtype=lt, chunks=chunks, job=job,
                          slot=slot, depth=h, wholes=wholes, meta=np.empty((0,), lt))
+
+
+def _probe_rows(job, slot: int, xs, where: str):
+    """The rows of a middle block computed on zeros when the graph is built: a
+    read outside its block (the scan reads another scan across the blocks,
+    say) is refused here rather than by every task."""
+    from .dask_window import OutsideWindow
+    chunks = xs[0].chunks
+    if all(len(c) == 1 for c in chunks):
+        return
+    mid = [len(c) // 2 for c in chunks]
+    loc = [(sum(c[:m]), sum(c[:m + 1])) for c, m in zip(chunks, mid)]
+    info = {i: {"array-location": loc} for i in range(len(xs))}
+    info[None] = {"array-location": loc}
+    blocks = [np.zeros([hi - lo for lo, hi in loc], x.dtype) for x in xs]
+    try:
+        _rows_task(*blocks, job=job, slot=slot, wholes=None, block_info=info)
+    except OutsideWindow as e:
+        raise CompileError(f"{where}: the scan's blocks read outside their block (a scan "
+                           f"along another chunked axis feeds it?): {e}") from None
+    except (ArithmeticError, AssertionError, IndexError, ValueError):
+        pass            # a check on the zeros: the reads were in the block
 
 
 def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, wholes=None, block_info=None):

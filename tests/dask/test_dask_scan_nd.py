@@ -67,3 +67,22 @@ def test_float_2d_scan_needs_opt_in():
         p.dask({img: x})
     got = p.dask({img: x}, float_reassociation=True).compute(scheduler="synchronous")
     assert np.allclose(got, np.cumsum(a, 0), rtol=1e-12, atol=0)
+
+
+def test_pipeline_integral_image_chunked_along_rows():
+    # the column scan (the last loop) is split into blocks of rows and carried; its
+    # rows come from the row scan inside each block
+    a = np.random.default_rng(7).integers(0, 256, (26, 19)).astype(np.int64)
+    want = K.integral(a)
+    assert np.array_equal(want, np.cumsum(np.cumsum(a, 1), 0))
+    for rows in ((26,), (9, 9, 8), (1, 20, 5)):
+        got = K.integral.dask(da.from_array(a, chunks=(rows, 19))).compute(scheduler="threads")
+        assert np.array_equal(got, want), rows
+
+
+def test_pipeline_integral_image_with_chunked_columns_is_refused():
+    # the column scan's blocks would need the row scan across the column blocks:
+    # refused when the graph is built (two functions, or Pipeline.dask stages, do it)
+    x = da.from_array(np.ones((20, 18), np.int64), chunks=(10, 6))
+    with pytest.raises(CompileError, match="read outside their block"):
+        K.integral.dask(x)
