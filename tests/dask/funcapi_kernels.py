@@ -159,3 +159,14 @@ def integral_stages():
     p1, img = scan_along(0, 2, "sum", ph.Int(64))
     p2, mid = scan_along(1, 2, "sum", ph.Int(64))
     return p1, img, p2, mid
+
+
+def dot():
+    """The int64 dot product of two int32 inputs where a is positive."""
+    a = ph.ImageParam(ph.Int(32), 1, "a")
+    b = ph.ImageParam(ph.Int(32), 1, "b")
+    r = ph.RDom([(0, a.width())], "r")
+    s = ph.Func("dot")
+    s[()] = ph.i64(0)
+    s[()] += ph.select(a[r] > 0, ph.i64(a[r]) * b[r], ph.i64(0))
+    return ph.Pipeline([s]), a, b

@@ -128,3 +128,23 @@ def test_process_scheduler():
     got = p.dask({a: da.from_array(data, chunks=500)}, sizes=[16]).compute(
         scheduler="processes", num_workers=2)
     assert _same(got, want)
+
+
+def test_two_inputs_and_bad_inputs():
+    rng = np.random.default_rng(9)
+    xa = rng.integers(-100, 100, 400).astype(np.int32)
+    xb = rng.integers(-100, 100, 400).astype(np.int32)
+    p, a, b = FK.dot()
+    a.set(xa)
+    b.set(xb)
+    want = np.asarray(p.realize([]))
+    got = p.dask({a: da.from_array(xa, chunks=61), b: da.from_array(xb, chunks=61)})
+    assert _same(got.compute(scheduler="synchronous"), want)
+    # chunkings that do not align, a NumPy array, unknown chunk sizes: errors
+    with pytest.raises(ValueError, match="differ in shape or chunks"):
+        p.dask({a: da.from_array(xa, chunks=61), b: da.from_array(xb, chunks=50)})
+    with pytest.raises(TypeError, match="dask.array.from_array"):
+        p.dask({a: da.from_array(xa, chunks=61), b: xb})
+    x = da.from_array(xa, chunks=61)
+    with pytest.raises(ValueError, match="unknown chunk sizes"):
+        p.dask({a: x[x > 0], b: x[x > 0]})
