@@ -244,8 +244,15 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False,
             raise CompileError(f"Pipeline.dask(): output {f.name()} reads {e.name} in a "
                                f"way bounds inference does not bound per block: {e}") from None
         items = [None] if f.outputs() == 1 else list(range(f.outputs()))
-        arrays = tuple(blocks_with_halo(_func_task, xs, depth, t.to_numpy(), "Pipeline", da,
-                                        job=job, slot=slot, item=i)
-                       for i, t in zip(items, f.types()))
+        try:
+            arrays = tuple(blocks_with_halo(_func_task, xs, depth, t.to_numpy(), "Pipeline",
+                                            da, job=job, slot=slot, item=i)
+                           for i, t in zip(items, f.types()))
+        except ValueError as e:
+            if not any(d.schedule.rvars for d in f.function().updates):
+                raise
+            raise ValueError(f"{e} (or, for a reduction over the inputs such as a "
+                             f"histogram, give the output's sizes: Pipeline.dask(..., "
+                             f"sizes=[...]) as for realize)") from None
         results.append(arrays[0] if f.outputs() == 1 else arrays)
     return results[0] if len(results) == 1 else results
