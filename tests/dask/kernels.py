@@ -238,14 +238,9 @@ def row_cumsum(a):
 
 @ph.pipeline
 def integral(a):
-    # an integral image: a scan along each row, then one along each column
-    out = np.empty_like(a)
-    for i in range(a.shape[0]):
-        acc = 0
-        for j in range(a.shape[1]):
-            acc += a[i, j]
-            out[i, j] = acc
+    # an integral image: a scan along each row (np.cumsum), then one along each column
+    out = np.cumsum(a, axis=1)
     for i in range(1, a.shape[0]):
         for j in range(a.shape[1]):
-            out[i, j] = out[i, j] + out[i - 1, j]
+            out[i, j] += out[i - 1, j]
     return out
