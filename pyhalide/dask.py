@@ -275,8 +275,8 @@ def _map_graph(job, spec, slots, xs, da):
     fixed = job.windows([], [])
     results = []
     for leaf, slot in enumerate(slots):
-        from .dask_scan import scan_graph, scan_source
-        if scan_source(spec.out_funcs[slot][0].function()) is not None:
+        from .dask_scan import scan_graph, split_scan
+        if split_scan(spec.out_funcs[slot][0].function(), xs[0].chunks):
             results.append(scan_graph(job, slot, xs, da))
             continue
         depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,

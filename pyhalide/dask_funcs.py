@@ -94,11 +94,12 @@ class FuncWindow:
 class FuncPlan(FuncWindow):
     """The outputs computed block by block in global coordinates."""
 
-    def __init__(self, outputs: list, chunked: list):
+    def __init__(self, outputs: list, chunked: list, blob: bytes):
         from .func import Func
         from .realize import Pipeline
         from .var import Var
         super().__init__(outputs, chunked)
+        self.blob = blob                # the pickled outputs this is a copy of
         self.scans = {}
         self.float_reassociation = False
         self.blocks = []
@@ -132,12 +133,18 @@ class FuncPlan(FuncWindow):
                            f"split into blocks when it is an output itself")
 
     def scan(self, slot: int):
-        """The ScanPlan of output `slot` (dask_scan), made once."""
+        """The ScanPlan of output `slot` (dask_scan), made once, on a copy of
+        its own: ScanPlan restricts the scan's update to a block, which the
+        other outputs (reading the scan) and the blocks computed here must not
+        see."""
         with self.lock:
             plan = self.scans.get(slot)
             if plan is None:
+                import pickle
+
                 from .dask_scan import ScanPlan
-                plan = self.scans[slot] = ScanPlan(self, self.outputs[slot], "Pipeline.dask()",
+                host = FuncPlan(pickle.loads(self.blob), list(self.images), self.blob)
+                plan = self.scans[slot] = ScanPlan(host, host.outputs[slot], "Pipeline.dask()",
                                                    self.float_reassociation)
         return plan
 
@@ -155,7 +162,8 @@ class FuncJob:
             plan = _PLANS.get(self.digest)
             if plan is None:
                 import pickle
-                plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked)
+                plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked,
+                                                      self.blob)
                 # (the digest covers it: a plan has one)
                 plan.float_reassociation = self.float_reassociation
         return plan
@@ -233,8 +241,9 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False,
     shapes = job.shapes
     results = []
     for slot, f in enumerate(outs):
-        from .dask_scan import scan_graph, scan_of
-        if f.outputs() == 1 and scan_of(f.function()) is not None:
+        from .dask_scan import scan_graph, scan_of, split_scan
+        if f.outputs() == 1 and scan_of(f.function()) is not None and \
+                split_scan(f.function(), first.chunks):
             results.append(scan_graph(job, slot, xs, da))
             continue
         try:

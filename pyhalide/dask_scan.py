@@ -131,6 +131,21 @@ def scan_source(fn: ir.Function, most: int = 8):
     return S, back
 
 
+def split_scan(fn: ir.Function, chunks) -> bool:
+    """Whether result `fn` is computed as a scan across the blocks
+    (scan_graph): a scan (or reads one, scan_source) along an axis the
+    arrays (`chunks`, dask's) split into several blocks, or any 1-D scan; an
+    N-d scan along an axis of one block is computed block by block (map)."""
+    got = scan_source(fn)
+    if got is None:
+        return False
+    if len(chunks) == 1:
+        return True
+    S = got[0]
+    d, r = scan_of(S)
+    return len(S.args) == len(chunks) and len(chunks[len(chunks) - 1 - scan_dim(S, d, r)]) > 1
+
+
 class _ReadImages(ir.Mutator):
     """Reads of Function S as reads of the images of its values, which
     start at `s0`."""

@@ -147,6 +147,8 @@ def scan_along(dim: int, dims: int = 2, op: str = "sum", typ=None):
         f[at] = f[prev] + f[at]
     elif op == "max":
         f[at] = ph.max(f[prev], f[at])
+    elif op == "square":        # s = s * s + x: no parallel scan
+        f[at] = f[prev] * f[prev] + f[at]
     else:               # a linear recurrence s = 3 s + x (wrapping)
         f[at] = f[prev] * 3 + f[at]
     return ph.Pipeline([f]), img
@@ -170,3 +172,16 @@ def dot():
     s[()] = ph.i64(0)
     s[()] += ph.select(a[r] > 0, ph.i64(a[r]) * b[r], ph.i64(0))
     return ph.Pipeline([s]), a, b
+
+
+def scan_and_double():
+    """Two outputs: a 1-D scan S and G = 2 S (which reads the scan)."""
+    x = ph.Var("x")
+    a = ph.ImageParam(ph.Int(32), 1, "a")
+    s = ph.Func("s")
+    s[x] = a[x]
+    r = ph.RDom([(1, a.width() - 1)], "r")
+    s[r.x] = s[r.x - 1] + s[r.x]
+    g = ph.Func("g")
+    g[x] = s[x] * 2
+    return ph.Pipeline([s, g]), a

@@ -86,3 +86,31 @@ def test_pipeline_integral_image_with_chunked_columns_is_refused():
     x = da.from_array(np.ones((20, 18), np.int64), chunks=(10, 6))
     with pytest.raises(CompileError, match="read outside their block"):
         K.integral.dask(x)
+
+
+def test_unsplittable_2d_scan_runs_in_blocks_along_its_other_axis():
+    # s = s * s + x has no parallel scan: with its scan axis in one block it is
+    # computed block by block; chunked along that axis, it is refused with the reason
+    a = np.random.default_rng(8).integers(-3, 3, (12, 9)).astype(np.int32)
+    p, img = FK.scan_along(0, 2, "square")
+    want = _realize(p, img, a)
+    got = p.dask({img: da.from_array(a, chunks=(5, 9))}).compute(scheduler="synchronous")
+    assert np.array_equal(got, want)
+    with pytest.raises(CompileError, match="cannot be split into blocks"):
+        p.dask({img: da.from_array(a, chunks=(5, 4))})
+
+
+def test_output_reading_a_scan_is_refused_not_computed_from_a_restricted_scan():
+    # Pipeline([S, G]) with G = 2 S: the scan's plan used to restrict S's update
+    # (to a block) on the copy G's blocks were computed from, so G came out as 2 a
+    # (a wrong result); now the scan has a copy of its own, and G, whose blocks read
+    # the scan over the whole prefix, is refused when the graph is built
+    p, a = FK.scan_and_double()
+    data = np.arange(1, 21, dtype=np.int32)
+    with pytest.raises(ValueError, match="beyond it"):
+        p.dask({a: da.from_array(data, chunks=5)})
+    # in one block, both are one machine's
+    a.set(data)
+    want = [np.asarray(o) for o in p.realize([20])]
+    got = dask.compute(*p.dask({a: da.from_array(data, chunks=20)}), scheduler="synchronous")
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
