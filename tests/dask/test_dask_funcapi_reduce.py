@@ -31,8 +31,7 @@ def _same(got, want):
     return got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("split_every", [2, 3, 8])
+@pytest.mark.parametrize("seed, split_every", [(0, 2), (1, 3), (2, 8)])
 def test_sum_histogram_argmin_random_chunkings(seed, split_every):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(20, 300))
