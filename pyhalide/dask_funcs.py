@@ -125,13 +125,6 @@ class FuncPlan(FuncWindow):
             self.run_kernel(pipe.bind_arrays(outs))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def func_named(self, function):
-        for f in self.outputs:
-            if f.function() is function:
-                return f
-        raise CompileError(f"Pipeline.dask(): {function.name} is not an output: a scan is "
-                           f"split into blocks when it is an output itself")
-
     def scan(self, slot: int):
         """The ScanPlan of output `slot` (dask_scan), made once, on a copy of
         its own: ScanPlan restricts the scan's update to a block, which the
@@ -241,9 +234,8 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False,
     shapes = job.shapes
     results = []
     for slot, f in enumerate(outs):
-        from .dask_scan import scan_graph, scan_of, split_scan
-        if f.outputs() == 1 and scan_of(f.function()) is not None and \
-                split_scan(f.function(), first.chunks):
+        from .dask_scan import scan_graph, split_scan
+        if f.outputs() == 1 and split_scan(f.function(), first.chunks):
             results.append(scan_graph(job, slot, xs, da))
             continue
         try:

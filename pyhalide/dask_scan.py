@@ -338,7 +338,8 @@ class ScanPlan:
             self.b.set(int(start))
             self.s0.set(int(rows_start))
             for k, image in enumerate(self.images):
-                image.set(wrap_array(np.ascontiguousarray(rows[f"v{k}"]), image.name()))
+                # (a copy: a field of a one-row block keeps the row's stride in a view)
+                image.set(wrap_array(rows[f"v{k}"].copy(), image.name()))
             out = np.empty(size, self.leaf_type.to_numpy())
             call = self.derived.bind_arrays([out])
         w.run_kernel(call)

@@ -185,3 +185,17 @@ def scan_and_double():
     g = ph.Func("g")
     g[x] = s[x] * 2
     return ph.Pipeline([s, g]), a
+
+
+def scan_difference():
+    """D(x) = S(x) - S(x - 1) of the scan S of a (clamped at its edges): an
+    output reading a scan one point back."""
+    x = ph.Var("x")
+    a = ph.ImageParam(ph.Int(32), 1, "a")
+    s = ph.Func("s")
+    s[x] = a[ph.clamp(x, 0, a.width() - 1)]
+    r = ph.RDom([(1, a.width() - 1)], "r")
+    s[r.x] = s[r.x - 1] + s[r.x]
+    d = ph.Func("d")
+    d[x] = s[x] - s[x - 1]
+    return ph.Pipeline([d]), a

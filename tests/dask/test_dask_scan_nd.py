@@ -99,17 +99,22 @@ def test_unsplittable_2d_scan_runs_in_blocks_along_its_other_axis():
         p.dask({img: da.from_array(a, chunks=(5, 4))})
 
 
-def test_output_reading_a_scan_is_refused_not_computed_from_a_restricted_scan():
+def test_outputs_reading_a_scan():
     # Pipeline([S, G]) with G = 2 S: the scan's plan used to restrict S's update
     # (to a block) on the copy G's blocks were computed from, so G came out as 2 a
-    # (a wrong result); now the scan has a copy of its own, and G, whose blocks read
-    # the scan over the whole prefix, is refused when the graph is built
+    # (a wrong result); now the scan has a copy of its own, and G, a Func reading
+    # the scan, is carried as the scan is (its rows, then G per block)
     p, a = FK.scan_and_double()
-    data = np.arange(1, 21, dtype=np.int32)
-    with pytest.raises(ValueError, match="beyond it"):
-        p.dask({a: da.from_array(data, chunks=5)})
-    # in one block, both are one machine's
+    data = np.random.default_rng(10).integers(-50, 50, 40).astype(np.int32)
     a.set(data)
-    want = [np.asarray(o) for o in p.realize([20])]
-    got = dask.compute(*p.dask({a: da.from_array(data, chunks=20)}), scheduler="synchronous")
-    assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    want = [np.asarray(o) for o in p.realize([40])]
+    for chunks in (5, 40, (1, 13, 26)):
+        got = dask.compute(*p.dask({a: da.from_array(data, chunks=chunks)}),
+                           scheduler="synchronous")
+        assert all(np.array_equal(g, w) for g, w in zip(got, want)), chunks
+    p, a = FK.scan_difference()          # reads the scan one point back
+    a.set(data)
+    want = np.asarray(p.realize([40]))
+    assert np.array_equal(want, np.concatenate([[0], data[1:]]))
+    got = p.dask({a: da.from_array(data, chunks=(7, 1, 32))}).compute(scheduler="threads")
+    assert np.array_equal(got, want)
