@@ -31,6 +31,10 @@ class _Job:
     def __getstate__(self):
         return dict(self.__dict__, wholes={})
 
+    @property
+    def where(self) -> str:
+        return f"{self.pf.__name__}.dask()"
+
     def plan(self, kind, *extra):
         cache = self.pf.__dict__.setdefault("_dask_plans", {})
         k = (kind, self.key, tuple(self.names), tuple(sorted(
@@ -237,7 +241,7 @@ def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
     leaves = _array_leaves(spec.result)
     if leaves is not None and _map_shapes(spec, leaves, xs[0].shape, job):
         return _map_graph(job, spec, leaves, xs, da)
-    return _reduce_graph(job, xs, split_every, da)
+    return reduce_graph(job, xs, split_every, da)
 
 
 def _array_leaves(o):
@@ -271,8 +275,8 @@ def _map_graph(job, spec, slots, xs, da):
     fixed = job.windows([], [])
     results = []
     for leaf, slot in enumerate(slots):
-        from .dask_scan import scan_graph, scan_source
-        if scan_source(spec.out_funcs[slot][0].function()) is not None:
+        from .dask_scan import scan_graph, split_scan
+        if split_scan(spec.out_funcs[slot][0].function(), xs[0].chunks):
             results.append(scan_graph(job, slot, xs, da))
             continue
         depth = plan.halo(leaf, job.args, job.shapes, job.dask_names,
@@ -310,7 +314,7 @@ def _shape_like(o, it):
 _SPLIT_EVERY = 16
 
 
-def _reduce_graph(job, xs, split_every, da):
+def reduce_graph(job, xs, split_every, da):
     import dask
     plan = job.plan("reduce")
     nd = xs[0].ndim
@@ -369,7 +373,7 @@ def _final_regions(job, plan, limit=16):
             reg = regions.setdefault(e.name, {})
             lo, hi = reg.get(axis, (glo, ghi))
             reg[axis] = (min(lo, glo), max(hi, ghi))
-    raise CompileError(f"{job.pf.__name__}.dask(): the result reads its arrays in too many "
+    raise CompileError(f"{job.where}: the result reads its arrays in too many "
                        f"places outside the reduction to be split on Dask")
 
 

@@ -35,14 +35,13 @@ _lock = threading.Lock()
 _PLANS: dict = {}              # definition digest -> FuncPlan
 
 
-class FuncPlan:
-    """A private copy of the outputs, computing blocks in global coordinates."""
+class FuncWindow:
+    """A private copy of a pipeline's outputs (and the Funcs they call) whose
+    reads of the chunked ImageParams are in global coordinates: `images`:
+    name -> (ImageParam, offset Params, extent Params), as dask_window's."""
 
     def __init__(self, outputs: list, chunked: list):
-        from .func import Func
         from .graph import collect_graph
-        from .realize import Pipeline
-        from .var import Var
         self.lock = threading.RLock()
         graph = collect_graph([f.function() for f in outputs])
         self.images = {}
@@ -53,10 +52,54 @@ class FuncPlan:
                                        for k in range(dims)],
                                  [Param(ir.INDEX, f"{name}$dask_n{k}", 0) for k in range(dims)])
         shift = Shift({id(img): (o, n) for img, o, n in self.images.values()})
-        for fn in reachable([f.function() for f in outputs]):
+        self.functions = reachable([f.function() for f in outputs])
+        for fn in self.functions:
             for d in fn.definitions():
                 rewrite_definition(d, shift)
         self.outputs = list(outputs)
+
+    def bind(self, args, shapes: dict, windows: dict):
+        """The chunked inputs set to their windows (name -> (global start,
+        block); an input without one: an empty window); `args` unused
+        (dask_window.Window's interface)."""
+        from .buffer import Buffer
+        for name, (img, offs, exts) in self.images.items():
+            nd = len(offs)
+            at, block = windows.get(name, ((0,) * nd, None))
+            if block is None:
+                block = np.zeros((0,) * nd, img.type().to_numpy())
+            img.set(Buffer(np.require(block, requirements="CA")))
+            for axis in range(nd):
+                offs[nd - 1 - axis].set(int(at[axis]))
+                exts[nd - 1 - axis].set(int(shapes[name][axis]))
+
+    def func_named(self, function):
+        """A Func for a Function of this copy (an output's own Func if it is one)."""
+        for f in self.outputs:
+            if f.function() is function:
+                return f
+        from .autoschedule.funcapi import func_of
+        return func_of(function)
+
+    def run_kernel(self, call):
+        try:
+            call()
+        except (IndexError, ValueError) as e:
+            out = outside_window(e)
+            if out is not None:
+                raise out from None
+            raise
+
+
+class FuncPlan(FuncWindow):
+    """The outputs computed block by block in global coordinates."""
+
+    def __init__(self, outputs: list, chunked: list, blob: bytes):
+        from .func import Func
+        from .realize import Pipeline
+        from .var import Var
+        super().__init__(outputs, chunked)
+        self.blob = blob                # the pickled outputs this is a copy of
         self.scans = {}
         self.float_reassociation = False
         self.blocks = []
@@ -79,51 +122,22 @@ class FuncPlan:
             for axis, s in enumerate(start):
                 o[len(start) - 1 - axis].set(int(s))
             outs = [np.empty(shape, dt) for dt in dtypes]
-            try:
-                pipe.bind_arrays(outs)()
-            except (IndexError, ValueError) as e:
-                out = outside_window(e)
-                if out is not None:
-                    raise out from None
-                raise
+            self.run_kernel(pipe.bind_arrays(outs))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-
-    def bind(self, args, shapes: dict, windows: dict):
-        """The chunked inputs set to their windows (name -> (global start,
-        block)); `args` unused (dask_scan's host interface)."""
-        from .buffer import Buffer
-        for name, (img, offs, exts) in self.images.items():
-            at, block = windows[name]
-            img.set(Buffer(np.require(block, requirements="CA")))
-            nd = len(offs)
-            for axis in range(nd):
-                offs[nd - 1 - axis].set(int(at[axis]))
-                exts[nd - 1 - axis].set(int(shapes[name][axis]))
-
-    def func_named(self, function):
-        for f in self.outputs:
-            if f.function() is function:
-                return f
-        raise CompileError(f"Pipeline.dask(): {function.name} is not an output: a scan is "
-                           f"split into blocks when it is an output itself")
-
-    def run_kernel(self, call):
-        try:
-            call()
-        except (IndexError, ValueError) as e:
-            out = outside_window(e)
-            if out is not None:
-                raise out from None
-            raise
-
     def scan(self, slot: int):
-        """The ScanPlan of output `slot` (dask_scan), made once."""
+        """The ScanPlan of output `slot` (dask_scan), made once, on a copy of
+        its own: ScanPlan restricts the scan's update to a block, which the
+        other outputs (reading the scan) and the blocks computed here must not
+        see."""
         with self.lock:
             plan = self.scans.get(slot)
             if plan is None:
+                import pickle
+
                 from .dask_scan import ScanPlan
-                plan = self.scans[slot] = ScanPlan(self, self.outputs[slot], "Pipeline.dask()",
+                host = FuncPlan(pickle.loads(self.blob), list(self.images), self.blob)
+                plan = self.scans[slot] = ScanPlan(host, host.outputs[slot], "Pipeline.dask()",
                                                    self.float_reassociation)
         return plan
 
@@ -141,7 +155,8 @@ class FuncJob:
             plan = _PLANS.get(self.digest)
             if plan is None:
                 import pickle
-                plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked)
+                plan = _PLANS[self.digest] = FuncPlan(pickle.loads(self.blob), self.chunked,
+                                                      self.blob)
                 # (the digest covers it: a plan has one)
                 plan.float_reassociation = self.float_reassociation
         return plan
@@ -155,12 +170,15 @@ def _func_task(*blocks, job=None, slot=0, item=None, depth=(), block_info=None):
     return out if item is None else out[item]
 
 
-def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False):
+def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False,
+                     sizes=None, split_every=None):
     """Dask arrays computing what `pipeline.realize(shape)` computes with each
     ImageParam of `inputs` set to its dask array (concatenated): one per
     output (a tuple per Tuple-valued output; a list for several outputs). An
     output that is a one-dimensional scan is carried across the blocks
-    (dask_scan; a float scan needs `float_reassociation`)."""
+    (dask_scan; a float scan needs `float_reassociation`). With `sizes` (as
+    realize's), or for a 0-D output, the outputs are reductions over the
+    inputs, realized over `sizes` (dask_funcs_reduce)."""
     import cloudpickle
     import dask.array as da
 
@@ -187,21 +205,37 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False):
                              f"differ in shape or chunks ({first.chunks} and {x.chunks}): "
                              f"rechunk one like the other (x.rechunk(y.chunks))")
     outs = pipeline.outputs()
+    if isinstance(sizes, (int, np.integer)):
+        sizes = [sizes]
     for f in outs:
-        if f.dimensions() != first.ndim:
+        if sizes is None and f.dimensions() not in (0, first.ndim):
             raise CompileError(f"Pipeline.dask(): output {f.name()} has {f.dimensions()} "
                                f"dimensions; on Dask the outputs are computed block by block "
-                               f"over the inputs' shape ({first.ndim}-D)")
+                               f"over the inputs' shape ({first.ndim}-D), or, for a "
+                               f"reduction over the inputs, over the sizes given as "
+                               f"Pipeline.dask(..., sizes=[...]) (as realize's)")
     blob = cloudpickle.dumps(outs)
     job = FuncJob(hashlib.sha256(blob + bytes([float_reassociation])).hexdigest(), blob, names,
                   {n: tuple(x.shape) for n, x in zip(names, xs)}, float_reassociation)
+    if sizes is not None or any(f.dimensions() == 0 for f in outs):
+        from .dask_funcs_reduce import reduction_to_dask
+        chunked = {n: [ax for ax, c in enumerate(x.chunks) if len(c) > 1]
+                   for n, x in zip(names, xs)}
+        results = [reduction_to_dask(dict(digest=job.digest, blob=blob, slot=slot, names=names,
+                                          shapes=job.shapes, chunked=chunked,
+                                          sizes=list(sizes or []),
+                                          float_reassociation=float_reassociation,
+                                          where=f"Pipeline.dask(): output {f.name()}"),
+                                     xs, split_every, da)
+                   for slot, f in enumerate(outs)]
+        return results[0] if len(results) == 1 else results
     plan = job.plan()
     dtypes = {n: x.dtype for n, x in zip(names, xs)}
     shapes = job.shapes
     results = []
     for slot, f in enumerate(outs):
-        from .dask_scan import scan_graph, scan_of
-        if first.ndim == 1 and f.outputs() == 1 and scan_of(f.function()) is not None:
+        from .dask_scan import scan_graph, split_scan
+        if f.outputs() == 1 and split_scan(f.function(), first.chunks):
             results.append(scan_graph(job, slot, xs, da))
             continue
         try:
@@ -211,8 +245,15 @@ def pipeline_to_dask(pipeline, inputs: dict, float_reassociation: bool = False):
             raise CompileError(f"Pipeline.dask(): output {f.name()} reads {e.name} in a "
                                f"way bounds inference does not bound per block: {e}") from None
         items = [None] if f.outputs() == 1 else list(range(f.outputs()))
-        arrays = tuple(blocks_with_halo(_func_task, xs, depth, t.to_numpy(), "Pipeline", da,
-                                        job=job, slot=slot, item=i)
-                       for i, t in zip(items, f.types()))
+        try:
+            arrays = tuple(blocks_with_halo(_func_task, xs, depth, t.to_numpy(), "Pipeline",
+                                            da, job=job, slot=slot, item=i)
+                           for i, t in zip(items, f.types()))
+        except ValueError as e:
+            if not any(d.schedule.rvars for d in f.function().updates):
+                raise
+            raise ValueError(f"{e} (or, for a reduction over the inputs such as a "
+                             f"histogram, give the output's sizes: Pipeline.dask(..., "
+                             f"sizes=[...]) as for realize)") from None
         results.append(arrays[0] if f.outputs() == 1 else arrays)
     return results[0] if len(results) == 1 else results

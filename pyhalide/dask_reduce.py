@@ -35,9 +35,13 @@ from .rfactor_nan import exact_merge_ops, own_calls
 from .var import Var
 
 
-def _reads_images(d, images: set) -> bool:
-    return any(c.call_type == ir.IMAGE and id(c.func) in images
-               for c in ir.find_calls(definition_exprs(d)))
+def _reads_images(d, images: dict) -> bool:
+    """Whether definition d reads the images (id -> name), directly or through
+    pure Funcs."""
+    reads = []
+    for e in definition_exprs(d):
+        _index_reads(e, images, reads)
+    return bool(reads)
 
 
 def _float_arith(e) -> bool:
@@ -88,12 +92,22 @@ class ReducePlan:
     than one block."""
 
     def __init__(self, pf, key, arrays, chunked: dict, float_reassociation: bool):
-        self.chunk = Window(pf, key, arrays)
-        w = self.chunk
+        w = Window(pf, key, arrays)
+        fn, k, op = self.analyze(w, f"{pf.__name__} on Dask", chunked, float_reassociation)
+        index = next(i for i, (_, f, _) in enumerate(w.spec.builder.funcs)
+                     if f.function() is fn)
+        self.final = FinalStep(pf, key, arrays, index, k, op)
+
+    def analyze(self, w, where: str, chunked: dict, float_reassociation: bool):
+        """Find the one reduction over the chunked arrays of host `w` (a Window,
+        or dask_funcs_reduce's copy of a Func-API pipeline: `images`,
+        `functions`, `func_named`, `bind`, `run_kernel`, `lock`), check that
+        it splits into blocks, and make its chunk step; returns (Function,
+        update index, operator)."""
+        self.chunk = w
         images = {id(img): name for name, (img, _, _) in w.images.items()}
         found = [(fn, k, d) for fn in w.functions for k, d in enumerate(fn.updates)
-                 if d.schedule.rvars and _reads_images(d, set(images))]
-        where = f"{pf.__name__} on Dask"
+                 if d.schedule.rvars and _reads_images(d, images)]
         if not found:
             raise CompileError(f"{where}: no loop of the function reduces over its array "
                                f"arguments, and its results are not arrays of their shape: "
@@ -180,9 +194,7 @@ class ReducePlan:
         self.dims = fn.dimensions()
         self.types = list(fn.output_types)
         self._merge = None
-        index = next(i for i, (_, f, _) in enumerate(w.spec.builder.funcs)
-                     if f.function() is fn)
-        self.final = FinalStep(pf, key, arrays, index, k, op)
+        return fn, k, op
 
     @staticmethod
     def _at(d) -> str:
@@ -369,7 +381,11 @@ class FinalStep:
 
     def __init__(self, pf, key, arrays, index: int, k: int, op):
         self.window = w = Window(pf, key, arrays)
-        fn = w.spec.builder.funcs[index][1].function()      # the reduction, built alike
+        self.replace_update(w.spec.builder.funcs[index][1].function(), k, op)  # built alike
+
+    def replace_update(self, fn, k: int, op):
+        """Update k of the reduction fn becomes one merge of the merged
+        intermediate (the ImageParams `ms`, when `present`)."""
         d = fn.updates[k]
         dims = fn.dimensions()
         self.dims = dims
@@ -392,17 +408,22 @@ class FinalStep:
         intermediate and the windows of the arrays the rest reads."""
         w = self.window
         with w.lock:
-            flat = (lambda a: np.require(np.reshape(a, 1), requirements="CA")) \
-                if self.dims == 0 else (lambda a: np.require(a, requirements="CA"))
-            self.present.set(merged is not None)
             shape = (1,)
             if merged is None and self.dims:
                 env = w.bind(args, shapes, windows)
                 fns = next(s for f, s in w.spec.out_funcs if f.function() is self.function)
                 shape = tuple(int(fn(env)) for fn in fns)
-            for i, m in enumerate(self.ms):
-                if merged is None:
-                    m.set(np.zeros(shape, m.type().to_numpy()))
-                else:
-                    m.set(flat(merged[i]))
+            self.set_merged(merged, shape)
             return w.run(args, shapes, windows)
+
+    def set_merged(self, merged, shape):
+        """The merged intermediate (None: no block had a point) into `ms`;
+        `shape`: the reduction's shape, for the unused `ms` when None."""
+        flat = (lambda a: np.require(np.reshape(a, 1), requirements="CA")) \
+            if self.dims == 0 else (lambda a: np.require(a, requirements="CA"))
+        self.present.set(merged is not None)
+        for i, m in enumerate(self.ms):
+            if merged is None:
+                m.set(np.zeros(shape, m.type().to_numpy()))
+            else:
+                m.set(flat(merged[i]))

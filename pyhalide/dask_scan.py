@@ -1,15 +1,18 @@
 """Scans on Dask: a result that is a scan along the chunked axis, by
 `dask.array.cumreduction` with the scan's proven operator (pyhalide.dask).
 
-The result Func S has one update over an RVar r in [lo, lo + n) that reads
-S only at r - 1 (plainly, or seeded: the frontend's `acc += x[i]; out[i] =
-acc`), one-dimensional. parallel_scan's analysis (parallel_scan.analyze)
+The result Func S has one update over an RVar r in [lo, lo + n) that
+writes S at r in one dimension k (at S's pure Vars in the others: every
+line along k is a scan of its own) and reads S only at r - 1 there
+(plainly, or seeded: the frontend's `acc += x[i]; out[i] = acc`).
+parallel_scan's analysis (parallel_scan.analyze)
 gives its Lift: a chunk of points summed up as a *state* (`first`, `step`)
 and `apply(x, s)`, the value after value x followed by the points of s:
 sums, products, min/max and the other tables' operators (the state is a
 value), resets (a segmented sum) and affine maps (a linear recurrence).
 
-Each block [b, e) becomes *rows*, one per point (a structured array):
+Each block, [b, e) along k, becomes *rows*, one per point (a structured
+array of the block's shape):
 
 - the block holding the scan's start (b <= lo) computes S itself over the
   block, the scan restricted to [lo, min(lo + n, e)): every row a value;
@@ -17,9 +20,10 @@ Each block [b, e) becomes *rows*, one per point (a structured array):
   chunk's local scan, in global coordinates, so indices are global) and
   S's pure values at the points after the scan: rows marked as values.
 
-`cumreduction(binop=...)` then carries the value before each block through
-the blocks in order: `binop(carry, rows)` applies the carry to every state
-row (`apply`, one small kernel) and keeps the value rows; its identity is a
+`cumreduction(binop=..., axis=k's axis)` then carries the value before each
+block (per line) through the blocks in order: `binop(carry, rows)` applies
+each line's carry to its state rows (`apply`, one small kernel) and keeps
+the value rows; its identity is a
 row that is no value, which binop passes by (only the first block meets it,
 and that block's rows are values). The result is the value fields of the
 rows. Integers are exact (the Lift's operators compose exactly modulo
@@ -41,23 +45,61 @@ from .var import Var
 
 
 def scan_of(fn: ir.Function):
-    """(the update, its RVar) when `fn` is a one-dimensional scan: its last
-    update runs over one RVar r writing fn(r) and reads fn at r - 1 (or
-    seeded; `c[0] = h[0]` may come before); None otherwise."""
-    if len(fn.args) != 1 or not fn.updates:
+    """(the update, its RVar) when `fn` is a scan along one of its
+    dimensions: its last update runs over one RVar r writing fn at r in one
+    dimension (scan_dim) and at fn's own pure Vars in the others, and reads
+    fn at r - 1 there (or seeded; `c[0] = h[0]` may come before); None
+    otherwise."""
+    if not fn.updates:
         return None
     d = fn.updates[-1]
     if len(d.schedule.rvars) != 1:
         return None
     r = d.schedule.rvars[0].name
-    a = d.args[0]
-    if not (isinstance(a, ir.Variable) and a.name == r):
+    k = scan_dim(fn, d, r)
+    if k is None:
         return None
     reads = [c for c in ir.find_calls(list(d.values))
              if c.call_type == ir.FUNC and c.func is fn]
-    if not reads or all(ir.equal(c.args[0], a) for c in reads):
+    if not reads or all(ir.equal(c.args[k], d.args[k]) for c in reads):
         return None
     return d, r
+
+
+def scan_dim(fn: ir.Function, d, r: str):
+    """The dimension of fn that update d writes at RVar r alone, the others
+    at distinct pure Vars (fn's own, or, from the frontend, named after the
+    loops: own_pure_names renames them); None if it writes otherwise."""
+    at = [k for k, a in enumerate(d.args) if isinstance(a, ir.Variable) and a.name == r]
+    if len(at) != 1:
+        return None
+    others = [a for k, a in enumerate(d.args) if k != at[0]]
+    if not all(isinstance(a, ir.Variable) and a.kind == "" for a in others) or \
+            len({a.name for a in others}) != len(others):
+        return None
+    return at[0]
+
+
+def own_pure_names(fn: ir.Function, d, k: int, where: str):
+    """Update d (of a private copy) with its pure Vars named as fn's
+    (parallel_scan's analysis wants them so), in place."""
+    import dataclasses
+
+    from .dask_window import definition_exprs
+    names = {a.name: fn.args[i] for i, a in enumerate(d.args) if i != k}
+    names = {old: new for old, new in names.items() if old != new}
+    if not names:
+        return
+    used = ir.free_vars(definition_exprs(d))
+    if any(new in used and new not in names for new in names.values()):
+        raise CompileError(f"{where}: the scan {fn.name} uses the name of one of its "
+                           f"dimensions for another value: it is not split into blocks")
+    mapping = {old: ir.Variable(ir.INDEX, new) for old, new in names.items()}
+    d.args = tuple(ir.substitute(a, mapping) for a in d.args)
+    d.values = tuple(ir.substitute(v, mapping) for v in d.values)
+    d.predicates = [ir.substitute(p, mapping) for p in d.predicates]
+    d.schedule.dims = [dataclasses.replace(dim, var=names.get(dim.var, dim.var))
+                       for dim in d.schedule.dims]
 
 
 def scan_source(fn: ir.Function, most: int = 8):
@@ -74,7 +116,7 @@ def scan_source(fn: ir.Function, most: int = 8):
     if len(srcs) != 1:
         return None
     S = next(iter(srcs.values()))
-    if scan_of(S) is None:
+    if len(S.args) != 1 or scan_of(S) is None:
         return None
     back = 0
     for c in reads:
@@ -87,6 +129,21 @@ def scan_source(fn: ir.Function, most: int = 8):
             continue
         return None
     return S, back
+
+
+def split_scan(fn: ir.Function, chunks) -> bool:
+    """Whether result `fn` is computed as a scan across the blocks
+    (scan_graph): a scan (or reads one, scan_source) along an axis the
+    arrays (`chunks`, dask's) split into several blocks, or any 1-D scan; an
+    N-d scan along an axis of one block is computed block by block (map)."""
+    got = scan_source(fn)
+    if got is None:
+        return False
+    if len(chunks) == 1:
+        return True
+    S = got[0]
+    d, r = scan_of(S)
+    return len(S.args) == len(chunks) and len(chunks[len(chunks) - 1 - scan_dim(S, d, r)]) > 1
 
 
 class _ReadImages(ir.Mutator):
@@ -127,6 +184,8 @@ class ScanPlan:
         fn, self.halo = got
         f = host.func_named(fn)
         d, rname = scan_of(fn)
+        self.k, self.nd = scan_dim(fn, d, rname), len(fn.args)    # the scan's dimension
+        own_pure_names(fn, d, self.k, where)
         from .parallel_scan import ScanContext, analyze
         stage = f.update(len(fn.updates) - 1)
         try:
@@ -166,12 +225,16 @@ class ScanPlan:
         return Pipeline([out])
 
     def _rows(self, fn, d, scan, lift):
-        """rows(v) = (is a value, S's values, the state from the block's start)."""
+        """rows(v) = (is a value, S's values, the state from the block's start
+        along S's dimension k), over the block: its start `o` (per dimension),
+        its end `e` along k."""
         import dataclasses
+        k, nd = self.k, self.nd
         rv = scan.rv
         lo, n = rv.min, ir.Max(rv.extent, ir.index(0))
         end = ir.Add(lo, n)
-        self.b = Param(ir.INDEX, "dask_scan_b", 0)
+        self.o = [Param(ir.INDEX, f"dask_scan_o{i}", 0) for i in range(nd)]
+        self.b = self.o[k]
         self.e = Param(ir.INDEX, "dask_scan_e", 0)
         b, e = self.b.node, self.e.node
         # the block computing the scan's start from the value before it: a seed
@@ -182,69 +245,81 @@ class ScanPlan:
         stop = ir.Select(first, ir.Min(end, e), lo)
         d.schedule.rvars = [dataclasses.replace(rv, extent=ir.Max(ir.Sub(stop, lo),
                                                                   ir.index(0)))]
-        # the states of the points [b, min(e, lo + n)) of a later block
+        pure = [ir.Variable(ir.INDEX, a) for a in fn.args]
+
+        def at(item):
+            """fn's pure Vars with `item` in dimension k."""
+            return tuple(item if i == k else v for i, v in enumerate(pure))
+
+        # the states of the points [b, min(e, lo + n)) of a later block, the other
+        # dimensions' loops inside the scan's when it runs across rows (as
+        # parallel_scan's phases)
         from .parallel_scan_phases import define_update, new_func, pure_zero, scan_rdom
+        pure_dims = [ir.Dim(a) for i, a in enumerate(fn.args) if i != k]
+        around = (pure_dims, []) if k > 0 else ([], pure_dims)
         st = new_func(f"{fn.name}$dask_state", fn.args, lift.types, d.source)
         sfn = st.function()
         pure_zero(st, d.source, "")
         later = ir.And(ir.Not(first), ir.LT(b, end))
         r0_rv, r0 = scan_rdom(f"{fn.name}$dask_r0", b, ir.Select(later, ir.index(1), ir.index(0)),
-                          f"{sfn.name}$r0")
-        define_update(st, (r0,), lift.first(r0), r0_rv, [], [], [], d.source)
+                              f"{sfn.name}$r0")
+        define_update(st, at(r0), lift.first(r0), r0_rv, [], *around, d.source)
         last = ir.Min(e, end)
         rj_rv, rj = scan_rdom(f"{fn.name}$dask_rj", ir.Add(b, ir.index(1)),
-                          ir.Select(later, ir.Max(ir.Sub(last, ir.Add(b, ir.index(1))),
-                                                  ir.index(0)), ir.index(0)),
-                          f"{sfn.name}$r")
-        prev = [ir.Call(t, sfn.name, (ir.Sub(rj, ir.index(1)),), ir.FUNC, i, sfn)
+                              ir.Select(later, ir.Max(ir.Sub(last, ir.Add(b, ir.index(1))),
+                                                      ir.index(0)), ir.index(0)),
+                              f"{sfn.name}$r")
+        prev = [ir.Call(t, sfn.name, at(ir.Sub(rj, ir.index(1))), ir.FUNC, i, sfn)
                 for i, t in enumerate(lift.types)]
-        define_update(st, (rj,), lift.step(prev, rj), rj_rv, [], [], [], d.source)
+        define_update(st, at(rj), lift.step(prev, rj), rj_rv, [], *around, d.source)
         st.compute_root()
         # rows in global coordinates: the states (no value) by default; S's
         # values written over the first block and over the points after the scan,
         # by updates whose RDoms are empty elsewhere, so that S (whose pure
         # definition may read any element: best = x[0]) is computed only there
         from .expr import Expr
-        g = Var("dask_g")
+        from .var import RDom
+        gs = tuple(Var(f"dask_g{i}") for i in range(nd))
         rows = Func(f"{fn.name}$dask_rows")
         zeros = [Expr(ir.zero(t)) for t in self.value_types]
-        states = [st[g]] if len(self.state_types) == 1 else list(st[g])
-        rows[g] = tuple([Expr(ir.Const(ir.Bool(), False))] + zeros + states)
+        states = [st[gs]] if len(self.state_types) == 1 else list(st[gs])
+        rows[gs] = tuple([Expr(ir.Const(ir.Bool(), False))] + zeros + states)
         S = self.window.func_named(fn)
         past = ir.Max(b, end)
         for name, start, stop in (("a", b, ir.Select(first, e, b)),
                                   ("p", past, ir.Select(first, past, ir.Max(e, past)))):
-            from .var import RDom
             r = RDom([(Expr(start), Expr(ir.Sub(stop, start)))], f"{fn.name}$dask_{name}")
-            vals = [S[r.x]] if len(self.value_types) == 1 else list(S[r.x])
+            idx = tuple(r.x if i == k else g for i, g in enumerate(gs))
+            vals = [S[idx]] if len(self.value_types) == 1 else list(S[idx])
             szeros = [Expr(ir.zero(t)) for t in self.state_types]
-            rows[r.x] = tuple([Expr(ir.Const(ir.Bool(), True))] + vals + szeros)
-        v = Var("dask_v")
+            rows[idx] = tuple([Expr(ir.Const(ir.Bool(), True))] + vals + szeros)
+        vs = tuple(Var(f"dask_v{i}") for i in range(nd))
         block = Func(f"{fn.name}$dask_block")
-        block[v] = tuple(rows[v + self.b])
+        block[vs] = tuple(rows[tuple(v + o for v, o in zip(vs, self.o))])
         rows.compute_root()
         block.compute_root()
-        rows = block
-        self.rows_pipe = Pipeline([rows])
+        self.rows_pipe = Pipeline([block])
 
     def _carry(self, lift):
-        """apply(x, s) at every state row: x Params, s images."""
-        self.xs = [Param(t, f"dask_scan_x{i}", 0) for i, t in enumerate(self.value_types)]
+        """apply(x, s) at every state row to be carried (flattened): x, s images."""
+        self.xs = [ImageParam(t, 1, f"dask_scan_x{i}") for i, t in enumerate(self.value_types)]
         self.ss = [ImageParam(t, 1, f"dask_scan_s{i}") for i, t in enumerate(self.state_types)]
         v = Var("dask_v")
-        out = lift.apply([x.node for x in self.xs], [s[v].node for s in self.ss])
+        out = lift.apply([x[v].node for x in self.xs], [s[v].node for s in self.ss])
         from .expr import Expr
         ap = Func("dask_scan_apply")
         ap[v] = tuple(Expr(o) for o in out) if len(out) > 1 else Expr(out[0])
         self.apply_pipe = Pipeline([ap])
 
-    def rows(self, args, shapes, windows, start: int, size: int):
-        """The rows of the block [start, start + size)."""
+    def rows(self, args, shapes, windows, start: tuple, size: tuple):
+        """The rows of the block at `start` of shape `size` (NumPy axis order)."""
         w = self.window
+        nd = self.nd
         with w.lock:
             w.bind(args, shapes, windows)
-            self.b.set(int(start))
-            self.e.set(int(start) + int(size))
+            for i, o in enumerate(self.o):
+                o.set(int(start[nd - 1 - i]))
+            self.e.set(int(start[nd - 1 - self.k]) + int(size[nd - 1 - self.k]))
             types = ["bool"] + [t.to_numpy() for t in self.value_types + self.state_types]
             outs = [np.empty(size, t) for t in types]
             call = self.rows_pipe.bind_arrays(outs)
@@ -263,23 +338,24 @@ class ScanPlan:
             self.b.set(int(start))
             self.s0.set(int(rows_start))
             for k, image in enumerate(self.images):
-                image.set(wrap_array(np.ascontiguousarray(rows[f"v{k}"]), image.name()))
+                # (a copy: a field of a one-row block keeps the row's stride in a view)
+                image.set(wrap_array(rows[f"v{k}"].copy(), image.name()))
             out = np.empty(size, self.leaf_type.to_numpy())
             call = self.derived.bind_arrays([out])
         w.run_kernel(call)
         return out
 
     def binop(self, carry, rows):
-        """The carry (one row, a value) applied to the state rows of `rows`."""
-        if not carry["isval"][0]:
-            return rows          # the identity: before the first block
-        todo = ~rows["isval"]
+        """The carry (one row per line along the scan's axis: a value, or the
+        identity before the first block) applied to the state rows of `rows`."""
+        carry = np.broadcast_to(carry, rows.shape)
+        todo = carry["isval"] & ~rows["isval"]
         if not todo.any():
             return rows
         out = rows.copy()
         with self.window.lock:
             for x, k in zip(self.xs, range(len(self.value_types))):
-                x.set(carry[f"v{k}"][0].item())
+                x.set(wrap_array(np.ascontiguousarray(carry[f"v{k}"][todo]), x.name()))
             for s, k in zip(self.ss, range(len(self.state_types))):
                 s.set(wrap_array(np.ascontiguousarray(rows[f"s{k}"][todo]), s.name()))
             got = [np.empty(int(todo.sum()), t.to_numpy()) for t in self.value_types]
@@ -287,32 +363,34 @@ class ScanPlan:
             call()
         for k, g in enumerate(got):
             out[f"v{k}"][todo] = g
-        out["isval"] = True
+        out["isval"][todo] = True
         return out
 
 
 def scan_graph(job, slot: int, xs, da):
-    """The dask array of result leaf `slot`, a scan along the chunked axis:
-    rows per block, then `dask.array.cumreduction` carrying the values."""
+    """The dask array of result leaf `slot`, a scan along one axis of the
+    arrays: rows per block, then `dask.array.cumreduction` along that axis
+    carrying the values (per line of the other axes)."""
     import functools
     where = _where(job)
-    if xs[0].ndim != 1:
-        raise CompileError(f"{where}: a scan is split into blocks only over one-dimensional "
-                           f"arrays (its arguments have {xs[0].ndim} dimensions)")
-    if 0 in xs[0].chunks[0] and xs[0].shape[0]:
-        # (an empty block's last row, which carries the value on, does not exist)
-        chunks = (tuple(c for c in xs[0].chunks[0] if c),)
-        xs = [x.rechunk(chunks) for x in xs]
     plan = _plan(job, slot)
+    nd = xs[0].ndim
+    axis = nd - 1 - plan.k
+    if 0 in xs[0].chunks[axis] and xs[0].shape[axis]:
+        # (an empty block's last row, which carries the value on, does not exist)
+        chunks = list(xs[0].chunks)
+        chunks[axis] = tuple(c for c in chunks[axis] if c)
+        xs = [x.rechunk(tuple(chunks)) for x in xs]
+    _probe_rows(job, slot, xs, where)
     wholes = getattr(job, "wholes", None)
     rows = da.map_blocks(_rows_task, *xs, dtype=plan.dtype, job=job, slot=slot,
-                         wholes=wholes, meta=np.empty((0,), plan.dtype))
+                         wholes=wholes, meta=np.empty((0,) * nd, plan.dtype))
     from dask.array.reductions import cumreduction
     carried = cumreduction(_same, functools.partial(_binop_task, job=job, slot=slot), 0,
-                           rows, axis=0, dtype=plan.dtype)
+                           rows, axis=axis, dtype=plan.dtype)
     if plan.derived is None:
         vt = plan.dtype["v0"]
-        return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,), vt))
+        return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,) * nd, vt))
     # a leaf reading S up to `halo` points back: S's rows and the arguments with
     # that overlap (the block holding 0 computes S's values before 0 itself)
     h = plan.halo
@@ -329,13 +407,35 @@ def scan_graph(job, slot: int, xs, da):
                          slot=slot, depth=h, wholes=wholes, meta=np.empty((0,), lt))
 
 
+def _probe_rows(job, slot: int, xs, where: str):
+    """The rows of a middle block computed on zeros when the graph is built: a
+    read outside its block (the scan reads another scan across the blocks,
+    say) is refused here rather than by every task."""
+    from .dask_window import OutsideWindow
+    chunks = xs[0].chunks
+    if all(len(c) == 1 for c in chunks):
+        return
+    mid = [len(c) // 2 for c in chunks]
+    loc = [(sum(c[:m]), sum(c[:m + 1])) for c, m in zip(chunks, mid)]
+    info = {i: {"array-location": loc} for i in range(len(xs))}
+    info[None] = {"array-location": loc}
+    blocks = [np.zeros([hi - lo for lo, hi in loc], x.dtype) for x in xs]
+    try:
+        _rows_task(*blocks, job=job, slot=slot, wholes=None, block_info=info)
+    except OutsideWindow as e:
+        raise CompileError(f"{where}: the scan's blocks read outside their block (a scan "
+                           f"along another chunked axis feeds it?): {e}") from None
+    except (ArithmeticError, AssertionError, IndexError, ValueError):
+        pass            # a check on the zeros: the reads were in the block
+
+
 def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, wholes=None, block_info=None):
     (args, shapes, windows), start, shape, starts = _task_inputs(job, wholes, blocks,
                                                                  block_info, depth)
     plan = _plan(job, slot)
     lo = starts[0][0]                   # where the rows and the windows start
     if start[0] - depth < 0:            # S's values before 0: its pure definition
-        before = plan.rows(args, shapes, windows, start[0] - depth, depth - start[0])
+        before = plan.rows(args, shapes, windows, (start[0] - depth,), (depth - start[0],))
         rows = np.concatenate([before, rows])
         lo = start[0] - depth
     return plan.leaf_block(args, shapes, windows, start[0], shape[0], rows, lo)
@@ -358,7 +458,8 @@ def _task_inputs(job, wholes, blocks, block_info, depth):
     """(the plan's arguments, shapes, windows), the block's place and the
     windows' starts."""
     from .dask import block_place
-    start, shape, starts = block_place(block_info, len(blocks), (depth,))
+    nd = len(block_info[None]["array-location"])
+    start, shape, starts = block_place(block_info, len(blocks), (depth,) + (0,) * (nd - 1))
     if hasattr(job, "pf"):
         job = job.given(wholes)
         return (job.args, job.shapes, job.windows(blocks, starts)), start, shape, starts
@@ -369,7 +470,7 @@ def _task_inputs(job, wholes, blocks, block_info, depth):
 def _rows_task(*blocks, job=None, slot=0, wholes=None, block_info=None):
     (args, shapes, windows), start, shape, _ = _task_inputs(job, wholes, blocks,
                                                             block_info, 0)
-    return _plan(job, slot).rows(args, shapes, windows, start[0], shape[0])
+    return _plan(job, slot).rows(args, shapes, windows, start, shape)
 
 
 def _same(rows, axis=None):

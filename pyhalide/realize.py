@@ -254,13 +254,15 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         return lambda: kernel(buffers, params, True)
 
-    def dask(self, inputs: dict, float_reassociation: bool = False):
+    def dask(self, inputs: dict, float_reassociation: bool = False, *, sizes=None,
+             split_every=None):
         """Dask arrays computing the outputs over the shape of `inputs`
         ({ImageParam: dask.array.Array}, one shape and chunking), block by
-        block with the halo bounds inference gives (docs/dask.md); a float
-        scan output needs `float_reassociation=True`."""
+        block with the halo bounds inference gives, or reductions over the
+        inputs realized over `sizes` (0-D outputs need none) (docs/dask.md); a
+        float scan, sum or product needs `float_reassociation=True`."""
         from .dask_funcs import pipeline_to_dask
-        return pipeline_to_dask(self, inputs, float_reassociation)
+        return pipeline_to_dask(self, inputs, float_reassociation, sizes, split_every)
 
 
 class _CallPlan:

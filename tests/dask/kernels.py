@@ -222,3 +222,25 @@ def unproven_scan(x):
 
 
 argmax_so_far = ph.pipeline(scan_loops.argmax_so_far)
+
+
+@ph.pipeline
+def row_cumsum(a):
+    # a scan along axis 1 of a 2-D array, one line per row
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        acc = 0
+        for j in range(a.shape[1]):
+            acc += a[i, j]
+            out[i, j] = acc
+    return out
+
+
+@ph.pipeline
+def integral(a):
+    # an integral image: a scan along each row (np.cumsum), then one along each column
+    out = np.cumsum(a, axis=1)
+    for i in range(1, a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] += out[i - 1, j]
+    return out

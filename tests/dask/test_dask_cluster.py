@@ -64,11 +64,17 @@ def test_worker_death_is_retried(client, tmp_path):
     x = da.from_array(a, chunks=1000)
     for _ in range(2):
         distributed.wait(client.compute(K.hist.dask(x)))     # both workers compiled
+    from . import funcapi_kernels as FK
+    p, img = FK.histogram()           # and a Func-API reduction in the same graph
+    img.set(a)
+    want_f = np.asarray(p.realize([16]))
     flag = tmp_path / "died"
     shaky = da.map_blocks(K.die_once, x, flag=str(flag), at=11, dtype=x.dtype)
-    got = client.compute(K.hist.dask(shaky)).result(timeout=180)
+    got, got_f = client.gather(client.compute([K.hist.dask(shaky),
+                                               p.dask({img: shaky}, sizes=[16])]))
     assert flag.exists()                     # a worker did die
     assert np.array_equal(got, K.hist(a)) and got.dtype == K.hist(a).dtype
+    assert np.array_equal(got_f, want_f) and got_f.dtype == want_f.dtype
 
 
 def test_cluster_scans(client):
@@ -85,3 +91,38 @@ def test_cluster_scans(client):
     # (the rows tasks run fused with cumreduction's per-block step, named _same)
     workers = {t["worker"] for t in ts.data if "_same" in str(t["key"])}
     assert len(workers) == 2
+
+
+def test_cluster_funcapi_reduction_and_2d_scan(client):
+    # Func-API pipelines on the workers, pickled by their definition: an argmin (the
+    # rfactor decomposition, dask_funcs_reduce) and a scan along the chunked axis of
+    # a 2-D image (rows per block carried per column by cumreduction)
+    from . import funcapi_kernels as FK
+    rng = np.random.default_rng(9)
+    a = rng.integers(-20, 20, 6000).astype(np.int32)
+    p, img = FK.argmin()
+    img.set(a)
+    want = tuple(np.asarray(v) for v in p.realize([]))
+    got = dask.compute(*p.dask({img: da.from_array(a, chunks=700)}))
+    assert [int(g) for g in got] == [int(w) for w in want]
+    m = rng.integers(-50, 50, (120, 33)).astype(np.int32)
+    p, img = FK.scan_along(1)
+    img.set(m)
+    want = np.asarray(p.realize([33, 120]))
+    with distributed.get_task_stream(client) as ts:
+        got = p.dask({img: da.from_array(m, chunks=(25, 11))}).compute()
+    assert np.array_equal(got, want)
+    assert len({t["worker"] for t in ts.data if "_same" in str(t["key"])}) == 2
+
+
+@pytest.mark.slow
+def test_example_demo(client):
+    # examples/dask_demo.py (issue 22 item 5): each result equals the one-machine call
+    # (the demo asserts it); ~50 s wall at load 16 (its parts are tested in the
+    # default run: test_dask_pipeline, test_dask_multistage, test_dask_funcapi*,
+    # test_dask_scan_nd)
+    import pathlib
+    import runpy
+    path = pathlib.Path(__file__).parents[2] / "examples" / "dask_demo.py"
+    demo = runpy.run_path(str(path), run_name="dask_demo_test")["demo"]
+    demo(client, 12)
