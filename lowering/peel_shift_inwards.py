@@ -17,7 +17,8 @@ form, whose body stores a vector and holds no loop, becomes
     for (v, 0, N - 1) { let base = v * K  ... }
     for (v, max(N - 1, 0), min(N, 1)) { let base = min(v * K, max(E - K, 0))  ... }
 
-exact for every E (an extent <= 0 runs nothing). Only the pattern above,
+exact for every E (an extent <= 0 runs nothing). A body that may leave
+the loop (a LoopExit) is not peeled. Only the pattern above,
 with the same E and K in the extent and the clamp, is peeled; loops whose
 extent is a constant are left to LLVM, which folds their clamps.
 
@@ -77,14 +78,17 @@ def _is_clamp(value, v: str, e, k: int) -> bool:
 class _Stores(ir.Visitor):
     def __init__(self):
         super().__init__()
-        self.vector, self.loop = False, False
+        self.vector, self.unsafe = False, False
 
     def visit_Store(self, s):
         self.vector = self.vector or s.value.type.lanes > 1
         self.visit_children(s)
 
     def visit_For(self, s):
-        self.loop = True
+        self.unsafe = True
+
+    def visit_LoopExit(self, s):
+        self.unsafe = True      # (an exit must leave both copies: not peeled)
 
 
 class _Peel(ir.Mutator):
@@ -98,7 +102,7 @@ class _Peel(ir.Mutator):
         e, k = got
         found = _Stores()
         found.visit(s.body)
-        if not found.vector or found.loop:
+        if not found.vector or found.unsafe:
             return s
         main = self._unclamped(s.body, s.name, e, k)
         if main is None:
