@@ -15,9 +15,11 @@ v * K <= E - K - 1 (and N <= 1 when E < K). So an innermost loop of that
 form, whose body stores a vector and holds no loop, becomes
 
     for (v, 0, N - 1) { let base = v * K  ... }
-    for (v, max(N - 1, 0), min(N, 1)) { let base = min(v * K, max(E - K, 0))  ... }
+    fallback for (v, max(N - 1, 0), min(N, 1)) { let base = min(v * K, max(E - K, 0))  ... }
 
-exact for every E (an extent <= 0 runs nothing). A body that may leave
+exact for every E (an extent <= 0 runs nothing); the one-vector loop is
+a fallback loop, which LLVM neither unrolls nor vectorizes (less to
+compile). A body that may leave
 the loop (a LoopExit) is not peeled. Only the pattern above,
 with the same E and K in the extent and the clamp, is peeled; loops whose
 extent is a constant are left to LLVM, which folds their clamps.
@@ -92,6 +94,8 @@ class _Stores(ir.Visitor):
 
 
 class _Peel(ir.Mutator):
+    stmts_only = True
+
     def visit_For(self, s):
         s = self.mutate_children(s)
         if s.kind != ir.ForKind.SERIAL or not ir.is_const(s.min, 0) or _const(s.extent) is not None:
@@ -111,7 +115,8 @@ class _Peel(ir.Mutator):
         n = s.extent
         last = ir.Sub(n, ir.index(1))
         return ir.block(replace(s, extent=last, body=main),
-                        replace(s, min=ir.Max(last, ir.index(0)), extent=ir.Min(n, ir.index(1))))
+                        replace(s, min=ir.Max(last, ir.index(0)), extent=ir.Min(n, ir.index(1)),
+                                kind=ir.ForKind.FALLBACK))
 
     def _unclamped(self, body, v, e, k):
         """body with its clamp let (in the chain of lets at its top) set to
