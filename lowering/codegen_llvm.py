@@ -417,8 +417,11 @@ class _FunctionEmitter:
         sign extension of lo); when the loop bounds depend on data, the
         variable still indexes without overflow: its values are those of
         an int32 range. `plain`: LLVM neither unrolls nor vectorizes the loop
-        (ops.plain_loop_metadata)."""
+        (ops.plain_loop_metadata); nor does it one that folds a stream of
+        one-line vectors (ops.one_line_stream)."""
         b = self.b
+        # (LLVM's unrolling slows a loop folding one line-wide stream)
+        plain = plain or ops.one_line_stream(name, body)
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
         after_bb = self.fn.append_basic_block(f"end.{name}")

@@ -581,10 +581,10 @@ def streaming_loop(name: str, body: ir.Stmt) -> bool:
 _NOT_WORK = (ir.Load, ir.Ramp, ir.Broadcast, ir.Variable, ir.Const, ir.Let)
 
 
-def work_per_stream(name: str, body: ir.Stmt) -> float:
-    """Vector operations in `body` per vector load whose index moves with
-    the loop `name` (inf when no load moves). Each node object counts once,
-    and loads of one buffer at equal indices once."""
+def _streamed_loads(name: str, body: ir.Stmt) -> tuple:
+    """(the vector loads in `body` whose index moves with the loop `name`,
+    loads of one buffer at equal indices once; the vector operations in
+    `body`, each node object once)."""
     moving = {name}
     memo: dict = {}
     loads: list = []
@@ -615,7 +615,34 @@ def work_per_stream(name: str, body: ir.Stmt) -> float:
             self.visit_children(e)
 
     V().visit(body)
-    return work[0] / len(loads) if loads else float("inf")
+    return loads, work[0]
+
+
+def work_per_stream(name: str, body: ir.Stmt) -> float:
+    """Vector operations in `body` per vector load whose index moves with
+    the loop `name` (inf when no load moves). Each node object counts once,
+    and loads of one buffer at equal indices once."""
+    loads, work = _streamed_loads(name, body)
+    return work / len(loads) if loads else float("inf")
+
+
+def one_line_stream(name: str, body: ir.Stmt) -> bool:
+    """Whether the loop `name` over `body` folds one stream of integer
+    vectors, one cache line each, into its accumulator with one vector
+    operation per load (an integer max or sum 16 int32 lanes wide). LLVM
+    unrolls such a loop 8x (eight loads into one chain of latency-1
+    operations); on the AVX-512 host of session 13 the unrolled loop ran
+    10-15% slower than the loop as written (Halide's, not unrolled: 1 thread,
+    2^24 int32 from memory), where at 8 and 32 lanes unrolling changed
+    nothing and at 64 lanes it gained 12% (docs/performance.md, "Session 13:
+    max at one zmm register")."""
+    if not streaming_loop(name, body):
+        return False
+    loads, work = _streamed_loads(name, body)
+    if len(loads) != 1 or work > 1:
+        return False
+    t = loads[0].type
+    return not (t.is_float() or t.is_bool()) and t.lanes * t.bytes() == CACHE_LINE
 
 
 class Loop:

@@ -24,6 +24,7 @@ from .context import LoweringContext, buffer_name
 from .inline import inline_functions
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
+from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
 from .realization_order import realization_order
 from .select_to_branch import select_to_branch
@@ -164,6 +165,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("vectorize", vectorize_loops, stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
+    stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     checked(stmt, True)
     lowered.stmt = stmt

@@ -133,7 +133,8 @@ def lift(ctx, d, scan, pre) -> Lift:
         ab = _affine(scan.v_x[0], scan.xs[0].name)
         if ab is not None and ab[0] is not None and not scan.xs[0].type.is_bool():
             a, b = ab
-            return AffineLift(scan, a, b if b is not None else ir.zero(a.type))
+            from .parallel_scan_gradual import gradual_affine
+            return gradual_affine(scan, a, b if b is not None else ir.zero(a.type))
     reason = op.reason.split(": ", 1)[1] if op.reason.startswith("Func ") else op.reason
     ctx.fail(f"its operator is not provably associative: {reason}", d)
 
