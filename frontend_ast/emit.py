@@ -272,7 +272,7 @@ class Emitter:
             span_n = self.aff_node(span)
             if span_n is None or (span.is_const() and span.c > INT32[1]):
                 continue
-            self.cx.require(l.node.lineno, [span], None, INT32[1])
+            self.cx.require(self.cx.smap.loc(l.node).line, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
             trip = span_n if s == 1 else \
@@ -289,7 +289,7 @@ class Emitter:
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than
         2^31 values (else OverflowError, never a wrapped extent)."""
-        self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
+        self.cx.require(self.cx.smap.loc(l.node).line, [hi - lo], None, INT32[1] - 1)
 
     def aff_node(self, aff, t=ir.Int(64)):
         """An affine form over static symbols as an IR node of type t
