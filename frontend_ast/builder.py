@@ -413,6 +413,8 @@ class Builder:
             else:
                 merged[name] = UNBOUND
         self.scope.env = merged
+        if self.state.loops:
+            self.loop_sinks.store_test(self, s, c)
         if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)

@@ -97,3 +97,44 @@ def test_if_after_continue_reads_as_python(fn):
         a = np.arange(size, dtype=np.int64) % 4
         for n in (0, 1, 101):
             assert compare(p, [a, n], fn.__name__)
+
+
+def while_continue_last(a, n):
+    s = 0
+    i = 0
+    while i < n:
+        i += 1
+        if a[i] > 0:
+            continue
+    return s
+
+
+def while_continue_last_counter_used(a, n):
+    s = 0
+    i = 0
+    while i < n and s < 100:
+        i += 1
+        if a[i] > 0:
+            continue
+    return s, i
+
+
+def for_pass_branch(a, n):
+    s = 0
+    for i in range(n):
+        s += 1
+        if a[(i * 7) % (n + 1)] > 0:
+            pass
+    return s
+
+
+@pytest.mark.parametrize("fn", [while_continue_last, while_continue_last_counter_used,
+                                for_pass_branch])
+def test_if_test_with_no_effect_still_reads_as_python(fn):
+    # the test's read raises in Python even though the `if` changes nothing
+    # (loop-nest fuzz seed 5010 program 4: the compiled call returned)
+    p = ph.pipeline(fn)
+    for size in (5, 7):
+        a = np.arange(size, dtype=np.int64) % 3
+        for n in (0, 3, 6, 9):
+            assert compare(p, [a, n], fn.__name__)
