@@ -370,8 +370,10 @@ class Builder:
             return
         env0 = dict(self.scope.env)
         alive0 = self.scope.alive[-1] if self.scope.alive else None
+        tested = c
+        c = self.scope.if_reached(c)
         self.scope.path.append(c)
-        self.scope.push_facts(c, True)
+        self.scope.push_facts(tested, True)
         try:
             self.exec_block(s.body)
         finally:
@@ -382,9 +384,9 @@ class Builder:
         self.scope.env = dict(env0)
         if self.scope.alive:
             self.scope.alive[-1] = alive0
-        nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky, facts=negated_facts(c.facts))
+        nc = Val(ir.Not(c.node), PY_BOOL, risky=c.risky, facts=negated_facts(tested.facts))
         self.scope.path.append(nc)
-        self.scope.push_facts(c, False)
+        self.scope.push_facts(tested, False)
         try:
             self.exec_block(s.orelse)
         finally:
@@ -413,6 +415,8 @@ class Builder:
             else:
                 merged[name] = UNBOUND
         self.scope.env = merged
+        if self.state.loops:
+            self.loop_sinks.store_test(self, s, c)
         if self.scope.alive and (alive_t is not alive0 or alive_e is not alive0):
             at = alive_t if alive_t is not None else const_val(True)
             ae = alive_e if alive_e is not None else const_val(True)

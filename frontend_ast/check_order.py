@@ -227,6 +227,27 @@ class LoopSinks:
         self.read = {n.id for n in ast.walk(tree)
                      if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
         self.arrays = {}        # (id of the statement, name) -> its hidden Arr
+        self.tails = _tail_ifs(tree)
+
+    def store_test(self, bld, stmt: ast.If, test: Val):
+        """The test of an `if` inside a loop, where it may raise and nothing
+        the statement does keeps it (its branches hold only `pass`, or
+        `continue` with no statement after the `if` in the loop body):
+        stored like an unused assignment, so that its checks run where
+        Python evaluates it."""
+        branches = stmt.body + stmt.orelse
+        if not test.risky or test.union or test.node is None or \
+                not all(isinstance(b, (ast.Pass, ast.Continue)) for b in branches) or \
+                (any(isinstance(b, ast.Continue) for b in branches) and
+                 id(stmt) not in self.tails):
+            return
+        key = (id(stmt), "?if")
+        arr = self.arrays.get(key)
+        if arr is None:
+            arr = self.arrays[key] = Arr("if_test_unused", np_ty(test.ty.dtype), [], "local",
+                                         bld.cx.smap.loc(stmt))
+        if arr.ty.dtype == test.ty.dtype:
+            bld.arrays.write(arr, [], test, stmt)
 
     def store(self, bld, stmt):
         if isinstance(stmt, ast.Assign):
@@ -249,6 +270,20 @@ class LoopSinks:
             if arr.ty.dtype != v.ty.dtype:
                 continue
             bld.arrays.write(arr, [], v, stmt)
+
+
+def _tail_ifs(tree) -> set:
+    """ids of the `if` statements after which nothing runs in their loop's
+    iteration (the last statement of a loop body, or of a branch of such an
+    `if`)."""
+    out = set()
+    todo = [n.body for n in ast.walk(tree) if isinstance(n, ast.For)]
+    while todo:
+        body = todo.pop()
+        if body and isinstance(body[-1], ast.If):
+            out.add(id(body[-1]))
+            todo += [body[-1].body, body[-1].orelse]
+    return out
 
 
 def unrealized_checked(b, out_funcs) -> list:

@@ -272,7 +272,7 @@ class Emitter:
             span_n = self.aff_node(span)
             if span_n is None or (span.is_const() and span.c > INT32[1]):
                 continue
-            self.cx.require(l.node.lineno, [span], None, INT32[1])
+            self.cx.require(self.cx.smap.loc(l.node).line, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
             trip = span_n if s == 1 else \
@@ -316,7 +316,7 @@ class Emitter:
                                            "cannot bound",
                               hint="write the bound with min/max "
                                    "(e.g. range(max(j - r, 0), j + 1))")
-        self.cx.require(l.node.lineno, [hi - lo], None, INT32[1] - 1)
+        self.cx.require(self.cx.smap.loc(l.node).line, [hi - lo], None, INT32[1] - 1)
 
     def aff_node(self, aff, t=ir.Int(64)):
         """An affine form over static symbols as an IR node of type t

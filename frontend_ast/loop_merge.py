@@ -212,7 +212,14 @@ class _Merge:
     # the slot loop ----------------------------------------------------------------------
     def slot_loop(self, phases):
         b = self.b
+        last, marks = self.exit_phase(phases)
+        tail, stops = [], None
+        if last is not None:
+            phases, tail = phases[:last + 1], phases[last + 1:]
+            stops = phases[last]
         counts = [b.const(1) if p[0] == "seg" else p[1].phx_range.length() for p in phases]
+        if last is not None:
+            counts[-1] = _add(b, counts[-1], b.const(1))     # the slot that ends the loop
         offsets = [b.const(0)]
         for c in counts:
             offsets.append(_add(b, offsets[-1], c))
@@ -231,7 +238,9 @@ class _Merge:
                 k = b.binop(b.name(var), ast.Sub(), copy.deepcopy(start))
                 index = b.assign(b.name(loop.target.id, True), loop.phx_range.elem(k))
                 stmts = [index] + list(loop.body)
-            if p[2]:
+            if p is stops:
+                stmts = [self.loop_end(p, var, start, tail, marks)] + stmts
+            elif p[2]:
                 stmts = [_if(b, self.guard(p[2]), stmts)]
             branches.append((test, stmts))
         chain = branches[-1][1]
@@ -242,10 +251,75 @@ class _Merge:
             first = b.node(ast.Compare(b.name(var), [ast.Eq()], [b.const(0)]))
             chain = [_if(b, first, [b.assign(b.name(self.skip, True), b.const(False))]),
                      _if(b, b.name(self.skip), [b.node(ast.Continue())])] + chain
+        if last is not None:
+            pre += [b.assign(b.name(m, True), b.const(v)) for m, _, v in marks]
+            # the stop flag has a value before the loop's guard first holds (never read then)
+            pre += [b.assign(b.name(n.id, True), b.const(False))
+                    for n in ast.walk(stops[1].body[0].test)
+                    if isinstance(n, ast.Name) and n.id.startswith("?")]
+            chain = [_if(b, self.ended_before(marks), [b.node(ast.Continue())])] + chain
         it = b.call("range", [offsets[-1]])
         merged = b.node(ast.For(target=b.name(var, True), iter=it, body=chain, orelse=[],
                                 type_comment=None))
+        if last is not None:
+            setattr(merged, EXIT_ATTR, True)
         return pre, merged
+
+    # early exit ---------------------------------------------------------------------------
+    def exit_phase(self, phases):
+        """(index, marks) when the last loop of the phases stops early (a
+        `while` or `break`: loop_exits.py's `if ?stop: continue` opens its
+        body) and only segments follow it: those segments then run in one
+        more slot of that loop, the one after it stops, which also records
+        the iteration of the merged loops it stopped in (marks: [(name, loop
+        variable or None for the "recorded" flag, start value)]); the slot
+        loop is left at the next slot (see ended_before). Else (None, []).
+        Not where a slot writes an array: the slots' values are then a scan
+        (loop_scans.py), which has a value at every slot and no exit."""
+        loops = [k for k, p in enumerate(phases) if p[0] == "loop"]
+        if not loops or self.skip is not None or _stores(phases):
+            return None, []
+        loop = phases[loops[-1]][1]
+        head = loop.body[0] if loop.body else None
+        if not (getattr(loop, EXIT_ATTR, False) and isinstance(head, ast.If) and
+                not head.orelse and len(head.body) == 1 and
+                isinstance(head.body[0], ast.Continue)):
+            return None, []
+        outer = _path(self.start, self.loop)
+        if outer is None or any(not isinstance(f.target, ast.Name) or
+                                f.target.id in names_assigned(f.body) for f in outer):
+            return None, []
+        marks = [(self.fresh("stopped"), None, False)]
+        marks += [(self.fresh("stopped_at"), f.target.id, 0) for f in outer]
+        return loops[-1], marks
+
+    def ended_before(self, marks):
+        """The test that the loop ended in this iteration of the merged
+        loops (every remaining slot does nothing): it does not change along
+        the slot loop, so the slot loop is left where it holds."""
+        b = self.b
+        tests = [b.name(marks[0][0])]
+        tests += [b.node(ast.Compare(b.name(m), [ast.Eq()], [b.name(v)]))
+                  for m, v, _ in marks[1:]]
+        return b.node(ast.BoolOp(ast.And(), tests))
+
+    def loop_end(self, p, var, start, tail, marks):
+        """`if <the loop has ended>: record it; the segments after the loop;
+        continue` for the first slot after the last iteration that runs."""
+        b = self.b
+        loop = p[1]
+        at_end = b.node(ast.Compare(b.name(var), [ast.Eq()],
+                                    [_add(b, copy.deepcopy(start), loop.phx_range.length())]))
+        ended = [copy.deepcopy(loop.body[0].test), at_end]
+        if p[2]:
+            ended.insert(0, b.node(ast.UnaryOp(ast.Not(), self.guard(p[2]))))
+        stmts = [b.assign(b.name(marks[0][0], True), b.const(True))]
+        stmts += [b.assign(b.name(m, True), b.name(v)) for m, v, _ in marks[1:]]
+        for seg in tail:
+            seg_stmts = [s for x in seg[1] for s in _as_list(x)]
+            stmts += [_if(b, self.guard(seg[2]), seg_stmts)] if seg[2] else seg_stmts
+        stmts.append(b.node(ast.Continue()))
+        return _if(b, b.node(ast.BoolOp(ast.Or(), ended)), stmts)
 
     def starts(self, phases) -> dict:
         """name -> the constant a segment first assigns it, for the names the
@@ -275,6 +349,26 @@ class _Merge:
         tests = [b.name(f) if truth else b.node(ast.UnaryOp(ast.Not(), b.name(f)))
                  for f, truth in guard]
         return tests[0] if len(tests) == 1 else b.node(ast.BoolOp(ast.And(), tests))
+
+
+def _stores(phases) -> bool:
+    """Whether a statement of the phases stores into an element or slice."""
+    stmts = [p[1] for p in phases if p[0] == "loop"] + \
+        [s for p in phases if p[0] == "seg" for x in p[1] for s in _as_list(x)]
+    return any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+               for s in stmts for n in ast.walk(s))
+
+
+def _path(start, loop):
+    """The For nodes from `start` down to `loop` (both included), or None."""
+    if start is loop:
+        return [loop]
+    for c in ast.iter_child_nodes(start):
+        if isinstance(c, ast.stmt):
+            below = _path(c, loop)
+            if below is not None:
+                return ([start] if isinstance(start, ast.For) else []) + below
+    return None
 
 
 def _leading(body):

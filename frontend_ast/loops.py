@@ -141,8 +141,8 @@ class LoopRunner:
                 return None
             bounded.append((lows, lo, highs, hi))
         for lows, lo, highs, hi in bounded:
-            self.cx.require(node.lineno, lows, lo, None)
-            self.cx.require(node.lineno, highs, None, hi)
+            self.cx.require(self.cx.smap.loc(node).line, lows, lo, None)
+            self.cx.require(self.cx.smap.loc(node).line, highs, None, hi)
         out = Val(unguarded(n), v.ty)
         lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
         hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])

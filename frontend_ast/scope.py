@@ -2,6 +2,8 @@
 under which the current statement runs."""
 from __future__ import annotations
 
+from pyhalide import ir
+
 from . import ops
 from .ranges import Aff
 from .values import Val
@@ -52,6 +54,23 @@ class Scope:
         """The Vals whose conjunction is current_condition() (compared by
         identity: a part is an immutable symbolic value)."""
         return list(self.path) + [a for a in self.alive if a is not None]
+
+    def if_reached(self, c: Val) -> Val:
+        """An `if` test c as the statement's branches use it: a test that may
+        raise (a checked read) is evaluated only where no `continue` ran
+        before the `if` in this iteration, as in Python (elsewhere it is
+        false; nothing the statement does is kept there)."""
+        if not c.risky:
+            return c
+        ran = [a for a in self.alive if a is not None]
+        if not ran:
+            return c
+        reached = ops.truth(self.cx, ran[0])
+        for a in ran[1:]:
+            reached = self.cx.logical_and(reached, ops.truth(self.cx, a))
+        if reached.is_const:
+            return c if reached.const else reached
+        return ops.select(self.cx, reached, c, Val(ir.Const(ir.Bool(), False), c.ty))
 
     def unconditional(self) -> bool:
         """Whether the current statement runs whenever its loop iteration does
