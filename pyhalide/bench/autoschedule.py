@@ -229,6 +229,7 @@ def measure_pipelines(size_log2: int, rounds: int, threads: int, names=None, cpu
     import numpy as np
 
     import pyhalide as ph
+
     from ..ir.config import override
     results, notes = {}, []
     clock = time.process_time if cpu else time.perf_counter
