@@ -76,8 +76,11 @@ def build_halide(name, data, scheduler, threads):
     return lambda: p.realize(sizes)
 
 
-def measure(size_log2: int, threads: int, rounds: int, names=None):
-    """{name: {column: seconds or None}} and notes."""
+def measure(size_log2: int, threads: int, rounds: int, names=None, cpu=False):
+    """{name: {column: seconds or None}} and notes (`cpu`: CPU time, for one
+    thread on a loaded machine)."""
+    from ..ir.config import override
+    clock = time.process_time if cpu else time.perf_counter
     params = S.default_params(size_log2)
     results, notes = {}, []
     for name in names or list(S.ALGORITHMS):
@@ -99,19 +102,21 @@ def measure(size_log2: int, threads: int, rounds: int, names=None):
                 notes.append(f"{name} {column}: wrong result ({detail})")
                 continue
             best[column] = math.inf
-        for _ in range(rounds):
-            for column in best:
-                t0 = time.perf_counter()
-                runs[column]()
-                best[column] = min(best[column], time.perf_counter() - t0)
+        with override(num_threads=threads):
+            for _ in range(rounds):
+                for column in best:
+                    t0 = clock()
+                    runs[column]()
+                    best[column] = min(best[column], clock() - t0)
         results[name] = best
     return results, notes
 
 
-def render(results, notes, size_log2, threads) -> str:
+def render(results, notes, size_log2, threads, cpu=False) -> str:
     cols = ("hand", "auto", "serial") + HALIDE_SCHEDULERS
     lines = [f"Automatic schedules, 2^{size_log2} elements, {threads} threads, load "
-             f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (ms, best of the rounds)", "",
+             f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (ms "
+             f"{'of CPU' if cpu else 'wall'}, best of the rounds)", "",
              "| benchmark | " + " | ".join(cols) + " | auto / hand | best Halide / auto |",
              "|---" * (len(cols) + 3) + "|"]
     ratios, halide = [], []
@@ -316,7 +321,7 @@ def main(argv=None):
     ap.add_argument("--pipelines", action="store_true",
                     help="the @pipeline examples against their side-file schedules")
     ap.add_argument("--cpu", action="store_true",
-                    help="with --pipelines --threads 1: time CPU, not wall (a loaded machine)")
+                    help="with --threads 1: time CPU, not wall (a loaded machine)")
     a = ap.parse_args(argv)
     os.environ["HL_NUM_THREADS"] = str(a.threads)     # Halide's pool, before its first use
     if a.pipelines:
@@ -325,8 +330,10 @@ def main(argv=None):
         results, notes = measure_pipelines(a.size_log2, a.rounds, a.threads, a.bench, a.cpu)
         print(render_pipelines(results, notes, a.size_log2, a.threads, a.cpu))
         return
-    results, notes = measure(a.size_log2, a.threads, a.rounds, a.bench)
-    print(render(results, notes, a.size_log2, a.threads))
+    if a.cpu and a.threads != 1:
+        raise SystemExit("--cpu times one thread: give --threads 1")
+    results, notes = measure(a.size_log2, a.threads, a.rounds, a.bench, a.cpu)
+    print(render(results, notes, a.size_log2, a.threads, a.cpu))
 
 
 if __name__ == "__main__":
