@@ -163,6 +163,15 @@ def _agree(a, b, exact: bool) -> bool:
     return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-3))
 
 
+def _near_truth(bench, out, data, suite_name) -> bool:
+    """Whether a float reduction's result passes suite 1's check against the
+    exact value (a reassociated float32 sum of 2^24 products can be further
+    from the serial sum than _agree allows, and nearer the truth)."""
+    if suite_name != "suite1" or isinstance(out, tuple):
+        return False
+    return bool(bench.check(_values(out), bench.truth(data), data)[0])
+
+
 # The @pipeline examples and the suite whose data and Func-API algorithm
 # (for Halide's autoschedulers) each one shares: (example module, pipeline,
 # suite, suite name, the suite data's arguments of the pipeline)
@@ -249,13 +258,15 @@ def _scheduler_time():
         autoschedule.schedule_specialization = plan
 
 
-def measure_pipelines(size_log2: int, rounds: int, threads: int, names=None, cpu=False):
+def measure_pipelines(size_log2: int, rounds: int, threads: int, names=None, cpu=False,
+                      schedulers=HALIDE_SCHEDULERS):
     """{name: {column: seconds}} of the @pipeline examples: their side-file
     schedule (`hand`), `schedule="auto"`, the default schedule (`serial`) and
     Halide 21's autoschedulers on the same algorithm and data (suite 1 at
     2^size_log2 elements, suite 2 at a side of 2^(size_log2 // 2)), timed in
-    interleaved rounds (`cpu`: the process's CPU time, for one thread on a
-    loaded machine; else wall time); `compile`: the first call of auto
+    interleaved rounds (`schedulers`: Halide's to run; `cpu`: the process's
+    CPU time, for one thread on a loaded machine; else wall time);
+    `compile`: the first call of auto
     (seconds, CPU); `scheduler`: the automatic scheduler's part of it."""
     import importlib
 
@@ -283,9 +294,10 @@ def measure_pipelines(size_log2: int, rounds: int, threads: int, names=None, cpu
             compile_cpu = time.process_time() - t0
             outs.update({k: q(*args) for k, q in runs.items() if k != "auto"})
         for k in ("hand", "auto"):
-            if not _agree(outs[k], outs["serial"], exact=name not in ("dot", "conv5x5")):
+            if not _agree(outs[k], outs["serial"], exact=name not in ("dot", "conv5x5")) \
+                    and not _near_truth(bench, outs[k], data, suite_name):
                 notes.append(f"{pname} {k}: differs from the default schedule")
-        for sched in HALIDE_SCHEDULERS:
+        for sched in schedulers:
             try:
                 if suite_name == "suite1":
                     run = build_halide(name, data, sched, threads)
