@@ -67,7 +67,8 @@ def strip_blocks(pb, c, c_local: str, producers: list) -> list:
     vec = f".vectorize(ph.Var({x!r}), {lanes})" if cx[0] >= lanes else ""
     label = pb.name(c)
     yo, yi = f"{c_local}_yo", f"{c_local}_yi"
-    tile_rows = max(2, min(TILE_ROWS, cx[-1] // (2 * pb.threads)))
+    tile_rows = TILE_ROWS << shift if shift >= 0 else TILE_ROWS >> -shift
+    tile_rows = max(2, min(tile_rows, cx[-1] // (2 * pb.threads)))
     cols = pow2_floor(max(1, TILE_BYTES // (tile_rows * elem)))
     if len(cfn.args) == 2 and cx[0] >= 2 * cols and cols >= 4 * lanes:
         # tiles: a producer's slice of TILE_ROWS rows of a wide image would leave L1
