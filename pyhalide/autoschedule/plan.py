@@ -27,8 +27,10 @@ The number of chunks of a reduction is CHUNKS, whatever the thread count:
 the order in which a float reduction is reassociated depends only on the
 pipeline, the size class of its arguments and the target, never on the
 machine's threads. The tuning mode varies only choices that cannot change a
-result (params.Knobs: thresholds, strips, vectors, integer chunks). Without float reassociation (`schedule="auto-exact"`) a
-reduction of floats is not rfactored.
+result (params.Knobs: thresholds, strips, vectors, integer chunks). Without
+float reassociation (`schedule="auto-exact"`) a reduction of floats is
+rfactored only when its operator does no float arithmetic (a min, max,
+argmin: selects_only), which rfactor combines exactly.
 
 Each decision is a Block: source lines (run by apply.py against the
 pipeline, and printed as the schedule's Python) and the reason for it."""
@@ -202,7 +204,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                                f"({op.reason}): kept serial")]
     types = list(fn.output_types)
     if not pb.float_reassociation and any(t.is_float() for t in types) \
-            and pb.guards.get(id(fn)) != "guard":   # a guard's float order reaches no result
+            and pb.guards.get(id(fn)) != "guard" \
+            and not selects_only(op):       # a guard's float order reaches no result
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
     if not pb.knobs.rfactor_ints and not any(t.is_float() for t in types):
@@ -281,6 +284,24 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                        f".rfactor({rio}, {v})" + tail], needs=blocks[0])
         blocks.append(lane)
     return blocks
+
+
+def selects_only(op) -> bool:
+    """Whether the operator's float values are chosen among its operands
+    (min, max, select, comparisons; no float arithmetic or conversion): its
+    partial results, combined in an order rfactor accepts for it, are the
+    serial result bit for bit, so no float reassociation is needed."""
+    stack, seen = [getattr(o, "node", o) for o in op.ops], set()
+    while stack:
+        n = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Cast, ir.Call)) \
+                and n.type.is_float():
+            return False
+        stack.extend(ir.children(n))
+    return True
 
 
 def reduction_points(pb: Problem, f, k: int):

@@ -96,3 +96,42 @@ def test_refused_first_rfactor_skips_the_second(small_thresholds):
     src = p.schedule_source()
     assert "NameError" not in src, src
     assert "builds on was not applied" in src, src
+
+
+def argmax_f(a):
+    m = a[0]
+    k = 0
+    for i in range(len(a)):
+        if a[i] > m:
+            m = a[i]
+            k = i
+    return m, k
+
+
+def fsum(a):
+    s = np.float32(0)
+    for i in range(len(a)):
+        s += a[i]
+    return s
+
+
+def test_auto_exact_rfactors_float_max_and_argmax_not_sums(small_thresholds):
+    """A float max or argmax rounds nothing: auto-exact rfactors it (the
+    result is the serial one bit for bit); a float sum stays serial."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(3000).astype(np.float32)
+    a[[7, 100, 2000]] = a.max() + 1         # ties: the first is kept
+    for fn in (fmax, argmax_f):
+        p = ph.pipeline(fn, schedule="auto-exact")
+        got, want = p(a), fn(a)
+        if fn is argmax_f:
+            assert _same(got[0], want[0]) and got[1] == want[1] == 7, (got, want)
+        else:
+            assert _same(got, want)
+        assert ".rfactor(" in p.schedule_source(), p.schedule_source()
+    z = _zeros_first_plus(4096, np.float32, 16)
+    p = ph.pipeline(fmax, schedule="auto-exact")
+    assert _same(p(z), fmax(z)) and not np.signbit(p(z))
+    s = ph.pipeline(fsum, schedule="auto-exact")
+    assert _same(s(a), fsum(a))
+    assert ".rfactor(" not in s.schedule_source() and "reassociation is off" in s.schedule_source()
