@@ -365,7 +365,8 @@ def _pure(pb: Problem, f, local: str) -> list:
     lanes = lanes_for(fn.output_types, pb.vector_bits)
     if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
-    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
+    work = _inner_work(pb, fn, {id(g.function()) for g in pb.funcs})
+    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes, work=work)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
         if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
@@ -379,10 +380,11 @@ def _pure(pb: Problem, f, local: str) -> list:
 
 
 def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: int,
-                rvars=frozenset(), stride_one=None):
+                rvars=frozenset(), stride_one=None, work=1):
     """A block vectorizing the innermost loop of a stage (loops `dims`,
     innermost first) and running its outermost in parallel, where they are
-    pure and long enough; None when nothing pays. An update keeps the
+    pure and long enough (points times `work`, the reduction iterations
+    computed inside each point); None when nothing pays. An update keeps the
     default loop order where it would move the stride-1 Var inward
     (specialize._stride_one_inner): its outermost loop runs in parallel only
     when it is not that Var."""
@@ -392,20 +394,21 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
             points *= ext[v]
     calls, said = [], []
     inner, outer = dims[0], dims[-1]
-    if len(dims) == 1 and not rvars and points >= pb.parallel_min():
-        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+    chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+    if len(dims) == 1 and not rvars and points * work >= pb.parallel_min() and chunk < points:
         # the chunk loop keeps the Var's name: a Func the default schedule
         # computes at that loop (a scalar local to the Python loop) stays there
         xo, xi = f"ph.Var({inner!r})", f"{_ident(stage)}_xi"
         vec = f".vectorize({xi}, {lanes})" if lanes else ""
-        return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
-                            f"of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
+        return Block(label, f"{label}: {points} points" + (f" of {work} reduction iterations "
+                            f"each" if work > 1 else "") + f": {-(-points // chunk)} parallel "
+                            f"tasks of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
                      [f"{xi} = ph.Var({xi!r})",
                       f"{stage}.split({xo}, {xo}, {xi}, {chunk}).parallel({xo})" + vec])
     if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")
-    if len(dims) > 1 and outer not in rvars and points >= pb.parallel_min() \
+    if len(dims) > 1 and outer not in rvars and points * work >= pb.parallel_min() \
             and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
                                                   or outer != stride_one):
         calls.append(f".parallel(ph.Var({outer!r}))")
@@ -414,6 +417,30 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
         return None
     sizes = "x".join(str(ext[v]) for v in dims if v not in rvars)
     return Block(label, f"{label}: {sizes} points: " + ", ".join(said), [stage + "".join(calls)])
+
+
+def _inner_work(pb: Problem, fn, roots: set) -> int:
+    """The reduction iterations one point of fn computes in the Funcs it
+    calls that are not scheduled on their own (`roots`): computed inside its
+    loops (a running value of the Python loop's body), summed over them and
+    the Funcs they call; unknown extents count 1."""
+    total, seen, todo = 0, set(), [fn]
+    while todo:
+        g = todo.pop()
+        for d in g.definitions():
+            for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates)):
+                h = c.func if c.call_type == ir.FUNC else None
+                if h is None or id(h) in roots or id(h) in seen or h is fn:
+                    continue
+                seen.add(id(h))
+                todo.append(h)
+                for u in h.updates:
+                    n = 1
+                    for rv in u.schedule.rvars:
+                        e = pb.extent(rv.extent)
+                        n *= e if e else 1
+                    total += n
+    return max(1, total)
 
 
 def _ident(text: str) -> str:
