@@ -1,7 +1,7 @@
 """Separable 5x5 binomial convolution on float32 (suite 2's conv5x5:
 weights 1 4 6 4 1 over 16, rows then columns) written as plain Python loops
-with @pipeline. Schedules (tiled, vectorized, parallel, conv_x computed per
-tile, as blur's) live in conv5x5_schedules/, one file per target.
+with @pipeline. Its schedule (tiled, vectorized, parallel, conv_x computed
+per tile, as blur's) lives in conv5x5_schedules/generic.py, for every target.
 
     python examples/pipelines/conv5x5.py [width height]
 """

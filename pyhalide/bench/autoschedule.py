@@ -212,22 +212,15 @@ def _histeq_runtime_divisor(hl, data):
     `h * w` from the image's shape is: Halide with suite 2's compile-time
     constant divides by multiplying (1-thread CPU, 4096^2: 17-20 ms against
     52 ms with the Param); a @pipeline compiles per size class, not per shape."""
+    from . import suite2
     image = data["img"]
     h, w = image.shape
-    inp = hl.Buffer(image, "image")
-    i, x, y = hl.Var("i"), hl.Var("x"), hl.Var("y")
-    r = hl.RDom([hl.Range(0, w), hl.Range(0, h)], "r")
-    hist = hl.Func("hist")
-    hist[i] = 0
-    hist[hl.cast(hl.Int(32), inp[r.x, r.y])] += 1
-    cdf = hl.Func("cdf")
-    s = hl.RDom([hl.Range(1, 255)], "s")
-    cdf[i] = hist[i]
-    cdf[s.x] = cdf[s.x] + cdf[s.x - 1]
+    _, fs = suite2.alg_histeq(hl, data)
+    x, y = fs["x"], fs["y"]
     n = hl.Param(hl.Int(64), "n", w * h)
     n.set_estimate(w * h)
     out = hl.Func("equalized")
-    level = cdf[hl.cast(hl.Int(32), inp[x, y])]
+    level = fs["cdf"][hl.cast(hl.Int(32), hl.Buffer(image, "image_lookup")[x, y])]
     out[x, y] = hl.cast(hl.UInt(8), (hl.cast(hl.Int(64), level) * 255) / n)
     return out
 
