@@ -33,27 +33,52 @@ class Applied:
 
 
 def run_blocks(name: str, blocks: list, namespace: dict, funcs: list, header: str = ""):
-    """Apply the blocks in order (see the module docstring); returns Applied."""
-    from ..func import Func
-    applied, refused = [], []
-    for b in blocks:
-        debug_print(1, f"autoschedule {name}: {b.reason}")
-        if not b.lines:
+    """Apply the blocks in order (see the module docstring); returns Applied.
+    A block whose `needs` was not applied is not run; a refused block's
+    `fallback` (and its fallback's) is tried in its place."""
+    applied, refused, done = [], [], set()
+    for first in blocks:
+        debug_print(1, f"autoschedule {name}: {first.reason}")
+        b, error = first, None
+        while b is not None:
+            if b.needs is not None and id(b.needs) not in done:
+                error = _NotApplied("the decision it builds on was not applied")
+                debug_print(1, f"autoschedule {name}: not applied (it builds on a decision "
+                               f"that was not applied)")
+                break
+            error = _run(name, b, namespace, funcs)
+            if error is None:
+                break
+            b = b.fallback
+            if b is not None:
+                debug_print(1, f"autoschedule {name}: instead: {b.reason}")
+        if error is None:
             applied.append(b)
-            continue
-        known = list(funcs) + [v for v in namespace.values() if isinstance(v, Func)]
-        saved = _snapshot(known)
-        try:
-            exec(compile("\n".join(b.lines), f"<automatic schedule of {name}>", "exec"),
-                 namespace)
-        except Exception as e:              # noqa: BLE001 - undone and reported, never raised
-            _restore(saved)
-            refused.append((b, e))
-            debug_print(1, f"autoschedule {name}: not applied ({type(e).__name__}: "
-                           f"{str(e).splitlines()[0] if str(e) else ''}): kept as it was")
-            continue
-        applied.append(b)
+            done.update((id(first), id(b)))
+        else:
+            refused.append((first, error))
     return Applied(name, header, applied, refused)
+
+
+class _NotApplied(Exception):
+    """Why a block was not run."""
+
+
+def _run(name: str, b, namespace: dict, funcs: list):
+    """Run block b's lines; None, or the error that undid them."""
+    from ..func import Func
+    if not b.lines:
+        return None
+    known = list(funcs) + [v for v in namespace.values() if isinstance(v, Func)]
+    saved = _snapshot(known)
+    try:
+        exec(compile("\n".join(b.lines), f"<automatic schedule of {name}>", "exec"), namespace)
+    except Exception as e:              # noqa: BLE001 - undone and reported, never raised
+        _restore(saved)
+        debug_print(1, f"autoschedule {name}: not applied ({type(e).__name__}: "
+                       f"{str(e).splitlines()[0] if str(e) else ''}): kept as it was")
+        return e
+    return None
 
 
 def _snapshot(funcs) -> list:

@@ -87,7 +87,7 @@ class Knobs:
     int_chunks: int = None       # parallel chunks of an integer reduction
     rfactor_ints: bool = True    # whether integer reductions are rfactored at all
     fuse: bool = True            # stencil producers computed per strip of their consumer
-    rows_shift: int = 0          # strip rows times 2**rows_shift
+    rows_shift: int = 0          # strip and tile rows times 2**rows_shift
     vectorize: bool = True       # pure stages vectorized
 
     def as_json(self) -> dict:

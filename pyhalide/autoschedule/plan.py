@@ -27,8 +27,10 @@ The number of chunks of a reduction is CHUNKS, whatever the thread count:
 the order in which a float reduction is reassociated depends only on the
 pipeline, the size class of its arguments and the target, never on the
 machine's threads. The tuning mode varies only choices that cannot change a
-result (params.Knobs: thresholds, strips, vectors, integer chunks). Without float reassociation (`schedule="auto-exact"`) a
-reduction of floats is not rfactored.
+result (params.Knobs: thresholds, strips, vectors, integer chunks). Without
+float reassociation (`schedule="auto-exact"`) a reduction of floats is
+rfactored only when its operator does no float arithmetic (a min, max,
+argmin: selects_only), which rfactor combines exactly.
 
 Each decision is a Block: source lines (run by apply.py against the
 pipeline, and printed as the schedule's Python) and the reason for it."""
@@ -48,9 +50,11 @@ MIN_PARALLEL = 1 << 19   # points of a pure stage worth running in parallel (a p
                          # loop costs a wake-up of the worker threads: on a loaded machine,
                          # up to a scheduler time slice)
 MAX_LANES = 16
+ORDERED_LANES = 8        # lanes of an order-keeping second rfactor (each reads its own run:
+                         # 8 beat 4 and 16 on float32 and float64 max, AVX-512 host)
 
 
-@dataclass
+@dataclass(eq=False)
 class Block:
     """One decision: `lines` of schedule source and why (`reason`)."""
 
@@ -58,6 +62,8 @@ class Block:
     reason: str
     lines: list = field(default_factory=list)
     auto_only: bool = False     # printed commented out: not a schedule of the user's code
+    needs: "Block" = None       # applied only after this block was
+    fallback: "Block" = None    # tried instead when this block is refused
 
 
 @dataclass
@@ -198,7 +204,8 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                                f"({op.reason}): kept serial")]
     types = list(fn.output_types)
     if not pb.float_reassociation and any(t.is_float() for t in types) \
-            and pb.guards.get(id(fn)) != "guard":   # a guard's float order reaches no result
+            and pb.guards.get(id(fn)) != "guard" \
+            and not selects_only(op):       # a guard's float order reaches no result
         return [Block(label, f"{label}.update({k}): a float reduction, and float "
                                f"reassociation is off: kept serial")]
     if not pb.knobs.rfactor_ints and not any(t.is_float() for t in types):
@@ -222,6 +229,7 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                   f"{intm} = {s}.rfactor({ro}, {u})"]
         why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
         inner, inner_ext, inner_src = None, chunk, ri
+        run_src, run_ext = ri, chunk         # the intermediate's outermost reduction loop
     else:
         if eo >= 8 * chunks:         # else the guard of a split would sit in every iteration
             chunk = pow2_floor(eo // chunks)
@@ -230,10 +238,12 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
                       f"{s}.split({pb.var_source(f, outer)}, {ro}, {ri}, {chunk})",
                       f"{intm} = {s}.rfactor({ro}, {u})"]
             why += f": rfactor over {_user(pb, f, outer)} in chunks of {chunk}"
+            run_src, run_ext = ri, chunk
         elif eo >= 4:
             lines += [f"{u} = ph.Var({u!r})",
                       f"{intm} = {s}.rfactor({pb.var_source(f, outer)}, {u})"]
             why += f": rfactor over {_user(pb, f, outer)} ({eo} partial results)"
+            run_src, run_ext = pb.var_source(f, rdims[-2]), ext[rdims[-2]]
         else:
             return [Block(label, f"{why}, but its outermost loop has only {eo} "
                                    f"iterations: kept serial")]
@@ -248,17 +258,50 @@ def _reduction(pb: Problem, f, k: int, local: str) -> list:
         blocks.append(Block(label, f"{label}: partial results vectorized {lanes} wide over "
                                      f"{fn.args[0]} ({px[0]} points)",
                             [f"{intm}.vectorize({x}, {lanes})",
-                             f"{s}.vectorize({x}, {lanes})"]))
+                             f"{s}.vectorize({x}, {lanes})"], needs=blocks[0]))
     elif inner_ext is not None and inner_ext >= 2 * lanes:
+        over = 'its chunk' if inner is None else _user(pb, f, inner)
         rio, rii, v = f"{local}_rio", f"{local}_rii", f"{local}_v"
-        blocks.append(Block(
-            label, f"{label}: each partial result reduced {lanes} lanes wide over "
-                     f"{'its chunk' if inner is None else _user(pb, f, inner)} (a second "
-                     f"rfactor), the lanes merged per partial result",
-            [f"{rio}, {rii}, {v} = ph.RVar({rio!r}), ph.RVar({rii!r}), ph.Var({v!r})",
-             f"{intm}.update(0).split({inner_src}, {rio}, {rii}, {lanes}).rfactor({rii}, {v})"
-             f".compute_at({intm}, {u}).vectorize({v}).update(0).vectorize({v})"]))
+        head = f"{rio}, {rii}, {v} = ph.RVar({rio!r}), ph.RVar({rii!r}), ph.Var({v!r})"
+        tail = f".compute_at({intm}, {u}).vectorize({v}).update(0).vectorize({v})"
+        lane = Block(label, f"{label}: each partial result reduced {lanes} lanes wide over "
+                            f"{over} (a second rfactor), the lanes merged per partial result",
+                     [head, f"{intm}.update(0).split({inner_src}, {rio}, {rii}, {lanes})"
+                            f".rfactor({rii}, {v})" + tail], needs=blocks[0])
+        # an operator that is not commutative (a float max keeps the first of
+        # -0.0 and +0.0) cannot take every lanes-th value per lane; each lane
+        # then reduces a consecutive run of the intermediate's outermost
+        # reduction loop, the runs merged in order
+        ordered = min(lanes, ORDERED_LANES)
+        if run_ext is not None and run_ext >= 2 * ordered:
+            run = -(-run_ext // ordered)
+            lane.fallback = Block(
+                label, f"{label}: each partial result reduced {ordered} lanes wide, a run of "
+                       f"{run} consecutive iterations of its outermost loop per lane (a second "
+                       f"rfactor that keeps the order of a non-commutative operator), the "
+                       f"runs merged in order",
+                [head, f"{intm}.update(0).split({run_src}, {rio}, {rii}, {run})"
+                       f".rfactor({rio}, {v})" + tail], needs=blocks[0])
+        blocks.append(lane)
     return blocks
+
+
+def selects_only(op) -> bool:
+    """Whether the operator's float values are chosen among its operands
+    (min, max, select, comparisons; no float arithmetic or conversion): its
+    partial results, combined in an order rfactor accepts for it, are the
+    serial result bit for bit, so no float reassociation is needed."""
+    stack, seen = [getattr(o, "node", o) for o in op.ops], set()
+    while stack:
+        n = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Cast, ir.Call)) \
+                and n.type.is_float():
+            return False
+        stack.extend(ir.children(n))
+    return True
 
 
 def reduction_points(pb: Problem, f, k: int):
@@ -322,7 +365,8 @@ def _pure(pb: Problem, f, local: str) -> list:
     lanes = lanes_for(fn.output_types, pb.vector_bits)
     if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
-    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes)]
+    work = _inner_work(pb, fn, {id(g.function()) for g in pb.funcs})
+    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes, work=work)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
         if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
@@ -336,10 +380,11 @@ def _pure(pb: Problem, f, local: str) -> list:
 
 
 def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: int,
-                rvars=frozenset(), stride_one=None):
+                rvars=frozenset(), stride_one=None, work=1):
     """A block vectorizing the innermost loop of a stage (loops `dims`,
     innermost first) and running its outermost in parallel, where they are
-    pure and long enough; None when nothing pays. An update keeps the
+    pure and long enough (points times `work`, the reduction iterations
+    computed inside each point); None when nothing pays. An update keeps the
     default loop order where it would move the stride-1 Var inward
     (specialize._stride_one_inner): its outermost loop runs in parallel only
     when it is not that Var."""
@@ -349,20 +394,21 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
             points *= ext[v]
     calls, said = [], []
     inner, outer = dims[0], dims[-1]
-    if len(dims) == 1 and not rvars and points >= pb.parallel_min():
-        chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+    chunk = max(lanes, _pow2_ceil(-(-points // (SPARE * pb.threads))))
+    if len(dims) == 1 and not rvars and points * work >= pb.parallel_min() and chunk < points:
         # the chunk loop keeps the Var's name: a Func the default schedule
         # computes at that loop (a scalar local to the Python loop) stays there
         xo, xi = f"ph.Var({inner!r})", f"{_ident(stage)}_xi"
         vec = f".vectorize({xi}, {lanes})" if lanes else ""
-        return Block(label, f"{label}: {points} points: {-(-points // chunk)} parallel tasks "
-                            f"of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
+        return Block(label, f"{label}: {points} points" + (f" of {work} reduction iterations "
+                            f"each" if work > 1 else "") + f": {-(-points // chunk)} parallel "
+                            f"tasks of {chunk}" + (f", vectorized {lanes} wide" if lanes else ""),
                      [f"{xi} = ph.Var({xi!r})",
                       f"{stage}.split({xo}, {xo}, {xi}, {chunk}).parallel({xo})" + vec])
     if lanes and inner not in rvars and ext[inner] >= lanes:
         calls.append(f".vectorize(ph.Var({inner!r}), {lanes})")
         said.append(f"vectorized {lanes} wide over {inner}")
-    if len(dims) > 1 and outer not in rvars and points >= pb.parallel_min() \
+    if len(dims) > 1 and outer not in rvars and points * work >= pb.parallel_min() \
             and ext[outer] >= 2 * pb.threads and (not rvars or inner not in rvars
                                                   or outer != stride_one):
         calls.append(f".parallel(ph.Var({outer!r}))")
@@ -371,6 +417,30 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
         return None
     sizes = "x".join(str(ext[v]) for v in dims if v not in rvars)
     return Block(label, f"{label}: {sizes} points: " + ", ".join(said), [stage + "".join(calls)])
+
+
+def _inner_work(pb: Problem, fn, roots: set) -> int:
+    """The reduction iterations one point of fn computes in the Funcs it
+    calls that are not scheduled on their own (`roots`): computed inside its
+    loops (a running value of the Python loop's body), summed over them and
+    the Funcs they call; unknown extents count 1."""
+    total, seen, todo = 0, set(), [fn]
+    while todo:
+        g = todo.pop()
+        for d in g.definitions():
+            for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates)):
+                h = c.func if c.call_type == ir.FUNC else None
+                if h is None or id(h) in roots or id(h) in seen or h is fn:
+                    continue
+                seen.add(id(h))
+                todo.append(h)
+                for u in h.updates:
+                    n = 1
+                    for rv in u.schedule.rvars:
+                        e = pb.extent(rv.extent)
+                        n *= e if e else 1
+                    total += n
+    return max(1, total)
 
 
 def _ident(text: str) -> str:

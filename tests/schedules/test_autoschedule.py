@@ -189,7 +189,7 @@ def test_schedule_source_without_an_automatic_schedule_says_how():
 
 
 
-def test_stencil_chain_producer_computed_per_strip():
+def test_stencil_chain_producer_computed_per_tile():
     img = _rng().integers(0, 2 ** 16, (1100, 1100), dtype=np.uint16)
     p = ph.pipeline(blur, schedule="auto")
     got = p(img)
@@ -198,8 +198,9 @@ def test_stencil_chain_producer_computed_per_strip():
         expect = (bx[:-2] + bx[1:-1] + bx[2:]) // 3
     assert np.array_equal(got, expect)
     src = p.schedule_source()
-    assert "blur_x.compute_at(blur_y, blur_y_yo)" in src and ".parallel(blur_y_yo)" in src, src
-    small = img[:7, :9]                      # fewer rows than a strip: still exact
+    assert "blur_x.compute_at(blur_y, blur_y_xo)" in src and ".parallel(blur_y_yo)" in src, src
+    assert ".tile(" in src, src
+    small = img[:7, :9]                      # fewer rows than a tile: still exact
     with np.errstate(over="ignore"):
         assert np.array_equal(p(small), blur(small))
 
