@@ -23,6 +23,7 @@ from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
+from .direct_call import MISS, DirectCall
 from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
@@ -134,7 +135,12 @@ def _matcher(key):
     of exactly the types arg_spec names."""
     if key[0] == "array":
         dtype, ndim, ones = np.dtype(key[1]), key[2], key[3]
-        layout = _layout_matcher(key[4] if len(key) > 4 else "C")
+        layout = key[4] if len(key) > 4 else "C"
+        if layout == "C" and not ones:       # the common case, without a generator
+            return lambda v: type(v) is np.ndarray and (v.dtype is dtype or v.dtype == dtype) \
+                and v.ndim == ndim and 1 not in v.shape and \
+                (v.flags.c_contiguous or array_layout(v) == "C")
+        layout = _layout_matcher(layout)
         return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim and \
             tuple(k for k, n in enumerate(v.shape) if n == 1) == ones and layout(v)
     if key[0] == "np":
@@ -244,6 +250,9 @@ class Specialization:
         self._layout = None
         self._matchers = [_matcher(k) for k in key]
         self._static_seen = {}        # _static_key -> _static_values of a call that passed
+        self._direct = None           # direct_call.DirectCall, after a call that ran the kernel
+        self._no_direct = False       # the fast path does not apply to this specialization
+        self.exposed = False          # its Funcs were handed out (direct_call.py)
         self.schedule_info = None
         if schedule is not None:
             self.schedule_info = schedule(self)
@@ -530,6 +539,11 @@ class Specialization:
         Of the checks that fail, the exception is the one Python raises
         first (check_order)."""
         try:
+            direct = self._direct
+            if direct is not None and given is None:
+                out = direct.call(args)
+                if out is not MISS:
+                    return out
             return self._run(args, given)
         except Exception as e:
             if check_order.loc_of(e) is None:
@@ -564,10 +578,12 @@ class Specialization:
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                call = self._reported(env, pipe.bind_arrays, bufs)
+                call = self._reported(env, self._bound, pipe, bufs)
         outs = []
         if call is not None:
-            self._reported(env, call)
+            kernel, buffers, params, graph, plan = call
+            self._reported(env, kernel, buffers, params, True)
+            self._remember(args, env, call, shapes)
             k = 0
             for (_, dtypes), shape in zip(self._output_layout(), shapes):
                 mine = bufs[k:k + len(dtypes)]
@@ -579,6 +595,35 @@ class Specialization:
         if self._converter is None:
             self._converter = self.converter(self.result)
         return self._converter(outs, args if given is None else given, env)
+
+    @staticmethod
+    def _bound(pipe, bufs):
+        """(kernel, buffers, params, graph, plan): the kernel for the inputs
+        and parameters bound now (compiled on first use) and its arguments,
+        writing `bufs`."""
+        graph, key, plan = pipe._current()
+        kernel, buffers, params = pipe._bound(graph, key, plan, bufs)
+        return kernel, buffers, params, graph, plan
+
+    def _remember(self, args, env, call, shapes):
+        """Record a call that ran the kernel for the fast path (direct_call.py)."""
+        if self._no_direct:
+            return
+        kernel, buffers, params, graph, plan = call
+        direct = self._direct
+        if direct is None or direct.graph is not graph or not direct.current():
+            direct = DirectCall.build(self, graph, plan, _check_buffer().numpy())
+            if direct is None:
+                self._no_direct = True
+                return
+            if self._converter is None:
+                self._converter = self.converter(self.result)
+        direct.remember(args, env, kernel, buffers, params, shapes)
+        self._direct = direct
+
+    def drop_direct(self):
+        """Forget the fast path (a Function of the graph changed)."""
+        self._direct = None
 
     def _reported(self, env, fn, *args):
         """fn(*args), with compile and kernel errors in the user's terms."""
@@ -661,6 +706,22 @@ class Specialization:
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
+        if o.kind == "const":
+            value = o.value
+            return lambda outs, args, env: value
+        if o.kind == "static":
+            fn = o.fn
+            return lambda outs, args, env: fn(env)
+        if o.kind == "union":
+            alts = [(None if c is None else self.converter(c), self.converter(a))
+                    for c, a in o.alts]
+
+            def union(outs, args, env):
+                for cond, alt in alts:
+                    if cond is None or bool(cond(outs, args, env)):
+                        return alt(outs, args, env)
+                return None
+            return union
         return lambda outs, args, env: self.convert(o, outs, args, env)
 
     def convert(self, o: Out, outs, args, env):

@@ -3,6 +3,7 @@
     BufferArg(name: str, type: ir.Type, dimensions: int, is_output: bool)
     Kernel(name, address, buffers, params, errors, keepalive=None, parallel=False)
     kernel(buffers: list[np.ndarray], params: list = ()) -> None
+    kernel.prepared(buffers, params) -> PreparedCall;  prepared(buffers) -> None
 
 A Kernel calls the JIT entry `int32 name(ptr args)` (codegen_llvm.py) on
 NumPy arrays without copying them: `args` holds each array's data pointer
@@ -21,7 +22,10 @@ names, with the message formatted with its arguments.
 The pointer array and geometry rows are preallocated and only rewritten when
 an array's shape or strides change; a second thread calling the same kernel
 while the first is inside it gets its own scratch, so concurrent calls are
-safe. The ctypes call releases the GIL. A kernel with parallel loops first
+safe. A PreparedCall has its own scratch with the geometry rows and params
+of one call already written and checked: its calls (on arrays of that
+geometry, which its caller guarantees) write only the data pointers. The
+ctypes call releases the GIL. A kernel with parallel loops first
 sizes the thread pool to config.num_threads (parallel_runtime.py).
 
 Ctrl-C (interrupt.py): a call from the main thread passes the cancel flag
@@ -46,7 +50,7 @@ from pyhalide.ir.forksafe import fresh_in_child
 from . import interrupt, parallel_runtime
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
 
-__all__ = ["BufferArg", "Kernel"]
+__all__ = ["BufferArg", "Kernel", "PreparedCall"]
 
 _INT32_MAX = (1 << 31) - 1
 
@@ -122,61 +126,75 @@ class Kernel:
         """Run on `buffers` (inputs then outputs, NumPy arrays) and `params`.
         fresh_outputs: the caller allocated the output arrays just now, so
         they are writeable and share memory with nothing (not checked)."""
+        if self._lock.acquire(False):
+            scratch, lock = self._scratch, self._lock
+        else:                               # another thread is inside: private scratch
+            scratch, lock = _Scratch(self), None
+        try:
+            self._fill(scratch, buffers, params, fresh_outputs)
+            self._invoke(scratch)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def prepared(self, buffers, params) -> "PreparedCall":
+        """A call of this kernel on arrays of the geometry of `buffers` (inputs,
+        then freshly allocated outputs) with these `params`, checked now."""
+        return PreparedCall(self, buffers, params)
+
+    def _fill(self, scratch, buffers, params, fresh_outputs):
+        """Check the arrays and params and write them into `scratch`."""
         nb = len(self.buffers)
         if len(buffers) != nb:
             raise ValueError(f"kernel {self.name} takes {nb} buffers, got {len(buffers)}")
         if len(params) != len(self.params):
             raise ValueError(f"kernel {self.name} takes {len(self.params)} params, "
                              f"got {len(params)}")
-        if self._lock.acquire(False):
-            scratch, lock = self._scratch, self._lock
-        else:                               # another thread is inside: private scratch
-            scratch, lock = _Scratch(self), None
-        try:
-            args = scratch.args
-            ptrs = scratch.ptrs
-            last = scratch.last
-            dtypes = self._dtypes
-            for i, arr in enumerate(buffers):
-                if not isinstance(arr, np.ndarray):
-                    raise TypeError(f"buffer {self.buffers[i].name} must be a numpy.ndarray, "
-                                    f"not {type(arr).__name__}")
-                if arr.dtype != dtypes[i]:
-                    raise TypeError(f"buffer {self.buffers[i].name} has dtype {arr.dtype}; "
-                                    f"expected {dtypes[i]}")
-                geom = (arr.shape, arr.strides)
-                if geom != last[i]:                 # (the same shape: the same ndim)
-                    spec = self.buffers[i]
-                    if arr.ndim != spec.dimensions:
-                        raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
-                                         f"expected {spec.dimensions}")
-                    scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
-                    last[i] = geom
-                p = _data_pointer(arr)
-                # strides are whole items (_write_geometry): the pointer decides
-                if p % arr.itemsize and not arr.flags.aligned:
-                    raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
-                                     f"item size")
-                ptrs[i] = args[2 * i] = p
-            if self._outputs and not fresh_outputs:
-                self._check_outputs(buffers, scratch)
-            for j, conv in enumerate(self._param_check):
-                scratch.cells[j].value = conv(params[j])
-            if self.parallel:
-                parallel_runtime.ensure_threads()
-            main = interrupt.in_main_thread()
-            while True:
-                scratch.err[0] = 0
-                scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
-                    scratch.never_address
-                if self._fn(args) == 0:
-                    break
-                if scratch.err[0] != CANCELLED:
-                    self._raise(scratch.err)
-                interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
-        finally:
-            if lock is not None:
-                lock.release()
+        args = scratch.args
+        ptrs = scratch.ptrs
+        last = scratch.last
+        dtypes = self._dtypes
+        for i, arr in enumerate(buffers):
+            if not isinstance(arr, np.ndarray):
+                raise TypeError(f"buffer {self.buffers[i].name} must be a numpy.ndarray, "
+                                f"not {type(arr).__name__}")
+            if arr.dtype != dtypes[i]:
+                raise TypeError(f"buffer {self.buffers[i].name} has dtype {arr.dtype}; "
+                                f"expected {dtypes[i]}")
+            geom = (arr.shape, arr.strides)
+            if geom != last[i]:                 # (the same shape: the same ndim)
+                spec = self.buffers[i]
+                if arr.ndim != spec.dimensions:
+                    raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
+                                     f"expected {spec.dimensions}")
+                scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
+                last[i] = geom
+            p = _data_pointer(arr)
+            # strides are whole items (_write_geometry): the pointer decides
+            if p % arr.itemsize and not arr.flags.aligned:
+                raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
+                                 f"item size")
+            ptrs[i] = args[2 * i] = p
+        if self._outputs and not fresh_outputs:
+            self._check_outputs(buffers, scratch)
+        for j, conv in enumerate(self._param_check):
+            scratch.cells[j].value = conv(params[j])
+
+    def _invoke(self, scratch):
+        """Call the entry on the filled `scratch`; raise what its error array
+        reports."""
+        if self.parallel:
+            parallel_runtime.ensure_threads()
+        main = interrupt.in_main_thread()
+        while True:
+            scratch.err[0] = 0
+            scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
+                scratch.never_address
+            if self._fn(scratch.args) == 0:
+                break
+            if scratch.err[0] != CANCELLED:
+                self._raise(scratch.err)
+            interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
 
     def _check_outputs(self, buffers, scratch):
         """Outputs are writeable and share no memory with another buffer:
@@ -226,6 +244,40 @@ class Kernel:
         raise exc(msg)
 
 
+class PreparedCall:
+    """kernel(buffers, params, True) for buffers of one fixed geometry (the
+    shapes and strides of those given when it was made, checked then) and
+    fixed params: a call writes only the arrays' data pointers into a scratch
+    of its own. The caller guarantees the geometry, dtypes and alignment and
+    that the outputs are fresh (frontend_ast/direct_call.py keys its calls by
+    shapes and strides). A call while another thread is inside runs through
+    the kernel's checked path instead."""
+
+    def __init__(self, kernel: Kernel, buffers, params):
+        self.kernel = kernel
+        self.params = list(params)
+        self._scratch = _Scratch(kernel)
+        kernel._fill(self._scratch, buffers, self.params, True)
+        self._slots = tuple(range(0, 2 * len(buffers), 2))
+        fresh_in_child(self, "_lock")
+
+    def __call__(self, buffers):
+        if not self._lock.acquire(False):
+            return self.kernel(buffers, self.params, True)
+        try:
+            scratch = self._scratch
+            args = scratch.args
+            if _HEAD is None:
+                for k, arr in zip(self._slots, buffers):
+                    args[k] = _data_pointer(arr)
+            else:                           # _data_pointer, inlined
+                for k, arr in zip(self._slots, buffers):
+                    args[k] = _read_pointer(id(arr) + _HEAD).value
+            self.kernel._invoke(scratch)
+        finally:
+            self._lock.release()
+
+
 def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     """Fill the geometry rows of `arr`; return the byte range [lo, hi) it
     covers, relative to its data pointer ((0, 0) when empty)."""
@@ -262,19 +314,29 @@ def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     return (lo, hi + item) if arr.size else (0, 0)
 
 
-def _probe_data_pointer():
-    """A reader of an ndarray's data pointer: the `data` field that follows
-    the object header of NumPy's PyArrayObject, read directly (~10x cheaper
-    than `arr.ctypes.data`), when probing shows that layout; else ctypes."""
+_read_pointer = ctypes.c_void_p.from_address
+
+
+def _probe_head():
+    """The offset of an ndarray's data pointer in its object: the `data` field
+    that follows the object header of NumPy's PyArrayObject, read directly
+    (~10x cheaper than `arr.ctypes.data`), when probing shows that layout;
+    else None (read through ctypes)."""
     head = object.__basicsize__
-    read = ctypes.c_void_p.from_address
     probes = [np.arange(7, dtype=np.int16), np.zeros((3, 4))[1:, ::-2], np.empty(())]
-    if all((read(id(a) + head).value or 0) == a.ctypes.data for a in probes):
-        return lambda arr: read(id(arr) + head).value or 0
-    return lambda arr: arr.ctypes.data
+    if all((_read_pointer(id(a) + head).value or 0) == a.ctypes.data for a in probes):
+        return head
+    return None
 
 
-_data_pointer = _probe_data_pointer()
+_HEAD = _probe_head()
+
+
+def _data_pointer(arr) -> int:
+    """An ndarray's data pointer."""
+    if _HEAD is None:
+        return arr.ctypes.data
+    return _read_pointer(id(arr) + _HEAD).value or 0
 
 
 def _decode(raw: int, kind: str):

@@ -1,0 +1,197 @@
+"""The call fast path of a compiled @pipeline specialization: the kernel run
+straight on the argument arrays, with everything a call computes from the
+argument shapes and scalar values remembered from an earlier call with the
+same ones.
+
+    DirectCall.build(spec, graph, plan) -> DirectCall | None
+    direct.remember(args, env, kernel, buffers, params, shapes)
+    direct.call(args) -> the result, or MISS (then the general path runs)
+
+A Specialization's general path (Specialization._run) binds every argument to
+its Func graph's ImageParams and Params, runs the call-time checks, computes
+the static parameters and the output shapes, asks the Pipeline for the kernel
+(checking that no Function changed) and reads the inputs back from the graph.
+All of that is a function of the call's *key*: each array argument's shape
+and strides, and each scalar argument's value (exactly: floats with their
+sign, so -0.0 is not 0.0; NaN never equals itself, so its calls take the
+general path). After a general call that succeeded, `remember` records for
+its key the kernel call prepared with its parameter values and the geometry
+of its arrays (runtime.PreparedCall), and the output allocation; a later
+call with an equal key allocates the outputs, passes the argument arrays
+themselves (and the all-zero check buffer) to the kernel and converts the
+results. Nothing is bound, so calls from several threads run at once.
+
+The key's scalars are the arguments' values of the specialization's types
+(the call's `accepts` matched them exactly); arguments the specialization's
+key fixes (functions, tuples, None) are not part of it. The strides decide
+which kernel runs (dense or strided dimension 0) and whether the general path
+would have copied the array (negative strides: such calls are not
+remembered; nor are calls with unaligned arrays, which are copied too).
+
+A specialization whose Funcs were handed out (p.funcs, p.vars, a schedule
+view, p.last_specialization: `Specialization.exposed`) may have its schedule
+changed between calls; its fast path first checks that every Function of the
+graph is as it was (realize._version), else it is dropped and the general
+path compiles again.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pyhalide.realize import _version
+
+from .array_complex import ComplexArr
+from .values import Arr
+
+MISS = object()
+
+# entries kept per specialization (distinct shapes / scalar values); past it
+# the table starts again
+_ENTRIES = 64
+
+_SCALAR_KINDS = ("int", "bool", "float", "complex", "np")
+
+
+def _scalar_key(v):
+    """v as a dict key that is equal only for the same value: a zero keeps
+    its sign (0.0 == -0.0 in Python), a complex each part's sign."""
+    if v:
+        if type(v) is complex or isinstance(v, np.complexfloating):
+            return (v, math.copysign(1.0, v.real), math.copysign(1.0, v.imag))
+        return v
+    if isinstance(v, (float, np.floating)):
+        return (0, math.copysign(1.0, v))
+    if isinstance(v, (complex, np.complexfloating)):
+        return (0j, math.copysign(1.0, v.real), math.copysign(1.0, v.imag))
+    return v
+
+
+class DirectCall:
+    """The fast path of one specialization over one Func graph (see the module
+    docstring)."""
+
+    def __init__(self, spec, graph, arrays, scalars, sources, versions, zero):
+        self.spec = spec
+        self.graph = graph            # the Func graph the kernels were compiled from
+        self.arrays = arrays          # argument positions of the array arguments
+        self.scalars = scalars        # argument positions of the scalar arguments
+        self.sources = sources        # per kernel input: argument position, or -1 (zero)
+        self.versions = versions      # [(Function, _version)] of the graph
+        self.zero = zero              # the check images' buffer
+        self.entries = {}             # key -> _Entry
+
+    @classmethod
+    def build(cls, spec, graph, plan, zero):
+        """The fast path of `spec`, whose kernel reads the inputs `plan.image_names`
+        of `graph`; None when an input is not an argument array nor a check
+        image (a complex argument's parts), or the specialization writes its
+        arguments."""
+        if spec.written is not None:
+            return None
+        b = spec.builder
+        arrays, scalars, image_arg = [], [], {}
+        for i, (name, k) in enumerate(zip(spec.pf.params, spec.key)):
+            inp = b.inputs.get(name)
+            if k[0] == "array":
+                if isinstance(inp, ComplexArr) or not isinstance(inp, Arr):
+                    return None
+                arrays.append(i)
+                image_arg[id(inp.image)] = i
+            elif k[0] in _SCALAR_KINDS:
+                if k[2:] == ("0-d",):
+                    return None
+                scalars.append(i)
+        checks = {id(c.image) for c in b.cx.check_images}
+        sources = []
+        for name in plan.image_names:
+            src = graph.images[name]
+            if id(src) in image_arg:
+                sources.append(image_arg[id(src)])
+            elif id(src) in checks:
+                sources.append(-1)
+            else:
+                return None
+        versions = [(fn, _version(fn)) for fn in graph.env.values()]
+        return cls(spec, graph, arrays, scalars, sources, versions, zero)
+
+    def key(self, args):
+        """The call's key, or None (an unaligned array)."""
+        parts = []
+        for i in self.arrays:
+            a = args[i]
+            if not a.flags.aligned:
+                return None
+            parts.append(a.shape)
+            parts.append(a.strides)
+        for i in self.scalars:
+            parts.append(_scalar_key(args[i]))
+        return tuple(parts)
+
+    def current(self) -> bool:
+        """Whether the graph's Functions are as they were when this was built."""
+        for fn, v in self.versions:
+            if _version(fn) != v:
+                return False
+        return True
+
+    def remember(self, args, env, kernel, buffers, params, shapes):
+        """Record a general call that succeeded: `kernel` ran on `buffers`
+        (inputs, then outputs) and `params`; `shapes` are the output slots'
+        shapes. Not recorded when an input was not the argument itself (copied:
+        unaligned or negative strides)."""
+        key = self.key(args)
+        if key is None:
+            return
+        n = len(self.sources)
+        for src, buf in zip(self.sources, buffers[:n]):
+            if buf is not (self.zero if src < 0 else args[src]):
+                return
+        if len(self.entries) >= _ENTRIES:
+            self.entries.clear()
+        dims = self.spec.dims
+        allocs, slots = [], []
+        for (_, dtypes), shape in zip(self.spec._output_layout(), shapes):
+            full = (1,) * (dims - len(shape)) + shape
+            allocs.extend((full, dt) for dt in dtypes)
+            slots.append((len(dtypes), None if len(shape) == dims else shape))
+        self.entries[key] = _Entry(kernel.prepared(buffers, params), allocs, slots, env)
+
+    def call(self, args):
+        """The result of the call on `args` (matched by the specialization's
+        `accepts`), or MISS."""
+        spec = self.spec
+        if spec.exposed and not self.current():
+            spec.drop_direct()
+            return MISS
+        key = self.key(args)
+        e = self.entries.get(key) if key is not None else None
+        if e is None:
+            return MISS
+        zero = self.zero
+        bufs = [args[s] if s >= 0 else zero for s in self.sources]
+        outs_flat = [np.empty(full, dt) for full, dt in e.allocs]
+        bufs.extend(outs_flat)
+        spec._reported(e.env, e.run, bufs)
+        if e.simple:
+            outs = [outs_flat]
+        else:
+            outs, k = [], 0
+            for count, shape in e.slots:
+                mine = outs_flat[k:k + count]
+                outs.append(mine if shape is None else [b.reshape(shape) for b in mine])
+                k += count
+        return spec._converter(outs, args, e.env)
+
+
+class _Entry:
+    __slots__ = ("run", "allocs", "slots", "env", "simple")
+
+    def __init__(self, run, allocs, slots, env):
+        self.run = run                # runtime.PreparedCall: run(buffers)
+        self.allocs = allocs          # [(full shape, dtype)] per output buffer
+        self.slots = slots            # [(buffers, shape or None)] per output slot
+        self.env = env                # the StaticEnv of the call (equal key: equal env)
+        # one output slot of the full dimensions: its buffers are the outputs
+        self.simple = len(slots) == 1 and slots[0][1] is None
