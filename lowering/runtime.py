@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import dataclasses
 import operator
+import re
 import struct
 from dataclasses import dataclass
 
@@ -118,6 +120,10 @@ class Kernel:
         self._scratch = _Scratch(self)
         fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
+        # the canonical tokens of the names of the graph it was compiled from
+        # (graph.canonical): with_names renames its buffers and messages
+        self.names = {}
+        self._renamed = {}
 
     def __repr__(self):
         return f"<Kernel {self.name}: {len(self.buffers)} buffers, {len(self.params)} params>"
@@ -136,6 +142,42 @@ class Kernel:
         finally:
             if lock is not None:
                 lock.release()
+
+    def with_names(self, canonical: dict) -> "Kernel":
+        """This kernel for a graph equal to the one it was compiled from up to
+        the names of Funcs, Vars and RVars (`canonical`: that graph's name ->
+        token, pyhalide/graph.py): the same code, with the buffer names and
+        error messages in that graph's names."""
+        mine = self.names
+        if mine == canonical:
+            return self
+        theirs = {token: name for name, token in canonical.items()}
+        rename = {name: theirs[t] for name, t in mine.items()
+                  if t in theirs and theirs[t] != name}
+        if not rename:
+            return self
+        key = tuple(sorted(rename.items()))
+        other = self._renamed.get(key)
+        if other is None:
+            if len(self._renamed) >= 16:
+                self._renamed.clear()
+            other = self._renamed[key] = self._renamed_copy(rename)
+        return other
+
+    def _renamed_copy(self, rename: dict) -> "Kernel":
+        pattern = re.compile(r"(?<![\w$.'])(" + "|".join(
+            re.escape(n) for n in sorted(rename, key=len, reverse=True)) + r")(?![\w$])")
+
+        def text(s: str) -> str:
+            return pattern.sub(lambda m: rename[m.group(1)], s)
+        buffers = [BufferArg(text(b.name), b.type, b.dimensions, b.is_output)
+                   for b in self.buffers]
+        errors = [dataclasses.replace(e, message=text(e.message)) for e in self.errors]
+        other = Kernel(self.name, self.address, buffers, self.params, errors,
+                       keepalive=self._keepalive, parallel=self.parallel)
+        other.object_key = getattr(self, "object_key", None)
+        other.names = {rename.get(n, n): t for n, t in self.names.items()}
+        return other
 
     def prepared(self, buffers, params) -> "PreparedCall":
         """A call of this kernel on arrays of the geometry of `buffers` (inputs,

@@ -64,6 +64,7 @@ class Graph:
         self.images: dict = {}    # name -> Buffer or ImageParam
         self.params: dict = {}    # name -> Param
         self.var_owner: dict = {}  # a Var's or RVar's name -> the first Func using it
+        self.canonical: dict = {}  # a Func's, Var's or RVar's name -> its token (fingerprint)
 
     def _add_source(self, table, name, obj, what):
         old = table.get(name)
@@ -140,7 +141,45 @@ def _check_param_names(g: Graph):
                            f"variable: give one of them another name")
 
 
-def _node_digest(n: ir.IRNode, memo: dict) -> str:
+class _Names:
+    """The canonical names of a graph's Funcs, Vars and RVars: each the token
+    `\x00N` (a character no name has) numbered in the order the fingerprint
+    first meets it, so two graphs equal up to those names get one
+    fingerprint. Input images and Params keep their names (the kernel takes
+    its inputs and params in the order of their sorted names), and so does
+    everything in a graph that traces realizations (the compiled code
+    reports its Funcs by name)."""
+
+    def __init__(self, graph: "Graph"):
+        self.map: dict = {}
+        self.renamable = set()
+        if any(fn.schedule.trace_realizations for fn in graph.env.values()):
+            return
+        for fn in graph.env.values():
+            self.renamable.add(fn.name)
+            self.renamable.update(fn.args)
+            for d in fn.definitions():
+                self.renamable.update(rv.name for rv in d.schedule.rvars)
+                if d.rdom_name:
+                    self.renamable.add(d.rdom_name)
+                self.renamable.update(dim.var for dim in d.schedule.dims)
+                for sp in d.schedule.splits:
+                    self.renamable.update(n for n in (sp.old, sp.outer, sp.inner) if n)
+                for n, v in ir.free_vars(list(_definition_exprs(d))).items():
+                    if v.kind != "param":
+                        self.renamable.add(n)
+        self.renamable -= set(graph.images) | set(graph.params)
+
+    def __call__(self, name: str) -> str:
+        if name not in self.renamable:
+            return name
+        token = self.map.get(name)
+        if token is None:
+            token = self.map[name] = f"\x00{len(self.map)}"
+        return token
+
+
+def _node_digest(n: ir.IRNode, memo: dict, names: _Names) -> str:
     """A structural digest of an IR tree, computed once per shared node, so
     a DAG of shared subexpressions costs its number of nodes (its printed
     text can be exponentially longer). Deterministic across processes."""
@@ -149,49 +188,58 @@ def _node_digest(n: ir.IRNode, memo: dict) -> str:
         return hit[1]
     h = hashlib.sha256(type(n).__name__.encode())
     for name in ir.node_fields(type(n)):
-        h.update(b"|" + _field_text(getattr(n, name), memo).encode())
+        h.update(b"|" + _field_text(getattr(n, name), memo, names).encode())
     out = h.hexdigest()[:32]
     memo[id(n)] = (n, out)
     return out
 
 
-def _field_text(v, memo: dict) -> str:
+def _field_text(v, memo: dict, names: _Names) -> str:
     if isinstance(v, ir.IRNode):
-        return _node_digest(v, memo)
+        return _node_digest(v, memo, names)
     if isinstance(v, (list, tuple)):
-        return "[" + ",".join(_field_text(x, memo) for x in v) + "]"
-    if v is None or isinstance(v, (str, int, float, bool, ir.Type)):
+        return "[" + ",".join(_field_text(x, memo, names) for x in v) + "]"
+    if isinstance(v, str):
+        return repr(names(v))
+    if v is None or isinstance(v, (int, float, bool, ir.Type)):
         return repr(v) if not isinstance(v, ir.Type) else str(v)
     name = getattr(v, "name", None)            # a Function, Param or ImageParam behind a node
     name = name() if callable(name) else name
-    return f"{type(v).__name__}:{name}"
+    return f"{type(v).__name__}:{names(name) if isinstance(name, str) else name}"
 
 
-def _sched_text(obj, memo: dict) -> str:
+def _sched_text(obj, memo: dict, names: _Names) -> str:
     if isinstance(obj, ir.IRNode):
-        return _node_digest(obj, memo)
+        return _node_digest(obj, memo, names)
     if dataclasses.is_dataclass(obj):
         return type(obj).__name__ + "(" + ",".join(
-            _sched_text(getattr(obj, f.name), memo) for f in dataclasses.fields(obj)) + ")"
+            _sched_text(getattr(obj, f.name), memo, names) for f in dataclasses.fields(obj)) + ")"
     if isinstance(obj, (list, tuple)):
-        return "[" + ",".join(_sched_text(x, memo) for x in obj) + "]"
+        return "[" + ",".join(_sched_text(x, memo, names) for x in obj) + "]"
+    if isinstance(obj, str):
+        return repr(names(obj))
     return repr(obj)
 
 
 def fingerprint(outputs: list, graph: Graph) -> str:
     """A key that changes whenever the algorithm, a schedule or an input/param
-    type changes."""
+    type changes, and not with the names of Funcs, Vars and RVars (_Names):
+    a pipeline built again (its Funcs named `f$1`, `f$2`, ...) has the key of
+    the first. The names met are left in `graph.canonical` (name -> token)
+    for the kernel's buffer and error names (realize.Pipeline._kernel)."""
     h = hashlib.sha256()
     memo: dict = {}
-    h.update(",".join(fn.name for fn in outputs).encode())
-    for name in sorted(graph.env):
-        fn = graph.env[name]
-        h.update(f"|{name}({','.join(fn.args)}):{fn.output_types}<{fn.factored_from}".encode())
-        h.update(_sched_text(fn.schedule, memo).encode())
+    names = _Names(graph)
+    h.update(",".join(names(fn.name) for fn in outputs).encode())
+    for fn in graph.env.values():       # in the order collect_graph met them
+        h.update(f"|{names(fn.name)}({','.join(map(names, fn.args))}):{fn.output_types}"
+                 f"<{names(fn.factored_from)}".encode())
+        h.update(_sched_text(fn.schedule, memo, names).encode())
         for d in fn.definitions():
-            h.update(_sched_text(d, memo).encode())
+            h.update(_sched_text(d, memo, names).encode())
     for img in graph.input_images():
         h.update(f"|img {img.name}:{img.type}:{img.dimensions}".encode())
     for p in graph.scalar_params():
         h.update(f"|param {p.name}:{p.type}".encode())
+    graph.canonical = names.map
     return h.hexdigest()

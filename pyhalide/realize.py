@@ -52,6 +52,17 @@ def _output_buffer_names(fn: ir.Function) -> list:
     return [f"{fn.name}.{i}" for i in range(len(fn.output_types))]
 
 
+def _canonical_buffer(graph, name: str) -> str:
+    """A buffer name with its Func's name canonical (graph.canonical; `f.1`:
+    element 1 of Func f's tuple)."""
+    if name in graph.canonical:
+        return graph.canonical[name]
+    head, dot, tail = name.rpartition(".")
+    if dot and head in graph.canonical and tail.isdigit():
+        return graph.canonical[head] + dot + tail
+    return name
+
+
 def _integer_sizes(sizes) -> list:
     """realize()'s sizes as ints; TypeError for anything but integers (8.7 is
     not rounded to 8)."""
@@ -130,7 +141,7 @@ class Pipeline(HalidePipelineMethods):
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
-        key = key + "|dense:" + ",".join(sorted(dense))
+        key = key + "|dense:" + ",".join(sorted(_canonical_buffer(graph, n) for n in dense))
         kernel = _KERNELS.get(key)
         if kernel is None:
             from .lowering.kernel_cache import load_kernel, store_kernel
@@ -138,9 +149,10 @@ class Pipeline(HalidePipelineMethods):
             if kernel is None:
                 from .lowering.pipeline import compile_lowered
                 kernel = compile_lowered(self._lowered(graph, dense))
+                kernel.names = dict(graph.canonical)
                 store_kernel(key, kernel)
             _KERNELS.put(key, kernel)
-        return kernel, graph
+        return kernel.with_names(graph.canonical), graph
 
     def _default_dense(self, graph) -> frozenset:
         """Outputs we allocate are dense; inputs as they are bound now."""
