@@ -1,9 +1,9 @@
 """The call fast path of a compiled @pipeline specialization: the kernel run
 straight on the argument arrays, with everything a call computes from the
-argument shapes and scalar values remembered from an earlier call with the
+argument shapes and scalar values remembered from earlier calls with the
 same ones.
 
-    DirectCall.build(spec, graph, plan) -> DirectCall | None
+    DirectCall.build(spec, graph, plan, zero) -> DirectCall | None
     direct.remember(args, env, kernel, buffers, params, shapes)
     direct.call(args) -> the result, or MISS (then the general path runs)
 
@@ -12,14 +12,22 @@ its Func graph's ImageParams and Params, runs the call-time checks, computes
 the static parameters and the output shapes, asks the Pipeline for the kernel
 (checking that no Function changed) and reads the inputs back from the graph.
 All of that is a function of the call's *key*: each array argument's shape
-and strides, and each scalar argument's value (exactly: floats with their
+and strides, and the values of the scalar arguments the call-time functions
+read (StaticEnv records them: `env.params.read`; they read nothing else, and
+which ones they read is decided by the values read before, so an equal key
+means the same reads). A scalar value is keyed exactly: floats with their
 sign, so -0.0 is not 0.0; NaN never equals itself, so its calls take the
-general path). After a general call that succeeded, `remember` records for
-its key the kernel call prepared with its parameter values and the geometry
-of its arrays (runtime.PreparedCall), and the output allocation; a later
-call with an equal key allocates the outputs, passes the argument arrays
-themselves (and the all-zero check buffer) to the kernel and converts the
-results. Nothing is bound, so calls from several threads run at once.
+general path. The scalar arguments the kernel takes as params are passed at
+each call, whether keyed or not.
+
+After a general call that succeeded, `remember` notes its key; at the second
+general call with that key it records the kernel call prepared with the
+geometry of its arrays and its static parameter values
+(runtime.PreparedCall), the output allocation and the call's StaticEnv (for
+the results computed at call time). A later call with an equal key allocates
+the outputs, passes the argument arrays themselves (and the all-zero check
+buffer) to the kernel and converts the results. Nothing is bound, so calls
+from several threads run at once.
 
 The key's scalars are the arguments' values of the specialization's types
 (the call's `accepts` matched them exactly); arguments the specialization's
@@ -40,6 +48,7 @@ import math
 
 import numpy as np
 
+from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import _version
 
 from .array_complex import ComplexArr
@@ -47,11 +56,13 @@ from .values import Arr
 
 MISS = object()
 
-# entries kept per specialization (distinct shapes / scalar values); past it
-# the table starts again
-_ENTRIES = 64
+# entries kept per specialization (distinct shapes / scalar values read), the
+# least recently made dropped first
+_ENTRIES = 256
 
 _SCALAR_KINDS = ("int", "bool", "float", "complex", "np")
+
+_INT64 = 1 << 63
 
 
 def _scalar_key(v):
@@ -72,26 +83,37 @@ class DirectCall:
     """The fast path of one specialization over one Func graph (see the module
     docstring)."""
 
-    def __init__(self, spec, graph, arrays, scalars, sources, versions, zero):
+    def __init__(self, spec, graph, arrays, scalars, sources, param_args, versions, zero):
         self.spec = spec
         self.graph = graph            # the Func graph the kernels were compiled from
         self.arrays = arrays          # argument positions of the array arguments
-        self.scalars = scalars        # argument positions of the scalar arguments
+        self.scalars = scalars        # argument name -> position, of the scalar arguments
         self.sources = sources        # per kernel input: argument position, or -1 (zero)
+        # per kernel param: the scalar argument's position, or -1 (a static value)
+        self.param_args = param_args
+        self.live = [j for j, a in enumerate(param_args) if a >= 0]
+        self.live_args = [param_args[j] for j in self.live]
+        # Python int arguments passed to the kernel: checked to fit int64
+        self.int_args = [a for a in self.live_args if spec.key[a][0] == "int"]
         self.versions = versions      # [(Function, _version)] of the graph
         self.zero = zero              # the check images' buffer
+        self.read = set()             # scalar arguments the call-time functions read
+        self.keyed = []               # their positions: the key's scalars
         self.entries = {}             # key -> _Entry
+        self.seen = set()             # keys met once (an entry is made the second time)
+        fresh_in_child(self, "lock")  # guards remember (calls read entries without it)
 
     @classmethod
     def build(cls, spec, graph, plan, zero):
         """The fast path of `spec`, whose kernel reads the inputs `plan.image_names`
-        of `graph`; None when an input is not an argument array nor a check
-        image (a complex argument's parts), or the specialization writes its
-        arguments."""
+        and params `plan.param_names` of `graph`; None when an input is not an
+        argument array nor a check image, or a param not a scalar argument
+        nor a static value (a complex argument's parts), or the specialization
+        writes its arguments."""
         if spec.written is not None:
             return None
         b = spec.builder
-        arrays, scalars, image_arg = [], [], {}
+        arrays, scalars, image_arg, param_arg = [], {}, {}, {}
         for i, (name, k) in enumerate(zip(spec.pf.params, spec.key)):
             inp = b.inputs.get(name)
             if k[0] == "array":
@@ -102,7 +124,9 @@ class DirectCall:
             elif k[0] in _SCALAR_KINDS:
                 if k[2:] == ("0-d",):
                     return None
-                scalars.append(i)
+                scalars[name] = i
+                if inp is not None:
+                    param_arg[id(inp)] = i
         checks = {id(c.image) for c in b.cx.check_images}
         sources = []
         for name in plan.image_names:
@@ -113,8 +137,18 @@ class DirectCall:
                 sources.append(-1)
             else:
                 return None
+        statics = {id(sp.param) for sp in b.cx.static_params}
+        param_args = []
+        for name in plan.param_names:
+            p = graph.params[name]
+            if id(p) in param_arg:
+                param_args.append(param_arg[id(p)])
+            elif id(p) in statics:
+                param_args.append(-1)
+            else:
+                return None
         versions = [(fn, _version(fn)) for fn in graph.env.values()]
-        return cls(spec, graph, arrays, scalars, sources, versions, zero)
+        return cls(spec, graph, arrays, scalars, sources, param_args, versions, zero)
 
     def key(self, args):
         """The call's key, or None (an unaligned array)."""
@@ -125,7 +159,7 @@ class DirectCall:
                 return None
             parts.append(a.shape)
             parts.append(a.strides)
-        for i in self.scalars:
+        for i in self.keyed:
             parts.append(_scalar_key(args[i]))
         return tuple(parts)
 
@@ -137,26 +171,44 @@ class DirectCall:
         return True
 
     def remember(self, args, env, kernel, buffers, params, shapes):
+        with self.lock:
+            self._remember(args, env, kernel, buffers, params, shapes)
+
+    def _remember(self, args, env, kernel, buffers, params, shapes):
         """Record a general call that succeeded: `kernel` ran on `buffers`
         (inputs, then outputs) and `params`; `shapes` are the output slots'
-        shapes. Not recorded when an input was not the argument itself (copied:
-        unaligned or negative strides)."""
+        shapes; `env` recorded the scalar arguments its call-time functions
+        read. The first call of a key only notes it; the second makes its
+        entry. Not recorded when an input was not the argument itself
+        (copied: unaligned or negative strides)."""
+        read = {n for n in env.params.read if n in self.scalars} - self.read
+        if read:                      # a new argument the key must hold
+            self.read |= read
+            self.keyed = sorted(self.scalars[n] for n in self.read)
+            self.entries.clear()
+            self.seen.clear()
         key = self.key(args)
         if key is None:
+            return
+        if key not in self.seen:
+            if len(self.seen) >= 4 * _ENTRIES:
+                self.seen.clear()
+            self.seen.add(key)
             return
         n = len(self.sources)
         for src, buf in zip(self.sources, buffers[:n]):
             if buf is not (self.zero if src < 0 else args[src]):
                 return
         if len(self.entries) >= _ENTRIES:
-            self.entries.clear()
+            del self.entries[next(iter(self.entries))]
         dims = self.spec.dims
         allocs, slots = [], []
         for (_, dtypes), shape in zip(self.spec._output_layout(), shapes):
             full = (1,) * (dims - len(shape)) + shape
             allocs.extend((full, dt) for dt in dtypes)
             slots.append((len(dtypes), None if len(shape) == dims else shape))
-        self.entries[key] = _Entry(kernel.prepared(buffers, params), allocs, slots, env)
+        run = kernel.prepared(buffers, params, self.live)
+        self.entries[key] = _Entry(run, allocs, slots, env)
 
     def call(self, args):
         """The result of the call on `args` (matched by the specialization's
@@ -169,11 +221,14 @@ class DirectCall:
         e = self.entries.get(key) if key is not None else None
         if e is None:
             return MISS
+        for i in self.int_args:
+            if not -_INT64 <= args[i] < _INT64:
+                return MISS           # the general path raises OverflowError
         zero = self.zero
         bufs = [args[s] if s >= 0 else zero for s in self.sources]
         outs_flat = [np.empty(full, dt) for full, dt in e.allocs]
         bufs.extend(outs_flat)
-        spec._reported(e.env, e.run, bufs)
+        spec._reported(e.env, e.run, bufs, [args[i] for i in self.live_args])
         if e.simple:
             outs = [outs_flat]
         else:

@@ -36,9 +36,28 @@ from .zero_d_args import is_zero_d
 
 
 class StaticEnv:
+    """What the call-time functions (fn(env)) read: `shapes` (argument name
+    -> shape) and `params` (argument name -> scalar value), whose names read
+    are recorded in `params.read` (direct_call.py keys on their values)."""
+
     def __init__(self, shapes, params):
         self.shapes = shapes
-        self.params = params
+        self.params = _Params(params)
+
+
+class _Params(dict):
+    """A dict that records the keys read with [] (the only way call-time
+    functions read it)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.read = set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return dict.__getitem__(self, name)
 
 
 class Out:
@@ -461,13 +480,16 @@ class Specialization:
                 params[name] = v
         env = StaticEnv(shapes, params)
         key = _static_key(shapes, params)
-        values = self._static_seen.get(key) if key is not None else None
-        if values is None:
+        seen = self._static_seen.get(key) if key is not None else None
+        if seen is None:
             values = self._static_values(env)
             if key is not None:
                 if len(self._static_seen) >= 64:
                     self._static_seen.clear()
-                self._static_seen[key] = values
+                self._static_seen[key] = values, frozenset(env.params.read)
+        else:
+            values, read = seen
+            env.params.read.update(read)      # what computing them read
         for param, val in values:
             param.set(val)
         zero = _check_buffer()
@@ -583,7 +605,6 @@ class Specialization:
         if call is not None:
             kernel, buffers, params, graph, plan = call
             self._reported(env, kernel, buffers, params, True)
-            self._remember(args, env, call, shapes)
             k = 0
             for (_, dtypes), shape in zip(self._output_layout(), shapes):
                 mine = bufs[k:k + len(dtypes)]
@@ -594,7 +615,10 @@ class Specialization:
                 self.written.copy_back(args, outs)
         if self._converter is None:
             self._converter = self.converter(self.result)
-        return self._converter(outs, args if given is None else given, env)
+        result = self._converter(outs, args if given is None else given, env)
+        if call is not None:
+            self._remember(args, env, call, shapes)
+        return result
 
     @staticmethod
     def _bound(pipe, bufs):
@@ -611,15 +635,13 @@ class Specialization:
             return
         kernel, buffers, params, graph, plan = call
         direct = self._direct
-        if direct is None or direct.graph is not graph or not direct.current():
+        if direct is None or direct.graph is not graph:    # (a changed Function: a new graph)
             direct = DirectCall.build(self, graph, plan, _check_buffer().numpy())
             if direct is None:
                 self._no_direct = True
                 return
-            if self._converter is None:
-                self._converter = self.converter(self.result)
+            self._direct = direct
         direct.remember(args, env, kernel, buffers, params, shapes)
-        self._direct = direct
 
     def drop_direct(self):
         """Forget the fast path (a Function of the graph changed)."""

@@ -179,10 +179,11 @@ class Kernel:
         other.names = {rename.get(n, n): t for n, t in self.names.items()}
         return other
 
-    def prepared(self, buffers, params) -> "PreparedCall":
+    def prepared(self, buffers, params, live=()) -> "PreparedCall":
         """A call of this kernel on arrays of the geometry of `buffers` (inputs,
-        then freshly allocated outputs) with these `params`, checked now."""
-        return PreparedCall(self, buffers, params)
+        then freshly allocated outputs) with these `params`, checked now,
+        except the params at positions `live`, passed at each call."""
+        return PreparedCall(self, buffers, params, live)
 
     def _fill(self, scratch, buffers, params, fresh_outputs):
         """Check the arrays and params and write them into `scratch`."""
@@ -289,25 +290,35 @@ class Kernel:
 class PreparedCall:
     """kernel(buffers, params, True) for buffers of one fixed geometry (the
     shapes and strides of those given when it was made, checked then) and
-    fixed params: a call writes only the arrays' data pointers into a scratch
-    of its own. The caller guarantees the geometry, dtypes and alignment and
-    that the outputs are fresh (frontend_ast/direct_call.py keys its calls by
-    shapes and strides). A call while another thread is inside runs through
-    the kernel's checked path instead."""
+    params fixed but for those at positions `live`: a call writes the arrays'
+    data pointers and the live params (checked as Kernel.__call__ checks
+    them) into a scratch of its own. The caller guarantees the geometry,
+    dtypes and alignment and that the outputs are fresh
+    (frontend_ast/direct_call.py keys its calls by shapes and strides). A
+    call while another thread is inside runs through the kernel's checked
+    path instead."""
 
-    def __init__(self, kernel: Kernel, buffers, params):
+    def __init__(self, kernel: Kernel, buffers, params, live=()):
         self.kernel = kernel
         self.params = list(params)
         self._scratch = _Scratch(kernel)
         kernel._fill(self._scratch, buffers, self.params, True)
         self._slots = tuple(range(0, 2 * len(buffers), 2))
+        self._live = tuple(live)
+        self._cells = tuple((kernel._param_check[j], self._scratch.cells[j]) for j in live)
         fresh_in_child(self, "_lock")
 
-    def __call__(self, buffers):
+    def __call__(self, buffers, values=()):
+        """Run on `buffers` with the live params `values` (in `live` order)."""
         if not self._lock.acquire(False):
-            return self.kernel(buffers, self.params, True)
+            params = list(self.params)
+            for j, v in zip(self._live, values):
+                params[j] = v
+            return self.kernel(buffers, params, True)
         try:
             scratch = self._scratch
+            for (conv, cell), v in zip(self._cells, values):
+                cell.value = conv(v)
             args = scratch.args
             if _HEAD is None:
                 for k, arr in zip(self._slots, buffers):

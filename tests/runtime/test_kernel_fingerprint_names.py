@@ -13,10 +13,10 @@ from pyhalide import realize
 
 
 def _kernel(p):
-    spec = p._last
-    direct = spec._direct
-    assert direct is not None and direct.entries
-    return next(iter(direct.entries.values())).run.kernel
+    """The kernel the last call of @pipeline function p ran."""
+    graph, key, plan = p._last.pipeline()._current()
+    (kernel,) = plan.kernels.values()
+    return kernel
 
 
 def weighted(a, k):
