@@ -48,6 +48,7 @@ import math
 
 import numpy as np
 
+from pyhalide import ir
 from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import _version
 
@@ -79,11 +80,27 @@ def _scalar_key(v):
     return v
 
 
+def _exact(key, t) -> bool:
+    """Whether every argument of specialization key `key` is a value of type
+    `t` that its ctypes cell takes as it is (a Python float for float64, a
+    Python int for int64 (call checks the range), a NumPy scalar of t's own
+    dtype; not np.bool_, which has no __index__)."""
+    if key[0] == "float":
+        return t == ir.Float(64)
+    if key[0] == "int":
+        return t == ir.Int(64)
+    if key[0] == "np" and len(key) == 2:
+        dtype = np.dtype(key[1])
+        return dtype.kind in "iuf" and t.to_numpy() == dtype
+    return False
+
+
 class DirectCall:
     """The fast path of one specialization over one Func graph (see the module
     docstring)."""
 
-    def __init__(self, spec, graph, arrays, scalars, sources, param_args, versions, zero):
+    def __init__(self, spec, graph, arrays, scalars, sources, param_args, param_types,
+                 versions, zero):
         self.spec = spec
         self.graph = graph            # the Func graph the kernels were compiled from
         self.arrays = arrays          # argument positions of the array arguments
@@ -93,6 +110,8 @@ class DirectCall:
         self.param_args = param_args
         self.live = [j for j, a in enumerate(param_args) if a >= 0]
         self.live_args = [param_args[j] for j in self.live]
+        # per live param: the argument is always a value of the param's own type
+        self.exact = [_exact(spec.key[param_args[j]], param_types[j]) for j in self.live]
         # Python int arguments passed to the kernel: checked to fit int64
         self.int_args = [a for a in self.live_args if spec.key[a][0] == "int"]
         self.versions = versions      # [(Function, _version)] of the graph
@@ -148,7 +167,9 @@ class DirectCall:
             else:
                 return None
         versions = [(fn, _version(fn)) for fn in graph.env.values()]
-        return cls(spec, graph, arrays, scalars, sources, param_args, versions, zero)
+        param_types = [graph.params[name].type() for name in plan.param_names]
+        return cls(spec, graph, arrays, scalars, sources, param_args, param_types, versions,
+                   zero)
 
     def key(self, args):
         """The call's key, or None (an unaligned array)."""
@@ -207,7 +228,7 @@ class DirectCall:
             full = (1,) * (dims - len(shape)) + shape
             allocs.extend((full, dt) for dt in dtypes)
             slots.append((len(dtypes), None if len(shape) == dims else shape))
-        run = kernel.prepared(buffers, params, self.live)
+        run = kernel.prepared(buffers, params, self.live, self.exact)
         self.entries[key] = _Entry(run, allocs, slots, env)
 
     def call(self, args):

@@ -179,11 +179,13 @@ class Kernel:
         other.names = {rename.get(n, n): t for n, t in self.names.items()}
         return other
 
-    def prepared(self, buffers, params, live=()) -> "PreparedCall":
+    def prepared(self, buffers, params, live=(), exact=()) -> "PreparedCall":
         """A call of this kernel on arrays of the geometry of `buffers` (inputs,
         then freshly allocated outputs) with these `params`, checked now,
-        except the params at positions `live`, passed at each call."""
-        return PreparedCall(self, buffers, params, live)
+        except the params at positions `live`, passed at each call (`exact`:
+        per live param, whether the caller guarantees a value of the param's
+        own type, stored without the check)."""
+        return PreparedCall(self, buffers, params, live, exact)
 
     def _fill(self, scratch, buffers, params, fresh_outputs):
         """Check the arrays and params and write them into `scratch`."""
@@ -298,14 +300,16 @@ class PreparedCall:
     call while another thread is inside runs through the kernel's checked
     path instead."""
 
-    def __init__(self, kernel: Kernel, buffers, params, live=()):
+    def __init__(self, kernel: Kernel, buffers, params, live=(), exact=()):
         self.kernel = kernel
         self.params = list(params)
         self._scratch = _Scratch(kernel)
         kernel._fill(self._scratch, buffers, self.params, True)
         self._slots = tuple(range(0, 2 * len(buffers), 2))
         self._live = tuple(live)
-        self._cells = tuple((kernel._param_check[j], self._scratch.cells[j]) for j in live)
+        exact = tuple(exact) or (False,) * len(self._live)
+        self._cells = tuple((None if ok else kernel._param_check[j], self._scratch.cells[j])
+                            for j, ok in zip(self._live, exact))
         fresh_in_child(self, "_lock")
 
     def __call__(self, buffers, values=()):
@@ -318,7 +322,7 @@ class PreparedCall:
         try:
             scratch = self._scratch
             for (conv, cell), v in zip(self._cells, values):
-                cell.value = conv(v)
+                cell.value = v if conv is None else conv(v)
             args = scratch.args
             if _HEAD is None:
                 for k, arr in zip(self._slots, buffers):

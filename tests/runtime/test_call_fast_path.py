@@ -195,3 +195,44 @@ def test_calls_from_threads_on_remembered_keys():
     for t in threads:
         t.join()
     assert not errors
+
+
+@ph.pipeline
+def shift(a, n):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] + n
+    return out
+
+
+def test_keyed_and_live_scalars():
+    a = np.arange(4, dtype=np.int64)
+    for n in (3, 3, 0, 7, 3):
+        _check(repeat, a, n)
+    assert repeat._last._direct.read == {"n"}        # range(n): read at call time
+    for n in (5, 5, -2, 5, 2**40, -5):
+        _check(shift, a, n)
+    assert shift._last._direct.read == set()         # only the kernel reads n
+    with pytest.raises(OverflowError):
+        shift(a, 1 << 70)
+    with pytest.raises(OverflowError):
+        shift(a, -(1 << 63) - 1)
+    _check(shift, a, (1 << 63) - 1 - 3)
+
+
+@ph.pipeline
+def pick(a, flag, k):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k if flag else a[i] - k
+    return out
+
+
+def test_live_numpy_and_bool_scalars():
+    a = np.arange(5, dtype=np.int64)
+    for k in (np.int16(3), np.int16(-7), np.int16(3), np.int16(32767)):
+        _check(shift, a, k)
+    f = np.arange(5.0)
+    for flag, k in ((True, 2.0), (False, 2.0), (True, -0.0), (np.True_, 1.5), (np.False_, 1.5),
+                    (True, 2.0), (np.True_, 4.0), (False, np.float32(0.5)), (False, np.float32(0.25))):
+        _check(pick, f, flag, k)
