@@ -145,9 +145,9 @@ class Kernel:
 
     def with_names(self, canonical: dict) -> "Kernel":
         """This kernel for a graph equal to the one it was compiled from up to
-        the names of Funcs, Vars and RVars (`canonical`: that graph's name ->
-        token, pyhalide/graph.py): the same code, with the buffer names and
-        error messages in that graph's names."""
+        the names of Funcs, Vars, RVars, images and Params (`canonical`: that
+        graph's name -> token, pyhalide/graph.py): the same code, with the
+        buffer and param names and error messages in that graph's names."""
         mine = self.names
         if mine == canonical:
             return self
@@ -172,8 +172,9 @@ class Kernel:
             return pattern.sub(lambda m: rename[m.group(1)], s)
         buffers = [BufferArg(text(b.name), b.type, b.dimensions, b.is_output)
                    for b in self.buffers]
+        params = [ir.ScalarParam(text(p.name), p.type) for p in self.params]
         errors = [dataclasses.replace(e, message=text(e.message)) for e in self.errors]
-        other = Kernel(self.name, self.address, buffers, self.params, errors,
+        other = Kernel(self.name, self.address, buffers, params, errors,
                        keepalive=self._keepalive, parallel=self.parallel)
         other.object_key = getattr(self, "object_key", None)
         other.names = {rename.get(n, n): t for n, t in self.names.items()}

@@ -142,19 +142,23 @@ def _check_param_names(g: Graph):
 
 
 class _Names:
-    """The canonical names of a graph's Funcs, Vars and RVars: each the token
-    `\x00N` (a character no name has) numbered in the order the fingerprint
-    first meets it, so two graphs equal up to those names get one
-    fingerprint. Input images and Params keep their names (the kernel takes
-    its inputs and params in the order of their sorted names), and so does
-    everything in a graph that traces realizations (the compiled code
-    reports its Funcs by name)."""
+    """The canonical names of a graph's Funcs, Vars, RVars, input images and
+    Params: each the token `\x00N` (a character no name has) numbered in the
+    order the fingerprint first meets it, so two graphs equal up to those
+    names get one fingerprint. The kernel takes its inputs and params in the
+    order of their sorted names: the fingerprint lists their tokens in that
+    order, so graphs whose names sort otherwise differ. An image's geometry
+    (`a.extent.0`) is renamed with it. A graph that traces realizations keeps
+    every name (the compiled code reports its Funcs by name)."""
 
     def __init__(self, graph: "Graph"):
         self.map: dict = {}
         self.renamable = set()
+        self.images = set()
         if any(fn.schedule.trace_realizations for fn in graph.env.values()):
             return
+        self.images = set(graph.images)
+        self.renamable.update(graph.images, graph.params)
         for fn in graph.env.values():
             self.renamable.add(fn.name)
             self.renamable.update(fn.args)
@@ -168,10 +172,12 @@ class _Names:
                 for n, v in ir.free_vars(list(_definition_exprs(d))).items():
                     if v.kind != "param":
                         self.renamable.add(n)
-        self.renamable -= set(graph.images) | set(graph.params)
 
     def __call__(self, name: str) -> str:
         if name not in self.renamable:
+            head, dot, rest = name.partition(".")
+            if dot and head in self.images:        # an image's geometry
+                return self(head) + dot + rest
             return name
         token = self.map.get(name)
         if token is None:
@@ -223,7 +229,8 @@ def _sched_text(obj, memo: dict, names: _Names) -> str:
 
 def fingerprint(outputs: list, graph: Graph) -> str:
     """A key that changes whenever the algorithm, a schedule or an input/param
-    type changes, and not with the names of Funcs, Vars and RVars (_Names):
+    type changes, and not with the names of Funcs, Vars, RVars, images and
+    Params (_Names):
     a pipeline built again (its Funcs named `f$1`, `f$2`, ...) has the key of
     the first. The names met are left in `graph.canonical` (name -> token)
     for the kernel's buffer and error names (realize.Pipeline._kernel)."""
@@ -237,9 +244,9 @@ def fingerprint(outputs: list, graph: Graph) -> str:
         h.update(_sched_text(fn.schedule, memo, names).encode())
         for d in fn.definitions():
             h.update(_sched_text(d, memo, names).encode())
-    for img in graph.input_images():
-        h.update(f"|img {img.name}:{img.type}:{img.dimensions}".encode())
+    for img in graph.input_images():          # in the kernel's order: sorted by name
+        h.update(f"|img {names(img.name)}:{img.type}:{img.dimensions}".encode())
     for p in graph.scalar_params():
-        h.update(f"|param {p.name}:{p.type}".encode())
+        h.update(f"|param {names(p.name)}:{p.type}".encode())
     graph.canonical = names.map
     return h.hexdigest()

@@ -221,3 +221,42 @@ def test_a_disk_cache_entry_is_renamed_for_the_loading_graph(tmp_path, capsys):
         with pytest.raises(ValueError, match="is read over") as e:
             f2.realize([5])
     assert f"Func {f2.name()} " in str(e.value) and f1.name() != f2.name()
+
+
+def _affine(s_name: str, t_name: str, img_name=None):
+    """out = a * s + t with a Param named s_name, one named t_name (one source
+    line for every set of names)."""
+    a = ph.ImageParam(ph.Float(64), 1, img_name) if img_name else ph.ImageParam(ph.Float(64), 1)
+    s, t = ph.Param(ph.Float(64), s_name), ph.Param(ph.Float(64), t_name)
+    x = ph.Var("x")
+    out = ph.Func("affine")
+    out[x] = a[x] * s + t
+    return out, a, s, t
+
+
+def test_params_whose_names_sort_otherwise_never_share():
+    data = np.arange(5.0)
+    kernels = []
+    # p9/p10 sort as (t, s); p1/p2 and p3/p4 as (s, t): only the last two share
+    for s_name, t_name in (("p9", "p10"), ("p1", "p2"), ("p3", "p4")):
+        out, a, s, t = _affine(s_name, t_name, "affine_in")
+        a.set(ph.Buffer(data))
+        s.set(3.0)
+        t.set(-2.0)
+        before = len(realize._KERNELS._d)
+        np.testing.assert_array_equal(np.asarray(out.realize([5])), data * 3.0 - 2.0)
+        kernels.append(len(realize._KERNELS._d) - before)
+    assert kernels == [1, 1, 0]
+
+
+def test_unnamed_images_and_params_share_and_stay_correct():
+    rng = np.random.default_rng(3)
+    for k in range(3):
+        out, a, s, t = _affine(f"unnamed_s{k}", f"unnamed_t{k}")
+        data = rng.random(7)
+        a.set(ph.Buffer(data))
+        s.set(float(k) - 0.5)
+        t.set(float(k))
+        before = len(realize._KERNELS._d)
+        np.testing.assert_array_equal(np.asarray(out.realize([7])), data * (k - 0.5) + k)
+        assert k == 0 or len(realize._KERNELS._d) == before
