@@ -39,7 +39,7 @@ remembered; nor are calls with unaligned arrays, which are copied too).
 A specialization whose Funcs were handed out (p.funcs, p.vars, a schedule
 view, p.last_specialization: `Specialization.exposed`) may have its schedule
 changed between calls; its fast path first checks that every Function of the
-graph is as it was (realize._version), else it is dropped and the general
+graph is as it was (realize.function_version), else it is dropped and the general
 path compiles again.
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.forksafe import fresh_in_child
-from pyhalide.realize import _version
+from pyhalide.realize import function_version
 
 from .array_complex import ComplexArr
 from .values import Arr
@@ -114,7 +114,7 @@ class DirectCall:
         self.exact = [_exact(spec.key[param_args[j]], param_types[j]) for j in self.live]
         # Python int arguments passed to the kernel: checked to fit int64
         self.int_args = [a for a in self.live_args if spec.key[a][0] == "int"]
-        self.versions = versions      # [(Function, _version)] of the graph
+        self.versions = versions      # [(Function, function_version)] of the graph
         self.zero = zero              # the check images' buffer
         self.read = set()             # scalar arguments the call-time functions read
         self.keyed = []               # their positions: the key's scalars
@@ -166,7 +166,7 @@ class DirectCall:
                 param_args.append(-1)
             else:
                 return None
-        versions = [(fn, _version(fn)) for fn in graph.env.values()]
+        versions = [(fn, function_version(fn)) for fn in graph.env.values()]
         param_types = [graph.params[name].type() for name in plan.param_names]
         return cls(spec, graph, arrays, scalars, sources, param_args, param_types, versions,
                    zero)
@@ -187,7 +187,7 @@ class DirectCall:
     def current(self) -> bool:
         """Whether the graph's Functions are as they were when this was built."""
         for fn, v in self.versions:
-            if _version(fn) != v:
+            if function_version(fn) != v:
                 return False
         return True
 
@@ -224,7 +224,7 @@ class DirectCall:
             del self.entries[next(iter(self.entries))]
         dims = self.spec.dims
         allocs, slots = [], []
-        for (_, dtypes), shape in zip(self.spec._output_layout(), shapes):
+        for (_, dtypes), shape in zip(self.spec.output_layout(), shapes):
             full = (1,) * (dims - len(shape)) + shape
             allocs.extend((full, dt) for dt in dtypes)
             slots.append((len(dtypes), None if len(shape) == dims else shape))
@@ -249,7 +249,7 @@ class DirectCall:
         bufs = [args[s] if s >= 0 else zero for s in self.sources]
         outs_flat = [np.empty(full, dt) for full, dt in e.allocs]
         bufs.extend(outs_flat)
-        spec._reported(e.env, e.run, bufs, [args[i] for i in self.live_args])
+        spec.reported(e.env, e.run, bufs, [args[i] for i in self.live_args])
         if e.simple:
             outs = [outs_flat]
         else:
@@ -258,7 +258,7 @@ class DirectCall:
                 mine = outs_flat[k:k + count]
                 outs.append(mine if shape is None else [b.reshape(shape) for b in mine])
                 k += count
-        return spec._converter(outs, args, e.env)
+        return spec.result_converter()(outs, args, e.env)
 
 
 class _Entry:

@@ -546,7 +546,7 @@ class Specialization:
             self._used = used
         return self._used
 
-    def _output_layout(self):
+    def output_layout(self):
         """Per output Func: its shape functions and its elements' dtypes."""
         if self._layout is None:
             self._layout = [(shape_fns, [t.to_numpy() for t in f.types()])
@@ -595,39 +595,28 @@ class Specialization:
             if pipe is not None:
                 bufs = []
                 shapes = []
-                for shape_fns, dtypes in self._output_layout():
+                for shape_fns, dtypes in self.output_layout():
                     shape = tuple([int(fn(env)) for fn in shape_fns])
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                call = self._reported(env, self._bound, pipe, bufs)
+                call = self.reported(env, pipe.kernel_call, bufs)
         outs = []
         if call is not None:
             kernel, buffers, params, graph, plan = call
-            self._reported(env, kernel, buffers, params, True)
+            self.reported(env, kernel, buffers, params, True)
             k = 0
-            for (_, dtypes), shape in zip(self._output_layout(), shapes):
+            for (_, dtypes), shape in zip(self.output_layout(), shapes):
                 mine = bufs[k:k + len(dtypes)]
                 outs.append(mine if len(shape) == self.dims else
                             [b.reshape(shape) for b in mine])
                 k += len(dtypes)
             if self.written is not None:
                 self.written.copy_back(args, outs)
-        if self._converter is None:
-            self._converter = self.converter(self.result)
-        result = self._converter(outs, args if given is None else given, env)
+        result = self.result_converter()(outs, args if given is None else given, env)
         if call is not None:
             self._remember(args, env, call, shapes)
         return result
-
-    @staticmethod
-    def _bound(pipe, bufs):
-        """(kernel, buffers, params, graph, plan): the kernel for the inputs
-        and parameters bound now (compiled on first use) and its arguments,
-        writing `bufs`."""
-        graph, key, plan = pipe._current()
-        kernel, buffers, params = pipe._bound(graph, key, plan, bufs)
-        return kernel, buffers, params, graph, plan
 
     def _remember(self, args, env, call, shapes):
         """Record a call that ran the kernel for the fast path (direct_call.py)."""
@@ -647,7 +636,7 @@ class Specialization:
         """Forget the fast path (a Function of the graph changed)."""
         self._direct = None
 
-    def _reported(self, env, fn, *args):
+    def reported(self, env, fn, *args):
         """fn(*args), with compile and kernel errors in the user's terms."""
         try:
             return fn(*args)
@@ -711,6 +700,12 @@ class Specialization:
                 return check_order.tag(exc(c.message + where), c.loc)
         return e
 
+    def result_converter(self):
+        """converter(self.result), built once."""
+        if self._converter is None:
+            self._converter = self.converter(self.result)
+        return self._converter
+
     def converter(self, o: Out):
         """convert(o, ...) as a function of (outs, args, env), built once per
         specialization: the common leaves (scalars, arrays, tuples of them)
@@ -720,7 +715,7 @@ class Specialization:
             return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
         if o.kind == "scalar" and o.fallback is None:
             slot, index = o.slot, o.index
-            read = _scalar_reader(o.ty, self._output_layout()[slot][1][index])
+            read = _scalar_reader(o.ty, self.output_layout()[slot][1][index])
             return lambda outs, args, env: read(outs[slot][index])
         if o.kind == "array":
             slot, index = o.slot, o.index

@@ -6,14 +6,15 @@ new process with a warm cache runs no lowering pass either.
 
 `graph_key` is the in-memory key of Pipeline._kernel (the graph fingerprint:
 algorithm, schedules, input and param types, independent of the names of
-Funcs, Vars and RVars; plus which buffers are dense).
+Funcs, Vars, RVars, images and Params; plus which buffers are dense).
 The on-disk key adds the target, the llvmlite/LLVM versions and a hash of
 the sizes and times of pyhalide's own source files, so that any change to
 the compiler invalidates every entry. An entry (disk_cache.py: JSON, never
 code) is a manifest of the Kernel's buffers, params, error records, whether
-it runs parallel loops, the canonical tokens of the names it was compiled
-with (Kernel.names: a graph with other names gets it renamed), and the key and sha256 of its object in jit's object
-cache, plus the target and compiler hash it was made for. A missing,
+it runs parallel loops, the names it was compiled with by canonical token
+(Kernel.names: a graph with other names gets it renamed), and the key and
+sha256 of its object in jit's object cache, plus the target and compiler
+hash it was made for. A missing,
 unreadable, stale or foreign entry (another key, target or compiler; an
 object whose digest differs) is a miss: lowering and compilation then run
 as usual and store a fresh entry.
@@ -89,7 +90,7 @@ def _to_manifest(kernel, obj_digest: str) -> dict:
         "parallel": kernel.parallel,
         "object_key": kernel.object_key,
         "object_sha256": obj_digest,
-        "names": sorted([n, t] for n, t in kernel.names.items()),
+        "names": sorted([t, n] for t, n in kernel.names.items()),
     }
 
 
@@ -110,7 +111,7 @@ def _from_manifest(m: dict):
     params = [ir.ScalarParam(text(n), typ(t)) for n, t in m["params"]]
     errors = [ErrorRecord(text(e), text(msg), tuple(text(k) for k in kinds))
               for e, msg, kinds in m["errors"]]
-    names = {text(n): text(t) for n, t in m["names"]}
+    names = {text(t): text(n) for t, n in m["names"]}
     return (text(m["name"]), buffers, params, errors, bool(m["parallel"]),
             text(m["object_key"]), text(m["object_sha256"]), names)
 

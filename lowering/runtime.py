@@ -120,8 +120,8 @@ class Kernel:
         self._scratch = _Scratch(self)
         fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
-        # the canonical tokens of the names of the graph it was compiled from
-        # (graph.canonical): with_names renames its buffers and messages
+        # token -> name, of the graph it was compiled from (graph.canonical):
+        # with_names renames its buffers, params and messages
         self.names = {}
         self._renamed = {}
 
@@ -146,14 +146,15 @@ class Kernel:
     def with_names(self, canonical: dict) -> "Kernel":
         """This kernel for a graph equal to the one it was compiled from up to
         the names of Funcs, Vars, RVars, images and Params (`canonical`: that
-        graph's name -> token, pyhalide/graph.py): the same code, with the
+        graph's token -> name, pyhalide/graph.py): the same code, with the
         buffer and param names and error messages in that graph's names."""
         mine = self.names
         if mine == canonical:
             return self
-        theirs = {token: name for name, token in canonical.items()}
-        rename = {name: theirs[t] for name, t in mine.items()
-                  if t in theirs and theirs[t] != name}
+        rename = {}
+        for t in sorted(mine, key=lambda t: t[1] == "f"):   # Func names win a clash
+            if t in canonical and canonical[t] != mine[t]:
+                rename[mine[t]] = canonical[t]
         if not rename:
             return self
         key = tuple(sorted(rename.items()))
@@ -177,7 +178,7 @@ class Kernel:
         other = Kernel(self.name, self.address, buffers, params, errors,
                        keepalive=self._keepalive, parallel=self.parallel)
         other.object_key = getattr(self, "object_key", None)
-        other.names = {rename.get(n, n): t for n, t in self.names.items()}
+        other.names = {t: rename.get(n, n) for t, n in self.names.items()}
         return other
 
     def prepared(self, buffers, params, live=(), exact=()) -> "PreparedCall":

@@ -32,7 +32,7 @@ _KERNELS = LRU()
 _GRAPHS = LRU()
 
 
-def _version(fn: ir.Function) -> tuple:
+def function_version(fn: ir.Function) -> tuple:
     """What `fn`'s definitions and schedule are now. Definitions are replaced
     as tuples, and schedule entries (LoopLevel, Dim, Split, ReductionVariable)
     are immutable and replaced, never edited: holding the objects themselves
@@ -53,13 +53,14 @@ def _output_buffer_names(fn: ir.Function) -> list:
 
 
 def _canonical_buffer(graph, name: str) -> str:
-    """A buffer name with its Func's name canonical (graph.canonical; `f.1`:
-    element 1 of Func f's tuple)."""
-    if name in graph.canonical:
-        return graph.canonical[name]
+    """A buffer name with its Func's or image's name canonical
+    (graph.canonical_buffers; `f.1`: element 1 of Func f's tuple)."""
+    tokens = graph.canonical_buffers
+    if name in tokens:
+        return tokens[name]
     head, dot, tail = name.rpartition(".")
-    if dot and head in graph.canonical and tail.isdigit():
-        return graph.canonical[head] + dot + tail
+    if dot and head in tokens and tail.isdigit():
+        return tokens[head] + dot + tail
     return name
 
 
@@ -114,7 +115,7 @@ class Pipeline(HalidePipelineMethods):
         hit = _GRAPHS.get(memo_key)
         if hit is not None:
             _, versions, graph, key, plan = hit
-            if all(_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
+            if all(function_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
                 return graph, key, plan
         return self._collect(outs, memo_key)
 
@@ -124,7 +125,7 @@ class Pipeline(HalidePipelineMethods):
         graph = collect_graph(outs)
         key = fingerprint(outs, graph)
         plan = _CallPlan(graph, outs)
-        _GRAPHS.put(memo_key, (outs, [_version(fn) for fn in graph.env.values()], graph, key,
+        _GRAPHS.put(memo_key, (outs, [function_version(fn) for fn in graph.env.values()], graph, key,
                                plan))
         return graph, key, plan
 
@@ -262,9 +263,17 @@ class Pipeline(HalidePipelineMethods):
         allocated by the caller, so they alias nothing; of the outputs'
         dtypes, one per output element). The inputs may be rebound (for
         another call) before that function runs."""
+        kernel, buffers, params, _, _ = self.kernel_call(arrays)
+        return lambda: kernel(buffers, params, True)
+
+    def kernel_call(self, arrays: list) -> tuple:
+        """(kernel, buffers, params, graph, plan): bind_arrays' first step
+        with its parts: the kernel for the inputs and parameters bound now
+        (compiled on first use), its arguments writing `arrays`, and the
+        graph and call plan they come from."""
         graph, key, plan = self._current()
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
-        return lambda: kernel(buffers, params, True)
+        return kernel, buffers, params, graph, plan
 
     def dask(self, inputs: dict, float_reassociation: bool = False):
         """Dask arrays computing the outputs over the shape of `inputs`

@@ -260,3 +260,15 @@ def test_unnamed_images_and_params_share_and_stay_correct():
         before = len(realize._KERNELS._d)
         np.testing.assert_array_equal(np.asarray(out.realize([7])), data * (k - 0.5) + k)
         assert k == 0 or len(realize._KERNELS._d) == before
+
+
+def test_funcs_named_like_the_intrinsics_they_call_never_share():
+    # an intermediate version renamed every string equal to a Func's name:
+    # Func "exp" calling exp() got the kernel of Func "sqrt" calling sqrt()
+    v = np.linspace(0.1, 3.0, 9).astype(np.float32)
+    a = ph.Buffer(v, "intrinsic_in")
+    x = ph.Var("x")
+    for name, ref in (("sqrt", np.sqrt), ("exp", np.exp), ("log", np.log), ("floor", np.floor)):
+        f = ph.Func(name)
+        f[x] = getattr(ph, name)(a[x])
+        np.testing.assert_allclose(np.asarray(f.realize([9])), ref(v), rtol=1e-6)
