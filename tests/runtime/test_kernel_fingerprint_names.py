@@ -272,3 +272,36 @@ def test_funcs_named_like_the_intrinsics_they_call_never_share():
         f = ph.Func(name)
         f[x] = getattr(ph, name)(a[x])
         np.testing.assert_allclose(np.asarray(f.realize([9])), ref(v), rtol=1e-6)
+
+
+SCALE = 2.0
+
+
+def helper(v):
+    return v + 1.0
+
+
+def other_helper(v):
+    return v - 1.0
+
+
+def uses_globals(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = helper(a[i]) * SCALE
+    return out
+
+
+def test_a_rebuilt_pipeline_reads_the_globals_bound_now():
+    global SCALE, helper
+    a = np.arange(6.0)
+    old_scale, old_helper = SCALE, helper
+    try:
+        for scale, fn in ((2.0, old_helper), (3.0, old_helper), (2.0, other_helper),
+                          (2.0, old_helper)):
+            SCALE, helper = scale, fn
+            p = ph.pipeline(uses_globals)
+            for _ in range(2):
+                np.testing.assert_array_equal(p(a), uses_globals(a))
+    finally:
+        SCALE, helper = old_scale, old_helper
