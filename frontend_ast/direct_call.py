@@ -80,6 +80,20 @@ def _scalar_key(v):
     return v
 
 
+def _positions(objs, arg_of: dict, others: set):
+    """Per object, the argument position `arg_of` gives it (by id), or -1 for
+    one of `others` (ids); None when an object is neither."""
+    out = []
+    for obj in objs:
+        if id(obj) in arg_of:
+            out.append(arg_of[id(obj)])
+        elif id(obj) in others:
+            out.append(-1)
+        else:
+            return None
+    return out
+
+
 def _exact(key, t) -> bool:
     """Whether every argument of specialization key `key` is a value of type
     `t` that its ctypes cell takes as it is (a Python float for float64, a
@@ -146,26 +160,12 @@ class DirectCall:
                 scalars[name] = i
                 if inp is not None:
                     param_arg[id(inp)] = i
-        checks = {id(c.image) for c in b.cx.check_images}
-        sources = []
-        for name in plan.image_names:
-            src = graph.images[name]
-            if id(src) in image_arg:
-                sources.append(image_arg[id(src)])
-            elif id(src) in checks:
-                sources.append(-1)
-            else:
-                return None
-        statics = {id(sp.param) for sp in b.cx.static_params}
-        param_args = []
-        for name in plan.param_names:
-            p = graph.params[name]
-            if id(p) in param_arg:
-                param_args.append(param_arg[id(p)])
-            elif id(p) in statics:
-                param_args.append(-1)
-            else:
-                return None
+        sources = _positions([graph.images[n] for n in plan.image_names], image_arg,
+                             {id(c.image) for c in b.cx.check_images})
+        param_args = _positions([graph.params[n] for n in plan.param_names], param_arg,
+                                {id(sp.param) for sp in b.cx.static_params})
+        if sources is None or param_args is None:
+            return None
         versions = [(fn, function_version(fn)) for fn in graph.env.values()]
         param_types = [graph.params[name].type() for name in plan.param_names]
         return cls(spec, graph, arrays, scalars, sources, param_args, param_types, versions,
