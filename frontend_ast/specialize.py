@@ -555,11 +555,13 @@ class Specialization:
 
     def run(self, args, given=None):
         """Call on argument values (`given`: the values as passed, which a
-        returned argument is; default args). Binding them to the Funcs'
-        inputs and params and reading them back happen under the lock; the
-        kernel runs outside it, so calls from several threads run at once.
-        Of the checks that fail, the exception is the one Python raises
-        first (check_order)."""
+        returned argument is; default args). A call whose shapes, strides
+        and call-time scalars an earlier call had runs the kernel directly
+        (direct_call.py); otherwise binding the values to the Funcs' inputs
+        and params and reading them back happen under the lock; the kernel
+        runs outside it, so calls from several threads run at once. Of the
+        checks that fail, the exception is the one Python raises first
+        (check_order)."""
         try:
             direct = self._direct
             if direct is not None and given is None:
