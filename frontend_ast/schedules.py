@@ -260,6 +260,7 @@ class FuncTable(_Table):
 
     def __init__(self, spec):
         self.spec = spec
+        spec.exposed = True           # its Funcs may be rescheduled after a call (direct_call.py)
         table = _entries(spec)
         self._map = {k: lst[0] for k, lst in sorted(table.items()) if len(lst) == 1}
         self._ambiguous = {}

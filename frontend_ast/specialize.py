@@ -23,6 +23,7 @@ from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
+from .direct_call import MISS, DirectCall
 from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
@@ -35,9 +36,28 @@ from .zero_d_args import is_zero_d
 
 
 class StaticEnv:
+    """What the call-time functions (fn(env)) read: `shapes` (argument name
+    -> shape) and `params` (argument name -> scalar value), whose names read
+    are recorded in `params.read` (direct_call.py keys on their values)."""
+
     def __init__(self, shapes, params):
         self.shapes = shapes
-        self.params = params
+        self.params = _Params(params)
+
+
+class _Params(dict):
+    """A dict that records the keys read with [] (the only way call-time
+    functions read it)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.read = set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return dict.__getitem__(self, name)
 
 
 class Out:
@@ -134,7 +154,12 @@ def _matcher(key):
     of exactly the types arg_spec names."""
     if key[0] == "array":
         dtype, ndim, ones = np.dtype(key[1]), key[2], key[3]
-        layout = _layout_matcher(key[4] if len(key) > 4 else "C")
+        layout = key[4] if len(key) > 4 else "C"
+        if layout == "C" and not ones:       # the common case, without a generator
+            return lambda v: type(v) is np.ndarray and (v.dtype is dtype or v.dtype == dtype) \
+                and v.ndim == ndim and 1 not in v.shape and \
+                (v.flags.c_contiguous or array_layout(v) == "C")
+        layout = _layout_matcher(layout)
         return lambda v: type(v) is np.ndarray and v.dtype == dtype and v.ndim == ndim and \
             tuple(k for k, n in enumerate(v.shape) if n == 1) == ones and layout(v)
     if key[0] == "np":
@@ -246,6 +271,9 @@ class Specialization:
         self._layout = None
         self._matchers = [_matcher(k) for k in key]
         self._static_seen = {}        # _static_key -> _static_values of a call that passed
+        self._direct = None           # direct_call.DirectCall, after a call that ran the kernel
+        self._no_direct = False       # the fast path does not apply to this specialization
+        self.exposed = False          # its Funcs were handed out (direct_call.py)
         self.schedule_info = None
         if schedule is not None:
             self.schedule_info = schedule(self)
@@ -454,13 +482,16 @@ class Specialization:
                 params[name] = v
         env = StaticEnv(shapes, params)
         key = _static_key(shapes, params)
-        values = self._static_seen.get(key) if key is not None else None
-        if values is None:
+        seen = self._static_seen.get(key) if key is not None else None
+        if seen is None:
             values = self._static_values(env)
             if key is not None:
                 if len(self._static_seen) >= 64:
                     self._static_seen.clear()
-                self._static_seen[key] = values
+                self._static_seen[key] = values, frozenset(env.params.read)
+        else:
+            values, read = seen
+            env.params.read.update(read)      # what computing them read
         for param, val in values:
             param.set(val)
         zero = _check_buffer()
@@ -517,7 +548,7 @@ class Specialization:
             self._used = used
         return self._used
 
-    def _output_layout(self):
+    def output_layout(self):
         """Per output Func: its shape functions and its elements' dtypes."""
         if self._layout is None:
             self._layout = [(shape_fns, [t.to_numpy() for t in f.types()])
@@ -526,12 +557,19 @@ class Specialization:
 
     def run(self, args, given=None):
         """Call on argument values (`given`: the values as passed, which a
-        returned argument is; default args). Binding them to the Funcs'
-        inputs and params and reading them back happen under the lock; the
-        kernel runs outside it, so calls from several threads run at once.
-        Of the checks that fail, the exception is the one Python raises
-        first (check_order)."""
+        returned argument is; default args). A call whose shapes, strides
+        and call-time scalars an earlier call had runs the kernel directly
+        (direct_call.py); otherwise binding the values to the Funcs' inputs
+        and params and reading them back happen under the lock; the kernel
+        runs outside it, so calls from several threads run at once. Of the
+        checks that fail, the exception is the one Python raises first
+        (check_order)."""
         try:
+            direct = self._direct
+            if direct is not None and given is None:
+                out = direct.call(args)
+                if out is not MISS:
+                    return out
             return self._run(args, given)
         except Exception as e:
             if check_order.loc_of(e) is None:
@@ -561,28 +599,48 @@ class Specialization:
             if pipe is not None:
                 bufs = []
                 shapes = []
-                for shape_fns, dtypes in self._output_layout():
+                for shape_fns, dtypes in self.output_layout():
                     shape = tuple([int(fn(env)) for fn in shape_fns])
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                call = self._reported(env, pipe.bind_arrays, bufs)
+                call = self.reported(env, pipe.kernel_call, bufs)
         outs = []
         if call is not None:
-            self._reported(env, call)
+            kernel, buffers, params, graph, plan = call
+            self.reported(env, kernel, buffers, params, True)
             k = 0
-            for (_, dtypes), shape in zip(self._output_layout(), shapes):
+            for (_, dtypes), shape in zip(self.output_layout(), shapes):
                 mine = bufs[k:k + len(dtypes)]
                 outs.append(mine if len(shape) == self.dims else
                             [b.reshape(shape) for b in mine])
                 k += len(dtypes)
             if self.written is not None:
                 self.written.copy_back(args, outs)
-        if self._converter is None:
-            self._converter = self.converter(self.result)
-        return self._converter(outs, args if given is None else given, env)
+        result = self.result_converter()(outs, args if given is None else given, env)
+        if call is not None:
+            self._remember(args, env, call, shapes)
+        return result
 
-    def _reported(self, env, fn, *args):
+    def _remember(self, args, env, call, shapes):
+        """Record a call that ran the kernel for the fast path (direct_call.py)."""
+        if self._no_direct:
+            return
+        kernel, buffers, params, graph, plan = call
+        direct = self._direct
+        if direct is None or direct.graph is not graph:    # (a changed Function: a new graph)
+            direct = DirectCall.build(self, graph, plan, _check_buffer().numpy())
+            if direct is None:
+                self._no_direct = True
+                return
+            self._direct = direct
+        direct.remember(args, env, kernel, buffers, params, shapes)
+
+    def drop_direct(self):
+        """Forget the fast path (a Function of the graph changed)."""
+        self._direct = None
+
+    def reported(self, env, fn, *args):
         """fn(*args), with compile and kernel errors in the user's terms."""
         try:
             return fn(*args)
@@ -646,6 +704,12 @@ class Specialization:
                 return check_order.tag(exc(c.message + where), c.loc)
         return e
 
+    def result_converter(self):
+        """converter(self.result), built once."""
+        if self._converter is None:
+            self._converter = self.converter(self.result)
+        return self._converter
+
     def converter(self, o: Out):
         """convert(o, ...) as a function of (outs, args, env), built once per
         specialization: the common leaves (scalars, arrays, tuples of them)
@@ -655,7 +719,7 @@ class Specialization:
             return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
         if o.kind == "scalar" and o.fallback is None:
             slot, index = o.slot, o.index
-            read = _scalar_reader(o.ty, self._output_layout()[slot][1][index])
+            read = _scalar_reader(o.ty, self.output_layout()[slot][1][index])
             return lambda outs, args, env: read(outs[slot][index])
         if o.kind == "array":
             slot, index = o.slot, o.index
@@ -663,6 +727,22 @@ class Specialization:
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
+        if o.kind == "const":
+            value = o.value
+            return lambda outs, args, env: value
+        if o.kind == "static":
+            fn = o.fn
+            return lambda outs, args, env: fn(env)
+        if o.kind == "union":
+            alts = [(None if c is None else self.converter(c), self.converter(a))
+                    for c, a in o.alts]
+
+            def union(outs, args, env):
+                for cond, alt in alts:
+                    if cond is None or bool(cond(outs, args, env)):
+                        return alt(outs, args, env)
+                return None
+            return union
         return lambda outs, args, env: self.convert(o, outs, args, env)
 
     def convert(self, o: Out, outs, args, env):

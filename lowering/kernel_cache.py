@@ -5,13 +5,16 @@ new process with a warm cache runs no lowering pass either.
     store_kernel(graph_key, kernel) -> None
 
 `graph_key` is the in-memory key of Pipeline._kernel (the graph fingerprint:
-algorithm, schedules, input and param types; plus which buffers are dense).
+algorithm, schedules, input and param types, independent of the names of
+Funcs, Vars, RVars, images and Params; plus which buffers are dense).
 The on-disk key adds the target, the llvmlite/LLVM versions and a hash of
 the sizes and times of pyhalide's own source files, so that any change to
 the compiler invalidates every entry. An entry (disk_cache.py: JSON, never
 code) is a manifest of the Kernel's buffers, params, error records, whether
-it runs parallel loops, and the key and sha256 of its object in jit's object
-cache, plus the target and compiler hash it was made for. A missing,
+it runs parallel loops, the names it was compiled with by canonical token
+(Kernel.names: a graph with other names gets it renamed), and the key and
+sha256 of its object in jit's object cache, plus the target and compiler
+hash it was made for. A missing,
 unreadable, stale or foreign entry (another key, target or compiler; an
 object whose digest differs) is a miss: lowering and compilation then run
 as usual and store a fresh entry.
@@ -87,12 +90,14 @@ def _to_manifest(kernel, obj_digest: str) -> dict:
         "parallel": kernel.parallel,
         "object_key": kernel.object_key,
         "object_sha256": obj_digest,
+        "names": sorted([t, n] for t, n in kernel.names.items()),
     }
 
 
 def _from_manifest(m: dict):
-    """(name, buffers, params, errors, parallel, object_key, object digest)
-    of a manifest; raises (TypeError, ValueError, KeyError) on a malformed one."""
+    """(name, buffers, params, errors, parallel, object_key, object digest,
+    names) of a manifest; raises (TypeError, ValueError, KeyError) on a
+    malformed one."""
     def text(v):
         if not isinstance(v, str):
             raise TypeError(f"expected a string, not {v!r}")
@@ -106,8 +111,9 @@ def _from_manifest(m: dict):
     params = [ir.ScalarParam(text(n), typ(t)) for n, t in m["params"]]
     errors = [ErrorRecord(text(e), text(msg), tuple(text(k) for k in kinds))
               for e, msg, kinds in m["errors"]]
+    names = {text(t): text(n) for t, n in m["names"]}
     return (text(m["name"]), buffers, params, errors, bool(m["parallel"]),
-            text(m["object_key"]), text(m["object_sha256"]))
+            text(m["object_key"]), text(m["object_sha256"]), names)
 
 
 def load_kernel(graph_key: str):
@@ -119,7 +125,8 @@ def load_kernel(graph_key: str):
     if entry is None:
         return None
     try:
-        name, buffers, params, errors, parallel, object_key, digest = _from_manifest(entry[0])
+        name, buffers, params, errors, parallel, object_key, digest, names = \
+            _from_manifest(entry[0])
     except (TypeError, ValueError, KeyError):          # a malformed manifest is a miss
         return None
     obj = jit.cached_object(object_key, t)
@@ -130,7 +137,10 @@ def load_kernel(graph_key: str):
         engine, address = jit.load_entry(obj, t, jit.target_machine(t), entry_symbol(name),
                                          parallel)
     debug_print(1, f"pyhalide: {name}: kernel cache hit (no lowering, no LLVM work)")
-    return jit.make_kernel(name, engine, address, buffers, params, errors, parallel, object_key)
+    kernel = jit.make_kernel(name, engine, address, buffers, params, errors, parallel,
+                             object_key)
+    kernel.names = names
+    return kernel
 
 
 def store_kernel(graph_key: str, kernel) -> None:

@@ -3,6 +3,7 @@
     BufferArg(name: str, type: ir.Type, dimensions: int, is_output: bool)
     Kernel(name, address, buffers, params, errors, keepalive=None, parallel=False)
     kernel(buffers: list[np.ndarray], params: list = ()) -> None
+    kernel.prepared(buffers, params) -> PreparedCall;  prepared(buffers) -> None
 
 A Kernel calls the JIT entry `int32 name(ptr args)` (codegen_llvm.py) on
 NumPy arrays without copying them: `args` holds each array's data pointer
@@ -21,7 +22,10 @@ names, with the message formatted with its arguments.
 The pointer array and geometry rows are preallocated and only rewritten when
 an array's shape or strides change; a second thread calling the same kernel
 while the first is inside it gets its own scratch, so concurrent calls are
-safe. The ctypes call releases the GIL. A kernel with parallel loops first
+safe. A PreparedCall has its own scratch with the geometry rows and params
+of one call already written and checked: its calls (on arrays of that
+geometry, which its caller guarantees) write only the data pointers. The
+ctypes call releases the GIL. A kernel with parallel loops first
 sizes the thread pool to config.num_threads (parallel_runtime.py).
 
 Ctrl-C (interrupt.py): a call from the main thread passes the cancel flag
@@ -33,7 +37,9 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import dataclasses
 import operator
+import re
 import struct
 from dataclasses import dataclass
 
@@ -46,7 +52,7 @@ from pyhalide.ir.forksafe import fresh_in_child
 from . import interrupt, parallel_runtime
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
 
-__all__ = ["BufferArg", "Kernel"]
+__all__ = ["BufferArg", "Kernel", "PreparedCall"]
 
 _INT32_MAX = (1 << 31) - 1
 
@@ -114,6 +120,10 @@ class Kernel:
         self._scratch = _Scratch(self)
         fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
+        # token -> name, of the graph it was compiled from (graph.canonical):
+        # with_names renames its buffers, params and messages
+        self.names = {}
+        self._renamed = {}
 
     def __repr__(self):
         return f"<Kernel {self.name}: {len(self.buffers)} buffers, {len(self.params)} params>"
@@ -122,61 +132,116 @@ class Kernel:
         """Run on `buffers` (inputs then outputs, NumPy arrays) and `params`.
         fresh_outputs: the caller allocated the output arrays just now, so
         they are writeable and share memory with nothing (not checked)."""
+        if self._lock.acquire(False):
+            scratch, lock = self._scratch, self._lock
+        else:                               # another thread is inside: private scratch
+            scratch, lock = _Scratch(self), None
+        try:
+            self._fill(scratch, buffers, params, fresh_outputs)
+            self._invoke(scratch)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def with_names(self, canonical: dict) -> "Kernel":
+        """This kernel for a graph equal to the one it was compiled from up to
+        the names of Funcs, Vars, RVars, images and Params (`canonical`: that
+        graph's token -> name, pyhalide/graph.py): the same code, with the
+        buffer and param names and error messages in that graph's names."""
+        mine = self.names
+        if mine == canonical:
+            return self
+        rename = {}
+        for t in sorted(mine, key=lambda t: t[1] == "f"):   # Func names win a clash
+            if t in canonical and canonical[t] != mine[t]:
+                rename[mine[t]] = canonical[t]
+        if not rename:
+            return self
+        key = tuple(sorted(rename.items()))
+        other = self._renamed.get(key)
+        if other is None:
+            if len(self._renamed) >= 16:
+                self._renamed.clear()
+            other = self._renamed[key] = self._renamed_copy(rename)
+        return other
+
+    def _renamed_copy(self, rename: dict) -> "Kernel":
+        pattern = re.compile(r"(?<![\w$.'])(" + "|".join(
+            re.escape(n) for n in sorted(rename, key=len, reverse=True)) + r")(?![\w$])")
+
+        def text(s: str) -> str:
+            return pattern.sub(lambda m: rename[m.group(1)], s)
+        buffers = [BufferArg(text(b.name), b.type, b.dimensions, b.is_output)
+                   for b in self.buffers]
+        params = [ir.ScalarParam(text(p.name), p.type) for p in self.params]
+        errors = [dataclasses.replace(e, message=text(e.message)) for e in self.errors]
+        other = Kernel(self.name, self.address, buffers, params, errors,
+                       keepalive=self._keepalive, parallel=self.parallel)
+        other.object_key = getattr(self, "object_key", None)
+        other.names = {t: rename.get(n, n) for t, n in self.names.items()}
+        return other
+
+    def prepared(self, buffers, params, live=(), exact=()) -> "PreparedCall":
+        """A call of this kernel on arrays of the geometry of `buffers` (inputs,
+        then freshly allocated outputs) with these `params`, checked now,
+        except the params at positions `live`, passed at each call (`exact`:
+        per live param, whether the caller guarantees a value of the param's
+        own type, stored without the check)."""
+        return PreparedCall(self, buffers, params, live, exact)
+
+    def _fill(self, scratch, buffers, params, fresh_outputs):
+        """Check the arrays and params and write them into `scratch`."""
         nb = len(self.buffers)
         if len(buffers) != nb:
             raise ValueError(f"kernel {self.name} takes {nb} buffers, got {len(buffers)}")
         if len(params) != len(self.params):
             raise ValueError(f"kernel {self.name} takes {len(self.params)} params, "
                              f"got {len(params)}")
-        if self._lock.acquire(False):
-            scratch, lock = self._scratch, self._lock
-        else:                               # another thread is inside: private scratch
-            scratch, lock = _Scratch(self), None
-        try:
-            args = scratch.args
-            ptrs = scratch.ptrs
-            last = scratch.last
-            dtypes = self._dtypes
-            for i, arr in enumerate(buffers):
-                if not isinstance(arr, np.ndarray):
-                    raise TypeError(f"buffer {self.buffers[i].name} must be a numpy.ndarray, "
-                                    f"not {type(arr).__name__}")
-                if arr.dtype != dtypes[i]:
-                    raise TypeError(f"buffer {self.buffers[i].name} has dtype {arr.dtype}; "
-                                    f"expected {dtypes[i]}")
-                geom = (arr.shape, arr.strides)
-                if geom != last[i]:                 # (the same shape: the same ndim)
-                    spec = self.buffers[i]
-                    if arr.ndim != spec.dimensions:
-                        raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
-                                         f"expected {spec.dimensions}")
-                    scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
-                    last[i] = geom
-                p = _data_pointer(arr)
-                # strides are whole items (_write_geometry): the pointer decides
-                if p % arr.itemsize and not arr.flags.aligned:
-                    raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
-                                     f"item size")
-                ptrs[i] = args[2 * i] = p
-            if self._outputs and not fresh_outputs:
-                self._check_outputs(buffers, scratch)
-            for j, conv in enumerate(self._param_check):
-                scratch.cells[j].value = conv(params[j])
-            if self.parallel:
-                parallel_runtime.ensure_threads()
-            main = interrupt.in_main_thread()
-            while True:
-                scratch.err[0] = 0
-                scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
-                    scratch.never_address
-                if self._fn(args) == 0:
-                    break
-                if scratch.err[0] != CANCELLED:
-                    self._raise(scratch.err)
-                interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
-        finally:
-            if lock is not None:
-                lock.release()
+        args = scratch.args
+        ptrs = scratch.ptrs
+        last = scratch.last
+        dtypes = self._dtypes
+        for i, arr in enumerate(buffers):
+            if not isinstance(arr, np.ndarray):
+                raise TypeError(f"buffer {self.buffers[i].name} must be a numpy.ndarray, "
+                                f"not {type(arr).__name__}")
+            if arr.dtype != dtypes[i]:
+                raise TypeError(f"buffer {self.buffers[i].name} has dtype {arr.dtype}; "
+                                f"expected {dtypes[i]}")
+            geom = (arr.shape, arr.strides)
+            if geom != last[i]:                 # (the same shape: the same ndim)
+                spec = self.buffers[i]
+                if arr.ndim != spec.dimensions:
+                    raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
+                                     f"expected {spec.dimensions}")
+                scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
+                last[i] = geom
+            p = _data_pointer(arr)
+            # strides are whole items (_write_geometry): the pointer decides
+            if p % arr.itemsize and not arr.flags.aligned:
+                raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
+                                 f"item size")
+            ptrs[i] = args[2 * i] = p
+        if self._outputs and not fresh_outputs:
+            self._check_outputs(buffers, scratch)
+        for j, conv in enumerate(self._param_check):
+            scratch.cells[j].value = conv(params[j])
+
+    def _invoke(self, scratch):
+        """Call the entry on the filled `scratch`; raise what its error array
+        reports."""
+        if self.parallel:
+            parallel_runtime.ensure_threads()
+        main = interrupt.in_main_thread()
+        while True:
+            scratch.err[0] = 0
+            scratch.err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
+                scratch.never_address
+            if self._fn(scratch.args) == 0:
+                break
+            if scratch.err[0] != CANCELLED:
+                self._raise(scratch.err)
+            interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
 
     def _check_outputs(self, buffers, scratch):
         """Outputs are writeable and share no memory with another buffer:
@@ -226,6 +291,52 @@ class Kernel:
         raise exc(msg)
 
 
+class PreparedCall:
+    """kernel(buffers, params, True) for buffers of one fixed geometry (the
+    shapes and strides of those given when it was made, checked then) and
+    params fixed but for those at positions `live`: a call writes the arrays'
+    data pointers and the live params (checked as Kernel.__call__ checks
+    them) into a scratch of its own. The caller guarantees the geometry,
+    dtypes and alignment and that the outputs are fresh
+    (frontend_ast/direct_call.py keys its calls by shapes and strides). A
+    call while another thread is inside runs through the kernel's checked
+    path instead."""
+
+    def __init__(self, kernel: Kernel, buffers, params, live=(), exact=()):
+        self.kernel = kernel
+        self.params = list(params)
+        self._scratch = _Scratch(kernel)
+        kernel._fill(self._scratch, buffers, self.params, True)
+        self._slots = tuple(range(0, 2 * len(buffers), 2))
+        self._live = tuple(live)
+        exact = tuple(exact) or (False,) * len(self._live)
+        self._cells = tuple((None if ok else kernel._param_check[j], self._scratch.cells[j])
+                            for j, ok in zip(self._live, exact))
+        fresh_in_child(self, "_lock")
+
+    def __call__(self, buffers, values=()):
+        """Run on `buffers` with the live params `values` (in `live` order)."""
+        if not self._lock.acquire(False):
+            params = list(self.params)
+            for j, v in zip(self._live, values):
+                params[j] = v
+            return self.kernel(buffers, params, True)
+        try:
+            scratch = self._scratch
+            for (conv, cell), v in zip(self._cells, values):
+                cell.value = v if conv is None else conv(v)
+            args = scratch.args
+            if _HEAD is None:
+                for k, arr in zip(self._slots, buffers):
+                    args[k] = _data_pointer(arr)
+            else:                           # _data_pointer, inlined
+                for k, arr in zip(self._slots, buffers):
+                    args[k] = _read_pointer(id(arr) + _HEAD).value
+            self.kernel._invoke(scratch)
+        finally:
+            self._lock.release()
+
+
 def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     """Fill the geometry rows of `arr`; return the byte range [lo, hi) it
     covers, relative to its data pointer ((0, 0) when empty)."""
@@ -262,19 +373,29 @@ def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     return (lo, hi + item) if arr.size else (0, 0)
 
 
-def _probe_data_pointer():
-    """A reader of an ndarray's data pointer: the `data` field that follows
-    the object header of NumPy's PyArrayObject, read directly (~10x cheaper
-    than `arr.ctypes.data`), when probing shows that layout; else ctypes."""
+_read_pointer = ctypes.c_void_p.from_address
+
+
+def _probe_head():
+    """The offset of an ndarray's data pointer in its object: the `data` field
+    that follows the object header of NumPy's PyArrayObject, read directly
+    (~10x cheaper than `arr.ctypes.data`), when probing shows that layout;
+    else None (read through ctypes)."""
     head = object.__basicsize__
-    read = ctypes.c_void_p.from_address
     probes = [np.arange(7, dtype=np.int16), np.zeros((3, 4))[1:, ::-2], np.empty(())]
-    if all((read(id(a) + head).value or 0) == a.ctypes.data for a in probes):
-        return lambda arr: read(id(arr) + head).value or 0
-    return lambda arr: arr.ctypes.data
+    if all((_read_pointer(id(a) + head).value or 0) == a.ctypes.data for a in probes):
+        return head
+    return None
 
 
-_data_pointer = _probe_data_pointer()
+_HEAD = _probe_head()
+
+
+def _data_pointer(arr) -> int:
+    """An ndarray's data pointer."""
+    if _HEAD is None:
+        return arr.ctypes.data
+    return _read_pointer(id(arr) + _HEAD).value or 0
 
 
 def _decode(raw: int, kind: str):

@@ -73,6 +73,8 @@ class PipelineFunction:
     @property
     def last_specialization(self):
         """The specialization the last call (or compile) used, or None."""
+        if self._last is not None:
+            self._last.exposed = True     # its Funcs may be rescheduled (direct_call.py)
         return self._last
 
     def specialization_for(self, key):
@@ -86,6 +88,7 @@ class PipelineFunction:
             spec = self._new_specialization(key)
             spec.cache_key = cache_key
         self._specs[cache_key] = spec
+        spec.exposed = True               # its Funcs may be rescheduled (direct_call.py)
         return spec
 
     # compilation ------------------------------------------------------------------------

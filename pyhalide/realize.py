@@ -32,7 +32,7 @@ _KERNELS = LRU()
 _GRAPHS = LRU()
 
 
-def _version(fn: ir.Function) -> tuple:
+def function_version(fn: ir.Function) -> tuple:
     """What `fn`'s definitions and schedule are now. Definitions are replaced
     as tuples, and schedule entries (LoopLevel, Dim, Split, ReductionVariable)
     are immutable and replaced, never edited: holding the objects themselves
@@ -50,6 +50,18 @@ def _output_buffer_names(fn: ir.Function) -> list:
     if len(fn.output_types) == 1:
         return [fn.name]
     return [f"{fn.name}.{i}" for i in range(len(fn.output_types))]
+
+
+def _canonical_buffer(graph, name: str) -> str:
+    """A buffer name with its Func's or image's name canonical
+    (graph.canonical_buffers; `f.1`: element 1 of Func f's tuple)."""
+    tokens = graph.canonical_buffers
+    if name in tokens:
+        return tokens[name]
+    head, dot, tail = name.rpartition(".")
+    if dot and head in tokens and tail.isdigit():
+        return tokens[head] + dot + tail
+    return name
 
 
 def _integer_sizes(sizes) -> list:
@@ -103,7 +115,7 @@ class Pipeline(HalidePipelineMethods):
         hit = _GRAPHS.get(memo_key)
         if hit is not None:
             _, versions, graph, key, plan = hit
-            if all(_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
+            if all(function_version(fn) == v for fn, v in zip(graph.env.values(), versions)):
                 return graph, key, plan
         return self._collect(outs, memo_key)
 
@@ -113,7 +125,7 @@ class Pipeline(HalidePipelineMethods):
         graph = collect_graph(outs)
         key = fingerprint(outs, graph)
         plan = _CallPlan(graph, outs)
-        _GRAPHS.put(memo_key, (outs, [_version(fn) for fn in graph.env.values()], graph, key,
+        _GRAPHS.put(memo_key, (outs, [function_version(fn) for fn in graph.env.values()], graph, key,
                                plan))
         return graph, key, plan
 
@@ -130,7 +142,7 @@ class Pipeline(HalidePipelineMethods):
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
-        key = key + "|dense:" + ",".join(sorted(dense))
+        key = key + "|dense:" + ",".join(sorted(_canonical_buffer(graph, n) for n in dense))
         kernel = _KERNELS.get(key)
         if kernel is None:
             from .lowering.kernel_cache import load_kernel, store_kernel
@@ -138,9 +150,10 @@ class Pipeline(HalidePipelineMethods):
             if kernel is None:
                 from .lowering.pipeline import compile_lowered
                 kernel = compile_lowered(self._lowered(graph, dense))
+                kernel.names = dict(graph.canonical)
                 store_kernel(key, kernel)
             _KERNELS.put(key, kernel)
-        return kernel, graph
+        return kernel.with_names(graph.canonical), graph
 
     def _default_dense(self, graph) -> frozenset:
         """Outputs we allocate are dense; inputs as they are bound now."""
@@ -250,9 +263,17 @@ class Pipeline(HalidePipelineMethods):
         allocated by the caller, so they alias nothing; of the outputs'
         dtypes, one per output element). The inputs may be rebound (for
         another call) before that function runs."""
+        kernel, buffers, params, _, _ = self.kernel_call(arrays)
+        return lambda: kernel(buffers, params, True)
+
+    def kernel_call(self, arrays: list) -> tuple:
+        """(kernel, buffers, params, graph, plan): bind_arrays' first step
+        with its parts: the kernel for the inputs and parameters bound now
+        (compiled on first use), its arguments writing `arrays`, and the
+        graph and call plan they come from."""
         graph, key, plan = self._current()
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
-        return lambda: kernel(buffers, params, True)
+        return kernel, buffers, params, graph, plan
 
     def dask(self, inputs: dict, float_reassociation: bool = False, *, sizes=None,
              split_every=None):
