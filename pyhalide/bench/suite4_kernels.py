@@ -200,13 +200,15 @@ def sched_sum_axis1(p):
 
 def _blocks_in_parallel(p, name):
     """A float reduction of a whole array (frontend_ast/reduce_blocks.py):
-    `name_blocks(b)` folds 8 contiguous blocks, `name` folds their results
-    in order; two halves of the blocks in parallel, each half's 4 blocks
-    side by side (the same result as serially: the operator is
-    associative, NumPy's NaN and tie rules included)."""
-    u = _own(p, name + "_blocks").update(0)
+    `name_lanes(l, b)` holds 16 lanes of 8 blocks of rows, `name` the
+    greatest of their states; the blocks in parallel, each one's lanes one
+    vector as in the default (the same result as serially: the greatest
+    element of a total order, NumPy's NaN and tie rules included)."""
+    f = _own(p, name + "_lanes")
+    u = f.update(0)
     rv = [d.var for d in u.definition().schedule.dims if d.is_rvar]
-    u.split("b", "bo", "bi", 4).reorder("bi", *rv, "bo").unroll("bi").parallel("bo")
+    u.reorder("l", *rv, "b").vectorize("l", 16).parallel("b")
+    f.update(1).parallel("b")
 
 
 def sched_amax(p):
