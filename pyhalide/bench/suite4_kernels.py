@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import pyhalide as ph
+from pyhalide.frontend_ast.array_dot import blocked_product
 
 # ---- NumPy code ----------------------------------------------------------------------------
 
@@ -220,17 +221,16 @@ def sched_argmin(p):
 
 
 def sched_matmul(p):
-    """c(x, y) = sum over r of a(r, y) * b(x, r): rows in parallel, each in
-    the default's blocked i-k-j order (frontend_ast/array_dot.py: r in
-    unrolled blocks of 4 inside vectors of 8 columns; every element still
-    adds its terms in r order)."""
+    """c(x, y) = sum over r of a(r, y) * b(x, r): the default's blocked
+    order (frontend_ast/array_dot.py: blocks of 256 columns and 128 terms,
+    4 rows, vectors of 8 columns and 8 unrolled terms; every element still
+    adds its terms in r order), its blocks of columns in parallel."""
     c = p.funcs["c"]
     x, y = c.args()
     (r,) = _rvars(c)
-    ro, ri = ph.RVar("ro"), ph.RVar("ri")
     c.parallel(y)
-    c.update(0).split(r, ro, ri, 4).reorder(ri, x, ro, y).vectorize(x, LANES).unroll(ri) \
-        .parallel(y)
+    u = c.update(0)
+    u.parallel(blocked_product(u, x, y, r))
 
 
 SCHEDULES = {"chain_ops": sched_elementwise, "chain": sched_elementwise,

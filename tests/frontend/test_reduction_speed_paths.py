@@ -249,7 +249,9 @@ def test_blocked_matmul_is_the_serial_sum():
     NumPy's (2 n eps |a| @ |b|), for sizes not multiples of the blocks."""
     rng = np.random.default_rng(4)
     f = ph.pipeline(K.matmul)
-    for m, n, k in [(1, 1, 1), (3, 5, 2), (9, 17, 13), (33, 8, 40), (64, 64, 64)]:
+    # the last: 3 ragged blocks of 128 terms and of 256 columns, rows not a multiple of 4
+    for m, n, k in [(1, 1, 1), (3, 5, 2), (9, 17, 13), (33, 8, 40), (64, 64, 64),
+                    (37, 261, 515)]:
         a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
         serial = np.zeros((m, k))
         for t in range(n):
@@ -261,12 +263,14 @@ def test_blocked_matmul_is_the_serial_sum():
 
 
 def test_matmul_user_schedule_wins():
-    """A schedule that touches the product's update replaces the blocking
-    (suite 4's rows in parallel) and gives the same bits."""
+    """A schedule that touches the product's update replaces the default
+    (suite 4's: the same blocking, its blocks of columns in parallel) and
+    gives the same bits."""
     rng = np.random.default_rng(6)
-    a, b = rng.standard_normal((21, 30)), rng.standard_normal((30, 19))
     p = ph.pipeline(K.matmul, schedule=K.sched_matmul)
-    assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
+    for m, n, k in [(21, 30, 19), (9, 140, 600)]:
+        a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
+        assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
 
 
 def _colmax(preserve_outer):
