@@ -20,17 +20,20 @@ The Funcs (state: value and flat C-order position, int64; argmin's tuple
 is (position, value), min/max's (value, position)):
   name_lanes(l, b)  LANES lanes and BLOCKS blocks: lane l of block b takes
                     the columns l, l + LANES, ... of the last axis (its
-                    W // LANES whole chunks: update 0, in C order, so the
-                    in-order rule of the serial loop is exact there), then
-                    the W % LANES columns after them (update 1, by the
-                    full rule); block b covers the rows [b*R, (b+1)*R) of
-                    the outermost loop (the first axis, or the chunks of a
-                    1-D array) with R = ceil(extent / BLOCKS);
-  name              the greatest of the LANES * BLOCKS states.
-The default schedule vectorizes update 0 across l (one vector of states
-per block, held in registers; b outermost). A schedule may run b in
-parallel instead (name_lanes.update(0) and .update(1) .parallel("b"); "b_"
-where an argument is named b): the result is the same."""
+                    W // LANES whole chunks);
+  name_tail(t, b)   lane t of block b takes the column
+                    (W // LANES) * LANES + t (the W % LANES after them);
+                    each lane visits its elements in C order, so the serial
+                    loop's own rule is exact there; block b covers the rows
+                    [b*R, (b+1)*R) of the first axis (R = ceil(rows /
+                    BLOCKS); one block for a 1-D array);
+  name              the greatest of the lanes' states (by the full rule).
+The default schedule vectorizes name_lanes' update across l (one vector
+of states per block, held in registers; b outermost) and unrolls
+name_tail's blocks innermost (independent chains). A schedule may run b in
+parallel instead (name_lanes.update(0) and name_tail.update(0)
+.parallel("b"); "b_" where an argument is named b): the result is the
+same (the updates' RVars keep their order: a reorder is refused)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -91,17 +94,20 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         return (parts[1], parts[0]) if arg else (parts[0], parts[1])
 
     part = ac.new_func(name + "_lanes")
+    rest = ac.new_func(name + "_tail")
     lane, b = ac.emitter.new_var("l"), ac.emitter.new_var("b")
-    ac.emitter.define(part, (lane, b), tuple(pack(*init)), [], None, loc, pure=True, label=name)
+    for g in (part, rest):
+        ac.emitter.define(g, (lane, b), tuple(pack(*init)), [], None, loc, pure=True,
+                          label=name)
 
     blocks = BLOCKS if nd > 1 else 1
 
     def rows_rdom(extent, suffix):
         """An RDom of the columns' `extent` (innermost), then the axes nd-2 ..
         0 with axis 0 cut into `blocks` blocks (block b's rows): returns it,
-        the column RVar, the index Exprs of the axes but the last (axis 0
-        clamped into the array for bounds inference: the predicates keep it
-        there) and the predicates."""
+        the index Exprs of the axes but the last, the same with axis 0
+        clamped into the array for bounds inference (the predicates keep it
+        there), and the predicates."""
         dims = [(0, extent)] + [(0, Expr.wrap(sizes[k])) for k in reversed(range(1, nd - 1))]
         if nd == 1:
             return RDom(dims, "r_" + part.name() + suffix), [], [], []
@@ -123,47 +129,50 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         c = ops.cast(POS, col.node)
         return c if pos is None else ir.Add(ir.Mul(pos, ops.cast(POS, sizes[nd - 1])), c)
 
-    def update(key, r, idx, read, col, ordered, preds):
+    def update(g, key, r, idx, read, col, preds, col_read=None):
+        """g[key] takes the element at (idx..., col) by the serial loop's own
+        rule (each lane visits its elements in C order)."""
         cx.cur_node = node
-        x = element_node(cx, operand.elem(read + [col.node]), vty)
+        at = col if col_read is None else col_read
+        x = element_node(cx, operand.elem(read + [at.node]), vty)
         pos = flat(idx, col)
-        v, pv = state(part[key])
-        better = _wins(x, pos, v, pv, is_min, last, ordered)
+        v, pv = state(g[key])
+        better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
-        ac.defs.mark_emitted(vals, part)
+        ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
-        ac.emitter.define(part, key, vals, preds, r, loc, label=name, loops=loops)
+        ac.emitter.define(g, key, vals, preds, r, loc, label=name, loops=loops)
 
-    # update 0: the whole chunks, lane l of chunk c at column c*LANES + l
+    # the whole chunks: lane l of chunk c at column c*LANES + l
     r, idx, read, preds = rows_rdom(full, "")
-    update((lane, b), r, idx, read, r[0] * LANES + lane, True, preds)
-    # update 1: the last W % LANES columns, column full*LANES + t in lane t
-    # (over all LANES lanes, predicated: the lanes' extent stays a constant)
-    r, idx, read, preds = rows_rdom(LANES, "_tail")
-    col = full * LANES + r[0]
-    update((r[0], b), r, idx, read, _min(col, width - 1), False, [(r[0] < tail).node] + preds)
+    update(part, (lane, b), r, idx, read, r[0] * LANES + lane, preds)
     part.default_hint = lambda f: _vectorized(f, lane.name(), b.name())
+    # the last W % LANES columns: column full*LANES + t in lane t of name_tail
+    r, idx, read, preds = rows_rdom(tail, "_tail")
+    # (its position unclamped; the read clamped into the row, where it is
+    # already: bounds inference bounds t by LANES - 1, not W % LANES - 1)
+    col = full * LANES + r[0]
+    update(rest, (r[0], b), r, idx, read, col, preds, Expr.wrap(ir.Min(col.node, (width - 1).node)))
+    if blocks > 1:
+        rest.default_hint = lambda f: _side_by_side(f, b.name(), blocks)
     # the greatest of the lanes' states
     arr = Arr(name, INTP if arg else vty, [], "local", loc)
     f = ac.new_func(name, arr)
     ac.emitter.define(f, (), tuple(pack(*init)), [], None, loc, pure=True, label=name)
-    rb = RDom([(0, LANES), (0, blocks)], "r_" + f.name())
-    v, pv = state(f[()])
-    x, px = state(part[rb.x, rb.y])
-    better = _wins(x, px, v, pv, is_min, last, False)
-    vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
-    ac.defs.mark_emitted(vals, f)
-    ac.emitter.define(f, (), vals, [], rb, loc, label=name)
+    for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
+        rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
+        v, pv = state(f[()])
+        x, px = state(g[rb.x, rb.y])
+        better = _wins(x, px, v, pv, is_min, last, False)
+        vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
+        ac.defs.mark_emitted(vals, f)
+        ac.emitter.define(f, (), vals, [], rb, loc, label=name)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
     if not arg:
         return ac.view_of(arr, node)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
-
-
-def _min(x, y) -> Expr:
-    return Expr.wrap(ir.Min(x.node, y.node))
 
 
 def _vectorized(f, lane, b):
@@ -175,4 +184,17 @@ def _vectorized(f, lane, b):
         return False
     rest = [x.var for x in d.dims if x.var not in (lane, b)]
     f.update(0).reorder(lane, *rest, b).vectorize(lane, LANES)
+    return False
+
+
+def _side_by_side(f, b, blocks):
+    """The default schedule of name_tail (its block Var named b): the
+    blocks innermost, unrolled (independent chains where the rows are
+    short: all of a row is its tail when W < LANES), when no schedule
+    touched its update. Returns False: still computed at root."""
+    d = f.update(0).definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    rest = [x.var for x in d.dims if x.var != b]
+    f.update(0).reorder(b, *rest).unroll(b, blocks)
     return False

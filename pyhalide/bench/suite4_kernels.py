@@ -201,15 +201,14 @@ def sched_sum_axis1(p):
 
 def _blocks_in_parallel(p, name):
     """A float reduction of a whole array (frontend_ast/reduce_blocks.py):
-    `name_lanes(l, b)` holds 16 lanes of 8 blocks of rows, `name` the
-    greatest of their states; the blocks in parallel, each one's lanes one
+    `name_lanes(l, b)` and `name_tail(t, b)` hold 16 lanes (and the last
+    columns' lanes) of 8 blocks of rows, `name` the greatest of their states; the blocks in parallel, each one's lanes one
     vector as in the default (the same result as serially: the greatest
     element of a total order, NumPy's NaN and tie rules included)."""
-    f = _own(p, name + "_lanes")
-    u = f.update(0)
+    u = _own(p, name + "_lanes").update(0)
     rv = [d.var for d in u.definition().schedule.dims if d.is_rvar]
     u.reorder("l", *rv, "b").vectorize("l", 16).parallel("b")
-    f.update(1).parallel("b")
+    _own(p, name + "_tail").update(0).parallel("b")
 
 
 def sched_amax(p):

@@ -174,7 +174,7 @@ def test_lanes_cover_chunks_tails_and_blocks():
     ragged last block, 1-D arrays: the first NaN, ±0 ties and repeated
     extremes placed in a tail and in a later row's chunk."""
     rng = np.random.default_rng(5)
-    for shape in [(37,), (16,), (15,), (50, 37), (9, 33), (17, 16), (3, 4, 21)]:
+    for shape in [(37,), (16,), (15,), (50, 37), (9, 33), (17, 16), (3, 4, 21), (40, 3)]:
         for t in range(12):
             a = rng.choice(np.array([1.0, 2.0, -1.0, 3.0]), size=shape)
             flat = a.reshape(-1)
@@ -190,6 +190,18 @@ def test_lanes_cover_chunks_tails_and_blocks():
                 flat[late] = flat[early] = 9.0
                 flat[rng.integers(0, n)] = -9.0
             _check_reducers(a)
+
+
+@pytest.mark.parametrize("name, helper", [("amax", "max_lanes"), ("argmin", "argmin_tail")])
+def test_lane_updates_keep_their_order(name, helper):
+    """The lanes' updates use the serial loop's rule, exact only in C order:
+    a schedule that reorders their RVars is refused."""
+    def sched(p):
+        u = K._own(p, helper).update(0)
+        u.reorder(*reversed([d.var for d in u.definition().schedule.dims if d.is_rvar]))
+
+    with pytest.raises(ph.CompileError, match="changes the order of the reduction"):
+        ph.pipeline(K.NUMPY[name], schedule=sched)(np.ones((20, 37)))
 
 
 def _wins(x, px, v, pv, is_min, last):
