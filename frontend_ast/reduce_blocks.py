@@ -47,7 +47,7 @@ from pyhalide.var import RDom
 from . import ops
 from . import types as T
 from .arrayexpr import ArrayExpr, element_node
-from .values import Arr, Val
+from .values import Arr
 
 BLOCKS = 8
 LANES = 16
