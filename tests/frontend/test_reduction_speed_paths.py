@@ -172,10 +172,11 @@ def test_lanes_cover_chunks_tails_and_blocks():
     """Rows wider than one chunk of 16 lanes with a tail (processed after
     every row's whole chunks, out of C order), more rows than blocks with a
     ragged last block, 1-D arrays: the first NaN, ±0 ties and repeated
-    extremes placed in a tail and in a later row's chunk."""
+    extremes placed in a tail and in a later row's chunk (1-D and 3-D
+    arrays, and rows of 1 to 18: test_blocked_extremes_special_values)."""
     rng = np.random.default_rng(5)
-    for shape in [(37,), (16,), (15,), (50, 37), (9, 33), (17, 16), (3, 4, 21), (40, 3)]:
-        for t in range(12):
+    for shape in [(37,), (50, 37), (9, 33), (17, 16), (40, 3)]:
+        for t in range(6):
             a = rng.choice(np.array([1.0, 2.0, -1.0, 3.0]), size=shape)
             flat = a.reshape(-1)
             n = flat.size
