@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyhalide.var import RVar
+from pyhalide.var import RVar, Var
 
 from . import array_calls, ops
 from .array_args import numpy_ty, operand_of
 from .array_reduce import finish, fold
 from .arrayexpr import ArrayExpr
 
-K_UNROLL = 4         # terms of k added per load/store of the result's vector
-J_LANES = 8          # columns per vector (float64: two AVX2 registers)
-
+K_UNROLL = 8         # terms of k added per load/store of the result's vectors
+J_LANES = 8          # columns per vector (float64: one AVX-512 register)
+I_ROWS = 4           # rows of the result computed together (each load of b used 4 times)
+J_BLOCK = 256        # columns of a block of b (and of the result's rows)
+K_BLOCK = 128        # rows of a block of b: 128 x 256 float64, 256 KiB (L2)
 
 def product(b, x, y, node, what):
     """x @ y (what "matmul") or np.dot(x, y) (what "dot")."""
@@ -75,18 +77,34 @@ def _k_outside_j(f):
 
     def hint(f):
         """The default schedule's blocking (when no schedule touched the
-        update): k in blocks of K_UNROLL unrolled inside the columns, the
-        columns in vectors of J_LANES, so each vector of the result row is
-        loaded and stored once per block. Each element still adds its
-        terms in k order (the same result)."""
+        update): blocks of J_BLOCK columns (outermost) and K_BLOCK terms of
+        k, so that the block of b read by every row stays in cache; inside
+        them I_ROWS rows at a time, vectors of J_LANES columns and blocks of
+        K_UNROLL terms, both unrolled: I_ROWS x K_UNROLL products per
+        K_UNROLL loads of b, each result vector loaded and stored once per
+        block. Each element still adds its terms in k order (the same
+        result)."""
         d = f.update(0).definition().schedule
         if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
             return False
-        ko, ki = RVar(k + "o"), RVar(k + "i")
-        f.update(0).split(k, ko, ki, K_UNROLL).reorder(ki, j, ko, i) \
-            .vectorize(j, J_LANES).unroll(ki)
+        blocked_product(f.update(0), j, i, k)
         return False
     f.default_hint = hint
+
+
+def blocked_product(u, j, i, k):
+    """The blocked loop order of the product's update stage `u` (result
+    columns Var j, rows Var i, RVar name k); returns the Var of the blocks
+    of columns (outermost: what a schedule may run in parallel). The new
+    loops' names carry a `$`, so no argument can share them."""
+    jn, iname = j.name(), i.name()
+    jo, ji, jv = Var(jn + "$o"), Var(jn + "$i"), Var(jn + "$v")
+    io, ii = Var(iname + "$o"), Var(iname + "$i")
+    ko, kb, kbo, ki = RVar(k + "$o"), RVar(k + "$b"), RVar(k + "$bo"), RVar(k + "$i")
+    u.split(j, jo, ji, J_BLOCK).split(ji, ji, jv, J_LANES) \
+        .split(k, ko, kb, K_BLOCK).split(kb, kbo, ki, K_UNROLL).split(i, io, ii, I_ROWS)
+    u.reorder(ki, jv, ii, ji, kbo, io, ko, jo).vectorize(jv).unroll(ki).unroll(ii)
+    return jo
 
 
 def _check_inner(cx, X, Y, what, node):

@@ -12,7 +12,7 @@ NumPy's summation order (sum_order.float_sum); min/max propagate NaN, argmin/arg
 return the first occurrence (the first NaN); min/max/argmin/argmax of an
 empty axis raise ValueError at call time as NumPy does. Float
 min/max/argmin/argmax of every axis run in contiguous blocks with the
-serial result (reduce_blocks.py: Funcs `<name>_blocks` and `<name>`;
+serial result (reduce_blocks.py: Funcs `<name>_lanes` and `<name>`;
 serially in a loop in phase mode, carried_phases.py)."""
 from __future__ import annotations
 
@@ -263,8 +263,7 @@ def minmax(ac, a, axes, is_min, node):
             n = (ir.Min if is_min else ir.Max)(acc, v)
         return [Val(n, a.ty)]
     if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
-        return blocked(ac, a, [a.ty], [ident], step, lambda cx, s, p: step(cx, s, p[0], None),
-                       name, node)
+        return blocked(ac, a, ident, is_min, False, name, node)
     return reduction(ac, a, axes, [a.ty], [ident], step, name, node)
 
 
@@ -330,8 +329,7 @@ def _argminmax(ac, a, axes, is_min, node):
                                                                   a.ty)]
     init = [ir.Const(ir.Int(64), 0), ident]
     if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
-        return blocked(ac, a, [INTP, a.ty], init, step,
-                       lambda cx, s, p: pick(cx, s, p[0].node, p[1]), name, node, view=False)
+        return blocked(ac, a, ident, is_min, True, name, node)
     return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)
 
 

@@ -139,7 +139,10 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
             out.append(ir.index(0))
             continue
         full = shape[len(shape) - k + j] if shape is not None else None
-        if full is None or same_size(cx, s, full):
+        if full is None or same_size(cx, s, full) or _never_one(s):
+            # (a size that is never 1 is the broadcast size, or the call-time
+            # check raises before anything is read: i is inside it, unclamped,
+            # so that the vectorizer sees a dense load)
             out.append(i)
             continue
         # i is below the broadcast size, which is this size unless that is 1.

@@ -1,105 +1,200 @@
 """A float reduction of every axis to a scalar (a.max(), a.argmin(),
-np.min(a)) in contiguous blocks, with the result of the serial loop
+np.min(a)) in vector lanes, with the result of the serial loop
 (array_reduce uses it for float min/max/argmin/argmax of every axis; the
 integer ones stay one update, which LLVM vectorizes and rfactor splits).
 
-The serial reduction folds the elements in C order with an update `step`
-whose operator is associative with the initial value as a two-sided
-identity: max/min `select(acc > x or acc is NaN, acc, x)` (the first NaN;
-among equal values, ±0 included, the later one) and argmin/argmax's
-(index, value) pairs (the first NaN, else the first of the extreme
-values; a block that beats nothing keeps the identity, which no later
-block loses to). Folding each block of
-consecutive elements from the identity, then folding the block results in
-order, therefore gives the serial result bit for bit
-(tests/frontend/test_reduction_speed_paths.py checks the operators'
-associativity on every triple of special values).
+The serial loop visits the elements in C order and returns, for min/max,
+the first NaN if there is one, else the last element that compares equal
+to the extreme (`select(acc > x or acc is NaN, acc, x)`: among ±0 ties
+the later one), and for argmin/argmax the position of the first NaN, else
+the first position of the extreme. Both are the greatest element of a
+total order on (value, position) pairs (`_wins`): a NaN beats a number,
+the earlier of two NaNs wins, a more extreme number wins, and a tie goes
+to the later position (min/max) or the earlier one (argmin/argmax). The
+greatest element of a set does not depend on the order in which it is
+searched, so the lanes below give the serial result bit for bit (the
+value of min/max is an element of the array, its NaN payload and zero
+sign included).
 
-The Funcs: `name_blocks(b)` folds the rows [b*R, (b+1)*R) of the first
-axis (R = ceil(rows / BLOCKS)) with every other axis, in C order (an
-update over an RDom of the inner axes and the block's rows, predicated
-on the row being in range); `name` folds name_blocks(0..BLOCKS-1) in
-order. The default schedule runs the BLOCKS blocks side by side
-(b innermost, unrolled): independent chains instead of one chain of
-dependent selects. A schedule may run b in parallel instead
-(name_blocks.update(0).parallel("b"); "b_" where an argument is named b):
-the result is the same."""
+The Funcs (state: value and flat C-order position, int64; argmin's tuple
+is (position, value), min/max's (value, position)):
+  name_lanes(l, b)  LANES lanes and BLOCKS blocks: lane l of block b takes
+                    the columns l, l + LANES, ... of the last axis (its
+                    W // LANES whole chunks);
+  name_tail(t, b)   lane t of block b takes the column
+                    (W // LANES) * LANES + t (the W % LANES after them);
+                    each lane visits its elements in C order, so the serial
+                    loop's own rule is exact there; block b covers the rows
+                    [b*R, (b+1)*R) of the first axis (R = ceil(rows /
+                    BLOCKS); one block for a 1-D array);
+  name              the greatest of the lanes' states (by the full rule).
+The default schedule vectorizes name_lanes' update across l (one vector
+of states per block, held in registers; b outermost) and unrolls
+name_tail's blocks innermost (independent chains). A schedule may run b in
+parallel instead (name_lanes.update(0) and name_tail.update(0)
+.parallel("b"); "b_" where an argument is named b): the result is the
+same (the updates' RVars keep their order: a reorder is refused)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
+
+import numpy as np
 
 from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
 from . import ops
+from . import types as T
 from .arrayexpr import ArrayExpr, element_node
-from .values import Arr, Val, with_type_range
+from .values import Arr
 
 BLOCKS = 8
+LANES = 16
+POS = ir.Int(64)
+INTP = T.np_ty(np.intp)
 
 
-def _state(f, tys, key):
-    ref = f[key]
-    return [with_type_range(Val(ref[j].node if len(tys) > 1 else ref.node, t))
-            for j, t in enumerate(tys)]
+def _wins(x, px, v, pv, is_min, last, ordered):
+    """Whether (x, px) is greater than (v, pv) in the order of the module
+    docstring (IR nodes; px, pv int64 positions). `ordered`: px > pv is
+    known (the serial loop's own rule, without position compares)."""
+    nan_x, nan_v = ops.is_nan(x), ops.is_nan(v)
+    beats = ir.LT(x, v) if is_min else ir.GT(x, v)
+    if ordered:
+        if last:            # not (v beats x), and v is no NaN: NaN x wins too
+            return ir.And(ir.Not(ir.LT(v, x) if is_min else ir.GT(v, x)), ir.Not(nan_v))
+        return ir.Or(beats, ir.And(nan_x, ir.Not(nan_v)))
+    tie = ir.GT(px, pv) if last else ir.LT(px, pv)
+    number = ir.And(ir.Not(nan_v), ir.Or(beats, ir.And(ir.EQ(x, v), tie)))
+    return ir.Select(nan_x, ir.Or(ir.Not(nan_v), ir.LT(px, pv)), number)
 
 
-def blocked(ac, operand: ArrayExpr, tys, init, step, combine, name, node, view=True):
-    """reduction() of every axis of `operand` (ndim >= 1, not empty) in
-    blocks: step(cx, state, element, {axis: index node}) folds an element,
-    combine(cx, state, block state) folds a block's result."""
+def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
+    """min/max (arg=False: the greatest element's value, ties to the later
+    position) or argmin/argmax (arg=True: its flat position, ties to the
+    earlier one) of every axis of `operand` (ndim >= 1, not empty, float);
+    `ident` the IR constant no element loses to (±inf)."""
     cx = ac.cx
     cx.cur_node = node
     loc = cx.smap.loc(node)
     nd = operand.ndim
+    vty = operand.ty
+    last = not arg
     sizes = [ops.cast(ir.INDEX, ops.node_of(cx, operand.shape[k])) for k in range(nd)]
-    rows = Expr.wrap(sizes[0])
-    per = (rows + (BLOCKS - 1)) // BLOCKS
-    part = ac.new_func(name + "_blocks")
-    b = ac.emitter.new_var("b")
-    ac.emitter.define(part, (b,), tuple(init), [], None, loc, pure=True, label=name)
-    rdom = RDom([(0, Expr.wrap(sizes[k])) for k in reversed(range(1, nd))] + [(0, per)],
-                "r_" + part.name())
-    row = b * per + rdom[nd - 1]
-    at = {k: rdom[nd - 1 - k].node for k in range(1, nd)}
-    # the row clamped into the array for bounds inference (the predicate keeps it there)
-    at_read = dict(at)
-    at_read[0] = ir.Max(ir.Min(row.node, ir.Sub(sizes[0], ir.index(1))), ir.index(0))
-    at[0] = row.node
-    x = operand.elem([at_read[k] for k in range(nd)])
-    cx.cur_node = node
-    new = step(cx, _state(part, tys, (b,)), x, at)
-    vals = [element_node(cx, v, t) for v, t in zip(new, tys)]
-    ac.defs.mark_emitted(vals, part)
-    rdom.where(row < rows)
-    loops = [(SimpleNamespace(name=f"axis{k}"), rdom[nd - 1 - k]) for k in range(nd)]
-    ac.emitter.define(part, (b,), vals, [], rdom, loc, label=name, loops=loops)
-    part.default_hint = lambda f: _side_by_side(f, b.name())
-    # the blocks' results in order
-    arr = Arr(name, tys[0], [], "local", loc)
+    width = Expr.wrap(sizes[nd - 1])
+    full, tail = width // LANES, width % LANES
+    init = [ident, ir.Const(POS, -1 if last else 0)]
+
+    def pack(value, pos):
+        return [pos, value] if arg else [value, pos]
+
+    def state(ref):
+        parts = [ref[0].node, ref[1].node]
+        return (parts[1], parts[0]) if arg else (parts[0], parts[1])
+
+    part = ac.new_func(name + "_lanes")
+    rest = ac.new_func(name + "_tail")
+    lane, b = ac.emitter.new_var("l"), ac.emitter.new_var("b")
+    for g in (part, rest):
+        ac.emitter.define(g, (lane, b), tuple(pack(*init)), [], None, loc, pure=True,
+                          label=name)
+
+    blocks = BLOCKS if nd > 1 else 1
+
+    def rows_rdom(extent, suffix):
+        """An RDom of the columns' `extent` (innermost), then the axes nd-2 ..
+        0 with axis 0 cut into `blocks` blocks (block b's rows): returns it,
+        the index Exprs of the axes but the last, the same with axis 0
+        clamped into the array for bounds inference (the predicates keep it
+        there), and the predicates."""
+        dims = [(0, extent)] + [(0, Expr.wrap(sizes[k])) for k in reversed(range(1, nd - 1))]
+        if nd == 1:
+            return RDom(dims, "r_" + part.name() + suffix), [], [], []
+        rows = Expr.wrap(sizes[0])
+        per = (rows + (blocks - 1)) // blocks
+        r = RDom(dims + [(0, per)], "r_" + part.name() + suffix)
+        row = b * per + r[nd - 1]
+        idx = [row] + [r[nd - 1 - k] for k in range(1, nd - 1)]
+        read = [ir.Max(ir.Min(row.node, ir.Sub(sizes[0], ir.index(1))), ir.index(0))] + \
+            [i.node for i in idx[1:]]
+        return r, idx, read, [(row < rows).node]
+
+    def flat(idx, col):
+        """The flat C-order position (int64) of (idx..., col)."""
+        pos = None
+        for k, i in enumerate(idx):
+            i = ops.cast(POS, i.node)
+            pos = i if pos is None else ir.Add(ir.Mul(pos, ops.cast(POS, sizes[k])), i)
+        c = ops.cast(POS, col.node)
+        return c if pos is None else ir.Add(ir.Mul(pos, ops.cast(POS, sizes[nd - 1])), c)
+
+    def update(g, key, r, idx, read, col, preds, col_read=None):
+        """g[key] takes the element at (idx..., col) by the serial loop's own
+        rule (each lane visits its elements in C order)."""
+        cx.cur_node = node
+        at = col if col_read is None else col_read
+        x = element_node(cx, operand.elem(read + [at.node]), vty)
+        pos = flat(idx, col)
+        v, pv = state(g[key])
+        better = _wins(x, pos, v, pv, is_min, last, True)
+        vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
+        ac.defs.mark_emitted(vals, g)
+        loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
+        ac.emitter.define(g, key, vals, preds, r, loc, label=name, loops=loops)
+
+    # the whole chunks: lane l of chunk c at column c*LANES + l
+    r, idx, read, preds = rows_rdom(full, "")
+    update(part, (lane, b), r, idx, read, r[0] * LANES + lane, preds)
+    part.default_hint = lambda f: _vectorized(f, lane.name(), b.name())
+    # the last W % LANES columns: column full*LANES + t in lane t of name_tail
+    r, idx, read, preds = rows_rdom(tail, "_tail")
+    # (its position unclamped; the read clamped into the row, where it is
+    # already: bounds inference bounds t by LANES - 1, not W % LANES - 1)
+    col = full * LANES + r[0]
+    update(rest, (r[0], b), r, idx, read, col, preds, Expr.wrap(ir.Min(col.node, (width - 1).node)))
+    if blocks > 1:
+        rest.default_hint = lambda f: _side_by_side(f, b.name(), blocks)
+    # the greatest of the lanes' states
+    arr = Arr(name, INTP if arg else vty, [], "local", loc)
     f = ac.new_func(name, arr)
-    ac.emitter.define(f, (), tuple(init), [], None, loc, pure=True, label=name)
-    rb = RDom([(0, BLOCKS)], "r_" + f.name())
-    new = combine(cx, _state(f, tys, ()), _state(part, tys, (rb.x,)))
-    vals = [element_node(cx, v, t) for v, t in zip(new, tys)]
-    ac.defs.mark_emitted(vals, f)
-    ac.emitter.define(f, (), vals, [], rb, loc, label=name)
+    ac.emitter.define(f, (), tuple(pack(*init)), [], None, loc, pure=True, label=name)
+    for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
+        rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
+        v, pv = state(f[()])
+        x, px = state(g[rb.x, rb.y])
+        better = _wins(x, px, v, pv, is_min, last, False)
+        vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
+        ac.defs.mark_emitted(vals, f)
+        ac.emitter.define(f, (), vals, [], rb, loc, label=name)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
-    if view:
+    if not arg:
         return ac.view_of(arr, node)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
 
 
-def _side_by_side(f, b):
-    """The default schedule of name_blocks (its block Var named b): the
-    blocks innermost, unrolled (when no schedule touched its update).
-    Returns False: still computed at root."""
+def _vectorized(f, lane, b):
+    """The default schedule of name_lanes (its Vars named lane and b): in
+    update 0 the lanes innermost, one vector, the blocks outermost (when no
+    schedule touched it). Returns False: still computed at root."""
+    d = f.update(0).definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    rest = [x.var for x in d.dims if x.var not in (lane, b)]
+    f.update(0).reorder(lane, *rest, b).vectorize(lane, LANES)
+    return False
+
+
+def _side_by_side(f, b, blocks):
+    """The default schedule of name_tail (its block Var named b): the
+    blocks innermost, unrolled (independent chains where the rows are
+    short: all of a row is its tail when W < LANES), when no schedule
+    touched its update. Returns False: still computed at root."""
     d = f.update(0).definition().schedule
     if d.splits or any(x.kind != "serial" for x in d.dims):
         return False
     rest = [x.var for x in d.dims if x.var != b]
-    f.update(0).reorder(b, *rest).unroll(b, BLOCKS)
+    f.update(0).reorder(b, *rest).unroll(b, blocks)
     return False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import pyhalide as ph
+from pyhalide.frontend_ast.array_dot import blocked_product
 
 # ---- NumPy code ----------------------------------------------------------------------------
 
@@ -200,13 +201,14 @@ def sched_sum_axis1(p):
 
 def _blocks_in_parallel(p, name):
     """A float reduction of a whole array (frontend_ast/reduce_blocks.py):
-    `name_blocks(b)` folds 8 contiguous blocks, `name` folds their results
-    in order; two halves of the blocks in parallel, each half's 4 blocks
-    side by side (the same result as serially: the operator is
-    associative, NumPy's NaN and tie rules included)."""
-    u = _own(p, name + "_blocks").update(0)
+    `name_lanes(l, b)` and `name_tail(t, b)` hold 16 lanes (and the last
+    columns' lanes) of 8 blocks of rows, `name` the greatest of their states; the blocks in parallel, each one's lanes one
+    vector as in the default (the same result as serially: the greatest
+    element of a total order, NumPy's NaN and tie rules included)."""
+    u = _own(p, name + "_lanes").update(0)
     rv = [d.var for d in u.definition().schedule.dims if d.is_rvar]
-    u.split("b", "bo", "bi", 4).reorder("bi", *rv, "bo").unroll("bi").parallel("bo")
+    u.reorder("l", *rv, "b").vectorize("l", 16).parallel("b")
+    _own(p, name + "_tail").update(0).parallel("b")
 
 
 def sched_amax(p):
@@ -218,17 +220,16 @@ def sched_argmin(p):
 
 
 def sched_matmul(p):
-    """c(x, y) = sum over r of a(r, y) * b(x, r): rows in parallel, each in
-    the default's blocked i-k-j order (frontend_ast/array_dot.py: r in
-    unrolled blocks of 4 inside vectors of 8 columns; every element still
-    adds its terms in r order)."""
+    """c(x, y) = sum over r of a(r, y) * b(x, r): the default's blocked
+    order (frontend_ast/array_dot.py: blocks of 256 columns and 128 terms,
+    4 rows, vectors of 8 columns and 8 unrolled terms; every element still
+    adds its terms in r order), its blocks of columns in parallel."""
     c = p.funcs["c"]
     x, y = c.args()
     (r,) = _rvars(c)
-    ro, ri = ph.RVar("ro"), ph.RVar("ri")
     c.parallel(y)
-    c.update(0).split(r, ro, ri, 4).reorder(ri, x, ro, y).vectorize(x, LANES).unroll(ri) \
-        .parallel(y)
+    u = c.update(0)
+    u.parallel(blocked_product(u, x, y, r))
 
 
 SCHEDULES = {"chain_ops": sched_elementwise, "chain": sched_elementwise,

@@ -1,5 +1,5 @@
 """An argument named like a pure Var of the Funcs the frontend builds for a
-reduction (NumPy's pairwise sum order: sum_order.py; blocked min/max:
+reduction (NumPy's pairwise sum order: sum_order.py; min/max in lanes:
 reduce_blocks.py). The lowering substitutes a stage's Vars by name, so a
 Param `c` read inside a Func with a Var `c` was read as that Var's loop:
 `np.sum(a * c)` returned 0.0 for c=3 (Python: 2460.0), with `j` 3080.0;
@@ -36,14 +36,14 @@ def column_sums(a, {n}):
 '''
 
 # the names sum_order.py and reduce_blocks.py use for their Funcs' Vars
-NAMES = ["b", "c", "j", "k", "s", "i0", "i1"]
+NAMES = ["b", "c", "j", "k", "l", "s", "i0", "i1"]
 A1 = np.arange(1.0, 41.0)
 A2 = np.arange(1.0, 81.0).reshape(40, 2)
 CASES = {"scaled_sum": [(3, A1), (3, A2)], "tail_sum": [(A1, 3), (A1, -5)],
          "head_sum": [(A1, 17)], "scaled_max": [(A1, -2), (A2, 3)], "column_sums": [(A2, 3)]}
 # the default run: each name where it went wrong or crashed, and the blocked max
 CHEAP = [("c", "scaled_sum"), ("j", "scaled_sum"), ("k", "tail_sum"), ("s", "head_sum"),
-         ("b", "scaled_max")]
+         ("b", "scaled_max"), ("l", "scaled_max")]
 
 
 def _module(tmp_path, n):

@@ -2,8 +2,8 @@
 against NumPy bit for bit (float sums in NumPy's pairwise order, min/max
 and argmin/argmax with NumPy's NaN and tie rules) or against the serial
 sum over k (a @ b): the row path of sum_order (rows of merged run axes, no
-cast), the blocked float min/max/argmin/argmax of a whole array
-(reduce_blocks), the blocked 2-D product (array_dot), their Funcs by name
+cast), the float min/max/argmin/argmax of a whole array in vector lanes
+and blocks (reduce_blocks), the blocked 2-D product (array_dot), their Funcs by name
 in p.funcs, and schedules on them (suite 4's) giving the same bits."""
 from __future__ import annotations
 
@@ -168,47 +168,77 @@ def test_blocked_extremes_first_nan_index():
         _check_reducers(a)
 
 
-def test_blocked_operators_are_associative():
-    """The fold operators of reduce_blocks, written in Python as the IR has
-    them, are associative on every triple of special values (bitwise) and
-    the initial value is a two-sided identity: what makes the blocked order
-    equal the serial one."""
-    vals = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, 2.0]
+def test_lanes_cover_chunks_tails_and_blocks():
+    """Rows wider than one chunk of 16 lanes with a tail (processed after
+    every row's whole chunks, out of C order), more rows than blocks with a
+    ragged last block, 1-D arrays: the first NaN, ±0 ties and repeated
+    extremes placed in a tail and in a later row's chunk (1-D and 3-D
+    arrays, and rows of 1 to 18: test_blocked_extremes_special_values)."""
+    rng = np.random.default_rng(5)
+    for shape in [(37,), (50, 37), (9, 33), (17, 16), (40, 3)]:
+        for t in range(6):
+            a = rng.choice(np.array([1.0, 2.0, -1.0, 3.0]), size=shape)
+            flat = a.reshape(-1)
+            n = flat.size
+            w = shape[-1]
+            tail = w - w % 16 if w % 16 else w - 1          # a column of a tail
+            early, late = min(tail, n - 1), min(w + 1, n - 1)   # row 0's tail, row 1's chunk
+            if t % 3 == 0:
+                flat[late], flat[early] = np.nan, np.nan
+            elif t % 3 == 1:
+                flat[:] = rng.choice(np.array([0.0, -0.0, -1.0]), size=n)
+            else:
+                flat[late] = flat[early] = 9.0
+                flat[rng.integers(0, n)] = -9.0
+            _check_reducers(a)
+
+
+@pytest.mark.parametrize("name, helper", [("amax", "max_lanes"), ("argmin", "argmin_tail")])
+def test_lane_updates_keep_their_order(name, helper):
+    """The lanes' updates use the serial loop's rule, exact only in C order:
+    a schedule that reorders their RVars is refused."""
+    def sched(p):
+        u = K._own(p, helper).update(0)
+        u.reorder(*reversed([d.var for d in u.definition().schedule.dims if d.is_rvar]))
+
+    with pytest.raises(ph.CompileError, match="changes the order of the reduction"):
+        ph.pipeline(K.NUMPY[name], schedule=sched)(np.ones((20, 37)))
+
+
+def _wins(x, px, v, pv, is_min, last):
+    """reduce_blocks._wins (the full rule) in Python."""
+    if x != x:
+        return v == v or px < pv
+    beats = x < v if is_min else x > v
+    return v == v and (beats or (x == v and (px > pv if last else px < pv)))
+
+
+def test_lane_rule_is_the_serial_result_in_any_order():
+    """The greatest element under reduce_blocks' order, searched in any
+    order, is the serial loop's result: its value bits for min/max (ties to
+    the later element, the first NaN) and its position for argmin/argmax
+    (ties to the first, the first NaN), on every sequence of 4 special
+    values and every visiting order."""
+    nan2 = np.frombuffer(np.uint64(0x7FF8000000000001).tobytes(), np.float64)[0]
+    vals = [0.0, -0.0, np.nan, nan2, np.inf, -np.inf, 1.0]
     bits = lambda v: np.float64(v).tobytes()    # noqa: E731
-
-    def vmax(m, x):
-        return m if (m > x or m != m) else x
-
-    for a, b, c in itertools.product(vals, repeat=3):
-        assert bits(vmax(vmax(a, b), c)) == bits(vmax(a, vmax(b, c)))
-    for a in vals:
-        assert bits(vmax(-np.inf, a)) == bits(a) and bits(vmax(a, -np.inf)) == bits(a)
-
-    def amin(s, p):
-        (i, best), (j, v) = s, p
-        better = v < best or (v != v and best == best)
-        return (j, v) if better else (i, best)
-
-    pairs = [(i, v) for i, v in enumerate(vals)]
-    for a, b, c in itertools.product(pairs, repeat=3):
-        if not a[0] < b[0] < c[0]:
-            continue        # blocks come in index order
-        left, right = amin(amin(a, b), c), amin(a, amin(b, c))
-        assert left[0] == right[0] and bits(left[1]) == bits(right[1])
-
-
-def test_blocked_funcs_named_and_parallel_schedule():
-    """max_blocks / argmin_blocks in p.funcs; suite 4's schedule (blocks in
-    parallel) gives the serial result."""
-    rng = np.random.default_rng(2)
-    a = rng.choice(np.array([0.0, -0.0, 1.0, 3.0, np.nan]), size=(41, 23))
-    b = rng.standard_normal((41, 23))
-    for name, f in (("amax", K.amax), ("argmin", K.argmin)):
-        p = ph.pipeline(f, schedule=K.SCHEDULES[name])
-        for x in (a, b):
-            want = K.NUMPY[name](x)
-            got = p(x)
-            assert type(got) is type(want) and same_bits(got, want)
+    for seq in itertools.product(vals, repeat=4):
+        for is_min, arg in itertools.product((False, True), repeat=2):
+            last = not arg
+            acc, at = (np.inf if is_min else -np.inf), (-1 if last else 0)
+            for p, x in enumerate(seq):       # the serial loop
+                if arg:
+                    better = (x < acc if is_min else x > acc) or (x != x and acc == acc)
+                else:
+                    better = not ((acc < x) if is_min else (acc > x)) and acc == acc
+                if better:
+                    acc, at = x, p
+            for order in itertools.permutations(range(4)):
+                v, pv = (np.inf if is_min else -np.inf), (-1 if last else 0)
+                for p in order:
+                    if _wins(seq[p], p, v, pv, is_min, last):
+                        v, pv = seq[p], p
+                assert (pv == at) if arg else bits(v) == bits(acc), (seq, is_min, arg, order)
 
 
 def test_integer_extremes_keep_one_update():
@@ -232,7 +262,9 @@ def test_blocked_matmul_is_the_serial_sum():
     NumPy's (2 n eps |a| @ |b|), for sizes not multiples of the blocks."""
     rng = np.random.default_rng(4)
     f = ph.pipeline(K.matmul)
-    for m, n, k in [(1, 1, 1), (3, 5, 2), (9, 17, 13), (33, 8, 40), (64, 64, 64)]:
+    # the last: 3 ragged blocks of 128 terms and of 256 columns, rows not a multiple of 4
+    for m, n, k in [(1, 1, 1), (3, 5, 2), (9, 17, 13), (33, 8, 40), (64, 64, 64),
+                    (37, 261, 515)]:
         a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
         serial = np.zeros((m, k))
         for t in range(n):
@@ -244,12 +276,14 @@ def test_blocked_matmul_is_the_serial_sum():
 
 
 def test_matmul_user_schedule_wins():
-    """A schedule that touches the product's update replaces the blocking
-    (suite 4's rows in parallel) and gives the same bits."""
+    """A schedule that touches the product's update replaces the default
+    (suite 4's: the same blocking, its blocks of columns in parallel) and
+    gives the same bits."""
     rng = np.random.default_rng(6)
-    a, b = rng.standard_normal((21, 30)), rng.standard_normal((30, 19))
     p = ph.pipeline(K.matmul, schedule=K.sched_matmul)
-    assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
+    for m, n, k in [(21, 30, 19), (9, 140, 600)]:
+        a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
+        assert same_bits(p(a, b), ph.pipeline(K.matmul)(a, b))
 
 
 def _colmax(preserve_outer):
