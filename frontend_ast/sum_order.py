@@ -248,8 +248,10 @@ class _SumBuilder:
         default schedule)."""
         a = self
         # m: a call-time parameter when several axes (bounds inference does
-        # not bound a product of sizes)
-        m = a.size(a.run[0]) if len(a.run) == 1 else a.static(_prod, a.run)
+        # not bound a product of sizes) or a size computed in a wider type
+        # (a slice a[:n] with a Python int n: the narrowing is not bounded)
+        m = a.size(a.run[0]) if len(a.run) == 1 and not _narrowed(a.size(a.run[0]).node) \
+            else a.static(_prod, a.run)
         q = m // a.lanes
         depth = a.static(lambda z: tree_depth(_prod(z), a.lanes), a.run)
         slots = Expr.wrap(ir.index(1)) << depth
@@ -396,6 +398,21 @@ class _SumBuilder:
         self.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) +
                                   Expr.wrap(tree[at(2 * i + 1)].node)],
                     lv, preds=[i < (slots >> level)])
+
+
+def _narrowed(node) -> bool:
+    """Whether an integer node casts a wider integer to a narrower one."""
+    found = []
+
+    class _Find(ir.Visitor):
+        def visit_Cast(self, e):
+            t, v = e.type, e.value.type
+            if t.is_integer() and v.is_integer() and v.bits > t.bits:
+                found.append(e)
+            self.visit_children(e)
+
+    _Find().visit(node)
+    return bool(found)
 
 
 def _prod(sizes):
