@@ -2,8 +2,10 @@
 arguments (`a[:n].sum()`, `np.mean(a[k:])`): NumPy's pairwise order over a
 row whose length is computed from a Python int (an int64 narrowed to the
 index type) was refused by bounds inference ("cannot bound the region of
-Func sum_leaf"); the length is now a call-time parameter. Each result is
-plain NumPy's, bit for bit."""
+Func sum_leaf"); the length is now a call-time parameter. Medians and
+quantiles of such slices read a sorted array that was not computed where its
+length was 1 (tests/core/test_narrowed_rdom_extent.py). Each result is plain
+NumPy's, bit for bit."""
 import numpy as np
 import pytest
 
@@ -62,3 +64,20 @@ def test_two_dimensional(n):
     a = np.random.default_rng(1).random((9, 130))
     check(columns_sum, a, n)
     check(corner_sum, a, n)
+
+
+@ph.pipeline
+def head_median(a, n):
+    return np.median(a[:n])
+
+
+@ph.pipeline
+def head_quantile(a, n):
+    return np.quantile(a[:n], 0.3), np.percentile(a[n:], 50)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 19, -1])
+def test_order_statistics(n):
+    v = np.random.default_rng(5).random(20)
+    check(head_median, v, n)
+    check(head_quantile, v, n)
