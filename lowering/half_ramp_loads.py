@@ -54,3 +54,40 @@ def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     if scalar is not None:
         even, odd = ir.Add(scalar, even), ir.Add(scalar, odd)
     return even, odd, lanes // 2
+
+
+def _clamped_ramp(e, lookup):
+    """(b, lo, hi) when e is max(min(ramp(b, 1, L), x(hi)), x(lo)) or
+    min(max(ramp(b, 1, L), x(lo)), x(hi)) (directly or through a vector let)."""
+    if isinstance(e, ir.Variable):
+        e = lookup(e.name)
+    for outer, inner in ((ir.Max, ir.Min), (ir.Min, ir.Max)):
+        if isinstance(e, outer) and isinstance(e.a, inner) and isinstance(e.b, ir.Broadcast) \
+                and isinstance(e.a.b, ir.Broadcast) and isinstance(e.a.a, ir.Ramp) \
+                and isinstance(e.a.a.stride, ir.Const) and e.a.a.stride.value == 1 \
+                and e.b.value.type.lanes == 1 and e.a.b.value.type.lanes == 1:
+            first, second = e.a.b.value, e.b.value
+            lo, hi = (second, first) if outer is ir.Max else (first, second)
+            return e.a.a.base, lo, hi
+    return None
+
+
+def clamped_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
+    """(s, b, lo, hi, lanes) when `index` is broadcast(s) + clamp(ramp(b, 1,
+    lanes), lo, hi) (s None when there is no broadcast part): a boundary
+    condition's clamped coordinate. Where b >= lo and b + lanes - 1 <= hi the
+    clamp changes no lane and the load is dense at s + b (codegen_llvm tests
+    that at run time and gathers otherwise)."""
+    lanes = index.type.lanes
+    if lanes < 4 or index.type.element_of() != ir.Int(32):
+        return None
+    found = _clamped_ramp(index, lookup)
+    if found is not None:
+        return (None, *found, lanes)
+    if isinstance(index, ir.Add):
+        for x, y in ((index.a, index.b), (index.b, index.a)):
+            if isinstance(x, ir.Broadcast) and x.value.type.lanes == 1:
+                found = _clamped_ramp(y, lookup)
+                if found is not None:
+                    return (x.value, *found, lanes)
+    return None
