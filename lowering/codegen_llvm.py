@@ -77,6 +77,7 @@ from . import atomic_updates
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
+from .half_ramp_loads import clamped_ramp_index, half_ramp_index
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
            "CANCEL_SLOT", "CANCELLED"]
@@ -252,6 +253,7 @@ class _FunctionEmitter:
         self.b = ll.IRBuilder(self.start_block)
         self.scope: dict = {}           # name -> stack of LLVM values
         self.wide: dict = {}            # name -> stack of wide forms (see bind)
+        self.let_exprs: dict = {}       # name -> stack of (IR, names used) of vector lets
         self.buffers: dict = {}         # name -> stack of (pointer, ir.Type)
         self.allocated: set = set()     # buffers allocated by the pipeline (not inputs)
         self.heap_slots: list = []      # entry allocas holding live heap pointers
@@ -272,6 +274,7 @@ class _FunctionEmitter:
         depending on data) or None (may depend on data)."""
         self.scope.setdefault(name, []).append(value)
         self.wide.setdefault(name, []).append(wide)
+        self.let_exprs.setdefault(name, []).append(None)
 
     def unbind(self, name: str):
         stack = self.scope[name]
@@ -282,6 +285,30 @@ class _FunctionEmitter:
         stack.pop()
         if not stack:
             del self.wide[name]
+        stack = self.let_exprs[name]
+        stack.pop()
+        if not stack:
+            del self.let_exprs[name]
+
+    def _note_vector_let(self, name: str, value: ir.Expr):
+        """Remember the IR of vector let `name` (bound just now) when it may
+        be a halved or clamped ramp (half_ramp_loads), with the values of the
+        names it uses, for let_expr."""
+        if value.type.lanes > 1 and isinstance(value, (ir.Div, ir.Min, ir.Max)):
+            used = {v: self.scope[v][-1] for v in ir.free_vars(value) if v in self.scope}
+            self.let_exprs[name][-1] = (value, used)
+
+    def let_expr(self, name: str):
+        """The IR of vector let `name` in scope, if every name it uses is
+        still bound to the same value (else None)."""
+        stack = self.let_exprs.get(name)
+        entry = stack[-1] if stack else None
+        if entry is None:
+            return None
+        value, used = entry
+        if any(self.scope.get(v, [None])[-1] is not x for v, x in used.items()):
+            return None
+        return value
 
     def push_buffer(self, name: str, ptr, t: ir.Type):
         self.buffers.setdefault(name, []).append((ptr, t))
@@ -396,6 +423,7 @@ class _FunctionEmitter:
 
     def emit_LetStmt(self, s):
         self.bind(s.name, self.emit(s.value), self.wide_of(s.value))
+        self._note_vector_let(s.name, s.value)
         self.emit_stmt(s.body)
         self.unbind(s.name)
 
@@ -828,6 +856,19 @@ class _FunctionEmitter:
             # Every lane writes the same place; the last lane wins, as in a scatter.
             b.store(b.extract_element(value, ll.Constant(I32, lanes - 1)), p, align=align)
             return None
+        half = half_ramp_index(index, self.let_expr) if value is None else None
+        if half is not None:     # ramp(b, 1, 2n) / 2: two dense loads, interleaved
+            even, odd, n = half
+            half_t = t.with_lanes(n)
+            v0 = self._memory_access(ptr, btype, half_t, ir.Ramp(even, ir.index(1), n),
+                                     None, allocated)
+            v1 = self._memory_access(ptr, btype, half_t, ir.Ramp(odd, ir.index(1), n),
+                                     None, allocated)
+            return b.shuffle_vector(v0, v1, ll.Constant(ll.VectorType(I32, lanes), [
+                j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
+        clamped = clamped_ramp_index(index, self.let_expr) if value is None else None
+        if clamped is not None:
+            return self._clamped_load(ptr, mt, vt, align, index, clamped)
         idx = b.sext(self.emit(index), ll.VectorType(I64, lanes))
         ptrs = b.gep(ptr, [idx], source_etype=mt)
         ptrs.type = ll.VectorType(PTR, lanes)     # llvmlite types a vector GEP as scalar
@@ -846,6 +887,41 @@ class _FunctionEmitter:
         call = b.call(fn, [value, ptrs, mask])
         call.arg_attributes[1] = _align_attr(align)
         return None
+
+    def _clamped_load(self, ptr, mt, vt, align, index, clamped):
+        """A load at broadcast(s) + clamp(ramp(b, 1, n), lo, hi): one dense
+        load at s + b when no lane is clamped (b >= lo and b + n - 1 <= hi,
+        tested in 64 bits), else the gather; every value the branches use
+        is computed before the branch (the expression memo must not hand
+        out a value of one branch to code after it)."""
+        b = self.b
+        s, base, lo, hi, lanes = clamped
+        dense_index = base if s is None else ir.Add(s, base)
+        dense64 = self.index64(dense_index)
+        idx = b.sext(self.emit(index), ll.VectorType(I64, lanes))
+        b64 = b.sext(self.emit(base), I64)
+        inside = b.and_(b.icmp_signed(">=", b64, b.sext(self.emit(lo), I64)),
+                        b.icmp_signed("<=", b.add(b64, ll.Constant(I64, lanes - 1)),
+                                      b.sext(self.emit(hi), I64)))
+        with b.if_else(inside, likely=True) as (then, otherwise):
+            with then:
+                p = b.gep(ptr, [dense64], source_etype=mt)
+                dense = b.load(p, typ=vt, align=align)
+                dense_block = b.block
+            with otherwise:
+                ptrs = b.gep(ptr, [idx], source_etype=mt)
+                ptrs.type = ll.VectorType(PTR, lanes)
+                mask = ll.Constant(ll.VectorType(I1, lanes), [1] * lanes)
+                suffix = f"{ops.mangle(vt)}.{ops.mangle(ptrs.type)}"
+                fn = ops.intrinsic(self.module, f"llvm.masked.gather.{suffix}", vt,
+                                   [ptrs.type, mask.type, vt])
+                gathered = b.call(fn, [ptrs, mask, ll.Constant(vt, ll.Undefined)])
+                gathered.arg_attributes[0] = _align_attr(align)
+                gather_block = b.block
+        phi = b.phi(vt)
+        phi.add_incoming(dense, dense_block)
+        phi.add_incoming(gathered, gather_block)
+        return phi
 
     # ---- index arithmetic in 64 bits -----------------------------------
     # A buffer index is an int32 expression; the address is computed from
@@ -1064,6 +1140,7 @@ class _FunctionEmitter:
         if e.name in self.scope:    # cached values of the outer binding must not leak in
             self.cache_floor = len(self.cache) - 1
         self.bind(e.name, value, self.wide_of(e.value))
+        self._note_vector_let(e.name, e.value)
         try:
             return body_fn(e.body)
         finally:

@@ -123,6 +123,8 @@ def cast(b: ll.IRBuilder, v, src: ir.Type, dst: ir.Type):
     if dst.is_float():
         return b.sitofp(v, dt) if src.is_int() else b.uitofp(v, dt)
     if src.is_float():
+        if src.lanes > 1:
+            return _float_to_int_vector(b, v, src, dst)
         op = "llvm.fptosi.sat" if dst.is_int() else "llvm.fptoui.sat"
         fn = intrinsic(b.module, f"{op}.{mangle(dt)}.{mangle(v.type)}", dt, [v.type])
         return b.call(fn, [v])
@@ -132,6 +134,26 @@ def cast(b: ll.IRBuilder, v, src: ir.Type, dst: ir.Type):
     if dst.bits < src.bits:
         return b.trunc(v, dt)
     return b.sext(v, dt) if src.is_int() else b.zext(v, dt)
+
+
+def _float_to_int_vector(b: ll.IRBuilder, v, src: ir.Type, dst: ir.Type):
+    """The vector form of llvm.fpto[su]i.sat (which LLVM's x86 backend
+    expands one lane at a time), with the same results: v is clamped to
+    [lo, the largest float below hi] (NaN to lo) so the plain conversion is
+    in range, then lanes at or above hi become the maximum and NaN lanes 0."""
+    import numpy as np
+    ft = np.float32 if src.bits == 32 else np.float64
+    signed = dst.is_int()
+    lo = -(1 << (dst.bits - 1)) if signed else 0
+    hi = (1 << (dst.bits - 1)) if signed else (1 << dst.bits)
+    below_hi = float(np.nextafter(ft(hi), ft(0)))
+    c_lo, c_hi, c_below = const(src, float(lo)), const(src, float(hi)), const(src, below_hi)
+    clamped = b.select(b.fcmp_ordered(">=", v, c_lo), v, c_lo)
+    clamped = b.select(b.fcmp_ordered("<", clamped, c_hi), clamped, c_below)
+    dt = llvm_type(dst)
+    r = b.fptosi(clamped, dt) if signed else b.fptoui(clamped, dt)
+    r = b.select(b.fcmp_ordered(">=", v, c_hi), const(dst, hi - 1), r)
+    return b.select(b.fcmp_unordered("uno", v, v), const(dst, 0), r)
 
 
 # --------------------------------------------------------------------------

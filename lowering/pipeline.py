@@ -162,7 +162,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
-    stmt = run("vectorize", vectorize_loops, stmt, True)
+    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx)), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
@@ -171,6 +171,20 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     lowered.stmt = stmt
     lowered.texts["final"] = lambda: ir.to_str(stmt)
     return lowered
+
+
+def _pure_storage(ctx: LoweringContext) -> frozenset:
+    """The buffers only a pure definition stores to, each point once at an
+    address of its own: Funcs without updates, not outputs (whose buffers
+    the caller lays out), not folded (vectorize_loops may order their
+    stores freely)."""
+    names = set()
+    for name, fn in ctx.env.items():
+        if fn.updates or ctx.is_output(name) or name in ctx.folds or fn.pure is None:
+            continue
+        n = len(fn.output_types)
+        names.update(buffer_name(name, i, n) for i in range(n))
+    return frozenset(names)
 
 
 def compile_lowered(lowered: Lowered):

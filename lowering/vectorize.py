@@ -78,9 +78,13 @@ _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir
            ir.BitXor, ir.Shl, ir.Shr, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or)
 
 
-def vectorize_loops(stmt: ir.Stmt) -> ir.Stmt:
-    """Rewrite every vectorized loop of `stmt` (see the module docstring)."""
-    return _VectorizeLoops().mutate(stmt)
+def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset()) -> ir.Stmt:
+    """Rewrite every vectorized loop of `stmt` (see the module docstring).
+    `pure_storage`: buffers that only pure definitions store to, each point
+    once, at distinct addresses (Funcs without updates, in storage the
+    pipeline allocates, unfolded: pipeline.py); a body that only stores to
+    such a buffer may store it in any order (see _lane_hazard)."""
+    return _VectorizeLoops(pure_storage).mutate(stmt)
 
 
 class _Fallback(Exception):
@@ -98,16 +102,20 @@ class _GuardFallback(_Fallback):
 
 
 class _VectorizeLoops(ir.Mutator):
+    def __init__(self, pure_storage: frozenset = frozenset()):
+        super().__init__()
+        self.pure_storage = pure_storage
+
     def visit_For(self, s):
         body = self.mutate(s.body)        # inner loops first
         if s.kind != ir.ForKind.VECTORIZED:
             if body is s.body:
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
-        return _vectorize_loop(s, body)
+        return _vectorize_loop(s, body, self.pure_storage)
 
 
-def _vectorize_loop(s: ir.For, body: ir.Stmt) -> ir.Stmt:
+def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozenset()) -> ir.Stmt:
     extent = simplify(s.extent)
     if not isinstance(extent, ir.Const):
         raise ir.CompileError(
@@ -124,7 +132,7 @@ def _vectorize_loop(s: ir.For, body: ir.Stmt) -> ir.Stmt:
             raise _Fallback("its body already holds vector code (an inner vectorized loop "
                             "keeps the vectors)")
         widened = _Widen(s.name, lo, lanes).mutate(body)
-        hazard = _lane_hazard(widened)
+        hazard = _lane_hazard(widened, pure_storage)
         if hazard:
             raise _Fallback(hazard)
     except _Fallback as why:
@@ -618,9 +626,15 @@ class _Buffers(ir.Visitor):
     def __init__(self):
         super().__init__()
         self.loads, self.stores = set(), set()
+        self.traces = False             # a traced value (pyhalide/tracing.py) is evaluated
 
     def visit_Load(self, e):
         self.loads.add(e.name)
+        self.visit_children(e)
+
+    def visit_Call(self, e):
+        if e.name.startswith("pyhalide.trace"):
+            self.traces = True
         self.visit_children(e)
 
     def visit_Store(self, s):
@@ -653,16 +667,18 @@ def _fixed_ramp(index, varying: set, written: set) -> bool:
     return _fixed(index.base, varying, written)
 
 
-def _lane_hazard(body: ir.Stmt):
+def _lane_hazard(body: ir.Stmt, pure_storage: frozenset = frozenset()):
     """Why the lanes of a widened body might interfere, or None.
 
     Executing the body statement by statement for all lanes at once equals
     the serial loop when no lane touches what another lane writes. For each
     buffer the body writes (per-lane allocations aside): a single Store
     outside nested loops and no other access is safe (a scatter stores the
-    lanes in order, so the last iteration wins, as serially); otherwise
-    each element must belong to one lane for the whole iteration
-    (_lanes_own_elements)."""
+    lanes in order, so the last iteration wins, as serially); so are only
+    stores to `pure_storage` (a pure definition's points, each stored once
+    at an address of its own, in any order; not when the body traces
+    values, whose order is observable); otherwise each element must belong
+    to one lane for the whole iteration (_lanes_own_elements)."""
     stores = _Buffers()
     stores.visit(body)
     acc = _Accesses(stores.stores)
@@ -671,6 +687,9 @@ def _lane_hazard(body: ir.Stmt):
         if not any(is_store for is_store, _, _ in uses):
             continue
         if len(uses) == 1 and not uses[0][2]:
+            continue
+        if name in pure_storage and all(is_store for is_store, _, _ in uses) \
+                and not stores.traces:
             continue
         if _lanes_own_elements([index for _, index, _ in uses], acc.varying, acc.written):
             continue

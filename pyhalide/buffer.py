@@ -144,7 +144,8 @@ class Buffer:
             raise TypeError(f"Buffer needs a NumPy array or a type and sizes, got {builtins.type(data).__name__}")
         if isinstance(sizes, str) and name is None:
             name = sizes
-        ir.Type.from_numpy(arr.dtype)  # raises TypeError for unsupported dtypes
+        if arr.dtype != np.float16:    # float16: held only (see type())
+            ir.Type.from_numpy(arr.dtype)  # raises TypeError for unsupported dtypes
         self._array = arr
         self._name = name or unique_name("b")
         self._mins = None
@@ -166,6 +167,12 @@ class Buffer:
         return self._name
 
     def type(self) -> ir.Type:
+        if self._array.dtype == np.float16:
+            raise NotImplementedError(
+                f"Buffer {self._name} holds float16 values (Halide's Float(16)): pyhalide "
+                f"holds such a Buffer and converts it to and from NumPy, but has no "
+                f"float16 type and computes nothing in float16; convert the array with "
+                f".astype(np.float32) to use it in a pipeline")
         return ir.Type.from_numpy(self._array.dtype)
 
     def dimensions(self) -> int:

@@ -19,7 +19,8 @@ from .protocol import MIN_CALLS, MIN_ROUNDS, THREAD_VARS
 
 app = typer.Typer(add_completion=False)
 
-SUITES = {"1": "suite1", "2": "suite2", "3": "suite3", "4": "suite4", "6": "suite6_scans"}
+SUITES = {"1": "suite1", "2": "suite2", "3": "suite3", "4": "suite4", "6": "suite6_scans",
+          "7": "suite7_apps"}
 
 
 def _version(mod: str) -> str:
@@ -118,7 +119,7 @@ def run(suites: list, *, size_log2=None, rounds=MIN_ROUNDS, calls=MIN_CALLS, qui
     return "\n".join(parts)
 
 
-def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3, 4 or all"),
+def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3, 4, 6, 7 or all"),
           size_log2: Optional[int] = typer.Option(
               None, "--size-log2", "-n",
               help="suite 1: log2 of the element count (default 24, quick 12); "
@@ -161,7 +162,7 @@ def bench(suite: str = typer.Option("all", "--suite", "-s", help="1, 2, 3, 4 or 
     elif suite in SUITES:
         suites = [SUITES[suite]]
     else:
-        raise typer.BadParameter(f"--suite must be 1, 2, 3, 4, 6 or all, not {suite!r}")
+        raise typer.BadParameter(f"--suite must be 1, 2, 3, 4, 6, 7 or all, not {suite!r}")
     if rounds is None:
         rounds = 1 if quick else MIN_ROUNDS
     if rounds < 1 or calls < 1:
