@@ -127,10 +127,10 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
         if isinstance(e, (ir.Min, ir.Max, ir.Select)):
             kind, casts = ("min", []) if isinstance(e, ir.Min) else ("max", []) \
                 if isinstance(e, ir.Max) else _select_kind(e)
-            if not all(within(v, t.min_value(), t.max_value()) for v, t in casts):
-                kind = "select"
             if kind == "select" and isinstance(e, ir.Select):
                 kind = _affine_select_kind(e, exact)
+            elif not all(within(v, t.min_value(), t.max_value()) for v, t in casts):
+                kind = "select"
             x, y = (e.a, e.b) if not isinstance(e, ir.Select) else (e.true_value, e.false_value)
             if isinstance(e, ir.Select) and not x.type.is_integer():
                 return None

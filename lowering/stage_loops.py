@@ -212,33 +212,6 @@ def point_guards(sl: StageLoops, outside: int) -> list:
     return out
 
 
-def _bound_or_fixed(bounds, e: ir.Expr, scope, upper: bool):
-    """The lower (upper) end of e's interval; where interval arithmetic finds
-    none (a narrowing cast: int32(min(n64, width))), e itself when it reads
-    only symbols fixed in `scope`: a loop's bounds and its guard's clamp are
-    evaluated where the loop starts, so they bound its variable exactly,
-    whatever their arithmetic."""
-    iv = bounds(e)
-    end = iv.hi if upper else iv.lo
-    if end is None and _fixed(e, scope):
-        return e
-    return end
-
-
-def _fixed(e: ir.Expr, scope) -> bool:
-    """Whether e reads no memory and only names that stay fixed in `scope`
-    (symbols it has no interval for, or loops fixed at their own value)."""
-    if ir.reads_memory(e):
-        return False
-    for name in ir.free_vars(e):
-        iv = scope.get(name)
-        if iv is None:
-            continue
-        if not (isinstance(iv.lo, ir.Variable) and iv.lo.name == name and iv.hi is iv.lo):
-            return False
-    return True
-
-
 def var_intervals(sl: StageLoops, outside: int, scope: dict, unclamped=frozenset()) -> dict:
     """Intervals of every loop and let variable when the first `outside`
     loops (outermost first) are fixed at their current values and the others
@@ -251,15 +224,13 @@ def var_intervals(sl: StageLoops, outside: int, scope: dict, unclamped=frozenset
         if k < outside:
             sc[lp.var] = Interval.point(_iv(lp.var))
         else:
-            sc[lp.var] = Interval(_bound_or_fixed(bounds, lp.min, sc, False),
-                                  _bound_or_fixed(bounds, lp.max, sc, True))
+            sc[lp.var] = Interval(bounds(lp.min).lo, bounds(lp.max).hi)
         bounds = BoundsOf(sc)
     for name, value in sl.lets:
         iv = bounds(value)
         clamp = None if name in unclamped else sl.exact.get(name)
         if clamp is not None:
-            lo, hi = _bound_or_fixed(bounds, clamp[0], sc, False), \
-                _bound_or_fixed(bounds, clamp[1], sc, True)
+            lo, hi = bounds(clamp[0]).lo, bounds(clamp[1]).hi
             if lo is not None and hi is not None:
                 iv = Interval(lo, hi) if not iv.bounded() else \
                     Interval(_s(ir.Max(iv.lo, lo)), _s(ir.Min(iv.hi, hi)))
