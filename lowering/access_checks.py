@@ -187,31 +187,41 @@ _LAZY = "if_then_else"
 _AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)
 
 
-def _bounded_by_construction(e, scope) -> bool:
+def _bounded_by_construction(e, scope, memo=None) -> bool:
     """Whether interval arithmetic surely bounds e without data: sums,
     min/max, selects, multiplication/division/modulo by constants and widening
     casts of bounded, data-free variables. Such an access never needs a
     check: bounds inference included it in its buffer's region (or the
-    static input assertion covers it)."""
+    static input assertion covers it). `memo`: answers by node id, for a
+    walk of a DAG."""
+    if memo is None:
+        memo = {}
+    hit = memo.get(id(e))
+    if hit is None:
+        hit = memo[id(e)] = _bounded(e, scope, memo)
+    return hit
+
+
+def _bounded(e, scope, memo) -> bool:
     if isinstance(e, ir.Const):
         return True
     if isinstance(e, ir.Variable):
         iv = scope.get(e.name)
         return iv is None or (iv.bounded() and not iv.data_dependent())
     if isinstance(e, _AFFINE):
-        return _bounded_by_construction(e.a, scope) and _bounded_by_construction(e.b, scope)
+        return _bounded_by_construction(e.a, scope, memo) and _bounded_by_construction(e.b, scope, memo)
     if isinstance(e, (ir.Mul, ir.Div, ir.Mod)):
-        return isinstance(e.b, ir.Const) and _bounded_by_construction(e.a, scope)
+        return isinstance(e.b, ir.Const) and _bounded_by_construction(e.a, scope, memo)
     if isinstance(e, ir.Select):
-        return (_bounded_by_construction(e.true_value, scope)
-                and _bounded_by_construction(e.false_value, scope)
+        return (_bounded_by_construction(e.true_value, scope, memo)
+                and _bounded_by_construction(e.false_value, scope, memo)
                 and not ir.reads_memory(e.condition))
     if isinstance(e, ir.Cast):
         src, t = e.value.type, e.type
         # widening, or the same type: a narrowing cast may wrap (BoundsOf: unbounded)
         return t.is_integer() and src.is_integer() and t.bits >= 32 and \
             (src.bits < t.bits or (src.bits == t.bits and src.code == t.code)) and \
-            _bounded_by_construction(e.value, scope)
+            _bounded_by_construction(e.value, scope, memo)
     return False
 
 
@@ -239,7 +249,7 @@ def _may_need_check(exprs, scope) -> set:
                 lets[e.name] = Interval(None, None)
             stack.extend(ir.children(e))
     inner = {**scope, **lets}
-    done = set()
+    done, memo = set(), {}
 
     def walk(e):
         if id(e) in done:
@@ -249,7 +259,7 @@ def _may_need_check(exprs, scope) -> set:
         for child in ir.children(e):
             hit = walk(child) or hit
         if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE) and \
-                not all(_bounded_by_construction(a, inner) for a in e.args):
+                not all(_bounded_by_construction(a, inner, memo) for a in e.args):
             hit = True
         if hit:
             out.add(id(e))
