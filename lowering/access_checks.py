@@ -64,13 +64,7 @@ class _AddChecks(ir.Mutator):
     def visit_LetStmt(self, s):
         checks = _nest(self._checks_for([s.value]))
         saved = self.scope.get(s.name)
-        if s.value.type != ir.INDEX:
-            self.scope[s.name] = Interval(None, None)
-        elif ir.reads_memory(s.value):
-            self.scope[s.name] = BoundsOf(self.scope)(s.value)
-        else:
-            # a data-free index let is bounded whenever its operands are: keep it symbolic
-            self.scope[s.name] = Interval.point(ir.Variable(ir.INDEX, s.name))
+        self.scope[s.name] = _let_interval(s.name, s.value, self.scope)
         inside = bool(self.loops)
         if inside:
             self.variant.add(s.name)
@@ -108,12 +102,29 @@ class _AddChecks(ir.Mutator):
     def _checks_for(self, exprs) -> list:
         """(path, check) of every read in `exprs`, inner reads first; a read
         inside lazy if_then_else branches is checked only when its path (the
-        branches' conditions, see _reads_with_paths) is taken."""
-        out = []
-        for c, path in _reads_with_paths(exprs):
-            kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
-            out += [(path, a) for a in self._access_checks(c.name, c.args, kind, "read",
-                                                           bool(path))]
+        branches' conditions, see _reads_with_paths) is taken, and a read
+        inside a Let's body within the path's LetStmts (the check may use
+        the name)."""
+        checked = _may_need_check(exprs, self.scope)
+        out, memo = [], {}
+        for c, path in _reads_with_paths(exprs, checked):
+            lets = tuple(item for item, taken in path if taken is _LET)
+            key = (id(c), bool(path), tuple(map(id, lets)))
+            if key not in memo:
+                memo[key] = self._read_checks(c, lets, bool(path))
+            out += [(path, a) for a in memo[key]]
+        return out
+
+    def _read_checks(self, c, lets, conditional) -> list:
+        """The checks of read c inside the Let expressions `lets` (outermost
+        first): their names in scope as visit_LetStmt has them."""
+        saved = [(x.name, self.scope.get(x.name)) for x in lets]
+        for x in lets:
+            self.scope[x.name] = _let_interval(x.name, x.value, self.scope)
+        kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
+        out = self._access_checks(c.name, c.args, kind, "read", conditional)
+        for name, iv in reversed(saved):
+            self._restore(name, iv)
         return out
 
     def _access_checks(self, name, args, kind, verb, conditional=False) -> list:
@@ -176,66 +187,140 @@ _LAZY = "if_then_else"
 _AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)
 
 
-def _bounded_by_construction(e, scope) -> bool:
+def _bounded_by_construction(e, scope, memo=None) -> bool:
     """Whether interval arithmetic surely bounds e without data: sums,
     min/max, selects, multiplication/division/modulo by constants and widening
     casts of bounded, data-free variables. Such an access never needs a
     check: bounds inference included it in its buffer's region (or the
-    static input assertion covers it)."""
+    static input assertion covers it). `memo`: answers by node id, for a
+    walk of a DAG."""
+    if memo is None:
+        memo = {}
+    hit = memo.get(id(e))
+    if hit is None:
+        hit = memo[id(e)] = _bounded(e, scope, memo)
+    return hit
+
+
+def _bounded(e, scope, memo) -> bool:
     if isinstance(e, ir.Const):
         return True
     if isinstance(e, ir.Variable):
         iv = scope.get(e.name)
         return iv is None or (iv.bounded() and not iv.data_dependent())
     if isinstance(e, _AFFINE):
-        return _bounded_by_construction(e.a, scope) and _bounded_by_construction(e.b, scope)
+        return _bounded_by_construction(e.a, scope, memo) and _bounded_by_construction(e.b, scope, memo)
     if isinstance(e, (ir.Mul, ir.Div, ir.Mod)):
-        return isinstance(e.b, ir.Const) and _bounded_by_construction(e.a, scope)
+        return isinstance(e.b, ir.Const) and _bounded_by_construction(e.a, scope, memo)
     if isinstance(e, ir.Select):
-        return (_bounded_by_construction(e.true_value, scope)
-                and _bounded_by_construction(e.false_value, scope)
+        return (_bounded_by_construction(e.true_value, scope, memo)
+                and _bounded_by_construction(e.false_value, scope, memo)
                 and not ir.reads_memory(e.condition))
     if isinstance(e, ir.Cast):
         src, t = e.value.type, e.type
         # widening, or the same type: a narrowing cast may wrap (BoundsOf: unbounded)
         return t.is_integer() and src.is_integer() and t.bits >= 32 and \
             (src.bits < t.bits or (src.bits == t.bits and src.code == t.code)) and \
-            _bounded_by_construction(e.value, scope)
+            _bounded_by_construction(e.value, scope, memo)
     return False
 
 
-def _reads_with_paths(exprs) -> list:
+def _let_interval(name, value, scope) -> Interval:
+    """The interval a let-bound `name` of `value` has for the checks."""
+    if value.type != ir.INDEX:
+        return Interval(None, None)
+    if _bounded_by_construction(value, scope):
+        # bounded whenever its operands are, without data: keep it symbolic
+        return Interval.point(ir.Variable(ir.INDEX, name))
+    return BoundsOf(scope)(value)
+
+
+def _may_need_check(exprs, scope) -> set:
+    """The ids of the nodes of `exprs` below which a read may need a check:
+    one with an index not bounded by construction (a name bound by a Let
+    inside `exprs` counted as unbounded)."""
+    out, done, lets = set(), set(), {}
+    stack = list(exprs)
+    while stack:            # the names bound inside
+        e = stack.pop()
+        if isinstance(e, ir.IRNode) and id(e) not in done:
+            done.add(id(e))
+            if isinstance(e, ir.Let):
+                lets[e.name] = Interval(None, None)
+            stack.extend(ir.children(e))
+    inner = {**scope, **lets}
+    done, memo = set(), {}
+
+    def walk(e):
+        if id(e) in done:
+            return id(e) in out
+        done.add(id(e))
+        hit = False
+        for child in ir.children(e):
+            hit = walk(child) or hit
+        if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE) and \
+                not all(_bounded_by_construction(a, inner, memo) for a in e.args):
+            hit = True
+        if hit:
+            out.add(id(e))
+        return hit
+
+    for x in exprs:
+        if isinstance(x, ir.IRNode):
+            walk(x)
+    return out
+
+
+_LET = "let"            # the `taken` of a path item that is a Let expression
+
+
+def _reads_with_paths(exprs, wanted=None) -> list:
     """(Call, path) for each Func/image read, in post-order (a read's index
     reads come before it), each (read, path) once; the path is what must hold
-    for a read inside lazy if_then_else branches to happen: a tuple of
-    (condition, taken) pairs, outermost first, () for an unconditional read.
-    A DAG's shared subexpression under several paths is visited once per
-    distinct path (the path's conditions compared by identity)."""
-    out, seen = [], set()
-    keys = {}           # (key of a path, id of a condition, taken) -> key of the longer path
+    for a read inside lazy if_then_else branches to happen, and the Let
+    expressions whose bodies hold it: a tuple of (condition, taken) and
+    (Let, _LET) items, outermost first, () for an unconditional read outside
+    any Let. With `wanted` (ids of nodes), only the reads below those nodes.
 
-    def walk(e, path, pkey):
-        # pkey: a number per distinct path (its conditions compared by identity)
-        if not isinstance(e, ir.IRNode):
+    A DAG's shared subexpression under several paths is visited once per
+    distinct path (the path's items compared by identity), except under a
+    path that extends one it was visited under: its reads' checks came
+    earlier there and run whenever the longer path holds. (Each level of
+    `if c: s -= x[...]` on a running value s holds the previous s in its
+    condition and both branches: by paths alone, 3**levels visits.)"""
+    out, seen = [], set()
+    keys = {}           # (key of a path, id of an item, taken) -> key of the longer path
+
+    def walk(e, path, pkeys, names):
+        # pkeys: a number per distinct path, of each prefix of the path whose
+        # names mean what they mean here (the whole path's last); names: the
+        # names the path's Lets bind
+        if not isinstance(e, ir.IRNode) or (wanted is not None and id(e) not in wanted):
             return
-        key = (id(e), pkey)
-        if key in seen:
+        if any((id(e), k) in seen for k in pkeys):
             return
-        seen.add(key)
+        seen.add((id(e), pkeys[-1]))
         if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == _LAZY:
             c, a, b = e.args
-            walk(c, path, pkey)
+            walk(c, path, pkeys, names)
             for x, taken in ((a, True), (b, False)):
-                sub = keys.setdefault((pkey, id(c), taken), len(keys) + 1)
-                walk(x, path + ((c, taken),), sub)
+                sub = keys.setdefault((pkeys[-1], id(c), taken), len(keys) + 1)
+                walk(x, path + ((c, taken),), pkeys + (sub,), names)
+            return
+        if isinstance(e, ir.Let):
+            walk(e.value, path, pkeys, names)
+            sub = keys.setdefault((pkeys[-1], id(e), _LET), len(keys) + 1)
+            # a name bound again: what was checked outside read the outer binding
+            inner = (sub,) if e.name in names else pkeys + (sub,)
+            walk(e.body, path + ((e, _LET),), inner, names | {e.name})
             return
         for child in ir.children(e):
-            walk(child, path, pkey)
+            walk(child, path, pkeys, names)
         if isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE):
             out.append((e, path))
 
     for x in exprs:
-        walk(x, (), 0)
+        walk(x, (), (0,), frozenset())
     return out
 
 
@@ -246,7 +331,8 @@ def _path_key(path) -> tuple:
 
 def _nest(checks: list) -> list:
     """Statements performing (path, check) pairs in order: a check under a
-    path runs inside IfThenElse statements on the path's conditions, and
+    path runs inside IfThenElse statements on the path's conditions (and
+    LetStmts of its Let expressions), and
     consecutive checks share the enclosing branches of their common path
     prefix (each condition is evaluated once there, not once per check); a
     run under the condition followed by a run under its negation is one
@@ -262,6 +348,10 @@ def _nest(checks: list) -> list:
         cond, taken = path[0]
         j = _run_end(checks, i, cond, taken)
         first = ir.block(*_nest([(p[1:], c) for p, c in checks[i:j]]))
+        if taken is _LET:
+            out.append(ir.LetStmt(cond.name, cond.value, first))
+            i = j
+            continue
         k = _run_end(checks, j, cond, not taken)
         second = ir.block(*_nest([(p[1:], c) for p, c in checks[j:k]])) if k > j else None
         then_case, else_case = (first, second) if taken else (second, first)

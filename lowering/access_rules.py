@@ -35,3 +35,31 @@ def extends_region(kind: str, iv: Interval) -> bool:
 
 def needs_check(kind: str, iv: Interval) -> bool:
     return not extends_region(kind, iv)
+
+
+def bind_expression_lets(exprs, scope: dict) -> None:
+    """Give each name a Let inside `exprs` binds an interval in `scope`: its
+    value's (an index) or unbounded (another type, or a name bound twice).
+    Bounds inference sees a call's arguments alone, outside the Lets around
+    it: a read at a let-bound index then extends its region by the value's
+    bounds, or (unbounded) is checked at run time inside the Lets
+    (access_checks)."""
+    from pyhalide import ir
+
+    from .interval import BoundsOf
+
+    lets, done, stack = [], set(), list(exprs)
+    while stack:                # outer Lets first
+        e = stack.pop()
+        if isinstance(e, ir.IRNode) and id(e) not in done:
+            done.add(id(e))
+            if isinstance(e, ir.Let):
+                lets.append(e)
+            stack.extend(reversed(ir.children(e)))
+    bound = set()
+    for x in lets:
+        if x.name in bound or x.value.type != ir.INDEX:
+            scope[x.name] = Interval(None, None)
+        else:
+            scope[x.name] = BoundsOf(scope)(x.value)
+        bound.add(x.name)

@@ -185,6 +185,7 @@ class _Bounds:
                 if user in {rv.name for rv in d.schedule.rvars} or any(
                         isinstance(a, ir.Variable) and a.name == user for a in d.args):
                     named[user] = scope[name]
+        rules.bind_expression_lets(_stage_exprs(d), named)
         return named
 
     def _symbols_at(self, level: ir.LoopLevel, consumer: str = "") -> "_Resolver":

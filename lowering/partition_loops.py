@@ -65,7 +65,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 from .branch_facts import as_upper, conjuncts, impossible, int_compare
-from .linear import constant_difference, linear_form
+from .linear import atom_key, constant_difference, linear_form
 from .simplify import simplify
 
 MAX_PER_GUARD = 2          # partitions of one guard on any path
@@ -89,7 +89,7 @@ def _compare_key(c):
 
 def _key(c: ir.Expr) -> tuple:
     """Conditions with equal keys are equal (conjuncts in any order)."""
-    return tuple(sorted((_compare_key(x) if int_compare(x) else ("expr", ir.expr_to_str(x)))
+    return tuple(sorted((_compare_key(x) if int_compare(x) else ("expr", atom_key(x)))
                         for x in conjuncts(c)))
 
 
