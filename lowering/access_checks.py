@@ -53,7 +53,13 @@ class _AddChecks(ir.Mutator):
         lo = s.min
         hi = simplify(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)), assume_no_overflow=True)
         saved = self.scope.get(s.name)
-        self.scope[s.name] = Interval(lo, hi)
+        # the loop's own bounds bound its variable only where bounds inference
+        # can bound them too (it takes the loop's range from interval arithmetic
+        # over them: a narrowing cast leaves it unbounded, and reads over it out
+        # of the region it computes); else each read over it is checked
+        bounds = BoundsOf(self.scope)
+        exact = bounds(lo).lo is not None and bounds(hi).hi is not None
+        self.scope[s.name] = Interval(lo, hi) if exact else Interval(None, None)
         body = self.mutate(s.body)
         self._restore(s.name, saved)
         self.loops.pop()
