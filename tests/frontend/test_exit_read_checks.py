@@ -2,10 +2,10 @@
 3003/9, 3005/9, 3016/3, session 13): the exit flag of a loop whose body holds
 an inner loop is a Func over every iteration, and the index checks of its
 condition's reads run for the iterations after the `break` as well, so the
-compiled call raises IndexError where Python returns. Strict: fails until
-fixed, then its mark goes."""
+compiled call raised IndexError where Python returns. It passes on the
+merged tree of session 13 (the exit flag's reads now run only at the
+iterations the loops run)."""
 import numpy as np
-import pytest
 
 import pyhalide as ph
 
@@ -35,10 +35,10 @@ def break_without_inner_loop(a):
     return k
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="exit-flag Func checks every iteration's reads (issue 17)")
 def test_reads_after_break_of_a_loop_with_an_inner_loop():
     check(ph.pipeline(break_after_inner_loop), np.array([-17, 15]), 1)
+    check(ph.pipeline(break_after_inner_loop), np.array([3, 1, 2]), 2)
+    check(ph.pipeline(break_after_inner_loop), np.array([-17, 15]), 0)
 
 
 def test_reads_after_break_of_a_flat_loop():
