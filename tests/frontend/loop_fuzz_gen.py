@@ -266,8 +266,12 @@ class LoopGen:
 
     def scalar_nest(self, i, j, inner):
         """A row's maximum/minimum (and its index) in scalars local to the
-        outer loop, then stored at the row: `bm`/`bk` start at each row."""
+        outer loop, then stored at the row: `bm`/`bk` start at each row.
+        Scalars of the whole program may be updated in the inner loop too
+        (beside the row's own, reset at each row), also under the condition
+        on the row's running value (growcut's counter of changes)."""
         op = self.pick([">", ">=", "<", "<="])
+        count_changes = self.chance(0.3)
         self.emit(f"bm = {self.pick(['c[' + i + ', 0]', '-np.inf', 'np.inf', 'rout[' + i + ']'])}")
         self.emit("bk = -1")
         self.emit(f"for {j} in {inner}:")
@@ -279,9 +283,13 @@ class LoopGen:
         self.emit(f"if {cond}:")
         self.emit(f"    bm = c[{i}, {j}]")
         self.emit(f"    bk = {j}")
+        if count_changes:
+            self.emit("    s += 1")
         if self.chance(0.2):
             self.emit(f"elif c[{i}, {j}] == bm:")
             self.emit(f"    bk = {j}")
+        if self.chance(0.3):
+            self.emit(self.pick(["k = k + 1", f"t = t + c[{i}, {j}] * 0.5", f"s = s + {j}"]))
         self.depth -= 1
         self.emit(f"rout[{i}] = bm")
         self.emit(f"rarg[{i}] = bk")
