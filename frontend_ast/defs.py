@@ -173,10 +173,10 @@ class Definitions:
         for name in g.names:
             v = self.scope.env.get(name)
             news.append(v if isinstance(v, Val) else None)
-        if g.typing or self.cx.typing:
-            # a typing run (of g or of a group of an inner loop: the run of an
-            # inner loop's typing reaches the updates of the groups around it,
-            # which must not be defined again) only learns types and reads
+        if self.cx.typing:
+            # a typing run (of g, or of a group of an inner loop: it reaches the
+            # updates of the groups around it, which must not be defined again)
+            # only learns types and reads
             if g.typing:
                 g.new_vals = [None if (v is None or isinstance(v, MaybeUnbound)) else v
                               for v in news]

@@ -295,15 +295,12 @@ class Emitter:
         n))` runs over a hull wider than every one of its ranges)."""
         if not tri:
             return list(preds)
-        inside = tri[0]
-        for t in tri[1:]:
-            inside = ir.And(inside, t)
-        out = list(tri)
-        for p in preds:
-            reads = any(c.call_type != ir.INTRINSIC for c in ir.find_calls(p))
-            out.append(ir.Call(ir.Bool(), "if_then_else", (inside, p, ir.Const(ir.Bool(), False)),
-                               ir.INTRINSIC) if reads else p)
-        return out
+        inside = ir.conjunction(tri)
+        false = ir.Const(ir.Bool(), False)
+        return list(tri) + [
+            ir.lazy_select(inside, p, false)
+            if any(c.call_type != ir.INTRINSIC for c in ir.find_calls(p)) else p
+            for p in preds]
 
     def check_span(self, l, lo, hi):
         """At call time, the hull [lo, hi] of a loop's range has fewer than

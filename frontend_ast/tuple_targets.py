@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_seqs import NodeBuilder
+from .loop_forms import LoopFormRewriter
 from .rewrite_registry import register
 
 
@@ -37,34 +37,25 @@ def _needs_rewrite(target) -> bool:
         not isinstance(e, ast.Name) for e in target.elts)
 
 
-class _Rewriter(NodeBuilder, ast.NodeTransformer):
+class _Rewriter(ast.NodeTransformer):
     def __init__(self, tree):
-        names = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
-            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        self.prefix = "_ph_"
-        while any(n.startswith(self.prefix) for n in names):
-            self.prefix = "_" + self.prefix
-        self.count = 0
-        self.ref = None
-
-    def fresh(self):
-        self.count += 1
-        return f"{self.prefix}{self.count}_t"
+        self.b = LoopFormRewriter(tree, None)      # node builders and fresh names
 
     def visit_Assign(self, node):
         if len(node.targets) != 1 or not _needs_rewrite(node.targets[0]) or \
                 any(isinstance(e, ast.Starred) for e in node.targets[0].elts):
             return node
-        self.ref = node
+        self.b.ref = node
         return self._unpack(node.targets[0], node.value)
 
     def _unpack(self, target, value) -> list:
-        temps = [self.fresh() for _ in target.elts]
-        unpack = ast.Tuple(elts=[self.name(t, store=True) for t in temps], ctx=ast.Store())
-        out = [self.assign(self.node(unpack), value)]
+        b = self.b
+        temps = [b.fresh("t") for _ in target.elts]
+        unpack = ast.Tuple(elts=[b.name(t, store=True) for t in temps], ctx=ast.Store())
+        out = [b.assign(b.node(unpack), value)]
         for elt, temp in zip(target.elts, temps):
             if _needs_rewrite(elt) and not any(isinstance(e, ast.Starred) for e in elt.elts):
-                out.extend(self._unpack(elt, self.name(temp)))
+                out.extend(self._unpack(elt, b.name(temp)))
             else:
-                out.append(self.assign(elt, self.name(temp)))
+                out.append(b.assign(elt, b.name(temp)))
         return out

@@ -7,6 +7,7 @@ import pytest
 
 import pyhalide as ph
 from pyhalide.autoschedule import fusion, plan
+from tests.frontend.test_frontend_reductions import blur_separable
 
 
 @pytest.fixture
@@ -16,17 +17,7 @@ def small_tiles(monkeypatch):
     monkeypatch.setattr(fusion, "TILE_ROWS", 4)
 
 
-def blur(img):
-    H, W = img.shape
-    bx = np.empty((H, W - 2), np.uint16)
-    for y in range(H):
-        for x in range(W - 2):
-            bx[y, x] = (img[y, x] + img[y, x + 1] + img[y, x + 2]) // 3
-    by = np.empty((H - 2, W - 2), np.uint16)
-    for y in range(H - 2):
-        for x in range(W - 2):
-            by[y, x] = (bx[y, x] + bx[y + 1, x] + bx[y + 2, x]) // 3
-    return by
+blur = blur_separable.py_func         # the two-stage uint16 box blur's plain loops
 
 
 def sharpen(img):
