@@ -102,15 +102,20 @@ _CLASSES: dict = {}      # (source path, module name) -> generator class (Halide
                          # registers a generator name once per process)
 
 
-def _generator_class(app: str, hl_module):
+def _generator_path(app: str) -> str:
     path = os.path.join(apps_dir(), f"{app}_generator.py")
-    key = (path, hl_module.__name__)
-    if key in _CLASSES:
-        return _CLASSES[key]
     if not os.path.exists(path):
         raise Unavailable(f"Halide's {app} generator not found at {path} "
                           f"(set PYHALIDE_HALIDE_APPS to the directory of Halide's "
                           f"python_bindings/apps)")
+    return path
+
+
+def _generator_class(app: str, hl_module):
+    path = _generator_path(app)
+    key = (path, hl_module.__name__)
+    if key in _CLASSES:
+        return _CLASSES[key]
     tag = "pyhalide" if hl_module.__name__.startswith("pyhalide") else "halide"
     spec = importlib.util.spec_from_file_location(f"_suite7_{tag}_{app}_generator", path)
     mod = importlib.util.module_from_spec(spec)
@@ -156,6 +161,7 @@ def _make_data(app):
 
 def _truth(app):
     def truth(d):
+        _generator_path(app)        # a missing generator is reported before a missing wheel
         hl = _halide()
         target = hl.get_host_target().with_feature(hl.TargetFeature.StrictFloat)
         fn = _callable(app, hl, target)
