@@ -23,6 +23,8 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
+from . import codegen_math
+
 I1 = ll.IntType(1)
 I8 = ll.IntType(8)
 I32 = ll.IntType(32)
@@ -416,6 +418,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         vals = [cast(b, a, t, result_type.with_lanes(t.lanes)) for a, t in zip(args, arg_types)]
         if name == "fmod":              # C fmod: LLVM's frem
             return b.frem(vals[0], vals[1])
+        if name in codegen_math.FUNCTIONS:      # inline, vectorizable: no libm call
+            return codegen_math.emit(b, name, vals[0], result_type.with_lanes(arg_types[0].lanes))
         llname = _UNARY_FLOAT.get(name) or _BINARY_FLOAT.get(name) or _TERNARY_FLOAT[name]
         if name in _WIDENED_FLOAT32 and result_type.bits == 32:
             return _widened(b, llname, vals[0])

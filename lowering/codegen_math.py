@@ -1,0 +1,230 @@
+"""exp, log and tanh as inline LLVM instruction sequences, for scalars and
+vectors alike (codegen_ops.call_intrinsic uses them in place of libm).
+
+Why: LLVM lowers `llvm.exp` and friends to one libm call per lane, so a loop
+that uses them cannot be vectorized. These sequences use only IEEE
+operations (add, mul, div, fma, compares, selects, integer bit operations):
+a scalar and each lane of a vector compute the same bits, so a result never
+depends on the schedule. No fast-math flags.
+
+Accuracy: every result is within 1 ulp of the correctly rounded value
+(error below 1 ulp of the exact value; tests/backend/test_vector_math.py
+checks it against mpmath or long double). Special values are NumPy's:
+
+- exp: exp(-inf) = +0, exp(+inf) = +inf, NaN -> NaN; overflow to +inf above
+  709.78 and gradual underflow into the subnormals down to 0 below -745.13
+  (the correctly rounded thresholds);
+- log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
+  subnormal arguments exact (scaled by 2^54 first), log(1) = +0;
+- tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN.
+
+float32 is computed in float64 and rounded once: the float64 value is within
+1 ulp of float64, so the rounded float32 is within 1 ulp of the correctly
+rounded float32 (and float32 subnormal results are rounded once).
+
+Algorithms:
+- exp(x) = 2^k exp(r), k = round(x / ln 2), r = x - k ln 2 as a double-double
+  (r_hi, r_lo) by Cody-Waite with fma; exp(r) = 1 + r + r^2 P(r), P the
+  Taylor polynomial to degree 13 (|r| <= 0.347: truncation below 2^-57),
+  summed as a double-double 1 + r_hi exactly split; 2^k applied as two
+  exact powers of two so that only the last product rounds (subnormals).
+- log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)):
+  fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches.
+- tanh(|x|) below 0.3: x + x^3 g(x^2) with g a Chebyshev fit (8 terms,
+  relative error below 2^-58); above: 1 - 2 / (exp(2|x|) + 1) with exp as a
+  double-double and one correction of the quotient, so the cancellation in
+  1 - q keeps the error below 1 ulp.
+"""
+from __future__ import annotations
+
+import math
+import struct
+
+from llvmlite import ir as ll
+
+from pyhalide import ir
+
+# Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
+# is exact for |k| < 2^21 and x - k * LN2_HI is exact.
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+INV_LN2 = 1.0 / math.log(2.0)
+SHIFT = 6755399441055744.0          # 1.5 * 2^52: x + SHIFT rounds x to an integer
+SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]
+EXP_HI = 710.0                      # exp(x) overflows above 709.78...
+EXP_LO = -746.0                     # and is 0 below -745.13...
+# 1/n!, n = 2..13
+EXP_TAYLOR = (0.5, 0.16666666666666666, 0.041666666666666664, 0.008333333333333333,
+              0.001388888888888889, 0.0001984126984126984, 2.48015873015873e-05,
+              2.7557319223985893e-06, 2.755731922398589e-07, 2.505210838544172e-08,
+              2.08767569878681e-09, 1.6059043836821613e-10)
+# fdlibm e_log.c: log(1+f) = f - f^2/2 + s (f^2/2 + R(s^2)), s = f / (2 + f)
+LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+      2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+      1.479819860511658591e-01)
+SQRT_HALF_BITS = 0x3FE6A09E667F3BCD            # the bits of sqrt(2)/2
+# tanh(x) = x + x^3 g(x^2) for |x| < TANH_SMALL: g's Chebyshev fit on [0, 0.09]
+TANH_SMALL = 0.3
+TANH_G = (-0.3333333333333333, 0.13333333333329464, -0.053968253959211114,
+          0.021869487730074903, -0.008863200177142575, 0.0035912834611108225,
+          -0.0014445898532447449, 0.0005109249704674158)
+TANH_ONE = 20.0                      # tanh(x) rounds to 1 above 19.06...
+
+FUNCTIONS = frozenset({"exp", "log", "tanh"})
+
+
+class _F64:
+    """Float64 operations on scalars or vectors of `lanes` lanes."""
+
+    def __init__(self, b: ll.IRBuilder, lanes: int):
+        self.b = b
+        self.lanes = lanes
+        self.ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
+        self.it = ll.IntType(64) if lanes == 1 else ll.VectorType(ll.IntType(64), lanes)
+
+    def _splat(self, ty, c):
+        return c if self.lanes == 1 else ll.Constant(ty, [c] * self.lanes)
+
+    def c(self, v: float):
+        return self._splat(self.ft, ll.Constant(ll.DoubleType(), float(v)))
+
+    def ci(self, v: int):
+        return self._splat(self.it, ll.Constant(ll.IntType(64), v))
+
+    def call(self, name, *args):
+        mod = self.b.module
+        full = f"llvm.{name}.{'f64' if self.lanes == 1 else f'v{self.lanes}f64'}"
+        fn = mod.globals.get(full)
+        if fn is None:
+            fn = ll.Function(mod, ll.FunctionType(self.ft, [self.ft] * len(args)), name=full)
+        return self.b.call(fn, list(args))
+
+    def fma(self, a, b, c):
+        return self.call("fma", a, b, c)
+
+    def add(self, a, b):
+        return self.b.fadd(a, b)
+
+    def sub(self, a, b):
+        return self.b.fsub(a, b)
+
+    def mul(self, a, b):
+        return self.b.fmul(a, b)
+
+    def div(self, a, b):
+        return self.b.fdiv(a, b)
+
+    def sel(self, cond, a, b):
+        return self.b.select(cond, a, b)
+
+    def cmp(self, op, a, b):
+        return self.b.fcmp_ordered(op, a, b)
+
+    def bits(self, x):
+        return self.b.bitcast(x, self.it)
+
+    def from_bits(self, i):
+        return self.b.bitcast(i, self.ft)
+
+    def horner(self, x, coeffs):
+        """coeffs[0] + x (coeffs[1] + x (...)), by fma."""
+        acc = self.c(coeffs[-1])
+        for c in reversed(coeffs[:-1]):
+            acc = self.fma(acc, x, self.c(c))
+        return acc
+
+    def pow2(self, k):
+        """2^k for integers k in [-1022, 1023] (i64), exactly."""
+        return self.from_bits(self.b.shl(self.b.add(k, self.ci(1023)), self.ci(52)))
+
+
+def _exp_parts(m: _F64, x):
+    """(k, hi, lo) with exp(x) = 2^k (hi + lo) to about 2^-57 relative,
+    |hi + lo - 1| < 0.42, for x in [EXP_LO, EXP_HI] (NaN gives NaN parts)."""
+    kd = m.fma(x, m.c(INV_LN2), m.c(SHIFT))
+    k = m.b.sub(m.bits(kd), m.ci(SHIFT_BITS))
+    kf = m.sub(kd, m.c(SHIFT))
+    nk = m.b.fneg(kf)
+    r1 = m.fma(nk, m.c(LN2_HI), x)                  # exact
+    r_hi = m.fma(nk, m.c(LN2_LO), r1)
+    r_lo = m.fma(nk, m.c(LN2_LO), m.sub(r1, r_hi))  # r1 - r_hi exact
+    # exp(r_hi + r_lo) = 1 + r_hi + r_hi^2 P(r_hi) + r_lo (1 + r_hi) + ...
+    t = m.mul(m.mul(r_hi, r_hi), m.horner(r_hi, EXP_TAYLOR))
+    corr = m.fma(r_lo, r_hi, r_lo)
+    one = m.c(1.0)
+    hi = m.add(one, r_hi)
+    lo = m.add(m.sub(one, hi), r_hi)                # exact (|r_hi| < 1)
+    return k, hi, m.add(lo, m.add(t, corr))
+
+
+def _exp(m: _F64, x):
+    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
+    xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)
+    k, hi, lo = _exp_parts(m, xc)
+    p = m.add(hi, lo)
+    # 2^k as 2^k1 * 2^k2 (k in [-1076, 1024]: both halves normal): p * 2^k1 is
+    # exact, the second product rounds once (into the subnormals or to inf).
+    k1 = m.b.ashr(k, m.ci(1))
+    k2 = m.b.sub(k, k1)
+    return m.mul(m.mul(p, m.pow2(k1)), m.pow2(k2))
+
+
+def _log(m: _F64, x):
+    b = m.b
+    sub = m.cmp("<", x, m.c(2.0 ** -1022))
+    xs = m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x)
+    ix = m.bits(xs)
+    tmp = b.sub(ix, m.ci(SQRT_HALF_BITS))
+    k = b.add(b.ashr(tmp, m.ci(52)), b.select(sub, m.ci(-54), m.ci(0)))
+    iz = b.sub(ix, b.and_(tmp, m.ci(-(1 << 52))))
+    f = m.sub(m.from_bits(iz), m.c(1.0))             # exact: m in [0.707, 1.415)
+    dk = b.sitofp(k, m.ft)
+    s = m.div(f, m.add(m.c(2.0), f))
+    z = m.mul(s, s)
+    w = m.mul(z, z)
+    t1 = m.mul(w, m.horner(w, (LG[1], LG[3], LG[5])))
+    t2 = m.mul(z, m.horner(w, (LG[0], LG[2], LG[4], LG[6])))
+    r = m.add(t2, t1)
+    hfsq = m.mul(m.mul(m.c(0.5), f), f)
+    inner = m.add(m.mul(s, m.add(hfsq, r)), m.mul(dk, m.c(LN2_LO)))
+    val = m.sub(m.mul(dk, m.c(LN2_HI)), m.sub(m.sub(hfsq, inner), f))
+    finite_pos = b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
+    special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
+                    m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
+    return m.sel(finite_pos, val, special)
+
+
+def _tanh(m: _F64, x):
+    a = m.call("fabs", x)
+    a = m.sel(m.cmp(">", a, m.c(TANH_ONE)), m.c(TANH_ONE), a)
+    # |x| < TANH_SMALL: a + a^3 g(a^2)
+    z = m.mul(a, a)
+    small = m.fma(m.mul(a, z), m.horner(z, TANH_G), a)
+    # otherwise 1 - 2 / (E + 1), E = exp(2a) = 2^k (hi + lo), k in [0, 58]
+    k, hi, lo = _exp_parts(m, m.add(a, a))
+    s = m.add(hi, lo)
+    e = m.sub(lo, m.sub(s, hi))
+    scale = m.pow2(k)
+    es, ee = m.mul(s, scale), m.mul(e, scale)
+    one, two = m.c(1.0), m.c(2.0)
+    d_hi = m.add(es, one)
+    d_lo = m.add(m.sub(one, m.sub(d_hi, es)), ee)  # es >= 1 where used
+    q = m.div(two, d_hi)
+    rem = m.fma(m.b.fneg(q), d_lo, m.fma(m.b.fneg(q), d_hi, two))
+    q_lo = m.mul(m.mul(rem, q), m.c(0.5))           # rem / d_hi
+    w = m.sub(one, q)
+    w_err = m.sub(m.sub(one, w), q)                 # exact: q < 1
+    large = m.add(w, m.sub(w_err, q_lo))
+    y = m.sel(m.cmp("<", a, m.c(TANH_SMALL)), small, large)
+    return m.call("copysign", y, x)
+
+
+_EMIT = {"exp": _exp, "log": _log, "tanh": _tanh}
+
+
+def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):
+    """`name`(x) for x an LLVM value of the float type t (scalar or vector)."""
+    m = _F64(b, t.lanes)
+    if t.bits == 64:
+        return _EMIT[name](m, x)
+    return b.fptrunc(_EMIT[name](m, b.fpext(x, m.ft)), x.type)
