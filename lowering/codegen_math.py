@@ -26,10 +26,11 @@ Algorithms:
 - exp(x) = 2^k exp(r), k = round(x / ln 2), r = x - k ln 2 as a double-double
   (r_hi, r_lo) by Cody-Waite with fma; exp(r) = 1 + r + r^2 P(r), P the
   Taylor polynomial to degree 13 (|r| <= 0.347: truncation below 2^-57),
-  summed as a double-double 1 + r_hi exactly split; 2^k applied as two
+  with 1 + r + r^2 / 2 summed exactly; 2^k applied as two
   exact powers of two so that only the last product rounds (subnormals).
-- log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)):
-  fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches.
+- log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)), f = m - 1:
+  fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches, with the
+  leading terms k LN2_HI + f - f^2/2 summed exactly.
 - tanh(|x|) below 0.3: x + x^3 g(x^2) with g a Chebyshev fit (8 terms,
   relative error below 2^-58); above: 1 - 2 / (exp(2|x|) + 1) with exp as a
   double-double and one correction of the quotient, so the cancellation in
@@ -133,6 +134,12 @@ class _F64:
             acc = self.fma(acc, x, self.c(c))
         return acc
 
+    def two_sum(self, a, b):
+        """(s, e): s = a + b rounded and its exact error e (Knuth)."""
+        s = self.add(a, b)
+        bb = self.sub(s, a)
+        return s, self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb))
+
     def pow2(self, k):
         """2^k for integers k in [-1022, 1023] (i64), exactly."""
         return self.from_bits(self.b.shl(self.b.add(k, self.ci(1023)), self.ci(52)))
@@ -148,13 +155,18 @@ def _exp_parts(m: _F64, x):
     r1 = m.fma(nk, m.c(LN2_HI), x)                  # exact
     r_hi = m.fma(nk, m.c(LN2_LO), r1)
     r_lo = m.fma(nk, m.c(LN2_LO), m.sub(r1, r_hi))  # r1 - r_hi exact
-    # exp(r_hi + r_lo) = 1 + r_hi + r_hi^2 P(r_hi) + r_lo (1 + r_hi) + ...
-    t = m.mul(m.mul(r_hi, r_hi), m.horner(r_hi, EXP_TAYLOR))
+    # exp(r_hi + r_lo) = 1 + r_hi + r_hi^2 / 2 + r_hi^3 P'(r_hi) + r_lo (1 + r_hi) + ...
+    # with 1 + r_hi + r_hi^2 / 2 summed exactly (r_hi^2 split by fma)
+    r2 = m.mul(r_hi, r_hi)
+    r2_err = m.fma(r_hi, r_hi, m.b.fneg(r2))        # exact
+    cubic = m.mul(m.mul(r2, r_hi), m.horner(r_hi, EXP_TAYLOR[1:]))
     corr = m.fma(r_lo, r_hi, r_lo)
     one = m.c(1.0)
     hi = m.add(one, r_hi)
     lo = m.add(m.sub(one, hi), r_hi)                # exact (|r_hi| < 1)
-    return k, hi, m.add(lo, m.add(t, corr))
+    p, e = m.two_sum(hi, m.mul(r2, m.c(0.5)))
+    small = m.add(m.add(lo, e), m.fma(r2_err, m.c(0.5), m.add(cubic, corr)))
+    return k, p, small
 
 
 def _exp(m: _F64, x):
@@ -185,9 +197,16 @@ def _log(m: _F64, x):
     t1 = m.mul(w, m.horner(w, (LG[1], LG[3], LG[5])))
     t2 = m.mul(z, m.horner(w, (LG[0], LG[2], LG[4], LG[6])))
     r = m.add(t2, t1)
-    hfsq = m.mul(m.mul(m.c(0.5), f), f)
-    inner = m.add(m.mul(s, m.add(hfsq, r)), m.mul(dk, m.c(LN2_LO)))
-    val = m.sub(m.mul(dk, m.c(LN2_HI)), m.sub(m.sub(hfsq, inner), f))
+    # log(x) = k LN2_HI + f - h + [s (h + R) + k LN2_LO], h = f^2 / 2: the three
+    # leading terms summed exactly (two TwoSums and h's own rounding error), so
+    # that only the final addition rounds much.
+    half_f = m.mul(m.c(0.5), f)
+    h = m.mul(half_f, f)
+    h_err = m.fma(half_f, f, b.fneg(h))                  # exact
+    s1, e1 = m.two_sum(m.mul(dk, m.c(LN2_HI)), f)        # k LN2_HI exact
+    s2, e2 = m.two_sum(s1, b.fneg(h))
+    tail = m.fma(s, m.add(h, r), m.fma(dk, m.c(LN2_LO), m.sub(m.add(e1, e2), h_err)))
+    val = m.add(s2, tail)
     finite_pos = b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
                     m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
