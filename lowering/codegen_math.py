@@ -18,9 +18,10 @@ checks it against mpmath or long double). Special values are NumPy's:
   subnormal arguments exact (scaled by 2^54 first), log(1) = +0;
 - tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN.
 
-float32 is computed in float64 and rounded once: the float64 value is within
-1 ulp of float64, so the rounded float32 is within 1 ulp of the correctly
-rounded float32 (and float32 subnormal results are rounded once).
+float32 is computed in float64 (shorter polynomials, no double-double parts:
+relative error below 2^-35) and rounded once, so it is within 1 ulp of the
+correctly rounded float32 (subnormal results are rounded once); tanh is
+expm1(2|x|) / (expm1(2|x|) + 2) there.
 
 Algorithms:
 - exp(x) = 2^k exp(r), k = round(x / ln 2), r = x - k ln 2 as a double-double
@@ -238,12 +239,66 @@ def _tanh(m: _F64, x):
     return m.call("copysign", y, x)
 
 
-_EMIT = {"exp": _exp, "log": _log, "tanh": _tanh}
+# ---- float32: in float64 with the precision float32 needs (relative error < 2^-35) ----
+EXP32_HI = 89.0                      # float32 exp overflows above 88.72...
+EXP32_LO = -104.0                    # and is 0 below -103.97...
+TANH32_ONE = 10.0                    # float32 tanh rounds to 1 above 9.01...
+
+
+def _exp32_core(m: _F64, x):
+    """(s, q) with exp(x) = s (1 + q), s = 2^k exactly, |q| < 0.42 with relative
+    error below 2^-36 (Taylor to degree 9), for x in [EXP32_LO, 2 * TANH32_ONE]."""
+    kd = m.fma(x, m.c(INV_LN2), m.c(SHIFT))
+    k = m.b.sub(m.bits(kd), m.ci(SHIFT_BITS))
+    nk = m.b.fneg(m.sub(kd, m.c(SHIFT)))
+    r = m.fma(nk, m.c(LN2_LO), m.fma(nk, m.c(LN2_HI), x))
+    q = m.mul(r, m.horner(r, (1.0,) + EXP_TAYLOR[:8]))
+    return m.pow2(k), q
+
+
+def _exp32(m: _F64, x):
+    xc = m.sel(m.cmp(">", x, m.c(EXP32_HI)), m.c(EXP32_HI), x)
+    xc = m.sel(m.cmp("<", xc, m.c(EXP32_LO)), m.c(EXP32_LO), xc)
+    s, q = _exp32_core(m, xc)
+    return m.mul(m.add(m.c(1.0), q), s)          # exact scaling (float64's range)
+
+
+def _log32(m: _F64, x):
+    """fdlibm's log without the exact sums (float32 arguments are normal float64s)."""
+    b = m.b
+    ix = m.bits(x)
+    tmp = b.sub(ix, m.ci(SQRT_HALF_BITS))
+    dk = b.sitofp(b.ashr(tmp, m.ci(52)), m.ft)
+    f = m.sub(m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52))))), m.c(1.0))
+    s = m.div(f, m.add(m.c(2.0), f))
+    z = m.mul(s, s)
+    w = m.mul(z, z)
+    r = m.add(m.mul(z, m.horner(w, (LG[0], LG[2], LG[4], LG[6]))),
+              m.mul(w, m.horner(w, (LG[1], LG[3], LG[5]))))
+    hfsq = m.mul(m.mul(m.c(0.5), f), f)
+    val = m.fma(dk, m.c(math.log(2.0)), m.sub(f, m.sub(hfsq, m.mul(s, m.add(hfsq, r)))))
+    return m.sel(b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf))), val,
+                 m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
+                       m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x)))
+
+
+def _tanh32(m: _F64, x):
+    """expm1(2|x|) / (expm1(2|x|) + 2), expm1 = s q + (s - 1) rounded once (exact
+    for s = 1: no cancellation near 0)."""
+    a = m.call("fabs", x)
+    a = m.sel(m.cmp(">", a, m.c(TANH32_ONE)), m.c(TANH32_ONE), a)
+    s, q = _exp32_core(m, m.add(a, a))
+    em1 = m.fma(s, q, m.sub(s, m.c(1.0)))
+    return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
+
+
+_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh},
+         32: {"exp": _exp32, "log": _log32, "tanh": _tanh32}}
 
 
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):
     """`name`(x) for x an LLVM value of the float type t (scalar or vector)."""
     m = _F64(b, t.lanes)
     if t.bits == 64:
-        return _EMIT[name](m, x)
-    return b.fptrunc(_EMIT[name](m, b.fpext(x, m.ft)), x.type)
+        return _EMIT[64][name](m, x)
+    return b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
