@@ -135,11 +135,11 @@ class _F64:
             acc = self.fma(acc, x, self.c(c))
         return acc
 
-    def two_sum(self, a, b):
-        """(s, e): s = a + b rounded and its exact error e (Knuth)."""
+    def fast_two_sum(self, a, b):
+        """(s, e): s = a + b rounded and its exact error e, for |a| >= |b| or a = 0
+        (Dekker)."""
         s = self.add(a, b)
-        bb = self.sub(s, a)
-        return s, self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb))
+        return s, self.sub(b, self.sub(s, a))
 
     def pow2(self, k):
         """2^k for integers k in [-1022, 1023] (i64), exactly."""
@@ -165,7 +165,7 @@ def _exp_parts(m: _F64, x):
     one = m.c(1.0)
     hi = m.add(one, r_hi)
     lo = m.add(m.sub(one, hi), r_hi)                # exact (|r_hi| < 1)
-    p, e = m.two_sum(hi, m.mul(r2, m.c(0.5)))
+    p, e = m.fast_two_sum(hi, m.mul(r2, m.c(0.5)))  # hi > 0.65 > r2 / 2
     small = m.add(m.add(lo, e), m.fma(r2_err, m.c(0.5), m.add(cubic, corr)))
     return k, p, small
 
@@ -204,8 +204,9 @@ def _log(m: _F64, x):
     half_f = m.mul(m.c(0.5), f)
     h = m.mul(half_f, f)
     h_err = m.fma(half_f, f, b.fneg(h))                  # exact
-    s1, e1 = m.two_sum(m.mul(dk, m.c(LN2_HI)), f)        # k LN2_HI exact
-    s2, e2 = m.two_sum(s1, b.fneg(h))
+    # k LN2_HI is exact and 0 or above 0.69 > |f|; |s1| >= min(|f|, 0.4) > h
+    s1, e1 = m.fast_two_sum(m.mul(dk, m.c(LN2_HI)), f)
+    s2, e2 = m.fast_two_sum(s1, b.fneg(h))
     tail = m.fma(s, m.add(h, r), m.fma(dk, m.c(LN2_LO), m.sub(m.add(e1, e2), h_err)))
     val = m.add(s2, tail)
     finite_pos = b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
