@@ -1,5 +1,6 @@
-"""exp, log and tanh as inline LLVM instruction sequences, for scalars and
-vectors alike (codegen_ops.call_intrinsic uses them in place of libm).
+"""exp, log, tanh, expm1 and log1p as inline LLVM instruction sequences, for
+scalars and vectors alike (codegen_ops.call_intrinsic uses them in place of
+libm).
 
 Why: LLVM lowers `llvm.exp` and friends to one libm call per lane, so a loop
 that uses them cannot be vectorized. These sequences use only IEEE
@@ -16,7 +17,9 @@ checks it against mpmath or long double). Special values are NumPy's:
   (the correctly rounded thresholds);
 - log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
   subnormal arguments exact (scaled by 2^54 first), log(1) = +0;
-- tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN.
+- tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN;
+- expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
+  expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
 
 float32 is computed in float64 (shorter polynomials, no double-double parts:
 relative error below 2^-35) and rounded once, so it is within 1 ulp of the
@@ -32,6 +35,8 @@ Algorithms:
 - log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)), f = m - 1:
   fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches, with the
   leading terms k LN2_HI + f - f^2/2 summed exactly.
+- expm1(x) = 2^k (p + small) - 1 from exp's parts, the - 1 exact (TwoSum);
+  log1p(x) = log(u) + du / u with u + du = 1 + x exactly.
 - tanh(|x|) below 0.3: x + x^3 g(x^2) with g a Chebyshev fit (8 terms,
   relative error below 2^-58); above: 1 - 2 / (exp(2|x|) + 1) with exp as a
   double-double and one correction of the quotient, so the cancellation in
@@ -72,7 +77,7 @@ TANH_G = (-0.3333333333333333, 0.13333333333329464, -0.053968253959211114,
           -0.0014445898532447449, 0.0005109249704674158)
 TANH_ONE = 20.0                      # tanh(x) rounds to 1 above 19.06...
 
-FUNCTIONS = frozenset({"exp", "log", "tanh"})
+FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p"})
 
 
 class _F64:
@@ -135,6 +140,12 @@ class _F64:
             acc = self.fma(acc, x, self.c(c))
         return acc
 
+    def two_sum(self, a, b):
+        """(s, e): s = a + b rounded and its exact error e (Knuth)."""
+        s = self.add(a, b)
+        bb = self.sub(s, a)
+        return s, self.add(self.sub(a, self.sub(s, bb)), self.sub(b, bb))
+
     def fast_two_sum(self, a, b):
         """(s, e): s = a + b rounded and its exact error e, for |a| >= |b| or a = 0
         (Dekker)."""
@@ -182,7 +193,9 @@ def _exp(m: _F64, x):
     return m.mul(m.mul(p, m.pow2(k1)), m.pow2(k2))
 
 
-def _log(m: _F64, x):
+def _log_sum(m: _F64, x):
+    """(s2, tail): log(x) = s2 + tail for finite x > 0, s2 the exact sum of the
+    leading terms."""
     b = m.b
     sub = m.cmp("<", x, m.c(2.0 ** -1022))
     xs = m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x)
@@ -208,11 +221,49 @@ def _log(m: _F64, x):
     s1, e1 = m.fast_two_sum(m.mul(dk, m.c(LN2_HI)), f)
     s2, e2 = m.fast_two_sum(s1, b.fneg(h))
     tail = m.fma(s, m.add(h, r), m.fma(dk, m.c(LN2_LO), m.sub(m.add(e1, e2), h_err)))
-    val = m.add(s2, tail)
-    finite_pos = b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
+    return s2, tail
+
+
+def _log_specials(m: _F64, x, val):
+    """val where x is finite and positive; else log's value: -inf at +-0, NaN
+    below 0, x itself at +inf and NaN."""
+    finite_pos = m.b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
                     m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
     return m.sel(finite_pos, val, special)
+
+
+def _log(m: _F64, x):
+    s2, tail = _log_sum(m, x)
+    return _log_specials(m, x, m.add(s2, tail))
+
+
+def _tiny(m: _F64, x):
+    """|x| < 2^-54, where expm1(x) and log1p(x) round to x (also +-0)."""
+    return m.cmp("<", m.call("fabs", x), m.c(2.0 ** -54))
+
+
+def _log1p(m: _F64, x):
+    """log(u) + du / u for u + du = 1 + x exactly (u rounded)."""
+    u, du = m.two_sum(m.c(1.0), x)
+    s2, tail = _log_sum(m, u)
+    y = _log_specials(m, u, m.add(s2, m.add(tail, m.div(du, u))))
+    return m.sel(_tiny(m, x), x, y)
+
+
+def _expm1(m: _F64, x):
+    """2^k (p + small) - 1 with the subtraction of 1 exact (TwoSum); +inf where
+    2^k p overflows; below -60 the result rounds to -1."""
+    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
+    xc = m.sel(m.cmp("<", xc, m.c(-60.0)), m.c(-60.0), xc)
+    k, p, small = _exp_parts(m, xc)
+    k1 = m.b.ashr(k, m.ci(1))
+    s1, s2 = m.pow2(k1), m.pow2(m.b.sub(k, k1))
+    big = m.mul(m.mul(p, s1), s2)                    # exact below the overflow
+    t, err = m.two_sum(big, m.c(-1.0))
+    y = m.add(t, m.add(err, m.mul(m.mul(small, s1), s2)))
+    y = m.sel(m.cmp("==", big, m.c(math.inf)), big, y)
+    return m.sel(_tiny(m, x), x, y)
 
 
 def _tanh(m: _F64, x):
@@ -248,7 +299,7 @@ TANH32_ONE = 10.0                    # float32 tanh rounds to 1 above 9.01...
 
 def _exp32_core(m: _F64, x):
     """(s, q) with exp(x) = s (1 + q), s = 2^k exactly, |q| < 0.42 with relative
-    error below 2^-36 (Taylor to degree 9), for x in [EXP32_LO, 2 * TANH32_ONE]."""
+    error below 2^-36 (Taylor to degree 9), for x in [EXP32_LO, EXP32_HI]."""
     kd = m.fma(x, m.c(INV_LN2), m.c(SHIFT))
     k = m.b.sub(m.bits(kd), m.ci(SHIFT_BITS))
     nk = m.b.fneg(m.sub(kd, m.c(SHIFT)))
@@ -264,8 +315,9 @@ def _exp32(m: _F64, x):
     return m.mul(m.add(m.c(1.0), q), s)          # exact scaling (float64's range)
 
 
-def _log32(m: _F64, x):
-    """fdlibm's log without the exact sums (float32 arguments are normal float64s)."""
+def _log32_value(m: _F64, x):
+    """fdlibm's log without the exact sums, for finite x > 0 (float32 arguments
+    are normal float64s)."""
     b = m.b
     ix = m.bits(x)
     tmp = b.sub(ix, m.ci(SQRT_HALF_BITS))
@@ -277,10 +329,24 @@ def _log32(m: _F64, x):
     r = m.add(m.mul(z, m.horner(w, (LG[0], LG[2], LG[4], LG[6]))),
               m.mul(w, m.horner(w, (LG[1], LG[3], LG[5]))))
     hfsq = m.mul(m.mul(m.c(0.5), f), f)
-    val = m.fma(dk, m.c(math.log(2.0)), m.sub(f, m.sub(hfsq, m.mul(s, m.add(hfsq, r)))))
-    return m.sel(b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf))), val,
-                 m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
-                       m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x)))
+    return m.fma(dk, m.c(math.log(2.0)), m.sub(f, m.sub(hfsq, m.mul(s, m.add(hfsq, r)))))
+
+
+def _log32(m: _F64, x):
+    return _log_specials(m, x, _log32_value(m, x))
+
+
+def _log1p32(m: _F64, x):
+    u, du = m.two_sum(m.c(1.0), x)
+    y = _log_specials(m, u, m.add(_log32_value(m, u), m.div(du, u)))
+    return m.sel(_tiny(m, x), x, y)
+
+
+def _expm1_32(m: _F64, x):
+    xc = m.sel(m.cmp(">", x, m.c(EXP32_HI)), m.c(EXP32_HI), x)
+    xc = m.sel(m.cmp("<", xc, m.c(-40.0)), m.c(-40.0), xc)      # rounds to -1 below -17.3
+    s, q = _exp32_core(m, xc)
+    return m.sel(_tiny(m, x), x, m.fma(s, q, m.sub(s, m.c(1.0))))
 
 
 def _tanh32(m: _F64, x):
@@ -293,8 +359,9 @@ def _tanh32(m: _F64, x):
     return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
 
 
-_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh},
-         32: {"exp": _exp32, "log": _log32, "tanh": _tanh32}}
+_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p},
+         32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
+              "log1p": _log1p32}}
 
 
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):

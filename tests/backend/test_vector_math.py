@@ -1,4 +1,4 @@
-"""exp, log and tanh of lowering/codegen_math.py: within 1 ulp of the exact value
+"""exp, log, tanh, expm1 and log1p of lowering/codegen_math.py: within 1 ulp of the exact value
 (mpmath when installed, else long double, whose error is a thousandth of a float64
 ulp), NumPy's special values, and the same bits from the scalar code (LLVM's
 vectorizers off) and from vectors of 4, 8 and 16 lanes."""
@@ -15,14 +15,14 @@ from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
 from tests.backend.backend_util import compile_kernel, i32, var
 
-NAMES = ("exp", "log", "tanh")
-NUMPY = {"exp": np.exp, "log": np.log, "tanh": np.tanh}
-ARGS = ("a", "b", "c")                  # the argument arrays of exp, log, tanh
+NAMES = ("exp", "log", "tanh", "expm1", "log1p")
+NUMPY = {"exp": np.exp, "log": np.log, "tanh": np.tanh, "expm1": np.expm1, "log1p": np.log1p}
+ARGS = ("a", "b", "c", "d", "e")        # the argument arrays of NAMES
 LONG_DOUBLE_OK = np.finfo(np.longdouble).nmant >= 63
 
 
 def _stmt(dt, lanes, n):
-    """out_<name>[x] = name(<arg>[x]) for the three functions, `lanes` at a time."""
+    """out_<name>[x] = name(<arg>[x]) for the functions, `lanes` at a time."""
     t = ir.Type.from_numpy(np.dtype(dt)).with_lanes(lanes)
     x = var("x")
     idx = x if lanes == 1 else ir.Ramp(ir.Mul(x, i32(lanes)), i32(1), lanes)
@@ -32,7 +32,7 @@ def _stmt(dt, lanes, n):
 
 
 def compute(dt, lanes, args):
-    """{name: result} of the three functions on `args` (three arrays of one length,
+    """{name: result} of the functions on `args` (arrays of one length,
     a multiple of 16); lanes 1 runs with LLVM's vectorizers off (the scalar code)."""
     n = len(args[0])
     outs = {nm: np.zeros(n, dt) for nm in NAMES}
@@ -60,9 +60,14 @@ def _arguments(rng, dt, n):
              1 + rng.uniform(-1e-4, 1e-4, n)]
     c = [rng.uniform(-1, 1, n), rng.uniform(-20, 20, n), rng.uniform(0.25, 0.35, n),
          rng.uniform(-1e-5, 1e-5, n)]
-    a, b, c = (np.concatenate(v).astype(dt) for v in (a, b, c))
-    m = min(len(a), len(b), len(c))
-    return [_pad16(v[:m]).astype(dt) for v in (a, b, c)]
+    top = 709.7 if dt == np.float64 else 88.7
+    d = [rng.uniform(-1, 1, n), rng.uniform(-40, top, n), rng.uniform(-1e-3, 1e-3, n),
+         rng.uniform(-1e-9, 1e-9, n)]
+    e = [rng.uniform(-0.999, 1, n), 2.0 ** rng.uniform(-30, 120, n), rng.uniform(-1e-3, 1e-3, n),
+         -1 + 2.0 ** rng.uniform(-20, -1, n)]
+    vals = [np.concatenate(v).astype(dt) for v in (a, b, c, d, e)]
+    m = min(len(v) for v in vals)
+    return [_pad16(v[:m]).astype(dt) for v in vals]
 
 
 def ulp_errors(name, x, got):
@@ -115,7 +120,7 @@ def _specials(dt):
 @pytest.mark.parametrize("dt", [np.float64, np.float32], ids=["f64", "f32"])
 def test_special_values_are_numpys(dt):
     x = _specials(dt)
-    res = compute(dt, 8, [x, x, x])
+    res = compute(dt, 8, [x] * len(NAMES))
     for nm in NAMES:
         with np.errstate(all="ignore"):
             want = NUMPY[nm](x)
@@ -133,6 +138,9 @@ def test_special_values_are_numpys(dt):
     exact = res["exp"][x == 0], res["log"][x == 1], res["tanh"][np.isinf(x)]
     assert exact[0].tolist() == [1.0, 1.0] and exact[1].tolist() == [0.0] * len(exact[1])
     assert not np.signbit(exact[1]).any() and sorted(exact[2].tolist()) == [-1.0, 1.0]
+    for nm in ("expm1", "log1p"):           # x itself at +-0 and tiny x
+        tiny = (np.abs(x) < 1e-30) & ~np.isnan(x)
+        assert np.array_equal(res[nm][tiny].view(np.uint8), x[tiny].view(np.uint8)), nm
 
 
 @pytest.mark.parametrize("dt", [np.float64, np.float32], ids=["f64", "f32"])
