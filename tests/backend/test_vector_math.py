@@ -2,8 +2,12 @@
 (mpmath when installed, else long double, whose error is a thousandth of a float64
 ulp), NumPy's special values, and the same bits from the scalar code (LLVM's
 vectorizers off) and from vectors of 4, 8 and 16 lanes."""
+import math
+
 import numpy as np
 import pytest
+
+import pyhalide as ph
 
 try:
     import mpmath
@@ -183,3 +187,35 @@ def test_pipeline_results_do_not_depend_on_the_schedule():
     assert np.array_equal(default.view(np.int64), scheduled.view(np.int64))
     want = K.chain_transc(a, b)
     assert np.abs(default - want).max() <= 8 * np.spacing(np.abs(want).max())
+
+
+@ph.pipeline
+def scalar_expm1(x):
+    return math.expm1(x)
+
+
+@ph.pipeline
+def scalar_log1p(x):
+    return math.log1p(x)
+
+
+@pytest.mark.parametrize("p, fn", [(scalar_expm1, math.expm1), (scalar_log1p, math.log1p)],
+                         ids=["expm1", "log1p"])
+def test_math_expm1_and_log1p_on_scalars_are_cpythons(p, fn):
+    """CPython's errors (OverflowError, ValueError for log1p(x <= -1)), its values at
+    the special points exactly, elsewhere within 1 ulp (both within 1 ulp of exact)."""
+    for x in (0.0, -0.0, 5e-324, -1e-300, 1e-17, 0.5, -0.5, 0.3466, 1.0, -1.0, -1.5, 3.0, -40.0,
+              -800.0, 709.78, 709.79, 1e300, math.inf, -math.inf, math.nan):
+        try:
+            want = fn(x)
+        except (ValueError, OverflowError) as e:
+            with pytest.raises(type(e)):
+                p(x)
+            continue
+        got = p(x)
+        assert type(got) is float, (x, got)
+        if math.isnan(want) or math.isinf(want) or abs(want) in (0.0, 1.0) or abs(x) < 1e-16:
+            assert got == want or (math.isnan(got) and math.isnan(want)), (x, got, want)
+            assert math.copysign(1, got) == math.copysign(1, want), (x, got, want)
+        else:
+            assert abs(got - want) <= math.ulp(want), (x, got, want)
