@@ -29,7 +29,7 @@ _NP_UNARY = {np.sqrt: "sqrt", np.exp: "exp", np.log: "log", np.sin: "sin", np.co
              np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan",
              np.sinh: "sinh", np.cosh: "cosh", np.tanh: "tanh", np.floor: "floor",
              np.ceil: "ceil", np.trunc: "trunc", np.rint: "round", np.exp2: "exp2",
-             np.cbrt: "cbrt"}
+             np.cbrt: "cbrt", np.expm1: "expm1", np.log1p: "log1p"}
 _CREATE = {np.zeros: 0, np.ones: 1, np.empty: None, np.full: "full",
            np.zeros_like: 0, np.ones_like: 1, np.empty_like: None, np.full_like: "full"}
 _NP_BINARY_OPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.divide: "/",
@@ -452,36 +452,6 @@ def _scaled_log(inv_ln_hi, inv_ln_lo):
     return run
 
 
-@_in_f64
-def _log1p(cx, x: Val, rt) -> Val:
-    """log(1 + x) as log(u) - ((u - 1) - x) / u for u = 1 + x rounded (the
-    rounding error of u, exact by Fast2Sum, corrects the logarithm)."""
-    n = x.node
-    one = _c(rt, 1.0)
-    u = ir.Add(one, n)
-    err = ir.Select(ir.LE(fabs(n), one), ir.Sub(ir.Sub(u, one), n), ir.Sub(ir.Sub(u, n), one))
-    lg = ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC)
-    corrected = ir.Sub(lg, ir.Div(err, u))
-    plain = ir.Or(ir.EQ(u, one), ir.Not(ir.LT(fabs(ir.Sub(u, one)), _c(rt, float("inf")))))
-    near_zero = ir.EQ(u, one)
-    node = ir.Select(near_zero, n, ir.Select(ir.Or(plain, ir.LE(u, _c(rt, 0.0))), lg, corrected))
-    return Val(node, rt)
-
-
-@_in_f64
-def _expm1(cx, x: Val, rt) -> Val:
-    """exp(x) - 1 by Kahan's formula (u - 1) * (x / log(u)), u = exp(x); the
-    ratio first, so that (u - 1) * x cannot overflow where exp(x) does not."""
-    n = x.node
-    one = _c(rt, 1.0)
-    u = ir.Call(rt.ir(), "exp", (n,), ir.INTRINSIC)
-    um1 = ir.Sub(u, one)
-    kahan = ir.Mul(um1, ir.Div(n, ir.Call(rt.ir(), "log", (u,), ir.INTRINSIC)))
-    direct = ir.Or(ir.EQ(um1, _c(rt, -1.0)), ir.Not(ir.LT(u, _c(rt, float("inf")))))
-    node = ir.Select(ir.EQ(u, one), n, ir.Select(ir.Or(direct, ops.is_nan(n)), um1, kahan))
-    return Val(node, rt)
-
-
 def _times(num, den):
     """x * (num / den), the constant computed in x's dtype (NumPy's deg2rad
     and rad2deg)."""
@@ -493,7 +463,6 @@ def _times(num, den):
 
 _FLOAT_UNARY = {np.log2: _scaled_log(1.4426950408889634, 2.0355273740931033e-17),
                 np.log10: _scaled_log(0.4342944819032518, 1.098319650216765e-17),
-                np.log1p: _log1p, np.expm1: _expm1,
                 np.deg2rad: _times(np.pi, 180), np.radians: _times(np.pi, 180),
                 np.rad2deg: _times(180, np.pi), np.degrees: _times(180, np.pi)}
 
@@ -683,7 +652,7 @@ ELEMENTWISE = {}
 for _f in list(_NP_UNARY) + [np.abs, np.absolute, np.fabs, np.square, np.negative, np.positive,
                              np.isnan, np.isinf, np.isfinite, np.logical_not, np.round,
                              np.around, np.sign, np.invert, np.reciprocal, np.log2, np.log10,
-                             np.log1p, np.expm1, np.deg2rad, np.radians, np.rad2deg,
+                             np.deg2rad, np.radians, np.rad2deg,
                              np.degrees]:
     ELEMENTWISE[_f] = (1, np_unary)
 for _f in _NP_BINARY_OPS:

@@ -22,8 +22,8 @@ from .values import Val, const_val
 _UNARY = {math.sqrt: "sqrt", math.exp: "exp", math.log: "log", math.sin: "sin",
           math.cos: "cos", math.tan: "tan", math.asin: "asin", math.acos: "acos",
           math.atan: "atan", math.sinh: "sinh", math.cosh: "cosh", math.tanh: "tanh",
-          math.fabs: "abs"}
-_OVERFLOWS = {"exp", "sinh", "cosh"}        # an infinity from a finite x: OverflowError
+          math.fabs: "abs", math.expm1: "expm1", math.log1p: "log1p"}
+_OVERFLOWS = {"exp", "sinh", "cosh", "expm1"}   # an infinity from a finite x: OverflowError
 _TO_INT = {math.floor: "floor", math.ceil: "ceil", math.trunc: "trunc"}
 _TESTS = {math.isnan: "is_nan", math.isinf: "is_inf", math.isfinite: "is_finite"}
 _LOGS = {math.log2: (np.log2, 2.0), math.log10: (np.log10, 10.0)}

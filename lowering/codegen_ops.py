@@ -23,6 +23,8 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
+from . import codegen_math
+
 I1 = ll.IntType(1)
 I8 = ll.IntType(8)
 I32 = ll.IntType(32)
@@ -400,13 +402,18 @@ _TERNARY_FLOAT = {"fma": "fma"}         # fma(a, b, c): a * b + c rounded once
 _WIDENED_FLOAT32 = {"tanh", "sinh", "cosh"}
 _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
-    frozenset(_LIBM_UNARY) | {
+    frozenset(_LIBM_UNARY) | codegen_math.FUNCTIONS | {
     "abs", "is_nan", "is_inf", "is_finite", "likely"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
     """Emit intrinsic `name` on LLVM values `args` (of pyhalide types
     `arg_types`) producing `result_type`."""
+    if name in codegen_math.FUNCTIONS:          # inline, vectorizable: no libm call
+        if len(args) != 1 or not result_type.is_float():
+            raise CodegenError(f"intrinsic {name} takes 1 argument and returns a float")
+        t = result_type.with_lanes(arg_types[0].lanes)
+        return codegen_math.emit(b, name, cast(b, args[0], arg_types[0], t), t)
     if name in _UNARY_FLOAT or name in _BINARY_FLOAT or name in _TERNARY_FLOAT:
         want = 1 if name in _UNARY_FLOAT else 2 if name in _BINARY_FLOAT else 3
         if len(args) != want:

@@ -448,15 +448,16 @@ def _ident(text: str) -> str:
 
 
 # no vector instruction for these: LLVM computes their lanes one at a time
-_SCALAR_CALLS = frozenset({"exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-                           "cosh", "tanh", "pow", "atan2", "fmod", "exp2", "cbrt"})
+# (exp, log and tanh are inline vector code: lowering/codegen_math.py)
+_SCALAR_CALLS = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                           "cosh", "pow", "atan2", "fmod", "exp2", "cbrt"})
 
 
 def _scalar_only(fn, roots: set) -> bool:
     """Whether f's definitions, with the Funcs inlined into them (those not
     in `roots`), divide 64-bit integers by a non-constant (np.roll's
     modulo, Python's int division) or call a math function without a vector
-    instruction (exp, log, sin, ...): vectors of them cost more than scalars."""
+    instruction (sin, pow, ...): vectors of them cost more than scalars."""
     seen, todo = set(), [fn]
     while todo:
         g = todo.pop()

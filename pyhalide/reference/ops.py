@@ -117,7 +117,7 @@ _FLOAT_UNARY = {
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
     "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc,
-    "exp2": np.exp2, "cbrt": np.cbrt,
+    "exp2": np.exp2, "cbrt": np.cbrt, "expm1": np.expm1, "log1p": np.log1p,
 }
 _FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
                  "fmod": np.fmod}
