@@ -860,6 +860,10 @@ def _reads(funcs) -> dict:
 # definitions would grow exponentially; past this it is computed at root
 INLINE_LIMIT = 400
 
+# the largest definition (in IR nodes) that the default schedule inlines
+# into several NumPy-order sums (_inlinable): each computes it again
+CHEAP_TWICE = 12
+
 
 def _inlined(funcs, reads, kept, targets) -> set:
     """ids of the Functions the default schedule inlines (in program order,
@@ -915,7 +919,10 @@ def _inlinable(fn, reads, parts=None) -> bool:
     helper Funcs of one NumPy-order sum (`parts`: id(Function) -> (the sum,
     pure Vars of one value), set by sum_order) read disjoint elements (the
     chunks of 8, the rest): a Func read only by them, at points moving with
-    every loop but those Vars, is inlined into each."""
+    every loop but those Vars, is inlined into each; read by several sums
+    (`var = np.sum(dx**2); cov = np.sum(dx * dy)`), when its definition is
+    within CHEAP_TWICE nodes (computing it again costs less than storing
+    and loading it)."""
     if fn.updates or fn.pure is None or _user_scheduled(fn.pure, fn.args):
         return False
     if any(checks.is_check_read(c) for c in ir.find_calls(list(fn.pure.values))):
@@ -924,9 +931,11 @@ def _inlinable(fn, reads, parts=None) -> bool:
     if not sites:
         return False
     consumer, d, first = sites[0]
-    part = (parts or {}).get(id(consumer))
-    if part is not None and all((parts or {}).get(id(c), (None,))[0] is part[0]
-                                for c, _, _ in sites):
+    parts = parts or {}
+    if all(id(c) in parts for c, _, _ in sites):
+        groups = {id(parts[id(c)][0]) for c, _, _ in sites}
+        if len(groups) > 1 and _tree_size(fn.pure.values) > CHEAP_TWICE:
+            return False
         return all(_moves_with_loops(c, e, k, parts[id(c)][1]) for c, e, k in sites)
     if any(c is not consumer or e is not d or not all(ir.equal(x, y) for x, y in
                                                       zip(k.args, first.args))

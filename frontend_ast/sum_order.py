@@ -268,13 +268,25 @@ class _SumBuilder:
 
         acc = a.func("_lanes")
         a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
-        r = RDom([(0, _min(a.block // a.lanes, q)), (0, top + 1)], a.name + "_chunk")
-        first, chunks = leaf[r[1], c][0], leaf[r[1], c][1]
-        # the chunk, clamped into the row for bounds inference (it is there)
-        chunk = _max(_min(first + r[0], q - 1), 0)
-        akey = (j, r[1]) + mid
-        nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
-        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=[r[0] < chunks])
+        most = a.static(lambda z: most_chunks(_prod(z), a.lanes, a.block), a.run)
+        if extra:
+            # rows: the chunks in order, each added at its slot (a table
+            # the rows share), the rows' chains interleaved
+            r = RDom([(0, q)], a.name + "_chunk")
+            akey = (j, _max(_min(a.slots_of_chunks(leaf, q, most, top)[r.x], top), 0)) + mid
+            nxt = a.read_flat(r.x * a.lanes + j, m, extra_at, clamp=False)
+        else:
+            # one row: each slot runs over as many chunks as the largest
+            # leaf has (its accumulators stay in registers), those past its
+            # own adding -0.0 (x + -0.0 is x): no condition in the loop;
+            # the chunk clamped into the row (it is there)
+            r = RDom([(0, most), (0, top + 1)], a.name + "_chunk")
+            first, chunks = leaf[r[1], c][0], leaf[r[1], c][1]
+            chunk = _max(_min(first + r[0], q - 1), 0)
+            akey = (j, r[1]) + mid
+            nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
+            nxt = select(r[0] < chunks, nxt, a.zero(True))
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
         place = {}
         out.default_hint = _rows_hint(key, place)
         acc.default_hint = _row_hint(out, key, place, vectorize=a.lanes)
@@ -298,6 +310,20 @@ class _SumBuilder:
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def slots_of_chunks(self, leaf, q, most, top):
+        """name_slot(k): the slot of the leaf that holds chunk k of a row
+        (q chunks; leaf(s, 0) from leaves(), `most` chunks at most per
+        leaf, slots 0..top): each leaf's chunks written with its slot."""
+        slot = self.func("_slot")
+        k = self.em.new_var("k")
+        zero = Expr.wrap(ir.index(0))
+        self.define(slot, (k,), [zero], pure=True)
+        r = RDom([(0, most), (0, top + 1)], self.name + "_fill")
+        first, chunks = leaf[r[1], zero][0], leaf[r[1], zero][1]
+        at = _max(_min(first + r[0], q - 1), 0)
+        self.define(slot, (at,), [r[1]], r, preds=[r[0] < chunks])
+        return slot
 
     def read_flat(self, flat, m, extra_at, clamp) -> Expr:
         """Element `flat` of a row of the run axes (m elements; clamped into
@@ -570,3 +596,18 @@ def rightmost_slot(m, lanes=LANES, block=BLOCK):
             q -= q // 2
         slot = slot * 2 + int(split)
     return slot
+
+
+def most_chunks(m, lanes=LANES, block=BLOCK):
+    """The most chunks of `lanes` a leaf of the split tree of a run of m
+    elements holds (the nodes of a level take at most a few sizes)."""
+    nodes, best, rem = {(m // lanes, 1)}, 0, m % lanes
+    while nodes:
+        deeper = set()
+        for nq, last in nodes:
+            if nq * lanes + (rem if last else 0) <= block:
+                best = max(best, nq)
+            else:
+                deeper |= {(nq // 2, 0), (nq - nq // 2, last)}
+        nodes = deeper
+    return best
