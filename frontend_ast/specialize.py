@@ -860,6 +860,10 @@ def _reads(funcs) -> dict:
 # definitions would grow exponentially; past this it is computed at root
 INLINE_LIMIT = 400
 
+# the largest definition (in IR nodes) that the default schedule inlines
+# into several NumPy-order sums (_inlinable): each computes it again
+CHEAP_TWICE = 12
+
 
 def _inlined(funcs, reads, kept, targets) -> set:
     """ids of the Functions the default schedule inlines (in program order,
@@ -868,6 +872,8 @@ def _inlined(funcs, reads, kept, targets) -> set:
     (ids: outputs, loop-local scalars) nor Funcs named in `targets` or in a
     schedule's compute_at/store_at (something is computed in their loops)."""
     inlined, size, targets = set(), {}, set(targets)
+    parts = {id(f.function()): f.sum_part for f in funcs
+             if getattr(f, "sum_part", None) is not None}
     for f in funcs:
         fn = f.function()
         size[id(fn)] = max(_tree_size(d.values) for d in fn.definitions())
@@ -877,14 +883,14 @@ def _inlined(funcs, reads, kept, targets) -> set:
     for f in funcs:
         fn = f.function()
         if id(fn) in kept or fn.name in targets or fn.schedule.compute_level is not None \
-                or fn.schedule.store_level is not None or not _inlinable(fn, reads):
+                or fn.schedule.store_level is not None or not _inlinable(fn, reads, parts):
             continue
-        sites = reads[id(fn)]
-        consumer = id(sites[0][0])
-        grown = size[consumer] + len(sites) * (size[id(fn)] - 1)
-        if grown <= INLINE_LIMIT:
+        grown = {}
+        for consumer, _, _ in reads[id(fn)]:
+            grown[id(consumer)] = grown.get(id(consumer), size[id(consumer)]) + size[id(fn)] - 1
+        if max(grown.values()) <= INLINE_LIMIT:
             inlined.add(id(fn))
-            size[consumer] = grown
+            size.update(grown)
     return inlined
 
 
@@ -901,7 +907,7 @@ def _tree_size(nodes) -> int:
     return sum(count(n) for n in nodes)
 
 
-def _inlinable(fn, reads) -> bool:
+def _inlinable(fn, reads, parts=None) -> bool:
     """Whether Func `fn` (not an output) is inlined by default: a pure
     definition whose loops the user did not schedule, without run-time checks
     (an inlined Func is evaluated only where it is read, so a check of an
@@ -909,7 +915,14 @@ def _inlinable(fn, reads) -> bool:
     consumer at one point (the same arguments at every call), and that point
     moving with every loop of the consumer's definition (so each element is
     computed once, not again for each iteration of a loop the point does not
-    depend on: `t[:, None] * b` or a matrix product keeps t at root)."""
+    depend on: `t[:, None] * b` or a matrix product keeps t at root). The
+    helper Funcs of one NumPy-order sum (`parts`: id(Function) -> (the sum,
+    pure Vars of one value), set by sum_order) read disjoint elements (the
+    chunks of 8, the rest): a Func read only by them, at points moving with
+    every loop but those Vars, is inlined into each; read by several sums
+    (`var = np.sum(dx**2); cov = np.sum(dx * dy)`), when its definition is
+    within CHEAP_TWICE nodes (computing it again costs less than storing
+    and loading it)."""
     if fn.updates or fn.pure is None or _user_scheduled(fn.pure, fn.args):
         return False
     if any(checks.is_check_read(c) for c in ir.find_calls(list(fn.pure.values))):
@@ -918,13 +931,25 @@ def _inlinable(fn, reads) -> bool:
     if not sites:
         return False
     consumer, d, first = sites[0]
+    parts = parts or {}
+    if all(id(c) in parts for c, _, _ in sites):
+        groups = {id(parts[id(c)][0]) for c, _, _ in sites}
+        if len(groups) > 1 and _tree_size(fn.pure.values) > CHEAP_TWICE:
+            return False
+        return all(_moves_with_loops(c, e, k, parts[id(c)][1]) for c, e, k in sites)
     if any(c is not consumer or e is not d or not all(ir.equal(x, y) for x, y in
                                                       zip(k.args, first.args))
            for c, e, k in sites[1:]):
         return False
+    return _moves_with_loops(consumer, d, first, ())
+
+
+def _moves_with_loops(consumer, d, call, fixed) -> bool:
+    """Whether the point `call` reads moves with every loop of definition d
+    of `consumer` (but its pure Vars named in `fixed`, of one value)."""
     loops = {rv.name for rv in d.schedule.rvars}
-    loops |= {n for n in ir.free_vars(list(d.args)) if n in consumer.args}
-    return loops <= set(ir.free_vars(list(first.args)))
+    loops |= {n for n in ir.free_vars(list(d.args)) if n in consumer.args and n not in fixed}
+    return loops <= set(ir.free_vars(list(call.args)))
 
 
 def _user_scheduled(d, args) -> bool:

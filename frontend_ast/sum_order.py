@@ -241,11 +241,12 @@ class _SumBuilder:
     def row_pairwise_update(self, out, key):
         """The run axes merge in memory and no cast: NumPy sums each row of
         them (m elements) as one pairwise_sum (runs_of gives one run of m).
-        Every row has the same split tree, so the leaf of each chunk of 8 is
-        found once (name_leaf(k)), and name_lanes(j, s, ..) adds the chunks
-        in order into the 8 accumulators of their leaf's slot s: an update
-        over the chunks whose loads are dense in j (vectorized by the
-        default schedule)."""
+        Every row has the same split tree, so each slot's leaf is found once
+        (name_leaf(s, 0): its first chunk of 8 and chunks), and
+        name_lanes(j, s, ..) adds a slot's chunks in order into its 8
+        accumulators: an update over the chunks of a leaf (at most 16) and
+        the slots, whose loads are dense in j (vectorized by the default
+        schedule)."""
         a = self
         # m: a call-time parameter when several axes (bounds inference does
         # not bound a product of sizes) or a size computed in a wider type
@@ -255,24 +256,36 @@ class _SumBuilder:
         q = m // a.lanes
         depth = a.static(lambda z: tree_depth(_prod(z), a.lanes), a.run)
         slots = Expr.wrap(ir.index(1)) << depth
-        leaf = a.chunk_leaves(m, q, depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
         j, s, c = a.em.new_var("j"), a.em.new_var("s"), a.em.new_var("c")
         mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
-
-        # the last slot, a parameter: bounds inference does not bound a shift
+        leaf = a.leaves(c, m, depth)
+        # the last slot and the rightmost leaf's slot, parameters: bounds
+        # inference does not bound a shift
         top = a.static(lambda z: (1 << tree_depth(_prod(z), a.lanes)) - 1, a.run)
-
-        def slot_of(k):
-            return _max(_min(leaf[k][3], top), 0)
+        right = a.static(lambda z: rightmost_slot(_prod(z), a.lanes, a.block), a.run)
 
         acc = a.func("_lanes")
         a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
-        r = RDom([(0, q)], a.name + "_chunk")
-        sk = slot_of(r.x)
-        akey = (j, sk) + mid
-        nxt = a.read_flat(r.x * a.lanes + j, m, extra_at, clamp=False)
+        most = a.static(lambda z: most_chunks(_prod(z), a.lanes, a.block), a.run)
+        if extra:
+            # rows: the chunks in order, each added at its slot (a table
+            # the rows share), the rows' chains interleaved
+            r = RDom([(0, q)], a.name + "_chunk")
+            akey = (j, _max(_min(a.slots_of_chunks(leaf, q, most, top)[r.x], top), 0)) + mid
+            nxt = a.read_flat(r.x * a.lanes + j, m, extra_at, clamp=False)
+        else:
+            # one row: each slot runs over as many chunks as the largest
+            # leaf has (its accumulators stay in registers), those past its
+            # own adding -0.0 (x + -0.0 is x): no condition in the loop;
+            # the chunk clamped into the row (it is there)
+            r = RDom([(0, most), (0, top + 1)], a.name + "_chunk")
+            first, chunks = leaf[r[1], c][0], leaf[r[1], c][1]
+            chunk = _max(_min(first + r[0], q - 1), 0)
+            akey = (j, r[1]) + mid
+            nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
+            nxt = select(r[0] < chunks, nxt, a.zero(True))
         a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
         place = {}
         out.default_hint = _rows_hint(key, place)
@@ -283,11 +296,14 @@ class _SumBuilder:
         a.define(tree, tkey, [_combine(lanes)], pure=True)
         # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
         rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
-        last = (slot_of(_max(q - 1, 0)),) + mid
+        last = (right,) + mid
         elem = a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True)
         a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % a.lanes])
         a.tree_levels(tree, (c,), extra, slots, depth)
         tree.default_hint = _row_hint(out, key, place)
+        # the lanes read the chunks of 8, the tree the rest: a Func read only
+        # by them is inlined into both (c has one value)
+        acc.sum_part = tree.sum_part = (object(), frozenset({c.name()}))
         # out += the row sums, the reduced axes outside the rows in memory order
         rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")
@@ -295,27 +311,19 @@ class _SumBuilder:
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
 
-    def chunk_leaves(self, m, q, depth):
-        """leaf(k) = (first chunk, chunks, rightmost?, slot) of the leaf that
-        holds chunk k of a row of m elements (q chunks of 8): one update
-        descending the split tree, a level per step (a leaf keeps going to
-        the first slot of its subtree)."""
-        leaf = self.func("_leaf")
+    def slots_of_chunks(self, leaf, q, most, top):
+        """name_slot(k): the slot of the leaf that holds chunk k of a row
+        (q chunks; leaf(s, 0) from leaves(), `most` chunks at most per
+        leaf, slots 0..top): each leaf's chunks written with its slot."""
+        slot = self.func("_slot")
         k = self.em.new_var("k")
-        zero, one = Expr.wrap(ir.index(0)), Expr.wrap(ir.index(1))
-        self.define(leaf, (k,), [zero, q, one, zero], pure=True)
-        d = RDom([(0, depth)], self.name + "_level")
-        cur = leaf[k]
-        st, nq, last, slot = cur[0], cur[1], cur[2], cur[3]
-        rem = select(last == 1, m % self.lanes, 0)
-        half = nq // 2
-        bit = select(nq * self.lanes + rem <= self.block, 0, select(k >= st + half, 1, 0))
-        split = nq * self.lanes + rem > self.block
-        new_st = st + bit * half
-        new_q = select(split, select(bit == 1, nq - half, half), nq)
-        new_last = select(split, select(bit == 1, last, 0), last)
-        self.define(leaf, (k,), [new_st, new_q, new_last, slot * 2 + bit], d)
-        return leaf
+        zero = Expr.wrap(ir.index(0))
+        self.define(slot, (k,), [zero], pure=True)
+        r = RDom([(0, most), (0, top + 1)], self.name + "_fill")
+        first, chunks = leaf[r[1], zero][0], leaf[r[1], zero][1]
+        at = _max(_min(first + r[0], q - 1), 0)
+        self.define(slot, (at,), [r[1]], r, preds=[r[0] < chunks])
+        return slot
 
     def read_flat(self, flat, m, extra_at, clamp) -> Expr:
         """Element `flat` of a row of the run axes (m elements; clamped into
@@ -574,3 +582,32 @@ def tree_depth(longest, lanes=LANES):
     while q > 15 << depth:
         depth += 1
     return depth
+
+
+def rightmost_slot(m, lanes=LANES, block=BLOCK):
+    """The slot of the rightmost leaf of a run of m elements (in chunks of
+    `lanes`, leaves of at most `block` elements): the split tree descended
+    to the right tree_depth(m) times, a leaf keeping the first slot of its
+    subtree (as leaves() lays the tree)."""
+    q, rem, slot = m // lanes, m % lanes, 0
+    for _ in range(tree_depth(m, lanes)):
+        split = q * lanes + rem > block
+        if split:
+            q -= q // 2
+        slot = slot * 2 + int(split)
+    return slot
+
+
+def most_chunks(m, lanes=LANES, block=BLOCK):
+    """The most chunks of `lanes` a leaf of the split tree of a run of m
+    elements holds (the nodes of a level take at most a few sizes)."""
+    nodes, best, rem = {(m // lanes, 1)}, 0, m % lanes
+    while nodes:
+        deeper = set()
+        for nq, last in nodes:
+            if nq * lanes + (rem if last else 0) <= block:
+                best = max(best, nq)
+            else:
+                deeper |= {(nq // 2, 0), (nq - nq // 2, last)}
+        nodes = deeper
+    return best
