@@ -173,7 +173,11 @@ def mul(b, x, y, t: ir.Type):
 
 def mul_hi(b, x, y, t: ir.Type):
     """The high half of the unsigned double-width product x * y (t: an
-    unsigned type): lowering/invariant_division.py's multiply-high."""
+    unsigned type): lowering/invariant_division.py's multiply-high. A 64-bit
+    vector multiplies 32-bit halves (vpmuludq; a 128-bit vector multiply
+    would be one scalar `mulx` per lane, moved in and out of the vector)."""
+    if t.bits == 64 and t.lanes > 1:
+        return _mul_hi_halves(b, x, y, t)
     wide = ll.IntType(2 * t.bits)
     shift = ll.Constant(wide, t.bits)
     if t.lanes > 1:
@@ -181,6 +185,18 @@ def mul_hi(b, x, y, t: ir.Type):
         shift = ll.Constant(wide, [shift] * t.lanes)
     p = b.mul(b.zext(x, wide), b.zext(y, wide))
     return b.trunc(b.lshr(p, shift), x.type)
+
+
+def _mul_hi_halves(b, x, y, t: ir.Type):
+    low = const(t, 0xFFFFFFFF)
+    half = const(t, 32)
+    x0, x1 = b.and_(x, low), b.lshr(x, half)
+    y0, y1 = b.and_(y, low), b.lshr(y, half)
+    p00, p01 = b.mul(x0, y0), b.mul(x0, y1)
+    p10, p11 = b.mul(x1, y0), b.mul(x1, y1)
+    mid = b.add(b.add(b.lshr(p00, half), b.and_(p01, low)), b.and_(p10, low))
+    hi = b.add(b.add(p11, b.lshr(p01, half)), b.lshr(p10, half))
+    return b.add(hi, b.lshr(mid, half))
 
 
 def _power_of_two(c) -> int | None:
