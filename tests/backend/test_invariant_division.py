@@ -253,10 +253,11 @@ def test_func_api_division_by_a_param(vector):
                 np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"{dtype} {d}")
 
 
-def test_pipeline_floor_division_by_the_shape():
+@pytest.mark.parametrize("schedule", [None, "auto"])
+def test_pipeline_floor_division_by_the_shape(schedule):
     """Python's // and % by a run-time h * w (histogram equalization's
-    lookup) and by a Python int argument, equal to plain Python."""
-    @ph.pipeline
+    lookup) and by a Python int argument, equal to plain Python, with the
+    default and the automatic schedule."""
     def scale(img, k):
         h, w = img.shape
         out = np.empty((h, w), np.int64)
@@ -268,11 +269,12 @@ def test_pipeline_floor_division_by_the_shape():
                 rem[y, x] = v % (h * w) + v % k
         return out, rem
 
+    compiled = ph.pipeline(scale, schedule=schedule)
     rng = np.random.default_rng(7)
     for shape in ((1, 1), (17, 33)):
         img = rng.integers(0, 256, shape).astype(np.uint8)
         for k in (1, -1, -7, 2**40 + 3, -(2**62)):
-            out, rem = scale(img, k)
-            want = scale.py_func(img, k)
+            out, rem = compiled(img, k)
+            want = scale(img, k)
             np.testing.assert_array_equal(out, want[0], err_msg=f"{shape} {k}")
             np.testing.assert_array_equal(rem, want[1], err_msg=f"{shape} {k}")
