@@ -30,9 +30,10 @@ results are and-ed with a mask that is 0 when d == 0 (n / 0 == n % 0 == 0);
 d == -1 gives -n, wrapping (INT_MIN / -1 == INT_MIN), and 0; d == INT_MIN
 is |d| = 2^(N-1), unsigned. Unsigned types are the same without s and ds.
 
-A divisor is loop-invariant when it reads no memory and every name it
-mentions is bound outside the loop, or by a Let inside it whose value is
-itself invariant (substituted). The constants are LetStmts just before the
+A divisor is loop-invariant when it reads no memory and mentions no name
+bound inside the loop (a divisor bound by a Let inside the loop is left as
+it is: which binding a name means could then depend on the place of each
+mention, and the IR allows shadowing). The constants are LetStmts just before the
 outermost such loop; a loop with a constant extent below MIN_TRIPS leaves
 its divisions to its inner loops (or as they are). Divisions whose dividend
 is invariant too are left to LLVM's hoisting; a Div and a Mod by the same
@@ -93,63 +94,36 @@ class _Loops(ir.Mutator):
         return out
 
 
-class _Bindings(ir.Visitor):
-    """The names bound inside a loop, and the values of its Lets and
-    LetStmts bound once (a name bound twice maps to None)."""
+class _Bound(ir.Visitor):
+    """The names bound inside a loop (by For, Let and LetStmt)."""
 
     def __init__(self):
         super().__init__()
-        self.bound, self.values = set(), {}
-
-    def _bind(self, name, value):
-        self.values[name] = value if name not in self.bound else None
-        self.bound.add(name)
+        self.names = set()
 
     def visit_For(self, s):
-        self._bind(s.name, None)
+        self.names.add(s.name)
         self.visit_children(s)
 
     def visit_Let(self, e):
-        self._bind(e.name, e.value)
+        self.names.add(e.name)
         self.visit_children(e)
 
-    def visit_LetStmt(self, s):
-        self._bind(s.name, s.value)
-        self.visit_children(s)
+    visit_LetStmt = visit_Let
 
 
 class _Invariance:
-    """hoisted(e): e with the loop's invariant Lets substituted, when e is
-    invariant in the loop; else None."""
+    """invariant(e): whether e reads no memory and mentions no name bound in
+    the loop (then every mention of its names in the loop means the binding
+    outside it, whatever the scopes and shared subexpressions inside)."""
 
     def __init__(self, loop: ir.For):
-        b = _Bindings()
+        b = _Bound()
         b.visit(loop.body)
-        self.bound = b.bound | {loop.name}
-        self.values = b.values
-        self.memo = {}
+        self.bound = b.names | {loop.name}
 
-    def hoisted(self, e):
-        key = id(e)
-        if key in self.memo and self.memo[key][0] is e:
-            return self.memo[key][1]
-        self.memo[key] = (e, None)          # a Let's value never mentions its own name
-        out = None
-        if not ir.reads_memory(e):
-            mapping, ok = {}, True
-            for name in ir.free_vars(e):
-                if name not in self.bound:
-                    continue
-                value = self.values.get(name)
-                inner = None if value is None else self.hoisted(value)
-                if inner is None:
-                    ok = False
-                    break
-                mapping[name] = inner
-            if ok:
-                out = ir.substitute(e, mapping) if mapping else e
-        self.memo[key] = (e, out)
-        return out
+    def invariant(self, e) -> bool:
+        return not ir.reads_memory(e) and self.bound.isdisjoint(ir.free_vars(e))
 
 
 class _Divisions(ir.Visitor):
@@ -179,12 +153,11 @@ def _rewrite_loop(loop: ir.For, counter):
         d = _strip(e.b)
         if d is None or ir.const_value(d) is not None or id(e.b) in chosen:
             continue
-        hd = inv.hoisted(d)
-        if hd is None or inv.hoisted(e.a) is not None:
+        if not inv.invariant(d) or inv.invariant(e.a):
             continue
-        key = (d.type, ir.expr_to_str(hd))
+        key = (d.type, ir.expr_to_str(d))
         if key not in plans:
-            plans[key] = _Magic(hd, f"{loop.name}.dm{next(counter)}")
+            plans[key] = _Magic(d, f"{loop.name}.dm{next(counter)}")
         chosen[id(e.b)] = plans[key]
     if not chosen:
         return loop.body, []

@@ -195,6 +195,13 @@ def test_short_constant_loop_and_memory_divisor_are_left_alone():
     loaded = ir.For("x", i32(0), i32(100), "serial",
                     ir.Store("q", ir.Div(ir.Load(t, "a", x), ir.Load(t, "b", i32(0))), x))
     assert hoist_invariant_division(loaded) is loaded
+    # d rebound inside the loop (the IR allows shadowing): which d a mention
+    # means depends on its place, so the division stays as it is
+    t_ = ir.Variable(t, "d")
+    shadow = ir.For("x", i32(0), i32(100), "serial", ir.block(
+        ir.Store("q", ir.Div(ir.Load(t, "a", x), t_), x),
+        ir.LetStmt("d", ir.Add(x, i32(1)), ir.Store("r", ir.Div(ir.Load(t, "a", x), t_), x))))
+    assert hoist_invariant_division(shadow) is shadow
 
 
 def test_outer_loop_divisor_hoists_to_the_inner_loop():
