@@ -14,8 +14,8 @@ every N-bit n):
     n / d = (t + ((n - t) >> sh1)) >> sh2,    t = mul_hi(m, n)
 
 `mul_hi(a, b)` is the intrinsic giving the high N bits of the unsigned
-2N-bit product (codegen_ops.mul_hi: one `mulx` per 64-bit lane, `vpmuludq`
-for 32-bit vectors). m is computed in 2N-bit arithmetic for N <= 32, and for
+2N-bit product (codegen_ops.mul_hi: one `mulx` for a 64-bit scalar, four
+`vpmuludq` of 32-bit halves for a 64-bit vector, one for a 32-bit vector). m is computed in 2N-bit arithmetic for N <= 32, and for
 N = 64 by a straight-line 128/64 division (Hacker's Delight's `divlu`, with
 the dividend's low word 0 and its two quotient-digit corrections unrolled
 into selects). The signed (Euclidean) division reduces to the unsigned one
