@@ -173,6 +173,34 @@ def mul(b, x, y, t: ir.Type):
     return b.fmul(x, y) if t.is_float() else b.mul(x, y)
 
 
+def mul_hi(b, x, y, t: ir.Type):
+    """The high half of the unsigned double-width product x * y (t: an
+    unsigned type): lowering/invariant_division.py's multiply-high. A 64-bit
+    vector multiplies 32-bit halves (vpmuludq; a 128-bit vector multiply
+    would be one scalar `mulx` per lane, moved in and out of the vector)."""
+    if t.bits == 64 and t.lanes > 1:
+        return _mul_hi_halves(b, x, y, t)
+    wide = ll.IntType(2 * t.bits)
+    shift = ll.Constant(wide, t.bits)
+    if t.lanes > 1:
+        wide = ll.VectorType(wide, t.lanes)
+        shift = ll.Constant(wide, [shift] * t.lanes)
+    p = b.mul(b.zext(x, wide), b.zext(y, wide))
+    return b.trunc(b.lshr(p, shift), x.type)
+
+
+def _mul_hi_halves(b, x, y, t: ir.Type):
+    low = const(t, 0xFFFFFFFF)
+    half = const(t, 32)
+    x0, x1 = b.and_(x, low), b.lshr(x, half)
+    y0, y1 = b.and_(y, low), b.lshr(y, half)
+    p00, p01 = b.mul(x0, y0), b.mul(x0, y1)
+    p10, p11 = b.mul(x1, y0), b.mul(x1, y1)
+    mid = b.add(b.add(b.lshr(p00, half), b.and_(p01, low)), b.and_(p10, low))
+    hi = b.add(b.add(p11, b.lshr(p01, half)), b.lshr(p10, half))
+    return b.add(hi, b.lshr(mid, half))
+
+
 def _power_of_two(c) -> int | None:
     if isinstance(c, bool) or not isinstance(c, int) or c <= 0 or c & (c - 1):
         return None
@@ -403,7 +431,7 @@ _WIDENED_FLOAT32 = {"tanh", "sinh", "cosh"}
 _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | codegen_math.FUNCTIONS | {
-    "abs", "is_nan", "is_inf", "is_finite", "likely"}
+    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -427,6 +455,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         if name in _WIDENED_FLOAT32 and result_type.bits == 32:
             return _widened(b, llname, vals[0])
         return _float_intrinsic(b, llname, vals)
+    if name == "mul_hi" and len(args) == 2 and arg_types[0].is_uint():
+        return mul_hi(b, args[0], args[1], arg_types[0])
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]

@@ -22,6 +22,7 @@ from .bounds_inference import infer_bounds
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name
 from .inline import inline_functions
+from .invariant_division import hoist_invariant_division
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
 from .peel_shift_inwards import peel_shift_inwards
@@ -167,6 +168,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
+    stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
     lowered.stmt = stmt
     lowered.texts["final"] = lambda: ir.to_str(stmt)
