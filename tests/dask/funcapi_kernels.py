@@ -199,3 +199,20 @@ def scan_difference():
     d = ph.Func("d")
     d[x] = s[x] - s[x - 1]
     return ph.Pipeline([d]), a
+
+
+def integral_one_pipeline(one_func: bool = False):
+    """An integral image in one pipeline: a scan along x, then one along y
+    of its result (two Funcs, or, with `one_func`, two updates of one Func)."""
+    img = ph.ImageParam(ph.Int(64), 2, "img")
+    x, y = ph.Var("x"), ph.Var("y")
+    rx = ph.RDom([(1, img.dim(0).extent() - 1)], "rx")
+    ry = ph.RDom([(1, img.dim(1).extent() - 1)], "ry")
+    rows = ph.Func("rows")
+    rows[x, y] = img[x, y]
+    rows[rx.x, y] = rows[rx.x - 1, y] + rows[rx.x, y]
+    cols = rows if one_func else ph.Func("cols")
+    if not one_func:
+        cols[x, y] = rows[x, y]
+    cols[x, ry.x] = cols[x, ry.x - 1] + cols[x, ry.x]
+    return ph.Pipeline([cols]), img

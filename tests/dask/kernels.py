@@ -244,3 +244,28 @@ def integral(a):
         for j in range(a.shape[1]):
             out[i, j] += out[i - 1, j]
     return out
+
+
+@ph.pipeline
+def integral_cumsum(a):
+    return np.cumsum(np.cumsum(a, axis=1), axis=0)
+
+
+@ph.pipeline
+def integral_acc(a):
+    # the row scan through a running value (the frontend reads acc one point back)
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        acc = 0
+        for j in range(a.shape[1]):
+            acc += a[i, j]
+            out[i, j] = acc
+    for i in range(1, a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = out[i - 1, j] + out[i, j]
+    return out
+
+
+@ph.pipeline
+def cumsum3(a):
+    return np.cumsum(np.cumsum(np.cumsum(a, axis=0), axis=1), axis=2)
