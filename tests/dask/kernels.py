@@ -269,3 +269,25 @@ def integral_acc(a):
 @ph.pipeline
 def cumsum3(a):
     return np.cumsum(np.cumsum(np.cumsum(a, axis=0), axis=1), axis=2)
+
+
+@ph.pipeline
+def cumsum_and_total(a):
+    # a scan and its final carry returned together
+    out = np.empty_like(a)
+    acc = 0
+    for i in range(a.shape[0]):
+        acc += a[i]
+        out[i] = acc
+    return out, acc
+
+
+@ph.pipeline
+def running_max_and_more(a, lut):
+    # the running max, its final value plus a table entry, and an element
+    out = np.empty_like(a)
+    best = a[0]
+    for i in range(a.shape[0]):
+        best = max(best, a[i])
+        out[i] = best
+    return out, best + lut[3], a[2]
