@@ -104,30 +104,32 @@ def own_pure_names(fn: ir.Function, d, k: int, where: str):
 
 def scan_source(fn: ir.Function, most: int = 8):
     """(the scan Function, how far back the result reads it): `fn` itself, or
-    a pure one-dimensional Func of one value reading one scan S only at its
-    own point minus a constant in [0, most]; None otherwise."""
+    a pure Func of one value reading one scan S of its dimensionality only
+    at its own point, or, along S's scan dimension, its own point minus a
+    constant in [0, most]; None otherwise."""
     if scan_of(fn) is not None:
         return fn, 0
-    if fn.updates or len(fn.args) != 1 or len(fn.output_types) != 1:
+    if fn.updates or len(fn.output_types) != 1:
         return None
-    i = fn.args[0]
     reads = [c for c in ir.find_calls(list(fn.pure.values)) if c.call_type == ir.FUNC]
     srcs = {id(c.func): c.func for c in reads}
     if len(srcs) != 1:
         return None
     S = next(iter(srcs.values()))
-    if len(S.args) != 1 or scan_of(S) is None:
+    if len(S.args) != len(fn.args) or scan_of(S) is None:
         return None
+    k = scan_dim(S, *scan_of(S))
     back = 0
     for c in reads:
-        a = c.args[0]
-        if isinstance(a, ir.Variable) and a.name == i:
-            continue
-        if isinstance(a, ir.Sub) and isinstance(a.a, ir.Variable) and a.a.name == i and \
-                isinstance(ir.const_value(a.b), int) and 0 <= ir.const_value(a.b) <= most:
-            back = max(back, ir.const_value(a.b))
-            continue
-        return None
+        for dim, (a, i) in enumerate(zip(c.args, fn.args)):
+            if isinstance(a, ir.Variable) and a.name == i:
+                continue
+            c_back = ir.const_value(a.b) if isinstance(a, ir.Sub) else None
+            if dim == k and isinstance(c_back, int) and 0 <= c_back <= most and \
+                    isinstance(a.a, ir.Variable) and a.a.name == i:
+                back = max(back, c_back)
+                continue
+            return None
     return S, back
 
 
@@ -319,7 +321,7 @@ def leaf_func(host, root, path):
 
 class _ReadImages(ir.Mutator):
     """Reads of Function S as reads of the images of its values, which
-    start at `s0`."""
+    start at `s0` (per dimension)."""
 
     def __init__(self, fn, images, s0):
         super().__init__()
@@ -328,8 +330,9 @@ class _ReadImages(ir.Mutator):
     def visit_Call(self, c):
         if c.call_type == ir.FUNC and c.func is self.fn:
             from .expr import Expr
-            a = self.mutate(c.args[0])
-            return self.images[c.value_index][Expr(ir.Sub(a, self.s0))].node
+            args = [self.mutate(a) for a in c.args]
+            return self.images[c.value_index][tuple(Expr(ir.Sub(a, s)) for a, s in
+                                                    zip(args, self.s0))].node
         return self.mutate_children(c)
 
 
@@ -383,17 +386,19 @@ class ScanPlan:
 
     def _derived(self, lfn, fn):
         """The leaf, a pure Func reading the scan S near its own point, with
-        S read from images of S's values (`dask_scan_S<k>`, from `S0` on)."""
-        self.images = [ImageParam(t, 1, f"dask_scan_S{k}") for k, t in
+        S read from images of S's values (`dask_scan_S<k>`, from
+        `dask_scan_start<i>` on), over the block at the offsets `o`."""
+        nd = self.nd
+        self.images = [ImageParam(t, nd, f"dask_scan_S{k}") for k, t in
                        enumerate(self.value_types)]
-        self.s0 = Param(ir.INDEX, "dask_scan_start", 0)
-        v = Var("dask_v")
-        at = ir.Add(v.node, self.b.node)
-        read = _ReadImages(fn, self.images, self.s0.node)
-        vals = [ir.substitute(read.mutate(e), {lfn.args[0]: at}) for e in lfn.pure.values]
+        self.s0 = [Param(ir.INDEX, f"dask_scan_start{i}", 0) for i in range(nd)]
+        vs = [Var(f"dask_v{i}") for i in range(nd)]
+        at = {a: ir.Add(v.node, o.node) for a, v, o in zip(lfn.args, vs, self.o)}
+        read = _ReadImages(fn, self.images, [s0.node for s0 in self.s0])
+        vals = [ir.substitute(read.mutate(e), at) for e in lfn.pure.values]
         from .expr import Expr
         out = Func(f"{lfn.name}$dask_leaf")
-        out[v] = Expr(vals[0])
+        out[tuple(vs)] = Expr(vals[0])
         out.compute_root()
         return Pipeline([out])
 
@@ -509,14 +514,17 @@ class ScanPlan:
             out[name] = a
         return out
 
-    def leaf_block(self, args, shapes, windows, start: int, size: int, rows, rows_start: int):
-        """The derived leaf over [start, start + size), S's values from
-        `rows` (which start at `rows_start`)."""
+    def leaf_block(self, args, shapes, windows, start: tuple, size: tuple, rows,
+                   rows_start: tuple):
+        """The derived leaf over the block at `start` of shape `size` (NumPy
+        axis order), S's values from `rows` (which start at `rows_start`)."""
         w = self.window
+        nd = self.nd
         with w.lock:
             w.bind(args, shapes, windows)
-            self.b.set(int(start))
-            self.s0.set(int(rows_start))
+            for i, (o, s0) in enumerate(zip(self.o, self.s0)):
+                o.set(int(start[nd - 1 - i]))
+                s0.set(int(rows_start[nd - 1 - i]))
             for k, image in enumerate(self.images):
                 # (a copy: a field of a one-row block keeps the row's stride in a view)
                 image.set(wrap_array(rows[f"v{k}"].copy(), image.name()))
@@ -579,20 +587,22 @@ def scan_graph(job, slot: int, xs, da):
     if plan.derived is None:
         vt = plan.dtype["v0"]
         return carried.map_blocks(_values, dtype=vt, meta=np.empty((0,) * nd, vt))
-    # a leaf reading S up to `halo` points back: S's rows and the arguments with
-    # that overlap (the block holding 0 computes S's values before 0 itself)
+    # a leaf reading S up to `halo` points back along its axis: S's rows and the
+    # arguments with that overlap (the block holding 0 computes S's values
+    # before 0 itself)
     h = plan.halo
-    small = min(xs[0].chunks[0])
+    small = min(xs[0].chunks[axis])
     if h > small:
         raise ValueError(f"{where}: a block of the result reads the scan {h} elements before "
                          f"it, more than the smallest chunk ({small}); rechunk to larger chunks")
     chunks = xs[0].chunks
     if h:
-        carried = da.overlap.overlap(carried, depth={0: h}, boundary="none")
-        xs = [da.overlap.overlap(x, depth={0: h}, boundary="none") for x in xs]
+        carried = da.overlap.overlap(carried, depth={axis: h}, boundary="none")
+        xs = [da.overlap.overlap(x, depth={axis: h}, boundary="none") for x in xs]
     lt = plan.leaf_type.to_numpy()
     return da.map_blocks(_leaf_task, carried, *xs, dtype=lt, chunks=chunks, job=job,
-                         slot=slot, depth=h, wholes=wholes, meta=np.empty((0,), lt))
+                         slot=slot, depth=h, axis=axis, wholes=wholes,
+                         meta=np.empty((0,) * nd, lt))
 
 
 def _probe_rows(job, slot, xs, feeds, where: str, limit: int = 8) -> list:
@@ -645,16 +655,21 @@ def _probe_rows(job, slot, xs, feeds, where: str, limit: int = 8) -> list:
     return depths
 
 
-def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, wholes=None, block_info=None):
+def _leaf_task(rows, *blocks, job=None, slot=0, depth=0, axis=0, wholes=None,
+               block_info=None):
+    nd = rows.ndim
+    dep = tuple(depth if ax == axis else 0 for ax in range(nd))
     (args, shapes, windows), start, shape, starts = _task_inputs(job, wholes, blocks,
-                                                                 block_info, depth)
+                                                                 block_info, dep)
     plan = _plan(job, slot)
-    lo = starts[0][0]                   # where the rows and the windows start
-    if start[0] - depth < 0:            # S's values before 0: its pure definition
-        before = plan.rows(args, shapes, windows, (start[0] - depth,), (depth - start[0],))
-        rows = np.concatenate([before, rows])
-        lo = start[0] - depth
-    return plan.leaf_block(args, shapes, windows, start[0], shape[0], rows, lo)
+    lo = tuple(max(0, s - d) for s, d in zip(start, dep))   # where the rows start
+    if start[axis] - depth < 0:         # S's values before 0: its pure definition
+        at = tuple(s - d for s, d in zip(start, dep))
+        size = tuple(depth - s if ax == axis else n
+                     for ax, (s, n) in enumerate(zip(start, shape)))
+        rows = np.concatenate([plan.rows(args, shapes, windows, at, size), rows], axis=axis)
+        lo = at
+    return plan.leaf_block(args, shapes, windows, start, shape, rows, lo)
 
 
 def _where(job) -> str:
@@ -670,12 +685,12 @@ def _plan(job, slot):
     return job.plan().scan(slot)
 
 
-def _task_inputs(job, wholes, blocks, block_info, depth):
+def _task_inputs(job, wholes, blocks, block_info, depth=None):
     """(the plan's arguments, shapes, windows), the block's place and the
-    windows' starts."""
+    windows' starts (`depth`: the halo per NumPy axis, none by default)."""
     from .dask import block_place
     nd = len(block_info[None]["array-location"])
-    start, shape, starts = block_place(block_info, len(blocks), (depth,) + (0,) * (nd - 1))
+    start, shape, starts = block_place(block_info, len(blocks), depth or (0,) * nd)
     if hasattr(job, "pf"):
         job = job.given(wholes)
         return (job.args, job.shapes, job.windows(blocks, starts)), start, shape, starts
@@ -687,7 +702,7 @@ def _rows_task(*blocks, job=None, slot=0, nfeeds=0, depths=(), wholes=None,
                block_info=None):
     n = len(blocks) - nfeeds
     (args, shapes, windows), start, shape, _ = _task_inputs(job, wholes, blocks[:n],
-                                                            block_info, 0)
+                                                            block_info)
     feeds = [_feed_window(start, depth, b) for depth, b in zip(depths, blocks[n:])]
     return _plan(job, slot).rows(args, shapes, windows, start, shape, feeds)
 

@@ -118,3 +118,18 @@ def test_outputs_reading_a_scan():
     assert np.array_equal(want, np.concatenate([[0], data[1:]]))
     got = p.dask({a: da.from_array(data, chunks=(7, 1, 32))}).compute(scheduler="threads")
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_outputs_reading_an_nd_scan(dim):
+    # G = 2 S + 1 reads a 2-D scan at its own point, D = S - S one point back
+    # along the scan's dimension: carried as the scan is, the blocks of either
+    # axis chunked
+    p, img = FK.scan_nd_readers(dim)
+    a = np.random.default_rng(11 + dim).integers(-50, 50, (23, 17)).astype(np.int32)
+    img.set(a)
+    want = [np.asarray(o) for o in p.realize([17, 23])]
+    for chunks in ((5, 4), ((1, 22), (16, 1)), (23, (8, 9))):
+        got = dask.compute(*p.dask({img: da.from_array(a, chunks=chunks)}),
+                           scheduler="synchronous")
+        assert all(g.dtype == w.dtype and np.array_equal(g, w) for g, w in zip(got, want)), chunks
