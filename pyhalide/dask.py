@@ -107,29 +107,40 @@ def _chunk_task(*blocks, job=None, wholes=None, block_info=None):
     job = job.given(wholes)
     plan = job.plan("reduce")
     part = plan.partial(job.args, job.shapes, job.windows(blocks, _starts(block_info, len(blocks))))
-    out = np.empty((1,) * blocks[0].ndim, object)
-    out.flat[0] = part
+    return _pack(part, blocks[0].ndim)
+
+
+def _pack(part, nd: int):
+    """A partial result (a tuple of arrays, or None: no point) as a NumPy
+    array of shape (1,) * nd with one structured element (`has`, v0, v1,
+    ...): one buffer to serialize and size, not an object array of tuples."""
+    fields = [("has", np.bool_)]
+    if part is not None:
+        fields += [(f"v{i}", a.dtype, a.shape) for i, a in enumerate(part)]
+    out = np.zeros((1,) * nd, fields)
+    if part is not None:
+        out["has"] = True
+        for i, a in enumerate(part):
+            out[f"v{i}"][(0,) * nd] = a
     return out
 
 
 def _flatten(x, out):
-    if isinstance(x, (list, tuple)) and not (isinstance(x, tuple) and x and
-                                              isinstance(x[0], np.ndarray)):
+    """The partial results (tuples of arrays, or None) in the packed arrays
+    of `x` (nested lists of them), in order."""
+    if isinstance(x, (list, tuple)):
         for y in x:
             _flatten(y, out)
-    elif isinstance(x, np.ndarray) and x.dtype == object:
-        for y in x.flat:
-            out.append(y)
-    else:
-        out.append(x)
+        return out
+    names = x.dtype.names
+    for el in x.reshape(-1):
+        out.append(tuple(np.array(el[n]) for n in names[1:]) if el["has"] else None)
     return out
 
 
 def _combine(x, axis=None, keepdims=True, job=None):
     merged = job.plan("reduce").merge(_flatten(x, []))
-    out = np.empty((1,) * (len(axis) if keepdims else 0), object)
-    out.flat[0] = merged
-    return out
+    return _pack(merged, len(axis) if keepdims else 0)
 
 
 def _keep(x, axis=None, keepdims=True):
@@ -139,7 +150,7 @@ def _keep(x, axis=None, keepdims=True):
 def _final_task(merged, windows, job=None, wholes=None):
     job = job.given(wholes)
     plan = job.plan("reduce")
-    merged = merged.flat[0] if isinstance(merged, np.ndarray) else merged
+    (merged,) = _flatten(merged, [])
     return plan.final.run(job.args, job.shapes, windows, merged)
 
 
