@@ -1,7 +1,7 @@
 """@pipeline functions on Dask: a histogram, an argmin and a blur over a chunked
 array (several blocks per worker) on a 2-worker LocalCluster, histogram
 equalization as one graph, a Func-API blur and histogram (Pipeline.dask) and an
-integral image (a scan along the chunked axis of a 2-D array), each compared
+integral image (a scan along each axis of a 2-D array chunked in both), each compared
 with the one-machine call; `--bench` measures a compute-bound reduction (the paper's
 kitchen-sink loop) on 2 workers against 1, and the per-task overhead.
 
@@ -136,9 +136,10 @@ def demo(client, log2n: int):
     got = p.dask({inp: x}, sizes=[256]).compute()
     print(f"{'Func hist':10s} equal to one machine: {_same(got, want)}")
     assert _same(got, want)
-    # an integral image, split into blocks of rows: its column scan carried
+    # an integral image chunked in both axes: the row scan carried across the
+    # column blocks as a dask array of its own, the column scan across the row blocks
     img = a[:(n // 256) * 256].reshape(-1, 256).astype(np.int64)
-    got = integral_image.dask(da.from_array(img, chunks=(max(1, img.shape[0] // 16), 256)))
+    got = integral_image.dask(da.from_array(img, chunks=(max(1, img.shape[0] // 4), 64)))
     want = integral_image(img)
     print(f"{'integral':10s} equal to one machine: {_same(got.compute(), want)}")
     assert _same(got.compute(), want)
