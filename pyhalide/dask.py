@@ -477,24 +477,21 @@ def _filled(job, regions):
 
 
 def _leaves(probe, result, da):
-    """Dask arrays for each leaf of the final result (tuples as tuples)."""
+    """Dask arrays for each leaf of the final result (tuples as tuples), each
+    one task picking its leaf out of `result` (a delayed)."""
     import dask
 
-    def build(v, getter):
+    def build(v, path):
         if isinstance(v, tuple):
-            return tuple(build(x, _item(getter, i)) for i, x in enumerate(v))
+            return tuple(build(x, path + (i,)) for i, x in enumerate(v))
         a = np.asarray(v)
-        return da.from_delayed(dask.delayed(_as_array)(getter), shape=a.shape, dtype=a.dtype)
+        return da.from_delayed(dask.delayed(_pick, pure=True)(result, path), shape=a.shape,
+                               dtype=a.dtype)
 
-    return build(probe, result)
-
-
-def _item(d, i):
-    import operator
-
-    import dask
-    return dask.delayed(operator.getitem)(d, i)
+    return build(probe, ())
 
 
-def _as_array(v):
+def _pick(v, path):
+    for i in path:
+        v = v[i]
     return np.asarray(v)

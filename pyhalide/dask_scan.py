@@ -243,11 +243,13 @@ class Feed(ir.Mutator):
     definition when that reads no Func and T's one update writes at no
     negative point (the windows are padded with zeros there: _feed_window)."""
 
-    def __init__(self, host, T: ir.Function):
+    def __init__(self, host, T: ir.Function, name: str | None = None):
+        """`name`: the image's (default `T$dask_feed`; a name the same in
+        every process when windows are named on the client)."""
         super().__init__()
         self.T = T
         nd = len(T.args)
-        self.name = f"{T.name}$dask_feed"
+        self.name = name or f"{T.name}$dask_feed"
         self.image = ImageParam(T.output_types[0], nd, self.name)
         self.offsets = [Param(ir.INDEX, f"{self.name}_o{k}", 0) for k in range(nd)]
         extents = [Param(ir.INDEX, f"{self.name}_n{k}", 0) for k in range(nd)]

@@ -37,7 +37,7 @@ class TailPlan:
             T = w.spec.out_funcs[s][0].function()
             if scan_of(T) is None or len(T.output_types) != 1:
                 raise CompileError(f"{pf.__name__}.dask(): result {s} is not a scan")
-            f = Feed(w, T)
+            f = Feed(w, T, f"dask_result{s}$feed")     # (Function names differ by process)
             for fn in users:
                 if fn is not T:
                     for d in fn.definitions():

@@ -123,6 +123,19 @@ def test_cluster_scans(client):
     assert len(workers) == 2
 
 
+def test_cluster_integral_image_and_final_carry(client):
+    # an integral image chunked in both axes in one function (its row scan a dask
+    # array of its own) and a scan returned with its final carry, on the workers
+    rng = np.random.default_rng(10)
+    m = rng.integers(-50, 50, (60, 45)).astype(np.int64)
+    a = rng.integers(-50, 50, 900).astype(np.int64)
+    got, (s, acc) = dask.compute(K.integral_acc.dask(da.from_array(m, chunks=(16, 12))),
+                                 K.cumsum_and_total.dask(da.from_array(a, chunks=100)))
+    assert np.array_equal(got, np.cumsum(np.cumsum(m, 1), 0))
+    want = K.cumsum_and_total(a)
+    assert np.array_equal(s, want[0]) and acc == want[1] and acc.dtype == np.asarray(want[1]).dtype
+
+
 def test_cluster_funcapi_reduction_and_2d_scan(client):
     # Func-API pipelines on the workers, pickled by their definition: an argmin (the
     # rfactor decomposition, dask_funcs_reduce) and a scan along the chunked axis of
