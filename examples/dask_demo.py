@@ -149,6 +149,18 @@ def _run(client, x):
     return tuple(client.gather(client.compute(list(kitchen_sink.dask(x)))))
 
 
+def _np_part(b, axis=None, keepdims=True):
+    return np.reshape(b.sum(dtype=np.int64), (1,) * (b.ndim if keepdims else 0))
+
+
+def _run_floor(client, x):
+    """Dask's own floor for the same graph shape: NumPy chunk and combine
+    functions in place of pyhalide's, 16 merges per task as fn.dask."""
+    import dask.array as da
+    r = da.reduction(x, _np_part, _np_part, dtype=np.int64, split_every=16)
+    return client.gather(client.compute(r))
+
+
 def _worker_cpu():
     return time.process_time()
 
@@ -190,7 +202,7 @@ class _Cluster:
         self.cluster.close()
 
 
-def _timed(client, x, repeats: int):
+def _timed(client, x, repeats: int, run=_run):
     """(least wall time, the workers' CPU times (a list), this process's CPU
     time: the client's and the scheduler's) of the fastest of `repeats` runs."""
     best = (float("inf"), [], 0.0)
@@ -198,7 +210,7 @@ def _timed(client, x, repeats: int):
         c0 = client.run(_worker_cpu)
         p0 = time.process_time()
         t = time.perf_counter()
-        _run(client, x)
+        run(client, x)
         wall = time.perf_counter() - t
         p1 = time.process_time()
         c1 = client.run(_worker_cpu)
@@ -236,11 +248,13 @@ def bench(log2n: int, sessions: bool = False, repeats: int = 3):
                 small = client.persist(x[:1 << 18].rechunk(1 << 10))     # 256 blocks
                 distributed.wait(small)
                 _run(client, small)
-                wall, cpu, here = _timed(client, small, repeats)
-                print(f"per-task overhead (256 blocks of 1024, 2 workers), per block: "
-                      f"{wall / 256 * 1e3:.2f} ms wall, workers' CPU "
-                      f"{sum(cpu) / 256 * 1e3:.2f} ms, client and scheduler CPU "
-                      f"{here / 256 * 1e3:.2f} ms, load {os.getloadavg()[0]:.1f}")
+                _run_floor(client, small)
+                for name, run in (("per-task overhead", _run), ("Dask's floor", _run_floor)):
+                    wall, cpu, here = _timed(client, small, repeats, run)
+                    print(f"{name} (256 blocks of 1024, 2 workers), per block: "
+                          f"{wall / 256 * 1e3:.2f} ms wall, workers' CPU "
+                          f"{sum(cpu) / 256 * 1e3:.2f} ms, client and scheduler CPU "
+                          f"{here / 256 * 1e3:.2f} ms, load {os.getloadavg()[0]:.1f}")
     print(f"speedup 2 workers / 1: {times[1] / times[2]:.2f}x wall; by CPU time (one "
           f"worker's over the busier of two, as if each had a core of its own): "
           f"{sum(cpus[1]) / max(cpus[2]):.2f}x")

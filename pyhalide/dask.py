@@ -302,6 +302,12 @@ def _tail_graph(job, spec, arrays, scans, others, items, xs, da):
     from .dask_tail import zero_windows
     fixed = job.windows([], [])
     regions = plan.regions(job.args, shapes, dtypes, items, fixed)
+    for n, reg in regions.items():
+        for ax, (lo, hi) in enumerate(reg):
+            if hi - lo > max(named[n].chunks[ax]):
+                raise CompileError(f"{job.where}: the values returned beside the scan read "
+                                   f"{n!r} over [{lo}, {hi}) along axis {ax}, more than a "
+                                   f"block: return them from a function of their own")
     windows = {n: (tuple(lo for lo, _ in reg), named[n][tuple(slice(lo, hi) for lo, hi in reg)])
                for n, reg in regions.items()}
     result = dask.delayed(_tail_task, pure=True)(windows, job=job, scans=tuple(scans),

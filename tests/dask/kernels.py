@@ -291,3 +291,17 @@ def running_max_and_more(a, lut):
         best = max(best, a[i])
         out[i] = best
     return out, best + lut[3], a[2]
+
+
+@ph.pipeline
+def cumsum_and_sum(a):
+    # a scan and a sum of the whole argument: the sum is not read from the scan
+    out = np.empty_like(a)
+    acc = 0
+    for i in range(a.shape[0]):
+        acc += a[i]
+        out[i] = acc
+    t = 0
+    for i in range(a.shape[0]):
+        t += a[i] * 2
+    return out, t

@@ -64,3 +64,12 @@ def test_empty_arrays():
     got = dask.compute(K.cumsum_and_total.dask(da.from_array(e, chunks=1)),
                        scheduler="synchronous")[0]
     assert len(got) == 2 and np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def test_values_reading_more_than_a_block_are_refused():
+    # a second loop over the whole argument beside the scan: its task would hold the
+    # whole array (no task reads more than its block and halo): refused at build time
+    from pyhalide.errors import CompileError
+    a = np.arange(40, dtype=np.int64)
+    with pytest.raises(CompileError, match="more than a block"):
+        K.cumsum_and_sum.dask(da.from_array(a, chunks=10))
