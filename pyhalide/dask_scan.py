@@ -617,7 +617,7 @@ def _probe_rows(job, slot, xs, feeds, where: str, limit: int = 8) -> list:
     chunks = xs[0].chunks
     nd = len(chunks)
     depths = [(0,) * nd for _ in feeds]
-    if all(len(c) == 1 for c in chunks):
+    if all(len(c) == 1 for c in chunks) and not feeds:
         return depths
     names = [f"{n}$dask_feed" for n in _plan(job, slot).feeds]
     mid = [len(c) // 2 for c in chunks]
