@@ -144,7 +144,12 @@ def split_scan(fn: ir.Function, chunks) -> bool:
     if len(chunks) == 1:
         return True
     nd = len(chunks)
-    for S in [got[0]] + fed_scans(got[0]):
+    scans, todo = [], [got[0]]
+    while todo:                 # S and the scans fed to it, to theirs, ...
+        S = todo.pop()
+        scans.append(S)
+        todo += fed_scans(S)
+    for S in scans:
         d, r = scan_of(S)
         if len(S.args) == nd and len(chunks[nd - 1 - scan_dim(S, d, r)]) > 1:
             return True

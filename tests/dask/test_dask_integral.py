@@ -43,8 +43,10 @@ def test_three_scans_along_three_chunked_axes():
     a = np.random.default_rng(2).integers(-9, 9, (7, 6, 9)).astype(np.int64)
     want = K.cumsum3(a)
     assert np.array_equal(want, np.cumsum(np.cumsum(np.cumsum(a, 0), 1), 2))
-    got = K.cumsum3.dask(da.from_array(a, chunks=(3, (1, 5), 4))).compute(scheduler="synchronous")
-    assert np.array_equal(got, want)
+    # (the second: only the first scan's axis chunked, a scan fed to a fed scan)
+    for chunks in ((3, (1, 5), 4), ((3, 4), 6, 9), ((7,), (6,), (4, 0, 5))):
+        got = K.cumsum3.dask(da.from_array(a, chunks=chunks)).compute(scheduler="synchronous")
+        assert np.array_equal(got, want), chunks
 
 
 @pytest.mark.parametrize("one_func", [False, True])
