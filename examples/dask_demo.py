@@ -1,7 +1,7 @@
 """@pipeline functions on Dask: a histogram, an argmin and a blur over a chunked
 array (several blocks per worker) on a 2-worker LocalCluster, histogram
 equalization as one graph, a Func-API blur and histogram (Pipeline.dask) and an
-integral image (a scan along the chunked axis of a 2-D array), each compared
+integral image (a scan along each axis of a 2-D array chunked in both), each compared
 with the one-machine call; `--bench` measures a compute-bound reduction (the paper's
 kitchen-sink loop) on 2 workers against 1, and the per-task overhead.
 
@@ -136,9 +136,10 @@ def demo(client, log2n: int):
     got = p.dask({inp: x}, sizes=[256]).compute()
     print(f"{'Func hist':10s} equal to one machine: {_same(got, want)}")
     assert _same(got, want)
-    # an integral image, split into blocks of rows: its column scan carried
+    # an integral image chunked in both axes: the row scan carried across the
+    # column blocks as a dask array of its own, the column scan across the row blocks
     img = a[:(n // 256) * 256].reshape(-1, 256).astype(np.int64)
-    got = integral_image.dask(da.from_array(img, chunks=(max(1, img.shape[0] // 16), 256)))
+    got = integral_image.dask(da.from_array(img, chunks=(max(1, img.shape[0] // 4), 64)))
     want = integral_image(img)
     print(f"{'integral':10s} equal to one machine: {_same(got.compute(), want)}")
     assert _same(got.compute(), want)
@@ -146,6 +147,18 @@ def demo(client, log2n: int):
 
 def _run(client, x):
     return tuple(client.gather(client.compute(list(kitchen_sink.dask(x)))))
+
+
+def _np_part(b, axis=None, keepdims=True):
+    return np.reshape(b.sum(dtype=np.int64), (1,) * (b.ndim if keepdims else 0))
+
+
+def _run_floor(client, x):
+    """Dask's own floor for the same graph shape: NumPy chunk and combine
+    functions in place of pyhalide's, 16 merges per task as fn.dask."""
+    import dask.array as da
+    r = da.reduction(x, _np_part, _np_part, dtype=np.int64, split_every=16)
+    return client.gather(client.compute(r))
 
 
 def _worker_cpu():
@@ -189,7 +202,7 @@ class _Cluster:
         self.cluster.close()
 
 
-def _timed(client, x, repeats: int):
+def _timed(client, x, repeats: int, run=_run):
     """(least wall time, the workers' CPU times (a list), this process's CPU
     time: the client's and the scheduler's) of the fastest of `repeats` runs."""
     best = (float("inf"), [], 0.0)
@@ -197,7 +210,7 @@ def _timed(client, x, repeats: int):
         c0 = client.run(_worker_cpu)
         p0 = time.process_time()
         t = time.perf_counter()
-        _run(client, x)
+        run(client, x)
         wall = time.perf_counter() - t
         p1 = time.process_time()
         c1 = client.run(_worker_cpu)
@@ -235,11 +248,13 @@ def bench(log2n: int, sessions: bool = False, repeats: int = 3):
                 small = client.persist(x[:1 << 18].rechunk(1 << 10))     # 256 blocks
                 distributed.wait(small)
                 _run(client, small)
-                wall, cpu, here = _timed(client, small, repeats)
-                print(f"per-task overhead (256 blocks of 1024, 2 workers), per block: "
-                      f"{wall / 256 * 1e3:.2f} ms wall, workers' CPU "
-                      f"{sum(cpu) / 256 * 1e3:.2f} ms, client and scheduler CPU "
-                      f"{here / 256 * 1e3:.2f} ms, load {os.getloadavg()[0]:.1f}")
+                _run_floor(client, small)
+                for name, run in (("per-task overhead", _run), ("Dask's floor", _run_floor)):
+                    wall, cpu, here = _timed(client, small, repeats, run)
+                    print(f"{name} (256 blocks of 1024, 2 workers), per block: "
+                          f"{wall / 256 * 1e3:.2f} ms wall, workers' CPU "
+                          f"{sum(cpu) / 256 * 1e3:.2f} ms, client and scheduler CPU "
+                          f"{here / 256 * 1e3:.2f} ms, load {os.getloadavg()[0]:.1f}")
     print(f"speedup 2 workers / 1: {times[1] / times[2]:.2f}x wall; by CPU time (one "
           f"worker's over the busier of two, as if each had a core of its own): "
           f"{sum(cpus[1]) / max(cpus[2]):.2f}x")

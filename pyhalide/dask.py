@@ -49,6 +49,9 @@ class _Job:
                 from .dask_scan import pipeline_scan_plan
                 plan = pipeline_scan_plan(self.pf, self.key, self.names, extra[0],
                                           self.float_reassociation)
+            elif kind == "tail":
+                from .dask_tail import TailPlan
+                plan = TailPlan(self.pf, self.key, self.names, *extra)
             else:
                 from .dask_map import MapPlan
                 plan = MapPlan(self.pf, self.key, self.names, extra[0])
@@ -104,29 +107,40 @@ def _chunk_task(*blocks, job=None, wholes=None, block_info=None):
     job = job.given(wholes)
     plan = job.plan("reduce")
     part = plan.partial(job.args, job.shapes, job.windows(blocks, _starts(block_info, len(blocks))))
-    out = np.empty((1,) * blocks[0].ndim, object)
-    out.flat[0] = part
+    return _pack(part, blocks[0].ndim)
+
+
+def _pack(part, nd: int):
+    """A partial result (a tuple of arrays, or None: no point) as a NumPy
+    array of shape (1,) * nd with one structured element (`has`, v0, v1,
+    ...): one buffer to serialize and size, not an object array of tuples."""
+    fields = [("has", np.bool_)]
+    if part is not None:
+        fields += [(f"v{i}", a.dtype, a.shape) for i, a in enumerate(part)]
+    out = np.zeros((1,) * nd, fields)
+    if part is not None:
+        out["has"] = True
+        for i, a in enumerate(part):
+            out[f"v{i}"][(0,) * nd] = a
     return out
 
 
 def _flatten(x, out):
-    if isinstance(x, (list, tuple)) and not (isinstance(x, tuple) and x and
-                                              isinstance(x[0], np.ndarray)):
+    """The partial results (tuples of arrays, or None) in the packed arrays
+    of `x` (nested lists of them), in order."""
+    if isinstance(x, (list, tuple)):
         for y in x:
             _flatten(y, out)
-    elif isinstance(x, np.ndarray) and x.dtype == object:
-        for y in x.flat:
-            out.append(y)
-    else:
-        out.append(x)
+        return out
+    names = x.dtype.names
+    for el in x.reshape(-1):
+        out.append(tuple(np.array(el[n]) for n in names[1:]) if el["has"] else None)
     return out
 
 
 def _combine(x, axis=None, keepdims=True, job=None):
     merged = job.plan("reduce").merge(_flatten(x, []))
-    out = np.empty((1,) * (len(axis) if keepdims else 0), object)
-    out.flat[0] = merged
-    return out
+    return _pack(merged, len(axis) if keepdims else 0)
 
 
 def _keep(x, axis=None, keepdims=True):
@@ -136,7 +150,7 @@ def _keep(x, axis=None, keepdims=True):
 def _final_task(merged, windows, job=None, wholes=None):
     job = job.given(wholes)
     plan = job.plan("reduce")
-    merged = merged.flat[0] if isinstance(merged, np.ndarray) else merged
+    (merged,) = _flatten(merged, [])
     return plan.final.run(job.args, job.shapes, windows, merged)
 
 
@@ -241,7 +255,84 @@ def to_dask(pf, args, kwargs, float_reassociation=False, split_every=None):
     leaves = _array_leaves(spec.result)
     if leaves is not None and _map_shapes(spec, leaves, xs[0].shape, job):
         return _map_graph(job, spec, leaves, xs, da)
+    tail = _scan_tail(job, spec, xs)
+    if tail is not None:
+        return _tail_graph(job, spec, *tail, xs, da)
     return reduce_graph(job, xs, split_every, da)
+
+
+def _scan_tail(job, spec, xs):
+    """(array slots, scan slots among them, the other slots, the other items)
+    when the result is a tuple of arrays of the arguments' shape, one a scan
+    at least, and values computed from them (`return out, acc`); else None."""
+    from .dask_scan import scan_of, split_scan
+    o = spec.result
+    if o.kind != "tuple":
+        return None
+    arrays = [x.slot for x in o.items if x.kind == "array"]
+    items = [x for x in o.items if x.kind != "array"]
+    scans = [s for s in arrays if split_scan(spec.out_funcs[s][0].function(), xs[0].chunks)
+             and scan_of(spec.out_funcs[s][0].function()) is not None]
+    others = [s for s in range(len(spec.out_funcs)) if s not in arrays]
+    if not scans or not items or any(spec.out_funcs[s][1] for s in others) or \
+            not _map_shapes(spec, arrays, xs[0].shape, job):
+        return None
+    return arrays, scans, others, items
+
+
+def _tail_graph(job, spec, arrays, scans, others, items, xs, da):
+    """The arrays as _map_graph's; the other items by one task reading the
+    regions of the scans' dask arrays (and of the arguments) they need
+    (dask_tail)."""
+    import dask
+    plan = job.plan("tail", tuple(scans), tuple(others))
+    if 0 in xs[0].shape:
+        # (no element to read: one task calls the function on the empty arrays)
+        whole = _filled_args(job, [np.zeros(x.shape, x.dtype) for x in xs])
+        result = dask.delayed(_call_task, pure=True)(*xs, job=job, wholes=job.wholes)
+        return _leaves(job.pf(*whole), result, da)
+    got = dict(zip(arrays, _map_arrays(job, spec, arrays, xs, da)))
+    named = dict(zip(job.dask_names, xs))
+    shapes = dict(job.shapes)
+    dtypes = {n: x.dtype for n, x in named.items()}
+    for s in scans:
+        named[plan.feeds[s]] = got[s]
+        shapes[plan.feeds[s]] = tuple(got[s].shape)
+        dtypes[plan.feeds[s]] = got[s].dtype
+    from .dask_tail import zero_windows
+    fixed = job.windows([], [])
+    regions = plan.regions(job.args, shapes, dtypes, items, fixed)
+    for n, reg in regions.items():
+        for ax, (lo, hi) in enumerate(reg):
+            if hi - lo > max(named[n].chunks[ax]):
+                raise CompileError(f"{job.where}: the values returned beside the scan read "
+                                   f"{n!r} over [{lo}, {hi}) along axis {ax}, more than a "
+                                   f"block: return them from a function of their own")
+    windows = {n: (tuple(lo for lo, _ in reg), named[n][tuple(slice(lo, hi) for lo, hi in reg)])
+               for n, reg in regions.items()}
+    result = dask.delayed(_tail_task, pure=True)(windows, job=job, scans=tuple(scans),
+                                                  others=tuple(others), shapes=shapes,
+                                                  items=items, wholes=job.wholes)
+    probe = plan.run(job.args, shapes, dict(fixed, **zero_windows(regions, dtypes)), items)
+    tail = iter(_leaves(probe, result, da))
+    return tuple(got[x.slot] if x.kind == "array" else next(tail) for x in spec.result.items)
+
+
+def _filled_args(job, arrays) -> list:
+    """The call's arguments: job.args with `arrays` for the dask arguments."""
+    it = iter(arrays)
+    return [next(it) if v is None else v for v in job.args]
+
+
+def _call_task(*arrays, job=None, wholes=None):
+    job = job.given(wholes)
+    return job.pf(*_filled_args(job, arrays))
+
+
+def _tail_task(windows, job=None, scans=(), others=(), shapes=None, items=(), wholes=None):
+    job = job.given(wholes)
+    plan = job.plan("tail", scans, others)
+    return plan.run(job.args, shapes, dict(job.windows([], []), **windows), items)
 
 
 def _array_leaves(o):
@@ -271,6 +362,12 @@ def _map_shapes(spec, slots, shape, job) -> bool:
 
 
 def _map_graph(job, spec, slots, xs, da):
+    return _shape_like(spec.result, iter(_map_arrays(job, spec, slots, xs, da)))
+
+
+def _map_arrays(job, spec, slots, xs, da):
+    """The dask arrays of result leaves `slots`, each by blocks (with a halo)
+    or as a scan across the blocks."""
     plan = job.plan("map", tuple(slots))
     fixed = job.windows([], [])
     results = []
@@ -285,7 +382,7 @@ def _map_graph(job, spec, slots, xs, da):
         results.append(blocks_with_halo(_map_task, xs, depth, dtype, job.pf.__name__, da,
                                         job=job, leaf=leaf, slots=tuple(slots),
                                         wholes=job.wholes))
-    return _shape_like(spec.result, iter(results))
+    return results
 
 
 def blocks_with_halo(task, xs, depth, dtype, where: str, da, **kwargs):
@@ -386,24 +483,21 @@ def _filled(job, regions):
 
 
 def _leaves(probe, result, da):
-    """Dask arrays for each leaf of the final result (tuples as tuples)."""
+    """Dask arrays for each leaf of the final result (tuples as tuples), each
+    one task picking its leaf out of `result` (a delayed)."""
     import dask
 
-    def build(v, getter):
+    def build(v, path):
         if isinstance(v, tuple):
-            return tuple(build(x, _item(getter, i)) for i, x in enumerate(v))
+            return tuple(build(x, path + (i,)) for i, x in enumerate(v))
         a = np.asarray(v)
-        return da.from_delayed(dask.delayed(_as_array)(getter), shape=a.shape, dtype=a.dtype)
+        return da.from_delayed(dask.delayed(_pick, pure=True)(result, path), shape=a.shape,
+                               dtype=a.dtype)
 
-    return build(probe, result)
-
-
-def _item(d, i):
-    import operator
-
-    import dask
-    return dask.delayed(operator.getitem)(d, i)
+    return build(probe, ())
 
 
-def _as_array(v):
+def _pick(v, path):
+    for i in path:
+        v = v[i]
     return np.asarray(v)

@@ -135,10 +135,11 @@ class FuncPlan(FuncWindow):
             if plan is None:
                 import pickle
 
-                from .dask_scan import ScanPlan
+                from .dask_scan import ScanPlan, leaf_func
                 host = FuncPlan(pickle.loads(self.blob), list(self.images), self.blob)
-                plan = self.scans[slot] = ScanPlan(host, host.outputs[slot], "Pipeline.dask()",
-                                                   self.float_reassociation)
+                out, *path = slot if isinstance(slot, tuple) else (slot,)
+                plan = self.scans[slot] = ScanPlan(host, leaf_func(host, host.outputs[out], path),
+                                                   "Pipeline.dask()", self.float_reassociation)
         return plan
 
 

@@ -319,18 +319,13 @@ class ReducePlan:
 
     def merge(self, parts: list):
         """The partial results merged left to right by the operator (None: an
-        empty block, or none)."""
-        out = None
-        for p in parts:
-            if p is None:
-                continue
-            out = p if out is None else self._apply(out, p)
-        return out
-
-    def _apply(self, xs, ys):
+        empty block, or none): one kernel call folds them all."""
+        parts = [p for p in parts if p is not None]
+        if len(parts) <= 1:
+            return parts[0] if parts else None
         if self._merge is None:
             self._merge = _Merge(self.op, self.types, max(self.dims, 1))
-        return self._merge(xs, ys, self.dims)
+        return self._merge(parts, self.dims)
 
 
 def _node(e):
@@ -338,36 +333,39 @@ def _node(e):
 
 
 class _Merge:
-    """op(X, Y) element-wise over partial results, compiled once per process."""
+    """The partial results, stacked, folded left to right by op (op(op(P0,
+    P1), P2) ...) element-wise in one kernel, compiled once per process."""
 
     def __init__(self, op, types, dims):
+        from .var import RDom
         self.lock = __import__("threading").Lock()
         n = len(types)
-        self.xs = [ImageParam(t, dims, f"dask_x{i}") for i, t in enumerate(types)]
-        self.ys = [ImageParam(t, dims, f"dask_y{i}") for i, t in enumerate(types)]
-        vs = [Var(f"dask_v{i}") for i in range(dims)]
+        # the parts stacked along a last dimension (NumPy's first axis)
+        self.ys = [ImageParam(t, dims + 1, f"dask_y{i}") for i, t in enumerate(types)]
+        vs = tuple(Var(f"dask_v{i}") for i in range(dims))
         m = Func("dask_merge")
+        first = [y[vs + (0,)] for y in self.ys]
+        m[vs] = tuple(first) if n > 1 else first[0]
+        r = RDom([(1, self.ys[0].dim(dims).extent() - 1)], "dask_r")
+        fn = m.function()
+        at = tuple(v.node for v in vs)
         mapping = {}
-        for i in range(n):
-            mapping[f"x{i}"] = self.xs[i][tuple(vs)].node
-            mapping[f"y{i}"] = self.ys[i][tuple(vs)].node
-        values = [ir.substitute(o.node if hasattr(o, "node") else o, mapping) for o in op.ops]
-        vals = [Expr.wrap(v) for v in values]
-        m[tuple(vs)] = tuple(vals) if n > 1 else vals[0]
+        for i, t in enumerate(types):
+            mapping[f"x{i}"] = ir.Call(t, fn.name, at, ir.FUNC, i, fn)
+            mapping[f"y{i}"] = self.ys[i][vs + (r.x,)].node
+        vals = [Expr.wrap(ir.substitute(_node(o), mapping)) for o in op.ops]
+        m[vs] = tuple(vals) if n > 1 else vals[0]
         self.pipe = Pipeline([m])
         self.types = types
 
-    def __call__(self, xs, ys, dims):
+    def __call__(self, parts, dims):
         from .buffer import wrap_array
         with self.lock:
-            # partial results from other processes may come unaligned: aligned copies
-            flat = (lambda a: np.require(np.reshape(a, 1), requirements="CA")) if dims == 0 \
-                else (lambda a: np.require(a, requirements="CA"))
-            for p, a in zip(self.xs, xs):
-                p.set(wrap_array(flat(a), p.name()))
-            for p, a in zip(self.ys, ys):
-                p.set(wrap_array(flat(a), p.name()))
-            shape = np.shape(xs[0]) if dims else (1,)
+            for i, p in enumerate(self.ys):
+                stack = np.stack([np.reshape(part[i], -1 if dims == 0 else np.shape(part[i]))
+                                  for part in parts])
+                p.set(wrap_array(stack, p.name()))
+            shape = np.shape(parts[0][0]) if dims else (1,)
             outs = [np.empty(shape, t.to_numpy()) for t in self.types]
             call = self.pipe.bind_arrays(outs)
         call()

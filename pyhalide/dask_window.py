@@ -185,7 +185,8 @@ class Window:
         for _, f, _ in self.spec.builder.funcs:
             if f.function() is function:
                 return f
-        raise KeyError(function.name)
+        from .autoschedule.funcapi import func_of
+        return func_of(function)
 
     def bind(self, args: list, shapes: dict, windows: dict):
         """Bind the call's arguments (`args`, in parameter order, each array

@@ -199,3 +199,42 @@ def scan_difference():
     d = ph.Func("d")
     d[x] = s[x] - s[x - 1]
     return ph.Pipeline([d]), a
+
+
+def integral_one_pipeline(one_func: bool = False):
+    """An integral image in one pipeline: a scan along x, then one along y
+    of its result (two Funcs, or, with `one_func`, two updates of one Func)."""
+    img = ph.ImageParam(ph.Int(64), 2, "img")
+    x, y = ph.Var("x"), ph.Var("y")
+    rx = ph.RDom([(1, img.dim(0).extent() - 1)], "rx")
+    ry = ph.RDom([(1, img.dim(1).extent() - 1)], "ry")
+    rows = ph.Func("rows")
+    rows[x, y] = img[x, y]
+    rows[rx.x, y] = rows[rx.x - 1, y] + rows[rx.x, y]
+    cols = rows if one_func else ph.Func("cols")
+    if not one_func:
+        cols[x, y] = rows[x, y]
+    cols[x, ry.x] = cols[x, ry.x - 1] + cols[x, ry.x]
+    return ph.Pipeline([cols]), img
+
+
+def scan_nd_readers(dim: int):
+    """A 2-D scan S of an input along dimension `dim` and two outputs reading
+    it: G = 2 S + 1 at its own point and D = S - S one point back along
+    `dim` (the input clamped at its edges, so S's pure value before 0 is
+    defined): (pipeline [S, G, D], its input)."""
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    x, y = ph.Var("x"), ph.Var("y")
+    vs = (x, y)
+    s = ph.Func("s")
+    s[x, y] = img[ph.clamp(x, 0, img.width() - 1), ph.clamp(y, 0, img.height() - 1)]
+    r = ph.RDom([(1, img.dim(dim).extent() - 1)], "r")
+    at = tuple(r.x if i == dim else v for i, v in enumerate(vs))
+    prev = tuple(r.x - 1 if i == dim else v for i, v in enumerate(vs))
+    s[at] = s[prev] + s[at]
+    g = ph.Func("g")
+    g[x, y] = s[x, y] * 2 + 1
+    d = ph.Func("d")
+    back = tuple(v - 1 if i == dim else v for i, v in enumerate(vs))
+    d[x, y] = s[x, y] - s[back]
+    return ph.Pipeline([s, g, d]), img

@@ -244,3 +244,64 @@ def integral(a):
         for j in range(a.shape[1]):
             out[i, j] += out[i - 1, j]
     return out
+
+
+@ph.pipeline
+def integral_cumsum(a):
+    return np.cumsum(np.cumsum(a, axis=1), axis=0)
+
+
+@ph.pipeline
+def integral_acc(a):
+    # the row scan through a running value (the frontend reads acc one point back)
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        acc = 0
+        for j in range(a.shape[1]):
+            acc += a[i, j]
+            out[i, j] = acc
+    for i in range(1, a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = out[i - 1, j] + out[i, j]
+    return out
+
+
+@ph.pipeline
+def cumsum3(a):
+    return np.cumsum(np.cumsum(np.cumsum(a, axis=0), axis=1), axis=2)
+
+
+@ph.pipeline
+def cumsum_and_total(a):
+    # a scan and its final carry returned together
+    out = np.empty_like(a)
+    acc = 0
+    for i in range(a.shape[0]):
+        acc += a[i]
+        out[i] = acc
+    return out, acc
+
+
+@ph.pipeline
+def running_max_and_more(a, lut):
+    # the running max, its final value plus a table entry, and an element
+    out = np.empty_like(a)
+    best = a[0]
+    for i in range(a.shape[0]):
+        best = max(best, a[i])
+        out[i] = best
+    return out, best + lut[3], a[2]
+
+
+@ph.pipeline
+def cumsum_and_sum(a):
+    # a scan and a sum of the whole argument: the sum is not read from the scan
+    out = np.empty_like(a)
+    acc = 0
+    for i in range(a.shape[0]):
+        acc += a[i]
+        out[i] = acc
+    t = 0
+    for i in range(a.shape[0]):
+        t += a[i] * 2
+    return out, t

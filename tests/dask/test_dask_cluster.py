@@ -41,6 +41,36 @@ def test_cluster_reductions_and_blocks(client):
     assert all(n >= 1 for n in client.run(eval, _COUNT_RESTORED).values())
 
 
+def test_cluster_checked_by(client):
+    # issue 22's first "Checked by" line on the process-based cluster: integer
+    # results bit-identical for random chunkings and split_every 2, 3, 8; argmin
+    # ties to the lowest global index; the 2x2 matrix product in block order; a
+    # stencil; an unproven operator refused before any graph is built
+    from pyhalide.errors import CompileError
+    rng = np.random.default_rng(12)
+    a = rng.integers(-9, 9, 3000).astype(np.int32)
+    a[[700, 1900, 2999]] = -50                  # argmin ties in different blocks
+    bins = a & 15
+    m = rng.integers(-3, 4, (40, 4)).astype(np.int64)
+    for split_every in (2, 3, 8):
+        cuts = np.sort(rng.choice(np.arange(1, 3000), 9, replace=False))
+        chunks = tuple(np.diff(np.concatenate([[0], cuts, [3000]])).tolist())
+        x, xb = da.from_array(a, chunks=(chunks,)), da.from_array(bins, chunks=(chunks,))
+        mx = da.from_array(m, chunks=(int(rng.integers(2, 9)), 4))
+        t, h, i, b, mp = dask.compute(K.total.dask(x, split_every=split_every),
+                                      K.hist.dask(xb, split_every=split_every),
+                                      K.argmin.dask(x, split_every=split_every),
+                                      K.blur.dask(x),
+                                      K.matprod.dask(mx, split_every=split_every))
+        assert int(t) == K.total(a) and np.array_equal(h, K.hist(bins)) and \
+            h.dtype == K.hist(bins).dtype, chunks
+        assert int(i) == K.argmin(a) == 700
+        assert np.array_equal(b, K.blur(a)) and b.dtype == K.blur(a).dtype
+        assert [int(v) for v in mp] == [int(v) for v in K.matprod(m)]
+    with pytest.raises(CompileError, match="cannot be split into blocks"):
+        K.unproven.dask(da.from_array(a.astype(np.int64), chunks=300))
+
+
 def test_process_scheduler():
     a = np.arange(5000, dtype=np.int64) % 1009 - 500
     x = da.from_array(a, chunks=700)
@@ -91,6 +121,19 @@ def test_cluster_scans(client):
     # (the rows tasks run fused with cumreduction's per-block step, named _same)
     workers = {t["worker"] for t in ts.data if "_same" in str(t["key"])}
     assert len(workers) == 2
+
+
+def test_cluster_integral_image_and_final_carry(client):
+    # an integral image chunked in both axes in one function (its row scan a dask
+    # array of its own) and a scan returned with its final carry, on the workers
+    rng = np.random.default_rng(10)
+    m = rng.integers(-50, 50, (60, 45)).astype(np.int64)
+    a = rng.integers(-50, 50, 900).astype(np.int64)
+    got, (s, acc) = dask.compute(K.integral_acc.dask(da.from_array(m, chunks=(16, 12))),
+                                 K.cumsum_and_total.dask(da.from_array(a, chunks=100)))
+    assert np.array_equal(got, np.cumsum(np.cumsum(m, 1), 0))
+    want = K.cumsum_and_total(a)
+    assert np.array_equal(s, want[0]) and acc == want[1] and acc.dtype == np.asarray(want[1]).dtype
 
 
 def test_cluster_funcapi_reduction_and_2d_scan(client):

@@ -79,12 +79,12 @@ def test_pipeline_integral_image_chunked_along_rows():
         assert np.array_equal(got, want), rows
 
 
-def test_pipeline_integral_image_with_chunked_columns_is_refused():
-    # the column scan's blocks would need the row scan across the column blocks:
-    # refused when the graph is built (two functions, or Pipeline.dask stages, do it)
-    x = da.from_array(np.ones((20, 18), np.int64), chunks=(10, 6))
-    with pytest.raises(CompileError, match="read outside their block"):
-        K.integral.dask(x)
+def test_pipeline_integral_image_with_chunked_columns():
+    # the column scan's blocks read the row scan (the array's earlier update) from
+    # its own dask array (test_dask_integral.py has the other forms)
+    a = np.random.default_rng(9).integers(-5, 5, (20, 18)).astype(np.int64)
+    got = K.integral.dask(da.from_array(a, chunks=(10, 6))).compute(scheduler="synchronous")
+    assert np.array_equal(got, np.cumsum(np.cumsum(a, 1), 0))
 
 
 def test_unsplittable_2d_scan_runs_in_blocks_along_its_other_axis():
@@ -118,3 +118,18 @@ def test_outputs_reading_a_scan():
     assert np.array_equal(want, np.concatenate([[0], data[1:]]))
     got = p.dask({a: da.from_array(data, chunks=(7, 1, 32))}).compute(scheduler="threads")
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_outputs_reading_an_nd_scan(dim):
+    # G = 2 S + 1 reads a 2-D scan at its own point, D = S - S one point back
+    # along the scan's dimension: carried as the scan is, the blocks of either
+    # axis chunked
+    p, img = FK.scan_nd_readers(dim)
+    a = np.random.default_rng(11 + dim).integers(-50, 50, (23, 17)).astype(np.int32)
+    img.set(a)
+    want = [np.asarray(o) for o in p.realize([17, 23])]
+    for chunks in ((5, 4), ((1, 22), (16, 1)), (23, (8, 9))):
+        got = dask.compute(*p.dask({img: da.from_array(a, chunks=chunks)}),
+                           scheduler="synchronous")
+        assert all(g.dtype == w.dtype and np.array_equal(g, w) for g, w in zip(got, want)), chunks
