@@ -280,7 +280,7 @@ class ArrayAccess:
     def write(self, arr: Arr, idx, value: Val, node):
         if isinstance(arr, array_complex.ComplexArr):
             return array_complex.write(self, arr, idx, value, node)
-        if arr.kind == "input":
+        if arr.kind == "input" or arr.writes_refused:
             self.input_written(arr, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
@@ -295,7 +295,10 @@ class ArrayAccess:
     def input_written(self, arr: Arr, node):
         """A write into argument array `arr`, which the build set up read-only:
         ArgumentWritten, on which the specialization is built again with the
-        argument a local array copied from it on entry (specialize.py)."""
+        argument a local array copied from it on entry (specialize.py); a
+        write into an array that refuses writes, its located error."""
+        if arr.writes_refused:
+            raise self.cx.err(node, arr.writes_refused[0], hint=arr.writes_refused[1])
         if arr.arg_name is None:
             raise self.cx.err(node, f"{arr.name!r} cannot be written",
                               hint=f"copy it first: out = {arr.name}.copy(), then write into out")

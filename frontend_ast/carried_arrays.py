@@ -28,6 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
+from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
 from .values import Arr, Val, fresh, with_type_range
@@ -138,7 +139,12 @@ class CarriedLoop:
         names = [n for n in names if env1.get(n) is not env0[n]]
         slot_objs = {id(base_of(env0[n])): n for n in names}
         objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
-        self.check_aliases(env0, env1, names, objects, first.written, entry, slot_objs)
+        written_names = [n for n in names if base_of(env0[n]) in first.written]
+        rot = Rotation(node, env0, env1, names,
+                       lambda n: seen_elsewhere(self.bld, env0, n, names))
+        rot.check(self.err, env0, names, written_names)
+        self.rot = rot
+        self.check_aliases(env0, env1, names, objects)
         members = self.members(env0, names, objects)
         state, key_vars, it = self.define_init(members, env0)
         # the real run: every member reads the slot of the current iteration
@@ -167,14 +173,23 @@ class CarriedLoop:
                 scope.env[name] = LoopVarDone(name, array=isinstance(v, (Arr, ArrayExpr)))
         cx.epoch += 1
         T = self.trip(loop)
+        views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+                 for m in members}
+        for n in rot.write_backs(written_names):
+            obj, final = base_of(env0[n]), rot.final(n, views, T)
+            write(self.bld, destination(self.bld, obj, [], node),
+                  lambda p, f=final: f.elem(p), node)
         for m in members:
-            final = _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+            final = views[m.name]
             if m.obj is not None:
                 write(self.bld, destination(self.bld, m.obj, [], node),
                       lambda p, f=final: f.elem(p), node)
             else:
                 arr = self.bld.array_code.materialize(final, m.name, node)
                 self.bld.arrays.name_array(arr, m.name)
+                if rot.may_hold_exposed(m.name):
+                    rot.refuse_writes(arr, m.name, names)
+                    rot.alternatives(arr, m.name, env0, T)
                 scope.env[m.name] = arr
         scope.env[loop.name] = LoopVarDone(loop.name)
 
@@ -231,16 +246,7 @@ class CarriedLoop:
             self.scalars.append(n)      # carried by phase mode (carried_phases.py)
         return out
 
-    def check_aliases(self, env0, env1, names, objects, written, entry, slot_objs):
-        for n in names:
-            obj = base_of(env0[n])
-            if obj in written:
-                if seen_elsewhere(self.bld, env0, n, names):
-                    raise self.err(f"this loop writes into the array {n!r} names before the "
-                                   f"loop and then binds {n!r} to another array: not "
-                                   f"supported yet when that array is also seen elsewhere "
-                                   f"(an argument, or another name)",
-                                   hint=f"copy it first ({n} = {n}.copy()) before the loop")
+    def check_aliases(self, env0, env1, names, objects):
         ends = {}
         for n in names:
             v = env1.get(n)
@@ -271,7 +277,8 @@ class CarriedLoop:
             if a.ty.is_complex():
                 raise self.err(f"the complex array {n!r} is carried from one iteration to the "
                                f"next: not supported yet")
-            out.append(SimpleNamespace(obj=None, name=n, ty=a.ty, shape=a.shape, init=a))
+            out.append(SimpleNamespace(obj=None, name=n, ty=a.ty, shape=self.rot.shape(
+                self.cx, n, a.shape, out, self.node), init=a))
         nd = len(out[0].shape)
         if any(len(m.shape) != nd for m in out):
             raise self.err(f"the arrays this loop carries ({', '.join(x.name for x in out)}) "

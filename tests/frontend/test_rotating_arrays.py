@@ -1,0 +1,151 @@
+"""Loops that pass arrays from name to name (ping-pong buffers, issue 17):
+`In, Out = Out, In` after writing into Out (Pythran's lapl2d), `u, v = v, u`
+with local arrays, three-name rotations. After the loop a name holds the
+array Python's name holds (an argument the caller sees written, the
+argument itself where Python returns it), by the trip count's parity.
+Each case runs the plain function and the compiled one on copies of the
+same arguments (check_inplace) and compares results and arguments."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+from .test_inplace_args import check_inplace
+
+
+@ph.pipeline
+def lapl2d(In, Out, niter):
+    """Pythran's lapl2d: writes into Out, then swaps the names."""
+    siz = In.shape[0]
+    h2 = (1. / siz) ** 2
+    for it in range(0, niter):
+        Out[1:siz - 1, 1:siz - 1] = h2 * (
+            In[0:siz - 2, 1:siz - 1] + In[1:siz - 1, 0:siz - 2] -
+            4.0 * In[1:siz - 1, 1:siz - 1] +
+            In[2:siz, 1:siz - 1] + In[1:siz - 1, 2:siz])
+        In, Out = Out, In
+
+
+@ph.pipeline
+def smooth_args(In, Out, T):
+    for t in range(T):
+        Out[1:-1] = 0.5 * (In[:-2] + In[2:])
+        In, Out = Out, In
+    return In
+
+
+@ph.pipeline
+def smooth_both(In, Out, T):
+    for t in range(T):
+        Out[1:-1] = 0.25 * In[:-2] + 0.75 * In[2:]
+        In, Out = Out, In
+    return Out, In
+
+
+@ph.pipeline
+def smooth_n(In, Out, n, T):
+    for t in range(T):
+        Out[1:n - 1] = 0.5 * (In[:n - 2] + In[2:n])
+        In, Out = Out, In
+    return In
+
+
+@ph.pipeline
+def smooth_local(a, T):
+    u = a.copy()
+    v = np.zeros_like(a)
+    for t in range(T):
+        v[1:-1] = 0.5 * (u[:-2] + u[2:])
+        u, v = v, u
+    return u
+
+
+@ph.pipeline
+def kept_alias(a, T):
+    """`keep` names u's first array, which the loop writes on odd
+    iterations (through v): read after the loop it has those writes."""
+    u = a.copy()
+    keep = u
+    v = np.zeros_like(a)
+    for t in range(T):
+        v[1:-1] = 0.5 * (u[:-2] + u[2:])
+        u, v = v, u
+    return keep + 0
+
+
+@ph.pipeline
+def three_way(a, b, c, T):
+    for t in range(T):
+        c[:] = a + 2.0 * b
+        a, b, c = b, c, a
+    return b
+
+
+@ph.pipeline
+def three_way_local(x, T):
+    a = x.copy()
+    b = x * 2.0
+    c = np.zeros_like(x)
+    for t in range(T):
+        c[1:] = a[:-1] - b[1:]
+        a, b, c = b, c, a
+    return a + 10.0 * b + 100.0 * c
+
+
+@ph.pipeline
+def written_after(In, Out, T):
+    for t in range(T):
+        Out[1:-1] = 0.5 * (In[:-2] + In[2:])
+        In, Out = Out, In
+    In[0] = 7.0
+    return In
+
+
+A = np.linspace(0.0, 1.0, 9) ** 2
+
+
+@pytest.mark.parametrize("T", [0, 1, 2, 3, 5, -1])
+def test_argument_swap(T):
+    check_inplace(smooth_args, A.copy(), A * 2 + 1, T)
+    check_inplace(smooth_both, A.copy(), A * 3 - 1, T)
+
+
+@pytest.mark.parametrize("T", [0, 1, 4, 7])
+def test_lapl2d(T):
+    x = np.arange(25.0).reshape(5, 5) ** 1.5
+    check_inplace(lapl2d, x, x.T.copy() + 1.0, T)
+
+
+def test_lapl2d_aliased_arguments_refused():
+    """Pythran's own runas passes x and x.T (one buffer): a written argument
+    that shares memory with another is NumPy-visible aliasing the compiled
+    reads would not see, a ValueError before anything runs."""
+    x = np.arange(16.0).reshape(4, 4)
+    with pytest.raises(ValueError):
+        lapl2d(x, x.T, 3)
+
+
+def test_rotation_shapes_differ_at_call_time():
+    """Python runs this loop with a 9- and a 12-element array taking turns
+    under In; the compiled loop's state has one shape: a located refusal."""
+    check_inplace(smooth_n, A.copy(), A * 2.0, 9, 3)
+    smooth_n.py_func(A.copy(), np.zeros(12), 9, 3)
+    with pytest.raises(NotImplementedError, match="sizes differ"):
+        smooth_n(A.copy(), np.zeros(12), 9, 3)
+
+
+@pytest.mark.parametrize("T", [0, 1, 2, 3])
+def test_local_swap(T):
+    check_inplace(smooth_local, A, T)
+    check_inplace(kept_alias, A, T)
+
+
+@pytest.mark.parametrize("T", [0, 1, 2, 3, 4, 6])
+def test_three_way(T):
+    check_inplace(three_way, A.copy(), A + 1, A - 2, T)
+    check_inplace(three_way_local, A, T)
+
+
+def test_write_after_rotation_refused():
+    with pytest.raises(ph.CompileError, match="depends on the number of iterations"):
+        written_after(A.copy(), A.copy(), 3)
