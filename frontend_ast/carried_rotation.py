@@ -72,10 +72,12 @@ class Rotation:
                           f"supported yet", hint=f"copy it first ({n} = {n}.copy()) before "
                                                  f"the loop")
             if n not in self.cycles and written_names:
-                raise err(f"this loop writes into arrays it rebinds {', '.join(names)!s} to, "
-                          f"and the array {n!r} names before the loop (also seen elsewhere: "
-                          f"an argument, or another name) is not passed on from name to name "
-                          f"as in `a, b = b, a`: not supported yet",
+                what = f"the array {n!r} names before the loop" if n in written_names else \
+                    f"arrays it rebinds ({', '.join(written_names)})"
+                raise err(f"this loop writes into {what} and then binds {n!r} to another "
+                          f"array: not supported yet when the array {n!r} names before the loop "
+                          f"is also seen elsewhere (an argument, or another name) and the loop "
+                          f"does not pass it on from name to name as in `a, b = b, a`",
                           hint=f"copy it first ({n} = {n}.copy()) before the loop")
 
     def shape(self, cx, n, shape, members, node) -> list:
@@ -133,24 +135,32 @@ class Rotation:
         return False
 
     def alternatives(self, arr, n, env0, T):
-        """For a name on a cycle: arr.alternatives, [(condition Val or None,
-        Arr)], the array n holds after the loop by the trip count (what a
-        `return n` returns: the argument itself where Python returns it)."""
-        cyc = self.cycles.get(n)
-        if cyc is None:
-            return
-        p = len(cyc)
-        r = ir.Mod(T, ir.index(p))
-        arr.alternatives = [
-            (None if k == p - 1 else Val(ir.EQ(r, ir.index(k)), PY_BOOL),
-             base_of(env0[cyc[k]])) for k in range(p)]
+        """arr.alternatives, [(condition Val or None, Arr or None)]: the array
+        n holds after the loop by the trip count (what a `return n` returns:
+        the argument itself where Python returns it); None stands for arr
+        (a name whose chain of start arrays ends in an array made in the
+        loop holds that array after as many iterations)."""
+        chain, k = [n], self.pi.get(n)
+        while k is not None and k != n and k not in chain:
+            chain.append(k)
+            k = self.pi.get(k)
+        p = len(chain)
+        at = ir.Mod(T, ir.index(p)) if n in self.cycles else T
+        alts = [(Val(ir.EQ(at, ir.index(k)), PY_BOOL), base_of(env0[m]))
+                for k, m in enumerate(chain)]
+        if n in self.cycles:
+            alts[-1] = (None, alts[-1][1])
+        else:
+            alts.append((None, None))
+        arr.alternatives = alts
 
     def refuse_writes(self, arr, n, names):
         """Mark the new array bound to rotating name n after the loop."""
         arr.writes_refused = (
-            f"after the loop at line {self.loop.lineno}, which rotates the arrays "
-            f"{', '.join(names)} among these names, which array {n!r} names depends on the "
-            f"number of iterations: writing through it is not supported yet",
+            f"after the loop at line {self.loop.lineno}, which rebinds {', '.join(names)}, "
+            f"which array {n!r} names depends on the number of iterations (an array it may "
+            f"name is also seen elsewhere: an argument, or another name): writing through "
+            f"it is not supported yet",
             f"write into a copy ({n} = {n}.copy()), or into the arrays by names the loop does "
             f"not rebind")
 

@@ -307,9 +307,14 @@ class Specialization:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
         if isinstance(r, Arr) and getattr(r, "alternatives", None):
-            # the array one of several names for (carried_rotation.py)
-            return Out("union", alts=[(None if c is None else self._scalar_out(c),
-                                       self._outputs(a)) for c, a in r.alternatives])
+            # one of several arrays by a loop's trip count (carried_rotation.py)
+            alts, r.alternatives = r.alternatives, None
+            try:
+                return Out("union", alts=[(None if c is None else self._scalar_out(c),
+                                           self._outputs(r if a is None else a))
+                                          for c, a in alts])
+            finally:
+                r.alternatives = alts
         if isinstance(r, Arr):
             if (r.kind == "input" or r.arg_name is not None) and getattr(r, "part_of", None):
                 return Out("input_part", name=r.arg_name, attr=r.part_of)

@@ -149,3 +149,40 @@ def test_three_way(T):
 def test_write_after_rotation_refused():
     with pytest.raises(ph.CompileError, match="depends on the number of iterations"):
         written_after(A.copy(), A.copy(), 3)
+
+
+# a helper that updates arrays in place and returns them, called in a time loop --------------
+def _bounce(H, U):
+    H[:, 0] = H[:, 1]
+    U[:, 0] = -U[:, 1]
+    H[-1, :] = H[-2, :]
+    Hx = (H[1:, 1:-1] + H[:-1, 1:-1]) / 2 - 0.01 * (U[1:, 1:-1] - U[:-1, 1:-1])
+    H[1:-1, 1:-1] -= 0.02 * (Hx[1:, :] - Hx[:-1, :])
+    U[1:-1, 1:-1] -= 0.02 * (Hx[1:, :] ** 2 - Hx[:-1, :] ** 2)
+    return (H, U)
+
+
+@ph.pipeline
+def simulate(H, timesteps):
+    """shallow_water's shape (Pythran's case): `(H, U) = step(H, U)` binds
+    the names to the arrays the helper wrote and returns."""
+    U = np.zeros_like(H)
+    for i in range(timesteps):
+        (H, U) = _bounce(H, U)
+    return H
+
+
+@ph.pipeline
+def simulate_statement(H, timesteps):
+    U = np.ones_like(H)
+    for i in range(timesteps):
+        _bounce(H, U)
+    return H + U
+
+
+@pytest.mark.parametrize("T", [0, 3])
+def test_helper_step_in_time_loop(T):
+    m = np.ones((7, 6))
+    m[2, 3] = 6.0
+    check_inplace(simulate, m, T)
+    check_inplace(simulate_statement, m, T)
