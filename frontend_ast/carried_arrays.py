@@ -188,7 +188,7 @@ class CarriedLoop:
                 arr = self.bld.array_code.materialize(final, m.name, node)
                 self.bld.arrays.name_array(arr, m.name)
                 if rot.may_hold_exposed(m.name):
-                    rot.refuse_writes(arr, m.name, names)
+                    rot.refuse_writes(arr, m.name, names, env0)
                     rot.alternatives(arr, m.name, env0, T)
                 scope.env[m.name] = arr
         scope.env[loop.name] = LoopVarDone(loop.name)

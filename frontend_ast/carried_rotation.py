@@ -23,6 +23,7 @@ import ast
 
 from pyhalide import ir
 
+from .array_choice import SameSizeAtCall
 from .arrayexpr import ArrayExpr, same_size
 from .carried_body import base_of
 from .types import PY_BOOL
@@ -94,7 +95,9 @@ class Rotation:
                                f"yet", hint="rotate arrays of one shape")
         for a, b in zip(first.shape, shape):
             if not same_size(cx, a, b):
-                cx.static_checks.append(_SameSize(a, b, first.name, n, cx.smap.loc(node)))
+                cx.static_checks.append(SameSizeAtCall(
+                    a, b, f"this loop passes the arrays {first.name!r} and {n!r} from name to "
+                          f"name, and their sizes differ in this call", cx.smap.loc(node)))
         return first.shape
 
     def write_backs(self, written_names):
@@ -154,8 +157,21 @@ class Rotation:
             alts.append((None, None))
         arr.alternatives = alts
 
-    def refuse_writes(self, arr, n, names):
-        """Mark the new array bound to rotating name n after the loop."""
+    def refuse_writes(self, arr, n, names, env0):
+        """Mark the new array bound to rotating name n after the loop, and
+        the arrays it may stand for (n's value is their contents after the
+        loop: a later write into them through another name would not
+        reach it)."""
+        k, seen = n, set()
+        while k is not None and k not in seen:
+            seen.add(k)
+            obj = base_of(env0[k])
+            obj.writes_refused = (
+                f"the loop at line {self.loop.lineno} passes {obj.name!r} from name to name "
+                f"({', '.join(names)}), and after it which of these names holds it depends on "
+                f"the number of iterations: writing into it after the loop is not supported "
+                f"yet", "write into a copy, made before the loop")
+            k = self.pi.get(k)
         arr.writes_refused = (
             f"after the loop at line {self.loop.lineno}, which rebinds {', '.join(names)}, "
             f"which array {n!r} names depends on the number of iterations (an array it may "
@@ -164,20 +180,3 @@ class Rotation:
             f"write into a copy ({n} = {n}.copy()), or into the arrays by names the loop does "
             f"not rebind")
 
-
-class _SameSize:
-    """Call-time check that two arrays a loop rotates have equal sizes along
-    one axis: NotImplementedError otherwise (Python would run the loop with
-    arrays of two shapes taking turns under one name)."""
-
-    def __init__(self, a, b, x, y, loc):
-        self.a, self.b, self.x, self.y, self.loc = a, b, x, y, loc
-
-    def __call__(self, env):
-        p, q = self.a.static(env), self.b.static(env)
-        if p != q:
-            where = f"{self.loc.file}:{self.loc.line}: " if self.loc is not None else ""
-            raise NotImplementedError(
-                f"{where}this loop passes the arrays {self.x!r} and {self.y!r} from name to "
-                f"name, and their sizes differ in this call ({p} and {q}): not supported "
-                f"yet (copy them into arrays of one shape before the loop)")
