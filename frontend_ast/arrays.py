@@ -239,8 +239,13 @@ class ArrayAccess:
             syms = [l.sym for l in st.loops]
             if any(ep == self.cx.epoch for ep, _ in self.defs.reads.get(arr, [])):
                 return None         # the nest already read the Func its writes update
+            # (a complex store writes its parts after reading both: a part
+            # read by the store's own value is read before the write too)
+            part = getattr(arr, "complex_part", False)
             if not writes or not all([l.sym for l in w.chain] == syms and
-                                     w.pos_min > self.cx.stmt_pos and _same_index(w.axes_raw, raw)
+                                     (w.pos_min > self.cx.stmt_pos or
+                                      (part and w.pos_min == self.cx.stmt_pos)) and
+                                     _same_index(w.axes_raw, raw)
                                      for w in writes):
                 return None
             if not _one_location_per_iteration(raw, syms):
