@@ -78,11 +78,11 @@ def choose(b, name, cond, vt, ve, node):
             f"{base.name!r} may be the array {what} names since line {line} (chosen by a "
             f"condition): writing into it after that is not supported yet",
             "choose between copies (x = a.copy() if flag else b.copy())")
-    arr.alternatives = [(truth, _whole(vt)), (None, _whole(ve))]
+    arr.alternatives = [(truth, whole(vt)), (None, whole(ve))]
     return arr
 
 
-def _whole(v):
+def whole(v):
     """The array a value is whole (an Arr), else None (the chosen array is
     returned as a new array)."""
     if isinstance(v, Arr):

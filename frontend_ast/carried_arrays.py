@@ -176,8 +176,8 @@ class CarriedLoop:
         views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
                  for m in members}
         for n in rot.write_backs(written_names):
-            obj, final = base_of(env0[n]), rot.final(n, views, T)
-            write(self.bld, destination(self.bld, obj, [], node),
+            final = rot.final(n, views, T)
+            write(self.bld, destination(self.bld, env0[n], [], node),
                   lambda p, f=final: f.elem(p), node)
         for m in members:
             final = views[m.name]

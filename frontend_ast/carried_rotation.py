@@ -23,7 +23,7 @@ import ast
 
 from pyhalide import ir
 
-from .array_choice import SameSizeAtCall
+from .array_choice import SameSizeAtCall, whole
 from .arrayexpr import ArrayExpr, same_size
 from .carried_body import base_of
 from .types import PY_BOOL
@@ -39,10 +39,10 @@ class Rotation:
     exposed: names whose start array is seen outside the rotating names"""
 
     def __init__(self, loop, env0, env1, names, exposed):
-        start = {id(base_of(env0[m])): m for m in names}
+        start = {_ident(env0[m]): m for m in names}
         self.pi = {}
         for n in names:
-            m = start.get(id(base_of(env1.get(n))))
+            m = start.get(_ident(env1.get(n)))
             if m is not None:
                 self.pi[n] = m
         self.cycles = {}
@@ -149,8 +149,9 @@ class Rotation:
             k = self.pi.get(k)
         p = len(chain)
         at = ir.Mod(T, ir.index(p)) if n in self.cycles else T
-        alts = [(Val(ir.EQ(at, ir.index(k)), PY_BOOL), base_of(env0[m]))
-                for k, m in enumerate(chain)]
+        # (an array no other name sees is not written back: n's own value)
+        alts = [(Val(ir.EQ(at, ir.index(k)), PY_BOOL),
+                 whole(env0[m]) if m in self.exposed else None) for k, m in enumerate(chain)]
         if n in self.cycles:
             alts[-1] = (None, alts[-1][1])
         else:
@@ -180,3 +181,10 @@ class Rotation:
             f"write into a copy ({n} = {n}.copy()), or into the arrays by names the loop does "
             f"not rebind")
 
+
+
+def _ident(v):
+    """What a name holds, as a key: the array (also for a view of all of
+    it), or the view object itself."""
+    w = whole(v)
+    return id(w) if w is not None else id(v)

@@ -186,3 +186,20 @@ def test_helper_step_in_time_loop(T):
     m[2, 3] = 6.0
     check_inplace(simulate, m, T)
     check_inplace(simulate_statement, m, T)
+
+
+@ph.pipeline
+def swap_with_view(a, T):
+    """u starts as a view of the argument: the writes into it reach the
+    argument's elements it views, and returning u returns its contents."""
+    u = a[1:]
+    v = np.zeros(a.shape[0] - 1)
+    for t in range(T):
+        v[1:] = u[:-1] * 0.5 + 1.0
+        u, v = v, u
+    return u
+
+
+@pytest.mark.parametrize("T", [0, 1, 2, 3])
+def test_swap_with_view(T):
+    check_inplace(swap_with_view, A, T)
