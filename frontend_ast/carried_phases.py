@@ -433,6 +433,17 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         _copy_back(run, carried, node)
     finally:
         run.restore()
+    written = [n for n, (m, arr) in carried.items() if arr is not None and arr in run.written]
+    if shared and written:
+        # a name's array is written at a later iteration through the name it
+        # is passed to: the array the other name (or the caller) sees would
+        # not have those writes
+        n = sorted(shared)[0]
+        raise cx.err(node, f"this loop writes into arrays it passes from name to name "
+                           f"({', '.join(written)}), and the array {n!r} names before the loop "
+                           f"is also seen elsewhere (an argument, or another name): not "
+                           f"supported yet {WHAT} with scalars or reductions",
+                     hint=f"copy it first ({n} = {n}.copy()) before the loop")
     env2 = scope.env
     machine.define(bld, node, loop, loop_obj.trip(loop), label)
     return machine, carried, env2, [(a, m) for a, m in run.of.items()

@@ -203,3 +203,24 @@ def swap_with_view(a, T):
 @pytest.mark.parametrize("T", [0, 1, 2, 3])
 def test_swap_with_view(T):
     check_inplace(swap_with_view, A, T)
+
+
+@ph.pipeline
+def kept_alias_with_scalar(a, T):
+    """Phase mode (a scalar carried too): `keep` would miss the writes made
+    into u's first array through v, so it is refused (it returned a's
+    values, a wrong result, before)."""
+    u = a.copy()
+    keep = u
+    v = np.zeros_like(a)
+    s = 0.0
+    for t in range(T):
+        v[1:-1] = 0.5 * (u[:-2] + u[2:]) + s
+        s = s + 1.0
+        u, v = v, u
+    return keep + 0
+
+
+def test_phase_mode_stale_alias_refused():
+    with pytest.raises(ph.CompileError, match="also seen elsewhere"):
+        kept_alias_with_scalar(A, 3)
