@@ -202,7 +202,7 @@ class CarriedLoop:
         cx, scope, node = self.cx, self.scope, self.node
         rebound = [n for n in names if n in _rebound(node)]
         try:
-            machine, carried, env2, objects = carried_phases.run_phases(
+            machine, carried, env2, objects, (rot, written) = carried_phases.run_phases(
                 self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
@@ -218,12 +218,21 @@ class CarriedLoop:
             final = machine.view(m, node)
             write(self.bld, destination(self.bld, arr, [], node),
                   lambda p, f=final: f.elem(p), node)
+        T = self.trip(loop)
+        views = {name: machine.view(m, node) for name, (m, a) in carried.items()
+                 if a is not None}
+        for n in rot.write_backs(written):
+            write(self.bld, destination(self.bld, env0[n], [], node),
+                  lambda p, f=rot.final(n, views, T): f.elem(p), node)
         for name, (m, _) in carried.items():
             if not m.shape and name in self.scalars:
                 scope.env[name] = machine.scalar_view(m)
                 continue
             arr = self.bld.array_code.materialize(machine.view(m, node), name, node)
             self.bld.arrays.name_array(arr, name)
+            if rot.may_hold_exposed(name):
+                rot.refuse_writes(arr, name, rebound, env0)
+                rot.alternatives(arr, name, env0, T)
             scope.env[name] = arr
         scope.env[loop.name] = self.done(loop.name)
         return None
