@@ -26,6 +26,8 @@ def choose(b, name, cond, vt, ve, node):
     """The array `name` holds: vt where cond holds, else ve (b: the
     exprs.Expressions; cond a Val; vt, ve arrays or array values)."""
     cx, ac = b.cx, b.array_code
+    if vt is ve:
+        return vt
     if ac.state.loops:
         raise cx.err(node, f"binding {name!r} to one of two arrays by a condition inside a "
                            f"loop is not supported yet" if name else

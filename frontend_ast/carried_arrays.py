@@ -49,6 +49,8 @@ def applies(runner, node) -> bool:
     env = runner.scope.env
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
         return True
+    if element_swaps(node, env):
+        return True
     reads = {}
     for s in node.body:
         for n in ast.walk(s):
@@ -77,6 +79,24 @@ def applies(runner, node) -> bool:
 
 _MASK_FUNCS = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isnan",
                "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor"}
+
+
+def element_swaps(loop, env) -> bool:
+    """Whether the loop's body writes single elements of one array at two
+    different index expressions (`a[i], a[n - 1 - i] = a[n - 1 - i], a[i]`,
+    after tuple_targets.py): the scalar loop machinery writes an array at
+    one index per iteration, phase mode (carried_phases.py) writes each
+    element in Python's order."""
+    seen = {}
+    for s in loop.body:
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            continue
+        t = s.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), Arr) and not isinstance(t.slice, ast.Slice) and \
+                not any(isinstance(x, ast.Slice) for x in ast.walk(t.slice)):
+            seen.setdefault(t.value.id, set()).add(ast.dump(t.slice))
+    return any(len(v) > 1 for v in seen.values())
 
 
 def _body_mask(index, loop) -> bool:
@@ -121,7 +141,7 @@ class CarriedLoop:
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
-        if self.scalars:
+        if self.scalars or element_swaps(node, env0):
             return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val
