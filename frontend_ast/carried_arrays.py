@@ -95,8 +95,11 @@ def element_swaps(loop, env) -> bool:
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
                 isinstance(env.get(t.value.id), Arr) and not isinstance(t.slice, ast.Slice) and \
                 not any(isinstance(x, ast.Slice) for x in ast.walk(t.slice)):
-            seen.setdefault(t.value.id, set()).add(ast.dump(t.slice))
-    return any(len(v) > 1 for v in seen.values())
+            const = all(isinstance(x, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.USub, ast.Load))
+                        for x in ast.walk(t.slice))
+            seen.setdefault(t.value.id, {})[ast.dump(t.slice)] = const
+    # (constant indices alone are disjoint cells of the scalar loop machinery)
+    return any(len(v) > 1 and not all(v.values()) for v in seen.values())
 
 
 def _body_mask(index, loop) -> bool:
