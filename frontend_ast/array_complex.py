@@ -36,6 +36,7 @@ class ComplexArr(Arr):
 
     def __init__(self, name, ty, shape, kind, loc, re: Arr, im: Arr):
         self.re, self.im = re, im
+        re.complex_part = im.complex_part = True    # (arrays.ArrayAccess.before_write)
         super().__init__(name, ty, shape, kind, loc)
         self.defined = True
 

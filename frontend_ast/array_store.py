@@ -76,7 +76,7 @@ def destination(bld, base, items, node) -> Dest:
                          hint="assign into an array or a slice of one")
     src = bld.array_code.as_array(base, node)
     arr = src.view[0]
-    if arr.kind == "input":
+    if arr.kind == "input" or arr.writes_refused:
         bld.arrays.input_written(arr, node)
     if any(i.kind == "mask" for i in items):
         sel = masked_select(b, src, items, node)
@@ -267,7 +267,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     """x[i, j, ...] = value for a view x (one integer per axis; also in
     loops): a pending write of its array's element (arrays.ArrayAccess.write)."""
     arr = x.view[0]
-    if arr.kind == "input":
+    if arr.kind == "input" or arr.writes_refused:
         bld.arrays.input_written(arr, node)
     cx = bld.cx
     cx.cur_node = node

@@ -239,8 +239,13 @@ class ArrayAccess:
             syms = [l.sym for l in st.loops]
             if any(ep == self.cx.epoch for ep, _ in self.defs.reads.get(arr, [])):
                 return None         # the nest already read the Func its writes update
+            # (a complex store writes its parts after reading both: a part
+            # read by the store's own value is read before the write too)
+            part = getattr(arr, "complex_part", False)
             if not writes or not all([l.sym for l in w.chain] == syms and
-                                     w.pos_min > self.cx.stmt_pos and _same_index(w.axes_raw, raw)
+                                     (w.pos_min > self.cx.stmt_pos or
+                                      (part and w.pos_min == self.cx.stmt_pos)) and
+                                     _same_index(w.axes_raw, raw)
                                      for w in writes):
                 return None
             if not _one_location_per_iteration(raw, syms):
@@ -280,7 +285,7 @@ class ArrayAccess:
     def write(self, arr: Arr, idx, value: Val, node):
         if isinstance(arr, array_complex.ComplexArr):
             return array_complex.write(self, arr, idx, value, node)
-        if arr.kind == "input":
+        if arr.kind == "input" or arr.writes_refused:
             self.input_written(arr, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
@@ -295,7 +300,10 @@ class ArrayAccess:
     def input_written(self, arr: Arr, node):
         """A write into argument array `arr`, which the build set up read-only:
         ArgumentWritten, on which the specialization is built again with the
-        argument a local array copied from it on entry (specialize.py)."""
+        argument a local array copied from it on entry (specialize.py); a
+        write into an array that refuses writes, its located error."""
+        if arr.writes_refused:
+            raise self.cx.err(node, arr.writes_refused[0], hint=arr.writes_refused[1])
         if arr.arg_name is None:
             raise self.cx.err(node, f"{arr.name!r} cannot be written",
                               hint=f"copy it first: out = {arr.name}.copy(), then write into out")

@@ -13,6 +13,7 @@ from pyhalide.buffer import ImageParam, Param
 
 from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
+    array_choice,
     array_complex,
     array_create,
     array_dot,
@@ -406,11 +407,8 @@ class Builder:
                 merged[name] = UNBOUND      # an array bound on one path only
             elif isinstance(vt, (Arr, ArrayExpr)) or isinstance(ve, (Arr, ArrayExpr)):
                 if not (_fresh_array(vt, env0, env_t) and _fresh_array(ve, env0, env_e)):
-                    raise self.cx.err(s, f"{name!r} names different arrays after the two "
-                                         f"branches, one of which is also known by another "
-                                         f"name (writes through one would change the other)",
-                                      hint=f"bind {name} to a new array in each branch "
-                                           f"(e.g. a.copy()), or bind it before the `if`")
+                    merged[name] = array_choice.choose(self.exprs, name, c, vt, ve, s)
+                    continue
                 merged[name] = self.array_code.merge(name, c, vt, ve, s)
             else:
                 merged[name] = UNBOUND

@@ -28,6 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
+from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
 from .values import Arr, Val, fresh, with_type_range
@@ -47,6 +48,8 @@ def applies(runner, node) -> bool:
         return False
     env = runner.scope.env
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
+        return True
+    if element_swaps(node, env):
         return True
     reads = {}
     for s in node.body:
@@ -76,6 +79,27 @@ def applies(runner, node) -> bool:
 
 _MASK_FUNCS = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isnan",
                "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor"}
+
+
+def element_swaps(loop, env) -> bool:
+    """Whether the loop's body writes single elements of one array at two
+    different index expressions (`a[i], a[n - 1 - i] = a[n - 1 - i], a[i]`,
+    after tuple_targets.py): the scalar loop machinery writes an array at
+    one index per iteration, phase mode (carried_phases.py) writes each
+    element in Python's order."""
+    seen = {}
+    for s in loop.body:
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            continue
+        t = s.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), Arr) and not isinstance(t.slice, ast.Slice) and \
+                not any(isinstance(x, ast.Slice) for x in ast.walk(t.slice)):
+            const = all(isinstance(x, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.USub, ast.Load))
+                        for x in ast.walk(t.slice))
+            seen.setdefault(t.value.id, {})[ast.dump(t.slice)] = const
+    # (constant indices alone are disjoint cells of the scalar loop machinery)
+    return any(len(v) > 1 and not all(v.values()) for v in seen.values())
 
 
 def _body_mask(index, loop) -> bool:
@@ -120,7 +144,7 @@ class CarriedLoop:
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
-        if self.scalars:
+        if self.scalars or element_swaps(node, env0):
             return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val
@@ -138,7 +162,12 @@ class CarriedLoop:
         names = [n for n in names if env1.get(n) is not env0[n]]
         slot_objs = {id(base_of(env0[n])): n for n in names}
         objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
-        self.check_aliases(env0, env1, names, objects, first.written, entry, slot_objs)
+        written_names = [n for n in names if base_of(env0[n]) in first.written]
+        rot = Rotation(node, env0, env1, names,
+                       lambda n: seen_elsewhere(self.bld, env0, n, names))
+        rot.check(self.err, env0, names, written_names)
+        self.rot = rot
+        self.check_aliases(env0, env1, names, objects)
         members = self.members(env0, names, objects)
         state, key_vars, it = self.define_init(members, env0)
         # the real run: every member reads the slot of the current iteration
@@ -167,14 +196,23 @@ class CarriedLoop:
                 scope.env[name] = LoopVarDone(name, array=isinstance(v, (Arr, ArrayExpr)))
         cx.epoch += 1
         T = self.trip(loop)
+        views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+                 for m in members}
+        for n in rot.write_backs(written_names):
+            final = rot.final(n, views, T)
+            write(self.bld, destination(self.bld, env0[n], [], node),
+                  lambda p, f=final: f.elem(p), node)
         for m in members:
-            final = _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+            final = views[m.name]
             if m.obj is not None:
                 write(self.bld, destination(self.bld, m.obj, [], node),
                       lambda p, f=final: f.elem(p), node)
             else:
                 arr = self.bld.array_code.materialize(final, m.name, node)
                 self.bld.arrays.name_array(arr, m.name)
+                if rot.may_hold_exposed(m.name):
+                    rot.refuse_writes(arr, m.name, names, env0)
+                    rot.alternatives(arr, m.name, env0, T)
                 scope.env[m.name] = arr
         scope.env[loop.name] = LoopVarDone(loop.name)
 
@@ -187,7 +225,7 @@ class CarriedLoop:
         cx, scope, node = self.cx, self.scope, self.node
         rebound = [n for n in names if n in _rebound(node)]
         try:
-            machine, carried, env2, objects = carried_phases.run_phases(
+            machine, carried, env2, objects, (rot, written) = carried_phases.run_phases(
                 self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
@@ -203,12 +241,21 @@ class CarriedLoop:
             final = machine.view(m, node)
             write(self.bld, destination(self.bld, arr, [], node),
                   lambda p, f=final: f.elem(p), node)
+        T = self.trip(loop)
+        views = {name: machine.view(m, node) for name, (m, a) in carried.items()
+                 if a is not None}
+        for n in rot.write_backs(written):
+            write(self.bld, destination(self.bld, env0[n], [], node),
+                  lambda p, f=rot.final(n, views, T): f.elem(p), node)
         for name, (m, _) in carried.items():
             if not m.shape and name in self.scalars:
                 scope.env[name] = machine.scalar_view(m)
                 continue
             arr = self.bld.array_code.materialize(machine.view(m, node), name, node)
             self.bld.arrays.name_array(arr, name)
+            if rot.may_hold_exposed(name):
+                rot.refuse_writes(arr, name, rebound, env0)
+                rot.alternatives(arr, name, env0, T)
             scope.env[name] = arr
         scope.env[loop.name] = self.done(loop.name)
         return None
@@ -231,16 +278,7 @@ class CarriedLoop:
             self.scalars.append(n)      # carried by phase mode (carried_phases.py)
         return out
 
-    def check_aliases(self, env0, env1, names, objects, written, entry, slot_objs):
-        for n in names:
-            obj = base_of(env0[n])
-            if obj in written:
-                if seen_elsewhere(self.bld, env0, n, names):
-                    raise self.err(f"this loop writes into the array {n!r} names before the "
-                                   f"loop and then binds {n!r} to another array: not "
-                                   f"supported yet when that array is also seen elsewhere "
-                                   f"(an argument, or another name)",
-                                   hint=f"copy it first ({n} = {n}.copy()) before the loop")
+    def check_aliases(self, env0, env1, names, objects):
         ends = {}
         for n in names:
             v = env1.get(n)
@@ -271,7 +309,8 @@ class CarriedLoop:
             if a.ty.is_complex():
                 raise self.err(f"the complex array {n!r} is carried from one iteration to the "
                                f"next: not supported yet")
-            out.append(SimpleNamespace(obj=None, name=n, ty=a.ty, shape=a.shape, init=a))
+            out.append(SimpleNamespace(obj=None, name=n, ty=a.ty, shape=self.rot.shape(
+                self.cx, n, a.shape, out, self.node), init=a))
         nd = len(out[0].shape)
         if any(len(m.shape) != nd for m in out):
             raise self.err(f"the arrays this loop carries ({', '.join(x.name for x in out)}) "

@@ -169,6 +169,10 @@ class BodyRun:
         elif isinstance(value, Val) or (isinstance(value, TupleVal) and all(
                 isinstance(v, Val) for v in value.items)):
             env[name] = value
+        elif isinstance(value, TupleVal) and all(
+                isinstance(v, (Val, Arr)) or (isinstance(v, ArrayExpr) and v.view is not None)
+                for v in value.items):
+            env[name] = value       # a tuple of names' arrays (a helper's `return (H, U)`)
         else:
             raise self.cx.err(node, f"cannot assign {self.b.describe_obj(value)} in a loop that "
                                     f"carries arrays from one iteration to the next", hint=HINT)

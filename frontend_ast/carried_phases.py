@@ -31,11 +31,13 @@ from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
 from . import ops
+from .array_choice import SameSizeAtCall
 from .array_index import guard
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
-from .values import Arr, TupleVal, Val, fresh, with_type_range
+from .carried_rotation import Rotation
+from .values import Arr, TupleVal, Val, exact_aff, fresh, with_type_range
 
 WHAT = "in a loop that carries arrays from one iteration to the next"
 
@@ -415,8 +417,6 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         m = machine.member(n, a.ty, a.shape, a)
         arr = Arr(n, a.ty, a.shape, "local", cx.smap.loc(node))
         run.adopt(arr, m)
-        if n in shared:
-            run.carried.add(arr)
         carried[n] = (m, arr)
         scope.env[n] = arr
     for n in scalars:
@@ -434,10 +434,19 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     finally:
         run.restore()
     env2 = scope.env
+    # the names' arrays passed from name to name (carried_rotation.py): which
+    # start array each name holds after the body
+    held = {id(arr): k for k, (m, arr) in carried.items() if arr is not None}
+    env1 = {n: env0[held[id(env2.get(n))]] if id(env2.get(n)) in held else env2.get(n)
+            for n in names}
+    rot = Rotation(node, env0, env1, names, lambda n: n in shared)
+    written = [n for n, (m, arr) in carried.items() if arr is not None and arr in run.written]
+    rot.check(loop_obj.err, env0, names, written)
     machine.define(bld, node, loop, loop_obj.trip(loop), label)
-    return machine, carried, env2, [(a, m) for a, m in run.of.items()
-                                    if a in run.written and m.init is not None and
-                                    a not in {x for _, x in carried.values()}]
+    objects = [(a, m) for a, m in run.of.items()
+               if a in run.written and m.init is not None and
+               a not in {x for _, x in carried.values()}]
+    return machine, carried, env2, objects, (rot, written)
 
 
 def _copy_back(run, carried, node):
@@ -468,10 +477,15 @@ def _copy_back(run, carried, node):
             raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
                                f"{a.ty.describe()} after its body: an array carried by a loop "
                                f"keeps its dtype", hint="convert with .astype(...)")
-        if a.ndim != len(m.shape) or not all(same_size(cx, p, q)
+        if a.ndim != len(m.shape) or not all(_may_equal(cx, p, q)
                                              for p, q in zip(a.shape, m.shape)):
             raise cx.err(node, f"{n!r} has another shape after this loop's body than before "
                                f"the loop", hint="keep the carried arrays' shapes")
+        for p, q in zip(a.shape, m.shape):
+            if not same_size(cx, p, q):     # two arguments' sizes, say
+                cx.static_checks.append(SameSizeAtCall(
+                    p, q, f"{n!r} names arrays of different sizes before this loop and after "
+                          f"its body in this call", cx.smap.loc(node)))
         src = v if isinstance(v, Arr) else None
         if src is None or src not in run.of or run.of[src].init is not None:
             src = run.scratch(n, freeze(cx, a, node), node)     # a snapshot
@@ -483,6 +497,17 @@ def _copy_back(run, carried, node):
             run.m.add([], lambda idx, m=m, v=node_: (m, [], {m.index: v}))
             continue
         run.m.add(m.shape, lambda idx, m=m, s=s: (m, idx, {m.index: run.m.read(s, idx)}))
+
+
+def _may_equal(cx, p, q) -> bool:
+    """Whether two sizes may be equal at call time (not two different
+    constants, nor affine forms a nonzero constant apart)."""
+    if same_size(cx, p, q):
+        return True
+    if p.is_const and q.is_const:
+        return False
+    a, b = exact_aff(p), exact_aff(q)
+    return a is None or b is None or a.terms != b.terms
 
 
 def _written_objects(node, env, rebound) -> list:

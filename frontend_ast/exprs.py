@@ -11,7 +11,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import array_calls, ops, tuples, unions, zero_d_args
+from . import array_calls, array_choice, ops, tuples, unions, zero_d_args
 from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
@@ -554,22 +554,32 @@ class Expressions:
     def _ev_IfExp(self, node):
         c = ops.truth(self.cx, self.ev_val(node.test))
         if c.is_const:
-            return self.ev_val(node.body if c.const else node.orelse)
+            branch = node.body if c.const else node.orelse
+            v = self.ev(branch)
+            if isinstance(v, (Val, Arr, ArrayExpr)):
+                return v
+            raise self.cx.err(branch, f"expected a scalar value or an array, got "
+                                      f"{self.describe_obj(v)}", hint=self.obj_hint(v))
         self.scope.push_facts(c, True)
         self.scope.lazy += 1
         try:
-            a = self.ev_val(node.body)
+            a = self.ev(node.body)
+            if not isinstance(a, (Arr, ArrayExpr)):
+                a = self.ev_val(node.body)
         finally:
             self.scope.lazy -= 1
             self.scope.pop_facts()
         self.scope.push_facts(c, False)
         self.scope.lazy += 1
         try:
-            b = self.ev_val(node.orelse)
+            b = self.ev(node.orelse) if isinstance(a, (Arr, ArrayExpr)) else \
+                self.ev_val(node.orelse)
         finally:
             self.scope.lazy -= 1
             self.scope.pop_facts()
         self.cx.cur_node = node
+        if isinstance(a, (Arr, ArrayExpr)):     # one of two arrays (array_choice.py)
+            return array_choice.choose(self, None, c, a, b, node)
         return ops.select(self.cx, c, a, b)
 
     def _ev_Tuple(self, node):

@@ -306,6 +306,15 @@ class Specialization:
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
+        if isinstance(r, Arr) and getattr(r, "alternatives", None):
+            # one of several arrays by a loop's trip count (carried_rotation.py)
+            alts, r.alternatives = r.alternatives, None
+            try:
+                return Out("union", alts=[(None if c is None else self._scalar_out(c),
+                                           self._outputs(r if a is None else a))
+                                          for c, a in alts])
+            finally:
+                r.alternatives = alts
         if isinstance(r, Arr):
             if (r.kind == "input" or r.arg_name is not None) and getattr(r, "part_of", None):
                 return Out("input_part", name=r.arg_name, attr=r.part_of)

@@ -218,6 +218,7 @@ class Arr:
         self.read_elsewhere = False # the current version was read by another definition
         self.versions = []          # every Func this array has been
         self.py_names = {name}
+        self.writes_refused = None  # (message, hint): a write is a located error
 
     @property
     def ndim(self) -> int:
