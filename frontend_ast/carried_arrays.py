@@ -241,6 +241,19 @@ class CarriedLoop:
                                    f"supported yet when that array is also seen elsewhere "
                                    f"(an argument, or another name)",
                                    hint=f"copy it first ({n} = {n}.copy()) before the loop")
+        before = {id(base_of(env0[m])): m for m in names}
+        for n in names:
+            m = before.get(id(base_of(env1.get(n))))
+            if m is not None and seen_elsewhere(self.bld, env0, m, names):
+                # `u, v = v, u` with u an argument: after an even number of
+                # iterations u is the caller's array again, and the iterations
+                # that write through v write into it; the recurrence holds
+                # values, not which array each name is
+                raise self.err(f"this loop binds {n!r} to the array {m!r} names before the "
+                               f"loop, which is also seen elsewhere (an argument, or another "
+                               f"name): not supported yet",
+                               hint=f"copy it first ({m} = {m}.copy()) before the loop, and "
+                                    f"copy the result back after it")
         ends = {}
         for n in names:
             v = env1.get(n)

@@ -459,6 +459,17 @@ def _copy_back(run, carried, node):
                                   f"np.float64(...))")
             ends[n] = run.scalar(n, v, node)
             continue
+        shared = next((k for k, (_, x) in carried.items()
+                       if x is not None and x in run.carried and base_of(v) is x), None)
+        if shared is not None:
+            # `u, v = v, u` with u an argument: the recurrence holds values, not
+            # which array each name is (iterations writing through v write
+            # into the caller's array)
+            raise cx.err(node, f"this loop binds {n!r} to the array {shared!r} names before "
+                               f"the loop, which is also seen elsewhere (an argument, or "
+                               f"another name): not supported yet {WHAT}",
+                         hint=f"copy it first ({shared} = {shared}.copy()) before the loop, "
+                              f"and copy the result back after it")
         a = run.bld.array_code.as_array(v, node)
         if a is None:
             raise cx.err(node, f"{n!r} names an array before this loop and "
