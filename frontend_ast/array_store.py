@@ -78,6 +78,7 @@ def destination(bld, base, items, node) -> Dest:
     arr = src.view[0]
     if arr.kind == "input":
         bld.arrays.input_written(arr, node)
+    bld.arrays.check_writable(arr, node)
     if any(i.kind == "mask" for i in items):
         sel = masked_select(b, src, items, node)
         return Dest(arr, sel.shape, lambda p: base_map(sel, p), True, pred=sel.mask_at,
@@ -269,6 +270,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     arr = x.view[0]
     if arr.kind == "input":
         bld.arrays.input_written(arr, node)
+    bld.arrays.check_writable(arr, node)
     cx = bld.cx
     cx.cur_node = node
     nodes, checks = element_index(bld.exprs, x, items, node, ", assignment")

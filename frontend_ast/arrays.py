@@ -282,6 +282,7 @@ class ArrayAccess:
             return array_complex.write(self, arr, idx, value, node)
         if arr.kind == "input":
             self.input_written(arr, node)
+        self.check_writable(arr, node)
         self.cx.cur_node = node
         items = self.index_values(arr, idx, node)
         value = element_value(self.cx, value, arr.ty)
@@ -291,6 +292,14 @@ class ArrayAccess:
             self.defs.version_for_element_write(arr, [ops.node_of(self.cx, value)] + nodes)
         cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
+
+    def check_writable(self, arr: Arr, node):
+        """A write into an array NumPy gives read-only (np.diagonal's view) is
+        refused where it is written (NumPy raises ValueError there)."""
+        if getattr(arr, "readonly", None):
+            raise self.cx.err(node, f"assignment destination is read-only (NumPy's "
+                                    f"ValueError): {arr.readonly}",
+                              hint=f"write into a copy ({arr.name} = ....copy())")
 
     def input_written(self, arr: Arr, node):
         """A write into argument array `arr`, which the build set up read-only:

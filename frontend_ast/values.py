@@ -218,6 +218,7 @@ class Arr:
         self.read_elsewhere = False # the current version was read by another definition
         self.versions = []          # every Func this array has been
         self.py_names = {name}
+        self.readonly = None        # why NumPy gives this array read-only, or None
 
     @property
     def ndim(self) -> int:
