@@ -79,11 +79,27 @@ def outer_with_keyword(a):
     return np.add.outer(a, a, dtype=np.float32)
 
 
-@pytest.mark.parametrize("p", [write_into_diagonal, write_into_diag_of_2d, add_into_diagonal],
+@ph.pipeline
+def write_into_imag_of_real(z):
+    b = z.imag
+    b[0] = 1.0
+    return b
+
+
+@ph.pipeline
+def add_into_np_imag_of_real(z):
+    b = np.imag(z)
+    b += 1
+    return b
+
+
+@pytest.mark.parametrize("p", [write_into_diagonal, write_into_diag_of_2d, add_into_diagonal,
+                               write_into_imag_of_real, add_into_np_imag_of_real],
                          ids=lambda p: p.__name__)
 def test_writes_into_read_only_diagonals_are_refused(p):
-    """NumPy raises ValueError (the diagonal is a read-only view); compiled
-    code wrote into a copy and returned (np.diag of a 2-D array too)."""
+    """NumPy raises ValueError (a diagonal is a read-only view, the imaginary
+    part of a real array read-only zeros); compiled code wrote into a copy
+    and returned."""
     with pytest.raises(ValueError, match="read-only"):
         p.py_func(np.ones((3, 3)))
     with pytest.raises(ph.CompileError, match="read-only") as e:
@@ -100,7 +116,9 @@ def copies_of_diagonals(z):
     f = np.diag(z)
     f = f * 2
     f[2] = 3
-    return d, e, f, np.diag(z)[::-1]
+    g = z.imag.copy()
+    g[0] = 4.0
+    return d, e, f, np.diag(z)[::-1], g
 
 
 def test_copies_of_diagonals_are_writable():
