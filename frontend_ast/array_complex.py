@@ -203,7 +203,8 @@ def part_view(b, obj, k, node):
     if k == 0:
         return obj
     zero = const_val(x.ty.dtype.type(0))
-    return ArrayExpr(x.shape, x.ty, lambda idx: zero, node)
+    return ArrayExpr(x.shape, x.ty, lambda idx: zero, node,
+                     readonly="the imaginary part of a real array is read-only zeros")
 
 
 @array_calls.attribute("real", "imag")

@@ -76,7 +76,9 @@ def _diag(b, fn, node):
     v = operand_of(b, b.ev(a["v"]), a["v"])
     k = _offset(b, a)
     if v.ndim == 2:
-        return diagonal(b, v, k, 0, 1, node)
+        d = diagonal(b, v, k, 0, 1, node)
+        d.readonly = "np.diag of a 2-D array is a read-only view of its diagonal"
+        return d
     if v.ndim != 1:
         raise cx.err(node, "Input must be 1- or 2-d. (NumPy's ValueError)")
     size = ops.binary(cx, "+", v.shape[0], const_val(abs(k)))

@@ -275,7 +275,7 @@ def write_element(bld, x: ArrayExpr, items, value: Val, node):
     at, more = base_map(x, nodes)
     value = guard(cx, element_value(cx, value, arr.ty), checks + more)
     if not cx.typing:
-        bld.defs.version_for_write(arr)
+        bld.defs.version_for_element_write(arr, [ops.node_of(cx, value)] + list(at))
     bld.arrays.record_write(arr, at, value, bld.scope.current_condition(), node,
                             [i.value for i in items])
 
@@ -300,7 +300,8 @@ def write(bld, dest: Dest, value, node, combine=None):
     cond = bld.scope.current_condition()
     if cond is not None:            # inside an `if`: the update's predicate
         pred = cond if pred is None else cx.logical_and(ops.truth(cx, cond), ops.truth(cx, pred))
-    reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else [])
+    reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else []) \
+        + [x for x in at if isinstance(x, ir.Expr)]
     first = first and not arr.defined          # (the value did not read the array)
     if not first and not bld.state.loops:
         _version(bld, dest, at, reads)

@@ -29,10 +29,13 @@ from . import deps, ops
 def reads_elsewhere(func, dest, at, nodes) -> bool:
     """Whether `nodes` read Func `func` at other elements than `at`, the
     element the destination `dest` writes (any element if dest is not
-    injective): an update evaluating them would see its own earlier writes."""
+    injective), directly or through another Func that reads it (a reduction
+    of the array: `a[:] = a.sum()`): an update evaluating them would see its
+    own earlier writes."""
     fn = func.function()
-    return any(c.call_type == ir.FUNC and c.func is fn and not (
-        dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
+    return deps.reads_through(func, nodes) or any(
+        c.call_type == ir.FUNC and c.func is fn and not (
+            dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
         for c in ir.find_calls(nodes))
 
 

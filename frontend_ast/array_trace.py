@@ -49,9 +49,11 @@ def diagonal(b, a: ArrayExpr, offset: int, ax1: int, ax2: int, node) -> ArrayExp
         for j, i in zip(others, idx):
             full[j] = i
         # (clamped into the axes so that bounds inference sees the reads
-        # inside the array: the index is below the diagonal's size)
-        full[ax1] = ir.Min(ir.Add(idx[-1], ir.index(lo1)), last1)
-        full[ax2] = ir.Min(ir.Add(idx[-1], ir.index(lo2)), last2)
+        # inside the array, also where the diagonal is read through an index
+        # whose interval is wider than the diagonal (d[::-1]): the index is
+        # always in [0, the diagonal's size))
+        full[ax1] = ir.Max(ir.Min(ir.Add(idx[-1], ir.index(lo1)), last1), ir.index(0))
+        full[ax2] = ir.Max(ir.Min(ir.Add(idx[-1], ir.index(lo2)), last2), ir.index(0))
         return a.elem(full)
     return ArrayExpr([a.shape[j] for j in others] + [k], a.ty, elem, node)
 

@@ -29,6 +29,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_quantile,
     array_sort,
     array_trace,
+    array_ufunc_outer,
     array_ufunc_reduce,
     calls,
 )

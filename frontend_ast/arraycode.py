@@ -204,6 +204,9 @@ class ArrayCode:
         if value.ty.is_complex():
             return array_complex.materialize(self, value, name, node)
         arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
+        if value.readonly:
+            arr.writes_refused = (f"assignment destination is read-only (NumPy's ValueError): "
+                                  f"{value.readonly}", f"write into a copy ({name} = ....copy())")
         f = self.new_func(name, arr)
         vars_ = [self.defs.axis_var(arr, k) for k in range(arr.ndim)]
         self.cx.cur_node = node

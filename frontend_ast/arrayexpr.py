@@ -28,12 +28,13 @@ class ArrayExpr:
       node   the AST node the value comes from (errors are located there)
     """
 
-    def __init__(self, shape, ty, elem, node, view=None):
+    def __init__(self, shape, ty, elem, node, view=None, readonly=None):
         self.shape = list(shape)
         self.ty = ty
         self.elem = elem
         self.node = node
         self.view = view
+        self.readonly = readonly    # why NumPy gives this value read-only, or None
 
     @property
     def ndim(self) -> int:

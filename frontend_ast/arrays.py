@@ -293,7 +293,7 @@ class ArrayAccess:
         nodes = self._clamped(arr, items)
         value = self._checked(value, arr, items, ", assignment")
         if not self.cx.typing:
-            self.defs.version_for_write(arr)
+            self.defs.version_for_element_write(arr, [ops.node_of(self.cx, value)] + nodes)
         cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])
 

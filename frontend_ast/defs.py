@@ -465,6 +465,16 @@ class Definitions:
             return
         self.new_version(arr)
 
+    def version_for_element_write(self, arr, reads):
+        """version_for_write; outside loops also a new version where `reads`
+        (the value and index of the write, evaluated before it) read the
+        array through another Func: `a[a.argmax()] = 0` (the reduction reads
+        the array as it was before the write)."""
+        self.version_for_write(arr)
+        if arr.defined and not self.state.loops and deps.reads_through(arr.func, reads):
+            self.cx.epoch += 1
+            self.version_for_write(arr)
+
     def new_version(self, arr):
         """Later writes of arr go to a new Func, a copy of the current one,
         which is returned (its readers keep the value they read)."""

@@ -196,3 +196,24 @@ def _same_args(a, b) -> bool:
 def _func_of(arr):
     func = getattr(arr, "func", None)
     return func.function() if func is not None else None
+
+
+def reads_through(func, nodes) -> bool:
+    """Whether `nodes` call another Func that reads Func `func` (a reduction
+    of the array, `a.argmax()`), directly or through further Funcs."""
+    fn = func.function()
+    seen: set = set()
+    return any(c.call_type == ir.FUNC and c.func is not fn and _reads_func(c.func, fn, seen)
+               for c in ir.find_calls(nodes))
+
+
+def _reads_func(caller: ir.Function, fn: ir.Function, seen: set) -> bool:
+    """Whether Func `caller`'s definitions call `fn`, directly or through other Funcs."""
+    if id(caller) in seen:
+        return False
+    seen.add(id(caller))
+    for d in caller.definitions():
+        for c in ir.find_calls(list(d.args) + list(d.values) + list(d.predicates)):
+            if c.call_type == ir.FUNC and (c.func is fn or _reads_func(c.func, fn, seen)):
+                return True
+    return False
