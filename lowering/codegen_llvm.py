@@ -648,6 +648,9 @@ class _FunctionEmitter:
         mt = ops.scalar_llvm_type(et, memory=True)
         esize = et.bytes() * s.type.lanes
         consts = [_const_of(e) for e in s.extents]
+        if s.reuse_if is not None:
+            self._emit_reused_allocate(s, et, esize)
+            return
         if all(isinstance(c, int) for c in consts):
             count = 1
             for c in consts:
@@ -710,6 +713,26 @@ class _FunctionEmitter:
             b.branch(done_bb)
             b.position_at_end(done_bb)
             self._lifetime("end", stack, bound * esize)
+        self.b.store(ll.Constant(PTR, None), slot)
+
+    def _emit_reused_allocate(self, s, et, esize: int):
+        """Heap storage that is buffer s.reuse where s.reuse_if holds (then
+        nothing is allocated: a request of 0 bytes)."""
+        reuse = self.emit(s.reuse_if)
+        other, _ = self.lookup_buffer(s.reuse)
+        b = self.b
+        nbytes = b.select(reuse, ll.Constant(I64, 0), self._allocation_bytes(s, esize))
+        slot = self.entry_alloca(PTR)
+        self.alloca_builder.store(ll.Constant(PTR, None), slot)
+        self.heap_slots.append(slot)
+        heap = self._heap_alloc(nbytes, s.name)
+        self.b.store(heap, slot)
+        self.push_buffer(s.name, self.b.select(reuse, other, heap), et)
+        self.allocated.add(s.name)
+        self.emit_stmt(s.body)
+        self.allocated.discard(s.name)
+        self.pop_buffer(s.name)
+        self.b.call(self.runtime_fn("free", ll.VoidType(), [PTR]), [heap])
         self.b.store(ll.Constant(PTR, None), slot)
 
     def _lifetime(self, what: str, ptr, nbytes: int):
