@@ -63,10 +63,6 @@ def _unclamp(e, var: str, upper: bool):
     if isinstance(e, ir.Sub) and isinstance(e.b, ir.Const):
         inner = _unclamp(e.a, var, upper)
         return None if inner is None else ir.Sub(inner, e.b)
-    if isinstance(e, (ir.Mul, ir.Div)) and isinstance(e.b, ir.Const) and e.b.value > 0:
-        # (a positive factor or divisor keeps the bound's side)
-        inner = _unclamp(e.a, var, upper)
-        return None if inner is None else type(e)(inner, e.b)
     return e
 
 

@@ -82,14 +82,3 @@ def test_a_level_read_at_a_shrinking_row_is_not_slid():
         f.store_root().compute_at(out, y)
     check(out, [6, 17])
 
-
-def test_a_downsampling_window_folds_to_a_power_of_two_rows():
-    # down reads p at rows 2y-1 .. 2y+1: a window of 3 rows sliding by 2 per
-    # y, whose ends are 2*y +- 1 (a scaled loop variable): stored in 4 rows
-    x, y = ph.vars("x y")
-    p, down = ph.Func("p_fold4"), ph.Func("down_fold4")
-    p[x, y] = x * 3 + y * y
-    down[x, y] = p[x, 2 * y - 1] + 2 * p[x, 2 * y] + p[x, 2 * y + 1]
-    p.store_root().compute_at(down, y)
-    assert "allocate p_fold4[int32 * p_fold4.b0.extent * 4]" in ph.Pipeline([down]).lower()
-    check(down, [7, 9])
