@@ -44,8 +44,9 @@ from .loop_synthesis import (
     partition_test_encloses,
     pure_positions,
 )
-from .monotonic import non_decreasing, window_span
+from .monotonic import window_span
 from .simplify import simplify
+from .sliding_symbols import SymbolTrends
 from .stage_loops import point_guards, var_intervals
 
 
@@ -142,6 +143,14 @@ class _Bounds:
         self.lets = {}                 # level key -> [(name, Expr)]
         self.named = {}                # (level key, base name) -> [(Variable, Expr)]
         self.calls = {}                # id(Definition) -> (Definition, its Calls in order)
+        self.trends = SymbolTrends(self._symbol_value)   # (sliding windows)
+
+    def _symbol_value(self, name: str):
+        """The value of a let symbol where it is defined (None: not a let)."""
+        if name in self.defs:
+            return self.defs[name]
+        kind = self.symbols.get(name)
+        return kind[1] if kind is not None and kind[0] == "let" else None
 
     def _calls(self, d: ir.Definition) -> list:
         """The Calls in stage `d`'s expressions (find_calls order), found
@@ -515,6 +524,11 @@ class _Bounds:
         if not store.is_root() and store.func == compute.func:
             first = self._compute_loop(store)[1] + 1
         between = [lp.var for lp in sl.loops[first:k + 1]]
+        trends = self.trends
+        lets = self.lets.setdefault(self._level_key(compute), [])
+
+        def add_let(name, value):
+            self._let(lets, name, _s(value))
         window = None
         for j in range(k, first - 1, -1):
             loop = sl.loops[j]
@@ -522,17 +536,18 @@ class _Bounds:
                 break                     # (iterations outside it are not ordered)
             others = set(between) - {loop.var}
             var = ir.Variable(ir.INDEX, loop.var)
-            prev = {loop.var: ir.Sub(var, ir.index(1))}
             for i, iv in enumerate(required):
-                names = ir.free_vars([iv.lo, iv.hi])
-                if mins[i] is not iv.lo or loop.var not in names or \
-                        (j < k and others & set(names)):
+                ends = ir.Add(iv.lo, iv.hi)
+                if mins[i] is not iv.lo or not trends.depends(ends, loop.var) or \
+                        (j < k and any(trends.depends(ends, o) for o in others)):
                     continue
-                if not (non_decreasing(iv.lo, loop.var) and non_decreasing(iv.hi, loop.var)):
+                if not (trends.non_decreasing(iv.lo, loop.var) and
+                        trends.non_decreasing(iv.hi, loop.var)):
                     continue
-                prev_hi = _s(ir.substitute(iv.hi, prev))
+                prev_hi = _s(trends.previous(iv.hi, loop.var, add_let))
                 slid = ir.Max(iv.lo, ir.Add(prev_hi, ir.index(1)))
                 mins[i] = ir.Select(ir.GT(var, loop.min), _s(slid), iv.lo)
+                trends.rising(required_min(fn.name, i), loop.var)
                 window = (i, window_span(iv.lo, iv.hi, loop.var))
                 break
         if fold and window is not None and window[1] is not None and \

@@ -648,6 +648,9 @@ class _FunctionEmitter:
         mt = ops.scalar_llvm_type(et, memory=True)
         esize = et.bytes() * s.type.lanes
         consts = [_const_of(e) for e in s.extents]
+        if s.reuse_if is not None:
+            self._emit_reused_allocate(s, et, esize)
+            return
         if all(isinstance(c, int) for c in consts):
             count = 1
             for c in consts:
@@ -710,6 +713,26 @@ class _FunctionEmitter:
             b.branch(done_bb)
             b.position_at_end(done_bb)
             self._lifetime("end", stack, bound * esize)
+        self.b.store(ll.Constant(PTR, None), slot)
+
+    def _emit_reused_allocate(self, s, et, esize: int):
+        """Heap storage that is buffer s.reuse where s.reuse_if holds (then
+        nothing is allocated: a request of 0 bytes)."""
+        reuse = self.emit(s.reuse_if)
+        other, _ = self.lookup_buffer(s.reuse)
+        b = self.b
+        nbytes = b.select(reuse, ll.Constant(I64, 0), self._allocation_bytes(s, esize))
+        slot = self.entry_alloca(PTR)
+        self.alloca_builder.store(ll.Constant(PTR, None), slot)
+        self.heap_slots.append(slot)
+        heap = self._heap_alloc(nbytes, s.name)
+        self.b.store(heap, slot)
+        self.push_buffer(s.name, self.b.select(reuse, other, heap), et)
+        self.allocated.add(s.name)
+        self.emit_stmt(s.body)
+        self.allocated.discard(s.name)
+        self.pop_buffer(s.name)
+        self.b.call(self.runtime_fn("free", ll.VoidType(), [PTR]), [heap])
         self.b.store(ll.Constant(PTR, None), slot)
 
     def _lifetime(self, what: str, ptr, nbytes: int):
@@ -837,17 +860,16 @@ class _FunctionEmitter:
             return None
         stride = _const_of(index.stride) if isinstance(index, ir.Ramp) else None
         if value is None and stride in (2, 3, 4, -2, -3, -4):
-            # A short strided load: one dense load of the span the lanes
-            # cover (memory between two addresses of one buffer is readable),
-            # then a shuffle picking every |stride|-th element.
+            # A short strided load: dense loads of the span the lanes cover
+            # (memory between two addresses of one buffer is readable), then
+            # a shuffle picking every |stride|-th element.
             step = abs(stride)
             span = step * (lanes - 1) + 1
             base = self.index64(index.base)
             if stride < 0:
                 base = b.sub(base, ll.Constant(I64, span - 1))
-            p = b.gep(ptr, [base], source_etype=mt)
-            v = b.load(p, typ=ll.VectorType(mt, span), align=align)
-            pick = [step * i for i in range(lanes)]
+            v, at = self._span_load(ptr, mt, base, span, lanes, align)
+            pick = [at[step * i] for i in range(lanes)]
             return ops.shuffle(b, v, pick if stride > 0 else pick[::-1])
         if isinstance(index, ir.Broadcast) and index.value.type.is_scalar():
             p = b.gep(ptr, [self.index64(index.value)], source_etype=mt)
@@ -887,6 +909,34 @@ class _FunctionEmitter:
         call = b.call(fn, [value, ptrs, mask])
         call.arg_attributes[1] = _align_attr(align)
         return None
+
+    def _span_load(self, ptr, mt, base, span: int, lanes: int, align):
+        """Elements base .. base + span - 1 of ptr, loaded as vectors of
+        `lanes` (the last one moved back to end at the span's end: a load of
+        an odd length such as 31 floats is split by LLVM into loads of 16, 8,
+        4, 2 and 1), concatenated: (vector, position of element k in it)."""
+        b = self.b
+        vt = ll.VectorType(mt, lanes)
+        if span <= lanes:
+            p = b.gep(ptr, [base], source_etype=mt)
+            return b.load(p, typ=ll.VectorType(mt, span), align=align), list(range(span))
+        offsets = [min(j * lanes, span - lanes) for j in range((span + lanes - 1) // lanes)]
+        parts = [b.load(b.gep(ptr, [b.add(base, ll.Constant(I64, o))], source_etype=mt),
+                        typ=vt, align=align) for o in offsets]
+        at = {}
+        for j, o in enumerate(offsets):
+            for k in range(lanes):
+                at.setdefault(o + k, j * lanes + k)
+        v, width = parts[0], lanes
+        for part in parts[1:]:        # concatenated (a part widened to v's lanes first)
+            if width > lanes:
+                part = b.shuffle_vector(part, ll.Constant(vt, ll.Undefined), ll.Constant(
+                    ll.VectorType(I32, width), [k % lanes for k in range(width)]))
+            v = b.shuffle_vector(v, part, ll.Constant(
+                ll.VectorType(I32, width + lanes),
+                list(range(width)) + [width + k for k in range(lanes)]))
+            width += lanes
+        return v, [at[k] for k in range(span)]
 
     def _clamped_load(self, ptr, mt, vt, align, index, clamped):
         """A load at broadcast(s) + clamp(ramp(b, 1, n), lo, hi): one dense

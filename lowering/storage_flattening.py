@@ -48,6 +48,7 @@ class _Flatten(ir.Mutator):
         self.ctx = ctx
         self.realized = {}      # Func name -> Realize bounds in scope
         self.in_buffer = set()  # outputs computed in their buffer in this copy of the body
+        self.reusing = set()    # outputs whose scratch is their buffer when it holds the region
 
     # geometry of the storage behind each name -------------------------------------
     def _stride(self, buf: str, d: int) -> ir.Expr:
@@ -66,6 +67,11 @@ class _Flatten(ir.Mutator):
             return (buf, [geometry(buf, "min", d) for d in dims],
                     [self._stride(buf, d) for d in dims], None)
         if self.ctx.is_output(fname):
+            if fname in self.reusing:
+                buf = internal_name(buf)
+                return (buf, [index_var(f"{buf}.min.{d}") for d in dims],
+                        [ir.index(1) if d == 0 else index_var(f"{buf}.stride.{d}")
+                         for d in dims], None)
             buf = internal_name(buf)
         bounds = self.realized[fname]
         return (buf, [bounds[d].min for d in dims],
@@ -123,7 +129,50 @@ class _Flatten(ir.Mutator):
         if is_out and fn.schedule.in_place_if_inside:
             return ir.IfThenElse(self._inside(fname, s.bounds), self._body(s, True),
                                  self._scratch(s, self._body(s, False)))
+        if is_out and self._reusable(fname):
+            self.reusing.add(fname)
+            try:
+                return self._reused(s, self._body(s, False))
+            finally:
+                self.reusing.discard(fname)
         return self._scratch(s, self._body(s, False))
+
+    def _reusable(self, fname: str) -> bool:
+        """Whether an output computed over more than the region asked for
+        can take its buffer as its scratch storage when the buffer holds the
+        region computed (each buffer dense in dimension 0, as the scratch is)."""
+        n = len(self.ctx.env[fname].output_types)
+        return all(buffer_name(fname, i, n) in self.ctx.dense for i in range(n))
+
+    def _reused(self, s, body: ir.Stmt) -> ir.Stmt:
+        """The body (indexing each buffer `b` of the Func through the lets
+        `b.internal.min.d` and `b.internal.stride.d`) with storage around it:
+        the output's buffers themselves where they hold the region computed
+        (a run-time test, `f.in_buffer`: as in Halide, where an output's
+        buffer must hold it), else scratch storage copied out after it."""
+        fname = s.name
+        fn = self.ctx.env[fname]
+        n = len(fn.output_types)
+        dims = fn.dimensions()
+        inside = ir.Variable(ir.Bool(), f"{fname}.in_buffer")
+        copies = [self._copy_out(fname, i, n, dims) for i in range(n)]
+        body = ir.block(body, ir.IfThenElse(ir.Not(inside), ir.block(*copies)))
+        for i in reversed(range(n)):
+            buf = buffer_name(fname, i, n)
+            scratch = internal_name(buf)
+            for d in reversed(range(dims)):
+                if d > 0:
+                    body = ir.LetStmt(f"{scratch}.stride.{d}", ir.Select(
+                        inside, self._stride(buf, d), index_var(region_stride(fname, d))), body)
+                body = ir.LetStmt(f"{scratch}.min.{d}", ir.Select(
+                    inside, geometry(buf, "min", d), s.bounds[d].min), body)
+            body = ir.Allocate(scratch, fn.output_types[i],
+                               tuple(r.extent for r in s.bounds), body, inside, buf)
+        for d in reversed(range(1, dims)):
+            prev = ir.index(1) if d == 1 else index_var(region_stride(fname, d - 1))
+            body = ir.LetStmt(region_stride(fname, d), ir.Mul(prev, s.bounds[d - 1].extent),
+                              body)
+        return ir.LetStmt(inside.name, self._inside(fname, s.bounds), body)
 
     def _inside(self, fname: str, bounds) -> ir.Expr:
         """Whether the region computed lies inside the output's buffers."""

@@ -463,7 +463,8 @@ class _Widen(ir.Mutator):
         if any(_is_vector(e) for e in extents):
             raise _Fallback(f"the size of allocation {s.name} depends on the lanes")
         body = self._in_scope(self.private, s.name, True, lambda: self.mutate(s.body))
-        return ir.Allocate(s.name, s.type, extents + (ir.index(self.lanes),), body)
+        return ir.Allocate(s.name, s.type, extents + (ir.index(self.lanes),), body,
+                           s.reuse_if, s.reuse)
 
     def visit_Block(self, s):
         out, run = [], []

@@ -62,6 +62,8 @@ class _Verify(ir.Visitor):
     def visit_Allocate(self, s):
         for e in s.extents:
             self.visit(e)
+        if s.reuse_if is not None:
+            self.visit(s.reuse_if)
         self._scoped(s.name, s.body, self.buffers)
 
     def visit_Realize(self, s):

@@ -181,6 +181,7 @@ class Pipeline(HalidePipelineMethods):
         from .autoschedule.funcapi import apply_autoscheduler
         return apply_autoscheduler(self, target, params)
 
+    @deep_entry
     def lower(self, stage: str = "final") -> str:
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph), stop_after=stage).text(stage)

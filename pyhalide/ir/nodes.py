@@ -479,12 +479,17 @@ class Realize(Stmt):
 
 @node
 class Allocate(Stmt):
-    """Flat storage of prod(extents) elements of `type` for the body's scope."""
+    """Flat storage of prod(extents) elements of `type` for the body's scope.
+    Where `reuse_if` (evaluated before the body) holds at run time, the
+    storage is buffer `reuse`'s instead and nothing is allocated (an output
+    computed in the caller's buffer when it holds the region)."""
 
     name: str
     type: Type
     extents: tuple
     body: Stmt
+    reuse_if: Optional[Expr] = None
+    reuse: str = ""
 
 
 @node

@@ -119,7 +119,8 @@ def _print_stmt(s, ind, out, p):
         out.append(f"{pad}}}\n")
     elif isinstance(s, N.Allocate):
         ext = " * ".join(p(e) for e in s.extents) or "1"
-        out.append(f"{pad}allocate {s.name}[{s.type} * {ext}]\n")
+        reuse = "" if s.reuse_if is None else f" in {s.reuse} if {p(s.reuse_if)}"
+        out.append(f"{pad}allocate {s.name}[{s.type} * {ext}]{reuse}\n")
         _print_stmt(s.body, ind, out, p)
         out.append(f"{pad}free {s.name}\n")
     elif isinstance(s, N.IfThenElse):
