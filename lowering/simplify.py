@@ -98,6 +98,13 @@ class _Simplifier(ir.Mutator):
         r = self._binary(e)
         if not isinstance(r, (ir.Min, ir.Max)):
             return r
+        r = self._minmax_pair(r)
+        if isinstance(r, (ir.Min, ir.Max)) and r.type.is_integer():
+            return self._minmax_chain(r)
+        return r
+
+    def _minmax_pair(self, r):
+        """The rules for one min/max of simplified operands."""
         a, b = r.a, r.b
         if ir.equal(a, b):
             return a
@@ -125,6 +132,67 @@ class _Simplifier(ir.Mutator):
             if b.value == (t.min_value() if is_min else t.max_value()):
                 return b
         return r
+
+    def _minmax_chain(self, r):
+        """An integer min (max) of nested mins (maxes) of simplified operands:
+        each operand once (min and max are idempotent, associative and
+        commutative on integers), and without overflow also without the
+        operands another one bounds (`min(x / 2, (x + 1) / 2)` is x / 2).
+        Bounds inference builds such chains (the union of a Func's reads at
+        x / 2 and (x + 1) / 2, over and over along a pyramid). Rebuilt in the
+        operands' first order, the constant last, only where one goes."""
+        cls = type(r)
+        ops, stack = [], [r]
+        while stack:
+            x = stack.pop()
+            if type(x) is cls:
+                stack.append(x.b)
+                stack.append(x.a)
+            else:
+                ops.append(x)
+        kept = []
+        for x in ops:
+            dropped = False
+            for i, k in enumerate(kept):
+                rel = self._order(x, k)
+                if rel is None:
+                    continue
+                # rel: x >= k (1), x <= k (-1), x == k (0)
+                if rel == 0 or (rel > 0) == (cls is ir.Min):
+                    dropped = True
+                    break
+                kept[i] = None
+            if not dropped:
+                kept = [k for k in kept if k is not None]
+                kept.append(x)
+            else:
+                kept = [k for k in kept if k is not None]
+        if len(kept) == len(ops):
+            return r
+        consts = [k for k in kept if _is_const(k)]
+        out = None
+        for k in [k for k in kept if not _is_const(k)] + consts:
+            out = k if out is None else self._minmax_pair(cls(out, k))
+        return out
+
+    def _order(self, x, y):
+        """1 if x >= y always, -1 if x <= y, 0 if they are equal, None if
+        unknown. Without overflow assumed only equality and constants."""
+        if ir.equal(x, y):
+            return 0
+        if _is_const(x) and _is_const(y):
+            return 0 if x.value == y.value else (1 if x.value > y.value else -1)
+        if not self.no_overflow:
+            return None
+        d = constant_difference(x, y)
+        if d is None and isinstance(x, ir.Div) and isinstance(y, ir.Div) and \
+                _is_const(x.b) and _is_const(y.b) and x.b.value == y.b.value and \
+                x.b.value > 0:
+            # floor division by the same positive constant is monotonic
+            d = constant_difference(x.a, y.a)
+        if d is None:
+            return None
+        return 0 if d == 0 else (1 if d > 0 else -1)
 
     visit_Min = _minmax
     visit_Max = _minmax
