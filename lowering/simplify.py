@@ -38,10 +38,62 @@ class _Simplifier(ir.Mutator):
     def __init__(self, assume_no_overflow: bool, memo: dict):
         super().__init__()
         self.no_overflow = assume_no_overflow
-        self.memo = memo
+        self.memo = self.shared = memo
         # ir.mentioned_names' memo: substituting a let's value walks only the
         # parts of what follows that use it
         self.names = {}
+        # let-bound names whose values simplified to a constant or a variable:
+        # replaced where they are read (see mutate)
+        self.renames = {}
+        self.scoped = {}
+
+    def mutate(self, n):
+        """With renames pending, an expression that reads a renamed name and
+        every statement are simplified with a memo of their own (kept while
+        the renames are the same: their results depend on them); the other
+        expressions with the shared memo."""
+        if self.renames and not (isinstance(n, ir.Expr) and self.renames.keys().isdisjoint(
+                ir.mentioned_names(n, self.names))):
+            if isinstance(n, ir.Variable):
+                return self.renames[n.name]
+            memo = self.scoped
+        else:
+            memo = self.shared
+        saved, self.memo = self.memo, memo
+        out = super().mutate(n)
+        self.memo = saved
+        return out
+
+    def _under(self, renames: dict, node):
+        """node simplified with `renames` pending instead of the current ones."""
+        saved = self.renames, self.scoped
+        self.renames, self.scoped = renames, {}
+        out = self.mutate(node)
+        self.renames, self.scoped = saved
+        return out
+
+    def _captured(self, name: str) -> dict:
+        """The pending renames to a variable `name` (its outer binding), which
+        a new binding of `name` would capture."""
+        return {k: v for k, v in self.renames.items()
+                if isinstance(v, ir.Variable) and v.name == name}
+
+    def _rebound(self, node, name: str, let):
+        """A binding `node` of `name` whose scope a pending rename to `name`
+        would be captured in: simplified without those renames, inside lets
+        (`let`: ir.LetStmt or ir.Let) that bind them to the outer `name`."""
+        captured = self._captured(name)
+        out = self._under({k: v for k, v in self.renames.items() if k not in captured}, node)
+        for k, v in captured.items():
+            out = let(k, v, out)
+        return out
+
+    def _scope(self, name: str, node):
+        """node, the scope of a binding of `name` (no pending rename to
+        `name`), simplified: a pending rename of `name` does not reach it."""
+        if name in self.renames:
+            return self._under({k: v for k, v in self.renames.items() if k != name}, node)
+        return self.mutate(node)
 
     def _substitute(self, node, mapping: dict):
         return ir.substitute(node, mapping, self.names)
@@ -270,10 +322,12 @@ class _Simplifier(ir.Mutator):
         return e if v is e.value else ir.Cast(e.type, v)
 
     def visit_Let(self, e):
+        if self.renames and self._captured(e.name):
+            return self._rebound(e, e.name, ir.Let)
         value = self.mutate(e.value)
         if isinstance(value, (ir.Const, ir.Variable)):
-            return self.mutate(self._substitute(e.body, {e.name: value}))
-        body = self.mutate(e.body)
+            return self._under({**self.renames, e.name: value}, e.body)
+        body = self._scope(e.name, e.body)
         if value is e.value and body is e.body:
             return e
         return ir.Let(e.name, value, body)
@@ -281,27 +335,17 @@ class _Simplifier(ir.Mutator):
     # ---- statements ---------------------------------------------------------------
     def visit_LetStmt(self, s):
         """A let whose value simplifies to a constant or a variable is
-        substituted into its body. Along a chain of nested lets the
-        substitutions are gathered and made in one walk of what follows."""
-        kept, subst = [], {}
-        node = s
-        while isinstance(node, ir.LetStmt):
-            if node.name in subst or any(isinstance(v, ir.Variable) and v.name == node.name
-                                         for v in subst.values()):
-                node, subst = self._substitute(node, subst), {}    # rebinding: one at a time
-            value = self.mutate(self._substitute(node.value, subst))
-            if isinstance(value, (ir.Const, ir.Variable)):
-                subst[node.name] = value
-            else:
-                kept.append((node, value))
-            node = node.body
-        body = self.mutate(self._substitute(node, subst))
-        for let, value in reversed(kept):
-            if value is let.value and body is let.body:
-                body = let
-            else:
-                body = ir.LetStmt(let.name, value, body)
-        return body
+        dropped; its name is replaced where it is read (a pending rename, made
+        in the one walk that simplifies what follows)."""
+        if self.renames and self._captured(s.name):
+            return self._rebound(s, s.name, ir.LetStmt)
+        value = self.mutate(s.value)
+        if isinstance(value, (ir.Const, ir.Variable)):
+            return self._under({**self.renames, s.name: value}, s.body)
+        body = self._scope(s.name, s.body)
+        if value is s.value and body is s.body:
+            return s
+        return ir.LetStmt(s.name, value, body)
 
     def visit_IfThenElse(self, s):
         c = self.mutate(s.condition)
@@ -323,8 +367,10 @@ class _Simplifier(ir.Mutator):
         return ir.AssertStmt(c, s.error, s.message, args)
 
     def visit_For(self, s):
+        if self.renames and self._captured(s.name):
+            return self._rebound(s, s.name, ir.LetStmt)
         lo, ext = self.mutate(s.min), self.mutate(s.extent)
-        body = self.mutate(s.body)
+        body = self._scope(s.name, s.body)
         if _is_const(ext) and ext.value <= 0:
             return _NOOP
         if lo is s.min and ext is s.extent and body is s.body:
