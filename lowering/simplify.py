@@ -321,31 +321,27 @@ class _Simplifier(ir.Mutator):
         # widening integer casts of casts collapse when lossless
         return e if v is e.value else ir.Cast(e.type, v)
 
-    def visit_Let(self, e):
-        if self.renames and self._captured(e.name):
-            return self._rebound(e, e.name, ir.Let)
-        value = self.mutate(e.value)
+    def _let(self, n, cls):
+        """A let (cls: ir.Let or ir.LetStmt) whose value simplifies to a
+        constant or a variable is dropped; its name is replaced where it is
+        read (a pending rename, made in the one walk that simplifies what
+        follows)."""
+        if self.renames and self._captured(n.name):
+            return self._rebound(n, n.name, cls)
+        value = self.mutate(n.value)
         if isinstance(value, (ir.Const, ir.Variable)):
-            return self._under({**self.renames, e.name: value}, e.body)
-        body = self._scope(e.name, e.body)
-        if value is e.value and body is e.body:
-            return e
-        return ir.Let(e.name, value, body)
+            return self._under({**self.renames, n.name: value}, n.body)
+        body = self._scope(n.name, n.body)
+        if value is n.value and body is n.body:
+            return n
+        return cls(n.name, value, body)
+
+    def visit_Let(self, e):
+        return self._let(e, ir.Let)
 
     # ---- statements ---------------------------------------------------------------
     def visit_LetStmt(self, s):
-        """A let whose value simplifies to a constant or a variable is
-        dropped; its name is replaced where it is read (a pending rename, made
-        in the one walk that simplifies what follows)."""
-        if self.renames and self._captured(s.name):
-            return self._rebound(s, s.name, ir.LetStmt)
-        value = self.mutate(s.value)
-        if isinstance(value, (ir.Const, ir.Variable)):
-            return self._under({**self.renames, s.name: value}, s.body)
-        body = self._scope(s.name, s.body)
-        if value is s.value and body is s.body:
-            return s
-        return ir.LetStmt(s.name, value, body)
+        return self._let(s, ir.LetStmt)
 
     def visit_IfThenElse(self, s):
         c = self.mutate(s.condition)
