@@ -56,7 +56,10 @@ def _leaf_interval(v: ir.Variable):
 def _surely_fits(e: ir.Expr) -> bool:
     """Whether e fits int32 for every value of its leaves: interval arithmetic
     over the leaves' whole ranges, exact on constants, which leaves an end
-    unbounded where it would leave the type."""
+    unbounded where it would leave the type; or, where that fails inside,
+    the checked value itself (_widened: sums, differences, products, min
+    and max exact over int32 leaves) is in int32's range for every value of
+    those leaves (`max(x / 2, (x + 1) / 2) + 1`)."""
     scope = {}
     for name, v in ir.free_vars(e).items():
         iv = _leaf_interval(v)
@@ -64,7 +67,53 @@ def _surely_fits(e: ir.Expr) -> bool:
             return False
         scope[name] = iv
     iv = bounds_of(e, scope)
-    return isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const)
+    if isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const):
+        return True
+    r = _widened_range(_widened(e, {}), scope, {})
+    return r is not None and _I32.min_value() <= r[0] and r[1] <= _I32.max_value()
+
+
+def _widened_range(w: ir.Expr, scope: dict, memo: dict):
+    """(lo, hi) of a _widened expression over all values of its leaves (Python
+    ints, exact), or None. A leaf is an int32 value (or a narrower one) cast
+    to int64: its interval over the leaves' whole ranges where that is
+    bounded (no step of it left its type), else its type's range."""
+    hit = memo.get(id(w))
+    if hit is not None and hit[0] is w:
+        return hit[1]
+    if isinstance(w, ir.Const):
+        r = (w.value, w.value)
+    elif isinstance(w, (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)):
+        a, b = _widened_range(w.a, scope, memo), _widened_range(w.b, scope, memo)
+        if a is None or b is None:
+            r = None
+        elif isinstance(w, ir.Add):
+            r = (a[0] + b[0], a[1] + b[1])
+        elif isinstance(w, ir.Sub):
+            r = (a[0] - b[1], a[1] - b[0])
+        elif isinstance(w, ir.Mul):
+            prods = [x * y for x in a for y in b]
+            r = (min(prods), max(prods))
+        elif isinstance(w, ir.Min):
+            r = (min(a[0], b[0]), min(a[1], b[1]))
+        else:
+            r = (max(a[0], b[0]), max(a[1], b[1]))
+    elif isinstance(w, ir.Select):
+        a = _widened_range(w.true_value, scope, memo)
+        b = _widened_range(w.false_value, scope, memo)
+        r = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+    elif isinstance(w, ir.Cast) and w.type == _I64 and w.value.type.is_integer() and \
+            w.value.type.bits <= 32 and w.value.type.is_scalar():
+        x, t = w.value, w.value.type
+        iv = bounds_of(x, scope)
+        if isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const):
+            r = (iv.lo.value, iv.hi.value)
+        else:
+            r = (t.min_value(), t.max_value())
+    else:
+        r = None
+    memo[id(w)] = (w, r)
+    return r
 
 
 def _distinct(exprs) -> list:

@@ -123,11 +123,11 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
             verified[:] = [stmt, flattened]
 
     def run(name, fn, stmt, flattened=False, check=True):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         new = fn(stmt)
-        dt = time.perf_counter() - t0
         if config.time_passes:
-            print(f"pyhalide: pass {name}: {dt * 1e3:.2f} ms", file=sys.stderr)
+            print(f"pyhalide: pass {name}: {(time.perf_counter() - t0) * 1e3:.2f} ms "
+                  f"({(time.process_time() - c0) * 1e3:.2f} ms CPU)", file=sys.stderr)
         debug_print(1, f"pyhalide: pass {name}")
         if config.debug >= 2 and isinstance(new, ir.Stmt):
             mark = " (unchanged)" if new is stmt else ""

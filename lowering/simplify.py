@@ -38,10 +38,62 @@ class _Simplifier(ir.Mutator):
     def __init__(self, assume_no_overflow: bool, memo: dict):
         super().__init__()
         self.no_overflow = assume_no_overflow
-        self.memo = memo
+        self.memo = self.shared = memo
         # ir.mentioned_names' memo: substituting a let's value walks only the
         # parts of what follows that use it
         self.names = {}
+        # let-bound names whose values simplified to a constant or a variable:
+        # replaced where they are read (see mutate)
+        self.renames = {}
+        self.scoped = {}
+
+    def mutate(self, n):
+        """With renames pending, an expression that reads a renamed name and
+        every statement are simplified with a memo of their own (kept while
+        the renames are the same: their results depend on them); the other
+        expressions with the shared memo."""
+        if self.renames and not (isinstance(n, ir.Expr) and self.renames.keys().isdisjoint(
+                ir.mentioned_names(n, self.names))):
+            if isinstance(n, ir.Variable):
+                return self.renames[n.name]
+            memo = self.scoped
+        else:
+            memo = self.shared
+        saved, self.memo = self.memo, memo
+        out = super().mutate(n)
+        self.memo = saved
+        return out
+
+    def _under(self, renames: dict, node):
+        """node simplified with `renames` pending instead of the current ones."""
+        saved = self.renames, self.scoped
+        self.renames, self.scoped = renames, {}
+        out = self.mutate(node)
+        self.renames, self.scoped = saved
+        return out
+
+    def _captured(self, name: str) -> dict:
+        """The pending renames to a variable `name` (its outer binding), which
+        a new binding of `name` would capture."""
+        return {k: v for k, v in self.renames.items()
+                if isinstance(v, ir.Variable) and v.name == name}
+
+    def _rebound(self, node, name: str, let):
+        """A binding `node` of `name` whose scope a pending rename to `name`
+        would be captured in: simplified without those renames, inside lets
+        (`let`: ir.LetStmt or ir.Let) that bind them to the outer `name`."""
+        captured = self._captured(name)
+        out = self._under({k: v for k, v in self.renames.items() if k not in captured}, node)
+        for k, v in captured.items():
+            out = let(k, v, out)
+        return out
+
+    def _scope(self, name: str, node):
+        """node, the scope of a binding of `name` (no pending rename to
+        `name`), simplified: a pending rename of `name` does not reach it."""
+        if name in self.renames:
+            return self._under({k: v for k, v in self.renames.items() if k != name}, node)
+        return self.mutate(node)
 
     def _substitute(self, node, mapping: dict):
         return ir.substitute(node, mapping, self.names)
@@ -98,6 +150,13 @@ class _Simplifier(ir.Mutator):
         r = self._binary(e)
         if not isinstance(r, (ir.Min, ir.Max)):
             return r
+        r = self._minmax_pair(r)
+        if isinstance(r, (ir.Min, ir.Max)) and r.type.is_integer():
+            return self._minmax_chain(r)
+        return r
+
+    def _minmax_pair(self, r):
+        """The rules for one min/max of simplified operands."""
         a, b = r.a, r.b
         if ir.equal(a, b):
             return a
@@ -125,6 +184,67 @@ class _Simplifier(ir.Mutator):
             if b.value == (t.min_value() if is_min else t.max_value()):
                 return b
         return r
+
+    def _minmax_chain(self, r):
+        """An integer min (max) of nested mins (maxes) of simplified operands:
+        each operand once (min and max are idempotent, associative and
+        commutative on integers), and without overflow also without the
+        operands another one bounds (`min(x / 2, (x + 1) / 2)` is x / 2).
+        Bounds inference builds such chains (the union of a Func's reads at
+        x / 2 and (x + 1) / 2, over and over along a pyramid). Rebuilt in the
+        operands' first order, the constant last, only where one goes."""
+        cls = type(r)
+        ops, stack = [], [r]
+        while stack:
+            x = stack.pop()
+            if type(x) is cls:
+                stack.append(x.b)
+                stack.append(x.a)
+            else:
+                ops.append(x)
+        kept = []
+        for x in ops:
+            dropped = False
+            for i, k in enumerate(kept):
+                rel = self._order(x, k)
+                if rel is None:
+                    continue
+                # rel: x >= k (1), x <= k (-1), x == k (0)
+                if rel == 0 or (rel > 0) == (cls is ir.Min):
+                    dropped = True
+                    break
+                kept[i] = None
+            if not dropped:
+                kept = [k for k in kept if k is not None]
+                kept.append(x)
+            else:
+                kept = [k for k in kept if k is not None]
+        if len(kept) == len(ops):
+            return r
+        consts = [k for k in kept if _is_const(k)]
+        out = None
+        for k in [k for k in kept if not _is_const(k)] + consts:
+            out = k if out is None else self._minmax_pair(cls(out, k))
+        return out
+
+    def _order(self, x, y):
+        """1 if x >= y always, -1 if x <= y, 0 if they are equal, None if
+        unknown. Without overflow assumed only equality and constants."""
+        if ir.equal(x, y):
+            return 0
+        if _is_const(x) and _is_const(y):
+            return 0 if x.value == y.value else (1 if x.value > y.value else -1)
+        if not self.no_overflow:
+            return None
+        d = constant_difference(x, y)
+        if d is None and isinstance(x, ir.Div) and isinstance(y, ir.Div) and \
+                _is_const(x.b) and _is_const(y.b) and x.b.value == y.b.value and \
+                x.b.value > 0:
+            # floor division by the same positive constant is monotonic
+            d = constant_difference(x.a, y.a)
+        if d is None:
+            return None
+        return 0 if d == 0 else (1 if d > 0 else -1)
 
     visit_Min = _minmax
     visit_Max = _minmax
@@ -201,39 +321,27 @@ class _Simplifier(ir.Mutator):
         # widening integer casts of casts collapse when lossless
         return e if v is e.value else ir.Cast(e.type, v)
 
-    def visit_Let(self, e):
-        value = self.mutate(e.value)
+    def _let(self, n, cls):
+        """A let (cls: ir.Let or ir.LetStmt) whose value simplifies to a
+        constant or a variable is dropped; its name is replaced where it is
+        read (a pending rename, made in the one walk that simplifies what
+        follows)."""
+        if self.renames and self._captured(n.name):
+            return self._rebound(n, n.name, cls)
+        value = self.mutate(n.value)
         if isinstance(value, (ir.Const, ir.Variable)):
-            return self.mutate(self._substitute(e.body, {e.name: value}))
-        body = self.mutate(e.body)
-        if value is e.value and body is e.body:
-            return e
-        return ir.Let(e.name, value, body)
+            return self._under({**self.renames, n.name: value}, n.body)
+        body = self._scope(n.name, n.body)
+        if value is n.value and body is n.body:
+            return n
+        return cls(n.name, value, body)
+
+    def visit_Let(self, e):
+        return self._let(e, ir.Let)
 
     # ---- statements ---------------------------------------------------------------
     def visit_LetStmt(self, s):
-        """A let whose value simplifies to a constant or a variable is
-        substituted into its body. Along a chain of nested lets the
-        substitutions are gathered and made in one walk of what follows."""
-        kept, subst = [], {}
-        node = s
-        while isinstance(node, ir.LetStmt):
-            if node.name in subst or any(isinstance(v, ir.Variable) and v.name == node.name
-                                         for v in subst.values()):
-                node, subst = self._substitute(node, subst), {}    # rebinding: one at a time
-            value = self.mutate(self._substitute(node.value, subst))
-            if isinstance(value, (ir.Const, ir.Variable)):
-                subst[node.name] = value
-            else:
-                kept.append((node, value))
-            node = node.body
-        body = self.mutate(self._substitute(node, subst))
-        for let, value in reversed(kept):
-            if value is let.value and body is let.body:
-                body = let
-            else:
-                body = ir.LetStmt(let.name, value, body)
-        return body
+        return self._let(s, ir.LetStmt)
 
     def visit_IfThenElse(self, s):
         c = self.mutate(s.condition)
@@ -255,8 +363,10 @@ class _Simplifier(ir.Mutator):
         return ir.AssertStmt(c, s.error, s.message, args)
 
     def visit_For(self, s):
+        if self.renames and self._captured(s.name):
+            return self._rebound(s, s.name, ir.LetStmt)
         lo, ext = self.mutate(s.min), self.mutate(s.extent)
-        body = self.mutate(s.body)
+        body = self._scope(s.name, s.body)
         if _is_const(ext) and ext.value <= 0:
             return _NOOP
         if lo is s.min and ext is s.extent and body is s.body:
