@@ -17,6 +17,7 @@ import weakref
 
 from . import ir
 from .errors import CompileError
+from .ir.recursion import deep_entry
 from .source import at, user_location
 
 # every live Function, for f.in_() (redirects the Funcs that already call f)
@@ -42,9 +43,11 @@ def _calls_source(src):
     return lambda c: c.call_type == ir.IMAGE and c.func is src
 
 
+@deep_entry
 def _redirect(fn: ir.Function, is_source, dest: ir.Function) -> bool:
     """Replace, in every definition of fn, the calls is_source accepts by
-    calls of the same element of `dest`. Whether any call changed."""
+    calls of the same element of `dest`. Whether any call changed. (A global
+    wrapper walks every live Func, however deep its expressions.)"""
     changed = []
 
     def visit(n):

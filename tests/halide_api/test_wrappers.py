@@ -109,3 +109,23 @@ def test_wrapping_a_func_the_consumer_does_not_call():
         f.in_(g)
     with pytest.raises(ph.CompileError, match="reorder_storage"):
         f.reorder_storage(ph.Var("zz"))
+
+
+def test_global_wrapper_beside_a_deep_func():
+    # f.in_() redirects the calls of f in every live Func; a live Func with an
+    # expression deeper than the interpreter's default recursion limit made it
+    # raise RecursionError (the walk ran outside pyhalide's raised limit)
+    x = ph.Var("x")
+    img = ph.ImageParam(ph.Int(32), 1, "img_deep_beside")
+    deep = ph.Func("deep_beside")
+    e = x
+    for i in range(1500):
+        e = e * img[i % 7] + i
+    deep[x] = e
+    f, g = ph.Func("f_beside"), ph.Func("g_beside")
+    f[x] = x * 3
+    g[x] = f[x] + 1
+    f.compute_root()
+    w = f.in_()
+    assert w.name() in _calls(g)
+    np.testing.assert_array_equal(np.asarray(g.realize([5])), np.arange(5) * 3 + 1)
