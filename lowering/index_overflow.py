@@ -64,14 +64,18 @@ def _surely_fits(e: ir.Expr) -> bool:
             return False
         scope[name] = iv
     iv = bounds_of(e, scope)
-    return isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const)
+    return isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const) and \
+        _I32.min_value() <= iv.lo.value and iv.hi.value <= _I32.max_value()
 
 
 def _distinct(exprs) -> list:
-    """The int32 expressions of `exprs` that could leave int32's range, once each."""
+    """The int32 expressions of `exprs` that could leave int32's range, once
+    each (and int64 ones: the value of a narrowing cast an interval took as
+    exact)."""
     out = []
     for e in exprs:
-        if e is None or e.type != _I32 or isinstance(e, (ir.Const, ir.Variable)):
+        if e is None or e.type not in (_I32, _I64) or \
+                (e.type == _I32 and isinstance(e, (ir.Const, ir.Variable))):
             continue
         if not any(ir.equal(e, s) for s in out) and not _surely_fits(e):
             out.append(e)

@@ -4,11 +4,10 @@ narrowing cast, so bounds inference leaves the reads over that RDom out of
 the producer's region. The access checks took the loop's own bounds as
 bounding them, so the producer was read where it was not computed: with
 n64 = 1 the result was 0.0 instead of 1.0, and np.median of a one-element
-slice returned uninitialized memory (6.9e-310). Such reads are now checked
-(IndexError). Computing them (bounds inference taking the loop's bounds)
-made the frontend's predicated hull loops fail their static input checks
-(docs/status.md, session 13): the correct value is a strict xfail until
-bounds inference uses RDom predicates."""
+slice returned uninitialized memory (6.9e-310). An expression of fixed
+symbols is now its own point (the extent bounds the RDom) and bounds
+inference uses RDom predicates (the frontend's predicated hull loops keep
+reads inside their inputs: tests/frontend/*loop_bounds*)."""
 import numpy as np
 import pytest
 
@@ -56,11 +55,11 @@ def test_never_a_value_read_where_it_was_not_computed(schedule):
         assert np.array_equal(got, _expected(buf, min(n, 10))), (n, got)
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="bounds inference leaves reads over a narrowed RDom extent out")
-def test_one_element_extent_is_computed():
+@pytest.mark.parametrize("schedule", ["none", "split", "compute_at"])
+def test_every_extent_is_computed(schedule):
     buf = np.arange(10.0) + 1
-    a, n64, g = _build("none")
+    a, n64, g = _build(schedule)
     a.set(ph.Buffer(buf))
-    n64.set(1)
-    assert np.array_equal(np.asarray(g.realize([3])), _expected(buf, 1))
+    for n in (0, 1, 2, 3, 7, 10, 12):
+        n64.set(n)
+        assert np.array_equal(np.asarray(g.realize([3])), _expected(buf, min(n, 10))), n
