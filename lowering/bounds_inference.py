@@ -5,7 +5,9 @@ For every Func with storage, consumers first:
   the union of the intervals of every access that extends it (access_rules):
   its consumers' calls, evaluated over the consumers' loops inside its compute
   level (loops outside that level are fixed), its updates' writes and
-  self-reads, and for an output the region asked for;
+  self-reads, and for an output the region asked for; an access is bounded
+  under the RDom predicates and lazy-select conditions it is evaluated
+  under (_StageBounds);
 - its computed region (`f.bD.min/max/extent`: its allocation) adds what its
   stages' tail strategies compute beyond that (stage footprints).
 The definitions become LetStmts at the top of the Func's compute level (the

@@ -15,7 +15,14 @@ intervals check at run time that those fit int32 (index_overflow.py).
 
 Float expressions get intervals only where a saturating cast to an integer
 type bounds them (_FloatCast): the bilateral grid's `i32(clamp(v, 0, 1) /
-r_sigma)` is bounded by the cast of its value at the clamp's ends."""
+r_sigma)` is bounded by the cast of its value at the clamp's ends.
+
+Conditions known where an expression is evaluated (`BoundsOf.under`: an RDom
+predicate, a select's condition in its branches) bound the subexpressions
+that are one side of their comparisons by the other side, as Halide's bounds
+inference uses RDom predicates: the frontend's hull loops (`range(max(0, j -
+k), min(n, j + k + 1))` runs over a hull with the predicate `jj < min(n, j +
+k + 1)`) read `x[jj]` only inside x."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,6 +55,8 @@ class Interval:
 UNBOUNDED = Interval(None, None)
 _INT32 = ir.Int(32)
 _INT64 = ir.Int(64)
+_MAX_CONTEXTS = 64          # scopes under facts per plain scope
+_MAX_ATOMS = 16             # facts known at once
 
 
 def _c(e):
@@ -146,24 +155,46 @@ class BoundsOf:
         # interval is right when each of them, computed exactly, fits int32
         self.obligations = [] if obligations is None else obligations
         # an int64 -> int32 cast is bounded by its value's ends, which must fit
-        # int32, only where the caller checks the obligations
-        self.checked = obligations is not None
+        # int32 (obligations), only in the sides of facts (`sides`)
+        self.narrowing = False
         self.facts = facts if facts is not None else _Facts()
         self.fixed = {}                 # id(e) -> (e, whether e is its own point)
         self.plain = self               # the same scope without facts
         self.children = {}              # (id(condition), truth) -> BoundsOf under it
+        self._sides = None
+        self.contexts = 0               # scopes made under facts from this one (as plain)
+
+    def sides(self) -> "BoundsOf":
+        """This scope without facts, for the other sides of facts: there an
+        int64 -> int32 cast (a Python int bound narrowed, which the frontend
+        checks fits) is bounded by its value's ends, with obligations that
+        they fit int32. It only tightens intervals, so a read it bounds is
+        one interval arithmetic bounds too (and access checks agree)."""
+        plain = self.plain
+        if plain._sides is None:
+            plain._sides = BoundsOf(plain.scope, plain.obligations)
+            plain._sides.narrowing = True
+            plain._sides._sides = plain._sides
+        return plain._sides
 
     def under(self, cond: ir.Expr, truth: bool = True) -> "BoundsOf":
-        """This scope where `cond` is known to be `truth`."""
+        """This scope where `cond` is known to be `truth` (or, past
+        _MAX_CONTEXTS scopes made from one plain scope or _MAX_ATOMS facts,
+        this one: facts only tighten intervals, and each scope bounds its
+        expressions again)."""
         key = (id(cond), truth)
         hit = self.children.get(key)
         if hit is not None and hit[0] is cond:
             return hit[1]
-        facts = self.facts.adding(cond, truth)
+        plain = self.plain
+        facts = self.facts
+        if plain.contexts < _MAX_CONTEXTS and len(facts.atoms) < _MAX_ATOMS:
+            facts = facts.adding(cond, truth)
         child = self
         if facts is not self.facts:
+            plain.contexts += 1
             child = BoundsOf(self.scope, self.obligations, facts)
-            child.fixed, child.plain, child.checked = self.fixed, self.plain, self.checked
+            child.fixed, child.plain, child.narrowing = self.fixed, self.plain, self.narrowing
         self.children[key] = (cond, child)
         return child
 
@@ -172,8 +203,9 @@ class BoundsOf:
         if hit is not None and hit[0] is e:
             return hit[1]
         r = self._bounds(e)
-        if not (r.lo is not None and r.lo is r.hi) and e.type.is_scalar() and \
-                (e.type.is_integer() or e.type.is_bool()) and self._fixed(e):
+        if e.type.is_scalar() and (e.type.is_integer() or e.type.is_bool()) and \
+                not (r.lo is not None and r.hi is not None and ir.equal(r.lo, r.hi)) and \
+                self._fixed(e):
             r = Interval.point(e)
         elif self.facts and e.type.is_scalar() and e.type.is_integer():
             r = self.facts.narrow(e, r, self)
@@ -346,7 +378,7 @@ class BoundsOf:
         lo, hi = _c(a.lo), _c(a.hi)
         if lo is not None and hi is not None and _fits(t, lo) and _fits(t, hi):
             return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
-        if self.checked and t == _INT32 and src == _INT64 and a.bounded() and \
+        if self.narrowing and t == _INT32 and src == _INT64 and a.bounded() and \
                 all(v is None or _fits(t, v) for v in (lo, hi)):
             # exact where both ends fit int32 (an obligation: index_overflow)
             self.obligations.extend((a.lo, a.hi))
@@ -390,7 +422,7 @@ class BoundsOf:
 
     def _Let(self, e):
         inner = BoundsOf({**self.scope, e.name: self(e.value)}, self.obligations, self.facts)
-        inner.checked = self.checked
+        inner.narrowing = self.narrowing
         return inner(e.body)
 
 
@@ -507,7 +539,7 @@ class _Facts:
         for k, kh, side, upper, off in self.entries:
             if kh != h or not ir.equal(k, key):
                 continue
-            iv = bounds.plain(_strip(side))
+            iv = bounds.sides()(_strip(side))
             end = _converted(iv.hi if upper else iv.lo, off, e.type)
             if end is None:
                 continue
@@ -560,7 +592,9 @@ def _converted(end, off: int, t: ir.Type):
         if not _lossless(end.type, t):
             return None
         end = ir.Cast(t, end)
-    return _s(ir.Add(end, ir.Const(t, off))) if off else end
+    if off > 0:
+        return _s(ir.Add(end, ir.Const(t, off)))
+    return _s(ir.Sub(end, ir.Const(t, -off))) if off < 0 else end
 
 
 def union(a: Interval, b: Interval) -> Interval:
