@@ -243,7 +243,7 @@ class _Bounds:
                     continue
                 self._check_visibility(name, level, cname, index)
                 bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
-                                      acc.obligations)
+                                      acc.obligations, self._calls(d))
                 runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
@@ -314,7 +314,7 @@ class _Bounds:
                     scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
-            bounds = _StageBounds(d, scope, acc.obligations)
+            bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
             accesses = [(None, d.args)] + [
                 (c, c.args) for c in ir.find_calls(list(d.values) + list(d.predicates))
                 if c.call_type == ir.FUNC and c.name == fn.name]
@@ -602,7 +602,7 @@ class _Bounds:
                 if not calls:
                     continue
                 scope = self._stage_scope(name, index, root)
-                bounds = _StageBounds(d, scope, obligations)
+                bounds = _StageBounds(d, scope, obligations, self._calls(d))
                 runs = _runs(d, scope)
                 # the stage's reads of each input dimension, united first and
                 # added under the stage's condition once (adding each read
@@ -642,11 +642,13 @@ class _StageBounds:
     picks that branch. A Call reached in several such places is bounded by
     the union over them."""
 
-    def __init__(self, d: ir.Definition, scope: dict, obligations: list):
+    def __init__(self, d: ir.Definition, scope: dict, obligations: list, calls: list):
         self.plain = BoundsOf(scope, obligations)
         self.write = self.plain.under(ir.conjunction(d.predicates)) if d.predicates \
             else self.plain
         self.where = {}                 # id(Call) -> [BoundsOf of each place]
+        if not d.predicates and not any(ir.is_lazy_select(c) for c in calls):
+            return                      # (every access: plain)
         seen = set()
         stack = [(e, self.write) for e in list(d.args) + list(d.values)] + \
             [(p, self.plain) for p in d.predicates]

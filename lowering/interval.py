@@ -203,9 +203,10 @@ class BoundsOf:
         if hit is not None and hit[0] is e:
             return hit[1]
         r = self._bounds(e)
-        if e.type.is_scalar() and (e.type.is_integer() or e.type.is_bool()) and \
-                not (r.lo is not None and r.hi is not None and ir.equal(r.lo, r.hi)) and \
-                self._fixed(e):
+        if r.lo is not r.hi and e.type.is_scalar() and \
+                (e.type.is_integer() or e.type.is_bool()) and self._fixed(e) and \
+                not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
+                     r.lo.value == r.hi.value):
             r = Interval.point(e)
         elif self.facts and e.type.is_scalar() and e.type.is_integer():
             r = self.facts.narrow(e, r, self)
@@ -460,9 +461,9 @@ class _Facts:
     def adding(self, cond, truth: bool) -> "_Facts":
         atoms = []
         _decompose(cond, truth, atoms)
-        if not atoms:
-            return self
         entries = [x for atom, t in atoms for x in self._entries(atom, t)]
+        if not entries:
+            return self             # (no integer comparison: nothing to bound)
         return _Facts(self.atoms + tuple(atoms), self.entries + tuple(entries), self.hashes)
 
     def known(self, cond):
