@@ -203,7 +203,7 @@ class BoundsOf:
         if hit is not None and hit[0] is e:
             return hit[1]
         r = self._bounds(e)
-        if r.lo is not r.hi and e.type.is_scalar() and \
+        if (r.lo is None or r.lo is not r.hi) and e.type.is_scalar() and \
                 (e.type.is_integer() or e.type.is_bool()) and self._fixed(e) and \
                 not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
                      r.lo.value == r.hi.value):
