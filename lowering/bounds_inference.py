@@ -5,7 +5,9 @@ For every Func with storage, consumers first:
   the union of the intervals of every access that extends it (access_rules):
   its consumers' calls, evaluated over the consumers' loops inside its compute
   level (loops outside that level are fixed), its updates' writes and
-  self-reads, and for an output the region asked for;
+  self-reads, and for an output the region asked for; an access is bounded
+  under the RDom predicates and lazy-select conditions it is evaluated
+  under (_StageBounds);
 - its computed region (`f.bD.min/max/extent`: its allocation) adds what its
   stages' tail strategies compute beyond that (stage footprints).
 The definitions become LetStmts at the top of the Func's compute level (the
@@ -249,12 +251,12 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                bounds = BoundsOf(self._stage_scope(cname, index, level, clamped),
-                                  acc.obligations)
+                bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
+                                      acc.obligations, self._calls(d))
                 runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
-                        iv = bounds(a)
+                        iv = bounds(c, a)
                         if rules.extends_region(kind, iv):
                             acc.add(i, iv, when=runs)
 
@@ -321,16 +323,17 @@ class _Bounds:
                     scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
-            bounds = BoundsOf(scope, acc.obligations)
-            accesses = [d.args] + [c.args for c in ir.find_calls(list(d.values) + list(d.predicates))
-                                   if c.call_type == ir.FUNC and c.name == fn.name]
+            bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
+            accesses = [(None, d.args)] + [
+                (c, c.args) for c in ir.find_calls(list(d.values) + list(d.predicates))
+                if c.call_type == ir.FUNC and c.name == fn.name]
             runs = _runs(d)
-            for args in accesses:
+            for c, args in accesses:
                 for i, (a, lhs) in enumerate(zip(args, d.args)):
                     if isinstance(lhs, ir.Variable) and own.get(lhs.name) == i and \
                             ir.equal(a, lhs):
                         continue
-                    iv = bounds(a)
+                    iv = bounds(c, a)
                     if rules.extends_region(kind, iv):
                         acc.add(i, iv, when=runs)
 
@@ -614,7 +617,7 @@ class _Bounds:
                 if not calls:
                     continue
                 scope = self._stage_scope(name, index, root)
-                bounds = BoundsOf(scope, obligations)
+                bounds = _StageBounds(d, scope, obligations, self._calls(d))
                 runs = _runs(d, scope)
                 # the stage's reads of each input dimension, united first and
                 # added under the stage's condition once (adding each read
@@ -622,7 +625,7 @@ class _Bounds:
                 stage = {}
                 for c in calls:
                     for i, a in enumerate(c.args):
-                        iv = bounds(a)
+                        iv = bounds(c, a)
                         if rules.extends_region(rules.IMAGE, iv):
                             stage.setdefault((c.name, i), _Accumulator(1)).add(0, iv)
                             if d.source is not None:
@@ -644,6 +647,50 @@ class _Bounds:
                 f"input buffer {img} is read over [{{}}, {{}}] in dimension {i}, "
                 f"but it covers only [{{}}, {{}}]{where}", (lo, hi, bmin, bmax)))
         return asserts
+
+
+class _StageBounds:
+    """Intervals of the accesses of stage `d` under what is known where they
+    are evaluated: an access in the arguments or values of `d` runs only
+    where its RDom predicates hold (Halide's bounds inference uses them
+    too), one in a branch of a lazy `if_then_else` only where its condition
+    picks that branch. A Call reached in several such places is bounded by
+    the union over them."""
+
+    def __init__(self, d: ir.Definition, scope: dict, obligations: list, calls: list):
+        self.plain = BoundsOf(scope, obligations)
+        self.write = self.plain.under(ir.conjunction(d.predicates)) if d.predicates \
+            else self.plain
+        self.where = {}                 # id(Call) -> [BoundsOf of each place]
+        if not d.predicates and not any(ir.is_lazy_select(c) for c in calls):
+            return                      # (every access: plain)
+        seen = set()
+        stack = [(e, self.write) for e in list(d.args) + list(d.values)] + \
+            [(p, self.plain) for p in d.predicates]
+        while stack:
+            e, ctx = stack.pop()
+            if not isinstance(e, ir.IRNode) or (id(e), id(ctx)) in seen:
+                continue
+            seen.add((id(e), id(ctx)))
+            if isinstance(e, ir.Call):
+                places = self.where.setdefault(id(e), [])
+                if not any(x is ctx for x in places):
+                    places.append(ctx)
+                if ir.is_lazy_select(e):
+                    c, a, b = e.args
+                    stack += [(c, ctx), (a, ctx.under(c, True)), (b, ctx.under(c, False))]
+                    continue
+            stack.extend((x, ctx) for x in ir.children(e))
+
+    def __call__(self, call, e: ir.Expr) -> Interval:
+        """The interval of argument e of `call` (None: a write of the stage)."""
+        if call is None:
+            return self.write(e)
+        out = None
+        for ctx in self.where.get(id(call)) or [self.plain]:
+            iv = ctx(e)
+            out = iv if out is None else union(out, iv)
+        return out
 
 
 def _whole_tiles(sl, outside: int, symbols, unclamped, scope: dict) -> None:

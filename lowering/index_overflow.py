@@ -68,7 +68,9 @@ def _surely_fits(e: ir.Expr) -> bool:
         scope[name] = iv
     iv = bounds_of(e, scope)
     if isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const):
-        return True
+        return _I32.min_value() <= iv.lo.value and iv.hi.value <= _I32.max_value()
+    if e.type != _I32:
+        return False
     r = _widened_range(_widened(e, {}), scope, {})
     return r is not None and _I32.min_value() <= r[0] and r[1] <= _I32.max_value()
 
@@ -117,10 +119,13 @@ def _widened_range(w: ir.Expr, scope: dict, memo: dict):
 
 
 def _distinct(exprs) -> list:
-    """The int32 expressions of `exprs` that could leave int32's range, once each."""
+    """The int32 expressions of `exprs` that could leave int32's range, once
+    each (and int64 ones: the value of a narrowing cast an interval took as
+    exact)."""
     out = []
     for e in exprs:
-        if e is None or e.type != _I32 or isinstance(e, (ir.Const, ir.Variable)):
+        if e is None or e.type not in (_I32, _I64) or \
+                (e.type == _I32 and isinstance(e, (ir.Const, ir.Variable))):
             continue
         if not any(ir.equal(e, s) for s in out) and not _surely_fits(e):
             out.append(e)

@@ -15,7 +15,14 @@ intervals check at run time that those fit int32 (index_overflow.py).
 
 Float expressions get intervals only where a saturating cast to an integer
 type bounds them (_FloatCast): the bilateral grid's `i32(clamp(v, 0, 1) /
-r_sigma)` is bounded by the cast of its value at the clamp's ends."""
+r_sigma)` is bounded by the cast of its value at the clamp's ends.
+
+Conditions known where an expression is evaluated (`BoundsOf.under`: an RDom
+predicate, a select's condition in its branches) bound the subexpressions
+that are one side of their comparisons by the other side, as Halide's bounds
+inference uses RDom predicates: the frontend's hull loops (`range(max(0, j -
+k), min(n, j + k + 1))` runs over a hull with the predicate `jj < min(n, j +
+k + 1)`) read `x[jj]` only inside x."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,6 +54,9 @@ class Interval:
 
 UNBOUNDED = Interval(None, None)
 _INT32 = ir.Int(32)
+_INT64 = ir.Int(64)
+_MAX_CONTEXTS = 64          # scopes under facts per plain scope
+_MAX_ATOMS = 16             # facts known at once
 
 
 def _c(e):
@@ -127,22 +137,96 @@ def _make(t, lo, hi, lo_data, hi_data) -> Interval:
 
 
 class BoundsOf:
-    """bounds(e) under a scope mapping variable names to Intervals."""
+    """bounds(e) under a scope mapping variable names to Intervals.
 
-    def __init__(self, scope: dict, obligations: list | None = None):
+    An expression that reads no memory and names only symbols the scope
+    keeps fixed (no interval, or a loop fixed at its own value) is its own
+    point, whatever its arithmetic (a narrowing cast `int32(min(n64, w))` of a
+    loop extent included). Under `facts` (conditions known to hold where the
+    expression is evaluated: an RDom predicate, a select's condition in its
+    branches; `under`), each subexpression equal to one side of a comparison
+    in them (up to lossless integer casts) is bounded by the other side too,
+    and a select whose condition is one of them takes its branch."""
+
+    def __init__(self, scope: dict, obligations: list | None = None, facts=None):
         self.scope = scope
         self.memo = {}
         # symbolic int32 endpoints of sums, differences and products: the
         # interval is right when each of them, computed exactly, fits int32
         self.obligations = [] if obligations is None else obligations
+        # an int64 -> int32 cast is bounded by its value's ends, which must fit
+        # int32 (obligations), only in the sides of facts (`sides`)
+        self.narrowing = False
+        self.facts = facts if facts is not None else _Facts()
+        self.fixed = {}                 # id(e) -> (e, whether e is its own point)
+        self.plain = self               # the same scope without facts
+        self.children = {}              # (id(condition), truth) -> BoundsOf under it
+        self._sides = None
+        self.contexts = 0               # scopes made under facts from this one (as plain)
+
+    def sides(self) -> "BoundsOf":
+        """This scope without facts, for the other sides of facts: there an
+        int64 -> int32 cast (a Python int bound narrowed, which the frontend
+        checks fits) is bounded by its value's ends, with obligations that
+        they fit int32. It only tightens intervals, so a read it bounds is
+        one interval arithmetic bounds too (and access checks agree)."""
+        plain = self.plain
+        if plain._sides is None:
+            plain._sides = BoundsOf(plain.scope, plain.obligations)
+            plain._sides.narrowing = True
+            plain._sides._sides = plain._sides
+        return plain._sides
+
+    def under(self, cond: ir.Expr, truth: bool = True) -> "BoundsOf":
+        """This scope where `cond` is known to be `truth` (or, past
+        _MAX_CONTEXTS scopes made from one plain scope or _MAX_ATOMS facts,
+        this one: facts only tighten intervals, and each scope bounds its
+        expressions again)."""
+        key = (id(cond), truth)
+        hit = self.children.get(key)
+        if hit is not None and hit[0] is cond:
+            return hit[1]
+        plain = self.plain
+        facts = self.facts
+        if plain.contexts < _MAX_CONTEXTS and len(facts.atoms) < _MAX_ATOMS:
+            facts = facts.adding(cond, truth)
+        child = self
+        if facts is not self.facts:
+            plain.contexts += 1
+            child = BoundsOf(self.scope, self.obligations, facts)
+            child.fixed, child.plain, child.narrowing = self.fixed, self.plain, self.narrowing
+        self.children[key] = (cond, child)
+        return child
 
     def __call__(self, e: ir.Expr) -> Interval:
         hit = self.memo.get(id(e))
         if hit is not None and hit[0] is e:
             return hit[1]
         r = self._bounds(e)
+        if (r.lo is None or r.lo is not r.hi) and e.type.is_scalar() and \
+                (e.type.is_integer() or e.type.is_bool()) and self._fixed(e) and \
+                not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
+                     r.lo.value == r.hi.value):
+            r = Interval.point(e)
+        elif self.facts and e.type.is_scalar() and e.type.is_integer():
+            r = self.facts.narrow(e, r, self)
         self.memo[id(e)] = (e, r)
         return r
+
+    def _fixed(self, e) -> bool:
+        hit = self.fixed.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        if isinstance(e, ir.Variable):
+            iv = self.scope.get(e.name)
+            out = iv is None or (isinstance(iv.lo, ir.Variable) and iv.lo.name == e.name
+                                 and iv.hi is iv.lo)
+        elif isinstance(e, (ir.Load, ir.Call, ir.Let)) or not isinstance(e, ir.Expr):
+            out = False
+        else:
+            out = all(self._fixed(c) for c in ir.children(e))
+        self.fixed[id(e)] = (e, out)
+        return out
 
     def _bounds(self, e) -> Interval:
         t = e.type
@@ -268,8 +352,13 @@ class BoundsOf:
         return self._minmax(e, False)
 
     def _Select(self, e):
-        a, b = self(e.true_value), self(e.false_value)
-        return union(a, b)
+        return self._branches(e.condition, e.true_value, e.false_value)
+
+    def _branches(self, cond, a, b) -> Interval:
+        known = self.facts.known(cond)
+        if known is not None:
+            return self.under(cond, known)(a if known else b)
+        return union(self.under(cond, True)(a), self.under(cond, False)(b))
 
     def _Cast(self, e):
         t, src = e.type, e.value.type
@@ -283,15 +372,18 @@ class BoundsOf:
             return iv if iv is not None else type_range(t, a.data_dependent())
         if src.is_bool():
             return Interval(ir.Const(t, 0), ir.Const(t, 1))
-        lossless = (src.is_uint() and (t.bits > src.bits or (t.is_uint() and t.bits >= src.bits))) or \
-                   (src.is_int() and t.is_int() and t.bits >= src.bits)
-        if lossless:
+        if _lossless(src, t):
             lo = None if a.lo is None else _s(ir.Cast(t, a.lo))
             hi = None if a.hi is None else _s(ir.Cast(t, a.hi))
             return Interval(lo, hi, a.lo_data, a.hi_data)
         lo, hi = _c(a.lo), _c(a.hi)
         if lo is not None and hi is not None and _fits(t, lo) and _fits(t, hi):
             return Interval(ir.Const(t, lo), ir.Const(t, hi), a.lo_data, a.hi_data)
+        if self.narrowing and t == _INT32 and src == _INT64 and a.bounded() and \
+                all(v is None or _fits(t, v) for v in (lo, hi)):
+            # exact where both ends fit int32 (an obligation: index_overflow)
+            self.obligations.extend((a.lo, a.hi))
+            return Interval(_s(ir.Cast(t, a.lo)), _s(ir.Cast(t, a.hi)), a.lo_data, a.hi_data)
         if t.bits <= 16:
             return type_range(t, a.data_dependent())
         return UNBOUNDED
@@ -316,7 +408,7 @@ class BoundsOf:
 
     def _Call(self, e):
         if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
-            return union(self(e.args[1]), self(e.args[2]))
+            return self._branches(*e.args)
         if e.call_type == ir.INTRINSIC and e.name == "abs":
             a = self(e.args[0])
             lo, hi = _c(a.lo), _c(a.hi)
@@ -330,8 +422,180 @@ class BoundsOf:
         return type_range(e.type, True)
 
     def _Let(self, e):
-        inner = BoundsOf({**self.scope, e.name: self(e.value)}, self.obligations)
+        inner = BoundsOf({**self.scope, e.name: self(e.value)}, self.obligations, self.facts)
+        inner.narrowing = self.narrowing
         return inner(e.body)
+
+
+def _lossless(src: ir.Type, t: ir.Type) -> bool:
+    """Whether every integer of type src is one of type t."""
+    return src.is_integer() and t.is_integer() and (
+        (src.is_uint() and (t.bits > src.bits or (t.is_uint() and t.bits >= src.bits))) or
+        (src.is_int() and t.is_int() and t.bits >= src.bits))
+
+
+def _strip(e):
+    """e without its lossless integer casts (the same value)."""
+    while isinstance(e, ir.Cast) and _lossless(e.value.type, e.type):
+        e = e.value
+    return e
+
+
+_NEGATED = {ir.LT: ir.GE, ir.LE: ir.GT, ir.GT: ir.LE, ir.GE: ir.LT, ir.EQ: ir.NE, ir.NE: ir.EQ}
+
+
+class _Facts:
+    """Conditions known to hold: `atoms`, (condition, truth) pairs, and from
+    their integer comparisons `entries` (key, hash, side, upper, offset):
+    an expression whose value is key's (lossless casts stripped) is at most
+    (upper) / at least side + offset."""
+
+    def __init__(self, atoms=(), entries=(), hashes=None):
+        self.atoms = atoms
+        self.entries = entries
+        self.hashes = {} if hashes is None else hashes    # id -> (e, structural hash)
+
+    def __bool__(self):
+        return bool(self.entries)
+
+    def adding(self, cond, truth: bool) -> "_Facts":
+        atoms = []
+        _decompose(cond, truth, atoms)
+        entries = [x for atom, t in atoms for x in self._entries(atom, t)]
+        if not entries:
+            return self             # (no integer comparison: nothing to bound)
+        return _Facts(self.atoms + tuple(atoms), self.entries + tuple(entries), self.hashes)
+
+    def known(self, cond):
+        """The truth of `cond` if it is one of the atoms, else None."""
+        truth = True
+        while True:
+            if isinstance(cond, ir.Not):
+                cond, truth = cond.a, not truth
+            elif isinstance(cond, ir.Call) and cond.call_type == ir.INTRINSIC and \
+                    cond.name == "likely" and len(cond.args) == 1:
+                cond = cond.args[0]
+            else:
+                break
+        for atom, t in self.atoms:
+            if ir.equal(atom, cond):
+                return t == truth
+        return None
+
+    def _entries(self, atom, truth: bool):
+        cls = type(atom)
+        if cls not in _NEGATED or not (atom.a.type.is_scalar() and atom.a.type.is_integer()):
+            return []
+        if not truth:
+            cls = _NEGATED[cls]
+        a, b = atom.a, atom.b
+        if cls in (ir.GT, ir.GE):
+            a, b, cls = b, a, (ir.LT if cls is ir.GT else ir.LE)
+        if cls is ir.NE:
+            return []
+        off = 1 if cls is ir.LT else 0
+        out = [(a, b, True, -off), (b, a, False, off)]
+        if cls is ir.EQ:
+            out += [(a, b, False, 0), (b, a, True, 0)]
+        return [(k, self._hash(k), side, upper, o) for k, side, upper, o in
+                ((_strip(k), side, upper, o) for k, side, upper, o in out)
+                if not isinstance(k, ir.Const)]
+
+    def _value(self, e):
+        """An expression of e's value: e without its lossless integer casts and
+        selects whose condition is known."""
+        while True:
+            e = _strip(e)
+            if isinstance(e, ir.Select) or ir.is_lazy_select(e):
+                c, a, b = (e.condition, e.true_value, e.false_value) \
+                    if isinstance(e, ir.Select) else e.args
+                known = self.known(c)
+                if known is not None:
+                    e = a if known else b
+                    continue
+            return e
+
+    def _hash(self, e) -> int:
+        hit = self.hashes.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        parts = [type(e).__name__]
+        for name in ir.node_fields(type(e)):
+            v = getattr(e, name)
+            if isinstance(v, ir.IRNode):
+                parts.append(self._hash(v))
+            elif isinstance(v, tuple):
+                parts.append(tuple(self._hash(x) if isinstance(x, ir.IRNode) else repr(x)
+                                   for x in v))
+            elif isinstance(v, (str, int, float, bool, ir.Type)):
+                parts.append(v)
+        h = hash(tuple(parts))
+        self.hashes[id(e)] = (e, h)
+        return h
+
+    def narrow(self, e, r: Interval, bounds: "BoundsOf") -> Interval:
+        """r, e's interval, intersected with what the facts say of e."""
+        key = self._value(e)
+        h = self._hash(key)
+        for k, kh, side, upper, off in self.entries:
+            if kh != h or not ir.equal(k, key):
+                continue
+            iv = bounds.sides()(_strip(side))
+            end = _converted(iv.hi if upper else iv.lo, off, e.type)
+            if end is None:
+                continue
+            bounds._oblige(Interval(end, None))
+            data = iv.hi_data if upper else iv.lo_data
+            old, old_data = (r.hi, r.hi_data) if upper else (r.lo, r.lo_data)
+            if old is None or (old_data and not data):
+                new, new_data = end, data
+            elif data and not old_data:
+                continue
+            else:
+                new, new_data = _s((ir.Min if upper else ir.Max)(old, end)), old_data and data
+            r = Interval(r.lo, new, r.lo_data, new_data) if upper else \
+                Interval(new, r.hi, new_data, r.hi_data)
+        return r
+
+
+def _decompose(cond, truth: bool, out: list) -> None:
+    """The atoms (condition, truth) that hold where `cond` is `truth`."""
+    if isinstance(cond, ir.Not):
+        return _decompose(cond.a, not truth, out)
+    if isinstance(cond, ir.Call) and cond.call_type == ir.INTRINSIC and \
+            cond.name == "likely" and len(cond.args) == 1:
+        return _decompose(cond.args[0], truth, out)
+    if isinstance(cond, ir.And if truth else ir.Or):
+        _decompose(cond.a, truth, out)
+        return _decompose(cond.b, truth, out)
+    if truth and (isinstance(cond, ir.Select) or ir.is_lazy_select(cond)):
+        c, p, q = (cond.condition, cond.true_value, cond.false_value) \
+            if isinstance(cond, ir.Select) else cond.args
+        if isinstance(q, ir.Const) and not q.value:      # c && p
+            _decompose(c, True, out)
+            return _decompose(p, True, out)
+    if isinstance(cond, ir.Const):
+        return None
+    out.append((cond, truth))
+    return None
+
+
+def _converted(end, off: int, t: ir.Type):
+    """end + off as an Expr of type t bounding the same side (None: none)."""
+    if end is None:
+        return None
+    v = _c(end)
+    if v is not None:
+        return ir.Const(t, min(max(v + off, t.min_value()), t.max_value()))
+    if t.bits <= 16:
+        return None                 # (symbolic narrow endpoints widen to the type)
+    if end.type != t:
+        if not _lossless(end.type, t):
+            return None
+        end = ir.Cast(t, end)
+    if off > 0:
+        return _s(ir.Add(end, ir.Const(t, off)))
+    return _s(ir.Sub(end, ir.Const(t, -off))) if off < 0 else end
 
 
 def union(a: Interval, b: Interval) -> Interval:

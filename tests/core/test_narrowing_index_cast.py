@@ -1,5 +1,6 @@
 """An index that narrows an int64 value to int32 is unbounded to bounds
-inference (it may wrap). Such a read of an intermediate used to count as
+inference (it may wrap), unless the value is fixed where it is read (a
+Param: the cast is its own point, as in Halide). Such a read of an intermediate used to count as
 "bounded by construction": it got neither a region nor a run-time check, and
 read outside the intermediate's allocation (a silent wrong result from the
 frontend's slice arithmetic on Python-int bounds). It is checked now: an
@@ -11,14 +12,17 @@ import pytest
 import pyhalide as ph
 
 
-def _shifted(offset: int):
+def _shifted(offset: int, fixed: bool = False):
     x = ph.Var("x")
     p = ph.Param(ph.Int(64), "p", offset)
     f = ph.Func("f")
     f[x] = x * 2
     f.compute_root()
     g = ph.Func("g")
-    g[x] = f[x] + f[ph.cast(ph.Int(32), p) + x]
+    if fixed:       # int32(p) is its own point (as Halide's): it bounds the region
+        g[x] = f[x] + f[ph.cast(ph.Int(32), p) + x]
+    else:
+        g[x] = f[x] + f[ph.cast(ph.Int(32), ph.cast(ph.Int(64), x) + p)]
     return g
 
 
@@ -30,6 +34,13 @@ def test_narrowed_read_outside_the_region_raises():
 def test_narrowed_read_inside_the_region_is_exact():
     out = np.asarray(_shifted(0).realize([4]))
     np.testing.assert_array_equal(out, 4 * np.arange(4))
+
+
+@pytest.mark.parametrize("offset", [0, 10, -7, 2**32 + 3])
+def test_narrowed_point_bounds_the_region(offset):
+    out = np.asarray(_shifted(offset, fixed=True).realize([4]))
+    shift = np.int64(offset).astype(np.int32)        # the cast wraps, as Halide's
+    np.testing.assert_array_equal(out, 2 * np.arange(4) + 2 * (np.arange(4) + shift))
 
 
 def _slices_by_python_int(a, k):
