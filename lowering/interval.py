@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from pyhalide import ir
+from pyhalide.ir.check_images import is_check_read
 
 from .constant_fold import cast_value
 from .simplify import simplify
@@ -207,7 +208,7 @@ class BoundsOf:
                 (e.type.is_integer() or e.type.is_bool()) and self._fixed(e) and \
                 not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
                      r.lo.value == r.hi.value):
-            r = Interval.point(e)
+            r = Interval.point(_checks_passed(e))
         elif self.facts and e.type.is_scalar() and e.type.is_integer():
             r = self.facts.narrow(e, r, self)
         self.memo[id(e)] = (e, r)
@@ -221,6 +222,8 @@ class BoundsOf:
             iv = self.scope.get(e.name)
             out = iv is None or (isinstance(iv.lo, ir.Variable) and iv.lo.name == e.name
                                  and iv.hi is iv.lo)
+        elif is_check_read(e):
+            out = True          # 0 wherever execution goes on (_checks_passed)
         elif isinstance(e, (ir.Load, ir.Call, ir.Let)) or not isinstance(e, ir.Expr):
             out = False
         else:
@@ -697,3 +700,14 @@ class _FloatCast:
             hi = None if a.hi is None or b.hi is None else _s(ir.Max(a.hi, b.hi))
             return Interval(b.lo, hi, data, data)
         return None
+
+
+def _checks_passed(e: ir.Expr) -> ir.Expr:
+    """e with its reads of run-time check images (pyhalide.checks) as 0: the
+    value they have wherever execution goes on past them (a failing check
+    raises), so the value bounds of the reads it guards; the check image's
+    own reads keep their index and are checked on their own."""
+    if not any(is_check_read(c) for c in ir.find_calls([e])):
+        return e
+    return ir.FuncMutator(
+        lambda n: ir.Const(n.type, 0) if is_check_read(n) else None).mutate(e)

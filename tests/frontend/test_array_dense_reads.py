@@ -36,7 +36,10 @@ def test_vectorized_reads_of_two_inputs_are_dense():
     rng = np.random.default_rng(1)
     a, b = rng.random((6, 37)), rng.random((6, 37))
     got, want = p(a, b), K.chain_transc(a, b)
-    assert np.allclose(got, want, rtol=4e-16 * 8, atol=0)
+    # exp, log and tanh each within 2 ulp of NumPy's (FRONTEND.md): the sum's
+    # difference is bounded by its terms' magnitudes, not its own (it cancels)
+    terms = np.abs(np.tanh(b - 0.5) * np.exp(-a * a)) + np.abs(np.log(1.0 + b * b))
+    assert np.all(np.abs(got - want) <= 8 * np.finfo(np.float64).eps * terms)
     text = p.lower("final")
     assert "a[ramp(" in text and "b[ramp(" in text, text
     assert "min(ramp" not in text, text
