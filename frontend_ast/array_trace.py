@@ -18,14 +18,15 @@ from .arrayexpr import ArrayExpr
 from .values import Val, const_val
 
 
-def _constant_int(b, got, name, default):
+def constant_int(b, got, name, default, what="trace"):
+    """The constant integer argument `name` of `what` in parse_args' `got`."""
     v, where = got.get(name, (None, None))
     if v is None:
         return default
     if isinstance(v, Val) and v.is_const and isinstance(v.const, (int, np.integer)) and \
             not isinstance(v.const, (bool, np.bool_)):
         return int(v.const)
-    raise b.cx.err(where, f"{name}= of trace must be a constant integer")
+    raise b.cx.err(where, f"{name}= of {what} must be a constant integer")
 
 
 def diagonal(b, a: ArrayExpr, offset: int, ax1: int, ax2: int, node) -> ArrayExpr:
@@ -58,6 +59,21 @@ def diagonal(b, a: ArrayExpr, offset: int, ax1: int, ax2: int, node) -> ArrayExp
     return ArrayExpr([a.shape[j] for j in others] + [k], a.ty, elem, node)
 
 
+def diagonal_axes(b, got, a, node, what) -> list:
+    """The axes axis1 and axis2 of `what` (trace, diagonal) in parse_args'
+    `got`, as NumPy checks them."""
+    axes = []
+    for name, default in (("axis1", 0), ("axis2", 1)):
+        k = constant_int(b, got, name, default, what)
+        if not -a.ndim <= k < a.ndim:
+            raise b.cx.err(got[name][1], f"{name}: axis {k} is out of bounds for array of "
+                                         f"dimension {a.ndim}")
+        axes.append(k % a.ndim)
+    if axes[0] == axes[1]:
+        raise b.cx.err(node, "axis1 and axis2 cannot be the same")
+    return axes
+
+
 def trace_call(b, obj, node):
     got = parse_args(b, "trace", obj, node, ("offset", "axis1", "axis2", "dtype", "out"))
     cx = b.cx
@@ -65,16 +81,8 @@ def trace_call(b, obj, node):
     if a.ndim < 2:
         raise cx.err(node, "diag requires an array of at least two dimensions (NumPy's "
                            "ValueError)", hint="trace takes a 2-D (or higher) array")
-    offset = _constant_int(b, got, "offset", 0)
-    axes = []
-    for name, default in (("axis1", 0), ("axis2", 1)):
-        k = _constant_int(b, got, name, default)
-        if not -a.ndim <= k < a.ndim:
-            raise cx.err(got[name][1], f"{name}: axis {k} is out of bounds for array of "
-                                       f"dimension {a.ndim}")
-        axes.append(k % a.ndim)
-    if axes[0] == axes[1]:
-        raise cx.err(node, "axis1 and axis2 cannot be the same")
+    offset = constant_int(b, got, "offset", 0)
+    axes = diagonal_axes(b, got, a, node, "trace")
     if a.ty.is_complex():
         raise cx.err(node, "trace of complex arrays is not supported yet")
     if a.ty.is_float() and a.ndim > 2:

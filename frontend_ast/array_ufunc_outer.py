@@ -18,9 +18,9 @@ import numpy as np
 
 from . import array_calls, calls
 from .array_args import operand_of, parse_args
-from .array_trace import diagonal
+from .array_trace import constant_int, diagonal, diagonal_axes
 from .arrayexpr import ArrayExpr, lift
-from .values import TupleVal, Val, const_val
+from .values import TupleVal, const_val
 
 _BINARY = [f for f, (nargs, _) in calls.ELEMENTWISE.items()
            if nargs == 2 and isinstance(f, np.ufunc) and f.nin == 2]
@@ -56,32 +56,14 @@ def _divmod(b, fn, node):
                      for f in (np.floor_divide, np.remainder)])
 
 
-def _constant(b, got, name, default) -> int:
-    v, where = got.get(name, (None, None))
-    if v is None:
-        return default
-    if isinstance(v, Val) and v.is_const and isinstance(v.const, (int, np.integer)) and \
-            not isinstance(v.const, (bool, np.bool_)):
-        return int(v.const)
-    raise b.cx.err(where, f"{name}= of diagonal must be a constant integer")
-
-
 def _diagonal(b, obj, node):
     got = parse_args(b, "diagonal", obj, node, ("offset", "axis1", "axis2"))
     a = operand_of(b, got["a"][0], got["a"][1])
     if not isinstance(a, ArrayExpr) or a.ndim < 2:
         raise b.cx.err(node, "diag requires an array of at least two dimensions (NumPy's "
                              "ValueError)")
-    axes = []
-    for name, default in (("axis1", 0), ("axis2", 1)):
-        k = _constant(b, got, name, default)
-        if not -a.ndim <= k < a.ndim:
-            raise b.cx.err(got[name][1], f"{name}: axis {k} is out of bounds for array of "
-                                         f"dimension {a.ndim}")
-        axes.append(k % a.ndim)
-    if axes[0] == axes[1]:
-        raise b.cx.err(node, "axis1 and axis2 cannot be the same")
-    d = diagonal(b, a, _constant(b, got, "offset", 0), axes[0], axes[1], node)
+    axes = diagonal_axes(b, got, a, node, "diagonal")
+    d = diagonal(b, a, constant_int(b, got, "offset", 0, "diagonal"), axes[0], axes[1], node)
     d.readonly = "the diagonal of an array is a read-only view"
     return d
 
