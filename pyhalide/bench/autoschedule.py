@@ -349,7 +349,7 @@ def render_pipelines(results, notes, size_log2, threads, cpu=False) -> str:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("size_log2", nargs="?", type=int, default=22)
+    ap.add_argument("size_log2", nargs="?", type=int, default=24)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--bench", action="append", help="only these benchmarks")
