@@ -301,7 +301,7 @@ def write(bld, dest: Dest, value, node, combine=None):
     if cond is not None:            # inside an `if`: the update's predicate
         pred = cond if pred is None else cx.logical_and(ops.truth(cx, cond), ops.truth(cx, pred))
     reads = [ops.node_of(cx, v)] + ([ops.node_of(cx, pred)] if pred is not None else []) \
-        + [x for x in at if isinstance(x, ir.Expr)]
+        + list(at)
     first = first and not arr.defined          # (the value did not read the array)
     if not first and not bld.state.loops:
         _version(bld, dest, at, reads)

@@ -33,9 +33,10 @@ def reads_elsewhere(func, dest, at, nodes) -> bool:
     of the array: `a[:] = a.sum()`): an update evaluating them would see its
     own earlier writes."""
     fn = func.function()
-    return deps.reads_through(func, nodes) or any(
-        c.call_type == ir.FUNC and c.func is fn and not (
-            dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at)))
+    seen: set = set()
+    return any(c.call_type == ir.FUNC and (
+        deps.reads_func(c.func, fn, seen) if c.func is not fn else not (
+            dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at))))
         for c in ir.find_calls(nodes))
 
 

@@ -203,17 +203,18 @@ def reads_through(func, nodes) -> bool:
     of the array, `a.argmax()`), directly or through further Funcs."""
     fn = func.function()
     seen: set = set()
-    return any(c.call_type == ir.FUNC and c.func is not fn and _reads_func(c.func, fn, seen)
+    return any(c.call_type == ir.FUNC and c.func is not fn and reads_func(c.func, fn, seen)
                for c in ir.find_calls(nodes))
 
 
-def _reads_func(caller: ir.Function, fn: ir.Function, seen: set) -> bool:
-    """Whether Func `caller`'s definitions call `fn`, directly or through other Funcs."""
+def reads_func(caller: ir.Function, fn: ir.Function, seen: set) -> bool:
+    """Whether Func `caller`'s definitions call `fn`, directly or through other
+    Funcs (`seen`: the Funcs already found not to)."""
     if id(caller) in seen:
         return False
     seen.add(id(caller))
     for d in caller.definitions():
         for c in ir.find_calls(list(d.args) + list(d.values) + list(d.predicates)):
-            if c.call_type == ir.FUNC and (c.func is fn or _reads_func(c.func, fn, seen)):
+            if c.call_type == ir.FUNC and (c.func is fn or reads_func(c.func, fn, seen)):
                 return True
     return False

@@ -34,6 +34,9 @@ from pyhalide.ir.check_images import is_check_read
 from .constant_fold import cast_value
 from .simplify import simplify
 
+# BoundsOf._fixed: whether an expression is its own point where it is read
+_NOT_FIXED, _FIXED, _FIXED_WITH_CHECKS = 0, 1, 2
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -159,7 +162,7 @@ class BoundsOf:
         # int32 (obligations), only in the sides of facts (`sides`)
         self.narrowing = False
         self.facts = facts if facts is not None else _Facts()
-        self.fixed = {}                 # id(e) -> (e, whether e is its own point)
+        self.fixed = {}                 # id(e) -> (e, _fixed(e))
         self.plain = self               # the same scope without facts
         self.children = {}              # (id(condition), truth) -> BoundsOf under it
         self._sides = None
@@ -204,30 +207,37 @@ class BoundsOf:
         if hit is not None and hit[0] is e:
             return hit[1]
         r = self._bounds(e)
+        fixed = _NOT_FIXED
         if (r.lo is None or r.lo is not r.hi) and e.type.is_scalar() and \
-                (e.type.is_integer() or e.type.is_bool()) and self._fixed(e) and \
-                not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
-                     r.lo.value == r.hi.value):
-            r = Interval.point(_checks_passed(e))
+                (e.type.is_integer() or e.type.is_bool()):
+            fixed = self._fixed(e)
+        if fixed and not (isinstance(r.lo, ir.Const) and isinstance(r.hi, ir.Const) and
+                          r.lo.value == r.hi.value):
+            r = Interval.point(_checks_passed(e) if fixed == _FIXED_WITH_CHECKS else e)
         elif self.facts and e.type.is_scalar() and e.type.is_integer():
             r = self.facts.narrow(e, r, self)
         self.memo[id(e)] = (e, r)
         return r
 
-    def _fixed(self, e) -> bool:
+    def _fixed(self, e) -> int:
+        """_NOT_FIXED, or whether e is its own point: _FIXED, or
+        _FIXED_WITH_CHECKS where it reads run-time check images (its point
+        is then _checks_passed(e))."""
         hit = self.fixed.get(id(e))
         if hit is not None and hit[0] is e:
             return hit[1]
         if isinstance(e, ir.Variable):
             iv = self.scope.get(e.name)
-            out = iv is None or (isinstance(iv.lo, ir.Variable) and iv.lo.name == e.name
-                                 and iv.hi is iv.lo)
+            out = _FIXED if iv is None or (isinstance(iv.lo, ir.Variable) and
+                                          iv.lo.name == e.name and iv.hi is iv.lo) \
+                else _NOT_FIXED
         elif is_check_read(e):
-            out = True          # 0 wherever execution goes on (_checks_passed)
+            out = _FIXED_WITH_CHECKS    # 0 wherever execution goes on (_checks_passed)
         elif isinstance(e, (ir.Load, ir.Call, ir.Let)) or not isinstance(e, ir.Expr):
-            out = False
+            out = _NOT_FIXED
         else:
-            out = all(self._fixed(c) for c in ir.children(e))
+            kids = [self._fixed(c) for c in ir.children(e)]
+            out = _NOT_FIXED if _NOT_FIXED in kids else max(kids, default=_FIXED)
         self.fixed[id(e)] = (e, out)
         return out
 
@@ -707,7 +717,5 @@ def _checks_passed(e: ir.Expr) -> ir.Expr:
     value they have wherever execution goes on past them (a failing check
     raises), so the value bounds of the reads it guards; the check image's
     own reads keep their index and are checked on their own."""
-    if not any(is_check_read(c) for c in ir.find_calls([e])):
-        return e
     return ir.FuncMutator(
         lambda n: ir.Const(n.type, 0) if is_check_read(n) else None).mutate(e)

@@ -5,14 +5,21 @@ compiled and ran."""
 import pyhalide as ph
 
 
-def test_lowering_a_deep_expression_to_text(tmp_path):
+def deep_func(tag: str):
+    """(f, img): f[x] a chain 1500 levels deep over ImageParam img, deeper than
+    the interpreter's default recursion limit allows a walk."""
     x = ph.Var("x")
-    img = ph.ImageParam(ph.Int(32), 1, "img_deep_text")
-    f = ph.Func("f_deep_text")
+    img = ph.ImageParam(ph.Int(32), 1, f"img_deep_{tag}")
+    f = ph.Func(f"f_deep_{tag}")
     e = x
     for i in range(1500):
         e = e * img[i % 7] + i
     f[x] = e
+    return f, img
+
+
+def test_lowering_a_deep_expression_to_text(tmp_path):
+    f, img = deep_func("text")
     assert "img_deep_text" in ph.Pipeline([f]).lower()
     path = tmp_path / "f.stmt"
     f.compile_to_lowered_stmt(str(path), [img])

@@ -7,6 +7,7 @@ import pytest
 
 import pyhalide as ph
 from tests.core.jitcheck import check
+from tests.halide_api.test_lowered_stmt_deep import deep_func
 
 X, Y = np.meshgrid(np.arange(8), np.arange(8), indexing="xy")   # X[y, x] = x
 
@@ -115,13 +116,8 @@ def test_global_wrapper_beside_a_deep_func():
     # f.in_() redirects the calls of f in every live Func; a live Func with an
     # expression deeper than the interpreter's default recursion limit made it
     # raise RecursionError (the walk ran outside pyhalide's raised limit)
+    deep, _ = deep_func("beside")    # alive while f.in_() walks the live Funcs
     x = ph.Var("x")
-    img = ph.ImageParam(ph.Int(32), 1, "img_deep_beside")
-    deep = ph.Func("deep_beside")
-    e = x
-    for i in range(1500):
-        e = e * img[i % 7] + i
-    deep[x] = e
     f, g = ph.Func("f_beside"), ph.Func("g_beside")
     f[x] = x * 3
     g[x] = f[x] + 1
