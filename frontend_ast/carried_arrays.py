@@ -161,7 +161,9 @@ class CarriedLoop:
         # `u += e` keeps u bound to its array: not a rebound name
         names = [n for n in names if env1.get(n) is not env0[n]]
         slot_objs = {id(base_of(env0[n])): n for n in names}
-        objects = [a for a in first.written if id(a) in entry and id(a) not in slot_objs]
+        written = {id(a) for a in first.written}     # (in env0's order: a set's order
+        objects = [a for k, a in entry.items()       # would name the state per process)
+                   if k in written and k not in slot_objs]
         written_names = [n for n in names if base_of(env0[n]) in first.written]
         rot = Rotation(node, env0, env1, names,
                        lambda n: seen_elsewhere(self.bld, env0, n, names))

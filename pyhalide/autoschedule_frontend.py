@@ -97,7 +97,12 @@ class AutoView:
 
     def __init__(self, spec, sizes):
         self.spec = spec
+        exposed = spec.exposed
         self.view = ScheduleView(spec)
+        # the planner's view is not handed to the user: the specialization's
+        # fast path need not check its Functions' versions on every call
+        # (direct_call.py; a 26-Func pipeline paid ~100 us a call for it)
+        spec.exposed = exposed
         self.name = spec.pf.name
         self.sizes = sizes
         self._names = user_names(spec)

@@ -366,7 +366,8 @@ def _pure(pb: Problem, f, local: str) -> list:
     if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     work = _inner_work(pb, fn, {id(g.function()) for g in pb.funcs})
-    blocks = [_pure_stage(pb, label, local, list(fn.args), ext, lanes, work=work)]
+    blocks = [_pure_stage(pb, label, local, list(fn.args), ext,
+                          0 if _copies(fn.pure, fn.args) else lanes, work=work)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
         if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
@@ -375,7 +376,7 @@ def _pure(pb: Problem, f, local: str) -> list:
         if rvars and (_update_pure_points(pb, f, d) or 0) < SPARE * pb.threads:
             continue                    # a reduction: _reduction decided
         blocks.append(_pure_stage(pb, f"{label}.update({k})", f"{local}.update({k})", dims,
-                                  ext, lanes, rvars, fn.args[0]))
+                                  ext, 0 if _copies(d, fn.args) else lanes, rvars, fn.args[0]))
     return [b for b in blocks if b is not None]
 
 
@@ -417,6 +418,30 @@ def _pure_stage(pb: Problem, label, stage: str, dims: list, ext: dict, lanes: in
         return None
     sizes = "x".join(str(ext[v]) for v in dims if v not in rvars)
     return Block(label, f"{label}: {sizes} points: " + ", ".join(said), [stage + "".join(calls)])
+
+
+def _copies(d, args) -> bool:
+    """Whether definition d stores, at the Func's pure coordinates `args`,
+    values that are each a read of a Func or input at those coordinates in
+    order (any further arguments the same at every point): a copy, such as the write-back
+    of an array argument or a slice of a time-stepped state. Its serial
+    loop is a memory copy LLVM vectorizes itself (the default schedule
+    fuses its dimensions when dense); explicit vectors only add a tail
+    (diffusion 128x128, 100 steps: 4.56 -> 4.35 ms CPU, the default's)."""
+    if d is None or tuple(_var_name(a) for a in d.args) != tuple(args):
+        return False
+    for v in d.values:
+        if not isinstance(v, ir.Call) or v.call_type == ir.INTRINSIC \
+                or len(v.args) < len(args):
+            return False
+        if tuple(_var_name(a) for a in v.args[:len(args)]) != tuple(args) \
+                or any(set(ir.free_vars(a)) & set(args) for a in v.args[len(args):]):
+            return False
+    return True
+
+
+def _var_name(e):
+    return e.name if isinstance(e, ir.Variable) else None
 
 
 def _inner_work(pb: Problem, fn, roots: set) -> int:
