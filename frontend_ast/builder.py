@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
     array_choice,
     array_complex,
+    array_copyto,
     array_create,
     array_dot,
     array_extras,
