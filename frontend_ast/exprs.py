@@ -513,6 +513,11 @@ class Expressions:
 
     def _ev_Compare(self, node):
         left = self.ev(node.left)
+        if isinstance(left, TupleVal) and len(node.ops) == 1 and \
+                isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            right = self.ev(node.comparators[0])
+            if isinstance(right, TupleVal):
+                return self._tuples_equal(left, right, isinstance(node.ops[0], ast.NotEq), node)
         if _is_array(left) or (len(node.ops) == 1 and _may_be_array(node.comparators[0])):
             if len(node.ops) != 1:
                 raise self.cx.err(node, "a chained comparison of arrays is ambiguous in NumPy",
@@ -553,6 +558,22 @@ class Expressions:
                 result = self.cx.logical_and(cond, nxt)
             left = right
         return result
+
+    def _tuples_equal(self, a: TupleVal, b: TupleVal, negate: bool, node):
+        """`a == b` (`a != b`) of two tuples (e.g. shapes): Python's item by
+        item equality of tuples of one length; tuples of other lengths differ."""
+        if len(a.items) != len(b.items):
+            return const_val(negate)
+        result = const_val(True)
+        for x, y in zip(a.items, b.items):
+            if isinstance(x, TupleVal) and isinstance(y, TupleVal):
+                eq = self._tuples_equal(x, y, False, node)
+            else:
+                self.cx.cur_node = node
+                eq = self.cx.compare("==", self.scalar(x, node), self.scalar(y, node))
+            result = eq if result.is_const and result.const else self.cx.logical_and(result, eq)
+        self.cx.cur_node = node
+        return unions.negate(self.cx, result) if negate else result
 
     def _ev_BoolOp(self, node):
         is_and = isinstance(node.op, ast.And)

@@ -108,3 +108,27 @@ def reraises(n):
 def test_other_raise_forms_are_located_refusals(fn, words):
     with pytest.raises(ph.CompileError, match=words):
         ph.pipeline(fn)(1)
+
+
+def shapes_differ(w, d):
+    if w.shape != d.shape:
+        raise ValueError("weights should have the same shape as data.")
+    return (w * d).sum()
+
+
+def shape_tests(a, b):
+    return a.shape == b.shape, a.shape != b.shape, a.shape == (2, 3), (a.shape[0], 1) == (2, 1)
+
+
+@pytest.mark.parametrize("args", [(np.zeros((2, 3)), np.zeros((2, 3))),
+                                  (np.zeros((2, 3)), np.zeros((3, 2))),
+                                  (np.zeros((2, 3)), np.zeros(3))])
+def test_tuple_equality_of_shapes(args):
+    assert ph.pipeline(shape_tests)(*args) == shape_tests(*args)
+    try:
+        expected = shapes_differ(*args)
+    except ValueError:
+        with pytest.raises(ValueError, match="same shape"):
+            ph.pipeline(shapes_differ)(*args)
+    else:
+        assert ph.pipeline(shapes_differ)(*args) == expected
