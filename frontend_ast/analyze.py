@@ -17,7 +17,6 @@ _REJECT = {
                 "e.g. track a `found` flag"),
     ast.With: ("`with` is not supported", "remove it"),
     ast.Try: ("`try` is not supported", "remove it; errors raise as in plain Python"),
-    ast.Raise: ("`raise` is not supported", "remove it"),
     ast.FunctionDef: ("nested functions are not supported",
                       "define the helper at module level: calls of it are compiled "
                       "(inlined where it is called)"),
@@ -93,6 +92,9 @@ def _check_stmt(stmt, smap, loop_depth, last):
     if isinstance(stmt, ast.Assert):
         _check_expr(stmt.test, smap)
         return
+    if isinstance(stmt, ast.Raise):
+        _check_raise(stmt, smap)
+        return
     if isinstance(stmt, ast.If):
         _check_expr(stmt.test, smap)
         for s in stmt.body + stmt.orelse:
@@ -129,6 +131,26 @@ def _check_stmt(stmt, smap, loop_depth, last):
             _check_expr(stmt.value, smap)
         return
     raise smap.error(stmt, f"`{type(stmt).__name__}` statements are not supported")
+
+
+def _check_raise(stmt, smap):
+    """`raise E` or `raise E(constant)` (E a builtin exception class, resolved
+    when the function is compiled: asserts.exec_raise)."""
+    exc = stmt.exc
+    call = exc if isinstance(exc, ast.Call) else None
+    name = call.func if call is not None else exc
+    if exc is None or stmt.cause is not None or not isinstance(name, ast.Name) or (
+            call is not None and (call.keywords or len(call.args) > 1 or
+                                  any(not _constant(a) for a in call.args))):
+        raise smap.error(stmt, "only `raise E` and `raise E(message)` with a builtin exception "
+                               "class E and a constant message are supported",
+                         "raise ValueError('what went wrong'); no re-raise, no `from`")
+
+
+def _constant(node) -> bool:
+    return isinstance(node, ast.Constant) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and
+        isinstance(node.operand, ast.Constant))
 
 
 def _check_target(t, smap):

@@ -1,4 +1,6 @@
-"""`assert cond, msg`: raises AssertionError(msg) where Python raises it.
+"""`assert cond, msg`: raises AssertionError(msg) where Python raises it;
+`raise E(msg)` (E a builtin exception class) is `assert False, msg` raising E,
+also under `python -O`.
 
 A condition known at call time (array sizes, scalar arguments) outside
 loops is checked at call time, under the conditions of the enclosing `if`s.
@@ -13,12 +15,14 @@ Under `python -O`, as in Python, asserts do nothing.
 from __future__ import annotations
 
 import ast
+import builtins
 
 import numpy as np
 
 from pyhalide import ir
 
 from . import ops
+from .names import MISSING
 from .types import np_ty
 from .values import Arr, Val, const_val
 
@@ -61,8 +65,30 @@ def _conjunction(b, s, tests):
     return node
 
 
-def _check(b, s, test, args, cond=None):
-    """One asserted condition (`cond`: its value, if already evaluated)."""
+def exec_raise(b, s: ast.Raise):
+    """Execute `raise E` / `raise E(msg)` (analyze._check_raise's forms) in
+    the interpreter b: E raised with the message where the statement runs."""
+    cx = b.cx
+    call = s.exc if isinstance(s.exc, ast.Call) else None
+    name = (call.func if call is not None else s.exc).id
+    exc = getattr(builtins, name, None)
+    if b.exprs.globals_lookup(name) is not MISSING or name in b.scope.env or not (
+            isinstance(exc, type) and issubclass(exc, Exception)):
+        raise cx.err(s.exc, f"{name!r} is not a builtin exception class",
+                     hint="raise a builtin exception: ValueError, TypeError, RuntimeError, ...")
+    args = () if call is None or not call.args else (_constant_of(call.args[0]),)
+    _check(b, s, None, args, const_val(False), exc=name)
+
+
+def _constant_of(node):
+    if isinstance(node, ast.UnaryOp):
+        return -node.operand.value
+    return node.value
+
+
+def _check(b, s, test, args, cond=None, exc="AssertionError"):
+    """One asserted condition (`cond`: its value, if already evaluated);
+    `exc`: the name of the builtin exception raised where it does not hold."""
     cx = b.cx
     if cond is None:
         cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
@@ -73,15 +99,15 @@ def _check(b, s, test, args, cond=None):
     if not b.state.loops and cond.is_static and (reached is None or reached.is_static):
         if not cx.typing:
             cx.static_checks.append(CallTimeAssert(cond.static, reached and reached.static,
-                                                   args, cx.smap.loc(s)))
+                                                   args, cx.smap.loc(s), exc))
         return
-    arr = _flag_array(b, test)
+    arr = _flag_array(b, test if test is not None else s)
     ok = ops.node_of(cx, cond)
     zero = ir.Const(ir.UInt(8), 0)
     # the value mentions the condition also in typing runs (which make no
     # check): a loop's running state it reads then is one value per iteration
     v = Val(ir.Select(ok, zero, zero), np_ty(np.dtype(np.uint8)), risky=cond.risky)
-    v = cx.guard(v, ok, "AssertionError", args)
+    v = cx.guard(v, ok, exc, args)
     b.arrays.write(arr, [], v, s)
 
 
@@ -100,11 +126,13 @@ def message_args(cx, s: ast.Assert) -> tuple:
                       "them after the call")
 
 
-def assertion_error(args: tuple, loc) -> AssertionError:
-    """The AssertionError Python raises, with a note naming the user's line."""
-    e = AssertionError(*args)
+def assertion_error(args: tuple, loc, exc: str = "AssertionError") -> Exception:
+    """The exception (builtin, by name) an assert or raise statement raises,
+    with a note naming the user's line."""
+    e = getattr(builtins, exc)(*args)
     if loc is not None:
-        e.add_note(f"assertion at {loc.file}:{loc.line}")
+        what = "assertion" if exc == "AssertionError" else "raise"
+        e.add_note(f"{what} at {loc.file}:{loc.line}")
     return e
 
 
@@ -112,12 +140,12 @@ class CallTimeAssert:
     """A call-time check: raise where the enclosing conditions hold and the
     asserted condition does not (both functions of StaticEnv)."""
 
-    def __init__(self, cond, reached, args, loc):
-        self.cond, self.reached, self.args, self.loc = cond, reached, args, loc
+    def __init__(self, cond, reached, args, loc, exc="AssertionError"):
+        self.cond, self.reached, self.args, self.loc, self.exc = cond, reached, args, loc, exc
 
     def __call__(self, env):
         if (self.reached is None or self.reached(env)) and not self.cond(env):
-            raise assertion_error(self.args, self.loc)
+            raise assertion_error(self.args, self.loc, self.exc)
 
 
 def _flag_array(b, s) -> Arr:

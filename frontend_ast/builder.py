@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_average,
     array_choice,
     array_complex,
+    array_copyto,
     array_create,
     array_dot,
     array_extras,
@@ -35,7 +36,7 @@ from .array_shape import check_at_call
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
-from .asserts import exec_assert
+from .asserts import exec_assert, exec_raise
 from .complex_values import COMPLEX_HINT, complex_param
 from .context import Context
 from .defs import Definitions
@@ -219,6 +220,8 @@ class Builder:
             self.exec_if(s)
         elif isinstance(s, ast.Assert):
             exec_assert(self, s)
+        elif isinstance(s, ast.Raise):
+            exec_raise(self, s)
         elif isinstance(s, ast.Continue):
             self.scope.alive[-1] = const_val(False)
         elif isinstance(s, ast.Return):

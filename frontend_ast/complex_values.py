@@ -83,6 +83,10 @@ class ComplexVal(Val):
     def node(self, value):
         raise self.cx.error("this operation is not supported on complex values")
 
+    def map_parts(self, fn):
+        """The complex value whose parts are fn(re) and fn(im)."""
+        return ComplexVal(self.cx, fn(self.re), fn(self.im), self.ty, fused=self.fused)
+
     def choose(self, cx, cond, other, lazy=None):
         """`self if cond else other` (unions.choose of complex values)."""
         return select(cx, cond, self, other, lazy)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import cmath
 import copy
 import math
@@ -48,6 +49,19 @@ _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
 
 _BUILTINS = {"len", "int", "float", "bool", "complex", "abs", "min", "max", "round", "pow",
              "divmod", "range", "tuple"}
+
+# What to write instead of a Python builtin compiled code does not take.
+_BUILTIN_HINTS = {
+    "sum": "write np.sum(a) (NumPy's pairwise order) or a loop that adds in Python's order",
+    "any": "write np.any(a) or a loop with break",
+    "all": "write np.all(a) or a loop with break",
+    "sorted": "sort with a loop; compiled code has no lists",
+    "list": "use an array (np.array of a literal list, np.zeros, ...)",
+    "map": "write the expression on whole arrays, or a loop",
+    "filter": "select with a boolean mask or a loop",
+    "print": "compiled code does no I/O; return the value instead",
+    "isinstance": "types are fixed when the function compiles; branch outside it",
+}
 
 
 class Expressions:
@@ -134,7 +148,7 @@ class Expressions:
                 return self.wrap_global(node, name, g)
             if name in _BUILTINS:
                 return BuiltinRef(name)
-            raise self.cx.err(node, f"name {name!r} is not defined")
+            raise self._undefined(node, name)
         if name in self.scope.env:
             v = self.scope.env[name]
             if isinstance(v, LoopVarDone) and v.array:
@@ -157,7 +171,16 @@ class Expressions:
             return self.wrap_global(node, name, g)
         if name in _BUILTINS:
             return BuiltinRef(name)
-        raise self.cx.err(node, f"name {name!r} is not defined")
+        raise self._undefined(node, name)
+
+    def _undefined(self, node, name: str):
+        """The error for a name neither the function nor its globals define:
+        a Python builtin outside the compiled subset is named as such."""
+        if hasattr(builtins, name):
+            return self.cx.err(node, f"the builtin {name}() is not supported in compiled code",
+                               hint=_BUILTIN_HINTS.get(name, "write it with NumPy functions "
+                                                              "or a loop"))
+        return self.cx.err(node, f"name {name!r} is not defined")
 
     def globals_lookup(self, name):
         """The value of a global (or closure) name (or of (function, name): a
@@ -490,6 +513,11 @@ class Expressions:
 
     def _ev_Compare(self, node):
         left = self.ev(node.left)
+        if isinstance(left, TupleVal) and len(node.ops) == 1 and \
+                isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            right = self.ev(node.comparators[0])
+            if isinstance(right, TupleVal):
+                return self._tuples_equal(left, right, isinstance(node.ops[0], ast.NotEq), node)
         if _is_array(left) or (len(node.ops) == 1 and _may_be_array(node.comparators[0])):
             if len(node.ops) != 1:
                 raise self.cx.err(node, "a chained comparison of arrays is ambiguous in NumPy",
@@ -530,6 +558,22 @@ class Expressions:
                 result = self.cx.logical_and(cond, nxt)
             left = right
         return result
+
+    def _tuples_equal(self, a: TupleVal, b: TupleVal, negate: bool, node):
+        """`a == b` (`a != b`) of two tuples (e.g. shapes): Python's item by
+        item equality of tuples of one length; tuples of other lengths differ."""
+        if len(a.items) != len(b.items):
+            return const_val(negate)
+        result = const_val(True)
+        for x, y in zip(a.items, b.items):
+            if isinstance(x, TupleVal) and isinstance(y, TupleVal):
+                eq = self._tuples_equal(x, y, False, node)
+            else:
+                self.cx.cur_node = node
+                eq = self.cx.compare("==", self.scalar(x, node), self.scalar(y, node))
+            result = eq if result.is_const and result.const else self.cx.logical_and(result, eq)
+        self.cx.cur_node = node
+        return unions.negate(self.cx, result) if negate else result
 
     def _ev_BoolOp(self, node):
         is_and = isinstance(node.op, ast.And)

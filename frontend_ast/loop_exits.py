@@ -156,6 +156,9 @@ class _Exits:
         return name
 
     def _result_width(self, rets):
+        for r in rets:          # `return None` is a bare `return`
+            if isinstance(r.value, ast.Constant) and r.value.value is None:
+                r.value = None
         values = [r.value for r in rets]
         if all(v is None for v in values):
             return None

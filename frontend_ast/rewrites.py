@@ -21,4 +21,13 @@ __all__ = ["PASSES", "register", "rewrite"]
 
 # The rewrite modules register themselves with rewrite_registry.register when
 # imported (one line each):
-from . import generators, inline_calls, lambdas, loop_exits, loop_forms, loop_merge, tuple_targets  # noqa: E402,F401,E501
+from . import (  # noqa: E402,F401,E501
+    copyto_statements,
+    generators,
+    inline_calls,
+    lambdas,
+    loop_exits,
+    loop_forms,
+    loop_merge,
+    tuple_targets,
+)

@@ -704,8 +704,9 @@ class Specialization:
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
         for c in self.builder.cx.check_images:
-            if c.image.name() + " " in msg + " " and c.exc == "AssertionError":
-                return check_order.tag(assertion_error(c.message, c.loc), c.loc)
+            if c.image.name() + " " in msg + " " and isinstance(c.message, tuple):
+                # an assert or raise statement: its exception with its arguments
+                return check_order.tag(assertion_error(c.message, c.loc, c.exc), c.loc)
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
                        "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]

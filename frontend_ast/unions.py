@@ -219,7 +219,11 @@ def describe_types(v) -> str:
 def lazy_alternative(cond, v):
     """v, evaluated only where cond holds (its run-time checks must not
     fire for an alternative that Python does not take)."""
-    if cond is None or not v.risky or v.node is None:
+    if cond is None or not v.risky:
+        return v
+    if v.ty.is_complex():       # a complex value (complex_values.ComplexVal): part by part
+        return v.map_parts(lambda part: lazy_alternative(cond, part))
+    if v.node is None:
         return v
     n = v.node
     zero = ir.Const(n.type, False if n.type.is_bool() else 0)

@@ -265,3 +265,17 @@ def test_lowering_errors_point_at_the_definition():
     msg = str(info.value)
     assert f"{os.path.basename(__file__)}:{_line_of(scaled, 'out[i] = a[i] * 2')}:" in msg, msg
     assert "^" in msg
+
+
+def builtin_sum(a):
+    return sum(a)
+
+
+def builtin_any(a):
+    return any(a > 2)
+
+
+def test_unsupported_builtins_are_named_with_a_hint():
+    msg = expect(builtin_sum, "sum(a)", "the builtin sum() is not supported", "np.sum")
+    assert "not defined" not in msg
+    expect(builtin_any, "any(a > 2)", "the builtin any() is not supported", "np.any")
