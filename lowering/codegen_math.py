@@ -361,11 +361,13 @@ def _tanh32(m: _F64, x):
     return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
 
 
-# float32 sin and cos are the float64 values rounded once (within 1 ulp)
 _EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
-              "sin": codegen_trig.sin, "cos": codegen_trig.cos},
+              "sin": lambda m, x: codegen_trig.call(m, "sin", 64, x, _F64),
+              "cos": lambda m, x: codegen_trig.call(m, "cos", 64, x, _F64)},
          32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
-              "log1p": _log1p32, "sin": codegen_trig.sin, "cos": codegen_trig.cos}}
+              "log1p": _log1p32,
+              "sin": lambda m, x: codegen_trig.call(m, "sin", 32, x, _F64),
+              "cos": lambda m, x: codegen_trig.call(m, "cos", 32, x, _F64)}}
 
 
 WIDE = '"prefer-vector-width"="512"'

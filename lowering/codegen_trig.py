@@ -20,14 +20,19 @@ finite double (the closest a double comes to a multiple of pi/2 is about
   terms are added (TwoSums), and the fraction is multiplied by pi/2 as a
   double-double. Both reductions are computed (no branch: vectorizable) and
   the one for |x| selected.
-Kernels: fdlibm's __kernel_sin / __kernel_cos (k_sin.c, k_cos.c) with the
-tail r_lo, polynomial error below 2^-58; the quadrant k mod 4 picks
-+-sin(r) or +-cos(r). sin(-x) = -sin(x) (reduction of |x|, so sin(-0) = -0),
+Kernels: Taylor polynomials with the leading terms (x - x^3/6, 1 - x^2/2)
+summed in double-double and the tail r_lo, so that only the last addition
+rounds much (within 0.51 ulp: nearly always the correctly rounded value, as
+CPython's libm); the quadrant k mod 4 picks +-sin(r) or +-cos(r). float32:
+FreeBSD's k_sinf.c / k_cosf.c polynomials in float64, two-part Cody-Waite
+below 2^28, the same Payne-Hanek above. sin(-x) = -sin(x) (reduction of |x|, so sin(-0) = -0),
 sin and cos of +-inf and NaN are NaN (NumPy's values).
 """
 from __future__ import annotations
 
+import math
 import struct
+from fractions import Fraction
 from functools import lru_cache
 
 from llvmlite import ir as ll
@@ -41,12 +46,18 @@ SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]
 PH_FIRST = 1043                    # the first biased exponent of the table (2^20)
 PH_COUNT = 2047 - PH_FIRST         # ... up to the largest finite exponent
 SIGN = -(1 << 63)
-# fdlibm k_sin.c: sin(x) ~ x + x^3 (S1 + x^2 (S2 + ...))
-S = (-1.66666666666666324348e-01, 8.33333333332248946124e-03, -1.98412698298579493134e-04,
-     2.75573137070700676789e-06, -2.50507602534068634195e-08, 1.58969099521155010221e-10)
-# fdlibm k_cos.c: cos(x) ~ 1 - x^2/2 + x^4 (C1 + x^2 (C2 + ...))
-C = (4.16666666666666019037e-02, -1.38888888888741095749e-03, 2.48015872894767294178e-05,
-     -2.75573143513906633035e-07, 2.08757232129817482790e-09, -1.13596475577881948265e-11)
+# sin(x) = x - x^3/6 + x^5 P(x^2), cos(x) = 1 - x^2/2 + x^4 Q(x^2): Taylor
+# coefficients (|x| <= 0.8: truncation below 2^-63 relative); -1/6 as a double-double
+SIXTH = (-1.0 / 6.0, -(Fraction(1, 6) - Fraction(1.0 / 6.0)).__float__())
+SIN_TAYLOR = tuple((-1) ** n / math.factorial(2 * n + 5) for n in range(8))    # to x^19
+COS_TAYLOR = tuple((-1) ** n / math.factorial(2 * n + 4) for n in range(9))    # to x^20
+# float32 (computed in float64, rounded once by the caller): FreeBSD's k_sinf.c and
+# k_cosf.c, relative errors below 2^-37.5 and 2^-34.1 on |x| <= pi/4
+S32 = (-0.166666666416265235595, 0.0083333293858894631756, -0.000198393348360966317347,
+       0.0000027183114939898219064)
+C32 = (-0.499999997251031003120, 0.0416666233237390631894, -0.00138867637746099294692,
+       0.0000243904487962774090654)
+CW32_LIMIT = 2.0 ** 28             # float32: two-part Cody-Waite below this
 
 
 def _pi_bits(w: int) -> int:
@@ -170,55 +181,173 @@ def _payne_hanek(m, ax):
     return k, r_hi, r_lo
 
 
-def reduce(m, ax):
-    """(k, r_hi, r_lo) with ax = k pi/2 + r_hi + r_lo for finite ax >= 0."""
-    k1, h1, l1 = _cody_waite(m, ax)
-    k2, h2, l2 = _payne_hanek(m, ax)
-    small = m.cmp("<", ax, m.c(CW_LIMIT))
-    return m.b.select(small, k1, k2), m.sel(small, h1, h2), m.sel(small, l1, l2)
-
-
 def _ksin(m, x, y):
-    """fdlibm __kernel_sin(x, y, 1): sin(x + y), |x| <= pi/4, |y| < ulp(x)."""
-    z = m.mul(x, x)
-    w = m.mul(z, z)
-    r = m.add(m.horner(z, S[1:4]), m.mul(m.mul(z, w), m.horner(z, S[4:])))
-    v = m.mul(z, x)
-    inner = m.sub(m.mul(z, m.sub(m.mul(m.c(0.5), y), m.mul(v, r))), y)
-    return m.sub(x, m.sub(inner, m.mul(v, m.c(S[0]))))
+    """sin(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): x - x^3/6
+    with x^3/6 as a double-double, x^5 P(x^2) (Taylor to degree 19), y cos(x);
+    only the last addition rounds much (error below 0.51 ulp)."""
+    z, z_lo = _two_prod(m, x, x)
+    c, c_lo = _two_prod(m, x, z)
+    c_lo = m.fma(x, z_lo, c_lo)                       # x^3 = c + c_lo
+    q, q_lo = _two_prod(m, c, m.c(SIXTH[0]))
+    q_lo = m.fma(c, m.c(SIXTH[1]), m.fma(c_lo, m.c(SIXTH[0]), q_lo))   # -x^3/6 = q + q_lo
+    rest = m.mul(m.mul(c, z), m.horner(z, SIN_TAYLOR))
+    tail = m.add(m.add(q_lo, rest), m.fma(y, m.fma(z, m.c(-0.5), m.c(1.0)), m.c(0.0)))
+    s, e = m.fast_two_sum(x, q)
+    return m.add(s, m.add(e, tail))
 
 
 def _kcos(m, x, y):
-    """fdlibm __kernel_cos(x, y): cos(x + y), |x| <= pi/4, |y| < ulp(x)."""
-    z = m.mul(x, x)
-    w = m.mul(z, z)
-    r = m.add(m.mul(z, m.horner(z, C[:3])), m.mul(m.mul(w, w), m.horner(z, C[3:])))
-    hz = m.mul(m.c(0.5), z)
-    w = m.sub(m.c(1.0), hz)
-    tail = m.add(m.sub(m.sub(m.c(1.0), w), hz), m.sub(m.mul(z, r), m.mul(x, y)))
+    """cos(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): 1 - x^2/2
+    summed exactly, x^4 Q(x^2) (Taylor to degree 20), - x y; error below
+    0.51 ulp."""
+    z, z_lo = _two_prod(m, x, x)
+    h = m.mul(z, m.c(0.5))
+    w, w_e = m.fast_two_sum(m.c(1.0), m.b.fneg(h))
+    rest = m.mul(m.mul(z, z), m.horner(z, COS_TAYLOR))
+    tail = m.sub(m.add(w_e, rest), m.fma(z_lo, m.c(0.5), m.mul(x, y)))
     return m.add(w, tail)
 
 
-def _sincos(m, x, want_cos: bool):
+def _cody_waite32(m, ax):
+    """(k, r, 0) with ax = k pi/2 + r to a relative 2^-50 for float32 values
+    0 <= ax < CW32_LIMIT (x - k C1 exact, k C2 rounded once)."""
+    kd = m.fma(ax, m.c(TWO_OVER_PI), m.c(SHIFT))
+    k = m.b.sub(m.bits(kd), m.ci(SHIFT_BITS))
+    nk = m.b.fneg(m.sub(kd, m.c(SHIFT)))
+    r = m.fma(nk, m.c(PIO2[1]), m.fma(nk, m.c(PIO2[0]), ax))
+    return k, r, m.c(0.0)
+
+
+def _ksin32(m, x, _):
+    """FreeBSD __kernel_sindf: sin(x) to a relative 2^-37, |x| <= pi/4."""
+    z = m.mul(x, x)
+    w = m.mul(z, z)
+    s = m.mul(z, x)
+    r = m.fma(z, m.c(S32[3]), m.c(S32[2]))
+    return m.fma(m.mul(s, w), r, m.fma(s, m.fma(z, m.c(S32[1]), m.c(S32[0])), x))
+
+
+def _kcos32(m, x, _):
+    """FreeBSD __kernel_cosdf: cos(x) to 2^-34, |x| <= pi/4."""
+    z = m.mul(x, x)
+    w = m.mul(z, z)
+    r = m.fma(z, m.c(C32[3]), m.c(C32[2]))
+    head = m.fma(w, m.c(C32[1]), m.fma(z, m.c(C32[0]), m.c(1.0)))
+    return m.fma(m.mul(w, z), r, head)
+
+
+_KINDS = {64: (_cody_waite, CW_LIMIT, _ksin, _kcos),
+          32: (_cody_waite32, CW32_LIMIT, _ksin32, _kcos32)}
+
+
+def _sincos_body(m, x, want_cos: bool, bits: int):
+    """Emit the body of a sin/cos function of the float64 x (holding float32
+    values where bits is 32) at m's builder: Cody-Waite on every lane, then,
+    only when some lane needs it, Payne-Hanek."""
     b = m.b
+    reduce_small, limit, ksin, kcos = _KINDS[bits]
     ax = m.call("fabs", x)
     finite = m.cmp("<", ax, m.c(float("inf")))       # false for NaN
-    k, r_hi, r_lo = reduce(m, m.sel(finite, ax, m.c(0.0)))
+    ax = m.sel(finite, ax, m.c(0.0))
+    k, r_hi, r_lo = reduce_small(m, ax)
+    small = m.cmp("<", ax, m.c(limit))
+    if m.lanes == 1:
+        any_big = b.not_(small)
+    else:
+        red = _declare(b.module, f"llvm.vector.reduce.or.v{m.lanes}i1", ll.IntType(1),
+                       [small.type])
+        any_big = b.call(red, [b.not_(small)])
+    fast_bb = b.block
+    slow_bb = b.append_basic_block("payne_hanek")
+    join_bb = b.append_basic_block("kernels")
+    br = b.cbranch(any_big, slow_bb, join_bb)
+    br.set_weights([1, 1000])
+    b.position_at_end(slow_bb)
+    k2, h2, l2 = _payne_hanek(m, ax)
+    k2, h2, l2 = b.select(small, k, k2), m.sel(small, r_hi, h2), m.sel(small, r_lo, l2)
+    b.branch(join_bb)
+    b.position_at_end(join_bb)
+    merged = []
+    for fast, slow in ((k, k2), (r_hi, h2), (r_lo, l2)):
+        phi = b.phi(fast.type)
+        phi.add_incoming(fast, fast_bb)
+        phi.add_incoming(slow, slow_bb)
+        merged.append(phi)
+    k, r_hi, r_lo = merged
     if want_cos:
         k = b.add(k, m.ci(1))                        # cos(x) = sin(x + pi/2)
-    s, c = _ksin(m, r_hi, r_lo), _kcos(m, r_hi, r_lo)
+    s, c = ksin(m, r_hi, r_lo), kcos(m, r_hi, r_lo)
     odd = b.icmp_signed("!=", b.and_(k, m.ci(1)), m.ci(0))
     val = m.bits(m.sel(odd, c, s))
     sign = b.shl(b.and_(k, m.ci(2)), m.ci(62))        # k mod 4 in {2, 3}: negative
     if not want_cos:
         sign = b.xor(sign, b.and_(m.bits(x), m.ci(SIGN)))
     y = m.from_bits(b.xor(val, sign))
-    return m.sel(finite, y, m.sub(x, x))             # NaN for +-inf and NaN
+    b.ret(m.sel(finite, y, m.sub(x, x)))             # NaN for +-inf and NaN
 
 
-def sin(m, x):
-    return _sincos(m, x, False)
+def _declare(mod, name, ret, args):
+    fn = mod.globals.get(name)
+    if fn is None:
+        fn = ll.Function(mod, ll.FunctionType(ret, args), name=name)
+    return fn
 
 
-def cos(m, x):
-    return _sincos(m, x, True)
+VARIANT_LANES = (4, 8, 16)      # the vector versions LLVM's loop vectorizer may call
+
+
+def _function(mod, name: str, bits: int, lanes: int, make_f64):
+    """The module's internal function pyhalide_<name>[f]_<f64|vNf64>, defined
+    on first use (f: float32 values, in float64): not inlined (its Payne-Hanek
+    block is rarely run, and a loop calling it stays a straight line for the
+    vectorizer), no memory access but its constant table."""
+    suffix = "f64" if lanes == 1 else f"v{lanes}f64"
+    full = f"pyhalide_{name}{'f' if bits == 32 else ''}_{suffix}"
+    fn = mod.globals.get(full)
+    if fn is not None:
+        return fn
+    ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
+    fn = ll.Function(mod, ll.FunctionType(ft, [ft]), name=full)
+    fn.linkage = "internal"
+    for attr in ("noinline", "nounwind", "readnone"):
+        fn.attributes.add(attr)
+    set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
+    _sincos_body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0],
+                 name == "cos", bits)
+    return fn
+
+
+def call(m, name: str, bits: int, x, make_f64):
+    """name(x) ("sin" or "cos") for a float64 scalar or vector x (holding
+    float32 values if bits is 32: then within 2^-33 relative, to be rounded to
+    float32), emitted at m's builder as a call. A scalar call names the vector
+    versions (vector-function-abi-variant), so the loop vectorizer widens it
+    into one call per vector."""
+    b = m.b
+    fn = _function(b.module, name, bits, m.lanes, make_f64)
+    c = b.call(fn, [x])
+    if m.lanes == 1:
+        variants = ",".join(
+            f"_ZGV_LLVM_N{n}v_{fn.name}({_function(b.module, name, bits, n, make_f64).name})"
+            for n in VARIANT_LANES)
+        set.add(c.attributes, f'"vector-function-abi-variant"="{variants}"')
+        for n in VARIANT_LANES:
+            _keep(b.module, _function(b.module, name, bits, n, make_f64))
+    return c
+
+
+def _keep(mod, fn):
+    """Add fn to @llvm.compiler.used: the vector versions have no caller before
+    the loop vectorizer runs, and would be removed as dead."""
+    g = mod.globals.get("llvm.compiler.used")
+    ptr = ll.PointerType()
+    if g is None:
+        g = ll.GlobalVariable(mod, ll.ArrayType(ptr, 0), name="llvm.compiler.used")
+        g.linkage = "appending"
+        g.section = "llvm.metadata"
+        g.initializer = ll.Constant(ll.ArrayType(ptr, 0), [])
+    items = list(g.initializer.constant)
+    if fn not in items:
+        items.append(fn)
+        g.value_type = ll.ArrayType(ptr, len(items))
+        g.initializer = ll.Constant(g.value_type, items)
