@@ -44,6 +44,7 @@ Algorithms:
 """
 from __future__ import annotations
 
+import functools
 import math
 import struct
 
@@ -79,7 +80,7 @@ TANH_G = (-0.3333333333333333, 0.13333333333329464, -0.053968253959211114,
           -0.0014445898532447449, 0.0005109249704674158)
 TANH_ONE = 20.0                      # tanh(x) rounds to 1 above 19.06...
 
-FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", "sin", "cos"})
+FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", *codegen_trig.FUNCTIONS})
 
 
 class _F64:
@@ -362,12 +363,12 @@ def _tanh32(m: _F64, x):
 
 
 _EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
-              "sin": lambda m, x: codegen_trig.call(m, "sin", 64, x, _F64),
-              "cos": lambda m, x: codegen_trig.call(m, "cos", 64, x, _F64)},
+              **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
+                 for nm in codegen_trig.FUNCTIONS}},
          32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
               "log1p": _log1p32,
-              "sin": lambda m, x: codegen_trig.call(m, "sin", 32, x, _F64),
-              "cos": lambda m, x: codegen_trig.call(m, "cos", 32, x, _F64)}}
+              **{nm: functools.partial(codegen_trig.call, name=nm, bits=32, make_f64=_F64)
+                 for nm in codegen_trig.FUNCTIONS}}}
 
 
 WIDE = '"prefer-vector-width"="512"'

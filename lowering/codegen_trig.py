@@ -1,10 +1,14 @@
-"""sin and cos as inline LLVM instruction sequences for float64 (float32 is
-the float64 result rounded once), scalars and vectors alike; codegen_math
-dispatches to `sin` and `cos` here.
+"""sin, cos and tan as LLVM instruction sequences for float64 and float32,
+scalars and vectors alike (codegen_math dispatches to `call` here).
 
-Like codegen_math's functions they use only IEEE operations (no fast-math
-flags, no libm call) and loads from a constant table, so a scalar and each
-lane of a vector compute the same bits and LLVM's vectorizers can widen them.
+Each is a function of the module per float type and lane count
+(pyhalide_sin_f64, pyhalide_sin_v8f64, pyhalide_sinf_v16f64 for float32
+values held in float64, ...), not inlined: its rarely run Payne-Hanek block
+stays out of the caller's loop, and a scalar call names the vector versions
+(the vector-function-abi-variant attribute), so LLVM's loop vectorizer
+widens it into one call per vector. Like codegen_math's functions they use
+only IEEE operations (no fast-math flags, no libm call) and loads from a
+constant table, so a scalar and each lane of a vector compute the same bits.
 
 Range reduction: x = k pi/2 + r, |r| <= pi/4 (a little more), r as a
 double-double r_hi + r_lo with relative error far below 2^-70 for every
@@ -12,21 +16,23 @@ finite double (the closest a double comes to a multiple of pi/2 is about
 2^-61, so up to 62 bits cancel):
 - |x| < CW_LIMIT: Cody-Waite with pi/2 split into three doubles: x - k C1 is
   exact (fma), k C2 an exact two-product, k C3 rounded (k < 2^20);
-- otherwise Payne-Hanek: x = M 2^E (M a 53-bit integer), and the bits of
-  2/pi that make x 2/pi a multiple of 4 are dropped: the table holds, for each
-  exponent, the next 52 + 3 * 53 bits of 2/pi as four doubles d0..d3 scaled
-  so that M d_i does not depend on E. M d0 mod 4 is exact (a multiple of
-  2^-50 below 8), the integer part of the sum is removed before the small
-  terms are added (TwoSums), and the fraction is multiplied by pi/2 as a
-  double-double. Both reductions are computed (no branch: vectorizable) and
-  the one for |x| selected.
+- otherwise (branched to only when a lane needs it) Payne-Hanek: x = M 2^E
+  (M a 53-bit integer), and the bits of 2/pi that make x 2/pi a multiple of
+  4 are dropped: the table holds, for each exponent, the next 52 + 3 * 53
+  bits of 2/pi as four doubles d0..d3 scaled so that M d_i does not depend
+  on E. M d0 mod 4 is exact (a multiple of 2^-50 below 8), the integer part
+  of the sum is removed before the small terms are added (TwoSums), and the
+  fraction is multiplied by pi/2 as a double-double.
 Kernels: Taylor polynomials with the leading terms (x - x^3/6, 1 - x^2/2)
-summed in double-double and the tail r_lo, so that only the last addition
-rounds much (within 0.51 ulp: nearly always the correctly rounded value, as
-CPython's libm); the quadrant k mod 4 picks +-sin(r) or +-cos(r). float32:
-FreeBSD's k_sinf.c / k_cosf.c polynomials in float64, two-part Cody-Waite
-below 2^28, the same Payne-Hanek above. sin(-x) = -sin(x) (reduction of |x|, so sin(-0) = -0),
-sin and cos of +-inf and NaN are NaN (NumPy's values).
+summed in double-double and the tail r_lo, as unevaluated sums hi + lo
+whose rounding is within 0.51 ulp (nearly always the correctly rounded
+value); the quadrant k mod 4 picks +-sin(r) or +-cos(r); tan is their
+quotient (or -cos / sin) with one correction step (within about 0.52 ulp).
+float32: FreeBSD's k_sinf.c / k_cosf.c polynomials in float64 (relative
+error below 2^-34), two-part Cody-Waite below 2^28, the same Payne-Hanek
+above; the caller rounds once (within 1 ulp).
+sin and tan are odd (the reduction is of |x|, so sin(-0) = -0); of +-inf
+and NaN all three are NaN (NumPy's values).
 """
 from __future__ import annotations
 
@@ -46,6 +52,7 @@ SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]
 PH_FIRST = 1043                    # the first biased exponent of the table (2^20)
 PH_COUNT = 2047 - PH_FIRST         # ... up to the largest finite exponent
 SIGN = -(1 << 63)
+FUNCTIONS = ("sin", "cos", "tan")
 # sin(x) = x - x^3/6 + x^5 P(x^2), cos(x) = 1 - x^2/2 + x^4 Q(x^2): Taylor
 # coefficients (|x| <= 0.8: truncation below 2^-63 relative); -1/6 as a double-double
 SIXTH = (-1.0 / 6.0, -(Fraction(1, 6) - Fraction(1.0 / 6.0)).__float__())
@@ -182,30 +189,30 @@ def _payne_hanek(m, ax):
 
 
 def _ksin(m, x, y):
-    """sin(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): x - x^3/6
-    with x^3/6 as a double-double, x^5 P(x^2) (Taylor to degree 19), y cos(x);
-    only the last addition rounds much (error below 0.51 ulp)."""
+    """sin(x + y) as an unevaluated sum hi + lo, for |x| <= pi/4 (a little
+    more), |y| <= ulp(x): x - x^3/6 with x^3/6 as a double-double, x^5 P(x^2)
+    (Taylor to degree 19), y cos(x); relative error about 2^-60, so that
+    hi + lo rounded is within 0.51 ulp."""
     z, z_lo = _two_prod(m, x, x)
     c, c_lo = _two_prod(m, x, z)
     c_lo = m.fma(x, z_lo, c_lo)                       # x^3 = c + c_lo
     q, q_lo = _two_prod(m, c, m.c(SIXTH[0]))
     q_lo = m.fma(c, m.c(SIXTH[1]), m.fma(c_lo, m.c(SIXTH[0]), q_lo))   # -x^3/6 = q + q_lo
     rest = m.mul(m.mul(c, z), m.horner(z, SIN_TAYLOR))
-    tail = m.add(m.add(q_lo, rest), m.fma(y, m.fma(z, m.c(-0.5), m.c(1.0)), m.c(0.0)))
+    tail = m.add(m.add(q_lo, rest), m.mul(y, m.fma(z, m.c(-0.5), m.c(1.0))))
     s, e = m.fast_two_sum(x, q)
-    return m.add(s, m.add(e, tail))
+    return s, m.add(e, tail)
 
 
 def _kcos(m, x, y):
-    """cos(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): 1 - x^2/2
-    summed exactly, x^4 Q(x^2) (Taylor to degree 20), - x y; error below
-    0.51 ulp."""
+    """cos(x + y) as hi + lo, for |x| <= pi/4 (a little more), |y| <= ulp(x):
+    1 - x^2/2 summed exactly, x^4 Q(x^2) (Taylor to degree 20), - x y."""
     z, z_lo = _two_prod(m, x, x)
     h = m.mul(z, m.c(0.5))
     w, w_e = m.fast_two_sum(m.c(1.0), m.b.fneg(h))
     rest = m.mul(m.mul(z, z), m.horner(z, COS_TAYLOR))
     tail = m.sub(m.add(w_e, rest), m.fma(z_lo, m.c(0.5), m.mul(x, y)))
-    return m.add(w, tail)
+    return w, tail
 
 
 def _cody_waite32(m, ax):
@@ -224,7 +231,7 @@ def _ksin32(m, x, _):
     w = m.mul(z, z)
     s = m.mul(z, x)
     r = m.fma(z, m.c(S32[3]), m.c(S32[2]))
-    return m.fma(m.mul(s, w), r, m.fma(s, m.fma(z, m.c(S32[1]), m.c(S32[0])), x))
+    return m.fma(m.mul(s, w), r, m.fma(s, m.fma(z, m.c(S32[1]), m.c(S32[0])), x)), m.c(0.0)
 
 
 def _kcos32(m, x, _):
@@ -233,17 +240,17 @@ def _kcos32(m, x, _):
     w = m.mul(z, z)
     r = m.fma(z, m.c(C32[3]), m.c(C32[2]))
     head = m.fma(w, m.c(C32[1]), m.fma(z, m.c(C32[0]), m.c(1.0)))
-    return m.fma(m.mul(w, z), r, head)
+    return m.fma(m.mul(w, z), r, head), m.c(0.0)
 
 
 _KINDS = {64: (_cody_waite, CW_LIMIT, _ksin, _kcos),
           32: (_cody_waite32, CW32_LIMIT, _ksin32, _kcos32)}
 
 
-def _sincos_body(m, x, want_cos: bool, bits: int):
-    """Emit the body of a sin/cos function of the float64 x (holding float32
-    values where bits is 32) at m's builder: Cody-Waite on every lane, then,
-    only when some lane needs it, Payne-Hanek."""
+def _body(m, x, name: str, bits: int):
+    """Emit the body of the sin, cos or tan function of the float64 x (holding
+    float32 values where bits is 32) at m's builder: Cody-Waite on every lane,
+    then, only when some lane needs it, Payne-Hanek."""
     b = m.b
     reduce_small, limit, ksin, kcos = _KINDS[bits]
     ax = m.call("fabs", x)
@@ -274,13 +281,23 @@ def _sincos_body(m, x, want_cos: bool, bits: int):
         phi.add_incoming(slow, slow_bb)
         merged.append(phi)
     k, r_hi, r_lo = merged
-    if want_cos:
+    if name == "cos":
         k = b.add(k, m.ci(1))                        # cos(x) = sin(x + pi/2)
     s, c = ksin(m, r_hi, r_lo), kcos(m, r_hi, r_lo)
     odd = b.icmp_signed("!=", b.and_(k, m.ci(1)), m.ci(0))
-    val = m.bits(m.sel(odd, c, s))
-    sign = b.shl(b.and_(k, m.ci(2)), m.ci(62))        # k mod 4 in {2, 3}: negative
-    if not want_cos:
+    if name == "tan":                                # s / c, or -c / s for odd k
+        s, c = m.fast_two_sum(*s), m.fast_two_sum(*c)   # |lo| <= ulp(hi) / 2
+        n_hi, n_lo = m.sel(odd, c[0], s[0]), m.sel(odd, c[1], s[1])
+        d_hi, d_lo = m.sel(odd, s[0], c[0]), m.sel(odd, s[1], c[1])
+        q = m.div(n_hi, d_hi)
+        res = m.fma(m.b.fneg(q), d_lo, m.add(m.fma(m.b.fneg(q), d_hi, n_hi), n_lo))
+        val = m.bits(m.add(q, m.div(res, d_hi)))
+        sign = b.shl(b.and_(k, m.ci(1)), m.ci(63))
+    else:
+        hi, lo = m.sel(odd, c[0], s[0]), m.sel(odd, c[1], s[1])
+        val = m.bits(m.add(hi, lo))
+        sign = b.shl(b.and_(k, m.ci(2)), m.ci(62))    # k mod 4 in {2, 3}: negative
+    if name != "cos":                                # odd functions of x
         sign = b.xor(sign, b.and_(m.bits(x), m.ci(SIGN)))
     y = m.from_bits(b.xor(val, sign))
     b.ret(m.sel(finite, y, m.sub(x, x)))             # NaN for +-inf and NaN
@@ -312,13 +329,12 @@ def _function(mod, name: str, bits: int, lanes: int, make_f64):
     for attr in ("noinline", "nounwind", "readnone"):
         fn.attributes.add(attr)
     set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
-    _sincos_body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0],
-                 name == "cos", bits)
+    _body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0], name, bits)
     return fn
 
 
-def call(m, name: str, bits: int, x, make_f64):
-    """name(x) ("sin" or "cos") for a float64 scalar or vector x (holding
+def call(m, x, name: str, bits: int, make_f64):
+    """name(x) ("sin", "cos" or "tan") for a float64 scalar or vector x (holding
     float32 values if bits is 32: then within 2^-33 relative, to be rounded to
     float32), emitted at m's builder as a call. A scalar call names the vector
     versions (vector-function-abi-variant), so the loop vectorizer widens it
