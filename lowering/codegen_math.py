@@ -389,7 +389,9 @@ def prefer_wide_vectors(mod: ll.Module):
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):
     """`name`(x) for x an LLVM value of the float type t (scalar or vector)."""
     m = _F64(b, t.lanes)
-    prefer_wide_vectors(b.module)
     if t.bits == 64:
-        return _EMIT[64][name](m, x)
-    return b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
+        y = _EMIT[64][name](m, x)
+    else:
+        y = b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
+    prefer_wide_vectors(b.module)       # after codegen_trig's functions are defined
+    return y

@@ -37,6 +37,7 @@ and NaN all three are NaN (NumPy's values).
 from __future__ import annotations
 
 import math
+import re
 import struct
 from fractions import Fraction
 from functools import lru_cache
@@ -118,18 +119,11 @@ def _table(m):
 
 
 def _load_table(m, idx, i):
-    """table[4 idx + i] for an i64 (vector) idx."""
-    b, g = m.b, _table(m)
+    """table[4 idx + i] for an i64 idx (scalar code only)."""
+    b = m.b
     pos = b.add(b.shl(idx, m.ci(2)), m.ci(i))
-    if m.lanes == 1:
-        return b.load(b.gep(g, [ll.Constant(ll.IntType(64), 0), pos], inbounds=True),
-                      typ=ll.DoubleType())
-    out = ll.Constant(m.ft, ll.Undefined)
-    for lane in range(m.lanes):
-        li = ll.Constant(ll.IntType(32), lane)
-        p = b.gep(g, [ll.Constant(ll.IntType(64), 0), b.extract_element(pos, li)], inbounds=True)
-        out = b.insert_element(out, b.load(p, typ=ll.DoubleType()), li)
-    return out
+    p = b.gep(_table(m), [ll.Constant(ll.IntType(64), 0), pos], inbounds=True)
+    return b.load(p, typ=ll.DoubleType())
 
 
 def _two_prod(m, a, b):
@@ -247,51 +241,26 @@ _KINDS = {64: (_cody_waite, CW_LIMIT, _ksin, _kcos),
           32: (_cody_waite32, CW32_LIMIT, _ksin32, _kcos32)}
 
 
-def _body(m, x, name: str, bits: int):
-    """Emit the body of the sin, cos or tan function of the float64 x (holding
-    float32 values where bits is 32) at m's builder: Cody-Waite on every lane,
-    then, only when some lane needs it, Payne-Hanek."""
+def _value(m, x, name, bits, reduced):
+    """name(x) from the reduction (k, r_hi, r_lo) of |x|."""
     b = m.b
-    reduce_small, limit, ksin, kcos = _KINDS[bits]
-    ax = m.call("fabs", x)
-    finite = m.cmp("<", ax, m.c(float("inf")))       # false for NaN
-    ax = m.sel(finite, ax, m.c(0.0))
-    k, r_hi, r_lo = reduce_small(m, ax)
-    small = m.cmp("<", ax, m.c(limit))
-    if m.lanes == 1:
-        any_big = b.not_(small)
-    else:
-        red = _declare(b.module, f"llvm.vector.reduce.or.v{m.lanes}i1", ll.IntType(1),
-                       [small.type])
-        any_big = b.call(red, [b.not_(small)])
-    fast_bb = b.block
-    slow_bb = b.append_basic_block("payne_hanek")
-    join_bb = b.append_basic_block("kernels")
-    br = b.cbranch(any_big, slow_bb, join_bb)
-    br.set_weights([1, 1000])
-    b.position_at_end(slow_bb)
-    k2, h2, l2 = _payne_hanek(m, ax)
-    k2, h2, l2 = b.select(small, k, k2), m.sel(small, r_hi, h2), m.sel(small, r_lo, l2)
-    b.branch(join_bb)
-    b.position_at_end(join_bb)
-    merged = []
-    for fast, slow in ((k, k2), (r_hi, h2), (r_lo, l2)):
-        phi = b.phi(fast.type)
-        phi.add_incoming(fast, fast_bb)
-        phi.add_incoming(slow, slow_bb)
-        merged.append(phi)
-    k, r_hi, r_lo = merged
+    _, _, ksin, kcos = _KINDS[bits]
+    k, r_hi, r_lo = reduced
     if name == "cos":
         k = b.add(k, m.ci(1))                        # cos(x) = sin(x + pi/2)
     s, c = ksin(m, r_hi, r_lo), kcos(m, r_hi, r_lo)
     odd = b.icmp_signed("!=", b.and_(k, m.ci(1)), m.ci(0))
-    if name == "tan":                                # s / c, or -c / s for odd k
+    if name == "tan" and bits == 32:                 # s / c, or -c / s for odd k
+        val = m.bits(m.div(m.sel(odd, c[0], s[0]), m.sel(odd, s[0], c[0])))
+        sign = b.shl(b.and_(k, m.ci(1)), m.ci(63))
+    elif name == "tan":                              # one division, one correction
         s, c = m.fast_two_sum(*s), m.fast_two_sum(*c)   # |lo| <= ulp(hi) / 2
         n_hi, n_lo = m.sel(odd, c[0], s[0]), m.sel(odd, c[1], s[1])
         d_hi, d_lo = m.sel(odd, s[0], c[0]), m.sel(odd, s[1], c[1])
-        q = m.div(n_hi, d_hi)
+        inv = m.div(m.c(1.0), d_hi)
+        q = m.mul(n_hi, inv)                         # within 1.5 ulp of n / d
         res = m.fma(m.b.fneg(q), d_lo, m.add(m.fma(m.b.fneg(q), d_hi, n_hi), n_lo))
-        val = m.bits(m.add(q, m.div(res, d_hi)))
+        val = m.bits(m.fma(res, inv, q))
         sign = b.shl(b.and_(k, m.ci(1)), m.ci(63))
     else:
         hi, lo = m.sel(odd, c[0], s[0]), m.sel(odd, c[1], s[1])
@@ -299,8 +268,62 @@ def _body(m, x, name: str, bits: int):
         sign = b.shl(b.and_(k, m.ci(2)), m.ci(62))    # k mod 4 in {2, 3}: negative
     if name != "cos":                                # odd functions of x
         sign = b.xor(sign, b.and_(m.bits(x), m.ci(SIGN)))
-    y = m.from_bits(b.xor(val, sign))
-    b.ret(m.sel(finite, y, m.sub(x, x)))             # NaN for +-inf and NaN
+    finite = m.cmp("<", m.call("fabs", x), m.c(float("inf")))   # false for NaN
+    return m.sel(finite, m.from_bits(b.xor(val, sign)), m.sub(x, x))   # NaN: +-inf, NaN
+
+
+def _branch(m, cond, make_slow, fast):
+    """fast, or make_slow()'s value (emitted in a block of its own, run only
+    where the i1 cond holds: rarely)."""
+    b = m.b
+    fast_bb = b.block
+    slow_bb = b.append_basic_block("large")
+    join_bb = b.append_basic_block("join")
+    b.cbranch(cond, slow_bb, join_bb).set_weights([1, 1000])
+    b.position_at_end(slow_bb)
+    slow = make_slow()
+    slow_end = b.block
+    b.branch(join_bb)
+    b.position_at_end(join_bb)
+    out = []
+    for f, sl in zip(fast, slow):
+        phi = b.phi(f.type)
+        phi.add_incoming(f, fast_bb)
+        phi.add_incoming(sl, slow_end)
+        out.append(phi)
+    return out
+
+
+def _body(m, x, name: str, bits: int, scalar_fn):
+    """Emit the body of the sin, cos or tan function of the float64 x (holding
+    float32 values where bits is 32) at m's builder: Cody-Waite on every lane;
+    where some lane is at least the limit, a scalar's Payne-Hanek, and a
+    vector's lanes by calls of the scalar function `scalar_fn` (this keeps
+    the vector versions small)."""
+    b = m.b
+    reduce_small, limit, _, _ = _KINDS[bits]
+    ax = m.call("fabs", x)
+    ax = m.sel(m.cmp("<", ax, m.c(float("inf"))), ax, m.c(0.0))   # +-inf, NaN: 0
+    small = m.cmp("<", ax, m.c(limit))
+    reduced = reduce_small(m, ax)
+    if m.lanes == 1:
+        def payne_hanek():
+            ph = _payne_hanek(m, ax)
+            return [b.select(small, reduced[0], ph[0])] + \
+                [m.sel(small, f, p) for f, p in zip(reduced[1:], ph[1:])]
+        b.ret(_value(m, x, name, bits, _branch(m, b.not_(small), payne_hanek, reduced)))
+        return
+    red = _declare(b.module, f"llvm.vector.reduce.or.v{m.lanes}i1", ll.IntType(1),
+                   [small.type])
+    y = _value(m, x, name, bits, reduced)
+
+    def by_lanes():
+        out = y
+        for lane in range(m.lanes):
+            li = ll.Constant(ll.IntType(32), lane)
+            out = b.insert_element(out, b.call(scalar_fn, [b.extract_element(x, li)]), li)
+        return [out]
+    b.ret(_branch(m, b.call(red, [b.not_(small)]), by_lanes, [y])[0])
 
 
 def _declare(mod, name, ret, args):
@@ -324,12 +347,14 @@ def _function(mod, name: str, bits: int, lanes: int, make_f64):
     if fn is not None:
         return fn
     ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
+    scalar = None if lanes == 1 else _function(mod, name, bits, 1, make_f64)
     fn = ll.Function(mod, ll.FunctionType(ft, [ft]), name=full)
     fn.linkage = "internal"
     for attr in ("noinline", "nounwind", "readnone"):
         fn.attributes.add(attr)
     set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
-    _body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0], name, bits)
+    _body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0], name, bits,
+          scalar)
     return fn
 
 
@@ -350,6 +375,17 @@ def call(m, x, name: str, bits: int, make_f64):
         for n in VARIANT_LANES:
             _keep(b.module, _function(b.module, name, bits, n, make_f64))
     return c
+
+
+_DEFINE = re.compile(r'^define internal [^@]*@"?pyhalide_(?:sin|cos|tan)f?_\w+"?\(.*\n(?:.*\n)*?\}$',
+                     re.MULTILINE)
+
+
+def library_lines(ir_text: str) -> int:
+    """The number of lines of `ir_text` (a module's LLVM IR) in the functions
+    defined here: straight-line code outside any loop, which the loop
+    vectorizer's time does not depend on (jit._for_size leaves them out)."""
+    return sum(m.group(0).count("\n") + 1 for m in _DEFINE.finditer(ir_text))
 
 
 def _keep(mod, fn):
