@@ -222,3 +222,28 @@ def test_math_sin_cos_tan_on_scalars_are_cpythons(p, fn):
             assert math.copysign(1, got) == math.copysign(1, want), (x, got, want)
         else:
             assert abs(got - want) <= math.ulp(want), (x, got, want)
+
+
+def test_trig_functions_do_not_count_against_the_loop_vectorizer_limit():
+    """jit._for_size turns LLVM's loop vectorizer off past 2000 lines of IR; the
+    trig functions (about 600 lines each, no loops) are left out of the count,
+    so a scalar loop calling sin, cos and tan (and exp, log) is still vectorized."""
+    from pyhalide.lowering import jit
+    from pyhalide.lowering.codegen_trig import library_lines
+    from pyhalide.lowering.llvm_objects import JitOptions
+    t = ir.Float(64)
+    x = var("x")
+    a = ir.Load(t, "a", x)
+    calls = [ir.Call(t, nm, (a,), ir.INTRINSIC) for nm in NAMES + ("exp", "log")]
+    value = calls[0]
+    for c in calls[1:]:
+        value = ir.Add(value, c)
+    stmt = ir.For("x", i32(0), i32(1000), "serial", ir.Store("out", value, x))
+    bufs = [BufferArg("a", t, 1, False), BufferArg("out", t, 1, True)]
+    text = generate_text(stmt, "vt", bufs, [], stage="llvm")
+    assert text.count("\n") > jit.LOOP_VECTORIZE_MAX_LINES
+    assert text.count("\n") - library_lines(text) < jit.LOOP_VECTORIZE_MAX_LINES
+    assert jit._for_size(text, JitOptions()).loop_vectorization
+    opt = generate_text(stmt, "vt", bufs, [], stage="llvm_opt")
+    for nm in NAMES:
+        assert re.search(rf"call (fastcc )?<\d+ x double> @pyhalide_{nm}_v\d+f64\(", opt), nm
