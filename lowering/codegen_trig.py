@@ -49,7 +49,7 @@ PIO2 = (1.5707963267948966, 6.123233995736766e-17, -1.4973849048591698e-33)
 TWO_OVER_PI = 0.6366197723675814
 CW_LIMIT = 1.5e6                   # k = round(x 2/pi) < 2^20 below this
 SHIFT = 6755399441055744.0         # 1.5 * 2^52: x + SHIFT rounds x to an integer
-SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]
+SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]   # (the bits of SHIFT)
 PH_FIRST = 1043                    # the first biased exponent of the table (2^20)
 PH_COUNT = 2047 - PH_FIRST         # ... up to the largest finite exponent
 SIGN = -(1 << 63)
@@ -124,6 +124,10 @@ def _load_table(m, idx, i):
     pos = b.add(b.shl(idx, m.ci(2)), m.ci(i))
     p = b.gep(_table(m), [ll.Constant(ll.IntType(64), 0), pos], inbounds=True)
     return b.load(p, typ=ll.DoubleType())
+
+
+def _bits_of(v: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", v))[0]
 
 
 def _two_prod(m, a, b):
@@ -304,17 +308,20 @@ def _body(m, x, name: str, bits: int, scalar_fn):
     reduce_small, limit, _, _ = _KINDS[bits]
     ax = m.call("fabs", x)
     ax = m.sel(m.cmp("<", ax, m.c(float("inf"))), ax, m.c(0.0))   # +-inf, NaN: 0
-    small = m.cmp("<", ax, m.c(limit))
     reduced = reduce_small(m, ax)
     if m.lanes == 1:
+        small = m.cmp("<", ax, m.c(limit))
         def payne_hanek():
             ph = _payne_hanek(m, ax)
             return [b.select(small, reduced[0], ph[0])] + \
                 [m.sel(small, f, p) for f, p in zip(reduced[1:], ph[1:])]
         b.ret(_value(m, x, name, bits, _branch(m, b.not_(small), payne_hanek, reduced)))
         return
-    red = _declare(b.module, f"llvm.vector.reduce.or.v{m.lanes}i1", ll.IntType(1),
-                   [small.type])
+    # some lane at the limit: the largest |x| (as bits: ax >= 0, not NaN) compared,
+    # no vector of i1 moved into a scalar (see jit._MASK_TO_SCALAR)
+    red = _declare(b.module, f"llvm.vector.reduce.umax.v{m.lanes}i64", ll.IntType(64), [m.it])
+    top = b.call(red, [m.bits(ax)])
+    any_big = b.icmp_unsigned(">=", top, ll.Constant(ll.IntType(64), _bits_of(limit)))
     y = _value(m, x, name, bits, reduced)
 
     def by_lanes():
@@ -323,7 +330,7 @@ def _body(m, x, name: str, bits: int, scalar_fn):
             li = ll.Constant(ll.IntType(32), lane)
             out = b.insert_element(out, b.call(scalar_fn, [b.extract_element(x, li)]), li)
         return [out]
-    b.ret(_branch(m, b.call(red, [b.not_(small)]), by_lanes, [y])[0])
+    b.ret(_branch(m, any_big, by_lanes, [y])[0])
 
 
 def _declare(mod, name, ret, args):
