@@ -1,6 +1,8 @@
 """exp, log, tanh, expm1 and log1p as inline LLVM instruction sequences, for
 scalars and vectors alike (codegen_ops.call_intrinsic uses them in place of
-libm).
+libm); sin, cos and tan are codegen_trig's (functions of the module with
+vector versions), dispatched from `emit` too. A module using any of them
+prefers 512-bit vectors (prefer_wide_vectors).
 
 Why: LLVM lowers `llvm.exp` and friends to one libm call per lane, so a loop
 that uses them cannot be vectorized. These sequences use only IEEE
