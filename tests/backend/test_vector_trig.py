@@ -16,16 +16,16 @@ import pyhalide as ph
 
 try:
     import mpmath
-except ImportError:                     # not in the CI's environment
-    mpmath = None
+except ImportError:                     # not in the CI's environment (ulp_errors then uses
+    mpmath = None                       # NumPy's long double)
 
 from pyhalide import ir
 from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
 from tests.backend.backend_util import compile_kernel, i32, var
+from tests.backend.test_vector_math import _pad16, ulp_errors
 
 NAMES = ("sin", "cos", "tan")
-LONG_DOUBLE_OK = np.finfo(np.longdouble).nmant >= 63
 # the double closest to a multiple of pi/2 (Muller, "Elementary Functions": about 2^-61 away)
 WORST = 6381956970095103 * 2.0 ** 797
 BOUND = {np.float64: 0.6, np.float32: 1.0}       # float64 tan: 0.65 (a quotient)
@@ -57,10 +57,6 @@ def compute(dt, lanes, a):
     return outs
 
 
-def _pad16(a):
-    return np.concatenate([a, np.ones(-len(a) % 16)])
-
-
 def _arguments(rng, dt, n):
     top = 1023 if dt == np.float64 else 127
     sign = rng.choice([-1.0, 1.0], n)
@@ -71,25 +67,6 @@ def _arguments(rng, dt, n):
     with np.errstate(over="ignore"):
         x = np.concatenate(parts).astype(dt)
     return _pad16(x[np.isfinite(x)]).astype(dt)
-
-
-def ulp_errors(name, x, got):
-    """|got - name(x)| in ulps of the exact value's binade (in got's type)."""
-    dt = got.dtype.type
-    if mpmath is None:
-        if not LONG_DOUBLE_OK:
-            pytest.skip("neither mpmath nor an 80-bit long double for the exact values")
-        exact = getattr(np, name)(x.astype(np.longdouble))
-        spacing = np.spacing(np.abs(exact.astype(np.float64)).astype(dt)).astype(np.longdouble)
-        return np.asarray(np.abs(got.astype(np.longdouble) - exact) / spacing, np.float64)
-    fn = getattr(mpmath, name)
-    errs = []
-    with mpmath.workprec(200):
-        for xi, gi in zip(x.tolist(), got.tolist()):
-            e = fn(mpmath.mpf(xi))
-            sp = float(np.spacing(dt(abs(float(e)))))
-            errs.append(float(abs(mpmath.mpf(gi) - e) / sp))
-    return np.array(errs)
 
 
 @pytest.mark.parametrize("dt", [np.float64, np.float32], ids=["f64", "f32"])
