@@ -341,7 +341,10 @@ def _declare(mod, name, ret, args):
     return fn
 
 
-VARIANT_LANES = (4, 8, 16)      # the vector versions LLVM's loop vectorizer may call
+# The vector versions LLVM's loop vectorizer may call, by float type: float64 4 lanes
+# on AVX2, 8 on AVX-512 (4 in its vectorized remainder loop), float32 (held in
+# float64) 8 and 16. At other widths it calls the scalar function per lane.
+VARIANT_LANES = {64: (4, 8), 32: (8, 16)}
 
 
 def _function(mod, name: str, bits: int, lanes: int, make_f64):
@@ -378,9 +381,9 @@ def call(m, x, name: str, bits: int, make_f64):
     if m.lanes == 1:
         variants = ",".join(
             f"_ZGV_LLVM_N{n}v_{fn.name}({_function(b.module, name, bits, n, make_f64).name})"
-            for n in VARIANT_LANES)
+            for n in VARIANT_LANES[bits])
         set.add(c.attributes, f'"vector-function-abi-variant"="{variants}"')
-        for n in VARIANT_LANES:
+        for n in VARIANT_LANES[bits]:
             _keep(b.module, _function(b.module, name, bits, n, make_f64))
     return c
 
