@@ -1,6 +1,8 @@
 """exp, log, tanh, expm1 and log1p as inline LLVM instruction sequences, for
 scalars and vectors alike (codegen_ops.call_intrinsic uses them in place of
-libm).
+libm); sin, cos and tan are codegen_trig's (functions of the module with
+vector versions), dispatched from `emit` too. A module using any of them
+prefers 512-bit vectors (prefer_wide_vectors).
 
 Why: LLVM lowers `llvm.exp` and friends to one libm call per lane, so a loop
 that uses them cannot be vectorized. These sequences use only IEEE
@@ -44,12 +46,15 @@ Algorithms:
 """
 from __future__ import annotations
 
+import functools
 import math
 import struct
 
 from llvmlite import ir as ll
 
 from pyhalide import ir
+
+from . import codegen_trig
 
 # Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
 # is exact for |k| < 2^21 and x - k * LN2_HI is exact.
@@ -77,7 +82,7 @@ TANH_G = (-0.3333333333333333, 0.13333333333329464, -0.053968253959211114,
           -0.0014445898532447449, 0.0005109249704674158)
 TANH_ONE = 20.0                      # tanh(x) rounds to 1 above 19.06...
 
-FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p"})
+FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", *codegen_trig.FUNCTIONS})
 
 
 class _F64:
@@ -359,14 +364,36 @@ def _tanh32(m: _F64, x):
     return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
 
 
-_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p},
+_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
+              **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
+                 for nm in codegen_trig.FUNCTIONS}},
          32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
-              "log1p": _log1p32}}
+              "log1p": _log1p32,
+              **{nm: functools.partial(codegen_trig.call, name=nm, bits=32, make_f64=_F64)
+                 for nm in codegen_trig.FUNCTIONS}}}
+
+
+WIDE = '"prefer-vector-width"="512"'
+
+
+def prefer_wide_vectors(mod: ll.Module):
+    """Let LLVM's loop vectorizer use 512-bit vectors in the functions defined so far
+    in `mod` where the target has them (x86 CPUs with AVX-512 prefer 256 bits by
+    default): these sequences are long chains of arithmetic on independent lanes,
+    twice as fast with 8 float64 lanes. Every defined function, not only the one
+    being emitted: the inliner moves loops into their callers (the entry point,
+    a parallel task), and it keeps the caller's attributes."""
+    for fn in mod.functions:
+        if fn.blocks and WIDE not in fn.attributes:
+            set.add(fn.attributes, WIDE)    # a string attribute: not in llvmlite's known set
 
 
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):
     """`name`(x) for x an LLVM value of the float type t (scalar or vector)."""
     m = _F64(b, t.lanes)
     if t.bits == 64:
-        return _EMIT[64][name](m, x)
-    return b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
+        y = _EMIT[64][name](m, x)
+    else:
+        y = b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
+    prefer_wide_vectors(b.module)       # after codegen_trig's functions are defined
+    return y

@@ -59,7 +59,7 @@ import llvmlite.binding as llvm
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.lru import capacity
 
-from . import parallel_runtime
+from . import codegen_trig, parallel_runtime
 from .codegen_llvm import codegen
 from .llvm_objects import (
     JitOptions,
@@ -264,9 +264,11 @@ LOOP_VECTORIZE_MAX_LINES = 2000
 
 
 def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
-    if options.loop_vectorization and ir_text.count("\n") > LOOP_VECTORIZE_MAX_LINES:
-        debug_print(1, f"pyhalide: {ir_text.count(chr(10))} lines of LLVM IR: no LLVM loop "
-                       f"vectorization")
+    if not options.loop_vectorization:
+        return options
+    lines = ir_text.count("\n") - codegen_trig.library_lines(ir_text)   # no loops in those
+    if lines > LOOP_VECTORIZE_MAX_LINES:
+        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization")
         return replace(options, loop_vectorization=False)
     return options
 

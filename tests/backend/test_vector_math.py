@@ -81,7 +81,7 @@ def ulp_errors(name, x, got):
         if not LONG_DOUBLE_OK:
             pytest.skip("neither mpmath nor an 80-bit long double for the exact values")
         ld = np.longdouble
-        exact = NUMPY[name](x.astype(ld))
+        exact = getattr(np, name)(x.astype(ld))
         spacing = np.spacing(np.abs(exact.astype(np.float64)).astype(dt)).astype(ld)
         return np.asarray(np.abs(got.astype(ld) - exact) / spacing, np.float64)
     fn = getattr(mpmath, name)
