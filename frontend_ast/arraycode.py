@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.simplify import simplify
 
 from . import array_complex, calls, ops
 from . import types as T
@@ -229,6 +230,6 @@ def is_whole_view(value: ArrayExpr) -> bool:
     if arr.ndim != value.ndim:
         return False
     probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(arr.ndim)]
-    mapped = to_base(probe)
+    mapped = [simplify(m) for m in to_base(probe)]     # (a reversal of a reversal too)
     return all(isinstance(m, ir.Variable) and m.name == p.name for m, p in zip(mapped, probe)) \
-        and all(s is t for s, t in zip(value.shape, arr.shape))
+        and all(s is t or same_size(None, s, t) for s, t in zip(value.shape, arr.shape))
