@@ -144,9 +144,18 @@ class Phases:
             elif isinstance(m.init, Val):
                 init.append(stored(cx, m.init, m.ty))
             else:
-                idx = [ir.Max(ir.Min(x.node, ir.Sub(self.size(s), ir.index(1))), ir.index(0))
-                       for x, s in zip(xs[D - len(m.shape):], m.shape)]
-                init.append(stored(cx, m.init.elem(idx), m.ty))
+                # read only at the member's own points (an empty member reads
+                # nothing; the other points of STATE hold 0)
+                own = xs[D - len(m.shape):]
+                inside = None
+                for x, s in zip(own, m.shape):
+                    c = ir.LT(x.node, self.size(s))
+                    inside = c if inside is None else ir.And(inside, c)
+                v = stored(cx, m.init.elem([x.node for x in own]), m.ty)
+                if inside is not None:
+                    v = ir.Call(v.type, "if_then_else", (inside, v, ir.Const(v.type, 0)),
+                                ir.INTRINSIC)
+                init.append(v)
         emitter.define(self.state, tuple(reversed(xs)), tuple(init), [], None, loc, pure=True,
                        label=label)
         bld.defs.mark_emitted(init, self.state)
