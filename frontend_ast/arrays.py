@@ -485,15 +485,16 @@ def _negative_dim_check(f):
 def _swap_context(loops, cond) -> str:
     """Why a loop writing one array at two positions per iteration did not
     run in phase mode (carried_arrays.applies: a top-level loop without inner
-    loops or `if`), as the end of the refusal."""
+    loops, its `if`s holding element writes and tuple assignments only), as
+    the end of the refusal."""
     body = loops[-1].node.body if loops else []
-    nested = any(isinstance(n, (ast.For, ast.While, ast.If)) for st in body for n in ast.walk(st))
+    nested = any(isinstance(n, (ast.For, ast.While)) for st in body for n in ast.walk(st))
     why = [w for w, c in (("it is inside another loop", len(loops) > 1),
-                          ("the writes are under an `if`", cond is not None),
-                          ("the loop holds another loop or an `if`", nested and cond is None))
-           if c]
+                          ("the loop holds another loop", nested)) if c]
+    if not why and cond is not None:
+        why = ["the `if` around the writes holds other statements"]
     if not why:
         return ""
     return (f": element swaps (writes at several positions per iteration) compile in a loop "
-            f"without inner loops and without `if`; here {' and '.join(why)} (not supported "
-            f"yet)")
+            f"without inner loops, under `if`s holding only element writes and tuple "
+            f"assignments; here {' and '.join(why)} (not supported yet)")

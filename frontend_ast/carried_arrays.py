@@ -16,6 +16,7 @@ caller, as in Python). Cost O(T x N), like NumPy's."""
 from __future__ import annotations
 
 import ast
+import re
 from types import SimpleNamespace
 
 from pyhalide import ir
@@ -44,9 +45,12 @@ def applies(runner, node) -> bool:
     also reads, at a region that does not depend on the loop variable."""
     if runner.state.loops or runner.cx.typing or node.orelse:
         return False
-    if any(isinstance(n, _LOOP_STMTS) for s in node.body for n in ast.walk(s)):
-        return False
     env = runner.scope.env
+    inner = [n for s in node.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
+    if inner:
+        # element swaps under `if`s of element writes alone run in phase mode
+        return all(isinstance(n, ast.If) and guarded_writes(n) for n in inner) and \
+            element_swaps(node, env)
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
         return True
     if element_swaps(node, env):
@@ -88,7 +92,7 @@ def element_swaps(loop, env) -> bool:
     one index per iteration, phase mode (carried_phases.py) writes each
     element in Python's order."""
     seen = {}
-    for s in loop.body:
+    for s in _flat_body(loop.body):
         if not isinstance(s, ast.Assign) or len(s.targets) != 1:
             continue
         t = s.targets[0]
@@ -100,6 +104,40 @@ def element_swaps(loop, env) -> bool:
             seen.setdefault(t.value.id, {})[ast.dump(t.slice)] = const
     # (constant indices alone are disjoint cells of the scalar loop machinery)
     return any(len(v) > 1 and not all(v.values()) for v in seen.values())
+
+
+def _flat_body(stmts) -> list:
+    """The statements of a loop body, those of its `if`s' bodies included."""
+    out = []
+    for s in stmts:
+        out.extend(_flat_body(s.body) if isinstance(s, ast.If) else [s])
+    return out
+
+
+_TEMP = re.compile(r"_*_ph_\d+_t$")
+
+
+def guarded_writes(node: ast.If) -> bool:
+    """Whether an `if` (no else) holds only element writes (`a[i] = v`) and
+    the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
+    a[j], a[i]`), and `if`s of the same kind: phase mode runs each under its
+    condition (carried_phases.PhaseRun)."""
+    if node.orelse:
+        return False
+    for s in node.body:
+        if isinstance(s, ast.If):
+            if not guarded_writes(s):
+                return False
+            continue
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            return False
+        t = s.targets[0]
+        names = t.elts if isinstance(t, ast.Tuple) else [t]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            continue
+        if not all(isinstance(n, ast.Name) and _TEMP.match(n.id) for n in names):
+            return False
+    return True
 
 
 def _body_mask(index, loop) -> bool:

@@ -257,6 +257,32 @@ class PhaseRun(BodyRun):
         # the Arrs of carried names whose array before the loop is also seen
         # elsewhere (an in-place write in the first iteration would change it)
         self.carried = set()
+        self.conds = []             # the tests (snapshot Vals) of the enclosing `if`s
+
+    def condition(self):
+        """The node of the enclosing `if`s' tests, or None."""
+        out = None
+        for c in self.conds:
+            n = ops.node_of(self.cx, c)
+            out = n if out is None else ir.And(out, n)
+        return out
+
+    def exec_stmt(self, s):
+        if not isinstance(s, ast.If):
+            return super().exec_stmt(s)
+        # (carried_arrays.guarded_writes: no else; element writes and tuple temporaries)
+        cx = self.cx
+        cx.cur_node, cx.stmt_pos, cx.stmt = s, (s.lineno, s.col_offset), s
+        test = ops.truth(cx, self.b.ev_val(s.test, "a condition"))
+        if self.conds:
+            test = Val(_lazy(self.condition(), ops.node_of(cx, test),
+                             ir.Const(ir.Bool(), False)), test.ty)
+        self.conds.append(self.scalar("if", test, s, snapshot=True))
+        try:
+            for st in s.body:
+                self.exec_stmt(st)
+        finally:
+            self.conds.pop()
 
     def adopt(self, arr, member):
         if arr not in self.saved:
@@ -279,16 +305,19 @@ class PhaseRun(BodyRun):
         self.adopt(arr, m)
         return arr
 
-    def scalar(self, name, v: Val, node) -> Val:
+    def scalar(self, name, v: Val, node, snapshot=False) -> Val:
         """A scalar that reads the state, stored into a 0-d member (so that
-        later writes do not change it)."""
-        if not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
+        later writes do not change it); under an `if`, computed only where
+        its test holds (a read it makes may raise only there, as in Python)."""
+        if not snapshot and not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
             return v
         if v.union:
             raise self.cx.err(node, f"a scalar whose type depends on the data is not supported "
                                     f"yet {WHAT}", hint=HINT)
         m = self.m.member(name, v.ty, [])
         n = ops.node_of(self.cx, v)
+        if self.conds:
+            n = _lazy(self.condition(), n, ir.Const(n.type, 0))
         self.m.add([], lambda idx: (m, [], {m.index: n}))
         return with_type_range(Val(self.m.read(m, []), v.ty))
 
@@ -344,11 +373,17 @@ class PhaseRun(BodyRun):
             v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p))
         vnode = stored(cx, v, arr.ty)
         names = [q.name for q in p]
+        cond = self.condition()
         if m.index in self.m.reads:
             tmp = self.m.member(arr.name, arr.ty, dest.shape)
+            tnode = vnode if cond is None else _lazy(cond, vnode, ir.Const(vnode.type, 0))
             self.m.add(dest.shape, lambda idx: (tmp, idx, {tmp.index: ir.substitute(
-                vnode, dict(zip(names, idx)))}))
+                tnode, dict(zip(names, idx)))}))
             vnode = self.m.read(tmp, p)
+        if cond is not None:
+            # under an `if`: where its test fails, the element at the (clamped,
+            # unchecked) position written keeps its value
+            vnode = _lazy(cond, vnode, self.m.read(m, at))
         self.m.add(dest.shape, lambda idx: (m, [ir.substitute(a, dict(zip(names, idx)))
                                                 for a in at],
                                             {m.index: ir.substitute(vnode, dict(zip(names, idx)))}))

@@ -1,8 +1,9 @@
 """Element swaps that phase mode does not compile yet (issue 17): bubble
 sort (a swap under an `if` in an inner loop), selection sort (a swap in a
-loop that holds another loop) and one pass of bubble sort (a swap under an
-`if`) are located refusals that say which of these it is. Plain Python runs
-each."""
+loop that holds another loop) and a swap through a temporary of the user's
+under an `if` are located refusals that say which of these it is. Plain
+Python runs each. (A tuple swap under an `if` in a single loop compiles:
+test_guarded_swaps.py.)"""
 import numpy as np
 import pytest
 
@@ -32,14 +33,16 @@ def selection_sort(a):
 def one_pass(a):
     for i in range(a.shape[0] - 1):
         if a[i] > a[i + 1]:
-            a[i], a[i + 1] = a[i + 1], a[i]
+            t = a[i]
+            a[i] = a[i + 1]
+            a[i + 1] = t
     return a
 
 
 @pytest.mark.parametrize("fn,line,why", [
-    (bubble_sort, 17, "here it is inside another loop and the writes are under an `if`"),
-    (selection_sort, 28, "here the loop holds another loop or an `if`"),
-    (one_pass, 35, "here the writes are under an `if`"),
+    (bubble_sort, 18, "here it is inside another loop"),
+    (selection_sort, 29, "here the loop holds another loop"),
+    (one_pass, 38, "here the `if` around the writes holds other statements"),
 ])
 def test_swap_refusal_says_why(fn, line, why):
     a = np.array([3.0, 1.0, 2.0])
