@@ -484,17 +484,22 @@ def _negative_dim_check(f):
 
 def _swap_context(loops, cond) -> str:
     """Why a loop writing one array at two positions per iteration did not
-    run in phase mode (carried_arrays.applies: a top-level loop without inner
-    loops, its `if`s holding element writes and tuple assignments only), as
-    the end of the refusal."""
+    run in phase mode (carried_arrays.applies: a top-level loop, or a loop
+    whose whole body is one inner loop, its `if`s without else holding
+    element writes and tuple assignments only), as the end of the refusal."""
     body = loops[-1].node.body if loops else []
     nested = any(isinstance(n, (ast.For, ast.While)) for st in body for n in ast.walk(st))
-    why = [w for w, c in (("it is inside another loop", len(loops) > 1),
-                          ("the loop holds another loop", nested)) if c]
+    perfect = len(loops) == 2 and len(loops[0].node.body) == 1 and \
+        loops[0].node.body[0] is loops[1].node
+    why = [w for w, c in (("it is inside a loop that holds other statements",
+                           len(loops) > 1 and not perfect),
+                          ("the loop holds another loop and other statements", nested))
+           if c]
     if not why and cond is not None:
-        why = ["the `if` around the writes holds other statements"]
+        why = ["the `if` around the writes holds other statements or an else"]
     if not why:
         return ""
-    return (f": element swaps (writes at several positions per iteration) compile in a loop "
-            f"without inner loops, under `if`s holding only element writes and tuple "
-            f"assignments; here {' and '.join(why)} (not supported yet)")
+    return (f": element swaps (writes at several positions per iteration) compile in a loop, "
+            f"or a loop whose whole body is one inner loop, under `if`s (without else) holding "
+            f"only element writes and tuple assignments; here {' and '.join(why)} (not "
+            f"supported yet)")

@@ -16,7 +16,6 @@ caller, as in Python). Cost O(T x N), like NumPy's."""
 from __future__ import annotations
 
 import ast
-import re
 from types import SimpleNamespace
 
 from pyhalide import ir
@@ -29,6 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
+from .carried_phases import guarded_writes
 from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
@@ -48,7 +48,13 @@ def applies(runner, node) -> bool:
     env = runner.scope.env
     inner = [n for s in node.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
     if inner:
-        # element swaps under `if`s of element writes alone run in phase mode
+        # element swaps under `if`s of element writes alone run in phase mode,
+        # also in a loop whose whole body is one such loop (bubble sort)
+        body = node.body
+        if len(body) == 1 and isinstance(body[0], ast.For) and not body[0].orelse and \
+                _is_range(body[0].iter):
+            inner = [n for s in body[0].body for n in ast.walk(s)
+                     if isinstance(n, _LOOP_STMTS)]
         return all(isinstance(n, ast.If) and guarded_writes(n) for n in inner) and \
             element_swaps(node, env)
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
@@ -107,37 +113,19 @@ def element_swaps(loop, env) -> bool:
 
 
 def _flat_body(stmts) -> list:
-    """The statements of a loop body, those of its `if`s' bodies included."""
+    """The statements of a loop body, those of its `if`s' bodies and of a
+    loop that is the whole body included."""
+    if len(stmts) == 1 and isinstance(stmts[0], ast.For):
+        return _flat_body(stmts[0].body)
     out = []
     for s in stmts:
         out.extend(_flat_body(s.body) if isinstance(s, ast.If) else [s])
     return out
 
 
-_TEMP = re.compile(r"_*_ph_\d+_t$")
-
-
-def guarded_writes(node: ast.If) -> bool:
-    """Whether an `if` (no else) holds only element writes (`a[i] = v`) and
-    the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
-    a[j], a[i]`), and `if`s of the same kind: phase mode runs each under its
-    condition (carried_phases.PhaseRun)."""
-    if node.orelse:
-        return False
-    for s in node.body:
-        if isinstance(s, ast.If):
-            if not guarded_writes(s):
-                return False
-            continue
-        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
-            return False
-        t = s.targets[0]
-        names = t.elts if isinstance(t, ast.Tuple) else [t]
-        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
-            continue
-        if not all(isinstance(n, ast.Name) and _TEMP.match(n.id) for n in names):
-            return False
-    return True
+def _is_range(it) -> bool:
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+        it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3
 
 
 def _body_mask(index, loop) -> bool:

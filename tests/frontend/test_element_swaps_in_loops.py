@@ -4,8 +4,8 @@ machinery (one index per array per iteration) cannot order; such a loop
 runs in phase mode (carried_phases.py), each element write in Python's
 order, in time linear in the iterations. Compared with plain Python on
 copies (results and arguments); out-of-range indices raise IndexError as
-Python does. Loops that nest or branch around the swap (bubble sort) stay
-located refusals."""
+Python does. Swaps under `if`s and in a perfect nest of two loops (bubble
+sort): test_guarded_swaps.py, test_nested_swaps.py."""
 import numpy as np
 import pytest
 
@@ -95,9 +95,9 @@ def test_swap_out_of_range_raises_like_python():
         bubble_up(np.arange(6.0), 6)
 
 
-def test_swap_in_nested_loop_refused():
-    with pytest.raises(ph.CompileError, match="two different positions"):
-        bubble_sort(np.array([3.0, 1.0, 2.0]))
+def test_swap_in_nested_loop():
+    """Bubble sort: a perfect nest, the swap under an `if` (test_nested_swaps.py)."""
+    check_inplace(bubble_sort, np.array([3.0, 1.0, 2.0]))
 
 
 

@@ -1,9 +1,10 @@
-"""Element swaps that phase mode does not compile yet (issue 17): bubble
-sort (a swap under an `if` in an inner loop), selection sort (a swap in a
-loop that holds another loop) and a swap through a temporary of the user's
-under an `if` are located refusals that say which of these it is. Plain
-Python runs each. (A tuple swap under an `if` in a single loop compiles:
-test_guarded_swaps.py.)"""
+"""Element swaps that phase mode does not compile yet (issue 17): bubble sort
+with a flag set in the outer loop (the inner loop is not the outer one's
+whole body), selection sort (a swap in a loop that holds another loop and
+other statements) and a swap through a temporary of the user's under an
+`if` are located refusals that say which of these it is. Plain Python runs
+each. (Tuple swaps under `if`s, in one loop or a perfect nest of two,
+compile: test_guarded_swaps.py, test_nested_swaps.py.)"""
 import numpy as np
 import pytest
 
@@ -13,7 +14,8 @@ import pyhalide as ph
 def bubble_sort(a):
     n = a.shape[0]
     for i in range(n):
-        for j in range(n - 1 - i):
+        k = n - 1 - i
+        for j in range(k):
             if a[j] > a[j + 1]:
                 a[j], a[j + 1] = a[j + 1], a[j]
     return a
@@ -40,9 +42,9 @@ def one_pass(a):
 
 
 @pytest.mark.parametrize("fn,line,why", [
-    (bubble_sort, 18, "here it is inside another loop"),
-    (selection_sort, 29, "here the loop holds another loop"),
-    (one_pass, 38, "here the `if` around the writes holds other statements"),
+    (bubble_sort, 20, "here it is inside a loop that holds other statements"),
+    (selection_sort, 31, "here the loop holds another loop and other statements"),
+    (one_pass, 40, "here the `if` around the writes holds other statements or an else"),
 ])
 def test_swap_refusal_says_why(fn, line, why):
     a = np.array([3.0, 1.0, 2.0])
