@@ -229,6 +229,9 @@ class Phases:
         self.rank = D
         emitter.define(self.state, tuple(Expr.wrap(a) for a in reversed(lhs)), tuple(values),
                        [pred], rdom, loc, label=label)
+        # one copy of the body per phase: each copy's selects on the phase fold
+        # away (bubble sort of 2000 elements 15 -> 11 ms)
+        self.state.update(0).unroll(rdom[P])
 
     def padded(self, n, D, pad):
         """A call of STATE with fewer than D arguments, with the leading
