@@ -6,6 +6,8 @@ definition and the scan), no reversed copy. The additions are NumPy's, in
 its order: results are compared bit for bit with plain Python, including
 writes into the result and into arguments afterwards, empty and length-1
 arrays, other steps and axes."""
+import re
+
 import numpy as np
 import pytest
 
@@ -83,4 +85,5 @@ def test_result_is_the_scan_itself():
     reads x forwards."""
     reverse_cumsum(np.zeros(8))
     text = reverse_cumsum.lower("final")
-    assert "produce result" not in text and "= x[cumsum.s0.x_]" in text, text
+    assert "produce result" not in text, text
+    assert re.search(r"= x\[cumsum(\$\d+)?\.s0\.x_\]", text), text
