@@ -62,16 +62,6 @@ def local_reverse(x):
     return a
 
 
-@ph.pipeline
-def bubble_sort(a):
-    n = a.shape[0]
-    for i in range(n):
-        for j in range(n - 1 - i):
-            if a[j] > a[j + 1]:
-                a[j], a[j + 1] = a[j + 1], a[j]
-    return a
-
-
 @pytest.mark.parametrize("n", [1, 2, 7, 8])
 def test_reversal(n):
     a = np.arange(float(n)) ** 2
@@ -93,11 +83,6 @@ def test_swap_out_of_range_raises_like_python():
         bubble_up.py_func(np.arange(6.0), 6)
     with pytest.raises(IndexError, match="out of bounds"):
         bubble_up(np.arange(6.0), 6)
-
-
-def test_swap_in_nested_loop():
-    """Bubble sort: a perfect nest, the swap under an `if` (test_nested_swaps.py)."""
-    check_inplace(bubble_sort, np.array([3.0, 1.0, 2.0]))
 
 
 
