@@ -34,7 +34,8 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     the axis (`x[::-1]`) is scanned in the order of its base: the Func holds
     element i of the result at position n - 1 - i (the same additions in
     the same order), so that the reads go forwards and a reversal of the
-    result (`np.cumsum(x[::-1])[::-1]`) is the Func itself."""
+    result (`np.cumsum(x[::-1])[::-1]`) is the Func itself (with the default
+    schedule: a schedule's parallel_scan needs the scan written at its RVar)."""
     cx = ac.cx
     cx.cur_node = node
     arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
@@ -42,7 +43,7 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
     key = tuple(reversed(vars_))
     n = extent(cx, operand.shape[axis])
-    back = _runs_backwards(operand, axis)
+    back = _runs_backwards(operand, axis) and not cx.scheduled
 
     def pos(i):
         """The Func's position along the axis of result index i."""

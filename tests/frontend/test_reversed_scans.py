@@ -87,3 +87,22 @@ def test_result_is_the_scan_itself():
     text = reverse_cumsum.lower("final")
     assert "produce result" not in text, text
     assert re.search(r"= x\[cumsum(\$\d+)?\.s0\.x_\]", text), text
+
+
+def test_parallel_scan_schedule_of_a_reversed_read():
+    """With a schedule the scan keeps its own order (parallel_scan needs the
+    scan written at its RVar): integers equal Python's at 1 and 3 threads."""
+    from pyhalide.ir.config import override
+
+    def rc(v):
+        return np.cumsum(v[::-1])[::-1]
+
+    def schedule(p):
+        p.funcs["cumsum"].update(0).parallel_scan(p.vars["cumsum", "axis0"], 4)
+    p = ph.pipeline(rc, schedule=schedule)
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 23):
+        v = rng.integers(-40, 40, n).astype(np.int64)
+        for threads in (1, 3):
+            with override(num_threads=threads):
+                np.testing.assert_array_equal(p(v), rc(v))
