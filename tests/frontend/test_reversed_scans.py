@@ -106,3 +106,22 @@ def test_parallel_scan_schedule_of_a_reversed_read():
         for threads in (1, 3):
             with override(num_threads=threads):
                 np.testing.assert_array_equal(p(v), rc(v))
+
+
+@ph.pipeline
+def twice_reversed_argument(a):
+    return a[::-1][::-1]
+
+
+@ph.pipeline
+def twice_reversed_argument_written(a):
+    b = a[::-1][::-1]
+    b[0] = 5.0
+    return b
+
+
+def test_a_reversal_of_a_reversal_of_an_argument_is_not_the_argument():
+    """Only arrays the function makes are their own double reversal: Python
+    returns a view of an argument, another object than the argument."""
+    check_inplace(twice_reversed_argument, np.arange(4.0))
+    check_inplace(twice_reversed_argument_written, np.arange(4.0))
