@@ -137,6 +137,16 @@ def _bound(b, node):
         raise b.cx.err(node, f"slice indices must be integers or None, not {v.ty.describe()}",
                        hint="convert the bound with int(...)")
     if not v.is_static:
+        free = ir.free_vars(v.node)
+        loops = [lp.name for lp in b.array_code.state.loops if lp.sym in free]
+        if loops:
+            raise b.cx.err(node, f"slice bounds must be known when the function is called "
+                                 f"(computed from argument sizes and scalar arguments): these "
+                                 f"change from one loop iteration to the next (they depend "
+                                 f"on the loop variable {loops[-1]!r})",
+                           hint="index single elements in an inner loop (for t in range(n): "
+                                "... a[i * s + t]), or slice with bounds known when the "
+                                "function is called")
         raise b.cx.err(node, "slice bounds must be known when the function is called "
                              "(computed from argument sizes and scalar arguments)",
                        hint="compute the bounds from len(a), a.shape or scalar arguments, "

@@ -17,46 +17,81 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.expr import Expr
+from pyhalide.simplify import simplify
 from pyhalide.var import RDom
 
 from . import array_calls, ops
 from .array_args import axes_of, dtype_of, numpy_ty, operand_of, parse_args
 from .array_reduce import element_val, extent
+from .array_shape import derived
 from .arrayexpr import ArrayExpr, element_node
 from .values import Arr, Val, const_val
 
 
 def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     """The scan of operand along `axis` by op (step(cx, previous, element)
-    -> Val), in type ty."""
+    -> Val), in type ty. An operand that is a view running backwards along
+    the axis (`x[::-1]`) is scanned in the order of its base: the Func holds
+    element i of the result at position n - 1 - i (the same additions in
+    the same order), so that the reads go forwards and a reversal of the
+    result (`np.cumsum(x[::-1])[::-1]`) is the Func itself (with the default
+    schedule: a schedule's parallel_scan needs the scan written at its RVar)."""
     cx = ac.cx
     cx.cur_node = node
     arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
     f = ac.new_func(name, arr)
     vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
     key = tuple(reversed(vars_))
-    first = element_node(cx, ops.cast_to(cx, operand.elem([v.node for v in vars_]), ty), ty)
+    n = extent(cx, operand.shape[axis])
+    back = _runs_backwards(operand, axis) and not cx.scheduled
+
+    def pos(i):
+        """The Func's position along the axis of result index i."""
+        return ir.Sub(ir.Sub(n, ir.index(1)), i) if back else i
+
+    def at(idx, i):
+        return [i if k == axis else v for k, v in enumerate(idx)]
+
+    # pure: position j holds the element of result index pos(j) (pos is its own inverse)
+    pure_idx = [v.node for v in vars_]
+    first = element_node(cx, ops.cast_to(cx, operand.elem(at(pure_idx, pos(pure_idx[axis]))),
+                                         ty), ty)
     ac.defs.mark_emitted([first], f)
     ac.emitter.define(f, key, (first,), [], None, arr.loc, pure=True, label=name)
-    n = extent(cx, operand.shape[axis])
     rdom = RDom([(Expr.wrap(ir.index(1)), Expr.wrap(ir.Max(ir.Sub(n, ir.index(1)),
                                                            ir.index(0))))], "r_" + f.name())
     r = rdom[0]
     idx = [r.node if k == axis else v.node for k, v in enumerate(vars_)]
-    prev = list(idx)
-    prev[axis] = ir.Sub(r.node, ir.index(1))
+    prev = at(idx, pos(ir.Sub(r.node, ir.index(1))))
     ref = f[tuple(Expr.wrap(i) for i in reversed(prev))]
     x = ops.cast_to(cx, operand.elem(idx), ty)
     cx.cur_node = node
     val = element_node(cx, op(cx, element_val(ref.node, ty), x), ty)
     ac.defs.mark_emitted([val], f)
-    upd_key = tuple(r if k == axis else v for k, v in reversed(list(enumerate(vars_))))
+    upd_key = tuple(Expr.wrap(pos(r.node)) if k == axis else v
+                    for k, v in reversed(list(enumerate(vars_))))
     ac.emitter.define(f, upd_key, (val,), [], rdom, arr.loc, label=name,
                       loops=[(SimpleNamespace(name=f"axis{axis}"), r)])
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
-    return ac.view_of(arr, node)
+    whole = ac.view_of(arr, node)
+    if not back:
+        return whole
+    return derived(whole, whole.shape, lambda idx: at(idx, pos(idx[axis])), node)
+
+
+def _runs_backwards(operand: ArrayExpr, axis) -> bool:
+    """Whether operand is a view whose base index along `axis` falls as the
+    index rises (`x[::-1]`, `x[::-2]`, np.flip)."""
+    if operand.view is None:
+        return False
+    probe = [ir.Variable(ir.INDEX, f"%scan{k}") for k in range(operand.ndim)]
+    base = operand.view[1](probe)
+    step = [simplify(ir.Sub(ir.substitute(b, {probe[axis].name: ir.index(1)}),
+                            ir.substitute(b, {probe[axis].name: ir.index(0)}))) for b in base]
+    return any(isinstance(d, ir.Const) and d.value < 0 for d in step) and \
+        all(isinstance(d, ir.Const) and d.value <= 0 for d in step)
 
 
 def flattened(cx, operand: ArrayExpr, node) -> ArrayExpr:

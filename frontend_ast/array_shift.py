@@ -9,6 +9,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import array_calls, ops
+from .array_shape import clamp_index, size_node
 from .arrayexpr import ArrayExpr
 from .types import PY_INT
 from .values import Val, const_val
@@ -115,7 +116,10 @@ def repeat(b, fn, node):
     def elem(idx):
         r = ops.cast(ir.INDEX, ops.node_of(cx, reps))
         out = list(idx)
-        out[axis] = ir.Div(idx[axis], ir.Max(r, ir.index(1)))
+        # idx // reps < n wherever the result has elements: the clamp keeps
+        # the value and bounds the read (no check per element)
+        out[axis] = clamp_index(ir.Div(idx[axis], ir.Max(r, ir.index(1))),
+                                size_node(cx, src.shape[axis]), idx)
         return src.elem(out)
 
     return ArrayExpr(shape, src.ty, elem, node)

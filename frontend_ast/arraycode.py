@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.simplify import simplify
 
 from . import array_complex, calls, ops
 from . import types as T
@@ -230,5 +231,12 @@ def is_whole_view(value: ArrayExpr) -> bool:
         return False
     probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(arr.ndim)]
     mapped = to_base(probe)
+    if arr.kind == "input" or arr.arg_name is not None:
+        # (an argument: Python's view of it is another object than the argument)
+        return all(isinstance(m, ir.Variable) and m.name == p.name
+                   for m, p in zip(mapped, probe)) and \
+            all(s is t for s, t in zip(value.shape, arr.shape))
+    # an array the function makes: also a reversal of a reversal
+    mapped = [simplify(m) for m in mapped]
     return all(isinstance(m, ir.Variable) and m.name == p.name for m, p in zip(mapped, probe)) \
-        and all(s is t for s, t in zip(value.shape, arr.shape))
+        and all(s is t or same_size(None, s, t) for s, t in zip(value.shape, arr.shape))

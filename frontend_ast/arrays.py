@@ -3,6 +3,8 @@
 IndexError at run time), and the pending writes of one loop iteration."""
 from __future__ import annotations
 
+import ast
+
 from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.simplify import equal_after_simplify
@@ -331,8 +333,9 @@ class ArrayAccess:
             other = next((c for c in frame.cells.values() if c.arr is arr and c.key != key and
                           not _disjoint(c.idx, nodes)), None)
             if other is not None:
+                more = _swap_context(self.state.loops, cond)
                 raise self.cx.err(node, f"{arr.name!r} is written at two different positions in "
-                                        f"one loop body (also at line {other.loc.line})",
+                                        f"one loop body (also at line {other.loc.line}){more}",
                                   hint="write each array at one index expression per loop "
                                        "iteration, or split the loop")
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
@@ -477,3 +480,26 @@ def _negative_dim_check(f):
         if f(env) < 0:
             raise ValueError("negative dimensions are not allowed")
     return check
+
+
+def _swap_context(loops, cond) -> str:
+    """Why a loop writing one array at two positions per iteration did not
+    run in phase mode (carried_arrays.applies: a top-level loop, or a loop
+    whose whole body is one inner loop, its `if`s without else holding
+    element writes and tuple assignments only), as the end of the refusal."""
+    body = loops[-1].node.body if loops else []
+    nested = any(isinstance(n, (ast.For, ast.While)) for st in body for n in ast.walk(st))
+    perfect = len(loops) == 2 and len(loops[0].node.body) == 1 and \
+        loops[0].node.body[0] is loops[1].node
+    why = [w for w, c in (("it is inside a loop that holds other statements",
+                           len(loops) > 1 and not perfect),
+                          ("the loop holds another loop and other statements", nested))
+           if c]
+    if not why and cond is not None:
+        why = ["the `if` around the writes holds other statements or an else"]
+    if not why:
+        return ""
+    return (f": element swaps (writes at several positions per iteration) compile in a loop, "
+            f"or a loop whose whole body is one inner loop, under `if`s (without else) holding "
+            f"only element writes and tuple assignments; here {' and '.join(why)} (not "
+            f"supported yet)")

@@ -28,6 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
+from .carried_phases import guarded_writes
 from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
@@ -44,9 +45,18 @@ def applies(runner, node) -> bool:
     also reads, at a region that does not depend on the loop variable."""
     if runner.state.loops or runner.cx.typing or node.orelse:
         return False
-    if any(isinstance(n, _LOOP_STMTS) for s in node.body for n in ast.walk(s)):
-        return False
     env = runner.scope.env
+    inner = [n for s in node.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
+    if inner:
+        # element swaps under `if`s of element writes alone run in phase mode,
+        # also in a loop whose whole body is one such loop (bubble sort)
+        body = node.body
+        if len(body) == 1 and isinstance(body[0], ast.For) and not body[0].orelse and \
+                _is_range(body[0].iter):
+            inner = [n for s in body[0].body for n in ast.walk(s)
+                     if isinstance(n, _LOOP_STMTS)]
+        return all(isinstance(n, ast.If) and guarded_writes(n) for n in inner) and \
+            element_swaps(node, env)
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
         return True
     if element_swaps(node, env):
@@ -88,7 +98,7 @@ def element_swaps(loop, env) -> bool:
     one index per iteration, phase mode (carried_phases.py) writes each
     element in Python's order."""
     seen = {}
-    for s in loop.body:
+    for s in _flat_body(loop.body):
         if not isinstance(s, ast.Assign) or len(s.targets) != 1:
             continue
         t = s.targets[0]
@@ -100,6 +110,22 @@ def element_swaps(loop, env) -> bool:
             seen.setdefault(t.value.id, {})[ast.dump(t.slice)] = const
     # (constant indices alone are disjoint cells of the scalar loop machinery)
     return any(len(v) > 1 and not all(v.values()) for v in seen.values())
+
+
+def _flat_body(stmts) -> list:
+    """The statements of a loop body, those of its `if`s' bodies and of a
+    loop that is the whole body included."""
+    if len(stmts) == 1 and isinstance(stmts[0], ast.For):
+        return _flat_body(stmts[0].body)
+    out = []
+    for s in stmts:
+        out.extend(_flat_body(s.body) if isinstance(s, ast.If) else [s])
+    return out
+
+
+def _is_range(it) -> bool:
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+        it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3
 
 
 def _body_mask(index, loop) -> bool:

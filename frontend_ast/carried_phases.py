@@ -24,6 +24,7 @@ Funcs of their own are located errors here."""
 from __future__ import annotations
 
 import ast
+import re
 
 from pyhalide import ir
 from pyhalide.expr import Expr
@@ -130,7 +131,11 @@ class Phases:
         self.phases.append(([self.size(s) for s in shape], p, m, list(at), values))
 
     # the Func ----------------------------------------------------------------------------
-    def define(self, bld, node, loop, trip, label):
+    def define(self, bld, node, loop, trip, label, inner=None):
+        """inner: (Loop, its trip count as a node of loop's variable) of a
+        loop that is the whole body of `loop` (a perfect nest: one more RVar,
+        over the largest trip count, predicated by the trip count of the
+        running outer iteration)."""
         cx, emitter = self.cx, bld.emitter
         loc = cx.smap.loc(node)
         D = max([len(m.shape) for m in self.members] + [1])
@@ -144,9 +149,18 @@ class Phases:
             elif isinstance(m.init, Val):
                 init.append(stored(cx, m.init, m.ty))
             else:
-                idx = [ir.Max(ir.Min(x.node, ir.Sub(self.size(s), ir.index(1))), ir.index(0))
-                       for x, s in zip(xs[D - len(m.shape):], m.shape)]
-                init.append(stored(cx, m.init.elem(idx), m.ty))
+                # read only at the member's own points (an empty member reads
+                # nothing; the other points of STATE hold 0)
+                own = xs[D - len(m.shape):]
+                inside = None
+                for x, s in zip(own, m.shape):
+                    c = ir.LT(x.node, self.size(s))
+                    inside = c if inside is None else ir.And(inside, c)
+                v = stored(cx, m.init.elem([x.node for x in own]), m.ty)
+                if inside is not None:
+                    v = ir.Call(v.type, "if_then_else", (inside, v, ir.Const(v.type, 0)),
+                                ir.INTRINSIC)
+                init.append(v)
         emitter.define(self.state, tuple(reversed(xs)), tuple(init), [], None, loc, pure=True,
                        label=label)
         bld.defs.mark_emitted(init, self.state)
@@ -154,17 +168,34 @@ class Phases:
         extents = [ir.index(1)] * P
         for sizes, *_ in self.phases:
             for j, n in enumerate(reversed(sizes)):
-                if loop.var.name in ir.free_vars(n):
+                if loop.var.name in ir.free_vars(n) or \
+                        (inner is not None and inner[0].var.name in ir.free_vars(n)):
                     raise cx.err(node, f"the size of an array statement {WHAT} changes from "
                                        f"one iteration to the next: not supported", hint=HINT)
                 extents[j] = ir.Max(extents[j], n)
+        first = cast(ir.INDEX, ops.node_of(cx, loop.start))
+        loops = [trip]
+        if inner is not None:
+            # the inner trip count is monotone in the outer variable (affine
+            # bounds): its largest value is at the first or the last iteration
+            at_last = ir.Add(first, ir.Mul(ir.index(loop.step), ir.Sub(trip, ir.index(1))))
+            most = ir.Max(ir.Max(ir.substitute(inner[1], {loop.var.name: first}),
+                                 ir.substitute(inner[1], {loop.var.name: at_last})),
+                          ir.index(0))
+            loops = [most, trip]
         rdom = RDom([(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in extents] +
-                    [(Expr.wrap(ir.index(0)), Expr.wrap(ir.index(len(self.phases)))),
-                     (Expr.wrap(ir.index(0)), Expr.wrap(trip))], f"r_{self.state.name()}")
-        r = [rdom[i].node for i in range(P + 2)]
-        rk, rt = r[P], r[P + 1]
-        common = {loop.var.name: ir.Add(cast(ir.INDEX, ops.node_of(cx, loop.start)),
-                                        ir.Mul(ir.index(loop.step), rt))}
+                    [(Expr.wrap(ir.index(0)), Expr.wrap(ir.index(len(self.phases))))] +
+                    [(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in loops],
+                    f"r_{self.state.name()}")
+        r = [rdom[i].node for i in range(P + 1 + len(loops))]
+        rk, rt = r[P], r[-1]
+        common = {loop.var.name: ir.Add(first, ir.Mul(ir.index(loop.step), rt))}
+        running = None
+        if inner is not None:
+            il, rj = inner[0], r[P + 1]
+            istart = ir.substitute(cast(ir.INDEX, ops.node_of(cx, il.start)), common)
+            common[il.var.name] = ir.Add(istart, ir.Mul(ir.index(il.step), rj))
+            running = ir.LT(rj, ir.substitute(inner[1], common))
         lhs, pred = None, None
         values = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
@@ -185,6 +216,8 @@ class Phases:
             old = self.call(m, lhs)
             values[m.index] = old if values[m.index] is None else _lazy(
                 _written_by(self.phases, m, rk), values[m.index], old)
+        if running is not None:
+            pred = ir.And(running, pred)
         values = [pad.mutate(v) for v in values]
         lhs = [pad.mutate(a) for a in lhs]
         pred = pad.mutate(pred)
@@ -196,6 +229,9 @@ class Phases:
         self.rank = D
         emitter.define(self.state, tuple(Expr.wrap(a) for a in reversed(lhs)), tuple(values),
                        [pred], rdom, loc, label=label)
+        # one copy of the body per phase: each copy's selects on the phase fold
+        # away (bubble sort of 2000 elements 15 -> 11 ms)
+        self.state.update(0).unroll(rdom[P])
 
     def padded(self, n, D, pad):
         """A call of STATE with fewer than D arguments, with the leading
@@ -248,6 +284,35 @@ class PhaseRun(BodyRun):
         # the Arrs of carried names whose array before the loop is also seen
         # elsewhere (an in-place write in the first iteration would change it)
         self.carried = set()
+        self.conds = []             # the tests (snapshot Vals) of the enclosing `if`s
+
+    def condition(self):
+        """The node of the enclosing `if`s' tests, or None."""
+        out = None
+        for c in self.conds:
+            n = ops.node_of(self.cx, c)
+            out = n if out is None else ir.And(out, n)
+        return out
+
+    def exec_stmt(self, s):
+        if not isinstance(s, ast.If):
+            return super().exec_stmt(s)
+        cx = self.cx
+        if not guarded_writes(s):
+            raise cx.err(s, f"an `if` with an else or with other statements than element "
+                            f"writes and tuple assignments is not supported yet {WHAT}",
+                         hint=HINT)
+        cx.cur_node, cx.stmt_pos, cx.stmt = s, (s.lineno, s.col_offset), s
+        test = ops.truth(cx, self.b.ev_val(s.test, "a condition"))
+        if self.conds:
+            test = Val(_lazy(self.condition(), ops.node_of(cx, test),
+                             ir.Const(ir.Bool(), False)), test.ty)
+        self.conds.append(self.scalar("if", test, s, snapshot=True))
+        try:
+            for st in s.body:
+                self.exec_stmt(st)
+        finally:
+            self.conds.pop()
 
     def adopt(self, arr, member):
         if arr not in self.saved:
@@ -270,16 +335,19 @@ class PhaseRun(BodyRun):
         self.adopt(arr, m)
         return arr
 
-    def scalar(self, name, v: Val, node) -> Val:
+    def scalar(self, name, v: Val, node, snapshot=False) -> Val:
         """A scalar that reads the state, stored into a 0-d member (so that
-        later writes do not change it)."""
-        if not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
+        later writes do not change it); under an `if`, computed only where
+        its test holds (a read it makes may raise only there, as in Python)."""
+        if not snapshot and not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
             return v
         if v.union:
             raise self.cx.err(node, f"a scalar whose type depends on the data is not supported "
                                     f"yet {WHAT}", hint=HINT)
         m = self.m.member(name, v.ty, [])
         n = ops.node_of(self.cx, v)
+        if self.conds:
+            n = _lazy(self.condition(), n, ir.Const(n.type, 0))
         self.m.add([], lambda idx: (m, [], {m.index: n}))
         return with_type_range(Val(self.m.read(m, []), v.ty))
 
@@ -335,11 +403,17 @@ class PhaseRun(BodyRun):
             v = ops.select(cx, ops.truth(cx, dest.pred(p)), v, dest.read(p))
         vnode = stored(cx, v, arr.ty)
         names = [q.name for q in p]
+        cond = self.condition()
         if m.index in self.m.reads:
             tmp = self.m.member(arr.name, arr.ty, dest.shape)
+            tnode = vnode if cond is None else _lazy(cond, vnode, ir.Const(vnode.type, 0))
             self.m.add(dest.shape, lambda idx: (tmp, idx, {tmp.index: ir.substitute(
-                vnode, dict(zip(names, idx)))}))
+                tnode, dict(zip(names, idx)))}))
             vnode = self.m.read(tmp, p)
+        if cond is not None:
+            # under an `if`: where its test fails, the element at the (clamped,
+            # unchecked) position written keeps its value
+            vnode = _lazy(cond, vnode, self.m.read(m, at))
         self.m.add(dest.shape, lambda idx: (m, [ir.substitute(a, dict(zip(names, idx)))
                                                 for a in at],
                                             {m.index: ir.substitute(vnode, dict(zip(names, idx)))}))
@@ -429,7 +503,10 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         carried[n] = (m, None)
         scope.env[n] = machine.scalar_view(m)
     try:
-        run.run(node.body)
+        inner = _inner_loop(loop_obj, node)
+        if inner is not None:
+            scope.env[inner[0].name] = inner[0].val
+        run.run(node.body if inner is None else node.body[0].body)
         _copy_back(run, carried, node)
     finally:
         run.restore()
@@ -442,11 +519,61 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     rot = Rotation(node, env0, env1, names, lambda n: n in shared)
     written = [n for n, (m, arr) in carried.items() if arr is not None and arr in run.written]
     rot.check(loop_obj.err, env0, names, written)
-    machine.define(bld, node, loop, loop_obj.trip(loop), label)
+    machine.define(bld, node, loop, loop_obj.trip(loop), label, inner)
     objects = [(a, m) for a, m in run.of.items()
                if a in run.written and m.init is not None and
                a not in {x for _, x in carried.values()}]
     return machine, carried, env2, objects, (rot, written)
+
+
+_TEMP = re.compile(r"_*_ph_\d+_t$")
+
+
+def guarded_writes(node: ast.If) -> bool:
+    """Whether an `if` (no else) holds only element writes (`a[i] = v`,
+    `a[i] += v`) and
+    the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
+    a[j], a[i]`), and `if`s of the same kind: phase mode runs each under its
+    condition (carried_phases.PhaseRun)."""
+    if node.orelse:
+        return False
+    for s in node.body:
+        if isinstance(s, ast.If):
+            if not guarded_writes(s):
+                return False
+            continue
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript) and \
+                isinstance(s.target.value, ast.Name):
+            continue
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            return False
+        t = s.targets[0]
+        names = t.elts if isinstance(t, ast.Tuple) else [t]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            continue
+        if not all(isinstance(n, ast.Name) and _TEMP.match(n.id) for n in names):
+            return False
+    return True
+
+
+def _inner_loop(loop_obj, node):
+    """(Loop, trip count node) of a `for ... in range()` that is the whole
+    body of `node` (a perfect nest, carried_arrays.applies), or None. Its
+    bounds must be affine in the outer variable (the trip count is then
+    monotone in it)."""
+    if len(node.body) != 1 or not isinstance(node.body[0], ast.For):
+        return None
+    inode = node.body[0]
+    il = loop_obj.runner.make_loop(inode)
+    if il.name == node.target.id:
+        raise loop_obj.err("an inner loop with the outer loop's variable is not supported "
+                           f"{WHAT}", at=inode.target)
+    for v, where in ((il.start, "start"), (il.stop, "stop")):
+        if exact_aff(v) is None:
+            raise loop_obj.err(f"the {where} of this inner loop is not an affine expression of "
+                               f"the outer loop's variable, sizes and scalar arguments: not "
+                               f"supported {WHAT}", hint=HINT, at=inode.iter)
+    return il, loop_obj.trip(il)
 
 
 def _copy_back(run, carried, node):

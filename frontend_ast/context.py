@@ -78,6 +78,8 @@ class Context:
       static_params [StaticParam] values computed at call time (static_param)
       static_checks CallTimeChecks: call-time checks (require, and the array
                     and loop code's index and bound checks)
+      scheduled     whether a schedule will be applied (array_scan keeps scans in
+                    their own order, which parallel_scan needs)
     """
 
     def __init__(self, smap, root):
@@ -95,6 +97,7 @@ class Context:
         self.check_images = []
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
+        self.scheduled = False
         self._counter = itertools.count()
 
     def is_zero_d_arg(self, v) -> bool:

@@ -239,7 +239,7 @@ class Specialization:
             # call compiles the function the name has now (as Python calls it)
             vars(pf).update(vars(parse_function(pf.fn)))
         pf.check_supported()
-        b, result, written = _build(pf, key)
+        b, result, written = _build(pf, key, schedule is not None)
         self.builder = b
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
@@ -794,13 +794,14 @@ class Specialization:
         raise AssertionError(o.kind)
 
 
-def _build(pf, key):
+def _build(pf, key, scheduled=False):
     """(Builder, what the function returns, [written argument Arrs]): the
     function built again, with the argument writable, each time the build
     writes into an argument set up read-only (arg_writes.py)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
+        b.cx.scheduled = scheduled
         _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:
