@@ -246,6 +246,7 @@ def test_reduction_is_an_update_over_an_rdom():
     assert_bits(rows_twice(a), np.sum(a, axis=1) + np.sum(a, axis=1))
     text = defs_text(next(iter(rows_twice._specs._d.values())))
     text = re.sub(r"\$\d+", "", text)     # Func names made unique
-    assert "+ a(((sum_chunk$x * 8) + j), i0))" in text
-    assert "over sum_chunk$x in [0, 0 + (a.extent.0 / 8))" in text
+    assert "sum_lanes(j, i0, s, c) = (sum_lanes(j, i0, s, c) + select((sum_chunk$x < " in text
+    assert "* 8) + j), max(min(i0, (a.extent.1 - 1)), 0)), -0.0f))" in text
+    assert "over sum_chunk$x in [0, 0 + __pyhalide_sum" in text
     assert "sum(i0) = (sum(i0) + sum_tree(0, sum_r$x, i0))" in text
