@@ -284,15 +284,13 @@ class _SumBuilder:
         first, chunks = leaf[s, c][0], leaf[s, c][1]
         chunk = _max(_min(first + r.x, q - 1), 0)
         akey = lkey(j, s)
-        if a.kept:
-            # rows: the default schedule computes ROWS rows together (a
-            # constant extent, bound_extent), past the last row reading
-            # the last row again (those sums are never read)
-            k = a.kept[-1]
-            extra_at = {**extra_at, k: _max(_min(a.vars[k], a.size(k) - 1), 0)}
         nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
         nxt = select(r.x < chunks, nxt, a.zero(True))
-        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
+        # the default schedule computes ROWS rows together (a constant
+        # extent, bound_extent): those past the last are not updated (their
+        # sums are never read) and read nothing (also in name_tree's rest)
+        preds = [row < a.size(a.kept[-1])] if a.kept else []
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=preds)
         tree = a.func("_tree")
         place = {}
         out.default_hint = _rows_hint(key, place)
@@ -304,7 +302,8 @@ class _SumBuilder:
         rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
         last = (right,) + mid
         elem = a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True)
-        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % a.lanes])
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr,
+                 preds=[rr.x < m % a.lanes] + preds)
         a.tree_levels(tree, (c,), extra, slots, depth)
         tree.default_hint = _row_hint(out, key, place)
         # the lanes read the chunks of 8, the tree the rest: a Func read only
@@ -451,13 +450,17 @@ def _row_hint(out, key, place):
     """The default schedule of name_tree: computed per row (or per ROWS
     rows, where _rows_hint split them), at out's loop of its innermost kept
     axis (its buffer stays in cache), where out has such a loop; its slots
-    the outermost loop of its first stage (name_lanes is computed per slot).
-    Returns whether it placed f."""
+    the outermost loop of its first stage (name_lanes is computed per slot);
+    ROWS rows where _rows_hint split them. Returns whether it placed f."""
     def hint(f):
         sch = f.function().pure.schedule
         dims = [d.var for d in sch.dims]
         if _untouched(sch) and place.get("slot") in dims:
             f.reorder(*[n for n in dims if n != place["slot"]], place["slot"])
+        if place.get("row") and not f.function().schedule.bounds:
+            # ROWS rows, as name_lanes (no loop over a part of the rows:
+            # name_lanes computed in one copy)
+            f.bound_extent(place["row"], ROWS)
         if not key:
             return False
         try:
