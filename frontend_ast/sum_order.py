@@ -243,10 +243,10 @@ class _SumBuilder:
         them (m elements) as one pairwise_sum (runs_of gives one run of m).
         Every row has the same split tree, so each slot's leaf is found once
         (name_leaf(s, 0): its first chunk of 8 and chunks), and
-        name_lanes(j, s, ..) adds a slot's chunks in order into its 8
-        accumulators: an update over the chunks of a leaf (at most 16) and
-        the slots, whose loads are dense in j (vectorized by the default
-        schedule)."""
+        name_lanes(j, s, ..) adds slot s's chunks in order into its 8
+        accumulators: an update over the chunks of a leaf (at most 16),
+        whose loads are dense in j (vectorized by the default schedule,
+        which computes name_lanes per slot of name_tree)."""
         a = self
         # m: a call-time parameter when several axes (bounds inference does
         # not bound a product of sizes) or a size computed in a wider type
@@ -261,44 +261,49 @@ class _SumBuilder:
         j, s, c = a.em.new_var("j"), a.em.new_var("s"), a.em.new_var("c")
         mid = (c,) + tuple(extra)       # c: 0 (1 run), or no run when m == 0
         leaf = a.leaves(c, m, depth)
-        # the last slot and the rightmost leaf's slot, parameters: bounds
-        # inference does not bound a shift
-        top = a.static(lambda z: (1 << tree_depth(_prod(z), a.lanes)) - 1, a.run)
+        # the rightmost leaf's slot, a parameter: bounds inference does not
+        # bound a shift
         right = a.static(lambda z: rightmost_slot(_prod(z), a.lanes, a.block), a.run)
 
         acc = a.func("_lanes")
-        a.define(acc, (j, s) + mid, [a.zero(True)], pure=True)
+        row = a.vars[a.kept[-1]] if a.kept else None
+
+        def lkey(jj, ss):
+            # name_lanes(j, row, s, c, ..): a row's accumulators next to
+            # the next row's (the default schedule computes ROWS rows)
+            if row is None:
+                return (jj, ss) + mid
+            return (jj, row, ss) + tuple(v for v in mid if v is not row)
+        a.define(acc, lkey(j, s), [a.zero(True)], pure=True)
         most = a.static(lambda z: most_chunks(_prod(z), a.lanes, a.block), a.run)
-        if extra:
-            # rows: the chunks in order, each added at its slot (a table
-            # the rows share), the rows' chains interleaved
-            r = RDom([(0, q)], a.name + "_chunk")
-            akey = (j, _max(_min(a.slots_of_chunks(leaf, q, most, top)[r.x], top), 0)) + mid
-            nxt = a.read_flat(r.x * a.lanes + j, m, extra_at, clamp=False)
-        else:
-            # one row: each slot runs over as many chunks as the largest
-            # leaf has (its accumulators stay in registers), those past its
-            # own adding -0.0 (x + -0.0 is x): no condition in the loop;
-            # the chunk clamped into the row (it is there)
-            r = RDom([(0, most), (0, top + 1)], a.name + "_chunk")
-            first, chunks = leaf[r[1], c][0], leaf[r[1], c][1]
-            chunk = _max(_min(first + r[0], q - 1), 0)
-            akey = (j, r[1]) + mid
-            nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
-            nxt = select(r[0] < chunks, nxt, a.zero(True))
-        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r)
+        # each slot s runs over as many chunks as the largest leaf has (its
+        # accumulators stay in registers), those past its own adding -0.0
+        # (x + -0.0 is x): no condition in the loop; the chunk clamped into
+        # the row (it is there)
+        r = RDom([(0, most)], a.name + "_chunk")
+        first, chunks = leaf[s, c][0], leaf[s, c][1]
+        chunk = _max(_min(first + r.x, q - 1), 0)
+        akey = lkey(j, s)
+        nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
+        nxt = select(r.x < chunks, nxt, a.zero(True))
+        # the default schedule computes ROWS rows together (a constant
+        # extent, bound_extent): those past the last are not updated (their
+        # sums are never read) and read nothing (also in name_tree's rest)
+        preds = [row < a.size(a.kept[-1])] if a.kept else []
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=preds)
+        tree = a.func("_tree")
         place = {}
         out.default_hint = _rows_hint(key, place)
-        acc.default_hint = _row_hint(out, key, place, vectorize=a.lanes)
-        tree = a.func("_tree")
+        acc.default_hint = _lanes_hint(tree, s, place, a.lanes)
         tkey = (s,) + mid
-        lanes = [Expr.wrap(acc[(Expr.wrap(ir.index(i)), s) + mid].node) for i in range(a.lanes)]
+        lanes = [Expr.wrap(acc[lkey(Expr.wrap(ir.index(i)), s)].node) for i in range(a.lanes)]
         a.define(tree, tkey, [_combine(lanes)], pure=True)
         # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
         rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
         last = (right,) + mid
         elem = a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True)
-        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr, preds=[rr.x < m % a.lanes])
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr,
+                 preds=[rr.x < m % a.lanes] + preds)
         a.tree_levels(tree, (c,), extra, slots, depth)
         tree.default_hint = _row_hint(out, key, place)
         # the lanes read the chunks of 8, the tree the rest: a Func read only
@@ -310,20 +315,6 @@ class _SumBuilder:
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
-
-    def slots_of_chunks(self, leaf, q, most, top):
-        """name_slot(k): the slot of the leaf that holds chunk k of a row
-        (q chunks; leaf(s, 0) from leaves(), `most` chunks at most per
-        leaf, slots 0..top): each leaf's chunks written with its slot."""
-        slot = self.func("_slot")
-        k = self.em.new_var("k")
-        zero = Expr.wrap(ir.index(0))
-        self.define(slot, (k,), [zero], pure=True)
-        r = RDom([(0, most), (0, top + 1)], self.name + "_fill")
-        first, chunks = leaf[r[1], zero][0], leaf[r[1], zero][1]
-        at = _max(_min(first + r[0], q - 1), 0)
-        self.define(slot, (at,), [r[1]], r, preds=[r[0] < chunks])
-        return slot
 
     def read_flat(self, flat, m, extra_at, clamp) -> Expr:
         """Element `flat` of a row of the run axes (m elements; clamped into
@@ -430,7 +421,7 @@ def _prod(sizes):
     return out
 
 
-ROWS = 4             # rows whose sums the default schedule interleaves
+ROWS = 8             # rows whose sums the default schedule interleaves
 
 
 def _untouched(sch) -> bool:
@@ -455,20 +446,47 @@ def _rows_hint(key, place):
     return hint
 
 
-def _row_hint(out, key, place, vectorize=0):
-    """The default schedule of name_lanes (vectorize=True) and name_tree:
-    computed per row (or per ROWS rows, where _rows_hint split them), at
-    out's loop of its innermost kept axis (their buffers stay in cache),
-    where out has such a loop; name_lanes' accumulators of a slot (j, their
-    number `vectorize`) one vector, and the ROWS rows' chunks interleaved
-    (independent chains of adds). Returns whether it placed f."""
+def _row_hint(out, key, place):
+    """The default schedule of name_tree: computed per row (or per ROWS
+    rows, where _rows_hint split them), at out's loop of its innermost kept
+    axis (its buffer stays in cache), where out has such a loop; its slots
+    the outermost loop of its first stage (name_lanes is computed per slot);
+    ROWS rows where _rows_hint split them. Returns whether it placed f."""
     def hint(f):
-        if vectorize:
-            _vectorize_lanes(f, place.get("row"), vectorize)
+        sch = f.function().pure.schedule
+        dims = [d.var for d in sch.dims]
+        if _untouched(sch) and place.get("slot") in dims:
+            f.reorder(*[n for n in dims if n != place["slot"]], place["slot"])
+        if place.get("row") and not f.function().schedule.bounds:
+            # ROWS rows, as name_lanes (no loop over a part of the rows:
+            # name_lanes computed in one copy)
+            f.bound_extent(place["row"], ROWS)
         if not key:
             return False
         try:
             f.compute_at(out, place.get("at", key[0]))
+        except CompileError:
+            return False
+        return True
+    return hint
+
+
+def _lanes_hint(tree, s, place, lanes):
+    """The default schedule of name_lanes: computed per slot of name_tree
+    (its loop `s`): a few vectors, on the stack; its accumulators of a slot
+    (j, `lanes` of them) one vector, and the ROWS rows' chunks interleaved
+    (independent chains of adds) where _rows_hint split the rows: ROWS rows
+    computed together (a constant extent: their accumulators stay in
+    registers over the slot's chunks). Returns whether it placed f."""
+    place["slot"] = s.name()
+
+    def hint(f):
+        row = place.get("row")
+        _vectorize_lanes(f, row, lanes)
+        if row and not f.function().schedule.bounds:
+            f.bound_extent(row, ROWS)
+        try:
+            f.compute_at(tree, s)
         except CompileError:
             return False
         return True

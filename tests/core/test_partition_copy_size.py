@@ -99,5 +99,9 @@ def test_row_sums_compute_their_funcs_once_and_equal_numpy(shape):
     np.testing.assert_array_equal(s, np.sum(a, axis=-1))
     np.testing.assert_array_equal(m, np.mean(a, axis=-1, keepdims=True))
     text = row_sums.lower("final")
-    for name in ("sum_lanes", "sum_tree", "mean_lanes", "mean_tree"):
+    for name in ("sum_tree", "mean_tree"):
         assert len(re.findall(rf"produce {name}\b", text)) == 1, name
+    # _lanes: computed per slot of _tree, 8 rows at a time; one copy for the
+    # blocks of 8 rows that the rows fill, one for the last block
+    for name in ("sum_lanes", "mean_lanes"):
+        assert len(re.findall(rf"produce {name}\b", text)) <= 2, name

@@ -97,14 +97,15 @@ def test_row_sums_special_values():
 
 def test_pairwise_funcs_are_named_and_schedulable():
     """sum (the result's Func), sum_leaf, sum_lanes and sum_tree are
-    in p.funcs; running sum's rows in parallel (suite 4's schedule) with
-    sum_lanes placed at root by the schedule (the default then leaves it
-    there) gives NumPy's bits."""
+    in p.funcs; running sum's rows in parallel with sum_lanes placed at root
+    by the schedule (the default then leaves it there) gives NumPy's bits
+    (suite 4's own schedule: test_row_sum_groups.py)."""
     seen = {}
 
     def sched(p):
         seen.update({k: p.funcs[k].name() for k in p.funcs})
-        K.sched_sum_axis1(p)
+        f = K._own(p, "sum")
+        f.update(len(f.function().updates) - 1).parallel(f.args()[0])
         lanes = K._own(p, "sum_lanes")
         lanes.compute_root()
 
