@@ -473,9 +473,10 @@ def _ident(text: str) -> str:
 
 
 # no vector instruction for these: LLVM computes their lanes one at a time
-# (exp, log and tanh are inline vector code: lowering/codegen_math.py)
-_SCALAR_CALLS = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-                           "cosh", "pow", "atan2", "fmod", "exp2", "cbrt"})
+# (exp, log, tanh, sin, cos and tan are vector code: lowering/codegen_math.py,
+# codegen_trig.py)
+_SCALAR_CALLS = frozenset({"asin", "acos", "atan", "sinh", "cosh", "pow", "atan2", "fmod",
+                           "exp2", "cbrt"})
 
 
 def _scalar_only(fn, roots: set) -> bool:
