@@ -57,6 +57,16 @@ error array. The loop itself becomes a call to the parallel runtime's
 failure inside a task propagates to the caller's cleanup. With
 `parallel=False` parallel loops are emitted serially instead.
 
+The else branch of a ShiftInwards small-extent test (`if (f.rD.extent >= k)
+{whole chunks} else {copy for regions smaller than one chunk}`,
+_small_extent_test) that is outside every loop of its function is outlined
+the same way into `<entry>.coldN(i32 0, i32 0, ptr closure)`, called once;
+it and every task outlined inside it are `cold noinline optnone`: LLVM
+spends almost nothing on code that runs only for images smaller than a
+chunk (interpolate, local Laplacian: a third of LLVM's time). Such copies
+tested inside a loop (a Func computed per tile, whose small pyramid levels
+run their copy on every tile) stay in their function, optimized.
+
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
 Integer And/Or evaluate both sides (no short circuit): loads must be guarded
