@@ -57,6 +57,16 @@ error array. The loop itself becomes a call to the parallel runtime's
 failure inside a task propagates to the caller's cleanup. With
 `parallel=False` parallel loops are emitted serially instead.
 
+The else branch of a ShiftInwards small-extent test (`if (f.rD.extent >= k)
+{whole chunks} else {copy for regions smaller than one chunk}`,
+_small_extent_test) that is outside every loop of its function is outlined
+the same way into `<entry>.coldN(i32 0, i32 0, ptr closure)`, called once;
+it and every task outlined inside it are `cold noinline optnone`: LLVM
+spends almost nothing on code that runs only for images smaller than a
+chunk (interpolate, local Laplacian: a third of LLVM's time). Such copies
+tested inside a loop (a Func computed per tile, whose small pyramid levels
+run their copy on every tile) stay in their function, optimized.
+
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
 Integer And/Or evaluate both sides (no short circuit): loads must be guarded
@@ -65,6 +75,7 @@ evaluates only the branch its scalar condition picks (Select evaluates both).
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -195,7 +206,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
 
 class _ModuleState:
     """What all functions of one module share: the error table, options and
-    the numbering of outlined parallel tasks."""
+    the numbering of outlined parallel tasks and cold functions."""
 
     def __init__(self, module: ll.Module, name: str, reassociate: bool, parallel: bool):
         self.module = module
@@ -204,6 +215,7 @@ class _ModuleState:
         self.parallel = parallel
         self.uses_parallel = False
         self.tasks = 0
+        self.colds = 0                      # cold functions outlined (_emit_cold)
         self.errors: list = []
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
         self.huge_pages = False             # large heap allocations get MADV_HUGEPAGE (Linux)
@@ -265,6 +277,7 @@ class _FunctionEmitter:
         self.cache_floor = 0            # layers below this are hidden (shadowing)
         self.loops: list = []           # ops.Loop of each serial loop around
         self.exits: dict = {}           # serial loop name -> stack of (function, end block)
+        self.cold = False               # a cold function (_cold_function)
 
     # ---- scopes ---------------------------------------------------------
     def bind(self, name: str, value, wide=None):
@@ -484,13 +497,41 @@ class _FunctionEmitter:
         state = self.state
         state.uses_parallel = True
         state.tasks += 1
-        tname = f"{state.name}.par{state.tasks}"
-        used_vars, used_bufs = _used_names(s.body)
+        task, closure = self._outline(f"{state.name}.par{state.tasks}", s.body, s.name)
+        par_for = self.runtime_fn(PAR_FOR, I32, [PTR, I32, I32, PTR])
+        self._propagate_failure(self.b.call(par_for, [task, lo, ext, closure]))
+
+    def _emit_cold(self, stmt):
+        """Run stmt through a call of a cold function of its own (see
+        _small_extent_test)."""
+        self.state.colds += 1
+        task, closure = self._outline(f"{self.state.name}.cold{self.state.colds}", stmt, None)
+        zero = ll.Constant(I32, 0)
+        self._propagate_failure(self.b.call(task, [zero, zero, closure]))
+
+    def _propagate_failure(self, rc):
+        """Continue where the i32 result of an outlined function is 0, else
+        leave through the cleanup (the callee recorded the error)."""
+        b = self.b
+        cont = self.fn.append_basic_block("outlined_ok")
+        br = b.cbranch(b.icmp_signed("==", rc, ll.Constant(I32, 0)), cont, self.get_cleanup())
+        br.set_weights([1 << 20, 1])
+        b.position_at_end(cont)
+
+    def _outline(self, tname, body, loop):
+        """Outline `body` into a function `i32 tname(i32 lo, i32 hi, ptr
+        closure)` that runs it (for `loop` in [lo, hi), or once when loop
+        is None) and returns nonzero on failure; return (that function,
+        the closure, filled here) of every enclosing value and buffer
+        pointer the body uses plus the error array. Code outlined from a
+        cold function is cold too (_cold_function)."""
+        used_vars, used_bufs = _used_names(body)
         values = [(nm, self.scope[nm][-1]) for nm in sorted(used_vars)
-                  if nm in self.scope and nm != s.name]
+                  if nm in self.scope and nm != loop]
         bufs = [(nm,) + self.buffers[nm][-1] for nm in sorted(used_bufs) if nm in self.buffers]
         fields = [v.type for _, v in values] + [PTR] * (len(bufs) + 1)
         cty = ll.LiteralStructType(fields)
+        cold = self.cold or loop is None
 
         # The task: loads the buffer pointers and calls its body, which takes
         # them as noalias parameters (as the entry point does).
@@ -501,6 +542,9 @@ class _FunctionEmitter:
                               name=f"{tname}.body")
         body_fn.linkage = "internal"
         body_fn.attributes.add("nounwind")
+        if cold:
+            _cold_function(task)
+            _cold_function(body_fn)
         for i in range(len(bufs)):
             body_fn.args[3 + i].add_attribute("noalias")
         tb = ll.IRBuilder(task.append_basic_block("entry"))
@@ -509,7 +553,8 @@ class _FunctionEmitter:
                                source_etype=cty), typ=PTR) for i in range(len(bufs))]
         tb.ret(tb.call(body_fn, list(task.args) + ptrs))
 
-        em = _FunctionEmitter(state, body_fn)
+        em = _FunctionEmitter(self.state, body_fn)
+        em.cold = cold
         ab = em.alloca_builder
         clo = body_fn.args[2]
 
@@ -523,11 +568,14 @@ class _FunctionEmitter:
             em.push_buffer(nm, body_fn.args[3 + i], t)
         em.allocated = {nm for nm, _, _ in bufs if nm in self.allocated}
         em.err_ptr = ab.load(field_ptr(len(values) + len(bufs)), typ=PTR)
-        t_lo, t_hi = body_fn.args[0], body_fn.args[1]
-        em._serial_loop(s.name, t_lo, em.b.sub(t_hi, t_lo), s.body)
+        if loop is None:
+            em.emit_stmt(body)
+        else:
+            t_lo, t_hi = body_fn.args[0], body_fn.args[1]
+            em._serial_loop(loop, t_lo, em.b.sub(t_hi, t_lo), body)
         em.finish()
 
-        # The call site: fill the closure, run, propagate a failure.
+        # The call site's closure
         closure = self.entry_alloca(cty)
         b = self.b
         for i, (_, v) in enumerate(values):
@@ -536,12 +584,7 @@ class _FunctionEmitter:
         for i, (_, p, _) in enumerate(bufs + [(None, self.err_ptr, None)]):
             b.store(p, b.gep(closure, [ll.Constant(I32, 0), ll.Constant(I32, len(values) + i)],
                              source_etype=cty))
-        par_for = self.runtime_fn(PAR_FOR, I32, [PTR, I32, I32, PTR])
-        rc = b.call(par_for, [task, lo, ext, closure])
-        cont = self.fn.append_basic_block("par_ok")
-        br = b.cbranch(b.icmp_signed("==", rc, ll.Constant(I32, 0)), cont, self.get_cleanup())
-        br.set_weights([1 << 20, 1])
-        b.position_at_end(cont)
+        return task, closure
 
     def _index(self, v, e, what):
         if e.type != ir.Int(32):
@@ -562,7 +605,11 @@ class _FunctionEmitter:
         self.b.branch(after_bb)
         if s.else_case is not None:
             self.b.position_at_end(else_bb)
-            self.emit_stmt(s.else_case)
+            if not self.cold and not self.loops and _small_extent_test(s.condition) and \
+                    not _exits_outside(s.else_case):
+                self._emit_cold(s.else_case)
+            else:
+                self.emit_stmt(s.else_case)
             self.b.branch(after_bb)
         self.b.position_at_end(after_bb)
 
@@ -1293,6 +1340,11 @@ class _UsedNames(ir.Visitor):
         self.bufs.add(s.name)
         self.visit_children(s)
 
+    def visit_Allocate(self, s):
+        if s.reuse_if is not None:
+            self.bufs.add(s.reuse)
+        self.visit_children(s)
+
 
 def _contains_long_loop(stmt) -> bool:
     """Whether a For whose extent is not a constant of at most SHORT_LOOP is
@@ -1306,6 +1358,48 @@ def _contains_long_loop(stmt) -> bool:
                 return True
         stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
     return False
+
+
+def _small_extent_test(cond) -> bool:
+    """Whether cond is `extent >= k` (k > 1 a constant; the extent an
+    expression of required extents `f.rD.extent` only): the test a
+    ShiftInwards split of factor k makes (stage_loops, loop_synthesis),
+    whose else branch, the copy for regions smaller than one chunk, runs
+    only on small images and small pyramid levels."""
+    if not (isinstance(cond, ir.GE) and isinstance(cond.b, ir.Const) and cond.b.value > 1):
+        return False
+    names = ir.free_vars(cond.a)
+    return bool(names) and all(_REQUIRED_EXTENT.search(n) for n in names)
+
+
+_REQUIRED_EXTENT = re.compile(r"\.r\d+\.extent$")
+
+
+def _exits_outside(stmt) -> bool:
+    """Whether a LoopExit in stmt leaves a loop around stmt (which an
+    outlined function could not reach)."""
+    inside, exits = set(), set()
+    stack = [stmt]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, ir.For):
+            inside.add(s.name)
+        elif isinstance(s, ir.LoopExit):
+            exits.add(s.loop)
+        stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
+    return bool(exits - inside)
+
+
+def _cold_function(fn):
+    """Mark fn cold and not optimized (optnone, which needs noinline): LLVM
+    then neither runs its optimization passes on it nor selects its
+    instructions with more than the fast instruction selector and register
+    allocator. For the copies that run only when a region is smaller than one
+    chunk of a split (_small_extent_test): they were about half of a tiled
+    pipeline's code (interpolate's output loop: 9,800 of 40,500 lines of
+    LLVM IR in the copy for fewer than 32 rows)."""
+    for a in ("cold", "noinline", "optnone"):
+        fn.attributes.add(a)
 
 
 def _used_names(stmt):
