@@ -78,7 +78,7 @@ class WrittenArgs:
             if not a.flags.writeable:
                 raise ValueError(f"assignment destination is read-only (argument {name!r} "
                                  f"is written by the function)")
-            if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+            if a.size and any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
                 raise ValueError(f"argument {name!r} is written by the function and several of "
                                  f"its elements are one location in memory (a stride of 0); "
                                  f"pass a copy (e.g. {name}.copy())")
