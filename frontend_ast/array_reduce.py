@@ -30,6 +30,7 @@ from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_
 from .arrayexpr import ArrayExpr, element_node, placeholder
 from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
+from .result_order import result_order
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
 
@@ -371,7 +372,8 @@ def _var(b, ac, a, axes, dt, got, is_std, node):
         x = a.elem(i)
         return _squared(cx, ops.binary(cx, "-", x, m.elem([i[k] for k in kept])))
     probe = _squared(cx, ops.binary(cx, "-", placeholder(a.ty, cx), placeholder(m.ty, cx)))
-    sq = ArrayExpr(a.shape, probe.ty, dev, node)
+    # NumPy's arr - mean is a new array in arr's memory order (result_order.py)
+    sq = ArrayExpr(a.shape, probe.ty, dev, node, order=result_order([a], a.ndim))
     sq_acc = acc if dt is not None else sq.ty
     ret = total(ac, sq, axes, sq_acc, node, "var")
     cx.cur_node = node

@@ -26,15 +26,18 @@ class ArrayExpr:
              to_base([index node]) -> [index node of the array]; None for a
              new array (the result of an operation)
       node   the AST node the value comes from (errors are located there)
+      order  a new array's axes outermost in memory first where NumPy's
+             result is not C-ordered (result_order.py), else None
     """
 
-    def __init__(self, shape, ty, elem, node, view=None, readonly=None):
+    def __init__(self, shape, ty, elem, node, view=None, readonly=None, order=None):
         self.shape = list(shape)
         self.ty = ty
         self.elem = elem
         self.node = node
         self.view = view
         self.readonly = readonly    # why NumPy gives this value read-only, or None
+        self.order = order
 
     @property
     def ndim(self) -> int:
@@ -216,7 +219,8 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
 
     if ufunc and not shape:
         return elem([])
-    return ArrayExpr(shape, ty, elem, node)
+    from .result_order import result_order
+    return ArrayExpr(shape, ty, elem, node, order=result_order(arrays, len(shape)))
 
 
 def _weak_static(v) -> bool:

@@ -63,6 +63,8 @@ def memory_order(operand: ArrayExpr, layout=None):
     (NumPy's result of an operation); a view of part of an array is taken
     in its index order, its axes not merging."""
     nd = operand.ndim
+    if layout is None and operand.view is None and operand.order is not None:
+        layout = (operand.order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
     if layout is None and operand.view is not None:
         arr = operand.view[0]
         perm = _axis_permutation(operand)

@@ -1,6 +1,10 @@
 """fn.dask on a process-based distributed.LocalCluster (2 workers) and on
 Dask's process scheduler: workers compile the functions from their pickled
-definitions and compute what one machine computes."""
+definitions and compute what one machine computes. The default run keeps the
+cluster's reductions, blocks, scans and issue 22's Checked-by line; the process
+scheduler, a worker's death, the integral image and the Func-API pipelines on the
+cluster are `slow` (their threaded-scheduler versions are in the default run:
+test_dask_integral.py, test_dask_funcapi*.py)."""
 import numpy as np
 import pytest
 
@@ -71,6 +75,7 @@ def test_cluster_checked_by(client):
         K.unproven.dask(da.from_array(a.astype(np.int64), chunks=300))
 
 
+@pytest.mark.slow
 def test_process_scheduler():
     a = np.arange(5000, dtype=np.int64) % 1009 - 500
     x = da.from_array(a, chunks=700)
@@ -86,6 +91,7 @@ def test_threaded_scheduler():
     assert np.array_equal(got[1], K.scale(a, a, 2))
 
 
+@pytest.mark.slow
 def test_worker_death_is_retried(client, tmp_path):
     # a worker dies while it holds partial results of the histogram's blocks: Dask
     # recomputes them (on the other worker or the restarted one) and the result is
@@ -123,6 +129,7 @@ def test_cluster_scans(client):
     assert len(workers) == 2
 
 
+@pytest.mark.slow
 def test_cluster_integral_image_and_final_carry(client):
     # an integral image chunked in both axes in one function (its row scan a dask
     # array of its own) and a scan returned with its final carry, on the workers
@@ -136,6 +143,7 @@ def test_cluster_integral_image_and_final_carry(client):
     assert np.array_equal(s, want[0]) and acc == want[1] and acc.dtype == np.asarray(want[1]).dtype
 
 
+@pytest.mark.slow
 def test_cluster_funcapi_reduction_and_2d_scan(client):
     # Func-API pipelines on the workers, pickled by their definition: an argmin (the
     # rfactor decomposition, dask_funcs_reduce) and a scan along the chunked axis of

@@ -20,7 +20,10 @@ def _integral(a):
     return np.cumsum(np.cumsum(a, 1), 0)
 
 
-@pytest.mark.parametrize("kernel", ["integral_cumsum", "integral_acc", "integral"])
+# the default run keeps the loop form; the cumsum and carried forms are `slow`
+@pytest.mark.parametrize("kernel", [pytest.param("integral_cumsum", marks=pytest.mark.slow),
+                                    pytest.param("integral_acc", marks=pytest.mark.slow),
+                                    "integral"])
 def test_pipeline_integral_image_chunked_in_both_axes(kernel):
     fn = getattr(K, kernel)
     a = np.random.default_rng(len(kernel)).integers(-99, 99, (26, 19)).astype(np.int64)
@@ -39,6 +42,7 @@ def test_pipeline_integral_image_wraps_as_one_machine():
     assert np.array_equal(got, want)
 
 
+@pytest.mark.slow
 def test_three_scans_along_three_chunked_axes():
     a = np.random.default_rng(2).integers(-9, 9, (7, 6, 9)).astype(np.int64)
     want = K.cumsum3(a)

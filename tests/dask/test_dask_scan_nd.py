@@ -22,7 +22,9 @@ def _realize(p, img, a):
     return np.asarray(p.realize(list(a.shape[::-1])))
 
 
-@pytest.mark.parametrize("dim, op", [(0, "sum"), (1, "sum"), (0, "max"), (1, "affine")])
+@pytest.mark.parametrize("dim, op", [(0, "sum"), pytest.param(1, "sum", marks=pytest.mark.slow),
+                                     pytest.param(0, "max", marks=pytest.mark.slow),
+                                     (1, "affine")])
 def test_2d_scans_random_chunkings(dim, op):
     rng = np.random.default_rng(dim * 7 + len(op))
     a = rng.integers(-100, 100, (23, 40)).astype(np.int32)

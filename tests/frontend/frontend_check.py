@@ -31,7 +31,9 @@ def run_plain(p, *args):
         import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return p.py_func(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+            # order="K": a copy keeps the layout a float sum's order depends on
+            return p.py_func(*[a.copy(order="K") if isinstance(a, np.ndarray) else a
+                               for a in args])
 
 
 def check(p, *args):

@@ -1,0 +1,70 @@
+"""Float sums of new arrays (the results of element-wise operations, and the
+deviations inside var/std) add in the memory order NumPy allocates them in:
+a ufunc's result follows its operands' layout (order='K'), so `(m * m).sum()`
+of a Fortran-ordered m adds in Fortran order (session 15: the compiled sum
+added in C order, 1 ulp and more from NumPy; frontend_ast/result_order.py)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from frontend_ast.result_order import result_order
+from tests.frontend.frontend_check import check
+
+
+@ph.pipeline
+def sums_of_products(m):
+    return (m * m).sum(), (m * 2.0).sum(axis=0), np.sqrt(np.abs(m)).sum(axis=-1)
+
+
+@ph.pipeline
+def variances(m):
+    return m.var(), m.std(axis=0), m.var(axis=-1)
+
+
+@ph.pipeline
+def sum_of_difference(m, c):
+    return (m - c).sum(), ((m - c) ** 2).sum(axis=0)
+
+
+def _layouts(f):
+    yield np.ascontiguousarray(f)
+    yield np.asfortranarray(f)
+    yield f[::-1]
+    if f.ndim == 3:
+        yield np.ascontiguousarray(f.transpose(1, 2, 0)).transpose(2, 0, 1)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (20, 30), (200, 3), (3, 20, 17)])
+def test_sums_of_new_arrays_follow_the_operands_layout(shape):
+    rng = np.random.default_rng(15)
+    # magnitudes over six decades: another order changes the last bits
+    f = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 3, shape)
+    for m in _layouts(f):
+        check(sums_of_products, m)
+        check(variances, m)
+        check(sum_of_difference, m, rng.standard_normal(shape[-1]))     # a broadcast row
+        check(sum_of_difference, m, np.ascontiguousarray(f))            # C wins a conflict
+
+
+def test_result_order_is_numpys():
+    """The order result_order gives is the one NumPy allocates (the strides of
+    NumPy's result sorted), for the cases its docstring names."""
+    class Operand:      # what result_order reads of an ArrayExpr: a layout and a shape
+        def __init__(self, shape, order):
+            from frontend_ast.values import const_val
+            self.shape = [const_val(n) for n in shape]
+            self.ndim, self.view, self.order = len(shape), None, order
+
+    def numpys(*arrays):
+        r = np.add(*arrays) if len(arrays) == 2 else arrays[0] * 2
+        return tuple(int(k) for k in np.argsort([-abs(s) for s in r.strides], kind="stable"))
+    c, f = np.zeros((3, 4)), np.zeros((3, 4), order="F")
+    row = np.zeros(4)
+    cases = [((c,), [Operand((3, 4), None)]),
+             ((f,), [Operand((3, 4), (1, 0))]),
+             ((f, c), [Operand((3, 4), (1, 0)), Operand((3, 4), None)]),
+             ((c, f), [Operand((3, 4), None), Operand((3, 4), (1, 0))]),
+             ((f, row), [Operand((3, 4), (1, 0)), Operand((4,), None)])]
+    for arrays, operands in cases:
+        got = result_order(operands, 2) or (0, 1)
+        assert got == numpys(*arrays), (arrays, got)
