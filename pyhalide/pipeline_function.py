@@ -8,12 +8,17 @@ import inspect
 
 import numpy as np
 
+from .dispatch import MISS, compiled_entry
 from .errors import CompileError
 from .ir.forksafe import fresh_in_child
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
+
+# fast-path calls of one specialization before a compiled entry is built for
+# the key of the call (dispatch.py; again at each power of two after)
+_HOT = 16
 
 
 class PipelineFunction:
@@ -32,6 +37,10 @@ class PipelineFunction:
         self._variants = {}       # argument key -> specializations for other values of
                                   # the globals the code reads (most recent first)
         self._last = None
+        self._entry = None        # dispatch.compiled_entry of _entry_spec's hot key
+        self._entry_spec = None
+        self._hits = 0            # calls of the last specialization on the fast path
+        self._next_try = _HOT     # ... when the next compiled entry is tried
         fresh_in_child(self, "_lock")     # guards building specializations
         self._parsed = None
         self._signature = inspect.signature(fn)
@@ -50,6 +59,8 @@ class PipelineFunction:
         self._specs.clear()
         self._variants.clear()
         self._last = None
+        self._entry = None
+        self._hits, self._next_try = 0, _HOT
         return fn
 
     # what the frontend reads (frontend_ast.schedules, frontend_ast.deftext) ---------------
@@ -182,15 +193,37 @@ class PipelineFunction:
         return spec
 
     def __call__(self, *args, **kwargs):
+        entry = self._entry
+        if entry is not None and not kwargs and not self._entry_spec.exposed:
+            out = entry(*args)
+            if out is not MISS:
+                return out
         last = self._last
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
             if getattr(last, "size_class", None) is None:
-                return last.run(args)
+                out = last.run(args)
+                self._hits = hits = self._hits + 1
+                if hits >= self._next_try:
+                    self._compile_entry(last, args)
+                return out
             from .frontend_ast.schedules import size_class
             if size_class(args) == last.size_class:
                 return last.run(args)
         return self._call(args, kwargs)
+
+    def _compile_entry(self, spec, args):
+        """Replace the compiled entry with one for the key of `args`, a call
+        the fast path just ran (kept when there is none). Tried again at the
+        next call while the key is not remembered yet, else after as many
+        calls again (one made or refused costs about a millisecond)."""
+        entry = compiled_entry(spec, args)
+        if entry is MISS:
+            self._next_try = max(_HOT, self._hits + 1)
+            return
+        self._next_try = max(_HOT, 2 * self._hits)
+        if entry is not None:
+            self._entry, self._entry_spec = entry, spec
 
     @deep_entry
     def _call(self, args, kwargs):
