@@ -21,8 +21,11 @@ the general path runs again (the entry's specializations never write their
 arguments, so a second run computes the same).
 
 It is not built (None) for what it does not do: a specialization whose
-Funcs were handed out, that reads globals, is scheduled automatically per
-size class, or has a parallel kernel; params the argument is not exactly
+Funcs were handed out (p.funcs, p.vars, p.last_specialization,
+p.specialization_for: PipelineFunction drops its entry then; or a
+schedule function's view, which it may have kept), that reads globals, is scheduled automatically for a
+size class the key does not fix (an integer argument not in the key), or
+has a parallel kernel; params the argument is not exactly
 the value of (conversions); results other than those above; object layouts
 the probes below do not find (another Python or NumPy build).
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import _signal  # signal.getsignal without its enum wrapping
 import ctypes
+import os
 import signal
 import struct
 import sys
@@ -64,6 +68,16 @@ _FNS = ("Py_IncRef", "Py_DecRef", "PyLong_AsLongLongAndOverflow", "PyThread_get_
 _engines: dict = {}                  # IR text -> (engine, entry address), kept for the process
 _MAX_LAYOUTS = 256
 _lock = fresh_in_child(sys.modules[__name__], "_lock", threading.Lock)
+# the thread Python runs signal handlers in (the forking thread in a child)
+_MAIN_THREAD = ctypes.c_uint64(threading.main_thread().ident)
+
+
+def _main_after_fork():
+    _MAIN_THREAD.value = threading.main_thread().ident
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_main_after_fork)
 
 
 class _MethodDef(ctypes.Structure):
@@ -206,8 +220,11 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec._direct
-    if _FNS_OK is None or direct is None or spec.exposed or spec.global_reads or \
-            getattr(spec, "size_class", None) is not None:
+    if _FNS_OK is None or direct is None or spec.global_reads or \
+            getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
+        return None
+    sizes = getattr(spec, "size_class", None)
+    if sizes is not None and not _size_class_fixed(spec, direct, args, sizes):
         return None
     key = direct.key(args)
     if key is None:
@@ -224,6 +241,25 @@ def compiled_entry(spec, args):
     from pyhalide.lowering.codegen_llvm import CANCEL_SLOT
     layout.err_slots = CANCEL_SLOT
     return _make(layout)
+
+
+def _auto(spec) -> bool:
+    """Whether spec's schedule is automatic: its Funcs were exposed to the
+    automatic scheduler only, which is done with them."""
+    return getattr(spec.schedule_info, "auto", None) is not None
+
+
+def _size_class_fixed(spec, direct, args, sizes) -> bool:
+    """Whether every call with the key of `args` has size class `sizes`
+    (an automatic schedule's): the key fixes the shapes, and it must hold
+    the value of every integer argument."""
+    from pyhalide.frontend_ast.schedules import size_class
+    keyed = set(direct.keyed)
+    for i, v in enumerate(args):
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and \
+                i not in keyed:
+            return False
+    return size_class(args) == sizes
 
 
 def _layout(spec, direct, entry, args) -> Layout:
@@ -270,7 +306,7 @@ def _layout(spec, direct, entry, args) -> Layout:
     L.result = _result(L, spec, spec.result, entry)
     st = interrupt._state
     L.slots["never"] = L.slot(0)
-    L.slots["main_thread"] = L.slot(interrupt._main[0])
+    L.slots["main_thread"] = L.slot(ctypes.addressof(_MAIN_THREAD), _MAIN_THREAD)
     L.slots["getsignal"] = L.obj(_signal.getsignal)
     L.slots["sigint"] = L.obj(int(signal.SIGINT))
     seen = st.get("seen")

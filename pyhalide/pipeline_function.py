@@ -16,9 +16,11 @@ from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
 
-# fast-path calls of one specialization before a compiled entry is built for
-# the key of the call (dispatch.py; again at each power of two after)
-_HOT = 16
+# calls of one specialization before a compiled entry is built for the key of
+# the call (dispatch.py): it costs 0.2 ms (2 ms more for the first entry of its
+# layout in the process), a general call 50 us and more, one on the fast path
+# 5 us, one through the entry 0.3 us
+_HOT = 2
 
 
 class PipelineFunction:
@@ -85,7 +87,7 @@ class PipelineFunction:
     def last_specialization(self):
         """The specialization the last call (or compile) used, or None."""
         if self._last is not None:
-            self._last.exposed = True     # its Funcs may be rescheduled (direct_call.py)
+            self._hand_out(self._last)
         return self._last
 
     def specialization_for(self, key):
@@ -99,7 +101,7 @@ class PipelineFunction:
             spec = self._new_specialization(key)
             spec.cache_key = cache_key
         self._specs[cache_key] = spec
-        spec.exposed = True               # its Funcs may be rescheduled (direct_call.py)
+        self._hand_out(spec)
         return spec
 
     # compilation ------------------------------------------------------------------------
@@ -194,22 +196,20 @@ class PipelineFunction:
 
     def __call__(self, *args, **kwargs):
         entry = self._entry
-        if entry is not None and not kwargs and not self._entry_spec.exposed:
+        if entry is not None and not kwargs:
             out = entry(*args)
             if out is not MISS:
                 return out
         last = self._last
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
-            if getattr(last, "size_class", None) is None:
+            sizes = getattr(last, "size_class", None)
+            if sizes is None or _size_class(args) == sizes:
                 out = last.run(args)
                 self._hits = hits = self._hits + 1
                 if hits >= self._next_try:
                     self._compile_entry(last, args)
                 return out
-            from .frontend_ast.schedules import size_class
-            if size_class(args) == last.size_class:
-                return last.run(args)
         return self._call(args, kwargs)
 
     def _compile_entry(self, spec, args):
@@ -273,15 +273,27 @@ class PipelineFunction:
                                f"p.compile(*example_args), first")
         return self._last
 
+    def _hand_out(self, spec):
+        """`spec`'s Funcs are handed out: they may be rescheduled between calls
+        (direct_call.py checks them; its compiled entry is dropped)."""
+        spec.exposed = True
+        spec.handed_out = True
+        if self._entry_spec is spec:
+            self._entry = None
+
     @property
     def funcs(self):
         from .frontend_ast.schedules import FuncTable
-        return FuncTable(self._current())
+        spec = self._current()
+        self._hand_out(spec)
+        return FuncTable(spec)
 
     @property
     def vars(self):
         from .frontend_ast.schedules import VarTable
-        return VarTable(self._current())
+        spec = self._current()
+        self._hand_out(spec)
+        return VarTable(spec)
 
     @property
     def applied_schedule(self):
@@ -318,6 +330,11 @@ class PipelineFunction:
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text
         return lower_text(self, stage, arg_specs)
+
+
+def _size_class(args):
+    from .frontend_ast.schedules import size_class
+    return size_class(args)
 
 
 def pipeline(fn=None, *, schedule=None):

@@ -15,7 +15,7 @@ import pytest
 import pyhalide as ph
 from pyhalide.dispatch import MISS
 
-HOT = 40         # calls that make a key hot (pipeline_function._HOT is 16)
+HOT = 8          # calls that make a key hot (pipeline_function._HOT is 2)
 
 
 @ph.pipeline
@@ -214,9 +214,17 @@ def test_rescheduling_after_the_entry_is_built():
     p = ph.pipeline(add1.py_func)
     a = np.arange(6.0)
     _hot(p, a)
-    p.funcs                                    # handed out: the entry is not used
-    assert p._entry_spec.exposed
-    _check(p, a)
+    p.funcs                                    # handed out: the entry is dropped
+    assert p._entry is None
+    for _ in range(HOT):
+        _check(p, a)
+    assert p._entry is None                    # and not made again
+
+    r = ph.pipeline(add1.py_func, schedule="auto")
+    _hot(r, a)                                 # the automatic scheduler is done with its Funcs
+    r.vars
+    assert r._entry is None
+    _check(r, a)
 
     q = ph.pipeline(add1.py_func)
     _hot(q, a)
@@ -323,3 +331,26 @@ def test_ctrl_c_and_sigint_handlers_on_the_compiled_entry(monkeypatch):
     finally:
         signal.signal(signal.SIGINT, old)
     np.testing.assert_allclose(p(a, 50), lk.recurrence_ref(a, 50))
+
+
+def _in_child(queue):
+    try:
+        a = np.arange(5.0)
+        ok = add1._entry(a) is not MISS and np.array_equal(add1(a), a + 1.0)
+        from pyhalide import dispatch
+        ok = ok and dispatch._MAIN_THREAD.value == threading.get_ident()
+        queue.put(bool(ok))
+    except Exception as e:  # noqa: BLE001 (reported to the parent)
+        queue.put(repr(e))
+
+
+def test_a_forked_child_uses_the_entry():
+    import multiprocessing
+    _hot(add1, np.arange(5.0))
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_in_child, args=(queue,))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert queue.get(timeout=10) is True
