@@ -47,6 +47,7 @@ import threading
 import numpy as np
 
 from pyhalide.ir.forksafe import fresh_in_child
+from pyhalide.lowering import interrupt
 
 __all__ = ["compiled_entry", "MISS"]
 
@@ -102,7 +103,7 @@ def _numpy_api():
         get = _API.PyCapsule_GetPointer
         get.restype = ctypes.c_void_p
         get.argtypes = [ctypes.py_object, ctypes.c_char_p]
-        table = get(m._ARRAY_API, None)
+        table = get(vars(m)["_ARRAY_API"], None)     # NumPy's C API export
         return {"PyArray_Empty": _word(table + 8 * 184, ctypes.c_void_p),
                 "PyArray_Scalar": _word(table + 8 * 60, ctypes.c_void_p)}
     except Exception:            # another NumPy: no compiled entries
@@ -219,7 +220,7 @@ class _Refused(Exception):
 def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
-    direct = spec._direct
+    direct = spec.direct
     if _FNS_OK is None or direct is None or spec.global_reads or \
             getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
         return None
@@ -232,8 +233,8 @@ def compiled_entry(spec, args):
     entry = direct.entries.get(key)
     if entry is None:
         return MISS
-    if entry.run.kernel.parallel:
-        return None
+    if entry.run.kernel.parallel or not interrupt.in_main_thread():
+        return None          # (built on the main thread: it may clear the SIGINT flag)
     try:
         layout = _layout(spec, direct, entry, args)
     except _Refused:
@@ -262,8 +263,18 @@ def _size_class_fixed(spec, direct, args, sizes) -> bool:
     return size_class(args) == sizes
 
 
+def _geometry(arr):
+    """The geometry rows of `arr` as the kernel reads them (lowering/runtime.py):
+    [min 0, extent, stride in elements] per dimension, innermost first."""
+    rows = (ctypes.c_int64 * max(3 * arr.ndim, 1))()
+    for d in range(arr.ndim):
+        axis = arr.ndim - 1 - d
+        rows[3 * d + 1] = arr.shape[axis]
+        rows[3 * d + 2] = arr.strides[axis] // arr.itemsize
+    return rows
+
+
 def _layout(spec, direct, entry, args) -> Layout:
-    from pyhalide.lowering import interrupt
     L = Layout()
     L.fns = {n: L.slot(a) for n, a in _FNS_OK.items()}
     keyed = set(direct.keyed)
@@ -272,46 +283,52 @@ def _layout(spec, direct, entry, args) -> Layout:
     run = entry.run
     kernel = run.kernel
     L.slots["kernel"] = L.slot(kernel.address, kernel)
-    scratch = run._scratch
     n_in = len(direct.sources)
     zero = direct.zero
+    outputs = [np.empty(full, dt) for full, dt in entry.allocs]    # (for their strides)
     for b, buf in enumerate(kernel.buffers):
         if b < n_in:
             src = direct.sources[b]
             s = _Source("arg", src) if src >= 0 else _Source("zero")
             if src < 0:
                 s.slots["data"] = L.slot(zero.ctypes.data, zero)
+            arr = args[src] if src >= 0 else zero
         else:
             s = _Source("output", b - n_in)
-        rows = scratch.geometry[b]
+            arr = outputs[b - n_in]
+        if arr.ndim != buf.dimensions or arr.dtype != buf.type.to_numpy():
+            raise _Refused("a buffer of another geometry")
+        rows = _geometry(arr)
         s.slots["geometry"] = L.slot(ctypes.addressof(rows), rows)
         L.buffers.append(s)
-    for full, dt in entry.allocs:
-        o = _Out(len(full))
-        dtype = np.dtype(dt)
-        o.slots["descr"] = L.obj(dtype)
-        o.slots["shape"] = L.words(full)
+    # each output allocated with its slot's shape (the full one's memory layout)
+    shapes = [shape for count, shape in entry.slots for _ in range(count)]
+    for (full, dt), shape in zip(entry.allocs, shapes):
+        shape = full if shape is None else shape
+        o = _Out(len(shape))
+        o.slots["descr"] = L.obj(np.dtype(dt))
+        o.slots["shape"] = L.words(shape)
         L.outputs.append(o)
     live = dict(zip(direct.live, direct.live_args))
     if not all(direct.exact):
         raise _Refused("a param converts its argument")
-    for j, cell in enumerate(scratch.cells):
+    for j, (par, value) in enumerate(zip(kernel.params, run.params)):
         if j in live:
             L.params.append(_Source("arg", live[j]))
         else:
             s = _Source("static")
-            raw = bytes(cell) + bytes(8 - ctypes.sizeof(cell))
+            raw = np.array(value, par.type.to_numpy()).tobytes()   # (checked by run)
+            raw += bytes(8 - len(raw))
             s.slots["value"] = L.slot(int.from_bytes(raw, "little", signed=True))
             L.params.append(s)
     L.result = _result(L, spec, spec.result, entry)
-    st = interrupt._state
+    # the SIGINT flag of interrupt.py, installed for the handler Python has now
+    flag = interrupt.cancel_flag_for_call()
     L.slots["never"] = L.slot(0)
     L.slots["main_thread"] = L.slot(ctypes.addressof(_MAIN_THREAD), _MAIN_THREAD)
     L.slots["getsignal"] = L.obj(_signal.getsignal)
     L.slots["sigint"] = L.obj(int(signal.SIGINT))
-    seen = st.get("seen")
-    flag = st.get("flag_address", 0) if st.get("installed") else 0
-    L.slots["seen"] = L.obj(seen)
+    L.slots["seen"] = L.obj(_signal.getsignal(signal.SIGINT))
     L.slots["flag"] = L.slot(flag)
     L.slots["miss"] = L.obj(MISS)
     L.slots["true"], L.slots["false"] = L.obj(True), L.obj(False)
@@ -377,11 +394,8 @@ def _result(L: Layout, spec, o, entry) -> Result:
     if o.kind == "input":
         return Result("arg", index=spec.pf.params.index(o.name))
     if o.kind in ("array", "scalar"):
-        count, shape = entry.slots[o.slot]
         flat = sum(c for c, _ in entry.slots[:o.slot]) + o.index
         if o.kind == "array":
-            if shape is not None:
-                raise _Refused("a reshaped output")
             return Result("output", index=flat)
         dtype = np.dtype(entry.allocs[flat][1])
         if o.fallback is None:

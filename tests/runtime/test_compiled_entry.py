@@ -354,3 +354,17 @@ def test_a_forked_child_uses_the_entry():
     child.join(60)
     assert child.exitcode == 0
     assert queue.get(timeout=10) is True
+
+
+@ph.pipeline
+def rows(m):
+    return m * 2.0, m[0] + 1.0, m[1, 2] - 0.5
+
+
+def test_outputs_of_fewer_dimensions():
+    m = np.arange(12.0).reshape(3, 4)
+    _hot(rows, m)
+    got = rows(m)
+    assert got[1].shape == (4,) and got[1].flags.c_contiguous and got[1].flags.writeable
+    got[1][0] = 99.0                            # its own memory: the next call is unchanged
+    _same(rows(m), rows.py_func(m))
