@@ -20,10 +20,14 @@ pending signal handlers ran: what they raise is the call's exception), which
 the general path runs again (the entry's specializations never write their
 arguments, so a second run computes the same).
 
+The globals the code read (Specialization.global_reads) must be the same
+objects (a closure cell's contents, a module dictionary's entry or its
+absence), else the general path compares their values.
+
 It is not built (None) for what it does not do: a specialization whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
-schedule function's view, which it may have kept), that reads globals, is scheduled automatically for a
+schedule function's view, which it may have kept), is scheduled automatically for a
 size class the key does not fix (an integer argument not in the key), or
 has a parallel kernel; params the argument is not exactly
 the value of (conversions); results other than those above; object layouts
@@ -65,7 +69,8 @@ _METH_FASTCALL = 0x80
 _API = ctypes.pythonapi
 _FNS = ("Py_IncRef", "Py_DecRef", "PyLong_AsLongLongAndOverflow", "PyThread_get_thread_ident",
         "PyObject_Vectorcall", "PyEval_SaveThread", "PyEval_RestoreThread", "PyErr_CheckSignals",
-        "PyTuple_New", "PyTuple_SetItem", "PyFloat_FromDouble", "PyLong_FromLongLong")
+        "PyTuple_New", "PyTuple_SetItem", "PyFloat_FromDouble", "PyLong_FromLongLong",
+        "PyDict_GetItemWithError")
 _engines: dict = {}                  # IR text -> (engine, entry address), kept for the process
 _MAX_LAYOUTS = 256
 _lock = fresh_in_child(sys.modules[__name__], "_lock", threading.Lock)
@@ -129,6 +134,8 @@ def _probe():
             [_word(strides + 8 * k) for k in range(a.ndim)] == list(a.strides) and \
             _word(id(a) + 56) == id(a.dtype) and \
             bool(_word(id(a) + 64, ctypes.c_int32) & 0x100) == a.flags.aligned
+    cell = (lambda: ok).__closure__[0]
+    ok = ok and _word(id(cell) + 16) == id(cell.cell_contents)
     for v in (np.float64(1.25), np.int32(-7), np.uint8(200), np.float32(3.5)):
         ok = ok and ctypes.string_at(id(v) + 16, v.itemsize) == v.tobytes()
     # PyArray_Empty (it steals the dtype's reference)
@@ -189,6 +196,7 @@ class Layout:
         self.values = []              # the block's slots
         self.keep = []                # objects whose addresses are in slots
         self.args, self.buffers, self.params, self.outputs = [], [], [], []
+        self.globals = []             # [(kind "cell" or "dict", slots)]
         self.fns = {}
         self.slots = {}
         self.result = None
@@ -221,7 +229,7 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec.direct
-    if _FNS_OK is None or direct is None or spec.global_reads or \
+    if _FNS_OK is None or direct is None or not spec.globals_current() or \
             getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
         return None
     sizes = getattr(spec, "size_class", None)
@@ -280,6 +288,8 @@ def _layout(spec, direct, entry, args) -> Layout:
     keyed = set(direct.keyed)
     for i, (k, v) in enumerate(zip(spec.key, args)):
         L.args.append(_argument(L, k, v, i in keyed))
+    for name in spec.global_reads:
+        L.globals.append(_global(L, spec.pf.fn, name))
     run = entry.run
     kernel = run.kernel
     L.slots["kernel"] = L.slot(kernel.address, kernel)
@@ -333,6 +343,31 @@ def _layout(spec, direct, entry, args) -> Layout:
     L.slots["miss"] = L.obj(MISS)
     L.slots["true"], L.slots["false"] = L.obj(True), L.obj(False)
     return L
+
+
+def _global(L: Layout, fn, name):
+    """The check that global `name` of fn (frontend_ast.names.lookup_global)
+    is still the object it is now: a closure cell's contents, or the module
+    dictionary's entry (NULL: absent)."""
+    if isinstance(name, tuple):
+        fn, name = name
+    if fn.__code__.co_freevars and fn.__closure__:
+        for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            if n == name:
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    raise _Refused("an empty closure cell") from None
+                return ("cell", {"cell": L.obj(cell), "value": L.obj(value)})
+    d = fn.__globals__
+    if type(d) is not dict:
+        raise _Refused("globals that are not a dict")
+    value = d.get(name, _ABSENT)
+    return ("dict", {"dict": L.obj(d), "name": L.obj(name),
+                     "value": L.slot(0) if value is _ABSENT else L.obj(value)})
+
+
+_ABSENT = object()
 
 
 def _argument(L: Layout, key, v, keyed: bool) -> _Arg:

@@ -147,6 +147,18 @@ def _arguments(e: _Emitter, layout) -> tuple[dict, dict]:
     return objs, values
 
 
+def _globals(e: _Emitter, layout):
+    """Each global the code read is the object it was (PyCellObject's
+    contents at offset 16; a dictionary entry, NULL when absent)."""
+    for kind, slots in layout.globals:
+        if kind == "cell":
+            now = e.field(e.slot(slots["cell"], "ptr"), 16, "ptr")
+        else:
+            now = e.call(layout.fns["PyDict_GetItemWithError"], "ptr",
+                         f"ptr {e.slot(slots['dict'], 'ptr')}, ptr {e.slot(slots['name'], 'ptr')}")
+        e.equal(now, e.slot(slots["value"], "ptr"), "ptr")
+
+
 def _outputs(e: _Emitter, layout) -> list:
     """Allocate the output arrays (PyArray_Empty steals its dtype's reference:
     one is added first); on failure release those made and return NULL."""
@@ -319,6 +331,7 @@ def entry_ir(layout) -> str:
     e(f"%blk = load ptr, ptr {blk_at}")
     e.equal("%nargs", str(len(layout.args)))
     objs, values = _arguments(e, layout)
+    _globals(e, layout)
     flag = _cancel_flag(e, layout)
     outs = _outputs(e, layout)
     kargs, err = _kernel_args(e, layout, values, outs)

@@ -21,6 +21,7 @@ __all__ = ["pipeline", "PipelineFunction"]
 # layout in the process), a general call 50 us and more, one on the fast path
 # 5 us, one through the entry 0.3 us
 _HOT = 2
+_MAX_WAIT = 64
 
 
 class PipelineFunction:
@@ -216,12 +217,13 @@ class PipelineFunction:
         """Replace the compiled entry with one for the key of `args`, a call
         the fast path just ran (kept when there is none). Tried again at the
         next call while the key is not remembered yet, else after as many
-        calls again (one made or refused costs about a millisecond)."""
+        calls again, at most _MAX_WAIT (one made or refused costs 0.2 ms:
+        calls alternating between keys rebuild it rarely)."""
         entry = compiled_entry(spec, args)
         if entry is MISS:
             self._next_try = max(_HOT, self._hits + 1)
             return
-        self._next_try = max(_HOT, 2 * self._hits)
+        self._next_try = self._hits + min(max(_HOT, self._hits), _MAX_WAIT)
         if entry is not None:
             self._entry, self._entry_spec = entry, spec
 

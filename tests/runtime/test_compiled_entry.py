@@ -8,6 +8,7 @@ import gc
 import math
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -92,9 +93,13 @@ def _check(p, *args):
 
 
 def _hot(p, *args):
-    """Call p HOT times; its compiled entry answers these arguments."""
-    for _ in range(HOT):
+    """Call p HOT times, and on while its compiled entry does not answer these
+    arguments (pipeline_function waits up to 64 calls to build it again);
+    then it does."""
+    for k in range(100):
         _check(p, *args)
+        if k >= HOT and p._entry is not None and not _misses(p, *args):
+            break
     assert p._entry is not None
     with np.errstate(all="ignore"):
         got = p._entry(*args)
@@ -250,36 +255,26 @@ def test_threads_share_the_entry():
     args = tuple(map(float, rng.random(7)))
     _hot(hasting, y, *args)
     want = hasting.py_func(y, *args)
-    errors = []
 
-    def worker():
-        try:
-            for _ in range(500):
-                if not np.array_equal(hasting(y, *args), want):
-                    errors.append("differs")
-        except Exception as e:                  # pragma: no cover - reported below
-            errors.append(e)
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    def worker(_):
+        return sum(not np.array_equal(hasting(y, *args), want) for _ in range(500))
+    with ThreadPoolExecutor(4) as pool:
+        assert sum(pool.map(worker, range(4))) == 0
 
 
 @ph.pipeline
-def total(a):
+def decayed(a):
     s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i]
+    for x in a:
+        s = s * 0.5 + x
     return s
 
 
 def test_union_and_numpy_scalar_results():
     a = np.array([0.5, -1.25, 3.0])
-    _hot(total, a)                              # a NumPy float64 (the loop ran)
-    _hot(total, np.zeros(0))                    # the Python float 0.0 (it did not)
-    _check(total, a)
+    _hot(decayed, a)                            # a NumPy float64 (the loop ran)
+    _hot(decayed, np.zeros(0))                  # the Python float 0.0 (it did not)
+    _check(decayed, a)
     _hot(pick, np.arange(10.0), 3)
     _hot(pick, np.arange(10, dtype=np.int16), -2)
 
@@ -368,3 +363,44 @@ def test_outputs_of_fewer_dimensions():
     assert got[1].shape == (4,) and got[1].flags.c_contiguous and got[1].flags.writeable
     got[1][0] = 99.0                            # its own memory: the next call is unchanged
     _same(rows(m), rows.py_func(m))
+
+
+K = 2.0
+
+
+@ph.pipeline
+def scaled_k(a):
+    return a * K
+
+
+def _closure():
+    c = 1.5
+
+    @ph.pipeline
+    def plus_c(a):
+        return a + c
+
+    def set_c(v):
+        nonlocal c
+        c = v
+    return plus_c, set_c
+
+
+def test_changed_globals_and_closure_cells_take_the_general_path():
+    global K
+    a = np.arange(4.0)
+    _hot(scaled_k, a)
+    try:
+        for k in (-0.5, 2.0, float("nan"), -0.0, 3):
+            K = k
+            assert _misses(scaled_k, a)
+            _hot(scaled_k, a)
+    finally:
+        K = 2.0
+    _check(scaled_k, a)
+    plus_c, set_c = _closure()
+    _hot(plus_c, a)
+    for v in (4.0, -0.0, 1.5):
+        set_c(v)
+        assert _misses(plus_c, a)
+        _hot(plus_c, a)
