@@ -196,6 +196,9 @@ class PipelineFunction:
         return spec
 
     def __call__(self, *args, **kwargs):
+        """The compiled entry of the hot key (dispatch.py), else the last
+        specialization's fast path when the arguments match it, else the
+        general path (_call)."""
         entry = self._entry
         if entry is not None and not kwargs:
             out = entry(*args)
