@@ -349,25 +349,20 @@ def _global(L: Layout, fn, name):
     """The check that global `name` of fn (frontend_ast.names.lookup_global)
     is still the object it is now: a closure cell's contents, or the module
     dictionary's entry (NULL: absent)."""
+    from pyhalide.frontend_ast.names import MISSING, lookup_global
     if isinstance(name, tuple):
         fn, name = name
-    if fn.__code__.co_freevars and fn.__closure__:
-        for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-            if n == name:
-                try:
-                    value = cell.cell_contents
-                except ValueError:
-                    raise _Refused("an empty closure cell") from None
-                return ("cell", {"cell": L.obj(cell), "value": L.obj(value)})
+    value = lookup_global(fn, name)
+    cell = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())).get(name)
+    if cell is not None:
+        if value is MISSING:
+            raise _Refused("an empty closure cell")
+        return ("cell", {"cell": L.obj(cell), "value": L.obj(value)})
     d = fn.__globals__
     if type(d) is not dict:
         raise _Refused("globals that are not a dict")
-    value = d.get(name, _ABSENT)
     return ("dict", {"dict": L.obj(d), "name": L.obj(name),
-                     "value": L.slot(0) if value is _ABSENT else L.obj(value)})
-
-
-_ABSENT = object()
+                     "value": L.slot(0) if value is MISSING else L.obj(value)})
 
 
 def _argument(L: Layout, key, v, keyed: bool) -> _Arg:
