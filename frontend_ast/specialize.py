@@ -649,6 +649,11 @@ class Specialization:
         """Forget the fast path (a Function of the graph changed)."""
         self._direct = None
 
+    @property
+    def direct(self):
+        """The fast path (direct_call.DirectCall), or None (pyhalide/dispatch.py)."""
+        return self._direct
+
     def reported(self, env, fn, *args):
         """fn(*args), with compile and kernel errors in the user's terms."""
         try:

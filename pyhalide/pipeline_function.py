@@ -8,12 +8,20 @@ import inspect
 
 import numpy as np
 
+from .dispatch import MISS, compiled_entry
 from .errors import CompileError
 from .ir.forksafe import fresh_in_child
 from .ir.lru import LRU
 from .ir.recursion import deep_entry
 
 __all__ = ["pipeline", "PipelineFunction"]
+
+# calls of one specialization before a compiled entry is built for the key of
+# the call (dispatch.py): it costs 0.2 ms (2 ms more for the first entry of its
+# layout in the process), a general call 50 us and more, one on the fast path
+# 5 us, one through the entry 0.3 us
+_HOT = 2
+_MAX_WAIT = 64
 
 
 class PipelineFunction:
@@ -32,6 +40,10 @@ class PipelineFunction:
         self._variants = {}       # argument key -> specializations for other values of
                                   # the globals the code reads (most recent first)
         self._last = None
+        self._entry = None        # dispatch.compiled_entry of _entry_spec's hot key
+        self._entry_spec = None
+        self._hits = 0            # calls of the last specialization on the fast path
+        self._next_try = _HOT     # ... when the next compiled entry is tried
         fresh_in_child(self, "_lock")     # guards building specializations
         self._parsed = None
         self._signature = inspect.signature(fn)
@@ -50,6 +62,8 @@ class PipelineFunction:
         self._specs.clear()
         self._variants.clear()
         self._last = None
+        self._entry = None
+        self._hits, self._next_try = 0, _HOT
         return fn
 
     # what the frontend reads (frontend_ast.schedules, frontend_ast.deftext) ---------------
@@ -74,7 +88,7 @@ class PipelineFunction:
     def last_specialization(self):
         """The specialization the last call (or compile) used, or None."""
         if self._last is not None:
-            self._last.exposed = True     # its Funcs may be rescheduled (direct_call.py)
+            self._hand_out(self._last)
         return self._last
 
     def specialization_for(self, key):
@@ -88,7 +102,7 @@ class PipelineFunction:
             spec = self._new_specialization(key)
             spec.cache_key = cache_key
         self._specs[cache_key] = spec
-        spec.exposed = True               # its Funcs may be rescheduled (direct_call.py)
+        self._hand_out(spec)
         return spec
 
     # compilation ------------------------------------------------------------------------
@@ -182,15 +196,39 @@ class PipelineFunction:
         return spec
 
     def __call__(self, *args, **kwargs):
+        """The compiled entry of the hot key (dispatch.py), else the last
+        specialization's fast path when the arguments match it, else the
+        general path (_call)."""
+        entry = self._entry
+        if entry is not None and not kwargs:
+            out = entry(*args)
+            if out is not MISS:
+                return out
         last = self._last
         if last is not None and not kwargs and len(args) == self._plain_arity \
                 and last.accepts(args):
-            if getattr(last, "size_class", None) is None:
-                return last.run(args)
-            from .frontend_ast.schedules import size_class
-            if size_class(args) == last.size_class:
-                return last.run(args)
+            sizes = getattr(last, "size_class", None)
+            if sizes is None or _size_class(args) == sizes:
+                out = last.run(args)
+                self._hits = hits = self._hits + 1
+                if hits >= self._next_try:
+                    self._compile_entry(last, args)
+                return out
         return self._call(args, kwargs)
+
+    def _compile_entry(self, spec, args):
+        """Replace the compiled entry with one for the key of `args`, a call
+        the fast path just ran (kept when there is none). Tried again at the
+        next call while the key is not remembered yet, else after as many
+        calls again, at most _MAX_WAIT (one made or refused costs 0.2 ms:
+        calls alternating between keys rebuild it rarely)."""
+        entry = compiled_entry(spec, args)
+        if entry is MISS:
+            self._next_try = max(_HOT, self._hits + 1)
+            return
+        self._next_try = self._hits + min(max(_HOT, self._hits), _MAX_WAIT)
+        if entry is not None:
+            self._entry, self._entry_spec = entry, spec
 
     @deep_entry
     def _call(self, args, kwargs):
@@ -240,15 +278,27 @@ class PipelineFunction:
                                f"p.compile(*example_args), first")
         return self._last
 
+    def _hand_out(self, spec):
+        """`spec`'s Funcs are handed out: they may be rescheduled between calls
+        (direct_call.py checks them; its compiled entry is dropped)."""
+        spec.exposed = True
+        spec.handed_out = True
+        if self._entry_spec is spec:
+            self._entry = None
+
     @property
     def funcs(self):
         from .frontend_ast.schedules import FuncTable
-        return FuncTable(self._current())
+        spec = self._current()
+        self._hand_out(spec)
+        return FuncTable(spec)
 
     @property
     def vars(self):
         from .frontend_ast.schedules import VarTable
-        return VarTable(self._current())
+        spec = self._current()
+        self._hand_out(spec)
+        return VarTable(spec)
 
     @property
     def applied_schedule(self):
@@ -285,6 +335,11 @@ class PipelineFunction:
     def lower(self, stage: str = "loops", arg_specs=None):
         from .frontend_ast.deftext import lower_text
         return lower_text(self, stage, arg_specs)
+
+
+def _size_class(args):
+    from .frontend_ast.schedules import size_class
+    return size_class(args)
 
 
 def pipeline(fn=None, *, schedule=None):
