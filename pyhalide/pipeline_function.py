@@ -199,6 +199,11 @@ class PipelineFunction:
         """The compiled entry of the hot key (dispatch.py), else the last
         specialization's fast path when the arguments match it, else the
         general path (_call)."""
+        if not kwargs and len(args) < self._plain_arity:
+            # the defaults Python binds (the same objects), then the fast paths
+            d = self.py_func.__defaults__
+            if d and len(args) >= self._plain_arity - len(d):
+                args = args + d[len(args) - self._plain_arity + len(d):]
         entry = self._entry
         if entry is not None and not kwargs:
             out = entry(*args)
