@@ -4,7 +4,7 @@
     compile_lowered(lowered) -> Kernel
 
 Each pass is one public function in its own file. PYHALIDE_DEBUG=1 lists the
-passes, 2 prints the IR after each (marking passes that changed nothing),
+passes with the CPU time each took, 2 prints the IR after each (marking passes that changed nothing),
 PYHALIDE_TIME_PASSES=1 times them, PYHALIDE_VERIFY=1 (or config.verify)
 verifies the IR after each pass."""
 from __future__ import annotations
@@ -125,10 +125,11 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     def run(name, fn, stmt, flattened=False, check=True):
         t0, c0 = time.perf_counter(), time.process_time()
         new = fn(stmt)
+        cpu = (time.process_time() - c0) * 1e3
         if config.time_passes:
             print(f"pyhalide: pass {name}: {(time.perf_counter() - t0) * 1e3:.2f} ms "
-                  f"({(time.process_time() - c0) * 1e3:.2f} ms CPU)", file=sys.stderr)
-        debug_print(1, f"pyhalide: pass {name}")
+                  f"({cpu:.2f} ms CPU)", file=sys.stderr)
+        debug_print(1, f"pyhalide: pass {name} ({cpu:.1f} ms CPU)")
         if config.debug >= 2 and isinstance(new, ir.Stmt):
             mark = " (unchanged)" if new is stmt else ""
             debug_print(2, f"--- after {name}{mark}:\n{ir.to_str(new)}")
