@@ -145,6 +145,9 @@ class _Bounds:
         self.lets = {}                 # level key -> [(name, Expr)]
         self.named = {}                # (level key, base name) -> [(Variable, Expr)]
         self.calls = {}                # id(Definition) -> (Definition, its Calls in order)
+        # (level key, symbol) -> (Interval, names it found unregistered): symbols
+        # resolved at a level, for every later _Resolver at that level (_Resolver.get)
+        self.resolved = {}
         self.trends = SymbolTrends(self._symbol_value)   # (sliding windows)
 
     def _symbol_value(self, name: str):
@@ -741,33 +744,80 @@ def _braced(text: str) -> str:
 
 class _Resolver(dict):
     """A scope (dict of Intervals) whose misses resolve symbols that are not
-    visible at a level through their definitions, recursively."""
+    visible at a level through their definitions, recursively.
+
+    A resolution depends only on the definitions of the symbols it reaches
+    (fixed once registered), their visibility at the level, and which names
+    were not registered yet (points). So it is kept for every later
+    _Resolver at the same level (`_Bounds.resolved`: bounds inference asks
+    each consumer stage's scope at a level anew), and reused while none of
+    those names has been registered since, unless it read an interval the
+    caller put into this scope (a consumer's loop variables: var_intervals)
+    or met a symbol being resolved (a cycle cut)."""
 
     def __init__(self, b: "_Bounds", level: ir.LoopLevel):
         super().__init__()
         self.b, self.level = b, level
         self.resolving = set()
+        self.own = {}               # name this resolver put into itself -> its names
+                                    # found unregistered (None: not kept)
+        self.open = []              # [names found unregistered, or None: not kept]
+
+    def _depends(self, names):
+        for i, deps in enumerate(self.open):
+            if deps is not None:
+                if names is None:
+                    self.open[i] = None
+                else:
+                    deps.update(names)
 
     def get(self, name, default=None):
         if name in self:
+            if self.open:
+                self._depends(self.own.get(name))
             return self[name]
-        if self.b.visible(name, self.level) or name in self.resolving:
+        b = self.b
+        if name not in b.symbols:
+            if self.open:
+                self._depends((name,))
             return default
+        if b.visible(name, self.level):
+            return default
+        if name in self.resolving:
+            self._depends(None)
+            return default
+        key = (b._level_key(self.level), name)
+        hit = b.resolved.get(key)
+        if hit is not None and not any(n in b.symbols for n in hit[1]):
+            if self.open:
+                self._depends(hit[1])
+            self[name] = hit[0]
+            self.own[name] = hit[1]
+            return hit[0]
         self.resolving.add(name)
-        kind = self.b.symbols[name]
+        self.open.append(set())
+        kind = b.symbols[name]
         bounds = BoundsOf(self)
         if kind[0] == "let":
             iv = bounds(kind[1])
         else:
             iv = Interval(bounds(kind[1]).lo, bounds(kind[2]).hi)
-        iv = self.b.named_bounds(name, iv, self.level)
+        iv = b.named_bounds(name, iv, self.level)
+        deps = self.open.pop()
         self.resolving.discard(name)
+        if deps is not None:
+            deps = frozenset(deps)
+            b.resolved[key] = (iv, deps)
+        if self.open:
+            self._depends(deps)
         self[name] = iv
+        self.own[name] = deps
         return iv
 
     def copy(self):
         out = _Resolver(self.b, self.level)
         out.update(self)
+        out.own = dict(self.own)
         return out
 
 

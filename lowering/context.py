@@ -18,6 +18,8 @@ class LoweringContext:
     in_place: dict = field(default_factory=dict)     # output name -> computed in its buffer
     folds: dict = field(default_factory=dict)        # Func -> (dimension, fold factor)
     stages: list = field(default_factory=list)       # [(pass name, Stmt)] for dumps
+    stage_loops: dict = field(default_factory=dict)  # (Func, stage) -> (Definition,
+                                                     # StageLoops): loops_of_stage's memo
 
     def is_output(self, name: str) -> bool:
         return name in self.outputs

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .interval import Interval, bounds_of
+from .interval import BoundsOf, Interval
 
 _I32 = ir.Int(32)
 _I64 = ir.Int(64)
@@ -53,29 +53,62 @@ def _leaf_interval(v: ir.Variable):
     return Interval(ir.Const(t, lo), ir.Const(t, t.max_value()))
 
 
-def _surely_fits(e: ir.Expr) -> bool:
+class _WholeRanges:
+    """Interval arithmetic over every leaf's whole range (_leaf_interval),
+    one BoundsOf shared by the expressions of one _distinct call: a
+    subexpression several endpoints share is bounded once. A leaf's interval
+    depends on the leaf alone, so adding the leaves of the next expression to
+    the scope changes no interval found before."""
+
+    def __init__(self):
+        self.scope = {}
+        self.types = {}
+        self.bounds = BoundsOf(self.scope)
+
+    def of(self, e: ir.Expr):
+        """The BoundsOf for e (all its leaves in scope), or None when a leaf
+        is not an integer."""
+        own = None
+        for name, v in ir.free_vars(e).items():
+            t = self.types.get(name)
+            if t is None:
+                iv = _leaf_interval(v)
+                if iv is None:
+                    return None
+                self.scope[name], self.types[name] = iv, v.type
+            elif t != v.type:
+                own = True          # a name of another type elsewhere: e alone
+        if own:
+            scope = {}
+            for name, v in ir.free_vars(e).items():
+                iv = _leaf_interval(v)
+                if iv is None:
+                    return None
+                scope[name] = iv
+            return BoundsOf(scope)
+        return self.bounds
+
+
+def _surely_fits(e: ir.Expr, ranges: _WholeRanges | None = None) -> bool:
     """Whether e fits int32 for every value of its leaves: interval arithmetic
     over the leaves' whole ranges, exact on constants, which leaves an end
     unbounded where it would leave the type; or, where that fails inside,
     the checked value itself (_widened: sums, differences, products, min
     and max exact over int32 leaves) is in int32's range for every value of
     those leaves (`max(x / 2, (x + 1) / 2) + 1`)."""
-    scope = {}
-    for name, v in ir.free_vars(e).items():
-        iv = _leaf_interval(v)
-        if iv is None:
-            return False
-        scope[name] = iv
-    iv = bounds_of(e, scope)
+    bounds = (ranges or _WholeRanges()).of(e)
+    if bounds is None:
+        return False
+    iv = bounds(e)
     if isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const):
         return _I32.min_value() <= iv.lo.value and iv.hi.value <= _I32.max_value()
     if e.type != _I32:
         return False
-    r = _widened_range(_widened(e, {}), scope, {})
+    r = _widened_range(_widened(e, {}), bounds, {})
     return r is not None and _I32.min_value() <= r[0] and r[1] <= _I32.max_value()
 
 
-def _widened_range(w: ir.Expr, scope: dict, memo: dict):
+def _widened_range(w: ir.Expr, bounds: BoundsOf, memo: dict):
     """(lo, hi) of a _widened expression over all values of its leaves (Python
     ints, exact), or None. A leaf is an int32 value (or a narrower one) cast
     to int64: its interval over the leaves' whole ranges where that is
@@ -86,7 +119,7 @@ def _widened_range(w: ir.Expr, scope: dict, memo: dict):
     if isinstance(w, ir.Const):
         r = (w.value, w.value)
     elif isinstance(w, (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max)):
-        a, b = _widened_range(w.a, scope, memo), _widened_range(w.b, scope, memo)
+        a, b = _widened_range(w.a, bounds, memo), _widened_range(w.b, bounds, memo)
         if a is None or b is None:
             r = None
         elif isinstance(w, ir.Add):
@@ -101,13 +134,13 @@ def _widened_range(w: ir.Expr, scope: dict, memo: dict):
         else:
             r = (max(a[0], b[0]), max(a[1], b[1]))
     elif isinstance(w, ir.Select):
-        a = _widened_range(w.true_value, scope, memo)
-        b = _widened_range(w.false_value, scope, memo)
+        a = _widened_range(w.true_value, bounds, memo)
+        b = _widened_range(w.false_value, bounds, memo)
         r = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
     elif isinstance(w, ir.Cast) and w.type == _I64 and w.value.type.is_integer() and \
             w.value.type.bits <= 32 and w.value.type.is_scalar():
         x, t = w.value, w.value.type
-        iv = bounds_of(x, scope)
+        iv = bounds(x)
         if isinstance(iv.lo, ir.Const) and isinstance(iv.hi, ir.Const):
             r = (iv.lo.value, iv.hi.value)
         else:
@@ -123,11 +156,12 @@ def _distinct(exprs) -> list:
     each (and int64 ones: the value of a narrowing cast an interval took as
     exact)."""
     out = []
+    ranges = _WholeRanges()
     for e in exprs:
         if e is None or e.type not in (_I32, _I64) or \
                 (e.type == _I32 and isinstance(e, (ir.Const, ir.Variable))):
             continue
-        if not any(ir.equal(e, s) for s in out) and not _surely_fits(e):
+        if not any(ir.equal(e, s) for s in out) and not _surely_fits(e, ranges):
             out.append(e)
     return out
 

@@ -68,9 +68,17 @@ def stage_bounds(fn: ir.Function, d: ir.Definition) -> dict:
 
 
 def loops_of_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> StageLoops:
+    """The loops of stage `index` of fn, built once per compile for each
+    Definition (bounds inference asks for them per consumer and per level;
+    lowering changes no schedule in place, and callers do not change them)."""
     d = fn.definitions()[index]
-    return stage_loops(stage_prefix(fn.name, index), d, stage_bounds(fn, d), index == 0,
-                       ctx.is_output(fn.name))
+    hit = ctx.stage_loops.get((fn.name, index))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    sl = stage_loops(stage_prefix(fn.name, index), d, stage_bounds(fn, d), index == 0,
+                     ctx.is_output(fn.name))
+    ctx.stage_loops[(fn.name, index)] = (d, sl)
+    return sl
 
 
 class _StripGuard(ir.Mutator):

@@ -45,6 +45,8 @@ class _Simplifier(ir.Mutator):
         # let-bound names whose values simplified to a constant or a variable:
         # replaced where they are read (see mutate)
         self.renames = {}
+        # names of the Variables renames map to (or more: _captured's filter)
+        self.targets = frozenset()
         self.scoped = {}
 
     def mutate(self, n):
@@ -64,17 +66,22 @@ class _Simplifier(ir.Mutator):
         self.memo = saved
         return out
 
-    def _under(self, renames: dict, node):
-        """node simplified with `renames` pending instead of the current ones."""
-        saved = self.renames, self.scoped
-        self.renames, self.scoped = renames, {}
+    def _under(self, renames: dict, node, targets=None):
+        """node simplified with `renames` pending instead of the current ones
+        (`targets`: the names of the Variables they map to, if known)."""
+        if targets is None:
+            targets = frozenset(v.name for v in renames.values() if isinstance(v, ir.Variable))
+        saved = self.renames, self.targets, self.scoped
+        self.renames, self.targets, self.scoped = renames, targets, {}
         out = self.mutate(node)
-        self.renames, self.scoped = saved
+        self.renames, self.targets, self.scoped = saved
         return out
 
     def _captured(self, name: str) -> dict:
         """The pending renames to a variable `name` (its outer binding), which
         a new binding of `name` would capture."""
+        if name not in self.targets:
+            return {}
         return {k: v for k, v in self.renames.items()
                 if isinstance(v, ir.Variable) and v.name == name}
 
@@ -330,7 +337,9 @@ class _Simplifier(ir.Mutator):
             return self._rebound(n, n.name, cls)
         value = self.mutate(n.value)
         if isinstance(value, (ir.Const, ir.Variable)):
-            return self._under({**self.renames, n.name: value}, n.body)
+            targets = self.targets | {value.name} if isinstance(value, ir.Variable) \
+                else self.targets
+            return self._under({**self.renames, n.name: value}, n.body, targets)
         body = self._scope(n.name, n.body)
         if value is n.value and body is n.body:
             return n

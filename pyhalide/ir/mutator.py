@@ -1,13 +1,16 @@
 """The generic IR mutator and visitor.
 
-Both walk dataclass fields, so a new node kind needs no new traversal code.
-`Mutator.mutate` returns the very same object when nothing below it changed,
-so an unchanged pass is free and detectable (`result is stmt`). Results are
-memoized by node identity (DAGs with shared subexpressions are walked once);
-a mutator whose result depends on context (scopes, enclosing loops) sets
-`memoize = False` or clears `self.memo` when its context changes; one that
-rewrites statements only sets `stmts_only` and never walks expressions (an
-unmemoized walk of a DAG of shared subexpressions would be exponential).
+Both walk dataclass fields, so a new node kind needs no new traversal code:
+the walk of one node class's children is a small function generated from its
+fields the first time a node of the class is walked (`_walkers`), as fast as
+a handwritten one. `Mutator.mutate` returns the very same object when nothing
+below it changed, so an unchanged pass is free and detectable (`result is
+stmt`). Results are memoized by node identity (DAGs with shared
+subexpressions are walked once); a mutator whose result depends on context
+(scopes, enclosing loops) sets `memoize = False` or clears `self.memo` when
+its context changes; one that rewrites statements only sets `stmts_only` and
+never walks expressions (an unmemoized walk of a DAG of shared
+subexpressions would be exponential).
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ _FIELD_CACHE: dict = {}
 _IR_FIELD_CACHE: dict = {}
 # Field annotations that never hold an IR node: the walks skip those fields.
 _NON_IR_FIELDS = frozenset({"str", "Type", "int", "bool", "float"})
+# Field annotations that hold one IR node (or None), never a tuple.
+_NODE_FIELDS = frozenset({"Expr", "Stmt", "Optional[Expr]", "Optional[Stmt]"})
 
 
 def node_fields(cls) -> tuple:
@@ -38,27 +43,89 @@ def _ir_fields(cls) -> tuple:
     return names
 
 
-def children(n) -> list:
-    """The IR nodes directly below `n`, in field order."""
-    out = []
-    names = _IR_FIELD_CACHE.get(type(n))
-    for name in names if names is not None else _ir_fields(type(n)):
-        v = getattr(n, name)
-        if isinstance(v, IRNode):
-            out.append(v)
-        elif isinstance(v, tuple):
-            out.extend(x for x in v if isinstance(x, IRNode))
+def _mutate_tuple(m, v: tuple) -> tuple:
+    """A tuple field mutated item by item (the same tuple if no item changed)."""
+    items = [m.mutate(x) if isinstance(x, IRNode) else x for x in v]
+    for a, b in zip(items, v):
+        if a is not b:
+            return tuple(items)
+    return v
+
+
+def _walkers(cls) -> tuple:
+    """(children, mutate_children, visit_children) for node class `cls`,
+    generated from its fields: each IR field read by name, a field annotated
+    as one node never tested for a tuple. They do what a loop over
+    `_ir_fields(cls)` with isinstance tests would."""
+    fields = dataclasses.fields(cls)
+    ir = [(i, f) for i, f in enumerate(fields) if f.type not in _NON_IR_FIELDS]
+    kids, muts, visits, same = [], [], [], []
+    for i, f in ir:
+        v, nv = f"v{i}", f"n{i}"
+        kids.append(f"    {v} = n.{f.name}")
+        kids.append(f"    if isinstance({v}, IRNode):\n        out.append({v})")
+        muts.append(f"    {v} = n.{f.name}")
+        muts.append(f"    {nv} = m.mutate({v}) if isinstance({v}, IRNode) else {v}")
+        visits.append(f"    {v} = n.{f.name}")
+        visits.append(f"    if isinstance({v}, IRNode):\n        w.visit({v})")
+        if f.type not in _NODE_FIELDS:
+            kids.append(f"    elif isinstance({v}, tuple):\n"
+                        f"        out.extend(x for x in {v} if isinstance(x, IRNode))")
+            muts.append(f"    if {nv} is {v} and isinstance({v}, tuple) and {v}:\n"
+                        f"        {nv} = _mutate_tuple(m, {v})")
+            visits.append(f"    elif isinstance({v}, tuple):\n"
+                          f"        for x in {v}:\n"
+                          f"            if isinstance(x, IRNode):\n"
+                          f"                w.visit(x)")
+        same.append(f"{nv} is {v}")
+    args = ", ".join(f"{f.name}=n{i}" if f.type not in _NON_IR_FIELDS else f"{f.name}=n.{f.name}"
+                     for i, f in enumerate(fields))
+    src = ["def children(n):", "    out = []", *kids, "    return out",
+           "def mutate_children(m, n):", *muts,
+           f"    if {' and '.join(same) or 'True'}:", "        return n",
+           f"    return cls({args})",
+           "def visit_children(w, n):", *visits, "    return None"]
+    env = {"IRNode": IRNode, "cls": cls, "_mutate_tuple": _mutate_tuple}
+    exec("\n".join(src), env)       # noqa: S102 (source built from field names above)
+    out = (env["children"], env["mutate_children"], env["visit_children"])
+    _WALKERS[cls] = out
     return out
 
 
-_DISPATCH: dict = {}     # (walker class, node class) -> its visit_ function or None
-_UNSET = object()
+_WALKERS: dict = {}      # node class -> _walkers(class)
 
 
-def _method(walker_cls, node_cls):
+def children(n) -> list:
+    """The IR nodes directly below `n`, in field order."""
+    w = _WALKERS.get(type(n))
+    return (w or _walkers(type(n)))[0](n)
+
+
+# (walker class, node class) -> the function walking a node of that class:
+# the walker's visit_ method, else its children walk
+_DISPATCH: dict = {}
+
+
+def _method(walker_cls, node_cls, default):
     fn = getattr(walker_cls, "visit_" + node_cls.__name__, None)
+    if fn is None:
+        fn = default(walker_cls, node_cls)
     _DISPATCH[(walker_cls, node_cls)] = fn
     return fn
+
+
+def _mutate_default(walker_cls, node_cls):
+    if walker_cls.mutate_children is Mutator.mutate_children:
+        w = _WALKERS.get(node_cls)
+        return (w or _walkers(node_cls))[1]
+    return walker_cls.mutate_children
+
+
+def _visit_default(walker_cls, node_cls):
+    if walker_cls.visit_children is Visitor.visit_children:
+        w = _WALKERS.get(node_cls)
+        return (w or _walkers(node_cls))[2]
+    return walker_cls.visit_children
 
 
 class Mutator:
@@ -74,39 +141,22 @@ class Mutator:
             return None
         if self.stmts_only and isinstance(n, Expr):
             return n
-        if self.memoize:
-            hit = self.memo.get(id(n))
-            if hit is not None and hit[0] is n:
-                return hit[1]
-        key = (type(self), type(n))
-        method = _DISPATCH.get(key, _UNSET)
-        if method is _UNSET:
-            method = _method(*key)
-        result = method(self, n) if method is not None else self.mutate_children(n)
-        if self.memoize:
-            self.memo[id(n)] = (n, result)
+        cls = type(n)
+        method = _DISPATCH.get((type(self), cls))
+        if method is None:
+            method = _method(type(self), cls, _mutate_default)
+        if not self.memoize:
+            return method(self, n)
+        hit = self.memo.get(id(n))
+        if hit is not None and hit[0] is n:
+            return hit[1]
+        result = method(self, n)
+        self.memo[id(n)] = (n, result)
         return result
 
     def mutate_children(self, n):
-        changes = None
-        names = _IR_FIELD_CACHE.get(type(n))
-        for name in names if names is not None else _ir_fields(type(n)):
-            v = getattr(n, name)
-            if isinstance(v, IRNode):
-                nv = self.mutate(v)
-            elif isinstance(v, tuple) and v:
-                items = [self.mutate(x) if isinstance(x, IRNode) else x for x in v]
-                nv = v if all(a is b for a, b in zip(items, v)) else tuple(items)
-            else:
-                continue
-            if nv is not v:
-                if changes is None:
-                    changes = {}
-                changes[name] = nv
-        if changes is None:
-            return n
-        return type(n)(**{f: changes[f] if f in changes else getattr(n, f)
-                          for f in node_fields(type(n))})
+        w = _WALKERS.get(type(n))
+        return (w or _walkers(type(n)))[1](self, n)
 
 
 class Visitor:
@@ -124,18 +174,14 @@ class Visitor:
             if id(n) in self.seen:
                 return
             self.seen.add(id(n))
-        key = (type(self), type(n))
-        method = _DISPATCH.get(key, _UNSET)
-        if method is _UNSET:
-            method = _method(*key)
-        if method is not None:
-            method(self, n)
-        else:
-            self.visit_children(n)
+        method = _DISPATCH.get((type(self), type(n)))
+        if method is None:
+            method = _method(type(self), type(n), _visit_default)
+        method(self, n)
 
     def visit_children(self, n):
-        for c in children(n):
-            self.visit(c)
+        w = _WALKERS.get(type(n))
+        (w or _walkers(type(n)))[2](self, n)
 
 
 class FuncMutator(Mutator):
