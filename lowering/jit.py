@@ -49,8 +49,6 @@ Debug output (stderr): config.debug >= 1 names each compile and says
 from __future__ import annotations
 
 import collections
-import contextlib
-import gc
 import re
 import sys
 import time
@@ -63,6 +61,7 @@ from pyhalide.ir.lru import capacity
 
 from . import codegen_trig, parallel_runtime
 from .codegen_llvm import codegen
+from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
     JitOptions,
     cached_object,
@@ -117,28 +116,11 @@ def _timer():
     return lap
 
 
-@contextlib.contextmanager
-def _no_cycle_collection():
-    """Python's cyclic garbage collector paused (restored after): codegen
-    builds hundreds of thousands of llvmlite objects, all alive until the
-    module is printed, and the collections they trigger each traverse them
-    and the lowered IR again: they were half of codegen's time (interpolate:
-    1.9 -> 0.9 s CPU for codegen and printing). Reference counting still
-    frees what codegen drops."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _build(stmt, name, buffers, params, target, options):
     """(target, target machine, codegen output, IR text) of a Stmt."""
     t = parse_target(target or config.target)
     tm = target_machine(t)
-    with _no_cycle_collection():
+    with cycle_collection_paused():
         out = codegen(stmt, name, buffers, params, triple=t.triple,
                       data_layout=str(tm.target_data), reassociate=options.reassociate,
                       cpu=t.cpu)

@@ -9,8 +9,6 @@ PYHALIDE_TIME_PASSES=1 times them, PYHALIDE_VERIFY=1 (or config.verify)
 verifies the IR after each pass."""
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import sys
 import time
@@ -23,6 +21,7 @@ from .access_checks import add_access_checks
 from .bounds_inference import infer_bounds
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name
+from .gc_pause import cycle_collection_paused
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
 from .loop_synthesis import synthesize_loops
@@ -92,30 +91,13 @@ def defs_text(env: dict, order_hint=None) -> str:
     return "\n".join(ir.function_to_str(env[n]) for n in names if n in env)
 
 
-@contextlib.contextmanager
-def _without_cycle_collection():
-    """Python's cycle collector paused (if it runs): lowering and code
-    generation build hundreds of thousands of IR nodes, acyclic (frozen
-    dataclasses, memos of (node, result) pairs), which the collector would
-    traverse again and again as they accumulate (a fifth of interpolate's
-    lowering time). Whatever cycles they leave are collected after."""
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
 def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
     """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
     name to its Function) to a final Stmt. The simplifier's and linear
     forms' memos serve one compile and are emptied after it (they hold the
     nodes they saw: kept, they would grow with every kernel compiled)."""
     try:
-        with _without_cycle_collection():
+        with cycle_collection_paused():
             return _lower(outputs, env, inputs, params, dense, stop_after)
     finally:
         clear_caches()
@@ -212,5 +194,5 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
 
 def compile_lowered(lowered: Lowered):
     from .jit import compile_pipeline
-    with _without_cycle_collection():
+    with cycle_collection_paused():
         return compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
