@@ -219,8 +219,15 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
 
     if ufunc and not shape:
         return elem([])
-    from .result_order import result_order
-    return ArrayExpr(shape, ty, elem, node, order=result_order(arrays, len(shape)))
+    order = RESULT_ORDER["fn"](arrays, len(shape))
+    return ArrayExpr(shape, ty, elem, node, order=order)
+
+
+# The memory order NumPy allocates an element-wise result in
+# (result_order.result_order registers itself here when imported, as
+# array_reduce does before any function is compiled: that module reads the
+# sum order, which reads array values, so arrayexpr cannot import it)
+RESULT_ORDER = {"fn": lambda operands, ndim: None}
 
 
 def _weak_static(v) -> bool:

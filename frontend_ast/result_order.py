@@ -12,7 +12,7 @@ ordered, `f + c` of a Fortran- and a C-ordered array is C-ordered, and
 `f - row` (a broadcast row) is Fortran-ordered."""
 from __future__ import annotations
 
-from .arrayexpr import size_is
+from .arrayexpr import RESULT_ORDER, size_is
 
 
 def result_order(operands, ndim: int):
@@ -49,3 +49,6 @@ def result_order(operands, ndim: int):
         perm.insert(ipos, perm.pop(i0))
     order = tuple(reversed(perm))
     return None if order == tuple(range(ndim)) else order
+
+
+RESULT_ORDER["fn"] = result_order
