@@ -11,22 +11,11 @@ import pytest
 
 import pyhalide as ph
 from tests.core.jitcheck import check
+from tests.schedules.pyramids import pyramid
 
 
 def _pyramid(tag: str, levels: int = 3):
-    """out reads l1 upsampled 2x, l1 reads l2 upsampled, ...: level k has
-    about 2^-k of the output's rows."""
-    x, y = ph.vars("x y")
-    src = ph.Func(f"src_{tag}")
-    src[x, y] = ph.f32(x * 3 + (y * y) % 7)
-    fs = [ph.Func(f"l{k}_{tag}") for k in range(1, levels + 1)]
-    fs[-1][x, y] = src[x, y] * 0.5
-    for k in range(levels - 2, -1, -1):
-        nxt = fs[k + 1]
-        fs[k][x, y] = (nxt[x // 2, y // 2] + nxt[(x + 1) // 2, (y + 1) // 2]) * 0.5 + k
-    out = ph.Func(f"out_{tag}")
-    out[x, y] = fs[0][x // 2, y // 2] + fs[0][(x + 1) // 2, (y + 1) // 2]
-    return x, y, fs, out
+    return pyramid(tag, levels)
 
 
 def _store_counts(text: str) -> Counter:
