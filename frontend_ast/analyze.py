@@ -134,23 +134,17 @@ def _check_stmt(stmt, smap, loop_depth, last):
 
 
 def _check_raise(stmt, smap):
-    """`raise E` or `raise E(constant)` (E a builtin exception class, resolved
-    when the function is compiled: asserts.exec_raise)."""
+    """`raise E` or `raise E(message)` (E a builtin exception class and the
+    message a constant, both checked when the function is compiled:
+    asserts.exec_raise)."""
     exc = stmt.exc
     call = exc if isinstance(exc, ast.Call) else None
     name = call.func if call is not None else exc
     if exc is None or stmt.cause is not None or not isinstance(name, ast.Name) or (
-            call is not None and (call.keywords or len(call.args) > 1 or
-                                  any(not _constant(a) for a in call.args))):
+            call is not None and (call.keywords or len(call.args) > 1)):
         raise smap.error(stmt, "only `raise E` and `raise E(message)` with a builtin exception "
                                "class E and a constant message are supported",
                          "raise ValueError('what went wrong'); no re-raise, no `from`")
-
-
-def _constant(node) -> bool:
-    return isinstance(node, ast.Constant) or (
-        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and
-        isinstance(node.operand, ast.Constant))
 
 
 def _check_target(t, smap):

@@ -76,14 +76,9 @@ def exec_raise(b, s: ast.Raise):
             isinstance(exc, type) and issubclass(exc, Exception)):
         raise cx.err(s.exc, f"{name!r} is not a builtin exception class",
                      hint="raise a builtin exception: ValueError, TypeError, RuntimeError, ...")
-    args = () if call is None or not call.args else (_constant_of(call.args[0]),)
+    args = () if call is None or not call.args else \
+        (_constant_message(cx, call.args[0], "a raise"),)
     _check(b, s, None, args, const_val(False), exc=name)
-
-
-def _constant_of(node):
-    if isinstance(node, ast.UnaryOp):
-        return -node.operand.value
-    return node.value
 
 
 def _check(b, s, test, args, cond=None, exc="AssertionError"):
@@ -113,15 +108,18 @@ def _check(b, s, test, args, cond=None, exc="AssertionError"):
 
 def message_args(cx, s: ast.Assert) -> tuple:
     """The arguments of the AssertionError: () or (the constant message,)."""
-    if s.msg is None:
-        return ()
-    m = s.msg
+    return () if s.msg is None else (_constant_message(cx, s.msg, "an assert"),)
+
+
+def _constant_message(cx, m, what: str):
+    """The value of the constant message m of `what` (a literal, or a negated
+    number)."""
     if isinstance(m, ast.UnaryOp) and isinstance(m.op, ast.USub) and \
             isinstance(m.operand, ast.Constant) and type(m.operand.value) in (int, float):
-        return (-m.operand.value,)
+        return -m.operand.value
     if isinstance(m, ast.Constant):
-        return (m.value,)
-    raise cx.err(m, "the message of an assert must be a constant (a string)",
+        return m.value
+    raise cx.err(m, f"the message of {what} must be a constant (a string)",
                  hint="write the message as a string literal; return the values to look at "
                       "them after the call")
 

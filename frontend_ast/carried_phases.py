@@ -24,7 +24,6 @@ Funcs of their own are located errors here."""
 from __future__ import annotations
 
 import ast
-import re
 
 from pyhalide import ir
 from pyhalide.expr import Expr
@@ -38,6 +37,7 @@ from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
+from .tuple_targets import is_temporary
 from .values import Arr, TupleVal, Val, exact_aff, fresh, with_type_range
 
 WHAT = "in a loop that carries arrays from one iteration to the next"
@@ -526,9 +526,6 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     return machine, carried, env2, objects, (rot, written)
 
 
-_TEMP = re.compile(r"_*_ph_\d+_t$")
-
-
 def guarded_writes(node: ast.If) -> bool:
     """Whether an `if` (no else) holds only element writes (`a[i] = v`,
     `a[i] += v`) and
@@ -551,7 +548,7 @@ def guarded_writes(node: ast.If) -> bool:
         names = t.elts if isinstance(t, ast.Tuple) else [t]
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             continue
-        if not all(isinstance(n, ast.Name) and _TEMP.match(n.id) for n in names):
+        if not all(isinstance(n, ast.Name) and is_temporary(n.id) for n in names):
             return False
     return True
 

@@ -21,9 +21,18 @@ are left as they are."""
 from __future__ import annotations
 
 import ast
+import re
 
 from .loop_forms import LoopFormRewriter
 from .rewrite_registry import register
+
+# the names of the fresh temporaries (LoopFormRewriter.fresh("t"))
+_TEMPORARY = re.compile(r"_*_ph_\d+_t$")
+
+
+def is_temporary(name: str) -> bool:
+    """Whether `name` is a temporary this rewrite made."""
+    return _TEMPORARY.match(name) is not None
 
 
 @register(12)

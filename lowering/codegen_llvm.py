@@ -75,7 +75,6 @@ evaluates only the branch its scalar condition picks (Select evaluates both).
 """
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
 
@@ -88,6 +87,7 @@ from . import atomic_updates
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
+from .context import is_required_extent
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
@@ -1369,10 +1369,7 @@ def _small_extent_test(cond) -> bool:
     if not (isinstance(cond, ir.GE) and isinstance(cond.b, ir.Const) and cond.b.value > 1):
         return False
     names = ir.free_vars(cond.a)
-    return bool(names) and all(_REQUIRED_EXTENT.search(n) for n in names)
-
-
-_REQUIRED_EXTENT = re.compile(r"\.r\d+\.extent$")
+    return bool(names) and all(is_required_extent(n) for n in names)
 
 
 def _exits_outside(stmt) -> bool:

@@ -2,6 +2,7 @@
 of the symbols they agree on."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pyhalide import ir
@@ -96,6 +97,14 @@ def required_max(f: str, d: int) -> str:
 
 def required_extent(f: str, d: int) -> str:
     return f"{f}.r{d}.extent"
+
+
+_REQUIRED_EXTENT = re.compile(r"\.r\d+\.extent$")
+
+
+def is_required_extent(name: str) -> bool:
+    """Whether `name` is a required_extent(f, d)."""
+    return _REQUIRED_EXTENT.search(name) is not None
 
 
 def stage_prefix(f: str, stage: int) -> str:

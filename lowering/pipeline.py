@@ -194,5 +194,4 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
 
 def compile_lowered(lowered: Lowered):
     from .jit import compile_pipeline
-    with cycle_collection_paused():
-        return compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
+    return compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)

@@ -214,10 +214,10 @@ class Kernel:
                 if arr.ndim != spec.dimensions:
                     raise ValueError(f"buffer {spec.name} has {counted(arr.ndim, 'dimension')}; "
                                      f"expected {spec.dimensions}")
-                scratch.span[i] = _write_geometry(spec, arr, scratch.geometry[i])
+                scratch.span[i] = write_geometry(spec, arr, scratch.geometry[i])
                 last[i] = geom
             p = _data_pointer(arr)
-            # strides are whole items (_write_geometry): the pointer decides
+            # strides are whole items (write_geometry): the pointer decides
             if p % arr.itemsize and not arr.flags.aligned:
                 raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
                                  f"item size")
@@ -337,7 +337,7 @@ class PreparedCall:
             self._lock.release()
 
 
-def _write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
+def write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:
     """Fill the geometry rows of `arr`; return the byte range [lo, hi) it
     covers, relative to its data pointer ((0, 0) when empty)."""
     item = arr.itemsize

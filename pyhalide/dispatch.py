@@ -52,6 +52,7 @@ import numpy as np
 
 from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.lowering import interrupt
+from pyhalide.lowering.runtime import write_geometry
 
 __all__ = ["compiled_entry", "MISS"]
 
@@ -271,17 +272,6 @@ def _size_class_fixed(spec, direct, args, sizes) -> bool:
     return size_class(args) == sizes
 
 
-def _geometry(arr):
-    """The geometry rows of `arr` as the kernel reads them (lowering/runtime.py):
-    [min 0, extent, stride in elements] per dimension, innermost first."""
-    rows = (ctypes.c_int64 * max(3 * arr.ndim, 1))()
-    for d in range(arr.ndim):
-        axis = arr.ndim - 1 - d
-        rows[3 * d + 1] = arr.shape[axis]
-        rows[3 * d + 2] = arr.strides[axis] // arr.itemsize
-    return rows
-
-
 def _layout(spec, direct, entry, args) -> Layout:
     L = Layout()
     L.fns = {n: L.slot(a) for n, a in _FNS_OK.items()}
@@ -308,7 +298,8 @@ def _layout(spec, direct, entry, args) -> Layout:
             arr = outputs[b - n_in]
         if arr.ndim != buf.dimensions or arr.dtype != buf.type.to_numpy():
             raise _Refused("a buffer of another geometry")
-        rows = _geometry(arr)
+        rows = (ctypes.c_int64 * max(3 * arr.ndim, 1))()   # as the kernel reads them
+        write_geometry(buf, arr, rows)
         s.slots["geometry"] = L.slot(ctypes.addressof(rows), rows)
         L.buffers.append(s)
     # each output allocated with its slot's shape (the full one's memory layout)

@@ -19,7 +19,6 @@ import dataclasses
 from .nodes import Expr, IRNode
 
 _FIELD_CACHE: dict = {}
-_IR_FIELD_CACHE: dict = {}
 # Field annotations that never hold an IR node: the walks skip those fields.
 _NON_IR_FIELDS = frozenset({"str", "Type", "int", "bool", "float"})
 # Field annotations that hold one IR node (or None), never a tuple.
@@ -31,15 +30,6 @@ def node_fields(cls) -> tuple:
     if names is None:
         names = tuple(f.name for f in dataclasses.fields(cls))
         _FIELD_CACHE[cls] = names
-    return names
-
-
-def _ir_fields(cls) -> tuple:
-    """The fields of `cls` that can hold an IR node or a tuple of them."""
-    names = _IR_FIELD_CACHE.get(cls)
-    if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls) if f.type not in _NON_IR_FIELDS)
-        _IR_FIELD_CACHE[cls] = names
     return names
 
 
@@ -56,7 +46,7 @@ def _walkers(cls) -> tuple:
     """(children, mutate_children, visit_children) for node class `cls`,
     generated from its fields: each IR field read by name, a field annotated
     as one node never tested for a tuple. They do what a loop over
-    `_ir_fields(cls)` with isinstance tests would."""
+    the fields that can hold IR nodes with isinstance tests would."""
     fields = dataclasses.fields(cls)
     ir = [(i, f) for i, f in enumerate(fields) if f.type not in _NON_IR_FIELDS]
     kids, muts, visits, same = [], [], [], []

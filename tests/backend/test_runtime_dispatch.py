@@ -84,7 +84,7 @@ def test_data_pointer_and_byte_range(arr):
     assert runtime._data_pointer(arr) == arr.ctypes.data
     spec = runtime.BufferArg("b", ir.Type.from_numpy(arr.dtype), arr.ndim, False)
     rows = (np.ctypeslib.ctypes.c_int64 * max(3 * arr.ndim, 1))()
-    lo, hi = runtime._write_geometry(spec, arr, rows)
+    lo, hi = runtime.write_geometry(spec, arr, rows)
     if arr.size == 0:
         assert (lo, hi) == (0, 0)
     else:
