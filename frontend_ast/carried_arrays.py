@@ -28,7 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
-from .carried_phases import guarded_writes
+from .carried_phases import guarded_writes, sole_loop
 from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
@@ -50,11 +50,9 @@ def applies(runner, node) -> bool:
     if inner:
         # element swaps under `if`s of element writes alone run in phase mode,
         # also in a loop whose whole body is one such loop (bubble sort)
-        body = node.body
-        if len(body) == 1 and isinstance(body[0], ast.For) and not body[0].orelse and \
-                _is_range(body[0].iter):
-            inner = [n for s in body[0].body for n in ast.walk(s)
-                     if isinstance(n, _LOOP_STMTS)]
+        nested = sole_loop(node.body)
+        if nested is not None:
+            inner = [n for s in nested.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
         return all(isinstance(n, ast.If) and guarded_writes(n) for n in inner) and \
             element_swaps(node, env)
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
@@ -114,18 +112,14 @@ def element_swaps(loop, env) -> bool:
 
 def _flat_body(stmts) -> list:
     """The statements of a loop body, those of its `if`s' bodies and of a
-    loop that is the whole body included."""
-    if len(stmts) == 1 and isinstance(stmts[0], ast.For):
-        return _flat_body(stmts[0].body)
+    loop that is the whole body (sole_loop) included."""
+    nested = sole_loop(stmts)
+    if nested is not None:
+        return _flat_body(nested.body)
     out = []
     for s in stmts:
         out.extend(_flat_body(s.body) if isinstance(s, ast.If) else [s])
     return out
-
-
-def _is_range(it) -> bool:
-    return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
-        it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3
 
 
 def _body_mask(index, loop) -> bool:

@@ -553,14 +553,25 @@ def guarded_writes(node: ast.If) -> bool:
     return True
 
 
-def _inner_loop(loop_obj, node):
-    """(Loop, trip count node) of a `for ... in range()` that is the whole
-    body of `node` (a perfect nest, carried_arrays.applies), or None. Its
-    bounds must be affine in the outer variable (the trip count is then
-    monotone in it)."""
-    if len(node.body) != 1 or not isinstance(node.body[0], ast.For):
+def sole_loop(stmts):
+    """The `for ... in range()` loop (without else) that is the whole of a
+    loop body `stmts` (a perfect nest), or None."""
+    if len(stmts) != 1 or not isinstance(stmts[0], ast.For) or stmts[0].orelse:
         return None
-    inode = node.body[0]
+    it = stmts[0].iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+            and not it.keywords and 1 <= len(it.args) <= 3:
+        return stmts[0]
+    return None
+
+
+def _inner_loop(loop_obj, node):
+    """(Loop, trip count node) of the sole loop of `node`'s body (a perfect
+    nest, carried_arrays.applies), or None. Its bounds must be affine in the
+    outer variable (the trip count is then monotone in it)."""
+    inode = sole_loop(node.body)
+    if inode is None:
+        return None
     il = loop_obj.runner.make_loop(inode)
     if il.name == node.target.id:
         raise loop_obj.err("an inner loop with the outer loop's variable is not supported "
