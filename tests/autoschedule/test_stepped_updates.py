@@ -143,3 +143,31 @@ def test_func_api_step_loop_itself_stays_serial():
     f = _stepped(lambda t: t % 2, lambda t: (t + 1) % 2)
     with pytest.raises(CompileError):
         f.update(0).parallel(ph.RVar("r$y"))
+
+
+# the step runs over the region its members write when they keep their values
+# elsewhere (frontend_ast/carried_region.py); other regions keep the whole box
+def regions(a, b, steps, k):
+    A = np.zeros(a.shape[0] + 3)
+    B = np.zeros(a.shape[0] + 3)
+    A[2:-1] = a
+    B[2:-1] = b
+    for i in range(steps):
+        A[2:-1] += 0.5 * (A[1:-2] - B[3:])      # one region for both members
+        B[2:-1] += 0.25 * A[2:-1]
+    for i in range(steps):
+        A[1:] = A[1:] * 0.5 + B[:-1]            # different regions: the whole box
+        B[2::2] += 1.0                          # a strided region: the whole box
+    for i in range(steps):
+        A[k:] += 1.0                            # a region known at the call
+        B[k:] -= A[k:] * 0.125
+    return A, B
+
+
+@pytest.mark.parametrize("n,steps,k", [(9, 4, 3), (1, 2, 1), (5, 0, 2), (3, 3, 9), (4, 2, -2)])
+def test_regions_of_steps_equal_python(n, steps, k):
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    want = regions(a, b, steps, k)
+    got = ph.pipeline(regions)(a, b, steps, k)
+    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
