@@ -95,38 +95,35 @@ def _fact(c):
 
 
 class _Unclamp(ir.Mutator):
-    """min(a, b) -> a where a fact says a <= b' with b - b' a non-negative
-    constant; max(a, b) -> a where a fact says b' <= a with b' - b a
-    non-negative constant (the clamps of a region's point, inside it)."""
+    """min(a, b) -> a and max(b, a) -> a (either order) where the facts
+    prove a <= b (the clamps of a region's point, inside it)."""
 
     def __init__(self, facts):
         super().__init__()
         self.facts = facts
 
-    def _below(self, a, b) -> bool:
+    def _le(self, a, b) -> bool:
+        """Whether a <= b: a fact small <= big with small = a and b - big a
+        non-negative constant, or with big = b and small - a one."""
         for small, big in self.facts:
-            if ir.equal(small, a):
-                d = simplify(ir.Sub(b, big))
-                if isinstance(d, ir.Const) and d.value >= 0:
-                    return True
+            for same, x, y in ((ir.equal(small, a), b, big), (ir.equal(big, b), small, a)):
+                if same:
+                    d = simplify(ir.Sub(x, y))
+                    if isinstance(d, ir.Const) and d.value >= 0:
+                        return True
         return False
 
-    def visit_Min(self, e):
+    def _pick(self, e, smaller: bool):
         r = self.mutate_children(e)
-        if isinstance(r, ir.Min) and r.type.is_int():
-            if self._below(r.a, r.b):
-                return r.a
-            if self._below(r.b, r.a):
-                return r.b
+        if type(r) is type(e) and r.type.is_int():
+            if self._le(r.a, r.b):
+                return r.a if smaller else r.b
+            if self._le(r.b, r.a):
+                return r.b if smaller else r.a
         return r
 
+    def visit_Min(self, e):
+        return self._pick(e, True)
+
     def visit_Max(self, e):
-        r = self.mutate_children(e)
-        if isinstance(r, ir.Max) and r.type.is_int():
-            for keep, other in ((r.a, r.b), (r.b, r.a)):
-                for small, big in self.facts:
-                    if ir.equal(big, keep):
-                        d = simplify(ir.Sub(small, other))
-                        if isinstance(d, ir.Const) and d.value >= 0:
-                            return keep
-        return r
+        return self._pick(e, False)
