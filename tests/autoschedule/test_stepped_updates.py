@@ -52,7 +52,8 @@ def _diffusion_args(shape):
     return u, np.zeros(shape)
 
 
-@pytest.mark.parametrize("shape,steps", [((37, 29), 7), ((5, 3), 3), ((2, 9), 2), ((9, 9), 0)])
+@pytest.mark.parametrize("shape,steps", [((37, 29), 7), ((5, 3), 3), ((2, 9), 2)] + [
+    pytest.param((9, 9), 0, marks=pytest.mark.slow)])
 def test_diffusion_auto_vectorizes_the_points_of_a_step_and_is_exact(shape, steps):
     p = ph.pipeline(diffusion, schedule="auto")
     want, got = _diffusion_args(shape), _diffusion_args(shape)
@@ -164,7 +165,8 @@ def regions(a, b, steps, k):
     return A, B
 
 
-@pytest.mark.parametrize("n,steps,k", [(9, 4, 3), (1, 2, 1), (5, 0, 2), (3, 3, 9), (4, 2, -2)])
+@pytest.mark.parametrize("n,steps,k", [(9, 4, 3), (4, 2, -2)] + [
+    pytest.param(*c, marks=pytest.mark.slow) for c in ((1, 2, 1), (5, 0, 2), (3, 3, 9))])
 def test_regions_of_steps_equal_python(n, steps, k):
     rng = np.random.default_rng(n)
     a, b = rng.standard_normal(n), rng.standard_normal(n)
