@@ -29,6 +29,7 @@ from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .carried_phases import guarded_writes, sole_loop
+from .carried_region import region_step
 from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
@@ -409,6 +410,22 @@ class CarriedLoop:
         if left:
             raise self.err("this loop's body uses a value this form of loop cannot compute yet",
                            hint="compute it before the loop")
+        if not self.ragged:
+            # the members keep their values outside one region: the step runs over it
+            # (carried_region.py)
+            step = region_step(values, members, state.name(), r[:nd], t,
+                               ir.Mod(t, ir.index(2)))
+            if step is not None:
+                region, values = step
+                box = [(ir.index(0), self.box[k]) for k in reversed(range(nd))]
+                bounds = [(lo, ext) if b is None else _within(lo, ext, b)
+                          for (lo, ext), b in zip(box, region)] + [(ir.index(0), T)]
+                rdom = RDom([(Expr.wrap(lo), Expr.wrap(ext)) for lo, ext in bounds],
+                            f"r_{state.name()}")
+                values = [ir.substitute(v, {p.name: rdom[k].node for k, p in enumerate(r)})
+                          for v in values]
+                r = [rdom[i].node for i in range(nd + 1)]
+                t = r[nd]
         key = tuple(Expr.wrap(n) for n in r[:nd]) + \
             (Expr.wrap(ir.Mod(ir.Add(t, ir.index(1)), ir.index(2))),)
         self.bld.defs.mark_emitted(values, state)
@@ -432,6 +449,15 @@ class CarriedLoop:
         span = ir.Sub(stop, start) if k > 0 else ir.Sub(start, stop)
         return ir.Max(ir.Div(ir.Add(span, ir.index(abs(k) - 1)), ir.index(abs(k))),
                       ir.index(0))
+
+
+def _within(lo, ext, bound):
+    """(min, extent) of the part of [lo, lo + ext) within bound = (low or
+    None, high (exclusive) or None)."""
+    a, b = bound
+    new_lo = lo if a is None else ir.Max(lo, a)
+    hi = ir.Add(lo, ext) if b is None else ir.Min(ir.Add(lo, ext), b)
+    return new_lo, ir.Max(ir.Sub(hi, new_lo), ir.index(0))
 
 
 def _entry_objects(env) -> dict:

@@ -20,7 +20,7 @@ from pyhalide.ir.config import config, debug_print
 from .access_checks import add_access_checks
 from .bounds_inference import infer_bounds
 from .collapse_loops import collapse_loops
-from .context import LoweringContext, buffer_name
+from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
@@ -166,7 +166,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
-    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx)), stmt, True)
+    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx)), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
@@ -190,6 +190,21 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
         n = len(fn.output_types)
         names.update(buffer_name(name, i, n) for i in range(n))
     return frozenset(names)
+
+
+def _stepped(ctx: LoweringContext) -> dict:
+    """Loop name -> the buffers of its Func, for the RVar loops of updates
+    the schedule proved free of races although they read the Func at other
+    coordinates (pyhalide/schedule.py, stepped_loops)."""
+    from pyhalide.schedule import stepped_loops
+    out = {}
+    for name, fn in ctx.env.items():
+        n = len(fn.output_types)
+        for k, d in enumerate(fn.updates):
+            for var in stepped_loops(fn, d):
+                bufs = [buffer_name(name, i, n) for i in range(n)]
+                out[f"{name}.s{k + 1}.{var}"] = frozenset(bufs + [internal_name(b) for b in bufs])
+    return out
 
 
 def compile_lowered(lowered: Lowered):

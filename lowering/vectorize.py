@@ -79,13 +79,18 @@ _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir
            ir.BitXor, ir.Shl, ir.Shr, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or)
 
 
-def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset()) -> ir.Stmt:
+def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset(),
+                    stepped: dict = None) -> ir.Stmt:
     """Rewrite every vectorized loop of `stmt` (see the module docstring).
     `pure_storage`: buffers that only pure definitions store to, each point
     once, at distinct addresses (Funcs without updates, in storage the
     pipeline allocates, unfolded: pipeline.py); a body that only stores to
-    such a buffer may store it in any order (see _lane_hazard)."""
-    return _VectorizeLoops(pure_storage).mutate(stmt)
+    such a buffer may store it in any order (see _lane_hazard). `stepped`:
+    loop name -> the buffers of the Func whose update that loop runs, when
+    the schedule proved the loop's iterations free of races on them
+    (pyhalide/schedule.py, stepped_loops: a time-stepped state read at
+    another slot than it is written); their accesses are not compared."""
+    return _VectorizeLoops(pure_storage, stepped or {}).mutate(stmt)
 
 
 class _Fallback(Exception):
@@ -103,9 +108,10 @@ class _GuardFallback(_Fallback):
 
 
 class _VectorizeLoops(ir.Mutator):
-    def __init__(self, pure_storage: frozenset = frozenset()):
+    def __init__(self, pure_storage: frozenset = frozenset(), stepped: dict = None):
         super().__init__()
         self.pure_storage = pure_storage
+        self.stepped = stepped or {}
 
     def visit_For(self, s):
         body = self.mutate(s.body)        # inner loops first
@@ -113,10 +119,11 @@ class _VectorizeLoops(ir.Mutator):
             if body is s.body:
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
-        return _vectorize_loop(s, body, self.pure_storage)
+        return _vectorize_loop(s, body, self.pure_storage, self.stepped.get(s.name, ()))
 
 
-def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozenset()) -> ir.Stmt:
+def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozenset(),
+                    proven=()) -> ir.Stmt:
     extent = simplify(s.extent)
     if not isinstance(extent, ir.Const):
         raise ir.CompileError(
@@ -133,7 +140,7 @@ def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozense
             raise _Fallback("its body already holds vector code (an inner vectorized loop "
                             "keeps the vectors)")
         widened = _Widen(s.name, lo, lanes).mutate(body)
-        hazard = _lane_hazard(widened, pure_storage)
+        hazard = _lane_hazard(widened, pure_storage, proven)
         if hazard:
             raise _Fallback(hazard)
     except _Fallback as why:
@@ -669,7 +676,7 @@ def _fixed_ramp(index, varying: set, written: set) -> bool:
     return _fixed(index.base, varying, written)
 
 
-def _lane_hazard(body: ir.Stmt, pure_storage: frozenset = frozenset()):
+def _lane_hazard(body: ir.Stmt, pure_storage: frozenset = frozenset(), proven=()):
     """Why the lanes of a widened body might interfere, or None.
 
     Executing the body statement by statement for all lanes at once equals
@@ -680,13 +687,14 @@ def _lane_hazard(body: ir.Stmt, pure_storage: frozenset = frozenset()):
     stores to `pure_storage` (a pure definition's points, each stored once
     at an address of its own, in any order; not when the body traces
     values, whose order is observable); otherwise each element must belong
-    to one lane for the whole iteration (_lanes_own_elements)."""
+    to one lane for the whole iteration (_lanes_own_elements); buffers
+    `proven` free of races between the lanes are not compared."""
     stores = _Buffers()
     stores.visit(body)
     acc = _Accesses(stores.stores)
     acc.visit(body)
     for name, uses in sorted(acc.by_buffer.items()):
-        if not any(is_store for is_store, _, _ in uses):
+        if name in proven or not any(is_store for is_store, _, _ in uses):
             continue
         if len(uses) == 1 and not uses[0][2]:
             continue

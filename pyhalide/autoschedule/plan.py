@@ -107,6 +107,7 @@ def plan_blocks(problem: Problem) -> list:
     """[Block] for every Func of the problem, in order."""
     from ..parallel_scan_auto import scan_blocks
     from .fusion import fusable, strip_blocks
+    from .stepped import stepped_blocks
     taken, named = set(), {}
     for f in problem.funcs:
         src = problem.func_source(f)
@@ -125,6 +126,8 @@ def plan_blocks(problem: Problem) -> list:
         mine = []
         for k in range(len(fn.updates)):
             scan = scan_blocks(problem, f, k, local)      # pyhalide/parallel_scan_auto.py
+            if scan is None:
+                scan = stepped_blocks(problem, f, k, local)     # stepped.py
             mine += scan if scan is not None else _reduction(problem, f, k, local)
         producers = [(p, *named[id(p.function())]) for p in problem.funcs
                      if fused.get(id(p.function())) is f]
