@@ -466,8 +466,9 @@ def hypot_node(x, y):
     """sqrt(x*x + y*y) of two float nodes as glibc's hypot computes it
     (2.35 and later, without FMA; what CPython's complex abs and NumPy's
     scalar abs call): float32 in float64; float64 by a corrected square
-    root, scaled by 2**600 when the larger magnitude is huge or the smaller
-    tiny, ax + ay when ay is below ax * 2**-54; inf when either is infinite
+    root, scaled by 2**-600 when the larger magnitude is above 2**511, else
+    by 2**600 when the smaller is below 2**-459, ax + ay when ay is below
+    ax * 2**-54; inf when either is infinite
     (also with a NaN)."""
     t = x.type
     f64 = ir.Float(64)
@@ -479,7 +480,7 @@ def hypot_node(x, y):
         r = ir.Call(f64, "sqrt", (ir.Add(ir.Mul(a, a), ir.Mul(b, b)),), ir.INTRINSIC)
     else:
         ax, ay = ir.Select(ir.LT(a, b), b, a), ir.Select(ir.LT(a, b), a, b)
-        large, tiny = ir.GT(ax, c(2.0 ** 511)), ir.LT(ay, c(2.0 ** -511))
+        large, tiny = ir.GT(ax, c(2.0 ** 511)), ir.LT(ay, c(2.0 ** -459))
         eps = c(2.0 ** -54)
         negligible = ir.Select(ir.And(ir.Not(large), tiny), ir.GE(ax, ir.Div(ay, eps)),
                                ir.LE(ay, ir.Mul(ax, eps)))
