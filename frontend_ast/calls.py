@@ -19,7 +19,6 @@ from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, lift
-from .convert import fabs
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
