@@ -29,12 +29,33 @@ class _Accesses(ir.Visitor):
         self.inner_names = set()
         self.lets = {}             # let-bound name -> its value (LetStmts of the nest)
         self.rebound = set()       # names bound more than once in the nest
+        self.conditional = set()   # buffers loaded under an if (or a lazy if_then_else)
         self.parallel = False
+        self._depth = 0
 
     def visit_Load(self, e):
         self.indices.setdefault(e.name, []).append(e.index)
         self.types.setdefault(e.name, e.type)
+        if self._depth:
+            self.conditional.add(e.name)
         self.visit_children(e)
+
+    def _under_condition(self, nodes):
+        self._depth += 1
+        for n in nodes:
+            self.visit(n)
+        self._depth -= 1
+
+    def visit_IfThenElse(self, s):
+        self.visit(s.condition)
+        self._under_condition((s.then_case, s.else_case))
+
+    def visit_Call(self, e):
+        if e.name == "if_then_else":
+            self.visit(e.args[0])
+            self._under_condition(e.args[1:])
+        else:
+            self.visit_children(e)
 
     def visit_Store(self, s):
         self.indices.setdefault(s.name, []).append(s.index)
@@ -149,6 +170,8 @@ class _Promote(ir.Mutator):
                 continue
             if not t.is_scalar() and not _distinct_lanes(first, buf in acc.stored):
                 continue
+            if not t.is_scalar() and buf in acc.conditional and buf not in acc.stored:
+                continue        # (an input read only where a condition holds: maybe out of bounds)
             scratch = f"{buf}.acc{self.count}"
             self.count += 1
             promoted.append((scratch, buf, t, first, buf in acc.stored))

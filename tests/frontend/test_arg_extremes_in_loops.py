@@ -114,3 +114,17 @@ def test_auto_schedule_same_result():
     p = ph.pipeline(make_decision, schedule="auto")
     E, sym = _make_decision_args(1003, 32, 9)
     np.testing.assert_array_equal(p(E, sym), make_decision(E, sym))
+
+
+def test_vector_state_kept_in_registers():
+    """The lowered loop of make_decision: the vector of iterations' states
+    and their elements of E are one-vector scratch copies outside the loop
+    over the symbols (promote_accumulators' vector accesses), loaded only
+    where that loop runs."""
+    import re
+    text = ph.pipeline(make_decision).lower(
+        stage="final", arg_specs=[("E", np.dtype(np.complex128), (4096,)),
+                                  ("symbols", np.dtype(np.complex128), (32,))])
+    scratch = re.findall(r"allocate (\S+\.acc\d+)\[(\w+) \* 8\]", text)
+    assert {name.split(".")[0] for name, _ in scratch} >= {"argmin$1", "E_real", "E_imag"}
+    assert "if ((0 < symbols_real.extent.0))" in text
