@@ -10,16 +10,7 @@ import numpy as np
 
 import pyhalide as ph
 from pyhalide.dispatch import MISS
-
-
-def check_mask(db, mask=(1, 0, 1)):
-    out = np.zeros(db.shape[0], dtype=bool)
-    for idx, line in enumerate(db):
-        target, vector = line[0], line[1:]
-        if (mask == np.bitwise_and(mask, vector)).all():
-            if target == 1:
-                out[idx] = 1
-    return out
+from tests.frontend.test_tuple_operands import check_mask  # numpy-benchmarks' kernel
 
 
 def test_default_tuple_takes_the_compiled_entry():
