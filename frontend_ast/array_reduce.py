@@ -40,14 +40,15 @@ BOOL = T.np_ty(np.bool_)
 
 # the reduction Func --------------------------------------------------------------------------
 def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=True,
-              result=None):
+              result=None, hint=None):
     """A Func over the kept axes of `operand`: pure definition `init` (IR
     constants, one per value of types `tys`), then one update over an RDom
     of `axes` (sorted NumPy axes, not empty): state = step(cx, state Vals,
     element Val, {axis: its RVar node}). The result is an ArrayExpr of the
     operand's shape without `axes` whose elements are the Func's first value
     (a view of the Func's array when `view`), or, given `result` = (type,
-    fn), fn(cx, [the Func's values as Vals])."""
+    fn), fn(cx, [the Func's values as Vals]). `hint`: the Func's default
+    schedule (specialize.default_schedule calls hint(f))."""
     run = ac.phase_run
     if run is not None:         # in a loop in phase mode (carried_phases.py)
         return run.reduction(ac, operand, axes, tys, init, step, name, node, view, result)
@@ -80,6 +81,8 @@ def reduction(ac, operand: ArrayExpr, axes, tys, init, step, name, node, view=Tr
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
+    if hint is not None:
+        getattr(f, "base", f).default_hint = hint     # the Func itself, also when lifted
     if result is not None:
         rty, fn = result
 
@@ -263,9 +266,12 @@ def minmax(ac, a, axes, is_min, node):
         else:
             n = (ir.Min if is_min else ir.Max)(acc, v)
         return [Val(n, a.ty)]
-    if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
+    whole = list(axes) == list(range(a.ndim))
+    if t.is_float() and whole and ac.phase_run is None and not ac.state.loops:
         return blocked(ac, a, ident, is_min, False, name, node)
-    return reduction(ac, a, axes, [a.ty], [ident], step, name, node)
+    # (an integer min/max stays one update over the array: LLVM vectorizes it)
+    hint = _across_iterations if whole and ac.state.loops and t.is_float() else None
+    return reduction(ac, a, axes, [a.ty], [ident], step, name, node, hint=hint)
 
 
 def _extreme(t, is_min):
@@ -329,9 +335,31 @@ def _argminmax(ac, a, axes, is_min, node):
         return [Val(ir.Select(better, pos, s[0].node), INTP), Val(ir.Select(better, v, best),
                                                                   a.ty)]
     init = [ir.Const(ir.Int(64), 0), ident]
-    if t.is_float() and list(axes) == list(range(a.ndim)) and ac.phase_run is None:
+    whole = list(axes) == list(range(a.ndim))
+    if t.is_float() and whole and ac.phase_run is None and not ac.state.loops:
         return blocked(ac, a, ident, is_min, True, name, node)
-    return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False)
+    hint = _across_iterations if whole and ac.state.loops else None
+    return reduction(ac, a, axes, [INTP, a.ty], init, step, name, node, view=False, hint=hint)
+
+
+def _across_iterations(f):
+    """The default schedule of a min/max/argmin/argmax of a whole array inside a
+    loop over elements (a Func over the loops' lifted Vars only, one update
+    over the array): the innermost loop's Var innermost and vectorized, so
+    a vector of iterations each runs its own serial reduction (the serial
+    result per iteration, exactly), when no schedule touched the update.
+    Returns False: still placed by the default schedule."""
+    u = f.update(0)
+    d = u.definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    pure = f.args()[0].name()
+    width = 8 if any(t.bits == 64 for t in f.types()) else 16
+    rest = [x.var for x in d.dims if x.var != pure]
+    outer, inner = pure + "_vo", pure + "_vi"
+    u.split(pure, outer, inner, width).reorder(inner, *rest, outer) \
+        .vectorize(inner)
+    return False
 
 
 def _mean_ty(b, a, dt, node, complex_ok=False):

@@ -19,7 +19,6 @@ from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, lift
-from .convert import fabs
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
@@ -571,32 +570,12 @@ def np_copysign(cx, f, x: Val, y: Val) -> Val:
 
 @unions.over_alternatives
 def np_hypot(cx, f, x: Val, y: Val) -> Val:
-    """sqrt(x*x + y*y) without overflow or underflow: float32 in float64,
-    float64 scaled by a power of two when the larger magnitude is far from 1;
-    inf when either is infinite (also with a NaN), as C's hypot."""
+    """sqrt(x*x + y*y) as NumPy's loop computes it: C's hypot / hypotf of
+    each pair (complex_values.hypot_node: glibc's algorithm, bit for bit)."""
     rt = res_type(cx, f, x.ty, y.ty)
     xv, yv = as_res(cx, x, rt), as_res(cx, y, rt)
-    wide = T.np_ty(np.float64)
-    xw, yw = ops.cast_to(cx, xv, wide).node, ops.cast_to(cx, yv, wide).node
-    a, c = fabs(xw), fabs(yw)
-    if rt.ir().bits == 32:
-        r = ir.Call(ir.Float(64), "sqrt", (ir.Add(ir.Mul(a, a), ir.Mul(c, c)),), ir.INTRINSIC)
-    else:
-        m = ir.Select(ir.GT(a, c), a, c)
-        big, small = ir.GT(m, ir.Const(ir.Float(64), 2.0 ** 500)), \
-            ir.LT(m, ir.Const(ir.Float(64), 2.0 ** -500))
-        scale = ir.Select(big, ir.Const(ir.Float(64), 2.0 ** -600),
-                          ir.Select(small, ir.Const(ir.Float(64), 2.0 ** 600),
-                                    ir.Const(ir.Float(64), 1.0)))
-        unscale = ir.Select(big, ir.Const(ir.Float(64), 2.0 ** 600),
-                            ir.Select(small, ir.Const(ir.Float(64), 2.0 ** -600),
-                                      ir.Const(ir.Float(64), 1.0)))
-        sa, sc = ir.Mul(a, scale), ir.Mul(c, scale)
-        r = ir.Mul(ir.Call(ir.Float(64), "sqrt", (ir.Add(ir.Mul(sa, sa), ir.Mul(sc, sc)),),
-                           ir.INTRINSIC), unscale)
-    inf = ir.Const(ir.Float(64), float("inf"))
-    r = ir.Select(ir.Or(ir.EQ(a, inf), ir.EQ(c, inf)), inf, r)
-    return ops.cast_to(cx, Val(r, wide, risky=x.risky or y.risky), rt)
+    node = C.hypot_node(ops.node_of(cx, xv), ops.node_of(cx, yv))
+    return Val(node, rt, risky=x.risky or y.risky)
 
 
 @unions.over_alternatives

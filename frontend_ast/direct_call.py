@@ -119,7 +119,9 @@ class DirectCall:
         self.graph = graph            # the Func graph the kernels were compiled from
         self.arrays = arrays          # argument positions of the array arguments
         self.scalars = scalars        # argument name -> position, of the scalar arguments
-        self.sources = sources        # per kernel input: argument position, or -1 (zero)
+        # per kernel input: argument position, (position, "real" or "imag") for
+        # a part of a complex argument, or -1 (zero)
+        self.sources = sources
         # per kernel param: the scalar argument's position, or -1 (a static value)
         self.param_args = param_args
         self.live = [j for j, a in enumerate(param_args) if a >= 0]
@@ -150,7 +152,12 @@ class DirectCall:
         for i, (name, k) in enumerate(zip(spec.pf.params, spec.key)):
             inp = b.inputs.get(name)
             if k[0] == "array":
-                if isinstance(inp, ComplexArr) or not isinstance(inp, Arr):
+                if isinstance(inp, ComplexArr):       # its parts: views of the argument
+                    arrays.append(i)
+                    image_arg[id(inp.re.image)] = (i, "real")
+                    image_arg[id(inp.im.image)] = (i, "imag")
+                    continue
+                if not isinstance(inp, Arr):
                     return None
                 arrays.append(i)
                 image_arg[id(inp.image)] = i
@@ -218,7 +225,12 @@ class DirectCall:
             return
         n = len(self.sources)
         for src, buf in zip(self.sources, buffers[:n]):
-            if buf is not (self.zero if src < 0 else args[src]):
+            if isinstance(src, tuple):         # the part's own view, not a copy
+                part = getattr(args[src[0]], src[1])
+                if not isinstance(buf, np.ndarray) or buf.ctypes.data != part.ctypes.data \
+                        or buf.strides != part.strides:
+                    return
+            elif buf is not (self.zero if src < 0 else args[src]):
                 return
         if len(self.entries) >= _ENTRIES:
             del self.entries[next(iter(self.entries))]
@@ -246,7 +258,8 @@ class DirectCall:
             if not -_INT64 <= args[i] < _INT64:
                 return MISS           # the general path raises OverflowError
         zero = self.zero
-        bufs = [args[s] if s >= 0 else zero for s in self.sources]
+        bufs = [getattr(args[s[0]], s[1]) if isinstance(s, tuple) else args[s] if s >= 0
+                else zero for s in self.sources]
         outs_flat = [np.empty(full, dt) for full, dt in e.allocs]
         bufs.extend(outs_flat)
         spec.reported(e.env, e.run, bufs, [args[i] for i in self.live_args])

@@ -13,9 +13,10 @@ import numpy as np
 
 from pyhalide import ir
 
+from . import complex_values as C
 from . import ops, unions
 from .array_calls import function
-from .calls import np_hypot, np_unary
+from .calls import np_unary
 from .types import PY_BOOL, PY_FLOAT
 from .values import Val, const_val
 
@@ -193,12 +194,10 @@ def _binary(b, f, node):
     n, m = ops.node_of(cx, x), ops.node_of(cx, y)
     risky = x.risky or y.risky
     if name == "hypot":
-        h = np_hypot(cx, np.hypot, Val(n, x.ty), Val(m, y.ty))
-        out = ops.node_of(cx, h)
-        if out.type != ir.Float(64):
-            out = ops.cast(ir.Float(64), out)
-        # CPython: an infinite argument gives inf even with a NaN; overflow raises
-        return _checked(cx, out, [n, m], risky, True)
+        # CPython's own algorithm; it raises nothing (finite arguments past
+        # the float range give inf, an infinite one inf even with a NaN)
+        out = C.python_hypot_node(ops.cast(ir.Float(64), n), ops.cast(ir.Float(64), m))
+        return Val(out, PY_FLOAT, risky=risky)
     if name == "copysign":
         return Val(_call(name, n, m), PY_FLOAT, risky=risky)
     if name == "atan2":

@@ -167,6 +167,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx)), stmt, True)
+    stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)

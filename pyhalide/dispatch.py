@@ -289,6 +289,8 @@ def _layout(spec, direct, entry, args) -> Layout:
     for b, buf in enumerate(kernel.buffers):
         if b < n_in:
             src = direct.sources[b]
+            if isinstance(src, tuple):
+                raise _Refused("a part of a complex argument")
             s = _Source("arg", src) if src >= 0 else _Source("zero")
             if src < 0:
                 s.slots["data"] = L.slot(zero.ctypes.data, zero)
@@ -365,7 +367,7 @@ def _argument(L: Layout, key, v, keyed: bool) -> _Arg:
         a.slots["shape"] = L.words(v.shape)
         a.slots["strides"] = L.words(v.strides)
         return a
-    if kind == "const" and not isinstance(key[1], tuple):
+    if kind == "const":          # None, a function, a tuple of scalars: that very object
         a = _Arg("object")
         a.slots["object"] = L.obj(v)
         return a
