@@ -11,8 +11,13 @@ from pyhalide import ir
 
 from .constant_fold import cast_value, fold_binary
 from .linear import clear_caches as clear_linear_caches
-from .linear import (constant_difference, is_canonical, is_linear_candidate, linear_form,
-                     mark_canonical)
+from .linear import (
+    constant_difference,
+    is_canonical,
+    is_linear_candidate,
+    linear_form,
+    mark_canonical,
+)
 
 # Results by node identity, shared by every call: simplifying a node does not
 # depend on where it occurs, and lowering simplifies the same subexpressions
