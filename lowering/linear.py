@@ -58,6 +58,7 @@ def atom_key(atom) -> str:
     if len(_PRINTER.memo) > _MEMO_MAX:
         _PRINTER.memo.clear()
         _PRINTER.short.clear()
+        _CANONICAL.clear()      # (its order was by the keys forgotten)
     return _PRINTER.p(atom)
 
 
