@@ -9,6 +9,8 @@ data type's range, say) is also versioned: the nest runs without it when the
 bound is inside the buffer, which one test before the nest decides."""
 from __future__ import annotations
 
+import itertools
+
 from pyhalide import ir
 
 from . import access_rules as rules
@@ -30,6 +32,13 @@ class _AddChecks(ir.Mutator):
         self.variant = set()      # lets defined inside those loops
         self.invariant = None     # loop-invariant sufficient conditions, or None
         self.drop_invariant = False
+        # the scope's state: a new number whenever a name is bound, the
+        # enclosing one again when the binding ends (the scope is then as it
+        # was); _bounds_of's results are by (state, index)
+        self.state = 0
+        self._states = itertools.count(1)
+        self.bounds_memo = {}
+        self.structure = {}       # _may_need_check's answers by node, any scope
 
     # scope ---------------------------------------------------------------------
     def visit_For(self, s):
@@ -52,7 +61,7 @@ class _AddChecks(ir.Mutator):
         self.loops.append(s.name)
         lo = s.min
         hi = simplify(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)), assume_no_overflow=True)
-        saved = self.scope.get(s.name)
+        saved, state = self.scope.get(s.name), self.state
         # the loop's own bounds bound its variable only where bounds inference
         # can bound them too (it takes the loop's range from interval arithmetic
         # over them: a narrowing cast leaves it unbounded, and reads over it out
@@ -60,8 +69,10 @@ class _AddChecks(ir.Mutator):
         bounds = BoundsOf(self.scope)
         exact = bounds(lo).lo is not None and bounds(hi).hi is not None
         self.scope[s.name] = Interval(lo, hi) if exact else Interval(None, None)
+        self.state = next(self._states)
         body = self.mutate(s.body)
         self._restore(s.name, saved)
+        self.state = state
         self.loops.pop()
         checks = _nest(self._checks_for([s.min, s.extent]))
         new = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
@@ -69,8 +80,9 @@ class _AddChecks(ir.Mutator):
 
     def visit_LetStmt(self, s):
         checks = _nest(self._checks_for([s.value]))
-        saved = self.scope.get(s.name)
+        saved, state = self.scope.get(s.name), self.state
         self.scope[s.name] = _let_interval(s.name, s.value, self.scope)
+        self.state = next(self._states)
         inside = bool(self.loops)
         if inside:
             self.variant.add(s.name)
@@ -78,6 +90,7 @@ class _AddChecks(ir.Mutator):
         if inside:
             self.variant.discard(s.name)
         self._restore(s.name, saved)
+        self.state = state
         new = s if body is s.body else ir.LetStmt(s.name, s.value, body)
         return ir.block(*checks, new)
 
@@ -111,7 +124,7 @@ class _AddChecks(ir.Mutator):
         branches' conditions, see _reads_with_paths) is taken, and a read
         inside a Let's body within the path's LetStmts (the check may use
         the name)."""
-        checked = _may_need_check(exprs, self.scope)
+        checked = _may_need_check(exprs, self.scope, self.structure)
         out, memo = [], {}
         for c, path in _reads_with_paths(exprs, checked):
             lets = tuple(item for item, taken in path if taken is _LET)
@@ -125,21 +138,40 @@ class _AddChecks(ir.Mutator):
         """The checks of read c inside the Let expressions `lets` (outermost
         first): their names in scope as visit_LetStmt has them."""
         saved = [(x.name, self.scope.get(x.name)) for x in lets]
+        state = self.state
         for x in lets:
             self.scope[x.name] = _let_interval(x.name, x.value, self.scope)
+            self.state = next(self._states)
         kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
         out = self._access_checks(c.name, c.args, kind, "read", conditional)
         for name, iv in reversed(saved):
             self._restore(name, iv)
+        self.state = state
         return out
 
-    def _access_checks(self, name, args, kind, verb, conditional=False) -> list:
+    def _bounds_of(self, a):
+        """(interval, obligations) of index `a` in the current scope, as a
+        BoundsOf of its own gives them (the same index is read at many
+        places in one scope)."""
+        key = (self.state, id(a))
+        hit = self.bounds_memo.get(key)
+        if hit is not None and hit[0] is a:
+            return hit[1], hit[2]
         bounds = BoundsOf(self.scope)
+        iv = bounds(a)
+        self.bounds_memo[key] = (a, iv, bounds.obligations)
+        return iv, bounds.obligations
+
+    def _access_checks(self, name, args, kind, verb, conditional=False) -> list:
+        # each dimension's obligations with those of the dimensions before
+        # (the duplicates of earlier ones are dropped by fits_int32)
+        obligations = []
         out = []
         for d, a in enumerate(args):
             if _bounded_by_construction(a, self.scope):
                 continue
-            iv = bounds(a)
+            iv, own = self._bounds_of(a)
+            obligations = obligations + own
             if not rules.needs_check(kind, iv):
                 continue
             if kind == rules.IMAGE:
@@ -157,7 +189,7 @@ class _AddChecks(ir.Mutator):
                 lo, hi = index_var(region_min(region, d)), index_var(region_max(region, d))
                 what = f"Func {owner}"
                 where = "its computed region"
-            exact = self._hoistable(iv, bounds.obligations, conditional)
+            exact = self._hoistable(iv, obligations, conditional)
             if exact is not None:
                 if self.drop_invariant:
                     continue
@@ -241,26 +273,26 @@ def _let_interval(name, value, scope) -> Interval:
     return BoundsOf(scope)(value)
 
 
-def _may_need_check(exprs, scope) -> set:
+def _may_need_check(exprs, scope, structure: dict) -> set:
     """The ids of the nodes of `exprs` below which a read may need a check:
     one with an index not bounded by construction (a name bound by a Let
-    inside `exprs` counted as unbounded)."""
-    out, done, lets = set(), set(), {}
-    stack = list(exprs)
-    while stack:            # the names bound inside
-        e = stack.pop()
-        if isinstance(e, ir.IRNode) and id(e) not in done:
-            done.add(id(e))
-            if isinstance(e, ir.Let):
-                lets[e.name] = Interval(None, None)
-            stack.extend(ir.children(e))
+    inside `exprs` counted as unbounded). `structure`: the names Lets bind
+    below a node and whether a Func or image read is below it, by node id
+    (kept by the caller across calls)."""
+    lets = {}
+    for x in exprs:
+        if isinstance(x, ir.IRNode):
+            for name in _below(x, structure)[0]:
+                lets[name] = Interval(None, None)
     inner = {**scope, **lets}
-    done, memo = set(), {}
+    out, done, memo = set(), set(), {}
 
     def walk(e):
         if id(e) in done:
             return id(e) in out
         done.add(id(e))
+        if not _below(e, structure)[1]:
+            return False
         hit = False
         for child in ir.children(e):
             hit = walk(child) or hit
@@ -274,6 +306,28 @@ def _may_need_check(exprs, scope) -> set:
     for x in exprs:
         if isinstance(x, ir.IRNode):
             walk(x)
+    return out
+
+
+_NO_NAMES = frozenset()
+
+
+def _below(e, structure: dict) -> tuple:
+    """(names Lets bind below e or at it, whether a Func or image read is
+    below e or is e), memoized in `structure` by node id."""
+    hit = structure.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    names, reads = _NO_NAMES, isinstance(e, ir.Call) and e.call_type in (ir.FUNC, ir.IMAGE)
+    for child in ir.children(e):
+        n, r = _below(child, structure)
+        if n:
+            names = names | n
+        reads = reads or r
+    if isinstance(e, ir.Let):
+        names = names | {e.name}
+    out = (names, reads)
+    structure[id(e)] = (e, out)
     return out
 
 

@@ -58,14 +58,34 @@ def atom_key(atom) -> str:
     if len(_PRINTER.memo) > _MEMO_MAX:
         _PRINTER.memo.clear()
         _PRINTER.short.clear()
+        _CANONICAL.clear()      # (its order was by the keys forgotten)
     return _PRINTER.p(atom)
 
 
 def clear_caches():
     """Forget every memoized form and key (tests, timing)."""
     _FORMS.clear()
+    _CANONICAL.clear()
     _PRINTER.memo.clear()
     _PRINTER.short.clear()
+
+
+# Nodes known to be their own canonical form (`linear_form(e).to_expr()` is
+# structurally e), by id, holding the node: the simplifier returns them as
+# they are instead of building their form's expression again to compare.
+# Emptied with the atom keys (the canonical order of terms is their keys').
+_CANONICAL: dict = {}
+
+
+def is_canonical(e: ir.Expr) -> bool:
+    hit = _CANONICAL.get(id(e))
+    return hit is not None and hit is e
+
+
+def mark_canonical(e: ir.Expr) -> None:
+    if len(_CANONICAL) > _MEMO_MAX:
+        _CANONICAL.clear()
+    _CANONICAL[id(e)] = e
 
 
 class Linear:
@@ -107,31 +127,49 @@ class Linear:
         return tuple(sorted((k, t.wrap(c)) for k, (a, c) in self.terms.items() if t.wrap(c) != 0))
 
     def to_expr(self) -> ir.Expr:
+        """The canonical expression of the form: its terms ordered by
+        (negative coefficient, atom key), then the constant. The nodes made
+        are marked canonical (is_canonical) where the form of the result is
+        this form again: no atom is a sum too long to expand (an opaque
+        atom, see _MAX_TERMS), at most _MAX_TERMS terms, and no
+        coefficient's magnitude wraps (INT_MIN)."""
         t = self.type
+        signed = t.is_int()
         out = None
+        made, markable = [], len(self.terms) <= _MAX_TERMS
         def negative(key):
-            return t.is_int() and t.wrap(self.terms[key][1]) < 0
+            return signed and t.wrap(self.terms[key][1]) < 0
 
         for key in sorted(self.terms, key=lambda k: (negative(k), k)):
             atom, c = self.terms[key]
             c = t.wrap(c)
             if c == 0:
                 continue
-            neg = t.is_int() and c < 0
+            neg = signed and c < 0
             mag = -c if neg else c
-            term = atom if mag == 1 else ir.Mul(atom, ir.Const(t, mag))
+            if isinstance(atom, (ir.Add, ir.Sub)) or (neg and t.wrap(mag) < 0):
+                markable = False
+            term = atom
+            if mag != 1:
+                term = ir.Mul(atom, ir.Const(t, mag))
+                made.append(term)
             if out is None:
                 out = ir.Sub(ir.Const(t, 0), term) if neg else term
             else:
                 out = ir.Sub(out, term) if neg else ir.Add(out, term)
+            if out is not term:
+                made.append(out)
         k = t.wrap(self.const)
         if out is None:
             return ir.Const(t, k)
-        if k == 0:
-            return out
-        if t.is_int() and k < 0:
-            return ir.Sub(out, ir.Const(t, -k))
-        return ir.Add(out, ir.Const(t, k))
+        if k != 0:
+            out = ir.Sub(out, ir.Const(t, -k)) if signed and k < 0 else \
+                ir.Add(out, ir.Const(t, k))
+            made.append(out)
+        if markable:
+            for x in made:
+                mark_canonical(x)
+        return out
 
 
 # A sum of more atoms than this is itself an atom of the sums around it: a

@@ -11,7 +11,13 @@ from pyhalide import ir
 
 from .constant_fold import cast_value, fold_binary
 from .linear import clear_caches as clear_linear_caches
-from .linear import constant_difference, is_linear_candidate, linear_form
+from .linear import (
+    constant_difference,
+    is_canonical,
+    is_linear_candidate,
+    linear_form,
+    mark_canonical,
+)
 
 # Results by node identity, shared by every call: simplifying a node does not
 # depend on where it occurs, and lowering simplifies the same subexpressions
@@ -119,10 +125,15 @@ class _Simplifier(ir.Mutator):
     def _linear(self, e):
         r = self._binary(e)
         if isinstance(r, (ir.Add, ir.Sub, ir.Mul)) and is_linear_candidate(r):
+            if is_canonical(r):
+                return r
             out = linear_form(r).to_expr()
             # an expression already in canonical form stays the same object,
             # so that simplifying it again is a memo hit
-            return r if ir.equal(out, r) else out
+            if ir.equal(out, r):
+                mark_canonical(r)
+                return r
+            return out
         return r
 
     def visit_Add(self, e):

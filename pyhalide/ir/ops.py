@@ -104,20 +104,25 @@ def substitute(e, mapping: dict, names: dict | None = None):
     return _Substitute(mapping, names).mutate(e)
 
 
+class _SubstituteExprs(Mutator):
+    def __init__(self, pairs):
+        super().__init__()
+        self.pairs = pairs
+        # a node of a class no pattern has equals none of them
+        self.kinds = {type(pat) for pat, _ in pairs if isinstance(pat, N.Expr)}
+
+    def mutate(self, n):
+        if type(n) in self.kinds:
+            for pat, rep in self.pairs:
+                if equal(n, pat):
+                    return rep
+        return super().mutate(n)
+
+
 def substitute_exprs(e, mapping: dict):
     """Replace whole subtrees that are structurally equal to a key.
     mapping: list of (pattern Expr, replacement Expr)."""
-    pairs = list(mapping)
-
-    class M(Mutator):
-        def mutate(self, n):
-            if isinstance(n, N.Expr):
-                for pat, rep in pairs:
-                    if equal(n, pat):
-                        return rep
-            return super().mutate(n)
-
-    return M().mutate(e)
+    return _SubstituteExprs(list(mapping)).mutate(e)
 
 
 class _FreeVars(Visitor):
