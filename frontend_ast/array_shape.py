@@ -240,7 +240,45 @@ def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:
     if src.view is not None and kind != "copy":
         view = _numpy_views(cx, src, shape, kind, node, only_ones=_ones_map(cx, src.shape, shape)
                             is not None)
-    return derived(src, list(shape), m, node, view=view)
+    out = derived(src, list(shape), m, node, view=view)
+    if view:
+        out.reshape_of = _reshaped_base(src)
+    return out
+
+
+class Reshaped:
+    """A returned reshape (or ravel) of a whole C-ordered array `base` (an
+    Arr) to `shape` ([Val]): the function outputs base itself and reshapes it
+    when it returns, so the result is a view of the array the kernel wrote,
+    as NumPy's is (no copy through div/mod indexing)."""
+
+    def __init__(self, base, shape):
+        self.base = base
+        self.shape = shape
+
+
+def returned_reshape(value: ArrayExpr):
+    """Reshaped(base, shape) when value is a reshape view of a whole C-ordered
+    array (reshaped() marks those), else None."""
+    base = getattr(value, "reshape_of", None)
+    if base is None or value.view is None or value.view[0] is not base:
+        return None
+    return Reshaped(base, value.shape)
+
+
+def _reshaped_base(src: ArrayExpr):
+    """The array whose C-order memory the view src is, whole (an array the
+    function makes, or an argument: reshaped again at return by NumPy, which
+    makes the view or copy NumPy makes), else None."""
+    chained = getattr(src, "reshape_of", None)
+    if chained is not None:
+        return chained
+    arr = src.view[0]
+    if not is_whole_view(src) or arr.ty.is_complex():
+        return None
+    if arr.kind == "input" or arr.arg_name is not None:
+        return arr
+    return arr if getattr(arr, "layout", "C") == "C" else None
 
 
 def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
@@ -248,6 +286,8 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
     arr = src.view[0]
     if only_ones and kind == "reshape":
         return True
+    if getattr(src, "reshape_of", None) is not None:
+        return True         # a reshape of a whole C-ordered array is C-contiguous too
     if is_whole_view(src):
         layout = getattr(arr, "layout", "C")
         if layout == "C" or arr.kind == "input":   # C order, or never written
