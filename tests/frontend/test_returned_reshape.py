@@ -123,3 +123,28 @@ def test_written_argument():
     a, b = _arg(6).reshape(2, 3), _arg(6).reshape(2, 3)
     got, exp = p(a), of_written_argument(b)
     assert same(got, exp) and np.array_equal(a, b) and np.shares_memory(got, a)
+
+
+def reshape_then_write(a):
+    z = a * 2.0
+    y = z.reshape(-1)
+    z[0, 1] = 100.0
+    return y
+
+
+def ravel_then_write(a):
+    z = a.T * 2.0
+    y = z.ravel()
+    z[0, 1] = 100.0
+    return y, z
+
+
+@pytest.mark.parametrize("fn", [reshape_then_write, ravel_then_write], ids=lambda f: f.__name__)
+def test_a_local_in_another_memory_order_is_copied(fn):
+    """Wrong before: NumPy's result of a Fortran-ordered (or transposed)
+    operand is in that order, so its reshape/ravel is a copy that a later
+    write does not reach; pyhalide took a view (C order assumed)."""
+    p = ph.pipeline(fn)
+    for m in (np.arange(6.0).reshape(2, 3), np.asfortranarray(np.arange(12.0).reshape(3, 4))):
+        got, exp = p(m.copy(order="K")), fn(m.copy(order="K"))
+        assert same(got, exp), f"{describe(got)} != {describe(exp)}"
