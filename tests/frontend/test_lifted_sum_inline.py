@@ -12,16 +12,7 @@ import pytest
 
 import pyhalide as ph
 
-
-def wdist(A, B, W):
-    k, m = A.shape
-    _, n = B.shape
-    D = np.zeros((m, n))
-    for ii in range(m):
-        for jj in range(n):
-            wdiff = (A[:, ii] - B[:, jj]) / W[:, ii]
-            D[ii, jj] = np.sqrt((wdiff**2).sum())
-    return D
+from .test_array_in_loops import wdist
 
 
 @pytest.mark.parametrize("k", [0, 1, 5, 19, 131])
