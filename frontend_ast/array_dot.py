@@ -3,26 +3,31 @@
 A product is a sum over k of elementwise products: one Func over the
 result's axes with an update over an RDom of k (array_reduce.fold), in the
 result dtype NumPy gives (integers wrap as NumPy's). Float results are a
-sequential sum over k; NumPy's BLAS sums in an order of its own, so the two
-differ by at most 2·n·eps·(|a| @ |b|) for a k-extent n (eps the result
+sequential sum over k, or, where b's k axis is contiguous (`x @ b.T`), 8
+interleaved partial sums (_lane_product); NumPy's BLAS sums in an order of
+its own, so the two differ by at most 2·n·eps·(|a| @ |b|) for a k-extent n (eps the result
 dtype's machine epsilon). Sizes of k that differ raise ValueError at call
 time with NumPy's message."""
 from __future__ import annotations
 
 import numpy as np
 
+from pyhalide import ir
+from pyhalide.simplify import simplify
 from pyhalide.var import RVar, Var
 
 from . import array_calls, ops
 from .array_args import numpy_ty, operand_of
-from .array_reduce import finish, fold
+from .array_reduce import extent, finish, fold
 from .arrayexpr import ArrayExpr
+from .values import const_val
 
 K_UNROLL = 8         # terms of k added per load/store of the result's vectors
 J_LANES = 8          # columns per vector (float64: one AVX-512 register)
 I_ROWS = 4           # rows of the result computed together (each load of b used 4 times)
 J_BLOCK = 256        # columns of a block of b (and of the result's rows)
 K_BLOCK = 128        # rows of a block of b: 128 x 256 float64, 256 KiB (L2)
+K_LANES = 8          # partial sums of a product whose k axis is contiguous in b
 
 def product(b, x, y, node, what):
     """x @ y (what "matmul") or np.dot(x, y) (what "dot")."""
@@ -46,6 +51,9 @@ def product(b, x, y, node, what):
         cx.cur_node = node
         return ops.binary(cx, "*", ops.cast_to(cx, X.elem(ix), rt), ops.cast_to(cx, Y.elem(iy), rt))
 
+    if Y.ndim == 2 and rt.ir().is_float() and ac.phase_run is None and not ac.state.loops \
+            and _k_contiguous(Y):
+        return _lane_product(b, X, Y, rt, mul, node, what)
     if X.ndim == 1 and Y.ndim == 1:
         terms = ArrayExpr([kx], rt, lambda i: mul([i[0]], [i[0]]), node)
         axis = 0
@@ -105,6 +113,68 @@ def blocked_product(u, j, i, k):
         .split(k, ko, kb, K_BLOCK).split(kb, kbo, ki, K_UNROLL).split(i, io, ii, I_ROWS)
     u.reorder(ki, jv, ii, ji, kbo, io, ko, jo).vectorize(jv).unroll(ki).unroll(ii)
     return jo
+
+
+def _k_contiguous(Y) -> bool:
+    """Whether Y's k axis (its first) is the contiguous one of a C-ordered
+    array Y is a view of: `b.T` of a 2-D C-ordered b (`x @ b.T`), whose
+    columns the blocked product would read with a gather per vector."""
+    if Y.view is None:
+        return False
+    arr, to_base = Y.view
+    if arr.ndim != 2 or getattr(arr, "layout", "C") != "C":
+        return False
+    k, j = (ir.Variable(ir.INDEX, f"%dot{n}") for n in "kj")
+    base = [simplify(e) for e in to_base([k, j])]
+    return isinstance(base[1], ir.Variable) and base[1].name == k.name and \
+        isinstance(base[0], ir.Variable) and base[0].name == j.name
+
+
+def _lane_product(b, X, Y, rt, mul, node, what):
+    """X @ Y for a Y whose k axis is contiguous (_k_contiguous): element
+    (i, j) sums the terms of its n // K_LANES whole chunks of k in K_LANES
+    partial sums (lane l adds the terms k = l, l + K_LANES, ... in order),
+    then the lanes in order, then the last n % K_LANES terms in order. Each
+    lane reads a vector of consecutive k of X's row and of Y's column (a row
+    of its base). Another order than the sequential one, within the same
+    bound (the module's docstring), as NumPy's BLAS."""
+    cx, ac = b.cx, b.array_code
+    n = X.shape[-1]
+    L = const_val(K_LANES)
+    chunks = ops.binary(cx, "//", n, L)
+    start = ir.Mul(extent(cx, chunks), ir.index(K_LANES))
+    rows = [X.shape[0]] if X.ndim == 2 else []
+
+    def whole(i):
+        *ix, c, j, lane = i
+        k = ir.Add(ir.Mul(c, ir.index(K_LANES)), lane)
+        return mul(ix + [k], [k, j])
+
+    def tail(i):
+        *ix, t, j = i
+        k = ir.Add(start, t)
+        return mul(ix + [k], [k, j])
+    axis = len(rows)
+    terms = ArrayExpr(rows + [chunks, Y.shape[1], L], rt, whole, node)
+    lanes = fold(ac, terms, (axis,), rt, "+", 0, node, what + "_lanes")
+    lanes.view[0].func.default_hint = _lanes_inner
+    summed = fold(ac, lanes, (lanes.ndim - 1,), rt, "+", 0, node, what + "_chunks")
+    rest = ArrayExpr(rows + [ops.binary(cx, "%", n, L), Y.shape[1]], rt, tail, node)
+    out = fold(ac, rest, (axis,), rt, "+", 0, node, what + "_rest")
+    return ac.binary("+", summed, out, node)
+
+
+def _lanes_inner(f):
+    """The default schedule of _lane_product's lanes (when no schedule
+    touched its update): the lanes innermost, one vector. Returns False:
+    still computed at root."""
+    d = f.update(0).definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    lane = f.args()[0]
+    rest = [x.var for x in d.dims if x.var != lane.name()]
+    f.update(0).reorder(lane, *rest).vectorize(lane, K_LANES)
+    return False
 
 
 def _check_inner(cx, X, Y, what, node):

@@ -25,6 +25,7 @@ from .array_args import axes_of, dtype_of, numpy_ty, operand_of, parse_args
 from .array_reduce import element_val, extent
 from .array_shape import derived
 from .arrayexpr import ArrayExpr, element_node
+from .lifted import LiftedFunc
 from .values import Arr, Val, const_val
 
 
@@ -35,7 +36,8 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     element i of the result at position n - 1 - i (the same additions in
     the same order), so that the reads go forwards and a reversal of the
     result (`np.cumsum(x[::-1])[::-1]`) is the Func itself (with the default
-    schedule: a schedule's parallel_scan needs the scan written at its RVar)."""
+    or an automatic schedule, which then keeps it serial: a user schedule's
+    parallel_scan needs the scan written at its RVar)."""
     cx = ac.cx
     cx.cur_node = node
     arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
@@ -43,7 +45,7 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
     key = tuple(reversed(vars_))
     n = extent(cx, operand.shape[axis])
-    back = _runs_backwards(operand, axis) and not cx.scheduled
+    back = _runs_backwards(operand, axis) and cx.scheduled in (False, "auto")
 
     def pos(i):
         """The Func's position along the axis of result index i."""
@@ -72,6 +74,8 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
                     for k, v in reversed(list(enumerate(vars_))))
     ac.emitter.define(f, upd_key, (val,), [], rdom, arr.loc, label=name,
                       loops=[(SimpleNamespace(name=f"axis{axis}"), r)])
+    if not isinstance(f, LiftedFunc):
+        _skip_scanned(f.function(), vars_[axis].node, n, back)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
@@ -79,6 +83,18 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     if not back:
         return whole
     return derived(whole, whole.shape, lambda idx: at(idx, pos(idx[axis])), node)
+
+
+def _skip_scanned(fn, v, n, back):
+    """fn's pure definition skips the positions its scan update writes
+    (lowering/skip_range.py: two loops around them, here the one before the
+    first position): the update reads only the position before the one it
+    writes, which is the first position (the pure value) or one it wrote, so
+    the pure values there are never read, and the scan is one pass over the
+    operand instead of a copy and a pass."""
+    first, last = (ir.index(0), ir.Sub(n, ir.index(2))) if back else \
+        (ir.index(1), ir.Sub(n, ir.index(1)))
+    fn.pure.predicates = list(fn.pure.predicates) + [ir.Or(ir.LT(v, first), ir.LT(last, v))]
 
 
 def _runs_backwards(operand: ArrayExpr, axis) -> bool:

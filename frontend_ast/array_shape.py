@@ -240,7 +240,45 @@ def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:
     if src.view is not None and kind != "copy":
         view = _numpy_views(cx, src, shape, kind, node, only_ones=_ones_map(cx, src.shape, shape)
                             is not None)
-    return derived(src, list(shape), m, node, view=view)
+    out = derived(src, list(shape), m, node, view=view)
+    if view:
+        out.reshape_of = _reshaped_base(src)
+    return out
+
+
+class Reshaped:
+    """A returned reshape (or ravel) of a whole C-ordered array `base` (an
+    Arr) to `shape` ([Val]): the function outputs base itself and reshapes it
+    when it returns, so the result is a view of the array the kernel wrote,
+    as NumPy's is (no copy through div/mod indexing)."""
+
+    def __init__(self, base, shape):
+        self.base = base
+        self.shape = shape
+
+
+def returned_reshape(value: ArrayExpr):
+    """Reshaped(base, shape) when value is a reshape view of a whole C-ordered
+    array (reshaped() marks those), else None."""
+    base = getattr(value, "reshape_of", None)
+    if base is None or value.view is None or value.view[0] is not base:
+        return None
+    return Reshaped(base, value.shape)
+
+
+def _reshaped_base(src: ArrayExpr):
+    """The array whose C-order memory the view src is, whole (an array the
+    function makes, or an argument: reshaped again at return by NumPy, which
+    makes the view or copy NumPy makes), else None."""
+    chained = getattr(src, "reshape_of", None)
+    if chained is not None:
+        return chained
+    arr = src.view[0]
+    if not is_whole_view(src) or arr.ty.is_complex():
+        return None
+    if arr.kind == "input" or arr.arg_name is not None:
+        return arr
+    return arr if getattr(arr, "layout", "C") == "C" else None
 
 
 def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
@@ -248,7 +286,12 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
     arr = src.view[0]
     if only_ones and kind == "reshape":
         return True
+    if getattr(src, "reshape_of", None) is not None:
+        return True         # a reshape of a whole C-ordered array is C-contiguous too
     if is_whole_view(src):
+        order = getattr(arr, "memory_order", None)
+        if order is not None and arr.kind != "input" and arr.arg_name is None:
+            return _ordered_views(cx, src, shape, kind, node, order)
         layout = getattr(arr, "layout", "C")
         if layout == "C" or arr.kind == "input":   # C order, or never written
             return True
@@ -275,6 +318,33 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
     raise cx.err(node, f"whether NumPy's {kind} of this view of {arr.name!r} is a view or a copy "
                        f"depends on sizes known only at call time",
                  hint=f"copy it first ({kind} of x.copy()) or {kind} the whole array")
+
+
+def _ordered_views(cx, src, shape, kind, node, order) -> bool:
+    """Whether NumPy's reshape/ravel of a whole array the function made in
+    another memory order than C's (`order`: its axes outermost first, as
+    NumPy's order='K' result of Fortran-ordered or transposed operands) is a
+    view: where its strides allow, decided now for constant sizes; else a
+    copy (the case for axes longer than 1), and where the sizes at call time
+    make NumPy's result a view after all, the call raises instead of
+    computing a copy where NumPy's later writes would show through."""
+    def views(old, new):
+        strides = [0] * len(old)
+        step = 1
+        for k in reversed(order):
+            strides[k] = step
+            step *= old[k]
+        if c_contiguous(old, strides):
+            return True
+        return kind != "ravel" and nocopy_reshape(old, strides, new)
+    if all(s.is_const for s in list(src.shape) + list(shape)):
+        return views([int(s.const) for s in src.shape], [int(s.const) for s in shape])
+    olds, news = [s.static for s in src.shape], [s.static for s in shape]
+    check_at_call(cx, node, lambda env: (NotImplementedError, (
+        f"NumPy's {kind} of this array (not C-ordered: made from Fortran-ordered or transposed "
+        f"arrays) is a view for these sizes; compiled code assumed a copy")) if views(
+            [int(f(env)) for f in olds], [int(f(env)) for f in news]) else None)
+    return False
 
 
 def view_strides(src: ArrayExpr):

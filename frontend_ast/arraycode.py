@@ -205,6 +205,7 @@ class ArrayCode:
         if value.ty.is_complex():
             return array_complex.materialize(self, value, name, node)
         arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
+        arr.memory_order = value.order      # NumPy's, where not C's (array_shape's views)
         if value.readonly:
             arr.writes_refused = (f"assignment destination is read-only (NumPy's ValueError): "
                                   f"{value.readonly}", f"write into a copy ({name} = ....copy())")

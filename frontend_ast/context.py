@@ -97,7 +97,7 @@ class Context:
         self.check_images = []
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
-        self.scheduled = False
+        self.scheduled = False     # True: a user schedule; "auto": an automatic one
         self._counter = itertools.count()
 
     def is_zero_d_arg(self, v) -> bool:

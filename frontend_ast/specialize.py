@@ -20,6 +20,7 @@ from . import check_order, unions
 from . import complex_values as C
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
+from .array_shape import Reshaped
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
@@ -239,7 +240,8 @@ class Specialization:
             # call compiles the function the name has now (as Python calls it)
             vars(pf).update(vars(parse_function(pf.fn)))
         pf.check_supported()
-        b, result, written = _build(pf, key, schedule is not None)
+        b, result, written = _build(pf, key, "auto" if getattr(schedule, "automatic", False)
+                                    else schedule is not None)
         self.builder = b
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
@@ -303,6 +305,8 @@ class Specialization:
             return Out("const", value=None)
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
+        if isinstance(r, Reshaped):     # a reshape view of a whole array: NumPy's reshape
+            return Out("reshape", inner=self._outputs(r.base), shape=[s.static for s in r.shape])
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
@@ -739,6 +743,10 @@ class Specialization:
         if o.kind == "array":
             slot, index = o.slot, o.index
             return lambda outs, args, env: outs[slot][index]
+        if o.kind == "reshape":
+            inner, shape = self.converter(o.inner), o.shape
+            return lambda outs, args, env: np.reshape(inner(outs, args, env),
+                                                      tuple([int(f(env)) for f in shape]))
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
@@ -767,6 +775,9 @@ class Specialization:
             return o.value
         if o.kind == "zero_d":
             return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
+        if o.kind == "reshape":
+            return np.reshape(self.convert(o.inner, outs, args, env),
+                              tuple([int(f(env)) for f in o.shape]))
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "input_part":           # a.real / a.imag of a complex argument

@@ -310,7 +310,10 @@ class _SumBuilder:
         tree.default_hint = _row_hint(out, key, place)
         # the lanes read the chunks of 8, the tree the rest: a Func read only
         # by them is inlined into both (c has one value)
-        acc.sum_part = tree.sum_part = (object(), frozenset({c.name()}))
+        # (set on the Funcs themselves: inside loops acc and tree are LiftedFuncs)
+        part = (object(), frozenset({c.name()}))
+        for g in (acc, tree):
+            getattr(g, "base", g).sum_part = part
         # out += the row sums, the reduced axes outside the rows in memory order
         rdom = RDom([(0, _min(m, 1))] + [(0, a.size(k)) for k in reversed(a.outer)],
                     a.name + "_r")

@@ -26,6 +26,7 @@ def auto_applier(mode, sizes, knobs=None):
         auto = autoschedule.schedule_specialization(AutoView(spec, sizes), text, params, knobs)
         return Applied(f"auto ({text})", None, auto)
     apply.source = text
+    apply.automatic = True      # (frontend_ast/array_scan.py: no user parallel_scan to keep)
     return apply
 
 

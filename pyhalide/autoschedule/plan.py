@@ -369,8 +369,14 @@ def _pure(pb: Problem, f, local: str) -> list:
     if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     work = _inner_work(pb, fn, {id(g.function()) for g in pb.funcs})
-    blocks = [_pure_stage(pb, label, local, list(fn.args), ext,
-                          0 if _copies(fn.pure, fn.args) else lanes, work=work)]
+    if fn.pure.predicates:
+        # a pure definition skipping the points its scan writes (array_scan.py):
+        # its few points keep their loop (a split would test the skip per point)
+        blocks = [Block(label, f"{label}: its pure definition skips the points an update "
+                               f"writes: left as it is")]
+    else:
+        blocks = [_pure_stage(pb, label, local, list(fn.args), ext,
+                              0 if _copies(fn.pure, fn.args) else lanes, work=work)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
         if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
