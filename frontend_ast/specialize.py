@@ -18,6 +18,7 @@ from pyhalide.var import Var
 
 from . import check_order, unions
 from . import complex_values as C
+from .arg_views import ArgView
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
 from .arrays import ArgumentWritten
@@ -303,6 +304,8 @@ class Specialization:
             return Out("const", value=None)
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
+        if isinstance(r, ArgView):      # NumPy's view of the caller's array
+            return Out("input_view", name=r.name, view=r)
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
@@ -769,6 +772,8 @@ class Specialization:
             return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
+        if o.kind == "input_view":
+            return o.view.build(args[self.pf.params.index(o.name)], env)
         if o.kind == "input_part":           # a.real / a.imag of a complex argument
             return getattr(args[self.pf.params.index(o.name)], o.attr)
         if o.kind == "static":
