@@ -106,3 +106,35 @@ def test_a_view_of_a_local_array_is_still_a_new_array():
     r = ph.pipeline(f)(a)
     np.testing.assert_array_equal(r, f(a))
     assert not np.shares_memory(r, a)
+
+
+def _as_is(a):
+    return np.asarray(a)
+
+
+def _as_is_typed(a):
+    return a.astype(np.float64, copy=False)
+
+
+def _at_least_2d(a):
+    return np.atleast_2d(a)
+
+
+def _whole_slice(a):
+    return a[:]
+
+
+def _ellipsis_only(a):
+    return a[...]
+
+
+@pytest.mark.parametrize("fn", [_as_is, _as_is_typed, _at_least_2d, _whole_slice,
+                                _ellipsis_only], ids=lambda f: f.__name__)
+def test_identity_of_a_returned_argument(fn):
+    p = ph.pipeline(fn)
+    for _ in range(3):
+        a_py, a_ph = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(2, 3)
+        e, g = fn(a_py), p(a_ph)
+        assert (e is a_py) == (g is a_ph)
+        assert np.shares_memory(g, a_ph)
+        np.testing.assert_array_equal(g, e)
