@@ -32,7 +32,8 @@ class ArgView:
     offsets  [Expr] the first element's index per axis of the argument
     coefs    [[int]] coefs[j][k]: the step along the argument's axis j per
              step along the view's axis k
-    var_fns  {variable name -> fn(env)} the call-time values the offsets read
+    var_fns  {variable name -> (fn(env), NumPy dtype)} the call-time values
+             the offsets read, in their IR types
     """
 
     def __init__(self, name, shape, offsets, coefs, var_fns):
@@ -46,7 +47,7 @@ class ArgView:
         if 0 in shape:
             first = base
         else:
-            values = {n: np.int64(f(env)) for n, f in self.var_fns.items()}
+            values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
             ctx = Context(None, values)
             start = [int(ctx.ev(e)) for e in self.offsets]
             first = base[tuple(slice(s, None) for s in start)]
@@ -108,5 +109,6 @@ def arg_view(bld, value) -> ArgView | None:
             return None
         offsets.append(off)
         coefs.append(row)
-    used = {n for off in offsets for n in free_vars(off)}
-    return ArgView(name, shape, offsets, coefs, {n: known[n] for n in used})
+    used = {n: v for off in offsets for n, v in free_vars(off).items()}
+    return ArgView(name, shape, offsets, coefs,
+                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()})

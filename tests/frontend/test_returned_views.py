@@ -138,3 +138,15 @@ def test_identity_of_a_returned_argument(fn):
         assert (e is a_py) == (g is a_ph)
         assert np.shares_memory(g, a_ph)
         np.testing.assert_array_equal(g, e)
+
+
+def test_a_start_computed_from_a_float_argument():
+    def f(a, s):
+        return a[int(s * 2.5):]
+
+    p = ph.pipeline(f)
+    a = np.arange(10.0)
+    for s in (0.3, 1.9, 2.7, 3.99):
+        r = p(a, s)
+        np.testing.assert_array_equal(r, f(a, s))
+        assert np.shares_memory(r, a)
