@@ -15,7 +15,7 @@ import numpy as np
 from . import array_calls
 from .array_create import as_any_array, concatenate, result_ty, sequence
 from .array_shape import call_args, reshaped
-from .values import TupleVal, const_val
+from .values import Arr, TupleVal, const_val
 
 
 def at_least(b, x, nd, node):
@@ -38,7 +38,12 @@ def _atleast(b, fn, node):
         raise b.cx.err(node.keywords[0], f"np.{fn.__name__}() takes no keyword arguments")
     if not node.args:
         return TupleVal([])
-    out = [at_least(b, as_any_array(b, b.ev(a), a), nd, a) for a in node.args]
+    out = []
+    for a in node.args:
+        v = b.ev(a)
+        x = as_any_array(b, v, a)
+        # an array with enough axes is returned itself, as NumPy does
+        out.append(v if isinstance(v, Arr) and x.ndim >= nd else at_least(b, x, nd, a))
     return out[0] if len(out) == 1 else TupleVal(out)
 
 

@@ -32,6 +32,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     ops,
 )
 from .analyze import Liveness, names_assigned
+from .arg_views import arg_view
 from .array_shape import check_at_call, returned_reshape
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
@@ -237,7 +238,7 @@ class Builder:
     def stored(self, value, name, node):
         """A returned value with its array values stored as arrays."""
         if isinstance(value, ArrayExpr):
-            return returned_reshape(value) or \
+            return returned_reshape(value) or arg_view(self, value) or \
                 self.array_code.materialize(value, name, node)
         if isinstance(value, TupleVal):
             return TupleVal([self.stored(v, f"{name}{k}", node)

@@ -18,6 +18,7 @@ from pyhalide.var import Var
 
 from . import check_order, unions
 from . import complex_values as C
+from .arg_views import ArgView
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
 from .array_shape import Reshaped
@@ -307,6 +308,8 @@ class Specialization:
             return Out("tuple", items=[self._outputs(x) for x in r.items])
         if isinstance(r, Reshaped):     # a reshape view of a whole array: NumPy's reshape
             return Out("reshape", inner=self._outputs(r.base), shape=[s.static for s in r.shape])
+        if isinstance(r, ArgView):      # NumPy's view of the caller's array
+            return Out("input_view", name=r.name, view=r)
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
@@ -780,6 +783,8 @@ class Specialization:
                               tuple([int(f(env)) for f in o.shape]))
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
+        if o.kind == "input_view":
+            return o.view.build(args[self.pf.params.index(o.name)], env)
         if o.kind == "input_part":           # a.real / a.imag of a complex argument
             return getattr(args[self.pf.params.index(o.name)], o.attr)
         if o.kind == "static":

@@ -91,16 +91,25 @@ def children(n) -> list:
     return (w or _walkers(type(n)))[0](n)
 
 
-# (walker class, node class) -> the function walking a node of that class:
-# the walker's visit_ method, else its children walk
-_DISPATCH: dict = {}
+# Each walker class holds, as its own `_walk_table` (an inherited table is
+# recognized by its owner and not used), node class -> the function walking a
+# node of that class: the walker's visit_ method, else its children walk. Kept
+# on the class, the table goes away with it: passes that define a walker class
+# per call leak nothing.
+class _Table(dict):
+    __slots__ = ("owner",)
 
 
 def _method(walker_cls, node_cls, default):
     fn = getattr(walker_cls, "visit_" + node_cls.__name__, None)
     if fn is None:
         fn = default(walker_cls, node_cls)
-    _DISPATCH[(walker_cls, node_cls)] = fn
+    table = walker_cls.__dict__.get("_walk_table")
+    if table is None:
+        table = _Table()
+        table.owner = walker_cls
+        walker_cls._walk_table = table
+    table[node_cls] = fn
     return fn
 
 
@@ -119,6 +128,7 @@ def _visit_default(walker_cls, node_cls):
 
 
 class Mutator:
+    _walk_table = None
     memoize = True
     stmts_only = False      # True: a pass that rewrites statements only leaves every
                             # Expr as it is, without walking it
@@ -132,7 +142,8 @@ class Mutator:
         if self.stmts_only and isinstance(n, Expr):
             return n
         cls = type(n)
-        method = _DISPATCH.get((type(self), cls))
+        table = self._walk_table
+        method = table.get(cls) if table is not None and table.owner is type(self) else None
         if method is None:
             method = _method(type(self), cls, _mutate_default)
         if not self.memoize:
@@ -152,6 +163,7 @@ class Mutator:
 class Visitor:
     """Walks every node once per distinct object (shared subtrees once)."""
 
+    _walk_table = None
     memoize = True
 
     def __init__(self):
@@ -164,7 +176,9 @@ class Visitor:
             if id(n) in self.seen:
                 return
             self.seen.add(id(n))
-        method = _DISPATCH.get((type(self), type(n)))
+        table = self._walk_table
+        method = table.get(type(n)) if table is not None and table.owner is type(self) \
+            else None
         if method is None:
             method = _method(type(self), type(n), _visit_default)
         method(self, n)

@@ -78,65 +78,137 @@ class ExprPrinter:
         raise TypeError(f"cannot print {type(e).__name__}")
 
 
+# A subexpression used more than once in one printed line and larger than this
+# many nodes is printed once, as `let _sharedN = ...` before the line: lowered
+# code shares subtrees (a DAG), and printing them as a tree can take
+# exponential space.
+_SHARED_NODES = 100
+
+
+class _LinePrinter(ExprPrinter):
+    """An ExprPrinter for the expressions of one line: the large subtrees they
+    share are named (`lets`, in definition order), each printed once."""
+
+    def __init__(self, exprs):
+        super().__init__()
+        self.shared = _large_shared(exprs)
+        self.lets = []
+
+    def p(self, e) -> str:
+        if e is None or id(e) not in self.shared:
+            return super().p(e)
+        name = self.memo.get(id(e))
+        if name is None:
+            text = self._p(e)
+            name = f"_shared{len(self.lets)}"
+            self.lets.append((name, text))
+            self.memo[id(e)] = name
+        return name
+
+
+def _large_shared(exprs) -> set:
+    """Ids of the nodes reached more than once from `exprs` whose tree has
+    more than _SHARED_NODES nodes."""
+    from .mutator import children
+    uses, size = {}, {}
+    for root in exprs:
+        if root is None:
+            continue
+        uses[id(root)] = uses.get(id(root), 0) + 1
+        if id(root) in size:
+            continue
+        stack = [(root, False)]
+        while stack:                    # post-order: children before parents
+            e, done = stack.pop()
+            if done:
+                size[id(e)] = min(1 + sum(size[id(c)] for c in children(e)), 1 << 40)
+                continue
+            if id(e) in size:
+                continue
+            size[id(e)] = 0             # on the stack (a DAG has no cycles)
+            stack.append((e, True))
+            for c in children(e):
+                uses[id(c)] = uses.get(id(c), 0) + 1
+                if id(c) not in size:
+                    stack.append((c, False))
+    return {k for k, n in uses.items() if n > 1 and size[k] > _SHARED_NODES}
+
+
+def _line(out, pad, exprs, text_of):
+    """Append the line `text_of(p)` (p printing `exprs`' nodes), preceded by
+    the shared subtrees it names."""
+    lp = _LinePrinter(exprs)
+    text = text_of(lp.p)
+    out.extend(f"{pad}let {name} = {body}\n" for name, body in lp.lets)
+    out.append(text)
+
+
 def stmt_to_str(s, indent: int = 0) -> str:
     out: list = []
-    ep = ExprPrinter()
-    _print_stmt(s, indent, out, ep.p)
+    _print_stmt(s, indent, out)
     return "".join(out)
 
 
-def _print_stmt(s, ind, out, p):
+def _print_stmt(s, ind, out):
     pad = "  " * ind
     if s is None:
         return
     if isinstance(s, N.Block):
         for x in s.stmts:
-            _print_stmt(x, ind, out, p)
+            _print_stmt(x, ind, out)
     elif isinstance(s, N.For):
-        out.append(f"{pad}{s.kind} for ({s.name}, {p(s.min)}, {p(s.extent)}) {{\n"
-                   if s.kind != N.ForKind.SERIAL else
-                   f"{pad}for ({s.name}, {p(s.min)}, {p(s.extent)}) {{\n")
-        _print_stmt(s.body, ind + 1, out, p)
+        head = f"{pad}{s.kind} for" if s.kind != N.ForKind.SERIAL else f"{pad}for"
+        _line(out, pad, [s.min, s.extent],
+              lambda p: f"{head} ({s.name}, {p(s.min)}, {p(s.extent)}) {{\n")
+        _print_stmt(s.body, ind + 1, out)
         out.append(f"{pad}}}\n")
     elif isinstance(s, N.LetStmt):
-        out.append(f"{pad}let {s.name} = {p(s.value)}\n")
-        _print_stmt(s.body, ind, out, p)
+        _line(out, pad, [s.value], lambda p: f"{pad}let {s.name} = {p(s.value)}\n")
+        _print_stmt(s.body, ind, out)
     elif isinstance(s, N.AssertStmt):
-        args = "".join(", " + p(a) for a in s.args)
-        out.append(f"{pad}assert({p(s.condition)}, {s.error}: {s.message!r}{args})\n")
+        _line(out, pad, [s.condition, *s.args], lambda p: (
+            f"{pad}assert({p(s.condition)}, {s.error}: {s.message!r}"
+            f"{''.join(', ' + p(a) for a in s.args)})\n"))
     elif isinstance(s, N.Provide):
-        vals = ", ".join(p(v) for v in s.values)
-        if len(s.values) > 1:
-            vals = "{" + vals + "}"
-        out.append(f"{pad}{s.name}({', '.join(p(a) for a in s.args)}) = {vals}\n")
+        def provide(p):
+            vals = ", ".join(p(v) for v in s.values)
+            if len(s.values) > 1:
+                vals = "{" + vals + "}"
+            return f"{pad}{s.name}({', '.join(p(a) for a in s.args)}) = {vals}\n"
+        _line(out, pad, [*s.values, *s.args], provide)
     elif isinstance(s, N.Store):
-        out.append(f"{pad}{s.name}[{p(s.index)}] = {p(s.value)}\n")
+        _line(out, pad, [s.index, s.value],
+              lambda p: f"{pad}{s.name}[{p(s.index)}] = {p(s.value)}\n")
     elif isinstance(s, N.Realize):
         types = ", ".join(str(t) for t in s.types)
-        bounds = ", ".join(f"[{p(r.min)}, {p(r.extent)}]" for r in s.bounds)
-        out.append(f"{pad}realize {s.name}({bounds}) : {types} {{\n")
-        _print_stmt(s.body, ind + 1, out, p)
+        exprs = [x for r in s.bounds for x in (r.min, r.extent)]
+        _line(out, pad, exprs, lambda p: (
+            f"{pad}realize {s.name}("
+            f"{', '.join(f'[{p(r.min)}, {p(r.extent)}]' for r in s.bounds)}) : {types} {{\n"))
+        _print_stmt(s.body, ind + 1, out)
         out.append(f"{pad}}}\n")
     elif isinstance(s, N.Allocate):
-        ext = " * ".join(p(e) for e in s.extents) or "1"
-        reuse = "" if s.reuse_if is None else f" in {s.reuse} if {p(s.reuse_if)}"
-        out.append(f"{pad}allocate {s.name}[{s.type} * {ext}]{reuse}\n")
-        _print_stmt(s.body, ind, out, p)
+        def allocate(p):
+            ext = " * ".join(p(e) for e in s.extents) or "1"
+            reuse = "" if s.reuse_if is None else f" in {s.reuse} if {p(s.reuse_if)}"
+            return f"{pad}allocate {s.name}[{s.type} * {ext}]{reuse}\n"
+        _line(out, pad, [*s.extents, s.reuse_if], allocate)
+        _print_stmt(s.body, ind, out)
         out.append(f"{pad}free {s.name}\n")
     elif isinstance(s, N.IfThenElse):
-        out.append(f"{pad}if ({p(s.condition)}) {{\n")
-        _print_stmt(s.then_case, ind + 1, out, p)
+        _line(out, pad, [s.condition], lambda p: f"{pad}if ({p(s.condition)}) {{\n")
+        _print_stmt(s.then_case, ind + 1, out)
         if s.else_case is not None:
             out.append(f"{pad}}} else {{\n")
-            _print_stmt(s.else_case, ind + 1, out, p)
+            _print_stmt(s.else_case, ind + 1, out)
         out.append(f"{pad}}}\n")
     elif isinstance(s, N.LoopExit):
         out.append(f"{pad}exit loop {s.loop}\n")
     elif isinstance(s, N.Evaluate):
-        out.append(f"{pad}{p(s.value)}\n")
+        _line(out, pad, [s.value], lambda p: f"{pad}{p(s.value)}\n")
     elif isinstance(s, N.ProducerConsumer):
         out.append(f"{pad}{'produce' if s.is_producer else 'consume'} {s.name} {{\n")
-        _print_stmt(s.body, ind + 1, out, p)
+        _print_stmt(s.body, ind + 1, out)
         out.append(f"{pad}}}\n")
     else:
         raise TypeError(f"cannot print {type(s).__name__}")
@@ -151,10 +223,12 @@ def to_str(n) -> str:
 def function_to_str(fn) -> str:
     """A Function's definitions, Halide style, with RDoms, predicates, the
     stage schedules and source lines."""
-    ep = ExprPrinter()
-    p = ep.p
     lines = []
     for i, d in enumerate(fn.definitions()):
+        rvars = d.schedule.rvars
+        lp = _LinePrinter([*d.args, *d.values, *d.predicates, d.exit,
+                           *(x for rv in rvars for x in (rv.min, rv.extent))])
+        p = lp.p
         args = ", ".join(p(a) for a in d.args)
         vals = ", ".join(p(v) for v in d.values)
         if len(d.values) > 1:
@@ -171,6 +245,7 @@ def function_to_str(fn) -> str:
             text += f"  exit when {p(d.exit)}"
         if d.source is not None:
             text += f"    # {d.source.file}:{d.source.line}"
+        lines.extend(f"  let {name} = {body}" for name, body in lp.lets)
         lines.append(text)
         dims = ", ".join(f"{x.var}" + (f":{x.kind}" if x.kind != "serial" else "")
                          for x in d.schedule.dims)

@@ -1,0 +1,114 @@
+"""A returned view of an argument array is NumPy's view of the caller's array.
+
+`return a[1:, ::2]`, `return a.T`, `return a[:, None]` give in Python a view
+that shares the argument's memory (writing into the result writes into the
+argument). `arg_view` recognizes an array value whose index map into an
+argument is affine in the indices with constant coefficients (basic slices,
+transposes, new axes): the strides are those coefficients, the first
+element's index is an expression of call-time values (shapes, scalar
+arguments), and `ArgView.build` makes the view of the caller's array after
+each call (after a written argument was copied back). Any other array value
+(a reshape's division, a clamp, a view of a local array) stays a new array."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from pyhalide import ir
+from pyhalide.ir.ops import free_vars
+from pyhalide.lowering.linear import linear_form
+from pyhalide.reference.exprs import Context
+
+from .arrayexpr import ArrayExpr
+
+_PROBE = "%argview"
+
+
+class ArgView:
+    """A view of argument `name`: element i is base[offsets + coefs @ i].
+
+    shape    [fn(env) -> int] the view's sizes
+    offsets  [Expr] the first element's index per axis of the argument
+    coefs    [[int]] coefs[j][k]: the step along the argument's axis j per
+             step along the view's axis k
+    var_fns  {variable name -> (fn(env), NumPy dtype)} the call-time values
+             the offsets read, in their IR types
+    """
+
+    def __init__(self, name, shape, offsets, coefs, var_fns):
+        self.name, self.shape, self.offsets = name, shape, offsets
+        self.coefs, self.var_fns = coefs, var_fns
+
+    def build(self, base: np.ndarray, env) -> np.ndarray:
+        shape = tuple(int(f(env)) for f in self.shape)
+        strides = tuple(sum(row[k] * st for row, st in zip(self.coefs, base.strides))
+                        for k in range(len(shape)))
+        if 0 in shape:
+            first = base
+        else:
+            values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
+            ctx = Context(None, values)
+            start = [int(ctx.ev(e)) for e in self.offsets]
+            first = base[tuple(slice(s, None) for s in start)]
+        return np.lib.stride_tricks.as_strided(first, shape, strides, subok=False,
+                                               writeable=base.flags.writeable)
+
+
+def _call_time_values(cx) -> dict:
+    """Variable name -> fn(env) for every IR variable whose value is known
+    when the function is called (argument shapes, scalar arguments)."""
+    out = {}
+    for sym, node in cx.sym_nodes.items():
+        fn = cx.sym_static.get(sym)
+        if fn is not None and isinstance(node, ir.Variable):
+            out[node.name] = fn
+    for sp in cx.static_params:
+        out[sp.param.node.name] = sp.fn
+    return out
+
+
+def _size_fn(v):
+    if v.is_const:
+        n = int(v.const)
+        return lambda env: n
+    return v.static
+
+
+def arg_view(bld, value) -> ArgView | None:
+    """The argument view `value` is, or None when it is not one."""
+    if not isinstance(value, ArrayExpr) or value.view is None or value.ndim == 0 \
+            or value.readonly or value.ty.is_complex():
+        return None
+    arr, to_base = value.view
+    name = arr.arg_name
+    if name is None or getattr(arr, "part_of", None) or getattr(arr, "alternatives", None) \
+            or name not in bld.inputs or arr.ty.dtype != value.ty.dtype:
+        return None
+    shape = [_size_fn(s) for s in value.shape]
+    if any(f is None for f in shape):
+        return None
+    probes = [ir.Variable(ir.INDEX, f"{_PROBE}{k}") for k in range(value.ndim)]
+    known = _call_time_values(bld.cx)
+    offsets, coefs = [], []
+    for e in to_base(probes):
+        lf = linear_form(e)
+        row = [0] * value.ndim
+        rest = lf.scaled(1)
+        for key, (atom, c) in lf.terms.items():
+            names = free_vars(atom)
+            if not any(n.startswith(_PROBE) for n in names):
+                continue
+            m = re.fullmatch(re.escape(_PROBE) + r"(\d+)", getattr(atom, "name", "") or "")
+            if not isinstance(atom, ir.Variable) or m is None:
+                return None          # not affine in the view's indices
+            row[int(m.group(1))] += c
+            del rest.terms[key]
+        off = rest.to_expr()
+        if any(n not in known for n in free_vars(off)):
+            return None
+        offsets.append(off)
+        coefs.append(row)
+    used = {n: v for off in offsets for n, v in free_vars(off).items()}
+    return ArgView(name, shape, offsets, coefs,
+                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()})
