@@ -54,7 +54,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_trig
+from . import codegen_explog, codegen_trig
 
 # Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
 # is exact for |k| < 2^21 and x - k * LN2_HI is exact.
@@ -364,7 +364,11 @@ def _tanh32(m: _F64, x):
     return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
 
 
-_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
+def _log_table(m: _F64, x):
+    return _log_specials(m, x, codegen_explog.log_value(m, x))
+
+
+_EMIT = {64: {"exp": codegen_explog.exp, "log": _log_table, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
          32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
