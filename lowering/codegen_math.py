@@ -28,13 +28,15 @@ relative error below 2^-35) and rounded once, so it is within 1 ulp of the
 correctly rounded float32 (subnormal results are rounded once); tanh is
 expm1(2|x|) / (expm1(2|x|) + 2) there.
 
-Algorithms:
-- exp(x) = 2^k exp(r), k = round(x / ln 2), r = x - k ln 2 as a double-double
+Algorithms (float64 exp and log themselves: codegen_explog's tables):
+- exp's parts for expm1 and tanh: exp(x) = 2^k exp(r), k = round(x / ln 2),
+  r = x - k ln 2 as a double-double
   (r_hi, r_lo) by Cody-Waite with fma; exp(r) = 1 + r + r^2 P(r), P the
   Taylor polynomial to degree 13 (|r| <= 0.347: truncation below 2^-57),
   with 1 + r + r^2 / 2 summed exactly; 2^k applied as two
   exact powers of two so that only the last product rounds (subnormals).
-- log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)), f = m - 1:
+- log's parts for log1p: log(x) = k ln 2 + log(m), x = 2^k m with m in
+  [sqrt(2)/2, sqrt(2)), f = m - 1:
   fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches, with the
   leading terms k LN2_HI + f - f^2/2 summed exactly.
 - expm1(x) = 2^k (p + small) - 1 from exp's parts, the - 1 exact (TwoSum);
@@ -186,18 +188,6 @@ def _exp_parts(m: _F64, x):
     return k, p, small
 
 
-def _exp(m: _F64, x):
-    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)
-    k, hi, lo = _exp_parts(m, xc)
-    p = m.add(hi, lo)
-    # 2^k as 2^k1 * 2^k2 (k in [-1076, 1024]: both halves normal): p * 2^k1 is
-    # exact, the second product rounds once (into the subnormals or to inf).
-    k1 = m.b.ashr(k, m.ci(1))
-    k2 = m.b.sub(k, k1)
-    return m.mul(m.mul(p, m.pow2(k1)), m.pow2(k2))
-
-
 def _log_sum(m: _F64, x):
     """(s2, tail): log(x) = s2 + tail for finite x > 0, s2 the exact sum of the
     leading terms."""
@@ -236,11 +226,6 @@ def _log_specials(m: _F64, x, val):
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
                     m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
     return m.sel(finite_pos, val, special)
-
-
-def _log(m: _F64, x):
-    s2, tail = _log_sum(m, x)
-    return _log_specials(m, x, m.add(s2, tail))
 
 
 def _tiny(m: _F64, x):
