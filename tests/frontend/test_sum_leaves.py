@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.frontend_ast.sum_order import BLOCK, LANES, most_chunks, rightmost_slot, tree_depth
+from pyhalide.frontend_ast.sum_order import BLOCK, LANES, most_chunks, rightmost_slot, split_depth
 
 
 def _leaves(m, lanes=LANES, block=BLOCK):
     """[(slot, chunks)] of the leaves of a run of m elements, laid on
-    2**tree_depth(m) slots as the sum lays them (a leaf keeps the first
+    2**split_depth(m) slots as the sum lays them (a leaf keeps the first
     slot of its subtree): NumPy's pairwise_sum split, written directly."""
-    depth = tree_depth(m, lanes)
+    depth = split_depth(m, lanes)
     out = []
 
     def walk(q, last, level, slot):
