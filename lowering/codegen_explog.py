@@ -187,15 +187,23 @@ def exp(m, x):
     return m.mul(m.mul(y, m.pow2(e1)), m.pow2(b.sub(e, e1)))
 
 
+def split_exponent(m, x, off: int):
+    """(k, bits of z, bits(z) - off) with x = 2^k z, z in [a, 2a) for a the
+    double of bits `off`, for finite x > 0 (a subnormal x scaled by 2^54 first);
+    i64 values."""
+    b = m.b
+    sub = m.cmp("<", x, m.c(2.0 ** -1022))
+    ix = m.bits(m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x))
+    tmp = b.sub(ix, m.ci(off))
+    k = b.add(b.ashr(tmp, m.ci(52)), b.select(sub, m.ci(-54), m.ci(0)))
+    return k, b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))), tmp
+
+
 def log_value(m, x):
     """log(x) for finite x > 0 (any value elsewhere, to be replaced)."""
     b = m.b
-    sub = m.cmp("<", x, m.c(2.0 ** -1022))
-    xs = m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x)
-    ix = m.bits(xs)
-    tmp = b.sub(ix, m.ci(LOG_OFF))
-    k = b.add(b.ashr(tmp, m.ci(52)), b.select(sub, m.ci(-54), m.ci(0)))
-    z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))))
+    k, iz, tmp = split_exponent(m, x, LOG_OFF)
+    z = m.from_bits(iz)
     i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
     g = _global(m, "pyhalide.log_table", log_table())
     invc, l_hi = _lookup(m, g, i, 2, 0), _lookup(m, g, i, 2, 1)

@@ -192,12 +192,7 @@ def _log_sum(m: _F64, x):
     """(s2, tail): log(x) = s2 + tail for finite x > 0, s2 the exact sum of the
     leading terms."""
     b = m.b
-    sub = m.cmp("<", x, m.c(2.0 ** -1022))
-    xs = m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x)
-    ix = m.bits(xs)
-    tmp = b.sub(ix, m.ci(SQRT_HALF_BITS))
-    k = b.add(b.ashr(tmp, m.ci(52)), b.select(sub, m.ci(-54), m.ci(0)))
-    iz = b.sub(ix, b.and_(tmp, m.ci(-(1 << 52))))
+    k, iz, _ = codegen_explog.split_exponent(m, x, SQRT_HALF_BITS)
     f = m.sub(m.from_bits(iz), m.c(1.0))             # exact: m in [0.707, 1.415)
     dk = b.sitofp(k, m.ft)
     s = m.div(f, m.add(m.c(2.0), f))
