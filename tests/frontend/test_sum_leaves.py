@@ -44,6 +44,26 @@ def test_rightmost_slot_and_most_chunks_follow_the_tree(lanes):
         assert all(q * lanes <= block for _, q in leaves), m
 
 
+def _depth(m, lanes, block):
+    """The depth of NumPy's split tree of m elements, by recursion."""
+    def walk(q, last):
+        rem = m % lanes if last else 0
+        if q * lanes + rem <= block:
+            return 0
+        return 1 + max(walk(q // 2, False), walk(q - q // 2, last))
+    return walk(m // lanes, True)
+
+
+@pytest.mark.parametrize("lanes", [LANES, 4])
+def test_split_depth_is_the_trees_own(lanes):
+    """A row sum runs 2**split_depth(m) slots: no more levels than the tree has
+    (2048 elements: 16 leaves on 16 slots, not 32)."""
+    block = BLOCK * lanes // LANES
+    for m in SIZES + [2048, 4096]:
+        assert split_depth(m, lanes) == _depth(m, lanes, block), m
+    assert 2 ** split_depth(2048) == 16
+
+
 @ph.pipeline
 def total(x):
     return np.sum(x)
