@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.frontend_ast.sum_order import BLOCK, LANES, most_chunks, rightmost_slot, split_depth
+from pyhalide.frontend_ast.sum_order import (
+    BLOCK,
+    LANES,
+    most_chunks,
+    rightmost_slot,
+    run_depth,
+    split_depth,
+)
 
 
 def _leaves(m, lanes=LANES, block=BLOCK):
@@ -62,6 +69,14 @@ def test_split_depth_is_the_trees_own(lanes):
     for m in SIZES + [2048, 4096]:
         assert split_depth(m, lanes) == _depth(m, lanes, block), m
     assert 2 ** split_depth(2048) == 16
+
+
+def test_run_depth_is_the_deepest_runs():
+    """The runs of a slab in pieces (NumPy's buffer): the deepest of their trees."""
+    for slab in (1, 7, 255, 256, 1000, 8192, 8193, 10000, 16640, 100003):
+        for piece in (8192, 256, 136):
+            lengths = {min(piece, slab - k) for k in range(0, slab, piece)}
+            assert run_depth(slab, piece) == max(_depth(m, LANES, BLOCK) for m in lengths)
 
 
 @ph.pipeline
