@@ -225,7 +225,7 @@ class _SumBuilder:
         slab = a.static(lambda z: plan(z)[0], a.order)           # S
         pieces = a.static(lambda z: -(-plan(z)[0] // plan(z)[1]), a.order)
         runs = a.static(lambda z: plan(z)[2], a.order)
-        depth = a.static(lambda z: tree_depth(min(plan(z)[:2]), a.lanes), a.order)
+        depth = a.static(lambda z: run_depth(*plan(z)[:2], a.lanes), a.order)
         slots = Expr.wrap(ir.index(1)) << depth
         c = a.em.new_var("c")
         nth = c % pieces
@@ -256,7 +256,7 @@ class _SumBuilder:
         m = a.size(a.run[0]) if len(a.run) == 1 and not _narrowed(a.size(a.run[0]).node) \
             else a.static(_prod, a.run)
         q = m // a.lanes
-        depth = a.static(lambda z: tree_depth(_prod(z), a.lanes), a.run)
+        depth = a.static(lambda z: split_depth(_prod(z), a.lanes), a.run)
         slots = Expr.wrap(ir.index(1)) << depth
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
@@ -597,23 +597,39 @@ def _combine(lanes):
     return _combine(lanes[:h]) + _combine(lanes[h:])
 
 
-def tree_depth(longest, lanes=LANES):
-    """A bound on the depth of the tree of a run of `longest` elements: the
-    halvings after which every node has at most 15 chunks of `lanes` (a leaf)."""
-    q = longest // lanes
-    depth = 0
-    while q > 15 << depth:
+def split_depth(m, lanes=LANES):
+    """The depth of NumPy's split tree of a run of m elements itself (leaves
+    of at most 16 chunks of `lanes`, the m % lanes rest in the rightmost
+    node): the halvings after which every node is a leaf. Not monotone in m
+    (255: 2, 256: 1). A sum lays a run's leaves on 2**split_depth(m) slots:
+    each slot past the tree's own leaves would run a leaf's chunks for
+    nothing (2048 elements: 16 leaves; a bound of 15 chunks per leaf gave
+    32 slots)."""
+    block, rem = 16 * lanes, m % lanes
+    nodes, depth = {(m // lanes, True)}, 0
+    while True:
+        nodes = {half for nq, last in nodes if nq * lanes + (rem if last else 0) > block
+                 for half in ((nq // 2, False), (nq - nq // 2, last))}
+        if not nodes:
+            return depth
         depth += 1
-    return depth
+
+
+def run_depth(slab, piece, lanes=LANES):
+    """The depth of the deepest split tree of the runs of a slab of `slab`
+    elements in pieces of `piece`: its runs have two lengths (the full
+    pieces and the last)."""
+    last = slab - (-(-slab // piece) - 1) * piece
+    return max(split_depth(min(slab, piece), lanes), split_depth(last, lanes))
 
 
 def rightmost_slot(m, lanes=LANES, block=BLOCK):
     """The slot of the rightmost leaf of a run of m elements (in chunks of
     `lanes`, leaves of at most `block` elements): the split tree descended
-    to the right tree_depth(m) times, a leaf keeping the first slot of its
+    to the right split_depth(m) times, a leaf keeping the first slot of its
     subtree (as leaves() lays the tree)."""
     q, rem, slot = m // lanes, m % lanes, 0
-    for _ in range(tree_depth(m, lanes)):
+    for _ in range(split_depth(m, lanes)):
         split = q * lanes + rem > block
         if split:
             q -= q // 2

@@ -28,13 +28,15 @@ relative error below 2^-35) and rounded once, so it is within 1 ulp of the
 correctly rounded float32 (subnormal results are rounded once); tanh is
 expm1(2|x|) / (expm1(2|x|) + 2) there.
 
-Algorithms:
-- exp(x) = 2^k exp(r), k = round(x / ln 2), r = x - k ln 2 as a double-double
+Algorithms (float64 exp and log themselves: codegen_explog's tables):
+- exp's parts for expm1 and tanh: exp(x) = 2^k exp(r), k = round(x / ln 2),
+  r = x - k ln 2 as a double-double
   (r_hi, r_lo) by Cody-Waite with fma; exp(r) = 1 + r + r^2 P(r), P the
   Taylor polynomial to degree 13 (|r| <= 0.347: truncation below 2^-57),
   with 1 + r + r^2 / 2 summed exactly; 2^k applied as two
   exact powers of two so that only the last product rounds (subnormals).
-- log(x) = k ln 2 + log(m), x = 2^k m with m in [sqrt(2)/2, sqrt(2)), f = m - 1:
+- log's parts for log1p: log(x) = k ln 2 + log(m), x = 2^k m with m in
+  [sqrt(2)/2, sqrt(2)), f = m - 1:
   fdlibm's e_log.c (s = f / (2 + f), Lg1..Lg7), without branches, with the
   leading terms k LN2_HI + f - f^2/2 summed exactly.
 - expm1(x) = 2^k (p + small) - 1 from exp's parts, the - 1 exact (TwoSum);
@@ -54,7 +56,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_trig
+from . import codegen_explog, codegen_trig
 
 # Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
 # is exact for |k| < 2^21 and x - k * LN2_HI is exact.
@@ -186,28 +188,11 @@ def _exp_parts(m: _F64, x):
     return k, p, small
 
 
-def _exp(m: _F64, x):
-    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)
-    k, hi, lo = _exp_parts(m, xc)
-    p = m.add(hi, lo)
-    # 2^k as 2^k1 * 2^k2 (k in [-1076, 1024]: both halves normal): p * 2^k1 is
-    # exact, the second product rounds once (into the subnormals or to inf).
-    k1 = m.b.ashr(k, m.ci(1))
-    k2 = m.b.sub(k, k1)
-    return m.mul(m.mul(p, m.pow2(k1)), m.pow2(k2))
-
-
 def _log_sum(m: _F64, x):
     """(s2, tail): log(x) = s2 + tail for finite x > 0, s2 the exact sum of the
     leading terms."""
     b = m.b
-    sub = m.cmp("<", x, m.c(2.0 ** -1022))
-    xs = m.sel(sub, m.mul(x, m.c(2.0 ** 54)), x)
-    ix = m.bits(xs)
-    tmp = b.sub(ix, m.ci(SQRT_HALF_BITS))
-    k = b.add(b.ashr(tmp, m.ci(52)), b.select(sub, m.ci(-54), m.ci(0)))
-    iz = b.sub(ix, b.and_(tmp, m.ci(-(1 << 52))))
+    k, iz, _ = codegen_explog.split_exponent(m, x, SQRT_HALF_BITS)
     f = m.sub(m.from_bits(iz), m.c(1.0))             # exact: m in [0.707, 1.415)
     dk = b.sitofp(k, m.ft)
     s = m.div(f, m.add(m.c(2.0), f))
@@ -236,11 +221,6 @@ def _log_specials(m: _F64, x, val):
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
                     m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
     return m.sel(finite_pos, val, special)
-
-
-def _log(m: _F64, x):
-    s2, tail = _log_sum(m, x)
-    return _log_specials(m, x, m.add(s2, tail))
 
 
 def _tiny(m: _F64, x):
@@ -364,7 +344,11 @@ def _tanh32(m: _F64, x):
     return m.call("copysign", m.div(em1, m.add(em1, m.c(2.0))), x)
 
 
-_EMIT = {64: {"exp": _exp, "log": _log, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
+def _log_table(m: _F64, x):
+    return _log_specials(m, x, codegen_explog.log_value(m, x))
+
+
+_EMIT = {64: {"exp": codegen_explog.exp, "log": _log_table, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
          32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,

@@ -8,14 +8,21 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.frontend_ast.sum_order import BLOCK, LANES, most_chunks, rightmost_slot, tree_depth
+from pyhalide.frontend_ast.sum_order import (
+    BLOCK,
+    LANES,
+    most_chunks,
+    rightmost_slot,
+    run_depth,
+    split_depth,
+)
 
 
 def _leaves(m, lanes=LANES, block=BLOCK):
     """[(slot, chunks)] of the leaves of a run of m elements, laid on
-    2**tree_depth(m) slots as the sum lays them (a leaf keeps the first
+    2**split_depth(m) slots as the sum lays them (a leaf keeps the first
     slot of its subtree): NumPy's pairwise_sum split, written directly."""
-    depth = tree_depth(m, lanes)
+    depth = split_depth(m, lanes)
     out = []
 
     def walk(q, last, level, slot):
@@ -42,6 +49,34 @@ def test_rightmost_slot_and_most_chunks_follow_the_tree(lanes):
         assert rightmost_slot(m, lanes, block) == leaves[-1][0], m
         assert most_chunks(m, lanes, block) == max(q for _, q in leaves), m
         assert all(q * lanes <= block for _, q in leaves), m
+
+
+def _depth(m, lanes, block):
+    """The depth of NumPy's split tree of m elements, by recursion."""
+    def walk(q, last):
+        rem = m % lanes if last else 0
+        if q * lanes + rem <= block:
+            return 0
+        return 1 + max(walk(q // 2, False), walk(q - q // 2, last))
+    return walk(m // lanes, True)
+
+
+@pytest.mark.parametrize("lanes", [LANES, 4])
+def test_split_depth_is_the_trees_own(lanes):
+    """A row sum runs 2**split_depth(m) slots: no more levels than the tree has
+    (2048 elements: 16 leaves on 16 slots, not 32)."""
+    block = BLOCK * lanes // LANES
+    for m in SIZES + [2048, 4096]:
+        assert split_depth(m, lanes) == _depth(m, lanes, block), m
+    assert 2 ** split_depth(2048) == 16
+
+
+def test_run_depth_is_the_deepest_runs():
+    """The runs of a slab in pieces (NumPy's buffer): the deepest of their trees."""
+    for slab in (1, 7, 255, 256, 1000, 8192, 8193, 10000, 16640, 100003):
+        for piece in (8192, 256, 136):
+            lengths = {min(piece, slab - k) for k in range(0, slab, piece)}
+            assert run_depth(slab, piece) == max(_depth(m, LANES, BLOCK) for m in lengths)
 
 
 @ph.pipeline
