@@ -51,7 +51,14 @@ def slice_axis(cx, n: Val, start, stop, step: int):
             c = int(v.const)
             return ir.Max(ir.Add(nn, ir.Const(t, c)), lower) if c < 0 else \
                 ir.Min(ir.Const(t, c), upper)
-        x = cast(t, ops.node_of(cx, v))
+        x = ops.node_of(cx, v)
+        if v.static is not None and ir.find_calls(x):
+            # a bound computed with checks (int() of a float argument): the
+            # value Python computes at call time (raising as Python does), as
+            # a parameter bounds inference keeps symbolic; through the checks
+            # it bounded the first index by the whole axis only
+            x = cx.static_param(v)
+        x = cast(t, x)
         return ir.Select(ir.LT(x, ir.Const(t, 0)), ir.Max(ir.Add(x, nn), lower),
                          ir.Min(x, upper))
 
