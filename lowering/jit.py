@@ -223,25 +223,31 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts on threads "
                    f"({', '.join(str(p.count(chr(10))) for p in parts)} lines)")
     objs: list = [None] * len(parts)
+    cpu: list = [0.0] * len(parts)
     failures: list = []
 
-    def work(i):
+    def work(i, machine):
+        start = time.thread_time()
         try:
-            objs[i] = _optimize_and_emit(parts[i], t, new_machine(t), options,
-                                         f"{name} (part {i})", True)
+            objs[i] = _optimize_and_emit(parts[i], t, machine, options, f"{name} (part {i})",
+                                         True)
         except BaseException as exc:       # re-raised by the caller's thread
             failures.append(exc)
-    threads = [threading.Thread(target=work, args=(i,), name=f"pyhalide-llvm-{i}")
+        cpu[i] = time.thread_time() - start
+    threads = [threading.Thread(target=work, args=(i, new_machine(t)), name=f"pyhalide-llvm-{i}")
                for i in range(1, len(parts))]
     for th in threads:
         th.start()
     try:
-        objs[0] = _optimize_and_emit(parts[0], t, tm, options, f"{name} (part 0)", True)
+        work(0, tm)
     finally:
         for th in threads:
             th.join()
     if failures:
         raise failures[0]
+    if config.time_passes:
+        print(f"pyhalide: parts' optimize + emit: "
+              f"{', '.join(f'{c * 1e3:.2f}' for c in cpu)} ms CPU", file=sys.stderr)
     return pack_objects(objs)
 
 

@@ -6,7 +6,8 @@ emit independently (jit.py compiles them on separate threads).
 The unit of the split is an outlined task of codegen_llvm: a parallel
 task `<entry>.parN` or a cold call `<entry>.coldN` with its `.body`. Part 0
 keeps the entry, its `.body` and every other function; each task goes to
-the part with the fewest lines so far, largest first. In a part, a task
+the part with the least work so far, largest first (work: lines, a tenth
+for an `optnone` function). In a part, a task
 it defines that another part refers to is a definition with external
 linkage (the other part declares it; the loader links the parts' objects
 in one engine: llvm_objects.load_object), a task of another part is a
@@ -34,6 +35,12 @@ MIN_SPLIT_LINES = 4000
 
 _NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
 _TASK = re.compile(r"\.(?:par|cold)\d+$")
+
+
+def _cost(lines) -> float:
+    """LLVM's work on a function, in lines: an `optnone` one (cold code)
+    is only emitted, at about a tenth of the cost."""
+    return len(lines) * (0.1 if " optnone" in lines[0] else 1.0)
 
 
 def _name(define_line: str) -> str:
@@ -84,17 +91,20 @@ def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> 
     if any(kind == "line" and lines[0].startswith("@") for kind, _, lines in items):
         return [ir_text]
     defined = {name for kind, name, _ in items if kind == "define"}
-    # task -> its lines (the task and its body)
+    # task -> its cost (the task and its body); the rest is part 0's
     sizes: dict = {}
+    rest = 0.0
     for kind, name, lines in items:
         if kind != "define":
             continue
         task = name[:-len(".body")] if name.endswith(".body") else name
         if _TASK.search(task) and task in defined:
-            sizes[task] = sizes.get(task, 0) + len(lines)
+            sizes[task] = sizes.get(task, 0) + _cost(lines)
+        else:
+            rest += _cost(lines)
     if not sizes:
         return [ir_text]
-    load = [len(ir_text.split("\n")) - sum(sizes.values())] + [0] * (parts - 1)
+    load = [rest] + [0.0] * (parts - 1)
     home: dict = {}
     for task in sorted(sizes, key=lambda k: (-sizes[k], k)):
         p = min(range(parts), key=lambda q: (load[q], q))
