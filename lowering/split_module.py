@@ -31,7 +31,7 @@ __all__ = ["split_module", "MIN_SPLIT_LINES"]
 
 # Below this many lines of IR a second thread costs more than it saves
 # (a second parse, a second pass-pipeline set-up: a few ms each).
-MIN_SPLIT_LINES = 4000
+MIN_SPLIT_LINES = 1500
 
 _NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
 _TASK = re.compile(r"\.(?:par|cold)\d+$")
