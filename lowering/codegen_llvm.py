@@ -69,6 +69,10 @@ run their copy on every tile) stay in their function, optimized.
 
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
+Pure operators are also numbered by value across statements (emit): one
+applied again to the same LLVM operands, where the first value dominates,
+is that value; values of a loop body, a branch or a failure path are
+forgotten when it ends (enter_branch/leave_branch).
 Integer And/Or evaluate both sides (no short circuit): loads must be guarded
 by IfThenElse or by the lazy `if_then_else(cond, a, b)` intrinsic, which
 evaluates only the branch its scalar condition picks (Select evaluates both).

@@ -26,7 +26,10 @@ PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
 Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
 (llvm_objects.object_key). On a miss the IR is parsed, optimized with the new pass manager at opt_level for
-the target machine, and emitted as an object file, which is stored in
+the target machine, and emitted as an object file (a module of at least
+split_module.MIN_SPLIT_LINES lines, when parallel loops may use two
+threads: as two parts on two threads at once, their objects packed into
+one: _compile_object), which is stored in
 config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
@@ -216,8 +219,8 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     Called under llvm_lock(); the second thread works on objects of its
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
-    threads = config.num_threads if isinstance(config.num_threads, int) else 1
-    parts = split_module(ir_text, 2) if threads > 1 else [ir_text]
+    workers = config.num_threads if isinstance(config.num_threads, int) else 1
+    parts = split_module(ir_text, 2) if workers > 1 else [ir_text]
     if len(parts) == 1:
         return _optimize_and_emit(ir_text, t, tm, options, name, False)
     debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts on threads "
