@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import importlib.resources
 import struct
 import sys
 import threading
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 import llvmlite
 import llvmlite.binding as llvm
 from llvmlite.binding import ffi
+from llvmlite.utils import get_library_name
 
 from pyhalide.ir.config import debug_print
 from pyhalide.ir.forksafe import fresh_in_child
@@ -149,27 +151,55 @@ def unpack_objects(blob: bytes) -> list:
     return out
 
 
+def _raw_library():
+    """llvmlite's shared library through ctypes of our own (the same handle:
+    dlopen counts references), without llvmlite's wrappers, which hold
+    its global lock around every call into LLVM."""
+    lib = ctypes.CDLL(str(importlib.resources.files("llvmlite.binding") / get_library_name()))
+    p = ctypes.c_void_p
+    lib.LLVMPY_RunNewModulePassManager.argtypes = [p, p, p]
+    lib.LLVMPY_RunNewModulePassManager.restype = None
+    lib.LLVMPY_TargetMachineEmitToMemory.argtypes = [p, p, ctypes.c_int, p]
+    lib.LLVMPY_TargetMachineEmitToMemory.restype = p
+    lib.LLVMPY_GetBufferStart.argtypes = [p]
+    lib.LLVMPY_GetBufferStart.restype = p
+    lib.LLVMPY_GetBufferSize.argtypes = [p]
+    lib.LLVMPY_GetBufferSize.restype = ctypes.c_size_t
+    lib.LLVMPY_DisposeMemoryBuffer.argtypes = [p]
+    lib.LLVMPY_DisposeMemoryBuffer.restype = None
+    return lib
+
+
+_raw: list = []         # [the library of _raw_library], made at first use
+
+
+def _unlocked():
+    if not _raw:
+        _raw.append(_raw_library())
+    return _raw[0]
+
+
 def unlocked_run(mpm, mod, pb) -> None:
     """mpm.run(mod, pb) without llvmlite's global lock, which serializes
     every call into LLVM: ctypes releases the GIL around the call, so two
     threads optimize at once. Only for objects no other thread touches
     (a module in a context of its own, a pass builder over a target
     machine of its own): LLVM's optimizer is reentrant across contexts."""
-    ffi.lib.LLVMPY_RunNewModulePassManager._cfn(mpm, mod, pb)
+    _unlocked().LLVMPY_RunNewModulePassManager(mpm, mod, pb)
 
 
 def unlocked_emit(tm, mod, use_object: bool = True) -> bytes:
     """tm.emit_object(mod) (or emit_assembly's bytes) without llvmlite's
-    lock around the code generation itself (see unlocked_run)."""
+    lock (see unlocked_run)."""
+    lib = _unlocked()
     with ffi.OutputString() as outerr:
-        mb = ffi.lib.LLVMPY_TargetMachineEmitToMemory._cfn(tm, mod, int(use_object), outerr)
+        mb = lib.LLVMPY_TargetMachineEmitToMemory(tm, mod, int(use_object), outerr)
         if not mb:
             raise RuntimeError(str(outerr))
     try:
-        return ctypes.string_at(ffi.lib.LLVMPY_GetBufferStart(mb),
-                                ffi.lib.LLVMPY_GetBufferSize(mb))
+        return ctypes.string_at(lib.LLVMPY_GetBufferStart(mb), lib.LLVMPY_GetBufferSize(mb))
     finally:
-        ffi.lib.LLVMPY_DisposeMemoryBuffer(mb)
+        lib.LLVMPY_DisposeMemoryBuffer(mb)
 
 
 def new_machine(t: Target):
