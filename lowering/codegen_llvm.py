@@ -69,6 +69,10 @@ run their copy on every tile) stay in their function, optimized.
 
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
+Pure operators are also numbered by value across statements (emit): one
+applied again to the same LLVM operands, where the first value dominates,
+is that value; values of a loop body, a branch or a failure path are
+forgotten when it ends (enter_branch/leave_branch).
 Integer And/Or evaluate both sides (no short circuit): loads must be guarded
 by IfThenElse or by the lazy `if_then_else(cond, a, b)` intrinsic, which
 evaluates only the branch its scalar condition picks (Select evaluates both).
@@ -275,6 +279,9 @@ class _FunctionEmitter:
         self.cancel_flag = None         # pointer to the call's cancel flag, loaded once
         self.cache: list = [{}]         # expression memo layers (see emit)
         self.cache_floor = 0            # layers below this are hidden (shadowing)
+        self.numbered: dict = {}        # value-number key -> (value, operands) (see emit)
+        self.numbered_log: list = []    # keys in the order numbered
+        self.numbered_marks: list = []  # len(numbered_log) at each open branch scope
         self.loops: list = []           # ops.Loop of each serial loop around
         self.exits: dict = {}           # serial loop name -> stack of (function, end block)
         self.cold = False               # a cold function (_cold_function)
@@ -322,6 +329,18 @@ class _FunctionEmitter:
         if any(self.scope.get(v, [None])[-1] is not x for v, x in used.items()):
             return None
         return value
+
+    def enter_branch(self):
+        """Start emitting code that does not dominate what follows its
+        end (a loop body, a branch, a failure path): values numbered from
+        here on are forgotten at leave_branch."""
+        self.numbered_marks.append(len(self.numbered_log))
+
+    def leave_branch(self):
+        mark = self.numbered_marks.pop()
+        log, numbered = self.numbered_log, self.numbered
+        while len(log) > mark:
+            del numbered[log.pop()]
 
     def push_buffer(self, name: str, ptr, t: ir.Type):
         self.buffers.setdefault(name, []).append((ptr, t))
@@ -411,7 +430,9 @@ class _FunctionEmitter:
         br = b.cbranch(ok, cont_bb, fail_bb)
         br.set_weights([1 << 20, 1])
         b.position_at_end(fail_bb)
+        self.enter_branch()
         self.emit_failure(code, [a() if callable(a) else a for a in args])
+        self.leave_branch()
         b.position_at_end(cont_bb)
 
     # ---- statements -----------------------------------------------------
@@ -478,7 +499,9 @@ class _FunctionEmitter:
             self.cancel_check()
         self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
         self.exits.setdefault(name, []).append((self.fn, after_bb))
+        self.enter_branch()
         self.emit_stmt(body)
+        self.leave_branch()
         self.exits[name].pop()
         self.loops.pop()
         self.unbind(name)
@@ -601,15 +624,19 @@ class _FunctionEmitter:
         else_bb = self.fn.append_basic_block("else") if s.else_case is not None else after_bb
         b.cbranch(cond, then_bb, else_bb)
         b.position_at_end(then_bb)
+        self.enter_branch()
         self.emit_stmt(s.then_case)
+        self.leave_branch()
         self.b.branch(after_bb)
         if s.else_case is not None:
             self.b.position_at_end(else_bb)
+            self.enter_branch()
             if not self.cold and not self.loops and _small_extent_test(s.condition) and \
                     not _exits_outside(s.else_case):
                 self._emit_cold(s.else_case)
             else:
                 self.emit_stmt(s.else_case)
+            self.leave_branch()
             self.b.branch(after_bb)
         self.b.position_at_end(after_bb)
 
@@ -730,7 +757,9 @@ class _FunctionEmitter:
             fits = b.icmp_unsigned("<=", nbytes, ll.Constant(I64, bound * esize))
             b.cbranch(fits, join_bb, heap_bb).set_weights([1 << 20, 1])
             b.position_at_end(heap_bb)
+            self.enter_branch()
             h = self._heap_alloc(nbytes, s.name)
+            self.leave_branch()
             heap_end = self.b.block
             self.b.branch(join_bb)
             b = self.b
@@ -1095,14 +1124,26 @@ class _FunctionEmitter:
             y = self.wide_index(e.b) if x is not None else None
             if y is None:
                 return None
-            if op in ("smin", "smax"):
-                cmp = b.icmp_signed("<" if op == "smin" else ">", x, y)
-                return b.select(cmp, x, y)
-            return getattr(b, op)(x, y)
+            return self._numbered(("wide", op, _value_key(x), _value_key(y)), (x, y),
+                                  lambda: _wide_op(b, op, x, y))
         if isinstance(e, ir.Let):
             return self._with_let(e, self.wide_index)
         # Any other operator: exact as the sign extension of its value.
-        return b.sext(self.emit(e), I64) if self._data_free(e) else None
+        if not self._data_free(e):
+            return None
+        v = self.emit(e)
+        return self._numbered(("sext", _value_key(v)), (v,), lambda: b.sext(v, I64))
+
+    def _numbered(self, vkey, operands, make):
+        """The value numbered vkey in code dominating this point, else
+        make()'s, numbered vkey (see emit)."""
+        hit = self.numbered.get(vkey)
+        if hit is not None:
+            return hit[0]
+        v = make()
+        self.numbered[vkey] = (v, operands)     # (operands: their ids stay unique)
+        self.numbered_log.append(vkey)
+        return v
 
     def _data_free(self, e) -> bool:
         """Whether e's value depends on no load, call or data-bound let."""
@@ -1138,7 +1179,13 @@ class _FunctionEmitter:
 
     # ---- expressions ----------------------------------------------------
     def emit(self, e):
-        """The LLVM value of Expr e, memoized by identity for this statement."""
+        """The LLVM value of Expr e, memoized by identity for this statement
+        and, for the pure operators of _NUMBERED, by value number: an
+        operator of the same types applied to the same LLVM operand values
+        emitted before, in code that dominates this point, is that value
+        (lowering repeats the bounds expressions of a tile in the lets and
+        overflow checks of every stage: a third of interpolate's LLVM
+        instructions were such repeats)."""
         key = id(e)
         for layer in reversed(self.cache[self.cache_floor:]):
             hit = layer.get(key)
@@ -1147,7 +1194,13 @@ class _FunctionEmitter:
         method = getattr(self, "emit_" + type(e).__name__, None)
         if method is None or not isinstance(e, ir.Expr):
             raise CodegenError(f"codegen cannot handle expression {type(e).__name__}")
-        v = method(e)
+        if type(e) in _NUMBERED:
+            kids = children(e)
+            operands = [self.emit(c) for c in kids]
+            vkey = (type(e), e.type, *[(c.type, _value_key(v)) for c, v in zip(kids, operands)])
+            v = self._numbered(vkey, operands, lambda: method(e))
+        else:
+            v = method(e)
         self.cache[-1][key] = (e, v)
         return v
 
@@ -1311,9 +1364,11 @@ class _FunctionEmitter:
         for block, branch in ((then_bb, a), (else_bb, b_)):
             self.b.position_at_end(block)
             self.cache.append({})
+            self.enter_branch()
             try:
                 v = self.emit(branch)
             finally:
+                self.leave_branch()
                 self.cache.pop()
             incoming.append((v, self.b.block))
             self.b.branch(after_bb)
@@ -1322,6 +1377,30 @@ class _FunctionEmitter:
         for v, block in incoming:
             phi.add_incoming(v, block)
         return phi
+
+
+# Pure operators whose value is a function of their types and their operands'
+# LLVM values alone (emit numbers them).
+_NUMBERED = frozenset({ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd,
+                       ir.BitOr, ir.BitXor, ir.Shl, ir.Shr, ir.BitNot, ir.EQ, ir.NE, ir.LT,
+                       ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not, ir.Select, ir.Cast,
+                       ir.Broadcast, ir.Ramp})
+
+
+def _wide_op(b, op, x, y):
+    """IRBuilder operation `op` of _WIDE_OPS on i64 values x, y."""
+    if op in ("smin", "smax"):
+        return b.select(b.icmp_signed("<" if op == "smin" else ">", x, y), x, y)
+    return getattr(b, op)(x, y)
+
+
+def _value_key(v):
+    """What identifies LLVM value v as an operand: a constant by its type
+    and text (equal text is the same constant; -0.0 and 0.0 differ), any
+    other value by identity."""
+    if isinstance(v, ll.Constant):
+        return (str(v.type), v.get_reference())
+    return id(v)
 
 
 class _UsedNames(ir.Visitor):

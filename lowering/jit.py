@@ -26,7 +26,10 @@ PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
 Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
 (llvm_objects.object_key). On a miss the IR is parsed, optimized with the new pass manager at opt_level for
-the target machine, and emitted as an object file, which is stored in
+the target machine, and emitted as an object file (a module of at least
+split_module.MIN_SPLIT_LINES lines, when parallel loops may use two
+threads: as two parts on two threads at once, their objects packed into
+one: _compile_object), which is stored in
 config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
@@ -51,6 +54,7 @@ from __future__ import annotations
 import collections
 import re
 import sys
+import threading
 import time
 from dataclasses import replace
 
@@ -67,11 +71,16 @@ from .llvm_objects import (
     cached_object,
     llvm_lock,
     load_object,
+    new_machine,
     object_key,
+    pack_objects,
     store_object,
     target_machine,
+    unlocked_emit,
+    unlocked_run,
 )
 from .runtime import Kernel
+from .split_module import split_module
 from .target import Target, check_runs_on_host, parse_target
 
 __all__ = ["compile_pipeline", "generate_text", "JitOptions", "clear_memory_cache",
@@ -128,17 +137,22 @@ def _build(stmt, name, buffers, params, target, options):
     return t, tm, out, text
 
 
-def _optimize(ir_text: str, tm, options: JitOptions):
+def _optimize(ir_text: str, tm, options: JitOptions, unlocked: bool = False):
     """The optimized module, in an LLVM context of its own: what it creates
     (types, constants, metadata) is freed with the module, where the global
-    context would keep it for the life of the process."""
+    context would keep it for the life of the process. `unlocked`: the
+    passes run without llvmlite's lock (llvm_objects.unlocked_run)."""
     mod = llvm.parse_assembly(ir_text, context=llvm.create_context())
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
     pto.loop_vectorization = options.loop_vectorization
     pto.slp_vectorization = options.slp_vectorization
     pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(mod, pb)
+    mpm = pb.getModulePassManager()
+    if unlocked:
+        unlocked_run(mpm, mod, pb)
+    else:
+        mpm.run(mod, pb)
     return mod
 
 
@@ -186,13 +200,8 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                     debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
                 lap("object cache read")
             else:
-                mod = _optimize(ir_text, tm, options)
-                lap("optimize")
-                debug_print(3, f"; ---- LLVM IR of {name} (after optimization)\n{mod}")
-                if config.debug >= 4:
-                    debug_print(4, f"; ---- assembly of {name}\n{tm.emit_assembly(mod)}")
-                obj = _emit_object(mod, t, tm, name)
-                lap("emit object")
+                obj = _compile_object(ir_text, t, tm, options, name)
+                lap("optimize + emit object")
                 store_object(key, t, obj)
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
             lap("load")
@@ -201,6 +210,59 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                 _loaded.popitem(last=False)
     return make_kernel(name, engine, address, buffers, params, out.errors, out.uses_parallel,
                        key)
+
+
+def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> bytes:
+    """The object code of a module's IR text: optimized and emitted as one
+    module, or, when split_module splits it, as parts on two threads at
+    once (the packed objects of the parts: llvm_objects.pack_objects).
+    Called under llvm_lock(); the second thread works on objects of its
+    own (a context, a target machine, a pass builder) with llvmlite's lock
+    released around the long calls (llvm_objects.unlocked_run/_emit)."""
+    workers = config.num_threads if isinstance(config.num_threads, int) else 1
+    parts = split_module(ir_text, 2) if workers > 1 else [ir_text]
+    if len(parts) == 1:
+        return _optimize_and_emit(ir_text, t, tm, options, name, False)
+    debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts on threads "
+                   f"({', '.join(str(p.count(chr(10))) for p in parts)} lines)")
+    objs: list = [None] * len(parts)
+    cpu: list = [0.0] * len(parts)
+    failures: list = []
+
+    def work(i, machine):
+        start = time.thread_time()
+        try:
+            objs[i] = _optimize_and_emit(parts[i], t, machine, options, f"{name} (part {i})",
+                                         True)
+        except BaseException as exc:       # re-raised by the caller's thread
+            failures.append(exc)
+        cpu[i] = time.thread_time() - start
+    threads = [threading.Thread(target=work, args=(i, new_machine(t)), name=f"pyhalide-llvm-{i}")
+               for i in range(1, len(parts))]
+    for th in threads:
+        th.start()
+    try:
+        work(0, tm)
+    finally:
+        for th in threads:
+            th.join()
+    if failures:
+        raise failures[0]
+    if config.time_passes:
+        print(f"pyhalide: parts' optimize + emit: "
+              f"{', '.join(f'{c * 1e3:.2f}' for c in cpu)} ms CPU", file=sys.stderr)
+    return pack_objects(objs)
+
+
+def _optimize_and_emit(ir_text: str, t, tm, options: JitOptions, name: str,
+                       unlocked: bool) -> bytes:
+    """Optimize and emit one module (`unlocked`: with llvmlite's lock
+    released around the long calls; tm is then this thread's own)."""
+    mod = _optimize(ir_text, tm, options, unlocked)
+    debug_print(3, f"; ---- LLVM IR of {name} (after optimization)\n{mod}")
+    if config.debug >= 4:
+        debug_print(4, f"; ---- assembly of {name}\n{tm.emit_assembly(mod)}")
+    return _emit_object(mod, t, tm, name, unlocked)
 
 
 # LLVM 22's X86CompressEVEX pass turns VPMOV*2M + KMOV (a vector mask moved to
@@ -215,18 +277,26 @@ _MASK_TO_SCALAR = re.compile(r"bitcast <\d+ x i1>|extractelement <\d+ x i1>|redu
 _VEX_MASK_OF_EXTENDED = re.compile(r"\b(?:vmovmskp[sd]|vpmovmskb)\s+%[xy]mm(?:1[6-9]|2\d|3[01])\b")
 
 
-def _emit_object(mod, t, tm, name: str) -> bytes:
+def _emit_object(mod, t, tm, name: str, unlocked: bool = False) -> bytes:
     """The object code of optimized module `mod` for target t (machine tm),
-    avoiding LLVM's wrong VEX mask moves (see above)."""
+    avoiding LLVM's wrong VEX mask moves (see above). `unlocked`: code
+    generation runs without llvmlite's lock (llvm_objects.unlocked_emit),
+    on machines of this thread's own."""
+    def emit(machine, m, use_object=True):
+        if unlocked:
+            return unlocked_emit(machine, m, use_object)
+        return machine.emit_object(m) if use_object else machine.emit_assembly(m).encode()
+
     if "+avx512dq" in t.features or "+avx512bw" in t.features:
         suspects = _mask_moving_functions(str(mod))
-        if suspects is not None and _VEX_MASK_OF_EXTENDED.search(tm.emit_assembly(
-                llvm.parse_assembly(suspects, context=llvm.create_context()))):
+        if suspects is not None and _VEX_MASK_OF_EXTENDED.search(emit(
+                tm, llvm.parse_assembly(suspects, context=llvm.create_context()),
+                False).decode()):
             debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
                            f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
             safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
-            return target_machine(safe).emit_object(mod)
-    return tm.emit_object(mod)
+            return emit(new_machine(safe) if unlocked else target_machine(safe), mod)
+    return emit(tm, mod)
 
 
 def _mask_moving_functions(text: str):

@@ -9,6 +9,9 @@ and the hand-written runtimes (parallel_runtime.py, interrupt.py) share.
     cached_object(object_key, target) -> bytes | None
     store_object(object_key, target, obj) -> None
     load_object(obj, target, symbols, tm) -> (engine, [address of each symbol])
+    pack_objects(objs) -> bytes; unpack_objects(blob) -> [bytes]
+    new_machine(target) -> a TargetMachine of its own (another thread's)
+    unlocked_run(mpm, module, pb), unlocked_emit(tm, module, use_object=True) -> bytes
     load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
 
 An object's key hashes its unoptimized IR text, the target, the options and
@@ -19,13 +22,18 @@ thread-safe: all LLVM work runs under llvm_lock().
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
+import importlib.resources
+import struct
 import sys
 import threading
 from dataclasses import dataclass
 
 import llvmlite
 import llvmlite.binding as llvm
+from llvmlite.binding import ffi
+from llvmlite.utils import get_library_name
 
 from pyhalide.ir.config import debug_print
 from pyhalide.ir.forksafe import fresh_in_child
@@ -34,8 +42,9 @@ from pyhalide.ir.version import __version__
 from . import disk_cache
 from .target import Target, init_llvm, parse_target
 
-__all__ = ["JitOptions", "llvm_lock", "target_machine", "object_key", "cached_object",
-           "store_object", "load_object", "load_runtime_module"]
+__all__ = ["JitOptions", "llvm_lock", "target_machine", "new_machine", "object_key",
+           "cached_object", "store_object", "load_object", "load_runtime_module",
+           "pack_objects", "unpack_objects", "unlocked_run", "unlocked_emit"]
 
 
 @dataclass(frozen=True)
@@ -92,13 +101,15 @@ def _new_machine(t: Target):
 
 
 def load_object(obj: bytes, t: Target, symbols, tm):
-    """Load an object file into a fresh MCJIT engine; return (engine,
-    addresses of `symbols`). Called under llvm_lock()."""
+    """Load an object file, or the objects packed by pack_objects, into a
+    fresh MCJIT engine (which links them); return (engine, addresses of
+    `symbols`). Called under llvm_lock()."""
     empty = llvm.parse_assembly("")
     empty.triple = t.triple
     empty.data_layout = str(tm.target_data)
     engine = llvm.create_mcjit_compiler(empty, _new_machine(t))
-    engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+    for part in unpack_objects(obj):
+        engine.add_object_file(llvm.ObjectFileRef.from_data(part))
     engine.finalize_object()
     addresses = []
     for sym in symbols:
@@ -107,6 +118,93 @@ def load_object(obj: bytes, t: Target, symbols, tm):
             raise RuntimeError(f"symbol {sym!r} not found in the compiled object")
         addresses.append(address)
     return engine, addresses
+
+
+# Several objects of one kernel (jit.py compiles the parts of a split module
+# apart): this header, their count and sizes, then the objects. An object
+# file itself starts with its format's magic ("\x7fELF"), never with this.
+_PACK_MAGIC = b"\0pyhalide-objects\0"
+
+
+def pack_objects(objs) -> bytes:
+    """One blob (cached and loaded as one object) of several objects."""
+    if len(objs) == 1:
+        return objs[0]
+    head = struct.pack(f"<I{len(objs)}Q", len(objs), *map(len, objs))
+    return _PACK_MAGIC + head + b"".join(objs)
+
+
+def unpack_objects(blob: bytes) -> list:
+    """The objects of a pack_objects blob (a plain object: itself)."""
+    if not blob.startswith(_PACK_MAGIC):
+        return [blob]
+    at = len(_PACK_MAGIC)
+    (count,) = struct.unpack_from("<I", blob, at)
+    sizes = struct.unpack_from(f"<{count}Q", blob, at + 4)
+    at += 4 + 8 * count
+    out = []
+    for n in sizes:
+        out.append(blob[at:at + n])
+        at += n
+    if at != len(blob):
+        raise ValueError("a packed object blob of the wrong size")
+    return out
+
+
+def _raw_library():
+    """llvmlite's shared library through ctypes of our own (the same handle:
+    dlopen counts references), without llvmlite's wrappers, which hold
+    its global lock around every call into LLVM."""
+    lib = ctypes.CDLL(str(importlib.resources.files("llvmlite.binding") / get_library_name()))
+    p = ctypes.c_void_p
+    lib.LLVMPY_RunNewModulePassManager.argtypes = [p, p, p]
+    lib.LLVMPY_RunNewModulePassManager.restype = None
+    lib.LLVMPY_TargetMachineEmitToMemory.argtypes = [p, p, ctypes.c_int, p]
+    lib.LLVMPY_TargetMachineEmitToMemory.restype = p
+    lib.LLVMPY_GetBufferStart.argtypes = [p]
+    lib.LLVMPY_GetBufferStart.restype = p
+    lib.LLVMPY_GetBufferSize.argtypes = [p]
+    lib.LLVMPY_GetBufferSize.restype = ctypes.c_size_t
+    lib.LLVMPY_DisposeMemoryBuffer.argtypes = [p]
+    lib.LLVMPY_DisposeMemoryBuffer.restype = None
+    return lib
+
+
+_raw: list = []         # [the library of _raw_library], made at first use
+
+
+def _unlocked():
+    if not _raw:
+        _raw.append(_raw_library())
+    return _raw[0]
+
+
+def unlocked_run(mpm, mod, pb) -> None:
+    """mpm.run(mod, pb) without llvmlite's global lock, which serializes
+    every call into LLVM: ctypes releases the GIL around the call, so two
+    threads optimize at once. Only for objects no other thread touches
+    (a module in a context of its own, a pass builder over a target
+    machine of its own): LLVM's optimizer is reentrant across contexts."""
+    _unlocked().LLVMPY_RunNewModulePassManager(mpm, mod, pb)
+
+
+def unlocked_emit(tm, mod, use_object: bool = True) -> bytes:
+    """tm.emit_object(mod) (or emit_assembly's bytes) without llvmlite's
+    lock (see unlocked_run)."""
+    lib = _unlocked()
+    with ffi.OutputString() as outerr:
+        mb = lib.LLVMPY_TargetMachineEmitToMemory(tm, mod, int(use_object), outerr)
+        if not mb:
+            raise RuntimeError(str(outerr))
+    try:
+        return ctypes.string_at(lib.LLVMPY_GetBufferStart(mb), lib.LLVMPY_GetBufferSize(mb))
+    finally:
+        lib.LLVMPY_DisposeMemoryBuffer(mb)
+
+
+def new_machine(t: Target):
+    """A TargetMachine of target `t` of its own (for another thread)."""
+    return _new_machine(t)
 
 
 # The passes the hand-written runtime IR gets (llvmlite pass-manager methods).

@@ -3,6 +3,7 @@ free variables."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from . import nodes as N
 from .mutator import Mutator, Visitor, children, node_fields
@@ -52,8 +53,11 @@ def equal(a, b, _memo=None) -> bool:
     if not isinstance(a, N.IRNode):
         if isinstance(a, tuple):
             return len(a) == len(b) and all(equal(x, y, _memo) for x, y in zip(a, b))
-        if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
-            return True
+        if isinstance(a, float) and isinstance(b, float):
+            if a != a and b != b:
+                return True
+            # 0.0 == -0.0 in Python, but they are different constants
+            return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
         return a == b
     memo = _memo if _memo is not None else set()
     key = (id(a), id(b))

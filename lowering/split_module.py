@@ -1,0 +1,143 @@
+"""Split a generated module's IR text into parts that LLVM can optimize and
+emit independently (jit.py compiles them on separate threads).
+
+    split_module(ir_text, parts=2, min_lines=None) -> [ir_text, ...]   (None: MIN_SPLIT_LINES)
+
+The unit of the split is an outlined task of codegen_llvm: a parallel
+task `<entry>.parN` or a cold call `<entry>.coldN` with its `.body`. Part 0
+keeps the entry, its `.body` and every other function; each task goes to
+the part with the least work so far, largest first (work: lines, a tenth
+for an `optnone` function). In a part, a task
+it defines that another part refers to is a definition with external
+linkage (the other part declares it; the loader links the parts' objects
+in one engine: llvm_objects.load_object), a task of another part is a
+declaration, and its body is left out. Functions that are no task (the
+vector math library of codegen_trig) are defined in every part that
+needs them: they stay internal. Declarations and metadata are copied into
+every part.
+
+Only the tasks change linkage, and a task is only ever called through its
+address (a parallel task: by the runtime) or from one call site (a cold
+call, `noinline optnone`), so LLVM optimizes each function as it would in
+the whole module. The text is returned whole (one part) when it has fewer
+than `min_lines` lines, when a task would be the only thing left to split
+or when it has global variables (each part would get its own copy).
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["split_module", "MIN_SPLIT_LINES"]
+
+# Below this many lines of IR a second thread costs more than it saves
+# (a second parse, a second pass-pipeline set-up: a few ms each).
+MIN_SPLIT_LINES = 1500
+
+_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
+_TASK = re.compile(r"\.(?:par|cold)\d+$")
+
+
+def _cost(lines) -> float:
+    """LLVM's work on a function, in lines: an `optnone` one (cold code)
+    is only emitted, at about a tenth of the cost."""
+    return len(lines) * (0.1 if " optnone" in lines[0] else 1.0)
+
+
+def _name(define_line: str) -> str:
+    m = _NAME.search(define_line)
+    if m is None:
+        raise ValueError(f"no function name in {define_line!r}")
+    return m.group(1).strip('"')
+
+
+def _declaration(define_line: str) -> str:
+    """`declare` of a function from its `define internal ...` line (its
+    parameter list has no parentheses: codegen's types are plain)."""
+    m = _NAME.search(define_line)
+    close = define_line.index(")", m.end())
+    head = define_line[:close + 1].replace("define internal ", "declare ", 1)
+    return head + " nounwind"
+
+
+def _items(text: str):
+    """(kind, name, lines) of each top-level item of the module text:
+    kind "define" (a function definition, name its symbol) or "line"."""
+    items = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("define "):
+            j = i
+            while lines[j] != "}":
+                j += 1
+            items.append(("define", _name(line), lines[i:j + 1]))
+            i = j + 1
+        else:
+            items.append(("line", None, [line]))
+            i += 1
+    return items
+
+
+def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> list:
+    """The IR texts of up to `parts` modules that together define what
+    `ir_text` defines (see the module docstring); min_lines defaults to
+    MIN_SPLIT_LINES."""
+    if min_lines is None:
+        min_lines = MIN_SPLIT_LINES
+    if parts < 2 or ir_text.count("\n") < min_lines:
+        return [ir_text]
+    items = _items(ir_text)
+    if any(kind == "line" and lines[0].startswith("@") for kind, _, lines in items):
+        return [ir_text]
+    defined = {name for kind, name, _ in items if kind == "define"}
+    # task -> its cost (the task and its body); the rest is part 0's
+    sizes: dict = {}
+    rest = 0.0
+    for kind, name, lines in items:
+        if kind != "define":
+            continue
+        task = name[:-len(".body")] if name.endswith(".body") else name
+        if _TASK.search(task) and task in defined:
+            sizes[task] = sizes.get(task, 0) + _cost(lines)
+        else:
+            rest += _cost(lines)
+    if not sizes:
+        return [ir_text]
+    load = [rest] + [0.0] * (parts - 1)
+    home: dict = {}
+    for task in sorted(sizes, key=lambda k: (-sizes[k], k)):
+        p = min(range(parts), key=lambda q: (load[q], q))
+        home[task] = p
+        load[p] += sizes[task]
+    used = sorted(set(home.values()))
+    if used == [0]:
+        return [ir_text]
+    # the entry point (the one external definition) and its body: part 0's
+    main = {name for kind, name, lines in items
+            if kind == "define" and not lines[0].startswith("define internal ")}
+    main |= {name + ".body" for name in main}
+    out = []
+    for p in range(parts):
+        if p > 0 and p not in used:
+            continue
+        text = []
+        for kind, name, lines in items:
+            if kind == "line":
+                text.extend(lines)
+                continue
+            task = name[:-len(".body")] if name.endswith(".body") else name
+            where = home.get(task)
+            if where is None:
+                if p == 0 or name not in main:           # helpers: in every part
+                    text.extend(lines)
+            elif where == p:
+                if name == task:                         # the task: visible to the others
+                    text.append(lines[0].replace("define internal ", "define ", 1))
+                    text.extend(lines[1:])
+                else:
+                    text.extend(lines)
+            elif name == task:
+                text.append(_declaration(lines[0]))
+        out.append("\n".join(text))
+    return out
