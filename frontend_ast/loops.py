@@ -20,6 +20,7 @@ from .loop_bounds import affine_bounds, unguarded
 from .loop_cycles import merge_cycles
 from .loop_exits import EXIT_ATTR, describe_name
 from .loop_params import index_param
+from .names import user_name
 from .loop_state import Frame, Group
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
@@ -750,6 +751,8 @@ class LoopRunner:
                     # run leaves in the Func)
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
+            elif init is None and flag is not None and not g.typing:
+                v = self._unbound_guard(v, finals[g.names.index(flag)], name)
             self.scope.env[name] = v
         if depth:
             for k in range(g.base, len(g.names)):
@@ -759,6 +762,18 @@ class LoopRunner:
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
         complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
+
+    def _unbound_guard(self, v: Val, assigned: Val, name: str) -> Val:
+        """v (a member first assigned in the loop), raising UnboundLocalError
+        where it is read and the loop never assigned it, as Python does."""
+        msg = (f"cannot access local variable {user_name(name)!r} where it is not associated "
+               f"with a value",)
+        out = self.cx.guard(v, ops.truth(self.cx, assigned).node, "UnboundLocalError", msg)
+        # its range holds where the loop assigned it, not where the guard fails
+        # (a read it indexes is checked, and is in bounds where the check passes)
+        it = v.ty.ir()
+        return out.set_range(it.min_value(), it.max_value()) if v.ty.is_int() and \
+            v.ty.kind != "int" else out.set_range(None, None)
 
     # frames --------------------------------------------------------------------------------
 
