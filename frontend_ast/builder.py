@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_extras,
     array_grid,
     array_outer,
+    array_polyval,
     array_reduce,
     array_scan,
     array_shape,
