@@ -41,6 +41,7 @@ from .loop_seqs import NodeBuilder
 from .names import MISSING, SCOPE_ATTR, VALUE_ATTR, lookup_global
 from .rewrite_registry import register
 
+
 def _empty_message(fn) -> str:
     try:
         fn(())

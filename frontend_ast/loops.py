@@ -18,10 +18,10 @@ from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
 from .loop_cycles import merge_cycles
-from .loop_exits import EXIT_ATTR, describe_name
+from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
 from .loop_params import index_param
-from .names import user_name
 from .loop_state import Frame, Group
+from .names import user_name
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
@@ -187,10 +187,35 @@ class LoopRunner:
         for g in new_groups:
             self.finish_group(g)
         if top and not self.cx.typing:
+            self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
             merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             self.state.nest_id = None
+
+    def _refuse_per_iteration_storage(self, node, defs):
+        """A located error where a Func of the nest has a dimension per
+        iteration of a `while` loop without a stated bound (loop_exits.py:
+        its loop runs up to WHILE_LIMIT iterations, whose values would all be
+        stored): a running value read inside the loop, array code in it."""
+        for loop in ast.walk(node):
+            if not (isinstance(loop, ast.For) and getattr(loop, UNBOUNDED_ATTR, False)):
+                continue
+            var = self.state.pure_vars.get(loop_symbol(loop.target.id, loop))
+            # the loop's pure Var (a scan's state) and lifted.py's Vars for it
+            # (`<name>_l`, `<name>_l_`, ...: a `while` loop's name is the rewrite's own)
+            names = {var.name()} if var is not None else set()
+            lifted = f"{loop.target.id}_l"
+            for f, _, _, label in defs:
+                if any(a in names or a.rstrip("_") == lifted for a in f.function().args):
+                    raise self.cx.err(loop, f"this `while` loop has no bound the compiler can "
+                                            f"state, and {user_name(label or f.name())!r} "
+                                            f"would keep a value per iteration (a running value "
+                                            f"read inside the loop, or array code in it): not "
+                                            f"supported",
+                                      hint="compare a counter with a bound in the condition "
+                                           "(`while i < n and ...:` with `i += 1`), or write "
+                                           "`for k in range(n):` with `if not cond: break`")
 
     def prepass(self, node):
         """Type the whole nest once, to learn every write it makes."""
