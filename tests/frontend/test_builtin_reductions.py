@@ -11,7 +11,8 @@ import pyhalide as ph
 from .frontend_check import check
 
 SIZES = (0, 1, 5, 1003)
-DTYPES = (np.int64, np.float64, np.float32)
+DTYPES = (np.float64, pytest.param(np.int64, marks=pytest.mark.slow),
+          pytest.param(np.float32, marks=pytest.mark.slow))
 
 
 def _data(n, dtype, seed=0):

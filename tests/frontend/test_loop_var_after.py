@@ -10,7 +10,7 @@ import pyhalide as ph
 from .frontend_check import check
 
 SIZES = (0, 1, 5, 1003)
-DTYPES = (np.int64, np.float64)
+DTYPES = (np.float64, pytest.param(np.int64, marks=pytest.mark.slow))
 
 
 def _data(n, dtype, seed=0):
@@ -128,3 +128,21 @@ def test_unbound_raises_unboundlocalerror():
     with pytest.raises(UnboundLocalError):
         first_above(np.zeros(0), 1.0)
     assert first_above(np.array([0.0, 2.0, 3.0]), 1.0) == 1
+
+
+@ph.pipeline
+def last_element_doubled(a):
+    for j in range(len(a)):
+        x = a[j]
+    y = x * 2
+    return y + 1
+
+
+def test_unbound_scalar_read_in_an_expression():
+    """Regression (session 16): a scalar first assigned in a loop that never
+    ran, read after it in an expression (not returned as it is), gave the
+    state's start value (0) instead of raising UnboundLocalError."""
+    with pytest.raises(UnboundLocalError):
+        last_element_doubled(np.zeros(0))
+    for n in (1, 5, 1003):
+        check(last_element_doubled, _data(n, np.float64))

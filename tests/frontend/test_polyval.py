@@ -36,9 +36,10 @@ def _arr(n, dtype, seed):
 
 
 @pytest.mark.parametrize("n", (0, 1, 5, 1003))
-@pytest.mark.parametrize("pt,xt", [(np.float64, np.float64), (np.float32, np.float32),
-                                   (np.float64, np.float32), (np.int64, np.int64),
-                                   (np.float64, np.int64), (np.int32, np.float32)])
+@pytest.mark.parametrize("pt,xt", [(np.float64, np.float64), (np.float64, np.int64)] + [
+    pytest.param(*d, marks=pytest.mark.slow) for d in
+    [(np.float32, np.float32), (np.float64, np.float32), (np.int64, np.int64),
+     (np.int32, np.float32)]])
 def test_polyval_arrays(n, pt, xt):
     x = _arr(n, xt, 1)
     for m in (1, 2, 6):
