@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_extras,
     array_grid,
     array_outer,
+    array_polyval,
     array_reduce,
     array_scan,
     array_shape,
@@ -50,7 +51,7 @@ from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
-from .values import Arr, TupleVal, UnionTypeError, Val, const_val, negated_facts
+from .values import Arr, MaybeUnbound, TupleVal, UnionTypeError, Val, const_val, negated_facts
 from .zero_d_args import in_place_update, refuse_in_place_updates
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -321,7 +322,7 @@ class Builder:
                                     f"inside a loop", hint="use another name")
         if isinstance(value, Val):
             alive = self.scope.alive[-1] if self.scope.alive else None
-            if alive is not None and isinstance(cur, Val):
+            if alive is not None and isinstance(cur, Val) and not self._untyped_state(name, cur):
                 value = ops.select(self.cx, ops.truth(self.cx, alive), value, cur)
             self.scope.env[name] = value
             for g in self.state.active_groups:
@@ -336,6 +337,14 @@ class Builder:
         if self.state.loops and not isinstance(value, TupleVal):
             raise self.cx.err(node, f"cannot assign {self.exprs.describe_obj(value)} inside a loop")
         self.scope.env[name] = value
+
+    def _untyped_state(self, name, cur) -> bool:
+        """Whether cur is the unassigned state of a loop member whose type the
+        typing runs have not found yet (a placeholder the assignment replaces:
+        the assignment gives the member its type)."""
+        return isinstance(cur, MaybeUnbound) and any(
+            g.tys is not None and name in g.names and g.tys[g.names.index(name)] is None
+            for g in self.state.active_groups)
 
     def exec_augassign(self, s):
         op = _BINOPS.get(type(s.op))

@@ -52,7 +52,8 @@ _BUILTINS = {"len", "int", "float", "bool", "complex", "abs", "min", "max", "rou
 
 # What to write instead of a Python builtin compiled code does not take.
 _BUILTIN_HINTS = {
-    "sum": "write np.sum(a) (NumPy's pairwise order) or a loop that adds in Python's order",
+    "sum": "compute sum(...) in a statement of its own (it compiles where its statement "
+           "evaluates it once), or write np.sum(a) (NumPy's pairwise order)",
     "any": "write np.any(a) or a loop with break",
     "all": "write np.all(a) or a loop with break",
     "sorted": "sort with a loop; compiled code has no lists",

@@ -37,6 +37,8 @@ from .loop_counter_index import index_by_trip
 from .rewrite_registry import register
 
 EXIT_ATTR = "pyhalide_exit_flag"
+WHILE_LIMIT = 2**31 - 2     # iterations of a `while` loop without a stated bound
+UNBOUNDED_ATTR = "pyhalide_unbounded_while"   # on the loop such a `while` becomes
 
 
 @register(30)
@@ -286,14 +288,16 @@ class _Exits:
         # (before the body changes)
         it, counter, step = self.trip_range(s) if is_while else (None, None, None)
         step_stmt = next(x for x in s.body if _step_of(x, counter) is not None) \
-            if is_while else None
+            if is_while and counter is not None else None
         self.stack.append((s, var))
         try:
             body = self.stmts(s.body, info)
         finally:
             self.stack.pop()
         if is_while:
-            test, body = index_by_trip(s.test, body, counter, var, step, step_stmt)
+            test = s.test
+            if counter is not None:
+                test, body = index_by_trip(s.test, body, counter, var, step, step_stmt)
             test = ast.copy_location(ast.UnaryOp(ast.Not(), test), s.test)
             body = [ast.copy_location(ast.If(test, info.leave(s.test, broke=False), []),
                                       s.test)] + body
@@ -309,6 +313,9 @@ class _Exits:
         if guard is not None:
             setattr(new, EXIT_ATTR, True)
         out = pre + self.hoist.pop(id(s), []) + [new]
+        if is_while and counter is None:
+            setattr(new, UNBOUNDED_ATTR, True)
+            out.append(_past_limit(info.stop[0][0], s))
         if s.orelse:
             orelse = self.stmts(s.orelse, outer)
             if info.broke:
@@ -382,12 +389,23 @@ class _Exits:
             for n in ast.walk(call):
                 ast.copy_location(n, c)
             return call, counter, step
-        raise self.smap.error(s, "the compiler cannot state a bound on the number of "
-                                 "iterations of this `while` loop",
-                              "compare a counter with a bound in the condition and step the "
-                              "counter once per iteration at the top level of the body "
-                              "(`while i < n and ...:` with `i += 1`), or write "
-                              "`for k in range(n):` with `if not cond: break`")
+        if self.stack:
+            # (inside another loop, the schedule may put the enclosing loop's
+            # iterations inside this one's, which is then not left early)
+            raise self.smap.error(s, "the compiler cannot state a bound on the number of "
+                                     "iterations of this `while` loop, which is inside "
+                                     "another loop (a `while` loop without a stated bound "
+                                     "compiles at the top level of the function only)",
+                                  "compare a counter with a bound in the condition and step "
+                                  "the counter once per iteration at the top level of the "
+                                  "body (`while i < n and ...:` with `i += 1`), or write "
+                                  "`for k in range(n):` with `if not cond: break`")
+        # no stated bound: a serial loop of at most WHILE_LIMIT iterations
+        # that raises where Python would run more (_past_limit)
+        call = ast.Call(ast.Name("range", ast.Load()), [ast.Constant(WHILE_LIMIT)], [])
+        for n in ast.walk(call):
+            ast.copy_location(n, test)
+        return call, None, None
 
     # early returns at the function's level ------------------------------------------------
     def tail(self, stmts):
@@ -498,6 +516,20 @@ def _stored_names(stmts) -> dict:
 
 def _loaded_names(e):
     return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _past_limit(stop: str, s) -> ast.If:
+    """`if not stop: raise RuntimeError(...)` after a `while` loop without a
+    stated bound (a loop of WHILE_LIMIT iterations): its test still held
+    after the last iteration the loop can run, where Python would go on."""
+    msg = (f"this `while` loop ran {WHILE_LIMIT} iterations, the most a compiled `while` "
+           f"loop without a stated bound runs")
+    out = ast.If(ast.UnaryOp(ast.Not(), ast.Name(stop, ast.Load())),
+                 [ast.Raise(ast.Call(ast.Name("RuntimeError", ast.Load()),
+                                     [ast.Constant(msg)], []), None)], [])
+    for n in ast.walk(out):
+        ast.copy_location(n, s)
+    return out
 
 
 def _counter_compare(c):

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 
+from .analyze import Liveness
+from .loop_exits import EXIT_ATTR
 from .loop_seqs import (
     Enumerate,
     Indexed,
@@ -387,3 +389,46 @@ class _RowReads(ast.NodeTransformer):
             seq, _ = self.rw.rows[n.args[0].id]
             return ast.copy_location(seq.axis_len(len(seq.prefix) + 1), n)
         return n
+
+
+@register(35)
+def loop_vars_after(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
+    """A range loop whose variable is read after the loop (Python leaves its
+    last value there, the value at a `break`, or its binding before the loop
+    if the loop never ran: UnboundLocalError if it had none) gets a new loop
+    variable, assigned to the user's name at the top of each iteration
+    (after the stop test loop_exits.py puts first): the name is then a
+    scalar the loop carries, which loops.py keeps past the loop. Runs after
+    loop_exits.py (order 35), whose loops and flags it sees; a loop whose
+    variable is also an enclosing loop's is left as it is (loops.py's
+    located error)."""
+    live = Liveness(tree)
+    names = _names_in(tree)
+
+    def fresh(name):
+        k = 1
+        while f"_ph_{k}_{name}" in names:
+            k += 1
+        names.add(f"_ph_{k}_{name}")
+        return f"_ph_{k}_{name}"
+
+    def visit(stmts, outer):
+        for s in stmts:
+            if isinstance(s, ast.For):
+                t = s.target
+                if isinstance(t, ast.Name) and t.id not in outer and \
+                        t.id in live.after.get(id(s), ()):
+                    var = fresh(t.id)
+                    copy = ast.copy_location(ast.Assign(
+                        targets=[ast.copy_location(ast.Name(id=t.id, ctx=ast.Store()), t)],
+                        value=ast.copy_location(ast.Name(id=var, ctx=ast.Load()), t)), t)
+                    s.body.insert(1 if getattr(s, EXIT_ATTR, False) else 0, copy)
+                    s.target = ast.copy_location(ast.Name(id=var, ctx=ast.Store()), t)
+                visit(s.body, outer | {t.id} if isinstance(t, ast.Name) else outer)
+                visit(s.orelse, outer)
+            elif isinstance(s, (ast.If, ast.While)):
+                visit(s.body, outer)
+                visit(s.orelse, outer)
+
+    visit(tree.body, frozenset())
+    return tree

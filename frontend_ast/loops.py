@@ -18,9 +18,10 @@ from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
 from .loop_cycles import merge_cycles
-from .loop_exits import EXIT_ATTR, describe_name
+from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
 from .loop_params import index_param
 from .loop_state import Frame, Group
+from .names import user_name
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
@@ -186,10 +187,35 @@ class LoopRunner:
         for g in new_groups:
             self.finish_group(g)
         if top and not self.cx.typing:
+            self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
             merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             self.state.nest_id = None
+
+    def _refuse_per_iteration_storage(self, node, defs):
+        """A located error where a Func of the nest has a dimension per
+        iteration of a `while` loop without a stated bound (loop_exits.py:
+        its loop runs up to WHILE_LIMIT iterations, whose values would all be
+        stored): a running value read inside the loop, array code in it."""
+        for loop in ast.walk(node):
+            if not (isinstance(loop, ast.For) and getattr(loop, UNBOUNDED_ATTR, False)):
+                continue
+            var = self.state.pure_vars.get(loop_symbol(loop.target.id, loop))
+            # the loop's pure Var (a scan's state) and lifted.py's Vars for it
+            # (`<name>_l`, `<name>_l_`, ...: a `while` loop's name is the rewrite's own)
+            names = {var.name()} if var is not None else set()
+            lifted = f"{loop.target.id}_l"
+            for f, _, _, label in defs:
+                if any(a in names or a.rstrip("_") == lifted for a in f.function().args):
+                    raise self.cx.err(loop, f"this `while` loop has no bound the compiler can "
+                                            f"state, and {user_name(label or f.name())!r} "
+                                            f"would keep a value per iteration (a running value "
+                                            f"read inside the loop, or array code in it): not "
+                                            f"supported",
+                                      hint="compare a counter with a bound in the condition "
+                                           "(`while i < n and ...:` with `i += 1`), or write "
+                                           "`for k in range(n):` with `if not cond: break`")
 
     def prepass(self, node):
         """Type the whole nest once, to learn every write it makes."""
@@ -750,6 +776,8 @@ class LoopRunner:
                     # run leaves in the Func)
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
+            elif init is None and flag is not None and not g.typing:
+                v = self._unbound_guard(v, finals[g.names.index(flag)], name)
             self.scope.env[name] = v
         if depth:
             for k in range(g.base, len(g.names)):
@@ -759,6 +787,18 @@ class LoopRunner:
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
         complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
+
+    def _unbound_guard(self, v: Val, assigned: Val, name: str) -> Val:
+        """v (a member first assigned in the loop), raising UnboundLocalError
+        where it is read and the loop never assigned it, as Python does."""
+        msg = (f"cannot access local variable {user_name(name)!r} where it is not associated "
+               f"with a value",)
+        out = self.cx.guard(v, ops.truth(self.cx, assigned).node, "UnboundLocalError", msg)
+        # its range holds where the loop assigned it, not where the guard fails
+        # (a read it indexes is checked, and is in bounds where the check passes)
+        it = v.ty.ir()
+        return out.set_range(it.min_value(), it.max_value()) if v.ty.is_int() and \
+            v.ty.kind != "int" else out.set_range(None, None)
 
     # frames --------------------------------------------------------------------------------
 

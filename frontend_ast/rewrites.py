@@ -26,6 +26,7 @@ from . import (  # noqa: E402,F401,E501
     generators,
     inline_calls,
     lambdas,
+    loop_builtins,
     loop_exits,
     loop_forms,
     loop_merge,
