@@ -33,6 +33,7 @@ from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .stage_levels import place_at_stages
+from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
 from .unroll import unroll_loops
@@ -196,8 +197,7 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
 def _stepped(ctx: LoweringContext) -> dict:
     """Loop name -> the buffers of its Func, for the RVar loops of updates
     the schedule proved free of races although they read the Func at other
-    coordinates (pyhalide/schedule.py, stepped_loops)."""
-    from pyhalide.schedule import stepped_loops
+    coordinates (stage_races.stepped_loops)."""
     out = {}
     for name, fn in ctx.env.items():
         n = len(fn.output_types)

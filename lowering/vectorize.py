@@ -88,7 +88,7 @@ def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset(),
     such a buffer may store it in any order (see _lane_hazard). `stepped`:
     loop name -> the buffers of the Func whose update that loop runs, when
     the schedule proved the loop's iterations free of races on them
-    (pyhalide/schedule.py, stepped_loops: a time-stepped state read at
+    (stage_races.stepped_loops: a time-stepped state read at
     another slot than it is written); their accesses are not compared."""
     return _VectorizeLoops(pure_storage, stepped or {}).mutate(stmt)
 

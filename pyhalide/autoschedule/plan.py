@@ -366,7 +366,7 @@ def _pure(pb: Problem, f, local: str) -> list:
                                f"left as it is")]
     ext = dict(zip(fn.args, px))
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+    if not pb.knobs.vectorize or scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     work = _inner_work(pb, fn, {id(g.function()) for g in pb.funcs})
     if fn.pure.predicates:
@@ -488,7 +488,7 @@ _SCALAR_CALLS = frozenset({"asin", "acos", "atan", "sinh", "cosh", "pow", "atan2
                            "exp2", "cbrt"})
 
 
-def _scalar_only(fn, roots: set) -> bool:
+def scalar_only(fn, roots: set) -> bool:
     """Whether f's definitions, with the Funcs inlined into them (those not
     in `roots`), divide 64-bit integers by a non-constant (np.roll's
     modulo, Python's int division) or call a math function without a vector

@@ -4,14 +4,15 @@ the steps) that reads the state written by the step before
 in a loop, read at slot `t % 2`, written at slot `(t + 1) % 2`).
 
 Its steps run in order; the points of one step are independent when the
-race check proves it (schedule.Stage._races: the slot read differs from the
+race check proves it (lowering/stage_races.races: the slot read differs from the
 slot written, and the step loop is outside the point loops), so the
 innermost point loop is vectorized at the target's width and, where a step
 has enough points, the outermost point loop runs in parallel (one parallel
 loop per step)."""
 from __future__ import annotations
 
-from .plan import Block, Problem, _scalar_only, lanes_for
+from ..lowering.stage_races import races
+from .plan import Block, Problem, lanes_for, scalar_only
 
 
 def stepped_blocks(pb: Problem, f, k: int, local: str):
@@ -22,9 +23,8 @@ def stepped_blocks(pb: Problem, f, k: int, local: str):
     dims = d.schedule.dims
     if len(dims) < 2 or not all(dm.is_rvar for dm in dims):
         return None
-    stage = f.update(k)
     free = 0                    # the point loops: the innermost loops free of races
-    while free < len(dims) and not stage._races(dims[free]):
+    while free < len(dims) and not races(fn, d, dims[free]):
         free += 1
     if free == 0 or free == len(dims):
         return None             # no point loop, or no serial step loop outside them
@@ -38,7 +38,7 @@ def stepped_blocks(pb: Problem, f, k: int, local: str):
     for s in sizes:
         points *= s
     lanes = lanes_for(fn.output_types, pb.vector_bits)
-    if not pb.knobs.vectorize or _scalar_only(fn, {id(g.function()) for g in pb.funcs}):
+    if not pb.knobs.vectorize or scalar_only(fn, {id(g.function()) for g in pb.funcs}):
         lanes = 0
     calls, said = [], []
     if lanes and sizes[0] >= lanes:
