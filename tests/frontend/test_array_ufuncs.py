@@ -157,7 +157,13 @@ def operands(dt, shape, fn, lo=-50):
     return sample(dt, shape, lo=lo)
 
 
-@pytest.mark.parametrize("fn", OPERATORS, ids=lambda f: f.__name__)
+# operators another one of the list mirrors (each compiles about ten kernels): -m slow
+MIRRORED = {np.true_divide, np.less_equal, np.greater_equal, np.not_equal, np.fmin,
+            np.logical_or, np.logical_xor}
+
+
+@pytest.mark.parametrize("fn", [pytest.param(f, marks=pytest.mark.slow) if f in MIRRORED else f
+                                for f in OPERATORS], ids=lambda f: f.__name__)
 def test_operator_functions(fn):
     p = binary(fn)
     for dt in [np.int16, np.float32]:
