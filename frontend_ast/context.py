@@ -137,6 +137,8 @@ class Context:
         at call time (only a run-time check knows it)."""
         tests = []
         for c, when in self.assumed:
+            if c is None:               # (push_facts of no condition)
+                continue
             if c.is_const:
                 if bool(c.const) != when:
                     return lambda env: False
@@ -146,7 +148,13 @@ class Context:
             tests.append((c.static, when))
         if not tests:
             return None
-        return lambda env: all(bool(f(env)) == when for f, when in tests)
+
+        def reached(env):
+            try:
+                return all(bool(f(env)) == when for f, when in tests)
+            except Exception:       # a test that raises: its own check reports it
+                return True
+        return reached
 
     def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
         """v, raising `exc` at run time where cond is false. With `index`
