@@ -254,15 +254,9 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                scope = self._stage_scope(cname, index, level, clamped)
-                bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
-                # an update (its accesses already count only where its RVars run)
-                # also runs only where its pure variables' intervals are not
-                # empty: clamped reads of a consumer over an empty region (a sum
-                # of an empty array) are then no point of the region (conditioning
-                # pure stages too nests selects in every region: local Laplacian
-                # had 2.4x the LLVM IR)
-                runs = _runs(d, scope if d.schedule.rvars else None)
+                bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
+                                      acc.obligations, self._calls(d))
+                runs = _runs(d)
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(c, a)
