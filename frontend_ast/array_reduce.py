@@ -173,14 +173,18 @@ def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node):
 
 
 def require_nonempty(cx, operand, axes, message, node):
-    """ValueError at call time (NumPy's message) where a reduced axis is empty."""
+    """ValueError at call time (NumPy's message) where a reduced axis is
+    empty and the reduction runs (`m.max(axis=0) if m.shape[0] else 0` of an
+    empty m raises nothing; a condition known only at run time: the check
+    holds wherever the reduction is evaluated)."""
     sizes = [operand.shape[k] for k in axes]
     if all(s.is_const and s.const > 0 for s in sizes):
         return
     loc = cx.smap.loc(node)
+    reached = cx.reached_at_call() or None
 
     def check(env):
-        if any(s.static(env) == 0 for s in sizes):
+        if (reached is None or reached(env)) and any(s.static(env) == 0 for s in sizes):
             raise ValueError(message + (f" ({loc.file}:{loc.line})" if loc is not None else ""))
     cx.static_checks.append(check)
 

@@ -68,6 +68,10 @@ class Context:
                     emitted and no check is made
       syms          Symbols: argument symbols, loop variables and the facts
                     of enclosing conditions (scope.Scope pushes and pops them)
+      assumed       [(bool Val, bool)] the conditions the code being evaluated
+                    runs under, each with the value it has there: the tests of
+                    the enclosing `if`s and of lazy operands (`x if c else y`,
+                    `and`/`or`, chained comparisons; scope.Scope.push_facts)
       sym_nodes     argument symbol -> its IR node (shape extents, int params)
       sym_static    argument symbol -> fn(StaticEnv) computing it at call time
       zero_d_args   0-d array argument name -> its Val (builder): computed with
@@ -90,6 +94,7 @@ class Context:
         self.epoch = 0
         self.typing = 0
         self.syms = Symbols()
+        self.assumed = []
         self.sym_nodes = {}
         self.sym_static = {}
         self.zero_d_args = {}
@@ -126,6 +131,31 @@ class Context:
                              "type it ends with")
 
     # checks --------------------------------------------------------------------------------
+    def reached_at_call(self):
+        """Whether the code being evaluated runs, as a function of StaticEnv
+        (None: always), or False where an enclosing condition is not known
+        at call time (only a run-time check knows it)."""
+        tests = []
+        for c, when in self.assumed:
+            if c is None:               # (push_facts of no condition)
+                continue
+            if c.is_const:
+                if bool(c.const) != when:
+                    return lambda env: False
+                continue
+            if not c.is_static:
+                return False
+            tests.append((c.static, when))
+        if not tests:
+            return None
+
+        def reached(env):
+            try:
+                return all(bool(f(env)) == when for f, when in tests)
+            except Exception:       # a test that raises: its own check reports it
+                return True
+        return reached
+
     def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
         """v, raising `exc` at run time where cond is false. With `index`
         ((axis, size Val, the offending index as an integer node)), the

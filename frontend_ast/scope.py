@@ -92,6 +92,8 @@ class Scope:
                         else:
                             highs.append(rest)
         self.cx.syms.push(facts)
+        self.cx.assumed.append((c, when_true))
 
     def pop_facts(self):
         self.cx.syms.pop()
+        self.cx.assumed.pop()

@@ -72,14 +72,16 @@ class Out:
 
 
 def arg_spec(value):
-    """The specialization key of one argument value."""
+    """The specialization key of one argument value (an array of the other
+    byte order has the key of its native dtype: _run converts it)."""
     if type(value) is np.ndarray and value.ndim == 0:
-        return ("np", value.dtype.str, "0-d")   # a scalar to arithmetic, an array otherwise
+        # a scalar to arithmetic, an array otherwise
+        return ("np", value.dtype.newbyteorder("=").str, "0-d")
     if isinstance(value, np.ndarray):
         refuse_masked(value, "@pipeline")
         # the axes of size 1 decide NumPy broadcasting, which is compiled;
         # the memory layout decides the order of NumPy's float sums
-        return ("array", value.dtype.str, value.ndim,
+        return ("array", value.dtype.newbyteorder("=").str, value.ndim,
                 tuple(k for k, n in enumerate(value.shape) if n == 1), array_layout(value))
     if isinstance(value, np.generic):     # before float: np.float64 is a float subclass
         return ("np", value.dtype.str)
@@ -149,6 +151,20 @@ def _layout_matcher(layout):
     if layout == "C":
         return lambda v: v.flags.c_contiguous or array_layout(v) == "C"
     return lambda v: array_layout(v) == layout
+
+
+def in_native_byte_order(args):
+    """`args` with each array argument of the other byte order (big-endian
+    data here) replaced by a copy in the native order, of the same layout
+    (`args` itself when there is none). The kernels load and store native
+    values; NumPy computes on either order and gives native results."""
+    out = None
+    for k, v in enumerate(args):
+        if isinstance(v, np.ndarray) and not v.dtype.isnative:
+            if out is None:
+                out = list(args)
+            out[k] = v.astype(v.dtype.newbyteorder("="), order="K")
+    return args if out is None else out
 
 
 def _matcher(key):
@@ -609,8 +625,11 @@ class Specialization:
         call = None
         if self.written is not None:
             self.written.check(args)
+        # arrays of the other byte order are computed on as native copies;
+        # written ones get the final values back (copy_back: into `args`)
+        native = in_native_byte_order(args)
         with self.lock:
-            env = self.bind(args)
+            env = self.bind(native)
             pipe = self.pipeline()
             if pipe is not None:
                 bufs = []
@@ -634,7 +653,7 @@ class Specialization:
             if self.written is not None:
                 self.written.copy_back(args, outs)
         result = self.result_converter()(outs, args if given is None else given, env)
-        if call is not None:
+        if call is not None and native is args:
             self._remember(args, env, call, shapes)
         return result
 

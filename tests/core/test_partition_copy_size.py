@@ -91,7 +91,8 @@ def row_sums(a):
     return np.sum(a, axis=-1), np.mean(a, axis=-1, keepdims=True)
 
 
-@pytest.mark.parametrize("shape", [(2, 3, 4), (3, 5, 21), (1, 9, 130)])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3, 5, 21),
+                                   pytest.param((1, 9, 130), marks=pytest.mark.slow)])
 def test_row_sums_compute_their_funcs_once_and_equal_numpy(shape):
     a = (np.random.default_rng(1).standard_normal(shape) * 10).astype(np.float32)
     s, m = row_sums(a)

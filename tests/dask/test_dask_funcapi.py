@@ -55,6 +55,7 @@ def test_tuple_output_and_two_outputs():
         assert got_one.dtype == want_one.dtype and np.array_equal(got_one, want_one)
 
 
+@pytest.mark.slow          # a process pool per call (the threaded scheduler: default run)
 def test_process_scheduler():
     p, inp, _ = FK.blur3x3(2)
     a = np.random.default_rng(2).integers(0, 255, (30, 40)).astype(np.int32)

@@ -120,6 +120,7 @@ def test_array_output_without_sizes_is_refused():
         p.dask({a: x}, sizes=[16, 2])
 
 
+@pytest.mark.slow          # a process pool per call (the threaded scheduler: default run)
 def test_process_scheduler():
     data = np.random.default_rng(8).integers(0, 16, 4000).astype(np.int32)
     p, a = FK.histogram()

@@ -427,7 +427,8 @@ def int_power_loop(a, b):
     return out
 
 
-@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("dt", [np.uint8, np.int64] + [
+    pytest.param(t, marks=pytest.mark.slow) for t in (np.int8, np.int32, np.uint64)])
 def test_integer_power_with_array_exponent(dt):
     a = np.array([2, 3, 0, 1, 5, 7, 127, 2]).astype(dt)
     b = np.array([3, 0, 5, 100, 30, 63, 2, 64]).astype(dt)

@@ -202,6 +202,7 @@ def test_array_operations_are_numpys_bit_for_bit(dtype):
     check_angles(special)
 
 
+@pytest.mark.slow          # each layout compiles array_ops again (C order: above)
 def test_strided_and_fortran_order_inputs():
     a = crandom(200).reshape(10, 20)
     check(array_ops, a[:, ::3], a[:, 1::3])
@@ -326,9 +327,10 @@ def sums(z):
     return np.sum(z, axis=0), z.sum(axis=0), np.sum(z.real), z.imag.sum(axis=1)
 
 
-def test_sums_where_numpy_adds_element_by_element():
-    check(sums, crandom(35).reshape(5, 7))
-    check(sums, crandom(35, np.complex64).reshape(5, 7))
+@pytest.mark.parametrize("dtype", [np.complex128,
+                                   pytest.param(np.complex64, marks=pytest.mark.slow)])
+def test_sums_where_numpy_adds_element_by_element(dtype):
+    check(sums, crandom(35, dtype).reshape(5, 7))
 
 
 @ph.pipeline

@@ -18,7 +18,14 @@ KERNELS = corpus.load()
 MAY_BE_REFUSED = {"black_scholes", "positive_sum", "mandelbrot_where"}
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: k.name)
+# the kernels that compile longest (1-6 s CPU each, session 16): run with -m slow
+SLOW_KERNELS = {"sample_variance", "kmeans_assign", "softmax", "pairwise_dist", "minmax_scale",
+                "logsumexp", "centered_energy", "covariance", "rms", "row_normalize", "gemm"}
+
+
+@pytest.mark.parametrize("kernel", [
+    pytest.param(k, marks=pytest.mark.slow) if k.name in SLOW_KERNELS else k for k in KERNELS],
+    ids=lambda k: k.name)
 def test_kernel_equals_plain_python(kernel):
     o = run.run_kernel(kernel)
     assert o.status in (run.OK, run.COMPILE), f"{kernel.name}: {o.status} {o.detail}"
@@ -29,6 +36,7 @@ def test_kernel_equals_plain_python(kernel):
 def test_corpus_size():
     assert len(KERNELS) >= 45 and len({k.name for k in KERNELS}) == len(KERNELS)
     assert MAY_BE_REFUSED <= {k.name for k in KERNELS}
+    assert SLOW_KERNELS <= {k.name for k in KERNELS}
 
 
 def test_comparison_is_exact():

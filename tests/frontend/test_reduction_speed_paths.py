@@ -67,12 +67,19 @@ def test_row_sums_every_length(dt):
         assert same_bits(rows(a), np.sum(a, axis=-1)), m
 
 
-@pytest.mark.parametrize("dt", [pytest.param(np.float32, marks=pytest.mark.slow), np.float64])
-def test_whole_array_and_merged_axes(dt):
+ALL_SHAPES = [(1, 1), (2, 3), (5, 130), (17, 9), (64, 64), (3, 7, 11)]
+
+
+# the default run: 2-D shapes without axes of size 1 (one kernel per function)
+@pytest.mark.parametrize("dt, shapes", [
+    pytest.param(np.float32, ALL_SHAPES, marks=pytest.mark.slow),
+    pytest.param(np.float64, ALL_SHAPES, marks=pytest.mark.slow),
+    (np.float64, [(2, 3), (5, 130), (64, 64)])], ids=["float32", "float64", "float64-2d"])
+def test_whole_array_and_merged_axes(dt, shapes):
     """axis=None of C arrays (one run over merged axes), a reduced axis
     outside the rows (outer), a computed operand, F order (the run is
     axis 0: the general path) and strided rows."""
-    for shape in [(1, 1), (2, 3), (5, 130), (17, 9), (64, 64), (3, 7, 11)]:
+    for shape in shapes:
         a = data(shape, dt, sum(shape))
         assert same_bits(everything(a), np.sum(a))
         assert same_bits(everything(np.asfortranarray(a)), np.sum(np.asfortranarray(a)))
@@ -144,14 +151,19 @@ def _check_reducers(a):
         assert type(got) is type(want) and same_bits(got, want), (f.__name__, a, got, want)
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64])
-def test_blocked_extremes_special_values(dt):
+# the default run: the first 16 of the 120 arrays (each new number of
+# dimensions, axis of size 1 or layout compiles the reducers again)
+@pytest.mark.parametrize("dt, arrays", [
+    pytest.param(np.float32, 120, marks=pytest.mark.slow),
+    pytest.param(np.float64, 120, marks=pytest.mark.slow),
+    (np.float64, 16)], ids=["float32", "float64", "float64-first16"])
+def test_blocked_extremes_special_values(dt, arrays):
     """NaN (the first one wins: its index), ±0 ties (the later element for
     min/max, the first for argmin/argmax), infinities; fewer rows than
     blocks, ragged last block, 1-D to 3-D, F order."""
     rng = np.random.default_rng(11)
     vals = np.array([0.0, -0.0, np.nan, -np.inf, np.inf, 1.0, -1.0, 2.0], dt)
-    for t in range(120):
+    for t in range(arrays):
         shape = tuple(int(s) for s in rng.integers(1, 19, rng.integers(1, 4)))
         pool = vals if t % 2 else vals[vals == vals]      # half without NaN
         a = rng.choice(pool, size=shape)

@@ -180,12 +180,17 @@ def simulate_statement(H, timesteps):
     return H + U
 
 
-@pytest.mark.parametrize("T", [0, 3])
-def test_helper_step_in_time_loop(T):
+# the default run: the returned form with 3 steps; the slow run both forms
+# with 0 and 3 steps (each function compiles for seconds)
+@pytest.mark.parametrize("T, forms", [
+    pytest.param(0, (simulate, simulate_statement), marks=pytest.mark.slow),
+    pytest.param(3, (simulate, simulate_statement), marks=pytest.mark.slow),
+    (3, (simulate,))], ids=["0-both", "3-both", "3-returned"])
+def test_helper_step_in_time_loop(T, forms):
     m = np.ones((7, 6))
     m[2, 3] = 6.0
-    check_inplace(simulate, m, T)
-    check_inplace(simulate_statement, m, T)
+    for fn in forms:
+        check_inplace(fn, m, T)
 
 
 @ph.pipeline

@@ -104,7 +104,7 @@ def _data(n, dt, rng):
     return (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)).astype(dt)
 
 
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("dt", [np.float64, pytest.param(np.float32, marks=pytest.mark.slow)])
 def test_whole_array_sums_equal_numpy(dt):
     rng = np.random.default_rng(3)
     for m in SIZES:
