@@ -488,6 +488,7 @@ class Definitions:
                             pure=True, label=arr.name)
         arr.func = f
         arr.versions.append(f)
+        arr.fresh_copy = f          # a copy nothing has written or read yet (array_store)
         self.reads[arr] = []
         return old
 
