@@ -12,37 +12,11 @@ import pytest
 
 import pyhalide as ph
 from pyhalide.errors import CompileError
+from tests.frontend.test_carried_arrays import diffusion
+from tests.frontend.test_gray_scott import gray_scott
 from tests.vectorize.vectorize_util import check_schedule
 
-
-def diffusion(u, tempU, iterNum):
-    mu = .1
-    for n in range(iterNum):
-        tempU[1:-1, 1:-1] = u[1:-1, 1:-1] + mu * (
-            u[2:, 1:-1] - 2 * u[1:-1, 1:-1] + u[0:-2, 1:-1] +
-            u[1:-1, 2:] - 2 * u[1:-1, 1:-1] + u[1:-1, 0:-2])
-        u[:, :] = tempU[:, :]
-        tempU[:, :] = 0.0
-
-
-def grayscott(counts, Du, Dv, F, k, ru, rv):
-    n = ru.shape[0]
-    U = np.zeros((n + 2, n + 2), dtype=np.float32)
-    V = np.zeros((n + 2, n + 2), dtype=np.float32)
-    u, v = U[1:-1, 1:-1], V[1:-1, 1:-1]
-    r = n // 4
-    u[:] = 1.0
-    U[n // 2 - r:n // 2 + r, n // 2 - r:n // 2 + r] = 0.50
-    V[n // 2 - r:n // 2 + r, n // 2 - r:n // 2 + r] = 0.25
-    u += 0.15 * ru
-    v += 0.15 * rv
-    for i in range(counts):
-        Lu = (U[0:-2, 1:-1] + U[1:-1, 0:-2] - 4 * U[1:-1, 1:-1] + U[1:-1, 2:] + U[2:, 1:-1])
-        Lv = (V[0:-2, 1:-1] + V[1:-1, 0:-2] - 4 * V[1:-1, 1:-1] + V[1:-1, 2:] + V[2:, 1:-1])
-        uvv = u * v * v
-        u += Du * Lu - uvv + F * (1 - u)
-        v += Dv * Lv + uvv - (F + k) * v
-    return V
+grayscott = gray_scott.__wrapped__          # the plain Python function
 
 
 def _diffusion_args(shape):
