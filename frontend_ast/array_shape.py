@@ -243,6 +243,9 @@ def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:
     out = derived(src, list(shape), m, node, view=view)
     if view:
         out.reshape_of = _reshaped_base(src)
+        # NumPy's calls to repeat on the base at return (a ravel copies where a
+        # reshape to the same shape may be a view; a chain can copy midway)
+        out.reshape_steps = getattr(src, "reshape_steps", []) + [(kind, list(shape))]
     return out
 
 
@@ -250,11 +253,21 @@ class Reshaped:
     """A returned reshape (or ravel) of a whole C-ordered array `base` (an
     Arr) to `shape` ([Val]): the function outputs base itself and reshapes it
     when it returns, so the result is a view of the array the kernel wrote,
-    as NumPy's is (no copy through div/mod indexing)."""
+    as NumPy's is (no copy through div/mod indexing). `steps`: the
+    (kind, shape) of each reshape or ravel from base, replayed with NumPy's
+    own functions (`replay`), so the result is a view or a copy as NumPy's."""
 
-    def __init__(self, base, shape):
+    def __init__(self, base, shape, steps):
         self.base = base
         self.shape = shape
+        self.steps = steps
+
+
+def replay(x: np.ndarray, steps, env) -> np.ndarray:
+    """x reshaped and ravelled by NumPy as `steps` ([(kind, [fn(env)])]) say."""
+    for kind, shape in steps:
+        x = np.ravel(x) if kind == "ravel" else np.reshape(x, tuple(int(f(env)) for f in shape))
+    return x
 
 
 def returned_reshape(value: ArrayExpr):
@@ -263,7 +276,16 @@ def returned_reshape(value: ArrayExpr):
     base = getattr(value, "reshape_of", None)
     if base is None or value.view is None or value.view[0] is not base:
         return None
-    return Reshaped(base, value.shape)
+    steps = [(kind, [_size_fn(v) for v in shape])
+             for kind, shape in getattr(value, "reshape_steps", [])]
+    return Reshaped(base, value.shape, steps)
+
+
+def _size_fn(v):
+    if v.is_const:
+        n = int(v.const)
+        return lambda env: n
+    return v.static
 
 
 def _reshaped_base(src: ArrayExpr):

@@ -21,7 +21,7 @@ from . import complex_values as C
 from .arg_views import ArgView
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
-from .array_shape import Reshaped
+from .array_shape import Reshaped, replay
 from .arrays import ArgumentWritten
 from .asserts import assertion_error
 from .builder import Builder
@@ -323,7 +323,7 @@ class Specialization:
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
         if isinstance(r, Reshaped):     # a reshape view of a whole array: NumPy's reshape
-            return Out("reshape", inner=self._outputs(r.base), shape=[s.static for s in r.shape])
+            return Out("reshape", inner=self._outputs(r.base), steps=r.steps)
         if isinstance(r, ArgView):      # NumPy's view of the caller's array
             return Out("input_view", name=r.name, view=r)
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
@@ -766,9 +766,8 @@ class Specialization:
             slot, index = o.slot, o.index
             return lambda outs, args, env: outs[slot][index]
         if o.kind == "reshape":
-            inner, shape = self.converter(o.inner), o.shape
-            return lambda outs, args, env: np.reshape(inner(outs, args, env),
-                                                      tuple([int(f(env)) for f in shape]))
+            inner, steps = self.converter(o.inner), o.steps
+            return lambda outs, args, env: replay(inner(outs, args, env), steps, env)
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
@@ -798,8 +797,7 @@ class Specialization:
         if o.kind == "zero_d":
             return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
         if o.kind == "reshape":
-            return np.reshape(self.convert(o.inner, outs, args, env),
-                              tuple([int(f(env)) for f in o.shape]))
+            return replay(self.convert(o.inner, outs, args, env), o.steps, env)
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "input_view":

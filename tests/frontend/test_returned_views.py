@@ -150,3 +150,37 @@ def test_a_start_computed_from_a_float_argument():
         r = p(a, s)
         np.testing.assert_array_equal(r, f(a, s))
         assert np.shares_memory(r, a)
+
+
+def _ravel(a):
+    return a.ravel()
+
+
+def _reshape_chain(a):
+    return a.reshape(-1).reshape(2, -1, 2)
+
+
+def _ravel_then_reshape(a):
+    return a.ravel().reshape(a.shape[1], -1)
+
+
+@pytest.mark.parametrize("fn", [_ravel, _reshape_chain, _ravel_then_reshape],
+                         ids=lambda f: f.__name__)
+def test_a_returned_reshape_shares_memory_only_where_numpy_does(fn):
+    """np.reshape of an evenly strided argument is a view where its ravel, or
+    a chain that copies midway, is a copy: never a view where NumPy copies."""
+    p = ph.pipeline(fn)
+    makers = [lambda: np.arange(12.0).reshape(3, 4),
+              lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4)),
+              lambda: np.arange(24.0).reshape(3, 8)[:, ::2],       # evenly strided
+              lambda: np.arange(30.0).reshape(3, 10)[:, 1:5]]      # rows apart
+    for make in makers:
+        for _ in range(2):
+            a_py, a_ph = make(), make()
+            e, g = fn(a_py), p(a_ph)
+            np.testing.assert_array_equal(g, e)
+            if np.shares_memory(g, a_ph):
+                assert np.shares_memory(e, a_py)
+            g[...] = -1.0                       # writing the result
+            e[...] = -1.0
+            np.testing.assert_array_equal(a_ph, a_py)
