@@ -19,6 +19,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import free_vars
 from pyhalide.reference.exprs import Context
 
+from .array_shape import size_fn
 from .arrayexpr import ArrayExpr
 
 _PROBE = "%argview"
@@ -67,13 +68,6 @@ def _call_time_values(cx) -> dict:
     return out
 
 
-def _size_fn(v):
-    if v.is_const:
-        n = int(v.const)
-        return lambda env: n
-    return v.static
-
-
 def arg_view(bld, value) -> ArgView | None:
     """The argument view `value` is, or None when it is not one."""
     if not isinstance(value, ArrayExpr) or value.view is None or value.ndim == 0 \
@@ -84,7 +78,7 @@ def arg_view(bld, value) -> ArgView | None:
     if name is None or getattr(arr, "part_of", None) or getattr(arr, "alternatives", None) \
             or name not in bld.inputs or arr.ty.dtype != value.ty.dtype:
         return None
-    shape = [_size_fn(s) for s in value.shape]
+    shape = [size_fn(s) for s in value.shape]
     if any(f is None for f in shape):
         return None
     probes = [ir.Variable(ir.INDEX, f"{_PROBE}{k}") for k in range(value.ndim)]

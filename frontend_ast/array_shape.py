@@ -251,15 +251,14 @@ def reshaped(cx, src: ArrayExpr, shape, node, kind="reshape") -> ArrayExpr:
 
 class Reshaped:
     """A returned reshape (or ravel) of a whole C-ordered array `base` (an
-    Arr) to `shape` ([Val]): the function outputs base itself and reshapes it
-    when it returns, so the result is a view of the array the kernel wrote,
-    as NumPy's is (no copy through div/mod indexing). `steps`: the
-    (kind, shape) of each reshape or ravel from base, replayed with NumPy's
-    own functions (`replay`), so the result is a view or a copy as NumPy's."""
+    Arr): the function outputs base itself and reshapes it when it returns,
+    so the result is a view of the array the kernel wrote, as NumPy's is (no
+    copy through div/mod indexing). `steps`: the (kind, [fn(env)] of the
+    shape) of each reshape or ravel from base, replayed with NumPy's own
+    functions (`replay`), so the result is a view or a copy as NumPy's."""
 
-    def __init__(self, base, shape, steps):
+    def __init__(self, base, steps):
         self.base = base
-        self.shape = shape
         self.steps = steps
 
 
@@ -271,17 +270,19 @@ def replay(x: np.ndarray, steps, env) -> np.ndarray:
 
 
 def returned_reshape(value: ArrayExpr):
-    """Reshaped(base, shape) when value is a reshape view of a whole C-ordered
+    """Reshaped(base, steps) when value is a reshape view of a whole C-ordered
     array (reshaped() marks those), else None."""
     base = getattr(value, "reshape_of", None)
     if base is None or value.view is None or value.view[0] is not base:
         return None
-    steps = [(kind, [_size_fn(v) for v in shape])
+    steps = [(kind, [size_fn(v) for v in shape])
              for kind, shape in getattr(value, "reshape_steps", [])]
-    return Reshaped(base, value.shape, steps)
+    return Reshaped(base, steps)
 
 
-def _size_fn(v):
+def size_fn(v: Val):
+    """A size's value at call time, fn(env) (a constant's too), or None when
+    it has none."""
     if v.is_const:
         n = int(v.const)
         return lambda env: n
