@@ -345,7 +345,7 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     mapping = {p[j].name: defs.axis_var(arr, k).node for j, k in pure.items()}
     rv = [j for j in range(len(p)) if j not in pure]
     whole = not rv and not preds and len(pure) == arr.ndim
-    if whole and _replaces_fresh_copy(arr, vnode, defs):
+    if whole and defs.replaces_fresh_copy(arr, vnode):
         # `a /= s` after a statement read a: the new version is the value
         # itself, not a copy of the old one overwritten everywhere (one pass)
         copy = arr.versions.pop()
@@ -377,19 +377,6 @@ def _define(bld, dest, p, at, vnode, preds, node, first=False):
     vnode = ir.substitute(vnode, mapping)
     preds = [ir.substitute(x, mapping) for x in preds]
     bld.emitter.define(arr.func, key, (vnode,), preds, rdom, cx.smap.loc(node), label=arr.name)
-
-
-def _replaces_fresh_copy(arr, vnode, defs) -> bool:
-    """Whether a write of every element of arr (no predicate) goes to the
-    copy new_version just made of its previous version, which nothing read
-    or wrote since and which the value does not read: the value is then the
-    new version's definition (the copy would be overwritten at every point)."""
-    f = getattr(arr, "fresh_copy", None)
-    if f is None or f is not arr.func or arr.kind != "local" or defs.cx.typing:
-        return False
-    fn = f.function()
-    return not fn.updates and not defs.reads.get(arr) and \
-        not any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(vnode))
 
 
 def _extent(cx, size: Val) -> ir.Expr:

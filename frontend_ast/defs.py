@@ -349,7 +349,7 @@ class Definitions:
         preds = []
         if cond is not None:
             cn = cond.node
-            if rvar_loops and not uses_old_in(cn, old_name) and not _calls(cn, arr.func):
+            if rvar_loops and not uses_old_in(cn, old_name) and not calls_func(cn, arr.func):
                 preds.append(cn)
                 vnode = _strip_select(vnode, cn, old_name)
         vnode = ir.substitute(vnode, {old_name: old_call})
@@ -488,9 +488,21 @@ class Definitions:
                             pure=True, label=arr.name)
         arr.func = f
         arr.versions.append(f)
-        arr.fresh_copy = f          # a copy nothing has written or read yet (array_store)
+        arr.fresh_copy = f          # a copy nothing has written or read yet
         self.reads[arr] = []
         return old
+
+    def replaces_fresh_copy(self, arr, vnode) -> bool:
+        """Whether a write of value vnode to every element of arr goes to the
+        copy new_version just made of its previous version, which nothing has
+        read or written since and which vnode does not read: vnode is then
+        the new version's definition (the copy would be overwritten at every
+        point: array_store)."""
+        f = getattr(arr, "fresh_copy", None)
+        if f is None or f is not arr.func or arr.kind != "local" or self.cx.typing:
+            return False
+        return not f.function().updates and not self.reads.get(arr) and \
+            not calls_func(vnode, f)
 
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
@@ -505,7 +517,8 @@ def uses_old_in(node, name) -> bool:
     return name in ir.free_vars(node)
 
 
-def _calls(node, func) -> bool:
+def calls_func(node, func) -> bool:
+    """Whether node reads Func func."""
     fn = func.function()
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(node))
 
