@@ -85,12 +85,14 @@ def target_machine(t: Target):
     use it under llvm_lock()."""
     tm = _machines.get(t.key())
     if tm is None:
-        tm = _new_machine(t)
+        tm = new_machine(t)
         _machines[t.key()] = tm
     return tm
 
 
-def _new_machine(t: Target):
+def new_machine(t: Target):
+    """A TargetMachine of target `t` of its own (not shared: another thread's,
+    an engine's)."""
     init_llvm()
     if not t.is_host and t.triple.split("-")[0] != llvm.get_process_triple().split("-")[0]:
         llvm.initialize_all_targets()          # cross-compiling (for inspection only)
@@ -107,7 +109,7 @@ def load_object(obj: bytes, t: Target, symbols, tm):
     empty = llvm.parse_assembly("")
     empty.triple = t.triple
     empty.data_layout = str(tm.target_data)
-    engine = llvm.create_mcjit_compiler(empty, _new_machine(t))
+    engine = llvm.create_mcjit_compiler(empty, new_machine(t))
     for part in unpack_objects(obj):
         engine.add_object_file(llvm.ObjectFileRef.from_data(part))
     engine.finalize_object()
@@ -200,11 +202,6 @@ def unlocked_emit(tm, mod, use_object: bool = True) -> bytes:
         return ctypes.string_at(lib.LLVMPY_GetBufferStart(mb), lib.LLVMPY_GetBufferSize(mb))
     finally:
         lib.LLVMPY_DisposeMemoryBuffer(mb)
-
-
-def new_machine(t: Target):
-    """A TargetMachine of target `t` of its own (for another thread)."""
-    return _new_machine(t)
 
 
 # The passes the hand-written runtime IR gets (llvmlite pass-manager methods).
