@@ -48,12 +48,18 @@ import struct
 
 from llvmlite import ir as ll
 
+from .codegen_trig import SHIFT, SHIFT_BITS, bits_of
+
+# Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
+# is exact for |k| < 2^21 and x - k * LN2_HI is exact (codegen_math uses it too).
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+
 EXP_BITS = 7
 EXP_N = 1 << EXP_BITS
-LN2_HI_N = 6.93147180369123816490e-01 / EXP_N   # fdlibm's split of ln 2, / 128 (exact)
-LN2_LO_N = 1.90821492927058770002e-10 / EXP_N
+LN2_HI_N = LN2_HI / EXP_N                        # (exact: a power of two)
+LN2_LO_N = LN2_LO / EXP_N
 INV_LN2_N = EXP_N / math.log(2.0)
-SHIFT = 6755399441055744.0                       # 1.5 * 2^52: rounds to an integer
 EXP_HI = 710.0                                   # exp overflows above 709.78...
 EXP_LO = -746.0                                  # and is 0 below -745.13...
 EXP_POLY = (0.5, 1 / 6, 1 / 24, 1 / 120)         # exp(r) - 1 - r = r^2 P(r)
@@ -64,17 +70,11 @@ LOG_N = 1 << LOG_BITS
 # 2^-8 2/3 on both sides (2^46/3 bits below 1, where the bits are twice as dense)
 LOG_ONE = 79
 LOG_OFF = 0x3FF0000000000000 - (1 << 46) // 3 - LOG_ONE * (1 << 45)
-LN2_HI = 6.93147180369123816490e-01
-LN2_LO = 1.90821492927058770002e-10
 LOG_POLY = (1 / 3, -1 / 4, 1 / 5, -1 / 6, 1 / 7)  # log1p(r) = r - r^2/2 + r^3 Q(r)
 
 
 def _from_bits(i: int) -> float:
     return struct.unpack("<d", struct.pack("<q", i))[0]
-
-
-def _bits(v: float) -> int:
-    return struct.unpack("<q", struct.pack("<d", v))[0]
 
 
 @functools.cache
@@ -124,7 +124,7 @@ def log_table() -> tuple:
             if i == LOG_ONE:
                 out += [1.0, 0.0]
                 continue
-            invc = _from_bits(_bits(float(2 / (decimal.Decimal(lo) + decimal.Decimal(hi))))
+            invc = _from_bits(bits_of(float(2 / (decimal.Decimal(lo) + decimal.Decimal(hi))))
                               + LOG_SHIFTS[i])
             out += [invc, float(-decimal.Decimal(invc).ln())]
     return tuple(out)
@@ -173,7 +173,7 @@ def exp(m, x):
     xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
     xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)    # NaN passes
     nd = m.fma(xc, m.c(INV_LN2_N), m.c(SHIFT))
-    n = b.sub(m.bits(nd), m.ci(_bits(SHIFT)))
+    n = b.sub(m.bits(nd), m.ci(SHIFT_BITS))
     nf = b.fneg(m.sub(nd, m.c(SHIFT)))
     r = m.fma(nf, m.c(LN2_LO_N), m.fma(nf, m.c(LN2_HI_N), xc))
     g = _global(m, "pyhalide.exp_table", exp_table())

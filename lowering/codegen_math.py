@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import functools
 import math
-import struct
 
 from llvmlite import ir as ll
 
@@ -58,15 +57,12 @@ from pyhalide import ir
 
 from . import codegen_explog, codegen_trig
 
-# Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
-# is exact for |k| < 2^21 and x - k * LN2_HI is exact.
-LN2_HI = 6.93147180369123816490e-01
-LN2_LO = 1.90821492927058770002e-10
+# the Cody-Waite split of ln 2, the exp range and the integer-rounding shift
+# (1.5 * 2^52) are codegen_explog's and codegen_trig's
+from .codegen_explog import EXP_HI, LN2_HI, LN2_LO
+from .codegen_trig import SHIFT, SHIFT_BITS
+
 INV_LN2 = 1.0 / math.log(2.0)
-SHIFT = 6755399441055744.0          # 1.5 * 2^52: x + SHIFT rounds x to an integer
-SHIFT_BITS = struct.unpack("<q", struct.pack("<d", SHIFT))[0]
-EXP_HI = 710.0                      # exp(x) overflows above 709.78...
-EXP_LO = -746.0                     # and is 0 below -745.13...
 # 1/n!, n = 2..13
 EXP_TAYLOR = (0.5, 0.16666666666666666, 0.041666666666666664, 0.008333333333333333,
               0.001388888888888889, 0.0001984126984126984, 2.48015873015873e-05,

@@ -127,7 +127,8 @@ def _load_table(m, idx, i):
     return b.load(p, typ=ll.DoubleType())
 
 
-def _bits_of(v: float) -> int:
+def bits_of(v: float) -> int:
+    """The IEEE bits of double v, as a signed int64."""
     return struct.unpack("<q", struct.pack("<d", v))[0]
 
 
@@ -322,7 +323,7 @@ def _body(m, x, name: str, bits: int, scalar_fn):
     # no vector of i1 moved into a scalar (see jit._MASK_TO_SCALAR)
     red = _declare(b.module, f"llvm.vector.reduce.umax.v{m.lanes}i64", ll.IntType(64), [m.it])
     top = b.call(red, [m.bits(ax)])
-    any_big = b.icmp_unsigned(">=", top, ll.Constant(ll.IntType(64), _bits_of(limit)))
+    any_big = b.icmp_unsigned(">=", top, ll.Constant(ll.IntType(64), bits_of(limit)))
     y = _value(m, x, name, bits, reduced)
 
     def by_lanes():
