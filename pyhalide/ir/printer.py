@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import nodes as N
+from .mutator import children
 
 
 def _const(c: N.Const) -> str:
@@ -109,7 +110,6 @@ class _LinePrinter(ExprPrinter):
 def _large_shared(exprs) -> set:
     """Ids of the nodes reached more than once from `exprs` whose tree has
     more than _SHARED_NODES nodes."""
-    from .mutator import children
     uses, size = {}, {}
     for root in exprs:
         if root is None:
