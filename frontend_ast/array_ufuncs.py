@@ -15,6 +15,7 @@ import numpy as np
 
 from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
     array_atleast,
+    array_calculus,
     array_calls,
     array_convolve,
     array_datasize,
