@@ -24,7 +24,7 @@ from .array_args import numpy_ty, operand_of
 from .array_create import cond
 from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
-from .array_shift import _diff_once
+from .array_shift import diff_once
 from .arrayexpr import ArrayExpr
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
@@ -164,7 +164,7 @@ def trapezoid(b, fn, node):
         x = operand_of(b, xv, got["x"])
         if x.ndim != 1:
             raise cx.err(got["x"], "x of np.trapezoid must be 1-D here")
-        d = _diff_once(b, x, 0, node)
+        d = diff_once(b, x, 0, node)
         d_at = d.elem
     else:
         dval = _scalar_arg(b, got, "dx", const_val(1.0))
