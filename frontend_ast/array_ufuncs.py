@@ -25,6 +25,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_histogram,
     array_interp,
     array_math,
+    array_pad,
     array_nanreduce,
     array_nanstats,
     array_quantile,
