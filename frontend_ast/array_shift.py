@@ -148,11 +148,11 @@ def diff(b, fn, node):
         raise b.cx.err(node, "np.diff needs an integer axis")
     out = src
     for _ in range(n.const):
-        out = _diff_once(b, out, axis, node)
+        out = diff_once(b, out, axis, node)
     return out
 
 
-def _diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
+def diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
     cx = b.cx
     size = src.shape[axis]
     shorter = ops.binary(cx, "-", size, const_val(1))

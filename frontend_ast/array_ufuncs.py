@@ -15,6 +15,7 @@ import numpy as np
 
 from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
     array_atleast,
+    array_calculus,
     array_calls,
     array_convolve,
     array_datasize,
@@ -24,6 +25,7 @@ from . import (  # noqa: F401  (array_nanreduce ... array_trace register their h
     array_histogram,
     array_interp,
     array_math,
+    array_pad,
     array_nanreduce,
     array_nanstats,
     array_quantile,

@@ -335,7 +335,6 @@ def _module_fn(b, fn: ModuleRef, node):
     if f is np.dtype:
         dt = dtype_arg(b, node, 0, "dtype")
         return DtypeVal(dt)
-    _no_kw(b, node)
     name = fn.name
     raise b.cx.err(node.func, f"{name}() is not supported in compiled code",
                    hint="supported: np.sqrt/exp/log/sin/cos/..., np.abs, np.minimum/maximum, "

@@ -1,12 +1,17 @@
 """The calls a `for p in np.ndindex(shape)` loop is rewritten into
 (loop_forms.py, loop_seqs.NdIndex): the number of positions and the
-position k as a tuple of Python ints, in C order, as np.ndindex yields."""
+position k as a tuple of Python ints, in C order, as np.ndindex yields;
+and `np.unravel_index(k, shape)` of one integer k anywhere else (the tuple
+of NumPy intp coordinates, C order; ValueError where k is outside [0,
+the shape's size), as NumPy raises)."""
 from __future__ import annotations
 
 import numpy as np
 
+from . import complex_values as C
 from . import ops
 from .loop_seqs import NDINDEX_ATTR
+from .types import NP, Ty
 from .values import TupleVal, Val, const_val
 
 
@@ -16,6 +21,8 @@ def handles(f, node) -> bool:
 
 def call(b, f, node):
     made = getattr(node, NDINDEX_ATTR, None)
+    if made is None and f is np.unravel_index:
+        return _unravel(b, node)
     if made is None:
         what = "np.ndindex()" if f is np.ndindex else "np.unravel_index()"
         raise b.cx.err(node, f"{what} is supported only as the iterable of a `for` loop"
@@ -26,6 +33,32 @@ def call(b, f, node):
     if made == "ndindex":
         return _count(b.cx, sizes)
     return _position(b.cx, b.ev_val(node.args[0]), sizes)
+
+
+def _unravel(b, node) -> TupleVal:
+    """np.unravel_index(k, shape) of one integer k: k's coordinates as intp."""
+    cx = b.cx
+    if len(node.args) != 2 or node.keywords:
+        raise cx.err(node, "np.unravel_index() takes an index and a shape here (no order=)",
+                     hint="write np.unravel_index(k, a.shape)")
+    k = b.ev(node.args[0])
+    if not isinstance(k, Val) or k.union or not (k.ty.is_int() or k.ty.is_bool()) \
+            or C.is_complex(k):
+        raise cx.err(node.args[0], "np.unravel_index() takes one integer index here "
+                                   "(an array of indices is not supported)",
+                     hint="unravel each index: np.unravel_index(int(k), a.shape)")
+    sizes = _sizes(b, node.args[1])
+    cx.cur_node = node
+    intp = Ty(NP, np.intp)
+    n = _count(cx, sizes)
+    k = ops.cast_to(cx, k, intp)
+    inside = ops.truth(cx, ops.binary(cx, "&", cx.compare(">=", k, const_val(0)),
+                                      cx.compare("<", k, n)))
+    if not (inside.is_const and inside.const):
+        k = cx.guard(k, ops.node_of(cx, inside), "ValueError",
+                     "index is out of bounds for array with the size of the shape given "
+                     "to np.unravel_index")
+    return _position(cx, k, [ops.cast_to(cx, s, intp) for s in sizes])
 
 
 def _sizes(b, arg) -> list:

@@ -42,6 +42,7 @@ from .names import (
     is_user_function,
     lookup_global,
 )
+from .nested_defs import NESTED_ATTR
 from .rewrite_registry import register, rewrite
 from .source_read import read_function
 
@@ -379,7 +380,8 @@ def _parsed(fn):
     it is used): (tree, SourceMap)."""
     cache = _state.parsed
     if fn not in cache:
-        tree, smap = read_function(fn)
+        nested = getattr(fn, NESTED_ATTR, None)      # a def inside the function (nested_defs)
+        tree, smap = (clone_node(nested[0]), nested[1]) if nested else read_function(fn)
         cache[fn] = (rewrite(tree, smap, fn), smap)
     return cache[fn]
 
@@ -398,8 +400,10 @@ def _renamed(k, name):
 def _prepare(tree, smap, k, fn) -> list:
     """A copy of the helper's body (without its docstring): its locals
     renamed with number k, every node carrying the helper's SourceMap, its
-    free names resolved in the helper's module and closure."""
+    free names resolved in the helper's module and closure (a nested def's
+    in the enclosing function, where it is called: nested_defs.py)."""
     local = names_assigned(tree.body) | {a.arg for a in tree.args.args}
+    nested = hasattr(fn, NESTED_ATTR)
     body = [clone_node(s) for s in tree.body]
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
             isinstance(body[0].value.value, str):
@@ -412,7 +416,7 @@ def _prepare(tree, smap, k, fn) -> list:
                     not hasattr(n, SCOPE_ATTR):
                 if n.id in local:
                     n.id = _renamed(k, n.id)
-                else:
+                elif not nested:
                     setattr(n, SCOPE_ATTR, fn)
     return body
 

@@ -30,5 +30,6 @@ from . import (  # noqa: E402,F401,E501
     loop_exits,
     loop_forms,
     loop_merge,
+    nested_defs,
     tuple_targets,
 )

@@ -480,10 +480,13 @@ class _FunctionEmitter:
         variable still indexes without overflow: its values are those of
         an int32 range. `plain`: LLVM neither unrolls nor vectorizes the loop
         (ops.plain_loop_metadata); nor does it one that folds a stream of
-        one-line vectors (ops.one_line_stream)."""
+        one-line vectors (ops.one_line_stream), and it does not unroll a
+        scalar fold of more than 255 iterations (ops.scalar_fold)."""
         b = self.b
         # (LLVM's unrolling slows a loop folding one line-wide stream)
         plain = plain or ops.one_line_stream(name, body)
+        fold = not plain and not (isinstance(ext, ll.Constant) and ext.constant < 256) \
+            and ops.scalar_fold(name, body)
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
         after_bb = self.fn.append_basic_block(f"end.{name}")
@@ -510,8 +513,8 @@ class _FunctionEmitter:
         n1 = b.add(n, ll.Constant(I32, 1), flags=("nsw",))
         n.add_incoming(n1, b.block)
         latch = b.cbranch(b.icmp_signed("<", n1, ext), body_bb, after_bb)
-        if plain:
-            latch.set_metadata("llvm.loop", ops.plain_loop_metadata(self.module))
+        if plain or fold:
+            latch.set_metadata("llvm.loop", ops.plain_loop_metadata(self.module, vectorize=fold))
         b.position_at_end(after_bb)
 
     def _emit_parallel(self, s, lo, ext):

@@ -51,7 +51,8 @@ _register(".autoschedule", "AutoschedulerParams")
 # Halide parity
 _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
-                                "StmtOutputFormat serialize_pipeline deserialize_pipeline")
+                                "StmtOutputFormat serialize_pipeline deserialize_pipeline "
+                                "propagate_adjoints")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "

@@ -175,3 +175,8 @@ def serialize_pipeline(*args, **kw):
 def deserialize_pipeline(*args, **kw):
     raise NotImplementedError("hl.deserialize_pipeline: pipelines are not serialized by "
                               "pyhalide; build them in Python")
+
+
+def propagate_adjoints(*args, **kw):
+    raise NotImplementedError("hl.propagate_adjoints: Halide's automatic differentiation is not "
+                              "done by pyhalide; write the derivative Funcs by hand")

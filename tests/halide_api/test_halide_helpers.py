@@ -180,6 +180,8 @@ def test_features_that_do_not_apply_raise_not_implemented(method):
         f.realize([4])           # (a GPU schedule is accepted; compiling it is refused)
     with pytest.raises(NotImplementedError, match="serialize"):
         ph.serialize_pipeline(ph.Pipeline([f]), "p.hlpipe")
+    with pytest.raises(NotImplementedError, match="automatic differentiation"):
+        ph.propagate_adjoints(f)
 
 
 def test_an_explicit_float32_cast_does_not_warn():
