@@ -7,11 +7,18 @@ array of `acc += x[i]; out[i] = acc`) is run as a parallel scan
 (parallel_scan.py) when it dominates: at least MIN_SCAN points along the
 scan, too little pure parallelism beside it (fewer than SPARE x threads
 pure points: otherwise the pure rule runs those in parallel) and a form
-parallel_scan accepts. The chunk size depends only on the scan's extent
-(at most CHUNKS chunks of a power of two points, at least MIN_CHUNK), never
-on the thread count, so a float scan's result depends only on the
-pipeline and the size class; float scans are not parallelized without float
-reassociation (`"auto-exact"`).
+parallel_scan accepts, and only when at least SCAN_THREADS threads run it:
+its passes (the chunks' totals, then each chunk again from its offset) do
+1.3-1.7x the work of the one-pass serial scan (one thread, CPU, 2^22
+float64: np.cumsum 10.7 -> 13.7 ms, `s = s * 0.5 + x[i]` 14.9 -> 24.9 ms),
+so 2 threads would gain at most 1.2-1.6x in wall time on an idle host for
+that much more CPU time, and lose on a loaded one (2^20 np.cumsum, 2
+threads, load 16: 0.85 -> 4.5 ms wall). The chunk size depends only on the
+scan's extent (at most CHUNKS chunks of a power of two points, at least
+MIN_CHUNK), never on the thread count, so a float scan's result depends
+only on the pipeline, the size class and whether it runs in parallel (the
+thread count decides that, as SPARE does for reductions); float scans are
+not parallelized without float reassociation (`"auto-exact"`).
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from .parallel_scan import refusal
 MIN_SCAN = 1 << 18      # points of a scan worth running in parallel
 CHUNKS = 256            # at most this many chunks
 MIN_CHUNK = 1 << 12     # the fewest points of a chunk
+SCAN_THREADS = 4        # the fewest threads a parallel scan is planned for
 
 
 def scan_blocks(pb, f, k: int, local: str):
@@ -45,6 +53,11 @@ def scan_blocks(pb, f, k: int, local: str):
     if not pb.float_reassociation and any(t.is_float() for t in fn.output_types):
         return [Block(pb.name(f), f"{label}: a float scan, and float reassociation is off: "
                                   f"kept serial")]
+    if pb.threads < SCAN_THREADS:
+        return [Block(pb.name(f), f"{label}: a scan, and {pb.threads} thread"
+                                  f"{'s' if pb.threads != 1 else ''} < {SCAN_THREADS}: its "
+                                  f"parallel passes would do 1.3-1.7x the serial scan's "
+                                  f"work for little gain: kept serial")]
     chunk = max(MIN_CHUNK, _pow2_ceil(-(-n // CHUNKS)))
     if chunk >= n:
         return [Block(pb.name(f), f"{label}: a scan of one chunk: kept serial")]

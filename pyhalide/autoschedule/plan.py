@@ -376,7 +376,8 @@ def _pure(pb: Problem, f, local: str) -> list:
                                f"writes: left as it is")]
     else:
         blocks = [_pure_stage(pb, label, local, list(fn.args), ext,
-                              0 if _copies(fn.pure, fn.args) else lanes, work=work)]
+                              0 if _copies(fn.pure, fn.args) or _fills(fn.pure) else lanes,
+                              work=work)]
     for k, d in enumerate(fn.updates):
         dims = [dim.var for dim in d.schedule.dims]
         if not dims or any(dim.var not in ext for dim in d.schedule.dims if not dim.is_rvar):
@@ -447,6 +448,15 @@ def _copies(d, args) -> bool:
                 or any(set(ir.free_vars(a)) & set(args) for a in v.args[len(args):]):
             return False
     return True
+
+
+def _fills(d) -> bool:
+    """Whether definition d stores one constant at every point (the zero
+    fill of `np.zeros` that updates then overwrite): its serial loop is a
+    memset to LLVM; explicit vectors of a pure dimension shorter than a few
+    vectors only add a tail (slowparts, a (11, 5, 20, 10) fill vectorized 8
+    wide over its 10-point axis: 0.147 -> 0.178 ms CPU)."""
+    return d is not None and bool(d.values) and all(isinstance(v, ir.Const) for v in d.values)
 
 
 def _var_name(e):

@@ -1,12 +1,13 @@
 """schedule="auto" runs a dominating scan as a parallel scan
 (pyhalide/parallel_scan_auto.py): integer results equal plain Python at
 every thread count, float scans are parallel only when float reassociation
-is on ("auto"), and small scans stay serial."""
+is on ("auto"), and small scans, and scans planned for fewer than
+SCAN_THREADS threads, stay serial."""
 import numpy as np
 
 import pyhalide as ph
 from pyhalide.ir.config import override
-from pyhalide.parallel_scan_auto import MIN_SCAN
+from pyhalide.parallel_scan_auto import MIN_SCAN, SCAN_THREADS
 from tests.frontend.test_scan_outputs import running_sum
 
 RNG = np.random.default_rng(6)
@@ -41,6 +42,8 @@ def test_an_integer_scan_runs_in_parallel_and_equals_python():
     p = ph.pipeline(running_sum, schedule="auto")
     x = RNG.integers(-50, 50, MIN_SCAN + 1000).astype(np.int32)
     want = running_sum(x)
+    with override(num_threads=SCAN_THREADS):       # planned for SCAN_THREADS threads
+        p(x)
     for threads in (1, 2, 3):
         with override(num_threads=threads):
             out, acc = p(x)
@@ -54,7 +57,7 @@ def test_an_integer_scan_runs_in_parallel_and_equals_python():
 def test_np_cumsum_under_auto():
     p = ph.pipeline(cumsum, schedule="auto")
     x = RNG.integers(-50, 50, 2 * MIN_SCAN + 17).astype(np.int64)   # a scan of n - 1 points
-    with override(num_threads=2):
+    with override(num_threads=SCAN_THREADS):
         np.testing.assert_array_equal(p(x), np.cumsum(x))
     assert any("cumsum.update(0).parallel_scan(" in line for line in _scan_lines(p))
 
@@ -64,7 +67,7 @@ def test_a_scan_after_an_update_of_one_point():
     # pipeline on it before (IndexError in its pure-stage rule)
     p = ph.pipeline(cdf, schedule="auto")
     h = RNG.integers(0, 9, 2 * MIN_SCAN).astype(np.int64)
-    with override(num_threads=3):
+    with override(num_threads=SCAN_THREADS):
         np.testing.assert_array_equal(p(h), cdf(h))
     assert any("c.update(1).parallel_scan(p.vars['i'], 4096)" in line
                for line in _scan_lines(p)), p.schedule_source()
@@ -74,7 +77,7 @@ def test_a_float_scan_is_parallel_only_with_float_reassociation():
     a, b = RNG.random(MIN_SCAN) * 0.5, RNG.random(MIN_SCAN)
     want = linrec(a, b)
     auto = ph.pipeline(linrec, schedule="auto")
-    with override(num_threads=2):
+    with override(num_threads=SCAN_THREADS):
         np.testing.assert_allclose(auto(a, b), want, rtol=1e-12)
     assert any(".parallel_scan(" in line for line in _scan_lines(auto))
     exact = ph.pipeline(linrec, schedule="auto-exact")
@@ -93,3 +96,15 @@ def test_a_small_scan_stays_serial():
     lines = _scan_lines(p)
     assert not any(".parallel_scan(" in line for line in lines)
     assert any(f"< {MIN_SCAN}: kept serial" in line for line in lines), lines
+
+
+def test_a_scan_planned_for_two_threads_stays_serial():
+    # its parallel passes would do 1.3-1.7x the one-pass serial scan's work
+    p = ph.pipeline(cumsum, schedule="auto")
+    x = RNG.random(2 * MIN_SCAN + 17)                # a scan of n - 1 points
+    with override(num_threads=2):
+        np.testing.assert_array_equal(p(x), np.cumsum(x))     # the serial scan: NumPy's bits
+    lines = _scan_lines(p)
+    assert not any(".parallel_scan(" in line for line in lines)
+    assert any(f"2 threads < {SCAN_THREADS}" in line and "kept serial" in line
+               for line in lines), lines
