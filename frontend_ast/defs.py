@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 
 from . import array_complex, complex_loops, deps, loop_scans, ops, unions
-from .loop_state import Frame
+from .loop_state import Frame, Group
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
 
@@ -507,10 +507,14 @@ class Definitions:
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
         being emitted writes later (deps.check_reads)."""
+        # a reduction's reads are resolved after the nest (imperative_nests.py)
+        deferred = getattr(self.state, "deferred_reads", None)
+        defer = None if deferred is None or not isinstance(target, Group) else \
+            (lambda arr, err: deferred.append((arr, target, err)))
         deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
                                          read_sites=self.read_sites,
                                          nest_writes=self.state.nest_writes,
-                                         smap_error=self.cx.smap_error), nodes, target)
+                                         smap_error=self.cx.smap_error), nodes, target, defer)
 
 
 def uses_old_in(node, name) -> bool:

@@ -103,13 +103,14 @@ def _later(d):
     return AFTER
 
 
-def check_reads(b, nodes, target):
+def check_reads(b, nodes, target, defer=None):
     """A located error where `nodes` (the values of the definition of
     `target`) read an array the nest being emitted writes at a position
     Python reads before it is written. A call rebuilt since its read was
     recorded (simplification, unions) is matched to the recorded read of the
     same element; one that matches none cannot be related to the writes and
-    is refused: a read is never left unchecked."""
+    is refused: a read is never left unchecked. `defer(arr, error)`, when
+    given, takes each error instead (the checks go on with the next array)."""
     if b.typing or b.nest_id is None:
         return
     own = getattr(target, "site", None)
@@ -134,11 +135,15 @@ def check_reads(b, nodes, target):
                     continue
                 what = "later in this loop nest" if how == AFTER else \
                     "in this loop nest at positions that cannot be related to the read"
-                raise b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
+                err = b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
                                         f"(line {w.loc.line}); the compiled loops would read the "
                                         f"value after the loop nest, not the one Python reads",
                                    hint=f"copy the array before the loop ({arr.name}_old = "
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
+                if defer is None:
+                    raise err
+                defer(arr, err)
+                break
 
 
 def check_write_order(nest_writes, smap_error):

@@ -17,6 +17,7 @@ from .context import single_aff
 from .emit import FirstInfo
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
+from .imperative_nests import merge_imperative
 from .loop_cycles import merge_cycles
 from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
 from .loop_params import index_param
@@ -180,7 +181,9 @@ class LoopRunner:
             self.prepass(node)
             deps.check_write_order(self.state.nest_writes, self.cx.smap_error)
             self.defs.version_nest()
-        logged = len(self.emitter.def_log)
+        logged, vlogged = len(self.emitter.def_log), len(self.emitter.var_log)
+        if top and not self.cx.typing:
+            self.state.deferred_reads = []
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
@@ -191,6 +194,9 @@ class LoopRunner:
             merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
+            deferred, self.state.deferred_reads = self.state.deferred_reads, None
+            merge_imperative(self.emitter, deferred, self.emitter.def_log[logged:],
+                             self.emitter.var_log[vlogged:])
             self.state.nest_id = None
 
     def _refuse_per_iteration_storage(self, node, defs):

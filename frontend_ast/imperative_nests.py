@@ -1,0 +1,202 @@
+"""An array and a per-iteration inner reduction that read each other: one
+serial update in Python's order (forward and back substitution, triangular
+solves, Gauss-Seidel-like sweeps).
+
+    for i in range(n):                       s(i) = 0.0
+        s = 0.0                              s(i) = s(i) + L(i, r_j) * x(r_j)  where r_j < i
+        for j in range(i):                   x(i) = (b(i) - s(i)) / L(i, i)
+            s += L[i, j] * x[j]
+        x[i] = (b[i] - s) / L[i, i]
+
+Each definition runs all its iterations before the next one, so s would
+read x after the whole nest (deps.check_reads refuses this; defs defers the
+refusal when the reader is such a reduction and this module resolves it).
+When the array is written by one definition of the nest after the
+reduction's inner loop, in the same iteration of the loops enclosing that
+loop, both become the elements of one tuple Func M over the array's
+domain, updated by ONE serial update whose RDom is (slot, the enclosing
+loops): slots [m, m + E) are the inner loop's iterations (the reduction's
+update at j = slot), slot m + E is the array's write, which also resets the
+reduction's element to its (constant) start for the next iteration:
+
+    M(x) = (x_before(x), 0.0)
+    M(r_i) = (q == m + E ? (b - M(r_i)[1]) / L : M(r_i)[0],
+              q == m + E ? 0.0 : M(r_i)[1] + L(r_i, q) * M(q)[0])
+             where q == m + E ? <the write's condition> : <the reduction's condition>
+
+Every read of the array and of the reduction inside the nest reads M's
+current contents, so each read sees exactly the writes Python made before
+it. `?:` is the lazy if_then_else: a phase's run-time checks run only in its
+own slots. The array's Func becomes a copy of M's array elements. Anything
+else keeps deps.check_reads' located error."""
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+
+from pyhalide import ir
+from pyhalide.autoschedule.apply import copy_stage
+from pyhalide.expr import Expr
+from pyhalide.ir.function import FuncSchedule
+from pyhalide.simplify import equal_after_simplify
+
+
+def merge_imperative(emitter, deferred, logged, vlogged):
+    """Resolve each deferred read conflict (arr, group, error) of a nest that
+    just ended (`logged`, `vlogged`: the emitter's def_log and var_log
+    entries of the nest) by merging the array and the group (see the module
+    doc); raise the deferred error where this is not such a case."""
+    done = {}
+    for arr, g, exc in deferred:
+        key = (id(arr), id(g))
+        if key not in done:
+            done[key] = _merge(emitter, arr, g, logged, vlogged)
+        if done[key] is not None:
+            raise exc
+
+
+def _calls(exprs, fn) -> list:
+    return [c for c in ir.find_calls(list(exprs)) if c.call_type == ir.FUNC and c.func is fn]
+
+
+def _exprs(d) -> list:
+    return list(d.args) + list(d.values) + list(d.predicates)
+
+
+def _outer_first(loops) -> list:
+    """The loops ordered outermost first (by their For nodes' nesting)."""
+    def depth(l):
+        return sum(1 for o in loops if o is not l and l.node in ast.walk(o.node))
+    return sorted(loops, key=depth)
+
+
+def _merge(emitter, arr, g, logged, vlogged):
+    """Build the merged Func; a reason (str) when this case is not one."""
+    if g.func is None or g.scan or getattr(arr, "func", None) is None:
+        return "not an inner reduction"
+    A, G = arr.func.function(), g.func.function()
+    # (the nest may also give the array its pure definition: its value before)
+    a_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is A and k]
+    g_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is G]
+    if len(a_defs) != 1 or a_defs[0][1] < 1 or a_defs[0][1] != len(A.updates):
+        return "the array is not written by one update of the nest"
+    if [k for _, k in g_defs] != [0, 1] or len(G.updates) != 1:
+        return "the reduction is not one loop"
+    if not g_defs[1][0] < a_defs[0][0]:
+        return "the array is written before the reduction's loop"
+    DA, UG = A.updates[-1], G.updates[0]
+    if DA.exit is not None or UG.exit is not None:
+        return "an early exit"
+    inits = list(G.pure.values)
+    if any(ir.free_vars(v) or ir.find_calls([v]) for v in inits):
+        return "the reduction's start is not a constant"
+    # nothing but the array's write and the reduction itself reads the reduction
+    for _, f, _ in emitter.funcs:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is None or fn is G or fn is A:
+            continue
+        if any(_calls(_exprs(d), G) for d in fn.definitions()):
+            return "the reduction is read elsewhere"
+        sched = fn.schedule.compute_level
+        if sched is not None and getattr(sched, "func", None) in (A.name, G.name):
+            return "another Func is computed inside the nest"
+    if any(_calls(_exprs(d), G) for d in A.definitions() if d is not DA):
+        return "the reduction is read elsewhere"
+    # the loops of each definition
+    a_loops = [(l, v) for _, l, v, f in vlogged if f.function() is A]
+    g_loops = [(l, v) for _, l, v, f in vlogged if f.function() is G]
+    outer = [l for l, _ in a_loops]
+    inner = [(l, v) for l, v in g_loops if l not in outer]
+    if len(inner) != 1 or len(UG.rvars) != 1 or {id(l) for l, _ in g_loops} - \
+            {id(l) for l in outer} != {id(inner[0][0])} or \
+            {id(l) for l in outer} - {id(l) for l, _ in g_loops}:
+        return "the loops differ"
+    if inner[0][1].name() != UG.rvars[0].name:
+        return "the loops differ"
+    outer = _outer_first(outer)
+    rj = UG.rvars[0]
+    last = ir.Add(rj.min, rj.extent)
+    mapping, rdom, tri, pairs = emitter.loop_vars(
+        [], outer, f"r_{arr.name}_seq", inner=[(rj.min, ir.Add(rj.extent, ir.index(1)))])
+    q = rdom[0].node
+    ren = {rj.name: q}
+    for (l, v) in a_loops + [p for p in g_loops if p[0] is not inner[0][0]]:
+        ren[v.name()] = mapping[l.sym]
+    key = [ir.substitute(a, ren) for a in DA.args]
+    g_key = [ir.substitute(a, ren) for a in UG.args]
+
+    nA = len(A.output_types)
+    Mf = emitter.new_func(arr.name, arr)
+    M = Mf.function()
+    Ap = emitter.new_func(arr.name, arr).function()
+    M.args, Ap.args = A.args, A.args
+    M.output_types = tuple(A.output_types) + tuple(G.output_types)
+    Ap.output_types = A.output_types
+
+    def call(fn, args, k):
+        return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
+
+    bad = []
+
+    def visit(n):
+        if not (isinstance(n, ir.Call) and n.call_type == ir.FUNC):
+            return None
+        args = tuple(to_m.mutate(a) for a in n.args)
+        if n.func is G:
+            if len(args) != len(g_key) or \
+                    not all(equal_after_simplify(a, b) for a, b in zip(args, g_key)):
+                bad.append("the reduction is read at another iteration")
+                return n
+            return call(M, key, nA + n.value_index)
+        if n.func is A:
+            return call(M, args, n.value_index)
+        return None
+    to_m = ir.FuncMutator(visit)
+
+    def moved(e):
+        return to_m.mutate(ir.substitute(e, ren))
+
+    write = ir.EQ(q, last)
+    olds = [call(M, key, k) for k in range(len(M.output_types))]
+    new_a = [moved(v) for v in DA.values]
+    new_g = [moved(v) for v in UG.values]
+    pred_a = moved(ir.conjunction(list(DA.predicates)) or ir.Const(ir.Bool(), True))
+    pred_g = moved(ir.conjunction(list(UG.predicates)) or ir.Const(ir.Bool(), True))
+    if bad:
+        return bad[0]
+    values = [ir.lazy_select(write, v, o) for v, o in zip(new_a, olds[:nA])] + \
+        [ir.lazy_select(write, c, v) for v, c in zip(new_g, inits)]
+    preds = list(tri) + [ir.lazy_select(write, pred_a, pred_g)]
+    # the array's definitions before this nest, as their own Func
+    self_to_ap = ir.FuncMutator(
+        lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    Ap.pure = _mapped(A.pure, self_to_ap)
+    Ap.updates = [_mapped(d, self_to_ap) for d in A.updates[:-1]]
+    Ap.schedule = dataclasses.replace(A.schedule, bounds=list(A.schedule.bounds))
+    Ap.source = A.source
+    pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
+    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
+                           tuple(inits), [], copy_stage(A.pure.schedule),
+                           A.pure.source, A.pure.rdom_name)
+    M.schedule = FuncSchedule()
+    M.source = A.source
+    emitter.define(Mf, tuple(Expr.wrap(k) for k in key), values, preds,
+                   rdom, None, label=arr.name)
+    M.updates[-1].source = DA.source
+    # A: a copy of M's array elements; G: no longer computed (nothing reads it)
+    A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
+                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
+    A.updates = []
+    G.updates = []
+    G.schedule = FuncSchedule()
+    return None
+
+
+def _mapped(d, m):
+    d = copy.copy(d)
+    d.args = tuple(m.mutate(a) for a in d.args)
+    d.values = tuple(m.mutate(v) for v in d.values)
+    d.predicates = [m.mutate(p) for p in d.predicates]
+    return d
