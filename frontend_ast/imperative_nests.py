@@ -120,9 +120,20 @@ def _merge(emitter, arr, g, logged, vlogged):
     mapping, rdom, tri, pairs = emitter.loop_vars(
         [], outer, f"r_{arr.name}_seq", inner=[(rj.min, ir.Add(rj.extent, ir.index(1)))])
     q = rdom[0].node
-    ren = {rj.name: q}
+    # the reduction's values read at j = q clamped into the loop's hull, so the
+    # write's slot (q = m + E) reads nothing outside what the loop reads
+    ren = {rj.name: ir.Max(ir.Min(q, ir.Sub(last, ir.index(1))), rj.min)}
+    new_rv = {id(l): rv for l, rv in pairs}
     for (l, v) in a_loops + [p for p in g_loops if p[0] is not inner[0][0]]:
-        ren[v.name()] = mapping[l.sym]
+        if v.node.kind != "rvar":
+            ren[v.name()] = mapping[l.sym]          # a pure Var is the loop's value
+            continue
+        # an RVar counts the loop's iterations as the new one does, over the same range
+        rv = new_rv[id(l)]
+        if not (equal_after_simplify(_node(v.min()), _node(rv.min())) and
+                equal_after_simplify(_node(v.extent()), _node(rv.extent()))):
+            return "the loops differ"
+        ren[v.name()] = rv.node
     key = [ir.substitute(a, ren) for a in DA.args]
     g_key = [ir.substitute(a, ren) for a in UG.args]
 
@@ -160,9 +171,10 @@ def _merge(emitter, arr, g, logged, vlogged):
     write = ir.EQ(q, last)
     olds = [call(M, key, k) for k in range(len(M.output_types))]
     new_a = [moved(v) for v in DA.values]
-    new_g = [moved(v) for v in UG.values]
+    new_g = [_clamped_reads(moved(v)) for v in UG.values]
     pred_a = moved(ir.conjunction(list(DA.predicates)) or ir.Const(ir.Bool(), True))
-    pred_g = moved(ir.conjunction(list(UG.predicates)) or ir.Const(ir.Bool(), True))
+    pred_g = _clamped_reads(moved(ir.conjunction(list(UG.predicates)) or
+                                  ir.Const(ir.Bool(), True)))
     if bad:
         return bad[0]
     values = [ir.lazy_select(write, v, o) for v, o in zip(new_a, olds[:nA])] + \
@@ -172,8 +184,8 @@ def _merge(emitter, arr, g, logged, vlogged):
     self_to_ap = ir.FuncMutator(
         lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    Ap.pure = _mapped(A.pure, self_to_ap)
-    Ap.updates = [_mapped(d, self_to_ap) for d in A.updates[:-1]]
+    Ap.pure = _clamped_def(_mapped(A.pure, self_to_ap))
+    Ap.updates = [_clamped_def(_mapped(d, self_to_ap)) for d in A.updates[:-1]]
     Ap.schedule = dataclasses.replace(A.schedule, bounds=list(A.schedule.bounds))
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
@@ -192,6 +204,34 @@ def _merge(emitter, arr, g, logged, vlogged):
     G.updates = []
     G.schedule = FuncSchedule()
     return None
+
+
+def _clamped_reads(e):
+    """e with its reads of input buffers clamped into the buffers: the same
+    value wherever the index is in the buffer (a phase's own slots: Python
+    reads there, or the index check raises first), and no read outside a
+    buffer in the slots of other phases, which bounds inference also counts
+    (their values are never computed there)."""
+    def visit(n):
+        if not (isinstance(n, ir.Call) and n.call_type == ir.IMAGE):
+            return None
+        args = []
+        for k, a in enumerate(n.args):
+            ext = ir.Variable(ir.INDEX, f"{n.name}.extent.{k}", "param", n.func)
+            args.append(ir.Max(ir.Min(m.mutate(a), ir.Sub(ext, ir.index(1))), ir.index(0)))
+        return ir.Call(n.type, n.name, tuple(args), ir.IMAGE, n.value_index, n.func)
+    m = ir.FuncMutator(visit)
+    return m.mutate(e)
+
+
+def _clamped_def(d):
+    d.values = tuple(_clamped_reads(v) for v in d.values)
+    d.predicates = [_clamped_reads(p) for p in d.predicates]
+    return d
+
+
+def _node(e):
+    return e.node if hasattr(e, "node") else e
 
 
 def _mapped(d, m):

@@ -15,9 +15,9 @@ from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
 from .emit import FirstInfo
+from .imperative_nests import merge_imperative
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
-from .imperative_nests import merge_imperative
 from .loop_cycles import merge_cycles
 from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
 from .loop_params import index_param
