@@ -37,21 +37,22 @@ import dataclasses
 
 from pyhalide import ir
 from pyhalide.autoschedule.apply import copy_stage
+from pyhalide.checks import is_check_read
 from pyhalide.expr import Expr
 from pyhalide.ir.function import FuncSchedule
 from pyhalide.simplify import equal_after_simplify
 
 
-def merge_imperative(emitter, deferred, logged, vlogged):
-    """Resolve each deferred read conflict (arr, group, error) of a nest that
-    just ended (`logged`, `vlogged`: the emitter's def_log and var_log
+def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
+    """Resolve each deferred read conflict (arr, group, error) of the nest
+    `node` that just ended (`smap`: its source map; `logged`, `vlogged`: the emitter's def_log and var_log
     entries of the nest) by merging the array and the group (see the module
     doc); raise the deferred error where this is not such a case."""
     done = {}
     for arr, g, exc in deferred:
         key = (id(arr), id(g))
         if key not in done:
-            done[key] = _merge(emitter, arr, g, logged, vlogged)
+            done[key] = _merge(emitter, smap, node, arr, g, logged, vlogged)
         if done[key] is not None:
             raise exc
 
@@ -71,14 +72,20 @@ def _outer_first(loops) -> list:
     return sorted(loops, key=depth)
 
 
-def _merge(emitter, arr, g, logged, vlogged):
+def _merge(emitter, smap, node, arr, g, logged, vlogged):
     """Build the merged Func; a reason (str) when this case is not one."""
     if g.func is None or g.scan or getattr(arr, "func", None) is None:
         return "not an inner reduction"
     A, G = arr.func.function(), g.func.function()
-    # (the nest may also give the array its pure definition: its value before)
     a_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is A and k]
     g_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is G]
+    # the nest may also give the array its pure definition, but only its value
+    # before the nest (np.zeros defined at its first write), made outside the nest
+    first = smap.loc(node).line
+    lines = range(first, first + node.end_lineno - node.lineno + 1)
+    if any(lf.function() is A and not k and (loc is None or loc.line in lines)
+           for lf, k, loc, _ in logged):
+        return "the nest writes the whole array first"
     if len(a_defs) != 1 or a_defs[0][1] < 1 or a_defs[0][1] != len(A.updates):
         return "the array is not written by one update of the nest"
     if [k for _, k in g_defs] != [0, 1] or len(G.updates) != 1:
@@ -135,6 +142,8 @@ def _merge(emitter, arr, g, logged, vlogged):
             return "the loops differ"
         ren[v.name()] = rv.node
     key = [ir.substitute(a, ren) for a in DA.args]
+    if ir.find_calls(key):
+        return "the written element depends on data"    # (computed at every slot)
     g_key = [ir.substitute(a, ren) for a in UG.args]
 
     nA = len(A.output_types)
@@ -177,9 +186,12 @@ def _merge(emitter, arr, g, logged, vlogged):
                                   ir.Const(ir.Bool(), True)))
     if bad:
         return bad[0]
-    values = [ir.lazy_select(write, v, o) for v, o in zip(new_a, olds[:nA])] + \
+    # the write's slot always runs (it resets the reduction even where the
+    # write's condition is false); the reduction's slots where its loop runs
+    values = [ir.lazy_select(write, ir.lazy_select(pred_a, v, o), o)
+              for v, o in zip(new_a, olds[:nA])] + \
         [ir.lazy_select(write, c, v) for v, c in zip(new_g, inits)]
-    preds = list(tri) + [ir.lazy_select(write, pred_a, pred_g)]
+    preds = list(tri) + [ir.lazy_select(write, ir.Const(ir.Bool(), True), pred_g)]
     # the array's definitions before this nest, as their own Func
     self_to_ap = ir.FuncMutator(
         lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
@@ -213,8 +225,8 @@ def _clamped_reads(e):
     buffer in the slots of other phases, which bounds inference also counts
     (their values are never computed there)."""
     def visit(n):
-        if not (isinstance(n, ir.Call) and n.call_type == ir.IMAGE):
-            return None
+        if not (isinstance(n, ir.Call) and n.call_type == ir.IMAGE) or is_check_read(n):
+            return None         # (an index check's read keeps its index: it raises)
         args = []
         for k, a in enumerate(n.args):
             ext = ir.Variable(ir.INDEX, f"{n.name}.extent.{k}", "param", n.func)

@@ -195,7 +195,7 @@ class LoopRunner:
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             deferred, self.state.deferred_reads = self.state.deferred_reads, None
-            merge_imperative(self.emitter, deferred, self.emitter.def_log[logged:],
+            merge_imperative(self.emitter, self.cx.smap, node, deferred, self.emitter.def_log[logged:],
                              self.emitter.var_log[vlogged:])
             self.state.nest_id = None
 

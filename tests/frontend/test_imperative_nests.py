@@ -1,0 +1,243 @@
+"""Serial loop nests in which an array and a per-iteration inner sum read each
+other (forward and back substitution, Gauss-Seidel sweeps): one serial update
+in Python's order (frontend_ast/imperative_nests.py). Every result, and every
+argument after the call, is compared bit for bit with plain Python, under the
+default schedule and schedule="auto", at sizes 0, 1, 2, 5 and 17, with
+contiguous and non-contiguous arguments."""
+import math
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.frontend_ast.errors import FrontendError
+
+
+def forward(L, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(i):
+            s += L[i, j] * x[j]
+        x[i] = (b[i] - s) / L[i, i]
+    return x
+
+
+def back(U, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        s = 0.0
+        for j in range(i + 1, n):
+            s += U[i, j] * x[j]
+        x[i] = (b[i] - s) / U[i, i]
+    return x
+
+
+def forward_in_place(L, x):
+    n = x.shape[0]
+    for i in range(n):
+        s = 0.0
+        for j in range(i):
+            s += L[i, j] * x[j]
+        x[i] = (x[i] - s) / L[i, i]
+    return x
+
+
+def gauss_seidel(A, b, x, sweeps):
+    n = b.shape[0]
+    for it in range(sweeps):
+        for i in range(n):
+            s = 0.0
+            for j in range(n):
+                if j != i:
+                    s += A[i, j] * x[j]
+            x[i] = (b[i] - s) / A[i, i]
+    return x
+
+
+def gauss_seidel_skip(A, b, x, sweeps):
+    """The write is conditional: the reduction starts from 0.0 again anyway."""
+    n = b.shape[0]
+    for it in range(sweeps):
+        for i in range(n):
+            s = 0.0
+            for j in range(i):
+                s += A[i, j] * x[j]
+            if A[i, i] > 1.5:
+                x[i] = (b[i] - s) / A[i, i]
+    return x
+
+
+def running_row(a):
+    """Each element from the row sums of the elements before it (a descending
+    inner loop; the write reads the array at another element too)."""
+    n = a.shape[0]
+    out = np.ones(n)
+    for i in range(1, n):
+        t = 0.5
+        for j in range(i - 1, -1, -1):
+            t = t * 0.5 + a[i, j] * out[j]
+        out[i] = out[i - 1] - t
+    return out
+
+
+def int_triangle(m):
+    """Python ints: the sums and the written array are int64."""
+    n = m.shape[0]
+    x = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        s = 1
+        for j in range(i):
+            s += m[i, j] * x[j]
+        x[i] = s % 1000 + m[i, i]
+    return x
+
+
+RNG = np.random.default_rng(17)
+
+
+def lower(n, strided=False):
+    m = np.tril(RNG.random((2 * n, 2 * n))) + 2.0 * np.eye(2 * n)
+    return m[::2, ::2] if strided else np.ascontiguousarray(m[:n, :n])
+
+
+def upper(n, strided=False):
+    return lower(n, strided).T
+
+
+def vec(n, strided=False):
+    v = RNG.random(2 * n + 1)
+    return v[::-2][:n] if strided else v[:n].copy()
+
+
+def spd(n, strided=False):
+    m = RNG.random((n, n))
+    m = m @ m.T + n * np.eye(n)
+    if strided:
+        big = np.zeros((n, 2 * n))
+        big[:, ::2] = m
+        return big[:, ::2]
+    return m
+
+
+CASES = {
+    "forward": (forward, lambda n, s: (lower(n, s), vec(n, s))),
+    "back": (back, lambda n, s: (upper(n, s), vec(n, s))),
+    "forward_in_place": (forward_in_place, lambda n, s: (lower(n, s), vec(n, s))),
+    "gauss_seidel": (gauss_seidel, lambda n, s: (spd(n, s), vec(n, s), vec(n, s), 3)),
+    "gauss_seidel_skip": (gauss_seidel_skip,
+                          lambda n, s: (lower(n, s) + np.diag(RNG.random(n)), vec(n, s),
+                                        vec(n, s), 2)),
+    "running_row": (running_row, lambda n, s: (lower(n, s),)),
+    "int_triangle": (int_triangle,
+                     lambda n, s: (RNG.integers(-50, 50, (n, 2 * n))[:, ::2] if s else
+                                   RNG.integers(-50, 50, (n, n)),)),
+}
+
+
+def _copy(a):
+    """An argument with the same values and the same strides."""
+    if not isinstance(a, np.ndarray):
+        return a
+    base = np.empty_like(a.base if a.base is not None else a)
+    base[...] = a.base if a.base is not None else a
+    if a.base is None:
+        return base
+    offset = (a.__array_interface__["data"][0] - a.base.__array_interface__["data"][0])
+    return np.ndarray(a.shape, a.dtype, base, offset, a.strides)
+
+
+def _same(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and \
+        np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+
+
+@pytest.mark.parametrize("schedule", [None, "auto"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_against_python(name, schedule):
+    fn, make = CASES[name]
+    p = ph.pipeline(fn) if schedule is None else ph.pipeline(fn, schedule=schedule)
+    for strided in (False, True):
+        for n in (0, 1, 2, 5, 17):
+            args = make(n, strided)
+            plain, comp = [_copy(a) for a in args], [_copy(a) for a in args]
+            if strided:
+                assert any(isinstance(a, np.ndarray) and not a.flags.c_contiguous
+                           for a in comp if getattr(a, "size", 0) > 1) or n < 2
+            exp, got = fn(*plain), p(*comp)
+            assert _same(got, exp), (name, n, strided, got, exp)
+            for a, b in zip(comp, plain):
+                if isinstance(a, np.ndarray):
+                    assert _same(a, b), (name, n, strided)
+
+
+def test_index_error_as_python():
+    """A read past the end inside the inner sum raises IndexError, as in Python."""
+    def bad(L, b):
+        n = b.shape[0]
+        x = np.zeros(n)
+        for i in range(n):
+            s = 0.0
+            for j in range(i + 2):
+                s += L[i, j] * x[j]
+            x[i] = (b[i] - s) / L[i, i]
+        return x
+    L, b = lower(4), vec(4)
+    with pytest.raises(IndexError):
+        bad(L, b)
+    with pytest.raises(IndexError):
+        ph.pipeline(bad)(L, b)
+
+
+def test_sum_read_after_the_nest_is_refused():
+    """The sum is read after the nest too: still the located refusal."""
+    def both(L, b):
+        n = b.shape[0]
+        x = np.zeros(n)
+        s = 0.0
+        for i in range(n):
+            s = 0.0
+            for j in range(i):
+                s += L[i, j] * x[j]
+            x[i] = (b[i] - s) / L[i, i]
+        return x, s
+    with pytest.raises(FrontendError):
+        ph.pipeline(both)(lower(3), vec(3))
+
+
+def test_write_before_the_sum_is_refused():
+    """The array is written before the inner loop in the same iteration."""
+    def before(L, b):
+        n = b.shape[0]
+        x = np.zeros(n)
+        for i in range(n):
+            x[i] = b[i]
+            s = 0.0
+            for j in range(n):
+                s += L[i, j] * x[j]
+            x[i] = s
+        return x
+    L, b = lower(5), vec(5)
+    try:
+        got = ph.pipeline(before)(L, b)
+    except FrontendError:
+        return
+    assert _same(got, before(L, b))
+
+
+def test_math_in_the_write():
+    """math.sqrt of the sum in the write (a Cholesky-like diagonal)."""
+    def diag(A):
+        n = A.shape[0]
+        d = np.zeros(n)
+        for i in range(n):
+            s = 0.0
+            for k in range(i):
+                s += d[k] * d[k] * A[i, k]
+            d[i] = math.sqrt(A[i, i] + s)
+        return d
+    for n in (0, 1, 6):
+        A = spd(n)
+        assert _same(ph.pipeline(diag)(A), diag(A))
