@@ -95,9 +95,8 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     DA, UG = A.updates[-1], G.updates[0]
     if DA.exit is not None or UG.exit is not None:
         return "an early exit"
-    inits = list(G.pure.values)
-    if any(ir.free_vars(v) or ir.find_calls([v]) for v in inits):
-        return "the reduction's start is not a constant"
+    if _calls(_exprs(G.pure), G) or len(G.args) != len(UG.args):
+        return "the reduction's start is not its own"
     # nothing but the array's write and the reduction itself reads the reduction
     for _, f, _ in emitter.funcs:
         fn = f.function() if hasattr(f, "function") else None
@@ -124,8 +123,9 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     outer = _outer_first(outer)
     rj = UG.rvars[0]
     last = ir.Add(rj.min, rj.extent)
+    start = ir.Sub(rj.min, ir.index(1))
     mapping, rdom, tri, pairs = emitter.loop_vars(
-        [], outer, f"r_{arr.name}_seq", inner=[(rj.min, ir.Add(rj.extent, ir.index(1)))])
+        [], outer, f"r_{arr.name}_seq", inner=[(start, ir.Add(rj.extent, ir.index(2)))])
     q = rdom[0].node
     # the reduction's values read at j = q clamped into the loop's hull, so the
     # write's slot (q = m + E) reads nothing outside what the loop reads
@@ -177,8 +177,11 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     def moved(e):
         return to_m.mutate(ir.substitute(e, ren))
 
-    write = ir.EQ(q, last)
+    write, reset = ir.EQ(q, last), ir.EQ(q, start)
     olds = [call(M, key, k) for k in range(len(M.output_types))]
+    # the reduction's start at this iteration (G's pure definition at its key)
+    at_key = {name: a for name, a in zip(G.args, g_key)}
+    inits = [to_m.mutate(ir.substitute(v, at_key)) for v in G.pure.values]
     new_a = [moved(v) for v in DA.values]
     new_g = [_clamped_reads(moved(v)) for v in UG.values]
     pred_a = moved(ir.conjunction(list(DA.predicates)) or ir.Const(ir.Bool(), True))
@@ -186,12 +189,13 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
                                   ir.Const(ir.Bool(), True)))
     if bad:
         return bad[0]
-    # the write's slot always runs (it resets the reduction even where the
-    # write's condition is false); the reduction's slots where its loop runs
-    values = [ir.lazy_select(write, ir.lazy_select(pred_a, v, o), o)
-              for v, o in zip(new_a, olds[:nA])] + \
-        [ir.lazy_select(write, c, v) for v, c in zip(new_g, inits)]
-    preds = list(tri) + [ir.lazy_select(write, ir.Const(ir.Bool(), True), pred_g)]
+    # the first slot (the reduction's start) always runs, the write's slot where
+    # its condition holds, the loop's slots where the loop runs
+    values = [ir.lazy_select(write, v, o) for v, o in zip(new_a, olds[:nA])] + \
+        [ir.lazy_select(reset, c, ir.lazy_select(write, o, v))
+         for v, c, o in zip(new_g, inits, olds[nA:])]
+    preds = list(tri) + [ir.lazy_select(reset, ir.Const(ir.Bool(), True),
+                                        ir.lazy_select(write, pred_a, pred_g))]
     # the array's definitions before this nest, as their own Func
     self_to_ap = ir.FuncMutator(
         lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
@@ -202,7 +206,8 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(inits), [], copy_stage(A.pure.schedule),
+                           tuple(ir.zero(t) for t in G.output_types), [],
+                           copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
     M.schedule = FuncSchedule()
     M.source = A.source
