@@ -45,9 +45,10 @@ from pyhalide.simplify import equal_after_simplify
 
 def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
     """Resolve each deferred read conflict (arr, group, error) of the nest
-    `node` that just ended (`smap`: its source map; `logged`, `vlogged`: the emitter's def_log and var_log
-    entries of the nest) by merging the array and the group (see the module
-    doc); raise the deferred error where this is not such a case."""
+    `node` that just ended (`smap`: its source map; `logged`, `vlogged`:
+    the emitter's def_log and var_log entries of the nest) by merging the array and the group (see the module
+    doc); raise the deferred error where this is not such a case. Returns
+    the merged groups (their Funcs no longer hold their values)."""
     done = {}
     for arr, g, exc in deferred:
         key = (id(arr), id(g))
@@ -55,6 +56,7 @@ def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
             done[key] = _merge(emitter, smap, node, arr, g, logged, vlogged)
         if done[key] is not None:
             raise exc
+    return [g for _, g, _ in deferred]
 
 
 def _calls(exprs, fn) -> list:

@@ -32,9 +32,10 @@ class LoopVarDone:
     """The value of a loop variable after its loop, or of an array value
     computed inside a loop (`array`), after the loop (not supported)."""
 
-    def __init__(self, name, array=False):
+    def __init__(self, name, array=False, what=None):
         self.name = name
         self.array = array
+        self.what = what        # the message of a read after the loop, or None
 
 
 class LoopRunner:
@@ -195,8 +196,16 @@ class LoopRunner:
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
             deferred, self.state.deferred_reads = self.state.deferred_reads, None
-            merge_imperative(self.emitter, self.cx.smap, node, deferred, self.emitter.def_log[logged:],
-                             self.emitter.var_log[vlogged:])
+            for g in merge_imperative(self.emitter, self.cx.smap, node, deferred,
+                                      self.emitter.def_log[logged:],
+                                      self.emitter.var_log[vlogged:]):
+                # its Func no longer holds its values: a read after the nest is refused
+                for name in g.names[:g.base]:
+                    if name in self.scope.env:
+                        self.scope.env[name] = LoopVarDone(name, what=(
+                            f"{user_name(name)!r} is read after the loop nest in which "
+                            f"it is summed and read by the array it helps compute: not "
+                            f"supported"))
             self.state.nest_id = None
 
     def _refuse_per_iteration_storage(self, node, defs):
