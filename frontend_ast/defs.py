@@ -507,10 +507,15 @@ class Definitions:
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
         being emitted writes later (deps.check_reads)."""
-        # a reduction's reads are resolved after the nest (imperative_nests.py)
+        # a reduction's reads, and an array's reads by its own writes, are
+        # resolved after the nest (imperative_nests.py)
         deferred = getattr(self.state, "deferred_reads", None)
-        defer = None if deferred is None or not isinstance(target, Group) else \
-            (lambda arr, err: deferred.append((arr, target, err)))
+        defer = None
+        if deferred is not None and (isinstance(target, Group) or hasattr(target, "arr")):
+            def defer(arr, err):
+                if not isinstance(target, Group) and arr is not target.arr:
+                    raise err
+                deferred.append((arr, target, err))
         deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
                                          read_sites=self.read_sites,
                                          nest_writes=self.state.nest_writes,

@@ -146,13 +146,14 @@ def check_reads(b, nodes, target, defer=None):
                 break
 
 
-def check_write_order(nest_writes, smap_error):
+def check_write_order(nest_writes, smap_error, defer=None):
     """A located error where two element writes of one array in a loop nest
     (in different loops of it) are emitted as two definitions whose order
     differs from Python's for some element: the later definition runs after
     every iteration of the earlier one, so where the earlier statement writes
     an element at a later iteration than the later statement does, Python
-    keeps the earlier statement's value and the compiled loops would not."""
+    keeps the earlier statement's value and the compiled loops would not.
+    `defer(arr, error)`, when given, takes each error instead."""
     # element writes (arrays.Cell); slice, mask and index-array stores are ordered
     # or refused by array_store_loops
     cells = [w for w in nest_writes if hasattr(w, "key")]
@@ -163,12 +164,15 @@ def check_write_order(nest_writes, smap_error):
             how = classify(w2.idx, w2.chain, w2.pos_min, w1)
             if how in (BEFORE, NEVER):
                 continue
-            raise smap_error(w2.loc, f"{w2.arr.name!r} is written here and at line "
+            err = smap_error(w2.loc, f"{w2.arr.name!r} is written here and at line "
                                      f"{w1.loc.line} in one loop nest, at elements where Python's "
                                      f"order of the two writes cannot be kept (the compiled "
                                      f"loops run each write for every iteration in turn)",
                              hint="split the loop nest, or write the array at one place "
                                   "per iteration")
+            if defer is None:
+                raise err
+            defer(w2.arr, err)
 
 
 def _rebuilt_read(b, c, target):

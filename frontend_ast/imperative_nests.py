@@ -42,21 +42,45 @@ from pyhalide.expr import Expr
 from pyhalide.ir.function import FuncSchedule
 from pyhalide.simplify import equal_after_simplify
 
+from .loop_state import Group
+
 
 def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
-    """Resolve each deferred read conflict (arr, group, error) of the nest
+    """Resolve each deferred conflict (arr, reader, error) of the nest
     `node` that just ended (`smap`: its source map; `logged`, `vlogged`:
     the emitter's def_log and var_log entries of the nest) by merging the array and the group (see the module
     doc); raise the deferred error where this is not such a case. Returns
     the merged groups (their Funcs no longer hold their values)."""
-    done = {}
-    for arr, g, exc in deferred:
-        key = (id(arr), id(g))
-        if key not in done:
-            done[key] = _merge(emitter, smap, node, arr, g, logged, vlogged)
-        if done[key] is not None:
-            raise exc
-    return [g for _, g, _ in deferred]
+    from .imperative_writes import merge_writes
+
+    groups = {}
+    for arr, target, exc in deferred:
+        groups.setdefault(id(arr), (arr, []))[1].append((target, exc))
+    merged = []
+    for arr, items in groups.values():
+        gs = [t for t, _ in items if isinstance(t, Group)]
+        if gs:
+            # an array and one inner reduction; nothing else conflicting
+            why = None if len({id(g) for g in gs}) == 1 and len(gs) == len(items) else \
+                "several conflicts"
+            why = why or _merge(emitter, smap, node, arr, gs[0], logged, vlogged)
+            merged.append(gs[0])
+        else:
+            # writes of the array in the nest only (reads of it by its own writes)
+            why = merge_writes(emitter, smap, node, arr, logged, vlogged)
+        if why is not None:
+            raise items[0][1]
+    return merged
+
+
+def written_in_nest(smap, node, A, logged) -> bool:
+    """Whether the nest `node` gives Func A a pure definition of its own. (It
+    may give A its pure definition as its value before the nest: np.zeros
+    defined at its first write, made at a line outside the nest.)"""
+    first = smap.loc(node).line
+    lines = range(first, first + node.end_lineno - node.lineno + 1)
+    return any(lf.function() is A and not k and (loc is None or loc.line in lines)
+               for lf, k, loc, _ in logged)
 
 
 def _calls(exprs, fn) -> list:
@@ -81,12 +105,7 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     A, G = arr.func.function(), g.func.function()
     a_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is A and k]
     g_defs = [(n, k) for n, (lf, k, _, _) in enumerate(logged) if lf.function() is G]
-    # the nest may also give the array its pure definition, but only its value
-    # before the nest (np.zeros defined at its first write), made outside the nest
-    first = smap.loc(node).line
-    lines = range(first, first + node.end_lineno - node.lineno + 1)
-    if any(lf.function() is A and not k and (loc is None or loc.line in lines)
-           for lf, k, loc, _ in logged):
+    if written_in_nest(smap, node, A, logged):
         return "the nest writes the whole array first"
     if len(a_defs) != 1 or a_defs[0][1] < 1 or a_defs[0][1] != len(A.updates):
         return "the array is not written by one update of the nest"

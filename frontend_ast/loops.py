@@ -180,11 +180,12 @@ class LoopRunner:
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.prepass(node)
-            deps.check_write_order(self.state.nest_writes, self.cx.smap_error)
+            # conflicts the nest may resolve as one serial update (imperative_nests.py)
+            deferred = self.state.deferred_reads = []
+            deps.check_write_order(self.state.nest_writes, self.cx.smap_error,
+                                   lambda arr, err: deferred.append((arr, None, err)))
             self.defs.version_nest()
         logged, vlogged = len(self.emitter.def_log), len(self.emitter.var_log)
-        if top and not self.cx.typing:
-            self.state.deferred_reads = []
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
