@@ -83,6 +83,15 @@ def written_in_nest(smap, node, A, logged) -> bool:
                for lf, k, loc, _ in logged)
 
 
+def foreign_vars(exprs, rdom) -> bool:
+    """Whether `exprs` (a merged update's parts) use a variable other than
+    parameters and the RVars of `rdom` (a Var or RVar left from a merged
+    definition: it would mean a dimension the merge did not account for)."""
+    own = {rdom[k].name() for k in range(rdom.dimensions())}
+    return any(v.kind != "param" and name not in own
+               for name, v in ir.free_vars(list(exprs)).items())
+
+
 def _calls(exprs, fn) -> list:
     return [c for c in ir.find_calls(list(exprs)) if c.call_type == ir.FUNC and c.func is fn]
 
@@ -210,6 +219,8 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
                                   ir.Const(ir.Bool(), True)))
     if bad:
         return bad[0]
+    if foreign_vars(key + new_a + new_g + inits + [pred_a, pred_g] + list(tri), rdom):
+        return "a dimension of the definitions is not a loop of the nest"
     # the first slot (the reduction's start) always runs, the write's slot where
     # its condition holds, the loop's slots where the loop runs
     values = [ir.lazy_select(write, v, o) for v, o in zip(new_a, olds[:nA])] + \

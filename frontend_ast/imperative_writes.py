@@ -38,6 +38,7 @@ from .imperative_nests import (
     _mapped,
     _node,
     _outer_first,
+    foreign_vars,
     written_in_nest,
 )
 
@@ -140,6 +141,9 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         preds.append(moved(ir.conjunction(list(d.predicates)) or true))
         active.append(ir.EQ(q, off) if r is None else
                       ir.And(ir.LE(off, q), ir.LT(q, ir.Add(off, size))))
+    if foreign_vars([a for k in keys for a in k] + [v for vs in vals for v in vs] + preds +
+                    list(tri), rdom):
+        return "a dimension of the writes is not a loop of the nest"
     # the chains on the slot: the last write is the default
     key, value, pred = keys[-1], vals[-1], preds[-1]
     for k in range(p - 2, -1, -1):
