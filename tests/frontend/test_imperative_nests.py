@@ -97,6 +97,34 @@ def int_triangle(m):
     return x
 
 
+def cholesky(A):
+    """Cholesky-Banachiewicz, row by row (each element's sum reads the
+    elements of L the nest wrote before it)."""
+    n = A.shape[0]
+    L = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1):
+            s = 0.0
+            for k in range(j):
+                s += L[i, k] * L[j, k]
+            if i == j:
+                L[i, j] = math.sqrt(A[i, i] - s)
+            else:
+                L[i, j] = (A[i, j] - s) / L[j, j]
+    return L
+
+
+def triangular_matvec(L, x):
+    n = x.shape[0]
+    y = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(i + 1):
+            s += L[i, j] * x[j]
+        y[i] = s
+    return y
+
+
 def lu(a):
     """LU without pivoting, in place."""
     n = a.shape[0]
@@ -175,6 +203,8 @@ CASES = {
                           lambda n, s: (lower(n, s) + np.diag(RNG.random(n)), vec(n, s),
                                         vec(n, s), 2)),
     "running_row": (running_row, lambda n, s: (lower(n, s),)),
+    "cholesky": (cholesky, lambda n, s: (spd(n, s),)),
+    "triangular_matvec": (triangular_matvec, lambda n, s: (lower(n, s), vec(n, s))),
     "lu": (lu, lambda n, s: (spd(n, s),)),
     "lu_write_after": (lu_write_after, lambda n, s: (spd(n, s),)),
     "transpose_in_place": (transpose_in_place, lambda n, s: (spd(n, s),)),
