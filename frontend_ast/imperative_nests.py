@@ -32,7 +32,6 @@ else keeps deps.check_reads' located error."""
 from __future__ import annotations
 
 import ast
-import copy
 import dataclasses
 
 from pyhalide import ir
@@ -42,6 +41,7 @@ from pyhalide.expr import Expr
 from pyhalide.ir.function import FuncSchedule
 from pyhalide.simplify import equal_after_simplify
 
+from .loop_cycles import _mapped
 from .loop_state import Group
 
 
@@ -177,16 +177,7 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     g_key = [ir.substitute(a, ren) for a in UG.args]
 
     nA = len(A.output_types)
-    Mf = emitter.new_func(arr.name, arr)
-    M = Mf.function()
-    Ap = emitter.new_func(arr.name, arr).function()
-    M.args, Ap.args = A.args, A.args
-    M.output_types = tuple(A.output_types) + tuple(G.output_types)
-    Ap.output_types = A.output_types
-
-    def call(fn, args, k):
-        return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
-
+    Mf, M = new_state(emitter, arr, A, G.output_types)
     bad = []
 
     def visit(n):
@@ -228,31 +219,58 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
          for v, c, o in zip(new_g, inits, olds[nA:])]
     preds = list(tri) + [ir.lazy_select(reset, ir.Const(ir.Bool(), True),
                                         ir.lazy_select(write, pred_a, pred_g))]
-    # the array's definitions before this nest, as their own Func
+    install(emitter, arr, A, Mf, (key, values, preds, rdom, DA.source), 1)
+    # G: no longer computed (nothing reads it)
+    G.updates = []
+    G.schedule = FuncSchedule()
+    return None
+
+
+def call(fn, args, k):
+    """A read of element k of Function fn."""
+    return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
+
+
+def new_state(emitter, arr, A, extra=()):
+    """(Func, Function) M over the domain of array `arr`'s Function A: A's
+    elements, then elements of the types `extra`."""
+    Mf = emitter.new_func(arr.name, arr)
+    M = Mf.function()
+    M.args = A.args
+    M.output_types = tuple(A.output_types) + tuple(extra)
+    return Mf, M
+
+
+def install(emitter, arr, A, Mf, update, n_nest):
+    """Define the merged Func M (new_state): its pure definition is A before
+    the nest (A's definitions but its last `n_nest` updates, as a Func of
+    their own, its reads of input buffers clamped: M's region may reach past
+    A's) and zeros for the other elements; its update is `update` (key,
+    values, predicates, RDom, source). A becomes a copy of M's elements."""
+    M = Mf.function()
+    nA = len(A.output_types)
+    Ap = emitter.new_func(arr.name, arr).function()
+    Ap.args, Ap.output_types = A.args, A.output_types
     self_to_ap = ir.FuncMutator(
         lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
     Ap.pure = _clamped_def(_mapped(A.pure, self_to_ap))
-    Ap.updates = [_clamped_def(_mapped(d, self_to_ap)) for d in A.updates[:-1]]
+    Ap.updates = [_clamped_def(_mapped(d, self_to_ap)) for d in A.updates[:-n_nest]]
     Ap.schedule = dataclasses.replace(A.schedule, bounds=list(A.schedule.bounds))
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(ir.zero(t) for t in G.output_types), [],
-                           copy_stage(A.pure.schedule),
-                           A.pure.source, A.pure.rdom_name)
+                           tuple(ir.zero(t) for t in M.output_types[nA:]), [],
+                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
     M.schedule = FuncSchedule()
     M.source = A.source
-    emitter.define(Mf, tuple(Expr.wrap(k) for k in key), values, preds,
-                   rdom, None, label=arr.name)
-    M.updates[-1].source = DA.source
-    # A: a copy of M's array elements; G: no longer computed (nothing reads it)
+    key, values, preds, rdom, source = update
+    emitter.define(Mf, tuple(Expr.wrap(k) for k in key), values, preds, rdom, None,
+                   label=arr.name)
+    M.updates[-1].source = source
     A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
                            copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
     A.updates = []
-    G.updates = []
-    G.schedule = FuncSchedule()
-    return None
 
 
 def _clamped_reads(e):
@@ -283,9 +301,3 @@ def _node(e):
     return e.node if hasattr(e, "node") else e
 
 
-def _mapped(d, m):
-    d = copy.copy(d)
-    d.args = tuple(m.mutate(a) for a in d.args)
-    d.values = tuple(m.mutate(v) for v in d.values)
-    d.predicates = [m.mutate(p) for p in d.predicates]
-    return d

@@ -22,23 +22,18 @@ slots only), and every read of the array reads M's current contents. The
 array's Func becomes a copy of M."""
 from __future__ import annotations
 
-import dataclasses
-
 from pyhalide import ir
-from pyhalide.autoschedule.apply import copy_stage
-from pyhalide.expr import Expr
-from pyhalide.ir.function import FuncSchedule
 from pyhalide.simplify import equal_after_simplify
 
 from .imperative_nests import (
-    _calls,
-    _clamped_def,
     _clamped_reads,
     _exprs,
-    _mapped,
     _node,
     _outer_first,
+    call,
     foreign_vars,
+    install,
+    new_state,
     written_in_nest,
 )
 
@@ -115,15 +110,7 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
                 ren[v.name()] = rv.node
         rens.append(ren)
 
-    Mf = emitter.new_func(arr.name, arr)
-    M = Mf.function()
-    Ap = emitter.new_func(arr.name, arr).function()
-    M.args, Ap.args = A.args, A.args
-    M.output_types = Ap.output_types = A.output_types
-
-    def call(fn, args, k):
-        return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
-
+    Mf, M = new_state(emitter, arr, A)
     to_m = ir.FuncMutator(
         lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
@@ -150,25 +137,5 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         key = [ir.Select(active[k], a, b) for a, b in zip(keys[k], key)]
         value = [ir.lazy_select(active[k], a, b) for a, b in zip(vals[k], value)]
         pred = ir.lazy_select(active[k], preds[k], pred)
-    # the array's definitions before this nest, as their own Func
-    self_to_ap = ir.FuncMutator(
-        lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
-        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    Ap.pure = _clamped_def(_mapped(A.pure, self_to_ap))
-    Ap.updates = [_clamped_def(_mapped(d, self_to_ap)) for d in A.updates[:-p]]
-    Ap.schedule = dataclasses.replace(A.schedule, bounds=list(A.schedule.bounds))
-    Ap.source = A.source
-    pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
-    nA = len(A.output_types)
-    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)), [],
-                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
-    M.schedule = FuncSchedule()
-    M.source = A.source
-    emitter.define(Mf, tuple(Expr.wrap(k) for k in key), value, list(tri) + [pred],
-                   rdom, None, label=arr.name)
-    M.updates[-1].source = defs[-1].source
-    A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
-                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
-    A.updates = A.updates[:0]
-    assert not _calls(_exprs(A.pure), A)
+    install(emitter, arr, A, Mf, (key, value, list(tri) + [pred], rdom, defs[-1].source), p)
     return None
