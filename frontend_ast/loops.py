@@ -118,7 +118,8 @@ class LoopRunner:
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(name)),
+                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
+                        _var_name(name))),
                     lo=lo, hi=hi)
         self.state.headers[id(node)] = loop
         return loop
@@ -817,6 +818,12 @@ class LoopRunner:
             v.ty.kind != "int" else out.set_range(None, None)
 
     # frames --------------------------------------------------------------------------------
+
+
+def _var_name(name: str) -> str:
+    """The pure Var name of loop variable `name`: `_` and `_0`, `_1`, ... name
+    the Func API's placeholder and implicit Vars (`for _ in range(k)`)."""
+    return "loop_" + name if name == "_" or (name[:1] == "_" and name[1:].isdigit()) else name
 
 
 def _names(names) -> str:

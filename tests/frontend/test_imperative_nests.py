@@ -336,3 +336,31 @@ def test_two_depths_written_before_read():
         plain, comp = a.copy(), a.copy()
         assert _same(ph.pipeline(two)(comp), two(plain))
         assert _same(comp, plain)
+
+
+def test_underscore_loop_variable():
+    """`for _ in range(k)`: `_` (and `_0`) also name the Func API's placeholder
+    and implicit Vars; a loop variable of that name was a false CompileError."""
+    def sweeps(A, b, x, k):
+        n = b.shape[0]
+        for _ in range(k):
+            for i in range(n):
+                s = 0.0
+                for j in range(n):
+                    if j != i:
+                        s += A[i, j] * x[j]
+                x[i] = (b[i] - s) / A[i, i]
+        return x
+
+    def count(b, k):
+        t = 0.0
+        for _0 in range(k):
+            for _ in range(b.shape[0]):
+                t += b[_] * _0
+        return t
+    for n in (0, 1, 4):
+        A, b, x = spd(n), vec(n), vec(n)
+        plain, comp = x.copy(), x.copy()
+        assert _same(ph.pipeline(sweeps)(A, b, comp, 3), sweeps(A, b, plain, 3))
+        assert _same(comp, plain)
+        assert ph.pipeline(count)(b, 3) == count(b, 3)
