@@ -172,6 +172,8 @@ class LoopRunner:
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
+        if not self.state.loops and not self.cx.typing:
+            self.state.deferred_reads = None    # (none left by a nest that raised)
         if carried_arrays.applies(self, node) and \
                 carried_arrays.CarriedLoop(self, node, LoopVarDone).run() is not False:
             return
