@@ -512,8 +512,13 @@ class Definitions:
         deferred = getattr(self.state, "deferred_reads", None)
         defer = None
         if deferred is not None and (isinstance(target, Group) or hasattr(target, "arr")):
-            def defer(arr, err):
-                if not isinstance(target, Group) and arr is not target.arr:
+            def defer(arr, err, pos):
+                # a write's own reads of its array, made by its own statement:
+                # the merged update makes them where the write is made (a value
+                # read earlier, `f = a[i, k]` before `a[i, k] = f`, stays refused)
+                if not isinstance(target, Group) and not (
+                        arr is target.arr and pos is not None and
+                        pos == target.pos_min == target.pos_max):
                     raise err
                 deferred.append((arr, target, err))
         deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,

@@ -109,8 +109,9 @@ def check_reads(b, nodes, target, defer=None):
     Python reads before it is written. A call rebuilt since its read was
     recorded (simplification, unions) is matched to the recorded read of the
     same element; one that matches none cannot be related to the writes and
-    is refused: a read is never left unchecked. `defer(arr, error)`, when
-    given, takes each error instead (the checks go on with the next array)."""
+    is refused: a read is never left unchecked. `defer(arr, error, read
+    position)`, when given, takes each error instead (the checks go on with
+    the next array)."""
     if b.typing or b.nest_id is None:
         return
     own = getattr(target, "site", None)
@@ -142,7 +143,7 @@ def check_reads(b, nodes, target, defer=None):
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
                 if defer is None:
                     raise err
-                defer(arr, err)
+                defer(arr, err, pos)
                 break
 
 

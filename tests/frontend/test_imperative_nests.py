@@ -365,3 +365,26 @@ def test_underscore_loop_variable():
         assert _same(ph.pipeline(sweeps)(A, b, comp, 3), sweeps(A, b, plain, 3))
         assert _same(comp, plain)
         assert ph.pipeline(count)(b, 3) == count(b, 3)
+
+
+def test_value_read_before_an_earlier_write():
+    """`f` is read from the array before `a[i, k] = f` writes it, and used
+    after: a merged update would compute `f` where it is used (a wrong value,
+    found while building the merge); it is refused unless exact."""
+    def lu_multiplier(a):
+        n = a.shape[0]
+        for k in range(n):
+            for i in range(k + 1, n):
+                f = a[i, k] / a[k, k]
+                a[i, k] = f
+                for j in range(k + 1, n):
+                    a[i, j] -= f * a[k, j]
+        return a
+    for n in (2, 5):
+        a = spd(n)
+        plain, comp = a.copy(), a.copy()
+        try:
+            got = ph.pipeline(lu_multiplier)(comp)
+        except FrontendError:
+            continue
+        assert _same(got, lu_multiplier(plain)) and _same(comp, plain)
