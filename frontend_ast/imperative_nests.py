@@ -15,20 +15,24 @@ When the array is written by one definition of the nest after the
 reduction's inner loop, in the same iteration of the loops enclosing that
 loop, both become the elements of one tuple Func M over the array's
 domain, updated by ONE serial update whose RDom is (slot, the enclosing
-loops): slots [m, m + E) are the inner loop's iterations (the reduction's
-update at j = slot), slot m + E is the array's write, which also resets the
-reduction's element to its (constant) start for the next iteration:
+loops): slot m - 1 starts the reduction (its pure definition at this
+iteration: `s = 0.0`, `s = b[i]`), slots [m, m + E) are the inner loop's
+iterations over its hull (the reduction's update at j = slot, where the
+loop's own condition holds), slot m + E is the array's write:
 
     M(x) = (x_before(x), 0.0)
     M(r_i) = (q == m + E ? (b - M(r_i)[1]) / L : M(r_i)[0],
-              q == m + E ? 0.0 : M(r_i)[1] + L(r_i, q) * M(q)[0])
-             where q == m + E ? <the write's condition> : <the reduction's condition>
+              q == m - 1 ? 0.0 : q == m + E ? M(r_i)[1] : M(r_i)[1] + L(r_i, q) * M(q)[0])
+             where q == m - 1 || (q == m + E ? <the write's condition> : <the loop's>)
 
 Every read of the array and of the reduction inside the nest reads M's
 current contents, so each read sees exactly the writes Python made before
-it. `?:` is the lazy if_then_else: a phase's run-time checks run only in its
-own slots. The array's Func becomes a copy of M's array elements. Anything
-else keeps deps.check_reads' located error."""
+it (the array changes only in the write's slot, so a value Python read
+earlier in the iteration, also into a scalar, is the one M holds). `?:` is the lazy if_then_else: a phase's run-time checks run only in its
+own slots. The array's Func becomes a copy of M's array elements; the reduction's
+Func no longer holds its values (nothing else may read it; loops.py refuses
+a read of it after the nest). Anything else keeps deps.check_reads' located
+error."""
 from __future__ import annotations
 
 import ast
