@@ -96,6 +96,14 @@ def foreign_vars(exprs, rdom) -> bool:
                for name, v in ir.free_vars(list(exprs)).items())
 
 
+def ambiguous(loops) -> bool:
+    """Whether two different loops of `loops` ([(Loop, Var or RVar)]) have
+    Vars of one name (sibling loops `for j` twice): the merges identify a
+    definition's loops by the names of its variables."""
+    seen = {}
+    return any(seen.setdefault(v.name(), id(l)) != id(l) for l, v in loops)
+
+
 def _calls(exprs, fn) -> list:
     return [c for c in ir.find_calls(list(exprs)) if c.call_type == ir.FUNC and c.func is fn]
 
@@ -146,6 +154,8 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     # the loops of each definition
     a_loops = [(l, v) for _, l, v, f in vlogged if f.function() is A]
     g_loops = [(l, v) for _, l, v, f in vlogged if f.function() is G]
+    if ambiguous(a_loops + g_loops):
+        return "two loops of the nest have one variable name"
     outer = [l for l, _ in a_loops]
     inner = [(l, v) for l, v in g_loops if l not in outer]
     if len(inner) != 1 or len(UG.rvars) != 1 or {id(l) for l, _ in g_loops} - \

@@ -30,6 +30,7 @@ from .imperative_nests import (
     _exprs,
     _node,
     _outer_first,
+    ambiguous,
     call,
     foreign_vars,
     install,
@@ -66,6 +67,8 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
                 return "a write reads another value computed in the nest"
     # each write's loops: the Vars and RVars its definition uses
     a_loops = [(l, v) for _, l, v, f in vlogged if f.function() is A]
+    if ambiguous(a_loops):
+        return "two loops of the nest have one variable name"
     own = []
     for d in defs:
         names = set(ir.free_vars(_exprs(d))) | {r.name for r in d.rvars}

@@ -388,3 +388,25 @@ def test_value_read_before_an_earlier_write():
         except FrontendError:
             continue
         assert _same(got, lu_multiplier(plain)) and _same(comp, plain)
+
+
+def test_sibling_loops_of_one_name():
+    """Two inner loops both named `j` (their Vars have one name): the merge
+    took them for one loop and computed other values (found while building
+    it); refused unless exact."""
+    def two_loops(a):
+        n = a.shape[0]
+        for k in range(n):
+            for j in range(k):
+                a[k, j] += a[j, k] * 0.5
+            for j in range(n - 1, k, -1):
+                a[j, k] -= a[k, j] * 0.25
+        return a
+    for n in (2, 5):
+        a = RNG.random((n, n))
+        plain, comp = a.copy(), a.copy()
+        try:
+            got = ph.pipeline(two_loops)(comp)
+        except FrontendError:
+            continue
+        assert _same(got, two_loops(plain)) and _same(comp, plain)
