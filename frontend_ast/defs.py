@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 
 from . import array_complex, complex_loops, deps, loop_scans, ops, unions
-from .loop_state import Frame
+from .loop_state import Frame, Group
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
 
@@ -507,10 +507,24 @@ class Definitions:
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest
         being emitted writes later (deps.check_reads)."""
+        # a reduction's reads, and an array's reads by its own writes, are
+        # resolved after the nest (imperative_nests.py)
+        deferred = getattr(self.state, "deferred_reads", None)
+        defer = None
+        if deferred is not None and (isinstance(target, Group) or hasattr(target, "arr")):
+            def defer(arr, err, pos):
+                # a write's own reads of its array, made by its own statement:
+                # the merged update makes them where the write is made (a value
+                # read earlier, `f = a[i, k]` before `a[i, k] = f`, stays refused)
+                if not isinstance(target, Group) and not (
+                        arr is target.arr and pos is not None and
+                        pos == target.pos_min == target.pos_max):
+                    raise err
+                deferred.append((arr, target, err))
         deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
                                          read_sites=self.read_sites,
                                          nest_writes=self.state.nest_writes,
-                                         smap_error=self.cx.smap_error), nodes, target)
+                                         smap_error=self.cx.smap_error), nodes, target, defer)
 
 
 def uses_old_in(node, name) -> bool:

@@ -103,13 +103,15 @@ def _later(d):
     return AFTER
 
 
-def check_reads(b, nodes, target):
+def check_reads(b, nodes, target, defer=None):
     """A located error where `nodes` (the values of the definition of
     `target`) read an array the nest being emitted writes at a position
     Python reads before it is written. A call rebuilt since its read was
     recorded (simplification, unions) is matched to the recorded read of the
     same element; one that matches none cannot be related to the writes and
-    is refused: a read is never left unchecked."""
+    is refused: a read is never left unchecked. `defer(arr, error, read
+    position)`, when given, takes each error instead (the checks go on with
+    the next array)."""
     if b.typing or b.nest_id is None:
         return
     own = getattr(target, "site", None)
@@ -134,20 +136,25 @@ def check_reads(b, nodes, target):
                     continue
                 what = "later in this loop nest" if how == AFTER else \
                     "in this loop nest at positions that cannot be related to the read"
-                raise b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
+                err = b.smap_error(loc, f"{arr.name!r} is read here but written {what} "
                                         f"(line {w.loc.line}); the compiled loops would read the "
                                         f"value after the loop nest, not the one Python reads",
                                    hint=f"copy the array before the loop ({arr.name}_old = "
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
+                if defer is None:
+                    raise err
+                defer(arr, err, pos)
+                break
 
 
-def check_write_order(nest_writes, smap_error):
+def check_write_order(nest_writes, smap_error, defer=None):
     """A located error where two element writes of one array in a loop nest
     (in different loops of it) are emitted as two definitions whose order
     differs from Python's for some element: the later definition runs after
     every iteration of the earlier one, so where the earlier statement writes
     an element at a later iteration than the later statement does, Python
-    keeps the earlier statement's value and the compiled loops would not."""
+    keeps the earlier statement's value and the compiled loops would not.
+    `defer(arr, error)`, when given, takes each error instead."""
     # element writes (arrays.Cell); slice, mask and index-array stores are ordered
     # or refused by array_store_loops
     cells = [w for w in nest_writes if hasattr(w, "key")]
@@ -158,12 +165,15 @@ def check_write_order(nest_writes, smap_error):
             how = classify(w2.idx, w2.chain, w2.pos_min, w1)
             if how in (BEFORE, NEVER):
                 continue
-            raise smap_error(w2.loc, f"{w2.arr.name!r} is written here and at line "
+            err = smap_error(w2.loc, f"{w2.arr.name!r} is written here and at line "
                                      f"{w1.loc.line} in one loop nest, at elements where Python's "
                                      f"order of the two writes cannot be kept (the compiled "
                                      f"loops run each write for every iteration in turn)",
                              hint="split the loop nest, or write the array at one place "
                                   "per iteration")
+            if defer is None:
+                raise err
+            defer(w2.arr, err)
 
 
 def _rebuilt_read(b, c, target):

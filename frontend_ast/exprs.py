@@ -156,6 +156,9 @@ class Expressions:
                 raise self.cx.err(node, f"the array {name!r} computed inside a loop is read after "
                                         f"the loop", hint="store what you need into an array "
                                                           "created before the loop")
+            if isinstance(v, LoopVarDone) and v.what:
+                raise self.cx.err(node, v.what, hint="copy the value you need into an array "
+                                                     "inside the loop")
             if isinstance(v, LoopVarDone):
                 raise self.cx.err(node, f"the loop variable {user_name(name)!r} is read after "
                                         f"its loop",

@@ -15,6 +15,7 @@ from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
 from .emit import FirstInfo
+from .imperative_nests import merge_imperative
 from .lifted import LiftedFunc
 from .loop_bounds import affine_bounds, unguarded
 from .loop_cycles import merge_cycles
@@ -31,9 +32,10 @@ class LoopVarDone:
     """The value of a loop variable after its loop, or of an array value
     computed inside a loop (`array`), after the loop (not supported)."""
 
-    def __init__(self, name, array=False):
+    def __init__(self, name, array=False, what=None):
         self.name = name
         self.array = array
+        self.what = what        # the message of a read after the loop, or None
 
 
 class LoopRunner:
@@ -116,7 +118,8 @@ class LoopRunner:
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(name)),
+                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
+                        _var_name(name))),
                     lo=lo, hi=hi)
         self.state.headers[id(node)] = loop
         return loop
@@ -169,6 +172,8 @@ class LoopRunner:
 
     # execution -------------------------------------------------------------------------
     def exec_for(self, node: ast.For):
+        if not self.state.loops and not self.cx.typing:
+            self.state.deferred_reads = None    # (none left by a nest that raised)
         if carried_arrays.applies(self, node) and \
                 carried_arrays.CarriedLoop(self, node, LoopVarDone).run() is not False:
             return
@@ -178,9 +183,12 @@ class LoopRunner:
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.prepass(node)
-            deps.check_write_order(self.state.nest_writes, self.cx.smap_error)
+            # conflicts the nest may resolve as one serial update (imperative_nests.py)
+            deferred = self.state.deferred_reads = []
+            deps.check_write_order(self.state.nest_writes, self.cx.smap_error,
+                                   lambda arr, err: deferred.append((arr, None, err)))
             self.defs.version_nest()
-        logged = len(self.emitter.def_log)
+        logged, vlogged = len(self.emitter.def_log), len(self.emitter.var_log)
         loop = self.make_loop(node)
         new_groups = self.start_groups(node, loop)
         self.run_loop(node, loop, new_groups)
@@ -191,6 +199,17 @@ class LoopRunner:
             merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
                          lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             array_store_loops.unflushed(self)      # phased stores all emitted
+            deferred, self.state.deferred_reads = self.state.deferred_reads, None
+            for g in merge_imperative(self.emitter, self.cx.smap, node, deferred,
+                                      self.emitter.def_log[logged:],
+                                      self.emitter.var_log[vlogged:]):
+                # its Func no longer holds its values: a read after the nest is refused
+                for name in g.names[:g.base]:
+                    if name in self.scope.env:
+                        self.scope.env[name] = LoopVarDone(name, what=(
+                            f"{user_name(name)!r} is read after the loop nest in which "
+                            f"it is summed and read by the array it helps compute: not "
+                            f"supported"))
             self.state.nest_id = None
 
     def _refuse_per_iteration_storage(self, node, defs):
@@ -801,6 +820,12 @@ class LoopRunner:
             v.ty.kind != "int" else out.set_range(None, None)
 
     # frames --------------------------------------------------------------------------------
+
+
+def _var_name(name: str) -> str:
+    """The pure Var name of loop variable `name`: `_` and `_0`, `_1`, ... name
+    the Func API's placeholder and implicit Vars (`for _ in range(k)`)."""
+    return "loop_" + name if name == "_" or (name[:1] == "_" and name[1:].isdigit()) else name
 
 
 def _names(names) -> str:
