@@ -35,17 +35,24 @@ a read of it after the nest). Anything else keeps deps.check_reads' located
 error."""
 from __future__ import annotations
 
-import ast
-import dataclasses
-
 from pyhalide import ir
-from pyhalide.autoschedule.apply import copy_stage
-from pyhalide.checks import is_check_read
-from pyhalide.expr import Expr
 from pyhalide.ir.function import FuncSchedule
 from pyhalide.simplify import equal_after_simplify
 
-from .loop_cycles import _mapped
+from .imperative_common import (
+    ambiguous,
+    call,
+    calls_of,
+    clamped_reads,
+    exprs,
+    foreign_vars,
+    install,
+    new_state,
+    node_value,
+    outer_first,
+    written_in_nest,
+)
+from .imperative_writes import merge_writes
 from .loop_state import Group
 
 
@@ -55,8 +62,6 @@ def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
     the emitter's def_log and var_log entries of the nest) by merging the array and the group (see the module
     doc); raise the deferred error where this is not such a case. Returns
     the merged groups (their Funcs no longer hold their values)."""
-    from .imperative_writes import merge_writes
-
     groups = {}
     for arr, target, exc in deferred:
         groups.setdefault(id(arr), (arr, []))[1].append((target, exc))
@@ -77,48 +82,6 @@ def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
     return merged
 
 
-def written_in_nest(smap, node, A, logged) -> bool:
-    """Whether the nest `node` gives Func A a pure definition of its own. (It
-    may give A its pure definition as its value before the nest: np.zeros
-    defined at its first write, made at a line outside the nest.)"""
-    first = smap.loc(node).line
-    lines = range(first, first + node.end_lineno - node.lineno + 1)
-    return any(lf.function() is A and not k and (loc is None or loc.line in lines)
-               for lf, k, loc, _ in logged)
-
-
-def foreign_vars(exprs, rdom) -> bool:
-    """Whether `exprs` (a merged update's parts) use a variable other than
-    parameters and the RVars of `rdom` (a Var or RVar left from a merged
-    definition: it would mean a dimension the merge did not account for)."""
-    own = {rdom[k].name() for k in range(rdom.dimensions())}
-    return any(v.kind != "param" and name not in own
-               for name, v in ir.free_vars(list(exprs)).items())
-
-
-def ambiguous(loops) -> bool:
-    """Whether two different loops of `loops` ([(Loop, Var or RVar)]) have
-    Vars of one name (sibling loops `for j` twice): the merges identify a
-    definition's loops by the names of its variables."""
-    seen = {}
-    return any(seen.setdefault(v.name(), id(l)) != id(l) for l, v in loops)
-
-
-def _calls(exprs, fn) -> list:
-    return [c for c in ir.find_calls(list(exprs)) if c.call_type == ir.FUNC and c.func is fn]
-
-
-def _exprs(d) -> list:
-    return list(d.args) + list(d.values) + list(d.predicates)
-
-
-def _outer_first(loops) -> list:
-    """The loops ordered outermost first (by their For nodes' nesting)."""
-    def depth(l):
-        return sum(1 for o in loops if o is not l and l.node in ast.walk(o.node))
-    return sorted(loops, key=depth)
-
-
 def _merge(emitter, smap, node, arr, g, logged, vlogged):
     """Build the merged Func; a reason (str) when this case is not one."""
     if g.func is None or g.scan or getattr(arr, "func", None) is None:
@@ -137,19 +100,19 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     DA, UG = A.updates[-1], G.updates[0]
     if DA.exit is not None or UG.exit is not None:
         return "an early exit"
-    if _calls(_exprs(G.pure), G) or len(G.args) != len(UG.args):
+    if calls_of(exprs(G.pure), G) or len(G.args) != len(UG.args):
         return "the reduction's start is not its own"
     # nothing but the array's write and the reduction itself reads the reduction
     for _, f, _ in emitter.funcs:
         fn = f.function() if hasattr(f, "function") else None
         if fn is None or fn is G or fn is A:
             continue
-        if any(_calls(_exprs(d), G) for d in fn.definitions()):
+        if any(calls_of(exprs(d), G) for d in fn.definitions()):
             return "the reduction is read elsewhere"
         sched = fn.schedule.compute_level
         if sched is not None and getattr(sched, "func", None) in (A.name, G.name):
             return "another Func is computed inside the nest"
-    if any(_calls(_exprs(d), G) for d in A.definitions() if d is not DA):
+    if any(calls_of(exprs(d), G) for d in A.definitions() if d is not DA):
         return "the reduction is read elsewhere"
     # the loops of each definition
     a_loops = [(l, v) for _, l, v, f in vlogged if f.function() is A]
@@ -164,7 +127,7 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
         return "the loops differ"
     if inner[0][1].name() != UG.rvars[0].name:
         return "the loops differ"
-    outer = _outer_first(outer)
+    outer = outer_first(outer)
     rj = UG.rvars[0]
     last = ir.Add(rj.min, rj.extent)
     start = ir.Sub(rj.min, ir.index(1))
@@ -181,8 +144,8 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
             continue
         # an RVar counts the loop's iterations as the new one does, over the same range
         rv = new_rv[id(l)]
-        if not (equal_after_simplify(_node(v.min()), _node(rv.min())) and
-                equal_after_simplify(_node(v.extent()), _node(rv.extent()))):
+        if not (equal_after_simplify(node_value(v.min()), node_value(rv.min())) and
+                equal_after_simplify(node_value(v.extent()), node_value(rv.extent()))):
             return "the loops differ"
         ren[v.name()] = rv.node
     key = [ir.substitute(a, ren) for a in DA.args]
@@ -218,9 +181,9 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     at_key = {name: a for name, a in zip(G.args, g_key)}
     inits = [to_m.mutate(ir.substitute(v, at_key)) for v in G.pure.values]
     new_a = [moved(v) for v in DA.values]
-    new_g = [_clamped_reads(moved(v)) for v in UG.values]
+    new_g = [clamped_reads(moved(v)) for v in UG.values]
     pred_a = moved(ir.conjunction(list(DA.predicates)) or ir.Const(ir.Bool(), True))
-    pred_g = _clamped_reads(moved(ir.conjunction(list(UG.predicates)) or
+    pred_g = clamped_reads(moved(ir.conjunction(list(UG.predicates)) or
                                   ir.Const(ir.Bool(), True)))
     if bad:
         return bad[0]
@@ -238,80 +201,3 @@ def _merge(emitter, smap, node, arr, g, logged, vlogged):
     G.updates = []
     G.schedule = FuncSchedule()
     return None
-
-
-def call(fn, args, k):
-    """A read of element k of Function fn."""
-    return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
-
-
-def new_state(emitter, arr, A, extra=()):
-    """(Func, Function) M over the domain of array `arr`'s Function A: A's
-    elements, then elements of the types `extra`."""
-    Mf = emitter.new_func(arr.name, arr)
-    M = Mf.function()
-    M.args = A.args
-    M.output_types = tuple(A.output_types) + tuple(extra)
-    return Mf, M
-
-
-def install(emitter, arr, A, Mf, update, n_nest):
-    """Define the merged Func M (new_state): its pure definition is A before
-    the nest (A's definitions but its last `n_nest` updates, as a Func of
-    their own, its reads of input buffers clamped: M's region may reach past
-    A's) and zeros for the other elements; its update is `update` (key,
-    values, predicates, RDom, source). A becomes a copy of M's elements."""
-    M = Mf.function()
-    nA = len(A.output_types)
-    Ap = emitter.new_func(arr.name, arr).function()
-    Ap.args, Ap.output_types = A.args, A.output_types
-    self_to_ap = ir.FuncMutator(
-        lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
-        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    Ap.pure = _clamped_def(_mapped(A.pure, self_to_ap))
-    Ap.updates = [_clamped_def(_mapped(d, self_to_ap)) for d in A.updates[:-n_nest]]
-    Ap.schedule = dataclasses.replace(A.schedule, bounds=list(A.schedule.bounds))
-    Ap.source = A.source
-    pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
-    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(ir.zero(t) for t in M.output_types[nA:]), [],
-                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
-    M.schedule = FuncSchedule()
-    M.source = A.source
-    key, values, preds, rdom, source = update
-    emitter.define(Mf, tuple(Expr.wrap(k) for k in key), values, preds, rdom, None,
-                   label=arr.name)
-    M.updates[-1].source = source
-    A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
-                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
-    A.updates = []
-
-
-def _clamped_reads(e):
-    """e with its reads of input buffers clamped into the buffers: the same
-    value wherever the index is in the buffer (a phase's own slots: Python
-    reads there, or the index check raises first), and no read outside a
-    buffer in the slots of other phases, which bounds inference also counts
-    (their values are never computed there)."""
-    def visit(n):
-        if not (isinstance(n, ir.Call) and n.call_type == ir.IMAGE) or is_check_read(n):
-            return None         # (an index check's read keeps its index: it raises)
-        args = []
-        for k, a in enumerate(n.args):
-            ext = ir.Variable(ir.INDEX, f"{n.name}.extent.{k}", "param", n.func)
-            args.append(ir.Max(ir.Min(m.mutate(a), ir.Sub(ext, ir.index(1))), ir.index(0)))
-        return ir.Call(n.type, n.name, tuple(args), ir.IMAGE, n.value_index, n.func)
-    m = ir.FuncMutator(visit)
-    return m.mutate(e)
-
-
-def _clamped_def(d):
-    d.values = tuple(_clamped_reads(v) for v in d.values)
-    d.predicates = [_clamped_reads(p) for p in d.predicates]
-    return d
-
-
-def _node(e):
-    return e.node if hasattr(e, "node") else e
-
-

@@ -25,16 +25,16 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.simplify import equal_after_simplify
 
-from .imperative_nests import (
-    _clamped_reads,
-    _exprs,
-    _node,
-    _outer_first,
+from .imperative_common import (
     ambiguous,
     call,
+    clamped_reads,
+    exprs,
     foreign_vars,
     install,
     new_state,
+    node_value,
+    outer_first,
     written_in_nest,
 )
 
@@ -62,7 +62,7 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         return "an early exit"
     made = {id(lf.function()) for lf, _, _, _ in logged}
     for d in defs:
-        for c in ir.find_calls(_exprs(d)):
+        for c in ir.find_calls(exprs(d)):
             if c.call_type == ir.FUNC and c.func is not A and id(c.func) in made:
                 return "a write reads another value computed in the nest"
     # each write's loops: the Vars and RVars its definition uses
@@ -71,7 +71,7 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         return "two loops of the nest have one variable name"
     own = []
     for d in defs:
-        names = set(ir.free_vars(_exprs(d))) | {r.name for r in d.rvars}
+        names = set(ir.free_vars(exprs(d))) | {r.name for r in d.rvars}
         own.append([(l, v) for l, v in a_loops if v.name() in names])
     shared = [l for l, _ in own[0] if all(any(m is l for m, _ in o) for o in own)]
     inner = []
@@ -84,9 +84,9 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         inner.append(extra[0][1] if extra else None)
     if not shared:
         return "no loop is shared"
-    shared = _outer_first(shared)
+    shared = outer_first(shared)
     # the slots of one iteration: one per write, or its loop's hull
-    sizes = [ir.index(1) if r is None else _node(r.extent()) for r in inner]
+    sizes = [ir.index(1) if r is None else node_value(r.extent()) for r in inner]
     offs = [ir.index(0)]
     for s in sizes:
         offs.append(ir.Add(offs[-1], s))
@@ -100,15 +100,15 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
         for l, v in o:
             if r is not None and v.name() == r.name():
                 # the write's own loop at slot q, clamped into its hull
-                m, e = _node(r.min()), _node(r.extent())
+                m, e = node_value(r.min()), node_value(r.extent())
                 ren[v.name()] = ir.Add(m, ir.Max(ir.Min(ir.Sub(q, off), ir.Sub(e, ir.index(1))),
                                                  ir.index(0)))
             elif v.node.kind != "rvar":
                 ren[v.name()] = mapping[l.sym]
             else:
                 rv = new_rv[id(l)]
-                if not (equal_after_simplify(_node(v.min()), _node(rv.min())) and
-                        equal_after_simplify(_node(v.extent()), _node(rv.extent()))):
+                if not (equal_after_simplify(node_value(v.min()), node_value(rv.min())) and
+                        equal_after_simplify(node_value(v.extent()), node_value(rv.extent()))):
                     return "the loops differ"
                 ren[v.name()] = rv.node
         rens.append(ren)
@@ -122,7 +122,7 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
     for d, ren, r, off, size in zip(defs, rens, inner, offs, sizes):
         def moved(e, ren=ren, r=r):
             e = to_m.mutate(ir.substitute(e, ren))
-            return e if r is None else _clamped_reads(e)
+            return e if r is None else clamped_reads(e)
         key = [ir.substitute(a, ren) for a in d.args]
         if ir.find_calls(key):
             return "the written element depends on data"    # (computed at every slot)

@@ -206,8 +206,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     self_to_ap = ir.FuncMutator(
         lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    Ap.pure = _mapped(A.pure, self_to_ap)
-    Ap.updates = [_mapped(d, self_to_ap) for d in A.updates[:-1]]
+    Ap.pure = mapped_definition(A.pure, self_to_ap)
+    Ap.updates = [mapped_definition(d, self_to_ap) for d in A.updates[:-1]]
     Ap.schedule = _func_schedule(A.schedule)
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
@@ -226,7 +226,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     to_m = ir.FuncMutator(
         lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    G.updates = [_mapped(UG, to_m)]
+    G.updates = [mapped_definition(UG, to_m)]
     return None
 
 
@@ -234,7 +234,7 @@ def _func_schedule(s):
     return dataclasses.replace(s, bounds=list(s.bounds))
 
 
-def _mapped(d, m):
+def mapped_definition(d, m):
     d = copy.copy(d)
     d.args = tuple(m.mutate(a) for a in d.args)
     d.values = tuple(m.mutate(v) for v in d.values)
