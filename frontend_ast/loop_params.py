@@ -4,6 +4,7 @@ which bounds inference can bound (a narrowing cast of a wider value is
 unbounded: it may wrap)."""
 from __future__ import annotations
 
+import copy
 import itertools
 
 from pyhalide import ir
@@ -31,7 +32,11 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
     if not v.is_static:
         return v
     if not n_within(v.rng, INT32):
-        if not cx.typing:
+        if cx.typing:
+            # no check is added in a typing run: narrow a copy, so that v keeps
+            # its range and the compiling run adds the check
+            v = copy.copy(v)
+        else:
             cx.static_checks.append(_fits_int32(v.static, what))
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
