@@ -46,3 +46,32 @@ def test_bounds_beyond_int32_raise(i, n):
         count_range(i, n)
     with pytest.raises(OverflowError, match="does not fit in 32 bits"):
         step_while(i, n)
+
+
+@ph.pipeline
+def guarded_range(n):
+    if n > 2**31:
+        return -1
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+@ph.pipeline
+def range_under_branch(n, m):
+    s = 0
+    if m > 0:
+        for i in range(n, n + 3):
+            s += i
+    return s
+
+
+def test_wide_bound_under_a_branch_not_taken():
+    # the check of a bound follows the call-time conditions reaching its loop
+    check(guarded_range, 2**40)
+    check(guarded_range, 7)
+    check(range_under_branch, 2**40, 0)
+    check(range_under_branch, 5, 1)
+    with pytest.raises(OverflowError, match="does not fit in 32 bits"):
+        range_under_branch(2**40, 1)
