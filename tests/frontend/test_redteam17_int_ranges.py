@@ -37,16 +37,6 @@ def while_times_ten(n):
 
 
 @ph.pipeline
-def digits(n):
-    k = 1
-    d = 0
-    while k <= n:
-        k *= 10
-        d += 1
-    return d, k
-
-
-@ph.pipeline
 def factorial_until(limit):
     f = 1
     i = 1
@@ -87,11 +77,6 @@ def test_while_product_leaving_int64_raises(n):
         while_times_ten(n)
     with pytest.raises(OverflowError):
         times_ten_until_negative(n)
-
-
-@pytest.mark.parametrize("n", [0, 9, 10**12, 10**13 + 5, 10**17])
-def test_digits(n):
-    check(digits, n)
 
 
 @pytest.mark.parametrize("limit", [10, 10**12, 10**15, 10**18])
