@@ -223,7 +223,7 @@ class Expressions:
                 raise self.cx.err(node, str(e))
         if isinstance(g, type) and issubclass(g, np.generic) or isinstance(g, np.dtype):
             return DtypeVal(g)
-        if g in (int, float, bool, complex):
+        if any(g is t for t in (int, float, bool, complex)):      # (`in` compares arrays)
             return BuiltinRef(g.__name__)
         if g is abs or g is min or g is max or g is len or g is round or g is pow:
             return BuiltinRef(g.__name__)

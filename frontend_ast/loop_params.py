@@ -4,6 +4,7 @@ which bounds inference can bound (a narrowing cast of a wider value is
 unbounded: it may wrap)."""
 from __future__ import annotations
 
+import copy
 import itertools
 
 from pyhalide import ir
@@ -31,8 +32,12 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
     if not v.is_static:
         return v
     if not n_within(v.rng, INT32):
-        if not cx.typing:
-            cx.static_checks.append(_fits_int32(v.static, what))
+        if cx.typing:
+            # no check is added in a typing run: narrow a copy, so that v keeps
+            # its range and the compiling run adds the check
+            v = copy.copy(v)
+        else:
+            cx.static_checks.append(_fits_int32(v.static, what, cx.reached_at_call() or None))
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
     n = v.node
@@ -52,8 +57,13 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
     return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
 
 
-def _fits_int32(f, what: str):
+def _fits_int32(f, what: str, reached):
+    """The call-time check that f fits int32, where the code is reached
+    (`reached`: Context.reached_at_call, None for always): a bound under a
+    branch Python does not take (`if n > 2**31: return -1`) is not checked."""
     def check(env):
+        if reached is not None and not reached(env):
+            return
         v = int(f(env))
         if not INT32[0] <= v <= INT32[1]:
             raise OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled loops and "

@@ -643,17 +643,22 @@ class LoopRunner:
             last_new = new
         if result is None:
             result = self._growth_ranges(g, inits, last_new)
+            result = self._inductive_ranges(g, node, inits, result, last_new)
         g.cur_ranges = None
         return [r if r is not None else (None, None) for r in result]
 
-    def _growth_ranges(self, g, inits, new):
+    def _trip(self, g):
+        """The most iterations the group's loops run in all, or None."""
         trip = 1
         for n in g.chain_nodes:
             l = self.state.headers.get(id(n))
             if l is None or l.max_trip is None:
-                trip = None
-                break
+                return None
             trip *= l.max_trip
+        return trip
+
+    def _growth_ranges(self, g, inits, new):
+        trip = self._trip(g)
         out = []
         for k, (i, nv) in enumerate(zip(inits, new)):
             if i is None or nv is None or trip is None or i[2]:
@@ -666,8 +671,33 @@ class LoopRunner:
             out.append(r if n_within(r, INT64) else (None, None))
         return out
 
-    def _growth_bound(self, bounds, sym, upper, init, trip):
-        if init is None:
+    def _inductive_ranges(self, g, node, inits, result, new):
+        """result, where a side bounded by a constant (a bound not growing with
+        the member, _growth_bound's k == 0) holds for one more iteration from
+        the ranges result states; else that side bounded by the growth per
+        iteration alone, or unknown. (A constant can come from the ranges the
+        last round assumed, as the numeric bound of a select between the
+        member and its product, and then bounds nothing.)"""
+        if not any(r is not None and r != (None, None) for r in result):
+            return result
+        g.cur_ranges = result
+        got = self.typing_run(g, node)
+        out = list(result)
+        for k, (r, nv) in enumerate(zip(result, got)):
+            if r is None or r == (None, None):
+                continue
+            lo, hi = r
+            if hi is not None and (nv is None or nv.hi is None or nv.hi > hi):
+                hi = self._growth_bound(new[k].ubs, g.range_syms[k], True, inits[k][1],
+                                        self._trip(g), grows=True)
+            if lo is not None and (nv is None or nv.lo is None or nv.lo < lo):
+                lo = self._growth_bound(new[k].lbs, g.range_syms[k], False, inits[k][0],
+                                        self._trip(g), grows=True)
+            out[k] = (lo, hi) if (lo, hi) == r or n_within((lo, hi), INT64) else (None, None)
+        return out
+
+    def _growth_bound(self, bounds, sym, upper, init, trip, grows=False):
+        if init is None or trip is None:
             return None
         best = None
         for b in bounds:
@@ -678,7 +708,7 @@ class LoopRunner:
             d = self.cx.syms.numeric_of(rest, upper)
             if d is None:
                 continue
-            if k == 0:
+            if k == 0 and not grows:
                 cand = max(init, d) if upper else min(init, d)
             elif k == 1:
                 cand = init + trip * max(0, d) if upper else init + trip * min(0, d)

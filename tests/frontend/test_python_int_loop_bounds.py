@@ -218,5 +218,5 @@ def test_a_bound_that_does_not_fit_is_a_located_error():
     p = ph.pipeline(shifted)
     assert p(10) == shifted(10)
     with pytest.raises(OverflowError, match=rf"test_python_int_loop_bounds.py:{LINE}:14: this range\(\): "
-                                            r"its bound 1099511627778 does not fit in 32 bits"):
+                                            r"its bound 1099511627776 does not fit in 32 bits"):
         p(2**40)
