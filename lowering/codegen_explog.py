@@ -53,7 +53,7 @@ import struct
 from llvmlite import ir as ll
 
 from . import codegen_trig
-from .codegen_trig import SHIFT, SHIFT_BITS, bits_of
+from .codegen_trig import SHIFT, SHIFT_BITS
 
 # Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
 # is exact for |k| < 2^21 and x - k * LN2_HI is exact (codegen_math uses it too).

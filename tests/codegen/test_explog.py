@@ -12,10 +12,10 @@ import math
 import numpy as np
 import pytest
 
+from pyhalide import ir
 from pyhalide.lowering import codegen_explog as E
 from pyhalide.lowering.jit import JitOptions, compile_pipeline
 from pyhalide.lowering.target import check_runs_on_host, host_target, parse_target
-from pyhalide import ir
 from tests.backend.backend_util import BufferArg, i32, var
 from tests.backend.test_vector_math import ulp_errors
 
