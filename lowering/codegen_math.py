@@ -333,7 +333,7 @@ def _log32_value(m: _F64, x):
 
 
 def _log32(m: _F64, x):
-    return _log_specials(m, x, _log32_value(m, x))
+    return _log_specials(m, x, codegen_explog.log32_value(m, x))
 
 
 def _log1p32(m: _F64, x):
@@ -370,7 +370,9 @@ _EMIT = {64: {"exp": functools.partial(codegen_explog.emit, name="exp", value=co
               "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
-         32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
+         32: {"exp": _exp32, "log": functools.partial(codegen_explog.emit, name="log",
+                                                     value=_log32, make_f64=_F64, bits=32),
+              "tanh": _tanh32, "expm1": _expm1_32,
               "log1p": _log1p32,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=32, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}}}

@@ -32,17 +32,18 @@ def _runs(target: str) -> bool:
 
 def compute(name, x, lanes, *, vectorizers=False, target=None):
     """name(x) by the compiled code, `lanes` at a time (1 with `vectorizers`
-    off: scalar code; on: LLVM's loop vectorizer decides)."""
+    off: scalar code; on: LLVM's loop vectorizer decides), in x's float type."""
     n = len(x)
-    x = np.concatenate([x, np.ones(-n % 48)])
+    x = np.concatenate([x, np.ones(-n % 48, x.dtype)])
     out = np.zeros_like(x)
-    t = ir.Float(64).with_lanes(lanes)
+    ft = ir.Type.from_numpy(x.dtype)
+    t = ft.with_lanes(lanes)
     v = var("x")
     idx = v if lanes == 1 else ir.Ramp(ir.Mul(v, i32(lanes)), i32(1), lanes)
     stmt = ir.For("x", i32(0), i32(len(x) // lanes), "serial",
                   ir.Store("o", ir.Call(t, name, (ir.Load(t, "a", idx),), ir.INTRINSIC), idx))
     opts = {} if vectorizers else dict(loop_vectorization=False, slp_vectorization=False)
-    bargs = [BufferArg("a", ir.Float(64), 1, False), BufferArg("o", ir.Float(64), 1, True)]
+    bargs = [BufferArg("a", ft, 1, False), BufferArg("o", ft, 1, True)]
     k = compile_pipeline(stmt, f"explog_{name}{lanes}", bargs, [], target=target,
                          options=JitOptions(**opts))
     k([x, out], [])
@@ -124,14 +125,14 @@ def _delicate():
 
 @pytest.mark.parametrize("name", ["exp", "log"])
 def test_within_the_stated_error(name):
-    """Below 0.52 ulp on normal results (exp's subnormal results: 0.76)."""
+    """Below 0.55 ulp on normal results (exp's subnormal results: 0.76)."""
     x = _delicate()[name]
     got = compute(name, x, 8)
     with np.errstate(all="ignore"):
         want = NUMPY[name](x)
         err = ulp_errors(name, x, got)
     sub = np.abs(want) < 2.0 ** -1022
-    limit = np.where(sub, 0.76, 0.57)
+    limit = np.where(sub, 0.76, 0.55)
     worst = int(np.argmax(err - limit))
     assert (err < limit).all(), (name, x[worst], got[worst], err[worst])
 
@@ -162,9 +163,12 @@ def test_special_values_are_numpys(name):
         assert got[x == 2.0][0] == math.log(2.0)
 
 
-@pytest.mark.parametrize("name", ["exp", "log"])
-def test_every_way_of_reading_the_table_gives_the_same_bits(name):
-    x = np.concatenate([_delicate()[name][::3], _specials()])
+@pytest.mark.parametrize("name, dt", [("exp", np.float64), ("log", np.float64),
+                                      ("log", np.float32)])
+def test_every_way_of_reading_the_table_gives_the_same_bits(name, dt):
+    """(float32 log reads log's table too.)"""
+    with np.errstate(all="ignore"):
+        x = np.concatenate([_delicate()[name][::3], _specials()]).astype(dt)
     scalar = compute(name, x, 1)
     ways = {f"{lanes} lanes": dict(lanes=lanes) for lanes in (4, 8, 12, 16)}
     ways["loop vectorizer"] = dict(lanes=1, vectorizers=True)
@@ -172,7 +176,10 @@ def test_every_way_of_reading_the_table_gives_the_same_bits(name):
         ways["avx2 gathers"] = dict(lanes=8, target="x86-64-avx2")
     ways["generic 4 lanes"] = dict(lanes=4, target="generic")
     for way, kw in ways.items():
-        same = scalar.view(np.int64) == compute(name, x, **kw).view(np.int64)
+        same = scalar.tobytes() == compute(name, x, **kw).tobytes()
+        if same:
+            continue
+        same = scalar.view(f"i{x.itemsize}") == compute(name, x, **kw).view(f"i{x.itemsize}")
         assert same.all(), (name, way, x[~same][:4])
 
 
