@@ -18,7 +18,9 @@ checks it against mpmath or long double). Special values are NumPy's:
   709.78 and gradual underflow into the subnormals down to 0 below -745.13
   (the correctly rounded thresholds);
 - log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
-  subnormal arguments exact (scaled by 2^54 first), log(1) = +0;
+  subnormal arguments exact (scaled by 2^54 first), log(1) = +0; bit for bit
+  NumPy's: the NaN of x < 0 is x86's default NaN (0xfff8...), a NaN argument
+  comes back quieted (log1p too);
 - tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN;
 - expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
   expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
