@@ -2,12 +2,15 @@
 for float64 scalars and vectors): a 16-entry table takes part of the range
 reduction, so there is no division. Each table field is 16 doubles, two zmm
 registers' worth: on targets with AVX-512F a vector looks a field up with one
-in-register permute (`vpermi2pd`, llvm.x86.avx512.vpermi2var.pd.512), and a
-scalar in such a module is a call of pyhalide_exp_f64 / pyhalide_log_f64,
-whose vector versions LLVM's loop vectorizer calls (codegen_trig.call); on
-other targets a vector reads the table with one gather per field, a scalar
-with loads. Every way computes the same bits (IEEE operations only, no
-fast-math): only how a table entry is fetched differs.
+in-register permute (`vpermi2pd`, llvm.x86.avx512.vpermi2var.pd.512); on
+other targets it loads each lane's row of the fields (one load per lane for
+all fields, not a gather per field); a scalar loads. In a module compiled for
+a target (jit passes its features), a scalar is a call of pyhalide_exp_f64 /
+pyhalide_log_f64, whose vector versions LLVM's loop vectorizer calls
+(codegen_trig.call; jit inlines them after the pipeline), so a vectorized
+loop permutes or loads rows rather than gathering. Every way computes the
+same bits (IEEE operations only, no fast-math): only how a table entry is
+fetched differs.
 
 exp(x) = 2^e 2^(j/16) exp(r), with x = (16 e + j) ln2/16 + r, |r| <= ln2/32:
   - n = round(x 16/ln2) by the 1.5 * 2^52 shift; r = x - n ln2/16 by
@@ -154,24 +157,6 @@ def _global(m, name: str, values: tuple):
     return g
 
 
-def _gather(m, g, idx):
-    """g[idx] for a vector idx of m's lanes: llvm.masked.gather."""
-    b = m.b
-    ptrs = b.gep(g, [idx], source_etype=ll.DoubleType())
-    ptrs.type = ll.VectorType(ll.PointerType(), m.lanes)   # llvmlite types it as scalar
-    mask = ll.Constant(ll.VectorType(ll.IntType(1), m.lanes), [1] * m.lanes)
-    name = f"llvm.masked.gather.v{m.lanes}f64.v{m.lanes}p0"
-    fn = b.module.globals.get(name)
-    if fn is None:
-        fn = ll.Function(b.module, ll.FunctionType(m.ft, [ptrs.type, mask.type, m.ft]),
-                         name=name)
-    call = b.call(fn, [ptrs, mask, ll.Constant(m.ft, ll.Undefined)])
-    attr = ll.values.ArgumentAttributes()
-    attr.align = 8
-    call.arg_attributes[0] = attr
-    return call
-
-
 def per_zmm(m, op, *args):
     """op(*chunks) -> <8 x double> applied to each 8 lanes of the vectors `args`
     (m's lanes; padded with copies of lane 0 to a multiple of 8 lanes), the
@@ -215,25 +200,54 @@ def _permute(m, values: tuple, idx):
     return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i, regs[1]]), idx)
 
 
-def _lookup(m, name: str, values: tuple, idx):
-    """values[idx] (a 16-entry table) for an i64 idx in [0, 16), scalar or
-    vector of m's lanes: a load, a permute (AVX-512F) or a gather."""
+def _rows(m, name: str, fields: tuple, idx):
+    """[f[idx] for f in fields] for a vector idx of m's lanes: one load per
+    lane of its row (the fields side by side, padded to 2 or 4 doubles)
+    instead of a gather per field."""
+    b = m.b
+    width = 2 if len(fields) <= 2 else 4
+    flat = tuple(v for i in range(TABLE_N)
+                 for v in [f[i] for f in fields] + [0.0] * (width - len(fields)))
+    g = _global(m, name, flat)
+    i64, i32 = ll.IntType(64), ll.IntType(32)
+    rows = []
+    for lane in range(m.lanes):
+        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(i64, width))
+        p = b.gep(g, [ll.Constant(i64, 0), pos], inbounds=True)
+        rows.append(b.load(p, typ=ll.VectorType(ll.DoubleType(), width), align=8 * width))
+    out = []
+    for k in range(len(fields)):
+        v = ll.Constant(m.ft, ll.Undefined)
+        for lane, row in enumerate(rows):
+            v = b.insert_element(v, b.extract_element(row, ll.Constant(i32, k)),
+                                 ll.Constant(i32, lane))
+        out.append(v)
+    return out
+
+
+def _lookup(m, names: tuple, fields: tuple, idx):
+    """[f[idx] for f in fields] (16-entry tables named `names`) for an i64 idx
+    in [0, 16), scalar or vector of m's lanes: loads, permutes (AVX-512F) or
+    row loads."""
     if m.lanes == 1:
-        p = m.b.gep(_global(m, name, values), [ll.Constant(ll.IntType(64), 0), idx],
-                    inbounds=True)
-        return m.b.load(p, typ=ll.DoubleType())
+        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(ll.IntType(64), 0), idx],
+                                 inbounds=True), typ=ll.DoubleType())
+                for nm, f in zip(names, fields)]
     if has_avx512(m.b.module):
-        return _permute(m, values, idx)
-    return _gather(m, _global(m, name, values), idx)
+        return [_permute(m, f, idx) for f in fields]
+    return _rows(m, "+".join(names) + ".rows", fields, idx)
+
+
+LOG_NAMES = ("pyhalide.log_invc", "pyhalide.log_hi", "pyhalide.log_lo")
 
 
 def emit(m, x, name: str, value, make_f64, bits: int = 64):
     """value(m, x) (exp or log of float64 x, holding float32 values if bits
-    is 32): inline, except a scalar in a module for AVX-512F, which calls
-    pyhalide_<name>[f]_f64 so that LLVM's loop vectorizer can widen it into
-    calls of the vector versions (permutes) rather than gathers
-    (codegen_trig.call)."""
-    if m.lanes == 1 and has_avx512(m.b.module):
+    is 32): inline, except a scalar in a module compiled for a target, which
+    calls pyhalide_<name>[f]_f64 so that LLVM's loop vectorizer can widen it
+    into calls of the vector versions (permutes or row loads) rather than
+    gathers (codegen_trig.call)."""
+    if m.lanes == 1 and getattr(m.b.module, "pyhalide_features", ""):
         return codegen_trig.call(m, x, name, bits, make_f64, body=value)
     return value(m, x)
 
@@ -249,7 +263,7 @@ def exp(m, x):
     r = m.fma(nf, m.c(LN2_LO_N), m.fma(nf, m.c(LN2_HI_N), xc))
     j = b.and_(n, m.ci(EXP_N - 1))                 # in bounds for any bits (NaN)
     hi, tail = exp_table()
-    t_hi, t_lo = _lookup(m, "pyhalide.exp_hi", hi, j), _lookup(m, "pyhalide.exp_tail", tail, j)
+    t_hi, t_lo = _lookup(m, ("pyhalide.exp_hi", "pyhalide.exp_tail"), (hi, tail), j)
     r2 = m.mul(r, r)
     tmp = m.add(r, m.fma(r2, m.horner(r, EXP_POLY), t_lo))
     y = m.fma(t_hi, tmp, t_hi)
@@ -277,8 +291,7 @@ def log_value(m, x):
     z = m.from_bits(iz)
     i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
     invcs, his, los = log_table()
-    invc = _lookup(m, "pyhalide.log_invc", invcs, i)
-    l_hi, l_lo = _lookup(m, "pyhalide.log_hi", his, i), _lookup(m, "pyhalide.log_lo", los, i)
+    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
     p = m.mul(z, invc)
     p_err = m.fma(z, invc, b.fneg(p))             # exact
     r = m.sub(p, m.c(1.0))                        # exact (Sterbenz)
@@ -307,8 +320,7 @@ def log32_value(m, x):
     z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))))
     i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
     invcs, his, los = log_table()
-    invc = _lookup(m, "pyhalide.log_invc", invcs, i)
-    l_hi, l_lo = _lookup(m, "pyhalide.log_hi", his, i), _lookup(m, "pyhalide.log_lo", los, i)
+    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
     r = m.fma(z, invc, m.c(-1.0))
     t = m.fma(dk, m.c(LN2_HI), l_hi)              # exact
     u = m.fma(m.mul(r, r), m.horner(r, LOG32_POLY), m.fma(dk, m.c(LN2_LO), l_lo))

@@ -146,8 +146,8 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     `reassociate` lets every float VectorReduce combine lanes in any order;
     a VectorReduce node with a true `reassoc` attribute opts in by itself.
     `cpu` (an LLVM CPU name) decides which streams are prefetched
-    (codegen_ops.min_work_per_stream); `features` (LLVM's feature string) whether
-    codegen_explog's table lookups may use AVX-512 permutes."""
+    (codegen_ops.min_work_per_stream); `features` (LLVM's feature string; "":
+    no target given) how codegen_explog reads its tables."""
     names = [b.name for b in buffers] + [p.name for p in params]
     if len(set(names)) != len(names):
         raise CodegenError(f"duplicate buffer/param names in {names}")
