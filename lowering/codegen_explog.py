@@ -1,41 +1,54 @@
 """float64 exp and log by table lookup (codegen_math.emit calls `exp` and `log`
-for float64 scalars and vectors): a 128-entry table takes most of the range
-reduction, so the polynomials are short and there is no division. A vector
-reads the table with one gather per field (`llvm.masked.gather`); a scalar
-with loads; both compute the same bits (IEEE operations only, no fast-math).
+for float64 scalars and vectors): a 16-entry table takes part of the range
+reduction, so there is no division. Each table field is 16 doubles, two zmm
+registers' worth: on targets with AVX-512F a vector looks a field up with one
+in-register permute (`vpermi2pd`, llvm.x86.avx512.vpermi2var.pd.512); on
+other targets it loads each lane's row of the fields (one load per lane for
+all fields, not a gather per field); a scalar loads. In a module compiled for
+a target (jit passes its features), a scalar is a call of pyhalide_exp_f64 /
+pyhalide_log_f64, whose vector versions LLVM's loop vectorizer calls
+(codegen_trig.call; jit inlines them after the pipeline), so a vectorized
+loop permutes or loads rows rather than gathering. Every way computes the
+same bits (IEEE operations only, no fast-math): only how a table entry is
+fetched differs.
 
-exp(x) = 2^e 2^(j/128) exp(r), with x = (128 e + j) ln2/128 + r, |r| <= ln2/256:
-  - n = round(x 128/ln2) by the 1.5 * 2^52 shift; r = x - n ln2/128 by
-    Cody-Waite (LN2_HI/128 has 32 significant bits: x - n LN2_HI/128 is exact
+exp(x) = 2^e 2^(j/16) exp(r), with x = (16 e + j) ln2/16 + r, |r| <= ln2/32:
+  - n = round(x 16/ln2) by the 1.5 * 2^52 shift; r = x - n ln2/16 by
+    Cody-Waite (LN2_HI/16 has 32 significant bits: x - n LN2_HI/16 is exact
     for |n| < 2^21, as in codegen_math);
-  - 2^(j/128) = T (1 + t), T the rounded double, t its relative tail;
-  - exp(r) - 1 = r + r^2 (1/2 + r/6 + r^2/24 + r^3/120): Taylor's truncation is
-    below 2^-60 relative for |r| <= ln2/256;
+  - 2^(j/16) = T (1 + t), T the rounded double, t its relative tail;
+  - exp(r) - 1 = r + r^2 P(r), P of degree 5 fitted on [-ln2/32, ln2/32]
+    (Chebyshev, coefficients rounded; relative error below 2^-63);
   - y = T + T (t + exp(r) - 1) with one rounding (fma), then y 2^e applied as
     two exact powers of two so that only the last product rounds (overflow to
     +inf above 709.78, gradual underflow into the subnormals, 0 below -745.13).
-  Error before the last rounding about 2^-60 relative: results within 0.51 ulp;
-  subnormal results are rounded twice (to 53 bits, then to the subnormal's
-  precision): within 0.75 ulp there (measured 0.747 near -708.7).
+  Error before the last rounding below 2^-58 relative (the roundings of r
+  and of r + r^2 P, |r| < 2^-5.5): results within 0.54 ulp (0.534 measured
+  on 1.2 million arguments against mpmath); subnormal results are rounded
+  twice (to 53 bits, then to the subnormal's precision): within 0.76 ulp
+  there (0.755 measured).
 
-log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a), a = 0.6888:
-  - the 7 bits of (bits(x) - bits(a)) below the exponent pick one of 128
-    intervals of z (79 of width 2^-8 below 1, 48 of width 2^-7 above, and
-    entry LOG_ONE straddling 1 with half-width 2^-8 2/3 on both sides, where
+log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a), a = 0.698:
+  - the 4 bits of (bits(x) - bits(a)) below the exponent pick one of 16
+    intervals of z (9 of width 2^-5 below 1, 6 of width 2^-4 above, and
+    entry LOG_ONE straddling 1 with half-width 2^-4 2/3 on both sides, where
     invc = 1: there r = x - 1 exactly, so log(x) keeps its relative accuracy
-    near 1); elsewhere invc is near 1/center, so |z invc - 1| <= 2^-8;
+    near 1); elsewhere invc = 1/center rounded, so |z invc - 1| < 0.0298;
   - z invc - 1 = (p - 1) + p_err exactly, p = z invc rounded (p - 1 exact by
     Sterbenz, p_err by fma);
-  - L = -log(invc) rounded; each invc was searched near 1/center (LOG_SHIFTS)
-    so that L is within 2^-57 relative of -log(invc): no tail entry (two
-    gathers, not three);
-  - log1p(r) = r - r^2/2 + r^3 (1/3 - r/4 + r^2/5 - r^3/6 + r^4/7) (Taylor:
-    truncation below 2^-59 relative for |r| <= 2^-8);
-  - k LN2_HI + L + r summed exactly (two Fast2Sums: |k LN2_HI| >= 0.69 > |L|,
-    and |L| > |r| outside entry LOG_ONE, where L = 0), the rest added once.
-  Results within 0.56 ulp (measured; the rounded L adds up to 2^-56 relative
-  near 1). Subnormal x is scaled by 2^54
-  first. Special values are codegen_math's (NumPy's).
+  - -log(invc) = L + L_lo, L a multiple of 2^-32 (as LN2_HI is, so
+    k LN2_HI + L is exact: one fma) and L_lo the rounded rest (a third field);
+  - log1p(r) = r - r^2/2 + r^3 Q(r), Q of degree 7 fitted on [-0.0298, 0.0298]
+    (relative error below 2^-61);
+  - k LN2_HI + L + r summed exactly (the fma above, then a Fast2Sum: |L| > |r|
+    outside entry LOG_ONE, where L = 0), the rest added once.
+  Results within 0.53 ulp (0.529 measured on 1.2 million arguments).
+  Subnormal x is scaled by 2^54 first. Special values are codegen_math's
+  (NumPy's, bit for bit).
+float32 log (log32_value) uses the same table with a degree-7 Taylor
+polynomial and no exact sums, in float64: relative error below 2^-36, so the
+float32 result is within 0.5 ulp and a little (0.50 measured on 2.2 million
+arguments; NumPy's own AVX-512 float32 log: 3.1 ulp).
 
 The tables are computed here (once, on first use) with `decimal`, not copied.
 """
@@ -48,29 +61,37 @@ import struct
 
 from llvmlite import ir as ll
 
-from .codegen_trig import SHIFT, SHIFT_BITS, bits_of
+from . import codegen_trig
+from .codegen_trig import SHIFT, SHIFT_BITS
 
 # Cody-Waite split of ln 2 (fdlibm): LN2_HI has 32 significant bits, so k * LN2_HI
 # is exact for |k| < 2^21 and x - k * LN2_HI is exact (codegen_math uses it too).
 LN2_HI = 6.93147180369123816490e-01
 LN2_LO = 1.90821492927058770002e-10
 
-EXP_BITS = 7
+TABLE_N = 16                                     # entries per field: two zmm registers
+EXP_BITS = 4
 EXP_N = 1 << EXP_BITS
 LN2_HI_N = LN2_HI / EXP_N                        # (exact: a power of two)
 LN2_LO_N = LN2_LO / EXP_N
 INV_LN2_N = EXP_N / math.log(2.0)
 EXP_HI = 710.0                                   # exp overflows above 709.78...
 EXP_LO = -746.0                                  # and is 0 below -745.13...
-EXP_POLY = (0.5, 1 / 6, 1 / 24, 1 / 120)         # exp(r) - 1 - r = r^2 P(r)
+# exp(r) - 1 - r = r^2 P(r) on |r| <= ln2/32 (Chebyshev fit, mpmath; P(0) = 1/2)
+EXP_POLY = (0.5, 0.16666666666666666, 0.041666666664960446, 0.008333333333143754,
+            0.0013889034348876907, 0.00019841431463325554)
 
-LOG_BITS = 7
+LOG_BITS = 4
 LOG_N = 1 << LOG_BITS
-# z in [a, 2a), a = 0.6888...: interval LOG_ONE straddles 1 with half-width
-# 2^-8 2/3 on both sides (2^46/3 bits below 1, where the bits are twice as dense)
-LOG_ONE = 79
-LOG_OFF = 0x3FF0000000000000 - (1 << 46) // 3 - LOG_ONE * (1 << 45)
-LOG_POLY = (1 / 3, -1 / 4, 1 / 5, -1 / 6, 1 / 7)  # log1p(r) = r - r^2/2 + r^3 Q(r)
+# z in [a, 2a), a = 0.698: interval LOG_ONE straddles 1 with half-width 2^-4 2/3
+# on both sides (2^49/3 bits below 1, where the bits are twice as dense)
+LOG_ONE = 9
+LOG_OFF = 0x3FF0000000000000 - (1 << (53 - LOG_BITS)) // 3 - LOG_ONE * (1 << (52 - LOG_BITS))
+LOG_R = 0.0298                                   # |z invc - 1| below this
+# log1p(r) = r - r^2/2 + r^3 Q(r) on |r| <= LOG_R (Chebyshev fit, mpmath)
+LOG_POLY = (0.33333333333333287, -0.24999999999999958, 0.20000000001593998,
+            -0.16666666668127858, 0.14285705312046548, -0.12499991773993355,
+            0.11127273990357209, -0.10014816171556847)
 
 
 def _from_bits(i: int) -> float:
@@ -79,32 +100,16 @@ def _from_bits(i: int) -> float:
 
 @functools.cache
 def exp_table() -> tuple:
-    """(T_0, t_0, T_1, t_1, ...): T_j = 2^(j/128) rounded, t_j = (2^(j/128) - T_j)
-    / T_j rounded."""
-    out = []
+    """(T, t): T_j = 2^(j/16) rounded, t_j = (2^(j/16) - T_j) / T_j rounded."""
+    hi, tail = [], []
     with decimal.localcontext() as ctx:
         ctx.prec = 60
         two = decimal.Decimal(2)
         for j in range(EXP_N):
             v = (two.ln() * j / EXP_N).exp()
-            hi = float(v)
-            out += [hi, float((v - decimal.Decimal(hi)) / decimal.Decimal(hi))]
-    return tuple(out)
-
-
-# log_table's offsets: invc_i = 1/center_i rounded, moved by LOG_SHIFTS[i] ulps
-# (so that -log(invc_i) is within 2^-57 relative of a double: the best of
-# +-1500 ulps, searched once with `decimal`; entry LOG_ONE is invc = 1)
-LOG_SHIFTS = (
-    -1420, 44, -1417, -1433, -117, 1394, 88, 154, -1395, -41, -78, -1453, -52, 175, -1447,
-    1373, -51, -26, -122, 166, 1430, -1490, -167, 1465, 1472, -1345, 1352, 18, 67, -28, 34,
-    1347, 45, 1450, -1475, 1353, 19, 1443, 1346, -59, 44, -1367, 76, -1448, 1495, 78, 1464,
-    1357, 38, -29, -44, -30, 12, 1474, 26, -1493, 1454, 7, -1444, -1464, 1441, 1492, 1493,
-    -1490, -1492, 23, 22, -19, -20, 7, 1466, 1472, 1493, -1495, -1498, 1494, -1496, 0, 1497,
-    0, -2, 6, -1489, 1489, -15, -9, 1473, 1469, -1445, -1475, -41, 17, -1470, 44, 15, -1442,
-    -14, -1473, -41, 1347, 1446, 28, -61, -34, -1483, 1367, 25, -1347, 1462, -92, 24, -1453,
-    -8, 1378, 1441, 1355, -1164, 1433, 1436, -14, -1379, 1412, 6, 132, 1368, 1374, -78, 79)
-LOG_TAIL = 2.0 ** -57           # |log(invc) - L| / |L| below this (tests check it)
+            hi.append(float(v))
+            tail.append(float((v - decimal.Decimal(hi[-1])) / decimal.Decimal(hi[-1])))
+    return tuple(hi), tuple(tail)
 
 
 def log_interval(i: int) -> tuple:
@@ -115,19 +120,27 @@ def log_interval(i: int) -> tuple:
 
 @functools.cache
 def log_table() -> tuple:
-    """(invc_0, L_0, invc_1, L_1, ...): L_i = -log(invc_i) rounded."""
-    out = []
+    """(invc, L, L_lo): invc_i = 1/center_i rounded (1 for LOG_ONE), L_i + L_lo_i
+    = -log(invc_i) to 2^-80 relative, L_i a multiple of 2^-32 (like LN2_HI:
+    k LN2_HI + L_i is exact) and L_lo_i the rounded rest."""
+    invcs, hi, lo = [], [], []
     with decimal.localcontext() as ctx:
-        ctx.prec = 45
+        ctx.prec = 60
+        grid = decimal.Decimal(2) ** -32
         for i in range(LOG_N):
-            lo, hi = log_interval(i)
-            if i == LOG_ONE:
-                out += [1.0, 0.0]
-                continue
-            invc = _from_bits(bits_of(float(2 / (decimal.Decimal(lo) + decimal.Decimal(hi))))
-                              + LOG_SHIFTS[i])
-            out += [invc, float(-decimal.Decimal(invc).ln())]
-    return tuple(out)
+            a, b = log_interval(i)
+            invc = 1.0 if i == LOG_ONE else float(2 / (decimal.Decimal(a) + decimal.Decimal(b)))
+            exact = -decimal.Decimal(invc).ln()
+            invcs.append(invc)
+            hi.append(float((exact / grid).to_integral_value() * grid))
+            lo.append(float(exact - decimal.Decimal(hi[-1])))
+    return tuple(invcs), tuple(hi), tuple(lo)
+
+
+def has_avx512(mod) -> bool:
+    """Whether module `mod` is compiled for a target with AVX-512F
+    (codegen_llvm.codegen records the target's features on it)."""
+    return "+avx512f" in getattr(mod, "pyhalide_features", "").split(",")
 
 
 def _global(m, name: str, values: tuple):
@@ -144,27 +157,99 @@ def _global(m, name: str, values: tuple):
     return g
 
 
-def _lookup(m, g, idx, stride: int, field: int):
-    """g[stride idx + field] for an i64 idx (scalar or vector of m's lanes): a
-    load or a gather."""
+def per_zmm(m, op, *args):
+    """op(*chunks) -> <8 x double> applied to each 8 lanes of the vectors `args`
+    (m's lanes; padded with copies of lane 0 to a multiple of 8 lanes), the
+    results joined and the padding dropped: an AVX-512 intrinsic over any
+    number of lanes."""
     b = m.b
-    pos = b.add(b.mul(idx, m.ci(stride)), m.ci(field)) if stride > 1 else idx
+    lanes = m.lanes
+    width = -(-lanes // 8) * 8
+
+    def lanes_of(v, picks):
+        return b.shuffle_vector(v, v, ll.Constant(ll.VectorType(ll.IntType(32), len(picks)),
+                                                  picks))
+
+    if width != lanes:
+        args = [lanes_of(a, list(range(lanes)) + [0] * (width - lanes)) for a in args]
+    parts = [op(*(a if width == 8 else lanes_of(a, list(range(k, k + 8))) for a in args))
+             for k in range(0, width, 8)]
+    while len(parts) > 1:                          # join pairwise
+        n = 2 * len(parts[0].type)
+        parts = [b.shuffle_vector(parts[k], parts[k + 1], ll.Constant(
+            ll.VectorType(ll.IntType(32), n), list(range(n)))) for k in range(0, len(parts), 2)]
+    return parts[0] if width == lanes else lanes_of(parts[0], list(range(lanes)))
+
+
+def intrinsic(m, name: str, args):
+    """The module's declaration of x86 intrinsic `name` returning <8 x double>
+    with arguments of the types `args`."""
+    mod = m.b.module
+    return mod.globals.get(name) or ll.Function(
+        mod, ll.FunctionType(ll.VectorType(ll.DoubleType(), 8), args), name=name)
+
+
+def _permute(m, values: tuple, idx):
+    """values[idx] for a vector idx of m's lanes in [0, 16): one vpermi2pd per
+    8 lanes over the two registers holding the 16 values."""
+    v8 = ll.VectorType(ll.DoubleType(), 8)
+    regs = [ll.Constant(v8, [ll.Constant(ll.DoubleType(), v) for v in values[k:k + 8]])
+            for k in (0, 8)]
+    fn = intrinsic(m, "llvm.x86.avx512.vpermi2var.pd.512",
+                   [v8, ll.VectorType(ll.IntType(64), 8), v8])
+    return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i, regs[1]]), idx)
+
+
+def _rows(m, name: str, fields: tuple, idx):
+    """[f[idx] for f in fields] for a vector idx of m's lanes: one load per
+    lane of its row (the fields side by side, padded to 2 or 4 doubles)
+    instead of a gather per field."""
+    b = m.b
+    width = 2 if len(fields) <= 2 else 4
+    flat = tuple(v for i in range(TABLE_N)
+                 for v in [f[i] for f in fields] + [0.0] * (width - len(fields)))
+    g = _global(m, name, flat)
+    i64, i32 = ll.IntType(64), ll.IntType(32)
+    rows = []
+    for lane in range(m.lanes):
+        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(i64, width))
+        p = b.gep(g, [ll.Constant(i64, 0), pos], inbounds=True)
+        rows.append(b.load(p, typ=ll.VectorType(ll.DoubleType(), width), align=8 * width))
+    out = []
+    for k in range(len(fields)):
+        v = ll.Constant(m.ft, ll.Undefined)
+        for lane, row in enumerate(rows):
+            v = b.insert_element(v, b.extract_element(row, ll.Constant(i32, k)),
+                                 ll.Constant(i32, lane))
+        out.append(v)
+    return out
+
+
+def _lookup(m, names: tuple, fields: tuple, idx):
+    """[f[idx] for f in fields] (16-entry tables named `names`) for an i64 idx
+    in [0, 16), scalar or vector of m's lanes: loads, permutes (AVX-512F) or
+    row loads."""
     if m.lanes == 1:
-        p = b.gep(g, [ll.Constant(ll.IntType(64), 0), pos], inbounds=True)
-        return b.load(p, typ=ll.DoubleType())
-    ptrs = b.gep(g, [pos], source_etype=ll.DoubleType())
-    ptrs.type = ll.VectorType(ll.PointerType(), m.lanes)   # llvmlite types it as scalar
-    mask = ll.Constant(ll.VectorType(ll.IntType(1), m.lanes), [1] * m.lanes)
-    name = f"llvm.masked.gather.v{m.lanes}f64.v{m.lanes}p0"
-    fn = b.module.globals.get(name)
-    if fn is None:
-        fn = ll.Function(b.module, ll.FunctionType(m.ft, [ptrs.type, mask.type, m.ft]),
-                         name=name)
-    call = b.call(fn, [ptrs, mask, ll.Constant(m.ft, ll.Undefined)])
-    attr = ll.values.ArgumentAttributes()
-    attr.align = 8
-    call.arg_attributes[0] = attr
-    return call
+        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(ll.IntType(64), 0), idx],
+                                 inbounds=True), typ=ll.DoubleType())
+                for nm, f in zip(names, fields)]
+    if has_avx512(m.b.module):
+        return [_permute(m, f, idx) for f in fields]
+    return _rows(m, "+".join(names) + ".rows", fields, idx)
+
+
+LOG_NAMES = ("pyhalide.log_invc", "pyhalide.log_hi", "pyhalide.log_lo")
+
+
+def emit(m, x, name: str, value, make_f64, bits: int = 64):
+    """value(m, x) (exp or log of float64 x, holding float32 values if bits
+    is 32): inline, except a scalar in a module compiled for a target, which
+    calls pyhalide_<name>[f]_f64 so that LLVM's loop vectorizer can widen it
+    into calls of the vector versions (permutes or row loads) rather than
+    gathers (codegen_trig.call)."""
+    if m.lanes == 1 and getattr(m.b.module, "pyhalide_features", ""):
+        return codegen_trig.call(m, x, name, bits, make_f64, body=value)
+    return value(m, x)
 
 
 def exp(m, x):
@@ -176,9 +261,9 @@ def exp(m, x):
     n = b.sub(m.bits(nd), m.ci(SHIFT_BITS))
     nf = b.fneg(m.sub(nd, m.c(SHIFT)))
     r = m.fma(nf, m.c(LN2_LO_N), m.fma(nf, m.c(LN2_HI_N), xc))
-    g = _global(m, "pyhalide.exp_table", exp_table())
     j = b.and_(n, m.ci(EXP_N - 1))                 # in bounds for any bits (NaN)
-    t_hi, t_lo = _lookup(m, g, j, 2, 0), _lookup(m, g, j, 2, 1)
+    hi, tail = exp_table()
+    t_hi, t_lo = _lookup(m, ("pyhalide.exp_hi", "pyhalide.exp_tail"), (hi, tail), j)
     r2 = m.mul(r, r)
     tmp = m.add(r, m.fma(r2, m.horner(r, EXP_POLY), t_lo))
     y = m.fma(t_hi, tmp, t_hi)
@@ -205,15 +290,38 @@ def log_value(m, x):
     k, iz, tmp = split_exponent(m, x, LOG_OFF)
     z = m.from_bits(iz)
     i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
-    g = _global(m, "pyhalide.log_table", log_table())
-    invc, l_hi = _lookup(m, g, i, 2, 0), _lookup(m, g, i, 2, 1)
+    invcs, his, los = log_table()
+    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
     p = m.mul(z, invc)
     p_err = m.fma(z, invc, b.fneg(p))             # exact
     r = m.sub(p, m.c(1.0))                        # exact (Sterbenz)
     dk = b.sitofp(k, m.ft)
-    s1, e1 = m.fast_two_sum(m.mul(dk, m.c(LN2_HI)), l_hi)   # k LN2_HI exact, 0 or > 0.69
+    s1 = m.fma(dk, m.c(LN2_HI), l_hi)            # exact: multiples of 2^-32 below 2^10
     s2, e2 = m.fast_two_sum(s1, r)                # s1 = 0 or |s1| >= |r|
     r2 = m.mul(r, r)
     poly = m.fma(r, m.horner(r, LOG_POLY), m.c(-0.5))       # log1p(r) - r = r^2 poly
-    small = m.add(m.add(e1, e2), m.fma(dk, m.c(LN2_LO), m.fma(b.fneg(p_err), r, p_err)))
+    small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO), l_lo), m.fma(b.fneg(p_err), r, p_err)))
     return m.add(s2, m.fma(r2, poly, small))
+
+
+# float32 log, computed in float64 from log_value's table: log1p(r) = r + r^2 Q32(r),
+# Taylor to degree 7 (truncation below 2^-37 relative for |r| <= LOG_R)
+LOG32_POLY = (-0.5, 1 / 3, -1 / 4, 1 / 5, -1 / 6, 1 / 7)
+
+
+def log32_value(m, x):
+    """log(x) for a finite positive float32 value x held in float64 (a normal
+    float64): relative error below 2^-36, to be rounded to float32 once.
+    z invc - 1 is rounded (one fma); k LN2_HI + L is exact as in log_value."""
+    b = m.b
+    ix = m.bits(x)
+    tmp = b.sub(ix, m.ci(LOG_OFF))
+    dk = b.sitofp(b.ashr(tmp, m.ci(52)), m.ft)
+    z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))))
+    i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
+    invcs, his, los = log_table()
+    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
+    r = m.fma(z, invc, m.c(-1.0))
+    t = m.fma(dk, m.c(LN2_HI), l_hi)              # exact
+    u = m.fma(m.mul(r, r), m.horner(r, LOG32_POLY), m.fma(dk, m.c(LN2_LO), l_lo))
+    return m.add(t, m.add(r, u))

@@ -141,18 +141,20 @@ def entry_symbol(name: str) -> str:
 
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
             data_layout: str = "", reassociate: bool = False,
-            parallel: bool = True, cpu: str = "") -> CodegenOutput:
+            parallel: bool = True, cpu: str = "", features: str = "") -> CodegenOutput:
     """Build the LLVM module for `stmt` (see the module docstring).
     `reassociate` lets every float VectorReduce combine lanes in any order;
     a VectorReduce node with a true `reassoc` attribute opts in by itself.
     `cpu` (an LLVM CPU name) decides which streams are prefetched
-    (codegen_ops.min_work_per_stream)."""
+    (codegen_ops.min_work_per_stream); `features` (LLVM's feature string; "":
+    no target given) how codegen_explog reads its tables."""
     names = [b.name for b in buffers] + [p.name for p in params]
     if len(set(names)) != len(names):
         raise CodegenError(f"duplicate buffer/param names in {names}")
     if not name.isidentifier():
         raise CodegenError(f"kernel name {name!r} is not an identifier")
     mod = ll.Module(name=name)
+    mod.pyhalide_features = features        # read by codegen_explog.has_avx512
     name = entry_symbol(name)
     if triple:
         mod.triple = triple

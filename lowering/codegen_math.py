@@ -18,7 +18,9 @@ checks it against mpmath or long double). Special values are NumPy's:
   709.78 and gradual underflow into the subnormals down to 0 below -745.13
   (the correctly rounded thresholds);
 - log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
-  subnormal arguments exact (scaled by 2^54 first), log(1) = +0;
+  subnormal arguments exact (scaled by 2^54 first), log(1) = +0; bit for bit
+  NumPy's: the NaN of x < 0 is x86's default NaN (0xfff8...), a NaN argument
+  comes back quieted (log1p too);
 - tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN;
 - expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
   expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
@@ -210,12 +212,31 @@ def _log_sum(m: _F64, x):
     return s2, tail
 
 
+# log's values outside the finite positive numbers, as vfixupimmpd's tokens by
+# class of x (4 bits each, class 0 lowest): QNaN -> x, SNaN -> x quieted, +-0 ->
+# -inf, 1 -> val, -inf -> NaN, +inf -> +inf, negative -> NaN, positive -> val;
+# NaN is x86's default NaN (bits 0xfff8...), which NumPy returns too
+LOG_FIXUP = 0x03530421
+NAN_DEFAULT = -math.nan          # the default NaN: sign bit set
+
+
 def _log_specials(m: _F64, x, val):
     """val where x is finite and positive; else log's value: -inf at +-0, NaN
-    below 0, x itself at +inf and NaN."""
-    finite_pos = m.b.and_(m.cmp(">", x, m.c(0.0)), m.cmp("<", x, m.c(math.inf)))
+    below 0, +inf at +inf, x quieted at NaN. On AVX-512 one vfixupimmpd per 8
+    lanes; elsewhere selects (the same bits)."""
+    if m.lanes > 1 and codegen_explog.has_avx512(m.b.module):
+        v8, i8 = ll.VectorType(ll.DoubleType(), 8), ll.VectorType(ll.IntType(64), 8)
+        i32, i8m = ll.IntType(32), ll.IntType(8)
+        fn = codegen_explog.intrinsic(m, "llvm.x86.avx512.mask.fixupimm.pd.512",
+                                      [v8, v8, i8, i32, i8m, i32])
+        table = ll.Constant(i8, [ll.Constant(ll.IntType(64), LOG_FIXUP)] * 8)
+        return codegen_explog.per_zmm(m, lambda v, xv: m.b.call(fn, [
+            v, xv, table, ll.Constant(i32, 0), ll.Constant(i8m, 0xFF), ll.Constant(i32, 4)]),
+            val, x)
+    # finite and positive: bits(x) - 1 below bits(+inf) - 1 as unsigned integers
+    finite_pos = m.b.icmp_unsigned("<", m.b.sub(m.bits(x), m.ci(1)), m.ci(0x7FEFFFFFFFFFFFFF))
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
-                    m.sel(m.cmp("<", x, m.c(0.0)), m.c(math.nan), x))
+                    m.sel(m.cmp("<", x, m.c(0.0)), m.c(NAN_DEFAULT), m.add(x, x)))
     return m.sel(finite_pos, val, special)
 
 
@@ -314,7 +335,7 @@ def _log32_value(m: _F64, x):
 
 
 def _log32(m: _F64, x):
-    return _log_specials(m, x, _log32_value(m, x))
+    return _log_specials(m, x, codegen_explog.log32_value(m, x))
 
 
 def _log1p32(m: _F64, x):
@@ -344,10 +365,16 @@ def _log_table(m: _F64, x):
     return _log_specials(m, x, codegen_explog.log_value(m, x))
 
 
-_EMIT = {64: {"exp": codegen_explog.exp, "log": _log_table, "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
+_EMIT = {64: {"exp": functools.partial(codegen_explog.emit, name="exp", value=codegen_explog.exp,
+                                       make_f64=_F64),
+              "log": functools.partial(codegen_explog.emit, name="log", value=_log_table,
+                                       make_f64=_F64),
+              "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
-         32: {"exp": _exp32, "log": _log32, "tanh": _tanh32, "expm1": _expm1_32,
+         32: {"exp": _exp32, "log": functools.partial(codegen_explog.emit, name="log",
+                                                     value=_log32, make_f64=_F64, bits=32),
+              "tanh": _tanh32, "expm1": _expm1_32,
               "log1p": _log1p32,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=32, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}}}

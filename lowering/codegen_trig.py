@@ -348,48 +348,56 @@ def _declare(mod, name, ret, args):
 VARIANT_LANES = {64: (4, 8), 32: (8, 16)}
 
 
-def _function(mod, name: str, bits: int, lanes: int, make_f64):
+def _function(mod, name: str, bits: int, lanes: int, make_f64, body=None):
     """The module's internal function pyhalide_<name>[f]_<f64|vNf64>, defined
     on first use (f: float32 values, in float64): not inlined (its Payne-Hanek
     block is rarely run, and a loop calling it stays a straight line for the
-    vectorizer), no memory access but its constant table."""
+    vectorizer), no memory access but its constant table. `body(m, x)`, when
+    given, is the value it returns (codegen_explog's exp and log) in place of
+    sin, cos or tan's."""
     suffix = "f64" if lanes == 1 else f"v{lanes}f64"
     full = f"pyhalide_{name}{'f' if bits == 32 else ''}_{suffix}"
     fn = mod.globals.get(full)
     if fn is not None:
         return fn
     ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
-    scalar = None if lanes == 1 else _function(mod, name, bits, 1, make_f64)
+    scalar = None if lanes == 1 or body else _function(mod, name, bits, 1, make_f64)
     fn = ll.Function(mod, ll.FunctionType(ft, [ft]), name=full)
     fn.linkage = "internal"
-    for attr in ("noinline", "nounwind", "readnone"):
+    # a `body`'s vector versions are inlined where the loop vectorizer calls
+    # them (jit._optimize runs the always-inliner after the pipeline)
+    inline = "alwaysinline" if body and lanes > 1 else "noinline"
+    for attr in (inline, "nounwind", "readnone"):
         fn.attributes.add(attr)
     set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
-    _body(make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes), fn.args[0], name, bits,
-          scalar)
+    m = make_f64(ll.IRBuilder(fn.append_basic_block("entry")), lanes)
+    if body is None:
+        _body(m, fn.args[0], name, bits, scalar)
+    else:
+        m.b.ret(body(m, fn.args[0]))
     return fn
 
 
-def call(m, x, name: str, bits: int, make_f64):
+def call(m, x, name: str, bits: int, make_f64, body=None):
     """name(x) ("sin", "cos" or "tan") for a float64 scalar or vector x (holding
     float32 values if bits is 32: then within 2^-33 relative, to be rounded to
     float32), emitted at m's builder as a call. A scalar call names the vector
     versions (vector-function-abi-variant), so the loop vectorizer widens it
-    into one call per vector."""
+    into one call per vector. `body`: see _function."""
     b = m.b
-    fn = _function(b.module, name, bits, m.lanes, make_f64)
+    fn = _function(b.module, name, bits, m.lanes, make_f64, body)
     c = b.call(fn, [x])
     if m.lanes == 1:
         variants = ",".join(
-            f"_ZGV_LLVM_N{n}v_{fn.name}({_function(b.module, name, bits, n, make_f64).name})"
+            f"_ZGV_LLVM_N{n}v_{fn.name}({_function(b.module, name, bits, n, make_f64, body).name})"
             for n in VARIANT_LANES[bits])
         set.add(c.attributes, f'"vector-function-abi-variant"="{variants}"')
         for n in VARIANT_LANES[bits]:
-            _keep(b.module, _function(b.module, name, bits, n, make_f64))
+            _keep(b.module, _function(b.module, name, bits, n, make_f64, body))
     return c
 
 
-_DEFINE = re.compile(r'^define internal [^@]*@"?pyhalide_(?:sin|cos|tan)f?_\w+"?\(.*\n(?:.*\n)*?\}$',
+_DEFINE = re.compile(r'^define internal [^@]*@"?pyhalide_(?:sin|cos|tan|exp|log)f?_\w+"?\(.*\n(?:.*\n)*?\}$',
                      re.MULTILINE)
 
 

@@ -132,7 +132,7 @@ def _build(stmt, name, buffers, params, target, options):
     with cycle_collection_paused():
         out = codegen(stmt, name, buffers, params, triple=t.triple,
                       data_layout=str(tm.target_data), reassociate=options.reassociate,
-                      cpu=t.cpu)
+                      cpu=t.cpu, features=t.features)
         text = str(out.module)
     return t, tm, out, text
 
@@ -153,6 +153,13 @@ def _optimize(ir_text: str, tm, options: JitOptions, unlocked: bool = False):
         unlocked_run(mpm, mod, pb)
     else:
         mpm.run(mod, pb)
+    if "alwaysinline" in ir_text:       # vector versions the loop vectorizer called
+        mpm = llvm.create_new_module_pass_manager()     # (codegen_trig._function)
+        mpm.add_always_inliner_pass()
+        if unlocked:
+            unlocked_run(mpm, mod, pb)
+        else:
+            mpm.run(mod, pb)
     return mod
 
 
