@@ -11,18 +11,15 @@ each call (after a written argument was copied back). Any other array value
 (a reshape's division, a clamp, a view of a local array) stays a new array."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.ops import free_vars
 from pyhalide.reference.exprs import Context
 
+from .affine_maps import affine, probes
 from .array_shape import size_fn
 from .arrayexpr import ArrayExpr
-
-_PROBE = "%argview"
 
 
 class ArgView:
@@ -81,11 +78,10 @@ def arg_view(bld, value) -> ArgView | None:
     shape = [size_fn(s) for s in value.shape]
     if any(f is None for f in shape):
         return None
-    probes = [ir.Variable(ir.INDEX, f"{_PROBE}{k}") for k in range(value.ndim)]
     known = _call_time_values(bld.cx)
     offsets, coefs = [], []
-    for e in to_base(probes):
-        form = _affine(e, value.ndim)
+    for e in to_base(probes(value.ndim)):
+        form = affine(e, value.ndim)
         if form is None:
             return None              # not affine in the view's indices
         row, off = form
@@ -96,32 +92,3 @@ def arg_view(bld, value) -> ArgView | None:
     used = {n: v for off in offsets for n, v in free_vars(off).items()}
     return ArgView(name, shape, offsets, coefs,
                    {n: (known[n], v.type.to_numpy()) for n, v in used.items()})
-
-
-def _affine(e, ndim: int):
-    """(coefficients of the probes, the rest as an Expr) when e is an affine
-    function of the probe variables with constant coefficients (sums,
-    differences and products by constants of them), else None."""
-    names = free_vars(e)
-    if not any(n.startswith(_PROBE) for n in names):
-        return [0] * ndim, e
-    if isinstance(e, ir.Variable):
-        m = re.fullmatch(re.escape(_PROBE) + r"(\d+)", e.name)
-        row = [0] * ndim
-        row[int(m.group(1))] = 1
-        return row, ir.Const(e.type, 0)
-    if isinstance(e, (ir.Add, ir.Sub)):
-        a, b = _affine(e.a, ndim), _affine(e.b, ndim)
-        if a is None or b is None:
-            return None
-        sign = 1 if isinstance(e, ir.Add) else -1
-        return [x + sign * y for x, y in zip(a[0], b[0])], type(e)(a[1], b[1])
-    if isinstance(e, ir.Mul):
-        for k, x in ((e.b, e.a), (e.a, e.b)):
-            if isinstance(k, ir.Const):
-                f = _affine(x, ndim)
-                if f is None:
-                    return None
-                return [c * int(k.value) for c in f[0]], ir.Mul(f[1], k)
-    return None
-

@@ -52,3 +52,4 @@ def result_order(operands, ndim: int):
 
 
 RESULT_ORDER["fn"] = result_order
+
