@@ -70,10 +70,22 @@ def arg_view(bld, value) -> ArgView | None:
     if not isinstance(value, ArrayExpr) or value.view is None or value.ndim == 0 \
             or value.readonly or value.ty.is_complex():
         return None
-    arr, to_base = value.view
+    arr = value.view[0]
     name = arr.arg_name
     if name is None or getattr(arr, "part_of", None) or getattr(arr, "alternatives", None) \
-            or name not in bld.inputs or arr.ty.dtype != value.ty.dtype:
+            or name not in bld.inputs:
+        return None
+    return view_map(bld, value, name)
+
+
+def view_map(bld, value, name=None) -> ArgView | None:
+    """The view `value` is of its array (`name`: the argument's name; None
+    for an array the function makes) as an ArgView, or None when its index
+    map is not affine with constant steps or its offsets are not known at
+    call time."""
+    arr, to_base = value.view
+    if value.ndim == 0 or value.readonly or value.ty.is_complex() or \
+            arr.ty.dtype != value.ty.dtype:
         return None
     shape = [size_fn(s) for s in value.shape]
     if any(f is None for f in shape):

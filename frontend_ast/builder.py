@@ -34,6 +34,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
 )
 from .analyze import Liveness, names_assigned
 from .arg_views import arg_view
+from .returned_layout import returned_layout
 from .array_shape import check_at_call, returned_reshape
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
@@ -239,8 +240,13 @@ class Builder:
     def stored(self, value, name, node):
         """A returned value with its array values stored as arrays."""
         if isinstance(value, ArrayExpr):
-            return returned_reshape(value) or arg_view(self, value) or \
-                self.array_code.materialize(value, name, node)
+            got = returned_reshape(value) or arg_view(self, value) or \
+                returned_layout(self, value, name, node)
+            if got is not None:
+                return got
+            value = self.array_code.materialize(value, name, node)
+        if isinstance(value, Arr):      # in NumPy's memory order where it is not C's
+            return returned_layout(self, value, name, node) or value
         if isinstance(value, TupleVal):
             return TupleVal([self.stored(v, f"{name}{k}", node)
                              for k, v in enumerate(value.items)])

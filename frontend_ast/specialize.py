@@ -19,6 +19,7 @@ from pyhalide.var import Var
 from . import check_order, unions
 from . import complex_values as C
 from .arg_views import ArgView
+from .returned_layout import LocalView, Transposed
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
 from .array_shape import Reshaped, replay
@@ -326,6 +327,13 @@ class Specialization:
             return Out("reshape", inner=self._outputs(r.base), steps=r.steps)
         if isinstance(r, ArgView):      # NumPy's view of the caller's array
             return Out("input_view", name=r.name, view=r)
+        if isinstance(r, Transposed):   # an array in NumPy's memory order (one object)
+            memo = self.__dict__.setdefault("_transposed_outs", {})
+            if id(r) not in memo:
+                memo[id(r)] = (r, Out("transpose", inner=self._outputs(r.base), axes=r.axes))
+            return memo[id(r)][1]
+        if isinstance(r, LocalView):    # NumPy's view of a returned array
+            return Out("local_view", inner=self._outputs(r.base), view=r.view)
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
@@ -757,7 +765,16 @@ class Specialization:
         become closures, the rest calls convert."""
         if o.kind == "tuple":
             parts = [self.converter(x) for x in o.items]
-            return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
+            first = [next(j for j, y in enumerate(o.items) if y is x) for x in o.items]
+            if first == list(range(len(first))):
+                return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
+
+            def shared(outs, args, env):      # an Out returned twice is one object twice
+                got = []
+                for k, part in enumerate(parts):
+                    got.append(got[first[k]] if first[k] < k else part(outs, args, env))
+                return tuple(got)
+            return shared
         if o.kind == "scalar" and o.fallback is None:
             slot, index = o.slot, o.index
             read = _scalar_reader(o.ty, self.output_layout()[slot][1][index])
@@ -768,6 +785,12 @@ class Specialization:
         if o.kind == "reshape":
             inner, steps = self.converter(o.inner), o.steps
             return lambda outs, args, env: replay(inner(outs, args, env), steps, env)
+        if o.kind == "transpose":
+            inner, axes = self.converter(o.inner), o.axes
+            return lambda outs, args, env: inner(outs, args, env).transpose(axes)
+        if o.kind == "local_view":
+            inner, build = self.converter(o.inner), o.view.build
+            return lambda outs, args, env: build(inner(outs, args, env), env)
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
@@ -791,13 +814,17 @@ class Specialization:
 
     def convert(self, o: Out, outs, args, env):
         if o.kind == "tuple":
-            return tuple(self.convert(x, outs, args, env) for x in o.items)
+            return self.converter(o)(outs, args, env)
         if o.kind == "const":
             return o.value
         if o.kind == "zero_d":
             return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
         if o.kind == "reshape":
             return replay(self.convert(o.inner, outs, args, env), o.steps, env)
+        if o.kind == "transpose":
+            return self.convert(o.inner, outs, args, env).transpose(o.axes)
+        if o.kind == "local_view":
+            return o.view.build(self.convert(o.inner, outs, args, env), env)
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "input_view":

@@ -89,9 +89,9 @@ def memory_order(operand: ArrayExpr, layout=None):
 def _part_order(value: ArrayExpr) -> tuple:
     """The axes of a view of part of an array, outermost in memory first:
     where each axis steps forwards along one axis of the array (slices,
-    integer indices, new axes), the order of those axes in the array's
-    memory (`a[1:]` of a Fortran-ordered `a` is Fortran-ordered); else its
-    index order."""
+    integer indices, new axes; backwards too: NumPy orders axes by
+    |stride|), the order of those axes in the array's memory (`a[1:]` of a
+    Fortran-ordered `a` is Fortran-ordered); else its index order."""
     nd = value.ndim
     arr = value.view[0]
     rows = affine_rows(value)
@@ -104,7 +104,7 @@ def _part_order(value: ArrayExpr) -> tuple:
         if not steps:
             rank.append(None)           # a new axis (size 1): it does not count
             continue
-        if len(steps) > 1 or steps[0][1] < 0 or steps[0][0] in used:
+        if len(steps) > 1 or steps[0][0] in used:
             return tuple(range(nd))
         used.add(steps[0][0])
         rank.append(base.index(steps[0][0]))
