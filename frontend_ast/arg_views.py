@@ -36,20 +36,32 @@ class ArgView:
     def __init__(self, name, shape, offsets, coefs, var_fns):
         self.name, self.shape, self.offsets = name, shape, offsets
         self.coefs, self.var_fns = coefs, var_fns
+        self._starts = {}         # the values of var_fns -> the first element's index
 
     def build(self, base: np.ndarray, env) -> np.ndarray:
-        shape = tuple(int(f(env)) for f in self.shape)
-        strides = tuple(sum(row[k] * st for row, st in zip(self.coefs, base.strides))
-                        for k in range(len(shape)))
-        if 0 in shape:
-            first = base
-        else:
-            values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
-            ctx = Context(None, values)
-            start = [int(ctx.ev(e)) for e in self.offsets]
-            first = base[tuple(slice(s, None) for s in start)]
+        shape = tuple([int(f(env)) for f in self.shape])
+        strides = tuple([sum([row[k] * st for row, st in zip(self.coefs, base.strides)])
+                         for k in range(len(shape))])
+        start = [0] * base.ndim if 0 in shape else self._start(env)
+        if base.flags.c_contiguous or base.flags.f_contiguous:
+            # (a view of base's own buffer: it checks the view stays inside it)
+            offset = sum([s * st for s, st in zip(start, base.strides)])
+            return np.ndarray(shape, base.dtype, base, offset, strides)
+        first = base[tuple(slice(s, None) for s in start)]
         return np.lib.stride_tricks.as_strided(first, shape, strides, subok=False,
                                                writeable=base.flags.writeable)
+
+    def _start(self, env) -> list:
+        """The first element's index along each of the array's axes."""
+        values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
+        key = tuple(values.values())
+        start = self._starts.get(key)
+        if start is None:
+            ctx = Context(None, values)
+            start = [int(ctx.ev(e)) for e in self.offsets]
+            if len(self._starts) < 64:
+                self._starts[key] = start
+        return start
 
 
 def _call_time_values(cx) -> dict:
@@ -68,7 +80,7 @@ def _call_time_values(cx) -> dict:
 def arg_view(bld, value) -> ArgView | None:
     """The argument view `value` is, or None when it is not one."""
     if not isinstance(value, ArrayExpr) or value.view is None or value.ndim == 0 \
-            or value.readonly or value.ty.is_complex():
+            or value.readonly:
         return None
     arr = value.view[0]
     name = arr.arg_name
@@ -84,7 +96,7 @@ def view_map(bld, value, name=None) -> ArgView | None:
     map is not affine with constant steps or its offsets are not known at
     call time."""
     arr, to_base = value.view
-    if value.ndim == 0 or value.readonly or value.ty.is_complex() or \
+    if value.ndim == 0 or value.readonly or \
             arr.ty.dtype != value.ty.dtype:
         return None
     shape = [size_fn(s) for s in value.shape]

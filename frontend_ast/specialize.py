@@ -661,15 +661,16 @@ class Specialization:
             if self.written is not None:
                 self.written.copy_back(args, outs)
         result = self.result_converter()(outs, args if given is None else given, env)
-        if call is not None and native is args:
-            self._remember(args, env, call, shapes)
+        if native is args:
+            self._remember(args, env, call, shapes if call is not None else [])
         return result
 
     def _remember(self, args, env, call, shapes):
-        """Record a call that ran the kernel for the fast path (direct_call.py)."""
+        """Record a call for the fast path (direct_call.py): one that ran the
+        kernel, or (call None) one of a specialization without a kernel."""
         if self._no_direct:
             return
-        kernel, buffers, params, graph, plan = call
+        kernel, buffers, params, graph, plan = call if call is not None else (None,) * 5
         direct = self._direct
         if direct is None or direct.graph is not graph:    # (a changed Function: a new graph)
             direct = DirectCall.build(self, graph, plan, _check_buffer().numpy())
