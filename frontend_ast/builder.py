@@ -34,8 +34,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
 )
 from .analyze import Liveness, names_assigned
 from .arg_views import arg_view
-from .returned_layout import returned_layout
-from .array_shape import check_at_call, returned_reshape
+from .array_shape import check_at_call
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
@@ -50,6 +49,7 @@ from .loop_state import LoopState
 from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
+from .returned_layout import reshaped_once, returned_layout
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, MaybeUnbound, TupleVal, UnionTypeError, Val, const_val, negated_facts
@@ -240,7 +240,7 @@ class Builder:
     def stored(self, value, name, node):
         """A returned value with its array values stored as arrays."""
         if isinstance(value, ArrayExpr):
-            got = returned_reshape(value) or arg_view(self, value) or \
+            got = reshaped_once(self, value) or arg_view(self, value) or \
                 returned_layout(self, value, name, node)
             if got is not None:
                 return got

@@ -16,7 +16,11 @@ array's memory with its strides. Compiled outputs are C-contiguous buffers:
     that two returned views of one array share its memory as in NumPy."""
 from __future__ import annotations
 
+import threading
+
 from .arg_views import view_map
+from .array_index import Indexed
+from .array_shape import returned_reshape
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr
 from .values import Arr
@@ -43,6 +47,9 @@ def returned_layout(bld, value, name, node):
     if isinstance(value, ArrayExpr):
         if value.view is None:
             return _in_order(bld, value, value.order, name, node)
+        got = _view_of_reshape(bld, value)
+        if got is not None:
+            return got
         arr = value.view[0]
         if not _own_plain(arr) or is_whole_view(value):
             return None
@@ -62,6 +69,44 @@ def returned_layout(bld, value, name, node):
                                            name, node))
         return cache[key][1]
     return None
+
+
+def reshaped_once(bld, value: ArrayExpr):
+    """returned_reshape(value), one object per reshape value (a reshape and
+    views of it returned together are views of one array, as in NumPy,
+    where its reshape copies too)."""
+    cache = bld.__dict__.setdefault("_returned_reshapes", {})
+    if id(value) not in cache:
+        cache[id(value)] = (value, returned_reshape(value))
+    return cache[id(value)][1]
+
+
+def _view_of_reshape(bld, value: ArrayExpr):
+    """A LocalView of the returned reshape (array_shape.Reshaped: NumPy's own
+    reshape of the array at return, a view or a copy as NumPy's) when value
+    is a view (slices, integer indices, transposes) of a reshape view of a
+    whole array (`a.reshape(3, 4)[1:]`, `a.ravel()[::2]`), else None."""
+    maps, x = [], value
+    while getattr(x, "reshape_of", None) is None:
+        if isinstance(x, Indexed) and x.injective:
+            maps.append(lambda idx, x=x: x.pick(idx)[0])
+            x = x.src
+        elif getattr(x, "derived_from", None) is not None:
+            x, m = x.derived_from
+            maps.append(m)
+        else:
+            return None
+    reshaped = reshaped_once(bld, x) if x is not value else None
+    if reshaped is None:
+        return None
+
+    def to_reshaped(idx):
+        for m in maps:
+            idx = m(idx)
+        return idx
+    m = view_map(bld, ArrayExpr(value.shape, value.ty, None, value.node,
+                                view=(x, to_reshaped)))
+    return LocalView(reshaped, m) if m is not None else None
 
 
 def _own_plain(arr) -> bool:
@@ -86,3 +131,54 @@ def _in_order(bld, value: ArrayExpr, order, name, node):
                        readonly=value.readonly)
     base = bld.array_code.materialize(stored, name, node)
     return Transposed(base, tuple(order.index(k) for k in range(nd)))
+
+
+# one object per call for a result used twice -------------------------------------------------
+def shared_outs(out) -> set:
+    """ids of the Outs (specialize.Out) reached more than once in the tree of
+    `out` (`return z, z.T`: z's output, transposed or reshaped, is one object
+    in both)."""
+    seen, shared = set(), set()
+
+    def walk(o):
+        if id(o) in seen:
+            shared.add(id(o))
+            return
+        seen.add(id(o))
+        for name in ("items", "alts"):
+            for x in getattr(o, name, None) or ():
+                for y in (x if isinstance(x, tuple) else (x,)):
+                    if y is not None:
+                        walk(y)
+        for name in ("inner", "re", "im", "item"):
+            x = getattr(o, name, None)
+            if x is not None and hasattr(x, "kind"):
+                walk(x)
+    walk(out)
+    return shared
+
+
+_memo = threading.local()
+
+
+def once_per_call(out, fn):
+    """fn(outs, args, env) computed once per call (a call's `outs` list is
+    its own object) and kept for the other uses of `out` in the result."""
+    def once(outs, args, env):
+        m = getattr(_memo, "m", None)
+        if m is None or m[0] is not outs:
+            m = _memo.m = (outs, {})
+        if id(out) not in m[1]:
+            m[1][id(out)] = fn(outs, args, env)
+        return m[1][id(out)]
+    return once
+
+
+def forgetting(conv):
+    """conv, dropping the kept values when the result is made."""
+    def top(outs, args, env):
+        try:
+            return conv(outs, args, env)
+        finally:
+            _memo.m = None
+    return top

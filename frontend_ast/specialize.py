@@ -19,7 +19,6 @@ from pyhalide.var import Var
 from . import check_order, unions
 from . import complex_values as C
 from .arg_views import ArgView
-from .returned_layout import LocalView, Transposed
 from .arg_writes import WrittenArgs, make_writable, written_parts
 from .array_complex import ComplexArr, assemble, bind_input
 from .array_shape import Reshaped, replay
@@ -31,6 +30,7 @@ from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .names import lookup_global
+from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
@@ -324,7 +324,10 @@ class Specialization:
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
         if isinstance(r, Reshaped):     # a reshape view of a whole array: NumPy's reshape
-            return Out("reshape", inner=self._outputs(r.base), steps=r.steps)
+            memo = self.__dict__.setdefault("_reshaped_outs", {})
+            if id(r) not in memo:
+                memo[id(r)] = (r, Out("reshape", inner=self._outputs(r.base), steps=r.steps))
+            return memo[id(r)][1]
         if isinstance(r, ArgView):      # NumPy's view of the caller's array
             return Out("input_view", name=r.name, view=r)
         if isinstance(r, Transposed):   # an array in NumPy's memory order (one object)
@@ -757,25 +760,26 @@ class Specialization:
     def result_converter(self):
         """converter(self.result), built once."""
         if self._converter is None:
-            self._converter = self.converter(self.result)
+            shared = shared_outs(self.result)
+            self._shared_outs = dict.fromkeys(shared)   # id -> its converter, once made
+            conv = self.converter(self.result)
+            self._converter = forgetting(conv) if shared else conv
         return self._converter
 
     def converter(self, o: Out):
         """convert(o, ...) as a function of (outs, args, env), built once per
         specialization: the common leaves (scalars, arrays, tuples of them)
         become closures, the rest calls convert."""
+        shared = getattr(self, "_shared_outs", {})
+        if id(o) in shared:             # used twice in the result: one object per call
+            if shared[id(o)] is None:
+                shared[id(o)] = False   # (being made: the plain converter below)
+                shared[id(o)] = once_per_call(o, self.converter(o))
+            if shared[id(o)]:
+                return shared[id(o)]
         if o.kind == "tuple":
             parts = [self.converter(x) for x in o.items]
-            first = [next(j for j, y in enumerate(o.items) if y is x) for x in o.items]
-            if first == list(range(len(first))):
-                return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
-
-            def shared(outs, args, env):      # an Out returned twice is one object twice
-                got = []
-                for k, part in enumerate(parts):
-                    got.append(got[first[k]] if first[k] < k else part(outs, args, env))
-                return tuple(got)
-            return shared
+            return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
         if o.kind == "scalar" and o.fallback is None:
             slot, index = o.slot, o.index
             read = _scalar_reader(o.ty, self.output_layout()[slot][1][index])
@@ -815,7 +819,7 @@ class Specialization:
 
     def convert(self, o: Out, outs, args, env):
         if o.kind == "tuple":
-            return self.converter(o)(outs, args, env)
+            return tuple(self.convert(x, outs, args, env) for x in o.items)
         if o.kind == "const":
             return o.value
         if o.kind == "zero_d":

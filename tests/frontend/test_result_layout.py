@@ -262,3 +262,45 @@ def test_sum_of_a_reduction_of_a_fortran_array():
         for a in (base, np.asfortranarray(base), base.transpose(1, 0, 2)):
             for e, g in zip(_sum_of_reduction(a), p(a)):
                 np.testing.assert_array_equal(g, e)
+
+
+# views of reshapes of arguments are NumPy's views (or copies, where NumPy's
+# reshape copies) ---------------------------------------------------------------------------
+def _flat_slice(a, k):
+    return a.reshape(-1)[k:k + 3]
+
+
+def _rows_of_reshape(a, k):
+    return a.reshape(3, 4)[k:]
+
+
+def _ravel_step(a, k):
+    return a.ravel()[::2]
+
+
+def _reshape_transposed(a, k):
+    return a.reshape(2, 6).T
+
+
+def _reshape_pick(a, k):
+    return a.reshape(2, 2, 3)[:, k % 2]
+
+
+def _reshape_and_view(a, k):
+    b = a.reshape(4, 3)
+    return b[1:, :2], b, b[k, ::-1]
+
+
+@pytest.mark.parametrize("fn", [_flat_slice, _rows_of_reshape, _ravel_step, _reshape_transposed,
+                                _reshape_pick, _reshape_and_view], ids=lambda f: f.__name__)
+def test_views_of_reshapes_of_arguments(fn):
+    p = ph.pipeline(fn)
+    base = np.arange(12.0).reshape(3, 4)
+    for arg in (base, np.asfortranarray(base), np.arange(24.0).reshape(3, 8)[:, ::2]):
+        for k in (1, 2, -1, 7):
+            check(lambda a: fn(a, k), arg, lambda a: p(a, k))
+    a_py, a_ph = base.copy(), base.copy()
+    for r in (_leaves(fn(a_py, 1)), _leaves(p(a_ph, 1))):
+        for x in r:
+            x[...] = -3.0          # writes through the views reach the argument
+    np.testing.assert_array_equal(a_ph, a_py)
