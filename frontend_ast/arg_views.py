@@ -7,8 +7,10 @@ argument is affine in the indices with constant coefficients (basic slices,
 transposes, new axes): the strides are those coefficients, the first
 element's index is an expression of call-time values (shapes, scalar
 arguments), and `ArgView.build` makes the view of the caller's array after
-each call (after a written argument was copied back). Any other array value
-(a reshape's division, a clamp, a view of a local array) stays a new array."""
+each call (after a written argument was copied back). The same map views an
+array the function returns (`view_map`; returned_layout.py: views of local
+arrays and of reshapes). Any other array value (a clamp, a gather) is a new
+array."""
 from __future__ import annotations
 
 import numpy as np

@@ -159,8 +159,8 @@ def derived(src: ArrayExpr, shape, m, node, view=True) -> ArrayExpr:
         arr, to_base = src.view
         v = (arr, lambda idx: to_base(m(idx)))
     out = ArrayExpr(shape, src.ty, lambda idx: src.elem(m(idx)), node, view=v)
-    if v is not None:
-        out.derived_from = (src, m)     # (a view of a reshape: returned_layout.py)
+    if view:
+        out.derived_from = (src, m)     # (NumPy's view of src: returned_layout.py)
     return out
 
 

@@ -45,11 +45,11 @@ def returned_layout(bld, value, name, node):
     """A Transposed or LocalView for a returned array value whose NumPy
     layout is not the C-contiguous one a plain output gives, else None."""
     if isinstance(value, ArrayExpr):
-        if value.view is None:
-            return _in_order(bld, value, value.order, name, node)
-        got = _view_of_reshape(bld, value)
+        got = _view_of_made(bld, value, name, node)
         if got is not None:
             return got
+        if value.view is None:
+            return _in_order(bld, value, value.order, name, node)
         arr = value.view[0]
         if not _own_plain(arr) or is_whole_view(value):
             return None
@@ -81,11 +81,12 @@ def reshaped_once(bld, value: ArrayExpr):
     return cache[id(value)][1]
 
 
-def _view_of_reshape(bld, value: ArrayExpr):
-    """A LocalView of the returned reshape (array_shape.Reshaped: NumPy's own
-    reshape of the array at return, a view or a copy as NumPy's) when value
-    is a view (slices, integer indices, transposes) of a reshape view of a
-    whole array (`a.reshape(3, 4)[1:]`, `a.ravel()[::2]`), else None."""
+def _view_of_made(bld, value: ArrayExpr, name, node):
+    """A LocalView when value is a view (slices, integer indices, new axes,
+    transposes) of a reshape view of a whole array (`a.reshape(3, 4)[1:]`:
+    of array_shape.Reshaped, NumPy's own reshape at return, a view or a copy
+    as NumPy's) or of a new array (`(a * 2.0)[::2]`, `(a + b).T`: of that
+    array, stored whole in NumPy's order), else None."""
     maps, x = [], value
     while getattr(x, "reshape_of", None) is None:
         if isinstance(x, Indexed) and x.injective:
@@ -94,19 +95,26 @@ def _view_of_reshape(bld, value: ArrayExpr):
         elif getattr(x, "derived_from", None) is not None:
             x, m = x.derived_from
             maps.append(m)
+        elif x.view is None and type(x) is ArrayExpr and maps and not x.ty.is_complex():
+            break                               # a new array
         else:
             return None
-    reshaped = reshaped_once(bld, x) if x is not value else None
-    if reshaped is None:
+    if not maps:
         return None
 
-    def to_reshaped(idx):
+    def to_made(idx):
         for m in maps:
             idx = m(idx)
         return idx
-    m = view_map(bld, ArrayExpr(value.shape, value.ty, None, value.node,
-                                view=(x, to_reshaped)))
-    return LocalView(reshaped, m) if m is not None else None
+    m = view_map(bld, ArrayExpr(value.shape, value.ty, None, value.node, view=(x, to_made)))
+    if m is None:
+        return None
+    if getattr(x, "reshape_of", None) is not None:
+        base = reshaped_once(bld, x)
+    else:
+        base = _in_order(bld, x, x.order, name, node) or \
+            bld.array_code.materialize(x, name, node)
+    return LocalView(base, m) if base is not None else None
 
 
 def _own_plain(arr) -> bool:

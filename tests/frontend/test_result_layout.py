@@ -173,16 +173,28 @@ def check(fn, arg, p):
 @pytest.mark.parametrize("fn", LAYOUT_CASES, ids=lambda f: f.__name__)
 def test_returned_layout_is_numpys(fn):
     p = ph.pipeline(fn)
+    check(fn, _arguments()["F"], p)
+
+
+@pytest.mark.parametrize("fn", [_elementwise, _local_and_view], ids=lambda f: f.__name__)
+def test_returned_layout_every_argument_layout(fn):
+    p = ph.pipeline(fn)
     for name, arg in _arguments().items():
         check(fn, arg, p)
 
 
-@pytest.mark.parametrize("fn", [_elementwise, _sum_keepdims0, _written_local,
-                                _local_and_view, _zeros_like],
-                         ids=lambda f: f.__name__)
+@pytest.mark.slow
+@pytest.mark.parametrize("fn", LAYOUT_CASES, ids=lambda f: f.__name__)
+def test_returned_layout_every_case_and_layout(fn):
+    p = ph.pipeline(fn)
+    for name, arg in _arguments().items():
+        check(fn, arg, p)
+
+
+@pytest.mark.parametrize("fn", [_sum_keepdims0, _local_and_view], ids=lambda f: f.__name__)
 def test_returned_layout_auto_schedule(fn):
     p = ph.pipeline(fn, schedule="auto")
-    for name in ("C", "F", "F_step"):
+    for name in ("F", "F_step"):
         check(fn, _arguments()[name], p)
 
 
@@ -190,7 +202,7 @@ def _three_d_sum(a):
     return a.sum(axis=1, keepdims=True), a.sum(axis=1), a * 1.5
 
 
-@pytest.mark.parametrize("perm", [(0, 1, 2), (2, 1, 0), (1, 0, 2), (2, 0, 1)])
+@pytest.mark.parametrize("perm", [(2, 1, 0), (1, 0, 2)])
 def test_three_d_layouts(perm):
     p = ph.pipeline(_three_d_sum)
     base = np.arange(1.0, 61.0).reshape(3, 4, 5) * 0.1
@@ -247,9 +259,9 @@ def _sum_of_reduction(a):
 def test_sums_in_numpys_memory_order(fn):
     rng = np.random.default_rng(17)
     p = ph.pipeline(fn)
-    for _ in range(3):
+    for _ in range(2):
         base = rng.standard_normal((23, 41)) * 10.0 ** rng.integers(-8, 8, (23, 41))
-        for a in (base, np.asfortranarray(base), np.asfortranarray(base)[1:, ::2]):
+        for a in (np.asfortranarray(base), np.asfortranarray(base)[1:, ::2]):
             for e, g in zip(fn(a.copy(order="K")), p(a.copy(order="K"))):
                 np.testing.assert_array_equal(g, e)
 
@@ -257,9 +269,9 @@ def test_sums_in_numpys_memory_order(fn):
 def test_sum_of_a_reduction_of_a_fortran_array():
     rng = np.random.default_rng(18)
     p = ph.pipeline(_sum_of_reduction)
-    for _ in range(3):
+    for _ in range(2):
         base = rng.standard_normal((5, 23, 41)) * 10.0 ** rng.integers(-8, 8, (5, 23, 41))
-        for a in (base, np.asfortranarray(base), base.transpose(1, 0, 2)):
+        for a in (np.asfortranarray(base), base.transpose(1, 0, 2)):
             for e, g in zip(_sum_of_reduction(a), p(a)):
                 np.testing.assert_array_equal(g, e)
 
@@ -297,10 +309,20 @@ def test_views_of_reshapes_of_arguments(fn):
     p = ph.pipeline(fn)
     base = np.arange(12.0).reshape(3, 4)
     for arg in (base, np.asfortranarray(base), np.arange(24.0).reshape(3, 8)[:, ::2]):
-        for k in (1, 2, -1, 7):
+        for k in (1, -1):
             check(lambda a: fn(a, k), arg, lambda a: p(a, k))
     a_py, a_ph = base.copy(), base.copy()
     for r in (_leaves(fn(a_py, 1)), _leaves(p(a_ph, 1))):
         for x in r:
             x[...] = -3.0          # writes through the views reach the argument
     np.testing.assert_array_equal(a_ph, a_py)
+
+
+def _views_of_new_arrays(a):
+    return (a * 2.0)[::2], (a + 1.0).T, a.sum(axis=0)[1:], (a * 3.0)[:, None, 1:]
+
+
+def test_views_of_new_arrays():
+    p = ph.pipeline(_views_of_new_arrays)
+    for name in ("C", "F"):
+        check(_views_of_new_arrays, _arguments()[name], p)
