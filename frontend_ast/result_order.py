@@ -52,4 +52,3 @@ def result_order(operands, ndim: int):
 
 
 RESULT_ORDER["fn"] = result_order
-
