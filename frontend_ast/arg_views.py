@@ -7,11 +7,11 @@ argument is affine in the indices with constant coefficients (basic slices,
 transposes, new axes): the strides are those coefficients, the first
 element's index is an expression of call-time values (shapes, scalar
 arguments), and `ArgView.build` makes the view of the caller's array after
-each call (after a written argument was copied back). Any other array value
-(a reshape's division, a clamp, a view of a local array) stays a new array."""
+each call (after a written argument was copied back). The same map views an
+array the function returns (`view_map`; returned_layout.py: views of local
+arrays and of reshapes). Any other array value (a clamp, a gather) is a new
+array."""
 from __future__ import annotations
-
-import re
 
 import numpy as np
 
@@ -19,10 +19,9 @@ from pyhalide import ir
 from pyhalide.ir.ops import free_vars
 from pyhalide.reference.exprs import Context
 
+from .affine_maps import affine, probes
 from .array_shape import size_fn
 from .arrayexpr import ArrayExpr
-
-_PROBE = "%argview"
 
 
 class ArgView:
@@ -39,20 +38,32 @@ class ArgView:
     def __init__(self, name, shape, offsets, coefs, var_fns):
         self.name, self.shape, self.offsets = name, shape, offsets
         self.coefs, self.var_fns = coefs, var_fns
+        self._starts = {}         # the values of var_fns -> the first element's index
 
     def build(self, base: np.ndarray, env) -> np.ndarray:
-        shape = tuple(int(f(env)) for f in self.shape)
-        strides = tuple(sum(row[k] * st for row, st in zip(self.coefs, base.strides))
-                        for k in range(len(shape)))
-        if 0 in shape:
-            first = base
-        else:
-            values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
-            ctx = Context(None, values)
-            start = [int(ctx.ev(e)) for e in self.offsets]
-            first = base[tuple(slice(s, None) for s in start)]
+        shape = tuple([int(f(env)) for f in self.shape])
+        strides = tuple([sum([row[k] * st for row, st in zip(self.coefs, base.strides)])
+                         for k in range(len(shape))])
+        start = [0] * base.ndim if 0 in shape else self._start(env)
+        if base.flags.c_contiguous or base.flags.f_contiguous:
+            # (a view of base's own buffer: it checks the view stays inside it)
+            offset = sum([s * st for s, st in zip(start, base.strides)])
+            return np.ndarray(shape, base.dtype, base, offset, strides)
+        first = base[tuple(slice(s, None) for s in start)]
         return np.lib.stride_tricks.as_strided(first, shape, strides, subok=False,
                                                writeable=base.flags.writeable)
+
+    def _start(self, env) -> list:
+        """The first element's index along each of the array's axes."""
+        values = {n: dt.type(f(env)) for n, (f, dt) in self.var_fns.items()}
+        key = tuple(values.values())
+        start = self._starts.get(key)
+        if start is None:
+            ctx = Context(None, values)
+            start = [int(ctx.ev(e)) for e in self.offsets]
+            if len(self._starts) < 64:
+                self._starts[key] = start
+        return start
 
 
 def _call_time_values(cx) -> dict:
@@ -71,21 +82,32 @@ def _call_time_values(cx) -> dict:
 def arg_view(bld, value) -> ArgView | None:
     """The argument view `value` is, or None when it is not one."""
     if not isinstance(value, ArrayExpr) or value.view is None or value.ndim == 0 \
-            or value.readonly or value.ty.is_complex():
+            or value.readonly:
         return None
-    arr, to_base = value.view
+    arr = value.view[0]
     name = arr.arg_name
     if name is None or getattr(arr, "part_of", None) or getattr(arr, "alternatives", None) \
-            or name not in bld.inputs or arr.ty.dtype != value.ty.dtype:
+            or name not in bld.inputs:
+        return None
+    return view_map(bld, value, name)
+
+
+def view_map(bld, value, name=None) -> ArgView | None:
+    """The view `value` is of its array (`name`: the argument's name; None
+    for an array the function makes) as an ArgView, or None when its index
+    map is not affine with constant steps or its offsets are not known at
+    call time."""
+    arr, to_base = value.view
+    if value.ndim == 0 or value.readonly or \
+            arr.ty.dtype != value.ty.dtype:
         return None
     shape = [size_fn(s) for s in value.shape]
     if any(f is None for f in shape):
         return None
-    probes = [ir.Variable(ir.INDEX, f"{_PROBE}{k}") for k in range(value.ndim)]
     known = _call_time_values(bld.cx)
     offsets, coefs = [], []
-    for e in to_base(probes):
-        form = _affine(e, value.ndim)
+    for e in to_base(probes(value.ndim)):
+        form = affine(e, value.ndim)
         if form is None:
             return None              # not affine in the view's indices
         row, off = form
@@ -96,32 +118,3 @@ def arg_view(bld, value) -> ArgView | None:
     used = {n: v for off in offsets for n, v in free_vars(off).items()}
     return ArgView(name, shape, offsets, coefs,
                    {n: (known[n], v.type.to_numpy()) for n, v in used.items()})
-
-
-def _affine(e, ndim: int):
-    """(coefficients of the probes, the rest as an Expr) when e is an affine
-    function of the probe variables with constant coefficients (sums,
-    differences and products by constants of them), else None."""
-    names = free_vars(e)
-    if not any(n.startswith(_PROBE) for n in names):
-        return [0] * ndim, e
-    if isinstance(e, ir.Variable):
-        m = re.fullmatch(re.escape(_PROBE) + r"(\d+)", e.name)
-        row = [0] * ndim
-        row[int(m.group(1))] = 1
-        return row, ir.Const(e.type, 0)
-    if isinstance(e, (ir.Add, ir.Sub)):
-        a, b = _affine(e.a, ndim), _affine(e.b, ndim)
-        if a is None or b is None:
-            return None
-        sign = 1 if isinstance(e, ir.Add) else -1
-        return [x + sign * y for x, y in zip(a[0], b[0])], type(e)(a[1], b[1])
-    if isinstance(e, ir.Mul):
-        for k, x in ((e.b, e.a), (e.a, e.b)):
-            if isinstance(k, ir.Const):
-                f = _affine(x, ndim)
-                if f is None:
-                    return None
-                return [c * int(k.value) for c in f[0]], ir.Mul(f[1], k)
-    return None
-

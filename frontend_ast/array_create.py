@@ -37,7 +37,8 @@ from .array_shape import (
     static_int,
 )
 from .array_store import Dest, builder_of, write
-from .arrayexpr import ArrayExpr, broadcast_index, same_size, size_is
+from .arraycode import is_whole_view
+from .arrayexpr import ArrayExpr, broadcast_index, k_order, same_size, size_is
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
 
@@ -361,7 +362,8 @@ def _array(b, fn, node):
         if fn is np.asarray and (dt is None or np.dtype(dt) == src.ty.dtype):
             return tree                          # np.asarray(a) is a
         ty = ty_of(b, dt, node) if dt is not None else src.ty
-        return ArrayExpr(src.shape, ty, lambda idx: converted(cx, src.elem(idx), ty), node)
+        return ArrayExpr(src.shape, ty, lambda idx: converted(cx, src.elem(idx), ty), node,
+                         order=k_order(src))
     if not isinstance(tree, (list, Val)):
         raise cx.err(obj, f"{name}() of {b.describe_obj(tree)} is not supported")
     return _literal_array(b, tree, dt, obj, node)
@@ -398,19 +400,40 @@ def tuple_array(b, v: TupleVal, node) -> ArrayExpr:
 # copies -------------------------------------------------------------------------------------
 
 
-def copied(b, v, node) -> ArrayExpr:
+def copied(b, v, node, order="C") -> ArrayExpr:
     """A new array with v's elements (read now: the caller stores it, so
-    later writes to v's array do not show)."""
+    later writes to v's array do not show), in NumPy's memory order for
+    `order` ("C", "F"; "K": v's; "A": Fortran order if v's is, else C)."""
     src = as_source(b, v, node)
-    return ArrayExpr(src.shape, src.ty, src.elem, node)
+    if order == "F":
+        fortran = tuple(reversed(range(src.ndim)))
+        return ArrayExpr(src.shape, src.ty, src.elem, node, order=fortran if src.ndim > 1 else None)
+    mem = None if order == "C" else k_order(src)
+    if order == "A" and not _fortran_contiguous(src, mem):
+        mem = None
+    return ArrayExpr(src.shape, src.ty, src.elem, node, order=mem)
+
+
+def _fortran_contiguous(src: ArrayExpr, order) -> bool:
+    """Whether the array value src (its memory order `order`) is
+    Fortran-contiguous: a new array, an array the function made or an
+    argument of layout "F", whole."""
+    if order != tuple(reversed(range(src.ndim))):
+        return False
+    if src.view is None:
+        return True
+    arr = src.view[0]
+    return is_whole_view(src) and (getattr(arr, "layout", None) == "F" or
+                                   (arr.kind != "input" and arr.arg_name is None))
 
 
 @array_calls.method("copy")
 def _m_copy(b, obj, name, node):
     a = call_args(b, node, "copy", ["order"])
-    if "order" in a and b.ev(a["order"]) not in ("C", "K", "A"):
-        raise b.cx.err(a["order"], "only order='C' is supported")
-    return copied(b, obj, node)
+    order = b.ev(a["order"]) if "order" in a else "C"
+    if order not in ("C", "F", "K", "A"):
+        raise b.cx.err(a["order"], "order must be one of 'C', 'F', 'A' or 'K'")
+    return copied(b, obj, node, order)
 
 
 @array_calls.function(np.copy)
@@ -419,7 +442,7 @@ def _f_copy(b, fn, node):
     v = b.ev(a["a"])
     if isinstance(v, Val):
         return as_any_array(b, v, node)
-    return copied(b, v, node)
+    return copied(b, v, node, "K")
 
 
 # np.tile ------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from pyhalide.var import RDom
 from . import array_calls, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
-from .arrayexpr import ArrayExpr, element_node, placeholder
+from .arraycode import is_whole_view
+from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
 from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
 from .result_order import result_order
@@ -151,9 +152,12 @@ _KIND = {"sum": "sum", "prod": "sum", "min": "min", "max": "min", "amin": "min",
          "argmax": "arg", "any": "any", "all": "any"}
 
 
-def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node):
+def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node, operand=None):
     """A reduction's result: size-1 axes put back (keepdims), a NumPy
-    scalar for a 0-d result."""
+    scalar for a 0-d result. Given the reduced `operand`, a new result has
+    NumPy's memory order: the operand's (order='K'), the reduced axes kept
+    in place as size-1 axes or dropped."""
+    order = k_order(operand) if operand is not None else None
     if keepdims:
         inner = value
         shape = []
@@ -166,6 +170,17 @@ def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node):
                 j += 1
         kept = [k for k in range(ndim) if k not in axes]
         value = ArrayExpr(shape, inner.ty, lambda i: inner.elem([i[k] for k in kept]), node)
+    if order is not None:
+        if not keepdims:
+            order = tuple(sorted(range(value.ndim),
+                                 key=lambda j: order.index([k for k in range(ndim)
+                                                            if k not in axes][j])))
+        order = order if order != tuple(range(value.ndim)) else None
+        if value.view is None:
+            value.order = order
+        elif is_whole_view(value) and value.view[0].kind == "local" and \
+                getattr(value.view[0], "memory_order", None) is None:
+            value.view[0].memory_order = order      # the reduction's own array
     if value.ndim == 0:
         ac.cx.cur_node = node
         return value.elem([])
@@ -247,7 +262,8 @@ def reduce_call(b, what, obj, node):
         out = mean_of(b, ac, a, axes, dt, node)
     else:
         out = _var(b, ac, a, axes, dt, got, fn == "std", node)
-    return finish(ac, out, axes, a.ndim, keepdims, node)
+    # (argmin/argmax allocate their results in C order)
+    return finish(ac, out, axes, a.ndim, keepdims, node, operand=None if kind == "arg" else a)
 
 
 def minmax(ac, a, axes, is_min, node):

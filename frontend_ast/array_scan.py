@@ -24,7 +24,7 @@ from . import array_calls, ops
 from .array_args import axes_of, dtype_of, numpy_ty, operand_of, parse_args
 from .array_reduce import element_val, extent
 from .array_shape import derived
-from .arrayexpr import ArrayExpr, element_node
+from .arrayexpr import ArrayExpr, element_node, k_order
 from .lifted import LiftedFunc
 from .values import Arr, Val, const_val
 
@@ -41,6 +41,7 @@ def scan(ac, operand: ArrayExpr, axis, ty, op, name, node) -> ArrayExpr:
     cx = ac.cx
     cx.cur_node = node
     arr = Arr(name, ty, list(operand.shape), "local", cx.smap.loc(node))
+    arr.memory_order = k_order(operand)    # NumPy's order='K'
     f = ac.new_func(name, arr)
     vars_ = [ac.defs.axis_var(arr, k) for k in range(arr.ndim)]
     key = tuple(reversed(vars_))

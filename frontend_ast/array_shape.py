@@ -158,7 +158,10 @@ def derived(src: ArrayExpr, shape, m, node, view=True) -> ArrayExpr:
     if view and src.view is not None:
         arr, to_base = src.view
         v = (arr, lambda idx: to_base(m(idx)))
-    return ArrayExpr(shape, src.ty, lambda idx: src.elem(m(idx)), node, view=v)
+    out = ArrayExpr(shape, src.ty, lambda idx: src.elem(m(idx)), node, view=v)
+    if view:
+        out.derived_from = (src, m)     # (NumPy's view of src: returned_layout.py)
+    return out
 
 
 def as_source(b, v, where) -> ArrayExpr:

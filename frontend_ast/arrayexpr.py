@@ -230,6 +230,16 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
 RESULT_ORDER = {"fn": lambda operands, ndim: None}
 
 
+def k_order(a: ArrayExpr):
+    """The memory order NumPy gives a new array made like the array value
+    `a` with order='K' (np.copy, np.array, np.zeros_like, np.cumsum): the
+    order of a's own memory; None for C order or a complex `a` (its parts
+    are separate arrays)."""
+    if a.ndim < 2 or a.ty.is_complex():
+        return None
+    return RESULT_ORDER["fn"]([a], a.ndim)
+
+
 def _weak_static(v) -> bool:
     return isinstance(v, Val) and not v.union and v.ty.weak and v.ty.kind == "int" and \
         v.static is not None

@@ -34,7 +34,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
 )
 from .analyze import Liveness, names_assigned
 from .arg_views import arg_view
-from .array_shape import check_at_call, returned_reshape
+from .array_shape import check_at_call
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
@@ -49,6 +49,7 @@ from .loop_state import LoopState
 from .loops import LoopRunner
 from .ranges import INT32, INT64, Aff
 from .refs import UNBOUND
+from .returned_layout import reshaped_once, returned_layout
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
 from .values import Arr, MaybeUnbound, TupleVal, UnionTypeError, Val, const_val, negated_facts
@@ -239,8 +240,13 @@ class Builder:
     def stored(self, value, name, node):
         """A returned value with its array values stored as arrays."""
         if isinstance(value, ArrayExpr):
-            return returned_reshape(value) or arg_view(self, value) or \
-                self.array_code.materialize(value, name, node)
+            got = reshaped_once(self, value) or arg_view(self, value) or \
+                returned_layout(self, value, name, node)
+            if got is not None:
+                return got
+            value = self.array_code.materialize(value, name, node)
+        if isinstance(value, Arr):      # in NumPy's memory order where it is not C's
+            return returned_layout(self, value, name, node) or value
         if isinstance(value, TupleVal):
             return TupleVal([self.stored(v, f"{name}{k}", node)
                              for k, v in enumerate(value.items)])

@@ -18,7 +18,7 @@ from . import array_calls, generators, index_tuples, ops, unions
 from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
-from .arrayexpr import ArrayExpr, lift
+from .arrayexpr import ArrayExpr, k_order, lift
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
@@ -695,7 +695,10 @@ def _create(b, f, node):
     else:
         fill_val = ops.cast_to(b.cx, const_val(kind), ty)
     b.cx.cur_node = node
-    return b.arrays.create_array(ty, shape, fill_val, node)
+    arr = b.arrays.create_array(ty, shape, fill_val, node)
+    if like and not ty.is_complex():
+        arr.memory_order = k_order(b.array_code.as_array(first, node))    # order='K'
+    return arr
 
 
 def _shape(b, v, where) -> list:

@@ -141,7 +141,8 @@ class DirectCall:
     @classmethod
     def build(cls, spec, graph, plan, zero):
         """The fast path of `spec`, whose kernel reads the inputs `plan.image_names`
-        and params `plan.param_names` of `graph`; None when an input is not an
+        and params `plan.param_names` of `graph` (graph None: spec runs no
+        kernel, its result is made of the arguments); None when an input is not an
         argument array nor a check image, or a param not a scalar argument
         nor a static value (a complex argument's parts), or the specialization
         writes its arguments."""
@@ -167,6 +168,8 @@ class DirectCall:
                 scalars[name] = i
                 if inp is not None:
                     param_arg[id(inp)] = i
+        if graph is None:               # no kernel: the result is made of the arguments
+            return cls(spec, None, arrays, scalars, [], [], [], [], zero)
         sources = _positions([graph.images[n] for n in plan.image_names], image_arg,
                              {id(c.image) for c in b.cx.check_images})
         param_args = _positions([graph.params[n] for n in plan.param_names], param_arg,
@@ -223,6 +226,9 @@ class DirectCall:
                 self.seen.clear()
             self.seen.add(key)
             return
+        if kernel is None:
+            self.entries[key] = _Entry(None, [], [], env)
+            return
         n = len(self.sources)
         for src, buf in zip(self.sources, buffers[:n]):
             if isinstance(src, tuple):         # the part's own view, not a copy
@@ -257,6 +263,8 @@ class DirectCall:
         for i in self.int_args:
             if not -_INT64 <= args[i] < _INT64:
                 return MISS           # the general path raises OverflowError
+        if e.run is None:
+            return spec.result_converter()([], args, e.env)
         zero = self.zero
         bufs = [getattr(args[s[0]], s[1]) if isinstance(s, tuple) else args[s] if s >= 0
                 else zero for s in self.sources]

@@ -30,6 +30,7 @@ from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .names import lookup_global
+from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
@@ -323,9 +324,19 @@ class Specialization:
         if isinstance(r, TupleVal):
             return Out("tuple", items=[self._outputs(x) for x in r.items])
         if isinstance(r, Reshaped):     # a reshape view of a whole array: NumPy's reshape
-            return Out("reshape", inner=self._outputs(r.base), steps=r.steps)
+            memo = self.__dict__.setdefault("_reshaped_outs", {})
+            if id(r) not in memo:
+                memo[id(r)] = (r, Out("reshape", inner=self._outputs(r.base), steps=r.steps))
+            return memo[id(r)][1]
         if isinstance(r, ArgView):      # NumPy's view of the caller's array
             return Out("input_view", name=r.name, view=r)
+        if isinstance(r, Transposed):   # an array in NumPy's memory order (one object)
+            memo = self.__dict__.setdefault("_transposed_outs", {})
+            if id(r) not in memo:
+                memo[id(r)] = (r, Out("transpose", inner=self._outputs(r.base), axes=r.axes))
+            return memo[id(r)][1]
+        if isinstance(r, LocalView):    # NumPy's view of a returned array
+            return Out("local_view", inner=self._outputs(r.base), view=r.view)
         if isinstance(r, ComplexArr) and r.kind != "input" and r.arg_name is None:
             re, im = (self._outputs(p) for p in r.parts())
             return Out("complex_array", re=re, im=im, dtype=r.ty.dtype)
@@ -653,15 +664,16 @@ class Specialization:
             if self.written is not None:
                 self.written.copy_back(args, outs)
         result = self.result_converter()(outs, args if given is None else given, env)
-        if call is not None and native is args:
-            self._remember(args, env, call, shapes)
+        if native is args:
+            self._remember(args, env, call, shapes if call is not None else [])
         return result
 
     def _remember(self, args, env, call, shapes):
-        """Record a call that ran the kernel for the fast path (direct_call.py)."""
+        """Record a call for the fast path (direct_call.py): one that ran the
+        kernel, or (call None) one of a specialization without a kernel."""
         if self._no_direct:
             return
-        kernel, buffers, params, graph, plan = call
+        kernel, buffers, params, graph, plan = call if call is not None else (None,) * 5
         direct = self._direct
         if direct is None or direct.graph is not graph:    # (a changed Function: a new graph)
             direct = DirectCall.build(self, graph, plan, _check_buffer().numpy())
@@ -748,13 +760,23 @@ class Specialization:
     def result_converter(self):
         """converter(self.result), built once."""
         if self._converter is None:
-            self._converter = self.converter(self.result)
+            shared = shared_outs(self.result)
+            self._shared_outs = dict.fromkeys(shared)   # id -> its converter, once made
+            conv = self.converter(self.result)
+            self._converter = forgetting(conv) if shared else conv
         return self._converter
 
     def converter(self, o: Out):
         """convert(o, ...) as a function of (outs, args, env), built once per
         specialization: the common leaves (scalars, arrays, tuples of them)
         become closures, the rest calls convert."""
+        shared = getattr(self, "_shared_outs", {})
+        if id(o) in shared:             # used twice in the result: one object per call
+            if shared[id(o)] is None:
+                shared[id(o)] = False   # (being made: the plain converter below)
+                shared[id(o)] = once_per_call(o, self.converter(o))
+            if shared[id(o)]:
+                return shared[id(o)]
         if o.kind == "tuple":
             parts = [self.converter(x) for x in o.items]
             return lambda outs, args, env: tuple([part(outs, args, env) for part in parts])
@@ -768,6 +790,12 @@ class Specialization:
         if o.kind == "reshape":
             inner, steps = self.converter(o.inner), o.steps
             return lambda outs, args, env: replay(inner(outs, args, env), steps, env)
+        if o.kind == "transpose":
+            inner, axes = self.converter(o.inner), o.axes
+            return lambda outs, args, env: inner(outs, args, env).transpose(axes)
+        if o.kind == "local_view":
+            inner, build = self.converter(o.inner), o.view.build
+            return lambda outs, args, env: build(inner(outs, args, env), env)
         if o.kind == "zero_d":
             item, dtype = self.converter(o.item), o.dtype
             return lambda outs, args, env: np.asarray(item(outs, args, env), dtype)
@@ -798,6 +826,10 @@ class Specialization:
             return np.asarray(self.convert(o.item, outs, args, env), o.dtype)
         if o.kind == "reshape":
             return replay(self.convert(o.inner, outs, args, env), o.steps, env)
+        if o.kind == "transpose":
+            return self.convert(o.inner, outs, args, env).transpose(o.axes)
+        if o.kind == "local_view":
+            return o.view.build(self.convert(o.inner, outs, args, env), env)
         if o.kind == "input":
             return args[self.pf.params.index(o.name)]
         if o.kind == "input_view":

@@ -43,6 +43,7 @@ from pyhalide.errors import CompileError
 from pyhalide.expr import Expr, cast_node, select
 from pyhalide.var import RDom, Var
 
+from .affine_maps import affine_rows
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
@@ -61,7 +62,7 @@ def memory_order(operand: ArrayExpr, layout=None):
     (stride of i == stride of i+1 * size of i+1). `layout` if given, else
     the layout of the array a whole view shows, else a C-contiguous array
     (NumPy's result of an operation); a view of part of an array is taken
-    in its index order, its axes not merging."""
+    in its strides' order (_part_order), its axes not merging."""
     nd = operand.ndim
     if layout is None and operand.view is None and operand.order is not None:
         layout = (operand.order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
@@ -69,13 +70,13 @@ def memory_order(operand: ArrayExpr, layout=None):
         arr = operand.view[0]
         perm = _axis_permutation(operand)
         if is_whole_view(operand):
-            layout = getattr(arr, "layout", "C")
+            layout = array_layout(arr)
         elif perm is not None:      # a transpose: the array's order, its axes renamed
             order, merges = memory_order(ArrayExpr(arr.shape, arr.ty, None, None),
-                                         getattr(arr, "layout", "C"))
+                                         array_layout(arr))
             return tuple(perm.index(k) for k in order), merges
         else:
-            layout = (tuple(range(nd)), (False,) * max(nd - 1, 0))
+            layout = (_part_order(operand), (False,) * max(nd - 1, 0))
     if layout is None or layout == "C":
         return tuple(range(nd)), (True,) * max(nd - 1, 0)
     if layout == "F":
@@ -83,6 +84,47 @@ def memory_order(operand: ArrayExpr, layout=None):
     perm, merges = layout
     rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
+
+
+def _part_order(value: ArrayExpr) -> tuple:
+    """The axes of a view of part of an array, outermost in memory first:
+    where each axis steps forwards along one axis of the array (slices,
+    integer indices, new axes; backwards too: NumPy orders axes by
+    |stride|), the order of those axes in the array's memory (`a[1:]` of a
+    Fortran-ordered `a` is Fortran-ordered); else its index order."""
+    nd = value.ndim
+    arr = value.view[0]
+    rows = affine_rows(value)
+    if rows is None:
+        return tuple(range(nd))
+    base, _ = memory_order(ArrayExpr(arr.shape, arr.ty, None, None), array_layout(arr))
+    rank, used = [], set()
+    for k in range(nd):
+        steps = [(j, row[k]) for j, row in enumerate(rows) if row[k]]
+        if not steps:
+            rank.append(None)           # a new axis (size 1): it does not count
+            continue
+        if len(steps) > 1 or steps[0][0] in used:
+            return tuple(range(nd))
+        used.add(steps[0][0])
+        rank.append(base.index(steps[0][0]))
+    ranked = iter(sorted(r for r in rank if r is not None))
+    # new axes keep their places; the others take the array's order
+    slots = {r: k for k, r in enumerate(rank) if r is not None}
+    return tuple(k if r is None else slots[next(ranked)] for k, r in enumerate(rank))
+
+
+def array_layout(arr):
+    """The memory layout of a named array: an argument's from the call's
+    key; an array the function makes, NumPy's order of the value it was
+    made from (arraycode.materialize records it), else C order."""
+    layout = getattr(arr, "layout", None)
+    if layout is not None:
+        return layout
+    order = getattr(arr, "memory_order", None)
+    if order is not None:
+        return tuple(order), (True,) * max(len(order) - 1, 0)
+    return "C"
 
 
 def _axis_permutation(value: ArrayExpr):

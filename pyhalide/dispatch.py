@@ -183,7 +183,8 @@ class Result:
     buffer returned), arg (index), object (slot), float/int/bool (index: the
     one-element output read), np (index, slot: its dtype), union (items:
     (index of a one-element bool output or None, Result), the first whose
-    output holds true)."""
+    output holds true), call (the whole result only: the Python function in
+    `slot` called on the items, what it returns or raises)."""
 
     def __init__(self, kind, index=-1, items=(), slot=-1):
         self.kind, self.index, self.items, self.slot = kind, index, items, slot
@@ -242,7 +243,7 @@ def compiled_entry(spec, args):
     entry = direct.entries.get(key)
     if entry is None:
         return MISS
-    if entry.run.kernel.parallel or not interrupt.in_main_thread():
+    if entry.run is not None and entry.run.kernel.parallel or not interrupt.in_main_thread():
         return None          # (built on the main thread: it may clear the SIGINT flag)
     try:
         layout = _layout(spec, direct, entry, args)
@@ -281,6 +282,10 @@ def _layout(spec, direct, entry, args) -> Layout:
     for name in spec.global_reads:
         L.globals.append(_global(L, spec.pf.fn, name))
     run = entry.run
+    if run is None:                  # no kernel: the result is made of the arguments
+        L.result = _converted(L, spec, entry)
+        L.slots["miss"] = L.obj(MISS)
+        return L
     kernel = run.kernel
     L.slots["kernel"] = L.slot(kernel.address, kernel)
     n_in = len(direct.sources)
@@ -289,12 +294,15 @@ def _layout(spec, direct, entry, args) -> Layout:
     for b, buf in enumerate(kernel.buffers):
         if b < n_in:
             src = direct.sources[b]
-            if isinstance(src, tuple):
-                raise _Refused("a part of a complex argument")
-            s = _Source("arg", src) if src >= 0 else _Source("zero")
-            if src < 0:
-                s.slots["data"] = L.slot(zero.ctypes.data, zero)
-            arr = args[src] if src >= 0 else zero
+            if isinstance(src, tuple):       # .real / .imag of a complex argument
+                arr = getattr(args[src[0]], src[1])
+                s = _Source("part", src[0])
+                s.offset = arr.ctypes.data - args[src[0]].ctypes.data
+            else:
+                s = _Source("arg", src) if src >= 0 else _Source("zero")
+                if src < 0:
+                    s.slots["data"] = L.slot(zero.ctypes.data, zero)
+                arr = args[src] if src >= 0 else zero
         else:
             s = _Source("output", b - n_in)
             arr = outputs[b - n_in]
@@ -324,7 +332,10 @@ def _layout(spec, direct, entry, args) -> Layout:
             raw += bytes(8 - len(raw))
             s.slots["value"] = L.slot(int.from_bytes(raw, "little", signed=True))
             L.params.append(s)
-    L.result = _result(L, spec, spec.result, entry)
+    try:
+        L.result = _result(L, spec, spec.result, entry)
+    except _Refused:
+        L.result = _converted(L, spec, entry)
     # the SIGINT flag of interrupt.py, installed for the handler Python has now
     flag = interrupt.cancel_flag_for_call()
     L.slots["never"] = L.slot(0)
@@ -444,6 +455,24 @@ def _result(L: Layout, spec, o, entry) -> Result:
         items.append((None, Result("object", slot=L.obj(None))))
         return Result("union", items=items)
     raise _Refused(f"result kind {o.kind}")
+
+
+def _converted(L: Layout, spec, entry) -> Result:
+    """The result as the specialization's Python converter makes it from the
+    outputs and the arguments (views, reshapes, transposes, complex values,
+    ...): one call of a Python function by the entry, the whole result."""
+    convert, env, slots = spec.result_converter(), entry.env, entry.slots
+    n = len(entry.allocs)
+
+    def finish(*objs):
+        outs, k = [], 0
+        for count, _ in slots:
+            outs.append(objs[k:k + count])
+            k += count
+        return convert(outs, objs[n:], env)
+    items = [Result("output", index=i) for i in range(n)] + \
+        [Result("arg", index=j) for j in range(len(L.args))]
+    return Result("call", items=items, slot=L.obj(finish))
 
 
 def _make(L: Layout):

@@ -194,6 +194,9 @@ def _kernel_args(e: _Emitter, layout, values, outs) -> tuple[str, str]:
     for b, buf in enumerate(layout.buffers):
         if buf.source == "arg":
             data = values[buf.index]
+        elif buf.source == "part":               # .real / .imag of a complex argument
+            data = e.tmp()
+            e(f"{data} = getelementptr i8, ptr {values[buf.index]}, i64 {buf.offset}")
         elif buf.source == "output":
             data = e.field(outs[buf.index], 16, "ptr")
         else:                                    # the check images' zero buffer
@@ -266,6 +269,22 @@ def _result(e: _Emitter, layout, objs, outs, node) -> str:
             v = _result(e, layout, objs, outs, item)
             e.call(f["PyTuple_SetItem"], "i32", f"ptr {t}, i64 {k}, ptr {v}")
         return t
+    if node.kind == "call":
+        n = len(node.items)
+        cell = e.tmp()
+        e(f"{cell} = alloca [{n} x ptr]")
+        items = []
+        for k, item in enumerate(node.items):
+            v = _result(e, layout, objs, outs, item)
+            p = e.tmp()
+            e(f"{p} = getelementptr ptr, ptr {cell}, i64 {k}")
+            e(f"store ptr {v}, ptr {p}")
+            items.append(v)
+        r = e.call(f["PyObject_Vectorcall"], "ptr",
+                   f"ptr {e.slot(node.slot, 'ptr')}, ptr {cell}, i64 {n}, ptr null")
+        for v in items:
+            e.call(f["Py_DecRef"], "void", f"ptr {v}")
+        return r               # NULL when it raised: the entry returns it (the whole result)
     if node.kind in ("output", "arg", "object"):
         o = outs[node.index] if node.kind == "output" else \
             objs[node.index] if node.kind == "arg" else e.slot(node.slot, "ptr")
@@ -332,6 +351,9 @@ def entry_ir(layout) -> str:
     e.equal("%nargs", str(len(layout.args)))
     objs, values = _arguments(e, layout)
     _globals(e, layout)
+    if "kernel" not in layout.slots:           # no kernel: the result of the arguments
+        e(f"ret ptr {_result(e, layout, objs, [], layout.result)}")
+        return _entry_text(e, layout)
     flag = _cancel_flag(e, layout)
     outs = _outputs(e, layout)
     kargs, err = _kernel_args(e, layout, values, outs)
@@ -360,9 +382,14 @@ def entry_ir(layout) -> str:
     for o in outs:
         e.call(f["Py_DecRef"], "void", f"ptr {o}")
     e(f"ret ptr {r}")
+    return _entry_text(e, layout)
+
+
+def _entry_text(e: _Emitter, layout) -> str:
+    """The entry's IR text: its body and the miss block the checks jump to."""
     e.label("miss")
     miss = e.slot(layout.slots["miss"], "ptr")
-    e.call(f["Py_IncRef"], "void", f"ptr {miss}")
+    e.call(layout.fns["Py_IncRef"], "void", f"ptr {miss}")
     e(f"ret ptr {miss}")
     body = "\n".join(e.lines)
     return (f"define ptr @{ENTRY}(ptr %self, ptr %args, i64 %nargs) {{\n{body}\n}}\n")
