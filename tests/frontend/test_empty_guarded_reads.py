@@ -20,6 +20,9 @@ import pytest
 
 import pyhalide as ph
 from tests.frontend.frontend_check import same
+from tests.frontend.test_while_unbounded import bisect_left
+
+bsearch = bisect_left.py_func
 
 
 def first_or(a):
@@ -104,18 +107,6 @@ def test_unguarded_read_of_empty_array_still_raises(shape):
             p(a)
     else:
         assert same(p(a), first_unguarded(a))
-
-
-def bsearch(a, x):
-    lo = 0
-    hi = a.shape[0]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def outer_and_sum(x):
