@@ -624,11 +624,11 @@ class _Bounds:
                 runs = _both(_runs(d, scope), bounds.nonempty())
                 # the stage's reads of each input dimension, united first and
                 # added under the stage's condition once (adding each read
-                # under the condition would nest selects exponentially)
-                # (reads under a condition fixed for the call, one it
-                # names only parameters and geometry of, are needed only
-                # where it holds: `a[0] if a.size else 0` of an empty `a`;
-                # reads under the same condition are united first)
+                # under the condition would nest selects exponentially); a
+                # read under lazy conditions fixed for the call (naming only
+                # parameters and geometry) is needed only where they hold
+                # (`a[0] if a.size else 0` of an empty `a`): reads under the
+                # same such conditions are united, each union added under them
                 stage = {}
                 for c in calls:
                     for i, a in enumerate(c.args):
