@@ -205,7 +205,7 @@ class ArrayAccess:
         at = self._clamped(arr, items)      # the position a write would record
         risky = any(isinstance(m, tuple) for _, m in items)
         if arr.kind == "input":
-            out = self.defs.element_call(arr, at, risky=risky)
+            out = self._unless_empty(self.defs.element_call(arr, at, risky=risky), arr, items)
             return self._checked(self._data_range(out), arr, items, "")
         cell = self.find_cell(arr, at)
         if cell is not None:
@@ -269,6 +269,23 @@ class ArrayAccess:
             else:
                 out.append(i)
         return out
+
+    def _unless_empty(self, v: Val, arr, items) -> Val:
+        """An input read with indices checked at run time, evaluated only
+        where each checked axis has an element (lazily; 0 elsewhere): the
+        clamped index of an empty axis is outside the array, and its check
+        fails wherever Python evaluates the read (`a[mid]` of a binary
+        search over an empty `a` is evaluated nowhere). The condition names
+        only the array's shape, so bounds inference needs the read from the
+        input only where it holds (bounds_inference._StageBounds.parts)."""
+        axes = [k for k, (_, m) in enumerate(items) if isinstance(m, tuple)]
+        if not axes or self.cx.typing:
+            return v
+        conds = [ir.LT(ir.index(0), ops.cast(ir.INDEX, ops.node_of(self.cx, arr.shape[k])))
+                 for k in axes]
+        zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+        node = ir.lazy_select(ir.conjunction(conds), v.node, zero)
+        return Val(node, v.ty, risky=v.risky)
 
     def _checked(self, v: Val, arr, items, what: str) -> Val:
         """v, raising NumPy's IndexError (index, axis, size) where an index

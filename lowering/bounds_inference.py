@@ -256,7 +256,7 @@ class _Bounds:
                 self._check_visibility(name, level, cname, index)
                 bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
                                       acc.obligations, self._calls(d))
-                runs = _runs(d)
+                runs = _both(_runs(d), bounds.nonempty())
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(c, a)
@@ -330,7 +330,7 @@ class _Bounds:
             accesses = [(None, d.args)] + [
                 (c, c.args) for c in ir.find_calls(list(d.values) + list(d.predicates))
                 if c.call_type == ir.FUNC and c.name == fn.name]
-            runs = _runs(d)
+            runs = _both(_runs(d), bounds.nonempty())
             for c, args in accesses:
                 for i, (a, lhs) in enumerate(zip(args, d.args)):
                     if isinstance(lhs, ir.Variable) and own.get(lhs.name) == i and \
@@ -621,20 +621,31 @@ class _Bounds:
                     continue
                 scope = self._stage_scope(name, index, root)
                 bounds = _StageBounds(d, scope, obligations, self._calls(d))
-                runs = _runs(d, scope)
+                runs = _both(_runs(d, scope), bounds.nonempty())
                 # the stage's reads of each input dimension, united first and
                 # added under the stage's condition once (adding each read
-                # under the condition would nest selects exponentially)
+                # under the condition would nest selects exponentially); a
+                # read under lazy conditions fixed for the call (naming only
+                # parameters and geometry) is needed only where they hold
+                # (`a[0] if a.size else 0` of an empty `a`): reads under the
+                # same such conditions are united, each union added under them
                 stage = {}
                 for c in calls:
                     for i, a in enumerate(c.args):
                         iv = bounds(c, a)
-                        if rules.extends_region(rules.IMAGE, iv):
-                            stage.setdefault((c.name, i), _Accumulator(1)).add(0, iv)
-                            if d.source is not None:
-                                readers.setdefault((c.name, i), (name, d.source))
-                for key, acc in stage.items():
-                    needed.setdefault(key, []).append((acc.dims[0], runs))
+                        if not rules.extends_region(rules.IMAGE, iv):
+                            continue
+                        parts = bounds.parts(c, a)
+                        if not all(rules.extends_region(rules.IMAGE, p) for p, _ in parts):
+                            parts = [(iv, None)]
+                        for piv, when in parts:
+                            key = (c.name, i, None if when is None else ir.expr_to_str(when))
+                            acc, _ = stage.setdefault(key, (_Accumulator(1), when))
+                            acc.add(0, piv)
+                        if d.source is not None:
+                            readers.setdefault((c.name, i), (name, d.source))
+                for (img, i, _), (acc, when) in stage.items():
+                    needed.setdefault((img, i), []).append((acc.dims[0], _both(runs, when)))
         needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
         asserts = overflow_asserts(obligations, "the reads of input buffers")
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
@@ -664,26 +675,77 @@ class _StageBounds:
         self.plain = BoundsOf(scope, obligations)
         self.write = self.plain.under(ir.conjunction(d.predicates)) if d.predicates \
             else self.plain
+        self.predicates, self.rvars = d.predicates, d.schedule.rvars
         self.where = {}                 # id(Call) -> [BoundsOf of each place]
+        # id(Call) -> [conditions fixed for a call (_call_time) that hold at
+        # each place, a tuple of (condition, truth)]
+        self.fixed = {}
         if not d.predicates and not any(ir.is_lazy_select(c) for c in calls):
             return                      # (every access: plain)
+        preds = tuple((p, True) for p in d.predicates if _call_time(p))
         seen = set()
-        stack = [(e, self.write) for e in list(d.args) + list(d.values)] + \
-            [(p, self.plain) for p in d.predicates]
+        stack = [(e, self.write, preds) for e in list(d.args) + list(d.values)] + \
+            [(p, self.plain, ()) for p in d.predicates]
         while stack:
-            e, ctx = stack.pop()
-            if not isinstance(e, ir.IRNode) or (id(e), id(ctx)) in seen:
+            e, ctx, known = stack.pop()
+            key = (id(e), id(ctx), tuple((id(c), t) for c, t in known))
+            if not isinstance(e, ir.IRNode) or key in seen:
                 continue
-            seen.add((id(e), id(ctx)))
+            seen.add(key)
             if isinstance(e, ir.Call):
                 places = self.where.setdefault(id(e), [])
                 if not any(x is ctx for x in places):
                     places.append(ctx)
+                fixed = self.fixed.setdefault(id(e), [])
+                if known not in fixed:
+                    fixed.append(known)
                 if ir.is_lazy_select(e):
                     c, a, b = e.args
-                    stack += [(c, ctx), (a, ctx.under(c, True)), (b, ctx.under(c, False))]
+                    if len(known) < _MAX_KNOWN and _call_time(c):
+                        ka, kb = known + ((c, True),), known + ((c, False),)
+                    else:
+                        ka = kb = known
+                    stack += [(c, ctx, known), (a, ctx.under(c, True), ka),
+                              (b, ctx.under(c, False), kb)]
                     continue
-            stack.extend((x, ctx) for x in ir.children(e))
+            stack.extend((x, ctx, known) for x in ir.children(e))
+
+    def nonempty(self):
+        """The condition that every RVar the RDom predicates narrow keeps a
+        point (lo <= hi of its interval under them), where that condition is
+        fixed for a call (_call_time); None: none such. A stage whose
+        predicates hold nowhere accesses nothing (`sum_rest < n % 8` of an
+        empty array), however its accesses' clamps widen the empty interval.
+        Not for predicates that read (their reads run at every point)."""
+        if not self.predicates or any(ir.reads_memory(p) for p in self.predicates):
+            return None
+        names = ir.free_vars(list(self.predicates))
+        conds = []
+        for rv in self.rvars:
+            v = names.get(rv.name)
+            if v is None:
+                continue
+            iv = self.write(v)
+            if iv.lo is None or iv.hi is None:
+                continue
+            c = _s(ir.LE(iv.lo, iv.hi))
+            if not (isinstance(c, ir.Const) and c.value) and _call_time(c):
+                conds.append(c)
+        return ir.conjunction(conds) if conds else None
+
+    def parts(self, call, e: ir.Expr) -> list:
+        """[(interval, condition)]: the interval of argument e of `call`
+        (as __call__), each part counted only where its condition holds (None:
+        always): one part per distinct set of the conditions fixed for a call
+        (_call_time: lazy-select conditions and RDom predicates naming only
+        parameters and buffer geometry) under which the call is evaluated.
+        The access runs nowhere else."""
+        iv = self(call, e)
+        out = []
+        for known in self.fixed.get(id(call)) or [()]:
+            conds = [c if truth else ir.Not(c) for c, truth in known]
+            out.append((iv, _s(ir.conjunction(conds)) if conds else None))
+        return out
 
     def __call__(self, call, e: ir.Expr) -> Interval:
         """The interval of argument e of `call` (None: a write of the stage)."""
@@ -694,6 +756,24 @@ class _StageBounds:
             iv = ctx(e)
             out = iv if out is None else union(out, iv)
         return out
+
+
+# at most this many fixed conditions are followed along one path (_StageBounds)
+_MAX_KNOWN = 8
+
+
+def _both(a, b):
+    """The conjunction of two conditions, each None for always."""
+    return a if b is None else b if a is None else _s(ir.And(a, b))
+
+
+def _call_time(cond) -> bool:
+    """Whether `cond` is fixed for a call: it names only scalar parameters
+    and buffer geometry (no loop variable, let-bound name or read), so its
+    value at the top of the pipeline is its value wherever it is tested."""
+    if ir.reads_memory(cond):
+        return False
+    return all(v.kind == "param" for v in ir.free_vars(cond).values())
 
 
 def _whole_tiles(sl, outside: int, symbols, unclamped, scope: dict) -> None:

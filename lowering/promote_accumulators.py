@@ -170,8 +170,9 @@ class _Promote(ir.Mutator):
                 continue
             if not t.is_scalar() and not _distinct_lanes(first, buf in acc.stored):
                 continue
-            if not t.is_scalar() and buf in acc.conditional and buf not in acc.stored:
-                continue        # (an input read only where a condition holds: maybe out of bounds)
+            if buf in acc.conditional and buf not in acc.stored:
+                continue        # (an input read only where a condition holds: maybe out of
+                                # bounds elsewhere, as `a[k] if a.size else 0` of an empty a)
             scratch = f"{buf}.acc{self.count}"
             self.count += 1
             promoted.append((scratch, buf, t, first, buf in acc.stored))
@@ -185,8 +186,9 @@ class _Promote(ir.Mutator):
             back = [ir.Store(buf, ir.Load(t, scratch, _slot(t)), index)] if stored else []
             out = ir.Allocate(scratch, t.with_lanes(1), (ir.index(t.lanes),), ir.block(
                 ir.Store(scratch, ir.Load(t, buf, index), _slot(t)), out, *back))
-        if promoted and self.vectors:
-            # (the loads moved out of the loop happen only where it runs)
+        if promoted and (self.vectors or any(not stored for *_, stored in promoted)):
+            # (the loads moved out of the loop happen only where it runs: an
+            # input's region is needed only where its readers run)
             out = ir.IfThenElse(ir.LT(ir.index(0), loop.extent), out, None)
         return out
 
