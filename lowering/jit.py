@@ -270,11 +270,25 @@ def _optimize_and_emit(ir_text: str, t, tm, options: JitOptions, name: str,
 # register (llvm/llvm-project#191304): VEX cannot name xmm16-31/ymm16-31, so the
 # instruction reads xmm0-15 instead, a wrong mask (schedule-fuzz seed 9303: a sum
 # of Euclidean remainders lost its +9 corrections by the sign bits of an unrelated
-# register). A module that moves a vector of i1 into scalars is emitted as
-# assembly first; where that shows such an instruction, it is emitted without
-# AVX512BW/DQ (no VPMOV*2M).
+# register). The object is emitted first; only when its bytes may hold a VEX
+# VMOVMSKPS/PD or VPMOVMSKB at all (_VEX_MASK_MOVE_BYTES, a superset: data bytes
+# may match too) is the optimized module (kept as bitcode: code generation
+# rewrites the module it emits) emitted as assembly, the bodies of the functions
+# that move a vector of i1 into scalars only; where that shows such an
+# instruction of xmm16-31, the module is emitted again without AVX512BW/DQ (no
+# VPMOV*2M).
 _MASK_TO_SCALAR = re.compile(r"bitcast <\d+ x i1>|extractelement <\d+ x i1>|reduce\.\w+\.v\d+i1")
 _VEX_MASK_OF_EXTENDED = re.compile(r"\b(?:vmovmskp[sd]|vpmovmskb)\s+%[xy]mm(?:1[6-9]|2\d|3[01])\b")
+# Every VEX encoding of VMOVMSKPS/PD (map 0F, opcode 50, pp none or 66) and
+# VPMOVMSKB (66 0F D7): the two-byte prefix C5 [R vvvv L pp], the three-byte
+# C4 [R X B 00001] [W vvvv L pp]; vvvv is 1111 (no second source), R, X, B, W
+# and L any.
+_VEX2_PS_PD = b"[\x78\x79\x7c\x7d\xf8\xf9\xfc\xfd]"
+_VEX2_66 = b"[\x79\x7d\xf9\xfd]"
+_VEX3_MAP0F = b"[\x01\x21\x41\x61\x81\xa1\xc1\xe1]"
+_VEX_MASK_MOVE_BYTES = re.compile(
+    b"\xc5" + _VEX2_PS_PD + b"\x50|\xc5" + _VEX2_66 + b"\xd7|"
+    b"\xc4" + _VEX3_MAP0F + _VEX2_PS_PD + b"\x50|\xc4" + _VEX3_MAP0F + _VEX2_66 + b"\xd7")
 
 
 def _emit_object(mod, t, tm, name: str, unlocked: bool = False) -> bytes:
@@ -287,16 +301,21 @@ def _emit_object(mod, t, tm, name: str, unlocked: bool = False) -> bytes:
             return unlocked_emit(machine, m, use_object)
         return machine.emit_object(m) if use_object else machine.emit_assembly(m).encode()
 
-    if "+avx512dq" in t.features or "+avx512bw" in t.features:
-        suspects = _mask_moving_functions(str(mod))
-        if suspects is not None and _VEX_MASK_OF_EXTENDED.search(emit(
-                tm, llvm.parse_assembly(suspects, context=llvm.create_context()),
-                False).decode()):
-            debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
-                           f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
-            safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
-            return emit(new_machine(safe) if unlocked else target_machine(safe), mod)
-    return emit(tm, mod)
+    if "+avx512dq" not in t.features and "+avx512bw" not in t.features:
+        return emit(tm, mod)
+    optimized = mod.as_bitcode()
+    obj = emit(tm, mod)
+    if not _VEX_MASK_MOVE_BYTES.search(obj):
+        return obj
+    mod = llvm.parse_bitcode(optimized, context=llvm.create_context())
+    suspects = _mask_moving_functions(str(mod))
+    if suspects is not None and _VEX_MASK_OF_EXTENDED.search(emit(
+            tm, llvm.parse_assembly(suspects, context=llvm.create_context()), False).decode()):
+        debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
+                       f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
+        safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
+        return emit(new_machine(safe) if unlocked else target_machine(safe), mod)
+    return obj
 
 
 def _mask_moving_functions(text: str):
