@@ -27,9 +27,9 @@ Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
 (llvm_objects.object_key). On a miss the IR is parsed, optimized with the new pass manager at opt_level for
 the target machine, and emitted as an object file (a module of at least
-split_module.MIN_SPLIT_LINES lines, when parallel loops may use two
-threads: as two parts on two threads at once, their objects packed into
-one: _compile_object), which is stored in
+split_module.MIN_SPLIT_LINES lines, when parallel loops may use two or
+more threads: as parts, PARTS_PER_THREAD per thread, on those threads at
+once, their objects packed into one: _compile_object), which is stored in
 config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
@@ -80,7 +80,7 @@ from .llvm_objects import (
     unlocked_run,
 )
 from .runtime import Kernel
-from .split_module import split_module
+from .split_module import MIN_SPLIT_LINES, split_parts
 from .target import Target, check_runs_on_host, parse_target
 
 __all__ = ["compile_pipeline", "generate_text", "JitOptions", "clear_memory_cache",
@@ -219,37 +219,58 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                        key)
 
 
+# A split module's parts per thread: more parts than threads, taken by the
+# threads largest first as each finishes its last, even out the error of the
+# parts' estimated work (interpolate: its slower thread's LLVM time about
+# 0.94 -> 0.84 s in 4 parts instead of 2), as long as each part has about
+# MIN_SPLIT_LINES lines (a part's own parse and pass set-up cost the rest).
+PARTS_PER_THREAD = 2
+
+
+def _split_count(ir_text: str, workers: int) -> int:
+    return min(PARTS_PER_THREAD * workers, max(workers, ir_text.count("\n") // MIN_SPLIT_LINES))
+
+
 def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> bytes:
     """The object code of a module's IR text: optimized and emitted as one
-    module, or, when split_module splits it, as parts on two threads at
-    once (the packed objects of the parts: llvm_objects.pack_objects).
-    Called under llvm_lock(); the second thread works on objects of its
+    module, or, when split_module splits it, as parts on up to
+    config.num_threads threads at once, each thread taking the largest part
+    left (the packed objects of the parts: llvm_objects.pack_objects).
+    Called under llvm_lock(); the other threads work on objects of their
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
-    parts = split_module(ir_text, 2) if workers > 1 else [ir_text]
+    parts = split_parts(ir_text, _split_count(ir_text, workers)) if workers > 1 \
+        else [(ir_text, 0.0)]
     if len(parts) == 1:
         return _optimize_and_emit(ir_text, t, tm, options, name, False)
     debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts on threads "
-                   f"({', '.join(str(p.count(chr(10))) for p in parts)} lines)")
+                   f"({', '.join(str(p.count(chr(10))) for p, _ in parts)} lines)")
     objs: list = [None] * len(parts)
     cpu: list = [0.0] * len(parts)
     failures: list = []
+    todo = sorted(range(len(parts)), key=lambda i: (-parts[i][1], i))
+    take = threading.Lock()
 
-    def work(i, machine):
-        start = time.thread_time()
-        try:
-            objs[i] = _optimize_and_emit(parts[i], t, machine, options, f"{name} (part {i})",
-                                         True)
-        except BaseException as exc:       # re-raised by the caller's thread
-            failures.append(exc)
-        cpu[i] = time.thread_time() - start
-    threads = [threading.Thread(target=work, args=(i, new_machine(t)), name=f"pyhalide-llvm-{i}")
-               for i in range(1, len(parts))]
+    def work(machine):
+        while not failures:
+            with take:
+                if not todo:
+                    return
+                i = todo.pop(0)
+            start = time.thread_time()
+            try:
+                objs[i] = _optimize_and_emit(parts[i][0], t, machine, options,
+                                             f"{name} (part {i})", True)
+            except BaseException as exc:       # re-raised by the caller's thread
+                failures.append(exc)
+            cpu[i] = time.thread_time() - start
+    threads = [threading.Thread(target=work, args=(new_machine(t),), name=f"pyhalide-llvm-{k}")
+               for k in range(1, min(workers, len(parts)))]
     for th in threads:
         th.start()
     try:
-        work(0, tm)
+        work(tm)
     finally:
         for th in threads:
             th.join()
@@ -277,11 +298,25 @@ def _optimize_and_emit(ir_text: str, t, tm, options: JitOptions, name: str,
 # register (llvm/llvm-project#191304): VEX cannot name xmm16-31/ymm16-31, so the
 # instruction reads xmm0-15 instead, a wrong mask (schedule-fuzz seed 9303: a sum
 # of Euclidean remainders lost its +9 corrections by the sign bits of an unrelated
-# register). A module that moves a vector of i1 into scalars is emitted as
-# assembly first; where that shows such an instruction, it is emitted without
-# AVX512BW/DQ (no VPMOV*2M).
+# register). The object is emitted first; only when its bytes may hold a VEX
+# VMOVMSKPS/PD or VPMOVMSKB at all (_VEX_MASK_MOVE_BYTES, a superset: data bytes
+# may match too) is the optimized module (kept as bitcode: code generation
+# rewrites the module it emits) emitted as assembly, the bodies of the functions
+# that move a vector of i1 into scalars only; where that shows such an
+# instruction of xmm16-31, the module is emitted again without AVX512BW/DQ (no
+# VPMOV*2M).
 _MASK_TO_SCALAR = re.compile(r"bitcast <\d+ x i1>|extractelement <\d+ x i1>|reduce\.\w+\.v\d+i1")
 _VEX_MASK_OF_EXTENDED = re.compile(r"\b(?:vmovmskp[sd]|vpmovmskb)\s+%[xy]mm(?:1[6-9]|2\d|3[01])\b")
+# Every VEX encoding of VMOVMSKPS/PD (map 0F, opcode 50, pp none or 66) and
+# VPMOVMSKB (66 0F D7): the two-byte prefix C5 [R vvvv L pp], the three-byte
+# C4 [R X B 00001] [W vvvv L pp]; vvvv is 1111 (no second source), R, X, B, W
+# and L any.
+_VEX2_PS_PD = b"[\x78\x79\x7c\x7d\xf8\xf9\xfc\xfd]"
+_VEX2_66 = b"[\x79\x7d\xf9\xfd]"
+_VEX3_MAP0F = b"[\x01\x21\x41\x61\x81\xa1\xc1\xe1]"
+_VEX_MASK_MOVE_BYTES = re.compile(
+    b"\xc5" + _VEX2_PS_PD + b"\x50|\xc5" + _VEX2_66 + b"\xd7|"
+    b"\xc4" + _VEX3_MAP0F + _VEX2_PS_PD + b"\x50|\xc4" + _VEX3_MAP0F + _VEX2_66 + b"\xd7")
 
 
 def _emit_object(mod, t, tm, name: str, unlocked: bool = False) -> bytes:
@@ -294,16 +329,21 @@ def _emit_object(mod, t, tm, name: str, unlocked: bool = False) -> bytes:
             return unlocked_emit(machine, m, use_object)
         return machine.emit_object(m) if use_object else machine.emit_assembly(m).encode()
 
-    if "+avx512dq" in t.features or "+avx512bw" in t.features:
-        suspects = _mask_moving_functions(str(mod))
-        if suspects is not None and _VEX_MASK_OF_EXTENDED.search(emit(
-                tm, llvm.parse_assembly(suspects, context=llvm.create_context()),
-                False).decode()):
-            debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
-                           f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
-            safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
-            return emit(new_machine(safe) if unlocked else target_machine(safe), mod)
-    return emit(tm, mod)
+    if "+avx512dq" not in t.features and "+avx512bw" not in t.features:
+        return emit(tm, mod)
+    optimized = mod.as_bitcode()
+    obj = emit(tm, mod)
+    if not _VEX_MASK_MOVE_BYTES.search(obj):
+        return obj
+    mod = llvm.parse_bitcode(optimized, context=llvm.create_context())
+    suspects = _mask_moving_functions(str(mod))
+    if suspects is not None and _VEX_MASK_OF_EXTENDED.search(emit(
+            tm, llvm.parse_assembly(suspects, context=llvm.create_context()), False).decode()):
+        debug_print(1, f"pyhalide: {name}: LLVM encoded a mask move of xmm16-31 with VEX "
+                       f"(llvm/llvm-project#191304): emitted without AVX512BW/DQ")
+        safe = replace(t, features=t.features + ",-avx512dq,-avx512bw")
+        return emit(new_machine(safe) if unlocked else target_machine(safe), mod)
+    return obj
 
 
 def _mask_moving_functions(text: str):

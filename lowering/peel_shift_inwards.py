@@ -19,8 +19,12 @@ form, whose body stores a vector and holds no loop, becomes
 
 exact for every E (an extent <= 0 runs nothing); the one-vector loop is
 a fallback loop, which LLVM neither unrolls nor vectorizes (less to
-compile). A body that may leave
-the loop (a LoopExit) is not peeled. Only the pattern above,
+compile). A body that may leave the loop (a LoopExit) is not peeled. Nor
+is a body computing more than PEEL_MAX_WORK distinct vector expressions:
+there the clamp is a few scalar operations beside that much vector work,
+while the copy doubles the body's code (interpolate's nine upsampling
+levels per tile, 40 vector expressions each: peeled, they took a quarter of
+LLVM's time for the app, for no measurable speed). Only the pattern above,
 with the same E and K in the extent and the clamp, is peeled; loops whose
 extent is a constant are left to LLVM, which folds their clamps.
 
@@ -31,6 +35,9 @@ from dataclasses import replace
 
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
+
+# a body computing more vector expressions than this is not peeled (above)
+PEEL_MAX_WORK = 24
 
 
 def peel_shift_inwards(stmt: ir.Stmt) -> ir.Stmt:
@@ -78,9 +85,18 @@ def _is_clamp(value, v: str, e, k: int) -> bool:
 
 
 class _Stores(ir.Visitor):
+    """Whether a body stores a vector, whether it holds a loop or an exit,
+    and its work: the distinct vector expressions it computes."""
+
     def __init__(self):
         super().__init__()
         self.vector, self.unsafe = False, False
+        self.work = 0
+
+    def visit(self, n):
+        if isinstance(n, ir.Expr) and id(n) not in self.seen and n.type.lanes > 1:
+            self.work += 1
+        super().visit(n)
 
     def visit_Store(self, s):
         self.vector = self.vector or s.value.type.lanes > 1
@@ -106,7 +122,7 @@ class _Peel(ir.Mutator):
         e, k = got
         found = _Stores()
         found.visit(s.body)
-        if not found.vector or found.unsafe:
+        if not found.vector or found.unsafe or found.work > PEEL_MAX_WORK:
             return s
         main = self._unclamped(s.body, s.name, e, k)
         if main is None:

@@ -2,6 +2,7 @@
 emit independently (jit.py compiles them on separate threads).
 
     split_module(ir_text, parts=2, min_lines=None) -> [ir_text, ...]   (None: MIN_SPLIT_LINES)
+    split_parts(ir_text, parts=2, min_lines=None) -> [(ir_text, work), ...]
 
 The unit of the split is an outlined task of codegen_llvm: a parallel
 task `<entry>.parN` or a cold call `<entry>.coldN` with its `.body`. Part 0
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_module", "MIN_SPLIT_LINES"]
+__all__ = ["split_module", "split_parts", "MIN_SPLIT_LINES"]
 
 # Below this many lines of IR a second thread costs more than it saves
 # (a second parse, a second pass-pipeline set-up: a few ms each).
@@ -83,13 +84,19 @@ def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> 
     """The IR texts of up to `parts` modules that together define what
     `ir_text` defines (see the module docstring); min_lines defaults to
     MIN_SPLIT_LINES."""
+    return [text for text, _ in split_parts(ir_text, parts, min_lines)]
+
+
+def split_parts(ir_text: str, parts: int = 2, min_lines: int | None = None) -> list:
+    """split_module's parts, each with its estimated work (_cost of the
+    functions it optimizes; for the whole text: 0.0)."""
     if min_lines is None:
         min_lines = MIN_SPLIT_LINES
     if parts < 2 or ir_text.count("\n") < min_lines:
-        return [ir_text]
+        return [(ir_text, 0.0)]
     items = _items(ir_text)
     if any(kind == "line" and lines[0].startswith("@") for kind, _, lines in items):
-        return [ir_text]
+        return [(ir_text, 0.0)]
     defined = {name for kind, name, _ in items if kind == "define"}
     # task -> its cost (the task and its body); the rest is part 0's
     sizes: dict = {}
@@ -103,7 +110,7 @@ def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> 
         else:
             rest += _cost(lines)
     if not sizes:
-        return [ir_text]
+        return [(ir_text, 0.0)]
     load = [rest] + [0.0] * (parts - 1)
     home: dict = {}
     for task in sorted(sizes, key=lambda k: (-sizes[k], k)):
@@ -112,7 +119,7 @@ def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> 
         load[p] += sizes[task]
     used = sorted(set(home.values()))
     if used == [0]:
-        return [ir_text]
+        return [(ir_text, 0.0)]
     # the entry point (the one external definition) and its body: part 0's
     main = {name for kind, name, lines in items
             if kind == "define" and not lines[0].startswith("define internal ")}
@@ -139,5 +146,5 @@ def split_module(ir_text: str, parts: int = 2, min_lines: int | None = None) -> 
                     text.extend(lines)
             elif name == task:
                 text.append(_declaration(lines[0]))
-        out.append("\n".join(text))
+        out.append(("\n".join(text), load[p]))
     return out

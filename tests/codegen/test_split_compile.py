@@ -1,4 +1,4 @@
-"""A large module is optimized and emitted as two parts on two threads
+"""A large module is optimized and emitted in parts on two threads
 (lowering/split_module.py, jit._compile_object): each outlined task goes
 to one part, the parts' objects are linked in one engine, the object cache
 stores them packed, and llvmlite's global lock is released around the long
@@ -72,13 +72,13 @@ def test_small_module_is_not_split():
 def always_split(monkeypatch):
     """Split every module; record the parts of each compile."""
     seen = []
-    real = split_module.split_module
+    real = split_module.split_parts
 
     def split(text, parts=2, min_lines=None):
         out = real(text, parts, min_lines=0)
         seen.append(len(out))
         return out
-    monkeypatch.setattr(jit, "split_module", split)
+    monkeypatch.setattr(jit, "split_parts", split)
     return seen
 
 
