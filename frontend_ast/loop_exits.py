@@ -21,7 +21,10 @@ compares a counter with a bound the body does not change, the counter
 stepped by a constant once per iteration at the top level of the body
 (`while i < maxiter and x*x + y*y < 4: ...; i += 1`). The for loop runs
 len(range(i, bound, step)) iterations at most and re-tests the whole
-condition before each, so it does what the while loop does.
+condition before each, so it does what the while loop does. Without one
+it runs at most WHILE_LIMIT iterations and raises RuntimeError where
+Python would run more; its update must leave the loop (it is marked
+UNBOUNDED_ATTR: ir.Definition.exit_required, lowering/loop_exit.py).
 
 A `return` inside a loop stores its value in per-loop variables and leaves
 the loop (each enclosing loop forwards it); the function's statements after
@@ -389,19 +392,10 @@ class _Exits:
             for n in ast.walk(call):
                 ast.copy_location(n, c)
             return call, counter, step
-        if self.stack:
-            # (inside another loop, the schedule may put the enclosing loop's
-            # iterations inside this one's, which is then not left early)
-            raise self.smap.error(s, "the compiler cannot state a bound on the number of "
-                                     "iterations of this `while` loop, which is inside "
-                                     "another loop (a `while` loop without a stated bound "
-                                     "compiles at the top level of the function only)",
-                                  "compare a counter with a bound in the condition and step "
-                                  "the counter once per iteration at the top level of the "
-                                  "body (`while i < n and ...:` with `i += 1`), or write "
-                                  "`for k in range(n):` with `if not cond: break`")
         # no stated bound: a serial loop of at most WHILE_LIMIT iterations
-        # that raises where Python would run more (_past_limit)
+        # that raises where Python would run more (_past_limit); inside
+        # another loop too, where its update's RVar stays the innermost
+        # serial loop, left when the test fails (Definition.exit_required)
         call = ast.Call(ast.Name("range", ast.Load()), [ast.Constant(WHILE_LIMIT)], [])
         for n in ast.walk(call):
             ast.copy_location(n, test)
