@@ -333,7 +333,7 @@ class LoopRunner:
             inner = assigned_in_nested_loop(chain[-1], v)
             if inner is not None:
                 line = self.cx.smap.loc(chain[-1]).line
-                raise self.cx.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
+                raise self.cx.err(inner, f"{describe_name(v)} is assigned both in this loop and in the loop at "
                                          f"line {line} that encloses it",
                                   hint="update a variable at one loop depth only (use a separate "
                                        "variable for the inner loop and combine after it)")
@@ -425,6 +425,12 @@ class LoopRunner:
         init = g.init[k]
         init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
         new = [t for t in types if t not in init_tys]
+        strong = [t for t in new if not t.weak]
+        if len(new) > 1 and cur is None and g.unbound[k] and len(strong) == 1:
+            # the first typing run read the unassigned member as a bool
+            # placeholder (unbound_reads.py), whose arithmetic gave the Python
+            # types: the next runs check the NumPy type the loop assigns
+            return strong[0]
         if len(new) > 1:
             raise self.cx.err(node, f"the type of {describe_name(g.names[k])} after an iteration "
                                     f"depends on the data "

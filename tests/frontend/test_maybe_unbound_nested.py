@@ -115,6 +115,15 @@ def last_of_three(t):
     return x
 
 
+def halve_running(a):
+    for j in range(len(a)):
+        if j == 0:
+            x = a[0]
+        else:
+            x = x // 2 + a[j]      # noqa: F821 (the previous iteration's)
+    return x
+
+
 M = np.array([[0.9, 0.1, 0.7], [0.2, 0.3, 0.1], [0.4, 0.8, 0.6]])
 CASES = [
     (read_in_outer, (M,)), (read_in_outer, (M[:0],)), (read_in_outer, (M.T,)),
@@ -131,6 +140,9 @@ CASES = [
     (last_of_nest, (M,)), (last_of_nest, (M[:0],)), (last_of_nest, (M[:, :0],)),
     (last_of_three, (np.arange(24.0).reshape(2, 3, 4),)),
     (last_of_three, (np.zeros((2, 0, 3)),)),
+    # the typing's first run reads x before its type is known
+    (halve_running, (np.array([5, 9, 2]),)), (halve_running, (np.array([5, 9, 2], np.uint8),)),
+    (halve_running, (np.zeros(0, np.int64),)),
 ]
 
 

@@ -218,6 +218,21 @@ def test_schedule_moving_the_loop_refused():
     assert "while y != 0" in str(e.value)
 
 
+def test_return_inside_refused_without_internal_names():
+    def first_reaching(a, t):
+        for i in range(len(a)):
+            v = a[i]
+            while v > 1:
+                if v == t:
+                    return i
+                v = v // 2 if v % 2 == 0 else 3 * v + 1
+        return -1
+
+    with pytest.raises(ph.CompileError, match="line") as e:
+        ph.pipeline(first_reaching)(np.array([3, 7]), 5)
+    assert "?" not in str(e.value).split("hint")[0]
+
+
 def test_parallel_enclosing_loop():
     def par(p):
         p.funcs["x"].update(0).parallel(p.vars["x", "r"])
