@@ -375,8 +375,9 @@ class _Exits:
             if m is None:
                 continue
             counter, op, bound = m
-            if any(n in assigned for n in _loaded_names(bound)):
-                continue
+            if any(n in assigned for n in _loaded_names(bound)) or _reads_elements(bound) or \
+                    any(_reads_elements(v) for v in _values_assigned(self.tree, counter, s)):
+                continue        # (a bound from array contents: no loop bound)
             step = _step(s.body, counter)
             if step is None:
                 continue
@@ -523,6 +524,41 @@ def _past_limit(stop: str, s) -> ast.If:
                                      [ast.Constant(msg)], []), None)], [])
     for n in ast.walk(out):
         ast.copy_location(n, s)
+    return out
+
+
+def _reads_elements(e) -> bool:
+    """Whether expression e may read array contents (a subscript other than
+    of `.shape`, a call other than len/int/min/max/abs): a counter's start
+    or bound computed so cannot bound a loop (loops.py)."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Subscript) and not (isinstance(n.value, ast.Attribute) and
+                                                 n.value.attr == "shape"):
+            return True
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and
+                                            n.func.id in ("len", "int", "min", "max", "abs")):
+            return True
+    return False
+
+
+def _values_assigned(tree, name, loop):
+    """The values the function assigns to `name` outside `loop` (the whole
+    right-hand side where a tuple target's element cannot be told)."""
+    inside = {id(n) for n in ast.walk(loop)}
+    out = []
+    for n in ast.walk(tree):
+        if id(n) in inside:
+            continue
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    out.append(n.value)
+                elif isinstance(t, (ast.Tuple, ast.List)) and _mentions(t, name):
+                    elts = n.value.elts if isinstance(n.value, (ast.Tuple, ast.List)) and \
+                        len(n.value.elts) == len(t.elts) else None
+                    out += [v for tt, v in zip(t.elts, elts) if _mentions(tt, name)] \
+                        if elts is not None else [n.value]
     return out
 
 

@@ -139,6 +139,47 @@ def longest_halving(a):
     return best
 
 
+def odd_steps(a):
+    # `v > 0` with `v -= 1` compares a counter, but one read from the array:
+    # no loop bound from it (a `while` loop without a stated bound)
+    out = np.zeros(len(a), np.int64)
+    for i in range(len(a)):
+        v = a[i]
+        odd = 0
+        while v > 0:
+            v -= 1
+            if v % 2 == 0:
+                continue
+            odd += 1
+        out[i] = odd
+    return out
+
+
+def count_down_first(a):
+    v = a[0]
+    k = 0
+    while v > 0:
+        v -= 3
+        k += 1
+    return k, v
+
+
+def while_else_capped(a, lim):
+    out = np.zeros(len(a), np.int64)
+    for i in range(len(a)):
+        v = a[i]
+        c = 0
+        while v > 1:
+            v = v // 2
+            c += 1
+            if c > lim:
+                break
+        else:
+            c = -c
+        out[i] = c
+    return out
+
+
 RNG = np.random.default_rng(17)
 INTS = RNG.integers(1, 10**5, 7)
 
@@ -163,6 +204,10 @@ def _cases():
     yield float_halvings, (RNG.random(7) * 1e6,)
     yield longest_halving, (INTS,)
     yield longest_halving, (INTS[:0],)
+    yield odd_steps, (RNG.integers(-3, 40, 9),)
+    yield count_down_first, (np.array([10, 4]),)
+    yield count_down_first, (np.array([-2]),)
+    yield while_else_capped, (RNG.integers(0, 300, 9), 4)
 
 
 CASES = list(_cases())
