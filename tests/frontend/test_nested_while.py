@@ -284,3 +284,13 @@ def test_parallel_enclosing_loop():
 
     a, b = RNG.integers(1, 10**6, 40), RNG.integers(1, 10**6, 40)
     check(ph.pipeline(row_gcds, schedule=par), a, b)
+
+
+def test_dask_refused():
+    """On Dask the block's halo is found by running it on zeros, where such a
+    loop may not end (collatz of 0): a located CompileError instead."""
+    da = pytest.importorskip("dask.array")
+    f = ph.pipeline(collatz_lengths)
+    with pytest.raises(ph.CompileError, match="Dask blocks") as e:
+        f.dask(da.from_array(np.arange(1, 9), chunks=4))
+    assert "while v != 1" in str(e.value)
