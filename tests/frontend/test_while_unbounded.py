@@ -57,17 +57,6 @@ def newton_sqrt(v):
 
 
 @ph.pipeline
-def row_gcds(a, b):
-    out = np.zeros(a.shape[0], dtype=a.dtype)
-    for r in range(a.shape[0]):
-        x, y = a[r], b[r]
-        while y != 0:
-            x, y = y, x % y
-        out[r] = x
-    return out
-
-
-@ph.pipeline
 def search_with_break(a, t):
     k = 0
     s = 0.0
@@ -94,12 +83,6 @@ def test_binary_search(n, dtype):
     a = np.sort(np.random.default_rng(n).integers(-100, 100, n)).astype(dtype)
     for x in (a[0] - 1, a[n // 2], a[-1], a[-1] + 1, dtype(3)):
         check(bisect_left, a, x)
-
-
-def test_inside_another_loop():
-    """Inside another loop the state is computed per iteration of the
-    enclosing loop (tests/frontend/test_nested_while.py has more)."""
-    check(row_gcds, np.array([48, 17, 0, -12]), np.array([18, 0, 5, 8]))
 
 
 @pytest.mark.parametrize("n", (1, 5, 1003))
