@@ -11,6 +11,7 @@ from pyhalide.var import RDom, Var
 
 from . import ops
 from .lifted import LiftedFunc
+from .loop_exits import UNBOUNDED_ATTR
 from .ranges import INT32, Aff
 from .values import Val, exact_aff
 
@@ -106,6 +107,9 @@ class Emitter:
             d.values = (d.values[0].body,) + tuple(d.values[1:])
         if loc is not None:
             d.source = ir.SourceLoc(loc.file, loc.line, loc.col, loc.text.strip())
+        if not pure and any(getattr(getattr(loop, "node", None), UNBOUNDED_ATTR, False)
+                            for loop, _ in loops):
+            d.exit_required = True      # (lowering/loop_exit.py)
         f = f.base if lifted else f
         self.def_log.append((f, 0 if pure else len(fn.updates), loc, label))
         for loop, var in loops:

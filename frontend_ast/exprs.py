@@ -28,6 +28,7 @@ from .names import (
 )
 from .refs import UNBOUND, BuiltinRef, InfoVal, MethodRef
 from .types import PY_BOOL, UnsupportedType
+from .unbound_reads import member_read
 from .values import (
     NO_CONST,
     Arr,
@@ -164,6 +165,11 @@ class Expressions:
                                         f"its loop",
                                   hint="copy the value you need into another variable inside "
                                        "the loop")
+            if isinstance(v, Val) and v.union is None:
+                # a loop member unassigned before its loop: checked against its flag
+                read = member_read(self.cx, self.scope.env, name, v)
+                if read is not None:
+                    return read
             if v is UNBOUND or isinstance(v, MaybeUnbound):
                 raise self.cx.err(node, f"{user_name(name)!r} may be used before it is assigned",
                                   hint="assign it on every path before this line")

@@ -21,7 +21,10 @@ compares a counter with a bound the body does not change, the counter
 stepped by a constant once per iteration at the top level of the body
 (`while i < maxiter and x*x + y*y < 4: ...; i += 1`). The for loop runs
 len(range(i, bound, step)) iterations at most and re-tests the whole
-condition before each, so it does what the while loop does.
+condition before each, so it does what the while loop does. Without one
+it runs at most WHILE_LIMIT iterations and raises RuntimeError where
+Python would run more; its update must leave the loop (it is marked
+UNBOUNDED_ATTR: ir.Definition.exit_required, lowering/loop_exit.py).
 
 A `return` inside a loop stores its value in per-loop variables and leaves
 the loop (each enclosing loop forwards it); the function's statements after
@@ -372,8 +375,9 @@ class _Exits:
             if m is None:
                 continue
             counter, op, bound = m
-            if any(n in assigned for n in _loaded_names(bound)):
-                continue
+            if any(n in assigned for n in _loaded_names(bound)) or _reads_elements(bound) or \
+                    any(_reads_elements(v) for v in _values_assigned(self.tree, counter, s)):
+                continue        # (a bound from array contents: no loop bound)
             step = _step(s.body, counter)
             if step is None:
                 continue
@@ -389,19 +393,10 @@ class _Exits:
             for n in ast.walk(call):
                 ast.copy_location(n, c)
             return call, counter, step
-        if self.stack:
-            # (inside another loop, the schedule may put the enclosing loop's
-            # iterations inside this one's, which is then not left early)
-            raise self.smap.error(s, "the compiler cannot state a bound on the number of "
-                                     "iterations of this `while` loop, which is inside "
-                                     "another loop (a `while` loop without a stated bound "
-                                     "compiles at the top level of the function only)",
-                                  "compare a counter with a bound in the condition and step "
-                                  "the counter once per iteration at the top level of the "
-                                  "body (`while i < n and ...:` with `i += 1`), or write "
-                                  "`for k in range(n):` with `if not cond: break`")
         # no stated bound: a serial loop of at most WHILE_LIMIT iterations
-        # that raises where Python would run more (_past_limit)
+        # that raises where Python would run more (_past_limit); inside
+        # another loop too, where its update's RVar stays the innermost
+        # serial loop, left when the test fails (Definition.exit_required)
         call = ast.Call(ast.Name("range", ast.Load()), [ast.Constant(WHILE_LIMIT)], [])
         for n in ast.walk(call):
             ast.copy_location(n, test)
@@ -529,6 +524,41 @@ def _past_limit(stop: str, s) -> ast.If:
                                      [ast.Constant(msg)], []), None)], [])
     for n in ast.walk(out):
         ast.copy_location(n, s)
+    return out
+
+
+def _reads_elements(e) -> bool:
+    """Whether expression e may read array contents (a subscript other than
+    of `.shape`, a call other than len/int/min/max/abs): a counter's start
+    or bound computed so cannot bound a loop (loops.py)."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Subscript) and not (isinstance(n.value, ast.Attribute) and
+                                                 n.value.attr == "shape"):
+            return True
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and
+                                            n.func.id in ("len", "int", "min", "max", "abs")):
+            return True
+    return False
+
+
+def _values_assigned(tree, name, loop):
+    """The values the function assigns to `name` outside `loop` (the whole
+    right-hand side where a tuple target's element cannot be told)."""
+    inside = {id(n) for n in ast.walk(loop)}
+    out = []
+    for n in ast.walk(tree):
+        if id(n) in inside:
+            continue
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    out.append(n.value)
+                elif isinstance(t, (ast.Tuple, ast.List)) and _mentions(t, name):
+                    elts = n.value.elts if isinstance(n.value, (ast.Tuple, ast.List)) and \
+                        len(n.value.elts) == len(t.elts) else None
+                    out += [v for tt, v in zip(t.elts, elts) if _mentions(tt, name)] \
+                        if elts is not None else [n.value]
     return out
 
 

@@ -28,7 +28,7 @@ import ast
 import copy
 
 from .analyze import Liveness, assigned_in_nested_loop, carried, home, names_assigned
-from .loop_exits import EXIT_ATTR
+from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR
 from .loop_forms import LoopFormRewriter
 from .loop_seqs import RangeSeq, const_int
 from .rewrite_registry import register
@@ -102,8 +102,9 @@ class _Merge:
         lead = _leading(body)
         body = body[len(lead):]
         phases = self.flatten(body, [])
-        if phases is None or not any(p[0] == "loop" for p in phases):
-            return False
+        if phases is None or not any(p[0] == "loop" for p in phases) or \
+                any(p[0] == "loop" and getattr(p[1], UNBOUNDED_ATTR, False) for p in phases):
+            return False        # (a slot loop would run a `while` loop's WHILE_LIMIT slots)
         phases = self.join(phases)
         pre, merged = self.slot_loop(phases)
         if merged is None:

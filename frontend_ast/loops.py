@@ -25,6 +25,7 @@ from .loop_state import Frame, Group
 from .names import user_name
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
+from .unbound_reads import flag_name, guarded
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
 
 
@@ -351,7 +352,7 @@ class LoopRunner:
             inner = assigned_in_nested_loop(chain[-1], v)
             if inner is not None:
                 line = self.cx.smap.loc(chain[-1]).line
-                raise self.cx.err(inner, f"{v!r} is assigned both in this loop and in the loop at "
+                raise self.cx.err(inner, f"{describe_name(v)} is assigned both in this loop and in the loop at "
                                          f"line {line} that encloses it",
                                   hint="update a variable at one loop depth only (use a separate "
                                        "variable for the inner loop and combine after it)")
@@ -378,6 +379,7 @@ class LoopRunner:
                 g.init.append(None)
                 g.unbound.append(True)
         g.base = len(g.names)
+        self._add_unbound_flags(g)
         # the type fixpoint: a member's loop type is the type the loop gives
         # it (what Python's promotion makes it after one iteration); while
         # probing, a member whose initial value has another type is read as
@@ -442,6 +444,12 @@ class LoopRunner:
         init = g.init[k]
         init_tys = {v.ty for _, v in unions.alternatives(init)} if init is not None else set()
         new = [t for t in types if t not in init_tys]
+        strong = [t for t in new if not t.weak]
+        if len(new) > 1 and cur is None and g.unbound[k] and len(strong) == 1:
+            # the first typing run read the unassigned member as a bool
+            # placeholder (unbound_reads.py), whose arithmetic gave the Python
+            # types: the next runs check the NumPy type the loop assigns
+            return strong[0]
         if len(new) > 1:
             raise self.cx.err(node, f"the type of {describe_name(g.names[k])} after an iteration "
                                     f"depends on the data "
@@ -547,35 +555,42 @@ class LoopRunner:
             return start
         return None
 
+    def _add_unbound_flags(self, g: Group):
+        """Members unassigned before the loop get a bool element recording
+        that the loop assigned them (unbound_reads.py: a read before raises
+        UnboundLocalError), before the typing runs, which see the reads."""
+        for k in range(g.base):
+            if g.unbound[k]:
+                self._add_flag(g, g.names[k])
+
+    def _add_flag(self, g: Group, name: str):
+        flag = flag_name(name)
+        g.names.append(flag)
+        g.init.append(const_val(False))
+        g.tys.append(PY_BOOL)
+        g.unbound.append(False)
+        g.flag_of[name] = flag
+
     def _add_assigned_flags(self, g: Group, node):
         """Members whose value after the loop is what Python returns only if
         the loop assigned them get a bool element recording that: members
-        first assigned in the loop (else reading them raises
-        UnboundLocalError), and members whose type the loop changes when
-        whether the loop ran is not a condition on its bounds."""
+        first assigned in the loop (_add_unbound_flags), and members whose
+        type the loop changes when whether the loop ran is not a condition
+        on its bounds."""
         if g.flags_added:
             return
         g.flags_added = True
-        g.flag_of = {}
         # whether the loop ran says whether it assigned them, unless a condition
         # outside the loop skips the update
         ran_known = self.state.ran_condition_known(g) and not g.skippable
         for k in range(g.base):
             init, t = g.init[k], g.tys[k]
             name = g.names[k]
-            if name in g.tag_of:
+            if name in g.tag_of or name in g.flag_of or init is None:
                 continue
-            if init is None:
-                if g.ctx:
-                    continue
-            elif ran_known or not (init.union or init.ty != t):
+            if ran_known or not (init.union or init.ty != t):
                 continue
-            flag = name + "?assigned"
-            g.names.append(flag)
-            g.init.append(const_val(False))
-            g.tys.append(PY_BOOL)
-            g.unbound.append(False)
-            g.flag_of[name] = flag
+            self._add_flag(g, name)
 
     def typing_run(self, g: Group, node):
         saved = self._save()
@@ -826,7 +841,7 @@ class LoopRunner:
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
             elif init is None and flag is not None and not g.typing:
-                v = self._unbound_guard(v, finals[g.names.index(flag)], name)
+                v = guarded(self.cx, v, finals[g.names.index(flag)], name)
             self.scope.env[name] = v
         if depth:
             for k in range(g.base, len(g.names)):
@@ -836,18 +851,6 @@ class LoopRunner:
         for name in g.names[g.base:]:
             self.scope.env.pop(name, None)
         complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
-
-    def _unbound_guard(self, v: Val, assigned: Val, name: str) -> Val:
-        """v (a member first assigned in the loop), raising UnboundLocalError
-        where it is read and the loop never assigned it, as Python does."""
-        msg = (f"cannot access local variable {user_name(name)!r} where it is not associated "
-               f"with a value",)
-        out = self.cx.guard(v, ops.truth(self.cx, assigned).node, "UnboundLocalError", msg)
-        # its range holds where the loop assigned it, not where the guard fails
-        # (a read it indexes is checked, and is in bounds where the check passes)
-        it = v.ty.ir()
-        return out.set_range(it.min_value(), it.max_value()) if v.ty.is_int() and \
-            v.ty.kind != "int" else out.set_range(None, None)
 
     # frames --------------------------------------------------------------------------------
 

@@ -1048,7 +1048,9 @@ def _stride_one_inner(f):
     argument: `s = a.sum(axis=0)` (s(x) += a(x, r)) then reads rows in order
     instead of walking columns, `a @ b` runs in i-k-j order. Each s(x) still
     accumulates over the RVars in their order, so results are unchanged (a
-    pure Var of an update reads its Func only at x itself: FRONTEND.md)."""
+    pure Var of an update reads its Func only at x itself: FRONTEND.md).
+    An update with an exit (a `break`, a `while` loop) keeps its RVars
+    innermost, so that its loop is left at each point."""
     fn = f.function()
     if not fn.args:
         return
@@ -1056,8 +1058,9 @@ def _stride_one_inner(f):
     for k, d in enumerate(fn.updates):
         dims = d.schedule.dims
         names = [dim.var for dim in dims]
-        if d.schedule.splits or any(dim.kind != "serial" for dim in dims) or \
-                x not in names or names[0] == x or not any(dim.is_rvar for dim in dims) or \
+        if d.exit is not None or d.schedule.splits or \
+                any(dim.kind != "serial" for dim in dims) or x not in names or \
+                names[0] == x or not any(dim.is_rvar for dim in dims) or \
                 not any(isinstance(a, ir.Variable) and a.name == x for a in d.args[:1]):
             continue
         first = other = False

@@ -11,13 +11,53 @@ run one iteration there, around the serial loop of a `while`), the serial
 loop outside them, tested at run time to hold those inner loops at one
 iteration each. Every remaining iteration of the loop left then updates the
 same point, which stays exited: the loop is left, not run to its end.
-Otherwise the body stays as it is (the predicates already skip the update)."""
+Otherwise the body stays as it is (the predicates already skip the update).
+
+An update whose RDom runs a `while` loop without a stated bound
+(ir.Definition.exit_required: 2**31 - 2 iterations) must be left at the
+innermost loop, a serial one: a schedule that puts other loops inside it,
+vectorizes or parallelizes it is a located CompileError (the loop would run
+all its iterations)."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.source import at
 
 
 def exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
+    out = _exit_test(d, sl, rename, body)
+    if d.exit_required and not _left_innermost(d, sl, out):
+        raise ir.CompileError(
+            "the loop of a `while` loop without a stated bound must stay the innermost "
+            "serial loop of its update, so that it is left when the loop's test fails; "
+            "this schedule splits it, puts other loops inside it, or vectorizes or "
+            "parallelizes it (it would run 2**31 - 2 iterations): keep it innermost and "
+            "serial, or compare a counter with a bound in the `while` condition"
+            + at(d.source))
+    return out
+
+
+def _left_innermost(d: ir.Definition, sl, out: ir.Stmt) -> bool:
+    """Whether `out` leaves the innermost loop, the loop of d's innermost
+    RVar (the `while` loop's), unsplit and serial, at the exit condition
+    alone (no test of inner loops' extents)."""
+    pure = {a.name for a in d.args if isinstance(a, ir.Variable)}
+    for s in d.schedule.splits:         # only pure loops split, fused or renamed
+        if s.kind == "fuse" and {s.outer, s.inner} <= pure:
+            pure.add(s.old)
+        elif s.kind != "fuse" and s.old in pure:
+            pure |= {s.outer, s.inner}
+        else:
+            return False
+    if not (sl.loops and d.rvars and d.exit is not None and
+            isinstance(out, ir.IfThenElse) and isinstance(out.then_case, ir.LoopExit)):
+        return False
+    lp = sl.loops[-1]
+    return out.then_case.loop == lp.var and lp.kind == ir.ForKind.SERIAL and \
+        lp.var.endswith("." + d.rvars[0].name) and not isinstance(out.condition, ir.And)
+
+
+def _exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
     if d.exit is None or not sl.loops or not d.schedule.rvars:
         return body
     cond = ir.substitute(d.exit, rename)

@@ -15,9 +15,11 @@ import numpy as np
 
 from . import ir
 from .buffer import Param
-from .dask_window import OutsideWindow, Window, rvar_offset
+from .dask_window import OutsideWindow, Window, reachable, rvar_offset
+from .errors import CompileError
 from .func import Func
 from .realize import Pipeline
+from .source import at
 from .var import Var
 
 
@@ -40,6 +42,7 @@ class MapPlan:
             ref = f[tuple(v + p for v, p in zip(vs, o))]
             wf[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
             wf.compute_root()
+            _refuse_unbounded_whiles(f.function())
             self._restrict(f.function(), o, slot)
             self.pipes.append((Pipeline([wf]), [t.to_numpy() for t in f.types()]))
             self.offsets.append(o)
@@ -100,6 +103,22 @@ class MapPlan:
         return probe_halo(lambda windows, start, shape:
                           self.block(leaf, args, shapes, windows, start, shape),
                           dtypes, shapes, chunks, fixed)
+
+
+def _refuse_unbounded_whiles(fn):
+    """A located CompileError where the result reads an update running a
+    `while` loop without a stated bound (ir.Definition.exit_required): the
+    halo probe computes a block on zeros, where such a loop may run all its
+    2**31 - 2 iterations per point."""
+    for g in reachable([fn]):
+        for d in g.updates:
+            if d.exit_required:
+                raise CompileError("a `while` loop without a stated bound inside another loop "
+                                   "is not split into Dask blocks (the block size is found by "
+                                   "running the function on zeros, where the loop may not "
+                                   "end): compare a counter with a bound in its condition "
+                                   "(`while k < n and ...:` with `k += 1`), or call the "
+                                   "function on NumPy arrays" + at(d.source))
 
 
 def probe_halo(block, dtypes: dict, shapes: dict, chunks, fixed: dict, limit=8):

@@ -139,7 +139,9 @@ class Definition:
     nothing (the predicates imply its negation) and which, once it holds at
     a point, holds at every later iteration of that point: the lowered loop
     over the innermost RVar is left when it holds (a `break` or the end of a
-    `while` loop in @pipeline code)."""
+    `while` loop in @pipeline code). `exit_required`: its RDom runs a
+    `while` loop without a stated bound (2**31 - 2 iterations): lowering
+    must place the exit at its loop or refuse the schedule."""
 
     args: tuple                     # LHS coordinates (Exprs)
     values: tuple                   # one Expr per tuple element
@@ -148,6 +150,7 @@ class Definition:
     source: Optional[SourceLoc] = None
     rdom_name: str = ""
     exit: Optional[object] = None   # an Expr, see above
+    exit_required: bool = False
 
     @property
     def rvars(self) -> list:

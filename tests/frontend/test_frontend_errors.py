@@ -38,14 +38,12 @@ def expect(fn, snippet, *words, args=None):
 
 
 def uses_while(a):
-    out = np.zeros(2)
+    out = np.zeros(6)
     for k in range(2):
-        s = 0
         i = 0
-        while a[i] != 0:        # (without a stated bound: top level only)
-            s += a[i]
+        while a[i] != 0:        # (without a stated bound, writing at each iteration)
+            out[i] += a[i]
             i += 1
-        out[k] = s
     return out
 
 

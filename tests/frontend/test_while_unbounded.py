@@ -3,7 +3,8 @@ binary search, gcd, Collatz, Newton. Each is a serial loop of at most
 loop_exits.WHILE_LIMIT iterations that is left when its test fails (it runs
 as many iterations as Python's), raising RuntimeError where Python would
 run more; a running value read inside such a loop (one value per
-iteration) is a located refusal. Compared with plain Python; sizes 0, 1, 5,
+iteration) is a located refusal. Inside another loop too
+(tests/frontend/test_nested_while.py). Compared with plain Python; sizes 0, 1, 5,
 1003; ints and floats."""
 import time
 
@@ -56,17 +57,6 @@ def newton_sqrt(v):
 
 
 @ph.pipeline
-def row_gcds(a, b):
-    out = np.zeros(a.shape[0], dtype=a.dtype)
-    for r in range(a.shape[0]):
-        x, y = a[r], b[r]
-        while y != 0:
-            x, y = y, x % y
-        out[r] = x
-    return out
-
-
-@ph.pipeline
 def search_with_break(a, t):
     k = 0
     s = 0.0
@@ -93,13 +83,6 @@ def test_binary_search(n, dtype):
     a = np.sort(np.random.default_rng(n).integers(-100, 100, n)).astype(dtype)
     for x in (a[0] - 1, a[n // 2], a[-1], a[-1] + 1, dtype(3)):
         check(bisect_left, a, x)
-
-
-def test_inside_another_loop_refused():
-    """Inside another loop the schedule may run the outer loop's iterations
-    inside this one's, which then is not left early: a located refusal."""
-    with pytest.raises(ph.CompileError, match="inside another loop"):
-        row_gcds(np.arange(3), np.arange(3))
 
 
 @pytest.mark.parametrize("n", (1, 5, 1003))
