@@ -742,8 +742,10 @@ def scalar_fold(name: str, body: ir.Stmt) -> bool:
     shorten; on the AVX-512 host of session 17, LLVM's 4x unrolled
     complex_mul ran 1.33x and dot 1.15x the CPU time of the loop as
     written (Halide leaves both as written). A single integer accumulator
-    is left to LLVM, which vectorizes it (max), and so is a short constant
-    loop, which it unrolls fully (argmin4d's rows)."""
+    is left to LLVM, which vectorizes it (max), and so are a short constant
+    loop, which it unrolls fully, and a loop choosing between values (a
+    select or branch: an argmin, whose unrolled form ran 2x faster in
+    argmin4d's rows of symbolic length)."""
     stores: list = []
 
     class V(ir.Visitor):
@@ -751,7 +753,9 @@ def scalar_fold(name: str, body: ir.Stmt) -> bool:
 
         def visit(self, n):
             if self.scalar:
-                if isinstance(n, ir.For) or (isinstance(n, ir.Expr) and n.type.lanes > 1):
+                if isinstance(n, (ir.For, ir.Select, ir.IfThenElse)) or \
+                        (isinstance(n, ir.Expr) and n.type.lanes > 1) or \
+                        (isinstance(n, ir.Call) and n.name == "if_then_else"):
                     self.scalar = False
                 else:
                     super().visit(n)
