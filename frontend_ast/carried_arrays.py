@@ -26,7 +26,7 @@ from pyhalide.var import RDom
 from . import carried_phases, ops
 from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
-from .arrayexpr import ArrayExpr, element_node, same_size
+from .arrayexpr import ArrayExpr, element_node, k_order, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .carried_phases import guarded_writes, sole_loop
 from .carried_region import region_step
@@ -196,12 +196,20 @@ class CarriedLoop:
         # the real run: every member reads the slot of the current iteration
         start = {}
         scope.env[loop.name] = loop.val
+        # NumPy's memory order of each local member: its initial value's (order='K'),
+        # which the body's value keeps when its operands are laid out alike (a float
+        # sum of a member follows it: sum_order.py); names of arguments keep their memory
+        own = {m.name for m in members if m.obj is None and (
+            m.init.view is None or getattr(m.init.view[0], "kind", None) == "local")}
+        orders = {m.name: k_order(m.init) if m.name in own else None for m in members}
         for m in members:
-            value = _member_view(cx, state, m, node, it)
+            value = _member_view(cx, state, m, node, it, order=orders[m.name])
             if m.obj is not None:
                 start[m.obj] = value
             else:
                 v = Arr(m.name, m.ty, m.shape, "local", cx.smap.loc(node))
+                if orders[m.name] is not None:
+                    v.memory_order = orders[m.name]
                 start[v] = value
                 scope.env[m.name] = v
         body = BodyRun(self.bld, node, start)
@@ -210,6 +218,11 @@ class CarriedLoop:
             ends = [self.end_value(body, m) for m in members]
         finally:
             body.restore()
+        for m, e in zip(members, ends):
+            if e.order != orders[m.name]:
+                # NumPy's order after the loop depends on the trip count here (and a
+                # name rotating through arguments has their memory): C, as before
+                orders[m.name] = None
         env2 = scope.env
         self.define_step(state, members, ends, it, loop)
         # after the loop
@@ -219,7 +232,8 @@ class CarriedLoop:
                 scope.env[name] = LoopVarDone(name, array=isinstance(v, (Arr, ArrayExpr)))
         cx.epoch += 1
         T = self.trip(loop)
-        views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)))
+        views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)),
+                                      order=orders[m.name])
                  for m in members}
         for n in rot.write_backs(written_names):
             final = rot.final(n, views, T)
@@ -376,7 +390,8 @@ class CarriedLoop:
         return state, vars_, it
 
     def end_value(self, body, m):
-        """The member's value at the end of the body (an ArrayExpr)."""
+        """The member's value at the end of the body (an ArrayExpr, in the
+        memory order NumPy gives it)."""
         cx = self.cx
         if m.obj is not None:
             return body.contents[m.obj]
@@ -389,7 +404,9 @@ class CarriedLoop:
                 same_size(cx, p, q) for p, q in zip(v.shape, m.shape)):
             raise self.err(f"{m.name!r} has another shape after this loop's body than before "
                            f"the loop", hint="keep the carried arrays' shapes")
-        return freeze(cx, v, self.node)
+        out = freeze(cx, v, self.node)
+        out.order = k_order(v)
+        return out
 
     def define_step(self, state, members, ends, it, loop):
         cx = self.cx
@@ -471,15 +488,16 @@ def _entry_objects(env) -> dict:
     return out
 
 
-def _member_view(cx, state, m, node, it, slot=None) -> ArrayExpr:
-    """Member m of STATE at the slot of iteration `it` (or at `slot`)."""
+def _member_view(cx, state, m, node, it, slot=None, order=None) -> ArrayExpr:
+    """Member m of STATE at the slot of iteration `it` (or at `slot`), in
+    NumPy's memory order `order` (None: C)."""
     s = slot if slot is not None else ir.Mod(it, ir.index(2))
 
     def elem(idx):
         ref = state[tuple(Expr.wrap(n) for n in reversed(idx)) + (Expr.wrap(s),)]
         node = ref[m.index].node if len(ref) > 1 else ref.node
         return with_type_range(Val(node, m.ty))
-    return ArrayExpr(m.shape, m.ty, elem, node)
+    return ArrayExpr(m.shape, m.ty, elem, node, order=order)
 
 
 

@@ -164,6 +164,8 @@ class BodyRun:
                 raise self.cx.err(node, "complex arrays are not supported yet in a loop that "
                                         "carries arrays from one iteration to the next")
             arr = Arr(name, value.ty, value.shape, "local", self.cx.smap.loc(node))
+            if value.order is not None:
+                arr.memory_order = value.order      # NumPy's order of the new array
             self.set(arr, freeze(self.cx, value, node))
             env[name] = arr
         elif isinstance(value, Val) or (isinstance(value, TupleVal) and all(
