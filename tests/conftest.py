@@ -10,7 +10,9 @@ shared lock on a file of the run, an exclusive test an exclusive one (see
 tests/xdist_lock.py)."""
 import os
 import shutil
+import signal
 import tempfile
+import warnings
 
 import pytest
 
@@ -49,6 +51,22 @@ def pytest_configure_node(node):
         config._pyhalide_cache_dir = tempfile.mkdtemp(prefix="pyhalide-test-cache-")
     node.workerinput["pyhalide_lock_dir"] = config._pyhalide_lock_dir
     node.workerinput["pyhalide_cache_dir"] = config._pyhalide_cache_dir
+
+
+@pytest.fixture(autouse=True)
+def _sigint_handler_restored(request):
+    """SIGINT's Python handler as each test found it: in a full run under
+    pytest-xdist (session 17) a worker's SIGINT was left ignored (SIG_IGN) by
+    some earlier test and the Ctrl-C tests after it failed; pyhalide itself never
+    calls signal.signal. A test that changes the handler without restoring it is
+    named in a warning, and the handler is put back."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before and after != before:
+        warnings.warn(f"{request.node.nodeid} left SIGINT's handler {after!r} "
+                      f"(was {before!r}): restored")
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.hookimpl(wrapper=True)
