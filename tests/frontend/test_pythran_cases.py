@@ -85,22 +85,8 @@ def test_unbounded_dependent_range_is_a_located_error():
 
 def test_a_nested_function_definition_is_inlined():
     # sumarray3d: loops inside a nested def crashed a rewrite with a KeyError; nested
-    # defs are inlined where called now (nested_defs.py), and one that writes arrays
-    # must be called as a statement or the whole value of an assignment
+    # defs are inlined where called now (nested_defs.py)
     def summation(pos, weights, points):
-        n_points = len(points)
-        out = np.zeros((n_points, 3))
-
-        def compute(i):
-            total = 0.0
-            for j in range(len(weights)):
-                total += weights[j] * pos[j, 0]
-                out[i, 0] += weights[j]
-            return total
-
-        return compute(0), out
-
-    def summation2(pos, weights, points):
         n_points = len(points)
         out = np.zeros((n_points, 3))
 
@@ -115,7 +101,18 @@ def test_a_nested_function_definition_is_inlined():
         return t, out
 
     a = np.random.default_rng(3).random((4, 3))
-    expect_error(summation, (a, np.ones(4), a), "compute(0)", "on its own line")
-    got = ph.pipeline(summation2)(a, np.arange(4.0), a)
-    want = summation2(a, np.arange(4.0), a)
+    got = ph.pipeline(summation)(a, np.arange(4.0), a)
+    want = summation(a, np.arange(4.0), a)
     assert got[0] == want[0] and np.array_equal(got[1], want[1])
+
+
+def test_a_helper_writing_arrays_inside_a_tuple_is_a_located_error():
+    def pair(a):
+        out = np.zeros(2)
+
+        def put(i):
+            out[i] = a[i]
+            return a[i]
+
+        return put(0), out
+    expect_error(pair, (np.ones(3),), "put(0)", "on its own line")
