@@ -32,15 +32,8 @@ def exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
             "this schedule splits it, puts other loops inside it, or vectorizes or "
             "parallelizes it (it would run 2**31 - 2 iterations): keep it innermost and "
             "serial, or compare a counter with a bound in the `while` condition"
-            + _at(d.source))
+            + ir.at(d.source))
     return out
-
-
-def _at(loc) -> str:
-    """'\n  at file:line: text' of a definition's source, or ''."""
-    if loc is None:
-        return ""
-    return f"\n  at {loc.file}:{loc.line}" + (f": {loc.text.strip()}" if loc.text else "")
 
 
 def _left_innermost(d: ir.Definition, sl, out: ir.Stmt) -> bool:

@@ -6,6 +6,7 @@ import os
 import sys
 
 from .ir import SourceLoc
+from .ir import at as at  # (re-exported: the message suffix of a location)
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ROOT_DIR = os.path.dirname(_PACKAGE_DIR)
@@ -24,11 +25,3 @@ def user_location() -> SourceLoc | None:
             return SourceLoc(f.f_code.co_filename, line, 0, text)
         f = f.f_back
     return None
-
-
-def at(loc: SourceLoc | None, what: str = "at") -> str:
-    """'\n  at file:line: text' for messages (`what` in place of 'at'), or ''."""
-    if loc is None:
-        return ""
-    text = f": {loc.text.strip()}" if loc.text else ""
-    return f"\n  {what} {loc.file}:{loc.line}{text}"

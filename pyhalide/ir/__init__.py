@@ -17,6 +17,7 @@ from .function import (
                   SourceLoc,
                   Split,
                   StageSchedule,
+                  at,
 )
 from .mutator import FuncMutator, Mutator, Visitor, children, node_fields
 from .nodes import *  # noqa: F401,F403  (the node classes)

@@ -23,6 +23,14 @@ class SourceLoc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+def at(loc: SourceLoc | None, what: str = "at") -> str:
+    """'\n  at file:line: text' for messages (`what` in place of 'at'), or ''."""
+    if loc is None:
+        return ""
+    text = f": {loc.text.strip()}" if loc.text else ""
+    return f"\n  {what} {loc.file}:{loc.line}{text}"
+
+
 @dataclass(frozen=True)
 class ReductionVariable:
     name: str
