@@ -24,7 +24,7 @@ from .array_args import numpy_ty, operand_of
 from .array_create import cond
 from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
-from .array_shift import diff_once
+from .array_shift import diff_once, pairs
 from .arrayexpr import ArrayExpr
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
@@ -180,11 +180,8 @@ def trapezoid(b, fn, node):
         d = d_at([i]) if d_at is not None else dval
         return ops.binary(cx, "/", ops.binary(cx, "*", d, s), const_val(2.0))
 
-    shorter = ops.binary(cx, "-", y.shape[0], const_val(1))
-    zero = const_val(0)
-    size = ops.select(cx, cx.compare("<", shorter, zero), zero, shorter, lazy=False)
     first = elem([ir.index(0)])
-    terms = ArrayExpr([size], first.ty, elem, node)
+    terms = ArrayExpr([pairs(cx, y.shape[0])], first.ty, elem, node)
     if d_at is not None:
         cx.static_checks.append(_SameSize(x.shape[0], y.shape[0]))
     rt = numpy_ty(b, lambda: np.sum(np.zeros(1, first.ty.dtype)).dtype, node)

@@ -152,13 +152,18 @@ def diff(b, fn, node):
     return out
 
 
-def diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
-    cx = b.cx
-    size = src.shape[axis]
+def pairs(cx, size: Val) -> Val:
+    """The number of adjacent pairs along an axis of `size` elements:
+    max(size - 1, 0)."""
     shorter = ops.binary(cx, "-", size, const_val(1))
     zero = Val(ir.Const(ir.Int(64), 0), PY_INT, 0, 0, static=lambda env: 0, const=0)
+    return ops.select(cx, cx.compare("<", shorter, zero), zero, shorter, lazy=False)
+
+
+def diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
+    cx = b.cx
     shape = list(src.shape)
-    shape[axis] = ops.select(cx, cx.compare("<", shorter, zero), zero, shorter, lazy=False)
+    shape[axis] = pairs(cx, src.shape[axis])
     boolean = src.ty.is_bool()
 
     def elem(idx):
