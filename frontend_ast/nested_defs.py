@@ -43,8 +43,7 @@ def nested_defs(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     for i, d in found.items():
         _check(tree, smap, i, d, stand_ins)
         stand_ins[d.name] = (i, _stand_in(d, smap, fn))
-    for name, (i, stub) in stand_ins.items():
-        _mark_calls(tree, smap, name, i, stub)
+    _mark_calls(tree, smap, stand_ins)
     tree.body = [s for j, s in enumerate(tree.body) if j not in found]
     return tree
 
@@ -87,15 +86,18 @@ def _stand_in(d, smap, fn):
     return stub
 
 
-def _mark_calls(tree, smap, name, i, stub):
-    """Mark every call of `name` with the stand-in; refuse other uses and
-    calls in statements before the def."""
+def _mark_calls(tree, smap, stand_ins):
+    """Mark every call of a nested def's name with its stand-in (stand_ins:
+    name -> (index of the def, stand-in)); refuse other uses and calls in
+    statements before the def."""
     calls = {id(c.func) for c in ast.walk(tree)
              if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
     for j, s in enumerate(tree.body):
         for n in ast.walk(s):
-            if not isinstance(n, ast.Name) or n.id != name:
+            if not isinstance(n, ast.Name) or n.id not in stand_ins:
                 continue
+            name = n.id
+            i, stub = stand_ins[name]
             if id(n) not in calls or not isinstance(n.ctx, ast.Load):
                 raise smap.error(n, f"the nested function {name!r} is used here other than by "
                                     f"calling it, which is not supported",
