@@ -63,7 +63,7 @@ def _sigint_handler_restored(request):
     before = signal.getsignal(signal.SIGINT)
     yield
     after = signal.getsignal(signal.SIGINT)
-    if after is not before and after != before:
+    if after != before:
         warnings.warn(f"{request.node.nodeid} left SIGINT's handler {after!r} "
                       f"(was {before!r}): restored")
         signal.signal(signal.SIGINT, before)

@@ -16,10 +16,10 @@ from pyhalide.lowering import interrupt
 @pytest.fixture(autouse=True)
 def _python_sigint_handler():
     old = signal.getsignal(signal.SIGINT)
-    if old is signal.default_int_handler:
-        yield
-        return
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    interrupt._state["seen"] = object()      # pyhalide's handler goes in front of it again
+    replaced = old is not signal.default_int_handler
+    if replaced:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        interrupt._state["seen"] = object()      # pyhalide's handler goes in front of it again
     yield
-    signal.signal(signal.SIGINT, old)
+    if replaced:
+        signal.signal(signal.SIGINT, old)
