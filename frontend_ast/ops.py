@@ -23,13 +23,14 @@ from .convert import (
     py_int_node,
     static2,
     to_python_int,
+    via_double,
     wrap_range,
 )
 
 # conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
-from .types import PY_INT, Ty, UnsupportedType
+from .types import PY_BOOL, PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
 
@@ -276,10 +277,25 @@ def _overflow_ok(op, x, y, r):
 
 def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
     an, bn = convert(cx, a, rt), convert(cx, b, rt)
-    out = Val(ir.Div(an.node, bn.node), rt)
+    if _inexact_int_division(a, b):
+        # Python's int / int is the exact quotient rounded once; float(a) / float(b)
+        # rounds three times where |a| or |b| passes 2**53
+        args = tuple(cast(ir.Int(64), v.node) for v in (a, b))
+        out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
+    else:
+        out = Val(ir.Div(an.node, bn.node), rt)
     if a.ty.weak and b.ty.weak:
         out = _zero_div_check(cx, out, b, bn.node, "division by zero")
     return out
+
+
+def _inexact_int_division(a: Val, b: Val) -> bool:
+    """a / b of two Python ints not both known to lie within +-2**53 (where
+    their conversions to float64 are exact)."""
+    if a.ty not in (PY_INT, PY_BOOL) or b.ty not in (PY_INT, PY_BOOL):
+        return False
+    exact = (-(1 << 53), 1 << 53)
+    return not (n_within(a.rng, exact) and n_within(b.rng, exact))
 
 
 def _zero_div_check(cx, out: Val, b: Val, bn, msg) -> Val:
@@ -479,6 +495,10 @@ def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
     if mixed is not None:
         return Val(mixed, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
                    const=const2(_PYOP[op], a, b), facts=facts)
+    exact = _python_int_float(cx, op, a, b)
+    if exact is not None:
+        return Val(exact, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
+                   const=const2(_PYOP[op], a, b), facts=facts)
     cmp_ty = _compare_type(cx, a, b)
     an, bn = _compare_operand(cx, a, cmp_ty), _compare_operand(cx, b, cmp_ty)
     if cmp_ty.is_bool() and op in ("<", "<=", ">", ">="):
@@ -546,7 +566,37 @@ def _compare_type(cx, a: Val, b: Val) -> ir.Type:
 
 def _compare_operand(cx, v: Val, t: ir.Type) -> ir.Expr:
     n = node_of(cx, v)
-    return cast(t, n)
+    return cast(t, via_double(v, t, n))
+
+
+def _python_int_float(cx, op, a: Val, b: Val):
+    """a op b exactly where one operand is a Python int and the other a Python
+    float (Python compares their values, not the int rounded to a double);
+    None for other operand types. With f the float and i the int, fi =
+    float(i): fi < f implies i < f and fi > f implies i > f (rounding to
+    nearest cannot step over a double); where fi == f, f is an integer of at
+    most 2**63 and i compares with int(f), f == 2**63 being above every int64."""
+    def kinds(x, y):
+        return x.ty.weak and x.ty.kind == "int" and y.ty.weak and y.ty.kind == "float"
+    if kinds(a, b):
+        i, f, op = a, b, op
+    elif kinds(b, a):
+        i, f, op = b, a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+    else:
+        return None
+    i64, f64 = ir.Int(64), ir.Float(64)
+    iv, fv = cast(i64, node_of(cx, i)), cast(f64, node_of(cx, f))
+    fi = cast(f64, iv)
+    top = ir.GE(fv, ir.Const(f64, 2.0 ** 63))
+    fint = cast(i64, ir.Select(top, ir.Const(f64, 0.0), fv))
+    same = ir.EQ(fi, fv)
+    if op in ("==", "!="):
+        eq = ir.And(same, ir.And(ir.Not(top), ir.EQ(iv, fint)))
+        return eq if op == "==" else ir.Not(eq)
+    ints = {"<": ir.LT, "<=": ir.LE, ">": ir.GT, ">=": ir.GE}[op](iv, fint)
+    if op in ("<", "<="):
+        return ir.Or(ir.LT(fi, fv), ir.And(same, ir.Or(top, ints)))
+    return ir.Or(ir.GT(fi, fv), ir.And(same, ir.And(ir.Not(top), ints)))
 
 
 # ---------------------------------------------------------------------------
