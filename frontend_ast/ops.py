@@ -417,9 +417,11 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
             return Val(None, rt, static=static2(operator.pow, a, b))
         if rt.kind != "int":
             return _int_power(cx, a, b, rt)
-        raise cx.error("an integer power needs a constant exponent",
-                       hint="write the exponent as a literal, or use floats "
-                            "(float(x) ** y)")
+        if b.lo is not None and b.lo >= 0:
+            return _int_power(cx, a, b, rt, checked=True)
+        raise cx.error("an integer power needs a constant exponent or one known not to be "
+                       "negative", hint="write the exponent as a literal, or use floats "
+                                        "(float(x) ** y)")
     k = int(b.const)
     if k < 0:
         if rt.kind == "int":      # Python gives a float: handled by result_ty (sample 2)
@@ -444,13 +446,19 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     return result
 
 
-def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
+def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
     """a ** b for a NumPy integer dtype rt and an exponent known at run
     time: NumPy's loop (square and multiply over the exponent's bits,
-    wrapping; a negative exponent is its ValueError)."""
-    t = rt.ir()
-    x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
-    signed = rt.dtype.kind == "i"
+    wrapping; a negative exponent is its ValueError). `checked`: Python ints
+    (rt the Python int type, b known not negative) in int64, OverflowError
+    where a product the result needs leaves int64 (a square of a bit above
+    the exponent's highest is not needed)."""
+    t = rt.ir() if not checked else ir.Int(64)
+    if checked:
+        x, e = cast(t, node_of(cx, a)), cast(t, node_of(cx, b))
+    else:
+        x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
+    signed = checked or rt.dtype.kind == "i"
     hi = b.hi if b.hi is not None and b.hi >= 0 else t.max_value()
     steps = max(1, min(int(hi), t.max_value()).bit_length())
     names = [f"pow{next(_POW_IDS)}_{k}" for k in range(2 * steps + 1)]
@@ -467,6 +475,9 @@ def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
         lets.append((names[2 * k + 2], ir.Select(bit(k), ir.Mul(var[2 * k], var[2 * k + 1]),
                                                  var[2 * k])))
     node = var[2 * steps]
+    if checked:
+        node = cx.guard(Val(node, rt), _power_fits(var, bit, steps), "OverflowError",
+                        "Python int result of ** does not fit in int64").node
     for n, v in reversed(lets):
         node = ir.Let(n, v, node)
     out = Val(node, rt, risky=a.risky or b.risky)
@@ -474,6 +485,23 @@ def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
         out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
                        "Integers to negative integer powers are not allowed.")
     return out
+
+
+def _power_fits(var, bit, steps):
+    """_int_power's products and squares did not overflow int64 where the
+    result needs them: the product at bit k where the bit is set, the square
+    x ** (2 ** k) where the exponent has a bit at k or above."""
+    t = ir.Int(64)
+    ok = ir.Const(ir.Bool(), True)
+    for k in range(1, steps):
+        sq_in = var[2 * k - 1]
+        square_ok = _overflow_ok("*", sq_in, sq_in, var[2 * k + 1])
+        needed = ir.NE(ir.Shr(var[0], ir.Const(t, k)), ir.Const(t, 0))
+        ok = ir.And(ok, ir.Or(ir.Not(needed), square_ok))
+        prod_ok = _overflow_ok("*", var[2 * k], var[2 * k + 1],
+                               ir.Mul(var[2 * k], var[2 * k + 1]))
+        ok = ir.And(ok, ir.Or(ir.Not(bit(k)), prod_ok))
+    return ok
 
 
 _POW_IDS = itertools.count()

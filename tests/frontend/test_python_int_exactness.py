@@ -150,3 +150,41 @@ def test_python_ints_reach_float32_through_a_double(n):
     got, want = ph.pipeline(float32_uses)(x, n), float32_uses(x, n)
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and np.array_equal(g, w), (g, w)
+
+
+def powers(base, count):
+    out = []
+    for k in range(count):
+        out.append(base ** k)
+    return out
+
+
+def digit_sum(n):
+    s = 0
+    for k in range(19):
+        s += (n // 10**k) % 10
+    return s
+
+
+def sum_of_powers(b, count):
+    s = 0
+    for k in range(count):
+        s += b ** k
+    return s
+
+
+def test_python_int_powers_with_a_loop_exponent():
+    p = ph.pipeline(sum_of_powers)
+    for base in [0, 1, -1, 2, -3, 10, 7**10]:
+        assert p(base, 2) == sum_of_powers(base, 2)
+        if max(powers(base, 40), key=abs) >= 2**63:       # int64 policy: OverflowError
+            with pytest.raises(OverflowError):
+                p(base, 40)
+        else:
+            assert p(base, 40) == sum_of_powers(base, 40)
+
+
+def test_a_digit_sum_with_powers_of_ten():
+    p = ph.pipeline(digit_sum)
+    for n in [0, 7, 1234567890123456789, 999999999999999999]:
+        assert p(n) == digit_sum(n)
