@@ -167,3 +167,18 @@ def test_element_updates_of_an_argument_reach_the_caller():
     exp = arg_updates(a, want)
     assert ph.pipeline(arg_updates)(a, got) == exp
     assert np.array_equal(got, want)
+
+
+def second_index_outside(a, k):
+    # Python raises IndexError at the second update when k is outside acc
+    acc = np.zeros((a.size, 2))
+    for i in range(a.size):
+        for j in range(i + 1):
+            acc[i, 0] += a[j]
+            acc[i, k] += 1.0 / a[j]
+    return acc
+
+
+@pytest.mark.parametrize("k", [1, -2, 2])
+def test_element_updates_raise_where_python_raises(k):
+    check(ph.pipeline(second_index_outside), np.linspace(0.5, 1.0, 4), k)
