@@ -15,9 +15,12 @@ added after the loop:
                                                 ?count1 += 1
                                             tot += ?count1
 
-`?count1` then starts anew in the enclosing loop as `x` does. This is exact
-only for integers (addition of integers is associative, of floats it is
-not), so a counter must be a Python int by its form: every assignment to it
+`?count1` then starts anew in the enclosing loop as `x` does. The same
+rewrite applies to a `while` loop's counter that the enclosing loop also
+steps (`up += 1` after the loop: a variable assigned at two loop depths,
+which loops.py refuses and loop_merge.py merges for `for` loops only).
+This is exact only for integers (addition of integers is associative, of
+floats it is not), so a counter must be a Python int by its form: every assignment to it
 in the function is `v = <int literal>` at the function's top level or
 `v += <int literal>` / `v -= <int literal>`, and the loop only updates it
 (never reads it otherwise). Anything else keeps loop_exits.py's located
@@ -86,10 +89,15 @@ def _own_nodes(stmts):
 
 def _split(tree, stmts, k, loop, stack, top, counter) -> bool:
     spans = carried_spans(loop, stack, tree)
-    if len(set(spans.values())) < 2:
-        return False
-    low = min(spans.values())
+    low = min(spans.values(), default=0)
     far = [v for v, d in spans.items() if d > low]
+    if not far and isinstance(loop, ast.While):
+        # counters the enclosing loop also steps (loops.py refuses a variable
+        # assigned at two loop depths; loop_merge.py merges `for` loops only)
+        far = [v for v in spans if _assigned_beside(stack[-1], loop, v) and
+               _int_counter(tree, loop, top, v)]
+    if not far:
+        return False
     if not all(_int_counter(tree, loop, top, v) for v in far):
         return False        # (loop_exits.py's located error)
     # the statement to wrap: the loop itself, or its enclosing loop at depth `low`
@@ -129,6 +137,13 @@ def _holder(stmts, node):
                 if found is not None:
                     return found
     return None
+
+
+def _assigned_beside(outer, loop, v) -> bool:
+    """outer's body assigns v outside `loop`."""
+    inside = {id(n) for n in ast.walk(loop)}
+    return any(isinstance(n, ast.Name) and n.id == v and isinstance(n.ctx, ast.Store) and
+               id(n) not in inside for st in outer.body for n in ast.walk(st))
 
 
 def _int_counter(tree, loop, top, v) -> bool:

@@ -44,6 +44,18 @@ def halvings_two_counters(a):
     return up, down
 
 
+def halvings_and_elements(a):
+    # the enclosing loop steps the counter too
+    up = 0
+    for i in range(a.size):
+        x = a[i]
+        while x > 0.1:
+            x = x * 0.5
+            up += 2
+        up += 1
+    return up
+
+
 def counted_breaks(a2):
     tot = 0
     for i in range(a2.shape[0]):
@@ -96,6 +108,7 @@ def test_counters_in_exiting_loops(sched, n):
     opts = {} if sched is None else {"schedule": sched}
     check(ph.pipeline(**opts)(halvings), a)
     check(ph.pipeline(**opts)(halvings_two_counters), a)
+    check(ph.pipeline(**opts)(halvings_and_elements), a)
     check(ph.pipeline(**opts)(counted_breaks), a2)
     check(ph.pipeline(**opts)(halvings_in_a_nest), a2)
 
