@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_exits import carried_spans
+from .loop_exits import _has_return, _in_body, carried_spans
 from .rewrite_registry import register
 
 _MAX_ROUNDS = 32
@@ -68,23 +68,9 @@ def _rewrite_one(tree, stmts, stack, top, counter) -> bool:
 
 
 def _exits(loop) -> bool:
-    if isinstance(loop, ast.While):
-        return True
-    return any(isinstance(n, (ast.Break, ast.Return)) for n in _own_nodes(loop.body))
-
-
-def _own_nodes(stmts):
-    """The nodes of stmts at this loop level (a nested loop's break is its own)."""
-    todo = list(stmts)
-    while todo:
-        n = todo.pop()
-        yield n
-        if isinstance(n, (ast.For, ast.While)):
-            todo.extend(n.orelse)
-            continue
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        todo.extend(ast.iter_child_nodes(n))
+    """Whether loop_exits.py gives the loop a stop flag."""
+    return isinstance(loop, ast.While) or bool(_in_body(loop.body, ast.Break)) or \
+        _has_return(loop.body)
 
 
 def _split(tree, stmts, k, loop, stack, top, counter) -> bool:
