@@ -195,3 +195,30 @@ def second_index_outside(a, k):
 @pytest.mark.parametrize("k", [1, -2, 2])
 def test_element_updates_raise_where_python_raises(k):
     check(ph.pipeline(second_index_outside), np.linspace(0.5, 1.0, 4), k)
+
+
+def updates_reading_each_other(a2):
+    # each update reads the element the other one wrote just before
+    acc = np.ones((a2.shape[0], 2))
+    for i in range(a2.shape[0]):
+        for j in range(a2.shape[1]):
+            acc[i, 0] += acc[i, 1] * a2[i, j]
+            acc[i, 1] += acc[i, 0]
+    return acc
+
+
+def index_read_after_update(ai):
+    # the second update's index reads the element the first one wrote
+    h = np.zeros(4, dtype=np.int64)
+    for i in range(ai.size):
+        h[ai[i]] += 1
+        h[h[ai[i]] % 4] += 3
+    return h
+
+
+@pytest.mark.parametrize("sched", [None, "auto"])
+def test_element_updates_in_python_order(sched):
+    rng = np.random.default_rng(5)
+    opts = {} if sched is None else {"schedule": sched}
+    check(ph.pipeline(**opts)(updates_reading_each_other), rng.random((5, 4)))
+    check(ph.pipeline(**opts)(index_read_after_update), rng.integers(0, 4, 12))
