@@ -86,43 +86,17 @@ def _split(tree, stmts, k, loop, stack, top, counter) -> bool:
         return False
     if not all(_int_counter(tree, loop, top, v) for v in far):
         return False        # (loop_exits.py's located error)
-    # the statement to wrap: the loop itself, or its enclosing loop at depth `low`
-    if low == 0:
-        body, at, node = stmts, k, loop
-    else:
-        node = stack[-low]
-        parent = stack[-low - 1] if low < len(stack) else None
-        body = _holder(tree.body if parent is None else parent.body, node)
-        if body is None:
-            return False
-        at = next(i for i, st in enumerate(body) if st is node)
+    # counted around the loop itself: a read of a counter elsewhere in the
+    # enclosing loops (after the loop, in the same `if`) sees its total
     pre, post = [], []
     for v in far:
         counter[0] += 1
         new = f"?count{counter[0]}"
-        _rename(node, v, new)
-        pre.append(_assign(new, ast.Constant(0), node))
-        post.append(_add(v, new, node))
-    body[at:at + 1] = pre + [node] + post
+        _rename(loop, v, new)
+        pre.append(_assign(new, ast.Constant(0), loop))
+        post.append(_add(v, new, loop))
+    stmts[k:k + 1] = pre + [loop] + post
     return True
-
-
-def _holder(stmts, node):
-    """The statement list (inside stmts, not inside a nested loop's body)
-    that holds node."""
-    for s in stmts:
-        if s is node:
-            return stmts
-    for s in stmts:
-        if isinstance(s, (ast.For, ast.While)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                found = _holder(sub, node)
-                if found is not None:
-                    return found
-    return None
 
 
 def _assigned_beside(outer, loop, v) -> bool:

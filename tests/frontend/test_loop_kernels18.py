@@ -80,6 +80,22 @@ def halvings_in_a_nest(a2):
     return tot
 
 
+def counted_breaks_3d(a3):
+    # s carries over the j loop, tot over all three: counted around the k loop
+    tot = 0
+    out = np.zeros(a3.shape[0])
+    for i in range(a3.shape[0]):
+        s = 0.0
+        for j in range(a3.shape[1]):
+            for k in range(a3.shape[2]):
+                s += a3[i, j, k]
+                if s > 2.0:
+                    break
+                tot += 1
+        out[i] = s
+    return out, tot
+
+
 def float_total(a):
     tot = 0.0
     for i in range(a.size):
@@ -111,6 +127,7 @@ def test_counters_in_exiting_loops(sched, n):
     check(ph.pipeline(**opts)(halvings_and_elements), a)
     check(ph.pipeline(**opts)(counted_breaks), a2)
     check(ph.pipeline(**opts)(halvings_in_a_nest), a2)
+    check(ph.pipeline(**opts)(counted_breaks_3d), rng.random((n, 3, 5)))
 
 
 @pytest.mark.parametrize("fn", [float_total, total_read_inside])
