@@ -66,6 +66,10 @@ def describe_name(name: str) -> str:
         return "the test of an `if` around an inner loop"
     if name.startswith("?skip"):
         return "the flag that skips the rest of an iteration"
+    if name.startswith("?count"):
+        return "the steps this loop adds to a counter"
+    if name.startswith("?slot"):
+        return "which of several element updates in a row runs"
     return "the flag that stops this loop"
 
 
