@@ -1,5 +1,5 @@
 """Loop kernels refused before session 18 (issue 17), compared with plain
-Python under the default and the automatic schedule.
+Python under the default schedule (the automatic one in the slow run).
 
 Counters: an integer total stepped inside a loop that can stop early
 (`while`, `break`) whose other variables start anew in the enclosing loop
@@ -116,7 +116,7 @@ def total_read_inside(a):
     return tot
 
 
-@pytest.mark.parametrize("sched", [None, "auto"])
+@pytest.mark.parametrize("sched", [None, pytest.param("auto", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("n", [0, 9])
 def test_counters_in_exiting_loops(sched, n):
     rng = np.random.default_rng(n)
@@ -180,7 +180,7 @@ def arg_updates(a, out):
     return out.sum()
 
 
-@pytest.mark.parametrize("sched", [None, "auto"])
+@pytest.mark.parametrize("sched", [None, pytest.param("auto", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("n", [0, 6])
 def test_element_updates_at_several_positions(sched, n):
     rng = np.random.default_rng(n + 10)
@@ -233,7 +233,7 @@ def index_read_after_update(ai):
     return h
 
 
-@pytest.mark.parametrize("sched", [None, "auto"])
+@pytest.mark.parametrize("sched", [None, pytest.param("auto", marks=pytest.mark.slow)])
 def test_element_updates_in_python_order(sched):
     rng = np.random.default_rng(5)
     opts = {} if sched is None else {"schedule": sched}
