@@ -81,6 +81,8 @@ def _update(s):
     idx = s.target.slice
     parts = list(idx.elts) if isinstance(idx, ast.Tuple) else [idx]
     name = s.target.value.id
+    if any(isinstance(p, ast.Constant) and type(p.value) is not int for p in parts):
+        return None         # (None, Ellipsis, a bool: not an element position)
     for e in parts + [s.value]:
         for n in ast.walk(e):
             if isinstance(n, (ast.Slice, ast.Starred, ast.NamedExpr, ast.Yield, ast.YieldFrom,
