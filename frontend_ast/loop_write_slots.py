@@ -19,9 +19,12 @@ any exception are Python's whatever the statements compute. An index
 component equal in all statements is kept; components that are the
 constants 0, 1, ..., N-1 in order become the slot variable; others a chain
 of conditional expressions. Rewritten: runs of augmented assignments with
-one operator (`+=` ...), inside a loop, not all at constant indices (those
-are separate cells of the scalar loop machinery already); plain assignments
-(element swaps, bubble sort) keep phase mode (carried_arrays.py)."""
+one operator (`+=` ...) inside a loop whose positions differ in more than
+constant components (`h[k] += 1; h[m] += 2`, `out[i] += x; out[i + 1] += y`),
+or differ in constant ones only (`acc[i, 0]`, `acc[i, 1]`) under an `if` in
+a nest of loops, or that read the array they update; elsewhere the interpreter compiles such runs itself (faster
+than slots: one update per position), and plain assignments (element swaps,
+bubble sort) keep phase mode (carried_arrays.py)."""
 from __future__ import annotations
 
 import ast
@@ -34,29 +37,52 @@ _LOOPS = (ast.For, ast.While)
 @register(11)
 def loop_write_slots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     counter = [0]
-    _block(tree.body, False, counter)
+    _block(tree.body, 0, False, counter)
     return tree
 
 
-def _block(stmts, in_loop, counter):
-    """Rewrite the runs of stmts (in place) and of the blocks nested in them."""
+def _block(stmts, depth, in_if, counter):
+    """Rewrite the runs of stmts (in place) and of the blocks nested in them;
+    `depth`: the loops around stmts, `in_if`: an `if` between stmts and the
+    innermost of them."""
     for s in stmts:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody", "handlers"):
             sub = getattr(s, field, None)
             if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                _block(sub, in_loop or (isinstance(s, _LOOPS) and field == "body"), counter)
-    if not in_loop:
+                loop_body = isinstance(s, _LOOPS) and field == "body"
+                _block(sub, depth + loop_body, False if loop_body else
+                       in_if or isinstance(s, ast.If), counter)
+    if depth == 0:
         return
     k = 0
     while k < len(stmts):
         run = _run_at(stmts, k)
-        if len(run) >= 2 and not all(isinstance(c, ast.Constant) for u in run
-                                     for c in _update(u)[2]):
+        if len(run) >= 2 and _needed(run, depth, in_if):
             counter[0] += 1
             stmts[k:k + len(run)] = [_slot_loop(run, f"?slot{counter[0]}")]
         k += 1
+
+
+def _needed(run, depth, in_if) -> bool:
+    """Whether the run needs slots: positions that differ in other than
+    constant components (the interpreter's element writes relate constant
+    offsets only), or constant ones under an `if` in a loop nest (phase
+    mode's limit); elsewhere the interpreter's own form is kept (faster)."""
+    name = run[0].target.value.id
+    if any(isinstance(n, ast.Name) and n.id == name for s in run
+           for e in [s.value, s.target.slice] for n in ast.walk(e)):
+        return True         # updates reading the array: ordered by the slots
+    parts = [_update(s)[2] for s in run]
+    if all(isinstance(c, ast.Constant) for p in parts for c in p):
+        return False        # (separate cells of the scalar loop machinery)
+    for c in range(len(parts[0])):
+        options = [p[c] for p in parts]
+        if any(ast.dump(o) != ast.dump(options[0]) for o in options) and \
+                not all(isinstance(o, ast.Constant) for o in options):
+            return True
+    return in_if and depth >= 2
 
 
 def _run_at(stmts, k) -> list:

@@ -171,6 +171,17 @@ def three_planes(a2, w):
     return out
 
 
+def scatter_pairs(a):
+    # neighbouring positions, under an `if` with another statement
+    out = np.zeros(a.size + 1)
+    for i in range(a.size):
+        if a[i] > 0.2:
+            t = 2.0 * a[i]
+            out[i] += a[i]
+            out[i + 1] += t
+    return out
+
+
 def arg_updates(a, out):
     # updates of an argument array, seen by the caller
     for i in range(a.size):
@@ -189,6 +200,7 @@ def test_element_updates_at_several_positions(sched, n):
     if n:
         check(ph.pipeline(**opts)(two_bins), rng.integers(0, 4, n), rng.random(n) * 3)
     check(ph.pipeline(**opts)(three_planes), rng.random((n, 2)), 0.7)
+    check(ph.pipeline(**opts)(scatter_pairs), rng.random(n))
 
 
 def test_element_updates_of_an_argument_reach_the_caller():
