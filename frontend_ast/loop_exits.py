@@ -66,6 +66,10 @@ def describe_name(name: str) -> str:
         return "the test of an `if` around an inner loop"
     if name.startswith("?skip"):
         return "the flag that skips the rest of an iteration"
+    if name.startswith("?count"):
+        return "the steps this loop adds to a counter"
+    if name.startswith("?slot"):
+        return "which of several element updates in a row runs"
     return "the flag that stops this loop"
 
 
@@ -441,12 +445,11 @@ class _Exits:
         return [ast.copy_location(ast.If(test, take, self.stored_result(rest, node)), node)]
 
 
-def _span(loop, stack, tree, smap, exits) -> int:
-    """Over how many enclosing loops the variables `loop` updates are
-    carried (as analyze.home finds their loop chains): a variable used
-    outside the loop that an enclosing loop's body mentions only in the
-    statement holding `loop` is carried by that loop too. A located error
-    if the variables differ."""
+def carried_spans(loop, stack, tree) -> dict:
+    """name -> over how many enclosing loops (innermost last in `stack`) the
+    variable, which `loop` updates and which is used outside it, is carried:
+    an enclosing loop's body that mentions it only in the statement holding
+    `loop` carries it too (analyze.home's loop chains)."""
     inside = _name_counts([loop])
     total = _name_counts(tree.body)
     carried = [v for v in _stored_names(loop.body)
@@ -461,6 +464,16 @@ def _span(loop, stack, tree, smap, exits) -> int:
                 break
             k, cur = k + 1, outer
         spans[v] = k
+    return spans
+
+
+def _span(loop, stack, tree, smap, exits) -> int:
+    """Over how many enclosing loops the variables `loop` updates are
+    carried (as analyze.home finds their loop chains): a variable used
+    outside the loop that an enclosing loop's body mentions only in the
+    statement holding `loop` is carried by that loop too. A located error
+    if the variables differ."""
+    spans = carried_spans(loop, stack, tree)
     if len(set(spans.values())) > 1:
         lo = min(spans, key=spans.get)
         hi = max(spans, key=spans.get)

@@ -27,9 +27,11 @@ from . import (  # noqa: E402,F401,E501
     inline_calls,
     lambdas,
     loop_builtins,
+    loop_exit_carries,
     loop_exits,
     loop_forms,
     loop_merge,
+    loop_write_slots,
     nested_defs,
     tuple_targets,
 )
