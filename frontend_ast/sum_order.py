@@ -489,6 +489,7 @@ def _rows_hint(key, place):
         outer = Var(f"{name}_rows")
         u.split(key[0], outer, Var(f"{name}_row"), ROWS)
         place["at"], place["row"] = outer, name
+        place["outer_kept"] = [v.name() for v in key[1:]]
         return False
     return hint
 
@@ -507,7 +508,7 @@ def _row_hint(out, key, place):
         if place.get("row") and not f.function().schedule.bounds:
             # ROWS rows, as name_lanes (no loop over a part of the rows:
             # name_lanes computed in one copy)
-            f.bound_extent(place["row"], ROWS)
+            _bound_rows(f, place)
         if not key:
             return False
         try:
@@ -531,13 +532,22 @@ def _lanes_hint(tree, s, place, lanes):
         row = place.get("row")
         _vectorize_lanes(f, row, lanes)
         if row and not f.function().schedule.bounds:
-            f.bound_extent(row, ROWS)
+            _bound_rows(f, place)
         try:
             f.compute_at(tree, s)
         except CompileError:
             return False
         return True
     return hint
+
+
+def _bound_rows(f, place):
+    """ROWS rows of f, and one index of each kept axis outside them (f is
+    computed inside their loops): constant extents, so no loop of unknown
+    length keeps name_lanes' accumulators out of registers (3-D sums)."""
+    f.bound_extent(place["row"], ROWS)
+    for name in place.get("outer_kept", ()):
+        f.bound_extent(name, 1)
 
 
 def _vectorize_lanes(f, row=None, lanes=LANES):
