@@ -1,6 +1,8 @@
 """Default-schedule sums over several axes, with keepdims, of integers and of
 3-D arrays (issue 16's spot checks): NumPy's values, dtypes and shapes bit
-for bit; and the 3-D row sums' accumulators computed per row, with no loop
+for bit (whole-array sums and sums over merged trailing axes read a chunk
+as one vector where the last axis is a multiple of 8, else lane by lane:
+both cases here); and the 3-D row sums' accumulators computed per row, with no loop
 over the outer kept axis around them (its loop of unknown extent kept them
 out of registers: 1.8x NumPy's time, session 18)."""
 import re
@@ -48,6 +50,9 @@ def _arrays():
     return {
         "f64": rng.standard_normal((6, 19, 37)),
         "f64_F": np.asfortranarray(rng.standard_normal((5, 9, 140))),
+        "f64_8": rng.standard_normal((5, 6, 40)),           # last axis a multiple of 8
+        "f64_2d8": rng.standard_normal((33, 64)),
+        "f64_wide": rng.standard_normal((3, 2, 1000)),      # rows of several leaves
         "f32": rng.standard_normal((3, 11, 300)).astype(np.float32),
         "u8": rng.integers(0, 256, (7, 13, 29), dtype=np.uint8),
         "i32": rng.integers(-1000, 1000, (4, 17, 9), dtype=np.int32),
@@ -61,7 +66,9 @@ ARRAYS = _arrays()
 CASES = [(s_ax02, "f64"), (s_ax02, "f64_F"), (s_ax02, "u8"), (s_ax02, "empty_mid"),
          (s_ax1_keep, "f64"), (s_ax1_keep, "i32"), (s_ax0, "f64_F"), (s_ax0, "u8"),
          (s_last, "f64"), (s_last, "f32"), (s_last, "empty_mid"), (s_ax12, "f64"),
-         (s_ax12, "i32"), (s_all, "f64"), (s_all, "f32"), (np_sum_keep, "f64_F"),
+         (s_ax12, "i32"), (s_all, "f64"), (s_all, "f32"), (s_all, "f64_8"),
+         (s_all, "f64_2d8"), (s_all, "f64_wide"), (s_all, "f64_F"), (s_ax12, "f64_8"),
+         (s_ax12, "f64_wide"), (np_sum_keep, "f64_F"),
          (np_sum_keep, "u8"), (mean_ax02, "f64"), (mean_ax02, "i32")]
 
 
