@@ -342,7 +342,21 @@ class _SumBuilder:
         # extent, bound_extent): those past the last are not updated (their
         # sums are never read) and read nothing (also in name_tree's rest)
         preds = [row < a.size(a.kept[-1])] if a.kept else []
-        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=preds)
+        general = preds
+        if len(a.run) > 1:
+            # several run axes: where the last one's size is a multiple of 8,
+            # no chunk crosses its rows, and a chunk is a dense vector of
+            # that axis (this update, its own RDom: an RDom keeps the
+            # predicates it is given); else each lane's indices are divided
+            # out of the flat position (the next update): one of the two
+            # runs, with the same chunks in the same order
+            rv = RDom([(0, most)], a.name + "_vchunk")
+            at = _max(_min(first + rv.x, q - 1), 0) * a.lanes
+            dense = select(rv.x < chunks, a.read_chunk(at, j, extra_at), a.zero(True))
+            a.define(acc, akey, [Expr.wrap(acc[akey].node) + dense], rv,
+                     preds=[(a.size(a.run[-1]) % a.lanes) == 0] + preds)
+            general = [(a.size(a.run[-1]) % a.lanes) != 0] + preds
+        a.define(acc, akey, [Expr.wrap(acc[akey].node) + nxt], r, preds=general)
         tree = a.func("_tree")
         place = {}
         out.default_hint = _rows_hint(key, place)
@@ -381,6 +395,23 @@ class _SumBuilder:
         start = Expr.wrap(ir.index(0))
         sizes = [self.size(k) for k in self.run]
         return self.read_run(start, flat, m, sizes, extra_at)
+
+    def read_chunk(self, base, j, extra_at) -> Expr:
+        """Lane j of the chunk at flat position `base` of a row of the run
+        axes, when the last run axis's size n is a multiple of 8 (the chunk
+        is inside one of its rows): that axis's index base % n + j (the
+        clamp to n - 8 holds it there for bounds inference, a no-op then),
+        the others divided out of base once per chunk."""
+        sizes = [self.size(k) for k in self.run]
+        n = sizes[-1]
+        at = dict(extra_at)
+        at[self.run[-1]] = _max(_min(base % n, n - self.lanes), 0) + j
+        flat = base // n
+        for ax, size in zip(reversed(self.run[1:-1]), reversed(sizes[1:-1])):
+            at[ax] = _max(_min(flat % size, size - 1), 0)
+            flat = flat // size
+        at[self.run[0]] = _max(_min(flat, sizes[0] - 1), 0)
+        return self.element(at)
 
     def leaves(self, c, m, depth):
         """blk(s, c) = (first chunk, chunks, rightmost) of slot s's leaf; an
@@ -497,6 +528,7 @@ def _rows_hint(key, place):
         outer = Var(f"{name}_rows")
         u.split(key[0], outer, Var(f"{name}_row"), ROWS)
         place["at"], place["row"] = outer, name
+        place["outer_kept"] = [v.name() for v in key[1:]]
         return False
     return hint
 
@@ -515,7 +547,7 @@ def _row_hint(out, key, place):
         if place.get("row") and not f.function().schedule.bounds:
             # ROWS rows, as name_lanes (no loop over a part of the rows:
             # name_lanes computed in one copy)
-            f.bound_extent(place["row"], ROWS)
+            _bound_rows(f, place)
         if not key:
             return False
         try:
@@ -539,13 +571,22 @@ def _lanes_hint(tree, s, place, lanes):
         row = place.get("row")
         _vectorize_lanes(f, row, lanes)
         if row and not f.function().schedule.bounds:
-            f.bound_extent(row, ROWS)
+            _bound_rows(f, place)
         try:
             f.compute_at(tree, s)
         except CompileError:
             return False
         return True
     return hint
+
+
+def _bound_rows(f, place):
+    """ROWS rows of f, and one index of each kept axis outside them (f is
+    computed inside their loops): constant extents, so no loop of unknown
+    length keeps name_lanes' accumulators out of registers (3-D sums)."""
+    f.bound_extent(place["row"], ROWS)
+    for name in place.get("outer_kept", ()):
+        f.bound_extent(name, 1)
 
 
 def _vectorize_lanes(f, row=None, lanes=LANES):

@@ -6,7 +6,8 @@ NumPy code (suite4_kernels.py), run side by side:
   (named arrays read once inlined, the rest at root; serial) and with a
   parallel/vectorized schedule written as a schedule function over
   `p.funcs` names (the reductions' rows or blocks in parallel, in the
-  default's order);
+  default's order); sum_axis0 also with an rfactor schedule (strips of
+  rows in parallel: a reassociation, checked within the tolerance);
 - Numba: the computation as loops (suite4_loops.py) under
   `@njit(parallel=True)` with `prange` and under `@njit`, and the NumPy
   source itself under `@njit(parallel=True)` (Numba's array-expression
@@ -56,6 +57,7 @@ REFERENCE = "numpy"
 COLUMNS = [
     Column("ph", "pyhalide default"),
     Column("ph_sched", "pyhalide scheduled", parallel=True),
+    Column("ph_rfactor", "pyhalide rfactor", parallel=True),
     Column("numpy", "NumPy"),
     Column("numba_prange", "Numba prange (loops)", parallel=True),
     Column("numba_serial", "Numba serial (loops)"),
@@ -240,6 +242,10 @@ def build(bench: str, column: str, data, params) -> Runner:
         return pipeline_runner(bench, args, facts=_memory_facts(bench, column, params))
     if column == "ph_sched":
         return pipeline_runner(bench, args, K.SCHEDULES[bench])
+    if column == "ph_rfactor":
+        if bench not in K.RFACTOR_SCHEDULES:
+            raise Unavailable("no rfactor schedule")
+        return pipeline_runner(bench, args, K.RFACTOR_SCHEDULES[bench])
     if column in ("numba_prange", "numba_serial"):
         from .suite4_loops import numba_kernels
         return _numba_runner(numba_kernels(column == "numba_prange")[bench], args)
@@ -307,6 +313,9 @@ def targets(res) -> list:
                                    REDUCE_DEFAULT_GOAL))
             rows.append(_ratio_row(b, "pyhalide scheduled (parallel) / NumPy", "ph_sched",
                                    "numpy", REDUCE_SCHED_GOAL))
+            if name in K.RFACTOR_SCHEDULES:
+                rows.append(_ratio_row(b, "pyhalide rfactor (parallel, reassociated) / NumPy",
+                                       "ph_rfactor", "numpy", REDUCE_SCHED_GOAL))
         elif name == "matmul":
             rows.append(_best_row(b, "pyhalide (faster of default, scheduled) / NumPy (BLAS)",
                                   MATMUL_GOAL))
