@@ -122,15 +122,34 @@ def _refuse_unbounded_whiles(fn):
 
 
 def probe_halo(block, dtypes: dict, shapes: dict, chunks, fixed: dict, limit=8):
-    """Per NumPy axis, how far beyond its block a middle block reads (bounds
+    """Per NumPy axis, how far beyond its block any block reads (bounds
     inference, through the kernel's bounds check on zeros): `block(windows,
     start, shape)` computes a block; `dtypes`: name -> dtype of the chunked
-    arrays; `fixed`: the windows of the arrays sent whole."""
+    arrays; `fixed`: the windows of the arrays sent whole. The blocks
+    probed are the middle, first and last of the nonempty chunks along each
+    axis (an empty block reads nothing; a loop over part of the array, as
+    `range(1, n - 1)`, reads beyond the first and last blocks differently
+    from the middle one), the depth growing from one to the next."""
+    depth = [0] * len(chunks)
+    roles = []
+    for pick in (lambda f: f[len(f) // 2], lambda f: f[0], lambda f: f[-1]):
+        mid = []
+        for c in chunks:
+            full = [k for k, n in enumerate(c) if n] or list(range(len(c)))
+            mid.append(pick(full))
+        if mid not in roles:
+            roles.append(mid)
+            depth = _probe_block(block, dtypes, shapes, chunks, fixed, mid, depth, limit)
+    return depth
+
+
+def _probe_block(block, dtypes, shapes, chunks, fixed, mid, depth, limit):
+    """probe_halo's depth after computing block `mid` (chunk indices) from
+    `depth` on."""
     nd = len(chunks)
-    mid = [len(c) // 2 for c in chunks]
     start = [sum(c[:m]) for c, m in zip(chunks, mid)]
     shape = [c[m] for c, m in zip(chunks, mid)]
-    depth = [0] * nd
+    depth = list(depth)
     for _ in range(limit):
         windows = dict(fixed)
         for name, dtype in dtypes.items():
