@@ -49,13 +49,14 @@ class MapPlan:
 
     def _restrict(self, fn, o, slot):
         """An update of the result that writes `F(r + c)` along a dimension
-        (and reads F only where it writes) runs over the block's points only."""
+        (c fixed for the call: _rvar_shift), and reads F only where it
+        writes, runs over the block's points only."""
         plans = []
         for d in fn.updates:
             rvars = {rv.name for rv in d.schedule.rvars}
             tied = {}
             for k, a in enumerate(d.args):
-                hit = rvar_offset(a, rvars)
+                hit = _rvar_shift(a, rvars)
                 if hit is not None:
                     tied[hit[0]] = (k, hit[1])
             self_reads = [c for c in ir.find_calls(list(d.values) + list(d.predicates))
@@ -72,8 +73,8 @@ class MapPlan:
             new = []
             for rv in d.schedule.rvars:
                 k, c = tied[rv.name]
-                lo_b = ir.Sub(o[k].node, ir.index(c))
-                hi_b = ir.Sub(hi[k].node, ir.index(c))
+                lo_b = ir.Sub(o[k].node, c)
+                hi_b = ir.Sub(hi[k].node, c)
                 mn = ir.Max(rv.min, lo_b)
                 ext = ir.Max(ir.Sub(ir.Min(ir.Add(rv.min, rv.extent), hi_b), mn), ir.index(0))
                 new.append(ir.ReductionVariable(rv.name, mn, ext))
@@ -103,6 +104,23 @@ class MapPlan:
         return probe_halo(lambda windows, start, shape:
                           self.block(leaf, args, shapes, windows, start, shape),
                           dtypes, shapes, chunks, fixed)
+
+
+def _rvar_shift(e, rvars):
+    """(RVar name, offset expression) when e is `r`, `r + c` or `c + r` for
+    an RVar r named in rvars and an index c fixed for the call (constants,
+    parameters and buffer geometry, no read: `out[1:] = ...` writes at
+    `min(1, a.extent.0) + r`), else None."""
+    hit = rvar_offset(e, rvars)
+    if hit is not None:
+        return hit[0], ir.index(hit[1])
+    if isinstance(e, ir.Add):
+        for r, c in ((e.a, e.b), (e.b, e.a)):
+            if isinstance(r, ir.Variable) and r.name in rvars and c.type == ir.INDEX and \
+                    not ir.reads_memory(c) and \
+                    all(v.kind == "param" for v in ir.free_vars(c).values()):
+                return r.name, c
+    return None
 
 
 def _refuse_unbounded_whiles(fn):

@@ -72,3 +72,19 @@ def test_reductions_and_scans_over_empty_chunks(chunks):
     for f in (K.total, K.argmin, K.running_sum):
         got = dask.compute(f.dask(d))[0]
         assert np.array_equal(got, f.py_func(x)), f.__name__
+
+
+@ph.pipeline
+def diff_pad(a):
+    out = np.zeros_like(a)
+    out[1:] = a[1:] - a[:-1]
+    return out
+
+
+@pytest.mark.parametrize("chunks", [(3, 3, 4), (3, 0, 0, 7), (9, 0, 1), (2, 2, 0, 2, 2, 2)])
+def test_slice_write_at_a_size_dependent_start(chunks):
+    # `out[1:]` writes at min(1, n) + r: each block runs its own points of the
+    # update (it read the whole array before: a false "rechunk" refusal)
+    x = np.arange(10.0) ** 2
+    d = da.from_array(x, chunks=(chunks,))
+    assert np.array_equal(dask.compute(diff_pad.dask(d))[0], diff_pad.py_func(x))
