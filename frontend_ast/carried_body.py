@@ -265,12 +265,16 @@ class BodyRun:
         v = guard(cx, bld.arrays.store_convert(value(p), arr.ty), checks)
         vnode = ops.node_of(cx, v)
         x = [ir.Variable(ir.INDEX, fresh(f"cell{k}")) for k in range(arr.ndim)]
-        inside, at_x = self.invert(dest, p, at, x, node)
+        inside, at_x, nonempty = self.invert(dest, p, at, x, node)
         if dest.pred is not None:        # a mask: where it selects the element
             sel = ir.substitute(ops.node_of(cx, ops.truth(cx, dest.pred(p))), at_x)
             inside = sel if ir.is_const(inside, True) else ir.And(inside, sel)
         old = element_node(cx, bld.array_code.view_of(arr, node).elem(x), arr.ty)
         new = ir.substitute(vnode, at_x)
+        if nonempty is not None:
+            # an empty region's clamped point is outside it (reads there may
+            # leave the arrays): its value is read only where the region has one
+            new = ir.lazy_select(nonempty, new, old)
         if not ir.is_const(inside, True):
             new = ir.Select(inside, new, old)
         self.set(arr, frozen(cx, arr.ty, arr.shape, new, x, node))
@@ -295,10 +299,11 @@ class BodyRun:
 
     def invert(self, dest, p, at, x, node):
         """(whether index x is in the region, {p name: the region point
-        there, clamped into the region}) for a region whose index along each
-        axis is a constant or start + step * one point coordinate."""
+        there, clamped into the region}, the call-time condition that the
+        region is not empty or None for always) for a region whose index
+        along each axis is a constant or start + step * one point coordinate."""
         cx = self.cx
-        conds, at_x = [], {}
+        conds, at_x, sizes = [], {}, []
         names = {q.name: j for j, q in enumerate(p)}
         for k, a in enumerate(at):
             a = cast(ir.INDEX, a)
@@ -333,10 +338,12 @@ class BodyRun:
             conds.append(ir.LE(ir.index(0), q))
             conds.append(ir.LT(q, n))
             at_x[atom.name] = ir.Max(ir.Min(q, ir.Sub(n, ir.index(1))), ir.index(0))
+            if not ir.is_const(simplify(ir.GT(n, ir.index(0))), True):
+                sizes.append(ir.GT(n, ir.index(0)))
         inside = ir.Const(ir.Bool(), True)
         for c in conds:
             inside = c if isinstance(inside, ir.Const) else ir.And(inside, c)
-        return inside, at_x
+        return inside, at_x, ir.conjunction(sizes) if sizes else None
 
 
 def seen_elsewhere(bld, env, name, skip=()) -> bool:

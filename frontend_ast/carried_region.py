@@ -31,7 +31,7 @@ def region_step(values, members, state_name: str, point, step, slot):
                                                      list(point) + [slot]):
             return None
         conds.append(v.condition)
-        news.append(v.true_value)
+        news.append(_nonempty_value(v.true_value, v.false_value))
     if any(not ir.equal(c, conds[0]) for c in conds[1:]):
         return None
     bounds = [[None, None] for _ in point]
@@ -47,6 +47,15 @@ def region_step(values, members, state_name: str, point, step, slot):
         facts.append(_fact(c))
     rewrite = _Unclamp(facts)
     return [tuple(b) for b in bounds], [rewrite.mutate(n) for n in news]
+
+
+def _nonempty_value(new, old):
+    """The value `new` of a step that runs over its region alone, without
+    the lazy test that the region is not empty (carried_body.write): a step
+    over an empty region runs no iteration."""
+    if ir.is_lazy_select(new) and ir.equal(new.args[2], old):
+        return new.args[1]
+    return new
 
 
 def _old(e, state_name, index, args) -> bool:

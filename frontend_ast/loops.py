@@ -25,7 +25,7 @@ from .loop_state import Frame, Group
 from .names import user_name
 from .ranges import INT32, INT64, Aff, n_union, n_within
 from .types import PY_BOOL
-from .unbound_reads import flag_name, guarded
+from .unbound_reads import after_loop, carry_flags, flag_name
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
 
 
@@ -407,6 +407,7 @@ class LoopRunner:
         g.tys = tys
         self._add_tags(g, node, new)
         self._add_assigned_flags(g, node)
+        carry_flags(g, self._add_flag)
         if g.scan_needed:
             if len(g.chain_nodes) != 1 and not self._nest_scan_ok(g):
                 raise self.cx.err(node, f"the running value of {_names(g.names)} is read "
@@ -840,8 +841,10 @@ class LoopRunner:
                     # run leaves in the Func)
                     self.emitter.ran_info.append((ran.node, v.node, g.start_node[k]))
                 v = unions.make_union(self.cx, [(ran, v), (unions.negate(self.cx, ran), init)])
-            elif init is None and flag is not None and not g.typing:
-                v = guarded(self.cx, v, finals[g.names.index(flag)], name)
+            elif flag is not None and not g.typing:
+                # first assigned in the loop, or carried from an earlier loop's
+                # flag (unbound_reads.carry_flags): unassigned where the flag is false
+                v = after_loop(self.cx, v, finals[g.names.index(flag)], name)
             self.scope.env[name] = v
         if depth:
             for k in range(g.base, len(g.names)):

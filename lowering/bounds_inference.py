@@ -109,8 +109,9 @@ class _Accumulator:
             self.dims[d], self.nonempty[d] = iv, when
             return
         both = union(old, iv)
-        if when is None and had is None:
-            self.dims[d] = both
+        if (when is None and had is None) or (when is not None and had is not None and
+                                              ir.equal(when, had)):
+            self.dims[d] = both         # (under the same condition: no select)
             return
         self.dims[d] = _select_interval(when, _select_interval(had, both, iv), old)
         self.nonempty[d] = None if when is None or had is None else _s(ir.Or(had, when))
@@ -259,9 +260,7 @@ class _Bounds:
                 runs = _both(_runs(d), bounds.nonempty())
                 for c in calls:
                     for i, a in enumerate(c.args):
-                        iv = bounds(c, a)
-                        if rules.extends_region(kind, iv):
-                            acc.add(i, iv, when=runs)
+                        _add_access(acc, kind, bounds, c, i, a, runs)
 
     def _check_visibility(self, name, level, cname, index):
         if level.is_root():
@@ -336,9 +335,7 @@ class _Bounds:
                     if isinstance(lhs, ir.Variable) and own.get(lhs.name) == i and \
                             ir.equal(a, lhs):
                         continue
-                    iv = bounds(c, a)
-                    if rules.extends_region(kind, iv):
-                        acc.add(i, iv, when=runs)
+                    _add_access(acc, kind, bounds, c, i, a, runs)
 
     def _footprints(self, fn: ir.Function, dims: int) -> list:
         """Per dimension, the widest interval any stage computes."""
@@ -760,6 +757,22 @@ class _StageBounds:
 
 # at most this many fixed conditions are followed along one path (_StageBounds)
 _MAX_KNOWN = 8
+
+
+def _add_access(acc: _Accumulator, kind, bounds: _StageBounds, call, i: int, e, runs):
+    """Adds argument i (e) of access `call` (None: the stage's write) to
+    dimension i of `acc`, where the stage runs (`runs`) and, for a read
+    under lazy conditions fixed for a call, only where they hold (the
+    lazy branch of a step over a region that may be empty reads nothing
+    when it is: carried_body.write)."""
+    iv = bounds(call, e)
+    if not rules.extends_region(kind, iv):
+        return
+    parts = bounds.parts(call, e) if call is not None else [(iv, None)]
+    if not all(rules.extends_region(kind, p) for p, _ in parts):
+        parts = [(iv, None)]
+    for piv, when in parts:
+        acc.add(i, piv, when=_both(runs, when))
 
 
 def _both(a, b):

@@ -388,7 +388,16 @@ def _map_arrays(job, spec, slots, xs, da):
 def blocks_with_halo(task, xs, depth, dtype, where: str, da, **kwargs):
     """A dask array of the chunked arrays' chunks, each block `task(*blocks,
     depth=..., block_info=..., **kwargs)` on the blocks plus `depth`
-    elements per axis of the blocks around (none beyond the arrays' edges)."""
+    elements per axis of the blocks around (none beyond the arrays' edges).
+    Empty chunks are merged away first (a halo crosses them: the blocks
+    around them are neighbours; an empty block computes nothing), and the
+    result is given the arguments' chunks back."""
+    chunks = xs[0].chunks
+    compact = tuple(tuple(n for n in c if n) or c[:1] for c in chunks)
+    if compact != chunks:
+        out = blocks_with_halo(task, [x.rechunk(compact) for x in xs], depth, dtype, where,
+                               da, **kwargs)
+        return out.rechunk(chunks)
     small = min(min(c) for c in xs[0].chunks)
     if max(depth, default=0) > small:
         raise ValueError(f"{where}.dask(): a block of the result reads "

@@ -49,13 +49,14 @@ class MapPlan:
 
     def _restrict(self, fn, o, slot):
         """An update of the result that writes `F(r + c)` along a dimension
-        (and reads F only where it writes) runs over the block's points only."""
+        (c fixed for the call: _rvar_shift), and reads F only where it
+        writes, runs over the block's points only."""
         plans = []
         for d in fn.updates:
             rvars = {rv.name for rv in d.schedule.rvars}
             tied = {}
             for k, a in enumerate(d.args):
-                hit = rvar_offset(a, rvars)
+                hit = _rvar_shift(a, rvars)
                 if hit is not None:
                     tied[hit[0]] = (k, hit[1])
             self_reads = [c for c in ir.find_calls(list(d.values) + list(d.predicates))
@@ -72,8 +73,8 @@ class MapPlan:
             new = []
             for rv in d.schedule.rvars:
                 k, c = tied[rv.name]
-                lo_b = ir.Sub(o[k].node, ir.index(c))
-                hi_b = ir.Sub(hi[k].node, ir.index(c))
+                lo_b = ir.Sub(o[k].node, c)
+                hi_b = ir.Sub(hi[k].node, c)
                 mn = ir.Max(rv.min, lo_b)
                 ext = ir.Max(ir.Sub(ir.Min(ir.Add(rv.min, rv.extent), hi_b), mn), ir.index(0))
                 new.append(ir.ReductionVariable(rv.name, mn, ext))
@@ -105,6 +106,23 @@ class MapPlan:
                           dtypes, shapes, chunks, fixed)
 
 
+def _rvar_shift(e, rvars):
+    """(RVar name, offset expression) when e is `r`, `r + c` or `c + r` for
+    an RVar r named in rvars and an index c fixed for the call (constants,
+    parameters and buffer geometry, no read: `out[1:] = ...` writes at
+    `min(1, a.extent.0) + r`), else None."""
+    hit = rvar_offset(e, rvars)
+    if hit is not None:
+        return hit[0], ir.index(hit[1])
+    if isinstance(e, ir.Add):
+        for r, c in ((e.a, e.b), (e.b, e.a)):
+            if isinstance(r, ir.Variable) and r.name in rvars and c.type == ir.INDEX and \
+                    not ir.reads_memory(c) and \
+                    all(v.kind == "param" for v in ir.free_vars(c).values()):
+                return r.name, c
+    return None
+
+
 def _refuse_unbounded_whiles(fn):
     """A located CompileError where the result reads an update running a
     `while` loop without a stated bound (ir.Definition.exit_required): the
@@ -122,15 +140,34 @@ def _refuse_unbounded_whiles(fn):
 
 
 def probe_halo(block, dtypes: dict, shapes: dict, chunks, fixed: dict, limit=8):
-    """Per NumPy axis, how far beyond its block a middle block reads (bounds
+    """Per NumPy axis, how far beyond its block any block reads (bounds
     inference, through the kernel's bounds check on zeros): `block(windows,
     start, shape)` computes a block; `dtypes`: name -> dtype of the chunked
-    arrays; `fixed`: the windows of the arrays sent whole."""
+    arrays; `fixed`: the windows of the arrays sent whole. The blocks
+    probed are the middle, first and last of the nonempty chunks along each
+    axis (an empty block reads nothing; a loop over part of the array, as
+    `range(1, n - 1)`, reads beyond the first and last blocks differently
+    from the middle one), the depth growing from one to the next."""
+    depth = [0] * len(chunks)
+    roles = []
+    for pick in (lambda f: f[len(f) // 2], lambda f: f[0], lambda f: f[-1]):
+        mid = []
+        for c in chunks:
+            full = [k for k, n in enumerate(c) if n] or list(range(len(c)))
+            mid.append(pick(full))
+        if mid not in roles:
+            roles.append(mid)
+            depth = _probe_block(block, dtypes, shapes, chunks, fixed, mid, depth, limit)
+    return depth
+
+
+def _probe_block(block, dtypes, shapes, chunks, fixed, mid, depth, limit):
+    """probe_halo's depth after computing block `mid` (chunk indices) from
+    `depth` on."""
     nd = len(chunks)
-    mid = [len(c) // 2 for c in chunks]
     start = [sum(c[:m]) for c, m in zip(chunks, mid)]
     shape = [c[m] for c, m in zip(chunks, mid)]
-    depth = [0] * nd
+    depth = list(depth)
     for _ in range(limit):
         windows = dict(fixed)
         for name, dtype in dtypes.items():

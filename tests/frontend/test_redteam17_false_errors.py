@@ -1,6 +1,5 @@
-"""False errors found by the session 17 red team, not fixed here (the code
-is in other helpers' files): each is a strict xfail against plain Python, so
-the fix turns it into a failure that says to drop the mark."""
+"""False errors found by the session 17 red team (fixed in session 18), each
+against plain Python."""
 import numpy as np
 import pytest
 
@@ -53,15 +52,10 @@ def test_loop_var_bound_by_a_later_loop_runs():
     check(loop_var_of_second_loop, 0, 0)
 
 
-@pytest.mark.xfail(strict=True, raises=UnboundLocalError,
-                   reason="the first loop's unbound-guarded value is the second loop's "
-                          "initial value, evaluated although the loop assigns it")
-def test_loop_var_bound_by_a_later_loop():
+def test_loop_var_bound_by_a_later_loop():      # (fixed by unbound_reads.carry_flags, h5)
     check(loop_var_of_second_loop, 0, 2)          # Python: 1
 
 
-@pytest.mark.xfail(strict=True, raises=UnboundLocalError,
-                   reason="as above, for a variable first assigned in a loop that never ran")
 def test_variable_bound_by_a_later_loop():
     check(assigned_in_second_loop, 0, 2)          # Python: 1.0
 
@@ -72,10 +66,7 @@ def test_swapped_steps_runs():
     check(swapped_steps, np.arange(1) * 1.5, 0)
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="carried arrays read the body at the region's point clamped into "
-                          "the region, which is past the axis when the region is empty")
-@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("n", [1, 2])      # (fixed: carried_body.write, h5)
 def test_swapped_steps_empty_region(n):
     check(swapped_steps, np.arange(n) * 1.5, 1)   # Python: u0 unchanged
 
