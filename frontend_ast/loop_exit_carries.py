@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_exits import _has_return, _in_body, carried_spans
+from .loop_exits import has_return, in_body, carried_spans
 from .rewrite_registry import register
 
 _MAX_ROUNDS = 32
@@ -69,8 +69,8 @@ def _rewrite_one(tree, stmts, stack, top, counter) -> bool:
 
 def _exits(loop) -> bool:
     """Whether loop_exits.py gives the loop a stop flag."""
-    return isinstance(loop, ast.While) or bool(_in_body(loop.body, ast.Break)) or \
-        _has_return(loop.body)
+    return isinstance(loop, ast.While) or bool(in_body(loop.body, ast.Break)) or \
+        has_return(loop.body)
 
 
 def _split(tree, stmts, k, loop, stack, top, counter) -> bool:

@@ -96,7 +96,7 @@ def _walk_fn(tree):
                 todo.append(c)
 
 
-def _in_body(stmts, kinds):
+def in_body(stmts, kinds):
     """The nodes of `kinds` in stmts that belong to this loop level (not to
     a nested loop)."""
     out = []
@@ -114,7 +114,7 @@ def _in_body(stmts, kinds):
     return out
 
 
-def _has_return(stmts) -> bool:
+def has_return(stmts) -> bool:
     return any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s))
 
 
@@ -267,7 +267,7 @@ class _Exits:
                 if not (isinstance(e, ast.Name) and e.id == n)]
 
     def loop(self, s, outer):
-        breaks = _in_body(s.body, ast.Break)
+        breaks = in_body(s.body, ast.Break)
         rets = [n for n in _walk_fn(s) if isinstance(n, ast.Return)]
         is_while = isinstance(s, ast.While)
         var = self.trip_name(s) if is_while else getattr(s.target, "id", None)
@@ -420,7 +420,7 @@ class _Exits:
                 else:
                     out += self.assign(self.result, s.value, s)
                 return out, False
-            if isinstance(s, ast.If) and _has_return([s]):
+            if isinstance(s, ast.If) and has_return([s]):
                 rest = stmts[k + 1:]
                 body, fb = self.tail(s.body + rest)
                 orelse, fe = self.tail(s.orelse + copy.deepcopy(rest))
@@ -600,7 +600,7 @@ def _step(body, counter):
     for k, s in enumerate(body):
         step = _step_of(s, counter)
         if step is not None:
-            return step if not _in_body(body[:k], ast.Continue) else None
+            return step if not in_body(body[:k], ast.Continue) else None
     return None
 
 
