@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_exits import has_return, in_body, carried_spans
+from .loop_exits import carried_spans, has_return, in_body
 from .rewrite_registry import register
 
 _MAX_ROUNDS = 32
