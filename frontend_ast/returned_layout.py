@@ -62,7 +62,7 @@ def returned_layout(bld, value, name, node):
         if value.view is None:
             return _in_order(bld, value, value.order, name, node)
         arr = value.view[0]
-        if not _own_plain(arr) or is_whole_view(value):
+        if not (_own_plain(arr) or _chosen_local(arr)) or is_whole_view(value):
             return None
         m = view_map(bld, value)
         if m is None:
@@ -130,6 +130,13 @@ def _view_of_made(bld, value: ArrayExpr, name, node):
         base = _in_order(bld, x, x.order, name, node) or \
             bld.array_code.materialize(x, name, node)
     return LocalView(base, m) if base is not None else None
+
+
+def _chosen_local(arr) -> bool:
+    """Whether arr is one of several real arrays chosen when the function
+    runs (Arr.alternatives: a view of it is a view of the chosen one)."""
+    return type(arr) is Arr and arr.kind == "local" and arr.arg_name is None and \
+        bool(getattr(arr, "alternatives", None)) and not arr.ty.is_complex()
 
 
 def _own_plain(arr) -> bool:
