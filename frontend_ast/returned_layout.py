@@ -28,6 +28,7 @@ import numpy as np
 from pyhalide import ir
 
 from .arg_views import view_map
+from .array_complex import ComplexArr
 from .array_index import Indexed
 from .array_shape import returned_reshape
 from .arraycode import is_whole_view
@@ -68,6 +69,11 @@ def returned_layout(bld, value, name, node):
         if m is None:
             return None
         return LocalView(returned_layout(bld, arr, name, node) or arr, m)
+    if isinstance(value, ComplexArr) and value.kind == "local" and value.arg_name is None:
+        order = getattr(value, "memory_order", None)
+        if isinstance(order, tuple) and value.ndim >= 2 and order != tuple(range(value.ndim)):
+            return LocalView(value, Relayout(order))    # (its parts assembled, then copied)
+        return None
     if isinstance(value, Arr) and type(value) is Arr and getattr(value, "alternatives", None):
         return _each_alternative(bld, value, name, node)
     if isinstance(value, Arr) and _own_plain(value):

@@ -219,3 +219,17 @@ def _pad_gradient_small(a):
 def test_pad_and_gradient_layouts_cheap():
     p = ph.pipeline(_pad_gradient_small)
     check(lambda x: _pad_gradient_small(x), np.asfortranarray(_data((5, 7))), p)
+
+
+# complex arrays: sums in NumPy's memory order (exact additions: the same bits), results
+# in NumPy's layout ---------------------------------------------------------------------------
+def _complex_sums(a):
+    z = a + 1j
+    w = a + 2j
+    w[0, 0] = 5.0
+    return z.sum(axis=1), z.sum(), w.sum(axis=0), z, w
+
+
+def test_complex_sums_and_layouts():
+    p = ph.pipeline(_complex_sums)
+    check(lambda x: _complex_sums(x), np.asfortranarray(_data()), p)
