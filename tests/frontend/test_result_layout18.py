@@ -41,6 +41,15 @@ def check(fn, arg, p, *extra):
     np.testing.assert_array_equal(a_ph, a_py)
 
 
+def _over_trip_counts(fn, ks, **kw):
+    """fn compiled once (kw: pipeline options), checked on a Fortran-ordered
+    argument for each k in ks."""
+    p = ph.pipeline(fn, **kw)
+    a = np.asfortranarray(_data())
+    for k in ks:
+        check(fn, a, p, k)
+
+
 # an `if` binding new arrays of two orders --------------------------------------------------
 def _if_orders(a, k):
     z = a.copy(order="C")
@@ -76,19 +85,13 @@ def _if_sum(a, k):
 
 
 def test_if_binding_arrays_of_two_orders_cheap():
-    p = ph.pipeline(_if_sum)
-    a = np.asfortranarray(_data())
-    for k in (0, 3):
-        check(_if_sum, a, p, k)
+    _over_trip_counts(_if_sum, (0, 3))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fn", [_if_orders, _both_branches], ids=lambda f: f.__name__)
 def test_if_binding_arrays_of_two_orders(fn):
-    p = ph.pipeline(fn)
-    a = np.asfortranarray(_data())
-    for k in (0, 3, 7):
-        check(fn, a, p, k)
+    _over_trip_counts(fn, (0, 3, 7))
 
 
 @pytest.mark.slow
@@ -123,34 +126,22 @@ def _carried_small(a, k):
 
 
 def test_a_carried_array_changing_its_order_cheap():
-    p = ph.pipeline(_carried_small)
-    a = np.asfortranarray(_data())
-    for k in (0, 2):
-        check(_carried_small, a, p, k)
+    _over_trip_counts(_carried_small, (0, 2))
 
 
 @pytest.mark.slow
 def test_a_carried_array_changing_its_order():
-    p = ph.pipeline(_carried)
-    a = np.asfortranarray(_data())
-    for k in (0, 1, 3):
-        check(_carried, a, p, k)
+    _over_trip_counts(_carried, (0, 1, 3))
 
 
 @pytest.mark.slow
 def test_a_carried_array_changing_its_order_auto_schedule():
-    p = ph.pipeline(_carried, schedule="auto")
-    a = np.asfortranarray(_data())
-    for k in (0, 2):
-        check(_carried, a, p, k)
+    _over_trip_counts(_carried, (0, 2), schedule="auto")
 
 
 @pytest.mark.slow
 def test_a_carried_array_becoming_c_ordered():
-    p = ph.pipeline(_carried_back_and_forth)
-    a = np.asfortranarray(_data())
-    for k in (0, 2):
-        check(_carried_back_and_forth, a, p, k)
+    _over_trip_counts(_carried_back_and_forth, (0, 2))
 
 
 # a reshape's view or copy would depend on the run: refused, located --------------------
