@@ -25,7 +25,7 @@ from .array_create import cond
 from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
 from .array_shift import diff_once, pairs
-from .arrayexpr import ArrayExpr
+from .arrayexpr import ArrayExpr, k_order
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
 
@@ -91,6 +91,7 @@ def gradient(b, fn, node):
     h = _scalar_arg(b, got, "h", const_val(1.0))
     cx.cur_node = node
     otype = f.ty if f.ty.is_float() else Ty(NP, np.float64)
+    order = k_order(f)          # NumPy's np.empty_like(f) of each result
     if not f.ty.is_float():
         src = f
         f = ArrayExpr(src.shape, otype, lambda i: ops.cast_to(cx, src.elem(i), otype), node)
@@ -98,6 +99,8 @@ def gradient(b, fn, node):
     if not all(s.is_const and s.const >= edge + 1 for s in sizes):
         cx.static_checks.append(_TooShort(sizes, edge + 1))
     outs = [_along(cx, f, a, h, edge, otype, node) for a in axes]
+    for out in outs:
+        out.order = order
     return outs[0] if len(outs) == 1 else TupleVal(outs)
 
 

@@ -19,6 +19,7 @@ from pyhalide.expr import cast_node as cast
 from . import ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, k_order, same_size
+from .result_order import chosen
 from .values import Arr, with_type_range
 
 
@@ -64,8 +65,9 @@ def choose(b, name, cond, vt, ve, node):
         c = y.elem(_clamped(cx, y, idx, ragged))
         cx.cur_node = node
         return with_type_range(ops.select(cx, truth, a, c, lazy=False))
-    # NumPy's memory order: the chosen array's (kept where both have the same)
-    order = k_order(x) if k_order(x) == k_order(y) else None
+    # NumPy's memory order: the chosen array's
+    order = chosen(truth, k_order(x), k_order(y), f"{what} (chosen by a condition)",
+                   cx.smap.loc(node))
     arr = ac.materialize(ArrayExpr(shape, x.ty, elem, node, order=order), name or "chosen", node)
     bases = [v.view[0] if isinstance(v, ArrayExpr) else v for v in (vt, ve)
              if isinstance(v, Arr) or (isinstance(v, ArrayExpr) and v.view is not None)]

@@ -153,8 +153,10 @@ def materialize(array_code, value: ArrayExpr, name, node) -> ComplexArr:
     """A complex array value stored as two Funcs (ArrayCode.materialize)."""
     re, im = (array_code.materialize(part_value(value, k), f"{name}.{s}", node)
               for k, s in enumerate(("real", "imag")))
-    return ComplexArr(name, value.ty, value.shape, "local", array_code.cx.smap.loc(node),
-                      re, im)
+    arr = ComplexArr(name, value.ty, value.shape, "local", array_code.cx.smap.loc(node),
+                     re, im)
+    arr.memory_order = value.order      # NumPy's, where not C's (its sums and its return)
+    return arr
 
 
 def part_value(value: ArrayExpr, k: int) -> ArrayExpr:
@@ -164,7 +166,8 @@ def part_value(value: ArrayExpr, k: int) -> ArrayExpr:
     if value.view is not None and isinstance(value.view[0], ComplexArr):
         view = (value.view[0].parts()[k], value.view[1])
     return ArrayExpr(value.shape, value.ty.part(),
-                     lambda idx: (value.elem(idx).re, value.elem(idx).im)[k], value.node, view)
+                     lambda idx: (value.elem(idx).re, value.elem(idx).im)[k], value.node, view,
+                     order=value.order if view is None else None)
 
 
 def store(bld, dest, value, node, write, combine=None):

@@ -28,7 +28,7 @@ from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .array_reduce import INTP, finish, fold, minmax, reduce_call, total
 from .array_shape import derived
-from .arrayexpr import ArrayExpr, lift
+from .arrayexpr import ArrayExpr, k_order, lift
 from .values import Val, const_val
 
 
@@ -273,9 +273,11 @@ def _nan_reduce(b, fn, node):
         v = a.elem(i)
         n = ops.node_of(cx, v)
         return Val(ir.Select(ops.is_nan(n), ir.Const(n.type, 0), n), a.ty)
-    tot = total(ac, ArrayExpr(a.shape, a.ty, replaced, node), axes, rt, node, what)
+    # (_replace_nan's copy is in a's memory order, order='K': np.sum follows it)
+    tot = total(ac, ArrayExpr(a.shape, a.ty, replaced, node, order=k_order(a)), axes, rt, node,
+                what)
     if what == "nansum":
-        return finish(ac, tot, axes, a.ndim, keepdims, node)
+        return finish(ac, tot, axes, a.ndim, keepdims, node, operand=a)
     kept = ArrayExpr(a.shape, T.np_ty(np.bool_),
                      lambda i: Val(ir.Not(ops.is_nan(ops.node_of(cx, a.elem(i)))),
                                    T.np_ty(np.bool_)), node)
@@ -284,4 +286,5 @@ def _nan_reduce(b, fn, node):
     def avg(i):
         cx.cur_node = node
         return ops.cast_to(cx, ops.binary(cx, "/", tot.elem(i), cnt.elem(i)), rt)
-    return finish(ac, ArrayExpr(tot.shape, rt, avg, node), axes, a.ndim, keepdims, node)
+    return finish(ac, ArrayExpr(tot.shape, rt, avg, node), axes, a.ndim, keepdims, node,
+                  operand=a)

@@ -42,7 +42,7 @@ def _nanminmax(b, fn, node):
     ac, is_min = b.array_code, what == "nanmin"
     if not a.ty.is_float() or not axes:
         out = minmax(ac, a, axes, is_min, node)
-        return finish(ac, out, axes, a.ndim, keepdims, node)
+        return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
     require_nonempty(ac.cx, a, axes, f"zero-size array to reduction operation "
                                      f"{'fmin' if is_min else 'fmax'} which has no identity",
                      node)
@@ -54,7 +54,8 @@ def _nanminmax(b, fn, node):
         take = ir.Or(ops.is_nan(acc), ir.And(ir.Not(ops.is_nan(v)), better))
         return [Val(ir.Select(take, v, acc), a.ty)]
     out = reduction(ac, a, axes, [a.ty], [ir.Const(t, float("nan"))], step, what, node)
-    return finish(ac, out, axes, a.ndim, keepdims, node)
+    # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)
+    return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
 
 
 @array_calls.function(np.nanargmin, np.nanargmax)

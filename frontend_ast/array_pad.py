@@ -29,7 +29,9 @@ from . import array_calls, ops
 from .array_args import operand_of
 from .array_create import cond
 from .array_shape import call_args, size_node
-from .arrayexpr import ArrayExpr
+from .arrayexpr import ArrayExpr, size_is
+from .result_order import chosen, over_choices
+from .sum_order import memory_order
 from .values import TupleVal, Val, const_val
 
 _MODES = ("constant", "edge", "wrap", "symmetric", "reflect")
@@ -128,6 +130,13 @@ def pad(b, fn, node):
         value = a.elem(src)
         if mode != "constant":
             return value
+        # the source is read only where it has elements (an empty source is all
+        # constants; a read of it would be outside its buffer)
+        some = [ir.GT(size_node(cx, s), ir.index(0)) for s in a.shape
+                if not (s.is_const and s.const > 0)]
+        if some:
+            zero = fill[0][0]
+            value = ops.select(cx, cond(ir.conjunction(some)), value, zero, lazy=True)
         # the last axis padded writes last: test the axes from the first on,
         # the later ones overriding
         for k in range(a.ndim):
@@ -140,7 +149,22 @@ def pad(b, fn, node):
                                ops.select(cx, cond(ir.GE(j, n)), after, value, lazy=False),
                                lazy=False)
         return value
-    return ArrayExpr(shape, a.ty, elem, node)
+    return ArrayExpr(shape, a.ty, elem, node, order=_pad_order(a))
+
+
+def _pad_order(a: ArrayExpr):
+    """NumPy's memory order of np.pad's result: Fortran order where the
+    source is Fortran- and not C-contiguous (_pad_simple's `order`), else C
+    (None); chosen as the source's where that is chosen at run time."""
+    def fortran():
+        order, merges = memory_order(a)
+        flags = dict(zip(order, merges + (True,)))
+        big = [k for k in order if not size_is(a.shape[k], 1)]
+        if len(big) < 2 or big != sorted(big, reverse=True) or \
+                not all(flags[k] for k in order[order.index(big[0]):order.index(big[-1])]):
+            return None
+        return tuple(reversed(range(a.ndim)))
+    return over_choices(fortran, lambda c, yes, no: chosen(c.cond, yes, no, c.why, c.loc))
 
 
 def _cast_fill(cx, v, ty) -> Val:

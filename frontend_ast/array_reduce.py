@@ -31,7 +31,7 @@ from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
 from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
-from .result_order import result_order
+from .result_order import each_order, result_order
 from .sum_order import float_sum
 from .values import Arr, Val, const_val, with_type_range
 
@@ -171,11 +171,13 @@ def finish(ac, value: ArrayExpr, axes, ndim, keepdims, node, operand=None):
         kept = [k for k in range(ndim) if k not in axes]
         value = ArrayExpr(shape, inner.ty, lambda i: inner.elem([i[k] for k in kept]), node)
     if order is not None:
-        if not keepdims:
-            order = tuple(sorted(range(value.ndim),
-                                 key=lambda j: order.index([k for k in range(ndim)
-                                                            if k not in axes][j])))
-        order = order if order != tuple(range(value.ndim)) else None
+        def dropped(order):
+            if order is not None and not keepdims:
+                order = tuple(sorted(range(value.ndim),
+                                     key=lambda j: order.index([k for k in range(ndim)
+                                                                if k not in axes][j])))
+            return order if order != tuple(range(value.ndim)) else None
+        order = each_order(order, dropped)      # (for each order one chosen at run time stands for)
         if value.view is None:
             value.order = order
         elif is_whole_view(value) and value.view[0].kind == "local" and \

@@ -22,6 +22,7 @@ from . import array_calls, ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size, size_is
 from .ranges import INT32
+from .result_order import OrderChoice
 from .types import PY_INT
 from .values import TupleVal, Val, const_val
 
@@ -316,6 +317,10 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
         return True         # a reshape of a whole C-ordered array is C-contiguous too
     if is_whole_view(src):
         order = getattr(arr, "memory_order", None)
+        if isinstance(order, OrderChoice):
+            raise cx.err(node, f"NumPy's {kind} of {order.why} may be a view or a copy: its "
+                               f"memory order is chosen when the function runs (not supported)",
+                         hint=f"{kind} a copy of it (x.copy().{kind}(...))")
         if order is not None and arr.kind != "input" and arr.arg_name is None:
             return _ordered_views(cx, src, shape, kind, node, order)
         layout = getattr(arr, "layout", "C")

@@ -11,8 +11,9 @@ from pyhalide.simplify import simplify
 
 from . import array_complex, calls, ops
 from . import types as T
-from .arrayexpr import ArrayExpr, element_node, lift, same_size
+from .arrayexpr import ArrayExpr, element_node, k_order, lift, same_size
 from .lifted import LiftedFunc
+from .result_order import chosen
 from .values import Arr, Val, fresh, with_type_range
 
 _PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
@@ -192,6 +193,9 @@ class ArrayCode:
         truth = ops.truth(self.cx, cond)
         value = lift(self.cx, lambda cx, p, q: ops.select(cx, truth, p, q, lazy=False), [x, y],
                      node)
+        # NumPy's memory order: the array the branch taken made
+        value.order = chosen(truth, k_order(x), k_order(y), f"{name!r} after this `if`",
+                             self.cx.smap.loc(node))
         return self.materialize(value, name, node)
 
     # storing ------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ from .carried_region import region_step
 from .carried_rotation import Rotation
 from .errors import FrontendError
 from .loop_params import index_param
+from .result_order import OrderChoice, chosen
+from .types import PY_BOOL
 from .values import Arr, Val, fresh, with_type_range
 
 _LOOP_STMTS = (ast.For, ast.While, ast.If, ast.Break, ast.Continue, ast.Return, ast.With,
@@ -202,8 +204,13 @@ class CarriedLoop:
         own = {m.name for m in members if m.obj is None and (
             m.init.view is None or getattr(m.init.view[0], "kind", None) == "local")}
         orders = {m.name: k_order(m.init) if m.name in own else None for m in members}
+        # the order the first iteration gives it (the run above), which the
+        # later ones keep where the body gives the same order again
+        firsts = {n: k_order(self.bld.array_code.as_array(env1[n], node)) for n in own}
+        starts = {n: chosen(Val(ir.GT(it, ir.index(0)), PY_BOOL), firsts[n], orders[n],
+                            f"{n!r} in the loop", cx.smap.loc(node)) for n in own}
         for m in members:
-            value = _member_view(cx, state, m, node, it, order=orders[m.name])
+            value = _member_view(cx, state, m, node, it, order=starts.get(m.name))
             if m.obj is not None:
                 start[m.obj] = value
             else:
@@ -218,11 +225,21 @@ class CarriedLoop:
             ends = [self.end_value(body, m) for m in members]
         finally:
             body.restore()
+        T = self.trip(loop)
         for m, e in zip(members, ends):
-            if e.order != orders[m.name]:
-                # NumPy's order after the loop depends on the trip count here (and a
-                # name rotating through arguments has their memory): C, as before
-                orders[m.name] = None
+            if m.name not in own:
+                orders[m.name] = None   # (a name rotating through arguments: their memory)
+            elif e.order == firsts[m.name]:
+                # NumPy's order after the loop: the initial one for 0 iterations, the
+                # body's after
+                orders[m.name] = chosen(Val(ir.GT(T, ir.index(0)), PY_BOOL), e.order,
+                                        orders[m.name], f"{m.name!r} after the loop (by its "
+                                        f"number of iterations)", cx.smap.loc(node))
+            else:
+                # the body gives it another order again: not known
+                orders[m.name] = OrderChoice(None, e.order, orders[m.name], f"{m.name!r} "
+                                             f"after the loop (it changes with the iteration)",
+                                             cx.smap.loc(node))
         env2 = scope.env
         self.define_step(state, members, ends, it, loop)
         # after the loop
@@ -231,7 +248,6 @@ class CarriedLoop:
             if name not in env0 or (env0[name] is not v and name not in names):
                 scope.env[name] = LoopVarDone(name, array=isinstance(v, (Arr, ArrayExpr)))
         cx.epoch += 1
-        T = self.trip(loop)
         views = {m.name: _member_view(cx, state, m, node, None, ir.Mod(T, ir.index(2)),
                                       order=orders[m.name])
                  for m in members}

@@ -13,17 +13,29 @@ array's memory with its strides. Compiled outputs are C-contiguous buffers:
   - a view of an array the function made, whose index map is affine with
     constant steps, is that array's output viewed at return with NumPy's
     strides (`LocalView`, arg_views.ArgView's map on the output buffer), so
-    that two returned views of one array share its memory as in NumPy."""
+    that two returned views of one array share its memory as in NumPy;
+  - an array whose NumPy order is chosen when the function runs
+    (result_order.OrderChoice) is computed in C order and returned as one of
+    several alternatives by the choice's conditions (a union, as
+    Arr.alternatives): itself, or a copy in the chosen order (`Relayout`)."""
 from __future__ import annotations
 
 import threading
+import weakref
+
+import numpy as np
+
+from pyhalide import ir
 
 from .arg_views import view_map
+from .array_complex import ComplexArr
 from .array_index import Indexed
 from .array_shape import returned_reshape
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr
-from .values import Arr
+from .result_order import OrderChoice, Unresolved
+from .types import PY_BOOL
+from .values import Arr, Val
 
 
 class Transposed:
@@ -51,16 +63,25 @@ def returned_layout(bld, value, name, node):
         if value.view is None:
             return _in_order(bld, value, value.order, name, node)
         arr = value.view[0]
-        if not _own_plain(arr) or is_whole_view(value):
+        if not (_own_plain(arr) or _chosen_local(arr)) or is_whole_view(value):
             return None
         m = view_map(bld, value)
         if m is None:
             return None
         return LocalView(returned_layout(bld, arr, name, node) or arr, m)
+    if isinstance(value, ComplexArr) and value.kind == "local" and value.arg_name is None:
+        order = getattr(value, "memory_order", None)
+        if isinstance(order, tuple) and value.ndim >= 2 and order != tuple(range(value.ndim)):
+            return LocalView(value, Relayout(order))    # (its parts assembled, then copied)
+        return None
+    if isinstance(value, Arr) and type(value) is Arr and getattr(value, "alternatives", None):
+        return _each_alternative(bld, value, name, node)
     if isinstance(value, Arr) and _own_plain(value):
         order = getattr(value, "memory_order", None)
         if order is None:
             return None
+        if isinstance(order, OrderChoice):
+            return _chosen_layout(bld, value, order)
         # one copy per version of the array (`return z, z` is one object twice)
         cache = bld.__dict__.setdefault("_returned_in_order", {})
         key = (id(value), id(value.func))
@@ -117,6 +138,13 @@ def _view_of_made(bld, value: ArrayExpr, name, node):
     return LocalView(base, m) if base is not None else None
 
 
+def _chosen_local(arr) -> bool:
+    """Whether arr is one of several real arrays chosen when the function
+    runs (Arr.alternatives: a view of it is a view of the chosen one)."""
+    return type(arr) is Arr and arr.kind == "local" and arr.arg_name is None and \
+        bool(getattr(arr, "alternatives", None)) and not arr.ty.is_complex()
+
+
 def _own_plain(arr) -> bool:
     """Whether arr is a real array the function made (not an argument, not
     one of several arrays chosen at run time, not a complex pair)."""
@@ -129,6 +157,8 @@ def _in_order(bld, value: ArrayExpr, order, name, node):
     """value stored with its axes in `order` (outermost first), or None for
     C order or fewer than two axes."""
     nd = value.ndim
+    if isinstance(order, OrderChoice):
+        return returned_layout(bld, bld.array_code.materialize(value, name, node), name, node)
     if order is None or nd < 2 or tuple(order) == tuple(range(nd)) or value.ty.is_complex():
         return None
     order = tuple(order)
@@ -139,6 +169,99 @@ def _in_order(bld, value: ArrayExpr, order, name, node):
                        readonly=value.readonly)
     base = bld.array_code.materialize(stored, name, node)
     return Transposed(base, tuple(order.index(k) for k in range(nd)))
+
+
+def _each_alternative(bld, arr, name, node):
+    """An array standing for arr (one of several arrays chosen when the
+    function runs: Arr.alternatives) whose alternatives are returned in
+    their NumPy layouts; None where each already is."""
+    cache = bld.__dict__.setdefault("_returned_alternatives", {})
+    key = (id(arr), id(arr.func))
+    if key in cache:
+        return cache[key][1]
+    alts, changed = [], False
+    for c, a in arr.alternatives:
+        if a is None:               # arr itself (carried_rotation.py): its own layout
+            arr.alternatives, saved = None, arr.alternatives
+            try:
+                got = returned_layout(bld, arr, name, node)
+            finally:
+                arr.alternatives = saved
+        else:
+            got = returned_layout(bld, a, name, node)
+        changed |= got is not None
+        alts.append((c, got if got is not None else a))
+    out = None
+    if changed:
+        out = _standing_for(arr, alts)
+    cache[key] = (arr, out)
+    return out
+
+
+def _standing_for(arr, alts):
+    """A new Arr with arr's values (its Func) and `alts` as its
+    alternatives (None: that array)."""
+    out = Arr(arr.name, arr.ty, arr.shape, "local", arr.loc)
+    out.func, out.defined, out.versions = arr.func, True, [arr.func]
+    out.writes_refused = arr.writes_refused
+    out.alternatives = alts
+    return out
+
+
+def _chosen_layout(bld, arr, choice):
+    """An array standing for arr whose alternatives (Arr.alternatives,
+    specialize.py's union) are arr in each order `choice` stands for, under
+    its condition (arr's own C-ordered output, or a Relayout copy of it)."""
+    cache = bld.__dict__.setdefault("_returned_chosen", {})
+    key = (id(arr), id(arr.func))
+    if key in cache:
+        return cache[key][1]
+    nd = arr.ndim
+    alts = []
+    for cond, order in _leaves(choice, None):
+        if order is None or nd < 2 or tuple(order) == tuple(range(nd)):
+            alts.append((cond, None))
+        else:
+            alts.append((cond, LocalView(arr, Relayout(tuple(order)))))
+    alts[-1] = (None, alts[-1][1])
+    out = _standing_for(arr, [(c, arr if a is None else a) for c, a in alts])
+    cache[key] = (arr, out)
+    return out
+
+
+def _leaves(order, cond):
+    """[(condition Val or None, order)] of each order `order` stands for."""
+    if not isinstance(order, OrderChoice):
+        return [(cond, order)]
+    if order.cond is None:
+        raise Unresolved(order)
+    c = order.cond.node
+    yes = c if cond is None else ir.And(cond.node, c)
+    no = ir.Not(c) if cond is None else ir.And(cond.node, ir.Not(c))
+    return _leaves(order.yes, Val(yes, PY_BOOL)) + _leaves(order.no, Val(no, PY_BOOL))
+
+
+class Relayout:
+    """A copy of a returned C-ordered array with its axes `order`
+    (outermost first) in memory: NumPy's strides for that order; the same
+    copy for the same array (one object when returned twice)."""
+
+    def __init__(self, order):
+        self.order = order
+        self.back = tuple(order.index(k) for k in range(len(order)))
+        self.last = None
+
+    def build(self, arr, env):
+        if self.last is not None:
+            src, out = self.last[0](), self.last[1]()
+            if src is arr and out is not None:
+                return out
+        src = arr.transpose(self.order)
+        out = np.empty(src.shape, arr.dtype)    # (its own strides, also for size-1 axes)
+        np.copyto(out, src)
+        out = out.transpose(self.back)
+        self.last = (weakref.ref(arr), weakref.ref(out))
+        return out
 
 
 # one object per call for a result used twice -------------------------------------------------

@@ -43,10 +43,12 @@ from pyhalide.errors import CompileError
 from pyhalide.expr import Expr, cast_node, match, select
 from pyhalide.var import RDom, Var
 
+from . import ops
 from .affine_maps import affine_rows
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
+from .result_order import over_choices, resolve
 from .values import Val, node_of
 
 LANES = 8            # pairwise_sum's accumulators
@@ -72,8 +74,9 @@ def memory_order(operand: ArrayExpr, layout=None):
     (NumPy's result of an operation); a view of part of an array is taken
     in its strides' order (_part_order), its axes not merging."""
     nd = operand.ndim
-    if layout is None and operand.view is None and operand.order is not None:
-        layout = (operand.order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
+    order = resolve(operand.order) if operand.view is None else None
+    if layout is None and order is not None:
+        layout = (order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
     if layout is None and operand.view is not None:
         arr = operand.view[0]
         perm = _axis_permutation(operand)
@@ -129,7 +132,7 @@ def array_layout(arr):
     layout = getattr(arr, "layout", None)
     if layout is not None:
         return layout
-    order = getattr(arr, "memory_order", None)
+    order = resolve(getattr(arr, "memory_order", None))
     if order is not None:
         return tuple(order), (True,) * max(len(order) - 1, 0)
     return "C"
@@ -165,8 +168,22 @@ def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
     "F" or (axes outermost first, whether they merge)) where it is not the
     one memory_order finds; `lanes`: 4 for a part of a complex sum (NumPy's
     complex pairwise_sum: 4 accumulators per part, blocks of 64 elements,
-    (r0+r1)+(r2+r3))."""
-    return _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name, lanes).build()
+    (r0+r1)+(r2+r3)). Where the operand's order is chosen when the function
+    runs (result_order.OrderChoice), the sum in each order, selected by the
+    choice's condition."""
+    return over_choices(
+        lambda: _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name,
+                            lanes).build(),
+        lambda c, yes, no: _selected(ac.cx, c.cond, yes, no, node))
+
+
+def _selected(cx, cond, yes: ArrayExpr, no: ArrayExpr, node) -> ArrayExpr:
+    """yes's elements where the Val cond holds, else no's."""
+    def elem(idx):
+        a, b = yes.elem(idx), no.elem(idx)
+        cx.cur_node = node
+        return ops.select(cx, cond, a, b, lazy=False)
+    return ArrayExpr(yes.shape, yes.ty, elem, node)
 
 
 class _SumBuilder:

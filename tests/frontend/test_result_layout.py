@@ -328,8 +328,8 @@ def test_views_of_new_arrays():
         check(_views_of_new_arrays, _arguments()[name], p)
 
 
-# an array rebound under a condition known at call time keeps NumPy's memory order; one
-# rebound in a loop does not (known wrong bits, not fixed: its float sums run in C order) ---
+# an array rebound under a condition known at call time or in a loop keeps NumPy's memory
+# order, also where that order is chosen when the function runs ---------------------------
 def _carried_sum(a, k):
     z = a * 1.0
     for i in range(k):
@@ -368,7 +368,5 @@ def _carried_changing_order(a, k):
     return z.sum(axis=1)
 
 
-@pytest.mark.xfail(strict=True, reason="NumPy's order after the loop depends on the trip "
-                                       "count (C for k = 0, F after): summed in C order")
 def test_a_carried_array_changing_its_memory_order():
     _sums_of_rebound_arrays_in_numpys_order(_carried_changing_order)
