@@ -7,7 +7,6 @@ import operator
 import numpy as np
 
 from pyhalide import ir
-from pyhalide.simplify import simplify
 
 from . import array_complex, calls, ops
 from . import types as T
@@ -15,6 +14,7 @@ from .arrayexpr import ArrayExpr, element_node, k_order, lift, same_size
 from .lifted import LiftedFunc
 from .result_order import chosen
 from .values import Arr, Val, fresh, with_type_range
+from .whole_views import is_whole_view
 
 _PYTHON_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
                      "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
@@ -227,21 +227,3 @@ class ArrayCode:
         arr.defined = True
         arr.versions.append(f)
         return arr
-
-
-def is_whole_view(value: ArrayExpr) -> bool:
-    """Whether a view is its array, whole (the identity index map)."""
-    arr, to_base = value.view
-    if arr.ndim != value.ndim:
-        return False
-    probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(arr.ndim)]
-    mapped = to_base(probe)
-    if arr.kind == "input" or arr.arg_name is not None:
-        # (an argument: Python's view of it is another object than the argument)
-        return all(isinstance(m, ir.Variable) and m.name == p.name
-                   for m, p in zip(mapped, probe)) and \
-            all(s is t for s, t in zip(value.shape, arr.shape))
-    # an array the function makes: also a reversal of a reversal
-    mapped = [simplify(m) for m in mapped]
-    return all(isinstance(m, ir.Variable) and m.name == p.name for m, p in zip(mapped, probe)) \
-        and all(s is t or same_size(None, s, t) for s, t in zip(value.shape, arr.shape))

@@ -45,11 +45,11 @@ from pyhalide.var import RDom, Var
 
 from . import ops
 from .affine_maps import affine_rows
-from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
 from .result_order import over_choices, resolve
 from .values import Val, node_of
+from .whole_views import is_whole_view
 
 LANES = 8            # pairwise_sum's accumulators
 BLOCK = 128          # PW_BLOCKSIZE
