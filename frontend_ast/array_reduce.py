@@ -31,8 +31,9 @@ from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
 from .complex_sums import complex_prod, complex_sum
 from .reduce_blocks import blocked
-from .result_order import each_order, result_order
+from .result_order import each_order
 from .sum_order import float_sum
+from .ufunc_order import result_order
 from .values import Arr, Val, const_val, with_type_range
 
 INTP = T.np_ty(np.intp)

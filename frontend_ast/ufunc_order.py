@@ -1,0 +1,59 @@
+"""The memory order NumPy gives the result of an element-wise operation
+(order='K'): the rule is result_order.py's docstring; this module computes
+it from the operands' memory orders (sum_order.memory_order) and registers
+itself in arrayexpr.RESULT_ORDER (arrayexpr cannot import it: the sum order
+reads array values)."""
+from __future__ import annotations
+
+from .arrayexpr import RESULT_ORDER, size_is
+from .result_order import Unresolved, chosen, over_choices
+from .sum_order import memory_order
+
+
+def result_order(operands, ndim: int):
+    """The result's axes, outermost in memory first, of an element-wise
+    operation on `operands` (ArrayExprs, broadcast to ndim axes); None for
+    C order; an OrderChoice where an operand's order is chosen at run time
+    and the result's differs by it."""
+    try:
+        return over_choices(lambda: _result_order(operands, ndim),
+                            lambda c, yes, no: chosen(c.cond, yes, no, c.why, c.loc))
+    except Unresolved as u:
+        if u.choice.cond is None:
+            return u.choice         # an operand's order is not known: nor is the result's
+        raise
+
+
+def _result_order(operands, ndim: int):
+    strides = []
+    for o in operands:
+        order, _ = memory_order(o)
+        off = ndim - o.ndim          # broadcasting adds axes on the left
+        s = [0] * ndim
+        for pos, k in enumerate(order):
+            if not size_is(o.shape[k], 1):
+                s[k + off] = o.ndim - pos    # a rank: larger is further out in memory
+        strides.append(s)
+    perm = list(reversed(range(ndim)))       # innermost first, as NumPy's axis data
+    for i0 in range(1, ndim):
+        j0, ipos = perm[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            j1 = perm[i1]
+            ambiguous, swap = True, False
+            for s in strides:
+                if s[j0] and s[j1]:
+                    if s[j1] <= s[j0]:
+                        swap = False
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if not ambiguous:
+                if not swap:
+                    break
+                ipos = i1
+        perm.insert(ipos, perm.pop(i0))
+    order = tuple(reversed(perm))
+    return None if order == tuple(range(ndim)) else order
+
+
+RESULT_ORDER["fn"] = result_order
