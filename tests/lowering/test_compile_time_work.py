@@ -125,3 +125,62 @@ def test_interval_scopes_hold_no_cycle():
         if enabled:
             gc.enable()
     assert sorted(left) == sorted(kept)
+
+
+def _fresh(e):
+    """A structurally equal copy of e made of new nodes."""
+    class Copy(ir.Mutator):
+        def mutate(self, n):
+            out = super().mutate(n)
+            if out is n and isinstance(n, ir.IRNode):
+                return type(n)(*[getattr(n, f) for f in ir.node_fields(type(n))])
+            return out
+    return Copy().mutate(e)
+
+
+def test_equal_expressions_are_simplified_once(monkeypatch):
+    """The simplifier's result for an expression equal to one it simplified
+    before (new nodes, same structure) is that result: no simplifier work."""
+    from pyhalide.lowering import simplify as S
+    S.clear_caches()
+    calls = [0]
+    mutate = S._Simplifier.mutate
+
+    def counted(self, n):
+        calls[0] += 1
+        return mutate(self, n)
+    monkeypatch.setattr(S._Simplifier, "mutate", counted)
+    e = ir.Add(ir.Mul(ir.Add(A, k(3)), k(2)), ir.Sub(B, ir.Add(A, k(1))))
+    first = S.simplify(e)
+    work = calls[0]
+    assert work > 0
+    copy = _fresh(e)
+    assert copy is not e and ir.equal(copy, e)
+    again = S.simplify(copy)
+    assert calls[0] == work and ir.equal(again, first)
+    for a, b in ((5, -7), (LO, HI), (123456, -99)):
+        assert _ev(again, {"a": a, "b": b}) == _ev(e, {"a": a, "b": b})
+    # the other mode (no overflow assumed) simplifies anew
+    S.simplify(_fresh(e), assume_no_overflow=True)
+    assert calls[0] > work
+    # an expression that simplifies to itself gives itself back, not its twin
+    orig = ir.Add(A, B)
+    assert S.simplify(orig) is orig
+    twin = ir.Add(A, B)
+    assert S.simplify(twin) is twin
+    S.clear_caches()
+
+
+def test_float_zeros_of_both_signs_stay_apart():
+    """x + 0.0 and x + -0.0 hash alike but are not equal: each keeps its own
+    result (x + -0.0 is x; x + 0.0 is not: -0.0 + 0.0 is +0.0)."""
+    from pyhalide.lowering import simplify as S
+    S.clear_caches()
+    f64 = ir.Float(64)
+    x = ir.Variable(f64, "x")
+    got = []
+    for z in (0.0, -0.0, 0.0, -0.0):
+        r = S.simplify(ir.Add(x, ir.Const(f64, z)))
+        got.append(Context(None, {"x": np.float64(-0.0)}).ev(r))
+    assert [bool(np.signbit(v)) for v in got] == [False, True, False, True]
+    S.clear_caches()
