@@ -46,34 +46,38 @@ def simplify(node, assume_no_overflow: bool = False):
         memo.clear()
         _SHAPES[mode].clear()
         _HASHES.clear()
-    if not isinstance(node, ir.Expr):
-        return _Simplifier(assume_no_overflow, memo).mutate(node)
-    bucket = _SHAPES[mode].setdefault(_structural_hash(node), [])
-    for e, r in bucket:
-        if e is node or ir.equal(e, node):
-            return node if r is e else r
-    out = _Simplifier(assume_no_overflow, memo).mutate(node)
-    bucket.append((node, out))
-    return out
+    return _Simplifier(assume_no_overflow, memo).mutate(node)
 
 
-def _structural_hash(e) -> int:
-    """A hash of e's structure (equal under ir.equal: equal hashes),
-    memoized by node identity in _HASHES."""
+# Intrinsics with effects (a trace event or hl.print, an atomic update): two
+# equal calls are two events, so an expression holding one is never shared
+# with an equal one (codegen emits one object once per statement).
+_EFFECTS = ("pyhalide.trace.", "pyhalide.atomic")
+
+
+def _structural_hash(e):
+    """A hash of e's structure (equal under ir.equal: equal hashes), None
+    when e calls an intrinsic with effects; memoized by node identity in
+    _HASHES."""
     hit = _HASHES.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    parts = [type(e)]
-    for name in ir.node_fields(type(e)):
-        v = getattr(e, name)
-        if isinstance(v, ir.IRNode):
-            parts.append(_structural_hash(v))
-        elif isinstance(v, tuple):
-            parts.append(tuple(_structural_hash(x) if isinstance(x, ir.IRNode) else _plain_hash(x)
-                               for x in v))
+    h = None
+    if not (isinstance(e, ir.Call) and e.name.startswith(_EFFECTS)):
+        parts = [type(e)]
+        for name in ir.node_fields(type(e)):
+            v = getattr(e, name)
+            if isinstance(v, ir.IRNode):
+                parts.append(_structural_hash(v))
+            elif isinstance(v, tuple):
+                parts.append(tuple(_structural_hash(x) if isinstance(x, ir.IRNode)
+                                   else _plain_hash(x) for x in v))
+            else:
+                parts.append(_plain_hash(v))
+            if parts[-1] is None or (isinstance(parts[-1], tuple) and None in parts[-1]):
+                break
         else:
-            parts.append(_plain_hash(v))
-    h = hash(tuple(parts))
+            h = hash(tuple(parts))
     _HASHES[id(e)] = (e, h)
     return h
 
@@ -116,9 +120,32 @@ class _Simplifier(ir.Mutator):
             memo = self.scoped
         else:
             memo = self.shared
+            if isinstance(n, ir.Expr):
+                return self._shared_expr(n)
         saved, self.memo = self.memo, memo
         out = super().mutate(n)
         self.memo = saved
+        return out
+
+    def _shared_expr(self, n):
+        """An expression no pending rename reaches: its result depends on its
+        structure alone (and the mode), so one equal to an expression
+        simplified before in this mode (_SHAPES) has that one's result."""
+        hit = self.shared.get(id(n))
+        if hit is not None and hit[0] is n:
+            return hit[1]
+        h = _structural_hash(n)
+        bucket = None if h is None else _SHAPES[bool(self.no_overflow)].setdefault(h, [])
+        for e, r in bucket or ():
+            if ir.equal(e, n):
+                out = n if r is e else r
+                self.shared[id(n)] = (n, out)
+                return out
+        saved, self.memo = self.memo, self.shared
+        out = super().mutate(n)
+        self.memo = saved
+        if bucket is not None:
+            bucket.append((n, out))
         return out
 
     def _under(self, renames: dict, node, targets=None):

@@ -144,12 +144,12 @@ def test_equal_expressions_are_simplified_once(monkeypatch):
     from pyhalide.lowering import simplify as S
     S.clear_caches()
     calls = [0]
-    mutate = S._Simplifier.mutate
+    linear = S._Simplifier._linear
 
     def counted(self, n):
         calls[0] += 1
-        return mutate(self, n)
-    monkeypatch.setattr(S._Simplifier, "mutate", counted)
+        return linear(self, n)
+    monkeypatch.setattr(S._Simplifier, "_linear", counted)
     e = ir.Add(ir.Mul(ir.Add(A, k(3)), k(2)), ir.Sub(B, ir.Add(A, k(1))))
     first = S.simplify(e)
     work = calls[0]
@@ -168,6 +168,32 @@ def test_equal_expressions_are_simplified_once(monkeypatch):
     assert S.simplify(orig) is orig
     twin = ir.Add(A, B)
     assert S.simplify(twin) is twin
+    S.clear_caches()
+
+
+def test_equal_subexpressions_of_a_statement_share_their_result():
+    """Inside a statement, an expression equal to one simplified before is
+    that one's result (one object: codegen emits it once per statement)."""
+    from pyhalide.lowering import simplify as S
+    S.clear_caches()
+    e1 = ir.Add(ir.Mul(A, k(4)), ir.Add(B, k(2)))
+    e2 = _fresh(e1)
+    out = S.simplify(ir.Block([ir.Evaluate(e1), ir.Evaluate(e2)]))
+    v1, v2 = (x.value for x in out.stmts)
+    assert v1 is v2 and ir.equal(v1, S.simplify(_fresh(e1)))
+    S.clear_caches()
+
+
+def test_effects_are_not_shared():
+    """Two equal print calls are two prints: never the same object."""
+    from pyhalide.lowering import simplify as S
+    S.clear_caches()
+    p1 = ir.Call(ir.INDEX, "pyhalide.trace.print.0.f", (A,), ir.INTRINSIC)
+    p2 = ir.Call(ir.INDEX, "pyhalide.trace.print.0.f", (A,), ir.INTRINSIC)
+    r1, r2 = S.simplify(ir.Add(p1, B)), S.simplify(ir.Add(p2, B))
+    assert ir.equal(r1, r2) and r1 is not r2
+    out = S.simplify(ir.Block([ir.Evaluate(ir.Add(p1, B)), ir.Evaluate(ir.Add(p2, B))]))
+    assert out.stmts[0].value is not out.stmts[1].value
     S.clear_caches()
 
 
