@@ -306,6 +306,7 @@ def _may_need_check(exprs, scope, structure: dict) -> set:
     for x in exprs:
         if isinstance(x, ir.IRNode):
             walk(x)
+    walk = None         # (its cell referred to walk: a cycle only the collector frees)
     return out
 
 
@@ -381,6 +382,7 @@ def _reads_with_paths(exprs, wanted=None) -> list:
 
     for x in exprs:
         walk(x, (), (0,), frozenset())
+    walk = None         # (its cell referred to walk: a cycle only the collector frees)
     return out
 
 

@@ -166,26 +166,59 @@ def _distinct(exprs) -> list:
     return out
 
 
-def _fits(e: ir.Expr, memo: dict) -> ir.Expr:
-    w = _widened(e, memo)
-    return ir.And(ir.LE(ir.Const(_I64, _I32.min_value()), w),
-                  ir.LE(w, ir.Const(_I64, _I32.max_value())))
+def _base_and_offset(e: ir.Expr):
+    """(base, c) with e = base + c for a constant c (0 when e adds none)."""
+    if isinstance(e, (ir.Add, ir.Sub)) and isinstance(e.b, ir.Const) and \
+            e.b.type.is_integer():
+        return e.a, e.b.value if isinstance(e, ir.Add) else -e.b.value
+    return e, 0
+
+
+def _offset(w: ir.Expr, c: int) -> ir.Expr:
+    return w if c == 0 else ir.Add(w, ir.Const(w.type, c))
+
+
+def _conditions(exprs) -> list:
+    """Bool Exprs, all true exactly when every expression of `exprs` (each
+    distinct and not surely in range: _distinct) fits int32 computed exactly.
+    Expressions that differ by a constant (`2*e - 1`, `2*e`, `2*e + 1`: the
+    ends of neighbouring intervals) share their base: one lower bound at the
+    least offset and one upper bound at the greatest (b + c is exact and grows
+    with c, so those two hold exactly when all of them do)."""
+    groups: list = []           # [base, least offset, greatest offset]
+    for e in exprs:
+        base, c = _base_and_offset(e)
+        for g in groups:
+            if g[0].type == base.type and ir.equal(g[0], base):
+                g[1], g[2] = min(g[1], c), max(g[2], c)
+                break
+        else:
+            groups.append([base, c, c])
+    memo: dict = {}
+    out = []
+    for base, lo, hi in groups:
+        w = _widened(base, memo)
+        out.append(ir.LE(ir.Const(_I64, _I32.min_value()), _offset(w, lo)))
+        out.append(ir.LE(_offset(w, hi), ir.Const(_I64, _I32.max_value())))
+    return out
 
 
 def fits_int32(exprs) -> ir.Expr:
     """Bool: every int32 expression of `exprs`, computed exactly, is in
     int32's range (true for an empty list)."""
-    memo = {}
-    conds = [_fits(e, memo) for e in _distinct(exprs)]
+    conds = _conditions(_distinct(exprs))
     return ir.conjunction(conds) if conds else ir.Const(ir.Bool(), 1)
 
 
 def overflow_asserts(exprs, what: str) -> list:
-    """AssertStmts raising OverflowError unless each expression of `exprs`
-    fits int32 exactly (one per distinct expression)."""
-    memo = {}
+    """An AssertStmt raising OverflowError unless each expression of `exprs`
+    fits int32 exactly (one assert for all of them, none when every one
+    surely fits: a failure names `what`, whichever expression failed)."""
+    conds = _conditions(_distinct(exprs))
+    if not conds:
+        return []
     return [ir.AssertStmt(
-        _fits(e, memo), "OverflowError",
+        ir.conjunction(conds), "OverflowError",
         f"index arithmetic of {what} overflows int32 for these parameter values and "
         f"buffer sizes: an index would wrap around (keep indices within "
-        f"[-2**31, 2**31 - 1])", ()) for e in _distinct(exprs)]
+        f"[-2**31, 2**31 - 1])", ())]

@@ -163,10 +163,19 @@ class BoundsOf:
         self.narrowing = False
         self.facts = facts if facts is not None else _Facts()
         self.fixed = {}                 # id(e) -> (e, _fixed(e))
-        self.plain = self               # the same scope without facts
-        self.children = {}              # (id(condition), truth) -> BoundsOf under it
+        # the same scope without facts (None: this one). No BoundsOf refers to
+        # itself (children, plain, sides), so one no longer used is freed at
+        # once, with its memo, not left to the cycle collector.
+        self._plain = None
+        self.children = {}              # (id(condition), truth) -> (condition, BoundsOf under
+                                        # it, or None for this one)
         self._sides = None
+        self._is_sides = False
         self.contexts = 0               # scopes made under facts from this one (as plain)
+
+    @property
+    def plain(self) -> "BoundsOf":
+        return self if self._plain is None else self._plain
 
     def sides(self) -> "BoundsOf":
         """This scope without facts, for the other sides of facts: there an
@@ -175,10 +184,12 @@ class BoundsOf:
         they fit int32. It only tightens intervals, so a read it bounds is
         one interval arithmetic bounds too (and access checks agree)."""
         plain = self.plain
+        if plain._is_sides:
+            return plain
         if plain._sides is None:
             plain._sides = BoundsOf(plain.scope, plain.obligations)
             plain._sides.narrowing = True
-            plain._sides._sides = plain._sides
+            plain._sides._is_sides = True
         return plain._sides
 
     def under(self, cond: ir.Expr, truth: bool = True) -> "BoundsOf":
@@ -189,7 +200,7 @@ class BoundsOf:
         key = (id(cond), truth)
         hit = self.children.get(key)
         if hit is not None and hit[0] is cond:
-            return hit[1]
+            return self if hit[1] is None else hit[1]
         plain = self.plain
         facts = self.facts
         if plain.contexts < _MAX_CONTEXTS and len(facts.atoms) < _MAX_ATOMS:
@@ -198,8 +209,8 @@ class BoundsOf:
         if facts is not self.facts:
             plain.contexts += 1
             child = BoundsOf(self.scope, self.obligations, facts)
-            child.fixed, child.plain, child.narrowing = self.fixed, self.plain, self.narrowing
-        self.children[key] = (cond, child)
+            child.fixed, child._plain, child.narrowing = self.fixed, plain, self.narrowing
+        self.children[key] = (cond, None if child is self else child)
         return child
 
     def __call__(self, e: ir.Expr) -> Interval:
