@@ -1,0 +1,314 @@
+"""Trim serial loops to the iterations where their bodies can do something
+(Halide's TrimNoOps), peeling the end iterations their bodies single out.
+
+A loop is eligible when it is serial, its extent is not a constant (a
+tile's inner loop keeps its constant trip count for LLVM) and its body is,
+under lets, one `if (c) {...}` without else whose condition reads no
+memory (an RDom predicate, or the slots of an imperative nest,
+frontend_ast/imperative_nests.py: `q == m - 1 || q == m + E ? ... : q < i`).
+Its range [lo, hi] is cut into pieces, each run in order:
+
+- peel: where the body compares the loop variable for equality with a
+  value that does not change in the loop and is lo (or hi), iteration lo
+  (hi) becomes a piece of its own with the variable replaced by its value
+  (run when lo <= hi), and the rest of the range is treated again (at most
+  MAX_PEELS times per loop);
+- narrow: in a piece's body, what the piece's range decides is decided
+  (`q == e` false for e outside [lo, hi], a comparison of q + k with an
+  invariant true or false at both ends, `min(q + k, B)` -> `q + k` where
+  hi + k <= B, `max(q + k, A)` likewise), and the body is simplified;
+- trim: the conjuncts of the guard that bound the loop variable (q + k
+  compared with an invariant, after substituting the lets above the `if`)
+  shrink the piece's range and leave the guard; the others stay.
+
+Each step is exact for every range, empty ones included, under the
+assumption bounds inference and partition_loops also make: 32-bit index
+arithmetic of loop variables does not overflow. Pieces run the iterations
+of the loop in the loop's order, so any body may be split this way; an
+iteration dropped by the trim is one where the guard is false (its body
+does nothing).
+
+PYHALIDE_DEBUG=1 reports each loop trimmed or peeled."""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.ir.config import debug_print
+
+from .branch_facts import as_upper, conjuncts, int_compare
+from .linear import constant_difference, linear_form
+from .simplify import simplify
+
+MAX_PEELS = 4        # iterations peeled off one loop
+
+
+def trim_no_ops(stmt: ir.Stmt) -> ir.Stmt:
+    """Trim and peel the eligible loops of stmt (see the module doc)."""
+    return _Trimmer().mutate(stmt)
+
+
+def _s(e):
+    return simplify(e, assume_no_overflow=True)
+
+
+class _Trimmer(ir.Mutator):
+    memoize = False
+
+    def visit_For(self, s):
+        body = self.mutate(s.body)
+        loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
+        if not _eligible(loop):
+            return loop
+        lo = loop.min
+        hi = _s(ir.Sub(ir.Add(loop.min, loop.extent), ir.index(1)))
+        pieces = _pieces(loop, lo, hi, loop.body, MAX_PEELS)
+        if len(pieces) == 1 and pieces[0] is None:
+            return loop
+        out = [p for p in pieces if p is not None]
+        debug_print(1, f"pyhalide: trim no-ops: loop {loop.name}: {len(out)} piece(s)")
+        return ir.block(*out)
+
+
+_PURE = ("if_then_else", "likely")
+
+
+class _Reads(ir.Visitor):
+    def __init__(self):
+        super().__init__()
+        self.found = False
+
+    def visit_Load(self, n):
+        self.found = True
+
+    def visit_Call(self, n):
+        if n.call_type == ir.INTRINSIC and n.name in _PURE:
+            self.visit_children(n)
+        else:
+            self.found = True
+
+
+def _reads_memory(e) -> bool:
+    """Whether e loads or calls anything but the lazy select and `likely`."""
+    v = _Reads()
+    v.visit(e)
+    return v.found
+
+
+def _guard(body):
+    """(lets outermost first, the guard's IfThenElse) of an eligible body, or
+    None."""
+    lets = []
+    while isinstance(body, ir.LetStmt):
+        lets.append((body.name, body.value))
+        body = body.body
+    if isinstance(body, ir.IfThenElse) and body.else_case is None and \
+            not _reads_memory(body.condition):
+        return lets, body
+    return None
+
+
+def _eligible(loop: ir.For) -> bool:
+    return loop.kind == ir.ForKind.SERIAL and not isinstance(_s(loop.extent), ir.Const) and \
+        _guard(loop.body) is not None
+
+
+def _pieces(loop, lo, hi, body, peels):
+    """The statements running iterations [lo, hi] of `loop` with `body`, in
+    order; [None] when nothing was gained (the loop stays as it was)."""
+    var = loop.name
+    body = _narrow(body, var, lo, hi)
+    if peels:
+        for e in _equalities(body, var):
+            for at, first in ((lo, True), (hi, False)):
+                if constant_difference(e, at) != 0:
+                    continue
+                one = ir.IfThenElse(_s(ir.LE(lo, hi)),
+                                    _s(ir.substitute(body, {var: at})), None)
+                if first:
+                    rest = _pieces(loop, _s(ir.Add(lo, ir.index(1))), hi, body, peels - 1)
+                    return [one] + _whole(loop, _s(ir.Add(lo, ir.index(1))), hi, body, rest)
+                rest = _pieces(loop, lo, _s(ir.Sub(hi, ir.index(1))), body, peels - 1)
+                return _whole(loop, lo, _s(ir.Sub(hi, ir.index(1))), body, rest) + [one]
+    trimmed = _trim(body, var, lo, hi)
+    if trimmed is None:
+        if body is loop.body and lo is loop.min:
+            return [None]
+        return [_loop(loop, lo, hi, body)]
+    lo, hi, body = trimmed
+    return [_loop(loop, lo, hi, body)]
+
+
+def _whole(loop, lo, hi, body, pieces):
+    """pieces, with [None] (nothing gained there) made the loop over [lo, hi]."""
+    return [_loop(loop, lo, hi, body)] if pieces == [None] else pieces
+
+
+def _loop(loop, lo, hi, body):
+    extent = _s(ir.Max(ir.Add(ir.Sub(hi, lo), ir.index(1)), ir.index(0)))
+    return ir.For(loop.name, lo, extent, loop.kind, body)
+
+
+# ---- what a range decides ------------------------------------------------------------------
+def _offset(e, var: str):
+    """k when e is var + k (as a linear form), else None."""
+    if not (e.type.is_scalar() and e.type.is_int()) or not ir.uses_var(e, var):
+        return None
+    return constant_difference(e, ir.Variable(e.type, var))
+
+
+def _invariant(e, var: str, bound: set) -> bool:
+    return not _reads_memory(e) and not any(n == var or n in bound for n in ir.free_vars(e))
+
+
+class _Narrow(ir.Mutator):
+    """Decides, in a body run for var in [lo, hi], the comparisons and
+    clamps that range decides (see the module doc)."""
+
+    memoize = True
+
+    def __init__(self, var, lo, hi):
+        super().__init__()
+        self.var, self.lo, self.hi = var, lo, hi
+
+    def _ends(self, e):
+        """(e at lo, e at hi) for e = var + k."""
+        return ir.substitute(e, {self.var: self.lo}), ir.substitute(e, {self.var: self.hi})
+
+    def _clamp(self, e, is_min: bool):
+        r = self.mutate_children(e)
+        for keep, other in ((r.a, r.b), (r.b, r.a)):
+            if _offset(keep, self.var) is None or ir.uses_var(other, self.var):
+                continue
+            at_lo, at_hi = self._ends(keep)
+            d = constant_difference(other, at_hi) if is_min else \
+                constant_difference(at_lo, other)
+            if d is not None and d >= 0:
+                return keep
+        return r
+
+    def visit_Min(self, e):
+        return self._clamp(e, True)
+
+    def visit_Max(self, e):
+        return self._clamp(e, False)
+
+    def visit_EQ(self, e):
+        r = self.mutate_children(e)
+        for x, other in ((r.a, r.b), (r.b, r.a)):
+            if _offset(x, self.var) is None or ir.uses_var(other, self.var):
+                continue
+            at_lo, at_hi = self._ends(x)
+            below, above = constant_difference(other, at_lo), constant_difference(other, at_hi)
+            if (below is not None and below < 0) or (above is not None and above > 0):
+                return ir.const(ir.Bool(), False)
+        return r
+
+    def _order(self, e):
+        r = self.mutate_children(e)
+        if not int_compare(r):
+            return r
+        small, big, strict = as_upper(r)
+        d = ir.Sub(small, big)
+        k = _coefficient(d, self.var)
+        if k not in (1, -1):
+            return r
+        top, bottom = (self.hi, self.lo) if k == 1 else (self.lo, self.hi)
+        most = _s(ir.substitute(d, {self.var: top}))
+        least = _s(ir.substitute(d, {self.var: bottom}))
+        if isinstance(most, ir.Const) and (most.value < 0 or (not strict and most.value == 0)):
+            return ir.const(ir.Bool(), True)
+        if isinstance(least, ir.Const) and (least.value > 0 or (strict and least.value == 0)):
+            return ir.const(ir.Bool(), False)
+        return r
+
+    visit_LT = visit_LE = visit_GT = visit_GE = _order
+
+
+def _narrow(body, var, lo, hi):
+    return simplify(_Narrow(var, lo, hi).mutate(body))
+
+
+def _coefficient(d, var: str):
+    """The coefficient of var in the linear form of d when var occurs in d
+    only as a term of it; None otherwise."""
+    lf = linear_form(d)
+    coef = 0
+    for atom, k in lf.terms.values():
+        if isinstance(atom, ir.Variable) and atom.name == var:
+            coef += k
+        elif ir.uses_var(atom, var):
+            return None
+    return lf.type.wrap(coef)
+
+
+class _Equalities(ir.Visitor):
+    def __init__(self, var):
+        super().__init__()
+        self.var, self.found = var, []
+
+    def visit_EQ(self, e):
+        for x, other in ((e.a, e.b), (e.b, e.a)):
+            if isinstance(x, ir.Variable) and x.name == self.var and \
+                    not ir.uses_var(other, self.var) and not _reads_memory(other):
+                self.found.append(other)
+        self.visit_children(e)
+
+
+def _equalities(body, var):
+    """The values the body compares var for equality with."""
+    v = _Equalities(var)
+    v.visit(body)
+    return v.found
+
+
+# ---- the trim ------------------------------------------------------------------------------
+def _trim(body, var, lo, hi):
+    """(lo, hi, body) with the guard's bounds on var applied; None if the
+    guard bounds nothing."""
+    g = _guard(body)
+    if g is None:
+        return None
+    lets, guard = g
+    bound = {name for name, _ in lets}
+    env = {}
+    for name, value in lets:
+        env[name] = ir.substitute(value, env)
+    keep, used = [], False
+    for c in conjuncts(guard.condition):
+        full = ir.substitute(c, env)
+        limit = _limit(full, var, bound)
+        if limit is None:
+            keep.append(c)
+            continue
+        used = True
+        is_upper, value = limit
+        if is_upper:
+            hi = _s(ir.Min(hi, value))
+        else:
+            lo = _s(ir.Max(lo, value))
+    if not used:
+        return None
+    cond = ir.conjunction(keep)
+    inner = guard.then_case if cond is None else ir.IfThenElse(cond, guard.then_case, None)
+    for name, value in reversed(lets):
+        inner = ir.LetStmt(name, value, inner)
+    return lo, hi, inner
+
+
+def _limit(c, var: str, bound: set):
+    """(is_upper, value) when comparison c says var <= value (is_upper) or
+    var >= value, value invariant in the loop; None otherwise."""
+    if not int_compare(c):
+        return None
+    small, big, strict = as_upper(c)
+    d = ir.Sub(small, big)              # d < 0 (strict) or d <= 0
+    k = _coefficient(d, var)
+    if k not in (1, -1):
+        return None
+    rest = _s(ir.Sub(d, ir.Mul(ir.index(k), ir.Variable(d.type, var))) if k != 1 else
+              ir.Sub(d, ir.Variable(d.type, var)))
+    if not _invariant(rest, var, bound) or rest.type != ir.index(0).type:
+        return None
+    slack = ir.index(1 if strict else 0)
+    if k == 1:      # var + rest <(=) 0: var <= -rest (- 1)
+        return True, _s(ir.Sub(ir.Sub(ir.index(0), rest), slack))
+    return False, _s(ir.Add(rest, slack))      # rest - var <(=) 0: var >= rest (+ 1)
