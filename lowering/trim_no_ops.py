@@ -38,7 +38,7 @@ from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import constant_difference, linear_form
 from .simplify import simplify
 
-MAX_PEELS = 4        # iterations peeled off one loop
+MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loop
 
 
 def trim_no_ops(stmt: ir.Stmt) -> ir.Stmt:
@@ -111,23 +111,15 @@ def _eligible(loop: ir.For) -> bool:
         _guard(loop.body) is not None
 
 
-def _pieces(loop, lo, hi, body, peels):
+def _pieces(loop, lo, hi, body, peels, middle=True):
     """The statements running iterations [lo, hi] of `loop` with `body`, in
     order; [None] when nothing was gained (the loop stays as it was)."""
     var = loop.name
     body = _narrow(body, var, lo, hi)
     if peels:
-        for e in _equalities(body, var):
-            for at, first in ((lo, True), (hi, False)):
-                if constant_difference(e, at) != 0:
-                    continue
-                one = ir.IfThenElse(_s(ir.LE(lo, hi)),
-                                    _s(ir.substitute(body, {var: at})), None)
-                if first:
-                    rest = _pieces(loop, _s(ir.Add(lo, ir.index(1))), hi, body, peels - 1)
-                    return [one] + _whole(loop, _s(ir.Add(lo, ir.index(1))), hi, body, rest)
-                rest = _pieces(loop, lo, _s(ir.Sub(hi, ir.index(1))), body, peels - 1)
-                return _whole(loop, lo, _s(ir.Sub(hi, ir.index(1))), body, rest) + [one]
+        split = _split(loop, lo, hi, body, peels - 1, middle)
+        if split is not None:
+            return split
     trimmed = _trim(body, var, lo, hi)
     if trimmed is None:
         if body is loop.body and lo is loop.min:
@@ -135,6 +127,49 @@ def _pieces(loop, lo, hi, body, peels):
         return [_loop(loop, lo, hi, body)]
     lo, hi, body = trimmed
     return [_loop(loop, lo, hi, body)]
+
+
+def _split(loop, lo, hi, body, peels, middle):
+    """The pieces of [lo, hi] with an iteration the body compares the loop
+    variable with peeled off (an end of the range first; one inside the
+    range if `middle`, once per loop); None if there is none."""
+    var = loop.name
+    found = _equalities(body, var)
+    one = lambda at: _s(ir.substitute(body, {var: at}))     # noqa: E731
+    for e in found:
+        if constant_difference(e, lo) == 0:
+            nxt = _s(ir.Add(lo, ir.index(1)))
+            rest = _pieces(loop, nxt, hi, body, peels, middle)
+            return [ir.IfThenElse(_s(ir.LE(lo, hi)), one(lo), None)] + \
+                _whole(loop, nxt, hi, body, rest)
+        if constant_difference(e, hi) == 0:
+            prev = _s(ir.Sub(hi, ir.index(1)))
+            rest = _pieces(loop, lo, prev, body, peels, middle)
+            return _whole(loop, lo, prev, body, rest) + \
+                [ir.IfThenElse(_s(ir.LE(lo, hi)), one(hi), None)]
+    for c in _likely_compares(body, var):
+        limit = _limit(c, var, set())
+        if limit is None:
+            continue
+        # [lo, cut] and [cut + 1, hi]; the comparison holds in the first
+        # (an upper bound) or the second (a lower bound), is false in the other
+        is_upper, value = limit
+        cut = value if is_upper else _s(ir.Sub(value, ir.index(1)))
+        first, second = _s(ir.Min(hi, cut)), _s(ir.Max(lo, ir.Add(cut, ir.index(1))))
+        likely_first = peels if is_upper else 0
+        return _whole(loop, lo, first, body, _pieces(loop, lo, first, body, likely_first,
+                                                     middle)) + \
+            _whole(loop, second, hi, body, _pieces(loop, second, hi, body, peels - likely_first,
+                                                   middle))
+    if not found or not middle:
+        return None
+    # an iteration inside the range: [lo, e - 1], e, [e + 1, hi]
+    e = found[0]
+    below, above = _s(ir.Min(hi, ir.Sub(e, ir.index(1)))), _s(ir.Max(lo, ir.Add(e, ir.index(1))))
+    inside = _s(ir.And(ir.LE(lo, e), ir.LE(e, hi)))
+    return _whole(loop, lo, below, body, _pieces(loop, lo, below, body, peels, False)) + \
+        [ir.IfThenElse(inside, one(e), None)] + \
+        _whole(loop, above, hi, body, _pieces(loop, above, hi, body, peels, False))
 
 
 def _whole(loop, lo, hi, body, pieces):
@@ -159,6 +194,24 @@ def _invariant(e, var: str, bound: set) -> bool:
     return not _reads_memory(e) and not any(n == var or n in bound for n in ir.free_vars(e))
 
 
+def _le(a, b, depth: int = 4) -> bool:
+    """Whether a <= b wherever the integer arithmetic does not overflow: a
+    constant difference, or min/max of such (sound, not complete)."""
+    d = constant_difference(b, a)
+    if d is not None:
+        return d >= 0
+    if depth == 0:
+        return False
+    n = depth - 1
+    if isinstance(a, ir.Min) and (_le(a.a, b, n) or _le(a.b, b, n)):
+        return True
+    if isinstance(b, ir.Max) and (_le(a, b.a, n) or _le(a, b.b, n)):
+        return True
+    if isinstance(a, ir.Max) and _le(a.a, b, n) and _le(a.b, b, n):
+        return True
+    return isinstance(b, ir.Min) and _le(a, b.a, n) and _le(a, b.b, n)
+
+
 class _Narrow(ir.Mutator):
     """Decides, in a body run for var in [lo, hi], the comparisons and
     clamps that range decides (see the module doc)."""
@@ -169,19 +222,18 @@ class _Narrow(ir.Mutator):
         super().__init__()
         self.var, self.lo, self.hi = var, lo, hi
 
-    def _ends(self, e):
-        """(e at lo, e at hi) for e = var + k."""
-        return ir.substitute(e, {self.var: self.lo}), ir.substitute(e, {self.var: self.hi})
+    def _plus(self, e, k: int):
+        return _s(ir.Add(e, ir.index(k)))
 
     def _clamp(self, e, is_min: bool):
         r = self.mutate_children(e)
         for keep, other in ((r.a, r.b), (r.b, r.a)):
-            if _offset(keep, self.var) is None or ir.uses_var(other, self.var):
+            k = _offset(keep, self.var)
+            if k is None or ir.uses_var(other, self.var):
                 continue
-            at_lo, at_hi = self._ends(keep)
-            d = constant_difference(other, at_hi) if is_min else \
-                constant_difference(at_lo, other)
-            if d is not None and d >= 0:
+            # min(var + k, other) is var + k where hi + k <= other; max likewise
+            if (is_min and _le(self.hi, self._plus(other, -k))) or \
+                    (not is_min and _le(self._plus(other, -k), self.lo)):
                 return keep
         return r
 
@@ -191,32 +243,47 @@ class _Narrow(ir.Mutator):
     def visit_Max(self, e):
         return self._clamp(e, False)
 
+    def _outside(self, r) -> bool:
+        """Whether the sides of r (an EQ or NE) differ everywhere in the range."""
+        for x, other in ((r.a, r.b), (r.b, r.a)):
+            k = _offset(x, self.var)
+            if k is None or ir.uses_var(other, self.var):
+                continue
+            at = self._plus(other, -k)         # var == at
+            if _le(self._plus(at, 1), self.lo) or _le(self.hi, self._plus(at, -1)):
+                return True
+        return False
+
     def visit_EQ(self, e):
         r = self.mutate_children(e)
-        for x, other in ((r.a, r.b), (r.b, r.a)):
-            if _offset(x, self.var) is None or ir.uses_var(other, self.var):
-                continue
-            at_lo, at_hi = self._ends(x)
-            below, above = constant_difference(other, at_lo), constant_difference(other, at_hi)
-            if (below is not None and below < 0) or (above is not None and above > 0):
-                return ir.const(ir.Bool(), False)
-        return r
+        return ir.const(ir.Bool(), False) if self._outside(r) else r
+
+    def visit_NE(self, e):
+        r = self.mutate_children(e)
+        return ir.const(ir.Bool(), True) if self._outside(r) else r
 
     def _order(self, e):
         r = self.mutate_children(e)
         if not int_compare(r):
             return r
         small, big, strict = as_upper(r)
-        d = ir.Sub(small, big)
+        d = ir.Sub(small, big)                  # r: d < 0 (strict) or d <= 0
         k = _coefficient(d, self.var)
         if k not in (1, -1):
             return r
-        top, bottom = (self.hi, self.lo) if k == 1 else (self.lo, self.hi)
-        most = _s(ir.substitute(d, {self.var: top}))
-        least = _s(ir.substitute(d, {self.var: bottom}))
-        if isinstance(most, ir.Const) and (most.value < 0 or (not strict and most.value == 0)):
+        rest = _s(ir.Sub(d, ir.Mul(ir.index(k), ir.Variable(d.type, self.var))))
+        if not _invariant(rest, self.var, set()):
+            return r
+        s_true, s_false = (1, 0) if strict else (0, 1)
+        if k == 1:      # var + rest
+            true = _le(self.hi, _s(ir.Sub(ir.index(-s_true), rest)))
+            false = _le(_s(ir.Sub(ir.index(s_false), rest)), self.lo)
+        else:           # rest - var
+            true = _le(self._plus(rest, s_true), self.lo)
+            false = _le(self.hi, self._plus(rest, -s_false))
+        if true:
             return ir.const(ir.Bool(), True)
-        if isinstance(least, ir.Const) and (least.value > 0 or (strict and least.value == 0)):
+        if false:
             return ir.const(ir.Bool(), False)
         return r
 
@@ -251,6 +318,33 @@ class _Equalities(ir.Visitor):
                     not ir.uses_var(other, self.var) and not _reads_memory(other):
                 self.found.append(other)
         self.visit_children(e)
+
+    visit_NE = visit_EQ
+
+
+class _LikelyCompares(ir.Visitor):
+    def __init__(self, var):
+        super().__init__()
+        self.var, self.found, self.depth = var, [], 0
+
+    def visit_Call(self, e):
+        inside = e.call_type == ir.INTRINSIC and e.name == "likely"
+        self.depth += inside
+        self.visit_children(e)
+        self.depth -= inside
+
+    def visit_Select(self, e):
+        if self.depth and int_compare(e.condition) and ir.uses_var(e.condition, self.var):
+            self.found.append(e.condition)
+        self.visit_children(e)
+
+
+def _likely_compares(body, var):
+    """The comparisons of var choosing a value inside `likely` (the index
+    of a run-time index check: in range at every iteration but a failing one)."""
+    v = _LikelyCompares(var)
+    v.visit(body)
+    return v.found
 
 
 def _equalities(body, var):
