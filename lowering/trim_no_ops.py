@@ -35,7 +35,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 from .branch_facts import as_upper, conjuncts, int_compare
-from .linear import constant_difference, linear_form
+from .linear import atom_key, constant_difference, linear_form
 from .simplify import simplify
 
 MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loop
@@ -108,7 +108,32 @@ def _guard(body):
 
 def _eligible(loop: ir.For) -> bool:
     return loop.kind == ir.ForKind.SERIAL and not isinstance(_s(loop.extent), ir.Const) and \
-        _guard(loop.body) is not None
+        bool(_conds(loop.body))
+
+
+def _conds(s) -> list:
+    """Conditions (reading no memory, over names in scope at s) without
+    which Stmt s does nothing: the conjuncts of an `if` without else (with
+    those of the `if`s it holds), those shared by every statement of a
+    block, those of a loop's body that do not use its variable; lets are
+    substituted into them. [] when there is none."""
+    if isinstance(s, ir.LetStmt):
+        return [ir.substitute(c, {s.name: s.value}) for c in _conds(s.body)]
+    if isinstance(s, ir.IfThenElse):
+        if s.else_case is not None or _reads_memory(s.condition):
+            return []
+        return conjuncts(s.condition) + _conds(s.then_case)
+    if isinstance(s, ir.For):
+        return [c for c in _conds(s.body) if not ir.uses_var(c, s.name)]
+    if isinstance(s, ir.Block) and s.stmts:
+        shared = None
+        for x in s.stmts:
+            got = {atom_key(c): c for c in _conds(x)}
+            shared = got if shared is None else {k: c for k, c in shared.items() if k in got}
+            if not shared:
+                return []
+        return list(shared.values())
+    return []
 
 
 def _pieces(loop, lo, hi, body, peels, middle=True):
@@ -126,7 +151,7 @@ def _pieces(loop, lo, hi, body, peels, middle=True):
             return [None]
         return [_loop(loop, lo, hi, body)]
     lo, hi, body = trimmed
-    return [_loop(loop, lo, hi, body)]
+    return [_loop(loop, lo, hi, _narrow(body, var, lo, hi))]
 
 
 def _split(loop, lo, hi, body, peels, middle):
@@ -360,7 +385,7 @@ def _trim(body, var, lo, hi):
     guard bounds nothing."""
     g = _guard(body)
     if g is None:
-        return None
+        return _trim_range(body, var, lo, hi)
     lets, guard = g
     bound = {name for name, _ in lets}
     env = {}
@@ -386,6 +411,23 @@ def _trim(body, var, lo, hi):
     for name, value in reversed(lets):
         inner = ir.LetStmt(name, value, inner)
     return lo, hi, inner
+
+
+def _trim_range(body, var, lo, hi):
+    """(lo, hi, body) with the bounds on var of the conditions of body
+    (_conds) applied, body unchanged; None if they bound nothing."""
+    used = False
+    for c in _conds(body):
+        limit = _limit(c, var, set())
+        if limit is None:
+            continue
+        used = True
+        is_upper, value = limit
+        if is_upper:
+            hi = _s(ir.Min(hi, value))
+        else:
+            lo = _s(ir.Max(lo, value))
+    return (lo, hi, body) if used else None
 
 
 def _limit(c, var: str, bound: set):
