@@ -36,7 +36,7 @@ from pyhalide.ir.config import debug_print
 
 from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference, linear_form
-from .simplify import simplify
+from .simplify import is_noop, simplify
 
 MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loop
 
@@ -160,18 +160,20 @@ def _split(loop, lo, hi, body, peels, middle):
     range if `middle`, once per loop); None if there is none."""
     var = loop.name
     found = _equalities(body, var)
-    one = lambda at: _s(ir.substitute(body, {var: at}))     # noqa: E731
+
+    def one(cond, at):
+        """Iteration `at` where cond holds (nothing if its body does nothing)."""
+        stmt = _s(ir.substitute(body, {var: at}))
+        return [] if is_noop(stmt) else [ir.IfThenElse(_s(cond), stmt, None)]
     for e in found:
         if constant_difference(e, lo) == 0:
             nxt = _s(ir.Add(lo, ir.index(1)))
             rest = _pieces(loop, nxt, hi, body, peels, middle)
-            return [ir.IfThenElse(_s(ir.LE(lo, hi)), one(lo), None)] + \
-                _whole(loop, nxt, hi, body, rest)
+            return one(ir.LE(lo, hi), lo) + _whole(loop, nxt, hi, body, rest)
         if constant_difference(e, hi) == 0:
             prev = _s(ir.Sub(hi, ir.index(1)))
             rest = _pieces(loop, lo, prev, body, peels, middle)
-            return _whole(loop, lo, prev, body, rest) + \
-                [ir.IfThenElse(_s(ir.LE(lo, hi)), one(hi), None)]
+            return _whole(loop, lo, prev, body, rest) + one(ir.LE(lo, hi), hi)
     for c in _likely_compares(body, var):
         limit = _limit(c, var, set())
         if limit is None:
@@ -191,9 +193,8 @@ def _split(loop, lo, hi, body, peels, middle):
     # an iteration inside the range: [lo, e - 1], e, [e + 1, hi]
     e = found[0]
     below, above = _s(ir.Min(hi, ir.Sub(e, ir.index(1)))), _s(ir.Max(lo, ir.Add(e, ir.index(1))))
-    inside = _s(ir.And(ir.LE(lo, e), ir.LE(e, hi)))
     return _whole(loop, lo, below, body, _pieces(loop, lo, below, body, peels, False)) + \
-        [ir.IfThenElse(inside, one(e), None)] + \
+        one(ir.And(ir.LE(lo, e), ir.LE(e, hi)), e) + \
         _whole(loop, above, hi, body, _pieces(loop, above, hi, body, peels, False))
 
 
