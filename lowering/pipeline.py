@@ -35,8 +35,8 @@ from .simplify import clear_caches, simplify
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
-from .trim_no_ops import trim_no_ops
 from .trace_realizations import inject_realization_tracing, traces_realizations
+from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .vectorize import vectorize_loops
 from .verify import verify

@@ -32,12 +32,15 @@ PYHALIDE_DEBUG=1 reports each loop trimmed or peeled."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.check_images import CHECK_PREFIX
 from pyhalide.ir.config import debug_print
+from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference, linear_form
 from .simplify import is_noop, simplify
 
+MAX_UNSWITCH = 2     # conditions a piece is unswitched on
 MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loop
 
 
@@ -204,8 +207,88 @@ def _whole(loop, lo, hi, body, pieces):
 
 
 def _loop(loop, lo, hi, body):
+    """The loop over [lo, hi]: its body without check-image selects, and
+    unswitched on conditions that do not change in it."""
     extent = _s(ir.Max(ir.Add(ir.Sub(hi, lo), ir.index(1)), ir.index(0)))
-    return ir.For(loop.name, lo, extent, loop.kind, body)
+    body = _Unchecked().mutate(body)
+    return _unswitched(ir.For(loop.name, lo, extent, loop.kind, body), MAX_UNSWITCH)
+
+
+class _Unchecked(ir.Mutator):
+    """`select(check[i] != 0, 0, v)` -> v (pyhalide/checks.py: a check image
+    holds 0; a read outside it raises in the access check before the
+    statement, which stays)."""
+
+    def visit_Select(self, e):
+        r = self.mutate_children(e)
+        c = r.condition
+        if isinstance(c, ir.NE) and isinstance(c.a, ir.Load) and \
+                c.a.name.startswith(CHECK_PREFIX) and ir.is_const(c.b, 0) and \
+                isinstance(r.true_value, ir.Const) and not r.true_value.value:
+            return r.false_value
+        return r
+
+
+class _Switches(ir.Visitor):
+    """Conditions of lazy selects and ifs that reach no name in `inside`."""
+
+    def __init__(self, inside):
+        super().__init__()
+        self.inside, self.found = inside, []
+
+    def _take(self, c):
+        if not isinstance(c, ir.Const) and not _reads_memory(c) and \
+                not any(n in self.inside for n in ir.free_vars(c)):
+            self.found.append(c)
+
+    def visit_Call(self, e):
+        if ir.is_lazy_select(e):
+            self._take(e.args[0])
+        self.visit_children(e)
+
+    def visit_IfThenElse(self, s):
+        self._take(s.condition)
+        self.visit_children(s)
+
+
+class _Bound(ir.Visitor):
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+
+    def visit_LetStmt(self, s):
+        self.names.add(s.name)
+        self.visit_children(s)
+
+    def visit_Let(self, e):
+        self.names.add(e.name)
+        self.visit_children(e)
+
+    def visit_For(self, s):
+        self.names.add(s.name)
+        self.visit_children(s)
+
+
+def _unswitched(loop: ir.For, budget: int):
+    """`if (c) loop[c: true] else loop[c: false]` for a condition c of the
+    loop's body that does not change in the loop (at most `budget` deep)."""
+    if budget == 0:
+        return loop
+    b = _Bound()
+    b.visit(loop)
+    v = _Switches(b.names)
+    v.visit(loop.body)
+    if not v.found:
+        return loop
+    c = v.found[0]
+    cases = []
+    for value in (True, False):
+        body = _s(substitute_exprs(loop.body, [(c, ir.const(ir.Bool(), value))]))
+        cases.append(None if is_noop(body) else _unswitched(
+            ir.For(loop.name, loop.min, loop.extent, loop.kind, body), budget - 1))
+    if cases[0] is None:
+        return loop if cases[1] is None else ir.IfThenElse(_s(ir.Not(c)), cases[1], None)
+    return ir.IfThenElse(c, cases[0], cases[1])
 
 
 # ---- what a range decides ------------------------------------------------------------------

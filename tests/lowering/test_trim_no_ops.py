@@ -205,3 +205,35 @@ def test_forward_substitution_runs_its_row_only():
     inner = [line for line in text.splitlines() if line.strip().startswith("for (") and
              "_seq$x" in line]
     assert inner and any("_seq$y - 1" in line for line in inner), inner
+
+
+def test_a_trimmed_loop_is_unswitched_and_loses_its_check_selects():
+    """A lazy select on a condition the loop does not change becomes two
+    loops; `select(check[i] != 0, 0, v)` (pyhalide/checks.py: a check image
+    holds 0, its access check raises first) becomes v."""
+    B = ir.Variable(I32, "B", "param")
+    checked = ir.Select(ir.NE(ir.Load(I32, "__pyhalide_check0", c(0)), c(0)), c(0), load(X))
+    value = ir.lazy_select(ir.LT(c(0), B), checked, c(9))
+    before = rows(ir.IfThenElse(ir.LT(X, Y), store(X, value)))
+    after = trim_no_ops(before)
+    assert ir.to_str(after) == """\
+for (y, 0, N) {
+  if ((0 < B)) {
+    for (x, 0, max((min((N - 1), (y - 1)) + 1), 0)) {
+      out[x] = a[x]
+    }
+  } else {
+    for (x, 0, max((min((N - 1), (y - 1)) + 1), 0)) {
+      out[x] = 9
+    }
+  }
+}
+"""
+    for b in (0, 2):
+        env = ir.LetStmt("B", c(b), before), ir.LetStmt("B", c(b), after)
+        for n in range(6):
+            mem = {"a": list(range(n)), "__pyhalide_check0": [0]}
+            logs = [], []
+            for s, log in zip(env, logs):
+                run(s, {"N": n}, mem, log)
+            assert logs[0] == logs[1]
