@@ -40,6 +40,7 @@ from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference, linear_form
 from .simplify import is_noop, simplify
 
+_INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
 MAX_UNSWITCH = 2     # conditions a piece is unswitched on
 MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loop
 
@@ -294,7 +295,7 @@ def _unswitched(loop: ir.For, budget: int):
 # ---- what a range decides ------------------------------------------------------------------
 def _offset(e, var: str):
     """k when e is var + k (as a linear form), else None."""
-    if not (e.type.is_scalar() and e.type.is_int()) or not ir.uses_var(e, var):
+    if e.type != _INDEX or not ir.uses_var(e, var):
         return None
     return constant_difference(e, ir.Variable(e.type, var))
 
@@ -376,6 +377,8 @@ class _Narrow(ir.Mutator):
         if not int_compare(r):
             return r
         small, big, strict = as_upper(r)
+        if small.type != _INDEX or big.type != _INDEX:
+            return r
         d = ir.Sub(small, big)                  # r: d < 0 (strict) or d <= 0
         k = _coefficient(d, self.var)
         if k not in (1, -1):
@@ -520,13 +523,15 @@ def _limit(c, var: str, bound: set):
     if not int_compare(c):
         return None
     small, big, strict = as_upper(c)
+    if small.type != _INDEX or big.type != _INDEX:
+        return None
     d = ir.Sub(small, big)              # d < 0 (strict) or d <= 0
     k = _coefficient(d, var)
     if k not in (1, -1):
         return None
     rest = _s(ir.Sub(d, ir.Mul(ir.index(k), ir.Variable(d.type, var))) if k != 1 else
               ir.Sub(d, ir.Variable(d.type, var)))
-    if not _invariant(rest, var, bound) or rest.type != ir.index(0).type:
+    if not _invariant(rest, var, bound):
         return None
     slack = ir.index(1 if strict else 0)
     if k == 1:      # var + rest <(=) 0: var <= -rest (- 1)
