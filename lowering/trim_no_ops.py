@@ -1,32 +1,44 @@
 """Trim serial loops to the iterations where their bodies can do something
-(Halide's TrimNoOps), peeling the end iterations their bodies single out.
+(Halide's TrimNoOps), peeling the iterations their bodies single out.
 
 A loop is eligible when it is serial, its extent is not a constant (a
-tile's inner loop keeps its constant trip count for LLVM) and its body is,
-under lets, one `if (c) {...}` without else whose condition reads no
-memory (an RDom predicate, or the slots of an imperative nest,
-frontend_ast/imperative_nests.py: `q == m - 1 || q == m + E ? ... : q < i`).
-Its range [lo, hi] is cut into pieces, each run in order:
+tile's inner loop keeps its constant trip count for LLVM) and its body has
+conditions without which it does nothing (`_conds`): under lets, an `if`
+without else whose condition reads no memory (an RDom predicate, or the
+slots of an imperative nest, frontend_ast/imperative_nests.py:
+`q == m - 1 || q == m + E ? ... : q < i`), the conditions every statement
+of a block shares, or those of an inner loop's body that do not use its
+variable (LU's row loop: a peeled slot and the column loop, both under
+`k < i`). Its range [lo, hi] is cut into pieces, each run in order:
 
-- peel: where the body compares the loop variable for equality with a
-  value that does not change in the loop and is lo (or hi), iteration lo
-  (hi) becomes a piece of its own with the variable replaced by its value
-  (run when lo <= hi), and the rest of the range is treated again (at most
-  MAX_PEELS times per loop);
+- peel: where the body compares the loop variable for equality (== or !=)
+  with a value e that does not change in the loop and e is lo (or hi),
+  iteration lo (hi) becomes a piece of its own with the variable replaced
+  by its value (run when lo <= hi); otherwise, once per loop, the range is
+  split around e ([lo, e - 1], e, [e + 1, hi]: Gauss-Seidel's `j != i`);
+- split where an index check changes: a comparison of the loop variable
+  choosing a value inside `likely(...)` (pyhalide/checks.py: the index of a
+  check image, 0 while the index is in range) cuts the range where it
+  changes (at most MAX_PEELS peels and splits along one path);
 - narrow: in a piece's body, what the piece's range decides is decided
   (`q == e` false for e outside [lo, hi], a comparison of q + k with an
   invariant true or false at both ends, `min(q + k, B)` -> `q + k` where
-  hi + k <= B, `max(q + k, A)` likewise), and the body is simplified;
-- trim: the conjuncts of the guard that bound the loop variable (q + k
-  compared with an invariant, after substituting the lets above the `if`)
-  shrink the piece's range and leave the guard; the others stay.
+  hi + k <= B, `max(q + k, A)` likewise; `_le` proves through min/max),
+  and the body is simplified;
+- trim: the conditions that bound the loop variable (q + k compared with an
+  invariant, lets substituted) shrink the piece's range; those of a single
+  guard leave it, the others stay;
+- each piece loop loses its check-image selects (`select(check[i] != 0,
+  0, v)` is v: the image holds 0 and the access check before the statement
+  raises where the read would leave it) and is unswitched on lazy-select
+  and `if` conditions that do not change in it (at most MAX_UNSWITCH deep).
 
 Each step is exact for every range, empty ones included, under the
 assumption bounds inference and partition_loops also make: 32-bit index
 arithmetic of loop variables does not overflow. Pieces run the iterations
 of the loop in the loop's order, so any body may be split this way; an
-iteration dropped by the trim is one where the guard is false (its body
-does nothing).
+iteration dropped by the trim is one where the conditions are false (its
+body does nothing).
 
 PYHALIDE_DEBUG=1 reports each loop trimmed or peeled."""
 from __future__ import annotations
