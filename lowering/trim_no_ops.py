@@ -175,7 +175,8 @@ def _split(loop, lo, hi, body, peels, middle):
     variable with peeled off (an end of the range first; one inside the
     range if `middle`, once per loop); None if there is none."""
     var = loop.name
-    found = _equalities(body, var)
+    inside = _bound_names(body)
+    found = [e for e in _equalities(body, var) if _invariant(e, var, inside)]
 
     def one(cond, at):
         """Iteration `at` where cond holds (nothing if its body does nothing)."""
@@ -191,7 +192,7 @@ def _split(loop, lo, hi, body, peels, middle):
             rest = _pieces(loop, lo, prev, body, peels, middle)
             return _whole(loop, lo, prev, body, rest) + one(ir.LE(lo, hi), hi)
     for c in _likely_compares(body, var):
-        limit = _limit(c, var, set())
+        limit = _limit(c, var, inside)
         if limit is None:
             continue
         # [lo, cut] and [cut + 1, hi]; the comparison holds in the first
@@ -282,14 +283,19 @@ class _Bound(ir.Visitor):
         self.visit_children(s)
 
 
+def _bound_names(s) -> set:
+    """The names that lets and loops bind inside s."""
+    b = _Bound()
+    b.visit(s)
+    return b.names
+
+
 def _unswitched(loop: ir.For, budget: int):
     """`if (c) loop[c: true] else loop[c: false]` for a condition c of the
     loop's body that does not change in the loop (at most `budget` deep)."""
     if budget == 0:
         return loop
-    b = _Bound()
-    b.visit(loop)
-    v = _Switches(b.names)
+    v = _Switches(_bound_names(loop))
     v.visit(loop.body)
     if not v.found:
         return loop

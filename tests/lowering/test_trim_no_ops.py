@@ -237,3 +237,23 @@ for (y, 0, N) {
             for s, log in zip(env, logs):
                 run(s, {"N": n}, mem, log)
             assert logs[0] == logs[1]
+
+
+def test_a_value_bound_in_the_body_is_no_place_to_split():
+    """`x == t` with t a let of the body (it changes with x): no peel or
+    split at t (it is not in scope outside the body)."""
+    body = ir.LetStmt("t", ir.Sub(N, X), ir.IfThenElse(
+        ir.And(ir.LT(X, Y), ir.NE(X, v("t"))), store(X, load(X))))
+    before = rows(body)
+    after = trim_no_ops(before)
+    assert ir.to_str(after) == """\
+for (y, 0, N) {
+  for (x, 0, max((min((N - 1), (y - 1)) + 1), 0)) {
+    let t = (N - x)
+    if ((x != t)) {
+      out[x] = a[x]
+    }
+  }
+}
+"""
+    same_stores(before, after)
