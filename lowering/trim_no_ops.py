@@ -28,6 +28,8 @@ variable (LU's row loop: a peeled slot and the column loop, both under
 - trim: the conditions that bound the loop variable (q + k compared with an
   invariant, lets substituted) shrink the piece's range; those of a single
   guard leave it, the others stay;
+- a loop with an exit of its own (LoopExit) is left alone: a piece
+  would leave only itself;
 - each piece loop loses its check-image selects (`select(check[i] != 0,
   0, v)` is v: the image holds 0 and the access check before the statement
   raises where the read would leave it) and is unswitched on lazy-select
@@ -123,8 +125,26 @@ def _guard(body):
 
 
 def _eligible(loop: ir.For) -> bool:
+    """A serial loop of symbolic extent whose body has conditions, and no
+    exit of its own (a piece would leave only itself: the later pieces
+    would run)."""
     return loop.kind == ir.ForKind.SERIAL and not isinstance(_s(loop.extent), ir.Const) and \
-        bool(_conds(loop.body))
+        bool(_conds(loop.body)) and not _exits(loop.body, loop.name)
+
+
+class _Exits(ir.Visitor):
+    def __init__(self, name):
+        super().__init__()
+        self.name, self.found = name, False
+
+    def visit_LoopExit(self, s):
+        self.found = self.found or s.loop == self.name
+
+
+def _exits(body, name: str) -> bool:
+    v = _Exits(name)
+    v.visit(body)
+    return v.found
 
 
 def _conds(s) -> list:

@@ -257,3 +257,11 @@ for (y, 0, N) {
 }
 """
     same_stores(before, after)
+
+
+def test_a_loop_with_an_exit_of_its_own_is_left_alone():
+    """`if (x == y) leave x` would leave only one piece: the others would run."""
+    body = ir.IfThenElse(ir.LT(X, Y), ir.Block((
+        store(X, load(X)), ir.IfThenElse(ir.EQ(X, c(2)), ir.LoopExit("x"), None))))
+    inner = ir.For("x", c(0), N, SERIAL, body)
+    assert trim_no_ops(inner) is inner
