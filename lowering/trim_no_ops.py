@@ -18,8 +18,10 @@ variable (LU's row loop: a peeled slot and the column loop, both under
   split around e ([lo, e - 1], e, [e + 1, hi]: Gauss-Seidel's `j != i`);
 - split where an index check changes: a comparison of the loop variable
   choosing a value inside `likely(...)` (pyhalide/checks.py: the index of a
-  check image, 0 while the index is in range) cuts the range where it
-  changes (at most MAX_PEELS peels and splits along one path);
+  check image, 0 while the index is in range), or choosing a branch of a
+  lazy select of the guard (imperative_writes.py's slots: `q < E ? <the
+  loop's condition> : <the write's>`), cuts the range where it changes (at
+  most MAX_PEELS peels and splits along one path);
 - narrow: in a piece's body, what the piece's range decides is decided
   (`q == e` false for e outside [lo, hi], a comparison of q + k with an
   invariant true or false at both ends, `min(q + k, B)` -> `q + k` where
@@ -473,12 +475,18 @@ class _Equalities(ir.Visitor):
 
 
 class _LikelyCompares(ir.Visitor):
-    def __init__(self, var):
+    """Comparisons of var choosing a select's value inside `likely` (or
+    anywhere, with depth 1 at the start: the guard's lazy selects)."""
+
+    def __init__(self, var, depth=0):
         super().__init__()
-        self.var, self.found, self.depth = var, [], 0
+        self.var, self.found, self.depth = var, [], depth
 
     def visit_Call(self, e):
         inside = e.call_type == ir.INTRINSIC and e.name == "likely"
+        if self.depth and ir.is_lazy_select(e) and int_compare(e.args[0]) and \
+                ir.uses_var(e.args[0], self.var):
+            self.found.append(e.args[0])
         self.depth += inside
         self.visit_children(e)
         self.depth -= inside
@@ -491,9 +499,16 @@ class _LikelyCompares(ir.Visitor):
 
 def _likely_compares(body, var):
     """The comparisons of var choosing a value inside `likely` (the index
-    of a run-time index check: in range at every iteration but a failing one)."""
+    of a run-time index check: in range at every iteration but a failing
+    one), and choosing a branch of the guard's lazy selects (the slots of
+    imperative_writes.py: `q < E ? <the loop's condition> : <the write's>`)."""
     v = _LikelyCompares(var)
     v.visit(body)
+    g = _guard(body)
+    if g is not None:
+        w = _LikelyCompares(var, 1)
+        w.visit(g[1].condition)
+        v.found += w.found
     return v.found
 
 
