@@ -265,3 +265,17 @@ def test_a_loop_with_an_exit_of_its_own_is_left_alone():
         store(X, load(X)), ir.IfThenElse(ir.EQ(X, c(2)), ir.LoopExit("x"), None))))
     inner = ir.For("x", c(0), N, SERIAL, body)
     assert trim_no_ops(inner) is inner
+
+
+def test_a_lazy_select_of_the_guard_splits_where_it_changes():
+    """The slots of imperative_writes.py: `x < E ? <the loop's condition> :
+    <the write's>`, E the hull's size: the loop's slots and the write's."""
+    E = ir.Sub(N, c(1))
+    guard = ir.lazy_select(ir.LT(X, E), ir.LT(X, Y), ir.LT(c(2), Y))
+    value = ir.lazy_select(ir.LT(X, E), load(X), c(-1))
+    before = rows(ir.IfThenElse(guard, store(ir.Add(ir.Mul(Y, c(64)), X), value)),
+                  extent=ir.Add(E, c(1)))
+    after = trim_no_ops(before)
+    text = ir.to_str(after)
+    assert "if_then_else" not in text, text
+    same_stores(before, after)
