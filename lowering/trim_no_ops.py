@@ -539,11 +539,7 @@ def _trim(body, var, lo, hi):
             keep.append(c)
             continue
         used = True
-        is_upper, value = limit
-        if is_upper:
-            hi = _s(ir.Min(hi, value))
-        else:
-            lo = _s(ir.Max(lo, value))
+        lo, hi = _bounded(lo, hi, limit)
     if not used:
         return None
     cond = ir.conjunction(keep)
@@ -562,12 +558,14 @@ def _trim_range(body, var, lo, hi):
         if limit is None:
             continue
         used = True
-        is_upper, value = limit
-        if is_upper:
-            hi = _s(ir.Min(hi, value))
-        else:
-            lo = _s(ir.Max(lo, value))
+        lo, hi = _bounded(lo, hi, limit)
     return (lo, hi, body) if used else None
+
+
+def _bounded(lo, hi, limit):
+    """[lo, hi] within the bound `limit` (_limit)."""
+    is_upper, value = limit
+    return (lo, _s(ir.Min(hi, value))) if is_upper else (_s(ir.Max(lo, value)), hi)
 
 
 def _limit(c, var: str, bound: set):

@@ -12,6 +12,7 @@ import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.trim_no_ops import trim_no_ops
 from tests.backend.ir_interp import run
+from tests.frontend.test_imperative_nests import forward
 
 I32 = ir.Int(32)
 N = ir.Variable(I32, "N", "param")
@@ -181,17 +182,6 @@ def test_loops_the_pass_leaves_alone():
 
 
 # ---- end to end ------------------------------------------------------------------------------
-def forward(L, b):
-    n = b.shape[0]
-    x = np.zeros(n)
-    for i in range(n):
-        s = 0.0
-        for j in range(i):
-            s += L[i, j] * x[j]
-        x[i] = (b[i] - s) / L[i, i]
-    return x
-
-
 def test_forward_substitution_runs_its_row_only():
     p = ph.pipeline(forward)
     rng = np.random.default_rng(3)
