@@ -53,7 +53,8 @@ from pyhalide.ir.config import debug_print
 from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
-from .linear import atom_key, constant_difference, linear_form
+from .linear import atom_key, constant_difference
+from .partition_loops import _coefficient as coefficient
 from .simplify import is_noop, simplify
 
 _INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
@@ -420,7 +421,7 @@ class _Narrow(ir.Mutator):
         if small.type != _INDEX or big.type != _INDEX:
             return r
         d = ir.Sub(small, big)                  # r: d < 0 (strict) or d <= 0
-        k = _coefficient(d, self.var)
+        k = coefficient(r, self.var)
         if k not in (1, -1):
             return r
         rest = _s(ir.Sub(d, ir.Mul(ir.index(k), ir.Variable(d.type, self.var))))
@@ -444,19 +445,6 @@ class _Narrow(ir.Mutator):
 
 def _narrow(body, var, lo, hi):
     return simplify(_Narrow(var, lo, hi).mutate(body))
-
-
-def _coefficient(d, var: str):
-    """The coefficient of var in the linear form of d when var occurs in d
-    only as a term of it; None otherwise."""
-    lf = linear_form(d)
-    coef = 0
-    for atom, k in lf.terms.values():
-        if isinstance(atom, ir.Variable) and atom.name == var:
-            coef += k
-        elif ir.uses_var(atom, var):
-            return None
-    return lf.type.wrap(coef)
 
 
 class _Equalities(ir.Visitor):
@@ -577,7 +565,7 @@ def _limit(c, var: str, bound: set):
     if small.type != _INDEX or big.type != _INDEX:
         return None
     d = ir.Sub(small, big)              # d < 0 (strict) or d <= 0
-    k = _coefficient(d, var)
+    k = coefficient(c, var)
     if k not in (1, -1):
         return None
     rest = _s(ir.Sub(d, ir.Mul(ir.index(k), ir.Variable(d.type, var))) if k != 1 else
