@@ -36,6 +36,7 @@ from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
+from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .vectorize import vectorize_loops
 from .verify import verify
@@ -167,6 +168,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
         return lowered
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
+    stmt = run("trim no-ops", trim_no_ops, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)

@@ -26,6 +26,12 @@ def ev(e, env, mem):
         return not ev(e.a, env, mem)
     if isinstance(e, ir.Cast):
         return ev(e.value, env, mem)          # (integer casts that widen)
+    if isinstance(e, ir.Select) or ir.is_lazy_select(e):
+        cond, a, b = (e.condition, e.true_value, e.false_value) if isinstance(e, ir.Select) \
+            else e.args
+        return ev(a, env, mem) if ev(cond, env, mem) else ev(b, env, mem)
+    if isinstance(e, ir.Call) and e.call_type == ir.INTRINSIC and e.name == "likely":
+        return ev(e.args[0], env, mem)
     return _BIN[type(e)](ev(e.a, env, mem), ev(e.b, env, mem))
 
 
