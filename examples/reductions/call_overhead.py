@@ -7,7 +7,9 @@ loop of calls measures.
 
 Suite 1's max over 64 int32 elements (the kernel itself takes well under a
 microsecond), called through
-  - Func.realize(sizes)      what suite 1's pyhalide columns time,
+  - Func.realize(sizes)      what suite 1's pyhalide columns time (a repeated
+                             realize: its recorded call, pyhalide/realize_fast.py),
+  - a new Pipeline([f]) realized once per call (the full path: no record),
   - Kernel(buffers, params)  the compiled kernel with bound arrays,
   - the ctypes entry         the machine code alone,
   - Halide's Func.realize and a Numba @njit loop (when installed),
@@ -40,10 +42,12 @@ def callers(a: np.ndarray) -> dict:
     scratch = kernel._scratch
     kernel(buffers, params, True)
     fns = {"pyhalide Func.realize": lambda: f.realize(sizes),
+           "pyhalide new Pipeline([f]).realize": lambda: ph.Pipeline([f]).realize(sizes),
            "pyhalide Kernel call": lambda: kernel(buffers, params, True),
            "pyhalide ctypes entry": lambda: kernel._fn(scratch.args)}
     want = int(a.max())
     assert int(np.asarray(f.realize(sizes))) == want and int(out) == want
+    assert int(np.asarray(ph.Pipeline([f]).realize(sizes))) == want
     try:
         import halide as hl
         hf, _, hsizes = suite1.alg_max(hl, {"a": a})
