@@ -241,8 +241,9 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         kernel(buffers, params, True)
         if not kw and not tracing.active() and not shifted_inputs.running():
-            record(self, graph, plan, sizes, kernel, buffers, params)
-        return result(self, arrays, plan.out_names)
+            record(self, graph, plan, sizes, kernel, buffers, params, len(self._outputs) == 1,
+                   self._check_requirements)
+        return result(len(self._outputs) == 1, arrays, plan.out_names)
 
     def _run(self, graph, key, plan, arrays: list, fresh: bool = False):
         """Run the kernel on the bound inputs and parameters, writing the

@@ -32,9 +32,9 @@ from .buffer import Buffer, wrap_array
 class _Record:
     __slots__ = ("graph", "functions", "versions", "sizes", "shape", "sources", "geometry",
                  "params", "out_dtypes", "out_names", "call", "version_of",
-                 "__weakref__")
+                 "single", "requirements", "__weakref__")
 
-    def __init__(self, graph, plan, sizes, kernel, buffers, params):
+    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
         from .realize import function_version
         n = len(plan.image_names)
         self.version_of = function_version
@@ -48,6 +48,8 @@ class _Record:
         self.params = tuple(graph.params[name] for name in plan.param_names)
         self.out_dtypes = tuple(plan.out_dtypes)
         self.out_names = tuple(plan.out_names)
+        self.single = single
+        self.requirements = requirements
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
                                     check_alignment=n)
 
@@ -60,14 +62,16 @@ def _input_array(src):
         mins = getattr(buf, "_mins", None)
         if mins and any(mins):
             return None
-        arr = buf._array
+        arr = buf.numpy()
         return arr if type(arr) is np.ndarray else None
     return buf if type(buf) is np.ndarray else None
 
 
-def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list) -> None:
+def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list,
+           single: bool, requirements) -> None:
     """Keep the call just made (over integer `sizes`, on fresh outputs) for
-    realize_again, when it is the second in a row of `pipe` for this plan and
+    realize_again (`single`: the Pipeline has one output Func;
+    `requirements()` checks its requirements, at each call), when it is the second in a row of `pipe` for this plan and
     sizes (a Pipeline realized once does not pay for a record) and its inputs
     all have arrays without mins. The record lives in the call plan, which
     lives in realize._GRAPHS (bounded): the Pipeline holds it weakly, so an
@@ -78,7 +82,8 @@ def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list) 
         return
     if any(_input_array(graph.images[name]) is None for name in plan.image_names):
         return
-    rec = plan.fast = _Record(graph, plan, mark[1], kernel, buffers, params)
+    rec = plan.fast = _Record(graph, plan, mark[1], kernel, buffers, params, single,
+                              requirements)
     pipe._fast = weakref.ref(rec)
 
 
@@ -123,17 +128,17 @@ def realize_again(pipe, sizes, more):
         if v is None:
             return None
         values.append(v)
-    if "_requirements" in pipe.__dict__:
-        pipe._check_requirements()
+    rec.requirements()
     outs = [np.empty(rec.shape, dtype=dt) for dt in rec.out_dtypes]
     rec.call(arrays + outs, values)
-    return result(pipe, outs, rec.out_names)
+    return result(rec.single, outs, rec.out_names)
 
 
-def result(pipe, arrays: list, names) -> object:
-    """realize()'s value for output arrays it allocated: a Buffer, a tuple of
-    Buffers (one Func with a tuple value) or a list (several outputs)."""
+def result(single: bool, arrays: list, names) -> object:
+    """realize()'s value for output arrays it allocated: a Buffer or a tuple
+    of Buffers (`single` output Func, with a tuple value), or a list
+    (several outputs)."""
     bufs = [wrap_array(a, n) for a, n in zip(arrays, names)]
-    if len(pipe._outputs) == 1:
+    if single:
         return bufs[0] if len(bufs) == 1 else tuple(bufs)
     return bufs
