@@ -181,13 +181,16 @@ class Kernel:
         other.names = {t: rename.get(n, n) for t, n in self.names.items()}
         return other
 
-    def prepared(self, buffers, params, live=(), exact=()) -> "PreparedCall":
+    def prepared(self, buffers, params, live=(), exact=(),
+                 check_alignment: int = 0) -> "PreparedCall":
         """A call of this kernel on arrays of the geometry of `buffers` (inputs,
         then freshly allocated outputs) with these `params`, checked now,
         except the params at positions `live`, passed at each call (`exact`:
         per live param, whether the caller guarantees a value of the param's
-        own type, stored without the check)."""
-        return PreparedCall(self, buffers, params, live, exact)
+        own type, stored without the check; `check_alignment`: each call
+        checks that the data pointers of that many first buffers are
+        aligned, as a Kernel call does)."""
+        return PreparedCall(self, buffers, params, live, exact, check_alignment)
 
     def _fill(self, scratch, buffers, params, fresh_outputs):
         """Check the arrays and params and write them into `scratch`."""
@@ -297,12 +300,14 @@ class PreparedCall:
     params fixed but for those at positions `live`: a call writes the arrays'
     data pointers and the live params (checked as Kernel.__call__ checks
     them) into a scratch of its own. The caller guarantees the geometry,
-    dtypes and alignment and that the outputs are fresh
-    (frontend_ast/direct_call.py keys its calls by shapes and strides). A
-    call while another thread is inside runs through the kernel's checked
-    path instead."""
+    dtypes and that the outputs are fresh (frontend_ast/direct_call.py keys
+    its calls by shapes and strides), and the alignment of the buffers but
+    the first `check_alignment` ones, which each call checks. A call while
+    another thread is inside runs through the kernel's checked path
+    instead."""
 
-    def __init__(self, kernel: Kernel, buffers, params, live=(), exact=()):
+    def __init__(self, kernel: Kernel, buffers, params, live=(), exact=(),
+                 check_alignment: int = 0):
         self.kernel = kernel
         self.params = list(params)
         self._scratch = _Scratch(kernel)
@@ -312,6 +317,7 @@ class PreparedCall:
         exact = tuple(exact) or (False,) * len(self._live)
         self._cells = tuple((None if ok else kernel._param_check[j], self._scratch.cells[j])
                             for j, ok in zip(self._live, exact))
+        self._items = tuple(a.itemsize for a in buffers[:check_alignment]) or None
         fresh_in_child(self, "_lock")
 
     def __call__(self, buffers, values=()):
@@ -332,9 +338,20 @@ class PreparedCall:
             else:                           # _data_pointer, inlined
                 for k, arr in zip(self._slots, buffers):
                     args[k] = _read_pointer(id(arr) + _HEAD).value
+            if self._items is not None:
+                self._check_alignment(buffers, args)
             self.kernel._invoke(scratch)
         finally:
             self._lock.release()
+
+
+    def _check_alignment(self, buffers, args):
+        """The ValueError a Kernel call raises for a data pointer that is not
+        a multiple of its item size (in a misaligned array)."""
+        for i, (k, item) in enumerate(zip(self._slots, self._items)):
+            if (args[k] or 0) % item and not buffers[i].flags.aligned:
+                raise ValueError(f"buffer {self.kernel.buffers[i].name} is not aligned to its "
+                                 f"item size")
 
 
 def write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:

@@ -36,6 +36,12 @@ def active() -> bool:
     return any(any(_mins(s)) for s in list(_SHIFTED))
 
 
+def running() -> bool:
+    """Whether run_shifted is under way in this thread (the definitions are
+    shifted for it)."""
+    return getattr(_running, "on", False)
+
+
 def _mins(src) -> list:
     buf = src.get() if hasattr(src, "get") else src
     return buf.mins() if buf is not None and hasattr(buf, "mins") else []

@@ -1,0 +1,144 @@
+"""A repeated realize of an unchanged pipeline: the bound call of the last
+realize over integer sizes, kept for the Pipeline and reused while nothing
+it was checked against changed.
+
+    record(pipe, graph, plan, sizes, kernel, buffers, params)
+    realize_again(pipe, sizes, more) -> the realize's result, or None
+
+A record (one per call plan, held weakly by the Pipeline) holds the graph
+the call was made for with the versions of its Functions (their definitions
+and schedules: Pipeline._current returns the same graph while those are
+equal), the sizes, each input's source (ImageParam or Buffer) with the
+shape, strides and dtype its array had, and a PreparedCall of the kernel
+with the geometry rows of those arrays and of the outputs written and
+checked. `realize_again` reuses it only when every Function's version is
+equal, the sizes are equal ints, and every input's array (read again from its
+source: an ImageParam may have been set to another Buffer, a Buffer's array
+cropped or reshaped in place) has that shape, strides and dtype, no min
+(Halide's set_min: the shifted path) and an aligned data pointer; the
+params are read again and checked by the kernel's converters at each call,
+the outputs are allocated fresh, and a Pipeline's requirements are
+evaluated at each call. Otherwise it returns None and the caller takes the
+full path (which raises what is wrong, or records the new call)."""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from .buffer import Buffer, wrap_array
+
+
+class _Record:
+    __slots__ = ("graph", "functions", "versions", "sizes", "shape", "sources", "geometry",
+                 "params", "out_dtypes", "out_names", "call", "version_of",
+                 "single", "requirements", "__weakref__")
+
+    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
+        from .realize import function_version
+        n = len(plan.image_names)
+        self.version_of = function_version
+        self.graph = graph
+        self.functions = tuple(graph.env.values())
+        self.versions = tuple(function_version(fn) for fn in self.functions)
+        self.sizes = sizes
+        self.shape = tuple(reversed(sizes))
+        self.sources = tuple(graph.images[name] for name in plan.image_names)
+        self.geometry = tuple((a.shape, a.strides, a.dtype) for a in buffers[:n])
+        self.params = tuple(graph.params[name] for name in plan.param_names)
+        self.out_dtypes = tuple(plan.out_dtypes)
+        self.out_names = tuple(plan.out_names)
+        self.single = single
+        self.requirements = requirements
+        self.call = kernel.prepared(buffers, params, live=range(len(params)),
+                                    check_alignment=n)
+
+
+def _input_array(src):
+    """The array an input source holds now, or None when the full path must
+    look at it (unset, not a plain Buffer or ndarray, or with mins)."""
+    buf = src.get() if hasattr(src, "get") else src
+    if type(buf) is Buffer:
+        mins = getattr(buf, "_mins", None)
+        if mins and any(mins):
+            return None
+        arr = buf.numpy()
+        return arr if type(arr) is np.ndarray else None
+    return buf if type(buf) is np.ndarray else None
+
+
+def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list,
+           single: bool, requirements) -> None:
+    """Keep the call just made (over integer `sizes`, on fresh outputs) for
+    realize_again (`single`: the Pipeline has one output Func;
+    `requirements()` checks its requirements, at each call), when it is the second in a row of `pipe` for this plan and
+    sizes (a Pipeline realized once does not pay for a record) and its inputs
+    all have arrays without mins. The record lives in the call plan, which
+    lives in realize._GRAPHS (bounded): the Pipeline holds it weakly, so an
+    evicted graph frees its kernels as before."""
+    mark = (id(plan), tuple(sizes))
+    if pipe.__dict__.get("_fast_mark") != mark:
+        pipe._fast_mark = mark
+        return
+    if any(_input_array(graph.images[name]) is None for name in plan.image_names):
+        return
+    rec = plan.fast = _Record(graph, plan, mark[1], kernel, buffers, params, single,
+                              requirements)
+    pipe._fast = weakref.ref(rec)
+
+
+def _int_sizes(sizes, more):
+    if type(sizes) is int:
+        sizes = (sizes, *more)
+    elif more:
+        return None
+    elif sizes is None:
+        return ()
+    elif type(sizes) is list or type(sizes) is tuple:
+        sizes = tuple(sizes)
+    else:
+        return None
+    for s in sizes:
+        if type(s) is not int:
+            return None
+    return sizes
+
+
+def realize_again(pipe, sizes, more):
+    """The result of pipe.realize(sizes, *more) through its record, or None."""
+    rec = pipe.__dict__["_fast"]()
+    if rec is None:
+        return None
+    sizes = _int_sizes(sizes, more)
+    if sizes is None or sizes != rec.sizes:
+        return None
+    version_of = rec.version_of
+    for fn, version in zip(rec.functions, rec.versions):     # (Pipeline._current's test)
+        if version_of(fn) != version:
+            return None
+    arrays = []
+    for src, geometry in zip(rec.sources, rec.geometry):
+        arr = _input_array(src)
+        if arr is None or (arr.shape, arr.strides, arr.dtype) != geometry:
+            return None
+        arrays.append(arr)
+    values = []
+    for p in rec.params:
+        v = p.get()
+        if v is None:
+            return None
+        values.append(v)
+    rec.requirements()
+    outs = [np.empty(rec.shape, dtype=dt) for dt in rec.out_dtypes]
+    rec.call(arrays + outs, values)
+    return result(rec.single, outs, rec.out_names)
+
+
+def result(single: bool, arrays: list, names) -> object:
+    """realize()'s value for output arrays it allocated: a Buffer or a tuple
+    of Buffers (`single` output Func, with a tuple value), or a list
+    (several outputs)."""
+    bufs = [wrap_array(a, n) for a, n in zip(arrays, names)]
+    if single:
+        return bufs[0] if len(bufs) == 1 else tuple(bufs)
+    return bufs
