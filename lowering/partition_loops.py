@@ -219,7 +219,7 @@ def _s(e):
     return simplify(e, assume_no_overflow=True)
 
 
-def _coefficient(c, var: str):
+def coefficient(c, var: str):
     """The coefficient of var in `small - big` of comparison c; None if c is
     not a comparison linear in var."""
     if not int_compare(c):
@@ -238,7 +238,7 @@ def _coefficient(c, var: str):
 def _hardest(c, var: str, lo: ir.Expr, hi: ir.Expr):
     """Comparison c with loop variable var (in [lo, hi]) at the end of its
     range where c is hardest to satisfy; None if c is not linear in var."""
-    coef = _coefficient(c, var)
+    coef = coefficient(c, var)
     if coef is None:
         return None
     at = {var: hi if coef > 0 else lo}
@@ -495,7 +495,7 @@ class _Partitioner:
                     return False
                 found.heavy = True
             if k in known or \
-                    any(ir.uses_var(c, var) and _coefficient(c, var) is None
+                    any(ir.uses_var(c, var) and coefficient(c, var) is None
                         for c in conjuncts(safe)):
                 return False
             found.safe.setdefault(k, safe)

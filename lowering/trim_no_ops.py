@@ -54,7 +54,7 @@ from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference
-from .partition_loops import _coefficient as coefficient
+from .partition_loops import coefficient
 from .simplify import is_noop, simplify
 
 _INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
