@@ -45,10 +45,8 @@ log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a), a = 0.6
   Results within 0.53 ulp (0.529 measured on 1.2 million arguments).
   Subnormal x is scaled by 2^54 first. Special values are codegen_math's
   (NumPy's, bit for bit).
-float32 log (log32_value) uses the same table with a degree-7 Taylor
-polynomial and no exact sums, in float64: relative error below 2^-36, so the
-float32 result is within 0.5 ulp and a little (0.50 measured on 2.2 million
-arguments; NumPy's own AVX-512 float32 log: 3.1 ulp).
+float32 exp and log are codegen_explog32's (in float32, with tables of the
+same layout, read by the functions here).
 
 The tables are computed here (once, on first use) with `decimal`, not copied.
 """
@@ -144,13 +142,13 @@ def has_avx512(mod) -> bool:
 
 
 def _global(m, name: str, values: tuple):
-    """The constant double array `name` of the module (made once)."""
+    """The constant array `name` of m's float type in the module (made once)."""
     mod = m.b.module
     g = mod.globals.get(name)
     if g is None:
-        ty = ll.ArrayType(ll.DoubleType(), len(values))
+        ty = ll.ArrayType(m.elem, len(values))
         g = ll.GlobalVariable(mod, ty, name=name)
-        g.initializer = ll.Constant(ty, [ll.Constant(ll.DoubleType(), v) for v in values])
+        g.initializer = ll.Constant(ty, [ll.Constant(m.elem, v) for v in values])
         g.global_constant = True
         g.linkage = "internal"
         g.align = 64
@@ -158,13 +156,14 @@ def _global(m, name: str, values: tuple):
 
 
 def per_zmm(m, op, *args):
-    """op(*chunks) -> <8 x double> applied to each 8 lanes of the vectors `args`
-    (m's lanes; padded with copies of lane 0 to a multiple of 8 lanes), the
+    """op(*chunks) -> a zmm register's vector (m.zmm_lanes lanes: 8 doubles or
+    16 floats) applied to each zmm's worth of lanes of the vectors `args`
+    (m's lanes; padded with copies of lane 0 to a multiple of it), the
     results joined and the padding dropped: an AVX-512 intrinsic over any
     number of lanes."""
     b = m.b
-    lanes = m.lanes
-    width = -(-lanes // 8) * 8
+    lanes, z = m.lanes, m.zmm_lanes
+    width = -(-lanes // z) * z
 
     def lanes_of(v, picks):
         return b.shuffle_vector(v, v, ll.Constant(ll.VectorType(ll.IntType(32), len(picks)),
@@ -172,26 +171,35 @@ def per_zmm(m, op, *args):
 
     if width != lanes:
         args = [lanes_of(a, list(range(lanes)) + [0] * (width - lanes)) for a in args]
-    parts = [op(*(a if width == 8 else lanes_of(a, list(range(k, k + 8))) for a in args))
-             for k in range(0, width, 8)]
+    parts = [op(*(a if width == z else lanes_of(a, list(range(k, k + z))) for a in args))
+             for k in range(0, width, z)]
+    while len(parts) & (len(parts) - 1):           # a power of two (the copies dropped)
+        parts.append(parts[-1])
     while len(parts) > 1:                          # join pairwise
         n = 2 * len(parts[0].type)
         parts = [b.shuffle_vector(parts[k], parts[k + 1], ll.Constant(
             ll.VectorType(ll.IntType(32), n), list(range(n)))) for k in range(0, len(parts), 2)]
-    return parts[0] if width == lanes else lanes_of(parts[0], list(range(lanes)))
+    out = parts[0]
+    return out if len(out.type) == lanes else lanes_of(out, list(range(lanes)))
 
 
 def intrinsic(m, name: str, args):
-    """The module's declaration of x86 intrinsic `name` returning <8 x double>
-    with arguments of the types `args`."""
+    """The module's declaration of x86 intrinsic `name` returning a zmm vector
+    of m's float type with arguments of the types `args`."""
     mod = m.b.module
     return mod.globals.get(name) or ll.Function(
-        mod, ll.FunctionType(ll.VectorType(ll.DoubleType(), 8), args), name=name)
+        mod, ll.FunctionType(ll.VectorType(m.elem, m.zmm_lanes), args), name=name)
 
 
 def _permute(m, values: tuple, idx):
-    """values[idx] for a vector idx of m's lanes in [0, 16): one vpermi2pd per
-    8 lanes over the two registers holding the 16 values."""
+    """values[idx] for a vector idx of m's lanes in [0, 16): float64, one
+    vpermi2pd per 8 lanes over the two registers holding the 16 values;
+    float32, one vpermps per 16 lanes over the register holding them."""
+    if m.elem == ll.FloatType():
+        v16 = ll.VectorType(m.elem, 16)
+        reg = ll.Constant(v16, [ll.Constant(m.elem, v) for v in values])
+        fn = intrinsic(m, "llvm.x86.avx512.permvar.sf.512", [v16, ll.VectorType(ll.IntType(32), 16)])
+        return per_zmm(m, lambda i: m.b.call(fn, [reg, i]), idx)
     v8 = ll.VectorType(ll.DoubleType(), 8)
     regs = [ll.Constant(v8, [ll.Constant(ll.DoubleType(), v) for v in values[k:k + 8]])
             for k in (0, 8)]
@@ -202,19 +210,20 @@ def _permute(m, values: tuple, idx):
 
 def _rows(m, name: str, fields: tuple, idx):
     """[f[idx] for f in fields] for a vector idx of m's lanes: one load per
-    lane of its row (the fields side by side, padded to 2 or 4 doubles)
+    lane of its row (the fields side by side, padded to 2 or 4 values)
     instead of a gather per field."""
     b = m.b
     width = 2 if len(fields) <= 2 else 4
     flat = tuple(v for i in range(TABLE_N)
                  for v in [f[i] for f in fields] + [0.0] * (width - len(fields)))
     g = _global(m, name, flat)
-    i64, i32 = ll.IntType(64), ll.IntType(32)
+    i32, ity = ll.IntType(32), m.it.element if m.lanes > 1 else m.it
+    size = 8 if m.elem == ll.DoubleType() else 4
     rows = []
     for lane in range(m.lanes):
-        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(i64, width))
-        p = b.gep(g, [ll.Constant(i64, 0), pos], inbounds=True)
-        rows.append(b.load(p, typ=ll.VectorType(ll.DoubleType(), width), align=8 * width))
+        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(ity, width))
+        p = b.gep(g, [ll.Constant(ity, 0), pos], inbounds=True)
+        rows.append(b.load(p, typ=ll.VectorType(m.elem, width), align=size * width))
     out = []
     for k in range(len(fields)):
         v = ll.Constant(m.ft, ll.Undefined)
@@ -226,12 +235,12 @@ def _rows(m, name: str, fields: tuple, idx):
 
 
 def _lookup(m, names: tuple, fields: tuple, idx):
-    """[f[idx] for f in fields] (16-entry tables named `names`) for an i64 idx
-    in [0, 16), scalar or vector of m's lanes: loads, permutes (AVX-512F) or
-    row loads."""
+    """[f[idx] for f in fields] (16-entry tables named `names`) for an idx of
+    m's integer type in [0, 16), scalar or vector of m's lanes: loads,
+    permutes (AVX-512F) or row loads."""
     if m.lanes == 1:
-        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(ll.IntType(64), 0), idx],
-                                 inbounds=True), typ=ll.DoubleType())
+        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(idx.type, 0), idx],
+                                 inbounds=True), typ=m.elem)
                 for nm, f in zip(names, fields)]
     if has_avx512(m.b.module):
         return [_permute(m, f, idx) for f in fields]
@@ -302,26 +311,3 @@ def log_value(m, x):
     poly = m.fma(r, m.horner(r, LOG_POLY), m.c(-0.5))       # log1p(r) - r = r^2 poly
     small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO), l_lo), m.fma(b.fneg(p_err), r, p_err)))
     return m.add(s2, m.fma(r2, poly, small))
-
-
-# float32 log, computed in float64 from log_value's table: log1p(r) = r + r^2 Q32(r),
-# Taylor to degree 7 (truncation below 2^-37 relative for |r| <= LOG_R)
-LOG32_POLY = (-0.5, 1 / 3, -1 / 4, 1 / 5, -1 / 6, 1 / 7)
-
-
-def log32_value(m, x):
-    """log(x) for a finite positive float32 value x held in float64 (a normal
-    float64): relative error below 2^-36, to be rounded to float32 once.
-    z invc - 1 is rounded (one fma); k LN2_HI + L is exact as in log_value."""
-    b = m.b
-    ix = m.bits(x)
-    tmp = b.sub(ix, m.ci(LOG_OFF))
-    dk = b.sitofp(b.ashr(tmp, m.ci(52)), m.ft)
-    z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))))
-    i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
-    invcs, his, los = log_table()
-    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
-    r = m.fma(z, invc, m.c(-1.0))
-    t = m.fma(dk, m.c(LN2_HI), l_hi)              # exact
-    u = m.fma(m.mul(r, r), m.horner(r, LOG32_POLY), m.fma(dk, m.c(LN2_LO), l_lo))
-    return m.add(t, m.add(r, u))

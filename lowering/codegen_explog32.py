@@ -1,0 +1,207 @@
+"""float32 exp and log in float32 arithmetic (16 lanes to a zmm register, as
+NumPy's own), by 16-entry tables like codegen_explog's float64 ones; the
+table reads (one vpermps per 16 lanes on AVX-512F, row loads per lane on
+other targets, loads for a scalar) are codegen_explog's, and so is the way a
+scalar is emitted (a call of pyhalide_expf_f32 / pyhalide_logf_f32 with
+vector versions, in a module compiled for a target). IEEE operations only
+(fma included), no fast-math: scalars, vectors and every target give the
+same bits.
+
+exp(x) = 2^e 2^(j/16) exp(r), x = (16 e + j) ln2/16 + r, |r| <= ln2/32:
+  - x clamped to [-104, 89] (NaN passes), n = round(x 16/ln2) by the
+    1.5 * 2^23 shift (|n| <= 2401);
+  - r = x - n C1 - n C2: C1 = ln2/16 to 12 significant bits, so n C1 has at
+    most 24 and x - n C1 is exact (fma); n C2 rounded into r (|r| < 0.0217);
+  - 2^(j/16) = T (1 + t), T the rounded float32, t its relative tail;
+  - exp(r) - 1 = r + r^2 (1/2 + r/6 + r^2/24) (Taylor: truncation below
+    2^-34 relative);
+  - y = T + T (r + (r^2 P + t)) with one rounding (fma), then y 2^e as two
+    exact powers of two (overflow to +inf, gradual underflow, 0 below
+    -103.97).
+  Error before the last rounding below 2^-27.5 relative (r's rounding and
+  C2's, the two roundings of the sum, the dropped t (exp(r) - 1)): within
+  0.54 ulp of the exact value (subnormal results: rounded twice, within
+  1 ulp). A NaN argument gives NumPy's NaN (0x7fc00000).
+
+log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a) (a
+and the 16 intervals of z as in codegen_explog, entry LOG_ONE straddling 1
+with invc = 1):
+  - subnormal x scaled by 2^23 first;
+  - z invc - 1 = (p - 1) + p_err exactly: p = z invc rounded, p - 1 exact
+    (Sterbenz), p_err by fma;
+  - -log(invc) = L + L_lo, L a multiple of 2^-16 (as LN2_HI32, which has 16
+    significant bits: k LN2_HI32 + L is exact, one fma) and L_lo rounded;
+  - s + e = k LN2_HI32 + L + r exactly (Fast2Sum: |L| > |r| outside entry
+    LOG_ONE, where L = 0);
+  - log1p(r) - r = r^2 (-1/2 + r Q(r)), Q Taylor to r^6 (|r| < 0.042:
+    truncation below 2^-30 relative); the rest (e, k LN2_LO32 + L_lo,
+    p_err (1 - r), r^2 (...)) added to s once.
+  Within 0.52 ulp of the exact value. Special values are NumPy's, bit for
+  bit: log(+-0) = -inf, log(x < 0) = 0xffc00000, log(+inf) = +inf, a NaN
+  argument 0x7fc00000.
+
+The tables are computed here (once, on first use) with `decimal`.
+"""
+from __future__ import annotations
+
+import decimal
+import functools
+import math
+import struct
+
+from llvmlite import ir as ll
+
+from . import codegen_explog as E
+
+SHIFT32 = 12582912.0                             # 1.5 * 2^23: x + SHIFT32 rounds to an integer
+SHIFT32_BITS = 0x4B400000
+EXP32_HI = 89.0                                  # float32 exp overflows above 88.72...
+EXP32_LO = -104.0                                # and is 0 below -103.97...
+INV_LN2_N = E.EXP_N / math.log(2.0)
+# ln2/16 = C1 + C2: C1 with 12 significant bits (n C1 exact for |n| < 2^12)
+C1 = round(math.log(2.0) / E.EXP_N * 2.0 ** 16) / 2.0 ** 16
+EXP32_POLY = (0.5, 1 / 6, 1 / 24)               # exp(r) - 1 - r = r^2 P(r)
+# ln2 = LN2_HI32 + LN2_LO32: LN2_HI32 a multiple of 2^-16 (16 significant bits)
+LN2_HI32 = math.floor(math.log(2.0) * 2.0 ** 16) / 2.0 ** 16
+LOG32_GRID = 2.0 ** -16                          # L is a multiple of this
+# log1p(r) - r = r^2 (-1/2 + r Q(r)): Taylor, r^3 to r^6
+LOG32_POLY = (1 / 3, -1 / 4, 1 / 5, -1 / 6)
+# x = 2^k z, z in [a, 2a): codegen_explog's a and intervals, in float32 bits
+LOG32_OFF = 0x3F800000 - (1 << (24 - E.LOG_BITS)) // 3 - E.LOG_ONE * (1 << (23 - E.LOG_BITS))
+NAN_POS = 0x7FC00000                             # NumPy's float32 NaN of a NaN argument
+NAN_NEG = 0xFFC00000 - (1 << 32)                 # and of log's negative arguments (as i32)
+EXP_NAMES = ("pyhalide.exp32_hi", "pyhalide.exp32_tail")
+LOG_NAMES = ("pyhalide.log32_invc", "pyhalide.log32_hi", "pyhalide.log32_lo")
+
+
+def f32(v) -> float:
+    """v rounded to float32 (to nearest even)."""
+    return struct.unpack("<f", struct.pack("<f", float(v)))[0]
+
+
+def _bits_f32(i: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", i))[0]
+
+
+def _exact(v: float) -> decimal.Decimal:
+    return decimal.Decimal(v)
+
+
+# ln2/16 - C1 and ln2 - LN2_HI32, rounded to float32
+with decimal.localcontext() as _ctx:
+    _ctx.prec = 60
+    _LN2 = decimal.Decimal(2).ln()
+    C2 = f32(_LN2 / E.EXP_N - _exact(C1))
+    LN2_LO32 = f32(_LN2 - _exact(LN2_HI32))
+
+
+@functools.cache
+def exp_table() -> tuple:
+    """(T, t): T_j = 2^(j/16) rounded to float32, t_j = (2^(j/16) - T_j) / T_j
+    rounded to float32."""
+    hi, tail = [], []
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        for j in range(E.EXP_N):
+            v = (_LN2 * j / E.EXP_N).exp()
+            hi.append(f32(v))
+            tail.append(f32((v - _exact(hi[-1])) / _exact(hi[-1])))
+    return tuple(hi), tuple(tail)
+
+
+def log_interval(i: int) -> tuple:
+    """The interval [lo, hi) of z that entry i covers (float32 values)."""
+    step = 1 << (23 - E.LOG_BITS)
+    return _bits_f32(LOG32_OFF + i * step), _bits_f32(LOG32_OFF + (i + 1) * step)
+
+
+@functools.cache
+def log_table() -> tuple:
+    """(invc, L, L_lo): invc_i = 1/center_i rounded to float32 (1 for
+    LOG_ONE), L_i a multiple of 2^-16 nearest -log(invc_i), L_lo_i the rest
+    rounded to float32."""
+    invcs, hi, lo = [], [], []
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        grid = _exact(LOG32_GRID)
+        for i in range(E.LOG_N):
+            a, b = log_interval(i)
+            invc = 1.0 if i == E.LOG_ONE else f32(2 / (_exact(a) + _exact(b)))
+            exact = -_exact(invc).ln()
+            invcs.append(invc)
+            hi.append(float((exact / grid).to_integral_value() * grid))
+            lo.append(f32(exact - _exact(hi[-1])))
+    return tuple(invcs), tuple(hi), tuple(lo)
+
+
+def _nan_to(m, x, y, bits: int):
+    """y, or the float32 of `bits` where x is NaN."""
+    return m.sel(m.b.fcmp_unordered("uno", x, x), m.from_bits(m.ci(bits)), y)
+
+
+def exp(m, x):
+    """exp(x) for float32 x (m: codegen_math._F32)."""
+    b = m.b
+    xc = m.sel(m.cmp(">", x, m.c(EXP32_HI)), m.c(EXP32_HI), x)
+    xc = m.sel(m.cmp("<", xc, m.c(EXP32_LO)), m.c(EXP32_LO), xc)   # NaN passes
+    nd = m.fma(xc, m.c(INV_LN2_N), m.c(SHIFT32))
+    n = b.sub(m.bits(nd), m.ci(SHIFT32_BITS))
+    nf = b.fneg(m.sub(nd, m.c(SHIFT32)))
+    r = m.fma(nf, m.c(C2), m.fma(nf, m.c(C1), xc))
+    j = b.and_(n, m.ci(E.EXP_N - 1))                # in bounds for any bits (NaN)
+    t_hi, t_lo = E._lookup(m, EXP_NAMES, exp_table(), j)
+    tmp = m.add(r, m.fma(m.mul(r, r), m.horner(r, EXP32_POLY), t_lo))
+    y = m.fma(t_hi, tmp, t_hi)
+    e = b.ashr(n, m.ci(E.EXP_BITS))                  # in [-151, 128]
+    e1 = b.ashr(e, m.ci(1))
+    return _nan_to(m, x, m.mul(m.mul(y, m.pow2(e1)), m.pow2(b.sub(e, e1))), NAN_POS)
+
+
+def _log_value(m, x):
+    """log(x) for finite x > 0 (any value elsewhere, to be replaced)."""
+    b = m.b
+    sub = m.cmp("<", x, m.c(2.0 ** -126))
+    ix = m.bits(m.sel(sub, m.mul(x, m.c(2.0 ** 23)), x))
+    tmp = b.sub(ix, m.ci(LOG32_OFF))
+    k = b.add(b.ashr(tmp, m.ci(23)), b.select(sub, m.ci(-23), m.ci(0)))
+    z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 23)))))
+    i = b.and_(b.lshr(tmp, m.ci(23 - E.LOG_BITS)), m.ci(E.LOG_N - 1))
+    invc, l_hi, l_lo = E._lookup(m, LOG_NAMES, log_table(), i)
+    p = m.mul(z, invc)
+    p_err = m.fma(z, invc, b.fneg(p))                # exact
+    r = m.sub(p, m.c(1.0))                           # exact (Sterbenz)
+    dk = b.sitofp(k, m.ft)
+    s1 = m.fma(dk, m.c(LN2_HI32), l_hi)             # exact: multiples of 2^-16 below 2^7
+    s2, e2 = m.fast_two_sum(s1, r)                   # s1 = 0 or |s1| > |r|
+    poly = m.fma(r, m.horner(r, LOG32_POLY), m.c(-0.5))
+    small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO32), l_lo), m.fma(b.fneg(p_err), r, p_err)))
+    return m.add(s2, m.fma(m.mul(r, r), poly, small))
+
+
+# log's values by vfixupimmps's class of x (4 bits each, class 0 lowest): QNaN,
+# SNaN -> val (replaced by NAN_POS after), +-0 -> -inf, 1 -> val, -inf -> the
+# default NaN (NAN_NEG), +inf -> +inf, negative -> NAN_NEG, positive -> val
+LOG32_FIXUP = 0x03530400
+
+
+def log(m, x):
+    """log(x) for float32 x with NumPy's special values (m: codegen_math._F32):
+    on AVX-512 one vfixupimmps per 16 lanes, elsewhere selects (the same bits)."""
+    b = m.b
+    val = _log_value(m, x)
+    if m.lanes > 1 and E.has_avx512(b.module):
+        v16, i16 = ll.VectorType(ll.FloatType(), 16), ll.VectorType(ll.IntType(32), 16)
+        i32, i16m = ll.IntType(32), ll.IntType(16)
+        fn = E.intrinsic(m, "llvm.x86.avx512.mask.fixupimm.ps.512",
+                         [v16, v16, i16, i32, i16m, i32])
+        table = ll.Constant(i16, [ll.Constant(i32, LOG32_FIXUP)] * 16)
+        y = E.per_zmm(m, lambda v, xv: b.call(fn, [
+            v, xv, table, ll.Constant(i32, 0), ll.Constant(i16m, 0xFFFF), ll.Constant(i32, 4)]),
+            val, x)
+    else:
+        # finite and positive: bits(x) - 1 below bits(+inf) - 1 as unsigned integers
+        finite_pos = b.icmp_unsigned("<", b.sub(m.bits(x), m.ci(1)), m.ci(0x7F7FFFFF))
+        special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
+                        m.sel(m.cmp("<", x, m.c(0.0)), m.from_bits(m.ci(NAN_NEG)), x))
+        y = m.sel(finite_pos, val, special)
+    return _nan_to(m, x, y, NAN_POS)
