@@ -192,14 +192,19 @@ def intrinsic(m, name: str, args):
 
 
 def _permute(m, values: tuple, idx):
-    """values[idx] for a vector idx of m's lanes in [0, 16): float64, one
-    vpermi2pd per 8 lanes over the two registers holding the 16 values;
-    float32, one vpermps per 16 lanes over the register holding them."""
+    """values[idx] for a vector idx of m's lanes in [0, len(values)): float64
+    (16 values), one vpermi2pd per 8 lanes over the two registers holding
+    them; float32 (16 or 32 values), one vpermps or vpermi2ps per 16 lanes
+    over the one or two registers holding them."""
     if m.elem == ll.FloatType():
-        v16 = ll.VectorType(m.elem, 16)
-        reg = ll.Constant(v16, [ll.Constant(m.elem, v) for v in values])
-        fn = intrinsic(m, "llvm.x86.avx512.permvar.sf.512", [v16, ll.VectorType(ll.IntType(32), 16)])
-        return per_zmm(m, lambda i: m.b.call(fn, [reg, i]), idx)
+        v16, i16 = ll.VectorType(m.elem, 16), ll.VectorType(ll.IntType(32), 16)
+        regs = [ll.Constant(v16, [ll.Constant(m.elem, v) for v in values[k:k + 16]])
+                for k in range(0, len(values), 16)]
+        if len(regs) == 1:
+            fn = intrinsic(m, "llvm.x86.avx512.permvar.sf.512", [v16, i16])
+            return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i]), idx)
+        fn = intrinsic(m, "llvm.x86.avx512.vpermi2var.ps.512", [v16, i16, v16])
+        return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i, regs[1]]), idx)
     v8 = ll.VectorType(ll.DoubleType(), 8)
     regs = [ll.Constant(v8, [ll.Constant(ll.DoubleType(), v) for v in values[k:k + 8]])
             for k in (0, 8)]
@@ -214,7 +219,7 @@ def _rows(m, name: str, fields: tuple, idx):
     instead of a gather per field."""
     b = m.b
     width = 2 if len(fields) <= 2 else 4
-    flat = tuple(v for i in range(TABLE_N)
+    flat = tuple(v for i in range(len(fields[0]))
                  for v in [f[i] for f in fields] + [0.0] * (width - len(fields)))
     g = _global(m, name, flat)
     i32, ity = ll.IntType(32), m.it.element if m.lanes > 1 else m.it
@@ -235,9 +240,9 @@ def _rows(m, name: str, fields: tuple, idx):
 
 
 def _lookup(m, names: tuple, fields: tuple, idx):
-    """[f[idx] for f in fields] (16-entry tables named `names`) for an idx of
-    m's integer type in [0, 16), scalar or vector of m's lanes: loads,
-    permutes (AVX-512F) or row loads."""
+    """[f[idx] for f in fields] (tables named `names`: 16 entries, or 32 for
+    float32) for an idx of m's integer type in [0, entries), scalar or vector
+    of m's lanes: loads, permutes (AVX-512F) or row loads."""
     if m.lanes == 1:
         return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(idx.type, 0), idx],
                                  inbounds=True), typ=m.elem)

@@ -1,7 +1,8 @@
 """float32 exp and log in float32 arithmetic (16 lanes to a zmm register, as
-NumPy's own), by 16-entry tables like codegen_explog's float64 ones; the
-table reads (one vpermps per 16 lanes on AVX-512F, row loads per lane on
-other targets, loads for a scalar) are codegen_explog's, and so is the way a
+NumPy's own), by tables like codegen_explog's float64 ones (exp 16 entries,
+log 32); the table reads (one vpermps or vpermi2ps per 16 lanes on
+AVX-512F, row loads per lane on other targets, loads for a scalar) are
+codegen_explog's, and so is the way a
 scalar is emitted (a call of pyhalide_expf_f32 / pyhalide_logf_f32 with
 vector versions, in a module compiled for a target). IEEE operations only
 (fma included), no fast-math: scalars, vectors and every target give the
@@ -23,20 +24,23 @@ exp(x) = 2^e 2^(j/16) exp(r), x = (16 e + j) ln2/16 + r, |r| <= ln2/32:
   0.54 ulp of the exact value (subnormal results: rounded twice, within
   1 ulp). A NaN argument gives NumPy's NaN (0x7fc00000).
 
-log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a) (a
-and the 16 intervals of z as in codegen_explog, entry LOG_ONE straddling 1
-with invc = 1):
+log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a)
+(a = 0.693) cut into 32 intervals by the 5 bits below the exponent of
+bits(x) - bits(a) (19 of width 2^-6 below 1, 12 of width 2^-5 above, and
+entry LOG32_ONE straddling 1 by 2^-5/3 on both sides, where invc = 1):
   - subnormal x scaled by 2^23 first;
-  - z invc - 1 = (p - 1) + p_err exactly: p = z invc rounded, p - 1 exact
-    (Sterbenz), p_err by fma;
+  - invc is short: a multiple of 2^-5 in [1, 2), of 2^-6 in [0.5, 1), the
+    one nearest the interval's middle in the worst |z invc - 1|. Then
+    z invc - 1 is a multiple of 2^-29 (z: of 2^-24 below 1, 2^-23 above)
+    below 2^-5 in magnitude: r = z invc - 1 is exact (one fma);
   - -log(invc) = L + L_lo, L a multiple of 2^-16 (as LN2_HI32, which has 16
     significant bits: k LN2_HI32 + L is exact, one fma) and L_lo rounded;
   - s + e = k LN2_HI32 + L + r exactly (Fast2Sum: |L| > |r| outside entry
-    LOG_ONE, where L = 0);
-  - log1p(r) - r = r^2 (-1/2 + r Q(r)), Q Taylor to r^6 (|r| < 0.042:
-    truncation below 2^-30 relative); the rest (e, k LN2_LO32 + L_lo,
-    p_err (1 - r), r^2 (...)) added to s once.
-  Within 0.52 ulp of the exact value. Special values are NumPy's, bit for
+    LOG32_ONE, where L = 0);
+  - log1p(r) - r = r^2 (-1/2 + r Q(r)), Q Taylor to r^5 (|r| < 0.025:
+    truncation below 2^-34 absolute, and below 2^-30 relative where L = 0,
+    |r| < 0.011); the rest (e, k LN2_LO32 + L_lo, r^2 (...)) added to s once.
+  Within 0.54 ulp of the exact value. Special values are NumPy's, bit for
   bit: log(+-0) = -inf, log(x < 0) = 0xffc00000, log(+inf) = +inf, a NaN
   argument 0x7fc00000.
 
@@ -64,10 +68,14 @@ EXP32_POLY = (0.5, 1 / 6, 1 / 24)               # exp(r) - 1 - r = r^2 P(r)
 # ln2 = LN2_HI32 + LN2_LO32: LN2_HI32 a multiple of 2^-16 (16 significant bits)
 LN2_HI32 = math.floor(math.log(2.0) * 2.0 ** 16) / 2.0 ** 16
 LOG32_GRID = 2.0 ** -16                          # L is a multiple of this
-# log1p(r) - r = r^2 (-1/2 + r Q(r)): Taylor, r^3 to r^6
-LOG32_POLY = (1 / 3, -1 / 4, 1 / 5, -1 / 6)
-# x = 2^k z, z in [a, 2a): codegen_explog's a and intervals, in float32 bits
-LOG32_OFF = 0x3F800000 - (1 << (24 - E.LOG_BITS)) // 3 - E.LOG_ONE * (1 << (23 - E.LOG_BITS))
+# log1p(r) - r = r^2 (-1/2 + r Q(r)): Taylor, r^3 to r^5
+LOG32_POLY = (1 / 3, -1 / 4, 1 / 5)
+# x = 2^k z, z in [a, 2a): 32 intervals, entry LOG32_ONE straddling 1 (2^-5/3 on
+# both sides: 2^19/3 bits below 1, where the bits are twice as dense)
+LOG32_BITS = 5
+LOG32_N = 1 << LOG32_BITS
+LOG32_ONE = 19
+LOG32_OFF = 0x3F800000 - (1 << (24 - LOG32_BITS)) // 3 - LOG32_ONE * (1 << (23 - LOG32_BITS))
 NAN_POS = 0x7FC00000                             # NumPy's float32 NaN of a NaN argument
 NAN_NEG = 0xFFC00000 - (1 << 32)                 # and of log's negative arguments (as i32)
 EXP_NAMES = ("pyhalide.exp32_hi", "pyhalide.exp32_tail")
@@ -111,22 +119,30 @@ def exp_table() -> tuple:
 
 def log_interval(i: int) -> tuple:
     """The interval [lo, hi) of z that entry i covers (float32 values)."""
-    step = 1 << (23 - E.LOG_BITS)
+    step = 1 << (23 - LOG32_BITS)
     return _bits_f32(LOG32_OFF + i * step), _bits_f32(LOG32_OFF + (i + 1) * step)
+
+
+def short_invc(i: int) -> float:
+    """Entry i's invc: 1 for LOG32_ONE, else the multiple of 2^-5 (in [1, 2))
+    or 2^-6 (in [0.5, 1)) with the least worst |z invc - 1| on the interval."""
+    if i == LOG32_ONE:
+        return 1.0
+    lo, hi = log_interval(i)
+    cands = [k / 32 for k in range(32, 64)] + [k / 64 for k in range(32, 64)]
+    return min(cands, key=lambda c: max(abs(lo * c - 1), abs(hi * c - 1)))
 
 
 @functools.cache
 def log_table() -> tuple:
-    """(invc, L, L_lo): invc_i = 1/center_i rounded to float32 (1 for
-    LOG_ONE), L_i a multiple of 2^-16 nearest -log(invc_i), L_lo_i the rest
-    rounded to float32."""
+    """(invc, L, L_lo): invc_i short_invc(i), L_i a multiple of 2^-16
+    nearest -log(invc_i), L_lo_i the rest rounded to float32."""
     invcs, hi, lo = [], [], []
     with decimal.localcontext() as ctx:
         ctx.prec = 60
         grid = _exact(LOG32_GRID)
-        for i in range(E.LOG_N):
-            a, b = log_interval(i)
-            invc = 1.0 if i == E.LOG_ONE else f32(2 / (_exact(a) + _exact(b)))
+        for i in range(LOG32_N):
+            invc = short_invc(i)
             exact = -_exact(invc).ln()
             invcs.append(invc)
             hi.append(float((exact / grid).to_integral_value() * grid))
@@ -165,16 +181,14 @@ def _log_value(m, x):
     tmp = b.sub(ix, m.ci(LOG32_OFF))
     k = b.add(b.ashr(tmp, m.ci(23)), b.select(sub, m.ci(-23), m.ci(0)))
     z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 23)))))
-    i = b.and_(b.lshr(tmp, m.ci(23 - E.LOG_BITS)), m.ci(E.LOG_N - 1))
+    i = b.and_(b.lshr(tmp, m.ci(23 - LOG32_BITS)), m.ci(LOG32_N - 1))
     invc, l_hi, l_lo = E._lookup(m, LOG_NAMES, log_table(), i)
-    p = m.mul(z, invc)
-    p_err = m.fma(z, invc, b.fneg(p))                # exact
-    r = m.sub(p, m.c(1.0))                           # exact (Sterbenz)
+    r = m.fma(z, invc, m.c(-1.0))                    # exact (invc is short)
     dk = b.sitofp(k, m.ft)
     s1 = m.fma(dk, m.c(LN2_HI32), l_hi)             # exact: multiples of 2^-16 below 2^7
     s2, e2 = m.fast_two_sum(s1, r)                   # s1 = 0 or |s1| > |r|
     poly = m.fma(r, m.horner(r, LOG32_POLY), m.c(-0.5))
-    small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO32), l_lo), m.fma(b.fneg(p_err), r, p_err)))
+    small = m.add(e2, m.fma(dk, m.c(LN2_LO32), l_lo))
     return m.add(s2, m.fma(m.mul(r, r), poly, small))
 
 
