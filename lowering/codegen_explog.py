@@ -155,14 +155,14 @@ def _global(m, name: str, values: tuple):
     return g
 
 
-def per_zmm(m, op, *args):
-    """op(*chunks) -> a zmm register's vector (m.zmm_lanes lanes: 8 doubles or
-    16 floats) applied to each zmm's worth of lanes of the vectors `args`
-    (m's lanes; padded with copies of lane 0 to a multiple of it), the
-    results joined and the padding dropped: an AVX-512 intrinsic over any
-    number of lanes."""
+def per_zmm(m, op, *args, z=None):
+    """op(*chunks) -> a register's vector (z lanes; default m.zmm_lanes: 8
+    doubles or 16 floats) applied to each register's worth of lanes of the
+    vectors `args` (m's lanes; padded with copies of lane 0 to a multiple of
+    it), the results joined and the padding dropped: an AVX-512 (AVX2: z = 8
+    floats) intrinsic over any number of lanes."""
     b = m.b
-    lanes, z = m.lanes, m.zmm_lanes
+    lanes, z = m.lanes, z or m.zmm_lanes
     width = -(-lanes // z) * z
 
     def lanes_of(v, picks):
@@ -242,14 +242,39 @@ def _rows(m, name: str, fields: tuple, idx):
 def _lookup(m, names: tuple, fields: tuple, idx):
     """[f[idx] for f in fields] (tables named `names`: 16 entries, or 32 for
     float32) for an idx of m's integer type in [0, entries), scalar or vector
-    of m's lanes: loads, permutes (AVX-512F) or row loads."""
+    of m's lanes: loads, permutes (AVX-512F; float32 on AVX2) or row loads."""
     if m.lanes == 1:
         return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(idx.type, 0), idx],
                                  inbounds=True), typ=m.elem)
                 for nm, f in zip(names, fields)]
     if has_avx512(m.b.module):
         return [_permute(m, f, idx) for f in fields]
+    if m.elem == ll.FloatType() and "+avx2" in getattr(m.b.module, "pyhalide_features", ""):
+        return [_permute_ymm(m, f, idx) for f in fields]
     return _rows(m, "+".join(names) + ".rows", fields, idx)
+
+
+def _permute_ymm(m, values: tuple, idx):
+    """values[idx] (float32, 16 or 32 values) for a vector idx of m's lanes
+    on AVX2: per 8 lanes one vpermps of each register's 8 values (it reads
+    idx's low 3 bits), then the register chosen by idx's bits 3 and 4."""
+    b = m.b
+    v8, i8 = ll.VectorType(ll.FloatType(), 8), ll.VectorType(ll.IntType(32), 8)
+    fn = m.b.module.globals.get("llvm.x86.avx2.permps") or ll.Function(
+        m.b.module, ll.FunctionType(v8, [v8, i8]), name="llvm.x86.avx2.permps")
+    regs = [ll.Constant(v8, [ll.Constant(m.elem, v) for v in values[k:k + 8]])
+            for k in range(0, len(values), 8)]
+
+    def pick(i):
+        parts = [b.call(fn, [reg, i]) for reg in regs]
+        bit = 8
+        while len(parts) > 1:
+            high = b.icmp_unsigned("!=", b.and_(i, ll.Constant(i8, [ll.Constant(
+                ll.IntType(32), bit)] * 8)), ll.Constant(i8, [ll.Constant(ll.IntType(32), 0)] * 8))
+            parts = [b.select(high, parts[k + 1], parts[k]) for k in range(0, len(parts), 2)]
+            bit *= 2
+        return parts[0]
+    return per_zmm(m, pick, idx, z=8)
 
 
 LOG_NAMES = ("pyhalide.log_invc", "pyhalide.log_hi", "pyhalide.log_lo")

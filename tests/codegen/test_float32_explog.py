@@ -183,8 +183,9 @@ def test_every_way_gives_the_same_bits(name):
 
 def test_vector_code_is_float32():
     """A float32 exp/log loop is <16 x float> code (no float64 values) that
-    permutes the tables on AVX-512; a scalar calls the function whose float32
-    vector versions the vectorizer may use."""
+    permutes the tables (vpermps on AVX2, vpermps/vpermi2ps on AVX-512); a
+    scalar calls the function whose float32 vector versions the vectorizer
+    may use."""
     from pyhalide.lowering.codegen_llvm import codegen
     t = ir.Float(32)
     v = var("x")
@@ -195,6 +196,7 @@ def test_vector_code_is_float32():
     text = str(codegen(stmt, "k", bufs, [], features="+avx2,+fma").module)
     assert "pyhalide_expf_v16f32" in text and "pyhalide_logf_v8f32" in text
     assert "double" not in text and "fpext" not in text
+    assert "llvm.x86.avx2.permps" in text and "gather" not in text     # AVX2: vpermps
     vec = ir.Ramp(ir.Mul(v, i32(16)), i32(1), 16)
     t16 = t.with_lanes(16)
     body16 = ir.Call(t16, "exp", (ir.Load(t16, "a", vec),), ir.INTRINSIC)
