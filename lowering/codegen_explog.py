@@ -56,6 +56,7 @@ import decimal
 import functools
 import math
 import struct
+from typing import Callable, NamedTuple
 
 from llvmlite import ir as ll
 
@@ -291,22 +292,41 @@ def emit(m, x, name: str, value, make_f64, bits: int = 64):
     return value(m, x)
 
 
-def exp(m, x):
-    """exp(x) for float64 x (m: codegen_math._F64)."""
+class ExpConstants(NamedTuple):
+    """What exp's algorithm needs of a float type: the clamp range, the
+    rounding shift and its bits, ln2/16 split into c1 + c2 (n c1 exact), the
+    polynomial P, the table's global names and its (T, t) maker."""
+    hi: float
+    lo: float
+    shift: float
+    shift_bits: int
+    c1: float
+    c2: float
+    poly: tuple
+    names: tuple
+    table: Callable
+
+
+EXP64 = ExpConstants(EXP_HI, EXP_LO, SHIFT, SHIFT_BITS, LN2_HI_N, LN2_LO_N, EXP_POLY,
+                     ("pyhalide.exp_hi", "pyhalide.exp_tail"), exp_table)
+
+
+def exp(m, x, k: ExpConstants = EXP64):
+    """exp(x) for float64 x (m: codegen_math._F64; float32 with
+    codegen_explog32's constants and m a codegen_math._F32)."""
     b = m.b
-    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)    # NaN passes
-    nd = m.fma(xc, m.c(INV_LN2_N), m.c(SHIFT))
-    n = b.sub(m.bits(nd), m.ci(SHIFT_BITS))
-    nf = b.fneg(m.sub(nd, m.c(SHIFT)))
-    r = m.fma(nf, m.c(LN2_LO_N), m.fma(nf, m.c(LN2_HI_N), xc))
+    xc = m.sel(m.cmp(">", x, m.c(k.hi)), m.c(k.hi), x)
+    xc = m.sel(m.cmp("<", xc, m.c(k.lo)), m.c(k.lo), xc)      # NaN passes
+    nd = m.fma(xc, m.c(INV_LN2_N), m.c(k.shift))
+    n = b.sub(m.bits(nd), m.ci(k.shift_bits))
+    nf = b.fneg(m.sub(nd, m.c(k.shift)))
+    r = m.fma(nf, m.c(k.c2), m.fma(nf, m.c(k.c1), xc))
     j = b.and_(n, m.ci(EXP_N - 1))                 # in bounds for any bits (NaN)
-    hi, tail = exp_table()
-    t_hi, t_lo = _lookup(m, ("pyhalide.exp_hi", "pyhalide.exp_tail"), (hi, tail), j)
+    t_hi, t_lo = _lookup(m, k.names, k.table(), j)
     r2 = m.mul(r, r)
-    tmp = m.add(r, m.fma(r2, m.horner(r, EXP_POLY), t_lo))
+    tmp = m.add(r, m.fma(r2, m.horner(r, k.poly), t_lo))
     y = m.fma(t_hi, tmp, t_hi)
-    e = b.ashr(n, m.ci(EXP_BITS))                  # in [-1077, 1024]
+    e = b.ashr(n, m.ci(EXP_BITS))          # in [-1077, 1024] (float32: [-151, 128])
     e1 = b.ashr(e, m.ci(1))
     return m.mul(m.mul(y, m.pow2(e1)), m.pow2(b.sub(e, e1)))
 

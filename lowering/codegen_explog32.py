@@ -61,7 +61,6 @@ SHIFT32 = 12582912.0                             # 1.5 * 2^23: x + SHIFT32 round
 SHIFT32_BITS = 0x4B400000
 EXP32_HI = 89.0                                  # float32 exp overflows above 88.72...
 EXP32_LO = -104.0                                # and is 0 below -103.97...
-INV_LN2_N = E.EXP_N / math.log(2.0)
 # ln2/16 = C1 + C2: C1 with 12 significant bits (n C1 exact for |n| < 2^12)
 C1 = round(math.log(2.0) / E.EXP_N * 2.0 ** 16) / 2.0 ** 16
 EXP32_POLY = (0.5, 1 / 6, 1 / 24)               # exp(r) - 1 - r = r^2 P(r)
@@ -78,7 +77,6 @@ LOG32_ONE = 19
 LOG32_OFF = 0x3F800000 - (1 << (24 - LOG32_BITS)) // 3 - LOG32_ONE * (1 << (23 - LOG32_BITS))
 NAN_POS = 0x7FC00000                             # NumPy's float32 NaN of a NaN argument
 NAN_NEG = 0xFFC00000 - (1 << 32)                 # and of log's negative arguments (as i32)
-EXP_NAMES = ("pyhalide.exp32_hi", "pyhalide.exp32_tail")
 LOG_NAMES = ("pyhalide.log32_invc", "pyhalide.log32_hi", "pyhalide.log32_lo")
 
 
@@ -115,6 +113,10 @@ def exp_table() -> tuple:
             hi.append(f32(v))
             tail.append(f32((v - _exact(hi[-1])) / _exact(hi[-1])))
     return tuple(hi), tuple(tail)
+
+
+EXP32 = E.ExpConstants(EXP32_HI, EXP32_LO, SHIFT32, SHIFT32_BITS, C1, C2, EXP32_POLY,
+                       ("pyhalide.exp32_hi", "pyhalide.exp32_tail"), exp_table)
 
 
 def log_interval(i: int) -> tuple:
@@ -156,21 +158,9 @@ def _nan_to(m, x, y, bits: int):
 
 
 def exp(m, x):
-    """exp(x) for float32 x (m: codegen_math._F32)."""
-    b = m.b
-    xc = m.sel(m.cmp(">", x, m.c(EXP32_HI)), m.c(EXP32_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP32_LO)), m.c(EXP32_LO), xc)   # NaN passes
-    nd = m.fma(xc, m.c(INV_LN2_N), m.c(SHIFT32))
-    n = b.sub(m.bits(nd), m.ci(SHIFT32_BITS))
-    nf = b.fneg(m.sub(nd, m.c(SHIFT32)))
-    r = m.fma(nf, m.c(C2), m.fma(nf, m.c(C1), xc))
-    j = b.and_(n, m.ci(E.EXP_N - 1))                # in bounds for any bits (NaN)
-    t_hi, t_lo = E._lookup(m, EXP_NAMES, exp_table(), j)
-    tmp = m.add(r, m.fma(m.mul(r, r), m.horner(r, EXP32_POLY), t_lo))
-    y = m.fma(t_hi, tmp, t_hi)
-    e = b.ashr(n, m.ci(E.EXP_BITS))                  # in [-151, 128]
-    e1 = b.ashr(e, m.ci(1))
-    return _nan_to(m, x, m.mul(m.mul(y, m.pow2(e1)), m.pow2(b.sub(e, e1))), NAN_POS)
+    """exp(x) for float32 x (m: codegen_math._F32): codegen_explog's
+    algorithm with EXP32's constants, NaN arguments giving NAN_POS."""
+    return _nan_to(m, x, E.exp(m, x, EXP32), NAN_POS)
 
 
 def _log_value(m, x):
