@@ -1,8 +1,9 @@
 """float32 exp and log in float32 arithmetic (16 lanes to a zmm register, as
 NumPy's own), by tables like codegen_explog's float64 ones (exp 16 entries,
-log 32); the table reads (one vpermps or vpermi2ps per 16 lanes on
-AVX-512F, row loads per lane on other targets, loads for a scalar) are
-codegen_explog's, and so is the way a
+log 32). exp is codegen_explog's algorithm with the float32 constants
+EXP32; the table reads (one vpermps or vpermi2ps per 16 lanes on AVX-512F,
+vpermps per 8 lanes and blends on AVX2, row loads per lane on other
+targets, loads for a scalar) are codegen_explog's, and so is the way a
 scalar is emitted (a call of pyhalide_expf_f32 / pyhalide_logf_f32 with
 vector versions, in a module compiled for a target). IEEE operations only
 (fma included), no fast-math: scalars, vectors and every target give the
@@ -22,7 +23,8 @@ exp(x) = 2^e 2^(j/16) exp(r), x = (16 e + j) ln2/16 + r, |r| <= ln2/32:
   Error before the last rounding below 2^-27.5 relative (r's rounding and
   C2's, the two roundings of the sum, the dropped t (exp(r) - 1)): within
   0.54 ulp of the exact value (subnormal results: rounded twice, within
-  1 ulp). A NaN argument gives NumPy's NaN (0x7fc00000).
+  1 ulp; measured on 67 million random arguments: 0.531 and 0.759). A NaN
+  argument gives NumPy's NaN (0x7fc00000).
 
 log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a)
 (a = 0.693) cut into 32 intervals by the 5 bits below the exponent of
@@ -30,7 +32,7 @@ bits(x) - bits(a) (19 of width 2^-6 below 1, 12 of width 2^-5 above, and
 entry LOG32_ONE straddling 1 by 2^-5/3 on both sides, where invc = 1):
   - subnormal x scaled by 2^23 first;
   - invc is short: a multiple of 2^-5 in [1, 2), of 2^-6 in [0.5, 1), the
-    one nearest the interval's middle in the worst |z invc - 1|. Then
+    one with the least worst |z invc - 1| on the interval. Then
     z invc - 1 is a multiple of 2^-29 (z: of 2^-24 below 1, 2^-23 above)
     below 2^-5 in magnitude: r = z invc - 1 is exact (one fma);
   - -log(invc) = L + L_lo, L a multiple of 2^-16 (as LN2_HI32, which has 16
@@ -40,7 +42,8 @@ entry LOG32_ONE straddling 1 by 2^-5/3 on both sides, where invc = 1):
   - log1p(r) - r = r^2 (-1/2 + r Q(r)), Q Taylor to r^5 (|r| < 0.025:
     truncation below 2^-34 absolute, and below 2^-30 relative where L = 0,
     |r| < 0.011); the rest (e, k LN2_LO32 + L_lo, r^2 (...)) added to s once.
-  Within 0.54 ulp of the exact value. Special values are NumPy's, bit for
+  Within 0.54 ulp of the exact value (0.524 measured on 67 million random
+  positive floats, every binade). Special values are NumPy's, bit for
   bit: log(+-0) = -inf, log(x < 0) = 0xffc00000, log(+inf) = +inf, a NaN
   argument 0x7fc00000.
 
