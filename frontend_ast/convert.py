@@ -121,7 +121,7 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
             return Val(cast(ir.Float(64), n), ty, static=conv_static(v, float),
                        const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
         return truth(cx, v)
-    out = Val(cast(t, n), ty, risky=v.risky, static=conv_static(v, ty.dtype.type),
+    out = Val(cast(t, via_double(v, t, n)), ty, risky=v.risky, static=conv_static(v, ty.dtype.type),
               const=_const_as(v, ty))
     if t.is_integer() and is_int_like(v.ty):
         if v.ty.weak and v.ty.kind == "int":
@@ -172,6 +172,15 @@ def conv_static(v: Val, fn):
 
 
 @unions.over_alternatives
+def via_double(v: Val, t: ir.Type, n: ir.Expr) -> ir.Expr:
+    """n (the node of v) ready to cast to t: NumPy converts a Python int to a
+    float type through a double (PyLong_AsDouble), which rounds differently
+    from one rounding to float32 beyond 2**24."""
+    if t.is_float() and t.bits < 64 and v.ty.weak and v.ty.kind == "int":
+        return cast(ir.Float(64), n)
+    return n
+
+
 def cast_to(cx, v: Val, ty: Ty) -> Val:
     """An explicit conversion (np.int32(x), x.astype(...), storing into an
     array of dtype ty): wraps / truncates as NumPy's C casts do."""
@@ -187,7 +196,7 @@ def cast_to(cx, v: Val, ty: Ty) -> Val:
         return convert(cx, v, ty)
     if ty.kind == "bool":
         return truth(cx, v)
-    node = cast(t, n)
+    node = cast(t, via_double(v, t, n))
     if t.is_integer() and n.type.is_float() and t.bits < 64:
         # NumPy's C casts go through a 32-bit (64-bit for uint32) conversion
         # and then wrap (the IR's float->int casts saturate)

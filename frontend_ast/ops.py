@@ -23,13 +23,14 @@ from .convert import (
     py_int_node,
     static2,
     to_python_int,
+    via_double,
     wrap_range,
 )
 
 # conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
-from .types import PY_INT, Ty, UnsupportedType
+from .types import PY_BOOL, PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
 
@@ -276,10 +277,25 @@ def _overflow_ok(op, x, y, r):
 
 def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
     an, bn = convert(cx, a, rt), convert(cx, b, rt)
-    out = Val(ir.Div(an.node, bn.node), rt)
+    if _inexact_int_division(a, b):
+        # Python's int / int is the exact quotient rounded once; float(a) / float(b)
+        # rounds three times where |a| or |b| passes 2**53
+        args = tuple(cast(ir.Int(64), v.node) for v in (a, b))
+        out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
+    else:
+        out = Val(ir.Div(an.node, bn.node), rt)
     if a.ty.weak and b.ty.weak:
         out = _zero_div_check(cx, out, b, bn.node, "division by zero")
     return out
+
+
+def _inexact_int_division(a: Val, b: Val) -> bool:
+    """a / b of two Python ints not both known to lie within +-2**53 (where
+    their conversions to float64 are exact)."""
+    if a.ty not in (PY_INT, PY_BOOL) or b.ty not in (PY_INT, PY_BOOL):
+        return False
+    exact = (-(1 << 53), 1 << 53)
+    return not (n_within(a.rng, exact) and n_within(b.rng, exact))
 
 
 def _zero_div_check(cx, out: Val, b: Val, bn, msg) -> Val:
@@ -401,9 +417,11 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
             return Val(None, rt, static=static2(operator.pow, a, b))
         if rt.kind != "int":
             return _int_power(cx, a, b, rt)
-        raise cx.error("an integer power needs a constant exponent",
-                       hint="write the exponent as a literal, or use floats "
-                            "(float(x) ** y)")
+        if b.lo is not None and b.lo >= 0:
+            return _int_power(cx, a, b, rt, checked=True)
+        raise cx.error("an integer power needs a constant exponent or one known not to be "
+                       "negative", hint="write the exponent as a literal, or use floats "
+                                        "(float(x) ** y)")
     k = int(b.const)
     if k < 0:
         if rt.kind == "int":      # Python gives a float: handled by result_ty (sample 2)
@@ -428,13 +446,19 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     return result
 
 
-def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
+def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
     """a ** b for a NumPy integer dtype rt and an exponent known at run
     time: NumPy's loop (square and multiply over the exponent's bits,
-    wrapping; a negative exponent is its ValueError)."""
-    t = rt.ir()
-    x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
-    signed = rt.dtype.kind == "i"
+    wrapping; a negative exponent is its ValueError). `checked`: Python ints
+    (rt the Python int type, b known not negative) in int64, OverflowError
+    where a product the result needs leaves int64 (a square of a bit above
+    the exponent's highest is not needed)."""
+    t = rt.ir() if not checked else ir.Int(64)
+    if checked:
+        x, e = cast(t, node_of(cx, a)), cast(t, node_of(cx, b))
+    else:
+        x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
+    signed = checked or rt.dtype.kind == "i"
     hi = b.hi if b.hi is not None and b.hi >= 0 else t.max_value()
     steps = max(1, min(int(hi), t.max_value()).bit_length())
     names = [f"pow{next(_POW_IDS)}_{k}" for k in range(2 * steps + 1)]
@@ -451,6 +475,9 @@ def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
         lets.append((names[2 * k + 2], ir.Select(bit(k), ir.Mul(var[2 * k], var[2 * k + 1]),
                                                  var[2 * k])))
     node = var[2 * steps]
+    if checked:
+        node = cx.guard(Val(node, rt), _power_fits(var, bit, steps), "OverflowError",
+                        "Python int result of ** does not fit in int64").node
     for n, v in reversed(lets):
         node = ir.Let(n, v, node)
     out = Val(node, rt, risky=a.risky or b.risky)
@@ -458,6 +485,23 @@ def _int_power(cx, a: Val, b: Val, rt: Ty) -> Val:
         out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
                        "Integers to negative integer powers are not allowed.")
     return out
+
+
+def _power_fits(var, bit, steps):
+    """_int_power's products and squares did not overflow int64 where the
+    result needs them: the product at bit k where the bit is set, the square
+    x ** (2 ** k) where the exponent has a bit at k or above."""
+    t = ir.Int(64)
+    ok = ir.Const(ir.Bool(), True)
+    for k in range(1, steps):
+        sq_in = var[2 * k - 1]
+        square_ok = _overflow_ok("*", sq_in, sq_in, var[2 * k + 1])
+        needed = ir.NE(ir.Shr(var[0], ir.Const(t, k)), ir.Const(t, 0))
+        ok = ir.And(ok, ir.Or(ir.Not(needed), square_ok))
+        prod_ok = _overflow_ok("*", var[2 * k], var[2 * k + 1],
+                               ir.Mul(var[2 * k], var[2 * k + 1]))
+        ok = ir.And(ok, ir.Or(ir.Not(bit(k)), prod_ok))
+    return ok
 
 
 _POW_IDS = itertools.count()
@@ -478,6 +522,10 @@ def compare(cx, op: str, a: Val, b: Val, facts=None) -> Val:
     mixed = _uint64_signed(cx, op, a, b)
     if mixed is not None:
         return Val(mixed, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
+                   const=const2(_PYOP[op], a, b), facts=facts)
+    exact = _python_int_float(cx, op, a, b)
+    if exact is not None:
+        return Val(exact, rt, risky=a.risky or b.risky, static=static2(_PYOP[op], a, b),
                    const=const2(_PYOP[op], a, b), facts=facts)
     cmp_ty = _compare_type(cx, a, b)
     an, bn = _compare_operand(cx, a, cmp_ty), _compare_operand(cx, b, cmp_ty)
@@ -546,7 +594,37 @@ def _compare_type(cx, a: Val, b: Val) -> ir.Type:
 
 def _compare_operand(cx, v: Val, t: ir.Type) -> ir.Expr:
     n = node_of(cx, v)
-    return cast(t, n)
+    return cast(t, via_double(v, t, n))
+
+
+def _python_int_float(cx, op, a: Val, b: Val):
+    """a op b exactly where one operand is a Python int and the other a Python
+    float (Python compares their values, not the int rounded to a double);
+    None for other operand types. With f the float and i the int, fi =
+    float(i): fi < f implies i < f and fi > f implies i > f (rounding to
+    nearest cannot step over a double); where fi == f, f is an integer of at
+    most 2**63 and i compares with int(f), f == 2**63 being above every int64."""
+    def kinds(x, y):
+        return x.ty.weak and x.ty.kind == "int" and y.ty.weak and y.ty.kind == "float"
+    if kinds(a, b):
+        i, f, op = a, b, op
+    elif kinds(b, a):
+        i, f, op = b, a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+    else:
+        return None
+    i64, f64 = ir.Int(64), ir.Float(64)
+    iv, fv = cast(i64, node_of(cx, i)), cast(f64, node_of(cx, f))
+    fi = cast(f64, iv)
+    top = ir.GE(fv, ir.Const(f64, 2.0 ** 63))
+    fint = cast(i64, ir.Select(top, ir.Const(f64, 0.0), fv))
+    same = ir.EQ(fi, fv)
+    if op in ("==", "!="):
+        eq = ir.And(same, ir.And(ir.Not(top), ir.EQ(iv, fint)))
+        return eq if op == "==" else ir.Not(eq)
+    ints = {"<": ir.LT, "<=": ir.LE, ">": ir.GT, ">=": ir.GE}[op](iv, fint)
+    if op in ("<", "<="):
+        return ir.Or(ir.LT(fi, fv), ir.And(same, ir.Or(top, ints)))
+    return ir.Or(ir.GT(fi, fv), ir.And(same, ir.And(ir.Not(top), ints)))
 
 
 # ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_math
+from . import codegen_int_divide, codegen_math
 
 I1 = ll.IntType(1)
 I8 = ll.IntType(8)
@@ -431,7 +431,7 @@ _WIDENED_FLOAT32 = {"tanh", "sinh", "cosh"}
 _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | codegen_math.FUNCTIONS | {
-    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi"}
+    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -457,6 +457,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         return _float_intrinsic(b, llname, vals)
     if name == "mul_hi" and len(args) == 2 and arg_types[0].is_uint():
         return mul_hi(b, args[0], args[1], arg_types[0])
+    if name == "int_true_divide":           # Python's int / int, rounded once
+        return codegen_int_divide.true_divide(b, args[0], args[1])
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]

@@ -54,6 +54,16 @@ _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_
                                 "StmtOutputFormat serialize_pipeline deserialize_pipeline "
                                 "propagate_adjoints")
 _register(".boundary_conditions", "BoundaryConditions")
+_register(".halide_intrinsics",
+          "absd saturating_cast i8_sat i16_sat i32_sat i64_sat u8_sat u16_sat u32_sat u64_sat "
+          "widening_add widening_sub widening_mul widening_shift_left widening_shift_right "
+          "widen_right_add widen_right_sub widen_right_mul halving_add halving_sub "
+          "rounding_halving_add rounding_shift_left rounding_shift_right mul_shift_right "
+          "rounding_mul_shift_right div_round_to_zero mod_round_to_zero fract hypot popcount "
+          "count_leading_zeros count_trailing_zeros likely likely_if_innermost strict_float "
+          "unsafe_promise_clamped fast_exp fast_log fast_pow fast_sin fast_cos fast_inverse "
+          "fast_inverse_sqrt Tuple target_bits target_arch_is target_os_is target_has_feature "
+          "target_natural_vector_size get_target_from_environment")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
                             "target_feature_for_device_api")

@@ -290,19 +290,39 @@ def _bitwise(int_cls, bool_cls, a, b) -> Expr:
     return Expr.wrap(int_cls(an, bn))
 
 
+_OPPOSITE_SHIFT = {ir.Shl: ir.Shr, ir.Shr: ir.Shl}
+
+
 def _shift(cls, a, b) -> Expr:
-    """a << b, a >> b as in Halide: a Python number on the right takes a's
-    type, one on the left is Int(32); the result has a's signedness and the
-    wider of the two widths."""
+    """a << b, a >> b as in Halide: a Python number on the left is Int(32); the
+    narrower operand is widened to the other's bits, each keeping its
+    signedness; the result has a's type (after widening). A negative shift
+    amount (a Python int, or a signed Expr at run time) shifts the other way
+    by its magnitude (Halide's lower_signed_shift_left/right). An amount of
+    the bit width or more gives 0 (sign fill for >> of a negative signed
+    value): defined here, where Halide leaves it to the target."""
     an = to_node(a)
-    bn = to_node(b)
     if is_python_number(b) and not isinstance(b, float):
-        bn = number_as(an.type, b)
+        if b < 0:
+            cls, b = _OPPOSITE_SHIFT[cls], -b
+        bn = number_as(ir.UInt(an.type.bits) if an.type.is_integer() else an.type, b)
+    else:
+        bn = to_node(b)
     if not an.type.is_integer() or not bn.type.is_integer():
         raise TypeError("shift operands must be integers")
     bits = an.type.bits if an.type.bits >= bn.type.bits else bn.type.bits
     t = ir.Type(an.type.code, bits, an.type.lanes)
-    return Expr.wrap(cls(cast_node(t, an), cast_node(t, bn)))
+    an = cast_node(t, an)
+    bn = cast_node(ir.Type(bn.type.code, bits, bn.type.lanes), bn)
+    if not bn.type.is_int():
+        return Expr.wrap(cls(an, cast_node(t, bn)))
+    magnitude = cast_node(t, intrinsic("abs", ir.UInt(bits, bn.type.lanes), bn))
+    value = ir.const_value(bn)
+    if value is not None:
+        return Expr.wrap((cls if value >= 0 else _OPPOSITE_SHIFT[cls])(an, magnitude))
+    zero = ir.Const(bn.type, 0)
+    return Expr.wrap(ir.Select(ir.GE(bn, zero), cls(an, magnitude),
+                               _OPPOSITE_SHIFT[cls](an, magnitude)))
 
 
 def intrinsic(name: str, t: Type, *args) -> ir.Expr:
@@ -345,8 +365,22 @@ def select(*args) -> Expr:
     cn = to_node(c)
     if not cn.type.is_bool():
         raise TypeError(f"select condition must be bool, not {cn.type}")
-    an, bn = match(a, b)
+    an, bn = _literal_takes_other_type(a, b)
+    an, bn = match(an, bn)
     return Expr.wrap(ir.Select(cn, an, bn))
+
+
+def _literal_takes_other_type(a, b):
+    """select's values with an integer literal Expr (a signed constant, e.g.
+    Expr(13)) cast to the other value's type, as Halide's select does
+    before it matches the types (select(c, abs(i), Expr(13)) is a uint32)."""
+    def literal(v):
+        return isinstance(v, Expr) and isinstance(v.node, ir.Const) and v.node.type.is_int()
+    if literal(a) and not literal(b) and not is_python_number(b):
+        return Expr.wrap(cast_node(to_node(b).type, a.node)), b
+    if literal(b) and not literal(a) and not is_python_number(a):
+        return a, Expr.wrap(cast_node(to_node(a).type, b.node))
+    return a, b
 
 
 def min(a, b, *rest) -> Expr:

@@ -123,7 +123,7 @@ _FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
                  "fmod": np.fmod}
 _CLASSIFY = {"is_nan": np.isnan, "is_inf": np.isinf, "is_finite": np.isfinite}
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {
-    "abs", "fma"}
+    "abs", "fma", "int_true_divide"}
 
 
 def _fma(a, b, c, dtype):
@@ -151,6 +151,11 @@ def intrinsic(call: N.Call, args: list):
         return _CLASSIFY[name](args[0])
     if name == "fma":
         return _fma(*args, t.to_numpy())
+    if name == "int_true_divide":       # Python's int / int: the exact quotient rounded once
+        def one(x, y):
+            return int(x) / int(y) if y else float("nan")
+        out = np.frompyfunc(one, 2, 1)(*args)
+        return np.asarray(out, dtype=np.float64)
     if name == "abs":
         at = call.args[0].type
         v = args[0]
