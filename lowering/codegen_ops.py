@@ -434,7 +434,8 @@ _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbr
 _LIBM_WIDENED = {"asinh", "acosh", "atanh"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | frozenset(_LIBM_WIDENED) | codegen_math.FUNCTIONS | {
-    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide"}
+    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide",
+    "reinterpret"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -462,6 +463,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         return mul_hi(b, args[0], args[1], arg_types[0])
     if name == "int_true_divide":           # Python's int / int, rounded once
         return codegen_int_divide.true_divide(b, args[0], args[1])
+    if name == "reinterpret":               # the same bits read as another type of that width
+        return b.bitcast(args[0], llvm_type(result_type.with_lanes(arg_types[0].lanes)))
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]

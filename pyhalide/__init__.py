@@ -65,6 +65,7 @@ _register(".halide_intrinsics",
           "fast_inverse_sqrt Tuple target_bits target_arch_is target_os_is target_has_feature "
           "target_natural_vector_size get_target_from_environment")
 _register(".halide_math", "asinh acosh atanh erf")
+_register(".halide_bits", "reinterpret extract_bits concat_bits")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
                             "target_feature_for_device_api")

@@ -145,7 +145,7 @@ _FLOAT_WIDENED = {
                      else math.nan),
 }
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | \
-    frozenset(_FLOAT_WIDENED) | {
+    frozenset(_FLOAT_WIDENED) | {"reinterpret",
     "abs", "fma", "int_true_divide"}
 
 
@@ -173,6 +173,9 @@ def intrinsic(call: N.Call, args: list):
     if name in _FLOAT_WIDENED and t.is_float():
         x = np.asarray(args[0]).astype(np.float64)
         return _FLOAT_WIDENED[name](x).reshape(x.shape).astype(t.to_numpy())
+    if name == "reinterpret":           # the same bits read as t
+        src = call.args[0].type.to_numpy()
+        return np.asarray(args[0], dtype=src).view(t.to_numpy())
     if name in _CLASSIFY:
         return _CLASSIFY[name](args[0])
     if name == "fma":

@@ -89,3 +89,82 @@ def test_math_equals_halide(name):
         diff = np.abs(ours.view(np.int32).astype(np.int64) - theirs.view(np.int32))
         assert np.max(diff[np.isfinite(ours)]) <= 1
         np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs))
+
+
+# ---- reinterpret / extract_bits / concat_bits ------------------------------------
+_F = np.float32([0.0, -0.0, 1.0, -2.5, np.inf, np.nan, 1e-40, 3.4e38])
+_I = np.int16([0, -1, 1, -32768, 32767, 255, -256, 12345])
+
+
+def _bits_funcs(lib):
+    x = lib.Var("x")
+    ba, bi = lib.Buffer(_F), lib.Buffer(_I)
+    makes = [lambda: lib.reinterpret(lib.UInt(32), ba[x]),
+             lambda: lib.reinterpret(lib.Float(32), lib.reinterpret(lib.Int(32), ba[x]) + 1),
+             lambda: lib.reinterpret(lib.UInt(16), bi[x]),
+             lambda: lib.extract_bits(lib.UInt(8), ba[x], 23),
+             lambda: lib.extract_bits(lib.Int(8), bi[x], 4),
+             lambda: lib.extract_bits(lib.UInt(8), bi[x], 12),
+             lambda: lib.concat_bits([bi[x], bi[7 - x]]),
+             lambda: lib.concat_bits([lib.cast(lib.UInt(8), bi[x]),
+                                      lib.cast(lib.UInt(8), bi[7 - x])]),
+             lambda: lib.concat_bits([bi[x], bi[7 - x], bi[x], bi[x]])]
+    funcs = []
+    for k, make in enumerate(makes):
+        f = lib.Func(f"b{k}")
+        f[x] = make()
+        funcs.append(f)
+    return funcs
+
+
+def _models():
+    u16 = _I.view(np.uint16).astype(np.uint64)
+    rev = u16[::-1]
+    return [_F.view(np.uint32), (_F.view(np.int32) + 1).view(np.float32), _I.view(np.uint16),
+            (_F.view(np.uint32) >> 23).astype(np.uint8),
+            (_I.view(np.uint16) >> 4).astype(np.uint8).view(np.int8),
+            (_I.view(np.uint16) >> 12).astype(np.uint8),
+            (u16 | (rev << 16)).astype(np.uint32).view(np.int32),
+            (_I.astype(np.uint8).astype(np.uint16) | (_I[::-1].astype(np.uint8).astype(np.uint16) << 8)),
+            (u16 | (rev << 16) | (u16 << 32) | (u16 << 48)).view(np.int64)]
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_bit_helpers_equal_exact_models(vector):
+    funcs = _bits_funcs(ph)
+    if vector:
+        for f in funcs:
+            f.vectorize(f.args()[0], 8)
+    got = check(funcs, [8])
+    for g, want in zip(got, _models()):
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(g.view(np.uint8), want.view(np.uint8))
+
+
+def test_bit_helpers_equal_halide():
+    hl = pytest.importorskip("halide")
+    got = check(_bits_funcs(ph), [8])
+    theirs = [np.asarray(o) for o in hl.Pipeline(_bits_funcs(hl)).realize([8])]
+    for g, t in zip(got, theirs):
+        assert g.dtype == t.dtype
+        np.testing.assert_array_equal(g.view(np.uint8), t.view(np.uint8))
+
+
+def test_bit_helpers_in_an_index():
+    a = np.arange(300, dtype=np.int32)
+    x = ph.Var("x")
+    f = ph.Func("f")
+    f[x] = ph.Buffer(a)[ph.cast(ph.Int(32), ph.extract_bits(ph.UInt(8), x, 1))]
+    np.testing.assert_array_equal(check(f, [20])[0], np.arange(20) >> 1)
+
+
+def test_bit_helpers_refuse_mismatched_types():
+    x = ph.Var("x")
+    with pytest.raises(TypeError, match="bits per lane"):
+        ph.reinterpret(ph.Float(64), ph.cast(ph.Float(32), x))
+    with pytest.raises(TypeError, match="same type"):
+        ph.concat_bits([ph.cast(ph.Int(8), x), ph.cast(ph.UInt(8), x)])
+    with pytest.raises(ValueError, match="power of two"):
+        ph.concat_bits([x, x, x])
+    with pytest.raises(TypeError, match="at most 64"):
+        ph.concat_bits([x, x, x, x])
