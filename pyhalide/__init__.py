@@ -66,6 +66,8 @@ _register(".halide_intrinsics",
           "target_natural_vector_size get_target_from_environment")
 _register(".halide_math", "asinh acosh atanh erf")
 _register(".halide_bits", "reinterpret extract_bits concat_bits")
+_register(".halide_loop_level", "LoopLevel VarOrRVar MemoryType LoopAlignStrategy "
+                                "PrefetchBoundStrategy")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
                             "target_feature_for_device_api")

@@ -2,6 +2,7 @@
 each JIT result equals the reference evaluator, and Halide 21 itself where
 the wheel is installed (importorskip: CI has no Halide)."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -168,3 +169,80 @@ def test_bit_helpers_refuse_mismatched_types():
         ph.concat_bits([x, x, x])
     with pytest.raises(TypeError, match="at most 64"):
         ph.concat_bits([x, x, x, x])
+
+
+# ---- LoopLevel, VarOrRVar, schedule enums ------------------------------------------
+def _two_stage(level_call):
+    """A 3x3 box producer consumed by g; `level_call(f, g, x, y)` schedules f.
+    Returns (lowered text, result)."""
+    x, y = ph.Var("x"), ph.Var("y")
+    a = np.arange(20 * 20, dtype=np.float32).reshape(20, 20)
+    inp = ph.Buffer(a)
+    f, g = ph.Func("f"), ph.Func("g")
+    f[x, y] = inp[x, y] + inp[x + 1, y] * 2.0
+    g[x, y] = f[x, y] + f[x, y + 1]
+    level_call(f, g, x, y)
+    out = check(g, [18, 18])[0]
+    want = a[:18, :18] + 2 * a[:18, 1:19] + a[1:19, :18] + 2 * a[1:19, 1:19]
+    np.testing.assert_array_equal(out, want)
+    text = re.sub(r"\$\d+", "", ph.Pipeline([g]).lower())          # names made unique
+    return re.sub(r"\bb\d+\b", "b", re.sub(r"\.py:\d+", ".py", text)), out
+
+
+def test_loop_level_means_the_same_as_compute_at():
+    base, _ = _two_stage(lambda f, g, x, y: f.compute_at(g, y))
+    lvl, _ = _two_stage(lambda f, g, x, y: f.compute_at(ph.LoopLevel(g, y)))
+    assert lvl == base
+    root, _ = _two_stage(lambda f, g, x, y: f.compute_root())
+    assert _two_stage(lambda f, g, x, y: f.compute_at(ph.LoopLevel.root()))[0] == root
+    inl, _ = _two_stage(lambda f, g, x, y: None)
+    assert _two_stage(lambda f, g, x, y: f.compute_at(ph.LoopLevel.inlined()))[0] == inl
+    both, _ = _two_stage(lambda f, g, x, y: f.compute_at(g, x).store_at(g, y))
+    assert _two_stage(lambda f, g, x, y: f.compute_at(ph.LoopLevel(g, x))
+                      .store_at(ph.LoopLevel(g, y)))[0] == both
+
+
+def test_loop_level_set_later_reschedules():
+    base, _ = _two_stage(lambda f, g, x, y: f.compute_at(g, y))
+
+    def later(f, g, x, y):
+        level = ph.LoopLevel.root()
+        f.compute_at(level)
+        level.set(ph.LoopLevel(g, y))
+    assert _two_stage(later)[0] == base
+
+
+def test_loop_level_undefined_and_bad_uses_are_located_errors():
+    x = ph.Var("x")
+    f = ph.Func("f")
+    f[x] = x
+    with pytest.raises(ph.CompileError, match="before it was set"):
+        f.compute_at(ph.LoopLevel())
+    with pytest.raises(TypeError, match="LoopLevel"):
+        f.compute_at(3)
+    with pytest.raises(ph.CompileError, match="its own loops"):
+        f.compute_at(ph.LoopLevel(f, x))
+    assert ph.LoopLevel.root().is_root() and ph.LoopLevel.inlined().is_inlined()
+    assert ph.LoopLevel(f, x).var().name() == "x" and ph.LoopLevel(f, x).func() == f.name()
+
+
+def test_var_or_rvar_is_the_var_itself():
+    x = ph.Var("x")
+    r = ph.RDom([(0, 4)])
+    assert ph.VarOrRVar(x) is x and ph.VarOrRVar(r.x) is r.x
+    assert ph.VarOrRVar("z").name() == "z"
+    f = ph.Func("f")
+    f[x] = x * 2
+    f.vectorize(ph.VarOrRVar(x), 4)
+    np.testing.assert_array_equal(check(f, [10])[0], np.arange(10) * 2)
+
+
+def test_schedule_enums_have_halides_members():
+    for name in ("MemoryType", "LoopAlignStrategy", "PrefetchBoundStrategy"):
+        ours = getattr(ph, name)
+        members = {m.name: int(m) for m in ours}
+        assert members
+        hl = pytest.importorskip("halide")
+        theirs = getattr(hl, name).__members__
+        assert set(members) == set(theirs)
+        assert all(members[k] == int(v) for k, v in theirs.items())
