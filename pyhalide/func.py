@@ -13,6 +13,7 @@ from .func_halide import (
     check_output_types,
 )
 from .halide_random import lower_random
+from .halide_undef import resolve_undef
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .schedule import Schedulable
@@ -314,6 +315,7 @@ class Func(HalideFuncMethods, Schedulable):
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
         items = self._implicit_lhs(items, values, loc)
+        values = resolve_undef(self, items, values, loc)
         if self._function.pure is None:
             self._define_pure(items, values, loc)
         else:

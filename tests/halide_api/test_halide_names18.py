@@ -246,3 +246,71 @@ def test_schedule_enums_have_halides_members():
         theirs = getattr(hl, name).__members__
         assert set(members) == set(theirs)
         assert all(members[k] == int(v) for k, v in theirs.items())
+
+
+# ---- undef, memoize names, unsupported names ---------------------------------------
+def _undef_funcs(lib):
+    x = lib.Var("x")
+    r = lib.RDom([(1, 4)]).x
+    f = lib.Func("f")
+    f[x] = lib.Tuple([x * 2, lib.cast(lib.Float(32), x) * 0.5])
+    f[x] = lib.Tuple([f[x][0] + 1, lib.undef(lib.Float(32))])
+    f[r] = lib.Tuple([lib.undef(lib.Int(32)), f[r - 1][1] + f[r][1]])
+    g = lib.Func("g")
+    g[x] = x * 3
+    g[r] = lib.undef(lib.Int(32))
+    return [f, g]
+
+
+def test_undef_leaves_a_value_unchanged():
+    got = check(_undef_funcs(ph), [6])
+    f1 = np.arange(6, dtype=np.float32) * np.float32(0.5)
+    for i in range(1, 5):
+        f1[i] = f1[i - 1] + f1[i]
+    np.testing.assert_array_equal(got[0], np.arange(6) * 2 + 1)
+    np.testing.assert_array_equal(got[1], f1)
+    np.testing.assert_array_equal(got[2], np.arange(6) * 3)
+    hl = pytest.importorskip("halide")
+    fh, gh = _undef_funcs(hl)
+    theirs = [np.asarray(o) for o in hl.Pipeline([fh, gh]).realize([6])]
+    for g, t in zip(got, theirs):
+        np.testing.assert_array_equal(g, t)
+
+
+def test_undef_elsewhere_is_refused():
+    x = ph.Var("x")
+    f = ph.Func("f")
+    with pytest.raises(ph.CompileError, match="pure definition"):
+        f[x] = ph.undef(ph.Int(32))
+    f[x] = x
+    with pytest.raises(ph.CompileError, match="inside an expression"):
+        f[x] = ph.undef(ph.Int(32)) + 1
+    with pytest.raises(ph.CompileError, match="holds int32"):
+        f[x] = ph.undef(ph.Float(32))
+
+
+def test_memoize_tag_is_its_value():
+    x = ph.Var("x")
+    p = ph.Param(ph.Int(32), "p", 3)
+    f = ph.Func("f")
+    f[x] = ph.memoize_tag(x * p, p)
+    f.compute_root().memoize(ph.EvictionKey(p))
+    g = ph.Func("g")
+    g[x] = f[x] + 1
+    np.testing.assert_array_equal(check(g, [5])[0], np.arange(5) * 3 + 1)
+
+
+def test_unsupported_names_raise_naming_themselves():
+    from pyhalide import halide_unsupported as U
+    for name in U.__all__:
+        obj = getattr(ph, name)
+        with pytest.raises(NotImplementedError, match=f"halide.{name} "):
+            obj()
+        with pytest.raises(NotImplementedError, match=f"halide.{name} "):
+            obj.some_member
+
+
+def test_no_public_halide_name_is_missing():
+    hl = pytest.importorskip("halide")
+    missing = [n for n in dir(hl) if not n.startswith("_") and not hasattr(ph, n)]
+    assert missing == ["require"]
