@@ -70,6 +70,7 @@ _register(".halide_loop_level", "LoopLevel VarOrRVar MemoryType LoopAlignStrateg
                                 "PrefetchBoundStrategy")
 _register(".halide_memoize", "EvictionKey memoize_tag")
 _register(".halide_undef", "undef")
+_register(".halide_require", "require")
 _register(".halide_unsupported",
           "ArgInfo ArgInfoDirection ArgInfoKind ArgumentEstimates AutoSchedulerResults BFloat "
           "BufferDimension Dimension Derivative ExternFuncArgument LinkageType NameMangling "

@@ -173,6 +173,15 @@ def intrinsic(call: N.Call, args: list):
     if name in _FLOAT_WIDENED and t.is_float():
         x = np.asarray(args[0]).astype(np.float64)
         return _FLOAT_WIDENED[name](x).reshape(x.shape).astype(t.to_numpy())
+    if name.startswith("require:"):     # halide_require.py: value, or the failed check
+        from ..lowering.require_checks import message_of
+        cond, value, *rest = (np.asarray(a) for a in args)
+        if not cond.all():
+            shape = np.broadcast(cond, value, *rest).shape
+            first = tuple(np.argwhere(~np.broadcast_to(cond, shape))[0])   # the first failure
+            raise RuntimeError(message_of(call).format(
+                *(np.broadcast_to(r, shape)[first] for r in (value, *rest))))
+        return value
     if name == "reinterpret":           # the same bits read as t
         src = call.args[0].type.to_numpy()
         return np.asarray(args[0], dtype=src).view(t.to_numpy())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from tests.core.jitcheck import check
+from tests.core.jitcheck import check, reference
 
 
 def _domain(name, dt):
@@ -313,4 +313,50 @@ def test_unsupported_names_raise_naming_themselves():
 def test_no_public_halide_name_is_missing():
     hl = pytest.importorskip("halide")
     missing = [n for n in dir(hl) if not n.startswith("_") and not hasattr(ph, n)]
-    assert missing == ["require"]
+    assert missing == []
+
+
+# ---- require ---------------------------------------------------------------------------
+def _require_func(lib, a, vector):
+    x = lib.Var("x")
+    p = lib.Param(lib.Int(32), "p", 5)
+    b = lib.Buffer(a)
+    f = lib.Func("f")
+    # (Halide 21's Python require takes Exprs only in its message)
+    msg = ("value", b[x], "too big for", p) if lib is ph else (b[x], p)
+    f[x] = lib.require(b[x] < p, b[x] * 2, *msg)
+    if vector:
+        f.vectorize(x, 4)
+    return f
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_require_passes_its_value_or_raises(vector):
+    a = np.arange(10, dtype=np.int32)
+    f = _require_func(ph, a, vector)
+    np.testing.assert_array_equal(check(f, [4])[0], a[:4] * 2)
+    text = r"Requirement Failed: \(false\) 10 value 5 too big for 5"
+    with pytest.raises(RuntimeError, match=text):
+        f.realize([8])
+    with pytest.raises(RuntimeError, match=text):
+        reference([f], [8])
+    hl = pytest.importorskip("halide")
+    h = _require_func(hl, a, vector)
+    np.testing.assert_array_equal(np.asarray(h.realize([4])), a[:4] * 2)
+    with pytest.raises(hl.HalideError, match=r"Requirement Failed: \(false\) 10 5 5"):
+        h.realize([8])
+
+
+def test_require_that_cannot_run_before_the_store_is_refused():
+    x = ph.Var("x")
+    f = ph.Func("f")
+    f[x] = ph.select(x > 2, ph.require(x < 100, x), 0) + 0
+    np.testing.assert_array_equal(check(f, [5])[0], [0, 0, 0, 3, 4])
+    from pyhalide import ir
+    from pyhalide.expr import Expr, to_node
+    g = ph.Func("g")               # a lazy branch (as boundary conditions make)
+    g[x] = Expr.wrap(ir.Call(ir.Int(32), "if_then_else",
+                             (to_node(x > 2), to_node(ph.require(x < 4, x)), ir.const(ir.Int(32), 0)),
+                             ir.INTRINSIC))
+    with pytest.raises(ph.CompileError, match="if_then_else"):
+        g.realize([5])
