@@ -45,10 +45,8 @@ log(x) = k ln2 - log(invc) + log1p(z invc - 1), x = 2^k z, z in [a, 2a), a = 0.6
   Results within 0.53 ulp (0.529 measured on 1.2 million arguments).
   Subnormal x is scaled by 2^54 first. Special values are codegen_math's
   (NumPy's, bit for bit).
-float32 log (log32_value) uses the same table with a degree-7 Taylor
-polynomial and no exact sums, in float64: relative error below 2^-36, so the
-float32 result is within 0.5 ulp and a little (0.50 measured on 2.2 million
-arguments; NumPy's own AVX-512 float32 log: 3.1 ulp).
+float32 exp and log are codegen_explog32's (in float32, with tables of the
+same layout, read by the functions here).
 
 The tables are computed here (once, on first use) with `decimal`, not copied.
 """
@@ -58,6 +56,7 @@ import decimal
 import functools
 import math
 import struct
+from typing import Callable, NamedTuple
 
 from llvmlite import ir as ll
 
@@ -144,27 +143,28 @@ def has_avx512(mod) -> bool:
 
 
 def _global(m, name: str, values: tuple):
-    """The constant double array `name` of the module (made once)."""
+    """The constant array `name` of m's float type in the module (made once)."""
     mod = m.b.module
     g = mod.globals.get(name)
     if g is None:
-        ty = ll.ArrayType(ll.DoubleType(), len(values))
+        ty = ll.ArrayType(m.elem, len(values))
         g = ll.GlobalVariable(mod, ty, name=name)
-        g.initializer = ll.Constant(ty, [ll.Constant(ll.DoubleType(), v) for v in values])
+        g.initializer = ll.Constant(ty, [ll.Constant(m.elem, v) for v in values])
         g.global_constant = True
         g.linkage = "internal"
         g.align = 64
     return g
 
 
-def per_zmm(m, op, *args):
-    """op(*chunks) -> <8 x double> applied to each 8 lanes of the vectors `args`
-    (m's lanes; padded with copies of lane 0 to a multiple of 8 lanes), the
-    results joined and the padding dropped: an AVX-512 intrinsic over any
-    number of lanes."""
+def per_zmm(m, op, *args, z=None):
+    """op(*chunks) -> a register's vector (z lanes; default m.zmm_lanes: 8
+    doubles or 16 floats) applied to each register's worth of lanes of the
+    vectors `args` (m's lanes; padded with copies of lane 0 to a multiple of
+    it), the results joined and the padding dropped: an AVX-512 (AVX2: z = 8
+    floats) intrinsic over any number of lanes."""
     b = m.b
-    lanes = m.lanes
-    width = -(-lanes // 8) * 8
+    lanes, z = m.lanes, z or m.zmm_lanes
+    width = -(-lanes // z) * z
 
     def lanes_of(v, picks):
         return b.shuffle_vector(v, v, ll.Constant(ll.VectorType(ll.IntType(32), len(picks)),
@@ -172,26 +172,40 @@ def per_zmm(m, op, *args):
 
     if width != lanes:
         args = [lanes_of(a, list(range(lanes)) + [0] * (width - lanes)) for a in args]
-    parts = [op(*(a if width == 8 else lanes_of(a, list(range(k, k + 8))) for a in args))
-             for k in range(0, width, 8)]
+    parts = [op(*(a if width == z else lanes_of(a, list(range(k, k + z))) for a in args))
+             for k in range(0, width, z)]
+    while len(parts) & (len(parts) - 1):           # a power of two (the copies dropped)
+        parts.append(parts[-1])
     while len(parts) > 1:                          # join pairwise
         n = 2 * len(parts[0].type)
         parts = [b.shuffle_vector(parts[k], parts[k + 1], ll.Constant(
             ll.VectorType(ll.IntType(32), n), list(range(n)))) for k in range(0, len(parts), 2)]
-    return parts[0] if width == lanes else lanes_of(parts[0], list(range(lanes)))
+    out = parts[0]
+    return out if len(out.type) == lanes else lanes_of(out, list(range(lanes)))
 
 
 def intrinsic(m, name: str, args):
-    """The module's declaration of x86 intrinsic `name` returning <8 x double>
-    with arguments of the types `args`."""
+    """The module's declaration of x86 intrinsic `name` returning a zmm vector
+    of m's float type with arguments of the types `args`."""
     mod = m.b.module
     return mod.globals.get(name) or ll.Function(
-        mod, ll.FunctionType(ll.VectorType(ll.DoubleType(), 8), args), name=name)
+        mod, ll.FunctionType(ll.VectorType(m.elem, m.zmm_lanes), args), name=name)
 
 
 def _permute(m, values: tuple, idx):
-    """values[idx] for a vector idx of m's lanes in [0, 16): one vpermi2pd per
-    8 lanes over the two registers holding the 16 values."""
+    """values[idx] for a vector idx of m's lanes in [0, len(values)): float64
+    (16 values), one vpermi2pd per 8 lanes over the two registers holding
+    them; float32 (16 or 32 values), one vpermps or vpermi2ps per 16 lanes
+    over the one or two registers holding them."""
+    if m.elem == ll.FloatType():
+        v16, i16 = ll.VectorType(m.elem, 16), ll.VectorType(ll.IntType(32), 16)
+        regs = [ll.Constant(v16, [ll.Constant(m.elem, v) for v in values[k:k + 16]])
+                for k in range(0, len(values), 16)]
+        if len(regs) == 1:
+            fn = intrinsic(m, "llvm.x86.avx512.permvar.sf.512", [v16, i16])
+            return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i]), idx)
+        fn = intrinsic(m, "llvm.x86.avx512.vpermi2var.ps.512", [v16, i16, v16])
+        return per_zmm(m, lambda i: m.b.call(fn, [regs[0], i, regs[1]]), idx)
     v8 = ll.VectorType(ll.DoubleType(), 8)
     regs = [ll.Constant(v8, [ll.Constant(ll.DoubleType(), v) for v in values[k:k + 8]])
             for k in (0, 8)]
@@ -202,19 +216,20 @@ def _permute(m, values: tuple, idx):
 
 def _rows(m, name: str, fields: tuple, idx):
     """[f[idx] for f in fields] for a vector idx of m's lanes: one load per
-    lane of its row (the fields side by side, padded to 2 or 4 doubles)
+    lane of its row (the fields side by side, padded to 2 or 4 values)
     instead of a gather per field."""
     b = m.b
     width = 2 if len(fields) <= 2 else 4
-    flat = tuple(v for i in range(TABLE_N)
+    flat = tuple(v for i in range(len(fields[0]))
                  for v in [f[i] for f in fields] + [0.0] * (width - len(fields)))
     g = _global(m, name, flat)
-    i64, i32 = ll.IntType(64), ll.IntType(32)
+    i32, ity = ll.IntType(32), m.it.element if m.lanes > 1 else m.it
+    size = 8 if m.elem == ll.DoubleType() else 4
     rows = []
     for lane in range(m.lanes):
-        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(i64, width))
-        p = b.gep(g, [ll.Constant(i64, 0), pos], inbounds=True)
-        rows.append(b.load(p, typ=ll.VectorType(ll.DoubleType(), width), align=8 * width))
+        pos = b.mul(b.extract_element(idx, ll.Constant(i32, lane)), ll.Constant(ity, width))
+        p = b.gep(g, [ll.Constant(ity, 0), pos], inbounds=True)
+        rows.append(b.load(p, typ=ll.VectorType(m.elem, width), align=size * width))
     out = []
     for k in range(len(fields)):
         v = ll.Constant(m.ft, ll.Undefined)
@@ -226,16 +241,41 @@ def _rows(m, name: str, fields: tuple, idx):
 
 
 def _lookup(m, names: tuple, fields: tuple, idx):
-    """[f[idx] for f in fields] (16-entry tables named `names`) for an i64 idx
-    in [0, 16), scalar or vector of m's lanes: loads, permutes (AVX-512F) or
-    row loads."""
+    """[f[idx] for f in fields] (tables named `names`: 16 entries, or 32 for
+    float32) for an idx of m's integer type in [0, entries), scalar or vector
+    of m's lanes: loads, permutes (AVX-512F; float32 on AVX2) or row loads."""
     if m.lanes == 1:
-        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(ll.IntType(64), 0), idx],
-                                 inbounds=True), typ=ll.DoubleType())
+        return [m.b.load(m.b.gep(_global(m, nm, f), [ll.Constant(idx.type, 0), idx],
+                                 inbounds=True), typ=m.elem)
                 for nm, f in zip(names, fields)]
     if has_avx512(m.b.module):
         return [_permute(m, f, idx) for f in fields]
+    if m.elem == ll.FloatType() and "+avx2" in getattr(m.b.module, "pyhalide_features", ""):
+        return [_permute_ymm(m, f, idx) for f in fields]
     return _rows(m, "+".join(names) + ".rows", fields, idx)
+
+
+def _permute_ymm(m, values: tuple, idx):
+    """values[idx] (float32, 16 or 32 values) for a vector idx of m's lanes
+    on AVX2: per 8 lanes one vpermps of each register's 8 values (it reads
+    idx's low 3 bits), then the register chosen by idx's bits 3 and 4."""
+    b = m.b
+    v8, i8 = ll.VectorType(ll.FloatType(), 8), ll.VectorType(ll.IntType(32), 8)
+    fn = m.b.module.globals.get("llvm.x86.avx2.permps") or ll.Function(
+        m.b.module, ll.FunctionType(v8, [v8, i8]), name="llvm.x86.avx2.permps")
+    regs = [ll.Constant(v8, [ll.Constant(m.elem, v) for v in values[k:k + 8]])
+            for k in range(0, len(values), 8)]
+
+    def pick(i):
+        parts = [b.call(fn, [reg, i]) for reg in regs]
+        bit = 8
+        while len(parts) > 1:
+            high = b.icmp_unsigned("!=", b.and_(i, ll.Constant(i8, [ll.Constant(
+                ll.IntType(32), bit)] * 8)), ll.Constant(i8, [ll.Constant(ll.IntType(32), 0)] * 8))
+            parts = [b.select(high, parts[k + 1], parts[k]) for k in range(0, len(parts), 2)]
+            bit *= 2
+        return parts[0]
+    return per_zmm(m, pick, idx, z=8)
 
 
 LOG_NAMES = ("pyhalide.log_invc", "pyhalide.log_hi", "pyhalide.log_lo")
@@ -252,22 +292,41 @@ def emit(m, x, name: str, value, make_f64, bits: int = 64):
     return value(m, x)
 
 
-def exp(m, x):
-    """exp(x) for float64 x (m: codegen_math._F64)."""
+class ExpConstants(NamedTuple):
+    """What exp's algorithm needs of a float type: the clamp range, the
+    rounding shift and its bits, ln2/16 split into c1 + c2 (n c1 exact), the
+    polynomial P, the table's global names and its (T, t) maker."""
+    hi: float
+    lo: float
+    shift: float
+    shift_bits: int
+    c1: float
+    c2: float
+    poly: tuple
+    names: tuple
+    table: Callable
+
+
+EXP64 = ExpConstants(EXP_HI, EXP_LO, SHIFT, SHIFT_BITS, LN2_HI_N, LN2_LO_N, EXP_POLY,
+                     ("pyhalide.exp_hi", "pyhalide.exp_tail"), exp_table)
+
+
+def exp(m, x, k: ExpConstants = EXP64):
+    """exp(x) for float64 x (m: codegen_math._F64; float32 with
+    codegen_explog32's constants and m a codegen_math._F32)."""
     b = m.b
-    xc = m.sel(m.cmp(">", x, m.c(EXP_HI)), m.c(EXP_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP_LO)), m.c(EXP_LO), xc)    # NaN passes
-    nd = m.fma(xc, m.c(INV_LN2_N), m.c(SHIFT))
-    n = b.sub(m.bits(nd), m.ci(SHIFT_BITS))
-    nf = b.fneg(m.sub(nd, m.c(SHIFT)))
-    r = m.fma(nf, m.c(LN2_LO_N), m.fma(nf, m.c(LN2_HI_N), xc))
+    xc = m.sel(m.cmp(">", x, m.c(k.hi)), m.c(k.hi), x)
+    xc = m.sel(m.cmp("<", xc, m.c(k.lo)), m.c(k.lo), xc)      # NaN passes
+    nd = m.fma(xc, m.c(INV_LN2_N), m.c(k.shift))
+    n = b.sub(m.bits(nd), m.ci(k.shift_bits))
+    nf = b.fneg(m.sub(nd, m.c(k.shift)))
+    r = m.fma(nf, m.c(k.c2), m.fma(nf, m.c(k.c1), xc))
     j = b.and_(n, m.ci(EXP_N - 1))                 # in bounds for any bits (NaN)
-    hi, tail = exp_table()
-    t_hi, t_lo = _lookup(m, ("pyhalide.exp_hi", "pyhalide.exp_tail"), (hi, tail), j)
+    t_hi, t_lo = _lookup(m, k.names, k.table(), j)
     r2 = m.mul(r, r)
-    tmp = m.add(r, m.fma(r2, m.horner(r, EXP_POLY), t_lo))
+    tmp = m.add(r, m.fma(r2, m.horner(r, k.poly), t_lo))
     y = m.fma(t_hi, tmp, t_hi)
-    e = b.ashr(n, m.ci(EXP_BITS))                  # in [-1077, 1024]
+    e = b.ashr(n, m.ci(EXP_BITS))          # in [-1077, 1024] (float32: [-151, 128])
     e1 = b.ashr(e, m.ci(1))
     return m.mul(m.mul(y, m.pow2(e1)), m.pow2(b.sub(e, e1)))
 
@@ -302,26 +361,3 @@ def log_value(m, x):
     poly = m.fma(r, m.horner(r, LOG_POLY), m.c(-0.5))       # log1p(r) - r = r^2 poly
     small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO), l_lo), m.fma(b.fneg(p_err), r, p_err)))
     return m.add(s2, m.fma(r2, poly, small))
-
-
-# float32 log, computed in float64 from log_value's table: log1p(r) = r + r^2 Q32(r),
-# Taylor to degree 7 (truncation below 2^-37 relative for |r| <= LOG_R)
-LOG32_POLY = (-0.5, 1 / 3, -1 / 4, 1 / 5, -1 / 6, 1 / 7)
-
-
-def log32_value(m, x):
-    """log(x) for a finite positive float32 value x held in float64 (a normal
-    float64): relative error below 2^-36, to be rounded to float32 once.
-    z invc - 1 is rounded (one fma); k LN2_HI + L is exact as in log_value."""
-    b = m.b
-    ix = m.bits(x)
-    tmp = b.sub(ix, m.ci(LOG_OFF))
-    dk = b.sitofp(b.ashr(tmp, m.ci(52)), m.ft)
-    z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 52)))))
-    i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
-    invcs, his, los = log_table()
-    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
-    r = m.fma(z, invc, m.c(-1.0))
-    t = m.fma(dk, m.c(LN2_HI), l_hi)              # exact
-    u = m.fma(m.mul(r, r), m.horner(r, LOG32_POLY), m.fma(dk, m.c(LN2_LO), l_lo))
-    return m.add(t, m.add(r, u))

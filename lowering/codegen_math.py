@@ -25,10 +25,13 @@ checks it against mpmath or long double). Special values are NumPy's:
 - expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
   expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
 
-float32 is computed in float64 (shorter polynomials, no double-double parts:
-relative error below 2^-35) and rounded once, so it is within 1 ulp of the
-correctly rounded float32 (subnormal results are rounded once); tanh is
-expm1(2|x|) / (expm1(2|x|) + 2) there.
+float32 exp and log are computed in float32, 16 lanes to a zmm register
+(codegen_explog32: within 0.52 ulp of the exact value; exp's subnormal
+results within 1 ulp; a NaN argument gives NumPy's float32 NaN 0x7fc00000).
+The other float32 functions are computed in float64 (shorter polynomials, no
+double-double parts: relative error below 2^-35) and rounded once, so they
+are within 1 ulp of the correctly rounded float32 (subnormal results are
+rounded once); tanh is expm1(2|x|) / (expm1(2|x|) + 2) there.
 
 Algorithms (float64 exp and log themselves: codegen_explog's tables):
 - exp's parts for expm1 and tanh: exp(x) = 2^k exp(r), k = round(x / ln 2),
@@ -57,7 +60,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_explog, codegen_trig
+from . import codegen_explog, codegen_explog32, codegen_trig
 
 # the Cody-Waite split of ln 2, the exp range and the integer-rounding shift
 # (1.5 * 2^52) are codegen_explog's and codegen_trig's
@@ -86,26 +89,32 @@ FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", *codegen_trig.FUN
 
 
 class _F64:
-    """Float64 operations on scalars or vectors of `lanes` lanes."""
+    """Float64 operations on scalars or vectors of `lanes` lanes (integers:
+    i64 of as many lanes)."""
+    elem = ll.DoubleType()
+    tag = "f64"                 # LLVM's name of the float type
+    zmm_lanes = 8               # values in a 512-bit register
+    size = 8                    # bytes per value
 
     def __init__(self, b: ll.IRBuilder, lanes: int):
         self.b = b
         self.lanes = lanes
-        self.ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
-        self.it = ll.IntType(64) if lanes == 1 else ll.VectorType(ll.IntType(64), lanes)
+        ib = ll.IntType(8 * self.size)
+        self.ft = self.elem if lanes == 1 else ll.VectorType(self.elem, lanes)
+        self.it = ib if lanes == 1 else ll.VectorType(ib, lanes)
 
     def _splat(self, ty, c):
         return c if self.lanes == 1 else ll.Constant(ty, [c] * self.lanes)
 
     def c(self, v: float):
-        return self._splat(self.ft, ll.Constant(ll.DoubleType(), float(v)))
+        return self._splat(self.ft, ll.Constant(self.elem, float(v)))
 
     def ci(self, v: int):
-        return self._splat(self.it, ll.Constant(ll.IntType(64), v))
+        return self._splat(self.it, ll.Constant(ll.IntType(8 * self.size), v))
 
     def call(self, name, *args):
         mod = self.b.module
-        full = f"llvm.{name}.{'f64' if self.lanes == 1 else f'v{self.lanes}f64'}"
+        full = f"llvm.{name}.{self.tag if self.lanes == 1 else f'v{self.lanes}{self.tag}'}"
         fn = mod.globals.get(full)
         if fn is None:
             fn = ll.Function(mod, ll.FunctionType(self.ft, [self.ft] * len(args)), name=full)
@@ -160,6 +169,19 @@ class _F64:
     def pow2(self, k):
         """2^k for integers k in [-1022, 1023] (i64), exactly."""
         return self.from_bits(self.b.shl(self.b.add(k, self.ci(1023)), self.ci(52)))
+
+
+class _F32(_F64):
+    """Float32 operations on scalars or vectors of `lanes` lanes (integers:
+    i32 of as many lanes)."""
+    elem = ll.FloatType()
+    tag = "f32"
+    zmm_lanes = 16
+    size = 4
+
+    def pow2(self, k):
+        """2^k for integers k in [-126, 127] (i32), exactly."""
+        return self.from_bits(self.b.shl(self.b.add(k, self.ci(127)), self.ci(23)))
 
 
 def _exp_parts(m: _F64, x):
@@ -293,7 +315,8 @@ def _tanh(m: _F64, x):
     return m.call("copysign", y, x)
 
 
-# ---- float32: in float64 with the precision float32 needs (relative error < 2^-35) ----
+# ---- float32 tanh, expm1, log1p: in float64 with the precision float32 needs
+# (relative error < 2^-35) ----
 EXP32_HI = 89.0                      # float32 exp overflows above 88.72...
 EXP32_LO = -104.0                    # and is 0 below -103.97...
 TANH32_ONE = 10.0                    # float32 tanh rounds to 1 above 9.01...
@@ -308,13 +331,6 @@ def _exp32_core(m: _F64, x):
     r = m.fma(nk, m.c(LN2_LO), m.fma(nk, m.c(LN2_HI), x))
     q = m.mul(r, m.horner(r, (1.0,) + EXP_TAYLOR[:8]))
     return m.pow2(k), q
-
-
-def _exp32(m: _F64, x):
-    xc = m.sel(m.cmp(">", x, m.c(EXP32_HI)), m.c(EXP32_HI), x)
-    xc = m.sel(m.cmp("<", xc, m.c(EXP32_LO)), m.c(EXP32_LO), xc)
-    s, q = _exp32_core(m, xc)
-    return m.mul(m.add(m.c(1.0), q), s)          # exact scaling (float64's range)
 
 
 def _log32_value(m: _F64, x):
@@ -332,10 +348,6 @@ def _log32_value(m: _F64, x):
               m.mul(w, m.horner(w, (LG[1], LG[3], LG[5]))))
     hfsq = m.mul(m.mul(m.c(0.5), f), f)
     return m.fma(dk, m.c(math.log(2.0)), m.sub(f, m.sub(hfsq, m.mul(s, m.add(hfsq, r)))))
-
-
-def _log32(m: _F64, x):
-    return _log_specials(m, x, codegen_explog.log32_value(m, x))
 
 
 def _log1p32(m: _F64, x):
@@ -372,9 +384,7 @@ _EMIT = {64: {"exp": functools.partial(codegen_explog.emit, name="exp", value=co
               "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
-         32: {"exp": _exp32, "log": functools.partial(codegen_explog.emit, name="log",
-                                                     value=_log32, make_f64=_F64, bits=32),
-              "tanh": _tanh32, "expm1": _expm1_32,
+         32: {"tanh": _tanh32, "expm1": _expm1_32,
               "log1p": _log1p32,
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=32, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}}}
@@ -395,11 +405,19 @@ def prefer_wide_vectors(mod: ll.Module):
             set.add(fn.attributes, WIDE)    # a string attribute: not in llvmlite's known set
 
 
+# float32 exp and log in float32 (codegen_explog32): 16 lanes to a zmm register
+_NATIVE32 = {nm: functools.partial(codegen_explog.emit, name=nm, value=value, make_f64=_F32,
+                                   bits=32)
+             for nm, value in (("exp", codegen_explog32.exp), ("log", codegen_explog32.log))}
+
+
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):
     """`name`(x) for x an LLVM value of the float type t (scalar or vector)."""
     m = _F64(b, t.lanes)
     if t.bits == 64:
         y = _EMIT[64][name](m, x)
+    elif name in _NATIVE32:
+        y = _NATIVE32[name](_F32(b, t.lanes), x)
     else:
         y = b.fptrunc(_EMIT[32][name](m, b.fpext(x, m.ft)), x.type)
     prefer_wide_vectors(b.module)       # after codegen_trig's functions are defined

@@ -429,9 +429,13 @@ _BINARY_FLOAT = {"pow": "pow", "atan2": "atan2", "copysign": "copysign", "fmod":
 _TERNARY_FLOAT = {"fma": "fma"}         # fma(a, b, c): a * b + c rounded once
 _WIDENED_FLOAT32 = {"tanh", "sinh", "cosh"}
 _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbrtf, per lane)
+# C's float64 functions (per lane) for every float type, narrower results
+# rounded once from the float64 value (Halide's asinh_f32 etc. call C's)
+_LIBM_WIDENED = {"asinh", "acosh", "atanh"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
-    frozenset(_LIBM_UNARY) | codegen_math.FUNCTIONS | {
-    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide"}
+    frozenset(_LIBM_UNARY) | frozenset(_LIBM_WIDENED) | codegen_math.FUNCTIONS | {
+    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide",
+    "reinterpret"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -459,6 +463,8 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         return mul_hi(b, args[0], args[1], arg_types[0])
     if name == "int_true_divide":           # Python's int / int, rounded once
         return codegen_int_divide.true_divide(b, args[0], args[1])
+    if name == "reinterpret":               # the same bits read as another type of that width
+        return b.bitcast(args[0], llvm_type(result_type.with_lanes(arg_types[0].lanes)))
     if len(args) != 1:
         raise CodegenError(f"intrinsic {name} takes 1 argument, got {len(args)}")
     x, t = args[0], arg_types[0]
@@ -466,6 +472,10 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         return _newton_cbrt(b, cast(b, x, t, result_type), result_type)
     if name in _LIBM_UNARY:
         return _libm_call(b, name, cast(b, x, t, result_type), result_type)
+    if name in _LIBM_WIDENED and result_type.is_float():
+        wide = ir.Float(64, t.lanes)
+        y = _libm_call(b, name, cast(b, x, t, wide), wide)
+        return cast(b, y, wide, result_type.with_lanes(t.lanes))
     if name == "likely":
         return x
     if name == "abs":

@@ -350,17 +350,19 @@ VARIANT_LANES = {64: (4, 8), 32: (8, 16)}
 
 def _function(mod, name: str, bits: int, lanes: int, make_f64, body=None):
     """The module's internal function pyhalide_<name>[f]_<f64|vNf64>, defined
-    on first use (f: float32 values, in float64): not inlined (its Payne-Hanek
+    on first use (f: float32 values, in float64; <f32|vNf32> where make_f64
+    makes float32 operations): not inlined (its Payne-Hanek
     block is rarely run, and a loop calling it stays a straight line for the
     vectorizer), no memory access but its constant table. `body(m, x)`, when
     given, is the value it returns (codegen_explog's exp and log) in place of
     sin, cos or tan's."""
-    suffix = "f64" if lanes == 1 else f"v{lanes}f64"
+    tag, elem = make_f64.tag, make_f64.elem          # f32: codegen_math._F32's body
+    suffix = tag if lanes == 1 else f"v{lanes}{tag}"
     full = f"pyhalide_{name}{'f' if bits == 32 else ''}_{suffix}"
     fn = mod.globals.get(full)
     if fn is not None:
         return fn
-    ft = ll.DoubleType() if lanes == 1 else ll.VectorType(ll.DoubleType(), lanes)
+    ft = elem if lanes == 1 else ll.VectorType(elem, lanes)
     scalar = None if lanes == 1 or body else _function(mod, name, bits, 1, make_f64)
     fn = ll.Function(mod, ll.FunctionType(ft, [ft]), name=full)
     fn.linkage = "internal"

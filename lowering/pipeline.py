@@ -29,6 +29,7 @@ from .partition_loops import partition_loops
 from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
 from .realization_order import realization_order
+from .require_checks import lower_require
 from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
@@ -156,6 +157,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     place_at_stages(ctx)
     # loop synthesis leaves the region symbols to bounds inference: verified after it
     stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None, check=False)
+    stmt = run("require checks", lower_require, stmt, check=False)
     stmt = run("share subexpressions", share_subexpressions, stmt, check=False)
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
     if traces_realizations(ctx):

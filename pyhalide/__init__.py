@@ -64,6 +64,19 @@ _register(".halide_intrinsics",
           "unsafe_promise_clamped fast_exp fast_log fast_pow fast_sin fast_cos fast_inverse "
           "fast_inverse_sqrt Tuple target_bits target_arch_is target_os_is target_has_feature "
           "target_natural_vector_size get_target_from_environment")
+_register(".halide_math", "asinh acosh atanh erf")
+_register(".halide_bits", "reinterpret extract_bits concat_bits")
+_register(".halide_loop_level", "LoopLevel VarOrRVar MemoryType LoopAlignStrategy "
+                                "PrefetchBoundStrategy")
+_register(".halide_memoize", "EvictionKey memoize_tag")
+_register(".halide_undef", "undef")
+_register(".halide_require", "require")
+_register(".halide_unsupported",
+          "ArgInfo ArgInfoDirection ArgInfoKind ArgumentEstimates AutoSchedulerResults BFloat "
+          "BufferDimension Dimension Derivative ExternFuncArgument LinkageType NameMangling "
+          "OutputFileType Parameter TargetProcessorTune compile_standalone_runtime "
+          "create_callable_from_generator deserialize_parameters halide_ install_dir "
+          "link_modules load_plugin user_context_value gather scatter")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "
                             "target_feature_for_device_api")

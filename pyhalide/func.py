@@ -13,6 +13,7 @@ from .func_halide import (
     check_output_types,
 )
 from .halide_random import lower_random
+from .halide_undef import resolve_undef
 from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .realize_fast import realize_again
@@ -315,6 +316,7 @@ class Func(HalideFuncMethods, Schedulable):
         if isinstance(value, FuncRef) and len(value) > 1:
             values = tuple(value)
         items = self._implicit_lhs(items, values, loc)
+        values = resolve_undef(self, items, values, loc)
         if self._function.pure is None:
             self._define_pure(items, values, loc)
         else:
@@ -531,9 +533,12 @@ class Func(HalideFuncMethods, Schedulable):
         self._function.schedule.store_level = ir.LoopLevel.root()
         return self
 
-    def compute_at(self, g: "Func", v):
+    def compute_at(self, g: "Func", v=None):
         """Compute this Func inside loop `v` of g's last stage (as needed by
-        each iteration)."""
+        each iteration); one argument: a LoopLevel (halide_loop_level.py)."""
+        if v is None:
+            from .halide_loop_level import apply_loop_level
+            return apply_loop_level(self, g, "compute_at")
         level = _loop_level(self, g, v, "compute_at")
         self._function.schedule.compute_level = level
         sl = self._function.schedule.store_level
@@ -547,9 +552,13 @@ class Func(HalideFuncMethods, Schedulable):
         set_estimates(self, self._function, estimates)
         return self
 
-    def store_at(self, g: "Func", v):
+    def store_at(self, g: "Func", v=None):
         """Allocate this Func's storage at loop `v` of g's last stage
-        (Var.outermost(): outside all of g's loops, which is root here)."""
+        (Var.outermost(): outside all of g's loops, which is root here); one
+        argument: a LoopLevel (halide_loop_level.py)."""
+        if v is None:
+            from .halide_loop_level import apply_loop_level
+            return apply_loop_level(self, g, "store_at")
         name = v if isinstance(v, str) else v.name()
         if name == "__outermost":
             self._function.schedule.store_level = ir.LoopLevel.root()

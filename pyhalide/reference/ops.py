@@ -8,6 +8,7 @@ defined wrap-around and IEEE behaviour here, not errors).
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -122,7 +123,29 @@ _FLOAT_UNARY = {
 _FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
                  "fmod": np.fmod}
 _CLASSIFY = {"is_nan": np.isnan, "is_inf": np.isinf, "is_finite": np.isfinite}
-INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | {
+
+
+def _c_math(fn, outside):
+    """C's float64 function `fn` (Python's math module calls it) per element;
+    where math raises ValueError, C's value `outside(x)` (a pole or NaN)."""
+    def one(x):
+        try:
+            return fn(float(x))
+        except ValueError:
+            return outside(float(x))
+    return lambda v: np.asarray(np.frompyfunc(one, 1, 1)(v), dtype=np.float64)
+
+
+# C's float64 functions, narrower results rounded once (codegen_ops._LIBM_WIDENED;
+# NumPy's arcsinh etc. may be SIMD approximations, not C's)
+_FLOAT_WIDENED = {
+    "asinh": _c_math(math.asinh, lambda x: math.nan),
+    "acosh": _c_math(math.acosh, lambda x: math.nan),
+    "atanh": _c_math(math.atanh, lambda x: math.copysign(math.inf, x) if abs(x) == 1
+                     else math.nan),
+}
+INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | \
+    frozenset(_FLOAT_WIDENED) | {"reinterpret",
     "abs", "fma", "int_true_divide"}
 
 
@@ -147,6 +170,21 @@ def intrinsic(call: N.Call, args: list):
         xs = [cast(t, a.type, v) if a.type != t else v for a, v in zip(call.args, args)]
         fn = _FLOAT_UNARY.get(name) or _FLOAT_BINARY[name]
         return fn(*xs)
+    if name in _FLOAT_WIDENED and t.is_float():
+        x = np.asarray(args[0]).astype(np.float64)
+        return _FLOAT_WIDENED[name](x).reshape(x.shape).astype(t.to_numpy())
+    if name.startswith("require:"):     # halide_require.py: value, or the failed check
+        from ..lowering.require_checks import message_of
+        cond, value, *rest = (np.asarray(a) for a in args)
+        if not cond.all():
+            shape = np.broadcast(cond, value, *rest).shape
+            first = tuple(np.argwhere(~np.broadcast_to(cond, shape))[0])   # the first failure
+            raise RuntimeError(message_of(call).format(
+                *(np.broadcast_to(r, shape)[first] for r in (value, *rest))))
+        return value
+    if name == "reinterpret":           # the same bits read as t
+        src = call.args[0].type.to_numpy()
+        return np.asarray(args[0], dtype=src).view(t.to_numpy())
     if name in _CLASSIFY:
         return _CLASSIFY[name](args[0])
     if name == "fma":
