@@ -240,7 +240,7 @@ def _rows(m, name: str, fields: tuple, idx):
     return out
 
 
-def _lookup(m, names: tuple, fields: tuple, idx):
+def lookup(m, names: tuple, fields: tuple, idx):
     """[f[idx] for f in fields] (tables named `names`: 16 entries, or 32 for
     float32) for an idx of m's integer type in [0, entries), scalar or vector
     of m's lanes: loads, permutes (AVX-512F; float32 on AVX2) or row loads."""
@@ -322,7 +322,7 @@ def exp(m, x, k: ExpConstants = EXP64):
     nf = b.fneg(m.sub(nd, m.c(k.shift)))
     r = m.fma(nf, m.c(k.c2), m.fma(nf, m.c(k.c1), xc))
     j = b.and_(n, m.ci(EXP_N - 1))                 # in bounds for any bits (NaN)
-    t_hi, t_lo = _lookup(m, k.names, k.table(), j)
+    t_hi, t_lo = lookup(m, k.names, k.table(), j)
     r2 = m.mul(r, r)
     tmp = m.add(r, m.fma(r2, m.horner(r, k.poly), t_lo))
     y = m.fma(t_hi, tmp, t_hi)
@@ -350,7 +350,7 @@ def log_value(m, x):
     z = m.from_bits(iz)
     i = b.and_(b.lshr(tmp, m.ci(52 - LOG_BITS)), m.ci(LOG_N - 1))
     invcs, his, los = log_table()
-    invc, l_hi, l_lo = _lookup(m, LOG_NAMES, (invcs, his, los), i)
+    invc, l_hi, l_lo = lookup(m, LOG_NAMES, (invcs, his, los), i)
     p = m.mul(z, invc)
     p_err = m.fma(z, invc, b.fneg(p))             # exact
     r = m.sub(p, m.c(1.0))                        # exact (Sterbenz)

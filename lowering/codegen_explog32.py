@@ -175,7 +175,7 @@ def _log_value(m, x):
     k = b.add(b.ashr(tmp, m.ci(23)), b.select(sub, m.ci(-23), m.ci(0)))
     z = m.from_bits(b.sub(ix, b.and_(tmp, m.ci(-(1 << 23)))))
     i = b.and_(b.lshr(tmp, m.ci(23 - LOG32_BITS)), m.ci(LOG32_N - 1))
-    invc, l_hi, l_lo = E._lookup(m, LOG_NAMES, log_table(), i)
+    invc, l_hi, l_lo = E.lookup(m, LOG_NAMES, log_table(), i)
     r = m.fma(z, invc, m.c(-1.0))                    # exact (invc is short)
     dk = b.sitofp(k, m.ft)
     s1 = m.fma(dk, m.c(LN2_HI32), l_hi)             # exact: multiples of 2^-16 below 2^7

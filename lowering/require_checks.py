@@ -10,19 +10,11 @@ from __future__ import annotations
 
 from pyhalide import ir
 from pyhalide.ir.errors import CompileError
-
-PREFIX = "require:"
+from pyhalide.ir.requirements import PREFIX, message_of
 
 
 def is_require(n) -> bool:
     return isinstance(n, ir.Call) and n.call_type == ir.INTRINSIC and n.name.startswith(PREFIX)
-
-
-def message_of(call: ir.Call) -> str:
-    """The AssertStmt message, Halide's: the (failed) condition, the value and
-    the message, space-separated (a format string: {} for the value and for
-    each message Expr)."""
-    return "Requirement Failed: (false) {} " + call.name[len(PREFIX):]
 
 
 class _Hoist(ir.Mutator):

@@ -432,7 +432,7 @@ def _float_arg(e) -> ir.Expr:
     return n
 
 
-def _math1(name):
+def math_function(name):
     def f(e) -> Expr:
         n = _float_arg(e)
         return Expr.wrap(intrinsic(name, n.type, n))
@@ -441,22 +441,22 @@ def _math1(name):
     return f
 
 
-sqrt = _math1("sqrt")
-exp = _math1("exp")
-log = _math1("log")
-sin = _math1("sin")
-cos = _math1("cos")
-tan = _math1("tan")
-asin = _math1("asin")
-acos = _math1("acos")
-atan = _math1("atan")
-sinh = _math1("sinh")
-cosh = _math1("cosh")
-tanh = _math1("tanh")
-floor = _math1("floor")
-ceil = _math1("ceil")
-round = _math1("round")
-trunc = _math1("trunc")
+sqrt = math_function("sqrt")
+exp = math_function("exp")
+log = math_function("log")
+sin = math_function("sin")
+cos = math_function("cos")
+tan = math_function("tan")
+asin = math_function("asin")
+acos = math_function("acos")
+atan = math_function("atan")
+sinh = math_function("sinh")
+cosh = math_function("cosh")
+tanh = math_function("tanh")
+floor = math_function("floor")
+ceil = math_function("ceil")
+round = math_function("round")
+trunc = math_function("trunc")
 
 
 def _first_decides(name, a, b) -> Expr:

@@ -105,7 +105,7 @@ class LoopLevel:
             f = ref()
             if f is None:
                 continue
-            sched = f._function.schedule
+            sched = f.function().schedule
             now = sched.compute_level if what == "compute_at" else sched.store_level
             if old is not None and now == old:   # not rescheduled since
                 if what == "compute_at" and sched.store_level == old:
@@ -130,7 +130,7 @@ class LoopLevel:
 def _at(func, var, stage_index: int) -> ir.LoopLevel:
     from .func import Func, Stage
     if isinstance(func, Stage):
-        func, stage_index = func.func(), func._index
+        func, stage_index = func.func(), func.index()
     if not isinstance(func, Func) or var is None:
         raise TypeError("LoopLevel(f, x[, stage_index]) needs a Func and a Var or RVar")
     name = var if isinstance(var, str) else var.name()
@@ -155,7 +155,7 @@ def apply_loop_level(f, level: LoopLevel, what: str):
                            "loop level or root")
     if v.func == f.name():
         raise CompileError(f"Func {f.name()} cannot be computed inside its own loops")
-    sched = f._function.schedule
+    sched = f.function().schedule
     if what == "store_at":
         sched.store_level = v
         return f

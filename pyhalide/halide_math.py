@@ -18,14 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import ir
-from .expr import Expr, _math1, cast_node, intrinsic, to_node
+from .expr import Expr, cast_node, intrinsic, math_function, to_node
 
 __all__ = ["asinh", "acosh", "atanh", "erf"]
 
 
-asinh = _math1("asinh")
-acosh = _math1("acosh")
-atanh = _math1("atanh")
+asinh = math_function("asinh")
+acosh = math_function("acosh")
+atanh = math_function("atanh")
 
 # halide_erf's coefficients: 1 - P1(x)^-16 for |x| > 1, x P2(x^2) below
 _ERF_LARGE = (0.0000818502, -0.0000026500, 0.0009353904, 0.0081960206, 0.0430054424,

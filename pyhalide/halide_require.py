@@ -13,7 +13,7 @@ __all__ = ["require"]
 
 
 def require(cond, value, *msg) -> Expr:
-    from .lowering.require_checks import PREFIX
+    from .ir.requirements import PREFIX
     if isinstance(cond, bool):
         raise ValueError("require's condition is a Python bool: use a bool Expr (&, |, ~)")
     c = to_node(cond)

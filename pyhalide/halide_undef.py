@@ -42,7 +42,7 @@ def resolve_undef(func, items, values, loc) -> tuple:
     if not any(n is not None and _has_undef(n) for n in nodes):
         return values
     name = func.name()
-    if func._function.pure is None:
+    if func.function().pure is None:
         raise CompileError(f"undef() in the pure definition of {name}: pyhalide needs every "
                            f"value of a Func defined{at(loc)}")
     if any(n is not None and not _is_undef(n) and _has_undef(n) for n in nodes):
@@ -53,7 +53,7 @@ def resolve_undef(func, items, values, loc) -> tuple:
     out = []
     for i, (v, n) in enumerate(zip(values, nodes)):
         if n is not None and _is_undef(n):
-            t = func._function.output_types[i]
+            t = func.function().output_types[i]
             if n.type != t:
                 raise CompileError(f"undef({n.type}) as value {i} of {name}, which holds {t}"
                                    f"{at(loc)}")

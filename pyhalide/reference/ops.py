@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..ir import nodes as N
+from ..ir.requirements import message_of
 from ..ir.types import Type
 
 
@@ -174,7 +175,6 @@ def intrinsic(call: N.Call, args: list):
         x = np.asarray(args[0]).astype(np.float64)
         return _FLOAT_WIDENED[name](x).reshape(x.shape).astype(t.to_numpy())
     if name.startswith("require:"):     # halide_require.py: value, or the failed check
-        from ..lowering.require_checks import message_of
         cond, value, *rest = (np.asarray(a) for a in args)
         if not cond.all():
             shape = np.broadcast(cond, value, *rest).shape
