@@ -112,7 +112,7 @@ def _bits_funcs(lib):
              lambda: lib.concat_bits([bi[x], bi[7 - x], bi[x], bi[x]])]
     funcs = []
     for k, make in enumerate(makes):
-        f = lib.Func(f"b{k}")
+        f = lib.Func(f"bits{k}")
         f[x] = make()
         funcs.append(f)
     return funcs
