@@ -74,6 +74,10 @@ def _s(e):
 class _Trimmer(ir.Mutator):
     memoize = False
 
+    def mutate(self, n):
+        # only loops change: expressions (DAGs that may share much) are not walked
+        return n if isinstance(n, ir.Expr) else super().mutate(n)
+
     def visit_For(self, s):
         body = self.mutate(s.body)
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)

@@ -28,9 +28,8 @@ def _is_undef(n) -> bool:
 
 
 def _has_undef(n) -> bool:
-    if _is_undef(n):
-        return True
-    return any(_has_undef(c) for c in ir.children(n) if isinstance(c, ir.Expr))
+    """Whether an undef call is anywhere in n (each shared node walked once)."""
+    return any(_is_undef(c) for c in ir.find_calls(n))
 
 
 def resolve_undef(func, items, values, loc) -> tuple:
