@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from frontend_ast.result_order import result_order
+from frontend_ast.ufunc_order import result_order
 from tests.frontend.frontend_check import check
 
 
