@@ -121,8 +121,8 @@ def convert(cx, v: Val, ty: Ty, what: str = "") -> Val:
             return Val(cast(ir.Float(64), n), ty, static=conv_static(v, float),
                        const=float(v.const) if v.is_const else NO_CONST, risky=v.risky)
         return truth(cx, v)
-    out = Val(cast(t, via_double(v, t, n)), ty, risky=v.risky, static=conv_static(v, ty.dtype.type),
-              const=_const_as(v, ty))
+    out = Val(cast(t, via_double(v, t, n)), ty, risky=v.risky,
+              static=conv_static(v, ty.dtype.type), const=_const_as(v, ty))
     if t.is_integer() and is_int_like(v.ty):
         if v.ty.weak and v.ty.kind == "int":
             ok_range = (t.min_value(), t.max_value())
@@ -171,7 +171,6 @@ def conv_static(v: Val, fn):
     return lambda env: py_call(fn, f(env))
 
 
-@unions.over_alternatives
 def via_double(v: Val, t: ir.Type, n: ir.Expr) -> ir.Expr:
     """n (the node of v) ready to cast to t: NumPy converts a Python int to a
     float type through a double (PyLong_AsDouble), which rounds differently
@@ -181,6 +180,7 @@ def via_double(v: Val, t: ir.Type, n: ir.Expr) -> ir.Expr:
     return n
 
 
+@unions.over_alternatives
 def cast_to(cx, v: Val, ty: Ty) -> Val:
     """An explicit conversion (np.int32(x), x.astype(...), storing into an
     array of dtype ty): wraps / truncates as NumPy's C casts do."""
