@@ -45,11 +45,6 @@ def _wrap(node: ir.Expr) -> Expr:
     return Expr.wrap(node)
 
 
-def _const(t: ir.Type, v) -> ir.Expr:
-    return ir.Const(t.element_of(), v) if t.lanes == 1 else \
-        cast_node(t, ir.Const(t.element_of(), v))
-
-
 def _integer_operands(name, a, b):
     an, bn = match(a, b)
     if not an.type.is_integer():
@@ -94,19 +89,19 @@ def saturating_cast(t, e) -> Expr:
     if t.is_float() and s.is_float():
         hi = _largest_finite(t)
         if t.bits < s.bits:
-            return _wrap(cast_node(t, ir.Max(ir.Min(a, _const(s, hi)), _const(s, -hi))))
+            return _wrap(cast_node(t, ir.Max(ir.Min(a, ir.const(s, hi)), ir.const(s, -hi))))
         c = cast_node(t, a)
-        return _wrap(ir.Max(ir.Min(c, _const(t, hi)), _const(t, -hi)))
+        return _wrap(ir.Max(ir.Min(c, ir.const(t, hi)), ir.const(t, -hi)))
     if s.is_float() and not t.is_float() and t.bits >= s.bits:
-        low = ir.Max(a, _const(s, float(t.min_value())))
-        top = _const(s, float(t.max_value()))          # rounds up to a power of two
-        return _wrap(ir.Select(ir.GE(low, top), _const(t, t.max_value()), cast_node(t, low)))
+        low = ir.Max(a, ir.const(s, float(t.min_value())))
+        top = ir.const(s, float(t.max_value()))          # rounds up to a power of two
+        return _wrap(ir.Select(ir.GE(low, top), ir.const(t, t.max_value()), cast_node(t, low)))
     lo = t.min_value() if not s.is_uint() and _fits(s, t.min_value()) else None
     hi = t.max_value() if _fits(s, t.max_value()) else None
     if lo is not None:
-        a = ir.Max(a, _const(s, lo))
+        a = ir.Max(a, ir.const(s, lo))
     if hi is not None:
-        a = ir.Min(a, _const(s, hi))
+        a = ir.Min(a, ir.const(s, hi))
     return _wrap(cast_node(t, a))
 
 
@@ -191,13 +186,13 @@ def widen_right_mul(a, b) -> Expr:
 def halving_add(a, b) -> Expr:
     """(a + b) >> 1 without overflow: (a & b) + ((a ^ b) >> 1)."""
     an, bn = _integer_operands("halving_add", a, b)
-    return _wrap(ir.Add(ir.BitAnd(an, bn), ir.Shr(ir.BitXor(an, bn), _const(an.type, 1))))
+    return _wrap(ir.Add(ir.BitAnd(an, bn), ir.Shr(ir.BitXor(an, bn), ir.const(an.type, 1))))
 
 
 def rounding_halving_add(a, b) -> Expr:
     """(a + b + 1) >> 1 without overflow."""
     an, bn = _integer_operands("rounding_halving_add", a, b)
-    low_bit = ir.BitAnd(ir.BitXor(an, bn), _const(an.type, 1))
+    low_bit = ir.BitAnd(ir.BitXor(an, bn), ir.const(an.type, 1))
     return _wrap(ir.Add(to_node(halving_add(_wrap(an), _wrap(bn))), low_bit))
 
 
@@ -206,19 +201,19 @@ def halving_sub(a, b) -> Expr:
     an, bn = _integer_operands("halving_sub", a, b)
     e = to_node(rounding_halving_add(_wrap(an), _wrap(ir.BitNot(bn))))
     if an.type.is_uint():
-        e = ir.Add(e, _const(an.type, 1 << (an.type.bits - 1)))
+        e = ir.Add(e, ir.const(an.type, 1 << (an.type.bits - 1)))
     return _wrap(e)
 
 
 def _one_if(cond, t: ir.Type) -> ir.Expr:
-    return ir.Select(cond, _const(t, 1), _const(t, 0))
+    return ir.Select(cond, ir.const(t, 1), ir.const(t, 0))
 
 
 def rounding_shift_right(a, b) -> Expr:
     """a >> b rounded to nearest, ties up: plus the last bit shifted out."""
     shifted = _wrap(to_node(a)) >> b
     an, bn = to_node(shifted), to_node(_shift_amount(a, b))
-    positive = _one_if(ir.GT(bn, _const(bn.type, 0)), an.type)
+    positive = _one_if(ir.GT(bn, ir.const(bn.type, 0)), an.type)
     dropped = to_node(_wrap(to_node(a)) >> E.saturating_sub(_wrap(bn), 1))
     return _wrap(ir.Add(an, ir.BitAnd(positive, dropped)))
 
@@ -227,7 +222,7 @@ def rounding_shift_left(a, b) -> Expr:
     """a << b; for b < 0 a rounding right shift by -b."""
     shifted = _wrap(to_node(a)) << b
     an, bn = to_node(shifted), to_node(_shift_amount(a, b))
-    negative = _one_if(ir.LT(bn, _const(bn.type, 0)), an.type)
+    negative = _one_if(ir.LT(bn, ir.const(bn.type, 0)), an.type)
     dropped = to_node(_wrap(to_node(a)) << E.saturating_add(_wrap(bn), 1))
     return _wrap(ir.Add(an, ir.BitAnd(negative, dropped)))
 
@@ -246,16 +241,12 @@ def _shift_amount(a, b) -> Expr:
     return _wrap(bn)
 
 
-def _narrow_saturating(e: Expr, t: ir.Type) -> Expr:
-    return saturating_cast(t, e)
-
-
 def mul_shift_right(a, b, q) -> Expr:
     """(a * b) >> q in the wider type, saturated back to a's type; q unsigned."""
     an, bn = match(a, b)
     _check_unsigned_shift("mul_shift_right", q)
     wide = widening_mul(_wrap(an), _wrap(bn)) >> _unsigned_amount(an.type, q)
-    return _narrow_saturating(wide, an.type)
+    return saturating_cast(an.type, wide)
 
 
 def rounding_mul_shift_right(a, b, q) -> Expr:
@@ -263,7 +254,7 @@ def rounding_mul_shift_right(a, b, q) -> Expr:
     an, bn = match(a, b)
     _check_unsigned_shift("rounding_mul_shift_right", q)
     wide = rounding_shift_right(widening_mul(_wrap(an), _wrap(bn)), _unsigned_amount(an.type, q))
-    return _narrow_saturating(wide, an.type)
+    return saturating_cast(an.type, wide)
 
 
 def _check_unsigned_shift(name, q):
@@ -287,9 +278,9 @@ def _truncated(a, b):
     q, r = ir.Div(an, bn), ir.Mod(an, bn)
     if an.type.is_uint():
         return q, r
-    zero = _const(an.type, 0)
+    zero = ir.const(an.type, 0)
     adjust = ir.And(ir.LT(an, zero), ir.NE(r, zero))
-    step = ir.Select(ir.GT(bn, zero), _const(an.type, 1), _const(an.type, -1))
+    step = ir.Select(ir.GT(bn, zero), ir.const(an.type, 1), ir.const(an.type, -1))
     q_t = ir.Select(adjust, ir.Add(q, step), q)
     r_t = ir.Select(adjust, ir.Sub(r, ir.Select(ir.GT(bn, zero), bn, ir.Sub(zero, bn))), r)
     return q_t, r_t
@@ -344,12 +335,12 @@ def fast_cos(x) -> Expr:
 
 def fast_inverse(x) -> Expr:
     n = _float32("fast_inverse", x)
-    return _wrap(ir.Div(_const(n.type, 1.0), n))
+    return _wrap(ir.Div(ir.const(n.type, 1.0), n))
 
 
 def fast_inverse_sqrt(x) -> Expr:
     n = _float32("fast_inverse_sqrt", x)
-    return _wrap(ir.Div(_const(n.type, 1.0), to_node(E.sqrt(_wrap(n)))))
+    return _wrap(ir.Div(ir.const(n.type, 1.0), to_node(E.sqrt(_wrap(n)))))
 
 
 # ---- bit counts ----------------------------------------------------------------------
@@ -367,14 +358,14 @@ def _popcount(u: ir.Expr) -> ir.Expr:
     t, bits = u.type, u.type.bits
     m = [int("".join(p * (bits // len(p)) for p in [pat]), 2)
          for pat in ("01", "0011", "00001111")]
-    x = ir.Sub(u, ir.BitAnd(ir.Shr(u, _const(t, 1)), _const(t, m[0])))
-    x = ir.Add(ir.BitAnd(x, _const(t, m[1])), ir.BitAnd(ir.Shr(x, _const(t, 2)), _const(t, m[1])))
-    x = ir.BitAnd(ir.Add(x, ir.Shr(x, _const(t, 4))), _const(t, m[2]))
+    x = ir.Sub(u, ir.BitAnd(ir.Shr(u, ir.const(t, 1)), ir.const(t, m[0])))
+    x = ir.Add(ir.BitAnd(x, ir.const(t, m[1])), ir.BitAnd(ir.Shr(x, ir.const(t, 2)), ir.const(t, m[1])))
+    x = ir.BitAnd(ir.Add(x, ir.Shr(x, ir.const(t, 4))), ir.const(t, m[2]))
     shift = 8
     while shift < bits:
-        x = ir.Add(x, ir.Shr(x, _const(t, shift)))
+        x = ir.Add(x, ir.Shr(x, ir.const(t, shift)))
         shift *= 2
-    return ir.BitAnd(x, _const(t, 0xFF if bits > 8 else 0x0F))
+    return ir.BitAnd(x, ir.const(t, 0xFF if bits > 8 else 0x0F))
 
 
 def count_leading_zeros(x) -> Expr:
@@ -385,7 +376,7 @@ def count_leading_zeros(x) -> Expr:
     u = cast_node(_unsigned(n.type), n)
     shift = 1
     while shift < n.type.bits:                  # every bit below the highest set one
-        u = ir.BitOr(u, ir.Shr(u, _const(u.type, shift)))
+        u = ir.BitOr(u, ir.Shr(u, ir.const(u.type, shift)))
         shift *= 2
     return _wrap(cast_node(n.type, _popcount(ir.BitNot(u))))
 
@@ -396,7 +387,7 @@ def count_trailing_zeros(x) -> Expr:
     if not n.type.is_integer():
         raise TypeError(f"count_trailing_zeros of a {n.type}")
     u = cast_node(_unsigned(n.type), n)
-    below = ir.BitAnd(ir.BitNot(u), ir.Sub(u, _const(u.type, 1)))     # ones below the lowest set bit
+    below = ir.BitAnd(ir.BitNot(u), ir.Sub(u, ir.const(u.type, 1)))     # ones below the lowest set bit
     return _wrap(cast_node(n.type, _popcount(below)))
 
 
