@@ -320,8 +320,7 @@ def _shift(cls, a, b) -> Expr:
     value = ir.const_value(bn)
     if value is not None:
         return Expr.wrap((cls if value >= 0 else _OPPOSITE_SHIFT[cls])(an, magnitude))
-    zero = ir.Const(bn.type, 0)
-    return Expr.wrap(ir.Select(ir.GE(bn, zero), cls(an, magnitude),
+    return Expr.wrap(ir.Select(ir.GE(bn, ir.zero(bn.type)), cls(an, magnitude),
                                _OPPOSITE_SHIFT[cls](an, magnitude)))
 
 
