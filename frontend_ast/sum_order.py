@@ -40,7 +40,7 @@ import itertools
 from pyhalide import ir
 from pyhalide.buffer import Param
 from pyhalide.errors import CompileError
-from pyhalide.expr import Expr, cast_node, match, select
+from pyhalide.expr import Expr, binary, cast_node, select
 from pyhalide.var import RDom, Var
 
 from . import ops
@@ -57,13 +57,6 @@ BUFSIZE = 8192       # NPY_BUFSIZE: the iterator's buffer, in elements
 
 _params = itertools.count()     # names of the call-time parameters
 
-
-def _shift(cls, a, b) -> Expr:
-    """a << b or a >> b as the IR shifts (the amounts here are never negative:
-    Halide's Expr operators would wrap a signed amount in a select on its
-    sign, which bounds inference cannot see through)."""
-    an, bn = match(a, b)
-    return Expr.wrap(cls(an, bn))
 
 
 def memory_order(operand: ArrayExpr, layout=None):
@@ -293,7 +286,9 @@ class _SumBuilder:
         pieces = a.static(lambda z: -(-plan(z)[0] // plan(z)[1]), a.order)
         runs = a.static(lambda z: plan(z)[2], a.order)
         depth = a.static(lambda z: run_depth(*plan(z)[:2], a.lanes), a.order)
-        slots = _shift(ir.Shl, Expr.wrap(ir.index(1)), depth)
+        # binary(): the IR's shift, not Expr's `<<`, whose select on a signed amount's
+        # sign (Halide's rule) would hide the bounds; these amounts are never negative
+        slots = binary(ir.Shl, Expr.wrap(ir.index(1)), depth)
         c = a.em.new_var("c")
         nth = c % pieces
         start = (c // pieces) * slab + nth * piece      # run c: a piece of a slab
@@ -324,7 +319,7 @@ class _SumBuilder:
             else a.static(_prod, a.run)
         q = m // a.lanes
         depth = a.static(lambda z: split_depth(_prod(z), a.lanes), a.run)
-        slots = _shift(ir.Shl, Expr.wrap(ir.index(1)), depth)
+        slots = binary(ir.Shl, Expr.wrap(ir.index(1)), depth)
         extra = [a.vars[k] for k in reversed(a.kept + a.outer)]      # IR order
         extra_at = {k: a.vars[k] for k in a.kept + a.outer}
         j, s, c = a.em.new_var("j"), a.em.new_var("s"), a.em.new_var("c")
@@ -442,7 +437,7 @@ class _SumBuilder:
         st, nq, last = cur[0], cur[1], cur[2]
         rem = select(last == 1, m % self.lanes, 0)
         leaf = nq * self.lanes + rem <= self.block
-        bit = (_shift(ir.Shr, s, depth - 1 - d.x) & 1) == 1
+        bit = (binary(ir.Shr, s, depth - 1 - d.x) & 1) == 1
         half = nq // 2
         new_st = select(leaf, st, select(bit, st + half, st))
         new_q = select(leaf, select(bit, 0, nq), select(bit, nq - half, half))
@@ -499,7 +494,7 @@ class _SumBuilder:
         at = lambda k: (k,) + tuple(mid) + tuple(extra)    # noqa: E731
         self.define(tree, at(i), [Expr.wrap(tree[at(2 * i)].node) +
                                   Expr.wrap(tree[at(2 * i + 1)].node)],
-                    lv, preds=[i < _shift(ir.Shr, slots, level)])
+                    lv, preds=[i < binary(ir.Shr, slots, level)])
 
 
 def _narrowed(node) -> bool:

@@ -64,18 +64,18 @@ class Expr:
         raise TypeError("a pyhalide Expr cannot be used as a Python integer")
 
     # arithmetic -----------------------------------------------------------
-    def __add__(self, o): return _binary(ir.Add, self, o)
-    def __radd__(self, o): return _binary(ir.Add, o, self)
-    def __sub__(self, o): return _binary(ir.Sub, self, o)
-    def __rsub__(self, o): return _binary(ir.Sub, o, self)
-    def __mul__(self, o): return _binary(ir.Mul, self, o)
-    def __rmul__(self, o): return _binary(ir.Mul, o, self)
-    def __truediv__(self, o): return _binary(ir.Div, self, o)
-    def __rtruediv__(self, o): return _binary(ir.Div, o, self)
+    def __add__(self, o): return binary(ir.Add, self, o)
+    def __radd__(self, o): return binary(ir.Add, o, self)
+    def __sub__(self, o): return binary(ir.Sub, self, o)
+    def __rsub__(self, o): return binary(ir.Sub, o, self)
+    def __mul__(self, o): return binary(ir.Mul, self, o)
+    def __rmul__(self, o): return binary(ir.Mul, o, self)
+    def __truediv__(self, o): return binary(ir.Div, self, o)
+    def __rtruediv__(self, o): return binary(ir.Div, o, self)
     def __floordiv__(self, o): return _floordiv(self, o)
     def __rfloordiv__(self, o): return _floordiv(o, self)
-    def __mod__(self, o): return _binary(ir.Mod, self, o)
-    def __rmod__(self, o): return _binary(ir.Mod, o, self)
+    def __mod__(self, o): return binary(ir.Mod, self, o)
+    def __rmod__(self, o): return binary(ir.Mod, o, self)
     def __pow__(self, o): return pow(self, o)
     def __rpow__(self, o): return pow(o, self)
     def __neg__(self): return _negate(self)
@@ -96,12 +96,12 @@ class Expr:
     def __rrshift__(self, o): return _shift(ir.Shr, o, self)
 
     # comparisons ----------------------------------------------------------
-    def __lt__(self, o): return _binary(ir.LT, self, o)
-    def __le__(self, o): return _binary(ir.LE, self, o)
-    def __gt__(self, o): return _binary(ir.GT, self, o)
-    def __ge__(self, o): return _binary(ir.GE, self, o)
-    def __eq__(self, o): return _binary(ir.EQ, self, o)
-    def __ne__(self, o): return _binary(ir.NE, self, o)
+    def __lt__(self, o): return binary(ir.LT, self, o)
+    def __le__(self, o): return binary(ir.LE, self, o)
+    def __gt__(self, o): return binary(ir.GT, self, o)
+    def __ge__(self, o): return binary(ir.GE, self, o)
+    def __eq__(self, o): return binary(ir.EQ, self, o)
+    def __ne__(self, o): return binary(ir.NE, self, o)
 
 
 # ---------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def match(a, b, what: str = ""):
     return _match_types(to_node(a), to_node(b))
 
 
-def _binary(cls, a, b) -> Expr:
+def binary(cls, a, b) -> Expr:
     an, bn = match(a, b)
     if an.type.is_bool() and cls in (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod):
         raise TypeError(f"arithmetic ({cls.__name__}) on bool operands; cast them first")

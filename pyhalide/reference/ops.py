@@ -146,8 +146,7 @@ _FLOAT_WIDENED = {
                      else math.nan),
 }
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | \
-    frozenset(_FLOAT_WIDENED) | {"reinterpret",
-    "abs", "fma", "int_true_divide"}
+    frozenset(_FLOAT_WIDENED) | {"abs", "fma", "int_true_divide", "reinterpret"}
 
 
 def _fma(a, b, c, dtype):
