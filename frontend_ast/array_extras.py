@@ -29,6 +29,7 @@ from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_
 from .array_reduce import INTP, finish, fold, minmax, reduce_call, total
 from .array_shape import derived
 from .arrayexpr import ArrayExpr, k_order, lift
+from .ufunc_order import result_order
 from .values import Val, const_val
 
 
@@ -199,7 +200,10 @@ def _norm(b, fn, node):
         return calls.ELEMENTWISE[np.abs][1](cx, np.abs, v)
 
     def elementwise(value, f):
-        return ArrayExpr(value.shape, value.ty, lambda i: f(cx, value.elem(i)), node)
+        # NumPy's temporaries keep their operand's memory order, which decides
+        # the summation order of the reduction over them
+        return ArrayExpr(value.shape, value.ty, lambda i: f(cx, value.elem(i)), node,
+                         order=result_order([value], value.ndim))
     square = elementwise(x, lambda cx, v: ops.binary(cx, "*", v, v))
     if not given and (ord_ is None or (ord_ == "fro" and x.ndim == 2) or
                       (ord_ == 2 and x.ndim == 1)):
@@ -243,7 +247,9 @@ def _norm_ord(b, got):
 
 
 def _map_cast(cx, x, ty, node):
-    return ArrayExpr(x.shape, ty, lambda i: ops.cast_to(cx, x.elem(i), ty), node)
+    """x.astype(ty): order 'K' keeps x's memory order."""
+    return ArrayExpr(x.shape, ty, lambda i: ops.cast_to(cx, x.elem(i), ty), node,
+                     order=result_order([x], x.ndim))
 
 
 # np.nansum, np.nanmean -------------------------------------------------------------------------

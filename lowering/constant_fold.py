@@ -36,7 +36,7 @@ def cast_value(t: ir.Type, src: ir.Type, v):
     if t.is_float():
         if src.is_float() or src.is_bool():
             return _float(t, float(v))
-        return _float(t, float(int(v)))
+        return ir.int_to_float(t, int(v))
     # to an integer type
     if src.is_float():
         if v != v:

@@ -185,7 +185,9 @@ def cast_node(t: Type, e: ir.Expr) -> ir.Expr:
         return e
     if isinstance(e, ir.Const):
         if t.is_float():
-            return ir.Const(t, float(e.value))
+            if e.type.is_float() or e.type.is_bool():
+                return ir.Const(t, float(e.value))
+            return ir.Const(t, ir.int_to_float(t, e.value))
         if t.is_bool():
             return ir.Const(t, e.value != 0)
         if not e.type.is_float():

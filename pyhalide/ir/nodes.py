@@ -6,6 +6,7 @@ malformed tree fails where it is built, not in codegen.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional
 
@@ -33,6 +34,37 @@ def _check(cond: bool, msg: str):
         raise TypeError(msg)
 
 
+# float32: significant bits, least normal exponent, largest finite value
+_FLOAT32 = (24, -126, math.ldexp(2.0 - 2.0 ** -23, 127))
+
+
+def round_to_float(t: Type, v: float) -> float:
+    """v rounded to nearest (ties to even) into the float type t, overflowing
+    to infinity: a float32 Const holds only values float32 has (Halide's
+    FloatImm does the same)."""
+    if t.bits == 64 or v == 0 or v != v or math.isinf(v):
+        return v
+    precision, min_exponent, largest = _FLOAT32
+    exponent = max(math.frexp(v)[1] - 1, min_exponent) - (precision - 1)
+    rounded = math.ldexp(float(round(math.ldexp(v, -exponent))), exponent)
+    if abs(rounded) > largest:
+        return math.copysign(math.inf, v)
+    return math.copysign(rounded, v)
+
+
+def int_to_float(t: Type, v: int) -> float:
+    """The integer v converted to the float type t with one rounding, as the
+    machine's conversion does (float(v) first would round twice into float32
+    beyond 2**53)."""
+    if t.bits == 64 or abs(v) <= 2 ** 53:
+        return round_to_float(t, float(v))
+    shift = abs(v).bit_length() - 53
+    # 53 bits kept and a sticky bit for any bit shifted out: rounding that
+    # to float32's 24 bits is the single rounding of v
+    kept = (abs(v) >> shift) | (1 if abs(v) & ((1 << shift) - 1) else 0)
+    return math.copysign(round_to_float(t, math.ldexp(float(kept), shift)), v)
+
+
 # --------------------------------------------------------------------------
 # Leaves
 # --------------------------------------------------------------------------
@@ -46,7 +78,7 @@ class Const(Expr):
     def __post_init__(self):
         _check(self.type.is_scalar(), "Const must be scalar")
         if self.type.is_float():
-            object.__setattr__(self, "value", float(self.value))
+            object.__setattr__(self, "value", round_to_float(self.type, float(self.value)))
         elif self.type.is_bool():
             object.__setattr__(self, "value", bool(self.value))
         else:

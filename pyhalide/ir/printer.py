@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from . import nodes as N
 from .mutator import children
+from .types import Float
+
+_FLOAT32 = Float(32)
 
 
 def _const(c: N.Const) -> str:
@@ -11,12 +14,23 @@ def _const(c: N.Const) -> str:
         return "true" if c.value else "false"
     if t.is_float():
         v = c.value
-        s = repr(v) if v == v and v not in (float("inf"), float("-inf")) else \
-            ("nan" if v != v else ("inf" if v > 0 else "-inf"))
+        if v != v or v in (float("inf"), float("-inf")):
+            s = "nan" if v != v else ("inf" if v > 0 else "-inf")
+        else:
+            s = _shortest_float32(v) if t.bits == 32 else repr(v)
         return s + ("f" if t.bits == 32 else "")
     if t.is_int() and t.bits == 32:
         return str(c.value)
     return f"({t}){c.value}"
+
+
+def _shortest_float32(v: float) -> str:
+    """The shortest decimal text that reads back as the float32 value v."""
+    for digits in range(1, 10):
+        s = repr(float(f"{v:.{digits}g}"))
+        if N.round_to_float(_FLOAT32, float(s)) == v:
+            return s
+    return repr(v)
 
 
 def expr_to_str(e) -> str:
