@@ -84,6 +84,10 @@ class _Scratch:
     def __init__(self, kernel: "Kernel"):
         nb, np_ = len(kernel.buffers), len(kernel.params)
         self.args = (ctypes.c_void_p * (2 * nb + np_ + 1))()
+        # the entry is called with the array's address as an int: ctypes
+        # converts an int argument faster than an array (~8 us less per call
+        # with cold caches, after a bandwidth-bound kernel)
+        self.address = ctypes.addressof(self.args)
         self.geometry = [(ctypes.c_int64 * max(3 * b.dimensions, 1))() for b in kernel.buffers]
         self.last = [None] * nb            # (shape, strides) the rows describe
         self.span = [(0, 0)] * nb           # bytes an array covers, from its data pointer
@@ -241,7 +245,7 @@ class Kernel:
             err[0] = 0
             err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
                 scratch.never_address
-            if self._fn(scratch.args) == 0:
+            if self._fn(scratch.address) == 0:
                 break
             if err[0] != CANCELLED:
                 self._raise(err)
