@@ -165,10 +165,15 @@ def realize_again(pipe, sizes, more):
     rec = d["_fast"]()
     if rec is None:
         return None
-    if type(sizes) is not tuple or more:
+    kind = type(sizes)
+    if (kind is list or kind is tuple) and not more:      # (_int_sizes, inlined)
+        for s in sizes:
+            if type(s) is not int:
+                return None
+        if kind is list:
+            sizes = tuple(sizes)
+    else:
         sizes = _int_sizes(sizes, more)
-    elif any(type(s) is not int for s in sizes):
-        return None
     if sizes is None or sizes != rec.sizes:
         return None
     if not _unchanged(rec.snapshots) and not _versions_equal(rec):

@@ -301,3 +301,14 @@ def test_sizes_as_a_tuple_and_as_numpy_integers(full_calls):
     assert full_calls[0] == n
     assert np.array_equal(np.asarray(f.realize((np.int64(8), np.int64(4)))), _want(a, 3))
     assert full_calls[0] == n + 1
+
+
+def test_sizes_as_a_list_of_numpy_integers_take_the_full_path(full_calls):
+    a = _arr(4, 8)
+    f = _scaled(ph.Buffer(a), 3)
+    _recorded(f, [8, 4])
+    n = full_calls[0]
+    assert np.array_equal(np.asarray(f.realize([np.int32(8), 4])), _want(a, 3))
+    assert full_calls[0] == n + 1
+    with pytest.raises(ValueError, match="size"):
+        f.realize([8])
