@@ -44,7 +44,7 @@ def callers(a: np.ndarray) -> dict:
     fns = {"pyhalide Func.realize": lambda: f.realize(sizes),
            "pyhalide new Pipeline([f]).realize": lambda: ph.Pipeline([f]).realize(sizes),
            "pyhalide Kernel call": lambda: kernel(buffers, params, True),
-           "pyhalide ctypes entry": lambda: kernel._fn(scratch.args)}
+           "pyhalide ctypes entry": lambda: kernel._fn(scratch.address)}
     want = int(a.max())
     assert int(np.asarray(f.realize(sizes))) == want and int(out) == want
     assert int(np.asarray(ph.Pipeline([f]).realize(sizes))) == want

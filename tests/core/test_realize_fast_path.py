@@ -12,6 +12,7 @@ import pytest
 
 import pyhalide as ph
 from pyhalide import realize
+from pyhalide.expr import to_node
 
 
 @pytest.fixture
@@ -223,3 +224,91 @@ def test_threads_realizing_one_func_at_once():
     for t in ts:
         t.join()
     assert not bad
+
+
+def _two_stage(a):
+    """g[x, y] = a * 2; f[x, y] = g[x, y] + g[x, y + 1] over a 2-D input
+    (clamped), for schedule edits the recorded call must see."""
+    x, y = ph.Var("x"), ph.Var("y")
+    src = ph.BoundaryConditions.repeat_edge(ph.Buffer(a))
+    g = ph.Func("g")
+    g[x, y] = src[x, y] * 2
+    f = ph.Func("f")
+    f[x, y] = g[x, y] + g[x, y + 1]
+    return f, g, x, y
+
+
+def _two_stage_want(a):
+    g = a.astype(np.int64) * 2
+    below = np.concatenate([g[1:], g[-1:]])
+    return (g + below).astype(np.int32)
+
+
+def test_each_schedule_edit_after_the_record_takes_the_full_path(full_calls):
+    # the recorded call compares each Function's schedule objects by identity
+    # and the lists schedules edit in place by equality: every edit is seen
+    a = _arr(6, 16)
+    f, g, x, y = _two_stage(a)
+    want = _two_stage_want(a)
+    xo, xi = ph.Var("xo"), ph.Var("xi")
+    edits = [lambda: g.compute_root(), lambda: f.split(x, xo, xi, 4),
+             lambda: f.reorder(y, xo), lambda: f.vectorize(xi), lambda: f.unroll(y, 2),
+             lambda: g.compute_at(f, y), lambda: g.compute_inline()]
+    for edit in edits:
+        _recorded(f, [16, 6])
+        n = full_calls[0]
+        edit()
+        assert np.array_equal(np.asarray(f.realize([16, 6])), want)
+        assert full_calls[0] == n + 1
+        assert np.array_equal(np.asarray(f.realize([16, 6])), want)
+
+
+def test_a_predicate_added_in_place_is_seen():
+    a = _arr(1, 10)[0]
+    r = ph.RDom([(0, 10)], "r")
+    f = ph.Func("total")
+    f[()] = 0
+    f[()] = f[()] + ph.Buffer(a)[r.x]
+    _recorded(f, [])
+    upd = f._function.updates[0]
+    upd.predicates.append(to_node(r.x < 5))
+    assert int(np.asarray(f.realize([]))) == int(a[:5].sum())
+
+
+def test_an_equal_schedule_object_put_in_place_keeps_the_record(full_calls):
+    # the flat walk fails on the new object; the versions (by equality)
+    # still match, so the call is reused and the walk's snapshot renewed
+    import dataclasses
+    a = _arr(4, 8)
+    f = _scaled(ph.Buffer(a), 3)
+    _recorded(f, [8, 4])
+    n = full_calls[0]
+    fn = f._function
+    fn.schedule = dataclasses.replace(fn.schedule)
+    fn.pure.schedule = dataclasses.replace(fn.pure.schedule, dims=list(fn.pure.schedule.dims))
+    for _ in range(2):
+        assert np.array_equal(np.asarray(f.realize([8, 4])), _want(a, 3))
+    assert full_calls[0] == n
+
+
+def test_sizes_as_a_tuple_and_as_numpy_integers(full_calls):
+    a = _arr(4, 8)
+    f = _scaled(ph.Buffer(a), 3)
+    _recorded(f, [8, 4])
+    n = full_calls[0]
+    assert np.array_equal(np.asarray(f.realize((8, 4))), _want(a, 3))
+    assert np.array_equal(np.asarray(f.realize(8, 4)), _want(a, 3))
+    assert full_calls[0] == n
+    assert np.array_equal(np.asarray(f.realize((np.int64(8), np.int64(4)))), _want(a, 3))
+    assert full_calls[0] == n + 1
+
+
+def test_sizes_as_a_list_of_numpy_integers_take_the_full_path(full_calls):
+    a = _arr(4, 8)
+    f = _scaled(ph.Buffer(a), 3)
+    _recorded(f, [8, 4])
+    n = full_calls[0]
+    assert np.array_equal(np.asarray(f.realize([np.int32(8), 4])), _want(a, 3))
+    assert full_calls[0] == n + 1
+    with pytest.raises(ValueError, match="size"):
+        f.realize([8])
