@@ -15,7 +15,9 @@ from tests.rfactor.rfactor_util import same_as_serial
 x = ph.Var("x")
 rng = np.random.default_rng(20)
 
-SIZES = (1, 3, 8, 13, 17)
+# below one slice, below one split of 4 (empty tail slices), whole splits, a tail of 1;
+# 17 (a tail of 1 again, one more split) with -m slow
+SIZES = (1, 3, 8, 13, pytest.param(17, marks=pytest.mark.slow))
 
 
 def _data(n, lo=-50, hi=50, dtype=np.int32):
