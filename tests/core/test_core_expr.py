@@ -33,10 +33,11 @@ def test_integer_ops_wrap_and_euclid(dtype):
     ops = {"add": lambda p, q: p + q, "sub": lambda p, q: p - q, "mul": lambda p, q: p * q,
            "div": lambda p, q: p / q, "mod": lambda p, q: p % q,
            "min": ph.min, "max": ph.max, "and": lambda p, q: p & q, "xor": lambda p, q: p ^ q}
-    for name, op in ops.items():
-        f = ph.Func(f"op_{name}")
-        f[x] = op(A[x], B[x])
-        (got,) = check(f, [a.size])
+    funcs = []
+    for name, op in ops.items():               # one pipeline of every op: one compile
+        funcs.append(ph.Func(f"op_{name}"))
+        funcs[-1][x] = op(A[x], B[x])
+    for name, got in zip(ops, check(funcs, [a.size]), strict=True):
         for i in range(a.size):
             p, q = int(a[i]), int(b[i])
             exp = {"add": p + q, "sub": p - q, "mul": p * q, "div": _euclid(p, q)[0],

@@ -17,8 +17,15 @@ from . import kernels as K  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=40)
+    """Two worker processes sharing the run's object cache (tests/conftest.py):
+    each still rebuilds and lowers every function from its pickled definition,
+    and loads the machine code this process or the other worker compiled from the
+    same IR instead of compiling it again."""
+    from pyhalide.ir.config import config
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PYHALIDE_CACHE_DIR", config.cache_dir or "0")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=40)
     c = distributed.Client(cluster)
     yield c
     c.close()

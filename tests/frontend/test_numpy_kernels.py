@@ -18,9 +18,12 @@ KERNELS = corpus.load()
 MAY_BE_REFUSED = {"black_scholes", "positive_sum", "mandelbrot_where"}
 
 
-# the kernels that compile longest (1-6 s CPU each, session 16): run with -m slow
+# the kernels that compile longest (1-6 s CPU each, session 16; 0.5-1 s, session 19):
+# run with -m slow
 SLOW_KERNELS = {"sample_variance", "kmeans_assign", "softmax", "pairwise_dist", "minmax_scale",
-                "logsumexp", "centered_energy", "covariance", "rms", "row_normalize", "gemm"}
+                "logsumexp", "centered_energy", "covariance", "rms", "row_normalize", "gemm",
+                "weighted_mean", "gray_scott", "hdiff", "accuracy", "life_step", "fill_border",
+                "scaled_prefix"}
 
 
 @pytest.mark.parametrize("kernel", [

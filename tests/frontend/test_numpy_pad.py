@@ -54,9 +54,20 @@ ARRAYS = [rng.random((4, 5)), np.arange(12, dtype=np.int32).reshape(3, 4), rng.r
           rng.random((2, 2)) > 0.5, rng.random((5, 4)).T]
 
 
-@pytest.mark.parametrize("p", [zero_pad, edge, reflect_wide, symmetric_wide, wrap, corners,
-                               cast_fill], ids=lambda p: p.__name__)
-def test_modes(p):
+MODES = [zero_pad, edge, reflect_wide, symmetric_wide, wrap, corners, cast_fill]
+
+
+# the default run: each mode on two of the arrays, every array under some mode (each
+# array's dtype, shape or layout compiles the pipeline again); -m slow: every pair
+@pytest.mark.parametrize("i", range(len(MODES)), ids=[p.__name__ for p in MODES])
+def test_modes(i):
+    for a in (ARRAYS[i % len(ARRAYS)], ARRAYS[(i + 2) % len(ARRAYS)]):
+        check(MODES[i], a)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", MODES, ids=lambda p: p.__name__)
+def test_modes_every_array(p):
     for a in ARRAYS:
         check(p, a)
 

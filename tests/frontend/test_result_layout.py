@@ -254,16 +254,31 @@ def _sum_of_reduction(a):
     return a.sum(axis=1).sum(), (a.max(axis=2) * 1.5).sum(axis=0)
 
 
-@pytest.mark.parametrize("fn", [_sum_of_written_local, _sum_of_slices, _sum_of_copies,
-                                _sum_of_likes], ids=lambda f: f.__name__)
-def test_sums_in_numpys_memory_order(fn):
+SUM_CASES = [_sum_of_written_local, _sum_of_slices, _sum_of_copies, _sum_of_likes]
+
+
+def _check_sums(fn, layouts):
     rng = np.random.default_rng(17)
     p = ph.pipeline(fn)
     for _ in range(2):
         base = rng.standard_normal((23, 41)) * 10.0 ** rng.integers(-8, 8, (23, 41))
-        for a in (np.asfortranarray(base), np.asfortranarray(base)[1:, ::2]):
+        views = (np.asfortranarray(base), np.asfortranarray(base)[1:, ::2])
+        for a in (views[k] for k in layouts):
             for e, g in zip(fn(a.copy(order="K")), p(a.copy(order="K"))):
                 np.testing.assert_array_equal(g, e)
+
+
+# the default run: each case on a Fortran-ordered array or, by turns, a stepped view of
+# one (each layout compiles the pipeline again); -m slow: every case on both
+@pytest.mark.parametrize("i", range(len(SUM_CASES)), ids=[f.__name__ for f in SUM_CASES])
+def test_sums_in_numpys_memory_order(i):
+    _check_sums(SUM_CASES[i], [i % 2])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fn", SUM_CASES, ids=lambda f: f.__name__)
+def test_sums_in_numpys_memory_order_both_layouts(fn):
+    _check_sums(fn, [0, 1])
 
 
 def test_sum_of_a_reduction_of_a_fortran_array():

@@ -73,8 +73,12 @@ def _arg(n, seed=0):
     return np.random.default_rng(seed).standard_normal(n)
 
 
-@pytest.mark.parametrize("schedule", [None, "auto"])
-@pytest.mark.parametrize("fn", CASES, ids=lambda f: f.__name__)
+# the default run: every case under the default schedule, every other one under auto as
+# well; -m slow: the rest under auto
+@pytest.mark.parametrize("fn, schedule", [
+    pytest.param(fn, schedule, marks=[pytest.mark.slow] if schedule and i % 2 else [])
+    for schedule in (None, "auto") for i, fn in enumerate(CASES)],
+    ids=lambda v: getattr(v, "__name__", str(v)))
 def test_values_equal_python(fn, schedule):
     p = ph.pipeline(fn, schedule=schedule)
     for n in (0, 1, 5, 37):

@@ -42,8 +42,11 @@ def _python(first, shorter, times=1):
     return run
 
 
-@pytest.mark.parametrize("variant", ["rescan", "apply"])
-@pytest.mark.parametrize("first,shorter", [(1, 0), (3, 2), (1, 5)])
+# the default run: every (first, shorter) in one variant, the variants by turns; the other
+# variant of each with -m slow
+@pytest.mark.parametrize("first, shorter, variant", [
+    pytest.param(f, s, v, marks=[pytest.mark.slow] if v != ("rescan", "apply")[i % 2] else [])
+    for v in ("rescan", "apply") for i, (f, s) in enumerate([(1, 0), (3, 2), (1, 5)])])
 def test_pure_points_outside_the_scan_are_computed(first, shorter, variant):
     sizes = [(n,) for n in (first + shorter, first + shorter + 1, 7, 16, 45)]
     check_scan(_partial_cumsum(first, shorter, variant),
