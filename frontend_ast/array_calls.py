@@ -28,7 +28,7 @@ first looked up (handler_of, method_handler, is_method): a first compile
 imports only the handlers the function calls (each module imported is
 source compiled when no bytecode is cached). Look handlers up through those
 functions, never FUNCTIONS or METHODS directly, so the names of LAZY are
-found. tests/frontend/test_lazy_array_calls.py checks that LAZY lists
+found. tests/frontend/test_first_compile_imports.py checks that LAZY lists
 exactly what its modules register."""
 from __future__ import annotations
 

@@ -1,8 +1,11 @@
 """A first compile of an @pipeline reduction imports only what it uses
 (issue 16: first compiles; a module imported is source compiled when no
 bytecode is cached): not numpy.ma (a masked array exists only once numpy.ma
-is imported), not the automatic scheduler, not the reference evaluator. Each
-check runs in a fresh interpreter, and the results are compared with NumPy."""
+is imported), not the automatic scheduler, not the reference evaluator, not
+the array functions it does not call (array_calls.LAZY, which lists exactly
+what its modules register; a lazily registered handler is found, also from
+another: np.nanmedian -> np.median). Each check runs in a fresh interpreter,
+and the results are compared with NumPy."""
 from __future__ import annotations
 
 import json
@@ -86,3 +89,60 @@ def test_autoscheduler_params_as_schedule_in_a_fresh_process(tmp_path, how):
                           "auto": schedule_mode(p) is not None}}))
     """)
     assert got == {"close": True, "auto": True}
+
+
+def test_lazy_table_is_what_its_modules_register(tmp_path):
+    got = _run(tmp_path, """
+        import importlib, json
+        import numpy as np
+        import pyhalide.frontend_ast.builder, pyhalide.frontend_ast.specialize
+        from pyhalide.frontend_ast import array_calls as A
+
+        eager_f, eager_m = set(A.FUNCTIONS), set(A.METHODS)
+        loaded = [m for m in A.LAZY if "pyhalide.frontend_ast." + m in __import__("sys").modules]
+        for mod in A.LAZY:
+            importlib.import_module("pyhalide.frontend_ast." + mod)
+        listed_f = {getattr(np, n): mod for mod, (names, _) in A.LAZY.items()
+                    for n in names.split() if getattr(np, n, None) is not None}
+        listed_m = {n: mod for mod, (_, names) in A.LAZY.items() for n in names.split()}
+        short = lambda h: h.__module__.rsplit(".", 1)[1]
+        new_f = {f: short(h) for f, h in A.FUNCTIONS.items() if f not in eager_f}
+        new_m = {n: short(h) for n, h in A.METHODS.items() if n not in eager_m}
+        print(json.dumps({
+            "loaded_eagerly": loaded,
+            "listed_but_eager": [getattr(f, "__name__", str(f)) for f in listed_f if f in eager_f]
+                                + [n for n in listed_m if n in eager_m],
+            "functions_match": new_f == listed_f,
+            "methods_match": new_m == listed_m,
+            "unlisted": sorted(getattr(f, "__name__", str(f)) for f in set(new_f) - set(listed_f)),
+        }))
+    """)
+    assert got == {"loaded_eagerly": [], "listed_but_eager": [], "functions_match": True,
+                   "methods_match": True, "unlisted": []}
+
+
+def test_lazy_handlers_from_a_fresh_interpreter(tmp_path):
+    got = _run(tmp_path, """
+        import json, sys
+        import numpy as np
+        import pyhalide as ph
+
+        def f(a):
+            s = a.copy()
+            s.sort()
+            return np.median(a), np.nanmedian(a), s, np.sort(a), a.argsort(kind="stable")
+
+        def g(a):
+            return a.sum(axis=0)
+
+        a = np.array([3.0, 1.0, np.nan, 2.0, 7.0, 1.0, 0.5])
+        b = np.abs(np.nan_to_num(a))
+        ph.pipeline(g)(b.reshape(7, 1))
+        before = "pyhalide.frontend_ast.array_sort" in sys.modules
+        got, want = ph.pipeline(f)(b), f(b)
+        same = all(np.array_equal(x, y) for x, y in zip(got, want))
+        got2, want2 = ph.pipeline(f)(a), f(a)
+        same2 = all(np.array_equal(x, y, equal_nan=True) for x, y in zip(got2, want2))
+        print(json.dumps({"sort_before": before, "same": same, "same_nan": same2}))
+    """)
+    assert got == {"sort_before": False, "same": True, "same_nan": True}
