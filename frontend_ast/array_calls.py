@@ -54,7 +54,6 @@ LAZY = {
     "array_grid": ("meshgrid", ""),
     "array_histogram": ("histogram", ""),
     "array_interp": ("interp searchsorted", ""),
-    "array_math": ("isclose allclose nan_to_num", ""),
     "array_nanreduce": ("nanmin nanmax nanargmin nanargmax", ""),
     "array_nanstats": ("nancumsum nancumprod nanvar nanstd nanmedian", ""),
     "array_outer": ("outer", ""),

@@ -16,6 +16,7 @@ import numpy as np
 from . import (  # noqa: F401  (array_extras ... array_ufunc_reduce register their handlers)
     array_calls,
     array_extras,
+    array_math,
     array_trace,
     array_ufunc_outer,
     array_ufunc_reduce,
