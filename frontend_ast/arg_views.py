@@ -17,7 +17,6 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.ops import free_vars
-from pyhalide.reference.exprs import Context
 
 from .affine_maps import affine, probes
 from .array_shape import size_fn
@@ -59,6 +58,8 @@ class ArgView:
         key = tuple(values.values())
         start = self._starts.get(key)
         if start is None:
+            # (the reference evaluator, imported when a view is first built)
+            from pyhalide.reference.exprs import Context
             ctx = Context(None, values)
             start = [int(ctx.ev(e)) for e in self.offsets]
             if len(self._starts) < 64:

@@ -52,7 +52,7 @@ def _array(b, arg, name) -> ArrayExpr:
 def _divmod(b, fn, node):
     if len(node.args) != 2 or node.keywords:
         raise b.cx.err(node, "np.divmod takes two positional arguments here (no keywords)")
-    return TupleVal([array_calls.FUNCTIONS[f](b, f, node)
+    return TupleVal([array_calls.handler_of(f)(b, f, node)
                      for f in (np.floor_divide, np.remainder)])
 
 

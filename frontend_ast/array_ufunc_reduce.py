@@ -31,4 +31,4 @@ def _ufunc_reduce(b, fn, node):
         zero = ast.copy_location(ast.Constant(0), node)
         keywords.append(ast.copy_location(ast.keyword(arg="axis", value=zero), node))
     call = ast.copy_location(ast.Call(node.func, list(node.args), keywords), node)
-    return array_calls.FUNCTIONS[target](b, target, call)
+    return array_calls.handler_of(target)(b, target, call)

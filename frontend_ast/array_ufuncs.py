@@ -13,23 +13,10 @@ import ast
 
 import numpy as np
 
-from . import (  # noqa: F401  (array_nanreduce ... array_trace register their handlers)
-    array_atleast,
-    array_calculus,
+from . import (  # noqa: F401  (array_extras ... array_ufunc_reduce register their handlers)
     array_calls,
-    array_convolve,
-    array_datasize,
-    array_diag,
-    array_einsum,
     array_extras,
-    array_histogram,
-    array_interp,
     array_math,
-    array_nanreduce,
-    array_nanstats,
-    array_pad,
-    array_quantile,
-    array_sort,
     array_trace,
     array_ufunc_outer,
     array_ufunc_reduce,

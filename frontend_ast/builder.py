@@ -12,16 +12,11 @@ from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
 from . import (  # noqa: F401  (the array_* modules register their handlers)
-    array_average,
     array_choice,
     array_complex,
-    array_copyto,
     array_create,
     array_dot,
     array_extras,
-    array_grid,
-    array_outer,
-    array_polyval,
     array_reduce,
     array_scan,
     array_shape,

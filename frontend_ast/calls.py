@@ -264,7 +264,7 @@ def _round(cx, v):
 
 # methods ----------------------------------------------------------------------------
 def _method(b, m: MethodRef, node):
-    handler = array_calls.METHODS.get(m.name)
+    handler = array_calls.method_handler(m.name)
     if handler is not None and not isinstance(m.obj, Val):
         out = handler(b, m.obj, m.name, node)
         return scalar_if_0d(b, out, node) if m.scalar else out
@@ -314,7 +314,7 @@ def _module_fn(b, fn: ModuleRef, node):
     f = fn.obj
     if index_tuples.handles(f, node):
         return index_tuples.call(b, f, node)
-    handler = array_calls.FUNCTIONS.get(f)
+    handler = array_calls.handler_of(f)
     if handler is not None:
         return handler(b, f, node)
     if f in _CREATE:

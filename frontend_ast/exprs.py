@@ -288,13 +288,13 @@ class Expressions:
             base = self._zero_d_as_array(base, node.value)
         if isinstance(base, Val) and not base.ty.weak and not base.union and \
                 attr not in _SCALAR_ATTRIBUTES and \
-                (attr in array_calls.ATTRIBUTES or attr in array_calls.METHODS):
+                (attr in array_calls.ATTRIBUTES or array_calls.is_method(attr)):
             return self._numpy_scalar_attribute(base, attr, node)
         if isinstance(base, (Arr, ArrayExpr)):
             handler = array_calls.ATTRIBUTES.get(attr)
             if handler is not None:
                 return handler(self, base, attr, node)
-            if attr in array_calls.METHODS:
+            if array_calls.is_method(attr):
                 return MethodRef(base, attr)
             if attr == "shape":
                 return TupleVal(base.shape)

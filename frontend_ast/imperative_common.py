@@ -8,10 +8,9 @@ import ast
 import dataclasses
 
 from pyhalide import ir
-from pyhalide.autoschedule.apply import copy_stage
 from pyhalide.checks import is_check_read
 from pyhalide.expr import Expr
-from pyhalide.ir.function import FuncSchedule
+from pyhalide.ir.function import FuncSchedule, copy_stage
 
 from .loop_cycles import mapped_definition
 

@@ -40,7 +40,7 @@ import copy
 import dataclasses
 
 from pyhalide import ir
-from pyhalide.autoschedule.apply import copy_stage
+from pyhalide.ir.function import copy_stage
 from pyhalide.simplify import equal_after_simplify
 
 from .deps import unchecked

@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import sys
 from collections.abc import Mapping
 
 import numpy as np
 
-from pyhalide.autoschedule.params import AutoschedulerParams
 from pyhalide.errors import CompileError
 from pyhalide.source import at, user_location
 
@@ -65,6 +65,14 @@ def schedule_mode(p):
     return found[1] if isinstance(found, tuple) else None
 
 
+def _is_autoscheduler_params(arg) -> bool:
+    """arg is an AutoschedulerParams (false while pyhalide.autoschedule is not
+    imported: no instance exists; a function with a default schedule compiles
+    without importing the autoscheduler)."""
+    params = sys.modules.get("pyhalide.autoschedule.params")
+    return params is not None and isinstance(arg, params.AutoschedulerParams)
+
+
 def _resolve(p):
     """_applier(...), None, or ("auto", mode) for an automatic schedule."""
     registered = p.registered_schedule
@@ -73,7 +81,7 @@ def _resolve(p):
     arg = p.schedule_argument
     if isinstance(arg, str) and arg == "serial":
         return None
-    if isinstance(arg, str) and arg in AUTO or isinstance(arg, AutoschedulerParams):
+    if isinstance(arg, str) and arg in AUTO or _is_autoscheduler_params(arg):
         return ("auto", arg)
     if callable(arg):
         return _applier(arg, getattr(arg, "__name__", "schedule"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import sys
 
 import numpy as np
 
@@ -22,8 +23,10 @@ def _index_args(key) -> tuple:
 
 def refuse_masked(arr, what: str) -> None:
     """TypeError for a NumPy masked array: compiled code reads its data and
-    would silently ignore the mask."""
-    if isinstance(arr, np.ma.MaskedArray):
+    would silently ignore the mask. (Without numpy.ma imported there is no
+    masked array: `np.ma` would import it, 10 ms of a first compile.)"""
+    ma = sys.modules.get("numpy.ma")
+    if ma is not None and isinstance(arr, ma.MaskedArray):
         raise TypeError(f"{what} was given a masked array (np.ma): compiled code reads every "
                         f"element and would ignore the mask; pass np.ma.filled(a, value) or "
                         f"a.compressed() (the unmasked elements){at(user_location())}")

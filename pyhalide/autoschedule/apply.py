@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 
 from ..ir.config import debug_print
-from ..ir.function import StageSchedule
+from ..ir.function import copy_stage
 
 
 class Applied:
@@ -92,10 +92,6 @@ def _snapshot(funcs) -> list:
         out.append((fn, fn.pure, list(fn.updates), copy.copy(fn.schedule),
                     [(d, copy_stage(d.schedule)) for d in defs]))
     return out
-
-
-def copy_stage(s: StageSchedule) -> StageSchedule:
-    return StageSchedule(list(s.dims), list(s.splits), list(s.rvars), s.allow_race_conditions)
 
 
 def _restore(saved: list):

@@ -78,6 +78,12 @@ class StageSchedule:
     atomic: bool = False
 
 
+def copy_stage(s: StageSchedule) -> StageSchedule:
+    """A copy of s's loops, splits, reduction variables and race permission
+    (not `atomic`), the lists new."""
+    return StageSchedule(list(s.dims), list(s.splits), list(s.rvars), s.allow_race_conditions)
+
+
 @dataclass(frozen=True)
 class LoopLevel:
     """Where a Func is computed or stored: inlined, at root, or at loop `var`
