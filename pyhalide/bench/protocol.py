@@ -424,6 +424,10 @@ def worker_env(threads: int) -> dict:
     # the first compile is timed cold: no on-disk object cache for pyhalide
     env["PYHALIDE_CACHE_DIR"] = "0"
     env.setdefault("PYTHONHASHSEED", "0")
+    # Python's own bytecode cache is left on, as in an installed package
+    # (suite3.py does the same): the first compile is pyhalide's work, not
+    # CPython compiling pyhalide's sources
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
