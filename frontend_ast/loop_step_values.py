@@ -40,22 +40,31 @@ def call(b, node):
         return args[0]
     if what == "nonzero":
         (step,) = args
-        if _positive(step) or _negative(step):
+        if _positive(cx, step) or _negative(cx, step):
             return const_val(True)
         return cx.compare("!=", step, const_val(0))
     if what == "pick":
         p, q, step = args
-        if _positive(step):
+        if _positive(cx, step):
             return p
-        if _negative(step):
+        if _negative(cx, step):
             return q
         return ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), p, q)
     if what == "trips":
         up, down, step, start, stop = args
-        if _positive(step):
+        if _positive(cx, step):
             return _running(up, start, stop)
-        if _negative(step):
+        if _negative(cx, step):
             return _running(down, stop, start)
+        loops = set(cx.syms.loops)
+        if any(set(ir.free_vars(ops.node_of(cx, v))) & loops for v in (start, stop, step)):
+            # its bounds over the enclosing loops' iterations would be those of
+            # either direction: a loop over a hull no bound limits
+            raise cx.err(node, "the sign of this range()'s step is not known here, and its "
+                               "bounds change with an enclosing loop",
+                         hint="branch on the sign: `if s > 0:` a loop over range(a, b, s), "
+                              "`else:` another; or write a step whose sign is evident "
+                              "(range(a, b, max(s, 1)))")
         picked = ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), up, down)
         return _running(picked, None, None)
     (trips,) = args
@@ -110,9 +119,10 @@ def _running(count: Val, first, last) -> Val:
     return copy.copy(count).set_range(low, hi, [Aff.const(0)], ubs)
 
 
-def _positive(v: Val) -> bool:
-    return v.lo is not None and v.lo > 0
+def _positive(cx, v: Val) -> bool:
+    """v >= 1 by its range or by the enclosing branches' conditions."""
+    return (v.lo is not None and v.lo > 0) or cx.syms.prove_le([Aff.const(1)], v.lbs)
 
 
-def _negative(v: Val) -> bool:
-    return v.hi is not None and v.hi < 0
+def _negative(cx, v: Val) -> bool:
+    return (v.hi is not None and v.hi < 0) or cx.syms.prove_le(v.ubs, [Aff.const(-1)])
