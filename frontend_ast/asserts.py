@@ -22,6 +22,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import ops
+from .loop_steps import RAISES_ATTR
 from .names import MISSING
 from .types import np_ty
 from .values import Arr, Val, const_val
@@ -29,6 +30,10 @@ from .values import Arr, Val, const_val
 
 def exec_assert(b, s: ast.Assert):
     """Execute `assert` statement s in the interpreter b (builder.Builder)."""
+    raises = getattr(s, RAISES_ATTR, None)
+    if raises is not None:      # a rewrite's check (loop_steps.py), also under `python -O`
+        _check(b, s, s.test, message_args(b.cx, s), exc=raises)
+        return
     if not __debug__:
         return
     cx = b.cx

@@ -14,7 +14,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
-from . import array_calls, generators, index_tuples, ops, unions
+from . import array_calls, generators, index_tuples, loop_step_values, ops, unions
 from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
@@ -118,6 +118,8 @@ def _construct(cx, v: Val, dtype) -> Val:
 
 # builtins ---------------------------------------------------------------------------
 def _builtin(b, name, node):
+    if name == "range" and loop_step_values.marked(node):
+        return loop_step_values.call(b, node)
     if name == "range":
         raise b.cx.err(node, "range() is only supported as the iterable of a `for` loop")
     if name == "tuple":

@@ -1,0 +1,128 @@
+"""The values of the `range(...)` calls loop_steps.py builds for a range()
+with a computed step (marked with loop_steps.STEP_ATTR):
+
+    index    range(x): x as a Python int (range() takes integers only; a
+             float is a located error, as Python's TypeError)
+    nonzero  range(step): True where the step is not 0 (constant True when
+             its range proves it: the assert checking it then vanishes)
+    pick     range(p, q, step): p for a positive step, q for a negative one
+             (decided by the step's range where it can be, else selected at
+             run time; a zero step has raised before)
+    trips    range(up, down, step, start, stop): picks the iteration count as
+             `pick`, bounded by the span it steps over (_running)
+    clamp    range(trips): the count within [0, 2**31 - 1]: it is never negative
+             (the interval of its form may say otherwise), and a count that
+             may exceed 2**31 - 1 is checked here (OverflowError: the limit of
+             a compiled loop)"""
+from __future__ import annotations
+
+import copy
+
+from pyhalide import ir
+
+from . import ops
+from .loop_steps import INT32_MAX, STEP_ATTR
+from .ranges import Aff
+from .values import Val, const_val
+
+
+def marked(node) -> bool:
+    return getattr(node, STEP_ATTR, None) is not None
+
+
+def call(b, node):
+    """The value of the marked range() call `node` (see the module doc)."""
+    cx = b.cx
+    what = getattr(node, STEP_ATTR)
+    args = [_integer(b, a) for a in node.args]
+    cx.cur_node = node
+    if what == "index":
+        return args[0]
+    if what == "nonzero":
+        (step,) = args
+        if _positive(cx, step) or _negative(cx, step):
+            return const_val(True)
+        return cx.compare("!=", step, const_val(0))
+    if what == "pick":
+        p, q, step = args
+        if _positive(cx, step):
+            return p
+        if _negative(cx, step):
+            return q
+        return ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), p, q)
+    if what == "trips":
+        up, down, step, start, stop = args
+        if _positive(cx, step):
+            return _running(up, start, stop)
+        if _negative(cx, step):
+            return _running(down, stop, start)
+        loops = set(cx.syms.loops)
+        if any(set(ir.free_vars(ops.node_of(cx, v))) & loops for v in (start, stop, step)):
+            # its bounds over the enclosing loops' iterations would be those of
+            # either direction: a loop over a hull no bound limits
+            raise cx.err(node, "the sign of this range()'s step is not known here, and its "
+                               "bounds change with an enclosing loop",
+                         hint="branch on the sign: `if s > 0:` a loop over range(a, b, s), "
+                              "`else:` another; or write a step whose sign is evident "
+                              "(range(a, b, max(s, 1)))")
+        picked = ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), up, down)
+        return _running(picked, None, None)
+    (trips,) = args
+    # the count is never negative (its form's interval may say otherwise)
+    low = trips.lo is None or trips.lo < 0
+    high = trips.hi is None or trips.hi > INT32_MAX
+    if not (low or high):
+        return trips
+    n = ops.node_of(cx, trips)
+    node = ir.Max(n, ir.Const(n.type, 0)) if low else n
+    node = ir.Min(node, ir.Const(n.type, INT32_MAX)) if high else node
+    static = None
+    if trips.is_static:
+        f = trips.static
+
+        def static(env):
+            return min(max(f(env), 0), INT32_MAX)
+    lbs = [Aff.const(0)] if low else trips.lbs
+    ubs = list(trips.ubs) + [Aff.const(INT32_MAX)] if high else trips.ubs
+    out = Val(node, trips.ty, risky=trips.risky, static=static)
+    out.set_range(0 if low else trips.lo, INT32_MAX if high else trips.hi, lbs, ubs)
+    if high:
+        out = cx.guard(out, ir.LE(n, ir.Const(n.type, INT32_MAX)), "OverflowError",
+                       f"a range() of more than {INT32_MAX} iterations is not supported in "
+                       f"compiled loops")
+    return out
+
+
+def _integer(b, e) -> Val:
+    v = b.ev(e)
+    if isinstance(v, Val) and v.union and all(t.is_int() or t.is_bool() for t in v.types()):
+        v = ops.to_python_int(b.cx, v)
+    if not isinstance(v, Val) or v.union or not (v.ty.is_int() or v.ty.is_bool()):
+        what = v.ty.describe() if isinstance(v, Val) and not v.union else b.describe_obj(v)
+        raise b.cx.err(e, f"range() needs integers, got {what}", hint="convert with int(...)")
+    return ops.to_python_int(b.cx, v)
+
+
+def _running(count: Val, first, last) -> Val:
+    """count (never negative), bounded by the span last - first it steps
+    over (by at least 1 per step): numerically by max(last - first, 0) and,
+    first, by the affine bounds of last - first, which hold where the loop
+    runs (a loop's hull is taken from its stop's first upper bound; where
+    the loop does not run its stop needs no bound: only the loop reads it)."""
+    low = 0 if count.lo is None else max(count.lo, 0)
+    hi, ubs = count.hi, list(count.ubs)
+    if first is not None:
+        if last.hi is not None and first.lo is not None:
+            span = max(last.hi - first.lo, 0)
+            hi = span if hi is None else min(hi, span)
+        ubs = list(dict.fromkeys([u - v for u in last.ubs for v in first.lbs] + ubs))
+    return copy.copy(count).set_range(low, hi, [Aff.const(0)], ubs)
+
+
+def _positive(cx, v: Val) -> bool:
+    """v >= 1 by its range or by the enclosing branches' conditions."""
+    return (v.lo is not None and v.lo > 0) or cx.syms.prove_le([Aff.const(1)], v.lbs)
+
+
+def _negative(cx, v: Val) -> bool:
+    return (v.hi is not None and v.hi < 0) or cx.syms.prove_le(v.ubs, [Aff.const(-1)])
