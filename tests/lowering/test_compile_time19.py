@@ -93,3 +93,24 @@ def test_distinct_keeps_order_and_drops_equal_repeats():
     a2 = ir.Add(n, ir.Const(I32, 1))
     got = index_overflow._distinct([b, a, a2, b])
     assert got == [b, a] and got[0] is b and got[1] is a
+
+
+def test_an_expression_codegen_has_no_emitter_for_is_refused():
+    """emit's dispatch by class (cached) refuses an Expr class it has no
+    emit_ method for, as a CodegenError naming the class."""
+    import pytest
+
+    from pyhalide.ir.nodes import node
+    from pyhalide.lowering.codegen_ops import CodegenError
+
+    @node
+    class Unheard(ir.Expr):
+        type: ir.Type
+
+    i = var("i")
+    stmt = ir.For("i", i32(0), geom("out", "extent"), "serial",
+                  ir.Store("out", Unheard(I32), i))
+    bufs = [BufferArg("out", I32, 1, True)]
+    for _ in range(2):
+        with pytest.raises(CodegenError, match="cannot handle expression Unheard"):
+            codegen(stmt, "k", bufs, [])
