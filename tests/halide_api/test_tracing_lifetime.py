@@ -11,24 +11,19 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide import realize, shifted_inputs, tracing
+from pyhalide import shifted_inputs, tracing
+from tests.core import test_realize_fast_path
+
+full_calls = test_realize_fast_path.full_calls     # the fixture: full-path realizes
 
 
-@pytest.fixture
-def full_calls(monkeypatch):
-    """How many realizes took the full path (Pipeline._bound). Inputs with
-    mins left alive by earlier tests (kept by realize._GRAPHS) are hidden:
-    while any is alive, every realize in the process takes the shifted path,
-    which records no fast call (shifted_inputs.active is process-wide)."""
+@pytest.fixture(autouse=True)
+def _no_shifted_inputs(monkeypatch):
+    """Inputs with mins left alive by earlier tests (kept by realize._GRAPHS)
+    are hidden: while any is alive, every realize in the process takes the
+    shifted path, which records no fast call (shifted_inputs.active is
+    process-wide)."""
     monkeypatch.setattr(shifted_inputs, "_SHIFTED", weakref.WeakSet())
-    count = [0]
-    bound = realize.Pipeline._bound
-
-    def counted(self, *a):
-        count[0] += 1
-        return bound(self, *a)
-    monkeypatch.setattr(realize.Pipeline, "_bound", counted)
-    return count
 
 
 def _traced_gradient(name):
