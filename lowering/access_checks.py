@@ -15,7 +15,7 @@ from pyhalide import ir
 
 from . import access_rules as rules
 from .context import LoweringContext, geometry, index_var, region_max, region_min
-from .index_overflow import fits_int32
+from .index_overflow import WholeRanges, fits_int32
 from .interval import BoundsOf, Interval
 from .simplify import simplify
 
@@ -39,6 +39,7 @@ class _AddChecks(ir.Mutator):
         self._states = itertools.count(1)
         self.bounds_memo = {}
         self.structure = {}       # _may_need_check's answers by node, any scope
+        self.ranges = WholeRanges()   # fits_int32's work, shared by every nest
 
     # scope ---------------------------------------------------------------------
     def visit_For(self, s):
@@ -212,7 +213,7 @@ class _AddChecks(ir.Mutator):
         where that condition holds and the interval is inside the buffer."""
         if conditional or not (self.loops and iv.bounded()):
             return None
-        exact = fits_int32(obligations + [iv.lo, iv.hi])
+        exact = fits_int32(obligations + [iv.lo, iv.hi], self.ranges)
         names = ir.free_vars([iv.lo, iv.hi, exact])
         if any(n in names for n in self.loops) or self.variant & set(names):
             return None

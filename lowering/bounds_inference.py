@@ -36,7 +36,7 @@ from .context import (
     required_min,
     store_level,
 )
-from .index_overflow import overflow_asserts
+from .index_overflow import WholeRanges, overflow_asserts
 from .interval import BoundsOf, Interval, union
 from .loop_synthesis import (
     level_loops,
@@ -150,6 +150,7 @@ class _Bounds:
         # resolved at a level, for every later _Resolver at that level (_Resolver.get)
         self.resolved = {}
         self.trends = SymbolTrends(self._symbol_value)   # (sliding windows)
+        self.ranges = WholeRanges()    # overflow_asserts' work, shared by every check
 
     def _symbol_value(self, name: str):
         """The value of a let symbol where it is defined (None: not a let)."""
@@ -592,7 +593,8 @@ class _Bounds:
     def _check(self, lets, exprs, name: str):
         """After `lets`' entries so far: an OverflowError unless each of
         `exprs` (interval endpoints, region bounds) fits int32 exactly."""
-        lets.extend((None, check) for check in overflow_asserts(exprs, f"Func {name}"))
+        lets.extend((None, check)
+                    for check in overflow_asserts(exprs, f"Func {name}", self.ranges))
 
     def _let(self, lets, name, value, resolve=None):
         """A let of `value`; outer levels resolve the symbol through `resolve`
@@ -644,7 +646,7 @@ class _Bounds:
                 for (img, i, _), (acc, when) in stage.items():
                     needed.setdefault((img, i), []).append((acc.dims[0], _both(runs, when)))
         needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
-        asserts = overflow_asserts(obligations, "the reads of input buffers")
+        asserts = overflow_asserts(obligations, "the reads of input buffers", self.ranges)
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
             lo, hi = _s(iv.lo), _s(iv.hi)
             bmin = geometry(img, "min", i)

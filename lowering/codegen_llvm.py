@@ -1196,16 +1196,15 @@ class _FunctionEmitter:
             hit = layer.get(key)
             if hit is not None and hit[0] is e:
                 return hit[1]
-        method = getattr(self, "emit_" + type(e).__name__, None)
-        if method is None or not isinstance(e, ir.Expr):
-            raise CodegenError(f"codegen cannot handle expression {type(e).__name__}")
-        if type(e) in _NUMBERED:
+        cls = type(e)
+        method = _EXPR_EMITTERS.get(cls) or _expr_emitter(cls)
+        if cls in _NUMBERED:
             kids = children(e)
             operands = [self.emit(c) for c in kids]
-            vkey = (type(e), e.type, *[(c.type, _value_key(v)) for c, v in zip(kids, operands)])
-            v = self._numbered(vkey, operands, lambda: method(e))
+            vkey = (cls, e.type, *[(c.type, _value_key(v)) for c, v in zip(kids, operands)])
+            v = self._numbered(vkey, operands, lambda: method(self, e))
         else:
-            v = method(e)
+            v = method(self, e)
         self.cache[-1][key] = (e, v)
         return v
 
@@ -1382,6 +1381,18 @@ class _FunctionEmitter:
         for v, block in incoming:
             phi.add_incoming(v, block)
         return phi
+
+
+# Expr class -> _FunctionEmitter's emit_<class name> (emit's dispatch, filled on use)
+_EXPR_EMITTERS: dict = {}
+
+
+def _expr_emitter(cls):
+    method = getattr(_FunctionEmitter, "emit_" + cls.__name__, None)
+    if method is None or not issubclass(cls, ir.Expr):
+        raise CodegenError(f"codegen cannot handle expression {cls.__name__}")
+    _EXPR_EMITTERS[cls] = method
+    return method
 
 
 # Pure operators whose value is a function of their types and their operands'

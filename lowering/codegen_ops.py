@@ -618,34 +618,37 @@ def streaming_loop(name: str, body: ir.Stmt) -> bool:
     reduces what it reads into a few fixed places, so its time is the time
     of its loads. Linear in the size of `body`, shared subexpressions
     included."""
-    moving = {name}
-    memo: dict = {}
+    v = _MovingStores(name)
+    v.visit(body)
+    return not v.found
 
-    def mentions(e) -> frozenset:
-        return ir.mentioned_names(e, memo)
 
-    found = []
+class _MovingStores(ir.Visitor):
+    """streaming_loop's walk: `found` gets the stores whose index moves
+    with the loop; `moving` holds the names that move with it."""
 
-    class V(ir.Visitor):
-        def visit(self, n):
-            if not isinstance(n, ir.Expr):      # no store inside an expression
-                super().visit(n)
+    def __init__(self, name: str):
+        super().__init__()
+        self.moving = {name}
+        self.names_memo: dict = {}
+        self.found: list = []
 
-        def visit_LetStmt(self, s):
-            if mentions(s.value) & moving:
-                moving.add(s.name)
-            self.visit(s.body)
+    def visit(self, n):
+        if not isinstance(n, ir.Expr):      # no store inside an expression
+            super().visit(n)
 
-        def visit_For(self, s):
-            moving.add(s.name)
-            self.visit(s.body)
+    def visit_LetStmt(self, s):
+        if ir.mentioned_names(s.value, self.names_memo) & self.moving:
+            self.moving.add(s.name)
+        self.visit(s.body)
 
-        def visit_Store(self, s):
-            if mentions(s.index) & moving:
-                found.append(s)
+    def visit_For(self, s):
+        self.moving.add(s.name)
+        self.visit(s.body)
 
-    V().visit(body)
-    return not found
+    def visit_Store(self, s):
+        if ir.mentioned_names(s.index, self.names_memo) & self.moving:
+            self.found.append(s)
 
 
 # Vector nodes that are not work: operands, addresses and lane plumbing.
@@ -656,37 +659,44 @@ def _streamed_loads(name: str, body: ir.Stmt) -> tuple:
     """(the vector loads in `body` whose index moves with the loop `name`,
     loads of one buffer at equal indices once; the vector operations in
     `body`, each node object once)."""
-    moving = {name}
-    memo: dict = {}
-    loads: list = []
-    work = [0]
+    v = _StreamedLoads(name)
+    v.visit(body)
+    return v.loads, v.work
 
-    class V(ir.Visitor):
-        def visit(self, n):
-            if isinstance(n, ir.Expr) and id(n) not in self.seen and n.type.lanes > 1 \
-                    and not isinstance(n, _NOT_WORK):
-                work[0] += 1
-            super().visit(n)
 
-        def visit_LetStmt(self, s):
-            if ir.mentioned_names(s.value, memo) & moving:
-                moving.add(s.name)
-            self.visit_children(s)
+class _StreamedLoads(ir.Visitor):
+    """_streamed_loads' walk: `loads` the moving vector loads, `work` the
+    vector operations counted."""
 
-        visit_Let = visit_LetStmt
+    def __init__(self, name: str):
+        super().__init__()
+        self.moving = {name}
+        self.names_memo: dict = {}
+        self.loads: list = []
+        self.work = 0
 
-        def visit_For(self, s):
-            moving.add(s.name)
-            self.visit_children(s)
+    def visit(self, n):
+        if isinstance(n, ir.Expr) and id(n) not in self.seen and n.type.lanes > 1 \
+                and not isinstance(n, _NOT_WORK):
+            self.work += 1
+        super().visit(n)
 
-        def visit_Load(self, e):
-            if e.type.lanes > 1 and ir.mentioned_names(e.index, memo) & moving and not any(
-                    e.name == o.name and ir.equal(e.index, o.index) for o in loads):
-                loads.append(e)
-            self.visit_children(e)
+    def visit_LetStmt(self, s):
+        if ir.mentioned_names(s.value, self.names_memo) & self.moving:
+            self.moving.add(s.name)
+        self.visit_children(s)
 
-    V().visit(body)
-    return loads, work[0]
+    visit_Let = visit_LetStmt
+
+    def visit_For(self, s):
+        self.moving.add(s.name)
+        self.visit_children(s)
+
+    def visit_Load(self, e):
+        if e.type.lanes > 1 and ir.mentioned_names(e.index, self.names_memo) & self.moving \
+                and not any(e.name == o.name and ir.equal(e.index, o.index) for o in self.loads):
+            self.loads.append(e)
+        self.visit_children(e)
 
 
 def work_per_stream(name: str, body: ir.Stmt) -> float:
@@ -758,29 +768,35 @@ def scalar_fold(name: str, body: ir.Stmt) -> bool:
     loop, which it unrolls fully, and a loop choosing between values (a
     select or branch: an argmin, whose unrolled form ran 2x faster in
     argmin4d's rows of symbolic length)."""
-    stores: list = []
-
-    class V(ir.Visitor):
-        scalar = True
-
-        def visit(self, n):
-            if self.scalar:
-                if isinstance(n, (ir.For, ir.Select, ir.IfThenElse)) or \
-                        (isinstance(n, ir.Expr) and n.type.lanes > 1) or \
-                        (isinstance(n, ir.Call) and n.name == "if_then_else"):
-                    self.scalar = False
-                else:
-                    super().visit(n)
-
-        def visit_Store(self, s):
-            stores.append(s)
-            self.visit_children(s)
-
-    v = V()
+    v = _ScalarStores()
     v.visit(body)
+    stores = v.stores
     if not v.scalar or not stores or not streaming_loop(name, body):
         return False
     return len(stores) > 1 or stores[0].value.type.is_float()
+
+
+class _ScalarStores(ir.Visitor):
+    """scalar_fold's walk: `stores` the stores met; `scalar` False once a
+    loop, a vector, a select or a branch is met (the walk stops there)."""
+
+    def __init__(self):
+        super().__init__()
+        self.scalar = True
+        self.stores: list = []
+
+    def visit(self, n):
+        if self.scalar:
+            if isinstance(n, (ir.For, ir.Select, ir.IfThenElse)) or \
+                    (isinstance(n, ir.Expr) and n.type.lanes > 1) or \
+                    (isinstance(n, ir.Call) and n.name == "if_then_else"):
+                self.scalar = False
+            else:
+                super().visit(n)
+
+    def visit_Store(self, s):
+        self.stores.append(s)
+        self.visit_children(s)
 
 
 def plain_loop_metadata(module: ll.Module, vectorize: bool = False):

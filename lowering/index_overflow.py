@@ -10,8 +10,9 @@ widened) and holds when all of them are in int32's range. When it holds,
 every index computed inside the intervals equals its exact value, so the
 regions bounds inference computes contain it.
 
-    fits_int32(exprs) -> Expr (Bool)
-    overflow_asserts(exprs, what) -> [AssertStmt]
+    fits_int32(exprs, ranges=None) -> Expr (Bool)
+    overflow_asserts(exprs, what, ranges=None) -> [AssertStmt]
+    WholeRanges()       what one pass shares between its calls (`ranges`)
 """
 from __future__ import annotations
 
@@ -53,17 +54,22 @@ def _leaf_interval(v: ir.Variable):
     return Interval(ir.Const(t, lo), ir.Const(t, t.max_value()))
 
 
-class _WholeRanges:
+class WholeRanges:
     """Interval arithmetic over every leaf's whole range (_leaf_interval),
-    one BoundsOf shared by the expressions of one _distinct call: a
-    subexpression several endpoints share is bounded once. A leaf's interval
-    depends on the leaf alone, so adding the leaves of the next expression to
-    the scope changes no interval found before."""
+    one BoundsOf shared by the expressions of the calls given it (a pass
+    makes one and passes it to each call as `ranges`): a subexpression
+    several endpoints share is bounded once, and an expression checked
+    before (the same node: the stages of a pass restate their bounds with
+    shared nodes) is not checked again. A leaf's interval depends on the
+    leaf alone, so adding the leaves of the next expression to the scope
+    changes no interval found before, and whether an expression surely fits
+    depends on the expression alone."""
 
     def __init__(self):
         self.scope = {}
         self.types = {}
         self.bounds = BoundsOf(self.scope)
+        self.fits: dict = {}        # id(e) -> (e, _surely_fits(e))
 
     def of(self, e: ir.Expr):
         """The BoundsOf for e (all its leaves in scope), or None when a leaf
@@ -89,14 +95,24 @@ class _WholeRanges:
         return self.bounds
 
 
-def _surely_fits(e: ir.Expr, ranges: _WholeRanges | None = None) -> bool:
+def _surely_fits(e: ir.Expr, ranges: WholeRanges | None = None) -> bool:
     """Whether e fits int32 for every value of its leaves: interval arithmetic
     over the leaves' whole ranges, exact on constants, which leaves an end
     unbounded where it would leave the type; or, where that fails inside,
     the checked value itself (_widened: sums, differences, products, min
     and max exact over int32 leaves) is in int32's range for every value of
-    those leaves (`max(x / 2, (x + 1) / 2) + 1`)."""
-    bounds = (ranges or _WholeRanges()).of(e)
+    those leaves (`max(x / 2, (x + 1) / 2) + 1`). Memoized in ranges.fits."""
+    ranges = ranges or WholeRanges()
+    hit = ranges.fits.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    out = _fits(e, ranges)
+    ranges.fits[id(e)] = (e, out)
+    return out
+
+
+def _fits(e: ir.Expr, ranges: WholeRanges) -> bool:
+    bounds = ranges.of(e)
     if bounds is None:
         return False
     iv = bounds(e)
@@ -151,18 +167,21 @@ def _widened_range(w: ir.Expr, bounds: BoundsOf, memo: dict):
     return r
 
 
-def _distinct(exprs) -> list:
+def _distinct(exprs, ranges: WholeRanges | None = None) -> list:
     """The int32 expressions of `exprs` that could leave int32's range, once
     each (and int64 ones: the value of a narrowing cast an interval took as
-    exact)."""
+    exact), in their order."""
     out = []
-    ranges = _WholeRanges()
+    kinds: dict = {}            # (node class, type) -> the expressions of out of it
+    ranges = ranges or WholeRanges()
     for e in exprs:
         if e is None or e.type not in (_I32, _I64) or \
                 (e.type == _I32 and isinstance(e, (ir.Const, ir.Variable))):
             continue
-        if not any(ir.equal(e, s) for s in out) and not _surely_fits(e, ranges):
+        same = kinds.setdefault((type(e), e.type), [])
+        if not any(ir.equal(e, s) for s in same) and not _surely_fits(e, ranges):
             out.append(e)
+            same.append(e)
     return out
 
 
@@ -203,18 +222,18 @@ def _conditions(exprs) -> list:
     return out
 
 
-def fits_int32(exprs) -> ir.Expr:
+def fits_int32(exprs, ranges: WholeRanges | None = None) -> ir.Expr:
     """Bool: every int32 expression of `exprs`, computed exactly, is in
     int32's range (true for an empty list)."""
-    conds = _conditions(_distinct(exprs))
+    conds = _conditions(_distinct(exprs, ranges))
     return ir.conjunction(conds) if conds else ir.Const(ir.Bool(), 1)
 
 
-def overflow_asserts(exprs, what: str) -> list:
+def overflow_asserts(exprs, what: str, ranges: WholeRanges | None = None) -> list:
     """An AssertStmt raising OverflowError unless each expression of `exprs`
     fits int32 exactly (one assert for all of them, none when every one
     surely fits: a failure names `what`, whichever expression failed)."""
-    conds = _conditions(_distinct(exprs))
+    conds = _conditions(_distinct(exprs, ranges))
     if not conds:
         return []
     return [ir.AssertStmt(

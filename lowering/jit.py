@@ -64,7 +64,7 @@ from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.lru import capacity
 
 from . import codegen_trig, parallel_runtime
-from .codegen_llvm import codegen
+from .codegen_text import codegen_text
 from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
     JitOptions,
@@ -130,10 +130,10 @@ def _build(stmt, name, buffers, params, target, options):
     t = parse_target(target or config.target)
     tm = target_machine(t)
     with cycle_collection_paused():
-        out = codegen(stmt, name, buffers, params, triple=t.triple,
-                      data_layout=str(tm.target_data), reassociate=options.reassociate,
-                      cpu=t.cpu, features=t.features)
-        text = str(out.module)
+        out, text = codegen_text(stmt, name, buffers, params, triple=t.triple,
+                                 data_layout=str(tm.target_data),
+                                 reassociate=options.reassociate, cpu=t.cpu,
+                                 features=t.features)
     return t, tm, out, text
 
 

@@ -477,7 +477,7 @@ class Func(HalideFuncMethods, Schedulable):
     # running ----------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
         pipe = self.__dict__.get("_solo_pipeline")
-        if pipe is not None and not kw and "_fast" in pipe.__dict__ and not tracing.active() \
+        if pipe is not None and not kw and "_fast" in pipe.__dict__ \
                 and not self.__dict__.get("_memoized"):
             # the last call over these sizes, nothing changed (pyhalide/realize_fast.py);
             # Buffers given (type and min checks) take the path below

@@ -38,9 +38,12 @@ def function_version(fn: ir.Function) -> tuple:
     as tuples, and schedule entries (LoopLevel, Dim, Split, ReductionVariable)
     are immutable and replaced, never edited: holding the objects themselves
     keeps them alive, so an equal version means an unchanged Function (tuple
-    comparison checks identity first, which keeps this cheap)."""
+    comparison checks identity first, which keeps this cheap). Its traced
+    events (pyhalide/tracing.py) are part of it: a trace call after a record
+    takes the full path, which traces."""
     s = fn.schedule
     return (s.compute_level, s.store_level, tuple(s.bounds), s.device, s.trace_realizations,
+            tracing.events(fn),
             tuple((d.args, d.values, tuple(d.predicates), tuple(d.schedule.splits),
                    tuple(d.schedule.rvars), tuple(d.schedule.dims),
                    d.schedule.allow_race_conditions, d.schedule.atomic)
@@ -189,7 +192,7 @@ class Pipeline(HalidePipelineMethods):
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
-        if not kw and "_fast" in self.__dict__ and not tracing.active():
+        if not kw and "_fast" in self.__dict__:
             out = realize_again(self, sizes, more)      # the last call, nothing changed
             if out is not None:
                 return out
@@ -240,7 +243,7 @@ class Pipeline(HalidePipelineMethods):
             return bufs if len(bufs) > 1 else bufs[0]
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         kernel(buffers, params, True)
-        if not kw and not tracing.active() and not shifted_inputs.running():
+        if not kw and not tracing.traced(graph.env.values()) and not shifted_inputs.running():
             record(self, graph, plan, sizes, kernel, buffers, params, len(self._outputs) == 1,
                    self._check_requirements)
         return result(len(self._outputs) == 1, arrays, plan.out_names)

@@ -26,12 +26,18 @@ import json
 import re
 import struct
 import threading
+import weakref
 
 from . import ir
 from .ir.mutator import FuncMutator
 
-# Function -> set of traced events ("store", "load")
-_TRACED: "dict" = {}
+# Function -> frozenset of its traced events ("store", "load", "realization"),
+# held weakly: the tracing state of a Function lives as long as the Function.
+# A realize looks only at the Functions of its own pipeline (`traced`,
+# `events` in realize.py's function_version), so a traced Func elsewhere in the
+# process (or kept in a cache) does not take the fast path from other pipelines.
+_TRACED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_UNTRACED = frozenset()
 _events: list = []
 _spans: dict = {}          # func name -> [[lo, hi] per dimension]
 _lock = threading.Lock()
@@ -41,7 +47,21 @@ _inside = threading.local()    # run_traced is running in this thread (its reali
 
 
 def active() -> bool:
-    return bool(_TRACED)
+    """Whether a traced Function is alive in the process (realize then looks
+    at its own Functions with `traced`)."""
+    return bool(_TRACED.data)
+
+
+def events(fn: ir.Function) -> frozenset:
+    """The traced events of `fn` (empty when it is not traced). A new
+    frozenset at each `trace`: part of the Function's version, so a recorded
+    fast call (pyhalide/realize_fast.py) is not reused after a trace call."""
+    return _TRACED.get(fn, _UNTRACED) if _TRACED.data else _UNTRACED
+
+
+def traced(functions) -> bool:
+    """Whether any of `functions` is traced."""
+    return bool(_TRACED.data) and any(fn in _TRACED for fn in functions)
 
 
 def recording() -> bool:
@@ -51,7 +71,7 @@ def recording() -> bool:
 
 
 def trace(fn: ir.Function, event: str) -> None:
-    _TRACED.setdefault(fn, set()).add(event)
+    _TRACED[fn] = events(fn) | {event}
     ensure_hook()
 
 
