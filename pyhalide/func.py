@@ -486,7 +486,7 @@ class Func(HalideFuncMethods, Schedulable):
                 return out
 
         def run():
-            if shifted_inputs.active():      # inputs whose min is not 0
+            if shifted_inputs.active_for([self]):    # inputs whose min is not 0
                 return shifted_inputs.run_shifted([self], lambda: self._realize(sizes, *more, **kw))
             return self._realize(sizes, *more, **kw)
 

@@ -198,7 +198,7 @@ class Pipeline(HalidePipelineMethods):
                 return out
         if tracing.active() and not tracing.recording():   # Halide's trace around the run
             return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
-        if shifted_inputs.active():          # inputs whose min is not 0
+        if shifted_inputs.active_for(self._outputs):     # inputs whose min is not 0
             return shifted_inputs.run_shifted(self._outputs,
                                               lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()

@@ -27,6 +27,7 @@ import weakref
 
 import numpy as np
 
+from . import tracing
 from .buffer import Buffer, wrap_array
 
 
@@ -110,14 +111,15 @@ def _snapshot(fn) -> tuple:
     """The objects `_unchanged` compares `fn` with: its schedule, levels,
     definitions and their schedules by identity, and copies of the lists it
     holds (edited in place by schedules) compared by equality, as
-    function_version compares them."""
+    function_version compares them; its traced events (a new frozenset at each
+    trace call)."""
     s = fn.schedule
     defs = tuple((d, d.args, d.values, list(d.predicates), d.schedule,
                   list(d.schedule.splits), list(d.schedule.rvars), list(d.schedule.dims),
                   d.schedule.allow_race_conditions, d.schedule.atomic)
                  for d in fn.definitions())
     return (fn, s, s.compute_level, s.store_level, list(s.bounds), s.device,
-            s.trace_realizations, fn.pure, tuple(fn.updates), defs)
+            s.trace_realizations, tracing.events(fn), fn.pure, tuple(fn.updates), defs)
 
 
 def _unchanged(snapshots) -> bool:
@@ -126,10 +128,11 @@ def _unchanged(snapshots) -> bool:
     the cache lines it reads): True implies equal function_versions; False
     may also mean an equal object replaced an old one (the caller then
     compares the versions)."""
-    for fn, s, compute, store, bounds, device, trace, pure, updates, defs in snapshots:
+    for fn, s, compute, store, bounds, device, trace, events, pure, updates, defs in snapshots:
         if fn.schedule is not s or s.compute_level is not compute \
                 or s.store_level is not store or s.bounds != bounds or s.device != device \
-                or s.trace_realizations is not trace or fn.pure is not pure:
+                or s.trace_realizations is not trace or tracing.events(fn) is not events \
+                or fn.pure is not pure:
             return False
         now = fn.updates
         if len(now) != len(updates):

@@ -36,6 +36,17 @@ def active() -> bool:
     return any(any(_mins(s)) for s in list(_SHIFTED))
 
 
+def active_for(outputs: list) -> bool:
+    """Whether an input of the pipeline of `outputs` has mins (and no
+    run_shifted is under way here): inputs with mins elsewhere in the process
+    leave this pipeline's realize (and its recorded fast call) alone."""
+    if not active():
+        return False
+    from .graph import collect_graph
+    graph = collect_graph([f.function() for f in outputs])
+    return any(any(_mins(graph.images[name])) for name in graph.image_names())
+
+
 def running() -> bool:
     """Whether run_shifted is under way in this thread (the definitions are
     shifted for it)."""
