@@ -4,13 +4,13 @@ and the hand-written runtimes (parallel_runtime.py, interrupt.py) share.
     JitOptions(loop_vectorization=True, slp_vectorization=True,
                reassociate=False, opt_level=2)
     llvm_lock() -> the lock around all LLVM work
-    target_machine(target) -> llvm TargetMachine
+    target_machine(target, opt=3) -> llvm TargetMachine
     object_key(ir_text, target, options) -> str
     cached_object(object_key, target) -> bytes | None
     store_object(object_key, target, obj) -> None
     load_object(obj, target, symbols, tm) -> (engine, [address of each symbol])
     pack_objects(objs) -> bytes; unpack_objects(blob) -> [bytes]
-    new_machine(target) -> a TargetMachine of its own (another thread's)
+    new_machine(target, opt=3) -> a TargetMachine of its own (another thread's)
     unlocked_run(mpm, module, pb), unlocked_emit(tm, module, use_object=True) -> bytes
     load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
 
@@ -80,25 +80,26 @@ def llvm_lock():
     return _lock
 
 
-def target_machine(t: Target):
-    """The LLVM TargetMachine (optimize + emit) of target `t`, made once;
-    use it under llvm_lock()."""
-    tm = _machines.get(t.key())
+def target_machine(t: Target, opt: int = 3):
+    """The LLVM TargetMachine (optimize + emit) of target `t` at code
+    generation level `opt`, made once; use it under llvm_lock()."""
+    tm = _machines.get((t.key(), opt))
     if tm is None:
-        tm = new_machine(t)
-        _machines[t.key()] = tm
+        tm = new_machine(t, opt)
+        _machines[(t.key(), opt)] = tm
     return tm
 
 
-def new_machine(t: Target):
+def new_machine(t: Target, opt: int = 3):
     """A TargetMachine of target `t` of its own (not shared: another thread's,
-    an engine's)."""
+    an engine's). `opt` 0 selects LLVM's fast instruction selector and
+    register allocator (jit.py: for cold code)."""
     init_llvm()
     if not t.is_host and t.triple.split("-")[0] != llvm.get_process_triple().split("-")[0]:
         llvm.initialize_all_targets()          # cross-compiling (for inspection only)
         llvm.initialize_all_asmprinters()
     target = llvm.Target.from_triple(t.triple)
-    return target.create_target_machine(cpu=t.cpu, features=t.features, opt=3,
+    return target.create_target_machine(cpu=t.cpu, features=t.features, opt=opt,
                                         codemodel="jitdefault")
 
 
