@@ -177,7 +177,8 @@ def split_cold(ir_text: str, min_lines: int | None = None):
         if " optnone" not in lines[0]:
             hot.add(task)
     home = {task: 0 if task in hot else 1 for task in lines_of}
-    if sum(n for task, n in lines_of.items() if home[task]) < min_lines:
+    cold_lines = sum(n for task, n in lines_of.items() if home[task])
+    if not cold_lines or cold_lines < min_lines:
         return ir_text, None
     parts = _write_parts(ir_text, items, home, [0.0, 0.0])
     return parts[0][0], parts[1][0]
