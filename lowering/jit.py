@@ -25,11 +25,13 @@ PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
 
 Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
-(llvm_objects.object_key). On a miss the IR is parsed, optimized with the new pass manager at opt_level for
-the target machine, and emitted as an object file (a module of at least
-split_module.MIN_SPLIT_LINES lines, when parallel loops may use two or
-more threads: as parts, PARTS_PER_THREAD per thread, on those threads at
-once, their objects packed into one: _compile_object), which is stored in
+(llvm_objects.object_key). On a miss the IR is parsed, optimized with the
+new pass manager at opt_level for the target machine, and emitted as an
+object file (a module of at least split_module.MIN_SPLIT_LINES lines, when
+parallel loops may use two or more threads: as parts, PARTS_PER_THREAD per
+thread, on those threads at once; its cold tasks, split_module.split_cold,
+as a part of their own, not optimized and emitted at LLVM's level 0; the
+parts' objects packed into one: _compile_object), which is stored in
 config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
