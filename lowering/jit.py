@@ -4,7 +4,8 @@
     generate_text(stmt, name, buffers, params, *, stage="llvm", target=None,
                   options=None) -> str        stage: "llvm", "llvm_opt" or "asm"
     JitOptions(loop_vectorization=True, slp_vectorization=True,
-               reassociate=False, opt_level=2)
+               reassociate=False, opt_level=2, loop_unrolling=True)
+    default_options() -> JitOptions   (options=None: config.llvm_pipeline's)
     clear_memory_cache() -> None
 
 and, for the other users of compiled objects (kernel_cache.py):
@@ -26,7 +27,8 @@ PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
 Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
 (llvm_objects.object_key). On a miss the IR is parsed, optimized with the
-new pass manager at opt_level for the target machine, and emitted as an
+new pass manager at opt_level for the target machine (options=None: those
+of config.llvm_pipeline, PYHALIDE_LLVM_PIPELINE "full" or "lean"), and emitted as an
 object file (a module of at least split_module.MIN_SPLIT_LINES lines, when
 parallel loops may use two or more threads: as parts, PARTS_PER_THREAD per
 thread, on those threads at once; its cold tasks, split_module.split_cold,
@@ -71,6 +73,7 @@ from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
     JitOptions,
     cached_object,
+    default_options,
     llvm_lock,
     load_object,
     new_machine,
@@ -85,8 +88,8 @@ from .runtime import Kernel
 from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
 from .target import Target, check_runs_on_host, parse_target
 
-__all__ = ["compile_pipeline", "generate_text", "JitOptions", "clear_memory_cache",
-           "llvm_lock", "target_machine", "cached_object", "load_entry", "make_kernel"]
+__all__ = ["compile_pipeline", "generate_text", "JitOptions", "default_options",
+           "clear_memory_cache", "llvm_lock", "target_machine", "cached_object", "load_entry", "make_kernel"]
 
 
 _loaded: "collections.OrderedDict" = collections.OrderedDict()   # key -> (engine, address)
@@ -149,6 +152,7 @@ def _optimize(ir_text: str, tm, options: JitOptions, unlocked: bool = False):
     pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
     pto.loop_vectorization = options.loop_vectorization
     pto.slp_vectorization = options.slp_vectorization
+    pto.loop_unrolling = options.loop_unrolling
     pb = llvm.create_pass_builder(tm, pto)
     mpm = pb.getModulePassManager()
     if unlocked:
@@ -169,7 +173,7 @@ def generate_text(stmt, name, buffers, params, *, stage: str = "llvm", target=No
                   options: JitOptions | None = None) -> str:
     """The LLVM IR ("llvm": as generated, "llvm_opt": optimized) or the
     assembly ("asm") of a Stmt, for inspection; nothing is executed."""
-    options = options or JitOptions()
+    options = options or default_options()
     with llvm_lock():
         t, tm, out, text = _build(stmt, name, buffers, params, target, options)
         if stage == "llvm":
@@ -185,7 +189,7 @@ def generate_text(stmt, name, buffers, params, *, stage: str = "llvm", target=No
 def compile_pipeline(stmt, name, buffers, params, *, target=None,
                      options: JitOptions | None = None) -> Kernel:
     """Compile `stmt` into a Kernel (see the module docstring)."""
-    options = options or JitOptions()
+    options = options or default_options()
     lap = _timer()
     with llvm_lock():
         _dispose_released()
