@@ -28,7 +28,8 @@ Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
 (llvm_objects.object_key). On a miss the IR is parsed, optimized with the
 new pass manager at opt_level for the target machine (options=None: those
-of config.llvm_pipeline, PYHALIDE_LLVM_PIPELINE "full" or "lean"), and emitted as an
+of config.llvm_pipeline, PYHALIDE_LLVM_PIPELINE "full", "lean" or "lean-vec"),
+and emitted as an
 object file (a module of at least split_module.MIN_SPLIT_LINES lines, when
 parallel loops may use two or more threads: as parts, PARTS_PER_THREAD per
 thread, on those threads at once; its cold tasks, split_module.split_cold,

@@ -3,7 +3,7 @@ and the hand-written runtimes (parallel_runtime.py, interrupt.py) share.
 
     JitOptions(loop_vectorization=True, slp_vectorization=True,
                reassociate=False, opt_level=2, loop_unrolling=True)
-    default_options() -> JitOptions of config.llvm_pipeline ("full" or "lean")
+    default_options() -> JitOptions of config.llvm_pipeline ("full", "lean", "lean-vec")
     llvm_lock() -> the lock around all LLVM work
     target_machine(target, opt=3) -> llvm TargetMachine
     object_key(ir_text, target, options) -> str
@@ -77,10 +77,15 @@ class JitOptions:
 # asks for, so LLVM's level 1 without its loop vectorizer, SLP vectorizer and
 # unrolling only cleans the code up, in less compile time (session 19; the
 # kernels' speed under it is to be measured before it becomes the default).
+# But the frontend's default schedules leave some loops to LLVM's loop
+# vectorizer (suite 4's chain_transc, whose exp/log/tanh it replaces by
+# codegen_trig's vector versions: 4x slower under "lean", session 19):
+# "lean-vec" is "lean" with the loop vectorizer.
 _PIPELINES = {
     "full": JitOptions(),
     "lean": JitOptions(loop_vectorization=False, slp_vectorization=False,
                        opt_level=1, loop_unrolling=False),
+    "lean-vec": JitOptions(slp_vectorization=False, opt_level=1, loop_unrolling=False),
 }
 
 

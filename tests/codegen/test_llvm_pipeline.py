@@ -1,7 +1,8 @@
 """config.llvm_pipeline (PYHALIDE_LLVM_PIPELINE) chooses the LLVM options of
 kernels compiled without explicit ones (llvm_objects.default_options):
-"full" (the default: level 2, LLVM's loop and SLP vectorizers and unrolling)
-or "lean" (level 1, none of those). Each setting compiles with its own
+"full" (the default: level 2, LLVM's loop and SLP vectorizers and unrolling),
+"lean" (level 1, none of those) or "lean-vec" (level 1, the loop vectorizer
+only). Each setting compiles with its own
 options (seen by the JIT, in the object key and the whole-kernel disk key)
 and gives NumPy's results: a tiled parallel Func, a vectorized float
 reduction, @pipeline sums and a scan. Another value is refused."""
@@ -17,6 +18,8 @@ from tests.codegen.test_cold_small_extent import _expected, _tiled
 
 LEAN = JitOptions(loop_vectorization=False, slp_vectorization=False, opt_level=1,
                   loop_unrolling=False)
+OPTIONS = {"full": JitOptions(), "lean": LEAN,
+           "lean-vec": JitOptions(slp_vectorization=False, opt_level=1, loop_unrolling=False)}
 
 
 def test_the_settings_options():
@@ -26,7 +29,9 @@ def test_the_settings_options():
     with override(llvm_pipeline="lean"):
         assert default_options() == LEAN
         lean_key = kernel_cache._disk_key("graph")[0]
-    assert LEAN.key() != JitOptions().key()
+    with override(llvm_pipeline="lean-vec"):
+        assert default_options() == OPTIONS["lean-vec"]
+    assert len({o.key() for o in OPTIONS.values()}) == 3
     assert JitOptions().key() == "lv=1,slp=1,ra=0,O2"       # the full pipeline's objects keep their key
     assert lean_key != full_key
 
@@ -45,7 +50,7 @@ def test_another_value_is_refused():
     a.set(ph.Buffer(np.zeros((9, 17), np.float32)))
     with override(llvm_pipeline="fast", cache_dir=""):
         _fresh()
-        with pytest.raises(ValueError, match="PYHALIDE_LLVM_PIPELINE='fast': expected one of full, lean"):
+        with pytest.raises(ValueError, match="PYHALIDE_LLVM_PIPELINE='fast': expected one of full, lean, lean-vec"):
             f.realize([16, 8])
 
 
@@ -69,10 +74,10 @@ def compiled_with(monkeypatch):
 
 
 def _expected_options(pipeline):
-    return JitOptions() if pipeline == "full" else LEAN
+    return OPTIONS[pipeline]
 
 
-@pytest.mark.parametrize("pipeline", ["full", "lean"])
+@pytest.mark.parametrize("pipeline", ["full", "lean", "lean-vec"])
 def test_tiled_parallel_func(compiled_with, pipeline):
     f, a, _ = _tiled()
     with override(llvm_pipeline=pipeline, cache_dir="", num_threads=2):
@@ -86,6 +91,7 @@ def test_tiled_parallel_func(compiled_with, pipeline):
         assert options.opt_level == _expected_options(pipeline).opt_level
         assert options.loop_unrolling == _expected_options(pipeline).loop_unrolling
         assert options.slp_vectorization == _expected_options(pipeline).slp_vectorization
+        assert options.loop_vectorization <= _expected_options(pipeline).loop_vectorization
 
 
 @pytest.mark.parametrize("pipeline", ["full", "lean"])
@@ -111,11 +117,11 @@ def test_vectorized_row_max_and_integer_sum(compiled_with, pipeline):
     assert compiled_with and all(o == _expected_options(pipeline) for o in compiled_with)
 
 
-@pytest.mark.parametrize("pipeline", ["full", "lean"])
+@pytest.mark.parametrize("pipeline", ["full", "lean", "lean-vec"])
 def test_pipeline_sums_and_scan(compiled_with, pipeline):
     def sums(a):                      # a fresh kernel per setting
         return a.sum(axis=1), a.sum(), np.cumsum(a[0] * 2.0)
-    sums.__qualname__ += "_" + pipeline
+    sums.__qualname__ += "_" + pipeline.replace("-", "_")
     k = ph.pipeline(sums)
     rng = np.random.default_rng(5)
     with override(llvm_pipeline=pipeline, cache_dir=""):
