@@ -1483,13 +1483,16 @@ def _exits_outside(stmt) -> bool:
 
 
 def _cold_function(fn):
-    """Mark fn cold and not optimized (optnone, which needs noinline): LLVM
-    then neither runs its optimization passes on it nor selects its
-    instructions with more than the fast instruction selector and register
-    allocator. For the copies that run only when a region is smaller than one
-    chunk of a split (_small_extent_test): they were about half of a tiled
-    pipeline's code (interpolate's output loop: 9,800 of 40,500 lines of
-    LLVM IR in the copy for fewer than 32 rows)."""
+    """Mark fn cold and not optimized (optnone, which needs noinline): LLVM's
+    optimization passes skip it. Under an optimizing target machine that alone
+    does not give it the fast instruction selector and register allocator:
+    the JIT moves the tasks made only of such functions, when they are long
+    enough, into a module of their own (split_module.split_cold) emitted at
+    LLVM's codegen level 0 (jit._emit_cold). For the copies that run only
+    when a region is smaller than one chunk of a split (_small_extent_test):
+    they were about half of a tiled pipeline's code (interpolate's output
+    loop: 9,800 of 40,500 lines of LLVM IR in the copy for fewer than 32
+    rows)."""
     for a in ("cold", "noinline", "optnone"):
         fn.attributes.add(a)
 

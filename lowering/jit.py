@@ -4,7 +4,8 @@
     generate_text(stmt, name, buffers, params, *, stage="llvm", target=None,
                   options=None) -> str        stage: "llvm", "llvm_opt" or "asm"
     JitOptions(loop_vectorization=True, slp_vectorization=True,
-               reassociate=False, opt_level=2)
+               reassociate=False, opt_level=2, loop_unrolling=True)
+    default_options() -> JitOptions   (options=None: config.llvm_pipeline's)
     clear_memory_cache() -> None
 
 and, for the other users of compiled objects (kernel_cache.py):
@@ -25,11 +26,15 @@ PYHALIDE_TARGET or "host"). The Kernel is called as kernel(arrays, values)
 
 Flow: codegen_llvm builds the module; its unoptimized IR text, the target,
 the options and the llvmlite/LLVM/pyhalide versions form the cache key
-(llvm_objects.object_key). On a miss the IR is parsed, optimized with the new pass manager at opt_level for
-the target machine, and emitted as an object file (a module of at least
-split_module.MIN_SPLIT_LINES lines, when parallel loops may use two or
-more threads: as parts, PARTS_PER_THREAD per thread, on those threads at
-once, their objects packed into one: _compile_object), which is stored in
+(llvm_objects.object_key). On a miss the IR is parsed, optimized with the
+new pass manager at opt_level for the target machine (options=None: those
+of config.llvm_pipeline, PYHALIDE_LLVM_PIPELINE "full", "lean" or "lean-vec"),
+and emitted as an
+object file (a module of at least split_module.MIN_SPLIT_LINES lines, when
+parallel loops may use two or more threads: as parts, PARTS_PER_THREAD per
+thread, on those threads at once; its cold tasks, split_module.split_cold,
+as a part of their own, not optimized and emitted at LLVM's level 0; the
+parts' objects packed into one: _compile_object), which is stored in
 config.cache_dir (when set; disk_cache.py: a JSON manifest naming the key,
 version and target, then the object, verified on load, in a directory only
 the user can write). On a hit the stored object is used directly: no
@@ -69,6 +74,7 @@ from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
     JitOptions,
     cached_object,
+    default_options,
     llvm_lock,
     load_object,
     new_machine,
@@ -80,11 +86,11 @@ from .llvm_objects import (
     unlocked_run,
 )
 from .runtime import Kernel
-from .split_module import MIN_SPLIT_LINES, split_parts
+from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
 from .target import Target, check_runs_on_host, parse_target
 
-__all__ = ["compile_pipeline", "generate_text", "JitOptions", "clear_memory_cache",
-           "llvm_lock", "target_machine", "cached_object", "load_entry", "make_kernel"]
+__all__ = ["compile_pipeline", "generate_text", "JitOptions", "default_options",
+           "clear_memory_cache", "llvm_lock", "target_machine", "cached_object", "load_entry", "make_kernel"]
 
 
 _loaded: "collections.OrderedDict" = collections.OrderedDict()   # key -> (engine, address)
@@ -147,6 +153,7 @@ def _optimize(ir_text: str, tm, options: JitOptions, unlocked: bool = False):
     pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
     pto.loop_vectorization = options.loop_vectorization
     pto.slp_vectorization = options.slp_vectorization
+    pto.loop_unrolling = options.loop_unrolling
     pb = llvm.create_pass_builder(tm, pto)
     mpm = pb.getModulePassManager()
     if unlocked:
@@ -167,7 +174,7 @@ def generate_text(stmt, name, buffers, params, *, stage: str = "llvm", target=No
                   options: JitOptions | None = None) -> str:
     """The LLVM IR ("llvm": as generated, "llvm_opt": optimized) or the
     assembly ("asm") of a Stmt, for inspection; nothing is executed."""
-    options = options or JitOptions()
+    options = options or default_options()
     with llvm_lock():
         t, tm, out, text = _build(stmt, name, buffers, params, target, options)
         if stage == "llvm":
@@ -183,7 +190,7 @@ def generate_text(stmt, name, buffers, params, *, stage: str = "llvm", target=No
 def compile_pipeline(stmt, name, buffers, params, *, target=None,
                      options: JitOptions | None = None) -> Kernel:
     """Compile `stmt` into a Kernel (see the module docstring)."""
-    options = options or JitOptions()
+    options = options or default_options()
     lap = _timer()
     with llvm_lock():
         _dispose_released()
@@ -231,46 +238,64 @@ def _split_count(ir_text: str, workers: int) -> int:
     return min(PARTS_PER_THREAD * workers, max(workers, ir_text.count("\n") // MIN_SPLIT_LINES))
 
 
+# The work of a line of cold code (split_cold's part: emitted at LLVM's
+# level 0, no passes) against a line the full pipeline optimizes and emits
+# (interpolate: about 80 ms for 9,500 cold lines, 2 s for 12,400 others).
+COLD_WORK_PER_LINE = 0.05
+
+
 def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> bytes:
-    """The object code of a module's IR text: optimized and emitted as one
-    module, or, when split_module splits it, as parts on up to
-    config.num_threads threads at once, each thread taking the largest part
-    left (the packed objects of the parts: llvm_objects.pack_objects).
+    """The object code of a module's IR text: its cold tasks (split_cold)
+    apart, emitted with LLVM's fast instruction selector and register
+    allocator; the rest optimized and emitted as one module, or, when
+    split_module splits it, as parts on up to config.num_threads threads
+    at once, each thread taking the largest part left (the packed objects
+    of the parts: llvm_objects.pack_objects).
     Called under llvm_lock(); the other threads work on objects of their
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
-    parts = split_parts(ir_text, _split_count(ir_text, workers)) if workers > 1 \
-        else [(ir_text, 0.0)]
+    hot, cold = split_cold(ir_text)
+    parts = [(text, work, False) for text, work in (
+        split_parts(hot, _split_count(hot, workers)) if workers > 1 else [(hot, 0.0)])]
+    if cold is not None:
+        parts.append((cold, COLD_WORK_PER_LINE * cold.count("\n"), True))
     if len(parts) == 1:
         return _optimize_and_emit(ir_text, t, tm, options, name, False)
-    debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts on threads "
-                   f"({', '.join(str(p.count(chr(10))) for p, _ in parts)} lines)")
+    debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts "
+                   f"({', '.join(str(p.count(chr(10))) + (' cold' if c else '') for p, _, c in parts)}"
+                   f" lines)")
     objs: list = [None] * len(parts)
     cpu: list = [0.0] * len(parts)
     failures: list = []
     todo = sorted(range(len(parts)), key=lambda i: (-parts[i][1], i))
     take = threading.Lock()
 
-    def work(machine):
+    def work(machine, cold_machine):
         while not failures:
             with take:
                 if not todo:
                     return
                 i = todo.pop(0)
             start = time.thread_time()
+            text, _, is_cold = parts[i]
             try:
-                objs[i] = _optimize_and_emit(parts[i][0], t, machine, options,
-                                             f"{name} (part {i})", True)
+                if is_cold:
+                    objs[i] = _emit_cold(text, t, cold_machine or new_machine(t, 0),
+                                         f"{name} (cold part {i})")
+                else:
+                    objs[i] = _optimize_and_emit(text, t, machine, options,
+                                                 f"{name} (part {i})", True)
             except BaseException as exc:       # re-raised by the caller's thread
                 failures.append(exc)
             cpu[i] = time.thread_time() - start
-    threads = [threading.Thread(target=work, args=(new_machine(t),), name=f"pyhalide-llvm-{k}")
+    threads = [threading.Thread(target=work, args=(new_machine(t), None),
+                                name=f"pyhalide-llvm-{k}")
                for k in range(1, min(workers, len(parts)))]
     for th in threads:
         th.start()
     try:
-        work(tm)
+        work(tm, target_machine(t, 0))
     finally:
         for th in threads:
             th.join()
@@ -280,6 +305,17 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
         print(f"pyhalide: parts' optimize + emit: "
               f"{', '.join(f'{c * 1e3:.2f}' for c in cpu)} ms CPU", file=sys.stderr)
     return pack_objects(objs)
+
+
+def _emit_cold(ir_text: str, t, tm, name: str) -> bytes:
+    """The object of split_cold's cold part: its functions are `optnone`
+    (the helpers copied beside them run only from there), so no pass runs;
+    `tm` is a machine at level 0 (fast instruction selection and register
+    allocation), this thread's own, used without llvmlite's lock."""
+    mod = llvm.parse_assembly(ir_text, context=llvm.create_context())
+    mod.verify()
+    debug_print(3, f"; ---- LLVM IR of {name} (cold: not optimized)\n{mod}")
+    return _emit_object(mod, t, tm, name, True)
 
 
 def _optimize_and_emit(ir_text: str, t, tm, options: JitOptions, name: str,

@@ -7,7 +7,8 @@ new process with a warm cache runs no lowering pass either.
 `graph_key` is the in-memory key of Pipeline._kernel (the graph fingerprint:
 algorithm, schedules, input and param types, independent of the names of
 Funcs, Vars, RVars, images and Params; plus which buffers are dense).
-The on-disk key adds the target, the llvmlite/LLVM versions and a hash of
+The on-disk key adds the target, the LLVM options (config.llvm_pipeline's:
+jit.default_options), the llvmlite/LLVM versions and a hash of
 the sizes and times of pyhalide's own source files, so that any change to
 the compiler invalidates every entry. An entry (disk_cache.py: JSON, never
 code) is a manifest of the Kernel's buffers, params, error records, whether
@@ -69,7 +70,7 @@ def _compiler_source_hash() -> str:
 def _disk_key(graph_key: str) -> tuple:
     t = parse_target(config.target)
     h = hashlib.sha256()
-    for part in (graph_key, t.key(), llvmlite.__version__,
+    for part in (graph_key, t.key(), jit.default_options().key(), llvmlite.__version__,
                  ".".join(map(str, llvm.llvm_version_info)), _compiler_source_hash()):
         h.update(part.encode())
         h.update(b"\0")

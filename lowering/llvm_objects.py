@@ -2,15 +2,16 @@
 and the hand-written runtimes (parallel_runtime.py, interrupt.py) share.
 
     JitOptions(loop_vectorization=True, slp_vectorization=True,
-               reassociate=False, opt_level=2)
+               reassociate=False, opt_level=2, loop_unrolling=True)
+    default_options() -> JitOptions of config.llvm_pipeline ("full", "lean", "lean-vec")
     llvm_lock() -> the lock around all LLVM work
-    target_machine(target) -> llvm TargetMachine
+    target_machine(target, opt=3) -> llvm TargetMachine
     object_key(ir_text, target, options) -> str
     cached_object(object_key, target) -> bytes | None
     store_object(object_key, target, obj) -> None
     load_object(obj, target, symbols, tm) -> (engine, [address of each symbol])
     pack_objects(objs) -> bytes; unpack_objects(blob) -> [bytes]
-    new_machine(target) -> a TargetMachine of its own (another thread's)
+    new_machine(target, opt=3) -> a TargetMachine of its own (another thread's)
     unlocked_run(mpm, module, pb), unlocked_emit(tm, module, use_object=True) -> bytes
     load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
 
@@ -35,14 +36,14 @@ import llvmlite.binding as llvm
 from llvmlite.binding import ffi
 from llvmlite.utils import get_library_name
 
-from pyhalide.ir.config import debug_print
+from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.ir.version import __version__
 
 from . import disk_cache
 from .target import Target, init_llvm, parse_target
 
-__all__ = ["JitOptions", "llvm_lock", "target_machine", "new_machine", "object_key",
+__all__ = ["JitOptions", "default_options", "llvm_lock", "target_machine", "new_machine", "object_key",
            "cached_object", "store_object", "load_object", "load_runtime_module",
            "pack_objects", "unpack_objects", "unlocked_run", "unlocked_emit"]
 
@@ -56,16 +57,45 @@ class JitOptions:
     unrolling and loop versions the schedule asks for, and what LLVM's level 3
     adds (higher unrolling thresholds, non-trivial loop unswitching) only
     copies those loops again; it made first compiles 1.5-3x slower for the
-    same speed of the benchmark kernels."""
+    same speed of the benchmark kernels. `loop_unrolling` False turns LLVM's
+    loop unrolling passes off (the lean pipeline: default_options)."""
 
     loop_vectorization: bool = True
     slp_vectorization: bool = True
     reassociate: bool = False
     opt_level: int = 2
+    loop_unrolling: bool = True
 
     def key(self) -> str:
         return (f"lv={int(self.loop_vectorization)},slp={int(self.slp_vectorization)},"
-                f"ra={int(self.reassociate)},O{self.opt_level}")
+                f"ra={int(self.reassociate)},O{self.opt_level}"
+                + ("" if self.loop_unrolling else ",unroll=0"))
+
+
+# config.llvm_pipeline -> the options of a kernel compiled without explicit ones.
+# "lean": pyhalide's lowering already vectorizes and unrolls what its schedule
+# asks for, so LLVM's level 1 without its loop vectorizer, SLP vectorizer and
+# unrolling only cleans the code up, in less compile time (session 19; the
+# kernels' speed under it is to be measured before it becomes the default).
+# But the frontend's default schedules leave some loops to LLVM's loop
+# vectorizer (suite 4's chain_transc, whose exp/log/tanh it replaces by
+# codegen_trig's vector versions: 4x slower under "lean", session 19):
+# "lean-vec" is "lean" with the loop vectorizer.
+_PIPELINES = {
+    "full": JitOptions(),
+    "lean": JitOptions(loop_vectorization=False, slp_vectorization=False,
+                       opt_level=1, loop_unrolling=False),
+    "lean-vec": JitOptions(slp_vectorization=False, opt_level=1, loop_unrolling=False),
+}
+
+
+def default_options() -> JitOptions:
+    """The JitOptions of config.llvm_pipeline (PYHALIDE_LLVM_PIPELINE)."""
+    try:
+        return _PIPELINES[config.llvm_pipeline]
+    except (KeyError, TypeError):
+        raise ValueError(f"PYHALIDE_LLVM_PIPELINE={config.llvm_pipeline!r}: expected one of "
+                         f"{', '.join(sorted(_PIPELINES))}") from None
 
 
 # LLVM objects below are not thread-safe: one lock (a fresh one in a forked child)
@@ -80,25 +110,26 @@ def llvm_lock():
     return _lock
 
 
-def target_machine(t: Target):
-    """The LLVM TargetMachine (optimize + emit) of target `t`, made once;
-    use it under llvm_lock()."""
-    tm = _machines.get(t.key())
+def target_machine(t: Target, opt: int = 3):
+    """The LLVM TargetMachine (optimize + emit) of target `t` at code
+    generation level `opt`, made once; use it under llvm_lock()."""
+    tm = _machines.get((t.key(), opt))
     if tm is None:
-        tm = new_machine(t)
-        _machines[t.key()] = tm
+        tm = new_machine(t, opt)
+        _machines[(t.key(), opt)] = tm
     return tm
 
 
-def new_machine(t: Target):
+def new_machine(t: Target, opt: int = 3):
     """A TargetMachine of target `t` of its own (not shared: another thread's,
-    an engine's)."""
+    an engine's). `opt` 0 selects LLVM's fast instruction selector and
+    register allocator (jit.py: for cold code)."""
     init_llvm()
     if not t.is_host and t.triple.split("-")[0] != llvm.get_process_triple().split("-")[0]:
         llvm.initialize_all_targets()          # cross-compiling (for inspection only)
         llvm.initialize_all_asmprinters()
     target = llvm.Target.from_triple(t.triple)
-    return target.create_target_machine(cpu=t.cpu, features=t.features, opt=3,
+    return target.create_target_machine(cpu=t.cpu, features=t.features, opt=opt,
                                         codemodel="jitdefault")
 
 
