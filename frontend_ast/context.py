@@ -31,23 +31,6 @@ class CheckImage:
         self.index = index
 
 
-def _same_loc(a, b) -> bool:
-    """Whether two source locations (errors.Loc or None) are the same code."""
-    if a is None or b is None:
-        return a is b
-    return (a.file, a.line, a.col, a.width) == (b.file, b.line, b.col, b.width)
-
-
-def _same_size(a, b) -> bool:
-    """Whether two axis sizes (Vals or ints) of index checks are the same."""
-    if a is b:
-        return True
-    na, nb = getattr(a, "node", a), getattr(b, "node", b)
-    if isinstance(na, ir.Expr) and isinstance(nb, ir.Expr):
-        return ir.equal(na, nb)
-    return type(na) is int and type(nb) is int and na == nb
-
-
 class StaticParam:
     """A value computed exactly in Python at call time (fn(StaticEnv)),
     passed to the pipeline as `param` of IR type `type`."""
@@ -121,7 +104,6 @@ class Context:
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
         self._counter = itertools.count()
-        self._checks_made = []      # (CheckImage, index, likely index, read) per check image
 
     def is_zero_d_arg(self, v) -> bool:
         """Whether v is the value of a 0-d array argument."""
@@ -182,41 +164,18 @@ class Context:
             return v
         node = v.node
         if not self.typing:
+            n = next(self._counter)
             loc = self.smap.loc(self.cur_node)
+            img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
+            self.check_images.append(CheckImage(img, exc, message, loc,
+                                                index[:2] if index is not None else None))
             bad = ir.index(1) if index is None else encode_bad_index(index[2])
             bad = ir.Select(cond, ir.index(0), bad)
             idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
-            read = self._same_check(exc, message, loc, index, idx)
-            if read is None:
-                n = next(self._counter)
-                img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
-                c = CheckImage(img, exc, message, loc, index[:2] if index is not None else None)
-                self.check_images.append(c)
-                read = img[Expr.wrap(idx)].node
-                self._checks_made.append((c, index, idx, read))
+            read = img[Expr.wrap(idx)].node
             node = checks.guarded(read, ops.node_of(self, v))
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
-
-    def _same_check(self, exc, message, loc, index, idx):
-        """The read of the check image of an earlier check of this statement
-        raising the same error under the same condition, or None: one check
-        then guards both values, and lowering tests it once. Index checks
-        of one axis size may differ in the words their message adds
-        (`h[k] += v` checks k for its read and for its write, "array 'h'"
-        and "array 'h', assignment"): they fail at the same points with
-        NumPy's same message; the check keeps the later words (the write's,
-        which the separate checks reported)."""
-        for c, ix, i, read in reversed(self._checks_made[-8:]):
-            if c.exc != exc or not _same_loc(c.loc, loc) or \
-                    (ix is None) != (index is None) or not ir.equal(i, idx):
-                continue
-            if ix is None and c.message == message:
-                return read
-            if ix is not None and ix[0] == index[0] and _same_size(ix[1], index[1]):
-                c.message = message
-                return read
-        return None
 
     def static_param(self, v: Val):
         """A value computed exactly in Python at call time, passed as a Param."""

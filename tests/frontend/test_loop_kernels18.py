@@ -295,24 +295,3 @@ def test_slot_loops_are_unrolled_by_the_default_schedule(n):
         assert _slot_kinds(q) == ["unrolled"]
     # an index outside the histogram still raises Python's IndexError
     check(q, np.array([1, 4, 2]), np.ones(3))
-
-
-def weighted_bins(ai, b):
-    h = np.zeros(4)
-    for i in range(ai.size):
-        h[ai[i]] += b[i]
-    return h
-
-
-@pytest.mark.parametrize("bad", [4, -5])
-def test_element_update_checks_its_index_once(bad):
-    # the read and the write of `h[k] += v` fail at the same points: one check
-    p = ph.pipeline(weighted_bins)
-    rng = np.random.default_rng(abs(bad))
-    check(p, rng.integers(-4, 4, 9), rng.random(9))
-    images = p.last_specialization.builder.cx.check_images
-    assert [c.message for c in images if "'h'" in c.message] == ["array 'h', assignment"]
-    with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 4"):
-        p(np.array([1, bad, 2]), np.ones(3))
-    with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 4"):
-        p.py_func(np.array([1, bad, 2]), np.ones(3))
