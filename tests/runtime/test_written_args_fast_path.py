@@ -8,19 +8,9 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
+from tests.frontend.test_imperative_nests import gauss_seidel as gauss_seidel_py
 
-
-@ph.pipeline
-def gauss_seidel(A, b, x, sweeps):
-    n = b.shape[0]
-    for it in range(sweeps):
-        for i in range(n):
-            s = 0.0
-            for j in range(n):
-                if j != i:
-                    s += A[i, j] * x[j]
-            x[i] = (b[i] - s) / A[i, i]
-    return x
+gauss_seidel = ph.pipeline(gauss_seidel_py)
 
 
 @ph.pipeline
