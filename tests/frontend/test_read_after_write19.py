@@ -186,6 +186,27 @@ def skips(x):
     return a, b, m
 
 
+def row_store(x):
+    n = x.shape[0]
+    a = x.copy()
+    b = np.zeros((n, 3))
+    for i in range(n):
+        a[i] *= 2
+        b[i, :] = a[i]                  # a slice store (array_store_loops.py)
+    return a, b
+
+
+def mask_store(x):
+    n = x.shape[0]
+    a = x.copy()
+    b = np.zeros((n, 4))
+    b[:, 1] = 1.0
+    for i in range(n):
+        a[i] *= 2
+        b[i][b[i] == 0] = a[i]
+    return a, b
+
+
 def vec(n, dtype=np.float64):
     return (np.arange(n) * 7 % 5 - 1).astype(dtype)
 
@@ -206,6 +227,8 @@ CASES = [
     (recurrence, lambda n: (vec(n), 0.5)),
     (while_loop, lambda n: (vec(n),)),
     (skips, lambda n: (vec(n),)),
+    (row_store, lambda n: (vec(n),)),
+    (mask_store, lambda n: (vec(n),)),
 ]
 
 
