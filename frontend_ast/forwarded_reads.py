@@ -48,10 +48,12 @@ def reads_written(node, nest_writes) -> bool:
     return any(c.call_type == ir.FUNC and id(c.func) in fns for c in ir.find_calls(node))
 
 
-def resolve(forwards: dict, nodes, own_arr=None) -> list:
+def resolve(forwards: dict, nodes, own_arr=None, call_holds=None) -> list:
     """`nodes` with every placeholder replaced: by its written value where
-    it forwards an element of `own_arr` (the array the definition writes),
-    else by its recorded read call. Values may hold further placeholders."""
+    it forwards an element of `own_arr` (the array the definition writes)
+    or where `call_holds` says its read call would be refused (a later
+    write of the element) and the value's own reads would not, else by its
+    recorded read call (a refused one is then reported at the read). Values may hold further placeholders."""
     out = []
     for n in nodes:
         for _ in range(64):
@@ -61,7 +63,9 @@ def resolve(forwards: dict, nodes, own_arr=None) -> list:
             sub = {}
             for k in names:
                 arr, call, value = forwards[k]
-                sub[k] = value if own_arr is not None and arr is own_arr else call
+                own = own_arr is not None and arr is own_arr
+                sub[k] = value if own or (call_holds is not None and not call_holds(call)
+                                          and call_holds(value)) else call
             n = ir.substitute(n, sub)
         out.append(n)
     return out

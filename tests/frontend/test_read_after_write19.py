@@ -207,6 +207,17 @@ def mask_store(x):
     return a, b
 
 
+def recurrence_written_again(x):
+    n = x.shape[0]
+    a = x.copy()
+    b = np.zeros(n)
+    for i in range(1, n):
+        a[i] = a[i - 1] + x[i]
+        b[i] = a[i]                     # a[i] changes later: the written value is used
+        a[i] *= 2
+    return a, b
+
+
 def vec(n, dtype=np.float64):
     return (np.arange(n) * 7 % 5 - 1).astype(dtype)
 
@@ -229,6 +240,7 @@ CASES = [
     (skips, lambda n: (vec(n),)),
     (row_store, lambda n: (vec(n),)),
     (mask_store, lambda n: (vec(n),)),
+    (recurrence_written_again, lambda n: (vec(n),)),
 ]
 
 
