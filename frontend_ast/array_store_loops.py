@@ -73,6 +73,9 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
                            f"assignment", hint="write the array once per iteration, or split "
                                                "the loop")
     defs.ensure_defined(arr)
+    # reads of elements written earlier in the iteration (forwarded_reads.py)
+    res = defs.resolve_forwards([vnode] + list(preds) + list(at), arr)
+    vnode, preds, at = res[0], res[1:1 + len(preds)], res[1 + len(preds):]
     if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds)):
         raise cx.err(node, f"inside a loop, the value assigned into {arr.name!r} reads "
                            f"{arr.name!r} at other elements than the ones it writes",

@@ -9,7 +9,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.simplify import equal_after_simplify
 
-from . import array_complex, ops, unions
+from . import array_complex, forwarded_reads, ops, unions
 from .array_setitem import element_value
 from .context import single_aff
 from .ranges import Aff
@@ -392,7 +392,7 @@ class ArrayAccess:
             if all(any(p is q for q in now) for p in parts):
                 v = written
         if not self._mentions(v.node, cell.old.name):
-            return v
+            return self._forwarded(cell, v)
         before = None if self.cx.typing else \
             self.state.snapshots.get((self.state.nest_id, id(cell.arr)))
         if self.cx.typing:
@@ -406,7 +406,22 @@ class ArrayAccess:
             prev = self.defs.element_call(cell.arr, cell.idx)
             self.defs.note_read(cell.arr, prev.node, cell.idx)
         out = Val(ir.substitute(v.node, {cell.old.name: prev.node}), v.ty, risky=v.risky)
-        return self._data_range(out)
+        return self._forwarded(cell, self._data_range(out))
+
+    def _forwarded(self, cell, v: Val) -> Val:
+        """v, or, where it reads an array the nest writes, a placeholder
+        resolved per definition (forwarded_reads.py) with its read of the
+        cell recorded here."""
+        st = self.state
+        if self.cx.typing or st.nest_id is None or \
+                not forwarded_reads.reads_written(v.node, st.nest_writes):
+            return v
+        self.defs.ensure_defined(cell.arr)
+        call = self.defs.element_call(cell.arr, cell.idx).node
+        self.defs.note_read(cell.arr, call, cell.idx)
+        name = forwarded_reads.new_name(cell.arr.name)
+        self.defs.forwards[name] = (cell.arr, call, v.node)
+        return Val(ir.Variable(v.node.type, name), v.ty, risky=v.risky)
 
     def _mentions(self, node, name) -> bool:
         return name in ir.free_vars(node)

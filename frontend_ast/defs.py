@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from pyhalide import ir
 from pyhalide.expr import Expr
 
-from . import array_complex, complex_loops, deps, loop_scans, ops, unions
+from . import array_complex, complex_loops, deps, forwarded_reads, loop_scans, ops, unions
 from .loop_state import Frame, Group
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
@@ -36,6 +36,8 @@ class Definitions:
       reads       local Arr -> [(epoch, call node)]: the reads of its current version
       written     local Arr -> the epoch of its last write (a new version at most
                   once per top-level statement)
+      forwards    placeholder name -> (Arr, read call, written value) of each read
+                  of an element written earlier in the iteration (forwarded_reads.py)
     """
 
     def __init__(self, cx, scope, state, emitter):
@@ -45,6 +47,7 @@ class Definitions:
         self.copy_of = {}
         self.reads = {}
         self.written = {}
+        self.forwards = {}
 
     # local arrays -------------------------------------------------------------------------
     def ensure_defined(self, arr: Arr):
@@ -135,6 +138,7 @@ class Definitions:
             g.start_node[k] = ops.cast(st, n)
             vals.append(g.start_node[k])
         mapping = {l.sym: l.pure_var.node for l in ctx}
+        vals = self.resolve_forwards(vals, target=g)
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
         vals = self.emitter.finalize(vals, mapping, f"the initial value of {g.label}")
@@ -247,6 +251,9 @@ class Definitions:
         key = [l.pure_var for l in reversed(g.ctx)]
         if g.scan:
             key = loop_scans.scan_key(g, mapping) + key
+        vals, preds = self.resolve_forwards(vals, target=g), self.resolve_forwards(preds, target=g)
+        if exit_node is not None:
+            exit_node = self.resolve_forwards([exit_node], target=g)[0]
         self.check_reads(vals + preds, g)
         self.mark_emitted(vals + preds, g.func)
         vals = self.emitter.finalize(vals, mapping, f"the update of {g.label}")
@@ -316,6 +323,11 @@ class Definitions:
                 return
             cond = None
         vnode = ops.node_of(self.cx, value)
+        if self.forwards and not self.cx.typing:
+            vnode = self.resolve_forwards([vnode], arr, cell)[0]
+            cell.idx = self.resolve_forwards(list(cell.idx), arr, cell)
+            if cond is not None:
+                cond = Val(self.resolve_forwards([cond.node], arr, cell)[0], cond.ty)
         if self.cx.typing:
             for n in [vnode] + list(cell.idx) + ([cond.node] if cond is not None else []):
                 self._scan_marks(n, None)
@@ -503,6 +515,23 @@ class Definitions:
             return False
         return not f.function().updates and not self.reads.get(arr) and \
             not calls_func(vnode, f)
+
+    def resolve_forwards(self, nodes, own_arr=None, target=None) -> list:
+        """nodes with the forwarded reads resolved for the definition of
+        `target` (a Cell or Group; None: unknown), which writes own_arr
+        (None: no array; forwarded_reads.resolve)."""
+        if not self.forwards:
+            return list(nodes)
+
+        def call_holds(call) -> bool:
+            errs = []
+            deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
+                                             read_sites=self.read_sites,
+                                             nest_writes=self.state.nest_writes,
+                                             smap_error=self.cx.smap_error),
+                             [call], target, lambda arr, err, pos: errs.append(err))
+            return not errs
+        return forwarded_reads.resolve(self.forwards, nodes, own_arr, call_holds)
 
     def check_reads(self, nodes, target):
         """A located error where `nodes` read an array that the loop nest

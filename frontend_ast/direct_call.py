@@ -18,7 +18,9 @@ which ones they read is decided by the values read before, so an equal key
 means the same reads). A scalar value is keyed exactly: floats with their
 sign, so -0.0 is not 0.0; NaN never equals itself, so its calls take the
 general path. The scalar arguments the kernel takes as params are passed at
-each call, whether keyed or not.
+each call, whether keyed or not. Arguments the function writes into
+(arg_writes.py) are checked before the kernel runs and get their final
+values copied back after it, as on the general path.
 
 After a general call that succeeded, `remember` notes its key; at the second
 general call with that key it records the kernel call prepared with the
@@ -144,10 +146,7 @@ class DirectCall:
         and params `plan.param_names` of `graph` (graph None: spec runs no
         kernel, its result is made of the arguments); None when an input is not an
         argument array nor a check image, or a param not a scalar argument
-        nor a static value (a complex argument's parts), or the specialization
-        writes its arguments."""
-        if spec.written is not None:
-            return None
+        nor a static value (a complex argument's parts)."""
         b = spec.builder
         arrays, scalars, image_arg, param_arg = [], {}, {}, {}
         for i, (name, k) in enumerate(zip(spec.pf.params, spec.key)):
@@ -263,6 +262,9 @@ class DirectCall:
         for i in self.int_args:
             if not -_INT64 <= args[i] < _INT64:
                 return MISS           # the general path raises OverflowError
+        written = spec.written
+        if written is not None:
+            written.check(args)       # (first, as on the general path)
         if e.run is None:
             return spec.result_converter()([], args, e.env)
         zero = self.zero
@@ -279,6 +281,8 @@ class DirectCall:
                 mine = outs_flat[k:k + count]
                 outs.append(mine if shape is None else [b.reshape(shape) for b in mine])
                 k += count
+        if written is not None:
+            written.copy_back(args, outs)
         return spec.result_converter()(outs, args, e.env)
 
 

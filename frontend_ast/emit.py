@@ -9,7 +9,7 @@ from pyhalide.func import Func
 from pyhalide.simplify import equal_after_simplify
 from pyhalide.var import RDom, Var
 
-from . import ops
+from . import forwarded_reads, ops
 from .lifted import LiftedFunc
 from .loop_exits import UNBOUNDED_ATTR
 from .ranges import INT32, Aff
@@ -17,7 +17,7 @@ from .values import Val, exact_aff
 
 
 def _is_placeholder(name: str) -> bool:
-    return name.startswith("%")
+    return name.startswith("%") or forwarded_reads.is_forwarded(name)
 
 
 class Emitter:
@@ -129,6 +129,12 @@ class Emitter:
                 n = ir.substitute(n, {k: self.state_subst[k] for k in names})
             n = ir.substitute(n, loop_map)
             left = [k for k in ir.free_vars(n) if _is_placeholder(k)]
+            if any(forwarded_reads.is_forwarded(k) for k in left):
+                raise self.cx.error(f"a value read from an array element written earlier in "
+                                    f"this loop iteration is used in {where}, where it cannot "
+                                    f"be related to the write",
+                                    hint="copy the value to a local array first, or split "
+                                         "the loop")
             if left:
                 raise self.cx.error(f"internal error: unresolved placeholder(s) {left} in {where}")
             out.append(n)

@@ -24,14 +24,26 @@ constant components (`h[k] += 1; h[m] += 2`, `out[i] += x; out[i + 1] += y`),
 or differ in constant ones only (`acc[i, 0]`, `acc[i, 1]`) under an `if` in
 a nest of loops, or that read the array they update; elsewhere the interpreter compiles such runs itself (faster
 than slots: one update per position), and plain assignments (element swaps,
-bubble sort) keep phase mode (carried_arrays.py)."""
+bubble sort) keep phase mode (carried_arrays.py).
+
+The default schedule unrolls each slot loop (`unroll_slots`, called by
+Specialization.default_schedule): lowering then makes one copy of the
+update per slot with the slot a constant, so each copy's conditional
+expression folds to its own statement's value and index, and what the
+statements share (n-body's distance and its inverse cube) is computed once
+per iteration, not once per slot. Unrolling changes no result."""
 from __future__ import annotations
 
 import ast
 
+from pyhalide import ir
+from pyhalide.var import RVar
+
 from .rewrite_registry import register
 
 _LOOPS = (ast.For, ast.While)
+_SLOT = "?slot"
+_MAX_UNROLLED = 16     # a run of more statements keeps its slot loop
 
 
 @register(11)
@@ -155,3 +167,22 @@ def _chain(options, slot):
             ast.copy_location(n, options[k])
         out = ast.copy_location(ast.IfExp(test, options[k], out), options[k])
     return out
+
+
+def unroll_slots(f) -> None:
+    """Unroll the slot loop of each update of Func `f` that has one and
+    whose loops no schedule changed: the innermost RVar of an RDom whose
+    innermost loop is a slot loop (its name ends with the slot variable's:
+    `r_j_?slot1`), of constant extent."""
+    fn = f.function()
+    for k, d in enumerate(fn.updates):
+        rvars = d.rvars
+        if not rvars or not d.rdom_name.rsplit("_", 1)[-1].startswith(_SLOT) or \
+                d.schedule.splits:
+            continue
+        slot = rvars[0]
+        if slot.name != d.rdom_name + "$x" or not isinstance(slot.extent, ir.Const) or \
+                not 1 < slot.extent.value <= _MAX_UNROLLED:
+            continue
+        if all(dim.kind == "serial" for dim in d.schedule.dims if dim.var == slot.name):
+            f.update(k).unroll(RVar(slot.name))

@@ -29,6 +29,7 @@ from .direct_call import MISS, DirectCall
 from .errors import FrontendError
 from .exprs import same_global
 from .inline_calls import FIXED_ATTR, stale_inlined
+from .loop_write_slots import unroll_slots
 from .names import lookup_global
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
@@ -440,6 +441,7 @@ class Specialization:
                 f.compute_inline()
                 continue
             _stride_one_inner(f)
+            unroll_slots(f)
             hint = getattr(f, "default_hint", None)
             if hint is not None and hint(f):
                 continue        # a helper Func's own default placed it (sum_order)

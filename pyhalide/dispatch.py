@@ -24,7 +24,8 @@ The globals the code read (Specialization.global_reads) must be the same
 objects (a closure cell's contents, a module dictionary's entry or its
 absence), else the general path compares their values.
 
-It is not built (None) for what it does not do: a specialization whose
+It is not built (None) for what it does not do: a specialization that
+writes its arguments (the Python fast path copies them back), one whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
 schedule function's view, which it may have kept), is scheduled automatically for a
@@ -231,8 +232,8 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec.direct
-    if _FNS_OK is None or direct is None or not spec.globals_current() or \
-            getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
+    if _FNS_OK is None or direct is None or spec.written is not None or \
+            not spec.globals_current() or getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
         return None
     sizes = getattr(spec, "size_class", None)
     if sizes is not None and not _size_class_fixed(spec, direct, args, sizes):

@@ -13,6 +13,7 @@ a loop, at several index expressions (n-body's two accelerations under an
 over the run's slots (frontend_ast/loop_write_slots.py), one write per slot
 in Python's order."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -251,3 +252,46 @@ def test_element_updates_in_python_order(sched):
     opts = {} if sched is None else {"schedule": sched}
     check(ph.pipeline(**opts)(updates_reading_each_other), rng.random((5, 4)))
     check(ph.pipeline(**opts)(index_read_after_update), rng.integers(0, 4, 12))
+
+
+def nbody3_step(pos, vel):
+    # three slots sharing the distance and its inverse cube
+    n = pos.shape[0]
+    acc = np.zeros_like(pos)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                dx = pos[j, 0] - pos[i, 0]
+                dy = pos[j, 1] - pos[i, 1]
+                dz = pos[j, 2] - pos[i, 2]
+                r2 = dx * dx + dy * dy + dz * dz + 0.01
+                inv = 1.0 / (r2 * math.sqrt(r2))
+                acc[i, 0] += dx * inv
+                acc[i, 1] += dy * inv
+                acc[i, 2] += dz * inv
+    return vel + 0.01 * acc
+
+
+def _slot_kinds(p):
+    """The loop kinds of the slot RVars of p's last specialization."""
+    kinds = []
+    for _, f, _ in p.last_specialization.builder.funcs:
+        for d in f.function().updates:
+            kinds += [x.kind for x in d.schedule.dims if re.search(r"\?slot\d+\$x$", x.var)]
+    return kinds
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_slot_loops_are_unrolled_by_the_default_schedule(n):
+    # one update copy per slot (the shared values computed once per pair): the
+    # same results as Python, bit for bit
+    rng = np.random.default_rng(n)
+    p = ph.pipeline(nbody3_step)
+    check(p, rng.random((n, 3)), rng.random((n, 3)))
+    assert _slot_kinds(p) == ["unrolled"]
+    q = ph.pipeline(two_bins)
+    if n:
+        check(q, rng.integers(-4, 4, n), rng.random(n) * 3)
+        assert _slot_kinds(q) == ["unrolled"]
+    # an index outside the histogram still raises Python's IndexError
+    check(q, np.array([1, 4, 2]), np.ones(3))
