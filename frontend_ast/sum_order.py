@@ -47,6 +47,7 @@ from . import ops
 from .affine_maps import affine_rows
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
+from .flat_reads import FlatReader
 from .result_order import over_choices, resolve
 from .values import Val, node_of
 from .whole_views import is_whole_view
@@ -205,6 +206,7 @@ class _SumBuilder:
         self.outer = [k for k in big if k in axes and k not in run]
         self.cast = operand.ty != acc_ty
         self.vars = {k: self.em.new_var(f"i{k}") for k in range(nd)}
+        self._flat = None         # flat(): the FlatReader of the run axes, False: none
 
     # helpers -------------------------------------------------------------------------
     def size(self, k) -> Expr:
@@ -226,6 +228,24 @@ class _SumBuilder:
         self.cx.cur_node = self.node
         v = self.a.elem(idx)
         return Expr.wrap(element_node(self.cx, v, self.ty))
+
+    def flat(self):
+        """The FlatReader of the run axes (flat_reads.py: the operand reads
+        contiguous arguments, the run axes a dense block of each), or None."""
+        if self._flat is None:
+            extra_at = {k: self.vars[k] for k in self.kept + self.outer}
+
+            def element(probes):
+                at = {**extra_at, **{k: Expr.wrap(p) for k, p in probes.items()}}
+                return self.element(at).node
+            self._flat = FlatReader.of(self.cx, self.a, self.run, element) or False
+        return self._flat or None
+
+    def flat_element(self, pos) -> Expr:
+        """The element at flat position `pos` of a row of the run axes, read
+        by address (flat())."""
+        sizes = [self.size(k).node for k in self.run]
+        return Expr.wrap(self.flat().element(_node(pos), sizes))
 
     def zero(self, negative=False) -> Expr:
         return Expr.wrap(ir.Const(self.ty.ir(), -0.0 if negative else 0.0))
@@ -355,8 +375,8 @@ class _SumBuilder:
         # sums are never read) and read nothing (also in name_tree's rest)
         preds = [row < a.size(a.kept[-1])] if a.kept else []
         general = preds
-        if len(a.run) > 1:
-            # several run axes: where the last one's size is a multiple of 8,
+        if len(a.run) > 1 and not a.flat():
+            # several run axes (not read by address): where the last one's size is a multiple of 8,
             # no chunk crosses its rows, and a chunk is a dense vector of
             # that axis (this update, its own RDom: an RDom keeps the
             # predicates it is given); else each lane's indices are divided
@@ -404,6 +424,8 @@ class _SumBuilder:
             flat = _max(_min(flat, m - 1), 0)
         if len(self.run) == 1:
             return self.element({**extra_at, self.run[0]: flat})
+        if self.flat():
+            return self.flat_element(flat)
         start = Expr.wrap(ir.index(0))
         sizes = [self.size(k) for k in self.run]
         return self.read_run(start, flat, m, sizes, extra_at)
@@ -449,6 +471,8 @@ class _SumBuilder:
         """Element k of the run at `start` of length m (clamped into it: reads
         past its end are never used)."""
         flat = start + _max(_min(k, m - 1), 0)
+        if self.flat():
+            return self.flat_element(flat)
         at = dict(extra_at)
         for ax, n in zip(reversed(self.run[1:]), reversed(run_sizes[1:])):
             at[ax] = flat % n
