@@ -4,7 +4,10 @@ dense block of memory, bit for bit with NumPy (its pairwise order over the
 flattened block), for every last-axis length 1..17, 3-D, Fortran order,
 non-contiguous views (which are not read flat), operands of several
 arguments, casts (mean of ints: NumPy's buffered pieces); the flat path is
-taken where it applies and not elsewhere."""
+taken where it applies and not elsewhere. Then the same for whole-array
+min/max/argmin/argmax (reduce_blocks). Slow-marked: float32, argument
+views, casts (the default run keeps a view inside the function and the
+layouts)."""
 from __future__ import annotations
 
 import numpy as np
@@ -78,7 +81,7 @@ def head_columns(a):
     return a[:, :7].sum()
 
 
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("dt", [np.float64, pytest.param(np.float32, marks=pytest.mark.slow)])
 def test_last_axis_1_to_17(dt):
     f, seen = watched(everything)
     for w in range(1, 18):
@@ -104,6 +107,7 @@ def test_3d_and_trailing_axes():
         assert seen["flat"], shape
 
 
+@pytest.mark.slow
 def test_views_are_not_read_flat():
     """Strided and partial views sum in NumPy's order without flat reads
     (their rows are not one block); a transpose is its array's order."""
@@ -131,13 +135,18 @@ def test_several_arguments_and_layouts():
     assert same_bits(p(a, row), np.sum(a * row))
 
 
-def test_mean_of_ints_and_partial_row_blocks():
-    """A cast operand (NumPy's buffered pieces of 8192) and a view of whole
-    rows (a block too, read at the view's offset: not flat, the read has one)."""
+@pytest.mark.slow
+def test_mean_of_ints():
+    """A cast operand (NumPy's buffered pieces of 8192)."""
     m, seen = watched(mean_of)
     for shape in [(300, 37), (40, 13, 29)]:
         a = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape) * 7919 % 1000003
         assert same_bits(m(a), np.mean(a)) and seen["flat"], shape
+
+
+def test_slices_inside_the_function():
+    """Whole rows (a block: flat, from the view's first row), a view with
+    an offset and one of part of each row (neither flat)."""
     f, seen = watched(both)
     a = data((30, 13), np.float64, 6)
     assert same_bits(f(a), np.sum(a) + np.sum(a[1:]) + np.sum(a[:5])) and seen["flat"]
@@ -166,3 +175,51 @@ def test_reference_reads_by_address():
     assert _read_by_address("a", f, [np.array([0]), np.array([4])])[0] == f.ravel("F")[4]
     with pytest.raises(IndexError):
         _read_by_address("a", a, [np.array([12]), np.array([0])])
+
+
+# min / max / argmin / argmax of every axis (reduce_blocks): C-contiguous arguments in flat lanes
+def whole_max(a):
+    return a.max()
+
+
+def whole_argmin(a):
+    return np.argmin(a)
+
+
+def minmax_of_expression(a, b):
+    return np.min(a - b), np.argmax(a * b)
+
+
+def test_extremes_read_flat_every_width():
+    """Last axes 1..17 (the lanes once ran over the last axis only), ties,
+    signed zeros and NaN (the first NaN, the later tie for max, the first
+    position for argmin), C flat and Fortran not."""
+    mx, seen_mx = watched(whole_max)
+    am, seen_am = watched(whole_argmin)
+    rng = np.random.default_rng(11)
+    vals = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0])
+    for w in range(1, 18):
+        for rows in (3, 37):
+            a = rng.choice(vals, size=(rows, w))
+            assert same_bits(mx(a), np.max(a)) and am(a) == np.argmin(a), (rows, w)
+            a[rows // 2, w // 2] = np.nan
+            a[rows - 1, w - 1] = np.nan
+            assert np.isnan(mx(a)) and am(a) == np.argmin(a), (rows, w)
+    assert seen_mx["flat"] and seen_am["flat"]
+    a = data((9, 5, 3), np.float64, 12)
+    assert same_bits(mx(a), np.max(a)) and am(a) == np.argmin(a)
+    seen_am.clear()
+    f = np.asfortranarray(a)
+    assert am(f) == np.argmin(f) and not seen_am["flat"]
+
+
+def test_extremes_of_expressions_and_views():
+    p, seen = watched(minmax_of_expression)
+    a, b = data((23, 6), np.float32, 13), data((23, 6), np.float32, 14)
+    got = p(a, b)
+    assert same_bits(got[0], np.min(a - b)) and got[1] == np.argmax(a * b) and seen["flat"]
+    m, seen = watched(whole_max)
+    big = data((12, 10), np.float64, 15)
+    for v in (big[:, :7], big[1:, ::3], big[::-1]):
+        seen.clear()
+        assert same_bits(m(v), np.max(v)) and not seen.get("flat")
