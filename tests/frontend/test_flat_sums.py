@@ -17,18 +17,7 @@ import pyhalide as ph
 from pyhalide import ir
 from pyhalide.ir.flat_index import is_flat_index
 from pyhalide.reference.funcs import _read_by_address
-
-
-def data(shape, dt, seed=0):
-    rng = np.random.default_rng(seed)
-    n = int(np.prod(shape))
-    return (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)).astype(dt).reshape(shape)
-
-
-def same_bits(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    return got.dtype == want.dtype and got.shape == want.shape and \
-        np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+from tests.frontend.test_reduction_speed_paths import data, same_bits
 
 
 def _reads_flat(p) -> bool:
