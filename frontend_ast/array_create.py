@@ -128,6 +128,11 @@ def sequence(b, node, what):
                    hint="write the arrays in a list: np.concatenate([a, b])")
 
 
+def literal_array(b, e):
+    """The array np.asarray makes of a list or tuple literal `e`."""
+    return _list_item(b, e)
+
+
 def _list_item(b, e):
     tree = _tree(b, e)
     return tree if isinstance(tree, (Arr, ArrayExpr)) else _literal_array(b, tree, None, e, e)
