@@ -28,6 +28,12 @@ is (position, value), min/max's (value, position)):
                     [b*R, (b+1)*R) of the first axis (R = ceil(rows /
                     BLOCKS); one block for a 1-D array);
   name              the greatest of the lanes' states (by the full rule).
+Where the operand reads C-contiguous arguments at its own indices
+(flat_reads.py), its elements are taken in C order as rows of count/BLOCKS
+elements (rounded up to a multiple of LANES; one row of all of them when
+fewer than LANES), read by flat position: the lanes stream over the
+memory whatever the last axis's width (a chunk past the end reads the last
+LANES elements again, which leaves the greatest unchanged).
 The default schedule vectorizes name_lanes' update across l (one vector
 of states per block, held in registers; b outermost) and unrolls
 name_tail's blocks innermost (independent chains). A schedule may run b in
