@@ -45,7 +45,7 @@ from pyhalide.var import RDom, Var
 
 from . import ops
 from .affine_maps import affine_rows
-from .arrayexpr import ArrayExpr, element_node, size_is
+from .arrayexpr import ArrayExpr, element_node, same_size, size_is
 from .context import StaticParam
 from .flat_reads import FlatReader
 from .result_order import over_choices, resolve
@@ -68,12 +68,16 @@ def memory_order(operand: ArrayExpr, layout=None):
     (NumPy's result of an operation); a view of part of an array is taken
     in its strides' order (_part_order), its axes not merging."""
     nd = operand.ndim
+    if layout is None and operand.view is None and operand.order is None:
+        operand = _view_of_new(operand)
     order = resolve(operand.order) if operand.view is None else None
     if layout is None and order is not None:
         layout = (order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
     if layout is None and operand.view is not None:
         arr = operand.view[0]
         perm = _axis_permutation(operand)
+        if isinstance(arr, ArrayExpr):      # a view of a new array (_view_of_new)
+            return _new_view_order(operand)
         if is_whole_view(operand):
             layout = array_layout(arr)
         elif perm is not None:      # a transpose: the array's order, its axes renamed
@@ -89,6 +93,49 @@ def memory_order(operand: ArrayExpr, layout=None):
     perm, merges = layout
     rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
+
+
+def _view_of_new(value: ArrayExpr) -> ArrayExpr:
+    """value, or where it is NumPy's view of a new array value (np.flip,
+    transposes, expand_dims, squeeze, basic indexing of `a * 2`:
+    array_shape.derived, array_index.Indexed; an affine index map), that
+    view as an ArrayExpr view of the new array, which NumPy lays out in its
+    own order (its `order`): the view keeps that array's strides."""
+    maps, x = [], value
+    while x.view is None:
+        if getattr(x, "derived_from", None) is not None:
+            x, m = x.derived_from
+            maps.append(m)
+        elif getattr(x, "injective", False) and getattr(x, "mask_at", True) is None:
+            maps.append(lambda idx, x=x: x.pick(idx)[0])    # array_index.Indexed
+            x = x.src
+        else:
+            break
+    if not maps or x.view is not None or type(x) is not ArrayExpr or x.ty.is_complex():
+        return value
+
+    def to_new(idx):
+        for m in maps:
+            idx = m(idx)
+        return idx
+    view = ArrayExpr(value.shape, value.ty, None, value.node, view=(x, to_new))
+    return view if affine_rows(view) is not None else value    # (a copy where not affine)
+
+
+def _new_view_order(value: ArrayExpr):
+    """memory_order of a view of a new array: its axes in the array's order
+    (_part_order); they merge as the array's where the view is all of it
+    with its axes permuted and size-1 axes added or dropped (steps +1, the
+    array's sizes), else they do not."""
+    arr = value.view[0]
+    order = _part_order(value)
+    rows = affine_rows(value)
+    whole = rows is not None and all(
+        size_is(arr.shape[j], 1) or
+        (sorted(map(abs, row)) == [0] * (value.ndim - 1) + [1] and 1 in row and
+         same_size(None, value.shape[row.index(1)], arr.shape[j]))
+        for j, row in enumerate(rows))
+    return order, (whole,) * max(value.ndim - 1, 0)
 
 
 def _part_order(value: ArrayExpr) -> tuple:
@@ -126,7 +173,7 @@ def array_layout(arr):
     layout = getattr(arr, "layout", None)
     if layout is not None:
         return layout
-    order = resolve(getattr(arr, "memory_order", None))
+    order = resolve(arr.order if isinstance(arr, ArrayExpr) else getattr(arr, "memory_order", None))
     if order is not None:
         return tuple(order), (True,) * max(len(order) - 1, 0)
     return "C"
