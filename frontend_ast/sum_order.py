@@ -85,7 +85,8 @@ def memory_order(operand: ArrayExpr, layout=None):
                                          array_layout(arr))
             return tuple(perm.index(k) for k in order), merges
         else:
-            layout = (_part_order(operand), (False,) * max(nd - 1, 0))
+            order = _part_order(operand)
+            layout = (order, _view_merges(operand, order))
     if layout is None or layout == "C":
         return tuple(range(nd)), (True,) * max(nd - 1, 0)
     if layout == "F":
@@ -124,18 +125,43 @@ def _view_of_new(value: ArrayExpr) -> ArrayExpr:
 
 def _new_view_order(value: ArrayExpr):
     """memory_order of a view of a new array: its axes in the array's order
-    (_part_order); they merge as the array's where the view is all of it
-    with its axes permuted and size-1 axes added or dropped (steps +1, the
-    array's sizes), else they do not."""
-    arr = value.view[0]
+    (_part_order), merging where their strides do (_view_merges)."""
     order = _part_order(value)
+    return order, _view_merges(value, order)
+
+
+def _view_merges(value: ArrayExpr, order) -> tuple:
+    """The merges of a view's axes in `order` (outermost first), as NumPy's
+    reduction iterator coalesces them (strides not negated): an axis merges
+    with the next one inside it of size other than 1 where the outer stride
+    is the inner stride times the inner size. Here: both step by the same
+    +1 or -1 along array axes adjacent in the array's memory (size-1 axes
+    between them), the array merging there, the inner axis whole. Size-1
+    axes merge with any; what is not proven does not merge."""
+    arr = value.view[0]
     rows = affine_rows(value)
-    whole = rows is not None and all(
-        size_is(arr.shape[j], 1) or
-        (sorted(map(abs, row)) == [0] * (value.ndim - 1) + [1] and 1 in row and
-         same_size(None, value.shape[row.index(1)], arr.shape[j]))
-        for j, row in enumerate(rows))
-    return order, (whole,) * max(value.ndim - 1, 0)
+    nd = value.ndim
+    if rows is None:
+        return (False,) * max(nd - 1, 0)
+    base, base_merges = memory_order(ArrayExpr(arr.shape, arr.ty, None, None), array_layout(arr))
+
+    def step(k):
+        steps = [(j, row[k]) for j, row in enumerate(rows) if row[k]]
+        return steps[0] if len(steps) == 1 else None
+
+    def merges(o, i):
+        so, si = step(o), step(i)
+        if so is None or si is None or so[1] != si[1] or abs(so[1]) != 1:
+            return False
+        po, pi = base.index(so[0]), base.index(si[0])
+        return po < pi and all(base_merges[po:pi]) and \
+            all(size_is(arr.shape[j], 1) for j in base[po + 1:pi]) and \
+            same_size(None, value.shape[i], arr.shape[si[0]])
+    out = []
+    for t, k in enumerate(order[:-1]):
+        inner = [i for i in order[t + 1:] if not size_is(value.shape[i], 1)]
+        out.append(size_is(value.shape[k], 1) or not inner or merges(k, inner[0]))
+    return tuple(out)
 
 
 def _part_order(value: ArrayExpr) -> tuple:
