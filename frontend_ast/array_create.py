@@ -559,12 +559,11 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
 def joined_order(arrays, nd, ty):
     """NumPy's memory order of np.concatenate's result of `arrays` (nd axes
     each): PyArray_ConcatenateArrays lays it out in the order of its inputs'
-    strides, sorted as the iterator sorts an element-wise operation's
-    operands (PyArray_CreateMultiSortedStridePerm, size-1 axes not counted);
+    strides (PyArray_CreateMultiSortedStridePerm, size-1 axes not counted);
     None for C order or a complex result (its parts are separate arrays)."""
     if nd < 2 or ty.is_complex() or any(x.ty.is_complex() for x in arrays):
         return None
-    return RESULT_ORDER["fn"](arrays, nd)
+    return RESULT_ORDER["concatenate"](arrays, nd)      # (ufunc_order.concatenated_order)
 
 
 def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
