@@ -43,26 +43,18 @@ def concatenated_order(operands, ndim: int):
 
 
 def _concatenated_order(operands, ndim: int):
-    strides = _ranks(operands, ndim)
-    perm = list(range(ndim))
-    for i0 in range(1, ndim):
-        j0, ipos = perm[i0], i0
-        for i1 in range(i0 - 1, -1, -1):
-            j1 = perm[i1]
-            ambiguous, swap = True, False
-            for s in strides:
-                if s[j0] and s[j1]:
-                    if s[j0] <= s[j1]:
-                        swap = False
-                    elif ambiguous:
-                        swap = True
-                    ambiguous = False
-            if not ambiguous:
-                if not swap:
-                    break
-                ipos = i1
-        perm.insert(ipos, perm.pop(i0))
+    # from C order, outermost first: an axis moves out past a smaller stride
+    perm = _insertion_sort(_ranks(operands, ndim), list(range(ndim)),
+                           lambda s, j0, j1: s[j0] <= s[j1])
     order = tuple(perm)
+    return None if order == tuple(range(ndim)) else order
+
+
+def _result_order(operands, ndim: int):
+    # innermost first, as NumPy's axis data: an axis moves in past a larger stride
+    perm = _insertion_sort(_ranks(operands, ndim), list(reversed(range(ndim))),
+                           lambda s, j0, j1: s[j1] <= s[j0])
+    order = tuple(reversed(perm))
     return None if order == tuple(range(ndim)) else order
 
 
@@ -81,17 +73,19 @@ def _ranks(operands, ndim: int):
     return strides
 
 
-def _result_order(operands, ndim: int):
-    strides = _ranks(operands, ndim)
-    perm = list(reversed(range(ndim)))       # innermost first, as NumPy's axis data
-    for i0 in range(1, ndim):
+def _insertion_sort(strides, perm, stays):
+    """NumPy's insertion sort of axes by the operands' strides: axis perm[i0]
+    moves before perm[i1] (earlier in perm) unless an operand where both
+    axes have size other than 1 says it `stays` (stays(s, j0, j1)); where no
+    operand has both, the pair is ambiguous and skipped."""
+    for i0 in range(1, len(perm)):
         j0, ipos = perm[i0], i0
         for i1 in range(i0 - 1, -1, -1):
             j1 = perm[i1]
             ambiguous, swap = True, False
             for s in strides:
                 if s[j0] and s[j1]:
-                    if s[j1] <= s[j0]:
+                    if stays(s, j0, j1):
                         swap = False
                     elif ambiguous:
                         swap = True
@@ -101,8 +95,7 @@ def _result_order(operands, ndim: int):
                     break
                 ipos = i1
         perm.insert(ipos, perm.pop(i0))
-    order = tuple(reversed(perm))
-    return None if order == tuple(range(ndim)) else order
+    return perm
 
 
 RESULT_ORDER["fn"] = result_order
