@@ -119,3 +119,19 @@ def test_concatenated_order_is_numpys():
             ex = [np.expand_dims(v, ax) for v in (x, y)]
             got = concatenated_order([Operand(v) for v in ex], 4) or (0, 1, 2, 3)
             assert got == numpys(np.stack([x, y], axis=ax)), (ax, got)
+
+
+@ph.pipeline
+def three_d(a):
+    return (np.concatenate([a, a], axis=2).sum(axis=(0, 2)),
+            np.stack([a, a], axis=3).sum(axis=(1, 3)), np.diff(a, axis=0).sum(),
+            np.sort(a, axis=1).sum(axis=2), np.transpose(a * 2, (2, 0, 1)).sum(axis=1),
+            (a * 2)[:, 1:, ::-1].sum(), np.roll(a, 2, axis=2).sum(axis=(0, 1)))
+
+
+@pytest.mark.slow
+def test_three_d_layouts():
+    f = _data((4, 9, 37))
+    for a in (np.asfortranarray(f), np.ascontiguousarray(f.transpose(1, 2, 0)).transpose(2, 0, 1),
+              f):
+        check(three_d, a)
