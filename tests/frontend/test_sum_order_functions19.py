@@ -67,8 +67,7 @@ def _args(a):
 
 @pytest.mark.parametrize("kernel", [shape_functions, views_of_new_arrays, views_of_arguments])
 def test_shape_functions_sum_in_numpys_order(kernel):
-    for _, a in list(_layouts(_data((12, 37))))[:2]:
-        check(kernel, a)
+    check(kernel, np.asfortranarray(_data((12, 37))))      # (the other layouts: slow)
 
 
 def test_statistics_sum_in_numpys_order():
