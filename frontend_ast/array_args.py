@@ -5,6 +5,8 @@ of its NumPy type), constant axes, flags and dtypes, and result dtypes
 asked of NumPy."""
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from . import ops
@@ -21,10 +23,12 @@ _HINTS = {"out": "assign the result instead: out[...] = a.sum(axis=0)",
           "correction": "use ddof="}
 
 
-def parse_args(b, what, obj, node, sig):
+def parse_args(b, what, obj, node, sig, lists=()):
     """{parameter name: (value, AST node)} of a reduction call: obj the
     array of a method call (else the first positional argument); a
-    parameter this code does not compile is a located error."""
+    parameter this code does not compile is a located error. A parameter
+    named in `lists` given as a list or tuple literal is the array
+    np.asarray makes of it."""
     args = list(node.args)
     got = {}
     if obj is None:
@@ -45,7 +49,11 @@ def parse_args(b, what, obj, node, sig):
         if name in _HINTS:
             raise b.cx.err(vnode, f"the {name}= argument of {what}() is not supported in "
                                   f"compiled code", hint=_HINTS[name])
-        got[name] = (b.ev(vnode), vnode)
+        if name in lists and isinstance(vnode, (ast.List, ast.Tuple)):
+            from .array_create import literal_array
+            got[name] = (literal_array(b, vnode), vnode)
+        else:
+            got[name] = (b.ev(vnode), vnode)
     return got
 
 

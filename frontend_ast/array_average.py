@@ -12,7 +12,7 @@ import numpy as np
 from . import array_calls, ops
 from .array_args import axis_order, flag_of, numpy_ty, operand_of
 from .array_reduce import count, finish, mean_of, total
-from .arrayexpr import ArrayExpr, lift
+from .arrayexpr import RESULT_ORDER, ArrayExpr, lift
 from .values import TupleVal, Val, const_val
 
 
@@ -48,8 +48,10 @@ def _average(b, fn, node):
     rt = numpy_ty(b, lambda: np.result_type(a.ty.dtype, W.ty.dtype, *(
         ["f8"] if a.ty.is_int() or a.ty.is_bool() else [])), node)
     scl = total(ac, W, axes, rt, node, "average_weights")
+    # np.multiply(a, wgt): laid out in its operands' memory order (order='K')
     terms = ArrayExpr(a.shape, rt, lambda i: ops.binary(
-        cx, "*", ops.cast_to(cx, a.elem(i), rt), ops.cast_to(cx, W.elem(i), rt)), node)
+        cx, "*", ops.cast_to(cx, a.elem(i), rt), ops.cast_to(cx, W.elem(i), rt)), node,
+        order=RESULT_ORDER["fn"]([a, W], a.ndim))
     num = total(ac, terms, axes, rt, node, "average")
     num = finish(ac, num, axes, a.ndim, keepdims, node)
     scl = finish(ac, scl, axes, a.ndim, keepdims, node)

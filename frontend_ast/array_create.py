@@ -28,6 +28,7 @@ from .array_shape import (
     check_at_call,
     clamp_index,
     const_int,
+    expand_dims,
     fail_at_call,
     norm_axis,
     product,
@@ -38,7 +39,7 @@ from .array_shape import (
 )
 from .array_store import Dest, builder_of, write
 from .arraycode import is_whole_view
-from .arrayexpr import ArrayExpr, broadcast_index, k_order, same_size, size_is
+from .arrayexpr import RESULT_ORDER, ArrayExpr, broadcast_index, k_order, same_size, size_is
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
 
@@ -126,6 +127,11 @@ def sequence(b, node, what):
         return list(v.items), [node] * len(v.items)
     raise b.cx.err(node, f"{what} needs a list or tuple of arrays",
                    hint="write the arrays in a list: np.concatenate([a, b])")
+
+
+def literal_array(b, e):
+    """The array np.asarray makes of a list or tuple literal `e`."""
+    return _list_item(b, e)
 
 
 def _list_item(b, e):
@@ -526,8 +532,9 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
         ends.append(total)
     shape = list(arrays[0].shape)
     shape[ax] = total
+    order = joined_order(arrays, nd, ty)
     if any(_read_when_empty(cx, x, arrays, ax) for x in arrays):
-        return _written(b, arrays, ax, ends, shape, ty, node)
+        return _written(b, arrays, ax, ends, shape, ty, order, node)
 
     def part(j, idx):
         x = arrays[j]
@@ -546,7 +553,17 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
             c = cond(ir.LT(idx[ax], size_node(cx, ends[j])))
             out = ops.select(cx, c, part(j, idx), out)
         return out
-    return ArrayExpr(shape, ty, elem, node)
+    return ArrayExpr(shape, ty, elem, node, order=order)
+
+
+def joined_order(arrays, nd, ty):
+    """NumPy's memory order of np.concatenate's result of `arrays` (nd axes
+    each): PyArray_ConcatenateArrays lays it out in the order of its inputs'
+    strides (PyArray_CreateMultiSortedStridePerm, size-1 axes not counted);
+    None for C order or a complex result (its parts are separate arrays)."""
+    if nd < 2 or ty.is_complex() or any(x.ty.is_complex() for x in arrays):
+        return None
+    return RESULT_ORDER["concatenate"](arrays, nd)      # (ufunc_order.concatenated_order)
 
 
 def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
@@ -562,14 +579,14 @@ def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
     return bool(ir.find_calls(ops.node_of(cx, x.elem(probe))))
 
 
-def _written(b, arrays, ax, ends, shape, ty, node) -> ArrayExpr:
+def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
     """The concatenation as a new array written part by part (each an
     update over its own elements, so that a part empty when the function is
     called is not read at all). Slower than the joined value (an update is
     a loop of its own, and its writes go through a temporary buffer)."""
     cx = b.cx
-    arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty), node),
-                                   "concatenate", node)
+    arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty), node,
+                                             order=order), "concatenate", node)
     bld = builder_of(b)
     for j, x in enumerate(arrays):
         start = size_node(cx, ends[j - 1]) if j else ir.index(0)
@@ -655,7 +672,9 @@ def _stack(b, fn, node):
         for j in reversed(range(len(arrays) - 1)):
             out = ops.select(cx, index_eq(i, j), converted(cx, arrays[j].elem(rest), ty), out)
         return out
-    return ArrayExpr(shape, ty, elem, node)
+    # NumPy concatenates the arrays with the new axis added (arr[sl]): their order
+    order = joined_order([expand_dims(b, x, (ax,), node) for x in arrays], nd + 1, ty)
+    return ArrayExpr(shape, ty, elem, node, order=order)
 
 
 def _at_least(b, x: ArrayExpr, nd, node) -> ArrayExpr:

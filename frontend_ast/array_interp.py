@@ -39,7 +39,8 @@ F64 = T.np_ty(np.float64)
 @array_calls.function(np.interp)
 def _interp(b, fn, node):
     cx = b.cx
-    got = parse_args(b, "interp", None, node, ("xp", "fp", "left", "right", "period"))
+    got = parse_args(b, "interp", None, node, ("xp", "fp", "left", "right", "period"),
+                     lists=("xp", "fp"))
     for name in ("xp", "fp"):
         if name not in got:
             raise cx.err(node, f"np.interp() needs {name}")

@@ -28,7 +28,7 @@ from .array_args import axes_of, axis_order, flag_of, operand_of, parse_args
 from .array_reduce import INTP, divide, finish, fold, reduce_call, reduction, total
 from .array_scan import cumulative
 from .array_sort import sort_value
-from .arrayexpr import ArrayExpr
+from .arrayexpr import ArrayExpr, k_order
 from .values import Val, const_val
 
 _SIG_VAR = ("axis", "dtype", "out", "ddof", "keepdims", "where", "mean", "correction")
@@ -47,7 +47,8 @@ def _nan_as(cx, a: ArrayExpr, fill, node) -> ArrayExpr:
         cx.cur_node = node
         n = ops.node_of(cx, a.elem(i))
         return Val(ir.Select(ops.is_nan(n), ir.Const(t, fill), n), a.ty)
-    return ArrayExpr(list(a.shape), a.ty, elem, node)
+    # NumPy's _replace_nan copies a (np.array(a, copy=True)): a's memory order
+    return ArrayExpr(list(a.shape), a.ty, elem, node, order=k_order(a))
 
 
 def _operand(b, node, what):
@@ -107,7 +108,8 @@ def _nanvar(b, fn, node):
         d = Val(ir.Select(ops.is_nan(ops.node_of(cx, x)), ir.Const(a.ty.ir(), 0.0),
                           ops.node_of(cx, d)), a.ty)
         return ops.binary(cx, "*", d, d)
-    sq = total(ac, ArrayExpr(a.shape, a.ty, dev, node), axes, a.ty, node, what)
+    # (computed in place in NumPy's copy of a: its memory order)
+    sq = total(ac, ArrayExpr(a.shape, a.ty, dev, node, order=arr.order), axes, a.ty, node, what)
 
     def result(k):
         cx.cur_node = node

@@ -22,7 +22,8 @@ from . import types as T
 from .array_args import operand_of
 from .array_reduce import finish, reduction
 from .array_shape import call_args, check_at_call
-from .arrayexpr import ArrayExpr
+from .arrayexpr import ArrayExpr, k_order
+from .result_order import each_order
 from .values import Val
 
 
@@ -63,8 +64,11 @@ def _polyval(b, fn, node):
         y = ops.select(cx, Val(ir.EQ(k, ir.Const(k.type, 0)), T.np_ty(np.bool_)), first, later,
                        lazy=False)
         return [ops.binary(cx, "+", y, pv)]
-    terms = ArrayExpr(list(x.shape) + [p.shape[0]], rt, coefficient, node)
+    # NumPy's y (zeros_like(x), then y * x + pv) is laid out in x's memory
+    # order (order='K'): the terms carry it, the coefficients' axis innermost
+    order = each_order(k_order(x), lambda o: None if o is None else tuple(o) + (x.ndim,))
+    terms = ArrayExpr(list(x.shape) + [p.shape[0]], rt, coefficient, node, order=order)
     zero = ir.Const(rt.ir(), 0.0 if rt.is_float() else 0)
     out = reduction(b.array_code, terms, (x.ndim,), [rt], [zero], step, "polyval", node)
-    return finish(b.array_code, out, (x.ndim,), x.ndim + 1, False, node)
+    return finish(b.array_code, out, (x.ndim,), x.ndim + 1, False, node, operand=terms)
 

@@ -1,5 +1,7 @@
 """np.roll, np.repeat and np.diff of array values: index arithmetic over
-their source (no copy), NumPy's shapes and dtypes."""
+their source (no copy), NumPy's shapes, dtypes and memory orders (roll's
+and diff's results are laid out in their source's order, as NumPy's;
+repeat's in C order)."""
 from __future__ import annotations
 
 import ast
@@ -10,7 +12,7 @@ from pyhalide import ir
 
 from . import array_calls, ops
 from .array_shape import clamp_index, size_node
-from .arrayexpr import ArrayExpr
+from .arrayexpr import ArrayExpr, k_order
 from .types import PY_INT
 from .values import Val, const_val
 
@@ -99,7 +101,8 @@ def roll(b, fn, node):
         out[axis] = ops.cast(ir.INDEX, j)
         return src.elem(out)
 
-    return ArrayExpr(src.shape, src.ty, elem, node)
+    # NumPy fills np.empty_like(a): a's memory order (order='K')
+    return ArrayExpr(src.shape, src.ty, elem, node, order=k_order(src))
 
 
 @array_calls.function(np.repeat)
@@ -174,4 +177,6 @@ def diff_once(b, src: ArrayExpr, axis, node) -> ArrayExpr:
         # NumPy: not_equal for booleans, subtract otherwise
         return cx.compare("!=", hi, lo) if boolean else ops.binary(cx, "-", hi, lo)
 
-    return ArrayExpr(shape, src.ty, elem, node)
+    # NumPy's ufunc of the views a[1:] and a[:-1] along the axis: a's memory
+    # order (order='K'; the views keep a's strides)
+    return ArrayExpr(shape, src.ty, elem, node, order=k_order(src))

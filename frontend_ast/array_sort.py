@@ -34,7 +34,7 @@ from .array_args import operand_of, parse_args
 from .array_shape import product, reshaped
 from .array_store import builder_of, destination, fitted, write
 from .arraycode import is_whole_view
-from .arrayexpr import ArrayExpr, element_node
+from .arrayexpr import ArrayExpr, element_node, k_order
 from .values import Arr, Val, const_val, fresh, with_type_range
 
 INTP = T.np_ty(np.intp)
@@ -99,6 +99,8 @@ def sort_value(b, a: ArrayExpr, axis, node, positions=False) -> ArrayExpr:
     out = sorted_along(ac, flat, 0 if axis is None else axis, node, with_index=positions)
     if positions:
         out = out[1]
+    elif axis is not None:
+        out.order = k_order(a)      # np.sort sorts a.copy(order='K'): a's memory order
     if key is not None:
         ac.sorted[key + (positions,)] = out
     return out

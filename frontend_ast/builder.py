@@ -116,6 +116,7 @@ class Builder:
                     img = ImageParam(ty.ir(), ndim, name)
                     arr = Arr(name, ty, self._input_shape(name, img, ndim, ones), "input", loc)
                     arr.image = img
+                    img.arg_array = arr     # flat_reads: the argument an image reads
                     arr.arg_name = name
                 arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
                 self.inputs[name] = arr

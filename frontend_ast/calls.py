@@ -609,6 +609,14 @@ def np_power_scalar_exponent(cx, f, x: Val, y: Val) -> Val:
     return Val(ir.Select(half, root.node, ops.node_of(cx, out)), out.ty, risky=out.risky)
 
 
+def np_float_power(cx, f, x: Val, y: Val) -> Val:
+    """np.float_power: pow of the operands converted to float64 (complex128
+    where one is complex); its loop has no scalar-exponent path (x ** 0.5 is
+    pow's: (-inf) ** 0.5 is inf, where np.power gives NaN)."""
+    t = T.np_ty(np.complex128 if x.ty.is_complex() or y.ty.is_complex() else np.float64)
+    return np_binary_op(cx, np.power, ops.convert(cx, x, t), ops.convert(cx, y, t))
+
+
 def _clip2(x, lo, hi):
     return np.clip(x, lo, hi)[()]
 
@@ -642,7 +650,7 @@ for _f in (np.minimum, np.maximum, np.fmin, np.fmax):
 for _f in (np.logical_and, np.logical_or, np.logical_xor):
     ELEMENTWISE[_f] = (2, np_logical)
 ELEMENTWISE.update({np.arctan2: (2, np_arctan2), np.hypot: (2, np_hypot),
-                    np.copysign: (2, np_copysign),
+                    np.copysign: (2, np_copysign), np.float_power: (2, np_float_power),
                     np.where: (3, np_where), np.clip: (3, np_clip)})
 
 

@@ -28,6 +28,12 @@ is (position, value), min/max's (value, position)):
                     [b*R, (b+1)*R) of the first axis (R = ceil(rows /
                     BLOCKS); one block for a 1-D array);
   name              the greatest of the lanes' states (by the full rule).
+Where the operand reads C-contiguous arguments at its own indices
+(flat_reads.py), its elements are taken in C order as rows of count/BLOCKS
+elements (rounded up to a multiple of LANES; one row of all of them when
+fewer than LANES), read by flat position: the lanes stream over the
+memory whatever the last axis's width (a chunk past the end reads the last
+LANES elements again, which leaves the greatest unchanged).
 The default schedule vectorizes name_lanes' update across l (one vector
 of states per block, held in registers; b outermost) and unrolls
 name_tail's blocks innermost (independent chains). A schedule may run b in
@@ -36,23 +42,28 @@ parallel instead (name_lanes.update(0) and name_tail.update(0)
 same (the updates' RVars keep their order: a reorder is refused)."""
 from __future__ import annotations
 
+import itertools
 from types import SimpleNamespace
 
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.buffer import Param
 from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
 from . import ops
 from . import types as T
-from .arrayexpr import ArrayExpr, element_node
+from .arrayexpr import ArrayExpr, element_node, size_is
+from .context import StaticParam
+from .flat_reads import FlatReader
 from .values import Arr
 
 BLOCKS = 8
 LANES = 16
 POS = ir.Int(64)
 INTP = T.np_ty(np.intp)
+_counts = itertools.count()     # names of the element-count parameters
 
 
 def _wins(x, px, v, pv, is_min, last, ordered):
@@ -82,6 +93,13 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     vty = operand.ty
     last = not arg
     sizes = [ops.cast(ir.INDEX, ops.node_of(cx, operand.shape[k])) for k in range(nd)]
+    by_address = _flat_reader(cx, operand, vty)
+    if by_address is not None:
+        # all the elements in C order (a dense block of memory) as rows of
+        # `per` elements (a multiple of LANES), at most BLOCKS of them: a
+        # block a row; positions past the count compare as losers
+        count, per, nrows = _flat_rows(cx, operand)
+        sizes, nd = [nrows, per], 2
     width = Expr.wrap(sizes[nd - 1])
     full, tail = width // LANES, width % LANES
     init = [ident, ir.Const(POS, -1 if last else 0)]
@@ -134,8 +152,13 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         rule (each lane visits its elements in C order)."""
         cx.cur_node = node
         at = col if col_read is None else col_read
-        x = element_node(cx, operand.elem(read + [at.node]), vty)
         pos = flat(idx, col)
+        if by_address is not None:
+            at = _flat_position(idx[0] * Expr.wrap(per), r, at, g is part, count, lane)
+            x = by_address.element(at.node, by_address.sizes)
+            pos = ops.cast(POS, at.node)
+        else:
+            x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
         better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
@@ -173,6 +196,65 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     if not arg:
         return ac.view_of(arr, node)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
+
+
+def _flat_reader(cx, operand, vty):
+    """A FlatReader of every axis of `operand` in C order (flat_reads.py:
+    it reads C-contiguous arguments at its own indices), with its sizes, or
+    None."""
+    run = [k for k in range(operand.ndim) if not size_is(operand.shape[k], 1)]
+
+    def element(probes):
+        idx = [probes.get(k, ir.index(0)) for k in range(operand.ndim)]
+        return element_node(cx, operand.elem(idx), vty)
+    flat = FlatReader.of(cx, operand, run, element)
+    if flat is not None:
+        flat.sizes = [ops.cast(ir.INDEX, ops.node_of(cx, operand.shape[k])) for k in run]
+    return flat
+
+
+def _flat_position(start, r, col, chunked, count, lane) -> Expr:
+    """The flat position a lane reads (rows of _flat_rows): in name_lanes,
+    its chunk's start clamped to the last LANES elements (the last row's
+    chunks past the end read the last chunk again: visiting an element
+    twice does not change the greatest), plus the lane (a dense vector);
+    in name_tail (all of a row shorter than LANES), the column."""
+    if not chunked:
+        return start + col
+    base = start + r[0] * LANES
+    last = Expr.wrap(count) - LANES
+    return Expr.wrap(ir.Max(ir.Min(base.node, last.node), ir.index(0))) + lane
+
+
+def _flat_rows(cx, operand):
+    """(count, per, rows) as int32 call-time parameters (bounds inference
+    does not bound a product of sizes): the number of elements of
+    `operand`, the row length (count / BLOCKS rounded up to a multiple of
+    LANES; all of them where fewer than LANES) and the rows (at most
+    BLOCKS)."""
+    fns = [(lambda env, v=v: v.const) if v.is_const else v.static for v in operand.shape]
+
+    def count(env):
+        n = 1
+        for f in fns:
+            n *= int(f(env))
+        if n >= 2**31:
+            raise ValueError(f"an array of {n} elements is too large for a whole-array "
+                             f"reduction here (at most 2**31 - 1)")
+        return n
+
+    def per(env):
+        n = count(env)
+        return n if n < LANES else -(-n // (BLOCKS * LANES)) * LANES
+
+    def rows(env):
+        return -(-count(env) // max(per(env), 1))
+    out = []
+    for fn in (count, per, rows):
+        p = Param(ir.INDEX, f"__pyhalide_flat{next(_counts)}")
+        cx.static_params.append(StaticParam(p, fn, ir.INDEX))
+        out.append(p.node)
+    return out
 
 
 def _vectorized(f, lane, b):

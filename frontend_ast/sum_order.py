@@ -45,8 +45,9 @@ from pyhalide.var import RDom, Var
 
 from . import ops
 from .affine_maps import affine_rows
-from .arrayexpr import ArrayExpr, element_node, size_is
+from .arrayexpr import ArrayExpr, element_node, same_size, size_is
 from .context import StaticParam
+from .flat_reads import FlatReader
 from .result_order import over_choices, resolve
 from .values import Val, node_of
 from .whole_views import is_whole_view
@@ -67,12 +68,16 @@ def memory_order(operand: ArrayExpr, layout=None):
     (NumPy's result of an operation); a view of part of an array is taken
     in its strides' order (_part_order), its axes not merging."""
     nd = operand.ndim
+    if layout is None and operand.view is None and operand.order is None:
+        operand = _view_of_new(operand)
     order = resolve(operand.order) if operand.view is None else None
     if layout is None and order is not None:
         layout = (order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
     if layout is None and operand.view is not None:
         arr = operand.view[0]
         perm = _axis_permutation(operand)
+        if isinstance(arr, ArrayExpr):      # a view of a new array (_view_of_new)
+            return _new_view_order(operand)
         if is_whole_view(operand):
             layout = array_layout(arr)
         elif perm is not None:      # a transpose: the array's order, its axes renamed
@@ -80,7 +85,8 @@ def memory_order(operand: ArrayExpr, layout=None):
                                          array_layout(arr))
             return tuple(perm.index(k) for k in order), merges
         else:
-            layout = (_part_order(operand), (False,) * max(nd - 1, 0))
+            order = _part_order(operand)
+            layout = (order, _view_merges(operand, order))
     if layout is None or layout == "C":
         return tuple(range(nd)), (True,) * max(nd - 1, 0)
     if layout == "F":
@@ -88,6 +94,74 @@ def memory_order(operand: ArrayExpr, layout=None):
     perm, merges = layout
     rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
+
+
+def _view_of_new(value: ArrayExpr) -> ArrayExpr:
+    """value, or where it is NumPy's view of a new array value (np.flip,
+    transposes, expand_dims, squeeze, basic indexing of `a * 2`:
+    array_shape.derived, array_index.Indexed; an affine index map), that
+    view as an ArrayExpr view of the new array, which NumPy lays out in its
+    own order (its `order`): the view keeps that array's strides."""
+    maps, x = [], value
+    while x.view is None:
+        if getattr(x, "derived_from", None) is not None:
+            x, m = x.derived_from
+            maps.append(m)
+        elif getattr(x, "injective", False) and getattr(x, "mask_at", True) is None:
+            maps.append(lambda idx, x=x: x.pick(idx)[0])    # array_index.Indexed
+            x = x.src
+        else:
+            break
+    if not maps or x.view is not None or type(x) is not ArrayExpr or x.ty.is_complex():
+        return value
+
+    def to_new(idx):
+        for m in maps:
+            idx = m(idx)
+        return idx
+    view = ArrayExpr(value.shape, value.ty, None, value.node, view=(x, to_new))
+    return view if affine_rows(view) is not None else value    # (a copy where not affine)
+
+
+def _new_view_order(value: ArrayExpr):
+    """memory_order of a view of a new array: its axes in the array's order
+    (_part_order), merging where their strides do (_view_merges)."""
+    order = _part_order(value)
+    return order, _view_merges(value, order)
+
+
+def _view_merges(value: ArrayExpr, order) -> tuple:
+    """The merges of a view's axes in `order` (outermost first), as NumPy's
+    reduction iterator coalesces them (strides not negated): an axis merges
+    with the next one inside it of size other than 1 where the outer stride
+    is the inner stride times the inner size. Here: both step by the same
+    +1 or -1 along array axes adjacent in the array's memory (size-1 axes
+    between them), the array merging there, the inner axis whole. Size-1
+    axes merge with any; what is not proven does not merge."""
+    arr = value.view[0]
+    rows = affine_rows(value)
+    nd = value.ndim
+    if rows is None:
+        return (False,) * max(nd - 1, 0)
+    base, base_merges = memory_order(ArrayExpr(arr.shape, arr.ty, None, None), array_layout(arr))
+
+    def step(k):
+        steps = [(j, row[k]) for j, row in enumerate(rows) if row[k]]
+        return steps[0] if len(steps) == 1 else None
+
+    def merges(o, i):
+        so, si = step(o), step(i)
+        if so is None or si is None or so[1] != si[1] or abs(so[1]) != 1:
+            return False
+        po, pi = base.index(so[0]), base.index(si[0])
+        return po < pi and all(base_merges[po:pi]) and \
+            all(size_is(arr.shape[j], 1) for j in base[po + 1:pi]) and \
+            same_size(None, value.shape[i], arr.shape[si[0]])
+    out = []
+    for t, k in enumerate(order[:-1]):
+        inner = [i for i in order[t + 1:] if not size_is(value.shape[i], 1)]
+        out.append(size_is(value.shape[k], 1) or not inner or merges(k, inner[0]))
+    return tuple(out)
 
 
 def _part_order(value: ArrayExpr) -> tuple:
@@ -125,7 +199,7 @@ def array_layout(arr):
     layout = getattr(arr, "layout", None)
     if layout is not None:
         return layout
-    order = resolve(getattr(arr, "memory_order", None))
+    order = resolve(arr.order if isinstance(arr, ArrayExpr) else getattr(arr, "memory_order", None))
     if order is not None:
         return tuple(order), (True,) * max(len(order) - 1, 0)
     return "C"
@@ -205,6 +279,7 @@ class _SumBuilder:
         self.outer = [k for k in big if k in axes and k not in run]
         self.cast = operand.ty != acc_ty
         self.vars = {k: self.em.new_var(f"i{k}") for k in range(nd)}
+        self._flat = None         # flat(): the FlatReader of the run axes, False: none
 
     # helpers -------------------------------------------------------------------------
     def size(self, k) -> Expr:
@@ -226,6 +301,24 @@ class _SumBuilder:
         self.cx.cur_node = self.node
         v = self.a.elem(idx)
         return Expr.wrap(element_node(self.cx, v, self.ty))
+
+    def flat(self):
+        """The FlatReader of the run axes (flat_reads.py: the operand reads
+        contiguous arguments, the run axes a dense block of each), or None."""
+        if self._flat is None:
+            extra_at = {k: self.vars[k] for k in self.kept + self.outer}
+
+            def element(probes):
+                at = {**extra_at, **{k: Expr.wrap(p) for k, p in probes.items()}}
+                return self.element(at).node
+            self._flat = FlatReader.of(self.cx, self.a, self.run, element) or False
+        return self._flat or None
+
+    def flat_element(self, pos) -> Expr:
+        """The element at flat position `pos` of a row of the run axes, read
+        by address (flat())."""
+        sizes = [self.size(k).node for k in self.run]
+        return Expr.wrap(self.flat().element(_node(pos), sizes))
 
     def zero(self, negative=False) -> Expr:
         return Expr.wrap(ir.Const(self.ty.ir(), -0.0 if negative else 0.0))
@@ -355,8 +448,8 @@ class _SumBuilder:
         # sums are never read) and read nothing (also in name_tree's rest)
         preds = [row < a.size(a.kept[-1])] if a.kept else []
         general = preds
-        if len(a.run) > 1:
-            # several run axes: where the last one's size is a multiple of 8,
+        if len(a.run) > 1 and not a.flat():
+            # several run axes (not read by address): where the last one's size is a multiple of 8,
             # no chunk crosses its rows, and a chunk is a dense vector of
             # that axis (this update, its own RDom: an RDom keeps the
             # predicates it is given); else each lane's indices are divided
@@ -404,6 +497,8 @@ class _SumBuilder:
             flat = _max(_min(flat, m - 1), 0)
         if len(self.run) == 1:
             return self.element({**extra_at, self.run[0]: flat})
+        if self.flat():
+            return self.flat_element(flat)
         start = Expr.wrap(ir.index(0))
         sizes = [self.size(k) for k in self.run]
         return self.read_run(start, flat, m, sizes, extra_at)
@@ -449,6 +544,8 @@ class _SumBuilder:
         """Element k of the run at `start` of length m (clamped into it: reads
         past its end are never used)."""
         flat = start + _max(_min(k, m - 1), 0)
+        if self.flat():
+            return self.flat_element(flat)
         at = dict(extra_at)
         for ax, n in zip(reversed(self.run[1:]), reversed(run_sizes[1:])):
             at[ax] = flat % n

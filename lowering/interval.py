@@ -30,6 +30,7 @@ from typing import Optional
 
 from pyhalide import ir
 from pyhalide.ir.check_images import is_check_read
+from pyhalide.ir.flat_index import is_flat_index
 
 from .constant_fold import cast_value
 from .simplify import simplify
@@ -431,6 +432,9 @@ class BoundsOf:
         return type_range(e.type, a.data_dependent() or b.data_dependent())
 
     def _Call(self, e):
+        if is_flat_index(e):         # the interval it promises
+            lo, hi = self(e.args[1]), self(e.args[2])
+            return Interval(lo.lo, hi.hi, lo.lo_data, hi.hi_data)
         if e.call_type == ir.INTRINSIC and e.name == "if_then_else":
             return self._branches(*e.args)
         if e.call_type == ir.INTRINSIC and e.name == "abs":

@@ -12,6 +12,7 @@ the constant stride 1."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.flat_index import is_flat_index
 
 from .context import (
     LoweringContext,
@@ -80,6 +81,8 @@ class _Flatten(ir.Mutator):
 
     # rewriting ----------------------------------------------------------------------
     def visit_Call(self, c):
+        if is_flat_index(c):         # its coordinate: the address is the read's own
+            return self.mutate(c.args[0])
         args = tuple(self.mutate(a) for a in c.args)
         if c.call_type == ir.FUNC:
             buf, mins, strides, fold = self._func_storage(c.name, c.value_index)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import nodes as N
+from ..ir.flat_index import is_flat_index
 from . import ops
 
 
@@ -122,12 +123,15 @@ def _call(ctx, e):
     if e.call_type == N.INTRINSIC:
         if e.name == "if_then_else":
             return _if_then_else(ctx, e)
+        if is_flat_index(e):
+            return ctx.ev(e.args[0])
         return ops.intrinsic(e, [ctx.ev(a) for a in e.args])
     if e.call_type == N.FUNC and e.name == ctx.self_name:
         return ctx.self_read(ctx, e)
     args = [ctx.ev(a) for a in e.args]
     if e.call_type == N.IMAGE:
-        return ctx.realizer.image(e, _masked_image_args(ctx, e, args))
+        return ctx.realizer.image(e, _masked_image_args(ctx, e, args),
+                                  flat=any(is_flat_index(a) for a in e.args))
     values = ctx.realizer.func_at(e.name, args)
     if e.value_index >= len(values):
         raise IndexError(f"{e.name} has {len(values)} values, call reads [{e.value_index}]")

@@ -62,6 +62,19 @@ def _grids(args, box) -> dict:
     return out
 
 
+def _read_by_address(name: str, arr: np.ndarray, coords: list):
+    """The elements of a contiguous array at the addresses `coords`
+    (dimension 0 first) give with its strides (a flat_index read)."""
+    if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
+        raise IndexError(f"image {name} is read by address but is not contiguous")
+    steps = [s // arr.itemsize for s in reversed(arr.strides)]
+    pos = sum(c * s for c, s in zip(coords, steps))
+    bad = (pos < 0) | (pos >= arr.size)
+    if np.any(bad):
+        raise IndexError(f"image {name} read by address outside its {arr.size} elements")
+    return arr.ravel(order="K")[pos]
+
+
 def _int_coords(what: str, args: list) -> list:
     """Integer coordinates as int64 arrays broadcast together."""
     for a in args:
@@ -148,8 +161,10 @@ class Realizer:
             v = self._scalars[key] = _scalar(var.type, raw)
         return v
 
-    def image(self, call: N.Call, args: list):
-        """Read input `call.name` at the coordinates `args` (dimension 0 first)."""
+    def image(self, call: N.Call, args: list, flat=False):
+        """Read input `call.name` at the coordinates `args` (dimension 0
+        first); `flat`: at the address they give (ir/flat_index.py), in a
+        C- or Fortran-contiguous array."""
         if call.name not in self.inputs:
             raise IndexError(f"unknown input image {call.name!r}")
         arr = np.asarray(self.inputs[call.name])
@@ -158,6 +173,8 @@ class Realizer:
         if arr.dtype != call.type.to_numpy():
             raise TypeError(f"image {call.name} holds {arr.dtype}, read as {call.type}")
         coords = _int_coords(f"image {call.name}", args)
+        if flat:
+            return _read_by_address(call.name, arr, coords)
         for d, c in enumerate(coords):
             extent = arr.shape[arr.ndim - 1 - d]
             bad = (c < 0) | (c >= extent)
