@@ -11,6 +11,7 @@ from pyhalide import ir
 from pyhalide.buffer import Param
 
 from .context import StaticParam
+from .loop_bound_reach import reached_condition, reached_only, reads_data
 from .ranges import INT32, n_within
 from .values import Val
 
@@ -32,12 +33,17 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
     if not v.is_static:
         return v
     if not n_within(v.rng, INT32):
+        reached = cx.reached_at_call()
         if cx.typing:
             # no check is added in a typing run: narrow a copy, so that v keeps
             # its range and the compiling run adds the check
             v = copy.copy(v)
+        elif reached is False and not reads_data(cx, reached_condition(cx)):
+            # whether Python reaches the code is known only at run time, where
+            # the loop's bounds are computed
+            v = _fits_at_run_time(cx, v, what)
         else:
-            cx.static_checks.append(_fits_int32(v.static, what, cx.reached_at_call() or None))
+            cx.static_checks.append(_fits_int32(v.static, what, reached or None))
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
     n = v.node
@@ -55,6 +61,28 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
         if params is not None:
             params[key] = p
     return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+
+def _fits_at_run_time(cx, v: Val, what: str) -> Val:
+    """v, checked to fit int32 where Python evaluates it, under a condition
+    known only at run time (`if a[0] > 0:`): the fit is computed at call
+    time as a flag parameter (a value whose computation raises counts as
+    fitting: its own run-time checks report that where it is reached), and
+    a run-time check on the flag raises OverflowError, passing where the
+    enclosing conditions fail (loop_bound_reach.reached_only)."""
+    f = v.static
+
+    def fits(env):
+        try:
+            return int(INT32[0] <= int(f(env)) <= INT32[1])
+        except Exception:       # (reported by the value's own checks)
+            return 1
+    p = Param(ir.UInt(8), f"__pyhalide_fits{next(_BOUNDS)}")
+    cx.static_params.append(StaticParam(p, fits, ir.UInt(8)))
+    v = cx.guard(v, ir.NE(p.node, ir.Const(ir.UInt(8), 0)), "OverflowError",
+                 f"{what}: its bound does not fit in 32 bits (compiled loops and arrays have "
+                 f"int32 indices)")
+    return reached_only(cx, v)
 
 
 def _fits_int32(f, what: str, reached):

@@ -17,6 +17,7 @@ from .context import single_aff
 from .emit import FirstInfo
 from .imperative_nests import merge_imperative
 from .lifted import LiftedFunc
+from .loop_bound_reach import reached_only
 from .loop_bounds import affine_bounds, unguarded
 from .loop_cycles import merge_cycles
 from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
@@ -77,6 +78,8 @@ class LoopRunner:
                 raise self.cx.err(where, f"range() needs integers, got {a.ty.describe()}",
                                   hint="convert with int(...)")
             self._check_bound(a, where)
+        # checks in the bounds raise only where Python evaluates them
+        args = [reached_only(self.cx, a) for a in args]
         if len(args) == 1:
             start, stop, step = const_val(0), args[0], const_val(1)
         elif len(args) == 2:
