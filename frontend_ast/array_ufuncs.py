@@ -61,6 +61,11 @@ def elementwise(b, f, node, first=None):
                                                           f"arguments only"))
         arg_nodes += [None] * (pos + 1 - len(arg_nodes))
         arg_nodes[pos] = k.value
+    if f is np.clip and (first is not None or len(arg_nodes) == nargs):
+        # a bound not given is None: a.clip(lo), a.clip(max=hi), np.clip(a, max=hi)
+        arg_nodes += [None] * (nargs - len(arg_nodes))
+        arg_nodes = [ast.copy_location(ast.Constant(None), node) if a is None and k > 0 else a
+                     for k, a in enumerate(arg_nodes)]
     if len(arg_nodes) != nargs or any(a is None for a in arg_nodes):
         raise b.cx.err(node, f"{name} takes {nargs} argument(s), got {len(arg_nodes)}")
     values = [first if a is _FIRST else _operand(b, a, name, none_ok=f is np.clip and k > 0)
