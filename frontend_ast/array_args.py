@@ -23,12 +23,12 @@ _HINTS = {"out": "assign the result instead: out[...] = a.sum(axis=0)",
           "correction": "use ddof="}
 
 
-def parse_args(b, what, obj, node, sig, lists=()):
+def parse_args(b, what, obj, node, sig, lists=(), literal_array=None):
     """{parameter name: (value, AST node)} of a reduction call: obj the
     array of a method call (else the first positional argument); a
     parameter this code does not compile is a located error. A parameter
     named in `lists` given as a list or tuple literal is the array
-    np.asarray makes of it."""
+    np.asarray makes of it (`literal_array(b, node)`, array_create's)."""
     args = list(node.args)
     got = {}
     if obj is None:
@@ -50,7 +50,6 @@ def parse_args(b, what, obj, node, sig, lists=()):
             raise b.cx.err(vnode, f"the {name}= argument of {what}() is not supported in "
                                   f"compiled code", hint=_HINTS[name])
         if name in lists and isinstance(vnode, (ast.List, ast.Tuple)):
-            from .array_create import literal_array
             got[name] = (literal_array(b, vnode), vnode)
         else:
             got[name] = (b.ev(vnode), vnode)

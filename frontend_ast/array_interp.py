@@ -28,6 +28,7 @@ from pyhalide import ir
 from . import array_calls, ops
 from . import types as T
 from .array_args import operand_of, parse_args
+from .array_create import literal_array
 from .array_reduce import INTP
 from .array_sort import count_prefix, less, opaque, search_steps
 from .arrayexpr import ArrayExpr
@@ -40,7 +41,7 @@ F64 = T.np_ty(np.float64)
 def _interp(b, fn, node):
     cx = b.cx
     got = parse_args(b, "interp", None, node, ("xp", "fp", "left", "right", "period"),
-                     lists=("xp", "fp"))
+                     lists=("xp", "fp"), literal_array=literal_array)
     for name in ("xp", "fp"):
         if name not in got:
             raise cx.err(node, f"np.interp() needs {name}")

@@ -81,8 +81,8 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                cx.static_checks.append(_Broadcastable(chosen, s, cx.smap.loc(node)))
-                if _never_one(chosen) and _never_one(s):
+                cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node)))
+                if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
                 chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
@@ -93,7 +93,7 @@ def broadcast_shapes(cx, shapes, node) -> list:
 _INPUT_AXIS = re.compile(r".+\.shape\[\d+\]$")
 
 
-def _never_one(v: Val) -> bool:
+def never_one(v: Val) -> bool:
     """Whether a size is surely not 1 when it is broadcast: a constant other
     than 1, or an input array's axis (the specialization key has the axes of
     size 1, which are constant 1)."""
@@ -113,7 +113,7 @@ def _shape_text(shapes) -> str:
     return " ".join(one(s) for s in shapes)
 
 
-class _Broadcastable:
+class Broadcastable:
     """Call-time check that two sizes broadcast (equal, or one of them 1),
     raising NumPy's ValueError otherwise."""
 
@@ -143,7 +143,7 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
             out.append(ir.index(0))
             continue
         full = shape[len(shape) - k + j] if shape is not None else None
-        if full is None or same_size(cx, s, full) or _never_one(s):
+        if full is None or same_size(cx, s, full) or never_one(s):
             # (a size that is never 1 is the broadcast size, or the call-time
             # check raises before anything is read: i is inside it, unclamped,
             # so that the vectorizer sees a dense load)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.flat_index import flat_index
 
-from .arrayexpr import _Broadcastable, _never_one, same_size, size_is
+from .arrayexpr import Broadcastable, never_one, same_size, size_is
 
 
 class FlatReader:
@@ -123,9 +123,9 @@ def _equal_sizes(cx, a, b) -> bool:
     check of two sizes that are never 1 (it raises where they differ)."""
     if same_size(cx, a, b):
         return True
-    if not (_never_one(a) and _never_one(b)):
+    if not (never_one(a) and never_one(b)):
         return False
-    return any(isinstance(c, _Broadcastable) and
+    return any(isinstance(c, Broadcastable) and
                ((same_size(cx, c.a, a) and same_size(cx, c.b, b)) or
                 (same_size(cx, c.a, b) and same_size(cx, c.b, a)))
                for c in cx.static_checks)

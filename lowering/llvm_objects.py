@@ -75,12 +75,16 @@ class JitOptions:
 # config.llvm_pipeline -> the options of a kernel compiled without explicit ones.
 # "lean": pyhalide's lowering already vectorizes and unrolls what its schedule
 # asks for, so LLVM's level 1 without its loop vectorizer, SLP vectorizer and
-# unrolling only cleans the code up, in less compile time. But the frontend's
-# default schedules leave some loops to LLVM's loop vectorizer (suite 4's
-# chain_transc, whose exp/log/tanh it replaces by codegen_trig's vector
-# versions: 4x slower under "lean"): "lean-vec", the default, is "lean" with
-# the loop vectorizer (session 19, load ~1: suites 1, 4 and 7 run as fast as
-# under "full"; first compiles 4-45% shorter; docs/performance.md).
+# unrolling only cleans the code up, in less compile time (session 19, load
+# ~1: suites 1, 4 and 7 ran as fast under "lean-vec" as under "full", first
+# compiles 4-45% shorter; it is not the default because at level 1 the 64-lane
+# rfactor accumulators of tests/backend/test_wide_vectors.py spill to the
+# stack, and tests/backend/test_avx512_vex_mask_moves.py no longer sees the
+# code shape it guards against).
+# But the frontend's default schedules leave some loops to LLVM's loop
+# vectorizer (suite 4's chain_transc, whose exp/log/tanh it replaces by
+# codegen_trig's vector versions: 4x slower under "lean", session 19):
+# "lean-vec" is "lean" with the loop vectorizer.
 _PIPELINES = {
     "full": JitOptions(),
     "lean": JitOptions(loop_vectorization=False, slp_vectorization=False,

@@ -10,10 +10,10 @@ PYHALIDE_CACHE_DIR    the on-disk object cache ("" or "0" disables it; a relativ
                       path is resolved against the working directory at import)
 PYHALIDE_VERIFY       1 runs the IR verifier after every lowering pass
 PYHALIDE_KERNEL_CACHE_SIZE  compiled kernels kept in memory (default 128; see ir/lru.py)
-PYHALIDE_LLVM_PIPELINE  LLVM's optimization of a kernel: "lean-vec" (default: level 1
-                      with LLVM's loop vectorizer), "full" (level 2 with the loop and
-                      SLP vectorizers and unrolling) or "lean" (level 1, none of those;
-                      see lowering/llvm_objects.default_options)
+PYHALIDE_LLVM_PIPELINE  LLVM's optimization of a kernel: "full" (default: level 2 with
+                      LLVM's loop and SLP vectorizers and unrolling), "lean" (level 1,
+                      none of those) or "lean-vec" (level 1 with the loop vectorizer
+                      only; see lowering/llvm_objects.default_options)
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class Config:
     cache_dir: str = ""
     verify: bool = False
     kernel_cache_size: object = 128     # an int >= 1 (checked where it is used: ir/lru.py)
-    llvm_pipeline: str = "lean-vec"     # "lean-vec", "full", "lean" (checked where used)
+    llvm_pipeline: str = "full"         # "full", "lean", "lean-vec" (checked where used)
 
     @staticmethod
     def from_env() -> "Config":
@@ -82,7 +82,7 @@ class Config:
             cache_dir=cache,
             verify=bool(_int_env("PYHALIDE_VERIFY", 0)),
             kernel_cache_size=_strict_int_env("PYHALIDE_KERNEL_CACHE_SIZE", 128),
-            llvm_pipeline=os.environ.get("PYHALIDE_LLVM_PIPELINE", "").strip().lower() or "lean-vec",
+            llvm_pipeline=os.environ.get("PYHALIDE_LLVM_PIPELINE", "").strip().lower() or "full",
         )
 
 

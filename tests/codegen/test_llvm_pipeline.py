@@ -1,8 +1,8 @@
 """config.llvm_pipeline (PYHALIDE_LLVM_PIPELINE) chooses the LLVM options of
 kernels compiled without explicit ones (llvm_objects.default_options):
-"lean-vec" (the default: level 1, LLVM's loop vectorizer only), "full"
-(level 2, LLVM's loop and SLP vectorizers and unrolling) or "lean" (level 1,
-none of those). Each setting compiles with its own
+"full" (the default: level 2, LLVM's loop and SLP vectorizers and unrolling),
+"lean" (level 1, none of those) or "lean-vec" (level 1, the loop vectorizer
+only). Each setting compiles with its own
 options (seen by the JIT, in the object key and the whole-kernel disk key)
 and gives NumPy's results: a tiled parallel Func, a vectorized float
 reduction, @pipeline sums and a scan. Another value is refused."""
@@ -38,11 +38,11 @@ def test_the_settings_options():
 
 def test_the_environment_variable(monkeypatch):
     monkeypatch.delenv("PYHALIDE_LLVM_PIPELINE", raising=False)
-    assert Config.from_env().llvm_pipeline == "lean-vec"
+    assert Config.from_env().llvm_pipeline == "full"
     monkeypatch.setenv("PYHALIDE_LLVM_PIPELINE", " Lean ")
     assert Config.from_env().llvm_pipeline == "lean"
     monkeypatch.setenv("PYHALIDE_LLVM_PIPELINE", "")
-    assert Config.from_env().llvm_pipeline == "lean-vec"
+    assert Config.from_env().llvm_pipeline == "full"
 
 
 def test_another_value_is_refused():

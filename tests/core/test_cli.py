@@ -275,7 +275,8 @@ def _run(args, timeout=240):
                           timeout=timeout, cwd=ROOT)
 
 
-STAGES = [("defs", "hist(i) = 0"), ("loops", "realize hist"), ("final", "produce hist"),
+# (a Func named hist made earlier in this process makes this one hist$1)
+STAGES = [("defs", r"hist(\$\d+)?\(i\) = 0"), ("loops", "realize hist"), ("final", "produce hist"),
           ("llvm", "define"), ("asm", "ret")]
 
 
@@ -296,7 +297,7 @@ def test_cli_lower_stages(tmp_path, stage, needle):
     pyhalide again: test_cli_lower_stage_in_a_subprocess does it once)."""
     r = run("lower", f"{_hist_program(tmp_path)}::hist", "--stage", stage)
     assert r.exit_code == 0, r.output
-    assert needle in r.output
+    assert re.search(needle, r.output), r.output
 
 
 def test_cli_lower_stage_in_a_subprocess(tmp_path):
