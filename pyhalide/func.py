@@ -486,8 +486,9 @@ class Func(HalideFuncMethods, Schedulable):
                 return out
 
         def run():
-            if shifted_inputs.active_for([self]):    # inputs whose min is not 0
-                return shifted_inputs.run_shifted([self], lambda: self._realize(sizes, *more, **kw))
+            graph = shifted_inputs.shifted_graph([self])     # inputs whose min is not 0
+            if graph is not None:
+                return shifted_inputs.run_shifted(graph, lambda: self._realize(sizes, *more, **kw))
             return self._realize(sizes, *more, **kw)
 
         if tracing.active():                 # Halide's trace output around the run

@@ -198,9 +198,9 @@ class Pipeline(HalidePipelineMethods):
                 return out
         if tracing.active() and not tracing.recording():   # Halide's trace around the run
             return tracing.run_traced(self._outputs, lambda: self.realize(sizes, *more, **kw))
-        if shifted_inputs.active_for(self._outputs):     # inputs whose min is not 0
-            return shifted_inputs.run_shifted(self._outputs,
-                                              lambda: self.realize(sizes, *more, **kw))
+        shifted = shifted_inputs.shifted_graph(self._outputs)     # inputs whose min is not 0
+        if shifted is not None:
+            return shifted_inputs.run_shifted(shifted, lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
         dims = {f.dimensions() for f in self._outputs}
         if len(dims) != 1:         # (compile_jit takes them)

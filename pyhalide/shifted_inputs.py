@@ -36,15 +36,18 @@ def active() -> bool:
     return any(any(_mins(s)) for s in list(_SHIFTED))
 
 
-def active_for(outputs: list) -> bool:
-    """Whether an input of the pipeline of `outputs` has mins (and no
-    run_shifted is under way here): inputs with mins elsewhere in the process
-    leave this pipeline's realize (and its recorded fast call) alone."""
+def shifted_graph(outputs: list):
+    """The graph of `outputs` when one of its inputs has mins (and no
+    run_shifted is under way here), for run_shifted; else None: inputs with
+    mins elsewhere in the process leave this pipeline's realize (and its
+    recorded fast call) alone."""
     if not active():
-        return False
+        return None
     from .graph import collect_graph
     graph = collect_graph([f.function() for f in outputs])
-    return any(any(_mins(graph.images[name])) for name in graph.image_names())
+    if any(any(_mins(graph.images[name])) for name in graph.image_names()):
+        return graph
+    return None
 
 
 def running() -> bool:
@@ -87,11 +90,10 @@ def _rewriter(shifted: dict):
     return m
 
 
-def run_shifted(outputs: list, run):
-    """Run `run()` (the realize of `outputs`) with the reads of inputs whose
-    mins are not 0 shifted; restore the definitions after."""
-    from .graph import collect_graph
-    graph = collect_graph([f.function() for f in outputs])
+def run_shifted(graph, run):
+    """Run `run()` (the realize of `graph`'s outputs, shifted_graph's) with
+    the reads of inputs whose mins are not 0 shifted; restore the
+    definitions after."""
     shifted = {}
     for name in graph.image_names():
         src = graph.images[name]
