@@ -27,9 +27,9 @@ def _const(c: N.Const) -> str:
 def _shortest_float32(v: float) -> str:
     """The shortest decimal text that reads back as the float32 value v."""
     for digits in range(1, 10):
-        s = repr(float(f"{v:.{digits}g}"))
-        if N.round_to_float(_FLOAT32, float(s)) == v:
-            return s
+        shorter = float(f"{v:.{digits}g}")
+        if N.round_to_float(_FLOAT32, shorter) == v:
+            return repr(shorter)
     return repr(v)
 
 
