@@ -37,7 +37,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from .loop_seqs import NodeBuilder
+from .loop_seqs import NodeBuilder, local_names
 from .names import MISSING, SCOPE_ATTR, VALUE_ATTR, lookup_global
 from .rewrite_registry import register
 
@@ -68,9 +68,7 @@ class _Reductions(NodeBuilder):
         self.tree, self.smap, self.py_fn = tree, smap, py_fn
         self.names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
-        self.local = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
-            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-             isinstance(n.ctx, ast.Store)}
+        self.local = local_names(tree)
         self.ref = tree
 
     def run(self):

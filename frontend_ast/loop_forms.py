@@ -38,6 +38,7 @@ from .loop_seqs import (
     Seq,
     Zip,
     const_int,
+    local_names,
 )
 from .rewrite_registry import register
 
@@ -96,8 +97,7 @@ class LoopFormRewriter(NodeBuilder, ast.NodeTransformer):
             self.prefix = "_" + self.prefix
         self.count = 0
         self.tree = tree
-        self.local = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
-            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        self.local = local_names(tree)
         self.int_names = set()  # integer loop variables of the enclosing loops
         self.rows = {}          # target name -> (Indexed, position) it stands for
         self.loop = None        # the loop being rewritten
@@ -105,16 +105,6 @@ class LoopFormRewriter(NodeBuilder, ast.NodeTransformer):
         self.before = None      # statements that go before it
         self.unsafe = set()     # names the loop rebinds
         self.written = set()    # arrays the loop writes elements of
-
-    def run(self, tree):
-        tree.body = self._block(tree.body)
-
-    def _block(self, stmts):
-        out = []
-        for s in stmts:
-            r = self.visit(s)
-            out.extend(r if isinstance(r, list) else [r])
-        return out
 
     # node helpers (and NodeBuilder's) -------------------------------------------------------
     def fresh(self, what):

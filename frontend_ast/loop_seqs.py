@@ -15,9 +15,27 @@ from .names import VALUE_ATTR
 NDINDEX_ATTR = "_pyhalide_ndindex"   # on the calls NdIndex builds: "ndindex" or "unravel_index"
 
 
+def local_names(tree) -> set:
+    """The function's parameters and the names it assigns."""
+    return {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | \
+        {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
 class NodeBuilder:
-    """AST node helpers of a rewriter (loop_forms, generators): new nodes
-    located at `self.ref`, in its source (errors.ORIGIN_ATTR)."""
+    """AST node helpers of a rewriter (loop_forms, loop_steps, generators):
+    new nodes located at `self.ref`, in its source (errors.ORIGIN_ATTR); a
+    statement rewriter (also an ast.NodeTransformer) runs over the function's
+    body with `run`, its visits returning a statement or a list of them."""
+
+    def run(self, tree):
+        tree.body = self._block(tree.body)
+
+    def _block(self, stmts):
+        out = []
+        for s in stmts:
+            r = self.visit(s)
+            out.extend(r if isinstance(r, list) else [r])
+        return out
 
     def node(self, n):
         ast.copy_location(n, self.ref)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_seqs import NodeBuilder, const_int
+from .loop_seqs import NodeBuilder, const_int, local_names
 from .names import VALUE_ATTR
 from .rewrite_registry import register
 
@@ -43,30 +43,13 @@ def loop_steps(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
-def _locals(tree) -> set:
-    out = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
-    out |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-            isinstance(n.ctx, ast.Store)}
-    return out
-
-
 class _StepRewriter(NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
-        self.local = _locals(tree)
+        self.local = local_names(tree)
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | self.local
         self.count = 0
         self.ref = None
-
-    def run(self, tree):
-        tree.body = self._block(tree.body)
-
-    def _block(self, stmts):
-        out = []
-        for s in stmts:
-            r = self.visit(s)
-            out.extend(r if isinstance(r, list) else [r])
-        return out
 
     def fresh(self, what):
         while True:
