@@ -46,9 +46,10 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
     cx, defs, state = bld.cx, bld.defs, bld.state
     arr = dest.arr
     site = (id(arr), cx.stmt_pos, "region")
+    # axes_raw None: no element write (arrays.ArrayAccess.before_write)
     record = SimpleNamespace(arr=arr, idx=list(at), chain=list(state.loops),
                              pos_min=cx.stmt_pos, pos_max=cx.stmt_pos, site=site,
-                             loc=cx.smap.loc(node))
+                             loc=cx.smap.loc(node), axes_raw=None)
     if cx.typing:
         if state.recording:
             state.nest_writes.append(record)

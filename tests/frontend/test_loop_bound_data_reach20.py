@@ -1,0 +1,71 @@
+"""Run-time checks in a loop's bounds under an `if` whose condition reads
+array data or a running value (frontend_ast/loop_bound_reach.py: the
+checks are computed where the `for` statement runs, not with the bound):
+a division by zero in a bound Python never evaluates does not raise, one
+it evaluates does. Plain Python is the oracle, exception types included."""
+import numpy as np
+import pytest
+
+from pyhalide import pipeline
+
+
+def data_cond(a, k):
+    t = 0
+    if a[0] != 0:
+        for j in range(a.shape[0] // k):
+            t += a[j]
+    return t
+
+
+def running_cond(a, k):
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+    t = 0
+    if s > 0:
+        for j in range(a.shape[0] // k):
+            t += a[j]
+    return t
+
+
+def nested_cond(a, k):
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        if a[i] > 0:
+            for j in range(a.shape[0] % k):
+                out[i] += a[j]
+    return out
+
+
+def mixed_cond(a, k, m):
+    out = np.zeros(a.shape[0])
+    if m > 0 and a[-1] < 5:
+        for j in range(m // k):
+            out[j % a.shape[0]] += 1.0
+    return out
+
+
+def _outcome(f, *args):
+    try:
+        r = f(*args)
+        return ("ok", r.tolist() if isinstance(r, np.ndarray) else r)
+    except Exception as e:       # the exception's type is part of Python's result
+        return ("raise", type(e))
+
+
+ARGS = [(np.array([0, 0, 0]), 0), (np.array([1, 2, 3]), 0), (np.array([1, 2, 3]), 2),
+        (np.array([-1, 2, 3]), 0), (np.array([0, -4, 3]), 0), (np.array([2, 2, 3]), -1)]
+
+
+@pytest.mark.parametrize("fn", [data_cond, running_cond, nested_cond])
+def test_bound_checked_where_python_evaluates_it(fn):
+    compiled = pipeline(fn)
+    for args in ARGS:
+        assert _outcome(compiled, *args) == _outcome(fn, *args), args
+
+
+def test_condition_partly_on_arguments():
+    compiled = pipeline(mixed_cond)
+    for a, k, m in [(np.array([1, 9]), 0, 3), (np.array([1, 2]), 0, 3), (np.array([1, 2]), 0, 0),
+                    (np.array([1, 2]), 2, 7), (np.array([3, 1, 2]), -2, 7)]:
+        assert _outcome(compiled, a, k, m) == _outcome(mixed_cond, a, k, m), (a, k, m)
