@@ -31,6 +31,7 @@ from . import (  # noqa: E402,F401,E501
     loop_exits,
     loop_forms,
     loop_merge,
+    loop_prologue,
     loop_steps,
     loop_write_slots,
     nested_defs,
