@@ -33,11 +33,12 @@ serial update. Three steps, each computing what Python computes:
    (evaluating it before P changes nothing and cannot raise); B does not
    assign X.
 2. When both branches then open with a reduction over the same range
-   (`s = c; for k in R: s op= e1` / `t = c'; for k in R: t op= e2`, e1 and
-   e2 reading neither s nor t, R neither), one reduction whose term is
-   `e1 if v == X else e2` (lazy: each term is evaluated where Python
-   evaluates it, in the same order), s and t assigned from it in their
-   branches.
+   (`s = c; for k in R: s op= e1` / `t = c'; for k in R: t op= e2`; c, c',
+   e1, e2 and R reading neither s, t nor k; c and c' not constants of two
+   types), one reduction `u = c if v == X else c'; for k in R: u op= (e1
+   if v == X else e2)` (lazy: each part is evaluated where Python evaluates
+   it, in the same order), s and t assigned from u in their branches. A
+   part the same in both up to names v and X is the else branch's alone.
 3. In the `v == X` branch, an element write whose index, with X replaced by
    v, is the index the other branch writes, writes that index (v == X there,
    both ints: the same element).
@@ -232,7 +233,7 @@ def _reduction(stmts):
         return None
     a, f = stmts[0], stmts[1]
     if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and
-            isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Constant) and
+            isinstance(a.targets[0], ast.Name) and
             isinstance(f, ast.For) and not f.orelse and isinstance(f.target, ast.Name) and
             len(f.body) == 1 and isinstance(f.body[0], ast.AugAssign) and
             isinstance(f.body[0].target, ast.Name)):
@@ -253,18 +254,22 @@ def _joined(tree, branch: ast.If, v: str, x: str):
         return None
     (s, ca, fa, opa, ea), (t, cb, fb, opb, eb) = a, b
     if type(opa) is not type(opb) or ast.dump(fa.iter) != ast.dump(fb.iter) or \
-            fa.target.id != fb.target.id or type(ca.value) is not type(cb.value):
+            fa.target.id != fb.target.id or (isinstance(ca, ast.Constant) and
+                                             isinstance(cb, ast.Constant) and
+                                             type(ca.value) is not type(cb.value)):
         _align(branch, v, x)
         return None
-    uses = set(_names(ea)) | set(_names(eb)) | set(_names(fa.iter))
-    if uses & {s, t} or fa.target.id in {s, t, v, x}:
+    k = fa.target.id
+    before = set(_names(fa.iter)) | set(_names(ca)) | set(_names(cb))    # (read before k is set)
+    if (before | set(_names(ea)) | set(_names(eb))) & {s, t} or k in before or \
+            k in {s, t, v, x}:
         _align(branch, v, x)
         return None
     u = s if s == t else _fresh(tree, f"{s}_{t}")
     test = copy.deepcopy(branch.test)
-    start = copy.deepcopy(ca) if ca.value == cb.value and \
-        repr(ca.value) == repr(cb.value) else ast.IfExp(copy.deepcopy(test), ca, cb)
-    term = ast.IfExp(copy.deepcopy(test), ea, eb)
+    # a part equal in both branches up to v and x (equal there) is the else branch's
+    start = cb if _same_up_to(ca, cb, {v, x}) else ast.IfExp(copy.deepcopy(test), ca, cb)
+    term = eb if _same_up_to(ea, eb, {v, x}) else ast.IfExp(copy.deepcopy(test), ea, eb)
     loop = ast.For(fa.target, fa.iter, [ast.AugAssign(ast.Name(u, ast.Store()), opa, term)],
                    [], None)
     then = branch.body[2:] if u == s else \
