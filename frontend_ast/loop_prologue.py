@@ -48,6 +48,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .array_masks import target_of
 from .rewrite_registry import register
 
 _EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)
@@ -321,16 +322,12 @@ def _same_up_to(a, b, names) -> bool:
         if isinstance(a, list):
             return len(a) == len(b) and all(_same_up_to(p, q, names) for p, q in zip(a, b))
         return a == b
-    return all(_same_up_to(getattr(a, f, None), getattr(b, f, None), names)
-               for f in a._fields if f != "ctx")
+    return all(_same_up_to(x, getattr(b, f, None), names)
+               for f, x in ast.iter_fields(a) if f != "ctx")
 
 
 def _element_target(s):
-    """The subscript target `a[...]` of an assignment statement s, or None."""
-    if isinstance(s, ast.Assign) and len(s.targets) == 1:
-        t = s.targets[0]
-    elif isinstance(s, ast.AugAssign):
-        t = s.target
-    else:
-        return None
-    return t if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) else None
+    """The subscript target `a[...]` (a a name) of an assignment statement
+    s, or None."""
+    t = target_of(s)
+    return t if t is not None and isinstance(t.value, ast.Name) else None
