@@ -35,5 +35,6 @@ from . import (  # noqa: E402,F401,E501
     loop_steps,
     loop_write_slots,
     nested_defs,
+    slice_dots,
     tuple_targets,
 )

@@ -49,6 +49,26 @@ def cholesky_one_name(A):
     return L
 
 
+def cholesky_dots(A):
+    n = A.shape[0]
+    L = np.zeros((n, n))
+    for j in range(n):
+        L[j, j] = math.sqrt(A[j, j] - np.dot(L[j, :j], L[j, :j]))
+        for i in range(j + 1, n):
+            L[i, j] = (A[i, j] - np.dot(L[i, :j], L[j, :j])) / L[j, j]
+    return L
+
+
+def cholesky_matmul(A):
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for j in range(n):
+        L[j, j] = np.sqrt(A[j, j] - L[j, :j] @ L[j, :j])
+        for i in range(j + 1, n):
+            L[i, j] = (A[i, j] - L[i, :j] @ L[j, :j]) / L[j, j]
+    return L
+
+
 def diagonal_first(a):
     n = a.shape[0]
     out = np.zeros((n, n))
@@ -101,6 +121,19 @@ def test_column_cholesky_bit_exact(fn):
     big[::2, 1::2] = spd(6)
     B = big[::2, 1::2]                  # a strided view
     assert _same(compiled(B), fn(B))
+
+
+@pytest.mark.parametrize("fn", [cholesky_dots, cholesky_matmul])
+def test_column_cholesky_of_row_slices(fn):
+    # the compiled np.dot of two vectors sums in order: the loop form's result
+    # bit for bit, NumPy's (BLAS) within rounding
+    compiled = pipeline(fn)
+    for n in (0, 1, 2, 5, 16):
+        A = spd(n)
+        got = compiled(A)
+        assert _same(got, cholesky_columns(A)), n
+        np.testing.assert_allclose(got, fn(A), rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(got, np.linalg.cholesky(A), rtol=1e-10, atol=1e-12)
 
 
 def test_not_positive_definite_as_python():
