@@ -202,6 +202,10 @@ def _define_phases(bld, arr, stores, sites):
         keys = [_select(is_k, a, b) for a, b in zip(key, keys)]
         vals = _select(is_k, v, vals)
         conds = _select(is_k, c, conds)
+    # an empty region's element (its start may be one past the array's end) is
+    # stored nowhere (its condition fails) but bounds its Func: clamped into the array
+    last = [ir.Sub(cast(ir.INDEX, ops.node_of(cx, n)), ir.index(1)) for n in arr.shape]
+    keys = [ir.Max(ir.Min(x, hi), ir.index(0)) for x, hi in zip(keys, last)]
     bld.emitter.define(arr.func, tuple(Expr.wrap(x) for x in reversed(keys)), [vals],
                        bld.emitter.range_guarded(tri, [conds]), rdom, cx.smap.loc(node),
                        label=arr.name, loops=pairs)

@@ -23,6 +23,7 @@ __all__ = ["PASSES", "register", "rewrite"]
 # imported (one line each):
 from . import (  # noqa: E402,F401,E501
     copyto_statements,
+    element_regions,
     generators,
     inline_calls,
     lambdas,

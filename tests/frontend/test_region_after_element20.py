@@ -1,7 +1,9 @@
 """An element write and a slice store of one array in one loop nest, the
 slice store reading the element (issue 17's `a[i, 0] *= 2; a[i, 1:] =
-a[i, 0]`): a located error, not an AttributeError from inside the
-frontend. A slice store in a loop reading its array outside the stored
+a[i, 0]`, which raised an AttributeError from inside the frontend):
+with a literal index, a one-element slice store (element_regions.py) and
+both compile as one update in phases, equal to plain Python; with a
+variable index, a located error. A slice store in a loop reading its array outside the stored
 region (frontend_ast/region_disjoint.py proves it) compiles and equals
 plain Python; one that may read its own region stays a located error."""
 import numpy as np
@@ -22,6 +24,14 @@ def row_then_element(a):
     for i in range(a.shape[0]):
         a[i, 1:] = a[i, 0] + 1.0
         a[i, 0] = a[i, 1] * 3.0
+    return a
+
+
+def variable_column(a):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] *= 2
+        a[i, 1:] = a[i, 0]
     return a
 
 
@@ -81,13 +91,21 @@ def test_reads_maybe_inside_the_region_are_refused():
     expect_error(from_argument, (a, 1), "a[i, k:] = a[i, 0]", "other elements")
 
 
-def test_element_then_row_is_a_located_error():
-    expect_error(element_then_row, (np.arange(12.0).reshape(4, 3),), "a[i, 1:] = a[i, 0]",
-                 "two places")
+def test_element_and_row_in_one_loop_as_python():
+    for fn in (element_then_row, row_then_element):
+        for shape in ((4, 3), (3, 1), (1, 5), (2, 0), (0, 3)):
+            a = np.arange(float(np.prod(shape))).reshape(shape)
+            plain, comp = a.copy(), a.copy()
+            got, exp = _outcome(pipeline(fn), comp), _outcome(fn, plain)
+            assert got[0] == exp[0], (fn, shape)
+            if got[0] == "ok":
+                assert np.array_equal(got[1], exp[1]) and np.array_equal(comp, plain), (fn, shape)
+            else:
+                assert got == exp, (fn, shape)
 
 
-def test_row_then_element_is_a_located_error():
-    expect_error(row_then_element, (np.arange(12.0).reshape(4, 3),), "a[i, 1:] = a[i, 0] + 1.0",
+def test_variable_element_and_row_is_a_located_error():
+    expect_error(variable_column, (np.arange(12.0).reshape(4, 3),), "a[i, 1:] = a[i, 0]",
                  "two places")
 
 
