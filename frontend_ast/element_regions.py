@@ -5,7 +5,7 @@ rewrites.py, order 24):
     for i in range(n):                  for i in range(n):
         a[i, 0] *= 2                        if not 0 < a.shape[1]:
         a[i, 1:] = a[i, 0]                      raise IndexError(...)
-                                            a[i, 0:1] *= 2
+                                            a[i, 0:1] = a[i, 0] * 2
                                             a[i, 1:] = a[i, 0]
 
 A loop nest that stores into an array through a slice compiles only if
@@ -15,12 +15,15 @@ located error. Taken where every store into the array in the nest indexes
 it with a loop variable of the nest. `a[..., c, ...]` with c a literal int >= 0 names the same
 element as the one-element region `a[..., c:c + 1, ...]` where c is inside
 the axis, and the statement before raises IndexError where it is not (the
-slice would be empty). Only the last literal index of a write becomes a
+slice would be empty); `a[e] op= v` becomes `a[slice] = a[e] op v` (what
+an element's augmented assignment stores, converted as setitem converts).
+Only the last literal index of a write becomes a
 slice; writes without one are left as they are.
 """
 from __future__ import annotations
 
 import ast
+import copy
 
 from .rewrite_registry import register
 
@@ -103,6 +106,13 @@ def _rewritten(s, sliced) -> list:
         return [s]
     k = axes[-1]
     c = items[k].value
+    if isinstance(s, ast.AugAssign):
+        # `a[e] op= v` stores a[e] op v as an element store converts it (an
+        # in-place ufunc on a slice would refuse a cast NumPy's setitem makes)
+        read = ast.Subscript(ast.Name(t.value.id, ast.Load()), copy.deepcopy(t.slice),
+                             ast.Load())
+        s = ast.copy_location(ast.Assign([t], ast.BinOp(read, s.op, s.value)), s)
+        ast.fix_missing_locations(s)
     items[k] = ast.Slice(ast.Constant(c), ast.Constant(c + 1), None)
     t.slice = ast.Tuple(items, ast.Load()) if len(items) > 1 else items[0]
     size = ast.Subscript(ast.Attribute(ast.Name(t.value.id, ast.Load()), "shape", ast.Load()),
@@ -115,7 +125,7 @@ def _rewritten(s, sliced) -> list:
     for n in ast.walk(check):
         if isinstance(n, (ast.expr, ast.stmt)):
             ast.copy_location(n, s)
-    for n in ast.walk(t.slice):
-        if isinstance(n, ast.expr) and not hasattr(n, "lineno"):
+    for n in ast.walk(s):
+        if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
             ast.copy_location(n, t)
     return [check, s]

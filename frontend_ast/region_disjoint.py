@@ -1,7 +1,10 @@
-"""Whether a read of an array misses the region a store into it writes in
-the same loop iteration (`a[i, 1:] = a[i, 0]`): proven with Z3 over the
-integers, for every value of the loop variables and sizes, every point of
-the region (0 <= p_k < the region's size k) and never at the read's index.
+"""Whether a store into a region of an array, reading the array in the
+same loop iteration, reads no element another point of the region writes
+(`a[i, 1:] = a[i, 0]`, `a[i, 0:1] = a[i, 0] * 2`): then evaluating the
+points one after the other reads what NumPy reads (it evaluates the value
+before storing). Proven with Z3 over the integers, for every value of the
+loop variables and sizes and every two points of the region (0 <= p_k <
+the region's size k).
 
 Index expressions are int32 nodes built from constants, variables, `+ - *`,
 min, max, select, comparisons, casts and division or modulo by a positive
@@ -14,23 +17,29 @@ from pyhalide import ir
 
 
 def misses(at, points, shape, reads) -> bool:
-    """Whether each index in `reads` (tuples of nodes, axis for axis with
-    `at`) differs from `at` (the written element, in terms of the region's
-    placeholder Variables `points`, whose sizes are the nodes `shape`) at
-    every point of the region."""
+    """Whether no index in `reads` (tuples of nodes, axis for axis with
+    `at`, in terms of the region's points too) is an element that another
+    point of the region writes: `at` is the written element in terms of the
+    region's placeholder Variables `points`, whose sizes are the nodes
+    `shape`. (A point may read the element it writes itself.)"""
     import z3
     tr = _Z3(z3)
     try:
         solver = z3.Solver()
         solver.set("timeout", 2000)
-        for p, size in zip(points, shape):
-            v = tr.term(p)
-            solver.add(v >= 0, v < tr.term(size))
+        # the reading point p and the writing point q
+        q = {pt.name: f"{pt.name}'" for pt in points}
+        for pt, size in zip(points, shape):
+            for v in (tr.term(pt), tr.var(q[pt.name])):
+                solver.add(v >= 0, v < tr.term(size))
+        solver.add(z3.Or([tr.term(pt) != tr.var(q[pt.name]) for pt in points])
+                   if points else z3.BoolVal(False))
         for n in list(at) + [a for r in reads for a in r] + list(shape):
             for name, var in ir.free_vars(n).items():
                 if var.kind == "param" and ".extent." in name:
                     solver.add(tr.var(name) >= 0)
-        hits = [z3.And([tr.term(x) == tr.term(y) for x, y in zip(at, r)]) for r in reads]
+        written = [tr.term(x, q) for x in at]
+        hits = [z3.And([w == tr.term(y) for w, y in zip(written, r)]) for r in reads]
         solver.add(z3.Or(hits) if hits else z3.BoolVal(False))
         return solver.check() == z3.unsat
     except _Unsupported:
@@ -53,8 +62,11 @@ class _Z3:
             self.vars[name] = self.z3.Int(name)
         return self.vars[name]
 
-    def term(self, n):
+    def term(self, n, renamed=None):
+        """n as a Z3 term, its Variables named by `renamed` where it has them."""
         z3 = self.z3
+        if renamed:
+            return _Renamed(self, renamed).term(n)
         if isinstance(n, ir.Const):
             if n.type.is_bool():
                 return z3.BoolVal(bool(n.value))
@@ -92,3 +104,15 @@ class _Z3:
             return z3.If(self.term(n.condition), self.term(n.true_value),
                          self.term(n.false_value))
         raise _Unsupported
+
+
+class _Renamed(_Z3):
+    """_Z3 with some Variables named otherwise (the terms of `base`)."""
+
+    def __init__(self, base: _Z3, renamed: dict):
+        super().__init__(base.z3)
+        self.vars = base.vars
+        self.renamed = renamed
+
+    def var(self, name):
+        return super().var(self.renamed.get(name, name))

@@ -10,6 +10,7 @@ import numpy as np
 
 from pyhalide import pipeline
 from tests.frontend.located_errors import expect_error
+from tests.frontend.outcomes import outcome
 
 
 def element_then_row(a):
@@ -68,18 +69,11 @@ def from_argument(a, k):
     return a
 
 
-def _outcome(f, *args):
-    try:
-        return ("ok", f(*args))
-    except Exception as e:       # the exception's type is part of Python's result
-        return ("raise", type(e))
-
-
 def test_reads_outside_the_region_compile():
     for fn in (separate_loops, other_row):
         for shape in ((4, 3), (3, 1), (1, 5), (2, 0)):
             a = np.arange(float(np.prod(shape))).reshape(shape)
-            got, exp = _outcome(pipeline(fn), a.copy()), _outcome(fn, a.copy())
+            got, exp = outcome(pipeline(fn), a.copy()), outcome(fn, a.copy())
             assert got[0] == exp[0], (fn, shape)
             assert np.array_equal(got[1], exp[1]) if got[0] == "ok" else got == exp, (fn, shape)
 
@@ -96,7 +90,7 @@ def test_element_and_row_in_one_loop_as_python():
         for shape in ((4, 3), (3, 1), (1, 5), (2, 0), (0, 3)):
             a = np.arange(float(np.prod(shape))).reshape(shape)
             plain, comp = a.copy(), a.copy()
-            got, exp = _outcome(pipeline(fn), comp), _outcome(fn, plain)
+            got, exp = outcome(pipeline(fn), comp), outcome(fn, plain)
             assert got[0] == exp[0], (fn, shape)
             if got[0] == "ok":
                 assert np.array_equal(got[1], exp[1]) and np.array_equal(comp, plain), (fn, shape)
@@ -113,3 +107,17 @@ def test_separate_loops_compile():
     a = np.arange(12.0).reshape(4, 3)
     got, exp = pipeline(separate_loops)(a.copy()), separate_loops(a.copy())
     assert np.array_equal(got, exp)
+
+
+def int_row(a):
+    for i in range(a.shape[0]):
+        a[i, 0] += 7
+        a[i, 1:] = a[i, 0] // 3
+    return a
+
+
+def test_int_element_and_row_as_python():
+    a = np.arange(12).reshape(4, 3)
+    plain, comp = a.copy(), a.copy()
+    assert np.array_equal(pipeline(int_row)(comp), int_row(plain))
+    assert np.array_equal(comp, plain)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pyhalide import pipeline
+from tests.frontend.outcomes import outcome
 
 RNG = np.random.default_rng(21)
 
@@ -39,14 +40,6 @@ def under_if(X):
     return t
 
 
-def _outcome(f, *args):
-    try:
-        r = f(*args)
-        return ("ok", r)
-    except Exception as e:       # the exception's type is part of Python's result
-        return ("raise", type(e))
-
-
 def _agree(got, exp, rtol):
     if got[0] != exp[0]:
         return False
@@ -73,4 +66,4 @@ CASES = [
 def test_row_slice_dots_as_python(k):
     fn, args = CASES[k]
     rtol = 1e-5 if any(a.dtype == np.float32 for a in args) else 1e-13
-    assert _agree(_outcome(pipeline(fn), *args), _outcome(fn, *args), rtol)
+    assert _agree(outcome(pipeline(fn), *args), outcome(fn, *args), rtol)
