@@ -21,7 +21,12 @@ the same whenever they are evaluated: built from names the outer body
 does not assign, or from a counter set just before the loop (`i = 0`
 before a `while` loop that loop_exits.py made a `for` loop). Where that is
 not so, or the body returns, the loop is left as it is (loops.py refuses
-it with its located error)."""
+it with its located error). The slot loop's length counts the inner loop's
+iterations in every outer iteration, also where its `if` does not hold:
+there it divides by no zero (`x // (y if y != 0 else 1)`), and a slot under
+the `if`, before the loop's, computes each `//` and `%` of its bounds as an
+unused assignment, so that a zero divisor raises only where Python
+evaluates the bounds."""
 from __future__ import annotations
 
 import ast
