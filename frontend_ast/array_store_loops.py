@@ -24,20 +24,32 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 
 from . import deps, ops
+from .region_disjoint import misses
 
 
-def reads_elsewhere(func, dest, at, nodes) -> bool:
+def reads_elsewhere(func, dest, at, nodes, region=None) -> bool:
     """Whether `nodes` read Func `func` at other elements than `at`, the
     element the destination `dest` writes (any element if dest is not
     injective), directly or through another Func that reads it (a reduction
     of the array: `a[:] = a.sum()`): an update evaluating them would see its
-    own earlier writes."""
+    own earlier writes. With `region` ((the placeholder Variables of the
+    stored region, their size nodes)), a direct read proven to miss the
+    region in the same iteration (region_disjoint.misses) does not count:
+    no point of the update writes what it reads (`a[i, 1:] = a[i, 0]`)."""
     fn = func.function()
     seen: set = set()
-    return any(c.call_type == ir.FUNC and (
-        deps.reads_func(c.func, fn, seen) if c.func is not fn else not (
-            dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at))))
-        for c in ir.find_calls(nodes))
+    others = []
+    for c in ir.find_calls(nodes):
+        if c.call_type != ir.FUNC:
+            continue
+        if c.func is not fn:
+            if deps.reads_func(c.func, fn, seen):
+                return True
+        elif not (dest.injective and all(ir.equal(x, y) for x, y in zip(reversed(c.args), at))):
+            others.append(tuple(reversed(c.args)))
+    if not others:
+        return False
+    return region is None or not misses(at, region[0], region[1], others)
 
 
 def define_in_loop(bld, dest, p, at, vnode, preds, node):
@@ -46,9 +58,10 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
     cx, defs, state = bld.cx, bld.defs, bld.state
     arr = dest.arr
     site = (id(arr), cx.stmt_pos, "region")
+    # axes_raw None: no element write (arrays.ArrayAccess.before_write)
     record = SimpleNamespace(arr=arr, idx=list(at), chain=list(state.loops),
                              pos_min=cx.stmt_pos, pos_max=cx.stmt_pos, site=site,
-                             loc=cx.smap.loc(node))
+                             loc=cx.smap.loc(node), axes_raw=None)
     if cx.typing:
         if state.recording:
             state.nest_writes.append(record)
@@ -76,7 +89,8 @@ def define_in_loop(bld, dest, p, at, vnode, preds, node):
     # reads of elements written earlier in the iteration (forwarded_reads.py)
     res = defs.resolve_forwards([vnode] + list(preds) + list(at), arr)
     vnode, preds, at = res[0], res[1:1 + len(preds)], res[1 + len(preds):]
-    if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds)):
+    sizes = [cast(ir.INDEX, ops.node_of(cx, dest.shape[j])) for j in range(len(p))]
+    if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds), (p, sizes)):
         raise cx.err(node, f"inside a loop, the value assigned into {arr.name!r} reads "
                            f"{arr.name!r} at other elements than the ones it writes",
                      hint=f"compute the value into another array first, or assign "
@@ -135,7 +149,8 @@ def _define_phases(bld, arr, stores, sites):
     node = stores[-1][5]
     defs.ensure_defined(arr)
     for dest, p, at, vnode, preds, snode in stores:
-        if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds)):
+        sizes = [cast(ir.INDEX, ops.node_of(cx, dest.shape[j])) for j in range(len(p))]
+        if reads_elsewhere(arr.func, dest, at, [vnode] + list(preds), (p, sizes)):
             raise cx.err(snode, f"inside a loop, the value assigned into {arr.name!r} reads "
                                 f"{arr.name!r} at other elements than the ones it writes",
                          hint=f"compute the value into another array first, or assign "
@@ -187,6 +202,10 @@ def _define_phases(bld, arr, stores, sites):
         keys = [_select(is_k, a, b) for a, b in zip(key, keys)]
         vals = _select(is_k, v, vals)
         conds = _select(is_k, c, conds)
+    # an empty region's element (its start may be one past the array's end) is
+    # stored nowhere (its condition fails) but bounds its Func: clamped into the array
+    last = [ir.Sub(cast(ir.INDEX, ops.node_of(cx, n)), ir.index(1)) for n in arr.shape]
+    keys = [ir.Max(ir.Min(x, hi), ir.index(0)) for x, hi in zip(keys, last)]
     bld.emitter.define(arr.func, tuple(Expr.wrap(x) for x in reversed(keys)), [vals],
                        bld.emitter.range_guarded(tri, [conds]), rdom, cx.smap.loc(node),
                        label=arr.name, loops=pairs)

@@ -429,8 +429,9 @@ class ArrayAccess:
 
 def _same_index(a, b) -> bool:
     """Two index tuples (Vals as written, before normalization) that are
-    the same integers: equal nodes or equal constants."""
-    if len(a) != len(b):
+    the same integers: equal nodes or equal constants (None: a region
+    store's, the same as none)."""
+    if a is None or b is None or len(a) != len(b):
         return False
     for x, y in zip(a, b):
         if x.is_const and y.is_const:

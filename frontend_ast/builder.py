@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_store,
     array_ufuncs,
     check_order,
+    loop_bound_reach,
     math_scalars,
     ops,
 )
@@ -84,6 +85,7 @@ class Builder:
                                  names_assigned(pf.tree.body))
         self.loop_runner = LoopRunner(self.cx, self.scope, self.state, self.emitter, self.defs,
                                       self.live, self.exprs.ev_val, self.exec_block)
+        self.loop_runner.bound_sink = lambda node, v: loop_bound_reach.sink(self, node, v)
         # the emitter's logs, read by specialize.py, schedules.py and deftext.py
         self.funcs = self.emitter.funcs
         self.def_log = self.emitter.def_log

@@ -18,35 +18,60 @@ and does not matter: the body runs under those conditions.
 
 The conditions are evaluated with the bound, so they must be computable
 there, from arguments, sizes and loop variables. Under a condition that
-reads array contents or a value computed in a loop (`if a[i] > 0:`) the
-checks stay as they are: they may raise where Python does not reach the
-loop (a known false error, not a wrong result)."""
+reads array contents or a value computed in a loop (`if a[i] > 0:`,
+`if s > 0:` after a loop summing s) the bound's checks leave the bound
+and are computed where the `for` statement runs, under the conditions of
+the enclosing `if`s, as an unused assignment's are (`sink`,
+Builder.sink_bound_checks): outside loops a scalar output of their own
+(Builder.sinks), inside loops a hidden 0-d array written at every
+iteration (check_order.LoopSinks' way). The bound itself is then computed
+without them (what it is where a check fails does not matter: the call
+raises)."""
 from __future__ import annotations
 
 import dataclasses
 
-from pyhalide import ir
+import numpy as np
+
+from pyhalide import checks, ir
 from pyhalide.checks import is_check_read
 
 from . import ops
-from .values import Val
+from .types import np_ty
+from .unions import lazy_alternative
+from .values import Arr, Val
 
 
-def reached_only(cx, v: Val) -> Val:
+def reached_only(cx, v: Val, sink=None) -> Val:
     """v (a loop bound), its run-time checks passing where the conditions
-    enclosing the loop fail (unchanged under a condition that reads data)."""
-    if cx.typing or not v.risky or v.node is None:
-        return v
-    if not any(is_check_read(c) for c in ir.find_calls(v.node)):
+    enclosing the loop fail. Under a condition that reads data, v without
+    its checks, which `sink(Val)` computes where the loop statement runs
+    (unchanged without `sink`)."""
+    if not v.risky or v.node is None:
         return v
     reached = reached_condition(cx)
     if reached is None:
         return v
     if reads_data(cx, reached):
+        if sink is None:
+            return v
+        # typing runs make the same writes as the compiling run (no checks)
+        (node,), found = checks.strip([v.node]) if not cx.typing else ((v.node,), [])
+        sink(_checks_value(found))
+        # still risky: its node, not its call-time value, is the bound (index_param)
+        out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
+        return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+    if cx.typing or not any(is_check_read(c) for c in ir.find_calls(v.node)):
         return v
     node = _PassUnreached(reached).mutate(v.node)
     out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
     return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+
+def _checks_value(found) -> Val:
+    """A uint8 zero that raises where any of the checks `found` fails."""
+    return Val(checks.apply(found, ir.Const(ir.UInt(8), 0)), np_ty(np.dtype(np.uint8)),
+               risky=True)
 
 
 def reads_data(cx, n) -> bool:
@@ -94,3 +119,24 @@ class _PassUnreached(ir.Mutator):
         if inner is not idx:
             passed = ir.Call(idx.type, "likely", (passed,), ir.INTRINSIC)
         return dataclasses.replace(e, args=(passed,))
+
+
+def sink(b, node, v: Val):
+    """Compute v (the checks of loop `node`'s bounds) where Python
+    evaluates the bounds, in the interpreter b (builder.Builder): inside
+    loops stored at every iteration into a hidden 0-d array (one per loop
+    statement, check_order.LoopSinks' way), outside loops an unreturned
+    scalar output under the enclosing conditions (Builder.sinks)."""
+    if b.state.loops:
+        store = vars(b).setdefault("_bound_sinks", {})
+        arr = store.get(id(node))
+        if arr is None:
+            arr = store[id(node)] = Arr("loop_bound_checks", v.ty, [], "local",
+                                        b.cx.smap.loc(node))
+        b.arrays.write(arr, [], v, node)
+        frame = b.state.frames[-1] if b.state.frames else None
+        if frame is not None and not frame.top:
+            # emitted before the loop, as the statements before it are
+            b.defs.flush_frame(frame, partial=True)
+    elif not b.cx.typing:
+        b.sinks.append(lazy_alternative(b.scope.current_condition(), v))

@@ -21,7 +21,12 @@ the same whenever they are evaluated: built from names the outer body
 does not assign, or from a counter set just before the loop (`i = 0`
 before a `while` loop that loop_exits.py made a `for` loop). Where that is
 not so, or the body returns, the loop is left as it is (loops.py refuses
-it with its located error)."""
+it with its located error). The slot loop's length counts the inner loop's
+iterations in every outer iteration, also where its `if` does not hold:
+there it divides by no zero (`x // (y if y != 0 else 1)`), and a slot under
+the `if`, before the loop's, computes each `//` and `%` of its bounds as an
+unused assignment, so that a zero divisor raises only where Python
+evaluates the bounds."""
 from __future__ import annotations
 
 import ast
@@ -135,6 +140,14 @@ class _Merge:
             elif isinstance(s, ast.For):
                 if s.orelse or not self.range_of(s, out):
                     return None
+                divisions = [d for b in s.phx_bounds for d in _divisions(b)]
+                if guard and divisions:
+                    # the bounds' division checks, where Python evaluates them
+                    # (the slot loop's length computes them with no zero divisor):
+                    # each `//` and `%`, an unused assignment (check_order.LoopSinks)
+                    out.append(("seg", [self.b.assign(self.b.name(self.fresh("bound"), True),
+                                                      copy.deepcopy(d))
+                                        for d in divisions], guard))
                 out.append(("loop", s, guard))
             else:
                 flag = self.fresh("if")
@@ -188,6 +201,7 @@ class _Merge:
         if any(b is None for b in bounds):
             return False
         loop.phx_range = RangeSeq(self.b, bounds[0], bounds[1], step)
+        loop.phx_bounds = bounds
         return True
 
     def invariant(self, e, before):
@@ -219,6 +233,10 @@ class _Merge:
             phases, tail = phases[:last + 1], phases[last + 1:]
             stops = phases[last]
         counts = [b.const(1) if p[0] == "seg" else p[1].phx_range.length() for p in phases]
+        # a guarded loop's length is computed in every iteration, also where
+        # Python does not evaluate its bounds (a segment before it checks them)
+        counts = [_NonzeroDivisors().visit(c) if p[0] == "loop" and p[2] else c
+                  for c, p in zip(counts, phases)]
         if last is not None:
             counts[-1] = _add(b, counts[-1], b.const(1))     # the slot that ends the loop
         offsets = [b.const(0)]
@@ -350,6 +368,27 @@ class _Merge:
         tests = [b.name(f) if truth else b.node(ast.UnaryOp(ast.Not(), b.name(f)))
                  for f, truth in guard]
         return tests[0] if len(tests) == 1 else b.node(ast.BoolOp(ast.And(), tests))
+
+
+def _divisions(e) -> list:
+    """The `//` and `%` operations in expression e (which raise on a zero divisor)."""
+    return [n for n in ast.walk(e)
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod))]
+
+
+class _NonzeroDivisors(ast.NodeTransformer):
+    """`x // y` and `x % y` as `x // (y if y != 0 else 1)`: never raising
+    (for a slot loop's length where the loop is not reached; where it is,
+    a segment computing the bounds raises first)."""
+
+    def visit_BinOp(self, n):
+        self.generic_visit(n)
+        if isinstance(n.op, (ast.FloorDiv, ast.Mod)):
+            y = n.right
+            nonzero = ast.Compare(copy.deepcopy(y), [ast.NotEq()], [ast.Constant(0)])
+            n.right = ast.copy_location(ast.IfExp(nonzero, y, ast.Constant(1)), y)
+            ast.fix_missing_locations(n.right)
+        return n
 
 
 def _stores(phases) -> bool:

@@ -43,7 +43,11 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
             # the loop's bounds are computed
             v = _fits_at_run_time(cx, v, what)
         else:
-            cx.static_checks.append(_fits_int32(v.static, what, reached or None))
+            # under a condition that reads data (reached is False), a value whose
+            # computation raises counts as fitting: its run-time checks report
+            # that where Python evaluates it (loop_bound_reach.sink)
+            cx.static_checks.append(_fits_int32(v.static, what, reached or None,
+                                                raising_fits=reached is False and v.risky))
         v.set_range(INT32[0] if v.lo is None else max(v.lo, INT32[0]),
                     INT32[1] if v.hi is None else min(v.hi, INT32[1]), v.lbs, v.ubs)
     n = v.node
@@ -85,14 +89,20 @@ def _fits_at_run_time(cx, v: Val, what: str) -> Val:
     return reached_only(cx, v)
 
 
-def _fits_int32(f, what: str, reached):
+def _fits_int32(f, what: str, reached, raising_fits: bool = False):
     """The call-time check that f fits int32, where the code is reached
     (`reached`: Context.reached_at_call, None for always): a bound under a
-    branch Python does not take (`if n > 2**31: return -1`) is not checked."""
+    branch Python does not take (`if n > 2**31: return -1`) is not checked.
+    With `raising_fits`, a computation of f that raises passes."""
     def check(env):
         if reached is not None and not reached(env):
             return
-        v = int(f(env))
+        try:
+            v = int(f(env))
+        except ArithmeticError:
+            if raising_fits:
+                return
+            raise
         if not INT32[0] <= v <= INT32[1]:
             raise OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled loops and "
                                 f"arrays have int32 indices)")

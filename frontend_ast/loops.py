@@ -61,6 +61,9 @@ class LoopRunner:
         self.emitter, self.defs, self.live = emitter, defs, live
         self.ev_val, self.exec_block = evaluate, execute
         self.bound_params = {}      # (id(For node), "start"/"stop") -> its int32 Param
+        # (For node, Val): computes a bound's checks where the loop statement runs
+        # (loop_bound_reach.sink; set by the Builder)
+        self.bound_sink = None
 
     # loop headers -------------------------------------------------------------------
 
@@ -79,7 +82,8 @@ class LoopRunner:
                                   hint="convert with int(...)")
             self._check_bound(a, where)
         # checks in the bounds raise only where Python evaluates them
-        args = [reached_only(self.cx, a) for a in args]
+        sink = None if self.bound_sink is None else lambda v: self.bound_sink(node, v)
+        args = [reached_only(self.cx, a, sink) for a in args]
         if len(args) == 1:
             start, stop, step = const_val(0), args[0], const_val(1)
         elif len(args) == 2:

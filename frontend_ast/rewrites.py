@@ -23,6 +23,7 @@ __all__ = ["PASSES", "register", "rewrite"]
 # imported (one line each):
 from . import (  # noqa: E402,F401,E501
     copyto_statements,
+    element_regions,
     generators,
     inline_calls,
     lambdas,
@@ -31,8 +32,10 @@ from . import (  # noqa: E402,F401,E501
     loop_exits,
     loop_forms,
     loop_merge,
+    loop_prologue,
     loop_steps,
     loop_write_slots,
     nested_defs,
+    slice_dots,
     tuple_targets,
 )
