@@ -16,6 +16,7 @@ from .ir.recursion import deep_entry
 from .pipeline_halide import HalidePipelineMethods
 from .realize_fast import realize_again, record, result
 from .schedule_warnings import emit as emit_schedule_warnings
+from .shifted_outputs import realize_shifted, shifted_outputs
 from .source import at, user_location
 
 
@@ -201,6 +202,9 @@ class Pipeline(HalidePipelineMethods):
         shifted = shifted_inputs.shifted_graph(self._outputs)     # inputs whose min is not 0
         if shifted is not None:
             return shifted_inputs.run_shifted(shifted, lambda: self.realize(sizes, *more, **kw))
+        out_shifted = shifted_outputs(sizes)            # output Buffers whose min is not 0
+        if out_shifted:
+            return realize_shifted(self._outputs, out_shifted)
         graph, key, plan = self._current()
         dims = {f.dimensions() for f in self._outputs}
         if len(dims) != 1:         # (compile_jit takes them)
