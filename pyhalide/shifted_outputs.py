@@ -22,7 +22,7 @@ def _version_of(f) -> tuple:
     return (fn.pure, tuple(fn.updates))
 
 
-def _wrapper(f) -> tuple:
+def wrapper_of(f) -> tuple:
     """(w, params): w[v...] = f[v + min...], the mins as Params (so one
     compilation serves every min); kept on f while f's definition is unchanged."""
     from .buffer import Param
@@ -43,15 +43,21 @@ def realize_shifted(funcs: list, bufs: list):
     output value, in order; their mins are not 0): each Func's wrapper (above)
     realized into the Buffers' arrays. The Funcs' values do not depend on the
     region computed, so they are their values at the Buffers' coordinates."""
+    from .bounds_query import check_constraints, has_constraints
     from .buffer import Buffer
+    from .graph import collect_graph
     from .realize import Pipeline
     mins = bufs[0].mins()
     if any(b.mins() != mins for b in bufs):
         raise ValueError(f"realize() was given Buffers with different mins "
                          f"{[b.mins() for b in bufs]}{at(user_location())}")
+    graph = collect_graph([f.function() for f in funcs])
+    if has_constraints(funcs, graph):
+        check_constraints(funcs, graph, mins, [bufs[0].dim(d).extent()
+                                               for d in range(bufs[0].dimensions())])
     wrappers = []
     for f in funcs:
-        w, params = _wrapper(f)
+        w, params = wrapper_of(f)
         for p, m in zip(params, mins):
             p.set(m)
         wrappers.append(w)
