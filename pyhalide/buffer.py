@@ -435,6 +435,10 @@ class ImageParam(OutputImageParam):
     def get(self):
         return self._buffer
 
+    def parameter(self) -> "ImageParam":
+        """Halide's Parameter of this ImageParam: the ImageParam itself."""
+        return self
+
     def _geometry(self, field: str, i: int) -> Expr:
         if not 0 <= i < self._dims:
             raise IndexError(f"ImageParam {self._name} has {counted(self._dims, 'dimension')}")
@@ -557,6 +561,10 @@ class Param(Expr):
 
     def get(self):
         return self._value
+
+    def parameter(self) -> "Param":
+        """Halide's Parameter of this Param: the Param itself."""
+        return self
 
     def set_estimate(self, value):
         """The automatic scheduler's estimate of this Param (no effect on
