@@ -84,15 +84,8 @@ def _input_regions(outputs, mins, extents) -> dict:
     when its outputs are computed over [mins, mins + extents)."""
     from .func import Func
     from .realize import Pipeline
-    from .shifted_outputs import wrapper_of
-    funcs = outputs
-    if any(mins):
-        funcs = []
-        for f in outputs:
-            w, params = wrapper_of(f)
-            for p, m in zip(params, mins):
-                p.set(m)
-            funcs.append(w)
+    from .shifted_outputs import shifted_wrappers
+    funcs = shifted_wrappers(outputs, mins) if any(mins) else outputs
     stmt = Pipeline(list(funcs)).lowered_stmt()
     env = {}
     for f in funcs:

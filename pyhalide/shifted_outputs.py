@@ -38,6 +38,17 @@ def wrapper_of(f) -> tuple:
     return cached[0], cached[1]
 
 
+def shifted_wrappers(funcs: list, mins: list) -> list:
+    """Each Func's wrapper (wrapper_of) with its min Params set to `mins`."""
+    wrappers = []
+    for f in funcs:
+        w, params = wrapper_of(f)
+        for p, m in zip(params, mins):
+            p.set(m)
+        wrappers.append(w)
+    return wrappers
+
+
 def realize_shifted(funcs: list, bufs: list):
     """Realize the output Funcs `funcs` over the region of `bufs` (one per
     output value, in order; their mins are not 0): each Func's wrapper (above)
@@ -55,12 +66,7 @@ def realize_shifted(funcs: list, bufs: list):
     if has_constraints(funcs, graph):
         check_constraints(funcs, graph, mins, [bufs[0].dim(d).extent()
                                                for d in range(bufs[0].dimensions())])
-    wrappers = []
-    for f in funcs:
-        w, params = wrapper_of(f)
-        for p, m in zip(params, mins):
-            p.set(m)
-        wrappers.append(w)
+    wrappers = shifted_wrappers(funcs, mins)
     arrays = [Buffer(b.numpy()) for b in bufs]
     if len(wrappers) == 1:
         wrappers[0].realize(arrays)
