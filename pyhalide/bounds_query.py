@@ -236,6 +236,10 @@ def infer_input_bounds(outputs: list, dst) -> None:
         if new == proposals:
             break
         proposals = new
+    else:
+        raise ValueError(f"inferring input bounds on the pipeline of "
+                         f"{', '.join(f.name() for f in outputs)} did not converge after "
+                         f"{MAX_PASSES} passes (the constraints keep growing the buffers)")
     _write_outputs(bufs, mins, extents)
     for p in params:
         pmins, pextents = proposals[p.name()]

@@ -118,3 +118,28 @@ def test_expression_constraints_checked_at_realize():
                                          r"\(bq_f8.extent.0 \+ 1\) \(6\)"):
         f.realize([5])
     np.testing.assert_array_equal(np.asarray(f.realize([9])), data[:9] * 3)
+
+
+def test_param_min_constraint_and_convergence():
+    x = hl.Var("x")
+    im = hl.ImageParam(hl.Int(32), 1, "bq_im9")
+    k = hl.Param(hl.Int(32), "bq_k9", 4)
+    f = hl.Func("bq_f9")
+    f[x] = im[x * 2]
+    o = f.output_buffer()
+    o.dim(0).set_bounds(min=k, extent=hl.max(o.dim(0).extent(), 12))
+    q = hl.Buffer.make_bounds_query(type=hl.Int(32), sizes=[10])
+    q.set_min([6])
+    f.infer_input_bounds(q)
+    # the loops start at k (a Param min is written into them): touched [4, 14),
+    # proposed [4, 4 + max(10, 12)); then [4, 16) -> reads [8, 30]
+    assert _geometry(q) == [(4, 12)]
+    assert _geometry(im.get()) == [(8, 30 - 8 + 1)]
+    # a constraint that grows the output at each pass never settles
+    g = hl.Func("bq_g9")
+    im2 = hl.ImageParam(hl.Int(32), 1, "bq_im10")
+    g[x] = im2[x]
+    og = g.output_buffer()
+    og.dim(0).set_bounds(min=0, extent=og.dim(0).extent() + k)
+    with pytest.raises(ValueError, match="did not converge after 16 passes"):
+        g.infer_input_bounds(hl.Buffer.make_bounds_query(type=hl.Int(32), sizes=[10]))
