@@ -51,8 +51,8 @@ _register(".autoschedule", "AutoschedulerParams")
 # Halide parity
 _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
-                                "StmtOutputFormat serialize_pipeline deserialize_pipeline "
-                                "propagate_adjoints")
+                                "StmtOutputFormat propagate_adjoints")
+_register(".halide_serialize", "serialize_pipeline deserialize_pipeline deserialize_parameters")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_intrinsics",
           "absd saturating_cast i8_sat i16_sat i32_sat i64_sat u8_sat u16_sat u32_sat u64_sat "
@@ -75,7 +75,7 @@ _register(".halide_unsupported",
           "ArgInfo ArgInfoDirection ArgInfoKind ArgumentEstimates AutoSchedulerResults BFloat "
           "BufferDimension Dimension Derivative ExternFuncArgument LinkageType NameMangling "
           "OutputFileType Parameter TargetProcessorTune compile_standalone_runtime "
-          "create_callable_from_generator deserialize_parameters halide_ install_dir "
+          "create_callable_from_generator halide_ install_dir "
           "link_modules load_plugin user_context_value gather scatter")
 _register(".halide_random", "random_float random_int random_uint")
 _register(".halide_target", "TargetOS TargetArch DeviceAPI host_supports_target_device "

@@ -162,6 +162,24 @@ class Buffer:
         return Buffer(arr, name=name)
 
     @staticmethod
+    def make_bounds_query(type, sizes, name: str | None = None) -> "Buffer":
+        """Halide's bounds-query Buffer: geometry without data (a view of one
+        element), which infer_input_bounds may change."""
+        b = Buffer(np.broadcast_to(np.zeros((), ir.as_type(type).to_numpy()),
+                                   tuple(reversed([int(s) for s in sizes]))), name=name)
+        b._bounds_query = True
+        return b
+
+    def is_bounds_query(self) -> bool:
+        return getattr(self, "_bounds_query", False)
+
+    def set_query_geometry(self, mins, extents) -> None:
+        """A bounds-query Buffer takes the geometry infer_input_bounds proposes."""
+        self._array = np.broadcast_to(np.zeros((), self._array.dtype),
+                                      tuple(reversed([int(e) for e in extents])))
+        self.set_min(list(mins))
+
+    @staticmethod
     def make_scalar(type, name: str | None = None) -> "Buffer":
         return Buffer(type, [], name)
 
@@ -417,6 +435,10 @@ class ImageParam(OutputImageParam):
     def get(self):
         return self._buffer
 
+    def parameter(self) -> "ImageParam":
+        """Halide's Parameter of this ImageParam: the ImageParam itself."""
+        return self
+
     def _geometry(self, field: str, i: int) -> Expr:
         if not 0 <= i < self._dims:
             raise IndexError(f"ImageParam {self._name} has {counted(self._dims, 'dimension')}")
@@ -427,20 +449,28 @@ class ImageParam(OutputImageParam):
                     self._geometry("stride", i), self, i)
 
     def _constrain(self, d: int, **fields) -> None:
+        """Record constraints: an int is checked against the Buffer set (now and
+        at each set); an expression (of buffer geometry and Params) is taken by
+        infer_input_bounds (pyhalide/bounds_query.py), not checked at realize."""
         table = self.__dict__.setdefault("_constraints", {})
         for field, v in fields.items():
             if v is None:
                 continue
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer, Expr)):
+                raise TypeError(f"ImageParam {self._name}: dimension {d} {field} must be an "
+                                f"integer or an Expr, not {v!r}{at(user_location())}")
+            if isinstance(v, Expr) and field == "stride":
                 raise NotImplementedError(
-                    f"ImageParam {self._name}: dimension {d} {field} given by an expression "
-                    f"({v}); pyhalide takes constant constraints{at(user_location())}")
-            table[(field, d)] = int(v)
+                    f"ImageParam {self._name}: dimension {d} stride given by an expression "
+                    f"({v}); pyhalide takes constant strides{at(user_location())}")
+            table[(field, d)] = v if isinstance(v, Expr) else int(v)
         if self._buffer is not None:
             self._check(self._buffer)
 
     def _check(self, buffer) -> None:
         for (field, d), want in self.__dict__.get("_constraints", {}).items():
+            if isinstance(want, Expr):
+                continue
             dim = buffer.dim(d)
             got = {"min": dim.min(), "extent": dim.extent(), "stride": dim.stride()}[field]
             if got != want:
@@ -531,6 +561,10 @@ class Param(Expr):
 
     def get(self):
         return self._value
+
+    def parameter(self) -> "Param":
+        """Halide's Parameter of this Param: the Param itself."""
+        return self
 
     def set_estimate(self, value):
         """The automatic scheduler's estimate of this Param (no effect on

@@ -18,6 +18,7 @@ from .ir.errors import counted
 from .ir.recursion import deep_entry
 from .realize_fast import realize_again
 from .schedule import Schedulable
+from .shifted_outputs import realize_shifted, shifted_outputs
 from .source import at, user_location
 from .var import Var, expand_placeholder, implicit_count, placeholder_position, unique_name
 
@@ -500,9 +501,9 @@ class Func(HalideFuncMethods, Schedulable):
         check_output_types(self, sizes)
         if schedule_warnings.bounds_of(self._function):
             check_bound_region(self, sizes, more)
-        shifted = _shifted_outputs(sizes)
+        shifted = shifted_outputs(sizes)
         if shifted:
-            return _realize_shifted(self, shifted)
+            return realize_shifted([self], shifted)
         pipe = self.__dict__.get("_solo_pipeline")
         if pipe is None:
             from .realize import Pipeline
@@ -578,45 +579,6 @@ class Func(HalideFuncMethods, Schedulable):
 
     def _is_update(self) -> bool:
         return False
-
-
-def _shifted_outputs(sizes) -> list:
-    """The Buffers given to realize() when one has a min that is not 0, else []."""
-    from .buffer import Buffer
-    bufs = [sizes] if isinstance(sizes, Buffer) else sizes if isinstance(sizes, list) else []
-    if bufs and all(isinstance(b, Buffer) for b in bufs) and any(any(b.mins()) for b in bufs):
-        return bufs
-    return []
-
-
-def _realize_shifted(f: Func, bufs: list):
-    """Realize f over the region of `bufs`, whose mins are not 0: a Func
-    w[v...] = f[v + min...] (the mins as Params, so one compilation serves every
-    min) realized into the Buffers' arrays. f's values do not depend on the
-    region computed, so they are f's values at the Buffers' coordinates."""
-    from .buffer import Buffer, Param
-    mins = bufs[0].mins()
-    if any(b.mins() != mins for b in bufs):
-        raise ValueError(f"realize() was given Buffers with different mins "
-                         f"{[b.mins() for b in bufs]}{at(user_location())}")
-    cached = f.__dict__.get("_shift_wrapper")
-    if cached is None or cached[2] != _version_of(f):
-        vs = [Var(unique_name("s")) for _ in range(f.dimensions())]
-        params = [Param(ir.INDEX, unique_name(f"{f.name()}_min{i}_")) for i in range(len(vs))]
-        w = Func(f"{f.name()}_shifted")
-        ref = f[tuple(v + p for v, p in zip(vs, params))]
-        w[tuple(vs)] = tuple(ref) if f.outputs() > 1 else ref
-        cached = f._shift_wrapper = (w, params, _version_of(f))
-    w, params, _ = cached
-    for p, m in zip(params, mins):
-        p.set(m)
-    w.realize([Buffer(b.numpy()) for b in bufs])
-    return bufs if len(bufs) > 1 else bufs[0]
-
-
-def _version_of(f: Func) -> tuple:
-    fn = f.function()
-    return (fn.pure, tuple(fn.updates))
 
 
 def set_pure_vars(f: Func, pure_vars: list) -> None:

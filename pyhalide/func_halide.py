@@ -158,6 +158,13 @@ class HalideFuncMethods:
             name, modulus=_modulus(modulus, self.name())))
         return self
 
+    def infer_input_bounds(self, dst, target=None) -> None:
+        """Halide's bounds query: bind each unbound input ImageParam to a Buffer
+        of the region computing `dst` (sizes, or output Buffers: a bounds-query
+        Buffer takes the output's constrained geometry) needs (bounds_query.py)."""
+        from .bounds_query import infer_input_bounds
+        infer_input_bounds([self], dst)
+
     def output_buffer(self):
         """This Func's output buffer (its dimensions take estimates)."""
         from .output_buffer import OutputBuffer

@@ -167,16 +167,6 @@ def write_lowered_stmt(outputs: list, path, fmt) -> None:
         f.write(text)
 
 
-def serialize_pipeline(*args, **kw):
-    raise NotImplementedError("hl.serialize_pipeline: pipelines are not serialized by pyhalide; "
-                              "the kernel cache keeps compiled code across runs")
-
-
-def deserialize_pipeline(*args, **kw):
-    raise NotImplementedError("hl.deserialize_pipeline: pipelines are not serialized by "
-                              "pyhalide; build them in Python")
-
-
 def propagate_adjoints(*args, **kw):
     raise NotImplementedError("hl.propagate_adjoints: Halide's automatic differentiation is not "
                               "done by pyhalide; write the derivative Funcs by hand")

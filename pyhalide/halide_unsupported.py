@@ -29,7 +29,6 @@ _REASONS = {
     "TargetProcessorTune": "pyhalide always tunes for the host CPU",
     "compile_standalone_runtime": _AOT + " (its runtime is part of each JIT module)",
     "create_callable_from_generator": "call a pyhalide generator directly",
-    "deserialize_parameters": "Halide's serialization format is not read",
     "halide_": "Halide's C++ extension module",
     "install_dir": "pyhalide has no Halide installation directory",
     "link_modules": "LLVM modules are linked inside pyhalide's JIT",

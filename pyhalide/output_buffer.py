@@ -1,8 +1,13 @@
 """Halide's `f.output_buffer()`: the output buffer of a Func, whose
-dimensions take the automatic scheduler's estimates (`dim(i).set_estimate`).
-Constraints on an output buffer's geometry (set_min/set_extent/set_bounds/
-set_stride) are not taken: they raise NotImplementedError naming them."""
+dimensions take the automatic scheduler's estimates (`dim(i).set_estimate`)
+and constraints (set_min/set_extent/set_bounds, integers or expressions of
+buffer geometry: `dim(i).min()`/`extent()`), which infer_input_bounds takes
+(pyhalide/bounds_query.py); realize() does not check them. set_stride is
+not taken (NotImplementedError)."""
 from __future__ import annotations
+
+from . import ir
+from .expr import Expr
 
 
 class OutputBufferDim:
@@ -16,18 +21,36 @@ class OutputBufferDim:
     def dim(self, i: int) -> "OutputBufferDim":
         return OutputBuffer(self._func).dim(i)
 
-    def _constraint(self, what: str):
-        def refuse(*args, **kw):
-            raise NotImplementedError(
-                f"{self._func.name()}.output_buffer().dim({self._index}).{what}: constraints "
-                f"on an output buffer's geometry are not taken by pyhalide; realize() over "
-                f"the region you want (or Func.bound)")
-        return refuse
+    def _geometry(self, field: str) -> Expr:
+        return Expr.wrap(ir.Variable(ir.INDEX, f"{self._func.name()}.{field}.{self._index}",
+                                     "param", self))
 
-    def __getattr__(self, name):
-        if name in ("set_min", "set_extent", "set_bounds", "set_stride"):
-            return self._constraint(name)
-        raise AttributeError(name)
+    def min(self) -> Expr:
+        return self._geometry("min")
+
+    def extent(self) -> Expr:
+        return self._geometry("extent")
+
+    def max(self) -> Expr:
+        return self.min() + self.extent() - 1
+
+    def set_min(self, min) -> "OutputBufferDim":
+        return self.set_bounds(min, None)
+
+    def set_extent(self, extent) -> "OutputBufferDim":
+        return self.set_bounds(None, extent)
+
+    def set_bounds(self, min=None, extent=None) -> "OutputBufferDim":
+        table = self._func.__dict__.setdefault("_constraints", {})
+        for field, v in (("min", min), ("extent", extent)):
+            if v is not None:
+                table[(field, self._index)] = v
+        return self
+
+    def set_stride(self, stride):
+        raise NotImplementedError(
+            f"{self._func.name()}.output_buffer().dim({self._index}).set_stride: pyhalide "
+            f"lays out the buffers it allocates itself")
 
 
 class OutputBuffer:

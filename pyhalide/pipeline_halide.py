@@ -91,6 +91,11 @@ class HalidePipelineMethods:
                     k += 1
             raise HalideError("Requirement Failed: (false) " + " ".join(shown))
 
+    def infer_input_bounds(self, dst, target=None) -> None:
+        """Halide's bounds query over `dst` (Func.infer_input_bounds)."""
+        from .bounds_query import infer_input_bounds
+        infer_input_bounds(list(self._outputs), dst)
+
     def infer_arguments(self) -> list:
         """The pipeline's ImageParams, then its Params, each by name (as
         Halide orders them); Buffers used directly are not arguments."""

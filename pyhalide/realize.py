@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from . import ir, shifted_inputs, tracing
+from .bounds_query import check_constraints, has_constraints
 from .buffer import Buffer
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
@@ -16,6 +17,7 @@ from .ir.recursion import deep_entry
 from .pipeline_halide import HalidePipelineMethods
 from .realize_fast import realize_again, record, result
 from .schedule_warnings import emit as emit_schedule_warnings
+from .shifted_outputs import realize_shifted, shifted_outputs
 from .source import at, user_location
 
 
@@ -133,6 +135,12 @@ class Pipeline(HalidePipelineMethods):
                                plan))
         return graph, key, plan
 
+    def lowered_stmt(self):
+        """The lowered statement of the pipeline as bound now (the kernel's
+        code before LLVM; bounds_query evaluates its input checks)."""
+        graph = self._graph()
+        return self._lowered(graph, self._default_dense(graph)).stmt
+
     def _lowered(self, graph, dense=(), stop_after=None):
         from .lowering.pipeline import lower
         return lower([f.function() for f in self._outputs], graph.env,
@@ -202,6 +210,11 @@ class Pipeline(HalidePipelineMethods):
         if shifted is not None:
             return shifted_inputs.run_shifted(shifted, lambda: self.realize(sizes, *more, **kw))
         graph, key, plan = self._current()
+        if has_constraints(self._outputs, graph):       # expression constraints on geometry
+            check_constraints(self._outputs, graph, *_region(sizes, more))
+        out_shifted = shifted_outputs(sizes)            # output Buffers whose min is not 0
+        if out_shifted:
+            return realize_shifted(self._outputs, out_shifted)
         dims = {f.dimensions() for f in self._outputs}
         if len(dims) != 1:         # (compile_jit takes them)
             raise CompileError("the outputs of a Pipeline realized together must have the same "
@@ -295,6 +308,19 @@ class Pipeline(HalidePipelineMethods):
         float scan, sum or product needs `float_reassociation=True`."""
         from .dask_funcs import pipeline_to_dask
         return pipeline_to_dask(self, inputs, float_reassociation, sizes, split_every)
+
+
+def _region(sizes, more) -> tuple:
+    """(mins, extents) realize() computes: of its first Buffer, or from 0."""
+    if isinstance(sizes, (list, tuple)) and sizes and isinstance(sizes[0], (Buffer, np.ndarray)):
+        sizes = sizes[0]
+    if isinstance(sizes, np.ndarray):
+        sizes = Buffer(sizes)
+    if isinstance(sizes, Buffer):
+        return sizes.mins(), [sizes.dim(d).extent() for d in range(sizes.dimensions())]
+    extents = _integer_sizes([sizes, *more] if isinstance(sizes, (int, np.integer))
+                             else list(sizes or []))
+    return [0] * len(extents), extents
 
 
 class _CallPlan:

@@ -12,6 +12,7 @@ The definitions are rewritten only for the run and restored after it."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import weakref
 
@@ -116,8 +117,50 @@ def run_shifted(graph, run):
                 d.schedule.rvars = [dataclasses.replace(rv, min=m.mutate(rv.min),
                                                         extent=m.mutate(rv.extent))
                                     for rv in d.schedule.rvars]
-        return run()
+        try:
+            return run()
+        except (ValueError, IndexError) as e:
+            if type(e) not in (ValueError, IndexError):
+                raise
+            text = unshifted_message(str(e), {src.name(): _mins(src)
+                                              for src, _ in shifted.values()})
+            if text == str(e):
+                raise
+            raise type(e)(text).with_traceback(e.__traceback__) from None
     finally:
         _running.on = False
         for d, args, values, predicates, rvars in reversed(saved):
             d.args, d.values, d.predicates, d.schedule.rvars = args, values, predicates, rvars
+
+
+# the access errors of a shifted run (lowering/bounds_inference.py,
+# lowering/access_checks.py), whose coordinates are the shifted ones
+_READ_OVER = re.compile(r"input buffer (\S+) is read over \[(-?\d+), (-?\d+)\] in dimension "
+                        r"(\d+), but it covers only \[(-?\d+), (-?\d+)\]")
+_READ_AT = re.compile(r"input buffer (\S+) is (\w+) at index (-?\d+) in dimension (\d+), "
+                      r"outside its extent \[(-?\d+), (-?\d+)\]")
+
+
+def unshifted_message(text: str, mins: dict) -> str:
+    """An access error of a shifted run with its coordinates in the input's
+    own domain (`mins`: input name -> its mins): `covers only [1, 3]` for a
+    Buffer of extent 3 with min 1, not the kernel's [0, 2]."""
+    def shift(name: str, dim: int) -> int:
+        own = mins.get(name, [])
+        return own[dim] if dim < len(own) else 0
+
+    def read_over(m):
+        name, dim = m.group(1), int(m.group(4))
+        k = shift(name, dim)
+        lo, hi, bmin, bmax = (int(m.group(i)) + k for i in (2, 3, 5, 6))
+        return (f"input buffer {name} is read over [{lo}, {hi}] in dimension {dim}, "
+                f"but it covers only [{bmin}, {bmax}]")
+
+    def read_at(m):
+        name, dim = m.group(1), int(m.group(4))
+        k = shift(name, dim)
+        at, bmin, bmax = (int(m.group(i)) + k for i in (3, 5, 6))
+        return (f"input buffer {name} is {m.group(2)} at index {at} in dimension {dim}, "
+                f"outside its extent [{bmin}, {bmax}]")
+
+    return _READ_AT.sub(read_at, _READ_OVER.sub(read_over, text))
