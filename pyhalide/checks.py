@@ -99,6 +99,14 @@ def _can_raise(c: ir.Call) -> bool:
         for a in c.args)
 
 
+def eager(e: ir.Expr) -> list:
+    """The checks (`read != 0`) evaluated wherever `e` is (outside lazy
+    branches)."""
+    v = _Eager()
+    v.visit(e)
+    return v.checks
+
+
 def strip(values) -> tuple:
     """(values without their checks, [the checks]). A check only inside a
     lazy branch stays where it is."""
