@@ -14,6 +14,7 @@ import itertools
 from pyhalide import ir
 
 from . import access_rules as rules
+from . import check_image_reads
 from .context import LoweringContext, geometry, index_var, region_max, region_min
 from .index_overflow import WholeRanges, fits_int32
 from .interval import BoundsOf, Interval
@@ -106,6 +107,8 @@ class _AddChecks(ir.Mutator):
         kind = rules.kind_of(self.ctx, s.name)
         checks = [((), a) for a in self._access_checks(s.name, s.args, kind, "written")]
         checks += self._checks_for(list(s.args) + list(s.values))
+        s = ir.Provide(s.name, tuple(map(check_image_reads.passed, s.values)),
+                       tuple(map(check_image_reads.passed, s.args)))
         return ir.block(*_nest(_distinct(checks)), s)
 
     def visit_IfThenElse(self, s):
@@ -144,7 +147,14 @@ class _AddChecks(ir.Mutator):
             self.scope[x.name] = _let_interval(x.name, x.value, self.scope)
             self.state = next(self._states)
         kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
-        out = self._access_checks(c.name, c.args, kind, "read", conditional)
+        ok = check_image_reads.condition(c)
+        if ok is not None:          # (its failing position is only reported)
+            lo = geometry(c.name, "min", 0)
+            hi = simplify(ir.Sub(ir.Add(lo, geometry(c.name, "extent", 0)), ir.index(1)))
+            out = [ir.AssertStmt(ok, "IndexError", _CHECK_MESSAGE.format(c.name),
+                                 (c.args[0], lo, hi))]
+        else:
+            out = self._access_checks(c.name, c.args, kind, "read", conditional)
         for name, iv in reversed(saved):
             self._restore(name, iv)
         self.state = state
@@ -221,6 +231,7 @@ class _AddChecks(ir.Mutator):
 
 
 _LAZY = "if_then_else"
+_CHECK_MESSAGE = "input buffer {} is read at index {{}} in dimension 0, outside its extent [{{}}, {{}}]"
 
 
 _AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)
