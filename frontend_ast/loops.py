@@ -10,8 +10,16 @@ import ast
 from pyhalide import ir
 from pyhalide.checks import is_check_read
 
-from . import (array_store_loops, carried_arrays, complex_loops, deps, loop_scans, loop_start, ops,
-               unions)
+from . import (
+    array_store_loops,
+    carried_arrays,
+    complex_loops,
+    deps,
+    loop_scans,
+    loop_start,
+    ops,
+    unions,
+)
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
