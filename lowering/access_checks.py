@@ -93,7 +93,8 @@ class _AddChecks(ir.Mutator):
             self.variant.discard(s.name)
         self._restore(s.name, saved)
         self.state = state
-        new = s if body is s.body else ir.LetStmt(s.name, s.value, body)
+        value = check_image_reads.passed(s.value)
+        new = s if body is s.body and value is s.value else ir.LetStmt(s.name, value, body)
         return ir.block(*checks, new)
 
     def _restore(self, name, saved):
@@ -115,8 +116,9 @@ class _AddChecks(ir.Mutator):
         checks = _nest(self._checks_for([s.condition]))
         then_case = self.mutate(s.then_case)
         else_case = self.mutate(s.else_case)
-        new = s if (then_case is s.then_case and else_case is s.else_case) else \
-            ir.IfThenElse(s.condition, then_case, else_case)
+        cond = check_image_reads.passed(s.condition)
+        new = s if (then_case is s.then_case and else_case is s.else_case and
+                    cond is s.condition) else ir.IfThenElse(cond, then_case, else_case)
         return ir.block(*checks, new)
 
     def visit_Evaluate(self, s):
