@@ -12,6 +12,7 @@ import pytest
 import pyhalide as ph
 from pyhalide.dispatch import MISS
 from tests.frontend.test_imperative_nests import gauss_seidel as gauss_seidel_py
+from tests.runtime.test_written_args_fast_path import scale_two
 
 HOT = 8
 
@@ -22,17 +23,14 @@ def _hist_py(data, hist):
     return hist
 
 
-def _scale_two_py(a, b, k):
-    for i in range(a.shape[0]):
-        a[i] *= k
-    for i in range(b.shape[0]):
-        b[i] += a[i]
-    return a.sum() + b.sum()
+_scale_two_py = scale_two.py_func
 
 
 def _system(n, seed):
+    """A diagonally dominant system A x = b and a start x."""
     rng = np.random.default_rng(seed)
-    return rng.random((n, n)) + n * np.eye(n), rng.random(n), rng.random(n)
+    A = rng.random((n, n)) + n * np.eye(n)
+    return A, rng.random(n), rng.random(n)
 
 
 def _compare(p, *args):
