@@ -2,7 +2,10 @@
 their buffer (access_rules): data-dependent writes into outputs, gathers
 from inputs, and accesses too wide to bound. Each becomes an AssertStmt
 raising IndexError, naming the Func or input and the offending index, placed
-just before the statement that performs the access.
+just before the statement that performs the access. A run-time check of the
+frontend (a read of a check image, pyhalide/checks.py) is asserted on its
+own condition, and the statement then reads the image as 0
+(check_image_reads.py).
 
 A check inside a loop nest whose index has a loop-invariant bound (a narrow
 data type's range, say) is also versioned: the nest runs without it when the
