@@ -154,6 +154,8 @@ class _AddChecks(ir.Mutator):
         kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
         ok = check_image_reads.condition(c)
         if ok is not None:          # (its failing position is only reported)
+            # the check reads inside ok come before it (post-order): 0 here
+            ok = check_image_reads.passed(ok)
             lo = geometry(c.name, "min", 0)
             hi = simplify(ir.Sub(ir.Add(lo, geometry(c.name, "extent", 0)), ir.index(1)))
             out = [ir.AssertStmt(ok, "IndexError", _CHECK_MESSAGE.format(c.name),

@@ -95,3 +95,29 @@ def test_two_dimensional_histogram():
             c2 = c.copy()
             c2[n - 1] = -4
             _compare(two_d, lambda: np.zeros((5, 3), np.int32), r, c2)
+
+
+def _through_table_py(data, table, hist):
+    for i in range(data.shape[0]):
+        hist[table[data[i]]] += 1
+    return hist
+
+
+through_table = ph.pipeline(_through_table_py)
+
+
+def test_nested_checked_indices():
+    # the table's check sits inside the histogram's index check
+    rng = np.random.default_rng(11)
+    table = rng.integers(-6, 6, 10)
+    for n in (0, 1, 40):
+        data = rng.integers(-10, 10, n)
+        _compare(through_table, lambda: np.zeros(6, np.int64), data, table)
+        if n:
+            for bad_data, bad_table in ((10, None), (-11, None), (None, 6), (None, -7)):
+                d, t = data.copy(), table.copy()
+                if bad_data is not None:
+                    d[n // 2] = bad_data
+                else:
+                    t[:] = bad_table
+                _compare(through_table, lambda: np.zeros(6, np.int64), d, t)
