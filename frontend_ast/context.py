@@ -100,6 +100,7 @@ class Context:
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.check_images = []
+        self._check_named = {}      # check image name -> its CheckImage (guard)
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
@@ -174,6 +175,7 @@ class Context:
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
                                                     index[:2] if index is not None else None))
+                self._check_named[img.name()] = self.check_images[-1]
                 node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
@@ -183,10 +185,11 @@ class Context:
         same kind read at the same position `idx` (so failing exactly where
         this one would, and first: `a[i] += 1` checks `i` once, at the read,
         where Python raises)."""
-        images = {c.image.name(): c for c in self.check_images}
+        if not self.check_images:
+            return False
         for c in checks.eager(node):
             read = c.a
-            mine = images.get(read.name)
+            mine = self._check_named.get(read.name)
             if mine is not None and mine.exc == exc and ir.equal(read.args[0], idx):
                 return True
         return False
