@@ -121,3 +121,29 @@ def test_nested_checked_indices():
                 else:
                     t[:] = bad_table
                 _compare(through_table, lambda: np.zeros(6, np.int64), d, t)
+
+
+def _copy_plus_one_py(a, b, idx):
+    for i in idx:
+        b[i] = a[i] + 1
+    return b
+
+
+copy_plus_one = ph.pipeline(_copy_plus_one_py)
+
+
+@pytest.mark.parametrize("idx", [[1, 2], [1, 5], [-5, 0], [3], [-4], [0, 9]])
+def test_the_values_check_fails_before_the_stores(idx):
+    # b is shorter than a: an index past both raises a's error, as Python's
+    # read of a[i] comes before the store into b
+    a, idx = np.arange(4), np.array(idx)
+    want_b, got_b = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    try:
+        want = _copy_plus_one_py(a, want_b, idx)
+    except IndexError as e:
+        with pytest.raises(IndexError) as got:
+            copy_plus_one(a, got_b, idx)
+        assert str(got.value).startswith(str(e))
+        assert np.array_equal(got_b, want_b)
+        return
+    assert np.array_equal(copy_plus_one(a, got_b, idx), want)
