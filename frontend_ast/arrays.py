@@ -14,6 +14,7 @@ from .array_setitem import element_value
 from .context import single_aff
 from .ranges import Aff
 from .values import Arr, Val, fresh, with_type_range
+from .write_check_order import value_checks_first
 
 
 class ArgumentWritten(Exception):
@@ -310,8 +311,10 @@ class ArrayAccess:
         items = self.index_values(arr, idx, node)
         value = element_value(self.cx, value, arr.ty)
         nodes = self._clamped(arr, items)
+        plain = value.node
         value = self._checked(value, arr, items, ", assignment")
         if not self.cx.typing:
+            value = value_checks_first(value, plain)
             self.defs.version_for_element_write(arr, [ops.node_of(self.cx, value)] + nodes)
         cond = self.scope.current_condition()
         self.record_write(arr, nodes, value, cond, node, [v for v, _ in idx])

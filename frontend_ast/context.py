@@ -100,6 +100,7 @@ class Context:
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.check_images = []
+        self._check_named = {}      # check image name -> its CheckImage (guard)
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
@@ -166,16 +167,32 @@ class Context:
         if not self.typing:
             n = next(self._counter)
             loc = self.smap.loc(self.cur_node)
-            img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
-            self.check_images.append(CheckImage(img, exc, message, loc,
-                                                index[:2] if index is not None else None))
             bad = ir.index(1) if index is None else encode_bad_index(index[2])
             bad = ir.Select(cond, ir.index(0), bad)
             idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
-            read = img[Expr.wrap(idx)].node
-            node = checks.guarded(read, ops.node_of(self, v))
+            node = ops.node_of(self, v)
+            if not self._checked_by(node, idx, exc):
+                img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
+                self.check_images.append(CheckImage(img, exc, message, loc,
+                                                    index[:2] if index is not None else None))
+                self._check_named[img.name()] = self.check_images[-1]
+                node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def _checked_by(self, node, idx, exc: str) -> bool:
+        """Whether `node` already holds, outside lazy branches, a check of the
+        same kind read at the same position `idx` (so failing exactly where
+        this one would, and first: `a[i] += 1` checks `i` once, at the read,
+        where Python raises)."""
+        if not self.check_images:
+            return False
+        for c in checks.eager(node):
+            read = c.a
+            mine = self._check_named.get(read.name)
+            if mine is not None and mine.exc == exc and ir.equal(read.args[0], idx):
+                return True
+        return False
 
     def static_param(self, v: Val):
         """A value computed exactly in Python at call time, passed as a Param."""

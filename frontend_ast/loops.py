@@ -10,7 +10,16 @@ import ast
 from pyhalide import ir
 from pyhalide.checks import is_check_read
 
-from . import array_store_loops, carried_arrays, complex_loops, deps, loop_scans, ops, unions
+from . import (
+    array_store_loops,
+    carried_arrays,
+    complex_loops,
+    deps,
+    loop_scans,
+    loop_start,
+    ops,
+    unions,
+)
 from .analyze import assigned_in_nested_loop, carried, home
 from .arrayexpr import ArrayExpr
 from .context import single_aff
@@ -96,25 +105,20 @@ class LoopRunner:
         k = int(step.const)
         if k == 0:
             raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
-        start = ops.to_python_int(self.cx, start)
+        start = wide = ops.to_python_int(self.cx, start)
         stop = ops.to_python_int(self.cx, stop)
         bounds = []
         for v, which in ((start, "start"), (stop, "stop")):
-            where = node.iter
             if v.is_static:
                 v = index_param(self.cx, v, f"{self.cx.smap.loc(node.iter)}: this range()",
                                 self.bound_params, (id(node), which))
-            elif not n_within(v.rng, INT32) or single_aff(v) is None:
-                exact = self.certified_bound(v, node)
-                if exact is not None:
-                    v = exact
-                elif not n_within(v.rng, INT32):
-                    raise self.cx.err(where, "loop bounds must fit in 32 bits",
-                                      hint="build the bounds from array sizes, scalar arguments "
-                                           "and outer loop variables with +, - and constant "
-                                      "factors, min and max")
+            else:
+                v = self._bound(v, node, which == "start")
             bounds.append(v)
         start, stop = bounds
+        if start is None:       # clamped towards the stop: the same values (loop_start.py)
+            start = loop_start.clamped_start(self.cx, wide, stop, k)
+            start = self._bound(start if start is not None else wide, node, False)
         sym = loop_symbol(name, node)
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
@@ -131,6 +135,24 @@ class LoopRunner:
                     lo=lo, hi=hi)
         self.state.headers[id(node)] = loop
         return loop
+
+    def _bound(self, v: Val, node, clampable: bool):
+        """A computed loop bound v as the loop takes it; None for a start
+        (`clampable`) that does not fit in 32 bits, which make_loop then
+        clamps to the stop."""
+        if n_within(v.rng, INT32) and single_aff(v) is not None:
+            return v
+        exact = self.certified_bound(v, node)
+        if exact is not None:
+            return exact
+        if n_within(v.rng, INT32):
+            return v
+        if clampable:
+            return None
+        raise self.cx.err(node.iter, "loop bounds must fit in 32 bits",
+                          hint="build the bounds from array sizes, scalar arguments "
+                               "and outer loop variables with +, - and constant "
+                               "factors, min and max")
 
     def certified_bound(self, v: Val, node):
         """v with exact affine bounds, under a call-time check that the

@@ -2,7 +2,10 @@
 their buffer (access_rules): data-dependent writes into outputs, gathers
 from inputs, and accesses too wide to bound. Each becomes an AssertStmt
 raising IndexError, naming the Func or input and the offending index, placed
-just before the statement that performs the access.
+just before the statement that performs the access. A run-time check of the
+frontend (a read of a check image, pyhalide/checks.py) is asserted on its
+own condition, and the statement then reads the image as 0
+(check_image_reads.py).
 
 A check inside a loop nest whose index has a loop-invariant bound (a narrow
 data type's range, say) is also versioned: the nest runs without it when the
@@ -14,6 +17,7 @@ import itertools
 from pyhalide import ir
 
 from . import access_rules as rules
+from . import check_image_reads
 from .context import LoweringContext, geometry, index_var, region_max, region_min
 from .index_overflow import WholeRanges, fits_int32
 from .interval import BoundsOf, Interval
@@ -92,7 +96,8 @@ class _AddChecks(ir.Mutator):
             self.variant.discard(s.name)
         self._restore(s.name, saved)
         self.state = state
-        new = s if body is s.body else ir.LetStmt(s.name, s.value, body)
+        value = check_image_reads.passed(s.value)
+        new = s if body is s.body and value is s.value else ir.LetStmt(s.name, value, body)
         return ir.block(*checks, new)
 
     def _restore(self, name, saved):
@@ -106,14 +111,17 @@ class _AddChecks(ir.Mutator):
         kind = rules.kind_of(self.ctx, s.name)
         checks = [((), a) for a in self._access_checks(s.name, s.args, kind, "written")]
         checks += self._checks_for(list(s.args) + list(s.values))
+        s = ir.Provide(s.name, tuple(map(check_image_reads.passed, s.values)),
+                       tuple(map(check_image_reads.passed, s.args)))
         return ir.block(*_nest(_distinct(checks)), s)
 
     def visit_IfThenElse(self, s):
         checks = _nest(self._checks_for([s.condition]))
         then_case = self.mutate(s.then_case)
         else_case = self.mutate(s.else_case)
-        new = s if (then_case is s.then_case and else_case is s.else_case) else \
-            ir.IfThenElse(s.condition, then_case, else_case)
+        cond = check_image_reads.passed(s.condition)
+        new = s if (then_case is s.then_case and else_case is s.else_case and
+                    cond is s.condition) else ir.IfThenElse(cond, then_case, else_case)
         return ir.block(*checks, new)
 
     def visit_Evaluate(self, s):
@@ -144,7 +152,16 @@ class _AddChecks(ir.Mutator):
             self.scope[x.name] = _let_interval(x.name, x.value, self.scope)
             self.state = next(self._states)
         kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
-        out = self._access_checks(c.name, c.args, kind, "read", conditional)
+        ok = check_image_reads.condition(c)
+        if ok is not None:          # (its failing position is only reported)
+            # the check reads inside ok come before it (post-order): 0 here
+            ok = check_image_reads.passed(ok)
+            lo = geometry(c.name, "min", 0)
+            hi = simplify(ir.Sub(ir.Add(lo, geometry(c.name, "extent", 0)), ir.index(1)))
+            out = [ir.AssertStmt(ok, "IndexError", _CHECK_MESSAGE.format(c.name),
+                                 (c.args[0], lo, hi))]
+        else:
+            out = self._access_checks(c.name, c.args, kind, "read", conditional)
         for name, iv in reversed(saved):
             self._restore(name, iv)
         self.state = state
@@ -221,6 +238,7 @@ class _AddChecks(ir.Mutator):
 
 
 _LAZY = "if_then_else"
+_CHECK_MESSAGE = "input buffer {} is read at index {{}} in dimension 0, outside its extent [{{}}, {{}}]"
 
 
 _AFFINE = (ir.Add, ir.Sub, ir.Min, ir.Max)

@@ -7,7 +7,11 @@ read of a one-element input image (a check image, holding 0) at index
 access check of lowering raises, and the frontend turns that error into
 Python's (it names one check image per check). The checked value `v` becomes
 `select(read != 0, zero, v)` (`guarded`), which is `v` wherever the check
-passes.
+passes. Lowering asserts `ok` itself before the statement and then reads
+the image as 0 (lowering/check_image_reads.py), so compiled code keeps only
+the assertion. A check whose read position is already read, outside lazy
+branches, by a check of the value it guards is not made again
+(frontend_ast/context.Context.guard: `a[i] += 1` checks `i` once).
 
 A check is on the point a definition evaluates (its index, its data), never
 on the value computed: `strip` gives a value without its checks, and the
@@ -97,6 +101,14 @@ def _can_raise(c: ir.Call) -> bool:
     return c.call_type == ir.IMAGE and any(
         isinstance(a, ir.Call) and a.call_type == ir.INTRINSIC and a.name == "likely"
         for a in c.args)
+
+
+def eager(e: ir.Expr) -> list:
+    """The checks (`read != 0`) evaluated wherever `e` is (outside lazy
+    branches)."""
+    v = _Eager()
+    v.visit(e)
+    return v.checks
 
 
 def strip(values) -> tuple:

@@ -17,15 +17,20 @@ floats, ints or bools read from one-element outputs, the arguments, constants
 and tuples of these). Any other call gets MISS and takes the general path,
 which raises what a call raises; so does a call whose kernel fails (after
 pending signal handlers ran: what they raise is the call's exception), which
-the general path runs again (the entry's specializations never write their
-arguments, so a second run computes the same).
+the general path runs again (the entry has not written the arguments yet,
+so a second run computes the same).
 
 The globals the code read (Specialization.global_reads) must be the same
 objects (a closure cell's contents, a module dictionary's entry or its
 absence), else the general path compares their values.
 
-It is not built (None) for what it does not do: a specialization that
-writes its arguments (the Python fast path copies them back), one whose
+A specialization that writes into its arguments computes their final
+values into outputs, which the entry copies into the caller's arrays after
+the kernel succeeded (dispatch_written.py); a failing kernel leaves them as
+they were.
+
+It is not built (None) for what it does not do: written arguments
+dispatch_written.py refuses, a specialization whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
 schedule function's view, which it may have kept), is scheduled automatically for a
@@ -54,6 +59,8 @@ import numpy as np
 from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.lowering import interrupt
 from pyhalide.lowering.runtime import write_geometry
+
+from .dispatch_written import written_layout
 
 __all__ = ["compiled_entry", "MISS"]
 
@@ -103,8 +110,8 @@ def _word(addr: int, ctype=ctypes.c_int64):
 
 
 def _numpy_api():
-    """PyArray_Empty and PyArray_Scalar from NumPy's C API table (slots 184
-    and 60), or None."""
+    """PyArray_Empty, PyArray_Scalar and PyArray_CopyInto from NumPy's C API
+    table (slots 184, 60 and 50), or None."""
     try:
         from numpy._core import _multiarray_umath as m
         get = _API.PyCapsule_GetPointer
@@ -112,7 +119,8 @@ def _numpy_api():
         get.argtypes = [ctypes.py_object, ctypes.c_char_p]
         table = get(vars(m)["_ARRAY_API"], None)     # NumPy's C API export
         return {"PyArray_Empty": _word(table + 8 * 184, ctypes.c_void_p),
-                "PyArray_Scalar": _word(table + 8 * 60, ctypes.c_void_p)}
+                "PyArray_Scalar": _word(table + 8 * 60, ctypes.c_void_p),
+                "PyArray_CopyInto": _word(table + 8 * 50, ctypes.c_void_p)}
     except Exception:            # another NumPy: no compiled entries
         return None
 
@@ -155,6 +163,10 @@ def _probe():
         for a in (np.array([-2.5]), np.array([7], np.int16), np.array([True])):
             v = scalar(a.ctypes.data, id(a.dtype), a)
             ok = ok and type(v) is type(a[0]) and v == a[0]
+        copy = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.py_object)(
+            api["PyArray_CopyInto"])
+        dst, src = np.zeros((2, 6))[:, ::2], np.arange(6.0).reshape(2, 3)
+        ok = ok and copy(dst, src) == 0 and np.array_equal(dst, src)
     return fns if ok else None
 
 
@@ -204,6 +216,7 @@ class Layout:
         self.slots = {}
         self.result = None
         self.err_slots = 0
+        self.written = []             # [dispatch_written.Written]
 
     def slot(self, value, obj=None) -> int:
         if obj is not None:
@@ -232,7 +245,7 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec.direct
-    if _FNS_OK is None or direct is None or spec.written is not None or \
+    if _FNS_OK is None or direct is None or \
             not spec.globals_current() or getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
         return None
     sizes = getattr(spec, "size_class", None)
@@ -283,6 +296,10 @@ def _layout(spec, direct, entry, args) -> Layout:
     for name in spec.global_reads:
         L.globals.append(_global(L, spec.pf.fn, name))
     run = entry.run
+    if spec.written is not None:
+        L.written = written_layout(L, spec, entry, args) if run is not None else None
+        if L.written is None:
+            raise _Refused("written arguments the entry does not copy back")
     if run is None:                  # no kernel: the result is made of the arguments
         L.result = _converted(L, spec, entry)
         L.slots["miss"] = L.obj(MISS)

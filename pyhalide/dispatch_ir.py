@@ -17,7 +17,7 @@ layout (it is compiled once per process; dispatch.py keeps the engines).
 Object layouts (checked by dispatch.py's probes before anything is built):
 ob_type at 8; PyFloatObject's value and a NumPy scalar's value at 16;
 PyArrayObject's data 16, nd 24, dimensions 32, strides 40, descr 56,
-flags 64 (NPY_ARRAY_ALIGNED 0x100).
+flags 64 (NPY_ARRAY_ALIGNED 0x100, NPY_ARRAY_WRITEABLE 0x400).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ __all__ = ["entry_ir", "ENTRY"]
 ENTRY = "pyhalide_dispatch"
 
 _ALIGNED = 0x100
+_WRITEABLE = 0x400
 _PTR_TYPES = {1: "i8", 2: "i16", 4: "i32", 8: "i64"}
 
 
@@ -145,6 +146,57 @@ def _arguments(e: _Emitter, layout) -> tuple[dict, dict]:
                     e(f"{wide} = zext {ty} {v} to i64")
                 e.equal(wide, e.slot(arg.slots["key"]))
     return objs, values
+
+
+def _written_checks(e: _Emitter, layout, objs, values):
+    """Each written argument (dispatch_written.py) is writeable and its
+    bytes meet no other array argument's, else %miss."""
+    for w in layout.written:
+        flags = e.field(objs[w.arg], 64, "i32")
+        a = e.tmp()
+        e(f"{a} = and i32 {flags}, {_WRITEABLE}")
+        c = e.tmp()
+        e(f"{c} = icmp ne i32 {a}, 0")
+        e.check(c)
+        lo, hi = _span(e, values[w.arg], w.span)
+        for j, span in w.others:
+            lo_j, hi_j = _span(e, values[j], span)
+            c1, c2, meet = e.tmp(), e.tmp(), e.tmp()
+            e(f"{c1} = icmp slt i64 {lo}, {hi_j}")
+            e(f"{c2} = icmp slt i64 {lo_j}, {hi}")
+            e(f"{meet} = and i1 {c1}, {c2}")
+            apart = e.tmp()
+            e(f"{apart} = xor i1 {meet}, true")
+            e.check(apart)
+
+
+def _span(e: _Emitter, data: str, slot: int) -> tuple[str, str]:
+    """The byte range [lo, hi) of an array whose data pointer is `data`
+    and whose span around it is in slots `slot`, `slot + 1`."""
+    p = e.tmp()
+    e(f"{p} = ptrtoint ptr {data} to i64")
+    lo, hi = e.tmp(), e.tmp()
+    e(f"{lo} = add i64 {p}, {e.slot(slot)}")
+    e(f"{hi} = add i64 {p}, {e.slot(slot + 1)}")
+    return lo, hi
+
+
+def _copy_back(e: _Emitter, layout, objs, outs):
+    """The written arguments' final values into the caller's arrays; a
+    failure (none is expected: same shape and dtype) releases the outputs
+    and returns NULL with NumPy's exception set."""
+    for w in layout.written:
+        rc = e.call(layout.fns["PyArray_CopyInto"], "i32", f"ptr {objs[w.arg]}, ptr {outs[w.output]}")
+        c = e.tmp()
+        e(f"{c} = icmp eq i32 {rc}, 0")
+        e.n += 1
+        ok, bad = f"copied{e.n}", f"notcopied{e.n}"
+        e(f"br i1 {c}, label %{ok}, label %{bad}")
+        e.label(bad)
+        for o in outs:
+            e.call(layout.fns["Py_DecRef"], "void", f"ptr {o}")
+        e("ret ptr null")
+        e.label(ok)
 
 
 def _globals(e: _Emitter, layout):
@@ -350,6 +402,7 @@ def entry_ir(layout) -> str:
     e(f"%blk = load ptr, ptr {blk_at}")
     e.equal("%nargs", str(len(layout.args)))
     objs, values = _arguments(e, layout)
+    _written_checks(e, layout, objs, values)
     _globals(e, layout)
     if "kernel" not in layout.slots:           # no kernel: the result of the arguments
         e(f"ret ptr {_result(e, layout, objs, [], layout.result)}")
@@ -378,6 +431,7 @@ def entry_ir(layout) -> str:
     e.label("raised")
     e("ret ptr null")
     e.label("done")
+    _copy_back(e, layout, objs, outs)
     r = _result(e, layout, objs, outs, layout.result)
     for o in outs:
         e.call(f["Py_DecRef"], "void", f"ptr {o}")
