@@ -166,7 +166,15 @@ def number_as(t: Type, v, what: str = "") -> ir.Expr:
     if isinstance(v, bool) or isinstance(v, np.bool_):
         v = int(v)
     if t.is_float():
-        return float32_const(v) if t.bits == 32 and isinstance(v, float) else ir.Const(t, float(v))
+        if isinstance(v, float):
+            # Halide 21's bindings make a Python float a Float(32) Expr first
+            # (double_to_expr_check), then widen it to the other operand's type
+            return ir.Const(t, float32_const(v).value)
+        rounded = ir.int_to_float(t, int(v))
+        if rounded != v:
+            raise TypeError(f"Integer constant {v} will be implicitly coerced to type {t}, "
+                            f"which changes its value to {rounded:g}{what}")
+        return ir.Const(t, rounded)
     if isinstance(v, float):
         return None
     if t.is_bool():
@@ -334,12 +342,9 @@ def intrinsic(name: str, t: Type, *args) -> ir.Expr:
 # functions on Exprs (ph.select, ph.min, ...)
 # ---------------------------------------------------------------------------
 def cast(t, e) -> Expr:
-    t = ir.as_type(t)
-    if t.is_float() and t.bits in (32, 64) and isinstance(e, float):
-        # an explicit float cast of a Python float: exact for Float(64), and no
-        # precision warning for Float(32), which the cast asks for
-        return Expr.wrap(ir.Const(t, e))
-    return Expr.wrap(cast_node(t, to_node(e)))
+    """cast(type, e); a Python float is a Float(32) Expr first, as in Halide 21's
+    bindings (`ph.f64(0.1)` is the exact double: _caster)."""
+    return Expr.wrap(cast_node(ir.as_type(t), to_node(e)))
 
 
 def select(*args) -> Expr:
@@ -548,7 +553,12 @@ saturating_sub = _saturating(ir.Sub)
 
 # type shorthands -------------------------------------------------------------
 def _caster(t: Type):
+    """The shorthand cast to t. As Halide 21's `f32(float)`/`f64(double)`
+    overloads, a Python float becomes the constant of t without passing through
+    Float(32) and without a precision warning."""
     def f(e) -> Expr:
+        if t.is_float() and isinstance(e, float) and not isinstance(e, np.generic):
+            return Expr.wrap(ir.Const(t, e))
         return cast(t, e)
     f.__name__ = str(t)
     return f

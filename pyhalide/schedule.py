@@ -60,6 +60,18 @@ class Schedulable:
         dims = ", ".join(d.var for d in self._sched().dims)
         self._fail(f"has no loop variable {name}; its loops are (innermost first): {dims}")
 
+    def _inner_name(self, v, tag: str) -> str:
+        """The name of the inner loop that vectorize/unroll/parallel with a factor
+        split off `v`: `v$tag`, numbered when a loop of this stage already has it
+        (Halide makes a fresh Var each time, so `vectorize(x, 8)` may be asked twice)."""
+        base = name = f"{_name(v)}${tag}"
+        used = {d.var for d in self._sched().dims}
+        k = 1
+        while name in used:
+            k += 1
+            name = f"{base}{k}"
+        return name
+
     def _check_new_name(self, name: str, reused: str = ""):
         if name != reused and any(d.var == name for d in self._sched().dims):
             self._fail(f"the name {name} is already used by a loop of this stage")
@@ -232,7 +244,7 @@ class Schedulable:
     def parallel(self, v, task_size=None, tail=TailStrategy.Auto):
         """Run the iterations of `v` in parallel (in chunks of task_size)."""
         if task_size is not None:
-            inner = f"{_name(v)}$par"
+            inner = self._inner_name(v, "par")
             self.split(v, v, inner, task_size, tail)
         return self._mark(v, "parallel")
 
@@ -241,14 +253,14 @@ class Schedulable:
         `width` and vectorize the inner loop."""
         if width is None:
             return self._mark(v, "vectorized")
-        inner = f"{_name(v)}$vec"
+        inner = self._inner_name(v, "vec")
         self.split(v, v, inner, width, tail)
         return self._mark(inner, "vectorized")
 
     def unroll(self, v, factor=None, tail=TailStrategy.Auto):
         if factor is None:
             return self._mark(v, "unrolled")
-        inner = f"{_name(v)}$unr"
+        inner = self._inner_name(v, "unr")
         self.split(v, v, inner, factor, tail)
         return self._mark(inner, "unrolled")
 

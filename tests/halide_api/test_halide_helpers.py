@@ -187,5 +187,9 @@ def test_an_explicit_float32_cast_does_not_warn():
     f = ph.Func("f")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        f[x] = ph.f32(x) * ph.f32(0.01) + ph.cast(ph.Float(32), 1e-6)
+        f[x] = ph.f32(x) * ph.f32(0.01) + ph.f32(1e-6)
     check(f, [4], [np.arange(4, dtype=np.float32) * np.float32(0.01) + np.float32(1e-6)])
+    # ph.cast takes an Expr, which a Python float becomes as Float(32) with the
+    # warning (Halide 21: hl.cast(hl.Float(32), 1e-6) warns the same)
+    with pytest.warns(RuntimeWarning, match="interpreted as a float32"):
+        ph.cast(ph.Float(32), 1e-6)
