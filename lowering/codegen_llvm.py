@@ -967,8 +967,8 @@ class _FunctionEmitter:
                                      None, allocated)
             v1 = self._memory_access(ptr, btype, half_t, ir.Ramp(odd, ir.index(1), n),
                                      None, allocated)
-            return b.shuffle_vector(v0, v1, ll.Constant(ll.VectorType(I32, lanes), [
-                j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
+            return b.shuffle_vector(v0, v1, ops.index_vector(
+                [j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
         clamped = clamped_ramp_index(index, self.let_expr) if value is None else None
         if clamped is not None:
             return self._clamped_load(ptr, mt, vt, align, index, clamped)
@@ -1011,10 +1011,9 @@ class _FunctionEmitter:
         v, width = parts[0], lanes
         for part in parts[1:]:        # concatenated (a part widened to v's lanes first)
             if width > lanes:
-                part = b.shuffle_vector(part, ll.Constant(vt, ll.Undefined), ll.Constant(
-                    ll.VectorType(I32, width), [k % lanes for k in range(width)]))
-            v = b.shuffle_vector(v, part, ll.Constant(
-                ll.VectorType(I32, width + lanes),
+                part = b.shuffle_vector(part, ll.Constant(vt, ll.Undefined),
+                                        ops.index_vector([k % lanes for k in range(width)]))
+            v = b.shuffle_vector(v, part, ops.index_vector(
                 list(range(width)) + [width + k for k in range(lanes)]))
             width += lanes
         return v, [at[k] for k in range(span)]
@@ -1314,8 +1313,7 @@ class _FunctionEmitter:
         t = e.type
         base = ops.splat(self.b, self.emit(e.base), e.lanes)
         stride = ops.splat(self.b, self.emit(e.stride), e.lanes)
-        et = t.element_of()
-        lanes = ll.Constant(llvm_type(t), [ops.const_scalar(et, i) for i in range(e.lanes)])
+        lanes = ops.vector_const(t, range(e.lanes))
         return ops.add(self.b, base, ops.mul(self.b, stride, lanes, t), t)
 
     def emit_Broadcast(self, e):

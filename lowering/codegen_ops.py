@@ -19,6 +19,8 @@ works unchanged for scalars and vectors:
 """
 from __future__ import annotations
 
+import struct
+
 from llvmlite import ir as ll
 
 from pyhalide import ir
@@ -30,6 +32,10 @@ I8 = ll.IntType(8)
 I32 = ll.IntType(32)
 I64 = ll.IntType(64)
 PTR = ll.PointerType()
+F32 = ll.FloatType()
+F64 = ll.DoubleType()
+TRUE = ll.Constant(I1, 1)
+FALSE = ll.Constant(I1, 0)
 
 
 class CodegenError(RuntimeError):
@@ -44,13 +50,38 @@ def scalar_llvm_type(t: ir.Type, memory: bool = False):
     if t.is_bool():
         return I8 if memory else I1
     if t.is_float():
-        return ll.FloatType() if t.bits == 32 else ll.DoubleType()
+        return F32 if t.bits == 32 else F64
     return ll.IntType(t.bits)
 
 
+# Made once per (type, memory) and per constant (see _remembered): llvmlite
+# caches the text of each type and constant object in the object, so a new
+# object per use printed `<16 x i32> <i32 0, i32 1, ...>` anew each time (a
+# twentieth of interpolate's IR emission). Types and constants belong to no
+# module (codegen_text leaves them intact), so every module shares them.
+_TYPES: dict = {}
+_CONSTANTS: dict = {}
+_MAX_CONSTANTS = 1 << 14
+
+
 def llvm_type(t: ir.Type, memory: bool = False):
-    s = scalar_llvm_type(t, memory)
-    return s if t.lanes == 1 else ll.VectorType(s, t.lanes)
+    key = (t, memory)
+    lt = _TYPES.get(key)
+    if lt is None:
+        s = scalar_llvm_type(t, memory)
+        lt = _TYPES[key] = s if t.lanes == 1 else ll.VectorType(s, t.lanes)
+    return lt
+
+
+def _remembered(key, make):
+    """The constant made by make() for `key` the first time (keys name the
+    value exactly: floats by their bits, so -0.0 is not 0.0)."""
+    c = _CONSTANTS.get(key)
+    if c is None:
+        if len(_CONSTANTS) >= _MAX_CONSTANTS:
+            _CONSTANTS.clear()
+        c = _CONSTANTS[key] = make()
+    return c
 
 
 def mangle(t) -> str:
@@ -64,15 +95,16 @@ def mangle(t) -> str:
 
 def const_scalar(t: ir.Type, value):
     """An LLVM constant of the scalar type t (integers given in any wrap)."""
-    lt = scalar_llvm_type(t)
     if t.is_float():
-        return ll.Constant(lt, float(value))
+        value = float(value)
+        return _remembered((t, struct.pack("<d", value)),
+                           lambda: ll.Constant(scalar_llvm_type(t), value))
     if t.is_bool():
-        return ll.Constant(I1, 1 if value else 0)
+        return TRUE if value else FALSE
     v = int(value) & ((1 << t.bits) - 1)
     if v >> (t.bits - 1):
         v -= 1 << t.bits
-    return ll.Constant(lt, v)
+    return _remembered((t, v), lambda: ll.Constant(scalar_llvm_type(t), v))
 
 
 def const(t: ir.Type, value):
@@ -80,7 +112,21 @@ def const(t: ir.Type, value):
     c = const_scalar(t.element_of(), value)
     if t.lanes == 1:
         return c
-    return ll.Constant(ll.VectorType(c.type, t.lanes), [c] * t.lanes)
+    return _remembered(("splat", t, c), lambda: ll.Constant(llvm_type(t), [c] * t.lanes))
+
+
+def vector_const(t: ir.Type, values):
+    """The vector constant of type t with these lane values."""
+    et = t.element_of()
+    lanes = tuple(const_scalar(et, v) for v in values)
+    return _remembered(("lanes", t, lanes), lambda: ll.Constant(llvm_type(t), list(lanes)))
+
+
+def index_vector(indices):
+    """The <n x i32> constant of `indices` (a shuffle's mask)."""
+    indices = tuple(int(i) for i in indices)
+    return _remembered(("indices", indices),
+                       lambda: ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
 
 
 def intrinsic(module: ll.Module, name: str, ret, args):
@@ -95,14 +141,12 @@ def splat(b: ll.IRBuilder, value, lanes: int):
     """Broadcast a scalar LLVM value to `lanes` lanes."""
     vt = ll.VectorType(value.type, lanes)
     v = b.insert_element(ll.Constant(vt, ll.Undefined), value, ll.Constant(I32, 0))
-    return b.shuffle_vector(v, ll.Constant(vt, ll.Undefined),
-                            ll.Constant(ll.VectorType(I32, lanes), [0] * lanes))
+    return b.shuffle_vector(v, ll.Constant(vt, ll.Undefined), index_vector([0] * lanes))
 
 
 def shuffle(b: ll.IRBuilder, v, indices):
     """Lanes `indices` of v (a vector), as a new vector."""
-    return b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined),
-                            ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
+    return b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined), index_vector(indices))
 
 
 # --------------------------------------------------------------------------
