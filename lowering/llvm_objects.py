@@ -90,8 +90,6 @@ _PIPELINES = {
     "lean": JitOptions(loop_vectorization=False, slp_vectorization=False,
                        opt_level=1, loop_unrolling=False),
     "lean-vec": JitOptions(slp_vectorization=False, opt_level=1, loop_unrolling=False),
-    "lean-vec-unroll": JitOptions(slp_vectorization=False, opt_level=1),
-    "o2-noslp": JitOptions(slp_vectorization=False),
 }
 
 
