@@ -226,6 +226,9 @@ class _ModuleState:
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
         self.huge_pages = False             # large heap allocations get MADV_HUGEPAGE (Linux)
         self.prefetch_min_work = 0          # see codegen_ops.Loop
+        # codegen_ops' loop analyses: the names below each expression
+        # (ir.mentioned_names) and each loop's streaming_loop, kept for the module
+        self.names_memo: dict = {}
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -486,9 +489,10 @@ class _FunctionEmitter:
         scalar fold of more than 255 iterations (ops.scalar_fold)."""
         b = self.b
         # (LLVM's unrolling slows a loop folding one line-wide stream)
-        plain = plain or ops.one_line_stream(name, body)
+        memo = self.state.names_memo
+        plain = plain or ops.one_line_stream(name, body, memo)
         fold = not plain and not (isinstance(ext, ll.Constant) and ext.constant < 256) \
-            and ops.scalar_fold(name, body)
+            and ops.scalar_fold(name, body, memo)
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
         after_bb = self.fn.append_basic_block(f"end.{name}")
@@ -502,7 +506,7 @@ class _FunctionEmitter:
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
-        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
+        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work, memo))
         self.exits.setdefault(name, []).append((self.fn, after_bb))
         self.enter_branch()
         self.emit_stmt(body)
