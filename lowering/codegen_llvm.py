@@ -226,6 +226,9 @@ class _ModuleState:
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
         self.huge_pages = False             # large heap allocations get MADV_HUGEPAGE (Linux)
         self.prefetch_min_work = 0          # see codegen_ops.Loop
+        # codegen_ops' loop analyses: the names below each expression
+        # (ir.mentioned_names) and each loop's streaming_loop, kept for the module
+        self.names_memo: dict = {}
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -486,9 +489,10 @@ class _FunctionEmitter:
         scalar fold of more than 255 iterations (ops.scalar_fold)."""
         b = self.b
         # (LLVM's unrolling slows a loop folding one line-wide stream)
-        plain = plain or ops.one_line_stream(name, body)
+        memo = self.state.names_memo
+        plain = plain or ops.one_line_stream(name, body, memo)
         fold = not plain and not (isinstance(ext, ll.Constant) and ext.constant < 256) \
-            and ops.scalar_fold(name, body)
+            and ops.scalar_fold(name, body, memo)
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
         after_bb = self.fn.append_basic_block(f"end.{name}")
@@ -502,7 +506,7 @@ class _FunctionEmitter:
         self.bind(name, x, b.add(wide_lo, b.zext(n, I64)))
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
-        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work))
+        self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work, memo))
         self.exits.setdefault(name, []).append((self.fn, after_bb))
         self.enter_branch()
         self.emit_stmt(body)
@@ -967,8 +971,8 @@ class _FunctionEmitter:
                                      None, allocated)
             v1 = self._memory_access(ptr, btype, half_t, ir.Ramp(odd, ir.index(1), n),
                                      None, allocated)
-            return b.shuffle_vector(v0, v1, ll.Constant(ll.VectorType(I32, lanes), [
-                j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
+            return b.shuffle_vector(v0, v1, ops.index_vector(
+                [j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
         clamped = clamped_ramp_index(index, self.let_expr) if value is None else None
         if clamped is not None:
             return self._clamped_load(ptr, mt, vt, align, index, clamped)
@@ -1011,10 +1015,9 @@ class _FunctionEmitter:
         v, width = parts[0], lanes
         for part in parts[1:]:        # concatenated (a part widened to v's lanes first)
             if width > lanes:
-                part = b.shuffle_vector(part, ll.Constant(vt, ll.Undefined), ll.Constant(
-                    ll.VectorType(I32, width), [k % lanes for k in range(width)]))
-            v = b.shuffle_vector(v, part, ll.Constant(
-                ll.VectorType(I32, width + lanes),
+                part = b.shuffle_vector(part, ll.Constant(vt, ll.Undefined),
+                                        ops.index_vector([k % lanes for k in range(width)]))
+            v = b.shuffle_vector(v, part, ops.index_vector(
                 list(range(width)) + [width + k for k in range(lanes)]))
             width += lanes
         return v, [at[k] for k in range(span)]
@@ -1314,8 +1317,7 @@ class _FunctionEmitter:
         t = e.type
         base = ops.splat(self.b, self.emit(e.base), e.lanes)
         stride = ops.splat(self.b, self.emit(e.stride), e.lanes)
-        et = t.element_of()
-        lanes = ll.Constant(llvm_type(t), [ops.const_scalar(et, i) for i in range(e.lanes)])
+        lanes = ops.vector_const(t, range(e.lanes))
         return ops.add(self.b, base, ops.mul(self.b, stride, lanes, t), t)
 
     def emit_Broadcast(self, e):

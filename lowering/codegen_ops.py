@@ -19,6 +19,8 @@ works unchanged for scalars and vectors:
 """
 from __future__ import annotations
 
+import struct
+
 from llvmlite import ir as ll
 
 from pyhalide import ir
@@ -30,6 +32,10 @@ I8 = ll.IntType(8)
 I32 = ll.IntType(32)
 I64 = ll.IntType(64)
 PTR = ll.PointerType()
+F32 = ll.FloatType()
+F64 = ll.DoubleType()
+TRUE = ll.Constant(I1, 1)
+FALSE = ll.Constant(I1, 0)
 
 
 class CodegenError(RuntimeError):
@@ -44,13 +50,38 @@ def scalar_llvm_type(t: ir.Type, memory: bool = False):
     if t.is_bool():
         return I8 if memory else I1
     if t.is_float():
-        return ll.FloatType() if t.bits == 32 else ll.DoubleType()
+        return F32 if t.bits == 32 else F64
     return ll.IntType(t.bits)
 
 
+# Made once per (type, memory) and per constant (see _remembered): llvmlite
+# caches the text of each type and constant object in the object, so a new
+# object per use printed `<16 x i32> <i32 0, i32 1, ...>` anew each time (a
+# twentieth of interpolate's IR emission). Types and constants belong to no
+# module (codegen_text leaves them intact), so every module shares them.
+_TYPES: dict = {}
+_CONSTANTS: dict = {}
+_MAX_CONSTANTS = 1 << 14
+
+
 def llvm_type(t: ir.Type, memory: bool = False):
-    s = scalar_llvm_type(t, memory)
-    return s if t.lanes == 1 else ll.VectorType(s, t.lanes)
+    key = (t, memory)
+    lt = _TYPES.get(key)
+    if lt is None:
+        s = scalar_llvm_type(t, memory)
+        lt = _TYPES[key] = s if t.lanes == 1 else ll.VectorType(s, t.lanes)
+    return lt
+
+
+def _remembered(key, make):
+    """The constant made by make() for `key` the first time (keys name the
+    value exactly: floats by their bits, so -0.0 is not 0.0)."""
+    c = _CONSTANTS.get(key)
+    if c is None:
+        if len(_CONSTANTS) >= _MAX_CONSTANTS:
+            _CONSTANTS.clear()
+        c = _CONSTANTS[key] = make()
+    return c
 
 
 def mangle(t) -> str:
@@ -64,15 +95,16 @@ def mangle(t) -> str:
 
 def const_scalar(t: ir.Type, value):
     """An LLVM constant of the scalar type t (integers given in any wrap)."""
-    lt = scalar_llvm_type(t)
     if t.is_float():
-        return ll.Constant(lt, float(value))
+        value = float(value)
+        return _remembered((t, struct.pack("<d", value)),
+                           lambda: ll.Constant(scalar_llvm_type(t), value))
     if t.is_bool():
-        return ll.Constant(I1, 1 if value else 0)
+        return TRUE if value else FALSE
     v = int(value) & ((1 << t.bits) - 1)
     if v >> (t.bits - 1):
         v -= 1 << t.bits
-    return ll.Constant(lt, v)
+    return _remembered((t, v), lambda: ll.Constant(scalar_llvm_type(t), v))
 
 
 def const(t: ir.Type, value):
@@ -80,7 +112,21 @@ def const(t: ir.Type, value):
     c = const_scalar(t.element_of(), value)
     if t.lanes == 1:
         return c
-    return ll.Constant(ll.VectorType(c.type, t.lanes), [c] * t.lanes)
+    return _remembered(("splat", t, c), lambda: ll.Constant(llvm_type(t), [c] * t.lanes))
+
+
+def vector_const(t: ir.Type, values):
+    """The vector constant of type t with these lane values."""
+    et = t.element_of()
+    lanes = tuple(const_scalar(et, v) for v in values)
+    return _remembered(("lanes", t, lanes), lambda: ll.Constant(llvm_type(t), list(lanes)))
+
+
+def index_vector(indices):
+    """The <n x i32> constant of `indices` (a shuffle's mask)."""
+    indices = tuple(int(i) for i in indices)
+    return _remembered(("indices", indices),
+                       lambda: ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
 
 
 def intrinsic(module: ll.Module, name: str, ret, args):
@@ -95,14 +141,12 @@ def splat(b: ll.IRBuilder, value, lanes: int):
     """Broadcast a scalar LLVM value to `lanes` lanes."""
     vt = ll.VectorType(value.type, lanes)
     v = b.insert_element(ll.Constant(vt, ll.Undefined), value, ll.Constant(I32, 0))
-    return b.shuffle_vector(v, ll.Constant(vt, ll.Undefined),
-                            ll.Constant(ll.VectorType(I32, lanes), [0] * lanes))
+    return b.shuffle_vector(v, ll.Constant(vt, ll.Undefined), index_vector([0] * lanes))
 
 
 def shuffle(b: ll.IRBuilder, v, indices):
     """Lanes `indices` of v (a vector), as a new vector."""
-    return b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined),
-                            ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
+    return b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined), index_vector(indices))
 
 
 # --------------------------------------------------------------------------
@@ -611,15 +655,24 @@ def min_work_per_stream(cpu: str) -> int:
                 0)
 
 
-def streaming_loop(name: str, body: ir.Stmt) -> bool:
+def streaming_loop(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     """Whether the loop `name` over `body` only reads streams: no store in
     it lands at a place that moves with the loop (a store whose index
     depends on `name`, or on a let or loop variable that does). Such a loop
     reduces what it reads into a few fixed places, so its time is the time
     of its loads. Linear in the size of `body`, shared subexpressions
-    included."""
-    v = _MovingStores(name)
+    included. `memo`, a dict the caller keeps across calls (also given to
+    _streamed_loads, scalar_fold, one_line_stream, Loop), holds the names
+    below each expression and each loop's answer: a loop nest is then
+    walked once per loop, its expressions once in all."""
+    key = ("streaming_loop", name, id(body))
+    hit = memo.get(key) if memo is not None else None
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    v = _MovingStores(name, memo)
     v.visit(body)
+    if memo is not None:
+        memo[key] = (body, not v.found)
     return not v.found
 
 
@@ -627,10 +680,10 @@ class _MovingStores(ir.Visitor):
     """streaming_loop's walk: `found` gets the stores whose index moves
     with the loop; `moving` holds the names that move with it."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, memo: dict | None = None):
         super().__init__()
         self.moving = {name}
-        self.names_memo: dict = {}
+        self.names_memo: dict = {} if memo is None else memo
         self.found: list = []
 
     def visit(self, n):
@@ -655,11 +708,11 @@ class _MovingStores(ir.Visitor):
 _NOT_WORK = (ir.Load, ir.Ramp, ir.Broadcast, ir.Variable, ir.Const, ir.Let)
 
 
-def _streamed_loads(name: str, body: ir.Stmt) -> tuple:
+def _streamed_loads(name: str, body: ir.Stmt, memo: dict | None = None) -> tuple:
     """(the vector loads in `body` whose index moves with the loop `name`,
     loads of one buffer at equal indices once; the vector operations in
     `body`, each node object once)."""
-    v = _StreamedLoads(name)
+    v = _StreamedLoads(name, memo)
     v.visit(body)
     return v.loads, v.work
 
@@ -668,10 +721,10 @@ class _StreamedLoads(ir.Visitor):
     """_streamed_loads' walk: `loads` the moving vector loads, `work` the
     vector operations counted."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, memo: dict | None = None):
         super().__init__()
         self.moving = {name}
-        self.names_memo: dict = {}
+        self.names_memo: dict = {} if memo is None else memo
         self.loads: list = []
         self.work = 0
 
@@ -699,15 +752,15 @@ class _StreamedLoads(ir.Visitor):
         self.visit_children(e)
 
 
-def work_per_stream(name: str, body: ir.Stmt) -> float:
+def work_per_stream(name: str, body: ir.Stmt, memo: dict | None = None) -> float:
     """Vector operations in `body` per vector load whose index moves with
     the loop `name` (inf when no load moves). Each node object counts once,
     and loads of one buffer at equal indices once."""
-    loads, work = _streamed_loads(name, body)
+    loads, work = _streamed_loads(name, body, memo)
     return work / len(loads) if loads else float("inf")
 
 
-def one_line_stream(name: str, body: ir.Stmt) -> bool:
+def one_line_stream(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     """Whether the loop `name` over `body` folds one stream of integer
     vectors, one cache line each, into its accumulator with one vector
     operation per load (an integer max or sum 16 int32 lanes wide). LLVM
@@ -717,9 +770,9 @@ def one_line_stream(name: str, body: ir.Stmt) -> bool:
     2^24 int32 from memory), where at 8 and 32 lanes unrolling changed
     nothing and at 64 lanes it gained 12% (docs/performance.md, "Session 13:
     max at one zmm register")."""
-    if not streaming_loop(name, body):
+    if not streaming_loop(name, body, memo):
         return False
-    loads, work = _streamed_loads(name, body)
+    loads, work = _streamed_loads(name, body, memo)
     if len(loads) != 1 or work > 1:
         return False
     t = loads[0].type
@@ -733,16 +786,18 @@ class Loop:
     streaming_loop with at least `min_work` vector operations per streamed
     load, decided on first use)."""
 
-    __slots__ = ("name", "body", "min_work", "_streaming", "_prefetched")
+    __slots__ = ("name", "body", "min_work", "memo", "_streaming", "_prefetched")
 
-    def __init__(self, name: str, body: ir.Stmt, min_work: int = 0):
+    def __init__(self, name: str, body: ir.Stmt, min_work: int = 0, memo: dict | None = None):
         self.name, self.body, self.min_work, self._streaming = name, body, min_work, None
+        self.memo = memo
         self._prefetched: list = []      # (buffer pointer, load base) prefetched so far
 
     def streams(self, base: ir.Expr) -> bool:
         if self._streaming is None:
-            self._streaming = streaming_loop(self.name, self.body) and (
-                not self.min_work or work_per_stream(self.name, self.body) >= self.min_work)
+            self._streaming = streaming_loop(self.name, self.body, self.memo) and (
+                not self.min_work or
+                work_per_stream(self.name, self.body, self.memo) >= self.min_work)
         return self._streaming and self.name in ir.free_vars(base)
 
     def first_prefetch(self, ptr, base: ir.Expr) -> bool:
@@ -755,7 +810,7 @@ class Loop:
         return True
 
 
-def scalar_fold(name: str, body: ir.Stmt) -> bool:
+def scalar_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     """Whether the loop `name` over `body` is an innermost scalar loop that
     folds what it reads into fixed places through a chain LLVM does not
     vectorize: a float accumulator (no reassociation), or several
@@ -771,7 +826,7 @@ def scalar_fold(name: str, body: ir.Stmt) -> bool:
     v = _ScalarStores()
     v.visit(body)
     stores = v.stores
-    if not v.scalar or not stores or not streaming_loop(name, body):
+    if not v.scalar or not stores or not streaming_loop(name, body, memo):
         return False
     return len(stores) > 1 or stores[0].value.type.is_float()
 
