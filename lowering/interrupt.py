@@ -3,6 +3,7 @@ when the kernel ends.
 
     cancel_flag_for_call() -> int    the cancel flag address for a call made now
                                      in the main thread (0: none)
+    cancel_flag_address() -> int     the same, the flag not cleared
     in_main_thread() -> bool
     stopped_by_signal() -> None      after a call stopped by its flag: run the
                                      Python signal handlers (which may raise)
@@ -52,7 +53,7 @@ import threading
 
 from .llvm_objects import load_runtime_module
 
-__all__ = ["cancel_flag_for_call", "in_main_thread", "stopped_by_signal"]
+__all__ = ["cancel_flag_for_call", "cancel_flag_address", "in_main_thread", "stopped_by_signal"]
 
 _SIGINT = int(signal.SIGINT)
 _SA_SIGINFO = 4
@@ -151,6 +152,15 @@ def in_main_thread() -> bool:
 def cancel_flag_for_call() -> int:
     """For a call from the main thread: the cleared flag our SIGINT handler
     sets (the handler installed first); 0 when there is none."""
+    address = cancel_flag_address()
+    if address:
+        _state["flag"].value = 0
+    return address
+
+
+def cancel_flag_address() -> int:
+    """cancel_flag_for_call() without clearing the flag (the caller's native
+    entry clears it: native_entry.py)."""
     if not _state["usable"]:
         return 0
     if not _state["loaded"]:
@@ -161,7 +171,6 @@ def cancel_flag_for_call() -> int:
         _state["seen"] = current
     if not _state["installed"]:
         return 0
-    _state["flag"].value = 0
     return _state["flag_address"]
 
 
