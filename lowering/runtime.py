@@ -248,30 +248,37 @@ class Kernel:
         raise what its error array reports."""
         if self.parallel:
             parallel_runtime.ensure_threads()
-        main = interrupt.in_main_thread()
         err = scratch.err
         enter = scratch.enter
         while True:
             if enter is not None:          # (it clears err[0] and the flag)
-                flag = (main and interrupt.cancel_flag_address()) or scratch.never_address
+                flag = interrupt.cancel_address(scratch.never_address)
                 if flag != scratch.flag:
                     err[CANCEL_SLOT] = scratch.flag = flag
                 rc = enter(*arrays)
                 if rc == 0:
-                    break
-                if rc == native_entry.MISALIGNED:
-                    self._write_pointers(scratch, arrays)    # raises if misaligned
-                    arrays = ()
-                    continue
-            else:
-                err[0] = 0
-                err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
-                    scratch.never_address
-                if self._fn(scratch.address) == 0:
-                    break
-            if err[0] != CANCELLED:
-                self._raise(err)
-            interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
+                    return
+                arrays = self._failed(scratch, rc, arrays)
+                continue
+            err[0] = 0
+            err[CANCEL_SLOT] = (interrupt.in_main_thread() and interrupt.cancel_flag_for_call()) \
+                or scratch.never_address
+            if self._fn(scratch.address) == 0:
+                return
+            self._failed(scratch, 1, ())
+
+    def _failed(self, scratch, rc: int, arrays):
+        """After a call that returned rc != 0: raise its error, or (a call
+        stopped by the cancel flag, the signal handlers returning; the native
+        entry finding a misaligned pointer, NumPy calling the array aligned)
+        return the arrays to pass when it runs again."""
+        if rc == native_entry.MISALIGNED:
+            self._write_pointers(scratch, arrays)    # raises if misaligned
+            return ()
+        if scratch.err[0] != CANCELLED:
+            self._raise(scratch.err)
+        interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
+        return arrays
 
     def _write_pointers(self, scratch, arrays):
         """Write the data pointers of `arrays` into `scratch` (what the
@@ -372,8 +379,16 @@ class PreparedCall:
             scratch = self._scratch
             for (conv, cell), v in zip(self._cells, values):
                 cell.value = v if conv is None else conv(v)
-            if self._native:
-                self.kernel._invoke(scratch, buffers)
+            if self._native:               # (Kernel._invoke, inlined: cold caches)
+                kernel = self.kernel
+                if kernel.parallel:
+                    parallel_runtime.ensure_threads()
+                flag = interrupt.cancel_address(scratch.never_address)
+                if flag != scratch.flag:
+                    scratch.err[CANCEL_SLOT] = scratch.flag = flag
+                rc = scratch.enter(*buffers)
+                if rc != 0:
+                    kernel._invoke(scratch, kernel._failed(scratch, rc, buffers))
                 return
             args = scratch.args
             if _HEAD is None:
