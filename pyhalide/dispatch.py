@@ -28,9 +28,9 @@ It is not built (None) for what it does not do: a specialization that
 writes its arguments (the Python fast path copies them back), one whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
-schedule function's view, which it may have kept), is scheduled automatically for a
-size class the key does not fix (an integer argument not in the key), or
-has a parallel kernel; params the argument is not exactly
+schedule function's view, which it may have kept), or is scheduled
+automatically for a size class the key does not fix (an integer argument
+not in the key); params the argument is not exactly
 the value of (conversions); results other than those above; object layouts
 the probes below do not find (another Python or NumPy build).
 
@@ -52,7 +52,7 @@ import threading
 import numpy as np
 
 from pyhalide.ir.forksafe import fresh_in_child
-from pyhalide.lowering import interrupt
+from pyhalide.lowering import interrupt, parallel_runtime
 from pyhalide.lowering.runtime import write_geometry
 
 __all__ = ["compiled_entry", "MISS"]
@@ -244,7 +244,7 @@ def compiled_entry(spec, args):
     entry = direct.entries.get(key)
     if entry is None:
         return MISS
-    if entry.run is not None and entry.run.kernel.parallel or not interrupt.in_main_thread():
+    if not interrupt.in_main_thread():
         return None          # (built on the main thread: it may clear the SIGINT flag)
     try:
         layout = _layout(spec, direct, entry, args)
@@ -289,6 +289,8 @@ def _layout(spec, direct, entry, args) -> Layout:
         return L
     kernel = run.kernel
     L.slots["kernel"] = L.slot(kernel.address, kernel)
+    if kernel.parallel:        # called first: the pool sized to config.num_threads
+        L.slots["threads"] = L.obj(parallel_runtime.ensure_threads)
     n_in = len(direct.sources)
     zero = direct.zero
     outputs = [np.empty(full, dt) for full, dt in entry.allocs]    # (for their strides)

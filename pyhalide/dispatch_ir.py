@@ -260,6 +260,22 @@ def _cancel_flag(e: _Emitter, layout) -> str:
     return cell
 
 
+def _ensure_threads(e: _Emitter, layout) -> None:
+    """Call parallel_runtime.ensure_threads (slot "threads"); NULL (its
+    ValueError for a thread count it refuses) is returned as the call's.
+    Emitted before anything is allocated."""
+    f = layout.fns
+    fn = e.slot(layout.slots["threads"], "ptr")
+    r = e.call(f["PyObject_Vectorcall"], "ptr", f"ptr {fn}, ptr null, i64 0, ptr null")
+    c = e.tmp()
+    e(f"{c} = icmp eq ptr {r}, null")
+    e(f"br i1 {c}, label %threads_failed, label %threads_ok")
+    e.label("threads_failed")
+    e("ret ptr null")
+    e.label("threads_ok")
+    e.call(f["Py_DecRef"], "void", f"ptr {r}")
+
+
 def _result(e: _Emitter, layout, objs, outs, node) -> str:
     """A new reference to the result `node` (dispatch.Result)."""
     f = layout.fns
@@ -354,6 +370,8 @@ def entry_ir(layout) -> str:
     if "kernel" not in layout.slots:           # no kernel: the result of the arguments
         e(f"ret ptr {_result(e, layout, objs, [], layout.result)}")
         return _entry_text(e, layout)
+    if "threads" in layout.slots:            # a parallel kernel: the pool sized first
+        _ensure_threads(e, layout)
     flag = _cancel_flag(e, layout)
     outs = _outputs(e, layout)
     kargs, err = _kernel_args(e, layout, values, outs)

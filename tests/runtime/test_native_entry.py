@@ -76,3 +76,30 @@ def test_entry_function_is_native_here():
     # CPython with its C API reachable through ctypes: the builtin is used
     made = native_entry.entry_function(0, 0, 0, 16)
     assert made is not None and type(made[0]).__name__ == "builtin_function_or_method"
+
+
+@ph.pipeline(schedule="auto")
+def _scaled(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] * 2.0 + 1.0
+    return out
+
+
+def test_compiled_entry_runs_a_parallel_kernel_with_the_pool_sized_first():
+    from pyhalide.ir.config import override
+    from pyhalide.lowering import parallel_runtime
+    a = np.random.default_rng(5).random((1500, 1500))
+    for _ in range(80):                          # hot: the compiled entry is built
+        got = _scaled(a)
+    assert _scaled._entry is not None
+    entry = next(iter(_scaled._last.direct.entries.values()))
+    assert entry.run.kernel.parallel
+    assert np.array_equal(got, a * 2.0 + 1.0)
+    with override(num_threads=1):                # the entry resizes the pool
+        assert np.array_equal(_scaled(a), a * 2.0 + 1.0)
+        assert parallel_runtime.num_threads() == 1
+    with override(num_threads=0), pytest.raises(ValueError, match="PYHALIDE_NUM_THREADS"):
+        _scaled(a)
+    assert np.array_equal(_scaled(a), a * 2.0 + 1.0)
