@@ -136,3 +136,26 @@ def test_edited_list_is_a_list():
         stamp = LAST_EDIT[0]
         edit()
         assert LAST_EDIT[0] != stamp
+
+
+def _scaled_py(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] * 2.5
+    return out
+
+
+def test_pipeline_fast_path_with_a_kept_view_sees_an_edit_after_the_stamp():
+    p = ph.pipeline(_scaled_py)
+    a = np.arange(12.0).reshape(3, 4)
+    assert np.array_equal(p(a), a * 2.5)
+    funcs, variables = p.funcs, p.vars                    # handed out: checked at each call
+    for _ in range(5):
+        assert np.array_equal(p(a), a * 2.5)
+    direct = p._last._direct
+    assert direct is not None and direct.stamp == LAST_EDIT[0]     # the walk was skipped
+    funcs["out"].bound(variables["out", "j"], 0, 2)        # an edit through the kept view
+    with pytest.raises(ValueError, match="do not cover required region"):
+        p(a)
+    assert np.array_equal(p(a[:, :2].copy()), a[:, :2] * 2.5)
