@@ -28,9 +28,11 @@ It is not built (None) for what it does not do: a specialization that
 writes its arguments (the Python fast path copies them back), one whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
-schedule function's view, which it may have kept), or is scheduled
-automatically for a size class the key does not fix (an integer argument
-not in the key); params the argument is not exactly
+schedule function's view, which it may have kept, unless the edit stamp
+of ir/function.py vouches for its Funcs: the entry then checks that the
+stamp is the object it was, else MISS), or is scheduled automatically for a
+size class the key does not fix (an integer argument not in the key);
+params the argument is not exactly
 the value of (conversions); results other than those above; object layouts
 the probes below do not find (another Python or NumPy build).
 
@@ -52,6 +54,7 @@ import threading
 import numpy as np
 
 from pyhalide.ir.forksafe import fresh_in_child
+from pyhalide.ir.function import LAST_EDIT
 from pyhalide.lowering import interrupt, parallel_runtime
 from pyhalide.lowering.runtime import write_geometry
 
@@ -138,6 +141,8 @@ def _probe():
             bool(_word(id(a) + 64, ctypes.c_int32) & 0x100) == a.flags.aligned
     cell = (lambda: ok).__closure__[0]
     ok = ok and _word(id(cell) + 16) == id(cell.cell_contents)
+    held = [object()]                   # PyListObject's ob_item at 24
+    ok = ok and _word(_word(id(held) + 24)) == id(held[0])
     for v in (np.float64(1.25), np.int32(-7), np.uint8(200), np.float32(3.5)):
         ok = ok and ctypes.string_at(id(v) + 16, v.itemsize) == v.tobytes()
     # PyArray_Empty (it steals the dtype's reference)
@@ -232,8 +237,10 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec.direct
+    stamp = LAST_EDIT[0]
     if _FNS_OK is None or direct is None or spec.written is not None or \
-            not spec.globals_current() or getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
+            not spec.globals_current() or getattr(spec, "handed_out", False) or \
+            spec.exposed and not _auto(spec) and direct.stamp != stamp:
         return None
     sizes = getattr(spec, "size_class", None)
     if sizes is not None and not _size_class_fixed(spec, direct, args, sizes):
@@ -250,6 +257,9 @@ def compiled_entry(spec, args):
         layout = _layout(spec, direct, entry, args)
     except _Refused:
         return None
+    if spec.exposed:       # its Funcs as they were: nothing edited since (the edit stamp)
+        layout.slots["stamp_list"] = layout.obj(LAST_EDIT)
+        layout.slots["stamp"] = layout.obj(stamp)
     from pyhalide.lowering.codegen_llvm import CANCEL_SLOT
     layout.err_slots = CANCEL_SLOT
     return _make(layout)

@@ -17,7 +17,7 @@ layout (it is compiled once per process; dispatch.py keeps the engines).
 Object layouts (checked by dispatch.py's probes before anything is built):
 ob_type at 8; PyFloatObject's value and a NumPy scalar's value at 16;
 PyArrayObject's data 16, nd 24, dimensions 32, strides 40, descr 56,
-flags 64 (NPY_ARRAY_ALIGNED 0x100).
+flags 64 (NPY_ARRAY_ALIGNED 0x100); PyListObject's ob_item 24.
 """
 from __future__ import annotations
 
@@ -367,6 +367,11 @@ def entry_ir(layout) -> str:
     e.equal("%nargs", str(len(layout.args)))
     objs, values = _arguments(e, layout)
     _globals(e, layout)
+    if "stamp" in layout.slots:                 # the edit stamp is the object it was
+        items = e.field(e.slot(layout.slots["stamp_list"], "ptr"), 24, "ptr")
+        now = e.tmp()
+        e(f"{now} = load ptr, ptr {items}")
+        e.equal(now, e.slot(layout.slots["stamp"], "ptr"), "ptr")
     if "kernel" not in layout.slots:           # no kernel: the result of the arguments
         e(f"ret ptr {_result(e, layout, objs, [], layout.result)}")
         return _entry_text(e, layout)

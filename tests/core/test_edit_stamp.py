@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide import ir, realize_fast, tracing
+from pyhalide import dispatch, ir, realize_fast, tracing
 from pyhalide.ir.function import LAST_EDIT, EditedList, tracked
 from pyhalide.realize import function_version
 
@@ -156,6 +156,25 @@ def test_pipeline_fast_path_with_a_kept_view_sees_an_edit_after_the_stamp():
     direct = p._last._direct
     assert direct is not None and direct.stamp == LAST_EDIT[0]     # the walk was skipped
     funcs["out"].bound(variables["out", "j"], 0, 2)        # an edit through the kept view
+    with pytest.raises(ValueError, match="do not cover required region"):
+        p(a)
+    assert np.array_equal(p(a[:, :2].copy()), a[:, :2] * 2.5)
+
+
+def test_compiled_entry_of_a_scheduled_pipeline_sees_an_edit_through_the_kept_view():
+    kept = []
+    p = ph.pipeline(_scaled_py, schedule=kept.append)     # the schedule keeps its view
+    a = np.arange(12.0).reshape(3, 4)
+    for _ in range(40):                                   # hot: the compiled entry is built
+        assert np.array_equal(p(a), a * 2.5)
+    assert p._entry is not None                           # (the stamp vouches for its Funcs)
+    assert p._entry(a) is not dispatch.MISS
+    g = ph.Func("elsewhere")
+    g[ph.Var("y")] = 2                                    # an edit of another Function: MISS,
+    assert p._entry(a) is dispatch.MISS                   # the Python path compares versions
+    assert np.array_equal(p(a), a * 2.5)
+    view = kept[-1]
+    view.funcs["out"].bound(view.vars["out", "j"], 0, 2)  # an edit of the pipeline's Func
     with pytest.raises(ValueError, match="do not cover required region"):
         p(a)
     assert np.array_equal(p(a[:, :2].copy()), a[:, :2] * 2.5)
