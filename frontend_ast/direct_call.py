@@ -52,6 +52,7 @@ import numpy as np
 
 from pyhalide import ir
 from pyhalide.ir.forksafe import fresh_in_child
+from pyhalide.ir.function import LAST_EDIT, tracked
 from pyhalide.realize import function_version
 
 from .array_complex import ComplexArr
@@ -133,6 +134,7 @@ class DirectCall:
         # Python int arguments passed to the kernel: checked to fit int64
         self.int_args = [a for a in self.live_args if spec.key[a][0] == "int"]
         self.versions = versions      # [(Function, function_version)] of the graph
+        self.stamp = None             # the edit stamp when they were last found equal
         self.zero = zero              # the check images' buffer
         self.read = set()             # scalar arguments the call-time functions read
         self.keyed = []               # their positions: the key's scalars
@@ -194,10 +196,16 @@ class DirectCall:
         return tuple(parts)
 
     def current(self) -> bool:
-        """Whether the graph's Functions are as they were when this was built."""
+        """Whether the graph's Functions are as they were when this was built:
+        nothing edited since they were last found so (the edit stamp of
+        ir/function.py, when it covers them all), else their versions equal."""
+        now = LAST_EDIT[0]
+        if self.stamp == now:
+            return True
         for fn, v in self.versions:
             if function_version(fn) != v:
                 return False
+        self.stamp = now if all(tracked(fn) for fn, _ in self.versions) else None
         return True
 
     def remember(self, args, env, kernel, buffers, params, shapes):

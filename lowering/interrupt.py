@@ -3,6 +3,9 @@ when the kernel ends.
 
     cancel_flag_for_call() -> int    the cancel flag address for a call made now
                                      in the main thread (0: none)
+    cancel_address(never: int) -> int    the flag address for a call made now
+                                     (`never` outside the main thread or
+                                     without a handler), not cleared
     in_main_thread() -> bool
     stopped_by_signal() -> None      after a call stopped by its flag: run the
                                      Python signal handlers (which may raise)
@@ -52,7 +55,7 @@ import threading
 
 from .llvm_objects import load_runtime_module
 
-__all__ = ["cancel_flag_for_call", "in_main_thread", "stopped_by_signal"]
+__all__ = ["cancel_flag_for_call", "cancel_address", "in_main_thread", "stopped_by_signal"]
 
 _SIGINT = int(signal.SIGINT)
 _SA_SIGINFO = 4
@@ -133,6 +136,8 @@ def _install() -> bool:
 
 
 _main = [threading.main_thread().ident]
+_get_ident = threading.get_ident
+_getsignal = _signal.getsignal
 
 
 def _main_after_fork():
@@ -151,18 +156,26 @@ def in_main_thread() -> bool:
 def cancel_flag_for_call() -> int:
     """For a call from the main thread: the cleared flag our SIGINT handler
     sets (the handler installed first); 0 when there is none."""
-    if not _state["usable"]:
-        return 0
+    address = cancel_address(0)
+    if address:
+        _state["flag"].value = 0
+    return address
+
+
+def cancel_address(never: int) -> int:
+    """For a call made now: the address of the flag our SIGINT handler sets
+    (installed first) in the main thread, else `never`. The flag is not
+    cleared (the native entry clears it: native_entry.py). One function,
+    kept flat: called with cold caches after a bandwidth-bound kernel."""
+    if _get_ident() != _main[0] or not _state["usable"]:
+        return never
     if not _state["loaded"]:
         _load()
-    current = _signal.getsignal(_SIGINT)
+    current = _getsignal(_SIGINT)
     if current is not _state["seen"]:
         _state["installed"] = _install()
         _state["seen"] = current
-    if not _state["installed"]:
-        return 0
-    _state["flag"].value = 0
-    return _state["flag_address"]
+    return _state["flag_address"] if _state["installed"] else never
 
 
 _check_signals = ctypes.pythonapi.PyErr_CheckSignals

@@ -592,9 +592,11 @@ def set_num_threads(n: int) -> None:
 
 
 def ensure_threads() -> None:
-    """Match the pool to config.num_threads (cheap when it already does)."""
+    """Match the pool to config.num_threads (cheap when it already does);
+    ValueError for a count set_num_threads refuses (0 too: the count of a
+    pool not started yet)."""
     want = config.num_threads
-    if _state["threads"] != want or type(want) is not int:
+    if _state["threads"] != want or type(want) is not int or not want:
         set_num_threads(want)
 
 

@@ -49,7 +49,7 @@ from pyhalide import ir
 from pyhalide.ir.errors import counted
 from pyhalide.ir.forksafe import fresh_in_child
 
-from . import interrupt, parallel_runtime
+from . import interrupt, native_entry, parallel_runtime
 from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
 
 __all__ = ["BufferArg", "Kernel", "PreparedCall"]
@@ -81,7 +81,7 @@ class _Scratch:
     """The per-call memory handed to the kernel: pointer array, geometry
     rows, param cells and the error array."""
 
-    def __init__(self, kernel: "Kernel"):
+    def __init__(self, kernel: "Kernel", items=()):
         nb, np_ = len(kernel.buffers), len(kernel.params)
         self.args = (ctypes.c_void_p * (2 * nb + np_ + 1))()
         # the entry is called with the array's address as an int: ctypes
@@ -101,6 +101,15 @@ class _Scratch:
         for j, c in enumerate(self.cells):
             self.args[2 * nb + j] = ctypes.addressof(c)
         self.args[2 * nb + np_] = ctypes.addressof(self.err)
+        # the entry as a builtin that writes the data pointers of the arrays
+        # it is given (those of item sizes `items` checked), clears err[0]
+        # and the cancel flag (native_entry.py; None: called through
+        # ctypes), and the flag address err[CANCEL_SLOT] holds (written when
+        # it changes)
+        made = native_entry.entry_function(kernel.address, self.address,
+                                           ctypes.addressof(self.err), _HEAD, items)
+        self.enter, self._block = made if made is not None else (None, None)
+        self.flag = None
 
 
 class Kernel:
@@ -226,30 +235,59 @@ class Kernel:
             p = _data_pointer(arr)
             # strides are whole items (write_geometry): the pointer decides
             if p % arr.itemsize and not arr.flags.aligned:
-                raise ValueError(f"buffer {self.buffers[i].name} is not aligned to its "
-                                 f"item size")
+                raise _misaligned(self.buffers[i])
             ptrs[i] = args[2 * i] = p
         if self._outputs and not fresh_outputs:
             self._check_outputs(buffers, scratch)
         for j, conv in enumerate(self._param_check):
             scratch.cells[j].value = conv(params[j])
 
-    def _invoke(self, scratch):
-        """Call the entry on the filled `scratch`; raise what its error array
-        reports."""
+    def _invoke(self, scratch, arrays=()):
+        """Call the entry on the filled `scratch` (`arrays`: ndarrays whose
+        data pointers the native entry writes first, scratch.enter only);
+        raise what its error array reports."""
         if self.parallel:
             parallel_runtime.ensure_threads()
-        main = interrupt.in_main_thread()
         err = scratch.err
+        enter = scratch.enter
         while True:
+            if enter is not None:          # (it clears err[0] and the flag)
+                flag = interrupt.cancel_address(scratch.never_address)
+                if flag != scratch.flag:
+                    err[CANCEL_SLOT] = scratch.flag = flag
+                rc = enter(*arrays)
+                if rc == 0:
+                    return
+                arrays = self._failed(scratch, rc, arrays)
+                continue
             err[0] = 0
-            err[CANCEL_SLOT] = (main and interrupt.cancel_flag_for_call()) or \
-                scratch.never_address
+            err[CANCEL_SLOT] = (interrupt.in_main_thread() and interrupt.cancel_flag_for_call()) \
+                or scratch.never_address
             if self._fn(scratch.address) == 0:
-                break
-            if err[0] != CANCELLED:
-                self._raise(err)
-            interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
+                return
+            self._failed(scratch, 1, ())
+
+    def _failed(self, scratch, rc: int, arrays):
+        """After a call that returned rc != 0: raise its error, or (a call
+        stopped by the cancel flag, the signal handlers returning; the native
+        entry finding a misaligned pointer, NumPy calling the array aligned)
+        return the arrays to pass when it runs again."""
+        if rc == native_entry.MISALIGNED:
+            self._write_pointers(scratch, arrays)    # raises if misaligned
+            return ()
+        if scratch.err[0] != CANCELLED:
+            self._raise(scratch.err)
+        interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
+        return arrays
+
+    def _write_pointers(self, scratch, arrays):
+        """Write the data pointers of `arrays` into `scratch` (what the
+        native entry does); ValueError for a misaligned array."""
+        for i, arr in enumerate(arrays):
+            p = _data_pointer(arr)
+            if p % arr.itemsize and not arr.flags.aligned:
+                raise _misaligned(self.buffers[i])
+            scratch.args[2 * i] = p
 
     def _check_outputs(self, buffers, scratch):
         """Outputs are writeable and share no memory with another buffer:
@@ -315,14 +353,16 @@ class PreparedCall:
                  check_alignment: int = 0):
         self.kernel = kernel
         self.params = list(params)
-        self._scratch = _Scratch(kernel)
+        self._items = tuple(a.itemsize for a in buffers[:check_alignment]) or None
+        self._scratch = _Scratch(kernel, self._items or ())
         kernel._fill(self._scratch, buffers, self.params, True)
+        # the native entry writes the data pointers (and checks alignment)
+        self._native = _HEAD is not None and self._scratch.enter is not None
         self._slots = tuple(range(0, 2 * len(buffers), 2))
         self._live = tuple(live)
         exact = tuple(exact) or (False,) * len(self._live)
         self._cells = tuple((None if ok else kernel._param_check[j], self._scratch.cells[j])
                             for j, ok in zip(self._live, exact))
-        self._items = tuple(a.itemsize for a in buffers[:check_alignment]) or None
         fresh_in_child(self, "_lock")
 
     def __call__(self, buffers, values=()):
@@ -339,6 +379,17 @@ class PreparedCall:
             scratch = self._scratch
             for (conv, cell), v in zip(self._cells, values):
                 cell.value = v if conv is None else conv(v)
+            if self._native:               # (Kernel._invoke, inlined: cold caches)
+                kernel = self.kernel
+                if kernel.parallel:
+                    parallel_runtime.ensure_threads()
+                flag = interrupt.cancel_address(scratch.never_address)
+                if flag != scratch.flag:
+                    scratch.err[CANCEL_SLOT] = scratch.flag = flag
+                rc = scratch.enter(*buffers)
+                if rc != 0:
+                    kernel._invoke(scratch, kernel._failed(scratch, rc, buffers))
+                return
             args = scratch.args
             if _HEAD is None:
                 for k, arr in zip(self._slots, buffers):
@@ -360,8 +411,11 @@ class PreparedCall:
         a multiple of its item size (in a misaligned array)."""
         for i, (k, item) in enumerate(zip(self._slots, self._items)):
             if (args[k] or 0) % item and not buffers[i].flags.aligned:
-                raise ValueError(f"buffer {self.kernel.buffers[i].name} is not aligned to its "
-                                 f"item size")
+                raise _misaligned(self.kernel.buffers[i])
+
+
+def _misaligned(spec: BufferArg) -> ValueError:
+    return ValueError(f"buffer {spec.name} is not aligned to its item size")
 
 
 def write_geometry(spec: BufferArg, arr: np.ndarray, rows) -> tuple:

@@ -33,9 +33,11 @@ It is not built (None) for what it does not do: written arguments
 dispatch_written.py refuses, a specialization whose
 Funcs were handed out (p.funcs, p.vars, p.last_specialization,
 p.specialization_for: PipelineFunction drops its entry then; or a
-schedule function's view, which it may have kept), is scheduled automatically for a
-size class the key does not fix (an integer argument not in the key), or
-has a parallel kernel; params the argument is not exactly
+schedule function's view, which it may have kept, unless the edit stamp
+of ir/function.py vouches for its Funcs: the entry then checks that the
+stamp is the object it was, else MISS), or is scheduled automatically for a
+size class the key does not fix (an integer argument not in the key);
+params the argument is not exactly
 the value of (conversions); results other than those above; object layouts
 the probes below do not find (another Python or NumPy build).
 
@@ -57,7 +59,8 @@ import threading
 import numpy as np
 
 from pyhalide.ir.forksafe import fresh_in_child
-from pyhalide.lowering import interrupt
+from pyhalide.ir.function import LAST_EDIT
+from pyhalide.lowering import interrupt, parallel_runtime
 from pyhalide.lowering.runtime import write_geometry
 
 from .dispatch_written import written_layout
@@ -146,6 +149,8 @@ def _probe():
             bool(_word(id(a) + 64, ctypes.c_int32) & 0x100) == a.flags.aligned
     cell = (lambda: ok).__closure__[0]
     ok = ok and _word(id(cell) + 16) == id(cell.cell_contents)
+    held = [object()]                   # PyListObject's ob_item at 24
+    ok = ok and _word(_word(id(held) + 24)) == id(held[0])
     for v in (np.float64(1.25), np.int32(-7), np.uint8(200), np.float32(3.5)):
         ok = ok and ctypes.string_at(id(v) + 16, v.itemsize) == v.tobytes()
     # PyArray_Empty (it steals the dtype's reference)
@@ -245,8 +250,10 @@ def compiled_entry(spec, args):
     """The compiled entry of `spec` for the key of `args`, None (see the
     module docstring), or MISS while the fast path has no entry for the key."""
     direct = spec.direct
+    stamp = LAST_EDIT[0]
     if _FNS_OK is None or direct is None or \
-            not spec.globals_current() or getattr(spec, "handed_out", False) or spec.exposed and not _auto(spec):
+            not spec.globals_current() or getattr(spec, "handed_out", False) or \
+            spec.exposed and not _auto(spec) and direct.stamp != stamp:
         return None
     sizes = getattr(spec, "size_class", None)
     if sizes is not None and not _size_class_fixed(spec, direct, args, sizes):
@@ -257,12 +264,15 @@ def compiled_entry(spec, args):
     entry = direct.entries.get(key)
     if entry is None:
         return MISS
-    if entry.run is not None and entry.run.kernel.parallel or not interrupt.in_main_thread():
+    if not interrupt.in_main_thread():
         return None          # (built on the main thread: it may clear the SIGINT flag)
     try:
         layout = _layout(spec, direct, entry, args)
     except _Refused:
         return None
+    if spec.exposed:       # its Funcs as they were: nothing edited since (the edit stamp)
+        layout.slots["stamp_list"] = layout.obj(LAST_EDIT)
+        layout.slots["stamp"] = layout.obj(stamp)
     from pyhalide.lowering.codegen_llvm import CANCEL_SLOT
     layout.err_slots = CANCEL_SLOT
     return _make(layout)
@@ -306,6 +316,8 @@ def _layout(spec, direct, entry, args) -> Layout:
         return L
     kernel = run.kernel
     L.slots["kernel"] = L.slot(kernel.address, kernel)
+    if kernel.parallel:        # called first: the pool sized to config.num_threads
+        L.slots["threads"] = L.obj(parallel_runtime.ensure_threads)
     n_in = len(direct.sources)
     zero = direct.zero
     outputs = [np.empty(full, dt) for full, dt in entry.allocs]    # (for their strides)

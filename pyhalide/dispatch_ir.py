@@ -17,7 +17,7 @@ layout (it is compiled once per process; dispatch.py keeps the engines).
 Object layouts (checked by dispatch.py's probes before anything is built):
 ob_type at 8; PyFloatObject's value and a NumPy scalar's value at 16;
 PyArrayObject's data 16, nd 24, dimensions 32, strides 40, descr 56,
-flags 64 (NPY_ARRAY_ALIGNED 0x100, NPY_ARRAY_WRITEABLE 0x400).
+flags 64 (NPY_ARRAY_ALIGNED 0x100, NPY_ARRAY_WRITEABLE 0x400); PyListObject's ob_item 24.
 """
 from __future__ import annotations
 
@@ -312,6 +312,22 @@ def _cancel_flag(e: _Emitter, layout) -> str:
     return cell
 
 
+def _ensure_threads(e: _Emitter, layout) -> None:
+    """Call parallel_runtime.ensure_threads (slot "threads"); NULL (its
+    ValueError for a thread count it refuses) is returned as the call's.
+    Emitted before anything is allocated."""
+    f = layout.fns
+    fn = e.slot(layout.slots["threads"], "ptr")
+    r = e.call(f["PyObject_Vectorcall"], "ptr", f"ptr {fn}, ptr null, i64 0, ptr null")
+    c = e.tmp()
+    e(f"{c} = icmp eq ptr {r}, null")
+    e(f"br i1 {c}, label %threads_failed, label %threads_ok")
+    e.label("threads_failed")
+    e("ret ptr null")
+    e.label("threads_ok")
+    e.call(f["Py_DecRef"], "void", f"ptr {r}")
+
+
 def _result(e: _Emitter, layout, objs, outs, node) -> str:
     """A new reference to the result `node` (dispatch.Result)."""
     f = layout.fns
@@ -404,9 +420,16 @@ def entry_ir(layout) -> str:
     objs, values = _arguments(e, layout)
     _written_checks(e, layout, objs, values)
     _globals(e, layout)
+    if "stamp" in layout.slots:                 # the edit stamp is the object it was
+        items = e.field(e.slot(layout.slots["stamp_list"], "ptr"), 24, "ptr")
+        now = e.tmp()
+        e(f"{now} = load ptr, ptr {items}")
+        e.equal(now, e.slot(layout.slots["stamp"], "ptr"), "ptr")
     if "kernel" not in layout.slots:           # no kernel: the result of the arguments
         e(f"ret ptr {_result(e, layout, objs, [], layout.result)}")
         return _entry_text(e, layout)
+    if "threads" in layout.slots:            # a parallel kernel: the pool sized first
+        _ensure_threads(e, layout)
     flag = _cancel_flag(e, layout)
     outs = _outputs(e, layout)
     kargs, err = _kernel_args(e, layout, values, outs)

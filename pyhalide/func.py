@@ -388,8 +388,8 @@ class Func(HalideFuncMethods, Schedulable):
         nodes = lower_random(nodes, [a.node for a in items])
         fn.args = tuple(names)
         fn.output_types = tuple(n.type for n in nodes)
-        sched = ir.StageSchedule(dims=[ir.Dim(nm) for nm in names])
-        fn.pure = ir.Definition(tuple(a.node for a in items), nodes, [], sched, loc)
+        sched = ir.StageSchedule(dims=ir.EditedList(ir.Dim(nm) for nm in names))
+        fn.pure = ir.Definition(tuple(a.node for a in items), nodes, ir.EditedList(), sched, loc)
         self._vars = list(items)
 
     def _define_augmented(self, items, aug: _Augmented, loc):
@@ -463,8 +463,8 @@ class Func(HalideFuncMethods, Schedulable):
         predicates = rdom.predicates() if rdom is not None else []
         rvars = rdom.reduction_variables() if rdom is not None else []
         dims = [ir.Dim(rv.name, is_rvar=True) for rv in rvars] + [ir.Dim(p) for p in pure]
-        sched = ir.StageSchedule(dims=dims, rvars=rvars)
-        fn.updates.append(ir.Definition(args, tuple(nodes), predicates, sched, loc,
+        sched = ir.StageSchedule(dims=ir.EditedList(dims), rvars=ir.EditedList(rvars))
+        fn.updates.append(ir.Definition(args, tuple(nodes), ir.EditedList(predicates), sched, loc,
                                         rdom.name() if rdom is not None else ""))
 
     # stages -----------------------------------------------------------------

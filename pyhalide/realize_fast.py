@@ -12,8 +12,10 @@ equal), the sizes, each input's source (ImageParam or Buffer) with the
 shape, strides and dtype its array had, and a PreparedCall of the kernel
 with the geometry rows of those arrays and of the outputs written and
 checked. `realize_again` reuses it only when every Function's version is
-equal (first tested by a flat walk over snapshots of the objects the
-versions hold, which builds no tuples), the sizes are equal ints, and every input's array (read again from its
+equal (nothing edited since the record or the last comparison: the edit
+stamp of ir/function.py, when every list the Functions hold is tracked;
+else tested by a flat walk over snapshots of the objects the versions hold,
+which builds no tuples, then by the versions), the sizes are equal ints, and every input's array (read again from its
 source: an ImageParam may have been set to another Buffer, a Buffer's array
 cropped or reshaped in place) has that shape, strides and dtype, no min
 (Halide's set_min: the shifted path) and an aligned data pointer; the
@@ -29,12 +31,13 @@ import numpy as np
 
 from . import tracing
 from .buffer import Buffer, wrap_array
+from .ir.function import LAST_EDIT, tracked
 
 
 class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
-                 "single", "requirements", "__weakref__")
+                 "single", "requirements", "stamp", "__weakref__")
 
     def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
         from .realize import function_version
@@ -42,6 +45,7 @@ class _Record:
         self.version_of = function_version
         self.graph = graph
         self.functions = tuple(graph.env.values())
+        self.stamp = _stamp(self.functions, LAST_EDIT[0])
         self.versions = tuple(function_version(fn) for fn in self.functions)
         self.snapshots = tuple(_snapshot(fn) for fn in self.functions)
         self.sizes = sizes
@@ -149,6 +153,15 @@ def _unchanged(snapshots) -> bool:
     return True
 
 
+def _stamp(functions, now):
+    """The edit stamp `now` (read before the Functions were last compared),
+    when it covers all of `functions` (ir/function.py: tracked); else None."""
+    for fn in functions:
+        if not tracked(fn):
+            return None
+    return now
+
+
 def _versions_equal(rec) -> bool:
     """Pipeline._current's test (every Function's version equal), with the
     snapshots taken again when it passes where the flat walk did not."""
@@ -179,8 +192,11 @@ def realize_again(pipe, sizes, more):
         sizes = _int_sizes(sizes, more)
     if sizes is None or sizes != rec.sizes:
         return None
-    if not _unchanged(rec.snapshots) and not _versions_equal(rec):
-        return None
+    now = LAST_EDIT[0]
+    if rec.stamp != now:         # something was edited since: compare the Functions
+        if not _unchanged(rec.snapshots) and not _versions_equal(rec):
+            return None
+        rec.stamp = _stamp(rec.functions, now)
     arrays = []
     for src, geometry in zip(rec.sources, rec.geometry):
         buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src

@@ -215,8 +215,10 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
     ifn.source = d.source
     ifn.factored_from = fn.factored_from or fn.name
     pure_vars = [Var(a) for a in ifn.args]
-    ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
-                             ir.StageSchedule(dims=[ir.Dim(a) for a in ifn.args]), d.source)
+    ifn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities),
+                             ir.EditedList(),
+                             ir.StageSchedule(dims=ir.EditedList(ir.Dim(a) for a in ifn.args)),
+                             d.source)
     set_pure_vars(intm, pure_vars)
     rvs, rvar_of = _rdom([(dim.var, *proj.ranges[dim.var]) for dim in rest], f"{ifn.name}$r")
     final = dict(rvar_of)
@@ -240,8 +242,10 @@ def _intermediate(fn: ir.Function, d: ir.Definition, p, proj, kept: list, checks
         preds.append(ir.substitute(p.predicate, sub))
     dims = [ir.Dim(kept_names[dim.var]) if dim.var in kept_names else
             ir.Dim(dim.var, _intermediate_kind(dim.kind), dim.is_rvar) for dim in d.schedule.dims]
-    sched = ir.StageSchedule(dims=dims, splits=list(proj.var_splits), rvars=rvs)
-    ifn.updates = [ir.Definition(lhs, values, preds, sched, d.source, f"{ifn.name}$r")]
+    sched = ir.StageSchedule(dims=ir.EditedList(dims), splits=ir.EditedList(proj.var_splits),
+                             rvars=ir.EditedList(rvs))
+    ifn.updates = ir.EditedList([ir.Definition(lhs, values, ir.EditedList(preds), sched, d.source,
+                                               f"{ifn.name}$r")])
     _keys[ifn] = p.key_rules()
     return intm
 
@@ -268,8 +272,10 @@ def _merge(fn: ir.Function, d: ir.Definition, p, proj, kept: list, ifn: ir.Funct
         partial = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     merged = merge_values(p, current, partial)
     preds = seeding.merge_predicates(m_vars) if seeding is not None else []
-    return ir.Definition(merge_args, tuple(merged), preds,
-                         ir.StageSchedule(dims=m_dims, splits=list(proj.var_splits), rvars=m_rvs),
+    return ir.Definition(merge_args, tuple(merged), ir.EditedList(preds),
+                         ir.StageSchedule(dims=ir.EditedList(m_dims),
+                                          splits=ir.EditedList(proj.var_splits),
+                                          rvars=ir.EditedList(m_rvs)),
                          d.source, d.rdom_name)
 
 
@@ -411,16 +417,19 @@ def _total(fn, ifn, p, merge_args, partial_args, m_rvs, m_dims, d) -> list:
     tfn.args = tuple(a.name for a in merge_args)
     tfn.output_types = tuple(p.types)
     pure_vars = [Var(a) for a in tfn.args]
-    tfn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities), [],
-                             ir.StageSchedule(dims=[ir.Dim(a) for a in tfn.args]), d.source)
+    tfn.pure = ir.Definition(tuple(v.node for v in pure_vars), tuple(p.identities),
+                             ir.EditedList(),
+                             ir.StageSchedule(dims=ir.EditedList(ir.Dim(a) for a in tfn.args)),
+                             d.source)
     set_pure_vars(tot, pure_vars)
     xs = [_call(tfn, merge_args, i) for i in range(len(p.types))]
     ys = [_call(ifn, partial_args, i) for i in range(len(p.types))]
     values = tuple(instantiate(o, xs, ys) for o in p.combining())
     dims = [dim for dim in m_dims if dim.is_rvar] + [ir.Dim(a) for a in tfn.args]
-    upd = ir.Definition(merge_args, values, [], ir.StageSchedule(dims=dims, rvars=list(m_rvs)),
+    upd = ir.Definition(merge_args, values, ir.EditedList(),
+                        ir.StageSchedule(dims=ir.EditedList(dims), rvars=ir.EditedList(m_rvs)),
                         d.source, d.rdom_name)
-    tfn.updates = [upd]
+    tfn.updates = ir.EditedList([upd])
     register(upd, _intermediate_op(p, ys))
     return [_call(tfn, merge_args, i) for i in range(len(p.types))]
 

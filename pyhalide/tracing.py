@@ -29,6 +29,7 @@ import threading
 import weakref
 
 from . import ir
+from .ir.function import edited
 from .ir.mutator import FuncMutator
 
 # Function -> frozenset of its traced events ("store", "load", "realization"),
@@ -72,6 +73,7 @@ def recording() -> bool:
 
 def trace(fn: ir.Function, event: str) -> None:
     _TRACED[fn] = events(fn) | {event}
+    edited()        # (a recorded fast call compares the Functions again)
     ensure_hook()
 
 

@@ -7,6 +7,7 @@ from .errors import CompileError
 from .function import (
                   Definition,
                   Dim,
+                  EditedList,
                   FuncBound,
                   FuncSchedule,
                   Function,

@@ -2,14 +2,114 @@
 
 This is what lowering reads (Halide's internal `Function`); the user-facing
 `Func` in `pyhalide.func` is a thin wrapper that edits it.
+
+The edit stamp: LAST_EDIT[0] changes at every attribute assignment on a
+Function, FuncSchedule, Definition or StageSchedule and at every in-place
+edit of an EditedList (each takes a new value of one process-wide counter,
+after the edit). A repeated realize (pyhalide/realize_fast.py) whose
+Functions hold only EditedLists skips comparing them when the stamp is the
+one it recorded: nothing of any of them can have changed since. Lists are
+made EditedLists where they are created fresh (`EditedList(...)`, the
+default factories, copy_stage); a plain list assigned to a field stays
+plain (wrapping it would separate it from the caller's reference), and a
+Function holding one is always compared.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .nodes import Expr
 from .types import Type
+
+_EDITS = itertools.count(1)
+LAST_EDIT = [0]      # the edit stamp (module docstring); read, never written, elsewhere
+
+
+def edited() -> None:
+    """Record an edit of a Function's data (after making it)."""
+    LAST_EDIT[0] = next(_EDITS)
+
+
+class EditedList(list):
+    """A list whose in-place edits change the edit stamp (module docstring)."""
+
+    __slots__ = ()
+
+    def append(self, x):
+        super().append(x)
+        edited()
+
+    def extend(self, xs):
+        super().extend(xs)
+        edited()
+
+    def insert(self, i, x):
+        super().insert(i, x)
+        edited()
+
+    def pop(self, *i):
+        x = super().pop(*i)
+        edited()
+        return x
+
+    def remove(self, x):
+        super().remove(x)
+        edited()
+
+    def clear(self):
+        super().clear()
+        edited()
+
+    def sort(self, *args, **kw):
+        super().sort(*args, **kw)
+        edited()
+
+    def reverse(self):
+        super().reverse()
+        edited()
+
+    def __setitem__(self, i, x):
+        super().__setitem__(i, x)
+        edited()
+
+    def __delitem__(self, i):
+        super().__delitem__(i)
+        edited()
+
+    def __iadd__(self, xs):
+        super().__iadd__(xs)
+        edited()
+        return self
+
+    def __imul__(self, n):
+        super().__imul__(n)
+        edited()
+        return self
+
+
+class _Edited:
+    """Mixin of the mutable data classes below: every attribute assignment
+    changes the edit stamp."""
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        edited()
+
+
+def tracked(fn: "Function") -> bool:
+    """Whether every list `fn` holds (its updates, bounds, and each
+    definition's predicates, splits, reduction variables and loops) is an
+    EditedList: then the edit stamp covers all of `fn`."""
+    if type(fn.updates) is not EditedList or type(fn.schedule.bounds) is not EditedList:
+        return False
+    for d in fn.definitions():
+        s = d.schedule
+        if type(d.predicates) is not EditedList or type(s.splits) is not EditedList \
+                or type(s.rvars) is not EditedList or type(s.dims) is not EditedList:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -68,10 +168,10 @@ class Dim:
 
 
 @dataclass
-class StageSchedule:
-    dims: list = field(default_factory=list)       # [Dim], innermost first
-    splits: list = field(default_factory=list)     # [Split]
-    rvars: list = field(default_factory=list)      # [ReductionVariable] current
+class StageSchedule(_Edited):
+    dims: list = field(default_factory=EditedList)       # [Dim], innermost first
+    splits: list = field(default_factory=EditedList)     # [Split]
+    rvars: list = field(default_factory=EditedList)      # [ReductionVariable] current
     allow_race_conditions: bool = False
     # Stage.atomic(): `f[args] = f[args] op e` (integer op with an atomicrmw) is
     # one atomic read-modify-write, so iterations writing one element may run in parallel
@@ -81,7 +181,8 @@ class StageSchedule:
 def copy_stage(s: StageSchedule) -> StageSchedule:
     """A copy of s's loops, splits, reduction variables and race permission
     (not `atomic`), the lists new."""
-    return StageSchedule(list(s.dims), list(s.splits), list(s.rvars), s.allow_race_conditions)
+    return StageSchedule(EditedList(s.dims), EditedList(s.splits), EditedList(s.rvars),
+                         s.allow_race_conditions)
 
 
 @dataclass(frozen=True)
@@ -127,12 +228,12 @@ class FuncBound:
 
 
 @dataclass
-class FuncSchedule:
+class FuncSchedule(_Edited):
     compute_level: Optional[LoopLevel] = None   # None: the default for its kind
     store_level: Optional[LoopLevel] = None
     # [FuncBound], applied in order to the region computed (bound: consumers
     # must need no more; align: the region grows)
-    bounds: list = field(default_factory=list)
+    bounds: list = field(default_factory=EditedList)
     # a GPU or DSP directive (gpu_tile, hexagon, ...): compiling is refused
     device: str = ""
     # Func.trace_realizations: the compiled code reports its realizations
@@ -145,7 +246,7 @@ class FuncSchedule:
 
 
 @dataclass
-class Definition:
+class Definition(_Edited):
     """`name(args) = values`, over the RDom in `rvars` where all of
     `predicates` hold (an update), or over the pure Vars (the pure definition).
 
@@ -159,7 +260,7 @@ class Definition:
 
     args: tuple                     # LHS coordinates (Exprs)
     values: tuple                   # one Expr per tuple element
-    predicates: list = field(default_factory=list)
+    predicates: list = field(default_factory=EditedList)
     schedule: StageSchedule = field(default_factory=StageSchedule)
     source: Optional[SourceLoc] = None
     rdom_name: str = ""
@@ -172,12 +273,12 @@ class Definition:
 
 
 @dataclass(eq=False)
-class Function:
+class Function(_Edited):
     name: str
     args: tuple = ()                # pure Var names, dimension 0 first
     output_types: tuple = ()
     pure: Optional[Definition] = None
-    updates: list = field(default_factory=list)
+    updates: list = field(default_factory=EditedList)
     schedule: FuncSchedule = field(default_factory=FuncSchedule)
     source: Optional[SourceLoc] = None
     # an rfactor intermediate: the Func whose update it factors (the first of a
