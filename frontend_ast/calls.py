@@ -503,11 +503,11 @@ def np_minmax(cx, f, x: Val, y: Val) -> Val:
 def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
     """np.clip(x, lo, hi) (a bound None: no bound on that side). NumPy's
     loop with scalar bounds keeps x where it equals a bound (the sign of a
-    zero), its general loop is minimum(maximum(x, lo), hi)."""
+    zero), its general loop is minimum(maximum(x, lo), hi). Without either
+    bound NumPy 2 computes np.positive(x) (a copy; bool refused)."""
     bounds = [v for v in (lo, hi) if v is not None]
     if not bounds:
-        raise cx.error("np.clip needs at least one of its bounds",
-                       hint="give a lower or an upper bound (the other may be None)")
+        return np_unary(cx, np.positive, x)
     rt = res_type(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
     out = as_res(cx, x, rt)
     lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))
