@@ -560,8 +560,9 @@ def joined_order(arrays, nd, ty):
     """NumPy's memory order of np.concatenate's result of `arrays` (nd axes
     each): PyArray_ConcatenateArrays lays it out in the order of its inputs'
     strides (PyArray_CreateMultiSortedStridePerm, size-1 axes not counted);
-    None for C order or a complex result (its parts are separate arrays)."""
-    if nd < 2 or ty.is_complex() or any(x.ty.is_complex() for x in arrays):
+    None for C order (also for a complex result: complex_sum reads the order
+    of the joined value as the layout of both parts)."""
+    if nd < 2:
         return None
     return RESULT_ORDER["concatenate"](arrays, nd)      # (ufunc_order.concatenated_order)
 

@@ -61,8 +61,14 @@ def elementwise(b, f, node, first=None):
                                                           f"arguments only"))
         arg_nodes += [None] * (pos + 1 - len(arg_nodes))
         arg_nodes[pos] = k.value
-    if f is np.clip and (first is not None or len(arg_nodes) == nargs):
-        # a bound not given is None: a.clip(lo), a.clip(max=hi), np.clip(a, max=hi)
+    if f is np.clip and first is None and len(node.args) == 2 and \
+            not any(k.arg == "a_max" for k in node.keywords):
+        raise b.cx.err(node, "np.clip(a, a_min) needs a_max too (NumPy: clip() missing 1 "
+                             "required positional argument: 'a_max')",
+                       hint="write np.clip(a, lo, None) or np.clip(a, min=lo)")
+    if f is np.clip and (first is not None or 1 <= len(arg_nodes) <= nargs):
+        # a bound not given is None: a.clip(lo), a.clip(max=hi), np.clip(a, max=hi),
+        # np.clip(a), a.clip() (NumPy 2: np.positive(a))
         arg_nodes += [None] * (nargs - len(arg_nodes))
         arg_nodes = [ast.copy_location(ast.Constant(None), node) if a is None and k > 0 else a
                      for k, a in enumerate(arg_nodes)]

@@ -19,6 +19,7 @@ from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, k_order, lift
+from .log_bases import log_base
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
@@ -441,17 +442,6 @@ def _c(rt, v) -> ir.Expr:
     return ir.Const(rt.ir(), v)
 
 
-def _scaled_log(inv_ln_hi, inv_ln_lo):
-    """log(x) / ln(base) as log(x) * (hi + lo), 1/ln(base) split in two
-    doubles so that the constant adds no rounding of its own."""
-    @_in_f64
-    def run(cx, x: Val, rt) -> Val:
-        lg = ir.Call(rt.ir(), "log", (x.node,), ir.INTRINSIC)
-        node = ir.Add(ir.Mul(lg, _c(rt, inv_ln_hi)), ir.Mul(lg, _c(rt, inv_ln_lo)))
-        return Val(node, rt)
-    return run
-
-
 def _times(num, den):
     """x * (num / den), the constant computed in x's dtype (NumPy's deg2rad
     and rad2deg)."""
@@ -461,8 +451,15 @@ def _times(num, den):
     return run
 
 
-_FLOAT_UNARY = {np.log2: _scaled_log(1.4426950408889634, 2.0355273740931033e-17),
-                np.log10: _scaled_log(0.4342944819032518, 1.098319650216765e-17),
+def _log_base(base):
+    """log2 / log10 by the exponent split of log_bases.py."""
+    @_in_f64
+    def run(cx, x: Val, rt) -> Val:
+        return Val(log_base(ops.node_of(cx, x), base), rt)
+    return run
+
+
+_FLOAT_UNARY = {np.log2: _log_base(2), np.log10: _log_base(10),
                 np.deg2rad: _times(np.pi, 180), np.radians: _times(np.pi, 180),
                 np.rad2deg: _times(180, np.pi), np.degrees: _times(180, np.pi)}
 
@@ -503,11 +500,11 @@ def np_minmax(cx, f, x: Val, y: Val) -> Val:
 def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
     """np.clip(x, lo, hi) (a bound None: no bound on that side). NumPy's
     loop with scalar bounds keeps x where it equals a bound (the sign of a
-    zero), its general loop is minimum(maximum(x, lo), hi)."""
+    zero), its general loop is minimum(maximum(x, lo), hi). Without either
+    bound NumPy 2 computes np.positive(x) (a copy; bool refused)."""
     bounds = [v for v in (lo, hi) if v is not None]
     if not bounds:
-        raise cx.error("np.clip needs at least one of its bounds",
-                       hint="give a lower or an upper bound (the other may be None)")
+        return np_unary(cx, np.positive, x)
     rt = res_type(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
     out = as_res(cx, x, rt)
     lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))

@@ -92,7 +92,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     nd = operand.ndim
     vty = operand.ty
     last = not arg
-    sizes = [ops.cast(ir.INDEX, ops.node_of(cx, operand.shape[k])) for k in range(nd)]
+    sizes = _call_time_sizes(cx, operand)
     by_address = _flat_reader(cx, operand, vty)
     if by_address is not None:
         # all the elements in C order (a dense block of memory) as rows of
@@ -178,6 +178,12 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     update(rest, (r[0], b), r, idx, read, col, preds, Expr.wrap(ir.Min(col.node, (width - 1).node)))
     if blocks > 1:
         rest.default_hint = lambda f: _side_by_side(f, b.name(), blocks)
+    # the lanes and the tail read disjoint elements: a Func read only by
+    # them (a fused local array: `np.abs(lap).max()`) is inlined into both
+    # (specialize._inlinable), not computed at root and read back
+    group = (object(), frozenset())
+    for g in (part, rest):
+        getattr(g, "base", g).sum_part = group
     # the greatest of the lanes' states
     arr = Arr(name, INTP if arg else vty, [], "local", loc)
     f = ac.new_func(name, arr)
@@ -211,6 +217,24 @@ def _flat_reader(cx, operand, vty):
     if flat is not None:
         flat.sizes = [ops.cast(ir.INDEX, ops.node_of(cx, operand.shape[k])) for k in run]
     return flat
+
+
+def _call_time_sizes(cx, operand) -> list:
+    """The operand's sizes as int32 nodes: a size computed from others (a
+    slice's `max(n - min(n, 2), 0)`) as a call-time parameter, so that the
+    lanes' definitions, which use the sizes many times, stay small enough
+    for the default schedule to inline a local array into them
+    (specialize.INLINE_LIMIT)."""
+    out = []
+    for v in operand.shape:
+        node = ops.cast(ir.INDEX, ops.node_of(cx, v))
+        if v.static is not None and not isinstance(node, (ir.Const, ir.Variable)):
+            p = Param(ir.INDEX, f"__pyhalide_flat{next(_counts)}")
+            cx.static_params.append(StaticParam(p, lambda env, f=v.static: int(f(env)),
+                                                ir.INDEX))
+            node = p.node
+        out.append(node)
+    return out
 
 
 def _flat_position(start, r, col, chunked, count, lane) -> Expr:

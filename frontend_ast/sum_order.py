@@ -432,7 +432,7 @@ class _SumBuilder:
                 return (jj, ss) + mid
             return (jj, row, ss) + tuple(v for v in mid if v is not row)
         a.define(acc, lkey(j, s), [a.zero(True)], pure=True)
-        most = a.static(lambda z: most_chunks(_prod(z), a.lanes, a.block), a.run)
+        most = a.row_static(lambda z: most_chunks(_prod(z), a.lanes, a.block))
         # each slot s runs over as many chunks as the largest leaf has (its
         # accumulators stay in registers), those past its own adding -0.0
         # (x + -0.0 is x): no condition in the loop; the chunk clamped into
@@ -442,11 +442,12 @@ class _SumBuilder:
         chunk = _max(_min(first + r.x, q - 1), 0)
         akey = lkey(j, s)
         nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
-        nxt = select(r.x < chunks, nxt, a.zero(True))
+        nxt = select(r.x < chunks, a.row_clamped(nxt, row), a.zero(True))
         # the default schedule computes ROWS rows together (a constant
-        # extent, bound_extent): those past the last are not updated (their
-        # sums are never read) and read nothing (also in name_tree's rest)
-        preds = [row < a.size(a.kept[-1])] if a.kept else []
+        # extent, bound_extent): those past the last read the last row
+        # (row_clamped; their sums are never read), with no predicate, whose
+        # guard would make loop partitioning copy the rows' loops
+        preds = []
         general = preds
         if len(a.run) > 1 and not a.flat():
             # several run axes (not read by address): where the last one's size is a multiple of 8,
@@ -457,7 +458,8 @@ class _SumBuilder:
             # runs, with the same chunks in the same order
             rv = RDom([(0, most)], a.name + "_vchunk")
             at = _max(_min(first + rv.x, q - 1), 0) * a.lanes
-            dense = select(rv.x < chunks, a.read_chunk(at, j, extra_at), a.zero(True))
+            dense = select(rv.x < chunks, a.row_clamped(a.read_chunk(at, j, extra_at), row),
+                           a.zero(True))
             a.define(acc, akey, [Expr.wrap(acc[akey].node) + dense], rv,
                      preds=[(a.size(a.run[-1]) % a.lanes) == 0] + preds)
             general = [(a.size(a.run[-1]) % a.lanes) != 0] + preds
@@ -469,14 +471,14 @@ class _SumBuilder:
         tkey = (s,) + mid
         lanes = [Expr.wrap(acc[lkey(Expr.wrap(ir.index(i)), s)].node) for i in range(a.lanes)]
         a.define(tree, tkey, [_combine(lanes)], pure=True)
-        # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8)
-        rr = RDom([(0, a.lanes - 1)], a.name + "_rest")
+        # the m % 8 rest, added to the rightmost leaf (slot 0 when m < 8):
+        # an RDom of that extent (a parameter: no predicate)
+        rr = RDom([(0, a.row_static(lambda z: _prod(z) % a.lanes))], a.name + "_rest")
         last = (right,) + mid
-        elem = a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True)
-        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr,
-                 preds=[rr.x < m % a.lanes] + preds)
+        elem = a.row_clamped(a.read_flat(q * a.lanes + rr.x, m, extra_at, clamp=True), row)
+        a.define(tree, last, [Expr.wrap(tree[last].node) + elem], rr)
         a.tree_levels(tree, (c,), extra, slots, depth)
-        tree.default_hint = _row_hint(out, key, place)
+        tree.default_hint = _row_hint(out, key, place, slots)
         # the lanes read the chunks of 8, the tree the rest: a Func read only
         # by them is inlined into both (c has one value)
         # (set on the Funcs themselves: inside loops acc and tree are LiftedFuncs)
@@ -489,6 +491,25 @@ class _SumBuilder:
         sub = {id(v): rdom[1 + i] for i, v in enumerate(a.vars[k] for k in reversed(a.outer))}
         args = [Expr.wrap(ir.index(0)), rdom[0]] + [sub.get(id(v), v) for v in extra]
         self.define(out, key, [Expr.wrap(out[tuple(key)].node) + tree[tuple(args)]], rdom)
+
+    def row_static(self, fn) -> Expr:
+        """fn(sizes of the run axes) at call time (a Param), 0 when the
+        innermost kept axis is empty: an RDom of that extent reads nothing
+        then (row_clamped's reads stay out of the input's region)."""
+        if not self.kept:
+            return self.static(fn, self.run)
+        k = len(self.run)
+        return self.static(lambda z: fn(z[:k]) if z[k] else 0, self.run + [self.kept[-1]])
+
+    def row_clamped(self, e, row) -> Expr:
+        """e with the innermost kept axis's index `row` clamped into the
+        array: the default schedule computes ROWS rows at once, and those
+        past the last read the last one."""
+        if row is None:
+            return e
+        n = self.size(self.kept[-1])
+        rc = _max(_min(row, n - 1), 0)
+        return Expr.wrap(ir.substitute(e.node, {row.name(): rc.node}))
 
     def read_flat(self, flat, m, extra_at, clamp) -> Expr:
         """Element `flat` of a row of the run axes (m elements; clamped into
@@ -642,7 +663,7 @@ def _rows_hint(key, place):
     return hint
 
 
-def _row_hint(out, key, place):
+def _row_hint(out, key, place, slots=None):
     """The default schedule of name_tree: computed per row (or per ROWS
     rows, where _rows_hint split them), at out's loop of its innermost kept
     axis (its buffer stays in cache), where out has such a loop; its slots
@@ -657,6 +678,8 @@ def _row_hint(out, key, place):
             # ROWS rows, as name_lanes (no loop over a part of the rows:
             # name_lanes computed in one copy)
             _bound_rows(f, place)
+            if slots is not None:
+                f.bound(place["slot"], 0, slots)
         if not key:
             return False
         try:
@@ -678,9 +701,11 @@ def _lanes_hint(tree, s, place, lanes):
 
     def hint(f):
         row = place.get("row")
-        _vectorize_lanes(f, row, lanes)
-        if row and not f.function().schedule.bounds:
+        exact = bool(row) and not f.function().schedule.bounds
+        if exact:
             _bound_rows(f, place)
+            f.bound("j", 0, lanes)
+        _vectorize_lanes(f, row, lanes, exact)
         try:
             f.compute_at(tree, s)
         except CompileError:
@@ -698,7 +723,7 @@ def _bound_rows(f, place):
         f.bound_extent(name, 1)
 
 
-def _vectorize_lanes(f, row=None, lanes=LANES):
+def _vectorize_lanes(f, row=None, lanes=LANES, exact=False):
     """j (the 8 accumulators of a slot) innermost and one vector in each
     stage of f that no schedule touched; in the update, the rows `row`
     next (unrolled by ROWS) when given."""
@@ -710,7 +735,12 @@ def _vectorize_lanes(f, row=None, lanes=LANES):
             continue
         if k and row in dims:
             stage.reorder("j", row, *[n for n in dims if n not in ("j", row)])
-            stage.vectorize("j", lanes).unroll(row, ROWS)
+            if exact:
+                stage.vectorize("j").unroll(row)
+            else:
+                stage.vectorize("j", lanes).unroll(row, ROWS)
+        elif exact:
+            stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j")
         else:
             stage.reorder("j", *[n for n in dims if n != "j"]).vectorize("j", lanes)
 
