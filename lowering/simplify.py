@@ -40,8 +40,14 @@ _HASHES: dict = {}          # id(node) -> (node, structural hash)
 
 def simplify(node, assume_no_overflow: bool = False):
     """Simplify an Expr or a Stmt."""
+    cls = type(node)
+    if cls is ir.Const or cls is ir.Variable:
+        return node         # (a leaf outside any let is its own simplification)
     mode = bool(assume_no_overflow)
     memo = _MEMO[mode]
+    hit = memo.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
     if len(memo) > _MEMO_MAX:
         memo.clear()
         _SHAPES[mode].clear()
