@@ -154,18 +154,34 @@ def uses_var(e, name: str) -> bool:
     return name in free_vars(e)
 
 
+_NO_NAMES = frozenset()
+
+
 def mentioned_names(e, memo: dict) -> frozenset:
     """The names of the Variables below expression `e`. `memo` (id(expr) ->
     (expr, names)) is the caller's, kept across calls, so asking about every
     node of a DAG costs time linear in its size, shared subexpressions
-    included."""
+    included. A node whose children's names are all among one child's
+    shares that child's set (no new set: `x + 1`, or a sum whose other
+    operand reads the same names)."""
+    cls = type(e)
+    if cls is N.Const:
+        return _NO_NAMES
     hit = memo.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    if isinstance(e, N.Variable):
+    if cls is N.Variable:
         out = frozenset((e.name,))
     else:
-        out = frozenset().union(*(mentioned_names(c, memo) for c in children(e)))
+        out = _NO_NAMES
+        for c in children(e):
+            s = mentioned_names(c, memo)
+            if s is out or not s:
+                continue
+            if not out or out < s:
+                out = s
+            elif not s <= out:
+                out = out | s
     memo[id(e)] = (e, out)
     return out
 
