@@ -69,7 +69,14 @@ def _structural_hash(e):
     if hit is not None and hit[0] is e:
         return hit[1]
     h = None
-    if not (isinstance(e, ir.Call) and e.name.startswith(_EFFECTS)):
+    cls = type(e)
+    if cls in _BINARY:
+        ha, hb = _structural_hash(e.a), _structural_hash(e.b)
+        if ha is not None and hb is not None:
+            h = hash((cls, ha, hb))
+    elif cls is ir.Const:
+        h = hash((cls, e.type, e.value))
+    elif not (cls is ir.Call and e.name.startswith(_EFFECTS)):
         parts = [type(e)]
         for name in ir.node_fields(type(e)):
             v = getattr(e, name)
@@ -86,6 +93,12 @@ def _structural_hash(e):
             h = hash(tuple(parts))
     _HASHES[id(e)] = (e, h)
     return h
+
+
+# the binary operators: fields a and b only (their type is not a field)
+_BINARY = frozenset((ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.EQ, ir.NE,
+                     ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.BitAnd, ir.BitOr,
+                     ir.BitXor, ir.Shl, ir.Shr))
 
 
 def _plain_hash(v) -> int:
