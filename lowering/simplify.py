@@ -70,7 +70,7 @@ def _structural_hash(e):
         return hit[1]
     h = None
     cls = type(e)
-    if cls in _BINARY:
+    if cls in ir.BINARY_NODES:
         ha, hb = _structural_hash(e.a), _structural_hash(e.b)
         if ha is not None and hb is not None:
             h = hash((cls, ha, hb))
@@ -93,12 +93,6 @@ def _structural_hash(e):
             h = hash(tuple(parts))
     _HASHES[id(e)] = (e, h)
     return h
-
-
-# the binary operators: fields a and b only (their type is not a field)
-_BINARY = frozenset((ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.EQ, ir.NE,
-                     ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.BitAnd, ir.BitOr,
-                     ir.BitXor, ir.Shl, ir.Shr))
 
 
 def _plain_hash(v) -> int:

@@ -44,28 +44,48 @@ def is_const(e, value=None) -> bool:
     return value is None or v == value
 
 
+# node classes whose fields are exactly the operands a and b
+BINARY_NODES = frozenset(c for c in vars(N).values() if isinstance(c, type) and
+                    issubclass(c, N.BinaryOp) and dataclasses.is_dataclass(c) and
+                    node_fields(c) == ("a", "b"))
+
+
+def _equal_values(a, b) -> bool:
+    """Equality of two non-IR field values of the same type."""
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        if a != a and b != b:
+            return True
+        # 0.0 == -0.0 in Python, but they are different constants
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
 def equal(a, b, _memo=None) -> bool:
     """Structural equality of two IR trees."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    cls = type(a)
+    if cls is not type(b):
         return False
+    if cls is N.Const:
+        return a.type == b.type and _equal_values(a.value, b.value)
     if not isinstance(a, N.IRNode):
         if isinstance(a, tuple):
             return len(a) == len(b) and all(equal(x, y, _memo) for x, y in zip(a, b))
-        if isinstance(a, float) and isinstance(b, float):
-            if a != a and b != b:
-                return True
-            # 0.0 == -0.0 in Python, but they are different constants
-            return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
-        return a == b
+        return _equal_values(a, b)
     memo = _memo if _memo is not None else set()
     key = (id(a), id(b))
     if key in memo:
         return True
-    for name in node_fields(type(a)):
-        if not equal(getattr(a, name), getattr(b, name), memo):
+    if cls in BINARY_NODES:
+        if not (equal(a.a, b.a, memo) and equal(a.b, b.b, memo)):
             return False
+    else:
+        for name in node_fields(cls):
+            if not equal(getattr(a, name), getattr(b, name), memo):
+                return False
     memo.add(key)
     return True
 
