@@ -546,3 +546,4 @@ def clear_caches():
         shapes.clear()
     _HASHES.clear()
     clear_linear_caches()
+    ir.clear_uses_memo()

@@ -170,8 +170,26 @@ def free_vars(e) -> dict:
     return v.names
 
 
+# mentioned_names' memo for uses_var, kept across calls (the passes ask about
+# the same conditions and atoms for each loop variable): emptied past
+# _USES_MAX entries and by clear_uses_memo (lowering empties its memos after
+# each compile; entries hold their nodes)
+_USES: dict = {}
+_USES_MAX = 50_000
+
+
 def uses_var(e, name: str) -> bool:
-    return name in free_vars(e)
+    if e is None:
+        return False
+    if isinstance(e, (list, tuple)):
+        return any(uses_var(x, name) for x in e)
+    if len(_USES) > _USES_MAX:
+        _USES.clear()
+    return name in mentioned_names(e, _USES)
+
+
+def clear_uses_memo() -> None:
+    _USES.clear()
 
 
 _NO_NAMES = frozenset()
