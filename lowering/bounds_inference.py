@@ -936,6 +936,7 @@ class _PlaceLets(ir.Mutator):
         self.known = []               # [(condition, Const)]: enclosing ShiftInwards tests
         self.small = list(small)      # ShiftInwards tests (their else case: small extents)
         self.values = {}              # let placed around the current node -> value
+        self.names = {}               # ir.mentioned_names' memo
         for key, items in lets.items():
             if key != "root":
                 self.by_loop[loop_var_of(ctx, *key)] = items
@@ -993,10 +994,9 @@ class _PlaceLets(ir.Mutator):
     def _in_small_copy(self) -> bool:
         return any(not c.value for _, c in self.known)
 
-    @staticmethod
-    def _resolved(e, values: dict):
+    def _resolved(self, e, values: dict):
         for _ in range(4):               # region lets refer to each other a few deep
-            names = [n for n in ir.free_vars(e) if n in values]
+            names = [n for n in ir.mentioned_names(e, self.names) if n in values]
             if not names:
                 break
             e = ir.substitute(e, {n: values[n] for n in names})

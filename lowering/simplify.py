@@ -40,8 +40,14 @@ _HASHES: dict = {}          # id(node) -> (node, structural hash)
 
 def simplify(node, assume_no_overflow: bool = False):
     """Simplify an Expr or a Stmt."""
+    cls = type(node)
+    if cls is ir.Const or cls is ir.Variable:
+        return node         # (a leaf outside any let is its own simplification)
     mode = bool(assume_no_overflow)
     memo = _MEMO[mode]
+    hit = memo.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
     if len(memo) > _MEMO_MAX:
         memo.clear()
         _SHAPES[mode].clear()
@@ -63,7 +69,14 @@ def _structural_hash(e):
     if hit is not None and hit[0] is e:
         return hit[1]
     h = None
-    if not (isinstance(e, ir.Call) and e.name.startswith(_EFFECTS)):
+    cls = type(e)
+    if cls in ir.BINARY_NODES:
+        ha, hb = _structural_hash(e.a), _structural_hash(e.b)
+        if ha is not None and hb is not None:
+            h = hash((cls, ha, hb))
+    elif cls is ir.Const:
+        h = hash((cls, e.type, e.value))
+    elif not (cls is ir.Call and e.name.startswith(_EFFECTS)):
         parts = [type(e)]
         for name in ir.node_fields(type(e)):
             v = getattr(e, name)
@@ -107,24 +120,58 @@ class _Simplifier(ir.Mutator):
         # names of the Variables renames map to (or more: _captured's filter)
         self.targets = frozenset()
         self.scoped = {}
+        self.settled = {}
+        self.rebinds = 0        # _rebound calls so far
 
     def mutate(self, n):
         """With renames pending, an expression that reads a renamed name and
         every statement are simplified with a memo of their own (kept while
-        the renames are the same: their results depend on them); the other
-        expressions with the shared memo."""
-        if self.renames and not (isinstance(n, ir.Expr) and self.renames.keys().isdisjoint(
-                ir.mentioned_names(n, self.names))):
-            if isinstance(n, ir.Variable):
-                return self.renames[n.name]
+        the renames are the same: their results depend on them; such an
+        expression is also looked up in `settled`, see _renamed_expr); the
+        other expressions with the shared memo."""
+        if self.renames:
+            if isinstance(n, ir.Expr):
+                names = ir.mentioned_names(n, self.names)
+                if self.renames.keys().isdisjoint(names):
+                    return self._shared_expr(n)
+                if isinstance(n, ir.Variable):
+                    return self.renames[n.name]
+                hit = self.scoped.get(id(n))
+                if hit is not None and hit[0] is n:
+                    return hit[1]
+                return self._renamed_expr(n, names)
             memo = self.scoped
+        elif isinstance(n, ir.Expr):
+            return self._shared_expr(n)
         else:
             memo = self.shared
-            if isinstance(n, ir.Expr):
-                return self._shared_expr(n)
         saved, self.memo = self.memo, memo
         out = super().mutate(n)
         self.memo = saved
+        return out
+
+    def _renamed_expr(self, n, names):
+        """An expression reading a pending rename, not in the current scoped
+        memo. Its result depends on the renames of the names it mentions
+        only (unless a binding inside it captures a rename: _rebound, which
+        adds lets for renames it does not mention), so a result kept in
+        `settled` (id -> (node, renames, result)) from an earlier scope
+        serves while those renames are the same objects: a let renamed
+        inside a nest starts a new scoped memo, and shared subexpressions
+        simplified in the enclosing scope are not simplified again."""
+        r = self.renames
+        hit = self.settled.get(id(n))
+        if hit is not None and hit[0] is n:
+            r0 = hit[1]
+            if r0 is r or all(r.get(k) is r0.get(k) for k in names):
+                self.scoped[id(n)] = (n, hit[2])
+                return hit[2]
+        rebinds = self.rebinds
+        saved, self.memo = self.memo, self.scoped
+        out = super().mutate(n)
+        self.memo = saved
+        if self.rebinds == rebinds:
+            self.settled[id(n)] = (n, r, out)
         return out
 
     def _shared_expr(self, n):
@@ -172,6 +219,7 @@ class _Simplifier(ir.Mutator):
         would be captured in: simplified without those renames, inside lets
         (`let`: ir.LetStmt or ir.Let) that bind them to the outer `name`."""
         captured = self._captured(name)
+        self.rebinds += 1
         out = self._under({k: v for k, v in self.renames.items() if k not in captured}, node)
         for k, v in captured.items():
             out = let(k, v, out)
@@ -498,3 +546,4 @@ def clear_caches():
         shapes.clear()
     _HASHES.clear()
     clear_linear_caches()
+    ir.clear_uses_memo()

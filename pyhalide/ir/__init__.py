@@ -24,6 +24,8 @@ from .mutator import FuncMutator, Mutator, Visitor, children, node_fields
 from .nodes import *  # noqa: F401,F403  (the node classes)
 from .nodes import FUNC, IMAGE, INTRINSIC, Expr, ForKind, IRNode, Stmt, block, index_var
 from .ops import (
+                  BINARY_NODES,
+                  clear_uses_memo,
                   conjunction,
                   const,
                   const_value,

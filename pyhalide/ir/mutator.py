@@ -91,25 +91,16 @@ def children(n) -> list:
     return (w or _walkers(type(n)))[0](n)
 
 
-# Each walker class holds, as its own `_walk_table` (an inherited table is
-# recognized by its owner and not used), node class -> the function walking a
-# node of that class: the walker's visit_ method, else its children walk. Kept
-# on the class, the table goes away with it: passes that define a walker class
-# per call leak nothing.
-class _Table(dict):
-    __slots__ = ("owner",)
-
-
+# Each walker class holds, as its own `_walk_table` (made by __init_subclass__
+# for every subclass, so a class never reads its parent's), node class -> the
+# function walking a node of that class: the walker's visit_ method, else its
+# children walk. Kept on the class, the table goes away with it: passes that
+# define a walker class per call leak nothing.
 def _method(walker_cls, node_cls, default):
     fn = getattr(walker_cls, "visit_" + node_cls.__name__, None)
     if fn is None:
         fn = default(walker_cls, node_cls)
-    table = walker_cls.__dict__.get("_walk_table")
-    if table is None:
-        table = _Table()
-        table.owner = walker_cls
-        walker_cls._walk_table = table
-    table[node_cls] = fn
+    walker_cls._walk_table[node_cls] = fn
     return fn
 
 
@@ -128,10 +119,14 @@ def _visit_default(walker_cls, node_cls):
 
 
 class Mutator:
-    _walk_table = None
+    _walk_table: dict = {}
     memoize = True
     stmts_only = False      # True: a pass that rewrites statements only leaves every
                             # Expr as it is, without walking it
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._walk_table = {}
 
     def __init__(self):
         self.memo = {}
@@ -141,19 +136,18 @@ class Mutator:
             return None
         if self.stmts_only and isinstance(n, Expr):
             return n
+        if self.memoize:
+            hit = self.memo.get(id(n))
+            if hit is not None and hit[0] is n:
+                return hit[1]
+            cls = type(n)
+            method = self._walk_table.get(cls) or _method(type(self), cls, _mutate_default)
+            result = method(self, n)
+            self.memo[id(n)] = (n, result)
+            return result
         cls = type(n)
-        table = self._walk_table
-        method = table.get(cls) if table is not None and table.owner is type(self) else None
-        if method is None:
-            method = _method(type(self), cls, _mutate_default)
-        if not self.memoize:
-            return method(self, n)
-        hit = self.memo.get(id(n))
-        if hit is not None and hit[0] is n:
-            return hit[1]
-        result = method(self, n)
-        self.memo[id(n)] = (n, result)
-        return result
+        method = self._walk_table.get(cls) or _method(type(self), cls, _mutate_default)
+        return method(self, n)
 
     def mutate_children(self, n):
         w = _WALKERS.get(type(n))
@@ -163,8 +157,12 @@ class Mutator:
 class Visitor:
     """Walks every node once per distinct object (shared subtrees once)."""
 
-    _walk_table = None
+    _walk_table: dict = {}
     memoize = True
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._walk_table = {}
 
     def __init__(self):
         self.seen = set()
@@ -173,15 +171,13 @@ class Visitor:
         if n is None:
             return
         if self.memoize:
-            if id(n) in self.seen:
+            seen = self.seen
+            i = id(n)
+            if i in seen:
                 return
-            self.seen.add(id(n))
-        table = self._walk_table
-        method = table.get(type(n)) if table is not None and table.owner is type(self) \
-            else None
-        if method is None:
-            method = _method(type(self), type(n), _visit_default)
-        method(self, n)
+            seen.add(i)
+        cls = type(n)
+        (self._walk_table.get(cls) or _method(type(self), cls, _visit_default))(self, n)
 
     def visit_children(self, n):
         w = _WALKERS.get(type(n))

@@ -76,13 +76,18 @@ class Const(Expr):
     value: object
 
     def __post_init__(self):
-        _check(self.type.is_scalar(), "Const must be scalar")
-        if self.type.is_float():
-            object.__setattr__(self, "value", round_to_float(self.type, float(self.value)))
-        elif self.type.is_bool():
+        t = self.type
+        _check(t.lanes == 1, "Const must be scalar")
+        code = t.code
+        if code == "float":
+            object.__setattr__(self, "value", round_to_float(t, float(self.value)))
+        elif code == "bool":
             object.__setattr__(self, "value", bool(self.value))
         else:
-            object.__setattr__(self, "value", self.type.wrap(int(self.value)))
+            v = self.value
+            w = t.wrap(v if type(v) is int else int(v))
+            if w is not v:
+                object.__setattr__(self, "value", w)
 
 
 @node
@@ -127,7 +132,7 @@ class BinaryOp(Expr):
 
     def _check_same(self):
         ta, tb = self.a.type, self.b.type
-        if ta != tb:
+        if ta is not tb and ta != tb:
             raise TypeError(f"{type(self).__name__} operands differ: {ta} vs {tb}")
         return ta
 

@@ -44,28 +44,48 @@ def is_const(e, value=None) -> bool:
     return value is None or v == value
 
 
+# node classes whose fields are exactly the operands a and b
+BINARY_NODES = frozenset(c for c in vars(N).values() if isinstance(c, type) and
+                    issubclass(c, N.BinaryOp) and dataclasses.is_dataclass(c) and
+                    node_fields(c) == ("a", "b"))
+
+
+def _equal_values(a, b) -> bool:
+    """Equality of two non-IR field values of the same type."""
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        if a != a and b != b:
+            return True
+        # 0.0 == -0.0 in Python, but they are different constants
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
 def equal(a, b, _memo=None) -> bool:
     """Structural equality of two IR trees."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    cls = type(a)
+    if cls is not type(b):
         return False
+    if cls is N.Const:
+        return a.type == b.type and _equal_values(a.value, b.value)
     if not isinstance(a, N.IRNode):
         if isinstance(a, tuple):
             return len(a) == len(b) and all(equal(x, y, _memo) for x, y in zip(a, b))
-        if isinstance(a, float) and isinstance(b, float):
-            if a != a and b != b:
-                return True
-            # 0.0 == -0.0 in Python, but they are different constants
-            return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
-        return a == b
+        return _equal_values(a, b)
     memo = _memo if _memo is not None else set()
     key = (id(a), id(b))
     if key in memo:
         return True
-    for name in node_fields(type(a)):
-        if not equal(getattr(a, name), getattr(b, name), memo):
+    if cls in BINARY_NODES:
+        if not (equal(a.a, b.a, memo) and equal(a.b, b.b, memo)):
             return False
+    else:
+        for name in node_fields(cls):
+            if not equal(getattr(a, name), getattr(b, name), memo):
+                return False
     memo.add(key)
     return True
 
@@ -150,22 +170,56 @@ def free_vars(e) -> dict:
     return v.names
 
 
+# mentioned_names' memo for uses_var, kept across calls (the passes ask about
+# the same conditions and atoms for each loop variable): emptied past
+# _USES_MAX entries and by clear_uses_memo (lowering empties its memos after
+# each compile; entries hold their nodes)
+_USES: dict = {}
+_USES_MAX = 50_000
+
+
 def uses_var(e, name: str) -> bool:
-    return name in free_vars(e)
+    if e is None:
+        return False
+    if isinstance(e, (list, tuple)):
+        return any(uses_var(x, name) for x in e)
+    if len(_USES) > _USES_MAX:
+        _USES.clear()
+    return name in mentioned_names(e, _USES)
+
+
+def clear_uses_memo() -> None:
+    _USES.clear()
+
+
+_NO_NAMES = frozenset()
 
 
 def mentioned_names(e, memo: dict) -> frozenset:
     """The names of the Variables below expression `e`. `memo` (id(expr) ->
     (expr, names)) is the caller's, kept across calls, so asking about every
     node of a DAG costs time linear in its size, shared subexpressions
-    included."""
+    included. A node whose children's names are all among one child's
+    shares that child's set (no new set: `x + 1`, or a sum whose other
+    operand reads the same names)."""
+    cls = type(e)
+    if cls is N.Const:
+        return _NO_NAMES
     hit = memo.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    if isinstance(e, N.Variable):
+    if cls is N.Variable:
         out = frozenset((e.name,))
     else:
-        out = frozenset().union(*(mentioned_names(c, memo) for c in children(e)))
+        out = _NO_NAMES
+        for c in children(e):
+            s = mentioned_names(c, memo)
+            if s is out or not s:
+                continue
+            if not out or out < s:
+                out = s
+            elif not s <= out:
+                out = out | s
     memo[id(e)] = (e, out)
     return out
 

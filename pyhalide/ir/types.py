@@ -46,6 +46,7 @@ _VALID_BITS = {"int": (8, 16, 32, 64), "uint": (8, 16, 32, 64), "float": (32, 64
                "bool": (1,), "handle": (0, 64)}
 _BITS = {n: _Bits(n) for n in (0, 1, 8, 16, 32, 64)}
 _LANES = {n: _Bits(n) for n in range(0, 65)}
+_HALF = {n: 1 << (n - 1) for n in (8, 16, 32, 64)}       # 2**(bits - 1) of the integer types
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +185,12 @@ class Type:
 
     def wrap(self, value):
         """Reduce a Python int modulo 2**bits into this integer type's range."""
+        code = self.code
+        if type(value) is int and (code == "int" or code == "uint"):
+            # (the common case first: a value already in range is itself)
+            half = _HALF[self.bits]
+            if (-half <= value < half) if code == "int" else (0 <= value < 2 * half):
+                return value
         if self.is_bool():
             return bool(value)
         if self.is_float():
