@@ -20,6 +20,7 @@ from pyhalide import ir
 from pyhalide.expr import cast_node
 
 from . import array_calls, ops
+from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .array_shape import (
@@ -60,8 +61,12 @@ def ty_of(b, dt, node):
         raise b.cx.err(node, str(e)) from None
 
 
-def zero(ty) -> Val:
-    """A placeholder element (of an array whose call raises before it is read)."""
+def zero(ty, cx=None) -> Val:
+    """A placeholder element (of an array whose call raises before it is
+    read, or whose elements are all written before they are read); of a
+    complex type (cx given) a complex zero."""
+    if ty.is_complex() and cx is not None:
+        return C.constant(cx, ty.dtype.type(0))
     return const_val(ty.dtype.type(0))
 
 
@@ -577,7 +582,9 @@ def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
             all(same_size(cx, n, y.shape[ax]) for y in arrays):
         return False
     probe = [ir.Variable(ir.INDEX, f"%probe{k}") for k in range(x.ndim)]
-    return bool(ir.find_calls(ops.node_of(cx, x.elem(probe))))
+    v = x.elem(probe)
+    parts = (v.re, v.im) if C.is_complex(v) else (v,)     # (a complex value has no node)
+    return any(ir.find_calls(ops.node_of(cx, p)) for p in parts)
 
 
 def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
@@ -586,7 +593,7 @@ def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
     called is not read at all). Slower than the joined value (an update is
     a loop of its own, and its writes go through a temporary buffer)."""
     cx = b.cx
-    arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty), node,
+    arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty, cx), node,
                                              order=order), "concatenate", node)
     bld = builder_of(b)
     for j, x in enumerate(arrays):

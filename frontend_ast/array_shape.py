@@ -315,6 +315,8 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
         return True
     if getattr(src, "reshape_of", None) is not None:
         return True         # a reshape of a whole C-ordered array is C-contiguous too
+    if kind == "ravel" and getattr(arr, "complex_part", False) and is_whole_view(src):
+        return _part_ravel_views(cx, src, node)
     if is_whole_view(src):
         order = getattr(arr, "memory_order", None)
         if isinstance(order, OrderChoice):
@@ -349,6 +351,23 @@ def _numpy_views(cx, src, shape, kind, node, only_ones) -> bool:
     raise cx.err(node, f"whether NumPy's {kind} of this view of {arr.name!r} is a view or a copy "
                        f"depends on sizes known only at call time",
                  hint=f"copy it first ({kind} of x.copy()) or {kind} the whole array")
+
+
+def _part_ravel_views(cx, src, node) -> bool:
+    """Whether NumPy's ravel of z.real / z.imag (a whole complex array's
+    part: its strides are twice a C array's) is a view: only where it is
+    C-contiguous, that is of at most one element. Else a copy; where the
+    size is known only at call time, a call with one element (a view in
+    NumPy) raises instead of computing a copy that NumPy's writes through
+    the view would show through (of no elements, no write can differ)."""
+    if all(s.is_const for s in src.shape):
+        return math.prod(int(s.const) for s in src.shape) <= 1
+    sizes = [s.static for s in src.shape]
+    check_at_call(cx, node, lambda env: (NotImplementedError, (
+        "NumPy's ravel of the part of a complex array with one element is a view; compiled "
+        "code assumed a copy (of more elements)")) if math.prod(
+            int(f(env)) for f in sizes) == 1 else None)
+    return False
 
 
 def _ordered_views(cx, src, shape, kind, node, order) -> bool:

@@ -121,6 +121,9 @@ class Builder:
                     img.arg_array = arr     # flat_reads: the argument an image reads
                     arr.arg_name = name
                 arr.layout = spec[4] if len(spec) > 4 else "C"    # for sum_order
+                if ty.is_complex():     # a.real / a.imag: a's strides, so a's layout
+                    for p in arr.parts():
+                        p.layout = arr.layout
                 self.inputs[name] = arr
                 self.scope.env[name] = arr
             elif kind == "complex" or (kind == "np" and spec[1].kind == "c"):
