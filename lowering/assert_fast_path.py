@@ -26,6 +26,11 @@ from .simplify import simplify
 _PURE_CALLS = frozenset({"trunc", "floor", "ceil", "round", "likely", "abs", "is_nan"})
 _INTEGRAL_FLOAT = frozenset({"trunc", "floor", "ceil", "round"})
 _EXACT = 2 ** 53
+# An integral float64 f with |f| < 2**51 converts to int64 exactly as the
+# bits of f + 1.5 * 2**52 less those of 1.5 * 2**52 (the sum keeps exponent 52)
+_MAGIC_RANGE = 2 ** 51
+_MAGIC = 1.5 * 2.0 ** 52
+_MAGIC_BITS = 0x4338000000000000
 
 
 def assert_fast_path(stmt: ir.Stmt) -> ir.Stmt:
@@ -202,12 +207,16 @@ def _with_fast_path(body):
     ranges = [rng for r in resolved for rng in _index_ranges(r)]
     if not ranges:
         return None         # no index assertion: nothing for the fast path to drop
+    exact = [f for f in (_float_index_test(r) for r in resolved) if f is not None and f[2]]
+    facts_pass = _Facts(facts, ranges, lets, [f[0] for f in exact])
     fast_items = []
     for kind, s in items:
         if kind == "assert":
             continue
         if kind == "stmt":
-            s = _Facts(facts, ranges, lets).mutate(s)
+            s = facts_pass.mutate(s)
+        elif kind == "let":
+            s = ir.LetStmt(s.name, facts_pass.mutate(s.value), s.body)
         fast_items.append((kind, s))
     fast = simplify(_rebuild(fast_items))
     likely = ir.Call(ir.Bool(), "likely", (fast_cond,), ir.INTRINSIC)
@@ -251,8 +260,9 @@ def _fast_condition(conds: list):
 
 
 def _float_index_test(c):
-    """(f, float(lo) <= f < float(hi)) for c = `lo <= int64(f) < hi` with f
-    an integral float and lo, hi exact in float64; None otherwise."""
+    """(f, float(lo) <= f < float(hi), whether |lo|, |hi| <= 2**51) for
+    c = `lo <= int64(f) < hi` with f an integral float64 and lo, hi exact in
+    float64; None otherwise."""
     bounds = _lo_hi(c)
     if bounds is None:
         return None
@@ -265,7 +275,8 @@ def _float_index_test(c):
     if _magnitude(lo) > _EXACT or _magnitude(hi) > _EXACT:
         return None
     ft = f.type
-    return f, ir.And(ir.LE(ir.Cast(ft, lo), f), ir.LT(f, ir.Cast(ft, hi)))
+    small = max(_magnitude(lo), _magnitude(hi)) <= _MAGIC_RANGE
+    return f, ir.And(ir.LE(ir.Cast(ft, lo), f), ir.LT(f, ir.Cast(ft, hi))), small
 
 
 def _lo_hi(c):
@@ -361,17 +372,19 @@ class _Facts(ir.Mutator):
     max(min(int32(select(t < 0, t + N, t)), e - 1), 0) of an index t
     asserted in [-N, N) with N = int64(e) made int32(select(...))."""
 
-    def __init__(self, facts, ranges, lets):
+    def __init__(self, facts, ranges, lets, exact):
         super().__init__()
         self.facts = facts
         self.ranges = ranges
         self.lets = lets
+        self.exact = exact
 
     def mutate(self, n):
         if isinstance(n, ir.Expr):
             n = substitute_exprs(n, self.facts)
             n = simplify(n)
-            return _Unclamp(self.ranges, self.lets).mutate(n)
+            n = _Unclamp(self.ranges, self.lets).mutate(n)
+            return _ExactToInt(self.exact, self.lets).mutate(n) if self.exact else n
         return super().mutate(n)
 
 
@@ -416,3 +429,23 @@ def _is_wrap(sel, t, n, value) -> bool:
     up = value(sel.true_value)
     return isinstance(up, ir.Add) and (
         (equal(up.a, t) and equal(up.b, n)) or (equal(up.a, n) and equal(up.b, t)))
+
+
+class _ExactToInt(ir.Mutator):
+    """int64(f) of an f the fast condition bounds by 2**51 (a float range
+    test of trunc/floor/ceil/round of a value) without the saturating
+    conversion's range and NaN handling: the bits of f + 1.5 * 2**52."""
+
+    def __init__(self, exact, lets):
+        super().__init__()
+        self.exact = exact
+        self.lets = lets
+
+    def visit_Cast(self, e):
+        if e.type == ir.Int(64) and e.value.type == ir.Float(64):
+            f = _resolve(e.value, self.lets, set(self.lets))
+            if f is not None and any(equal(f, x) for x in self.exact):
+                shifted = ir.Add(e.value, ir.Const(ir.Float(64), _MAGIC))
+                bits = ir.Call(ir.Int(64), "reinterpret", (shifted,), ir.INTRINSIC)
+                return ir.Sub(bits, ir.Const(ir.Int(64), _MAGIC_BITS))
+        return self.mutate_children(e)
