@@ -3,7 +3,8 @@ runs a fast path: `if (likely(c)) fast else body`, where `c` implies every
 assertion of the body and is cheap (one float range test for an index made
 by int(x * k)), and `fast` is the body without its assertions, the asserted
 conditions true in it and the index clamps that bounds inference needed
-dropped where the assertions bound the index. Where `c` is false, the
+dropped where the assertions bound the index (up to its first store: what
+follows may read what that store wrote). Where `c` is false, the
 original body runs: it raises the first failing check's error, in the
 order Python would (so a failing element keeps its exact exception).
 
@@ -12,14 +13,14 @@ substituted; an index test `lo <= int64(f) < hi` of an integral float f
 (trunc/floor/ceil/round of a value) with |lo|, |hi| <= 2**53 becomes
 `float(lo) <= f < float(hi)`, which implies f is not NaN and fits int64,
 so the conversion guards of f (`f != f`, `f < 2**63`) hold and are dropped.
-No fast path is made when `c` would convert a float to an integer, divide,
+No fast path is made when `c` would convert a float to an integer, divide, shift,
 call anything but a pure math intrinsic, or read memory that only an
 assertion makes safe to read (a let after the first assertion).
 """
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.ir.ops import equal, substitute, substitute_exprs
+from pyhalide.ir.ops import conjunction, equal, substitute, substitute_exprs
 
 from .simplify import simplify
 
@@ -87,8 +88,8 @@ def _block(run_reversed: list, tail):
 
 
 class _Cheap(ir.Visitor):
-    """Whether an expression may be evaluated early: no division, float to
-    integer conversion or impure call."""
+    """Whether an expression may be evaluated early: no division, shift,
+    float to integer conversion or impure call."""
 
     def __init__(self):
         super().__init__()
@@ -98,6 +99,12 @@ class _Cheap(ir.Visitor):
         self.ok = False
 
     def visit_Mod(self, e):
+        self.ok = False
+
+    def visit_Shl(self, e):
+        self.ok = False
+
+    def visit_Shr(self, e):
         self.ok = False
 
     def visit_Cast(self, e):
@@ -116,6 +123,12 @@ def _cheap(e) -> bool:
     v = _Cheap()
     v.visit(e)
     return v.ok
+
+
+def _pure(e) -> bool:
+    """Whether e calls nothing but pure math intrinsics."""
+    return all(not isinstance(n, ir.Call) or
+               (n.call_type == ir.INTRINSIC and n.name in _PURE_CALLS) for n in _nodes(e))
 
 
 def _has_load(e) -> bool:
@@ -139,7 +152,7 @@ def _dedupe(items: list) -> list:
     for kind, s in items:
         if names:
             s = _renamed(s, names)
-        if kind == "let" and not stored:
+        if kind == "let" and not stored and _pure(s.value):
             same = next((v for v in values if equal(v.value, s.value)), None)
             if same is not None:
                 names[s.name] = ir.Variable(s.value.type, same.name)
@@ -209,14 +222,15 @@ def _with_fast_path(body):
         return None         # no index assertion: nothing for the fast path to drop
     exact = [f for f in (_float_index_test(r) for r in resolved) if f is not None and f[2]]
     facts_pass = _Facts(facts, ranges, lets, [f[0] for f in exact])
-    fast_items = []
+    fast_items, stored = [], False
     for kind, s in items:
         if kind == "assert":
             continue
-        if kind == "stmt":
-            s = facts_pass.mutate(s)
-        elif kind == "let":
-            s = ir.LetStmt(s.name, facts_pass.mutate(s.value), s.body)
+        if not stored:         # past the first store, loads may see other values
+            if kind == "stmt":
+                s, stored = facts_pass.mutate(s), True
+            else:
+                s = ir.LetStmt(s.name, facts_pass.mutate(s.value), s.body)
         fast_items.append((kind, s))
     fast = simplify(_rebuild(fast_items))
     likely = ir.Call(ir.Bool(), "likely", (fast_cond,), ir.INTRINSIC)
@@ -251,12 +265,7 @@ def _fast_condition(conds: list):
         if t is c and floats and _implied_by_finite(c, floats):
             continue
         out.append(t)
-    if not out:
-        return None
-    result = out[0]
-    for t in out[1:]:
-        result = ir.And(result, t)
-    return result
+    return conjunction(out)
 
 
 def _float_index_test(c):
