@@ -3,10 +3,11 @@ runs a fast path: `if (likely(c)) fast else body`, where `c` implies every
 assertion of the body and is cheap (one float range test for an index made
 by int(x * k)), and `fast` is the body without its assertions, the asserted
 conditions true in it and the index clamps that bounds inference needed
-dropped where the assertions bound the index (up to its first store: what
-follows may read what that store wrote). Where `c` is false, the
-original body runs: it raises the first failing check's error, in the
-order Python would (so a failing element keeps its exact exception).
+dropped where the assertions bound the index (in the lets and the first
+statement if it is a Store: what follows may read what it wrote). Where
+`c` is false, the original body runs: it raises the first failing check's
+error, in the order Python would (a failing element keeps its exact
+exception).
 
 `c` is built from the assertions' conditions with the body's lets
 substituted; an index test `lo <= int64(f) < hi` of an integral float f
@@ -227,8 +228,9 @@ def _with_fast_path(body):
         if kind == "assert":
             continue
         if not stored:         # past the first store, loads may see other values
-            if kind == "stmt":
-                s, stored = facts_pass.mutate(s), True
+            if kind == "stmt":      # a store's value and index come before it
+                s = facts_pass.mutate(s) if isinstance(s, ir.Store) else s
+                stored = True
             else:
                 s = ir.LetStmt(s.name, facts_pass.mutate(s.value), s.body)
         fast_items.append((kind, s))
