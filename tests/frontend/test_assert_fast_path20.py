@@ -117,3 +117,29 @@ def test_floor_index_edges():
         for v in _near(float(prod)):
             x = np.array([0.1, v / k if np.isfinite(v) else v, 0.6])
             _compare(floored, lambda: np.zeros(k), x)
+
+
+def _self_indexed_py(a):
+    for i in range(a.shape[0]):
+        a[a[i]] += 1
+    return a
+
+
+self_indexed = ph.pipeline(_self_indexed_py)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_update_indexed_by_the_array_it_writes(seed):
+    # the index read at element i may be one an earlier element incremented
+    rng = np.random.default_rng(seed)
+    for n in (1, 2, 9, 64):
+        a = rng.integers(-n, n, n)
+        want, got = a.copy(), a.copy()
+        try:
+            _self_indexed_py(want)
+        except IndexError:
+            with pytest.raises(IndexError):
+                self_indexed(got)
+            assert np.array_equal(got, want)
+            continue
+        assert np.array_equal(self_indexed(got), want)
