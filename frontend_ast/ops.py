@@ -672,6 +672,9 @@ def negate(cx, v: Val) -> Val:
             out.set_range(None, None)
             out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",
                            "Python int negation overflows int64")
+            # past the guard -x is in [-max, max] and keeps x's affine bounds
+            # negated (range(-i, -n, -1) is bounded through -n)
+            out.set_range(-INT64[1], INT64[1], lbs, ubs)
         return out
     t = ty.ir()
     out = Val(ir.Sub(ir.Const(t, 0), n), ty, static=static, const=c, risky=v.risky)

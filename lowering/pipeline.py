@@ -18,6 +18,7 @@ from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
 
 from .access_checks import add_access_checks
+from .assert_fast_path import assert_fast_path
 from .bounds_inference import infer_bounds
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
@@ -179,6 +180,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
+    stmt = run("assert fast path", assert_fast_path, stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
