@@ -22,12 +22,19 @@ Buffer changes shape; another Buffer must already have it); the passes repeat
 ImageParam is then bound to a new Buffer of its proposed geometry."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import ir
-from .errors import CompileError
+from .errors import CompileError, ConstraintError
 
 MAX_PASSES = 16
+
+# whether a constraint realize must check (an expression on an ImageParam, any
+# on an output buffer) was ever set in this process: until then the repeated
+# realize (realize_fast) needs no test
+EVER_SET = [False]
 
 
 # ---- constraints ----------------------------------------------------------------------------
@@ -95,7 +102,65 @@ def _input_regions(outputs, mins, extents) -> dict:
             env[f"{name}.min.{d}"] = 0
     out = {}
     _reads(stmt, env, {}, out)
+    gathers = _Gathers()
+    gathers.visit(stmt)
+    for name, d, index in gathers.found:
+        lo, hi = _constant_bounds(index, env)
+        dims = out.setdefault(name, {})
+        if lo is None:
+            dims[d] = None              # unbounded (see _unbounded)
+        elif dims.get(d, ()) is not None:
+            dims[d] = (min(lo, dims[d][0]), max(hi, dims[d][1])) if d in dims else (lo, hi)
     return out
+
+
+_GATHER = re.compile(r"input buffer (\S+) is read at index \{\} in dimension (\d+), outside")
+
+
+class _Gathers(ir.Visitor):
+    """The input reads checked inside the loops (access_checks: gathers,
+    reads at data-dependent positions): (input, dimension, index)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def visit_AssertStmt(self, s):
+        m = _GATHER.match(s.message)
+        if m is not None and s.args:
+            self.found.append((m.group(1), int(m.group(2)), s.args[0]))
+
+    def visit(self, n):
+        if not isinstance(n, ir.Expr):      # (no statements inside expressions)
+            super().visit(n)
+
+
+def _constant_bounds(index, env) -> tuple:
+    """(lo, hi) of a checked index when its interval is known without the
+    loops (a narrow type's range: a uint8 index reads [0, 255]), else
+    (None, None)."""
+    from .lowering.interval import bounds_of
+    iv = bounds_of(index, {})
+    if not iv.bounded():
+        return None, None
+    try:
+        return (_evaluate(iv.lo, env, {}, "a gather's index"),
+                _evaluate(iv.hi, env, {}, "a gather's index"))
+    except CompileError:
+        return None, None
+
+
+def _unbounded(touched: dict, params) -> None:
+    """ValueError (Halide: `Invalid arguments to infer_input_bounds`, after
+    its error that the input is accessed at an unbounded position) when an
+    input ImageParam is read at positions no bound covers."""
+    for p in params:
+        for d, region in touched.get(p.name(), {}).items():
+            if region is None:
+                raise ValueError(
+                    f"infer_input_bounds: input {p.name()} is read in dimension {d} at "
+                    f"positions that depend on data, with no bound: its region is "
+                    f"unbounded (clamp the index, e.g. with hl.clamp)")
 
 
 _READ = "is read over [{}, {}] in dimension "
@@ -173,9 +238,8 @@ def _propose(what: str, table: dict, mins, extents, env: dict) -> tuple:
     return new_mins, new_extents
 
 
-def _out_region(outputs, mins, extents) -> tuple:
-    """The outputs' touched region for a query over (mins, extents)."""
-    f = outputs[0]
+def _out_region(f, mins, extents) -> tuple:
+    """Output f's touched region for a query over (mins, extents)."""
     table = constraints_of(f)
     mins, extents = list(mins), list(extents)
     env = _geometry_env(f.name(), mins, extents)
@@ -185,26 +249,57 @@ def _out_region(outputs, mins, extents) -> tuple:
         if ("extent", d) in table and _loop_bound(table[("extent", d)]):
             extents[d] = _value(table[("extent", d)], env,
                                 f"the extent constraint of {f.name()}")
-        for g in outputs:
-            extents[d] = _rounded(g, d, extents[d])
+        extents[d] = _rounded(f, d, extents[d])
     return mins, extents
+
+
+def _union(a: dict, b: dict) -> dict:
+    """Two {name: {dim: (lo, hi)}} read regions, joined."""
+    out = {n: dict(dims) for n, dims in a.items()}
+    for n, dims in b.items():
+        mine = out.setdefault(n, {})
+        for d, (lo, hi) in dims.items():
+            mine[d] = (min(lo, mine[d][0]), max(hi, mine[d][1])) if d in mine else (lo, hi)
+    return out
+
+
+def _touched(outputs, regions: dict) -> dict:
+    """What the pipeline reads of each input with each output computed over
+    its own region (one lowering when the outputs share one region)."""
+    first = regions[outputs[0].name()]
+    if all(regions[f.name()] == first for f in outputs):
+        return _input_regions(outputs, *first)
+    out = {}
+    for f in outputs:
+        out = _union(out, _input_regions([f], *regions[f.name()]))
+    return out
+
+
+def _dst_regions(outputs, dst) -> tuple:
+    """(output Buffers or None, {output name: (mins, extents)}) of a query
+    over `dst`: sizes (every output over them) or one Buffer per output."""
+    from .buffer import Buffer
+    bufs = [dst] if isinstance(dst, Buffer) else list(dst) if isinstance(dst, (list, tuple)) \
+        and dst and isinstance(dst[0], Buffer) else None
+    if bufs is None:
+        sizes = [int(s) for s in ([dst] if isinstance(dst, (int, np.integer)) else dst)]
+        return None, {f.name(): ([0] * len(sizes), sizes) for f in outputs}
+    if len(bufs) != len(outputs):
+        raise ValueError(f"infer_input_bounds was given {len(bufs)} Buffers for "
+                         f"{len(outputs)} outputs")
+    return bufs, {f.name(): (b.mins(), [b.dim(d).extent() for d in range(b.dimensions())])
+                  for f, b in zip(outputs, bufs)}
 
 
 def infer_input_bounds(outputs: list, dst) -> None:
     """Halide's infer_input_bounds for the output Funcs `outputs` over `dst`
     (sizes, or the output Buffers: a bounds-query Buffer takes the proposed
     geometry); binds each unbound input ImageParam to a Buffer of the
-    region the pipeline needs of it (its constraints applied)."""
+    region the pipeline needs of it (its constraints applied). Each output
+    has its own region: its own constraints and splits, its own proposal."""
     from .buffer import Buffer
     from .graph import collect_graph
-    bufs = [dst] if isinstance(dst, Buffer) else list(dst) if isinstance(dst, (list, tuple)) \
-        and dst and isinstance(dst[0], Buffer) else None
-    if bufs is None:
-        sizes = [int(s) for s in ([dst] if isinstance(dst, (int, np.integer)) else dst)]
-        mins, extents = [0] * len(sizes), sizes
-    else:
-        mins, extents = bufs[0].mins(), [bufs[0].dim(d).extent()
-                                         for d in range(bufs[0].dimensions())]
+    bufs, asked = _dst_regions(outputs, dst)
     graph = collect_graph([f.function() for f in outputs])
     params = [graph.images[n] for n in graph.image_names()
               if hasattr(graph.images[n], "set") and graph.images[n].get() is None]
@@ -217,11 +312,12 @@ def infer_input_bounds(outputs: list, dst) -> None:
                                                      for d in range(b.dimensions())]))
     proposals = None
     for _ in range(MAX_PASSES):
-        omins, oextents = _out_region(outputs, mins, extents)
-        touched = _input_regions(outputs, omins, oextents)
+        touched_out = {f.name(): _out_region(f, *asked[f.name()]) for f in outputs}
+        touched = _touched(outputs, touched_out)
+        _unbounded(touched, params)
         env = dict(known)
         for f in outputs:
-            env.update(_geometry_env(f.name(), omins, oextents))
+            env.update(_geometry_env(f.name(), *touched_out[f.name()]))
         regions = {}
         for p in params:
             dims = touched.get(p.name(), {})
@@ -229,8 +325,8 @@ def infer_input_bounds(outputs: list, dst) -> None:
             regions[p.name()] = ([lo for lo, _ in region],
                                  [max(hi - lo + 1, 0) for lo, hi in region])
             env.update(_geometry_env(p.name(), *regions[p.name()]))
-        mins, extents = _propose(f"the output {outputs[0].name()}", constraints_of(outputs[0]),
-                                 omins, oextents, env)
+        asked = {f.name(): _propose(f"the output {f.name()}", constraints_of(f),
+                                    *touched_out[f.name()], env) for f in outputs}
         new = {p.name(): _propose(f"input {p.name()}", constraints_of(p), *regions[p.name()],
                                   env) for p in params}
         if new == proposals:
@@ -240,7 +336,9 @@ def infer_input_bounds(outputs: list, dst) -> None:
         raise ValueError(f"inferring input bounds on the pipeline of "
                          f"{', '.join(f.name() for f in outputs)} did not converge after "
                          f"{MAX_PASSES} passes (the constraints keep growing the buffers)")
-    _write_outputs(bufs, mins, extents)
+    if bufs is not None:
+        for f, b in zip(outputs, bufs):
+            _write_output(b, *asked[f.name()])
     for p in params:
         pmins, pextents = proposals[p.name()]
         b = Buffer(p.type(), pextents, name=f"{p.name()}_bounds")
@@ -248,19 +346,29 @@ def infer_input_bounds(outputs: list, dst) -> None:
         p.set(b)
 
 
-def _write_outputs(bufs, mins, extents) -> None:
-    if bufs is None:
-        return
-    for b in bufs:
-        if b.is_bounds_query():
-            b.set_query_geometry(mins, extents)
-        elif b.mins() != list(mins) or [b.dim(d).extent() for d in range(b.dimensions())] \
-                != list(extents):
-            raise ValueError(f"output Buffer {b.name()} must have mins {list(mins)} and "
-                             f"extents {list(extents)} (the constraints on the output)")
+def _write_output(b, mins, extents) -> None:
+    if b.is_bounds_query():
+        b.set_query_geometry(mins, extents)
+    elif b.mins() != list(mins) or [b.dim(d).extent() for d in range(b.dimensions())] \
+            != list(extents):
+        raise ValueError(f"output Buffer {b.name()} must have mins {list(mins)} and "
+                         f"extents {list(extents)} (the constraints on the output)")
 
 
 # ---- at realize -----------------------------------------------------------------------------
+def note_constraint() -> None:
+    """Called when a constraint realize checks is set."""
+    EVER_SET[0] = True
+
+
+def repeat_unchecked(outputs, rec) -> bool:
+    """Whether the record `rec` of a Pipeline of `outputs` (realize_fast) may
+    be repeated by realize_again, which checks no constraints: not when the
+    pipeline has any (a Param they name may have changed since). Callers
+    test EVER_SET[0] first."""
+    return rec is None or not has_constraints(outputs, rec.graph)
+
+
 def has_constraints(outputs, graph) -> bool:
     """Whether realize must check expression constraints (integer ones on an
     ImageParam are checked when its Buffer is set)."""
@@ -272,9 +380,10 @@ def has_constraints(outputs, graph) -> bool:
 
 
 def check_constraints(outputs, graph, mins, extents) -> None:
-    """ValueError, as Halide's `Constraint violated: im.extent.0 (10) ==
-    (f.extent.0 + 1) (6)`, when a buffer's geometry differs from its
-    constraint evaluated on the geometry of this realization."""
+    """ConstraintError (a HalideError and a ValueError), as Halide's
+    `Constraint violated: im.extent.0 (10) == (f.extent.0 + 1) (6)`, when a
+    buffer's geometry differs from its constraint evaluated on the geometry
+    of this realization."""
     from .expr import Expr
     env = {}
     for f in outputs:
@@ -301,4 +410,4 @@ def check_constraints(outputs, graph, mins, extents) -> None:
             except CompileError:
                 continue            # names an output of another pipeline
             if value != env[key]:
-                raise ValueError(f"Constraint violated: {key} ({env[key]}) == {want} ({value})")
+                raise ConstraintError(f"Constraint violated: {key} ({env[key]}) == {want} ({value})")

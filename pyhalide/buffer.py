@@ -464,6 +464,9 @@ class ImageParam(OutputImageParam):
                     f"ImageParam {self._name}: dimension {d} stride given by an expression "
                     f"({v}); pyhalide takes constant strides{at(user_location())}")
             table[(field, d)] = v if isinstance(v, Expr) else int(v)
+            if isinstance(v, Expr):
+                from .bounds_query import note_constraint
+                note_constraint()
         if self._buffer is not None:
             self._check(self._buffer)
 

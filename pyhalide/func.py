@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import operator
 
-from . import ir, schedule_warnings, shifted_inputs, tracing, wrappers
+from . import bounds_query, ir, schedule_warnings, shifted_inputs, tracing, wrappers
+from .bounds_query import repeat_unchecked
 from .errors import CompileError
 from .expr import Expr, cast_node, is_python_number, number_as, python_const, to_node
 from .func_halide import (
@@ -479,7 +480,9 @@ class Func(HalideFuncMethods, Schedulable):
     def realize(self, sizes=None, *more, **kw):
         pipe = self.__dict__.get("_solo_pipeline")
         if pipe is not None and not kw and "_fast" in pipe.__dict__ \
-                and not self.__dict__.get("_memoized"):
+                and not self.__dict__.get("_memoized") \
+                and not (bounds_query.EVER_SET[0] and
+                         not repeat_unchecked([self], pipe.__dict__["_fast"]())):
             # the last call over these sizes, nothing changed (pyhalide/realize_fast.py);
             # Buffers given (type and min checks) take the path below
             out = realize_again(pipe, sizes, more)

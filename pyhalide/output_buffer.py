@@ -41,6 +41,8 @@ class OutputBufferDim:
         return self.set_bounds(None, extent)
 
     def set_bounds(self, min=None, extent=None) -> "OutputBufferDim":
+        from .bounds_query import note_constraint
+        note_constraint()
         table = self._func.__dict__.setdefault("_constraints", {})
         for field, v in (("min", min), ("extent", extent)):
             if v is not None:

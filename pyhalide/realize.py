@@ -6,8 +6,8 @@ import operator
 
 import numpy as np
 
-from . import ir, shifted_inputs, tracing
-from .bounds_query import check_constraints, has_constraints
+from . import bounds_query, ir, shifted_inputs, tracing
+from .bounds_query import check_constraints, has_constraints, repeat_unchecked
 from .buffer import Buffer
 from .errors import CompileError
 from .graph import collect_graph, fingerprint
@@ -200,7 +200,9 @@ class Pipeline(HalidePipelineMethods):
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):
-        if not kw and "_fast" in self.__dict__:
+        if not kw and "_fast" in self.__dict__ and not (
+                bounds_query.EVER_SET[0] and
+                not repeat_unchecked(self._outputs, self.__dict__["_fast"]())):
             out = realize_again(self, sizes, more)      # the last call, nothing changed
             if out is not None:
                 return out
