@@ -1,0 +1,215 @@
+"""The compiled entry of a repeated realize (pyhalide/realize_entry.py): a
+recorded call without params runs as one native call, and every case it
+does not handle (another array geometry, a min, an edited Func, a kernel
+error, Buffers given, tracing) falls back to the Python paths with the same
+result or error. Results are compared with NumPy, errors with those of the
+same program on a Func that has no record."""
+import re
+import threading
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide import realize_fast
+from pyhalide.dispatch import available
+
+
+pytestmark = pytest.mark.skipif(not available(), reason="no compiled entries in this process")
+
+
+def _record(f):
+    return f._solo_pipeline.__dict__["_fast"]()
+
+
+@pytest.fixture
+def python_calls(monkeypatch):
+    """How many recorded calls ran through the Python PreparedCall (the
+    entry missed or was not built), counted on every record made."""
+    count = [0]
+    made = realize_fast._Record.__init__
+
+    def init(self, *a, **k):
+        made(self, *a, **k)
+        call = self.call
+
+        def counted(*args):
+            count[0] += 1
+            return call(*args)
+        self.call = counted
+    monkeypatch.setattr(realize_fast._Record, "__init__", init)
+    return count
+
+
+def _scaled(src, k=3):
+    x, y = ph.Var("x"), ph.Var("y")
+    f = ph.Func("scaled")
+    f[x, y] = src[x, y] * k + 1
+    return f, x, y
+
+
+def _want(a, k=3):
+    return (a.astype(np.int64) * k + 1).astype(np.int32)
+
+
+def _arr(h, w, seed=0):
+    return np.random.default_rng(seed).integers(-1000, 1000, (h, w), dtype=np.int32)
+
+
+def _twice(f, sizes):
+    f.realize(sizes)
+    out = f.realize(sizes)
+    assert _record(f).native is not None
+    return out
+
+
+def test_the_native_call_sees_the_input_s_contents(python_calls):
+    a = _arr(6, 9)
+    f, _, _ = _scaled(ph.Buffer(a))
+    assert np.array_equal(np.asarray(_twice(f, [9, 6])), _want(a))
+    n = python_calls[0]
+    for seed in range(3):
+        a[...] = _arr(6, 9, seed + 1)               # edited in place between calls
+        out = f.realize([9, 6])
+        assert type(out) is ph.Buffer and np.array_equal(np.asarray(out), _want(a))
+    assert python_calls[0] == n                     # all three ran natively
+
+
+def test_an_image_param_set_to_other_arrays(python_calls):
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    a = _arr(4, 7)
+    img.set(a)
+    f, _, _ = _scaled(img, 2)
+    _twice(f, [7, 4])
+    n = python_calls[0]
+    b = _arr(4, 7, 5)
+    img.set(ph.Buffer(b))                            # same geometry: native
+    assert np.array_equal(np.asarray(f.realize([7, 4])), _want(b, 2))
+    assert python_calls[0] == n
+    c = np.asfortranarray(_arr(4, 7, 6))             # other strides: the Python path
+    img.set(c)
+    assert np.array_equal(np.asarray(f.realize([7, 4])), _want(c, 2))
+    d = _arr(5, 7, 7)                                # other shape
+    img.set(d)
+    assert np.array_equal(np.asarray(f.realize([7, 4])), _want(d[:4], 2))
+    e = _arr(4, 7, 8).astype(np.int16)               # other dtype: the full path's error
+    img.set(e)
+    with pytest.raises(TypeError):
+        f.realize([7, 4])
+
+
+def test_a_shifted_input_and_a_misaligned_one():
+    a = _arr(3, 10)
+    buf = ph.Buffer(a)
+    f, _, _ = _scaled(buf, 2)
+    _twice(f, [8, 3])
+    buf.set_min([-2, 0])
+    assert np.array_equal(np.asarray(f.realize([8, 3])), _want(a[:, 2:], 2))
+    buf.set_min([0, 0])
+    assert np.array_equal(np.asarray(f.realize([8, 3])), _want(a[:, :8], 2))
+    raw = np.zeros(4 * 12 + 1, np.uint8)
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    img.set(raw[:48].view(np.int32).reshape(3, 4))
+    g, _, _ = _scaled(img, 2)
+    _twice(g, [4, 3])
+    img.set(raw[1:].view(np.int32).reshape(3, 4))
+    with pytest.raises(ValueError, match="not aligned"):
+        g.realize([4, 3])
+
+
+def test_edits_between_native_calls_are_seen():
+    a = _arr(8, 16)
+    f, x, y = _scaled(ph.Buffer(a))
+    _twice(f, [16, 8])
+    f.vectorize(x, 8).parallel(y)                    # rescheduled: compiled again
+    assert np.array_equal(np.asarray(_twice(f, [16, 8])), _want(a))
+    f[x, y] = f[x, y] + x                            # an update added
+    want = _want(a) + np.arange(16, dtype=np.int32)
+    assert np.array_equal(np.asarray(f.realize([16, 8])), want)
+    assert np.array_equal(np.asarray(f.realize([16, 8])), want)
+    assert _record(f).native is not None
+    assert np.array_equal(np.asarray(f.realize([16, 8])), want)
+
+
+def test_a_kernel_error_on_the_native_path_is_the_python_path_s():
+    def build(buf):
+        x = ph.Var("x")
+        f = ph.Func("checked")
+        f[x] = ph.require(buf[x] >= 0, buf[x] * 2, "negative input")
+        return f
+    a = np.arange(12, dtype=np.int32)
+    f = build(ph.Buffer(a))
+    assert np.array_equal(np.asarray(_twice(f, [12])), a * 2)
+    a[5] = -3
+    with pytest.raises(RuntimeError) as got:
+        f.realize([12])
+    with pytest.raises(RuntimeError) as fresh:
+        build(ph.Buffer(a.copy())).realize([12])
+    assert str(got.value) == str(fresh.value)
+    a[5] = 4
+    assert np.array_equal(np.asarray(f.realize([12])), a * 2)
+
+
+def test_buffers_given_and_several_outputs():
+    a = _arr(3, 5)
+    f, x, y = _scaled(ph.Buffer(a), 2)
+    _twice(f, [5, 3])
+    out = ph.Buffer(ph.Int(32), [5, 3])
+    f.realize(out)
+    assert np.array_equal(np.asarray(out), _want(a, 2))
+    g = ph.Func("g")
+    g[x, y] = f[x, y] * 2.5
+    p = ph.Pipeline([f, g])
+    for _ in range(3):
+        fo, go = p.realize([5, 3])
+        assert np.array_equal(np.asarray(fo), _want(a, 2))
+        assert np.array_equal(np.asarray(go), (_want(a, 2) * np.float32(2.5)))
+    assert p.__dict__["_fast"]().native is not None
+    t = ph.Func("pair")
+    t[x, y] = (f[x, y], f[x, y] - 1)
+    for _ in range(3):
+        r0, r1 = t.realize([5, 3])
+        assert np.array_equal(np.asarray(r0), _want(a, 2))
+        assert np.array_equal(np.asarray(r1), _want(a, 2) - 1)
+    assert _record(t).native is not None
+
+
+def test_a_traced_func_prints_as_a_fresh_one(capsys):
+    a = np.arange(4, dtype=np.int32)
+    x = ph.Var("x")
+
+    def build():
+        f = ph.Func("traced")
+        f[x] = ph.Buffer(a)[x] + 1
+        return f
+    f = build()
+    _twice(f, [4])
+    capsys.readouterr()
+    f.trace_stores()
+    assert np.array_equal(np.asarray(f.realize([4])), a + 1)
+    got = capsys.readouterr().out
+    g = build()
+    g.trace_stores()
+    g.realize([4])
+    fresh = re.sub(r"traced[_$]\d+", "traced", capsys.readouterr().out)   # (a unique name)
+    assert "Store traced.0(3) = 4" in got and got == fresh
+
+
+def test_threads_calling_the_native_entry_at_once():
+    a = _arr(32, 64)
+    f, x, y = _scaled(ph.Buffer(a))
+    f.parallel(y)
+    _twice(f, [64, 32])
+    want = _want(a)
+    bad = []
+
+    def work():
+        for _ in range(100):
+            if not np.array_equal(np.asarray(f.realize([64, 32])), want):
+                bad.append(1)
+    ts = [threading.Thread(target=work) for _ in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not bad
