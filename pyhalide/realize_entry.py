@@ -55,11 +55,12 @@ from .lowering.runtime import write_geometry
 __all__ = ["realize_entry"]
 
 
-def realize_entry(kernel, buffers, n_inputs: int):
+def realize_entry(kernel, buffers, n_inputs: int, values=()):
     """The compiled entry running `kernel` on input arrays of the geometry of
-    buffers[:n_inputs] and fresh outputs like buffers[n_inputs:], or None."""
-    if not available() or kernel.params or len(kernel.buffers) != len(buffers) or \
-            not interrupt.in_main_thread():
+    buffers[:n_inputs] and fresh outputs like buffers[n_inputs:], with param
+    values of the types of `values` (the kernel's params in order), or None."""
+    if not available() or len(kernel.params) != len(values) or \
+            len(kernel.buffers) != len(buffers) or not interrupt.in_main_thread():
         return None
     L = Layout()
     kernel_slots(L, kernel)
@@ -87,8 +88,36 @@ def realize_entry(kernel, buffers, n_inputs: int):
         write_geometry(spec, arr, rows)
         s.slots["geometry"] = L.slot(ctypes.addressof(rows), rows)
         L.buffers.append(s)
+    for j, (par, v) in enumerate(zip(kernel.params, values)):
+        arg = _param(L, par.type, v)
+        if arg is None:
+            return None
+        L.args.append(arg)
+        s = Source("arg", n_inputs + j)
+        s.single = arg.kind == "float" and par.type.bits == 32
+        L.params.append(s)
     outs = [Result("output", index=j) for j in range(len(L.outputs))]
     L.result = outs[0] if len(outs) == 1 else Result("tuple", items=outs)
     signal_slots(L)
     L.err_slots = CANCEL_SLOT
     return make_entry(L)
+
+
+def _param(L: Layout, t, v):
+    """The argument check of a param of type `t` whose value is `v` now: a
+    Python int for an integer type up to 64 bits (its range checked: else
+    MISS and the Python path raises), a Python float for Float(32) (rounded
+    to float as the ctypes cell does) or Float(64); None for the rest (bool
+    params, NumPy scalars, an int for a float param: the Python path)."""
+    if type(v) is int and (t.is_int() or t.is_uint()) and not t.is_bool() and \
+            t.bits in (8, 16, 32, 64) and int(t.max_value()) < 1 << 63:
+        a = Arg("int")
+        a.slots["type"] = L.obj(int)
+        a.slots["lo"] = L.slot(int(t.min_value()))
+        a.slots["hi"] = L.slot(int(t.max_value()))
+        return a
+    if type(v) is float and t.is_float() and t.bits in (32, 64):
+        a = Arg("float", itemsize=8)
+        a.slots["type"] = L.obj(float)
+        return a
+    return None

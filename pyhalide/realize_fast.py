@@ -62,7 +62,7 @@ class _Record:
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
                                     check_alignment=n)
         # the whole call as one builtin (pyhalide/realize_entry.py), or None
-        self.native = realize_entry(kernel, buffers, n) if not params else None
+        self.native = realize_entry(kernel, buffers, n, params)
 
 
 def _input_array(src):
@@ -211,9 +211,15 @@ def realize_again(pipe, sizes, more):
             arrays.append(buf._array)
         else:
             arrays.append(buf)
+    values = []
+    for p in rec.params:
+        v = p.get()
+        if v is None:
+            return None
+        values.append(v)
     native = rec.native
     if native is not None and "_requirements" not in d:
-        outs = native(*arrays)     # (no params: it checks the arrays and runs the call)
+        outs = native(*arrays, *values)      # (it checks the arrays and values, runs the call)
         if outs is not MISS:
             if type(outs) is not tuple:
                 if rec.single:
@@ -226,12 +232,6 @@ def realize_again(pipe, sizes, more):
     for arr, geometry in zip(arrays, rec.geometry):
         if type(arr) is not np.ndarray or (arr.shape, arr.strides, arr.dtype) != geometry:
             return None
-    values = []
-    for p in rec.params:
-        v = p.get()
-        if v is None:
-            return None
-        values.append(v)
     if "_requirements" in d:
         rec.requirements()
     shape = rec.shape

@@ -14,7 +14,6 @@ import pyhalide as ph
 from pyhalide import realize_fast
 from pyhalide.dispatch import available
 
-
 pytestmark = pytest.mark.skipif(not available(), reason="no compiled entries in this process")
 
 
@@ -213,3 +212,37 @@ def test_threads_calling_the_native_entry_at_once():
     for t in ts:
         t.join()
     assert not bad
+
+
+def test_params_are_passed_natively_and_checked(python_calls):
+    a = _arr(4, 6)
+    k = ph.Param(ph.Int(32), "k", 3)
+    s = ph.Param(ph.Float(32), "s", 0.1)
+    u = ph.Param(ph.UInt(8), "u", 7)
+    x, y = ph.Var("x"), ph.Var("y")
+    f = ph.Func("mixed")
+    f[x, y] = ph.f32(ph.Buffer(a)[x, y] * k + ph.i32(u)) * s
+
+    def want():
+        i = (a.astype(np.int64) * k.get() + u.get()).astype(np.int32)
+        with np.errstate(over="ignore"):                # (1e39 rounds to inf)
+            return i.astype(np.float32) * np.float32(s.get())
+    _twice(f, [6, 4])
+    n = python_calls[0]
+    for kv, sv, uv in ((5, 0.3, 255), (-2147483648, 1e-3, 0), (2147483647, 1e39, 1)):
+        k.set(kv)
+        s.set(sv)
+        u.set(uv)
+        assert np.array_equal(np.asarray(f.realize([6, 4])), want())
+    assert python_calls[0] == n                     # all ran natively
+    for bad in (2147483648, -2147483649):           # out of range: the Python path's error
+        k._value = bad
+        with pytest.raises(TypeError, match="does not fit"):
+            f.realize([6, 4])
+    k._value = True                                 # a bool: the Python path
+    assert np.array_equal(np.asarray(f.realize([6, 4])), want())
+    k.set(4)
+    s._value = 2                                    # an int for a float param
+    assert np.array_equal(np.asarray(f.realize([6, 4])), want())
+    s.set(0.7)
+    assert np.array_equal(np.asarray(f.realize([6, 4])), want())
