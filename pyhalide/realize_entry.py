@@ -1,7 +1,7 @@
 """A compiled entry for a repeated Func.realize / Pipeline.realize: the
 kernel call of a realize_fast record as one builtin function.
 
-    realize_entry(kernel, buffers, n_inputs) -> builtin | None
+    realize_entry(kernel, buffers, n_inputs, values) -> builtin | None | False
 
 The builtin (dispatch.py's compiled entry, built from a Layout made here)
 takes the input arrays, in the kernel's order, and
@@ -28,8 +28,9 @@ see: the Functions' versions (edit stamp), the sizes, the inputs' sources
 None when it is not built: compiled entries unavailable (dispatch.py's
 probes), a kernel with params (read from Param objects at each call by the
 Python path), buffers not as the kernel describes them, outputs not fresh
-C-ordered arrays, a call from another thread than the main one (building
-reads the Python SIGINT handler).
+C-ordered arrays. False when called from another thread than the main
+one (building reads the Python SIGINT handler): the caller tries again at a
+later call.
 """
 from __future__ import annotations
 
@@ -59,8 +60,10 @@ def realize_entry(kernel, buffers, n_inputs: int, values=()):
     """The compiled entry running `kernel` on input arrays of the geometry of
     buffers[:n_inputs] and fresh outputs like buffers[n_inputs:], with param
     values of the types of `values` (the kernel's params in order), or None."""
+    if not interrupt.in_main_thread():
+        return False                 # (built later, from the main thread)
     if not available() or len(kernel.params) != len(values) or \
-            len(kernel.buffers) != len(buffers) or not interrupt.in_main_thread():
+            len(kernel.buffers) != len(buffers):
         return None
     L = Layout()
     kernel_slots(L, kernel)

@@ -39,7 +39,7 @@ from .realize_entry import realize_entry
 class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
-                 "single", "requirements", "stamp", "native", "__weakref__")
+                 "single", "requirements", "stamp", "native", "kernel", "__weakref__")
 
     def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
         from .realize import function_version
@@ -61,8 +61,11 @@ class _Record:
         self.requirements = requirements
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
                                     check_alignment=n)
-        # the whole call as one builtin (pyhalide/realize_entry.py), or None
-        self.native = realize_entry(kernel, buffers, n, params)
+        # the whole call as one builtin (pyhalide/realize_entry.py), or None;
+        # built after the first reuse (False until then: a pipeline realized
+        # twice does not pay its LLVM compile, ~8 ms CPU per new layout)
+        self.native = False
+        self.kernel = kernel
 
 
 def _input_array(src):
@@ -218,7 +221,7 @@ def realize_again(pipe, sizes, more):
             return None
         values.append(v)
     native = rec.native
-    if native is not None and "_requirements" not in d:
+    if native and "_requirements" not in d:
         outs = native(*arrays, *values)      # (it checks the arrays and values, runs the call)
         if outs is not MISS:
             if type(outs) is not tuple:
@@ -238,6 +241,8 @@ def realize_again(pipe, sizes, more):
     outs = [np.empty(shape, dtype=dt) for dt in rec.out_dtypes]
     arrays += outs
     rec.call(arrays, values)
+    if native is False:
+        rec.native = realize_entry(rec.kernel, arrays, len(rec.sources), values)
     if rec.single and len(outs) == 1:
         b = Buffer.__new__(Buffer)         # wrap_array, inlined
         b._array = outs[0]
