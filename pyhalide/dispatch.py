@@ -65,7 +65,8 @@ from pyhalide.lowering.runtime import write_geometry
 
 from .dispatch_written import written_layout
 
-__all__ = ["compiled_entry", "MISS"]
+__all__ = ["compiled_entry", "MISS", "Layout", "Arg", "Source", "Out", "Result", "kernel_slots",
+           "signal_slots", "make_entry", "available"]
 
 
 class _Miss:
@@ -178,19 +179,25 @@ def _probe():
 _FNS_OK = _probe()
 
 
-class _Arg:
+def available() -> bool:
+    """Whether compiled entries can be built in this process (the probes
+    found the object layouts)."""
+    return _FNS_OK is not None
+
+
+class Arg:
     def __init__(self, kind, ndim=0, itemsize=8):
         self.kind, self.ndim, self.itemsize = kind, ndim, itemsize
         self.slots = {}
 
 
-class _Source:
+class Source:
     def __init__(self, source, index=-1):
         self.source, self.index = source, index
         self.slots = {}
 
 
-class _Out:
+class Out:
     def __init__(self, ndim):
         self.ndim = ndim
         self.slots = {}
@@ -275,7 +282,7 @@ def compiled_entry(spec, args):
         layout.slots["stamp"] = layout.obj(stamp)
     from pyhalide.lowering.codegen_llvm import CANCEL_SLOT
     layout.err_slots = CANCEL_SLOT
-    return _make(layout)
+    return make_entry(layout)
 
 
 def _auto(spec) -> bool:
@@ -302,7 +309,7 @@ def _layout(spec, direct, entry, args) -> Layout:
     L.fns = {n: L.slot(a) for n, a in _FNS_OK.items()}
     keyed = set(direct.keyed)
     for i, (k, v) in enumerate(zip(spec.key, args)):
-        L.args.append(_argument(L, k, v, i in keyed))
+        L.args.append(argument(L, k, v, i in keyed))
     for name in spec.global_reads:
         L.globals.append(_global(L, spec.pf.fn, name))
     run = entry.run
@@ -315,9 +322,7 @@ def _layout(spec, direct, entry, args) -> Layout:
         L.slots["miss"] = L.obj(MISS)
         return L
     kernel = run.kernel
-    L.slots["kernel"] = L.slot(kernel.address, kernel)
-    if kernel.parallel:        # called first: the pool sized to config.num_threads
-        L.slots["threads"] = L.obj(parallel_runtime.ensure_threads)
+    kernel_slots(L, kernel)
     n_in = len(direct.sources)
     zero = direct.zero
     outputs = [np.empty(full, dt) for full, dt in entry.allocs]    # (for their strides)
@@ -326,15 +331,15 @@ def _layout(spec, direct, entry, args) -> Layout:
             src = direct.sources[b]
             if isinstance(src, tuple):       # .real / .imag of a complex argument
                 arr = getattr(args[src[0]], src[1])
-                s = _Source("part", src[0])
+                s = Source("part", src[0])
                 s.offset = arr.ctypes.data - args[src[0]].ctypes.data
             else:
-                s = _Source("arg", src) if src >= 0 else _Source("zero")
+                s = Source("arg", src) if src >= 0 else Source("zero")
                 if src < 0:
                     s.slots["data"] = L.slot(zero.ctypes.data, zero)
                 arr = args[src] if src >= 0 else zero
         else:
-            s = _Source("output", b - n_in)
+            s = Source("output", b - n_in)
             arr = outputs[b - n_in]
         if arr.ndim != buf.dimensions or arr.dtype != buf.type.to_numpy():
             raise _Refused("a buffer of another geometry")
@@ -346,7 +351,7 @@ def _layout(spec, direct, entry, args) -> Layout:
     shapes = [shape for count, shape in entry.slots for _ in range(count)]
     for (full, dt), shape in zip(entry.allocs, shapes):
         shape = full if shape is None else shape
-        o = _Out(len(shape))
+        o = Out(len(shape))
         o.slots["descr"] = L.obj(np.dtype(dt))
         o.slots["shape"] = L.words(shape)
         L.outputs.append(o)
@@ -355,9 +360,9 @@ def _layout(spec, direct, entry, args) -> Layout:
         raise _Refused("a param converts its argument")
     for j, (par, value) in enumerate(zip(kernel.params, run.params)):
         if j in live:
-            L.params.append(_Source("arg", live[j]))
+            L.params.append(Source("arg", live[j]))
         else:
-            s = _Source("static")
+            s = Source("static")
             raw = np.array(value, par.type.to_numpy()).tobytes()   # (checked by run)
             raw += bytes(8 - len(raw))
             s.slots["value"] = L.slot(int.from_bytes(raw, "little", signed=True))
@@ -366,7 +371,23 @@ def _layout(spec, direct, entry, args) -> Layout:
         L.result = _result(L, spec, spec.result, entry)
     except _Refused:
         L.result = _converted(L, spec, entry)
-    # the SIGINT flag of interrupt.py, installed for the handler Python has now
+    signal_slots(L)
+    return L
+
+
+def kernel_slots(L: Layout, kernel) -> None:
+    """The slots of the kernel an entry runs: the C functions (unless set),
+    the kernel, ensure_threads (a parallel kernel)."""
+    if not L.fns:
+        L.fns = {n: L.slot(a) for n, a in _FNS_OK.items()}
+    L.slots["kernel"] = L.slot(kernel.address, kernel)
+    if kernel.parallel:        # called first: the pool sized to config.num_threads
+        L.slots["threads"] = L.obj(parallel_runtime.ensure_threads)
+
+
+def signal_slots(L: Layout) -> None:
+    """The slots of the call's cancel flag (the SIGINT flag of interrupt.py,
+    installed for the handler Python has now), MISS, True and False."""
     flag = interrupt.cancel_flag_for_call()
     L.slots["never"] = L.slot(0)
     L.slots["main_thread"] = L.slot(ctypes.addressof(_MAIN_THREAD), _MAIN_THREAD)
@@ -376,7 +397,6 @@ def _layout(spec, direct, entry, args) -> Layout:
     L.slots["flag"] = L.slot(flag)
     L.slots["miss"] = L.obj(MISS)
     L.slots["true"], L.slots["false"] = L.obj(True), L.obj(False)
-    return L
 
 
 def _global(L: Layout, fn, name):
@@ -399,37 +419,37 @@ def _global(L: Layout, fn, name):
                      "value": L.slot(0) if value is MISSING else L.obj(value)})
 
 
-def _argument(L: Layout, key, v, keyed: bool) -> _Arg:
+def argument(L: Layout, key, v, keyed: bool) -> Arg:
     kind = key[0]
     if kind == "array":
-        a = _Arg("array", v.ndim)
+        a = Arg("array", v.ndim)
         a.slots["type"] = L.obj(np.ndarray)
         a.slots["descr"] = L.obj(v.dtype)
         a.slots["shape"] = L.words(v.shape)
         a.slots["strides"] = L.words(v.strides)
         return a
     if kind == "const":          # None, a function, a tuple of scalars: that very object
-        a = _Arg("object")
+        a = Arg("object")
         a.slots["object"] = L.obj(v)
         return a
     if kind == "float":
-        a = _Arg("float", itemsize=8)
+        a = Arg("float", itemsize=8)
         a.slots["type"] = L.obj(float)
         raw = struct.unpack("<q", struct.pack("<d", v))[0]
     elif kind == "int":
-        a = _Arg("int")
+        a = Arg("int")
         a.slots["type"] = L.obj(int)
         raw = v
         if keyed and not -(1 << 63) <= v < 1 << 63:
             raise _Refused("a key beyond int64")
     elif kind == "bool":
-        a = _Arg("bool")
+        a = Arg("bool")
         a.slots["type"] = L.obj(bool)
         if keyed:
             a.slots["key"] = L.obj(v)
         return a
     elif kind == "np" and len(key) == 2 and np.dtype(key[1]).kind in "biuf":
-        a = _Arg("np", itemsize=v.itemsize)
+        a = Arg("np", itemsize=v.itemsize)
         a.slots["type"] = L.obj(type(v))
         raw = int.from_bytes(v.tobytes(), "little")
         if raw >= 1 << 63:
@@ -505,7 +525,7 @@ def _converted(L: Layout, spec, entry) -> Result:
     return Result("call", items=items, slot=L.obj(finish))
 
 
-def _make(L: Layout):
+def make_entry(L: Layout):
     from pyhalide.lowering.llvm_objects import load_runtime_module
 
     from .dispatch_ir import ENTRY, entry_ir

@@ -135,6 +135,11 @@ def _arguments(e: _Emitter, layout) -> tuple[dict, dict]:
             values[i] = v
             if "key" in arg.slots:
                 e.equal(v, e.slot(arg.slots["key"]))
+            if "lo" in arg.slots:                # a param's range (else the Python check)
+                for op, bound in (("sge", "lo"), ("sle", "hi")):
+                    c = e.tmp()
+                    e(f"{c} = icmp {op} i64 {v}, {e.slot(arg.slots[bound])}")
+                    e.check(c)
         else:                                    # a Python float or a NumPy scalar
             ty = _PTR_TYPES[arg.itemsize]
             v = e.field(o, 16, ty)
@@ -260,7 +265,13 @@ def _kernel_args(e: _Emitter, layout, values, outs) -> tuple[str, str]:
             cell = e.tmp()
             e(f"{cell} = alloca i64")
             ty = layout.args[par.index]
-            e(f"store {_value_type(ty)} {values[par.index]}, ptr {cell}")
+            if getattr(par, "single", False):    # a Float(32) param of a Python float
+                d, f = e.tmp(), e.tmp()
+                e(f"{d} = bitcast i64 {values[par.index]} to double")
+                e(f"{f} = fptrunc double {d} to float")
+                e(f"store float {f}, ptr {cell}")
+            else:
+                e(f"store {_value_type(ty)} {values[par.index]}, ptr {cell}")
         else:                                    # a static value, in the block
             cell = e.slot_ptr(par.slots["value"])
         put(2 * nb + j, cell)

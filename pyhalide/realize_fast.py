@@ -31,13 +31,15 @@ import numpy as np
 
 from . import tracing
 from .buffer import Buffer, wrap_array
+from .dispatch import MISS
 from .ir.function import LAST_EDIT, tracked
+from .realize_entry import realize_entry
 
 
 class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
-                 "single", "requirements", "stamp", "__weakref__")
+                 "single", "requirements", "stamp", "native", "kernel", "__weakref__")
 
     def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
         from .realize import function_version
@@ -59,6 +61,11 @@ class _Record:
         self.requirements = requirements
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
                                     check_alignment=n)
+        # the whole call as one builtin (pyhalide/realize_entry.py), or None;
+        # built after the first reuse (False until then: a pipeline realized
+        # twice does not pay its LLVM compile, ~8 ms CPU per new layout)
+        self.native = False
+        self.kernel = kernel
 
 
 def _input_array(src):
@@ -198,30 +205,44 @@ def realize_again(pipe, sizes, more):
             return None
         rec.stamp = _stamp(rec.functions, now)
     arrays = []
-    for src, geometry in zip(rec.sources, rec.geometry):
+    for src in rec.sources:
         buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
         if type(buf) is Buffer:            # (_input_array, inlined)
             mins = getattr(buf, "_mins", None)
             if mins and any(mins):
                 return None
-            arr = buf._array
+            arrays.append(buf._array)
         else:
-            arr = buf
-        if type(arr) is not np.ndarray or (arr.shape, arr.strides, arr.dtype) != geometry:
-            return None
-        arrays.append(arr)
+            arrays.append(buf)
     values = []
     for p in rec.params:
         v = p.get()
         if v is None:
             return None
         values.append(v)
+    native = rec.native
+    if native and "_requirements" not in d:
+        outs = native(*arrays, *values)      # (it checks the arrays and values, runs the call)
+        if outs is not MISS:
+            if type(outs) is not tuple:
+                if rec.single:
+                    b = Buffer.__new__(Buffer)         # wrap_array, inlined
+                    b._array = outs
+                    b._name = rec.out_names[0]
+                    return b
+                outs = (outs,)
+            return result(rec.single, list(outs), rec.out_names)
+    for arr, geometry in zip(arrays, rec.geometry):
+        if type(arr) is not np.ndarray or (arr.shape, arr.strides, arr.dtype) != geometry:
+            return None
     if "_requirements" in d:
         rec.requirements()
     shape = rec.shape
     outs = [np.empty(shape, dtype=dt) for dt in rec.out_dtypes]
     arrays += outs
     rec.call(arrays, values)
+    if native is False:
+        rec.native = realize_entry(rec.kernel, arrays, len(rec.sources), values)
     if rec.single and len(outs) == 1:
         b = Buffer.__new__(Buffer)         # wrap_array, inlined
         b._array = outs[0]
