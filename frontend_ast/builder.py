@@ -11,7 +11,6 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.buffer import ImageParam, Param
 
-from . import static_sinks
 from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_choice,
     array_complex,
@@ -28,6 +27,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     loop_bound_reach,
     math_scalars,
     ops,
+    static_sinks,
 )
 from .analyze import Liveness, names_assigned
 from .arg_views import arg_view
