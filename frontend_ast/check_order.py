@@ -42,6 +42,7 @@ from pyhalide.errors import CompileError
 
 from .errors import FrontendError
 from .loop_state import Group
+from .static_sinks import statement_values
 from .types import np_ty
 from .unions import lazy_alternative
 from .values import Arr, TupleVal, Val, node_of
@@ -193,24 +194,7 @@ def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
     computes as an expression statement (`expr_value`: its value), and
     whose computation may raise (Val.risky), each computed only where the
     enclosing `if`s hold (as Python computes it)."""
-    if isinstance(stmt, ast.Expr):
-        vals = expr_value.items if isinstance(expr_value, TupleVal) else [expr_value]
-        return _risky(cx, scope, [v for v in vals if isinstance(v, Val)])
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-        targets = [stmt.target]
-    else:
-        return []
-    names = []
-    for t in targets:
-        names.extend(e.id for e in (t.elts if isinstance(t, ast.Tuple) else [t])
-                     if isinstance(e, ast.Name))
-    vals = []
-    for n in names:
-        v = scope.env.get(n)
-        vals.extend(v.items if isinstance(v, TupleVal) else [v])
-    return _risky(cx, scope, [v for v in vals if isinstance(v, Val)])
+    return _risky(cx, scope, statement_values(scope, stmt, expr_value))
 
 
 def _risky(cx, scope, vals) -> list:

@@ -47,12 +47,12 @@ def _call_time_only(v: Val) -> bool:
     return v.static is not None and v.node is None and not v.is_const and not v.union
 
 
-def statement_values(b, stmt) -> list:
-    """The values statement `stmt` (outside loops) computes: those it
-    assigns to names and the value of an expression statement."""
+def statement_values(scope, stmt, expr_value=None) -> list:
+    """The scalar values statement `stmt` computes: those it assigns to
+    names (in `scope` after it ran) or, for an expression statement, its
+    value `expr_value`."""
     if isinstance(stmt, ast.Expr):
-        v = getattr(b, "last_expr_value", None)
-        return _values(v)
+        return _values(expr_value)
     if isinstance(stmt, ast.Assign):
         targets = list(stmt.targets)
     elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
@@ -63,7 +63,7 @@ def statement_values(b, stmt) -> list:
     for t in targets:
         for e in ast.walk(t):
             if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Store):
-                out.extend(_values(b.scope.env.get(e.id)))
+                out.extend(_values(scope.env.get(e.id)))
     return out
 
 
@@ -73,7 +73,8 @@ def add_checks(b, stmt):
     cx = b.cx
     if cx.typing:
         return
-    vals = [v for v in statement_values(b, stmt) if _call_time_only(v)]
+    vals = [v for v in statement_values(b.scope, stmt, b.last_expr_value)
+            if _call_time_only(v)]
     if not vals:
         return
     reached = b.scope.current_condition()
