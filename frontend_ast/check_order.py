@@ -335,7 +335,7 @@ def unrealized_checked(b, out_funcs) -> list:
         # if a[i] == 7: break` and nothing else): a top-level chain's is realized,
         # so that its checks stop the call as Python's loop does; a nested chain's
         # would need the enclosing loops' iterations (refused)
-        if not isinstance(owner, Group) or owner.scan or not f.defined() or \
+        if not isinstance(owner, Group) or owner.scan or owner.merged or not f.defined() or \
                 id(f.function()) in reached or not _has_check(f.function()):
             continue
         if owner.ctx:
