@@ -207,11 +207,11 @@ def _risky(cx, scope, vals) -> list:
     for v in vals:
         if not v.risky or any(v is w for w, _ in out):
             continue
-        if v.node is None and not v.union and not v.ty.is_complex():
+        if not v.ty.is_complex() and not v.union and v.node is None:
             if cond is None or cond.static is not None:
                 continue    # computed at call time where cond holds: static_sinks.py
             node_of(cx, v)  # under a test of data: a node that raises where computed
-        if cond is not None and (v.union or v.node is None or v.ty.is_complex()):
+        if cond is not None and (v.union or v.ty.is_complex() or v.node is None):
             continue        # not made lazy here: left out
         out.append((v, cond))
     return [v if c is None else lazy_alternative(c, v) for v, c in out]

@@ -44,7 +44,8 @@ def _values(v) -> list:
 
 def _call_time_only(v: Val) -> bool:
     """v is computed only by its static function (no IR node holds it)."""
-    return v.static is not None and v.node is None and not v.is_const and not v.union
+    return not v.ty.is_complex() and not v.union and v.static is not None and \
+        v.node is None and not v.is_const
 
 
 def statement_values(scope, stmt, expr_value=None) -> list:
