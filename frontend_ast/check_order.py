@@ -207,7 +207,7 @@ def _risky(cx, scope, vals) -> list:
     for v in vals:
         if not v.risky or any(v is w for w, _ in out):
             continue
-        if not v.ty.is_complex() and not v.union and v.node is None:
+        if not v.union and not v.ty.is_complex() and v.node is None:
             if cond is None or cond.static is not None:
                 continue    # computed at call time where cond holds: static_sinks.py
             node_of(cx, v)  # under a test of data: a node that raises where computed

@@ -44,7 +44,7 @@ def _values(v) -> list:
 
 def _call_time_only(v: Val) -> bool:
     """v is computed only by its static function (no IR node holds it)."""
-    return not v.ty.is_complex() and not v.union and v.static is not None and \
+    return not v.union and not v.ty.is_complex() and v.static is not None and \
         v.node is None and not v.is_const
 
 
