@@ -189,7 +189,7 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
-        cx.static_checks.append(_ProbeNumpy(probe, operands))
+        cx.static_checks.append(_ProbeNumpy(probe, operands, cx.reached_at_call()))
     probe = [placeholder(o.ty, cx) if isinstance(o, ArrayExpr) else o for o in operands]
     cx.cur_node = node
 
@@ -248,17 +248,26 @@ def _weak_static(v) -> bool:
 class _ProbeNumpy:
     """Call-time check: NumPy's operation on empty arrays of the array
     operands' dtypes and the static scalar operands' values (raising what
-    NumPy raises for them)."""
+    NumPy raises for them), where the statement runs (`reached`: as
+    Context.reached_at_call). A scalar operand whose own computation raises
+    is no failure of the operation: its node raises where the kernel
+    computes it (context.deferred_static)."""
 
-    def __init__(self, probe, operands):
+    def __init__(self, probe, operands, reached=None):
         self.probe = probe
+        self.reached = reached or None
         self.args = [("array", o.ty.dtype) if isinstance(o, ArrayExpr) else
                      (("static", o.static) if o.static is not None else ("sample", o.ty.sample(1)))
                      for o in operands]
 
     def __call__(self, env):
-        vals = [np.empty(0, x) if kind == "array" else (x(env) if kind == "static" else x)
-                for kind, x in self.args]
+        if self.reached is not None and not self.reached(env):
+            return
+        try:
+            vals = [np.empty(0, x) if kind == "array" else (x(env) if kind == "static" else x)
+                    for kind, x in self.args]
+        except Exception:
+            return
         with np.errstate(all="ignore"):
             self.probe(*vals)
 

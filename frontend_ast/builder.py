@@ -27,6 +27,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     loop_bound_reach,
     math_scalars,
     ops,
+    static_sinks,
 )
 from .analyze import Liveness, names_assigned
 from .arg_views import arg_view
@@ -94,6 +95,7 @@ class Builder:
         self.arg_vals = {}          # scalar argument name -> its Val (returned: the argument)
         self.result = None
         self.sinks = []             # values assigned outside loops that may raise
+        self.last_expr_value = None  # the value of the last expression statement
         self._outside_loops = check_order.outside_loops(self.tree)
         self.loop_sinks = check_order.LoopSinks(self.tree)
         self._setup_inputs(arg_specs)
@@ -199,7 +201,9 @@ class Builder:
         try:
             self._exec_stmt(s)
             if id(s) in self._outside_loops and not self.state.loops:
-                self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s))
+                self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s,
+                                                             self.last_expr_value))
+                static_sinks.add_checks(self, s)
             elif self.state.loops:
                 self.loop_sinks.store(self, s)
         except UnionTypeError as e:
@@ -231,8 +235,10 @@ class Builder:
         elif isinstance(s, ast.Return):
             self.result = self.stored(self.exprs.ev(s.value), "result", s) \
                 if s.value is not None else None
-        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
-            self.exprs.ev(s.value)          # a call for its effect (np.add.at)
+        elif isinstance(s, ast.Expr) and not isinstance(s.value, ast.Constant):
+            # a call for its effect (np.add.at), or a value Python computes
+            # and drops (`n // k`: its checks run where it stands)
+            self.last_expr_value = self.exprs.ev(s.value)
         elif isinstance(s, (ast.Pass, ast.Expr)):
             pass
         else:

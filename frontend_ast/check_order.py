@@ -42,9 +42,10 @@ from pyhalide.errors import CompileError
 
 from .errors import FrontendError
 from .loop_state import Group
+from .static_sinks import statement_values
 from .types import np_ty
 from .unions import lazy_alternative
-from .values import Arr, Val
+from .values import Arr, TupleVal, Val, node_of
 
 _ATTR = "_pyhalide_loc"
 
@@ -188,29 +189,29 @@ def outside_loops(tree: ast.FunctionDef) -> set:
     return out
 
 
-def risky_assigned(cx, scope, stmt) -> list:
-    """The scalar values that `stmt` (outside loops) assigns to names and
+def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
+    """The scalar values that `stmt` (outside loops) assigns to names, or
+    computes as an expression statement (`expr_value`: its value), and
     whose computation may raise (Val.risky), each computed only where the
     enclosing `if`s hold (as Python computes it)."""
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-        targets = [stmt.target]
-    else:
-        return []
-    names = []
-    for t in targets:
-        names.extend(e.id for e in (t.elts if isinstance(t, ast.Tuple) else [t])
-                     if isinstance(e, ast.Name))
+    return _risky(cx, scope, statement_values(scope, stmt, expr_value))
+
+
+def _risky(cx, scope, vals) -> list:
+    """Those of `vals` that may raise, each computed only where the
+    enclosing `if`s hold."""
     cond = None
     for c in scope.path:
         cond = c if cond is None else cx.logical_and(cond, c)
     out = []
-    for n in names:
-        v = scope.env.get(n)
-        if not isinstance(v, Val) or not v.risky or any(v is w for w, _ in out):
+    for v in vals:
+        if not v.risky or any(v is w for w, _ in out):
             continue
-        if cond is not None and (v.union or v.node is None or v.ty.is_complex()):
+        if not v.union and not v.ty.is_complex() and v.node is None:
+            if cond is None or cond.static is not None:
+                continue    # computed at call time where cond holds: static_sinks.py
+            node_of(cx, v)  # under a test of data: a node that raises where computed
+        if cond is not None and (v.union or v.ty.is_complex() or v.node is None):
             continue        # not made lazy here: left out
         out.append((v, cond))
     return [v if c is None else lazy_alternative(c, v) for v, c in out]
@@ -254,14 +255,21 @@ class LoopSinks:
             targets = stmt.targets
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             targets = [stmt.target]
+        elif isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Constant):
+            targets = []        # an expression statement: its value, dropped
         else:
             return
         names = [t.id for t in targets if isinstance(t, ast.Name) and t.id not in self.read]
-        for n in names:
-            v = bld.scope.env.get(n)
-            if not isinstance(v, Val) or not v.risky or v.union or v.node is None or \
-                    v.ty.is_complex():
+        named = [(n, bld.scope.env.get(n)) for n in names]
+        if isinstance(stmt, ast.Expr):
+            v = bld.last_expr_value
+            named = [(f"expr{i}", x) for i, x in
+                     enumerate(v.items if isinstance(v, TupleVal) else [v])]
+        for n, v in named:
+            if not isinstance(v, Val) or not v.risky or v.union or v.ty.is_complex():
                 continue
+            if v.node is None:
+                node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
             key = (id(stmt), n)
             arr = self.arrays.get(key)
             if arr is None:
@@ -327,7 +335,7 @@ def unrealized_checked(b, out_funcs) -> list:
         # if a[i] == 7: break` and nothing else): a top-level chain's is realized,
         # so that its checks stop the call as Python's loop does; a nested chain's
         # would need the enclosing loops' iterations (refused)
-        if not isinstance(owner, Group) or owner.scan or not f.defined() or \
+        if not isinstance(owner, Group) or owner.scan or owner.merged or not f.defined() or \
                 id(f.function()) in reached or not _has_check(f.function()):
             continue
         if owner.ctx:

@@ -195,14 +195,20 @@ class Context:
         return False
 
     def static_param(self, v: Val):
-        """A value computed exactly in Python at call time, passed as a Param."""
+        """A value computed exactly in Python at call time, passed as a Param.
+        One whose computation may raise (v.risky) raises only where the
+        kernel evaluates it (where Python computes it), not at call time:
+        `deferred_static`."""
         if v.static is None:
             raise self.error("internal error: a value without IR is not static")
         t = ir.Int(64) if v.ty.kind == "int" else v.ty.ir()
         n = next(self._counter)
         p = Param(t, f"__pyhalide_static{n}")
-        self.static_params.append(StaticParam(p, v.static, t, self.smap.loc(self.cur_node)))
-        return p.node
+        loc = self.smap.loc(self.cur_node)
+        if not v.risky or self.typing:
+            self.static_params.append(StaticParam(p, v.static, t, loc))
+            return p.node
+        return deferred_static(self, p, v, t, loc)
 
     def require(self, line: int, cands, lo, hi):
         """A call-time requirement that some of the Affs (over argument
@@ -301,3 +307,32 @@ def decode_bad_index(pos: int) -> str:
     if pos in (INT32[0], INT32[1]):
         return (">= " if pos > 0 else "<= ") + str(pos - 1 if pos > 0 else pos)
     return str(pos if pos < 0 else pos - 1)
+
+
+def deferred_static(cx, p, v: Val, t, loc):
+    """The node of call-time value v that may raise: Param p holds its value
+    (0 where computing it raises) and a flag Param says whether it raised;
+    the node reads p behind a run-time check of the flag, whose failure
+    raises what computing v raises (Specialization.translate computes it
+    again: the check's message is v's static function)."""
+    fn = v.static
+
+    def value(env):
+        try:
+            return fn(env)
+        except Exception:
+            return 0
+
+    def failed(env):
+        try:
+            fn(env)
+        except Exception:
+            return 1
+        return 0
+
+    flag = Param(ir.UInt(8), f"{p.name()}_failed")
+    cx.static_params.append(StaticParam(p, value, t, loc))
+    cx.static_params.append(StaticParam(flag, failed, ir.UInt(8), loc))
+    held = Val(p.node, v.ty, static=fn)
+    ok = ir.EQ(flag.node, ir.Const(ir.UInt(8), 0))
+    return cx.guard(held, ok, "static", fn).node

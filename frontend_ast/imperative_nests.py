@@ -73,6 +73,7 @@ def merge_imperative(emitter, smap, node, deferred, logged, vlogged):
             why = None if len({id(g) for g in gs}) == 1 and len(gs) == len(items) else \
                 "several conflicts"
             why = why or _merge(emitter, smap, node, arr, gs[0], logged, vlogged)
+            gs[0].merged = why is None
             merged.append(gs[0])
         else:
             # writes of the array in the nest only (reads of it by its own writes)

@@ -59,6 +59,8 @@ class Group:
       scan_loop    the Loop a scan is indexed by (None for a reduction)
       scan_var     the Var of that index
       start_node   member index -> the IR value its element starts from
+      merged       its values moved into an array's merged Func
+                   (imperative_nests.merge_imperative): nothing computes the Func
     While the loop runs (LoopRunner.run_loop / enter_group):
       chain        the active Loops of the chain
       ph           per member: its state placeholder in this iteration
@@ -98,6 +100,7 @@ class Group:
         self.scan_loop = None
         self.scan_var = None
         self.start_node = {}
+        self.merged = False
         self.chain = []
         self.ph = []
         self.first = None

@@ -245,11 +245,13 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     x, y = cast(t, an), cast(t, bn)
     node = _IROP[op](x, y)
     if n_within(rng, INT64):
-        return Val(node, PY_INT, rng[0], rng[1], lbs, ubs)
+        # (risky: the shift count's check may be in the node)
+        return Val(node, PY_INT, rng[0], rng[1], lbs, ubs, risky=b.risky)
     if a.is_static and b.is_static:
         # computed exactly at call time (a static parameter when IR needs it)
-        return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b))
-    out = Val(node, PY_INT)      # no range: int64 may not hold the result
+        return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b),
+                   risky=b.risky)
+    out = Val(node, PY_INT, risky=b.risky)      # no range: int64 may not hold the result
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out

@@ -749,6 +749,13 @@ class Specialization:
                 return IndexError(f"index out of bounds for axis {axis} of array {name!r} "
                                   f"in {self.pf.name}()")
         for c in self.builder.cx.check_images:
+            if c.image.name() + " " in msg + " " and callable(c.message) and env is not None:
+                # a call-time value that raises where the kernel computes it
+                # (context.deferred_static): what computing it raises
+                try:
+                    c.message(env)
+                except Exception as failure:
+                    return check_order.tag(failure, c.loc)
             if c.image.name() + " " in msg + " " and isinstance(c.message, tuple):
                 # an assert or raise statement: its exception with its arguments
                 return check_order.tag(assertion_error(c.message, c.loc, c.exc), c.loc)
