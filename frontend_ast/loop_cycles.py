@@ -40,7 +40,7 @@ import copy
 import dataclasses
 
 from pyhalide import ir
-from pyhalide.ir.function import copy_stage
+from pyhalide.ir.function import FuncSchedule, copy_stage
 from pyhalide.simplify import equal_after_simplify
 
 from .deps import unchecked
@@ -54,8 +54,10 @@ def merge_cycles(emitter, node, groups, logged, err):
     its definitions): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
     err(loop node, message, hint) makes the located error of a case that is
-    not one."""
+    not one. Returns (group, array) of each merge whose group's Func no
+    longer holds its values (nothing may read it after the nest)."""
     made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
+    dropped = []
     groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and
                              o not in groups and hasattr(f, "function") and
                              id(f.function()) in made]
@@ -82,6 +84,10 @@ def merge_cycles(emitter, node, groups, logged, err):
                           "write one element of the array per iteration, at the loop's "
                           "position (out[i] = ...), or find where the loop stops in a first "
                           "loop and write the array in a second one up to there")
+            if not G.updates:
+                dropped.append((g, arr))
+                break
+    return dropped
 
 
 def _message(arr, g, why):
@@ -130,8 +136,13 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
     at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
               for n in ctx]
-    if len(pos) != 1 or any(len(ks) != 1 for ks in at_ctx):
+    if len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx):
         return f"{arr.name!r} is not written at one element per iteration"
+    # no coordinate follows the loop: every iteration writes the element of
+    # the enclosing loops' iteration (`out[i] += ...` in a loop over j)
+    same = not pos
+    if same and _read_elsewhere(emitter, A, G):
+        return "the carried value is read after the loop"
     fixed = set(pos) | {ks[0] for ks in at_ctx}
     if any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
            for v in ir.free_vars(a).values()):
@@ -147,8 +158,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
     # first position, which still holds the initial value
-    prev_key = tuple(ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)})
-                     for a in key)
+    prev_key = tuple(key) if same else tuple(
+        ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)}) for a in key)
 
     nA = len(A.output_types)
     M = emitter.new_func(arr.name, arr).function()
@@ -226,8 +237,27 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     to_m = ir.FuncMutator(
         lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    if same:
+        # M's element holds the carried value of the last iteration only: G
+        # is no longer computed (nothing else reads it, merge_cycles refuses
+        # a read after the nest)
+        G.updates = []
+        G.schedule = FuncSchedule()
+        return None
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def _read_elsewhere(emitter, A, G) -> bool:
+    """Whether a Func other than A and G reads G, or a definition of A
+    other than its last update does."""
+    for _, f, _ in emitter.funcs:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is None or fn is G or fn is A:
+            continue
+        if any(_calls(d, G) for d in fn.definitions()):
+            return True
+    return any(_calls(d, G) for d in A.definitions()[:-1])
 
 
 def _func_schedule(s):
