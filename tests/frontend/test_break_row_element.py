@@ -1,0 +1,112 @@
+"""An inner loop that stops early (`break`, a `while` test) while it
+updates one element of an array per iteration of the enclosing loops
+(`out[i] += a[i, j]; if out[i] > t: break`): the array and the inner loop's
+flag and counter are one tuple Func, the carried values stored at the
+element the iteration writes (frontend_ast/loop_cycles.py). Plain Python is
+the oracle: values, dtypes, the arrays written in place, the exception
+type."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.frontend_ast.errors import FrontendError
+
+from .test_exit_recurrence import run_both
+
+
+@ph.pipeline
+def while_rows(a, t):
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        j = 0
+        while j < a.shape[1]:
+            out[i] += a[i, j]
+            if out[i] > t:
+                break
+            j += 1
+    return out
+
+
+@ph.pipeline
+def for_rows(a, t, start):
+    out = start * np.ones(a.shape[0])
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i] = out[i] * 0.5 + a[i, j]
+            if out[i] > t:
+                break
+    return out
+
+
+@ph.pipeline
+def while_test_reads(a, t):
+    out = np.zeros((a.shape[0], 2))
+    for i in range(a.shape[0]):
+        j = 0
+        while j < a.shape[1] and out[i, 1] <= t:
+            out[i, 1] += a[i, j] * a[i, j]
+            j += 1
+    return out
+
+
+@ph.pipeline
+def int_counts(a, lim):
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i] += a[i, j]
+            if out[i] >= lim:
+                break
+    return out
+
+
+def _inputs(rng, shape):
+    yield rng.random(shape)
+    yield np.sort(rng.random(shape), axis=-1)
+    yield np.sort(rng.random(shape), axis=-1)[..., ::-1].copy()
+    yield np.full(shape, 0.5)
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (1, 1), (0, 4), (4, 0), (1, 9), (9, 1)])
+def test_row_sums_until(shape):
+    rng = np.random.default_rng(3)
+    for a in _inputs(rng, shape):
+        for t in (-1.0, 0.7, 1.5, 100.0):
+            run_both(while_rows, a, t)
+            run_both(for_rows, a, t, 0.0)
+            run_both(for_rows, a, t, 0.25)
+            run_both(while_test_reads, a, t)
+
+
+@pytest.mark.parametrize("shape", [(6, 5), (0, 3), (3, 0), (1, 1)])
+def test_int_counts(shape):
+    rng = np.random.default_rng(4)
+    a = rng.integers(-3, 6, shape)
+    for lim in (-5, 0, 4, 100):
+        run_both(int_counts, a, lim)
+
+
+def test_nan_stops_nothing():
+    a = np.array([[0.5, np.nan, 2.0], [np.nan, 0.1, 0.2], [3.0, 1.0, np.nan]])
+    run_both(while_rows, a, 1.0)
+    run_both(for_rows, a, 1.0, 0.0)
+
+
+def test_counter_read_after_is_located():
+    """The inner loop's counter read after it by another array: its Func no
+    longer holds the values, a located error (not a wrong value)."""
+    def f(a, t):
+        out = np.zeros(a.shape[0])
+        cnt = np.zeros(a.shape[0], dtype=np.int64)
+        for i in range(a.shape[0]):
+            j = 0
+            while j < a.shape[1]:
+                out[i] += a[i, j]
+                if out[i] > t:
+                    break
+                j += 1
+            cnt[i] = j
+        return out, cnt
+    a = np.random.default_rng(5).random((4, 5))
+    with pytest.raises(FrontendError, match=r"test_break_row_element.py:\d+:\d+: .*read after"):
+        ph.pipeline(f)(a, 1.0)
