@@ -49,9 +49,9 @@ from .loop_state import Group
 from .values import Arr
 
 
-def merge_cycles(emitter, node, groups, logged, err):
+def merge_cycles(emitter, node, groups, logged, vlog, err):
     """After a top-level nest (`logged`: the emitter's def_log entries of
-    its definitions): merge each scan of `groups` with the array it and that
+    its definitions, `vlog`: its var_log entries): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
     err(loop node, message, hint) makes the located error of a case that is
     not one. Returns (group, array) of each merge whose group's Func no
@@ -78,7 +78,8 @@ def merge_cycles(emitter, node, groups, logged, err):
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
-                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]))
+                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
+                           vlog)
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
@@ -113,47 +114,64 @@ def _calls(d, fn) -> bool:
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     """Build the merged Func; a reason (str) when this case is not one.
     `stop`: the element of G that is the loop's stop flag, or None."""
-    if len(UA.rvars) != 1 or len(UG.rvars) != 1 or UG.predicates or \
-            UA.exit is not None or UG.exit is not None:
+    if len(UG.rvars) != 1 or UG.predicates or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
-    ra, rg = UA.rvars[0], UG.rvars[0]
-    if not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
-        return "they run over different iterations"
+    rg = UG.rvars[0]
     ctx = [getattr(a, "name", None) for a in UG.args[1:]]    # the enclosing loops' Vars
     if None in ctx or list(G.args[1:]) != ctx:
         return "the carried value is indexed by more than the loops"
+    # A's variable of each of G's loops (the enclosing loops may be RVars of A)
+    a_var = same_loops(vlog, A, G) if len(UA.rvars) != 1 else {}
+    if len(UA.rvars) != 1 and (a_var is None or rg.name not in a_var or
+                               any(n not in a_var for n in ctx)):
+        return "the loop is not a single loop of its own"
+    ra = UA.rvars[0] if len(UA.rvars) == 1 else \
+        next((v for v in UA.rvars if v.name == a_var[rg.name].name), None)
+    if ra is None or not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
+        return "they run over different iterations"
     r = ir.Variable(ir.INDEX, ra.name)
-    for a in UA.args:
+    for a in UA.args + tuple(UA.values) + tuple(UA.predicates):
         for name, v in ir.free_vars(a).items():
             if name == ra.name:
                 r = v       # the RVar node (it names its RDom)
     ren = {rg.name: r}      # (the same name, but the RVar of another RDom object)
+    ren.update({n: a_var[n] for n in ctx if n in a_var})
+    ctx_nodes = [ren.get(n, ir.Variable(ir.INDEX, n)) for n in ctx]
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
     at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
               for n in ctx]
-    if len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx):
-        return f"{arr.name!r} is not written at one element per iteration"
     # no coordinate follows the loop: every iteration writes the element of
     # the enclosing loops' iteration (`out[i] += ...` in a loop over j)
     same = not pos
-    if same and _read_elsewhere(emitter, A, G):
-        return "the carried value is read after the loop"
-    fixed = set(pos) | {ks[0] for ks in at_ctx}
-    if any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
-           for v in ir.free_vars(a).values()):
+    if same:
+        if _read_elsewhere(emitter, A, G):
+            return "the carried value is read after the loop"
+        names = {c.name for c in ctx_nodes}
+        if any(v.kind != "param" and name not in names
+               for name, v in ir.free_vars(list(UA.args)).items()):
+            return f"{arr.name!r} is not written at one element per iteration"
+    elif len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx) or len(UA.rvars) != 1:
+        return f"{arr.name!r} is not written at one element per iteration"
+    fixed = set(pos) | {ks[0] for ks in at_ctx if ks}
+    if not same and any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
+                        for v in ir.free_vars(a).values()):
         # (an index along another loop writes several points per iteration)
         return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
         return "the carried value's start depends on the position"
     if _calls(G.pure, A):
         return f"the carried value starts from {arr.name!r}"
-    # the carried values' start, at M's coordinates
-    start_at = {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
+    # the carried values' start, at M's coordinates (where an iteration reads
+    # the start from M, not `same`: there the first iteration computes it)
+    start_at = {} if same else \
+        {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
+    inits = [ir.substitute(v, ren) for v in G.pure.values]
+    first = ir.EQ(r, ra.min)
     key = list(UA.args)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
@@ -173,6 +191,12 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
 
     bad = []
 
+    def start(k):
+        """Element k of the carried value at the start of the iteration."""
+        if same:
+            return ir.lazy_select(first, inits[k], call(M, key, nA + k))
+        return call(M, prev_key, nA + k)
+
     def reads(new_a):
         """Calls of A and G -> reads of M (new_a: A's new values at `key`,
         or None inside A's own update)."""
@@ -182,10 +206,11 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
             args = tuple(m.mutate(a) for a in n.args)
             if n.func is G:
                 if not equal_after_simplify(_index(args[0]), _index(prev_here)) or \
-                        [getattr(a, "name", None) for a in args[1:]] != ctx:
+                        [getattr(a, "name", None) for a in args[1:]] != \
+                        [c.name for c in ctx_nodes]:
                     bad.append("the carried value is read at another iteration")
                     return n
-                return call(M, prev_key, nA + n.value_index)
+                return start(n.value_index)
             if n.func is A:
                 if new_a is not None and all(ir.equal(a, b) for a, b in zip(args, key)):
                     return new_a[n.value_index]
@@ -209,7 +234,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
         return bad[0]
     if stop is not None:
         # once the loop's stop flag is set, no iteration computes anything
-        starts = [call(M, prev_key, nA + k) for k in range(len(G.output_types))]
+        starts = [start(k) for k in range(len(G.output_types))]
         stopped = starts[stop]
         new_a = [ir.lazy_select(stopped, o, v) for v, o in zip(new_a, olds)]
         new_g = [ir.lazy_select(stopped, o, v) for v, o in zip(new_g, starts)]
@@ -223,7 +248,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(ir.substitute(v, start_at) for v in G.pure.values), [],
+                           tuple(ir.zero(v.type) if same else ir.substitute(v, start_at)
+                                 for v in G.pure.values), [],
                            copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
@@ -246,6 +272,24 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
         return None
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def same_loops(vlog, A, G):
+    """{name of G's variable of a loop: A's variable node of that loop}
+    for the loops both definitions run over (emitter.var_log entries
+    `vlog`); None where a loop is seen with two variables of one Func."""
+    mine = {}
+    for _, loop, v, f in vlog:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is A or fn is G:
+            old = mine.setdefault((id(fn), id(loop)), v)
+            if old is not v and old.name() != v.name():
+                return None
+    out = {}
+    for (fid, lid), v in mine.items():
+        if fid == id(G) and (id(A), lid) in mine:
+            out[v.name()] = mine[(id(A), lid)].node
+    return out
 
 
 def _read_elsewhere(emitter, A, G) -> bool:

@@ -202,6 +202,7 @@ class LoopRunner:
             self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
             dropped = merge_cycles(self.emitter, node, new_groups,
                                    self.emitter.def_log[logged:],
+                                   self.emitter.var_log[vlogged:],
                                    lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             self._no_reads_after([g for g, _ in dropped], "carried by a loop that writes an array "
                                           "element it reads")

@@ -39,6 +39,28 @@ def for_rows(a, t, start):
 
 
 @ph.pipeline
+def for_rows_arg(a, t, out):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i] = out[i] * 0.5 + a[i, j]
+            if out[i] > t:
+                break
+    return out
+
+
+@ph.pipeline
+def search_rows_arg(a, t, found):
+    for i in range(a.shape[0]):
+        k = 0
+        while k < a.shape[1]:
+            found[i, 1] += k
+            if a[i, k] > t and found[i, 1] > 1:
+                break
+            k += 1
+    return found
+
+
+@ph.pipeline
 def while_test_reads(a, t):
     out = np.zeros((a.shape[0], 2))
     for i in range(a.shape[0]):
@@ -110,3 +132,15 @@ def test_counter_read_after_is_located():
     a = np.random.default_rng(5).random((4, 5))
     with pytest.raises(FrontendError, match=r"test_break_row_element.py:\d+:\d+: .*read after"):
         ph.pipeline(f)(a, 1.0)
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (1, 1), (0, 4), (4, 0), (3, 1)])
+def test_argument_rows(shape):
+    """The written array is an argument (the enclosing loop is an RVar of
+    its update: out may be shorter than the loop, IndexError as in Python)."""
+    rng = np.random.default_rng(6)
+    for a in _inputs(rng, shape):
+        for t in (-1.0, 0.7, 1.5):
+            for m in (shape[0], shape[0] + 2, max(shape[0] - 1, 0)):
+                run_both(for_rows_arg, a, t, rng.random(m))
+                run_both(search_rows_arg, a, t, np.zeros((m, 2), dtype=np.int64))
