@@ -148,18 +148,23 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     # no coordinate follows the loop: every iteration writes the element of
     # the enclosing loops' iteration (`out[i] += ...` in a loop over j)
     same = not pos
-    if same:
+    # the carried value starts at the loop's first iteration (computed
+    # there), not at M's initial contents: where the loop writes one
+    # element, or the enclosing loops are RVars of A's update (an outer
+    # iteration may write the positions an earlier one wrote)
+    explicit = same or len(UA.rvars) != 1
+    if explicit:
         if _read_elsewhere(emitter, A, G):
             return "the carried value is read after the loop"
-        names = {c.name for c in ctx_nodes}
-        if any(v.kind != "param" and name not in names
-               for name, v in ir.free_vars(list(UA.args)).items()):
+        names = {c.name for c in ctx_nodes} | ({r.name} if pos else set())
+        if len(pos) > 1 or any(v.kind != "param" and name not in names
+                               for name, v in ir.free_vars(list(UA.args)).items()):
             return f"{arr.name!r} is not written at one element per iteration"
-    elif len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx) or len(UA.rvars) != 1:
+    elif len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx):
         return f"{arr.name!r} is not written at one element per iteration"
     fixed = set(pos) | {ks[0] for ks in at_ctx if ks}
-    if not same and any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
-                        for v in ir.free_vars(a).values()):
+    if not explicit and any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
+                            for v in ir.free_vars(a).values()):
         # (an index along another loop writes several points per iteration)
         return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
@@ -167,8 +172,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     if _calls(G.pure, A):
         return f"the carried value starts from {arr.name!r}"
     # the carried values' start, at M's coordinates (where an iteration reads
-    # the start from M, not `same`: there the first iteration computes it)
-    start_at = {} if same else \
+    # the start from M: where `explicit`, the first iteration computes it)
+    start_at = {} if explicit else \
         {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
     inits = [ir.substitute(v, ren) for v in G.pure.values]
     first = ir.EQ(r, ra.min)
@@ -193,8 +198,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
 
     def start(k):
         """Element k of the carried value at the start of the iteration."""
-        if same:
-            return ir.lazy_select(first, inits[k], call(M, key, nA + k))
+        if explicit:
+            return ir.lazy_select(first, inits[k], call(M, prev_key, nA + k))
         return call(M, prev_key, nA + k)
 
     def reads(new_a):
@@ -248,7 +253,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(ir.zero(v.type) if same else ir.substitute(v, start_at)
+                           tuple(ir.zero(v.type) if explicit else ir.substitute(v, start_at)
                                  for v in G.pure.values), [],
                            copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
@@ -263,10 +268,10 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     to_m = ir.FuncMutator(
         lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    if same:
-        # M's element holds the carried value of the last iteration only: G
-        # is no longer computed (nothing else reads it, merge_cycles refuses
-        # a read after the nest)
+    if explicit:
+        # M's elements do not hold every iteration's carried value: G is no
+        # longer computed (nothing else reads it, merge_cycles refuses a
+        # read after the nest)
         G.updates = []
         G.schedule = FuncSchedule()
         return None

@@ -144,3 +144,38 @@ def test_argument_rows(shape):
             for m in (shape[0], shape[0] + 2, max(shape[0] - 1, 0)):
                 run_both(for_rows_arg, a, t, rng.random(m))
                 run_both(search_rows_arg, a, t, np.zeros((m, 2), dtype=np.int64))
+
+
+@ph.pipeline
+def grow_rows_arg(out, a, r, t):
+    for i in range(a.shape[0]):
+        for j in range(1, a.shape[1]):
+            out[i, j] = out[i, j - 1] * r + a[i, j]
+            if out[i, j] > t:
+                break
+    return out
+
+
+@ph.pipeline
+def grow_rows_n(out, n, r, t):
+    for i in range(n):
+        for j in range(1, out.shape[1]):
+            out[i, j] = out[i, j - 1] * r
+            if out[i, j] > t:
+                break
+    return out
+
+
+@pytest.mark.parametrize("shape,m", [((4, 6), 4), ((4, 6), 3), ((1, 1), 1), ((0, 3), 0),
+                                     ((3, 0), 3), ((3, 4), 5), ((2, 5), 0)])
+def test_recurrence_rows_of_argument(shape, m):
+    """A recurrence along the inner loop, the enclosing loop's range not the
+    array's (an RVar of the array's update): each row's stop flag starts at
+    the row's first iteration; rows past the array raise IndexError as in
+    Python."""
+    rng = np.random.default_rng(7)
+    x = rng.random(shape) + 0.5
+    a = rng.random((m, shape[1] + 1))
+    for r, t in ((1.7, 3.0), (0.5, 10.0), (2.0, -1.0)):
+        run_both(grow_rows_arg, x, a, r, t)
+        run_both(grow_rows_n, x, m, r, t)
