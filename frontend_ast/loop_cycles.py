@@ -41,7 +41,7 @@ import dataclasses
 
 from pyhalide import ir
 from pyhalide.ir.function import FuncSchedule, copy_stage
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.simplify import equal_after_simplify, simplify
 
 from .deps import unchecked
 from .loop_exits import EXIT_ATTR, describe_name
@@ -117,7 +117,7 @@ def _calls(d, fn) -> bool:
 def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     """Build the merged Func; a reason (str) when this case is not one.
     `stop`: the element of G that is the loop's stop flag, or None."""
-    if len(UG.rvars) != 1 or UG.predicates or UA.exit is not None or UG.exit is not None:
+    if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
     rg = UG.rvars[0]
     ctx = [getattr(a, "name", None) for a in UG.args[1:]]    # the enclosing loops' Vars
@@ -143,6 +143,11 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
+    # (or at a constant offset from it: `a[j + 1] = a[j]` with j the loop's
+    # position; only where the carried value starts at the first iteration)
+    shifted = [k for k, a in enumerate(UA.args) if not pos and len(UA.rvars) != 1 and
+               isinstance(simplify(ir.Sub(_index(unchecked(a)), _index(here))), ir.Const)]
+    pos = pos or shifted
     at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
               for n in ctx]
     # no coordinate follows the loop: every iteration writes the element of
@@ -162,6 +167,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
             return f"{arr.name!r} is not written at one element per iteration"
     elif len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx):
         return f"{arr.name!r} is not written at one element per iteration"
+    if UG.predicates and not explicit:
+        return "the loop is not a single loop of its own"
     fixed = set(pos) | {ks[0] for ks in at_ctx if ks}
     if not explicit and any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
                             for v in ir.free_vars(a).values()):
@@ -169,13 +176,12 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
         return "the carried value's start depends on the position"
-    if _calls(G.pure, A):
+    if _calls(G.pure, A) and not explicit:
         return f"the carried value starts from {arr.name!r}"
     # the carried values' start, at M's coordinates (where an iteration reads
     # the start from M: where `explicit`, the first iteration computes it)
     start_at = {} if explicit else \
         {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
-    inits = [ir.substitute(v, ren) for v in G.pure.values]
     first = ir.EQ(r, ra.min)
     key = list(UA.args)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
@@ -228,6 +234,9 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         return mut.mutate(ir.substitute(e, ren))
 
     ma = reads(None)
+    # (computed at the first iteration, before its write: M holds what the
+    # array held when the loop started)
+    inits = [sub(v, ma) for v in G.pure.values]
     olds = [call(M, key, k) for k in range(nA)]
     new_a = [sub(v, ma) for v in UA.values]
     if UA.predicates:
@@ -235,6 +244,10 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         new_a = [ir.lazy_select(cond, v, o) for v, o in zip(new_a, olds)]
     mg = reads(new_a)
     new_g = [sub(v, mg) for v in UG.values]
+    if UG.predicates:
+        # the loop's own condition: where it fails, the carried value stays
+        pred_g = sub(ir.conjunction(list(UG.predicates)), mg)
+        new_g = [ir.lazy_select(pred_g, v, start(k)) for k, v in enumerate(new_g)]
     if bad:
         return bad[0]
     if stop is not None:
