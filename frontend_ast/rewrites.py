@@ -35,4 +35,5 @@ from . import (  # noqa: E402,F401,E501
     loop_write_slots,
     nested_defs,
     tuple_targets,
+    while_exit_write,
 )
