@@ -145,8 +145,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
     # (or at a constant offset from it: `a[j + 1] = a[j]` with j the loop's
     # position; only where the carried value starts at the first iteration)
-    shifted = [k for k, a in enumerate(UA.args) if not pos and len(UA.rvars) != 1 and
-               isinstance(simplify(ir.Sub(_index(unchecked(a)), _index(here))), ir.Const)]
+    shifted = [k for k, a in enumerate(UA.args) if not pos and (len(UA.rvars) != 1 or not ctx)
+               and isinstance(simplify(ir.Sub(_index(unchecked(a)), _index(here))), ir.Const)]
     pos = pos or shifted
     at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
               for n in ctx]
@@ -157,7 +157,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     # there), not at M's initial contents: where the loop writes one
     # element, or the enclosing loops are RVars of A's update (an outer
     # iteration may write the positions an earlier one wrote)
-    explicit = same or len(UA.rvars) != 1
+    explicit = same or len(UA.rvars) != 1 or bool(shifted)
     if explicit:
         if _read_elsewhere(emitter, A, G):
             return "the carried value is read after the loop"

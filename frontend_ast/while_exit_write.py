@@ -15,7 +15,8 @@ iteration (a rewrite of rewrites.py, order 28, before loop_exits.py):
 (insertion sort's shifting loop). The counter's bound is widened by one
 step, and never past the counter's first value, so the loop always runs the
 iteration where the test fails, and writes there what Python writes after
-the loop, with the same state; the counter's last step is undone after it.
+the loop, with the same state; the counter's last step is undone after it
+(where the function reads the counter elsewhere).
 Then both writes are at the loop's position (loop_exits.py reads the
 counter in subscripts as the loop's variable, loop_counter_index.py), and
 the array and the loop's carried values are one tuple Func
@@ -41,20 +42,20 @@ from .rewrite_registry import register
 @register(28)
 def while_exit_write(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     count = [0]
-    _block(tree.body, count)
+    _block(tree.body, count, tree)
     return tree
 
 
-def _block(stmts, count):
+def _block(stmts, count, tree):
     k = 0
     while k < len(stmts):
         s = stmts[k]
         for field in ("body", "orelse"):
             inner = getattr(s, field, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _block(inner, count)
+                _block(inner, count, tree)
         if isinstance(s, ast.While) and k + 1 < len(stmts):
-            new = _rewrite(s, stmts[k + 1], stmts[:k], count)
+            new = _rewrite(s, stmts[k + 1], stmts[:k], count, tree)
             if new is not None:
                 stmts[k:k + 2] = new
                 k += len(new)
@@ -62,7 +63,7 @@ def _block(stmts, count):
         k += 1
 
 
-def _rewrite(loop, after, before, count):
+def _rewrite(loop, after, before, count, tree):
     """The statements replacing `loop` and `after`, or None."""
     arr = _element_write(after)
     if arr is None or loop.orelse or not _subscripts(loop, arr) or any(
@@ -85,11 +86,13 @@ def _rewrite(loop, after, before, count):
         down = isinstance(op, (ast.Gt, ast.GtE))
         if down != (step < 0):
             continue
-        return _build(loop, after, before, arr, counter, op, bound, step, count)
+        used = _loaded_outside(tree, [loop, after])
+        return _build(loop, after, before, arr, counter, op, bound, step, count,
+                      counter in used)
     return None
 
 
-def _build(loop, after, before, arr, counter, op, bound, step, count):
+def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step):
     count[0] += 1
     first, done = f"?first{count[0]}", f"?done{count[0]}"
     # the counter's bound one step further, never past its first value
@@ -111,7 +114,7 @@ def _build(loop, after, before, arr, counter, op, bound, step, count):
                           [after, _set(done, True)]), last]
     undo = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Sub(), ast.Constant(step))
     out = [_set(first, ast.Name(counter, ast.Load())), _set(done, False),
-           ast.While(cond, body, []), undo]
+           ast.While(cond, body, [])] + ([undo] if undo_step else [])
     for s in out:
         for n in ast.walk(s):
             if not hasattr(n, "lineno") or n in (cond, lim, wide, start) or \
@@ -161,6 +164,13 @@ def _element_values(before, arr) -> list:
                     isinstance(n.target, ast.Name):
                 out[n.target.id] = False
     return [k for k, v in out.items() if v]
+
+
+def _loaded_outside(tree, nodes) -> set:
+    """Names loaded in the function outside `nodes`."""
+    inside = {id(n) for t in nodes for n in ast.walk(t)}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Load) and id(n) not in inside}
 
 
 def _loaded(e) -> set:
