@@ -125,8 +125,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         return "the carried value is indexed by more than the loops"
     # A's variable of each of G's loops (the enclosing loops may be RVars of A)
     a_var = same_loops(vlog, A, G) if len(UA.rvars) != 1 else {}
-    if len(UA.rvars) != 1 and (a_var is None or rg.name not in a_var or
-                               any(n not in a_var for n in ctx)):
+    if len(UA.rvars) != 1 and (a_var is None or rg.name not in a_var):
         return "the loop is not a single loop of its own"
     ra = UA.rvars[0] if len(UA.rvars) == 1 else \
         next((v for v in UA.rvars if v.name == a_var[rg.name].name), None)
@@ -138,8 +137,16 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
             if name == ra.name:
                 r = v       # the RVar node (it names its RDom)
     ren = {rg.name: r}      # (the same name, but the RVar of another RDom object)
-    ren.update({n: a_var[n] for n in ctx if n in a_var})
-    ctx_nodes = [ren.get(n, ir.Variable(ir.INDEX, n)) for n in ctx]
+    # the enclosing loops' values in A's update: where A reads G
+    at = {tuple(c.args[1:]) for c in ir.find_calls(list(UA.values) + list(UA.predicates) +
+                                                   list(UA.args))
+          if c.call_type == ir.FUNC and c.func is G}
+    ctx_nodes = [ir.Variable(ir.INDEX, n) for n in ctx]
+    if len(at) == 1 and len(UA.rvars) != 1:
+        ctx_nodes = list(next(iter(at)))
+        ren.update(dict(zip(ctx, ctx_nodes)))
+    elif len(UA.rvars) != 1:
+        return "the loop is not a single loop of its own"
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
@@ -157,11 +164,11 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     # there), not at M's initial contents: where the loop writes one
     # element, or the enclosing loops are RVars of A's update (an outer
     # iteration may write the positions an earlier one wrote)
-    explicit = same or len(UA.rvars) != 1 or bool(shifted)
+    explicit = same or len(UA.rvars) != 1
     if explicit:
         if _read_elsewhere(emitter, A, G):
             return "the carried value is read after the loop"
-        names = {c.name for c in ctx_nodes} | ({r.name} if pos else set())
+        names = set(ir.free_vars(ctx_nodes)) | ({r.name} if pos else set())
         if len(pos) > 1 or any(v.kind != "param" and name not in names
                                for name, v in ir.free_vars(list(UA.args)).items()):
             return f"{arr.name!r} is not written at one element per iteration"
@@ -217,8 +224,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
             args = tuple(m.mutate(a) for a in n.args)
             if n.func is G:
                 if not equal_after_simplify(_index(args[0]), _index(prev_here)) or \
-                        [getattr(a, "name", None) for a in args[1:]] != \
-                        [c.name for c in ctx_nodes]:
+                        not all(equal_after_simplify(a, c)
+                                for a, c in zip(args[1:], ctx_nodes)):
                     bad.append("the carried value is read at another iteration")
                     return n
                 return start(n.value_index)
