@@ -28,17 +28,6 @@ def while_rows(a, t):
 
 
 @ph.pipeline
-def for_rows(a, t, start):
-    out = start * np.ones(a.shape[0])
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            out[i] = out[i] * 0.5 + a[i, j]
-            if out[i] > t:
-                break
-    return out
-
-
-@ph.pipeline
 def for_rows_arg(a, t, out):
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
@@ -95,8 +84,8 @@ def test_row_sums_until(shape):
     for a in _inputs(rng, shape):
         for t in (-1.0, 0.7, 1.5, 100.0):
             run_both(while_rows, a, t)
-            run_both(for_rows, a, t, 0.0)
-            run_both(for_rows, a, t, 0.25)
+            run_both(for_rows_arg, a, t, np.zeros(shape[0]))
+            run_both(for_rows_arg, a, t, np.full(shape[0], 0.25))
             run_both(while_test_reads, a, t)
 
 
@@ -111,7 +100,7 @@ def test_int_counts(shape):
 def test_nan_stops_nothing():
     a = np.array([[0.5, np.nan, 2.0], [np.nan, 0.1, 0.2], [3.0, 1.0, np.nan]])
     run_both(while_rows, a, 1.0)
-    run_both(for_rows, a, 1.0, 0.0)
+    run_both(for_rows_arg, a, 1.0, np.zeros(3))
 
 
 def test_counter_read_after_is_located():
