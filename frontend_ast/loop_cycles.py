@@ -30,6 +30,25 @@ positions the loop writes. The array's Func becomes a copy of M's array
 elements and the scan's own Func reads those (it is computed again only
 where a later statement reads the scan's value).
 
+Session 20 widened the cases where the scan starts anew in each iteration
+of the enclosing loops, at the loop's first iteration (computed there from
+its pure definition, reading M as the array was when the loop started; M's
+own positions never hold it):
+- the array is written at the same element in every iteration
+  (`out[i] += a[i, j]; if out[i] > t: break` in a loop over j): the scan's
+  state lives in that element's extra members;
+- the enclosing loops are RVars of the array's update (an argument array,
+  a loop over another array's rows): their values are those at which the
+  array's update reads the scan;
+- the write is at a constant offset from the loop's position (`a[j + 1] =
+  a[j]`: insertion sort, see while_exit_write.py); also for a top-level
+  loop, whose scan then starts from M as above;
+- the scan's update has the loop's own condition as predicate (the hull of
+  a loop whose bounds depend on an enclosing loop), and its start may read
+  the array (`key = a[i]` carried by the loop).
+There the scan's own Func is not computed any more (a read of it after the
+loop is a located error: merge_cycles returns those merges).
+
 Anything else (a row per iteration, reads of the scan at other iterations,
 several places written) is a located error; cycles through several arrays
 or in inner loops are left to lowering's cycle error."""
