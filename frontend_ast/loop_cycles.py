@@ -42,7 +42,8 @@ own positions never hold it):
   array's update reads the scan;
 - the write is at a constant offset from the loop's position (`a[j + 1] =
   a[j]`: insertion sort, see while_exit_write.py); also for a top-level
-  loop, whose scan then starts from M as above;
+  loop, whose scan starts as in the first case above (M's initial
+  contents at the first written position) and keeps its Func;
 - the scan's update has the loop's own condition as predicate (the hull of
   a loop whose bounds depend on an enclosing loop), and its start may read
   the array (`key = a[i]` carried by the loop).
