@@ -134,3 +134,22 @@ def test_parallel_arrays_still_located():
         return idx
     with pytest.raises(FrontendError, match=r"test_insertion_sort.py:\d+:\d+: "):
         ph.pipeline(perm)(np.random.default_rng(0).random(6))
+
+
+@ph.pipeline
+def first_nonpositive_per_row(a):
+    """A search whose result is written into the searched row after the
+    loop (refused before session 20: the loop's reads waited for it)."""
+    for i in range(a.shape[0]):
+        k = 0
+        while k < a.shape[1] and a[i, k] > 0:
+            k += 1
+        a[i, 0] = k
+    return a
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (1, 1), (0, 2), (2, 0)])
+def test_search_then_write_in_row(shape):
+    rng = np.random.default_rng(13)
+    for a in (rng.random(shape) - 0.3, np.ones(shape), -np.ones(shape)):
+        run_both(first_nonpositive_per_row, a)
