@@ -29,7 +29,9 @@ started, not what the loop wrote there since.
 Only where the statement after the loop assigns one element of an array
 that the loop's test or body subscripts, the loop has no `else`, no
 `break`, `continue`, `return` or inner loop, and its test has a counter
-conjunct with a stated bound (loop_exits.counter_compare, counter_step)."""
+conjunct with a stated bound (loop_exits.counter_compare, counter_step)
+that counts down (`j >= 0`, `j -= 1`): with a counter counting up, the
+rewritten loop compiled but its kernel did not finish (not understood yet)."""
 from __future__ import annotations
 
 import ast
@@ -84,8 +86,8 @@ def _rewrite(loop, after, before, count, tree):
                 _loaded(bound) & _stored(loop.body):
             continue
         down = isinstance(op, (ast.Gt, ast.GtE))
-        if down != (step < 0):
-            continue
+        if not down or step >= 0:
+            continue    # (a counter stepping up: its kernel ran without end, session 20)
         used = _loaded_outside(tree, [loop, after])
         return _build(loop, after, before, arr, counter, op, bound, step, count,
                       counter in used)
