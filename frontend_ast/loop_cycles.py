@@ -30,6 +30,26 @@ positions the loop writes. The array's Func becomes a copy of M's array
 elements and the scan's own Func reads those (it is computed again only
 where a later statement reads the scan's value).
 
+Session 20 widened the cases where the scan starts anew in each iteration
+of the enclosing loops, at the loop's first iteration (computed there from
+its pure definition, reading M as the array was when the loop started; M's
+own positions never hold it):
+- the array is written at the same element in every iteration
+  (`out[i] += a[i, j]; if out[i] > t: break` in a loop over j): the scan's
+  state lives in that element's extra members;
+- the enclosing loops are RVars of the array's update (an argument array,
+  a loop over another array's rows): their values are those at which the
+  array's update reads the scan;
+- the write is at a constant offset from the loop's position (`a[j + 1] =
+  a[j]`: insertion sort, see while_exit_write.py); also for a top-level
+  loop, whose scan starts as in the first case above (M's initial
+  contents at the first written position) and keeps its Func;
+- the scan's update has the loop's own condition as predicate (the hull of
+  a loop whose bounds depend on an enclosing loop), and its start may read
+  the array (`key = a[i]` carried by the loop).
+There the scan's own Func is not computed any more (a read of it after the
+loop is a located error: merge_cycles returns those merges).
+
 Anything else (a row per iteration, reads of the scan at other iterations,
 several places written) is a located error; cycles through several arrays
 or in inner loops are left to lowering's cycle error."""
@@ -40,8 +60,8 @@ import copy
 import dataclasses
 
 from pyhalide import ir
-from pyhalide.ir.function import copy_stage
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.ir.function import FuncSchedule, copy_stage
+from pyhalide.simplify import equal_after_simplify, simplify
 
 from .deps import unchecked
 from .loop_exits import EXIT_ATTR, describe_name
@@ -49,13 +69,15 @@ from .loop_state import Group
 from .values import Arr
 
 
-def merge_cycles(emitter, node, groups, logged, err):
+def merge_cycles(emitter, node, groups, logged, vlog, err):
     """After a top-level nest (`logged`: the emitter's def_log entries of
-    its definitions): merge each scan of `groups` with the array it and that
+    its definitions, `vlog`: its var_log entries): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
     err(loop node, message, hint) makes the located error of a case that is
-    not one."""
+    not one. Returns (group, array) of each merge whose group's Func no
+    longer holds its values (nothing may read it after the nest)."""
     made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
+    dropped = []
     groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and
                              o not in groups and hasattr(f, "function") and
                              id(f.function()) in made]
@@ -76,12 +98,17 @@ def merge_cycles(emitter, node, groups, logged, err):
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
-                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]))
+                _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
+                           vlog)
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
                           "position (out[i] = ...), or find where the loop stops in a first "
                           "loop and write the array in a second one up to there")
+            if not G.updates:
+                dropped.append((g, arr))
+                break
+    return dropped
 
 
 def _message(arr, g, why):
@@ -107,48 +134,88 @@ def _calls(d, fn) -> bool:
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     """Build the merged Func; a reason (str) when this case is not one.
     `stop`: the element of G that is the loop's stop flag, or None."""
-    if len(UA.rvars) != 1 or len(UG.rvars) != 1 or UG.predicates or \
-            UA.exit is not None or UG.exit is not None:
+    if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
-    ra, rg = UA.rvars[0], UG.rvars[0]
-    if not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
-        return "they run over different iterations"
+    rg = UG.rvars[0]
     ctx = [getattr(a, "name", None) for a in UG.args[1:]]    # the enclosing loops' Vars
     if None in ctx or list(G.args[1:]) != ctx:
         return "the carried value is indexed by more than the loops"
+    # A's variable of each of G's loops (the enclosing loops may be RVars of A)
+    a_var = same_loops(vlog, A, G) if len(UA.rvars) != 1 else {}
+    if len(UA.rvars) != 1 and (a_var is None or rg.name not in a_var):
+        return "the loop is not a single loop of its own"
+    ra = UA.rvars[0] if len(UA.rvars) == 1 else \
+        next((v for v in UA.rvars if v.name == a_var[rg.name].name), None)
+    if ra is None or not (ir.equal(ra.min, rg.min) and ir.equal(ra.extent, rg.extent)):
+        return "they run over different iterations"
     r = ir.Variable(ir.INDEX, ra.name)
-    for a in UA.args:
+    for a in UA.args + tuple(UA.values) + tuple(UA.predicates):
         for name, v in ir.free_vars(a).items():
             if name == ra.name:
                 r = v       # the RVar node (it names its RDom)
     ren = {rg.name: r}      # (the same name, but the RVar of another RDom object)
+    # the enclosing loops' values in A's update: where A reads G
+    at = {tuple(c.args[1:]) for c in ir.find_calls(list(UA.values) + list(UA.predicates) +
+                                                   list(UA.args))
+          if c.call_type == ir.FUNC and c.func is G}
+    ctx_nodes = [ir.Variable(ir.INDEX, n) for n in ctx]
+    if len(at) == 1 and len(UA.rvars) != 1:
+        ctx_nodes = list(next(iter(at)))
+        ren.update(dict(zip(ctx, ctx_nodes)))
+    elif len(UA.rvars) != 1:
+        return "the loop is not a single loop of its own"
     here = ir.substitute(UG.args[0], ren)
     pos = [k for k, a in enumerate(UA.args)
            if equal_after_simplify(_index(unchecked(a)), _index(here))]
+    # (or at a constant offset from it: `a[j + 1] = a[j]` with j the loop's
+    # position; only where the carried value starts at the first iteration)
+    shifted = [k for k, a in enumerate(UA.args) if not pos and (len(UA.rvars) != 1 or not ctx)
+               and isinstance(simplify(ir.Sub(_index(unchecked(a)), _index(here))), ir.Const)]
+    pos = pos or shifted
     at_ctx = [[k for k, a in enumerate(UA.args) if isinstance(a, ir.Variable) and a.name == n]
               for n in ctx]
-    if len(pos) != 1 or any(len(ks) != 1 for ks in at_ctx):
+    # no coordinate follows the loop: every iteration writes the element of
+    # the enclosing loops' iteration (`out[i] += ...` in a loop over j)
+    same = not pos
+    # the carried value starts at the loop's first iteration (computed
+    # there), not at M's initial contents: where the loop writes one
+    # element, or the enclosing loops are RVars of A's update (an outer
+    # iteration may write the positions an earlier one wrote)
+    explicit = same or len(UA.rvars) != 1
+    if explicit:
+        if _read_elsewhere(emitter, A, G):
+            return "the carried value is read after the loop"
+        names = set(ir.free_vars(ctx_nodes)) | ({r.name} if pos else set())
+        if len(pos) > 1 or any(v.kind != "param" and name not in names
+                               for name, v in ir.free_vars(list(UA.args)).items()):
+            return f"{arr.name!r} is not written at one element per iteration"
+    elif len(pos) > 1 or any(len(ks) != 1 for ks in at_ctx):
         return f"{arr.name!r} is not written at one element per iteration"
-    fixed = set(pos) | {ks[0] for ks in at_ctx}
-    if any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
-           for v in ir.free_vars(a).values()):
+    if UG.predicates and not explicit:
+        return "the loop is not a single loop of its own"
+    fixed = set(pos) | {ks[0] for ks in at_ctx if ks}
+    if not explicit and any(v.kind != "param" for k, a in enumerate(UA.args) if k not in fixed
+                            for v in ir.free_vars(a).values()):
         # (an index along another loop writes several points per iteration)
         return f"{arr.name!r} is not written at one element per iteration"
     if any(G.args[0] in ir.free_vars(v) for v in G.pure.values):
         return "the carried value's start depends on the position"
-    if _calls(G.pure, A):
+    if _calls(G.pure, A) and not explicit:
         return f"the carried value starts from {arr.name!r}"
-    # the carried values' start, at M's coordinates
-    start_at = {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
+    # the carried values' start, at M's coordinates (where an iteration reads
+    # the start from M: where `explicit`, the first iteration computes it)
+    start_at = {} if explicit else \
+        {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
+    first = ir.EQ(r, ra.min)
     key = list(UA.args)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
     # first position, which still holds the initial value
-    prev_key = tuple(ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)})
-                     for a in key)
+    prev_key = tuple(key) if same else tuple(
+        ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)}) for a in key)
 
     nA = len(A.output_types)
     M = emitter.new_func(arr.name, arr).function()
@@ -162,6 +229,12 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
 
     bad = []
 
+    def start(k):
+        """Element k of the carried value at the start of the iteration."""
+        if explicit:
+            return ir.lazy_select(first, inits[k], call(M, prev_key, nA + k))
+        return call(M, prev_key, nA + k)
+
     def reads(new_a):
         """Calls of A and G -> reads of M (new_a: A's new values at `key`,
         or None inside A's own update)."""
@@ -171,10 +244,11 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
             args = tuple(m.mutate(a) for a in n.args)
             if n.func is G:
                 if not equal_after_simplify(_index(args[0]), _index(prev_here)) or \
-                        [getattr(a, "name", None) for a in args[1:]] != ctx:
+                        not all(equal_after_simplify(a, c)
+                                for a, c in zip(args[1:], ctx_nodes)):
                     bad.append("the carried value is read at another iteration")
                     return n
-                return call(M, prev_key, nA + n.value_index)
+                return start(n.value_index)
             if n.func is A:
                 if new_a is not None and all(ir.equal(a, b) for a, b in zip(args, key)):
                     return new_a[n.value_index]
@@ -187,6 +261,9 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
         return mut.mutate(ir.substitute(e, ren))
 
     ma = reads(None)
+    # (computed at the first iteration, before its write: M holds what the
+    # array held when the loop started)
+    inits = [sub(v, ma) for v in G.pure.values]
     olds = [call(M, key, k) for k in range(nA)]
     new_a = [sub(v, ma) for v in UA.values]
     if UA.predicates:
@@ -194,11 +271,15 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
         new_a = [ir.lazy_select(cond, v, o) for v, o in zip(new_a, olds)]
     mg = reads(new_a)
     new_g = [sub(v, mg) for v in UG.values]
+    if UG.predicates:
+        # the loop's own condition: where it fails, the carried value stays
+        pred_g = sub(ir.conjunction(list(UG.predicates)), mg)
+        new_g = [ir.lazy_select(pred_g, v, start(k)) for k, v in enumerate(new_g)]
     if bad:
         return bad[0]
     if stop is not None:
         # once the loop's stop flag is set, no iteration computes anything
-        starts = [call(M, prev_key, nA + k) for k in range(len(G.output_types))]
+        starts = [start(k) for k in range(len(G.output_types))]
         stopped = starts[stop]
         new_a = [ir.lazy_select(stopped, o, v) for v, o in zip(new_a, olds)]
         new_g = [ir.lazy_select(stopped, o, v) for v, o in zip(new_g, starts)]
@@ -212,7 +293,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     Ap.source = A.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
     M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
-                           tuple(ir.substitute(v, start_at) for v in G.pure.values), [],
+                           tuple(ir.zero(v.type) if explicit else ir.substitute(v, start_at)
+                                 for v in G.pure.values), [],
                            copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
@@ -226,8 +308,45 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop):
     to_m = ir.FuncMutator(
         lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
         if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    if explicit:
+        # M's elements do not hold every iteration's carried value: G is no
+        # longer computed (nothing else reads it, merge_cycles refuses a
+        # read after the nest)
+        G.updates = []
+        G.schedule = FuncSchedule()
+        return None
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def same_loops(vlog, A, G):
+    """{name of G's variable of a loop: A's variable node of that loop}
+    for the loops both definitions run over (emitter.var_log entries
+    `vlog`); None where a loop is seen with two variables of one Func."""
+    mine = {}
+    for _, loop, v, f in vlog:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is A or fn is G:
+            old = mine.setdefault((id(fn), id(loop)), v)
+            if old is not v and old.name() != v.name():
+                return None
+    out = {}
+    for (fid, lid), v in mine.items():
+        if fid == id(G) and (id(A), lid) in mine:
+            out[v.name()] = mine[(id(A), lid)].node
+    return out
+
+
+def _read_elsewhere(emitter, A, G) -> bool:
+    """Whether a Func other than A and G reads G, or a definition of A
+    other than its last update does."""
+    for _, f, _ in emitter.funcs:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is None or fn is G or fn is A:
+            continue
+        if any(_calls(d, G) for d in fn.definitions()):
+            return True
+    return any(_calls(d, G) for d in A.definitions()[:-1])
 
 
 def _func_schedule(s):

@@ -375,14 +375,14 @@ class _Exits:
             else [test]
         assigned = _stored_names(s.body)
         for c in conj:
-            m = _counter_compare(c)
+            m = counter_compare(c)
             if m is None:
                 continue
             counter, op, bound = m
             if any(n in assigned for n in _loaded_names(bound)) or _reads_elements(bound) or \
                     any(_reads_elements(v) for v in _values_assigned(self.tree, counter, s)):
                 continue        # (a bound from array contents: no loop bound)
-            step = _step(s.body, counter)
+            step = counter_step(s.body, counter)
             if step is None:
                 continue
             if isinstance(op, (ast.Lt, ast.LtE)) and step > 0:
@@ -575,7 +575,7 @@ def _values_assigned(tree, name, loop):
     return out
 
 
-def _counter_compare(c):
+def counter_compare(c):
     """(counter, op with the counter on the left, bound) of `i < n`-like
     comparisons, else None."""
     if not (isinstance(c, ast.Compare) and len(c.ops) == 1):
@@ -591,7 +591,7 @@ def _counter_compare(c):
     return None
 
 
-def _step(body, counter):
+def counter_step(body, counter):
     """The constant the body adds to `counter` once per iteration: its only
     assignment is `counter += k` / `counter -= k` / `counter = counter ± k`
     at the top level of the body, with no `continue` of this loop before it."""

@@ -226,21 +226,32 @@ class LoopRunner:
             self.finish_group(g)
         if top and not self.cx.typing:
             self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
-            merge_cycles(self.emitter, node, new_groups, self.emitter.def_log[logged:],
-                         lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
+            dropped = merge_cycles(self.emitter, node, new_groups,
+                                   self.emitter.def_log[logged:],
+                                   self.emitter.var_log[vlogged:],
+                                   lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
+            self._no_reads_after([g for g, _ in dropped], "carried by a loop that writes an array "
+                                          "element it reads")
             array_store_loops.unflushed(self)      # phased stores all emitted
             deferred, self.state.deferred_reads = self.state.deferred_reads, None
-            for g in merge_imperative(self.emitter, self.cx.smap, node, deferred,
-                                      self.emitter.def_log[logged:],
-                                      self.emitter.var_log[vlogged:]):
-                # its Func no longer holds its values: a read after the nest is refused
-                for name in g.names[:g.base]:
-                    if name in self.scope.env:
-                        self.scope.env[name] = LoopVarDone(name, what=(
-                            f"{user_name(name)!r} is read after the loop nest in which "
-                            f"it is summed and read by the array it helps compute: not "
-                            f"supported"))
+            # a merged group's reads of its array are M's now
+            deferred = [d for d in deferred
+                        if not any(d[1] is g and d[0] is arr for g, arr in dropped)]
+            self._no_reads_after(
+                merge_imperative(self.emitter, self.cx.smap, node, deferred,
+                                 self.emitter.def_log[logged:], self.emitter.var_log[vlogged:]),
+                "summed and read by the array it helps compute")
             self.state.nest_id = None
+
+    def _no_reads_after(self, groups, how):
+        """The Funcs of merged `groups` no longer hold their values: a read
+        of their names after the nest is refused."""
+        for g in groups:
+            for name in g.names[:g.base]:
+                if name in self.scope.env:
+                    self.scope.env[name] = LoopVarDone(name, what=(
+                        f"{user_name(name)!r} is read after the loop nest in which it is "
+                        f"{how}: not supported"))
 
     def _refuse_per_iteration_storage(self, node, defs):
         """A located error where a Func of the nest has a dimension per

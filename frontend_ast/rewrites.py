@@ -38,4 +38,5 @@ from . import (  # noqa: E402,F401,E501
     nested_defs,
     slice_dots,
     tuple_targets,
+    while_exit_write,
 )

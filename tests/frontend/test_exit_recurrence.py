@@ -210,9 +210,14 @@ def flag_elsewhere(a, t):
     return out
 
 
-def test_not_at_the_loop_position_is_refused():
-    with pytest.raises(FrontendError, match=r"read each other"):
-        flag_elsewhere(np.arange(10.0), 5.0)
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10])
+def test_at_an_offset_from_the_loop_position(n):
+    # out[i + 1] written and tested: one element per iteration, at a constant
+    # offset from the loop's position (loop_cycles.py, session 20); the last
+    # iteration writes past the end: IndexError as in Python
+    for t in (-1.0, 0.5, 5.0, 50.0, 1e9):
+        run_both(flag_elsewhere, np.arange(float(n)), t)
+        run_both(flag_elsewhere, -np.arange(float(n)), t)
 
 
 @ph.pipeline
