@@ -10,19 +10,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-
-
-def _hist_py(data, hist):
-    for v in data:
-        hist[v] += 1
-    return hist
-
-
-def _weighted_py(x, w, hist):
-    k = hist.shape[0]
-    for i in range(x.shape[0]):
-        hist[int(x[i] * k)] += w[i]
-    return hist
+from tests.frontend.histogram_kernels import compare_with_python, hist_loop, weighted_loop
 
 
 def _floored_py(x, hist):
@@ -32,22 +20,9 @@ def _floored_py(x, hist):
     return hist
 
 
-hist = ph.pipeline(_hist_py)
-weighted = ph.pipeline(_weighted_py)
+hist = ph.pipeline(hist_loop)
+weighted = ph.pipeline(weighted_loop)
 floored = ph.pipeline(_floored_py)
-
-
-def _compare(p, make_out, *args):
-    want_out, got_out = make_out(), make_out()
-    try:
-        want = p.py_func(*args, want_out)
-    except Exception as e:
-        with pytest.raises(type(e)):
-            p(*args, got_out)
-        assert np.array_equal(got_out, want_out)     # Python's writes before the error
-        return
-    got = p(*args, got_out)
-    assert got is got_out and np.array_equal(got, want) and got.dtype == want.dtype
 
 
 def _fast_loop(p):
@@ -80,12 +55,12 @@ def test_integer_histogram_edges(dtype):
         for bad in edges:
             data = np.array([0, 1 % size, bad, 0], np.int64)
             if info.min <= bad <= info.max:
-                _compare(hist, lambda: np.zeros(size, np.int64), data.astype(dtype))
+                compare_with_python(hist, lambda: np.zeros(size, np.int64), data.astype(dtype))
 
 
 def test_large_integer_indices():
     for bad in (1 << 31, -(1 << 31) - 1, 1 << 52, (1 << 62), -(1 << 63)):
-        _compare(hist, lambda: np.zeros(8, np.int64), np.array([3, bad, 1]))
+        compare_with_python(hist, lambda: np.zeros(8, np.int64), np.array([3, bad, 1]))
 
 
 def _near(v):
@@ -100,7 +75,7 @@ def test_weighted_edges_of_the_range_test(k):
     for prod in products:
         for v in _near(float(prod)):
             x = np.array([0.25, v / k if np.isfinite(v) else v, 0.75])
-            _compare(weighted, lambda: np.zeros(k), x, w)
+            compare_with_python(weighted, lambda: np.zeros(k), x, w)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -108,7 +83,7 @@ def test_weighted_random_with_negative_wrap(seed):
     rng = np.random.default_rng(seed)
     for n in (0, 1, 2, 33, 2000):
         x, w = rng.random(n) * 2 - 1, rng.random(n)
-        _compare(weighted, lambda: np.zeros(16), x, w)
+        compare_with_python(weighted, lambda: np.zeros(16), x, w)
 
 
 def test_floor_index_edges():
@@ -116,7 +91,7 @@ def test_floor_index_edges():
     for prod in (0.0, -0.0, -0.5, -4.0, -4.5, -5.0, 3.5, 4.0, np.nan, np.inf, -np.inf, 1e20):
         for v in _near(float(prod)):
             x = np.array([0.1, v / k if np.isfinite(v) else v, 0.6])
-            _compare(floored, lambda: np.zeros(k), x)
+            compare_with_python(floored, lambda: np.zeros(k), x)
 
 
 def _self_indexed_py(a):

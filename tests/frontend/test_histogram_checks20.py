@@ -8,19 +8,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-
-
-def _hist_py(data, hist):
-    for v in data:
-        hist[v] += 1
-    return hist
-
-
-def _weighted_py(x, w, hist):
-    k = hist.shape[0]
-    for i in range(x.shape[0]):
-        hist[int(x[i] * k)] += w[i]
-    return hist
+from tests.frontend.histogram_kernels import compare_with_python, hist_loop, weighted_loop
 
 
 def _two_d_py(rows, cols, hist):
@@ -29,22 +17,9 @@ def _two_d_py(rows, cols, hist):
     return hist
 
 
-hist = ph.pipeline(_hist_py)
-weighted = ph.pipeline(_weighted_py)
+hist = ph.pipeline(hist_loop)
+weighted = ph.pipeline(weighted_loop)
 two_d = ph.pipeline(_two_d_py)
-
-
-def _compare(p, make_out, *args):
-    want_out, got_out = make_out(), make_out()
-    try:
-        want = p.py_func(*args, want_out)
-    except Exception as e:
-        with pytest.raises(type(e)):
-            p(*args, got_out)
-        assert np.array_equal(got_out, want_out)     # Python's writes before the error
-        return
-    got = p(*args, got_out)
-    assert got is got_out and np.array_equal(got, want) and got.dtype == want.dtype
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -52,14 +27,14 @@ def test_histogram_with_wrapping_and_failing_indices(seed):
     rng = np.random.default_rng(seed)
     for n in (0, 1, 2, 17, 1000):
         data = rng.integers(-16, 16, n)
-        _compare(hist, lambda: np.zeros(16, np.int64), data)
+        compare_with_python(hist, lambda: np.zeros(16, np.int64), data)
         if n:
             for bad in (16, -17, 1 << 40, -(1 << 40)):
                 d = data.copy()
                 d[rng.integers(n)] = bad
-                _compare(hist, lambda: np.zeros(16, np.int64), d)
-    _compare(hist, lambda: np.zeros(0, np.int64), np.zeros(0, np.int64))
-    _compare(hist, lambda: np.zeros(0, np.int64), np.array([0]))
+                compare_with_python(hist, lambda: np.zeros(16, np.int64), d)
+    compare_with_python(hist, lambda: np.zeros(0, np.int64), np.zeros(0, np.int64))
+    compare_with_python(hist, lambda: np.zeros(0, np.int64), np.array([0]))
 
 
 def test_one_check_per_element_update():
@@ -75,26 +50,26 @@ def test_weighted_histogram(seed):
     rng = np.random.default_rng(seed)
     for n in (0, 1, 5, 500):
         x, w = rng.random(n), rng.random(n)
-        _compare(weighted, lambda: np.zeros(8), x, w)
+        compare_with_python(weighted, lambda: np.zeros(8), x, w)
         if n:
             for bad in (1.0, -0.2, -1.01, 7.5, 1e30, np.inf, -np.inf, np.nan):
                 xb = x.copy()
                 xb[rng.integers(n)] = bad
-                _compare(weighted, lambda: np.zeros(8), xb, w)
+                compare_with_python(weighted, lambda: np.zeros(8), xb, w)
 
 
 def test_two_dimensional_histogram():
     rng = np.random.default_rng(9)
     for n in (0, 3, 300):
         r, c = rng.integers(-5, 5, n), rng.integers(-3, 3, n)
-        _compare(two_d, lambda: np.zeros((5, 3), np.int32), r, c)
+        compare_with_python(two_d, lambda: np.zeros((5, 3), np.int32), r, c)
         if n:
             r2 = r.copy()
             r2[n // 2] = 5
-            _compare(two_d, lambda: np.zeros((5, 3), np.int32), r2, c)
+            compare_with_python(two_d, lambda: np.zeros((5, 3), np.int32), r2, c)
             c2 = c.copy()
             c2[n - 1] = -4
-            _compare(two_d, lambda: np.zeros((5, 3), np.int32), r, c2)
+            compare_with_python(two_d, lambda: np.zeros((5, 3), np.int32), r, c2)
 
 
 def _through_table_py(data, table, hist):
@@ -112,7 +87,7 @@ def test_nested_checked_indices():
     table = rng.integers(-6, 6, 10)
     for n in (0, 1, 40):
         data = rng.integers(-10, 10, n)
-        _compare(through_table, lambda: np.zeros(6, np.int64), data, table)
+        compare_with_python(through_table, lambda: np.zeros(6, np.int64), data, table)
         if n:
             for bad_data, bad_table in ((10, None), (-11, None), (None, 6), (None, -7)):
                 d, t = data.copy(), table.copy()
@@ -120,7 +95,7 @@ def test_nested_checked_indices():
                     d[n // 2] = bad_data
                 else:
                     t[:] = bad_table
-                _compare(through_table, lambda: np.zeros(6, np.int64), d, t)
+                compare_with_python(through_table, lambda: np.zeros(6, np.int64), d, t)
 
 
 def _copy_plus_one_py(a, b, idx):
