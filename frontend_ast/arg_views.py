@@ -18,6 +18,7 @@ import numpy as np
 from pyhalide import ir
 from pyhalide.ir.ops import free_vars
 
+from . import check_order
 from .affine_maps import affine, probes
 from .array_shape import size_fn
 from .arrayexpr import ArrayExpr
@@ -34,9 +35,10 @@ class ArgView:
              the offsets read, in their IR types
     """
 
-    def __init__(self, name, shape, offsets, coefs, var_fns):
+    def __init__(self, name, shape, offsets, coefs, var_fns, checks=None):
         self.name, self.shape, self.offsets = name, shape, offsets
         self.coefs, self.var_fns = coefs, var_fns
+        self.checks = checks or {}      # check image name -> CheckImage the offsets read
         self._starts = {}         # the values of var_fns -> the first element's index
 
     def build(self, base: np.ndarray, env) -> np.ndarray:
@@ -60,11 +62,44 @@ class ArgView:
         if start is None:
             # (the reference evaluator, imported when a view is first built)
             from pyhalide.reference.exprs import Context
-            ctx = Context(None, values)
+            ctx = Context(_CheckReads(self.checks, env), values)
             start = [int(ctx.ev(e)) for e in self.offsets]
             if len(self._starts) < 64:
                 self._starts[key] = start
         return start
+
+
+class _CheckReads:
+    """The reads of run-time check images in a view's offsets (a call-time value
+    that may raise, context.deferred_static): 0 where the check passes; where it
+    fails, what computing the value raises, as Specialization.translate does."""
+
+    def __init__(self, checks: dict, env):
+        self.checks, self.env = checks, env
+
+    def image(self, call, args, flat=False):
+        index = np.asarray(args[0])
+        if not index.any():
+            return np.zeros(index.shape, np.uint8)
+        c = self.checks.get(call.name)
+        if c is not None and callable(c.message):
+            try:
+                c.message(self.env)
+            except Exception as failure:
+                raise check_order.tag(failure, c.loc) from None
+        raise ir.CompileError(f"the view's start reads the run-time check {call.name}, "
+                              f"which failed without its exception")
+
+
+def _image_names(e) -> set:
+    """The names of the images e reads."""
+    out, stack = set(), [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.Call) and n.call_type == ir.IMAGE:
+            out.add(n.name)
+        stack.extend(ir.children(n))
+    return out
 
 
 def _call_time_values(cx) -> dict:
@@ -117,5 +152,8 @@ def view_map(bld, value, name=None) -> ArgView | None:
         offsets.append(off)
         coefs.append(row)
     used = {n: v for off in offsets for n, v in free_vars(off).items()}
+    checks = {c.image.name(): c for c in bld.cx.check_images}
+    read = {n for off in offsets for n in _image_names(off) if n in checks}
     return ArgView(name, shape, offsets, coefs,
-                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()})
+                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()},
+                   {n: checks[n] for n in read})

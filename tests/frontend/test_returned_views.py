@@ -184,3 +184,20 @@ def test_a_returned_reshape_shares_memory_only_where_numpy_does(fn):
             g[...] = -1.0                       # writing the result
             e[...] = -1.0
             np.testing.assert_array_equal(a_ph, a_py)
+
+
+def test_a_start_from_a_value_that_may_raise_raises_what_python_raises():
+    # int() of a float argument may raise: its value is a deferred call-time value
+    # (context.deferred_static) whose check the view's start reads (session 20)
+    def f(a, s):
+        return a[int(s * 2.5):]
+
+    p = ph.pipeline(f)
+    a = np.arange(10.0)
+    for s, exc in ((float("inf"), OverflowError), (float("nan"), ValueError)):
+        with pytest.raises(exc):
+            f(a, s)
+        with pytest.raises(exc):
+            p(a, s)
+    r = p(a, 1.9)
+    assert np.shares_memory(r, a) and np.array_equal(r, a[4:])
