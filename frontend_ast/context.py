@@ -165,6 +165,7 @@ class Context:
             return v
         node = v.node
         if not self.typing:
+            cond = self._unless_unreached(cond)
             n = next(self._counter)
             loc = self.smap.loc(self.cur_node)
             bad = ir.index(1) if index is None else encode_bad_index(index[2])
@@ -179,6 +180,29 @@ class Context:
                 node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def _unless_unreached(self, cond):
+        """cond, also true where an enclosing condition known when the call
+        starts (on arguments and sizes) is not met: Python does not run the
+        code there, so it raises nothing (`if k > 0: y = a * (n % k)` with
+        k = 0). Conditions on data are left to the checks' own placement."""
+        if self.reached_at_call() is None or self.reached_at_call() is False:
+            return cond
+        terms = []
+        for c, when in self.assumed:
+            if c is None or c.is_const:
+                continue
+            t = ops.truth(self, c)
+            n = t.node
+            if n is None or not n.type.is_bool():
+                return cond
+            terms.append(n if when else ir.Not(n))
+        if not terms:
+            return cond
+        reached = terms[0]
+        for t in terms[1:]:
+            reached = ir.And(reached, t)
+        return ir.Or(cond, ir.Not(reached))
 
     def _checked_by(self, node, idx, exc: str) -> bool:
         """Whether `node` already holds, outside lazy branches, a check of the

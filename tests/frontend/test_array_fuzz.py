@@ -43,7 +43,7 @@ FLOAT_FLOORDIV = True
 # uint64 compared with a signed integer, exactly (tests/frontend/test_exact_operators.py)
 UINT64_COMPARE = True
 # a Python bool ** 1 stays a bool (Python gives an int): not generated until fixed
-BOOL_POWER = False
+BOOL_POWER = True
 PROGRAMS_PER_SEED = 16
 
 
