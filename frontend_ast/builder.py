@@ -77,6 +77,7 @@ class Builder:
         self.live = Liveness(pf.tree)
         self.scope = Scope(self.cx)
         self.state = LoopState(self.cx)
+        self.cx.loop_state = self.state
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)

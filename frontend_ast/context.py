@@ -84,6 +84,7 @@ class Context:
                     and loop code's index and bound checks)
       scheduled     whether a schedule will be applied (array_scan keeps scans in
                     their own order, which parallel_scan needs)
+      loop_state    the builder's LoopState (its `loops`: the loops being run)
     """
 
     def __init__(self, smap, root):
@@ -104,6 +105,7 @@ class Context:
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
+        self.loop_state = None
         self._counter = itertools.count()
 
     def is_zero_d_arg(self, v) -> bool:
@@ -185,7 +187,11 @@ class Context:
         """cond, also true where an enclosing condition known when the call
         starts (on arguments and sizes) is not met: Python does not run the
         code there, so it raises nothing (`if k > 0: y = a * (n % k)` with
-        k = 0). Conditions on data are left to the checks' own placement."""
+        k = 0). Conditions on data are left to the checks' own placement, and
+        so is code in loops (an update runs only where its conditions hold; its
+        checks keep the form lowering/assert_fast_path.py reads)."""
+        if self.loop_state is not None and self.loop_state.loops:
+            return cond
         if self.reached_at_call() is None or self.reached_at_call() is False:
             return cond
         terms = []
