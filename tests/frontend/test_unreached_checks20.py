@@ -45,37 +45,31 @@ def _index_in_branch(a, i):
     return y
 
 
+def _same_as_python(f, *args):
+    """f compiled returns what f returns, or raises the same exception type."""
+    p = ph.pipeline(f)
+    try:
+        want = f(*args)
+    except (ZeroDivisionError, IndexError) as e:
+        with pytest.raises(type(e)):
+            p(*args)
+        return
+    got = p(*args)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
 @pytest.mark.parametrize("f", [_returned_in_branch, _assigned_in_branches,
                                _assigned_in_one_branch])
 @pytest.mark.parametrize("k", [0, 2, -3, 7])
 def test_division_under_a_call_time_condition(f, k):
-    a = np.arange(5.0)
-    p = ph.pipeline(f)
-    try:
-        want = f(a, k)
-    except ZeroDivisionError:
-        with pytest.raises(ZeroDivisionError):
-            p(a, k)
-        return
-    got = p(a, k)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _same_as_python(f, np.arange(5.0), k)
 
 
 @pytest.mark.parametrize("k, m", [(0, 5), (0, 1), (2, 5), (3, 0), (-2, 9)])
 def test_nested_call_time_conditions(k, m):
-    a = np.arange(6.0)
-    got = ph.pipeline(_nested)(a, k, m)
-    assert np.array_equal(got, _nested(a, k, m))
+    _same_as_python(_nested, np.arange(6.0), k, m)
 
 
 @pytest.mark.parametrize("i", [-1, 0, 4, 5, 9])
 def test_index_check_under_a_call_time_condition(i):
-    a = np.arange(5.0)
-    p = ph.pipeline(_index_in_branch)
-    try:
-        want = _index_in_branch(a, i)
-    except IndexError:
-        with pytest.raises(IndexError):
-            p(a, i)
-        return
-    assert np.array_equal(p(a, i), want)
+    _same_as_python(_index_in_branch, np.arange(5.0), i)
