@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyhalide import ir
-from pyhalide.ir.ops import free_vars
+from pyhalide.ir.ops import find_calls, free_vars
 
 from . import check_order
 from .affine_maps import affine, probes
@@ -91,17 +91,6 @@ class _CheckReads:
                               f"which failed without its exception")
 
 
-def _image_names(e) -> set:
-    """The names of the images e reads."""
-    out, stack = set(), [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ir.Call) and n.call_type == ir.IMAGE:
-            out.add(n.name)
-        stack.extend(ir.children(n))
-    return out
-
-
 def _call_time_values(cx) -> dict:
     """Variable name -> fn(env) for every IR variable whose value is known
     when the function is called (argument shapes, scalar arguments)."""
@@ -152,8 +141,7 @@ def view_map(bld, value, name=None) -> ArgView | None:
         offsets.append(off)
         coefs.append(row)
     used = {n: v for off in offsets for n, v in free_vars(off).items()}
-    checks = {c.image.name(): c for c in bld.cx.check_images}
-    read = {n for off in offsets for n in _image_names(off) if n in checks}
+    checks = {c.name: bld.cx.check_named[c.name] for c in find_calls(offsets)
+              if c.call_type == ir.IMAGE and c.name in bld.cx.check_named}
     return ArgView(name, shape, offsets, coefs,
-                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()},
-                   {n: checks[n] for n in read})
+                   {n: (known[n], v.type.to_numpy()) for n, v in used.items()}, checks)

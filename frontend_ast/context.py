@@ -79,6 +79,7 @@ class Context:
       zero_d_results id -> Val of scalars that NumPy makes 0-d arrays (np.where
                     of scalars; zero_d_args.mark): arrays where returned
       check_images  [CheckImage] run-time checks (guard)
+      check_named   check image name -> its CheckImage (guard)
       static_params [StaticParam] values computed at call time (static_param)
       static_checks CallTimeChecks: call-time checks (require, and the array
                     and loop code's index and bound checks)
@@ -101,7 +102,7 @@ class Context:
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.check_images = []
-        self._check_named = {}      # check image name -> its CheckImage (guard)
+        self.check_named = {}       # check image name -> its CheckImage (guard)
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
@@ -178,7 +179,7 @@ class Context:
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
                                                     index[:2] if index is not None else None))
-                self._check_named[img.name()] = self.check_images[-1]
+                self.check_named[img.name()] = self.check_images[-1]
                 node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
@@ -190,9 +191,8 @@ class Context:
         k = 0). Conditions on data are left to the checks' own placement, and
         so is code in loops (an update runs only where its conditions hold; its
         checks keep the form lowering/assert_fast_path.py reads)."""
-        if self.loop_state is not None and self.loop_state.loops:
-            return cond
-        if self.reached_at_call() is None or self.reached_at_call() is False:
+        if self.loop_state is not None and self.loop_state.loops or \
+                not callable(self.reached_at_call()):
             return cond
         terms = []
         for c, when in self.assumed:
@@ -203,12 +203,8 @@ class Context:
             if n is None or not n.type.is_bool():
                 return cond
             terms.append(n if when else ir.Not(n))
-        if not terms:
-            return cond
-        reached = terms[0]
-        for t in terms[1:]:
-            reached = ir.And(reached, t)
-        return ir.Or(cond, ir.Not(reached))
+        reached = ir.conjunction(terms)
+        return cond if reached is None else ir.Or(cond, ir.Not(reached))
 
     def _checked_by(self, node, idx, exc: str) -> bool:
         """Whether `node` already holds, outside lazy branches, a check of the
@@ -219,7 +215,7 @@ class Context:
             return False
         for c in checks.eager(node):
             read = c.a
-            mine = self._check_named.get(read.name)
+            mine = self.check_named.get(read.name)
             if mine is not None and mine.exc == exc and ir.equal(read.args[0], idx):
                 return True
         return False
