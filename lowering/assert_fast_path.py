@@ -21,7 +21,7 @@ assertion makes safe to read (a let after the first assertion).
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.ir.ops import conjunction, equal, substitute, substitute_exprs
+from pyhalide.ir.ops import conjunction, equal, find_calls, substitute, substitute_exprs
 
 from .simplify import simplify
 
@@ -128,8 +128,7 @@ def _cheap(e) -> bool:
 
 def _pure(e) -> bool:
     """Whether e calls nothing but pure math intrinsics."""
-    return all(not isinstance(n, ir.Call) or
-               (n.call_type == ir.INTRINSIC and n.name in _PURE_CALLS) for n in _nodes(e))
+    return all(c.call_type == ir.INTRINSIC and c.name in _PURE_CALLS for c in find_calls(e))
 
 
 def _has_load(e) -> bool:
@@ -170,23 +169,9 @@ def _dedupe(items: list) -> list:
 
 
 def _renamed(s, names):
-    if isinstance(s, ir.LetStmt):
+    if isinstance(s, ir.LetStmt):       # its body is the rest of the chain (_rebuild)
         return ir.LetStmt(s.name, substitute(s.value, names), s.body)
-    if isinstance(s, ir.AssertStmt):
-        return ir.AssertStmt(substitute(s.condition, names), s.error, s.message,
-                             tuple(substitute(a, names) for a in s.args))
-    return _SubstituteInStmt(names).mutate(s)
-
-
-class _SubstituteInStmt(ir.Mutator):
-    def __init__(self, names):
-        super().__init__()
-        self.names = names
-
-    def mutate(self, n):
-        if isinstance(n, ir.Expr):
-            return substitute(n, self.names)
-        return super().mutate(n)
+    return substitute(s, names)
 
 
 def _with_fast_path(body):
