@@ -37,56 +37,22 @@ class EditedList(list):
 
     __slots__ = ()
 
-    def append(self, x):
-        super().append(x)
-        edited()
 
-    def extend(self, xs):
-        super().extend(xs)
-        edited()
+def _stamping(name: str):
+    """list's method `name`, changing the edit stamp after it ran."""
+    base = getattr(list, name)
 
-    def insert(self, i, x):
-        super().insert(i, x)
+    def method(self, *args, **kw):
+        out = base(self, *args, **kw)
         edited()
+        return out
+    method.__name__ = name
+    return method
 
-    def pop(self, *i):
-        x = super().pop(*i)
-        edited()
-        return x
 
-    def remove(self, x):
-        super().remove(x)
-        edited()
-
-    def clear(self):
-        super().clear()
-        edited()
-
-    def sort(self, *args, **kw):
-        super().sort(*args, **kw)
-        edited()
-
-    def reverse(self):
-        super().reverse()
-        edited()
-
-    def __setitem__(self, i, x):
-        super().__setitem__(i, x)
-        edited()
-
-    def __delitem__(self, i):
-        super().__delitem__(i)
-        edited()
-
-    def __iadd__(self, xs):
-        super().__iadd__(xs)
-        edited()
-        return self
-
-    def __imul__(self, n):
-        super().__imul__(n)
-        edited()
-        return self
+for _name in ("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+              "__setitem__", "__delitem__", "__iadd__", "__imul__"):
+    setattr(EditedList, _name, _stamping(_name))
 
 
 class _Edited:
