@@ -299,6 +299,12 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
                                copy_stage(UA.schedule), UA.source, UA.rdom_name)]
+    if stop is not None and explicit:
+        # once stopped, an iteration writes the array's old values and
+        # carries the state to a position only the next iteration reads:
+        # the loop is left there (ir.Definition.exit_moves)
+        M.updates[0].exit = stopped
+        M.updates[0].exit_moves = True
     M.schedule = _func_schedule(A.schedule)
     M.source = A.source
     # A: a copy of M's array elements; G: its own scan, reading them
