@@ -99,7 +99,7 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
                 _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
-                           vlog)
+                           vlog, _done_member(g))
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
@@ -129,14 +129,22 @@ def _stop_member(g, node):
     return None
 
 
+def _done_member(g):
+    """The index in g of the flag while_exit_write.py sets in the iteration
+    whose test fails (`?done`: the next iteration only sets the stop flag),
+    or None."""
+    return next((k for k, n in enumerate(g.names) if n.startswith("?done")), None)
+
+
 def _calls(d, fn) -> bool:
     exprs = list(d.values) + list(d.predicates) + list(d.args)
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
     """Build the merged Func; a reason (str) when this case is not one.
-    `stop`: the element of G that is the loop's stop flag, or None."""
+    `stop`: the element of G that is the loop's stop flag, or None; `done`:
+    the element that is while_exit_write's flag, or None."""
     if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
     rg = UG.rvars[0]
@@ -302,8 +310,10 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
     if stop is not None and explicit:
         # once stopped, an iteration writes the array's old values and
         # carries the state to a position only the next iteration reads:
-        # the loop is left there (ir.Definition.exit_moves)
-        M.updates[0].exit = stopped
+        # the loop is left there (ir.Definition.exit_moves); also once the
+        # `?done` flag is set (the iteration after it only sets the stop
+        # flag), which the last iteration of the loop's range may set
+        M.updates[0].exit = stopped if done is None else ir.Or(stopped, starts[done])
         M.updates[0].exit_moves = True
     M.schedule = _func_schedule(A.schedule)
     M.source = A.source

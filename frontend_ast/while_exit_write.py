@@ -30,8 +30,12 @@ Only where the statement after the loop assigns one element of an array
 that the loop's test or body subscripts, the loop has no `else`, no
 `break`, `continue`, `return` or inner loop, and its test has a counter
 conjunct with a stated bound (loop_exits.counter_compare, counter_step)
-that counts down (`j >= 0`, `j -= 1`): with a counter counting up, the
-rewritten loop compiled but its kernel did not finish (not understood yet)."""
+that counts down (`j >= 0`, `j -= 1`) or up (`j < n`, `j += 1`). The
+merged loop is left at the iteration after `?done` is set
+(loop_cycles.py, ir.Definition.exit_moves). (Session 20's counting-up
+kernel did not finish: the hull of its widened bound `max(n + 1, first +
+1)` was not found, so its loop ran 2**31 - 1 iterations, and nothing left
+it after the range's last iteration set `?done`.)"""
 from __future__ import annotations
 
 import ast
@@ -86,8 +90,8 @@ def _rewrite(loop, after, before, count, tree):
                 _loaded(bound) & _stored(loop.body):
             continue
         down = isinstance(op, (ast.Gt, ast.GtE))
-        if not down or step >= 0:
-            continue    # (a counter stepping up: its kernel ran without end, session 20)
+        if down != (step < 0):
+            continue
         used = _loaded_outside(tree, [loop, after])
         return _build(loop, after, before, arr, counter, op, bound, step, count,
                       counter in used)
@@ -98,6 +102,10 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
     count[0] += 1
     first, done = f"?first{count[0]}", f"?done{count[0]}"
     # the counter's bound one step further, never past its first value
+    if isinstance(op, ast.LtE):
+        # `j <= b` as `j < b + 1` (a bound `max(b + 1, first) + 1` did not fit
+        # the loop's 32-bit bound check)
+        op, bound = ast.Lt(), ast.BinOp(copy.deepcopy(bound), ast.Add(), ast.Constant(1))
     wide = ast.BinOp(copy.deepcopy(bound), ast.Add(), ast.Constant(step))
     start = ast.Name(first, ast.Load())
     if isinstance(op, (ast.Gt, ast.Lt)):
