@@ -274,6 +274,10 @@ class Emitter:
         k = l.step
         first, last = (l.start, l.stop) if k > 0 else (l.stop, l.start)
         spans = [ub - lb for lb in first.lbs for ub in last.ubs]
+        if k not in (1, -1):
+            # (a step of another size has no hull form: bound the span over
+            # the enclosing loops' ranges)
+            spans += [e for a in spans for e in self.cx.syms.expand(a, True)]
         spans = [a for a in spans if not any(s in self.cx.syms.loops or s not in self.cx.sym_static
                                              for s in a.terms)]
         # the tightest kind first: provably short, then symbolic, then constant

@@ -63,6 +63,7 @@ from pyhalide import ir
 from pyhalide.ir.function import FuncSchedule, copy_stage
 from pyhalide.simplify import equal_after_simplify, simplify
 
+from . import ops
 from .deps import unchecked
 from .loop_exits import EXIT_ATTR, describe_name
 from .loop_state import Group
@@ -219,6 +220,9 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
         {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
     first = ir.EQ(r, ra.min)
     key = list(UA.args)
+    clamped = False
+    if shifted:
+        key, clamped = _inside(emitter, arr, key, pos, ra.name)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
     # first position, which still holds the initial value
@@ -310,10 +314,12 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
     if stop is not None and explicit:
         # once stopped, an iteration writes the array's old values and
         # carries the state to a position only the next iteration reads:
-        # the loop is left there (ir.Definition.exit_moves); also once the
-        # `?done` flag is set (the iteration after it only sets the stop
-        # flag), which the last iteration of the loop's range may set
-        M.updates[0].exit = stopped if done is None else ir.Or(stopped, starts[done])
+        # the loop is left there (ir.Definition.exit_moves). A loop run
+        # relative to its start (clamped) is also left once the `?done` flag
+        # is set (the next iteration would only set the stop flag, and it may
+        # be past the loop's range, where nothing sets it)
+        M.updates[0].exit = ir.Or(stopped, starts[done]) if clamped and done is not None \
+            else stopped
         M.updates[0].exit_moves = True
     M.schedule = _func_schedule(A.schedule)
     M.source = A.source
@@ -333,6 +339,27 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
         return None
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def _inside(emitter, arr, key, pos, r):
+    """(key, whether changed): key with its coordinates `pos` that step by more than one per
+    iteration of RVar `r` clamped to the array's extent: such a loop
+    (`j -= 2`) runs relative to its start over a bound of its trip counts,
+    and its iterations past its own range (never run: the loop is left
+    before them) would otherwise widen M's region past the array. (A loop
+    stepping by one runs over the hull of its positions: nothing to clamp.)"""
+    key, clamped = list(key), False
+    for k in pos:
+        step = simplify(ir.Sub(ir.substitute(key[k], {r: ir.Add(ir.Variable(key[k].type, r),
+                                                                 ir.Const(key[k].type, 1))}),
+                               key[k]))
+        if not isinstance(step, ir.Const) or abs(step.value) == 1:
+            continue
+        ext = ops.cast(key[k].type, ops.node_of(emitter.cx, arr.shape[arr.ndim - 1 - k]))
+        hi = ir.Sub(ext, ir.Const(key[k].type, 1))
+        key[k] = ir.Max(ir.Min(key[k], hi), ir.Const(key[k].type, 0))
+        clamped = True
+    return key, clamped
 
 
 def same_loops(vlog, A, G):
