@@ -65,7 +65,7 @@ from pyhalide.simplify import equal_after_simplify, simplify
 
 from . import ops
 from .deps import unchecked
-from .loop_exits import EXIT_ATTR, describe_name
+from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
 from .values import Arr
 
@@ -100,7 +100,8 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
                 _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
-                           vlog, _done_member(g))
+                           vlog, _done_member(g),
+                           getattr(g.chain_nodes[-1], RELATIVE_ATTR, False))
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
@@ -142,10 +143,11 @@ def _calls(d, fn) -> bool:
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False):
     """Build the merged Func; a reason (str) when this case is not one.
     `stop`: the element of G that is the loop's stop flag, or None; `done`:
-    the element that is while_exit_write's flag, or None."""
+    the element that is while_exit_write's flag, or None; `relative`: the
+    loop runs relative to its start (loop_exits.RELATIVE_ATTR)."""
     if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
     rg = UG.rvars[0]
@@ -222,7 +224,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
     key = list(UA.args)
     clamped = False
     if shifted:
-        key, clamped = _inside(emitter, arr, key, pos, ra.name)
+        key, clamped = _inside(emitter, arr, key, pos, ra.name, relative)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
     # first position, which still holds the initial value
@@ -341,19 +343,20 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None):
     return None
 
 
-def _inside(emitter, arr, key, pos, r):
+def _inside(emitter, arr, key, pos, r, relative):
     """(key, whether changed): key with its coordinates `pos` that step by more than one per
     iteration of RVar `r` clamped to the array's extent: such a loop
-    (`j -= 2`) runs relative to its start over a bound of its trip counts,
-    and its iterations past its own range (never run: the loop is left
-    before them) would otherwise widen M's region past the array. (A loop
-    stepping by one runs over the hull of its positions: nothing to clamp.)"""
+    (`j -= 2`), or a `relative` one, runs relative to its start over a
+    bound of its trip counts, and its iterations past its own range (never
+    run: the loop is left before them) would otherwise widen M's region
+    past the array. (Another loop stepping by one runs over the hull of its
+    positions: nothing to clamp.)"""
     key, clamped = list(key), False
     for k in pos:
         step = simplify(ir.Sub(ir.substitute(key[k], {r: ir.Add(ir.Variable(key[k].type, r),
                                                                  ir.Const(key[k].type, 1))}),
                                key[k]))
-        if not isinstance(step, ir.Const) or abs(step.value) == 1:
+        if not isinstance(step, ir.Const) or (abs(step.value) == 1 and not relative):
             continue
         ext = ops.cast(key[k].type, ops.node_of(emitter.cx, arr.shape[arr.ndim - 1 - k]))
         hi = ir.Sub(ext, ir.Const(key[k].type, 1))

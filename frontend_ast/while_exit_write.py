@@ -30,9 +30,12 @@ Only where the statement after the loop assigns one element of an array
 that the loop's test or body subscripts, the loop has no `else`, no
 `break`, `continue`, `return` or inner loop, and its test has a counter
 conjunct with a stated bound (loop_exits.counter_compare, counter_step)
-that counts down (`j >= 0`, `j -= 1`) or up (`j < n`, `j += 1`). The
-merged loop is left at the iteration after `?done` is set
-(loop_cycles.py, ir.Definition.exit_moves). (Session 20's counting-up
+that counts down (`j >= 0`, `j -= 1`) or up (`j < n`, `j += 1`), by one
+or by a constant k (gap-k insertion). The rewritten loop carries
+loop_exits.RELATIVE_ATTR: its RVar runs from the counter's first value
+over a bound of its trip counts (emit.relative_rdom), so the iterations no
+run needs are all at the end, where the loop is left (loop_cycles.py,
+ir.Definition.exit_moves: at the iteration after `?done` is set). (Session 20's counting-up
 kernel did not finish: the hull of its widened bound `max(n + 1, first +
 1)` was not found, so its loop ran 2**31 - 1 iterations, and nothing left
 it after the range's last iteration set `?done`.)"""
@@ -41,7 +44,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .loop_exits import counter_compare, counter_step
+from .loop_exits import RELATIVE_ATTR, counter_compare, counter_step
 from .rewrite_registry import register
 
 
@@ -123,8 +126,10 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
     body = keep + [ast.If(copy.deepcopy(loop.test), work or [ast.Pass()],
                           [after, _set(done, True)]), last]
     undo = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Sub(), ast.Constant(step))
+    loop = ast.While(cond, body, [])
+    setattr(loop, RELATIVE_ATTR, True)
     out = [_set(first, ast.Name(counter, ast.Load())), _set(done, False),
-           ast.While(cond, body, [])] + ([undo] if undo_step else [])
+           loop] + ([undo] if undo_step else [])
     for s in out:
         for n in ast.walk(s):
             if not hasattr(n, "lineno") or n in (cond, lim, wide, start) or \
