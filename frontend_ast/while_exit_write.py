@@ -163,22 +163,47 @@ def _subscripts(loop, arr) -> bool:
 
 
 def _element_values(before, arr) -> list:
-    """Names the statements `before` last bind to an element of `arr`
-    (`key = a[i]`, no slice)."""
+    """Names the statements `before` last bind to a value that reads an
+    element of `arr` (`key = a[i]`, `key = float(a[i])`, `key, j = a[i], i - 1`,
+    `key += a[i]`, no slice), or such a name (`k0 = a[i]; key = k0`): the
+    loop must carry them, or their value would be read from the array as
+    the loop has changed it."""
     out = {}
+
+    def bind(target, value):
+        if isinstance(target, ast.Name):
+            out[target.id] = value is not None and _reads_element(value, arr, out)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pair = isinstance(value, (ast.Tuple, ast.List)) and \
+                len(value.elts) == len(target.elts)
+            for k, t in enumerate(target.elts):
+                bind(t, value.elts[k] if pair else value)
+        elif isinstance(target, ast.Starred):
+            bind(target.value, value)
+
     for s in before:
         for n in ast.walk(s):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        v = n.value
-                        out[t.id] = isinstance(v, ast.Subscript) and \
-                            isinstance(v.value, ast.Name) and v.value.id == arr and \
-                            not any(isinstance(x, ast.Slice) for x in ast.walk(v.slice))
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and \
-                    isinstance(n.target, ast.Name):
-                out[n.target.id] = False
+                    bind(t, n.value)
+            elif isinstance(n, ast.AnnAssign):
+                bind(n.target, n.value)
+            elif isinstance(n, ast.NamedExpr):
+                bind(n.target, n.value)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                out[n.target.id] = out.get(n.target.id, False) or _reads_element(n.value, arr, out)
+            elif isinstance(n, (ast.For, ast.comprehension)):
+                bind(n.target, None)
     return [k for k, v in out.items() if v]
+
+
+def _reads_element(e, arr, names) -> bool:
+    """Whether e reads one element of `arr` (a subscript without a slice)
+    or a name `names` marks as holding one."""
+    return any(isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) and
+               v.value.id == arr and not any(isinstance(x, ast.Slice) for x in ast.walk(v.slice))
+               or isinstance(v, ast.Name) and isinstance(v.ctx, ast.Load) and names.get(v.id)
+               for v in ast.walk(e))
 
 
 def _loaded_outside(tree, nodes) -> set:
