@@ -14,13 +14,9 @@ from .test_exit_recurrence import run_both
 
 @ph.pipeline
 def strided_suffix_sums(a):
-    n = a.shape[0]
-    out = np.zeros(n)
-    for i in range(n):
-        s = 0.0
-        for j in range(i, n, 2):
-            s += a[j]
-        out[i] = s
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        out[i] = sum(a[j] for j in range(i, len(a), 2))
     return out
 
 

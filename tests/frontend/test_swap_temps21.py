@@ -14,10 +14,9 @@ from .test_exit_recurrence import run_both
 
 @ph.pipeline
 def bubble(a):
-    n = a.shape[0]
-    for i in range(n):
-        for j in range(n - 1 - i):
-            if a[j] > a[j + 1]:
+    for last in range(a.shape[0] - 1, 0, -1):
+        for j in range(last):
+            if a[j + 1] < a[j]:
                 t = a[j]
                 a[j] = a[j + 1]
                 a[j + 1] = t
