@@ -313,10 +313,11 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
                                copy_stage(UA.schedule), UA.source, UA.rdom_name)]
-    if stop is not None and explicit:
+    if stop is not None and explicit and ra.name == UA.rvars[0].name:
         # once stopped, an iteration writes the array's old values and
         # carries the state to a position only the next iteration reads:
-        # the loop is left there (ir.Definition.exit_moves). A loop run
+        # the loop (the update's innermost) is left there
+        # (ir.Definition.exit_moves). A loop run
         # relative to its start (clamped) is also left once the `?done` flag
         # is set (the next iteration would only set the stop flag, and it may
         # be past the loop's range, where nothing sets it)
