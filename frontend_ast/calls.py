@@ -249,11 +249,11 @@ def _int_minmax(cx, name, a: Val, b: Val) -> Val:
     if lower:       # min(a, b) <= each of a and b; >= the lower of their lower bounds
         lo = min(both[0]) if len(both[0]) == 2 else None
         hi = min(both[1]) if both[1] else None
-        lbs, ubs = unions.merge_bounds(a.lbs, b.lbs, False), list(dict.fromkeys(a.ubs + b.ubs))
+        lbs, ubs = unions.merge_bounds(a.lbs, b.lbs, False, cx.syms), list(dict.fromkeys(a.ubs + b.ubs))
     else:
         lo = max(both[0]) if both[0] else None
         hi = max(both[1]) if len(both[1]) == 2 else None
-        lbs, ubs = list(dict.fromkeys(a.lbs + b.lbs)), unions.merge_bounds(a.ubs, b.ubs, True)
+        lbs, ubs = list(dict.fromkeys(a.lbs + b.lbs)), unions.merge_bounds(a.ubs, b.ubs, True, cx.syms)
     return out.set_range(lo, hi, lbs, ubs)
 
 

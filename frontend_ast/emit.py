@@ -11,7 +11,7 @@ from pyhalide.var import RDom, Var
 
 from . import forwarded_reads, ops
 from .lifted import LiftedFunc
-from .loop_exits import UNBOUNDED_ATTR
+from .loop_exits import RELATIVE_ATTR, UNBOUNDED_ATTR
 from .ranges import INT32, Aff
 from .values import Val, exact_aff
 
@@ -274,6 +274,11 @@ class Emitter:
         k = l.step
         first, last = (l.start, l.stop) if k > 0 else (l.stop, l.start)
         spans = [ub - lb for lb in first.lbs for ub in last.ubs]
+        if k not in (1, -1) or getattr(l.node, RELATIVE_ATTR, False):
+            # (a step of another size has no hull form, and a shifting `while`
+            # loop runs from its start, left when done: bound the span over
+            # the enclosing loops' ranges)
+            spans += [e for a in spans for e in self.cx.syms.expand(a, True)]
         spans = [a for a in spans if not any(s in self.cx.syms.loops or s not in self.cx.sym_static
                                              for s in a.terms)]
         # the tightest kind first: provably short, then symbolic, then constant

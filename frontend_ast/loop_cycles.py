@@ -63,8 +63,9 @@ from pyhalide import ir
 from pyhalide.ir.function import FuncSchedule, copy_stage
 from pyhalide.simplify import equal_after_simplify, simplify
 
+from . import ops
 from .deps import unchecked
-from .loop_exits import EXIT_ATTR, describe_name
+from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
 from .values import Arr
 
@@ -99,7 +100,8 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
                 continue
             why = "the loop writes it at several places" if len(mine) > 1 else \
                 _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
-                           vlog)
+                           vlog, _done_member(g),
+                           getattr(g.chain_nodes[-1], RELATIVE_ATTR, False))
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
@@ -129,14 +131,23 @@ def _stop_member(g, node):
     return None
 
 
+def _done_member(g):
+    """The index in g of the flag while_exit_write.py sets in the iteration
+    whose test fails (`?done`: the next iteration only sets the stop flag),
+    or None."""
+    return next((k for k, n in enumerate(g.names) if n.startswith("?done")), None)
+
+
 def _calls(d, fn) -> bool:
     exprs = list(d.values) + list(d.predicates) + list(d.args)
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False):
     """Build the merged Func; a reason (str) when this case is not one.
-    `stop`: the element of G that is the loop's stop flag, or None."""
+    `stop`: the element of G that is the loop's stop flag, or None; `done`:
+    the element that is while_exit_write's flag, or None; `relative`: the
+    loop runs relative to its start (loop_exits.RELATIVE_ATTR)."""
     if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
     rg = UG.rvars[0]
@@ -211,6 +222,9 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         {n: ir.Variable(ir.INDEX, A.args[ks[0]]) for n, ks in zip(ctx, at_ctx)}
     first = ir.EQ(r, ra.min)
     key = list(UA.args)
+    clamped = False
+    if shifted:
+        key, clamped = _inside(emitter, arr, key, pos, ra.name, relative)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
     # first position, which still holds the initial value
@@ -299,6 +313,17 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
                            A.pure.source, A.pure.rdom_name)
     M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
                                copy_stage(UA.schedule), UA.source, UA.rdom_name)]
+    if stop is not None and explicit and ra.name == UA.rvars[0].name:
+        # once stopped, an iteration writes the array's old values and
+        # carries the state to a position only the next iteration reads:
+        # the loop (the update's innermost) is left there
+        # (ir.Definition.exit_moves). A loop run
+        # relative to its start (clamped) is also left once the `?done` flag
+        # is set (the next iteration would only set the stop flag, and it may
+        # be past the loop's range, where nothing sets it)
+        M.updates[0].exit = ir.Or(stopped, starts[done]) if clamped and done is not None \
+            else stopped
+        M.updates[0].exit_moves = True
     M.schedule = _func_schedule(A.schedule)
     M.source = A.source
     # A: a copy of M's array elements; G: its own scan, reading them
@@ -317,6 +342,28 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog):
         return None
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def _inside(emitter, arr, key, pos, r, relative):
+    """(key, whether changed): key with its coordinates `pos` that step by more than one per
+    iteration of RVar `r` clamped to the array's extent: such a loop
+    (`j -= 2`), or a `relative` one, runs relative to its start over a
+    bound of its trip counts, and its iterations past its own range (never
+    run: the loop is left before them) would otherwise widen M's region
+    past the array. (Another loop stepping by one runs over the hull of its
+    positions: nothing to clamp.)"""
+    key, clamped = list(key), False
+    for k in pos:
+        step = simplify(ir.Sub(ir.substitute(key[k], {r: ir.Add(ir.Variable(key[k].type, r),
+                                                                 ir.Const(key[k].type, 1))}),
+                               key[k]))
+        if not isinstance(step, ir.Const) or (abs(step.value) == 1 and not relative):
+            continue
+        ext = ops.cast(key[k].type, ops.node_of(emitter.cx, arr.shape[arr.ndim - 1 - k]))
+        hi = ir.Sub(ext, ir.Const(key[k].type, 1))
+        key[k] = ir.Max(ir.Min(key[k], hi), ir.Const(key[k].type, 0))
+        clamped = True
+    return key, clamped
 
 
 def same_loops(vlog, A, G):

@@ -42,6 +42,9 @@ from .rewrite_registry import register
 EXIT_ATTR = "pyhalide_exit_flag"
 WHILE_LIMIT = 2**31 - 2     # iterations of a `while` loop without a stated bound
 UNBOUNDED_ATTR = "pyhalide_unbounded_while"   # on the loop such a `while` becomes
+# on a `while` whose loop runs relative to its start (while_exit_write.py):
+# the `for` loop it becomes keeps it (emit.relative_rdom, loop_cycles.py)
+RELATIVE_ATTR = "pyhalide_relative_while"
 
 
 @register(30)
@@ -319,6 +322,8 @@ class _Exits:
         ast.copy_location(new.target, s)
         if guard is not None:
             setattr(new, EXIT_ATTR, True)
+        if getattr(s, RELATIVE_ATTR, False):
+            setattr(new, RELATIVE_ATTR, True)
         out = pre + self.hoist.pop(id(s), []) + [new]
         if is_while and counter is None:
             setattr(new, UNBOUNDED_ATTR, True)

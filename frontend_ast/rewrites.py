@@ -37,6 +37,7 @@ from . import (  # noqa: E402,F401,E501
     loop_write_slots,
     nested_defs,
     slice_dots,
+    swap_temps,
     tuple_targets,
     while_exit_write,
 )

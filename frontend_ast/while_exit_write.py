@@ -30,14 +30,21 @@ Only where the statement after the loop assigns one element of an array
 that the loop's test or body subscripts, the loop has no `else`, no
 `break`, `continue`, `return` or inner loop, and its test has a counter
 conjunct with a stated bound (loop_exits.counter_compare, counter_step)
-that counts down (`j >= 0`, `j -= 1`): with a counter counting up, the
-rewritten loop compiled but its kernel did not finish (not understood yet)."""
+that counts down (`j >= 0`, `j -= 1`) or up (`j < n`, `j += 1`), by one
+or by a constant k (gap-k insertion). The rewritten loop carries
+loop_exits.RELATIVE_ATTR: its RVar runs from the counter's first value
+over a bound of its trip counts (emit.relative_rdom), so the iterations no
+run needs are all at the end, where the loop is left (loop_cycles.py,
+ir.Definition.exit_moves: at the iteration after `?done` is set). (Session 20's counting-up
+kernel did not finish: the hull of its widened bound `max(n + 1, first +
+1)` was not found, so its loop ran 2**31 - 1 iterations, and nothing left
+it after the range's last iteration set `?done`.)"""
 from __future__ import annotations
 
 import ast
 import copy
 
-from .loop_exits import counter_compare, counter_step
+from .loop_exits import RELATIVE_ATTR, counter_compare, counter_step
 from .rewrite_registry import register
 
 
@@ -86,8 +93,8 @@ def _rewrite(loop, after, before, count, tree):
                 _loaded(bound) & _stored(loop.body):
             continue
         down = isinstance(op, (ast.Gt, ast.GtE))
-        if not down or step >= 0:
-            continue    # (a counter stepping up: its kernel ran without end, session 20)
+        if down != (step < 0):
+            continue
         used = _loaded_outside(tree, [loop, after])
         return _build(loop, after, before, arr, counter, op, bound, step, count,
                       counter in used)
@@ -98,6 +105,10 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
     count[0] += 1
     first, done = f"?first{count[0]}", f"?done{count[0]}"
     # the counter's bound one step further, never past its first value
+    if isinstance(op, ast.LtE):
+        # `j <= b` as `j < b + 1` (a bound `max(b + 1, first) + 1` did not fit
+        # the loop's 32-bit bound check)
+        op, bound = ast.Lt(), ast.BinOp(copy.deepcopy(bound), ast.Add(), ast.Constant(1))
     wide = ast.BinOp(copy.deepcopy(bound), ast.Add(), ast.Constant(step))
     start = ast.Name(first, ast.Load())
     if isinstance(op, (ast.Gt, ast.Lt)):
@@ -115,8 +126,10 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
     body = keep + [ast.If(copy.deepcopy(loop.test), work or [ast.Pass()],
                           [after, _set(done, True)]), last]
     undo = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Sub(), ast.Constant(step))
+    loop = ast.While(cond, body, [])
+    setattr(loop, RELATIVE_ATTR, True)
     out = [_set(first, ast.Name(counter, ast.Load())), _set(done, False),
-           ast.While(cond, body, [])] + ([undo] if undo_step else [])
+           loop] + ([undo] if undo_step else [])
     for s in out:
         for n in ast.walk(s):
             if not hasattr(n, "lineno") or n in (cond, lim, wide, start) or \
@@ -150,22 +163,47 @@ def _subscripts(loop, arr) -> bool:
 
 
 def _element_values(before, arr) -> list:
-    """Names the statements `before` last bind to an element of `arr`
-    (`key = a[i]`, no slice)."""
+    """Names the statements `before` last bind to a value that reads an
+    element of `arr` (`key = a[i]`, `key = float(a[i])`, `key, j = a[i], i - 1`,
+    `key += a[i]`, no slice), or such a name (`k0 = a[i]; key = k0`): the
+    loop must carry them, or their value would be read from the array as
+    the loop has changed it."""
     out = {}
+
+    def bind(target, value):
+        if isinstance(target, ast.Name):
+            out[target.id] = value is not None and _reads_element(value, arr, out)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pair = isinstance(value, (ast.Tuple, ast.List)) and \
+                len(value.elts) == len(target.elts)
+            for k, t in enumerate(target.elts):
+                bind(t, value.elts[k] if pair else value)
+        elif isinstance(target, ast.Starred):
+            bind(target.value, value)
+
     for s in before:
         for n in ast.walk(s):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        v = n.value
-                        out[t.id] = isinstance(v, ast.Subscript) and \
-                            isinstance(v.value, ast.Name) and v.value.id == arr and \
-                            not any(isinstance(x, ast.Slice) for x in ast.walk(v.slice))
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and \
-                    isinstance(n.target, ast.Name):
-                out[n.target.id] = False
+                    bind(t, n.value)
+            elif isinstance(n, ast.AnnAssign):
+                bind(n.target, n.value)
+            elif isinstance(n, ast.NamedExpr):
+                bind(n.target, n.value)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                out[n.target.id] = out.get(n.target.id, False) or _reads_element(n.value, arr, out)
+            elif isinstance(n, (ast.For, ast.comprehension)):
+                bind(n.target, None)
     return [k for k, v in out.items() if v]
+
+
+def _reads_element(e, arr, names) -> bool:
+    """Whether e reads one element of `arr` (a subscript without a slice)
+    or a name `names` marks as holding one."""
+    return any(isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) and
+               v.value.id == arr and not any(isinstance(x, ast.Slice) for x in ast.walk(v.slice))
+               or isinstance(v, ast.Name) and isinstance(v.ctx, ast.Load) and names.get(v.id)
+               for v in ast.walk(e))
 
 
 def _loaded_outside(tree, nodes) -> set:

@@ -12,6 +12,10 @@ loop outside them, tested at run time to hold those inner loops at one
 iteration each. Every remaining iteration of the loop left then updates the
 same point, which stays exited: the loop is left, not run to its end.
 Otherwise the body stays as it is (the predicates already skip the update).
+An update whose exit moves with its innermost RVar (ir.Definition.
+exit_moves: insertion sort's shifting loop, whose state is stored at the
+position the iteration writes) is left at the loop of that RVar when it is
+the innermost loop and serial, although the condition reads its variable.
 
 An update whose RDom runs a `while` loop without a stated bound
 (ir.Definition.exit_required: 2**31 - 2 iterations) must be left at the
@@ -60,6 +64,11 @@ def _exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
     if d.exit is None or not sl.loops or not d.schedule.rvars:
         return body
     cond = ir.substitute(d.exit, rename)
+    if d.exit_moves:
+        lp = sl.loops[-1]
+        if lp.kind == ir.ForKind.SERIAL and lp.var.endswith("." + d.rvars[0].name):
+            return ir.IfThenElse(cond, ir.LoopExit(lp.var), body)
+        return body
     for j in reversed(range(len(sl.loops))):
         loop, inner = sl.loops[j], sl.loops[j + 1:]
         if loop.kind != ir.ForKind.SERIAL:

@@ -222,7 +222,13 @@ class Definition(_Edited):
     over the innermost RVar is left when it holds (a `break` or the end of a
     `while` loop in @pipeline code). `exit_required`: its RDom runs a
     `while` loop without a stated bound (2**31 - 2 iterations): lowering
-    must place the exit at its loop or refuse the schedule."""
+    must place the exit at its loop or refuse the schedule. `exit_moves`:
+    the condition reads the innermost RVar (the point the update writes
+    moves with it, e.g. insertion sort's shifting loop), and once it holds
+    at one iteration of that loop it holds at every later iteration of it
+    (the other loops fixed), where the update does nothing that a later
+    read sees: the lowered loop over the innermost RVar is left when it
+    holds (lowering/loop_exit.py)."""
 
     args: tuple                     # LHS coordinates (Exprs)
     values: tuple                   # one Expr per tuple element
@@ -232,6 +238,7 @@ class Definition(_Edited):
     rdom_name: str = ""
     exit: Optional[object] = None   # an Expr, see above
     exit_required: bool = False
+    exit_moves: bool = False
 
     @property
     def rvars(self) -> list:

@@ -121,3 +121,15 @@ def test_parallel_arrays_still_located():
     with pytest.raises(FrontendError, match=r"test_insertion_sort.py:\d+:\d+: "):
         ph.pipeline(perm)(np.random.default_rng(0).random(6))
 
+
+
+def test_shifting_loop_is_left():
+    """The shifting loop is left when its stop flag is set (ir.Definition.
+    exit_moves): the lowered loop holds an exit of the while loop's RVar;
+    the array after the call is NumPy's sort."""
+    a = np.random.default_rng(13).random(64)
+    b = a.copy()
+    isort(b)
+    assert np.array_equal(b, np.sort(a))
+    loops = isort.lower("loops")
+    assert "exit loop" in loops and "while" in loops.split("exit loop")[1].split("\n")[0]
