@@ -4,34 +4,32 @@ and with the Func API) is not unrolled by LLVM (crowded_folds.py: unrolled,
 the `@pipeline` loop spilled its base pointer and ran 1.13x the Func API's
 time); a loop choosing between values with five accumulators (an argmin) is
 still left to LLVM. Results are compared with plain Python."""
+import importlib.util
+import os
+import sys
+
 import numpy as np
 import pytest
 
 import pyhalide as ph
 
 
-def kitchen_sink(a):
-    s = np.int32(0)
-    p = np.int32(1)
-    mn = np.int32(2 ** 31 - 1)
-    mx = np.int32(-2 ** 31)
-    amin = 0
-    amax = 0
-    ss = np.int32(0)
-    evens = np.int32(0)
-    for i in range(len(a)):
-        v = a[i]
-        s += v
-        p *= v
-        if v < mn:
-            amin = i
-        mn = min(mn, v)
-        if v > mx:
-            amax = i
-        mx = max(mx, v)
-        ss += v * v
-        evens += np.int32(v % 2 == 0)
-    return s, p, mn, mx, amin, amax, ss, evens
+def _load_loops():
+    """examples/pipelines/paper_reductions.py (the six written as loops),
+    loaded by path: examples/paper_reductions.py has the same module name."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "pipelines",
+                        "paper_reductions.py")
+    spec = importlib.util.spec_from_file_location("_paper_reductions_loops21", path)
+    mod = importlib.util.module_from_spec(spec)
+    path_before = list(sys.path)            # (the example puts its folder first)
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path[:] = path_before
+    return mod
+
+
+kitchen_sink = _load_loops().kitchen_sink.py_func
 
 
 def argmin_first(a):
