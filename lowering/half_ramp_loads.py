@@ -29,23 +29,42 @@ def _half_ramp(e, lookup) -> Optional[ir.Expr]:
     return None
 
 
+def _split_broadcasts(index: ir.Expr):
+    """(scalar, rest): `index` as broadcast(scalar) + rest, where the sum's
+    terms (an Add tree) that are broadcasts of scalars are added into
+    `scalar` (None when there are none) and `rest` is the one other term;
+    None when more than one term is not such a broadcast."""
+    terms, scalars, stack = [], [], [index]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.Add):
+            stack += (e.b, e.a)
+        elif isinstance(e, ir.Broadcast) and e.value.type.lanes == 1:
+            scalars.append(e.value)
+        else:
+            terms.append(e)
+    if len(terms) != 1:
+        return None
+    scalar = None
+    for v in scalars:
+        scalar = v if scalar is None else ir.Add(scalar, v)
+    return scalar, terms[0]
+
+
 def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     """(even, odd, n): the scalar first indices of the dense n-lane loads
     whose interleaving is the load at `index`, or None when `index` is not
-    broadcast(s) + ramp(b, 1, 2n) / 2 (in either order, or the half ramp
-    alone). `lookup(name)` is the value of a vector let in scope, or None."""
+    a sum of broadcasts and one ramp(b, 1, 2n) / 2 (in any order and
+    nesting of the Adds, or the half ramp alone). `lookup(name)` is the
+    value of a vector let in scope, or None."""
     lanes = index.type.lanes
     if lanes < 4 or lanes % 2 or index.type.element_of() != ir.Int(32):
         return None
-    scalar = None
-    b = _half_ramp(index, lookup)
-    if b is None and isinstance(index, ir.Add):
-        for x, y in ((index.a, index.b), (index.b, index.a)):
-            if isinstance(x, ir.Broadcast) and x.value.type.lanes == 1:
-                b = _half_ramp(y, lookup)
-                if b is not None:
-                    scalar = x.value
-                    break
+    split = _split_broadcasts(index)
+    if split is None:
+        return None
+    scalar, rest = split
+    b = _half_ramp(rest, lookup)
     if b is None:
         return None
     two = ir.Const(ir.Int(32), 2)
@@ -81,13 +100,11 @@ def clamped_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]
     lanes = index.type.lanes
     if lanes < 4 or index.type.element_of() != ir.Int(32):
         return None
-    found = _clamped_ramp(index, lookup)
-    if found is not None:
-        return (None, *found, lanes)
-    if isinstance(index, ir.Add):
-        for x, y in ((index.a, index.b), (index.b, index.a)):
-            if isinstance(x, ir.Broadcast) and x.value.type.lanes == 1:
-                found = _clamped_ramp(y, lookup)
-                if found is not None:
-                    return (x.value, *found, lanes)
-    return None
+    split = _split_broadcasts(index)
+    if split is None:
+        return None
+    scalar, rest = split
+    found = _clamped_ramp(rest, lookup)
+    if found is None:
+        return None
+    return (scalar, *found, lanes)
