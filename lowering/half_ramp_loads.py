@@ -75,28 +75,38 @@ def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     return even, odd, lanes // 2
 
 
+# The strides of a clamped ramp loaded densely where no lane is clamped: 1,
+# and the short strides codegen_llvm loads as dense spans plus a shuffle
+# (a downsampling read of a boundary condition: clamp(2 * x + k, lo, hi)).
+CLAMPED_STRIDES = (1, 2, 3, 4, -1, -2, -3, -4)
+
+
 def _clamped_ramp(e, lookup):
-    """(b, lo, hi) when e is max(min(ramp(b, 1, L), x(hi)), x(lo)) or
-    min(max(ramp(b, 1, L), x(lo)), x(hi)) (directly or through a vector let)."""
+    """(b, stride, lo, hi) when e is max(min(ramp(b, stride, L), x(hi)),
+    x(lo)) or min(max(ramp(b, stride, L), x(lo)), x(hi)) with a constant
+    stride of CLAMPED_STRIDES (directly or through a vector let)."""
     if isinstance(e, ir.Variable):
         e = lookup(e.name)
     for outer, inner in ((ir.Max, ir.Min), (ir.Min, ir.Max)):
         if isinstance(e, outer) and isinstance(e.a, inner) and isinstance(e.b, ir.Broadcast) \
                 and isinstance(e.a.b, ir.Broadcast) and isinstance(e.a.a, ir.Ramp) \
-                and isinstance(e.a.a.stride, ir.Const) and e.a.a.stride.value == 1 \
+                and isinstance(e.a.a.stride, ir.Const) \
+                and e.a.a.stride.value in CLAMPED_STRIDES \
                 and e.b.value.type.lanes == 1 and e.a.b.value.type.lanes == 1:
             first, second = e.a.b.value, e.b.value
             lo, hi = (second, first) if outer is ir.Max else (first, second)
-            return e.a.a.base, lo, hi
+            return e.a.a.base, e.a.a.stride.value, lo, hi
     return None
 
 
 def clamped_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
-    """(s, b, lo, hi, lanes) when `index` is broadcast(s) + clamp(ramp(b, 1,
-    lanes), lo, hi) (s None when there is no broadcast part): a boundary
-    condition's clamped coordinate. Where b >= lo and b + lanes - 1 <= hi the
-    clamp changes no lane and the load is dense at s + b (codegen_llvm tests
-    that at run time and gathers otherwise)."""
+    """(s, b, stride, lo, hi, lanes) when `index` is a sum of broadcasts
+    (their scalars added into s; None when there are none) and one
+    clamp(ramp(b, stride, lanes), lo, hi): a boundary condition's clamped
+    coordinate. Where the lanes' smallest and largest values b and
+    b + (lanes - 1) * stride lie in [lo, hi] the clamp changes no lane and
+    the load is the ramp's own at s + b (codegen_llvm tests that at run time
+    and gathers otherwise)."""
     lanes = index.type.lanes
     if lanes < 4 or index.type.element_of() != ir.Int(32):
         return None
