@@ -51,6 +51,20 @@ def _split_broadcasts(index: ir.Expr):
     return scalar, terms[0]
 
 
+def _broadcasts_and(index: ir.Expr, match, lookup):
+    """(s, match(rest, lookup)) when `index`, an int32 vector of at least 4
+    lanes, is a sum of broadcasts (s: their scalars added; None when there
+    are none) and one other term `rest` that `match` accepts (not None)."""
+    if index.type.lanes < 4 or index.type.element_of() != ir.Int(32):
+        return None
+    split = _split_broadcasts(index)
+    if split is None:
+        return None
+    scalar, rest = split
+    found = match(rest, lookup)
+    return None if found is None else (scalar, found)
+
+
 def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     """(even, odd, n): the scalar first indices of the dense n-lane loads
     whose interleaving is the load at `index`, or None when `index` is not
@@ -58,15 +72,10 @@ def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     nesting of the Adds, or the half ramp alone). `lookup(name)` is the
     value of a vector let in scope, or None."""
     lanes = index.type.lanes
-    if lanes < 4 or lanes % 2 or index.type.element_of() != ir.Int(32):
+    found = _broadcasts_and(index, _half_ramp, lookup) if lanes % 2 == 0 else None
+    if found is None:
         return None
-    split = _split_broadcasts(index)
-    if split is None:
-        return None
-    scalar, rest = split
-    b = _half_ramp(rest, lookup)
-    if b is None:
-        return None
+    scalar, b = found
     two = ir.Const(ir.Int(32), 2)
     even = ir.Div(b, two)
     odd = ir.Div(ir.Add(b, ir.Const(ir.Int(32), 1)), two)
@@ -107,14 +116,8 @@ def clamped_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]
     b + (lanes - 1) * stride lie in [lo, hi] the clamp changes no lane and
     the load is the ramp's own at s + b (codegen_llvm tests that at run time
     and gathers otherwise)."""
-    lanes = index.type.lanes
-    if lanes < 4 or index.type.element_of() != ir.Int(32):
-        return None
-    split = _split_broadcasts(index)
-    if split is None:
-        return None
-    scalar, rest = split
-    found = _clamped_ramp(rest, lookup)
+    found = _broadcasts_and(index, _clamped_ramp, lookup)
     if found is None:
         return None
-    return (scalar, *found, lanes)
+    scalar, clamped = found
+    return (scalar, *clamped, index.type.lanes)
