@@ -977,7 +977,7 @@ class _FunctionEmitter:
                 [j // 2 + (n if j % 2 else 0) for j in range(lanes)]))
         clamped = clamped_ramp_index(index, self.let_expr) if value is None else None
         if clamped is not None:
-            return self._clamped_load(ptr, mt, vt, align, index, clamped)
+            return self._clamped_load(ptr, btype, t, index, clamped, allocated)
         idx = b.sext(self.emit(index), ll.VectorType(I64, lanes))
         ptrs = b.gep(ptr, [idx], source_etype=mt)
         ptrs.type = ll.VectorType(PTR, lanes)     # llvmlite types a vector GEP as scalar
@@ -1024,25 +1024,38 @@ class _FunctionEmitter:
             width += lanes
         return v, [at[k] for k in range(span)]
 
-    def _clamped_load(self, ptr, mt, vt, align, index, clamped):
-        """A load at broadcast(s) + clamp(ramp(b, 1, n), lo, hi): one dense
-        load at s + b when no lane is clamped (b >= lo and b + n - 1 <= hi,
+    def _clamped_load(self, ptr, btype, t, index, clamped, allocated):
+        """A load at broadcast(s) + clamp(ramp(b, stride, n), lo, hi): the
+        ramp's own load at s + b (dense, or a short-stride span load) when no
+        lane is clamped (the lanes' least and greatest values in [lo, hi],
         tested in 64 bits), else the gather; every value the branches use
         is computed before the branch (the expression memo must not hand
         out a value of one branch to code after it)."""
         b = self.b
-        s, base, lo, hi, lanes = clamped
+        mt = ops.scalar_llvm_type(btype, memory=True)
+        vt = ll.VectorType(mt, t.lanes)
+        align = btype.bytes()
+        s, base, stride, lo, hi, lanes = clamped
         dense_index = base if s is None else ir.Add(s, base)
         dense64 = self.index64(dense_index)
         idx = b.sext(self.emit(index), ll.VectorType(I64, lanes))
         b64 = b.sext(self.emit(base), I64)
-        inside = b.and_(b.icmp_signed(">=", b64, b.sext(self.emit(lo), I64)),
-                        b.icmp_signed("<=", b.add(b64, ll.Constant(I64, lanes - 1)),
-                                      b.sext(self.emit(hi), I64)))
+        reach = (lanes - 1) * stride
+        least = b.add(b64, ll.Constant(I64, min(reach, 0)))
+        greatest = b.add(b64, ll.Constant(I64, max(reach, 0)))
+        inside = b.and_(b.icmp_signed(">=", least, b.sext(self.emit(lo), I64)),
+                        b.icmp_signed("<=", greatest, b.sext(self.emit(hi), I64)))
         with b.if_else(inside, likely=True) as (then, otherwise):
             with then:
-                p = b.gep(ptr, [dense64], source_etype=mt)
-                dense = b.load(p, typ=vt, align=align)
+                if stride == 1:
+                    p = b.gep(ptr, [dense64], source_etype=mt)
+                    dense = b.load(p, typ=vt, align=align)
+                else:
+                    self.enter_branch()
+                    dense = self._memory_access(
+                        ptr, btype, t, ir.Ramp(dense_index, ir.index(stride), lanes),
+                        None, allocated)
+                    self.leave_branch()
                 dense_block = b.block
             with otherwise:
                 ptrs = b.gep(ptr, [idx], source_etype=mt)

@@ -35,3 +35,32 @@ def test_upsample_reads_match_numpy(lanes):
         fy.append(fv * (h + h * h))
     want = np.stack(fy)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+def test_upsample_of_a_channel_plane_is_two_dense_loads(lanes):
+    """interpolate's form: a producer with a channel dimension, stored per
+    strip, read at [x / 2, y / 2, 3] and [(x + 1) / 2, ...]: the index is a
+    sum of two broadcasts (row, channel plane) and the half ramp, nested
+    as (row + half) + plane. It is loaded as dense vectors (no gather in
+    the LLVM IR) and equals the reference evaluator bit for bit."""
+    from tests.vectorize.vectorize_util import check_schedule, llvm_of
+    a = hl.Buffer(np.random.default_rng(5).random((4, 23, 41), dtype=np.float32), "plane_in")
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+
+    def make():
+        lo = hl.Func("lo_res")
+        lo[x, y, c] = a[x, y, c] * 2.0 + 1.0
+        up = hl.Func("up_res")
+        w = 1.0 - lo[x / 2, y / 2, 3]
+        up[x, y, c] = w * (lo[x / 2, y / 2, c] + lo[(x + 1) / 2, (y + 1) / 2, c]) \
+            + lo[(x + 1) / 2, y / 2, 3]
+        return up, lo
+
+    def schedule(up, lo):
+        yo, yi = hl.Var("yo"), hl.Var("yi")
+        up.split(y, yo, yi, 8).reorder(x, c, yi, yo).vectorize(x, lanes)
+        lo.store_at(up, yo).compute_at(up, yi).vectorize(x, lanes)
+
+    lowered = check_schedule(make, schedule, [2 * 41 - 2 - 5, 2 * 23 - 2, 3])
+    assert "llvm.masked.gather" not in llvm_of(lowered)
