@@ -15,7 +15,7 @@ from pyhalide.expr import cast_node as cast
 from . import unions
 from .ranges import INT64, n_within
 from .types import PY_BOOL, PY_INT, Ty
-from .values import NO_CONST, Val, int_node_type, node_of
+from .values import NO_CONST, Val, cannot_raise, int_node_type, node_of
 
 
 # ---------------------------------------------------------------------------
@@ -41,11 +41,35 @@ def truth(cx, v: Val) -> Val:
 
 def static2(fn, a: Val, b: Val):
     """The call-time function computing fn(a, b) when both are known at
-    call time, else None."""
+    call time, else None. It is marked `cannot_raise` (static_sinks.py
+    needs not compute it when nothing uses it) where fn cannot raise on
+    such operands: +, -, *, comparisons and bitwise operators of two
+    operands of one integer or float type, each computed by such functions
+    (Python ints do not overflow, floats and NumPy's scalars give inf or
+    wrap, and py_call silences their warnings)."""
     if a.is_static and b.is_static:
         fa, fb = a.static, b.static
-        return lambda env: py_call(fn, fa(env), fb(env))
+
+        def static(env):
+            return py_call(fn, fa(env), fb(env))
+        if _cannot_raise(fn, a, b):
+            static.cannot_raise = True
+        return static
     return None
+
+
+_SAFE_OPS = frozenset([operator.add, operator.sub, operator.mul, operator.lt, operator.le,
+                       operator.eq, operator.ne, operator.gt, operator.ge])
+_SAFE_INT_OPS = frozenset([operator.and_, operator.or_, operator.xor])
+
+
+def _cannot_raise(fn, a: Val, b: Val) -> bool:
+    if a.union or b.union or not (cannot_raise(a.static) and cannot_raise(b.static)):
+        return False
+    ty = a.ty
+    if ty != b.ty or ty.dtype.kind not in "iuf":
+        return False            # (mixed types may convert a huge int to float: OverflowError)
+    return fn in _SAFE_OPS or (fn in _SAFE_INT_OPS and ty.dtype.kind in "iu")
 
 
 def py_call(fn, *args):

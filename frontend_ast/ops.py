@@ -30,7 +30,7 @@ from .convert import (
 # conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
-from .types import PY_BOOL, PY_INT, Ty, UnsupportedType
+from .types import PY_BOOL, PY_FLOAT, PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
 
@@ -282,7 +282,7 @@ def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
     if _inexact_int_division(a, b):
         # Python's int / int is the exact quotient rounded once; float(a) / float(b)
         # rounds three times where |a| or |b| passes 2**53
-        args = tuple(cast(ir.Int(64), v.node) for v in (a, b))
+        args = tuple(cast(ir.Int(64), node_of(cx, v)) for v in (a, b))
         out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
     else:
         out = Val(ir.Div(an.node, bn.node), rt)
@@ -416,7 +416,7 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
-            return Val(None, rt, static=static2(operator.pow, a, b))
+            return _static_power(cx, a, b, rt)
         if rt.kind != "int":
             return _int_power(cx, a, b, rt)
         if b.lo is not None and b.lo >= 0:
@@ -446,6 +446,18 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if k == 0:
         result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     return result
+
+
+def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:
+    """a ** b of call-time values in Python: of Python ints, a float where the
+    exponent is negative (`2 ** k` is 0.5 at k = -1): a value of two types
+    unless b is known not to be negative."""
+    fn = static2(operator.pow, a, b)
+    if rt != PY_INT or b.lo is not None and b.lo >= 0:
+        return Val(None, rt, static=fn)
+    neg = compare(cx, "<", b, const_val(0))
+    return unions.make_union(cx, [(neg, Val(None, PY_FLOAT, static=fn)),
+                                  (None, Val(None, rt, static=fn))])
 
 
 def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
