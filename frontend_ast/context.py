@@ -24,11 +24,13 @@ class CheckImage:
     """A run-time check: reading `image` (one zero byte) anywhere but index 0
     raises `exc` with `message` at `loc`. An index check (`index` set to
     (axis, size Val)) reads at the encoded offending index instead, so the
-    message can name it as NumPy does."""
+    message can name it as NumPy does. A `limit` check is of a limit of the
+    compiled code (a Python int kept in int64), not an error of Python's."""
 
-    def __init__(self, image, exc, message, loc, index=None):
+    def __init__(self, image, exc, message, loc, index=None, limit=False):
         self.image, self.exc, self.message, self.loc = image, exc, message, loc
         self.index = index
+        self.limit = limit
 
 
 class StaticParam:
@@ -170,10 +172,12 @@ class Context:
                 return True
         return reached
 
-    def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
+    def guard(self, v: Val, cond, exc: str, message: str, index=None, limit=False) -> Val:
         """v, raising `exc` at run time where cond is false. With `index`
         ((axis, size Val, the offending index as an integer node)), the
-        check reports that index."""
+        check reports that index. `limit`: a limit of the compiled code
+        (CheckImage.limit), which an unused value does not check
+        (check_order._risky)."""
         if isinstance(cond, ir.Const) and cond.value:
             return v
         node = v.node
@@ -188,7 +192,8 @@ class Context:
             if not self._checked_by(node, idx, exc):
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
-                                                    index[:2] if index is not None else None))
+                                                    index[:2] if index is not None else None,
+                                                    limit))
                 self.check_named[img.name()] = self.check_images[-1]
                 node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)

@@ -268,16 +268,20 @@ def to_python_int(cx, v: Val) -> Val:
             out = Val(cast(ir.Int(64), n), PY_INT, 0, INT64[1], static=static, const=c,
                       risky=v.risky)
             return cx.guard(out, ir.LE(n, ir.Const(t, INT64[1])), "OverflowError",
-                            "Python int too large to convert to int64")
+                            "Python int too large to convert to int64", limit=True)
         nt = int_node_type(v.lo, v.hi)
         return Val(cast(nt, n), PY_INT, v.lo, v.hi, v.lbs, v.ubs, static, c, v.risky)
     # float -> int: truncate; the result must fit int64
     tr = ir.Call(n.type, "trunc", (n,), ir.INTRINSIC)
     out = Val(cast(ir.Int(64), tr), PY_INT, static=static, const=c, risky=v.risky)
     out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+    out = cx.guard(out, ir.Or(is_nan(n), ir.LT(fabs(n), ir.Const(n.type, float("inf")))),
+                   "OverflowError", "cannot convert float infinity to integer")
     lim = ir.Const(n.type, 2.0 ** 63)
-    # NaN passes this check: it is the ValueError above
+    # NaN and inf pass this check (a limit of int64, not Python's: Python makes a big
+    # int, so an unused value does not check it: check_order._risky)
     out = cx.guard(out, ir.Or(is_nan(n), ir.And(ir.LT(tr, lim),
                                                 ir.GE(tr, ir.Const(n.type, -(2.0 ** 63))))),
-                   "OverflowError", "float too large for a Python int kept in int64")
+                   "OverflowError", "float too large for a Python int kept in int64",
+                   limit=True)
     return out

@@ -255,7 +255,8 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out
-    return cx.guard(out, ok, "OverflowError", f"Python int result of {op} does not fit in int64")
+    return cx.guard(out, ok, "OverflowError", f"Python int result of {op} does not fit in int64",
+                    limit=True)
 
 
 def _overflow_ok(op, x, y, r):
@@ -348,7 +349,8 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
         if not n_within(rng, INT64):
             mn = ir.Const(t, INT64[0])
             ok = ir.Not(ir.And(ir.EQ(x, mn), ir.EQ(y, ir.Const(t, -1))))
-            out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64")
+            out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64",
+                           limit=True)
         out = _zero_div_check(cx, out, b, y, "integer division or modulo by zero")
     return out
 
@@ -491,7 +493,7 @@ def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
     node = var[2 * steps]
     if checked:
         node = cx.guard(Val(node, rt), _power_fits(var, bit, steps), "OverflowError",
-                        "Python int result of ** does not fit in int64").node
+                        "Python int result of ** does not fit in int64", limit=True).node
     for n, v in reversed(lets):
         node = ir.Let(n, v, node)
     out = Val(node, rt, risky=a.risky or b.risky)
@@ -685,7 +687,7 @@ def negate(cx, v: Val) -> Val:
         if not n_within(rng, INT64):
             out.set_range(None, None)
             out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",
-                           "Python int negation overflows int64")
+                           "Python int negation overflows int64", limit=True)
             # past the guard -x is in [-max, max] and keeps x's affine bounds
             # negated (range(-i, -n, -1) is bounded through -n)
             out.set_range(-INT64[1], INT64[1], lbs, ubs)
