@@ -458,8 +458,9 @@ def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if rt != PY_INT or b.lo is not None and b.lo >= 0:
         return Val(None, rt, static=fn)
     neg = compare(cx, "<", b, const_val(0))
-    return unions.make_union(cx, [(neg, Val(None, PY_FLOAT, static=fn)),
-                                  (None, Val(None, rt, static=fn))])
+    as_float = Val(None, PY_FLOAT, static=fn, risky=True)   # (0 ** -1: ZeroDivisionError)
+    node_of(cx, as_float)       # (float operations take their operands' nodes)
+    return unions.make_union(cx, [(neg, as_float), (None, Val(None, rt, static=fn))])
 
 
 def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:

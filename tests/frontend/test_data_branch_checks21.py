@@ -153,3 +153,29 @@ def test_unused_values_that_cannot_raise_do_not_key_the_fast_path():
         assert np.array_equal(p(a, k), unused_sum(a, k))
     direct = p.last_specialization.direct
     assert direct is not None and not direct.read      # k is read by no call-time function
+
+
+@ph.pipeline
+def power_minus_loop_variable(a, n, k):
+    for i in range(-n, 0):
+        for j in range(-i, -n, -1):
+            a[i % a.shape[0]] = float(2 ** k - i)
+    return a
+
+
+@ph.pipeline
+def power_in_a_loop_test(a, n, k):
+    s = 0.0
+    for i in range(n):
+        for j in range(i, n):
+            if i > k:
+                s += float(2 ** k - i)
+    return s
+
+
+@pytest.mark.parametrize("k", [-3, -1, 0, 2])
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_power_of_a_call_time_exponent_in_loops(n, k):
+    # (found by the loop fuzz: the float alternative of `2 ** k` had no node)
+    same_outcome(power_minus_loop_variable, np.array([5.0, 1.0, 1.0, 1.0]), n, k)
+    same_outcome(power_in_a_loop_test, np.array([1.0]), n, k)
