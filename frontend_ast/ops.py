@@ -491,12 +491,16 @@ def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
         lets.append((names[2 * k + 1], sq))
         lets.append((names[2 * k + 2], ir.Select(bit(k), ir.Mul(var[2 * k], var[2 * k + 1]),
                                                  var[2 * k])))
-    node = var[2 * steps]
+    def in_lets(e):
+        for n, v in reversed(lets):
+            e = ir.Let(n, v, e)
+        return e
+    node = in_lets(var[2 * steps])
     if checked:
-        node = cx.guard(Val(node, rt), _power_fits(var, bit, steps), "OverflowError",
+        # the check holds its own lets: moved out of the value (checks.strip), it
+        # names no variable out of their scope
+        node = cx.guard(Val(node, rt), in_lets(_power_fits(var, bit, steps)), "OverflowError",
                         "Python int result of ** does not fit in int64", limit=True).node
-    for n, v in reversed(lets):
-        node = ir.Let(n, v, node)
     out = Val(node, rt, risky=a.risky or b.risky)
     if signed and not (b.lo is not None and b.lo >= 0):
         out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",

@@ -179,3 +179,33 @@ def test_power_of_a_call_time_exponent_in_loops(n, k):
     # (found by the loop fuzz: the float alternative of `2 ** k` had no node)
     same_outcome(power_minus_loop_variable, np.array([5.0, 1.0, 1.0, 1.0]), n, k)
     same_outcome(power_in_a_loop_test, np.array([1.0]), n, k)
+
+
+@ph.pipeline
+def power_of_loop_variable_under_test(a, n, k):
+    for i in range(n - 3):
+        if k != 0:
+            a[i % a.shape[0]] = float(2 ** i)
+    return a
+
+
+@ph.pipeline
+def power_in_nested_loops(a, n, k):
+    for i in range(n):
+        for j in range(k - i):
+            if k != 0:
+                a[i % a.shape[0]] = float(k ** j)
+    return a
+
+
+@pytest.mark.parametrize("n, k", [(5, -3), (5, 2), (6, 0), (2, 3), (9, 4)])
+def test_integer_powers_of_loop_variables_under_tests(n, k):
+    # (found by the loop fuzz: the int64 check of `x ** i` named the power's let
+    # variables outside their scope once moved out of the value: AssertionError)
+    same_outcome(power_of_loop_variable_under_test, np.array([2.0, -3.0]), n, k)
+    same_outcome(power_in_nested_loops, np.array([1.0, 2.0, 3.0]), n, k)
+
+
+def test_integer_power_past_int64_in_a_loop_raises():
+    with pytest.raises(OverflowError, match="int64"):
+        power_in_nested_loops(np.zeros(3), 1, 40)     # 40 ** 39: compiled ints are int64
