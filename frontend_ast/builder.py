@@ -49,7 +49,16 @@ from .refs import UNBOUND
 from .returned_layout import reshaped_once, returned_layout
 from .scope import Scope
 from .types import PY_BOOL, PY_COMPLEX, PY_FLOAT, PY_INT, UnsupportedType, np_ty
-from .values import Arr, MaybeUnbound, TupleVal, UnionTypeError, Val, const_val, negated_facts
+from .values import (
+    Arr,
+    MaybeUnbound,
+    TupleVal,
+    UnionTypeError,
+    Val,
+    const_val,
+    mark_cannot_raise,
+    negated_facts,
+)
 from .zero_d_args import in_place_update, refuse_in_place_updates
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -461,8 +470,8 @@ def _fresh_array(v, env_before, env_branch) -> bool:
 
 
 def _shape_fn(name, k):
-    return lambda env: env.shapes[name][k]
+    return mark_cannot_raise(lambda env: env.shapes[name][k])
 
 
 def _param_fn(name):
-    return lambda env: env.params[name]
+    return mark_cannot_raise(lambda env: env.params[name])

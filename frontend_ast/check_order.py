@@ -214,7 +214,22 @@ def _risky(cx, scope, vals) -> list:
         if cond is not None and (v.union or v.ty.is_complex() or v.node is None):
             continue        # not made lazy here: left out
         out.append((v, cond))
-    return [v if c is None else lazy_alternative(c, v) for v, c in out]
+    return [_within_python(cx, v) if c is None else lazy_alternative(c, _within_python(cx, v))
+            for v, c in out]
+
+
+def _within_python(cx, v):
+    """v without the checks of the compiled code's limits (CheckImage.limit:
+    a Python int kept in int64), which Python does not have: an unused
+    `int(k * 1.0)` with k = 1e300 is a big int, no OverflowError (where the
+    value is used, its own checks stay)."""
+    if v.union or v.ty.is_complex() or v.node is None:
+        return v
+    (node,), found = checks.strip([v.node])
+    kept = [c for c in found if not getattr(cx.check_named.get(c.a.name), "limit", False)]
+    if len(kept) == len(found):
+        return v
+    return Val(checks.apply(kept, node), v.ty, risky=True)
 
 
 class LoopSinks:

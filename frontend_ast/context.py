@@ -24,11 +24,13 @@ class CheckImage:
     """A run-time check: reading `image` (one zero byte) anywhere but index 0
     raises `exc` with `message` at `loc`. An index check (`index` set to
     (axis, size Val)) reads at the encoded offending index instead, so the
-    message can name it as NumPy does."""
+    message can name it as NumPy does. A `limit` check is of a limit of the
+    compiled code (a Python int kept in int64), not an error of Python's."""
 
-    def __init__(self, image, exc, message, loc, index=None):
+    def __init__(self, image, exc, message, loc, index=None, limit=False):
         self.image, self.exc, self.message, self.loc = image, exc, message, loc
         self.index = index
+        self.limit = limit
 
 
 class StaticParam:
@@ -86,6 +88,8 @@ class Context:
       scheduled     whether a schedule will be applied (array_scan keeps scans in
                     their own order, which parallel_scan needs)
       loop_state    the builder's LoopState (its `loops`: the loops being run)
+      in_loop_header > 0 while a `for` header is evaluated (its bounds' checks
+                    are placed by loop_bound_reach.py)
     """
 
     def __init__(self, smap, root):
@@ -107,6 +111,7 @@ class Context:
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
         self.loop_state = None
+        self.in_loop_header = 0     # > 0 while a `for` header is evaluated (loops.py)
         self._counter = itertools.count()
 
     def is_zero_d_arg(self, v) -> bool:
@@ -138,7 +143,10 @@ class Context:
     def reached_at_call(self):
         """Whether the code being evaluated runs, as a function of StaticEnv
         (None: always), or False where an enclosing condition is not known
-        at call time (only a run-time check knows it)."""
+        at call time (only a run-time check knows it). The enclosing loops
+        whose bounds are known at call time must run at least once (a
+        bound of a loop nested in one that runs no iteration is never
+        computed); the others are taken to run."""
         tests = []
         for c, when in self.assumed:
             if c is None:               # (push_facts of no condition)
@@ -150,6 +158,10 @@ class Context:
             if not c.is_static:
                 return False
             tests.append((c.static, when))
+        for loop in self.loop_state.loops if self.loop_state is not None else ():
+            if loop.start.is_static and loop.stop.is_static and \
+                    not (loop.start.is_const and loop.stop.is_const):
+                tests.append((_runs(loop.start.static, loop.stop.static, loop.step), True))
         if not tests:
             return None
 
@@ -160,10 +172,12 @@ class Context:
                 return True
         return reached
 
-    def guard(self, v: Val, cond, exc: str, message: str, index=None) -> Val:
+    def guard(self, v: Val, cond, exc: str, message: str, index=None, limit=False) -> Val:
         """v, raising `exc` at run time where cond is false. With `index`
         ((axis, size Val, the offending index as an integer node)), the
-        check reports that index."""
+        check reports that index. `limit`: a limit of the compiled code
+        (CheckImage.limit), which an unused value does not check
+        (check_order._risky)."""
         if isinstance(cond, ir.Const) and cond.value:
             return v
         node = v.node
@@ -178,21 +192,25 @@ class Context:
             if not self._checked_by(node, idx, exc):
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
-                                                    index[:2] if index is not None else None))
+                                                    index[:2] if index is not None else None,
+                                                    limit))
                 self.check_named[img.name()] = self.check_images[-1]
                 node = checks.guarded(img[Expr.wrap(idx)].node, node)
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
     def _unless_unreached(self, cond):
-        """cond, also true where an enclosing condition known when the call
-        starts (on arguments and sizes) is not met: Python does not run the
-        code there, so it raises nothing (`if k > 0: y = a * (n % k)` with
-        k = 0). Conditions on data are left to the checks' own placement, and
-        so is code in loops (an update runs only where its conditions hold; its
-        checks keep the form lowering/assert_fast_path.py reads)."""
-        if self.loop_state is not None and self.loop_state.loops or \
-                not callable(self.reached_at_call()):
+        """cond, also true where an enclosing condition is not met: Python
+        does not run the code there, so it raises nothing (`if k > 0: y = a *
+        (n % k)` with k = 0; `if a[0] > 0: ...` with a[0] <= 0: the branch's
+        array is computed whole and selected, its check reads the test's
+        value). Code in loops is left to the checks' own placement (an update
+        runs only where its conditions hold; its checks keep the form
+        lowering/assert_fast_path.py reads), and in a `for` header under a
+        test of data (loop_bound_reach.py sinks a bound's checks there)."""
+        reached = self.reached_at_call()
+        if self.loop_state is not None and self.loop_state.loops or reached is None or \
+                self.in_loop_header and not callable(reached):
             return cond
         terms = []
         for c, when in self.assumed:
@@ -246,7 +264,8 @@ class Context:
             return
         if self.typing:
             return
-        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line))
+        self.static_checks.append(BoundCheck([(cands, lo, hi)], self.sym_static, line,
+                                             self.reached_at_call() or None))
 
     # logic (the operators whose facts refine ranges) -----------------------------------------
     def compare(self, op, a: Val, b: Val) -> Val:
@@ -333,6 +352,13 @@ def decode_bad_index(pos: int) -> str:
     if pos in (INT32[0], INT32[1]):
         return (">= " if pos > 0 else "<= ") + str(pos - 1 if pos > 0 else pos)
     return str(pos if pos < 0 else pos - 1)
+
+
+def _runs(start, stop, step: int):
+    """The call-time test that range(start, stop, step) is not empty."""
+    if step > 0:
+        return lambda env: start(env) < stop(env)
+    return lambda env: start(env) > stop(env)
 
 
 def deferred_static(cx, p, v: Val, t, loc):

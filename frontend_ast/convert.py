@@ -15,7 +15,7 @@ from pyhalide.expr import cast_node as cast
 from . import unions
 from .ranges import INT64, n_within
 from .types import PY_BOOL, PY_INT, Ty
-from .values import NO_CONST, Val, int_node_type, node_of
+from .values import NO_CONST, Val, cannot_raise, int_node_type, node_of
 
 
 # ---------------------------------------------------------------------------
@@ -41,11 +41,35 @@ def truth(cx, v: Val) -> Val:
 
 def static2(fn, a: Val, b: Val):
     """The call-time function computing fn(a, b) when both are known at
-    call time, else None."""
+    call time, else None. It is marked `cannot_raise` (static_sinks.py
+    needs not compute it when nothing uses it) where fn cannot raise on
+    such operands: +, -, *, comparisons and bitwise operators of two
+    operands of one integer or float type, each computed by such functions
+    (Python ints do not overflow, floats and NumPy's scalars give inf or
+    wrap, and py_call silences their warnings)."""
     if a.is_static and b.is_static:
         fa, fb = a.static, b.static
-        return lambda env: py_call(fn, fa(env), fb(env))
+
+        def static(env):
+            return py_call(fn, fa(env), fb(env))
+        if _cannot_raise(fn, a, b):
+            static.cannot_raise = True
+        return static
     return None
+
+
+_SAFE_OPS = frozenset([operator.add, operator.sub, operator.mul, operator.lt, operator.le,
+                       operator.eq, operator.ne, operator.gt, operator.ge])
+_SAFE_INT_OPS = frozenset([operator.and_, operator.or_, operator.xor])
+
+
+def _cannot_raise(fn, a: Val, b: Val) -> bool:
+    if a.union or b.union or not (cannot_raise(a.static) and cannot_raise(b.static)):
+        return False
+    ty = a.ty
+    if ty != b.ty or ty.dtype.kind not in "iuf":
+        return False            # (mixed types may convert a huge int to float: OverflowError)
+    return fn in _SAFE_OPS or (fn in _SAFE_INT_OPS and ty.dtype.kind in "iu")
 
 
 def py_call(fn, *args):
@@ -244,16 +268,20 @@ def to_python_int(cx, v: Val) -> Val:
             out = Val(cast(ir.Int(64), n), PY_INT, 0, INT64[1], static=static, const=c,
                       risky=v.risky)
             return cx.guard(out, ir.LE(n, ir.Const(t, INT64[1])), "OverflowError",
-                            "Python int too large to convert to int64")
+                            "Python int too large to convert to int64", limit=True)
         nt = int_node_type(v.lo, v.hi)
         return Val(cast(nt, n), PY_INT, v.lo, v.hi, v.lbs, v.ubs, static, c, v.risky)
     # float -> int: truncate; the result must fit int64
     tr = ir.Call(n.type, "trunc", (n,), ir.INTRINSIC)
     out = Val(cast(ir.Int(64), tr), PY_INT, static=static, const=c, risky=v.risky)
     out = cx.guard(out, ir.Not(is_nan(n)), "ValueError", "cannot convert float NaN to integer")
+    out = cx.guard(out, ir.Or(is_nan(n), ir.LT(fabs(n), ir.Const(n.type, float("inf")))),
+                   "OverflowError", "cannot convert float infinity to integer")
     lim = ir.Const(n.type, 2.0 ** 63)
-    # NaN passes this check: it is the ValueError above
+    # NaN and inf pass this check (a limit of int64, not Python's: Python makes a big
+    # int, so an unused value does not check it: check_order._risky)
     out = cx.guard(out, ir.Or(is_nan(n), ir.And(ir.LT(tr, lim),
                                                 ir.GE(tr, ir.Const(n.type, -(2.0 ** 63))))),
-                   "OverflowError", "float too large for a Python int kept in int64")
+                   "OverflowError", "float too large for a Python int kept in int64",
+                   limit=True)
     return out

@@ -232,16 +232,20 @@ def _common(xs, ys):
 class BoundCheck:
     """At call time: each requirement (candidate Affs over argument symbols,
     one of which must be >= lo, or <= hi) holds, else OverflowError naming
-    the loop's line."""
+    the loop's line; only where `reached(env)` (Context.reached_at_call:
+    the code runs; None: always)."""
 
-    def __init__(self, requirements, sym_static, line):
+    def __init__(self, requirements, sym_static, line, reached=None):
         self.requirements = requirements      # [(cands, lo or None, hi or None)]
         self.sym_static, self.line = sym_static, line
+        self.reached = reached
 
     def _value(self, aff, env):
         return aff.c + sum(k * int(self.sym_static[s](env)) for s, k in aff.terms.items())
 
     def __call__(self, env):
+        if self.reached is not None and not self.reached(env):
+            return
         for cands, lo, hi in self.requirements:
             vals = [self._value(a, env) for a in cands]
             if (lo is not None and not any(v >= lo for v in vals)) or \

@@ -60,11 +60,19 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
             return v
         f = v.static
         p = Param(ir.INDEX, f"__pyhalide_bound{next(_BOUNDS)}")
-        cx.static_params.append(StaticParam(
-            p, lambda env: min(max(int(f(env)), INT32[0]), INT32[1]), ir.INDEX))
+        cx.static_params.append(StaticParam(p, lambda env: _in_int32(f(env)), ir.INDEX))
         if params is not None:
             params[key] = p
     return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+
+def _in_int32(v) -> int:
+    """A bound's value for the kernel: v where it fits int32, else 0. Only a
+    loop Python does not reach gets 0 (a reached one fails its check first):
+    0 keeps the index arithmetic of the regions it bounds from overflowing
+    (a clamped -2**31 made `i - n` wrap)."""
+    v = int(v)
+    return v if INT32[0] <= v <= INT32[1] else 0
 
 
 def _fits_at_run_time(cx, v: Val, what: str) -> Val:

@@ -77,6 +77,14 @@ class LoopRunner:
     # loop headers -------------------------------------------------------------------
 
     def make_loop(self, node: ast.For) -> Loop:
+        """The Loop of a `for` header (its checks: Context.in_loop_header)."""
+        self.cx.in_loop_header += 1
+        try:
+            return self._make_loop(node)
+        finally:
+            self.cx.in_loop_header -= 1
+
+    def _make_loop(self, node: ast.For) -> Loop:
         name = node.target.id
         if any(l.name == name for l in self.state.loops):
             raise self.cx.err(node.target, f"the loop variable {name!r} is already the variable of "

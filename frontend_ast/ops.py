@@ -30,7 +30,7 @@ from .convert import (
 # conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
 from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
-from .types import PY_BOOL, PY_INT, Ty, UnsupportedType
+from .types import PY_BOOL, PY_FLOAT, PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
 
@@ -255,7 +255,8 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out
-    return cx.guard(out, ok, "OverflowError", f"Python int result of {op} does not fit in int64")
+    return cx.guard(out, ok, "OverflowError", f"Python int result of {op} does not fit in int64",
+                    limit=True)
 
 
 def _overflow_ok(op, x, y, r):
@@ -282,7 +283,7 @@ def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
     if _inexact_int_division(a, b):
         # Python's int / int is the exact quotient rounded once; float(a) / float(b)
         # rounds three times where |a| or |b| passes 2**53
-        args = tuple(cast(ir.Int(64), v.node) for v in (a, b))
+        args = tuple(cast(ir.Int(64), node_of(cx, v)) for v in (a, b))
         out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
     else:
         out = Val(ir.Div(an.node, bn.node), rt)
@@ -348,7 +349,8 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
         if not n_within(rng, INT64):
             mn = ir.Const(t, INT64[0])
             ok = ir.Not(ir.And(ir.EQ(x, mn), ir.EQ(y, ir.Const(t, -1))))
-            out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64")
+            out = cx.guard(out, ok, "OverflowError", "Python int floor division overflows int64",
+                           limit=True)
         out = _zero_div_check(cx, out, b, y, "integer division or modulo by zero")
     return out
 
@@ -416,7 +418,7 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
-            return Val(None, rt, static=static2(operator.pow, a, b))
+            return _static_power(cx, a, b, rt)
         if rt.kind != "int":
             return _int_power(cx, a, b, rt)
         if b.lo is not None and b.lo >= 0:
@@ -448,6 +450,19 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     return result
 
 
+def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:
+    """a ** b of call-time values in Python: of Python ints, a float where the
+    exponent is negative (`2 ** k` is 0.5 at k = -1): a value of two types
+    unless b is known not to be negative."""
+    fn = static2(operator.pow, a, b)
+    if rt != PY_INT or b.lo is not None and b.lo >= 0:
+        return Val(None, rt, static=fn)
+    neg = compare(cx, "<", b, const_val(0))
+    as_float = Val(None, PY_FLOAT, static=fn, risky=True)   # (0 ** -1: ZeroDivisionError)
+    node_of(cx, as_float)       # (float operations take their operands' nodes)
+    return unions.make_union(cx, [(neg, as_float), (None, Val(None, rt, static=fn))])
+
+
 def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
     """a ** b for a NumPy integer dtype rt and an exponent known at run
     time: NumPy's loop (square and multiply over the exponent's bits,
@@ -476,12 +491,16 @@ def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
         lets.append((names[2 * k + 1], sq))
         lets.append((names[2 * k + 2], ir.Select(bit(k), ir.Mul(var[2 * k], var[2 * k + 1]),
                                                  var[2 * k])))
-    node = var[2 * steps]
+    def in_lets(e):
+        for n, v in reversed(lets):
+            e = ir.Let(n, v, e)
+        return e
+    node = in_lets(var[2 * steps])
     if checked:
-        node = cx.guard(Val(node, rt), _power_fits(var, bit, steps), "OverflowError",
-                        "Python int result of ** does not fit in int64").node
-    for n, v in reversed(lets):
-        node = ir.Let(n, v, node)
+        # the check holds its own lets: moved out of the value (checks.strip), it
+        # names no variable out of their scope
+        node = cx.guard(Val(node, rt), in_lets(_power_fits(var, bit, steps)), "OverflowError",
+                        "Python int result of ** does not fit in int64", limit=True).node
     out = Val(node, rt, risky=a.risky or b.risky)
     if signed and not (b.lo is not None and b.lo >= 0):
         out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
@@ -673,7 +692,7 @@ def negate(cx, v: Val) -> Val:
         if not n_within(rng, INT64):
             out.set_range(None, None)
             out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",
-                           "Python int negation overflows int64")
+                           "Python int negation overflows int64", limit=True)
             # past the guard -x is in [-max, max] and keeps x's affine bounds
             # negated (range(-i, -n, -1) is bounded through -n)
             out.set_range(-INT64[1], INT64[1], lbs, ubs)

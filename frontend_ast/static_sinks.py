@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import TupleVal, Val
+from .values import TupleVal, Val, cannot_raise
 
 
 class StaticEval:
@@ -43,9 +43,11 @@ def _values(v) -> list:
 
 
 def _call_time_only(v: Val) -> bool:
-    """v is computed only by its static function (no IR node holds it)."""
+    """v is computed only by its static function (no IR node holds it), one
+    that may raise (computing one that cannot would only make the fast
+    path's key hold the arguments it reads: direct_call.py)."""
     return not v.union and not v.ty.is_complex() and v.static is not None and \
-        v.node is None and not v.is_const
+        v.node is None and not v.is_const and not cannot_raise(v.static)
 
 
 def statement_values(scope, stmt, expr_value=None) -> list:
@@ -74,8 +76,10 @@ def add_checks(b, stmt):
     cx = b.cx
     if cx.typing:
         return
-    vals = [v for v in statement_values(b.scope, stmt, b.last_expr_value)
-            if _call_time_only(v)]
+    vals = [(v, None) for v in statement_values(b.scope, stmt, b.last_expr_value)]
+    vals += [(alt, c) for v, _ in vals if v.union for c, alt in v.union
+             if c.is_static and not c.union]      # (`2 ** k`: an int or a float)
+    vals = [(v, c) for v, c in vals if _call_time_only(v)]
     if not vals:
         return
     reached = b.scope.current_condition()
@@ -83,7 +87,15 @@ def add_checks(b, stmt):
         return          # a condition on data: not known at call time
     cx.cur_node = stmt
     seen = set()
-    for v in vals:
+    for v, c in vals:
         if id(v) not in seen:
             seen.add(id(v))
-            cx.static_checks.append(StaticEval(v.static, reached and reached.static))
+            cx.static_checks.append(StaticEval(v.static, _both(reached, c)))
+
+
+def _both(a, b):
+    """The call-time test that conditions a and b (bool Vals or None) hold."""
+    if a is None or b is None:
+        return (a or b) and (a or b).static
+    fa, fb = a.static, b.static
+    return lambda env: fa(env) and fb(env)

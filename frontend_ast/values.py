@@ -119,6 +119,19 @@ def int_node_type(lo, hi) -> ir.Type:
     return ir.Int(64)
 
 
+def cannot_raise(fn) -> bool:
+    """Whether call-time function fn is marked as one that cannot raise
+    (convert.static2, mark_cannot_raise)."""
+    return getattr(fn, "cannot_raise", False)
+
+
+def mark_cannot_raise(fn):
+    """fn, marked as a call-time function that cannot raise (reading an
+    argument, a size or a constant)."""
+    fn.cannot_raise = True
+    return fn
+
+
 def const_val(v) -> Val:
     """A compile-time constant (Python or NumPy scalar)."""
     ty = of_value(v)
@@ -128,12 +141,15 @@ def const_val(v) -> Val:
             node = ir.Const(int_node_type(v, v), v)
         else:
             node = None     # materialized only through a static parameter
-        return Val(node, ty, v, v, [Aff.const(v)], [Aff.const(v)], lambda env, v=v: v, v)
+        return Val(node, ty, v, v, [Aff.const(v)], [Aff.const(v)],
+                   mark_cannot_raise(lambda env, v=v: v), v)
     if ty.kind == "float":
-        return Val(ir.Const(ir.Float(64), float(v)), ty, static=lambda env, v=v: v, const=float(v))
+        return Val(ir.Const(ir.Float(64), float(v)), ty, static=mark_cannot_raise(lambda env, v=v: v),
+                   const=float(v))
     if ty.kind == "bool":
         b = bool(v)
-        return Val(ir.Const(ir.Bool(), b), ty, int(b), int(b), static=lambda env, b=b: b, const=b)
+        return Val(ir.Const(ir.Bool(), b), ty, int(b), int(b),
+                   static=mark_cannot_raise(lambda env, b=b: b), const=b)
     t = ty.ir()
     if t.is_bool():
         node = ir.Const(t, bool(v))
@@ -144,7 +160,7 @@ def const_val(v) -> Val:
     iv = int(v) if ty.is_int() or ty.is_bool() else None
     return Val(node, ty, iv, iv, [Aff.const(iv)] if iv is not None and ty.is_int() else [],
                [Aff.const(iv)] if iv is not None and ty.is_int() else [],
-               lambda env, v=v: v, v)
+               mark_cannot_raise(lambda env, v=v: v), v)
 
 
 class UnionTypeError(Exception):
