@@ -7,8 +7,9 @@ share in groups of c, as bilateral grid's `blury[x / 8, y / 8, z(x, y), c]`)
 reads a few neighbouring elements per plane; on the AMD host (Zen 4/5) the
 gather instruction costs more than the loads it replaces there: bilateral
 grid's slicing stage with scalar loads (extract, load, insert, as Halide
-emits every gather) took 40.9 instead of 43.2 ms of CPU (docs/
-apps_speed_amd_ll.md). A gather with no such coordinate (local Laplacian's
+emits every gather) took 39.4-40.9 instead of 43.2 ms of CPU (docs/
+apps_speed_amd_ll.md). The rule holds for every target (measured on the AMD
+host only; Halide scalarizes every gather on all of them). A gather with no such coordinate (local Laplacian's
 LUT lookups) stays a gather: scalarized, it was slower (228 -> 251 ms);
 so does one whose lanes share a coordinate in pairs only (c = 2 or 3:
 interpolate's upsampling, 25.8 -> 28.1 ms scalarized).
