@@ -29,6 +29,31 @@ def _half_ramp(e, lookup) -> Optional[ir.Expr]:
     return None
 
 
+def _broadcast_sum(index: ir.Expr):
+    """(s, rest) with index == broadcast(s) + rest, s the sum of every
+    broadcast of a scalar among the terms of index's tree of Adds (None when
+    there is none) and rest the one other term; (None, index) when the
+    other terms are not exactly one. Summed in another order than index's
+    tree: int32 addition wraps the same in any order."""
+    terms, stack = [], [index]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.Add):
+            stack += [e.b, e.a]
+        else:
+            terms.append(e)
+    scalars = [t.value for t in terms
+               if isinstance(t, ir.Broadcast) and t.value.type.lanes == 1]
+    others = [t for t in terms
+              if not (isinstance(t, ir.Broadcast) and t.value.type.lanes == 1)]
+    if len(others) != 1:
+        return None, index
+    scalar = None
+    for v in scalars:
+        scalar = v if scalar is None else ir.Add(scalar, v)
+    return scalar, others[0]
+
+
 def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     """(even, odd, n): the scalar first indices of the dense n-lane loads
     whose interleaving is the load at `index`, or None when `index` is not
@@ -37,15 +62,8 @@ def half_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]]):
     lanes = index.type.lanes
     if lanes < 4 or lanes % 2 or index.type.element_of() != ir.Int(32):
         return None
-    scalar = None
-    b = _half_ramp(index, lookup)
-    if b is None and isinstance(index, ir.Add):
-        for x, y in ((index.a, index.b), (index.b, index.a)):
-            if isinstance(x, ir.Broadcast) and x.value.type.lanes == 1:
-                b = _half_ramp(y, lookup)
-                if b is not None:
-                    scalar = x.value
-                    break
+    scalar, rest = _broadcast_sum(index)
+    b = _half_ramp(rest, lookup)
     if b is None:
         return None
     two = ir.Const(ir.Int(32), 2)
@@ -81,13 +99,6 @@ def clamped_ramp_index(index: ir.Expr, lookup: Callable[[str], Optional[ir.Expr]
     lanes = index.type.lanes
     if lanes < 4 or index.type.element_of() != ir.Int(32):
         return None
-    found = _clamped_ramp(index, lookup)
-    if found is not None:
-        return (None, *found, lanes)
-    if isinstance(index, ir.Add):
-        for x, y in ((index.a, index.b), (index.b, index.a)):
-            if isinstance(x, ir.Broadcast) and x.value.type.lanes == 1:
-                found = _clamped_ramp(y, lookup)
-                if found is not None:
-                    return (x.value, *found, lanes)
-    return None
+    scalar, rest = _broadcast_sum(index)
+    found = _clamped_ramp(rest, lookup)
+    return None if found is None else (scalar, *found, lanes)
