@@ -94,6 +94,7 @@ from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .context import is_required_extent
 from .crowded_folds import crowded_fold
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
+from .shared_lane_gathers import lanes_share_coordinate
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
            "CANCEL_SLOT", "CANCELLED"]
@@ -983,6 +984,12 @@ class _FunctionEmitter:
         ptrs.type = ll.VectorType(PTR, lanes)     # llvmlite types a vector GEP as scalar
         mask = ll.Constant(ll.VectorType(I1, lanes), [1] * lanes)
         suffix = f"{ops.mangle(vt)}.{ops.mangle(ptrs.type)}"
+        if value is None and lanes_share_coordinate(index, self.let_expr):
+            r = ll.Constant(vt, ll.Undefined)     # scalar loads (shared_lane_gathers)
+            for j in range(lanes):
+                pj = b.gep(ptr, [b.extract_element(idx, ll.Constant(I32, j))], source_etype=mt)
+                r = b.insert_element(r, b.load(pj, typ=mt, align=align), ll.Constant(I32, j))
+            return r
         if value is None:
             fn = ops.intrinsic(self.module, f"llvm.masked.gather.{suffix}", vt,
                                [ptrs.type, mask.type, vt])

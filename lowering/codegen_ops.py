@@ -26,6 +26,7 @@ from llvmlite import ir as ll
 from pyhalide import ir
 
 from . import codegen_int_divide, codegen_math
+from .codegen_cvt import x86_float_to_int32
 
 I1 = ll.IntType(1)
 I8 = ll.IntType(8)
@@ -169,6 +170,10 @@ def cast(b: ll.IRBuilder, v, src: ir.Type, dst: ir.Type):
     if dst.is_float():
         return b.sitofp(v, dt) if src.is_int() else b.uitofp(v, dt)
     if src.is_float():
+        if src.lanes > 1 and src.bits == 32 and dst.is_int() and dst.bits == 32:
+            r = x86_float_to_int32(b, v)
+            if r is not None:
+                return r
         if src.lanes > 1:
             return _float_to_int_vector(b, v, src, dst)
         op = "llvm.fptosi.sat" if dst.is_int() else "llvm.fptoui.sat"

@@ -23,6 +23,7 @@ from .bounds_inference import infer_bounds
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
+from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
 from .loop_synthesis import synthesize_loops
@@ -175,7 +176,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
-    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx)), stmt, True)
+    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
+                                                      _pure_outputs(ctx)), stmt, True)
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
@@ -201,6 +203,22 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
         n = len(fn.output_types)
         names.update(buffer_name(name, i, n) for i in range(n))
     return frozenset(names)
+
+
+def _pure_outputs(ctx: LoweringContext) -> dict:
+    """Output buffer -> the condition (evaluated when the kernel runs) under
+    which it is pure storage too: the outputs _pure_storage leaves out only
+    for being outputs, stored in the caller's buffer itself, whose layout
+    gives each point an element of its own (injective_layout)."""
+    out = {}
+    for name, fn in ctx.env.items():
+        if fn.updates or not ctx.is_output(name) or name in ctx.folds or fn.pure is None:
+            continue
+        n = len(fn.output_types)
+        for i in range(n):
+            buf = buffer_name(name, i, n)
+            out[buf] = injective_layout(buf, fn.dimensions(), buf in ctx.dense)
+    return out
 
 
 def _stepped(ctx: LoweringContext) -> dict:

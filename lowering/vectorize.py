@@ -80,7 +80,7 @@ _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir
 
 
 def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset(),
-                    stepped: dict = None) -> ir.Stmt:
+                    stepped: dict = None, pure_outputs: dict = None) -> ir.Stmt:
     """Rewrite every vectorized loop of `stmt` (see the module docstring).
     `pure_storage`: buffers that only pure definitions store to, each point
     once, at distinct addresses (Funcs without updates, in storage the
@@ -89,8 +89,12 @@ def vectorize_loops(stmt: ir.Stmt, pure_storage: frozenset = frozenset(),
     loop name -> the buffers of the Func whose update that loop runs, when
     the schedule proved the loop's iterations free of races on them
     (stage_races.stepped_loops: a time-stepped state read at
-    another slot than it is written); their accesses are not compared."""
-    return _VectorizeLoops(pure_storage, stepped or {}).mutate(stmt)
+    another slot than it is written); their accesses are not compared.
+    `pure_outputs`: output buffer -> a condition evaluated when the kernel
+    runs under which it is pure storage too (its layout gives each point an
+    element of its own: injective_layout); a loop safe only under it is
+    vectorized under it, with its serial copy for the other layouts."""
+    return _VectorizeLoops(pure_storage, stepped or {}, pure_outputs or {}).mutate(stmt)
 
 
 class _Fallback(Exception):
@@ -108,10 +112,12 @@ class _GuardFallback(_Fallback):
 
 
 class _VectorizeLoops(ir.Mutator):
-    def __init__(self, pure_storage: frozenset = frozenset(), stepped: dict = None):
+    def __init__(self, pure_storage: frozenset = frozenset(), stepped: dict = None,
+                 pure_outputs: dict = None):
         super().__init__()
         self.pure_storage = pure_storage
         self.stepped = stepped or {}
+        self.pure_outputs = pure_outputs or {}
 
     def visit_For(self, s):
         body = self.mutate(s.body)        # inner loops first
@@ -119,11 +125,12 @@ class _VectorizeLoops(ir.Mutator):
             if body is s.body:
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
-        return _vectorize_loop(s, body, self.pure_storage, self.stepped.get(s.name, ()))
+        return _vectorize_loop(s, body, self.pure_storage, self.stepped.get(s.name, ()),
+                               self.pure_outputs)
 
 
 def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozenset(),
-                    proven=()) -> ir.Stmt:
+                    proven=(), pure_outputs: dict = None) -> ir.Stmt:
     extent = simplify(s.extent)
     if not isinstance(extent, ir.Const):
         raise ir.CompileError(
@@ -141,13 +148,33 @@ def _vectorize_loop(s: ir.For, body: ir.Stmt, pure_storage: frozenset = frozense
                             "keeps the vectors)")
         widened = _Widen(s.name, lo, lanes).mutate(body)
         hazard = _lane_hazard(widened, pure_storage, proven)
+        guard = None
         if hazard:
-            raise _Fallback(hazard)
+            guard = _output_guard(widened, pure_storage, proven, pure_outputs or {})
+            if guard is None:
+                raise _Fallback(hazard)
     except _Fallback as why:
         debug_print(1, f"pyhalide: vectorize: loop {s.name} stays serial: {why}")
         return ir.For(s.name, s.min, s.extent, why.kind, body)
     debug_print(2, f"pyhalide: vectorize: loop {s.name} becomes {lanes} lanes")
+    if guard is not None:
+        debug_print(2, f"pyhalide: vectorize: loop {s.name} vectorized when the output's "
+                       f"layout gives each point an element of its own (else serial)")
+        return ir.IfThenElse(guard, widened, ir.For(s.name, s.min, s.extent,
+                                                    ir.ForKind.SERIAL, body))
     return widened
+
+
+def _output_guard(widened: ir.Stmt, pure_storage: frozenset, proven, pure_outputs: dict):
+    """The condition (over the layouts of the output buffers `widened`
+    stores to) under which its lanes cannot interfere because those outputs
+    are pure storage too, or None when they could interfere anyway."""
+    stores = _Buffers()
+    stores.visit(widened)
+    outs = sorted(stores.stores & set(pure_outputs))
+    if not outs or _lane_hazard(widened, pure_storage | frozenset(outs), proven):
+        return None
+    return ir.conjunction(pure_outputs[o] for o in outs)
 
 
 # --------------------------------------------------------------------------
