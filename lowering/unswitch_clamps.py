@@ -23,9 +23,11 @@ where each is hardest (e is linear in x), over the names in scope outside the
 loop (a let of the body that does not depend on x is substituted), computed in
 int64 with e's value at both ends inside int32's range (an int32 e that wraps,
 `min(x + off, 5)` with off near 2^31, keeps its clamp: the else copy). Both
-copies compute the same values; the first has dense loads. The test is made
-once per execution of the loop (per row of a 2-D operation). Only int32
-clamps are rewritten.
+copies compute the same values; the first has dense loads. The branch is
+made around the whole loop nest (_Loops): only a `safe` over names bound
+outside the nest (extents, parameters) is used, so the test is made once
+per realization and a perfect nest stays one. Only int32 clamps are
+rewritten.
 
 PYHALIDE_DEBUG=1 reports each loop unswitched."""
 from __future__ import annotations
@@ -57,15 +59,23 @@ def _has_loop(s) -> bool:
 I64 = ir.Int(64)
 
 
-def _wide(lf, var: str, at: ir.Expr) -> ir.Expr:
-    """The int64 value of linear form lf (of an int32 expression) at var = at
-    (an int64 expression): its int32 computation wraps to this value, and
-    equals it where it lies in int32's range."""
+def _extreme(lf, ranges: dict, largest: bool):
+    """The int64 value of linear form lf (of an int32 expression) at the end
+    of the loop variables' ranges (name -> (lo, hi), int64) where it is
+    largest (smallest); None if an atom other than a variable of `ranges`
+    uses one of them. Its int32 computation wraps to the value computed
+    here, and equals it where it lies in int32's range."""
     out = ir.Const(I64, lf.const)
     for atom, coef in lf.terms.values():
         if coef == 0:
             continue
-        v = at if isinstance(atom, ir.Variable) and atom.name == var else ir.Cast(I64, atom)
+        if isinstance(atom, ir.Variable) and atom.name in ranges:
+            lo, hi = ranges[atom.name]
+            v = hi if (coef > 0) == largest else lo
+        elif any(ir.uses_var(atom, n) for n in ranges):
+            return None
+        else:
+            v = ir.Cast(I64, atom)
         out = ir.Add(out, ir.Mul(ir.Const(I64, coef), v))
     return out
 
@@ -74,47 +84,124 @@ def _in_int32(e: ir.Expr) -> ir.Expr:
     return ir.And(ir.GE(e, ir.Const(I64, -2 ** 31)), ir.LE(e, ir.Const(I64, 2 ** 31 - 1)))
 
 
-def _safe(var: str, lo: ir.Expr, hi: ir.Expr, keep: ir.Expr, bound: ir.Expr, is_min: bool):
+def _safe(ranges: dict, keep: ir.Expr, bound: ir.Expr, is_min: bool):
     """The condition that clamp min(keep, bound) (max if not is_min) is keep
-    for every var in [lo, hi] (int64 ends): keep's value at both ends in
-    int32's range (keep is linear in var: then everywhere between, with no
-    wrap-around), and keep <= bound (>=) at the end where that is hardest."""
+    wherever the loops of `ranges` reach: keep (linear in their variables)
+    inside int32's range at both extremes (so everywhere between, with no
+    wrap-around), and its largest value <= bound (smallest >= bound); None
+    if keep is not linear in them."""
     lf = linear_form(keep)
-    coef = sum(c for a, c in lf.terms.values() if isinstance(a, ir.Variable) and a.name == var)
-    at_lo, at_hi = _wide(lf, var, lo), _wide(lf, var, hi)
-    hard = at_hi if (coef > 0) == is_min else at_lo
+    top, bottom = _extreme(lf, ranges, True), _extreme(lf, ranges, False)
+    if top is None or bottom is None:
+        return None
     b = ir.Cast(I64, bound)
-    return ir.And(ir.And(_in_int32(at_lo), _in_int32(at_hi)),
-                  ir.LE(hard, b) if is_min else ir.GE(hard, b))
+    return ir.And(ir.And(_in_int32(top), _in_int32(bottom)),
+                  ir.LE(top, b) if is_min else ir.GE(bottom, b))
+
+
+class _Replace(ir.Mutator):
+    """Loops (by identity) replaced by their clamp-free copies."""
+
+    def __init__(self, fast: dict):
+        super().__init__()
+        self.fast = fast
+
+    def visit_For(self, s):
+        f = self.fast.get(id(s))
+        return f if f is not None else self.mutate_children(s)
 
 
 class _Loops(ir.Mutator):
+    """Innermost loops with a safe test over names bound outside every loop
+    around them: the outermost of those loops (the whole nest) gets the
+    clamp-free copy, so that a perfect nest stays one in both copies
+    (collapse_loops). A test reading an enclosing loop's variable or a name
+    bound inside the nest leaves the loop alone."""
+
+    memoize = False
+
+    def __init__(self):
+        super().__init__()
+        self.bound = []         # names bound inside the current nest (loop variables, lets)
+        self.loops = []         # the loops around, outermost first
+        self.pending = []       # (safe, id(inner loop), clamp-free inner loop) of this nest
+
+    def _ranges(self, inner: ir.For):
+        """name -> int64 (lo, hi) of inner's variable and the loops around
+        it, or None where a loop's bounds use a name bound in the nest (a
+        split's tail: not a box)."""
+        out = {}
+        for f in self.loops + [inner]:
+            if any(n in self.bound for n in ir.free_vars([f.min, f.extent])):
+                return None
+            out[f.name] = _range(f)
+        return out
+
+    def visit_LetStmt(self, s):
+        if not self.bound:
+            return self.mutate_children(s)
+        self.bound.append(s.name)
+        try:
+            return self.mutate_children(s)
+        finally:
+            self.bound.pop()
+
     def visit_For(self, s):
-        body = self.mutate(s.body)
+        outermost = not self.bound
+        if outermost:
+            self.pending = []
+        self.bound.append(s.name)
+        self.loops.append(s)
+        try:
+            body = self.mutate(s.body)
+        finally:
+            self.bound.pop()
+            self.loops.pop()
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind not in KINDS or ir.is_const(s.extent, 1) or _has_loop(body):
+        if s.kind in KINDS and not ir.is_const(s.extent, 1) and not _has_loop(body):
+            found = _unswitched(loop, self._ranges(loop))
+            if found is not None and not any(n in self.bound or n == s.name
+                                             for n in ir.free_vars(found[0])):
+                self.pending.append((found[0], id(loop), found[1]))
+        if not outermost or not self.pending:
             return loop
-        finder = _Clamps(s.name)
-        fast = finder.mutate(body)
-        if not finder.conds or finder.failed:
-            return loop
-        lo = ir.Cast(I64, s.min)
-        hi = ir.Sub(ir.Add(lo, ir.Cast(I64, s.extent)), ir.Const(I64, 1))
-        safe = []
-        for keep, bound, is_min in finder.conds:
-            c = simplify(_safe(s.name, lo, hi, keep, bound, is_min))
-            if ir.is_const(c, False) or ir.is_const(c, 0):
-                return loop
-            if not ir.is_const(c):
-                safe.append(c)
-        if any(n in finder.inner for n in ir.free_vars(safe)):
-            return loop
-        debug_print(1, f"pyhalide: unswitch clamps: loop {s.name} has a clamp-free copy "
-                       f"({len(finder.conds)} clamps)")
-        fast_loop = ir.For(s.name, s.min, s.extent, s.kind, fast)
-        if not safe:
-            return fast_loop
-        return ir.IfThenElse(ir.conjunction(safe), fast_loop, loop)
+        safe = ir.conjunction([c for c, _, _ in self.pending])
+        fast = _Replace({k: f for _, k, f in self.pending}).mutate(loop)
+        self.pending = []
+        return fast if ir.is_const(safe, True) or ir.is_const(safe, 1) else \
+            ir.IfThenElse(safe, fast, loop)
+
+
+def _range(s: ir.For) -> tuple:
+    lo = ir.Cast(I64, s.min)
+    return lo, ir.Sub(ir.Add(lo, ir.Cast(I64, s.extent)), ir.Const(I64, 1))
+
+
+def _unswitched(s: ir.For, ranges):
+    """(safe, clamp-free copy of loop s), or None; `ranges`: the int64
+    ranges of s's variable and of the loops around it (_Loops._ranges)."""
+    if ranges is None:
+        return None
+    finder = _Clamps(s.name)
+    fast = finder.mutate(s.body)
+    if not finder.conds or finder.failed:
+        return None
+    safe = []
+    for keep, bound, is_min in finder.conds:
+        c = _safe(ranges, keep, bound, is_min)
+        if c is None:
+            return None
+        c = simplify(c)
+        if ir.is_const(c, False) or ir.is_const(c, 0):
+            return None
+        if not ir.is_const(c):
+            safe.append(c)
+    if any(n in finder.inner for n in ir.free_vars(safe)):
+        return None
+    debug_print(1, f"pyhalide: unswitch clamps: loop {s.name} has a clamp-free copy "
+                   f"({len(finder.conds)} clamps)")
+    cond = ir.conjunction(safe) if safe else ir.const(ir.Bool(), True)
+    return cond, ir.For(s.name, s.min, s.extent, s.kind, fast)
 
 
 class _Clamps(ir.Mutator):
