@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.lowering.unswitch_clamps import unswitch_clamps
 from pyhalide import ir
+from pyhalide.lowering.unswitch_clamps import unswitch_clamps
 
 
 @ph.pipeline
