@@ -32,6 +32,8 @@ rewritten.
 PYHALIDE_DEBUG=1 reports each loop unswitched."""
 from __future__ import annotations
 
+import functools
+
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
@@ -242,11 +244,8 @@ class _Clamps(ir.Mutator):
                 return keep
         return r
 
-    def visit_Min(self, e):
-        return self._clamp(e, True)
-
-    def visit_Max(self, e):
-        return self._clamp(e, False)
+    visit_Min = functools.partialmethod(_clamp, is_min=True)
+    visit_Max = functools.partialmethod(_clamp, is_min=False)
 
     def visit_LetStmt(self, s):
         value = self.mutate(s.value)
