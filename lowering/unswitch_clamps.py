@@ -48,16 +48,6 @@ def unswitch_clamps(stmt: ir.Stmt) -> ir.Stmt:
     return _Loops().mutate(stmt)
 
 
-def _has_loop(s) -> bool:
-    found = []
-
-    class _Find(ir.Visitor):
-        def visit_For(self, n):
-            found.append(n)
-    _Find().visit(s)
-    return bool(found)
-
-
 I64 = ir.Int(64)
 
 
@@ -127,6 +117,7 @@ class _Loops(ir.Mutator):
         self.bound = []         # names bound inside the current nest (loop variables, lets)
         self.loops = []         # the loops around, outermost first
         self.pending = []       # (safe, id(inner loop), clamp-free inner loop) of this nest
+        self.inner_loop = False  # whether the statement just walked holds a loop
 
     def _ranges(self, inner: ir.For):
         """name -> int64 (lo, hi) of inner's variable and the loops around
@@ -154,13 +145,17 @@ class _Loops(ir.Mutator):
             self.pending = []
         self.bound.append(s.name)
         self.loops.append(s)
+        self.inner_loop = False
         try:
             body = self.mutate(s.body)
         finally:
             self.bound.pop()
             self.loops.pop()
+        innermost, self.inner_loop = not self.inner_loop, True
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind in KINDS and not ir.is_const(s.extent, 1) and not _has_loop(body):
+        # (a loop of constant extent, a color channel's, is left alone: its
+        # clamps are a boundary condition's, not a broadcast's)
+        if s.kind in KINDS and not isinstance(s.extent, ir.Const) and innermost:
             found = _unswitched(loop, self._ranges(loop))
             if found is not None and not any(n in self.bound or n == s.name
                                              for n in ir.free_vars(found[0])):
