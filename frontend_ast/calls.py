@@ -19,7 +19,6 @@ from . import complex_values as C
 from . import types as T
 from .array_args import dtype_value
 from .arrayexpr import ArrayExpr, k_order, lift
-from .log_bases import log_base
 from .refs import BuiltinRef, InfoVal, MethodRef
 from .types import PY_FLOAT, UnsupportedType
 from .values import Arr, DtypeVal, ModuleRef, TupleVal, Val, const_val
@@ -451,15 +450,19 @@ def _times(num, den):
     return run
 
 
-def _log_base(base):
-    """log2 / log10 by the exponent split of log_bases.py."""
-    @_in_f64
+def _log_base(name):
+    """log2 / log10: the intrinsic `name` (lowering/codegen_logbase.py) for
+    float64 and float32; a narrower float computed in float64 and rounded once."""
+    def direct(cx, x: Val, rt) -> Val:
+        return _fcall(rt, name, ops.node_of(cx, x))
+    wide = _in_f64(direct)
+
     def run(cx, x: Val, rt) -> Val:
-        return Val(log_base(ops.node_of(cx, x), base), rt)
+        return (direct if rt.ir().bits in (32, 64) else wide)(cx, x, rt)
     return run
 
 
-_FLOAT_UNARY = {np.log2: _log_base(2), np.log10: _log_base(10),
+_FLOAT_UNARY = {np.log2: _log_base("log2"), np.log10: _log_base("log10"),
                 np.deg2rad: _times(np.pi, 180), np.radians: _times(np.pi, 180),
                 np.rad2deg: _times(180, np.pi), np.degrees: _times(180, np.pi)}
 

@@ -978,7 +978,12 @@ def _inlined(funcs, reads, kept, targets) -> set:
         grown = {}
         for consumer, _, _ in reads[id(fn)]:
             grown[id(consumer)] = grown.get(id(consumer), size[id(consumer)]) + size[id(fn)] - 1
-        if max(grown.values()) <= INLINE_LIMIT:
+        # read at one site, a Func adds its own nodes once (no repeated
+        # growth): the limit is then on its own size, whatever its consumer's
+        # (a consumer of arrays that broadcast at call time reads them at
+        # clamped indices, thousands of nodes: gray_scott's un)
+        single = len(reads[id(fn)]) == 1 and size[id(fn)] <= INLINE_LIMIT
+        if single or max(grown.values()) <= INLINE_LIMIT:
             inlined.add(id(fn))
             size.update(grown)
     return inlined

@@ -345,6 +345,13 @@ def split_exponent(m, x, off: int):
 
 def log_value(m, x):
     """log(x) for finite x > 0 (any value elsewhere, to be replaced)."""
+    hi, lo = log_parts(m, x)
+    return m.add(hi, lo)
+
+
+def log_parts(m, x):
+    """(hi, lo): log(x) = hi + lo unrounded (|lo| about ulp(hi) at most), for
+    finite x > 0 (any values elsewhere); codegen_logbase scales the pair."""
     b = m.b
     k, iz, tmp = split_exponent(m, x, LOG_OFF)
     z = m.from_bits(iz)
@@ -360,4 +367,4 @@ def log_value(m, x):
     r2 = m.mul(r, r)
     poly = m.fma(r, m.horner(r, LOG_POLY), m.c(-0.5))       # log1p(r) - r = r^2 poly
     small = m.add(e2, m.add(m.fma(dk, m.c(LN2_LO), l_lo), m.fma(b.fneg(p_err), r, p_err)))
-    return m.add(s2, m.fma(r2, poly, small))
+    return s2, m.fma(r2, poly, small)

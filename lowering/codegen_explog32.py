@@ -166,8 +166,9 @@ def exp(m, x):
     return _nan_to(m, x, E.exp(m, x, EXP32), NAN_POS)
 
 
-def _log_value(m, x):
-    """log(x) for finite x > 0 (any value elsewhere, to be replaced)."""
+def log_parts(m, x):
+    """(hi, lo): log(x) = hi + lo unrounded, for finite x > 0 (any values
+    elsewhere); codegen_logbase scales the pair."""
     b = m.b
     sub = m.cmp("<", x, m.c(2.0 ** -126))
     ix = m.bits(m.sel(sub, m.mul(x, m.c(2.0 ** 23)), x))
@@ -182,7 +183,7 @@ def _log_value(m, x):
     s2, e2 = m.fast_two_sum(s1, r)                   # s1 = 0 or |s1| > |r|
     poly = m.fma(r, m.horner(r, LOG32_POLY), m.c(-0.5))
     small = m.add(e2, m.fma(dk, m.c(LN2_LO32), l_lo))
-    return m.add(s2, m.fma(m.mul(r, r), poly, small))
+    return s2, m.fma(m.mul(r, r), poly, small)
 
 
 # log's values by vfixupimmps's class of x (4 bits each, class 0 lowest): QNaN,
@@ -191,11 +192,14 @@ def _log_value(m, x):
 LOG32_FIXUP = 0x03530400
 
 
-def log(m, x):
+def log(m, x, scale=None):
     """log(x) for float32 x with NumPy's special values (m: codegen_math._F32):
-    on AVX-512 one vfixupimmps per 16 lanes, elsewhere selects (the same bits)."""
+    on AVX-512 one vfixupimmps per 16 lanes, elsewhere selects (the same bits).
+    `scale(m, hi, lo)`, when given, makes the value of finite x > 0 from log's
+    pair (codegen_logbase: log2, log10), with log's special values."""
     b = m.b
-    val = _log_value(m, x)
+    hi, lo = log_parts(m, x)
+    val = m.add(hi, lo) if scale is None else scale(m, hi, lo)
     if m.lanes > 1 and E.has_avx512(b.module):
         v16, i16 = ll.VectorType(ll.FloatType(), 16), ll.VectorType(ll.IntType(32), 16)
         i32, i16m = ll.IntType(32), ll.IntType(16)

@@ -60,7 +60,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_explog, codegen_explog32, codegen_trig
+from . import codegen_explog, codegen_explog32, codegen_logbase, codegen_trig
 
 # the Cody-Waite split of ln 2, the exp range and the integer-rounding shift
 # (1.5 * 2^52) are codegen_explog's and codegen_trig's
@@ -85,7 +85,8 @@ TANH_G = (-0.3333333333333333, 0.13333333333329464, -0.053968253959211114,
           -0.0014445898532447449, 0.0005109249704674158)
 TANH_ONE = 20.0                      # tanh(x) rounds to 1 above 19.06...
 
-FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", *codegen_trig.FUNCTIONS})
+FUNCTIONS = frozenset({"exp", "log", "tanh", "expm1", "log1p", *codegen_logbase.BASES,
+                       *codegen_trig.FUNCTIONS})
 
 
 class _F64:
@@ -377,11 +378,25 @@ def _log_table(m: _F64, x):
     return _log_specials(m, x, codegen_explog.log_value(m, x))
 
 
+def _log_base_table(m: _F64, x, name: str):
+    """log2 / log10 (`name`) of float64 x: log's pair scaled (codegen_logbase)."""
+    value = codegen_logbase.scaled(m, *codegen_explog.log_parts(m, x), name)
+    return _log_specials(m, x, value)
+
+
+def _log_base32(m, x, name: str):
+    """log2 / log10 (`name`) of float32 x in float32 (codegen_logbase)."""
+    return codegen_explog32.log(m, x, functools.partial(codegen_logbase.scaled, name=name))
+
+
 _EMIT = {64: {"exp": functools.partial(codegen_explog.emit, name="exp", value=codegen_explog.exp,
                                        make_f64=_F64),
               "log": functools.partial(codegen_explog.emit, name="log", value=_log_table,
                                        make_f64=_F64),
               "tanh": _tanh, "expm1": _expm1, "log1p": _log1p,
+              **{nm: functools.partial(codegen_explog.emit, name=nm, make_f64=_F64,
+                                       value=functools.partial(_log_base_table, name=nm))
+                 for nm in codegen_logbase.BASES},
               **{nm: functools.partial(codegen_trig.call, name=nm, bits=64, make_f64=_F64)
                  for nm in codegen_trig.FUNCTIONS}},
          32: {"tanh": _tanh32, "expm1": _expm1_32,
@@ -408,7 +423,9 @@ def prefer_wide_vectors(mod: ll.Module):
 # float32 exp and log in float32 (codegen_explog32): 16 lanes to a zmm register
 _NATIVE32 = {nm: functools.partial(codegen_explog.emit, name=nm, value=value, make_f64=_F32,
                                    bits=32)
-             for nm, value in (("exp", codegen_explog32.exp), ("log", codegen_explog32.log))}
+             for nm, value in (("exp", codegen_explog32.exp), ("log", codegen_explog32.log),
+                               *((nm, functools.partial(_log_base32, name=nm))
+                                 for nm in codegen_logbase.BASES))}
 
 
 def emit(b: ll.IRBuilder, name: str, x, t: ir.Type):

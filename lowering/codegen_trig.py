@@ -399,7 +399,7 @@ def call(m, x, name: str, bits: int, make_f64, body=None):
     return c
 
 
-_DEFINE = re.compile(r'^define internal [^@]*@"?pyhalide_(?:sin|cos|tan|exp|log)f?_\w+"?\(.*\n(?:.*\n)*?\}$',
+_DEFINE = re.compile(r'^define internal [^@]*@"?pyhalide_(?:sin|cos|tan|exp|log|log2|log10)f?_\w+"?\(.*\n(?:.*\n)*?\}$',
                      re.MULTILINE)
 
 

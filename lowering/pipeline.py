@@ -41,6 +41,7 @@ from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
 from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
+from .unswitch_clamps import unswitch_clamps
 from .vectorize import vectorize_loops
 from .verify import verify
 
@@ -173,6 +174,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
+    stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)

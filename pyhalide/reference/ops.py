@@ -120,6 +120,7 @@ _FLOAT_UNARY = {
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
     "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc,
     "exp2": np.exp2, "cbrt": np.cbrt, "expm1": np.expm1, "log1p": np.log1p,
+    "log2": np.log2, "log10": np.log10,
 }
 _FLOAT_BINARY = {"atan2": np.arctan2, "pow": np.power, "copysign": np.copysign,
                  "fmod": np.fmod}

@@ -1,5 +1,5 @@
-"""np.log2 / np.log10 of float64 by the exponent split (frontend_ast/
-log_bases.py): within 1 ulp of NumPy everywhere, equal to NumPy's for
+"""np.log2 / np.log10 of float64 (session 20's exponent split; since session
+21 lowering/codegen_logbase.py): within 1 ulp of NumPy everywhere, equal to NumPy's for
 nearly every x outside [0.71, 1.41] (was 9-35% different: log(x) * (1/ln b)
 adds log(x)'s rounding, scaled, to the result), special values exact."""
 import numpy as np

@@ -1,0 +1,255 @@
+"""Clamp unswitching: an innermost loop whose body clamps an index that moves
+with the loop gets a clamp-free copy for the iterations where every such clamp
+is the identity.
+
+A NumPy operation on arrays whose shapes broadcast only at call time (`u[1:-1,
+1:-1] * v[1:-1, 1:-1]` of two arguments: either slice may have length 1)
+reads each operand at `max(min(x, n - 1), 0)` (frontend_ast/arrayexpr.py
+broadcast_index): x itself unless the operand's length n is 1. In the loop
+over x the clamp makes every load a gather. This pass rewrites an innermost
+loop (serial or vectorized)
+
+    for (x, lo, extent) { body }
+
+where body holds integer clamps `min(e, B)` / `max(e, A)` with e linear in x
+(through the lets of the body, themselves such clamps: the chains of
+broadcast_index) and A, B independent of x, into
+
+    if (safe) { for (x, lo, extent) { body with those clamps replaced by e } }
+    else { for (x, lo, extent) { body } }
+
+with `safe` the conjunction of `e <= B` and `e >= A` at the end of x's range
+where each is hardest (e is linear in x), over the names in scope outside the
+loop (a let of the body that does not depend on x is substituted), computed in
+int64 with e's value at both ends inside int32's range (an int32 e that wraps,
+`min(x + off, 5)` with off near 2^31, keeps its clamp: the else copy). Both
+copies compute the same values; the first has dense loads. The branch is
+made around the whole loop nest (_Loops): only a `safe` over names bound
+outside the nest (extents, parameters) is used, so the test is made once
+per realization and a perfect nest stays one. Only int32 clamps are
+rewritten.
+
+PYHALIDE_DEBUG=1 reports each loop unswitched."""
+from __future__ import annotations
+
+import functools
+
+from pyhalide import ir
+from pyhalide.ir.config import debug_print
+
+from .linear import linear_form
+from .partition_loops import coefficient
+from .simplify import simplify
+
+KINDS = ("serial", "vectorized")
+
+
+def unswitch_clamps(stmt: ir.Stmt) -> ir.Stmt:
+    return _Loops().mutate(stmt)
+
+
+I64 = ir.Int(64)
+
+
+def _extreme(lf, ranges: dict, largest: bool):
+    """The int64 value of linear form lf (of an int32 expression) at the end
+    of the loop variables' ranges (name -> (lo, hi), int64) where it is
+    largest (smallest); None if an atom other than a variable of `ranges`
+    uses one of them. Its int32 computation wraps to the value computed
+    here, and equals it where it lies in int32's range."""
+    out = ir.Const(I64, lf.const)
+    for atom, coef in lf.terms.values():
+        if coef == 0:
+            continue
+        if isinstance(atom, ir.Variable) and atom.name in ranges:
+            lo, hi = ranges[atom.name]
+            v = hi if (coef > 0) == largest else lo
+        elif any(ir.uses_var(atom, n) for n in ranges):
+            return None
+        else:
+            v = ir.Cast(I64, atom)
+        out = ir.Add(out, ir.Mul(ir.Const(I64, coef), v))
+    return out
+
+
+def _in_int32(e: ir.Expr) -> ir.Expr:
+    return ir.And(ir.GE(e, ir.Const(I64, -2 ** 31)), ir.LE(e, ir.Const(I64, 2 ** 31 - 1)))
+
+
+def _safe(ranges: dict, keep: ir.Expr, bound: ir.Expr, is_min: bool):
+    """The condition that clamp min(keep, bound) (max if not is_min) is keep
+    wherever the loops of `ranges` reach: keep (linear in their variables)
+    inside int32's range at both extremes (so everywhere between, with no
+    wrap-around), and its largest value <= bound (smallest >= bound); None
+    if keep is not linear in them."""
+    lf = linear_form(keep)
+    top, bottom = _extreme(lf, ranges, True), _extreme(lf, ranges, False)
+    if top is None or bottom is None:
+        return None
+    b = ir.Cast(I64, bound)
+    return ir.And(ir.And(_in_int32(top), _in_int32(bottom)),
+                  ir.LE(top, b) if is_min else ir.GE(bottom, b))
+
+
+class _Replace(ir.Mutator):
+    """Loops (by identity) replaced by their clamp-free copies."""
+
+    def __init__(self, fast: dict):
+        super().__init__()
+        self.fast = fast
+
+    def visit_For(self, s):
+        f = self.fast.get(id(s))
+        return f if f is not None else self.mutate_children(s)
+
+
+class _Loops(ir.Mutator):
+    """Innermost loops with a safe test over names bound outside every loop
+    around them: the outermost of those loops (the whole nest) gets the
+    clamp-free copy, so that a perfect nest stays one in both copies
+    (collapse_loops). A test reading an enclosing loop's variable or a name
+    bound inside the nest leaves the loop alone."""
+
+    memoize = False
+
+    def __init__(self):
+        super().__init__()
+        self.bound = []         # names bound inside the current nest (loop variables, lets)
+        self.loops = []         # the loops around, outermost first
+        self.pending = []       # (safe, id(inner loop), clamp-free inner loop) of this nest
+        self.inner_loop = False  # whether the statement just walked holds a loop
+
+    def _ranges(self, inner: ir.For):
+        """name -> int64 (lo, hi) of inner's variable and the loops around
+        it, or None where a loop's bounds use a name bound in the nest (a
+        split's tail: not a box)."""
+        out = {}
+        for f in self.loops + [inner]:
+            if any(n in self.bound for n in ir.free_vars([f.min, f.extent])):
+                return None
+            out[f.name] = _range(f)
+        return out
+
+    def visit_LetStmt(self, s):
+        if not self.bound:
+            return self.mutate_children(s)
+        self.bound.append(s.name)
+        try:
+            return self.mutate_children(s)
+        finally:
+            self.bound.pop()
+
+    def visit_For(self, s):
+        outermost = not self.bound
+        if outermost:
+            self.pending = []
+        self.bound.append(s.name)
+        self.loops.append(s)
+        self.inner_loop = False
+        try:
+            body = self.mutate(s.body)
+        finally:
+            self.bound.pop()
+            self.loops.pop()
+        innermost, self.inner_loop = not self.inner_loop, True
+        loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
+        # (a loop of constant extent, a color channel's, is left alone: its
+        # clamps are a boundary condition's, not a broadcast's)
+        if s.kind in KINDS and not isinstance(s.extent, ir.Const) and innermost:
+            found = _unswitched(loop, self._ranges(loop))
+            if found is not None and not any(n in self.bound or n == s.name
+                                             for n in ir.free_vars(found[0])):
+                self.pending.append((found[0], id(loop), found[1]))
+        if not outermost or not self.pending:
+            return loop
+        safe = ir.conjunction([c for c, _, _ in self.pending])
+        fast = _Replace({k: f for _, k, f in self.pending}).mutate(loop)
+        self.pending = []
+        return fast if ir.is_const(safe, True) or ir.is_const(safe, 1) else \
+            ir.IfThenElse(safe, fast, loop)
+
+
+def _range(s: ir.For) -> tuple:
+    lo = ir.Cast(I64, s.min)
+    return lo, ir.Sub(ir.Add(lo, ir.Cast(I64, s.extent)), ir.Const(I64, 1))
+
+
+def _unswitched(s: ir.For, ranges):
+    """(safe, clamp-free copy of loop s), or None; `ranges`: the int64
+    ranges of s's variable and of the loops around it (_Loops._ranges)."""
+    if ranges is None:
+        return None
+    finder = _Clamps(s.name)
+    fast = finder.mutate(s.body)
+    if not finder.conds or finder.failed:
+        return None
+    safe = []
+    for keep, bound, is_min in finder.conds:
+        c = _safe(ranges, keep, bound, is_min)
+        if c is None:
+            return None
+        c = simplify(c)
+        if ir.is_const(c, False) or ir.is_const(c, 0):
+            return None
+        if not ir.is_const(c):
+            safe.append(c)
+    if any(n in finder.inner for n in ir.free_vars(safe)):
+        return None
+    debug_print(1, f"pyhalide: unswitch clamps: loop {s.name} has a clamp-free copy "
+                   f"({len(finder.conds)} clamps)")
+    cond = ir.conjunction(safe) if safe else ir.const(ir.Bool(), True)
+    return cond, ir.For(s.name, s.min, s.extent, s.kind, fast)
+
+
+class _Clamps(ir.Mutator):
+    """The body with each int32 clamp of an x-dependent value linear in x by
+    an x-independent bound replaced by the value; `conds` the (value, bound,
+    is_min) of each, over x and the names outside the loop (the body's
+    x-independent lets substituted, x-dependent ones expanded)."""
+
+    memoize = False
+
+    def __init__(self, var: str):
+        super().__init__()
+        self.var = var
+        self.conds = []
+        self.moving = {}        # let name -> its value (expanded), for lets using x
+        self.fixed = {}         # let name -> its value (expanded), for the others
+        self.inner = set()      # names bound in the body
+        self.failed = False
+
+    def _expand(self, e):
+        return ir.substitute(e, {**self.fixed, **self.moving}) if self.fixed or self.moving \
+            else e
+
+    def _moves(self, e) -> bool:
+        return ir.uses_var(e, self.var) or any(ir.uses_var(e, n) for n in self.moving)
+
+    def _clamp(self, e, is_min: bool):
+        r = self.mutate_children(e)
+        if r.type != ir.Int(32):
+            return r
+        for keep, bound in ((r.a, r.b), (r.b, r.a)):
+            if self._moves(keep) and not self._moves(bound) and \
+                    not ir.reads_memory(keep) and not ir.reads_memory(bound):
+                k, b = self._expand(keep), self._expand(bound)
+                if coefficient(ir.LE(k, b), self.var) is None:
+                    return r            # not linear in x: kept
+                self.conds.append((k, b, is_min))
+                return keep
+        return r
+
+    visit_Min = functools.partialmethod(_clamp, is_min=True)
+    visit_Max = functools.partialmethod(_clamp, is_min=False)
+
+    def visit_LetStmt(self, s):
+        value = self.mutate(s.value)
+        self.inner.add(s.name)
+        expanded = self._expand(value)
+        (self.moving if self._moves(value) else self.fixed)[s.name] = expanded
+        body = self.mutate(s.body)
+        return s if value is s.value and body is s.body else ir.LetStmt(s.name, value, body)
+
+    def visit_Let(self, e):
+        self.failed = True          # an expression let: left alone
+        return e
