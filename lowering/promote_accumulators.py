@@ -66,7 +66,13 @@ class _Accesses(ir.Visitor):
     def visit_For(self, s):
         if s.kind != ir.ForKind.SERIAL:
             self.parallel = True
+        if s.name in self.inner_names:
+            self.rebound.add(s.name)
         self.inner_names.add(s.name)
+        if isinstance(s.extent, ir.Const) and s.extent.value == 1:
+            # a loop of one iteration (vectorization leaves `for (l$1, 0, 1)`
+            # around a vector's lanes): its Var is its min, as a let's name
+            self.lets[s.name] = s.min
         self.visit_children(s)
 
     def visit_LetStmt(self, s):

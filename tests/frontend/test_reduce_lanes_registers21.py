@@ -1,0 +1,53 @@
+"""The vector states of a whole-array float min/max/argmin (reduce_blocks:
+one vector of lanes per block, its update inside a loop of one iteration
+after vectorization) live in registers: promote_accumulators gives them a
+scratch copy outside the chunk loop (a one-iteration loop's Var is its min).
+Values against NumPy bit for bit, NaN and ±0 ties included."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.bench import suite4_kernels as K
+
+
+def test_lanes_states_promoted():
+    p = ph.pipeline(K.amax)
+    a = np.random.default_rng(0).standard_normal((64, 100))
+    assert p(a) == a.max()
+    text = p.lower("final")
+    assert "max_lanes.0.acc" in text and "max_lanes.1.acc" in text, text
+
+
+@pytest.mark.parametrize("fn", [K.amax, K.argmin])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 17), (40, 33), (129, 64), (7, 300)])
+def test_special_values_bit_for_bit(fn, shape):
+    p = ph.pipeline(fn)
+    rng = np.random.default_rng(sum(shape))
+    for trial in range(6):
+        a = rng.standard_normal(shape)
+        n = a.size
+        if trial >= 1:                     # signed zeros, tied at the extreme
+            a = np.where(rng.random(shape) < 0.5, 0.0, -0.0) * (trial != 5) + \
+                (np.where(rng.random(shape) < 0.5, -1.0, 1.0) if trial == 5 else 0.0)
+        if trial >= 2:                     # NaNs with distinct payloads
+            flat = a.reshape(-1)
+            for k in rng.choice(n, size=min(3, n), replace=False):
+                flat[k] = np.frombuffer(np.uint64(0x7FF8000000000000 + int(k) + 1).tobytes(),
+                                        np.float64)[0]
+        if trial == 3:
+            a = np.where(np.isnan(a), a, -np.inf)
+        got, want = p(a), fn(a)
+        if fn is K.argmin:
+            assert int(got) == int(want), (shape, trial)
+        else:
+            # the serial loop's value: the first NaN, else the last element
+            # equal to the greatest (its zero sign included)
+            flat = a.reshape(-1)
+            nans = np.flatnonzero(np.isnan(flat))
+            if nans.size:
+                ref = flat[nans[0]]
+            else:
+                ref = flat[np.flatnonzero(flat == flat.max())[-1]]
+            assert np.float64(got).tobytes() == np.float64(ref).tobytes(), (shape, trial)
