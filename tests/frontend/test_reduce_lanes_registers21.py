@@ -68,3 +68,38 @@ def test_row_sum_chunks_past_a_leaf_are_masked_adds():
               if "select i1" in ln and "x double>" in ln and "-0.0" in ln.replace("-0.000000e+00", "-0.0")]
     masked = [ln for ln in text.splitlines() if "select <8 x i1>" in ln and "-0.000000e+00" in ln]
     assert not scalar and masked, text[:2000]
+
+
+@ph.pipeline
+def _argmax(a):
+    return np.argmax(a)
+
+
+@ph.pipeline
+def _amin(a):
+    return np.min(a)
+
+
+_ARGMIN, _AMAX = ph.pipeline(K.argmin), ph.pipeline(K.amax)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (1, 40), (2, 16), (17, 33), (300,), (8, 2, 9)])
+def test_infinite_extremes_and_lane_positions(shape):
+    """name_lanes keeps a chunk's position (the lane added when the lanes
+    are merged): lanes that never take an element (no whole chunk in their
+    block) hold the identity, an infinity, which ties with infinite
+    elements; argmin/argmax still give the first position, min/max the
+    serial loop's element."""
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    n = int(np.prod(shape))
+    cases = [np.full(n, np.inf), np.full(n, -np.inf), rng.choice([np.inf, -np.inf, 0.0, -0.0], n),
+             np.where(rng.random(n) < 0.9, np.inf, rng.standard_normal(n))]
+    for flat in cases:
+        a = flat.reshape(shape)
+        assert int(_ARGMIN(a)) == int(np.argmin(a))
+        assert int(_argmax(a)) == int(np.argmax(a))
+        for p, fn in ((_AMAX, np.maximum), (_amin, np.minimum)):
+            f = a.reshape(-1)
+            want_val = f.max() if fn is np.maximum else f.min()
+            ref = f[np.flatnonzero(f == want_val)[-1]]
+            assert np.float64(p(a)).tobytes() == np.float64(ref).tobytes(), (shape, fn)
