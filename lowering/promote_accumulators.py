@@ -179,7 +179,11 @@ class _Promote(ir.Mutator):
             if buf in acc.conditional and buf not in acc.stored:
                 continue        # (an input read only where a condition holds: maybe out of
                                 # bounds elsewhere, as `a[k] if a.size else 0` of an empty a)
-            scratch = f"{buf}.acc{self.count}"
+            # (the vector pass's names differ from the scalar pass's: a
+            # vector scratch may wrap a loop holding a scalar pass's scratch
+            # of the same buffer, whose copy in and out then reads and
+            # writes it; ".acc" in both keeps either from being promoted)
+            scratch = f"{buf}.acc{'v' if self.vectors else ''}{self.count}"
             self.count += 1
             promoted.append((scratch, buf, t, first, buf in acc.stored))
         if promoted:
