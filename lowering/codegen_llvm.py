@@ -1283,15 +1283,8 @@ class _FunctionEmitter:
         return self.b.xor(self.emit(e.a), const(e.type, True))
 
     def emit_Select(self, e):
-        cond = self.emit(e.condition)
-        if e.type.is_vector() and e.condition.type.is_scalar() and \
-                (_constant(e.true_value) or _constant(e.false_value)):
-            # a vector chosen by a scalar condition, one side a constant
-            # (sum_order's chunks past a leaf add -0.0): a splat condition,
-            # which LLVM keeps as a mask (a masked add); a scalar one with a
-            # loaded operand becomes a branch per select (CodeGenPrepare)
-            cond = ops.splat(self.b, cond, e.type.lanes)
-        return self.b.select(cond, self.emit(e.true_value), self.emit(e.false_value))
+        return self.b.select(self.emit(e.condition), self.emit(e.true_value),
+                             self.emit(e.false_value))
 
     def emit_Let(self, e):
         return self._with_let(e, self.emit)
@@ -1522,8 +1515,3 @@ def _align_attr(align: int):
 # atomic() updates: the atomicrmw operation of each operator (atomic_updates.OPS)
 _ATOMIC_RMW = {ir.Add: "add", ir.Sub: "sub", ir.Min: "min", ir.Max: "max",
                ir.BitAnd: "and", ir.BitOr: "or", ir.BitXor: "xor"}
-
-
-def _constant(e) -> bool:
-    """A constant, or the broadcast of one."""
-    return isinstance(e, ir.Const) or (isinstance(e, ir.Broadcast) and isinstance(e.value, ir.Const))

@@ -53,23 +53,6 @@ def test_special_values_bit_for_bit(fn, shape):
             assert np.float64(got).tobytes() == np.float64(ref).tobytes(), (shape, trial)
 
 
-def test_row_sum_chunks_past_a_leaf_are_masked_adds():
-    """sum_order's chunks past a leaf add -0.0 through a select on a scalar
-    condition: codegen gives it a splat (vector) condition, a masked add in
-    LLVM, not a branch per row around each load (CodeGenPrepare turns a
-    scalar select of a loaded vector into one). Values bit for bit."""
-    p = ph.pipeline(K.sum_axis1)
-    rng = np.random.default_rng(3)
-    for shape in [(9, 2048), (16, 1000), (3, 129), (8, 7)]:
-        a = rng.standard_normal(shape)
-        assert p(a).tobytes() == a.sum(axis=1).tobytes(), shape
-    text = p.lower("llvm_opt")
-    scalar = [ln for ln in text.splitlines()
-              if "select i1" in ln and "x double>" in ln and "-0.0" in ln.replace("-0.000000e+00", "-0.0")]
-    masked = [ln for ln in text.splitlines() if "select <8 x i1>" in ln and "-0.000000e+00" in ln]
-    assert not scalar and masked, text[:2000]
-
-
 @ph.pipeline
 def _argmax(a):
     return np.argmax(a)
