@@ -20,7 +20,9 @@ The Funcs (state: value and flat C-order position, int64; argmin's tuple
 is (position, value), min/max's (value, position)):
   name_lanes(l, b)  LANES lanes and BLOCKS blocks: lane l of block b takes
                     the columns l, l + LANES, ... of the last axis (its
-                    W // LANES whole chunks);
+                    W // LANES whole chunks); its position is that of the
+                    chunk's lane 0 (name adds l: a vector of lanes stores
+                    one broadcast position);
   name_tail(t, b)   lane t of block b takes the column
                     (W // LANES) * LANES + t (the W % LANES after them);
                     each lane visits its elements in C order, so the serial
@@ -149,14 +151,18 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
 
     def update(g, key, r, idx, read, col, preds, col_read=None):
         """g[key] takes the element at (idx..., col) by the serial loop's own
-        rule (each lane visits its elements in C order)."""
+        rule (each lane visits its elements in C order). In name_lanes the
+        stored position leaves out the lane (the merge below adds it): a
+        vector of lanes then stores one broadcast chunk position where an
+        element wins, no vector of positions computed per chunk."""
         cx.cur_node = node
         at = col if col_read is None else col_read
-        pos = flat(idx, col)
+        chunked = g is part
+        pos = flat(idx, col - lane if chunked else col)
         if by_address is not None:
-            at = _flat_position(idx[0] * Expr.wrap(per), r, at, g is part, count, lane)
+            at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, count, lane)
             x = by_address.element(at.node, by_address.sizes)
-            pos = ops.cast(POS, at.node)
+            pos = ops.cast(POS, (at - lane if chunked else at).node)
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
@@ -192,6 +198,8 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
         v, pv = state(f[()])
         x, px = state(g[rb.x, rb.y])
+        if g is part:       # name_lanes' position of lane 0 of the chunk
+            px = ir.Add(px, ops.cast(POS, rb.x.node))
         better = _wins(x, px, v, pv, is_min, last, False)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)

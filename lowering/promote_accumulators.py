@@ -66,7 +66,13 @@ class _Accesses(ir.Visitor):
     def visit_For(self, s):
         if s.kind != ir.ForKind.SERIAL:
             self.parallel = True
+        if s.name in self.inner_names:
+            self.rebound.add(s.name)
         self.inner_names.add(s.name)
+        if isinstance(s.extent, ir.Const) and s.extent.value == 1:
+            # a loop of one iteration (vectorization leaves `for (l$1, 0, 1)`
+            # around a vector's lanes): its Var is its min, as a let's name
+            self.lets[s.name] = s.min
         self.visit_children(s)
 
     def visit_LetStmt(self, s):
@@ -173,7 +179,11 @@ class _Promote(ir.Mutator):
             if buf in acc.conditional and buf not in acc.stored:
                 continue        # (an input read only where a condition holds: maybe out of
                                 # bounds elsewhere, as `a[k] if a.size else 0` of an empty a)
-            scratch = f"{buf}.acc{self.count}"
+            # (the vector pass's names differ from the scalar pass's: a
+            # vector scratch may wrap a loop holding a scalar pass's scratch
+            # of the same buffer, whose copy in and out then reads and
+            # writes it; ".acc" in both keeps either from being promoted)
+            scratch = f"{buf}.acc{'v' if self.vectors else ''}{self.count}"
             self.count += 1
             promoted.append((scratch, buf, t, first, buf in acc.stored))
         if promoted:

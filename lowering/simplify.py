@@ -401,7 +401,7 @@ class _Simplifier(ir.Mutator):
                 return fold_binary(type(r), ir.Const(ir.Int(64), d), ir.Const(ir.Int(64), 0))
         if r.a.type.is_integer() and ir.equal(r.a, r.b):
             return ir.const(r.type, isinstance(r, (ir.EQ, ir.LE, ir.GE)))
-        return r
+        return _clamped_compare(r)
 
     visit_EQ = visit_NE = visit_LT = visit_LE = visit_GT = visit_GE = _compare
     visit_BitAnd = visit_BitOr = visit_BitXor = visit_Shl = visit_Shr = _binary
@@ -547,3 +547,32 @@ def clear_caches():
     _HASHES.clear()
     clear_linear_caches()
     ir.clear_uses_memo()
+
+
+_FLIPPED = {ir.LT: ir.GT, ir.LE: ir.GE, ir.GT: ir.LT, ir.GE: ir.LE}
+
+
+def _clamped_compare(r):
+    """An integer `max(x, c1) > c2` (or min, any of < <= > >=, either side)
+    decided by the constants where they decide it: for an increasing test
+    P (> or >=), P(max(x, c1)) = P(c1) or P(x) and P(min(x, c1)) = P(c1)
+    and P(x); for a decreasing one (< or <=) the other way round. So
+    `max(x, 0) > -1` is true and `max(x, 0) > 5` is `x > 5` (bounds
+    inference's clamps, compared with constant bounds)."""
+    while type(r) in _FLIPPED and r.type.is_scalar() and r.a.type.is_integer():
+        op, y, c2 = type(r), r.a, r.b
+        if _is_const(y) and not _is_const(c2):
+            op, y, c2 = _FLIPPED[op], c2, y
+        if not (_is_const(c2) and isinstance(y, (ir.Min, ir.Max))):
+            return r
+        c1, x = (y.a, y.b) if _is_const(y.a) else (y.b, y.a)
+        if not _is_const(c1) or c1.type != c2.type:
+            return r
+        held = fold_binary(op, c1, c2)
+        if held is None:
+            return r
+        either = isinstance(y, ir.Max) == (op in (ir.GT, ir.GE))
+        if bool(held.value) == either:
+            return ir.const(r.type, either)
+        r = op(x, c2)
+    return r

@@ -125,7 +125,7 @@ def test_vector_state_kept_in_registers():
     text = ph.pipeline(make_decision).lower(
         stage="final", arg_specs=[("E", np.dtype(np.complex128), (4096,)),
                                   ("symbols", np.dtype(np.complex128), (32,))])
-    scratch = re.findall(r"allocate (\S+\.acc\d+)\[(\w+) \* 8\]", text)
+    scratch = re.findall(r"allocate (\S+\.accv?\d+)\[(\w+) \* 8\]", text)
     assert {name.split(".")[0].split("$")[0] for name, _ in scratch} >= \
         {"argmin", "E_real", "E_imag"}
     assert "if ((0 < symbols_real.extent.0))" in text
