@@ -192,7 +192,7 @@ class Context:
             node = ops.node_of(self, v)
             if not self._checked_by(node, idx, exc):
                 if under_test:
-                    idx = _after_inner(node, cond, bad, idx)
+                    idx = _after_inner(node, cond, bad, idx, self.check_named)
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
                                                     index[:2] if index is not None else None,
@@ -300,7 +300,7 @@ class Context:
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
-def _after_inner(node, cond, bad, idx):
+def _after_inner(node, cond, bad, idx, named):
     """The read index of a check of `node` that fails only where the checks
     node already holds (outside lazy branches) pass: Python computes the
     operands first, so their exceptions win (`int(a[1]) % k` with a of size
@@ -309,8 +309,12 @@ def _after_inner(node, cond, bad, idx):
     widened their condition; there both checks were found failing side by
     side and the later one could be reported): in loops the checks become
     assertions in the order of the operations, the operand's first, and
-    lowering/assert_fast_path.py reads their conditions."""
-    inner = [_passes(c.a) for c in checks.eager(node)]
+    lowering/assert_fast_path.py reads their conditions. A limit of the
+    compiled code (CheckImage.limit: int() past int64) is not one of those
+    checks: Python raises nothing there, so this check's exception is
+    Python's (`int(x * 1e300) % 0`: ZeroDivisionError)."""
+    inner = [_passes(c.a) for c in checks.eager(node)
+             if not getattr(named.get(c.a.name), "limit", True)]
     inner = [c for c in inner if c is not None]
     if not inner:
         return idx

@@ -273,3 +273,33 @@ def test_operand_checks_come_before_the_operation(size, k):
 @pytest.mark.parametrize("x", [float("inf"), 0.5, float("nan")])
 def test_int_of_an_out_of_range_read_raises_index_error_first(size, x):
     same_outcome(int_of_scaled_read_under_test, np.array([2.0, 7.0][:size]), x)
+
+
+@ph.pipeline
+def mod_of_a_big_int_unused(a, k, x):
+    s = 0
+    if k >= 0:
+        s = int(a[0] * x) % k      # past int64: a limit of compiled ints, not a Python error
+    return a + 1
+
+
+@ph.pipeline
+def two_operations_on_a_read(a, k, m):
+    s = 0
+    if k >= 0:
+        s = int(a[1]) // k % m
+    return a + s
+
+
+def test_a_limit_check_does_not_hide_the_operation_check():
+    # (the operand's int64 limit check is not one the operation waits for: Python
+    # makes the big int, then raises ZeroDivisionError)
+    for k in (0, 3):
+        same_outcome(mod_of_a_big_int_unused, np.array([2.0]), k, 1e300)
+        same_outcome(mod_of_a_big_int_unused, np.array([2.0]), k, 2.0)
+
+
+@pytest.mark.parametrize("k, m", [(0, 0), (2, 0), (0, 3), (2, 3)])
+def test_checks_of_checks_keep_python_order(k, m):
+    for a in (np.array([2.0]), np.array([2.0, 9.0])):
+        same_outcome(two_operations_on_a_read, a, k, m)
