@@ -302,13 +302,16 @@ def _magnitude(e) -> float:
 
 def _implied_by_finite(c, floats: list) -> bool:
     """Whether c holds whenever each f of floats is finite and |f| <= 2**53:
-    c with `v != v` false (v the operand of such an f) and comparisons of
+    c with `v != v` false and `abs(v) < inf` true (v the operand of such an
+    f: f = trunc(v) is finite only if v is) and comparisons of
     such an f with constants beyond 2**53 decided simplifies to true."""
     pairs = []
     for f in floats:
         v = f.args[0]
         pairs.append((ir.NE(v, v), ir.Const(ir.Bool(), False)))
         pairs.append((ir.NE(f, f), ir.Const(ir.Bool(), False)))
+        finite = ir.LT(ir.Call(v.type, "abs", (v,), ir.INTRINSIC), ir.Const(v.type, float("inf")))
+        pairs.append((finite, ir.Const(ir.Bool(), True)))     # (int()'s check of inf)
     c = substitute_exprs(c, pairs)
     c = _DecideFar(floats).mutate(c)
     c = simplify(c)

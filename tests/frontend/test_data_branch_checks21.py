@@ -209,3 +209,97 @@ def test_integer_powers_of_loop_variables_under_tests(n, k):
 def test_integer_power_past_int64_in_a_loop_raises():
     with pytest.raises(OverflowError, match="int64"):
         power_in_nested_loops(np.zeros(3), 1, 40)     # 40 ** 39: compiled ints are int64
+
+
+# An operation on a value that holds checks fails only where those pass
+# (Context.guard, _after_inner): Python computes the operands first, so
+# `int(a[1]) % k` with a of size 1 and k = 0 raises IndexError (the compiled
+# call raised ZeroDivisionError under an `if`, where both checks were placed
+# side by side).
+@ph.pipeline
+def mod_of_read_under_call_time_test(a, k):
+    s = 0
+    if k >= 0:
+        s = int(a[1]) % k
+    return a + s
+
+
+@ph.pipeline
+def floordiv_of_read_under_data_test(a, k):
+    s = 0
+    if a[0] > 0:
+        s = int(a[1]) // k
+    return a + s
+
+
+@ph.pipeline
+def shift_of_read_under_call_time_test(a, k):
+    s = 0
+    if k < 5:
+        s = int(a[1]) << k
+    return a + s
+
+
+@ph.pipeline
+def int_of_scaled_read_under_test(a, x):
+    s = 0
+    if x > 0:
+        s = int(a[1] * x)
+    return a + s
+
+
+@ph.pipeline
+def mod_of_read_in_loop(a, n, k):
+    s = 0
+    for i in range(n):
+        if k >= 0:
+            s += int(a[i + 1]) % k
+    return a + s
+
+
+@pytest.mark.parametrize("size", [1, 2])
+@pytest.mark.parametrize("k", [0, 3, -2])
+def test_operand_checks_come_before_the_operation(size, k):
+    a = np.array([2.0, 7.0][:size])
+    same_outcome(mod_of_read_under_call_time_test, a, k)
+    same_outcome(floordiv_of_read_under_data_test, a, k)
+    same_outcome(floordiv_of_read_under_data_test, -a, k)
+    same_outcome(shift_of_read_under_call_time_test, a, k)
+    same_outcome(mod_of_read_in_loop, a, 2, k)
+    same_outcome(mod_of_read_in_loop, a, 1, k)
+
+
+@pytest.mark.parametrize("size", [1, 2])
+@pytest.mark.parametrize("x", [float("inf"), 0.5, float("nan")])
+def test_int_of_an_out_of_range_read_raises_index_error_first(size, x):
+    same_outcome(int_of_scaled_read_under_test, np.array([2.0, 7.0][:size]), x)
+
+
+@ph.pipeline
+def mod_of_a_big_int_unused(a, k, x):
+    s = 0
+    if k >= 0:
+        s = int(a[0] * x) % k      # past int64: a limit of compiled ints, not a Python error
+    return a + 1
+
+
+@ph.pipeline
+def two_operations_on_a_read(a, k, m):
+    s = 0
+    if k >= 0:
+        s = int(a[1]) // k % m
+    return a + s
+
+
+def test_a_limit_check_does_not_hide_the_operation_check():
+    # (the operand's int64 limit check is not one the operation waits for: Python
+    # makes the big int, then raises ZeroDivisionError)
+    for k in (0, 3):
+        same_outcome(mod_of_a_big_int_unused, np.array([2.0]), k, 1e300)
+        same_outcome(mod_of_a_big_int_unused, np.array([2.0]), k, 2.0)
+
+
+@pytest.mark.parametrize("k, m", [(0, 0), (2, 0), (0, 3), (2, 3)])
+def test_checks_of_checks_keep_python_order(k, m):
+    for a in (np.array([2.0]), np.array([2.0, 9.0])):
+        same_outcome(two_operations_on_a_read, a, k, m)
