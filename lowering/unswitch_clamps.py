@@ -94,6 +94,8 @@ def _safe(ranges: dict, keep: ir.Expr, bound: ir.Expr, is_min: bool):
 class _Replace(ir.Mutator):
     """Loops (by identity) replaced by their clamp-free copies."""
 
+    stmts_only = True
+
     def __init__(self, fast: dict):
         super().__init__()
         self.fast = fast
@@ -111,6 +113,8 @@ class _Loops(ir.Mutator):
     bound inside the nest leaves the loop alone."""
 
     memoize = False
+    stmts_only = True       # Exprs are not walked: a let's value may be a DAG whose
+                            # walk without a memo takes exponential time
 
     def __init__(self):
         super().__init__()
