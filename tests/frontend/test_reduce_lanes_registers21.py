@@ -5,6 +5,8 @@ scratch copy outside the chunk loop (a one-iteration loop's Var is its min).
 Values against NumPy bit for bit, NaN and ±0 ties included."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -17,7 +19,9 @@ def test_lanes_states_promoted():
     a = np.random.default_rng(0).standard_normal((64, 100))
     assert p(a) == a.max()
     text = p.lower("final")
-    assert "max_lanes.0.acc" in text and "max_lanes.1.acc" in text, text
+    # (the Funcs' names take a $n suffix when other pipelines of the process made them)
+    for state in (0, 1):
+        assert re.search(rf"max_lanes(\$\d+)?\.{state}\.acc", text), text
 
 
 @pytest.mark.parametrize("fn", [K.amax, K.argmin])
