@@ -185,7 +185,10 @@ def _unswitched(s: ir.For, ranges):
         return None
     finder = _Clamps(s.name)
     fast = finder.mutate(s.body)
-    if not finder.conds or finder.failed:
+    if not finder.conds or finder.failed or not finder.dense:
+        # (a copy pays where it makes a load dense along x, which then
+        # vectorizes without gathers; a loop over planes or rows, local
+        # Laplacian's color channels, only doubles the code LLVM compiles)
         return None
     safe = []
     for keep, bound, is_min in finder.conds:
@@ -209,7 +212,8 @@ class _Clamps(ir.Mutator):
     """The body with each int32 clamp of an x-dependent value linear in x by
     an x-independent bound replaced by the value; `conds` the (value, bound,
     is_min) of each, over x and the names outside the loop (the body's
-    x-independent lets substituted, x-dependent ones expanded)."""
+    x-independent lets substituted, x-dependent ones expanded); `dense`
+    whether some load of the new body has an index of coefficient ±1 in x."""
 
     memoize = False
 
@@ -221,6 +225,7 @@ class _Clamps(ir.Mutator):
         self.fixed = {}         # let name -> its value (expanded), for the others
         self.inner = set()      # names bound in the body
         self.failed = False
+        self.dense = False      # whether a load (clamps removed) moves by one element per x
 
     def _expand(self, e):
         return ir.substitute(e, {**self.fixed, **self.moving}) if self.fixed or self.moving \
@@ -245,6 +250,14 @@ class _Clamps(ir.Mutator):
 
     visit_Min = functools.partialmethod(_clamp, is_min=True)
     visit_Max = functools.partialmethod(_clamp, is_min=False)
+
+    def visit_Load(self, e):
+        r = self.mutate_children(e)
+        if not self.dense and r.index.type.lanes == 1:
+            index = self._expand(r.index)
+            coef = coefficient(ir.LE(index, ir.const(index.type, 0)), self.var)
+            self.dense = coef in (1, -1)
+        return r
 
     def visit_LetStmt(self, s):
         value = self.mutate(s.value)

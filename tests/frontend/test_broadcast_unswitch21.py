@@ -120,6 +120,8 @@ def eval_expr(e, scope):
         return scope[e.name]
     if isinstance(e, ir.Cast):
         return eval_expr(e.value, scope)
+    if isinstance(e, ir.Load):          # an input whose element i is i * 7 % 13
+        return eval_expr(e.index, scope) * 7 % 13
     ops = {ir.Add: lambda a, b: a + b, ir.Sub: lambda a, b: a - b, ir.Mul: lambda a, b: a * b,
            ir.Min: min, ir.Max: max, ir.LT: lambda a, b: a < b, ir.LE: lambda a, b: a <= b,
            ir.GT: lambda a, b: a > b, ir.GE: lambda a, b: a >= b, ir.EQ: lambda a, b: a == b,
@@ -142,10 +144,24 @@ def test_unswitched_nest_computes_the_same_stores(n, m, off):
     clamped = ir.Max(ir.Min(ir.Add(x, o), ir.Sub(mm, ir.index(1))), ir.index(0))
     value = ir.Add(ir.Mul(ir.Max(ir.Min(ir.Variable(ir.INDEX, "k"), ir.Sub(mm, ir.index(1))),
                                  ir.index(0)), ir.index(3)), y)
+    read = ir.Load(ir.INDEX, "inp", ir.Variable(ir.INDEX, "k"))     # dense along x
     body = ir.LetStmt("k", clamped, ir.Store(
-        "out", value=value, index=ir.Add(ir.Mul(y, ir.index(1000)), x)))
+        "out", value=ir.Add(value, read), index=ir.Add(ir.Mul(y, ir.index(1000)), x)))
     nest = _loop(_loop(body), "y", ir.index(3))
     after = unswitch_clamps(nest)
     assert isinstance(after, ir.IfThenElse)
     env = {"n": n, "m": m, "off": off}
     assert _run(after, env) == _run(nest, env)
+
+
+def test_a_loop_whose_loads_are_not_dense_along_it_is_left_alone():
+    """A clamp-free copy pays only where it makes a load dense along the loop:
+    a loop over planes (a load index c * plane, local Laplacian's color
+    channels) keeps one copy, so LLVM does not compile its body twice."""
+    c, plane = ir.Variable(ir.INDEX, "x"), ir.Variable(ir.INDEX, "plane")
+    clamped = ir.Max(ir.Min(c, ir.Sub(ir.Variable(ir.INDEX, "m"), ir.index(1))), ir.index(0))
+    body = ir.Store("out", value=ir.Load(ir.INDEX, "inp", ir.Mul(clamped, plane)), index=c)
+    nest = _loop(body)
+    assert unswitch_clamps(nest) is nest
+    dense = ir.Store("out", value=ir.Load(ir.INDEX, "inp", clamped), index=c)
+    assert isinstance(unswitch_clamps(_loop(dense)), ir.IfThenElse)
