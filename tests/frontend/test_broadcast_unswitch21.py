@@ -13,19 +13,10 @@ import pytest
 
 import pyhalide as ph
 from pyhalide import ir
+from pyhalide.bench import suite4_kernels
 from pyhalide.lowering.unswitch_clamps import unswitch_clamps
 
-
-@ph.pipeline
-def gray_scott(u, v):
-    uc = u[1:-1, 1:-1]
-    vc = v[1:-1, 1:-1]
-    lu = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4.0 * uc
-    lv = v[:-2, 1:-1] + v[2:, 1:-1] + v[1:-1, :-2] + v[1:-1, 2:] - 4.0 * vc
-    uvv = uc * vc * vc
-    un = uc + (0.16 * lu - uvv + 0.035 * (1.0 - uc))
-    vn = vc + (0.08 * lv + uvv - (0.035 + 0.065) * vc)
-    return un, vn
+gray_scott = ph.pipeline(suite4_kernels.gray_scott)
 
 
 @ph.pipeline
