@@ -44,6 +44,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .analyze import names_assigned, names_used
 from .loop_exits import RELATIVE_ATTR, counter_compare, counter_step
 from .rewrite_registry import register
 
@@ -89,8 +90,8 @@ def _rewrite(loop, after, before, count, tree):
             continue
         counter, op, bound = m
         step = counter_step(loop.body, counter)
-        if step is None or counter in _loaded(after.targets[0].value) or \
-                _loaded(bound) & _stored(loop.body):
+        if step is None or counter in names_used(after.targets[0].value) or \
+                names_used(bound) & names_assigned(loop.body):
             continue
         down = isinstance(op, (ast.Gt, ast.GtE))
         if down != (step < 0):
@@ -118,11 +119,11 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
         ast.Compare(ast.Name(counter, ast.Load()), [type(op)()], [lim]),
         ast.UnaryOp(ast.Not(), ast.Name(done, ast.Load()))])
     *work, last = loop.body
-    steps = [s for s in loop.body if counter in _stored([s])]
+    steps = [s for s in loop.body if counter in names_assigned([s])]
     if steps != [last]:
         return None             # (the step must end the body: the exit skips it)
     keep = [ast.Assign([ast.Name(n, ast.Store())], ast.Name(n, ast.Load()))
-            for n in _element_values(before, arr) if n in _loaded_all(loop) | _loaded(after)]
+            for n in _element_values(before, arr) if n in names_used(loop) | names_used(after)]
     body = keep + [ast.If(copy.deepcopy(loop.test), work or [ast.Pass()],
                           [after, _set(done, True)]), last]
     undo = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Sub(), ast.Constant(step))
@@ -212,15 +213,3 @@ def _loaded_outside(tree, nodes) -> set:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
             isinstance(n.ctx, ast.Load) and id(n) not in inside}
 
-
-def _loaded(e) -> set:
-    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
-def _loaded_all(loop) -> set:
-    return _loaded(loop.test) | {n for s in loop.body for n in _loaded(s)}
-
-
-def _stored(stmts) -> set:
-    return {n.id for s in stmts for n in ast.walk(s)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
