@@ -187,12 +187,11 @@ class Context:
             n = next(self._counter)
             loc = self.smap.loc(self.cur_node)
             bad = ir.index(1) if index is None else encode_bad_index(index[2])
-            bad = ir.Select(cond, ir.index(0), bad)
-            idx = ir.Call(ir.INDEX, "likely", (bad,), ir.INTRINSIC)
+            idx = _check_read(cond, bad)
             node = ops.node_of(self, v)
             if not self._checked_by(node, idx, exc):
                 if under_test:
-                    idx = _after_inner(node, cond, bad, idx, self.check_named)
+                    idx = _check_read(_after_inner(node, cond, self.check_named), bad)
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
                                                     index[:2] if index is not None else None,
@@ -300,31 +299,33 @@ class Context:
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
-def _after_inner(node, cond, bad, idx, named):
-    """The read index of a check of `node` that fails only where the checks
-    node already holds (outside lazy branches) pass: Python computes the
-    operands first, so their exceptions win (`int(a[1]) % k` with a of size
-    1 and k = 0: IndexError). Without such checks, idx as it is. Used for
-    checks under an enclosing test outside loops (Context._unless_unreached
-    widened their condition; there both checks were found failing side by
-    side and the later one could be reported): in loops the checks become
-    assertions in the order of the operations, the operand's first, and
-    lowering/assert_fast_path.py reads their conditions. A limit of the
-    compiled code (CheckImage.limit: int() past int64) is not one of those
-    checks: Python raises nothing there, so this check's exception is
-    Python's (`int(x * 1e300) % 0`: ZeroDivisionError)."""
-    inner = [_passes(c.a) for c in checks.eager(node)
-             if not getattr(named.get(c.a.name), "limit", True)]
-    inner = [c for c in inner if c is not None]
-    if not inner:
-        return idx
-    for c in inner:
-        cond = ir.Or(cond, ir.Not(c))
+def _after_inner(node, cond, named):
+    """cond, also true where a check `node` already holds (outside lazy
+    branches) fails: Python computes the operands first, so their
+    exceptions win (`int(a[1]) % k` with a of size 1 and k = 0:
+    IndexError). Used for checks under an enclosing test outside loops
+    (Context._unless_unreached widened their condition; there both checks
+    were found failing side by side and the later one could be reported):
+    in loops the checks become assertions in the order of the operations,
+    the operand's first, and lowering/assert_fast_path.py reads their
+    conditions. A limit of the compiled code (CheckImage.limit: int() past
+    int64) is not one of those checks: Python raises nothing there, so this
+    check's exception is Python's (`int(x * 1e300) % 0`: ZeroDivisionError)."""
+    for c in checks.eager(node):
+        passes = _passes(c.a)
+        if passes is not None and not getattr(named.get(c.a.name), "limit", True):
+            cond = ir.Or(cond, ir.Not(passes))
+    return cond
+
+
+def _check_read(cond, bad):
+    """The index a check reads its image at: 0 where cond holds, else `bad`
+    (likely: the check passes)."""
     return ir.Call(ir.INDEX, "likely", (ir.Select(cond, ir.index(0), bad),), ir.INTRINSIC)
 
 
 def _passes(read):
-    """The condition under which a check read (Context.guard's form) passes,
+    """The condition under which a check read (_check_read's form) passes,
     or None if the read has another form."""
     arg = read.args[0] if len(read.args) == 1 else None
     if isinstance(arg, ir.Call) and arg.name == "likely" and len(arg.args) == 1 and \
