@@ -15,7 +15,7 @@ from pyhalide.expr import cast_node as cast
 from . import unions
 from .ranges import INT64, n_within
 from .types import PY_BOOL, PY_INT, Ty
-from .values import NO_CONST, Val, cannot_raise, int_node_type, node_of
+from .values import NO_CONST, Val, cannot_raise, int_node_type, mark_cannot_raise, node_of
 
 
 # ---------------------------------------------------------------------------
@@ -52,9 +52,7 @@ def static2(fn, a: Val, b: Val):
 
         def static(env):
             return py_call(fn, fa(env), fb(env))
-        if _cannot_raise(fn, a, b):
-            static.cannot_raise = True
-        return static
+        return mark_cannot_raise(static) if _cannot_raise(fn, a, b) else static
     return None
 
 
