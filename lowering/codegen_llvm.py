@@ -92,7 +92,6 @@ from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .context import is_required_extent
-from .crowded_folds import crowded_fold
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
 from .shared_lane_gathers import lanes_share_coordinate
 
@@ -489,13 +488,13 @@ class _FunctionEmitter:
         (ops.plain_loop_metadata); nor does it one that folds a stream of
         one-line vectors (ops.one_line_stream), and it does not unroll a
         scalar fold of more than 255 iterations (ops.scalar_fold), nor one
-        whose integer accumulators fill the registers (crowded_fold)."""
+        whose integer accumulators fill the registers (ops.crowded_fold)."""
         b = self.b
         # (LLVM's unrolling slows a loop folding one line-wide stream)
         memo = self.state.names_memo
         plain = plain or ops.one_line_stream(name, body, memo)
         fold = not plain and not (isinstance(ext, ll.Constant) and ext.constant < 256) \
-            and (ops.scalar_fold(name, body, memo) or crowded_fold(name, body, memo))
+            and (ops.scalar_fold(name, body, memo) or ops.crowded_fold(name, body, memo))
         pre = b.block
         body_bb = self.fn.append_basic_block(f"for.{name}")
         after_bb = self.fn.append_basic_block(f"end.{name}")

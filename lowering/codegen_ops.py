@@ -836,20 +836,53 @@ def scalar_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     return len(stores) > 1 or stores[0].value.type.is_float()
 
 
-class _ScalarStores(ir.Visitor):
-    """scalar_fold's walk: `stores` the stores met; `scalar` False once a
-    loop, a vector, a select or a branch is met (the walk stops there)."""
+# integer accumulators from which a scalar fold is left unrolled by LLVM (crowded_fold)
+CROWDED = 7
 
-    def __init__(self):
+
+def crowded_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
+    """Whether the loop `name` over `body` is an innermost scalar loop that
+    stores into at least CROWDED distinct integer places that do not move
+    with the loop (its accumulators), through selects or branches or not:
+    its integer accumulators fill the register file, which LLVM's runtime
+    unrolling makes spill. x86-64 has 15 general registers for a loop; a
+    loop folding a stream into k integer accumulators needs k of them plus
+    its index, the stream's base pointer and a few temporaries, and 4x
+    runtime unrolling of a loop of symbolic extent adds the trip count and
+    the remainder's count. At 8 accumulators (suite 1's kitchen_sink) the
+    base pointer was reloaded from the stack twice per unrolled iteration
+    and the trip count compared in memory: the `@pipeline` loop (extent
+    `a.extent.0`) ran 1.13-1.16x the CPU time of the Func API's (a constant
+    extent: no trip count, no remainder). Left as written, both run the same
+    code at the Func API's unrolled speed (session 21, AMD EPYC znver5, 2^22
+    elements: 4.63 ms both; unrolled 5.21-5.44 ms vs 4.62 ms). The selects
+    or branches of an argmin are walked into (scalar_fold stops at them): a
+    loop with few accumulators (argmin4d's five) stays unrolled."""
+    v = _ScalarStores(through_choices=True)
+    v.visit(body)
+    names = {st.name for st in v.stores if not st.value.type.is_float()}
+    if not v.scalar or len(names) < CROWDED:
+        return False
+    return streaming_loop(name, body, memo)
+
+
+class _ScalarStores(ir.Visitor):
+    """scalar_fold's and crowded_fold's walk: `stores` the stores met;
+    `scalar` False once a loop or a vector is met, or a select or a branch
+    unless `through_choices` (the walk stops there)."""
+
+    def __init__(self, through_choices: bool = False):
         super().__init__()
         self.scalar = True
         self.stores: list = []
+        self.through_choices = through_choices
 
     def visit(self, n):
         if self.scalar:
-            if isinstance(n, (ir.For, ir.Select, ir.IfThenElse)) or \
-                    (isinstance(n, ir.Expr) and n.type.lanes > 1) or \
-                    (isinstance(n, ir.Call) and n.name == "if_then_else"):
+            if isinstance(n, ir.For) or (isinstance(n, ir.Expr) and n.type.lanes > 1) or \
+                    not self.through_choices and (
+                        isinstance(n, (ir.Select, ir.IfThenElse)) or
+                        (isinstance(n, ir.Call) and n.name == "if_then_else")):
                 self.scalar = False
             else:
                 super().visit(n)

@@ -1,6 +1,6 @@
 """A serial scalar loop whose eight integer accumulators fill the registers
 (kitchen_sink without a schedule, as a `@pipeline` loop of symbolic length
-and with the Func API) is not unrolled by LLVM (crowded_folds.py: unrolled,
+and with the Func API) is not unrolled by LLVM (codegen_ops.crowded_fold: unrolled,
 the `@pipeline` loop spilled its base pointer and ran 1.13x the Func API's
 time); a loop choosing between values with five accumulators (an argmin) is
 still left to LLVM. Results are compared with plain Python."""
