@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .codegen_explog import join_pairwise
+
 __all__ = ["x86_float_to_int32"]
 
 _F32 = ll.FloatType()
@@ -67,19 +69,14 @@ def x86_float_to_int32(b: ll.IRBuilder, v):
     lanes = v.type.count
     width = next((w for w in _widths(b.module) if lanes % w == 0), None)
     if width is None or (lanes // width) & (lanes // width - 1):
-        return None        # (pieces are concatenated pairwise: a power of two of them)
+        return None        # (pieces are joined pairwise: a power of two of them)
     pieces = []
     for start in range(0, lanes, width):
         part = v if width == lanes else b.shuffle_vector(
             v, ll.Constant(v.type, ll.Undefined),
             ll.Constant(ll.VectorType(I32, width), list(range(start, start + width))))
         pieces.append(_cvtt(b, part, width))
-    r = pieces[0]
-    while len(pieces) > 1:         # concatenated pairwise
-        pieces = [b.shuffle_vector(pieces[i], pieces[i + 1], ll.Constant(
-            ll.VectorType(I32, 2 * pieces[i].type.count),
-            list(range(2 * pieces[i].type.count)))) for i in range(0, len(pieces), 2)]
-        r = pieces[0]
+    r = join_pairwise(b, pieces)
     it = ll.VectorType(I32, lanes)
     hi = ll.Constant(v.type, [float(1 << 31)] * lanes)
     r = b.select(b.fcmp_ordered(">=", v, hi), ll.Constant(it, [(1 << 31) - 1] * lanes), r)

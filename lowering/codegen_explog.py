@@ -176,12 +176,18 @@ def per_zmm(m, op, *args, z=None):
              for k in range(0, width, z)]
     while len(parts) & (len(parts) - 1):           # a power of two (the copies dropped)
         parts.append(parts[-1])
-    while len(parts) > 1:                          # join pairwise
+    out = join_pairwise(b, parts)
+    return out if len(out.type) == lanes else lanes_of(out, list(range(lanes)))
+
+
+def join_pairwise(b, parts: list):
+    """The vectors `parts` (of one type; a power of two of them) concatenated
+    in order, by shuffles of pairs."""
+    while len(parts) > 1:
         n = 2 * len(parts[0].type)
         parts = [b.shuffle_vector(parts[k], parts[k + 1], ll.Constant(
             ll.VectorType(ll.IntType(32), n), list(range(n)))) for k in range(0, len(parts), 2)]
-    out = parts[0]
-    return out if len(out.type) == lanes else lanes_of(out, list(range(lanes)))
+    return parts[0]
 
 
 def intrinsic(m, name: str, args):
