@@ -22,16 +22,12 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from .codegen_explog import join_pairwise
+from .codegen_trig import declare as intrinsic
 
 __all__ = ["x86_float_to_int32"]
 
 _F32 = ll.FloatType()
 I32 = ll.IntType(32)
-
-
-def intrinsic(mod: ll.Module, name: str, ret, args):
-    """The declaration of `name` in mod (made on first use)."""
-    return mod.globals.get(name) or ll.Function(mod, ll.FunctionType(ret, list(args)), name=name)
 
 
 def _widths(mod) -> list:

@@ -25,7 +25,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_int_divide, codegen_math
+from . import codegen_int_divide, codegen_math, codegen_trig
 from .codegen_cvt import x86_float_to_int32
 
 I1 = ll.IntType(1)
@@ -130,12 +130,9 @@ def index_vector(indices):
                        lambda: ll.Constant(ll.VectorType(I32, len(indices)), list(indices)))
 
 
-def intrinsic(module: ll.Module, name: str, ret, args):
-    """Declare (once) and return the function `name` of the given type."""
-    fn = module.globals.get(name)
-    if fn is None:
-        fn = ll.Function(module, ll.FunctionType(ret, list(args)), name=name)
-    return fn
+# Declare (once) and return the function `name` of the given type:
+# intrinsic(module, name, ret, args)
+intrinsic = codegen_trig.declare
 
 
 def splat(b: ll.IRBuilder, value, lanes: int):

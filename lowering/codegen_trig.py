@@ -321,7 +321,7 @@ def _body(m, x, name: str, bits: int, scalar_fn):
         return
     # some lane at the limit: the largest |x| (as bits: ax >= 0, not NaN) compared,
     # no vector of i1 moved into a scalar (see jit._MASK_TO_SCALAR)
-    red = _declare(b.module, f"llvm.vector.reduce.umax.v{m.lanes}i64", ll.IntType(64), [m.it])
+    red = declare(b.module, f"llvm.vector.reduce.umax.v{m.lanes}i64", ll.IntType(64), [m.it])
     top = b.call(red, [m.bits(ax)])
     any_big = b.icmp_unsigned(">=", top, ll.Constant(ll.IntType(64), bits_of(limit)))
     y = _value(m, x, name, bits, reduced)
@@ -335,10 +335,12 @@ def _body(m, x, name: str, bits: int, scalar_fn):
     b.ret(_branch(m, any_big, by_lanes, [y])[0])
 
 
-def _declare(mod, name, ret, args):
+def declare(mod, name, ret, args):
+    """Declare (once) and return the function `name` of mod with return type
+    `ret` and argument types `args` (codegen_ops.intrinsic, codegen_cvt)."""
     fn = mod.globals.get(name)
     if fn is None:
-        fn = ll.Function(mod, ll.FunctionType(ret, args), name=name)
+        fn = ll.Function(mod, ll.FunctionType(ret, list(args)), name=name)
     return fn
 
 
