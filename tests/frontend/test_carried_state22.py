@@ -1,0 +1,75 @@
+"""A shifting `while` loop's state (stop flags, counter, key) is carried
+from one iteration to the next in registers (lowering/carry_loop_state.py):
+the loads of the merged Func's state members at the previous iteration's
+position become loads of one-element scratches, and the members, then
+never loaded, are not stored at all. Plain Python is the oracle (NaN, -0.0,
+integers, empty, sorted, reversed, ties)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+from .test_exit_recurrence import run_both
+
+
+@ph.pipeline
+def isort(a):
+    n = a.shape[0]
+    for i in range(1, n):
+        key = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+    return a
+
+
+@ph.pipeline
+def isort_up(a):
+    n = a.shape[0]
+    for i in range(n - 2, -1, -1):
+        key = a[i]
+        j = i + 1
+        while j < n and a[j] < key:
+            a[j - 1] = a[j]
+            j += 1
+        a[j - 1] = key
+    return a
+
+
+def _inputs(rng, n, dtype):
+    a = rng.standard_normal(n)
+    yield a.astype(dtype)
+    yield np.sort(a).astype(dtype)
+    yield np.sort(a)[::-1].astype(dtype)
+    yield rng.integers(-2, 3, n).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        b = a.astype(dtype)
+        b[::3] = np.nan
+        yield b
+        yield np.where(rng.random(n) < 0.5, 0.0, -0.0).astype(dtype)
+
+
+def test_state_in_registers():
+    a = np.random.default_rng(1).random(9)
+    run_both(isort, a)
+    text = isort.lower("final")
+    assert ".carry" in text, text
+    # only the array member of the merged Func is still stored
+    stored = set(re.findall(r"([\w$.]+)\[[^\]]*\] = ", text))
+    members = {s for s in stored if re.fullmatch(r"[\w$]+\.\d+", s)}
+    assert len(members) == 1, stored
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 33])
+def test_against_python(n, dtype):
+    rng = np.random.default_rng(n)
+    for a in _inputs(rng, n, dtype):
+        for p in (isort, isort_up):
+            run_both(p, a)
