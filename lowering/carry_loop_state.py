@@ -91,10 +91,11 @@ class _Guarded(ir.Mutator):
     """Finds the selects `if_then_else(x == min, a, b)` / `select(x == min,
     a, b)` and rewrites their b with _Shifted."""
 
-    def __init__(self, loop: ir.For, carried: ir.Mutator):
+    def __init__(self, loop: ir.For, carried: ir.Mutator, later: bool = False):
         super().__init__()
         self.loop = loop
         self.carried = carried
+        self.later = later          # only iterations after the first: b alone
 
     def _first_test(self, c) -> bool:
         if not isinstance(c, ir.EQ):
@@ -107,12 +108,16 @@ class _Guarded(ir.Mutator):
 
     def visit_Call(self, e):
         if ir.is_lazy_select(e) and self._first_test(e.args[0]):
+            if self.later:
+                return self.carried.mutate(e.args[2])
             return ir.lazy_select(e.args[0], self.mutate(e.args[1]),
                                   self.carried.mutate(e.args[2]))
         return self.mutate_children(e)
 
     def visit_Select(self, e):
         if self._first_test(e.condition):
+            if self.later:
+                return self.carried.mutate(e.false_value)
             return ir.Select(e.condition, self.mutate(e.true_value),
                              self.carried.mutate(e.false_value))
         return self.mutate_children(e)
@@ -181,13 +186,40 @@ class _Carry(ir.Mutator):
         # (the carries are added first: the tail stores are found by identity)
         body = _AddCarries({id(t): t.name for t in tails}, scratch).mutate(s.body)
         shifted = _Shifted(s, {b: previous[b] for b in probe.hits})
-        out = ir.For(s.name, s.min, s.extent, s.kind, _Guarded(s, shifted).mutate(body))
+        out = _peeled(s, body, shifted)
         for b in sorted(shifted.hits):
             name, t = previous[b][1], previous[b][2]
             out = ir.Allocate(name, t, (ir.index(1),), ir.block(
                 ir.Store(name, ir.zero(t), ir.index(0)), out))
         self.carried |= shifted.hits
         return out
+
+
+class _Exits(ir.Visitor):
+    def __init__(self, loop: str):
+        super().__init__()
+        self.loop = loop
+        self.found = False
+
+    def visit_LoopExit(self, s):
+        self.found = self.found or s.loop == self.loop
+
+
+def _peeled(loop: ir.For, body: ir.Stmt, shifted: "_Shifted") -> ir.Stmt:
+    """The loop over `body` with the carried loads of `shifted`: its first
+    iteration (x == min: the selects take their first arm) peeled, when it
+    cannot leave the loop, then the others (x != min: the selects are their
+    carried arm); else the loop with the selects kept."""
+    guarded = _Guarded(loop, shifted).mutate(body)
+    first = simplify(ir.substitute(guarded, {loop.name: loop.min}))
+    exits = _Exits(loop.name)
+    exits.visit(first)
+    if exits.found:
+        return ir.For(loop.name, loop.min, loop.extent, loop.kind, guarded)
+    later = _Guarded(loop, _Shifted(loop, shifted.previous), later=True).mutate(body)
+    rest = ir.For(loop.name, simplify(ir.Add(loop.min, ir.index(1))),
+                  simplify(ir.Sub(loop.extent, ir.index(1))), loop.kind, later)
+    return ir.IfThenElse(ir.LT(ir.index(0), loop.extent), ir.block(first, rest), None)
 
 
 class _Shifted(ir.Mutator):
@@ -229,19 +261,26 @@ class _DropStores(ir.Mutator):
 
     def visit_Allocate(self, s):
         body = self.mutate(s.body)
-        if s.name in self.names and s.reuse_if is None:
+        if s.name in self.names:
             return body
         return s if body is s.body else ir.Allocate(s.name, s.type, s.extents, body,
                                                     s.reuse_if, s.reuse)
 
 
 class _Allocated(ir.Visitor):
+    """The buffers the statement allocates itself (not in a caller's buffer),
+    and the buffers an allocation may reuse."""
+
     def __init__(self):
         super().__init__()
         self.names = set()
+        self.reused = set()
 
     def visit_Allocate(self, s):
-        self.names.add(s.name)
+        if s.reuse_if is None:
+            self.names.add(s.name)
+        else:
+            self.reused.add(s.reuse)
         self.visit_children(s)
 
 
@@ -252,7 +291,7 @@ def carry_loop_state(stmt: ir.Stmt) -> ir.Stmt:
         return stmt
     alloc = _Allocated()
     alloc.visit(out)
-    dead = {b for b in c.carried if b in alloc.names} - _loads(out)
+    dead = {b for b in c.carried if b in alloc.names} - _loads(out) - alloc.reused
     used = set(ir.free_vars(out))
     dead = {b for b in dead if not any(n == b or n.startswith(b + ".") for n in used)}
     if dead:
