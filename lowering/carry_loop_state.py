@@ -217,9 +217,48 @@ def _peeled(loop: ir.For, body: ir.Stmt, shifted: "_Shifted") -> ir.Stmt:
     if exits.found:
         return ir.For(loop.name, loop.min, loop.extent, loop.kind, guarded)
     later = _Guarded(loop, _Shifted(loop, shifted.previous), later=True).mutate(body)
+    later = _past_exit(later, loop.name, {name for _, name, _ in shifted.previous.values()})
     rest = ir.For(loop.name, simplify(ir.Add(loop.min, ir.index(1))),
                   simplify(ir.Sub(loop.extent, ir.index(1))), loop.kind, later)
     return ir.IfThenElse(ir.LT(ir.index(0), loop.extent), ir.block(first, rest), None)
+
+
+def _disjuncts(c: ir.Expr) -> list:
+    if isinstance(c, ir.Or):
+        return _disjuncts(c.a) + _disjuncts(c.b)
+    return [c]
+
+
+class _Known(ir.Mutator):
+    """Loads of the given scratches replaced by false."""
+
+    def __init__(self, names: set):
+        super().__init__()
+        self.names = names
+
+    def visit_Load(self, e):
+        if e.name in self.names:
+            return ir.const(e.type, False)
+        return self.mutate_children(e)
+
+
+def _past_exit(body: ir.Stmt, loop: str, scratches: set) -> ir.Stmt:
+    """body `if (s1 || s2 ...) exit loop else rest` (under lets), the s_i
+    loads of carried bool scratches: in rest they are false (the scratches
+    are stored only at rest's end)."""
+    if isinstance(body, ir.LetStmt):
+        inner = _past_exit(body.body, loop, scratches)
+        return body if inner is body.body else ir.LetStmt(body.name, body.value, inner)
+    if not (isinstance(body, ir.IfThenElse) and isinstance(body.then_case, ir.LoopExit)
+            and body.then_case.loop == loop and body.else_case is not None):
+        return body
+    names = set()
+    for d in _disjuncts(body.condition):
+        if not (isinstance(d, ir.Load) and d.name in scratches and d.type.is_bool()):
+            return body
+        names.add(d.name)
+    rest = simplify(_Known(names).mutate(body.else_case))
+    return ir.IfThenElse(body.condition, body.then_case, rest)
 
 
 class _Shifted(ir.Mutator):
