@@ -155,6 +155,7 @@ class _Carry(ir.Mutator):
         super().__init__()
         self.count = 0
         self.carried = set()        # buffers some load of which became a scratch's
+        self.scratches = set()      # the scratches' names
 
     def visit_For(self, s):
         body = self.mutate(s.body)
@@ -173,7 +174,7 @@ class _Carry(ir.Mutator):
                 continue
             if any(st.name in _loads(t) for t in tails[i + 1:]):
                 continue      # (read after this iteration's store)
-            previous[st.name] = (simplify(st.index), f"{st.name}.carry{self.count}",
+            previous[st.name] = (simplify(st.index), f"{st.name}.acc_carry{self.count}",
                                  st.value.type)
             self.count += 1
         if not previous:
@@ -192,6 +193,7 @@ class _Carry(ir.Mutator):
             out = ir.Allocate(name, t, (ir.index(1),), ir.block(
                 ir.Store(name, ir.zero(t), ir.index(0)), out))
         self.carried |= shifted.hits
+        self.scratches.update(previous[b][1] for b in shifted.hits)
         return out
 
 
@@ -331,7 +333,9 @@ def carry_loop_state(stmt: ir.Stmt) -> ir.Stmt:
     alloc = _Allocated()
     alloc.visit(out)
     dead = {b for b in c.carried if b in alloc.names} - _loads(out) - alloc.reused
-    used = set(ir.free_vars(out))
+    # (names made from a buffer's name, as `b.buffer`, other than its scratches')
+    used = {n for n in ir.free_vars(out)
+            if not any(n == k or n.startswith(k + ".") for k in c.scratches)}
     dead = {b for b in dead if not any(n == b or n.startswith(b + ".") for n in used)}
     if dead:
         out = simplify(_DropStores(dead).mutate(out))
