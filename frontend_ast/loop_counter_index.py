@@ -9,9 +9,15 @@ therefore starts with `i == v` and has `i == v + k` after the step. In
 the subscripts of the test and of the body the counter is read as that
 expression of v, so that `out[i - 1]` and `out[i]` are positions the loop
 code can relate (a recurrence through an array, loop_cycles.py) instead
-of reads at a carried scalar. Values elsewhere keep reading `i` (its type
-is the counter's; the loop variable's may be another integer type), and
-`i += k` stays: after the loop `i` is what Python leaves there."""
+of reads at a carried scalar. So is an operand of a comparison with
+integer constants (`i >= 0`, or the bound while_exit_write.py gives
+`min(0 - 1, ?first1)`: the same truth value for the same integer, whatever
+its type), so that the compiled loop tests the position it reads
+at (`v >= 0` where it reads `out[v]`: lowering and LLVM then know the read
+is inside the array) rather than a carried counter. Values elsewhere keep
+reading `i` (its type is the counter's; the loop variable's may be another
+integer type), and `i += k` stays: after the loop `i` is what Python
+leaves there."""
 from __future__ import annotations
 
 import ast
@@ -21,7 +27,8 @@ import copy
 def index_by_trip(test, body, counter: str, var: str, step: int, step_stmt):
     """(test, body) with the counter's loads inside subscripts replaced by
     `var` before step_stmt (a top-level statement of body) and in the test,
-    and by `var + step` after it."""
+    and by `var + step` after it; before it and in the test also where the
+    counter is compared with integer constants (_Subscripts)."""
     here = ast.Name(var, ast.Load())
     after = ast.BinOp(ast.Name(var, ast.Load()), ast.Add() if step > 0 else ast.Sub(),
                       ast.Constant(abs(step)))
@@ -36,11 +43,43 @@ def index_by_trip(test, body, counter: str, var: str, step: int, step_stmt):
     return test, out
 
 
+def _int_constant(e) -> bool:
+    """Whether e is an integer whatever the types: an int literal, the
+    counter's first value (`?firstN`, while_exit_write.py), or min/max,
+    sums and differences of those."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        return _int_constant(e.operand)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
+        return _int_constant(e.left) and _int_constant(e.right)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("min", "max") \
+            and e.args and not e.keywords:
+        return all(_int_constant(a) for a in e.args)
+    if isinstance(e, ast.Name):
+        return e.id.startswith("?first")
+    return isinstance(e, ast.Constant) and type(e.value) is int
+
+
 class _Subscripts(ast.NodeTransformer):
-    """Replaces loads of one name inside the index part of subscripts."""
+    """Replaces loads of one name inside the index part of subscripts, and
+    where it is an operand of a comparison whose other operands are integer
+    constants."""
 
     def __init__(self, name, value):
         self.name, self.value, self.depth = name, value, 0
+
+    def visit_Compare(self, node):
+        operands = [node.left, *node.comparators]
+        # (only where the counter is the loop variable itself: `v + k` may
+        # not be computed in the counter's type)
+        mine = [isinstance(o, ast.Name) and o.id == self.name for o in operands]
+        if isinstance(self.value, ast.Name) and any(mine) and all(
+                m or _int_constant(o) for m, o in zip(mine, operands)):
+            self.depth += 1
+            try:
+                return self.generic_visit(node)
+            finally:
+                self.depth -= 1
+        return self.generic_visit(node)
 
     def visit_Subscript(self, node):
         node.value = self.visit(node.value)
