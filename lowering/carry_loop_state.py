@@ -57,22 +57,18 @@ class _Stores(ir.Visitor):
         self.visit_children(s)
 
 
-class _Loads(ir.Visitor):
-    """The names of the buffers an IR tree loads from."""
-
-    def __init__(self):
-        super().__init__()
-        self.names = set()
-
-    def visit_Load(self, e):
-        self.names.add(e.name)
-        self.visit_children(e)
-
-
 def _loads(n) -> set:
-    v = _Loads()
-    v.visit(n)
-    return v.names
+    """The names of the buffers an IR tree loads from."""
+    names, seen, stack = set(), set(), [n]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, ir.Load):
+            names.add(x.name)
+        stack.extend(ir.children(x))
+    return names
 
 
 def _drop_lower_clamps(e: ir.Expr, var: str, lo: int) -> ir.Expr:

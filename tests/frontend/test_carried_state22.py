@@ -16,32 +16,10 @@ import pytest
 import pyhalide as ph
 
 from .test_exit_recurrence import run_both
+from .test_insertion_sort import isort
+from .test_shifting_while21 import KERNELS
 
-
-@ph.pipeline
-def isort(a):
-    n = a.shape[0]
-    for i in range(1, n):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
-
-
-@ph.pipeline
-def isort_up(a):
-    n = a.shape[0]
-    for i in range(n - 2, -1, -1):
-        key = a[i]
-        j = i + 1
-        while j < n and a[j] < key:
-            a[j - 1] = a[j]
-            j += 1
-        a[j - 1] = key
-    return a
+isort_up, gap2 = KERNELS["isort_up"], KERNELS["gap2_down"]
 
 
 @ph.pipeline
@@ -56,19 +34,6 @@ def isort_stop_at(a):
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = key
-    return a
-
-
-@ph.pipeline
-def gap2(a):
-    n = a.shape[0]
-    for i in range(2, n):
-        key = a[i]
-        j = i - 2
-        while j >= 0 and key < a[j]:
-            a[j + 2] = a[j]
-            j -= 2
-        a[j + 2] = key
     return a
 
 
