@@ -66,3 +66,11 @@ def test_two_stores_not_carried():
     body = ir.block(ir.Store("m", ir.const(I32, 0), ir.Add(X, ir.index(1))),
                     ir.Store("m", ir.Add(_prev("m"), ir.const(I32, 1)), X))
     assert "carry" not in _text(_nest(body))
+
+
+def test_parallel_loop_inside_not_carried():
+    inner = ir.For("z", ir.index(0), ir.index(4), ir.ForKind.PARALLEL,
+                   ir.Store("out", _prev("m"), ir.Add(ir.Mul(X, ir.index(4)), ir.Variable(
+                       ir.INDEX, "z"))))
+    body = ir.block(inner, ir.Store("m", ir.Add(_prev("m"), ir.const(I32, 1)), X))
+    assert "carry" not in _text(_nest(body))
