@@ -6,7 +6,9 @@ stores at the position it writes and the next iteration loads back from
 there: `if_then_else(x == min, initial, m.k[prev(x)])` where prev(x) is
 the store index of iteration x - 1. Each such load is a store-to-load
 chain through memory. In a serial loop whose body ends, on every path
-that does not leave the loop, with the store `m.k[idx(x)] = v`, a load of
+that does not leave the loop, with the store `m.k[idx(x)] = v` (idx
+depending on x: an element stored for the whole loop is
+promote_accumulators'), a load of
 m.k guarded by `x != min` at the index idx(x - 1) reads the value the
 previous iteration stored: it becomes a load of a one-element scratch
 (which LLVM promotes to a register) that the store also writes. A buffer
@@ -178,6 +180,8 @@ class _Carry(ir.Mutator):
         for i, st in enumerate(tails):
             if counts.count.get(st.name) != 1 or st.value.type.lanes != 1:
                 continue
+            if not ir.uses_var(st.index, s.name):
+                continue      # (one element for the whole loop: promote_accumulators')
             if any(st.name in _loads(t) for t in tails[i + 1:]):
                 continue      # (read after this iteration's store)
             previous[st.name] = (simplify(st.index), f"{st.name}.acc_carry{self.count}",
