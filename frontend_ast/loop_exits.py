@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .loop_counter_index import index_by_trip
+from .loop_counter_index import index_by_trip, integer_names
 from .rewrite_registry import register
 
 EXIT_ATTR = "pyhalide_exit_flag"
@@ -142,6 +142,7 @@ class _Loop:
 class _Exits:
     def __init__(self, tree, smap):
         self.tree, self.smap = tree, smap
+        self.int_names = integer_names(tree)      # (compared with a counter: loop_counter_index)
         self.n = 0
         rets = [n for n in _walk_fn(tree) if isinstance(n, ast.Return)]
         self.width = self._result_width(rets)      # None: no value; 0: one value; k: k-tuple
@@ -307,7 +308,8 @@ class _Exits:
         if is_while:
             test = s.test
             if counter is not None:
-                test, body = index_by_trip(s.test, body, counter, var, step, step_stmt)
+                test, body = index_by_trip(s.test, body, counter, var, step, step_stmt,
+                                           self.int_names)
             test = ast.copy_location(ast.UnaryOp(ast.Not(), test), s.test)
             body = [ast.copy_location(ast.If(test, info.leave(s.test, broke=False), []),
                                       s.test)] + body

@@ -20,6 +20,7 @@ from pyhalide.ir.config import config, debug_print
 from .access_checks import add_access_checks
 from .assert_fast_path import assert_fast_path
 from .bounds_inference import infer_bounds
+from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
@@ -177,6 +178,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
+    stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
