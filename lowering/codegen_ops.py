@@ -863,6 +863,25 @@ def crowded_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     return streaming_loop(name, body, memo)
 
 
+def choosing_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
+    """Whether the loop `name` over `body` is an innermost scalar loop that
+    stores only into places that do not move with the loop, through a select
+    or a branch (an argmin's rows), and is neither a scalar_fold nor a
+    crowded_fold: the loop LLVM unrolls 8x with a remainder when its extent
+    is not a constant (lowering/specialize_rows.py)."""
+    plain = _ScalarStores()
+    plain.visit(body)
+    if plain.scalar:
+        return False                # no choice in it
+    v = _ScalarStores(through_choices=True)
+    v.visit(body)
+    if not v.scalar or not v.stores:
+        return False
+    if len({st.name for st in v.stores if not st.value.type.is_float()}) >= CROWDED:
+        return False
+    return streaming_loop(name, body, memo)
+
+
 class _ScalarStores(ir.Visitor):
     """scalar_fold's and crowded_fold's walk: `stores` the stores met;
     `scalar` False once a loop or a vector is met, or a select or a branch
