@@ -128,6 +128,19 @@ def load_runtime_modules():
     assert np.array_equal(np.asarray(g.realize([8])), np.arange(8) * 2)
 
 
+def allocates(stmt) -> list:
+    """The Allocate nodes of stmt, outermost first."""
+    found = []
+
+    class V(ir.Visitor):
+        def visit_Allocate(self, s):
+            found.append(s)
+            self.visit_children(s)
+
+    V().visit(stmt)
+    return found
+
+
 def forget_compiled():
     """Empty every in-memory cache of compiled code (the disk cache stays)."""
     realize_mod._KERNELS.clear()
