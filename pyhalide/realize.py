@@ -47,9 +47,8 @@ def _row_extents(graph, tokens=None) -> dict:
     on); with `tokens` (canonical image names), of those images only, by
     token."""
     out = {}
-    token_of = graph.canonical_buffers
     for name in graph.image_names():
-        token = _canonical_buffer(graph, name) if name in token_of else name
+        token = _canonical_buffer(graph, name)
         if tokens is not None and token not in tokens:
             continue
         try:
@@ -181,7 +180,9 @@ class Pipeline(HalidePipelineMethods):
     @deep_entry
     def _kernel(self, dense=None, graph_and_key=None):
         """The compiled kernel for the current algorithm, schedules and input
-        types, specialized on which buffers are dense in dimension 0."""
+        types, specialized on which buffers are dense in dimension 0 (and,
+        for the loop nests lowering/specialize_rows.py copies, on the row
+        extents the inputs have now)."""
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
