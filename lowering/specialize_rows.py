@@ -21,9 +21,10 @@ where E is a.extent.0's value at compile time (`known`: name -> value,
 Pipeline._kernel), as Halide's `specialize(a.width() == E)` would. Both
 copies compute the same values; the test runs once per realization. Only a
 row loop inside another loop is specialized (a single row runs its
-remainder once), only extents from 2 to MAX_EXTENT but not those LLVM
-unrolls fully into slower code (FULL_UNROLL_LOSES), and only in a nest of at
-most MAX_LOOPS loops.
+remainder once), only extents from 2 to MAX_EXTENT, and only in a nest of
+at most MAX_LOOPS loops. (Rows of 8-20, which LLVM unrolls fully, ran 5-10%
+slower specialized while the update was a chain of cmovs; with the update a
+branch (codegen_ops.running_extreme_update) they run 25-33% faster.)
 
 PYHALIDE_DEBUG=1 reports each nest specialized."""
 from __future__ import annotations
@@ -35,18 +36,13 @@ from .codegen_ops import choosing_fold
 
 # rows longer than this run their remainder rarely enough not to matter
 MAX_EXTENT = 4096
-# extents LLVM unrolls fully into slower code than its 8x unrolled loop with
-# a remainder (a 2-D argmin over rows of 8, 16, 20 int32: 5-10% more CPU time
-# specialized; rows of 6 ran 44% less, of 24 and more 0-10% less; AMD EPYC
-# znver5, session 22)
-FULL_UNROLL_LOSES = range(8, 24)
 # a nest of more loops than this is not copied (its compile time would double)
 MAX_LOOPS = 8
 
 
 def worth(extent: int) -> bool:
     """Whether a row of this extent is specialized on."""
-    return 2 <= extent <= MAX_EXTENT and extent not in FULL_UNROLL_LOSES
+    return 2 <= extent <= MAX_EXTENT
 
 
 def specialize_rows(stmt: ir.Stmt, known: dict | None, used: dict | None = None) -> ir.Stmt:

@@ -9,6 +9,7 @@ import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.allocation_bounds import allocation_bounds
 from tests.backend.backend_util import allocates, i32, var
+from tests.backend.row_kernels import row_argmax
 
 I32 = ir.Int(32)
 
@@ -36,18 +37,6 @@ def test_an_arm_without_a_bound_leaves_the_allocation_unbounded():
     sel = ir.Select(ir.LT(i32(0), n), ir.Add(r, n), r)
     s, _ = _per_iteration(ir.Add(ir.Sub(sel, r), i32(1)))
     assert allocation_bounds(s) == {}
-
-
-def row_argmax(a, out):
-    for i in range(a.shape[0]):
-        m = a[i, 0]
-        k = 0
-        for j in range(a.shape[1]):
-            if a[i, j] > m:
-                m = a[i, j]
-                k = j
-        out[i] = k
-    return out
 
 
 def test_per_row_storage_is_bounded_and_the_rows_right():

@@ -9,17 +9,7 @@ import numpy as np
 import pyhalide as ph
 from pyhalide.ir.config import override
 from tests.backend.backend_util import forget_compiled
-
-
-def argmin2d(a):
-    best = a[0, 0]
-    bi = bj = 0
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            if a[i, j] < best:
-                best = a[i, j]
-                bi, bj = i, j
-    return best, bi, bj
+from tests.backend.row_kernels import argmin2d
 
 
 def squares(a):
@@ -88,8 +78,9 @@ def test_a_loop_without_a_choice_is_left_alone(capsys):
 
 def test_each_first_extent_gets_its_own_cached_kernel(tmp_path, capsys):
     """A kernel specialized on 128 is found again for 128, and for an extent
-    not worth a copy (10); a first call with 6 compiles (and stores) its own."""
-    a128, a6, a10 = _data((4, 128)), _data((4, 6), seed=1), _data((4, 10), seed=2)
+    not worth a copy (5000: longer than MAX_EXTENT); a first call with 6
+    compiles (and stores) its own."""
+    a128, a6, a10 = _data((4, 128)), _data((4, 6), seed=1), _data((2, 5000), seed=2)
     with override(cache_dir=str(tmp_path), debug=1):
         for a, compiled, size in [(a128, True, 128), (a128, False, 128), (a6, True, 6),
                                   (a6, False, 6), (a10, False, None)]:
