@@ -521,7 +521,8 @@ class _FunctionEmitter:
         if len(self.loops) < 2 and _contains_long_loop(body):
             self.cancel_check()
         self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work, memo,
-                                   ext.constant if isinstance(ext, ll.Constant) else None))
+                                   ext.constant if isinstance(ext, ll.Constant) else None,
+                                   bool(plain or fold)))
         self.exits.setdefault(name, []).append((self.fn, after_bb))
         self.enter_branch()
         self.emit_stmt(body)
@@ -678,12 +679,16 @@ class _FunctionEmitter:
         0.68 ms CPU (AMD EPYC znver5, session 22). An accumulator reset per
         short row (a per-row argmax over rows of 4: an update every 4
         elements at random places) keeps the cmovs (10.3 ms as a branch,
-        4.6 ms with cmovs)."""
+        4.6 ms with cmovs), and so does a loop LLVM leaves rolled
+        (kitchen_sink's crowded fold: its min and max as branches ran 10%
+        slower)."""
+        inner = self.loops[-1]
+        if inner.rolled:
+            return False
         accs = ops.running_extreme_update(s.condition, s.then_case, self.let_values)
         if not accs:
             return False
         depth = max(self.buffer_depth.get(n, [0])[-1] for n in accs)
-        inner = self.loops[-1]
         return depth < len(self.loops) - 1 or len(self.loops) == 1 or \
             (inner.extent is not None and inner.extent >= 64)
 

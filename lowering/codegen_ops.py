@@ -788,13 +788,15 @@ class Loop:
     streaming_loop with at least `min_work` vector operations per streamed
     load, decided on first use)."""
 
-    __slots__ = ("name", "body", "min_work", "memo", "_streaming", "_prefetched", "extent")
+    __slots__ = ("name", "body", "min_work", "memo", "_streaming", "_prefetched", "extent",
+                 "rolled")
 
     def __init__(self, name: str, body: ir.Stmt, min_work: int = 0, memo: dict | None = None,
-                 extent: int | None = None):
+                 extent: int | None = None, rolled: bool = False):
         self.name, self.body, self.min_work, self._streaming = name, body, min_work, None
         self.memo = memo
         self.extent = extent             # the trip count when a constant, else None
+        self.rolled = rolled             # LLVM does not unroll it (plain, or a fold)
         self._prefetched: list = []      # (buffer pointer, load base) prefetched so far
 
     def streams(self, base: ir.Expr) -> bool:
