@@ -11,7 +11,8 @@ is symbolic but never above the tile size. Interval arithmetic loses that
 (it bounds t and t separately); here a difference a - b is bounded by
 comparing the expressions known to be >= a (the arms of a min, through lets
 and added terms) with those known to be <= b (the arms of a max), as linear
-forms: `(t + 255) - t` is the constant 255.
+forms: `(t + 255) - t` is the constant 255. A difference one side of which
+is a select is bounded over the select's two arms.
 
 The bounds assume, as bounds inference does, that index arithmetic does not
 overflow int32; codegen checks the actual size against the bound at run
@@ -118,6 +119,10 @@ class _Bounds:
             a, b = same(e.a), other(e.b)
             if a is not None and b is not None:
                 return a - b
+            arms = self._select_arms(e.a, e.b)
+            if arms is not None:
+                bounds = [self._bound(x, up) for x in arms]
+                return None if None in bounds else (max(bounds) if up else min(bounds))
             return self._difference(e.a, e.b, up)
         if isinstance(e, ir.Mul) and isinstance(e.b, ir.Const):
             a = (same if e.b.value >= 0 else other)(e.a)
@@ -138,6 +143,20 @@ class _Bounds:
         if isinstance(e, ir.Div) and isinstance(e.b, ir.Const) and e.b.value > 0:
             a = same(e.a)
             return None if a is None else a // e.b.value
+        return None
+
+    def _select_arms(self, a, b):
+        """(a' - b', a'' - b''): a - b over the two arms of a select that a
+        or b is (through lets), or None. The extent of a Func computed per
+        iteration of a loop over r is `select(c, r, r - 1) - r + 1` (c:
+        the loop runs at all): each arm's difference is a constant."""
+        for e, left in ((a, True), (b, False)):
+            value = e
+            while value is not None and not isinstance(value, ir.Select):
+                value = self._let(value)
+            if value is not None:
+                arms = (value.true_value, value.false_value)
+                return tuple(ir.Sub(x, b) if left else ir.Sub(a, x) for x in arms)
         return None
 
     def _difference(self, a, b, up):

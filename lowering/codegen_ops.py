@@ -788,11 +788,15 @@ class Loop:
     streaming_loop with at least `min_work` vector operations per streamed
     load, decided on first use)."""
 
-    __slots__ = ("name", "body", "min_work", "memo", "_streaming", "_prefetched")
+    __slots__ = ("name", "body", "min_work", "memo", "_streaming", "_prefetched", "extent",
+                 "rolled")
 
-    def __init__(self, name: str, body: ir.Stmt, min_work: int = 0, memo: dict | None = None):
+    def __init__(self, name: str, body: ir.Stmt, min_work: int = 0, memo: dict | None = None,
+                 extent: int | None = None, rolled: bool = False):
         self.name, self.body, self.min_work, self._streaming = name, body, min_work, None
         self.memo = memo
+        self.extent = extent             # the trip count when a constant, else None
+        self.rolled = rolled             # LLVM does not unroll it (plain, or a fold)
         self._prefetched: list = []      # (buffer pointer, load base) prefetched so far
 
     def streams(self, base: ir.Expr) -> bool:
@@ -863,6 +867,25 @@ def crowded_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
     return streaming_loop(name, body, memo)
 
 
+def choosing_fold(name: str, body: ir.Stmt, memo: dict | None = None) -> bool:
+    """Whether the loop `name` over `body` is an innermost scalar loop that
+    stores only into places that do not move with the loop, through a select
+    or a branch (an argmin's rows), and is neither a scalar_fold nor a
+    crowded_fold: the loop LLVM unrolls 8x with a remainder when its extent
+    is not a constant (lowering/specialize_rows.py)."""
+    plain = _ScalarStores()
+    plain.visit(body)
+    if plain.scalar:
+        return False                # no choice in it
+    v = _ScalarStores(through_choices=True)
+    v.visit(body)
+    if not v.scalar or not v.stores:
+        return False
+    if len({st.name for st in v.stores if not st.value.type.is_float()}) >= CROWDED:
+        return False
+    return streaming_loop(name, body, memo)
+
+
 class _ScalarStores(ir.Visitor):
     """scalar_fold's and crowded_fold's walk: `stores` the stores met;
     `scalar` False once a loop or a vector is met, or a select or a branch
@@ -887,6 +910,38 @@ class _ScalarStores(ir.Visitor):
     def visit_Store(self, s):
         self.stores.append(s)
         self.visit_children(s)
+
+
+_COMPARES = (ir.LT, ir.LE, ir.GT, ir.GE)
+
+
+def running_extreme_update(cond: ir.Expr, then_case: ir.Stmt, lets: dict) -> frozenset:
+    """The accumulators (buffer names) if `if (cond) then_case` (no else)
+    updates a running minimum or maximum, else an empty set: cond (through the LetStmts in scope, `lets`: name -> stack of
+    values) compares a value with a scalar accumulator, a Load at a constant
+    index of a buffer that then_case stores into (an argmin's `if (a[i] <
+    acc[0]) { acc[0] = a[i]; at[0] = i }`). Over many elements such an
+    update is rare (a new extreme: O(log n) times in n random elements) or,
+    on monotonic input, taken every time: predictable either way
+    (codegen_llvm.emit_IfThenElse then marks it rarely_taken)."""
+    seen = 0
+    while isinstance(cond, ir.Variable) and lets.get(cond.name) and seen < 8:
+        cond, seen = lets[cond.name][-1], seen + 1
+    if not isinstance(cond, _COMPARES) or cond.type.lanes != 1:
+        return frozenset()
+    accs = {e.name for e in (cond.a, cond.b)
+            if isinstance(e, ir.Load) and isinstance(e.index, ir.Const)}
+    if not accs:
+        return frozenset()
+    v = _ScalarStores(through_choices=True)
+    v.visit(then_case)
+    return frozenset(st.name for st in v.stores if st.name in accs)
+
+
+def rarely_taken(module: ll.Module):
+    """`!prof` branch weights saying a branch is almost never taken."""
+    return module.add_metadata([ll.MetaDataString(module, "branch_weights"),
+                                ll.Constant(I32, 1), ll.Constant(I32, 2000)])
 
 
 def plain_loop_metadata(module: ll.Module, vectorize: bool = False):

@@ -13,7 +13,8 @@ the sizes and times of pyhalide's own source files, so that any change to
 the compiler invalidates every entry. An entry (disk_cache.py: JSON, never
 code) is a manifest of the Kernel's buffers, params, error records, whether
 it runs parallel loops, the names it was compiled with by canonical token
-(Kernel.names: a graph with other names gets it renamed), and the key and
+(Kernel.names: a graph with other names gets it renamed), the row extents it
+was specialized on (Kernel.rows: lowering/specialize_rows.py), and the key and
 sha256 of its object in jit's object cache, plus the target and compiler
 hash it was made for. A missing,
 unreadable, stale or foreign entry (another key, target or compiler; an
@@ -92,12 +93,13 @@ def _to_manifest(kernel, obj_digest: str) -> dict:
         "object_key": kernel.object_key,
         "object_sha256": obj_digest,
         "names": sorted([t, n] for t, n in kernel.names.items()),
+        "rows": sorted([t, v] for t, v in getattr(kernel, "rows", {}).items()),
     }
 
 
 def _from_manifest(m: dict):
     """(name, buffers, params, errors, parallel, object_key, object digest,
-    names) of a manifest; raises (TypeError, ValueError, KeyError) on a
+    names, rows) of a manifest; raises (TypeError, ValueError, KeyError) on a
     malformed one."""
     def text(v):
         if not isinstance(v, str):
@@ -113,8 +115,9 @@ def _from_manifest(m: dict):
     errors = [ErrorRecord(text(e), text(msg), tuple(text(k) for k in kinds))
               for e, msg, kinds in m["errors"]]
     names = {text(t): text(n) for t, n in m["names"]}
+    rows = {text(t): int(v) for t, v in m.get("rows", [])}
     return (text(m["name"]), buffers, params, errors, bool(m["parallel"]),
-            text(m["object_key"]), text(m["object_sha256"]), names)
+            text(m["object_key"]), text(m["object_sha256"]), names, rows)
 
 
 def load_kernel(graph_key: str):
@@ -126,7 +129,7 @@ def load_kernel(graph_key: str):
     if entry is None:
         return None
     try:
-        name, buffers, params, errors, parallel, object_key, digest, names = \
+        name, buffers, params, errors, parallel, object_key, digest, names, rows = \
             _from_manifest(entry[0])
     except (TypeError, ValueError, KeyError):          # a malformed manifest is a miss
         return None
@@ -141,6 +144,7 @@ def load_kernel(graph_key: str):
     kernel = jit.make_kernel(name, engine, address, buffers, params, errors, parallel,
                              object_key)
     kernel.names = names
+    kernel.rows = rows
     return kernel
 
 

@@ -36,6 +36,7 @@ from .require_checks import lower_require
 from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
+from .specialize_rows import specialize_rows
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
@@ -56,6 +57,7 @@ class Lowered:
     buffers: list                 # [runtime.BufferArg]: inputs, then outputs
     params: list                  # [ir.ScalarParam]
     texts: dict = field(default_factory=dict)   # stage -> text, or a thunk making it
+    rows: dict = field(default_factory=dict)    # extent name -> the value specialized on
 
     def text(self, stage: str) -> str:
         """The text of a stage, printed on demand (a compile prints nothing)."""
@@ -98,22 +100,23 @@ def defs_text(env: dict, order_hint=None) -> str:
     return "\n".join(ir.function_to_str(env[n]) for n in names if n in env)
 
 
-def lower(outputs, env, inputs, params, dense=None, stop_after=None) -> Lowered:
+def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None) -> Lowered:
     """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
     name to its Function) to a final Stmt. The simplifier's and linear
     forms' memos serve one compile and are emptied after it (they hold the
     nodes they saw: kept, they would grow with every kernel compiled), before
     the cycle collector runs again: its first collection then has only what
     lowering keeps to traverse (emptied after it, they cost interpolate's
-    first collection about 0.1 s)."""
+    first collection about 0.1 s). `rows`: extent name -> its value now,
+    for specialize_rows."""
     with cycle_collection_paused():
         try:
-            return _lower(outputs, env, inputs, params, dense, stop_after)
+            return _lower(outputs, env, inputs, params, dense, stop_after, rows)
         finally:
             clear_caches()
 
 
-def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
+def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowered:
     out_names = [fn.name for fn in outputs]
     ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
                           frozenset(dense or ()))
@@ -187,6 +190,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after) -> Lowered:
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
     stmt = run("assert fast path", assert_fast_path, stmt, True)
+    stmt = run("specialize rows", lambda s: specialize_rows(s, rows, lowered.rows), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)

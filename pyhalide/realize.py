@@ -28,6 +28,36 @@ def _dense0(arr: np.ndarray) -> bool:
 
 # fingerprint -> compiled kernel, shared by every Pipeline of the process
 _KERNELS = LRU()
+
+
+def _cached_kernel(key: str):
+    """The kernel compiled for `key` in this process or in the disk cache, or None."""
+    kernel = _KERNELS.get(key)
+    if kernel is None:
+        from .lowering.kernel_cache import load_kernel
+        kernel = load_kernel(key)
+        if kernel is not None:
+            _KERNELS.put(key, kernel)
+    return kernel
+
+
+def _row_extents(graph, tokens=None) -> dict:
+    """The extent of dimension 0 of each input bound now, by the name of
+    its symbol (`a.extent.0`: what lowering/specialize_rows.py specializes
+    on); with `tokens` (canonical image names), of those images only, by
+    token."""
+    out = {}
+    for name in graph.image_names():
+        token = _canonical_buffer(graph, name)
+        if tokens is not None and token not in tokens:
+            continue
+        try:
+            arr = graph.input_array(name)
+        except ValueError:
+            continue
+        if arr.ndim > 0:
+            out[token if tokens is not None else f"{name}.extent.0"] = int(arr.shape[-1])
+    return out
 # output Functions' ids -> (outputs, versions, graph, fingerprint, plan): the last
 # graph of those outputs, reused while no reachable Function changed. Both are
 # bounded (ir/lru.py): an evicted graph or kernel is rebuilt (recompiled, or
@@ -141,29 +171,40 @@ class Pipeline(HalidePipelineMethods):
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph)).stmt
 
-    def _lowered(self, graph, dense=(), stop_after=None):
+    def _lowered(self, graph, dense=(), stop_after=None, rows=None):
         from .lowering.pipeline import lower
         return lower([f.function() for f in self._outputs], graph.env,
                      graph.input_images(), graph.scalar_params(), dense=dense,
-                     stop_after=stop_after)
+                     stop_after=stop_after, rows=rows)
 
     @deep_entry
     def _kernel(self, dense=None, graph_and_key=None):
         """The compiled kernel for the current algorithm, schedules and input
-        types, specialized on which buffers are dense in dimension 0."""
+        types, specialized on which buffers are dense in dimension 0 (and,
+        for the loop nests lowering/specialize_rows.py copies, on the row
+        extents the inputs have now)."""
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
         key = key + "|dense:" + ",".join(sorted(_canonical_buffer(graph, n) for n in dense))
-        kernel = _KERNELS.get(key)
+        kernel = _cached_kernel(key)
+        if kernel is not None and getattr(kernel, "rows", None):
+            # specialized on row extents (lowering/specialize_rows.py): for
+            # other extents worth a copy, the kernel specialized on them
+            from .lowering.specialize_rows import worth
+            now = _row_extents(graph, kernel.rows)
+            if now != kernel.rows and all(worth(v) for v in now.values()):
+                key += "|rows:" + ",".join(f"{t}={v}" for t, v in sorted(now.items()))
+                kernel = _cached_kernel(key)
         if kernel is None:
-            from .lowering.kernel_cache import load_kernel, store_kernel
-            kernel = load_kernel(key)
-            if kernel is None:
-                from .lowering.pipeline import compile_lowered
-                kernel = compile_lowered(self._lowered(graph, dense))
-                kernel.names = dict(graph.canonical)
-                store_kernel(key, kernel)
+            from .lowering.kernel_cache import store_kernel
+            from .lowering.pipeline import compile_lowered
+            lowered = self._lowered(graph, dense, rows=_row_extents(graph))
+            kernel = compile_lowered(lowered)
+            kernel.names = dict(graph.canonical)
+            kernel.rows = {_canonical_buffer(graph, n[:-len(".extent.0")]): v
+                           for n, v in lowered.rows.items()}
+            store_kernel(key, kernel)
             _KERNELS.put(key, kernel)
         return kernel.with_names(graph.canonical), graph
 
@@ -196,7 +237,8 @@ class Pipeline(HalidePipelineMethods):
     @deep_entry
     def lower(self, stage: str = "final") -> str:
         graph = self._graph()
-        return self._lowered(graph, self._default_dense(graph), stop_after=stage).text(stage)
+        return self._lowered(graph, self._default_dense(graph), stop_after=stage,
+                             rows=_row_extents(graph)).text(stage)
 
     # running ---------------------------------------------------------------
     def realize(self, sizes=None, *more, **kw):

@@ -128,11 +128,29 @@ def load_runtime_modules():
     assert np.array_equal(np.asarray(g.realize([8])), np.arange(8) * 2)
 
 
-def realize_fresh(f):
-    """f.realize([64]) with every in-memory cache of compiled code emptied first."""
+def allocates(stmt) -> list:
+    """The Allocate nodes of stmt, outermost first."""
+    found = []
+
+    class V(ir.Visitor):
+        def visit_Allocate(self, s):
+            found.append(s)
+            self.visit_children(s)
+
+    V().visit(stmt)
+    return found
+
+
+def forget_compiled():
+    """Empty every in-memory cache of compiled code (the disk cache stays)."""
     realize_mod._KERNELS.clear()
     realize_mod._GRAPHS.clear()
     jit.clear_memory_cache()
+
+
+def realize_fresh(f):
+    """f.realize([64]) with every in-memory cache of compiled code emptied first."""
+    forget_compiled()
     return np.asarray(f.realize([64]))
 
 

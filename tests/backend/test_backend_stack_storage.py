@@ -10,7 +10,7 @@ from pyhalide.lowering import codegen_llvm
 from pyhalide.lowering.allocation_bounds import allocation_bounds
 from pyhalide.lowering.jit import generate_text
 from pyhalide.lowering.runtime import BufferArg
-from tests.backend.backend_util import compile_kernel, geom, heap_in_use, i32, run, var
+from tests.backend.backend_util import allocates, compile_kernel, geom, heap_in_use, i32, run, var
 
 I32 = ir.Int(32)
 TILE = 64
@@ -37,21 +37,9 @@ def tiled_scratch(extent_of=None):
     return ir.For("t", i32(0), n_tiles, "serial", body)
 
 
-def _allocates(stmt):
-    found = []
-
-    class V(ir.Visitor):
-        def visit_Allocate(self, s):
-            found.append(s)
-            self.visit_children(s)
-
-    V().visit(stmt)
-    return found
-
-
 def test_tile_extent_is_bounded_by_the_tile_size():
     s = tiled_scratch()
-    (alloc,) = _allocates(s)
+    (alloc,) = allocates(s)
     assert allocation_bounds(s) == {id(alloc): TILE}
 
 
@@ -63,7 +51,7 @@ def test_unbounded_and_shadowed_extents_have_no_bound():
     assert allocation_bounds(ir.LetStmt("lo", i32(0), s)) == {}
     # two dimensions multiply; a constant extent bounds itself
     s = tiled_scratch(lambda ext: ext)
-    alloc = _allocates(s)[0]
+    alloc = allocates(s)[0]
     two = ir.Allocate("tmp", I32, (alloc.extents[0], i32(3)), alloc.body)
     s2 = ir.For("t", s.min, s.extent, "serial",
                 ir.LetStmt("lo", s.body.value, ir.LetStmt("hi", s.body.body.value, ir.LetStmt(
