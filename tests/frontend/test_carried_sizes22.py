@@ -1,0 +1,69 @@
+"""A carried array whose size after the loop's body is not provably its size
+before the loop (examples/numpy_kernels `mandelbrot_where`: `zi =
+np.zeros_like(ci)` becomes a broadcast of `cr` and `ci`) compiles; a
+call-time check refuses (NotImplementedError naming the line) the calls
+where the loop runs and the sizes differ (Python would carry a grown array),
+and accepts those where the loop does not run. Results compared with plain
+Python."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def mandelbrot_where(cr, ci, maxit):
+    zr = np.zeros_like(cr)
+    zi = np.zeros_like(ci)
+    count = np.zeros(cr.shape, dtype=np.int32)
+    for _ in range(maxit):
+        inside = zr * zr + zi * zi <= 4.0
+        zr, zi = (np.where(inside, zr * zr - zi * zi + cr, zr),
+                  np.where(inside, 2.0 * zr * zi + ci, zi))
+        count = count + inside
+    return count
+
+
+def damped(a, b, steps, start):
+    x = a * 0.0
+    for _ in range(start, steps):
+        x = 0.5 * x + b
+    return x
+
+
+def grid(h, w):
+    re = np.linspace(-2.0, 0.5, w)
+    im = np.linspace(-1.2, 1.2, h)
+    return re[None, :] + 0 * im[:, None], im[:, None] + 0 * re[None, :]
+
+
+@pytest.mark.parametrize("h,w,maxit", [(7, 9, 20), (1, 1, 5), (4, 3, 0), (0, 5, 3), (16, 33, 64)])
+def test_mandelbrot_where_equals_python(h, w, maxit):
+    cr, ci = grid(h, w)
+    expect = mandelbrot_where(cr.copy(), ci.copy(), maxit)
+    got = ph.pipeline(mandelbrot_where)(cr, ci, maxit)
+    assert got.dtype == expect.dtype and got.shape == expect.shape
+    np.testing.assert_array_equal(got, expect)
+
+
+def test_sizes_that_differ_are_refused_at_the_call_where_the_loop_runs():
+    f = ph.pipeline(mandelbrot_where)
+    cr, ci = grid(3, 4)
+    with pytest.raises(NotImplementedError, match="'z[ri]' has another size after this loop.*broadcast shape"):
+        f(cr[:1], ci, 3)
+    # no iteration: nothing is carried, Python's result whatever the sizes
+    got = f(cr[:1], ci, 0)
+    np.testing.assert_array_equal(got, mandelbrot_where(cr[:1], ci, 0))
+
+
+@pytest.mark.parametrize("n,start", [(4, 0), (4, 4), (4, 6), (1, 0)])
+def test_a_broadcast_rebinding_with_a_range_from_arguments(n, start):
+    a = np.arange(5.0)
+    b = np.linspace(1.0, 2.0, 5)
+    got = ph.pipeline(damped)(a, b, n, start)
+    np.testing.assert_array_equal(got, damped(a, b, n, start))
+    if n > start:
+        with pytest.raises(NotImplementedError, match=r"test_carried_sizes22.py:28: .x. has another size"):
+            ph.pipeline(damped)(a[:1], b, n, start)
+    else:
+        np.testing.assert_array_equal(ph.pipeline(damped)(a[:1], b, n, start),
+                                      damped(a[:1], b, n, start))
