@@ -1,0 +1,110 @@
+"""A top-level loop whose running value and an inner loop's reduction read
+each other (convergence loops: `err` summed over an inner loop from the
+current `x`, `x` updated from `err`, `if err < tol: break`) compile as one
+serial update (frontend_ast/scan_nests.py) and equal plain Python bit for
+bit, also with no iteration, an empty inner loop, and an exit at the first,
+a middle and no iteration. They were refused with "the Funcs call each other
+in a cycle"."""
+import math
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def fixed_point(a, maxit, tol):
+    x = 1.0
+    for it in range(maxit):
+        err = 0.0
+        for i in range(a.shape[0]):
+            err += abs(a[i] - x)
+        x = 0.5 * x + 0.1
+        if err < tol:
+            break
+    return x
+
+
+def descent(a, maxit):
+    x = 1.0
+    for it in range(maxit):
+        err = 0.0
+        for i in range(a.shape[0]):
+            err += abs(a[i] - x)
+        x = x - 0.01 * err
+    return x
+
+
+def residual_stop(a, maxit, tol):
+    x = 0.0
+    n_it = 0
+    for it in range(maxit):
+        r = 0.0
+        for i in range(a.shape[0]):
+            r = max(r, abs(a[i] - x))
+        if r < tol:
+            break
+        x = x + 0.5 * (a[0] - x)
+        n_it += 1
+    return x, n_it
+
+
+def mean_iteration(a, maxit, tol):
+    # Newton-like iteration for the value whose mean squared distance is tol
+    m = 0.0
+    steps = 0
+    for it in range(maxit):
+        s = 0.0
+        for i in range(a.shape[0]):
+            d = a[i] - m
+            s += d * d
+        s = s / max(a.shape[0], 1)
+        if math.fabs(s - tol) < 1e-12:
+            break
+        m = m + 0.1 * (s - tol)
+        steps = it
+    return m, steps
+
+
+RNG = np.random.default_rng(5)
+ARRAYS = [RNG.random(6), RNG.random(1), np.zeros(0), RNG.standard_normal(33)]
+
+
+@pytest.mark.parametrize("k", range(len(ARRAYS)))
+@pytest.mark.parametrize("maxit,tol", [(0, 1.0), (1, 10.0), (30, 2.2), (50, 0.0), (40, 1e9)])
+def test_fixed_point_with_break(k, maxit, tol):
+    a = ARRAYS[k]
+    assert ph.pipeline(fixed_point)(a, maxit, tol) == fixed_point(a, maxit, tol)
+
+
+@pytest.mark.parametrize("k", range(len(ARRAYS)))
+@pytest.mark.parametrize("maxit", [0, 1, 7, 40])
+def test_descent_without_break(k, maxit):
+    a = ARRAYS[k]
+    assert ph.pipeline(descent)(a, maxit) == descent(a, maxit)
+
+
+@pytest.mark.parametrize("k", range(len(ARRAYS)))
+@pytest.mark.parametrize("maxit,tol", [(0, 0.1), (3, 0.1), (60, 1e-3), (60, 0.0)])
+def test_residual_with_max_and_a_counter(k, maxit, tol):
+    a = ARRAYS[k]
+    if a.size == 0:
+        # a[0] of an empty array: IndexError where the loop reaches it
+        expect = None
+        try:
+            expect = residual_stop(a, maxit, tol)
+        except IndexError:
+            with pytest.raises(IndexError):
+                ph.pipeline(residual_stop)(a, maxit, tol)
+            return
+        assert ph.pipeline(residual_stop)(a, maxit, tol) == expect
+        return
+    assert ph.pipeline(residual_stop)(a, maxit, tol) == residual_stop(a, maxit, tol)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("k", range(len(ARRAYS)))
+def test_a_local_value_in_the_inner_loop(k):
+    a = ARRAYS[k]
+    for maxit, tol in ((0, 0.1), (25, 0.05), (200, 0.3)):
+        assert ph.pipeline(mean_iteration)(a, maxit, tol) == mean_iteration(a, maxit, tol)
