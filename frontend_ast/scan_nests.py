@@ -60,13 +60,18 @@ def merge_scan_nests(emitter, groups, logged):
             if E is X or len(E.updates) != 1 or len(E.args) != 1:
                 continue
             if calls_of(exprs(X.updates[0]), E) and calls_of(exprs(E.updates[0]), X):
-                if _merge(emitter, X, E, made):
+                if _merge(emitter, X, E, made, _stop_member(g)):
                     break
 
 
-def _merge(emitter, X, E, made) -> bool:
+def _stop_member(g):
+    """The index in g of its loop's stop flag (a `break`), or None."""
+    return next((k for k, n in enumerate(g.names) if n.startswith("?stop")), None)
+
+
+def _merge(emitter, X, E, made, stop) -> bool:
     """Build the merged Func; False (nothing changed) when this is not such
-    a case."""
+    a case. `stop`: the element of X that is the loop's stop flag, or None."""
     UX, UE = X.updates[0], E.updates[0]
     if len(UX.rvars) != 1 or len(UE.rvars) != 1 or UE.exit is not None or \
             UX.exit is not None or \
@@ -77,6 +82,8 @@ def _merge(emitter, X, E, made) -> bool:
     it, eit = X.args[0], E.args[0]
     if not (isinstance(UX.args[0], ir.Variable) and UX.args[0].name == rt.name and
             isinstance(UE.args[0], ir.Variable) and UE.args[0].name == eit):
+        return False
+    if it in ir.free_vars(list(X.pure.values)) or eit in ir.free_vars(list(E.pure.values)):
         return False
     if eit in ir.free_vars(ri.min) or eit in ir.free_vars(ri.extent) or \
             calls_of([ri.min, ri.extent], X) or calls_of([ri.min, ri.extent], E):
@@ -89,7 +96,7 @@ def _merge(emitter, X, E, made) -> bool:
     nX = len(X.output_types)
     Mf = emitter.new_func(X.name)
     M = Mf.function()
-    M.args = X.args
+    M.args = ()
     M.output_types = tuple(X.output_types) + tuple(E.output_types)
     true = ir.Const(ir.Bool(), True)
     bad = []
@@ -105,7 +112,7 @@ def _merge(emitter, X, E, made) -> bool:
             if len(args) != 1 or not equal_after_simplify(args[0], want):
                 bad.append(n)
                 return n
-            return call(M, args, n.value_index) if n.func is X else e_vals[n.value_index]
+            return call(M, (), n.value_index) if n.func is X else e_vals[n.value_index]
         m = ir.FuncMutator(visit)
         return m.mutate
 
@@ -113,7 +120,7 @@ def _merge(emitter, X, E, made) -> bool:
         mv = mapper(t, e_vals)
         new = [mv(ir.substitute(v, {rt.name: t})) for v in UX.values]
         pred = mv(ir.substitute(ir.conjunction(list(UX.predicates)) or true, {rt.name: t}))
-        return [ir.lazy_select(pred, v, call(M, (t,), k)) for k, v in enumerate(new)]
+        return [ir.lazy_select(pred, v, call(M, (), k)) for k, v in enumerate(new)]
 
     def starts(t):
         return [mapper(t, [])(ir.substitute(v, {eit: t})) for v in E.pure.values]
@@ -122,14 +129,14 @@ def _merge(emitter, X, E, made) -> bool:
     q, t = rdom1[0].node, rdom1[1].node
     first = ir.EQ(q, ri.min)
     last = ir.EQ(q, ir.Sub(ir.Add(ri.min, ri.extent), ir.index(1)))
-    e_prev = [ir.lazy_select(first, s0, call(M, (t,), nX + k))
+    e_prev = [ir.lazy_select(first, s0, call(M, (), nX + k))
               for k, s0 in enumerate(starts(t))]
     ren_e = {eit: t, ri.name: q}
     me = mapper(t, e_prev)
     g = [me(ir.substitute(v, ren_e)) for v in UE.values]
     pred_e = me(ir.substitute(ir.conjunction(list(UE.predicates)) or true, ren_e))
     e_new = [ir.lazy_select(pred_e, v, o) for v, o in zip(g, e_prev)]
-    values1 = [ir.lazy_select(last, v, call(M, (t,), k))
+    values1 = [ir.lazy_select(last, v, call(M, (), k))
                for k, v in enumerate(x_update(t, e_new))] + e_new
     # U2
     t2 = rdom2[0].node
@@ -138,20 +145,20 @@ def _merge(emitter, X, E, made) -> bool:
     frees = ir.free_vars(values1 + values2)
     if bad or it in frees or eit in frees:
         return False
-    pure_vars = (ir.Variable(ir.INDEX, it),)
-    M.pure = ir.Definition(pure_vars, tuple(X.pure.values) + tuple(
-        ir.substitute(v, {eit: pure_vars[0]}) for v in E.pure.values), [],
-        copy_stage(X.pure.schedule), X.pure.source, X.pure.rdom_name)
+    M.pure = ir.Definition((), tuple(X.pure.values) + tuple(E.pure.values), [],
+                           copy_stage(X.pure.schedule), X.pure.source, X.pure.rdom_name)
     M.schedule = FuncSchedule()
     M.source = X.source
-    emitter.define(Mf, (Expr.wrap(t),), values1, [], rdom1, None, label=X.name)
-    M.updates[-1].source = UX.source
-    emitter.define(Mf, (Expr.wrap(t2),), values2, [ir.LE(ri.extent, ir.index(0))], rdom2,
-                   None, label=X.name)
-    M.updates[-1].source = UX.source
+    # once the stop flag is set nothing changes: the loops are left there
+    exit_ = call(M, (), stop) if stop is not None else None
+    emitter.define(Mf, (), values1, [], rdom1, None, label=X.name)
+    M.updates[-1].source, M.updates[-1].exit = UX.source, exit_
+    emitter.define(Mf, (), values2, [ir.LE(ri.extent, ir.index(0))], rdom2, None,
+                   label=X.name)
+    M.updates[-1].source, M.updates[-1].exit = UX.source, exit_
     for F, base in ((X, 0), (E, nX)):
         vars_ = tuple(ir.Variable(ir.INDEX, a) for a in F.args)
-        F.pure = ir.Definition(vars_, tuple(call(M, vars_, base + k)
+        F.pure = ir.Definition(vars_, tuple(call(M, (), base + k)
                                             for k in range(len(F.output_types))), [],
                                copy_stage(F.pure.schedule), F.pure.source, F.pure.rdom_name)
         F.updates = []

@@ -108,3 +108,26 @@ def test_a_local_value_in_the_inner_loop(k):
     a = ARRAYS[k]
     for maxit, tol in ((0, 0.1), (25, 0.05), (200, 0.3)):
         assert ph.pipeline(mean_iteration)(a, maxit, tol) == mean_iteration(a, maxit, tol)
+
+
+def with_values_after(a, maxit, tol):
+    x = 1.0
+    err = -1.0
+    it = -1
+    for it in range(maxit):
+        err = 0.0
+        for i in range(a.shape[0]):
+            err += abs(a[i] - x)
+        x = 0.5 * x + 0.1
+        if err < tol:
+            break
+    return x, err, it
+
+
+@pytest.mark.parametrize("maxit,tol", [(0, 1.0), (1, 1.0), (30, 2.0), (30, 0.0), (30, 100.0),
+                                       (100000, 2.0)])
+def test_the_values_after_the_loop_are_the_breaking_iterations(maxit, tol):
+    a = np.random.default_rng(1).random(5)
+    got = ph.pipeline(with_values_after)(a, maxit, tol)
+    expect = with_values_after(a, maxit, tol)
+    assert got == expect and [type(v) for v in got] == [type(v) for v in expect]
