@@ -235,7 +235,8 @@ class LoopRunner:
             self.finish_group(g)
         if top and not self.cx.typing:
             self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
-            merge_scan_nests(self.emitter, new_groups, self.emitter.def_log[logged:])
+            merge_scan_nests(self.emitter, node, new_groups, self.emitter.def_log[logged:],
+                             lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             dropped = merge_cycles(self.emitter, node, new_groups,
                                    self.emitter.def_log[logged:],
                                    self.emitter.var_log[vlogged:],

@@ -39,29 +39,52 @@ from pyhalide.simplify import equal_after_simplify
 from pyhalide.var import RDom
 
 from .imperative_common import call, calls_of, exprs
+from .loop_state import Group
 
 
-def merge_scan_nests(emitter, groups, logged):
-    """After a top-level nest (`logged`: the emitter's def_log entries of its
-    definitions): merge each scan of `groups` that reads an inner reduction
-    made in the nest and is read by it (see the module doc)."""
+def merge_scan_nests(emitter, node, groups, logged, err):
+    """After a top-level nest `node` (`logged`: the emitter's def_log entries
+    of its definitions): merge each scan of `groups` that reads an inner
+    reduction made in the nest and is read by it (see the module doc);
+    err(loop node, message, hint) makes the located error of such a pair
+    that is not this case (the Funcs would call each other in a cycle)."""
     made = []
     for lf, _, _, _ in logged:
         fn = lf.function() if hasattr(lf, "function") else None
         if fn is not None and all(fn is not m for m in made):
             made.append(fn)
+    # the Funcs of the nest's running values (loop_state.Group), not arrays
+    reductions = {id(f.function()) for _, f, o in emitter.funcs
+                  if isinstance(o, Group) and hasattr(f, "function")}
     for g in groups:
         if not g.scan or g.func is None:
             continue
         X = g.func.function()
-        if len(X.updates) != 1 or len(X.args) != 1:
+        partners = [E for E in made if E is not X and id(E) in reductions and
+                    any(calls_of(exprs(d), E) for d in X.definitions()) and
+                    any(calls_of(exprs(d), X) for d in E.definitions())]
+        if not partners:
             continue
-        for E in made:
-            if E is X or len(E.updates) != 1 or len(E.args) != 1:
-                continue
-            if calls_of(exprs(X.updates[0]), E) and calls_of(exprs(E.updates[0]), X):
-                if _merge(emitter, X, E, made, _stop_member(g)):
-                    break
+        why = "the loop holds several inner loops whose values it reads" \
+            if len(partners) > 1 else None
+        if why is None and not (len(X.updates) == 1 and len(X.args) == 1 and
+                                len(partners[0].updates) == 1 and len(partners[0].args) == 1 and
+                                _merge(emitter, X, partners[0], made, _stop_member(g))):
+            why = "not in the one form compiled (one inner loop over a range that does not " \
+                  "read the loop's values, its value read by the loop after it)"
+        if why is not None:
+            names = ", ".join(_py_name(emitter, E) for E in partners)
+            what = "the value" if len(partners) == 1 else "the values"
+            raise err(node, f"this loop's running value {_py_name(emitter, X)} and {what} "
+                            f"{names} of its inner loops read each other: {why}",
+                      "compute what the inner loops compute in one inner loop "
+                      "(e1 += ...; e2 = max(e2, ...)) whose values the loop reads after it")
+
+
+def _py_name(emitter, fn) -> str:
+    """The Python name a Func was made for (quoted), else its own name."""
+    return next((repr(py) for py, f, _ in emitter.funcs
+                 if hasattr(f, "function") and f.function() is fn), repr(fn.name))
 
 
 def _stop_member(g):

@@ -119,3 +119,100 @@ def test_the_values_after_the_loop_are_the_breaking_iterations(maxit, tol):
     got = ph.pipeline(fixed_point)(a, maxit, tol)
     expect = fixed_point(a, maxit, tol)
     assert got == expect and [type(v) for v in got] == [type(v) for v in expect]
+
+
+def skipping(a, maxit, tol):
+    x = 1.0
+    for it in range(maxit):
+        err = 0.0
+        for i in range(a.shape[0]):
+            if a[i] < 0.1:
+                continue
+            err += abs(a[i] - x)
+        x = 0.5 * x + 0.1
+        if err < tol:
+            break
+    return x
+
+
+def two_carried(a, maxit, tol):
+    x, y = 1.0, 0.0
+    for it in range(maxit):
+        e = 0.0
+        for i in range(a.shape[0]):
+            e += abs(a[i] - x) + y
+        x, y = 0.5 * x + 0.1, y * 0.5 + e * 0.01
+        if e < tol:
+            break
+    return x, y
+
+
+def counting(a, maxit):
+    c = 0
+    for it in range(maxit):
+        k = 0
+        for i in range(a.shape[0]):
+            if a[i] > c:
+                k += 1
+        c = c + k
+        if k == 0:
+            break
+    return c
+
+
+def while_converging(a, tol):
+    x = 1.0
+    e = tol + 1.0
+    steps = 0
+    while e > tol and steps < 100:
+        e = 0.0
+        for i in range(a.shape[0]):
+            e += abs(a[i] - x)
+        x = 0.5 * x + 0.1
+        steps += 1
+    return x, steps
+
+
+def growing_inner(a, maxit):
+    x = 1.0
+    for it in range(maxit):
+        e = 0.0
+        for i in range(it):
+            e += abs(a[i % a.shape[0]] - x)
+        x = 0.5 * x + 0.01 * e
+    return x
+
+
+def two_inner_loops(a, maxit, tol):
+    x = 1.0
+    for it in range(maxit):
+        e1 = 0.0
+        for i in range(a.shape[0]):
+            e1 += abs(a[i] - x)
+        e2 = 0.0
+        for i in range(a.shape[0]):
+            e2 = max(e2, abs(a[i] - x))
+        x = 0.5 * x + 0.1
+        if e1 + e2 < tol:
+            break
+    return x
+
+
+@pytest.mark.parametrize("fn,args", [
+    (skipping, (0.5, 40, 1.5)), (two_carried, (0.5, 40, 2.0)), (counting, (None, 30)),
+    (while_converging, (0.5, 2.2)), (growing_inner, (0.5, 9))])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_more_forms(fn, args, seed):
+    r = np.random.default_rng(seed)
+    a = r.integers(0, 20, 8) if args[0] is None else r.random(6) * 2 * args[0]
+    args = (a,) + args[1:]
+    got, expect = ph.pipeline(fn)(*args), fn(*args)
+    assert got == expect and type(got) is type(expect)
+
+
+def test_several_inner_loops_are_a_located_error():
+    with pytest.raises(ph.CompileError) as e:
+        ph.pipeline(two_inner_loops)(np.ones(3), 5, 1.0)
+    msg = str(e.value)
+    assert "'e1', 'e2' of its inner loops read each other" in msg and "hint:" in msg
+    assert "test_convergence_nests22.py:" in msg and "for it in range(maxit)" in msg
