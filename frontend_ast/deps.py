@@ -12,6 +12,8 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.simplify import equal_after_simplify, simplify
 
+from . import region_disjoint
+
 BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
 
 
@@ -182,7 +184,12 @@ def own_write_reached(read_idx, read_loops, w) -> bool:
             continue
         if _outside_range(unchecked(er), w_off, deeper.get(w_sym)):
             return False
-    return True
+    loops = [(l.var, getattr(l.start, "node", None), getattr(l.stop, "node", None), l.step)
+             for l in w.chain]
+    if any(n is None for l in loops for n in l[1:3]):
+        return True
+    return not region_disjoint.never_meets([unchecked(e) for e in w.idx],
+                                           [unchecked(e) for e in read_idx], loops)
 
 
 def _outside_range(er, off, loop) -> bool:
