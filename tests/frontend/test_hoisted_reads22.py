@@ -44,11 +44,12 @@ def add_diag_shifted(a):
 
 
 def normalize_rows(a):
-    n = a.shape[0]
-    for i in range(n):
+    # (wrong on session 21's main: [[2, 4, 6], ...] gave [[1, 4, 6], ...])
+    for i in range(a.shape[0]):
         d = a[i, i]
-        for j in range(n):
-            a[i, j] /= d
+        s = 1.0 / d
+        for j in range(a.shape[1]):
+            a[i, j] *= s
     return a
 
 
