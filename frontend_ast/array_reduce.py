@@ -24,7 +24,7 @@ from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
-from . import array_calls, ops
+from . import array_calls, mask_reduce, ops
 from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arraycode import is_whole_view
@@ -239,8 +239,16 @@ def reduce_call(b, what, obj, node):
     a = operand_of(b, got["a"][0], got["a"][1])
     ac = b.array_code
     cx = b.cx
-    axes = axes_of(b, got, a.ndim, single=kind == "arg")
     keepdims = flag_of(b, got, "keepdims")
+    sel = None if keepdims or dtype_of(b, got) is not None else \
+        mask_reduce.padded(b, a, fn, kind, node)
+    if sel is not None:
+        # a reduction of a boolean-mask read (mask_reduce.py)
+        axes_of(b, got, 1, single=kind == "arg")
+        masked, (a, axes) = a, sel
+    else:
+        masked = None
+        axes = axes_of(b, got, a.ndim, single=kind == "arg")
     dt = dtype_of(b, got)
     sample = np.zeros((1,), a.ty.dtype)
     cx.cur_node = node
@@ -266,7 +274,12 @@ def reduce_call(b, what, obj, node):
     else:
         out = _var(b, ac, a, axes, dt, got, fn == "std", node)
     # (argmin/argmax allocate their results in C order)
-    return finish(ac, out, axes, a.ndim, keepdims, node, operand=None if kind == "arg" else a)
+    out = finish(ac, out, axes, a.ndim, keepdims, node, operand=None if kind == "arg" else a)
+    if masked is not None and kind == "min":
+        m = mask_reduce.selection_mask(masked)
+        some = finish(ac, anyall(ac, m, axes, True, node), axes, m.ndim, False, node, operand=m)
+        out = mask_reduce.nonempty(cx, out, some, fn)
+    return out
 
 
 def minmax(ac, a, axes, is_min, node):

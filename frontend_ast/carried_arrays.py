@@ -28,9 +28,10 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, k_order, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
-from .carried_phases import guarded_writes, sole_loop
+from .carried_phases import guarded_writes, may_equal, sole_loop
 from .carried_region import region_step
 from .carried_rotation import Rotation
+from .carried_sizes import check_kept_size
 from .errors import FrontendError
 from .loop_params import index_param
 from .result_order import OrderChoice, chosen
@@ -222,7 +223,7 @@ class CarriedLoop:
         body = BodyRun(self.bld, node, start)
         try:
             body.run(node.body)
-            ends = [self.end_value(body, m) for m in members]
+            ends = [self.end_value(body, m, loop) for m in members]
         finally:
             body.restore()
         T = self.trip(loop)
@@ -405,7 +406,7 @@ class CarriedLoop:
         it = ir.Variable(ir.INDEX, fresh("iteration"))
         return state, vars_, it
 
-    def end_value(self, body, m):
+    def end_value(self, body, m, loop):
         """The member's value at the end of the body (an ArrayExpr, in the
         memory order NumPy gives it)."""
         cx = self.cx
@@ -417,7 +418,9 @@ class CarriedLoop:
                            f"{v.ty.describe()} after its body: an array carried by a loop keeps "
                            f"its dtype", hint="convert with .astype(...)")
         if len(v.shape) != len(m.shape) or not all(
-                same_size(cx, p, q) for p, q in zip(v.shape, m.shape)):
+                same_size(cx, p, q) or may_equal(cx, p, q) and
+                check_kept_size(cx, loop, m.name, p, q, self.node)
+                for p, q in zip(v.shape, m.shape)):
             raise self.err(f"{m.name!r} has another shape after this loop's body than before "
                            f"the loop", hint="keep the carried arrays' shapes")
         out = freeze(cx, v, self.node)

@@ -612,7 +612,7 @@ def _copy_back(run, carried, node):
             raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
                                f"{a.ty.describe()} after its body: an array carried by a loop "
                                f"keeps its dtype", hint="convert with .astype(...)")
-        if a.ndim != len(m.shape) or not all(_may_equal(cx, p, q)
+        if a.ndim != len(m.shape) or not all(may_equal(cx, p, q)
                                              for p, q in zip(a.shape, m.shape)):
             raise cx.err(node, f"{n!r} has another shape after this loop's body than before "
                                f"the loop", hint="keep the carried arrays' shapes")
@@ -634,7 +634,7 @@ def _copy_back(run, carried, node):
         run.m.add(m.shape, lambda idx, m=m, s=s: (m, idx, {m.index: run.m.read(s, idx)}))
 
 
-def _may_equal(cx, p, q) -> bool:
+def may_equal(cx, p, q) -> bool:
     """Whether two sizes may be equal at call time (not two different
     constants, nor affine forms a nonzero constant apart)."""
     if same_size(cx, p, q):

@@ -10,7 +10,9 @@ decided exactly; anything else is refused with a hint."""
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.simplify import equal_after_simplify, simplify
+
+from . import region_disjoint
 
 BEFORE, AFTER, NEVER, UNKNOWN = "before", "after", "never", "unknown"
 
@@ -128,6 +130,18 @@ def check_reads(b, nodes, target, defer=None):
         for arr, func, loops, pos, idx, nest, loc in entries:
             if nest != b.nest_id or idx is None:
                 continue
+            for w in b.nest_writes:
+                if w.arr is arr and own is not None and w.site == own and \
+                        loops is not None and own_write_reached(idx, loops, w):
+                    raise b.smap_error(
+                        loc, f"{arr.name!r} is read here, outside the loop at line "
+                             f"{w.chain[len(loops)].loc.line}, at an element that loop writes "
+                             f"(line {w.loc.line}); the compiled loop would read it again at each "
+                             f"iteration and see the value written there, not the one Python read",
+                        hint="read the element inside the inner loop; for LU, write the "
+                             "column element first and start the row loop after it (a[i, k] = "
+                             "a[i, k] / a[k, k], then for j in range(k + 1, n): a[i, j] -= "
+                             "a[i, k] * a[k, j])")
             writes = [w for w in b.nest_writes if w.arr is arr and
                       not (own is not None and w.site == own)]
             for w in writes:
@@ -145,6 +159,73 @@ def check_reads(b, nodes, target, defer=None):
                     raise err
                 defer(arr, err, pos)
                 break
+
+
+def own_write_reached(read_idx, read_loops, w) -> bool:
+    """Whether a read made outside some of the loops around the write `w`
+    (read_loops a strict prefix of w.chain), whose value w's definition uses,
+    may be of an element w writes in the same iteration of read_loops: the
+    definition evaluates the read at every iteration of the deeper loops, so
+    it would see what earlier ones wrote there, where Python read the element
+    once. False only where some axis proves the element is never written
+    there."""
+    read_syms = [l.sym for l in read_loops]
+    if len(read_syms) >= len(w.chain) or [l.sym for l in w.chain[:len(read_syms)]] != read_syms:
+        return False
+    deeper = {l.sym: l for l in w.chain[len(read_syms):]}
+    for ew, er in zip(w.idx, read_idx):
+        dw, dr = _decompose(ew), _decompose(er)
+        if dw is False:
+            continue
+        w_sym, w_off = dw
+        if w_sym is None or w_sym in read_syms:
+            if dr is not False and dr[0] == w_sym and dr[1] != w_off:
+                return False        # a different element in every iteration
+            continue
+        if _outside_range(unchecked(er), w_off, deeper.get(w_sym)):
+            return False
+    loops = [(l.var, getattr(l.start, "node", None), getattr(l.stop, "node", None), l.step)
+             for l in w.chain]
+    if any(n is None for l in loops for n in l[1:3]):
+        return True
+    return not region_disjoint.never_meets([unchecked(e) for e in w.idx],
+                                           [unchecked(e) for e in read_idx], loops)
+
+
+def _outside_range(er, off, loop) -> bool:
+    """Whether `er - off` is provably outside the range of `loop` (a loop
+    deeper than the read: its start and stop may use the read's loops)."""
+    if loop is None or loop.start is None or loop.stop is None:
+        return False
+    start, stop = getattr(loop.start, "node", None), getattr(loop.stop, "node", None)
+    if start is None or stop is None:
+        return False
+    at = ir.Sub(_index(er), ir.Const(ir.INDEX, off)) if off else _index(er)
+    below = simplify(ir.Sub(at, _index(start)))
+    above = simplify(ir.Sub(at, _index(stop)))
+    if loop.step > 0:
+        return _const_lt(below, 0) or _const_ge(above, 0)
+    return _const_gt(below, 0) or _const_le(above, 0)
+
+
+def _index(e):
+    return e if e.type == ir.INDEX else ir.Cast(ir.INDEX, e)
+
+
+def _const_lt(e, c):
+    return isinstance(e, ir.Const) and e.value < c
+
+
+def _const_ge(e, c):
+    return isinstance(e, ir.Const) and e.value >= c
+
+
+def _const_gt(e, c):
+    return isinstance(e, ir.Const) and e.value > c
+
+
+def _const_le(e, c):
+    return isinstance(e, ir.Const) and e.value <= c
 
 
 def check_write_order(nest_writes, smap_error, defer=None):

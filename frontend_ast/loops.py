@@ -34,6 +34,7 @@ from .loop_params import index_param
 from .loop_state import Frame, Group
 from .names import user_name
 from .ranges import INT32, INT64, Aff, n_union, n_within
+from .scan_nests import merge_scan_nests
 from .types import PY_BOOL
 from .unbound_reads import after_loop, carry_flags, flag_name
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
@@ -234,6 +235,8 @@ class LoopRunner:
             self.finish_group(g)
         if top and not self.cx.typing:
             self._refuse_per_iteration_storage(node, self.emitter.def_log[logged:])
+            merge_scan_nests(self.emitter, node, new_groups, self.emitter.def_log[logged:],
+                             lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
             dropped = merge_cycles(self.emitter, node, new_groups,
                                    self.emitter.def_log[logged:],
                                    self.emitter.var_log[vlogged:],

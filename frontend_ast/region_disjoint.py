@@ -46,6 +46,40 @@ def misses(at, points, shape, reads) -> bool:
         return False
 
 
+def never_meets(written, read, loops) -> bool:
+    """Whether the element `written` (index nodes) is never the element
+    `read` for any values of the loops `loops` (each (variable node, start
+    node, stop node, step)) in their ranges and sizes >= 0: proven with Z3
+    (False where not proven). Also a division by a divisor that is not a
+    constant (any value where it is not positive)."""
+    import z3
+    tr = _Z3(z3)
+    try:
+        solver = z3.Solver()
+        solver.set("timeout", 2000)
+        for var, start, stop, step in loops:
+            v = tr.term(var)
+            # (a bound Z3 does not take is left out: fewer facts, never a false proof)
+            for bound in (start, stop):
+                try:
+                    b = tr.term(bound)
+                except _Unsupported:
+                    continue
+                solver.add((b <= v if step > 0 else v <= b) if bound is start else
+                           (v < b if step > 0 else b < v))
+                if bound is start and abs(step) != 1:
+                    solver.add((v - b) % abs(step) == 0)
+        nodes = list(written) + list(read) + [n for l in loops for n in l[1:3]]
+        for n in nodes:
+            for name, var in ir.free_vars(n).items():
+                if var.kind == "param" and ".extent." in name:
+                    solver.add(tr.var(name) >= 0)
+        solver.add(z3.And([tr.term(w) == tr.term(r) for w, r in zip(written, read)]))
+        return solver.check() == z3.unsat
+    except _Unsupported:
+        return False
+
+
 class _Unsupported(Exception):
     pass
 
@@ -98,6 +132,10 @@ class _Z3:
             a, k = self.term(n.a), int(n.b.value)
             # Z3's integer div/mod by a positive constant are floor division/modulo
             return a / k if isinstance(n, ir.Div) else a % k
+        if isinstance(n, (ir.Div, ir.Mod)):
+            # by a positive divisor, floor division/modulo; otherwise any value
+            a, b = self.term(n.a), self.term(n.b)
+            return z3.If(b > 0, a / b if isinstance(n, ir.Div) else a % b, z3.FreshInt())
         if isinstance(n, ir.Not):
             return z3.Not(self.term(n.a))
         if isinstance(n, ir.Select):

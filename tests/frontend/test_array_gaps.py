@@ -145,13 +145,21 @@ def masked_other_spelling(a):
     (masked_other_mask_in_expression, "a boolean-mask read has a size that depends",
      "c[c > 0]"),
     (masked_with_full_array, "needs as many values as the mask selects", "b[a > 0] = b[a > 0] + c"),
-    (masked_sum, "a boolean-mask read has a size that depends", "a[a > 0]"),
     (masked_read_named, "a boolean-mask read has a size that depends", "a[a > 0]"),
     (masked_other_spelling, "a boolean-mask read has a size that depends", "b[0 < a]"),
 ])
 def test_masked_reads_refused(fn, words, at):
     refused(fn, (np.arange(4), np.arange(4)) if fn.py_func.__code__.co_argcount == 2 else
             (np.arange(4),), words, at)
+
+
+def test_masked_sum_of_integers_compiles_and_of_floats_is_refused():
+    # (session 22: reductions of integer mask reads, frontend_ast/mask_reduce.py)
+    for a in (np.arange(4) - 1, np.arange(-3, 0), np.zeros(0, np.int64)):
+        got = masked_sum(a.copy())
+        expect = masked_sum.py_func(a.copy())
+        assert got.dtype == expect.dtype and np.array_equal(got, expect)
+    refused(masked_sum, (np.arange(4.0),), "boolean-mask read of", "a[a > 0]")
 
 
 # masks combined with other indices ------------------------------------------------------------

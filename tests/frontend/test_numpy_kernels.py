@@ -15,7 +15,7 @@ KERNELS = corpus.load()
 # kernels that may end in a located CompileError (3 of 76 after session 10); every
 # other kernel must compile and equal plain Python (one test per kernel, so that
 # pytest-xdist spreads them over the workers)
-MAY_BE_REFUSED = {"black_scholes", "positive_sum", "mandelbrot_where"}
+MAY_BE_REFUSED = {"black_scholes", "positive_sum"}
 
 
 # the kernels that compile longest (1-6 s CPU each, session 16; 0.5-1 s, session 19):
