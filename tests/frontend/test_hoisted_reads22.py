@@ -117,3 +117,58 @@ def test_a_read_the_inner_loop_never_writes_compiles(fn, n):
     got = ph.pipeline(fn)(got_arg)
     np.testing.assert_array_equal(got, expect)
     np.testing.assert_array_equal(got_arg, expect)
+
+
+# Siblings the lead found wrong on session 21's main (values from plain Python
+# against what main returned): a 1-D read at n - 1 - i (input [1, 2, 3]:
+# [46, 45, 44] expected in the fuzz's case, [46, 68, 78] returned), a read in a
+# `while` loop body, a column's first element, and a read two loops out.
+def add_mirrored_1d(a):
+    n = a.shape[0]
+    for i in range(n):
+        d = a[n - 1 - i]
+        for j in range(n):
+            a[j] = a[j] + d
+    return a
+
+
+def subtract_each_while(a):
+    n = a.shape[0]
+    i = 0
+    while i < n:
+        d = a[i]
+        for j in range(n):
+            a[j] = a[j] - d
+        i += 1
+    return a
+
+
+def column_from_top(a):
+    n, m = a.shape
+    for j in range(m):
+        c = a[0, j]
+        for i in range(n):
+            a[i, j] = a[i, j] * 2 + c
+    return a
+
+
+def read_two_loops_out(a):
+    n = a.shape[0]
+    for i in range(n):
+        d = a[i, i]
+        for j in range(n):
+            e = a[j, i]
+            for k in range(n):
+                a[j, k] += d * e * 0.001
+    return a
+
+
+@pytest.mark.parametrize("fn,arg,line", [
+    (add_mirrored_1d, np.array([1.0, 2.0, 3.0]), "d = a[n - 1 - i]"),
+    (subtract_each_while, np.array([1.0, 2.0, 3.0]), "d = a[i]"),
+    (column_from_top, MATRIX, "c = a[0, j]"),
+    (read_two_loops_out, MATRIX, "d = a[i, i]")])
+def test_sibling_reads_the_inner_loop_overwrites_are_refused(fn, arg, line):
+    with pytest.raises(FrontendError) as e:
+        ph.pipeline(fn)(arg.copy())
+    assert "at an element that loop writes" in str(e.value) and line in str(e.value)
