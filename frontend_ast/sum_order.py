@@ -432,23 +432,7 @@ class _SumBuilder:
                 return (jj, ss) + mid
             return (jj, row, ss) + tuple(v for v in mid if v is not row)
         a.define(acc, lkey(j, s), [a.zero(True)], pure=True)
-        akey = lkey(j, s)
-        # rows whose leaves all hold the same number of chunks, side by side
-        # (2048 elements: 16 leaves of 16 chunks): slot s adds chunks
-        # s * even + k, k < even (no leaf table or -0.0 choice in the loop); `even` is most for such rows and 0
-        # for the others (this update then reads nothing), `most` the
-        # reverse: one of the two updates runs
-        even = None
-        if len(a.run) == 1 or a.flat():
-            even = a.row_static(lambda z: even_chunks(_prod(z), a.lanes, a.block))
-            re_ = RDom([(0, even)], a.name + "_even")
-            # clamped into the row (a no-op: for bounds inference, which
-            # does not bound s * even; one clamp per chunk for all rows)
-            at = _max(_min(s * even + re_.x, q - 1), 0) * a.lanes + j
-            dense = a.row_clamped(a.read_flat(at, m, extra_at, clamp=False), row)
-            a.define(acc, akey, [Expr.wrap(acc[akey].node) + dense], re_)
-        most = a.row_static(lambda z: 0 if even is not None and even_chunks(
-            _prod(z), a.lanes, a.block) else most_chunks(_prod(z), a.lanes, a.block))
+        most = a.row_static(lambda z: most_chunks(_prod(z), a.lanes, a.block))
         # each slot s runs over as many chunks as the largest leaf has (its
         # accumulators stay in registers), those past its own adding -0.0
         # (x + -0.0 is x): no condition in the loop; the chunk clamped into
@@ -456,6 +440,7 @@ class _SumBuilder:
         r = RDom([(0, most)], a.name + "_chunk")
         first, chunks = leaf[s, c][0], leaf[s, c][1]
         chunk = _max(_min(first + r.x, q - 1), 0)
+        akey = lkey(j, s)
         nxt = a.read_flat(chunk * a.lanes + j, m, extra_at, clamp=False)
         nxt = select(r.x < chunks, a.row_clamped(nxt, row), a.zero(True))
         # the default schedule computes ROWS rows together (a constant
@@ -880,23 +865,6 @@ def rightmost_slot(m, lanes=LANES, block=BLOCK):
             q -= q // 2
         slot = slot * 2 + int(split)
     return slot
-
-
-def even_chunks(m, lanes=LANES, block=BLOCK):
-    """The chunks of `lanes` of each leaf when every slot of the split tree
-    of a run of m elements (2**split_depth(m) slots) holds a leaf of the
-    same number of chunks: every node above the last level splits and the
-    last level's nodes are equal (powers of two from 128 elements, and any
-    run of 8 to 135 elements); else 0."""
-    q, rem = m // lanes, m % lanes
-    if not q:
-        return 0
-    nodes = [(q, True)]
-    for _ in range(split_depth(m, lanes)):
-        if any(nq * lanes + (rem if last else 0) <= block for nq, last in nodes):
-            return 0            # a leaf above the last level
-        nodes = [half for nq, last in nodes for half in ((nq // 2, False), (nq - nq // 2, last))]
-    return q // len(nodes) if all(nq == nodes[0][0] for nq, _ in nodes) else 0
 
 
 def most_chunks(m, lanes=LANES, block=BLOCK):

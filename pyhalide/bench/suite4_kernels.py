@@ -231,8 +231,7 @@ def sched_sum_axis1(p):
     adds each row's pairwise sum; blocks of 8 rows in parallel, each block's
     leaf sums (sum_tree) computed per block, slot by slot, and each slot's
     8 accumulators of the 8 rows (sum_lanes: 8 vectors, kept in registers
-    over the slot's chunks; each of its updates) per slot, as the default
-    schedule does serially."""
+    over the slot's chunks) per slot, as the default schedule does serially."""
     f = _own(p, "sum")
     if not any(k.startswith("sum_lanes") for k in p.funcs):
         return          # rows of one element (or none): no pairwise sum
@@ -245,10 +244,8 @@ def sched_sum_axis1(p):
     j = lanes.args()[0]
     lanes.bound_extent(row, 8).compute_at(tree, s)
     lanes.reorder(j, row, s, c).vectorize(j)
-    for k in range(len(lanes.function().updates)):
-        # each update over a slot's chunks (rows of equal leaves, others)
-        (rx,) = _rvars(lanes, k)
-        lanes.update(k).reorder(j, row, rx, s, c).vectorize(j).unroll(row)
+    (rx,) = _rvars(lanes)
+    lanes.update(0).reorder(j, row, rx, s, c).vectorize(j).unroll(row)
 
 
 def _blocks_in_parallel(p, name):
