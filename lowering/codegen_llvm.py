@@ -1350,9 +1350,11 @@ class _FunctionEmitter:
         rows = self.row_groups[-1].rows(e.name, idx.base)
         if not rows:
             return
-        b = self.b
         stride = row_prefetch.row_term(idx.base, e.name)[1]
         extent = ir.Variable(stride.type, stride.name.replace(".stride.", ".extent."))
+        if not self.scope.get(extent.name):     # a buffer without that geometry
+            return
+        b = self.b
         mt = ops.scalar_llvm_type(btype, memory=True)
         p = b.gep(ptr, [self.index64(idx.base)], source_etype=mt)
         stride64 = b.sext(self.emit(stride), I64)
