@@ -16,8 +16,9 @@ searched, so the lanes below give the serial result bit for bit (the
 value of min/max is an element of the array, its NaN payload and zero
 sign included).
 
-The Funcs (state: value and flat C-order position, int64; argmin's tuple
-is (position, value), min/max's (value, position)):
+The Funcs (state: value and flat C-order position, int64, int32 in the
+lanes and the tail where the elements are read by flat position; argmin's
+tuple is (position, value), min/max's (value, position)):
   name_lanes(l, b)  LANES lanes and BLOCKS blocks: lane l of block b takes
                     the columns l, l + LANES, ... of the last axis (its
                     W // LANES whole chunks); its position is that of the
@@ -104,7 +105,11 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         sizes, nd = [nrows, per], 2
     width = Expr.wrap(sizes[nd - 1])
     full, tail = width // LANES, width % LANES
-    init = [ident, ir.Const(POS, -1 if last else 0)]
+    # the lanes' and the tail's positions: int32 where the elements are
+    # read by flat position (_flat_rows refuses 2**31 elements or more):
+    # one vector of positions per vector of 16 lanes, not two of int64
+    lane_pos = ir.Int(32) if by_address is not None else POS
+    init = [ident, ir.Const(lane_pos, -1 if last else 0)]
 
     def pack(value, pos):
         return [pos, value] if arg else [value, pos]
@@ -162,7 +167,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         if by_address is not None:
             at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, count, lane)
             x = by_address.element(at.node, by_address.sizes)
-            pos = ops.cast(POS, (at - lane if chunked else at).node)
+            pos = ops.cast(lane_pos, (at - lane if chunked else at).node)
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
@@ -193,11 +198,13 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     # the greatest of the lanes' states
     arr = Arr(name, INTP if arg else vty, [], "local", loc)
     f = ac.new_func(name, arr)
-    ac.emitter.define(f, (), tuple(pack(*init)), [], None, loc, pure=True, label=name)
+    ac.emitter.define(f, (), tuple(pack(ident, ir.Const(POS, -1 if last else 0))), [], None,
+                      loc, pure=True, label=name)
     for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
         v, pv = state(f[()])
         x, px = state(g[rb.x, rb.y])
+        px = ops.cast(POS, px)
         if g is part:       # name_lanes' position of lane 0 of the chunk
             px = ir.Add(px, ops.cast(POS, rb.x.node))
         better = _wins(x, px, v, pv, is_min, last, False)

@@ -87,7 +87,7 @@ from llvmlite import ir as ll
 from pyhalide import ir
 from pyhalide.ir.mutator import children
 
-from . import atomic_updates
+from . import atomic_updates, row_prefetch
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
@@ -291,6 +291,7 @@ class _FunctionEmitter:
         self.numbered_log: list = []    # keys in the order numbered
         self.numbered_marks: list = []  # len(numbered_log) at each open branch scope
         self.loops: list = []           # ops.Loop of each serial loop around
+        self.row_groups: list = []      # row_prefetch.RowGroups of each serial loop around
         self.exits: dict = {}           # serial loop name -> stack of (function, end block)
         self.cold = False               # a cold function (_cold_function)
 
@@ -523,12 +524,14 @@ class _FunctionEmitter:
         self.loops.append(ops.Loop(name, body, self.state.prefetch_min_work, memo,
                                    ext.constant if isinstance(ext, ll.Constant) else None,
                                    bool(plain or fold)))
+        self.row_groups.append(row_prefetch.RowGroups(name, body, memo))
         self.exits.setdefault(name, []).append((self.fn, after_bb))
         self.enter_branch()
         self.emit_stmt(body)
         self.leave_branch()
         self.exits[name].pop()
         self.loops.pop()
+        self.row_groups.pop()
         self.unbind(name)
         b = self.b
         # n + 1 <= extent <= INT32_MAX, so the counter increment cannot wrap.
@@ -1370,10 +1373,36 @@ class _FunctionEmitter:
     def emit_Load(self, e):
         ptr, btype = self.lookup_buffer(e.name)
         self._check_access(e.name, btype, e.type, e.index, "load")
+        if self.row_groups and e.type.lanes > 1:
+            self._prefetch_next_rows(e, ptr, btype)
         v = self._memory_access(ptr, btype, e.type, e.index, None, e.name in self.allocated)
         if e.type.is_bool():
             v = self.b.icmp_unsigned("!=", v, const(ir.UInt(8, e.type.lanes), 0))
         return v
+
+    def _prefetch_next_rows(self, e, ptr, btype):
+        """Where the dense load e is a row of a group the innermost serial
+        loop reads side by side (row_prefetch), prefetch into L2 the same
+        columns of the row a group further on (rows x the row stride), when
+        the buffer's rows span more than row_prefetch.LARGE_BYTES."""
+        idx = e.index
+        if not (isinstance(idx, ir.Ramp) and _const_of(idx.stride) == 1):
+            return
+        rows = self.row_groups[-1].rows(e.name, idx.base)
+        if not rows:
+            return
+        stride = row_prefetch.row_term(idx.base, e.name)[1]
+        extent = ir.Variable(stride.type, stride.name.replace(".stride.", ".extent."))
+        if not self.scope.get(extent.name):     # a buffer without that geometry
+            return
+        b = self.b
+        mt = ops.scalar_llvm_type(btype, memory=True)
+        p = b.gep(ptr, [self.index64(idx.base)], source_etype=mt)
+        stride64 = b.sext(self.emit(stride), I64)
+        large = row_prefetch.larger_than_cache(b, stride64, b.sext(self.emit(extent), I64),
+                                               btype.bytes())
+        ahead = b.select(large, b.mul(stride64, ll.Constant(I64, rows)), ll.Constant(I64, 0))
+        row_prefetch.prefetch_next_group(b, p, mt, btype.bytes(), e.type.lanes, ahead)
 
     def emit_Ramp(self, e):
         t = e.type
