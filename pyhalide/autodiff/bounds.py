@@ -8,6 +8,7 @@ from pyhalide import ir
 from pyhalide.errors import CompileError
 from pyhalide.lowering.interval import UNBOUNDED, Interval, bounds_of, union
 from pyhalide.simplify import simplify
+from pyhalide.source import at, user_location
 
 from .rvars import rvar_bounds
 
@@ -41,7 +42,7 @@ def required_regions(order: list, output_box: list) -> dict:
         for dim, iv in enumerate(box):
             if not iv.bounded():
                 raise CompileError(f"Access to function or buffer {name} at dimension {dim} is "
-                                   f"not bounded. We can only differentiate bounded accesses.")
+                                   f"not bounded. We can only differentiate bounded accesses.{at(user_location())}")
     return regions
 
 

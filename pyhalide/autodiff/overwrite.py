@@ -10,6 +10,7 @@ from pyhalide import ir
 from pyhalide.errors import CompileError
 from pyhalide.lowering.interval import Interval, bounds_of
 from pyhalide.simplify import simplify
+from pyhalide.source import at, user_location
 
 from .expr_adjoints import expression_adjoints
 from .rvars import rvar_bounds
@@ -26,7 +27,7 @@ def check_overwrites(order: list) -> None:
 
 def _error(fn) -> CompileError:
     return CompileError(f"Can't take the gradients of {fn.name}, which depend on intermediate "
-                        f"values. Use a scan (which saves intermediate results) instead.")
+                        f"values. Use a scan (which saves intermediate results) instead.{at(user_location())}")
 
 
 def _calls_something(exprs, fn=None) -> bool:
@@ -60,7 +61,7 @@ def _check_update(fn, u: int, d, boxes: list) -> None:
     if scan:
         raise CompileError(f"propagate_adjoints: the update {u} of {fn.name} is a scan (it reads "
                            f"{fn.name} where it does not write, with a derivative other than 0 "
-                           f"or 1); pyhalide does not differentiate scans")
+                           f"or 1); pyhalide does not differentiate scans{at(user_location())}")
     if used_by_others:
         raise _error(fn)
 

@@ -1,0 +1,385 @@
+"""hl.propagate_adjoints (pyhalide/autodiff/): every derivative is compared
+with Halide 21's propagate_adjoints on the same program (the program is
+written once against the module `m`, pyhalide or halide) and with central
+finite differences of a NumPy float64 version of the program."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+hl = pytest.importorskip("halide")
+
+RNG = np.random.default_rng(22)
+
+
+def values(buf, sizes) -> np.ndarray:
+    """A realized Buffer's elements as an array indexed [x, y, ...]."""
+    if not sizes:
+        return np.array(float(buf[()]))
+    pts = list(itertools.product(*[range(s) for s in sizes]))
+    return np.array([float(buf[p if len(p) > 1 else p[0]]) for p in pts]).reshape(sizes)
+
+
+def buffer(m, data: np.ndarray):
+    """A float32 Buffer of module m holding data (indexed [x, y, ...])."""
+    b = m.Buffer(m.Float(32), list(data.shape))
+    for p in itertools.product(*[range(s) for s in data.shape]):
+        b[p if len(p) > 1 else p[0]] = float(data[p])
+    return b
+
+
+def realized(m, case, inputs: dict) -> dict:
+    """label -> array of every derivative the case names, under module m."""
+    d, wanted = case(m, inputs)
+    return {label: values(pick(d).realize(list(sizes)), sizes)
+            for label, (pick, sizes) in wanted.items()}
+
+
+def finite_differences(loss, inputs: dict, name: str, h: float = 1e-6) -> np.ndarray:
+    """d loss / d inputs[name], central differences in float64."""
+    base = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    x = base[name]
+    out = np.zeros(x.shape)
+    for p in itertools.product(*[range(s) for s in x.shape]):
+        hi, lo = dict(base), dict(base)
+        hi[name], lo[name] = x.copy(), x.copy()
+        hi[name][p] += h
+        lo[name][p] -= h
+        out[p] = (loss(hi) - loss(lo)) / (2 * h)
+    return out
+
+
+def check(case, inputs: dict, loss=None, fd: dict | None = None) -> dict:
+    """The case's derivatives under pyhalide equal Halide 21's; those named in
+    `fd` (label -> input name) equal the finite differences of `loss`."""
+    got = realized(ph, case, inputs)
+    want = realized(hl, case, inputs)
+    assert got.keys() == want.keys()
+    for label in got:
+        np.testing.assert_allclose(got[label], want[label], rtol=1e-5, atol=1e-5, err_msg=label)
+    for label, name in (fd or {}).items():
+        np.testing.assert_allclose(got[label], finite_differences(loss, inputs, name),
+                                   rtol=1e-4, atol=1e-4, err_msg=label)
+    return got
+
+
+# ------------------------------------------------------------------ programs
+def blur_case(m, inputs):
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    n = inputs["b"].shape[0]
+    bb, blur, loss = m.Func("bb"), m.Func("blur"), m.Func("loss")
+    bb[x] = b[m.clamp(x, 0, n - 1)]
+    blur[x] = bb[x - 1] + bb[x] + bb[x + 1]
+    r = m.RDom([(1, n - 2)])
+    loss[()] = m.f32(0)
+    loss[()] += blur[r.x] * blur[r.x]
+    d = m.propagate_adjoints(loss)
+    return d, {"b": (lambda d: d[b], [n]), "bb": (lambda d: d[bb], [n]),
+               "blur": (lambda d: d[blur], [n])}
+
+
+def blur_loss(v):
+    b = v["b"]
+    n = b.shape[0]
+    bb = b[np.clip(np.arange(-1, n + 1), 0, n - 1)]
+    blur = bb[:-2] + bb[1:-1] + bb[2:]
+    return float(np.sum(blur[1:n - 1] ** 2))
+
+
+def test_blur_of_a_clamped_buffer():
+    inputs = {"b": RNG.random(8)}
+    got = check(blur_case, inputs, blur_loss, {"b": "b", "bb": "b"})
+    assert np.count_nonzero(got["blur"]) == 6          # only blur[1..6] reaches the loss
+
+
+def unclamped_blur_case(m, inputs):
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    n = inputs["b"].shape[0]
+    f, loss = m.Func("f"), m.Func("loss")
+    f[x] = b[x - 1] + b[x] + b[x + 1]
+    r = m.RDom([(1, n - 2)])
+    loss[()] = m.f32(0)
+    loss[()] += f[r.x] * f[r.x] * 0.5
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [n]), "f": (lambda d: d[f], [n])}
+
+
+def unclamped_blur_loss(v):
+    b = v["b"]
+    return float(np.sum((b[:-2] + b[1:-1] + b[2:]) ** 2) * 0.5)
+
+
+def test_blur_read_at_three_offsets():
+    check(unclamped_blur_case, {"b": RNG.random(9)}, unclamped_blur_loss, {"b": "b"})
+
+
+def sum_case(m, inputs):
+    b, w = buffer(m, inputs["b"]), buffer(m, inputs["w"])
+    p = m.Param(m.Float(32), "p", float(inputs["p"]))
+    n = inputs["b"].shape[0]
+    r = m.RDom([(0, n)])
+    loss = m.Func("loss")
+    loss[()] = m.f32(0)
+    loss[()] += w[r.x] * b[r.x] + p * b[r.x] * b[r.x]
+    d = m.propagate_adjoints(loss)
+    return d, {"b": (lambda d: d[b], [n]), "w": (lambda d: d[w], [n]), "p": (lambda d: d[p], [])}
+
+
+def sum_loss(v):
+    return float(np.sum(v["w"] * v["b"] + v["p"] * v["b"] ** 2))
+
+
+def test_sum_reduction_with_a_param():
+    inputs = {"b": RNG.random(6), "w": RNG.random(6), "p": np.array(0.75)}
+    check(sum_case, inputs, sum_loss, {"b": "b", "w": "w", "p": "p"})
+
+
+MATH = {
+    "exp": (lambda m, e: m.exp(e), np.exp),
+    "log": (lambda m, e: m.log(e), np.log),
+    "sin": (lambda m, e: m.sin(e), np.sin),
+    "cos": (lambda m, e: m.cos(e), np.cos),
+    "sqrt": (lambda m, e: m.sqrt(e), np.sqrt),
+    "tanh": (lambda m, e: m.tanh(e), np.tanh),
+    "atan": (lambda m, e: m.atan(e), np.arctan),
+    "pow_base": (lambda m, e: m.pow(e, 1.5), lambda v: v ** 1.5),
+    "pow_exponent": (lambda m, e: m.pow(m.f32(2.0), e), lambda v: 2.0 ** v),
+    "atan2": (lambda m, e: m.atan2(e, e * e + 0.5), lambda v: np.arctan2(v, v * v + 0.5)),
+    "division": (lambda m, e: (e + 1.0) / (e * e + 0.25), lambda v: (v + 1) / (v * v + 0.25)),
+    "select": (lambda m, e: m.select(e > 0.5, e * e, 3.0 * e),
+               lambda v: np.where(v > 0.5, v * v, 3 * v)),
+    "min_max_clamp": (lambda m, e: m.min(e, 0.7) + m.max(e * 2.0, 0.9) + m.clamp(e, 0.3, 0.6),
+                      lambda v: np.minimum(v, 0.7) + np.maximum(2 * v, 0.9) + np.clip(v, 0.3, 0.6)),
+    "float64_cast": (lambda m, e: m.cast(m.Float(32), m.cast(m.Float(64), e) * m.f64(3.0)),
+                     lambda v: 3 * v),
+    "int_cast": (lambda m, e: e * m.cast(m.Float(32), m.cast(m.Int(32), e * 4.0)),
+                 lambda v: v * np.floor(v * 4)),
+}
+# inputs away from the kinks of select/min/max/clamp and the int cast's steps
+MATH_INPUT = np.array([0.12, 0.33, 0.41, 0.58, 0.66, 0.81, 0.93])
+
+
+def math_case(name):
+    fn = MATH[name][0]
+
+    def case(m, inputs):
+        x = m.Var("x")
+        b, w = buffer(m, inputs["b"]), buffer(m, inputs["w"])
+        n = inputs["b"].shape[0]
+        g, loss = m.Func("g"), m.Func("loss")
+        g[x] = fn(m, b[x])
+        r = m.RDom([(0, n)])
+        loss[()] = m.f32(0)
+        loss[()] += g[r.x] * w[r.x]
+        return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [n]),
+                                            "w": (lambda d: d[w], [n])}
+    return case
+
+
+@pytest.mark.parametrize("name", sorted(MATH))
+def test_math_functions(name):
+    inputs = {"b": MATH_INPUT, "w": RNG.random(MATH_INPUT.shape[0]) + 0.5}
+
+    def loss(v):
+        return float(np.sum(MATH[name][1](v["b"]) * v["w"]))
+    check(math_case(name), inputs, loss, {"b": "b", "w": "w"})
+
+
+def two_reads_case(m, inputs):
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    n = inputs["b"].shape[0]
+    f, g, loss = m.Func("f"), m.Func("g"), m.Func("loss")
+    f[x] = b[x] * b[x]
+    g[x] = f[x] * f[x + 1] + f[x]
+    r = m.RDom([(0, n - 1)])
+    loss[()] = m.f32(0)
+    loss[()] += g[r.x]
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [n]), "f": (lambda d: d[f], [n])}
+
+
+def two_reads_loss(v):
+    f = v["b"] ** 2
+    return float(np.sum(f[:-1] * f[1:] + f[:-1]))
+
+
+def test_a_func_read_at_two_places():
+    check(two_reads_case, {"b": RNG.random(7)}, two_reads_loss, {"b": "b"})
+
+
+def histogram_case(m, inputs):
+    x = m.Var("x")
+    b, w = buffer(m, inputs["b"]), buffer(m, inputs["w"])
+    n = inputs["b"].shape[0]
+    h, loss = m.Func("h"), m.Func("loss")
+    r = m.RDom([(0, n)])
+    h[x] = m.f32(0)
+    h[m.clamp(m.i32(b[r.x]), 0, 2)] += w[r.x] * b[r.x]
+    r2 = m.RDom([(0, 3)])
+    loss[()] = m.f32(0)
+    loss[()] += h[r2.x] * h[r2.x]
+    d = m.propagate_adjoints(loss)
+    return d, {"b": (lambda d: d[b], [n]), "w": (lambda d: d[w], [n]),
+               "h": (lambda d: d[h], [3]), "h0": (lambda d: d[h, 0], [3])}
+
+
+def histogram_loss(v):
+    b, w = v["b"], v["w"]
+    bins = np.clip(np.floor(b).astype(int), 0, 2)     # (the bins do not move under ±h)
+    h = np.bincount(bins, weights=w * b, minlength=3)
+    return float(np.sum(h ** 2))
+
+
+def test_histogram_with_a_data_dependent_index():
+    inputs = {"b": np.array([0.5, 2.2, 1.7, 0.1, 2.9, 1.3]), "w": RNG.random(6)}
+    got = check(histogram_case, inputs, histogram_loss, {"b": "b", "w": "w"})
+    np.testing.assert_allclose(got["h"], got["h0"])      # the update reads h where it writes
+
+
+def image_2d_case(m, inputs):
+    x, y = m.Var("x"), m.Var("y")
+    b, k = buffer(m, inputs["b"]), buffer(m, inputs["k"])
+    nx, ny = inputs["b"].shape
+    f, loss = m.Func("f"), m.Func("loss")
+    f[x, y] = b[x, y] * k[x] + b[x + 1, y] * 0.5
+    r = m.RDom([(0, nx - 1), (0, ny)])
+    loss[()] = m.f32(0)
+    loss[()] += f[r.x, r.y] * f[r.x, r.y]
+    d = m.propagate_adjoints(loss)
+    return d, {"b": (lambda d: d[b], [nx, ny]), "k": (lambda d: d[k], [nx - 1]),
+               "f": (lambda d: d[f], [nx - 1, ny])}
+
+
+def image_2d_loss(v):
+    b, k = v["b"], v["k"]
+    f = b[:-1, :] * k[:, None] + b[1:, :] * 0.5
+    return float(np.sum(f ** 2))
+
+
+def test_two_dimensions_and_a_read_over_one():
+    inputs = {"b": RNG.random((5, 3)), "k": RNG.random(4)}
+    check(image_2d_case, inputs, image_2d_loss, {"b": "b", "k": "k"})
+
+
+def downsample_case(m, inputs):
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    n = inputs["b"].shape[0]
+    f, loss = m.Func("f"), m.Func("loss")
+    f[x] = b[2 * x] * b[2 * x + 1]
+    r = m.RDom([(0, n // 2)])
+    loss[()] = m.f32(0)
+    loss[()] += f[r.x] * (r.x + 1)
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [n])}
+
+
+def downsample_loss(v):
+    b = v["b"]
+    return float(np.sum(b[0::2] * b[1::2] * (np.arange(b.shape[0] // 2) + 1)))
+
+
+def test_a_read_that_is_not_invertible_scatters():
+    check(downsample_case, {"b": RNG.random(8)}, downsample_loss, {"b": "b"})
+
+
+def halide_test_case(m, inputs):
+    """Halide's correctness test autodiff.py: an update overwrites f[0]."""
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    p = m.Param(m.Float(32), "p", 1)
+    f, g, h = m.Func("f"), m.Func("g"), m.Func("h")
+    f[x] = b[x]
+    f[0] = 4.0
+    g[x] = f[x] * 5.0 * p
+    r = m.RDom([(0, 3)])
+    h[()] = 0.0
+    h[()] += g[r.x]
+    d = m.propagate_adjoints(h)
+    return d, {"f": (lambda d: d[f], [3]), "f0": (lambda d: d[f, 0], [3]),
+               "g": (lambda d: d[g], [3]), "b": (lambda d: d[b], [3]),
+               "p": (lambda d: d[p], [])}
+
+
+def test_halides_autodiff_program():
+    got = check(halide_test_case, {"b": np.array([1.0, 2.0, 3.0])})
+    assert got["f"].tolist() == [0.0, 5.0, 5.0]
+    assert got["f0"].tolist() == [5.0, 5.0, 5.0]
+    assert got["b"].tolist() == [0.0, 5.0, 5.0]
+    assert got["p"] == pytest.approx(45.0)
+
+
+def adjoint_func_case(m, inputs):
+    """propagate_adjoints(output, adjoint Func, bounds); Halide's region is
+    [min, min + extent] (one more than the Range)."""
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    n = inputs["b"].shape[0]
+    o, adj = m.Func("o"), m.Func("adj")
+    o[x] = b[x] * b[x] + b[x + 1]
+    adj[x] = m.f32(x) + 1.0
+    d = m.propagate_adjoints(o, adj, [m.Range(1, 3)])
+    return d, {"b": (lambda d: d[b], [n]), "o": (lambda d: d[o], [n])}
+
+
+def test_adjoint_func_and_bounds():
+    b = RNG.random(6)
+    got = check(adjoint_func_case, {"b": b})
+    adj = np.zeros(6)
+    adj[1:5] = np.arange(1, 5) + 1.0                  # o's region: [1, 4]
+    want = 2 * b * adj + np.concatenate([[0.0], adj[:-1]])
+    np.testing.assert_allclose(got["b"], want, rtol=1e-5)
+
+
+def test_adjoint_buffer():
+    """(output, adjoint Buffer): Halide 21's binding of this form refuses
+    every Buffer (pybind11 cannot convert to Buffer<float>), so the result
+    is compared with NumPy only: the adjoint is the Buffer inside it, 0
+    outside."""
+    x = ph.Var("x")
+    data = RNG.random(5)
+    b = buffer(ph, data)
+    o = ph.Func("o")
+    o[x] = b[x] * b[x]
+    seed = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+    d = ph.propagate_adjoints(o, ph.Buffer(seed))
+    got = values(d[b].realize([5]), [5])
+    np.testing.assert_allclose(got, 2 * data * np.append(seed, 0.0), rtol=1e-5)
+
+
+# ------------------------------------------------------------------ refusals
+@pytest.mark.parametrize("m", [ph, hl], ids=["pyhalide", "halide"])
+def test_a_product_reduction_is_refused_as_in_halide(m):
+    b = buffer(m, RNG.random(4))
+    r = m.RDom([(0, 4)])
+    f = m.Func("f")
+    f[()] = m.f32(1.0)
+    f[()] *= b[r.x]
+    with pytest.raises(m.HalideError, match="Can't take the gradients of f"):
+        m.propagate_adjoints(f)
+
+
+def test_a_tuple_valued_func_is_refused_by_name():
+    x = ph.Var("x")
+    b = buffer(ph, RNG.random(4))
+    t, o = ph.Func("t"), ph.Func("o")
+    t[x] = (b[x], b[x] * 2.0)
+    o[x] = t[x][0] + t[x][1]
+    with pytest.raises(ph.CompileError, match="Tuple-valued Func t"):
+        ph.propagate_adjoints(o)
+
+
+def test_a_scan_is_refused_by_name():
+    x = ph.Var("x")
+    b = buffer(ph, RNG.random(4))
+    r = ph.RDom([(0, 3)])
+    f, o = ph.Func("f"), ph.Func("o")
+    f[x] = ph.f32(0)
+    f[r.x + 1] = 2.0 * f[r.x] + b[r.x]
+    o[()] = f[3]
+    with pytest.raises(ph.CompileError, match="update 0 of f is a scan"):
+        ph.propagate_adjoints(o)
