@@ -68,7 +68,7 @@ def propagate(output, adjoint, output_box: list) -> dict:
         if len(fn.output_types) != 1:
             raise CompileError(f"propagate_adjoints: the Tuple-valued Func {fn.name} is not "
                                f"supported by pyhalide")
-    check_overwrites(order)
+    kinds = check_overwrites(order)
     regions = required_regions(order, output_box)
     stubs = {}
     for fn in order:
@@ -86,7 +86,7 @@ def propagate(output, adjoint, output_box: list) -> dict:
                                         [unique_name("v") for _ in range(dims)], (t,))
     for fn in reversed(order):
         for u in range(len(fn.updates) - 1, -2, -1):
-            _propagate_definition(fn, u, stubs, regions[fn.name])
+            _propagate_definition(fn, u, stubs, regions[fn.name], kinds.get((fn.name, u)))
     for a in stubs.values():
         a.define()
     return {key: a.func for key, a in stubs.items()}
@@ -101,30 +101,39 @@ def _implicit(fn: ir.Function, adjoint_args: list) -> dict:
     return {a: ir.Variable(ir.INDEX, b) for a, b in zip(fn.args, adjoint_args) if a != b}
 
 
-def _propagate_definition(fn: ir.Function, u: int, stubs: dict, region: list) -> None:
-    """The adjoint of definition u of fn (-1: pure) into what it reads."""
+def _propagate_definition(fn: ir.Function, u: int, stubs: dict, region: list, kind) -> None:
+    """The adjoint of definition u of fn (-1: pure) into what it reads.
+    `kind` (overwrite.py): None when the definition reads fn, if at all,
+    where it writes (that read's adjoint replaces the masked one); "shift":
+    it reads fn at other points (the adjoints are added); "scan": it reads
+    fn behind the point it writes along its RVar (the adjoint of the update
+    itself runs that RVar backwards, adding, before the mask)."""
     cur = stubs[(fn.name, u)]
     rename = _implicit(fn, cur.args)
     d = fn.pure if u < 0 else fn.updates[u]
     values = [ir.substitute(v, rename) for v in d.values]
     lhs = cur.arg_vars() if u < 0 else [ir.substitute(a, rename) for a in d.args]
-    if u >= 0:
-        _mask_previous(stubs[(fn.name, u - 1)], cur, lhs)
+    prev = stubs.get((fn.name, u - 1))
+    if u >= 0 and kind != "scan":
+        _mask_previous(prev, cur, lhs)
     outs = [cur.call(lhs, i) for i in range(len(values))]
     reader = Reader(cur, region)
     found = expression_adjoints(values, outs)
-    # the reads of fn itself first (they overwrite), then the others
-    for target, a in found:
+    flip = kind == "scan"
+    for target, a in found:           # the reads of fn itself first
         if isinstance(target, ir.Call) and target.func is fn:
-            scatter(reader, stubs[(fn.name, u - 1)], list(target.args), a,
-                    target.value_index, True)
+            scatter(reader, cur if flip else prev, list(target.args), a, target.value_index,
+                    overwrite=kind is None, flip=flip)
+    if flip:
+        _mask_previous(prev, cur, lhs)
     for target, a in found:
         if isinstance(target, ir.Variable):
-            scatter(reader, stubs[(target.name, -1)], [], a, 0, False)
+            scatter(reader, stubs[(target.name, -1)], [], a, 0, overwrite=False, flip=flip)
         elif target.func is not fn:
             key = (target.name, len(target.func.updates) - 1) \
                 if target.call_type == ir.FUNC else (target.name, -1)
-            scatter(reader, stubs[key], list(target.args), a, target.value_index, False)
+            scatter(reader, stubs[key], list(target.args), a, target.value_index,
+                    overwrite=False, flip=flip)
 
 
 def _mask_previous(prev: AdjointFunc, cur: AdjointFunc, lhs: list) -> None:

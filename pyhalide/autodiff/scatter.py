@@ -30,9 +30,11 @@ class Reader:
         self.region = region
 
 
-def scatter(reader: Reader, target, lhs: list, adjoint, index: int, overwrite: bool) -> None:
+def scatter(reader: Reader, target, lhs: list, adjoint, index: int, overwrite: bool,
+            flip: bool = False) -> None:
     """Add `target[lhs][index] += adjoint` (`=` when overwrite) over the
-    reader's region to the AdjointFunc `target`."""
+    reader's region to the AdjointFunc `target`; `flip`: the reader's own
+    RVars run backwards (the adjoint of a scan)."""
     lhs = list(lhs)
     preds = rdom_predicates(lhs + [adjoint])
     u = [ir.Variable(ir.INDEX, unique_name(f"u{i}_")) for i in range(len(lhs))]
@@ -67,6 +69,10 @@ def scatter(reader: Reader, target, lhs: list, adjoint, index: int, overwrite: b
     if dims:
         r = RDom([b for _, b in dims])
         mapping = {name: rv.node for (name, _), rv in zip(dims, r)}
+        if flip:            # r -> min + extent - 1 - r for the reader's RVars
+            for name, (lo, ext) in old.items():
+                last = simplify(ir.Sub(ir.Add(lo, ext), ir.one(lo.type)))
+                mapping[name] = ir.Sub(last, mapping[name])
         lhs = [ir.substitute(a, mapping) for a in lhs]
         adjoint = ir.substitute(adjoint, mapping)
         for p in preds:

@@ -149,11 +149,12 @@ MATH = {
     "atan": (lambda m, e: m.atan(e), np.arctan),
     "pow_base": (lambda m, e: m.pow(e, 1.5), lambda v: v ** 1.5),
     "pow_exponent": (lambda m, e: m.pow(m.f32(2.0), e), lambda v: 2.0 ** v),
-    "atan2": (lambda m, e: m.atan2(e, e * e + 0.5), lambda v: np.arctan2(v, v * v + 0.5)),
-    "division": (lambda m, e: (e + 1.0) / (e * e + 0.25), lambda v: (v + 1) / (v * v + 0.25)),
-    "select": (lambda m, e: m.select(e > 0.5, e * e, 3.0 * e),
+    "atan2": (lambda m, e: m.atan2(e, e * e + m.f32(0.5)), lambda v: np.arctan2(v, v * v + 0.5)),
+    "division": (lambda m, e: (e + 1.0) / (e * e + m.f32(0.25)), lambda v: (v + 1) / (v * v + 0.25)),
+    "select": (lambda m, e: m.select(e > m.f32(0.5), e * e, 3.0 * e),
                lambda v: np.where(v > 0.5, v * v, 3 * v)),
-    "min_max_clamp": (lambda m, e: m.min(e, 0.7) + m.max(e * 2.0, 0.9) + m.clamp(e, 0.3, 0.6),
+    "min_max_clamp": (lambda m, e: m.min(e, m.f32(0.7)) + m.max(e * 2.0, m.f32(0.9)) +
+                      m.clamp(e, m.f32(0.3), m.f32(0.6)),
                       lambda v: np.minimum(v, 0.7) + np.maximum(2 * v, 0.9) + np.clip(v, 0.3, 0.6)),
     "float64_cast": (lambda m, e: m.cast(m.Float(32), m.cast(m.Float(64), e) * m.f64(3.0)),
                      lambda v: 3 * v),
@@ -329,9 +330,11 @@ def adjoint_func_case(m, inputs):
 def test_adjoint_func_and_bounds():
     b = RNG.random(6)
     got = check(adjoint_func_case, {"b": b})
-    adj = np.zeros(6)
-    adj[1:5] = np.arange(1, 5) + 1.0                  # o's region: [1, 4]
-    want = 2 * b * adj + np.concatenate([[0.0], adj[:-1]])
+    # d_b[u] = adj[u] * 2 b[u] + adj[u - 1]: adj is x + 1 everywhere (not 0
+    # outside the region), and the reads of b inverted to u are clamped to
+    # o's region [1, 4] (as Halide does)
+    u = np.arange(6)
+    want = (u + 1.0) * 2 * b[np.clip(u, 1, 4)] + u
     np.testing.assert_allclose(got["b"], want, rtol=1e-5)
 
 
