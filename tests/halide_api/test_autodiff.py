@@ -24,9 +24,9 @@ def values(buf, sizes) -> np.ndarray:
     return np.array([float(buf[p if len(p) > 1 else p[0]]) for p in pts]).reshape(sizes)
 
 
-def buffer(m, data: np.ndarray):
-    """A float32 Buffer of module m holding data (indexed [x, y, ...])."""
-    b = m.Buffer(m.Float(32), list(data.shape))
+def buffer(m, data: np.ndarray, bits: int = 32):
+    """A float Buffer of module m holding data (indexed [x, y, ...])."""
+    b = m.Buffer(m.Float(bits), list(data.shape))
     for p in itertools.product(*[range(s) for s in data.shape]):
         b[p if len(p) > 1 else p[0]] = float(data[p])
     return b
@@ -265,6 +265,55 @@ def image_2d_loss(v):
 def test_two_dimensions_and_a_read_over_one():
     inputs = {"b": RNG.random((5, 3)), "k": RNG.random(4)}
     check(image_2d_case, inputs, image_2d_loss, {"b": "b", "k": "k"})
+
+
+def box_blur_case(m, inputs):
+    """A 3x3 box blur over an RDom of a repeat_edge boundary condition."""
+    x, y = m.Var("x"), m.Var("y")
+    b = buffer(m, inputs["b"])
+    nx, ny = inputs["b"].shape
+    c = m.BoundaryConditions.repeat_edge(b)
+    blur, loss = m.Func("blur"), m.Func("loss")
+    r = m.RDom([(-1, 3), (-1, 3)])
+    blur[x, y] = m.f32(0)
+    blur[x, y] += c[x + r.x, y + r.y] * m.f32(1.0 / 9)
+    rr = m.RDom([(0, nx), (0, ny)])
+    loss[()] = m.f32(0)
+    loss[()] += blur[rr.x, rr.y] * blur[rr.x, rr.y] + m.sin(blur[rr.x, rr.y])
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [nx, ny]),
+                                        "blur": (lambda d: d[blur], [nx, ny])}
+
+
+def box_blur_loss(v):
+    b = np.pad(v["b"], 1, mode="edge")
+    nx, ny = v["b"].shape
+    blur = sum(b[1 + i:1 + i + nx, 1 + j:1 + j + ny] for i in (-1, 0, 1) for j in (-1, 0, 1)) / 9
+    return float(np.sum(blur ** 2 + np.sin(blur)))
+
+
+def test_box_blur_of_a_boundary_condition():
+    check(box_blur_case, {"b": RNG.random((6, 5))}, box_blur_loss, {"b": "b"})
+
+
+def transpose_case(m, inputs):
+    """float64, a Func reading its input transposed and in place."""
+    x, y = m.Var("x"), m.Var("y")
+    b = buffer(m, inputs["b"], 64)
+    t, loss = m.Func("t"), m.Func("loss")
+    t[x, y] = b[y, x] * b[x, y]
+    r = m.RDom([(0, 5), (0, 5)])
+    loss[()] = m.f64(0)
+    loss[()] += t[r.x, r.y] * m.cast(m.Float(64), r.x + 1)
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], list(inputs["b"].shape))}
+
+
+def transpose_loss(v):
+    b = v["b"][:5, :5]
+    return float(np.sum(b.T * b * (np.arange(5) + 1.0)[:, None]))
+
+
+def test_float64_and_a_transposed_read():
+    check(transpose_case, {"b": RNG.random((6, 5))}, transpose_loss, {"b": "b"})
 
 
 def downsample_case(m, inputs):
