@@ -47,10 +47,12 @@ class AdjointFunc:
         if not has_rvars and not last_reduces and len(lhs) == len(last_lhs) and \
                 all(ir.equal(a, b) for a, b in zip(lhs, last_lhs)):
             last_values[index] = value if overwrite else ir.Add(last_values[index], value)
+            if overwrite and self.updates:
+                self.updates[-1][2] = True      # (`+= a` then `= b` is `= b`)
             return
         values = [None] * len(self.types)
         values[index] = value
-        self.updates.append((list(lhs), values, overwrite))
+        self.updates.append([list(lhs), values, overwrite])
 
     def define(self) -> None:
         """Give the Func its collected definitions."""

@@ -38,10 +38,13 @@ class Derivative:
         return f"<halide.Derivative of {len(self._adjoints)} Funcs>"
 
 
-def _const(v) -> ir.Expr:
-    from pyhalide.expr import to_node
-    from pyhalide.var import _index_expr
-    return _index_expr(v, "a bound") if not isinstance(v, ir.Expr) else to_node(v)
+def _index(v) -> ir.Expr:
+    """A bound given as a Python int or an integer Expr, as an index Expr."""
+    from pyhalide.expr import cast_node, to_node
+    n = to_node(v)
+    if not n.type.is_integer():
+        raise TypeError(f"propagate_adjoints: a bound must be an integer, not {n.type}")
+    return cast_node(ir.INDEX, n)
 
 
 def propagate_adjoints(output, adjoint=None, output_bounds=None) -> Derivative:
@@ -82,6 +85,6 @@ def propagate_adjoints(output, adjoint=None, output_bounds=None) -> Derivative:
         box = []
         for b in output_bounds:
             lo, ext = (b.min, b.extent) if hasattr(b, "extent") else b
-            lo = _const(lo)
-            box.append(Interval(lo, ir.Add(lo, _const(ext))))     # (as Halide: min + extent)
+            lo = _index(lo)
+            box.append(Interval(lo, ir.Add(lo, _index(ext))))     # (as Halide: min + extent)
     return Derivative(propagate(output, adjoint, box))
