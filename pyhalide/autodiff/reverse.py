@@ -44,7 +44,7 @@ def _adjoint_args(fn: ir.Function) -> list:
 
 
 def _inputs(order: list) -> dict:
-    """name -> (dimensions, type) of every buffer and Param the Funcs read."""
+    """name -> (dimensions, type) of every buffer and float Param the Funcs read."""
     out = {}
     for fn in order:
         for d in definitions(fn):
@@ -53,7 +53,7 @@ def _inputs(order: list) -> dict:
                 if c.call_type == ir.IMAGE:
                     out.setdefault(c.name, (len(c.args), c.type))
             for name, v in ir.free_vars(exprs).items():
-                if v.kind == "param":
+                if v.kind == "param" and v.type.is_float():     # (Halide: float Params only)
                     out.setdefault(name, (0, v.type))
     return out
 

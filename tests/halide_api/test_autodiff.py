@@ -403,6 +403,54 @@ def test_adjoint_buffer():
     np.testing.assert_allclose(got, 2 * data * np.append(seed, 0.0), rtol=1e-5)
 
 
+def predicate_case(m, inputs):
+    """An RDom with a predicate, an integer Param in an index, min, abs, lerp."""
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    k = m.Param(m.Int(32), "k", 1)
+    f, g, loss = m.Func("f"), m.Func("g"), m.Func("loss")
+    f[x] = b[x + k] * b[x]
+    g[x] = m.min(b[2 * x], b[2 * x + 1]) + m.abs(b[x] - 2.0) + \
+        m.lerp(b[x], b[x + 1], m.f32(0.25)) * b[x]
+    r = m.RDom([(0, 5)])
+    r.where(r.x % 2 == 0)
+    loss[()] = m.f32(0)
+    loss[()] += f[r.x] * m.f32(2.0) + g[r.x // 2]
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [6]), "f": (lambda d: d[f], [6]),
+                                        "g": (lambda d: d[g], [3])}
+
+
+def predicate_loss(v):
+    b = v["b"]
+    total = 0.0
+    for i in (0, 2, 4):
+        j = i // 2
+        g = min(b[2 * j], b[2 * j + 1]) + abs(b[j] - 2.0) + (0.75 * b[j] + 0.25 * b[j + 1]) * b[j]
+        total += 2.0 * b[i + 1] * b[i] + g
+    return total
+
+
+def test_a_predicate_and_an_integer_param():
+    check(predicate_case, {"b": np.array([0.5, 1.5, 2.5, 3.1, 4.5, 5.5])}, predicate_loss,
+          {"b": "b"})
+
+
+def test_an_image_param():
+    """d[image_param] (Halide 21's binding takes Funcs, Buffers and Params only)."""
+    x = ph.Var("x")
+    data = RNG.random(6).astype(np.float32)
+    im = ph.ImageParam(ph.Float(32), 1, "im")
+    im.set(ph.Buffer(data))
+    f, loss = ph.Func("f"), ph.Func("loss")
+    f[x] = im[x] * im[x + 1]
+    r = ph.RDom([(0, 5)])
+    loss[()] = ph.f32(0)
+    loss[()] += f[r.x]
+    got = values(ph.propagate_adjoints(loss)[im].realize([6]), [6])
+    want = np.append(data[1:], 0.0) + np.insert(data[:-1], 0, 0.0)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 # ------------------------------------------------------------------ refusals
 @pytest.mark.parametrize("m", [ph, hl], ids=["pyhalide", "halide"])
 def test_a_product_reduction_is_refused_as_in_halide(m):
