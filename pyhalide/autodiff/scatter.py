@@ -66,6 +66,7 @@ def scatter(reader: Reader, target, lhs: list, adjoint, index: int, overwrite: b
             fresh[name] = (simplify(iv.lo), ext)
     old = rvar_bounds(lhs + [adjoint])
     dims = list(fresh.items()) + sorted(old.items(), key=lambda kv: kv[0])
+    back = {v.name: ir.Variable(ir.INDEX, a) for v, a in zip(u, target.args)}
     if dims:
         r = RDom([b for _, b in dims])
         mapping = {name: rv.node for (name, _), rv in zip(dims, r)}
@@ -76,8 +77,7 @@ def scatter(reader: Reader, target, lhs: list, adjoint, index: int, overwrite: b
         lhs = [ir.substitute(a, mapping) for a in lhs]
         adjoint = ir.substitute(adjoint, mapping)
         for p in preds:
-            r.where(_expr(ir.substitute(p, mapping)))
-    back = {v.name: ir.Variable(ir.INDEX, a) for v, a in zip(u, target.args)}
+            r.where(_expr(simplify(ir.substitute(ir.substitute(p, mapping), back))))
     lhs = [simplify(ir.substitute(a, back)) for a in lhs]
     adjoint = simplify(ir.substitute(adjoint, back))
     target.add(lhs, adjoint, index, overwrite)

@@ -435,6 +435,37 @@ def test_a_predicate_and_an_integer_param():
           {"b": "b"})
 
 
+def pure_var_predicate_case(m, inputs):
+    """An update whose RDom predicate names the pure Var it inverts, and an
+    inline sum."""
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    g, h, loss = m.Func("g"), m.Func("h"), m.Func("loss")
+    r = m.RDom([(0, 3)])
+    r.where(r.x <= x)
+    g[x] = m.f32(0)
+    g[x] += b[x + r.x] * b[x + r.x]
+    r2 = m.RDom([(0, 3)])
+    h[x] = m.sum(b[x + r2.x] * m.f32(2.0))
+    rr = m.RDom([(0, 5)])
+    loss[()] = m.f32(0)
+    loss[()] += g[rr.x] * m.cast(m.Float(32), rr.x + 1) + h[rr.x] * h[rr.x]
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [8])}
+
+
+def pure_var_predicate_loss(v):
+    b = v["b"]
+    total = 0.0
+    for x in range(5):
+        total += (x + 1) * sum(b[x + r] ** 2 for r in range(3) if r <= x)
+        total += sum(2 * b[x + r] for r in range(3)) ** 2
+    return total
+
+
+def test_a_predicate_on_the_inverted_var_and_an_inline_sum():
+    check(pure_var_predicate_case, {"b": RNG.random(8)}, pure_var_predicate_loss, {"b": "b"})
+
+
 def test_an_image_param():
     """d[image_param] (Halide 21's binding takes Funcs, Buffers and Params only)."""
     x = ph.Var("x")
