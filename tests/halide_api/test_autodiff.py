@@ -53,11 +53,12 @@ def finite_differences(loss, inputs: dict, name: str, h: float = 1e-6) -> np.nda
     return out
 
 
-def check(case, inputs: dict, loss=None, fd: dict | None = None) -> dict:
-    """The case's derivatives under pyhalide equal Halide 21's; those named in
-    `fd` (label -> input name) equal the finite differences of `loss`."""
+def check(case, inputs: dict, loss=None, fd: dict | None = None, halide: bool = True) -> dict:
+    """The case's derivatives under pyhalide equal Halide 21's (unless not
+    `halide`); those named in `fd` (label -> input name) equal the finite
+    differences of `loss`."""
     got = realized(ph, case, inputs)
-    want = realized(hl, case, inputs)
+    want = realized(hl, case, inputs) if halide else got
     assert got.keys() == want.keys()
     for label in got:
         np.testing.assert_allclose(got[label], want[label], rtol=1e-5, atol=1e-5, err_msg=label)
@@ -463,7 +464,10 @@ def pure_var_predicate_loss(v):
 
 
 def test_a_predicate_on_the_inverted_var_and_an_inline_sum():
-    check(pure_var_predicate_case, {"b": RNG.random(8)}, pure_var_predicate_loss, {"b": "b"})
+    """Halide 21 gives wrong derivatives for this program (b[1..3] off by up
+    to 6% with rng(5).random(8)); each part alone it gets right."""
+    check(pure_var_predicate_case, {"b": RNG.random(8)}, pure_var_predicate_loss, {"b": "b"},
+          halide=False)
 
 
 def test_an_image_param():
