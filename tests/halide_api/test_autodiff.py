@@ -470,6 +470,45 @@ def test_a_predicate_on_the_inverted_var_and_an_inline_sum():
           halide=False)
 
 
+def lookup_case(m, inputs):
+    """A read at a data-dependent index clamped into the buffer (a lookup)."""
+    x = m.Var("x")
+    b = buffer(m, inputs["b"])
+    c = m.Buffer(m.Int(32), [8])
+    for i, v in enumerate([3, 1, 4, 1, 5, 9, 2, 6]):
+        c[i] = v
+    f, loss = m.Func("f"), m.Func("loss")
+    f[x] = b[m.clamp(c[x], 0, 7)] * b[x]
+    r = m.RDom([(0, 8)])
+    loss[()] = m.f32(0)
+    loss[()] += f[r.x] * f[r.x]
+    return m.propagate_adjoints(loss), {"b": (lambda d: d[b], [8])}
+
+
+def lookup_loss(v):
+    b = v["b"]
+    idx = np.clip([3, 1, 4, 1, 5, 9, 2, 6], 0, 7)
+    return float(np.sum((b[idx] * b) ** 2))
+
+
+def test_a_clamped_lookup():
+    check(lookup_case, {"b": RNG.random(8)}, lookup_loss, {"b": "b"})
+
+
+@pytest.mark.parametrize("m", [ph, hl], ids=["pyhalide", "halide"])
+def test_an_unbounded_read_is_refused_as_in_halide(m):
+    x = m.Var("x")
+    b = buffer(m, RNG.random(8))
+    c = m.Buffer(m.Int(32), [8])
+    g, loss = m.Func("g"), m.Func("loss")
+    g[x] = b[c[x]] * 2.0
+    r = m.RDom([(0, 8)])
+    loss[()] = m.f32(0)
+    loss[()] += g[r.x]
+    with pytest.raises(m.HalideError, match="dimension 0 is not bounded"):
+        m.propagate_adjoints(loss)
+
+
 def test_an_image_param():
     """d[image_param] (Halide 21's binding takes Funcs, Buffers and Params only)."""
     x = ph.Var("x")
