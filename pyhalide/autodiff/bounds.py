@@ -41,7 +41,7 @@ def required_regions(order: list, output_box: list) -> dict:
     for name, box in regions.items():
         for dim, iv in enumerate(box):
             if not iv.bounded():
-                raise CompileError(f"Access to function or buffer {name} at dimension {dim} is "
+                raise CompileError(f"Error: Access to function or buffer {name} at dimension {dim} is "
                                    f"not bounded. We can only differentiate bounded accesses.{at(user_location())}")
     return regions
 

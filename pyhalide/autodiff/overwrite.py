@@ -44,7 +44,7 @@ def check_overwrites(order: list) -> dict:
 
 
 def _error(fn) -> CompileError:
-    return CompileError(f"Can't take the gradients of {fn.name}, which depend on intermediate "
+    return CompileError(f"Error: Can't take the gradients of {fn.name}, which depend on intermediate "
                         f"values. Use a scan (which saves intermediate results) instead.{at(user_location())}")
 
 

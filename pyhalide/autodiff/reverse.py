@@ -81,7 +81,7 @@ def propagate(output, adjoint, output_box: list) -> dict:
     final.reset([seed if seed.type == final.types[0] else ir.Cast(final.types[0], seed)])
     for name, (dims, t) in _inputs(order).items():
         if (name, -1) in stubs:
-            raise CompileError(f"Naming conflict between buffer/parameters and function:{name}")
+            raise CompileError(f"Error: Naming conflict between buffer/parameters and function:{name}")
         stubs[(name, -1)] = AdjointFunc(name.replace(".", "_") + "_d__",
                                         [unique_name("v") for _ in range(dims)], (t,))
     for fn in reversed(order):
