@@ -64,10 +64,6 @@ def propagate(output, adjoint, output_box: list) -> dict:
     adjoint being the Func `adjoint` over the region `output_box`."""
     out_fn = output.function()
     order = func_order(out_fn)
-    for fn in order:
-        if len(fn.output_types) != 1:
-            raise CompileError(f"propagate_adjoints: the Tuple-valued Func {fn.name} is not "
-                               f"supported by pyhalide")
     kinds = check_overwrites(order)
     regions = required_regions(order, output_box)
     stubs = {}
