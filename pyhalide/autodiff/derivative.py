@@ -59,9 +59,6 @@ def propagate_adjoints(output, adjoint=None, output_bounds=None) -> Derivative:
         raise CompileError(f"propagate_adjoints needs a defined Func{at(user_location())}")
     dims = output.dimensions()
     if adjoint is None:
-        if output.outputs() != 1:
-            raise CompileError(f"propagate_adjoints: the output {output.name()} returns a Tuple"
-                               f"{at(user_location())}")
         adjoint = Func("adjoint")
         args = [Var(a) for a in output.function().args]
         from pyhalide.expr import Expr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 from pyhalide.errors import CompileError
+from pyhalide.source import at, user_location
 from pyhalide.var import unique_name
 
 from .adjoint_func import AdjointFunc
@@ -63,6 +64,9 @@ def propagate(output, adjoint, output_box: list) -> dict:
     or a buffer / Param) for the output Func's pipeline, the output's
     adjoint being the Func `adjoint` over the region `output_box`."""
     out_fn = output.function()
+    if len(out_fn.output_types) != 1:
+        raise CompileError(f"propagate_adjoints: the output {out_fn.name} returns a Tuple "
+                           f"(as Halide, a single value is differentiated){at(user_location())}")
     order = func_order(out_fn)
     kinds = check_overwrites(order)
     regions = required_regions(order, output_box)
