@@ -2,9 +2,12 @@
 forward overwrite detection), and how each update reads its own Func.
 
 Halide's checks: an update whose derivatives read values of its Func that
-an earlier update overwrites, and an update over an RDom that feeds other
-Funcs while its reads of its own Func, at the point it writes, have a
-derivative other than 0 or 1, are refused with Halide's error.
+an earlier update overwrites (pyhalide: or it or a later one, where Halide
+21 differentiates with the value written then and gives a wrong
+derivative: `f[x] = 2.0; f[x] = f[x] * f[x]`), and an update over an RDom
+that feeds other Funcs while its reads of its own Func, at the point it
+writes, have a derivative other than 0 or 1, are refused with Halide's
+error.
 
 Where an update reads its own Func elsewhere than at the point it writes,
 Halide 21 overwrites the adjoint of the point read with the update's
@@ -35,7 +38,7 @@ def check_overwrites(order: list) -> dict:
     not at all); raises for an update whose adjoints cannot be taken."""
     kinds = {}
     for fn in order:
-        boxes = [_box(d) for d in fn.updates]
+        boxes = [_box(d.args) for d in fn.updates]
         for u, d in enumerate(fn.updates):
             kind = _check_update(fn, u, d, boxes)
             if kind:
@@ -69,6 +72,11 @@ def _check_update(fn, u: int, d, boxes: list) -> None:
         if _calls_something([a], fn):
             if _calls_something(fn.pure.values) or \
                     any(_overlap(boxes[u], boxes[p]) for p in range(u)):
+                raise _error(fn)
+            # (not in Halide 21, which then differentiates with the value this
+            # update or a later one wrote)
+            reads = [_box(c.args) for c in ir.find_calls([a]) if c.func is fn]
+            if any(_overlap(r, boxes[p]) for r in reads for p in range(u, len(boxes))):
                 raise _error(fn)
     if any(not _same_point(args, d.args) for args in self_args):
         return _self_read_kind(fn, u, d, self_args)
@@ -120,12 +128,13 @@ def _self_read_kind(fn, u: int, d, self_args: list) -> str:
                        f"{at(user_location())}")
 
 
-def _box(d) -> list:
-    """The region an update writes, RVars over their domains (Halide's
-    interval [min, min + extent + 1]); pure Vars stand for themselves."""
+def _box(args) -> list:
+    """The region of the points `args` (an update's left side, or a read),
+    RVars over their domains (Halide's interval [min, min + extent + 1]);
+    pure Vars stand for themselves."""
     scope = {name: Interval(lo, simplify(ir.Add(ir.Add(lo, ext), ir.one(lo.type))))
-             for name, (lo, ext) in rvar_bounds(list(d.args)).items()}
-    return [bounds_of(a, scope) for a in d.args]
+             for name, (lo, ext) in rvar_bounds(list(args)).items()}
+    return [bounds_of(a, scope) for a in args]
 
 
 def _overlap(a: list, b: list) -> bool:

@@ -120,10 +120,8 @@ def _propagate_definition(fn: ir.Function, u: int, stubs: dict, region: list, ki
     reader = Reader(cur, region)
     found = expression_adjoints(values, outs)
     flip = kind == "scan"
-    for target, a in found:           # the reads of fn itself first
-        if isinstance(target, ir.Call) and target.func is fn:
-            scatter(reader, cur if flip else prev, list(target.args), a, target.value_index,
-                    overwrite=kind is None, flip=flip)
+    for args, index, a in _self_reads(fn, found):      # the reads of fn itself first
+        scatter(reader, cur if flip else prev, args, a, index, overwrite=kind is None, flip=flip)
     if flip:
         _mask_previous(prev, cur, lhs)
     for target, a in found:
@@ -134,6 +132,24 @@ def _propagate_definition(fn: ir.Function, u: int, stubs: dict, region: list, ki
                 if target.call_type == ir.FUNC else (target.name, -1)
             scatter(reader, stubs[key], list(target.args), a, target.value_index,
                     overwrite=False, flip=flip)
+
+
+def _self_reads(fn: ir.Function, found: list) -> list:
+    """[(args, value index, adjoint)] of the reads of fn in `found`, the
+    adjoints of reads at the same point summed (each read's adjoint then
+    replaces the masked one at that point)."""
+    out = []
+    for target, a in found:
+        if not (isinstance(target, ir.Call) and target.func is fn):
+            continue
+        for item in out:
+            if item[1] == target.value_index and \
+                    all(ir.equal(x, y) for x, y in zip(item[0], target.args)):
+                item[2] = ir.Add(item[2], a)
+                break
+        else:
+            out.append([list(target.args), target.value_index, a])
+    return out
 
 
 def _mask_previous(prev: AdjointFunc, cur: AdjointFunc, lhs: list) -> None:

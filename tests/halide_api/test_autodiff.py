@@ -633,6 +633,45 @@ def test_an_update_at_a_constant_offset(m):
     assert got.tolist() == ([0.0, 3.0, 0.0] if m is ph else [0.0, 2.0, 0.0])
 
 
+@pytest.mark.parametrize("m", [ph, hl], ids=["pyhalide", "halide"])
+def test_derivatives_that_read_a_value_written_later(m):
+    """The derivative of update 0 reads f[1], which update 1 overwrites
+    (and of f[x] * b[x] + ..., f[x] as this update writes it): pyhalide
+    refuses with Halide's error; Halide 21 differentiates with the value
+    written later (d o / d b[0] = 25, right: 1; d/db = [7, 9, 0], right:
+    [2, 2, 0])."""
+    x = m.Var("x")
+    b = buffer(m, np.array([0.5, 1.5, 2.5]))
+    f, o = m.Func("f"), m.Func("o")
+    f[x] = m.f32(1.0)
+    f[0] = f[1] * f[1] * b[m.Expr(0)]
+    f[1] = m.f32(5.0)
+    o[()] = f[0]
+    g, o2 = m.Func("g"), m.Func("o2")
+    g[x] = m.f32(2.0)
+    g[x] = g[x] * b[x] + g[x] * m.f32(3.0)
+    o2[()] = g[0] + g[1]
+    if m is hl:
+        assert values(m.propagate_adjoints(o)[b].realize([3]), [3]).tolist() == [25.0, 0.0, 0.0]
+        assert values(m.propagate_adjoints(o2)[b].realize([3]), [3]).tolist() == [7.0, 9.0, 0.0]
+        return
+    for out in (o, o2):
+        with pytest.raises(ph.CompileError, match="Can't take the gradients of"):
+            ph.propagate_adjoints(out)
+
+
+def test_two_reads_of_the_written_point_add():
+    """f[x] = f[x] * 2 + f[x] * 3: both reads' adjoints reach f's pure
+    definition (Halide 21 refuses this update)."""
+    x = ph.Var("x")
+    b = buffer(ph, np.array([0.5, 1.5, 2.5]))
+    f, o = ph.Func("f"), ph.Func("o")
+    f[x] = b[x]
+    f[x] = f[x] * 2.0 + f[x] * 3.0
+    o[()] = f[0] + f[1]
+    assert values(ph.propagate_adjoints(o)[b].realize([3]), [3]).tolist() == [5.0, 5.0, 0.0]
+
+
 def test_other_reads_elsewhere_are_refused_by_name():
     x = ph.Var("x")
     b = buffer(ph, RNG.random(4))
