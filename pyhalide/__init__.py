@@ -51,7 +51,8 @@ _register(".autoschedule", "AutoschedulerParams")
 # Halide parity
 _register(".errors", "HalideError")
 _register(".halide_helpers", "vars funcs lambda_func lerp mux evaluate evaluate_may_gpu "
-                                "StmtOutputFormat propagate_adjoints")
+                                "StmtOutputFormat")
+_register(".autodiff", "propagate_adjoints Derivative")
 _register(".halide_serialize", "serialize_pipeline deserialize_pipeline deserialize_parameters")
 _register(".boundary_conditions", "BoundaryConditions")
 _register(".halide_intrinsics",
@@ -73,7 +74,7 @@ _register(".halide_undef", "undef")
 _register(".halide_require", "require")
 _register(".halide_unsupported",
           "ArgInfo ArgInfoDirection ArgInfoKind ArgumentEstimates AutoSchedulerResults BFloat "
-          "BufferDimension Dimension Derivative ExternFuncArgument LinkageType NameMangling "
+          "BufferDimension Dimension ExternFuncArgument LinkageType NameMangling "
           "OutputFileType Parameter TargetProcessorTune compile_standalone_runtime "
           "create_callable_from_generator halide_ install_dir "
           "link_modules load_plugin user_context_value gather scatter")

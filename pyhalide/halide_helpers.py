@@ -166,7 +166,3 @@ def write_lowered_stmt(outputs: list, path, fmt) -> None:
     with open(path, "w") as f:
         f.write(text)
 
-
-def propagate_adjoints(*args, **kw):
-    raise NotImplementedError("hl.propagate_adjoints: Halide's automatic differentiation is not "
-                              "done by pyhalide; write the derivative Funcs by hand")

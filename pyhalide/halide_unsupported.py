@@ -19,8 +19,6 @@ _REASONS = {
     "BFloat": "pyhalide has no bfloat16 type",
     "BufferDimension": "a buffer's dimensions are read with Buffer.dim(i) / shape",
     "Dimension": "Func.output_buffer().dim(i) returns pyhalide's own dimension object",
-    "Derivative": "Halide's automatic differentiation (propagate_adjoints) is not done "
-                  "by pyhalide",
     "ExternFuncArgument": "extern (C) stages are not supported",
     "LinkageType": _AOT,
     "NameMangling": _AOT,

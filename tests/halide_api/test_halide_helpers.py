@@ -178,8 +178,6 @@ def test_features_that_do_not_apply_raise_not_implemented(method):
     with pytest.raises(NotImplementedError, match=method):
         getattr(f, method)("out", [])
         f.realize([4])           # (a GPU schedule is accepted; compiling it is refused)
-    with pytest.raises(NotImplementedError, match="automatic differentiation"):
-        ph.propagate_adjoints(f)
 
 
 def test_an_explicit_float32_cast_does_not_warn():
