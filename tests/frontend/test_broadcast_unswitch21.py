@@ -73,7 +73,7 @@ def _loop(body, name="x", extent=None):
                   "serial", body)
 
 
-def _run(stmt, env):
+def run_nest(stmt, env):
     """The stores of a tiny loop nest of Store(out, index, value) run in Python."""
     out = {}
 
@@ -142,7 +142,7 @@ def test_unswitched_nest_computes_the_same_stores(n, m, off):
     after = unswitch_clamps(nest)
     assert isinstance(after, ir.IfThenElse)
     env = {"n": n, "m": m, "off": off}
-    assert _run(after, env) == _run(nest, env)
+    assert run_nest(after, env) == run_nest(nest, env)
 
 
 def test_a_loop_whose_loads_are_not_dense_along_it_is_left_alone():
