@@ -65,7 +65,8 @@ def test_single_read_arrays_are_inlined():
     rng = np.random.default_rng(1)
     gray_scott(rng.random((10, 12)), rng.random((10, 12)))
     names = {n.split("$")[0] for n in re.findall(r"realize ([\w$]+)\(", gray_scott.lower())}
-    assert "lu" not in names and "lv" not in names and "uvv" in names
+    # (uvv, read by both outputs, is cheap: inlined into each, session 22)
+    assert not {"lu", "lv", "uvv"} & names
 
 
 def _loop(body, name="x", extent=None):
