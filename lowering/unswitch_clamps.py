@@ -121,17 +121,25 @@ def _safe(ranges: dict, keep: ir.Expr, bound: ir.Expr, is_min: bool):
 
 
 class _Replace(ir.Mutator):
-    """Loops (by identity) replaced by their clamp-free copies."""
+    """Loops (by identity) replaced by their clamp-free copies, and the ifs
+    of `taken` (by identity) by their then-case: their conditions are part
+    of the test made before the copy."""
 
     stmts_only = True
 
-    def __init__(self, fast: dict):
+    def __init__(self, fast: dict, taken: set):
         super().__init__()
         self.fast = fast
+        self.taken = taken
 
     def visit_For(self, s):
         f = self.fast.get(id(s))
         return f if f is not None else self.mutate_children(s)
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.taken:
+            return self.mutate(s.then_case)
+        return self.mutate_children(s)
 
 
 class _Loops(ir.Mutator):
@@ -149,8 +157,9 @@ class _Loops(ir.Mutator):
         super().__init__()
         self.bound = []         # names bound inside the current nest (loop variables, lets)
         self.loops = []         # the loops around, outermost first
-        self.pending = []       # (safe, id(inner loop), clamp-free inner loop) of this nest
+        self.pending = []       # (safe, id(inner loop), clamp-free inner loop, ids of ifs taken)
         self.inner_loop = False  # whether the statement just walked holds a loop
+        self.ifs = []           # (id(if), its condition) of the then-cases around, in the nest
 
     def _ranges(self, inner: ir.For):
         """name -> int64 (lo, hi) of inner's variable and the loops around
@@ -171,6 +180,27 @@ class _Loops(ir.Mutator):
             return self.mutate_children(s)
         finally:
             self.bound.pop()
+
+    def visit_IfThenElse(self, s):
+        if not self.bound:
+            return self.mutate_children(s)
+        self.ifs.append((id(s), s.condition))
+        try:
+            then_case = self.mutate(s.then_case)
+        finally:
+            self.ifs.pop()
+        else_case = self.mutate(s.else_case) if s.else_case is not None else None
+        if then_case is s.then_case and else_case is s.else_case:
+            return s
+        return ir.IfThenElse(s.condition, then_case, else_case)
+
+    def _invariant_ifs(self) -> list:
+        """(id, condition) of the ifs around whose then-case holds the loop
+        walked, with conditions over names bound outside the nest (a split's
+        `if (extent >= 8)`): in the clamp-free copy their conditions join
+        the test and their else-cases (a short extent's loops) are dropped."""
+        return [(k, c) for k, c in self.ifs
+                if not ir.reads_memory(c) and not any(n in self.bound for n in ir.free_vars(c))]
 
     def visit_For(self, s):
         outermost = not self.bound
@@ -194,11 +224,14 @@ class _Loops(ir.Mutator):
             found = _unswitched(loop, self._ranges(loop))
             if found is not None and not any(n in self.bound or n == s.name
                                              for n in ir.free_vars(found[0])):
-                self.pending.append((found[0], id(loop), found[1]))
+                ifs = self._invariant_ifs()
+                cond = _distinct([c for _, c in ifs] + [found[0]])
+                self.pending.append((cond, id(loop), found[1], {k for k, _ in ifs}))
         if not outermost or not self.pending:
             return loop
-        safe = _distinct([c for c, _, _ in self.pending])
-        fast = _Replace({k: f for _, k, f in self.pending}).mutate(loop)
+        safe = _distinct([c for c, _, _, _ in self.pending])
+        fast = _Replace({k: f for _, k, f, _ in self.pending},
+                        set().union(*(t for _, _, _, t in self.pending))).mutate(loop)
         self.pending = []
         return fast if ir.is_const(safe, True) or ir.is_const(safe, 1) else \
             ir.IfThenElse(safe, fast, loop)

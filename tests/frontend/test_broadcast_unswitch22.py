@@ -97,3 +97,25 @@ def test_a_vector_loop_under_a_lane_test_is_left_alone():
     assert unswitch_clamps(nest) is nest
     plain = ir.For("xv", ir.index(0), ir.index(8), "vectorized", store)
     assert isinstance(unswitch_clamps(plain), ir.IfThenElse)
+
+
+@pytest.mark.parametrize("n,m", [(16, 16), (20, 20), (20, 19), (5, 5), (5, 30), (8, 8), (0, 4)])
+def test_a_split_guard_joins_the_test(n, m):
+    """Under `if (n >= 8)` (a split's test of its extent, over names outside
+    the nest) the clamp-free copy keeps only the then-case: the guard joins
+    the copy's test, and the short extent's loop (the else-case) is run by
+    the original nest alone. The same stores as the nest at every extent."""
+    mm = ir.Variable(ir.INDEX, "m")
+    n_ = ir.Variable(ir.INDEX, "n")
+    clamp = lambda x: ir.Max(ir.Min(x, ir.Sub(mm, ir.index(1))), ir.index(0))   # noqa: E731
+    xv = ir.Variable(ir.INDEX, "xv")
+    tail = ir.For("xv", ir.index(0), n_, "serial",
+                  ir.Store("out", value=ir.Load(ir.INDEX, "inp", clamp(xv)), index=xv))
+    nest = ir.For("y", ir.index(0), ir.index(2), "serial",
+                  ir.IfThenElse(ir.GE(n_, ir.index(8)), _split_nest(clamp), tail))
+    after = unswitch_clamps(nest)
+    assert isinstance(after, ir.IfThenElse) and "n >= 8" in ir.expr_to_str(after.condition)
+    fast = ir.to_str(after.then_case)
+    assert "if (" not in fast and "for (xv, 0, n)" not in fast
+    env = {"n": n, "m": m}
+    assert run_nest(after, env) == run_nest(nest, env)
