@@ -1036,7 +1036,8 @@ def _cheap_sites(fn, reads, cost, size) -> bool:
 def _value_cost(nodes, cost) -> int:
     """The arithmetic nodes of expression trees: a read of an input or a
     Func one node whatever its index (the index is address arithmetic), a
-    read of a Func in `cost` (id(Function) -> cost: those inlined) its cost."""
+    read of a Func in `cost` (id(Function) -> cost: those inlined) its cost,
+    a call of an intrinsic (a math function) CHEAP_TWICE."""
     memo = {}
 
     def count(n):
@@ -1047,6 +1048,9 @@ def _value_cost(nodes, cost) -> int:
             elif isinstance(n, (ir.Load, ir.Call)) and getattr(n, "call_type", ir.IMAGE) == \
                     ir.IMAGE:
                 k = 1
+            elif isinstance(n, ir.Call):
+                # (an intrinsic, exp or sqrt, is not computed again cheaply)
+                k = CHEAP_TWICE + sum(count(c) for c in ir.children(n))
             else:
                 k = 1 + sum(count(c) for c in ir.children(n))
             memo[id(n)] = k

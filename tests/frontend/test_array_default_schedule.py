@@ -172,3 +172,17 @@ def test_a_reduction_reads_rows_in_order():
     check(row_sums, a)
     assert _loops(column_sums)[-2:] == ["s1.r_y$x", "s1.x"]
     assert _loops(row_sums)[-1].startswith("s1.r_x")
+
+
+@ph.pipeline
+def two_consumers_exp(a):
+    c = np.exp(a)
+    d = c + 1
+    e = c - 1
+    return d * e
+
+
+def test_a_math_function_read_twice_stays_at_root():
+    """exp is not computed again for each read: c stays at root."""
+    check(two_consumers_exp, np.linspace(-2, 2, 12))
+    assert "c" in realized(two_consumers_exp)
