@@ -109,3 +109,14 @@ def test_a_split_guard_joins_the_test(n, m):
     assert "if (" not in fast and "for (xv, 0, n)" not in fast
     env = {"n": n, "m": m}
     assert run_nest(after, env) == run_nest(nest, env)
+
+
+def test_a_boundary_condition_floor_keeps_its_vector_clamp():
+    """A vector loop's clamp with a floor other than a constant (a boundary
+    condition's `max(x, input.min)`, interpolate's output) gets no copy; a
+    broadcast's (floor 0) does."""
+    lo, m = ir.Variable(ir.INDEX, "lo"), ir.Variable(ir.INDEX, "m")
+    boundary = _split_nest(lambda x: ir.Max(ir.Min(x, ir.Sub(m, ir.index(1))), lo))
+    assert unswitch_clamps(boundary) is boundary
+    broadcast = _split_nest(lambda x: ir.Max(ir.Min(x, ir.Sub(m, ir.index(1))), ir.index(0)))
+    assert isinstance(unswitch_clamps(broadcast), ir.IfThenElse)
