@@ -954,6 +954,10 @@ INLINE_LIMIT = 400
 # into several NumPy-order sums (_inlinable): each computes it again
 CHEAP_TWICE = 12
 
+# the most a cheap Func read at several points (_cheap_sites) is computed
+# per element of its consumers, in multiples of CHEAP_TWICE: a 3-tap sum
+CHEAP_READS = 3
+
 
 def _inlined(funcs, reads, kept, targets) -> set:
     """ids of the Functions the default schedule inlines (in program order,
@@ -970,10 +974,20 @@ def _inlined(funcs, reads, kept, targets) -> set:
         for level in (fn.schedule.compute_level, fn.schedule.store_level):
             if level is not None and level.kind == "at":
                 targets.add(level.func)     # a schedule computes something in its loops
+    cost = {}               # id(Function) -> _value_cost, for those inlined
     for f in funcs:
         fn = f.function()
         if id(fn) in kept or fn.name in targets or fn.schedule.compute_level is not None \
-                or fn.schedule.store_level is not None or not _inlinable(fn, reads, parts):
+                or fn.schedule.store_level is not None:
+            continue
+        if not _inlinable(fn, reads, parts):
+            if id(fn) in parts or any(id(c) in parts for c, _, _ in reads.get(id(fn), [])):
+                continue    # (the sums' helpers: _inlinable's rules)
+            if _cheap_sites(fn, reads, cost, size):
+                inlined.add(id(fn))
+                cost[id(fn)] = _value_cost(fn.pure.values, cost)
+                for consumer, _, _ in reads[id(fn)]:
+                    size[id(consumer)] += size[id(fn)] - 1
             continue
         grown = {}
         for consumer, _, _ in reads[id(fn)]:
@@ -986,7 +1000,62 @@ def _inlined(funcs, reads, kept, targets) -> set:
         if single or max(grown.values()) <= INLINE_LIMIT:
             inlined.add(id(fn))
             size.update(grown)
+            cost[id(fn)] = _value_cost(fn.pure.values, cost)
     return inlined
+
+
+def _cheap_sites(fn, reads, cost, size) -> bool:
+    """Whether Func `fn`, which _inlinable refuses (read by several
+    consumers or at several points), is inlined into each of its reads as
+    cheap: computing it again at every read costs less than storing and
+    loading an array of it. Its definition is pure, without checks nor a
+    user's schedule; its value is within CHEAP_TWICE arithmetic nodes
+    (`cost`: a read of memory counts one, an inlined Func its own cost), at
+    most CHEAP_READS times that over all its reads, and its tree (index
+    trees included) within INLINE_LIMIT, as a Func read once (a chain of
+    such Funcs is short: one that reads another at k points costs at least
+    k times its cost, so the copies of index trees multiply by at most
+    about CHEAP_TWICE). Every read moves with every loop of its consumer's
+    definition (each element is computed once per
+    read, not again for each iteration of a loop the read does not depend
+    on). Chain's `d` (read by `np.sqrt(d * d + 1.0)` and `np.abs(d)`),
+    gray_scott's `uvv` (read by both outputs), Harris's gradients and
+    their products (read by three taps of a box sum)."""
+    if fn.updates or fn.pure is None or _user_scheduled(fn.pure, fn.args):
+        return False
+    if any(checks.is_check_read(c) for c in ir.find_calls(list(fn.pure.values))):
+        return False
+    sites = reads.get(id(fn), [])
+    own = _value_cost(fn.pure.values, cost)
+    if not sites or own > CHEAP_TWICE or own * len(sites) > CHEAP_READS * CHEAP_TWICE or \
+            size[id(fn)] > INLINE_LIMIT:
+        return False
+    return all(_moves_with_loops(c, d, k, ()) for c, d, k in sites)
+
+
+def _value_cost(nodes, cost) -> int:
+    """The arithmetic nodes of expression trees: a read of an input or a
+    Func one node whatever its index (the index is address arithmetic), a
+    read of a Func in `cost` (id(Function) -> cost: those inlined) its cost,
+    a call of an intrinsic (a math function) CHEAP_TWICE."""
+    memo = {}
+
+    def count(n):
+        k = memo.get(id(n))
+        if k is None:
+            if isinstance(n, ir.Call) and n.call_type == ir.FUNC:
+                k = cost.get(id(n.func), 1)
+            elif isinstance(n, (ir.Load, ir.Call)) and getattr(n, "call_type", ir.IMAGE) == \
+                    ir.IMAGE:
+                k = 1
+            elif isinstance(n, ir.Call):
+                # (an intrinsic, exp or sqrt, is not computed again cheaply)
+                k = CHEAP_TWICE + sum(count(c) for c in ir.children(n))
+            else:
+                k = 1 + sum(count(c) for c in ir.children(n))
+            memo[id(n)] = k
+        return k
+    return sum(count(n) for n in nodes)
 
 
 def _tree_size(nodes) -> int:

@@ -37,7 +37,8 @@ import functools
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
-from .linear import linear_form
+from .branch_facts import conjuncts
+from .linear import atom_key, linear_form
 from .partition_loops import coefficient
 from .simplify import simplify
 
@@ -51,12 +52,21 @@ def unswitch_clamps(stmt: ir.Stmt) -> ir.Stmt:
 I64 = ir.Int(64)
 
 
-def _extreme(lf, ranges: dict, largest: bool):
+def _extreme(lf, ranges: dict, largest: bool, conds: list):
     """The int64 value of linear form lf (of an int32 expression) at the end
     of the loop variables' ranges (name -> (lo, hi), int64) where it is
-    largest (smallest); None if an atom other than a variable of `ranges`
-    uses one of them. Its int32 computation wraps to the value computed
-    here, and equals it where it lies in int32's range."""
+    largest (smallest), or a bound of it on that side; None if an atom
+    other than a variable of `ranges` or a min/max (below) uses one of
+    them. Its int32 computation wraps to the value computed here, and equals
+    it where it lies in int32's range.
+
+    An int32 atom min(a, b) / max(a, b) of linear forms that use the loop
+    variables (a vector loop's `min(xo * 8, extent - 8) + lane`, a
+    ShiftInwards split) is bounded by its operands' extremes: min(a, b) lies
+    in [min(lo_a, lo_b), min(hi_a, hi_b)], max(a, b) in [max(lo_a, lo_b),
+    max(hi_a, hi_b)]. Those hold of the int32 min/max where the operands do
+    not wrap: `conds` gets the test that each operand's extremes lie in
+    int32's range."""
     out = ir.Const(I64, lf.const)
     for atom, coef in lf.terms.values():
         if coef == 0:
@@ -65,11 +75,29 @@ def _extreme(lf, ranges: dict, largest: bool):
             lo, hi = ranges[atom.name]
             v = hi if (coef > 0) == largest else lo
         elif any(ir.uses_var(atom, n) for n in ranges):
-            return None
+            v = _clamp_extreme(atom, ranges, (coef > 0) == largest, conds)
+            if v is None:
+                return None
         else:
             v = ir.Cast(I64, atom)
         out = ir.Add(out, ir.Mul(ir.Const(I64, coef), v))
     return out
+
+
+def _clamp_extreme(atom, ranges: dict, largest: bool, conds: list):
+    """A bound of int32 min/max `atom` on its largest (smallest) side over
+    `ranges` (see _extreme), or None."""
+    if not isinstance(atom, (ir.Min, ir.Max)) or atom.type != ir.Int(32):
+        return None
+    ends = []
+    for operand in (atom.a, atom.b):
+        lf = linear_form(operand)
+        top, bottom = _extreme(lf, ranges, True, conds), _extreme(lf, ranges, False, conds)
+        if top is None or bottom is None:
+            return None
+        conds += [_in_int32(top), _in_int32(bottom)]
+        ends.append(top if largest else bottom)
+    return (ir.Min if isinstance(atom, ir.Min) else ir.Max)(*ends)
 
 
 def _in_int32(e: ir.Expr) -> ir.Expr:
@@ -83,26 +111,35 @@ def _safe(ranges: dict, keep: ir.Expr, bound: ir.Expr, is_min: bool):
     wrap-around), and its largest value <= bound (smallest >= bound); None
     if keep is not linear in them."""
     lf = linear_form(keep)
-    top, bottom = _extreme(lf, ranges, True), _extreme(lf, ranges, False)
+    conds = []
+    top, bottom = _extreme(lf, ranges, True, conds), _extreme(lf, ranges, False, conds)
     if top is None or bottom is None:
         return None
     b = ir.Cast(I64, bound)
-    return ir.And(ir.And(_in_int32(top), _in_int32(bottom)),
-                  ir.LE(top, b) if is_min else ir.GE(bottom, b))
+    return ir.conjunction(conds + [_in_int32(top), _in_int32(bottom),
+                                   ir.LE(top, b) if is_min else ir.GE(bottom, b)])
 
 
 class _Replace(ir.Mutator):
-    """Loops (by identity) replaced by their clamp-free copies."""
+    """Loops (by identity) replaced by their clamp-free copies, and the ifs
+    of `taken` (by identity) by their then-case: their conditions are part
+    of the test made before the copy."""
 
     stmts_only = True
 
-    def __init__(self, fast: dict):
+    def __init__(self, fast: dict, taken: set):
         super().__init__()
         self.fast = fast
+        self.taken = taken
 
     def visit_For(self, s):
         f = self.fast.get(id(s))
         return f if f is not None else self.mutate_children(s)
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.taken:
+            return self.mutate(s.then_case)
+        return self.mutate_children(s)
 
 
 class _Loops(ir.Mutator):
@@ -120,8 +157,9 @@ class _Loops(ir.Mutator):
         super().__init__()
         self.bound = []         # names bound inside the current nest (loop variables, lets)
         self.loops = []         # the loops around, outermost first
-        self.pending = []       # (safe, id(inner loop), clamp-free inner loop) of this nest
+        self.pending = []       # (safe, id(inner loop), clamp-free inner loop, ids of ifs taken)
         self.inner_loop = False  # whether the statement just walked holds a loop
+        self.ifs = []           # (id(if), its condition) of the then-cases around, in the nest
 
     def _ranges(self, inner: ir.For):
         """name -> int64 (lo, hi) of inner's variable and the loops around
@@ -143,6 +181,27 @@ class _Loops(ir.Mutator):
         finally:
             self.bound.pop()
 
+    def visit_IfThenElse(self, s):
+        if not self.bound:
+            return self.mutate_children(s)
+        self.ifs.append((id(s), s.condition))
+        try:
+            then_case = self.mutate(s.then_case)
+        finally:
+            self.ifs.pop()
+        else_case = self.mutate(s.else_case) if s.else_case is not None else None
+        if then_case is s.then_case and else_case is s.else_case:
+            return s
+        return ir.IfThenElse(s.condition, then_case, else_case)
+
+    def _invariant_ifs(self) -> list:
+        """(id, condition) of the ifs around whose then-case holds the loop
+        walked, with conditions over names bound outside the nest (a split's
+        `if (extent >= 8)`): in the clamp-free copy their conditions join
+        the test and their else-cases (a short extent's loops) are dropped."""
+        return [(k, c) for k, c in self.ifs
+                if not ir.reads_memory(c) and not any(n in self.bound for n in ir.free_vars(c))]
+
     def visit_For(self, s):
         outermost = not self.bound
         if outermost:
@@ -157,20 +216,38 @@ class _Loops(ir.Mutator):
             self.loops.pop()
         innermost, self.inner_loop = not self.inner_loop, True
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        # (a loop of constant extent, a color channel's, is left alone: its
-        # clamps are a boundary condition's, not a broadcast's)
-        if s.kind in KINDS and not isinstance(s.extent, ir.Const) and innermost:
+        # (a serial loop of constant extent, a color channel's, is left alone:
+        # its clamps are a boundary condition's, not a broadcast's; a
+        # vectorized loop's lanes are a split of a longer loop)
+        if s.kind in KINDS and innermost and \
+                (s.kind == "vectorized" or not isinstance(s.extent, ir.Const)):
             found = _unswitched(loop, self._ranges(loop))
             if found is not None and not any(n in self.bound or n == s.name
                                              for n in ir.free_vars(found[0])):
-                self.pending.append((found[0], id(loop), found[1]))
+                ifs = self._invariant_ifs()
+                cond = _distinct([c for _, c in ifs] + [found[0]])
+                self.pending.append((cond, id(loop), found[1], {k for k, _ in ifs}))
         if not outermost or not self.pending:
             return loop
-        safe = ir.conjunction([c for c, _, _ in self.pending])
-        fast = _Replace({k: f for _, k, f in self.pending}).mutate(loop)
+        safe = _distinct([c for c, _, _, _ in self.pending])
+        fast = _Replace({k: f for _, k, f, _ in self.pending},
+                        set().union(*(t for _, _, _, t in self.pending))).mutate(loop)
         self.pending = []
         return fast if ir.is_const(safe, True) or ir.is_const(safe, 1) else \
             ir.IfThenElse(safe, fast, loop)
+
+
+def _distinct(conds: list) -> ir.Expr:
+    """The conjunction of conds, each conjunct once (the clamps of a nest's
+    loops repeat the same range tests)."""
+    seen, out = set(), []
+    for c in conds:
+        for x in conjuncts(c):
+            k = atom_key(x)
+            if k not in seen:
+                seen.add(k)
+                out.append(x)
+    return ir.conjunction(out)
 
 
 def _range(s: ir.For) -> tuple:
@@ -185,10 +262,19 @@ def _unswitched(s: ir.For, ranges):
         return None
     finder = _Clamps(s.name)
     fast = finder.mutate(s.body)
-    if not finder.conds or finder.failed or not finder.dense:
+    lanes = isinstance(s.extent, ir.Const)
+    if not finder.conds or finder.failed or not finder.dense or \
+            (s.kind == "vectorized" and finder.moving_if) or \
+            (lanes and not all(is_min or isinstance(b, ir.Const) for _, b, is_min in finder.conds)):
         # (a copy pays where it makes a load dense along x, which then
         # vectorizes without gathers; a loop over planes or rows, local
-        # Laplacian's color channels, only doubles the code LLVM compiles)
+        # Laplacian's color channels, only doubles the code LLVM compiles;
+        # so does a vector loop under an `if` on its lanes: the tail of a
+        # split of an extent below the lanes, which stays serial; and a
+        # vector loop of constant lanes whose clamps have a floor other than
+        # a constant: a boundary condition's `max(x, input.min)`, as in
+        # interpolate's output, whose copy added 1.4 s CPU to that app's
+        # first compile; a broadcast's floor is 0)
         return None
     safe = []
     for keep, bound, is_min in finder.conds:
@@ -204,7 +290,7 @@ def _unswitched(s: ir.For, ranges):
         return None
     debug_print(1, f"pyhalide: unswitch clamps: loop {s.name} has a clamp-free copy "
                    f"({len(finder.conds)} clamps)")
-    cond = ir.conjunction(safe) if safe else ir.const(ir.Bool(), True)
+    cond = _distinct(safe) if safe else ir.const(ir.Bool(), True)
     return cond, ir.For(s.name, s.min, s.extent, s.kind, fast)
 
 
@@ -213,7 +299,8 @@ class _Clamps(ir.Mutator):
     an x-independent bound replaced by the value; `conds` the (value, bound,
     is_min) of each, over x and the names outside the loop (the body's
     x-independent lets substituted, x-dependent ones expanded); `dense`
-    whether some load of the new body has an index of coefficient ±1 in x."""
+    whether some load of the new body has an index of coefficient ±1 in x;
+    `moving_if` whether an `if` of the body tests a value that moves with x."""
 
     memoize = False
 
@@ -226,6 +313,7 @@ class _Clamps(ir.Mutator):
         self.inner = set()      # names bound in the body
         self.failed = False
         self.dense = False      # whether a load (clamps removed) moves by one element per x
+        self.moving_if = False  # whether an `if` of the body tests a value that moves with x
 
     def _expand(self, e):
         return ir.substitute(e, {**self.fixed, **self.moving}) if self.fixed or self.moving \
@@ -258,6 +346,10 @@ class _Clamps(ir.Mutator):
             coef = coefficient(ir.LE(index, ir.const(index.type, 0)), self.var)
             self.dense = coef in (1, -1)
         return r
+
+    def visit_IfThenElse(self, s):
+        self.moving_if = self.moving_if or self._moves(s.condition)
+        return self.mutate_children(s)
 
     def visit_LetStmt(self, s):
         value = self.mutate(s.value)

@@ -1,6 +1,7 @@
 """The default schedule of array code: a named array read once, at one point
 that moves with every loop of its consumer, is inlined (no buffer of its
-own); anything else is computed at root. Results equal plain Python."""
+own), and so is a cheap one read at several such points; anything else is
+computed at root. Results equal plain Python."""
 import re
 
 import numpy as np
@@ -45,10 +46,22 @@ def broadcast_read(a, b):
     return t * b
 
 
-def test_read_by_two_consumers_stays_at_root():
+@ph.pipeline
+def two_consumers_costly(a):
+    c = (a * 3 + 1) * (a - 2) * (a + 5) * (a * a - 7)
+    d = c + 1
+    e = c - 1
+    return d * e
+
+
+def test_cheap_read_by_two_consumers_is_inlined_into_both():
+    """c = a * 3 is computed again by d and e (cheaper than an array of it);
+    a costlier c (more than CHEAP_TWICE nodes) stays at root."""
     check(two_consumers, np.arange(12, dtype=np.int32))
-    assert "c" in realized(two_consumers)
-    assert not {"d", "e"} & realized(two_consumers)
+    assert realized(two_consumers) == {"result"}
+    check(two_consumers_costly, np.arange(12, dtype=np.int32))
+    assert "c" in realized(two_consumers_costly)
+    assert not {"d", "e"} & realized(two_consumers_costly)
 
 
 def test_broadcast_read_is_not_recomputed_per_row():
@@ -159,3 +172,17 @@ def test_a_reduction_reads_rows_in_order():
     check(row_sums, a)
     assert _loops(column_sums)[-2:] == ["s1.r_y$x", "s1.x"]
     assert _loops(row_sums)[-1].startswith("s1.r_x")
+
+
+@ph.pipeline
+def two_consumers_sqrt(a):
+    c = np.sqrt(a)
+    d = c + 1
+    e = c - 1
+    return d * e
+
+
+def test_a_math_function_read_twice_stays_at_root():
+    """sqrt is not computed again for each read: c stays at root."""
+    check(two_consumers_sqrt, np.linspace(0, 2, 12))
+    assert "c" in realized(two_consumers_sqrt)
