@@ -142,17 +142,13 @@ def entry_symbol(name: str) -> str:
 
 def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
             data_layout: str = "", reassociate: bool = False,
-            parallel: bool = True, cpu: str = "", features: str = "",
-            on_task=None) -> CodegenOutput:
+            parallel: bool = True, cpu: str = "", features: str = "") -> CodegenOutput:
     """Build the LLVM module for `stmt` (see the module docstring).
     `reassociate` lets every float VectorReduce combine lanes in any order;
     a VectorReduce node with a true `reassoc` attribute opts in by itself.
     `cpu` (an LLVM CPU name) decides which streams are prefetched
     (codegen_ops.min_work_per_stream); `features` (LLVM's feature string; "":
-    no target given) how codegen_explog reads its tables. `on_task(task,
-    body)`, when given, is called with the two functions of each outlined
-    task that is not cold as soon as both are complete (early_parts.py:
-    LLVM compiles them while the rest is emitted)."""
+    no target given) how codegen_explog reads its tables."""
     names = [b.name for b in buffers] + [p.name for p in params]
     if len(set(names)) != len(names):
         raise CodegenError(f"duplicate buffer/param names in {names}")
@@ -166,7 +162,6 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     if data_layout:
         mod.data_layout = data_layout
     state = _ModuleState(mod, name, reassociate, parallel)
-    state.on_task = on_task
     state.prefetch_min_work = ops.min_work_per_stream(cpu)
     state.allocation_bounds = allocation_bounds(stmt)
     state.huge_pages = "linux" in triple if triple else sys.platform.startswith("linux")
@@ -235,7 +230,6 @@ class _ModuleState:
         # codegen_ops' loop analyses: the names below each expression
         # (ir.mentioned_names) and each loop's streaming_loop, kept for the module
         self.names_memo: dict = {}
-        self.on_task = None                 # see codegen()
 
     def add_error(self, error: str, message: str, arg_kinds) -> int:
         self.errors.append(ErrorRecord(error, message, tuple(arg_kinds)))
@@ -614,8 +608,6 @@ class _FunctionEmitter:
             t_lo, t_hi = body_fn.args[0], body_fn.args[1]
             em._serial_loop(loop, t_lo, em.b.sub(t_hi, t_lo), body)
         em.finish()
-        if self.state.on_task is not None and not cold:
-            self.state.on_task(task, body_fn)
 
         # The call site's closure
         closure = self.entry_alloca(cty)

@@ -1,6 +1,6 @@
 """The LLVM IR text of a final Stmt, its llvmlite module freed at once.
 
-    codegen_text(stmt, name, buffers, params, early=None, **options) -> (CodegenOutput, str)
+    codegen_text(stmt, name, buffers, params, **options) -> (CodegenOutput, str)
 
 codegen_llvm.codegen's output and the text of its module; the output's
 `module` is None: the llvmlite objects are taken apart after printing, so
@@ -20,14 +20,9 @@ from .codegen_llvm import CodegenOutput, codegen
 __all__ = ["codegen_text"]
 
 
-def codegen_text(stmt, name: str, buffers, params, early=None,
-                 **options) -> tuple[CodegenOutput, str]:
-    if early is None:
-        out = codegen(stmt, name, buffers, params, **options)
-        text = str(out.module)
-    else:
-        out = codegen(stmt, name, buffers, params, on_task=early.on_task, **options)
-        text = early.module_text(out.module)
+def codegen_text(stmt, name: str, buffers, params, **options) -> tuple[CodegenOutput, str]:
+    out = codegen(stmt, name, buffers, params, **options)
+    text = str(out.module)
     _take_apart(out.module)
     out.module = None
     return out, text

@@ -59,6 +59,7 @@ from __future__ import annotations
 import collections
 import re
 import sys
+import threading
 import time
 from dataclasses import replace
 
@@ -69,8 +70,6 @@ from pyhalide.ir.lru import capacity
 
 from . import codegen_trig, parallel_runtime
 from .codegen_text import codegen_text
-from .compile_queue import CompileQueue
-from .early_parts import EarlyTasks, without_tasks
 from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
     JitOptions,
@@ -132,13 +131,12 @@ def _timer():
     return lap
 
 
-def _build(stmt, name, buffers, params, target, options, early=None):
-    """(target, target machine, codegen output, IR text) of a Stmt; `early`:
-    codegen_text's (EarlyTasks)."""
+def _build(stmt, name, buffers, params, target, options):
+    """(target, target machine, codegen output, IR text) of a Stmt."""
     t = parse_target(target or config.target)
     tm = target_machine(t)
     with cycle_collection_paused():
-        out, text = codegen_text(stmt, name, buffers, params, early=early, triple=t.triple,
+        out, text = codegen_text(stmt, name, buffers, params, triple=t.triple,
                                  data_layout=str(tm.target_data),
                                  reassociate=options.reassociate, cpu=t.cpu,
                                  features=t.features)
@@ -196,87 +194,36 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
     lap = _timer()
     with llvm_lock():
         _dispose_released()
-        early = _early_tasks(target, options, name)
-        try:
-            t, tm, out, ir_text = _build(stmt, name, buffers, params, target, options, early)
-            check_runs_on_host(t)
-            lap("codegen")
-            options = _for_size(ir_text, options)
-            key = object_key(ir_text, t, options)
-            debug_print(1, f"pyhalide: compiling {name} for {t.text} ({t.cpu}) key {key[:16]}")
-            debug_print(3, f"; ---- LLVM IR of {name} (before optimization)\n{ir_text}")
-            hit = _loaded.get(key)
-            if hit is not None:
-                _loaded.move_to_end(key)
-                debug_print(1, f"pyhalide: {name}: already loaded in this process")
-                engine, address = hit
+        t, tm, out, ir_text = _build(stmt, name, buffers, params, target, options)
+        check_runs_on_host(t)
+        lap("codegen")
+        options = _for_size(ir_text, options)
+        key = object_key(ir_text, t, options)
+        debug_print(1, f"pyhalide: compiling {name} for {t.text} ({t.cpu}) key {key[:16]}")
+        debug_print(3, f"; ---- LLVM IR of {name} (before optimization)\n{ir_text}")
+        hit = _loaded.get(key)
+        if hit is not None:
+            _loaded.move_to_end(key)
+            debug_print(1, f"pyhalide: {name}: already loaded in this process")
+            engine, address = hit
+        else:
+            obj = cached_object(key, t)
+            if obj is not None:
+                debug_print(1, f"pyhalide: {name}: object cache hit")
+                if config.debug >= 3:
+                    debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
+                lap("object cache read")
             else:
-                obj = cached_object(key, t)
-                if obj is not None:
-                    debug_print(1, f"pyhalide: {name}: object cache hit")
-                    if config.debug >= 3:
-                        debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
-                    lap("object cache read")
-                else:
-                    if early is not None and early.taken and early.options == options:
-                        obj = _finish_early(early, ir_text, t, tm, name)
-                    else:
-                        if early is not None:
-                            early.queue.cancel()
-                        obj = _compile_object(ir_text, t, tm, options, name)
-                    lap("optimize + emit object")
-                    store_object(key, t, obj)
-                engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
-                lap("load")
-                _loaded[key] = (engine, address)
-                while len(_loaded) > capacity():
-                    _loaded.popitem(last=False)
-        finally:
-            if early is not None:
-                early.queue.cancel()
+                obj = _compile_object(ir_text, t, tm, options, name)
+                lap("optimize + emit object")
+                store_object(key, t, obj)
+            engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
+            lap("load")
+            _loaded[key] = (engine, address)
+            while len(_loaded) > capacity():
+                _loaded.popitem(last=False)
     return make_kernel(name, engine, address, buffers, params, out.errors, out.uses_parallel,
                        key)
-
-
-# Finished tasks are compiled while codegen emits the rest of the module
-# (EarlyTasks) in groups of at least this many lines (a part's own parse and
-# pass set-up cost a few ms), when the kernel may use two or more threads
-# and no on-disk object cache is configured: the object key hashes the
-# whole module's text, so with a cache a hit is only known once codegen is
-# done, and work started before would be thrown away.
-EARLY_PART_LINES = 500
-
-
-def _workers() -> int:
-    return config.num_threads if isinstance(config.num_threads, int) else 1
-
-
-def _early_tasks(target, options: JitOptions, name: str):
-    """The EarlyTasks of a compile (None: everything is compiled after codegen)."""
-    if _workers() < 2 or config.cache_dir:
-        return None
-    t = parse_target(target or config.target)
-    queue = CompileQueue(_part_compiler(t, options, name), _workers(),
-                         lambda: (new_machine(t), None), eager=True)
-    early = EarlyTasks(queue, EARLY_PART_LINES,
-                       LOOP_VECTORIZE_MAX_LINES if options.loop_vectorization else None)
-    early.options = replace(options, loop_vectorization=False) \
-        if options.loop_vectorization else options
-    return early
-
-
-def _finish_early(early, ir_text: str, t, tm, name: str) -> bytes:
-    """The object of a module whose tasks `early.taken` are compiling
-    (EarlyTasks): the rest of the module (without_tasks) is added to the
-    queue as _compile_object splits it, and the objects of all parts are
-    packed."""
-    rest = without_tasks(ir_text, early.taken)
-    _submit_parts(early.queue, rest)
-    debug_print(1, f"pyhalide: {name}: {len(early.taken)} tasks compiled during codegen, "
-                   f"{len(early.queue.parts)} parts in all")
-    objs = early.queue.finish((tm, target_machine(t, 0)))
-    _print_part_times(early.queue)
-    return pack_objects(objs)
 
 
 # A split module's parts per thread: more parts than threads, taken by the
@@ -307,48 +254,57 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     Called under llvm_lock(); the other threads work on objects of their
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
-    queue = CompileQueue(_part_compiler(t, options, name), _workers(),
-                         lambda: (new_machine(t), None))
-    _submit_parts(queue, ir_text)
-    if len(queue.parts) == 1:
-        queue.cancel()
-        return _optimize_and_emit(ir_text, t, tm, options, name, False)
-    debug_print(1, f"pyhalide: {name}: compiled in {len(queue.parts)} parts "
-                   f"({', '.join(str(p.count(chr(10))) + (' cold' if c else '') for p, c in queue.parts)}"
-                   f" lines)")
-    objs = queue.finish((tm, target_machine(t, 0)))
-    _print_part_times(queue)
-    return pack_objects(objs)
-
-
-def _submit_parts(queue, ir_text: str) -> None:
-    """Queue the parts of ir_text: its cold tasks as one (split_cold), the
-    rest split (split_parts) when several threads may work."""
-    workers = _workers()
+    workers = config.num_threads if isinstance(config.num_threads, int) else 1
     hot, cold = split_cold(ir_text)
-    for text, work in (split_parts(hot, _split_count(hot, workers)) if workers > 1
-                       else [(hot, 0.0)]):
-        queue.submit(text, work)
+    parts = [(text, work, False) for text, work in (
+        split_parts(hot, _split_count(hot, workers)) if workers > 1 else [(hot, 0.0)])]
     if cold is not None:
-        queue.submit(cold, COLD_WORK_PER_LINE * cold.count("\n"), True)
+        parts.append((cold, COLD_WORK_PER_LINE * cold.count("\n"), True))
+    if len(parts) == 1:
+        return _optimize_and_emit(ir_text, t, tm, options, name, False)
+    debug_print(1, f"pyhalide: {name}: compiled in {len(parts)} parts "
+                   f"({', '.join(str(p.count(chr(10))) + (' cold' if c else '') for p, _, c in parts)}"
+                   f" lines)")
+    objs: list = [None] * len(parts)
+    cpu: list = [0.0] * len(parts)
+    failures: list = []
+    todo = sorted(range(len(parts)), key=lambda i: (-parts[i][1], i))
+    take = threading.Lock()
 
-
-def _part_compiler(t, options: JitOptions, name: str):
-    """CompileQueue's compile_part: a part's object, its passes and code
-    generation without llvmlite's lock on the thread's own machines."""
-    def compile_part(text, is_cold, machines, i):
-        machine, cold_machine = machines
-        if is_cold:
-            return _emit_cold(text, t, cold_machine or new_machine(t, 0),
-                              f"{name} (cold part {i})")
-        return _optimize_and_emit(text, t, machine, options, f"{name} (part {i})", True)
-    return compile_part
-
-
-def _print_part_times(queue) -> None:
+    def work(machine, cold_machine):
+        while not failures:
+            with take:
+                if not todo:
+                    return
+                i = todo.pop(0)
+            start = time.thread_time()
+            text, _, is_cold = parts[i]
+            try:
+                if is_cold:
+                    objs[i] = _emit_cold(text, t, cold_machine or new_machine(t, 0),
+                                         f"{name} (cold part {i})")
+                else:
+                    objs[i] = _optimize_and_emit(text, t, machine, options,
+                                                 f"{name} (part {i})", True)
+            except BaseException as exc:       # re-raised by the caller's thread
+                failures.append(exc)
+            cpu[i] = time.thread_time() - start
+    threads = [threading.Thread(target=work, args=(new_machine(t), None),
+                                name=f"pyhalide-llvm-{k}")
+               for k in range(1, min(workers, len(parts)))]
+    for th in threads:
+        th.start()
+    try:
+        work(tm, target_machine(t, 0))
+    finally:
+        for th in threads:
+            th.join()
+    if failures:
+        raise failures[0]
     if config.time_passes:
         print(f"pyhalide: parts' optimize + emit: "
-              f"{', '.join(f'{c * 1e3:.2f}' for c in queue.cpu)} ms CPU", file=sys.stderr)
+              f"{', '.join(f'{c * 1e3:.2f}' for c in cpu)} ms CPU", file=sys.stderr)
+    return pack_objects(objs)
 
 
 def _emit_cold(ir_text: str, t, tm, name: str) -> bytes:
