@@ -302,11 +302,13 @@ class _Clamps(ir.Mutator):
     whether some load of the new body has an index of coefficient ±1 in x;
     `moving_if` whether an `if` of the body tests a value that moves with x."""
 
-    memoize = False
+    memoize = False         # memoized in `mutate` per let scope instead: a node's
+                            # conds depend on the lets bound around it
 
     def __init__(self, var: str):
         super().__init__()
         self.var = var
+        self.scope = 0          # bumped at each let bound: the memo's key with a node's id
         self.conds = []
         self.moving = {}        # let name -> its value (expanded), for lets using x
         self.fixed = {}         # let name -> its value (expanded), for the others
@@ -314,6 +316,17 @@ class _Clamps(ir.Mutator):
         self.failed = False
         self.dense = False      # whether a load (clamps removed) moves by one element per x
         self.moving_if = False  # whether an `if` of the body tests a value that moves with x
+
+    def mutate(self, n):
+        if not isinstance(n, ir.Expr):
+            return super().mutate(n)
+        key = (id(n), self.scope)
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is n:
+            return hit[1]
+        result = super().mutate(n)
+        self.memo[key] = (n, result)
+        return result
 
     def _expand(self, e):
         return ir.substitute(e, {**self.fixed, **self.moving}) if self.fixed or self.moving \
@@ -356,6 +369,7 @@ class _Clamps(ir.Mutator):
         self.inner.add(s.name)
         expanded = self._expand(value)
         (self.moving if self._moves(value) else self.fixed)[s.name] = expanded
+        self.scope += 1
         body = self.mutate(s.body)
         return s if value is s.value and body is s.body else ir.LetStmt(s.name, value, body)
 
