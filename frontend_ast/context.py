@@ -216,32 +216,6 @@ class Context:
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
-    def after_operand(self, a: Val, b: Val) -> Val:
-        """b (the right operand of an operation on a), its run-time checks
-        made after a's passing where a's fail, outside loops: Python
-        computes a first, so its exception wins (`int(a[int(b[0])]) %
-        int(a[0] * x)` with b[0] out of range and a[0] * x NaN: IndexError,
-        not the ValueError of int(nan)). In loops the checks are assertions
-        in program order already (see _after_inner)."""
-        if self.typing or self.in_loops() or a.node is None or b.node is None or \
-                a.union or b.union or not self.check_images:
-            return b
-        held, last = [], -1
-        for c in checks.eager(a.node):
-            mine = self.check_named.get(c.a.name)
-            passes = _passes(c.a)
-            if mine is not None and passes is not None:
-                last = max(last, _number(c.a.name))
-                if not mine.limit:
-                    held.append(passes)
-        later = {c.name for c in ir.find_calls([b.node])
-                 if c.name in self.check_named and _number(c.name) > last}
-        if not held or not later:
-            return b
-        node = _widened(b.node, later, ir.conjunction(held))
-        out = Val(node, b.ty, risky=b.risky, static=b.static, const=b.const, facts=b.facts)
-        return out.set_range(b.lo, b.hi, b.lbs, b.ubs)
-
     def in_loops(self) -> bool:
         """Whether the code being evaluated is inside a loop body."""
         return self.loop_state is not None and bool(self.loop_state.loops)

@@ -87,7 +87,6 @@ def binary(cx, op: str, a: Val, b: Val) -> Val:
     folded = _fold(op, a, b)
     if folded is not None:
         return folded
-    b = cx.after_operand(a, b)
     try:
         rt = result_ty(op, a.ty, b.ty, sample=2 if op in ("**", "<<", ">>") else 1)
     except UnsupportedType as e:

@@ -75,14 +75,6 @@ def test_a_used_big_int_raises_overflow_error():
         returned_mod(np.array([1e300]), -1)
 
 
-# The left operand's checks before the right's (Context.after_operand): Python
-# evaluates `int(a[int(b[0])])` first, so b[0] past a's end raises IndexError
-# even where int(a[0] * x) of the right operand raises ValueError (NaN).
-@ph.pipeline
-def read_mod_int_of_product(a, b, x):
-    return a + (int(a[int(b[0])]) % int(a[0] * x))
-
-
 # A call-time check (a[i]: i and a's size are known when the call starts) to the
 # right of a kernel check of the same statement (int(nan)): Python raises the
 # kernel check's ValueError first (check_order._kernel_check_before).
@@ -90,12 +82,6 @@ def read_mod_int_of_product(a, b, x):
 def kernel_check_left_of_call_time_check(a, b, i, x):
     s = (int(b[1]) // int(a[0] * x)) % int(a[i] * x)
     return s + 1
-
-
-@pytest.mark.parametrize("b0", [7, 0, -1])
-@pytest.mark.parametrize("x", [NAN, 1.0, 0.0])
-def test_left_operand_checks_first(b0, x):
-    _same_x(read_mod_int_of_product, np.array([1.0, 2.0]), np.array([b0]), x)
 
 
 @pytest.mark.parametrize("i", [5, 0])
