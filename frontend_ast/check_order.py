@@ -48,13 +48,17 @@ from .unions import lazy_alternative
 from .values import Arr, TupleVal, Val, node_of
 
 _ATTR = "_pyhalide_loc"
+_CALL_TIME = "_pyhalide_call_time"
 
 
-def tag(e: BaseException, loc) -> BaseException:
-    """e, marked as raised by a check of the statement at `loc` (a Loc or None)."""
+def tag(e: BaseException, loc, call_time=False) -> BaseException:
+    """e, marked as raised by a check of the statement at `loc` (a Loc or
+    None); `call_time`: by a call-time check or value, which the call makes
+    before the kernel runs."""
     if loc is not None and getattr(e, _ATTR, None) is None:
         try:
             setattr(e, _ATTR, loc)
+            setattr(e, _CALL_TIME, call_time)
         except AttributeError:        # pragma: no cover (exceptions take attributes)
             pass
     return e
@@ -163,7 +167,7 @@ def raise_first(spec, e: BaseException, args, given):
     inside e's loop nest is unknown (the plain function run)."""
     pf = spec.pf
     k = statement_index(pf, loc_of(e))
-    if order_unknown(spec, k):
+    if order_unknown(spec, k) or _kernel_check_before(spec, e, k):
         raise_plain(spec, e, args if given is None else given)
     if not k or not earlier_failures(spec, pf, k):
         raise e
@@ -174,6 +178,22 @@ def raise_first(spec, e: BaseException, args, given):
         except CompileError:        # the prefix does not lower: e is what is known
             pass
     raise e
+
+
+def _kernel_check_before(spec, e: BaseException, k) -> bool:
+    """Whether e, raised by a call-time check of top-level statement k, has
+    a kernel check of that statement to its left in the source, which
+    Python evaluates first and the kernel (run after the call-time checks)
+    did not: `int(b[1]) // int(a[0] * x) % int(a[i] * x)` with a[0] * x NaN
+    and i past a's end raises ValueError in Python, the call-time index
+    check IndexError. The plain function then tells (raise_plain)."""
+    loc = loc_of(e)
+    if k is None or not getattr(e, _CALL_TIME, False):
+        return False
+    pf = spec.pf
+    return any(c.loc is not None and statement_index(pf, c.loc) == k and
+               (c.loc.line, c.loc.col) < (loc.line, loc.col)
+               for c in spec.builder.cx.check_images)
 
 
 def outside_loops(tree: ast.FunctionDef) -> set:

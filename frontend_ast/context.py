@@ -7,6 +7,7 @@ unions.py receive: they read the symbols and may only raise located errors
 and add checks (guard, static_param)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from pyhalide import checks, ir
@@ -82,6 +83,7 @@ class Context:
                     of scalars; zero_d_args.mark): arrays where returned
       check_images  [CheckImage] run-time checks (guard)
       check_named   check image name -> its CheckImage (guard)
+      limit_names   the names of its limit checks (CheckImage.limit; guard)
       static_params [StaticParam] values computed at call time (static_param)
       static_checks CallTimeChecks: call-time checks (require, and the array
                     and loop code's index and bound checks)
@@ -107,6 +109,7 @@ class Context:
         self.zero_d_results = {}
         self.check_images = []
         self.check_named = {}       # check image name -> its CheckImage (guard)
+        self.limit_names = set()    # the names of the limit checks among them
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
@@ -172,34 +175,50 @@ class Context:
                 return True
         return reached
 
-    def guard(self, v: Val, cond, exc: str, message: str, index=None, limit=False) -> Val:
+    def guard(self, v: Val, cond, exc: str, message: str, index=None, limit=False,
+              after=None) -> Val:
         """v, raising `exc` at run time where cond is false. With `index`
         ((axis, size Val, the offending index as an integer node)), the
         check reports that index. `limit`: a limit of the compiled code
         (CheckImage.limit), which an unused value does not check
-        (check_order._risky)."""
+        (check_order._risky). Outside loops the check fails only where the
+        checks v holds pass, and those of `after` (a node of an operand
+        Python computes before this check, not part of v: the shifted value
+        of a checked shift count), in Python's order (_after_inner)."""
         if isinstance(cond, ir.Const) and cond.value:
             return v
         node = v.node
         if not self.typing:
-            widened = self._unless_unreached(cond)
-            under_test, cond = widened is not cond, widened
+            cond = self._unless_unreached(cond)
             n = next(self._counter)
             loc = self.smap.loc(self.cur_node)
             bad = ir.index(1) if index is None else encode_bad_index(index[2])
             idx = _check_read(cond, bad)
             node = ops.node_of(self, v)
             if not self._checked_by(node, idx, exc):
-                if under_test:
-                    idx = _check_read(_after_inner(node, cond, self.check_named), bad)
+                outside = not self.in_loops()
+                raw = cond
+                if outside:
+                    inner = [node] if after is None else [node, after]
+                    cond = _after_inner(inner, cond, self.check_named)
+                    idx = _check_read(cond, bad)
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
                                                     index[:2] if index is not None else None,
                                                     limit))
+                guarded = checks.guarded(img[Expr.wrap(idx)].node, node)
+                if outside and self.limit_names:
+                    guarded = _limits_after(node, guarded, raw, cond, self.limit_names)
                 self.check_named[img.name()] = self.check_images[-1]
-                node = checks.guarded(img[Expr.wrap(idx)].node, node)
+                if limit:
+                    self.limit_names.add(img.name())
+                node = guarded
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def in_loops(self) -> bool:
+        """Whether the code being evaluated is inside a loop body."""
+        return self.loop_state is not None and bool(self.loop_state.loops)
 
     def _unless_unreached(self, cond):
         """cond, also true where an enclosing condition is not met: Python
@@ -211,7 +230,7 @@ class Context:
         lowering/assert_fast_path.py reads), and in a `for` header under a
         test of data (loop_bound_reach.py sinks a bound's checks there)."""
         reached = self.reached_at_call()
-        if self.loop_state is not None and self.loop_state.loops or reached is None or \
+        if self.in_loops() or reached is None or \
                 self.in_loop_header and not callable(reached):
             return cond
         terms = []
@@ -299,23 +318,66 @@ class Context:
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
-def _after_inner(node, cond, named):
-    """cond, also true where a check `node` already holds (outside lazy
+def _after_inner(nodes, cond, named):
+    """cond, also true where a check the `nodes` already hold (outside lazy
     branches) fails: Python computes the operands first, so their
     exceptions win (`int(a[1]) % k` with a of size 1 and k = 0:
-    IndexError). Used for checks under an enclosing test outside loops
-    (Context._unless_unreached widened their condition; there both checks
-    were found failing side by side and the later one could be reported):
-    in loops the checks become assertions in the order of the operations,
-    the operand's first, and lowering/assert_fast_path.py reads their
-    conditions. A limit of the compiled code (CheckImage.limit: int() past
-    int64) is not one of those checks: Python raises nothing there, so this
-    check's exception is Python's (`int(x * 1e300) % 0`: ZeroDivisionError)."""
-    for c in checks.eager(node):
-        passes = _passes(c.a)
-        if passes is not None and not getattr(named.get(c.a.name), "limit", True):
-            cond = ir.Or(cond, ir.Not(passes))
-    return cond
+    IndexError). Used for checks outside loops (there the kernel may
+    assert the operation's check before its operands'): in loops the checks
+    become assertions in the order of the operations, the operand's first,
+    and lowering/assert_fast_path.py reads their conditions. A limit of the
+    compiled code (CheckImage.limit: int() past int64) is not one of those
+    checks: Python raises nothing there, so this check's exception is
+    Python's (`int(x * 1e300) % 0`: ZeroDivisionError; _limits_after)."""
+    held = []
+    for node in nodes:
+        for c in checks.eager(node):
+            passes = _passes(c.a)
+            if passes is not None and not getattr(named.get(c.a.name), "limit", True):
+                held.append(passes)
+    if not held:
+        return cond
+    # read without the checks of the values they test: this check's read
+    # then holds no other check's (lowering asserts a read's inner reads first)
+    (held,), _ = checks.strip([ir.conjunction(held)])
+    return ir.Or(cond, ir.Not(held))
+
+
+def _limits_after(node, guarded, raw, cond, limit_names):
+    """`guarded` (node under a new check: `raw` its condition, `cond` that
+    widened by _after_inner), the checks of the compiled code's limits
+    (CheckImage.limit: a Python int past int64) that node holds also passing
+    where `cond` fails: Python makes the big int and then raises the new
+    check's exception (`int(a[0]) % k` with a[0] = 1e300 and k = 0:
+    ZeroDivisionError), whichever check the kernel asserts first. Not a
+    limit whose value `raw` reads (`k % int(a[0])`): past int64 that value
+    is not Python's, nor is the new check's verdict."""
+    seen = {c.name for c in ir.find_calls([raw])}
+    limits = {c.name for c in ir.find_calls([node])
+              if c.name in limit_names and c.name not in seen}
+    if not limits:
+        return guarded
+    return _widened(guarded, limits, cond)
+
+
+def _widened(node, names, held):
+    """node, its check reads of the images `names` also passing where `held`
+    (a condition) fails; `held` is read without its own checks."""
+    (held,), _ = checks.strip([held])
+
+    def widen(c):
+        if not (isinstance(c, ir.Call) and c.name in names and _passes(c) is not None):
+            return None
+        c = mutator.mutate_children(c)     # (its condition may hold other such reads)
+        bad = c.args[0].args[0].false_value
+        return dataclasses.replace(c, args=(_check_read(ir.Or(_passes(c), ir.Not(held)), bad),))
+    mutator = ir.FuncMutator(widen)
+    return mutator.mutate(node)
+
+
+def _number(name: str) -> int:
+    """The creation number of a check image (checks.image_name)."""
+    return int(name[len(checks.PREFIX):])
 
 
 def _check_read(cond, bad):

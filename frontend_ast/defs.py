@@ -368,11 +368,14 @@ class Definitions:
         mapping, rdom, tri, pairs = self.emitter.loop_vars(
             [l for l in cell.chain if l in pure], rvar_loops,
             "r_" + "_".join(l.name for l in rvar_loops))
+        var_of = _own_positions(arr, pure)
+        mapping.update({l.sym: v.node for l, v in var_of.items()})
+        pairs = [(l, var_of.get(l, v)) for l, v in pairs]
         key = []
         for axis in reversed(range(arr.ndim)):
             l = next((l for l, a in pure.items() if a == axis), None)
             if l is not None:
-                key.append(l.pure_var)
+                key.append(var_of.get(l, l.pure_var))
             else:
                 key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
                                                            f"an index of {arr.name}")[0]))
@@ -609,3 +612,20 @@ def _factor_condition(vals, phs):
     if P is None or names & set(ir.free_vars(P)):
         return None, vals
     return P, out
+
+
+def _own_positions(arr, pure: dict) -> dict:
+    """loop -> the Var of arr's pure definition at its axis, for the pure
+    loops of an update of arr (pure: loop -> axis) when one's Var is named
+    like another axis's Var there (`for x in range(a.shape[0]): a[x, 0] =
+    ...` of a 2-d array a(x, y): the loop's x would stand at y's position,
+    which Halide's rule for updates refuses); {} when none is."""
+    own = arr.func.args()
+    names = [v.node.name for v in own]
+
+    def position(axis):
+        return arr.ndim - 1 - axis
+    if not any(l.pure_var.node.name in names and
+               names[position(a)] != l.pure_var.node.name for l, a in pure.items()):
+        return {}
+    return {l: own[position(a)] for l, a in pure.items()}

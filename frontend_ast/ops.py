@@ -230,7 +230,8 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     OverflowError when it would not."""
     if op in ("<<", ">>") and not (b.lo is not None and b.lo >= 0):
         nb = node_of(cx, b)
-        b = cx.guard(b, ir.GE(nb, ir.Const(nb.type, 0)), "ValueError", "negative shift count")
+        b = cx.guard(b, ir.GE(nb, ir.Const(nb.type, 0)), "ValueError", "negative shift count",
+                     after=node_of(cx, a))
     rng = _int_range(op, a, b)
     lbs, ubs = _aff_bounds(op, a, b)
     if not n_within(rng, INT32) and (lbs or ubs):

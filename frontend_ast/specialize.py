@@ -553,7 +553,7 @@ class Specialization:
             try:
                 check(env)
             except Exception as e:
-                raise check_order.tag(e, loc)
+                raise check_order.tag(e, loc, call_time=True)
         used = self._used_params()
         values = []
         for sp in b.cx.static_params:
@@ -562,7 +562,7 @@ class Specialization:
             try:
                 val = sp.fn(env)
             except Exception as e:
-                raise check_order.tag(e, sp.loc)
+                raise check_order.tag(e, sp.loc, call_time=True)
             if sp.type.is_int():
                 val = int(val)
                 if not -(1 << 63) <= val < (1 << 63):
