@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.loop_range_facts import loop_range_facts
+
+from .test_insertion_sort import isort
 
 I32 = ir.Int(32)
 X = ir.Variable(ir.INDEX, "x")
@@ -72,40 +73,15 @@ def test_no_exit_no_change():
     assert loop_range_facts(s) is s
 
 
-@ph.pipeline
-def isort_f(a):
-    n = a.shape[0]
-    for i in range(1, n):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
-
-
-def _py_isort(xs):
-    xs = list(xs)
-    for i in range(1, len(xs)):
-        key = xs[i]
-        j = i - 1
-        while j >= 0 and xs[j] > key:
-            xs[j + 1] = xs[j]
-            j -= 1
-        xs[j + 1] = key
-    return xs
-
-
 def test_insertion_sort_sizes_0_to_33_against_python():
     rng = np.random.default_rng(22)
     for n in range(34):
         for data in (rng.standard_normal(n), np.arange(n, dtype=np.float64)[::-1].copy(),
                      rng.choice([np.nan, -0.0, 0.0, 1.0, -1.0], n)):
-            got = isort_f(data.copy())
-            want = np.array(_py_isort(data), dtype=np.float64)
+            got = isort(data.copy())
+            want = isort.py_func(data.copy())
             assert np.array_equal(got, want, equal_nan=True), (n, data)
             assert np.array_equal(np.signbit(got), np.signbit(want)), (n, data)
     for n in (0, 1, 2, 17, 33):
         ints = rng.integers(-5, 5, n)
-        assert isort_f(ints.copy()).tolist() == _py_isort(ints.tolist())
+        assert isort(ints.copy()).tolist() == isort.py_func(ints.copy()).tolist()
