@@ -39,6 +39,8 @@ from .linear import linear_form
 from .simplify import simplify
 
 _I32 = ir.Int(32)
+_MAX_SCOPES = 2000    # scopes (each with its own memo) past these add no facts
+_MAX_PROOFS = 20000   # proofs past these fail (compile time on large loop nests)
 _MAX_FACTS = 6        # facts in scope beyond these are not used (proofs only get weaker)
 _ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
 
@@ -103,6 +105,7 @@ class _Facts(Mutator):
         self.key = ()             # the scope: the conditions (and loops) entered
         self.memos = {(): self.memo}  # scope -> its memo (a node is rewritten once per scope)
         self.fact_memo = {}       # (id(condition), truth) -> (condition, its facts)
+        self.proofs = 0
 
     def _facts(self, c, truth: bool) -> list:
         hit = self.fact_memo.get((id(c), truth))
@@ -113,7 +116,9 @@ class _Facts(Mutator):
 
     # ---- scopes ------------------------------------------------------------------------
     def _under(self, facts, fn, node, ranges=None, why=None):
-        if not facts and not ranges:
+        """fn(node) with facts and ranges added (past _MAX_SCOPES, with this
+        scope's: fewer facts, still true there)."""
+        if not facts and not ranges or len(self.memos) >= _MAX_SCOPES:
             return fn(node)
         old_f, old_r, old_m, old_k = self.facts, self.ranges, self.memo, self.key
         self.facts = (facts + old_f)[:_MAX_FACTS]
@@ -204,7 +209,8 @@ class _Facts(Mutator):
 
     # ---- proofs ------------------------------------------------------------------------
     def _proves(self, p) -> bool:
-        if reads_memory(p):
+        self.proofs += 1
+        if self.proofs > _MAX_PROOFS or reads_memory(p):
             return False
         for k in range(3):
             for fs in itertools.combinations(self.facts, k):
