@@ -27,6 +27,7 @@ from .gc_pause import cycle_collection_paused
 from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
+from .loop_range_facts import loop_range_facts
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
 from .peel_shift_inwards import peel_shift_inwards
@@ -182,6 +183,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
+    stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
