@@ -27,11 +27,14 @@ def argsort_ins(a):
 
 @ph.pipeline
 def sort_with_payload(a, p):
-    for i in range(1, a.shape[0]):
-        key = a[i]; v = p[i]; j = i - 1
+    """(keys and payload both arguments, shifted by tuple assignments)"""
+    for i in range(1, len(a)):
+        key, v, j = a[i], p[i], i - 1
         while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]; p[j + 1] = p[j]; j -= 1
-        a[j + 1] = key; p[j + 1] = v
+            a[j + 1], p[j + 1] = a[j], p[j]
+            j -= 1
+        a[j + 1] = key
+        p[j + 1] = v
     return p
 
 
