@@ -328,9 +328,16 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
                 return start(n.value_index)
             for i, (_, B, _) in enumerate(members):
                 if n.func is B:
-                    if i in new_a and all(ir.equal(a, b) for a, b in zip(args, key)):
+                    old = call(M, args, base[i] + n.value_index)
+                    if i not in new_a:
+                        return old
+                    if all(ir.equal(a, b) for a, b in zip(args, key)):
                         return new_a[i][n.value_index]
-                    return call(M, args, base[i] + n.value_index)
+                    # (another expression of the position: where it is the
+                    # one written in this iteration, the value written)
+                    here = ir.conjunction([ir.EQ(_index(unchecked(a)), _index(unchecked(b)))
+                                           for a, b in zip(args, key)])
+                    return ir.Select(here, new_a[i][n.value_index], old)
             return None
         m = ir.FuncMutator(visit)
         return m

@@ -48,6 +48,18 @@ def sort_three(a, p, q):
     return a
 
 
+@ph.pipeline
+def payload_reads_keys(a, p):
+    """(the payload's writes read the element of the keys the same
+    iteration wrote, at another expression of its position)"""
+    for i in range(1, len(a)):
+        key = a[i]; v = p[i]; j = i - 1
+        while j >= 0 and a[j] > key:
+            a[j + 1] = a[j]; p[j + 1] = p[j] + a[j + 1]; j -= 1
+        a[j + 1] = key; p[j + 1] = v + a[j + 1]
+    return p
+
+
 def _keys(n, kind, rng):
     if kind == "ties":
         return rng.integers(0, 4, n).astype(np.float64)
@@ -96,3 +108,14 @@ def test_three_arrays():
         p = rng.integers(-100, 100, n).astype(np.int64)
         q = rng.standard_normal(n).astype(np.float32)
         run_both(sort_three, a, p, q)
+
+
+def test_payload_reads_the_keys_just_written():
+    """A read of the keys' element this iteration wrote sees the value
+    written (loop_cycles: a read at another expression of the written
+    position; it read the old value before: p = [p1, p0 + 0] for a = [2, 0]
+    instead of [p1, p0 + 2])."""
+    rng = np.random.default_rng(5)
+    for n in [0, 1, 2, 3, 9, 33]:
+        for kind in ["ties", "random"]:
+            run_both(payload_reads_keys, _keys(n, kind, rng), rng.standard_normal(n))
