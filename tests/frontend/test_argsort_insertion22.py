@@ -119,3 +119,21 @@ def test_payload_reads_the_keys_just_written():
     for n in [0, 1, 2, 3, 9, 33]:
         for kind in ["ties", "random"]:
             run_both(payload_reads_keys, _keys(n, kind, rng), rng.standard_normal(n))
+
+
+@ph.pipeline
+def grow_two(out, cnt, r, t):
+    for i in range(1, out.shape[0]):
+        out[i] = out[i - 1] * r
+        cnt[i] = cnt[i - 1] + out[i]
+        if out[i] > t:
+            break
+    return cnt
+
+
+def test_second_array_of_a_loop_with_break():
+    """A second array written at the loop's element of a loop left by
+    `break` (it reads the stop flag: a partner of the merged Func too)."""
+    for n in [1, 2, 5, 9]:
+        for t in [0.5, 3.0, 100.0]:
+            run_both(grow_two, np.ones(n), np.zeros(n), 1.5, t)
