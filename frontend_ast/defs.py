@@ -548,6 +548,11 @@ class Definitions:
                 # a write's own reads of its array, made by its own statement:
                 # the merged update makes them where the write is made (a value
                 # read earlier, `f = a[i, k]` before `a[i, k] = f`, stays refused)
+                if not isinstance(target, Group) and arr is not target.arr:
+                    # another array's read: kept only where loop_cycles merges
+                    # both arrays into one Func (loops.py raises it otherwise)
+                    deferred.append((arr, target, deps.CrossRead(err)))
+                    return
                 if not isinstance(target, Group) and not (
                         arr is target.arr and pos is not None and
                         pos == target.pos_min == target.pos_max):

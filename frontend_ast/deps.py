@@ -309,3 +309,12 @@ def reads_func(caller: ir.Function, fn: ir.Function, seen: set) -> bool:
             if c.call_type == ir.FUNC and (c.func is fn or reads_func(c.func, fn, seen)):
                 return True
     return False
+
+
+class CrossRead:
+    """A deferred error of an array's write reading another array the nest
+    writes (defs.check_reads): raised after the nest unless both arrays
+    were merged into one Func (loop_cycles.cross_reads)."""
+
+    def __init__(self, err):
+        self.err = err

@@ -64,7 +64,7 @@ from pyhalide.ir.function import FuncSchedule, copy_stage
 from pyhalide.simplify import equal_after_simplify, simplify
 
 from . import ops
-from .deps import unchecked
+from .deps import CrossRead, unchecked
 from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
 from .values import Arr
@@ -98,17 +98,19 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
             UA, UG = A.updates[-1], G.updates[0]
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
+            members = _partners(arrays.values(), logged, A, G, UA)
+            others = [(o, B, UB) for o, B, UB in members if B is not A]
             why = "the loop writes it at several places" if len(mine) > 1 else \
                 _merge_one(emitter, arr, A, G, UA, UG, _stop_member(g, g.chain_nodes[-1]),
                            vlog, _done_member(g),
-                           getattr(g.chain_nodes[-1], RELATIVE_ATTR, False))
+                           getattr(g.chain_nodes[-1], RELATIVE_ATTR, False), members)
             if why:
                 raise err(g.chain_nodes[-1], _message(arr, g, why),
                           "write one element of the array per iteration, at the loop's "
                           "position (out[i] = ...), or find where the loop stops in a first "
                           "loop and write the array in a second one up to there")
             if not G.updates:
-                dropped.append((g, arr))
+                dropped += [(g, arr)] + [(g, o) for o, _, _ in others]
                 break
     return dropped
 
@@ -118,6 +120,57 @@ def _message(arr, g, why):
                       n.startswith("?stop"))
     return (f"this loop writes {arr.name!r} and carries {names or 'a value'}; they read each "
             f"other in the same iteration, and {why}")
+
+
+def _partners(arrays, logged, A, G, UA) -> list:
+    """(array, Func, its last update) of each other array the loop writes
+    once per iteration at the same element as A's last update `UA`, whose
+    write reads the carried value G (`idx[j + 1] = idx[j]` beside `a[j + 1]
+    = a[j]` in argsort by insertion): they join A's merged Func. All of
+    them with A's, in the order the loop writes them."""
+    order = {}
+    for n, (lf, k, _, _) in enumerate(logged):
+        if hasattr(lf, "function") and k > 0:
+            order.setdefault(id(lf.function()), []).append(n)
+    # (A's RVar nodes: B's name the same loops, of another RDom object)
+    mine = {n: v for a in UA.args for n, v in ir.free_vars(a).items()}
+    out = []
+    for arr, f in arrays:
+        B = f.function()
+        if B is A:
+            out.append((order.get(id(A), [0])[-1], arr, A, UA))
+            continue
+        if not B.updates or len(order.get(id(B), [])) != 1:
+            continue
+        UB = B.updates[-1]
+        if not _calls(UB, G) or _calls(G.updates[0], B) or UB.exit is not None or \
+                [(v.name, str(v.min), str(v.extent)) for v in UB.rvars] != \
+                [(v.name, str(v.min), str(v.extent)) for v in UA.rvars] or \
+                len(UB.args) != len(UA.args) or \
+                not all(equal_after_simplify(_index(unchecked(a)), _index(unchecked(
+                    ir.substitute(b, {n: v for n, v in mine.items()
+                                      if n in ir.free_vars(b)}))))
+                        for a, b in zip(UA.args, UB.args)):
+            continue
+        out.append((order[id(B)][0], arr, B, UB))
+    return [(arr, B, UB) for _, arr, B, UB in sorted(out, key=lambda t: t[0])]
+
+
+def cross_reads(deferred, dropped) -> list:
+    """`deferred` (the nest's deferred read errors) without the reads of
+    one array by another's write (deps.CrossRead) that a merge made reads
+    of one Func (`dropped`: merge_cycles' (group, array) pairs); any other
+    such read raises its error."""
+    merged = {}
+    for g, arr in dropped:
+        merged.setdefault(id(g), set()).add(id(arr))
+    out = []
+    for arr, target, err in deferred:
+        if not isinstance(err, CrossRead):
+            out.append((arr, target, err))
+        elif not any({id(arr), id(target.arr)} <= s for s in merged.values()):
+            raise err.err
+    return out
 
 
 def _stop_member(g, node):
@@ -143,11 +196,15 @@ def _calls(d, fn) -> bool:
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False):
+def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False,
+               members=None):
     """Build the merged Func; a reason (str) when this case is not one.
     `stop`: the element of G that is the loop's stop flag, or None; `done`:
     the element that is while_exit_write's flag, or None; `relative`: the
-    loop runs relative to its start (loop_exits.RELATIVE_ATTR)."""
+    loop runs relative to its start (loop_exits.RELATIVE_ATTR); `members`:
+    (array, Func, update) of A and of the arrays merged with it
+    (_partners), in the loop's order."""
+    members = members or [(arr, A, UA)]
     if len(UG.rvars) != 1 or UA.exit is not None or UG.exit is not None:
         return "the loop is not a single loop of its own"
     rg = UG.rvars[0]
@@ -197,7 +254,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     # iteration may write the positions an earlier one wrote)
     explicit = same or len(UA.rvars) != 1
     if explicit:
-        if _read_elsewhere(emitter, A, G):
+        if _read_elsewhere(emitter, [B for _, B, _ in members], G):
             return "the carried value is read after the loop"
         names = set(ir.free_vars(ctx_nodes)) | ({r.name} if pos else set())
         if len(pos) > 1 or any(v.kind != "param" and name not in names
@@ -231,12 +288,18 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     prev_key = tuple(key) if same else tuple(
         ir.substitute(a, {ra.name: ir.Max(ir.Sub(r, ir.index(1)), ra.min)}) for a in key)
 
-    nA = len(A.output_types)
+    # each member array's first element in M (A's and its partners')
+    base, nA = [], 0
+    for _, B, _ in members:
+        base.append(nA)
+        nA += len(B.output_types)
     M = emitter.new_func(arr.name, arr).function()
-    Ap = emitter.new_func(arr.name, arr).function()
-    M.args, Ap.args = A.args, A.args
-    M.output_types = tuple(A.output_types) + tuple(G.output_types)
-    Ap.output_types = A.output_types
+    Aps = [emitter.new_func(o.name, o).function() for o, _, _ in members]
+    M.args = A.args
+    M.output_types = tuple(t for _, B, _ in members for t in B.output_types) + \
+        tuple(G.output_types)
+    for Ap, (_, B, _) in zip(Aps, members):
+        Ap.args, Ap.output_types = B.args, B.output_types
 
     def call(fn, args, k):
         return ir.Call(fn.output_types[k], fn.name, tuple(args), ir.FUNC, k, fn)
@@ -250,8 +313,8 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
         return call(M, prev_key, nA + k)
 
     def reads(new_a):
-        """Calls of A and G -> reads of M (new_a: A's new values at `key`,
-        or None inside A's own update)."""
+        """Calls of the members and G -> reads of M (new_a: {member index:
+        its new values at `key`}, those written before in the iteration)."""
         def visit(n):
             if not (isinstance(n, ir.Call) and n.call_type == ir.FUNC):
                 return None
@@ -263,10 +326,18 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
                     bad.append("the carried value is read at another iteration")
                     return n
                 return start(n.value_index)
-            if n.func is A:
-                if new_a is not None and all(ir.equal(a, b) for a, b in zip(args, key)):
-                    return new_a[n.value_index]
-                return call(M, args, n.value_index)
+            for i, (_, B, _) in enumerate(members):
+                if n.func is B:
+                    old = call(M, args, base[i] + n.value_index)
+                    if i not in new_a:
+                        return old
+                    if all(ir.equal(a, b) for a, b in zip(args, key)):
+                        return new_a[i][n.value_index]
+                    # (another expression of the position: where it is the
+                    # one written in this iteration, the value written)
+                    here = ir.conjunction([ir.EQ(_index(unchecked(a)), _index(unchecked(b)))
+                                           for a, b in zip(args, key)])
+                    return ir.Select(here, new_a[i][n.value_index], old)
             return None
         m = ir.FuncMutator(visit)
         return m
@@ -274,16 +345,26 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     def sub(e, mut):
         return mut.mutate(ir.substitute(e, ren))
 
-    ma = reads(None)
     # (computed at the first iteration, before its write: M holds what the
-    # array held when the loop started)
-    inits = [sub(v, ma) for v in G.pure.values]
-    olds = [call(M, key, k) for k in range(nA)]
-    new_a = [sub(v, ma) for v in UA.values]
-    if UA.predicates:
-        cond = sub(ir.conjunction(list(UA.predicates)), ma)
-        new_a = [ir.lazy_select(cond, v, o) for v, o in zip(new_a, olds)]
-    mg = reads(new_a)
+    # arrays held when the loop started)
+    inits = [sub(v, reads({})) for v in G.pure.values]
+    a_nodes = ir.free_vars(list(UA.args) + list(UA.values) + list(UA.predicates))
+    news, olds = {}, []
+    for i, (_, B, UB) in enumerate(members):
+        # (B's RVars: the same loops as A's, nodes of another RDom object)
+        ren_b = dict(ren)
+        ren_b.update({v.name: a_nodes[v.name] for v in UB.rvars
+                      if B is not A and v.name in a_nodes})
+        mb = reads(dict(news))
+        old = [call(M, key, base[i] + k) for k in range(len(B.output_types))]
+        new = [mb.mutate(ir.substitute(v, ren_b)) for v in UB.values]
+        if UB.predicates:
+            cond = mb.mutate(ir.substitute(ir.conjunction(list(UB.predicates)), ren_b))
+            new = [ir.lazy_select(cond, v, o) for v, o in zip(new, old)]
+        news[i] = new
+        olds += old
+    new_a = [v for i in range(len(members)) for v in news[i]]
+    mg = reads(news)
     new_g = [sub(v, mg) for v in UG.values]
     if UG.predicates:
         # the loop's own condition: where it fails, the carried value stays
@@ -297,16 +378,16 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
         stopped = starts[stop]
         new_a = [ir.lazy_select(stopped, o, v) for v, o in zip(new_a, olds)]
         new_g = [ir.lazy_select(stopped, o, v) for v, o in zip(new_g, starts)]
-    # A's definitions before this loop, as their own Func
-    self_to_ap = ir.FuncMutator(
-        lambda n: call(Ap, tuple(self_to_ap.mutate(a) for a in n.args), n.value_index)
-        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
-    Ap.pure = mapped_definition(A.pure, self_to_ap)
-    Ap.updates = [mapped_definition(d, self_to_ap) for d in A.updates[:-1]]
-    Ap.schedule = _func_schedule(A.schedule)
-    Ap.source = A.source
+    # each member's definitions before this loop, as their own Func
+    for Ap, (_, B, _) in zip(Aps, members):
+        to_ap = _func_renamer(B, Ap)
+        Ap.pure = mapped_definition(B.pure, to_ap)
+        Ap.updates = [mapped_definition(d, to_ap) for d in B.updates[:-1]]
+        Ap.schedule = _func_schedule(B.schedule)
+        Ap.source = B.source
     pure_vars = tuple(ir.Variable(ir.INDEX, a) for a in A.args)
-    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for k in range(nA)) +
+    M.pure = ir.Definition(pure_vars, tuple(call(Ap, pure_vars, k) for Ap in Aps
+                                            for k in range(len(Ap.output_types))) +
                            tuple(ir.zero(v.type) if explicit else ir.substitute(v, start_at)
                                  for v in G.pure.values), [],
                            copy_stage(A.pure.schedule),
@@ -326,13 +407,13 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
         M.updates[0].exit_moves = True
     M.schedule = _func_schedule(A.schedule)
     M.source = A.source
-    # A: a copy of M's array elements; G: its own scan, reading them
-    A.pure = ir.Definition(pure_vars, tuple(call(M, pure_vars, k) for k in range(nA)), [],
-                           copy_stage(A.pure.schedule), A.pure.source, A.pure.rdom_name)
-    A.updates = []
-    to_m = ir.FuncMutator(
-        lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
-        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
+    # each member: a copy of its elements of M; G: its own scan, reading them
+    for i, (_, B, _) in enumerate(members):
+        bvars = tuple(ir.Variable(ir.INDEX, a) for a in B.args)
+        B.pure = ir.Definition(bvars, tuple(call(M, bvars, base[i] + k)
+                                            for k in range(len(B.output_types))), [],
+                               copy_stage(B.pure.schedule), B.pure.source, B.pure.rdom_name)
+        B.updates = []
     if explicit:
         # M's elements do not hold every iteration's carried value: G is no
         # longer computed (nothing else reads it, merge_cycles refuses a
@@ -340,8 +421,22 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
         G.updates = []
         G.schedule = FuncSchedule()
         return None
+    to_m = ir.FuncMutator(
+        lambda n: call(M, tuple(to_m.mutate(a) for a in n.args), n.value_index)
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is A else None)
     G.updates = [mapped_definition(UG, to_m)]
     return None
+
+
+def _func_renamer(B, Ap):
+    """A mutator making B's calls of itself calls of Ap."""
+    def visit(n):
+        if isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is B:
+            return ir.Call(n.type, Ap.name, tuple(m.mutate(a) for a in n.args), ir.FUNC,
+                           n.value_index, Ap)
+        return None
+    m = ir.FuncMutator(visit)
+    return m
 
 
 def _inside(emitter, arr, key, pos, r, relative):
@@ -384,16 +479,16 @@ def same_loops(vlog, A, G):
     return out
 
 
-def _read_elsewhere(emitter, A, G) -> bool:
-    """Whether a Func other than A and G reads G, or a definition of A
-    other than its last update does."""
+def _read_elsewhere(emitter, As, G) -> bool:
+    """Whether a Func other than G and those of `As` reads G, or a
+    definition of one of `As` other than its last update does."""
     for _, f, _ in emitter.funcs:
         fn = f.function() if hasattr(f, "function") else None
-        if fn is None or fn is G or fn is A:
+        if fn is None or fn is G or any(fn is A for A in As):
             continue
         if any(_calls(d, G) for d in fn.definitions()):
             return True
-    return any(_calls(d, G) for d in A.definitions()[:-1])
+    return any(_calls(d, G) for A in As for d in A.definitions()[:-1])
 
 
 def _func_schedule(s):

@@ -28,7 +28,7 @@ from .imperative_nests import merge_imperative
 from .lifted import LiftedFunc
 from .loop_bound_reach import reached_only
 from .loop_bounds import affine_bounds, unguarded
-from .loop_cycles import merge_cycles
+from .loop_cycles import cross_reads, merge_cycles
 from .loop_exits import EXIT_ATTR, UNBOUNDED_ATTR, describe_name
 from .loop_params import index_param
 from .loop_state import Frame, Group
@@ -248,6 +248,7 @@ class LoopRunner:
             # a merged group's reads of its array are M's now
             deferred = [d for d in deferred
                         if not any(d[1] is g and d[0] is arr for g, arr in dropped)]
+            deferred = cross_reads(deferred, dropped)
             self._no_reads_after(
                 merge_imperative(self.emitter, self.cx.smap, node, deferred,
                                  self.emitter.def_log[logged:], self.emitter.var_log[vlogged:]),

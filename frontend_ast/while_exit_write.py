@@ -65,18 +65,31 @@ def _block(stmts, count, tree):
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                 _block(inner, count, tree)
         if isinstance(s, ast.While) and k + 1 < len(stmts):
-            new = _rewrite(s, stmts[k + 1], stmts[:k], count, tree)
+            after = _writes_after(s, stmts[k + 1:])
+            new = _rewrite(s, after, stmts[:k], count, tree) if after else None
             if new is not None:
-                stmts[k:k + 2] = new
+                stmts[k:k + 1 + len(after)] = new
                 k += len(new)
                 continue
         k += 1
 
 
+def _writes_after(loop, stmts) -> list:
+    """The element writes right after `loop` (`a[j + 1] = key; idx[j + 1]
+    = k` of argsort by insertion), each of an array the loop subscripts."""
+    out = []
+    for s in stmts:
+        arr = _element_write(s)
+        if arr is None or not _subscripts(loop, arr):
+            break
+        out.append(s)
+    return out
+
+
 def _rewrite(loop, after, before, count, tree):
-    """The statements replacing `loop` and `after`, or None."""
-    arr = _element_write(after)
-    if arr is None or loop.orelse or not _subscripts(loop, arr) or any(
+    """The statements replacing `loop` and the writes `after` it, or None."""
+    arrs = [_element_write(s) for s in after]
+    if loop.orelse or any(
             isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.For, ast.While,
                            ast.FunctionDef, ast.Lambda))
             for s in loop.body for n in ast.walk(s)):
@@ -90,19 +103,19 @@ def _rewrite(loop, after, before, count, tree):
             continue
         counter, op, bound = m
         step = counter_step(loop.body, counter)
-        if step is None or counter in names_used(after.targets[0].value) or \
+        if step is None or any(counter in names_used(s.targets[0].value) for s in after) or \
                 names_used(bound) & names_assigned(loop.body):
             continue
         down = isinstance(op, (ast.Gt, ast.GtE))
         if down != (step < 0):
             continue
-        used = _loaded_outside(tree, [loop, after])
-        return _build(loop, after, before, arr, counter, op, bound, step, count,
+        used = _loaded_outside(tree, [loop, *after])
+        return _build(loop, after, before, arrs, counter, op, bound, step, count,
                       counter in used)
     return None
 
 
-def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step):
+def _build(loop, after, before, arrs, counter, op, bound, step, count, undo_step):
     count[0] += 1
     first, done = f"?first{count[0]}", f"?done{count[0]}"
     # the counter's bound one step further, never past its first value
@@ -123,9 +136,10 @@ def _build(loop, after, before, arr, counter, op, bound, step, count, undo_step)
     if steps != [last]:
         return None             # (the step must end the body: the exit skips it)
     keep = [ast.Assign([ast.Name(n, ast.Store())], ast.Name(n, ast.Load()))
-            for n in _element_values(before, arr) if n in names_used(loop) | names_used(after)]
+            for n in dict.fromkeys(v for arr in arrs for v in _element_values(before, arr))
+            if n in names_used(loop).union(*map(names_used, after))]
     body = keep + [ast.If(copy.deepcopy(loop.test), work or [ast.Pass()],
-                          [after, _set(done, True)]), last]
+                          [*after, _set(done, True)]), last]
     undo = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Sub(), ast.Constant(step))
     loop = ast.While(cond, body, [])
     setattr(loop, RELATIVE_ATTR, True)
