@@ -434,8 +434,10 @@ class Specialization:
         outputs = {id(f.function()) for f, _ in self.out_funcs}
         outputs |= {id(f.function()) for f in todo if id(f) in local}
         targets = {level[0].name() for level in local.values()}
+        # (an automatic schedule places the Funcs read at several points itself:
+        # computed per tile of their consumer, not inlined as cheap)
         inline = _inlined([f for f, _ in funcs], _reads([f for f, _ in funcs]),
-                          outputs, targets)
+                          outputs, targets, cheap=self.builder.cx.scheduled != "auto")
         for f in todo:
             if id(f.function()) in inline:
                 f.compute_inline()
@@ -959,10 +961,11 @@ CHEAP_TWICE = 12
 CHEAP_READS = 3
 
 
-def _inlined(funcs, reads, kept, targets) -> set:
+def _inlined(funcs, reads, kept, targets, cheap=True) -> set:
     """ids of the Functions the default schedule inlines (in program order,
     producers first): those _inlinable() allows, while the definition they
-    are inlined into stays within INLINE_LIMIT nodes; never those in `kept`
+    are inlined into stays within INLINE_LIMIT nodes, and with `cheap` those
+    _cheap_sites() allows (read at several points); never those in `kept`
     (ids: outputs, loop-local scalars) nor Funcs named in `targets` or in a
     schedule's compute_at/store_at (something is computed in their loops)."""
     inlined, size, targets = set(), {}, set(targets)
@@ -983,7 +986,7 @@ def _inlined(funcs, reads, kept, targets) -> set:
         if not _inlinable(fn, reads, parts):
             if id(fn) in parts or any(id(c) in parts for c, _, _ in reads.get(id(fn), [])):
                 continue    # (the sums' helpers: _inlinable's rules)
-            if _cheap_sites(fn, reads, cost, size):
+            if cheap and _cheap_sites(fn, reads, cost, size):
                 inlined.add(id(fn))
                 cost[id(fn)] = _value_cost(fn.pure.values, cost)
                 for consumer, _, _ in reads[id(fn)]:
