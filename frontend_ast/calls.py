@@ -272,11 +272,14 @@ def _sum_bounds(cx, a: Val, b: Val, upper: bool) -> list:
     operands' bounds do not compare (max(N - i, M)): max(a, b) = a + b -
     min(a, b) <= ub(a) + ub(b) - min(lo(a), lo(b)), and min(a, b) >= lb(a)
     + lb(b) - max(hi(a), hi(b)), with lo/hi numeric bounds of a and b
-    (over the enclosing loops' ranges). [] where one has none."""
+    (over the enclosing loops' ranges). [] where one has none, or only
+    the type's (|c| >= 2**30: hi + lo + 2**63 for Python ints lo, hi)."""
     ends = [_numeric(cx, v, not upper) for v in (a, b)]
     if None in ends:
         return []
     c = min(ends) if upper else max(ends)
+    if abs(c) >= 2**30:         # the type's range: a bound no loop can run over
+        return []
     xs, ys = (a.ubs, b.ubs) if upper else (a.lbs, b.lbs)
     return list(dict.fromkeys((x + y).shift(-c) for x in xs[:2] for y in ys[:2]))
 
