@@ -253,7 +253,44 @@ def _int_minmax(cx, name, a: Val, b: Val) -> Val:
         lo = max(both[0]) if both[0] else None
         hi = max(both[1]) if len(both[1]) == 2 else None
         lbs, ubs = list(dict.fromkeys(a.lbs + b.lbs)), unions.merge_bounds(a.ubs, b.ubs, True, cx.syms)
+    if lower and not _tight(lbs):
+        lbs = _sum_bounds(cx, a, b, False) + lbs
+    if not lower and not _tight(ubs):
+        ubs = _sum_bounds(cx, a, b, True) + ubs
     return out.set_range(lo, hi, lbs, ubs)
+
+
+def _tight(bounds) -> bool:
+    """Some bound is symbolic or a constant below 2**30 (not one that only
+    the type's range gives: max(i, 1) <= 2**31 - 2 in `for i in range(N)`,
+    which as a loop's hull would run 2**31 - 2 iterations)."""
+    return any(not b.is_const() or abs(b.c) < 2**30 for b in bounds)
+
+
+def _sum_bounds(cx, a: Val, b: Val, upper: bool) -> list:
+    """Affine bounds of max(a, b) (upper) or min(a, b) (lower) whose
+    operands' bounds do not compare (max(N - i, M)): max(a, b) = a + b -
+    min(a, b) <= ub(a) + ub(b) - min(lo(a), lo(b)), and min(a, b) >= lb(a)
+    + lb(b) - max(hi(a), hi(b)), with lo/hi numeric bounds of a and b
+    (over the enclosing loops' ranges). [] where one has none, or only
+    the type's (|c| >= 2**30: hi + lo + 2**63 for Python ints lo, hi)."""
+    ends = [_numeric(cx, v, not upper) for v in (a, b)]
+    if None in ends:
+        return []
+    c = min(ends) if upper else max(ends)
+    if abs(c) >= 2**30:         # the type's range: a bound no loop can run over
+        return []
+    xs, ys = (a.ubs, b.ubs) if upper else (a.lbs, b.lbs)
+    return list(dict.fromkeys((x + y).shift(-c) for x in xs[:2] for y in ys[:2]))
+
+
+def _numeric(cx, v: Val, upper: bool):
+    """The tightest numeric upper (lower) bound of v, from its range and
+    its affine bounds over the enclosing loops' ranges (N - i >= 1 in `for
+    i in range(N)`, where its range says only >= -2**31 + 1)."""
+    found = [n for a in (v.ubs if upper else v.lbs) for n in [cx.syms.numeric_of(a, upper)]
+             if n is not None] + [n for n in [v.hi if upper else v.lo] if n is not None]
+    return (min(found) if upper else max(found)) if found else None
 
 
 def _round(cx, v):

@@ -29,7 +29,7 @@ from .convert import (
 
 # conversions the builder reaches through this module (ops.is_nan; ops.truth below)
 from .convert import is_nan as is_nan
-from .ranges import INT32, INT64, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
+from .ranges import INT32, INT64, Aff, n_add, n_contains_zero, n_mul, n_neg, n_sub, n_within
 from .types import PY_BOOL, PY_FLOAT, PY_INT, Ty, UnsupportedType
 from .values import NO_CONST, Val, const_val, node_of
 
@@ -758,6 +758,11 @@ def absolute(cx, v: Val, numpy_style: bool = False) -> Val:
         x = cast(t, n)
         node = ir.Select(ir.LT(x, ir.Const(t, 0)), ir.Sub(ir.Const(t, 0), x), x)
         out = Val(node, ty, rng[0], rng[1], static=static, risky=v.risky)
+        # abs(v) = max(v, -v): bounded by both forms where they compare
+        # (abs(N - 2 * i) <= N over i in range(N))
+        ubs = unions.merge_bounds(v.ubs, [l.scale(-1) for l in v.lbs], True, cx.syms)
+        if ubs:
+            out.set_range(out.lo, out.hi, [Aff.const(out.lo)], ubs)
         if not n_within(rng, INT64):
             out.set_range(0, None)
             out = cx.guard(out, ir.NE(x, ir.Const(t, INT64[0])), "OverflowError",

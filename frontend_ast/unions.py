@@ -165,6 +165,8 @@ def merge_bounds(xs, ys, upper: bool, syms=None) -> list:
         for v in ys:
             w = _looser(u, v, upper, syms)
             if w is None and syms is not None:
+                w = _looser_in_loops(u, v, upper, syms)
+            if w is None and syms is not None:
                 w = next((w for ue in hull(u) for ve in hull(v)
                           for w in [_looser(ue, ve, upper, syms)] if w is not None), None)
             if w is not None and w not in out:
@@ -183,6 +185,20 @@ def _looser(u, v, upper: bool, syms):
     if syms is not None and syms.nonneg(d):
         return u if upper else v
     if syms is not None and syms.nonneg(v - u):
+        return v if upper else u
+    return None
+
+
+def _looser_in_loops(u, v, upper: bool, syms):
+    """The looser of two bounds that differ by enclosing loop variables,
+    compared over those loops' ranges (max(1, N - i) in `for i in
+    range(N)`: N - i >= 1 there, so N - i bounds it above), else None."""
+    d = u - v
+    if not any(s in syms.loops for s in d.terms):
+        return None
+    if syms.prove_le([v], [u]):         # v <= u
+        return u if upper else v
+    if syms.prove_le([u], [v]):
         return v if upper else u
     return None
 
