@@ -280,7 +280,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     first = ir.EQ(r, ra.min)
     key = list(UA.args)
     clamped = False
-    if shifted:
+    if shifted or relative:
         key, clamped = _inside(emitter, arr, key, pos, ra.name, relative)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
