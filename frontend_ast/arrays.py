@@ -7,7 +7,7 @@ import ast
 
 from pyhalide import ir
 from pyhalide.expr import Expr
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.simplify import equal_after_simplify, simplify
 
 from . import array_complex, forwarded_reads, ops, unions
 from .array_setitem import element_value
@@ -194,7 +194,10 @@ class ArrayAccess:
         return True
 
     def index_key(self, idx_nodes) -> str:
-        return "|".join(ir.expr_to_str(n) for n in idx_nodes)
+        """The key of a location by its simplified index: `a[i - i + j]` is
+        the location `a[j]` names (a read of it after `a[j] = v` in the
+        same iteration reads v)."""
+        return "|".join(ir.expr_to_str(simplify(n)) for n in idx_nodes)
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
