@@ -256,9 +256,11 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
-                                      acc.obligations, self._calls(d))
-                runs = _both(_runs(d), bounds.nonempty())
+                scope = self._stage_scope(cname, index, level, clamped)
+                bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
+                # (a consumer over an empty box reads nothing, however the
+                # clamps of its reads turn the empty interval into a point)
+                runs = _both(_runs(d, scope), bounds.nonempty())
                 for c in calls:
                     for i, a in enumerate(c.args):
                         _add_access(acc, kind, bounds, c, i, a, runs)
