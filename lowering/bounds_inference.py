@@ -753,6 +753,9 @@ class _StageBounds:
 
     def __call__(self, call, e: ir.Expr) -> Interval:
         """The interval of argument e of `call` (None: a write of the stage)."""
+        # (simplified exactly first: interval arithmetic does not see that
+        # `i - i + j` is j, and would widen it by i's range twice)
+        e = simplify(e)
         if call is None:
             return self.write(e)
         out = None
