@@ -262,8 +262,11 @@ class _Bounds:
                 # (a consumer over an empty box reads nothing, however the
                 # clamps of its reads turn the empty interval into a point:
                 # such a read counts only where the box has a point; an
-                # affine one maps an empty box to an empty interval)
-                boxed = _both(_runs(d, scope), bounds.nonempty())
+                # affine one maps an empty box to an empty interval. Only
+                # for a producer computed at the root: inside a loop the
+                # condition would hide the region's monotone form from
+                # sliding_window)
+                boxed = _both(_runs(d, scope), bounds.nonempty()) if level.is_root() else None
                 for c in calls:
                     for i, a in enumerate(c.args):
                         _add_access(acc, kind, bounds, c, i, a, runs, boxed)
