@@ -122,6 +122,7 @@ class ArrayCode:
             self.defs.ensure_defined(arr)
             v = self.defs.element_call(arr, list(idx))
             self.defs.note_read(arr, v.node, list(idx))
+            v = self.arrays.aliased(arr, list(idx), v)
         return with_type_range(v)
 
     # operators ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import ast
 
 from pyhalide import ir
 from pyhalide.expr import Expr
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.simplify import equal_after_simplify, simplify
 
 from . import array_complex, forwarded_reads, ops, unions
 from .array_setitem import element_value
@@ -194,7 +194,10 @@ class ArrayAccess:
         return True
 
     def index_key(self, idx_nodes) -> str:
-        return "|".join(ir.expr_to_str(n) for n in idx_nodes)
+        """The key of a location by its simplified index: `a[i - i + j]` is
+        the location `a[j]` names (a read of it after `a[j] = v` in the
+        same iteration reads v)."""
+        return "|".join(ir.expr_to_str(simplify(n)) for n in idx_nodes)
 
     # reads ----------------------------------------------------------------------
     def read(self, arr: Arr, idx, node) -> Val:
@@ -221,7 +224,7 @@ class ArrayAccess:
             return self._checked(self._data_range(out), arr, items, "")
         out = self.defs.element_call(arr, at)
         self.defs.note_read(arr, out.node, nodes)
-        return self._checked(self._data_range(out), arr, items, "")
+        return self._checked(self._data_range(self.aliased(arr, at, out)), arr, items, "")
 
     def before_write(self, arr: Arr, raw):
         """The Func holding arr's value before the running loop nest, when
@@ -375,6 +378,28 @@ class ArrayAccess:
         if frame.top:
             self.defs.flush_frame(frame)
 
+    def aliased(self, arr, at, v: Val) -> Val:
+        """v (arr's element at index nodes `at` as it was before this
+        iteration's writes), or, where a location of arr written earlier in
+        this iteration under another index expression may be the same one
+        at run time (`a[j] = ...; a[k]`), the value written there when the
+        indices are equal (Python's order: the read sees the write)."""
+        if self.cx.typing or not self.state.loops:
+            return v
+        for frame in self.state.frames:
+            for key in frame.order:
+                c = frame.cells.get(key)
+                if c is None or c.arr is not arr or c.idx is None or len(c.idx) != len(at) \
+                        or _never_equal(c.idx, at):
+                    continue
+                w = self.cell_value(c)
+                if w.union or v.union or w.ty != v.ty:
+                    continue
+                same = ir.conjunction([ir.EQ(ops.cast(ir.INDEX, a), ops.cast(ir.INDEX, b))
+                                       for a, b in zip(c.idx, at)])
+                v = Val(ir.lazy_select(same, w.node, v.node), v.ty, risky=v.risky or w.risky)
+        return v
+
     def find_cell(self, arr, nodes):
         key = (id(arr), self.index_key(nodes))
         for frame in reversed(self.state.frames):
@@ -468,6 +493,17 @@ def _call(func, idx_nodes) -> ir.Expr:
     args = tuple(Expr.wrap(n) for n in reversed(idx_nodes))
     ref = func[args] if args else func[()]
     return ref.node if len(ref) == 1 else ref[0].node
+
+
+def _never_equal(a, b) -> bool:
+    """Two index tuples that differ in some axis by a nonzero constant
+    (or are the same location: found by key)."""
+    for x, y in zip(a, b):
+        d = simplify(ir.Sub(ops.cast(ir.INDEX, x), ops.cast(ir.INDEX, y)))
+        if isinstance(d, ir.Const):
+            if d.value != 0:
+                return True
+    return False
 
 
 def _disjoint(a, b) -> bool:

@@ -280,7 +280,7 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     first = ir.EQ(r, ra.min)
     key = list(UA.args)
     clamped = False
-    if shifted:
+    if shifted or relative:
         key, clamped = _inside(emitter, arr, key, pos, ra.name, relative)
     prev_here = ir.substitute(here, {ra.name: ir.Sub(r, ir.index(1))})
     # the position the previous iteration wrote; at the first iteration the
@@ -326,9 +326,13 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
                     bad.append("the carried value is read at another iteration")
                     return n
                 return start(n.value_index)
-            for i, (_, B, _) in enumerate(members):
+            for i, (b_arr, B, _) in enumerate(members):
                 if n.func is B:
-                    old = call(M, args, base[i] + n.value_index)
+                    # (a loop run relative to its start: its reads are
+                    # clamped as its writes, for the iterations past its
+                    # range that are never run)
+                    old = call(M, _clamped(emitter, b_arr, args, pos, ra.name)
+                               if clamped else args, base[i] + n.value_index)
                     if i not in new_a:
                         return old
                     if all(ir.equal(a, b) for a, b in zip(args, key)):
@@ -439,6 +443,25 @@ def _func_renamer(B, Ap):
     return m
 
 
+def _clamped(emitter, arr, args, pos, r):
+    """args with its coordinates `pos` that depend on RVar `r` clamped to
+    the array's extent (a read in a loop whose key _inside clamped: the
+    iterations past the loop's range are never run, and in those run the
+    position is inside the array, checked where the frontend could not
+    prove it)."""
+    args = list(args)
+    for k in pos:
+        if r in ir.free_vars(args[k]):
+            args[k] = _clamp(emitter, arr, args[k], k)
+    return tuple(args)
+
+
+def _clamp(emitter, arr, e, k):
+    """e clamped to [0, extent - 1] of arr's coordinate k."""
+    ext = ops.cast(e.type, ops.node_of(emitter.cx, arr.shape[arr.ndim - 1 - k]))
+    return ir.Max(ir.Min(e, ir.Sub(ext, ir.Const(e.type, 1))), ir.Const(e.type, 0))
+
+
 def _inside(emitter, arr, key, pos, r, relative):
     """(key, whether changed): key with its coordinates `pos` that step by more than one per
     iteration of RVar `r` clamped to the array's extent: such a loop
@@ -454,9 +477,7 @@ def _inside(emitter, arr, key, pos, r, relative):
                                key[k]))
         if not isinstance(step, ir.Const) or (abs(step.value) == 1 and not relative):
             continue
-        ext = ops.cast(key[k].type, ops.node_of(emitter.cx, arr.shape[arr.ndim - 1 - k]))
-        hi = ir.Sub(ext, ir.Const(key[k].type, 1))
-        key[k] = ir.Max(ir.Min(key[k], hi), ir.Const(key[k].type, 0))
+        key[k] = _clamp(emitter, arr, key[k], k)
         clamped = True
     return key, clamped
 

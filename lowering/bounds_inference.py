@@ -256,12 +256,20 @@ class _Bounds:
                 if not calls:
                     continue
                 self._check_visibility(name, level, cname, index)
-                bounds = _StageBounds(d, self._stage_scope(cname, index, level, clamped),
-                                      acc.obligations, self._calls(d))
+                scope = self._stage_scope(cname, index, level, clamped)
+                bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
                 runs = _both(_runs(d), bounds.nonempty())
+                # (a consumer over an empty box reads nothing, however the
+                # clamps of its reads turn the empty interval into a point:
+                # such a read counts only where the box has a point; an
+                # affine one maps an empty box to an empty interval. Only
+                # for a producer computed at the root: inside a loop the
+                # condition would hide the region's monotone form from
+                # sliding_window)
+                boxed = _both(_runs(d, scope), bounds.nonempty()) if level.is_root() else None
                 for c in calls:
                     for i, a in enumerate(c.args):
-                        _add_access(acc, kind, bounds, c, i, a, runs)
+                        _add_access(acc, kind, bounds, c, i, a, runs, boxed)
 
     def _check_visibility(self, name, level, cname, index):
         if level.is_root():
@@ -748,6 +756,9 @@ class _StageBounds:
 
     def __call__(self, call, e: ir.Expr) -> Interval:
         """The interval of argument e of `call` (None: a write of the stage)."""
+        # (simplified exactly first: interval arithmetic does not see that
+        # `i - i + j` is j, and would widen it by i's range twice)
+        e = simplify(e)
         if call is None:
             return self.write(e)
         out = None
@@ -761,20 +772,41 @@ class _StageBounds:
 _MAX_KNOWN = 8
 
 
-def _add_access(acc: _Accumulator, kind, bounds: _StageBounds, call, i: int, e, runs):
+def _add_access(acc: _Accumulator, kind, bounds: _StageBounds, call, i: int, e, runs,
+                boxed=None):
     """Adds argument i (e) of access `call` (None: the stage's write) to
-    dimension i of `acc`, where the stage runs (`runs`) and, for a read
+    dimension i of `acc`, where the stage runs (`runs`; `boxed` instead
+    where given and e may map an empty interval to a point) and, for a read
     under lazy conditions fixed for a call, only where they hold (the
     lazy branch of a step over a region that may be empty reads nothing
     when it is: carried_body.write)."""
     iv = bounds(call, e)
     if not rules.extends_region(kind, iv):
         return
+    if boxed is not None and not _keeps_empty(e):
+        runs = boxed
     parts = bounds.parts(call, e) if call is not None else [(iv, None)]
     if not all(rules.extends_region(kind, p) for p, _ in parts):
         parts = [(iv, None)]
     for piv, when in parts:
         acc.add(i, piv, when=_both(runs, when))
+
+
+def _keeps_empty(e) -> bool:
+    """Whether e is affine in its variables (sums, differences, products by
+    a constant, casts), so that interval arithmetic maps an empty interval
+    of them to an empty one (a clamp, division or select may give a point)."""
+    cls = type(e)
+    if cls is ir.Variable or cls is ir.Const:
+        return True
+    if cls is ir.Cast:
+        return _keeps_empty(e.value)
+    if cls is ir.Add or cls is ir.Sub:
+        return _keeps_empty(e.a) and _keeps_empty(e.b)
+    if cls is ir.Mul:
+        return (isinstance(e.a, ir.Const) and _keeps_empty(e.b)) or \
+            (isinstance(e.b, ir.Const) and _keeps_empty(e.a))
+    return False
 
 
 def _both(a, b):

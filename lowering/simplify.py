@@ -55,6 +55,17 @@ def simplify(node, assume_no_overflow: bool = False):
     return _Simplifier(assume_no_overflow, memo).mutate(node)
 
 
+def _holds(wide, t) -> bool:
+    """Whether integer type `wide` represents every value of integer type t
+    (a cast to it and back is the identity)."""
+    if not ((wide.is_int() or wide.is_uint()) and (t.is_int() or t.is_uint())) or \
+            wide.lanes() != t.lanes():
+        return False
+    if wide.is_int() == t.is_int():
+        return wide.bits() >= t.bits()
+    return wide.is_int() and wide.bits() > t.bits()
+
+
 # Intrinsics with effects (a trace event or hl.print, an atomic update): two
 # equal calls are two events, so an expression holding one is never shared
 # with an equal one (codegen emits one object once per statement).
@@ -461,6 +472,8 @@ class _Simplifier(ir.Mutator):
         if _is_const(v):
             return ir.Const(e.type, cast_value(e.type, v.type, v.value))
         # widening integer casts of casts collapse when lossless
+        if type(v) is ir.Cast and v.value.type == e.type and _holds(v.type, e.type):
+            return v.value      # (a round trip through a wider integer type)
         return e if v is e.value else ir.Cast(e.type, v)
 
     def _let(self, n, cls):
