@@ -58,3 +58,24 @@ def test_a_read_of_the_element_just_written_sees_the_write(fn, arg):
     got = ph.pipeline(fn)(got_arg)
     np.testing.assert_array_equal(got, expect)
     np.testing.assert_array_equal(got_arg, expect_arg)
+
+
+def write_at_argument(x, y, k):
+    # (lead's fuzz, wrong on session 21's main: n = 5, k = 2 gave x[2] = 23, Python 6:
+    # the second statement's x[i // 2] did not see the first's write at x[k] when
+    # i // 2 == k)
+    n = x.shape[0]
+    for i in range(n):
+        x[k] = x[(i + 1) % n] - x[(i * 2) // 2]
+        x[k] = y[n - 1 - i] + x[i // 2]
+    return x, y
+
+
+def test_reads_see_a_write_at_an_argument_position():
+    p = ph.pipeline(write_at_argument)
+    for n, k in [(5, 2), (4, 0), (6, 5), (1, 0)]:
+        x, y = np.arange(1.0, n + 1.0), np.arange(10.0, 10.0 + n)
+        expect = write_at_argument(x.copy(), y.copy(), k)
+        got = p(x.copy(), y.copy(), k)
+        for e, g in zip(expect, got):
+            np.testing.assert_array_equal(g, e)
