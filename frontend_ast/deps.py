@@ -132,7 +132,8 @@ def check_reads(b, nodes, target, defer=None):
                 continue
             for w in b.nest_writes:
                 if w.arr is arr and own is not None and w.site == own and \
-                        loops is not None and own_write_reached(idx, loops, w):
+                        loops is not None and id(c) not in getattr(b, "hoisted_ok", ()) and \
+                        own_write_reached(idx, loops, w):
                     raise b.smap_error(
                         loc, f"{arr.name!r} is read here, outside the loop at line "
                              f"{w.chain[len(loops)].loc.line}, at an element that loop writes "
@@ -278,6 +279,16 @@ def _rebuilt_read(b, c, target):
         return [(arr, None, target.chain, target.pos_min, idx, b.nest_id, target.loc)]
     loc = getattr(target, "loc", None)
     return [(arr, None, None, None, idx, b.nest_id, loc)]
+
+
+def same_args(a, b) -> bool:
+    """Whether two argument lists are equal after simplification."""
+    return _same_args(a, b)
+
+
+def decompose(n):
+    """(loop symbol or None, constant offset) of `sym + c`, `c`; or False."""
+    return _decompose(n)
 
 
 def _same_args(a, b) -> bool:

@@ -1,0 +1,119 @@
+"""The order of an inner loop whose write reaches a value read before it.
+
+`for i: d = a[i, i]; for j in range(n): a[i, j] /= d` (row normalisation),
+LU's `f = a[i, k] / a[k, k]; for j in range(k, n): a[i, j] -= f * a[k, j]`:
+Python reads the element once, before the inner loop; the write's update
+evaluates the read at every iteration of that loop, so from the iteration
+after the one that writes the element (j* = i, resp. k) it would see the
+written value. Where the inner loop's iterations commute (its only statement
+is this write, and every other element of the array it reads is one no
+iteration of the same inner loop writes), running j* last instead gives
+every iteration the value Python read: the update visits
+`j = select(j* in range and v == stop - 1, j*, v + (j* in range and v >= j*))`
+for v over the loop's range (a permutation of it)."""
+from __future__ import annotations
+
+import ast
+
+from pyhalide import ir
+from pyhalide.simplify import equal_after_simplify, simplify
+
+from . import deps, region_disjoint
+
+
+def plan(read_sites, nest_writes, cell, rvar_loops, nodes):
+    """(the inner loop, j* as an index node over the loops' symbols, ids of
+    the hoisted read calls the order makes right), or None where the reads
+    cannot be made right by the order (deps.check_reads then refuses)."""
+    chain = list(cell.chain)
+    if len(chain) < 2 or chain[-1] not in rvar_loops or chain[-1].step != 1:
+        return None
+    loop = chain[-1]
+    body = getattr(loop.node, "body", None)
+    if not body or len(body) != 1 or not isinstance(body[0], (ast.Assign, ast.AugAssign)):
+        return None
+    if any(w is not cell and loop in getattr(w, "chain", ()) for w in nest_writes):
+        return None
+    axis = _loop_axis(cell.idx, loop.sym)
+    if axis is None:
+        return None
+    sym, off = axis[1]
+    func = cell.arr.func.function() if cell.arr.func is not None else None
+    hoisted, star = [], None
+    for c in ir.find_calls(list(nodes)):
+        if c.call_type != ir.FUNC or func is None or c.func is not func:
+            continue
+        if deps.same_args(tuple(reversed(cell.idx)), c.args):
+            continue                        # the written element's own old value
+        entry = read_sites.get(id(c))
+        if entry is None or entry[0] is not c:
+            return None
+        arr, _, loops, _, idx, _, _ = entry[1]
+        if arr is not cell.arr or idx is None or loops is None:
+            return None
+        syms = [l.sym for l in loops]
+        if syms == [l.sym for l in chain]:
+            if not _never_written_by_other(cell, loop, idx):
+                return None
+            continue
+        if syms != [l.sym for l in chain[:-1]]:
+            return None
+        if not deps.own_write_reached(idx, loops, cell):
+            continue
+        js = simplify(ir.Sub(_index(deps.unchecked(idx[axis[0]])), ir.Const(ir.INDEX, off))) \
+            if off else _index(deps.unchecked(idx[axis[0]]))
+        if star is not None and not equal_after_simplify(star, js):
+            return None
+        star = js
+        hoisted.append(id(c))
+    if star is None:
+        return None
+    return loop, star, set(hoisted)
+
+
+def permuted(v, start, stop, star):
+    """The loop value visited at position v of [start, stop) (nodes over
+    the definition's variables): j* last, the others in order."""
+    end = ir.Sub(stop, ir.Const(stop.type, 1))
+    inside = ir.And(ir.LE(start, star), ir.LT(star, stop))
+    last = ir.And(inside, ir.EQ(v, end))
+    # (the clamps hold where their branch is taken: they give bounds
+    # inference the loop's range)
+    shifted = ir.Select(ir.And(inside, ir.GE(v, star)), ir.Min(ir.Add(v, ir.Const(v.type, 1)), end),
+                        v)
+    return ir.Select(last, ir.Max(ir.Min(star, end), start), shifted)
+
+
+def _loop_axis(idx, sym):
+    """(axis, (sym, offset)) of the one axis of a write index that is
+    `sym + c`; None if sym is elsewhere in the index or in no axis alone."""
+    found = None
+    for k, e in enumerate(idx):
+        d = deps.decompose(e)
+        if d is not False and d[0] == sym:
+            if found is not None:
+                return None
+            found = (k, d)
+        elif sym in ir.free_vars(e):
+            return None
+    return found
+
+
+def _never_written_by_other(cell, loop, idx) -> bool:
+    """Whether the element read at `idx` (inside the inner loop) is never
+    one the same inner loop writes at another of its iterations (Z3 over
+    the loops' ranges, the inner variable renamed for the writing iteration)."""
+    if all(deps.same_args((a,), (b,)) for a, b in zip(cell.idx, idx)):
+        return True
+    other = ir.Variable(ir.INDEX, loop.sym + "'")
+    written = [ir.substitute(deps.unchecked(e), {loop.sym: other}) for e in cell.idx]
+    loops = [(l.var, getattr(l.start, "node", None), getattr(l.stop, "node", None), l.step)
+             for l in cell.chain]
+    if any(n is None for l in loops for n in l[1:3]):
+        return False
+    loops.append((other, loops[-1][1], loops[-1][2], loop.step))
+    return region_disjoint.never_meets(written, [deps.unchecked(e) for e in idx], loops)
+
+
+def _index(e):
+    return e if e.type == ir.INDEX else ir.Cast(ir.INDEX, e)
