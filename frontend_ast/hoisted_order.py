@@ -8,7 +8,8 @@ after the one that writes the element (j* = i, resp. k) it would see the
 written value. Where the inner loop's iterations commute (its only statement
 is this write, and every other element of the array it reads is one no
 iteration of the same inner loop writes), running j* last instead gives
-every iteration the value Python read: the update visits
+every iteration the value Python read (the loop may also be one `if` around
+the write): the update visits
 `j = select(j* in range and v == stop - 1, j*, v + (j* in range and v >= j*))`
 for v over the loop's range (a permutation of it)."""
 from __future__ import annotations
@@ -29,19 +30,20 @@ def plan(read_sites, nest_writes, cell, rvar_loops, nodes):
     if len(chain) < 2 or chain[-1] not in rvar_loops or chain[-1].step != 1:
         return None
     loop = chain[-1]
-    body = getattr(loop.node, "body", None)
-    if not body or len(body) != 1 or not isinstance(body[0], (ast.Assign, ast.AugAssign)):
+    if not _one_write(getattr(loop.node, "body", None)):
         return None
     if any(w is not cell and loop in getattr(w, "chain", ()) for w in nest_writes):
         return None
+    if cell.arr.func is None or deps.reads_through(cell.arr.func, list(nodes)):
+        return None                         # (a reduction of the array in the loop)
     axis = _loop_axis(cell.idx, loop.sym)
     if axis is None:
         return None
     sym, off = axis[1]
-    func = cell.arr.func.function() if cell.arr.func is not None else None
+    func = cell.arr.func.function()
     hoisted, star = [], None
     for c in ir.find_calls(list(nodes)):
-        if c.call_type != ir.FUNC or func is None or c.func is not func:
+        if c.call_type != ir.FUNC or c.func is not func:
             continue
         if deps.same_args(tuple(reversed(cell.idx)), c.args):
             continue                        # the written element's own old value
@@ -84,6 +86,16 @@ def permuted(v, start, stop, star):
     return ir.Select(last, ir.Max(ir.Min(star, end), start), shifted)
 
 
+def _one_write(body) -> bool:
+    """Whether a loop body is one assignment, or one `if` (no `else`) around one."""
+    if not body or len(body) != 1:
+        return False
+    st = body[0]
+    if isinstance(st, ast.If) and not st.orelse:
+        return _one_write(st.body)
+    return isinstance(st, (ast.Assign, ast.AugAssign))
+
+
 def _loop_axis(idx, sym):
     """(axis, (sym, offset)) of the one axis of a write index that is
     `sym + c`; None if sym is elsewhere in the index or in no axis alone."""
@@ -100,19 +112,28 @@ def _loop_axis(idx, sym):
 
 
 def _never_written_by_other(cell, loop, idx) -> bool:
-    """Whether the element read at `idx` (inside the inner loop) is never
-    one the same inner loop writes at another of its iterations (Z3 over
-    the loops' ranges, the inner variable renamed for the writing iteration)."""
-    if all(deps.same_args((a,), (b,)) for a, b in zip(cell.idx, idx)):
-        return True
-    other = ir.Variable(ir.INDEX, loop.sym + "'")
-    written = [ir.substitute(deps.unchecked(e), {loop.sym: other}) for e in cell.idx]
+    """Whether the element read at `idx` (inside the inner loop, at its
+    iteration j) is never one the same inner loop writes at another
+    iteration j' (Z3 over the loops' ranges, j' < j and j' > j in turn)."""
+    written = [deps.unchecked(e) for e in cell.idx]
+    read = [deps.unchecked(e) for e in idx]
+    if deps.same_args(tuple(written), tuple(read)):
+        return True                 # its own element (the write is one-to-one in j)
     loops = [(l.var, getattr(l.start, "node", None), getattr(l.stop, "node", None), l.step)
              for l in cell.chain]
     if any(n is None for l in loops for n in l[1:3]):
         return False
-    loops.append((other, loops[-1][1], loops[-1][2], loop.step))
-    return region_disjoint.never_meets(written, [deps.unchecked(e) for e in idx], loops)
+    other = ir.Variable(loop.var.type, loop.sym + "'")
+    written = [ir.substitute(e, {loop.sym: other}) for e in written]
+    start, stop = loops[-1][1], loops[-1][2]
+    after = ir.Add(loop.var, ir.Const(loop.var.type, 1))
+    return all(region_disjoint.never_meets(written, read, loops + [(other, lo, hi, 1)])
+               for lo, hi in ((start, _same_type(loop.var, start)),
+                              (_same_type(after, stop), stop)))
+
+
+def _same_type(e, like):
+    return e if e.type == like.type else ir.Cast(like.type, e)
 
 
 def _index(e):
