@@ -8,8 +8,16 @@ from types import SimpleNamespace
 from pyhalide import ir
 from pyhalide.expr import Expr
 
-from . import (array_complex, complex_loops, deps, forwarded_reads, hoisted_order, loop_scans, ops,
-               unions)
+from . import (
+    array_complex,
+    complex_loops,
+    deps,
+    forwarded_reads,
+    hoisted_order,
+    loop_scans,
+    ops,
+    unions,
+)
 from .loop_state import Frame, Group
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val

@@ -139,7 +139,9 @@ def check_reads(b, nodes, target, defer=None):
                              f"{w.chain[len(loops)].loc.line}, at an element that loop writes "
                              f"(line {w.loc.line}); the compiled loop would read it again at each "
                              f"iteration and see the value written there, not the one Python read",
-                        hint="read the element inside the inner loop; for LU, write the "
+                        hint="read the element inside the inner loop (an inner loop whose one "
+                             "statement is this write, reading no element its other iterations "
+                             "write, compiles as it is); for LU, write the "
                              "column element first and start the row loop after it (a[i, k] = "
                              "a[i, k] / a[k, k], then for j in range(k + 1, n): a[i, j] -= "
                              "a[i, k] * a[k, j])")
