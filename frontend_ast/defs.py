@@ -380,7 +380,8 @@ class Definitions:
         var_of = _own_positions(arr, pure)
         mapping.update({l.sym: v.node for l, v in var_of.items()})
         order = None if self.cx.typing else hoisted_order.plan(
-            self.read_sites, self.state.nest_writes, cell, rvar_loops, [vnode] + preds)
+            self.read_sites, self.state.nest_writes, self.state.nest_id, cell, rvar_loops,
+            [vnode] + preds)
         if order is not None:
             loop, star, self.hoisted_ok = order
             mapping[loop.sym] = ir.substitute(hoisted_order.permuted(

@@ -22,7 +22,7 @@ from pyhalide.simplify import equal_after_simplify, simplify
 from . import deps, region_disjoint
 
 
-def plan(read_sites, nest_writes, cell, rvar_loops, nodes):
+def plan(read_sites, nest_writes, nest_id, cell, rvar_loops, nodes):
     """(the inner loop, j* as an index node over the loops' symbols, ids of
     the hoisted read calls the order makes right), or None where the reads
     cannot be made right by the order (deps.check_reads then refuses)."""
@@ -50,8 +50,8 @@ def plan(read_sites, nest_writes, cell, rvar_loops, nodes):
         entry = read_sites.get(id(c))
         if entry is None or entry[0] is not c:
             return None
-        arr, _, loops, _, idx, _, _ = entry[1]
-        if arr is not cell.arr or idx is None or loops is None:
+        arr, _, loops, _, idx, nest, _ = entry[1]
+        if arr is not cell.arr or idx is None or loops is None or nest != nest_id:
             return None
         syms = [l.sym for l in loops]
         if syms == [l.sym for l in chain]:
