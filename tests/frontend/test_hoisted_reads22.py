@@ -299,10 +299,32 @@ def int_upper_rows(a):
     return a
 
 
+def shifted_write(a):
+    # the write's column is j + 1: the element read is written at j = 0
+    n = a.shape[0]
+    for i in range(n):
+        d = a[i, 1]
+        for j in range(n - 1):
+            a[i, j + 1] = a[i, j + 1] - d
+    return a
+
+
+def read_outside_some_ranges(a):
+    # the column read is inside the inner loop's range only at i = 0
+    n = a.shape[0]
+    for i in range(n):
+        d = a[i, 0]
+        for j in range(i, n):
+            a[i, j] = a[i, j] + d
+    return a
+
+
 @pytest.mark.parametrize("fn,dtype", [(divide_where_large, np.float64),
+                                      (shifted_write, np.float64),
+                                      (read_outside_some_ranges, np.float64),
                                       (column_by_diagonal, np.float64),
                                       (minus_last_column, np.float64),
                                       (int_upper_rows, np.int64)])
 def test_more_reads_the_inner_loop_overwrites_equal_python(fn, dtype):
-    for n in (0, 1, 2, 5):
+    for n in (0, 1, 2, 5) if fn is not shifted_write else (2, 5):
         _check(fn, _matrix(n, dtype))
