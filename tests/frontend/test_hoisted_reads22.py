@@ -277,7 +277,7 @@ def column_by_diagonal(a):
     for i in range(n):
         d = a[i, i]
         for j in range(n):
-            a[j, i] = a[j, i] / d
+            a[j, i] /= d
     return a
 
 
