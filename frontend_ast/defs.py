@@ -8,7 +8,16 @@ from types import SimpleNamespace
 from pyhalide import ir
 from pyhalide.expr import Expr
 
-from . import array_complex, complex_loops, deps, forwarded_reads, loop_scans, ops, unions
+from . import (
+    array_complex,
+    complex_loops,
+    deps,
+    forwarded_reads,
+    hoisted_order,
+    loop_scans,
+    ops,
+    unions,
+)
 from .loop_state import Frame, Group
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
@@ -370,6 +379,13 @@ class Definitions:
             "r_" + "_".join(l.name for l in rvar_loops))
         var_of = _own_positions(arr, pure)
         mapping.update({l.sym: v.node for l, v in var_of.items()})
+        order = None if self.cx.typing else hoisted_order.plan(
+            self.read_sites, self.state.nest_writes, self.state.nest_id, cell, rvar_loops,
+            [vnode] + preds)
+        if order is not None:
+            loop, star, self.hoisted_ok = order
+            mapping[loop.sym] = ir.substitute(hoisted_order.permuted(
+                loop.var, _as_index(loop.start.node), _as_index(loop.stop.node), star), mapping)
         pairs = [(l, var_of.get(l, v)) for l, v in pairs]
         key = []
         for axis in reversed(range(arr.ndim)):
@@ -380,6 +396,7 @@ class Definitions:
                 key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
                                                            f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
+        self.hoisted_ok = set()
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
         preds = self.emitter.range_guarded(
@@ -561,7 +578,13 @@ class Definitions:
         deps.check_reads(SimpleNamespace(typing=self.cx.typing, nest_id=self.state.nest_id,
                                          read_sites=self.read_sites,
                                          nest_writes=self.state.nest_writes,
-                                         smap_error=self.cx.smap_error), nodes, target, defer)
+                                         smap_error=self.cx.smap_error,
+                                         hoisted_ok=getattr(self, "hoisted_ok", set())),
+                         nodes, target, defer)
+
+
+def _as_index(n):
+    return n if n.type == ir.INDEX else ir.Cast(ir.INDEX, n)
 
 
 def uses_old_in(node, name) -> bool:

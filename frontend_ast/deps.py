@@ -132,13 +132,16 @@ def check_reads(b, nodes, target, defer=None):
                 continue
             for w in b.nest_writes:
                 if w.arr is arr and own is not None and w.site == own and \
-                        loops is not None and own_write_reached(idx, loops, w):
+                        loops is not None and id(c) not in getattr(b, "hoisted_ok", ()) and \
+                        own_write_reached(idx, loops, w):
                     raise b.smap_error(
                         loc, f"{arr.name!r} is read here, outside the loop at line "
                              f"{w.chain[len(loops)].loc.line}, at an element that loop writes "
                              f"(line {w.loc.line}); the compiled loop would read it again at each "
                              f"iteration and see the value written there, not the one Python read",
-                        hint="read the element inside the inner loop; for LU, write the "
+                        hint="read the element inside the inner loop (an inner loop whose one "
+                             "statement is this write, reading no element its other iterations "
+                             "write, compiles as it is); for LU, write the "
                              "column element first and start the row loop after it (a[i, k] = "
                              "a[i, k] / a[k, k], then for j in range(k + 1, n): a[i, j] -= "
                              "a[i, k] * a[k, j])")
@@ -278,6 +281,16 @@ def _rebuilt_read(b, c, target):
         return [(arr, None, target.chain, target.pos_min, idx, b.nest_id, target.loc)]
     loc = getattr(target, "loc", None)
     return [(arr, None, None, None, idx, b.nest_id, loc)]
+
+
+def same_args(a, b) -> bool:
+    """Whether two argument lists are equal after simplification."""
+    return _same_args(a, b)
+
+
+def decompose(n):
+    """(loop symbol or None, constant offset) of `sym + c`, `c`; or False."""
+    return _decompose(n)
 
 
 def _same_args(a, b) -> bool:
