@@ -1,0 +1,67 @@
+"""The default schedule computes an array read at several rows of one
+consumer row by row inside that consumer's row loop, in a window of rows
+(frontend_ast/slide_rows.py): Harris's row sums allocate 4 rows each instead
+of whole arrays, with results bit-identical to NumPy at every shape (empty,
+one row, fewer rows than the stencil, odd sizes, a strided view)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.lowering.monotonic import offset_span
+from pyhalide import ir
+
+
+def harris(img):
+    ix = (img[1:-1, 2:] - img[1:-1, :-2]) * 0.5
+    iy = (img[2:, 1:-1] - img[:-2, 1:-1]) * 0.5
+    ixx = ix * ix
+    iyy = iy * iy
+    ixy = ix * iy
+    txx = ixx[:, :-2] + ixx[:, 1:-1] + ixx[:, 2:]
+    tyy = iyy[:, :-2] + iyy[:, 1:-1] + iyy[:, 2:]
+    txy = ixy[:, :-2] + ixy[:, 1:-1] + ixy[:, 2:]
+    sxx = txx[:-2] + txx[1:-1] + txx[2:]
+    syy = tyy[:-2] + tyy[1:-1] + tyy[2:]
+    sxy = txy[:-2] + txy[1:-1] + txy[2:]
+    det = sxx * syy - sxy * sxy
+    tr = sxx + syy
+    return det - 0.04 * tr * tr
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    p = ph.pipeline(harris)
+    p.compile(np.zeros((40, 33)))
+    return p
+
+
+def test_row_sums_are_stored_in_windows_of_four_rows(compiled):
+    text = compiled.lower("final")
+    for name in ("txx", "tyy", "txy"):
+        assert f"allocate {name}[float64 * {name}.b0.extent * 4]" in text, name
+
+
+@pytest.mark.parametrize("shape", [(40, 33), (0, 0), (1, 7), (3, 3), (5, 4), (6, 2),
+                                   (7, 9), (64, 17)])
+def test_bit_identical_to_numpy(compiled, shape):
+    img = np.random.default_rng(sum(shape)).standard_normal(shape) * 1e3
+    got, want = compiled(img), harris(img)
+    assert got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+def test_strided_view(compiled):
+    base = np.random.default_rng(3).random((50, 60))
+    img = base[::2, 5:-3]
+    assert np.array_equal(compiled(img), harris(img))
+
+
+def test_offset_span_of_clamped_slice_starts():
+    y, e = ir.Variable(ir.Int(32), "y"), ir.Variable(ir.Int(32), "E", "param")
+    c = lambda k: ir.Const(ir.Int(32), k)      # noqa: E731
+    off = lambda k: ir.Min(ir.Max(ir.Sub(e, c(1)), c(0)), c(k))    # in [0, k]  # noqa: E731
+    hi = ir.Max(ir.Max(y, ir.Add(off(1), y)), ir.Add(off(2), y))
+    lo = ir.Min(ir.Min(y, ir.Add(off(1), y)), ir.Add(off(2), y))
+    assert offset_span(lo, hi, "y") == 3
+    assert offset_span(lo, ir.Add(hi, e), "y") is None         # unbounded
+    assert offset_span(lo, ir.Max(hi, e), "y") is None         # a max with a free name
