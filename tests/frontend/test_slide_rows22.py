@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide.lowering.monotonic import offset_span
 from pyhalide import ir
+from pyhalide.lowering.monotonic import offset_span
 
 
 def harris(img):
