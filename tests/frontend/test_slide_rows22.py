@@ -8,24 +8,8 @@ import pytest
 
 import pyhalide as ph
 from pyhalide import ir
+from pyhalide.bench.suite4_kernels import harris
 from pyhalide.lowering.monotonic import offset_span
-
-
-def harris(img):
-    ix = (img[1:-1, 2:] - img[1:-1, :-2]) * 0.5
-    iy = (img[2:, 1:-1] - img[:-2, 1:-1]) * 0.5
-    ixx = ix * ix
-    iyy = iy * iy
-    ixy = ix * iy
-    txx = ixx[:, :-2] + ixx[:, 1:-1] + ixx[:, 2:]
-    tyy = iyy[:, :-2] + iyy[:, 1:-1] + iyy[:, 2:]
-    txy = ixy[:, :-2] + ixy[:, 1:-1] + ixy[:, 2:]
-    sxx = txx[:-2] + txx[1:-1] + txx[2:]
-    syy = tyy[:-2] + tyy[1:-1] + tyy[2:]
-    sxy = txy[:-2] + txy[1:-1] + txy[2:]
-    det = sxx * syy - sxy * sxy
-    tr = sxx + syy
-    return det - 0.04 * tr * tr
 
 
 @pytest.fixture(scope="module")
