@@ -17,10 +17,12 @@ It applies when every read of the array, through consumers the default
 schedule inlines, ends in one Func computed at root with pure loops in
 argument order (no updates): each read's last index is the reader's last
 Var plus an offset free of the reader's Vars, and no other index uses that
-Var (so that the rows read move with the row loop and slide)."""
+Var (so that the rows read move with the row loop and slide).
+PYHALIDE_DEBUG=1 reports each."""
 from __future__ import annotations
 
 from pyhalide import checks, ir
+from pyhalide.ir.config import debug_print
 from pyhalide.simplify import simplify
 
 
@@ -43,6 +45,7 @@ def slide_rows(roots, reads, inlined) -> list:
             continue
         consumer = by_id[id(target)]
         f.store_root().compute_at(consumer, consumer.args()[-1])
+        debug_print(1, f"default schedule: {f.name()} computed per row of {consumer.name()}")
         done.append(f)
     return done
 
