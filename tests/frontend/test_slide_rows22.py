@@ -49,3 +49,20 @@ def test_offset_span_of_clamped_slice_starts():
     assert offset_span(lo, hi, "y") == 3
     assert offset_span(lo, ir.Add(hi, e), "y") is None         # unbounded
     assert offset_span(lo, ir.Max(hi, e), "y") is None         # a max with a free name
+
+
+def chain(a):
+    t = np.sqrt(np.abs(a[:, 1:] - a[:, :-1])) + a[:, 1:] * 0.1
+    u = np.sqrt(t[1:] * t[:-1] + 1.0) * np.sqrt(t[:-1] * 0.01 + 3.0)
+    return u[2:] - u[:-2] * u[1:-1]
+
+
+def test_a_chain_of_row_windows():
+    # t is computed per row of u, u per row of the result (two sliding levels)
+    p = ph.pipeline(chain)
+    rng = np.random.default_rng(2)
+    for shape in [(30, 11), (5, 2), (3, 7), (0, 3), (6, 1)]:
+        a = rng.standard_normal(shape)
+        got, want = p(a), chain(a)
+        assert got.shape == want.shape and np.array_equal(got, want), shape
+    assert "* 4]" in p.lower("final")
