@@ -33,6 +33,7 @@ from .loop_write_slots import unroll_slots
 from .names import lookup_global
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
+from .slide_rows import slide_rows
 from .source import ParsedFunction, parse_function
 from .types import BOOL, FLOAT, INT, NP
 from .values import Arr, TupleVal, Val, const_val
@@ -420,7 +421,8 @@ class Specialization:
         """The serial order and loop structure of the Python code: a scalar
         local to a loop nest computed inside it, at the innermost loop of its
         consumer; an array read once (_inlined, below) inlined into its
-        consumer; other arrays at root in program order."""
+        consumer; other arrays at root in program order, but those read at
+        rows of one consumer computed row by row in its loop (slide_rows)."""
         funcs = [(f, owner) for _, f, owner in self.builder.funcs if f.defined()]
         todo, local = [], {}
         for f, owner in funcs:
@@ -436,8 +438,10 @@ class Specialization:
         targets = {level[0].name() for level in local.values()}
         # (an automatic schedule places the Funcs read at several points itself:
         # computed per tile of their consumer, not inlined as cheap)
-        inline = _inlined([f for f, _ in funcs], _reads([f for f, _ in funcs]),
+        reads = _reads([f for f, _ in funcs])
+        inline = _inlined([f for f, _ in funcs], reads,
                           outputs, targets, cheap=self.builder.cx.scheduled != "auto")
+        roots = []
         for f in todo:
             if id(f.function()) in inline:
                 f.compute_inline()
@@ -454,6 +458,9 @@ class Specialization:
                 except Exception:      # pragma: no cover - fall back to root
                     pass
             f.compute_root()
+            roots.append(f)
+        if self.builder.cx.scheduled != "auto":
+            slide_rows(roots, reads, inline)
 
     def _local_level(self, f, g, funcs):
         if g.scan:

@@ -17,6 +17,11 @@ iteration runs) and Y*X < 2^31 computed in 64 bits, where these are not
 constants. An equality the simplifier finds false, a use of x or y in any
 other form (a bare x, a guard comparing x, a coefficient computed in the
 loop), a non-zero loop minimum or a non-serial loop leaves the loops alone.
+So does a buffer loaded at two points of one row (`a[y*A + x*B + R1]` and
+`a[y*A + x*B + R2]` with R1 - R2 not 0 and free of the names in A and of
+input strides (not another plane): a read at several x offsets, a stencil): its rows are wider than the loop's
+extent, so A == X*B never holds for arrays laid out as NumPy's and
+the copy would only cost compile time (harris's gradients).
 
 Chains collapse from the outside in: z, y, x over a dense 3-D region become
 one loop under the conjunction of both pairs' conditions. The else copy is
@@ -79,7 +84,7 @@ def _collapse_pair(outer: ir.For):
     t = ir.Variable(_INT32, f"{outer.name}*{inner.name}")
     rewrite = _Rewrite(outer.name, inner.name, t, X, bound)
     body = rewrite.mutate(inner.body)
-    if rewrite.failed or not rewrite.used:
+    if rewrite.failed or not rewrite.used or rewrite.row_offsets():
         return None
     conds = []
     for c in rewrite.equalities + [ir.GE(X, ir.index(0)), _no_overflow(X, Y)]:
@@ -129,6 +134,22 @@ class _Rewrite(ir.Mutator):
         self.used = False
         self._pair = frozenset((x, y))
         self._names: dict = {}          # ir.mentioned_names memo
+        self._loads: dict = {}          # buffer name -> [(A, B, R)] of its loads
+
+    def row_offsets(self) -> bool:
+        """Whether a buffer is loaded at two points of one row: the same A
+        and B, remainders differing by a non-zero amount free of A's names."""
+        for parts in self._loads.values():
+            for i, (a1, b1, r1) in enumerate(parts):
+                for a2, b2, r2 in parts[i + 1:]:
+                    if not (ir.equal(a1, a2) and ir.equal(b1, b2)):
+                        continue
+                    d = simplify(ir.Sub(r1, r2))
+                    names = set(ir.free_vars([d]))
+                    if not ir.is_const(d, 0) and names.isdisjoint(ir.free_vars([a1])) and \
+                            not any(".stride." in n for n in names):
+                        return True
+        return False
 
     def uses(self, e) -> bool:
         """Whether e mentions x or y."""
@@ -139,6 +160,12 @@ class _Rewrite(ir.Mutator):
             return super().mutate(n)
         if not self.uses(n):
             return n
+        if isinstance(n, ir.Load) and n.index.type == _INT32:
+            parts = self.split(n.index)
+            if parts is not None and None not in parts[:2]:
+                self._loads.setdefault(n.name, []).append(
+                    (simplify(parts[0]), simplify(parts[1]),
+                     ir.index(0) if parts[2] is None else parts[2]))
         if n.type == _INT32:
             parts = self.split(n)
             if parts is not None:

@@ -106,6 +106,29 @@ def test_nests_left_alone(nest, why):
     assert after is nest, why
 
 
+def _stencil_rows(d, plane=None):
+    """for y: for x: out[y*W + x] = a[y*S + x] + a[y*S + x + d]: a buffer
+    loaded at two points of one row (or of two planes, with `plane`)."""
+    y, x = v("y"), v("x")
+    base = ir.Add(ir.Mul(y, S), x)
+    other = ir.Add(base, d if plane is None else plane)
+    value = ir.Add(ir.Load(I32, "a", base), ir.Load(I32, "a", other))
+    return loop("y", H, loop("x", W, ir.Store("out", value, ir.Add(ir.Mul(y, W), x))))
+
+
+def test_a_read_at_two_x_offsets_gets_no_collapsed_copy():
+    # the rows of `a` are at least W + 2 wide: S == W never holds
+    for d in (c(2), ir.Variable(I32, "K", "param")):
+        nest = _stencil_rows(d)
+        assert collapse_loops(nest) is nest
+    # two planes of one buffer (offset by a stride) still collapse
+    plane = _stencil_rows(None, plane=ir.Variable(I32, "a.stride.2", "param"))
+    after = collapse_loops(plane)
+    assert isinstance(after, ir.IfThenElse) and after.then_case.name == "y*x"
+    same_stores(plane, after, [{"H": h, "W": w, "S": s, "a.stride.2": 40} for h in range(3)
+                               for w in range(3) for s in (w, w + 1)])
+
+
 def _argmin_rows(a):
     """The index of the first minimum of a 3-D input, rows innermost:
     symbolic extents (an ImageParam), one update over the whole input."""
