@@ -1,0 +1,77 @@
+"""A balanced tree of scalar float adds over consecutive elements of one
+buffer, as one dense load and a pairwise horizontal add.
+
+NumPy's pairwise_sum combines its 8 accumulators as
+((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)); the sum order's name_tree
+(frontend_ast/sum_order.py) reads them from name_lanes, where they sit
+side by side: 8 scalar loads and 7 adds per row. `pairwise_leaves` finds
+such a tree (any power of two of leaves from 4 to 16); `emit_pairwise`
+loads the leaves as one vector and adds its even lanes to its odd lanes,
+level by level: each add has the same two operands, in the same order, as
+the scalar tree's, so the result is the same bit for bit."""
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+from pyhalide import ir
+
+from . import codegen_ops as ops
+
+MIN_LEAVES, MAX_LEAVES = 4, 16
+
+
+def _leaves(e, out):
+    """The leaves of a balanced Add tree, left to right, into out; False
+    when e is not one (unequal depths)."""
+    if isinstance(e, ir.Add):
+        before = len(out)
+        if not _leaves(e.a, out):
+            return False
+        left = len(out) - before
+        if not _leaves(e.b, out):
+            return False
+        return len(out) - before == 2 * left
+    out.append(e)
+    return True
+
+
+def _offset(index, base):
+    """k when index is `base + k` (k a constant), 0 when it is base."""
+    if ir.equal(index, base):
+        return 0
+    if isinstance(index, ir.Add) and ir.equal(index.a, base):
+        return ir.const_value(index.b)
+    return None
+
+
+def pairwise_leaves(e):
+    """(buffer name, first index, leaves) when e (a scalar float Add) is a
+    balanced tree whose leaves are loads of one buffer at first index + 0,
+    1, 2, ... in order; else None."""
+    if not (isinstance(e, ir.Add) and e.type.is_float() and e.type.bits in (32, 64)
+            and e.type.lanes == 1):
+        return None
+    leaves = []
+    if not _leaves(e, leaves) or not MIN_LEAVES <= len(leaves) <= MAX_LEAVES:
+        return None
+    first = leaves[0]
+    if not isinstance(first, ir.Load) or first.type != e.type:
+        return None
+    for k, leaf in enumerate(leaves):
+        if not (isinstance(leaf, ir.Load) and leaf.name == first.name and leaf.type == e.type
+                and _offset(leaf.index, first.index) == k):
+            return None
+    return first.name, first.index, len(leaves)
+
+
+def emit_pairwise(b: ll.IRBuilder, v):
+    """The pairwise sum of the lanes of v (a power of two of them): lanes
+    2i + 2i+1 at each level, the even lane the left operand."""
+    n = v.type.count
+    while n > 1:
+        half = n // 2
+        even = ops.shuffle(b, v, [2 * i for i in range(half)])
+        odd = ops.shuffle(b, v, [2 * i + 1 for i in range(half)])
+        v = b.fadd(even, odd)
+        n = half
+    return b.extract_element(v, ll.Constant(ops.I32, 0))
