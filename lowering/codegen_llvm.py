@@ -1298,8 +1298,10 @@ class _FunctionEmitter:
         tree = pairwise_loads.pairwise_leaves(e)
         if tree is not None:        # NumPy's combine of adjacent accumulators
             name, first, n = tree
-            v = self.emit(ir.Load(e.type.with_lanes(n), name, ir.Ramp(first, ir.index(1), n)))
-            return pairwise_loads.emit_pairwise(self.b, v)
+            width = n * e.type.lanes
+            v = self.emit(ir.Load(e.type.with_lanes(width), name,
+                                  ir.Ramp(first, ir.index(1), width)))
+            return pairwise_loads.emit_pairwise(self.b, v, e.type.lanes)
         return self._binary(e, ops.add)
 
     def emit_Sub(self, e):

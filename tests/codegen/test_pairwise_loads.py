@@ -63,3 +63,14 @@ def _orders(v):
     """The pairwise and the serial sum of each row of 8, in float32."""
     pairwise = ((v[:, 0] + v[:, 1]) + (v[:, 2] + v[:, 3])) + ((v[:, 4] + v[:, 5]) + (v[:, 6] + v[:, 7]))
     return pairwise, v[:, 0] + v[:, 1] + v[:, 2] + v[:, 3] + v[:, 4] + v[:, 5] + v[:, 6] + v[:, 7]
+
+
+def test_which_trees_across_rows_match():
+    v8 = F64.with_lanes(8)
+
+    def row_load(k, stride=8):
+        return ir.Load(v8, "acc", ir.Ramp(i32(k), i32(stride), 8))
+    assert pairwise_leaves(_tree([row_load(k) for k in range(8)])) is not None
+    # rows not side by side (stride 16 for 8 leaves), or leaves out of order
+    assert pairwise_leaves(_tree([row_load(k, 16) for k in range(8)])) is None
+    assert pairwise_leaves(_tree([row_load(k) for k in (0, 2, 1, 3, 4, 5, 6, 7)])) is None
