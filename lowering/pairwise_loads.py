@@ -21,18 +21,22 @@ from pyhalide import ir
 from . import codegen_ops as ops
 
 MIN_LEAVES, MAX_LEAVES = 4, 16
+MAX_DEPTH = 4           # 2**4 = MAX_LEAVES
 MAX_WIDTH = 64          # lanes of the one load across rows
 
 
-def _leaves(e, out):
-    """The leaves of a balanced Add tree, left to right, into out; False
-    when e is not one (unequal depths)."""
+def _leaves(e, out, depth=MAX_DEPTH):
+    """The leaves of a balanced Add tree at most `depth` deep, left to
+    right, into out; False when e is not one (the depth bounds the walk:
+    each Add of a long chain is looked at once per codegen visit)."""
     if isinstance(e, ir.Add):
+        if depth == 0:
+            return False
         before = len(out)
-        if not _leaves(e.a, out):
+        if not _leaves(e.a, out, depth - 1):
             return False
         left = len(out) - before
-        if not _leaves(e.b, out):
+        if not _leaves(e.b, out, depth - 1):
             return False
         return len(out) - before == 2 * left
     out.append(e)
