@@ -638,6 +638,7 @@ def _prod(sizes):
 
 
 ROWS = 8             # rows whose sums the default schedule interleaves
+COMBINE_ACROSS_ROWS = True      # name_tree's combine vectorized across the ROWS rows
 
 
 def _untouched(sch) -> bool:
@@ -680,6 +681,9 @@ def _row_hint(out, key, place, slots=None):
             _bound_rows(f, place)
             if slots is not None:
                 f.bound(place["slot"], 0, slots)
+            if COMBINE_ACROSS_ROWS and _untouched(sch):
+                f.reorder(place["row"], *[n for n in dims if n != place["row"]]) \
+                    .vectorize(place["row"])
         if not key:
             return False
         try:

@@ -87,7 +87,7 @@ from llvmlite import ir as ll
 from pyhalide import ir
 from pyhalide.ir.mutator import children
 
-from . import atomic_updates, row_prefetch
+from . import atomic_updates, pairwise_loads, row_prefetch
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
@@ -1295,6 +1295,13 @@ class _FunctionEmitter:
         return fn(self.b, self.emit(e.a), self.emit(e.b), e.a.type)
 
     def emit_Add(self, e):
+        tree = pairwise_loads.pairwise_leaves(e)
+        if tree is not None:        # NumPy's combine of adjacent accumulators
+            name, first, n = tree
+            width = n * e.type.lanes
+            v = self.emit(ir.Load(e.type.with_lanes(width), name,
+                                  ir.Ramp(first, ir.index(1), width)))
+            return pairwise_loads.emit_pairwise(self.b, v, e.type.lanes)
         return self._binary(e, ops.add)
 
     def emit_Sub(self, e):
