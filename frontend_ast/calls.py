@@ -257,6 +257,9 @@ def _int_minmax(cx, name, a: Val, b: Val) -> Val:
         lbs = _sum_bounds(cx, a, b, False) + lbs
     if not lower and not _tight(ubs):
         ubs = _sum_bounds(cx, a, b, True) + ubs
+    # (a loop's hull over a bound whose operands' bounds do not compare is the
+    # max/min of the operands' hulls: emit.hull_node)
+    cx.minmax_parts[id(out.node)] = (out.node, a, b)
     return out.set_range(lo, hi, lbs, ubs)
 
 

@@ -110,6 +110,7 @@ class Context:
         self.check_images = []
         self.check_named = {}       # check image name -> its CheckImage (guard)
         self.limit_names = set()    # the names of the limit checks among them
+        self.minmax_parts = {}      # id of an integer Min/Max node -> (node, its operand Vals)
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one

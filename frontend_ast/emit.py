@@ -225,7 +225,8 @@ class Emitter:
                                   hint="use bounds affine in the outer loop variables "
                                        "(e.g. range(i, n) or range(i + 1))")
             ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
-            self.check_span(l, lo_a, hi_a)
+            for lo, hi in [(lo, hi) for lo in lo_a for hi in hi_a]:
+                self.check_span(l, lo, hi)
             v = l.var
             if step > 0:
                 pred = ir.And(ir.LE(start, v), ir.LT(v, stop))
@@ -254,8 +255,29 @@ class Emitter:
                 None)
 
     def hull_node(self, v: Val, upper: bool, shift: int):
-        """(IR node, Aff) bounding v over every iteration of the enclosing
-        loops, free of loop placeholders ((None, None) if not found)."""
+        """(IR node, [Aff]) bounding v over every iteration of the enclosing
+        loops, free of loop placeholders ((None, None) if not found). Where
+        v's own bounds are only its type's range and v is a max (upper) or
+        min (lower) of two integers (context.minmax_parts), the max/min of
+        the operands' hulls, with each operand's Aff (`range(i + lo, max(i +
+        lo, hi - i))`: hull lo + N - 1 and hi, which do not compare)."""
+        n, aff = self._hull_aff(v, upper, shift)
+        if aff is not None and (not aff.is_const() or abs(aff.c) < 2**30):
+            return n, [aff]
+        if isinstance(v.node, ir.Max if upper else ir.Min):
+            # the operands recorded for this node (or one of the same form: remade)
+            for node, a, b in self.cx.minmax_parts.values():
+                if node is not v.node and not ir.equal(node, v.node):
+                    continue
+                found = [self.hull_node(p, upper, shift) for p in (a, b)]
+                if all(f[0] is not None for f in found):
+                    return (ir.Max if upper else ir.Min)(found[0][0], found[1][0]), \
+                        found[0][1] + found[1][1]
+        return (n, None if aff is None else [aff])
+
+    def _hull_aff(self, v: Val, upper: bool, shift: int):
+        """(IR node, Aff) of v's first affine bound that expands to a node
+        over static symbols ((None, None) if none)."""
         cands = self.cx.syms.expand(v.ubs[0], True) if upper and v.ubs else \
             (self.cx.syms.expand(v.lbs[0], False) if not upper and v.lbs else [])
         for aff in cands:
