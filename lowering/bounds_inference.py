@@ -756,13 +756,6 @@ class _StageBounds:
 
     def __call__(self, call, e: ir.Expr) -> Interval:
         """The interval of argument e of `call` (None: a write of the stage)."""
-        # (simplified exactly first where that makes it smaller: interval
-        # arithmetic does not see that `i - i + j` is j, and would widen it by
-        # i's range twice; a form the simplifier grows, `max(j - k, 0) + r` ->
-        # `max(j - k + r, r)`, is kept: its interval is the tighter one)
-        s = simplify(e)
-        if len(str(s)) < len(str(e)):
-            e = s
         if call is None:
             return self.write(e)
         out = None

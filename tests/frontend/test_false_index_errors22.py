@@ -107,19 +107,3 @@ def test_a_real_out_of_range_read_still_raises():
         read_after_write(a.copy(), 4)
     with pytest.raises(IndexError):
         _READ_AFTER_WRITE(a.copy(), 4)
-
-
-def cancelling_index_read(a):
-    # the input's region: the index simplified (i - i + j is j), not the
-    # interval sum of its terms
-    s = 0.0
-    for i in range(a.shape[0]):
-        for j in range(a.shape[0]):
-            s += a[j - i + i] * (i + 1)
-    return s
-
-
-def test_input_read_at_a_cancelling_index():
-    f = ph.pipeline(cancelling_index_read)
-    for a in (np.arange(4.), np.array([2.5]), np.array([])):
-        assert f(a) == cancelling_index_read(a)
