@@ -120,6 +120,7 @@ def test_worker_death_is_retried(client, tmp_path):
     assert np.array_equal(got_f, want_f) and got_f.dtype == want_f.dtype
 
 
+@pytest.mark.slow
 def test_cluster_scans(client):
     # scans along the chunked axis: rows per block on both workers, carried by
     # cumreduction (pyhalide/dask_scan.py)

@@ -91,7 +91,8 @@ def test_argsort_by_insertion(kind):
             assert np.array_equal(got, np.argsort(a, kind="stable"))
 
 
-@pytest.mark.parametrize("pdtype", [np.int32, np.float32, np.uint8])
+@pytest.mark.parametrize("pdtype", [np.int32] + [pytest.param(t, marks=pytest.mark.slow)
+                                    for t in (np.float32, np.uint8)])
 def test_payload_of_another_dtype(pdtype):
     rng = np.random.default_rng(7)
     for n in [0, 1, 2, 3, 8, 17, 33]:

@@ -107,7 +107,8 @@ def finite_differences(loss, buf, h: float = 1e-6) -> np.ndarray:
     return np.array(out)
 
 
-@pytest.mark.parametrize("seed", [0, 21, 28, 38])
+@pytest.mark.parametrize("seed", [0] + [pytest.param(s, marks=pytest.mark.slow)
+                                         for s in (21, 28, 38)])
 def test_random_program(seed):
     rs = np.random.default_rng(seed)
     data = {"b": rs.random(N) * 2 - 1, "w": rs.random(N) * 2 - 1}
