@@ -93,6 +93,12 @@ class MaskRead(ArrayExpr):
                           hint="use np.where(mask, a, other) to keep the shape, or assign "
                                "through the mask: out[mask] = value")
 
+    @property
+    def order(self):
+        """Its memory layout (a returned value's) is as data-dependent as its
+        shape: the same located error."""
+        return self.shape
+
 
 # parsing ----------------------------------------------------------------------------------
 def parse(b, sl) -> list:

@@ -925,17 +925,29 @@ def running_extreme_update(cond: ir.Expr, then_case: ir.Stmt, lets: dict) -> fro
     on monotonic input, taken every time: predictable either way
     (codegen_llvm.emit_IfThenElse then marks it rarely_taken)."""
     seen = 0
+    if isinstance(cond, ir.VectorReduce) and cond.op == "or" and cond.lanes == 1:
+        cond = cond.value               # any lane of a vector update (select_to_branch)
+        stores = then_case.stmts if isinstance(then_case, ir.Block) else (then_case,)
+    else:
+        v = _ScalarStores(through_choices=True)
+        v.visit(then_case)
+        stores = v.stores
     while isinstance(cond, ir.Variable) and lets.get(cond.name) and seen < 8:
         cond, seen = lets[cond.name][-1], seen + 1
-    if not isinstance(cond, _COMPARES) or cond.type.lanes != 1:
+    if not isinstance(cond, _COMPARES):
         return frozenset()
     accs = {e.name for e in (cond.a, cond.b)
-            if isinstance(e, ir.Load) and isinstance(e.index, ir.Const)}
+            if isinstance(e, ir.Load) and _fixed_index(e.index)}
     if not accs:
         return frozenset()
-    v = _ScalarStores(through_choices=True)
-    v.visit(then_case)
-    return frozenset(st.name for st in v.stores if st.name in accs)
+    return frozenset(st.name for st in stores if isinstance(st, ir.Store) and st.name in accs)
+
+
+def _fixed_index(index) -> bool:
+    """A constant index, or a ramp of constants (a vector accumulator)."""
+    if isinstance(index, ir.Ramp):
+        return isinstance(index.base, ir.Const) and isinstance(index.stride, ir.Const)
+    return isinstance(index, ir.Const)
 
 
 def rarely_taken(module: ll.Module):

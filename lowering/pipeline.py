@@ -188,6 +188,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
+    stmt = run("vector select to branch", lambda s: select_to_branch(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)

@@ -9,8 +9,18 @@ conditions: all values are computed first (they read the old state), the
 unconditional stores follow, then one branch per distinct condition. An
 integer `min(old, v)` / `max(old, v)` counts as `select(v < old, v, old)` /
 `select(v > old, v, old)` (ties store the same value either way), so a
-hand-written argmin's value and index share one branch. Only scalar stores
-are rewritten: vector code keeps its selects."""
+hand-written argmin's value and index share one branch.
+
+Before vectorization only scalar stores are rewritten. After it
+(`vectors=True`), a tuple update of vector accumulators (an rfactor
+intermediate's argmin lanes: `acc = min(acc, v); at = select(v < acc, i,
+at)`) becomes `if (any lane of c) { the stores }` for each condition c that
+selects an index or payload (a group of plain integer mins/maxes stays a
+vector min: one instruction, cheaper than the test). Where no lane's
+condition holds every selected lane keeps its old value, so skipping the
+stores changes nothing; over many rows the test is rarely true (codegen marks
+it so: ops.running_extreme_update) and the loop runs a load, a compare and a
+mask test per vector instead of a min and a select per tuple element."""
 from __future__ import annotations
 
 from pyhalide import ir
@@ -20,10 +30,11 @@ def _is_old(e, store: ir.Store) -> bool:
     return isinstance(e, ir.Load) and e.name == store.name and ir.equal(e.index, store.index)
 
 
-def _keeps_old(value, store: ir.Store):
+def _keeps_old(value, store: ir.Store, vectors: bool):
     """(condition, new value) if value keeps the stored location's old value
-    unless a condition holds, else None."""
-    if value.type.is_vector():
+    unless a condition holds, else None. Only vector values when `vectors`,
+    only scalar ones otherwise."""
+    if value.type.is_vector() != vectors:
         return None
     if isinstance(value, ir.Select) and _is_old(value.false_value, store):
         return value.condition, value.true_value
@@ -38,6 +49,10 @@ def _keeps_old(value, store: ir.Store):
 class _SelectToBranch(ir.Mutator):
     """Rewrites tuple updates only: a single running min/max or select stays a
     select, which LLVM keeps in a register and vectorizes as a reduction."""
+
+    def __init__(self, vectors: bool):
+        super().__init__()
+        self.vectors = vectors
 
     def visit_For(self, s):
         if s.kind == ir.ForKind.VECTORIZED:      # vector code keeps its selects
@@ -66,23 +81,27 @@ class _SelectToBranch(ir.Mutator):
             if not (isinstance(st.value, ir.Variable) and st.value.name in by_name):
                 return None
             value = by_name[st.value.name].value
-            hit = _keeps_old(value, st)
+            hit = _keeps_old(value, st, self.vectors)
             if hit is None:
                 plain.append(st)
                 values[st.value.name] = value
                 continue
-            values[st.value.name] = hit[1]
+            # a vector branch is taken when any lane's condition holds: its
+            # stores keep the selects (the other lanes keep their old values)
+            values[st.value.name] = value if self.vectors else hit[1]
             for cond, members in groups:
                 if ir.equal(cond, hit[0]):
                     members.append(st)
                     break
             else:
                 groups.append((hit[0], [st]))
+        if self.vectors:
+            groups = self._selecting_groups(groups, plain, values)
         if not groups:
             return None
         conds = [(f"{lets[0].name}.cond{k}", c) for k, (c, _) in enumerate(groups)]
-        branches = [ir.IfThenElse(ir.Variable(ir.Bool(), name), ir.block(*members))
-                    for (name, _), (_, members) in zip(conds, groups)]
+        branches = [ir.IfThenElse(self._any(ir.Variable(c.type, name)), ir.block(*members))
+                    for (name, c), (_, members) in zip(conds, groups)]
         inner = ir.block(*plain, *branches)
         for let in reversed(lets):
             inner = ir.LetStmt(let.name, values[let.name], inner)
@@ -91,5 +110,22 @@ class _SelectToBranch(ir.Mutator):
         return inner
 
 
-def select_to_branch(stmt: ir.Stmt) -> ir.Stmt:
-    return _SelectToBranch().mutate(stmt)
+    def _selecting_groups(self, groups, plain, values):
+        """The groups with a select among their values; the others' stores
+        (mins/maxes) stay unconditional (moved to plain)."""
+        kept = []
+        for cond, members in groups:
+            if any(isinstance(values[st.value.name], ir.Select) for st in members):
+                kept.append((cond, members))
+            else:
+                plain.extend(members)
+        return kept
+
+    def _any(self, cond):
+        if not self.vectors:
+            return cond
+        return ir.VectorReduce("or", cond, 1)
+
+
+def select_to_branch(stmt: ir.Stmt, vectors: bool = False) -> ir.Stmt:
+    return _SelectToBranch(vectors).mutate(stmt)

@@ -129,7 +129,8 @@ def float32_const(v) -> ir.Expr:
     """A Python float as a Float(32) constant; RuntimeWarning (Halide 21's
     bindings' text, the value with 17 decimals) when float32 cannot hold it exactly."""
     v = float(v)
-    rounded = float(np.float32(v))
+    with np.errstate(over="ignore"):                 # past float32's range: inf, as Halide
+        rounded = float(np.float32(v))
     if rounded != v and np.isfinite(v):
         warnings.warn(f"The floating-point value {v:.17f} will be interpreted as a float32 by "
                       f"Halide and lose precision; add an explicit `f32()` or `f64()`` cast "

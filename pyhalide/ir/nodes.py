@@ -45,6 +45,8 @@ def round_to_float(t: Type, v: float) -> float:
     if t.bits == 64 or v == 0 or v != v or math.isinf(v):
         return v
     precision, min_exponent, largest = _FLOAT32
+    if abs(v) >= 2.0 ** 128:            # past float32's range whatever the rounding
+        return math.copysign(math.inf, v)
     exponent = max(math.frexp(v)[1] - 1, min_exponent) - (precision - 1)
     rounded = math.ldexp(float(round(math.ldexp(v, -exponent))), exponent)
     if abs(rounded) > largest:

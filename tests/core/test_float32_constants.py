@@ -31,14 +31,15 @@ def test_rounding_equals_numpy_on_random_values_ties_and_edges():
         f = np.float32(rng.uniform(-1, 1) * 10.0 ** rng.randint(-45, 38))
         values.append((float(f) + float(np.nextafter(f, np.float32(np.inf)))) / 2)  # a tie
     values += [1e300, -1e300, 3.4028235677973366e38, 3.4028234663852886e38, 1e-46, -7e-46,
-               5e-324, -0.0, 0.0, 1.401298464324817e-45, 2.1e-45, math.inf, -math.inf]
+               5e-324, -0.0, 0.0, 1.401298464324817e-45, 2.1e-45, math.inf, -math.inf,
+               1.7976931348623157e308, -1.7e308, 2.0 ** 1000]   # near float64's max: inf
     for v in values:
         got, want = nodes.round_to_float(F32, v), _numpy_float32(v)
         assert got == want and math.copysign(1, got) == math.copysign(1, want), v
     assert math.isnan(nodes.round_to_float(F32, math.nan))
 
 
-@pytest.mark.parametrize("value", [0.1, 1e-40, 1e30, -2.5e-45, 16777217.0])
+@pytest.mark.parametrize("value", [0.1, 1e-40, 1e30, -2.5e-45, 16777217.0, 1.7e308])
 def test_func_float32_literal_cast_to_float64(value):
     x = ph.Var("x")
     f = ph.Func("f")

@@ -239,6 +239,10 @@ def _mask_read(a):
     return a[a > 0] * 2
 
 
+def _mask_read_returned(a):
+    return a[a > 0]
+
+
 def _step(a, k):
     return a[::k]
 
@@ -250,6 +254,8 @@ def _bool_float_index(a):
 @pytest.mark.parametrize("fn,args,words", [
     (_in_loop, (np.arange(4),), "slice bounds must be known when the function is called"),
     (_mask_read, (np.arange(4),), "boolean-mask read has a size that depends on the data"),
+    (_mask_read_returned, (np.arange(4.0),),
+     "boolean-mask read has a size that depends on the data"),
     (_step, (np.arange(4), 2), "a slice step must be an integer constant"),
     (_bool_float_index, (np.arange(4.0),), "slice indices must be integers or None"),
 ])
