@@ -42,6 +42,7 @@ from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
+from .trim_guarded_loop import trim_guarded_loop
 from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .unswitch_clamps import unswitch_clamps
@@ -182,6 +183,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
+    stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
