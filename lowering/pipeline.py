@@ -34,6 +34,7 @@ from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
 from .realization_order import realization_order
 from .require_checks import lower_require
+from .rotate_loop_exit import rotate_loop_exit
 from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
@@ -186,6 +187,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("loop range facts", loop_range_facts, stmt, True)
+    stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
