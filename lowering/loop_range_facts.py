@@ -46,15 +46,16 @@ _ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
 
 
 def loop_range_facts(stmt: ir.Stmt) -> ir.Stmt:
-    if not _has_exit(stmt):
+    if not has_loop_exit(stmt):
         return stmt
     return _Facts().mutate(stmt)
 
 
-def _has_exit(s) -> bool:
+def has_loop_exit(s) -> bool:
+    """Whether the statement s holds a LoopExit."""
     if isinstance(s, ir.LoopExit):
         return True
-    return any(isinstance(c, ir.Stmt) and _has_exit(c) for c in ir.children(s))
+    return any(isinstance(c, ir.Stmt) and has_loop_exit(c) for c in ir.children(s))
 
 
 def _k(v: int) -> ir.Expr:

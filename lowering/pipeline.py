@@ -39,6 +39,7 @@ from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .specialize_rows import specialize_rows
+from .split_exit_store import split_exit_store
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
@@ -188,6 +189,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
+    stmt = run("split exit store", split_exit_store, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)

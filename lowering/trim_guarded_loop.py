@@ -29,19 +29,14 @@ from pyhalide.ir.mutator import Mutator
 from pyhalide.ir.ops import reads_memory
 
 from .linear import linear_form
+from .loop_range_facts import has_loop_exit
 from .simplify import simplify
 
 _I32 = ir.Int(32)
 
 
 def trim_guarded_loop(stmt: ir.Stmt) -> ir.Stmt:
-    return _Trim().mutate(stmt) if _has_exit(stmt) else stmt
-
-
-def _has_exit(s) -> bool:
-    if isinstance(s, ir.LoopExit):
-        return True
-    return any(isinstance(c, ir.Stmt) and _has_exit(c) for c in ir.children(s))
+    return _Trim().mutate(stmt) if has_loop_exit(stmt) else stmt
 
 
 def _conjuncts(c) -> list:
