@@ -151,3 +151,33 @@ def test_arange_of_a_shape_and_of_an_argument():
         want = np.arange(m) * 2 + np.arange(n).sum()
         got = _arange_len(a, n)
         assert got.dtype == want.dtype and got.tolist() == want.tolist(), (m, n)
+
+
+def _choice_loop(uses=1, store_first=False, exit_=True):
+    """for (x, 0, 10) { [if flag exit else] { let v = c ? a[x] : 0; [other store;]
+    out[x] = v [+ v] } }"""
+    from pyhalide.lowering.split_exit_store import split_exit_store
+    c = ir.GT(ir.Load(I32, "a", X), ir.index(0))
+    v = ir.Variable(I32, "v")
+    value = v if uses == 1 else ir.Add(v, v)
+    stores = [ir.Store("out", value, X)]
+    if store_first:
+        stores.insert(0, ir.Store("a", ir.index(0), X))
+    let = ir.LetStmt("v", ir.lazy_select(c, ir.Load(I32, "a", X), ir.index(0)), ir.block(*stores))
+    body = ir.IfThenElse(_FLAG, ir.LoopExit("x"), let) if exit_ else let
+    loop = ir.For("x", ir.index(0), ir.index(10), ir.ForKind.SERIAL, body)
+    return loop, split_exit_store(loop)
+
+
+def test_store_of_a_choice_splits_into_branches():
+    loop, out = _choice_loop()
+    branch = out.body.else_case
+    assert isinstance(branch, ir.IfThenElse)
+    assert isinstance(branch.then_case, ir.Store) and isinstance(branch.else_case, ir.Store)
+    assert ir.equal(branch.else_case.value, ir.index(0))
+
+
+def test_store_of_a_choice_that_must_stay():
+    for kw in ({"uses": 2}, {"store_first": True}, {"exit_": False}):
+        loop, out = _choice_loop(**kw)
+        assert out is loop, kw
