@@ -8,8 +8,9 @@ A serial loop whose body is
     for (x, lo, ext) { if (c) exit loop x else { if (p) B } }
 
 (or `if (p) B` alone) with p a conjunction of int32 order comparisons, each
-`q >= 0` with q linear in x with coefficient -1 (`x <= h`), reading no
-memory and no other name bound in the loop, does nothing at an iteration
+`q >= 0` with q linear in x with a negative coefficient -k (`x <= h`, h =
+floor((q + k*x) / k)), reading no memory and no other name bound in the
+loop, does nothing at an iteration
 where p fails but perhaps leave the loop, and p fails at every later one:
 the loop becomes `for (x, lo, min(ext, h - lo + 1, ...)) { if (c) exit
 loop x else B }` (a loop left at such an iteration ends there too; an
@@ -74,9 +75,11 @@ def _upper_bounds(p, x: str):
                 coef += k
             elif x in ir.free_vars(atom):
                 return None
-        if coef != -1:
+        if coef >= 0:
             return None
-        out.append(simplify(ir.Add(q, ir.Variable(_I32, x))))     # q + x = h
+        r = simplify(ir.Add(q, ir.Mul(ir.Variable(_I32, x), ir.Const(_I32, -coef))))
+        # (r - k*x >= 0 <=> x <= floor(r / k) for k >= 1: Div is floor division there)
+        out.append(r if coef == -1 else simplify(ir.Div(r, ir.Const(_I32, -coef))))
     return out
 
 

@@ -45,10 +45,20 @@ def test_upper_bound_guard_becomes_the_extent():
         assert isinstance(got, ir.Const) and got.value == want, (y, got)
 
 
+def test_guard_with_a_step_of_two():
+    # y - 2x - 2 > -3  <=>  2x <= y  <=>  x <= floor(y / 2) (gap-2 insertion)
+    g = ir.GT(ir.Sub(ir.Sub(Y, ir.Mul(X, ir.index(2))), ir.index(2)), ir.index(-3))
+    out = trim_guarded_loop(_loop(g))
+    for y in (-5, -1, 0, 1, 6, 7, 300):
+        got = simplify(ir.substitute(out.extent, {"y": ir.index(y)}))
+        want = min(100, max(x for x in range(-10, 400) if y - 2 * x - 2 > -3) + 1)
+        assert isinstance(got, ir.Const) and got.value == want, (y, got, want)
+
+
 def test_guards_that_must_stay():
     lower = ir.GE(X, Y)                                       # a lower bound of x
     memory = ir.LT(X, ir.Load(I32, "n", ir.index(0)))         # reads memory
-    scaled = ir.LT(ir.Mul(X, ir.index(2)), Y)                 # x's coefficient is 2
+    scaled = ir.LT(ir.Mul(X, X), Y)                           # not linear in x
     free = ir.LT(Y, ir.index(3))                              # does not bound x
     for g in (lower, memory, scaled, free):
         s = _loop(g)
