@@ -18,6 +18,7 @@ from pyhalide.lowering.trim_guarded_loop import trim_guarded_loop
 
 from .test_argsort_insertion22 import argsort_ins
 from .test_insertion_sort import isort
+from .test_shifting_while21 import KERNELS
 
 I32 = ir.Int(32)
 X = ir.Variable(I32, "x")
@@ -90,42 +91,8 @@ def test_insertion_sort_shift_has_no_clamp_or_guard():
     assert "min(" in head             # (the extent: min(n, y + 1) - 1)
 
 
-def _isort(a):
-    for i in range(1, len(a)):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
-
-
-def _gap2(a):
-    for i in range(2, len(a)):
-        key = a[i]
-        j = i - 2
-        while j >= 0 and a[j] > key:
-            a[j + 2] = a[j]
-            j -= 2
-        a[j + 2] = key
-    return a
-
-
-def _up(a):
-    n = a.shape[0]
-    for i in range(n - 2, -1, -1):
-        key = a[i]
-        j = i + 1
-        while j < n and a[j] < key:
-            a[j - 1] = a[j]
-            j += 1
-        a[j - 1] = key
-    return a
-
-
-gap2 = ph.pipeline(_gap2)
-up = ph.pipeline(_up)
+gap2 = KERNELS["gap2_down"]
+up = KERNELS["isort_up"]
 
 
 def _inputs(rng, n):
@@ -146,7 +113,7 @@ def test_sorts_against_python():
             assert argsort_ins(a1).tolist() == argsort_ins.py_func(a2).tolist(), data
             assert np.array_equal(a1, a2, equal_nan=True)
     ints = rng.integers(-4, 4, 30)
-    assert isort(ints.copy()).tolist() == _isort(ints.copy().tolist())
+    assert isort(ints.copy()).tolist() == isort.py_func(ints.copy()).tolist()
     assert argsort_ins(ints.copy()).tolist() == argsort_ins.py_func(ints.copy()).tolist()
 
 
