@@ -190,6 +190,10 @@ def _arange(b, fn, node):
                      hint="compare an integer arange instead: np.arange(n) > 0")
     cx.cur_node = node
     n = static_int(cx, arange_length, [start, stop, step])
+    if start.is_const and start.const == 0 and step.is_const and step.const == 1 and \
+            stop.ty.is_int() and not stop.ty.is_bool() and stop.node is not None and \
+            stop.lo is not None and stop.hi is not None and 0 <= stop.lo and stop.hi < 2 ** 31:
+        n = stop      # (np.arange(a.shape[0]): its length is that node, not a new parameter)
     _deferred_errors(cx, node, arange_length, [start, stop, step])
     first = b.arrays.store_convert(start, ty)
     second = b.arrays.store_convert(ops.binary(cx, "+", start, step), ty)

@@ -68,6 +68,7 @@ from .deps import CrossRead, unchecked
 from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
 from .values import Arr
+from .while_exit_range import range_guard
 
 
 def merge_cycles(emitter, node, groups, logged, vlog, err):
@@ -354,25 +355,36 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
     inits = [sub(v, reads({})) for v in G.pure.values]
     a_nodes = ir.free_vars(list(UA.args) + list(UA.values) + list(UA.predicates))
     news, olds = {}, []
-    for i, (_, B, UB) in enumerate(members):
+    ren_bs = []
+    for _, B, UB in members:
         # (B's RVars: the same loops as A's, nodes of another RDom object)
         ren_b = dict(ren)
         ren_b.update({v.name: a_nodes[v.name] for v in UB.rvars
                       if B is not A and v.name in a_nodes})
+        ren_bs.append(ren_b)
+    leaves = stop is not None and explicit and ra.name == UA.rvars[0].name
+    # (a loop run relative to its start: its range predicate fails only
+    # after its exit, and becomes the update's predicate: while_exit_range.py)
+    tri = range_guard(UG.predicates, [UB.predicates for _, _, UB in members], ren,
+                      ren_bs) if clamped and leaves else None
+    g_preds = [] if tri is not None else list(UG.predicates)
+    for i, (_, B, UB) in enumerate(members):
+        ren_b = ren_bs[i]
         mb = reads(dict(news))
         old = [call(M, key, base[i] + k) for k in range(len(B.output_types))]
         new = [mb.mutate(ir.substitute(v, ren_b)) for v in UB.values]
-        if UB.predicates:
-            cond = mb.mutate(ir.substitute(ir.conjunction(list(UB.predicates)), ren_b))
+        b_preds = list(UB.predicates)[1 if tri is not None else 0:]
+        if b_preds:
+            cond = mb.mutate(ir.substitute(ir.conjunction(b_preds), ren_b))
             new = [ir.lazy_select(cond, v, o) for v, o in zip(new, old)]
         news[i] = new
         olds += old
     new_a = [v for i in range(len(members)) for v in news[i]]
     mg = reads(news)
     new_g = [sub(v, mg) for v in UG.values]
-    if UG.predicates:
+    if g_preds:
         # the loop's own condition: where it fails, the carried value stays
-        pred_g = sub(ir.conjunction(list(UG.predicates)), mg)
+        pred_g = sub(ir.conjunction(g_preds), mg)
         new_g = [ir.lazy_select(pred_g, v, start(k)) for k, v in enumerate(new_g)]
     if bad:
         return bad[0]
@@ -396,9 +408,10 @@ def _merge_one(emitter, arr, A, G, UA, UG, stop, vlog, done=None, relative=False
                                  for v in G.pure.values), [],
                            copy_stage(A.pure.schedule),
                            A.pure.source, A.pure.rdom_name)
-    M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g), [],
+    M.updates = [ir.Definition(tuple(key), tuple(new_a) + tuple(new_g),
+                               [] if tri is None else [tri],
                                copy_stage(UA.schedule), UA.source, UA.rdom_name)]
-    if stop is not None and explicit and ra.name == UA.rvars[0].name:
+    if leaves:
         # once stopped, an iteration writes the array's old values and
         # carries the state to a position only the next iteration reads:
         # the loop (the update's innermost) is left there

@@ -46,15 +46,16 @@ _ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
 
 
 def loop_range_facts(stmt: ir.Stmt) -> ir.Stmt:
-    if not _has_exit(stmt):
+    if not has_loop_exit(stmt):
         return stmt
     return _Facts().mutate(stmt)
 
 
-def _has_exit(s) -> bool:
+def has_loop_exit(s) -> bool:
+    """Whether the statement s holds a LoopExit."""
     if isinstance(s, ir.LoopExit):
         return True
-    return any(isinstance(c, ir.Stmt) and _has_exit(c) for c in ir.children(s))
+    return any(isinstance(c, ir.Stmt) and has_loop_exit(c) for c in ir.children(s))
 
 
 def _k(v: int) -> ir.Expr:
@@ -97,6 +98,16 @@ def _facts_of(c, truth: bool) -> list:
     return []
 
 
+def _min_operands(e) -> list:
+    """The operands X_k of an extent min(X_1, X_2, ...) (through `+ c` /
+    `- c` with c a constant): the loop runs at most X_k times for each k."""
+    if isinstance(e, ir.Min):
+        return _min_operands(e.a) + _min_operands(e.b)
+    if isinstance(e, (ir.Add, ir.Sub)) and isinstance(e.b, ir.Const):
+        return [type(e)(x, e.b) for x in _min_operands(e.a)]
+    return [e]
+
+
 class _Facts(Mutator):
     def __init__(self):
         super().__init__()
@@ -132,18 +143,23 @@ class _Facts(Mutator):
             self.facts, self.ranges, self.memo, self.key = old_f, old_r, old_m, old_k
 
     def visit_For(self, s):
-        lo, ext = s.min, s.extent
+        lo, ext = self.mutate(s.min), self.mutate(s.extent)     # (outside the loop)
         facts, ranges = [], None
         if _is_i32(lo) and _is_i32(ext):
             if isinstance(ext, ir.Max) and isinstance(ext.b, ir.Const) and ext.b.value == 0:
                 ext = ext.a
-            ranges = {s.name: (lo, _minus(ir.Add(lo, ext), _k(1)))}
-            if not reads_memory(ext):
-                facts = [_minus(ext, _k(1))]
+            exts = _min_operands(ext)
+            ranges = {s.name: (lo, _minus(ir.Add(lo, exts[0]), _k(1)))}
+            v = ir.Variable(_I32, s.name)
+            for k, e in enumerate(exts):
+                if not reads_memory(e):
+                    facts.append(_minus(e, _k(1)))
+                    if k:           # (v <= lo + e - 1: another bound of the range)
+                        facts.append(_minus(_minus(ir.Add(lo, e), _k(1)), v))
         body = self._under(facts, self.mutate, s.body, ranges, ('for', s.name))
-        if body is s.body:
+        if body is s.body and lo is s.min and ext is s.extent:
             return s
-        return ir.For(s.name, s.min, s.extent, s.kind, body)
+        return ir.For(s.name, lo, self.mutate(s.extent), s.kind, body)
 
     def visit_IfThenElse(self, s):
         cond = self.mutate(s.condition)

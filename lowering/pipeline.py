@@ -34,14 +34,17 @@ from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
 from .realization_order import realization_order
 from .require_checks import lower_require
+from .rotate_loop_exit import rotate_loop_exit
 from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .specialize_rows import specialize_rows
+from .split_exit_store import split_exit_store
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
+from .trim_guarded_loop import trim_guarded_loop
 from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .unswitch_clamps import unswitch_clamps
@@ -182,8 +185,11 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
+    stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("loop range facts", loop_range_facts, stmt, True)
+    stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
+    stmt = run("split exit store", split_exit_store, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)

@@ -412,6 +412,11 @@ class _Simplifier(ir.Mutator):
                 return fold_binary(type(r), ir.Const(ir.Int(64), d), ir.Const(ir.Int(64), 0))
         if r.a.type.is_integer() and ir.equal(r.a, r.b):
             return ir.const(r.type, isinstance(r, (ir.EQ, ir.LE, ir.GE)))
+        if isinstance(r, (ir.EQ, ir.NE)) and r.type.is_scalar():
+            # (a - b a nonzero constant below 2**bits: a != b, wrapping or not)
+            d = constant_difference(r.a, r.b)
+            if d is not None and 0 < abs(d) < 2 ** r.a.type.bits:
+                return ir.const(r.type, isinstance(r, ir.NE))
         return _clamped_compare(r)
 
     visit_EQ = visit_NE = visit_LT = visit_LE = visit_GT = visit_GE = _compare
