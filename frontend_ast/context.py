@@ -117,6 +117,7 @@ class Context:
         self.loop_state = None
         self.in_loop_header = 0     # > 0 while a `for` header is evaluated (loops.py)
         self._counter = itertools.count()
+        self._bare = {}             # check image name -> a read of it (_after_inner)
 
     def is_zero_d_arg(self, v) -> bool:
         """Whether v is the value of a 0-d array argument."""
@@ -201,7 +202,7 @@ class Context:
                 raw = cond
                 if outside:
                     inner = [node] if after is None else [node, after]
-                    cond = _after_inner(inner, cond, self.check_named)
+                    cond = _after_inner(inner, cond, self.check_named, self._bare)
                     idx = _check_read(cond, bad)
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
@@ -319,7 +320,7 @@ class Context:
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
-def _after_inner(nodes, cond, named):
+def _after_inner(nodes, cond, named, bare):
     """cond, also true where a check the `nodes` already hold (outside lazy
     branches) fails: Python computes the operands first, so their
     exceptions win (`int(a[1]) % k` with a of size 1 and k = 0:
@@ -329,19 +330,47 @@ def _after_inner(nodes, cond, named):
     and lowering/assert_fast_path.py reads their conditions. A limit of the
     compiled code (CheckImage.limit: int() past int64) is not one of those
     checks: Python raises nothing there, so this check's exception is
-    Python's (`int(x * 1e300) % 0`: ZeroDivisionError; _limits_after)."""
-    held = []
+    Python's (`int(x * 1e300) % 0`: ZeroDivisionError; _limits_after).
+
+    The kernel asserts a check read's inner check reads first, in the
+    order its condition mentions them, which is not Python's (Python's
+    floor `%` mentions the right operand first: `int(a[int(b[0])]) %
+    int(a[0] * y)` with b[0] past a's end and y NaN asserted the right
+    operand's NaN check first). So the condition starts with a read of
+    each of those checks in the order they were made (Python's: operands
+    left to right, each inside out; `_ordered`), and cond is read without
+    them (where they fail it is not used)."""
+    held, found = [], []
     for node in nodes:
         for c in checks.eager(node):
             passes = _passes(c.a)
             if passes is not None and not getattr(named.get(c.a.name), "limit", True):
                 held.append(passes)
+                found.append(c)
     if not held:
         return cond
     # read without the checks of the values they test: this check's read
     # then holds no other check's (lowering asserts a read's inner reads first)
     (held,), _ = checks.strip([ir.conjunction(held)])
-    return ir.Or(cond, ir.Not(held))
+    return ir.And(_ordered(found, bare), ir.Or(checks.without(cond, found), ir.Not(held)))
+
+
+def _ordered(found, bare):
+    """`read == 0` of a copy of each check of `found` (`read != 0`), in the
+    order the checks were made: 0 exactly where they pass (lowering then
+    asserts them in that order and reads 0 past the assertions). Each copy
+    reads its image where the check does, without the checks its condition
+    holds (`bare`: image name -> the copy, shared by every condition)."""
+    terms = []
+    for c in sorted(found, key=lambda c: _number(c.a.name)):
+        read = bare.get(c.a.name)
+        if read is None:
+            arg = c.a.args[0].args[0]
+            (ok,), _ = checks.strip([arg.condition])
+            read = bare[c.a.name] = dataclasses.replace(
+                c.a, args=(_check_read(ok, arg.false_value),))
+        terms.append(ir.EQ(read, ir.Const(read.type, 0)))
+    return ir.conjunction(terms)
 
 
 def _limits_after(node, guarded, raw, cond, limit_names):
