@@ -218,6 +218,51 @@ class Context:
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
+    def limits_before(self, v: Val, checked: Val) -> Val:
+        """v (an operand Python computes before `checked`'s latest check:
+        the shifted value of a checked shift count), its checks of the
+        compiled code's limits (CheckImage.limit) also passing where that
+        check fails: Python makes the big int, then raises the check's
+        exception (`int(a[0]) << k` with a[0] = 1e300 and k = -1:
+        ValueError). Outside loops, as guard's other orderings."""
+        if self.typing or self.in_loops() or not self.limit_names or v.node is None or \
+                checked.node is None:
+            return v
+        latest = checks.eager(checked.node)
+        passes = _passes(latest[0].a) if latest else None
+        names = {c.name for c in ir.find_calls([v.node]) if c.name in self.limit_names}
+        if passes is None or not names:
+            return v
+        out = Val(_widened(v.node, names, passes), v.ty, risky=v.risky, static=v.static,
+                  const=v.const, facts=v.facts)
+        return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def huge_shift_count(self, a: Val, b: Val):
+        """(b, fits): for `a << b` outside loops where the count b holds
+        checks of the compiled code's limits (a Python int past int64:
+        `int(x)` with x = 5e299, kept saturated), Python raises where the
+        count does not fit, a != 0 and b > 0 (OverflowError "too many digits
+        in integer"), a Python error that a later check of the statement
+        does not override (`(2 << int(a[0] * x)) // 0`). `fits` (None: no
+        such check) is the condition of that error's check; b's limit
+        checks then pass where a != 0 or b < 0 (the shift's own checks
+        report those: Python's ValueError for a negative count)."""
+        if self.typing or self.in_loops() or self.in_loop_header or not self.limit_names or \
+                b.node is None:
+            return b, None
+        found = [c for c in checks.eager(b.node) if c.a.name in self.limit_names and
+                 _passes(c.a) is not None]
+        if not found:
+            return b, None
+        (fits, nb, na), _ = checks.strip([ir.conjunction([_passes(c.a) for c in found]),
+                                          b.node, ops.node_of(self, a)])
+        zero = ir.Const(nb.type, 0)
+        other = ir.Or(ir.LT(nb, zero), ir.NE(na, ir.Const(na.type, 0)))
+        node = _widened(b.node, {c.a.name for c in found}, ir.Not(other))
+        out = Val(node, b.ty, risky=b.risky, static=b.static, const=b.const, facts=b.facts)
+        return out.set_range(b.lo, b.hi, b.lbs, b.ubs), ir.Or(fits, ir.Not(ir.And(
+            ir.GT(nb, zero), ir.NE(na, ir.Const(na.type, 0)))))
+
     def in_loops(self) -> bool:
         """Whether the code being evaluated is inside a loop body."""
         return self.loop_state is not None and bool(self.loop_state.loops)
