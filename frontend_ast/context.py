@@ -237,7 +237,7 @@ class Context:
                   const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
-    def huge_shift_count(self, a: Val, b: Val):
+    def huge_shift_count(self, a: Val, b: Val, op: str):
         """(b, fits): for `a << b` outside loops where the count b holds
         checks of the compiled code's limits (a Python int past int64:
         `int(x)` with x = 5e299, kept saturated), Python raises where the
@@ -246,7 +246,9 @@ class Context:
         does not override (`(2 << int(a[0] * x)) // 0`). `fits` (None: no
         such check) is the condition of that error's check; b's limit
         checks then pass where a != 0 or b < 0 (the shift's own checks
-        report those: Python's ValueError for a negative count)."""
+        report those: Python's ValueError for a negative count). For `a >>
+        b` (Python's result is 0 or -1 for a huge positive count: the
+        documented limit) only a negative count passes b's limit checks."""
         if self.typing or self.in_loops() or self.in_loop_header or not self.limit_names or \
                 b.node is None:
             return b, None
@@ -257,11 +259,14 @@ class Context:
         (fits, nb, na), _ = checks.strip([ir.conjunction([_passes(c.a) for c in found]),
                                           b.node, ops.node_of(self, a)])
         zero = ir.Const(nb.type, 0)
-        other = ir.Or(ir.LT(nb, zero), ir.NE(na, ir.Const(na.type, 0)))
+        nonzero = ir.NE(na, ir.Const(na.type, 0))
+        other = ir.Or(ir.LT(nb, zero), nonzero) if op == "<<" else ir.LT(nb, zero)
         node = _widened(b.node, {c.a.name for c in found}, ir.Not(other))
         out = Val(node, b.ty, risky=b.risky, static=b.static, const=b.const, facts=b.facts)
-        return out.set_range(b.lo, b.hi, b.lbs, b.ubs), ir.Or(fits, ir.Not(ir.And(
-            ir.GT(nb, zero), ir.NE(na, ir.Const(na.type, 0)))))
+        out = out.set_range(b.lo, b.hi, b.lbs, b.ubs)
+        if op != "<<":
+            return out, None
+        return out, ir.Or(fits, ir.Not(ir.And(ir.GT(nb, zero), nonzero)))
 
     def in_loops(self) -> bool:
         """Whether the code being evaluated is inside a loop body."""

@@ -229,8 +229,8 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     """Python-int + - * & | ^ << >>: exact while int64 holds the value,
     OverflowError when it would not."""
     fits = None
-    if op == "<<":
-        b, fits = cx.huge_shift_count(a, b)
+    if op in ("<<", ">>"):
+        b, fits = cx.huge_shift_count(a, b, op)
     if op in ("<<", ">>") and not (b.lo is not None and b.lo >= 0):
         nb = node_of(cx, b)
         b = cx.guard(b, ir.GE(nb, ir.Const(nb.type, 0)), "ValueError", "negative shift count",

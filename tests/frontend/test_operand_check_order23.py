@@ -71,3 +71,14 @@ def test_negative_count_of_a_big_shifted_value(v, k):
             big_shifted_value(np.array([v]), k)
         return
     _same(big_shifted_value, np.array([v]), k)
+
+
+@ph.pipeline
+def right_shift_by_big_count(a, x, k):
+    return (k >> int(a[0] * x)) - 1
+
+
+@pytest.mark.parametrize("v, k", [(-5e299, 3), (-2.0, 3), (4.0, -8)])
+def test_negative_big_right_shift_count(v, k):
+    # k >> int(-5e299): Python's ValueError "negative shift count"
+    _same(right_shift_by_big_count, np.array([v]), 1.0, k)
