@@ -238,9 +238,9 @@ class Context:
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
     def huge_shift_count(self, a: Val, b: Val, op: str):
-        """(b, fits): for `a << b` outside loops where the count b holds
-        checks of the compiled code's limits (a Python int past int64:
-        `int(x)` with x = 5e299, kept saturated), Python raises where the
+        """(b, fits): for `a << b` outside loops where the count b is
+        `int(x)` and holds checks of the compiled code's limits (a Python
+        int past int64: x = 5e299, kept saturated), Python raises where the
         count does not fit, a != 0 and b > 0 (OverflowError "too many digits
         in integer"), a Python error that a later check of the statement
         does not override (`(2 << int(a[0] * x)) // 0`). `fits` (None: no
@@ -258,6 +258,8 @@ class Context:
             return b, None
         (fits, nb, na), _ = checks.strip([ir.conjunction([_passes(c.a) for c in found]),
                                           b.node, ops.node_of(self, a)])
+        if not _saturated(nb):
+            return b, None      # (arithmetic on saturated values: its sign means nothing)
         zero = ir.Const(nb.type, 0)
         nonzero = ir.NE(na, ir.Const(na.type, 0))
         other = ir.Or(ir.LT(nb, zero), nonzero) if op == "<<" else ir.LT(nb, zero)
@@ -453,6 +455,13 @@ def _widened(node, names, held):
         return dataclasses.replace(c, args=(_check_read(ir.Or(_passes(c), ir.Not(held)), bad),))
     mutator = ir.FuncMutator(widen)
     return mutator.mutate(node)
+
+
+def _saturated(n) -> bool:
+    """Whether n is a float converted to int64 (`int(x)`: saturated past
+    int64, so its sign is x's)."""
+    return isinstance(n, ir.Cast) and n.type.is_int() and isinstance(n.value, ir.Call) and \
+        n.value.name == "trunc"
 
 
 def _number(name: str) -> int:

@@ -82,3 +82,17 @@ def right_shift_by_big_count(a, x, k):
 def test_negative_big_right_shift_count(v, k):
     # k >> int(-5e299): Python's ValueError "negative shift count"
     _same(right_shift_by_big_count, np.array([v]), 1.0, k)
+
+
+@ph.pipeline
+def shift_by_a_sum_of_big_counts(a, b):
+    return int(b[1]) >> (int(a[int(b[0])]) + int(a[int(b[0])]))
+
+
+def test_a_sum_of_saturated_counts_is_no_negative_count():
+    # Python: 1 >> 2e300 is 0; compiled: the documented OverflowError (a used value
+    # past int64), never ValueError (the wrapped int64 sum is negative)
+    with pytest.raises(OverflowError, match="int64"):
+        shift_by_a_sum_of_big_counts(np.array([0.0, 1e300, -3.0]), np.array([1, 1]))
+    _same(shift_by_a_sum_of_big_counts, np.array([0.0, 1.0, -3.0]), np.array([1, 1]))
+    _same(shift_by_a_sum_of_big_counts, np.array([0.0, -1.0, -3.0]), np.array([1, 1]))
