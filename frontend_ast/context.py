@@ -219,22 +219,26 @@ class Context:
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
     def limits_before(self, v: Val, checked: Val) -> Val:
-        """v (an operand Python computes before `checked`'s latest check:
-        the shifted value of a checked shift count), its checks of the
-        compiled code's limits (CheckImage.limit) also passing where that
-        check fails: Python makes the big int, then raises the check's
-        exception (`int(a[0]) << k` with a[0] = 1e300 and k = -1:
-        ValueError). Outside loops, as guard's other orderings."""
+        """v (an operand Python computes before `checked`: the left operand
+        of an int operation, the shifted value of a checked shift count),
+        its checks of the compiled code's limits (CheckImage.limit) also
+        passing where a check of Python's that `checked` holds fails:
+        Python makes the big int, then raises that check's exception
+        (`int(a[0]) << k` with a[0] = 1e300 and k = -1: ValueError;
+        `int(a[0]) * (y // 0)`: ZeroDivisionError). Outside loops, as
+        guard's other orderings."""
         if self.typing or self.in_loops() or not self.limit_names or v.node is None or \
                 checked.node is None:
             return v
-        latest = checks.eager(checked.node)
-        passes = _passes(latest[0].a) if latest else None
-        names = {c.name for c in ir.find_calls([v.node]) if c.name in self.limit_names}
-        if passes is None or not names:
+        held = [_passes(c.a) for c in checks.eager(checked.node)
+                if c.a.name not in self.limit_names and _passes(c.a) is not None]
+        if not held:
             return v
-        out = Val(_widened(v.node, names, passes), v.ty, risky=v.risky, static=v.static,
-                  const=v.const, facts=v.facts)
+        names = {c.name for c in ir.find_calls([v.node]) if c.name in self.limit_names}
+        if not names:
+            return v
+        out = Val(_widened(v.node, names, ir.conjunction(held)), v.ty, risky=v.risky,
+                  static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
 
     def huge_shift_count(self, a: Val, b: Val, op: str):

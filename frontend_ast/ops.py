@@ -228,6 +228,7 @@ def _aff_bounds(op, a: Val, b: Val):
 def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     """Python-int + - * & | ^ << >>: exact while int64 holds the value,
     OverflowError when it would not."""
+    a = cx.limits_before(a, b)
     fits = None
     if op in ("<<", ">>"):
         b, fits = cx.huge_shift_count(a, b, op)
@@ -327,6 +328,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
                                   else "float modulo")
         return out
     if rt.kind == "int":
+        a = cx.limits_before(a, b)
         rng = _floordiv_range(op, a, b)
         big = not (n_within(a.rng, INT32) and n_within(b.rng, INT32) and n_within(rng, INT32))
         t = ir.Int(64) if big else ir.Int(32)

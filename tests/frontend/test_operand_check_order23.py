@@ -96,3 +96,18 @@ def test_a_sum_of_saturated_counts_is_no_negative_count():
         shift_by_a_sum_of_big_counts(np.array([0.0, 1e300, -3.0]), np.array([1, 1]))
     _same(shift_by_a_sum_of_big_counts, np.array([0.0, 1.0, -3.0]), np.array([1, 1]))
     _same(shift_by_a_sum_of_big_counts, np.array([0.0, -1.0, -3.0]), np.array([1, 1]))
+
+
+@ph.pipeline
+def big_left_operand_then_division_by_zero(a, x):
+    return int(a[1]) * (int(a[0] * x) // int(a[0] * x))
+
+
+@pytest.mark.parametrize("v, x", [(1e300, 0.0), (1e300, 1.0), (2.0, 0.0), (2.0, NAN)])
+def test_a_limit_of_the_left_operand_passes_where_the_right_one_raises(v, x):
+    # Python: int(1e300) is a big int, then 0 // 0 raises ZeroDivisionError
+    if v == 1e300 and x == 1.0:
+        with pytest.raises(OverflowError, match="int64"):   # the documented limit
+            big_left_operand_then_division_by_zero(np.array([-3.0, v]), x)
+        return
+    _same(big_left_operand_then_division_by_zero, np.array([-3.0, v]), x)
