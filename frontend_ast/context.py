@@ -117,6 +117,7 @@ class Context:
         self.loop_state = None
         self.in_loop_header = 0     # > 0 while a `for` header is evaluated (loops.py)
         self._counter = itertools.count()
+        self._bare = {}             # check image name -> a read of it (_after_inner)
 
     def is_zero_d_arg(self, v) -> bool:
         """Whether v is the value of a 0-d array argument."""
@@ -201,7 +202,7 @@ class Context:
                 raw = cond
                 if outside:
                     inner = [node] if after is None else [node, after]
-                    cond = _after_inner(inner, cond, self.check_named)
+                    cond = _after_inner(inner, cond, self.check_named, self._bare)
                     idx = _check_read(cond, bad)
                 img = ImageParam(ir.UInt(8), 1, checks.image_name(n))
                 self.check_images.append(CheckImage(img, exc, message, loc,
@@ -216,6 +217,62 @@ class Context:
                 node = guarded
         out = Val(node, v.ty, risky=True, static=v.static, const=v.const, facts=v.facts)
         return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def limits_before(self, v: Val, checked: Val) -> Val:
+        """v (an operand Python computes before `checked`: the left operand
+        of an int operation, the shifted value of a checked shift count),
+        its checks of the compiled code's limits (CheckImage.limit) also
+        passing where a check of Python's that `checked` holds fails:
+        Python makes the big int, then raises that check's exception
+        (`int(a[0]) << k` with a[0] = 1e300 and k = -1: ValueError;
+        `int(a[0]) * (y // 0)`: ZeroDivisionError). Outside loops, as
+        guard's other orderings."""
+        if self.typing or self.in_loops() or not self.limit_names or v.node is None or \
+                checked.node is None:
+            return v
+        held = [_passes(c.a) for c in checks.eager(checked.node)
+                if c.a.name not in self.limit_names and _passes(c.a) is not None]
+        if not held:
+            return v
+        names = {c.name for c in ir.find_calls([v.node]) if c.name in self.limit_names}
+        if not names:
+            return v
+        out = Val(_widened(v.node, names, ir.conjunction(held)), v.ty, risky=v.risky,
+                  static=v.static, const=v.const, facts=v.facts)
+        return out.set_range(v.lo, v.hi, v.lbs, v.ubs)
+
+    def huge_shift_count(self, a: Val, b: Val, op: str):
+        """(b, fits): for `a << b` outside loops where the count b is
+        `int(x)` and holds checks of the compiled code's limits (a Python
+        int past int64: x = 5e299, kept saturated), Python raises where the
+        count does not fit, a != 0 and b > 0 (OverflowError "too many digits
+        in integer"), a Python error that a later check of the statement
+        does not override (`(2 << int(a[0] * x)) // 0`). `fits` (None: no
+        such check) is the condition of that error's check; b's limit
+        checks then pass where a != 0 or b < 0 (the shift's own checks
+        report those: Python's ValueError for a negative count). For `a >>
+        b` (Python's result is 0 or -1 for a huge positive count: the
+        documented limit) only a negative count passes b's limit checks."""
+        if self.typing or self.in_loops() or self.in_loop_header or not self.limit_names or \
+                b.node is None:
+            return b, None
+        found = [c for c in checks.eager(b.node) if c.a.name in self.limit_names and
+                 _passes(c.a) is not None]
+        if not found:
+            return b, None
+        (fits, nb, na), _ = checks.strip([ir.conjunction([_passes(c.a) for c in found]),
+                                          b.node, ops.node_of(self, a)])
+        if not _saturated(nb):
+            return b, None      # (arithmetic on saturated values: its sign means nothing)
+        zero = ir.Const(nb.type, 0)
+        nonzero = ir.NE(na, ir.Const(na.type, 0))
+        other = ir.Or(ir.LT(nb, zero), nonzero) if op == "<<" else ir.LT(nb, zero)
+        node = _widened(b.node, {c.a.name for c in found}, ir.Not(other))
+        out = Val(node, b.ty, risky=b.risky, static=b.static, const=b.const, facts=b.facts)
+        out = out.set_range(b.lo, b.hi, b.lbs, b.ubs)
+        if op != "<<":
+            return out, None
+        return out, ir.Or(fits, ir.Not(ir.And(ir.GT(nb, zero), nonzero)))
 
     def in_loops(self) -> bool:
         """Whether the code being evaluated is inside a loop body."""
@@ -319,7 +376,7 @@ class Context:
         return ops.select(self, ta, b, a) if is_and else ops.select(self, ta, a, b)
 
 
-def _after_inner(nodes, cond, named):
+def _after_inner(nodes, cond, named, bare):
     """cond, also true where a check the `nodes` already hold (outside lazy
     branches) fails: Python computes the operands first, so their
     exceptions win (`int(a[1]) % k` with a of size 1 and k = 0:
@@ -329,19 +386,47 @@ def _after_inner(nodes, cond, named):
     and lowering/assert_fast_path.py reads their conditions. A limit of the
     compiled code (CheckImage.limit: int() past int64) is not one of those
     checks: Python raises nothing there, so this check's exception is
-    Python's (`int(x * 1e300) % 0`: ZeroDivisionError; _limits_after)."""
-    held = []
+    Python's (`int(x * 1e300) % 0`: ZeroDivisionError; _limits_after).
+
+    The kernel asserts a check read's inner check reads first, in the
+    order its condition mentions them, which is not Python's (Python's
+    floor `%` mentions the right operand first: `int(a[int(b[0])]) %
+    int(a[0] * y)` with b[0] past a's end and y NaN asserted the right
+    operand's NaN check first). So the condition starts with a read of
+    each of those checks in the order they were made (Python's: operands
+    left to right, each inside out; `_ordered`), and cond is read without
+    them (where they fail it is not used)."""
+    held, found = [], []
     for node in nodes:
         for c in checks.eager(node):
             passes = _passes(c.a)
             if passes is not None and not getattr(named.get(c.a.name), "limit", True):
                 held.append(passes)
+                found.append(c)
     if not held:
         return cond
     # read without the checks of the values they test: this check's read
     # then holds no other check's (lowering asserts a read's inner reads first)
     (held,), _ = checks.strip([ir.conjunction(held)])
-    return ir.Or(cond, ir.Not(held))
+    return ir.And(_ordered(found, bare), ir.Or(checks.without(cond, found), ir.Not(held)))
+
+
+def _ordered(found, bare):
+    """`read == 0` of a copy of each check of `found` (`read != 0`), in the
+    order the checks were made: 0 exactly where they pass (lowering then
+    asserts them in that order and reads 0 past the assertions). Each copy
+    reads its image where the check does, without the checks its condition
+    holds (`bare`: image name -> the copy, shared by every condition)."""
+    terms = []
+    for c in sorted(found, key=lambda c: _number(c.a.name)):
+        read = bare.get(c.a.name)
+        if read is None:
+            arg = c.a.args[0].args[0]
+            (ok,), _ = checks.strip([arg.condition])
+            read = bare[c.a.name] = dataclasses.replace(
+                c.a, args=(_check_read(ok, arg.false_value),))
+        terms.append(ir.EQ(read, ir.Const(read.type, 0)))
+    return ir.conjunction(terms)
 
 
 def _limits_after(node, guarded, raw, cond, limit_names):
@@ -374,6 +459,13 @@ def _widened(node, names, held):
         return dataclasses.replace(c, args=(_check_read(ir.Or(_passes(c), ir.Not(held)), bad),))
     mutator = ir.FuncMutator(widen)
     return mutator.mutate(node)
+
+
+def _saturated(n) -> bool:
+    """Whether n is a float converted to int64 (`int(x)`: saturated past
+    int64, so its sign is x's)."""
+    return isinstance(n, ir.Cast) and n.type.is_int() and isinstance(n.value, ir.Call) and \
+        n.value.name == "trunc"
 
 
 def _number(name: str) -> int:

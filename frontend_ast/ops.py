@@ -228,10 +228,15 @@ def _aff_bounds(op, a: Val, b: Val):
 def py_int_arith(cx, op, a: Val, b: Val) -> Val:
     """Python-int + - * & | ^ << >>: exact while int64 holds the value,
     OverflowError when it would not."""
+    a = cx.limits_before(a, b)
+    fits = None
+    if op in ("<<", ">>"):
+        b, fits = cx.huge_shift_count(a, b, op)
     if op in ("<<", ">>") and not (b.lo is not None and b.lo >= 0):
         nb = node_of(cx, b)
         b = cx.guard(b, ir.GE(nb, ir.Const(nb.type, 0)), "ValueError", "negative shift count",
                      after=node_of(cx, a))
+        a = cx.limits_before(a, b)
     rng = _int_range(op, a, b)
     lbs, ubs = _aff_bounds(op, a, b)
     if not n_within(rng, INT32) and (lbs or ubs):
@@ -253,6 +258,8 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b),
                    risky=b.risky)
     out = Val(node, PY_INT, risky=b.risky)      # no range: int64 may not hold the result
+    if fits is not None:
+        out = cx.guard(out, fits, "OverflowError", "too many digits in integer", after=an)
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out
@@ -321,6 +328,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
                                   else "float modulo")
         return out
     if rt.kind == "int":
+        a = cx.limits_before(a, b)
         rng = _floordiv_range(op, a, b)
         big = not (n_within(a.rng, INT32) and n_within(b.rng, INT32) and n_within(rng, INT32))
         t = ir.Int(64) if big else ir.Int(32)

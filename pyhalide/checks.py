@@ -121,6 +121,12 @@ def strip(values) -> tuple:
     return tuple(s.mutate(v) for v in values), eager.checks
 
 
+def without(e: ir.Expr, checks: list) -> ir.Expr:
+    """`e` without those of its eager checks that are among `checks`
+    (conditions `read != 0`, as eager() lists them)."""
+    return _Strip(checks).mutate(e) if checks else e
+
+
 class _Shown(ir.Mutator):
     def visit_Select(self, e):
         if _check(e) is not None:
