@@ -86,6 +86,7 @@ from .llvm_objects import (
     unlocked_run,
 )
 from .runtime import Kernel
+from .runtime_unroll import without_runtime_unrolling
 from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
 from .target import Target, check_runs_on_host, parse_target
 
@@ -255,6 +256,8 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
+    if options.loop_unrolling and not options.runtime_unrolling:
+        ir_text = without_runtime_unrolling(ir_text)
     hot, cold = split_cold(ir_text)
     parts = [(text, work, False) for text, work in (
         split_parts(hot, _split_count(hot, workers)) if workers > 1 else [(hot, 0.0)])]
@@ -414,17 +417,23 @@ def _mask_moving_functions(text: str):
 # LLVM's loop vectorizer takes time superlinear in the size of a loop body
 # (a 2000-term sum: 2.5 s of its 3.2 s of optimization, and a vector copy that
 # triples code generation). pyhalide vectorizes what the schedule asks for
-# itself, so past this many lines of IR the vectorizer is left out.
+# itself, so past this many lines of IR the vectorizer is left out, and so is
+# LLVM's runtime unrolling (runtime_unroll.py): in such a module it unrolls
+# pyhalide's vector loops over rows by 2 (interpolate: 25 loops, a quarter of
+# its LLVM time, its kernel no faster; session 23).
 LOOP_VECTORIZE_MAX_LINES = 2000
 
 
 def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
-    if not options.loop_vectorization:
+    runtime = options.loop_unrolling and options.runtime_unrolling
+    if not options.loop_vectorization and not runtime:
         return options
     lines = ir_text.count("\n") - codegen_trig.library_lines(ir_text)   # no loops in those
     if lines > LOOP_VECTORIZE_MAX_LINES:
-        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization")
-        return replace(options, loop_vectorization=False)
+        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization "
+                       f"nor runtime unrolling")
+        return replace(options, loop_vectorization=False,
+                       runtime_unrolling=options.runtime_unrolling and not runtime)
     return options
 
 
