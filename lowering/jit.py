@@ -417,11 +417,15 @@ def _mask_moving_functions(text: str):
 # LLVM's loop vectorizer takes time superlinear in the size of a loop body
 # (a 2000-term sum: 2.5 s of its 3.2 s of optimization, and a vector copy that
 # triples code generation). pyhalide vectorizes what the schedule asks for
-# itself, so past this many lines of IR the vectorizer is left out, and so is
-# LLVM's runtime unrolling (runtime_unroll.py): in such a module it unrolls
-# pyhalide's vector loops over rows by 2 (interpolate: 25 loops, a quarter of
-# its LLVM time, its kernel no faster; session 23).
+# itself, so past this many lines of IR the vectorizer is left out.
 LOOP_VECTORIZE_MAX_LINES = 2000
+# Past this many, LLVM's runtime unrolling is left out too (runtime_unroll.py):
+# in Halide's apps it unrolls pyhalide's vector loops over rows by 2
+# (interpolate: 25 loops, a quarter of its LLVM CPU time, the kernel no
+# faster; session 23). The limit keeps it for the kernels of suites 1 and 4
+# (harris scheduled, amax, sum_axis1 scheduled: 2,100-4,300 lines, unrolled
+# loops there), whose speed was not measured without it.
+RUNTIME_UNROLL_MAX_LINES = 6000
 
 
 def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
@@ -429,11 +433,12 @@ def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
     if not options.loop_vectorization and not runtime:
         return options
     lines = ir_text.count("\n") - codegen_trig.library_lines(ir_text)   # no loops in those
-    if lines > LOOP_VECTORIZE_MAX_LINES:
-        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization "
-                       f"nor runtime unrolling")
-        return replace(options, loop_vectorization=False,
-                       runtime_unrolling=options.runtime_unrolling and not runtime)
+    if lines > LOOP_VECTORIZE_MAX_LINES and options.loop_vectorization:
+        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization")
+        options = replace(options, loop_vectorization=False)
+    if lines > RUNTIME_UNROLL_MAX_LINES and runtime:
+        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM runtime unrolling")
+        options = replace(options, runtime_unrolling=False)
     return options
 
 

@@ -4,7 +4,7 @@
 
 LLVM's LoopUnroll unrolls a loop whose trip count is known only at run time
 (by 2 on this host's scheduling model) with a remainder copy. In a large
-module (jit._for_size: past LOOP_VECTORIZE_MAX_LINES, where LLVM's loop
+module (jit._for_size: past RUNTIME_UNROLL_MAX_LINES, where LLVM's loop
 vectorizer is off already because pyhalide vectorizes what the schedule
 asks for) the loops it unrolls so are pyhalide's own vector loops over a
 row: in interpolate's output task the 16-lane x loops of every compute_at

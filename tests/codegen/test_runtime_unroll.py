@@ -55,13 +55,15 @@ def test_llvm_keeps_the_loop_rolled(saxpy_text):
 
 
 def test_for_size_turns_it_off_past_the_limit(saxpy_text):
-    big = saxpy_text + "\n" * (jit.LOOP_VECTORIZE_MAX_LINES + 1)
+    assert jit.LOOP_VECTORIZE_MAX_LINES < jit.RUNTIME_UNROLL_MAX_LINES
+    mid = saxpy_text + "\n" * (jit.LOOP_VECTORIZE_MAX_LINES + 1)
+    big = saxpy_text + "\n" * (jit.RUNTIME_UNROLL_MAX_LINES + 1)
     full = JitOptions()
     assert jit._for_size(saxpy_text, full) == full
+    assert jit._for_size(mid, full) == JitOptions(loop_vectorization=False)
     off = jit._for_size(big, full)
-    assert not off.loop_vectorization and not off.runtime_unrolling and off.loop_unrolling
-    assert off.key() != jit._for_size(big, JitOptions(runtime_unrolling=True,
-                                                      loop_unrolling=False)).key()
+    assert off == JitOptions(loop_vectorization=False, runtime_unrolling=False)
+    assert off.key() != JitOptions(loop_vectorization=False).key()
     no_unroll = JitOptions(loop_vectorization=False, loop_unrolling=False)
     assert jit._for_size(big, no_unroll) == no_unroll      # nothing left to turn off
 
