@@ -23,10 +23,14 @@ The middle piece is empty unless every n_i >= 1 (hi <= n_i - c_i <= -c_i
 1], so the element checks of the middle body whose conjuncts each bound a
 term `0 <= int32(t)`, `int32(t) <= n_i - 1` or `int32(t) < n_i` (the checks
 access_checks makes for such indices) are true and dropped. The other
-checks stay. The iterations run in their original order, so a failing
-check raises the same error. Inner loops are split before the loops around
-them (a 2-D roll gives 3 x 3 pieces); a loop whose body exceeds _MAX_NODES
-nodes, or with more than _MAX_TERMS terms, is left alone.
+checks stay. The checks that open the middle body and depend on nothing bound in the
+loop nor on memory (those of the rolls along outer axes) move before the
+middle loop, made when it runs: the first iteration would make them first.
+The iterations run in their original order, so a failing check raises the
+same error. Only innermost loops are split (a loop around them keeps its
+`%` terms, which invariant division makes once per iteration of it); a loop
+whose body exceeds _MAX_NODES nodes, or with more than _MAX_TERMS terms, is
+left alone.
 """
 from __future__ import annotations
 
@@ -49,12 +53,25 @@ class _Split(ir.Mutator):
     def visit_For(self, s):
         body = self.mutate(s.body)
         s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL):
+        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or _has_loop(body):
             return s
         terms = _terms(s)
         if not terms or len(terms) > _MAX_TERMS:
             return s
         return _pieces(s, terms)
+
+
+class _Loops(ir.Visitor):
+    found = False
+
+    def visit_For(self, s):
+        self.found = True
+
+
+def _has_loop(stmt) -> bool:
+    v = _Loops()
+    v.visit(stmt)
+    return v.found
 
 
 class _Bound(ir.Visitor):
@@ -83,18 +100,26 @@ class _Mods(ir.Visitor):
         self.visit_children(e)
 
 
-def _terms(s: ir.For) -> list:
-    """[(term, c, n)] of the loop's periodic index terms, distinct."""
+def _bound_names(s: ir.For):
+    """The loop's variable and the names bound in its body, or None for a
+    body past _MAX_NODES nodes."""
     bound = _Bound()
     bound.visit(s.body)
     if bound.nodes > _MAX_NODES:
+        return None
+    return bound.names | {s.name}
+
+
+def _terms(s: ir.For) -> list:
+    """[(term, c, n)] of the loop's periodic index terms, distinct."""
+    bound = _bound_names(s)
+    if bound is None:
         return []
-    bound.names.add(s.name)
     mods = _Mods()
     mods.visit(s.body)
     out = []
     for t in mods.mods:
-        got = _match(t, s.name, bound.names)
+        got = _match(t, s.name, bound)
         if got is not None and not any(equal(t, u) for u, _, _ in out):
             out.append((t, *got))
     return out
@@ -138,11 +163,36 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     hi = simplify(ir.Cast(_I32, ir.Max(ir.Min(hi, end), ir.Cast(_I64, lo_v))))
     middle = substitute_exprs(s.body, [(t, t.a) for t, _, _ in terms])
     middle = simplify(_DropChecks([(t.a, n) for t, _, n in terms]).mutate(middle))
+    first, middle = _leading_invariant_checks(middle, _bound_names(s))
+    if first:
+        first = ir.IfThenElse(ir.LT(lo_v, hi_v), ir.block(*first))
     end32 = ir.Add(s.min, ir.Max(s.extent, ir.index(0)))
     loops = ir.block(ir.For(s.name, s.min, ir.Sub(lo_v, s.min), s.kind, s.body),
+                     first or None,
                      ir.For(s.name, lo_v, ir.Sub(hi_v, lo_v), s.kind, middle),
                      ir.For(s.name, hi_v, ir.Sub(end32, hi_v), s.kind, s.body))
     return ir.LetStmt(lo_name, lo, ir.LetStmt(hi_name, hi, loops))
+
+
+def _leading_invariant_checks(body: ir.Stmt, bound: set) -> tuple:
+    """([checks], rest of body) for the checks that open the body and depend
+    on nothing the loop binds nor on memory: the first iteration makes them
+    before anything else, so they move before the loop (when it runs)."""
+    stmts = list(body.stmts) if isinstance(body, ir.Block) else [body]
+    k = 0
+    while k < len(stmts) and isinstance(stmts[k], ir.AssertStmt) \
+            and _invariant(stmts[k], bound):
+        k += 1
+    if k == len(stmts):
+        k -= 1          # a body of checks only stays a loop of checks
+    if k <= 0:
+        return [], body
+    return stmts[:k], ir.block(*stmts[k:])
+
+
+def _invariant(check: ir.AssertStmt, bound: set) -> bool:
+    exprs = [check.condition, *check.args]
+    return not any(reads_memory(e) or set(ir.free_vars(e)) & bound for e in exprs)
 
 
 class _DropChecks(ir.Mutator):
