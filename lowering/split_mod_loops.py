@@ -4,15 +4,16 @@ int64(n)` (np.roll, c and n invariant in the loop) runs in three pieces.
     split_mod_loops(stmt) -> stmt
 
 For the loop `for (v, m, e)` and its index terms `(int64(v) + c_i) %
-int64(n_i)` (c_i an int64 constant or cast of an int32 value, n_i an int32
-value or constant, neither bound in the loop nor reading memory), every
+int64(n_i)` (c_i an int64 value, n_i an int32 value or an int64 constant
+below 2**31, neither bound in the loop nor reading memory), every
 term is the identity `int64(v) + c_i` where 0 <= v + c_i < n_i, i.e. for v
 in [lo, hi) with
 
     lo = min(max(m, -c_1, ..., -c_k), m + e)
     hi = max(min(m + e, n_1 - c_1, ..., n_k - c_k), lo)
 
-(all in int64: no term can overflow). The loop becomes
+(in int64, each c_i clamped to [-2**40, 2**40], which changes no bound
+an int32 v can reach: no term overflows). The loop becomes
 
     for (v, m, lo - m) {body}
     for (v, lo, hi - lo) {body, each term replaced by int64(v) + c_i}
@@ -41,6 +42,9 @@ from .simplify import simplify
 
 _MAX_TERMS = 16
 _MAX_NODES = 4000
+# c is clamped to [-_FAR, _FAR] in the bounds: exact there, and past it no
+# int32 v has 0 <= v + c < n (for n < 2**31), as the clamped c says too
+_FAR = 2 ** 40
 _I64 = ir.Int(64)
 _I32 = ir.Int(32)
 
@@ -134,9 +138,6 @@ def _match(t: ir.Mod, v: str, bound: set):
     a, c = t.a, ir.Const(_I64, 0)
     if isinstance(a, (ir.Add, ir.Sub)):
         a, c = a.a, (a.b if isinstance(a, ir.Add) else ir.Sub(ir.Const(_I64, 0), a.b))
-        other = t.a.b
-        if not (_small_const(other) or (isinstance(other, ir.Cast) and other.value.type == _I32)):
-            return None
     if not (isinstance(a, ir.Cast) and isinstance(a.value, ir.Variable)
             and a.value.name == v and a.value.type == _I32):
         return None
@@ -155,6 +156,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     end = ir.Add(m, ir.Cast(_I64, ir.Max(s.extent, ir.index(0))))
     lo, hi = m, end
     for _, c, n in terms:
+        c = ir.Max(ir.Min(c, ir.Const(_I64, _FAR)), ir.Const(_I64, -_FAR))
         lo = ir.Max(lo, ir.Sub(ir.Const(_I64, 0), c))
         hi = ir.Min(hi, ir.Sub(ir.Cast(_I64, n), c))
     lo_name, hi_name = f"{s.name}.mod_lo", f"{s.name}.mod_hi"

@@ -45,3 +45,18 @@ def test_roll_stencils_match_numpy(fn, ref):
 def test_life_int_grid():
     g = (np.random.default_rng(2).random((17, 23)) < 0.4).astype(np.int64)
     assert np.array_equal(life(g), _life(g))
+
+
+@ph.pipeline
+def by_param(x, k):
+    return np.roll(x, k) - 2.0 * np.roll(x, 1 - k)
+
+
+def test_roll_by_parameter_matches_numpy():
+    x = np.arange(11.0) ** 2
+    for k in (3, -4, 25, -25, 0, 11, 2 ** 40 + 3, -(2 ** 62), 2 ** 63 - 1):
+        assert np.array_equal(by_param(x, k), by_param.py_func(x, k)), k
+    for n in (0, 1, 2):
+        assert np.array_equal(by_param(x[:n], 5), by_param.py_func(x[:n], 5))
+    assert np.array_equal(by_param(x[::-2], -3), by_param.py_func(x[::-2], -3))
+    assert "mod_lo" in by_param.lower("final")     # the loop was split
