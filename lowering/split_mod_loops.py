@@ -95,9 +95,7 @@ class _Bound(ir.Visitor):
 
 
 class _Mods(ir.Visitor):
-    def __init__(self):
-        super().__init__()
-        self.mods = []
+    mods: list
 
     def visit_Mod(self, e):
         self.mods.append(e)
@@ -120,6 +118,7 @@ def _terms(s: ir.For) -> list:
     if bound is None:
         return []
     mods = _Mods()
+    mods.mods = []
     mods.visit(s.body)
     out = []
     for t in mods.mods:
