@@ -95,7 +95,10 @@ def roll(b, fn, node):
         i = _index64(idx[axis])
         size = _index64(ops.node_of(cx, n))
         s = _index64(ops.node_of(cx, shift))
-        # the element `shift` places back (IR integer Mod is Euclidean)
+        # the element `shift` places back (IR integer Mod is Euclidean); a
+        # shift not known to be small is reduced first, so i - s cannot wrap
+        if not (shift.is_const and abs(shift.const) < 2 ** 31):
+            s = ir.Mod(s, size)
         j = ir.Mod(ir.Sub(i, s), size)
         out = list(idx)
         out[axis] = ops.cast(ir.INDEX, j)

@@ -86,6 +86,7 @@ from .llvm_objects import (
     unlocked_run,
 )
 from .runtime import Kernel
+from .runtime_unroll import without_runtime_unrolling
 from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
 from .target import Target, check_runs_on_host, parse_target
 
@@ -255,6 +256,8 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     own (a context, a target machine, a pass builder) with llvmlite's lock
     released around the long calls (llvm_objects.unlocked_run/_emit)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
+    if options.loop_unrolling and not options.runtime_unrolling:
+        ir_text = without_runtime_unrolling(ir_text)
     hot, cold = split_cold(ir_text)
     parts = [(text, work, False) for text, work in (
         split_parts(hot, _split_count(hot, workers)) if workers > 1 else [(hot, 0.0)])]
@@ -416,15 +419,26 @@ def _mask_moving_functions(text: str):
 # triples code generation). pyhalide vectorizes what the schedule asks for
 # itself, so past this many lines of IR the vectorizer is left out.
 LOOP_VECTORIZE_MAX_LINES = 2000
+# Past this many, LLVM's runtime unrolling is left out too (runtime_unroll.py):
+# in Halide's apps it unrolls pyhalide's vector loops over rows by 2
+# (interpolate: 25 loops, a quarter of its LLVM CPU time, the kernel no
+# faster; session 23). The limit keeps it for the kernels of suites 1 and 4
+# (harris scheduled, amax, sum_axis1 scheduled: 2,100-4,300 lines, unrolled
+# loops there), whose speed was not measured without it.
+RUNTIME_UNROLL_MAX_LINES = 6000
 
 
 def _for_size(ir_text: str, options: JitOptions) -> JitOptions:
-    if not options.loop_vectorization:
+    runtime = options.loop_unrolling and options.runtime_unrolling
+    if not options.loop_vectorization and not runtime:
         return options
     lines = ir_text.count("\n") - codegen_trig.library_lines(ir_text)   # no loops in those
-    if lines > LOOP_VECTORIZE_MAX_LINES:
+    if lines > LOOP_VECTORIZE_MAX_LINES and options.loop_vectorization:
         debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM loop vectorization")
-        return replace(options, loop_vectorization=False)
+        options = replace(options, loop_vectorization=False)
+    if lines > RUNTIME_UNROLL_MAX_LINES and runtime:
+        debug_print(1, f"pyhalide: {lines} lines of LLVM IR: no LLVM runtime unrolling")
+        options = replace(options, runtime_unrolling=False)
     return options
 
 

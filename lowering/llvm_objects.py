@@ -58,18 +58,22 @@ class JitOptions:
     adds (higher unrolling thresholds, non-trivial loop unswitching) only
     copies those loops again; it made first compiles 1.5-3x slower for the
     same speed of the benchmark kernels. `loop_unrolling` False turns LLVM's
-    loop unrolling passes off (the lean pipeline: default_options)."""
+    loop unrolling passes off (the lean pipeline: default_options);
+    `runtime_unrolling` False only its unrolling of loops whose trip count is
+    known at run time (runtime_unroll.py: jit._for_size for a large module)."""
 
     loop_vectorization: bool = True
     slp_vectorization: bool = True
     reassociate: bool = False
     opt_level: int = 2
     loop_unrolling: bool = True
+    runtime_unrolling: bool = True
 
     def key(self) -> str:
         return (f"lv={int(self.loop_vectorization)},slp={int(self.slp_vectorization)},"
                 f"ra={int(self.reassociate)},O{self.opt_level}"
-                + ("" if self.loop_unrolling else ",unroll=0"))
+                + ("" if self.loop_unrolling else ",unroll=0")
+                + ("" if self.runtime_unrolling else ",rtunroll=0"))
 
 
 # config.llvm_pipeline -> the options of a kernel compiled without explicit ones.

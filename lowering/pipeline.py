@@ -40,6 +40,7 @@ from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .specialize_rows import specialize_rows
 from .split_exit_store import split_exit_store
+from .split_mod_loops import split_mod_loops
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
@@ -201,6 +202,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("assert fast path", assert_fast_path, stmt, True)
     stmt = run("specialize rows", lambda s: specialize_rows(s, rows, lowered.rows), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
+    stmt = run("split mod loops", split_mod_loops, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
     lowered.stmt = stmt

@@ -1,0 +1,247 @@
+"""Periodic indices: a loop over v whose body reads at `(int64(v) + c) %
+int64(n)` (np.roll, c and n invariant in the loop) runs in three pieces.
+
+    split_mod_loops(stmt) -> stmt
+
+For the loop `for (v, m, e)` and its index terms `(int64(v) + c_i) %
+int64(n_i)` (c_i an int64 value, n_i an int32 value or an int64 constant
+below 2**31, neither bound in the loop nor reading memory), every
+term is the identity `int64(v) + c_i` where 0 <= v + c_i < n_i, i.e. for v
+in [lo, hi) with
+
+    lo = min(max(m, -c_1, ..., -c_k), m + e)
+    hi = max(min(m + e, n_1 - c_1, ..., n_k - c_k), lo)
+
+(in int64, each c_i clamped to [-2**40, 2**40], which changes no bound
+an int32 v can reach: no term overflows). The loop becomes
+
+    for (v, m, lo - m) {body}
+    for (v, lo, hi - lo) {body, each term replaced by int64(v) + c_i}
+    for (v, hi, m + e - hi) {body}
+
+The middle piece is empty unless every n_i >= 1 (hi <= n_i - c_i <= -c_i
+<= lo otherwise); there the Euclidean remainder by n_i lies in [0, n_i -
+1], so the element checks of the middle body whose conjuncts each bound a
+term `0 <= int32(t)`, `int32(t) <= n_i - 1` or `int32(t) < n_i` (the checks
+access_checks makes for such indices) are true and dropped. The other
+checks stay. The checks that open the middle body and depend on nothing bound in the
+loop nor on memory (those of the rolls along outer axes) move before the
+middle loop, made when it runs: the first iteration would make them first.
+The iterations run in their original order, so a failing check raises the
+same error. Only innermost loops are split (a loop around them keeps its
+`%` terms, which invariant division makes once per iteration of it); a loop
+whose body exceeds _MAX_NODES nodes, or with more than _MAX_TERMS terms, is
+left alone.
+"""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.ir.ops import equal, reads_memory, substitute_exprs
+
+from .simplify import simplify
+
+_MAX_TERMS = 16
+_MAX_NODES = 4000
+# c is clamped to [-_FAR, _FAR] in the bounds: exact there, and past it no
+# int32 v has 0 <= v + c < n (for n < 2**31), as the clamped c says too
+_FAR = 2 ** 40
+_I64 = ir.Int(64)
+_I32 = ir.Int(32)
+
+
+def split_mod_loops(stmt: ir.Stmt) -> ir.Stmt:
+    return _Split().mutate(stmt)
+
+
+class _Split(ir.Mutator):
+    def visit_For(self, s):
+        body = self.mutate(s.body)
+        s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
+        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or _has_loop(body):
+            return s
+        terms = _terms(s)
+        if not terms or len(terms) > _MAX_TERMS:
+            return s
+        return _pieces(s, terms)
+
+
+class _Loops(ir.Visitor):
+    found = False
+
+    def visit_For(self, s):
+        self.found = True
+
+
+def _has_loop(stmt) -> bool:
+    v = _Loops()
+    v.visit(stmt)
+    return v.found
+
+
+class _Bound(ir.Visitor):
+    """The names bound inside a statement, and its node count."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+        self.nodes = 0
+
+    def visit(self, n):
+        self.nodes += 1
+        name = getattr(n, "name", None)
+        if isinstance(n, (ir.For, ir.LetStmt, ir.Let, ir.Allocate)):
+            self.names.add(name)
+        super().visit(n)
+
+
+class _Mods(ir.Visitor):
+    mods: list
+
+    def visit_Mod(self, e):
+        self.mods.append(e)
+        self.visit_children(e)
+
+
+def _bound_names(s: ir.For):
+    """The loop's variable and the names bound in its body, or None for a
+    body past _MAX_NODES nodes."""
+    bound = _Bound()
+    bound.visit(s.body)
+    if bound.nodes > _MAX_NODES:
+        return None
+    return bound.names | {s.name}
+
+
+def _terms(s: ir.For) -> list:
+    """[(term, c, n)] of the loop's periodic index terms, distinct."""
+    bound = _bound_names(s)
+    if bound is None:
+        return []
+    mods = _Mods()
+    mods.mods = []
+    mods.visit(s.body)
+    out = []
+    for t in mods.mods:
+        got = _match(t, s.name, bound)
+        if got is not None and not any(equal(t, u) for u, _, _ in out):
+            out.append((t, *got))
+    return out
+
+
+def _match(t: ir.Mod, v: str, bound: set):
+    """(c, n) of t = (int64(v) + c) % int64(n) (int64(v) - k: c = -k), else None."""
+    if t.type != _I64 or not (isinstance(t.b, ir.Cast) and t.b.value.type == _I32) \
+            and not _small_const(t.b):
+        return None
+    n = t.b.value if isinstance(t.b, ir.Cast) else ir.Cast(_I32, t.b)
+    a, c = t.a, ir.Const(_I64, 0)
+    if isinstance(a, (ir.Add, ir.Sub)):
+        a, c = a.a, (a.b if isinstance(a, ir.Add) else ir.Sub(ir.Const(_I64, 0), a.b))
+    if not (isinstance(a, ir.Cast) and isinstance(a.value, ir.Variable)
+            and a.value.name == v and a.value.type == _I32):
+        return None
+    for x in (c, n):
+        if reads_memory(x) or set(ir.free_vars(x)) & bound:
+            return None
+    return c, n
+
+
+def _small_const(e) -> bool:
+    return isinstance(e, ir.Const) and e.type == _I64 and abs(e.value) < 2 ** 31
+
+
+def _pieces(s: ir.For, terms: list) -> ir.Stmt:
+    m = ir.Cast(_I64, s.min)
+    end = ir.Add(m, ir.Cast(_I64, ir.Max(s.extent, ir.index(0))))
+    lo, hi = m, end
+    for _, c, n in terms:
+        c = ir.Max(ir.Min(c, ir.Const(_I64, _FAR)), ir.Const(_I64, -_FAR))
+        lo = ir.Max(lo, ir.Sub(ir.Const(_I64, 0), c))
+        hi = ir.Min(hi, ir.Sub(ir.Cast(_I64, n), c))
+    lo_name, hi_name = f"{s.name}.mod_lo", f"{s.name}.mod_hi"
+    lo_v, hi_v = ir.Variable(_I32, lo_name), ir.Variable(_I32, hi_name)
+    lo = simplify(ir.Cast(_I32, ir.Min(lo, end)))
+    hi = simplify(ir.Cast(_I32, ir.Max(ir.Min(hi, end), ir.Cast(_I64, lo_v))))
+    middle = substitute_exprs(s.body, [(t, t.a) for t, _, _ in terms])
+    middle = simplify(_DropChecks([(t.a, n) for t, _, n in terms]).mutate(middle))
+    first, middle = _leading_invariant_checks(middle, _bound_names(s))
+    if first:
+        first = ir.IfThenElse(ir.LT(lo_v, hi_v), ir.block(*first))
+    end32 = ir.Add(s.min, ir.Max(s.extent, ir.index(0)))
+    loops = ir.block(ir.For(s.name, s.min, ir.Sub(lo_v, s.min), s.kind, s.body),
+                     first or None,
+                     ir.For(s.name, lo_v, ir.Sub(hi_v, lo_v), s.kind, middle),
+                     ir.For(s.name, hi_v, ir.Sub(end32, hi_v), s.kind, s.body))
+    return ir.LetStmt(lo_name, lo, ir.LetStmt(hi_name, hi, loops))
+
+
+def _leading_invariant_checks(body: ir.Stmt, bound: set) -> tuple:
+    """([checks], rest of body) for the checks that open the body and depend
+    on nothing the loop binds nor on memory: the first iteration makes them
+    before anything else, so they move before the loop (when it runs)."""
+    stmts = list(body.stmts) if isinstance(body, ir.Block) else [body]
+    k = 0
+    while k < len(stmts) and isinstance(stmts[k], ir.AssertStmt) \
+            and _invariant(stmts[k], bound):
+        k += 1
+    if k == len(stmts):
+        k -= 1          # a body of checks only stays a loop of checks
+    if k <= 0:
+        return [], body
+    return stmts[:k], ir.block(*stmts[k:])
+
+
+def _invariant(check: ir.AssertStmt, bound: set) -> bool:
+    exprs = [check.condition, *check.args]
+    return not any(reads_memory(e) or set(ir.free_vars(e)) & bound for e in exprs)
+
+
+class _DropChecks(ir.Mutator):
+    """Drops the checks each of whose conjuncts bounds an identity term
+    (int64(v) + c_i, 0 <= it <= n_i - 1 in the middle piece) by [0, n_i - 1]."""
+
+    stmts_only = True
+
+    def __init__(self, terms: list):
+        super().__init__()
+        self.terms = terms
+
+    def visit_AssertStmt(self, s):
+        if all(self._bounds(c) for c in _conjuncts(s.condition)):
+            return ir.Evaluate(ir.Const(_I32, 0))
+        return s
+
+    def _bounds(self, c) -> bool:
+        if isinstance(c, ir.LE) and ir.is_const(c.a, 0):
+            return self._term(c.b) is not None
+        if isinstance(c, (ir.LE, ir.LT)):
+            n = self._term(c.a)
+            if n is None:
+                return False
+            if isinstance(c, ir.LT):
+                return _same(c.b, n)
+            return isinstance(c.b, ir.Sub) and _same(c.b.a, n) and ir.is_const(c.b.b, 1)
+        return False
+
+    def _term(self, e):
+        """n_i of e = int32(term i) or term i, else None."""
+        if isinstance(e, ir.Cast) and e.type == _I32:
+            e = e.value
+        for t, n in self.terms:
+            if equal(e, t):
+                return n
+        return None
+
+
+def _same(a, b) -> bool:
+    """a and b are the same value (a Variable by its name: the parameter it
+    stands for may be recorded on one of its uses only)."""
+    if isinstance(a, ir.Variable) and isinstance(b, ir.Variable):
+        return a.name == b.name and a.type == b.type
+    return equal(a, b)
+
+
+def _conjuncts(c) -> list:
+    if isinstance(c, ir.And):
+        return _conjuncts(c.a) + _conjuncts(c.b)
+    return [c]
