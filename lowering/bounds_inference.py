@@ -22,6 +22,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import substitute_exprs
 
 from . import access_rules as rules
+from .cancelling_bounds import tightened_bounds
 from .context import (
     LoweringContext,
     buffer_name,
@@ -760,7 +761,7 @@ class _StageBounds:
             return self.write(e)
         out = None
         for ctx in self.where.get(id(call)) or [self.plain]:
-            iv = ctx(e)
+            iv = tightened_bounds(ctx, e, ctx(e))
             out = iv if out is None else union(out, iv)
         return out
 
