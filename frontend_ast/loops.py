@@ -40,6 +40,12 @@ from .unbound_reads import after_loop, carry_flags, flag_name
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
 
 
+def _static_aff(a, sym_static) -> bool:
+    """An Aff over argument symbols only, not a bound from a type's range
+    (a constant of 2**30 or more)."""
+    return all(s in sym_static for s in a.terms) and abs(a.c) < 2**30
+
+
 class LoopVarDone:
     """The value of a loop variable after its loop, or of an array value
     computed inside a loop (`array`), after the loop (not supported)."""
@@ -152,6 +158,8 @@ class LoopRunner:
         if n_within(v.rng, INT32) and single_aff(v) is not None:
             return v
         exact = self.certified_bound(v, node)
+        if exact is None:
+            exact = self.hull_checked_bound(v, node)
         if exact is not None:
             return exact
         if n_within(v.rng, INT32):
@@ -192,6 +200,37 @@ class LoopRunner:
         out.set_range(lo, hi, list(dict.fromkeys(lbs + list(v.lbs))),
                       list(dict.fromkeys(ubs + list(v.ubs))))
         return out
+
+    def hull_checked_bound(self, v: Val, node):
+        """v (its own checks kept) where its hull over the enclosing loops
+        (emit.hull_node: its affine bounds, or for a max/min, a constant
+        offset of one, the max/min of its operands' hulls; they hold
+        wherever v's checks pass) is in argument symbols: a call-time check
+        that the hull is within 32 bits (the widened stop `min(lo - 1, i - 1)
+        - 1` of a `while j >= lo` loop, `range(min(i, lo) - 2, n)` with lo a
+        Python int argument, whose int64 form certified_bound does not
+        read). None if it has no such hull."""
+        line = self.cx.smap.loc(node).line
+        reqs = []
+        for upper, bound in ((False, INT32[0]), (True, INT32[1])):
+            # some of v's own bounds (expanded over the enclosing loops) fits;
+            # else each Aff of its hull (a max/min of several: each must fit)
+            own = [c for a in (v.ubs if upper else v.lbs)
+                   for c in self.cx.syms.expand(a, upper)]
+            own = [c for c in own if _static_aff(c, self.cx.sym_static)]
+            if own:
+                reqs.append((own, upper, bound))
+                continue
+            _, affs = self.emitter.hull_node(v, upper=upper, shift=0)
+            if not affs or not all(_static_aff(a, self.cx.sym_static) for a in affs):
+                return None
+            reqs += [([a], upper, bound) for a in affs]
+        for cands, upper, bound in reqs:
+            self.cx.require(line, cands, None if upper else bound, bound if upper else None)
+        out = Val(ops.node_of(self.cx, v), v.ty, risky=v.risky)
+        lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
+        hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
+        return out.set_range(lo, hi, list(v.lbs), list(v.ubs))
 
     def _check_bound(self, v: Val, where):
         n = ops.node_of(self.cx, v)

@@ -252,7 +252,10 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         # computed exactly at call time (a static parameter when IR needs it)
         return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b),
                    risky=b.risky)
-    out = Val(node, PY_INT, risky=b.risky)      # no range: int64 may not hold the result
+    # no numeric range (int64 may not hold the result); the affine bounds
+    # hold where the overflow check below passes (the value is then exact):
+    # a loop over range(i + lo, ...) with lo a Python int argument has a hull
+    out = Val(node, PY_INT, None, None, lbs, ubs, risky=b.risky)
     ok = _overflow_ok(op, x, y, node)
     if ok is None:
         return out

@@ -69,3 +69,67 @@ def test_cancelling_index_reads_only_its_values(n):
 @pytest.mark.parametrize("n", [5, 1, 0])
 def test_second_inner_loop_on_the_same_variable(n):
     _same(_SPLIT_INNER, split_inner, np.arange(n, dtype=np.float64) * 1.5)
+
+
+# -- loop hulls of bounds built from Python int arguments of either sign -------
+# (`i + lo` with lo a Python int keeps its affine bounds under its int64
+# check; a min/max bound, through that check and a constant offset, is
+# bounded by its operands' hulls: emit.hull_node, loops.hull_checked_bound)
+def max_stop(a, lo, hi):
+    k = 1
+    for i in range(a.shape[0]):
+        for j in range(i + lo, max(i + lo, hi - i)):
+            k = k * 3 % 10007 + j
+    return k
+
+
+def min_start(a, lo):
+    k = 1
+    for i in range(a.shape[0]):
+        for j in range(min(i, lo) - 2, a.shape[0]):
+            k = k * 3 % 10007 + j
+    return k
+
+
+def descending_min_stop(a, lo):
+    # the stop a `while j >= lo` loop is widened to
+    k = 1
+    for i in range(1, a.shape[0]):
+        for j in range(i - 1, min(lo - 1, i - 1) - 1, -1):
+            k = k * 3 % 10007 + j
+    return k
+
+
+def descending_both(a, lo, hi):
+    k = 1
+    for i in range(a.shape[0]):
+        for j in range(max(hi, i + 1) + 1, min(lo, i) - 1, -1):
+            k = k * 3 % 10007 + j
+    return k
+
+
+_MAX_STOP = pipeline(max_stop)
+_MIN_START = pipeline(min_start)
+_DESCENDING_MIN_STOP = pipeline(descending_min_stop)
+_DESCENDING_BOTH = pipeline(descending_both)
+_BIG = 2**40
+
+
+@pytest.mark.parametrize("n,lo,hi", [(4, -2, 5), (4, -3, 2), (4, 3, 20), (0, -5, 7)])
+def test_max_stop_with_a_negative_start_offset(n, lo, hi):
+    _same(_MAX_STOP, max_stop, np.arange(n), lo, hi)
+
+
+@pytest.mark.parametrize("n,lo", [(5, 3), (5, -4), (1, 0), (0, -_BIG), (4, _BIG)])
+def test_min_start(n, lo):
+    _same(_MIN_START, min_start, np.arange(n), lo)
+
+
+@pytest.mark.parametrize("n,lo", [(5, 0), (5, 2), (5, -3), (3, _BIG), (0, -_BIG)])
+def test_descending_loop_to_a_min_stop(n, lo):
+    _same(_DESCENDING_MIN_STOP, descending_min_stop, np.arange(n), lo)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(5, 0, 3), (5, -2, -5), (4, 3, 9), (4, _BIG, -_BIG)])
+def test_descending_loop_max_start_min_stop(n, lo, hi):
+    _same(_DESCENDING_BOTH, descending_both, np.arange(n), lo, hi)
