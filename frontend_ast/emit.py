@@ -263,7 +263,7 @@ class Emitter:
         the operands' hulls, with each operand's Aff (`range(i + lo, max(i +
         lo, hi - i))`: hull lo + N - 1 and hi, which do not compare)."""
         n, aff = self._hull_aff(v, upper, shift)
-        if aff is not None and (not aff.is_const() or abs(aff.c) < 2**30):
+        if aff is not None and abs(aff.c) < 2**30:
             return n, [aff]
         found = self._minmax_hull(v.node, upper, shift)
         if found is not None:
@@ -280,6 +280,8 @@ class Emitter:
                 node.type.is_int() and abs(node.b.value) < 2**30:
             shift += node.b.value if isinstance(node, ir.Add) else -node.b.value
             node = _unguard(node.a)
+        if isinstance(node, ir.Add):
+            return self._sum_hull(node, upper, shift)
         if not isinstance(node, ir.Max if upper else ir.Min):
             return None
         # the operands recorded for this node (or one of the same form: remade)
@@ -290,6 +292,20 @@ class Emitter:
             if all(f[0] is not None for f in found):
                 return (ir.Max if upper else ir.Min)(found[0][0], found[1][0]), \
                     found[0][1] + found[1][1]
+        return None
+
+    def _sum_hull(self, node, upper: bool, shift: int):
+        """The hull of a sum of two Python ints recorded with its operands
+        (context.sum_parts: a merged loop's `max(0, n - i - 1) + max(0, m)`):
+        the sum of theirs, its Affs the sums of theirs (the loop bound's own
+        check, loops.hull_checked_bound, keeps those within 32 bits, so the
+        int32 sum of the operands' hulls is exact). None if not found."""
+        for rec, a, b in self.cx.sum_parts.values():
+            if rec is not node and not ir.equal(rec, node):
+                continue
+            (na, aa), (nb, ab) = self.hull_node(a, upper, shift), self.hull_node(b, upper, 0)
+            if na is not None and nb is not None and aa and ab:
+                return ir.Add(na, nb), [x + y for x in aa for y in ab]
         return None
 
     def _hull_aff(self, v: Val, upper: bool, shift: int):

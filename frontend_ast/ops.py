@@ -245,6 +245,10 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         t = ir.Int(64)
     x, y = cast(t, an), cast(t, bn)
     node = _IROP[op](x, y)
+    if op == "+":
+        # (a loop bound that is a sum of max/min terms, a merged loop's
+        # extents, has the sum of their hulls: loops.hull_checked_bound)
+        cx.sum_parts[id(node)] = (node, a, b)
     if n_within(rng, INT64):
         # (risky: the shift count's check may be in the node)
         return Val(node, PY_INT, rng[0], rng[1], lbs, ubs, risky=b.risky)

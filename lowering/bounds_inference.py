@@ -91,6 +91,20 @@ def _runs(d: ir.Definition, scope=None):
     return ir.conjunction(conds) if conds else None
 
 
+def _oblige_where_run(obligations: list, first: int, d: ir.Definition) -> None:
+    """The int32 obligations of stage d's accesses (from index `first`)
+    hold only where d runs at all (its RVars' extents are positive: _runs):
+    a loop nest that runs no iteration computes no index (`for i in
+    range(N): for j in range(i, max(i, hi - i))` with N = 0 and hi near
+    2**31 raised OverflowError). 0 where it does not."""
+    cond = _runs(d)
+    if cond is None:
+        return
+    for k in range(first, len(obligations)):
+        e = obligations[k]
+        obligations[k] = ir.Select(cond, e, ir.Const(e.type, 0))
+
+
 class _Accumulator:
     """The union, per dimension, of the intervals that extend a region. An
     interval added under a condition (its stage may not run) counts only
@@ -258,6 +272,7 @@ class _Bounds:
                     continue
                 self._check_visibility(name, level, cname, index)
                 scope = self._stage_scope(cname, index, level, clamped)
+                first = len(acc.obligations)
                 bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
                 runs = _both(_runs(d), bounds.nonempty())
                 # (a consumer over an empty box reads nothing, however the
@@ -271,6 +286,7 @@ class _Bounds:
                 for c in calls:
                     for i, a in enumerate(c.args):
                         _add_access(acc, kind, bounds, c, i, a, runs, boxed)
+                _oblige_where_run(acc.obligations, first, d)
 
     def _check_visibility(self, name, level, cname, index):
         if level.is_root():
@@ -335,6 +351,7 @@ class _Bounds:
                     scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
+            first = len(acc.obligations)
             bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
             accesses = [(None, d.args)] + [
                 (c, c.args) for c in ir.find_calls(list(d.values) + list(d.predicates))
@@ -346,6 +363,7 @@ class _Bounds:
                             ir.equal(a, lhs):
                         continue
                     _add_access(acc, kind, bounds, c, i, a, runs)
+            _oblige_where_run(acc.obligations, first, d)
 
     def _footprints(self, fn: ir.Function, dims: int) -> list:
         """Per dimension, the widest interval any stage computes."""
@@ -628,6 +646,7 @@ class _Bounds:
                 if not calls:
                     continue
                 scope = self._stage_scope(name, index, root)
+                first = len(obligations)
                 bounds = _StageBounds(d, scope, obligations, self._calls(d))
                 runs = _both(_runs(d, scope), bounds.nonempty())
                 # the stage's reads of each input dimension, united first and
@@ -654,6 +673,7 @@ class _Bounds:
                             readers.setdefault((c.name, i), (name, d.source))
                 for (img, i, _), (acc, when) in stage.items():
                     needed.setdefault((img, i), []).append((acc.dims[0], _both(runs, when)))
+                _oblige_where_run(obligations, first, d)
         needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
         asserts = overflow_asserts(obligations, "the reads of input buffers", self.ranges)
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):

@@ -133,3 +133,74 @@ def test_descending_loop_to_a_min_stop(n, lo):
 @pytest.mark.parametrize("n,lo,hi", [(5, 0, 3), (5, -2, -5), (4, 3, 9), (4, _BIG, -_BIG)])
 def test_descending_loop_max_start_min_stop(n, lo, hi):
     _same(_DESCENDING_BOTH, descending_both, np.arange(n), lo, hi)
+
+
+# -- a nest that runs no iteration computes no index (bounds_inference:
+# int32 obligations only where the stage runs) --------------------------------
+def empty_outer_max_stop(a, hi):
+    k = 1
+    for i in range(a.shape[0]):
+        for j in range(i, max(i, hi - i)):
+            k = k * 3 % 10007 + j
+    return k
+
+
+def empty_outer_wide_span(a, lo, hi):
+    k = 1
+    for i in range(a.shape[0]):
+        for j in range(i + lo, hi):
+            k = k * 3 % 10007 + j
+    return k
+
+
+_EMPTY_OUTER_MAX_STOP = pipeline(empty_outer_max_stop)
+_EMPTY_OUTER_WIDE_SPAN = pipeline(empty_outer_wide_span)
+
+
+@pytest.mark.parametrize("n,hi", [(0, 2**31 - 1), (0, 2**31 + 10), (3, 7), (0, 5)])
+def test_no_iteration_near_the_int32_limit(n, hi):
+    _same(_EMPTY_OUTER_MAX_STOP, empty_outer_max_stop, np.arange(n), hi)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(0, -2**31, 2**31 - 1), (3, -2, 4)])
+def test_no_iteration_wide_span(n, lo, hi):
+    _same(_EMPTY_OUTER_WIDE_SPAN, empty_outer_wide_span, np.arange(n), lo, hi)
+
+
+# -- a triangular loop followed by a second inner loop on the same variable:
+# merged into one loop of extent max(0, n - i - 1) + max(0, m) (a sum of
+# Python ints: the sum of the terms' hulls, context.sum_parts) -----------------
+def triangle_then_argument_loop(a, m):
+    s = 0.0
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            s += a[j]
+        for j in range(m):
+            s += j
+    return s
+
+
+def triangle_then_shifted_loop(a, k):
+    s = 0
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(i, n):
+            s += j
+        for j in range(i + k):
+            s += 2 * j
+    return s
+
+
+_TRIANGLE_ARG = pipeline(triangle_then_argument_loop)
+_TRIANGLE_SHIFTED = pipeline(triangle_then_shifted_loop)
+
+
+@pytest.mark.parametrize("n,m", [(5, 3), (5, -2), (0, 7), (1, 0)])
+def test_triangle_then_argument_loop(n, m):
+    _same(_TRIANGLE_ARG, triangle_then_argument_loop, np.arange(n, dtype=np.float64), m)
+
+
+@pytest.mark.parametrize("n,k", [(5, 2), (5, -2), (4, -100), (0, 3)])
+def test_triangle_then_shifted_loop(n, k):
+    _same(_TRIANGLE_SHIFTED, triangle_then_shifted_loop, np.arange(n), k)
