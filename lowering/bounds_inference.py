@@ -22,7 +22,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import substitute_exprs
 
 from . import access_rules as rules
-from .cancelling_bounds import tightened_bounds
+from .cancelling_bounds import rvar_ranges, tightened_bounds
 from .context import (
     LoweringContext,
     buffer_name,
@@ -705,6 +705,11 @@ class _StageBounds:
             else self.plain
         self.predicates, self.rvars = d.predicates, d.schedule.rvars
         self.where = {}                 # id(Call) -> [BoundsOf of each place]
+        # the RVars' bounds the predicates state, known in the places under
+        # them (ids of those BoundsOf: self.write and its lazy branches)
+        self.ranges = rvar_ranges(d.predicates, d.schedule.rvars) if d.predicates else {}
+        self.guarded = {id(self.write)} if self.ranges and self.write is not self.plain \
+            else set()
         # id(Call) -> [conditions fixed for a call (_call_time) that hold at
         # each place, a tuple of (condition, truth)]
         self.fixed = {}
@@ -733,8 +738,10 @@ class _StageBounds:
                         ka, kb = known + ((c, True),), known + ((c, False),)
                     else:
                         ka = kb = known
-                    stack += [(c, ctx, known), (a, ctx.under(c, True), ka),
-                              (b, ctx.under(c, False), kb)]
+                    ca, cb = ctx.under(c, True), ctx.under(c, False)
+                    if id(ctx) in self.guarded:
+                        self.guarded.update((id(ca), id(cb)))
+                    stack += [(c, ctx, known), (a, ca, ka), (b, cb, kb)]
                     continue
             stack.extend((x, ctx, known) for x in ir.children(e))
 
@@ -781,7 +788,7 @@ class _StageBounds:
             return self.write(e)
         out = None
         for ctx in self.where.get(id(call)) or [self.plain]:
-            iv = tightened_bounds(ctx, e, ctx(e))
+            iv = tightened_bounds(ctx, e, ctx(e), self.ranges if id(ctx) in self.guarded else None)
             out = iv if out is None else union(out, iv)
         return out
 

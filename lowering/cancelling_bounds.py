@@ -84,21 +84,91 @@ def _tighter(x, xd, y, yd, upper: bool):
     return _s((ir.Min if upper else ir.Max)(x, y)), xd
 
 
-def tightened_bounds(bounds: BoundsOf, e: ir.Expr, iv: Interval) -> Interval:
+def rvar_ranges(predicates, rvars) -> dict:
+    """{RVar name: ([lower bounds], [upper bounds])} that the RDom predicates
+    state directly (`y + 1 <= x`, `x < n`: x >= y + 1 and x <= n - 1), each
+    bound free of that RVar and of memory reads."""
+    names = {rv.name for rv in rvars}
+    out: dict = {}
+    stack = list(predicates)
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ir.And):
+            stack += [c.a, c.b]
+            continue
+        if not isinstance(c, (ir.LE, ir.LT, ir.GE, ir.GT)):
+            continue
+        a, b = c.a, c.b
+        if isinstance(c, (ir.GE, ir.GT)):
+            a, b = b, a                 # a <= b (or a < b)
+        strict = isinstance(c, (ir.LT, ir.GT))
+        for x, other, x_is_low in ((b, a, False), (a, b, True)):
+            if not (isinstance(x, ir.Variable) and x.name in names and x.type.is_integer()):
+                continue
+            if x.name in ir.free_vars(other) or ir.reads_memory(other):
+                continue
+            one = ir.Const(other.type, 1)
+            if x_is_low:                # x <= other (- 1)
+                out.setdefault(x.name, ([], []))[1].append(_s(ir.Sub(other, one)) if strict
+                                                             else other)
+            else:                       # other (+ 1) <= x
+                out.setdefault(x.name, ([], []))[0].append(_s(ir.Add(other, one)) if strict
+                                                             else other)
+    return out
+
+
+def _slope(e, x: ir.Variable):
+    """e's constant change when x grows by one (None: not such)."""
+    d = _s(ir.Sub(ir.substitute(e, {x.name: ir.Add(x, ir.Const(x.type, 1))}), e))
+    return d.value if isinstance(d, ir.Const) and d.type.is_integer() else None
+
+
+def _at_ends(own: BoundsOf, e, ranges: dict):
+    """(lower, upper) bounds of e from each RVar it is monotone in: e at
+    that RVar's bounds (`x - y` with x >= y + 1 is >= 1), bounded over the
+    rest of the scope. [] where none."""
+    lows, highs = [], []
+    for name, v in ir.free_vars(e).items():
+        r = ranges.get(name)
+        k = None if r is None else _slope(e, v)
+        if not k:
+            continue
+        # (increasing: the lower ends bound e below, the upper ends above)
+        for ends, upper in ((r[0], k < 0), (r[1], k > 0)):
+            for end in ends:
+                iv = own(_s(ir.substitute(e, {name: end})))
+                b = iv.hi if upper else iv.lo
+                if b is not None:
+                    (highs if upper else lows).append((b, iv.hi_data if upper else iv.lo_data))
+    return lows, highs
+
+
+def tightened_bounds(bounds: BoundsOf, e: ir.Expr, iv: Interval, ranges=None) -> Interval:
     """iv (the interval of e under `bounds`), intersected with the interval
-    of e's rewritten form (module doc) where that form differs. The form's
-    interval records its int32 obligations (BoundsOf.obligations) in
-    `bounds` only where the result uses one of its ends."""
+    of e's rewritten form (module doc) where that form differs, and, with
+    `ranges` (rvar_ranges of the predicates known where e is evaluated),
+    with e's bounds at the ends of the RVars it is monotone in. These
+    intervals record their int32 obligations (BoundsOf.obligations) in
+    `bounds` only where the result uses one of their ends."""
     if not (e.type.is_scalar() and e.type.is_integer()) or isinstance(e, (ir.Variable, ir.Const)):
         return iv
     own = BoundsOf(bounds.scope, [], bounds.facts)
     own.narrowing = bounds.narrowing
     alt = _s(_PickOrdered(own).mutate(e))
-    if ir.equal(alt, e):
-        return iv
-    other = own(alt)
-    lo, lo_d = _tighter(iv.lo, iv.lo_data, other.lo, other.lo_data, False)
-    hi, hi_d = _tighter(iv.hi, iv.hi_data, other.hi, other.hi_data, True)
+    lows, highs = [], []
+    if not ir.equal(alt, e):
+        other = own(alt)
+        lows.append((other.lo, other.lo_data))
+        highs.append((other.hi, other.hi_data))
+    if ranges:
+        more = _at_ends(own, e, ranges)
+        lows += more[0]
+        highs += more[1]
+    lo, lo_d, hi, hi_d = iv.lo, iv.lo_data, iv.hi, iv.hi_data
+    for b, d in lows:
+        lo, lo_d = _tighter(lo, lo_d, b, d, False)
+    for b, d in highs:
+        hi, hi_d = _tighter(hi, hi_d, b, d, True)
     if lo is iv.lo and hi is iv.hi:
         return iv
     bounds.obligations.extend(own.obligations)

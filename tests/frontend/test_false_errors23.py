@@ -204,3 +204,39 @@ def test_triangle_then_argument_loop(n, m):
 @pytest.mark.parametrize("n,k", [(5, 2), (5, -2), (4, -100), (0, 3)])
 def test_triangle_then_shifted_loop(n, k):
     _same(_TRIANGLE_SHIFTED, triangle_then_shifted_loop, np.arange(n), k)
+
+
+# -- an index monotone in an inner loop whose range the predicates give
+# (`for j in range(i + 1, n)` runs over a hull with `i + 1 <= j`: a[j - i]
+# reads [1, n - 1], not [2 - n, n - 1]; cancelling_bounds.rvar_ranges) -------
+def lag_products(a, off):
+    n = a.shape[0]
+    s = np.float64(0.0)
+    for i in range(n):
+        for j in range(i + 1, n):
+            s += a[i] * a[j] - a[j - i + off]
+    return s
+
+
+def lag_descending(a):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            s += a[n - 1 - (j - i)] * (j + 1)
+    return s
+
+
+_LAG = pipeline(lag_products)
+_LAG_DESC = pipeline(lag_descending)
+
+
+@pytest.mark.parametrize("n,off", [(6, 0), (6, -1), (1, 0), (0, 0), (6, 1), (6, -2)])
+def test_lag_index_reads_inside(n, off):
+    # off = 1 reads a[n] at i = 0 and off = -2 reads a[-1] (which Python wraps)
+    _same(_LAG, lag_products, np.arange(n, dtype=np.float64) * 0.5 + 1, off)
+
+
+@pytest.mark.parametrize("n", [6, 2, 0])
+def test_lag_index_descending(n):
+    _same(_LAG_DESC, lag_descending, np.arange(n, dtype=np.float64) + 2)
