@@ -4,6 +4,7 @@ with loop placeholders replaced by pure Vars or RVars."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.checks import checked_value
 from pyhalide.expr import Expr
 from pyhalide.func import Func
 from pyhalide.simplify import equal_after_simplify
@@ -262,18 +263,50 @@ class Emitter:
         the operands' hulls, with each operand's Aff (`range(i + lo, max(i +
         lo, hi - i))`: hull lo + N - 1 and hi, which do not compare)."""
         n, aff = self._hull_aff(v, upper, shift)
-        if aff is not None and (not aff.is_const() or abs(aff.c) < 2**30):
+        if aff is not None and abs(aff.c) < 2**30:
             return n, [aff]
-        if isinstance(v.node, ir.Max if upper else ir.Min):
-            # the operands recorded for this node (or one of the same form: remade)
-            for node, a, b in self.cx.minmax_parts.values():
-                if node is not v.node and not ir.equal(node, v.node):
-                    continue
-                found = [self.hull_node(p, upper, shift) for p in (a, b)]
-                if all(f[0] is not None for f in found):
-                    return (ir.Max if upper else ir.Min)(found[0][0], found[1][0]), \
-                        found[0][1] + found[1][1]
+        found = self._minmax_hull(v.node, upper, shift)
+        if found is not None:
+            return found
         return (n, None if aff is None else [aff])
+
+    def _minmax_hull(self, node, upper: bool, shift: int):
+        """hull_node's max/min case: node (through its overflow guards and a
+        constant offset, `min(lo - 1, i - 1) - 1` of a `while j >= lo` loop)
+        is a max (upper) or min (lower) recorded with its operands; the
+        max/min of their hulls with each one's Aff, or None."""
+        node = _unguard(node)
+        if isinstance(node, (ir.Add, ir.Sub)) and isinstance(node.b, ir.Const) and \
+                node.type.is_int() and abs(node.b.value) < 2**30:
+            shift += node.b.value if isinstance(node, ir.Add) else -node.b.value
+            node = _unguard(node.a)
+        if isinstance(node, ir.Add):
+            return self._sum_hull(node, upper, shift)
+        if not isinstance(node, ir.Max if upper else ir.Min):
+            return None
+        # the operands recorded for this node (or one of the same form: remade)
+        for rec, a, b in self.cx.minmax_parts.values():
+            if rec is not node and not ir.equal(rec, node):
+                continue
+            found = [self.hull_node(p, upper, shift) for p in (a, b)]
+            if all(f[0] is not None for f in found):
+                return (ir.Max if upper else ir.Min)(found[0][0], found[1][0]), \
+                    found[0][1] + found[1][1]
+        return None
+
+    def _sum_hull(self, node, upper: bool, shift: int):
+        """The hull of a sum of two Python ints recorded with its operands
+        (context.sum_parts: a merged loop's `max(0, n - i - 1) + max(0, m)`):
+        the sum of theirs, its Affs the sums of theirs (the loop bound's own
+        check, loops.hull_checked_bound, keeps those within 32 bits, so the
+        int32 sum of the operands' hulls is exact). None if not found."""
+        for rec, a, b in self.cx.sum_parts.values():
+            if rec is not node and not ir.equal(rec, node):
+                continue
+            (na, aa), (nb, ab) = self.hull_node(a, upper, shift), self.hull_node(b, upper, 0)
+            if na is not None and nb is not None and aa and ab:
+                return ir.Add(na, nb), [x + y for x in aa for y in ab]
+        return None
 
     def _hull_aff(self, v: Val, upper: bool, shift: int):
         """(IR node, Aff) of v's first affine bound that expands to a node
@@ -301,8 +334,11 @@ class Emitter:
             # loop runs from its start, left when done: bound the span over
             # the enclosing loops' ranges)
             spans += [e for a in spans for e in self.cx.syms.expand(a, True)]
+        # (not a span from a type's range, |c| >= 2**30: `range(min(i, m), n)`
+        # with m a Python int is bounded by n + 2**63; the hull of the
+        # operands' bounds, hull_node, is the one that fits)
         spans = [a for a in spans if not any(s in self.cx.syms.loops or s not in self.cx.sym_static
-                                             for s in a.terms)]
+                                             for s in a.terms) and abs(a.c) < 2**30]
         # the tightest kind first: provably short, then symbolic, then constant
         spans.sort(key=lambda a: (not self.cx.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
         for span in spans:
@@ -370,6 +406,16 @@ class Emitter:
             term = ops.cast(t, sn)
             node = ir.Add(node, ir.Mul(ir.Const(t, k), term) if k != 1 else term)
         return node
+
+
+def _unguard(node):
+    """node without the run-time guard around it (an overflow check; the
+    hull is needed only where it passes)."""
+    while True:
+        inner = checked_value(node)
+        if inner is None:
+            return node
+        node = inner
 
 
 class FirstInfo:

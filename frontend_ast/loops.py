@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from pyhalide import ir
-from pyhalide.checks import is_check_read
+from pyhalide.checks import checked_value, is_check_read
 
 from . import (
     array_store_loops,
@@ -38,6 +38,12 @@ from .scan_nests import merge_scan_nests
 from .types import PY_BOOL
 from .unbound_reads import after_loop, carry_flags, flag_name
 from .values import Arr, Loop, MaybeUnbound, Val, const_val, fresh, loop_symbol
+
+
+def _static_aff(a, sym_static) -> bool:
+    """An Aff over argument symbols only, not a bound from a type's range
+    (a constant of 2**30 or more)."""
+    return all(s in sym_static for s in a.terms) and abs(a.c) < 2**30
 
 
 class LoopVarDone:
@@ -152,6 +158,8 @@ class LoopRunner:
         if n_within(v.rng, INT32) and single_aff(v) is not None:
             return v
         exact = self.certified_bound(v, node)
+        if exact is None:
+            exact = self.hull_checked_bound(v, node)
         if exact is not None:
             return exact
         if n_within(v.rng, INT32):
@@ -192,6 +200,58 @@ class LoopRunner:
         out.set_range(lo, hi, list(dict.fromkeys(lbs + list(v.lbs))),
                       list(dict.fromkeys(ubs + list(v.ubs))))
         return out
+
+    def hull_checked_bound(self, v: Val, node):
+        """v (its own checks kept) where its hull over the enclosing loops is
+        in argument symbols (_hull_choices): a call-time check that the hull
+        is within 32 bits (the widened stop `min(lo - 1, i - 1) - 1` of a
+        `while j >= lo` loop, `range(min(i, lo) - 2, n)` with lo a Python int
+        argument, a merged loop's `max(0, n - i - 1) + max(0, m)`, whose int64
+        forms certified_bound does not read). None if it has none."""
+        line = self.cx.smap.loc(node).line
+        reqs = []
+        for upper, bound in ((False, INT32[0]), (True, INT32[1])):
+            choices = self._hull_choices(v, upper, 0)
+            if not choices:
+                return None
+            ones = [c[0] for c in choices if len(c) == 1]
+            # some single bound fits; else each Aff of the first choice (the
+            # hull is their max/min)
+            reqs += [(ones, upper, bound)] if ones else [([a], upper, bound) for a in choices[0]]
+        for cands, upper, bound in reqs:
+            self.cx.require(line, cands, None if upper else bound, bound if upper else None)
+        out = Val(ops.node_of(self.cx, v), v.ty, risky=v.risky)
+        lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
+        hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
+        return out.set_range(lo, hi, list(v.lbs), list(v.ubs))
+
+    def _hull_choices(self, v: Val, upper: bool, depth: int) -> list:
+        """Upper (lower) bounds of v over the enclosing loops, in argument
+        symbols, as a list of choices: each a list of Affs whose max (min)
+        bounds v wherever v's checks pass (any one choice does). From v's
+        own affine bounds (each a choice of one), a sum of two Python ints
+        (context.sum_parts: the sums of its operands' first choices), or
+        emit.hull_node (a max/min, through its guard and a constant offset:
+        one choice, its operands' hulls)."""
+        static = self.cx.sym_static
+        own = [[c] for a in (v.ubs if upper else v.lbs) for c in self.cx.syms.expand(a, upper)
+               if _static_aff(c, static)]
+        if own:
+            return own
+        n = v.node
+        while n is not None and checked_value(n) is not None:
+            n = checked_value(n)
+        for rec, a, b in (self.cx.sum_parts.values() if isinstance(n, ir.Add) and depth < 4
+                          else ()):
+            if rec is not n and not ir.equal(rec, n):
+                continue
+            ca, cb = self._hull_choices(a, upper, depth + 1), self._hull_choices(b, upper, depth + 1)
+            if ca and cb:
+                return [[x + y for x in ca[0] for y in cb[0]]]
+        _, affs = self.emitter.hull_node(v, upper=upper, shift=0)
+        if affs and all(_static_aff(a, static) for a in affs):
+            return [affs]
+        return []
 
     def _check_bound(self, v: Val, where):
         n = ops.node_of(self.cx, v)

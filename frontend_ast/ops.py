@@ -250,6 +250,10 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         t = ir.Int(64)
     x, y = cast(t, an), cast(t, bn)
     node = _IROP[op](x, y)
+    if op == "+":
+        # (a loop bound that is a sum of max/min terms, a merged loop's
+        # extents, has the sum of their hulls: loops.hull_checked_bound)
+        cx.sum_parts[id(node)] = (node, a, b)
     if n_within(rng, INT64):
         # (risky: the shift count's check may be in the node)
         return Val(node, PY_INT, rng[0], rng[1], lbs, ubs, risky=b.risky)
@@ -257,7 +261,10 @@ def py_int_arith(cx, op, a: Val, b: Val) -> Val:
         # computed exactly at call time (a static parameter when IR needs it)
         return Val(None, PY_INT, rng[0], rng[1], lbs, ubs, static=static2(_PYOP[op], a, b),
                    risky=b.risky)
-    out = Val(node, PY_INT, risky=b.risky)      # no range: int64 may not hold the result
+    # no numeric range (int64 may not hold the result); the affine bounds
+    # hold where the overflow check below passes (the value is then exact):
+    # a loop over range(i + lo, ...) with lo a Python int argument has a hull
+    out = Val(node, PY_INT, None, None, lbs, ubs, risky=b.risky)
     if fits is not None:
         out = cx.guard(out, fits, "OverflowError", "too many digits in integer", after=an)
     ok = _overflow_ok(op, x, y, node)

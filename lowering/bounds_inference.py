@@ -22,6 +22,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import substitute_exprs
 
 from . import access_rules as rules
+from .cancelling_bounds import rvar_ranges, tightened_bounds
 from .context import (
     LoweringContext,
     buffer_name,
@@ -88,6 +89,20 @@ def _runs(d: ir.Definition, scope=None):
             conds.append(ir.LE(iv.lo, iv.hi))
     conds = [c for c in map(_s, conds) if not (isinstance(c, ir.Const) and c.value)]
     return ir.conjunction(conds) if conds else None
+
+
+def _oblige_where_run(obligations: list, first: int, d: ir.Definition) -> None:
+    """The int32 obligations of stage d's accesses (from index `first`)
+    hold only where d runs at all (its RVars' extents are positive: _runs):
+    a loop nest that runs no iteration computes no index (`for i in
+    range(N): for j in range(i, max(i, hi - i))` with N = 0 and hi near
+    2**31 raised OverflowError). 0 where it does not."""
+    cond = _runs(d)
+    if cond is None:
+        return
+    for k in range(first, len(obligations)):
+        e = obligations[k]
+        obligations[k] = ir.Select(cond, e, ir.Const(e.type, 0))
 
 
 class _Accumulator:
@@ -257,6 +272,7 @@ class _Bounds:
                     continue
                 self._check_visibility(name, level, cname, index)
                 scope = self._stage_scope(cname, index, level, clamped)
+                first = len(acc.obligations)
                 bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
                 runs = _both(_runs(d), bounds.nonempty())
                 # (a consumer over an empty box reads nothing, however the
@@ -270,6 +286,7 @@ class _Bounds:
                 for c in calls:
                     for i, a in enumerate(c.args):
                         _add_access(acc, kind, bounds, c, i, a, runs, boxed)
+                _oblige_where_run(acc.obligations, first, d)
 
     def _check_visibility(self, name, level, cname, index):
         if level.is_root():
@@ -334,6 +351,7 @@ class _Bounds:
                     scope[name] = acc.dims[pos]
             for rv in d.schedule.rvars:
                 scope[rv.name] = Interval(rv.min, _s(ir.Sub(ir.Add(rv.min, rv.extent), ir.index(1))))
+            first = len(acc.obligations)
             bounds = _StageBounds(d, scope, acc.obligations, self._calls(d))
             accesses = [(None, d.args)] + [
                 (c, c.args) for c in ir.find_calls(list(d.values) + list(d.predicates))
@@ -345,6 +363,7 @@ class _Bounds:
                             ir.equal(a, lhs):
                         continue
                     _add_access(acc, kind, bounds, c, i, a, runs)
+            _oblige_where_run(acc.obligations, first, d)
 
     def _footprints(self, fn: ir.Function, dims: int) -> list:
         """Per dimension, the widest interval any stage computes."""
@@ -627,6 +646,7 @@ class _Bounds:
                 if not calls:
                     continue
                 scope = self._stage_scope(name, index, root)
+                first = len(obligations)
                 bounds = _StageBounds(d, scope, obligations, self._calls(d))
                 runs = _both(_runs(d, scope), bounds.nonempty())
                 # the stage's reads of each input dimension, united first and
@@ -653,6 +673,7 @@ class _Bounds:
                             readers.setdefault((c.name, i), (name, d.source))
                 for (img, i, _), (acc, when) in stage.items():
                     needed.setdefault((img, i), []).append((acc.dims[0], _both(runs, when)))
+                _oblige_where_run(obligations, first, d)
         needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
         asserts = overflow_asserts(obligations, "the reads of input buffers", self.ranges)
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
@@ -684,6 +705,11 @@ class _StageBounds:
             else self.plain
         self.predicates, self.rvars = d.predicates, d.schedule.rvars
         self.where = {}                 # id(Call) -> [BoundsOf of each place]
+        # the RVars' bounds the predicates state, known in the places under
+        # them (ids of those BoundsOf: self.write and its lazy branches)
+        self.ranges = rvar_ranges(d.predicates, d.schedule.rvars) if d.predicates else {}
+        self.guarded = {id(self.write)} if self.ranges and self.write is not self.plain \
+            else set()
         # id(Call) -> [conditions fixed for a call (_call_time) that hold at
         # each place, a tuple of (condition, truth)]
         self.fixed = {}
@@ -712,8 +738,10 @@ class _StageBounds:
                         ka, kb = known + ((c, True),), known + ((c, False),)
                     else:
                         ka = kb = known
-                    stack += [(c, ctx, known), (a, ctx.under(c, True), ka),
-                              (b, ctx.under(c, False), kb)]
+                    ca, cb = ctx.under(c, True), ctx.under(c, False)
+                    if id(ctx) in self.guarded:
+                        self.guarded.update((id(ca), id(cb)))
+                    stack += [(c, ctx, known), (a, ca, ka), (b, cb, kb)]
                     continue
             stack.extend((x, ctx, known) for x in ir.children(e))
 
@@ -760,7 +788,7 @@ class _StageBounds:
             return self.write(e)
         out = None
         for ctx in self.where.get(id(call)) or [self.plain]:
-            iv = ctx(e)
+            iv = tightened_bounds(ctx, e, ctx(e), self.ranges if id(ctx) in self.guarded else None)
             out = iv if out is None else union(out, iv)
         return out
 
