@@ -59,6 +59,12 @@ def plan(read_sites, nest_writes, nest_id, cell, rvar_loops, nodes):
                 return None
             continue
         if syms != [l.sym for l in chain[:-1]]:
+            # a read further out (LU's `if a[k, k] == 0.0: break`) that no
+            # iteration of the write's loops inside it reaches: the same value
+            # at every evaluation, in any order
+            if len(syms) < len(chain) - 1 and syms == [l.sym for l in chain[:len(syms)]] \
+                    and not deps.own_write_reached(idx, loops, cell):
+                continue
             return None
         if not deps.own_write_reached(idx, loops, cell):
             continue
