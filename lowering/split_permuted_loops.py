@@ -42,6 +42,8 @@ def split_permuted_loops(stmt: ir.Stmt) -> ir.Stmt:
 
 
 class _Split(ir.Mutator):
+    stmts_only = True
+
     def visit_For(self, op):
         body = self.mutate(op.body)
         loop = op if body is op.body else ir.For(op.name, op.min, op.extent, op.kind, body)
@@ -127,6 +129,10 @@ def _plan(loop):
 def _match(s, v, invariant):
     """(invariant conjuncts, E, X or None, the node `v + 1`) of
     S = select(C && v == E, A, select(Q, B, v)), or None."""
+    f = s.false_value
+    if not isinstance(f, ir.Select) or not _is_var(f.false_value, v) or \
+            not any(_eq_v(c, v) is not None for c in conjuncts(s.condition)):
+        return None                     # (the cheap tests first: most selects fail them)
     e = None
     conds = []
     for c in conjuncts(s.condition):
@@ -137,7 +143,6 @@ def _match(s, v, invariant):
             conds.append(c)
         else:
             return None
-    f = s.false_value
     if e is None or not invariant(e) or not invariant(s.true_value) or \
             not isinstance(f, ir.Select) or not _is_var(f.false_value, v):
         return None
