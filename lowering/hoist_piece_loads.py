@@ -36,13 +36,13 @@ def hoist_invariant_loads(loop: ir.For, tag: str) -> ir.Stmt:  # noqa: C901
     end = ir.Add(loop.min, loop.extent)
     lets, by = [], {}
     for load in walk.loads:
-        index = _inline(load.index, walk.lets)
+        index = inline_lets(load.index, walk.lets)
         index = None if index is None or reads_memory(index) else simplify(index)
         if index is None or any(ir.equal(load, k) for k, _, _ in lets) or \
                 v in ir.free_vars(index) or any(n in walk.bound for n in ir.free_vars(index)):
             continue
         stores = walk.stores.get(load.name)
-        if stores and all(_never_meets(_inline(s.index, walk.lets), index, v, loop.min, end)
+        if stores and all(_never_meets(inline_lets(s.index, walk.lets), index, v, loop.min, end)
                           for s in stores):
             name = f"{loop.name}.{tag}.{len(lets)}"
             lets.append((load, name, index))
@@ -59,8 +59,9 @@ def hoist_invariant_loads(loop: ir.For, tag: str) -> ir.Stmt:  # noqa: C901
     return ir.IfThenElse(ir.GT(loop.extent, ir.Const(loop.extent.type, 0)), out, None)
 
 
-def _inline(e, lets):
-    """e with the body's lets substituted (None: too deep)."""
+def inline_lets(e, lets):
+    """e with the lets of `lets` (name -> value) substituted, through their
+    values too (None: deeper than the lets)."""
     for _ in range(len(lets) + 1):
         names = [n for n in ir.free_vars(e) if n in lets]
         if not names:

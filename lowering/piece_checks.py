@@ -23,6 +23,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.ops import reads_memory, substitute_exprs
 
+from .hoist_piece_loads import inline_lets
 from .simplify import simplify
 
 _ORDER = (ir.LT, ir.LE, ir.GT, ir.GE)
@@ -78,14 +79,7 @@ def split_at_checks(loop: ir.For) -> ir.Stmt:
 
 
 def _inliner(lets):
-    def inline(e):
-        for _ in range(len(lets) + 1):
-            names = [n for n in ir.free_vars(e) if n in lets]
-            if not names:
-                return e
-            e = ir.substitute(e, {n: lets[n] for n in names})
-        return None
-    return inline
+    return lambda e: inline_lets(e, lets)
 
 
 def _invariant(exprs, v, bound) -> bool:
@@ -137,34 +131,32 @@ def _at_most(a, b) -> bool:
 
 def _least(e):
     """A constant lower bound of e from its max/min/+ constant structure."""
-    e = simplify(e)
-    if isinstance(e, ir.Const):
-        return e.value
-    if isinstance(e, ir.Max):
-        got = [x for x in (_least(e.a), _least(e.b)) if x is not None]
-        return max(got) if got else None
-    if isinstance(e, ir.Min):
-        a, b = _least(e.a), _least(e.b)
-        return None if a is None or b is None else min(a, b)
-    if isinstance(e, ir.Add) and isinstance(e.b, ir.Const):
-        a = _least(e.a)
-        return None if a is None else a + e.b.value
-    return None
+    return _const_bound(e, 1)
 
 
 def _most(e):
     """A constant upper bound of e (as _least)."""
+    return _const_bound(e, -1)
+
+
+def _const_bound(e, sign):
+    """sign 1: a constant lower bound of e; -1: an upper bound (None: not
+    found). Over `sign * e` a max (min for -1) takes the better bound
+    known, a min (max) needs both."""
     e = simplify(e)
     if isinstance(e, ir.Const):
         return e.value
-    if isinstance(e, ir.Min):
-        got = [x for x in (_most(e.a), _most(e.b)) if x is not None]
-        return min(got) if got else None
-    if isinstance(e, ir.Max):
-        a, b = _most(e.a), _most(e.b)
-        return None if a is None or b is None else max(a, b)
+    wide, narrow = (ir.Max, ir.Min) if sign > 0 else (ir.Min, ir.Max)
+    pick = max if sign > 0 else min
+    other = min if sign > 0 else max
+    if isinstance(e, wide):
+        got = [x for x in (_const_bound(e.a, sign), _const_bound(e.b, sign)) if x is not None]
+        return pick(got) if got else None
+    if isinstance(e, narrow):
+        a, b = _const_bound(e.a, sign), _const_bound(e.b, sign)
+        return None if a is None or b is None else other(a, b)
     if isinstance(e, ir.Add) and isinstance(e.b, ir.Const):
-        a = _most(e.a)
+        a = _const_bound(e.a, sign)
         return None if a is None else a + e.b.value
     return None
 

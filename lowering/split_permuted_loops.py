@@ -32,7 +32,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import reads_memory
 
 from .branch_facts import conjuncts
-from .hoist_piece_loads import hoist_invariant_loads
+from .hoist_piece_loads import hoist_invariant_loads, inline_lets
 from .piece_checks import split_at_checks
 from .simplify import simplify
 
@@ -88,12 +88,7 @@ def _plan(loop):
     v = loop.name
 
     def inline(e):
-        for _ in range(len(walk.lets) + 1):
-            names = ir.free_vars(e)
-            if not any(n in walk.lets for n in names):
-                return e
-            e = ir.substitute(e, {n: walk.lets[n] for n in names if n in walk.lets})
-        return None
+        return inline_lets(e, walk.lets)
 
     def invariant(e):
         e = inline(e)
