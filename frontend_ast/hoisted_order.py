@@ -45,8 +45,11 @@ def plan(read_sites, nest_writes, nest_id, cell, rvar_loops, nodes):
     for c in ir.find_calls(list(nodes)):
         if c.call_type != ir.FUNC or c.func is not func:
             continue
-        if deps.same_args(tuple(reversed(cell.idx)), c.args):
+        if deps.same_args(tuple(deps.unchecked(e) for e in reversed(cell.idx)),
+                          tuple(deps.unchecked(e) for e in c.args)):
             continue                        # the written element's own old value
+        # (unchecked: a clamped index of an axis of extent 1 simplifies to 0,
+        # the same as any constant read at 0 there)
         entry = read_sites.get(id(c))
         if entry is None or entry[0] is not c:
             return None

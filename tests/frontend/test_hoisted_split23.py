@@ -11,7 +11,7 @@ import pytest
 
 import pyhalide as ph
 
-from .test_hoisted_reads22 import lu_row_from_k, normalize_rows
+from .test_hoisted_reads22 import lu_row_from_k, normalize_rows, read_outside_some_ranges
 
 
 def lu_pivot_outside(a):
@@ -105,6 +105,34 @@ def test_split_pieces_index_error_as_python(fn, shape):
         fn(a.copy())
     with pytest.raises(IndexError):
         _compiled(fn)(a.copy())
+
+
+def _same_outcome(fn, a):
+    """fn compiled raises what Python raises (or returns what it returns)
+    and leaves the argument as Python leaves it."""
+    expect_arg, got_arg = a.copy(), a.copy()
+    try:
+        expect = ("ok", fn(expect_arg).copy())
+    except IndexError:
+        expect = ("IndexError", None)
+    try:
+        got = ("ok", _compiled(fn)(got_arg).copy())
+    except IndexError:
+        got = ("IndexError", None)
+    assert got[0] == expect[0]
+    if expect[1] is not None:
+        np.testing.assert_array_equal(got[1], expect[1])
+    np.testing.assert_array_equal(got_arg, expect_arg)
+
+
+def test_width_one_raises_index_error_as_python():
+    # an axis of extent 1: the written index's clamp is 0, the read a[i, 0]
+    # is still ordered (hoisted_order.plan compares unchecked indices), and
+    # the write past the width raises IndexError after a[0, 0] changed (was a
+    # compile-time refusal)
+    for shape in ((3, 1), (2, 1), (1, 1), (3, 2)):
+        _same_outcome(read_outside_some_ranges, _matrix(shape, 9))
+        _same_outcome(normalize_rows, _matrix(shape, 10))
 
 
 def test_lu_inner_loop_is_split():
