@@ -52,7 +52,7 @@ def hoist_invariant_loads(loop: ir.For, tag: str) -> ir.Stmt:  # noqa: C901
         for k, name, _ in lets:
             if ir.equal(load, k):
                 by[id(load)] = ir.Variable(load.type, name)
-    body = _Replace(by).mutate(loop.body)
+    body = ReplaceById(by).mutate(loop.body)
     out = ir.For(loop.name, loop.min, loop.extent, loop.kind, body)
     for load, name, index in reversed(lets):
         out = ir.LetStmt(name, ir.Load(load.type, load.name, index), out)
@@ -84,13 +84,36 @@ def _never_meets(store_index, load_index, v, lo, hi) -> bool:
         (isinstance(above, ir.Const) and above.value >= 0)
 
 
-class _Body(ir.Visitor):
+class LetWalk(ir.Visitor):
+    """A loop body's let bindings, name -> value; ok turns False when a name
+    is bound twice or the body holds a loop."""
+
+    def __init__(self):
+        super().__init__()
+        self.lets, self.ok = {}, True
+
+    def visit_LetStmt(self, op):
+        self._bind(op)
+
+    def visit_Let(self, op):
+        self._bind(op)
+
+    def _bind(self, op):
+        self.ok = self.ok and op.name not in self.lets
+        self.lets[op.name] = op.value
+        self.visit_children(op)
+
+    def visit_For(self, op):
+        self.ok = False
+
+
+class _Body(LetWalk):
     """The loads made at every iteration (outside conditional parts), the
     stores by buffer, the names the body binds; ok: only stores and lets."""
 
     def __init__(self, v):
         super().__init__()
-        self.loads, self.stores, self.lets, self.ok = [], {}, {}, True
+        self.loads, self.stores = [], {}
         self.bound = {v}
         self.arms = 0       # > 0 inside a select's value (a load there may not be made)
 
@@ -103,17 +126,6 @@ class _Body(ir.Visitor):
         if op.index.type.lanes != 1:
             self.ok = False
         self.stores.setdefault(op.name, []).append(op)
-        self.visit_children(op)
-
-    def visit_LetStmt(self, op):
-        self._bind(op)
-
-    def visit_Let(self, op):
-        self._bind(op)
-
-    def _bind(self, op):
-        self.ok = self.ok and op.name not in self.lets
-        self.lets[op.name] = op.value
         self.visit_children(op)
 
     def visit_Call(self, op):
@@ -134,15 +146,18 @@ class _Body(ir.Visitor):
     def visit_IfThenElse(self, op):
         self.ok = False
 
-    def visit_For(self, op):
-        self.ok = False
 
+class ReplaceById(ir.Mutator):
+    """Each load or select whose id is a key of `by` replaced by its value."""
 
-class _Replace(ir.Mutator):
     def __init__(self, by):
         super().__init__()
         self.by = by
 
     def visit_Load(self, op):
+        got = self.by.get(id(op))
+        return got if got is not None else self.mutate_children(op)
+
+    def visit_Select(self, op):
         got = self.by.get(id(op))
         return got if got is not None else self.mutate_children(op)

@@ -32,7 +32,7 @@ from pyhalide import ir
 from pyhalide.ir.ops import reads_memory
 
 from .branch_facts import conjuncts
-from .hoist_piece_loads import hoist_invariant_loads, inline_lets
+from .hoist_piece_loads import LetWalk, ReplaceById, hoist_invariant_loads, inline_lets
 from .piece_checks import split_at_checks
 from .simplify import simplify
 
@@ -53,26 +53,12 @@ class _Split(ir.Mutator):
         return loop if got is None else _pieces(loop, *got)
 
 
-class _Lets(ir.Visitor):
-    """The body's let bindings (None when a name is bound twice or the body
-    holds a loop) and its selects."""
+class _Lets(LetWalk):
+    """The body's let bindings (LetWalk) and its selects."""
 
     def __init__(self):
         super().__init__()
-        self.lets, self.selects, self.ok = {}, [], True
-
-    def visit_LetStmt(self, op):
-        self.ok = self.ok and op.name not in self.lets
-        self.lets[op.name] = op.value
-        self.visit_children(op)
-
-    def visit_Let(self, op):
-        self.ok = self.ok and op.name not in self.lets
-        self.lets[op.name] = op.value
-        self.visit_children(op)
-
-    def visit_For(self, op):
-        self.ok = False
+        self.selects = []
 
     def visit_Select(self, op):
         self.selects.append(op)
@@ -180,19 +166,9 @@ def _ge_v(c, v):
     return None
 
 
-class _Replace(ir.Mutator):
-    def __init__(self, by):
-        super().__init__()
-        self.by = by
-
-    def visit_Select(self, op):
-        got = self.by.get(id(op))
-        return got if got is not None else self.mutate_children(op)
-
-
 def _pieces(loop, guard, e, x, found):
     def body(pick):
-        return _Replace({k: pick(s, a, step) for k, (s, a, step) in found.items()}).mutate(
+        return ReplaceById({k: pick(s, a, step) for k, (s, a, step) in found.items()}).mutate(
             loop.body)
 
     v = ir.Variable(loop.min.type, loop.name)
