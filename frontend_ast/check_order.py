@@ -323,8 +323,9 @@ class LoopSinks:
 def _maybe_unread(tree) -> set:
     """(id of an assignment in a loop body, name) for each name it assigns
     that no later statement of the same body surely reads (see _sure_reads).
-    Not an assignment whose value reads a name whose elements the loop nest
-    writes (`a[i, j] = ...`): its hidden store would read the array the nest
+    Only assignments whose value indexes (an IndexError Python raises there),
+    and not one whose value reads a name whose elements the loop nest writes
+    (`a[i, j] = ...`): its hidden store would read the array the nest
     writes, which deps.py refuses."""
     out = set()
     for nest in _outer_loops(tree):
@@ -355,6 +356,7 @@ def _unread_in(body, written) -> set:
     out = set()
     for k, st in enumerate(body):
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
+                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)) or \
                 any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value)):
             continue
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
