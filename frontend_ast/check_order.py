@@ -264,6 +264,10 @@ class LoopSinks:
                      if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
         self.arrays = {}        # (id of the statement, name) -> its hidden Arr
         self.tails = _tail_ifs(tree)
+        # (id of an assignment in a loop body, name) whose value a later
+        # statement of that body may leave unread (it reads the name only
+        # inside a loop, an `if` or a short-circuit part): stored as well
+        self.maybe_unread = _maybe_unread(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
         """The test of an `if` inside a loop, where it may raise and nothing
@@ -294,7 +298,8 @@ class LoopSinks:
             targets = []        # an expression statement: its value, dropped
         else:
             return
-        names = [t.id for t in targets if isinstance(t, ast.Name) and t.id not in self.read]
+        names = [t.id for t in targets if isinstance(t, ast.Name) and
+                 (t.id not in self.read or (id(stmt), t.id) in self.maybe_unread)]
         named = [(n, bld.scope.env.get(n)) for n in names]
         if isinstance(stmt, ast.Expr):
             v = bld.last_expr_value
@@ -313,6 +318,75 @@ class LoopSinks:
             if arr.ty.dtype != v.ty.dtype:
                 continue
             bld.arrays.write(arr, [], v, stmt)
+
+
+def _maybe_unread(tree) -> set:
+    """(id of an assignment in a loop body, name) for each name it assigns
+    that no later statement of the same body surely reads (see _sure_reads).
+    Only assignments whose value indexes (an IndexError Python raises there),
+    and not one whose value reads a name whose elements the loop nest writes
+    (`a[i, j] = ...`): its hidden store would read the array the nest
+    writes, which deps.py refuses."""
+    out = set()
+    for nest in _outer_loops(tree):
+        written = {n.value.id for n in ast.walk(nest)
+                   if isinstance(n, (ast.Subscript, ast.Attribute)) and
+                   isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
+        for loop in ast.walk(nest):
+            if isinstance(loop, (ast.For, ast.While)):
+                out |= _unread_in(loop.body, written)
+    return out
+
+
+def _outer_loops(tree) -> list:
+    """The loops of the function not inside another loop."""
+    out, todo = [], list(ast.iter_child_nodes(tree))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.For, ast.While)):
+            out.append(n)
+        else:
+            todo += ast.iter_child_nodes(n)
+    return out
+
+
+def _unread_in(body, written) -> set:
+    """_maybe_unread's pairs of one loop body (`written`: the names whose
+    elements its nest writes)."""
+    out = set()
+    for k, st in enumerate(body):
+        if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
+                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)) or \
+                any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value)):
+            continue
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        later = set()
+        for other in body[k + 1:]:
+            later |= _sure_reads(other)
+        out |= {(id(st), t.id) for t in targets
+                if isinstance(t, ast.Name) and t.id not in later}
+    return out
+
+
+def _sure_reads(node) -> set:
+    """Names a statement reads whenever it runs: not inside a nested loop's
+    body, an `if`'s branches, a conditional expression's arms, the operands
+    after the first of `and` / `or`, a comprehension or a lambda."""
+    if isinstance(node, ast.Name):
+        return {node.id} if not isinstance(node.ctx, ast.Store) else set()
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return _sure_reads(node.iter)
+    if isinstance(node, (ast.While, ast.If, ast.IfExp)):
+        return _sure_reads(node.test)
+    if isinstance(node, ast.BoolOp):
+        return _sure_reads(node.values[0])
+    if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                         ast.FunctionDef, ast.Try, ast.With)):
+        return set()
+    out = set()
+    for child in ast.iter_child_nodes(node):
+        out |= _sure_reads(child)
+    return out
 
 
 def _tail_ifs(tree) -> set:

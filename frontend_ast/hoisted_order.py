@@ -45,8 +45,11 @@ def plan(read_sites, nest_writes, nest_id, cell, rvar_loops, nodes):
     for c in ir.find_calls(list(nodes)):
         if c.call_type != ir.FUNC or c.func is not func:
             continue
-        if deps.same_args(tuple(reversed(cell.idx)), c.args):
+        if deps.same_args(tuple(deps.unchecked(e) for e in reversed(cell.idx)),
+                          tuple(deps.unchecked(e) for e in c.args)):
             continue                        # the written element's own old value
+        # (unchecked: a clamped index of an axis of extent 1 simplifies to 0,
+        # the same as any constant read at 0 there)
         entry = read_sites.get(id(c))
         if entry is None or entry[0] is not c:
             return None
@@ -59,6 +62,12 @@ def plan(read_sites, nest_writes, nest_id, cell, rvar_loops, nodes):
                 return None
             continue
         if syms != [l.sym for l in chain[:-1]]:
+            # a read further out (LU's `if a[k, k] == 0.0: break`) that no
+            # iteration of the write's loops inside it reaches: the same value
+            # at every evaluation, in any order
+            if len(syms) < len(chain) - 1 and syms == [l.sym for l in chain[:len(syms)]] \
+                    and not deps.own_write_reached(idx, loops, cell):
+                continue
             return None
         if not deps.own_write_reached(idx, loops, cell):
             continue

@@ -41,6 +41,7 @@ from .simplify import clear_caches, simplify
 from .specialize_rows import specialize_rows
 from .split_exit_store import split_exit_store
 from .split_mod_loops import split_mod_loops
+from .split_permuted_loops import split_permuted_loops
 from .stage_levels import place_at_stages
 from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
@@ -183,6 +184,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
+    stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
