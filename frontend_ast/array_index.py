@@ -17,6 +17,7 @@ from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
 from .array_windows import window_axis, window_bounds
 from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
+from .complex_values import ComplexVal
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
 
 _NEW = "new"
@@ -71,7 +72,11 @@ def base_map(x: ArrayExpr, idx):
 
 
 def guard(cx, v: Val, checks) -> Val:
-    """v, raising NumPy's IndexError where a checked index is out of range."""
+    """v, raising NumPy's IndexError where a checked index is out of range
+    (and array_windows' ValueError where a window is not inside its array);
+    a complex value is guarded part by part."""
+    if checks and isinstance(v, ComplexVal):
+        return v.map_parts(lambda part: guard(cx, part, checks))
     for c in checks:
         if len(c) == 3:                 # (ok, exception, message): array_windows
             v = cx.guard(v, *c)
