@@ -15,7 +15,7 @@ from pyhalide.expr import cast_node as cast
 from . import array_calls, ops
 from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
-from .array_windows import window_axis, window_bounds
+from .array_windows import check_where_made, window_axis, window_bounds
 from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
 from .complex_values import ComplexVal
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
@@ -259,6 +259,7 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
         elif it.kind == "window":
             first, size, check = window_axis(cx, src.shape[axis], it.start, it.value, name,
                                              axis)
+            check_where_made(b, check, it.node)
             slots.append(len(plan))
             plan.append(["window", axis, first, (check, src.shape[axis]), size])
         elif it.kind == _NEW:

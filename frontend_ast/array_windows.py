@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import ast
 import itertools
+import weakref
+
+import numpy as np
 
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
 from . import ops
 from .ranges import Aff
-from .types import PY_INT
-from .values import Val, const_val
+from .types import PY_INT, np_ty
+from .values import Arr, Val, const_val
 
 _I64 = ir.Int(64)
 _ids = itertools.count()
+_SINKS = weakref.WeakKeyDictionary()     # Context -> {(statement id, node id): hidden Arr}
 
 
 def window_bounds(b, it: ast.Slice):
@@ -85,3 +89,18 @@ def _size(cx, n: Val, length: Val, node) -> Val:
     cx.sym_nodes[sym] = node
     cx.sym_static[sym] = size
     return Val(node, PY_INT, 0, hi, [Aff.sym(sym)], [Aff.sym(sym)], static=size)
+
+
+def check_where_made(b, check, node):
+    """Inside a loop: the window's check, stored at each iteration into a
+    hidden 0-d array of its own (it raises where Python makes the window)."""
+    cx = b.cx
+    if cx.typing or not b.array_code.state.loops:
+        return
+    key = (id(cx.stmt), id(node))
+    sinks = _SINKS.setdefault(cx, {})
+    arr = sinks.get(key)
+    if arr is None:
+        arr = sinks[key] = Arr("window_check", np_ty(np.dtype(bool)), [], "local",
+                               cx.smap.loc(node))
+    b.arrays.write(arr, [], cx.guard(const_val(True), *check), node)
