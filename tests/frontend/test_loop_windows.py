@@ -101,6 +101,23 @@ def test_shorter_window_raises():
         p(x, 3, np.zeros(19))
 
 
+def window_len(x, k: int, out):
+    for i in range(out.shape[0]):
+        out[i] = len(x[i:i + k])
+    return out
+
+
+def test_size_of_a_window_past_the_end_raises():
+    """The check runs where the window is made, so its size alone is
+    never the full length where NumPy's window is shorter."""
+    p = ph.pipeline(window_len)
+    x = np.zeros(6)
+    np.testing.assert_array_equal(p(x, 3, np.zeros(4)), window_len(x, 3, np.zeros(4)))
+    assert window_len(x, 3, np.zeros(5))[-1] == 2
+    with pytest.raises(ValueError, match="not wholly inside the array"):
+        p(x, 3, np.zeros(5))
+
+
 def test_cma_err_bit_exact():
     rng = np.random.default_rng(3)
     E = rng.standard_normal((2, 130)) + 1j * rng.standard_normal((2, 130))
