@@ -15,7 +15,9 @@ from pyhalide.expr import cast_node as cast
 from . import array_calls, ops
 from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
+from .array_windows import check_where_made, window_axis, window_bounds
 from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
+from .complex_values import ComplexVal
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
 
 _NEW = "new"
@@ -23,6 +25,8 @@ _NEW = "new"
 
 class Item:
     """One index item: kind "slice" (start, stop: Val or None; step: int),
+    "window" (start: a Val that depends on a loop variable; value: the
+    length, a call-time Val),
     "int" (value Val), "new" (np.newaxis), "array" (value ArrayExpr of
     integers), "mask" (value ArrayExpr of bools), "ellipsis"."""
 
@@ -33,7 +37,7 @@ class Item:
     @property
     def axes(self) -> int:
         """How many axes of the indexed array the item consumes."""
-        if self.kind in ("slice", "int", "array"):
+        if self.kind in ("slice", "window", "int", "array"):
             return 1
         if self.kind == "mask":
             return self.value.ndim
@@ -68,8 +72,16 @@ def base_map(x: ArrayExpr, idx):
 
 
 def guard(cx, v: Val, checks) -> Val:
-    """v, raising NumPy's IndexError where a checked index is out of range."""
-    for ok, xv, axis, size, name, what in checks:
+    """v, raising NumPy's IndexError where a checked index is out of range
+    (and array_windows' ValueError where a window is not inside its array);
+    a complex value is guarded part by part."""
+    if checks and isinstance(v, ComplexVal):
+        return v.map_parts(lambda part: guard(cx, part, checks))
+    for c in checks:
+        if len(c) == 3:                 # (ok, exception, message): array_windows
+            v = cx.guard(v, *c)
+            continue
+        ok, xv, axis, size, name, what = c
         v = cx.guard(v, ok, "IndexError", f"array {name!r}{what}", index=(axis, size, xv))
     return v
 
@@ -101,12 +113,20 @@ class MaskRead(ArrayExpr):
 
 
 # parsing ----------------------------------------------------------------------------------
-def parse(b, sl) -> list:
-    """The items of a subscript's index (b: the exprs.Expressions)."""
+def parse(b, sl, windows=False) -> list:
+    """The items of a subscript's index (b: the exprs.Expressions). With
+    `windows`, a step-1 slice whose bounds depend on a loop variable but whose
+    length does not is a "window" item (array_windows.py: start, value = the
+    length Val)."""
     out = []
     for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]):
         if isinstance(it, ast.Slice):
             step = _step(b, it.step)
+            w = window_bounds(b, it) if windows and b.array_code.state.loops else None
+            if w is not None and _moves(b, w[0]) and w[1] is not None:
+                out.append(Item("window", it, value=_bound(b, w[2]),
+                                start=b.scalar(w[0], it.lower, "an integer slice bound")))
+                continue
             out.append(Item("slice", it, start=_bound(b, it.lower), stop=_bound(b, it.upper),
                             step=step))
             continue
@@ -130,6 +150,14 @@ def _step(b, node) -> int:
     if int(v.const) == 0:
         raise b.cx.err(node, "slice step cannot be zero", hint="use a nonzero step")
     return int(v.const)
+
+
+def _moves(b, v) -> bool:
+    """Whether v is an integer scalar that depends on a loop variable."""
+    if not isinstance(v, Val) or not v.ty.is_int() or v.ty.is_bool() or v.is_static:
+        return False
+    free = ir.free_vars(v.node)
+    return any(lp.sym in free for lp in b.array_code.state.loops)
 
 
 def _bound(b, node):
@@ -234,6 +262,12 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
             first, size = slice_axis(cx, src.shape[axis], it.start, it.stop, it.step)
             slots.append(len(plan))
             plan.append(["slice", axis, first, it.step, size])
+        elif it.kind == "window":
+            first, size, check = window_axis(cx, src.shape[axis], it.start, it.value, name,
+                                             axis)
+            check_where_made(b, check, it.node)
+            slots.append(len(plan))
+            plan.append(["window", axis, first, (check, src.shape[axis]), size])
         elif it.kind == _NEW:
             slots.append(len(plan))
             plan.append([_NEW, None, None, None, const_val(1)])
@@ -264,6 +298,10 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
                 i = idx[pos]
                 out[ax] = i if (c == 1 and isinstance(a, ir.Const) and a.value == 0) else \
                     ir.Add(a, ir.Mul(i, ir.index(c)) if c != 1 else i)
+            elif kind == "window":
+                last = ir.Sub(cast(ir.INDEX, ops.node_of(cx, c[1])), ir.index(1))
+                out[ax] = ir.Max(ir.Min(ir.Add(a, idx[pos]), last), ir.index(0))
+                checks.append(c[0])
             elif kind == "int":
                 out[ax] = a
                 if c is not None:
@@ -343,7 +381,13 @@ def masked_select(b, src: ArrayExpr, items, node) -> Indexed:
 # the subscript hook ----------------------------------------------------------------------------
 def subscript(b, base, node):
     """`base[index]` that is not an element read of a named array."""
-    items = parse(b, node.slice)
+    items = parse(b, node.slice, windows=True)
+    if any(i.kind == "window" for i in items) and \
+            any(i.kind in ("mask", "array") for i in items):
+        w = next(i for i in items if i.kind == "window")
+        raise b.cx.err(w.node, "a slice whose start depends on the loop variable is "
+                               "compiled only with slices and integers in the same index",
+                       hint="index the window first, then apply the mask or index array")
     if isinstance(base, ArrayExpr) and all(i.kind == "int" for i in items) and \
             len(items) == base.ndim:
         return read_element(b, base, items, node)

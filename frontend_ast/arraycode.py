@@ -78,7 +78,8 @@ class ArrayCode:
         for c in ir.find_calls(list(nodes)):
             arr = written.get(c.name)
             if arr is not None:
-                raise self.cx.err(node, f"inside a loop, array code cannot read {arr.name!r}, "
+                name = arr.name.removesuffix(".real").removesuffix(".imag")   # a complex part
+                raise self.cx.err(node, f"inside a loop, array code cannot read {name!r}, "
                                         f"which the same loop writes",
                                   hint="write the loop with element assignments (a[i] = ...), "
                                        "or compute the array values in a separate loop")

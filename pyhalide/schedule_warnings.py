@@ -65,8 +65,10 @@ def add_bound(fn: ir.Function, b: ir.FuncBound) -> None:
     """Appended, as in Halide (each applies to the region the ones before
     it gave); the same kind of bound on the same Var again replaces it."""
     kind = (b.min is None, b.extent is None, b.modulus is None, b.remainder is None)
-    fn.schedule.bounds = [x for x in bounds_of(fn) if x.var != b.var or kind != (
-        x.min is None, x.extent is None, x.modulus is None, x.remainder is None)] + [b]
+    # an EditedList, as every list of a Function: the edit stamp keeps covering
+    # it (ir/function.py tracked), or no compiled entry is made for the pipeline
+    fn.schedule.bounds = ir.EditedList([x for x in bounds_of(fn) if x.var != b.var or kind != (
+        x.min is None, x.extent is None, x.modulus is None, x.remainder is None)] + [b])
 
 
 def _inlined(fn: ir.Function) -> bool:

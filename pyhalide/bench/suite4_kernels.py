@@ -228,10 +228,11 @@ def _rvars(f, stage=0):
 def sched_sum_axis1(p):
     """s(y) = sum over x of a(x, y) in NumPy's pairwise order
     (frontend_ast/sum_order.py, docs/numpy_sum_order.md): `sum`'s last update
-    adds each row's pairwise sum; blocks of 8 rows in parallel, each block's
-    leaf sums (sum_tree) computed per block, slot by slot, and each slot's
-    8 accumulators of the 8 rows (sum_lanes: 8 vectors, kept in registers
-    over the slot's chunks) per slot, as the default schedule does serially."""
+    adds each row's pairwise sum; blocks of 8 rows in parallel, each block
+    computed as the default schedule computes it serially: the leaf sums
+    (sum_tree) per block, slot by slot, its combine vectorized across the 8
+    rows; each slot's 8 accumulators of the 8 rows (sum_lanes: 8 vectors of
+    a constant extent, kept in registers over the slot's chunks)."""
     f = _own(p, "sum")
     if not any(k.startswith("sum_lanes") for k in p.funcs):
         return          # rows of one element (or none): no pairwise sum
@@ -240,12 +241,12 @@ def sched_sum_axis1(p):
     f.update(len(f.function().updates) - 1).split(y, yo, yi, 8).parallel(yo)
     tree, lanes = _own(p, "sum_tree"), _own(p, "sum_lanes")
     s, c, row = tree.args()
-    tree.reorder(c, row, s).compute_at(f, yo)
-    j = lanes.args()[0]
-    lanes.bound_extent(row, 8).compute_at(tree, s)
-    lanes.reorder(j, row, s, c).vectorize(j)
+    tree.bound_extent(row, 8).reorder(row, s, c).vectorize(row).compute_at(f, yo)
+    j, lrow, ls, lc = lanes.args()
+    lanes.bound_extent(lrow, 8).bound(j, 0, 8).compute_at(tree, s)
+    lanes.reorder(j, lrow, ls, lc).vectorize(j)
     (rx,) = _rvars(lanes)
-    lanes.update(0).reorder(j, row, rx, s, c).vectorize(j).unroll(row)
+    lanes.update(0).reorder(j, lrow, rx, ls, lc).vectorize(j).unroll(lrow)
 
 
 def _blocks_in_parallel(p, name):
