@@ -89,26 +89,36 @@ def same(got, want):
         assert got.flags.f_contiguous == want.flags.f_contiguous
 
 
+# (rows of a, rows of b), columns: parts of both sizes, an empty part either
+# side, a square pair, and 1 x 1 parts (C and F at once)
+SHAPES = [((37, 5), 300), ((64, 0), 130), ((0, 64), 130), ((40, 40), 33), ((1, 1), 1)]
+NONEMPTY = [SHAPES[0], SHAPES[3]]
+
 # The layouts of the two operands: C, F, and one of each (a 2-D transposed
 # view, np.ascontiguousarray(x.T).T, is an F-ordered array of the same
-# values: it compiles and runs as F, so it is not a case of its own). Each
-# layout pair costs about 30 kernels (~15 s CPU for the first dtype): the
-# default run takes every pair in complex128 and the mixed pair in complex64
-# (the float32 parts, both operand layouts); complex64's CC and FF are in the
-# slow run (their complex128 siblings cover the same layouts).
-JOIN_CASES = [(np.complex128, "CC"), (np.complex128, "FF"), (np.complex128, "CF"),
-              (np.complex64, "CF"),
-              pytest.param(np.complex64, "CC", marks=pytest.mark.slow),
-              pytest.param(np.complex64, "FF", marks=pytest.mark.slow)]
+# values: it compiles and runs as F, so it is not a case of its own). The
+# kernels are made per dtype and per operand layout (C, F, empty, 1 x 1),
+# ~0.6 s CPU each: CC and FF each compile theirs, CF reuses them. The
+# default run takes every layout pair and shape in complex128 and, in
+# complex64 (float32 parts), C operands of the non-empty shapes (12 kernels
+# instead of ~50); complex64's other cases are in the slow run (their
+# complex128 siblings take the same paths in float64).
+JOIN_CASES = [(np.complex128, "CC", SHAPES), (np.complex128, "FF", SHAPES),
+              (np.complex128, "CF", SHAPES), (np.complex64, "CC", NONEMPTY)] + [
+    pytest.param(np.complex64, layouts, SHAPES, marks=pytest.mark.slow)
+    for layouts in ("CC", "FF", "CF")]
 
 
-@pytest.mark.parametrize("dt, layouts", JOIN_CASES)
-def test_complex_join_equals_numpy(dt, layouts):
+def _case_id(v):
+    return {id(SHAPES): "all_shapes", id(NONEMPTY): "nonempty"}.get(id(v))
+
+
+@pytest.mark.parametrize("dt, layouts, shapes", JOIN_CASES, ids=_case_id)
+def test_complex_join_equals_numpy(dt, layouts, shapes):
     rng = np.random.default_rng(11)
     rows = [ph.pipeline(f) for f in ROWS]
     cols = [ph.pipeline(f) for f in COLS]
-    for (ra, rb), n in [((37, 5), 300), ((64, 0), 130), ((0, 64), 130), ((40, 40), 33),
-                        ((1, 1), 1)]:
+    for (ra, rb), n in shapes:
         a = laid_out(data((ra, n), dt, rng), layouts[0])
         b = laid_out(data((rb, n), dt, rng), layouts[1])
         for f, g in zip(ROWS, rows):
