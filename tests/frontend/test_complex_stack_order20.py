@@ -31,8 +31,14 @@ def data(shape, dt, rng):
     return v.astype(dt).reshape(shape)
 
 
-@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
-@pytest.mark.parametrize("layout", ["C", "F", "T"])
+# each (dtype, layout) compiles four kernels (~1 s CPU each); "T" (a
+# C-ordered array transposed) is F-ordered like "F" and complex64 takes the
+# paths of complex128 in float32: complex128 C and F and complex64 C run by
+# default, complex64 F and both "T" as slow
+@pytest.mark.parametrize("dt, layout", [
+    (np.complex128, "C"), (np.complex128, "F"), (np.complex64, "C")] + [
+    pytest.param(t, lay, marks=pytest.mark.slow) for t, lay in (
+        (np.complex64, "F"), (np.complex128, "T"), (np.complex64, "T"))])
 def test_complex_stack_sums_equal_numpy(dt, layout):
     rng = np.random.default_rng(7)
     for shape in [(37, 300), (300, 37), (64, 130)]:

@@ -73,21 +73,25 @@ def _kernels():
 KERNELS = _kernels()
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 8, 33])
-def test_shifting_loops(n):
-    rng = np.random.default_rng(100 + n)
-    for a in _inputs(rng, n):
-        for name, p in KERNELS.items():
-            if name == "key_float" and a.dtype != np.float64:
-                continue    # (float(a[i]) is a Python float: float64 arrays keep it exact)
-            run_both(p, a)
+SIZES = [0, 1, 2, 3, 4, 5, 8, 33]
 
 
-def test_specials_and_numpy_sort():
+def _shifting_runs(dtype):
+    for n in SIZES:
+        rng = np.random.default_rng(100 + n)
+        for a in _inputs(rng, n):
+            if a.dtype != dtype:
+                continue
+            for name, p in KERNELS.items():
+                if name == "key_float" and a.dtype != np.float64:
+                    continue    # (float(a[i]) is a Python float: float64 arrays keep it exact)
+                run_both(p, a)
+
+
+def _specials_and_numpy_sort():
     for a in (np.array([3.0, np.nan, 1.0, 2.0, np.nan, 0.5, -1.0]),
               np.array([np.inf, -np.inf, 1.0, np.nan, -1.0]),
-              np.array([0.0, -0.0, 0.0, -0.0, 1.0]),
-              np.random.default_rng(7).integers(-5, 5, 25)):
+              np.array([0.0, -0.0, 0.0, -0.0, 1.0])):
         for p in KERNELS.values():
             run_both(p, a)
     a = np.random.default_rng(8).random(201)
@@ -98,3 +102,25 @@ def test_specials_and_numpy_sort():
         for r in range(g):      # a gap-g pass sorts each residue class
             assert np.array_equal(b[r::g], np.sort(a[r::g])), name
         assert "exit loop" in p.lower("loops"), name
+
+
+# each form compiles one kernel per dtype (~0.5 s CPU, most of it lowering),
+# so the sizes, the special values and the sort run in one test (split
+# across xdist workers, each worker compiled every form again); the default
+# run takes the float64 inputs (every form, every size); float32 inputs and
+# int64 arrays (the same loops on another element type) run as slow
+def test_shifting_loops_specials_and_numpy_sort():
+    _shifting_runs(np.float64)
+    _specials_and_numpy_sort()
+
+
+@pytest.mark.slow
+def test_shifting_loops_of_float32():
+    _shifting_runs(np.float32)
+
+
+@pytest.mark.slow
+def test_int64_arrays():
+    a = np.random.default_rng(7).integers(-5, 5, 25)
+    for p in KERNELS.values():
+        run_both(p, a)

@@ -26,20 +26,32 @@ def sum_of_difference(m, c):
     return (m - c).sum(), ((m - c) ** 2).sum(axis=0)
 
 
-def _layouts(f):
-    yield np.ascontiguousarray(f)
-    yield np.asfortranarray(f)
-    yield f[::-1]
-    if f.ndim == 3:
-        yield np.ascontiguousarray(f.transpose(1, 2, 0)).transpose(2, 0, 1)
+def _layouts(f, kinds):
+    """f laid out as C, F, reversed along its first axis (a negative stride)
+    and, for 3-D, with its axes in the order (1, 2, 0) in memory."""
+    made = {"C": lambda: np.ascontiguousarray(f), "F": lambda: np.asfortranarray(f),
+            "reversed": lambda: f[::-1],
+            "permuted": lambda: np.ascontiguousarray(f.transpose(1, 2, 0)).transpose(2, 0, 1)}
+    for k in kinds:
+        yield made[k]()
 
 
-@pytest.mark.parametrize("shape", [(3, 4), (20, 30), (200, 3), (3, 20, 17)])
-def test_sums_of_new_arrays_follow_the_operands_layout(shape):
+# Each layout compiles its own kernels (2-D: ~3 s CPU a layout; 3-D: ~4.5 s),
+# the other shapes of a dimension reuse them. The 3-D C and permuted layouts
+# (neither C nor F) run by default; the 3-D F and reversed layouts, whose
+# 2-D siblings run by default, are in the slow run.
+ALL_2D = ("C", "F", "reversed")
+SHAPES = [((3, 4), ALL_2D), ((20, 30), ALL_2D), ((200, 3), ALL_2D),
+          ((3, 20, 17), ("C", "permuted")),
+          pytest.param((3, 20, 17), ("F", "reversed"), marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("shape, kinds", SHAPES)
+def test_sums_of_new_arrays_follow_the_operands_layout(shape, kinds):
     rng = np.random.default_rng(15)
     # magnitudes over six decades: another order changes the last bits
     f = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 3, shape)
-    for m in _layouts(f):
+    for m in _layouts(f, kinds):
         check(sums_of_products, m)
         check(variances, m)
         check(sum_of_difference, m, rng.standard_normal(shape[-1]))     # a broadcast row

@@ -24,10 +24,16 @@ def recurrence(a, reps):
 
 
 def recurrence_ref(a, reps):
-    s = np.zeros_like(a)
+    """The recurrence s <- s * 0.5 + a * r (r = 0 .. reps - 1, from s = 0)
+    is linear in a: s = a * c with c <- c * 0.5 + r, run here on the scalar
+    c (the tests' reps are ~10^6: the same recurrence on the array took
+    seconds of NumPy calls a test). Each step rounds once more or less than
+    the kernel's, and the terms are of one sign for a >= 0, so the two agree
+    to a few ulps (the tests compare with rtol >= 1e-7)."""
+    c = 0.0
     for r in range(reps):
-        s = s * 0.5 + a * r
-    return s
+        c = c * 0.5 + r
+    return np.asarray(a) * c
 
 
 def func_recurrence(img: np.ndarray, parallel: bool):
