@@ -9,7 +9,10 @@ lo past the end) and the NumPy scalar where it did. A start whose first
 iteration computes differently (`s * s` with a Python float against
 float32; Python int arithmetic against int32) stays refused, naming why.
 The complex case returned the Python start after the body ran (its
-"?assigned" flag, kept per part, was never set)."""
+"?assigned" flag, kept per part, was never set). Issue 17's kernel and
+`range(i + 1, n - 1)` under `range(max(lo, hi), 1, -1)` raised OverflowError
+("does not fit in 32 bits") for every argument: a bound known only from a
+type's range (min(i, lo) >= -2^63, i + 1 <= 2^31) was checked at call time."""
 import numpy as np
 import pytest
 
@@ -25,6 +28,15 @@ def fuzz_nest(a, lo, hi):      # issue 17's kernel (the lead's fuzz, t_1_14)
     for i in range(n):
         for j in range(min(i, lo), n):
             s += a[j - 1] - a[i + j - i]
+    return s
+
+
+def descending_outer(a, lo, hi):    # the lead's fuzz, t_1_28
+    n = a.shape[0]
+    s = 0.0
+    for i in range(max(0 + lo, hi - 0), 1, -1):
+        for j in range(i + 1, n - 1):
+            s += a[j - i] * (i + 1)
     return s
 
 
@@ -70,7 +82,7 @@ def int_unbounded(a, lo):
 
 # (function, array dtype, more arguments, whether the body makes a NumPy
 # scalar: 1j + a float64 stays a Python complex)
-CASES = [(fuzz_nest, np.float64, (3,), True), (nest, np.float64, (0.0,), True),
+CASES = [(fuzz_nest, np.float64, (3,), True), (descending_outer, np.float64, (3,), True), (nest, np.float64, (0.0,), True),
          (decay, np.float64, (), True), (nest, np.complex128, (1j,), True),
          (nest, np.float64, (1j,), False), (int_sum, np.int32, (), True)]
 
