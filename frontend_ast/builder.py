@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_store,
     array_ufuncs,
     check_order,
+    complex_loops,
     loop_bound_reach,
     math_scalars,
     ops,
@@ -348,8 +349,9 @@ class Builder:
             if alive is not None and isinstance(cur, Val) and not self._untyped_state(name, cur):
                 value = ops.select(self.cx, ops.truth(self.cx, alive), value, cur)
             self.scope.env[name] = value
-            for g in self.state.active_groups:
-                flag = g.flag_of.get(name)
+            # the "?assigned" flags of the member (or of its parts: a complex one)
+            for flag in [g.flag_of.get(m) for g in self.state.active_groups
+                         for m in complex_loops.carried_names(name)]:
                 if flag is not None:
                     old = self.scope.env.get(flag)
                     t = const_val(True)

@@ -40,6 +40,12 @@ def _parts(name: str):
     return tuple(name + s for s in _SUFFIXES)
 
 
+def carried_names(name: str) -> tuple:
+    """The member names a loop group may carry for the variable `name`:
+    the name itself and its complex parts."""
+    return (name,) + _parts(name)
+
+
 def _complex_of(v) -> bool:
     """Whether every alternative of v is complex."""
     return isinstance(v, Val) and all(C.is_complex(a) for _, a in unions.alternatives(v))

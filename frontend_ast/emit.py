@@ -7,7 +7,7 @@ from pyhalide import ir
 from pyhalide.checks import checked_value
 from pyhalide.expr import Expr
 from pyhalide.func import Func
-from pyhalide.simplify import equal_after_simplify
+from pyhalide.simplify import equal_after_simplify, simplify
 from pyhalide.var import RDom, Var
 
 from . import forwarded_reads, ops
@@ -343,8 +343,8 @@ class Emitter:
         spans.sort(key=lambda a: (not self.cx.syms.nonneg(Aff.const(INT32[1]) - a), a.is_const()))
         for span in spans:
             span_n = self.aff_node(span)
-            if span_n is None or (span.is_const() and span.c > INT32[1]):
-                continue
+            if span_n is None or self.cx.syms.nonneg(span.shift(-INT32[1] - 1)):
+                continue        # (a span too long for every argument: a bound from a type's range)
             self.cx.require(self.cx.smap.loc(l.node).line, [span], None, INT32[1])
             s = abs(k)
             t = ir.Int(64)
@@ -468,6 +468,14 @@ def _same(a, b) -> bool:
     return ir.equal(a, b) or equal_after_simplify(a, b)
 
 
+def _known(e, var, value: bool):
+    """e where the bool placeholder `var` is known to be `value` (the
+    selects it decides folded away; e itself if it does not occur)."""
+    if var.name not in ir.free_vars(e):
+        return e
+    return simplify(ir.substitute(e, {var.name: ir.Const(ir.Bool(), value)}))
+
+
 def _replace(e, old, new):
     """e with every subexpression equal to old replaced by new."""
     class R(ir.Mutator):
@@ -490,6 +498,9 @@ class _PeelFirst(_SelectPeeler):
     def _peel(self, e, cond, if_true, if_false, rebuild):
         if isinstance(cond, ir.Variable) and cond.name == self.first:
             x, y = self.mutate(if_true), self.mutate(if_false)
+            # each branch knows the placeholder's value (a union nests a lazy
+            # if_then_else(!first, f(s), 0) in the later-iteration branch)
+            x, y = _known(x, cond, True), _known(y, cond, False)
             init_path, state_path = (y, x) if self.tag else (x, y)
             if _same(init_path, ir.substitute(state_path, self.starts)):
                 return state_path

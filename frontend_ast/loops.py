@@ -174,7 +174,8 @@ class LoopRunner:
     def certified_bound(self, v: Val, node):
         """v with exact affine bounds, under a call-time check that the
         arithmetic computing it neither wraps nor leaves 32 bits (None if
-        its form is not affine in loop variables and argument symbols)."""
+        its form is not affine in loop variables and argument symbols, or
+        if that check fails for every argument)."""
         n = ops.node_of(self.cx, v)
         sym_of = {l.sym: l.sym for l in self.state.loops}
         sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
@@ -191,6 +192,8 @@ class LoopRunner:
                                             for s in c.terms):
                 return None
             bounded.append((lows, lo, highs, hi))
+        if any(_never(self.cx, lows, lo, highs, hi) for lows, lo, highs, hi in bounded):
+            return None     # (a bound known only from a type's range)
         for lows, lo, highs, hi in bounded:
             self.cx.require(self.cx.smap.loc(node).line, lows, lo, None)
             self.cx.require(self.cx.smap.loc(node).line, highs, None, hi)
@@ -978,6 +981,13 @@ def _var_name(name: str) -> str:
 
 def _names(names) -> str:
     return ", ".join(describe_name(n) for n in names if "?" not in n or n[0] == "?")
+
+
+def _never(cx, lows, lo, highs, hi) -> bool:
+    """Whether a certified bound's check (some of `lows` >= lo and some of
+    `highs` <= hi) fails for every argument."""
+    return all(cx.syms.nonneg(Aff.const(lo - 1) - c) for c in lows) or \
+        all(cx.syms.nonneg(c.shift(-hi - 1)) for c in highs)
 
 
 def _type_changes(g: Group, k: int) -> bool:
