@@ -35,8 +35,11 @@ Where the operand reads C-contiguous arguments at its own indices
 (flat_reads.py), its elements are taken in C order as rows of count/BLOCKS
 elements (rounded up to a multiple of LANES; one row of all of them when
 fewer than LANES), read by flat position: the lanes stream over the
-memory whatever the last axis's width (a chunk past the end reads the last
-LANES elements again, which leaves the greatest unchanged).
+memory whatever the last axis's width. The last row ends at the last
+element (it starts at count - per, overlapping the row before it where the
+count is no multiple of the row length): every chunk lies inside the
+array with no clamp per chunk, and an element visited twice leaves the
+greatest unchanged.
 The default schedule vectorizes name_lanes' update across l (one vector
 of states per block, held in registers; b outermost) and unrolls
 name_tail's blocks innermost (independent chains). A schedule may run b in
@@ -165,7 +168,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         chunked = g is part
         pos = flat(idx, col - lane if chunked else col)
         if by_address is not None:
-            at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, count, lane)
+            at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, ir.Sub(count, per), lane)
             x = by_address.element(at.node, by_address.sizes)
             pos = ops.cast(lane_pos, (at - lane if chunked else at).node)
         else:
@@ -252,17 +255,18 @@ def _call_time_sizes(cx, operand) -> list:
     return out
 
 
-def _flat_position(start, r, col, chunked, count, lane) -> Expr:
+def _flat_position(start, r, col, chunked, last_start, lane) -> Expr:
     """The flat position a lane reads (rows of _flat_rows): in name_lanes,
-    its chunk's start clamped to the last LANES elements (the last row's
-    chunks past the end read the last chunk again: visiting an element
-    twice does not change the greatest), plus the lane (a dense vector);
-    in name_tail (all of a row shorter than LANES), the column."""
+    its row's start, moved back to `last_start` = count - per for the last
+    row (it then ends at the last element; per <= count wherever a row has
+    a whole chunk, so the start stays >= 0), plus its chunk's offset and
+    the lane (a dense vector; the start does not move with the chunk, so
+    the loop over chunks has no clamp); in name_tail (all of a row shorter
+    than LANES), the column."""
     if not chunked:
         return start + col
-    base = start + r[0] * LANES
-    last = Expr.wrap(count) - LANES
-    return Expr.wrap(ir.Max(ir.Min(base.node, last.node), ir.index(0))) + lane
+    first = Expr.wrap(ir.Min(start.node, Expr.wrap(last_start).node))
+    return first + r[0] * LANES + lane
 
 
 def _flat_rows(cx, operand):
