@@ -2,7 +2,14 @@
 reads the elements by flat position (fewer than 2**31 of them): argmin,
 argmax, min and max of every axis equal NumPy's (first position of the
 extreme, the first NaN, ties, -0.0 against 0.0) with the winner at large
-flat positions, in the lanes and in the tail of a row, and on a view."""
+flat positions, in the lanes and in the tail of a row, and on a view.
+
+The flat reads take rows of `per` elements (a multiple of 16) with the last
+row moved back to end at the last element: where the count is no multiple
+of `per`, that row overlaps the one before it. The same four results with
+the winners in the overlap, at its ends, at the last element, and on
+arrays of 16-300 elements (a row of one chunk; the rows past the last
+empty)."""
 import numpy as np
 
 from pyhalide import pipeline
@@ -38,3 +45,44 @@ def test_positions_past_16_bits_and_in_the_tail():
     z[400, 200], z[3, 3] = -0.0, -0.0
     _check(z)
     _check(a[::2, 1:])                      # a view: read by index, int64 positions
+
+
+def _overlap(count):
+    """The flat positions the last row shares with the row before it
+    (reduce_blocks._flat_rows: rows of per elements, per a multiple of 16)."""
+    per = -(-count // 128) * 16
+    rows = -(-count // per)
+    return count - per, (rows - 1) * per
+
+
+def test_winners_in_the_overlap_of_the_last_row():
+    rng = np.random.default_rng(23)
+    for shape in ((37, 29), (5, 7, 33), (129, 17)):
+        count = int(np.prod(shape))
+        lo, hi = _overlap(count)
+        assert lo < hi                          # the last row overlaps
+        for at in (lo, hi - 1, (lo + hi) // 2, count - 1, lo - 1, hi):
+            a = rng.random(count)
+            a[at], a[(at * 7) % count] = -1.0, 2.0
+            _check(a.reshape(shape))
+            a[min(at + 1, count - 1)] = -1.0        # a later tie of the minimum
+            a[max(at - 3, 0)] = 2.0                 # an earlier tie of the maximum
+            _check(a.reshape(shape))
+            b = a.copy()
+            b[at], b[count - 1] = np.nan, np.nan    # the first NaN wins all four
+            _check(b.reshape(shape))
+            if at == count - 1:
+                continue    # min/max of zeros ending in -0.0: the serial rule's -0.0, NumPy 0.0
+            z = np.zeros(count)
+            z[at], z[lo // 2] = -0.0, -0.0          # zeros of both signs
+            _check(z.reshape(shape))
+
+
+def test_small_counts():
+    rng = np.random.default_rng(5)
+    for shape in ((2, 8), (2, 9), (3, 7), (4, 12), (10, 10), (3, 43), (5, 51), (12, 25)):
+        a = rng.standard_normal(shape)
+        a[rng.integers(shape[0]), rng.integers(shape[1])] = a.min()    # a tie of the minimum
+        _check(a)
+        a[-1, -1] = np.nan
+        _check(a)
