@@ -47,21 +47,33 @@ def test_positions_past_16_bits_and_in_the_tail():
     _check(a[::2, 1:])                      # a view: read by index, int64 positions
 
 
-def _overlap(count):
+def _overlap(count, step):
     """The flat positions the last row shares with the row before it
-    (reduce_blocks._flat_rows: rows of per elements, per a multiple of 16)."""
-    per = -(-count // 128) * 16
+    (reduce_blocks._flat_rows: rows of per elements, per a multiple of
+    step: 16 for argmin/argmax, 32 for min/max)."""
+    per = -(-count // (8 * step)) * step
     rows = -(-count // per)
     return count - per, (rows - 1) * per
+
+
+def _serial(xs, is_min):
+    """The serial loop's min/max: ties (-0.0, 0.0) to the later element,
+    the first NaN."""
+    m = np.inf if is_min else -np.inf
+    for x in xs:
+        keep = (m < x if is_min else m > x) or m != m
+        m = m if keep else x
+    return m
 
 
 def test_winners_in_the_overlap_of_the_last_row():
     rng = np.random.default_rng(23)
     for shape in ((37, 29), (5, 7, 33), (129, 17)):
         count = int(np.prod(shape))
-        lo, hi = _overlap(count)
-        assert lo < hi                          # the last row overlaps
-        for at in (lo, hi - 1, (lo + hi) // 2, count - 1, lo - 1, hi):
+        ends = [e for step in (16, 32) for e in _overlap(count, step)]
+        assert _overlap(count, 16)[0] < _overlap(count, 16)[1]
+        for at in sorted({e + d for e in ends for d in (-1, 0, 16)} | {count - 1}):
+            at = min(max(at, 0), count - 1)
             a = rng.random(count)
             a[at], a[(at * 7) % count] = -1.0, 2.0
             _check(a.reshape(shape))
@@ -74,8 +86,32 @@ def test_winners_in_the_overlap_of_the_last_row():
             if at == count - 1:
                 continue    # min/max of zeros ending in -0.0: the serial rule's -0.0, NumPy 0.0
             z = np.zeros(count)
-            z[at], z[lo // 2] = -0.0, -0.0          # zeros of both signs
+            z[at], z[count // 3] = -0.0, -0.0       # zeros of both signs
             _check(z.reshape(shape))
+
+
+def test_signed_zero_ties_within_a_pair_of_chunks():
+    """min/max take chunks c and c + 1 of a row together: a tie of -0.0 and
+    0.0 (or two NaNs) 16 elements apart, in one lane, goes by the serial
+    rule (plain Python)."""
+    rng = np.random.default_rng(7)
+    for first, second in ((-0.0, 0.0), (0.0, -0.0)):
+        for at in (0, 5, 16, 33, 700):
+            a = -1.0 - rng.random((40, 25))
+            flat = a.reshape(-1)
+            flat[at], flat[at + 16] = first, second
+            got = _extremes(a)
+            want = _serial(flat, False)
+            assert got[3] == want and np.signbit(got[3]) == np.signbit(want), (at, got, want)
+            got = _extremes(-a)
+            want = _serial(-flat, True)
+            assert got[2] == want and np.signbit(got[2]) == np.signbit(want), (at, got, want)
+    a = rng.random((40, 25))
+    flat = a.reshape(-1)
+    flat[100], flat[116] = np.float64("nan"), -np.float64("nan")   # the first NaN's sign
+    got = _extremes(a)
+    assert np.isnan(got[2]) and np.isnan(got[3]) and not np.signbit(got[3]), got
+    assert got[0] == 100 and got[1] == 100, got
 
 
 def test_small_counts():
