@@ -91,9 +91,9 @@ def test_winners_in_the_overlap_of_the_last_row():
 
 
 def test_signed_zero_ties_within_a_pair_of_chunks():
-    """min/max take chunks c and c + 1 of a row together: a tie of -0.0 and
-    0.0 (or two NaNs) 16 elements apart, in one lane, goes by the serial
-    rule (plain Python)."""
+    """The lanes take chunks c and c + 1 of a row together: a tie of -0.0
+    and 0.0 16 elements apart, in one lane, goes by the serial rule (plain
+    Python); ties of argmin/argmax and two NaNs there by NumPy's."""
     rng = np.random.default_rng(7)
     for first, second in ((-0.0, 0.0), (0.0, -0.0)):
         for at in (0, 5, 16, 33, 700):
@@ -106,6 +106,12 @@ def test_signed_zero_ties_within_a_pair_of_chunks():
             got = _extremes(-a)
             want = _serial(-flat, True)
             assert got[2] == want and np.signbit(got[2]) == np.signbit(want), (at, got, want)
+    for at in (0, 7, 16, 40, 980):                  # argmin/argmax: the first of a tie
+        a = rng.random((40, 25))
+        flat = a.reshape(-1)
+        flat[at], flat[at + 16], flat[at + 1] = -1.0, -1.0, 2.0
+        flat[min(at + 17, 999)] = 2.0
+        _check(a)
     a = rng.random((40, 25))
     flat = a.reshape(-1)
     flat[100], flat[116] = np.float64("nan"), -np.float64("nan")   # the first NaN's sign
