@@ -84,7 +84,9 @@ def _wins(x, px, v, pv, is_min, last, ordered):
     if ordered:
         if last:            # not (v beats x), and v is no NaN: NaN x wins too
             return ir.And(ir.Not(ir.LT(v, x) if is_min else ir.GT(v, x)), ir.Not(nan_v))
-        return ir.Or(beats, ir.And(nan_x, ir.Not(nan_v)))
+        # x beats v, or x is NaN and v not: v is no NaN and not (x ties or
+        # loses to v) (the negated compare is true for a NaN x)
+        return ir.And(ir.Not(ir.GE(x, v) if is_min else ir.LE(x, v)), ir.Not(nan_v))
     tie = ir.GT(px, pv) if last else ir.LT(px, pv)
     number = ir.And(ir.Not(nan_v), ir.Or(beats, ir.And(ir.EQ(x, v), tie)))
     return ir.Select(nan_x, ir.Or(ir.Not(nan_v), ir.LT(px, pv)), number)
