@@ -119,6 +119,18 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         # block a row; positions past the count compare as losers
         count, per, nrows = _flat_rows(cx, operand, step)
         sizes, nd = [nrows, per], 2
+    # min/max: NumPy's choice among equal elements (numpy_zero_ties.py) in
+    # C order. Read by flat position or of one axis, the lanes' own rule
+    # agrees with its rank (a lane's elements are in one NumPy lane, or its
+    # tail, or x[0] first); the lanes of rows of 2 axes or more are not
+    # (a row moves the NumPy lane): their updates compare ranks (slower)
+    ties = not arg
+    ranked = ties and by_address is None and nd > 1
+    if ties and by_address is None:
+        count = ops.cast(POS, sizes[0])
+        for size in sizes[1:]:
+            count = ir.Mul(count, ops.cast(POS, size))
+    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     width = Expr.wrap(sizes[nd - 1])
     full, tail = width // step, width % step
     # the lanes' and the tail's positions: int32 where the elements are
@@ -190,7 +202,12 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
-        better = _wins(x, pos, v, pv, is_min, last, True)
+        if ranked:      # the positions the lanes hold (name_lanes' leave out the lane)
+            at_x, at_v = (ir.Add(pos, ops.cast(POS, lane.node)), ir.Add(pv, ops.cast(POS, lane.node))) \
+                if chunked else (pos, pv)
+            better = _wins(x, at_x, v, at_v, is_min, last, False, rank)
+        else:
+            better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
         ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
@@ -219,14 +236,6 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     f = ac.new_func(name, arr)
     ac.emitter.define(f, (), tuple(pack(ident, ir.Const(POS, -1 if last else 0))), [], None,
                       loc, pure=True, label=name)
-    # min/max read by flat position: NumPy's choice among equal elements
-    # (numpy_zero_ties.py; the lanes' own rule agrees with its rank: the
-    # elements of a lane are in one NumPy lane, or the tail, or x[0] first;
-    # not so for the lanes of rows of an array of 2 axes or more)
-    ties = not arg and (by_address is not None or nd == 1)
-    if ties and by_address is None:
-        count = sizes[0]
-    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
         v, pv = state(f[()])
@@ -241,7 +250,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     if ties:
         v, pv = state(f[()])
         x0 = by_address.element(ir.index(0), by_address.sizes) if by_address is not None \
-            else element_node(cx, operand.elem([ir.index(0)]), vty)
+            else element_node(cx, operand.elem([ir.index(0)] * nd), vty)
         back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty))
         vals = pack(ir.Select(back, x0, v), ir.Select(back, ir.Const(POS, 0), pv))
         ac.defs.mark_emitted(vals, f)
