@@ -75,9 +75,14 @@ def rank(p, count, lanes):
                      ir.Select(ir.GE(p, _tail_start(count, lanes)), ir.Add(_c(2**40), p), body))
 
 
-def fixup(v, p, x0, count, lanes):
-    """Whether NumPy returns x[0] (x0) instead of the winner (v, p)."""
+def fixup(v, p, x0, count, lanes, of_rank=False):
+    """Whether NumPy returns x[0] (x0) instead of the winner (v, p); p its
+    position, or its rank where of_rank."""
     top = _prio(lanes).index(max(_prio(lanes)))
-    in_lanes = ir.And(ir.GE(p, _c(1)), ir.LT(p, _tail_start(count, lanes)))
-    other = ir.NE(ir.Mod(ir.Sub(p, _c(1)), _c(lanes)), _c(top))
+    if of_rank:     # in the lanes (0 <= rank < 2**40), of a lane other than top
+        in_lanes = ir.And(ir.GE(p, _c(0)), ir.LT(p, _c(2**40)))
+        other = ir.NE(ir.Shr(p, _c(35)), _c(lanes - 1))
+    else:
+        in_lanes = ir.And(ir.GE(p, _c(1)), ir.LT(p, _tail_start(count, lanes)))
+        other = ir.NE(ir.BitAnd(ir.Sub(p, _c(1)), _c(lanes - 1)), _c(top))
     return ir.And(ir.EQ(v, x0), ir.And(in_lanes, other))

@@ -202,10 +202,9 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
-        if ranked:      # the positions the lanes hold (name_lanes' leave out the lane)
-            at_x, at_v = (ir.Add(pos, ops.cast(POS, lane.node)), ir.Add(pv, ops.cast(POS, lane.node))) \
-                if chunked else (pos, pv)
-            better = _wins(x, at_x, v, at_v, is_min, last, False, rank)
+        if ranked:      # the state holds the rank (of the position with the lane)
+            pos = rank(ir.Add(pos, ops.cast(POS, lane.node)) if chunked else pos)
+            better = _wins(x, pos, v, pv, is_min, last, False)
         else:
             better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
@@ -241,9 +240,10 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         v, pv = state(f[()])
         x, px = state(g[rb.x, rb.y])
         px = ops.cast(POS, px)
-        if g is part:       # name_lanes' position of lane 0 of the chunk
+        if g is part and not ranked:    # name_lanes' position of lane 0 of the chunk
             px = ir.Add(px, ops.cast(POS, rb.x.node))
-        better = _wins(x, px, v, pv, is_min, last, False, rank)
+        # ranked: the lanes' states hold ranks, and so does name's
+        better = _wins(x, px, v, pv, is_min, last, False, None if ranked else rank)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], rb, loc, label=name)
@@ -251,7 +251,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         v, pv = state(f[()])
         x0 = by_address.element(ir.index(0), by_address.sizes) if by_address is not None \
             else element_node(cx, operand.elem([ir.index(0)] * nd), vty)
-        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty))
+        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty), ranked)
         vals = pack(ir.Select(back, x0, v), ir.Select(back, ir.Const(POS, 0), pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], None, loc, label=name)
