@@ -33,10 +33,16 @@ tuple is (position, value), min/max's (value, position)):
   name              the greatest of the lanes' states (by the full rule).
 Where the operand reads C-contiguous arguments at its own indices
 (flat_reads.py), its elements are taken in C order as rows of count/BLOCKS
-elements (rounded up to a multiple of LANES; one row of all of them when
-fewer than LANES), read by flat position: the lanes stream over the
-memory whatever the last axis's width (a chunk past the end reads the last
-LANES elements again, which leaves the greatest unchanged).
+elements (rounded up to a multiple of the step, LANES or 2 * LANES
+below; one row of all of them when fewer), read by flat position: the lanes stream over the
+memory whatever the last axis's width. The last row ends at the last
+element (it starts at count - per, overlapping the row before it where the
+count is no multiple of the row length): every chunk lies inside the
+array with no clamp per chunk, and an element visited twice leaves the
+greatest unchanged. The lanes take two chunks a step there: the greater
+of the two by the serial rule, then the state's update (the pair's
+compare is off the state's chain: in cache, 704 x 704, amax 0.090 ->
+0.069 ms, argmin 0.107 -> 0.090 ms CPU).
 The default schedule vectorizes name_lanes' update across l (one vector
 of states per block, held in registers; b outermost) and unrolls
 name_tail's blocks innermost (independent chains). A schedule may run b in
@@ -55,6 +61,7 @@ from pyhalide.buffer import Param
 from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
+from . import numpy_zero_ties as zero_ties
 from . import ops
 from . import types as T
 from .arrayexpr import ArrayExpr, element_node, size_is
@@ -69,17 +76,23 @@ INTP = T.np_ty(np.intp)
 _counts = itertools.count()     # names of the element-count parameters
 
 
-def _wins(x, px, v, pv, is_min, last, ordered):
+def _wins(x, px, v, pv, is_min, last, ordered, rank=None):
     """Whether (x, px) is greater than (v, pv) in the order of the module
     docstring (IR nodes; px, pv int64 positions). `ordered`: px > pv is
-    known (the serial loop's own rule, without position compares)."""
+    known (the serial loop's own rule, without position compares). `rank`
+    (min/max): a number tie goes to the greater rank(position) instead of
+    the later position (NumPy's lanes: numpy_zero_ties.py)."""
     nan_x, nan_v = ops.is_nan(x), ops.is_nan(v)
     beats = ir.LT(x, v) if is_min else ir.GT(x, v)
     if ordered:
         if last:            # not (v beats x), and v is no NaN: NaN x wins too
             return ir.And(ir.Not(ir.LT(v, x) if is_min else ir.GT(v, x)), ir.Not(nan_v))
-        return ir.Or(beats, ir.And(nan_x, ir.Not(nan_v)))
+        # x beats v, or x is NaN and v not: v is no NaN and not (x ties or
+        # loses to v) (the negated compare is true for a NaN x)
+        return ir.And(ir.Not(ir.GE(x, v) if is_min else ir.LE(x, v)), ir.Not(nan_v))
     tie = ir.GT(px, pv) if last else ir.LT(px, pv)
+    if rank is not None:
+        tie = ir.GT(rank(px), rank(pv))
     number = ir.And(ir.Not(nan_v), ir.Or(beats, ir.And(ir.EQ(x, v), tie)))
     return ir.Select(nan_x, ir.Or(ir.Not(nan_v), ir.LT(px, pv)), number)
 
@@ -97,14 +110,29 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     last = not arg
     sizes = _call_time_sizes(cx, operand)
     by_address = _flat_reader(cx, operand, vty)
+    # read by flat position, the lanes take two chunks a step (module docstring)
+    paired = by_address is not None
+    step = 2 * LANES if paired else LANES
     if by_address is not None:
         # all the elements in C order (a dense block of memory) as rows of
-        # `per` elements (a multiple of LANES), at most BLOCKS of them: a
+        # `per` elements (a multiple of step), at most BLOCKS of them: a
         # block a row; positions past the count compare as losers
-        count, per, nrows = _flat_rows(cx, operand)
+        count, per, nrows = _flat_rows(cx, operand, step)
         sizes, nd = [nrows, per], 2
+    # min/max: NumPy's choice among equal elements (numpy_zero_ties.py) in
+    # C order. Read by flat position or of one axis, the lanes' own rule
+    # agrees with its rank (a lane's elements are in one NumPy lane, or its
+    # tail, or x[0] first); the lanes of rows of 2 axes or more are not
+    # (a row moves the NumPy lane): their updates compare ranks (slower)
+    ties = not arg
+    ranked = ties and by_address is None and nd > 1
+    if ties and by_address is None:
+        count = ops.cast(POS, sizes[0])
+        for size in sizes[1:]:
+            count = ir.Mul(count, ops.cast(POS, size))
+    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     width = Expr.wrap(sizes[nd - 1])
-    full, tail = width // LANES, width % LANES
+    full, tail = width // step, width % step
     # the lanes' and the tail's positions: int32 where the elements are
     # read by flat position (_flat_rows refuses 2**31 elements or more):
     # one vector of positions per vector of 16 lanes, not two of int64
@@ -165,13 +193,20 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         chunked = g is part
         pos = flat(idx, col - lane if chunked else col)
         if by_address is not None:
-            at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, count, lane)
+            at = _flat_position(idx[0] * Expr.wrap(per), r, at, chunked, ir.Sub(count, per), lane,
+                                step)
             x = by_address.element(at.node, by_address.sizes)
             pos = ops.cast(lane_pos, (at - lane if chunked else at).node)
+            if chunked and paired:
+                x, pos = _paired(by_address, at, x, pos, lane, lane_pos, is_min, last)
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
-        better = _wins(x, pos, v, pv, is_min, last, True)
+        if ranked:      # the state holds the rank (of the position with the lane)
+            pos = rank(ir.Add(pos, ops.cast(POS, lane.node)) if chunked else pos)
+            better = _wins(x, pos, v, pv, is_min, last, False)
+        else:
+            better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
         ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
@@ -185,7 +220,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     r, idx, read, preds = rows_rdom(tail, "_tail")
     # (its position unclamped; the read clamped into the row, where it is
     # already: bounds inference bounds t by LANES - 1, not W % LANES - 1)
-    col = full * LANES + r[0]
+    col = full * step + r[0]
     update(rest, (r[0], b), r, idx, read, col, preds, Expr.wrap(ir.Min(col.node, (width - 1).node)))
     if blocks > 1:
         rest.default_hint = lambda f: _side_by_side(f, b.name(), blocks)
@@ -205,12 +240,21 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         v, pv = state(f[()])
         x, px = state(g[rb.x, rb.y])
         px = ops.cast(POS, px)
-        if g is part:       # name_lanes' position of lane 0 of the chunk
+        if g is part and not ranked:    # name_lanes' position of lane 0 of the chunk
             px = ir.Add(px, ops.cast(POS, rb.x.node))
-        better = _wins(x, px, v, pv, is_min, last, False)
+        # ranked: the lanes' states hold ranks, and so does name's
+        better = _wins(x, px, v, pv, is_min, last, False, None if ranked else rank)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], rb, loc, label=name)
+    if ties:
+        v, pv = state(f[()])
+        x0 = by_address.element(ir.index(0), by_address.sizes) if by_address is not None \
+            else element_node(cx, operand.elem([ir.index(0)] * nd), vty)
+        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty), ranked)
+        vals = pack(ir.Select(back, x0, v), ir.Select(back, ir.Const(POS, 0), pv))
+        ac.defs.mark_emitted(vals, f)
+        ac.emitter.define(f, (), vals, [], None, loc, label=name)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
@@ -252,25 +296,37 @@ def _call_time_sizes(cx, operand) -> list:
     return out
 
 
-def _flat_position(start, r, col, chunked, count, lane) -> Expr:
+def _flat_position(start, r, col, chunked, last_start, lane, step) -> Expr:
     """The flat position a lane reads (rows of _flat_rows): in name_lanes,
-    its chunk's start clamped to the last LANES elements (the last row's
-    chunks past the end read the last chunk again: visiting an element
-    twice does not change the greatest), plus the lane (a dense vector);
-    in name_tail (all of a row shorter than LANES), the column."""
+    its row's start, moved back to `last_start` = count - per for the last
+    row (it then ends at the last element; per <= count wherever a row has
+    a whole chunk, so the start stays >= 0), plus its chunk's offset and
+    the lane (a dense vector; the start does not move with the chunk, so
+    the loop over chunks has no clamp; `step` elements a chunk, or a pair
+    of chunks); in name_tail (the last W % step columns), the column."""
     if not chunked:
         return start + col
-    base = start + r[0] * LANES
-    last = Expr.wrap(count) - LANES
-    return Expr.wrap(ir.Max(ir.Min(base.node, last.node), ir.index(0))) + lane
+    first = Expr.wrap(ir.Min(start.node, Expr.wrap(last_start).node))
+    return first + r[0] * step + lane
 
 
-def _flat_rows(cx, operand):
+def _paired(by_address, at, x, pos, lane, lane_pos, is_min, last):
+    """Chunks in pairs (module docstring): the greater of the element x at
+    `at` (position `pos`, the chunk's) and the one a chunk on, by the
+    serial rule (the later one is the second), as (element, position)."""
+    at1 = at + LANES
+    x1 = by_address.element(at1.node, by_address.sizes)
+    p1 = ops.cast(lane_pos, (at1 - lane).node)
+    second = _wins(x1, p1, x, pos, is_min, last, True)
+    return ir.Select(second, x1, x), ir.Select(second, p1, pos)
+
+
+def _flat_rows(cx, operand, step):
     """(count, per, rows) as int32 call-time parameters (bounds inference
     does not bound a product of sizes): the number of elements of
     `operand`, the row length (count / BLOCKS rounded up to a multiple of
-    LANES; all of them where fewer than LANES) and the rows (at most
-    BLOCKS)."""
+    `step`; all of them where fewer than `step`: then per <= count always)
+    and the rows (at most BLOCKS)."""
     fns = [(lambda env, v=v: v.const) if v.is_const else v.static for v in operand.shape]
 
     def count(env):
@@ -284,7 +340,7 @@ def _flat_rows(cx, operand):
 
     def per(env):
         n = count(env)
-        return n if n < LANES else -(-n // (BLOCKS * LANES)) * LANES
+        return n if n < step else -(-n // (BLOCKS * step)) * step
 
     def rows(env):
         return -(-count(env) // max(per(env), 1))
