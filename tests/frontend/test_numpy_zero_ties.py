@@ -6,8 +6,12 @@ blocks of rows), float32 and float64, a.max()/a.min()/np.amax/np.min, with
 a smaller element beside them on some lengths. Compared with NumPy bit for
 bit."""
 import numpy as np
+import pytest
 
 from pyhalide import pipeline
+from tests.frontend.numpy_minmax_host import NUMPY_AVX512_MINMAX, REASON
+
+pytestmark = pytest.mark.skipif(not NUMPY_AVX512_MINMAX, reason=REASON)
 
 
 @pipeline
@@ -41,6 +45,7 @@ def test_every_position_1d():
                     _check(z)
 
 
+@pytest.mark.slow      # the 1-D and row tests run the same rule by default
 def test_positions_2d():
     rng = np.random.default_rng(23)
     for dt in (np.float64, np.float32):
