@@ -267,6 +267,7 @@ class LoopSinks:
         # (id of an assignment in a loop body, name) whose value a later
         # statement of that body may leave unread (it reads the name only
         # inside a loop, an `if` or a short-circuit part): stored as well
+        # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
@@ -311,6 +312,10 @@ class LoopSinks:
             if v.node is None:
                 node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
             key = (id(stmt), n)
+            if self.maybe_unread.get(key) and n in self.read:
+                v = _flags(v)
+                if v is None:
+                    continue
             arr = self.arrays.get(key)
             if arr is None:
                 arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
@@ -320,21 +325,35 @@ class LoopSinks:
             bld.arrays.write(arr, [], v, stmt)
 
 
-def _maybe_unread(tree) -> set:
-    """(id of an assignment in a loop body, name) for each name it assigns
-    that no later statement of the same body surely reads (see _sure_reads).
-    Only assignments whose value indexes (an IndexError Python raises there),
-    and not one whose value reads a name whose elements the loop nest writes
-    (`a[i, j] = ...`): its hidden store would read the array the nest
-    writes, which deps.py refuses."""
-    out = set()
+def _flags(v: Val):
+    """v's eager checks on a one of its type (a Val that raises where v
+    does and reads no array element; not on a zero, which the checks'
+    own zero would make a constant to simplify away), or None when v has none or a check's
+    position reads a Func or an image (an element the nest may write)."""
+    _, found = checks.strip([v.node])
+    if not found or any(c.call_type in (ir.FUNC, ir.IMAGE) and not checks.is_check_read(c)
+                        for c in ir.find_calls(list(found))):
+        return None
+    one = ir.Const(v.node.type, True if v.node.type.is_bool() else 1)
+    return Val(checks.apply(found, one), v.ty, risky=True)
+
+
+def _maybe_unread(tree) -> dict:
+    """{(id of an assignment in a loop body, name): whether only its checks
+    are stored} for each name it assigns that no later statement of the
+    same body surely reads (see _sure_reads). Only assignments whose value
+    indexes (an IndexError Python raises there). One whose value reads a
+    name whose elements the loop nest writes (`a[i, j] = ...`) stores only
+    its checks (LoopSinks._flags): a hidden store of the value would read
+    the array the nest writes, which deps.py refuses."""
+    out = {}
     for nest in _outer_loops(tree):
         written = {n.value.id for n in ast.walk(nest)
                    if isinstance(n, (ast.Subscript, ast.Attribute)) and
                    isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
         for loop in ast.walk(nest):
             if isinstance(loop, (ast.For, ast.While)):
-                out |= _unread_in(loop.body, written)
+                out.update(_unread_in(loop.body, written))
     return out
 
 
@@ -350,21 +369,21 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written) -> set:
-    """_maybe_unread's pairs of one loop body (`written`: the names whose
+def _unread_in(body, written) -> dict:
+    """_maybe_unread's entries of one loop body (`written`: the names whose
     elements its nest writes)."""
-    out = set()
+    out = {}
     for k, st in enumerate(body):
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
-                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)) or \
-                any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value)):
+                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
             continue
+        flags = any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value))
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         later = set()
         for other in body[k + 1:]:
             later |= _sure_reads(other)
-        out |= {(id(st), t.id) for t in targets
-                if isinstance(t, ast.Name) and t.id not in later}
+        out.update({(id(st), t.id): flags for t in targets
+                    if isinstance(t, ast.Name) and t.id not in later})
     return out
 
 

@@ -51,3 +51,69 @@ def test_unread_scalar_raises_as_python(fn):
     for n, m in ((5, 0), (5, 2), (2, 0), (9, 0), (9, 3)):
         a = np.linspace(0.0, 1.0, n)
         assert _outcome(_COMPILED[fn], a, m) == _outcome(fn, a, m), (fn.__name__, n, m)
+
+
+# The nest writes the array read: only the read's checks are stored
+# (LoopSinks, _flags), since a hidden store of the value would read the
+# array the nest writes.
+
+def writes_in_inner_loop(a, m):
+    for i in range(a.shape[0]):
+        t = a[i, i // 2]                # a[4, 2] on a (5, 2) array: IndexError
+        for j in range(m):
+            a[i, j] = t
+    return a
+
+
+def writes_under_if(a, m):
+    for i in range(a.shape[0]):
+        t = a[i, i // 2]
+        if m > 0:
+            a[i, 0] = t + 1.0
+    return a
+
+
+def writes_short_circuit(a, m):
+    for i in range(a.shape[0]):
+        t = a[i, (i * i) % 5]
+        a[i, 0] = float(m > 0 and t > 0.5)
+    return a
+
+
+def _written_outcome(fn, a, m):
+    a = a.copy()
+    try:
+        fn(a, m)
+    except IndexError:
+        return "IndexError", a.tolist()
+    return "ok", a.tolist()
+
+
+@pytest.mark.parametrize("fn", [writes_in_inner_loop, writes_under_if, writes_short_circuit])
+def test_written_array_read_raises_as_python(fn):
+    if fn not in _COMPILED:
+        _COMPILED[fn] = ph.pipeline(fn)
+    for shape, m in (((5, 2), 0), ((5, 2), 2), ((3, 1), 0), ((3, 1), 1), ((2, 2), 0),
+                     ((4, 5), 0), ((4, 5), 3)):
+        a = np.arange(float(np.prod(shape))).reshape(shape) / 7.0
+        assert _written_outcome(_COMPILED[fn], a, m) == _written_outcome(fn, a, m), \
+            (fn.__name__, shape, m)
+
+
+def odd_columns_from_even(a):
+    # tests/frontend/test_hoisted_reads22.py's: on (3, 1) the inner loop
+    # does not run and a[2, 2] raises
+    n = a.shape[0]
+    for i in range(n):
+        t = a[i, 2 * (i // 2)]
+        for j in range(a.shape[1] // 2):
+            a[i, 2 * j + 1] = a[i, 2 * j + 1] + t
+    return a
+
+
+def test_odd_columns_from_even_raises_as_python():
+    compiled = ph.pipeline(odd_columns_from_even)
+    for shape in ((3, 1), (5, 2), (5, 3), (4, 4), (3, 3)):
+        a = np.arange(float(np.prod(shape))).reshape(shape)
+        assert _written_outcome(lambda x, _: compiled(x), a, 0) == \
+            _written_outcome(lambda x, _: odd_columns_from_even(x), a, 0), shape
