@@ -369,19 +369,24 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written) -> dict:
-    """_maybe_unread's entries of one loop body (`written`: the names whose
-    elements its nest writes)."""
+def _unread_in(body, written, after=frozenset()) -> dict:
+    """_maybe_unread's entries of one loop body, and of the branches of the
+    `if`s in it (`written`: the names whose elements its nest writes;
+    `after`: the names the statements after an `if`'s branch surely read)."""
     out = {}
     for k, st in enumerate(body):
+        later = set(after)
+        for other in body[k + 1:]:
+            later |= _sure_reads(other)
+        if isinstance(st, ast.If):
+            out.update(_unread_in(st.body, written, later))
+            out.update(_unread_in(st.orelse, written, later))
+            continue
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
                 not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
             continue
         flags = any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value))
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
-        later = set()
-        for other in body[k + 1:]:
-            later |= _sure_reads(other)
         out.update({(id(st), t.id): flags for t in targets
                     if isinstance(t, ast.Name) and t.id not in later})
     return out

@@ -34,6 +34,17 @@ def in_short_circuit(a, m):
     return s
 
 
+def read_under_if(a, m):
+    # the read itself under an `if` of the loop body
+    s = 0.0
+    for i in range(a.shape[0]):
+        if i >= 1:
+            t = a[i // 2 + 3]
+            for j in range(m):
+                s += t
+    return s
+
+
 _COMPILED = {}
 
 
@@ -44,7 +55,7 @@ def _outcome(fn, *args):
         return "IndexError", None
 
 
-@pytest.mark.parametrize("fn", [in_inner_loop, under_if, in_short_circuit])
+@pytest.mark.parametrize("fn", [in_inner_loop, under_if, in_short_circuit, read_under_if])
 def test_unread_scalar_raises_as_python(fn):
     if fn not in _COMPILED:
         _COMPILED[fn] = ph.pipeline(fn)
@@ -80,6 +91,15 @@ def writes_short_circuit(a, m):
     return a
 
 
+def writes_with_read_under_if(a, m):
+    for i in range(a.shape[0]):
+        if i >= 1:
+            t = a[i, i // 2]
+            for j in range(m):
+                a[i, j] = t
+    return a
+
+
 def _written_outcome(fn, a, m):
     a = a.copy()
     try:
@@ -89,7 +109,8 @@ def _written_outcome(fn, a, m):
     return "ok", a.tolist()
 
 
-@pytest.mark.parametrize("fn", [writes_in_inner_loop, writes_under_if, writes_short_circuit])
+@pytest.mark.parametrize("fn", [writes_in_inner_loop, writes_under_if, writes_short_circuit,
+                                writes_with_read_under_if])
 def test_written_array_read_raises_as_python(fn):
     if fn not in _COMPILED:
         _COMPILED[fn] = ph.pipeline(fn)
