@@ -115,6 +115,17 @@ def _has_loop(node) -> bool:
     return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(node))
 
 
+def _same_statement(pf, k) -> list:
+    """The top-level statements of pf made from the source statement of
+    statement k: a `while` loop becomes `?stopN = False` and a `for` loop,
+    both located at the `while` (loop_forms.py)."""
+    def at(s):
+        loc = pf.smap.loc(s)
+        return None if loc is None else (loc.file, loc.line, loc.col)
+    body = pf.tree.body
+    return [body[k]] + [s for s in body[k + 1:] if at(s) is not None and at(s) == at(body[k])]
+
+
 def order_unknown(spec, k) -> bool:
     """Whether a failure of top-level statement k (None: a failure located
     in an inlined function) may not be the first one Python meets: the
@@ -126,7 +137,7 @@ def order_unknown(spec, k) -> bool:
             return False
         sites = check_sites(spec)
     else:
-        if not _has_loop(pf.tree.body[k]):
+        if not any(_has_loop(s) for s in _same_statement(pf, k)):
             return False
         sites = [loc for loc in check_sites(spec) if statement_index(pf, loc) in (k, None)]
     if spec.written is not None:

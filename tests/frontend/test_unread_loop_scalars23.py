@@ -100,6 +100,20 @@ def writes_with_read_under_if(a, m):
     return a
 
 
+def writes_in_outer_while(a, m):
+    # the while loop becomes `?stop = False` and a for loop, both at the
+    # while's line: a failure there is one of a loop writing `a`, so the
+    # plain function runs and makes Python's writes before its IndexError
+    # (check_order._same_statement; the array was left unchanged)
+    i = 0
+    while i < a.shape[0]:
+        t = a[i, i // 2]
+        for j in range(m):
+            a[i, j] = t
+        i += 1
+    return a
+
+
 def _written_outcome(fn, a, m):
     a = a.copy()
     try:
@@ -110,7 +124,7 @@ def _written_outcome(fn, a, m):
 
 
 @pytest.mark.parametrize("fn", [writes_in_inner_loop, writes_under_if, writes_short_circuit,
-                                writes_with_read_under_if])
+                                writes_with_read_under_if, writes_in_outer_while])
 def test_written_array_read_raises_as_python(fn):
     if fn not in _COMPILED:
         _COMPILED[fn] = ph.pipeline(fn)
