@@ -1,11 +1,15 @@
 """A scalar assigned in a loop body that only a later inner loop, `if` or
 short-circuit part reads (check_order.LoopSinks, _maybe_unread): Python
 evaluates it at every iteration, so its IndexError is raised even when
-that reader does not run. Every outcome equals plain Python."""
+that reader does not run; where the nest writes the array read, only the
+read's checks are stored. Every outcome (the exception, and the array as
+written before it) equals plain Python."""
 import numpy as np
 import pytest
 
 import pyhalide as ph
+
+from .test_hoisted_reads22 import odd_columns_from_even
 
 
 def in_inner_loop(a, m):
@@ -135,18 +139,8 @@ def test_written_array_read_raises_as_python(fn):
             (fn.__name__, shape, m)
 
 
-def odd_columns_from_even(a):
-    # tests/frontend/test_hoisted_reads22.py's: on (3, 1) the inner loop
-    # does not run and a[2, 2] raises
-    n = a.shape[0]
-    for i in range(n):
-        t = a[i, 2 * (i // 2)]
-        for j in range(a.shape[1] // 2):
-            a[i, 2 * j + 1] = a[i, 2 * j + 1] + t
-    return a
-
-
 def test_odd_columns_from_even_raises_as_python():
+    # on (3, 1) the inner loop does not run and a[2, 2] raises
     compiled = ph.pipeline(odd_columns_from_even)
     for shape in ((3, 1), (5, 2), (5, 3), (4, 4), (3, 3)):
         a = np.arange(float(np.prod(shape))).reshape(shape)
