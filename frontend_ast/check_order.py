@@ -280,6 +280,7 @@ class LoopSinks:
         # inside a loop, an `if` or a short-circuit part): stored as well
         # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
+        self.written = _written_names(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
         """The test of an `if` inside a loop, where it may raise and nothing
@@ -324,7 +325,7 @@ class LoopSinks:
                 node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
             key = (id(stmt), n)
             if self.maybe_unread.get(key) and n in self.read:
-                v = _flags(v)
+                v = _flags(v, self.written)
                 if v is None:
                     continue
             arr = self.arrays.get(key)
@@ -336,13 +337,16 @@ class LoopSinks:
             bld.arrays.write(arr, [], v, stmt)
 
 
-def _flags(v: Val):
+def _flags(v: Val, written: set):
     """v's eager checks on a one of its type (a Val that raises where v
-    does and reads no array element; not on a zero, which the checks'
-    own zero would make a constant to simplify away), or None when v has none or a check's
-    position reads a Func or an image (an element the nest may write)."""
+    does and reads no element of an array the function writes; not on a
+    zero, which the checks' own zero would make a constant to simplify
+    away), or None when v has none or a check's position reads a Func or
+    the image of a name in `written` (`a[i, k[i]]` keeps the read of k)."""
     _, found = checks.strip([v.node])
-    if not found or any(c.call_type in (ir.FUNC, ir.IMAGE) and not checks.is_check_read(c)
+    if not found or any(c.call_type == ir.FUNC or
+                        (c.call_type == ir.IMAGE and not checks.is_check_read(c) and
+                         c.name in written)
                         for c in ir.find_calls(list(found))):
         return None
     one = ir.Const(v.node.type, True if v.node.type.is_bool() else 1)
@@ -359,13 +363,18 @@ def _maybe_unread(tree) -> dict:
     the array the nest writes, which deps.py refuses."""
     out = {}
     for nest in _outer_loops(tree):
-        written = {n.value.id for n in ast.walk(nest)
-                   if isinstance(n, (ast.Subscript, ast.Attribute)) and
-                   isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
+        written = _written_names(nest)
         for loop in ast.walk(nest):
             if isinstance(loop, (ast.For, ast.While)):
                 out.update(_unread_in(loop.body, written))
     return out
+
+
+def _written_names(node) -> set:
+    """The names whose elements or attributes `node` assigns (`a[i, j] = ...`)."""
+    return {n.value.id for n in ast.walk(node)
+            if isinstance(n, (ast.Subscript, ast.Attribute)) and
+            isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
 
 
 def _outer_loops(tree) -> list:

@@ -146,3 +146,22 @@ def test_odd_columns_from_even_raises_as_python():
         a = np.arange(float(np.prod(shape))).reshape(shape)
         assert _written_outcome(lambda x, _: compiled(x), a, 0) == \
             _written_outcome(lambda x, _: odd_columns_from_even(x), a, 0), shape
+
+
+def writes_at_indirect_column(a, k, m):
+    # the read's check reads k, which the function does not write
+    for i in range(a.shape[0]):
+        t = a[i, k[i]]
+        for j in range(m):
+            a[i, j] = t
+    return a
+
+
+def test_indirect_read_raises_as_python():
+    compiled = ph.pipeline(writes_at_indirect_column)
+    for shape, m in (((5, 2), 0), ((3, 1), 0), ((3, 1), 1), ((4, 4), 0)):
+        for k in (np.zeros(shape[0], np.int64), np.arange(shape[0])):
+            a = np.arange(float(np.prod(shape))).reshape(shape)
+            assert _written_outcome(lambda x, n: compiled(x, k, n), a, m) == \
+                _written_outcome(lambda x, n: writes_at_indirect_column(x, k, n), a, m), \
+                (shape, m, k)
