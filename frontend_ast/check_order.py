@@ -389,13 +389,17 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=frozenset()) -> dict:
+def _unread_in(body, written, after=None) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
-    `after`: the names the statements after an `if`'s branch surely read)."""
+    `after`: the names the statements after an `if`'s branch surely read).
+    In a branch, a running value (`c = c * 3 + x[j]`, carried to the next
+    iteration) is left out: its store under the `if` made a Func read at
+    data-dependent positions that does not lower
+    (test_frontend_loop_bounds.py's descending_window)."""
     out = {}
     for k, st in enumerate(body):
-        later = set(after)
+        later = set(after or ())
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
@@ -405,10 +409,12 @@ def _unread_in(body, written, after=frozenset()) -> dict:
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
                 not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
             continue
-        flags = any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value))
+        reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+        flags = bool(reads & written)
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
-                    if isinstance(t, ast.Name) and t.id not in later})
+                    if isinstance(t, ast.Name) and t.id not in later and
+                    (after is None or t.id not in reads)})
     return out
 
 
