@@ -115,6 +115,17 @@ def _has_loop(node) -> bool:
     return any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(node))
 
 
+def _same_statement(pf, k) -> list:
+    """The top-level statements of pf made from the source statement of
+    statement k: a `while` loop becomes `?stopN = False` and a `for` loop,
+    both located at the `while` (loop_forms.py)."""
+    def at(s):
+        loc = pf.smap.loc(s)
+        return None if loc is None else (loc.file, loc.line, loc.col)
+    body = pf.tree.body
+    return [body[k]] + [s for s in body[k + 1:] if at(s) is not None and at(s) == at(body[k])]
+
+
 def order_unknown(spec, k) -> bool:
     """Whether a failure of top-level statement k (None: a failure located
     in an inlined function) may not be the first one Python meets: the
@@ -126,7 +137,7 @@ def order_unknown(spec, k) -> bool:
             return False
         sites = check_sites(spec)
     else:
-        if not _has_loop(pf.tree.body[k]):
+        if not any(_has_loop(s) for s in _same_statement(pf, k)):
             return False
         sites = [loc for loc in check_sites(spec) if statement_index(pf, loc) in (k, None)]
     if spec.written is not None:
@@ -267,7 +278,9 @@ class LoopSinks:
         # (id of an assignment in a loop body, name) whose value a later
         # statement of that body may leave unread (it reads the name only
         # inside a loop, an `if` or a short-circuit part): stored as well
+        # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
+        self.written = _written_names(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
         """The test of an `if` inside a loop, where it may raise and nothing
@@ -311,6 +324,10 @@ class LoopSinks:
             if v.node is None:
                 node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
             key = (id(stmt), n)
+            if self.maybe_unread.get(key) and n in self.read:
+                v = _flags(v, self.written)
+                if v is None:
+                    continue
             arr = self.arrays.get(key)
             if arr is None:
                 arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
@@ -320,22 +337,44 @@ class LoopSinks:
             bld.arrays.write(arr, [], v, stmt)
 
 
-def _maybe_unread(tree) -> set:
-    """(id of an assignment in a loop body, name) for each name it assigns
-    that no later statement of the same body surely reads (see _sure_reads).
-    Only assignments whose value indexes (an IndexError Python raises there),
-    and not one whose value reads a name whose elements the loop nest writes
-    (`a[i, j] = ...`): its hidden store would read the array the nest
-    writes, which deps.py refuses."""
-    out = set()
+def _flags(v: Val, written: set):
+    """v's eager checks on a one of its type (a Val that raises where v
+    does and reads no element of an array the function writes; not on a
+    zero, which the checks' own zero would make a constant to simplify
+    away), or None when v has none or a check's position reads a Func or
+    the image of a name in `written` (`a[i, k[i]]` keeps the read of k)."""
+    _, found = checks.strip([v.node])
+    if not found or any(c.call_type == ir.FUNC or
+                        (c.call_type == ir.IMAGE and not checks.is_check_read(c) and
+                         c.name in written)
+                        for c in ir.find_calls(list(found))):
+        return None
+    one = ir.Const(v.node.type, True if v.node.type.is_bool() else 1)
+    return Val(checks.apply(found, one), v.ty, risky=True)
+
+
+def _maybe_unread(tree) -> dict:
+    """{(id of an assignment in a loop body, name): whether only its checks
+    are stored} for each name it assigns that no later statement of the
+    same body surely reads (see _sure_reads). Only assignments whose value
+    indexes (an IndexError Python raises there). One whose value reads a
+    name whose elements the loop nest writes (`a[i, j] = ...`) stores only
+    its checks (LoopSinks._flags): a hidden store of the value would read
+    the array the nest writes, which deps.py refuses."""
+    out = {}
     for nest in _outer_loops(tree):
-        written = {n.value.id for n in ast.walk(nest)
-                   if isinstance(n, (ast.Subscript, ast.Attribute)) and
-                   isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
+        written = _written_names(nest)
         for loop in ast.walk(nest):
             if isinstance(loop, (ast.For, ast.While)):
-                out |= _unread_in(loop.body, written)
+                out.update(_unread_in(loop.body, written))
     return out
+
+
+def _written_names(node) -> set:
+    """The names whose elements or attributes `node` assigns (`a[i, j] = ...`)."""
+    return {n.value.id for n in ast.walk(node)
+            if isinstance(n, (ast.Subscript, ast.Attribute)) and
+            isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
 
 
 def _outer_loops(tree) -> list:
@@ -350,21 +389,32 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written) -> set:
-    """_maybe_unread's pairs of one loop body (`written`: the names whose
-    elements its nest writes)."""
-    out = set()
+def _unread_in(body, written, after=None) -> dict:
+    """_maybe_unread's entries of one loop body, and of the branches of the
+    `if`s in it (`written`: the names whose elements its nest writes;
+    `after`: the names the statements after an `if`'s branch surely read).
+    In a branch, a running value (`c = c * 3 + x[j]`, carried to the next
+    iteration) is left out: its store under the `if` made a Func read at
+    data-dependent positions that does not lower
+    (test_frontend_loop_bounds.py's descending_window)."""
+    out = {}
     for k, st in enumerate(body):
-        if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
-                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)) or \
-                any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st.value)):
-            continue
-        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
-        later = set()
+        later = set(after or ())
         for other in body[k + 1:]:
             later |= _sure_reads(other)
-        out |= {(id(st), t.id) for t in targets
-                if isinstance(t, ast.Name) and t.id not in later}
+        if isinstance(st, ast.If):
+            out.update(_unread_in(st.body, written, later))
+            out.update(_unread_in(st.orelse, written, later))
+            continue
+        if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
+                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
+            continue
+        reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+        flags = bool(reads & written)
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        out.update({(id(st), t.id): flags for t in targets
+                    if isinstance(t, ast.Name) and t.id not in later and
+                    (after is None or t.id not in reads)})
     return out
 
 
