@@ -84,10 +84,39 @@ def _tighter(x, xd, y, yd, upper: bool):
     return _s((ir.Min if upper else ir.Max)(x, y)), xd
 
 
+def _isolated(a, b, names):
+    """(x, other, x_is_low) for each RVar x (of `names`) that one side of
+    `a <= b` (or a < b) is x plus or minus terms free of x: x itself on
+    that side, `other` the other side moved over (`y + x < n`: x < n - y);
+    x_is_low: x is on the low side (x <= other)."""
+    out = []
+    for side, far, low in ((b, a, False), (a, b, True)):
+        if isinstance(side, ir.Variable):
+            if side.name in names and side.type.is_integer():
+                out.append((side, far, low))
+            continue
+        if not (side.type.is_scalar() and side.type.is_integer()):
+            continue
+        for name, v in ir.free_vars(side).items():
+            if name not in names or v.type != side.type:
+                continue
+            k = _slope(side, v)
+            if k not in (1, -1):
+                continue
+            rest = _s(ir.Sub(side, v) if k == 1 else ir.Add(side, v))
+            if name in ir.free_vars(rest):
+                continue
+            # x + rest <= far: x <= far - rest; rest - x <= far: x >= rest - far
+            moved = _s(ir.Sub(far, rest)) if k == 1 else _s(ir.Sub(rest, far))
+            out.append((v, moved, low if k == 1 else not low))
+    return out
+
+
 def rvar_ranges(predicates, rvars) -> dict:
     """{RVar name: ([lower bounds], [upper bounds])} that the RDom predicates
-    state directly (`y + 1 <= x`, `x < n`: x >= y + 1 and x <= n - 1), each
-    bound free of that RVar and of memory reads."""
+    state directly (`y + 1 <= x`, `x < n`: x >= y + 1 and x <= n - 1; `y + x
+    < n`: x <= n - y - 1), each bound free of that RVar and of memory
+    reads."""
     names = {rv.name for rv in rvars}
     out: dict = {}
     stack = list(predicates)
@@ -102,9 +131,7 @@ def rvar_ranges(predicates, rvars) -> dict:
         if isinstance(c, (ir.GE, ir.GT)):
             a, b = b, a                 # a <= b (or a < b)
         strict = isinstance(c, (ir.LT, ir.GT))
-        for x, other, x_is_low in ((b, a, False), (a, b, True)):
-            if not (isinstance(x, ir.Variable) and x.name in names and x.type.is_integer()):
-                continue
+        for x, other, x_is_low in _isolated(a, b, names):
             if x.name in ir.free_vars(other) or ir.reads_memory(other):
                 continue
             one = ir.Const(other.type, 1)
@@ -161,7 +188,13 @@ def tightened_bounds(bounds: BoundsOf, e: ir.Expr, iv: Interval, ranges=None) ->
         lows.append((other.lo, other.lo_data))
         highs.append((other.hi, other.hi_data))
     if ranges:
-        more = _at_ends(own, e, ranges)
+        # e at an RVar's end holds that end, a side of a predicate: as in
+        # BoundsOf.sides, its int64 -> int32 casts (a Python int bound
+        # narrowed, `int32(min(int64(n), int64(y) + 3))`) are bounded by their
+        # values' ends, with obligations that these fit int32
+        at_end = BoundsOf(bounds.scope, own.obligations, bounds.facts)
+        at_end.narrowing = True
+        more = _at_ends(at_end, e, ranges)
         lows += more[0]
         highs += more[1]
     lo, lo_d, hi, hi_d = iv.lo, iv.lo_data, iv.hi, iv.hi_data

@@ -240,3 +240,37 @@ def test_lag_index_reads_inside(n, off):
 @pytest.mark.parametrize("n", [6, 2, 0])
 def test_lag_index_descending(n):
     _same(_LAG_DESC, lag_descending, np.arange(n, dtype=np.float64) + 2)
+
+
+# -- an RVar bounded by a predicate on a sum (`y + x < min(n, y + 3)`:
+# x <= min(n, y + 3) - y - 1; cancelling_bounds.rvar_ranges) --
+def window_min_stop(a, k):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(i, min(n, i + 3)):
+            s += a[i + j - i] - a[j - i] * k
+    return s
+
+
+def window_min_stop_sum(a):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(i, min(n - 1, i + 2)):
+            s = s * 0.5 + a[j + 1] * (i + 1)
+    return s
+
+
+_WINDOW_MIN_STOP = pipeline(window_min_stop)
+_WINDOW_MIN_STOP_SUM = pipeline(window_min_stop_sum)
+
+
+@pytest.mark.parametrize("n,k", [(3, 0), (6, 0), (1, 0), (0, 0), (6, 1), (6, -1)])
+def test_window_to_a_min_stop(n, k):
+    _same(_WINDOW_MIN_STOP, window_min_stop, np.arange(n, dtype=np.float64) * 1.5 + 1, k)
+
+
+@pytest.mark.parametrize("n", [6, 2, 1, 0])
+def test_window_to_a_min_stop_shifted_read(n):
+    _same(_WINDOW_MIN_STOP_SUM, window_min_stop_sum, np.arange(n, dtype=np.float64) * 1.5 + 1)
