@@ -67,6 +67,37 @@ class _PickOrdered(Mutator):
         return self._pick(n, False)
 
 
+_I32, _I64 = ir.Int(32), ir.Int(64)
+
+
+def _low32(e):
+    """An int32 expression equal to the int64 e modulo 2**32 (e a sum,
+    difference or product of int32 values widened and constants that fit
+    int32: `int64(i) + 1` is i + 1), or None."""
+    if isinstance(e, ir.Cast) and e.value.type == _I32:
+        return e.value
+    if isinstance(e, ir.Const):
+        return ir.Const(_I32, e.value) if -2**31 <= e.value < 2**31 else None
+    if isinstance(e, (ir.Add, ir.Sub, ir.Mul)):
+        a, b = _low32(e.a), _low32(e.b)
+        return None if a is None or b is None else type(e)(a, b)
+    return None
+
+
+class _Narrowed(Mutator):
+    """int32(x) of an int64 x that _low32 writes in int32 replaced by that
+    form: the same value (int32 arithmetic wraps as the cast does), which
+    simplification can cancel (`int32(int64(i) + 1) - i` is 1)."""
+
+    def visit_Cast(self, n):
+        n = self.mutate_children(n)
+        if n.type == _I32 and n.value.type == _I64:
+            low = _low32(n.value)
+            if low is not None:
+                return low
+        return n
+
+
 def _tighter(x, xd, y, yd, upper: bool):
     """The tighter of two bounds of the same values (None: unbounded), with
     its data flag; a bound from a data value's type range gives way to one
@@ -163,7 +194,7 @@ def _at_ends(own: BoundsOf, e, ranges: dict):
         # (increasing: the lower ends bound e below, the upper ends above)
         for ends, upper in ((r[0], k < 0), (r[1], k > 0)):
             for end in ends:
-                iv = own(_s(ir.substitute(e, {name: end})))
+                iv = own(_s(_Narrowed().mutate(ir.substitute(e, {name: end}))))
                 b = iv.hi if upper else iv.lo
                 if b is not None:
                     (highs if upper else lows).append((b, iv.hi_data if upper else iv.lo_data))
