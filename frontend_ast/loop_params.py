@@ -12,7 +12,7 @@ from pyhalide.buffer import Param
 
 from .context import StaticParam
 from .loop_bound_reach import reached_condition, reached_only, reads_data
-from .ranges import INT32, n_within
+from .ranges import INT32, Aff, n_within
 from .values import Val
 
 
@@ -63,7 +63,26 @@ def index_param(cx, v: Val, what: str, params: dict | None = None, key=None,
         cx.static_params.append(StaticParam(p, lambda env: _in_int32(f(env)), ir.INDEX))
         if params is not None:
             params[key] = p
-    return Val(p.node, v.ty, static=v.static).set_range(v.lo, v.hi, v.lbs, v.ubs)
+    return Val(p.node, v.ty, static=v.static).set_range(
+        v.lo, v.hi, *_with_symbol(cx, p, v))
+
+
+def _with_symbol(cx, p: Param, v: Val):
+    """v's affine bounds (lbs, ubs) and the parameter p itself, a symbol of
+    the argument ranges with its call-time value: a loop over it is bounded
+    by it (`for i in range(max(lo, hi), 1, -1)`: i <= the bound, where the
+    Affs of max(lo, hi) only give the type's range), so the bounds of an
+    inner loop's `range(i + 1, n)` are checked against the values of the
+    call, not the int32 range."""
+    sym = p.name
+    if sym not in cx.sym_static:
+        f = v.static
+        cx.syms.add(sym, INT32[0] if v.lo is None else max(v.lo, INT32[0]),
+                    INT32[1] if v.hi is None else min(v.hi, INT32[1]))
+        cx.sym_nodes[sym] = p.node
+        cx.sym_static[sym] = lambda env: _in_int32(f(env))
+    own = Aff.sym(sym)
+    return list(v.lbs) + [own], list(v.ubs) + [own]
 
 
 def _in_int32(v) -> int:

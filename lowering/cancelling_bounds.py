@@ -67,6 +67,37 @@ class _PickOrdered(Mutator):
         return self._pick(n, False)
 
 
+_I32, _I64 = ir.Int(32), ir.Int(64)
+
+
+def _low32(e):
+    """An int32 expression equal to the int64 e modulo 2**32 (e a sum,
+    difference or product of int32 values widened and constants that fit
+    int32: `int64(i) + 1` is i + 1), or None."""
+    if isinstance(e, ir.Cast) and e.value.type == _I32:
+        return e.value
+    if isinstance(e, ir.Const):
+        return ir.Const(_I32, e.value) if -2**31 <= e.value < 2**31 else None
+    if isinstance(e, (ir.Add, ir.Sub, ir.Mul)):
+        a, b = _low32(e.a), _low32(e.b)
+        return None if a is None or b is None else type(e)(a, b)
+    return None
+
+
+class _Narrowed(Mutator):
+    """int32(x) of an int64 x that _low32 writes in int32 replaced by that
+    form: the same value (int32 arithmetic wraps as the cast does), which
+    simplification can cancel (`int32(int64(i) + 1) - i` is 1)."""
+
+    def visit_Cast(self, n):
+        n = self.mutate_children(n)
+        if n.type == _I32 and n.value.type == _I64:
+            low = _low32(n.value)
+            if low is not None:
+                return low
+        return n
+
+
 def _tighter(x, xd, y, yd, upper: bool):
     """The tighter of two bounds of the same values (None: unbounded), with
     its data flag; a bound from a data value's type range gives way to one
@@ -84,10 +115,39 @@ def _tighter(x, xd, y, yd, upper: bool):
     return _s((ir.Min if upper else ir.Max)(x, y)), xd
 
 
+def _isolated(a, b, names):
+    """(x, other, x_is_low) for each RVar x (of `names`) that one side of
+    `a <= b` (or a < b) is x plus or minus terms free of x: x itself on
+    that side, `other` the other side moved over (`y + x < n`: x < n - y);
+    x_is_low: x is on the low side (x <= other)."""
+    out = []
+    for side, far, low in ((b, a, False), (a, b, True)):
+        if isinstance(side, ir.Variable):
+            if side.name in names and side.type.is_integer():
+                out.append((side, far, low))
+            continue
+        if not (side.type.is_scalar() and side.type.is_integer()):
+            continue
+        for name, v in ir.free_vars(side).items():
+            if name not in names or v.type != side.type:
+                continue
+            k = _slope(side, v)
+            if k not in (1, -1):
+                continue
+            rest = _s(ir.Sub(side, v) if k == 1 else ir.Add(side, v))
+            if name in ir.free_vars(rest):
+                continue
+            # x + rest <= far: x <= far - rest; rest - x <= far: x >= rest - far
+            moved = _s(ir.Sub(far, rest)) if k == 1 else _s(ir.Sub(rest, far))
+            out.append((v, moved, low if k == 1 else not low))
+    return out
+
+
 def rvar_ranges(predicates, rvars) -> dict:
     """{RVar name: ([lower bounds], [upper bounds])} that the RDom predicates
-    state directly (`y + 1 <= x`, `x < n`: x >= y + 1 and x <= n - 1), each
-    bound free of that RVar and of memory reads."""
+    state directly (`y + 1 <= x`, `x < n`: x >= y + 1 and x <= n - 1; `y + x
+    < n`: x <= n - y - 1), each bound free of that RVar and of memory
+    reads."""
     names = {rv.name for rv in rvars}
     out: dict = {}
     stack = list(predicates)
@@ -102,9 +162,7 @@ def rvar_ranges(predicates, rvars) -> dict:
         if isinstance(c, (ir.GE, ir.GT)):
             a, b = b, a                 # a <= b (or a < b)
         strict = isinstance(c, (ir.LT, ir.GT))
-        for x, other, x_is_low in ((b, a, False), (a, b, True)):
-            if not (isinstance(x, ir.Variable) and x.name in names and x.type.is_integer()):
-                continue
+        for x, other, x_is_low in _isolated(a, b, names):
             if x.name in ir.free_vars(other) or ir.reads_memory(other):
                 continue
             one = ir.Const(other.type, 1)
@@ -136,7 +194,7 @@ def _at_ends(own: BoundsOf, e, ranges: dict):
         # (increasing: the lower ends bound e below, the upper ends above)
         for ends, upper in ((r[0], k < 0), (r[1], k > 0)):
             for end in ends:
-                iv = own(_s(ir.substitute(e, {name: end})))
+                iv = own(_s(_Narrowed().mutate(ir.substitute(e, {name: end}))))
                 b = iv.hi if upper else iv.lo
                 if b is not None:
                     (highs if upper else lows).append((b, iv.hi_data if upper else iv.lo_data))
@@ -161,7 +219,13 @@ def tightened_bounds(bounds: BoundsOf, e: ir.Expr, iv: Interval, ranges=None) ->
         lows.append((other.lo, other.lo_data))
         highs.append((other.hi, other.hi_data))
     if ranges:
-        more = _at_ends(own, e, ranges)
+        # e at an RVar's end holds that end, a side of a predicate: as in
+        # BoundsOf.sides, its int64 -> int32 casts (a Python int bound
+        # narrowed, `int32(min(int64(n), int64(y) + 3))`) are bounded by their
+        # values' ends, with obligations that these fit int32
+        at_end = BoundsOf(bounds.scope, own.obligations, bounds.facts)
+        at_end.narrowing = True
+        more = _at_ends(at_end, e, ranges)
         lows += more[0]
         highs += more[1]
     lo, lo_d, hi, hi_d = iv.lo, iv.lo_data, iv.hi, iv.hi_data

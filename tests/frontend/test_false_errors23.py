@@ -240,3 +240,58 @@ def test_lag_index_reads_inside(n, off):
 @pytest.mark.parametrize("n", [6, 2, 0])
 def test_lag_index_descending(n):
     _same(_LAG_DESC, lag_descending, np.arange(n, dtype=np.float64) + 2)
+
+
+# -- an RVar bounded by a predicate on a sum (`y + x < min(n, y + 3)`:
+# x <= min(n, y + 3) - y - 1; cancelling_bounds.rvar_ranges) --
+def window_min_stop(a, k):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(i, min(n, i + 3)):
+            s += a[i + j - i] - a[j - i] * k
+    return s
+
+
+def window_min_stop_sum(a):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(i, min(n - 1, i + 2)):
+            s = s * 0.5 + a[j + 1] * (i + 1)
+    return s
+
+
+_WINDOW_MIN_STOP = pipeline(window_min_stop)
+_WINDOW_MIN_STOP_SUM = pipeline(window_min_stop_sum)
+
+
+@pytest.mark.parametrize("n,k", [(3, 0), (6, 0), (1, 0), (0, 0), (6, 1), (6, -1)])
+def test_window_to_a_min_stop(n, k):
+    _same(_WINDOW_MIN_STOP, window_min_stop, np.arange(n, dtype=np.float64) * 1.5 + 1, k)
+
+
+@pytest.mark.parametrize("n", [6, 2, 1, 0])
+def test_window_to_a_min_stop_shifted_read(n):
+    _same(_WINDOW_MIN_STOP_SUM, window_min_stop_sum, np.arange(n, dtype=np.float64) * 1.5 + 1)
+
+
+# -- an inner loop bounded by a descending outer loop from a computed start
+# (loop_params: the start's parameter is a symbol of its own, i <= it) --
+def descending_from_max(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(max(0 + lo, hi - 0), 1, -1):
+        for j in range(i + 1, n - 1):
+            s += a[j - i] * (i + 1)
+    return s
+
+
+_DESCENDING_FROM_MAX = pipeline(descending_from_max)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(0, -1, 2), (3, 0, 3), (6, 0, 3), (8, 4, -2), (8, 1, 2),
+                                     (4, -_BIG, 5)])
+def test_inner_loop_of_a_descending_loop_from_a_max(n, lo, hi):
+    _same(_DESCENDING_FROM_MAX, descending_from_max, np.arange(n, dtype=np.float64) * 1.5 + 1,
+          lo, hi)
