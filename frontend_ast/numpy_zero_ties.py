@@ -51,38 +51,26 @@ def _c(v):
     return ir.Const(POS, v)
 
 
-def _tail_start(count, lanes):
-    """1 + F * V: the first position of the tail (int64 node)."""
-    n = ops.cast(POS, count)
-    return ir.Add(ir.BitAnd(ir.Sub(n, _c(1)), _c(-lanes)), _c(1))
-
-
 def rank(p, count, lanes):
-    """int64 rank of position p (int64 node) among count elements: -1 for
-    p <= 0, 2**40 + p in the tail, else prio(lane) * 2**35 + vector index
-    (bit operations: lanes is a power of two and p - 1 >= 0 where used)."""
-    bits = lanes.bit_length() - 1
+    """int64 rank of position p (int64 node) among count elements."""
+    prio = _prio(lanes)
+    n = ops.cast(POS, count)
+    tail = ir.Add(ir.Mul(ir.Div(ir.Sub(n, _c(1)), _c(lanes)), _c(lanes)), _c(1))
     pm = ir.Sub(p, _c(1))
-    q = ir.BitXor(ir.BitAnd(pm, _c(lanes - 1)), _c(0b110 if lanes == 8 else 0b1100))
-    pr = None       # bit i of q is bit bits-1-i of the preference
-    for i in range(bits):
-        bit = ir.BitAnd(q, _c(1 << i))
-        sh = bits - 1 - 2 * i
-        bit = ir.Shl(bit, _c(sh)) if sh > 0 else ir.Shr(bit, _c(-sh)) if sh < 0 else bit
-        pr = bit if pr is None else ir.BitOr(pr, bit)
-    body = ir.BitOr(ir.Shl(pr, _c(35)), ir.Shr(pm, _c(bits)))
+    lane, k = ir.Mod(pm, _c(lanes)), ir.Div(pm, _c(lanes))
+    pr = _c(prio[lanes - 1])
+    for ln in reversed(range(lanes - 1)):
+        pr = ir.Select(ir.EQ(lane, _c(ln)), _c(prio[ln]), pr)
+    body = ir.Add(ir.Mul(pr, _c(2**35)), k)
     return ir.Select(ir.LE(p, _c(0)), _c(-1),
-                     ir.Select(ir.GE(p, _tail_start(count, lanes)), ir.Add(_c(2**40), p), body))
+                     ir.Select(ir.GE(p, tail), ir.Add(_c(2**40), p), body))
 
 
-def fixup(v, p, x0, count, lanes, of_rank=False):
-    """Whether NumPy returns x[0] (x0) instead of the winner (v, p); p its
-    position, or its rank where of_rank."""
+def fixup(v, p, x0, count, lanes):
+    """Whether NumPy returns x[0] (x0) instead of the winner (v, p)."""
     top = _prio(lanes).index(max(_prio(lanes)))
-    if of_rank:     # in the lanes (0 <= rank < 2**40), of a lane other than top
-        in_lanes = ir.And(ir.GE(p, _c(0)), ir.LT(p, _c(2**40)))
-        other = ir.NE(ir.Shr(p, _c(35)), _c(lanes - 1))
-    else:
-        in_lanes = ir.And(ir.GE(p, _c(1)), ir.LT(p, _tail_start(count, lanes)))
-        other = ir.NE(ir.BitAnd(ir.Sub(p, _c(1)), _c(lanes - 1)), _c(top))
+    n = ops.cast(POS, count)
+    tail = ir.Add(ir.Mul(ir.Div(ir.Sub(n, _c(1)), _c(lanes)), _c(lanes)), _c(1))
+    in_lanes = ir.And(ir.GE(p, _c(1)), ir.LT(p, tail))
+    other = ir.NE(ir.Mod(ir.Sub(p, _c(1)), _c(lanes)), _c(top))
     return ir.And(ir.EQ(v, x0), ir.And(in_lanes, other))

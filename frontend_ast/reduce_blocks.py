@@ -119,18 +119,6 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         # block a row; positions past the count compare as losers
         count, per, nrows = _flat_rows(cx, operand, step)
         sizes, nd = [nrows, per], 2
-    # min/max: NumPy's choice among equal elements (numpy_zero_ties.py) in
-    # C order. Read by flat position or of one axis, the lanes' own rule
-    # agrees with its rank (a lane's elements are in one NumPy lane, or its
-    # tail, or x[0] first); the lanes of rows of 2 axes or more are not
-    # (a row moves the NumPy lane): their updates compare ranks (slower)
-    ties = not arg
-    ranked = ties and by_address is None and nd > 1
-    if ties and by_address is None:
-        count = ops.cast(POS, sizes[0])
-        for size in sizes[1:]:
-            count = ir.Mul(count, ops.cast(POS, size))
-    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     width = Expr.wrap(sizes[nd - 1])
     full, tail = width // step, width % step
     # the lanes' and the tail's positions: int32 where the elements are
@@ -202,11 +190,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         else:
             x = element_node(cx, operand.elem(read + [at.node]), vty)
         v, pv = state(g[key])
-        if ranked:      # the state holds the rank (of the position with the lane)
-            pos = rank(ir.Add(pos, ops.cast(POS, lane.node)) if chunked else pos)
-            better = _wins(x, pos, v, pv, is_min, last, False)
-        else:
-            better = _wins(x, pos, v, pv, is_min, last, True)
+        better = _wins(x, pos, v, pv, is_min, last, True)
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
         ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
@@ -235,23 +219,30 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     f = ac.new_func(name, arr)
     ac.emitter.define(f, (), tuple(pack(ident, ir.Const(POS, -1 if last else 0))), [], None,
                       loc, pure=True, label=name)
+    # min/max read by flat position: NumPy's choice among equal elements
+    # (numpy_zero_ties.py; the lanes' own rule agrees with its rank: the
+    # elements of a lane are in one NumPy lane, or the tail, or x[0] first;
+    # not so for the lanes of rows of an array of 2 axes or more)
+    ties = not arg and (by_address is not None or nd == 1)
+    if ties and by_address is None:
+        count = sizes[0]
+    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
         v, pv = state(f[()])
         x, px = state(g[rb.x, rb.y])
         px = ops.cast(POS, px)
-        if g is part and not ranked:    # name_lanes' position of lane 0 of the chunk
+        if g is part:       # name_lanes' position of lane 0 of the chunk
             px = ir.Add(px, ops.cast(POS, rb.x.node))
-        # ranked: the lanes' states hold ranks, and so does name's
-        better = _wins(x, px, v, pv, is_min, last, False, None if ranked else rank)
+        better = _wins(x, px, v, pv, is_min, last, False, rank)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], rb, loc, label=name)
     if ties:
         v, pv = state(f[()])
         x0 = by_address.element(ir.index(0), by_address.sizes) if by_address is not None \
-            else element_node(cx, operand.elem([ir.index(0)] * nd), vty)
-        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty), ranked)
+            else element_node(cx, operand.elem([ir.index(0)]), vty)
+        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty))
         vals = pack(ir.Select(back, x0, v), ir.Select(back, ir.Const(POS, 0), pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], None, loc, label=name)
