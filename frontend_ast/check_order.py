@@ -393,10 +393,12 @@ def _unread_in(body, written, after=None) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
     `after`: the names the statements after an `if`'s branch surely read).
-    In a branch, a running value (`c = c * 3 + x[j]`, carried to the next
-    iteration) is left out: its store under the `if` made a Func read at
-    data-dependent positions that does not lower
-    (test_frontend_loop_bounds.py's descending_window)."""
+    A running value (`c = c * 3 + x[j]`, `t = t + a[j] * i`: carried to the
+    next iteration, which reads it) is left out: stored under an `if` it made
+    a Func read at data-dependent positions that does not lower
+    (test_frontend_loop_bounds.py's descending_window), stored in an inner
+    loop of a stepped range it was read outside its computed region
+    (test_loop_forms19.py's argument_step_in_a_nest)."""
     out = {}
     for k, st in enumerate(body):
         later = set(after or ())
@@ -413,8 +415,7 @@ def _unread_in(body, written, after=None) -> dict:
         flags = bool(reads & written)
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
-                    if isinstance(t, ast.Name) and t.id not in later and
-                    (after is None or t.id not in reads)})
+                    if isinstance(t, ast.Name) and t.id not in later and t.id not in reads})
     return out
 
 
