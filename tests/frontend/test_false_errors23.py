@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pyhalide import pipeline
+from tests.frontend.test_minmax_hull22 import tri_max as max_stop
 
 
 def _outcome(f, *args):
@@ -75,12 +76,7 @@ def test_second_inner_loop_on_the_same_variable(n):
 # (`i + lo` with lo a Python int keeps its affine bounds under its int64
 # check; a min/max bound, through that check and a constant offset, is
 # bounded by its operands' hulls: emit.hull_node, loops.hull_checked_bound)
-def max_stop(a, lo, hi):
-    k = 1
-    for i in range(a.shape[0]):
-        for j in range(i + lo, max(i + lo, hi - i)):
-            k = k * 3 % 10007 + j
-    return k
+# max_stop: test_minmax_hull22's kernel (lo >= 0 there), here with lo < 0
 
 
 def min_start(a, lo):

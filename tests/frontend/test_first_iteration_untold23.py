@@ -18,6 +18,7 @@ import pytest
 
 import pyhalide as ph
 from pyhalide.frontend_ast.errors import FrontendError
+from tests.frontend.test_false_errors23 import descending_from_max as descending_outer  # t_1_28
 
 from .frontend_check import check
 
@@ -31,13 +32,6 @@ def fuzz_nest(a, lo, hi):      # issue 17's kernel (the lead's fuzz, t_1_14)
     return s
 
 
-def descending_outer(a, lo, hi):    # the lead's fuzz, t_1_28
-    n = a.shape[0]
-    s = 0.0
-    for i in range(max(0 + lo, hi - 0), 1, -1):
-        for j in range(i + 1, n - 1):
-            s += a[j - i] * (i + 1)
-    return s
 
 
 def nest(a, lo, s):     # s: the start, a Python float or complex
