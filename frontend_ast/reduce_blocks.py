@@ -61,7 +61,6 @@ from pyhalide.buffer import Param
 from pyhalide.expr import Expr
 from pyhalide.var import RDom
 
-from . import numpy_zero_ties as zero_ties
 from . import ops
 from . import types as T
 from .arrayexpr import ArrayExpr, element_node, size_is
@@ -76,12 +75,10 @@ INTP = T.np_ty(np.intp)
 _counts = itertools.count()     # names of the element-count parameters
 
 
-def _wins(x, px, v, pv, is_min, last, ordered, rank=None):
+def _wins(x, px, v, pv, is_min, last, ordered):
     """Whether (x, px) is greater than (v, pv) in the order of the module
     docstring (IR nodes; px, pv int64 positions). `ordered`: px > pv is
-    known (the serial loop's own rule, without position compares). `rank`
-    (min/max): a number tie goes to the greater rank(position) instead of
-    the later position (NumPy's lanes: numpy_zero_ties.py)."""
+    known (the serial loop's own rule, without position compares)."""
     nan_x, nan_v = ops.is_nan(x), ops.is_nan(v)
     beats = ir.LT(x, v) if is_min else ir.GT(x, v)
     if ordered:
@@ -91,8 +88,6 @@ def _wins(x, px, v, pv, is_min, last, ordered, rank=None):
         # loses to v) (the negated compare is true for a NaN x)
         return ir.And(ir.Not(ir.GE(x, v) if is_min else ir.LE(x, v)), ir.Not(nan_v))
     tie = ir.GT(px, pv) if last else ir.LT(px, pv)
-    if rank is not None:
-        tie = ir.GT(rank(px), rank(pv))
     number = ir.And(ir.Not(nan_v), ir.Or(beats, ir.And(ir.EQ(x, v), tie)))
     return ir.Select(nan_x, ir.Or(ir.Not(nan_v), ir.LT(px, pv)), number)
 
@@ -219,14 +214,6 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     f = ac.new_func(name, arr)
     ac.emitter.define(f, (), tuple(pack(ident, ir.Const(POS, -1 if last else 0))), [], None,
                       loc, pure=True, label=name)
-    # min/max read by flat position: NumPy's choice among equal elements
-    # (numpy_zero_ties.py; the lanes' own rule agrees with its rank: the
-    # elements of a lane are in one NumPy lane, or the tail, or x[0] first;
-    # not so for the lanes of rows of an array of 2 axes or more)
-    ties = not arg and (by_address is not None or nd == 1)
-    if ties and by_address is None:
-        count = sizes[0]
-    rank = (lambda p: zero_ties.rank(p, count, zero_ties.lanes_of(vty))) if ties else None
     for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
         v, pv = state(f[()])
@@ -234,18 +221,10 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         px = ops.cast(POS, px)
         if g is part:       # name_lanes' position of lane 0 of the chunk
             px = ir.Add(px, ops.cast(POS, rb.x.node))
-        better = _wins(x, px, v, pv, is_min, last, False, rank)
+        better = _wins(x, px, v, pv, is_min, last, False)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)
         ac.emitter.define(f, (), vals, [], rb, loc, label=name)
-    if ties:
-        v, pv = state(f[()])
-        x0 = by_address.element(ir.index(0), by_address.sizes) if by_address is not None \
-            else element_node(cx, operand.elem([ir.index(0)]), vty)
-        back = zero_ties.fixup(v, pv, x0, count, zero_ties.lanes_of(vty))
-        vals = pack(ir.Select(back, x0, v), ir.Select(back, ir.Const(POS, 0), pv))
-        ac.defs.mark_emitted(vals, f)
-        ac.emitter.define(f, (), vals, [], None, loc, label=name)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
