@@ -38,6 +38,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.ops import equal, reads_memory, substitute_exprs
 
+from .branch_facts import conjuncts
 from .simplify import simplify
 
 _MAX_TERMS = 16
@@ -207,7 +208,7 @@ class _DropChecks(ir.Mutator):
         self.terms = terms
 
     def visit_AssertStmt(self, s):
-        if all(self._bounds(c) for c in _conjuncts(s.condition)):
+        if all(self._bounds(c) for c in conjuncts(s.condition)):
             return ir.Evaluate(ir.Const(_I32, 0))
         return s
 
@@ -239,9 +240,3 @@ def _same(a, b) -> bool:
     if isinstance(a, ir.Variable) and isinstance(b, ir.Variable):
         return a.name == b.name and a.type == b.type
     return equal(a, b)
-
-
-def _conjuncts(c) -> list:
-    if isinstance(c, ir.And):
-        return _conjuncts(c.a) + _conjuncts(c.b)
-    return [c]

@@ -29,6 +29,7 @@ from pyhalide import ir
 from pyhalide.ir.mutator import Mutator
 from pyhalide.ir.ops import reads_memory
 
+from .branch_facts import conjuncts
 from .linear import linear_form
 from .loop_range_facts import has_loop_exit
 from .simplify import simplify
@@ -40,10 +41,6 @@ def trim_guarded_loop(stmt: ir.Stmt) -> ir.Stmt:
     return _Trim().mutate(stmt) if has_loop_exit(stmt) else stmt
 
 
-def _conjuncts(c) -> list:
-    if isinstance(c, ir.And):
-        return _conjuncts(c.a) + _conjuncts(c.b)
-    return [c]
 
 
 def _at_least_zero(cmp):
@@ -64,7 +61,7 @@ def _at_least_zero(cmp):
 def _upper_bounds(p, x: str):
     """The bounds h (IR, free of x) with p <=> x <= h for each, or None."""
     out = []
-    for c in _conjuncts(p):
+    for c in conjuncts(p):
         if not isinstance(c, (ir.LT, ir.LE, ir.GT, ir.GE)) or c.a.type != _I32 or \
                 reads_memory(c):
             return None
