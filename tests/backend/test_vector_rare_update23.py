@@ -3,9 +3,9 @@ at = select(v < acc, i, at)` per lane) update under `if (any lane improves)`,
 a branch marked rarely taken (select_to_branch with vectors=True): the loop
 runs a load, a compare and a mask test per vector instead of a min and a
 select per tuple element (suite 1's argmin4d at 64 lanes: 0.55-0.64 ->
-0.40-0.48 ms CPU on one thread, alternating processes, cache off). Results are compared with NumPy's first-occurrence
-argmin on inputs where the branch is rare, always
-taken (decreasing), taken on ties, and with NaN."""
+0.40-0.48 ms CPU on one thread, alternating processes, cache off). Results
+are compared with NumPy's first-occurrence argmin on inputs where the branch
+is rare, always taken (decreasing), taken on ties, and with NaN."""
 import re
 
 import numpy as np
