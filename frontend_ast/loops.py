@@ -122,6 +122,8 @@ class LoopRunner:
             raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
         start = wide = ops.to_python_int(self.cx, start)
         stop = ops.to_python_int(self.cx, stop)
+        # a call-time bound past 32 bits where the range is empty: one that fits
+        start, stop = loop_start.empty_static_bounds(start, stop, k)
         bounds = []
         for v, which in ((start, "start"), (stop, "stop")):
             if v.is_static:
@@ -144,6 +146,7 @@ class LoopRunner:
             lo = None if stop.lo is None else stop.lo + 1
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
+        self.cx.loop_bounds[sym] = (start, stop, k)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
                     pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
                         _var_name(name))),

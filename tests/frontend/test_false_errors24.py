@@ -1,0 +1,93 @@
+"""False errors from loop bounds (session 24): compiled calls that raised
+where plain Python runs. Every case is compared with plain Python, on inputs
+where Python returns and where it raises (the exception type stays
+Python's)."""
+import numpy as np
+import pytest
+
+from pyhalide import pipeline
+
+
+def _outcome(f, *args):
+    try:
+        return f(*args)
+    except Exception as e:  # noqa: BLE001 - the type is compared
+        return type(e)
+
+
+def _same(kernel, f, *args):
+    want = _outcome(f, *args)
+    got = _outcome(kernel, *args)
+    if isinstance(want, type):
+        assert got is want
+    else:
+        assert not isinstance(got, type), got
+        np.testing.assert_array_equal(got, want)
+
+
+# -- call-time bounds past 32 bits where the range is empty (loop_start.empty_static_bounds) --
+def static_range(a, lo, hi):
+    s = 0.0
+    for j in range(lo, hi, -1):
+        s += a[j]
+    return s
+
+
+def static_stop_inner(a, lo):
+    s = 0.0
+    for i in range(3):
+        for j in range(lo, i, -1):
+            s += a[j] * (i + 1)
+        for j in range(i, lo):
+            s += a[j]
+    return s
+
+
+_STATIC_RANGE = pipeline(static_range)
+_STATIC_STOP_INNER = pipeline(static_stop_inner)
+_BIG = 2**40
+
+
+@pytest.mark.parametrize("lo,hi", [(1, _BIG), (_BIG, 2 * _BIG), (-_BIG, _BIG), (-_BIG, 3),
+                                   (4, 1), (4, -2), (_BIG, 3), (3, -_BIG)])
+def test_static_bounds_past_32_bits(lo, hi):
+    _same(_STATIC_RANGE, static_range, np.arange(6.0), lo, hi)
+
+
+@pytest.mark.parametrize("lo", [-_BIG, _BIG, 4, -1, 9])
+def test_static_bound_of_an_inner_loop(lo):
+    _same(_STATIC_STOP_INNER, static_stop_inner, np.arange(6.0), lo)
+
+
+# -- min/max at both ends of an inner range whose enclosing loop starts at a min
+# (emit.hull_node: a loop variable's hull from its loop's bounds, _loop_hull) --
+def both_ends(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(min(0, lo), 1):
+        for j in range(min(i, lo), max(i + lo, hi - i)):
+            s += a[j % n] * (j + 1)
+    return s
+
+
+def both_ends_descending(a, lo, hi):
+    s = 0.0
+    for i in range(min(0, lo), max(2, hi)):
+        for j in range(max(i, lo) - 1, min(i + 3, hi - i), -1):
+            s += a[j] * (i + 1)
+    return s
+
+
+_BOTH_ENDS = pipeline(both_ends)
+_BOTH_ENDS_DESCENDING = pipeline(both_ends_descending)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(6, 2, 5), (6, -2, 5), (4, -3, 9), (1, 5, -2), (7, 0, 0)])
+def test_min_max_at_both_ends(n, lo, hi):
+    _same(_BOTH_ENDS, both_ends, np.arange(n) + 1.0, lo, hi)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(7, -3, 6), (4, 2, 3), (4, -1, 9), (1, 0, -2), (7, 5, 9)])
+def test_min_max_at_both_ends_descending(n, lo, hi):
+    # (some of these read past the end: IndexError as Python)
+    _same(_BOTH_ENDS_DESCENDING, both_ends_descending, np.arange(n) + 1.0, lo, hi)
