@@ -48,8 +48,9 @@ def empty_static_bounds(start: Val, stop: Val, k: int):
     only where the loop runs (`range(1, lo, -1)` with lo = 2**40 runs
     nothing in Python).
 
-    With both bounds static, an empty range becomes range(0, 0) (each bound
-    that does not fit is 0 where the range is empty). With one static bound,
+    With both bounds static, where the range is empty a bound that does not
+    fit becomes the other bound (range(stop, stop)), or 0 where neither
+    fits (range(0, 0)). With one static bound,
     it is clamped to the int32 edge past which the range is empty whatever
     the other bound in int32 (the other bound's own check or clamp covers
     the rest): for k > 0 a stop below INT32_MIN and a start above INT32_MAX,
@@ -67,10 +68,16 @@ def empty_static_bounds(start: Val, stop: Val, k: int):
         def empty(env):
             a, b = int(fa(env)), int(fb(env))
             return a >= b if k > 0 else a <= b
-        for i, f in enumerate((fa, fb)):
-            if wide[i]:
+        for i, (f, other) in enumerate(((fa, fb), (fb, fa))):
+            if not wide[i]:
+                continue
+            if wide[1 - i]:         # both wide: range(0, 0)
                 out[i] = _replaced(out[i], lambda env, f=f: 0 if empty(env) else int(f(env)),
                                    0, 0)
+            else:                   # range(stop, stop) or range(start, start)
+                o = out[1 - i]
+                out[i] = _replaced(out[i], lambda env, f=f, g=other: int(g(env)) if empty(env)
+                                   else int(f(env)), o.lo, o.hi)
         return tuple(out)
     # (i = 0: start, 1: stop) the edge past which the range is empty
     for i, v in enumerate(out):

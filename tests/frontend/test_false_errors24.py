@@ -91,3 +91,43 @@ def test_min_max_at_both_ends(n, lo, hi):
 def test_min_max_at_both_ends_descending(n, lo, hi):
     # (some of these read past the end: IndexError as Python)
     _same(_BOTH_ENDS_DESCENDING, both_ends_descending, np.arange(n) + 1.0, lo, hi)
+
+
+# -- the kernel's "index arithmetic overflows int32" where Python raises first
+# (check_order.index_wrap: the plain function tells) --
+def descending_near_int32_max(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(hi, i + lo, -1):
+            s += a[j - 1] * (i + 1)
+    return s
+
+
+_DESCENDING_NEAR_MAX = pipeline(descending_near_int32_max)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(3, 1, 2**31 - 5), (6, 1, 2**31 - 2), (3, 1, 2**30),
+                                     (6, 1, 4), (6, -2, 3)])
+def test_index_wrap_where_python_raises_first(n, lo, hi):
+    _same(_DESCENDING_NEAR_MAX, descending_near_int32_max, np.arange(n) + 1.0, lo, hi)
+
+
+# -- one call-time bound past 32 bits, the other not (a wrong result found while
+# fixing the above: range(min(n - 2, lo), n - 2, -1) must stay empty) --
+def one_wide_bound(a, lo):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(min(n - 2, lo), n - 2, -1):
+        s += i + 1.0
+    for i in range(n - 2, max(n - 3, lo)):
+        s += 10.0 * (i + 2)
+    return s
+
+
+_ONE_WIDE_BOUND = pipeline(one_wide_bound)
+
+
+@pytest.mark.parametrize("n,lo", [(1, 0), (1, -3), (4, 0), (4, -2**40), (5, -2**40), (0, 1)])
+def test_one_wide_bound_runs_as_python(n, lo):
+    _same(_ONE_WIDE_BOUND, one_wide_bound, np.arange(n) + 1.0, lo)
