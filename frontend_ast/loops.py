@@ -189,8 +189,11 @@ class LoopRunner:
         lbs, ubs, constraints = found
         bounded = []
         for ls, us, lo, hi in constraints:
-            lows = [c for a in ls for c in self.cx.syms.expand(a, False)]
-            highs = [c for a in us for c in self.cx.syms.expand(a, True)]
+            # (not a bound from a type's range: `j + lo` with j's start a min, whose
+            # bound is the int32 range, would require lo >= 0; hull_checked_bound
+            # bounds such a value by its hull)
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if abs(c.c) < 2**30]
+            highs = [c for a in us for c in self.cx.syms.expand(a, True) if abs(c.c) < 2**30]
             if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None

@@ -131,3 +131,41 @@ _ONE_WIDE_BOUND = pipeline(one_wide_bound)
 @pytest.mark.parametrize("n,lo", [(1, 0), (1, -3), (4, 0), (4, -2**40), (5, -2**40), (0, 1)])
 def test_one_wide_bound_runs_as_python(n, lo):
     _same(_ONE_WIDE_BOUND, one_wide_bound, np.arange(n) + 1.0, lo)
+
+
+# -- a loop bound computed from a loop variable whose start is a min or max: the
+# int32 requirement of `j + lo` is not taken from j's type range (it required
+# lo >= 0: OverflowError where Python runs; loops.certified_bound) --
+def start_from_min(a, lo):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(min(i + lo, n), max(i, n - i)):
+            for k in range(max(j + lo, j + 1), j + 1, -1):
+                s = s * 0.5 + a[k % n]
+    return s
+
+
+def start_from_max(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(min(hi - i, i + lo), n):
+            for k in range(max(hi - j, n - 1), max(n, j + lo), -1):
+                s += a[k % n] - a[i + j - k] * j
+    return s
+
+
+_START_FROM_MIN = pipeline(start_from_min)
+_START_FROM_MAX = pipeline(start_from_max)
+
+
+@pytest.mark.parametrize("n,lo", [(4, -2), (1, -1), (7, 2), (8, 3), (5, -9)])
+def test_bound_from_a_loop_starting_at_a_min(n, lo):
+    _same(_START_FROM_MIN, start_from_min, np.arange(n) + 1.0, lo)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(4, 0, 3), (7, -2, 5), (8, 3, 12), (1, 3, 9), (6, -4, 12)])
+def test_bound_from_a_loop_starting_at_a_max(n, lo, hi):
+    # (some read a[i + j - k] past the ends: IndexError as Python)
+    _same(_START_FROM_MAX, start_from_max, np.arange(n) + 1.0, lo, hi)
