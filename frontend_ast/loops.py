@@ -46,6 +46,12 @@ def _static_aff(a, sym_static) -> bool:
     return all(s in sym_static for s in a.terms) and abs(a.c) < 2**30
 
 
+def _type_edge(a) -> bool:
+    """An Aff whose constant is near or past an end of int32 (2**31 - 2**24
+    or more): a bound from a type's range, not a program's constant."""
+    return abs(a.c) >= 2**31 - 2**24
+
+
 class LoopVarDone:
     """The value of a loop variable after its loop, or of an array value
     computed inside a loop (`array`), after the loop (not supported)."""
@@ -192,8 +198,8 @@ class LoopRunner:
             # (not a bound from a type's range: `j + lo` with j's start a min, whose
             # bound is the int32 range, would require lo >= 0; hull_checked_bound
             # bounds such a value by its hull)
-            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if abs(c.c) < 2**30]
-            highs = [c for a in us for c in self.cx.syms.expand(a, True) if abs(c.c) < 2**30]
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if not _type_edge(c)]
+            highs = [c for a in us for c in self.cx.syms.expand(a, True) if not _type_edge(c)]
             if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None
