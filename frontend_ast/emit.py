@@ -265,6 +265,12 @@ class Emitter:
         n, aff = self._hull_aff(v, upper, shift)
         if aff is not None and abs(aff.c) < 2**30:
             return n, [aff]
+        # (a call-time bound whose first bound is its type's range: its own parameter)
+        own = self._static_bound(v, upper, shift) if aff is not None else None
+        if own is not None:
+            node = self.aff_node(own[0], ir.INDEX)
+            if node is not None:
+                return node, own
         found = self._minmax_hull(v.node, upper, shift, depth)
         if found is None:
             found = self._loop_hull(v, upper, shift, depth)

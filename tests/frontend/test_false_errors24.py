@@ -169,3 +169,23 @@ def test_bound_from_a_loop_starting_at_a_min(n, lo):
 def test_bound_from_a_loop_starting_at_a_max(n, lo, hi):
     # (some read a[i + j - k] past the ends: IndexError as Python)
     _same(_START_FROM_MAX, start_from_max, np.arange(n) + 1.0, lo, hi)
+
+
+# -- an inner stop known at call time whose own bounds are a type's range
+# (max(n, hi)): its hull is its parameter (emit.hull_node, _static_bound) --
+def stop_of_call_time_max(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(hi - i, i + 1, -1):
+            for k in range(min(n, n - j), max(n, hi + lo)):
+                s += a[max(k - 1, 0)] - a[j] * j
+    return s
+
+
+_STOP_OF_CALL_TIME_MAX = pipeline(stop_of_call_time_max)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(4, 0, 3), (7, -2, 5), (1, -4, -4), (7, 2, -1), (3, 0, 9)])
+def test_stop_of_a_call_time_max(n, lo, hi):
+    _same(_STOP_OF_CALL_TIME_MAX, stop_of_call_time_max, np.arange(n) + 1.0, lo, hi)
