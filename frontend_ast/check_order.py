@@ -162,6 +162,16 @@ def raise_plain(spec, e: BaseException, given):
     raise e
 
 
+def index_wrap(e: BaseException) -> bool:
+    """Whether e is the kernel's OverflowError that its int32 index
+    arithmetic would wrap (lowering/index_overflow.py): a limit of the
+    compiled code, not Python's failure. Python may raise another error
+    first (`a[j - 1]` with j near 2**31 past a small array's end:
+    IndexError), so the plain function tells (raise_plain; e if it raises
+    nothing)."""
+    return type(e) is OverflowError and str(e).startswith("index arithmetic of ")
+
+
 def _raising_lines(exc) -> set:
     """(file, line) of each frame of exc's traceback."""
     out = set()

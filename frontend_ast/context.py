@@ -111,6 +111,7 @@ class Context:
         self.check_named = {}       # check image name -> its CheckImage (guard)
         self.limit_names = set()    # the names of the limit checks among them
         self.minmax_parts = {}      # id of an integer Min/Max node -> (node, its operand Vals)
+        self.loop_bounds = {}       # loop symbol -> (start Val, stop Val, step) of its latest Loop
         self.sum_parts = {}         # id of a Python-int Add node -> (node, its operand Vals)
         self.static_params = []
         self.static_checks = CallTimeChecks(self)

@@ -255,7 +255,7 @@ class Emitter:
         return (ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))),
                 None)
 
-    def hull_node(self, v: Val, upper: bool, shift: int):
+    def hull_node(self, v: Val, upper: bool, shift: int, depth: int = 0):
         """(IR node, [Aff]) bounding v over every iteration of the enclosing
         loops, free of loop placeholders ((None, None) if not found). Where
         v's own bounds are only its type's range and v is a max (upper) or
@@ -265,12 +265,63 @@ class Emitter:
         n, aff = self._hull_aff(v, upper, shift)
         if aff is not None and abs(aff.c) < 2**30:
             return n, [aff]
-        found = self._minmax_hull(v.node, upper, shift)
+        # (a call-time bound whose first bound is its type's range: its own parameter)
+        own = self._static_bound(v, upper, shift) if aff is not None else None
+        if own is not None:
+            node = self.aff_node(own[0], ir.INDEX)
+            if node is not None:
+                return node, own
+        found = self._minmax_hull(v.node, upper, shift, depth)
+        if found is None:
+            found = self._loop_hull(v, upper, shift, depth)
         if found is not None:
             return found
         return (n, None if aff is None else [aff])
 
-    def _minmax_hull(self, node, upper: bool, shift: int):
+    def _loop_hull(self, v: Val, upper: bool, shift: int, depth: int):
+        """hull_node's case of an affine bound of v in loop variables whose
+        own bounds are not affine (`hi - i` under `for i in range(min(0, lo),
+        1)`: i's lower bound is a min): each loop variable replaced by the
+        hull of its loop's start or stop (context.loop_bounds, hull_node of
+        that bound), the max (upper) or min (lower) of every combination.
+        None if a loop's bound has no hull or there are too many."""
+        bounds = v.ubs if upper else v.lbs
+        if not bounds or depth > 3:
+            return None
+        aff = bounds[0]
+        syms = [s for s in aff.terms if s in self.cx.syms.loops]
+        if not syms or any(s not in self.cx.loop_bounds for s in syms):
+            return None
+        combos = [Aff({t: c for t, c in aff.terms.items() if t not in syms}, aff.c)]
+        for s in syms:
+            k = aff.terms[s]
+            start, stop, step = self.cx.loop_bounds[s]
+            up = upper == (k > 0)       # the variable's upper (lower) hull is needed
+            if up:
+                bound, at = (stop, -1) if step > 0 else (start, 0)
+            else:
+                bound, at = (start, 0) if step > 0 else (stop, 1)
+            affs = self._static_bound(bound, up, at)
+            if affs is None:
+                n, affs = self.hull_node(bound, upper=up, shift=at, depth=depth + 1)
+                if n is None or not affs:
+                    return None
+            combos = [c + a.scale(k) for c in combos for a in affs]
+            if len(combos) > 8:
+                return None
+        nodes = []
+        for c in combos:
+            c = c.shift(shift)
+            if abs(c.c) >= 2**30 or any(t not in self.cx.sym_static for t in c.terms):
+                return None
+            n = self.aff_node(c, ir.INDEX) or ops.cast(ir.INDEX, self.aff_node(c))
+            nodes.append(n)
+        node = nodes[0]
+        for n in nodes[1:]:
+            node = (ir.Max if upper else ir.Min)(node, n)
+        return node, [c.shift(shift) for c in combos]
+
+    def _minmax_hull(self, node, upper: bool, shift: int, depth: int = 0):
         """hull_node's max/min case: node (through its overflow guards and a
         constant offset, `min(lo - 1, i - 1) - 1` of a `while j >= lo` loop)
         is a max (upper) or min (lower) recorded with its operands; the
@@ -281,20 +332,31 @@ class Emitter:
             shift += node.b.value if isinstance(node, ir.Add) else -node.b.value
             node = _unguard(node.a)
         if isinstance(node, ir.Add):
-            return self._sum_hull(node, upper, shift)
+            return self._sum_hull(node, upper, shift, depth)
         if not isinstance(node, ir.Max if upper else ir.Min):
             return None
         # the operands recorded for this node (or one of the same form: remade)
         for rec, a, b in self.cx.minmax_parts.values():
             if rec is not node and not ir.equal(rec, node):
                 continue
-            found = [self.hull_node(p, upper, shift) for p in (a, b)]
+            found = [self.hull_node(p, upper, shift, depth) for p in (a, b)]
             if all(f[0] is not None for f in found):
                 return (ir.Max if upper else ir.Min)(found[0][0], found[1][0]), \
                     found[0][1] + found[1][1]
         return None
 
-    def _sum_hull(self, node, upper: bool, shift: int):
+    def _static_bound(self, v: Val, upper: bool, shift: int):
+        """[Aff]: v's first own upper (lower) bound over argument symbols
+        with a constant of int32 size, shifted (a loop bound known at call
+        time is bounded by its own parameter, loop_params.index_param), or
+        None."""
+        for a in v.ubs if upper else v.lbs:
+            if a.terms and abs(a.c) < 2**30 and all(t in self.cx.sym_static and
+                                                    t not in self.cx.syms.loops for t in a.terms):
+                return [a.shift(shift)]
+        return None
+
+    def _sum_hull(self, node, upper: bool, shift: int, depth: int = 0):
         """The hull of a sum of two Python ints recorded with its operands
         (context.sum_parts: a merged loop's `max(0, n - i - 1) + max(0, m)`):
         the sum of theirs, its Affs the sums of theirs (the loop bound's own
@@ -303,7 +365,8 @@ class Emitter:
         for rec, a, b in self.cx.sum_parts.values():
             if rec is not node and not ir.equal(rec, node):
                 continue
-            (na, aa), (nb, ab) = self.hull_node(a, upper, shift), self.hull_node(b, upper, 0)
+            (na, aa), (nb, ab) = self.hull_node(a, upper, shift, depth), \
+                self.hull_node(b, upper, 0, depth)
             if na is not None and nb is not None and aa and ab:
                 return ir.Add(na, nb), [x + y for x in aa for y in ab]
         return None

@@ -74,7 +74,7 @@ def _with_symbol(cx, p: Param, v: Val):
     Affs of max(lo, hi) only give the type's range), so the bounds of an
     inner loop's `range(i + 1, n)` are checked against the values of the
     call, not the int32 range."""
-    sym = p.name
+    sym = p.name()
     if sym not in cx.sym_static:
         f = v.static
         cx.syms.add(sym, INT32[0] if v.lo is None else max(v.lo, INT32[0]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pyhalide import ir
 
 from . import ops
+from .ranges import INT32, n_within
 from .values import Val
 
 
@@ -37,3 +38,64 @@ def clamped_start(cx, start: Val, stop: Val, k: int):
         return out.set_range(edge, max(stop.hi, edge), None, ubs or None)
     lbs = list(start.lbs) + (list(stop.lbs) if stop.hi is not None and stop.hi <= edge else [])
     return out.set_range(min(stop.lo, edge), edge, lbs or None, None)
+
+
+def empty_static_bounds(start: Val, stop: Val, k: int):
+    """(start, stop) of `range(start, stop, k)` with the bounds known at
+    call time (static) that do not fit int32 replaced by values that do
+    where Python's range is empty, over the same iterations: the call-time
+    check that a bound fits 32 bits (loop_params.index_param) then fails
+    only where the loop runs (`range(1, lo, -1)` with lo = 2**40 runs
+    nothing in Python).
+
+    With both bounds static, where the range is empty a bound that does not
+    fit becomes the other bound (range(stop, stop)), or 0 where neither
+    fits (range(0, 0)). With one static bound,
+    it is clamped to the int32 edge past which the range is empty whatever
+    the other bound in int32 (the other bound's own check or clamp covers
+    the rest): for k > 0 a stop below INT32_MIN and a start above INT32_MAX,
+    for k < 0 the mirror image. The bounds keep their affine bounds: they
+    hold for the loop variable, whose values are the same. A risky bound
+    (its computation may raise) is left as it is."""
+    out = [start, stop]
+    static = [v.is_static and not v.risky and not v.is_const for v in out]
+    wide = [s and not n_within(v.rng, INT32) for s, v in zip(static, out)]
+    if not any(wide):
+        return start, stop
+    if all(static):
+        fa, fb = start.static, stop.static
+
+        def empty(env):
+            a, b = int(fa(env)), int(fb(env))
+            return a >= b if k > 0 else a <= b
+        for i, (f, other) in enumerate(((fa, fb), (fb, fa))):
+            if not wide[i]:
+                continue
+            if wide[1 - i]:         # both wide: range(0, 0)
+                out[i] = _replaced(out[i], lambda env, f=f: 0 if empty(env) else int(f(env)),
+                                   0, 0)
+            else:                   # range(stop, stop) or range(start, start)
+                o = out[1 - i]
+                out[i] = _replaced(out[i], lambda env, f=f, g=other: int(g(env)) if empty(env)
+                                   else int(f(env)), o.lo, o.hi)
+        return tuple(out)
+    # (i = 0: start, 1: stop) the edge past which the range is empty
+    for i, v in enumerate(out):
+        if not wide[i]:
+            continue
+        low_edge = (i == 1) == (k > 0)      # stop going up, start going down
+        edge = INT32[0] if low_edge else INT32[1]
+        pick = max if low_edge else min
+        f = v.static
+        out[i] = _replaced(v, lambda env, f=f, pick=pick, edge=edge: pick(int(f(env)), edge),
+                           pick(v.lo, edge) if v.lo is not None else (edge if low_edge else None),
+                           pick(v.hi, edge) if v.hi is not None else (None if low_edge else edge))
+    return tuple(out)
+
+
+def _replaced(v: Val, fn, lo, hi) -> Val:
+    """A call-time Val computing fn, with v's range widened to [lo, hi]
+    (None: unbounded) and v's affine bounds."""
+    lo = None if v.lo is None or lo is None else min(v.lo, lo)
+    hi = None if v.hi is None or hi is None else max(v.hi, hi)
+    return Val(None, v.ty, static=fn).set_range(lo, hi, list(v.lbs), list(v.ubs))

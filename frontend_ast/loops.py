@@ -46,6 +46,12 @@ def _static_aff(a, sym_static) -> bool:
     return all(s in sym_static for s in a.terms) and abs(a.c) < 2**30
 
 
+def _type_edge(a) -> bool:
+    """An Aff whose constant is near or past an end of int32 (2**31 - 2**24
+    or more): a bound from a type's range, not a program's constant."""
+    return abs(a.c) >= 2**31 - 2**24
+
+
 class LoopVarDone:
     """The value of a loop variable after its loop, or of an array value
     computed inside a loop (`array`), after the loop (not supported)."""
@@ -122,6 +128,8 @@ class LoopRunner:
             raise self.cx.err(node.iter.args[2], "range() arg 3 must not be zero")
         start = wide = ops.to_python_int(self.cx, start)
         stop = ops.to_python_int(self.cx, stop)
+        # a call-time bound past 32 bits where the range is empty: one that fits
+        start, stop = loop_start.empty_static_bounds(start, stop, k)
         bounds = []
         for v, which in ((start, "start"), (stop, "stop")):
             if v.is_static:
@@ -144,6 +152,7 @@ class LoopRunner:
             lo = None if stop.lo is None else stop.lo + 1
             hi = start.hi
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
+        self.cx.loop_bounds[sym] = (start, stop, k)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
                     pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
                         _var_name(name))),
@@ -186,8 +195,11 @@ class LoopRunner:
         lbs, ubs, constraints = found
         bounded = []
         for ls, us, lo, hi in constraints:
-            lows = [c for a in ls for c in self.cx.syms.expand(a, False)]
-            highs = [c for a in us for c in self.cx.syms.expand(a, True)]
+            # (not a bound from a type's range: `j + lo` with j's start a min, whose
+            # bound is the int32 range, would require lo >= 0; hull_checked_bound
+            # bounds such a value by its hull)
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if not _type_edge(c)]
+            highs = [c for a in us for c in self.cx.syms.expand(a, True) if not _type_edge(c)]
             if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
                                             for s in c.terms):
                 return None

@@ -627,6 +627,8 @@ class Specialization:
             return self._run(args, given)
         except Exception as e:
             if check_order.loc_of(e) is None:
+                if check_order.index_wrap(e):
+                    check_order.raise_plain(self, e, args if given is None else given)
                 raise
             check_order.raise_first(self, e, args, given)
 
