@@ -93,9 +93,12 @@ class WrittenArgs:
                         f"{self.params[j]!r} as it was on entry, so this call is refused: "
                         f"pass a copy (e.g. {self.params[j]}.copy())")
 
-    def copy_back(self, args, outs):
-        """The final values into the caller's arrays (any strides)."""
+    def copy_back(self, args, outs, skip=()):
+        """The final values into the caller's arrays (any strides); those at
+        positions `skip` were computed in place (in_place_args.py)."""
         for k, slots in zip(self.positions, self.slots):
+            if k in skip:
+                continue
             a = args[k]
             if len(slots) == 2:         # a complex argument: its real and imaginary parts
                 np.copyto(a.real, outs[slots[0]][0].reshape(a.shape))

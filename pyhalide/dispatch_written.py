@@ -43,6 +43,8 @@ def written_layout(L, spec, entry, args):
     """[Written] for the written arguments of `spec` at the key of `args`
     (slots added to Layout L), or None (see the module doc)."""
     written = spec.written
+    if getattr(entry, "in_place", ()):
+        return None             # computed in the caller's array: the Python fast path
     spans = {}
     for i, v in enumerate(args):
         if isinstance(v, np.ndarray):
