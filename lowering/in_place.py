@@ -15,6 +15,9 @@ same argument passed as input and output, or raises InPlaceRefused:
 
 - no read of the image is left (only the copy read it: every other read
   would see the array the kernel is changing);
+- the output is not computed in scratch storage over a larger region than
+  the buffer (context.internal_name: storage that is the caller's buffer
+  only where it holds the region, else uninitialized without the copy);
 - nothing can fail after the first store into the output: no AssertStmt and
   no heap Allocate (MemoryError) after a store to it in program order, nor
   anywhere in a loop that stores to it (a later iteration runs after an
@@ -25,6 +28,8 @@ same argument passed as input and output, or raises InPlaceRefused:
 from __future__ import annotations
 
 from pyhalide import ir
+
+from .context import internal_name
 
 
 class InPlaceRefused(Exception):
@@ -70,9 +75,12 @@ def check_in_place(stmt: ir.Stmt, pairs: dict) -> None:
     """InPlaceRefused unless the final Stmt is safe in place (module doc)."""
     images = set(pairs.values())
     outputs = set(pairs)
+    scratch = {internal_name(o) for o in outputs}
     for n in _nodes(stmt):
         if isinstance(n, (ir.Load, ir.Call)) and n.name in images:
             raise InPlaceRefused(f"the kernel reads {n.name} besides its copy")
+        if isinstance(n, (ir.Load, ir.Store, ir.Allocate)) and n.name in scratch:
+            raise InPlaceRefused(f"{n.name}: the output is computed over a larger region")
     _Order(outputs).walk(stmt, False)
 
 
