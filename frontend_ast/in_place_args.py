@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyhalide.ir.config import debug_print
+
 from pyhalide.lowering.in_place import InPlaceRefused
 
 # the smallest written argument computed in place (bytes)
@@ -80,7 +82,8 @@ def in_place_run(spec, env, pipe, bufs, shapes, args):
         trial[flat] = args[pos]
     try:
         call = spec.reported(env, pipe.kernel_call, trial, pairs)
-    except InPlaceRefused:
+    except InPlaceRefused as e:
+        debug_print(1, f"pyhalide: {spec.pf.name}: no in-place variant ({e})")
         spec.in_place_refused = True
         return None
     bufs[:] = trial

@@ -3,7 +3,7 @@
 array itself is passed as that output, so the copy-in stage and the copy
 back are not needed.
 
-    drop_copy_in(stmt, pairs) -> Stmt        (after loop synthesis)
+    drop_copy_in(stmt, pairs) -> Stmt        (after bounds inference)
     check_in_place(stmt, pairs)              (on the final Stmt)
 
 `pairs` maps an output Func's name to the input image it copies: the
@@ -15,11 +15,15 @@ same argument passed as input and output, or raises InPlaceRefused:
 
 - no read of the image is left (only the copy read it: every other read
   would see the array the kernel is changing);
-- the output is not computed in scratch storage over a larger region than
-  the buffer (context.internal_name: storage that is the caller's buffer
-  only where it holds the region, else uninitialized without the copy);
+- the stage is dropped after bounds inference, so the kernel keeps the
+  check that the region it computes lies within the image (the copy's read
+  of it): where that holds, the output's scratch storage over a larger
+  region (context.internal_name) is the caller's buffer itself, never
+  uninitialized memory, and its stores count as stores into the output;
 - nothing can fail after the first store into the output: no AssertStmt and
-  no heap Allocate (MemoryError) after a store to it in program order, nor
+  no Allocate but small ones of constant size (SMALL_ALLOCATION: on the
+  stack; a heap one may raise MemoryError) after a store to it in program
+  order, nor
   anywhere in a loop that stores to it (a later iteration runs after an
   earlier one stored). A failed call then has left the caller's array as
   it was, which the callers' failure handling (check_order.raise_first,
@@ -74,14 +78,10 @@ def _copy_stage(s, name: str, image: str) -> bool:
 def check_in_place(stmt: ir.Stmt, pairs: dict) -> None:
     """InPlaceRefused unless the final Stmt is safe in place (module doc)."""
     images = set(pairs.values())
-    outputs = set(pairs)
-    scratch = {internal_name(o) for o in outputs}
     for n in _nodes(stmt):
         if isinstance(n, (ir.Load, ir.Call)) and n.name in images:
             raise InPlaceRefused(f"the kernel reads {n.name} besides its copy")
-        if isinstance(n, (ir.Load, ir.Store, ir.Allocate)) and n.name in scratch:
-            raise InPlaceRefused(f"{n.name}: the output is computed over a larger region")
-    _Order(outputs).walk(stmt, False)
+    _Order(set(pairs) | {internal_name(o) for o in pairs}).walk(stmt, False)
 
 
 def _nodes(stmt):
@@ -94,6 +94,21 @@ def _nodes(stmt):
         seen.add(id(n))
         yield n
         stack.extend(ir.children(n))
+
+
+# the largest allocation of constant size counted as one that cannot fail
+# (bytes): codegen_llvm puts it on the stack (unless the function's stack
+# budget is spent: then a heap allocation of at most this size)
+SMALL_ALLOCATION = 1024
+
+
+def _small(s: ir.Allocate) -> bool:
+    n = s.type.bytes()
+    for e in s.extents:
+        if not isinstance(e, ir.Const):
+            return False
+        n *= max(int(e.value), 0)
+    return s.reuse_if is None and n <= SMALL_ALLOCATION
 
 
 class _Order:
@@ -118,7 +133,8 @@ class _Order:
         may have been stored to after s."""
         if s is None:
             return stored
-        if isinstance(s, (ir.AssertStmt, ir.Allocate)) and stored:
+        if stored and (isinstance(s, ir.AssertStmt) or
+                       isinstance(s, ir.Allocate) and not _small(s)):
             raise InPlaceRefused("a check or an allocation after a store into the argument")
         if isinstance(s, ir.Block):
             for x in s.stmts:

@@ -174,11 +174,11 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     place_at_stages(ctx)
     # loop synthesis leaves the region symbols to bounds inference: verified after it
     stmt = run("loop synthesis", lambda _: synthesize_loops(ctx), None, check=False)
-    if in_place:
-        stmt = run("drop copy-in", lambda s: drop_copy_in(s, in_place), stmt, check=False)
     stmt = run("require checks", lower_require, stmt, check=False)
     stmt = run("share subexpressions", share_subexpressions, stmt, check=False)
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
+    if in_place:
+        stmt = run("drop copy-in", lambda s: drop_copy_in(s, in_place), stmt)
     if traces_realizations(ctx):
         stmt = run("trace realizations", lambda s: inject_realization_tracing(s, ctx), stmt)
     stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
