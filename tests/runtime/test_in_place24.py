@@ -37,12 +37,17 @@ def scale_two(a, b):
         b[i] += a[i]
 
 
-def write_then_index(a, idx):
+def write_then_index(a, b, idx):
     # raises IndexError at the first out-of-range idx[i], after a[:i] changed
-    s = 0.0
     for i in range(a.shape[0]):
-        a[i] = a[i] + 1.0
-        s += a[idx[i]]
+        a[i] = a[i] + b[idx[i]]
+
+
+def divide_by_old_sum(a):
+    # the sum reads the argument as it was on entry: never in place
+    s = a.sum()
+    for i in range(a.shape[0]):
+        a[i] /= s
     return s
 
 
@@ -97,7 +102,7 @@ def _matrix(shape, seed=0, order="C"):
 
 @pytest.mark.parametrize("fn", [scale, normalize_rows])
 def test_two_dimensional_in_place(fn):
-    a = _matrix((120, 97), 1)          # 93 KB: in place
+    a = _matrix((100, 100), 1)          # 80 KB: in place
     assert a.nbytes >= in_place_args.MIN_BYTES
     _same_as_python(fn, a)
     spec = _spec(fn)
@@ -117,13 +122,13 @@ def test_stencil_in_place_and_small():
 
 @pytest.mark.parametrize("layout", ["F", "negative", "strided", "big-endian"])
 def test_other_layouts_copy_as_before(layout):
-    a = _matrix((120, 97), 4)
+    a = _matrix((100, 100), 4)
     if layout == "F":
         a = np.asfortranarray(a)
     elif layout == "negative":
         a = a[::-1]
     elif layout == "strided":
-        a = _matrix((120, 194), 4)[:, ::2]
+        a = _matrix((100, 200), 4)[:, ::2]
     else:
         a = a.astype(">f8")
     _same_as_python(normalize_rows, a)
@@ -143,11 +148,21 @@ def test_read_only_and_shared_arguments_raise_value_error():
 
 
 def test_raising_after_writing_keeps_pythons_partial_writes():
-    a = np.random.default_rng(7).random(10_000)
-    ok = np.arange(10_000)[::-1].copy()
-    _same_as_python(write_then_index, a, ok)
+    rng = np.random.default_rng(7)
+    a, b = rng.random(10_000), rng.random(100)
+    ok = rng.integers(-100, 100, 10_000)
+    _same_as_python(write_then_index, a, b, ok)
     bad = ok.copy()
-    bad[5000] = 10_000                     # a[10000]: IndexError at i = 5000
-    _same_as_python(write_then_index, a, bad)
-    bad[0] = -20_000                       # at i = 0, before any other write
-    _same_as_python(write_then_index, a, bad)
+    bad[5000] = 100                        # b[100]: IndexError at i = 5000
+    _same_as_python(write_then_index, a, b, bad)
+    bad[0] = -101                          # at i = 0, before any write
+    _same_as_python(write_then_index, a, b, bad)
+    # its index check runs after stores into a: the copying kernel ran
+    assert _spec(write_then_index).in_place_refused
+
+
+def test_reads_of_the_entry_value_are_not_in_place():
+    a = np.random.default_rng(8).random(10_000)
+    _same_as_python(divide_by_old_sum, a)
+    spec = _spec(divide_by_old_sum)
+    assert spec.in_place_refused or not spec.in_place_pairs
