@@ -24,8 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyhalide.ir.config import debug_print
-
-from pyhalide.lowering.in_place import InPlaceRefused
+from pyhalide.ir.errors import InPlaceRefused
 
 # the smallest written argument computed in place (bytes)
 MIN_BYTES = 1 << 16

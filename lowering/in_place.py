@@ -32,13 +32,9 @@ same argument passed as input and output, or raises InPlaceRefused:
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.errors import InPlaceRefused
 
 from .context import internal_name
-
-
-class InPlaceRefused(Exception):
-    """The in-place variant does not apply to this kernel (the caller
-    compiles and runs the copying kernel instead)."""
 
 
 def drop_copy_in(stmt: ir.Stmt, pairs: dict) -> ir.Stmt:
