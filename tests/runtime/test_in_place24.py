@@ -166,3 +166,23 @@ def test_reads_of_the_entry_value_are_not_in_place():
     _same_as_python(divide_by_old_sum, a)
     spec = _spec(divide_by_old_sum)
     assert spec.in_place_refused or not spec.in_place_pairs
+
+
+def test_compiled_entry_computes_in_place():
+    # the hot key's compiled entry (pyhalide/dispatch.py) passes the
+    # argument as the output and copies nothing; every call equals Python
+    p = ph.pipeline(scale)
+    a = _matrix((100, 100), 9)
+    want = a.copy()
+    for _ in range(12):
+        assert p(a) is None
+        scale(want)
+        np.testing.assert_array_equal(a, want)
+    assert p._entry is not None
+    entries = list(p.last_specialization.direct.entries.values())
+    assert entries and all(e.in_place for e in entries)
+    ro = a.copy()
+    ro.flags.writeable = False              # the entry's check: the general path raises
+    with pytest.raises(ValueError, match="read-only"):
+        p(ro)
+    np.testing.assert_array_equal(ro, a)
