@@ -20,7 +20,9 @@ sign, so -0.0 is not 0.0; NaN never equals itself, so its calls take the
 general path. The scalar arguments the kernel takes as params are passed at
 each call, whether keyed or not. Arguments the function writes into
 (arg_writes.py) are checked before the kernel runs and get their final
-values copied back after it, as on the general path.
+values copied back after it, as on the general path; an entry recorded from
+a call computed in place (in_place_args.py) passes those arguments as their
+outputs again and copies nothing.
 
 After a general call that succeeded, `remember` notes its key; at the second
 general call with that key it records the kernel call prepared with the
