@@ -73,23 +73,27 @@ def _copy_stage(s, name: str, image: str) -> bool:
 
 def check_in_place(stmt: ir.Stmt, pairs: dict) -> None:
     """InPlaceRefused unless the final Stmt is safe in place (module doc)."""
-    images = set(pairs.values())
-    for n in _nodes(stmt):
-        if isinstance(n, (ir.Load, ir.Call)) and n.name in images:
-            raise InPlaceRefused(f"the kernel reads {n.name} besides its copy")
+    reads = _Names((ir.Load, ir.Call), set(pairs.values()))
+    reads.visit(stmt)
+    if reads.found:
+        raise InPlaceRefused(f"the kernel reads {reads.found} besides its copy")
     _Order(set(pairs) | {internal_name(o) for o in pairs}).walk(stmt, False)
 
 
-def _nodes(stmt):
-    """Every node of stmt (shared subtrees once)."""
-    seen, stack = set(), [stmt]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        yield n
-        stack.extend(ir.children(n))
+class _Names(ir.Visitor):
+    """Finds a node of the types `kinds` whose name is in `names` (`found`:
+    that name, or None)."""
+
+    def __init__(self, kinds, names):
+        super().__init__()
+        self.kinds, self.names, self.found = kinds, names, None
+
+    def visit(self, n):
+        if self.found is None:
+            if isinstance(n, self.kinds) and n.name in self.names:
+                self.found = n.name
+            else:
+                super().visit(n)
 
 
 # the largest allocation of constant size counted as one that cannot fail
@@ -119,9 +123,9 @@ class _Order:
         """Whether s stores to an output."""
         hit = self.memo.get(id(s))
         if hit is None:
-            hit = any(isinstance(n, (ir.Store, ir.Provide)) and n.name in self.outputs
-                      for n in _nodes(s))
-            self.memo[id(s)] = hit
+            v = _Names((ir.Store, ir.Provide), self.outputs)
+            v.visit(s)
+            hit = self.memo[id(s)] = v.found is not None
         return hit
 
     def walk(self, s, stored: bool) -> bool:
