@@ -5,6 +5,8 @@ the copy in and the copy back. Every call is compared with plain Python on a
 copy (the argument after the call, the result), on the general path and the
 fast path (three calls of one key); other layouts take the copying path and
 must equal Python too; the errors are Python's (NumPy's)."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -51,13 +53,9 @@ def divide_by_old_sum(a):
     return s
 
 
-_COMPILED = {}
-
-
+@functools.cache
 def _compiled(fn):
-    if fn not in _COMPILED:
-        _COMPILED[fn] = ph.pipeline(fn)
-    return _COMPILED[fn]
+    return ph.pipeline(fn)     # one compiled function per file (CI time)
 
 
 def _outcome(fn, args):
