@@ -13,8 +13,8 @@ copies cost less than what leaving the compiled entry of dispatch.py costs:
 such keys take the Python fast path). The kernel is the in-place variant
 (lowering/in_place.py: the output's copy stage dropped; refused where the
 kernel would read the argument after changing it or could fail after a
-store into it): the specialization then remembers the refusal
-(`spec.in_place_refused`) and calls copy as before.
+store into it; or a variant that does not compile): the specialization then
+remembers the refusal (`spec.in_place_refused`) and calls copy as before.
 
 The argument is passed both as its input image (which the variant never
 reads) and as the output buffer; the kernel's `noalias` holds, since only
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyhalide.ir.config import debug_print
-from pyhalide.ir.errors import InPlaceRefused
+from pyhalide.ir.errors import CompileError, InPlaceRefused
 
 # the smallest written argument computed in place (bytes)
 MIN_BYTES = 1 << 16
@@ -81,7 +81,7 @@ def in_place_run(spec, env, pipe, bufs, shapes, args):
         trial[flat] = args[pos]
     try:
         call = spec.reported(env, pipe.kernel_call, trial, pairs)
-    except InPlaceRefused as e:
+    except (InPlaceRefused, CompileError) as e:      # (the copying kernel reports its own)
         debug_print(1, f"pyhalide: {spec.pf.name}: no in-place variant ({e})")
         spec.in_place_refused = True
         return None
