@@ -4,7 +4,9 @@ the writes after the call.
 A written argument is a local array whose pure definition copies the
 argument (so every read in the function, before or after a write, sees
 what Python sees there); its final version is an output of the pipeline,
-copied back into the caller's array after the run. Which arguments are
+copied back into the caller's array after the run (where the call and the
+kernel allow, the caller's array is that output itself and nothing is
+copied: in_place_args.py). Which arguments are
 written is found by building: the first write into an argument set up
 read-only raises arrays.ArgumentWritten, and the specialization is built
 again with that argument writable (specialize.py).
@@ -93,9 +95,12 @@ class WrittenArgs:
                         f"{self.params[j]!r} as it was on entry, so this call is refused: "
                         f"pass a copy (e.g. {self.params[j]}.copy())")
 
-    def copy_back(self, args, outs):
-        """The final values into the caller's arrays (any strides)."""
+    def copy_back(self, args, outs, skip=()):
+        """The final values into the caller's arrays (any strides); those at
+        positions `skip` were computed in place (in_place_args.py)."""
         for k, slots in zip(self.positions, self.slots):
+            if k in skip:
+                continue
             a = args[k]
             if len(slots) == 2:         # a complex argument: its real and imaginary parts
                 np.copyto(a.real, outs[slots[0]][0].reshape(a.shape))

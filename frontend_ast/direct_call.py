@@ -20,7 +20,9 @@ sign, so -0.0 is not 0.0; NaN never equals itself, so its calls take the
 general path. The scalar arguments the kernel takes as params are passed at
 each call, whether keyed or not. Arguments the function writes into
 (arg_writes.py) are checked before the kernel runs and get their final
-values copied back after it, as on the general path.
+values copied back after it, as on the general path; an entry recorded from
+a call computed in place (in_place_args.py) passes those arguments as their
+outputs again and copies nothing.
 
 After a general call that succeeded, `remember` notes its key; at the second
 general call with that key it records the kernel call prepared with the
@@ -254,7 +256,7 @@ class DirectCall:
             allocs.extend((full, dt) for dt in dtypes)
             slots.append((len(dtypes), None if len(shape) == dims else shape))
         run = kernel.prepared(buffers, params, self.live, self.exact)
-        self.entries[key] = _Entry(run, allocs, slots, env)
+        self.entries[key] = _Entry(run, allocs, slots, env, _in_place(buffers[n:], args))
 
     def call(self, args):
         """The result of the call on `args` (matched by the specialization's
@@ -279,6 +281,8 @@ class DirectCall:
         bufs = [getattr(args[s[0]], s[1]) if isinstance(s, tuple) else args[s] if s >= 0
                 else zero for s in self.sources]
         outs_flat = [np.empty(full, dt) for full, dt in e.allocs]
+        for flat, pos in e.in_place:        # the argument itself (in_place_args.py)
+            outs_flat[flat] = args[pos]
         bufs.extend(outs_flat)
         spec.reported(e.env, e.run, bufs, [args[i] for i in self.live_args])
         if e.simple:
@@ -290,17 +294,33 @@ class DirectCall:
                 outs.append(mine if shape is None else [b.reshape(shape) for b in mine])
                 k += count
         if written is not None:
-            written.copy_back(args, outs)
+            written.copy_back(args, outs, e.skip)
         return spec.result_converter()(outs, args, e.env)
 
 
-class _Entry:
-    __slots__ = ("run", "allocs", "slots", "env", "simple")
+def _in_place(outputs, args) -> tuple:
+    """((output index, argument position), ...) of the outputs that are
+    argument arrays themselves (computed in place: in_place_args.py)."""
+    out = []
+    for j, buf in enumerate(outputs):
+        for i, a in enumerate(args):
+            if buf is a:
+                out.append((j, i))
+                break
+    return tuple(out)
 
-    def __init__(self, run, allocs, slots, env):
+
+class _Entry:
+    __slots__ = ("run", "allocs", "slots", "env", "simple", "in_place", "skip")
+
+    def __init__(self, run, allocs, slots, env, in_place=()):
         self.run = run                # runtime.PreparedCall: run(buffers)
         self.allocs = allocs          # [(full shape, dtype)] per output buffer
         self.slots = slots            # [(buffers, shape or None)] per output slot
         self.env = env                # the StaticEnv of the call (equal key: equal env)
+        # (output buffer index, argument position) of the arguments computed
+        # in place, and those positions (their copy back is skipped)
+        self.in_place = in_place
+        self.skip = frozenset(pos for _, pos in in_place)
         # one output slot of the full dimensions: its buffers are the outputs
         self.simple = len(slots) == 1 and slots[0][1] is None

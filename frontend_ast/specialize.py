@@ -28,6 +28,7 @@ from .builder import Builder
 from .direct_call import MISS, DirectCall
 from .errors import FrontendError
 from .exprs import same_global
+from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
@@ -284,6 +285,10 @@ class Specialization:
                     b.defs.ensure_defined(part)
                 slots.append([self._slot(p.func, [s.static for s in p.shape]) for p in parts])
             self.written = WrittenArgs(pf.params, [a.arg_name for a in written], slots)
+        # written arguments computed in the caller's array (in_place_args.py):
+        # the pairs, made on the first eligible call, and a refused variant
+        self.in_place_pairs = False
+        self.in_place_refused = False
         for func, shape_fns in check_order.unrealized_checked(b, self.out_funcs):
             self._slot(func, shape_fns)       # checks of arrays no output reads
         promote_scans(b)              # a running value stored per iteration: in the array
@@ -647,6 +652,7 @@ class Specialization:
 
     def _run(self, args, given):
         call = None
+        in_place = ()                 # positions of the arguments computed in place
         if self.written is not None:
             self.written.check(args)
         # arrays of the other byte order are computed on as native copies;
@@ -663,7 +669,12 @@ class Specialization:
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                call = self.reported(env, pipe.kernel_call, bufs)
+                if self.written is not None and native is args:
+                    made = in_place_run(self, env, pipe, bufs, shapes, args)
+                    if made is not None:
+                        call, in_place = made
+                if call is None:
+                    call = self.reported(env, pipe.kernel_call, bufs)
         outs = []
         if call is not None:
             kernel, buffers, params, graph, plan = call
@@ -675,7 +686,7 @@ class Specialization:
                             [b.reshape(shape) for b in mine])
                 k += len(dtypes)
             if self.written is not None:
-                self.written.copy_back(args, outs)
+                self.written.copy_back(args, outs, in_place)
         result = self.result_converter()(outs, args if given is None else given, env)
         if native is args:
             self._remember(args, env, call, shapes if call is not None else [])

@@ -24,6 +24,7 @@ from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
+from .in_place import check_in_place, drop_copy_in
 from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
@@ -106,7 +107,8 @@ def defs_text(env: dict, order_hint=None) -> str:
     return "\n".join(ir.function_to_str(env[n]) for n in names if n in env)
 
 
-def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None) -> Lowered:
+def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None,
+          in_place=None) -> Lowered:
     """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
     name to its Function) to a final Stmt. The simplifier's and linear
     forms' memos serve one compile and are emptied after it (they hold the
@@ -114,15 +116,17 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None) 
     the cycle collector runs again: its first collection then has only what
     lowering keeps to traverse (emptied after it, they cost interpolate's
     first collection about 0.1 s). `rows`: extent name -> its value now,
-    for specialize_rows."""
+    for specialize_rows. `in_place`: output Func name -> the input image
+    its pure definition copies, for the in-place variant (in_place.py:
+    InPlaceRefused where it does not apply)."""
     with cycle_collection_paused():
         try:
-            return _lower(outputs, env, inputs, params, dense, stop_after, rows)
+            return _lower(outputs, env, inputs, params, dense, stop_after, rows, in_place)
         finally:
             clear_caches()
 
 
-def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowered:
+def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=None) -> Lowered:
     out_names = [fn.name for fn in outputs]
     ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
                           frozenset(dense or ()))
@@ -173,6 +177,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("require checks", lower_require, stmt, check=False)
     stmt = run("share subexpressions", share_subexpressions, stmt, check=False)
     stmt = run("bounds inference", lambda s: infer_bounds(s, ctx), stmt)
+    if in_place:
+        stmt = run("drop copy-in", lambda s: drop_copy_in(s, in_place), stmt)
     if traces_realizations(ctx):
         stmt = run("trace realizations", lambda s: inject_realization_tracing(s, ctx), stmt)
     stmt = run("access checks", lambda s: add_access_checks(s, ctx), stmt)
@@ -207,6 +213,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None) -> Lowere
     stmt = run("split mod loops", split_mod_loops, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
+    if in_place:
+        check_in_place(stmt, in_place)
     lowered.stmt = stmt
     lowered.texts["final"] = lambda: ir.to_str(stmt)
     return lowered

@@ -27,7 +27,7 @@ absence), else the general path compares their values.
 A specialization that writes into its arguments computes their final
 values into outputs, which the entry copies into the caller's arrays after
 the kernel succeeded (dispatch_written.py); a failing kernel leaves them as
-they were.
+they were. A key computed in place passes the argument as its output.
 
 It is not built (None) for what it does not do: written arguments
 dispatch_written.py refuses, a specialization whose
@@ -201,6 +201,7 @@ class Out:
     def __init__(self, ndim):
         self.ndim = ndim
         self.slots = {}
+        self.arg = None          # the argument passed as this output (in place)
 
 
 class Result:
@@ -355,6 +356,9 @@ def _layout(spec, direct, entry, args) -> Layout:
         o.slots["descr"] = L.obj(np.dtype(dt))
         o.slots["shape"] = L.words(shape)
         L.outputs.append(o)
+    for w in L.written:
+        if w.in_place:
+            L.outputs[w.output].arg = w.arg
     live = dict(zip(direct.live, direct.live_args))
     if not all(direct.exact):
         raise _Refused("a param converts its argument")

@@ -191,6 +191,8 @@ def _copy_back(e: _Emitter, layout, objs, outs):
     failure (none is expected: same shape and dtype) releases the outputs
     and returns NULL with NumPy's exception set."""
     for w in layout.written:
+        if w.in_place:
+            continue
         rc = e.call(layout.fns["PyArray_CopyInto"], "i32", f"ptr {objs[w.arg]}, ptr {outs[w.output]}")
         c = e.tmp()
         e(f"{c} = icmp eq i32 {rc}, 0")
@@ -216,11 +218,16 @@ def _globals(e: _Emitter, layout):
         e.equal(now, e.slot(slots["value"], "ptr"), "ptr")
 
 
-def _outputs(e: _Emitter, layout) -> list:
+def _outputs(e: _Emitter, layout, objs) -> list:
     """Allocate the output arrays (PyArray_Empty steals its dtype's reference:
-    one is added first); on failure release those made and return NULL."""
+    one is added first), or take a reference to the argument an output is
+    computed in (in place); on failure release those made and return NULL."""
     outs = []
     for j, out in enumerate(layout.outputs):
+        if out.arg is not None:
+            e.call(layout.fns["Py_IncRef"], "void", f"ptr {objs[out.arg]}")
+            outs.append(objs[out.arg])
+            continue
         descr = e.slot(out.slots["descr"], "ptr")
         e.call(layout.fns["Py_IncRef"], "void", f"ptr {descr}")
         dims = e.slot_ptr(out.slots["shape"])
@@ -442,7 +449,7 @@ def entry_ir(layout) -> str:
     if "threads" in layout.slots:            # a parallel kernel: the pool sized first
         _ensure_threads(e, layout)
     flag = _cancel_flag(e, layout)
-    outs = _outputs(e, layout)
+    outs = _outputs(e, layout, objs)
     kargs, err = _kernel_args(e, layout, values, outs)
     cancel = e.tmp()
     e(f"{cancel} = getelementptr i64, ptr {err}, i64 {layout.err_slots}")

@@ -3,6 +3,9 @@ specialization that writes into argument arrays (frontend_ast/arg_writes.py)
 computes each one's final value into an output, which the entry copies into
 the caller's array after the kernel succeeded (a failing kernel leaves the
 arguments as they were, so the general path's run again computes the same).
+A key the fast path computes in place (frontend_ast/in_place_args.py: the
+argument is the output buffer, and the kernel cannot fail after storing
+into it) passes the argument as that output and copies nothing.
 
     written_layout(L, spec, entry, args) -> [Written] | None
 
@@ -22,11 +25,13 @@ import numpy as np
 class Written:
     """One written argument: `arg` (its position), `output` (the output
     buffer holding its final value), `span` (slot of its byte span's two
-    words) and `others` ([(position, slot of its span)] of the other array
-    arguments whose bytes could meet its)."""
+    words), `others` ([(position, slot of its span)] of the other array
+    arguments whose bytes could meet its) and `in_place` (the output buffer
+    is the argument itself: frontend_ast/in_place_args.py; nothing to copy)."""
 
-    def __init__(self, arg, output, span, others):
+    def __init__(self, arg, output, span, others, in_place=False):
         self.arg, self.output, self.span, self.others = arg, output, span, others
+        self.in_place = in_place
 
 
 def byte_span(a: np.ndarray):
@@ -43,6 +48,7 @@ def written_layout(L, spec, entry, args):
     """[Written] for the written arguments of `spec` at the key of `args`
     (slots added to Layout L), or None (see the module doc)."""
     written = spec.written
+    in_place = dict(getattr(entry, "in_place", ()))     # output index -> argument
     spans = {}
     for i, v in enumerate(args):
         if isinstance(v, np.ndarray):
@@ -64,5 +70,5 @@ def written_layout(L, spec, entry, args):
         if k not in spans:                      # no element: nothing to copy or meet
             continue
         others = [(j, s) for j, s in spans.items() if j != k]
-        out.append(Written(k, flat, spans[k], others))
+        out.append(Written(k, flat, spans[k], others, in_place.get(flat) == k))
     return out

@@ -171,22 +171,28 @@ class Pipeline(HalidePipelineMethods):
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph)).stmt
 
-    def _lowered(self, graph, dense=(), stop_after=None, rows=None):
+    def _lowered(self, graph, dense=(), stop_after=None, rows=None, in_place=None):
         from .lowering.pipeline import lower
         return lower([f.function() for f in self._outputs], graph.env,
                      graph.input_images(), graph.scalar_params(), dense=dense,
-                     stop_after=stop_after, rows=rows)
+                     stop_after=stop_after, rows=rows, in_place=in_place)
 
     @deep_entry
-    def _kernel(self, dense=None, graph_and_key=None):
+    def _kernel(self, dense=None, graph_and_key=None, in_place=None):
         """The compiled kernel for the current algorithm, schedules and input
         types, specialized on which buffers are dense in dimension 0 (and,
         for the loop nests lowering/specialize_rows.py copies, on the row
-        extents the inputs have now)."""
+        extents the inputs have now); with `in_place` (output Func name ->
+        the input image it copies) its in-place variant
+        (lowering/in_place.py: InPlaceRefused where it does not apply)."""
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
         key = key + "|dense:" + ",".join(sorted(_canonical_buffer(graph, n) for n in dense))
+        if in_place:
+            key += "|in_place:" + ",".join(sorted(
+                f"{_canonical_buffer(graph, o)}={_canonical_buffer(graph, i)}"
+                for o, i in in_place.items()))
         kernel = _cached_kernel(key)
         if kernel is not None and getattr(kernel, "rows", None):
             # specialized on row extents (lowering/specialize_rows.py): for
@@ -199,7 +205,7 @@ class Pipeline(HalidePipelineMethods):
         if kernel is None:
             from .lowering.kernel_cache import store_kernel
             from .lowering.pipeline import compile_lowered
-            lowered = self._lowered(graph, dense, rows=_row_extents(graph))
+            lowered = self._lowered(graph, dense, rows=_row_extents(graph), in_place=in_place)
             kernel = compile_lowered(lowered)
             kernel.names = dict(graph.canonical)
             kernel.rows = {_canonical_buffer(graph, n[:-len(".extent.0")]): v
@@ -312,16 +318,18 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         kernel(buffers, params, fresh)
 
-    def _bound(self, graph, key, plan, arrays: list) -> tuple:
+    def _bound(self, graph, key, plan, arrays: list, in_place=None) -> tuple:
         """(kernel, buffers, params): the kernel for the inputs and
-        parameters bound now (compiled on first use) and its arguments."""
+        parameters bound now (compiled on first use) and its arguments
+        (`in_place`: see _kernel)."""
         inputs = [graph.input_array(name) for name in plan.image_names]
         params = [graph.param_value(name) for name in plan.param_names]
         dense = frozenset([n for n, a in zip(plan.image_names, inputs) if _dense0(a)]
                           + [n for n, a in zip(plan.out_names, arrays) if _dense0(a)])
-        kernel = plan.kernels.get(dense)
+        which = (dense, tuple(sorted(in_place.items()))) if in_place else dense
+        kernel = plan.kernels.get(which)
         if kernel is None:
-            kernel = plan.kernels[dense] = self._kernel(dense, (graph, key))[0]
+            kernel = plan.kernels[which] = self._kernel(dense, (graph, key), in_place)[0]
         return kernel, inputs + arrays, params
 
     def bind_arrays(self, arrays: list):
@@ -334,13 +342,14 @@ class Pipeline(HalidePipelineMethods):
         kernel, buffers, params, _, _ = self.kernel_call(arrays)
         return lambda: kernel(buffers, params, True)
 
-    def kernel_call(self, arrays: list) -> tuple:
+    def kernel_call(self, arrays: list, in_place=None) -> tuple:
         """(kernel, buffers, params, graph, plan): bind_arrays' first step
         with its parts: the kernel for the inputs and parameters bound now
         (compiled on first use), its arguments writing `arrays`, and the
-        graph and call plan they come from."""
+        graph and call plan they come from (`in_place`: output Func name ->
+        the input image it copies, for the in-place variant: see _kernel)."""
         graph, key, plan = self._current()
-        kernel, buffers, params = self._bound(graph, key, plan, arrays)
+        kernel, buffers, params = self._bound(graph, key, plan, arrays, in_place)
         return kernel, buffers, params, graph, plan
 
     def dask(self, inputs: dict, float_reassociation: bool = False, *, sizes=None,

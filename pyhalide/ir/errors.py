@@ -13,6 +13,12 @@ class CompileError(HalideError):
     variable at fault and, where known, the user's source line."""
 
 
+class InPlaceRefused(Exception):
+    """The in-place variant of a kernel (lowering/in_place.py) does not
+    apply to it: the caller compiles and runs the copying kernel instead.
+    Not a HalideError: it never reaches the user."""
+
+
 def counted(n: int, noun: str) -> str:
     """`1 dimension`, `2 dimensions`: a count for a message."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
