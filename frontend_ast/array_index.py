@@ -122,10 +122,10 @@ def parse(b, sl, windows=False) -> list:
     for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]):
         if isinstance(it, ast.Slice):
             step = _step(b, it.step)
-            w = window_bounds(b, it) if windows and b.array_code.state.loops else None
-            if w is not None and _moves(b, w[0]) and w[1] is not None:
-                out.append(Item("window", it, value=_bound(b, w[2]),
-                                start=b.scalar(w[0], it.lower, "an integer slice bound")))
+            w = window_bounds(b, it, lambda v: _moves(b, v)) \
+                if windows and b.array_code.state.loops else None
+            if w is not None:
+                out.append(Item("window", it, value=w[1], start=w[0]))
                 continue
             out.append(Item("slice", it, start=_bound(b, it.lower), stop=_bound(b, it.upper),
                             step=step))
