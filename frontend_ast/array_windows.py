@@ -49,7 +49,8 @@ def window_bounds(b, it: ast.Slice, moves):
     if not isinstance(stop, Val) or not stop.ty.is_int() or stop.ty.is_bool():
         return None
     stop = b.scalar(stop, it.upper, "an integer slice bound")
-    length = invariant_length(b.cx, start, stop, [lp.sym for lp in b.array_code.state.loops])
+    length = invariant_length(b.cx, start, stop,
+                              [lp.sym for lp in b.array_code.state.window_loops()])
     return None if length is None else (start, length)
 
 

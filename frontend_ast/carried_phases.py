@@ -285,6 +285,9 @@ class PhaseRun(BodyRun):
         # elsewhere (an in-place write in the first iteration would change it)
         self.carried = set()
         self.conds = []             # the tests (snapshot Vals) of the enclosing `if`s
+        # the indices of the members that are arrays named before the loop and
+        # written in place (their memory layout is the array's: carried_sums)
+        self.layout_known = set()
 
     def condition(self):
         """The node of the enclosing `if`s' tests, or None."""
@@ -481,7 +484,9 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
             raise cx.err(node, f"the complex array {obj.name!r} is written {WHAT} with "
                                f"reductions: not supported yet", hint=HINT)
         bld.defs.ensure_defined(obj)
-        run.adopt(obj, machine.member(obj.name, obj.ty, obj.shape, ac.view_of(obj, node)))
+        m = machine.member(obj.name, obj.ty, obj.shape, ac.view_of(obj, node))
+        run.adopt(obj, m)
+        run.layout_known.add(m.index)
     scope.env[loop.name] = loop.val
     for n in names:
         a = ac.as_array(env0[n], node)
@@ -502,13 +507,17 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         m = machine.member(n, v.ty, [], v)
         carried[n] = (m, None)
         scope.env[n] = machine.scalar_view(m)
+    loops = bld.array_code.state.symbolic_loops
     try:
         inner = _inner_loop(loop_obj, node)
+        loops.append(loop)
         if inner is not None:
             scope.env[inner[0].name] = inner[0].val
+            loops.append(inner[0])
         run.run(node.body if inner is None else node.body[0].body)
         _copy_back(run, carried, node)
     finally:
+        del loops[:]
         run.restore()
     env2 = scope.env
     # the names' arrays passed from name to name (carried_rotation.py): which

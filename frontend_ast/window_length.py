@@ -34,7 +34,11 @@ def invariant_length(cx, start: Val, stop: Val, loop_syms) -> Val | None:
         return None                     # not a window: an ordinary slice
     (a, b), _ = checks.strip([cast(_I64, ops.node_of(cx, stop)),
                               cast(_I64, ops.node_of(cx, start))])
-    pa, pb = _poly(simplify(a)), _poly(simplify(b))
+    # a Python int's node is exact where its checks pass (the frontend
+    # picks a type its range fits, or checks): its arithmetic of any width
+    # is taken as exact; NumPy integers' wraps, in 64 bits as the ring
+    exact = start.ty == PY_INT and stop.ty == PY_INT
+    pa, pb = _poly(simplify(a), exact), _poly(simplify(b), exact)
     if pa is None or pb is None:
         return None
     diff = _add(pa, pb, -1)
@@ -77,11 +81,12 @@ def _call_time_values(cx) -> dict:
     return out
 
 
-def _poly(n):
+def _poly(n, exact):
     """Integer node n as a polynomial {sorted tuple of variable names:
-    coefficient} (exact modulo 2**64, as the node's 64-bit arithmetic), or
-    None where n has other operations than 64-bit + - *, casts to a signed
-    type that keep the value, constants and variables."""
+    coefficient} (exact modulo 2**64, as the node's 64-bit arithmetic, or
+    exact where `exact` says its arithmetic does not wrap), or None where n
+    has other operations than + - * (64-bit ones unless exact), casts to a
+    signed type that keep the value, constants and variables."""
     if isinstance(n, ir.Const):
         return {(): int(n.value)} if int(n.value) else {}
     if isinstance(n, ir.Variable):
@@ -91,10 +96,10 @@ def _poly(n):
         if not (t.is_int() and f.is_integer() and
                 (t.bits > f.bits or (t.bits == f.bits and f.is_int()))):
             return None
-        return _poly(n.value)
-    if not isinstance(n, (ir.Add, ir.Sub, ir.Mul)) or n.type.bits != 64:
+        return _poly(n.value, exact)
+    if not isinstance(n, (ir.Add, ir.Sub, ir.Mul)) or (n.type.bits != 64 and not exact):
         return None             # (arithmetic in fewer bits wraps elsewhere)
-    pa, pb = _poly(n.a), _poly(n.b)
+    pa, pb = _poly(n.a, exact), _poly(n.b, exact)
     if pa is None or pb is None:
         return None
     if isinstance(n, ir.Add):

@@ -1,6 +1,9 @@
 """Session 24, issue 17: windows whose length is decided on the simplified
-IR (frontend_ast/window_length.py), not on the source text. Every result
-is compared with plain Python; each kernel compiles once per module."""
+IR (frontend_ast/window_length.py), not on the source text; windows and
+float sums in NumPy's pairwise order in loops that carry arrays (phase
+mode: frontend_ast/carried_sums.py), as in an LMS adaptive filter. Every
+result is compared with plain Python (bit for bit); each kernel compiles
+once per module."""
 import numpy as np
 import pytest
 
@@ -75,3 +78,116 @@ def test_moving_length_refused():
     with pytest.raises(FrontendError, match="slice bounds must be known when the function "
                                             "is called"):
         ph.pipeline(moving_length)(np.arange(10.0), np.zeros(3))
+
+
+def lms(x, d, w, mu: float, e):
+    k = w.shape[0]
+    for i in range(e.shape[0]):
+        X = x[i:i + k]
+        e[i] = d[i] - np.sum(w * X)
+        w += mu * e[i] * X
+    return e, w
+
+
+def lms_rows(x, d, w, mu: float, e):
+    k = w.shape[1]
+    for i in range(e.shape[0]):
+        X = x[:, i:i + k]
+        e[i] = d[i] - (w * X).sum()
+        w -= mu * e[i] * X
+    return e, w
+
+
+def _run(fn, *args):
+    args = [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        return fn(*args)
+    except (ValueError, NotImplementedError) as ex:
+        return type(ex)
+
+
+@pytest.fixture(scope="module")
+def lms_c():
+    return ph.pipeline(lms), ph.pipeline(lms_rows)
+
+
+# serial (< 8 elements), one block of 8 accumulators with and without a rest,
+# the largest block (128 floats)
+@pytest.mark.parametrize("k", [1, 5, 8, 13, 64])
+def test_lms_pairwise(lms_c, k):
+    """The filter's np.sum in NumPy's pairwise order (serial below 8
+    elements, 8 accumulators up to 128): bit for bit as Python, the 1-D and
+    the (3, k) forms (3k elements: one block up to k = 42)."""
+    rng = np.random.default_rng(k)
+    n = 30
+    x, d = rng.standard_normal(n + k), rng.standard_normal(n)
+    want = _run(lms, x, d, rng.standard_normal(k) * 0.1, 0.01, np.zeros(n))
+    rng = np.random.default_rng(k)
+    x, d = rng.standard_normal(n + k), rng.standard_normal(n)
+    got = _run(lms_c[0], x, d, rng.standard_normal(k) * 0.1, 0.01, np.zeros(n))
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    x2, w2 = rng.standard_normal((3, n + k)), rng.standard_normal((3, k)) * 0.1
+    want = _run(lms_rows, x2, d, w2, 0.01, np.zeros(n))
+    got = _run(lms_c[1], x2, d, w2, 0.01, np.zeros(n))
+    if 3 * k > 128:
+        assert got is NotImplementedError       # NumPy's halves: not built yet
+        return
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_lms_window_past_the_end(lms_c):
+    """Python's window at the end is shorter and `w * X` raises ValueError;
+    the compiled window check raises it too, with the writes of the
+    iterations before (e, w) as Python leaves them."""
+    args = [np.arange(12.0), np.ones(10), np.zeros(4), 0.01, np.zeros(10)]
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with pytest.raises(ValueError):
+        lms(*args)
+    with pytest.raises(ValueError, match="window along axis 0 is not wholly inside"):
+        lms_c[0](*mine)
+    np.testing.assert_array_equal(mine[2], args[2])
+    np.testing.assert_array_equal(mine[4], args[4])
+
+
+def test_lms_larger_than_a_block(lms_c):
+    """More than 128 elements: NumPy splits the pairwise sum in halves,
+    which phase mode does not build yet: NotImplementedError at call
+    time, never a value in another order."""
+    rng = np.random.default_rng(0)
+    x, d = rng.standard_normal(200), rng.standard_normal(10)
+    assert _run(lms_c[0], x, d, np.zeros(129), 0.01, np.zeros(10)) is NotImplementedError
+
+
+def window_products(x, w, out):
+    for i in range(out.shape[0]):
+        out[i] = (w * x[:, i:i + w.shape[1]]).sum()
+    return out
+
+
+def test_window_sum_in_memory_order():
+    """A window of a Fortran-ordered array is Fortran-ordered, so is its
+    product with a Fortran-ordered w: NumPy sums it in that order (the
+    window's clamp is no part of its layout: array_index.Indexed.
+    layout_view). Was summed in C order (last bits differed)."""
+    rng = np.random.default_rng(5)
+    p = ph.pipeline(window_products)
+    for order in ("C", "F"):
+        x = np.asarray(rng.standard_normal((3, 40)), order=order)
+        w = np.asarray(rng.standard_normal((3, 9)), order=order)
+        np.testing.assert_array_equal(p(x, w, np.zeros(6)), window_products(x, w, np.zeros(6)))
+
+
+def test_lms_rows_fortran(lms_c):
+    """The filter on Fortran-ordered x and w: w * X is Fortran-ordered,
+    its pairwise sum in phase mode follows that order."""
+    rng = np.random.default_rng(6)
+    x = np.asfortranarray(rng.standard_normal((3, 40)))
+    w = np.asfortranarray(rng.standard_normal((3, 9)) * 0.1)
+    d = rng.standard_normal(30)
+    want = _run(lms_rows, x, d, w, 0.01, np.zeros(30))
+    got = _run(lms_c[1], x, d, w, 0.01, np.zeros(30))
+    assert got[1].flags.f_contiguous
+    for g, e in zip(got, want):
+        np.testing.assert_array_equal(g, e)
