@@ -191,3 +191,67 @@ def test_lms_rows_fortran(lms_c):
     assert got[1].flags.f_contiguous
     for g, e in zip(got, want):
         np.testing.assert_array_equal(g, e)
+
+
+def apply_filter_pt(E, wx):
+    Xest = np.sum(E * np.conj(wx))
+    return Xest
+
+
+def cma_pt(E, wxy, mu, R, os: int):
+    """numpy-benchmarks' cma_pt, unchanged but for `abs(Xest) * abs(Xest)`
+    (`abs(Xest) ** 2` calls libm pow in Python, which is not correctly
+    rounded on this host, while the compiled code multiplies:
+    docs/loop_windows23.md)."""
+    pols, L = E.shape
+    assert wxy.shape[0] == pols
+    assert wxy.shape[1] == pols
+    ntaps = wxy.shape[-1]
+    N = (L // os // ntaps - 1) * ntaps
+    err = np.zeros((pols, L), dtype=np.complex128)
+    for k in range(pols):
+        for i in range(N):
+            X = E[:, i * os:i * os + ntaps]
+            Xest = apply_filter_pt(X, wxy[k])
+            err[k, i] = (R - abs(Xest) * abs(Xest)) * Xest
+            wxy[k] += mu * np.conj(err[k, i]) * X
+    return err, wxy
+
+
+@pytest.fixture(scope="module")
+def cma_c():
+    return ph.pipeline(cma_pt)
+
+
+def _complex(rng, shape):
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+
+
+# (slow: the kernel's first compile takes ~17 s CPU, most of it in
+# lowering/access_checks.py's let intervals; a second layout compiles again)
+@pytest.mark.slow
+@pytest.mark.parametrize("ntaps, order", [(21, "C"), (5, "F"), (3, "C")])
+def test_cma_pt(cma_c, ntaps, order):
+    """The loop-carried complex update `wxy[k] += ...` (phase mode over the
+    k, i nest: complex members, a complex pairwise sum of a moving window,
+    a complex element store): err and wxy bit for bit as Python, for
+    random complex data, also Fortran-ordered."""
+    rng = np.random.default_rng(ntaps)
+    E = np.asarray(_complex(rng, (2, 20 * ntaps)), order=order)
+    w = np.asarray(_complex(rng, (2, 2, ntaps)) * 0.1, order=order)
+    want = _run(cma_pt, E, w, 1e-3, 1.0, 2)
+    got = _run(cma_c, E, w, 1e-3, 1.0, 2)
+    for g, e in zip(got, want):
+        np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.slow
+def test_cma_pt_benchmark_setup(cma_c):
+    """numpy-benchmarks' own setup (ones, a centre tap of 1), shortened."""
+    s3 = np.ones((2, 300), dtype=np.complex128)
+    w = np.zeros((2, 2, 21), dtype=np.complex128)
+    w[0][0][21 // 2] = w[1][1][21 // 2] = 1
+    want = _run(cma_pt, s3, w, 1e-3, 1.0, 2)
+    got = _run(cma_c, s3, w, 1e-3, 1.0, 2)
+    for g, e in zip(got, want):
+        np.testing.assert_array_equal(g, e)
