@@ -34,6 +34,7 @@ from .types import PY_INT
 from .values import DtypeVal, ModuleRef, Val
 
 _SIZES = weakref.WeakKeyDictionary()     # Context -> {(id(stmt), mask text): [size Val]}
+_AXES = weakref.WeakKeyDictionary()      # Context -> {selection symbol: the mask's axis size}
 _ids = itertools.count()
 _METHODS = ("astype", "clip")            # element-wise methods of a masked value
 _BUILTINS = ("abs",)                     # element-wise builtins
@@ -127,7 +128,19 @@ def _selection_size(cx, n: Val) -> Val:
     cx.syms.add(sym, 0, hi)
     cx.sym_nodes[sym] = node
     cx.sym_static[sym] = n.static
+    _AXES.setdefault(cx, {})[sym] = n
     return Val(node, PY_INT, 0, hi, [Aff.sym(sym)], [Aff.sym(sym)], static=n.static)
+
+
+def mask_axis_size(cx, size: Val):
+    """The size of the mask's axis a selection size (selection_sizes)
+    stands for, or None if `size` is not one. Where the mask fits the
+    array it indexes (array_index.masked_select checks it, at compile or
+    call time), this is the indexed axis's size: every element of that
+    axis is a candidate of the selection."""
+    if not is_selection(cx, size) or len(size.lbs) != 1:
+        return None
+    return _AXES.get(cx, {}).get(next(iter(size.lbs[0].terms)))
 
 
 def is_selection(cx, size: Val) -> bool:
