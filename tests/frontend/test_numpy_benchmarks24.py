@@ -1,0 +1,105 @@
+"""numpy-benchmarks forms made faster in session 24, compared with plain
+Python/NumPy bit for bit (values, dtypes, exception types).
+
+- mandelbrot's step loop (`N[I] = n; Z[I] = Z[I]**2 + C[I]` with a mask of
+  the array's shape): the masked store covers whole axes (no clamps), and the
+  step runs in vector lanes (frontend_ast/carried_vector.py);
+- a mask whose size is not provably the array's (another argument's shape):
+  the step runs over the region the mask's size bounds, the mask kept as the
+  select's condition there (carried_region.region_step).
+"""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def mandel(xn, yn, maxiter, horizon):
+    X = np.linspace(-2.0, 1.0, xn)
+    Y = np.linspace(-1.5, 1.5, yn)
+    C = X + Y[:, None] * 1j
+    N = np.zeros(C.shape, dtype=np.int64)
+    Z = np.zeros(C.shape, np.complex128)
+    for n in range(maxiter):
+        I = np.less(np.abs(Z), horizon)
+        N[I] = n
+        Z[I] = Z[I] ** 2 + C[I]
+    N[N == maxiter - 1] = 0
+    return Z, N
+
+
+def other_mask(a0, b, k):
+    a = a0.copy()
+    for n in range(k):
+        I = b > n * 0.1
+        a[I] = a[I] * 0.5 + b[I]
+    return a
+
+
+def f32_mask(a0, k):
+    a = a0.copy()
+    for n in range(k):
+        I = a < 3.0
+        a[I] = a[I] * a[I] + np.float32(0.5)
+    return a
+
+
+def given_mask(a0, m, k):
+    a = a0.copy()
+    for n in range(k):
+        a[m] = a[m] + 1.0
+    return a
+
+
+def _run(f, args):
+    args = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
+    try:
+        with np.errstate(all="ignore"):
+            return f(*args)
+    except Exception as e:          # the exception's type is compared
+        return type(e)
+
+
+def _same(x, y):
+    if isinstance(x, tuple):
+        return isinstance(y, tuple) and len(x) == len(y) and all(map(_same, x, y))
+    if isinstance(x, type):
+        return x is y
+    x, y = np.asarray(x), np.asarray(y)
+    return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
+
+
+_MANDEL = ph.pipeline(mandel)
+_OTHER = ph.pipeline(other_mask)
+_F32 = ph.pipeline(f32_mask)
+_GIVEN = ph.pipeline(given_mask)
+
+
+@pytest.mark.parametrize("args", [(13, 7, 30, 2.0), (1, 1, 5, 2.0), (0, 3, 5, 2.0),
+                                  (9, 5, 0, 2.0), (21, 3, 12, np.inf), (17, 2, 6, np.nan)])
+def test_mandelbrot_steps(args):
+    want = _run(mandel, args)
+    assert _same(want, _run(_MANDEL, args))
+
+
+def test_masks_of_other_sizes():
+    rng = np.random.default_rng(24)
+    for a, b, k in [(rng.random((4, 9)), rng.random((4, 9)), 7),
+                    (rng.random((4, 9)), rng.random((4, 8)), 7),     # NumPy's IndexError
+                    (rng.random((0, 9)), rng.random((0, 9)), 3),
+                    (rng.random((3, 17)), rng.random((3, 17)), 0)]:
+        assert _same(_run(other_mask, (a, b, k)), _run(_OTHER, (a, b, k)))
+
+
+def test_float32_steps_and_given_masks():
+    rng = np.random.default_rng(7)
+    for n in (1, 5, 37):
+        a = (rng.random((5, n)) * 2).astype(np.float32)
+        assert _same(_run(f32_mask, (a, 5)), _run(_F32, (a, 5)))
+    # (a mask of another shape in a loop that runs no iteration: Python runs,
+    # compiled code raises NumPy's IndexError at call time, as before session 24)
+    for m, ks in ((np.ones((3, 4), bool), (0, 2)), (rng.random((3, 4)) < 0.5, (0, 2)),
+                  (np.ones((3, 5), bool), (2,))):
+        for k in ks:
+            args = (np.zeros((3, 4)), m, k)
+            assert _same(_run(given_mask, args), _run(_GIVEN, args))
