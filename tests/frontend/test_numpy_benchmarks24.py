@@ -6,7 +6,9 @@ Python/NumPy bit for bit (values, dtypes, exception types).
   step runs in vector lanes (frontend_ast/carried_vector.py);
 - a mask whose size is not provably the array's (another argument's shape):
   the step runs over the region the mask's size bounds, the mask kept as the
-  select's condition there (carried_region.region_step).
+  select's condition there (carried_region.region_step);
+- np.roll with tuples of shifts and axes, and without an axis on n-D arrays
+  (the C-order flattening), with NumPy's values, dtypes and memory orders.
 """
 import numpy as np
 import pytest
@@ -51,6 +53,16 @@ def given_mask(a0, m, k):
     return a
 
 
+def rolls(a, k):
+    return (np.roll(a, (1, -2), axis=(0, 1)), np.roll(a, k), np.roll(a, -k), np.roll(a, (k, 2)),
+            np.roll(a, 3, axis=(0, 1)), np.roll(a, (1, 2), axis=0),
+            np.roll(a, (1, 2, -5), axis=(1, 0, 1)), np.roll(a, k, axis=(-1,)), np.roll(a.T, 2))
+
+
+def rolls3(a, k):
+    return np.roll(a, k), np.roll(a, (1, k), axis=(2, 0))
+
+
 def _run(f, args):
     args = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
     try:
@@ -73,6 +85,8 @@ _MANDEL = ph.pipeline(mandel)
 _OTHER = ph.pipeline(other_mask)
 _F32 = ph.pipeline(f32_mask)
 _GIVEN = ph.pipeline(given_mask)
+_ROLLS = ph.pipeline(rolls)
+_ROLLS3 = ph.pipeline(rolls3)
 
 
 @pytest.mark.parametrize("args", [(13, 7, 30, 2.0), (1, 1, 5, 2.0), (0, 3, 5, 2.0),
@@ -103,3 +117,21 @@ def test_float32_steps_and_given_masks():
         for k in ks:
             args = (np.zeros((3, 4)), m, k)
             assert _same(_run(given_mask, args), _run(_GIVEN, args))
+
+
+def _layout(x):
+    return x.flags.c_contiguous, x.flags.f_contiguous
+
+
+def test_roll_tuples_and_flat():
+    rng = np.random.default_rng(1)
+    for a in [np.arange(12.0).reshape(3, 4), np.arange(6, dtype=np.int16).reshape(1, 6),
+              np.zeros((0, 3)), np.asfortranarray(rng.random((4, 3))),
+              rng.random((6, 8))[::2, ::-3]]:
+        for k in (0, 5, -7, 2 ** 40):
+            want, got = rolls(a, k), _ROLLS(a, k)
+            assert _same(want, got)
+            assert [_layout(x) for x in want] == [_layout(x) for x in got]
+    b = rng.random((3, 4, 5))
+    for k in (0, 2, -61):
+        assert _same(rolls3(b, k), _ROLLS3(b, k))
