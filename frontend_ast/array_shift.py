@@ -97,11 +97,10 @@ def roll(b, fn, node):
     shifts = [_static_int(b, v, node, "the shift of np.roll") for v in _items(args["shift"])]
     axis_v = args.get("axis")
     if axis_v is None or (isinstance(axis_v, Val) and axis_v.is_const and axis_v.const is None):
-        total = _total(cx, shifts)
         if src.ndim == 1:
-            return ArrayExpr(src.shape, src.ty, _rolled(cx, src, {0: total}), node,
+            return ArrayExpr(src.shape, src.ty, _rolled(cx, src, {0: shifts}), node,
                              order=k_order(src))
-        return ArrayExpr(src.shape, src.ty, _rolled_flat(cx, src, total), node)
+        return ArrayExpr(src.shape, src.ty, _rolled_flat(cx, src, shifts), node)
     axes = [_axis(b, v, src.ndim, node, fn) for v in _items(axis_v)]
     if None in axes:
         raise b.cx.err(node, "the axes of np.roll must be constant integers")
@@ -113,52 +112,48 @@ def roll(b, fn, node):
     by_axis = {}
     for sh, ax in pairs:
         by_axis.setdefault(ax, []).append(sh)
-    amounts = {ax: _total(cx, v) for ax, v in by_axis.items()}
     # NumPy fills np.empty_like(a): a's memory order (order='K')
-    return ArrayExpr(src.shape, src.ty, _rolled(cx, src, amounts), node, order=k_order(src))
+    return ArrayExpr(src.shape, src.ty, _rolled(cx, src, by_axis), node, order=k_order(src))
 
 
 def _items(v) -> list:
     return list(v.items) if isinstance(v, TupleVal) else [v]
 
 
-def _total(cx, shifts) -> Val:
-    out = shifts[0]
-    for s in shifts[1:]:
-        out = ops.binary(cx, "+", out, s)
-    return out
-
-
-def _back(cx, i, shift: Val, size):
-    """The index (int64) whose element a roll by `shift` places at index i
-    along an axis of `size` elements (IR integer Mod is Euclidean); a shift
-    not known to be small is reduced first, so i - s cannot wrap."""
-    s = _index64(ops.node_of(cx, shift))
-    if not (shift.is_const and abs(shift.const) < 2 ** 31):
-        s = ir.Mod(s, size)
-    return ir.Mod(ir.Sub(i, s), size)
+def _back(cx, i, shifts, size):
+    """The index (int64) whose element a roll by the sum of `shifts` (as
+    Python's ints: no wrap-around) places at index i along an axis of `size`
+    elements (IR integer Mod is Euclidean); a shift not known to be small is
+    reduced first, so i - s cannot wrap."""
+    total = None
+    for shift in shifts:
+        s = _index64(ops.node_of(cx, shift))
+        if not (shift.is_const and abs(shift.const) < 2 ** 31):
+            s = ir.Mod(s, size)
+        total = s if total is None else ir.Add(total, s)
+    return ir.Mod(ir.Sub(i, total), size)
 
 
 def _rolled(cx, src, amounts):
-    """elem(idx) of src rolled by amounts[axis] along each axis given."""
+    """elem(idx) of src rolled by the sum of amounts[axis] along each axis given."""
     def elem(idx):
         out = list(idx)
-        for axis, shift in amounts.items():
+        for axis, shifts in amounts.items():
             size = _index64(ops.node_of(cx, src.shape[axis]))
-            out[axis] = ops.cast(ir.INDEX, _back(cx, _index64(idx[axis]), shift, size))
+            out[axis] = ops.cast(ir.INDEX, _back(cx, _index64(idx[axis]), shifts, size))
         return src.elem(out)
     return elem
 
 
-def _rolled_flat(cx, src, shift):
-    """elem(idx) of src rolled by `shift` over its C-order flattening."""
+def _rolled_flat(cx, src, shifts):
+    """elem(idx) of src rolled by the sum of `shifts` over its C-order flattening."""
     def elem(idx):
         sizes = [_index64(ops.node_of(cx, n)) for n in src.shape]
         flat, total = ir.Const(ir.Int(64), 0), ir.Const(ir.Int(64), 1)
         for i, n in zip(idx, sizes):
             flat = ir.Add(ir.Mul(flat, n), _index64(i))
             total = ir.Mul(total, n)
-        g = _back(cx, flat, shift, total)
+        g = _back(cx, flat, shifts, total)
         out, stride = [None] * len(idx), ir.Const(ir.Int(64), 1)
         for k in reversed(range(len(idx))):
             # (g // stride) % n: the value, its bounds known to the reads

@@ -128,7 +128,7 @@ def test_roll_tuples_and_flat():
     for a in [np.arange(12.0).reshape(3, 4), np.arange(6, dtype=np.int16).reshape(1, 6),
               np.zeros((0, 3)), np.asfortranarray(rng.random((4, 3))),
               rng.random((6, 8))[::2, ::-3]]:
-        for k in (0, 5, -7, 2 ** 40):
+        for k in (0, 5, -7, 2 ** 40, 2 ** 63 - 1, 1 - 2 ** 63):
             want, got = rolls(a, k), _ROLLS(a, k)
             assert _same(want, got)
             assert [_layout(x) for x in want] == [_layout(x) for x in got]
