@@ -8,7 +8,10 @@ Python/NumPy bit for bit (values, dtypes, exception types).
   the step runs over the region the mask's size bounds, the mask kept as the
   select's condition there (carried_region.region_step);
 - np.roll with tuples of shifts and axes, and without an axis on n-D arrays
-  (the C-order flattening), with NumPy's values, dtypes and memory orders.
+  (the C-order flattening), with NumPy's values, dtypes and memory orders;
+- hand-written periodic loops (`a[(i + 1) % n]`): split where every `%` is the
+  identity (lowering/split_mod_loops.py, int32 terms), with Python's
+  ZeroDivisionError / IndexError and partial writes where Python raises.
 """
 import numpy as np
 import pytest
@@ -63,6 +66,29 @@ def rolls3(a, k):
     return np.roll(a, k), np.roll(a, (1, k), axis=(2, 0))
 
 
+def periodic(a):
+    n = a.shape[0]
+    b = np.empty_like(a)
+    for i in range(n):
+        b[i] = a[(i + 1) % n] + a[(i - 1) % n] - 2.0 * a[i]
+    return b
+
+
+def periodic2(a):
+    n, m = a.shape
+    b = np.empty_like(a)
+    for i in range(n):
+        for j in range(m):
+            b[i, j] = a[(i + 1) % n, j] + a[i, (j + 1) % m] + a[i, (j - 1 + m) % m] - 3.0 * a[i, j]
+    return b
+
+
+def periodic_into(out, a, m, k):
+    for i in range(out.shape[0]):
+        out[i] = a[(i + k) % m] * 2.0
+    return out
+
+
 def _run(f, args):
     args = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
     try:
@@ -87,6 +113,9 @@ _F32 = ph.pipeline(f32_mask)
 _GIVEN = ph.pipeline(given_mask)
 _ROLLS = ph.pipeline(rolls)
 _ROLLS3 = ph.pipeline(rolls3)
+_PERIODIC = ph.pipeline(periodic)
+_PERIODIC2 = ph.pipeline(periodic2)
+_INTO = ph.pipeline(periodic_into)
 
 
 @pytest.mark.parametrize("args", [(13, 7, 30, 2.0), (1, 1, 5, 2.0), (0, 3, 5, 2.0),
@@ -135,3 +164,30 @@ def test_roll_tuples_and_flat():
     b = rng.random((3, 4, 5))
     for k in (0, 2, -61):
         assert _same(rolls3(b, k), _ROLLS3(b, k))
+
+
+def test_hand_written_periodic_loops():
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 3, 17):
+        a = rng.random(n)
+        assert _same(periodic(a), _PERIODIC(a))
+    for shape in ((1, 1), (2, 5), (6, 9), (0, 4)):
+        a = rng.random(shape)
+        assert _same(periodic2(a), _PERIODIC2(a))
+
+
+@pytest.mark.parametrize("m,k", [(5, 2), (5, -7), (9, 1), (12, 3), (0, 1), (1, 0), (7, -1)])
+def test_periodic_errors_and_partial_writes(m, k):
+    a = np.arange(8.0)
+    want_out, got_out = np.full(10, -1.0), np.full(10, -1.0)
+    want = _run(periodic_into, (want_out, a, m, k))
+    try:
+        got = _INTO(got_out, a, m, k)
+    except Exception as e:
+        got = type(e)
+    assert _same(want, got)
+    if isinstance(want, type):      # (_run copied the arrays: Python's writes again)
+        ref = np.full(10, -1.0)
+        with pytest.raises(want):
+            periodic_into(ref, a, m, k)
+        assert np.array_equal(ref, got_out)
