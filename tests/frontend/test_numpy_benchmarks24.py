@@ -11,7 +11,10 @@ Python/NumPy bit for bit (values, dtypes, exception types).
   (the C-order flattening), with NumPy's values, dtypes and memory orders;
 - hand-written periodic loops (`a[(i + 1) % n]`): split where every `%` is the
   identity (lowering/split_mod_loops.py, int32 terms), with Python's
-  ZeroDivisionError / IndexError and partial writes where Python raises.
+  ZeroDivisionError / IndexError and partial writes where Python raises;
+- complex arguments: their parts (stride 2) read at that constant stride, the
+  imaginary part through the real part's buffer (pyhalide/realize.PAIRED):
+  layouts, views, complex64, parts passed as real arguments of their own.
 """
 import numpy as np
 import pytest
@@ -89,6 +92,19 @@ def periodic_into(out, a, m, k):
     return out
 
 
+def normalize(a):
+    a_oo = a - a.real.min() - 1j * a.imag.min()
+    return a_oo / np.abs(a_oo).max()
+
+
+def parts(a, b):
+    return a.real.min(), a.imag.max(), np.abs(a) + b * 2.0, a.imag * 3.0 - a.real
+
+
+def two_reals(x, y):
+    return x * 2.0 + y, np.minimum(x, y).sum()
+
+
 def _run(f, args):
     args = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
     try:
@@ -116,6 +132,9 @@ _ROLLS3 = ph.pipeline(rolls3)
 _PERIODIC = ph.pipeline(periodic)
 _PERIODIC2 = ph.pipeline(periodic2)
 _INTO = ph.pipeline(periodic_into)
+_NORMALIZE = ph.pipeline(normalize)
+_PARTS = ph.pipeline(parts)
+_TWO_REALS = ph.pipeline(two_reals)
 
 
 @pytest.mark.parametrize("args", [(13, 7, 30, 2.0), (1, 1, 5, 2.0), (0, 3, 5, 2.0),
@@ -191,3 +210,19 @@ def test_periodic_errors_and_partial_writes(m, k):
         with pytest.raises(want):
             periodic_into(ref, a, m, k)
         assert np.array_equal(ref, got_out)
+
+
+def test_complex_parts_at_stride_two():
+    rng = np.random.default_rng(5)
+    z = rng.random((6, 10)) + 1j * rng.random((6, 10))
+    for a in (z, z[1:4, 3:], z.astype(np.complex64), z[:, ::2], z.T):
+        b = rng.random(a.shape[-1]).astype(a.real.dtype)
+        assert _same(_run(parts, (a, b)), _run(_PARTS, (a, b)))
+    for a in (z.ravel(), z.ravel()[::-1], z.ravel()[:1]):
+        assert _same(_run(normalize, (a,)), _run(_NORMALIZE, (a,)))
+    # the parts of one complex array passed as two real arguments, then other
+    # arrays of the same strides (not parts of one array) through the same kernel
+    w = rng.random(40) + 1j * rng.random(40)
+    for x, y in ((w.real, w.imag), (w.imag, w.real), (rng.random(80)[::2], rng.random(80)[1::2]),
+                 (w.real, (w * 2).imag)):
+        assert _same(two_reals(x, y), _TWO_REALS(x, y))
