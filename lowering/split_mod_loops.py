@@ -47,6 +47,7 @@ from .branch_facts import conjuncts
 from .simplify import simplify
 
 _MAX_TERMS = 16
+_MIN_CONST_N = 256
 _MAX_NODES = 4000
 # c is clamped to [-_FAR, _FAR] in the bounds: exact there, and past it no
 # int32 v has 0 <= v + c < n (for n < 2**31), as the clamped c says too
@@ -157,8 +158,10 @@ def _match(t: ir.Mod, v: str, bound: set):
 
 def _match32(t: ir.Mod, v: str, bound: set):
     """(int64(c), n) of the int32 t = (v + c) % n: t.a is v plus an int32
-    value c bound outside the loop (v's coefficient 1)."""
-    if v not in ir.free_vars(t.a):
+    value c bound outside the loop (v's coefficient 1). A constant n below
+    _MIN_CONST_N (`i % 2`: a parity, the identity on two iterations only) is
+    not a term: it would leave the loop a middle piece of n iterations."""
+    if v not in ir.free_vars(t.a) or isinstance(t.b, ir.Const) and t.b.value < _MIN_CONST_N:
         return None
     c = simplify(ir.Sub(t.a, ir.Variable(_I32, v)))
     if v in ir.free_vars(c):

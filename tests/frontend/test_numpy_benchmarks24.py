@@ -86,6 +86,17 @@ def periodic2(a):
     return b
 
 
+def periodic_parity(a):
+    n = a.shape[0]
+    b = np.empty_like(a)
+    for i in range(n):
+        if i % 2 == 0:          # (a constant divisor: not split on)
+            b[i] = a[(i + 1) % n]
+        else:
+            b[i] = -a[i]
+    return b
+
+
 def periodic_into(out, a, m, k):
     for i in range(out.shape[0]):
         out[i] = a[(i + k) % m] * 2.0
@@ -124,10 +135,10 @@ def _same(x, y):
 
 
 # one compiled pipeline per kernel, shared by the tests
-(_MANDEL, _OTHER, _F32, _GIVEN, _ROLLS, _ROLLS3, _PERIODIC, _PERIODIC2, _INTO, _NORMALIZE,
- _PARTS, _TWO_REALS) = map(ph.pipeline, (
+(_MANDEL, _OTHER, _F32, _GIVEN, _ROLLS, _ROLLS3, _PERIODIC, _PERIODIC2, _PARITY, _INTO,
+ _NORMALIZE, _PARTS, _TWO_REALS) = map(ph.pipeline, (
     mandel, other_mask, f32_mask, given_mask, rolls, rolls3, periodic, periodic2,
-    periodic_into, normalize, parts, two_reals))
+    periodic_parity, periodic_into, normalize, parts, two_reals))
 
 
 @pytest.mark.parametrize("args", [(13, 7, 30, 2.0), (1, 1, 5, 2.0), (0, 3, 5, 2.0),
@@ -179,9 +190,10 @@ def test_roll_tuples_and_flat():
 
 def test_hand_written_periodic_loops():
     rng = np.random.default_rng(3)
-    for n in (0, 1, 2, 3, 17):
+    for n in (0, 1, 2, 3, 17, 300):
         a = rng.random(n)
         assert _same(periodic(a), _PERIODIC(a))
+        assert _same(periodic_parity(a), _PARITY(a))
     for shape in ((1, 1), (2, 5), (6, 9), (0, 4)):
         a = rng.random(shape)
         assert _same(periodic2(a), _PERIODIC2(a))
