@@ -152,14 +152,51 @@ def is_selection(cx, size: Val) -> bool:
 # call-time checks ---------------------------------------------------------------------------
 def call_time_check(bld, check, node):
     """Add a check made when the function is called: only for a statement
-    that runs whenever the function does (not inside an `if`). bld: anything
-    with .cx and .scope (the builder, or the exprs.Expressions)."""
+    that runs whenever its loop iteration does (not inside an `if`), made
+    only where its enclosing loops run (IfReached). bld: anything with .cx
+    and .scope (the builder, or the exprs.Expressions)."""
     if not bld.scope.unconditional():
         raise bld.cx.err(node, "this assignment needs a check of array shapes or types when "
                                "the function is called, which is not made inside an `if`",
                          hint="move the assignment out of the `if` (np.where(cond, new, old) "
                               "chooses between values)")
-    bld.cx.static_checks.append(check)
+    reached = _reached(bld.cx)
+    bld.cx.static_checks.append(check if reached is None else IfReached(check, reached))
+
+
+def _reached(cx):
+    """fn(StaticEnv): whether the code being evaluated runs in this call
+    (Context.reached_at_call, and the carried loops around it with
+    call-time bounds have an iteration); None: taken to run (always, or
+    not known at call time)."""
+    reached = cx.reached_at_call()
+    tests = [] if reached is None or reached is False else [reached]
+    for loop in cx.carried_loops:
+        if loop.start.is_static and loop.stop.is_static and \
+                not (loop.start.is_const and loop.stop.is_const):
+            tests.append(_iterates(loop.start.static, loop.stop.static, loop.step))
+    if not tests:
+        return None
+    return lambda env: all(t(env) for t in tests)
+
+
+def _iterates(start, stop, step: int):
+    """fn(StaticEnv): whether range(start, stop, step) has an iteration."""
+    return lambda env: len(range(int(start(env)), int(stop(env)), step)) > 0
+
+
+class IfReached:
+    """A call-time check made only where the statement runs in this call
+    (reached: Context.reached_at_call, the enclosing loops with call-time
+    bounds run at least once): a loop of no iteration evaluates nothing,
+    as in Python."""
+
+    def __init__(self, check, reached):
+        self.check, self.reached = check, reached
+
+    def __call__(self, env):
+        if self.reached(env):
+            self.check(env)
 
 
 def mask_fits(bld, mshape, shape, node, first_axis=0):

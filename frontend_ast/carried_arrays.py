@@ -159,10 +159,18 @@ class CarriedLoop:
 
     def run(self):
         """Compile the loop; False (nothing done) where its body does not
-        compile as a recurrence and no name carries an array."""
+        compile as a recurrence and no name carries an array. While its body
+        runs the loop is on Context.carried_loops."""
+        loop = self.runner.make_loop(self.node)
+        self.cx.carried_loops.append(loop)
+        try:
+            return self._run(loop)
+        finally:
+            self.cx.carried_loops.pop()
+
+    def _run(self, loop):
         LoopVarDone = self.done
         cx, scope, node = self.cx, self.scope, self.node
-        loop = self.runner.make_loop(node)
         env0 = dict(scope.env)
         self.scalars = []
         names = self.slot_names(env0)

@@ -116,6 +116,8 @@ class Context:
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
         self.loop_state = None
+        self.carried_loops = []     # the Loops whose body carried_arrays.py runs outside
+        #                             loop_state (array_masks.call_time_check reads them)
         self.in_loop_header = 0     # > 0 while a `for` header is evaluated (loops.py)
         self._counter = itertools.count()
         self._bare = {}             # check image name -> a read of it (_after_inner)
