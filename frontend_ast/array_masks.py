@@ -160,36 +160,15 @@ def call_time_check(bld, check, node):
                                "the function is called, which is not made inside an `if`",
                          hint="move the assignment out of the `if` (np.where(cond, new, old) "
                               "chooses between values)")
-    reached = _reached(bld.cx)
+    reached = bld.cx.loops_run_at_call()
     bld.cx.static_checks.append(check if reached is None else IfReached(check, reached))
-
-
-def _reached(cx):
-    """fn(StaticEnv): whether the code being evaluated runs in this call
-    (Context.reached_at_call, and the carried loops around it with
-    call-time bounds have an iteration); None: taken to run (always, or
-    not known at call time)."""
-    reached = cx.reached_at_call()
-    tests = [] if reached is None or reached is False else [reached]
-    for loop in cx.carried_loops:
-        if loop.start.is_static and loop.stop.is_static and \
-                not (loop.start.is_const and loop.stop.is_const):
-            tests.append(_iterates(loop.start.static, loop.stop.static, loop.step))
-    if not tests:
-        return None
-    return lambda env: all(t(env) for t in tests)
-
-
-def _iterates(start, stop, step: int):
-    """fn(StaticEnv): whether range(start, stop, step) has an iteration."""
-    return lambda env: len(range(int(start(env)), int(stop(env)), step)) > 0
 
 
 class IfReached:
     """A call-time check made only where the statement runs in this call
-    (reached: Context.reached_at_call, the enclosing loops with call-time
-    bounds run at least once): a loop of no iteration evaluates nothing,
-    as in Python."""
+    (reached: Context.loops_run_at_call, the enclosing loops with
+    call-time bounds run at least once): a loop of no iteration evaluates
+    nothing, as in Python."""
 
     def __init__(self, check, reached):
         self.check, self.reached = check, reached

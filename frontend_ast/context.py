@@ -281,6 +281,20 @@ class Context:
         """Whether the code being evaluated is inside a loop body."""
         return self.loop_state is not None and bool(self.loop_state.loops)
 
+    def loops_run_at_call(self):
+        """fn(StaticEnv): whether the enclosing loops whose bounds are known
+        at call time (those being run and Context.carried_loops) all have an
+        iteration in this call; None where there are none (a check made
+        whenever the function is called)."""
+        loops = list(self.loop_state.loops) if self.loop_state is not None else []
+        tests = [_runs(loop.start.static, loop.stop.static, loop.step)
+                 for loop in loops + self.carried_loops
+                 if loop.start.is_static and loop.stop.is_static and
+                 not (loop.start.is_const and loop.stop.is_const)]
+        if not tests:
+            return None
+        return lambda env: all(t(env) for t in tests)
+
     def _unless_unreached(self, cond):
         """cond, also true where an enclosing condition is not met: Python
         does not run the code there, so it raises nothing (`if k > 0: y = a *

@@ -1,6 +1,6 @@
 """Call-time shape checks of a statement in a loop are made only where the
 loop runs in this call, as in Python: a mask, a slice assignment or an
-in-place operand of the wrong shape in `for n in range(k)` with k = 0 raises
+in-place operand or a broadcast operand of the wrong shape in `for n in range(k)` with k = 0 raises
 nothing (the result is the array as it was), and the same error as Python
 with k >= 1. Each kernel compiles once (a module-level pipeline)."""
 import numpy as np
@@ -30,6 +30,13 @@ def _gathered(a0, idx, k):
     return a
 
 
+def _added(a0, b, k):
+    a = a0.copy()
+    for n in range(k):
+        a[:] = a + b
+    return a
+
+
 def _augmented(a0, b, k):
     a = a0.copy()
     for n in range(k):
@@ -37,7 +44,7 @@ def _augmented(a0, b, k):
     return a
 
 
-_KERNELS = {f: pipeline(f) for f in (_masked, _sliced, _gathered, _augmented)}
+_KERNELS = {f: pipeline(f) for f in (_masked, _sliced, _gathered, _added, _augmented)}
 
 
 def _outcome(f, *args):
@@ -52,6 +59,7 @@ CASES = [
     (_masked, np.zeros((3, 4)), np.ones((2, 3), bool)),      # smaller: nothing read at k = 0
     (_sliced, np.zeros((3, 4)), np.ones((3, 5))),
     (_gathered, np.zeros(4), np.array([0, 1, 2])),
+    (_added, np.zeros((3, 4)), np.ones((3, 5))),
     (_augmented, np.zeros((3, 4)), np.ones((3, 5))),
 ]
 
@@ -80,6 +88,7 @@ def test_right_shapes_still_computed():
     for k in (0, 3):
         np.testing.assert_array_equal(_KERNELS[_masked](a0, m, k), _masked(a0, m, k))
         np.testing.assert_array_equal(_KERNELS[_sliced](a0, a0[0], k), _sliced(a0, a0[0], k))
+        np.testing.assert_array_equal(_KERNELS[_added](a0, a0[:1], k), _added(a0, a0[:1], k))
         np.testing.assert_array_equal(_KERNELS[_augmented](a0, a0[:, :1], k),
                                       _augmented(a0, a0[:, :1], k))
     idx = np.array([3, 0, 2, 1])
