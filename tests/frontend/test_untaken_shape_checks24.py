@@ -30,6 +30,14 @@ def _gathered(a0, idx, k):
     return a
 
 
+def _nested(a0, m, k):
+    a = a0.copy()
+    for i in range(2):
+        for n in range(k):
+            a[m] = a[m] * 2.0 + 1.0
+    return a
+
+
 def _added(a0, b, k):
     a = a0.copy()
     for n in range(k):
@@ -44,7 +52,7 @@ def _augmented(a0, b, k):
     return a
 
 
-_KERNELS = {f: pipeline(f) for f in (_masked, _sliced, _gathered, _added, _augmented)}
+_KERNELS = {f: pipeline(f) for f in (_masked, _nested, _sliced, _gathered, _added, _augmented)}
 
 
 def _outcome(f, *args):
@@ -57,8 +65,10 @@ def _outcome(f, *args):
 CASES = [
     (_masked, np.zeros((3, 4)), np.ones((3, 5), bool)),
     (_masked, np.zeros((3, 4)), np.ones((2, 3), bool)),      # smaller: nothing read at k = 0
+    (_nested, np.zeros((3, 4)), np.ones((3, 5), bool)),
     (_sliced, np.zeros((3, 4)), np.ones((3, 5))),
     (_gathered, np.zeros(4), np.array([0, 1, 2])),
+    (_gathered, np.zeros(4), np.array([0, 9, 1, 2])),        # an index out of range
     (_added, np.zeros((3, 4)), np.ones((3, 5))),
     (_augmented, np.zeros((3, 4)), np.ones((3, 5))),
 ]
@@ -87,6 +97,7 @@ def test_right_shapes_still_computed():
     a0, m = rng.random((3, 4)), rng.random((3, 4)) > 0.5
     for k in (0, 3):
         np.testing.assert_array_equal(_KERNELS[_masked](a0, m, k), _masked(a0, m, k))
+        np.testing.assert_array_equal(_KERNELS[_nested](a0, m, k), _nested(a0, m, k))
         np.testing.assert_array_equal(_KERNELS[_sliced](a0, a0[0], k), _sliced(a0, a0[0], k))
         np.testing.assert_array_equal(_KERNELS[_added](a0, a0[:1], k), _added(a0, a0[:1], k))
         np.testing.assert_array_equal(_KERNELS[_augmented](a0, a0[:, :1], k),
