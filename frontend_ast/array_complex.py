@@ -71,6 +71,9 @@ def input_array(name, ty, ndim, loc, input_names, shape_of):
             image_name += "_"
         images.append(ImageParam(ty.part().ir(), ndim, image_name))
     shape = shape_of(images[0])
+    # the imaginary part's memory starts one element after the real part's
+    # (pyhalide/realize._dense_names reads it through the real part's buffer)
+    images[1].paired_after = images[0].name()
     re, im = part_arrays(name, ty, shape, "input", loc)
     for part, img, attr in zip((re, im), images, ("real", "imag")):
         part.image, part.arg_name = img, name

@@ -34,6 +34,7 @@ from .types import PY_INT
 from .values import DtypeVal, ModuleRef, Val
 
 _SIZES = weakref.WeakKeyDictionary()     # Context -> {(id(stmt), mask text): [size Val]}
+_AXES = weakref.WeakKeyDictionary()      # Context -> {selection symbol: the mask's axis size}
 _ids = itertools.count()
 _METHODS = ("astype", "clip")            # element-wise methods of a masked value
 _BUILTINS = ("abs",)                     # element-wise builtins
@@ -127,7 +128,19 @@ def _selection_size(cx, n: Val) -> Val:
     cx.syms.add(sym, 0, hi)
     cx.sym_nodes[sym] = node
     cx.sym_static[sym] = n.static
+    _AXES.setdefault(cx, {})[sym] = n
     return Val(node, PY_INT, 0, hi, [Aff.sym(sym)], [Aff.sym(sym)], static=n.static)
+
+
+def mask_axis_size(cx, size: Val):
+    """The size of the mask's axis a selection size (selection_sizes)
+    stands for, or None if `size` is not one. Where the mask fits the
+    array it indexes (array_index.masked_select checks it, at compile or
+    call time), this is the indexed axis's size: every element of that
+    axis is a candidate of the selection."""
+    if not is_selection(cx, size) or len(size.lbs) != 1:
+        return None
+    return _AXES.get(cx, {}).get(next(iter(size.lbs[0].terms)))
 
 
 def is_selection(cx, size: Val) -> bool:
@@ -139,14 +152,30 @@ def is_selection(cx, size: Val) -> bool:
 # call-time checks ---------------------------------------------------------------------------
 def call_time_check(bld, check, node):
     """Add a check made when the function is called: only for a statement
-    that runs whenever the function does (not inside an `if`). bld: anything
-    with .cx and .scope (the builder, or the exprs.Expressions)."""
+    that runs whenever its loop iteration does (not inside an `if`), made
+    only where its enclosing loops run (IfReached). bld: anything with .cx
+    and .scope (the builder, or the exprs.Expressions)."""
     if not bld.scope.unconditional():
         raise bld.cx.err(node, "this assignment needs a check of array shapes or types when "
                                "the function is called, which is not made inside an `if`",
                          hint="move the assignment out of the `if` (np.where(cond, new, old) "
                               "chooses between values)")
-    bld.cx.static_checks.append(check)
+    reached = bld.cx.loops_run_at_call()
+    bld.cx.static_checks.append(check if reached is None else IfReached(check, reached))
+
+
+class IfReached:
+    """A call-time check made only where the statement runs in this call
+    (reached: Context.loops_run_at_call, the enclosing loops with
+    call-time bounds run at least once): a loop of no iteration evaluates
+    nothing, as in Python."""
+
+    def __init__(self, check, reached):
+        self.check, self.reached = check, reached
+
+    def __call__(self, env):
+        if self.reached(env):
+            self.check(env)
 
 
 def mask_fits(bld, mshape, shape, node, first_axis=0):

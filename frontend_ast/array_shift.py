@@ -14,7 +14,7 @@ from . import array_calls, ops
 from .array_shape import clamp_index, size_node
 from .arrayexpr import ArrayExpr, k_order
 from .types import PY_INT
-from .values import Val, const_val
+from .values import TupleVal, Val, const_val
 
 
 def _args(b, fn, node, names, required):
@@ -86,26 +86,81 @@ def _index64(n):
 
 @array_calls.function(np.roll)
 def roll(b, fn, node):
-    args, src, axis = _along_axis(b, fn, node, "shift")
-    shift = _static_int(b, args["shift"], node, "the shift of np.roll")
-    n = src.shape[axis]
+    """np.roll(a, shift, axis): shift and axis integers or tuples of them
+    (NumPy broadcasts them against each other and adds the shifts of an
+    axis named twice); no axis rolls the array flattened in C order (its
+    result C-ordered, as NumPy's reshape of the rolled ravel)."""
+    args = _args(b, fn, node, ("a", "shift", "axis"), 2)
+    src = _source(b, args["a"], node, fn)
     cx = b.cx
+    cx.cur_node = node
+    shifts = [_static_int(b, v, node, "the shift of np.roll") for v in _items(args["shift"])]
+    axis_v = args.get("axis")
+    if axis_v is None or (isinstance(axis_v, Val) and axis_v.is_const and axis_v.const is None):
+        if src.ndim == 1:
+            return ArrayExpr(src.shape, src.ty, _rolled(cx, src, {0: shifts}), node,
+                             order=k_order(src))
+        return ArrayExpr(src.shape, src.ty, _rolled_flat(cx, src, shifts), node)
+    axes = [_axis(b, v, src.ndim, node, fn) for v in _items(axis_v)]
+    if None in axes:
+        raise b.cx.err(node, "the axes of np.roll must be constant integers")
+    if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
+        raise b.cx.err(node, f"np.roll: {len(shifts)} shifts and {len(axes)} axes (NumPy's "
+                             f"ValueError: shape mismatch)")
+    pairs = list(zip(shifts * len(axes) if len(shifts) == 1 else shifts,
+                     axes * len(shifts) if len(axes) == 1 else axes))
+    by_axis = {}
+    for sh, ax in pairs:
+        by_axis.setdefault(ax, []).append(sh)
+    # NumPy fills np.empty_like(a): a's memory order (order='K')
+    return ArrayExpr(src.shape, src.ty, _rolled(cx, src, by_axis), node, order=k_order(src))
 
-    def elem(idx):
-        i = _index64(idx[axis])
-        size = _index64(ops.node_of(cx, n))
+
+def _items(v) -> list:
+    return list(v.items) if isinstance(v, TupleVal) else [v]
+
+
+def _back(cx, i, shifts, size):
+    """The index (int64) whose element a roll by the sum of `shifts` (as
+    Python's ints: no wrap-around) places at index i along an axis of `size`
+    elements (IR integer Mod is Euclidean); a shift not known to be small is
+    reduced first, so i - s cannot wrap."""
+    total = None
+    for shift in shifts:
         s = _index64(ops.node_of(cx, shift))
-        # the element `shift` places back (IR integer Mod is Euclidean); a
-        # shift not known to be small is reduced first, so i - s cannot wrap
         if not (shift.is_const and abs(shift.const) < 2 ** 31):
             s = ir.Mod(s, size)
-        j = ir.Mod(ir.Sub(i, s), size)
-        out = list(idx)
-        out[axis] = ops.cast(ir.INDEX, j)
-        return src.elem(out)
+        total = s if total is None else ir.Add(total, s)
+    return ir.Mod(ir.Sub(i, total), size)
 
-    # NumPy fills np.empty_like(a): a's memory order (order='K')
-    return ArrayExpr(src.shape, src.ty, elem, node, order=k_order(src))
+
+def _rolled(cx, src, amounts):
+    """elem(idx) of src rolled by the sum of amounts[axis] along each axis given."""
+    def elem(idx):
+        out = list(idx)
+        for axis, shifts in amounts.items():
+            size = _index64(ops.node_of(cx, src.shape[axis]))
+            out[axis] = ops.cast(ir.INDEX, _back(cx, _index64(idx[axis]), shifts, size))
+        return src.elem(out)
+    return elem
+
+
+def _rolled_flat(cx, src, shifts):
+    """elem(idx) of src rolled by the sum of `shifts` over its C-order flattening."""
+    def elem(idx):
+        sizes = [_index64(ops.node_of(cx, n)) for n in src.shape]
+        flat, total = ir.Const(ir.Int(64), 0), ir.Const(ir.Int(64), 1)
+        for i, n in zip(idx, sizes):
+            flat = ir.Add(ir.Mul(flat, n), _index64(i))
+            total = ir.Mul(total, n)
+        g = _back(cx, flat, shifts, total)
+        out, stride = [None] * len(idx), ir.Const(ir.Int(64), 1)
+        for k in reversed(range(len(idx))):
+            # (g // stride) % n: the value, its bounds known to the reads
+            out[k] = ops.cast(ir.INDEX, ir.Mod(ir.Div(g, stride), sizes[k]))
+            stride = ir.Mul(stride, sizes[k])
+        return src.elem(out)
+    return elem
 
 
 @array_calls.function(np.repeat)

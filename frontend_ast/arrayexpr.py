@@ -81,7 +81,8 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node)))
+                cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node),
+                                                      cx.loops_run_at_call()))
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
@@ -115,12 +116,16 @@ def _shape_text(shapes) -> str:
 
 class Broadcastable:
     """Call-time check that two sizes broadcast (equal, or one of them 1),
-    raising NumPy's ValueError otherwise."""
+    raising NumPy's ValueError otherwise; made only where `reached`
+    (Context.loops_run_at_call: the enclosing loops run in this call) is
+    None or true."""
 
-    def __init__(self, a, b, loc):
-        self.a, self.b, self.loc = a, b, loc
+    def __init__(self, a, b, loc, reached=None):
+        self.a, self.b, self.loc, self.reached = a, b, loc, reached
 
     def __call__(self, env):
+        if self.reached is not None and not self.reached(env):
+            return
         x, y = self.a.static(env), self.b.static(env)
         if x != y and 1 not in (x, y):
             where = f" ({self.loc.file}:{self.loc.line})" if self.loc is not None else ""

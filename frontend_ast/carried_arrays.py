@@ -32,6 +32,7 @@ from .carried_phases import guarded_writes, may_equal, sole_loop
 from .carried_region import region_step
 from .carried_rotation import Rotation
 from .carried_sizes import check_kept_size
+from .carried_vector import vectorize_step
 from .errors import FrontendError
 from .loop_params import index_param
 from .result_order import OrderChoice, chosen
@@ -188,10 +189,18 @@ class CarriedLoop:
 
     def run(self):
         """Compile the loop; False (nothing done) where its body does not
-        compile as a recurrence and no name carries an array."""
+        compile as a recurrence and no name carries an array. While its body
+        runs the loop is on Context.carried_loops."""
+        loop = self.runner.make_loop(self.node)
+        self.cx.carried_loops.append(loop)
+        try:
+            return self._run(loop)
+        finally:
+            self.cx.carried_loops.pop()
+
+    def _run(self, loop):
         LoopVarDone = self.done
         cx, scope, node = self.cx, self.scope, self.node
-        loop = self.runner.make_loop(node)
         env0 = dict(scope.env)
         self.scalars = []
         names = self.slot_names(env0)
@@ -497,6 +506,9 @@ class CarriedLoop:
         self.bld.defs.mark_emitted(values, state)
         self.bld.emitter.define(state, key, tuple(values), [], rdom, cx.smap.loc(self.node),
                                 label=state.name())
+        if cx.scheduled is False and nd:
+            vectorize_step(state.update(len(state.function().updates) - 1), r[0].name, values,
+                           state.name(), t, [v.type for v in values])
 
     def clamped(self, m, idx):
         """idx clamped into member m's own shape along the axes where the

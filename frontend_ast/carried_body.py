@@ -21,6 +21,7 @@ from . import complex_values as C
 from . import ops
 from .array_complex import ComplexArr
 from .array_index import guard, parse
+from .array_masks import mask_axis_size
 from .array_setitem import region_value
 from .array_store import augmented_operand, destination, fitted, selection_fits
 from .arraycode import is_whole_view
@@ -323,7 +324,7 @@ class BodyRun:
                                    "that carries arrays", hint=HINT)
             c = c.value
             j = names[atom.name]
-            if c == 1 and ir.is_const(rest, 0) and same_size(cx, dest.shape[j], dest.arr.shape[k]):
+            if c == 1 and ir.is_const(rest, 0) and _whole_axis(cx, dest, j, k):
                 at_x[atom.name] = x[k]          # the whole axis
                 continue
             d = ir.Sub(x[k], rest)
@@ -344,6 +345,18 @@ class BodyRun:
         for c in conds:
             inside = c if isinstance(inside, ir.Const) else ir.And(inside, c)
         return inside, at_x, ir.conjunction(sizes) if sizes else None
+
+
+def _whole_axis(cx, dest, j, k) -> bool:
+    """Whether axis j of the region dest covers, mapped onto axis k of its
+    array from index 0 with step 1, is the array's whole axis k: its size
+    is the axis's, or it is the selection of a boolean mask along an axis
+    of that size (the mask fits its array: checked where it is read)."""
+    size = dest.shape[j]
+    if same_size(cx, size, dest.arr.shape[k]):
+        return True
+    axis = mask_axis_size(cx, size) if dest.mask else None
+    return axis is not None and same_size(cx, axis, dest.arr.shape[k])
 
 
 def seen_elsewhere(bld, env, name, skip=()) -> bool:

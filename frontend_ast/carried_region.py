@@ -12,7 +12,11 @@ coordinates, the step's update runs over the region alone and stores `new`:
 outside it both slots keep the state's first values (its pure definition
 does not depend on the slot), as Python's arrays keep theirs. Inside the
 region the conjuncts hold, so the clamps they make redundant are removed:
-the step's reads become dense (vector loads instead of gathers)."""
+the step's reads become dense (vector loads instead of gathers).
+
+Conjuncts of another form (a boolean mask: mandelbrot's `Z[I] = Z[I]**2 +
+C[I]` with `I = np.abs(Z) < horizon`) stay as the select's condition inside
+the region: the step stores `select(rest, new, old)` there, unclamped too."""
 from __future__ import annotations
 
 from pyhalide import ir
@@ -35,18 +39,25 @@ def region_step(values, members, state_name: str, point, step, slot):
     if any(not ir.equal(c, conds[0]) for c in conds[1:]):
         return None
     bounds = [[None, None] for _ in point]
-    facts = []
+    facts, rest = [], []
     for c in _conjuncts(conds[0]):
         got = _bound(c, point, step)
         if got is None:
-            return None
+            rest.append(c)
+            continue
         k, is_lower, b = got
         old = bounds[k][0 if is_lower else 1]
         bounds[k][0 if is_lower else 1] = b if old is None else \
             (ir.Max(old, b) if is_lower else ir.Min(old, b))
         facts.append(_fact(c))
+    if not facts:
+        return None
     rewrite = _Unclamp(facts)
-    return [tuple(b) for b in bounds], [rewrite.mutate(n) for n in news]
+    news = [rewrite.mutate(n) for n in news]
+    if rest:
+        cond = rewrite.mutate(ir.conjunction(rest))
+        news = [ir.Select(cond, n, v.false_value) for n, v in zip(news, values)]
+    return [tuple(b) for b in bounds], news
 
 
 def _nonempty_value(new, old):

@@ -117,6 +117,8 @@ class Context:
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
         self.loop_state = None
+        self.carried_loops = []     # the Loops whose body carried_arrays.py runs outside
+        #                             loop_state (array_masks.call_time_check reads them)
         self.in_loop_header = 0     # > 0 while a `for` header is evaluated (loops.py)
         self._counter = itertools.count()
         self._bare = {}             # check image name -> a read of it (_after_inner)
@@ -279,6 +281,20 @@ class Context:
     def in_loops(self) -> bool:
         """Whether the code being evaluated is inside a loop body."""
         return self.loop_state is not None and bool(self.loop_state.loops)
+
+    def loops_run_at_call(self):
+        """fn(StaticEnv): whether the enclosing loops whose bounds are known
+        at call time (those being run and Context.carried_loops) all have an
+        iteration in this call; None where there are none (a check made
+        whenever the function is called)."""
+        loops = list(self.loop_state.loops) if self.loop_state is not None else []
+        tests = [_runs(loop.start.static, loop.stop.static, loop.step)
+                 for loop in loops + self.carried_loops
+                 if loop.start.is_static and loop.stop.is_static and
+                 not (loop.start.is_const and loop.stop.is_const)]
+        if not tests:
+            return None
+        return lambda env: all(t(env) for t in tests)
 
     def _unless_unreached(self, cond):
         """cond, also true where an enclosing condition is not met: Python

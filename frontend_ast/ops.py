@@ -346,7 +346,10 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
         t = rt.ir()
         rng = _floordiv_range(op, an, bn)
     q, m = ir.Div(x, y), ir.Mod(x, y)
-    b_pos = b.lo is not None and b.lo > 0
+    # a divisor known to be positive, or a Python int known not to be
+    # negative (zero raises: _zero_div_check): IR's Euclidean Div/Mod are
+    # Python's and NumPy's floor division and modulo
+    b_pos = b.lo is not None and (b.lo > 0 or b.lo == 0 and rt.kind == "int")
     if b_pos or t.is_uint():
         node = q if op == "//" else m
     else:

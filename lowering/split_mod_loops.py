@@ -1,5 +1,6 @@
 """Periodic indices: a loop over v whose body reads at `(int64(v) + c) %
-int64(n)` (np.roll, c and n invariant in the loop) runs in three pieces.
+int64(n)` (np.roll, c and n invariant in the loop) or at `(v + c) % n` in
+int32 (a hand-written `a[(i + 1) % n]`) runs in three pieces.
 
     split_mod_loops(stmt) -> stmt
 
@@ -27,7 +28,11 @@ access_checks makes for such indices) are true and dropped. The other
 checks stay. The checks that open the middle body and depend on nothing bound in the
 loop nor on memory (those of the rolls along outer axes) move before the
 middle loop, made when it runs: the first iteration would make them first.
-The iterations run in their original order, so a failing check raises the
+In the middle piece the facts of each int32 term `e = v + c`
+(0 <= e < n, 1 <= n) also simplify the reads the frontend makes of a
+Python index there: `select(e < n, e, -1)` (its negative-index form),
+the clamps `max(min(e, n - 1), 0)` and `if_then_else(0 < n, read, 0)`
+become the read at e (dense). The iterations run in their original order, so a failing check raises the
 same error. Only innermost loops are split (a loop around them keeps its
 `%` terms, which invariant division makes once per iteration of it); a loop
 whose body exceeds _MAX_NODES nodes, or with more than _MAX_TERMS terms, is
@@ -42,6 +47,7 @@ from .branch_facts import conjuncts
 from .simplify import simplify
 
 _MAX_TERMS = 16
+_MIN_CONST_N = 256
 _MAX_NODES = 4000
 # c is clamped to [-_FAR, _FAR] in the bounds: exact there, and past it no
 # int32 v has 0 <= v + c < n (for n < 2**31), as the clamped c says too
@@ -130,7 +136,10 @@ def _terms(s: ir.For) -> list:
 
 
 def _match(t: ir.Mod, v: str, bound: set):
-    """(c, n) of t = (int64(v) + c) % int64(n) (int64(v) - k: c = -k), else None."""
+    """(c, n) of t = (int64(v) + c) % int64(n) (int64(v) - k: c = -k), or
+    of the int32 t = (v + c) % n (c as int64), else None."""
+    if t.type == _I32:
+        return _match32(t, v, bound)
     if t.type != _I64 or not (isinstance(t.b, ir.Cast) and t.b.value.type == _I32) \
             and not _small_const(t.b):
         return None
@@ -145,6 +154,22 @@ def _match(t: ir.Mod, v: str, bound: set):
         if reads_memory(x) or set(ir.free_vars(x)) & bound:
             return None
     return c, n
+
+
+def _match32(t: ir.Mod, v: str, bound: set):
+    """(int64(c), n) of the int32 t = (v + c) % n: t.a is v plus an int32
+    value c bound outside the loop (v's coefficient 1). A constant n below
+    _MIN_CONST_N (`i % 2`: a parity, the identity on two iterations only) is
+    not a term: it would leave the loop a middle piece of n iterations."""
+    if v not in ir.free_vars(t.a) or isinstance(t.b, ir.Const) and t.b.value < _MIN_CONST_N:
+        return None
+    c = simplify(ir.Sub(t.a, ir.Variable(_I32, v)))
+    if v in ir.free_vars(c):
+        return None
+    for x in (c, t.b):
+        if reads_memory(x) or set(ir.free_vars(x)) & bound:
+            return None
+    return ir.Cast(_I64, c), t.b
 
 
 def _small_const(e) -> bool:
@@ -164,6 +189,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     lo = simplify(ir.Cast(_I32, ir.Min(lo, end)))
     hi = simplify(ir.Cast(_I32, ir.Max(ir.Min(hi, end), ir.Cast(_I64, lo_v))))
     middle = substitute_exprs(s.body, [(t, t.a) for t, _, _ in terms])
+    middle = _Facts([(t.a, n) for t, _, n in terms if t.type == _I32]).mutate(middle)
     middle = simplify(_DropChecks([(t.a, n) for t, _, n in terms]).mutate(middle))
     first, middle = _leading_invariant_checks(middle, _bound_names(s))
     if first:
@@ -195,6 +221,69 @@ def _leading_invariant_checks(body: ir.Stmt, bound: set) -> tuple:
 def _invariant(check: ir.AssertStmt, bound: set) -> bool:
     exprs = [check.condition, *check.args]
     return not any(reads_memory(e) or set(ir.free_vars(e)) & bound for e in exprs)
+
+
+class _Facts(ir.Mutator):
+    """The middle piece's facts of its int32 terms e = v + c (0 <= e <= n -
+    1, 1 <= n): e < n, e <= n - 1, 0 <= e and 0 < n are true; min(e, n - 1)
+    and max(e, 0) are e; a select (lazy or not) on a true condition is its
+    first value."""
+
+    def __init__(self, terms: list):
+        super().__init__()
+        self.terms = terms
+
+    def _fact(self, c) -> bool:
+        for e, n in self.terms:
+            if isinstance(c, ir.LT) and (equal(c.a, e) and _same(c.b, n) or
+                                         ir.is_const(c.a, 0) and _same(c.b, n) or
+                                         ir.is_const(c.a, -1) and equal(c.b, e)):
+                return True
+            if isinstance(c, ir.LE) and (equal(c.a, e) and _minus_one(c.b, n) or
+                                         ir.is_const(c.a, 0) and equal(c.b, e) or
+                                         ir.is_const(c.a, 1) and _same(c.b, n)):
+                return True
+        return False
+
+    def _mutate_cmp(self, e):
+        r = self.mutate_children(e)
+        return ir.Const(ir.Bool(), True) if self._fact(r) else r
+
+    visit_LT = visit_LE = _mutate_cmp
+
+    def visit_Min(self, e):
+        r = self.mutate_children(e)
+        if isinstance(r, ir.Min):
+            for x, y in ((r.a, r.b), (r.b, r.a)):
+                if any(equal(x, t) and _minus_one(y, n) for t, n in self.terms):
+                    return x
+        return r
+
+    def visit_Max(self, e):
+        r = self.mutate_children(e)
+        if isinstance(r, ir.Max):
+            for x, y in ((r.a, r.b), (r.b, r.a)):
+                if ir.is_const(y, 0) and any(equal(x, t) for t, _ in self.terms):
+                    return x
+        return r
+
+    def visit_Select(self, e):
+        r = self.mutate_children(e)
+        if isinstance(r, ir.Select) and ir.is_const(r.condition, True):
+            return r.true_value
+        return r
+
+    def visit_Call(self, e):
+        r = self.mutate_children(e)
+        if ir.is_lazy_select(r) and ir.is_const(r.args[0], True):
+            return r.args[1]
+        return r
+
+
+def _minus_one(e, n) -> bool:
+    """Whether e is n - 1."""
+    return isinstance(e, ir.Sub) and _same(e.a, n) and ir.is_const(e.b, 1) or \
+        isinstance(e, ir.Add) and _same(e.a, n) and ir.is_const(e.b, -1)
 
 
 class _DropChecks(ir.Mutator):

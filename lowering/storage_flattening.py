@@ -50,12 +50,27 @@ class _Flatten(ir.Mutator):
         self.realized = {}      # Func name -> Realize bounds in scope
         self.in_buffer = set()  # outputs computed in their buffer in this copy of the body
         self.reusing = set()    # outputs whose scratch is their buffer when it holds the region
+        # "b#2" / "b#2@a" in ctx.dense: b has stride 2 in dimension 0 (and starts
+        # one element after a): b -> "" / a
+        self.paired = {}
+        for n in ctx.dense:
+            head, mark, other = n.partition("#2")
+            if mark:
+                self.paired[head] = other[1:]
 
     # geometry of the storage behind each name -------------------------------------
     def _stride(self, buf: str, d: int) -> ir.Expr:
         if d == 0 and buf in self.ctx.dense:
             return ir.index(1)
+        if d == 0 and self._paired(buf) is not None:
+            return ir.index(2)  # a complex array's part (pyhalide/realize.PAIRED)
         return geometry(buf, "stride", d)
+
+    def _paired(self, buf: str):
+        """For a buffer of stride 2 in dimension 0 (pyhalide/realize.PAIRED):
+        the buffer whose memory it starts one element after, or "" (none
+        known); None for any other buffer."""
+        return self.paired.get(buf)
 
     def _func_storage(self, fname: str, index: int):
         """(storage name, mins, strides, fold) of element `index` of Func fname."""
@@ -90,6 +105,10 @@ class _Flatten(ir.Mutator):
         if c.call_type == ir.IMAGE:
             mins = [geometry(c.name, "min", d) for d in range(len(args))]
             strides = [self._stride(c.name, d) for d in range(len(args))]
+            first = self._paired(c.name)
+            if first:           # a.imag: a.real's memory, one element further
+                return ir.Load(c.type, first, ir.Add(_flat_index(args, mins, strides),
+                                                     ir.index(1)))
             return ir.Load(c.type, c.name, _flat_index(args, mins, strides))
         if all(a is b for a, b in zip(args, c.args)):
             return c

@@ -26,6 +26,50 @@ def _dense0(arr: np.ndarray) -> bool:
     return arr.ndim > 0 and (arr.strides[-1] == arr.itemsize or arr.shape[-1] <= 1)
 
 
+# a buffer of stride 2 in dimension 0 (a part of a contiguous complex array:
+# a.real, a.imag) is named in a kernel's dense set with this suffix
+# (lowering/storage_flattening.py reads it at that constant stride, so that
+# LLVM's vectorizer sees the two parts' loads as one interleaved group)
+PAIRED = "#2"
+
+
+def _dense_name(name: str, arr: np.ndarray):
+    """`name` if arr is dense in dimension 0, name + PAIRED if its stride
+    there is 2 elements, else None."""
+    if _dense0(arr):
+        return name
+    if arr.ndim > 0 and arr.strides[-1] == 2 * arr.itemsize:
+        return name + PAIRED
+    return None
+
+
+def _dense_names(names, arrays, images=None) -> frozenset:
+    """The dense set of buffers `names` bound to `arrays` (_dense_name).
+    The imaginary part of a complex argument (its image's `paired_after`
+    names the real part's image: frontend_ast/array_complex.input_array),
+    PAIRED with the real part bound, is named `name#2@real`: its loads read
+    the real part's buffer one element further (storage_flattening), so
+    that LLVM sees both parts' loads as one interleaved group (wide loads
+    and shuffles, no gathers). The pairing is the argument's structure
+    (its two views), so every call with the same strides has it."""
+    images = images or {}
+    got = {n: _dense_name(n, a) for n, a in zip(names, arrays)}
+    out = []
+    for n, a in zip(names, arrays):
+        name = got[n]
+        first = getattr(images.get(n), "paired_after", None)
+        if name is not None and name.endswith(PAIRED) and first is not None and \
+                got.get(first) == first + PAIRED:
+            b = arrays[names.index(first)]
+            if a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype and \
+                    a.__array_interface__["data"][0] == \
+                    b.__array_interface__["data"][0] + a.itemsize:
+                name += "@" + first
+        if name is not None:
+            out.append(name)
+    return frozenset(out)
+
+
 # fingerprint -> compiled kernel, shared by every Pipeline of the process
 _KERNELS = LRU()
 
@@ -92,6 +136,10 @@ def _canonical_buffer(graph, name: str) -> str:
     """A buffer name with its Func's or image's name canonical
     (graph.canonical_buffers; `f.1`: element 1 of Func f's tuple)."""
     tokens = graph.canonical_buffers
+    if PAIRED in name:
+        head, _, other = name.partition(PAIRED)
+        return _canonical_buffer(graph, head) + PAIRED + \
+            ("@" + _canonical_buffer(graph, other[1:]) if other else "")
     if name in tokens:
         return tokens[name]
     head, dot, tail = name.rpartition(".")
@@ -220,14 +268,14 @@ class Pipeline(HalidePipelineMethods):
         for fn in (f.function() for f in self._outputs):
             if fn.dimensions() > 0:
                 names.update(_output_buffer_names(fn))
+        bound = []
         for name in graph.image_names():
             try:
-                arr = graph.input_array(name)
+                bound.append((name, graph.input_array(name)))
             except ValueError:
                 continue
-            if _dense0(arr):
-                names.add(name)
-        return frozenset(names)
+        return frozenset(names) | _dense_names([n for n, _ in bound], [a for _, a in bound],
+                                               graph.images)
 
     def compile_jit(self, *args, **kw):
         self._kernel()
@@ -324,8 +372,8 @@ class Pipeline(HalidePipelineMethods):
         (`in_place`: see _kernel)."""
         inputs = [graph.input_array(name) for name in plan.image_names]
         params = [graph.param_value(name) for name in plan.param_names]
-        dense = frozenset([n for n, a in zip(plan.image_names, inputs) if _dense0(a)]
-                          + [n for n, a in zip(plan.out_names, arrays) if _dense0(a)])
+        dense = _dense_names([*plan.image_names, *plan.out_names], [*inputs, *arrays],
+                             graph.images)
         which = (dense, tuple(sorted(in_place.items()))) if in_place else dense
         kernel = plan.kernels.get(which)
         if kernel is None:

@@ -66,8 +66,11 @@ def test_negative_repeats_raise_value_error():
 def test_errors_are_located():
     with pytest.raises(ph.CompileError, match="keyword 'out'"):
         bad_keyword(np.arange(4.0).reshape(2, 2))
-    with pytest.raises(ph.CompileError, match="flattens"):
-        roll_flat_2d(np.arange(4.0).reshape(2, 2))
+
+
+
+def test_roll_flattens_without_axis():
+    check(roll_flat_2d, np.arange(6.0).reshape(2, 3))
 
 
 @ph.pipeline
