@@ -100,3 +100,34 @@ def test_read_at_a_row_the_nest_writes_later_stays_refused():
         return s
     with pytest.raises(ph.CompileError, match="written later in this loop nest"):
         ph.pipeline(later_row)(np.arange(16.0).reshape(4, 4), 3)
+
+
+# Exception order inside one statement: lowering's shared subexpressions
+# (LetStmts before the statement) asserted a later operand's check first;
+# access_checks now asserts a statement's check images by creation number
+# (Python's order), each after the checks its condition reads.
+
+def shared_divisor(a, b, x):
+    y = int(a[0] * x)
+    return (3 // y) // (int(a[int(b[0])]) % (y + 2))
+
+
+def shared_operand(a, b, x):
+    return (3 // int(a[0] * x)) + (int(a[int(b[0])]) % int(a[0] * x + 1))
+
+
+def _raised(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except (IndexError, ZeroDivisionError, ValueError, OverflowError) as e:
+        return type(e).__name__, None
+
+
+@pytest.mark.parametrize("fn", [shared_divisor, shared_operand])
+def test_shared_subexpressions_keep_python_order(fn):
+    compiled = ph.pipeline(fn)
+    a = np.array([1.0, 2.0])
+    for b0 in (5.0, 0.0, np.nan):
+        for x in (0.0, 1.0, np.nan):
+            args = (a, np.array([b0]), x)
+            assert _raised(compiled, *args) == _raised(fn, *args), (b0, x)
