@@ -271,7 +271,9 @@ class LoopSinks:
     whose computation may raise (`t = s // 0` in a loop body): Python computes
     them at every iteration, so each is stored into a hidden 0-d array at
     each iteration (the array's checks make it an unreturned output:
-    unrealized_checked)."""
+    unrealized_checked). Where the value's checks are all in its own node
+    (it reads no Func with checks of its own), only the checks are stored
+    (_flags), not the value."""
 
     def __init__(self, tree: ast.FunctionDef):
         self.read = {n.id for n in ast.walk(tree)
@@ -334,6 +336,8 @@ class LoopSinks:
                 v = _flags(v, self.written, bld)
                 if v is None:
                     continue
+            elif v.node is not None and not _reads_checked(v.node):
+                v = _flags(v, self.written, bld) or v     # its checks: cheaper than the value
             arr = self.arrays.get(key)
             if arr is None:
                 arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
