@@ -492,8 +492,23 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
         flags = bool(reads & written)
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
-                    if isinstance(t, ast.Name) and t.id not in later and t.id not in reads})
+                    if isinstance(t, ast.Name) and t.id not in reads and
+                    (t.id not in later or _killed(t.id, body[k + 1:]))})
     return out
+
+
+def _killed(name, rest) -> bool:
+    """Whether a statement of `rest` (the later statements of a loop body)
+    assigns `name` again before any of them surely reads it (`t = a[i, 3 *
+    i]` then `t = a[i, i]`: the first value is read nowhere)."""
+    for st in rest:
+        if name in _sure_reads(st):
+            return False
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and any(
+                isinstance(t, ast.Name) and t.id == name
+                for t in (st.targets if isinstance(st, ast.Assign) else [st.target])):
+            return True
+    return False
 
 
 def _assigned_names(loop) -> set:

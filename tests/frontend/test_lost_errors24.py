@@ -131,3 +131,23 @@ def test_shared_subexpressions_keep_python_order(fn):
         for x in (0.0, 1.0, np.nan):
             args = (a, np.array([b0]), x)
             assert _raised(compiled, *args) == _raised(fn, *args), (b0, x)
+
+
+def overwritten_before_read(a, m):
+    # the first two values of t are read nowhere (found by the session 24 fuzz)
+    w = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        t = a[i, (i * 3) % 5]
+        t = a[i, i // 2 + 1]            # a[1, 1], a[2, 2]: IndexError on a (3, 2) array
+        t = a[i, i % 2]
+        if t > 0.5:                     # a sure read, of the last value only
+            w[i] = t * m
+    return w
+
+
+def test_value_overwritten_before_any_read():
+    compiled = ph.pipeline(overwritten_before_read)
+    for shape in ((2, 2), (3, 2), (2, 5)):
+        for m in (0, 2):
+            args = (np.ones(shape), m)
+            assert _outcome(compiled, args) == _outcome(overwritten_before_read, args), (shape, m)
