@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import ast
 import copy
+from types import SimpleNamespace
 
 from pyhalide import checks, ir
 from pyhalide.errors import CompileError
 
+from . import deps
 from .errors import FrontendError
 from .loop_state import Group
 from .static_sinks import statement_values
@@ -48,6 +50,7 @@ from .unions import lazy_alternative
 from .values import Arr, TupleVal, Val, node_of
 
 _ATTR = "_pyhalide_loc"
+_LOOP = "loop"          # a _maybe_unread entry of a loop statement: its results are stored
 _CALL_TIME = "_pyhalide_call_time"
 
 
@@ -278,7 +281,9 @@ class LoopSinks:
     whose computation may raise (`t = s // 0` in a loop body): Python computes
     them at every iteration, so each is stored into a hidden 0-d array at
     each iteration (the array's checks make it an unreturned output:
-    unrealized_checked)."""
+    unrealized_checked). Where the value's checks are all in its own node
+    (it reads no Func with checks of its own), only the checks are stored
+    (_flags), not the value."""
 
     def __init__(self, tree: ast.FunctionDef):
         self.read = {n.id for n in ast.walk(tree)
@@ -313,6 +318,9 @@ class LoopSinks:
             bld.arrays.write(arr, [], test, stmt)
 
     def store(self, bld, stmt):
+        if isinstance(stmt, (ast.For, ast.While)):
+            self._store_results(bld, stmt)
+            return
         if isinstance(stmt, ast.Assign):
             targets = stmt.targets
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
@@ -335,9 +343,11 @@ class LoopSinks:
                 node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
             key = (id(stmt), n)
             if self.maybe_unread.get(key) and n in self.read:
-                v = _flags(v, self.written)
+                v = _flags(v, self.written, bld)
                 if v is None:
                     continue
+            elif v.node is not None and not _reads_checked(v.node):
+                v = _flags(v, self.written, bld) or v     # its checks: cheaper than the value
             arr = self.arrays.get(key)
             if arr is None:
                 arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
@@ -347,20 +357,81 @@ class LoopSinks:
             bld.arrays.write(arr, [], v, stmt)
 
 
-def _flags(v: Val, written: set):
+    def _store_results(self, bld, loop):
+        """The values an inner loop leaves in names that no later statement
+        of the enclosing loop body surely reads (`c += x[jj]` in the loop,
+        `c` read after it only inside another loop or an `if`): each
+        alternative computed by a Func whose definition checks a read is
+        stored at each iteration of the enclosing loops, so the inner
+        loop's checks run where Python runs it."""
+        if bld.scope.path:
+            return          # under an `if`: the store's value would be computed where it fails
+        for (sid, n), how in self.maybe_unread.items():
+            if sid != id(loop) or how != _LOOP:
+                continue
+            v = bld.scope.env.get(n)
+            if not isinstance(v, Val):
+                continue
+            alts = [w for _, w in v.union] if v.union else [v]
+            for k, w in enumerate(alts):
+                if w.union or w.ty.is_complex() or w.node is None or \
+                        not _reads_checked(w.node) or not _at_enclosing(bld, w.node):
+                    continue
+                key = (id(loop), n, k)
+                arr = self.arrays.get(key)
+                if arr is None:
+                    arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(w.ty.dtype), [], "local",
+                                                 bld.cx.smap.loc(loop))
+                if arr.ty.dtype == w.ty.dtype:
+                    bld.arrays.write(arr, [], w, loop)
+
+
+def _at_enclosing(bld, node) -> bool:
+    """Whether node names no loop variable but those of the loops around
+    the statement being run (a value assigned in an inner loop and not
+    carried names that loop's variable)."""
+    syms = {l.sym for l in bld.state.loops}
+    return all(not n.startswith("%") or n in syms for n in ir.free_vars(node))
+
+
+def _reads_checked(node) -> bool:
+    """Whether node reads a Func one of whose definitions reads with a
+    run-time check."""
+    return any(c.call_type == ir.FUNC and c.func is not None and _has_check(c.func)
+               for c in ir.find_calls(node))
+
+
+def _flags(v: Val, written: set, bld):
     """v's eager checks on a one of its type (a Val that raises where v
     does and reads no element of an array the function writes; not on a
     zero, which the checks' own zero would make a constant to simplify
-    away), or None when v has none or a check's position reads a Func or
-    the image of a name in `written` (`a[i, k[i]]` keeps the read of k)."""
+    away), or None when v has none, a check's position reads the image of
+    a name in `written` (`a[i, k[i]]` keeps the read of k), or it reads a
+    Func that the hidden store, a definition of its own, may not read
+    where Python reads it (_reads_hold: `t = a[i, int(a[i, 0])]` before
+    `for j in range(1, m): a[i, j] = t` keeps its read of a[i, 0])."""
     _, found = checks.strip([v.node])
-    if not found or any(c.call_type == ir.FUNC or
-                        (c.call_type == ir.IMAGE and not checks.is_check_read(c) and
-                         c.name in written)
-                        for c in ir.find_calls(list(found))):
+    calls = [c for c in ir.find_calls(list(found)) if not checks.is_check_read(c)]
+    if not found or any(c.call_type == ir.IMAGE and c.name in written for c in calls) or \
+            not _reads_hold(bld, [c for c in calls if c.call_type == ir.FUNC]):
         return None
     one = ir.Const(v.node.type, True if v.node.type.is_bool() else 1)
     return Val(checks.apply(found, one), v.ty, risky=True)
+
+
+def _reads_hold(bld, calls) -> bool:
+    """Whether a definition other than the reading statement's may make
+    the Func reads `calls` (deps.check_reads finds no write of the loop
+    nest that Python makes before them and the definition would not see)."""
+    if not calls:
+        return True
+    errs = []
+    deps.check_reads(SimpleNamespace(typing=bld.cx.typing, nest_id=bld.state.nest_id,
+                                     read_sites=bld.defs.read_sites,
+                                     nest_writes=bld.state.nest_writes,
+                                     smap_error=bld.cx.smap_error),
+                     calls, None, lambda arr, err, pos: errs.append(err))
+    return not errs
 
 
 def _maybe_unread(tree) -> dict:
@@ -399,7 +470,7 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=None) -> dict:
+def _unread_in(body, written, after=None, branch=False) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
     `after`: the names the statements after an `if`'s branch surely read).
@@ -408,15 +479,21 @@ def _unread_in(body, written, after=None) -> dict:
     a Func read at data-dependent positions that does not lower
     (test_frontend_loop_bounds.py's descending_window), stored in an inner
     loop of a stepped range it was read outside its computed region
-    (test_loop_forms19.py's argument_step_in_a_nest)."""
+    (test_loop_forms19.py's argument_step_in_a_nest). An inner loop of the
+    body (not in an `if`'s branch) maps each name it assigns that the
+    later statements may leave unread, if that loop carries it (a running
+    value), to _LOOP (LoopSinks._store_results)."""
     out = {}
     for k, st in enumerate(body):
         later = set(after or ())
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
-            out.update(_unread_in(st.body, written, later))
-            out.update(_unread_in(st.orelse, written, later))
+            out.update(_unread_in(st.body, written, later, True))
+            out.update(_unread_in(st.orelse, written, later, True))
+            continue
+        if isinstance(st, (ast.For, ast.While)) and not branch:
+            out.update({(id(st), n): _LOOP for n in _assigned_names(st) - later})
             continue
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
                 not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
@@ -425,8 +502,38 @@ def _unread_in(body, written, after=None) -> dict:
         flags = bool(reads & written)
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
-                    if isinstance(t, ast.Name) and t.id not in later and t.id not in reads})
+                    if isinstance(t, ast.Name) and t.id not in reads and
+                    (t.id not in later or _killed(t.id, body[k + 1:]))})
     return out
+
+
+def _killed(name, rest) -> bool:
+    """Whether a statement of `rest` (the later statements of a loop body)
+    assigns `name` again before any of them surely reads it (`t = a[i, 3 *
+    i]` then `t = a[i, i]`: the first value is read nowhere)."""
+    for st in rest:
+        if name in _sure_reads(st):
+            return False
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and any(
+                isinstance(t, ast.Name) and t.id == name
+                for t in (st.targets if isinstance(st, ast.Assign) else [st.target])):
+            return True
+    return False
+
+
+def _assigned_names(loop) -> set:
+    """The running values of a loop statement's body: the names it assigns
+    by `+=` and the like, or by a value that reads the name (`c = c * 3 +
+    x[j]`), and its exit flags (`?stopN`, loop_exits.py)."""
+    out = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+        elif isinstance(n, ast.Assign):
+            reads = {r.id for r in ast.walk(n.value) if isinstance(r, ast.Name)}
+            out |= {t.id for t in n.targets if isinstance(t, ast.Name) and
+                    (t.id in reads or t.id.startswith("?stop"))}
+    return {n for n in out if not n.startswith("?") or n.startswith("?stop")}
 
 
 def _sure_reads(node) -> set:
@@ -489,6 +596,7 @@ def unrealized_checked(b, out_funcs) -> list:
     reach([f.function() for f, _ in out_funcs])
     out = []
     seen = set()
+    sinks = {id(a) for a in b.loop_sinks.arrays.values()}
     for _, _, owner in b.funcs:
         if not isinstance(owner, Arr) or owner.kind != "local" or id(owner) in seen or \
                 not all(s.static is not None for s in owner.shape):
@@ -496,7 +604,8 @@ def unrealized_checked(b, out_funcs) -> list:
         seen.add(id(owner))
         for f in reversed(owner.versions):
             fn = f.function()
-            if id(fn) in reached or not _has_check(fn):
+            if id(fn) in reached or not (_has_check(fn) or (
+                    id(owner) in sinks and any(_reads_checked(n) for n in _def_nodes(fn)))):
                 continue
             out.append((f, [s.static for s in owner.shape]))
             reach([fn])
@@ -521,5 +630,10 @@ def unrealized_checked(b, out_funcs) -> list:
 
 def _has_check(fn) -> bool:
     """Whether a definition of Function fn reads with a run-time check."""
-    return any(checks.is_check_read(c) for d in fn.definitions()
-               for c in ir.find_calls(list(d.values) + list(d.args) + list(d.predicates)))
+    return any(checks.is_check_read(c) for c in ir.find_calls(_def_nodes(fn)))
+
+
+def _def_nodes(fn) -> list:
+    """The values, arguments and predicates of Function fn's definitions."""
+    return [n for d in fn.definitions() for n in list(d.values) + list(d.args) +
+            list(d.predicates)]

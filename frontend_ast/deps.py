@@ -86,6 +86,10 @@ def classify(read_idx, read_loops, read_pos, w) -> str:
                 return NEVER
             continue
         if w_sym not in common:
+            if dr is not False and dr[0] not in w_syms and \
+                    _outside_fixed_range(er, w_off, next((l for l in w.chain if l.sym == w_sym),
+                                                         None)):
+                return NEVER        # outside the range of a loop only the write is in
             continue
         if dr is False or dr[0] != w_sym:
             return UNKNOWN
@@ -209,6 +213,19 @@ def _outside_range(er, off, loop) -> bool:
     if loop.step > 0:
         return _const_lt(below, 0) or _const_ge(above, 0)
     return _const_gt(below, 0) or _const_le(above, 0)
+
+
+def _outside_fixed_range(er, off, loop) -> bool:
+    """_outside_range for a loop whose start and stop are the same at every
+    iteration of the loops around it (they read only parameters): then no
+    iteration of those loops writes there, whichever iteration reads."""
+    if loop is None or loop.start is None or loop.stop is None:
+        return False
+    ends = [getattr(loop.start, "node", None), getattr(loop.stop, "node", None)]
+    if any(e is None or ir.find_calls(e) or
+           any(v.kind != "param" for v in ir.free_vars(e).values()) for e in ends):
+        return False
+    return _outside_range(er, off, loop)
 
 
 def _index(e):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 
 from pyhalide import ir
+from pyhalide.ir.check_images import CHECK_PREFIX, is_check_read
 
 from . import access_rules as rules
 from . import check_image_reads
@@ -44,6 +45,13 @@ class _AddChecks(ir.Mutator):
         self.bounds_memo = {}
         self.structure = {}       # _may_need_check's answers by node, any scope
         self.ranges = WholeRanges()   # fits_int32's work, shared by every nest
+        # check-image assertions: their image's creation number (checks.image_name),
+        # and the read's arguments (the check images they read are asserted first)
+        self.numbers = {}
+        self.after = {}
+        # the check-image assertions of the LetStmts (CSE's shared values)
+        # around the Provide or Evaluate being reached, not yet made
+        self.pending = None
 
     # scope ---------------------------------------------------------------------
     def visit_For(self, s):
@@ -84,7 +92,8 @@ class _AddChecks(ir.Mutator):
         return ir.block(*checks, new)
 
     def visit_LetStmt(self, s):
-        checks = _nest(self._checks_for([s.value]))
+        checks, self.pending = self._let_checks(s, self._checks_for([s.value]))
+        checks = _nest(checks)
         saved, state = self.scope.get(s.name), self.state
         self.scope[s.name] = _let_interval(s.name, s.value, self.scope)
         self.state = next(self._states)
@@ -106,6 +115,38 @@ class _AddChecks(ir.Mutator):
         else:
             self.scope[name] = saved
 
+    def _let_checks(self, s, checks) -> tuple:
+        """(checks made at LetStmt s, the pending checks for its body). In
+        a chain of LetStmts ending in a Provide or Evaluate (lowering's
+        shared subexpressions of one statement), check-image assertions wait
+        for the statement (_in_order) as long as nothing else is asserted
+        and s does not bind a name again (which a pending one may name);
+        else everything pending is made here, in the order found."""
+        pending = self.pending or []
+        if not isinstance(_chain_end(s), (ir.Provide, ir.Evaluate)):
+            return pending + checks, None
+        if s.name in self.scope or any(id(c) not in self.numbers for _, c in checks):
+            return pending + checks, []     # (a name bound again: pending checks may name it)
+        return [], pending + checks
+
+    def _in_order(self, checks) -> list:
+        """The pending checks of the enclosing LetStmts, then `checks`; when
+        all are check-image assertions, by their images' creation numbers:
+        the frontend makes the checks of a statement in Python's order
+        (operands left to right, inside out), which the LetStmts of shared
+        subexpressions do not keep (`(3 // y) // (int(a[int(b[0])]) % (y +
+        2))`: y's shared value put the IndexError first)."""
+        out = (self.pending or []) + checks
+        self.pending = None
+        if len(out) < 2 or not all(id(c) in self.numbers for _, c in out):
+            return out
+        numbers = [self.numbers[id(c)] for _, c in out]
+        if numbers == sorted(numbers):
+            return out
+        memo = {}
+        return _by_number(out, numbers, [_numbers(list(self.after[id(c)]) + [x for x, _ in path],
+                                                  memo) for path, c in out])
+
     # accesses --------------------------------------------------------------------
     def visit_Provide(self, s):
         kind = rules.kind_of(self.ctx, s.name)
@@ -113,7 +154,7 @@ class _AddChecks(ir.Mutator):
         checks += self._checks_for(list(s.args) + list(s.values))
         s = ir.Provide(s.name, tuple(map(check_image_reads.passed, s.values)),
                        tuple(map(check_image_reads.passed, s.args)))
-        return ir.block(*_nest(_distinct(checks)), s)
+        return ir.block(*_nest(_distinct(self._in_order(checks))), s)
 
     def visit_IfThenElse(self, s):
         checks = _nest(self._checks_for([s.condition]))
@@ -125,7 +166,7 @@ class _AddChecks(ir.Mutator):
         return ir.block(*checks, new)
 
     def visit_Evaluate(self, s):
-        return ir.block(*_nest(self._checks_for([s.value])), s)
+        return ir.block(*_nest(self._in_order(self._checks_for([s.value]))), s)
 
     def _checks_for(self, exprs) -> list:
         """(path, check) of every read in `exprs`, inner reads first; a read
@@ -162,6 +203,10 @@ class _AddChecks(ir.Mutator):
                                  (c.args[0], lo, hi))]
         else:
             out = self._access_checks(c.name, c.args, kind, "read", conditional)
+        if _number(c) is not None:
+            for a in out:
+                self.numbers[id(a)] = _number(c)
+                self.after[id(a)] = c.args
         for name, iv in reversed(saved):
             self._restore(name, iv)
         self.state = state
@@ -403,6 +448,61 @@ def _reads_with_paths(exprs, wanted=None) -> list:
         walk(x, (), (0,), frozenset())
     walk = None         # (its cell referred to walk: a cycle only the collector frees)
     return out
+
+
+def _number(c):
+    """The creation number of check image read c, or None (not a check read)."""
+    if not is_check_read(c):
+        return None
+    number = c.name[len(CHECK_PREFIX):]
+    return int(number) if number.isdigit() else None
+
+
+def _numbers(exprs, memo: dict) -> frozenset:
+    """The creation numbers of the check images `exprs` read (a Let: its
+    value); memo: id of a node -> (node, its numbers), shared by calls."""
+    out = set()
+    for x in exprs:
+        out |= _node_numbers(x.value if isinstance(x, ir.Let) else x, memo)
+    return frozenset(out)
+
+
+def _node_numbers(root, memo: dict) -> frozenset:
+    stack = [(root, False)]
+    while stack:
+        e, expanded = stack.pop()
+        if not isinstance(e, ir.IRNode) or id(e) in memo:
+            continue
+        kids = [k for k in ir.children(e) if isinstance(k, ir.IRNode)]
+        if not expanded:
+            stack.append((e, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+            continue
+        own = frozenset() if _number(e) is None else frozenset([_number(e)])
+        memo[id(e)] = (e, own.union(*(memo[id(k)][1] for k in kids)))
+    return memo[id(root)][1] if isinstance(root, ir.IRNode) else frozenset()
+
+
+def _by_number(checks, numbers, after) -> list:
+    """`checks` by creation number, each after the checks of the images it
+    reads (`after`: numbers; the order found is one that keeps them)."""
+    out, done, left = [], set(), list(range(len(checks)))
+    present = set(numbers)
+    while left:
+        ready = [k for k in left if not ((after[k] & present) - done - {numbers[k]})]
+        k = min(ready, key=lambda k: (numbers[k], k)) if ready else left[0]
+        left.remove(k)
+        out.append(checks[k])
+        if not any(numbers[j] == numbers[k] for j in left):
+            done.add(numbers[k])
+    return out
+
+
+def _chain_end(s):
+    """The statement a chain of LetStmts from s binds its names for."""
+    while isinstance(s, ir.LetStmt):
+        s = s.body
+    return s
 
 
 def _path_key(path) -> tuple:

@@ -1,0 +1,153 @@
+"""IndexErrors that compiled loops lost where the value read is used only
+where it does not run (session 24): plain Python raises at the read, in
+every iteration, used or not. Every outcome (the exception type, the value,
+and the arrays as written before the exception) equals plain Python.
+
+- The read's index reads the array the nest writes (`t = a[i,
+  int(a[i, 0])]` before `for j in range(1, m): a[i, j] = t`, m <= 1): the
+  check's position reads a Func (the array's version), which LoopSinks'
+  flag store left out. Now kept where deps.check_reads lets a definition
+  of its own read it (check_order._reads_hold), and deps.classify proves
+  that a[i, 0] is never written by `a[i, j]`, j in range(1, m).
+- A running value of an inner loop read only inside a later inner loop that
+  does not run (`c += x[jj]`, then `for t in range(k): y[j] = c` with k =
+  0): the inner loop's Func was never computed. Now its value is stored at
+  each iteration of the enclosing loop (LoopSinks._store_results)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def indirect_column(a, m):
+    for i in range(a.shape[0]):
+        t = a[i, int(a[i, 0])]          # a[2, 7] on a (3, 2) array: IndexError
+        for j in range(1, m):
+            a[i, j] = t
+    return a
+
+
+def indirect_column_of_other(a, b, m):
+    for i in range(a.shape[0]):
+        t = b[i, int(a[i, 0])]
+        for j in range(1, m):
+            a[i, j] = t + 1.0
+    return a
+
+
+def index_named_first(a, m):
+    for i in range(a.shape[0]):
+        k = int(a[i, 0])
+        t = a[i, k]
+        for j in range(1, m):
+            a[i, j] = t * 2.0
+    return a
+
+
+def running_value_read_in_unrun_loop(x, k):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        for jj in range(j, j + 2):      # x[n] at j = n - 1
+            c += x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def _outcome(fn, args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        got = ("ok", np.asarray(fn(*args)).tolist())
+    except IndexError:
+        got = ("IndexError", None)
+    return got, [a.tolist() for a in args if isinstance(a, np.ndarray)]
+
+
+_A = [np.array([[0., 1.], [1., 0.], [7., 0.]]), np.array([[0., 1.], [1., 0.]]),
+      np.array([[0., 1., 2.], [1., 0., 1.], [2., 0., 1.]]),
+      np.array([[0., 1.], [1., 0.], [0., 1.], [1., 1.], [1., 1.]])]
+
+
+@pytest.mark.parametrize("fn", [indirect_column, indirect_column_of_other, index_named_first])
+def test_index_reading_the_written_array(fn):
+    compiled = ph.pipeline(fn)
+    for a in _A:
+        for m in (0, 1, 3):
+            args = (a, a[::-1] * 0.5, m) if fn is indirect_column_of_other else (a, m)
+            assert _outcome(compiled, args) == _outcome(fn, args), (a.shape, a[:, 0], m)
+
+
+def test_running_value_read_only_in_a_loop_that_does_not_run():
+    compiled = ph.pipeline(running_value_read_in_unrun_loop)
+    for n in (1, 4):
+        for k in (0, 2):
+            args = (np.linspace(0.0, 1.0, n), k)
+            assert _outcome(compiled, args) == _outcome(running_value_read_in_unrun_loop,
+                                                        args), (n, k)
+
+
+def test_read_at_a_row_the_nest_writes_later_stays_refused():
+    # a[i + 1, i] is written at iteration i + 1 (j in range(0, i + 1)): a
+    # definition of its own would read the value after the nest
+    def later_row(a, n):
+        s = 0.0
+        for i in range(n):
+            s += a[i + 1, i]
+            for j in range(0, i):
+                a[i, j] = 5.0
+        return s
+    with pytest.raises(ph.CompileError, match="written later in this loop nest"):
+        ph.pipeline(later_row)(np.arange(16.0).reshape(4, 4), 3)
+
+
+# Exception order inside one statement: lowering's shared subexpressions
+# (LetStmts before the statement) asserted a later operand's check first;
+# access_checks now asserts a statement's check images by creation number
+# (Python's order), each after the checks its condition reads.
+
+def shared_divisor(a, b, x):
+    y = int(a[0] * x)
+    return (3 // y) // (int(a[int(b[0])]) % (y + 2))
+
+
+def shared_operand(a, b, x):
+    return (3 // int(a[0] * x)) + (int(a[int(b[0])]) % int(a[0] * x + 1))
+
+
+def _raised(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except (IndexError, ZeroDivisionError, ValueError, OverflowError) as e:
+        return type(e).__name__, None
+
+
+@pytest.mark.parametrize("fn", [shared_divisor, shared_operand])
+def test_shared_subexpressions_keep_python_order(fn):
+    compiled = ph.pipeline(fn)
+    a = np.array([1.0, 2.0])
+    for b0 in (5.0, 0.0, np.nan):
+        for x in (0.0, 1.0, np.nan):
+            args = (a, np.array([b0]), x)
+            assert _raised(compiled, *args) == _raised(fn, *args), (b0, x)
+
+
+def overwritten_before_read(a, m):
+    # the first two values of t are read nowhere (found by the session 24 fuzz)
+    w = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        t = a[i, (i * 3) % 5]
+        t = a[i, i // 2 + 1]            # a[1, 1], a[2, 2]: IndexError on a (3, 2) array
+        t = a[i, i % 2]
+        if t > 0.5:                     # a sure read, of the last value only
+            w[i] = t * m
+    return w
+
+
+def test_value_overwritten_before_any_read():
+    compiled = ph.pipeline(overwritten_before_read)
+    for shape in ((2, 2), (3, 2), (2, 5)):
+        for m in (0, 2):
+            args = (np.ones(shape), m)
+            assert _outcome(compiled, args) == _outcome(overwritten_before_read, args), (shape, m)
