@@ -21,8 +21,10 @@ def probes(ndim: int) -> list:
 def affine_rows(value):
     """rows[j][k]: the constant step along axis j of the viewed array per
     step along axis k of the view `value` (an ArrayExpr view), or None
-    where its index map is not affine with constant coefficients."""
-    _, to_base = value.view
+    where its index map is not affine with constant coefficients. A
+    window's view is taken without its clamps (array_index.Indexed.
+    layout_view)."""
+    _, to_base = getattr(value, "layout_view", None) or value.view
     rows = []
     for e in to_base(probes(value.ndim)):
         form = affine(e, value.ndim)

@@ -47,14 +47,21 @@ class Item:
 class Indexed(ArrayExpr):
     """An array value selected from another by an index: `pick(idx)` maps
     an index of this value to (the source's index nodes, run-time checks),
-    a check being (ok node, offending index node, axis, size Val, name)."""
+    a check being (ok node, offending index node, axis, size Val, name).
+    `layout_pick`, where given, is pick without the clamps of windows
+    (array_windows.py: the index map of a window wholly inside its array,
+    the only one whose elements are read): `layout_view` is the view by
+    it, for the memory-order analyses (affine_maps.affine_rows)."""
 
-    def __init__(self, cx, shape, ty, src, pick, node, injective, mask_at=None):
+    def __init__(self, cx, shape, ty, src, pick, node, injective, mask_at=None,
+                 layout_pick=None):
         self.cx, self.src, self.pick, self.injective = cx, src, pick, injective
+        self.layout_pick = layout_pick or pick
         self.mask_at = mask_at          # a masked region: fn(idx) -> the mask's element
-        view = None
+        view = self.layout_view = None
         if src.view is not None and injective:
             view = (src.view[0], lambda idx: base_map(self, idx)[0])
+            self.layout_view = (src.view[0], lambda idx: _layout_map(self, idx))
         super().__init__(shape, ty, self._element, node, view=view)
 
     def _element(self, idx):
@@ -69,6 +76,13 @@ def base_map(x: ArrayExpr, idx):
         inner, more = base_map(x.src, nodes)
         return inner, checks + more
     return x.view[1](idx), []
+
+
+def _layout_map(x: ArrayExpr, idx):
+    """base_map's index nodes by the layout picks (no window clamps)."""
+    if isinstance(x, Indexed):
+        return _layout_map(x.src, x.layout_pick(idx)[0])
+    return x.view[1](idx)
 
 
 def guard(cx, v: Val, checks) -> Val:
@@ -122,10 +136,10 @@ def parse(b, sl, windows=False) -> list:
     for it in (sl.elts if isinstance(sl, ast.Tuple) else [sl]):
         if isinstance(it, ast.Slice):
             step = _step(b, it.step)
-            w = window_bounds(b, it) if windows and b.array_code.state.loops else None
-            if w is not None and _moves(b, w[0]) and w[1] is not None:
-                out.append(Item("window", it, value=_bound(b, w[2]),
-                                start=b.scalar(w[0], it.lower, "an integer slice bound")))
+            w = window_bounds(b, it, lambda v: _moves(b, v)) \
+                if windows and b.array_code.state.window_loops() else None
+            if w is not None:
+                out.append(Item("window", it, value=w[1], start=w[0]))
                 continue
             out.append(Item("slice", it, start=_bound(b, it.lower), stop=_bound(b, it.upper),
                             step=step))
@@ -157,7 +171,7 @@ def _moves(b, v) -> bool:
     if not isinstance(v, Val) or not v.ty.is_int() or v.ty.is_bool() or v.is_static:
         return False
     free = ir.free_vars(v.node)
-    return any(lp.sym in free for lp in b.array_code.state.loops)
+    return any(lp.sym in free for lp in b.array_code.state.window_loops())
 
 
 def _bound(b, node):
@@ -289,7 +303,7 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
             plan[s][4] = len(shape)
             shape.append(size)
 
-    def pick(idx):
+    def pick(idx, clamp=True):
         out = [None] * src.ndim
         checks = []
         block = list(idx[block_at:block_at + len(bshape)]) if arrays else []
@@ -300,7 +314,8 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
                     ir.Add(a, ir.Mul(i, ir.index(c)) if c != 1 else i)
             elif kind == "window":
                 last = ir.Sub(cast(ir.INDEX, ops.node_of(cx, c[1])), ir.index(1))
-                out[ax] = ir.Max(ir.Min(ir.Add(a, idx[pos]), last), ir.index(0))
+                out[ax] = ir.Max(ir.Min(ir.Add(a, idx[pos]), last), ir.index(0)) if clamp \
+                    else ir.Add(a, idx[pos])
                 checks.append(c[0])
             elif kind == "int":
                 out[ax] = a
@@ -314,7 +329,9 @@ def select(b, src: ArrayExpr, items, node) -> ArrayExpr:
                     checks.append(check)
         return out, checks
 
-    return Indexed(cx, shape, src.ty, src, pick, node, injective=not arrays)
+    windows = any(p[0] == "window" for p in plan)
+    return Indexed(cx, shape, src.ty, src, pick, node, injective=not arrays,
+                   layout_pick=(lambda idx: pick(idx, clamp=False)) if windows else None)
 
 
 def masked_select(b, src: ArrayExpr, items, node) -> Indexed:

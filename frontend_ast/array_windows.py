@@ -1,6 +1,8 @@
-"""Windows that move with a loop: `x[s:s + k]` (step 1) where the start s
-depends on a loop variable and the length k is known when the function is
-called (`E[:, i*os : i*os + ntaps]`, `x[i - k : i]`).
+"""Windows that move with a loop: `x[s:e]` (step 1) where the start s
+depends on a loop variable and the length e - s does not and is known when
+the function is called (`E[:, i*os : i*os + ntaps]`, `x[i - k : i]`,
+`x[2*i + 1 : k + 1 + 2*i]`: window_length.py decides it on the simplified
+IR).
 
 The window is a view whose first index is Python's normalized start in the
 iteration (slice.indices) and whose size is k clamped into [0, axis size],
@@ -26,29 +28,30 @@ from . import ops
 from .ranges import Aff
 from .types import PY_INT, np_ty
 from .values import Arr, Val, const_val
+from .window_length import invariant_length
 
 _I64 = ir.Int(64)
 _ids = itertools.count()
 _SINKS = weakref.WeakKeyDictionary()     # Context -> {(statement id, node id): hidden Arr}
 
 
-def window_bounds(b, it: ast.Slice):
-    """(start Val, length Val, length node) when slice `it` has no step and
-    its stop is written as its start plus a length (`s + k`, `k + s`) or its
-    start as its stop minus one (`e - k`); else None."""
+def window_bounds(b, it: ast.Slice, moves):
+    """(start Val, length Val) when slice `it` has no step, its start moves
+    with a loop (moves(start)) and its length stop - start does not
+    (window_length.py); else None."""
     if it.step is not None or it.lower is None or it.upper is None:
         return None
-    lo, hi = ast.dump(it.lower), it.upper
-    if isinstance(hi, ast.BinOp) and isinstance(hi.op, ast.Add):
-        if ast.dump(hi.left) == lo:
-            return b.ev(it.lower), b.ev(hi.right), hi.right
-        if ast.dump(hi.right) == lo:
-            return b.ev(it.lower), b.ev(hi.left), hi.left
-    low = it.lower
-    if isinstance(low, ast.BinOp) and isinstance(low.op, ast.Sub) and \
-            ast.dump(low.left) == ast.dump(hi):
-        return b.ev(it.lower), b.ev(low.right), low.right
-    return None
+    start = b.ev(it.lower)
+    if not isinstance(start, Val) or not moves(start):
+        return None
+    start = b.scalar(start, it.lower, "an integer slice bound")
+    stop = b.ev(it.upper)
+    if not isinstance(stop, Val) or not stop.ty.is_int() or stop.ty.is_bool():
+        return None
+    stop = b.scalar(stop, it.upper, "an integer slice bound")
+    length = invariant_length(b.cx, start, stop,
+                              [lp.sym for lp in b.array_code.state.window_loops()])
+    return None if length is None else (start, length)
 
 
 def window_axis(cx, n: Val, start: Val, length: Val, name: str, axis: int):

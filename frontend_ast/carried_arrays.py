@@ -58,30 +58,44 @@ def applies(runner, node) -> bool:
         nested = sole_loop(node.body)
         if nested is not None:
             inner = [n for s in nested.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
+        if nested is not None and not inner:
+            # a perfect nest whose inner body writes a region of an array it
+            # reads (cma_pt's `wxy[k] += ...`): phase mode over both loops
+            if _region_writes(runner, nested):
+                return True
         return all(isinstance(n, ast.If) and guarded_writes(n) for n in inner) and \
             element_swaps(node, env)
     if any(isinstance(env.get(n), (Arr, ArrayExpr)) for n in carried(node, runner.live)):
         return True
     if element_swaps(node, env):
         return True
+    return _region_writes(runner, node)
+
+
+def _region_writes(runner, loop) -> bool:
+    """Whether the body of `loop` assigns into a region (not a single
+    element) of an array that it also reads, at a region that does not
+    depend on the loop variable or the names the body assigns (or through a
+    mask the body makes), or writes a whole array in place (`u += e`)."""
+    env = runner.scope.env
+    body = loop.body
+    changing = names_assigned(body) | {loop.target.id}
     reads = {}
-    for s in node.body:
+    for s in body:
         for n in ast.walk(s):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 reads.setdefault(n.id, []).append(n)
     found = False
-    changing = names_assigned(node.body) | {node.target.id}
-    for s in node.body:
+    for s in body:
         t = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
             (s.target if isinstance(s, ast.AugAssign) else None)
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             root = t.value
-            mask = _body_mask(t.slice, node)
+            mask = _body_mask(t.slice, loop)
             if not isinstance(env.get(root.id), (Arr, ArrayExpr)) or \
                     (any(_mentions(t.slice, n) for n in changing) and not mask):
                 continue
-            if not mask and runner.ev_val.__self__.is_element_index(t.slice, env.get(root.id)) \
-                    if isinstance(env.get(root.id), Arr) else False:
+            if not mask and _element_index(runner, t.slice, env.get(root.id)):
                 continue            # element writes alone: the scalar loop machinery
             if isinstance(s, ast.AugAssign) or any(r is not root for r in reads.get(root.id, [])):
                 found = True
@@ -140,6 +154,22 @@ def _body_mask(index, loop) -> bool:
     return bool(values) and len(stored) == len(values) and all(
         isinstance(v, ast.Compare) or (isinstance(v, ast.Call) and isinstance(
             v.func, ast.Attribute) and v.func.attr in _MASK_FUNCS) for v in values)
+
+
+def _element_index(runner, index, arr) -> bool:
+    """Whether `arr[index]` is one element of a named array; where the index
+    names what is not bound yet (an outer loop's variable, while the nest's
+    form is examined) by its form alone: as many items as axes, none a
+    slice, an Ellipsis or None."""
+    if not isinstance(arr, Arr):
+        return False
+    names = {n.id for n in ast.walk(index) if isinstance(n, ast.Name)}
+    if names <= set(runner.scope.env):
+        return runner.ev_val.__self__.is_element_index(index, arr)
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    return len(items) == arr.ndim and not any(
+        isinstance(x, ast.Slice) or (isinstance(x, ast.Constant) and x.value in (None, Ellipsis))
+        for x in items)
 
 
 def _mentions(node, name) -> bool:

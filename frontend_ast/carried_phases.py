@@ -30,13 +30,16 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
+from . import complex_values as C
 from . import ops
 from .array_choice import SameSizeAtCall
+from .array_complex import ComplexArr
 from .array_index import guard
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
+from .carried_writes import write_complex
 from .tuple_targets import is_temporary
 from .values import Arr, TupleVal, Val, exact_aff, fresh, with_type_range
 
@@ -285,6 +288,9 @@ class PhaseRun(BodyRun):
         # elsewhere (an in-place write in the first iteration would change it)
         self.carried = set()
         self.conds = []             # the tests (snapshot Vals) of the enclosing `if`s
+        # the indices of the members that are arrays named before the loop and
+        # written in place (their memory layout is the array's: carried_sums)
+        self.layout_known = set()
 
     def condition(self):
         """The node of the enclosing `if`s' tests, or None."""
@@ -338,7 +344,11 @@ class PhaseRun(BodyRun):
     def scalar(self, name, v: Val, node, snapshot=False) -> Val:
         """A scalar that reads the state, stored into a 0-d member (so that
         later writes do not change it); under an `if`, computed only where
-        its test holds (a read it makes may raise only there, as in Python)."""
+        its test holds (a read it makes may raise only there, as in Python).
+        A complex one: each part (C.ComplexVal)."""
+        if isinstance(v, C.ComplexVal):
+            return C.ComplexVal(self.cx, self.scalar(name, v.re, node, snapshot),
+                                self.scalar(name, v.im, node, snapshot), v.ty, fused=v.fused)
         if not snapshot and not _reads_state(ops.node_of(self.cx, v), self.m.fn.name):
             return v
         if v.union:
@@ -385,6 +395,9 @@ class PhaseRun(BodyRun):
         member when the value reads the array it is stored into."""
         cx, bld = self.cx, self.bld
         arr = dest.arr
+        if isinstance(arr, ComplexArr) and arr not in self.carried and \
+                all(part in self.of for part in arr.parts()):
+            return write_complex(self, dest, value, node)
         m = self.of.get(arr)
         if arr in self.carried:
             raise cx.err(node, f"this loop writes into the array {arr.name!r} names before the "
@@ -477,11 +490,12 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
                                f"loop and also binds {alias!r} to another array: not supported "
                                f"yet {WHAT}",
                          hint=f"copy it first ({alias} = {alias}.copy()) before the loop")
-        if obj.ty.is_complex():
-            raise cx.err(node, f"the complex array {obj.name!r} is written {WHAT} with "
-                               f"reductions: not supported yet", hint=HINT)
         bld.defs.ensure_defined(obj)
-        run.adopt(obj, machine.member(obj.name, obj.ty, obj.shape, ac.view_of(obj, node)))
+        # a complex array: a member per part (float arrays of its shape)
+        for part in (obj.parts() if isinstance(obj, ComplexArr) else [obj]):
+            m = machine.member(part.name, part.ty, part.shape, ac.view_of(part, node))
+            run.adopt(part, m)
+            run.layout_known.add(m.index)
     scope.env[loop.name] = loop.val
     for n in names:
         a = ac.as_array(env0[n], node)
@@ -502,13 +516,17 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         m = machine.member(n, v.ty, [], v)
         carried[n] = (m, None)
         scope.env[n] = machine.scalar_view(m)
+    loops = bld.array_code.state.symbolic_loops
     try:
         inner = _inner_loop(loop_obj, node)
+        loops.append(loop)
         if inner is not None:
             scope.env[inner[0].name] = inner[0].val
+            loops.append(inner[0])
         run.run(node.body if inner is None else node.body[0].body)
         _copy_back(run, carried, node)
     finally:
+        del loops[:]
         run.restore()
     env2 = scope.env
     # the names' arrays passed from name to name (carried_rotation.py): which
@@ -568,7 +586,8 @@ def sole_loop(stmts):
 def _inner_loop(loop_obj, node):
     """(Loop, trip count node) of the sole loop of `node`'s body (a perfect
     nest, carried_arrays.applies), or None. Its bounds must be affine in the
-    outer variable (the trip count is then monotone in it)."""
+    outer variable (the trip count is then monotone in it), or known when
+    the function is called."""
     inode = sole_loop(node.body)
     if inode is None:
         return None
@@ -577,7 +596,7 @@ def _inner_loop(loop_obj, node):
         raise loop_obj.err("an inner loop with the outer loop's variable is not supported "
                            f"{WHAT}", at=inode.target)
     for v, where in ((il.start, "start"), (il.stop, "stop")):
-        if exact_aff(v) is None:
+        if exact_aff(v) is None and not (v.is_static or v.is_const):
             raise loop_obj.err(f"the {where} of this inner loop is not an affine expression of "
                                f"the outer loop's variable, sizes and scalar arguments: not "
                                f"supported {WHAT}", hint=HINT, at=inode.iter)

@@ -127,6 +127,9 @@ class LoopState:
                      running iteration (loops rewritten by loop_exits.py)
       snapshots      (nest id, id(Arr)) -> the Func holding the array's value
                      before the nest (arrays.ArrayAccess.before_write)
+      symbolic_loops [Loop] loops whose body runs once with the loop variables
+                     as symbols, not as active loops (carried_phases.py): a
+                     slice that moves with them is a window (array_windows.py)
     """
 
     def __init__(self, cx):
@@ -142,6 +145,12 @@ class LoopState:
         self.pure_vars = {}
         self.exit_conds = {}
         self.snapshots = {}
+        self.symbolic_loops = []
+
+    def window_loops(self) -> list:
+        """The loops a window may move with: the active ones and the
+        symbolic ones."""
+        return self.loops + self.symbolic_loops
 
     def ran_condition_known(self, g) -> bool:
         """Whether "the loop chain ran at least once" is a condition on the

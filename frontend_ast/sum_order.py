@@ -46,6 +46,7 @@ from pyhalide.var import RDom, Var
 from . import ops
 from .affine_maps import affine_rows
 from .arrayexpr import ArrayExpr, element_node, same_size, size_is
+from .carried_sums import phase_sum
 from .context import StaticParam
 from .flat_reads import FlatReader
 from .result_order import over_choices, resolve
@@ -237,7 +238,13 @@ def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
     complex pairwise_sum: 4 accumulators per part, blocks of 64 elements,
     (r0+r1)+(r2+r3)). Where the operand's order is chosen when the function
     runs (result_order.OrderChoice), the sum in each order, selected by the
-    choice's condition."""
+    choice's condition. In phase mode (carried_phases.py), the phases of
+    carried_sums.phase_sum."""
+    if ac.phase_run is not None:
+        return over_choices(
+            lambda: phase_sum(ac.phase_run, operand, tuple(axes), acc_ty, node, layout, lanes,
+                              memory_order),
+            lambda c, yes, no: _selected(ac.cx, c.cond, yes, no, node))
     return over_choices(
         lambda: _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name,
                             lanes).build(),

@@ -141,8 +141,18 @@ def float_sum_in_body(u, steps):
     return u
 
 
-def test_float_sum_in_body_is_located_error():
-    expect_error(float_sum_in_body, (np.ones(4), 2), "u.sum()", "not supported")
+def test_float_sum_in_body_in_numpy_order():
+    """A 1-D float sum in phase mode: NumPy's pairwise order
+    (carried_sums.py), bit for bit (serial, one block with a rest)."""
+    p = ph.pipeline(float_sum_in_body)
+    for n in (4, 13):
+        check(p, RNG.random(n), 3)
+
+
+def test_float_sum_2d_in_body_is_located_error():
+    """Two axes of an array the loop rebinds: NumPy sums it in its memory
+    order, which phase mode does not track (an F-ordered argument)."""
+    expect_error(float_sum_in_body, (RNG.random((2, 3)), 2), "u.sum()", "not supported")
 
 
 def float32_max(u, steps):
