@@ -517,16 +517,23 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
         carried[n] = (m, None)
         scope.env[n] = machine.scalar_view(m)
     loops = bld.array_code.state.symbolic_loops
+    # (the outer loop is on Context.carried_loops (CarriedLoop.run); the inner
+    # one goes there too while the body runs: the body's call-time shape
+    # checks are made only where both loops run, Context.loops_run_at_call)
+    pushed = 0
     try:
         inner = _inner_loop(loop_obj, node)
         loops.append(loop)
         if inner is not None:
             scope.env[inner[0].name] = inner[0].val
             loops.append(inner[0])
+            cx.carried_loops.append(inner[0])
+            pushed = 1
         run.run(node.body if inner is None else node.body[0].body)
         _copy_back(run, carried, node)
     finally:
         del loops[:]
+        del cx.carried_loops[len(cx.carried_loops) - pushed:]
         run.restore()
     env2 = scope.env
     # the names' arrays passed from name to name (carried_rotation.py): which

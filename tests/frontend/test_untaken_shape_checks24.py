@@ -84,12 +84,14 @@ def test_wrong_shape_in_loop_checked_only_when_it_runs(f, a0, b):
             np.testing.assert_array_equal(got, want)
 
 
-def test_mask_message_kept_when_the_loop_runs():
+@pytest.mark.parametrize("f", [_masked, _nested], ids=lambda f: f.__name__)
+def test_mask_message_kept_when_the_loop_runs(f):
+    # (_nested runs in phase mode, carried_phases.py: its inner loop counts too)
     a0, m = np.zeros((3, 4)), np.ones((3, 5), bool)
     with pytest.raises(IndexError, match="boolean index did not match indexed array along "
                                          "axis 1; size of axis is 4 but size of corresponding "
                                          "boolean axis is 5"):
-        _KERNELS[_masked](a0, m, 1)
+        _KERNELS[f](a0, m, 1)
 
 
 def test_right_shapes_still_computed():
