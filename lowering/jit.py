@@ -428,7 +428,8 @@ LOOP_VECTORIZE_MAX_LINES = 2000
 # (the first compile's critical path), the kernel no faster (session 24:
 # 13.7-15.4 against 14.5-15.4 ms CPU per call). The kernels below it keep it
 # (amax, argmin, sum_axis1 scheduled, gray_scott scheduled, matmul: 2,100-3,200
-# lines; blur 2,837, bilateral grid 3,628; none of suites 1, 2, 3, 6 past 2,100).
+# lines; blur 2,845, bilateral grid 3,850, which measured no slower without it;
+# none of suites 1, 2, 3, 6 past 2,100).
 RUNTIME_UNROLL_MAX_LINES = 4000
 
 
