@@ -33,20 +33,19 @@ def _loop(v: str, body: ir.Stmt) -> ir.For:
     return ir.For(v, ir.index(0), ir.Variable(I32, "n"), ir.ForKind.SERIAL, body)
 
 
-class _Loops(ir.Visitor):
-    def __init__(self):
-        super().__init__()
-        self.names = []
-
-    def visit_For(self, s):
-        self.names.append(s.name)
-        self.visit_children(s)
+def _nodes(stmt, cls) -> list:
+    """The nodes of class `cls` below stmt (stmt included)."""
+    found, stack = [], [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cls):
+            found.append(n)
+        stack.extend(ir.children(n))
+    return found
 
 
 def _loop_names(stmt) -> list:
-    v = _Loops()
-    v.visit(stmt)
-    return sorted(v.names)
+    return sorted(f.name for f in _nodes(stmt, ir.For))
 
 
 def test_split_mod_loops_splits_each_innermost_loop_side_by_side():
@@ -75,14 +74,7 @@ def _tuple_update(body_end: ir.Stmt | None):
 def test_select_to_branch_chains():
     rewritten = select_to_branch(_tuple_update(None))
     assert isinstance(rewritten, ir.LetStmt) and rewritten.name.endswith(".cond0")
-    ifs = []
-
-    class _Ifs(ir.Visitor):
-        def visit_IfThenElse(self, s):
-            ifs.append(s)
-            self.visit_children(s)
-    _Ifs().visit(rewritten)
-    assert len(ifs) == 1
+    assert len(_nodes(rewritten, ir.IfThenElse)) == 1
     # a chain ending in a loop is no tuple update: the same object back
     other = _tuple_update(_loop("x", ir.Store("o", ir.Const(F64, 1.0), ir.Variable(I32, "x"))))
     assert select_to_branch(other) is other
