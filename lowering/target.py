@@ -110,11 +110,14 @@ _initialized = False
 # copy uses: then it updates the interval once, after the work list
 # (`-late-remat-update-threshold`, 100 by default). On pyhalide's large
 # kernels (one function of 6,000-16,000 lines) the repeated updates made the
-# coalescer a third of LLVM's time (test_complex_sums' rows_and_views: 1.9 of 5.4 s CPU, now
-# 0.2 s; nan variances 0.97 -> 0.12 s); the object code of both was
-# byte-identical (session 24, docs/test_time.md). Process-wide: it applies
-# to other LLVM users of the process (numba) too, and changes only when
-# intervals are updated.
+# coalescer a quarter to a third of LLVM's time: test_complex_sums'
+# rows_and_views and test_array_numpy_more's nan variances, 1.1-1.4 s of
+# coalescing in all, 0.14-0.17 s with 10; their first calls 5.3-5.6 -> 4.4-4.9
+# and 3.6-3.7 -> 2.8-3.0 s CPU. The object code of those two and of 28 other
+# kernels (np.average, insertion sorts, complex stacks, suite 4's harris and
+# gray_scott) was byte-identical (session 24, docs/test_time.md).
+# Process-wide: it applies to other LLVM users of the process (numba) too, and
+# changes only when intervals are updated.
 LATE_REMAT_UPDATE_THRESHOLD = 10
 
 
