@@ -662,7 +662,7 @@ class _Bounds:
                         iv = bounds(c, a)
                         if not rules.extends_region(rules.IMAGE, iv):
                             continue
-                        parts = bounds.parts(c, a)
+                        parts = bounds.parts(c, a, iv)
                         if not all(rules.extends_region(rules.IMAGE, p) for p, _ in parts):
                             parts = [(iv, None)]
                         for piv, when in parts:
@@ -768,14 +768,14 @@ class _StageBounds:
                 conds.append(c)
         return ir.conjunction(conds) if conds else None
 
-    def parts(self, call, e: ir.Expr) -> list:
-        """[(interval, condition)]: the interval of argument e of `call`
-        (as __call__), each part counted only where its condition holds (None:
-        always): one part per distinct set of the conditions fixed for a call
-        (_call_time: lazy-select conditions and RDom predicates naming only
-        parameters and buffer geometry) under which the call is evaluated.
+    def parts(self, call, e: ir.Expr, iv: Interval) -> list:
+        """[(interval, condition)]: iv, the interval of argument e of `call`
+        (__call__'s answer, which the caller has), each part counted only
+        where its condition holds (None: always): one part per distinct set
+        of the conditions fixed for a call (_call_time: lazy-select
+        conditions and RDom predicates naming only parameters and buffer
+        geometry) under which the call is evaluated.
         The access runs nowhere else."""
-        iv = self(call, e)
         out = []
         for known in self.fixed.get(id(call)) or [()]:
             conds = [c if truth else ir.Not(c) for c, truth in known]
@@ -810,7 +810,7 @@ def _add_access(acc: _Accumulator, kind, bounds: _StageBounds, call, i: int, e, 
         return
     if boxed is not None and not _keeps_empty(e):
         runs = boxed
-    parts = bounds.parts(call, e) if call is not None else [(iv, None)]
+    parts = bounds.parts(call, e, iv) if call is not None else [(iv, None)]
     if not all(rules.extends_region(kind, p) for p, _ in parts):
         parts = [(iv, None)]
     for piv, when in parts:

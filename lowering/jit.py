@@ -422,10 +422,15 @@ LOOP_VECTORIZE_MAX_LINES = 2000
 # Past this many, LLVM's runtime unrolling is left out too (runtime_unroll.py):
 # in Halide's apps it unrolls pyhalide's vector loops over rows by 2
 # (interpolate: 25 loops, a quarter of its LLVM CPU time, the kernel no
-# faster; session 23). The limit keeps it for the kernels of suites 1 and 4
-# (harris scheduled, amax, sum_axis1 scheduled: 2,100-4,300 lines, unrolled
-# loops there), whose speed was not measured without it.
-RUNTIME_UNROLL_MAX_LINES = 6000
+# faster; session 23). Suite 4's harris scheduled (4,288 lines) is past it:
+# LLVM unrolled its row loops by 2, 4 and 8, and loop strength reduction over
+# the copies made its parallel task's LLVM time 0.55-0.60 s instead of 0.33 s
+# (the first compile's critical path), the kernel no faster (session 24:
+# 13.7-15.4 against 14.5-15.4 ms CPU per call). The kernels below it keep it
+# (amax, argmin, sum_axis1 scheduled, gray_scott scheduled, matmul: 2,100-3,200
+# lines; blur 2,845, bilateral grid 3,850, which measured no slower without it;
+# none of suites 1, 2, 3, 6 past 2,100).
+RUNTIME_UNROLL_MAX_LINES = 4000
 
 
 def _for_size(ir_text: str, options: JitOptions) -> JitOptions:

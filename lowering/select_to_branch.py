@@ -46,9 +46,17 @@ def _keeps_old(value, store: ir.Store, vectors: bool):
     return None
 
 
+def _all_stores(body) -> bool:
+    stores = body.stmts if isinstance(body, ir.Block) else (body,)
+    return all(isinstance(x, ir.Store) for x in stores)
+
+
 class _SelectToBranch(ir.Mutator):
     """Rewrites tuple updates only: a single running min/max or select stays a
-    select, which LLVM keeps in a register and vectorizes as a reduction."""
+    select, which LLVM keeps in a register and vectorizes as a reduction.
+    Statements only (expressions are never rewritten)."""
+
+    stmts_only = True
 
     def __init__(self, vectors: bool):
         super().__init__()
@@ -60,6 +68,19 @@ class _SelectToBranch(ir.Mutator):
         return self.mutate_children(s)
 
     def visit_LetStmt(self, s):
+        lets, body = [], s
+        while isinstance(body, ir.LetStmt):
+            lets.append(body)
+            body = body.body
+        if not _all_stores(body):
+            # no LetStmt of the chain opens a tuple update: its body is
+            # mutated once, not once per LetStmt above it
+            inner = self.mutate(body)
+            if inner is body:
+                return s
+            for let in reversed(lets):
+                inner = ir.LetStmt(let.name, let.value, inner)
+            return inner
         rewritten = self._tuple_update(s)
         if rewritten is not None:
             return rewritten

@@ -72,7 +72,7 @@ def _holds(wide, t) -> bool:
 _EFFECTS = ("pyhalide.trace.", "pyhalide.atomic")
 
 
-def _structural_hash(e):
+def structural_hash(e):
     """A hash of e's structure (equal under ir.equal: equal hashes), None
     when e calls an intrinsic with effects; memoized by node identity in
     _HASHES."""
@@ -82,7 +82,7 @@ def _structural_hash(e):
     h = None
     cls = type(e)
     if cls in ir.BINARY_NODES:
-        ha, hb = _structural_hash(e.a), _structural_hash(e.b)
+        ha, hb = structural_hash(e.a), structural_hash(e.b)
         if ha is not None and hb is not None:
             h = hash((cls, ha, hb))
     elif cls is ir.Const:
@@ -92,9 +92,9 @@ def _structural_hash(e):
         for name in ir.node_fields(type(e)):
             v = getattr(e, name)
             if isinstance(v, ir.IRNode):
-                parts.append(_structural_hash(v))
+                parts.append(structural_hash(v))
             elif isinstance(v, tuple):
-                parts.append(tuple(_structural_hash(x) if isinstance(x, ir.IRNode)
+                parts.append(tuple(structural_hash(x) if isinstance(x, ir.IRNode)
                                    else _plain_hash(x) for x in v))
             else:
                 parts.append(_plain_hash(v))
@@ -192,7 +192,7 @@ class _Simplifier(ir.Mutator):
         hit = self.shared.get(id(n))
         if hit is not None and hit[0] is n:
             return hit[1]
-        h = _structural_hash(n)
+        h = structural_hash(n)
         bucket = None if h is None else _SHAPES[bool(self.no_overflow)].setdefault(h, [])
         for e, r in bucket or ():
             if ir.equal(e, n):

@@ -61,28 +61,26 @@ def split_mod_loops(stmt: ir.Stmt) -> ir.Stmt:
 
 
 class _Split(ir.Mutator):
+    """Splits the innermost loops. Statements only (a loop is never inside
+    an expression); `below` is set once a loop has been mutated, so a loop
+    whose body's mutation leaves it unset holds no loop."""
+
+    stmts_only = True
+    memoize = False
+    below = False
+
     def visit_For(self, s):
+        self.below = False
         body = self.mutate(s.body)
+        innermost = not self.below
+        self.below = True
         s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or _has_loop(body):
+        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or not innermost:
             return s
         terms = _terms(s)
         if not terms or len(terms) > _MAX_TERMS:
             return s
         return _pieces(s, terms)
-
-
-class _Loops(ir.Visitor):
-    found = False
-
-    def visit_For(self, s):
-        self.found = True
-
-
-def _has_loop(stmt) -> bool:
-    v = _Loops()
-    v.visit(stmt)
-    return v.found
 
 
 class _Bound(ir.Visitor):
@@ -120,15 +118,19 @@ def _bound_names(s: ir.For):
 
 
 def _terms(s: ir.For) -> list:
-    """[(term, c, n)] of the loop's periodic index terms, distinct."""
-    bound = _bound_names(s)
-    if bound is None:
-        return []
+    """[(term, c, n)] of the loop's periodic index terms, distinct (the
+    names bound in the body are collected only where an int64 `%` is)."""
     mods = _Mods()
     mods.mods = []
     mods.visit(s.body)
+    candidates = [t for t in mods.mods if t.type == _I64]
+    if not candidates:
+        return []
+    bound = _bound_names(s)
+    if bound is None:
+        return []
     out = []
-    for t in mods.mods:
+    for t in candidates:
         got = _match(t, s.name, bound)
         if got is not None and not any(equal(t, u) for u, _, _ in out):
             out.append((t, *got))

@@ -105,14 +105,31 @@ class Target:
 
 _initialized = False
 
+# LLVM's register coalescer shrinks the live interval of a value each time it
+# rematerializes one of its copies, unless the value has at least this many
+# copy uses: then it updates the interval once, after the work list
+# (`-late-remat-update-threshold`, 100 by default). On pyhalide's large
+# kernels (one function of 6,000-16,000 lines) the repeated updates made the
+# coalescer a quarter to a third of LLVM's time: test_complex_sums'
+# rows_and_views and test_array_numpy_more's nan variances, 1.1-1.4 s of
+# coalescing in all, 0.14-0.17 s with 10; their first calls 5.3-5.6 -> 4.4-4.9
+# and 3.6-3.7 -> 2.8-3.0 s CPU. The object code of those two and of 28 other
+# kernels (np.average, insertion sorts, complex stacks, suite 4's harris and
+# gray_scott) was byte-identical (session 24, docs/test_time.md).
+# Process-wide: it applies to other LLVM users of the process (numba) too, and
+# changes only when intervals are updated.
+LATE_REMAT_UPDATE_THRESHOLD = 10
+
 
 def init_llvm():
     """Initialize LLVM's native target once (llvm.initialize() raises on
-    recent llvmlite; the native target and asm printer are all we need)."""
+    recent llvmlite; the native target and asm printer are all we need)
+    and set the coalescer's threshold above."""
     global _initialized
     if not _initialized:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
+        llvm.set_option("", f"-late-remat-update-threshold={LATE_REMAT_UPDATE_THRESHOLD}")
         _initialized = True
 
 
