@@ -103,10 +103,10 @@ class MaskParts:
 
     def select(self, e):
         """Select e part by part where its condition is emitted by parts and
-        a part of its value fits one register; else None."""
+        a part of its value is one register; else None (a narrower value
+        takes the whole mask: one join instead of a join of the results)."""
         h = self.lanes(e.condition)
-        t = e.type
-        if h is None or h * t.bits > REG_BYTES * 8:
+        if h is None or h * e.type.bits != REG_BYTES * 8:
             return None
         em, b = self.em, self.em.b
         x, y = em.emit(e.true_value), em.emit(e.false_value)
