@@ -1270,7 +1270,9 @@ class _FunctionEmitter:
                 return hit[1]
         cls = type(e)
         method = _EXPR_EMITTERS.get(cls) or _expr_emitter(cls)
-        if cls in _NUMBERED:
+        if cls in _MASK_NODES and self.mask_parts is not None and self.mask_parts.lanes(e):
+            v = method(self, e)     # by parts (codegen_mask_parts): operands not emitted whole
+        elif cls in _NUMBERED:
             kids = children(e)
             operands = [self.emit(c) for c in kids]
             vkey = (cls, e.type, *[(c.type, _value_key(v)) for c, v in zip(kids, operands)])
@@ -1527,6 +1529,8 @@ def _expr_emitter(cls):
 
 # Pure operators whose value is a function of their types and their operands'
 # LLVM values alone (emit numbers them).
+# the bool operators MaskParts emits by parts
+_MASK_NODES = frozenset({ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not})
 _NUMBERED = frozenset({ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd,
                        ir.BitOr, ir.BitXor, ir.Shl, ir.Shr, ir.BitNot, ir.EQ, ir.NE, ir.LT,
                        ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not, ir.Select, ir.Cast,

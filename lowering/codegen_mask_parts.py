@@ -35,7 +35,9 @@ class MaskParts:
     """`lanes(e)`: the lanes of one part where the bool vector Expr e is
     emitted by parts (a tree of And/Or/Not over compares of float vectors of
     more than REG_BYTES, all with the same part width, and broadcasts), else
-    None. `parts(e, h)`: its LLVM values, h lanes each; `whole(parts)`: their
+    None (a variable of a LetStmt as its value; its parts are shuffles of
+    the bound concatenation, which LLVM folds). `parts(e, h)`: its LLVM
+    values, h lanes each; `whole(parts)`: their
     concatenation; `select(e)`: a Select by parts, or None."""
 
     __slots__ = ("em", "memo")
@@ -45,6 +47,9 @@ class MaskParts:
         self.memo: dict = {}
 
     def lanes(self, e):
+        if isinstance(e, ir.Variable):      # a LetStmt's mask: by its value, in this scope
+            stack = self.em.let_values.get(e.name)
+            return self.lanes(stack[-1]) if stack and stack[-1].type == e.type else None
         key = id(e)
         hit = self.memo.get(key)
         if hit is not None and hit[0] is e:
@@ -78,6 +83,19 @@ class MaskParts:
         return None
 
     def parts(self, e, h) -> list:
+        """The parts of e, memoized in the emitter's expression cache (its
+        layers follow the scopes and branches, as emit's values do)."""
+        em = self.em
+        key = ("mask parts", id(e), h)
+        for layer in reversed(em.cache[em.cache_floor:]):
+            hit = layer.get(key)
+            if hit is not None and hit[0] is e:
+                return hit[1]
+        out = self._parts(e, h)
+        em.cache[-1][key] = (e, out)
+        return out
+
+    def _parts(self, e, h) -> list:
         em, b = self.em, self.em.b
         n = e.type.lanes // h
         if isinstance(e, _COMPARES):

@@ -6,6 +6,8 @@ and the reference evaluator's result bit for bit, with NaN, ±0 and ±inf
 among the inputs; `a.max()` / `a.argmin()` equal NumPy on such data and
 their lanes' LLVM IR compares 8 doubles at a time. On a host without
 AVX-512 the same programs run the whole-vector path."""
+import re
+
 import numpy as np
 import pytest
 
@@ -111,3 +113,35 @@ def test_parts_only_for_float_compares_wider_than_a_register():
     assert mp.lanes(cmp(ir.Float(64), 8)) is None
     assert mp.lanes(cmp(ir.Int(32), 32)) is None
     assert mp.lanes(cmp(ir.Float(64), 24)) is None      # three registers: not by parts
+
+
+def test_a_let_bound_mask_selects_by_parts():
+    """A mask bound by a LetStmt inside a 16-lane float64 loop: its selects
+    take it by parts (the variable's value decides), and the results equal
+    the serial loop's and NumPy's."""
+    from pyhalide.lowering.vectorize import vectorize_loops
+    from tests.vectorize.vectorize_util import check_vectorizes, llvm_text, split_vectorized
+    n = 16 * 6
+    av, bv = _special(n, np.float64), _special(n, np.float64)
+    F64, I32 = ph.ir.Float(64), ph.ir.Int(32)
+
+    def body(x):
+        a, b = ph.ir.Load(F64, "la", x), ph.ir.Load(F64, "lb", x)
+        m = ph.ir.Variable(ph.ir.Bool(), "m")
+        cond = ph.ir.Or(ph.ir.And(ph.ir.Not(ph.ir.GT(a, b)), ph.ir.EQ(a, a)),
+                        ph.ir.LT(b, ph.ir.Const(F64, 0.25)))
+        stores = ph.ir.Block([ph.ir.Store("lo", ph.ir.Select(m, a, b), x),
+                              ph.ir.Store("lp", ph.ir.Select(m, x, ph.ir.Sub(ph.ir.Const(I32, 0), x)), x)])
+        return ph.ir.LetStmt("m", cond, stores)
+    stmt = split_vectorized(n // 16, 16, body)
+    bufs = [("la", av, False), ("lb", bv, False), ("lo", np.zeros(n), True),
+            ("lp", np.zeros(n, np.int32), True)]
+    _, (lo, lp) = check_vectorizes(stmt, bufs, lanes=16)
+    want = (~(av > bv) & ~np.isnan(av)) | (bv < 0.25)
+    assert np.array_equal(lo, np.where(want, av, bv), equal_nan=True)
+    assert np.array_equal(lp, np.where(want, np.arange(n), -np.arange(n)))
+    if _avx512():
+        text = llvm_text(vectorize_loops(stmt), bufs)
+        assert re.search(r"select\s+<8 x i1> %\S+, <8 x double>", text)
+        assert re.search(r"select\s+<16 x i1> %\S+, <16 x i32>", text)
+        assert not re.search(r"fcmp \w+ <16 x double>", text)
