@@ -37,19 +37,28 @@ class MaskParts:
     more than REG_BYTES, all with the same part width, and broadcasts), else
     None (a variable of a LetStmt as its value; its parts are shuffles of
     the bound concatenation, which LLVM folds). `parts(e, h)`: its LLVM
-    values, h lanes each; `whole(parts)`: their
-    concatenation; `select(e)`: a Select by parts, or None."""
+    values, h lanes each; `whole(parts)`: their concatenation; `select(e)`:
+    a Select by parts, or None. Any h gives the same lane values (a part
+    of a mask not built by parts is a shuffle of the whole one), so a memo
+    of `lanes` over a scope's variables can only cost speed."""
 
-    __slots__ = ("em", "memo")
+    __slots__ = ("em", "memo", "resolving")
 
     def __init__(self, em):
         self.em = em        # the _FunctionEmitter (emit, b)
         self.memo: dict = {}
+        self.resolving: set = set()     # LetStmt names being looked through
 
     def lanes(self, e):
         if isinstance(e, ir.Variable):      # a LetStmt's mask: by its value, in this scope
             stack = self.em.let_values.get(e.name)
-            return self.lanes(stack[-1]) if stack and stack[-1].type == e.type else None
+            if not stack or stack[-1].type != e.type or e.name in self.resolving:
+                return None     # (`let m = m && ...`: the value's m is an outer one)
+            self.resolving.add(e.name)
+            try:
+                return self.lanes(stack[-1])
+            finally:
+                self.resolving.discard(e.name)
         key = id(e)
         hit = self.memo.get(key)
         if hit is not None and hit[0] is e:

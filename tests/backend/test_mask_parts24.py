@@ -115,10 +115,12 @@ def test_parts_only_for_float_compares_wider_than_a_register():
     assert mp.lanes(cmp(ir.Float(64), 24)) is None      # three registers: not by parts
 
 
-def test_a_let_bound_mask_selects_by_parts():
+@pytest.mark.parametrize("shadowed", [False, True])
+def test_a_let_bound_mask_selects_by_parts(shadowed):
     """A mask bound by a LetStmt inside a 16-lane float64 loop: its selects
     take it by parts (the variable's value decides), and the results equal
-    the serial loop's and NumPy's."""
+    the serial loop's and NumPy's; also `let m = m && a < 0.5` inside it
+    (the inner value's m is the outer one)."""
     from pyhalide.lowering.vectorize import vectorize_loops
     from tests.vectorize.vectorize_util import check_vectorizes, llvm_text, split_vectorized
     n = 16 * 6
@@ -132,12 +134,16 @@ def test_a_let_bound_mask_selects_by_parts():
                         ph.ir.LT(b, ph.ir.Const(F64, 0.25)))
         stores = ph.ir.Block([ph.ir.Store("lo", ph.ir.Select(m, a, b), x),
                               ph.ir.Store("lp", ph.ir.Select(m, x, ph.ir.Sub(ph.ir.Const(I32, 0), x)), x)])
+        if shadowed:
+            stores = ph.ir.LetStmt("m", ph.ir.And(m, ph.ir.LT(a, ph.ir.Const(F64, 0.5))), stores)
         return ph.ir.LetStmt("m", cond, stores)
     stmt = split_vectorized(n // 16, 16, body)
     bufs = [("la", av, False), ("lb", bv, False), ("lo", np.zeros(n), True),
             ("lp", np.zeros(n, np.int32), True)]
     _, (lo, lp) = check_vectorizes(stmt, bufs, lanes=16)
     want = (~(av > bv) & ~np.isnan(av)) | (bv < 0.25)
+    if shadowed:
+        want &= av < 0.5
     assert np.array_equal(lo, np.where(want, av, bv), equal_nan=True)
     assert np.array_equal(lp, np.where(want, np.arange(n), -np.arange(n)))
     if _avx512():
