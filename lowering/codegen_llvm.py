@@ -90,6 +90,8 @@ from pyhalide.ir.mutator import children
 from . import atomic_updates, pairwise_loads, row_prefetch
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
+from .codegen_explog import has_avx512
+from .codegen_mask_parts import MaskParts
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .context import is_required_extent
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
@@ -294,6 +296,8 @@ class _FunctionEmitter:
         self.row_groups: list = []      # row_prefetch.RowGroups of each serial loop around
         self.exits: dict = {}           # serial loop name -> stack of (function, end block)
         self.cold = False               # a cold function (_cold_function)
+        # wide float compares' masks a register at a time (codegen_mask_parts)
+        self.mask_parts = MaskParts(self) if has_avx512(self.module) else None
 
     # ---- scopes ---------------------------------------------------------
     def bind(self, name: str, value, wide=None):
@@ -1266,7 +1270,9 @@ class _FunctionEmitter:
                 return hit[1]
         cls = type(e)
         method = _EXPR_EMITTERS.get(cls) or _expr_emitter(cls)
-        if cls in _NUMBERED:
+        if cls in _MASK_NODES and self.mask_parts is not None and self.mask_parts.lanes(e):
+            v = method(self, e)     # by parts (codegen_mask_parts): operands not emitted whole
+        elif cls in _NUMBERED:
             kids = children(e)
             operands = [self.emit(c) for c in kids]
             vkey = (cls, e.type, *[(c.type, _value_key(v)) for c, v in zip(kids, operands)])
@@ -1340,21 +1346,37 @@ class _FunctionEmitter:
     def emit_BitNot(self, e):
         return ops.bit_not(self.b, self.emit(e.a), e.type)
 
+    def _by_parts(self, e):
+        """Bool vector e as the concatenation of its register parts
+        (codegen_mask_parts), or None."""
+        mp = self.mask_parts
+        h = None if mp is None else mp.lanes(e)
+        return None if h is None else mp.whole(mp.parts(e, h))
+
     def _compare(self, e):
+        v = self._by_parts(e)
+        if v is not None:
+            return v
         return ops.compare(self.b, type(e).__name__, self.emit(e.a), self.emit(e.b), e.a.type)
 
     emit_EQ = emit_NE = emit_LT = emit_LE = emit_GT = emit_GE = _compare
 
     def emit_And(self, e):
-        return self.b.and_(self.emit(e.a), self.emit(e.b))
+        v = self._by_parts(e)
+        return v if v is not None else self.b.and_(self.emit(e.a), self.emit(e.b))
 
     def emit_Or(self, e):
-        return self.b.or_(self.emit(e.a), self.emit(e.b))
+        v = self._by_parts(e)
+        return v if v is not None else self.b.or_(self.emit(e.a), self.emit(e.b))
 
     def emit_Not(self, e):
-        return self.b.xor(self.emit(e.a), const(e.type, True))
+        v = self._by_parts(e)
+        return v if v is not None else self.b.xor(self.emit(e.a), const(e.type, True))
 
     def emit_Select(self, e):
+        v = None if self.mask_parts is None else self.mask_parts.select(e)
+        if v is not None:
+            return v
         return self.b.select(self.emit(e.condition), self.emit(e.true_value),
                              self.emit(e.false_value))
 
@@ -1428,6 +1450,16 @@ class _FunctionEmitter:
         return ops.shuffle(self.b, v, [i % k for i in range(e.lanes)])
 
     def emit_VectorReduce(self, e):
+        mp = self.mask_parts
+        h = None if mp is None or e.lanes != 1 or e.op not in ("or", "and") \
+            else mp.lanes(e.value)
+        if h is not None:       # any/all of a mask by parts: of their Or/And
+            parts = mp.parts(e.value, h)
+            op = self.b.or_ if e.op == "or" else self.b.and_
+            acc = parts[0]
+            for p in parts[1:]:
+                acc = op(acc, p)
+            return ops.vector_reduce(self.b, e.op, acc, e.value.type.with_lanes(h), 1, False)
         reassoc = bool(getattr(e, "reassoc", False)) or self.state.reassociate
         return ops.vector_reduce(self.b, e.op, self.emit(e.value), e.value.type, e.lanes,
                                  reassoc)
@@ -1497,6 +1529,8 @@ def _expr_emitter(cls):
 
 # Pure operators whose value is a function of their types and their operands'
 # LLVM values alone (emit numbers them).
+# the bool operators MaskParts emits by parts
+_MASK_NODES = frozenset({ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not})
 _NUMBERED = frozenset({ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd,
                        ir.BitOr, ir.BitXor, ir.Shl, ir.Shr, ir.BitNot, ir.EQ, ir.NE, ir.LT,
                        ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not, ir.Select, ir.Cast,

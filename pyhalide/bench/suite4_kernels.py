@@ -225,23 +225,31 @@ def _rvars(f, stage=0):
     return [rv.name for rv in f.function().updates[stage].schedule.rvars]
 
 
+GROUPS_PER_TASK = 32     # groups of 8 rows per parallel task of sum_axis1
+
+
 def sched_sum_axis1(p):
     """s(y) = sum over x of a(x, y) in NumPy's pairwise order
     (frontend_ast/sum_order.py, docs/numpy_sum_order.md): `sum`'s last update
-    adds each row's pairwise sum; blocks of 8 rows in parallel, each block
-    computed as the default schedule computes it serially: the leaf sums
-    (sum_tree) per block, slot by slot, its combine vectorized across the 8
-    rows; each slot's 8 accumulators of the 8 rows (sum_lanes: 8 vectors of
-    a constant extent, kept in registers over the slot's chunks)."""
+    adds each row's pairwise sum; tasks of GROUPS_PER_TASK blocks of 8 rows
+    in parallel, each block computed as the default schedule computes it
+    serially: the leaf sums (sum_tree) per block, slot by slot, its combine
+    vectorized across the 8 rows; each slot's 8 accumulators of the 8 rows
+    (sum_lanes: 8 vectors of a constant extent, kept in registers over the
+    slot's chunks). A task's blocks are contiguous rows, so the next-block
+    prefetch (lowering/row_prefetch.py) reads the task's own next block and
+    only a task's first block starts cold (a task per block: 2048 rows in
+    ~60 chunks of the parallel runtime, each starting cold)."""
     f = _own(p, "sum")
     if not any(k.startswith("sum_lanes") for k in p.funcs):
         return          # rows of one element (or none): no pairwise sum
     (y,) = f.args()
-    yo, yi = ph.Var("yo"), ph.Var("yi")
-    f.update(len(f.function().updates) - 1).split(y, yo, yi, 8).parallel(yo)
+    yo, yi, yt, yg = ph.Var("yo"), ph.Var("yi"), ph.Var("yt"), ph.Var("yg")
+    u = f.update(len(f.function().updates) - 1).split(y, yo, yi, 8)
+    u.split(yo, yt, yg, GROUPS_PER_TASK).parallel(yt)
     tree, lanes = _own(p, "sum_tree"), _own(p, "sum_lanes")
     s, c, row = tree.args()
-    tree.bound_extent(row, 8).reorder(row, s, c).vectorize(row).compute_at(f, yo)
+    tree.bound_extent(row, 8).reorder(row, s, c).vectorize(row).compute_at(f, yg)
     j, lrow, ls, lc = lanes.args()
     lanes.bound_extent(lrow, 8).bound(j, 0, 8).compute_at(tree, s)
     lanes.reorder(j, lrow, ls, lc).vectorize(j)

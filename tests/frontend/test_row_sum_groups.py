@@ -42,6 +42,14 @@ def test_row_counts_around_the_group(f, dt):
             assert_bits(f(a), np.sum(a, axis=1))
 
 
+@pytest.mark.parametrize("rows", [2 * 8 * K.GROUPS_PER_TASK + 13, 3 * 8 * K.GROUPS_PER_TASK])
+def test_rows_of_several_parallel_tasks(rows):
+    """suite 4's schedule: tasks of GROUPS_PER_TASK groups, a partial last
+    task and group, and whole tasks only."""
+    a = data((rows, 37), np.float64, seed=rows)
+    assert_bits(SCHEDULED(a), np.sum(a, axis=1))
+
+
 def test_long_rows_and_a_view():
     """Few long rows (the tree's slots computed one at a time) and a
     transposed F-ordered input (summed along its memory rows)."""
