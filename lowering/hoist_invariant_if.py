@@ -1,0 +1,94 @@
+"""Hoist an `if` that does not change in its loop out of it: a serial loop
+whose whole body is an `if` without else,
+
+    for (x, lo, extent) { if (c) { S } }
+
+becomes
+
+    if (0 < extent) { if (c) { for (x, lo, extent) { S } } }
+
+where c does not use x, is plain arithmetic, comparisons, logic, selects
+and loads (no call), and no load of c reads a buffer S stores to. c then
+has the same value at every iteration; the loop evaluates it first at
+iteration lo when it runs at all, so the rewritten code reads the same
+memory, in the same order, and does the same (an empty loop reads nothing).
+frontend_ast/numpy_zero_ties.py's pass over the operand, taken only where
+a max/min result is a zero, is such a loop (its RDom predicate reads the
+result): without this, every call paid a loop over the whole array.
+
+The walk visits statements only (expressions are not entered) and looks at
+a loop's body node only: a kernel without such a loop costs one walk of
+its statements. PYHALIDE_DEBUG=1 reports each loop."""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.ir.config import debug_print
+
+_PLAIN = (ir.Load, ir.Const, ir.Variable, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod,
+          ir.Min, ir.Max, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not,
+          ir.Select)
+
+
+def hoist_invariant_if(stmt: ir.Stmt) -> ir.Stmt:
+    return _Hoist().mutate(stmt)
+
+
+class _Hoist(ir.Mutator):
+    stmts_only = True
+
+    def visit_For(self, s: ir.For):
+        s = self.mutate_children(s)
+        body = s.body
+        if s.kind != ir.ForKind.SERIAL or not isinstance(body, ir.IfThenElse) or \
+                body.else_case is not None:
+            return s
+        loads = _loads(body.condition, s.name)
+        if loads is None or loads & _stores(body.then_case):
+            return s
+        debug_print(1, f"pyhalide: hoist invariant if: loop {s.name}")
+        loop = ir.For(s.name, s.min, s.extent, s.kind, body.then_case)
+        inner = ir.IfThenElse(body.condition, loop, None)
+        return ir.IfThenElse(ir.LT(ir.index(0), s.extent), inner, None)
+
+
+def _loads(c, var):
+    """The buffers c loads from, or None where c uses `var` or a node that
+    is not plain (_PLAIN)."""
+    out = set()
+    todo = [c]
+    while todo:
+        n = todo.pop()
+        if not isinstance(n, _PLAIN) or (isinstance(n, ir.Variable) and n.name == var):
+            return None
+        if isinstance(n, ir.Load):
+            out.add(n.name)
+        todo.extend(k for k in _children(n))
+    return out
+
+
+def _children(n):
+    if isinstance(n, ir.Load):
+        return (n.index,)
+    if isinstance(n, (ir.Const, ir.Variable)):
+        return ()
+    if isinstance(n, ir.Cast):
+        return (n.value,)
+    if isinstance(n, ir.Not):
+        return (n.a,)
+    if isinstance(n, ir.Select):
+        return (n.condition, n.true_value, n.false_value)
+    return (n.a, n.b)
+
+
+def _stores(s) -> set:
+    """The buffers stored to in statement s."""
+    out = set()
+
+    class _V(ir.Visitor):
+        def visit_Store(self, st):
+            out.add(st.name)
+
+        def visit_Provide(self, st):
+            out.add(st.name)
+    _V().visit(s)
+    return out
