@@ -8,8 +8,9 @@ code, as numpy/lib/_nanfunctions_impl.py computes them for ndarrays:
   the first occurrence; a slice of NaNs only raises ValueError ("All-NaN
   slice encountered") where its result is computed, as NumPy raises it.
 
-Where -0.0 and 0.0 tie, a reduction of every axis returns NumPy's element
-(numpy_zero_ties.py); one of some axes the serial loop's (the first)."""
+Where -0.0 and 0.0 tie, a reduction of every axis or of the last axis (read
+contiguously) returns NumPy's element (numpy_zero_ties.py); others the
+serial loop's (the first)."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,9 +56,9 @@ def _nanminmax(b, fn, node):
         take = ir.Or(ops.is_nan(acc), ir.And(ir.Not(ops.is_nan(v)), better))
         return [Val(ir.Select(take, v, acc), a.ty)]
     out = reduction(ac, a, axes, [a.ty], [ir.Const(t, float("nan"))], step, what, node)
-    if len(axes) == a.ndim and ac.phase_run is None and not ac.state.loops and \
-            out.view is not None:    # NumPy's element among ±0 ties (numpy_zero_ties.py)
-        out = numpy_choice(ac, a, out, True, what, node, shared_group(out))
+    if ac.phase_run is None and not ac.state.loops and out.view is not None:
+        # NumPy's element among ±0 ties (numpy_zero_ties.py)
+        out = numpy_choice(ac, a, out, axes, True, what, node, shared_group(out))
     # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)
     return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
 

@@ -29,9 +29,11 @@ them (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no second
 pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from pyhalide import ir
+from pyhalide.expr import Expr
 from pyhalide.simplify import simplify
 from pyhalide.var import RDom
 
@@ -106,29 +108,33 @@ def _ranked(p, lanes, prio, first, tail_start, tail):
     """The key of p: `first` for p = 0, `tail` from tail_start on, else
     its lane's preference (lane (p - 1) % lanes), then the later element."""
     pm = ir.Sub(p, _c(1))
-    lane = ir.BitAnd(pm, _c(lanes - 1))
-    pr = _c(prio[lanes - 1])
-    for ln in reversed(range(lanes - 1)):
-        pr = ir.Select(ir.EQ(lane, _c(ln)), _c(prio[ln]), pr)
+    # the preferences packed 4 bits a lane into one constant (lanes <= 16)
+    packed = sum(v << (4 * ln) for ln, v in enumerate(prio))
+    packed -= 2**64 if packed >= 2**63 else 0       # as an int64 constant
+    shift = ir.Shl(ir.BitAnd(pm, _c(lanes - 1)), _c(2))
+    pr = ir.BitAnd(ir.Shr(_c(packed), shift), _c(15))
     body = ir.Add(ir.Mul(pr, _c(_LANE)), ir.Shr(pm, _c(lanes.bit_length() - 1)))
     return ir.Select(ir.EQ(p, _c(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
 
 
-def _strided(operand) -> bool:
-    """Whether `operand` is a 1-D view NumPy reads with a stride other than
-    its element size: of a strided array, or moving along another axis
-    than its array's innermost (of size > 1), or with a step other than 1."""
-    if operand.ndim != 1 or operand.view is None:
-        return False            # a new array: contiguous
+def _strided(operand, axis) -> bool:
+    """Whether NumPy reads `operand` along `axis` with a stride other than
+    its element size: a new array where the axis is not innermost in its
+    memory; a view of a strided array, or moving along another axis than
+    its array's innermost (of size > 1), or with a step other than 1."""
+    if operand.view is None:
+        big = [k for k in _order(operand) if not size_is(operand.shape[k], 1)]
+        return not big or big[-1] != axis
     arr, to_base = operand.view
     layout = array_layout(arr)
     if layout not in ("C", "F"):
         return True
-    probe = ir.Variable(ir.INDEX, "%zero_probe")
+    probes = [ir.Variable(ir.INDEX, f"%zero_probe{k}") for k in range(operand.ndim)]
+    name = probes[axis].name
     moving = []
-    for k, m in enumerate(to_base([probe])):
-        if ir.uses_var(m, probe.name):
-            if ir.uses_var(simplify(ir.Sub(m, probe)), probe.name):
+    for k, m in enumerate(to_base(probes)):
+        if ir.uses_var(m, name):
+            if ir.uses_var(simplify(ir.Sub(m, probes[axis])), name):
                 return True     # a step other than 1
             moving.append(k)
     if len(moving) != 1:
@@ -147,61 +153,89 @@ def _order(operand):
         return tuple(range(operand.ndim))
 
 
-def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, fm, name, node, group=None):
-    """`out` (the 0-d float max/min of every axis of `operand`, by the
-    serial rule) with NumPy's sign where it is a zero; fm: fmax/fmin
-    (nanmax/nanmin). `group`: the sum_part group of the Funcs that read the
-    operand (a local array read only by them stays inlined). `out` itself
-    where NumPy's rule is not modelled here (MODELLED)."""
-    strided = _strided(operand)
+def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None):
+    """`out` (the float max/min of `operand` over `axes` (sorted), by the
+    serial rule) with NumPy's sign where an element of it is a zero; fm:
+    fmax/fmin (nanmax/nanmin). `group`: the sum_part group of the Funcs
+    that read the operand (a local array read only by them stays inlined).
+    `out` itself where NumPy's rule is not modelled here (MODELLED; of some
+    axes, only one axis, innermost in memory with unit stride: each line
+    along it a contiguous reduce)."""
+    nd = operand.ndim
+    whole = len(axes) == nd
+    strided = whole and nd == 1 and _strided(operand, 0)
     if not MODELLED or (strided and fm):
         return out
+    if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
+        return out      # (_strided: the axis is innermost in memory, unit stride)
     cx = ac.cx
     cx.cur_node = node
     loc = cx.smap.loc(node)
     vty = operand.ty
     t = vty.ir()
     lanes = 8 if vty.dtype.itemsize == 8 else 16
-    nd = operand.ndim
     sizes = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
-    v = element_node(cx, out.elem([]), vty)
-    zero = ir.Const(t, 0.0)
-    arr = Arr(name + "_zeros", ir.Int(64), [], "local", loc)
+    kept = [k for k in range(nd) if k not in axes]
+    arr = Arr(name + "_zeros", ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
     f = ac.new_func(name + "_zeros", arr)
-    ac.emitter.define(f, (), (_c(NONE),), [], None, loc, pure=True, label=name)
-    rdom = RDom([(0, sizes[k]) for k in reversed(range(nd))], "r_" + f.name())
-    idx = [rdom[nd - 1 - k].node for k in range(nd)]
+    vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
+    fkey = tuple(reversed(vars_))
+    ac.emitter.define(f, fkey, (_c(NONE),), [], None, loc, pure=True, label=name)
+    rdom = RDom([(0, sizes[k]) for k in reversed(axes)], "r_" + f.name())
+    rvars = {k: rdom[j] for j, k in enumerate(reversed(axes))}
+    idx = [rvars[k].node if k in rvars else vars_[kept.index(k)].node for k in range(nd)]
+    v = element_node(cx, out.elem([w.node for w in vars_]), vty)
+    zero = ir.Const(t, 0.0)
     n, p = _c(1), None
-    for k in _order(operand):
+    for k in _order(operand) if whole else axes:
         s = ops.cast(POS, sizes[k])
         n = ir.Mul(n, s)
         i = ops.cast(POS, idx[k])
         p = i if p is None else ir.Add(ir.Mul(p, s), i)
-    if p is None:
-        p = _c(0)
     x = element_node(cx, operand.elem(idx), vty)
     neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
     rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
     key = ir.Add(ir.Mul(rank, _c(2)), ir.Select(neg, _c(1), _c(0)))
-    new = ir.Max(f[()].node, ir.Select(ir.EQ(x, zero), key, _c(NONE)))
+    new = ir.Max(f[fkey].node if fkey else f[()].node,
+                 ir.Select(ir.EQ(x, zero), key, _c(NONE)))
     ac.defs.mark_emitted([new], f)
-    loops = [(SimpleNamespace(name=f"axis{k}"), rdom[nd - 1 - k]) for k in range(nd)]
-    ac.emitter.define(f, (), (new,), [ir.EQ(v, zero)], rdom, loc, label=name, loops=loops)
+    loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
+    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero)], rdom, loc, label=name, loops=loops)
+    base = getattr(f, "base", f)
     if group is not None:
-        getattr(f, "base", f).sum_part = group
+        base.sum_part = group
+    base.default_hint = _rarely_run
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
-    k = f[()].node
-    sign = ir.EQ(ir.BitAnd(k, _c(1)), _c(1))
-    chosen = ir.Select(ir.EQ(v, zero), ir.Select(sign, ir.Const(t, -0.0), zero), v)
-    return ArrayExpr([], vty, lambda i: Val(chosen, vty), node)
+
+    def elem(i):
+        val = element_node(cx, out.elem(i), vty)
+        args = tuple(Expr.wrap(j) for j in reversed(i))
+        k = (f[args] if args else f[()]).node
+        sign = ir.EQ(ir.BitAnd(k, _c(1)), _c(1))
+        return Val(ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val),
+                   vty)
+    return ArrayExpr(out.shape, vty, elem, node)
+
+
+def _rarely_run(f):
+    """The default schedule of the pass's Func: its update's loops plain
+    (ForKind.FALLBACK: LLVM neither unrolls nor vectorizes them, nor does
+    specialize_rows copy them): they run only where a result is a zero.
+    Returns False: still computed at root."""
+    d = f.update(0).definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    for i, x in enumerate(d.dims):
+        d.dims[i] = dataclasses.replace(x, kind=ir.ForKind.FALLBACK)
+    return False
 
 
 def shared_group(out: ArrayExpr):
     """A sum_part group (specialize._inlinable) holding the Func of the
-    reduction `out` views (a 0-d result of every axis), for numpy_choice's
-    Func to join: a local array both read stays inlined."""
+    reduction `out` views, for numpy_choice's Func to join: a local array
+    both read stays inlined."""
     group = (object(), frozenset())
     f = out.view[0].func
     getattr(f, "base", f).sum_part = group

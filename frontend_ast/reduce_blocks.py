@@ -101,7 +101,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     cx = ac.cx
     cx.cur_node = node
     loc = cx.smap.loc(node)
-    nd = operand.ndim
+    nd = nd0 = operand.ndim
     vty = operand.ty
     last = not arg
     sizes = _call_time_sizes(cx, operand)
@@ -230,7 +230,8 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     arr.defined = True
     arr.versions.append(f)
     if not arg:     # NumPy's element among ±0 ties (numpy_zero_ties.py)
-        return numpy_choice(ac, operand, ac.view_of(arr, node), False, name, node, group)
+        return numpy_choice(ac, operand, ac.view_of(arr, node), list(range(nd0)), False, name,
+                            node, group)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
 
 

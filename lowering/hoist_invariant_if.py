@@ -1,4 +1,5 @@
 """Hoist an `if` that does not change in its loop out of it: a serial loop
+(or a plain one, ForKind.FALLBACK)
 whose whole body is an `if` without else,
 
     for (x, lo, extent) { if (c) { S } }
@@ -29,6 +30,9 @@ _PLAIN = (ir.Load, ir.Const, ir.Variable, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Di
           ir.Select)
 
 
+_KINDS = (ir.ForKind.SERIAL, ir.ForKind.FALLBACK)
+
+
 def hoist_invariant_if(stmt: ir.Stmt) -> ir.Stmt:
     return _Hoist().mutate(stmt)
 
@@ -39,7 +43,7 @@ class _Hoist(ir.Mutator):
     def visit_For(self, s: ir.For):
         s = self.mutate_children(s)
         body = s.body
-        if s.kind != ir.ForKind.SERIAL or not isinstance(body, ir.IfThenElse) or \
+        if s.kind not in _KINDS or not isinstance(body, ir.IfThenElse) or \
                 body.else_case is not None:
             return s
         loads = _loads(body.condition, s.name)
