@@ -164,8 +164,9 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     nd = operand.ndim
     whole = len(axes) == nd
     strided = whole and nd == 1 and _strided(operand, 0)
-    if not MODELLED or (strided and fm):
-        return out
+    if not MODELLED or (strided and fm) or operand.ty.dtype.itemsize not in (4, 8) or \
+            not operand.ty.is_float():
+        return out      # (float16, longdouble: other loops; complex: no zero ties)
     if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
         return out      # (_strided: the axis is innermost in memory, unit stride)
     cx = ac.cx
@@ -196,11 +197,13 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
     rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
     key = ir.Add(ir.Mul(rank, _c(2)), ir.Select(neg, _c(1), _c(0)))
-    new = ir.Max(f[fkey].node if fkey else f[()].node,
-                 ir.Select(ir.EQ(x, zero), key, _c(NONE)))
+    new = ir.Max(f[fkey].node if fkey else f[()].node, key)
     ac.defs.mark_emitted([new], f)
     loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
-    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero)], rdom, loc, label=name, loops=loops)
+    # (the element's test a predicate of its own: a branch, the key computed
+    # for the zeros only)
+    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero), ir.EQ(x, zero)], rdom, loc, label=name,
+                      loops=loops)
     base = getattr(f, "base", f)
     if group is not None:
         base.sum_part = group

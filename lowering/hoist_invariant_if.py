@@ -11,8 +11,10 @@ becomes
 where c does not use x, is plain arithmetic, comparisons, logic, selects
 and loads (no call), and no load of c reads a buffer S stores to. c then
 has the same value at every iteration; the loop evaluates it first at
-iteration lo when it runs at all, so the rewritten code reads the same
-memory, in the same order, and does the same (an empty loop reads nothing).
+iteration lo when it runs at all, so the rewritten code does the same (an
+empty loop reads nothing). Where c is a conjunction, its conjuncts of
+that kind move out and the others stay in the loop's `if` (which then reads
+no more memory than before: only where the moved ones hold).
 frontend_ast/numpy_zero_ties.py's pass over the operand, taken only where
 a max/min result is a zero, is such a loop (its RDom predicate reads the
 result): without this, every call paid a loop over the whole array.
@@ -24,6 +26,9 @@ from __future__ import annotations
 
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
+from pyhalide.ir.ops import conjunction
+
+from .branch_facts import conjuncts
 
 _PLAIN = (ir.Load, ir.Const, ir.Variable, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod,
           ir.Min, ir.Max, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not,
@@ -46,12 +51,20 @@ class _Hoist(ir.Mutator):
         if s.kind not in _KINDS or not isinstance(body, ir.IfThenElse) or \
                 body.else_case is not None:
             return s
-        loads = _loads(body.condition, s.name)
-        if loads is None or loads & _stores(body.then_case):
+        stored = None
+        out, rest = [], []
+        for c in conjuncts(body.condition):
+            loads = _loads(c, s.name)
+            if loads is not None and stored is None:
+                stored = _stores(body.then_case)
+            (out if loads is not None and not loads & stored else rest).append(c)
+        if not out:
             return s
         debug_print(1, f"pyhalide: hoist invariant if: loop {s.name}")
-        loop = ir.For(s.name, s.min, s.extent, s.kind, body.then_case)
-        inner = ir.IfThenElse(body.condition, loop, None)
+        inside = body.then_case if not rest else ir.IfThenElse(conjunction(rest), body.then_case,
+                                                                None)
+        loop = ir.For(s.name, s.min, s.extent, s.kind, inside)
+        inner = ir.IfThenElse(conjunction(out), loop, None)
         return ir.IfThenElse(ir.LT(ir.index(0), s.extent), inner, None)
 
 
