@@ -192,3 +192,7 @@ def test_hoist_invariant_if_pass():
     moving = ir.EQ(ir.Load(f64, "res", x), zero)
     for s in (loop(moving), loop(invariant, store_to="res")):
         assert hoist_invariant_if(s) is s or isinstance(hoist_invariant_if(s), ir.For)
+    both = hoist_invariant_if(loop(ir.And(invariant, moving)))     # the invariant part out
+    assert isinstance(both, ir.IfThenElse) and both.then_case.condition is invariant
+    kept = both.then_case.then_case.body
+    assert isinstance(kept, ir.IfThenElse) and kept.condition is moving
