@@ -21,7 +21,7 @@ from . import array_calls, ops
 from .array_args import axes_of, flag_of, operand_of, parse_args
 from .array_reduce import BOOL, INTP, arg_extreme, finish, minmax, reduction, require_nonempty
 from .arrayexpr import ArrayExpr
-from .numpy_zero_ties import numpy_choice, shared_group
+from .numpy_zero_ties import numpy_choice
 from .values import Val
 
 _SIG = {"nanmin": ("axis", "out", "keepdims", "initial", "where"),
@@ -58,7 +58,7 @@ def _nanminmax(b, fn, node):
     out = reduction(ac, a, axes, [a.ty], [ir.Const(t, float("nan"))], step, what, node)
     if ac.phase_run is None and not ac.state.loops and out.view is not None:
         # NumPy's element among ±0 ties (numpy_zero_ties.py)
-        out = numpy_choice(ac, a, out, axes, True, what, node, shared_group(out))
+        out = numpy_choice(ac, a, out, axes, True, what, node, join_out=True)
     # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)
     return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
 

@@ -153,11 +153,13 @@ def _order(operand):
         return tuple(range(operand.ndim))
 
 
-def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None):
+def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,
+                 join_out=False):
     """`out` (the float max/min of `operand` over `axes` (sorted), by the
     serial rule) with NumPy's sign where an element of it is a zero; fm:
     fmax/fmin (nanmax/nanmin). `group`: the sum_part group of the Funcs
-    that read the operand (a local array read only by them stays inlined).
+    that read the operand (a local array read only by them stays inlined);
+    join_out: a group of the Func `out` views and this pass's (shared_group).
     `out` itself where NumPy's rule is not modelled here (MODELLED; of some
     axes, only one axis, innermost in memory with unit stride: each line
     along it a contiguous reduce)."""
@@ -169,6 +171,8 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         return out      # (float16, longdouble: other loops; complex: no zero ties)
     if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
         return out      # (_strided: the axis is innermost in memory, unit stride)
+    if join_out:
+        group = shared_group(out)
     cx = ac.cx
     cx.cur_node = node
     loc = cx.smap.loc(node)
