@@ -8,8 +8,9 @@ code, as numpy/lib/_nanfunctions_impl.py computes them for ndarrays:
   the first occurrence; a slice of NaNs only raises ValueError ("All-NaN
   slice encountered") where its result is computed, as NumPy raises it.
 
-Where -0.0 and 0.0 tie, the sign of a nanmin/nanmax result may differ from
-NumPy's (its SIMD fmin picks either)."""
+Where -0.0 and 0.0 tie, a reduction of every axis or of the last axis (read
+contiguously) returns NumPy's element (numpy_zero_ties.py); others the
+serial loop's (the first)."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,6 +21,7 @@ from . import array_calls, ops
 from .array_args import axes_of, flag_of, operand_of, parse_args
 from .array_reduce import BOOL, INTP, arg_extreme, finish, minmax, reduction, require_nonempty
 from .arrayexpr import ArrayExpr
+from .numpy_zero_ties import numpy_choice
 from .values import Val
 
 _SIG = {"nanmin": ("axis", "out", "keepdims", "initial", "where"),
@@ -54,6 +56,9 @@ def _nanminmax(b, fn, node):
         take = ir.Or(ops.is_nan(acc), ir.And(ir.Not(ops.is_nan(v)), better))
         return [Val(ir.Select(take, v, acc), a.ty)]
     out = reduction(ac, a, axes, [a.ty], [ir.Const(t, float("nan"))], step, what, node)
+    if ac.phase_run is None and not ac.state.loops and out.view is not None:
+        # NumPy's element among ±0 ties (numpy_zero_ties.py)
+        out = numpy_choice(ac, a, out, axes, True, what, node, join_out=True)
     # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)
     return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
 

@@ -30,6 +30,7 @@ from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
 from .complex_sums import complex_prod, complex_sum
+from .numpy_zero_ties import numpy_choice
 from .reduce_blocks import blocked
 from .result_order import each_order
 from .sum_order import float_sum
@@ -307,7 +308,11 @@ def minmax(ac, a, axes, is_min, node):
         return blocked(ac, a, ident, is_min, False, name, node)
     # (an integer min/max stays one update over the array: LLVM vectorizes it)
     hint = _across_iterations if whole and ac.state.loops and t.is_float() else None
-    return reduction(ac, a, axes, [a.ty], [ident], step, name, node, hint=hint)
+    out = reduction(ac, a, axes, [a.ty], [ident], step, name, node, hint=hint)
+    if t.is_float() and ac.phase_run is None and not ac.state.loops and out.view is not None:
+        # NumPy's element among ±0 ties (numpy_zero_ties.py: the last axis)
+        out = numpy_choice(ac, a, out, axes, False, name, node, join_out=True)
+    return out
 
 
 def _extreme(t, is_min):

@@ -66,6 +66,7 @@ from . import types as T
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .context import StaticParam
 from .flat_reads import FlatReader
+from .numpy_zero_ties import numpy_choice
 from .values import Arr
 
 BLOCKS = 8
@@ -100,7 +101,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     cx = ac.cx
     cx.cur_node = node
     loc = cx.smap.loc(node)
-    nd = operand.ndim
+    nd = nd0 = operand.ndim
     vty = operand.ty
     last = not arg
     sizes = _call_time_sizes(cx, operand)
@@ -228,8 +229,9 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
-    if not arg:
-        return ac.view_of(arr, node)
+    if not arg:     # NumPy's element among ±0 ties (numpy_zero_ties.py)
+        return numpy_choice(ac, operand, ac.view_of(arr, node), list(range(nd0)), False, name,
+                            node, group)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
 
 

@@ -24,6 +24,7 @@ from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
+from .hoist_invariant_if import hoist_invariant_if
 from .in_place import check_in_place, drop_copy_in
 from .injective_layout import injective_layout
 from .inline import inline_functions
@@ -200,6 +201,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
     stmt = run("split exit store", split_exit_store, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
+    stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)

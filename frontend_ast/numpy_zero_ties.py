@@ -1,0 +1,250 @@
+"""Which element NumPy 2.4 returns among equal ones in a float max/min
+reduction of every axis (np.max, np.min, np.nanmax, np.nanmin): only
+visible for 0.0 and -0.0, which compare equal (docs/numpy_zero_ties24.md).
+
+NumPy reduces a contiguous block (the operand in its memory order; a view
+that is not one is copied into the iterator's buffer first, one block
+where it has at most 8192 elements) with its AVX-512 loop
+(loops_minmax.dispatch.c.src, simd_reduce_c): x[0] in all V lanes (V = 8
+float64, 16 float32), elements 1 .. F*V (F = (n - 1) // V) to lane
+(p - 1) % V, an update keeping the later element of a tie, the lanes
+reduced by GCC's _mm512_reduce_max/min (a fixed preference of lanes,
+`_prio`), then the tail serially: max/min keep the later element of a tie
+there, fmax/fmin (nanmax/nanmin) the earlier one (the accumulator). Among
+the elements equal to a zero result that is the element of greatest `key`
+(`_key`: the tail above the lanes for max/min, below them for fmax/fmin;
+in the lanes the preferred lane, then the later element; x[0] just below
+the elements of the top lane, as it sits in every lane before them).
+
+The result is computed as before (the serial rule); `numpy_choice` adds a
+second reduction, run only where that result is a zero (an RDom predicate
+on it), of the greatest key (its low bit the element's sign bit) over the
+operand, its elements computed again inline; the result is then the zero
+of that sign. An element is read only where the reduction reads it (no
+read of x[0] outside the loop: an empty array in an untaken branch reads
+nothing).
+
+The rule is that of NumPy's AVX-512 loops: where this NumPy does not run
+them (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no second
+pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
+from __future__ import annotations
+
+import dataclasses
+from types import SimpleNamespace
+
+from pyhalide import ir
+from pyhalide.expr import Expr
+from pyhalide.simplify import simplify
+from pyhalide.var import RDom
+
+from . import ops
+from .arrayexpr import ArrayExpr, element_node, size_is
+from .result_order import Unresolved
+from .sum_order import array_layout, memory_order
+from .values import Arr, Val
+
+_AVX512 = ("X86_V4", "AVX512_SKX", "AVX512_ICL", "AVX512_SPR")
+
+
+def _numpy_runs_avx512() -> bool:
+    """Whether this NumPy runs its AVX-512 max/min loops (its CPU features
+    at run time, and the dispatch targets it was built with)."""
+    try:
+        from numpy._core import _multiarray_umath as um
+    except ImportError:
+        return False
+    feats = getattr(um, "__cpu_features__", {})
+    built = set(getattr(um, "__cpu_dispatch__", ())) | set(getattr(um, "__cpu_baseline__", ()))
+    return bool(feats.get("AVX512_SKX")) and any(t in built for t in _AVX512)
+
+
+MODELLED = _numpy_runs_avx512()
+POS = ir.Int(64)
+NONE = -2**62        # the key of no zero (below every element's)
+_TAIL = 2**40        # max/min: the tail above every lane's key
+_LANE = 2**35        # a lane's preference above its elements' vector index
+
+
+def _c(v):
+    return ir.Const(POS, v)
+
+
+def _prio(lanes: int) -> list[int]:
+    """The preference of each lane in GCC's reduce (higher wins a tie):
+    float64 (8 lanes): bit 0 set wins, then bit 1 clear, then bit 2 clear;
+    float32 (16): bit 0 set, bit 1 set, bit 2 clear, bit 3 clear."""
+    bits = lanes.bit_length() - 1
+    flip = 0b110 if lanes == 8 else 0b1100     # bits where clear wins
+    out = []
+    for lane in range(lanes):
+        q = lane ^ flip
+        out.append(sum(((q >> i) & 1) << (bits - 1 - i) for i in range(bits)))
+    return out
+
+
+def _key(p, n, lanes, fm):
+    """int64 key of flat position p (int64 node, 0 <= p < n) among n
+    elements of a contiguous block (module docstring); fm: the tail keeps
+    the earlier element."""
+    prio = _prio(lanes)
+    tail_start = ir.Add(ir.BitAnd(ir.Sub(n, _c(1)), _c(-lanes)), _c(1))
+    tail = ir.Sub(_c(0), p) if fm else ir.Add(_c(_TAIL), p)
+    return _ranked(p, lanes, prio, _c(max(prio) * _LANE - 1), tail_start, tail)
+
+
+def _strided_key(p, n):
+    """int64 key of position p among n elements of a 1-D strided max/min
+    (NumPy's scalar loop for a non-contiguous reduce: with n >= 9, m0..m7
+    take x[1..8], then each block of 8 after them element by element, a
+    tie to the later; then op(op(op(m0, m1), op(m2, m3)), op(op(m4, m5),
+    op(m6, m7))), the later lane of a tie; op(x[0], that); then the rest
+    serially; n < 9: all serially). x[0] lowest."""
+    blocks = ir.Add(ir.Mul(ir.Div(ir.Sub(n, _c(9)), _c(8)), _c(8)), _c(9))
+    tail_start = ir.Select(ir.LT(n, _c(9)), _c(1), blocks)
+    return _ranked(p, 8, list(range(8)), _c(-1), tail_start, ir.Add(_c(_TAIL), p))
+
+
+def _ranked(p, lanes, prio, first, tail_start, tail):
+    """The key of p: `first` for p = 0, `tail` from tail_start on, else
+    its lane's preference (lane (p - 1) % lanes), then the later element."""
+    pm = ir.Sub(p, _c(1))
+    # the preferences packed 4 bits a lane into one constant (lanes <= 16)
+    packed = sum(v << (4 * ln) for ln, v in enumerate(prio))
+    packed -= 2**64 if packed >= 2**63 else 0       # as an int64 constant
+    shift = ir.Shl(ir.BitAnd(pm, _c(lanes - 1)), _c(2))
+    pr = ir.BitAnd(ir.Shr(_c(packed), shift), _c(15))
+    body = ir.Add(ir.Mul(pr, _c(_LANE)), ir.Shr(pm, _c(lanes.bit_length() - 1)))
+    return ir.Select(ir.EQ(p, _c(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
+
+
+def _strided(operand, axis) -> bool:
+    """Whether NumPy reads `operand` along `axis` with a stride other than
+    its element size: a new array where the axis is not innermost in its
+    memory; a view of a strided array, or moving along another axis than
+    its array's innermost (of size > 1), or with a step other than 1."""
+    if operand.view is None:
+        big = [k for k in _order(operand) if not size_is(operand.shape[k], 1)]
+        return not big or big[-1] != axis
+    arr, to_base = operand.view
+    layout = array_layout(arr)
+    if layout not in ("C", "F"):
+        return True
+    probes = [ir.Variable(ir.INDEX, f"%zero_probe{k}") for k in range(operand.ndim)]
+    name = probes[axis].name
+    moving = []
+    for k, m in enumerate(to_base(probes)):
+        if ir.uses_var(m, name):
+            if ir.uses_var(simplify(ir.Sub(m, probes[axis])), name):
+                return True     # a step other than 1
+            moving.append(k)
+    if len(moving) != 1:
+        return True
+    k = moving[0]
+    inner = range(k + 1, arr.ndim) if layout == "C" else range(k)
+    return not all(size_is(arr.shape[j], 1) for j in inner)
+
+
+def _order(operand):
+    """NumPy's visiting order of the operand's axes (outermost first): its
+    memory order (C order where that is chosen at run time)."""
+    try:
+        return memory_order(operand)[0]
+    except Unresolved:
+        return tuple(range(operand.ndim))
+
+
+def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,
+                 join_out=False):
+    """`out` (the float max/min of `operand` over `axes` (sorted), by the
+    serial rule) with NumPy's sign where an element of it is a zero; fm:
+    fmax/fmin (nanmax/nanmin). `group`: the sum_part group of the Funcs
+    that read the operand (a local array read only by them stays inlined);
+    join_out: a group of the Func `out` views and this pass's (shared_group).
+    `out` itself where NumPy's rule is not modelled here (MODELLED; of some
+    axes, only one axis, innermost in memory with unit stride: each line
+    along it a contiguous reduce)."""
+    nd = operand.ndim
+    whole = len(axes) == nd
+    strided = whole and nd == 1 and _strided(operand, 0)
+    if not MODELLED or (strided and fm) or operand.ty.dtype.itemsize not in (4, 8) or \
+            not operand.ty.is_float():
+        return out      # (float16, longdouble: other loops; complex: no zero ties)
+    if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
+        return out      # (_strided: the axis is innermost in memory, unit stride)
+    if join_out:
+        group = shared_group(out)
+    cx = ac.cx
+    cx.cur_node = node
+    loc = cx.smap.loc(node)
+    vty = operand.ty
+    t = vty.ir()
+    lanes = 8 if vty.dtype.itemsize == 8 else 16
+    sizes = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
+    kept = [k for k in range(nd) if k not in axes]
+    fname = name + ir.ForKind.RARELY_RUN_SUFFIX     # (codegen_llvm.rarely_run_loop)
+    arr = Arr(fname, ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
+    f = ac.new_func(fname, arr)
+    vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
+    fkey = tuple(reversed(vars_))
+    ac.emitter.define(f, fkey, (_c(NONE),), [], None, loc, pure=True, label=name)
+    rdom = RDom([(0, sizes[k]) for k in reversed(axes)], "r_" + f.name())
+    rvars = {k: rdom[j] for j, k in enumerate(reversed(axes))}
+    idx = [rvars[k].node if k in rvars else vars_[kept.index(k)].node for k in range(nd)]
+    v = element_node(cx, out.elem([w.node for w in vars_]), vty)
+    zero = ir.Const(t, 0.0)
+    n, p = _c(1), None
+    for k in _order(operand) if whole else axes:
+        s = ops.cast(POS, sizes[k])
+        n = ir.Mul(n, s)
+        i = ops.cast(POS, idx[k])
+        p = i if p is None else ir.Add(ir.Mul(p, s), i)
+    x = element_node(cx, operand.elem(idx), vty)
+    neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
+    rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
+    key = ir.Add(ir.Mul(rank, _c(2)), ir.Select(neg, _c(1), _c(0)))
+    new = ir.Max(f[fkey].node if fkey else f[()].node, key)
+    ac.defs.mark_emitted([new], f)
+    loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
+    # (the element's test a predicate of its own: a branch, the key computed
+    # for the zeros only)
+    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero), ir.EQ(x, zero)], rdom, loc, label=name,
+                      loops=loops)
+    base = getattr(f, "base", f)
+    if group is not None:
+        base.sum_part = group
+    base.default_hint = _rarely_run
+    arr.func = f
+    arr.defined = True
+    arr.versions.append(f)
+
+    def elem(i):
+        val = element_node(cx, out.elem(i), vty)
+        args = tuple(Expr.wrap(j) for j in reversed(i))
+        k = (f[args] if args else f[()]).node
+        sign = ir.EQ(ir.BitAnd(k, _c(1)), _c(1))
+        return Val(ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val),
+                   vty)
+    return ArrayExpr(out.shape, vty, elem, node)
+
+
+def _rarely_run(f):
+    """The default schedule of the pass's Func: its update's loops plain
+    (ForKind.FALLBACK: LLVM neither unrolls nor vectorizes them, nor does
+    specialize_rows copy them): they run only where a result is a zero.
+    Returns False: still computed at root."""
+    d = f.update(0).definition().schedule
+    if d.splits or any(x.kind != "serial" for x in d.dims):
+        return False
+    for i, x in enumerate(d.dims):
+        d.dims[i] = dataclasses.replace(x, kind=ir.ForKind.FALLBACK)
+    return False
+
+
+def shared_group(out: ArrayExpr):
+    """A sum_part group (specialize._inlinable) holding the Func of the
+    reduction `out` views, for numpy_choice's Func to join: a local array
+    both read stays inlined."""
+    group = (object(), frozenset())
+    f = out.view[0].func
+    getattr(f, "base", f).sum_part = group
+    return group

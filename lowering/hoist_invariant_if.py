@@ -1,0 +1,111 @@
+"""Hoist an `if` that does not change in its loop out of it: a serial loop
+(or a plain one, ForKind.FALLBACK)
+whose whole body is an `if` without else,
+
+    for (x, lo, extent) { if (c) { S } }
+
+becomes
+
+    if (0 < extent) { if (c) { for (x, lo, extent) { S } } }
+
+where c does not use x, is plain arithmetic, comparisons, logic, selects
+and loads (no call), and no load of c reads a buffer S stores to. c then
+has the same value at every iteration; the loop evaluates it first at
+iteration lo when it runs at all, so the rewritten code does the same (an
+empty loop reads nothing). Where c is a conjunction, its conjuncts of
+that kind move out and the others stay in the loop's `if` (which then reads
+no more memory than before: only where the moved ones hold).
+frontend_ast/numpy_zero_ties.py's pass over the operand, taken only where
+a max/min result is a zero, is such a loop (its RDom predicate reads the
+result): without this, every call paid a loop over the whole array.
+
+The walk visits statements only (expressions are not entered) and looks at
+a loop's body node only: a kernel without such a loop costs one walk of
+its statements. PYHALIDE_DEBUG=1 reports each loop."""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.ir.config import debug_print
+from pyhalide.ir.ops import conjunction
+
+from .branch_facts import conjuncts
+
+_PLAIN = (ir.Load, ir.Const, ir.Variable, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod,
+          ir.Min, ir.Max, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or, ir.Not,
+          ir.Select)
+
+
+_KINDS = (ir.ForKind.SERIAL, ir.ForKind.FALLBACK)
+
+
+def hoist_invariant_if(stmt: ir.Stmt) -> ir.Stmt:
+    return _Hoist().mutate(stmt)
+
+
+class _Hoist(ir.Mutator):
+    stmts_only = True
+
+    def visit_For(self, s: ir.For):
+        s = self.mutate_children(s)
+        body = s.body
+        if s.kind not in _KINDS or not isinstance(body, ir.IfThenElse) or \
+                body.else_case is not None:
+            return s
+        stored = None
+        out, rest = [], []
+        for c in conjuncts(body.condition):
+            loads = _loads(c, s.name)
+            if loads is not None and stored is None:
+                stored = _stores(body.then_case)
+            (out if loads is not None and not loads & stored else rest).append(c)
+        if not out:
+            return s
+        debug_print(1, f"pyhalide: hoist invariant if: loop {s.name}")
+        inside = body.then_case if not rest else ir.IfThenElse(conjunction(rest), body.then_case,
+                                                                None)
+        loop = ir.For(s.name, s.min, s.extent, s.kind, inside)
+        inner = ir.IfThenElse(conjunction(out), loop, None)
+        return ir.IfThenElse(ir.LT(ir.index(0), s.extent), inner, None)
+
+
+def _loads(c, var):
+    """The buffers c loads from, or None where c uses `var` or a node that
+    is not plain (_PLAIN)."""
+    out = set()
+    todo = [c]
+    while todo:
+        n = todo.pop()
+        if not isinstance(n, _PLAIN) or (isinstance(n, ir.Variable) and n.name == var):
+            return None
+        if isinstance(n, ir.Load):
+            out.add(n.name)
+        todo.extend(k for k in _children(n))
+    return out
+
+
+def _children(n):
+    if isinstance(n, ir.Load):
+        return (n.index,)
+    if isinstance(n, (ir.Const, ir.Variable)):
+        return ()
+    if isinstance(n, ir.Cast):
+        return (n.value,)
+    if isinstance(n, ir.Not):
+        return (n.a,)
+    if isinstance(n, ir.Select):
+        return (n.condition, n.true_value, n.false_value)
+    return (n.a, n.b)
+
+
+def _stores(s) -> set:
+    """The buffers stored to in statement s."""
+    out = set()
+
+    class _V(ir.Visitor):
+        def visit_Store(self, st):
+            out.add(st.name)
+
+        def visit_Provide(self, st):
+            out.add(st.name)
+    _V().visit(s)
+    return out
