@@ -181,9 +181,8 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     lanes = 8 if vty.dtype.itemsize == 8 else 16
     sizes = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
     kept = [k for k in range(nd) if k not in axes]
-    fname = name + ir.ForKind.RARELY_RUN_SUFFIX     # (codegen_llvm.rarely_run_loop)
-    arr = Arr(fname, ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
-    f = ac.new_func(fname, arr)
+    arr = Arr(name + "_zeros", ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
+    f = ac.new_func(name + "_zeros", arr)
     vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
     fkey = tuple(reversed(vars_))
     ac.emitter.define(f, fkey, (_c(NONE),), [], None, loc, pure=True, label=name)

@@ -492,8 +492,6 @@ class _FunctionEmitter:
         ext = self._index(self.emit(s.extent), s.extent, "loop extent")
         if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
             self._emit_parallel(s, lo, ext)
-        elif not self.cold and not self.loops and rarely_run_loop(s) and not _exits_outside(s):
-            self._emit_cold(s)
         else:
             self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min),
                               plain=s.kind == ir.ForKind.FALLBACK)
@@ -1616,20 +1614,6 @@ def _exits_outside(stmt) -> bool:
             exits.add(s.loop)
         stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
     return bool(exits - inside)
-
-
-def rarely_run_loop(s) -> bool:
-    """Whether For s is a plain (FALLBACK) loop of a Func named with
-    ForKind.RARELY_RUN_SUFFIX (numpy_zero_ties: the ±0 tie pass, run only
-    where a max/min result is a zero). Outside every loop it is emitted
-    through _emit_cold: `cold noinline optnone`, and split_cold's level-0
-    module when long enough, so LLVM spends almost nothing on it (a.max():
-    ~0.06 s of first-compile CPU less); it then runs unoptimized, only for
-    a zero result."""
-    if s.kind != ir.ForKind.FALLBACK:
-        return False
-    func, sep, _ = s.name.partition(".s")      # (a renamed copy: max_zeros$1)
-    return bool(sep) and ir.ForKind.RARELY_RUN_SUFFIX in func
 
 
 def _cold_function(fn):

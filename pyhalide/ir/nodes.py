@@ -459,11 +459,6 @@ class ForKind:
     # memory) depends on the lanes: the guarded copy of a partitioned loop (a
     # tail, rarely run). A serial loop that LLVM neither unrolls nor vectorizes.
     FALLBACK = "fallback"
-    # The Func name suffix of a pass that runs only for rare data
-    # (numpy_zero_ties: where a max/min result is a zero): codegen emits its
-    # FALLBACK loops that are outside every loop as a cold, unoptimized
-    # function (codegen_llvm.rarely_run_loop).
-    RARELY_RUN_SUFFIX = "_zeros"
 
 
 @node
