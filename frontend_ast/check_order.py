@@ -380,7 +380,8 @@ class LoopSinks:
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)
                 if arr is None:
-                    arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(w.ty.dtype), [], "local",
+                    arr = self.arrays[key] = Arr(f"{n.lstrip('?')}_unused", np_ty(w.ty.dtype), [],
+                                                 "local",
                                                  bld.cx.smap.loc(loop))
                 if arr.ty.dtype == w.ty.dtype:
                     bld.arrays.write(arr, [], w, loop)
@@ -480,9 +481,12 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
     (test_frontend_loop_bounds.py's descending_window), stored in an inner
     loop of a stepped range it was read outside its computed region
     (test_loop_forms19.py's argument_step_in_a_nest). An inner loop of the
-    body (not in an `if`'s branch) maps each name it assigns that the
-    later statements may leave unread, if that loop carries it (a running
-    value), to _LOOP (LoopSinks._store_results)."""
+    body (not in an `if`'s branch) that reads no name the nest writes maps
+    each name it assigns that the later statements may leave unread, if
+    that loop carries it (a running value), to _LOOP
+    (LoopSinks._store_results); reading one (`s += A[i, j] * x[j]` with
+    `x[i] = ...` in the nest, Cholesky's `t -= L[i, k] * L[j, k]`), the
+    store's read would be refused by deps.check_reads."""
     out = {}
     for k, st in enumerate(body):
         later = set(after or ())
@@ -493,6 +497,8 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
             out.update(_unread_in(st.orelse, written, later, True))
             continue
         if isinstance(st, (ast.For, ast.While)) and not branch:
+            if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st)):
+                continue        # its Func reads the nest's writes: a store would be refused
             out.update({(id(st), n): _LOOP for n in _assigned_names(st) - later})
             continue
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \

@@ -151,3 +151,26 @@ def test_value_overwritten_before_any_read():
         for m in (0, 2):
             args = (np.ones(shape), m)
             assert _outcome(compiled, args) == _outcome(overwritten_before_read, args), (shape, m)
+
+
+def running_value_of_written_array(A, b, x):
+    # the inner loop reads x, which the nest writes: its running value is
+    # not stored (LoopSinks' store of s would be refused); the imperative
+    # nest keeps the read's check
+    n = b.shape[0]
+    for i in range(n):
+        s = 0.0
+        for j in range(i):
+            s += A[i, j] * x[j]         # A[3, 3] on a (5, 3) array: IndexError
+        if b[i] > 1.5:
+            x[i] = b[i] - s
+    return x
+
+
+def test_running_value_reading_the_written_array():
+    compiled = ph.pipeline(running_value_of_written_array)
+    for cols in (3, 5):
+        for bv in (0.0, 2.0):
+            args = (np.ones((5, cols)), np.full(5, bv), np.linspace(0.0, 1.0, 5))
+            assert _outcome(compiled, args) == _outcome(running_value_of_written_array,
+                                                        args), (cols, bv)
