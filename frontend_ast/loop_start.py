@@ -40,7 +40,7 @@ def clamped_start(cx, start: Val, stop: Val, k: int):
     return out.set_range(min(stop.lo, edge), edge, lbs or None, None)
 
 
-def empty_static_bounds(start: Val, stop: Val, k: int):
+def empty_static_bounds(cx, start: Val, stop: Val, k: int, body: list):
     """(start, stop) of `range(start, stop, k)` with the bounds known at
     call time (static) that do not fit int32 replaced by values that do
     where Python's range is empty, over the same iterations: the call-time
@@ -56,7 +56,9 @@ def empty_static_bounds(start: Val, stop: Val, k: int):
     the rest): for k > 0 a stop below INT32_MIN and a start above INT32_MAX,
     for k < 0 the mirror image. The bounds keep their affine bounds: they
     hold for the loop variable, whose values are the same. A risky bound
-    (its computation may raise) is left as it is."""
+    (its computation may raise) is left as it is. A clamped bound's range
+    as the program and the loop's body see it is appended to `body`
+    (_narrowed)."""
     out = [start, stop]
     static = [v.is_static and not v.risky and not v.is_const for v in out]
     wide = [s and not n_within(v.rng, INT32) for s, v in zip(static, out)]
@@ -90,7 +92,28 @@ def empty_static_bounds(start: Val, stop: Val, k: int):
         out[i] = _replaced(v, lambda env, f=f, pick=pick, edge=edge: pick(int(f(env)), edge),
                            pick(v.lo, edge) if v.lo is not None else (edge if low_edge else None),
                            pick(v.hi, edge) if v.hi is not None else (None if low_edge else edge))
+        if not cx.typing:
+            body.append(_narrowed(v, low_edge))
     return tuple(out)
+
+
+def _narrowed(v: Val, low_edge: bool):
+    """(v, lo, hi): v (the bound as the program goes on using it) narrowed
+    in place to int32 on the side its clamped copy keeps, where the call-time
+    check of that copy (loop_params.index_param) fails past it, as
+    index_param narrows an unclamped bound; and v's range inside the loop's
+    body, int32 on both sides: the body runs only where the range is not
+    empty, so the clamped side is not past its edge there (the sieve's `n`
+    of `for i in range(2, n)`, which relates the inner `range(i * i, n, i)`
+    to i). After the loop that side is v's own again (LoopRunner.run_loop):
+    past it Python runs no iteration and raises nothing."""
+    lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
+    hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
+    if low_edge:
+        v.set_range(v.lo, hi, v.lbs, v.ubs)
+    else:
+        v.set_range(lo, v.hi, v.lbs, v.ubs)
+    return v, lo, hi
 
 
 def _replaced(v: Val, fn, lo, hi) -> Val:

@@ -129,7 +129,8 @@ class LoopRunner:
         start = wide = ops.to_python_int(self.cx, start)
         stop = ops.to_python_int(self.cx, stop)
         # a call-time bound past 32 bits where the range is empty: one that fits
-        start, stop = loop_start.empty_static_bounds(start, stop, k)
+        body_ranges = []
+        start, stop = loop_start.empty_static_bounds(self.cx, start, stop, k, body_ranges)
         bounds = []
         for v, which in ((start, "start"), (stop, "stop")):
             if v.is_static:
@@ -157,6 +158,7 @@ class LoopRunner:
                     pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
                         _var_name(name))),
                     lo=lo, hi=hi)
+        loop.body_ranges = body_ranges
         self.state.headers[id(node)] = loop
         return loop
 
@@ -416,6 +418,11 @@ class LoopRunner:
             # test holds, the iteration and every later one do nothing
             self.state.exit_conds[id(node)] = ops.truth(self.cx, self.ev_val(node.body[0].test))
         before = dict(self.scope.env)
+        # a bound clamped where the range is empty is within int32 in the body
+        # (loop_start._narrowed); after the loop, its own range again
+        saved = [(v, v.lo, v.hi, v.lbs, v.ubs) for v, _, _ in loop.body_ranges]
+        for v, lo, hi in loop.body_ranges:
+            v.set_range(lo, hi, v.lbs, v.ubs)
         try:
             self.exec_block(node.body)
             self.defs.flush_frame(frame)
@@ -423,6 +430,8 @@ class LoopRunner:
             for g, depth in nested:
                 self._after_nested_scan_loop(g, depth)
         finally:
+            for v, lo, hi, lbs, ubs in saved:
+                v.set_range(lo, hi, lbs, ubs)
             self.scope.alive.pop()
             self.state.frames.pop()
             self.state.loops.pop()

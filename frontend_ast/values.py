@@ -273,6 +273,7 @@ class Loop:
         self.nest_id = nest_id
         self.pure_var = pure_var
         self.val = Val(self.var, PY_INT, lo, hi, [Aff.sym(self.sym)], [Aff.sym(self.sym)])
+        self.body_ranges = []      # (Val, lo, hi): a clamped bound's range in the body
         if lo is not None and hi is not None:
             self.max_trip = max(0, (hi - lo) // abs(step) + 1)
         else:

@@ -189,3 +189,26 @@ _STOP_OF_CALL_TIME_MAX = pipeline(stop_of_call_time_max)
 @pytest.mark.parametrize("n,lo,hi", [(4, 0, 3), (7, -2, 5), (1, -4, -4), (7, 2, -1), (3, 0, 9)])
 def test_stop_of_a_call_time_max(n, lo, hi):
     _same(_STOP_OF_CALL_TIME_MAX, stop_of_call_time_max, np.arange(n) + 1.0, lo, hi)
+
+
+# -- a clamped bound keeps its own range after the loop: only the body sees it
+# within int32 (loop_start._narrowed; the sieve's `n` relates its inner loop) --
+def bound_after_loop(a, n):
+    b = a.copy()
+    for i in range(2, n):
+        if b[i] > 0.0:
+            for j in range(i * i, n, i):
+                b[j] = 0.0
+    return b.sum() + (n // 2**32) * 1.0 + (n < -2**31) * 100.0
+
+
+_BOUND_AFTER_LOOP = pipeline(bound_after_loop)
+
+
+# a stop at or below -2**31 costs ~5 s of CPU per call (the kernel's empty
+# range at int32's low end; also on main): slow
+@pytest.mark.parametrize("n", [pytest.param(-2**40, marks=pytest.mark.slow),
+                               pytest.param(-2**31 - 1, marks=pytest.mark.slow),
+                               -2**31 + 2**20, 0, 3, 40])
+def test_bound_after_a_clamped_loop(n):
+    _same(_BOUND_AFTER_LOOP, bound_after_loop, np.arange(48.0), n)
