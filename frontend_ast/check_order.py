@@ -393,7 +393,8 @@ class LoopSinks:
             if not isinstance(v, Val):
                 continue
             for w in ([w for _, w in v.union] if v.union else [v]):
-                if isinstance(w, Val) and not w.union and w.node is not None:
+                if isinstance(w, Val) and not w.union and not w.ty.is_complex() and \
+                        w.node is not None:     # (a complex value's node raises)
                     out |= _func_names(w.node)
         return out
 
