@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections import Counter
 from types import SimpleNamespace
 
 from pyhalide import checks, ir
@@ -296,6 +297,7 @@ class LoopSinks:
         # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
         self.written = _written_names(tree)
+        self.output_reads = _output_reads(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
         """The test of an `if` inside a loop, where it may raise and nothing
@@ -366,6 +368,7 @@ class LoopSinks:
         loop's checks run where Python runs it."""
         if bld.scope.path:
             return          # under an `if`: the store's value would be computed where it fails
+        kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
                 continue
@@ -375,7 +378,8 @@ class LoopSinks:
             alts = [w for _, w in v.union] if v.union else [v]
             for k, w in enumerate(alts):
                 if w.union or w.ty.is_complex() or w.node is None or \
-                        not _reads_checked(w.node) or not _at_enclosing(bld, w.node):
+                        not _reads_checked(w.node) or not _at_enclosing(bld, w.node) or \
+                        _func_names(w.node) <= kept:
                     continue
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)
@@ -385,6 +389,60 @@ class LoopSinks:
                                                  bld.cx.smap.loc(loop))
                 if arr.ty.dtype == w.ty.dtype:
                     bld.arrays.write(arr, [], w, loop)
+
+    def _funcs_output_reads(self, bld, loop) -> set:
+        """Names of the Funcs read by the running values of `loop` that a
+        later statement of the enclosing body surely reads to store into an
+        argument or returned array (`out[p] = i` after `while ...: i +=
+        1`): an output reads them at each iteration, so their definitions'
+        checks run there and a value reading only them (the exit flag, a
+        running value read nowhere) needs no store."""
+        out = set()
+        for n in _assigned_names(loop) & self.output_reads.get(id(loop), set()):
+            v = bld.scope.env.get(n)
+            if not isinstance(v, Val):
+                continue
+            for w in ([w for _, w in v.union] if v.union else [v]):
+                if isinstance(w, Val) and not w.union and not w.ty.is_complex() and \
+                        w.node is not None:     # (a complex value's node raises)
+                    out |= _func_names(w.node)
+        return out
+
+
+def _output_reads(tree) -> dict:
+    """{id of a loop in a loop body: the names that later statements of
+    that body surely read to store into an element of an argument or of a
+    name the function returns (`out[p] = i`), neither bound twice}."""
+    stores = Counter(n.id for n in ast.walk(tree)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    params = {a.arg for a in tree.args.args}
+    outputs = {n for n in params if not stores[n]} | {
+        n.id for r in ast.walk(tree) if isinstance(r, ast.Return) and r.value is not None
+        for n in ast.walk(r.value) if isinstance(n, ast.Name) and stores[n.id] == 1 and
+        n.id not in params}     # rebound, an earlier array may be dead (not realized)
+    out = {}
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        body = loop.body
+        for k, st in enumerate(body):
+            if isinstance(st, (ast.For, ast.While)):
+                out[id(st)] = set().union(*[_sure_reads(o) for o in body[k + 1:]
+                                            if _stores_into(o, outputs)])
+    return out
+
+
+def _stores_into(st, names) -> bool:
+    """Whether st assigns an element of one of `names` (`out[p] = ...`)."""
+    targets = st.targets if isinstance(st, ast.Assign) else \
+        [st.target] if isinstance(st, ast.AugAssign) else []
+    return any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and
+               t.value.id in names for t in targets)
+
+
+def _func_names(node) -> set:
+    """Names of the Funcs node reads."""
+    return {c.name for c in ir.find_calls(node) if c.call_type == ir.FUNC}
 
 
 def _at_enclosing(bld, node) -> bool:

@@ -174,3 +174,57 @@ def test_running_value_reading_the_written_array():
             args = (np.ones((5, cols)), np.full(5, bv), np.linspace(0.0, 1.0, 5))
             assert _outcome(compiled, args) == _outcome(running_value_of_written_array,
                                                         args), (cols, bv)
+
+
+def escape_count(cx, cy, maxiter):
+    out = np.zeros(len(cx), np.int64)
+    for p in range(len(cx)):
+        x = y = 0.0
+        i = 0
+        while x * x + y * y < 4.0 and i < maxiter:
+            t = x * x - y * y + cx[p]
+            y = 2.0 * x * y + cy[p]     # cy[p] past cy's end
+            x = t
+            i += 1
+        out[p] = i
+    return out
+
+
+def counted_while_unused_sum(a, b, m):
+    for p in range(len(a)):
+        s = 0.0
+        i = 0
+        while i < m:
+            s += b[p]       # s read nowhere
+            i += 1
+        a[p] = i * 0.5      # an argument: an output
+    return a
+
+
+def count_read_by_a_dead_name(cx, cy, maxiter):
+    out = np.zeros(len(cx), np.int64)
+    for p in range(len(cx)):
+        x = y = 0.0
+        i = 0
+        while y * y < 4.0 and i < maxiter:
+            y = x * y + cy[p]
+            x += cx[p]
+            i += 1
+        k = i  # noqa: F841 (k read nowhere: no output realizes the loop's Func)
+        out[p] = 1
+    return out
+
+
+@pytest.mark.parametrize("fn", [escape_count, counted_while_unused_sum,
+                                count_read_by_a_dead_name])
+def test_while_values_read_after_the_loop(fn):
+    # the running value i, stored into an output after the loop, realizes
+    # the loop's Func: LoopSinks stores no exit flag and no unread running
+    # value there (check_order._output_reads); read only by a dead name,
+    # they are stored. The reads' IndexErrors come where Python raises them
+    compiled = ph.pipeline(fn)
+    for cx, cy, m in [(np.zeros(6), np.zeros(3), 4), (np.full(6, 3.0), np.zeros(3), 4),
+                      (np.zeros(6), np.zeros(3), 0), (np.zeros(6), np.zeros(6), 5),
+                      (np.linspace(-2.0, 0.5, 6), np.linspace(-1.0, 1.0, 6), 30)]:
+        args = (cx, cy, m)
+        assert _outcome(compiled, args) == _outcome(fn, args), (len(cy), m)
