@@ -6,23 +6,7 @@ import numpy as np
 import pytest
 
 from pyhalide import pipeline
-
-
-def _outcome(f, *args):
-    try:
-        return f(*args)
-    except Exception as e:  # noqa: BLE001 - the type is compared
-        return type(e)
-
-
-def _same(kernel, f, *args):
-    want = _outcome(f, *args)
-    got = _outcome(kernel, *args)
-    if isinstance(want, type):
-        assert got is want
-    else:
-        assert not isinstance(got, type), got
-        np.testing.assert_array_equal(got, want)
+from tests.frontend.test_false_errors23 import _same
 
 
 # -- call-time bounds past 32 bits where the range is empty (loop_start.empty_static_bounds) --
