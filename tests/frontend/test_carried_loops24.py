@@ -9,6 +9,7 @@ import pytest
 
 import pyhalide as ph
 from pyhalide.frontend_ast.errors import FrontendError
+from tests.frontend.test_loop_windows import _outcome
 
 
 def reordered(x, k: int, out):
@@ -28,14 +29,6 @@ def moving_length(x, out):
     for i in range(out.shape[0]):
         out[i] = x[i:2 * i + 1].sum()
     return out
-
-
-def _outcome(fn, *args):
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    try:
-        return fn(*args)
-    except ValueError:
-        return ValueError
 
 
 @pytest.fixture(scope="module")
