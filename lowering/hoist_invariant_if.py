@@ -79,22 +79,8 @@ def _loads(c, var):
             return None
         if isinstance(n, ir.Load):
             out.add(n.name)
-        todo.extend(k for k in _children(n))
+        todo.extend(ir.children(n))
     return out
-
-
-def _children(n):
-    if isinstance(n, ir.Load):
-        return (n.index,)
-    if isinstance(n, (ir.Const, ir.Variable)):
-        return ()
-    if isinstance(n, ir.Cast):
-        return (n.value,)
-    if isinstance(n, ir.Not):
-        return (n.a,)
-    if isinstance(n, ir.Select):
-        return (n.condition, n.true_value, n.false_value)
-    return (n.a, n.b)
 
 
 def _stores(s) -> set:
