@@ -36,21 +36,12 @@ from .array_choice import SameSizeAtCall
 from .array_complex import ComplexArr
 from .array_index import guard
 from .arraycode import is_whole_view
-from .arrayexpr import ArrayExpr, element_node, same_size
+from .arrayexpr import ArrayExpr, same_size
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
-from .carried_writes import write_complex
+from .carried_writes import WHAT, lazy, stored, write_complex
 from .tuple_targets import is_temporary
 from .values import Arr, TupleVal, Val, exact_aff, fresh, with_type_range
-
-WHAT = "in a loop that carries arrays from one iteration to the next"
-
-
-def stored(cx, v: Val, ty) -> ir.Expr:
-    """The node of v stored into a member of type ty (a Python int's
-    constant node widened to the member's type)."""
-    n = element_node(cx, v, ty)
-    return n if n.type == ty.ir() else ir.Cast(ty.ir(), n)
 
 
 class Member:
@@ -214,10 +205,10 @@ class Phases:
             pred = inside if pred is None else ir.Select(here, inside, pred)
             for i, v in vals.items():
                 v = ir.substitute(v, s)
-                values[i] = v if values[i] is None else _lazy(here, v, values[i])
+                values[i] = v if values[i] is None else lazy(here, v, values[i])
         for m in self.members:
             old = self.call(m, lhs)
-            values[m.index] = old if values[m.index] is None else _lazy(
+            values[m.index] = old if values[m.index] is None else lazy(
                 _written_by(self.phases, m, rk), values[m.index], old)
         if running is not None:
             pred = ir.And(running, pred)
@@ -245,13 +236,6 @@ class Phases:
             return ir.Call(n.type, n.name, args + (ir.index(0),) * (D - len(n.args)),
                            ir.FUNC, n.value_index, n.func)
         return None
-
-
-def _lazy(cond, a, b) -> ir.Expr:
-    """a where cond holds, else b, evaluating only the one chosen: a
-    phase's value runs its run-time checks (an index, a division, an
-    overflow) only at the phase's own points, as Python runs them."""
-    return ir.Call(a.type, "if_then_else", (cond, a, b), ir.INTRINSIC)
 
 
 def _all(conds):
@@ -311,7 +295,7 @@ class PhaseRun(BodyRun):
         cx.cur_node, cx.stmt_pos, cx.stmt = s, (s.lineno, s.col_offset), s
         test = ops.truth(cx, self.b.ev_val(s.test, "a condition"))
         if self.conds:
-            test = Val(_lazy(self.condition(), ops.node_of(cx, test),
+            test = Val(lazy(self.condition(), ops.node_of(cx, test),
                              ir.Const(ir.Bool(), False)), test.ty)
         self.conds.append(self.scalar("if", test, s, snapshot=True))
         try:
@@ -357,7 +341,7 @@ class PhaseRun(BodyRun):
         m = self.m.member(name, v.ty, [])
         n = ops.node_of(self.cx, v)
         if self.conds:
-            n = _lazy(self.condition(), n, ir.Const(n.type, 0))
+            n = lazy(self.condition(), n, ir.Const(n.type, 0))
         self.m.add([], lambda idx: (m, [], {m.index: n}))
         return with_type_range(Val(self.m.read(m, []), v.ty))
 
@@ -419,14 +403,14 @@ class PhaseRun(BodyRun):
         cond = self.condition()
         if m.index in self.m.reads:
             tmp = self.m.member(arr.name, arr.ty, dest.shape)
-            tnode = vnode if cond is None else _lazy(cond, vnode, ir.Const(vnode.type, 0))
+            tnode = vnode if cond is None else lazy(cond, vnode, ir.Const(vnode.type, 0))
             self.m.add(dest.shape, lambda idx: (tmp, idx, {tmp.index: ir.substitute(
                 tnode, dict(zip(names, idx)))}))
             vnode = self.m.read(tmp, p)
         if cond is not None:
             # under an `if`: where its test fails, the element at the (clamped,
             # unchecked) position written keeps its value
-            vnode = _lazy(cond, vnode, self.m.read(m, at))
+            vnode = lazy(cond, vnode, self.m.read(m, at))
         self.m.add(dest.shape, lambda idx: (m, [ir.substitute(a, dict(zip(names, idx)))
                                                 for a in at],
                                             {m.index: ir.substitute(vnode, dict(zip(names, idx)))}))
