@@ -39,9 +39,11 @@ from .realize_entry import realize_entry
 class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
-                 "single", "requirements", "stamp", "native", "kernel", "__weakref__")
+                 "single", "requirements", "stamp", "native", "kernel", "given",
+                 "__weakref__")
 
-    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
+    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements,
+                 given=None):
         from .realize import function_version
         n = len(plan.image_names)
         self.version_of = function_version
@@ -59,8 +61,11 @@ class _Record:
         self.out_names = tuple(plan.out_names)
         self.single = single
         self.requirements = requirements
+        # the outputs' (shape, strides, dtype) for a call on given Buffers (their
+        # alignment checked at each call, as the inputs'), None for sizes
+        self.given = given
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
-                                    check_alignment=n)
+                                    check_alignment=n if given is None else len(buffers))
         # the whole call as one builtin (pyhalide/realize_entry.py), or None;
         # built after the first reuse (False until then: a pipeline realized
         # twice does not pay its LLVM compile, ~8 ms CPU per new layout)
@@ -82,22 +87,29 @@ def _input_array(src):
 
 
 def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list,
-           single: bool, requirements) -> None:
-    """Keep the call just made (over integer `sizes`, on fresh outputs) for
+           single: bool, requirements, given: bool = False) -> None:
+    """Keep the call just made (over integer `sizes`, on fresh outputs; or,
+    `given`, on the output arrays ending `buffers`, of the Buffers passed to
+    realize, `sizes` then being None) for
     realize_again (`single`: the Pipeline has one output Func;
     `requirements()` checks its requirements, at each call), when it is the second in a row of `pipe` for this plan and
     sizes (a Pipeline realized once does not pay for a record) and its inputs
     all have arrays without mins. The record lives in the call plan, which
     lives in realize._GRAPHS (bounded): the Pipeline holds it weakly, so an
     evicted graph frees its kernels as before."""
-    mark = (id(plan), tuple(sizes))
+    geometry = None
+    if given:
+        geometry = tuple((a.shape, a.strides, a.dtype)
+                         for a in buffers[len(plan.image_names):])
+        sizes = list(reversed(geometry[0][0]))
+    mark = (id(plan), tuple(sizes), geometry)
     if pipe.__dict__.get("_fast_mark") != mark:
         pipe._fast_mark = mark
         return
     if any(_input_array(graph.images[name]) is None for name in plan.image_names):
         return
     rec = plan.fast = _Record(graph, plan, mark[1], kernel, buffers, params, single,
-                              requirements)
+                              requirements, geometry)
     pipe._fast = weakref.ref(rec)
 
 
@@ -189,6 +201,8 @@ def realize_again(pipe, sizes, more):
     if rec is None:
         return None
     kind = type(sizes)
+    if rec.given is not None:
+        return realize_given(d, rec, sizes, more)
     if (kind is list or kind is tuple) and not more:      # (_int_sizes, inlined)
         for s in sizes:
             if type(s) is not int:
@@ -249,6 +263,79 @@ def realize_again(pipe, sizes, more):
         b._name = rec.out_names[0]
         return b
     return result(rec.single, outs, rec.out_names)
+
+
+def realize_given(d: dict, rec: _Record, sizes, more):
+    """realize_again for a record of a call on given Buffers (`d`: the
+    Pipeline's __dict__): the Buffers given now (one, or a list or tuple of
+    them) are exact Buffers without mins, as many as the outputs, whose arrays
+    have the recorded geometry and dtypes, are writeable and may share memory
+    with no other buffer of the call (np.may_share_memory, the bounds test:
+    else the full path makes the exact test); the rest is realize_again's.
+    The result is the given Buffer (one), or a list of them, as realize's."""
+    if more:
+        return None
+    if type(sizes) is Buffer:
+        bufs = [sizes]
+    elif type(sizes) is list or type(sizes) is tuple:
+        bufs = list(sizes)
+    else:
+        return None
+    if len(bufs) != len(rec.given):
+        return None
+    outs = []
+    for b, geometry in zip(bufs, rec.given):
+        if type(b) is not Buffer:
+            return None
+        mins = getattr(b, "_mins", None)
+        arr = b._array
+        if mins and any(mins) or type(arr) is not np.ndarray or \
+                (arr.shape, arr.strides, arr.dtype) != geometry or not arr.flags.writeable:
+            return None
+        outs.append(arr)
+    inputs = _inputs_now(rec)
+    if inputs is None:
+        return None
+    arrays, values = inputs
+    for arr, geometry in zip(arrays, rec.geometry):
+        if type(arr) is not np.ndarray or (arr.shape, arr.strides, arr.dtype) != geometry:
+            return None
+    for k, out in enumerate(outs):
+        for other in arrays + outs[k + 1:]:
+            if np.may_share_memory(out, other):
+                return None
+    if "_requirements" in d:
+        rec.requirements()
+    rec.call(arrays + outs, values)
+    return bufs[0] if len(bufs) == 1 else bufs
+
+
+def _inputs_now(rec: _Record):
+    """(input arrays, param values) of a repeated call of `rec`, or None when
+    a Function changed since it or an input has mins or a param no value
+    (realize_again's tests, as a function)."""
+    now = LAST_EDIT[0]
+    if rec.stamp != now:
+        if not _unchanged(rec.snapshots) and not _versions_equal(rec):
+            return None
+        rec.stamp = _stamp(rec.functions, now)
+    arrays = []
+    for src in rec.sources:
+        buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
+        if type(buf) is Buffer:
+            mins = getattr(buf, "_mins", None)
+            if mins and any(mins):
+                return None
+            arrays.append(buf._array)
+        else:
+            arrays.append(buf)
+    values = []
+    for p in rec.params:
+        v = p.get()
+        if v is None:
+            return None
+        values.append(v)
+    return arrays, values
 
 
 def result(single: bool, arrays: list, names) -> object:
