@@ -1,0 +1,195 @@
+"""Func.realize(Buffer) / Pipeline.realize([Buffers]) repeated: the recorded
+call on given Buffers (pyhalide/realize_fast.py, realize_given). Every
+change a check depends on takes the full path again, which raises what it
+raised before (checked against a Func without a record): another geometry,
+dtype, a min, an output that is not writeable or shares memory with an
+input, a misaligned output, a changed Param or definition. Each result is
+compared with NumPy."""
+import re
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide import realize
+
+
+@pytest.fixture
+def full_calls(monkeypatch):
+    """How many realizes took the full path (Pipeline._bound)."""
+    count = [0]
+    bound = realize.Pipeline._bound
+
+    def counted(self, *a):
+        count[0] += 1
+        return bound(self, *a)
+    monkeypatch.setattr(realize.Pipeline, "_bound", counted)
+    return count
+
+
+def _blur(img, k):
+    """g[x, y] = (img[x, y] + img[x + 1, y]) * k + img[x, y + 1], through a
+    compute_root stage f."""
+    x, y = ph.Var("x"), ph.Var("y")
+    f = ph.Func("f")
+    f[x, y] = img[x, y] + img[x + 1, y]
+    g = ph.Func("g")
+    g[x, y] = f[x, y] * k + img[x, y + 1]
+    f.compute_root()
+    return g
+
+
+def _want(a, k, h, w):
+    a = a.astype(np.int64)
+    return ((a[:h, :w] + a[:h, 1:w + 1]) * k + a[1:h + 1, :w]).astype(np.int32)
+
+
+def _arr(h, w, seed=0):
+    return np.random.default_rng(seed).integers(-1000, 1000, (h, w), dtype=np.int32)
+
+
+def _setup(k=3):
+    a = _arr(9, 12)
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    img.set(ph.Buffer(a))
+    kp = ph.Param(ph.Int(32), "k", k)
+    g = _blur(img, kp)
+    out = np.zeros((8, 11), np.int32)
+    buf = ph.Buffer(out)
+    assert g.realize(buf) is buf and g.realize(buf) is buf     # the second records
+    assert np.array_equal(out, _want(a, k, 8, 11))
+    return a, img, kp, g, out, buf
+
+
+def _error(e) -> tuple:
+    """(type, message) of a raised error, without unique-name suffixes and
+    the user's source line (which differ between the two calls compared)."""
+    return e.type, re.sub(r"\$\d+", "", str(e.value).split("\n  at ")[0])
+
+
+def _error_without_record(make, call):
+    """_error of call(g) on a fresh pipeline made by make()."""
+    with pytest.raises(Exception) as e:
+        call(make())
+    return _error(e)
+
+
+def test_a_repeated_realize_of_a_buffer_takes_the_record(full_calls):
+    a, img, kp, g, out, buf = _setup()
+    n = full_calls[0]
+    for seed in range(3):
+        a[...] = _arr(9, 12, seed + 1)                    # new values, same array
+        out[...] = 0
+        assert g.realize(buf) is buf
+        assert np.array_equal(out, _want(a, 3, 8, 11))
+    assert full_calls[0] == n
+    b = _arr(9, 12, 7)                                     # another input, same geometry
+    img.set(ph.Buffer(b))
+    out2 = np.zeros((8, 11), np.int32)                     # another output, same geometry
+    assert g.realize(ph.Buffer(out2)).numpy() is out2
+    assert np.array_equal(out2, _want(b, 3, 8, 11))
+    kp.set(-2)                                             # a param: read at each call
+    g.realize(buf)
+    assert np.array_equal(out, _want(b, -2, 8, 11))
+    assert full_calls[0] == n
+
+
+def test_another_geometry_or_min_takes_the_full_path(full_calls):
+    a, img, kp, g, out, buf = _setup()
+    n = full_calls[0]
+    small = np.zeros((4, 5), np.int32)
+    g.realize(ph.Buffer(small))                            # another shape
+    assert np.array_equal(small, _want(a, 3, 4, 5))
+    big = np.zeros((8, 22), np.int32)[:, ::2]              # same shape, other strides
+    g.realize(ph.Buffer(big))
+    assert np.array_equal(big, _want(a, 3, 8, 11))
+    assert full_calls[0] == n + 2
+    shifted = ph.Buffer(np.zeros((7, 10), np.int32))
+    shifted.set_min([1, 1])                                # a min: Halide's shifted output
+    g.realize(shifted)
+    assert np.array_equal(shifted.numpy(), _want(a[1:, 1:], 3, 7, 10))
+    g.realize(buf)                                         # back: correct again
+    assert np.array_equal(out, _want(a, 3, 8, 11))
+
+
+def test_a_smaller_input_raises_as_before():
+    a, img, kp, g, out, buf = _setup()
+    img.set(ph.Buffer(_arr(8, 12)))          # the kernel's bounds check (same strides)
+    with pytest.raises(Exception) as e:
+        g.realize(buf)
+
+    def make():
+        a2, img2, kp2, g2, out2, buf2 = _setup()
+        img2.set(ph.Buffer(_arr(8, 12)))
+        return g2
+    assert _error(e) == _error_without_record(make, lambda f: f.realize(buf))
+
+
+def test_an_output_that_is_not_writeable_or_aliases_an_input_raises():
+    a, img, kp, g, out, buf = _setup()
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="not writeable"):
+        g.realize(buf)
+    out.flags.writeable = True
+    alias = ph.Buffer(a[:8, :11])                          # the input's memory
+    with pytest.raises(ValueError, match="shares memory"):
+        g.realize(alias)
+    inner = np.zeros((8, 11), np.int32)
+    g.realize(ph.Buffer(inner))                            # distinct: fine
+    assert np.array_equal(inner, _want(a, 3, 8, 11))
+
+
+def test_a_misaligned_output_raises():
+    a, img, kp, g, out, buf = _setup()
+    raw = np.zeros(8 * 11 * 4 + 1, np.uint8)[1:].view(np.int32).reshape(8, 11)
+    assert not raw.flags.aligned
+    with pytest.raises(ValueError, match="aligned"):
+        g.realize(ph.Buffer(raw))
+
+
+def test_a_wrong_type_or_count_raises_as_before():
+    a, img, kp, g, out, buf = _setup()
+    wrong = ph.Buffer(np.zeros((8, 11), np.float32))
+    with pytest.raises(Exception) as e:
+        g.realize(wrong)
+    assert _error(e) == _error_without_record(
+        lambda: _blur(img, kp), lambda f: f.realize(wrong))
+    with pytest.raises(Exception) as e:
+        g.realize([buf, ph.Buffer(np.zeros((8, 11), np.int32))])
+    assert _error(e) == _error_without_record(
+        lambda: _blur(img, kp),
+        lambda f: f.realize([buf, ph.Buffer(np.zeros((8, 11), np.int32))]))
+
+
+def test_a_redefined_func_is_compiled_again():
+    a, img, kp, g, out, buf = _setup()
+    x, y = ph.Var("x"), ph.Var("y")
+    g[x, y] = img[x, y] - 5
+    g.realize(buf)
+    assert np.array_equal(out, a[:8, :11] - 5)
+    g.realize(buf)
+    assert np.array_equal(out, a[:8, :11] - 5)
+
+
+def test_a_pipeline_of_two_outputs_returns_the_given_buffers(full_calls):
+    x, y = ph.Var("x"), ph.Var("y")
+    a = _arr(6, 7)
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    img.set(a)
+    f, h = ph.Func("f2"), ph.Func("h2")
+    f[x, y] = img[x, y] * 2
+    h[x, y] = img[x, y] + 1
+    p = ph.Pipeline([f, h])
+    o1, o2 = np.zeros((6, 7), np.int32), np.zeros((6, 7), np.int32)
+    bufs = (ph.Buffer(o1), ph.Buffer(o2))
+    for _ in range(2):
+        got = p.realize(bufs)
+        assert type(got) is list and got[0] is bufs[0] and got[1] is bufs[1]
+    n = full_calls[0]
+    a[...] = _arr(6, 7, 5)
+    got = p.realize(list(bufs))
+    assert full_calls[0] == n and got[0] is bufs[0] and got[1] is bufs[1]
+    assert np.array_equal(o1, a * 2) and np.array_equal(o2, a + 1)
+    with pytest.raises(ValueError, match="shares memory"):
+        p.realize([bufs[0], bufs[0]])                      # one output twice
+    assert full_calls[0] == n + 1
