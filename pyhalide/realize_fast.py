@@ -40,7 +40,7 @@ class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
                  "single", "requirements", "stamp", "native", "kernel", "given",
-                 "__weakref__")
+                 "checked", "__weakref__")
 
     def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements,
                  given=None):
@@ -64,6 +64,9 @@ class _Record:
         # the outputs' (shape, strides, dtype) for a call on given Buffers (their
         # alignment checked at each call, as the inputs'), None for sizes
         self.given = given
+        # weak references to the arrays (inputs, outputs) of the last call on
+        # given Buffers whose overlap was tested (realize_given)
+        self.checked = [weakref.ref(a) for a in buffers] if given is not None else []
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
                                     check_alignment=n if given is None else len(buffers))
         # the whole call as one builtin (pyhalide/realize_entry.py), or None;
@@ -269,10 +272,14 @@ def realize_given(d: dict, rec: _Record, sizes, more):
     """realize_again for a record of a call on given Buffers (`d`: the
     Pipeline's __dict__): the Buffers given now (one, or a list or tuple of
     them) are exact Buffers without mins, as many as the outputs, whose arrays
-    have the recorded geometry and dtypes, are writeable and may share memory
-    with no other buffer of the call (np.may_share_memory, the bounds test:
-    else the full path makes the exact test); the rest is realize_again's.
-    The result is the given Buffer (one), or a list of them, as realize's."""
+    are writeable and have the recorded geometry and dtypes (checked by the
+    compiled entry, or here) and share memory with no other buffer of the
+    call: taken as proved when every array is the one of the last call
+    checked (an ndarray's data pointer never changes but by resize, which
+    takes memory no live array has), else tested by np.may_share_memory (the
+    bounds test; the full path makes the exact one); the rest is
+    realize_again's. The result is the given Buffer (one), or a list of
+    them, as realize's."""
     if more:
         return None
     if type(sizes) is Buffer:
@@ -284,30 +291,50 @@ def realize_given(d: dict, rec: _Record, sizes, more):
     if len(bufs) != len(rec.given):
         return None
     outs = []
-    for b, geometry in zip(bufs, rec.given):
+    for b in bufs:
         if type(b) is not Buffer:
             return None
         mins = getattr(b, "_mins", None)
         arr = b._array
-        if mins and any(mins) or type(arr) is not np.ndarray or \
-                (arr.shape, arr.strides, arr.dtype) != geometry or not arr.flags.writeable:
+        if mins and any(mins) or type(arr) is not np.ndarray or not arr.flags.writeable:
             return None
         outs.append(arr)
     inputs = _inputs_now(rec)
     if inputs is None:
         return None
     arrays, values = inputs
-    for arr, geometry in zip(arrays, rec.geometry):
-        if type(arr) is not np.ndarray or (arr.shape, arr.strides, arr.dtype) != geometry:
+    arrays += outs
+    if not _same_arrays(rec, arrays):
+        n = len(rec.sources)
+        for k in range(n, len(arrays)):
+            for j, other in enumerate(arrays):
+                if j != k and (j < n or j > k) and np.may_share_memory(arrays[k], other):
+                    return None
+        rec.checked = [weakref.ref(a) for a in arrays]
+    native = rec.native
+    if native and "_requirements" not in d:
+        if native(*arrays, *values) is not MISS:
+            return bufs[0] if len(bufs) == 1 else bufs
+    for arr, geometry in zip(arrays, rec.geometry + rec.given):
+        if (arr.shape, arr.strides, arr.dtype) != geometry:
             return None
-    for k, out in enumerate(outs):
-        for other in arrays + outs[k + 1:]:
-            if np.may_share_memory(out, other):
-                return None
     if "_requirements" in d:
         rec.requirements()
-    rec.call(arrays + outs, values)
+    rec.call(arrays, values)
+    if native is False:
+        rec.native = realize_entry(rec.kernel, arrays, len(rec.sources), values, given=True)
     return bufs[0] if len(bufs) == 1 else bufs
+
+
+def _same_arrays(rec: _Record, arrays: list) -> bool:
+    """Whether `arrays` are the arrays of the call last checked for overlap."""
+    checked = rec.checked
+    if len(checked) != len(arrays):
+        return False
+    for ref, arr in zip(checked, arrays):
+        if ref() is not arr:
+            return False
+    return True
 
 
 def _inputs_now(rec: _Record):

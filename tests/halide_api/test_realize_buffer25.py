@@ -193,3 +193,24 @@ def test_a_pipeline_of_two_outputs_returns_the_given_buffers(full_calls):
     with pytest.raises(ValueError, match="shares memory"):
         p.realize([bufs[0], bufs[0]])                      # one output twice
     assert full_calls[0] == n + 1
+
+
+def test_an_alias_of_the_recorded_geometry_is_caught_after_the_entry_is_built(full_calls):
+    a = _arr(9, 12)
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    img.set(ph.Buffer(a))
+    g = _blur(img, 3)
+    outs = [np.zeros((9, 12), np.int32)[:8, :11] for _ in range(2)]   # strides of a[:8, :11]
+    for k in range(4):                        # two Buffers in turn: records, entry, reuse
+        out = outs[k % 2]
+        out[...] = 0
+        g.realize(ph.Buffer(out))
+        assert np.array_equal(out, _want(a, 3, 8, 11))
+    n = full_calls[0]
+    with pytest.raises(ValueError, match="shares memory"):
+        g.realize(ph.Buffer(a[:8, :11]))      # the input itself, the recorded geometry
+    assert full_calls[0] == n + 1
+    assert np.array_equal(a, _arr(9, 12))     # nothing written
+    outs[0].flags.writeable = False
+    with pytest.raises(ValueError, match="not writeable"):
+        g.realize(ph.Buffer(outs[0]))
