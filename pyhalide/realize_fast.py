@@ -216,27 +216,10 @@ def realize_again(pipe, sizes, more):
         sizes = _int_sizes(sizes, more)
     if sizes is None or sizes != rec.sizes:
         return None
-    now = LAST_EDIT[0]
-    if rec.stamp != now:         # something was edited since: compare the Functions
-        if not _unchanged(rec.snapshots) and not _versions_equal(rec):
-            return None
-        rec.stamp = _stamp(rec.functions, now)
-    arrays = []
-    for src in rec.sources:
-        buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
-        if type(buf) is Buffer:            # (_input_array, inlined)
-            mins = getattr(buf, "_mins", None)
-            if mins and any(mins):
-                return None
-            arrays.append(buf._array)
-        else:
-            arrays.append(buf)
-    values = []
-    for p in rec.params:
-        v = p.get()
-        if v is None:
-            return None
-        values.append(v)
+    inputs = _inputs_now(rec)
+    if inputs is None:
+        return None
+    arrays, values = inputs
     native = rec.native
     if native and "_requirements" not in d:
         outs = native(*arrays, *values)      # (it checks the arrays and values, runs the call)
@@ -339,17 +322,16 @@ def _same_arrays(rec: _Record, arrays: list) -> bool:
 
 def _inputs_now(rec: _Record):
     """(input arrays, param values) of a repeated call of `rec`, or None when
-    a Function changed since it or an input has mins or a param no value
-    (realize_again's tests, as a function)."""
+    a Function changed since it or an input has mins or a param no value."""
     now = LAST_EDIT[0]
-    if rec.stamp != now:
+    if rec.stamp != now:         # something was edited since: compare the Functions
         if not _unchanged(rec.snapshots) and not _versions_equal(rec):
             return None
         rec.stamp = _stamp(rec.functions, now)
     arrays = []
     for src in rec.sources:
         buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
-        if type(buf) is Buffer:
+        if type(buf) is Buffer:            # (_input_array, inlined)
             mins = getattr(buf, "_mins", None)
             if mins and any(mins):
                 return None

@@ -1,30 +1,18 @@
-"""Func.realize(Buffer) / Pipeline.realize([Buffers]) repeated: the recorded
-call on given Buffers (pyhalide/realize_fast.py, realize_given). Every
-change a check depends on takes the full path again, which raises what it
-raised before (checked against a Func without a record): another geometry,
-dtype, a min, an output that is not writeable or shares memory with an
-input, a misaligned output, a changed Param or definition. Each result is
-compared with NumPy."""
+"""Func.realize(Buffer) / Pipeline.realize([Buffers]) repeated takes the
+recorded call on given Buffers (pyhalide/realize_fast.py, realize_given);
+the full path is taken again, raising its own error, for an output of
+another geometry or type, with a min, not writeable, misaligned or sharing
+memory with an input; Params are read at each call. Results against NumPy,
+errors against a pipeline without a record."""
 import re
 
 import numpy as np
 import pytest
 
 import pyhalide as ph
-from pyhalide import realize
+from tests.core import test_realize_fast_path as fast_path
 
-
-@pytest.fixture
-def full_calls(monkeypatch):
-    """How many realizes took the full path (Pipeline._bound)."""
-    count = [0]
-    bound = realize.Pipeline._bound
-
-    def counted(self, *a):
-        count[0] += 1
-        return bound(self, *a)
-    monkeypatch.setattr(realize.Pipeline, "_bound", counted)
-    return count
+full_calls = fast_path.full_calls      # the fixture counting full-path realizes
 
 
 def _blur(img, k):
