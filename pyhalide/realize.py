@@ -351,7 +351,8 @@ class Pipeline(HalidePipelineMethods):
             arrays = [np.empty(shape, dtype=dt) for dt in plan.out_dtypes]
         kernel, buffers, params = self._bound(graph, key, plan, arrays)
         kernel(buffers, params, given is None)
-        if not kw and not tracing.traced(graph.env.values()) and not shifted_inputs.running():
+        if not kw and not tracing.traced(graph.env.values()) and not shifted_inputs.running() \
+                and (given is None or all(type(b) is Buffer for b in given)):
             record(self, graph, plan, None if given is not None else sizes, kernel, buffers,
                    params, len(self._outputs) == 1, self._check_requirements,
                    given=given is not None)

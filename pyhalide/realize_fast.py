@@ -261,10 +261,9 @@ def realize_given(d: dict, rec: _Record, sizes, more):
     checked (an ndarray's data pointer never changes but by resize, which
     takes memory no live array has), else tested by np.may_share_memory (the
     bounds test; the full path makes the exact one); the rest is
-    realize_again's. The result is the given Buffer (one), or a list of
-    them, as realize's."""
-    if more:
-        return None
+    realize_again's; `more` (a Target, say) is ignored, as the full path
+    ignores what follows Buffers. The result is the given Buffer (one), or
+    a list of them, as realize's."""
     if type(sizes) is Buffer:
         bufs = [sizes]
     elif type(sizes) is list or type(sizes) is tuple:

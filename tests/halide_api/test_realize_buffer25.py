@@ -202,3 +202,26 @@ def test_an_alias_of_the_recorded_geometry_is_caught_after_the_entry_is_built(fu
     outs[0].flags.writeable = False
     with pytest.raises(ValueError, match="not writeable"):
         g.realize(ph.Buffer(outs[0]))
+
+
+def test_a_target_after_the_buffer_is_ignored_as_on_the_full_path(full_calls):
+    a, img, kp, g, out, buf = _setup()
+    target = ph.get_jit_target_from_environment()
+    n = full_calls[0]
+    a[...] = _arr(9, 12, 4)
+    assert g.realize(buf, target) is buf
+    assert np.array_equal(out, _want(a, 3, 8, 11)) and full_calls[0] == n
+
+
+def test_arrays_given_take_the_full_path_without_a_record_per_call():
+    a = _arr(9, 12)
+    img = ph.ImageParam(ph.Int(32), 2, "img")
+    img.set(a)
+    p = ph.Pipeline([_blur(img, 2)])
+    out = np.zeros((8, 11), np.int32)
+    for k in range(3):
+        a[0, 0] = k
+        got = p.realize([out])
+        assert type(got) is ph.Buffer and got.numpy() is out
+        assert np.array_equal(out, _want(a, 2, 8, 11))
+    assert p.__dict__.get("_fast") is None      # (a record would be made and dropped each call)
