@@ -50,13 +50,16 @@ def _wide(s: ir.Store) -> bool:
 
 def _reads(e: ir.Expr, name: str) -> bool:
     """Whether expression `e` loads from buffer `name`."""
-    seen, stack = set(), [e]
-    while stack:
-        x = stack.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, ir.Load) and x.name == name:
-            return True
-        stack.extend(ir.children(x))
-    return False
+    v = _LoadsOf(name)
+    v.visit(e)
+    return v.found
+
+
+class _LoadsOf(ir.Visitor):
+    def __init__(self, name: str):
+        super().__init__()
+        self.name, self.found = name, False
+
+    def visit_Load(self, x):
+        self.found = self.found or x.name == self.name
+        self.visit_children(x)
