@@ -96,6 +96,7 @@ from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .context import is_required_extent
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
 from .shared_lane_gathers import lanes_share_coordinate
+from .wide_store_loops import wide_store_loop
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
            "CANCEL_SLOT", "CANCELLED"]
@@ -509,7 +510,8 @@ class _FunctionEmitter:
         b = self.b
         # (LLVM's unrolling slows a loop folding one line-wide stream)
         memo = self.state.names_memo
-        plain = plain or ops.one_line_stream(name, body, memo)
+        plain = plain or ops.one_line_stream(name, body, memo) or wide_store_loop(
+            body, ext.constant if isinstance(ext, ll.Constant) else None)
         fold = not plain and not (isinstance(ext, ll.Constant) and ext.constant < 256) \
             and (ops.scalar_fold(name, body, memo) or ops.crowded_fold(name, body, memo))
         pre = b.block

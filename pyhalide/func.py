@@ -483,8 +483,8 @@ class Func(HalideFuncMethods, Schedulable):
                 and not self.__dict__.get("_memoized") \
                 and not (bounds_query.EVER_SET[0] and
                          not repeat_unchecked([self], pipe.__dict__["_fast"]())):
-            # the last call over these sizes, nothing changed (pyhalide/realize_fast.py);
-            # Buffers given (type and min checks) take the path below
+            # the last call over these sizes or on Buffers of this geometry, nothing
+            # changed (pyhalide/realize_fast.py)
             out = realize_again(pipe, sizes, more)
             if out is not None:
                 return out

@@ -349,22 +349,16 @@ class Pipeline(HalidePipelineMethods):
                 raise ValueError(f"realize() sizes must be non-negative, got {sizes}")
             shape = tuple(reversed(sizes))
             arrays = [np.empty(shape, dtype=dt) for dt in plan.out_dtypes]
+        kernel, buffers, params = self._bound(graph, key, plan, arrays)
+        kernel(buffers, params, given is None)
+        if not kw and not tracing.traced(graph.env.values()) and not shifted_inputs.running() \
+                and (given is None or all(type(b) is Buffer for b in given)):
+            record(self, graph, plan, None if given is not None else sizes, kernel, buffers,
+                   params, len(self._outputs) == 1, self._check_requirements,
+                   given=given is not None)
         if given is not None:
-            self._run(graph, key, plan, arrays)
             return bufs if len(bufs) > 1 else bufs[0]
-        kernel, buffers, params = self._bound(graph, key, plan, arrays)
-        kernel(buffers, params, True)
-        if not kw and not tracing.traced(graph.env.values()) and not shifted_inputs.running():
-            record(self, graph, plan, sizes, kernel, buffers, params, len(self._outputs) == 1,
-                   self._check_requirements)
         return result(len(self._outputs) == 1, arrays, plan.out_names)
-
-    def _run(self, graph, key, plan, arrays: list, fresh: bool = False):
-        """Run the kernel on the bound inputs and parameters, writing the
-        output arrays (of the plan's dtypes, in output order; `fresh`: just
-        allocated by the caller, so they alias nothing)."""
-        kernel, buffers, params = self._bound(graph, key, plan, arrays)
-        kernel(buffers, params, fresh)
 
     def _bound(self, graph, key, plan, arrays: list, in_place=None) -> tuple:
         """(kernel, buffers, params): the kernel for the inputs and

@@ -1,7 +1,7 @@
 """A compiled entry for a repeated Func.realize / Pipeline.realize: the
 kernel call of a realize_fast record as one builtin function.
 
-    realize_entry(kernel, buffers, n_inputs, values) -> builtin | None | False
+    realize_entry(kernel, buffers, n_inputs, values, given) -> builtin | None | False
 
 The builtin (dispatch.py's compiled entry, built from a Layout made here)
 takes the input arrays, in the kernel's order, and
@@ -56,10 +56,12 @@ from .lowering.runtime import write_geometry
 __all__ = ["realize_entry"]
 
 
-def realize_entry(kernel, buffers, n_inputs: int, values=()):
+def realize_entry(kernel, buffers, n_inputs: int, values=(), given: bool = False):
     """The compiled entry running `kernel` on input arrays of the geometry of
     buffers[:n_inputs] and fresh outputs like buffers[n_inputs:], with param
-    values of the types of `values` (the kernel's params in order), or None."""
+    values of the types of `values` (the kernel's params in order), or None.
+    `given`: the outputs are arguments too (after the inputs, checked as
+    they are), the entry returns None (realize_fast.realize_given)."""
     if not interrupt.in_main_thread():
         return False                 # (built later, from the main thread)
     if not available() or len(kernel.params) != len(values) or \
@@ -71,7 +73,7 @@ def realize_entry(kernel, buffers, n_inputs: int, values=()):
         if type(arr) is not np.ndarray or arr.ndim != spec.dimensions or \
                 arr.dtype != spec.type.to_numpy():
             return None
-        if b < n_inputs:
+        if b < n_inputs or given:
             a = Arg("array", arr.ndim)
             a.slots["type"] = L.obj(np.ndarray)
             a.slots["descr"] = L.obj(arr.dtype)
@@ -96,11 +98,12 @@ def realize_entry(kernel, buffers, n_inputs: int, values=()):
         if arg is None:
             return None
         L.args.append(arg)
-        s = Source("arg", n_inputs + j)
+        s = Source("arg", len(L.args) - 1)
         s.single = arg.kind == "float" and par.type.bits == 32
         L.params.append(s)
     outs = [Result("output", index=j) for j in range(len(L.outputs))]
-    L.result = outs[0] if len(outs) == 1 else Result("tuple", items=outs)
+    L.result = Result("object", slot=L.obj(None)) if given else \
+        outs[0] if len(outs) == 1 else Result("tuple", items=outs)
     signal_slots(L)
     L.err_slots = CANCEL_SLOT
     return make_entry(L)

@@ -39,9 +39,11 @@ from .realize_entry import realize_entry
 class _Record:
     __slots__ = ("graph", "functions", "versions", "snapshots", "sizes", "shape", "sources",
                  "geometry", "params", "out_dtypes", "out_names", "call", "version_of",
-                 "single", "requirements", "stamp", "native", "kernel", "__weakref__")
+                 "single", "requirements", "stamp", "native", "kernel", "given",
+                 "checked", "__weakref__")
 
-    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements):
+    def __init__(self, graph, plan, sizes, kernel, buffers, params, single, requirements,
+                 given=None):
         from .realize import function_version
         n = len(plan.image_names)
         self.version_of = function_version
@@ -59,8 +61,14 @@ class _Record:
         self.out_names = tuple(plan.out_names)
         self.single = single
         self.requirements = requirements
+        # the outputs' (shape, strides, dtype) for a call on given Buffers (their
+        # alignment checked at each call, as the inputs'), None for sizes
+        self.given = given
+        # weak references to the arrays (inputs, outputs) of the last call on
+        # given Buffers whose overlap was tested (realize_given)
+        self.checked = [weakref.ref(a) for a in buffers] if given is not None else []
         self.call = kernel.prepared(buffers, params, live=range(len(params)),
-                                    check_alignment=n)
+                                    check_alignment=n if given is None else len(buffers))
         # the whole call as one builtin (pyhalide/realize_entry.py), or None;
         # built after the first reuse (False until then: a pipeline realized
         # twice does not pay its LLVM compile, ~8 ms CPU per new layout)
@@ -82,22 +90,29 @@ def _input_array(src):
 
 
 def record(pipe, graph, plan, sizes: list, kernel, buffers: list, params: list,
-           single: bool, requirements) -> None:
-    """Keep the call just made (over integer `sizes`, on fresh outputs) for
+           single: bool, requirements, given: bool = False) -> None:
+    """Keep the call just made (over integer `sizes`, on fresh outputs; or,
+    `given`, on the output arrays ending `buffers`, of the Buffers passed to
+    realize, `sizes` then being None) for
     realize_again (`single`: the Pipeline has one output Func;
     `requirements()` checks its requirements, at each call), when it is the second in a row of `pipe` for this plan and
     sizes (a Pipeline realized once does not pay for a record) and its inputs
     all have arrays without mins. The record lives in the call plan, which
     lives in realize._GRAPHS (bounded): the Pipeline holds it weakly, so an
     evicted graph frees its kernels as before."""
-    mark = (id(plan), tuple(sizes))
+    geometry = None
+    if given:
+        geometry = tuple((a.shape, a.strides, a.dtype)
+                         for a in buffers[len(plan.image_names):])
+        sizes = list(reversed(geometry[0][0]))
+    mark = (id(plan), tuple(sizes), geometry)
     if pipe.__dict__.get("_fast_mark") != mark:
         pipe._fast_mark = mark
         return
     if any(_input_array(graph.images[name]) is None for name in plan.image_names):
         return
     rec = plan.fast = _Record(graph, plan, mark[1], kernel, buffers, params, single,
-                              requirements)
+                              requirements, geometry)
     pipe._fast = weakref.ref(rec)
 
 
@@ -189,6 +204,8 @@ def realize_again(pipe, sizes, more):
     if rec is None:
         return None
     kind = type(sizes)
+    if rec.given is not None:
+        return realize_given(d, rec, sizes, more)
     if (kind is list or kind is tuple) and not more:      # (_int_sizes, inlined)
         for s in sizes:
             if type(s) is not int:
@@ -199,27 +216,10 @@ def realize_again(pipe, sizes, more):
         sizes = _int_sizes(sizes, more)
     if sizes is None or sizes != rec.sizes:
         return None
-    now = LAST_EDIT[0]
-    if rec.stamp != now:         # something was edited since: compare the Functions
-        if not _unchanged(rec.snapshots) and not _versions_equal(rec):
-            return None
-        rec.stamp = _stamp(rec.functions, now)
-    arrays = []
-    for src in rec.sources:
-        buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
-        if type(buf) is Buffer:            # (_input_array, inlined)
-            mins = getattr(buf, "_mins", None)
-            if mins and any(mins):
-                return None
-            arrays.append(buf._array)
-        else:
-            arrays.append(buf)
-    values = []
-    for p in rec.params:
-        v = p.get()
-        if v is None:
-            return None
-        values.append(v)
+    inputs = _inputs_now(rec)
+    if inputs is None:
+        return None
+    arrays, values = inputs
     native = rec.native
     if native and "_requirements" not in d:
         outs = native(*arrays, *values)      # (it checks the arrays and values, runs the call)
@@ -249,6 +249,101 @@ def realize_again(pipe, sizes, more):
         b._name = rec.out_names[0]
         return b
     return result(rec.single, outs, rec.out_names)
+
+
+def realize_given(d: dict, rec: _Record, sizes, more):
+    """realize_again for a record of a call on given Buffers (`d`: the
+    Pipeline's __dict__): the Buffers given now (one, or a list or tuple of
+    them) are exact Buffers without mins, as many as the outputs, whose arrays
+    are writeable and have the recorded geometry and dtypes (checked by the
+    compiled entry, or here) and share memory with no other buffer of the
+    call: taken as proved when every array is the one of the last call
+    checked (an ndarray's data pointer never changes but by resize, which
+    takes memory no live array has), else tested by np.may_share_memory (the
+    bounds test; the full path makes the exact one); the rest is
+    realize_again's; `more` (a Target, say) is ignored, as the full path
+    ignores what follows Buffers. The result is the given Buffer (one), or
+    a list of them, as realize's."""
+    if type(sizes) is Buffer:
+        bufs = [sizes]
+    elif type(sizes) is list or type(sizes) is tuple:
+        bufs = list(sizes)
+    else:
+        return None
+    if len(bufs) != len(rec.given):
+        return None
+    outs = []
+    for b in bufs:
+        if type(b) is not Buffer:
+            return None
+        mins = getattr(b, "_mins", None)
+        arr = b._array
+        if mins and any(mins) or type(arr) is not np.ndarray or not arr.flags.writeable:
+            return None
+        outs.append(arr)
+    inputs = _inputs_now(rec)
+    if inputs is None:
+        return None
+    arrays, values = inputs
+    arrays += outs
+    if not _same_arrays(rec, arrays):
+        n = len(rec.sources)
+        for k in range(n, len(arrays)):
+            for j, other in enumerate(arrays):
+                if j != k and (j < n or j > k) and np.may_share_memory(arrays[k], other):
+                    return None
+        rec.checked = [weakref.ref(a) for a in arrays]
+    native = rec.native
+    if native and "_requirements" not in d:
+        if native(*arrays, *values) is not MISS:
+            return bufs[0] if len(bufs) == 1 else bufs
+    for arr, geometry in zip(arrays, rec.geometry + rec.given):
+        if (arr.shape, arr.strides, arr.dtype) != geometry:
+            return None
+    if "_requirements" in d:
+        rec.requirements()
+    rec.call(arrays, values)
+    if native is False:
+        rec.native = realize_entry(rec.kernel, arrays, len(rec.sources), values, given=True)
+    return bufs[0] if len(bufs) == 1 else bufs
+
+
+def _same_arrays(rec: _Record, arrays: list) -> bool:
+    """Whether `arrays` are the arrays of the call last checked for overlap."""
+    checked = rec.checked
+    if len(checked) != len(arrays):
+        return False
+    for ref, arr in zip(checked, arrays):
+        if ref() is not arr:
+            return False
+    return True
+
+
+def _inputs_now(rec: _Record):
+    """(input arrays, param values) of a repeated call of `rec`, or None when
+    a Function changed since it or an input has mins or a param no value."""
+    now = LAST_EDIT[0]
+    if rec.stamp != now:         # something was edited since: compare the Functions
+        if not _unchanged(rec.snapshots) and not _versions_equal(rec):
+            return None
+        rec.stamp = _stamp(rec.functions, now)
+    arrays = []
+    for src in rec.sources:
+        buf = src if type(src) is Buffer else src.get() if hasattr(src, "get") else src
+        if type(buf) is Buffer:            # (_input_array, inlined)
+            mins = getattr(buf, "_mins", None)
+            if mins and any(mins):
+                return None
+            arrays.append(buf._array)
+        else:
+            arrays.append(buf)
+    values = []
+    for p in rec.params:
+        v = p.get()
+        if v is None:
+            return None
+        values.append(v)
+    return arrays, values
 
 
 def result(single: bool, arrays: list, names) -> object:
