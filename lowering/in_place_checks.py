@@ -10,7 +10,8 @@ order, whose condition reads no memory: loop variables, lets of them and
 the kernel's symbols) holds at every iteration when it holds over the box
 of its enclosing loops' ranges (interval.BoundsOf; each loop over
 [min, min + extent - 1] of the loops outside it, a branch's condition
-ignored). That condition, built from the ends of the box, is asserted once
+ignored; the symbolic int32 ends it computes must fit int32, as
+index_overflow.py states it). That condition, built from the ends of the box, is asserted once
 before the first store, with the error IN_PLACE_FALLBACK (pyhalide/ir/
 errors.py), and the check is dropped
 from the nest. Where it holds, no dropped check could fail; where it fails
@@ -27,6 +28,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.errors import IN_PLACE_FALLBACK, IN_PLACE_FALLBACK_MESSAGE
 
+from .index_overflow import fits_int32
 from .interval import BoundsOf, Interval
 from .simplify import simplify
 
@@ -84,6 +86,7 @@ class _Hoist:
         self.target = None          # the statement of the first store
         self.at_target = frozenset()    # ids of the binders around it
         self.conds = []
+        self.obligations = {}       # id(a loop's binder) -> the int32 ends its Interval needs
         self.branches = 0           # the branches of `if`s around the current statement
         self.usable = False         # whether the target runs before every store
 
@@ -169,9 +172,12 @@ class _Hoist:
         lo = self.expand(s.min, stack)
         hi = self.expand(ir.Sub(ir.Add(s.min, _unclamped(s.extent)), ir.Const(s.min.type, 1)),
                          stack)
-        b = BoundsOf(self.scope(stack))
+        obligations = []
+        b = BoundsOf(self.scope(stack), obligations)
         lo, hi = b(simplify(lo)), b(simplify(hi))
-        return ("for", s.name, Interval(lo.lo, hi.hi, lo.lo_data, hi.hi_data))
+        binder = ("for", s.name, Interval(lo.lo, hi.hi, lo.lo_data, hi.hi_data))
+        self.obligations[id(binder)] = obligations + [e for e in (lo.lo, hi.hi) if e is not None]
+        return binder
 
     def hoisted(self, cond, stack):
         """The condition over the box of the loops of `stack` under which
@@ -181,12 +187,14 @@ class _Hoist:
         if ir.reads_memory(cond) or any(iv is None for iv in scope.values()):
             return None
         parts = []
+        obligations = [e for b in stack if not self.fixed(b) for e in self.obligations.get(id(b), ())]
         for c in _conjuncts(cond):
-            part = _bound(c, scope)
+            part = _bound(c, scope, obligations)
             if part is None:
                 return None
             parts.append(part)
-        out = _all(parts)
+        # every symbolic int32 end computed exactly fits int32 (index_overflow.py)
+        out = _all(parts + [fits_int32(obligations)])
         if set(ir.free_vars(out)) & {b[1] for b in stack if not self.fixed(b)}:
             return None
         return out
@@ -211,7 +219,7 @@ def _conjuncts(c):
     return [c]
 
 
-def _bound(c, scope):
+def _bound(c, scope, obligations):
     """The condition on the box's ends under which comparison c holds
     everywhere in it (None if c is not an integer comparison with bounded
     ends)."""
@@ -222,7 +230,7 @@ def _bound(c, scope):
     if not isinstance(c, (ir.LT, ir.LE)) or not c.a.type.is_int() or c.a.type.lanes != 1:
         return None
     t = ir.Int(64)
-    iv = BoundsOf(scope)(ir.Sub(ir.Cast(t, c.a), ir.Cast(t, c.b)))
+    iv = BoundsOf(scope, obligations)(ir.Sub(ir.Cast(t, c.a), ir.Cast(t, c.b)))
     if iv.hi is None or iv.hi_data:
         return None
     return type(c)(iv.hi, ir.Const(t, 0))
