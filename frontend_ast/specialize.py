@@ -33,6 +33,7 @@ from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
+from .nonneg_params import PlainFallback, assume_nonneg, nonneg_ints
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .slide_rows import slide_rows
@@ -631,6 +632,9 @@ class Specialization:
                 if out is not MISS:
                     return out
             return self._run(args, given)
+        except PlainFallback:
+            # a negative int argument where the build assumed none (nonneg_params.py)
+            return self.pf.fn(*(args if given is None else given))
         except Exception as e:
             if not is_in_place_fallback(e):
                 self._raise(e, args, given)
@@ -908,13 +912,31 @@ class Specialization:
 
 
 def _build(pf, key, scheduled=False):
-    """(Builder, what the function returns, [written argument Arrs]): the
-    function built again, with the argument writable, each time the build
-    writes into an argument set up read-only (arg_writes.py)."""
+    """(Builder, what the function returns, [written argument Arrs]); a
+    function that does not compile is built again with its int arguments
+    >= 0 (nonneg_params.py), and its first error raised if that fails too."""
+    try:
+        return _build_as(pf, key, scheduled, ())
+    except FrontendError as e:
+        names = nonneg_ints(pf, key)
+        if not names:
+            raise
+        try:
+            return _build_as(pf, key, scheduled, names)
+        except Exception:
+            raise e from None
+
+
+def _build_as(pf, key, scheduled, nonneg):
+    """_build's result, the int arguments `nonneg` assumed >= 0: the function
+    built again, with the argument writable, each time the build writes into
+    an argument set up read-only (arg_writes.py)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
         b.cx.scheduled = scheduled
+        if nonneg:
+            assume_nonneg(b, nonneg)
         _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:
