@@ -1,0 +1,103 @@
+"""Insertion sort from a position `lo` given as an int argument (session 25,
+issue 17): `while j >= lo and a[j] > key` compiles with the int arguments
+assumed >= 0 (frontend_ast/nonneg_params.py); a call with a negative one
+runs the plain function. Every call is compared with plain Python on a
+copy: the result, the array after the call and the exception type."""
+import functools
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+from pyhalide.frontend_ast.errors import FrontendError
+
+
+def insertion_from(a, lo):
+    for i in range(lo + 1, a.shape[0]):
+        key = a[i]
+        j = i - 1
+        while j >= lo and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+    return a
+
+
+def insertion_between(a, lo, hi):
+    for i in range(lo + 1, hi):
+        key = a[i]
+        j = i - 1
+        while j >= lo and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+
+
+def float_bound(a, t):
+    # no int argument: still the located refusal
+    for i in range(1, a.shape[0]):
+        key = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j] = key * t
+        if a[i] > t:
+            break
+    return a
+
+
+@functools.cache
+def _compiled(fn):
+    return ph.pipeline(fn)     # one compiled function per file (CI time)
+
+
+def _outcome(fn, args):
+    try:
+        r = fn(*args)
+    except (IndexError, ValueError, OverflowError) as e:
+        r = type(e)
+    return (r is args[0]) if isinstance(r, np.ndarray) else r, args[0].copy()
+
+
+def _same_as_python(fn, extra, seed, n=20, calls=2):
+    for _ in range(calls):          # (the second call: the fast path)
+        a = np.random.default_rng(seed).random(n)
+        a[3] = a[7]                  # a tie: stable as Python's
+        want, want_a = _outcome(fn, [a.copy(), *extra])
+        got, got_a = _outcome(_compiled(fn), [a.copy(), *extra])
+        assert got == want
+        np.testing.assert_array_equal(got_a, want_a)
+
+
+@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**40, -1, -7, -20, -21, -2**40])
+def test_insertion_from_lo(lo):
+    _same_as_python(insertion_from, (lo,), lo % 97)
+
+
+def test_insertion_between():
+    for k, (lo, hi) in enumerate([(0, 20), (2, 15), (5, 25), (5, 3), (-3, 10), (-25, -2),
+                                  (0, 2**33)]):
+        _same_as_python(insertion_between, (lo, hi), k)
+
+
+def test_compiled_for_nonnegative_lo():
+    # lo >= 0 runs the kernel, not the plain function: the specialization
+    # has a pipeline; lo < 0 afterwards still gives Python's result
+    p = _compiled(insertion_from)
+    a = np.random.default_rng(5).random(50)
+    got = p(a.copy(), 4)
+    assert p.last_specialization.pipeline() is not None
+    np.testing.assert_array_equal(got, insertion_from(a.copy(), 4))
+    np.testing.assert_array_equal(p(a.copy(), -4), insertion_from(a.copy(), -4))
+    np.testing.assert_array_equal(p(a.copy(), 4), insertion_from(a.copy(), 4))
+    # the hot key's compiled entry (pyhalide/dispatch.py) keys on lo's value
+    for r in range(30):
+        lo = [4, 4, 4, -4, 0, -1][r % 6] if r > 15 else 4
+        np.testing.assert_array_equal(p(a.copy(), lo), insertion_from(a.copy(), lo))
+    assert p._entry is not None
+
+
+def test_refusal_without_int_arguments_unchanged():
+    with pytest.raises(FrontendError):
+        _compiled(float_bound)(np.random.default_rng(6).random(20), 0.5)
