@@ -28,6 +28,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.errors import IN_PLACE_FALLBACK, IN_PLACE_FALLBACK_MESSAGE
 
+from .in_place import StoreOrder
 from .index_overflow import fits_int32
 from .interval import BoundsOf, Interval
 from .simplify import simplify
@@ -37,7 +38,7 @@ def hoist_loop_checks(stmt: ir.Stmt, outputs) -> ir.Stmt:
     """stmt with each check after a store into `outputs` (Func and buffer
     names) that is hoistable moved before the first store (module doc)."""
     h = _Hoist(set(outputs))
-    out, _ = h.walk(stmt, False, [])
+    out, _ = h.take(stmt, False, [])
     if h.target is None or not h.usable or not h.conds:
         return stmt
     conds = []
@@ -57,32 +58,16 @@ def _all(conds):
     return out
 
 
-class _Stores(ir.Visitor):
-    """Finds a Store or Provide into one of `names` (`found`)."""
-
-    def __init__(self, names):
-        super().__init__()
-        self.names, self.found = names, False
-
-    def visit(self, n):
-        if not self.found:
-            if isinstance(n, (ir.Store, ir.Provide)) and n.name in self.names:
-                self.found = True
-            else:
-                super().visit(n)
-
-
 _NO_OP = ir.Evaluate(ir.Const(ir.INDEX, 0))
 
 
-class _Hoist:
-    """Walks statements in program order (as in_place._Order does), with the
+class _Hoist(StoreOrder):
+    """Walks statements in program order (as StoreOrder.walk does), with the
     stack of binders enclosing the current one: ("let", name, value with the
     lets inside the target substituted) or ("for", name, Interval)."""
 
     def __init__(self, outputs):
-        self.outputs = outputs
-        self.memo = {}
+        super().__init__(outputs)
         self.target = None          # the statement of the first store
         self.at_target = frozenset()    # ids of the binders around it
         self.conds = []
@@ -90,15 +75,7 @@ class _Hoist:
         self.branches = 0           # the branches of `if`s around the current statement
         self.usable = False         # whether the target runs before every store
 
-    def stores(self, s) -> bool:
-        hit = self.memo.get(id(s))
-        if hit is None:
-            v = _Stores(self.outputs)
-            v.visit(s)
-            hit = self.memo[id(s)] = v.found
-        return hit
-
-    def walk(self, s, stored: bool, stack: list):
+    def take(self, s, stored: bool, stack: list):
         """(s with its hoisted checks dropped, whether an output may have
         been stored to after it); `stored`: before it."""
         if s is None:
@@ -114,37 +91,37 @@ class _Hoist:
             self.usable = not self.branches and all(b[0] != "for" for b in stack)
             self.at_target = frozenset(id(b) for b in stack)
             self.target = s                 # (the first store: replaced by its rebuilt self)
-            out = self.walk_stmt(s, stored, stack)
+            out = self.take_stmt(s, stored, stack)
             self.target = out[0]
             return out
-        return self.walk_stmt(s, stored, stack)
+        return self.take_stmt(s, stored, stack)
 
-    def walk_stmt(self, s, stored: bool, stack: list):
+    def take_stmt(self, s, stored: bool, stack: list):
         if isinstance(s, ir.Block):
             out = []
             for x in s.stmts:
-                x, stored = self.walk(x, stored, stack)
+                x, stored = self.take(x, stored, stack)
                 out.append(x)
             return ir.Block(tuple(out)), stored
         if isinstance(s, ir.IfThenElse):
             self.branches += 1
-            a, sa = self.walk(s.then_case, stored, stack)
-            b, sb = self.walk(s.else_case, stored, stack)
+            a, sa = self.take(s.then_case, stored, stack)
+            b, sb = self.take(s.else_case, stored, stack)
             self.branches -= 1
             return ir.IfThenElse(s.condition, a, b), sa or sb
         if isinstance(s, ir.For):
             inner = stored or self.stores(s.body)
-            body, after = self.walk(s.body, inner, stack + [self.loop(s, stack)])
+            body, after = self.take(s.body, inner, stack + [self.loop(s, stack)])
             return _rebuild(s, body), after or stored
         if isinstance(s, (ir.Store, ir.Provide)):
             return s, stored or s.name in self.outputs
         if isinstance(s, ir.LetStmt):
             value = s.value if self.target is None else self.expand(s.value, stack)
-            body, after = self.walk(s.body, stored, stack + [("let", s.name, value)])
+            body, after = self.take(s.body, stored, stack + [("let", s.name, value)])
             return _rebuild(s, body), after
         body = getattr(s, "body", None)
         if isinstance(body, ir.Stmt):
-            body, after = self.walk(body, stored, stack)
+            body, after = self.take(body, stored, stack)
             return _rebuild(s, body), after
         return s, stored
 
