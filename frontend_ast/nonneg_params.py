@@ -1,6 +1,6 @@
 """A second build of a function that does not compile, with its Python int
-arguments known to be >= 0 (checked at call time; a call with a negative
-one runs the plain function).
+arguments that bound loops known to be >= 0 (checked at call time; a call
+with a negative one runs the plain function).
 
 Insertion sort from position `lo` (`while j >= lo and a[j] > key: a[j + 1]
 = a[j]; j -= 1`) is refused while lo may be negative: `a[j + 1]` and `a[j]`
@@ -11,7 +11,7 @@ reads what iteration 0 wrote). With every int argument >= 0 (its symbol's
 range and its Val's lower bound 0), the wrap selects fold away and the loop
 compiles.
 
-    nonneg_ints(pf, key) -> [argument name]      the int arguments
+    nonneg_ints(pf, key) -> [argument name]      the int arguments bounding loops
     assume_nonneg(builder, names)                before Builder.build
 
 The first call-time check of such a build raises PlainFallback for a
@@ -22,6 +22,8 @@ fast paths (direct_call.py, the compiled entry) key on them and never run
 the kernel on a negative one."""
 from __future__ import annotations
 
+import ast
+
 from .ranges import INT64
 
 
@@ -30,8 +32,24 @@ class PlainFallback(Exception):
 
 
 def nonneg_ints(pf, key) -> list:
-    """The names of the function's Python int arguments in this key."""
-    return [name for name, k in zip(pf.params, key) if k[0] == "int"]
+    """The names of the function's Python int arguments in this key that
+    bound a loop: read in a `while` test or in the start of a `range` (only
+    such a function is built again: a second build costs about as much as
+    the first)."""
+    ints = {name for name, k in zip(pf.params, key) if k[0] == "int"}
+    if not ints:
+        return []
+    bounds = set()
+    for n in ast.walk(pf.tree):
+        if isinstance(n, ast.While):
+            part = n.test
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id == "range" and len(n.args) >= 2:
+            part = n.args[0]
+        else:
+            continue
+        bounds |= {m.id for m in ast.walk(part) if isinstance(m, ast.Name)}
+    return [name for name in pf.params if name in ints & bounds]
 
 
 def assume_nonneg(builder, names) -> None:
