@@ -30,6 +30,19 @@ def insertion_between(a, lo, hi):
         a[j + 1] = key
 
 
+def argsort_from(a, idx, lo):
+    # two arrays shifted together, gap 2
+    for i in range(lo + 2, a.shape[0]):
+        key, k = a[i], idx[i]
+        j = i - 2
+        while j >= lo and a[j] > key:
+            a[j + 2] = a[j]
+            idx[j + 2] = idx[j]
+            j -= 2
+        a[j + 2] = key
+        idx[j + 2] = k
+
+
 def float_bound(a, t):
     # no int argument: still the located refusal
     for i in range(1, a.shape[0]):
@@ -59,6 +72,13 @@ def test_insertion_between():
     for k, (lo, hi) in enumerate([(0, 20), (2, 15), (5, 25), (5, 3), (-3, 10), (-25, -2),
                                   (0, 2**33)]):
         _sorted_as_python(insertion_between, (lo, hi), k)
+
+
+@pytest.mark.parametrize("lo", [0, 5, 19, -3, -22])
+def test_argsort_gap_two_from_lo(lo):
+    a = np.random.default_rng(lo + 50).random(20)
+    a[4] = a[10]
+    _same_as_python(argsort_from, a, np.arange(20), lo, calls=2)
 
 
 def test_compiled_for_nonnegative_lo():
