@@ -11,14 +11,16 @@ the kernel's symbols) holds at every iteration when it holds over the box
 of its enclosing loops' ranges (interval.BoundsOf; each loop over
 [min, min + extent - 1] of the loops outside it, a branch's condition
 ignored; the symbolic int32 ends it computes must fit int32, as
-index_overflow.py states it). That condition, built from the ends of the box, is asserted once
-before the first store, with the error IN_PLACE_FALLBACK (pyhalide/ir/
-errors.py), and the check is dropped
-from the nest. Where it holds, no dropped check could fail; where it fails
-(the box is larger than the iterations that run, or the check would fail
-at some iteration), the kernel has stored nothing and the caller computes
-the call again on a copy (the copying kernel, which keeps the checks and
-Python's partial writes: frontend_ast/in_place_args.py).
+index_overflow.py states it). That condition, built from the ends of the
+box, is asserted once before the first store (which must not be inside a
+loop or a branch: the assert then runs before every store), with the error
+IN_PLACE_FALLBACK (pyhalide/ir/errors.py), and the check is dropped from
+the nest. Where it holds, no dropped check could fail; where it fails (the
+box is larger than the iterations that run, or the check would fail at
+some iteration), the kernel has stored nothing and the caller computes the
+call again on a copy (Specialization.run: the copying kernel, which keeps
+the checks and Python's partial writes). A condition that is false for
+every call leaves the Stmt as it was (the variant is refused).
 
 A condition that is not a conjunction of integer comparisons, reads memory
 or has an unbounded or data-dependent end is left where it is (check_in_place
@@ -46,8 +48,8 @@ def hoist_loop_checks(stmt: ir.Stmt, outputs) -> ir.Stmt:
         if not any(ir.equal(c, d) for d in conds):
             conds.append(c)
     cond = simplify(_all(conds))
-    if isinstance(cond, ir.Const) and cond.value:
-        return out
+    if isinstance(cond, ir.Const):
+        return out if cond.value else stmt
     return _put_before(out, h.target, ir.AssertStmt(cond, IN_PLACE_FALLBACK, IN_PLACE_FALLBACK_MESSAGE))
 
 
