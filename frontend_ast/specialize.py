@@ -33,7 +33,7 @@ from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
-from .nonneg_params import PlainFallback, assume_nonneg, nonneg_ints
+from .nonneg_params import assume_nonneg, nonneg_ints
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .slide_rows import slide_rows
@@ -632,9 +632,6 @@ class Specialization:
                 if out is not MISS:
                     return out
             return self._run(args, given)
-        except PlainFallback:
-            # a negative int argument where the build assumed none (nonneg_params.py)
-            return self.pf.fn(*(args if given is None else given))
         except Exception as e:
             if not is_in_place_fallback(e):
                 self._raise(e, args, given)

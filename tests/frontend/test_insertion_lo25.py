@@ -1,8 +1,12 @@
 """Insertion sort from a position `lo` given as an int argument (session 25,
 issue 17): `while j >= lo and a[j] > key` compiles with the int arguments
 assumed >= 0 (frontend_ast/nonneg_params.py); a call with a negative one
-runs the plain function. Every call is compared with plain Python on a
-copy: the result, the array after the call and the exception type."""
+raises NotImplementedError at the `while` line, naming the argument and its
+value, and leaves the arrays as they were (the fast paths too). Every other
+call is compared with plain Python on a copy: the result, the array after
+the call and the exception type."""
+import re
+
 import numpy as np
 import pytest
 
@@ -63,39 +67,73 @@ def _sorted_as_python(fn, extra, seed, n=20):
     _same_as_python(fn, a, *extra, calls=2)      # (the second call: the fast path)
 
 
-@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**40, -1, -7, -20, -21, -2**40])
+def _negative_refused(p, fn, args, name, value, line):
+    """p(*args) raises the located NotImplementedError for `name`=`value`
+    (the `while` at `line` of fn) and writes no argument."""
+    before = [a.copy() for a in args if isinstance(a, np.ndarray)]
+    file = fn.__code__.co_filename
+    first = fn.__code__.co_firstlineno
+    where = re.escape(f"{file}:{first + line}:9: {fn.__name__}() called with {name}={value}:")
+    with pytest.raises(NotImplementedError, match=where) as e:
+        p(*args)
+    msg = str(e.value)
+    assert f"`while j >= {name}" in msg or f"`while {name} <= j" in msg
+    assert f"Pass {name} >= 0" in msg and "negative-index wrap of `a[j + " in msg
+    for a, b in zip([a for a in args if isinstance(a, np.ndarray)], before):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**40])
 def test_insertion_from_lo(lo):
     _sorted_as_python(insertion_from, (lo,), lo % 97)
 
 
+@pytest.mark.parametrize("lo", [-1, -20, -2**40])
+def test_insertion_from_negative_lo(lo):
+    a = np.random.default_rng(7).random(20)
+    for _ in range(2):          # (the second call: the fast path, which has no entry)
+        _negative_refused(_compiled(insertion_from), insertion_from, (a, lo), "lo", lo, 4)
+
+
 def test_insertion_between():
-    for k, (lo, hi) in enumerate([(0, 20), (2, 15), (5, 25), (5, 3), (-3, 10), (-25, -2),
-                                  (0, 2**33)]):
+    for k, (lo, hi) in enumerate([(0, 20), (2, 15), (5, 25), (5, 3), (0, 2**33)]):
         _sorted_as_python(insertion_between, (lo, hi), k)
+    a = np.random.default_rng(8).random(20)
+    for lo, hi in [(-3, 10), (-25, -2)]:
+        _negative_refused(_compiled(insertion_between), insertion_between, (a, lo, hi),
+                          "lo", lo, 3)
 
 
-@pytest.mark.parametrize("lo", [0, 5, 19, -3, -22])
+@pytest.mark.parametrize("lo", [0, 5, 19])
 def test_argsort_gap_two_from_lo(lo):
     a = np.random.default_rng(lo + 50).random(20)
     a[4] = a[10]
     _same_as_python(argsort_from, a, np.arange(20), lo, calls=2)
 
 
-def test_compiled_for_nonnegative_lo():
-    # lo >= 0 runs the kernel, not the plain function: the specialization
-    # has a pipeline; lo < 0 afterwards still gives Python's result
+def test_argsort_negative_lo():
+    a = np.random.default_rng(51).random(20)
+    _negative_refused(_compiled(argsort_from), argsort_from, (a, np.arange(20), -3),
+                      "lo", -3, 5)
+
+
+def test_negative_lo_after_the_fast_paths():
+    # lo >= 0 runs the kernel: the hot key's compiled entry (dispatch.py)
+    # computes Python's result; once the fast paths (direct_call.py, the
+    # compiled entry) have lo = 4, a negative lo still raises without
+    # touching the array
     p = _compiled(insertion_from)
     a = np.random.default_rng(5).random(50)
-    got = p(a.copy(), 4)
-    assert p.last_specialization.pipeline() is not None
-    np.testing.assert_array_equal(got, insertion_from(a.copy(), 4))
-    np.testing.assert_array_equal(p(a.copy(), -4), insertion_from(a.copy(), -4))
-    np.testing.assert_array_equal(p(a.copy(), 4), insertion_from(a.copy(), 4))
-    # the fast paths (direct_call.py, the hot key's compiled entry) key on lo's value
     for _ in range(12):
         np.testing.assert_array_equal(p(a.copy(), 4), insertion_from(a.copy(), 4))
+    assert p._entry is not None
+    np.testing.assert_array_equal(p._entry(a.copy(), 4), insertion_from(a.copy(), 4))
     for lo in [4, -4, 4, 0, -1, 4, -50, 4]:
-        np.testing.assert_array_equal(p(a.copy(), lo), insertion_from(a.copy(), lo))
+        if lo < 0:
+            _negative_refused(p, insertion_from, (a.copy(), lo), "lo", lo, 4)
+        else:
+            np.testing.assert_array_equal(p(a.copy(), lo), insertion_from(a.copy(), lo))
+    assert p.last_specialization.pipeline() is not None
 
 
 def test_refusal_without_int_arguments_unchanged():
