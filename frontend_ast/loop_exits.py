@@ -382,7 +382,7 @@ class _Exits:
             else [test]
         assigned = _stored_names(s.body)
         for c in conj:
-            m = counter_compare(c)
+            m = counter_compare(c, s.body)
             if m is None:
                 continue
             counter, op, bound = m
@@ -582,15 +582,19 @@ def _values_assigned(tree, name, loop):
     return out
 
 
-def counter_compare(c):
+def counter_compare(c, body=None):
     """(counter, op with the counter on the left, bound) of `i < n`-like
-    comparisons, else None."""
+    comparisons, else None; between two names (`lo <= j`), the one the loop
+    `body` steps is the counter."""
     if not (isinstance(c, ast.Compare) and len(c.ops) == 1):
         return None
     left, op, right = c.left, c.ops[0], c.comparators[0]
     flip = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
     if type(op) not in flip:
         return None
+    if isinstance(left, ast.Name) and isinstance(right, ast.Name) and body is not None and \
+            counter_step(body, left.id) is None and counter_step(body, right.id) is not None:
+        return right.id, flip[type(op)](), left
     if isinstance(left, ast.Name):
         return left.id, op, right
     if isinstance(right, ast.Name):

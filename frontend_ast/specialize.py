@@ -12,6 +12,7 @@ from pyhalide.buffer import Buffer, refuse_masked, wrap_array
 from pyhalide.errors import CompileError
 from pyhalide.expr import Expr
 from pyhalide.func import Func
+from pyhalide.ir.errors import is_in_place_fallback
 from pyhalide.ir.forksafe import fresh_in_child
 from pyhalide.realize import Pipeline
 from pyhalide.var import Var
@@ -32,6 +33,7 @@ from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
+from .nonneg_params import assume_nonneg, nonneg_ints
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .slide_rows import slide_rows
@@ -631,11 +633,22 @@ class Specialization:
                     return out
             return self._run(args, given)
         except Exception as e:
-            if check_order.loc_of(e) is None:
-                if check_order.index_wrap(e):
-                    check_order.raise_plain(self, e, args if given is None else given)
-                raise
-            check_order.raise_first(self, e, args, given)
+            if not is_in_place_fallback(e):
+                self._raise(e, args, given)
+        # an in-place kernel's hoisted loop checks failed (lowering/
+        # in_place_checks.py), before any store: the call again, on copies
+        try:
+            return self._run(args, given, False)
+        except Exception as e:
+            self._raise(e, args, given)
+
+    def _raise(self, e, args, given):
+        """Raise the exception Python raises first, given the call's e."""
+        if check_order.loc_of(e) is None:
+            if check_order.index_wrap(e):
+                check_order.raise_plain(self, e, args if given is None else given)
+            raise e
+        check_order.raise_first(self, e, args, given)
 
     def prefix(self, k: int):
         """The specialization of the function cut before its top-level
@@ -650,7 +663,7 @@ class Specialization:
                 cache[k] = None
         return cache[k]
 
-    def _run(self, args, given):
+    def _run(self, args, given, in_place_ok=True):
         call = None
         in_place = ()                 # positions of the arguments computed in place
         if self.written is not None:
@@ -669,7 +682,7 @@ class Specialization:
                     shapes.append(shape)
                     full = (1,) * (self.dims - len(shape)) + shape
                     bufs.extend([np.empty(full, dtype=dt) for dt in dtypes])
-                if self.written is not None and native is args:
+                if self.written is not None and native is args and in_place_ok:
                     made = in_place_run(self, env, pipe, bufs, shapes, args)
                     if made is not None:
                         call, in_place = made
@@ -896,13 +909,31 @@ class Specialization:
 
 
 def _build(pf, key, scheduled=False):
-    """(Builder, what the function returns, [written argument Arrs]): the
-    function built again, with the argument writable, each time the build
-    writes into an argument set up read-only (arg_writes.py)."""
+    """(Builder, what the function returns, [written argument Arrs]); a
+    function that does not compile is built again with its int arguments
+    >= 0 (nonneg_params.py), and its first error raised if that fails too."""
+    try:
+        return _build_as(pf, key, scheduled, ())
+    except FrontendError as e:
+        names = nonneg_ints(pf, key)
+        if not names:
+            raise
+        try:
+            return _build_as(pf, key, scheduled, names)
+        except Exception:
+            raise e from None
+
+
+def _build_as(pf, key, scheduled, nonneg):
+    """_build's result, the int arguments `nonneg` assumed >= 0: the function
+    built again, with the argument writable, each time the build writes into
+    an argument set up read-only (arg_writes.py)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
         b.cx.scheduled = scheduled
+        if nonneg:
+            assume_nonneg(b, nonneg)
         _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:

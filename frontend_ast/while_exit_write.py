@@ -98,7 +98,7 @@ def _rewrite(loop, after, before, count, tree):
     conj = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
         else [test]
     for c in conj:
-        m = counter_compare(c)
+        m = counter_compare(c, loop.body)
         if m is None:
             continue
         counter, op, bound = m

@@ -73,14 +73,14 @@ def _copy_stage(s, name: str, image: str) -> bool:
 
 def check_in_place(stmt: ir.Stmt, pairs: dict) -> None:
     """InPlaceRefused unless the final Stmt is safe in place (module doc)."""
-    reads = _Names((ir.Load, ir.Call), set(pairs.values()))
+    reads = NamedNodes((ir.Load, ir.Call), set(pairs.values()))
     reads.visit(stmt)
     if reads.found:
         raise InPlaceRefused(f"the kernel reads {reads.found} besides its copy")
-    _Order(set(pairs) | {internal_name(o) for o in pairs}).walk(stmt, False)
+    StoreOrder(set(pairs) | {internal_name(o) for o in pairs}).walk(stmt, False)
 
 
-class _Names(ir.Visitor):
+class NamedNodes(ir.Visitor):
     """Finds a node of the types `kinds` whose name is in `names` (`found`:
     that name, or None)."""
 
@@ -111,7 +111,7 @@ def _small(s: ir.Allocate) -> bool:
     return s.reuse_if is None and n <= SMALL_ALLOCATION
 
 
-class _Order:
+class StoreOrder:
     """Walks statements in program order, knowing whether an output may
     have been stored to already."""
 
@@ -123,7 +123,7 @@ class _Order:
         """Whether s stores to an output."""
         hit = self.memo.get(id(s))
         if hit is None:
-            v = _Names((ir.Store, ir.Provide), self.outputs)
+            v = NamedNodes((ir.Store, ir.Provide), self.outputs)
             v.visit(s)
             hit = self.memo[id(s)] = v.found is not None
         return hit

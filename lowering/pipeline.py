@@ -26,6 +26,7 @@ from .context import LoweringContext, buffer_name, internal_name
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
 from .in_place import check_in_place, drop_copy_in
+from .in_place_checks import hoist_loop_checks
 from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
@@ -216,6 +217,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
     if in_place:
+        outputs = set(in_place) | {internal_name(o) for o in in_place}
+        stmt = run("hoist in-place checks", lambda s: hoist_loop_checks(s, outputs), stmt, True)
         check_in_place(stmt, in_place)
     lowered.stmt = stmt
     lowered.texts["final"] = lambda: ir.to_str(stmt)

@@ -19,6 +19,19 @@ class InPlaceRefused(Exception):
     Not a HalideError: it never reaches the user."""
 
 
+# the error name and message of an in-place kernel's hoisted loop checks
+# (lowering/in_place_checks.py): no builtin exception has the name, so the
+# kernel raises RuntimeError with the message, having stored nothing; the
+# caller then computes the call on a copy (is_in_place_fallback)
+IN_PLACE_FALLBACK = "PyhalideInPlaceFallback"
+IN_PLACE_FALLBACK_MESSAGE = "pyhalide: the in-place kernel's loop checks do not hold over its loops"
+
+
+def is_in_place_fallback(e: BaseException) -> bool:
+    """Whether e is the failure of an in-place kernel's hoisted checks."""
+    return type(e) is RuntimeError and str(e) == IN_PLACE_FALLBACK_MESSAGE
+
+
 def counted(n: int, noun: str) -> str:
     """`1 dimension`, `2 dimensions`: a count for a message."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
