@@ -218,7 +218,7 @@ def _complex(rng, shape):
     return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
 
 
-# (the kernel's first compile takes ~3 s CPU; a second layout compiles
+# (the kernel's first compile takes ~3.5-4 s CPU; a second layout compiles
 # again: those cases are slow)
 @pytest.mark.parametrize("ntaps, order", [(21, "C"), pytest.param(5, "F", marks=pytest.mark.slow),
                                           pytest.param(3, "C", marks=pytest.mark.slow)])
