@@ -121,14 +121,11 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
         return ir.Add(ir.Add(ir.Mul(cast(_LEAF.ir(), f), _L(2 ** 33)),
                              ir.Mul(cast(_LEAF.ir(), c), _L(2))), cast(_LEAF.ir(), end))
 
-    # 1: the root in every slot (p < slots), then the descent, a level per
-    # point (slot s = p' // depth, level l = p' % depth, p' = p - slots)
+    # 1: a slot per 32 points (a constant stride: no division by a parameter
+    # at each point; depth < 32): its root at the first, then the descent, a
+    # level per point (the points past the depth leave the leaf as it is)
     def descend(p):
-        dd = ir.Max(depth, one)
-        d = ir.Sub(p[0], slots)
-        root = ir.LT(p[0], slots)
-        s = ir.Select(root, p[0], ir.Div(d, dd))
-        lv = ir.Mod(d, dd)
+        s, lv = ir.Div(p[0], ir.index(32)), ir.Sub(ir.Mod(p[0], ir.index(32)), one)
         f, c, end = leaf_of(s)
         split = ir.GT(ir.Add(ir.Mul(c, w), ir.Select(ir.NE(end, zero), rem, zero)),
                       ir.index(16 * lanes))
@@ -140,21 +137,24 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
                                 ir.Select(right_half, zero, c)),
                       ir.Select(right_half, ir.Select(split, end, zero),
                                 ir.Select(split, zero, end)))
-        return leaf, [s], {leaf.index: ir.Select(root, packed(zero, q, one), down)}
-    m_.add([_node_val(ir.Add(slots, ir.Mul(slots, depth)))], descend)
+        down = ir.Select(ir.LT(lv, depth), down, m_.read(leaf, [s]))
+        return leaf, [s], {leaf.index: ir.Select(ir.LT(lv, zero), packed(zero, q, one), down)}
+    m_.add([_node_val(ir.Add(ir.Mul(ir.Sub(slots, one), ir.index(32)), ir.Add(depth, one)))],
+           descend)
 
     # 2: each slot's chunks into its accumulators, in turn (the first chunk
-    # of each slot adds to -0.0: -0.0 + x is x exactly)
+    # of each slot adds to -0.0: -0.0 + x is x exactly); a slot per 16 chunks
+    # (a leaf has at most 16: a constant stride), those past its own adding -0.0
     def accumulate(p):
-        per = ir.Max(ir.Mul(most, w), one)
-        s, c = ir.Div(p[0], per), ir.Mod(ir.Div(p[0], w), ir.Max(most, one))
-        j = ir.Mod(p[0], w)
+        g, j = ir.Div(p[0], w), ir.Mod(p[0], w)
+        s, c = ir.Div(g, ir.index(16)), ir.Mod(g, ir.index(16))
         f, n, _ = leaf_of(s)
         chunk = ir.Max(ir.Min(ir.Add(f, c), ir.Sub(q, one)), zero)
         v = ir.Select(ir.LT(c, n), x(ir.Add(ir.Mul(chunk, w), j)), neg0)
         acc = ir.Select(ir.EQ(c, zero), neg0, m_.read(r, [s, j]))
         return r, [s, j], {r.index: ir.Add(acc, v)}
-    m_.add([_node_val(ir.Mul(ir.Mul(slots, most), w))], accumulate)
+    m_.add([_node_val(ir.Mul(ir.Add(ir.Mul(ir.Sub(slots, one), ir.index(16)), most), w))],
+           accumulate)
 
     # 3: each slot's accumulators added pairwise into r[s, 0] (p < slots; -0.0
     # where no slot has a chunk, m < lanes), then the m % lanes rest into the
@@ -171,10 +171,12 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
         return r, [s, zero], {r.index: lazy(ends, total, rest)}
     m_.add([_node_val(ir.Add(slots, rem))], combine)
 
-    # 4: the levels, bottom up (level l = p // (slots / 2), pair i = p % (slots / 2))
+    # 4: the levels, bottom up (level l = p // (slots / 2), pair i = p % (slots / 2),
+    # by a shift: slots / 2 is 2**(depth - 1))
     def level(p):
         pairs = ir.Shr(slots, one)
-        lv, i = ir.Div(p[0], ir.Max(pairs, one)), ir.Mod(p[0], ir.Max(pairs, one))
+        lv = ir.Shr(p[0], _amount(ir.Sub(depth, one)))
+        i = ir.Sub(p[0], ir.Mul(lv, pairs))
         width = ir.Shl(one, _amount(lv))
         here = ir.LT(i, ir.Shr(slots, _amount(ir.Add(lv, one))))
         k = ir.Select(here, ir.Mul(i, ir.Shl(width, one)), zero)
