@@ -10,25 +10,29 @@ to a multiple of lanes), recursively; sum_order lays the split tree's leaves
 on 2**depth slots (a leaf above the last level keeps the first slot of its
 subtree, the others hold -0.0, which x + -0.0 leaves exact). Computed at
 call time from m (sum_order.pairwise_plan): depth, the most chunks of a
-leaf and the rightmost leaf's slot. With q = m // lanes, the phases:
+leaf, the rightmost leaf's slot and the number of slots. With q = m // lanes,
+the phases (1-D, the slots at constant strides of their points):
 
-  1  each slot's leaf (first chunk, chunks, rightmost?) = (0, q, 1) and its
-     accumulators r[s, j] = -0.0 (-0.0 + x is x exactly)
-  2  descend the tree, a level per point: a node that splits goes to its
-     half named by the slot's bit of that level, a leaf stays in the slot
-     whose bits below it are 0 and leaves the others empty
-  3  r[s, c % lanes ...] += x[(first + c) * lanes + j] for the chunks c of
-     each slot's leaf, in turn (-0.0 past its chunks)
-  4  t[s] = the accumulators added pairwise ((r0+r1)+(r2+r3))+...
-  5  t[rightmost] += x[f] for q * lanes <= f < m, in turn
-  6  the levels of the tree, bottom up: t[i * 2w] = t[i * 2w] + t[i * 2w + w]
-  the sum: +0.0 + t[0] (NumPy starts the result at +0.0).
+  1  each slot's leaf (first chunk, chunks, rightmost?: one int64 member)
+     = the root (0, q, 1), then the descent, a level per point: a node that
+     splits goes to its half named by the slot's bit of that level, a leaf
+     stays in the slot whose bits below it are 0 and leaves the others empty
+  2  r[s, j] = -0.0 + x[first * lanes + j] at a leaf's first chunk, then
+     r[s, j] += x[(first + c) * lanes + j] for its other chunks c, in turn
+     (-0.0 past its chunks; -0.0 + x is x exactly)
+  3  r[s, 0] = the accumulators added pairwise ((r0+r1)+(r2+r3))+... (-0.0
+     where m < lanes), then r[rightmost, 0] += x[f] for q * lanes <= f < m,
+     in turn
+  4  the levels of the tree, bottom up: r[i*2w, 0] += r[i*2w + w, 0]
+  the sum: +0.0 + r[0, 0] (NumPy starts the result at +0.0).
 
-A run of at most one block is one slot (depth 0): phases 2 and 6 are empty.
-Another layout, a sum over some axes only, or an operand with two or more
-axes made from arrays whose layout phase mode does not know (the names it
-rebinds, the arrays the body makes: PhaseRun.layout_known holds the others)
-is a located error."""
+A run of at most one block is one slot (depth 0). A sum NumPy casts (an
+operand of another type than the sum's) is summed in buffer pieces of 8192
+elements: more raise NotImplementedError at call time. Another layout, a
+sum over some axes only, or an operand with two or more axes made from
+arrays whose layout phase mode does not know (the names it rebinds, the
+arrays the body makes: PhaseRun.layout_known holds the others) is a
+located error."""
 from __future__ import annotations
 
 import itertools
@@ -70,6 +74,10 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
                            "a float sum compiles only over all axes of an operand that is "
                            "one run of memory (a new array, or a contiguous one)",
                      hint="compute it before the loop, or sum with an element loop")
+    if operand.ty != acc_ty:
+        # NumPy casts in buffer pieces of 8192 elements, summed one after
+        # the other: one piece is one pairwise sum
+        cx.static_checks.append(_OnePiece(operand.shape, cx.smap.loc(node)))
     sizes = [cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
     m = ir.index(1)
     for s in sizes:
@@ -190,6 +198,28 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
 
 def _node_val(n) -> Val:
     return Val(n, PY_INT, 0, None)
+
+
+class _OnePiece:
+    """Call-time check that a sum NumPy casts in buffer pieces (sum_order.
+    BUFSIZE elements, summed in turn) has at most one piece:
+    NotImplementedError otherwise (the pieces are not built in phase mode)."""
+
+    PIECE = 8192
+
+    def __init__(self, shape, loc):
+        self.shape, self.loc = shape, loc
+
+    def __call__(self, env):
+        m = 1
+        for s in self.shape:
+            m *= int(s.static(env)) if s.static is not None else int(s.const)
+        if m > self.PIECE:
+            where = f"{self.loc.file}:{self.loc.line}: " if self.loc is not None else ""
+            raise NotImplementedError(
+                f"{where}a float sum of {m} elements cast to another type in a loop that "
+                f"carries arrays from one iteration to the next: NumPy sums it in pieces of "
+                f"{self.PIECE}, which are not built yet; cast the array before the sum")
 
 
 def _amount(n) -> ir.Expr:

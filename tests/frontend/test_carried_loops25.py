@@ -75,3 +75,32 @@ def test_lms_complex_past_a_block():
     d = rng.standard_normal(n) + 1j * rng.standard_normal(n)
     _same(lms_complex, ph.pipeline(lms_complex), x, d, w, 0.01,
           np.zeros(n, dtype=np.complex128))
+
+
+def lms_cast(x, d, w, mu: float, e):
+    k = w.shape[0]
+    for i in range(e.shape[0]):
+        X = x[i:i + k]
+        e[i] = d[i] - np.sum(w * X, dtype=np.float64)
+        w += np.float32(mu) * X
+    return e, w
+
+
+def test_cast_sum_in_one_buffer_piece():
+    """A float32 window summed in float64: NumPy casts it in buffer pieces
+    of 8192 elements, each a pairwise sum, added in turn. Up to one piece:
+    bit for bit as Python; past it NotImplementedError at call time (a
+    whole-run pairwise sum would differ in the last bits), never a value
+    in another order."""
+    c = ph.pipeline(lms_cast)
+    for k in (300, 8193):
+        rng = np.random.default_rng(k)
+        n = 3
+        x = (rng.standard_normal(n + k) * 10.0 ** rng.integers(-8, 8, n + k)).astype(np.float32)
+        args = (x, rng.standard_normal(n), (rng.standard_normal(k) * 0.1).astype(np.float32),
+                0.01, np.zeros(n))
+        if k > 8192:
+            with pytest.raises(NotImplementedError, match="pieces of 8192"):
+                _run(c, *args)
+        else:
+            _same(lms_cast, c, *args)
