@@ -243,7 +243,7 @@ def float_sum(ac, operand: ArrayExpr, axes, acc_ty, node, layout=None,
     if ac.phase_run is not None:
         return over_choices(
             lambda: phase_sum(ac.phase_run, operand, tuple(axes), acc_ty, node, layout, lanes,
-                              memory_order),
+                              memory_order, pairwise_plan),
             lambda c, yes, no: _selected(ac.cx, c.cond, yes, no, node))
     return over_choices(
         lambda: _SumBuilder(ac, operand, tuple(axes), acc_ty, node, layout, name,
@@ -876,6 +876,14 @@ def rightmost_slot(m, lanes=LANES, block=BLOCK):
             q -= q // 2
         slot = slot * 2 + int(split)
     return slot
+
+
+def pairwise_plan(m, lanes=LANES) -> tuple:
+    """(split_depth, most_chunks, rightmost_slot) of a run of m elements in
+    chunks of `lanes` (blocks of 16 chunks): what phase mode's pairwise sum
+    (carried_sums.phase_sum) takes at call time."""
+    block = 16 * lanes
+    return split_depth(m, lanes), most_chunks(m, lanes, block), rightmost_slot(m, lanes, block)
 
 
 def most_chunks(m, lanes=LANES, block=BLOCK):

@@ -95,7 +95,7 @@ class _AddChecks(ir.Mutator):
         checks, self.pending = self._let_checks(s, self._checks_for([s.value]))
         checks = _nest(checks)
         saved, state = self.scope.get(s.name), self.state
-        self.scope[s.name] = _let_interval(s.name, s.value, self.scope)
+        self.scope[s.name] = _let_interval(s.name, s.value, self.scope, bool(self.loops))
         self.state = next(self._states)
         inside = bool(self.loops)
         if inside:
@@ -190,7 +190,7 @@ class _AddChecks(ir.Mutator):
         saved = [(x.name, self.scope.get(x.name)) for x in lets]
         state = self.state
         for x in lets:
-            self.scope[x.name] = _let_interval(x.name, x.value, self.scope)
+            self.scope[x.name] = _let_interval(x.name, x.value, self.scope, bool(self.loops))
             self.state = next(self._states)
         kind = rules.kind_of(self.ctx, c.name) if c.call_type == ir.FUNC else rules.IMAGE
         ok = check_image_reads.condition(c)
@@ -327,14 +327,23 @@ def _bounded(e, scope, memo) -> bool:
     return False
 
 
-def _let_interval(name, value, scope) -> Interval:
-    """The interval a let-bound `name` of `value` has for the checks."""
+def _let_interval(name, value, scope, in_loop=True) -> Interval:
+    """The interval a let-bound `name` of `value` has for the checks. Outside
+    every loop, a value that is its own point (BoundsOf.is_own_point: bounds
+    inference's region lets, whose values are large selects over the
+    arguments' extents) is the point of its name, as BoundsOf would have it
+    after bounding the whole value (bounded, no data) but without that work;
+    inside a loop the name would be a loop-variant let for the hoisting of
+    checks (_hoistable), so the value's own interval is kept there."""
     if value.type != ir.INDEX:
         return Interval(None, None)
     if _bounded_by_construction(value, scope):
         # bounded whenever its operands are, without data: keep it symbolic
         return Interval.point(ir.Variable(ir.INDEX, name))
-    return BoundsOf(scope)(value)
+    bounds = BoundsOf(scope)
+    if not in_loop and bounds.is_own_point(value):
+        return Interval.point(ir.Variable(ir.INDEX, name))
+    return bounds(value)
 
 
 def _may_need_check(exprs, scope, structure: dict) -> set:

@@ -25,6 +25,11 @@ from pyhalide import ir
 from .linear import linear_form
 
 MAX_FORMS = 16          # expressions kept per side when bounding a difference
+# differences bounded per extent (pairs of select arms): past it, the rest
+# have no bound (a heap allocation). Bounds inference's regions of a phase-mode
+# nest (cma_pt) are selects of selects on both sides of a difference: 10,514
+# pairs per extent, 16 extents, ~1 s of codegen, none of them bounded.
+MAX_DIFFERENCES = 1000
 _I32 = ir.Int(32)
 
 
@@ -79,6 +84,7 @@ class _Bounds:
     def __init__(self, lets: dict):
         self.lets = lets
         self.memo: dict = {}
+        self.budget = MAX_DIFFERENCES
 
     def _let(self, e):
         if isinstance(e, ir.Variable):
@@ -116,14 +122,7 @@ class _Bounds:
             a, b = same(e.a), same(e.b)
             return None if a is None or b is None else a + b
         if isinstance(e, ir.Sub):
-            a, b = same(e.a), other(e.b)
-            if a is not None and b is not None:
-                return a - b
-            arms = self._select_arms(e.a, e.b)
-            if arms is not None:
-                bounds = [self._bound(x, up) for x in arms]
-                return None if None in bounds else (max(bounds) if up else min(bounds))
-            return self._difference(e.a, e.b, up)
+            return self._sub(e.a, e.b, up)
         if isinstance(e, ir.Mul) and isinstance(e.b, ir.Const):
             a = (same if e.b.value >= 0 else other)(e.a)
             return None if a is None else a * e.b.value
@@ -145,18 +144,42 @@ class _Bounds:
             return None if a is None else a // e.b.value
         return None
 
+    def _sub(self, a, b, up):
+        """The bound of a - b, memoized by the operands (the differences over
+        select arms are pairs of existing nodes: nested selects on both
+        sides are bounded once per pair of arms, not once per path to it)."""
+        key = (id(a), id(b), up)
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is a and hit[1] is b:
+            return hit[2]
+        self.budget -= 1
+        v = self._sub_compute(a, b, up) if self.budget >= 0 else None
+        self.memo[key] = (a, b, v)
+        return v
+
+    def _sub_compute(self, a, b, up):
+        x, y = self._bound(a, up), self._bound(b, not up)
+        if x is not None and y is not None:
+            return x - y
+        arms = self._select_arms(a, b)
+        if arms is not None:
+            bounds = [self._sub(p, q, up) for p, q in arms]
+            return None if None in bounds else (max(bounds) if up else min(bounds))
+        return self._difference(a, b, up)
+
     def _select_arms(self, a, b):
-        """(a' - b', a'' - b''): a - b over the two arms of a select that a
-        or b is (through lets), or None. The extent of a Func computed per
-        iteration of a loop over r is `select(c, r, r - 1) - r + 1` (c:
-        the loop runs at all): each arm's difference is a constant."""
+        """((a', b'), (a'', b'')): the operands of a - b over the two arms of
+        a select that a or b is (through lets), or None. The extent of a
+        Func computed per iteration of a loop over r is `select(c, r, r - 1)
+        - r + 1` (c: the loop runs at all): each arm's difference is a
+        constant."""
         for e, left in ((a, True), (b, False)):
             value = e
             while value is not None and not isinstance(value, ir.Select):
                 value = self._let(value)
             if value is not None:
                 arms = (value.true_value, value.false_value)
-                return tuple(ir.Sub(x, b) if left else ir.Sub(a, x) for x in arms)
+                return tuple((x, b) if left else (a, x) for x in arms)
         return None
 
     def _difference(self, a, b, up):

@@ -231,6 +231,13 @@ class BoundsOf:
         self.memo[id(e)] = (e, r)
         return r
 
+    def is_own_point(self, e) -> bool:
+        """Whether e is its own point here (no load, no name with an
+        interval but its own point: every value it takes is e's value where
+        it is evaluated; run-time check image reads count as 0, which they
+        are wherever execution goes on past them)."""
+        return self._fixed(e) != _NOT_FIXED
+
     def _fixed(self, e) -> int:
         """_NOT_FIXED, or whether e is its own point: _FIXED, or
         _FIXED_WITH_CHECKS where it reads run-time check images (its point
