@@ -49,6 +49,7 @@ from .static_sinks import statement_values
 from .types import np_ty
 from .unions import lazy_alternative
 from .values import Arr, TupleVal, Val, node_of
+from .written_names import written_names
 
 _ATTR = "_pyhalide_loc"
 _LOOP = "loop"          # a _maybe_unread entry of a loop statement: its results are stored
@@ -296,7 +297,7 @@ class LoopSinks:
         # inside a loop, an `if` or a short-circuit part): stored as well
         # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
-        self.written = _written_names(tree)
+        self.written = written_names([tree])
         self.output_reads = _output_reads(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
@@ -503,18 +504,11 @@ def _maybe_unread(tree) -> dict:
     the array the nest writes, which deps.py refuses."""
     out = {}
     for nest in _outer_loops(tree):
-        written = _written_names(nest)
+        written = written_names([nest])
         for loop in ast.walk(nest):
             if isinstance(loop, (ast.For, ast.While)):
                 out.update(_unread_in(loop.body, written))
     return out
-
-
-def _written_names(node) -> set:
-    """The names whose elements or attributes `node` assigns (`a[i, j] = ...`)."""
-    return {n.value.id for n in ast.walk(node)
-            if isinstance(n, (ast.Subscript, ast.Attribute)) and
-            isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
 
 
 def _outer_loops(tree) -> list:
