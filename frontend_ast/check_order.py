@@ -366,9 +366,10 @@ class LoopSinks:
         `c` read after it only inside another loop or an `if`): each
         alternative computed by a Func whose definition checks a read is
         stored at each iteration of the enclosing loops, so the inner
-        loop's checks run where Python runs it."""
-        if bld.scope.path:
-            return          # under an `if`: the store's value would be computed where it fails
+        loop's checks run where Python runs it. Under an `if` the store is
+        made where its condition holds; the inner loop's Func carries that
+        condition itself (computed over the whole region, its checks fire
+        only where Python runs the loop)."""
         kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
@@ -523,7 +524,7 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=None, branch=False) -> dict:
+def _unread_in(body, written, after=None) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
     `after`: the names the statements after an `if`'s branch surely read).
@@ -533,7 +534,7 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
     (test_frontend_loop_bounds.py's descending_window), stored in an inner
     loop of a stepped range it was read outside its computed region
     (test_loop_forms19.py's argument_step_in_a_nest). An inner loop of the
-    body (not in an `if`'s branch) that reads no name the nest writes maps
+    body (also in an `if`'s branch) that reads no name the nest writes maps
     each name it assigns that the later statements may leave unread, if
     that loop carries it (a running value), to _LOOP
     (LoopSinks._store_results); reading one (`s += A[i, j] * x[j]` with
@@ -545,10 +546,10 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
-            out.update(_unread_in(st.body, written, later, True))
-            out.update(_unread_in(st.orelse, written, later, True))
+            out.update(_unread_in(st.body, written, later))
+            out.update(_unread_in(st.orelse, written, later))
             continue
-        if isinstance(st, (ast.For, ast.While)) and not branch:
+        if isinstance(st, (ast.For, ast.While)):
             if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st)):
                 continue        # its Func reads the nest's writes: a store would be refused
             out.update({(id(st), n): _LOOP for n in _assigned_names(st) - later})

@@ -1,0 +1,77 @@
+"""IndexErrors that compiled loops lost (session 25): plain Python raises at
+the read in every iteration that runs it, used or not. Every outcome (the
+exception type, the value, and the arrays as written before the exception)
+equals plain Python.
+
+- A running value of an inner loop under an `if` of the loop body (`if flag:
+  for jj in range(j, j + 2): c += x[jj]`), read only inside a later loop
+  that does not run (`for t in range(k): y[j] = c` with k = 0): the inner
+  loop's Func was never computed. Its value is now stored at each iteration
+  under the `if`'s condition (LoopSinks._store_results; the inner loop's
+  Func carries the condition itself, so its checks fire only where Python
+  runs the loop)."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def whole_body_under_if(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        if flag > 0:
+            c = 0.0
+            for jj in range(j, j + 2):      # x[n] at j = n - 1
+                c += x[jj]
+            for t in range(k):
+                y[j] = c + t
+    return y
+
+
+def loop_under_if(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if flag > 0:
+            for jj in range(j, j + 2):
+                c += x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def loop_under_data_if(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if x[j] > flag:                     # true at j = n - 1 only for flag < 1
+            for jj in range(j, j + 2):
+                c += x[jj]
+        else:
+            for jj in range(j, j + 3):
+                c -= x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def _outcome(fn, args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        got = ("ok", np.asarray(fn(*args)).tolist())
+    except IndexError:
+        got = ("IndexError", None)
+    return got, [a.tolist() for a in args if isinstance(a, np.ndarray)]
+
+
+@pytest.mark.parametrize("fn", [whole_body_under_if, loop_under_if, loop_under_data_if])
+def test_running_value_under_if_read_in_unrun_loop(fn):
+    compiled = ph.pipeline(fn)
+    for n in (1, 3):
+        for k in (0, 2):
+            for flag in (0.0, 1.0, 2.0):
+                args = (np.linspace(0.0, 1.0, n), k, flag)
+                assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
