@@ -58,6 +58,20 @@ def loop_under_data_if(x, k, flag):
     return y
 
 
+def data_index_under_if(a, x, k):
+    # found by the session 25 fuzz (seed 2069): x[8] at i = 0, jj = 1
+    n = a.shape[0]
+    z = np.zeros(n)
+    for i in range(n):
+        c = 0.0
+        if a[i, 0] > 0.5:
+            for jj in range(k, 2):
+                c += x[int(a[jj, 0]) + 1]
+        for j in range(k):
+            z[i] = c + j
+    return z
+
+
 def _outcome(fn, args):
     args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     try:
@@ -75,3 +89,13 @@ def test_running_value_under_if_read_in_unrun_loop(fn):
             for flag in (0.0, 1.0, 2.0):
                 args = (np.linspace(0.0, 1.0, n), k, flag)
                 assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
+
+
+def test_data_index_under_if():
+    compiled = ph.pipeline(data_index_under_if)
+    for a0 in ([0.6, 7.0, 0.0], [0.0, 7.0, 0.6], [0.6, 1.0, 0.0]):
+        a = np.full((3, 2), 0.25)
+        a[:, 0] = a0
+        for k in (0, 1, 3):
+            args = (a, np.linspace(0.1, 0.9, 3), k)
+            assert _outcome(compiled, args) == _outcome(data_index_under_if, args), (a0, k)
