@@ -99,3 +99,36 @@ def test_data_index_under_if():
         for k in (0, 1, 3):
             args = (a, np.linspace(0.1, 0.9, 3), k)
             assert _outcome(compiled, args) == _outcome(data_index_under_if, args), (a0, k)
+
+
+# Wrong results (aef6de4): an array written by three statements of a loop
+# body, an inner loop between them, became one serial update
+# (imperative_writes.merge_writes) whose RDom had the shared loop twice (the
+# first and last writes logged it each): every iteration ran n times.
+
+def three_writes_next_element(x, k):
+    z = np.zeros(4)
+    for i in range(3):
+        z[i] += 1.0
+        for jj in range(1, k):
+            z[i] += x[jj]
+        z[i + 1] *= 2.0
+    return z
+
+
+def three_writes_same_element(x, k):
+    z = np.ones(4)
+    for i in range(3):
+        z[i + 1] += 1.0
+        for jj in range(1, k):
+            z[i] += x[jj]
+        z[i] *= 2.0
+    return z
+
+
+@pytest.mark.parametrize("fn", [three_writes_next_element, three_writes_same_element])
+def test_writes_around_an_inner_loop(fn):
+    compiled = ph.pipeline(fn)
+    for k in (0, 1, 3):
+        args = (np.arange(5.0), k)
+        assert _outcome(compiled, args) == _outcome(fn, args), k
