@@ -132,3 +132,27 @@ def test_writes_around_an_inner_loop(fn):
     for k in (0, 1, 3):
         args = (np.arange(5.0), k)
         assert _outcome(compiled, args) == _outcome(fn, args), k
+
+
+def two_sums_into_one_element(x, k):
+    # refused on aef6de4 ("'z' is read here but written later"): the first
+    # write's update reads z before the second write's definition runs
+    z = np.zeros(3)
+    for i in range(3):
+        c = 0.0
+        for jj in range(1, k):
+            c += x[jj]
+        z[i] += c
+        c = 0.0
+        for jj in range(1, k):
+            c += x[jj + 1]
+        z[i] += c * 2.0
+    return z
+
+
+def test_update_reading_its_array_before_a_later_write():
+    compiled = ph.pipeline(two_sums_into_one_element)
+    for n in (5, 3):
+        for k in (0, 2, 3):
+            args = (np.arange(float(n)), k)
+            assert _outcome(compiled, args) == _outcome(two_sums_into_one_element, args), (n, k)
