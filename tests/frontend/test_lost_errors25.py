@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
+from tests.frontend.test_lost_errors24 import _outcome
 
 
 def whole_body_under_if(x, k, flag):
@@ -70,15 +71,6 @@ def data_index_under_if(a, x, k):
         for j in range(k):
             z[i] = c + j
     return z
-
-
-def _outcome(fn, args):
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    try:
-        got = ("ok", np.asarray(fn(*args)).tolist())
-    except IndexError:
-        got = ("IndexError", None)
-    return got, [a.tolist() for a in args if isinstance(a, np.ndarray)]
 
 
 @pytest.mark.parametrize("fn", [whole_body_under_if, loop_under_if, loop_under_data_if])
