@@ -148,3 +148,26 @@ def test_update_reading_its_array_before_a_later_write():
         for k in (0, 2, 3):
             args = (np.arange(float(n)), k)
             assert _outcome(compiled, args) == _outcome(two_sums_into_one_element, args), (n, k)
+
+
+def bound_divides_under_if(x, k):
+    # the stored loop's bound 4 // j is computed only where j > 0 (no
+    # ZeroDivisionError at j = 0); x[jj] past x's end raises at j = 1
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if j > 0:
+            for jj in range(4 // j):
+                c += x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def test_stored_loop_bound_under_if():
+    compiled = ph.pipeline(bound_divides_under_if)
+    for n in (2, 3, 6):
+        for k in (0, 2):
+            args = (np.linspace(0.0, 1.0, n), k)
+            assert _outcome(compiled, args) == _outcome(bound_divides_under_if, args), (n, k)
