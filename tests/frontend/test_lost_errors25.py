@@ -171,3 +171,27 @@ def test_stored_loop_bound_under_if():
         for k in (0, 2):
             args = (np.linspace(0.0, 1.0, n), k)
             assert _outcome(compiled, args) == _outcome(bound_divides_under_if, args), (n, k)
+
+
+def start_read_under_if(x, k, flag):
+    # the loop's start value x[j + 1] is read only where x[j] > flag: the
+    # loop's Func computes its start everywhere, so it is not stored (no
+    # IndexError where Python runs fine)
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if x[j] > flag:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def test_start_value_under_if_raises_only_where_python_does():
+    compiled = ph.pipeline(start_read_under_if)
+    for n in (2, 3):
+        args = (np.linspace(0.0, 1.0, n), 0, 2.0)
+        assert _outcome(compiled, args) == _outcome(start_read_under_if, args), n
