@@ -49,6 +49,7 @@ from .static_sinks import statement_values
 from .types import np_ty
 from .unions import lazy_alternative
 from .values import Arr, TupleVal, Val, node_of
+from .written_names import written_names
 
 _ATTR = "_pyhalide_loc"
 _LOOP = "loop"          # a _maybe_unread entry of a loop statement: its results are stored
@@ -296,7 +297,7 @@ class LoopSinks:
         # inside a loop, an `if` or a short-circuit part): stored as well
         # (-> True: only its checks, _flags)
         self.maybe_unread = _maybe_unread(tree)
-        self.written = _written_names(tree)
+        self.written = written_names([tree])
         self.output_reads = _output_reads(tree)
 
     def store_test(self, bld, stmt: ast.If, test: Val):
@@ -365,9 +366,13 @@ class LoopSinks:
         `c` read after it only inside another loop or an `if`): each
         alternative computed by a Func whose definition checks a read is
         stored at each iteration of the enclosing loops, so the inner
-        loop's checks run where Python runs it."""
-        if bld.scope.path:
-            return          # under an `if`: the store's value would be computed where it fails
+        loop's checks run where Python runs it. Under an `if` the store is
+        made where its condition holds; the inner loop's updates carry that
+        condition themselves (computed over the whole region, their checks
+        fire only where Python runs the loop), its start value does not: a
+        value whose Funcs start with a checked read (`c = x[j + 1]` before
+        the loop) is not stored there (it would raise where Python does not
+        run it)."""
         kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
@@ -379,7 +384,8 @@ class LoopSinks:
             for k, w in enumerate(alts):
                 if w.union or w.ty.is_complex() or w.node is None or \
                         not _reads_checked(w.node) or not _at_enclosing(bld, w.node) or \
-                        _func_names(w.node) <= kept:
+                        _func_names(w.node) <= kept or \
+                        (bld.scope.path and _start_checked(w.node)):
                     continue
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)
@@ -453,6 +459,25 @@ def _at_enclosing(bld, node) -> bool:
     return all(not n.startswith("%") or n in syms for n in ir.free_vars(node))
 
 
+def _start_checked(node) -> bool:
+    """Whether node reads a Func whose pure definition (its start value:
+    computed wherever the Func is, under no `if`) reads with a run-time
+    check, directly or through the pure definitions of the Funcs it reads."""
+    seen, todo = set(), [c.func for c in ir.find_calls(node)
+                         if c.call_type == ir.FUNC and c.func is not None]
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen or fn.pure is None:
+            continue
+        seen.add(id(fn))
+        d = fn.pure
+        calls = ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))
+        if any(checks.is_check_read(c) for c in calls):
+            return True
+        todo += [c.func for c in calls if c.call_type == ir.FUNC and c.func is not None]
+    return False
+
+
 def _reads_checked(node) -> bool:
     """Whether node reads a Func one of whose definitions reads with a
     run-time check."""
@@ -503,18 +528,11 @@ def _maybe_unread(tree) -> dict:
     the array the nest writes, which deps.py refuses."""
     out = {}
     for nest in _outer_loops(tree):
-        written = _written_names(nest)
+        written = written_names([nest])
         for loop in ast.walk(nest):
             if isinstance(loop, (ast.For, ast.While)):
                 out.update(_unread_in(loop.body, written))
     return out
-
-
-def _written_names(node) -> set:
-    """The names whose elements or attributes `node` assigns (`a[i, j] = ...`)."""
-    return {n.value.id for n in ast.walk(node)
-            if isinstance(n, (ast.Subscript, ast.Attribute)) and
-            isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)}
 
 
 def _outer_loops(tree) -> list:
@@ -529,7 +547,7 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=None, branch=False) -> dict:
+def _unread_in(body, written, after=None) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
     `after`: the names the statements after an `if`'s branch surely read).
@@ -539,7 +557,7 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
     (test_frontend_loop_bounds.py's descending_window), stored in an inner
     loop of a stepped range it was read outside its computed region
     (test_loop_forms19.py's argument_step_in_a_nest). An inner loop of the
-    body (not in an `if`'s branch) that reads no name the nest writes maps
+    body (also in an `if`'s branch) that reads no name the nest writes maps
     each name it assigns that the later statements may leave unread, if
     that loop carries it (a running value), to _LOOP
     (LoopSinks._store_results); reading one (`s += A[i, j] * x[j]` with
@@ -551,10 +569,10 @@ def _unread_in(body, written, after=None, branch=False) -> dict:
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
-            out.update(_unread_in(st.body, written, later, True))
-            out.update(_unread_in(st.orelse, written, later, True))
+            out.update(_unread_in(st.body, written, later))
+            out.update(_unread_in(st.orelse, written, later))
             continue
-        if isinstance(st, (ast.For, ast.While)) and not branch:
+        if isinstance(st, (ast.For, ast.While)):
             if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st)):
                 continue        # its Func reads the nest's writes: a store would be refused
             out.update({(id(st), n): _LOOP for n in _assigned_names(st) - later})

@@ -151,9 +151,17 @@ def check_reads(b, nodes, target, defer=None):
                              "a[i, k] * a[k, j])")
             writes = [w for w in b.nest_writes if w.arr is arr and
                       not (own is not None and w.site == own)]
+            own_func = own is not None and getattr(target, "arr", None) is arr and \
+                c.func is _func_of(arr)
             for w in writes:
                 how = classify(idx, loops, pos, w) if loops is not None else UNKNOWN
-                if how in (BEFORE, NEVER):
+                if own_func and w.pos_min > target.pos_max:
+                    # an update of the array's Func reading that Func: a later
+                    # definition's writes (a later statement's) are never seen,
+                    # as Python does not see them where it writes later
+                    if how in (AFTER, NEVER):
+                        continue
+                elif how in (BEFORE, NEVER):
                     continue
                 what = "later in this loop nest" if how == AFTER else \
                     "in this loop nest at positions that cannot be related to the read"

@@ -73,7 +73,10 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
     for d in defs:
         names = set(ir.free_vars(exprs(d))) | {r.name for r in d.rvars}
         own.append([(l, v) for l, v in a_loops if v.name() in names])
-    shared = [l for l, _ in own[0] if all(any(m is l for m, _ in o) for o in own)]
+    shared = []         # (once each: two writes log the same loop twice)
+    for l, _ in own[0]:
+        if all(any(m is l for m, _ in o) for o in own) and not any(m is l for m in shared):
+            shared.append(l)
     inner = []
     for d, o in zip(defs, own):
         extra = [(l, v) for l, v in o if not any(s is l for s in shared)]

@@ -50,6 +50,7 @@ import copy
 
 from .array_masks import target_of
 from .rewrite_registry import register
+from .written_names import written_names
 
 _EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)
 _SAFE_OPS = (ast.Add, ast.Sub, ast.Mult)
@@ -78,7 +79,7 @@ def _fold(tree, outer: ast.For):
         first = ast.Compare(ast.Name(v, ast.Load()), [ast.Eq()], [ast.Name(x, ast.Load())])
         branch = ast.If(first, copy.deepcopy(pro), copy.deepcopy(inner.body))
         body = _joined(tree, branch, v, x) or [branch]
-        if not _one_position(body, _arrays_written(pro) & _arrays_written(inner.body)):
+        if not _one_position(body, written_names(pro) & written_names(inner.body)):
             continue        # two write positions per iteration: not compiled either
         if not _below(outer, stop):
             stop = ast.Call(ast.Name("max", ast.Load()),
@@ -143,7 +144,7 @@ def _foldable(tree, outer, pro, inner, x, stop) -> bool:
     if any(not _assigned_first(inner.body, a) for a in _stored(pro)):
         return False
     # the motivating case: both write one array
-    return bool(_arrays_written(pro) & _arrays_written(inner.body))
+    return bool(written_names(pro) & written_names(inner.body))
 
 
 def _assigned_first(stmts, name: str) -> bool:
@@ -209,17 +210,6 @@ def _stored(stmts) -> set:
     """Names assigned (also as `for` targets) anywhere in stmts."""
     return {n.id for s in stmts for n in ast.walk(s)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
-def _arrays_written(stmts) -> set:
-    """Names whose elements stmts assign (`a[...] = ...`, `a[...] op= ...`)."""
-    out = set()
-    for s in stmts:
-        for n in ast.walk(s):
-            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and \
-                    isinstance(n.value, ast.Name):
-                out.add(n.value.id)
-    return out
 
 
 def _plus_one(x: str):
