@@ -42,6 +42,7 @@ from .arrayexpr import ArrayExpr, element_node, size_is
 from .result_order import Unresolved
 from .sum_order import array_layout, memory_order
 from .values import Arr, Val
+from .whole_views import is_whole_view
 
 _AVX512 = ("X86_V4", "AVX512_SKX", "AVX512_ICL", "AVX512_SPR")
 
@@ -144,6 +145,47 @@ def _strided(operand, axis) -> bool:
     return not all(size_is(arr.shape[j], 1) for j in inner)
 
 
+def _inner_lines(operand, axis):
+    """The axes inside `axis` in memory (outermost first) where NumPy's
+    fmax/fmin of axis `axis` is its binary loop over contiguous lines of
+    them (out[q] = op(out[q], x[j, q]) for j in order, q the flat position
+    in the line): a new array or a whole C or Fortran argument, the axes
+    inside `axis` one run of memory. None where that is not known."""
+    if operand.view is not None and not (
+            is_whole_view(operand) and array_layout(operand.view[0]) in ("C", "F")):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    pos = order.index(axis)
+    inner = order[pos + 1:]
+    if not inner or not all(merges[pos + 1:]):
+        return None
+    return inner
+
+
+def _line_key(j, idx, sizes, lines, lanes):
+    """int64 key of element j along the reduced axis for fmax/fmin's
+    binary loop (_inner_lines) at line position q of m (its SIMD body,
+    q < m - m % lanes, and some tail positions keep the later element of a
+    tie, the others the earlier one: measured on NumPy 2.4's loop, the
+    tail's glibc/GCC code; docs/numpy_zero_ties25.md)."""
+    q, m = None, _c(1)
+    for k in lines:
+        s = ops.cast(POS, sizes[k])
+        m = ir.Mul(m, s)
+        i = ops.cast(POS, idx[k])
+        q = i if q is None else ir.Add(ir.Mul(q, s), i)
+    t = ir.Sub(q, ir.BitAnd(m, _c(-lanes)))
+    if lanes == 8:      # float64: tail positions 3 and 6
+        later = ir.Or(ir.EQ(t, _c(3)), ir.EQ(t, _c(6)))
+    else:               # float32: every tail position but the first
+        later = ir.GE(t, _c(1))
+    later = ir.Or(ir.LT(t, _c(0)), later)
+    return ir.Select(later, j, ir.Sub(_c(0), j))
+
+
 def _order(operand):
     """NumPy's visiting order of the operand's axes (outermost first): its
     memory order (C order where that is chosen at run time)."""
@@ -169,8 +211,15 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     if not MODELLED or (strided and fm) or operand.ty.dtype.itemsize not in (4, 8) or \
             not operand.ty.is_float():
         return out      # (float16, longdouble: other loops; complex: no zero ties)
-    if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
-        return out      # (_strided: the axis is innermost in memory, unit stride)
+    lines = None
+    if not whole and len(axes) == 1 and _strided(operand, axes[0]):
+        # the axis not innermost: NumPy's binary loop over lines of the axes
+        # inside it (fmax/fmin only; max/min: the serial rule is NumPy's)
+        lines = _inner_lines(operand, axes[0]) if fm else None
+        if lines is None:
+            return out
+    elif not whole and len(axes) != 1:
+        return out      # (one axis: innermost in memory, unit stride)
     if join_out:
         group = shared_group(out)
     cx = ac.cx
@@ -199,7 +248,10 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         p = i if p is None else ir.Add(ir.Mul(p, s), i)
     x = element_node(cx, operand.elem(idx), vty)
     neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
-    rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
+    if lines is not None:
+        rank = _line_key(p, idx, sizes, lines, lanes)
+    else:
+        rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
     key = ir.Add(ir.Mul(rank, _c(2)), ir.Select(neg, _c(1), _c(0)))
     new = ir.Max(f[fkey].node if fkey else f[()].node, key)
     ac.defs.mark_emitted([new], f)

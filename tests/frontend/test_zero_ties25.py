@@ -1,0 +1,69 @@
+"""nanmax/nanmin of one axis that is not innermost in memory (axis 0 of a
+C array, the last of a Fortran one, of 2-D and 3-D arrays and of a new
+array) return NumPy's element among 0.0/-0.0 ties (NumPy's binary fmax /
+fmin loop over the lines inside the axis: frontend_ast/numpy_zero_ties.py
+`_line_key`), compared with NumPy on this host bit for bit, NaNs among the
+elements. Where this NumPy does not run the AVX-512 loops the rule models
+(MODELLED false), the serial loop's rule is checked instead."""
+import warnings
+
+import numpy as np
+
+from frontend_ast.numpy_zero_ties import MODELLED
+from pyhalide import pipeline
+
+
+@pipeline
+def _outer(a):
+    return np.nanmax(a, axis=0), np.nanmin(a, axis=0), np.nanmax(a, axis=-1), \
+        np.nanmin(a, axis=1), np.nanmax(a * 2.0, axis=0)
+
+
+def _first_zero(a, axis):
+    """The serial rule of nanmax/nanmin: the first zero of each line."""
+    lines = np.moveaxis(a, axis, -1)
+    out = np.empty(lines.shape[:-1], a.dtype)
+    for q in np.ndindex(out.shape):
+        v = lines[q]
+        zs = np.flatnonzero(v == 0)
+        out[q] = v[zs[0]] if len(zs) else 1.0
+    return out
+
+
+def _mixture(rng, shape, dt):
+    """Zeros of both signs, -1.0 and NaN: the extreme of nanmax a zero where
+    a line has one, of nanmin where negated."""
+    s = rng.integers(0, 4, shape)
+    x = np.zeros(shape, dt)
+    x[s == 1] = -0.0
+    x[s == 2] = -1.0
+    x[s == 3] = np.nan
+    return x
+
+
+def _compare(a):
+    got = _outer(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
+        want = _outer.py_func(a)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert np.array_equal(g, w, equal_nan=True), (k, g, w)
+        if not MODELLED:
+            ax = 0 if k in (0, 1, 4) else 1
+            w = np.where(g == 0, _first_zero(a * 2.0 if k == 4 else a, ax), w)
+        same = np.signbit(g) == np.signbit(w)
+        assert same.all(), (a.shape, a.dtype, a.flags.f_contiguous, k, np.argwhere(~same))
+
+
+def test_outer_axis_lines():
+    rng = np.random.default_rng(2025)
+    # (one kernel per dtype and layout: float64 C, float32 Fortran)
+    for dt, order in ((np.float64, "C"), (np.float32, "F")):
+        # line lengths around the lanes (8 float64, 16 float32) and the tail
+        for shape in ((3, 5), (9, 33), (17, 40), (6, 23), (40, 3)):
+            x = np.asarray(_mixture(rng, shape, dt), order=order)
+            _compare(x)
+            _compare(-x)
+    x = _mixture(rng, (4, 3, 21), np.float64)      # the lines: axes 1 and 2 of a C array
+    _compare(x)
+    _compare(-x)
