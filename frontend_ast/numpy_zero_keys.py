@@ -1,0 +1,96 @@
+"""The int64 keys of numpy_zero_ties.py: among the zero elements of a
+float max/min reduction the element of greatest key is NumPy's (its low
+bit, added there, the element's sign bit). One function per NumPy loop:
+the contiguous reduce (contiguous_key), the scalar 8-unroll of a strided
+reduce (strided_key), the binary fmax/fmin loop over lines of an outer
+axis reduction (line_key)."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from . import ops
+
+POS = ir.Int(64)
+NONE = -2**62        # the key of no zero (below every element's)
+_TAIL = 2**40        # max/min: the tail above every lane's key
+_LANE = 2**35        # a lane's preference above its elements' vector index
+
+
+def const(v):
+    """An int64 constant node."""
+    return ir.Const(POS, v)
+
+
+def _prio(lanes: int) -> list[int]:
+    """The preference of each lane in GCC's reduce (higher wins a tie):
+    float64 (8 lanes): bit 0 set wins, then bit 1 clear, then bit 2 clear;
+    float32 (16): bit 0 set, bit 1 set, bit 2 clear, bit 3 clear."""
+    bits = lanes.bit_length() - 1
+    flip = 0b110 if lanes == 8 else 0b1100     # bits where clear wins
+    out = []
+    for lane in range(lanes):
+        q = lane ^ flip
+        out.append(sum(((q >> i) & 1) << (bits - 1 - i) for i in range(bits)))
+    return out
+
+
+def contiguous_key(p, n, lanes, fm):
+    """int64 key of flat position p (int64 node, 0 <= p < n) among n
+    elements of a contiguous block (numpy_zero_ties.py's docstring); fm: the tail keeps
+    the earlier element."""
+    prio = _prio(lanes)
+    tail_start = ir.Add(ir.BitAnd(ir.Sub(n, const(1)), const(-lanes)), const(1))
+    tail = ir.Sub(const(0), p) if fm else ir.Add(const(_TAIL), p)
+    return _ranked(p, lanes, prio, const(max(prio) * _LANE - 1), tail_start, tail)
+
+
+def strided_key(p, n, fm):
+    """int64 key of position p among n elements of a 1-D strided max/min
+    (fm: fmax/fmin) (NumPy's scalar loop for a non-contiguous reduce: with
+    n >= 9, m0..m7 take x[1..8], then each block of 8 after them element by
+    element, a tie to the later (fm: the earlier, as GCC compiled that
+    loop; measured); then op(op(op(m0, m1), op(m2, m3)), op(op(m4, m5),
+    op(m6, m7))), the later lane of a tie; op(x[0], that); then the rest
+    serially, the later of a tie; n < 9: all serially). x[0] lowest."""
+    blocks = ir.Add(ir.Mul(ir.Div(ir.Sub(n, const(9)), const(8)), const(8)), const(9))
+    tail_start = ir.Select(ir.LT(n, const(9)), const(1), blocks)
+    return _ranked(p, 8, list(range(8)), const(-1), tail_start, ir.Add(const(_TAIL), p),
+                   earlier=fm)
+
+
+def _ranked(p, lanes, prio, first, tail_start, tail, earlier=False):
+    """The key of p: `first` for p = 0, `tail` from tail_start on, else
+    its lane's preference (lane (p - 1) % lanes), then the later element
+    (earlier: the earlier one)."""
+    pm = ir.Sub(p, const(1))
+    # the preferences packed 4 bits a lane into one constant (lanes <= 16)
+    packed = sum(v << (4 * ln) for ln, v in enumerate(prio))
+    packed -= 2**64 if packed >= 2**63 else 0       # as an int64 constant
+    shift = ir.Shl(ir.BitAnd(pm, const(lanes - 1)), const(2))
+    pr = ir.BitAnd(ir.Shr(const(packed), shift), const(15))
+    block = ir.Shr(pm, const(lanes.bit_length() - 1))
+    if earlier:
+        block = ir.Sub(const(_LANE - 1), block)
+    body = ir.Add(ir.Mul(pr, const(_LANE)), block)
+    return ir.Select(ir.EQ(p, const(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
+
+
+def line_key(j, idx, sizes, lines, lanes):
+    """int64 key of element j along the reduced axis for fmax/fmin's
+    binary loop (numpy_zero_ties._inner_lines) at line position q of m (its SIMD body,
+    q < m - m % lanes, and some tail positions keep the later element of a
+    tie, the others the earlier one: measured on NumPy 2.4's loop, the
+    tail's glibc/GCC code; docs/numpy_zero_ties25.md)."""
+    q, m = None, const(1)
+    for k in lines:
+        s = ops.cast(POS, sizes[k])
+        m = ir.Mul(m, s)
+        i = ops.cast(POS, idx[k])
+        q = i if q is None else ir.Add(ir.Mul(q, s), i)
+    t = ir.Sub(q, ir.BitAnd(m, const(-lanes)))
+    if lanes == 8:      # float64: tail positions 3 and 6
+        later = ir.Or(ir.EQ(t, const(3)), ir.EQ(t, const(6)))
+    else:               # float32: every tail position but the first
+        later = ir.GE(t, const(1))
+    later = ir.Or(ir.LT(t, const(0)), later)
+    return ir.Select(later, j, ir.Sub(const(0), j))
