@@ -34,14 +34,49 @@ def _prio(lanes: int) -> list[int]:
     return out
 
 
-def contiguous_key(p, n, lanes, fm):
+def contiguous_key(p, n, lanes, fm, lane=_LANE, tail_from=_TAIL):
     """int64 key of flat position p (int64 node, 0 <= p < n) among n
-    elements of a contiguous block (numpy_zero_ties.py's docstring); fm: the tail keeps
-    the earlier element."""
+    elements of a contiguous block (numpy_zero_ties.py's docstring); fm:
+    the tail keeps the earlier element. lane, tail_from: the key's scale (a
+    lane's preference times `lane`, the tail's keys from `tail_from` on),
+    larger than n / lanes and than p."""
     prio = _prio(lanes)
     tail_start = ir.Add(ir.BitAnd(ir.Sub(n, const(1)), const(-lanes)), const(1))
-    tail = ir.Sub(const(0), p) if fm else ir.Add(const(_TAIL), p)
-    return _ranked(p, lanes, prio, const(max(prio) * _LANE - 1), tail_start, tail)
+    tail = ir.Sub(const(0), p) if fm else ir.Add(const(tail_from), p)
+    return _ranked(p, lanes, prio, const(max(prio) * lane - 1), tail_start, tail, lane=lane)
+
+
+BUFFER = 8192           # NumPy's reduction iterator's buffer (elements)
+_CHUNK_LANE = 2**14     # contiguous_key's scale within a buffer (block < 2**11)
+_CHUNK_TAIL = 2**19
+_CHUNK = 2**22          # above every key within a buffer (+ 2**21)
+
+
+def chunked_key(p, n, row, lanes, fm):
+    """int64 key of flat position p among n elements (memory order) that
+    NumPy's buffered reduction iterator reduces as a 2-D iteration over
+    rows of `row` (<= BUFFER) elements (a view whose rows do not merge):
+    the buffer holds BUFFER // row whole rows, each buffer a contiguous
+    reduce (simd_reduce_c) whose x[0] is the result so far (the first
+    buffer's: the array's x[0]). A buffer's zero replaces the result so far
+    where its key in the buffer is above that x[0]'s (the top lane's, or
+    the tail for max/min); where none does, the first buffer holding a
+    zero gave it. Measured against NumPy 2.4 (docs/numpy_zero_ties25.md)."""
+    size = ir.Mul(ir.Div(const(BUFFER), ir.Max(row, const(1))), row)
+    size = ir.Max(size, const(1))
+    c = ir.Div(p, size)
+    local = ir.Sub(p, ir.Mul(c, size))
+    length = ir.Min(size, ir.Sub(n, ir.Mul(c, size)))
+    first = ir.EQ(c, const(0))
+    # (after the first buffer the result so far is the reduce's x[0])
+    q = ir.Select(first, local, ir.Add(local, const(1)))
+    m = ir.Select(first, length, ir.Add(length, const(1)))
+    k = contiguous_key(q, m, lanes, fm, _CHUNK_LANE, _CHUNK_TAIL)
+    top = max(_prio(lanes)) * _CHUNK_LANE - 1        # x[0]'s key
+    k = ir.Add(k, const(_CHUNK // 2))
+    later = ir.Add(const(2**61), ir.Add(ir.Mul(c, const(_CHUNK)), k))
+    earlier = ir.Sub(k, ir.Mul(c, const(_CHUNK)))
+    return ir.Select(ir.GT(k, const(top + _CHUNK // 2)), later, earlier)
 
 
 def strided_key(p, n, fm):
@@ -58,7 +93,7 @@ def strided_key(p, n, fm):
                    earlier=fm)
 
 
-def _ranked(p, lanes, prio, first, tail_start, tail, earlier=False):
+def _ranked(p, lanes, prio, first, tail_start, tail, earlier=False, lane=_LANE):
     """The key of p: `first` for p = 0, `tail` from tail_start on, else
     its lane's preference (lane (p - 1) % lanes), then the later element
     (earlier: the earlier one)."""
@@ -70,8 +105,8 @@ def _ranked(p, lanes, prio, first, tail_start, tail, earlier=False):
     pr = ir.BitAnd(ir.Shr(const(packed), shift), const(15))
     block = ir.Shr(pm, const(lanes.bit_length() - 1))
     if earlier:
-        block = ir.Sub(const(_LANE - 1), block)
-    body = ir.Add(ir.Mul(pr, const(_LANE)), block)
+        block = ir.Sub(const(lane - 1), block)
+    body = ir.Add(ir.Mul(pr, const(lane)), block)
     return ir.Select(ir.EQ(p, const(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
 
 

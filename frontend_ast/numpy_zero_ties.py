@@ -41,7 +41,16 @@ from pyhalide.var import RDom
 
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
-from .numpy_zero_keys import NONE, POS, const, contiguous_key, line_key, strided_key
+from .numpy_zero_keys import (
+    BUFFER,
+    NONE,
+    POS,
+    chunked_key,
+    const,
+    contiguous_key,
+    line_key,
+    strided_key,
+)
 from .result_order import Unresolved
 from .sum_order import array_layout, memory_order
 from .values import Arr, Val
@@ -109,8 +118,7 @@ def _one_axis_rule(operand, axis, fm):
         perm, merges = layout       # (the axes longer than 1 by decreasing stride)
         if axis not in perm:
             return None
-        stride = image.dim(operand.ndim - 1 - perm[-1]).stride().node
-        unit = ir.EQ(stride, ir.index(1))
+        unit = _unit_inner_stride(operand)
         if axis == perm[-1]:
             return None, unit
         pos = perm.index(axis)
@@ -141,6 +149,44 @@ def _inner_lines(operand, axis):
     if not inner or not all(merges[pos + 1:]):
         return None
     return inner
+
+
+def _whole_key(operand, p, n, sizes, lanes, fm):
+    """The key of flat position p (memory order) among the n elements of a
+    reduction of every axis of an operand of 2 or more axes: NumPy's
+    iteration after it merges axes (memory_order's merges). One run of
+    memory: a contiguous reduce, or for an argument with a step in its
+    innermost axis (a run-time test) the strided reduce's 8-unroll. Rows
+    of at most BUFFER elements that do not merge (one place): the buffered
+    iteration (chunked_key). Else (more places, longer rows): the
+    contiguous reduce in memory order (not NumPy's: docs/numpy_zero_ties25.md)."""
+    contiguous = contiguous_key(p, n, lanes, fm)
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return contiguous
+    if list(merges).count(False) == 1:
+        split = list(merges).index(False) + 1
+        row = const(1)
+        for k in order[split:]:
+            row = ir.Mul(row, ops.cast(POS, sizes[k]))
+        return ir.Select(ir.LE(row, const(BUFFER)), chunked_key(p, n, row, lanes, fm), contiguous)
+    unit = _unit_inner_stride(operand) if all(merges) else None
+    return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
+
+
+def _unit_inner_stride(operand):
+    """For a whole argument that is a non-contiguous view (its layout the
+    strides' order), the run-time test that its innermost axis in memory
+    has unit stride; None for other operands (their stride is known)."""
+    view = operand.view
+    if view is None or not is_whole_view(operand):
+        return None
+    layout, image = array_layout(view[0]), getattr(view[0], "image", None)
+    if not isinstance(layout, tuple) or image is None or not layout[0]:
+        return None
+    stride = image.dim(operand.ndim - 1 - layout[0][-1]).stride().node
+    return ir.EQ(stride, ir.index(1))
 
 
 def _order(operand):
@@ -203,7 +249,9 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         p = i if p is None else ir.Add(ir.Mul(p, s), i)
     x = element_node(cx, operand.elem(idx), vty)
     neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
-    if rule is None:
+    if rule is None and whole and nd > 1:
+        rank = _whole_key(operand, p, n, sizes, lanes, fm)
+    elif rule is None:
         rank = strided_key(p, n, fm) if strided else contiguous_key(p, n, lanes, fm)
     else:
         lines, unit = rule
