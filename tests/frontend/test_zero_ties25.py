@@ -106,3 +106,61 @@ def test_one_axis_of_view_arguments():
                         continue        # (the serial rule: test_zero_ties24)
                     same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)     # (a NaN's sign: not
                     assert same.all(), (a.strides, k, np.argwhere(~same))     # compared)
+
+
+@pipeline
+def _every_axis(a):
+    return a.max(), np.min(a), np.nanmax(a), np.nanmin(a)
+
+
+@pipeline
+def _columns_in_function(a):
+    b = a[:, 1:]
+    return b.max(), np.nanmin(b)
+
+
+def _sparse(rng, shape, dt):
+    """-1.0 with a few zeros of either sign and NaNs (so that buffers differ
+    in which of them hold zeros)."""
+    s = rng.integers(0, 12, shape)
+    x = np.full(shape, -1.0, dt)
+    x[s == 1] = -0.0
+    x[s == 2] = 0.0
+    x[s == 3] = np.nan
+    return x
+
+
+def test_every_axis_of_views():
+    """Views whose rows do not merge (NumPy's buffered iteration: buffers of
+    8192 // row whole rows, each a contiguous reduce from the result so
+    far), of more and of fewer than 8192 elements, unit or step-2 inner
+    stride; a step-2 view whose rows merge (one strided reduce); a view made
+    in the function."""
+    rng = np.random.default_rng(2027)
+    views = (lambda y, R, C: y[:R, 1:C + 1], lambda y, R, C: y[::2, :C],    # one kernel
+             lambda y, R, C: y[:R, :2 * C:2],
+             lambda y, R, C: np.ascontiguousarray(y[:, :2 * C])[:, ::2])
+    for dt, cases in ((np.float64, views), (np.float32, views[:2])):
+        for R, C in ((150, 61), (40, 17), (300, 33)):
+            x = _sparse(rng, (2 * R, 2 * C + 3), dt)
+            for y in (x, -x):
+                for view in cases:
+                    a = view(y, R, C)
+                    got = _every_axis(a)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        want = _every_axis.py_func(a)
+                    _compare_zeros(a, got, want, np.ravel(a), fm_from=2)
+                if dt == np.float64:
+                    c = np.ascontiguousarray(y[:R, :C])
+                    _compare_zeros(c, _columns_in_function(c), _columns_in_function.py_func(c),
+                                   np.ravel(c[:, 1:]), fm_from=1)
+
+
+def _compare_zeros(a, got, want, flat, fm_from):
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g == w or (np.isnan(g) and np.isnan(w)), (a.shape, a.strides, k, g, w)
+        if not MODELLED and g == 0:     # the serial rule: the last zero, nanmax/min the first
+            zs = flat[flat == 0]
+            w = zs[0] if k >= fm_from else zs[-1]
+        assert np.isnan(w) or np.signbit(g) == np.signbit(w), (a.shape, a.strides, k, g, w)
