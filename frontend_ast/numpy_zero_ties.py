@@ -266,7 +266,9 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
     # (the element's test a predicate of its own: a branch, the key computed
     # for the zeros only)
-    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero), ir.EQ(x, zero)], rdom, loc, label=name,
+    # (a typing run inside a loop reads placeholders: its Func is dropped)
+    preds = [] if cx.typing else [ir.EQ(v, zero), ir.EQ(x, zero)]
+    ac.emitter.define(f, fkey, (new,), preds, rdom, loc, label=name,
                       loops=loops)
     base = getattr(f, "base", f)
     if group is not None:
