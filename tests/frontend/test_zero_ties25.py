@@ -164,3 +164,33 @@ def _compare_zeros(a, got, want, flat, fm_from):
             zs = flat[flat == 0]
             w = zs[0] if k >= fm_from else zs[-1]
         assert np.isnan(w) or np.signbit(g) == np.signbit(w), (a.shape, a.strides, k, g, w)
+
+
+@pipeline
+def _in_loops(a):
+    rows = np.empty(a.shape[0])
+    cols = np.empty(a.shape[1])
+    for i in range(a.shape[0]):
+        rows[i] = a[i].max()                    # a contiguous reduce per row
+    for j in range(a.shape[1]):
+        cols[j] = np.nanmin(a[:, j] * 2.0)      # a new array per column
+    return rows, cols
+
+
+def test_reductions_inside_loops():
+    """Reductions inside Python loops (lifted array code: one Func over the
+    iterations) choose NumPy's zero too."""
+    rng = np.random.default_rng(2028)
+    for R, C in ((20, 37), (9, 3)):
+        x = _mixture(rng, (R, C), np.float64)
+        x[np.isnan(x)] = -0.0
+        for a in (x, -x):
+            got, want = _in_loops(a), _in_loops.py_func(a)
+            for k, (g, w) in enumerate(zip(got, want)):
+                assert np.array_equal(g, w), (k, g, w)
+                if not MODELLED:        # the serial rule: the last zero, nanmin the first
+                    lines = a if k == 0 else (a * 2.0).T
+                    w = np.array([v[v == 0][-1 if k == 0 else 0] if (v == 0).any() else g[q]
+                                  for q, v in enumerate(lines)])
+                same = np.signbit(g) == np.signbit(w)
+                assert same.all(), (a.shape, k, np.argwhere(~same))
