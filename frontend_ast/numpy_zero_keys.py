@@ -47,28 +47,35 @@ def contiguous_key(p, n, lanes, fm, lane=_LANE, tail_from=_TAIL):
 
 
 BUFFER = 8192           # NumPy's reduction iterator's buffer (elements)
-_CHUNK_LANE = 2**14     # contiguous_key's scale within a buffer (block < 2**11)
-_CHUNK_TAIL = 2**19
-_CHUNK = 2**22          # above every key within a buffer (+ 2**21)
+MAX_CHUNK = 2**21       # chunked_key's chunks at most this long
+_CHUNK_LANE = 2**21     # contiguous_key's scale within a chunk
+_CHUNK_TAIL = 2**26
+_CHUNK = 2**28          # above every key within a chunk (+ _CHUNK // 2)
 
 
-def chunked_key(p, n, row, lanes, fm):
+def buffer_size(row):
+    """The elements of NumPy's buffer of whole rows of `row` (<= BUFFER)
+    elements: BUFFER // row of them."""
+    return ir.Max(ir.Mul(ir.Div(const(BUFFER), ir.Max(row, const(1))), row), const(1))
+
+
+def chunked_key(p, n, size, lanes, fm):
     """int64 key of flat position p among n elements (memory order) that
-    NumPy's buffered reduction iterator reduces as a 2-D iteration over
-    rows of `row` (<= BUFFER) elements (a view whose rows do not merge):
-    the buffer holds BUFFER // row whole rows, each buffer a contiguous
-    reduce (simd_reduce_c) whose x[0] is the result so far (the first
-    buffer's: the array's x[0]). A buffer's zero replaces the result so far
-    where its key in the buffer is above that x[0]'s (the top lane's, or
-    the tail for max/min); where none does, the first buffer holding a
-    zero gave it. Measured against NumPy 2.4 (docs/numpy_zero_ties25.md)."""
-    size = ir.Mul(ir.Div(const(BUFFER), ir.Max(row, const(1))), row)
+    NumPy reduces in chunks of `size` (<= MAX_CHUNK) elements, each a
+    contiguous reduce (simd_reduce_c) whose x[0] is the result so far (the
+    first chunk's: the array's x[0]): a view's buffers of whole rows
+    (buffer_size), or the rows of a reduction whose reduced axes are not
+    all inside the kept ones (one row per inner loop). A chunk's zero
+    replaces the result so far where its key in the chunk is above that
+    x[0]'s (the top lane's, or max/min's tail); where none does, the first
+    chunk holding a zero gave it. Measured against NumPy 2.4
+    (docs/numpy_zero_ties25.md)."""
     size = ir.Max(size, const(1))
     c = ir.Div(p, size)
     local = ir.Sub(p, ir.Mul(c, size))
     length = ir.Min(size, ir.Sub(n, ir.Mul(c, size)))
     first = ir.EQ(c, const(0))
-    # (after the first buffer the result so far is the reduce's x[0])
+    # (after the first chunk the result so far is the reduce's x[0])
     q = ir.Select(first, local, ir.Add(local, const(1)))
     m = ir.Select(first, length, ir.Add(length, const(1)))
     k = contiguous_key(q, m, lanes, fm, _CHUNK_LANE, _CHUNK_TAIL)

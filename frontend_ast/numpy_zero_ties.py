@@ -43,8 +43,10 @@ from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
     BUFFER,
+    MAX_CHUNK,
     NONE,
     POS,
+    buffer_size,
     chunked_key,
     const,
     contiguous_key,
@@ -100,12 +102,13 @@ def _strided(operand, axis) -> bool:
 
 
 def _one_axis_rule(operand, axis, fm):
-    """(lines, unit) of NumPy's loop for max/min (fm: fmax/fmin) of one
+    """(kind, lines, unit) of NumPy's loop for max/min (fm: fmax/fmin) of one
     axis that `_strided` says is not innermost with unit stride at compile
     time, or None where it is not modelled (the serial rule stays; so for
     max/min of an axis not innermost: it is NumPy's op(out, line)).
-    lines: the axes of the binary loop's lines (`_inner_lines`), None
-    where the axis is innermost in memory (each line a reduce); unit: None,
+    kind "lines": lines, the axes of the binary loop's lines
+    (`_inner_lines`); kind "reduce": the axis innermost in memory (each
+    line a reduce), lines None; unit: None,
     or the run-time test that the innermost axis has unit stride (an
     argument that is a non-contiguous view: its layout (the strides' order,
     the call's key) gives the innermost axis, not its stride), NumPy's loop
@@ -120,15 +123,44 @@ def _one_axis_rule(operand, axis, fm):
             return None
         unit = _unit_inner_stride(operand)
         if axis == perm[-1]:
-            return None, unit
+            return "reduce", None, unit
         pos = perm.index(axis)
         if not fm or not all(merges[pos + 1:]):
             return None
-        return perm[pos + 1:], unit
+        return "lines", perm[pos + 1:], unit
     if not fm:
         return None
     lines = _inner_lines(operand, axis)
-    return None if lines is None else (lines, None)
+    return None if lines is None else ("lines", lines, None)
+
+
+def _several_axes_rule(operand, axes):
+    """(kind, axes, None) of NumPy's loop for a reduction of several axes
+    but not all of a new array or a whole C or Fortran argument (one run of
+    memory), in memory order: the reduced axes innermost: "reduce" (each
+    line a contiguous reduce); the innermost axis kept: "lines", the kept
+    axes inside the last reduced one (the binary loop's lines); else
+    "rows", the reduced axes inside the last kept one (one contiguous
+    reduce per row, from the result so far: chunked_key). None where the
+    layout is not known."""
+    view = operand.view
+    if view is not None and not (is_whole_view(operand) and
+                                 array_layout(view[0]) in ("C", "F")):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    if not all(merges):
+        return None
+    last_kept = max(i for i, k in enumerate(order) if k not in axes)
+    run = order[last_kept + 1:]
+    if len(run) == len(axes):
+        return "reduce", None, None
+    if run:
+        return "rows", run, None
+    last = max(i for i, k in enumerate(order) if k in axes)
+    return "lines", order[last + 1:], None
 
 
 def _inner_lines(operand, axis):
@@ -170,7 +202,8 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
         row = const(1)
         for k in order[split:]:
             row = ir.Mul(row, ops.cast(POS, sizes[k]))
-        return ir.Select(ir.LE(row, const(BUFFER)), chunked_key(p, n, row, lanes, fm), contiguous)
+        return ir.Select(ir.LE(row, const(BUFFER)),
+                         chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
     unit = _unit_inner_stride(operand) if all(merges) else None
     return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
 
@@ -220,7 +253,9 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         if rule is None:
             return out
     elif not whole and len(axes) != 1:
-        return out      # (one axis: innermost in memory, unit stride)
+        rule = _several_axes_rule(operand, axes)
+        if rule is None:
+            return out
     if join_out:
         group = shared_group(out)
     cx = ac.cx
@@ -242,7 +277,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     v = element_node(cx, out.elem([w.node for w in vars_]), vty)
     zero = ir.Const(t, 0.0)
     n, p = const(1), None
-    for k in _order(operand) if whole else axes:
+    for k in [k for k in _order(operand) if k in axes]:     # (memory order)
         s = ops.cast(POS, sizes[k])
         n = ir.Mul(n, s)
         i = ops.cast(POS, idx[k])
@@ -254,10 +289,18 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     elif rule is None:
         rank = strided_key(p, n, fm) if strided else contiguous_key(p, n, lanes, fm)
     else:
-        lines, unit = rule
-        if lines is not None:       # (fmax/fmin only; other strides: the serial rule)
-            rank, other = line_key(p, idx, sizes, lines, lanes), ir.Sub(const(0), p)
-        else:                       # the axis innermost: unit stride or not
+        kind, along, unit = rule
+        other = None
+        if kind == "lines":         # (max/min: the later in memory order)
+            rank = line_key(p, idx, sizes, along, lanes) if fm else p
+            other = ir.Sub(const(0), p)         # (other strides: the serial rule)
+        elif kind == "rows":
+            size = const(1)
+            for k in along:
+                size = ir.Mul(size, ops.cast(POS, sizes[k]))
+            rank = ir.Select(ir.LE(size, const(MAX_CHUNK)), chunked_key(p, n, size, lanes, fm),
+                             ir.Sub(const(0), p) if fm else p)
+        else:                       # the axes innermost: unit stride or not
             rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
         rank = rank if unit is None else ir.Select(unit, rank, other)
     key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
