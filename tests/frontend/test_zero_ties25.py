@@ -194,3 +194,29 @@ def test_reductions_inside_loops():
                                   for q, v in enumerate(lines)])
                 same = np.signbit(g) == np.signbit(w)
                 assert same.all(), (a.shape, k, np.argwhere(~same))
+
+
+@pipeline
+def _several_axes(a):
+    return a.max(axis=(1, 2)), np.nanmin(a, axis=(1, 2)), np.nanmax(a, axis=(0, 1)), \
+        np.min(a, axis=(0, 2)), np.nanmax(a * 2.0, axis=(0, 2))
+
+
+def test_several_axes():
+    """Reductions of several axes but not all of 3-D arrays, C and Fortran:
+    the reduced axes innermost in memory (a contiguous reduce per line),
+    outermost (nanmax: the binary loop's lines) or around a kept one (a
+    contiguous reduce per row, each from the result so far)."""
+    rng = np.random.default_rng(2029)
+    for shape in ((5, 7, 19), (3, 20, 9)):
+        x = _mixture(rng, shape, np.float64)
+        for a in (x, -x, np.asfortranarray(x), np.asfortranarray(-x)):
+            got = _several_axes(a)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = _several_axes.py_func(a)
+            for k, (g, w) in enumerate(zip(got, want)):
+                assert np.array_equal(g, w, equal_nan=True), (k, g, w)
+                if MODELLED:
+                    same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+                    assert same.all(), (a.shape, a.flags.f_contiguous, k, np.argwhere(~same))
