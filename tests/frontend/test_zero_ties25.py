@@ -8,6 +8,7 @@ elements. Where this NumPy does not run the AVX-512 loops the rule models
 import warnings
 
 import numpy as np
+import pytest
 
 from frontend_ast.numpy_zero_ties import MODELLED
 from pyhalide import pipeline
@@ -64,59 +65,28 @@ def test_outer_axis_lines():
             x = np.asarray(_mixture(rng, shape, dt), order=order)
             _compare(x)
             _compare(-x)
-    x = _mixture(rng, (4, 3, 21), np.float64)      # the lines: axes 1 and 2 of a C array
-    _compare(x)
-    _compare(-x)
 
 
 @pipeline
-def _view_lines(a):
-    return a.max(axis=1), np.min(a, axis=1), np.nanmax(a, axis=1), np.nanmin(a, axis=1), \
-        a.max(axis=0), np.min(a, axis=0), np.nanmax(a, axis=0), np.nanmin(a, axis=0)
+def _views(a):
+    b = a[:, 1:]        # a view made in the function
+    return a.max(axis=1), np.nanmin(a, axis=1), np.nanmax(a, axis=0), a.max(), np.nanmin(a), \
+        b.max()
 
 
-def test_one_axis_of_view_arguments():
-    """Arguments that are non-contiguous views (their layout in the call's
-    key is the strides' order): the innermost axis's stride tested at run
-    time (unit: NumPy's contiguous reduce per line, or for nanmax/nanmin
-    over the other axis its binary loop; else the strided reduce's
-    8-unroll). nanmax/nanmin over the outer axis of a view with a step in
-    its inner axis: the serial rule (the first zero; NumPy's loop there not
-    modelled: docs/numpy_zero_ties25.md)."""
-    rng = np.random.default_rng(2026)
-    for shape in ((9, 33), (17, 40), (6, 23), (40, 9)):
-        s = rng.integers(0, 4, (shape[0] * 2, shape[1] * 2 + 1))
-        x = np.zeros(s.shape)
-        x[s == 1] = -0.0
-        x[s == 2] = -1.0
-        x[s == 3] = np.nan
-        for y in (x, -x):
-            views = (y[:shape[0], 1:shape[1] + 1], y[::2, :shape[1]],     # unit inner stride
-                     y[:shape[0], ::2][:, :shape[1]])                       # stride 2
-            for v, a in enumerate(views):
-                got = _view_lines(a)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    want = _view_lines.py_func(a)
-                for k, (g, w) in enumerate(zip(got, want)):
-                    assert np.array_equal(g, w, equal_nan=True), (v, k, g, w)
-                    if not MODELLED or (v == 2 and k >= 6):
-                        w = np.where(g == 0, _first_zero(a, 0), w) if k >= 6 else w
-                    if not MODELLED and k < 6:
-                        continue        # (the serial rule: test_zero_ties24)
-                    same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)     # (a NaN's sign: not
-                    assert same.all(), (a.strides, k, np.argwhere(~same))     # compared)
+_FM = (False, True, True, False, True, False)       # _views' nanmax/nanmin
 
 
-@pipeline
-def _every_axis(a):
-    return a.max(), np.min(a), np.nanmax(a), np.nanmin(a)
-
-
-@pipeline
-def _columns_in_function(a):
-    b = a[:, 1:]
-    return b.max(), np.nanmin(b)
+def _serial_zeros(a, k, g, w):
+    """_views' result k by the serial rule where it is a zero (the last
+    zero; nanmax/nanmin the first): where NumPy's loop is not modelled."""
+    if k >= 3:
+        flat = np.ravel(a[:, 1:] if k == 5 else a)
+        zs = flat[flat == 0]
+        return (zs[0] if _FM[k] else zs[-1]) if g == 0 else w
+    lines = a if k < 2 else a.T
+    return np.array([v[v == 0][0 if _FM[k] else -1] if gq == 0 else wq
+                     for v, gq, wq in zip(lines, g, w)])
 
 
 def _sparse(rng, shape, dt):
@@ -130,40 +100,39 @@ def _sparse(rng, shape, dt):
     return x
 
 
-def test_every_axis_of_views():
-    """Views whose rows do not merge (NumPy's buffered iteration: buffers of
-    8192 // row whole rows, each a contiguous reduce from the result so
-    far), of more and of fewer than 8192 elements, unit or step-2 inner
-    stride; a step-2 view whose rows merge (one strided reduce); a view made
-    in the function."""
+@pytest.mark.parametrize("dt", [np.float64, pytest.param(np.float32, marks=pytest.mark.slow)])
+def test_view_arguments(dt):
+    """Arguments that are non-contiguous views (their layout in the call's
+    key is the strides' order; the innermost axis's stride tested at run
+    time): one axis (unit inner stride: NumPy's contiguous reduce per line,
+    or for nanmax/nanmin over the other axis its binary loop; else the
+    strided reduce's 8-unroll), every axis (rows that do not merge: NumPy's
+    buffered iteration, buffers of 8192 // row whole rows, each a
+    contiguous reduce from the result so far; a step view whose rows merge:
+    one strided reduce), of more and of fewer than 8192 elements, and a
+    view made in the function. nanmax/nanmin over the outer axis of a view
+    with a step in its inner axis: the serial rule (NumPy's loop there not
+    modelled: docs/numpy_zero_ties25.md)."""
     rng = np.random.default_rng(2027)
     views = (lambda y, R, C: y[:R, 1:C + 1], lambda y, R, C: y[::2, :C],    # one kernel
              lambda y, R, C: y[:R, :2 * C:2],
              lambda y, R, C: np.ascontiguousarray(y[:, :2 * C])[:, ::2])
-    for dt, cases in ((np.float64, views), (np.float32, views[:2])):
-        for R, C in ((150, 61), (40, 17), (300, 33)):
-            x = _sparse(rng, (2 * R, 2 * C + 3), dt)
-            for y in (x, -x):
-                for view in cases:
-                    a = view(y, R, C)
-                    got = _every_axis(a)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", RuntimeWarning)
-                        want = _every_axis.py_func(a)
-                    _compare_zeros(a, got, want, np.ravel(a), fm_from=2)
-                if dt == np.float64:
-                    c = np.ascontiguousarray(y[:R, :C])
-                    _compare_zeros(c, _columns_in_function(c), _columns_in_function.py_func(c),
-                                   np.ravel(c[:, 1:]), fm_from=1)
-
-
-def _compare_zeros(a, got, want, flat, fm_from):
-    for k, (g, w) in enumerate(zip(got, want)):
-        assert g == w or (np.isnan(g) and np.isnan(w)), (a.shape, a.strides, k, g, w)
-        if not MODELLED and g == 0:     # the serial rule: the last zero, nanmax/min the first
-            zs = flat[flat == 0]
-            w = zs[0] if k >= fm_from else zs[-1]
-        assert np.isnan(w) or np.signbit(g) == np.signbit(w), (a.shape, a.strides, k, g, w)
+    cases = views if dt == np.float64 else views[:1]     # (float32: its 16 lanes)
+    for R, C, make in ((150, 61, _sparse), (9, 33, _mixture), (40, 17, _mixture)):
+        x = make(rng, (2 * R, 2 * C + 3), dt)
+        for y in (x, -x):
+            for v, view in enumerate(cases):
+                a = view(y, R, C)
+                got = _views(a)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    want = _views.py_func(a)
+                for k, (g, w) in enumerate(zip(got, want)):
+                    assert np.array_equal(g, w, equal_nan=True), (v, k, g, w)
+                    if not MODELLED or (v >= 2 and k == 2):
+                        w = _serial_zeros(a, k, g, w)
+                    same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+                    assert np.all(same), (a.shape, a.strides, k, np.argwhere(~same))
 
 
 @pipeline
@@ -199,18 +168,21 @@ def test_reductions_inside_loops():
 @pipeline
 def _several_axes(a):
     return a.max(axis=(1, 2)), np.nanmin(a, axis=(1, 2)), np.nanmax(a, axis=(0, 1)), \
-        np.min(a, axis=(0, 2)), np.nanmax(a * 2.0, axis=(0, 2))
+        np.min(a, axis=(0, 2)), np.nanmax(a * 2.0, axis=(0, 2)), np.nanmax(a, axis=0), \
+        np.nanmin(a, axis=1)
 
 
-def test_several_axes():
+@pytest.mark.parametrize("order", ["C", pytest.param("F", marks=pytest.mark.slow)])
+def test_several_axes(order):
     """Reductions of several axes but not all of 3-D arrays, C and Fortran:
     the reduced axes innermost in memory (a contiguous reduce per line),
     outermost (nanmax: the binary loop's lines) or around a kept one (a
-    contiguous reduce per row, each from the result so far)."""
+    contiguous reduce per row, each from the result so far); nanmax/nanmin
+    of one outer axis (lines of the two axes inside it, or of one)."""
     rng = np.random.default_rng(2029)
     for shape in ((5, 7, 19), (3, 20, 9)):
         x = _mixture(rng, shape, np.float64)
-        for a in (x, -x, np.asfortranarray(x), np.asfortranarray(-x)):
+        for a in (np.asarray(x, order=order), np.asarray(-x, order=order)):
             got = _several_axes(a)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
