@@ -117,12 +117,16 @@ def _ranked(p, lanes, prio, first, tail_start, tail, earlier=False, lane=_LANE):
     return ir.Select(ir.EQ(p, const(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
 
 
-def line_key(j, idx, sizes, lines, lanes):
-    """int64 key of element j along the reduced axis for fmax/fmin's
-    binary loop (numpy_zero_ties._inner_lines) at line position q of m (its SIMD body,
-    q < m - m % lanes, and some tail positions keep the later element of a
-    tie, the others the earlier one: measured on NumPy 2.4's loop, the
-    tail's glibc/GCC code; docs/numpy_zero_ties25.md)."""
+def line_key(j, idx, sizes, lines, lanes, strided=False):
+    """int64 key of element j along the reduced axes (flat, memory order)
+    for fmax/fmin's binary loop (numpy_zero_ties._inner_lines) at line
+    position q of m: its SIMD body, q < m - m % lanes, keeps the later
+    element of a tie; of the tail positions t = q - (m - m % lanes) some
+    keep the later, the others the earlier one (GCC's code for the tail,
+    measured on NumPy 2.4 for every tail length; docs/numpy_zero_ties25.md):
+    contiguous lines (simd_binary_ccc) float64 t in {3, 6}, float32 t >= 1;
+    lines with a step (`strided`: simd_binary with loadn) float64 t >= 1,
+    float32 all."""
     q, m = None, const(1)
     for k in lines:
         s = ops.cast(POS, sizes[k])
@@ -130,9 +134,11 @@ def line_key(j, idx, sizes, lines, lanes):
         i = ops.cast(POS, idx[k])
         q = i if q is None else ir.Add(ir.Mul(q, s), i)
     t = ir.Sub(q, ir.BitAnd(m, const(-lanes)))
-    if lanes == 8:      # float64: tail positions 3 and 6
+    if strided and lanes == 16:
+        return j
+    if lanes == 8 and not strided:
         later = ir.Or(ir.EQ(t, const(3)), ir.EQ(t, const(6)))
-    else:               # float32: every tail position but the first
+    else:
         later = ir.GE(t, const(1))
     later = ir.Or(ir.LT(t, const(0)), later)
     return ir.Select(later, j, ir.Sub(const(0), j))

@@ -113,7 +113,7 @@ def _one_axis_rule(operand, axis, fm):
     argument that is a non-contiguous view: its layout (the strides' order,
     the call's key) gives the innermost axis, not its stride), NumPy's loop
     where it holds, else for the innermost axis the strided reduce's scalar
-    8-unroll (strided_key), for lines the serial rule."""
+    8-unroll (strided_key), for lines the strided binary loop's."""
     view = operand.view
     layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
     image = getattr(view[0], "image", None) if view is not None else None
@@ -293,7 +293,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         other = None
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
-            other = ir.Sub(const(0), p)         # (other strides: the serial rule)
+            other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
         elif kind == "rows":
             size = const(1)
             for k in along:
