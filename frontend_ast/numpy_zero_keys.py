@@ -54,9 +54,10 @@ _CHUNK = 2**28          # above every key within a chunk (+ _CHUNK // 2)
 
 
 def buffer_size(row):
-    """The elements of NumPy's buffer of whole rows of `row` (<= BUFFER)
-    elements: BUFFER // row of them."""
-    return ir.Max(ir.Mul(ir.Div(const(BUFFER), ir.Max(row, const(1))), row), const(1))
+    """The elements of NumPy's buffer of whole rows of `row` elements:
+    BUFFER // row of them; a row longer than BUFFER alone (not buffered)."""
+    row = ir.Max(row, const(1))
+    return ir.Mul(ir.Max(ir.Div(const(BUFFER), row), const(1)), row)
 
 
 def chunked_key(p, n, size, lanes, fm):

@@ -42,7 +42,6 @@ from pyhalide.var import RDom
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
-    BUFFER,
     MAX_CHUNK,
     NONE,
     POS,
@@ -189,9 +188,10 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
     iteration after it merges axes (memory_order's merges). One run of
     memory: a contiguous reduce, or for an argument with a step in its
     innermost axis (a run-time test) the strided reduce's 8-unroll. Rows
-    of at most BUFFER elements that do not merge (one place): the buffered
-    iteration (chunked_key). Else (more places, longer rows): the
-    contiguous reduce in memory order (not NumPy's: docs/numpy_zero_ties25.md)."""
+    that do not merge (one place): the buffered iteration (chunked_key;
+    rows longer than BUFFER one by one). Else (more places, rows longer
+    than MAX_CHUNK): the contiguous reduce in memory order (not NumPy's:
+    docs/numpy_zero_ties25.md)."""
     contiguous = contiguous_key(p, n, lanes, fm)
     try:
         order, merges = memory_order(operand)
@@ -202,7 +202,7 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
         row = const(1)
         for k in order[split:]:
             row = ir.Mul(row, ops.cast(POS, sizes[k]))
-        return ir.Select(ir.LE(row, const(BUFFER)),
+        return ir.Select(ir.LE(row, const(MAX_CHUNK)),
                          chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
     unit = _unit_inner_stride(operand) if all(merges) else None
     return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))

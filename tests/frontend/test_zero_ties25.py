@@ -109,7 +109,8 @@ def test_view_arguments(dt):
     strided reduce's 8-unroll), every axis (rows that do not merge: NumPy's
     buffered iteration, buffers of 8192 // row whole rows, each a
     contiguous reduce from the result so far; a step view whose rows merge:
-    one strided reduce), of more and of fewer than 8192 elements, and a
+    one strided reduce), of more and of fewer than 8192 elements (rows
+    longer than 8192: one at a time), and a
     view made in the function; nanmax/nanmin over the outer axis of a view
     with a step in its inner axis: NumPy's strided binary loop."""
     rng = np.random.default_rng(2027)
@@ -117,7 +118,7 @@ def test_view_arguments(dt):
              lambda y, R, C: y[:R, :2 * C:2],
              lambda y, R, C: np.ascontiguousarray(y[:, :2 * C])[:, ::2])
     cases = views if dt == np.float64 else views[:1]     # (float32: its 16 lanes)
-    for R, C, make in ((150, 61, _sparse), (9, 33, _mixture), (40, 17, _mixture)):
+    for R, C, make in ((150, 61, _sparse), (9, 33, _mixture), (40, 17, _mixture), (3, 8500, _sparse)):
         x = make(rng, (2 * R, 2 * C + 3), dt)
         for y in (x, -x):
             for v, view in enumerate(cases):
