@@ -2,7 +2,8 @@
 points: the update's RDom spans the largest size over the phases, and a
 reduction over one axis of a non-square array in a loop (`out +=
 a.min(axis=1)` of a 16x5 `a`) raised a false IndexError (the input read over
-[0, 15] in its 5-long axis). Compared with plain Python (min/max and integer
+[0, 15] in its 5-long axis), as did `a.T @ (a @ v)` of a non-square `a` and
+argmin over one axis. Compared with plain Python (min/max and integer
 sums are exact); a read Python refuses is still refused."""
 import numpy as np
 import pytest
@@ -45,6 +46,20 @@ def middle_min_3d(a, n):
     return out
 
 
+def power_steps(a, v, n):
+    for i in range(n):
+        w = a.T @ (a @ v)
+        v = w / np.abs(w).max()
+    return v
+
+
+def rows_argmin(a, n):
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    for i in range(n):
+        out += a.argmin(axis=1)
+    return out
+
+
 def rows_min_and_column(a, k, n):
     out = np.zeros(a.shape[0])
     for i in range(n):
@@ -54,7 +69,7 @@ def rows_min_and_column(a, k, n):
 
 _KERNELS = {fn: ph.pipeline(fn) for fn in
             (rows_min, cols_max, rows_int_sum, rows_min_keepdims, middle_min_3d,
-             rows_min_and_column)}
+             power_steps, rows_argmin, rows_min_and_column)}
 
 _SHAPES_2D = [(16, 5), (5, 16), (4, 3), (3, 3), (7, 1), (1, 7), (0, 4), (4, 0)]
 
@@ -71,7 +86,8 @@ def _check(fn, *args):
     np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("fn", [rows_min, cols_max, rows_int_sum, rows_min_keepdims])
+@pytest.mark.parametrize("fn", [rows_min, cols_max, rows_int_sum, rows_min_keepdims,
+                                rows_argmin])
 def test_one_axis_of_2d(fn):
     rng = np.random.default_rng(25)
     for shape in _SHAPES_2D:
@@ -85,6 +101,15 @@ def test_middle_axis_of_3d():
     rng = np.random.default_rng(26)
     for shape in [(2, 3, 4), (4, 3, 2), (6, 2, 2), (2, 2, 6), (3, 5, 3)]:
         _check(middle_min_3d, rng.random(shape), 3)
+
+
+def test_products_of_a_non_square_matrix():
+    # (a product's order of additions is not BLAS's: close, not equal)
+    rng = np.random.default_rng(28)
+    for shape in [(16, 5), (5, 16), (1, 7), (7, 1)]:
+        a, v = rng.random(shape), rng.random(shape[1])
+        np.testing.assert_allclose(_KERNELS[power_steps](a, v, 3), power_steps(a, v, 3),
+                                   rtol=1e-12)
 
 
 def test_reads_python_refuses_still_raise():
