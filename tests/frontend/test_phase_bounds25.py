@@ -3,7 +3,8 @@ points: the update's RDom spans the largest size over the phases, and a
 reduction over one axis of a non-square array in a loop (`out +=
 a.min(axis=1)` of a 16x5 `a`) raised a false IndexError (the input read over
 [0, 15] in its 5-long axis), as did `a.T @ (a @ v)` of a non-square `a` and
-argmin over one axis. Compared with plain Python (min/max and integer
+argmin over one axis, and `a.min(axis=0).sum()` even of a square `a` (the
+sum's blocks of 8). Compared with plain Python (min/max and integer
 sums are exact); a read Python refuses is still refused."""
 import numpy as np
 import pytest
@@ -29,6 +30,13 @@ def rows_int_sum(a, n):
     out = np.zeros(a.shape[0], dtype=np.int64)
     for i in range(n):
         out += a.sum(axis=1)
+    return out
+
+
+def sum_of_column_mins(a, n):
+    out = np.zeros(a.shape[0])
+    for i in range(n):
+        out += a.min(axis=0).sum()
     return out
 
 
@@ -69,7 +77,7 @@ def rows_min_and_column(a, k, n):
 
 _KERNELS = {fn: ph.pipeline(fn) for fn in
             (rows_min, cols_max, rows_int_sum, rows_min_keepdims, middle_min_3d,
-             power_steps, rows_argmin, rows_min_and_column)}
+             sum_of_column_mins, power_steps, rows_argmin, rows_min_and_column)}
 
 _SHAPES_2D = [(16, 5), (5, 16), (4, 3), (3, 3), (7, 1), (1, 7), (0, 4), (4, 0)]
 
@@ -87,7 +95,7 @@ def _check(fn, *args):
 
 
 @pytest.mark.parametrize("fn", [rows_min, cols_max, rows_int_sum, rows_min_keepdims,
-                                rows_argmin])
+                                rows_argmin, sum_of_column_mins])
 def test_one_axis_of_2d(fn):
     rng = np.random.default_rng(25)
     for shape in _SHAPES_2D:
