@@ -56,7 +56,7 @@ def _nanminmax(b, fn, node):
         take = ir.Or(ops.is_nan(acc), ir.And(ir.Not(ops.is_nan(v)), better))
         return [Val(ir.Select(take, v, acc), a.ty)]
     out = reduction(ac, a, axes, [a.ty], [ir.Const(t, float("nan"))], step, what, node)
-    if ac.phase_run is None and not ac.state.loops and out.view is not None:
+    if ac.phase_run is None and out.view is not None:
         # NumPy's element among ±0 ties (numpy_zero_ties.py)
         out = numpy_choice(ac, a, out, axes, True, what, node, join_out=True)
     # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)

@@ -309,7 +309,7 @@ def minmax(ac, a, axes, is_min, node):
     # (an integer min/max stays one update over the array: LLVM vectorizes it)
     hint = _across_iterations if whole and ac.state.loops and t.is_float() else None
     out = reduction(ac, a, axes, [a.ty], [ident], step, name, node, hint=hint)
-    if t.is_float() and ac.phase_run is None and not ac.state.loops and out.view is not None:
+    if t.is_float() and ac.phase_run is None and out.view is not None:
         # NumPy's element among ±0 ties (numpy_zero_ties.py: the last axis)
         out = numpy_choice(ac, a, out, axes, False, name, node, join_out=True)
     return out

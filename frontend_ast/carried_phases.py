@@ -204,7 +204,12 @@ class Phases:
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
             pred = inside if pred is None else ir.Select(here, inside, pred)
             for i, v in vals.items():
-                v = ir.substitute(v, s)
+                # computed only at the phase's own points (its `inside`, also
+                # in the predicate): bounds inference bounds the phase's reads
+                # of inputs by its sizes, not by the RDom's extents, which are
+                # the largest over the phases (a.min(axis=1) of a 16x5 `a`
+                # does not read columns 5..15)
+                v = lazy(inside, ir.substitute(v, s), _zero(v.type))
                 values[i] = v if values[i] is None else lazy(here, v, values[i])
         for m in self.members:
             old = self.call(m, lhs)
@@ -236,6 +241,10 @@ class Phases:
             return ir.Call(n.type, n.name, args + (ir.index(0),) * (D - len(n.args)),
                            ir.FUNC, n.value_index, n.func)
         return None
+
+
+def _zero(ty) -> ir.Expr:
+    return ir.Const(ty, 0)
 
 
 def _all(conds):

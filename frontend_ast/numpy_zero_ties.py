@@ -11,10 +11,12 @@ float64, 16 float32), elements 1 .. F*V (F = (n - 1) // V) to lane
 reduced by GCC's _mm512_reduce_max/min (a fixed preference of lanes,
 `_prio`), then the tail serially: max/min keep the later element of a tie
 there, fmax/fmin (nanmax/nanmin) the earlier one (the accumulator). Among
-the elements equal to a zero result that is the element of greatest `key`
-(`_key`: the tail above the lanes for max/min, below them for fmax/fmin;
-in the lanes the preferred lane, then the later element; x[0] just below
-the elements of the top lane, as it sits in every lane before them).
+the elements equal to a zero result that is the element of greatest key
+(numpy_zero_keys.contiguous_key: the tail above the lanes for max/min,
+below them for fmax/fmin; in the lanes the preferred lane, then the later
+element; x[0] just below the elements of the top lane, as it sits in every
+lane before them). Other loops: numpy_zero_keys.py; which loop NumPy runs
+for a reduction of one axis: `_one_axis_rule`.
 
 The result is computed as before (the serial rule); `numpy_choice` adds a
 second reduction, run only where that result is a zero (an RDom predicate
@@ -39,9 +41,21 @@ from pyhalide.var import RDom
 
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
+from .numpy_zero_keys import (
+    MAX_CHUNK,
+    NONE,
+    POS,
+    buffer_size,
+    chunked_key,
+    const,
+    contiguous_key,
+    line_key,
+    strided_key,
+)
 from .result_order import Unresolved
 from .sum_order import array_layout, memory_order
 from .values import Arr, Val
+from .whole_views import is_whole_view
 
 _AVX512 = ("X86_V4", "AVX512_SKX", "AVX512_ICL", "AVX512_SPR")
 
@@ -59,64 +73,6 @@ def _numpy_runs_avx512() -> bool:
 
 
 MODELLED = _numpy_runs_avx512()
-POS = ir.Int(64)
-NONE = -2**62        # the key of no zero (below every element's)
-_TAIL = 2**40        # max/min: the tail above every lane's key
-_LANE = 2**35        # a lane's preference above its elements' vector index
-
-
-def _c(v):
-    return ir.Const(POS, v)
-
-
-def _prio(lanes: int) -> list[int]:
-    """The preference of each lane in GCC's reduce (higher wins a tie):
-    float64 (8 lanes): bit 0 set wins, then bit 1 clear, then bit 2 clear;
-    float32 (16): bit 0 set, bit 1 set, bit 2 clear, bit 3 clear."""
-    bits = lanes.bit_length() - 1
-    flip = 0b110 if lanes == 8 else 0b1100     # bits where clear wins
-    out = []
-    for lane in range(lanes):
-        q = lane ^ flip
-        out.append(sum(((q >> i) & 1) << (bits - 1 - i) for i in range(bits)))
-    return out
-
-
-def _key(p, n, lanes, fm):
-    """int64 key of flat position p (int64 node, 0 <= p < n) among n
-    elements of a contiguous block (module docstring); fm: the tail keeps
-    the earlier element."""
-    prio = _prio(lanes)
-    tail_start = ir.Add(ir.BitAnd(ir.Sub(n, _c(1)), _c(-lanes)), _c(1))
-    tail = ir.Sub(_c(0), p) if fm else ir.Add(_c(_TAIL), p)
-    return _ranked(p, lanes, prio, _c(max(prio) * _LANE - 1), tail_start, tail)
-
-
-def _strided_key(p, n):
-    """int64 key of position p among n elements of a 1-D strided max/min
-    (NumPy's scalar loop for a non-contiguous reduce: with n >= 9, m0..m7
-    take x[1..8], then each block of 8 after them element by element, a
-    tie to the later; then op(op(op(m0, m1), op(m2, m3)), op(op(m4, m5),
-    op(m6, m7))), the later lane of a tie; op(x[0], that); then the rest
-    serially; n < 9: all serially). x[0] lowest."""
-    blocks = ir.Add(ir.Mul(ir.Div(ir.Sub(n, _c(9)), _c(8)), _c(8)), _c(9))
-    tail_start = ir.Select(ir.LT(n, _c(9)), _c(1), blocks)
-    return _ranked(p, 8, list(range(8)), _c(-1), tail_start, ir.Add(_c(_TAIL), p))
-
-
-def _ranked(p, lanes, prio, first, tail_start, tail):
-    """The key of p: `first` for p = 0, `tail` from tail_start on, else
-    its lane's preference (lane (p - 1) % lanes), then the later element."""
-    pm = ir.Sub(p, _c(1))
-    # the preferences packed 4 bits a lane into one constant (lanes <= 16)
-    packed = sum(v << (4 * ln) for ln, v in enumerate(prio))
-    packed -= 2**64 if packed >= 2**63 else 0       # as an int64 constant
-    shift = ir.Shl(ir.BitAnd(pm, _c(lanes - 1)), _c(2))
-    pr = ir.BitAnd(ir.Shr(_c(packed), shift), _c(15))
-    body = ir.Add(ir.Mul(pr, _c(_LANE)), ir.Shr(pm, _c(lanes.bit_length() - 1)))
-    return ir.Select(ir.EQ(p, _c(0)), first, ir.Select(ir.GE(p, tail_start), tail, body))
-
-
 def _strided(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
@@ -144,6 +100,128 @@ def _strided(operand, axis) -> bool:
     return not all(size_is(arr.shape[j], 1) for j in inner)
 
 
+def _one_axis_rule(operand, axis, fm):
+    """(kind, lines, unit) of NumPy's loop for max/min (fm: fmax/fmin) of one
+    axis that `_strided` says is not innermost with unit stride at compile
+    time, or None where it is not modelled (the serial rule stays; so for
+    max/min of an axis not innermost: it is NumPy's op(out, line)).
+    kind "lines": lines, the axes of the binary loop's lines
+    (`_inner_lines`); kind "reduce": the axis innermost in memory (each
+    line a reduce), lines None; unit: None,
+    or the run-time test that the innermost axis has unit stride (an
+    argument that is a non-contiguous view: its layout (the strides' order,
+    the call's key) gives the innermost axis, not its stride), NumPy's loop
+    where it holds, else for the innermost axis the strided reduce's scalar
+    8-unroll (strided_key), for lines the strided binary loop's."""
+    view = operand.view
+    layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
+    image = getattr(view[0], "image", None) if view is not None else None
+    if isinstance(layout, tuple) and image is not None:
+        perm, merges = layout       # (the axes longer than 1 by decreasing stride)
+        if axis not in perm:
+            return None
+        unit = _unit_inner_stride(operand)
+        if axis == perm[-1]:
+            return "reduce", None, unit
+        pos = perm.index(axis)
+        if not fm or not all(merges[pos + 1:]):
+            return None
+        return "lines", perm[pos + 1:], unit
+    if not fm:
+        return None
+    lines = _inner_lines(operand, axis)
+    return None if lines is None else ("lines", lines, None)
+
+
+def _several_axes_rule(operand, axes):
+    """(kind, axes, None) of NumPy's loop for a reduction of several axes
+    but not all of a new array or a whole C or Fortran argument (one run of
+    memory), in memory order: the reduced axes innermost: "reduce" (each
+    line a contiguous reduce); the innermost axis kept: "lines", the kept
+    axes inside the last reduced one (the binary loop's lines); else
+    "rows", the reduced axes inside the last kept one (one contiguous
+    reduce per row, from the result so far: chunked_key). None where the
+    layout is not known."""
+    view = operand.view
+    if view is not None and not (is_whole_view(operand) and
+                                 array_layout(view[0]) in ("C", "F")):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    if not all(merges):
+        return None
+    last_kept = max(i for i, k in enumerate(order) if k not in axes)
+    run = order[last_kept + 1:]
+    if len(run) == len(axes):
+        return "reduce", None, None
+    if run:
+        return "rows", run, None
+    last = max(i for i, k in enumerate(order) if k in axes)
+    return "lines", order[last + 1:], None
+
+
+def _inner_lines(operand, axis):
+    """The axes inside `axis` in memory (outermost first) where NumPy's
+    fmax/fmin of axis `axis` is its binary loop over contiguous lines of
+    them (out[q] = op(out[q], x[j, q]) for j in order, q the flat position
+    in the line): a new array or a whole C or Fortran argument, the axes
+    inside `axis` one run of memory. None where that is not known."""
+    if operand.view is not None and not (
+            is_whole_view(operand) and array_layout(operand.view[0]) in ("C", "F")):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    pos = order.index(axis)
+    inner = order[pos + 1:]
+    if not inner or not all(merges[pos + 1:]):
+        return None
+    return inner
+
+
+def _whole_key(operand, p, n, sizes, lanes, fm):
+    """The key of flat position p (memory order) among the n elements of a
+    reduction of every axis of an operand of 2 or more axes: NumPy's
+    iteration after it merges axes (memory_order's merges). One run of
+    memory: a contiguous reduce, or for an argument with a step in its
+    innermost axis (a run-time test) the strided reduce's 8-unroll. Rows
+    that do not merge (one place): the buffered iteration (chunked_key;
+    rows longer than BUFFER one by one). Else (more places, rows longer
+    than MAX_CHUNK): the contiguous reduce in memory order (not NumPy's:
+    docs/numpy_zero_ties25.md)."""
+    contiguous = contiguous_key(p, n, lanes, fm)
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return contiguous
+    if list(merges).count(False) == 1:
+        split = list(merges).index(False) + 1
+        row = const(1)
+        for k in order[split:]:
+            row = ir.Mul(row, ops.cast(POS, sizes[k]))
+        return ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                         chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
+    unit = _unit_inner_stride(operand) if all(merges) else None
+    return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
+
+
+def _unit_inner_stride(operand):
+    """For a whole argument that is a non-contiguous view (its layout the
+    strides' order), the run-time test that its innermost axis in memory
+    has unit stride; None for other operands (their stride is known)."""
+    view = operand.view
+    if view is None or not is_whole_view(operand):
+        return None
+    layout, image = array_layout(view[0]), getattr(view[0], "image", None)
+    if not isinstance(layout, tuple) or image is None or not layout[0]:
+        return None
+    stride = image.dim(operand.ndim - 1 - layout[0][-1]).stride().node
+    return ir.EQ(stride, ir.index(1))
+
+
 def _order(operand):
     """NumPy's visiting order of the operand's axes (outermost first): its
     memory order (C order where that is chosen at run time)."""
@@ -166,11 +244,18 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     nd = operand.ndim
     whole = len(axes) == nd
     strided = whole and nd == 1 and _strided(operand, 0)
-    if not MODELLED or (strided and fm) or operand.ty.dtype.itemsize not in (4, 8) or \
+    if not MODELLED or operand.ty.dtype.itemsize not in (4, 8) or \
             not operand.ty.is_float():
         return out      # (float16, longdouble: other loops; complex: no zero ties)
-    if not whole and (len(axes) != 1 or _strided(operand, axes[0])):
-        return out      # (_strided: the axis is innermost in memory, unit stride)
+    rule = None
+    if not whole and len(axes) == 1 and _strided(operand, axes[0]):
+        rule = _one_axis_rule(operand, axes[0], fm)
+        if rule is None:
+            return out
+    elif not whole and len(axes) != 1:
+        rule = _several_axes_rule(operand, axes)
+        if rule is None:
+            return out
     if join_out:
         group = shared_group(out)
     cx = ac.cx
@@ -185,28 +270,48 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     f = ac.new_func(name + "_zeros", arr)
     vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
     fkey = tuple(reversed(vars_))
-    ac.emitter.define(f, fkey, (_c(NONE),), [], None, loc, pure=True, label=name)
+    ac.emitter.define(f, fkey, (const(NONE),), [], None, loc, pure=True, label=name)
     rdom = RDom([(0, sizes[k]) for k in reversed(axes)], "r_" + f.name())
     rvars = {k: rdom[j] for j, k in enumerate(reversed(axes))}
     idx = [rvars[k].node if k in rvars else vars_[kept.index(k)].node for k in range(nd)]
     v = element_node(cx, out.elem([w.node for w in vars_]), vty)
     zero = ir.Const(t, 0.0)
-    n, p = _c(1), None
-    for k in _order(operand) if whole else axes:
+    n, p = const(1), None
+    for k in [k for k in _order(operand) if k in axes]:     # (memory order)
         s = ops.cast(POS, sizes[k])
         n = ir.Mul(n, s)
         i = ops.cast(POS, idx[k])
         p = i if p is None else ir.Add(ir.Mul(p, s), i)
     x = element_node(cx, operand.elem(idx), vty)
     neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
-    rank = _strided_key(p, n) if strided else _key(p, n, lanes, fm)
-    key = ir.Add(ir.Mul(rank, _c(2)), ir.Select(neg, _c(1), _c(0)))
+    if rule is None and whole and nd > 1:
+        rank = _whole_key(operand, p, n, sizes, lanes, fm)
+    elif rule is None:
+        rank = strided_key(p, n, fm) if strided else contiguous_key(p, n, lanes, fm)
+    else:
+        kind, along, unit = rule
+        other = None
+        if kind == "lines":         # (max/min: the later in memory order)
+            rank = line_key(p, idx, sizes, along, lanes) if fm else p
+            other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
+        elif kind == "rows":
+            size = const(1)
+            for k in along:
+                size = ir.Mul(size, ops.cast(POS, sizes[k]))
+            rank = ir.Select(ir.LE(size, const(MAX_CHUNK)), chunked_key(p, n, size, lanes, fm),
+                             ir.Sub(const(0), p) if fm else p)
+        else:                       # the axes innermost: unit stride or not
+            rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
+        rank = rank if unit is None else ir.Select(unit, rank, other)
+    key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
     new = ir.Max(f[fkey].node if fkey else f[()].node, key)
     ac.defs.mark_emitted([new], f)
     loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
     # (the element's test a predicate of its own: a branch, the key computed
     # for the zeros only)
-    ac.emitter.define(f, fkey, (new,), [ir.EQ(v, zero), ir.EQ(x, zero)], rdom, loc, label=name,
+    # (a typing run inside a loop reads placeholders: its Func is dropped)
+    preds = [] if cx.typing else [ir.EQ(v, zero), ir.EQ(x, zero)]
+    ac.emitter.define(f, fkey, (new,), preds, rdom, loc, label=name,
                       loops=loops)
     base = getattr(f, "base", f)
     if group is not None:
@@ -220,7 +325,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         val = element_node(cx, out.elem(i), vty)
         args = tuple(Expr.wrap(j) for j in reversed(i))
         k = (f[args] if args else f[()]).node
-        sign = ir.EQ(ir.BitAnd(k, _c(1)), _c(1))
+        sign = ir.EQ(ir.BitAnd(k, const(1)), const(1))
         return Val(ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val),
                    vty)
     return ArrayExpr(out.shape, vty, elem, node)
