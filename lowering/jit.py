@@ -85,6 +85,7 @@ from .llvm_objects import (
     unlocked_emit,
     unlocked_run,
 )
+from .parallel_loops import has_parallel
 from .runtime import Kernel
 from .runtime_unroll import without_runtime_unrolling
 from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
@@ -193,6 +194,8 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
     """Compile `stmt` into a Kernel (see the module docstring)."""
     options = options or default_options()
     lap = _timer()
+    if has_parallel(stmt):      # its runtime's object, on another core meanwhile
+        parallel_runtime.start_compiling()
     with llvm_lock():
         _dispose_released()
         t, tm, out, ir_text = _build(stmt, name, buffers, params, target, options)

@@ -1,6 +1,7 @@
 """The parallel runtime: a pthread pool written in LLVM IR, JIT-compiled once
 per process, which runs the outlined bodies of parallel loops.
 
+    start_compiling() -> None        compile the pool's object on another thread
     ensure_loaded() -> None          compile/load the pool and register
                                      `pyhalide_par_for` for JIT objects
     set_num_threads(n: int) -> None  total threads (the caller + n-1 workers),
@@ -54,6 +55,7 @@ import ctypes
 import os
 import platform
 import sys
+import threading
 
 import llvmlite.binding as llvm
 
@@ -61,9 +63,10 @@ from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.forksafe import fresh_in_child
 
 from .codegen_llvm import PAR_FOR  # the name generated code calls
-from .llvm_objects import llvm_lock, load_runtime_module
+from .llvm_objects import llvm_lock, load_runtime_module, runtime_object
+from .target import init_llvm
 
-__all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
+__all__ = ["start_compiling", "ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
 
 MAX_THREADS = 1024
@@ -529,17 +532,55 @@ _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 
           "threads": 0}
 
 
+_RUNTIME_NAME = "pyhalide_parallel_runtime"
+# The runtime's object compiled ahead by start_compiling: [] or
+# [{"thread": .., "pid": .., "object": bytes or None}]
+_ahead: list = []
+
+
+def start_compiling() -> None:
+    """Compile the runtime's object on a thread of its own, unless it is
+    loaded or under way: compile_pipeline calls this before the code
+    generation of a kernel with parallel loops (Python on one core; the
+    runtime's ~20 ms of LLVM work then runs on another), and
+    ensure_loaded() takes the object. Nothing is loaded here."""
+    if _state["engine"] is not None or (_ahead and _ahead[0]["pid"] == os.getpid()):
+        return
+    init_llvm()          # (LLVM's targets once, from this thread)
+    job = {"pid": os.getpid(), "object": None}
+
+    def run():
+        try:
+            job["object"] = runtime_object(RUNTIME_IR, _RUNTIME_NAME, unlocked=True)
+        except Exception:           # ensure_loaded compiles it again, reporting the error
+            pass
+    job["thread"] = threading.Thread(target=run, name="pyhalide-runtime-compile", daemon=True)
+    _ahead[:] = [job]
+    job["thread"].start()
+
+
+def _object_ahead():
+    """The object start_compiling made in this process (waiting for it), or None."""
+    if not _ahead or _ahead[0]["pid"] != os.getpid():
+        return None
+    _ahead[0]["thread"].join()
+    return _ahead[0]["object"]
+
+
 def ensure_loaded() -> None:
-    """Compile (or fetch from the object cache) and load the runtime once,
-    and make `pyhalide_par_for` resolvable by JIT objects loaded later."""
+    """Compile (or fetch from the object cache, or take from start_compiling)
+    and load the runtime once, and make `pyhalide_par_for` resolvable by
+    JIT objects loaded later."""
     if _state["engine"] is not None:
         return
     with llvm_lock():   # the LLVM lock first: the order compile_pipeline uses
         if _state["engine"] is not None:
             return
         engine, addrs = load_runtime_module(
-            RUNTIME_IR, "pyhalide_parallel_runtime",
-            [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"])
+            RUNTIME_IR, _RUNTIME_NAME,
+            [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"],
+            _object_ahead())
+        _ahead.clear()
         llvm.add_symbol(PAR_FOR, addrs[PAR_FOR])
         _state["init"] = ctypes.CFUNCTYPE(None)(addrs["pyhalide_rt_init"])
         _state["start"] = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(

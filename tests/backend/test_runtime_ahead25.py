@@ -1,0 +1,108 @@
+"""The parallel runtime's object compiled ahead (parallel_runtime.start_compiling:
+compile_pipeline starts it on another thread before the code generation of a
+kernel with parallel loops) and llvmlite's lock renewed in a forked child
+(llvm_objects). Each check runs in a fresh process: the runtime is compiled
+once per process."""
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A parallel Func pipeline compared with NumPy, after `before` ran.
+_SCRIPT = """
+import os, threading
+os.environ["PYHALIDE_CACHE_DIR"] = "0"
+import numpy as np
+import pyhalide as ph
+from pyhalide.ir.config import override
+from pyhalide.lowering import parallel_runtime as R
+
+compiles = []            # (unlocked, thread name) of each runtime compile
+real = R.runtime_object
+
+def spy(ir_text, name, unlocked=False):
+    compiles.append((unlocked, threading.current_thread().name))
+    if FAIL_AHEAD and unlocked:
+        raise RuntimeError("compile ahead failed")
+    return real(ir_text, name, unlocked)
+
+R.runtime_object = spy
+FAIL_AHEAD = {fail}
+
+def check():
+    x, y, f = ph.Var("x"), ph.Var("y"), ph.Func("f")
+    f[x, y] = x * 3 + y * y
+    f.parallel(y)
+    with override(num_threads=2):
+        got = np.asarray(f.realize([37, 53]))
+    want = np.arange(37)[None, :] * 3 + (np.arange(53) ** 2)[:, None]
+    assert np.array_equal(got, want), (got, want)
+
+check()
+print("COMPILES", compiles)
+"""
+
+
+def _run(script: str) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", script], env=env, check=False,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_the_runtime_is_compiled_ahead_once_on_its_own_thread():
+    out = _run(_SCRIPT.format(fail=False))
+    assert "COMPILES [(True, 'pyhalide-runtime-compile')]" in out
+
+
+def test_a_failed_compile_ahead_is_compiled_again_at_load():
+    """(the compile at load is llvm_objects.load_runtime_module's own: the
+    spy does not see it; the kernel's result shows the runtime loaded)"""
+    out = _run(_SCRIPT.format(fail=True))
+    assert "COMPILES [(True, 'pyhalide-runtime-compile')]" in out
+
+
+def test_a_child_forked_while_a_thread_is_inside_llvmlite_compiles():
+    """llvmlite's lock held by another thread at the fork (as a compile
+    thread holds it while it parses): the child compiles and runs a
+    kernel (before llvm_objects renewed that lock, the child hung)."""
+    script = textwrap.dedent("""
+        import os, threading, time
+        os.environ["PYHALIDE_CACHE_DIR"] = "0"
+        import numpy as np
+        import pyhalide as ph
+        from llvmlite.binding import ffi
+        held, release = threading.Event(), threading.Event()
+
+        def hold():
+            with ffi.lib._lock:
+                held.set()
+                release.wait()
+        t = threading.Thread(target=hold)
+        t.start()
+        held.wait()
+        pid = os.fork()
+        if pid == 0:
+            x, f = ph.Var("x"), ph.Func("f")
+            f[x] = x * 5 - 2
+            ok = np.array_equal(np.asarray(f.realize([20])), np.arange(20) * 5 - 2)
+            os._exit(0 if ok else 1)
+        for _ in range(600):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            raise SystemExit("the child hung")
+        release.set()
+        t.join()
+        assert os.waitstatus_to_exitcode(status) == 0, status
+        print("CHILD OK")
+    """)
+    assert "CHILD OK" in _run(script)
