@@ -68,7 +68,7 @@ import llvmlite.binding as llvm
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.lru import capacity
 
-from . import codegen_trig, parallel_runtime
+from . import codegen_trig, interrupt, native_entry, parallel_runtime, runtime_ahead
 from .codegen_text import codegen_text
 from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
@@ -194,8 +194,9 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
     """Compile `stmt` into a Kernel (see the module docstring)."""
     options = options or default_options()
     lap = _timer()
-    if has_parallel(stmt):      # its runtime's object, on another core meanwhile
-        parallel_runtime.start_compiling()
+    # the runtimes this process has not loaded yet, compiled on another core meanwhile
+    runtime_ahead.start((parallel_runtime.ahead_jobs() if has_parallel(stmt) else [])
+                        + native_entry.ahead_jobs() + interrupt.ahead_jobs())
     with llvm_lock():
         _dispose_released()
         t, tm, out, ir_text = _build(stmt, name, buffers, params, target, options)

@@ -1,7 +1,7 @@
 """The parallel runtime: a pthread pool written in LLVM IR, JIT-compiled once
 per process, which runs the outlined bodies of parallel loops.
 
-    start_compiling() -> None        compile the pool's object on another thread
+    ahead_jobs() -> [(name, IR)]     for runtime_ahead.start (none once loaded)
     ensure_loaded() -> None          compile/load the pool and register
                                      `pyhalide_par_for` for JIT objects
     set_num_threads(n: int) -> None  total threads (the caller + n-1 workers),
@@ -55,18 +55,17 @@ import ctypes
 import os
 import platform
 import sys
-import threading
 
 import llvmlite.binding as llvm
 
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.forksafe import fresh_in_child
 
+from . import runtime_ahead
 from .codegen_llvm import PAR_FOR  # the name generated code calls
-from .llvm_objects import llvm_lock, load_runtime_module, runtime_object
-from .target import init_llvm
+from .llvm_objects import llvm_lock, load_runtime_module
 
-__all__ = ["start_compiling", "ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
+__all__ = ["ahead_jobs", "ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
 
 MAX_THREADS = 1024
@@ -533,42 +532,13 @@ _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 
 
 
 _RUNTIME_NAME = "pyhalide_parallel_runtime"
-# The runtime's object compiled ahead by start_compiling: [] or
-# [{"thread": .., "pid": .., "object": bytes or None}]
-_ahead: list = []
-
-
-def start_compiling() -> None:
-    """Compile the runtime's object on a thread of its own, unless it is
-    loaded or under way: compile_pipeline calls this before the code
-    generation of a kernel with parallel loops (Python on one core; the
-    runtime's ~20 ms of LLVM work then runs on another), and
-    ensure_loaded() takes the object. Nothing is loaded here."""
-    if _state["engine"] is not None or (_ahead and _ahead[0]["pid"] == os.getpid()):
-        return
-    init_llvm()          # (LLVM's targets once, from this thread)
-    job = {"pid": os.getpid(), "object": None}
-
-    def run():
-        try:
-            job["object"] = runtime_object(RUNTIME_IR, _RUNTIME_NAME, unlocked=True)
-        except Exception:           # ensure_loaded compiles it again, reporting the error
-            pass
-    job["thread"] = threading.Thread(target=run, name="pyhalide-runtime-compile", daemon=True)
-    _ahead[:] = [job]
-    job["thread"].start()
-
-
-def _object_ahead():
-    """The object start_compiling made in this process (waiting for it), or None."""
-    if not _ahead or _ahead[0]["pid"] != os.getpid():
-        return None
-    _ahead[0]["thread"].join()
-    return _ahead[0]["object"]
+def ahead_jobs() -> list:
+    """[(name, IR)] of the runtime for runtime_ahead.start, or [] once loaded."""
+    return [] if _state["engine"] is not None else [(_RUNTIME_NAME, RUNTIME_IR)]
 
 
 def ensure_loaded() -> None:
-    """Compile (or fetch from the object cache, or take from start_compiling)
+    """Compile (or fetch from the object cache, or take from runtime_ahead)
     and load the runtime once, and make `pyhalide_par_for` resolvable by
     JIT objects loaded later."""
     if _state["engine"] is not None:
@@ -579,8 +549,7 @@ def ensure_loaded() -> None:
         engine, addrs = load_runtime_module(
             RUNTIME_IR, _RUNTIME_NAME,
             [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"],
-            _object_ahead())
-        _ahead.clear()
+            runtime_ahead.take(_RUNTIME_NAME))
         llvm.add_symbol(PAR_FOR, addrs[PAR_FOR])
         _state["init"] = ctypes.CFUNCTYPE(None)(addrs["pyhalide_rt_init"])
         _state["start"] = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(

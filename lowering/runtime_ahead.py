@@ -1,0 +1,73 @@
+"""Objects of the hand-written runtimes compiled ahead, on a thread of their own.
+
+    start(jobs) -> None        jobs: [(name, ir_text)]
+    take(name) -> bytes | None
+
+A process's first compile loads up to three runtimes, each compiled by LLVM
+when first needed (15-25 ms each, disk cache off): the native entry
+trampoline (native_entry.py, when the Kernel is made), the parallel runtime
+(parallel_runtime.py, when a kernel with parallel loops is loaded) and the
+SIGINT handler (interrupt.py, at the first call). jit.compile_pipeline
+starts those not loaded yet before its code generation, which is Python on
+one core: one daemon thread compiles them in order
+(llvm_objects.runtime_object, unlocked: a context, a target machine of its
+own) on another core, and each runtime's loader takes its object from
+here, waiting for it when the thread is still at it. take() gives None for
+a name not started in this process (a forked child starts its own) or whose
+compile failed (the loader compiles it again and reports the error). Each
+object is taken once.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+from pyhalide.ir.forksafe import fresh_in_child
+
+from .llvm_objects import runtime_object
+from .target import init_llvm
+
+__all__ = ["start", "take"]
+
+_jobs: dict = {}          # name -> {"pid", "done": Event, "object": bytes | None}
+_guard = fresh_in_child(sys.modules[__name__], "_guard")
+
+
+def start(jobs) -> None:
+    """Compile the (name, ir_text) `jobs` not under way in this process, in
+    order, on a daemon thread of their own."""
+    pid = os.getpid()
+    with _guard:
+        todo = [(n, text) for n, text in jobs
+                if n not in _jobs or _jobs[n]["pid"] != pid]
+        for n, _ in todo:
+            _jobs[n] = {"pid": pid, "done": threading.Event(), "object": None}
+    if not todo:
+        return
+    init_llvm()           # (LLVM's targets once, from this thread)
+
+    def run():
+        for n, text in todo:
+            job = _jobs[n]
+            try:
+                job["object"] = runtime_object(text, n, unlocked=True)
+            except Exception:       # the loader compiles it again, reporting the error
+                pass
+            finally:
+                job["done"].set()
+    threading.Thread(target=run, name="pyhalide-runtime-compile", daemon=True).start()
+
+
+def take(name: str):
+    """The object of runtime `name` compiled by start() in this process
+    (waiting for it), or None; either way the job is forgotten."""
+    with _guard:
+        job = _jobs.get(name)
+        if job is None or job["pid"] != os.getpid():
+            return None
+    job["done"].wait()
+    with _guard:
+        if _jobs.get(name) is job:
+            del _jobs[name]
+    return job["object"]
