@@ -7,9 +7,11 @@ A process's first compile loads up to three runtimes, each compiled by LLVM
 when first needed (15-25 ms each, disk cache off): the native entry
 trampoline (native_entry.py, when the Kernel is made), the parallel runtime
 (parallel_runtime.py, when a kernel with parallel loops is loaded) and the
-SIGINT handler (interrupt.py, at the first call). jit.compile_pipeline
-starts those not loaded yet before its code generation, which is Python on
-one core: one daemon thread compiles them in order
+SIGINT handler (interrupt.py, at the first call). pipeline.lower starts
+the first and the last when they are not loaded yet, jit.compile_pipeline
+the parallel runtime (and any still not started) before its code
+generation: lowering and code generation are Python on one core, and a
+daemon thread per start() compiles its jobs in order
 (llvm_objects.runtime_object, unlocked: a context, a target machine of its
 own) on another core, and each runtime's loader takes its object from
 here, waiting for it when the thread is still at it. take() gives None for
