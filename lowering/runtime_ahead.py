@@ -2,6 +2,7 @@
 
     start(jobs) -> None        jobs: [(name, ir_text)]
     take(name) -> bytes | None
+    enabled() -> bool          whether start() starts anything
 
 A process's first compile loads up to three runtimes, each compiled by LLVM
 when first needed (15-25 ms each, disk cache off): the native entry
@@ -25,20 +26,41 @@ import os
 import sys
 import threading
 
+from pyhalide.ir.config import config
 from pyhalide.ir.forksafe import fresh_in_child
 
 from .llvm_objects import runtime_object
 from .target import init_llvm
 
-__all__ = ["start", "take"]
+__all__ = ["start", "take", "enabled"]
 
 _jobs: dict = {}          # name -> {"pid", "done": Event, "object": bytes | None}
 _guard = fresh_in_child(sys.modules[__name__], "_guard")
 
 
+def enabled() -> bool:
+    """Whether a core is likely idle for the thread: config.num_threads of at
+    least 2 and a 1-minute load average of at most the core count less one
+    (the compiling process itself counts one). On a busy machine the thread
+    takes a core from the compile: at load 8-9 on 2 cores the first compiles
+    of suite 4 took 10-40 ms longer with it, though the compiling thread's
+    own CPU time went down by 20-40 ms (kernels with parallel loops) and
+    5-10 ms (the others)."""
+    cores = os.cpu_count() or 1
+    workers = config.num_threads if isinstance(config.num_threads, int) else 1
+    if cores < 2 or workers < 2:
+        return False
+    try:
+        return os.getloadavg()[0] <= cores - 1
+    except OSError:
+        return False
+
+
 def start(jobs) -> None:
     """Compile the (name, ir_text) `jobs` not under way in this process, in
-    order, on a daemon thread of their own."""
+    order, on a daemon thread of their own (when enabled())."""
+    if not jobs or not enabled():
+        return
     pid = os.getpid()
     with _guard:
         todo = [(n, text) for n, text in jobs

@@ -31,6 +31,7 @@ def spy(ir_text, name, unlocked=False):
     return real(ir_text, name, unlocked)
 
 R.runtime_object = spy
+R.enabled = lambda: True     # (whatever the machine's load)
 FAIL_AHEAD = {fail}
 
 def check():
@@ -114,3 +115,14 @@ def test_a_child_forked_while_a_thread_is_inside_llvmlite_compiles():
         print("CHILD OK")
     """)
     assert "CHILD OK" in _run(script)
+
+
+def test_nothing_is_compiled_ahead_with_one_thread():
+    """PYHALIDE_NUM_THREADS=1 (config.num_threads 1): no thread of its own;
+    the loaders compile as before (take() has nothing)."""
+    from pyhalide.ir.config import override
+    from pyhalide.lowering import runtime_ahead
+    with override(num_threads=1):
+        assert not runtime_ahead.enabled()
+        runtime_ahead.start([("test_runtime_ahead25_unused", "define void @f() { ret void }")])
+    assert runtime_ahead.take("test_runtime_ahead25_unused") is None
