@@ -219,7 +219,9 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                     debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
                 lap("object cache read")
             else:
-                obj = _compile_object(ir_text, t, tm, options, name)
+                spare = (parallel_runtime.ahead_jobs() if out.uses_parallel else []) + \
+                    native_entry.ahead_jobs()
+                obj = _compile_object(ir_text, t, tm, options, name, spare)
                 lap("optimize + emit object")
                 store_object(key, t, obj)
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
@@ -249,7 +251,8 @@ def _split_count(ir_text: str, workers: int) -> int:
 COLD_WORK_PER_LINE = 0.05
 
 
-def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> bytes:
+def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str,
+                    spare=()) -> bytes:
     """The object code of a module's IR text: its cold tasks (split_cold)
     apart, emitted with LLVM's fast instruction selector and register
     allocator; the rest optimized and emitted as one module, or, when
@@ -258,7 +261,11 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     of the parts: llvm_objects.pack_objects).
     Called under llvm_lock(); the other threads work on objects of their
     own (a context, a target machine, a pass builder) with llvmlite's lock
-    released around the long calls (llvm_objects.unlocked_run/_emit)."""
+    released around the long calls (llvm_objects.unlocked_run/_emit).
+    `spare`: (name, IR) of runtimes the kernel loads next
+    (runtime_ahead.compile_here), compiled by the first thread that finds
+    no part left while another still works (a parallel kernel's largest
+    part is often that other thread's critical path)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
     if options.loop_unrolling and not options.runtime_unrolling:
         ir_text = without_runtime_unrolling(ir_text)
@@ -282,7 +289,7 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
         while not failures:
             with take:
                 if not todo:
-                    return
+                    break
                 i = todo.pop(0)
             start = time.thread_time()
             text, _, is_cold = parts[i]
@@ -296,6 +303,10 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
             except BaseException as exc:       # re-raised by the caller's thread
                 failures.append(exc)
             cpu[i] = time.thread_time() - start
+        else:
+            return
+        if any(o is None for o in objs):     # another thread is still at a part
+            runtime_ahead.compile_here(spare)
     threads = [threading.Thread(target=work, args=(new_machine(t), None),
                                 name=f"pyhalide-llvm-{k}")
                for k in range(1, min(workers, len(parts)))]

@@ -1,6 +1,7 @@
 """Objects of the hand-written runtimes compiled ahead, on a thread of their own.
 
     start(jobs) -> None        jobs: [(name, ir_text)]
+    compile_here(jobs) -> None
     take(name) -> bytes | None
     enabled() -> bool          whether start() starts anything
 
@@ -32,7 +33,7 @@ from pyhalide.ir.forksafe import fresh_in_child
 from .llvm_objects import runtime_object
 from .target import init_llvm
 
-__all__ = ["start", "take", "enabled"]
+__all__ = ["start", "compile_here", "take", "enabled"]
 
 _jobs: dict = {}          # name -> {"pid", "done": Event, "object": bytes | None}
 _guard = fresh_in_child(sys.modules[__name__], "_guard")
@@ -56,35 +57,52 @@ def enabled() -> bool:
         return False
 
 
-def start(jobs) -> None:
-    """Compile the (name, ir_text) `jobs` not under way in this process, in
-    order, on a daemon thread of their own (when enabled())."""
-    if not jobs or not enabled():
-        return
+def _claim(jobs) -> list:
+    """The jobs not under way in this process, now registered as under way."""
     pid = os.getpid()
     with _guard:
         todo = [(n, text) for n, text in jobs
                 if n not in _jobs or _jobs[n]["pid"] != pid]
         for n, _ in todo:
             _jobs[n] = {"pid": pid, "done": threading.Event(), "object": None}
-    if not todo:
-        return
-    init_llvm()           # (LLVM's targets once, from this thread)
+    return todo
 
-    def run():
-        for n, text in todo:
-            job = _jobs[n]
-            try:
-                job["object"] = runtime_object(text, n, unlocked=True)
-            except Exception:       # the loader compiles it again, reporting the error
-                pass
-            finally:
-                job["done"].set()
-    threading.Thread(target=run, name="pyhalide-runtime-compile", daemon=True).start()
+
+def _compile(todo) -> None:
+    for n, text in todo:
+        job = _jobs[n]
+        try:
+            job["object"] = runtime_object(text, n, unlocked=True)
+        except Exception:       # the loader compiles it again, reporting the error
+            pass
+        finally:
+            job["done"].set()
+
+
+def start(jobs) -> None:
+    """Compile the (name, ir_text) `jobs` not under way in this process, in
+    order, on a daemon thread of their own (when enabled())."""
+    if not jobs or not enabled():
+        return
+    todo = _claim(jobs)
+    if todo:
+        init_llvm()           # (LLVM's targets once, from this thread)
+        threading.Thread(target=_compile, args=(todo,), name="pyhalide-runtime-compile",
+                         daemon=True).start()
+
+
+def compile_here(jobs) -> None:
+    """Compile the `jobs` not under way in the calling thread, for take():
+    a compile thread of jit._compile_object that has no part left to do
+    while another still works (no thread of its own: no core taken from
+    the compile)."""
+    todo = _claim(jobs)
+    if todo:
+        _compile(todo)
 
 
 def take(name: str):
-    """The object of runtime `name` compiled by start() in this process
+    """The object of runtime `name` compiled by start() or compile_here() in this process
     (waiting for it), or None; either way the job is forgotten."""
     with _guard:
         job = _jobs.get(name)

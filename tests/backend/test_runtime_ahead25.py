@@ -126,3 +126,49 @@ def test_nothing_is_compiled_ahead_with_one_thread():
         assert not runtime_ahead.enabled()
         runtime_ahead.start([("test_runtime_ahead25_unused", "define void @f() { ret void }")])
     assert runtime_ahead.take("test_runtime_ahead25_unused") is None
+
+
+def test_compile_here_gives_take_an_object_that_loads():
+    import ctypes
+
+    from pyhalide.lowering import runtime_ahead
+    from pyhalide.lowering.llvm_objects import load_runtime_module
+    ir_text = "define i32 @test_runtime_ahead25_seven() {\n  ret i32 7\n}\n"
+    runtime_ahead.compile_here([("test_runtime_ahead25", ir_text)])
+    obj = runtime_ahead.take("test_runtime_ahead25")
+    assert obj is not None
+    engine, addrs = load_runtime_module(ir_text, "test_runtime_ahead25",
+                                        ["test_runtime_ahead25_seven"], obj)
+    assert ctypes.CFUNCTYPE(ctypes.c_int32)(addrs["test_runtime_ahead25_seven"])() == 7
+    assert runtime_ahead.take("test_runtime_ahead25") is None      # taken once
+
+
+def test_an_idle_llvm_thread_compiles_the_runtimes_of_a_split_kernel():
+    """No thread of its own (a busy machine): suite 4's harris, scheduled (a
+    module split in parts), has the runtimes it loads compiled by the
+    compile thread that finishes its parts first; the result is checked."""
+    script = textwrap.dedent("""
+        import os, threading
+        os.environ["PYHALIDE_CACHE_DIR"] = "0"
+        from pyhalide.bench import suite4
+        from pyhalide.ir.config import override
+        from pyhalide.lowering import runtime_ahead as R
+        R.enabled = lambda: False
+        names = []
+        real = R.runtime_object
+
+        def spy(ir_text, name, unlocked=False):
+            names.append(name)
+            return real(ir_text, name, unlocked)
+        R.runtime_object = spy
+        params = {"side_log2": 7, "matmul_side": 64}
+        b = suite4.BENCHMARKS["harris"]
+        data = b.make_data(params)
+        with override(num_threads=2):
+            runner = suite4.build("harris", "ph_sched", data, params)
+            runner.compile()
+            ok, detail = b.check(runner.result(runner.run()), b.truth(data), data)
+        assert ok, detail
+        print("AHEAD", sorted(names))
+    """)
+    assert "AHEAD ['pyhalide_entry_runtime', 'pyhalide_parallel_runtime']" in _run(script)
