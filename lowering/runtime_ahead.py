@@ -85,10 +85,15 @@ def start(jobs) -> None:
     if not jobs or not enabled():
         return
     todo = _claim(jobs)
-    if todo:
-        init_llvm()           # (LLVM's targets once, from this thread)
+    if not todo:
+        return
+    init_llvm()           # (LLVM's targets once, from this thread)
+    try:
         threading.Thread(target=_compile, args=(todo,), name="pyhalide-runtime-compile",
                          daemon=True).start()
+    except RuntimeError:  # no thread to be had: the loaders compile them
+        for n, _ in todo:
+            _jobs[n]["done"].set()
 
 
 def compile_here(jobs) -> None:
