@@ -144,15 +144,19 @@ def test_compile_here_gives_take_an_object_that_loads():
 
 
 def test_an_idle_llvm_thread_compiles_the_runtimes_of_a_split_kernel():
-    """No thread of its own (a busy machine): suite 4's harris, scheduled (a
-    module split in parts), has the runtimes it loads compiled by the
-    compile thread that finishes its parts first; the result is checked."""
+    """No thread of its own (a busy machine): a kernel of two parallel
+    loops, its module split in parts (the split's size limit lowered for
+    the test), has the runtimes it loads compiled by the compile thread
+    that finishes its part first; the result is checked."""
     script = textwrap.dedent("""
-        import os, threading
+        import os
         os.environ["PYHALIDE_CACHE_DIR"] = "0"
-        from pyhalide.bench import suite4
+        import numpy as np
+        import pyhalide as ph
         from pyhalide.ir.config import override
+        from pyhalide.lowering import jit, split_module
         from pyhalide.lowering import runtime_ahead as R
+        jit.MIN_SPLIT_LINES = split_module.MIN_SPLIT_LINES = 10
         R.enabled = lambda: False
         names = []
         real = R.runtime_object
@@ -161,14 +165,17 @@ def test_an_idle_llvm_thread_compiles_the_runtimes_of_a_split_kernel():
             names.append(name)
             return real(ir_text, name, unlocked)
         R.runtime_object = spy
-        params = {"side_log2": 7, "matmul_side": 64}
-        b = suite4.BENCHMARKS["harris"]
-        data = b.make_data(params)
-        with override(num_threads=2):
-            runner = suite4.build("harris", "ph_sched", data, params)
-            runner.compile()
-            ok, detail = b.check(runner.result(runner.run()), b.truth(data), data)
-        assert ok, detail
+        x, y, f, g = ph.Var("x"), ph.Var("y"), ph.Func("f"), ph.Func("g")
+        f[x, y] = x * 7 - y
+        g[x, y] = f[x, y] * 2 + f[x, y] * y
+        f.compute_root().parallel(y)
+        g.parallel(y)
+        with override(num_threads=2, debug=1):
+            got = np.asarray(g.realize([23, 19]))
+        xs, ys = np.arange(23)[None, :], np.arange(19)[:, None]
+        want = (xs * 7 - ys) * 2 + (xs * 7 - ys) * ys
+        assert np.array_equal(got, want)
         print("AHEAD", sorted(names))
     """)
-    assert "AHEAD ['pyhalide_entry_runtime', 'pyhalide_parallel_runtime']" in _run(script)
+    out = _run(script)
+    assert "AHEAD ['pyhalide_entry_runtime', 'pyhalide_parallel_runtime']" in out
