@@ -64,11 +64,11 @@ class _Collapse(ir.Mutator):
 
 def collapse_clamps(e, **simplify_options):
     """e simplified with the rewrites above applied until nothing changes
-    (at most _ROUNDS rounds); the same value as e for every input."""
+    (at most _ROUNDS rounds of rewrites, each simplified); the same value as e for every input."""
     e = simplify(e, **simplify_options)
     for _ in range(_ROUNDS):
-        out = simplify(_Collapse().mutate(e), **simplify_options)
-        if ir.equal(out, e):
+        out = _Collapse().mutate(e)
+        if out is e:                # (no rewrite applied: e is the same object)
             break
-        e = out
+        e = simplify(out, **simplify_options)
     return e
