@@ -23,6 +23,7 @@ from pyhalide.ir.ops import substitute_exprs
 
 from . import access_rules as rules
 from .cancelling_bounds import rvar_ranges, tightened_bounds
+from .clamp_chains import collapse_clamps
 from .context import (
     LoweringContext,
     buffer_name,
@@ -677,7 +678,8 @@ class _Bounds:
         needed = {key: _conditional_hull(parts) for key, parts in needed.items()}
         asserts = overflow_asserts(obligations, "the reads of input buffers", self.ranges)
         for (img, i), iv in sorted(needed.items(), key=lambda kv: kv[0]):
-            lo, hi = _s(iv.lo), _s(iv.hi)
+            lo = collapse_clamps(iv.lo, assume_no_overflow=True)
+            hi = collapse_clamps(iv.hi, assume_no_overflow=True)
             bmin = geometry(img, "min", i)
             bmax = ir.Sub(ir.Add(bmin, geometry(img, "extent", i)), ir.index(1))
             ok = ir.Or(ir.LT(hi, lo), ir.And(ir.LE(bmin, lo), ir.LE(hi, bmax)))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from .parallel_loops import has_parallel
 from .simplify import simplify
 
 
@@ -45,16 +46,6 @@ def _tail_stores(s: ir.Stmt, loop: str) -> list:
             return [s]
         else:
             return []
-
-
-def _has_parallel(s: ir.Stmt) -> bool:
-    stack = [s]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ir.For) and x.kind == ir.ForKind.PARALLEL:
-            return True
-        stack.extend(c for c in ir.children(x) if isinstance(c, ir.Stmt))
-    return False
 
 
 class _Stores(ir.Visitor):
@@ -172,7 +163,7 @@ class _Carry(ir.Mutator):
         if s.kind != ir.ForKind.SERIAL or not isinstance(s.min, ir.Const):
             return s
         tails = _tail_stores(s.body, s.name)
-        if not tails or _has_parallel(s.body):
+        if not tails or has_parallel(s.body):
             return s        # (a parallel loop inside would read the scratch from other threads)
         counts = _Stores()
         counts.visit(s.body)

@@ -7,6 +7,7 @@ when the kernel ends.
                                      (`never` outside the main thread or
                                      without a handler), not cleared
     in_main_thread() -> bool
+    ahead_jobs() -> [(name, IR)]     for runtime_ahead.start (none once loaded)
     stopped_by_signal() -> None      after a call stopped by its flag: run the
                                      Python signal handlers (which may raise)
 
@@ -53,9 +54,11 @@ import signal
 import sys
 import threading
 
+from . import runtime_ahead
 from .llvm_objects import load_runtime_module
 
-__all__ = ["cancel_flag_for_call", "cancel_address", "in_main_thread", "stopped_by_signal"]
+__all__ = ["cancel_flag_for_call", "cancel_address", "in_main_thread", "stopped_by_signal",
+           "ahead_jobs"]
 
 _SIGINT = int(signal.SIGINT)
 _SA_SIGINFO = 4
@@ -100,9 +103,20 @@ _state: dict = {"loaded": False, "usable": sys.platform.startswith("linux"),
                 "seen": object(), "installed": False}
 
 
+_RUNTIME_NAME = "pyhalide_sigint_runtime"
+
+
+def ahead_jobs() -> list:
+    """[(name, IR)] of the handler for runtime_ahead.start, or [] once
+    loaded (or where it is not used: off Linux, outside the main thread)."""
+    if _state["loaded"] or not _state["usable"] or not in_main_thread():
+        return []
+    return [(_RUNTIME_NAME, RUNTIME_IR)]
+
+
 def _load():
-    engine, addrs = load_runtime_module(RUNTIME_IR, "pyhalide_sigint_runtime",
-                                        ["pyhalide_rt_on_sigint"])
+    engine, addrs = load_runtime_module(RUNTIME_IR, _RUNTIME_NAME, ["pyhalide_rt_on_sigint"],
+                                        runtime_ahead.take(_RUNTIME_NAME))
     _state["engine"] = engine     # never released: the handler stays installed
     _state["handler"] = addrs["pyhalide_rt_on_sigint"]
     for name, ctype in (("flag", ctypes.c_int64), ("prev", ctypes.c_void_p),

@@ -68,7 +68,7 @@ import llvmlite.binding as llvm
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.lru import capacity
 
-from . import codegen_trig, parallel_runtime
+from . import codegen_trig, interrupt, native_entry, parallel_runtime, runtime_ahead
 from .codegen_text import codegen_text
 from .gc_pause import cycle_collection_paused
 from .llvm_objects import (
@@ -85,6 +85,7 @@ from .llvm_objects import (
     unlocked_emit,
     unlocked_run,
 )
+from .parallel_loops import has_parallel
 from .runtime import Kernel
 from .runtime_unroll import without_runtime_unrolling
 from .split_module import MIN_SPLIT_LINES, split_cold, split_parts
@@ -193,6 +194,9 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
     """Compile `stmt` into a Kernel (see the module docstring)."""
     options = options or default_options()
     lap = _timer()
+    # the runtimes this process has not loaded yet, compiled on another core meanwhile
+    runtime_ahead.start((parallel_runtime.ahead_jobs() if has_parallel(stmt) else [])
+                        + native_entry.ahead_jobs() + interrupt.ahead_jobs())
     with llvm_lock():
         _dispose_released()
         t, tm, out, ir_text = _build(stmt, name, buffers, params, target, options)
@@ -215,7 +219,9 @@ def compile_pipeline(stmt, name, buffers, params, *, target=None,
                     debug_print(3, "; (optimized IR and assembly not regenerated: object cache hit)")
                 lap("object cache read")
             else:
-                obj = _compile_object(ir_text, t, tm, options, name)
+                spare = (parallel_runtime.ahead_jobs() if out.uses_parallel else []) + \
+                    native_entry.ahead_jobs()
+                obj = _compile_object(ir_text, t, tm, options, name, spare)
                 lap("optimize + emit object")
                 store_object(key, t, obj)
             engine, address = load_entry(obj, t, tm, out.entry_name, out.uses_parallel)
@@ -245,7 +251,8 @@ def _split_count(ir_text: str, workers: int) -> int:
 COLD_WORK_PER_LINE = 0.05
 
 
-def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> bytes:
+def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str,
+                    spare=()) -> bytes:
     """The object code of a module's IR text: its cold tasks (split_cold)
     apart, emitted with LLVM's fast instruction selector and register
     allocator; the rest optimized and emitted as one module, or, when
@@ -254,7 +261,11 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
     of the parts: llvm_objects.pack_objects).
     Called under llvm_lock(); the other threads work on objects of their
     own (a context, a target machine, a pass builder) with llvmlite's lock
-    released around the long calls (llvm_objects.unlocked_run/_emit)."""
+    released around the long calls (llvm_objects.unlocked_run/_emit).
+    `spare`: (name, IR) of runtimes the kernel loads next
+    (runtime_ahead.compile_here), compiled by the first thread that finds
+    no part left while another still works (a parallel kernel's largest
+    part is often that other thread's critical path)."""
     workers = config.num_threads if isinstance(config.num_threads, int) else 1
     if options.loop_unrolling and not options.runtime_unrolling:
         ir_text = without_runtime_unrolling(ir_text)
@@ -278,7 +289,7 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
         while not failures:
             with take:
                 if not todo:
-                    return
+                    break
                 i = todo.pop(0)
             start = time.thread_time()
             text, _, is_cold = parts[i]
@@ -292,6 +303,10 @@ def _compile_object(ir_text: str, t, tm, options: JitOptions, name: str) -> byte
             except BaseException as exc:       # re-raised by the caller's thread
                 failures.append(exc)
             cpu[i] = time.thread_time() - start
+        else:
+            return
+        if any(o is None for o in objs):     # another thread is still at a part
+            runtime_ahead.compile_here(spare)
     threads = [threading.Thread(target=work, args=(new_machine(t), None),
                                 name=f"pyhalide-llvm-{k}")
                for k in range(1, min(workers, len(parts)))]

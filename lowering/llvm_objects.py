@@ -13,7 +13,8 @@ and the hand-written runtimes (parallel_runtime.py, interrupt.py) share.
     pack_objects(objs) -> bytes; unpack_objects(blob) -> [bytes]
     new_machine(target, opt=3) -> a TargetMachine of its own (another thread's)
     unlocked_run(mpm, module, pb), unlocked_emit(tm, module, use_object=True) -> bytes
-    load_runtime_module(ir_text, name, symbols) -> (engine, {symbol: address})
+    runtime_object(ir_text, name, unlocked=False) -> bytes
+    load_runtime_module(ir_text, name, symbols, obj=None) -> (engine, {symbol: address})
 
 An object's key hashes its unoptimized IR text, the target, the options and
 the llvmlite/LLVM/pyhalide versions; objects are cached on disk under it
@@ -44,7 +45,7 @@ from . import disk_cache
 from .target import Target, init_llvm, parse_target
 
 __all__ = ["JitOptions", "default_options", "llvm_lock", "target_machine", "new_machine", "object_key",
-           "cached_object", "store_object", "load_object", "load_runtime_module",
+           "cached_object", "store_object", "load_object", "load_runtime_module", "runtime_object",
            "pack_objects", "unpack_objects", "unlocked_run", "unlocked_emit"]
 
 
@@ -108,6 +109,11 @@ def default_options() -> JitOptions:
 
 # LLVM objects below are not thread-safe: one lock (a fresh one in a forked child)
 _lock = fresh_in_child(sys.modules[__name__], "_lock", threading.RLock)
+# llvmlite's own lock around each call into LLVM (an RLock inside one object
+# that every wrapped function holds): the threads of jit._compile_object and
+# parallel_runtime.start_compiling take it for short calls (parsing, pass
+# builders) while another thread may fork; a forked child gets it unlocked.
+fresh_in_child(ffi.lib._lock, "_lock", threading.RLock)
 _machines: dict = {}                 # target.key() -> TargetMachine (optimize + emit)
 
 
@@ -248,40 +254,61 @@ _RUNTIME_PASSES = ("add_always_inliner_pass", "add_sroa_pass", "add_instruction_
                    "add_simplify_cfg_pass")
 
 
-def _optimize_light(mod, tm):
+def _optimize_light(mod, tm, unlocked: bool = False):
     """_RUNTIME_PASSES (SROA, instcombine, CFG simplification): 4 ms instead
     of the 55 ms of the full level-2 pipeline, for code whose loops are
-    spin-waits and chunk claims."""
+    spin-waits and chunk claims (`unlocked`: see unlocked_run)."""
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
     mpm = llvm.create_new_module_pass_manager()
     for add in _RUNTIME_PASSES:
         getattr(mpm, add)()
-    mpm.run(mod, pb)
+    if unlocked:
+        unlocked_run(mpm, mod, pb)
+    else:
+        mpm.run(mod, pb)
     return mod
 
 
-def load_runtime_module(ir_text: str, name: str, symbols):
-    """Compile hand-written runtime IR for the host (through the object
-    cache) and load it; return (engine, {symbol: address}). The IR gets a
-    short pass list (_optimize_light): the parallel runtime compiles in
-    about 40 instead of 90 ms, with no measurable change in dispatch, call
-    or scaling times (suite 3) or in blur's paired ratio to Halide (three
-    15-round pairs each; blur's run-to-run spread is about ±5%)."""
+def runtime_object(ir_text: str, name: str, unlocked: bool = False) -> bytes:
+    """The host object of hand-written runtime IR, through the object cache.
+    The IR gets a short pass list (_optimize_light): the parallel runtime
+    compiles in about 40 instead of 90 ms, with no measurable change in
+    dispatch, call or scaling times (suite 3) or in blur's paired ratio to
+    Halide (three 15-round pairs each; blur's run-to-run spread is about
+    ±5%). `unlocked`: for a thread other than the one holding llvm_lock()
+    (parallel_runtime.start_compiling): the module in a context of its own,
+    a target machine of its own, the passes and code generation without
+    llvmlite's lock (unlocked_run, unlocked_emit)."""
+    t = parse_target("host")
+    # (the key names the pass list: the JitOptions level is not used here)
+    key = object_key(ir_text + "\n; passes: " + ",".join(_RUNTIME_PASSES), t, JitOptions())
+    obj = cached_object(key, t)
+    if obj is not None:
+        debug_print(1, f"pyhalide: {name}: object cache hit")
+        return obj
+    if unlocked:
+        tm = new_machine(t)
+        mod = llvm.parse_assembly(ir_text, context=llvm.create_context())
+    else:
+        tm = target_machine(t)
+        mod = llvm.parse_assembly(ir_text)
+    mod.triple = t.triple
+    mod.data_layout = str(tm.target_data)
+    mod = _optimize_light(mod, tm, unlocked)
+    obj = unlocked_emit(tm, mod) if unlocked else tm.emit_object(mod)
+    store_object(key, t, obj)
+    return obj
+
+
+def load_runtime_module(ir_text: str, name: str, symbols, obj: bytes | None = None):
+    """Compile hand-written runtime IR for the host (runtime_object; `obj`:
+    that object, compiled already) and load it; return (engine,
+    {symbol: address})."""
     t = parse_target("host")
     with _lock:
         tm = target_machine(t)
-        # (the key names the pass list: the JitOptions level is not used here)
-        key = object_key(ir_text + "\n; passes: " + ",".join(_RUNTIME_PASSES), t, JitOptions())
-        obj = cached_object(key, t)
         if obj is None:
-            mod = llvm.parse_assembly(ir_text)
-            mod.triple = t.triple
-            mod.data_layout = str(tm.target_data)
-            mod = _optimize_light(mod, tm)
-            obj = tm.emit_object(mod)
-            store_object(key, t, obj)
-        else:
-            debug_print(1, f"pyhalide: {name}: object cache hit")
+            obj = runtime_object(ir_text, name)
         engine, addresses = load_object(obj, t, symbols, tm)
     return engine, dict(zip(symbols, addresses))
 

@@ -3,6 +3,7 @@ call path.
 
     entry_function(entry, args, err, head, items=()) -> (call, block) or None
     MISALIGNED                       what `call` returns for a misaligned array
+    ahead_jobs() -> [(name, IR)]     for runtime_ahead.start (none once loaded)
 
 `call(*arrays)` is a builtin (METH_FASTCALL) that
 
@@ -38,10 +39,11 @@ import ctypes
 
 import llvmlite.binding as llvm
 
+from . import runtime_ahead
 from .codegen_llvm import CANCEL_SLOT
 from .llvm_objects import llvm_lock, load_runtime_module
 
-__all__ = ["entry_function", "MISALIGNED"]
+__all__ = ["entry_function", "ahead_jobs", "MISALIGNED"]
 
 _API = ("PyEval_SaveThread", "PyEval_RestoreThread", "PyLong_FromLong", "PyLong_AsVoidPtr")
 MISALIGNED = 1 << 40     # returned instead of calling (entries return int32)
@@ -118,6 +120,13 @@ class _MethodDef(ctypes.Structure):
 
 
 _state: dict = {"def": None, "failed": False}
+_RUNTIME_NAME = "pyhalide_entry_runtime"
+
+
+def ahead_jobs() -> list:
+    """[(name, IR)] of the trampoline for runtime_ahead.start, or [] once
+    loaded (or found unavailable)."""
+    return [] if _state["def"] is not None or _state["failed"] else [(_RUNTIME_NAME, RUNTIME_IR)]
 
 
 def _load() -> bool:
@@ -137,8 +146,8 @@ def _load() -> bool:
             return False
         for name, addr in api.items():
             llvm.add_symbol(name, addr)
-        engine, addrs = load_runtime_module(RUNTIME_IR, "pyhalide_entry_runtime",
-                                            ["pyhalide_rt_enter"])
+        engine, addrs = load_runtime_module(RUNTIME_IR, _RUNTIME_NAME, ["pyhalide_rt_enter"],
+                                            runtime_ahead.take(_RUNTIME_NAME))
         make.restype = ctypes.py_object
         make.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.c_void_p]
         mdef = _MethodDef(b"kernel_entry", addrs["pyhalide_rt_enter"], _METH_FASTCALL, None)

@@ -1,6 +1,7 @@
 """The parallel runtime: a pthread pool written in LLVM IR, JIT-compiled once
 per process, which runs the outlined bodies of parallel loops.
 
+    ahead_jobs() -> [(name, IR)]     for runtime_ahead.start (none once loaded)
     ensure_loaded() -> None          compile/load the pool and register
                                      `pyhalide_par_for` for JIT objects
     set_num_threads(n: int) -> None  total threads (the caller + n-1 workers),
@@ -60,10 +61,11 @@ import llvmlite.binding as llvm
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.forksafe import fresh_in_child
 
+from . import runtime_ahead
 from .codegen_llvm import PAR_FOR  # the name generated code calls
 from .llvm_objects import llvm_lock, load_runtime_module
 
-__all__ = ["ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
+__all__ = ["ahead_jobs", "ensure_loaded", "set_num_threads", "num_threads", "worker_chunks", "PAR_FOR",
            "MAX_THREADS"]
 
 MAX_THREADS = 1024
@@ -529,17 +531,25 @@ _state = {"engine": None, "start": None, "stop": None, "init": None, "running": 
           "threads": 0}
 
 
+_RUNTIME_NAME = "pyhalide_parallel_runtime"
+def ahead_jobs() -> list:
+    """[(name, IR)] of the runtime for runtime_ahead.start, or [] once loaded."""
+    return [] if _state["engine"] is not None else [(_RUNTIME_NAME, RUNTIME_IR)]
+
+
 def ensure_loaded() -> None:
-    """Compile (or fetch from the object cache) and load the runtime once,
-    and make `pyhalide_par_for` resolvable by JIT objects loaded later."""
+    """Compile (or fetch from the object cache, or take from runtime_ahead)
+    and load the runtime once, and make `pyhalide_par_for` resolvable by
+    JIT objects loaded later."""
     if _state["engine"] is not None:
         return
     with llvm_lock():   # the LLVM lock first: the order compile_pipeline uses
         if _state["engine"] is not None:
             return
         engine, addrs = load_runtime_module(
-            RUNTIME_IR, "pyhalide_parallel_runtime",
-            [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"])
+            RUNTIME_IR, _RUNTIME_NAME,
+            [PAR_FOR, "pyhalide_rt_init", "pyhalide_rt_start", "pyhalide_rt_stop"],
+            runtime_ahead.take(_RUNTIME_NAME))
         llvm.add_symbol(PAR_FOR, addrs[PAR_FOR])
         _state["init"] = ctypes.CFUNCTYPE(None)(addrs["pyhalide_rt_init"])
         _state["start"] = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(

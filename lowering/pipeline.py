@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
 
+from . import interrupt, native_entry, runtime_ahead
 from .access_checks import add_access_checks
 from .assert_fast_path import assert_fast_path
 from .bounds_inference import infer_bounds
@@ -120,7 +121,13 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None,
     first collection about 0.1 s). `rows`: extent name -> its value now,
     for specialize_rows. `in_place`: output Func name -> the input image
     its pure definition copies, for the in-place variant (in_place.py:
-    InPlaceRefused where it does not apply)."""
+    InPlaceRefused where it does not apply). A full lowering (no
+    `stop_after`) is for a compile: the runtimes a kernel needs that this
+    process has not loaded yet are compiled meanwhile on another core
+    (runtime_ahead.py; the parallel runtime from jit.compile_pipeline, which
+    knows whether the kernel has parallel loops)."""
+    if stop_after is None:
+        runtime_ahead.start(native_entry.ahead_jobs() + interrupt.ahead_jobs())
     with cycle_collection_paused():
         try:
             return _lower(outputs, env, inputs, params, dense, stop_after, rows, in_place)

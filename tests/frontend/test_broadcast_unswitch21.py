@@ -120,6 +120,8 @@ def eval_expr(e, scope):
         return eval_expr(e.value, scope)
     if isinstance(e, ir.Load):          # an input whose element i is i * 7 % 13
         return eval_expr(e.index, scope) * 7 % 13
+    if isinstance(e, ir.Select):
+        return eval_expr(e.true_value if eval_expr(e.condition, scope) else e.false_value, scope)
     ops = {ir.Add: lambda a, b: a + b, ir.Sub: lambda a, b: a - b, ir.Mul: lambda a, b: a * b,
            ir.Min: min, ir.Max: max, ir.LT: lambda a, b: a < b, ir.LE: lambda a, b: a <= b,
            ir.GT: lambda a, b: a > b, ir.GE: lambda a, b: a >= b, ir.EQ: lambda a, b: a == b,
