@@ -107,7 +107,7 @@ class _Mods(ir.Visitor):
         self.visit_children(e)
 
 
-def _bound_names(s: ir.For):
+def bound_names(s: ir.For):
     """The loop's variable and the names bound in its body, or None for a
     body past _MAX_NODES nodes."""
     bound = _Bound()
@@ -126,7 +126,7 @@ def _terms(s: ir.For) -> list:
     candidates = [t for t in mods.mods if t.type == _I64]
     if not candidates:
         return []
-    bound = _bound_names(s)
+    bound = bound_names(s)
     if bound is None:
         return []
     out = []
@@ -193,7 +193,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     middle = substitute_exprs(s.body, [(t, t.a) for t, _, _ in terms])
     middle = _Facts([(t.a, n) for t, _, n in terms if t.type == _I32]).mutate(middle)
     middle = simplify(_DropChecks([(t.a, n) for t, _, n in terms]).mutate(middle))
-    first, middle = _leading_invariant_checks(middle, _bound_names(s))
+    first, middle = _leading_invariant_checks(middle, bound_names(s))
     if first:
         first = ir.IfThenElse(ir.LT(lo_v, hi_v), ir.block(*first))
     end32 = ir.Add(s.min, ir.Max(s.extent, ir.index(0)))
