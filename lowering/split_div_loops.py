@@ -134,7 +134,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     inner = _Substitute(subs).mutate(s.body)
     if isinstance(s.min, ir.Const) and s.min.value >= 0:
         inner = _NonNegative(v).mutate(inner)
-    first = simplify(ir.Div(s.min, d))
+    first = ir.index(0) if ir.is_const(s.min, 0) else simplify(ir.Div(s.min, d))
     count = simplify(ir.Select(ir.LT(ir.index(0), s.extent),
                       ir.Add(ir.Sub(ir.Div(ir.Sub(end, ir.index(1)), d), first), ir.index(1)),
                       ir.index(0)))
