@@ -32,10 +32,10 @@ early (LoopExit), are left alone.
 from __future__ import annotations
 
 from pyhalide import ir
-from pyhalide.ir.ops import equal, reads_memory
+from pyhalide.ir.ops import equal, reads_memory, substitute_exprs
 
 from .simplify import simplify
-from .split_mod_loops import bound_names
+from .split_mod_loops import InnermostLoops, bound_names
 
 MIN_D = 16
 _I64 = ir.Int(64)
@@ -46,21 +46,12 @@ def split_div_loops(stmt: ir.Stmt) -> ir.Stmt:
     return _Split().mutate(stmt)
 
 
-class _Split(ir.Mutator):
-    """Splits the innermost serial loops (`below` as in split_mod_loops)."""
+class _Split(InnermostLoops):
+    """Splits the innermost serial loops."""
 
-    stmts_only = True
-    memoize = False
-    below = False
+    KINDS = (ir.ForKind.SERIAL,)
 
-    def visit_For(self, s):
-        self.below = False
-        body = self.mutate(s.body)
-        innermost = not self.below
-        self.below = True
-        s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind != ir.ForKind.SERIAL or not innermost:
-            return s
+    def split(self, s):
         divs = _Divs(s.name)
         divs.visit(s.body)
         if not divs.found or divs.exits:
@@ -131,7 +122,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     d, end = ir.Variable(_I32, d_name), ir.Variable(_I32, end_name)
     q, lo, hi = (ir.Variable(_I32, n) for n in (q_name, lo_name, hi_name))
     subs = [(t, q if k is None else ir.Min(q, ir.Div(k, d))) for t, k in terms]
-    inner = _Substitute(subs).mutate(s.body)
+    inner = substitute_exprs(s.body, subs)
     if isinstance(s.min, ir.Const) and s.min.value >= 0:
         inner = _NonNegative(v).mutate(inner)
     first = ir.index(0) if ir.is_const(s.min, 0) else simplify(ir.Div(s.min, d))
@@ -148,22 +139,6 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     if not isinstance(terms[0][0].b, ir.Const):
         split = ir.IfThenElse(ir.LE(ir.index(MIN_D), d), split, s)
     return ir.LetStmt(d_name, terms[0][0].b, split)
-
-
-class _Substitute(ir.Mutator):
-    """Each Div of `subs` (by identity or structure) by its replacement."""
-
-    memoize = False
-
-    def __init__(self, subs: list):
-        super().__init__()
-        self.subs = subs
-
-    def visit_Div(self, e):
-        for t, r in self.subs:
-            if e is t or equal(e, t):
-                return r
-        return self.mutate_children(e)
 
 
 class _NonNegative(ir.Mutator):

@@ -60,14 +60,16 @@ def split_mod_loops(stmt: ir.Stmt) -> ir.Stmt:
     return _Split().mutate(stmt)
 
 
-class _Split(ir.Mutator):
-    """Splits the innermost loops. Statements only (a loop is never inside
-    an expression); `below` is set once a loop has been mutated, so a loop
+class InnermostLoops(ir.Mutator):
+    """`split(loop)` of each innermost loop of a kind in KINDS (its body
+    already mutated). Statements only (a loop is never inside an
+    expression); `below` is set once a loop has been mutated, so a loop
     whose body's mutation leaves it unset holds no loop."""
 
     stmts_only = True
     memoize = False
     below = False
+    KINDS = (ir.ForKind.SERIAL, ir.ForKind.PARALLEL)
 
     def visit_For(self, s):
         self.below = False
@@ -75,8 +77,18 @@ class _Split(ir.Mutator):
         innermost = not self.below
         self.below = True
         s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or not innermost:
+        if s.kind not in self.KINDS or not innermost:
             return s
+        return self.split(s)
+
+    def split(self, s: ir.For) -> ir.Stmt:
+        raise NotImplementedError
+
+
+class _Split(InnermostLoops):
+    """Splits the innermost loops by their periodic index terms."""
+
+    def split(self, s):
         terms = _terms(s)
         if not terms or len(terms) > _MAX_TERMS:
             return s
