@@ -17,20 +17,13 @@ import pyhalide as ph
 from pyhalide import ir
 from pyhalide.lowering.split_div_loops import MIN_D, split_div_loops
 
+from .test_repeat_reads import repeating
+
 
 @ph.pipeline
 def repeats(x, m, r):
     return np.repeat(x, r), np.repeat(m, r, axis=1), np.repeat(m, r, axis=0), \
         np.repeat(x * 2.0 + 1.0, r) - 1.0, np.repeat(m[:, ::2], r, axis=1)
-
-
-@ph.pipeline
-def repeating(x, nvar_y):
-    nvar_x = x.shape[0]
-    y = np.empty(nvar_x * (1 + nvar_y))
-    y[0:nvar_x] = x[0:nvar_x]
-    y[nvar_x:] = np.repeat(x, nvar_y)
-    return y
 
 
 def test_repeat_counts():
