@@ -43,15 +43,6 @@ greatest unchanged. The lanes take two chunks a step there: the greater
 of the two by the serial rule, then the state's update (the pair's
 compare is off the state's chain: in cache, 704 x 704, amax 0.090 ->
 0.069 ms, argmin 0.107 -> 0.090 ms CPU).
-min/max read that way (not argmin/argmax) keep values only in name_lanes
-(`fast_value`: the extreme by `select(x > v, x, v)`, one vmaxpd per
-vector, and a NaN flag per lane), and name_fast combines them; the lanes
-above are then name_exact (and name_tail), run only where name_fast's
-value may differ from the serial rule's: a NaN was met, the value is a
-zero (±0 ties), or the array has fewer elements than a pair of chunks
-(all of them in name_tail). name's start is name_fast's value elsewhere
-(512 x 512 float64 in cache, one thread: amax 0.0333 -> 0.0258 ms CPU,
-NumPy 0.0262; an array with a NaN or a zero maximum reads the array twice).
 The default schedule vectorizes name_lanes' update across l (one vector
 of states per block, held in registers; b outermost) and unrolls
 name_tail's blocks innermost (independent chains). A schedule may run b in
