@@ -143,7 +143,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
 
     blocks = BLOCKS if nd > 1 else 1
 
-    def rows_rdom(extent, suffix, gate=None):
+    def rows_rdom(extent, suffix):
         """An RDom of the columns' `extent` (innermost), then the axes nd-2 ..
         0 with axis 0 cut into `blocks` blocks (block b's rows): returns it,
         the index Exprs of the axes but the last, the same with axis 0
@@ -159,8 +159,6 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         idx = [row] + [r[nd - 1 - k] for k in range(1, nd - 1)]
         read = [ir.Max(ir.Min(row.node, ir.Sub(sizes[0], ir.index(1))), ir.index(0))] + \
             [i.node for i in idx[1:]]
-        if gate is not None:    # no row where the gate is false: loop bounds, not a test
-            rows = Expr.wrap(ir.Select(gate, rows.node, ir.index(0)))
         return r, idx, read, [(row < rows).node]
 
     def flat(idx, col):
@@ -196,7 +194,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
         ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
-        ac.emitter.define(g, key, vals, preds, r, loc, label=name, loops=loops)
+        ac.emitter.define(g, key, vals, preds + exact, r, loc, label=name, loops=loops)
 
     exact = []          # the exact lanes' predicate: where the fast result may differ
     if fast is not None:
@@ -209,17 +207,11 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         exact = [ir.Or(exact[0], ir.NE(tail.node, ir.index(0)))]
         fast.default_hint = lambda f: _vectorized(f, lane.name(), b.name())
     # the whole chunks: lane l of chunk c at column c*LANES + l
-    gate = exact[0] if exact else None
     r, idx, read, preds = rows_rdom(full, "")
-    if gate is not None:
-        # the gate alone (hoisted out of the loops: hoist_invariant_if): a
-        # row past the last reads the last row again (its start moves back
-        # to count - per), which leaves the greatest unchanged
-        preds = [gate]
     update(part, (lane, b), r, idx, read, r[0] * LANES + lane, preds)
     part.default_hint = lambda f: _vectorized(f, lane.name(), b.name())
     # the last W % LANES columns: column full*LANES + t in lane t of name_tail
-    r, idx, read, preds = rows_rdom(tail, "_tail", gate)
+    r, idx, read, preds = rows_rdom(tail, "_tail")
     # (its position unclamped; the read clamped into the row, where it is
     # already: bounds inference bounds t by LANES - 1, not W % LANES - 1)
     col = full * step + r[0]

@@ -213,9 +213,6 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("assert fast path", assert_fast_path, stmt, True)
     stmt = run("specialize rows", lambda s: specialize_rows(s, rows, lowered.rows), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
-    # an `if` of a vectorized loop's body (reduce_blocks' exact lanes) is the
-    # whole body of the serial loop around it now
-    stmt = run("hoist invariant vector if", hoist_invariant_if, stmt, True)
     stmt = run("split mod loops", split_mod_loops, stmt, True)
     stmt = run("split div loops", split_div_loops, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
