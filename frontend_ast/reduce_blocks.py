@@ -130,11 +130,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         parts = [ref[0].node, ref[1].node]
         return (parts[1], parts[0]) if arg else (parts[0], parts[1])
 
-    # min/max of a dense block: name_lanes holds the values alone (and a NaN
-    # flag), the exact lanes run only where that result may differ from the
-    # serial rule's (fast_value's docstring)
-    fast = ac.new_func(name + "_lanes") if not arg and paired else None
-    part = ac.new_func(name + ("_exact" if fast is not None else "_lanes"))
+    part = ac.new_func(name + "_lanes")
     rest = ac.new_func(name + "_tail")
     lane, b = ac.emitter.new_var("l"), ac.emitter.new_var("b")
     for g in (part, rest):
@@ -194,18 +190,8 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         vals = pack(ir.Select(better, x, v), ir.Select(better, pos, pv))
         ac.defs.mark_emitted(vals, g)
         loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
-        ac.emitter.define(g, key, vals, preds + exact, r, loc, label=name, loops=loops)
+        ac.emitter.define(g, key, vals, preds, r, loc, label=name, loops=loops)
 
-    exact = []          # the exact lanes' predicate: where the fast result may differ
-    if fast is not None:
-        r, idx, read, preds = rows_rdom(full, "_fast")
-        at = _flat_position(idx[0] * Expr.wrap(per), r, None, True, ir.Sub(count, per), lane,
-                            step)
-        exact, fast_result = fast_value(ac, fast, (lane, b), r, preds, by_address, at, ident,
-                                        is_min, blocks, name, loc, nd)
-        # fewer elements than a pair of chunks: all of them are the tail's
-        exact = [ir.Or(exact[0], ir.NE(tail.node, ir.index(0)))]
-        fast.default_hint = lambda f: _vectorized(f, lane.name(), b.name())
     # the whole chunks: lane l of chunk c at column c*LANES + l
     r, idx, read, preds = rows_rdom(full, "")
     update(part, (lane, b), r, idx, read, r[0] * LANES + lane, preds)
@@ -222,13 +208,12 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
     # them (a fused local array: `np.abs(lap).max()`) is inlined into both
     # (specialize._inlinable), not computed at root and read back
     group = (object(), frozenset())
-    for g in (part, rest) + ((fast,) if fast is not None else ()):
+    for g in (part, rest):
         getattr(g, "base", g).sum_part = group
     # the greatest of the lanes' states
     arr = Arr(name, INTP if arg else vty, [], "local", loc)
     f = ac.new_func(name, arr)
-    start = ident if fast is None else ir.Select(exact[0], ident, fast_result)
-    ac.emitter.define(f, (), tuple(pack(start, ir.Const(POS, -1 if last else 0))), [], None,
+    ac.emitter.define(f, (), tuple(pack(ident, ir.Const(POS, -1 if last else 0))), [], None,
                       loc, pure=True, label=name)
     for g, n in ((part, Expr.wrap(ir.index(LANES))), (rest, tail)):
         rb = RDom([(0, n), (0, blocks)], "r_" + f.name() + ("_tail" if g is rest else ""))
@@ -240,7 +225,7 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         better = _wins(x, px, v, pv, is_min, last, False)
         vals = pack(ir.Select(better, x, v), ir.Select(better, px, pv))
         ac.defs.mark_emitted(vals, f)
-        ac.emitter.define(f, (), vals, list(exact), rb, loc, label=name)
+        ac.emitter.define(f, (), vals, [], rb, loc, label=name)
     arr.func = f
     arr.defined = True
     arr.versions.append(f)
@@ -248,44 +233,6 @@ def blocked(ac, operand: ArrayExpr, ident, is_min, arg, name, node):
         return numpy_choice(ac, operand, ac.view_of(arr, node), list(range(nd0)), False, name,
                             node, group)
     return ArrayExpr([], arr.ty, lambda i: ac.read_element(arr, i), node)
-
-
-def fast_value(ac, fast, key, r, preds, by_address, at, ident, is_min, blocks, name, loc, nd):
-    """min/max of a dense block by value alone: `fast(l, b)` holds lane l's
-    extreme `select(x > v, x, v)` (vmaxpd: a NaN x or a tie keeps v) and a
-    NaN flag (1 where the lane met a NaN), over the chunk pairs the exact
-    lanes read; name_fast the same over the lanes. Where no element is NaN,
-    the serial rule's result equals every element equal to the extreme, and
-    those have the extreme's bits unless it is a zero (±0 compare equal):
-    so the result is name_fast's value unless a NaN was met or the value is
-    a zero. Returns ([that condition], name_fast's value) as IR nodes (the
-    caller adds the rows with a tail, which name_fast does not read)."""
-    vty = ident.type
-    zero, one = ir.Const(vty, 0.0), ir.Const(vty, 1.0)
-    x0 = by_address.element(at.node, by_address.sizes)
-    x1 = by_address.element((at + LANES).node, by_address.sizes)
-
-    def beats(a, v):
-        return ir.LT(a, v) if is_min else ir.GT(a, v)
-    ac.emitter.define(fast, key, (ident, zero), [], None, loc, pure=True, label=name)
-    ref = fast[key]
-    v, flag = ref[0].node, ref[1].node
-    pair = ir.Select(beats(x1, x0), x1, x0)
-    nan = ir.Or(ops.is_nan(x0), ops.is_nan(x1))
-    vals = [ir.Select(beats(pair, v), pair, v), ir.Select(nan, one, flag)]
-    ac.defs.mark_emitted(vals, fast)
-    loops = [(SimpleNamespace(name=f"axis{k}"), r[nd - 1 - k]) for k in range(nd)]
-    ac.emitter.define(fast, key, tuple(vals), preds, r, loc, label=name, loops=loops)
-    whole = ac.new_func(name + "_fast")
-    ac.emitter.define(whole, (), (ident, zero), [], None, loc, pure=True, label=name)
-    rb = RDom([(0, Expr.wrap(ir.index(LANES))), (0, blocks)], "r_" + whole.name())
-    v, flag = whole[()][0].node, whole[()][1].node
-    x, xf = fast[rb.x, rb.y][0].node, fast[rb.x, rb.y][1].node
-    vals = [ir.Select(beats(x, v), x, v), ir.Select(ir.NE(xf, zero), one, flag)]
-    ac.defs.mark_emitted(vals, whole)
-    ac.emitter.define(whole, (), tuple(vals), [], rb, loc, label=name)
-    v, flag = whole[()][0].node, whole[()][1].node
-    return [ir.Or(ir.NE(flag, zero), ir.EQ(v, zero))], v
 
 
 def _flat_reader(cx, operand, vty):
