@@ -3,12 +3,7 @@
 (lowering/split_div_loops.py), compared with NumPy for repeat counts on both
 sides of the split's threshold, sources whose length is not a multiple of
 anything, empty sources and results, repeats along each axis, into a slice
-(numpy-benchmarks' repeating) and in an expression. Float min/max
-of a dense array by value alone, the exact lanes only where a NaN was met,
-the result is a zero or the array has fewer elements than a pair of chunks
-(frontend_ast/reduce_blocks.fast_value), against NumPy (zeros by their sign
-bit) and the serial rule's first NaN (its payload), default and suite 4's
-parallel schedule."""
+(numpy-benchmarks' repeating) and in an expression."""
 from __future__ import annotations
 
 import numpy as np
@@ -61,59 +56,3 @@ def test_split_shape():
     par = ir.For("v", ir.index(0), ir.index(100), ir.ForKind.PARALLEL, body)
     assert split_div_loops(par) is par
 
-
-@ph.pipeline
-def whole_max(a):
-    return a.max()
-
-
-@ph.pipeline
-def whole_min(a):
-    return np.min(a)
-
-
-def _payload(bits):
-    return np.array([bits], np.uint64).view(np.float64)[0]
-
-
-def _check_extremes(a, pipelines):
-    for p, ref in pipelines:
-        got, want = p(a), ref(a)
-        if np.isnan(want):
-            # the serial rule: the first NaN in C order, its payload included
-            first = a.ravel()[np.flatnonzero(np.isnan(a.ravel()))[0]]
-            assert np.asarray(got).tobytes() == np.asarray(first).tobytes(), (a.shape, got)
-        else:
-            assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (a.shape, got, want)
-
-
-def test_value_lanes_and_exact_lanes():
-    """Sizes below, at and above a pair of chunks (32), 2-D, float32; arrays without NaN and a nonzero extreme (value lanes only),
-    with NaNs of distinct payloads anywhere (the first one wins), with a
-    zero extreme among ±0, with infinities; default and suite 4's parallel
-    schedule."""
-    from pyhalide.bench import suite4_kernels as K
-    sched = ph.pipeline(K.NUMPY["amax"], schedule=K.SCHEDULES["amax"])
-    pipelines = [(whole_max, np.max), (whole_min, np.min), (sched, np.max)]
-    rng = np.random.default_rng(25)
-    nan1, nan2 = _payload(0x7FF8000000000123), _payload(0xFFF8000000000456)
-    for shape in [(31,), (32,), (33,), (257,), (600,), (9, 37)]:
-        if len(shape) > 1:      # (each number of dimensions compiles again)
-            pipelines = pipelines[:1]
-        n = int(np.prod(shape))
-        base = rng.standard_normal(shape)
-        _check_extremes(base, pipelines)
-        if n == 600:
-            _check_extremes(base.astype(np.float32), pipelines[:1])
-        for pos in sorted({0, n // 2, n - 1}):
-            a = base.copy()
-            a.ravel()[pos] = nan1
-            a.ravel()[(pos + 7) % n] = nan2
-            _check_extremes(a, pipelines)
-        zeros = -np.abs(base)
-        zeros.ravel()[rng.integers(n, size=3)] = [0.0, -0.0, 0.0]
-        _check_extremes(zeros, [q for q in pipelines if q[1] is np.max])
-        _check_extremes(-zeros, [q for q in pipelines if q[1] is np.min])
-        inf = base.copy()
-        inf.ravel()[rng.integers(n, size=2)] = [np.inf, -np.inf]
-        _check_extremes(inf, pipelines)
