@@ -44,6 +44,12 @@ would hold the Funcs computed in L's nest again, to run the last chunk of
 an inner loop guard-free, and an inner loop can partition the guard by
 chunks itself.
 
+No copy is made for guards tested at most CHEAP_TESTS times per iteration
+of L (below loops of constant extents only, or `min` with a constant) when
+the statements the branch would go around compute a Func: the copy would
+hold that computation again for a few integer tests (suite 4's sum_axis1
+schedule: a guard per group of 8 rows around the group's `sum_tree`).
+
 The else copy keeps its guards, and deeper loops of it may partition them
 again (a tail chunk gets a guard-free copy for its full vectors), at most
 twice per guard and four times per path; a partition whose condition an
@@ -70,6 +76,7 @@ from .simplify import simplify
 
 MAX_PER_GUARD = 2          # partitions of one guard on any path
 MAX_PER_PATH = 4           # partitions on any path from the root
+CHEAP_TESTS = 256          # guard tests per iteration not worth a copy of a Func's computation
 
 
 def partition_loops(stmt: ir.Stmt) -> ir.Stmt:
@@ -302,6 +309,51 @@ def _loop_frame(s: ir.For):
     return ("for", s.name, s.min, _s(ir.Sub(ir.Add(s.min, s.extent), ir.index(1))))
 
 
+def _extent_bound(extent):
+    """A constant upper bound of a loop extent (a constant, or `min` with
+    one), or None."""
+    if isinstance(extent, ir.Const):
+        return extent.value
+    if isinstance(extent, ir.Min):
+        bounds = [b for b in (_extent_bound(extent.a), _extent_bound(extent.b))
+                  if b is not None]
+        return min(bounds) if bounds else None
+    return None
+
+
+def _tests(frames) -> float:
+    """How many times a guard below `frames` is tested per iteration of the
+    loop they are in (an upper bound; inf where a loop's extent has no
+    constant bound)."""
+    n = 1
+    for frame in frames:
+        if frame[0] == "for":
+            b = _extent_bound(_s(ir.Add(ir.Sub(frame[3], frame[2]), ir.index(1))))
+            if b is None:
+                return float("inf")
+            n *= max(b, 0)
+    return n
+
+
+def _copied_parts(fast, slow):
+    """The pairs of statements `_branch` puts a branch around (the parts of
+    the loop body that the partition copies)."""
+    if fast is slow:
+        return
+    kind = type(slow)
+    if kind is ir.Block and type(fast) is kind and len(fast.stmts) == len(slow.stmts):
+        for f, s in zip(fast.stmts, slow.stmts):
+            yield from _copied_parts(f, s)
+    elif kind is ir.LetStmt and type(fast) is kind and fast.name == slow.name and \
+            fast.value is slow.value:
+        yield from _copied_parts(fast.body, slow.body)
+    elif kind in (ir.Allocate, ir.ProducerConsumer, ir.Realize) and type(fast) is kind and \
+            fast.name == slow.name:
+        yield from _copied_parts(fast.body, slow.body)
+    else:
+        yield fast, slow
+
+
 # ---- the partitioning walk ----------------------------------------------------------------
 @dataclass(frozen=True)
 class _Context:
@@ -326,6 +378,7 @@ class _Context:
 @dataclass
 class _Found:
     keys: dict = field(default_factory=dict)      # guard key -> None, for each guard stripped
+    cheap: bool = True        # every guard stripped is below loops of small constant extents
     safe: dict = field(default_factory=dict)      # safe key -> safe condition
     heavy: bool = False       # a safe condition is an extent test in a loop computing a Func
     strict: bool = False      # such extent tests are refused
@@ -389,6 +442,12 @@ class _Partitioner:
             debug_print(1, f"pyhalide: partition loops: loop {loop.name}: no copy without "
                            f"{len(found.keys)} guard(s): {ir.expr_to_str(cond)} never holds "
                            f"here")
+            return None
+        if found.cheap and any(self._computes(slow)
+                               for _, slow in _copied_parts(fast, loop.body)):
+            debug_print(1, f"pyhalide: partition loops: loop {loop.name}: no copy without "
+                           f"{len(found.keys)} guard(s): tested at most {CHEAP_TESTS} times "
+                           f"per iteration, the copy would compute a Func again")
             return None
         debug_print(1, f"pyhalide: partition loops: loop {loop.name}: a copy without "
                        f"{len(found.keys)} guard(s) when {ir.expr_to_str(cond)}")
@@ -500,4 +559,5 @@ class _Partitioner:
                 return False
             found.safe.setdefault(k, safe)
         found.keys[key] = None
+        found.cheap = found.cheap and _tests(frames) <= CHEAP_TESTS
         return True

@@ -43,6 +43,7 @@ from .select_to_branch import select_to_branch
 from .share_subexpressions import share_subexpressions
 from .simplify import clear_caches, simplify
 from .specialize_rows import specialize_rows
+from .split_div_loops import split_div_loops
 from .split_exit_store import split_exit_store
 from .split_mod_loops import split_mod_loops
 from .split_permuted_loops import split_permuted_loops
@@ -221,6 +222,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("specialize rows", lambda s: specialize_rows(s, rows, lowered.rows), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("split mod loops", split_mod_loops, stmt, True)
+    stmt = run("split div loops", split_div_loops, stmt, True)
     stmt = run("invariant division", hoist_invariant_division, stmt, True)
     checked(stmt, True)
     if in_place:

@@ -60,14 +60,16 @@ def split_mod_loops(stmt: ir.Stmt) -> ir.Stmt:
     return _Split().mutate(stmt)
 
 
-class _Split(ir.Mutator):
-    """Splits the innermost loops. Statements only (a loop is never inside
-    an expression); `below` is set once a loop has been mutated, so a loop
+class InnermostLoops(ir.Mutator):
+    """`split(loop)` of each innermost loop of a kind in KINDS (its body
+    already mutated). Statements only (a loop is never inside an
+    expression); `below` is set once a loop has been mutated, so a loop
     whose body's mutation leaves it unset holds no loop."""
 
     stmts_only = True
     memoize = False
     below = False
+    KINDS = (ir.ForKind.SERIAL, ir.ForKind.PARALLEL)
 
     def visit_For(self, s):
         self.below = False
@@ -75,8 +77,18 @@ class _Split(ir.Mutator):
         innermost = not self.below
         self.below = True
         s = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if s.kind not in (ir.ForKind.SERIAL, ir.ForKind.PARALLEL) or not innermost:
+        if s.kind not in self.KINDS or not innermost:
             return s
+        return self.split(s)
+
+    def split(self, s: ir.For) -> ir.Stmt:
+        raise NotImplementedError
+
+
+class _Split(InnermostLoops):
+    """Splits the innermost loops by their periodic index terms."""
+
+    def split(self, s):
         terms = _terms(s)
         if not terms or len(terms) > _MAX_TERMS:
             return s
@@ -107,7 +119,7 @@ class _Mods(ir.Visitor):
         self.visit_children(e)
 
 
-def _bound_names(s: ir.For):
+def bound_names(s: ir.For):
     """The loop's variable and the names bound in its body, or None for a
     body past _MAX_NODES nodes."""
     bound = _Bound()
@@ -126,7 +138,7 @@ def _terms(s: ir.For) -> list:
     candidates = [t for t in mods.mods if t.type == _I64]
     if not candidates:
         return []
-    bound = _bound_names(s)
+    bound = bound_names(s)
     if bound is None:
         return []
     out = []
@@ -193,7 +205,7 @@ def _pieces(s: ir.For, terms: list) -> ir.Stmt:
     middle = substitute_exprs(s.body, [(t, t.a) for t, _, _ in terms])
     middle = _Facts([(t.a, n) for t, _, n in terms if t.type == _I32]).mutate(middle)
     middle = simplify(_DropChecks([(t.a, n) for t, _, n in terms]).mutate(middle))
-    first, middle = _leading_invariant_checks(middle, _bound_names(s))
+    first, middle = _leading_invariant_checks(middle, bound_names(s))
     if first:
         first = ir.IfThenElse(ir.LT(lo_v, hi_v), ir.block(*first))
     end32 = ir.Add(s.min, ir.Max(s.extent, ir.index(0)))

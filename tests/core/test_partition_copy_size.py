@@ -34,8 +34,8 @@ class _NoMarkers(ir.Mutator):
         return self.mutate(s.body)
 
 
-def _same_stores(before, after):
-    same_stores(_NoMarkers().mutate(before), _NoMarkers().mutate(after), EVERY_N)
+def _same_stores(before, after, params=EVERY_N):
+    same_stores(_NoMarkers().mutate(before), _NoMarkers().mutate(after), params)
 
 
 def _produce_p():
@@ -106,3 +106,32 @@ def test_row_sums_compute_their_funcs_once_and_equal_numpy(shape):
     # blocks of 8 rows that the rows fill, one for the last block
     for name in ("sum_lanes", "mean_lanes"):
         assert len(re.findall(rf"produce {name}\b", text)) <= 2, name
+
+
+def _guarded_group(u, rows, g_extent, outer=None):
+    """for g in [0, g_extent) { if (u*rows + g < N) { produce p {...}; out[..] = a[..] } },
+    inside `for w in [0, N)` when outer: the guard of a group of rows (sum_axis1's
+    schedule: the group's Funcs are computed under it)."""
+    g = v("g")
+    e = add(ir.Mul(u, c(rows)), g)
+    body = ir.IfThenElse(ir.LT(e, N), ir.block(_produce_p(), guarded_store(e).then_case))
+    nest = loop("g", c(g_extent), body)
+    return loop("w", N, nest) if outer else nest
+
+
+def test_a_guard_tested_a_few_times_does_not_copy_a_func():
+    # tested 4 times per iteration of u: no copy of p's computation for it
+    u = v("u")
+    before = loop("u", chunks(N, 4), _guarded_group(u, 4, 4))
+    after = partition_loops(before)
+    assert _produces(after) == 1 and count_ifs(after) == 1
+    _same_stores(before, after)
+
+
+def test_a_guard_tested_many_times_still_copies_a_func():
+    # tested N * 4 times per iteration of u: the copy is made
+    u = v("u")
+    before = loop("u", chunks(N, 4), _guarded_group(u, 4, 4, outer=True))
+    after = partition_loops(before)
+    assert _produces(after) == 2, ir.to_str(after)
+    _same_stores(before, after, EVERY_N[:24])

@@ -48,6 +48,11 @@ def test_rows_of_several_parallel_tasks(rows):
     task and group, and whole tasks only."""
     a = data((rows, 37), np.float64, seed=rows)
     assert_bits(SCHEDULED(a), np.sum(a, axis=1))
+    # one copy of a group's code: no partition copies the group's Funcs for
+    # the guards of its rows and groups, tested a few times per task
+    # (lowering/partition_loops.py, CHEAP_TESTS)
+    text = SCHEDULED.lower("final")
+    assert text.count("produce sum_tree") == 1, text.count("produce sum_tree")
 
 
 def test_long_rows_and_a_view():
