@@ -152,9 +152,16 @@ def order_unknown(spec, k) -> bool:
 
 
 def raise_plain(spec, e: BaseException, given):
-    """Raise what the plain function raises on the arguments (it makes its
-    argument writes): e itself where that is the same failure (its type, at
-    e's line or with e's message: e's names the array), e if it raises nothing."""
+    """Raise what the plain function raises on the arguments: e itself
+    where that is the same failure (its type, at e's line or with e's
+    message: e's names the array), else Python's exception; the arguments
+    keep Python's writes up to its failure. If it raises nothing, e (a
+    limit of the compiled code) with the arguments as they were: the run
+    is on the caller's own arrays (arguments that share memory stay
+    aliased), each writeable ndarray argument copied before it and copied
+    back after it (arg_snapshots)."""
+    from .arg_snapshots import restore, snapshot
+    saved = snapshot(given)
     try:
         spec.pf.fn(*given)
     except Exception as plain:
@@ -164,6 +171,10 @@ def raise_plain(spec, e: BaseException, given):
                  str(e).startswith(str(plain) + " (")):
             raise e from None
         raise
+    except BaseException:         # an interrupt: neither call's writes
+        restore(saved)
+        raise
+    restore(saved)
     raise e
 
 
