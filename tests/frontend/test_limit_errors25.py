@@ -144,3 +144,24 @@ def test_python_failure_in_the_prefix_keeps_its_writes(trapezoids):
     assert want[3][0] == 7.0
     for g, w in zip(args, want):
         np.testing.assert_array_equal(g, w)
+
+
+def range_past_int32_after_write(a, out, lo, hi):
+    out[:] = a[5] * 2.0
+    s = 0.0
+    for j in range(lo, hi):
+        s += a[j - lo]
+    return s
+
+
+def test_range_bound_limit_after_a_prefix_leaves_arguments():
+    """range() bounds past int32: Python sums (3.0) after writing out; the
+    compiled call raises OverflowError at call time, out as it was."""
+    args = (np.arange(8.), np.zeros(3), 2**31 + 1, 2**31 + 4)
+    plain = _copies(args)
+    assert range_past_int32_after_write(*plain) == 3.0
+    assert not np.array_equal(plain[1], args[1])
+    before = _copies(args)
+    with pytest.raises(OverflowError, match="does not fit in 32 bits"):
+        ph.pipeline(range_past_int32_after_write)(*args)
+    _unchanged(args, before)
