@@ -26,6 +26,7 @@ from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
 from .array_shift import diff_once, pairs
 from .arrayexpr import ArrayExpr, k_order
+from .limits import limit
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
 
@@ -207,6 +208,6 @@ class _SameSize:
         if 2 not in (nx, ny):
             raise ValueError(f"operands could not be broadcast together with shapes "
                              f"({nx - 1},) ({ny - 1},)")
-        raise NotImplementedError("np.trapezoid of x and y of different lengths (NumPy "
-                                  "broadcasts a single difference) is not supported in "
-                                  "compiled code")
+        raise limit(NotImplementedError("np.trapezoid of x and y of different lengths (NumPy "
+                                        "broadcasts a single difference) is not supported in "
+                                        "compiled code"))

@@ -19,6 +19,7 @@ from pyhalide.expr import cast_node as cast
 from . import ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, k_order, same_size
+from .limits import limit
 from .result_order import chosen
 from .values import Arr, with_type_range
 
@@ -118,4 +119,5 @@ class SameSizeAtCall:
         p, q = self.a.static(env), self.b.static(env)
         if p != q:
             where = f"{self.loc.file}:{self.loc.line}: " if self.loc is not None else ""
-            raise NotImplementedError(f"{where}{self.message} ({p} and {q}): not supported yet")
+            raise limit(NotImplementedError(f"{where}{self.message} ({p} and {q}): "
+                                            f"not supported yet"))

@@ -21,6 +21,7 @@ from pyhalide.simplify import simplify
 from . import array_calls, ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size, size_is
+from .limits import limit
 from .ranges import INT32
 from .result_order import OrderChoice
 from .types import PY_INT
@@ -76,7 +77,8 @@ def fail_at_call(cx, node, exc, msg):
 
 
 def check_at_call(cx, node, fn):
-    """At call time, fn(env) returns None or (exception type, message) to raise."""
+    """At call time, fn(env) returns None or (exception type, message) to raise
+    (a NotImplementedError: a limit of the compiled code, limits.py)."""
     if cx.typing:
         return
     loc = cx.smap.loc(node)
@@ -85,7 +87,8 @@ def check_at_call(cx, node, fn):
     def check(env):
         bad = fn(env)
         if bad is not None:
-            raise bad[0](bad[1] + where)
+            e = bad[0](bad[1] + where)
+            raise limit(e) if bad[0] is NotImplementedError else e
     cx.static_checks.append(check)
 
 

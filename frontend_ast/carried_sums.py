@@ -47,6 +47,7 @@ from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .carried_writes import lazy
 from .context import StaticParam
+from .limits import limit
 from .types import PY_INT, np_ty
 from .values import Val, const_val, fresh, with_type_range
 
@@ -216,10 +217,10 @@ class _OnePiece:
             m *= int(s.static(env)) if s.static is not None else int(s.const)
         if m > self.PIECE:
             where = f"{self.loc.file}:{self.loc.line}: " if self.loc is not None else ""
-            raise NotImplementedError(
+            raise limit(NotImplementedError(
                 f"{where}a float sum of {m} elements cast to another type in a loop that "
                 f"carries arrays from one iteration to the next: NumPy sums it in pieces of "
-                f"{self.PIECE}, which are not built yet; cast the array before the sum")
+                f"{self.PIECE}, which are not built yet; cast the array before the sum"))
 
 
 def _amount(n) -> ir.Expr:

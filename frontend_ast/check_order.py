@@ -200,8 +200,13 @@ def _raising_lines(exc) -> set:
 
 def raise_first(spec, e: BaseException, args, given):
     """Raise the exception Python raises first: e's, unless a statement
-    before e's raises (the prefix run on the same arguments) or the order
-    inside e's loop nest is unknown (the plain function run)."""
+    before e's raises (the prefix run on the same arguments, which keeps
+    Python's writes up to that failure) or the order inside e's loop nest
+    is unknown (the plain function run). Where e is a limit of the compiled
+    code (limits.py) and the prefix raises nothing, or a limit of its own,
+    the arguments get back what they held before the prefix ran."""
+    from .arg_snapshots import restore, snapshot
+    from .limits import is_limit
     pf = spec.pf
     k = statement_index(pf, loc_of(e))
     if order_unknown(spec, k) or _kernel_check_before(spec, e, k):
@@ -210,10 +215,16 @@ def raise_first(spec, e: BaseException, args, given):
         raise e
     prefix = spec.prefix(k)
     if prefix is not None:
+        saved = snapshot(list(args) + list(given or ())) if is_limit(e) else []
         try:
             prefix.run(args, given)
         except CompileError:        # the prefix does not lower: e is what is known
             pass
+        except BaseException as p:  # Python's failure keeps Python's writes
+            if is_limit(p) or not isinstance(p, Exception):
+                restore(saved)
+            raise
+        restore(saved)
     raise e
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.checks import checked_value
 
+from .limits import limit
 from .ranges import Aff
 
 _MAX_FORMS = 6          # lower/upper bound forms kept per subexpression
@@ -250,5 +251,5 @@ class BoundCheck:
             vals = [self._value(a, env) for a in cands]
             if (lo is not None and not any(v >= lo for v in vals)) or \
                     (hi is not None and not any(v <= hi for v in vals)):
-                raise OverflowError(f"the range() of the loop at line {self.line} does not fit "
-                                    f"in 32 bits for these arguments")
+                raise limit(OverflowError(f"the range() of the loop at line {self.line} does "
+                                          f"not fit in 32 bits for these arguments"))

@@ -11,6 +11,7 @@ from pyhalide import ir
 from pyhalide.buffer import Param
 
 from .context import StaticParam
+from .limits import limit
 from .loop_bound_reach import reached_condition, reached_only, reads_data
 from .ranges import INT32, Aff, n_within
 from .values import Val
@@ -131,8 +132,8 @@ def _fits_int32(f, what: str, reached, raising_fits: bool = False):
                 return
             raise
         if not INT32[0] <= v <= INT32[1]:
-            raise OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled loops and "
-                                f"arrays have int32 indices)")
+            raise limit(OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled "
+                                      f"loops and arrays have int32 indices)"))
     return check
 
 

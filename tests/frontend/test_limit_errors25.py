@@ -96,3 +96,72 @@ def test_python_failure_in_the_wrapping_loop_keeps_its_writes(kernels):
     with pytest.raises(IndexError):
         kernels[1](a, out, lo, hi)
     np.testing.assert_array_equal(out, want)
+
+
+def trapezoid_after_write(a, x, y, out):
+    out[:] = a[5] * 2.0
+    return np.trapezoid(y, x)
+
+
+def trapezoid_after_two_writes(a, x, y, out):
+    out[0] = 7.0
+    out[1] = a[5]
+    return np.trapezoid(y, x)
+
+
+@pytest.fixture(scope="module")
+def trapezoids():
+    return ph.pipeline(trapezoid_after_write), ph.pipeline(trapezoid_after_two_writes)
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_limit_after_a_prefix_leaves_arguments(trapezoids, which):
+    """x and y of different lengths, one of them 2: NumPy broadcasts (12.5),
+    the compiled call raises NotImplementedError at call time. a[5] before
+    it may raise, so the prefix runs on the caller's arrays to look for
+    Python's failure (check_order.raise_first); it finds none and the
+    arguments are as they were, bit for bit."""
+    fn = (trapezoid_after_write, trapezoid_after_two_writes)[which]
+    args = (np.arange(8.), np.arange(2.), np.arange(6.), np.zeros(3))
+    before = _copies(args)
+    plain = _copies(args)
+    assert fn(*plain) == 12.5
+    assert not np.array_equal(plain[3], args[3])
+    with pytest.raises(NotImplementedError, match="np.trapezoid of x and y"):
+        trapezoids[which](*args)
+    _unchanged(args, before)
+
+
+def test_python_failure_in_the_prefix_keeps_its_writes(trapezoids):
+    """a too short for a[5]: Python writes out[0] and raises IndexError
+    before the trapezoid; the compiled call raises it with that write."""
+    args = (np.arange(4.), np.arange(2.), np.arange(6.), np.zeros(3))
+    want = _copies(args)
+    with pytest.raises(IndexError):
+        trapezoid_after_two_writes(*want)
+    with pytest.raises(IndexError):
+        trapezoids[1](*args)
+    assert want[3][0] == 7.0
+    for g, w in zip(args, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def range_past_int32_after_write(a, out, lo, hi):
+    out[:] = a[5] * 2.0
+    s = 0.0
+    for j in range(lo, hi):
+        s += a[j - lo]
+    return s
+
+
+def test_range_bound_limit_after_a_prefix_leaves_arguments():
+    """range() bounds past int32: Python sums (3.0) after writing out; the
+    compiled call raises OverflowError at call time, out as it was."""
+    args = (np.arange(8.), np.zeros(3), 2**31 + 1, 2**31 + 4)
+    plain = _copies(args)
+    assert range_past_int32_after_write(*plain) == 3.0
+    assert not np.array_equal(plain[1], args[1])
+    before = _copies(args)
+    with pytest.raises(OverflowError, match="does not fit in 32 bits"):
+        ph.pipeline(range_past_int32_after_write)(*args)
+    _unchanged(args, before)
