@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 
+from .limits import limit
 from .ranges import INT64
 from .source_read import read_function
 
@@ -101,7 +102,7 @@ class NegativeBound:
         for name, loc, index in self.args:
             value = env.params[name]
             if value < 0:
-                raise NotImplementedError(self.message(name, value, loc, index))
+                raise limit(NotImplementedError(self.message(name, value, loc, index)))
 
     def message(self, name, value, loc, index) -> str:
         where = f"{loc}: " if loc is not None else ""
