@@ -117,7 +117,7 @@ def _one_axis_rule(operand, axis, fm):
     layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
     image = getattr(view[0], "image", None) if view is not None else None
     if isinstance(layout, tuple) and image is not None:
-        perm, merges = layout       # (the axes longer than 1 by decreasing stride)
+        perm, merges = layout[:2]   # (the axes longer than 1 by decreasing stride)
         if axis not in perm:
             return None
         unit = _unit_inner_stride(operand)
@@ -208,17 +208,50 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
     return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
 
 
+def _reversed_inner(operand) -> bool:
+    """Whether the operand is a whole argument whose innermost axis in
+    memory has a negative stride (specialize.array_layout's third element)."""
+    view = operand.view
+    if view is None or not is_whole_view(operand):
+        return False
+    layout = array_layout(view[0])
+    return isinstance(layout, tuple) and len(layout) > 2
+
+
 def _unit_inner_stride(operand):
     """For a whole argument that is a non-contiguous view (its layout the
     strides' order), the run-time test that its innermost axis in memory
-    has unit stride; None for other operands (their stride is known)."""
+    has unit stride (false where it has a negative one: NumPy's reductions
+    do not flip it, measured); None for other operands (their stride is
+    known)."""
     view = operand.view
     if view is None or not is_whole_view(operand):
         return None
     layout, image = array_layout(view[0]), getattr(view[0], "image", None)
     if not isinstance(layout, tuple) or image is None or not layout[0]:
         return None
+    if len(layout) > 2:     # a negative stride (the kernel reads a copy): not unit
+        return ir.EQ(ir.index(0), ir.index(1))
     stride = image.dim(operand.ndim - 1 - layout[0][-1]).stride().node
+    return ir.EQ(stride, ir.index(1))
+
+
+def _row_unit_stride(operand):
+    """For a 1-D view moving by +1 along the innermost axis in memory of an
+    argument whose layout is its strides' order (`a[i]` of an argument
+    `x[::2]` or `x[:, ::2]`, the same layout), the run-time test that this
+    axis has unit stride (then NumPy's contiguous reduce); else None."""
+    arr, to_base = operand.view
+    layout, image = array_layout(arr), getattr(arr, "image", None)
+    if not isinstance(layout, tuple) or len(layout) > 2 or image is None or not layout[0]:
+        return None
+    probe = ir.Variable(ir.INDEX, "%zero_probe0")
+    mapped = to_base([probe])
+    moving = [k for k, m in enumerate(mapped) if ir.uses_var(m, probe.name)]
+    if moving != [layout[0][-1]] or \
+            ir.uses_var(simplify(ir.Sub(mapped[moving[0]], probe)), probe.name):
+        return None
+    stride = image.dim(arr.ndim - 1 - moving[0]).stride().node
     return ir.EQ(stride, ir.index(1))
 
 
@@ -288,12 +321,17 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         rank = _whole_key(operand, p, n, sizes, lanes, fm)
     elif rule is None:
         rank = strided_key(p, n, fm) if strided else contiguous_key(p, n, lanes, fm)
+        unit = _row_unit_stride(operand) if strided and operand.view is not None else None
+        if unit is not None:
+            rank = ir.Select(unit, contiguous_key(p, n, lanes, fm), rank)
     else:
         kind, along, unit = rule
         other = None
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
             other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
+            if _reversed_inner(operand):   # (lines read backwards: the later, measured)
+                other = p
         elif kind == "rows":
             size = const(1)
             for k in along:

@@ -140,7 +140,8 @@ def array_layout(v):
     """The memory layout of an array as far as NumPy's visiting order
     depends on it (sum_order.memory_order): "C", "F", or (the axes longer
     than 1 by decreasing stride, per adjacent pair whether they merge into
-    one run of memory)."""
+    one run of memory), with a third element True where the innermost of
+    them has a negative stride."""
     if v.flags.c_contiguous:
         return "C"
     if v.flags.f_contiguous:
@@ -150,7 +151,10 @@ def array_layout(v):
     if not perm:
         return "C"
     # one axis with a step (a[::2]) is not "C": its ravel is a copy, as NumPy's
-    return perm, tuple(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
+    merges = tuple(v.strides[o] == v.strides[i] * v.shape[i] for o, i in zip(perm, perm[1:]))
+    # the innermost axis read backwards (a[:, ::-1]; the kernel reads a copy):
+    # NumPy's reductions run their strided loops along it (numpy_zero_ties)
+    return (perm, merges, True) if v.strides[perm[-1]] < 0 else (perm, merges)
 
 
 def _layout_matcher(layout):

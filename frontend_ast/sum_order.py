@@ -92,7 +92,7 @@ def memory_order(operand: ArrayExpr, layout=None):
         return tuple(range(nd)), (True,) * max(nd - 1, 0)
     if layout == "F":
         return tuple(reversed(range(nd))), (True,) * max(nd - 1, 0)
-    perm, merges = layout
+    perm, merges = layout[:2]       # (a third element: numpy_zero_ties)
     rest = tuple(k for k in range(nd) if k not in perm)     # size-1 axes: anywhere
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
 

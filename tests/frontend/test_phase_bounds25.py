@@ -29,7 +29,7 @@ def cols_max(a, n):
 def rows_int_sum(a, n):
     out = np.zeros(a.shape[0], dtype=np.int64)
     for i in range(n):
-        out += a.sum(axis=1)
+        out = out + a.sum(axis=1)       # (a new array each time)
     return out
 
 

@@ -112,16 +112,21 @@ def test_view_arguments(dt):
     one strided reduce), of more and of fewer than 8192 elements (rows
     longer than 8192: one at a time), and a
     view made in the function; nanmax/nanmin over the outer axis of a view
-    with a step in its inner axis: NumPy's strided binary loop."""
+    with a step in its inner axis: NumPy's strided binary loop; an inner
+    axis read backwards (NumPy does not flip it): the strided reduce, and
+    for the binary loop the later element of a tie."""
     rng = np.random.default_rng(2027)
     views = (lambda y, R, C: y[:R, 1:C + 1], lambda y, R, C: y[::2, :C],    # one kernel
              lambda y, R, C: y[:R, :2 * C:2],
-             lambda y, R, C: np.ascontiguousarray(y[:, :2 * C])[:, ::2])
+             lambda y, R, C: np.ascontiguousarray(y[:, :2 * C])[:, ::2],
+             lambda y, R, C: y[:R, C - 1::-1])    # (read backwards: strided loops)
     cases = views if dt == np.float64 else views[:1]     # (float32: its 16 lanes)
     for R, C, make in ((150, 61, _sparse), (9, 33, _mixture), (40, 17, _mixture), (3, 8500, _sparse)):
         x = make(rng, (2 * R, 2 * C + 3), dt)
         for y in (x, -x):
             for v, view in enumerate(cases):
+                if v == 4 and C > 8192:     # (not modelled: docs/numpy_zero_ties25.md)
+                    continue
                 a = view(y, R, C)
                 got = _views(a)
                 with warnings.catch_warnings():
@@ -148,12 +153,14 @@ def _in_loops(a):
 
 def test_reductions_inside_loops():
     """Reductions inside Python loops (lifted array code: one Func over the
-    iterations) choose NumPy's zero too."""
+    iterations) choose NumPy's zero too, also for arguments that are views."""
     rng = np.random.default_rng(2028)
-    for R, C in ((20, 37), (9, 3)):
+    for R, C in ((20, 37), (9, 3), (18, 17)):
         x = _mixture(rng, (R, C), np.float64)
         x[np.isnan(x)] = -0.0
-        for a in (x, -x):
+        # (rows of a step view: unit inner stride, a run-time test; rows read
+        # backwards: the strided reduce)
+        for a in (x, -x, x[::2], -x[:, ::-1]):
             got, want = _in_loops(a), _in_loops.py_func(a)
             for k, (g, w) in enumerate(zip(got, want)):
                 assert np.array_equal(g, w), (k, g, w)
