@@ -1,0 +1,76 @@
+"""False errors and wrong results from loop bounds (session 25), compared
+with plain Python, including inputs where Python raises (the exception type
+stays Python's)."""
+import numpy as np
+import pytest
+
+from pyhalide import pipeline
+from tests.frontend.test_false_errors23 import _same
+
+
+# -- trip counts whose int32 difference wraps (frontend_ast/loop_trips.py) --
+def div_down(lo, hi):
+    # Python raises ZeroDivisionError at the first iteration; a wrapped
+    # extent ran no iteration (0, a wrong result)
+    s = 0
+    for i in range(hi, lo, -2):
+        s += 10 // (i - hi)
+    return s
+
+
+def div_up(lo, hi):
+    s = 0
+    for i in range(lo, hi):
+        s += 10 // (i - lo - 1) + i % 3
+    return s
+
+
+def write_span(a, lo, hi):
+    for i in range(lo, hi):
+        a[i] = 1.0
+    return a
+
+
+def sieve_below(a, n):
+    # `range(2, n)` with n = -2**31: `n - 2` wrapped to 2**31 - 2 iterations of
+    # an empty inner loop (5 s a call)
+    b = a.copy()
+    for i in range(2, n):
+        if b[i] > 0.0:
+            for j in range(i * i, n, i):
+                b[j] = 0.0
+    return b.sum()
+
+
+_DIV_DOWN = pipeline(div_down)
+_DIV_UP = pipeline(div_up)
+_WRITE_SPAN = pipeline(write_span)
+_SIEVE_BELOW = pipeline(sieve_below)
+_M = 2**31
+
+
+@pytest.mark.parametrize("lo,hi", [(-_M, _M - 1), (-_M + 5, _M - 1), (0, 5), (5, 0), (-_M, -_M)])
+def test_trip_count_past_int32_runs_as_python(lo, hi):
+    _same(_DIV_DOWN, div_down, lo, hi)
+
+
+@pytest.mark.parametrize("lo,hi", [(-_M, _M - 1), (-3, 4), (_M - 1, -_M), (2, -_M)])
+def test_ascending_trip_count_past_int32(lo, hi):
+    # ZeroDivisionError at the second iteration where the range runs
+    _same(_DIV_UP, div_up, lo, hi)
+
+
+@pytest.mark.parametrize("lo,hi", [(-_M, _M - 1), (5, -_M + 2), (1, 3)])
+def test_write_over_a_wrapping_span(lo, hi):
+    _same(_WRITE_SPAN, write_span, np.arange(4.0), lo, hi)
+
+
+@pytest.mark.parametrize("n", [-_M, -_M + 1, -2**40, 0, 30])
+def test_empty_range_at_int32_low_end_is_quick(n):
+    import time
+    _SIEVE_BELOW(np.arange(32.0), 30)       # (compiled before the timing)
+    t = time.process_time()
+    _same(_SIEVE_BELOW, sieve_below, np.arange(32.0), n)
+    # (CPU time of this process, not wall: 2**31 empty iterations took ~5 s;
+    # the call takes < 1 ms)
+    assert time.process_time() - t < 2.0
