@@ -21,6 +21,7 @@ from pyhalide.simplify import simplify
 from . import array_calls, ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size, size_is
+from .call_time_reach import add_loop_gated
 from .ranges import INT32
 from .result_order import OrderChoice
 from .types import PY_INT
@@ -72,7 +73,7 @@ def fail_at_call(cx, node, exc, msg):
 
     def check(env):
         raise exc(msg + where)
-    cx.static_checks.append(check)
+    add_loop_gated(cx, check)
 
 
 def check_at_call(cx, node, fn):
@@ -86,7 +87,7 @@ def check_at_call(cx, node, fn):
         bad = fn(env)
         if bad is not None:
             raise bad[0](bad[1] + where)
-    cx.static_checks.append(check)
+    add_loop_gated(cx, check)
 
 
 def const_int(b, v, where, what="an integer constant"):

@@ -74,3 +74,40 @@ def test_empty_range_at_int32_low_end_is_quick(n):
     # (CPU time of this process, not wall: 2**31 empty iterations took ~5 s;
     # the call takes < 1 ms)
     assert time.process_time() - t < 2.0
+
+
+# -- a broadcast under a branch whose condition is known at call time
+# (arrayexpr.Broadcastable gated by call_time_reach.call_time_reach) --
+def branch_add(a, b, n):
+    if n > 2:
+        a = a + b
+    return a * 2.0
+
+
+_BRANCH_ADD = pipeline(branch_add)
+
+
+@pytest.mark.parametrize("na,nb,n", [(3, 4, 1), (3, 4, 3), (4, 3, 3), (3, 1, 1), (1, 3, 3),
+                                     (3, 3, 1)])
+def test_broadcast_in_a_branch_not_taken(na, nb, n):
+    # (na > nb with the branch not taken is still a false IndexError: the
+    # branch's sum is computed whole and selected, reading b past its end)
+    _same(_BRANCH_ADD, branch_add, np.arange(na) + 1.0, np.arange(nb) + 0.5, n)
+
+
+# -- call-time shape checks in loops of no iteration (call_time_reach.add_loop_gated) --
+def shapes_in_loop(a, b, n):
+    s = 0.0
+    for k in range(n):
+        s += np.dot(a, b) + np.stack([a, b]).sum() + np.gradient(a)[0]
+        s += np.trapezoid(a, b) + np.convolve(a, b, mode="valid").sum()
+    return s
+
+
+_SHAPES_IN_LOOP = pipeline(shapes_in_loop)
+
+
+@pytest.mark.parametrize("na,nb,n", [(3, 4, 0), (3, 4, 2), (1, 1, 0), (1, 1, 1), (4, 4, 0),
+                                     (4, 4, 2), (0, 2, 0)])
+def test_shape_checks_of_a_loop_that_does_not_run(na, nb, n):
+    _same(_SHAPES_IN_LOOP, shapes_in_loop, np.arange(na) + 1.0, np.arange(nb) * 0.5, n)
