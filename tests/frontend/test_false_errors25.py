@@ -111,3 +111,36 @@ _SHAPES_IN_LOOP = pipeline(shapes_in_loop)
                                      (4, 4, 2), (0, 2, 0)])
 def test_shape_checks_of_a_loop_that_does_not_run(na, nb, n):
     _same(_SHAPES_IN_LOOP, shapes_in_loop, np.arange(na) + 1.0, np.arange(nb) * 0.5, n)
+
+
+# -- a guarded loop trimmed to [lo, hi] whose hi is near -2**31 (lowering/
+# trim_no_ops._loop: the extent hi - lo + 1 wrapped; found by the 3-level fuzz) --
+def trimmed_empty(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(hi - i, i + lo):
+            for k in range(j + 1, n):
+                s += a[k]
+    return s
+
+
+def trimmed_read(a, lo, hi):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(n):
+        for j in range(hi - i, i + lo):
+            s += a[j] * (i + 1)
+    return s
+
+
+_TRIMMED_EMPTY = pipeline(trimmed_empty)
+_TRIMMED_READ = pipeline(trimmed_read)
+
+
+@pytest.mark.parametrize("n,lo,hi", [(4, -_M + 2, 5), (7, -_M + 2, 5), (4, -_M + 20, 5), (5, 3, 1),
+                                     (6, 4, -2)])
+def test_trimmed_loop_near_int32_low_end(n, lo, hi):
+    # (main: 21.0 for the first, Python 0.0)
+    _same(_TRIMMED_EMPTY, trimmed_empty, np.arange(n) * 1.0, lo, hi)
+    _same(_TRIMMED_READ, trimmed_read, np.arange(n) * 1.0, lo, hi)
