@@ -26,6 +26,7 @@ from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
 from .array_shift import diff_once, pairs
 from .arrayexpr import ArrayExpr, k_order
+from .call_time_reach import add_loop_gated
 from .limits import limit
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
@@ -98,7 +99,7 @@ def gradient(b, fn, node):
         f = ArrayExpr(src.shape, otype, lambda i: ops.cast_to(cx, src.elem(i), otype), node)
     sizes = [f.shape[a] for a in axes]
     if not all(s.is_const and s.const >= edge + 1 for s in sizes):
-        cx.static_checks.append(_TooShort(sizes, edge + 1))
+        add_loop_gated(cx, _TooShort(sizes, edge + 1))
     outs = [_along(cx, f, a, h, edge, otype, node) for a in axes]
     for out in outs:
         out.order = order
@@ -187,7 +188,7 @@ def trapezoid(b, fn, node):
     first = elem([ir.index(0)])
     terms = ArrayExpr([pairs(cx, y.shape[0])], first.ty, elem, node)
     if d_at is not None:
-        cx.static_checks.append(_SameSize(x.shape[0], y.shape[0]))
+        add_loop_gated(cx, _SameSize(x.shape[0], y.shape[0]))
     rt = numpy_ty(b, lambda: np.sum(np.zeros(1, first.ty.dtype)).dtype, node)
     out = total(b.array_code, terms, (0,), rt, node, fn.__name__)
     return finish(b.array_code, out, (0,), 1, False, node)

@@ -20,6 +20,7 @@ from . import array_calls, ops
 from .array_args import numpy_ty, operand_of
 from .array_reduce import extent, finish, fold
 from .arrayexpr import ArrayExpr
+from .call_time_reach import add_loop_gated
 from .values import const_val
 
 K_UNROLL = 8         # terms of k added per load/store of the result's vectors
@@ -198,7 +199,7 @@ def _check_inner(cx, X, Y, what, node):
         sy = _shape_text([s.static(env) for s in ys])
         raise ValueError(f"shapes {sx} and {sy} not aligned: {a} (dim {len(xs) - 1}) != {c} "
                          f"(dim 0){where}")
-    cx.static_checks.append(check)
+    add_loop_gated(cx, check)
 
 
 def _shape_text(sizes):

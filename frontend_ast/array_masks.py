@@ -28,6 +28,7 @@ from pyhalide.expr import cast_node as cast
 
 from . import calls, ops
 from .arrayexpr import same_size
+from .call_time_reach import IfReached
 from .ranges import INT32, Aff
 from .refs import BuiltinRef
 from .types import PY_INT
@@ -162,20 +163,6 @@ def call_time_check(bld, check, node):
                               "chooses between values)")
     reached = bld.cx.loops_run_at_call()
     bld.cx.static_checks.append(check if reached is None else IfReached(check, reached))
-
-
-class IfReached:
-    """A call-time check made only where the statement runs in this call
-    (reached: Context.loops_run_at_call, the enclosing loops with
-    call-time bounds run at least once): a loop of no iteration evaluates
-    nothing, as in Python."""
-
-    def __init__(self, check, reached):
-        self.check, self.reached = check, reached
-
-    def __call__(self, env):
-        if self.reached(env):
-            self.check(env)
 
 
 def mask_fits(bld, mshape, shape, node, first_axis=0):

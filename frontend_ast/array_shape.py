@@ -21,6 +21,7 @@ from pyhalide.simplify import simplify
 from . import array_calls, ops
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size, size_is
+from .call_time_reach import add_loop_gated
 from .limits import limit
 from .ranges import INT32
 from .result_order import OrderChoice
@@ -73,7 +74,7 @@ def fail_at_call(cx, node, exc, msg):
 
     def check(env):
         raise exc(msg + where)
-    cx.static_checks.append(check)
+    add_loop_gated(cx, check)
 
 
 def check_at_call(cx, node, fn):
@@ -89,7 +90,7 @@ def check_at_call(cx, node, fn):
         if bad is not None:
             e = bad[0](bad[1] + where)
             raise limit(e) if bad[0] is NotImplementedError else e
-    cx.static_checks.append(check)
+    add_loop_gated(cx, check)
 
 
 def const_int(b, v, where, what="an integer constant"):

@@ -11,6 +11,7 @@ import numpy as np
 from pyhalide import ir
 
 from . import complex_values, ops, unions
+from .call_time_reach import call_time_reach
 from .values import Val, const_val, exact_aff, fresh, with_type_range
 
 
@@ -82,7 +83,7 @@ def broadcast_shapes(cx, shapes, node) -> list:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
                 cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node),
-                                                      cx.loops_run_at_call()))
+                                                      call_time_reach(cx)))
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
@@ -194,7 +195,7 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
-        cx.static_checks.append(_ProbeNumpy(probe, operands, cx.reached_at_call()))
+        cx.static_checks.append(_ProbeNumpy(probe, operands, call_time_reach(cx)))
     probe = [placeholder(o.ty, cx) if isinstance(o, ArrayExpr) else o for o in operands]
     cx.cur_node = node
 

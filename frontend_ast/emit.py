@@ -10,7 +10,7 @@ from pyhalide.func import Func
 from pyhalide.simplify import equal_after_simplify, simplify
 from pyhalide.var import RDom, Var
 
-from . import forwarded_reads, ops
+from . import forwarded_reads, loop_trips, ops
 from .lifted import LiftedFunc
 from .loop_exits import RELATIVE_ATTR, UNBOUNDED_ATTR
 from .ranges import INT32, Aff
@@ -244,14 +244,9 @@ class Emitter:
             elif self.cx.syms.prove_le(l.start.ubs, l.stop.lbs):
                 ext = ir.Sub(stop, start)
             else:
-                ext = ir.Max(ir.Sub(stop, start), ir.index(0))
+                ext = loop_trips.extent(start, stop, l.start, l.stop, 1)
             return start, ext, (lambda r: r), None
-        s = abs(step)
-        if step > 0:
-            trip = ir.Div(ir.Add(ir.Sub(stop, start), ir.index(s - 1)), ir.index(s))
-        else:
-            trip = ir.Div(ir.Add(ir.Sub(start, stop), ir.index(s - 1)), ir.index(s))
-        trip = ir.Max(trip, ir.index(0))
+        trip = loop_trips.extent(start, stop, l.start, l.stop, step)
         return (ir.index(0), trip, (lambda r, st=start, k=step: ir.Add(st, ir.Mul(r, ir.index(k)))),
                 None)
 

@@ -17,6 +17,7 @@ from . import (
     deps,
     loop_scans,
     loop_start,
+    loop_trips,
     ops,
     unions,
 )
@@ -143,6 +144,8 @@ class LoopRunner:
         if start is None:       # clamped towards the stop: the same values (loop_start.py)
             start = loop_start.clamped_start(self.cx, wide, stop, k)
             start = self._bound(start if start is not None else wide, node, False)
+        # (a range of 2**31 iterations or more: OverflowError, not a wrapped extent)
+        loop_trips.check_trips(self.cx, start, stop, k, f"{self.cx.smap.loc(node.iter)}: this range()")
         sym = loop_symbol(name, node)
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]

@@ -249,8 +249,12 @@ def _whole(loop, lo, hi, body, pieces):
 
 def _loop(loop, lo, hi, body):
     """The loop over [lo, hi]: its body without check-image selects, and
-    unswitched on conditions that do not change in it."""
-    extent = _s(ir.Max(ir.Add(ir.Sub(hi, lo), ir.index(1)), ir.index(0)))
+    unswitched on conditions that do not change in it. Its extent is
+    max(hi + 1, lo) - lo: 0 where hi < lo without the int32 difference hi - lo,
+    which wraps where hi is near -2**31 and lo above 0 (`range(hi - i, i +
+    lo)` with lo = -2**31 + 2 ran 2**31 iterations: a wrong result). hi + 1
+    does not wrap: hi is at most the loop's own last value."""
+    extent = _s(ir.Sub(ir.Max(ir.Add(hi, ir.index(1)), lo), lo))
     body = _Unchecked().mutate(body)
     return _unswitched(ir.For(loop.name, lo, extent, loop.kind, body), MAX_UNSWITCH)
 

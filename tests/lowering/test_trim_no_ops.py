@@ -76,7 +76,7 @@ def test_a_lower_bound_and_a_kept_conjunct():
     after = trim_no_ops(before)
     assert ir.to_str(after) == """\
 for (y, 0, N) {
-  for (x, max(y, 0), max((N - max(y, 0)), 0)) {
+  for (x, max(y, 0), (max(N, max(y, 0)) - max(y, 0))) {
     if (((x % 3) == 0)) {
       out[x] = a[x]
     }
@@ -126,7 +126,7 @@ for (y, 0, N) {
   for (x, 0, max((min((N - 1), (y - 1)) + 1), 0)) {
     out[x] = a[x]
   }
-  for (x, max((y + 1), 0), max((N - max((y + 1), 0)), 0)) {
+  for (x, max((y + 1), 0), (max(N, max((y + 1), 0)) - max((y + 1), 0))) {
     out[x] = a[x]
   }
 }
@@ -148,7 +148,7 @@ for (y, 0, N) {
   for (x, 0, max((min(min((N - 1), (B - 1)), (y - 1)) + 1), 0)) {
     out[x] = likely(0)
   }
-  for (x, max(B, 0), max(((min((N - 1), (y - 1)) - max(B, 0)) + 1), 0)) {
+  for (x, max(B, 0), (max((min((N - 1), (y - 1)) + 1), max(B, 0)) - max(B, 0))) {
     out[x] = likely((x + 1))
   }
 }

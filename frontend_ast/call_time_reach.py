@@ -1,0 +1,45 @@
+"""Whether a call-time check's statement runs in this call, as far as the
+call's arguments tell (a call-time check of a statement Python does not run
+is a false error: `if flag: a = a + b` with unequal shapes and flag False)."""
+from __future__ import annotations
+
+
+def call_time_reach(cx):
+    """fn(StaticEnv) -> bool, or None (always): the enclosing loops with
+    call-time bounds run (Context.loops_run_at_call, the carried-array loops
+    included) and, where every enclosing condition is known at call time
+    (Context.reached_at_call), those conditions hold. Under a condition
+    known only at run time (a test of data) only the loops count: such a
+    branch's arrays may be computed whole and selected, their reads sized by
+    the check."""
+    loops = cx.loops_run_at_call()
+    reached = cx.reached_at_call()
+    if not callable(reached):
+        return loops
+    if loops is None:
+        return reached
+    return lambda env: loops(env) and reached(env)
+
+
+class IfReached:
+    """A call-time check made only where the statement runs in this call
+    (reached: Context.loops_run_at_call, the enclosing loops with
+    call-time bounds run at least once): a loop of no iteration evaluates
+    nothing, as in Python."""
+
+    def __init__(self, check, reached):
+        self.check, self.reached = check, reached
+
+    def __call__(self, env):
+        if self.reached(env):
+            self.check(env)
+
+
+def add_loop_gated(cx, check) -> None:
+    """Appends the call-time check to cx.static_checks, made only where the
+    enclosing loops with call-time bounds run (IfReached; a shape check of
+    np.dot, np.gradient, np.stack, ... in `for k in range(n)` with n = 0 is
+    no error in Python). Conditions do not gate it: a branch's arrays may be
+    computed whole and selected, their reads sized by the check."""
+    reached = cx.loops_run_at_call()
+    cx.static_checks.append(check if reached is None else IfReached(check, reached))
