@@ -146,6 +146,7 @@ class LoopState:
         self.exit_conds = {}
         self.snapshots = {}
         self.symbolic_loops = []
+        self.guarded_starts = set()
 
     def window_loops(self) -> list:
         """The loops a window may move with: the active ones and the
