@@ -175,8 +175,8 @@ def test_stored_loop_bound_under_if():
 
 def start_read_under_if(x, k, flag):
     # the loop's start value x[j + 1] is read only where x[j] > flag: the
-    # loop's Func computes its start everywhere, so it is not stored (no
-    # IndexError where Python runs fine)
+    # loop's Func computes its start there only (no IndexError where Python
+    # runs fine)
     n = len(x)
     y = np.zeros(n)
     for j in range(n):
@@ -246,3 +246,76 @@ def test_start_value_under_if_keeps_inner_loop_error():
         for k in (0, 2):
             args = (np.linspace(0.0, 1.0, n), k)
             assert _outcome(compiled, args) == _outcome(start_divides_under_if, args), (n, k)
+
+
+def start_under_nested_ifs(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if j > 0:
+            if x[j] > flag:
+                c = x[j + 1]
+                for jj in range(2):
+                    c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_in_else(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if x[j] <= flag:
+            c = 1.0
+        else:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj] * c
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_after_continue(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        if x[j] < flag - 1.5:
+            continue
+        c = 0.0
+        if x[j] > flag:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_under_and(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if j < n - 1 and x[j + 1] > flag:
+            c = x[j + 2]
+            for jj in range(2):
+                c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+@pytest.mark.parametrize("fn", [start_under_nested_ifs, start_in_else, start_after_continue,
+                                start_under_and])
+def test_start_value_under_if_forms(fn):
+    # each raised a false IndexError or lost one on 45fc4ff
+    compiled = ph.pipeline(fn)
+    for n in (1, 3):
+        for k in (0, 2):
+            for flag in (0.25, 2.0, -1.0):
+                args = (np.linspace(0.0, 1.0, n), k, flag)
+                assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
