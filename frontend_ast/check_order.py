@@ -45,6 +45,7 @@ from pyhalide.errors import CompileError
 from . import deps
 from .errors import FrontendError
 from .loop_state import Group
+from .start_checks import start_checked
 from .static_sinks import statement_values
 from .types import np_ty
 from .unions import lazy_alternative
@@ -391,10 +392,11 @@ class LoopSinks:
         loop's checks run where Python runs it. Under an `if` the store is
         made where its condition holds; the inner loop's updates carry that
         condition themselves (computed over the whole region, their checks
-        fire only where Python runs the loop), its start value does not: a
-        value whose Funcs start with a checked read (`c = x[j + 1]` before
-        the loop) is not stored there (it would raise where Python does not
-        run it)."""
+        fire only where Python runs the loop), and so does a start value
+        that reads with a check (`c = x[j + 1]` before the loop) when
+        define_group could put the condition on it (state.guarded_starts);
+        a value whose Funcs start with another checked read is not stored
+        there (it would raise where Python does not run it)."""
         kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
@@ -407,7 +409,7 @@ class LoopSinks:
                 if w.union or w.ty.is_complex() or w.node is None or \
                         not _reads_checked(w.node) or not _at_enclosing(bld, w.node) or \
                         _func_names(w.node) <= kept or \
-                        (bld.scope.path and _start_checked(w.node)):
+                        (bld.scope.path and start_checked(w.node, bld.state.guarded_starts)):
                     continue
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)
@@ -479,25 +481,6 @@ def _at_enclosing(bld, node) -> bool:
     carried names that loop's variable)."""
     syms = {l.sym for l in bld.state.loops}
     return all(not n.startswith("%") or n in syms for n in ir.free_vars(node))
-
-
-def _start_checked(node) -> bool:
-    """Whether node reads a Func whose pure definition (its start value:
-    computed wherever the Func is, under no `if`) reads with a run-time
-    check, directly or through the pure definitions of the Funcs it reads."""
-    seen, todo = set(), [c.func for c in ir.find_calls(node)
-                         if c.call_type == ir.FUNC and c.func is not None]
-    while todo:
-        fn = todo.pop()
-        if id(fn) in seen or fn.pure is None:
-            continue
-        seen.add(id(fn))
-        d = fn.pure
-        calls = ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))
-        if any(checks.is_check_read(c) for c in calls):
-            return True
-        todo += [c.func for c in calls if c.call_type == ir.FUNC and c.func is not None]
-    return False
 
 
 def _reads_checked(node) -> bool:

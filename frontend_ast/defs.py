@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from pyhalide import ir
+from pyhalide import checks, ir
 from pyhalide.expr import Expr
 
 from . import (
@@ -19,6 +19,7 @@ from . import (
     unions,
 )
 from .loop_state import Frame, Group
+from .start_checks import start_checked
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
 
@@ -147,6 +148,7 @@ class Definitions:
             g.start_node[k] = ops.cast(st, n)
             vals.append(g.start_node[k])
         mapping = {l.sym: l.pure_var.node for l in ctx}
+        vals = self._start_under_ifs(vals, ctx, f)
         vals = self.resolve_forwards(vals, target=g)
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
@@ -154,6 +156,35 @@ class Definitions:
         loc = self._init_loc(g)
         self.emitter.define(f, key, vals, [], None, loc, pure=True, label=g.label,
                             loops=[(l, l.pure_var) for l in ctx])
+
+    def _start_under_ifs(self, vals, ctx, f) -> list:
+        """A start value that reads with a run-time check (`c = x[j + 1]`
+        before a loop under `if x[j] > flag`), computed where the `if`s
+        around the loop hold and 0 elsewhere (the Func is computed over its
+        whole region; its updates carry the condition themselves), when the
+        condition cannot raise, reads no Func and names only the loops of
+        the Func's dimensions. The Func's name goes to
+        state.guarded_starts (check_order.LoopSinks stores its values)."""
+        if not self.scope.path:
+            return vals
+        calls = ir.find_calls(list(vals))
+        if not any(checks.is_check_read(c) for c in calls) and not start_checked(list(vals)):
+            return vals
+        cond = self.scope.current_condition()
+        if cond is None or cond.risky:
+            return vals
+        cond = ops.truth(self.cx, cond)
+        if cond.is_const or cond.union or cond.risky:
+            return vals
+        c = ops.node_of(self.cx, cond)
+        syms = {l.sym for l in ctx}
+        if any(k.call_type == ir.FUNC for k in ir.find_calls(c)) or \
+                not all(not n.startswith("%") or n in syms for n in ir.free_vars(c)):
+            return vals
+        self.state.guarded_starts.add(f.name())
+        return [v if ir.is_const(v) else
+                ir.Call(v.type, "if_then_else", (c, v, ir.Const(v.type, 0)), ir.INTRINSIC)
+                for v in vals]
 
     def _init_loc(self, g):
         return g.loc

@@ -130,6 +130,9 @@ class LoopState:
       symbolic_loops [Loop] loops whose body runs once with the loop variables
                      as symbols, not as active loops (carried_phases.py): a
                      slice that moves with them is a window (array_windows.py)
+      guarded_starts names of the Funcs whose start value is computed only
+                     where the `if`s around their loop hold
+                     (defs.Definitions._start_under_ifs)
     """
 
     def __init__(self, cx):
@@ -146,6 +149,7 @@ class LoopState:
         self.exit_conds = {}
         self.snapshots = {}
         self.symbolic_loops = []
+        self.guarded_starts = set()
 
     def window_loops(self) -> list:
         """The loops a window may move with: the active ones and the

@@ -175,8 +175,8 @@ def test_stored_loop_bound_under_if():
 
 def start_read_under_if(x, k, flag):
     # the loop's start value x[j + 1] is read only where x[j] > flag: the
-    # loop's Func computes its start everywhere, so it is not stored (no
-    # IndexError where Python runs fine)
+    # loop's Func computes its start there only (no IndexError where Python
+    # runs fine)
     n = len(x)
     y = np.zeros(n)
     for j in range(n):
@@ -195,3 +195,127 @@ def test_start_value_under_if_raises_only_where_python_does():
     for n in (2, 3):
         args = (np.linspace(0.0, 1.0, n), 0, 2.0)
         assert _outcome(compiled, args) == _outcome(start_read_under_if, args), n
+
+
+# The start value of a loop under an `if` (`c = x[j + 1]` before `for jj`)
+# is computed where the `if` holds (defs.Definitions._start_under_ifs):
+# aef6de4 raised IndexError where Python returns [0, 0, 0] (start value
+# computed everywhere) and, because the value was then not stored, lost the
+# IndexError of an inner loop read only in a loop that does not run.
+
+def start_read_reading_itself(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        if x[j] > flag:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj] * c
+            for t in range(k):
+                y[j] = c + t
+    return y
+
+
+def start_divides_under_if(x, k):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0
+        if j > 0:
+            c = 6 // j
+            for jj in range(2):
+                c += x[jj + j]              # x[n] at j = n - 1
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def test_start_value_under_data_if_no_false_error():
+    compiled = ph.pipeline(start_read_reading_itself)
+    for n in (2, 3):
+        for k in (0, 2):
+            for flag in (2.0, 0.25, -1.0):
+                args = (np.linspace(0.0, 1.0, n), k, flag)
+                assert _outcome(compiled, args) == \
+                    _outcome(start_read_reading_itself, args), (n, k, flag)
+
+
+def test_start_value_under_if_keeps_inner_loop_error():
+    compiled = ph.pipeline(start_divides_under_if)
+    for n in (1, 3):
+        for k in (0, 2):
+            args = (np.linspace(0.0, 1.0, n), k)
+            assert _outcome(compiled, args) == _outcome(start_divides_under_if, args), (n, k)
+
+
+def start_under_nested_ifs(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if j > 0:
+            if x[j] > flag:
+                c = x[j + 1]
+                for jj in range(2):
+                    c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_in_else(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if x[j] <= flag:
+            c = 1.0
+        else:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj] * c
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_after_continue(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        if x[j] < flag - 1.5:
+            continue
+        c = 0.0
+        if x[j] > flag:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def start_under_and(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        c = 0.0
+        if j < n - 1 and x[j + 1] > flag:
+            c = x[j + 2]
+            for jj in range(2):
+                c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+@pytest.mark.parametrize("fn", [start_under_nested_ifs, start_in_else, start_after_continue,
+                                start_under_and])
+def test_start_value_under_if_forms(fn):
+    # each raised a false IndexError or lost one on 45fc4ff
+    compiled = ph.pipeline(fn)
+    for n in (1, 3):
+        for k in (0, 2):
+            for flag in (0.25, 2.0, -1.0):
+                args = (np.linspace(0.0, 1.0, n), k, flag)
+                assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
