@@ -109,6 +109,14 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
             idx[k] = ir.Mod(rest, sizes[k]) if j < len(order) - 1 else rest
             rest = ir.Div(rest, sizes[k])
         return ir.substitute(elem, {a.name: i for a, i in zip(at, idx)})
+
+    def x_at(f, cond=None):
+        """x(f) where cond holds and 0 <= f < m, else -0.0 (which adds
+        exactly), computed only there (a lazy branch): bounds inference
+        bounds the operand's reads by m where it narrows f by the branch's
+        condition, not by the RDom's extents (the largest over all phases)."""
+        inside = ir.And(ir.GE(f, ir.index(0)), ir.LT(f, m))
+        return lazy(inside if cond is None else ir.And(cond, inside), x(f), neg0)
     loc = cx.smap.loc(node)
     # (the number of slots a parameter too: bounds inference does not bound a shift)
     depth, most, right, slots = (
@@ -159,7 +167,7 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
         s, c = ir.Div(g, ir.index(16)), ir.Mod(g, ir.index(16))
         f, n, _ = leaf_of(s)
         chunk = ir.Max(ir.Min(ir.Add(f, c), ir.Sub(q, one)), zero)
-        v = ir.Select(ir.LT(c, n), x(ir.Add(ir.Mul(chunk, w), j)), neg0)
+        v = x_at(ir.Add(ir.Mul(chunk, w), j), ir.LT(c, n))
         acc = ir.Select(ir.EQ(c, zero), neg0, m_.read(r, [s, j]))
         return r, [s, j], {r.index: ir.Add(acc, v)}
     m_.add([_node_val(ir.Mul(ir.Add(ir.Mul(ir.Sub(slots, one), ir.index(16)), most), w))],
@@ -174,8 +182,7 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
         lane = [m_.read(r, [s, ir.index(j)]) for j in range(lanes)]
         while len(lane) > 1:
             lane = [ir.Add(a, b) for a, b in zip(lane[::2], lane[1::2])]
-        rest = ir.Add(m_.read(r, [s, zero]),
-                      x(ir.Add(ir.Mul(q, w), ir.Sub(p[0], slots))))
+        rest = ir.Add(m_.read(r, [s, zero]), x_at(ir.Add(ir.Mul(q, w), ir.Sub(p[0], slots))))
         total = ir.Select(ir.GT(most, zero), lane[0], neg0)
         return r, [s, zero], {r.index: lazy(ends, total, rest)}
     m_.add([_node_val(ir.Add(slots, rem))], combine)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
+from pyhalide.frontend_ast.errors import FrontendError
 from tests.frontend.test_carried_loops24 import lms, lms_rows
 
 
@@ -104,3 +105,48 @@ def test_cast_sum_in_one_buffer_piece():
                 _run(c, *args)
         else:
             _same(lms_cast, c, *args)
+
+
+def add_sum(x, y, n):
+    for k in range(n):
+        x = x + y.sum()
+    return x
+
+
+def add_mean(x, y, n):
+    for k in range(n):
+        x = x + y.mean()
+    return x
+
+
+def add_axis_sum(x, y, n):
+    for k in range(n):
+        x = x + y.sum(axis=0)
+    return x
+
+
+def test_sum_reads_only_the_operand():
+    """The sum's phases read the operand only inside it (carried_sums.
+    phase_sum's x_at: a lazy branch bounds inference narrows): a sum of
+    fewer than 8 elements (a leaf's lanes past its length) or of a rest
+    past the last whole chunk raised IndexError ("y is read over [0, 7]")
+    for every size; bit for bit as Python, x of another length than y."""
+    c = ph.pipeline(add_sum)
+    for sx, sy in ((3, 4), (4, 4), (5, 2), (3, 0), (3, 1), (3, 3), (3, 7), (3, 8), (3, 9),
+                   (3, 129), (2, 300)):
+        rng = np.random.default_rng(sy)
+        y = rng.standard_normal(sy) * 10.0 ** rng.integers(-8, 8, sy)
+        _same(lambda *a: (add_sum(*a),), lambda *a: (c(*a),), np.arange(float(sx)), y, 2)
+    # 2-D, contiguous: one run of memory
+    y = np.random.default_rng(0).standard_normal((3, 5))
+    _same(lambda *a: (add_sum(*a),), lambda *a: (c(*a),), np.arange(4.0), y, 3)
+
+
+def test_mean_and_axis_sum_in_phase_mode():
+    c = ph.pipeline(add_mean)
+    for sy in (1, 3, 4, 7, 8, 9, 129, 300):
+        y = np.random.default_rng(sy).standard_normal(sy)
+        _same(lambda *a: (add_mean(*a),), lambda *a: (c(*a),), np.arange(3.0), y, 2)
+    # a sum over some axes only: a located error (not a wrong value)
+    with pytest.raises(FrontendError, match="over all axes"):
+        ph.pipeline(add_axis_sum)(np.zeros(5), np.ones((2, 5)), 2)
