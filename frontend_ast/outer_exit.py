@@ -20,6 +20,8 @@ or returns False (the cycle is left to loop_cycles' cases) unless:
 - G is a top-level scan over one RVar of one element, false at the start,
   whose update is `stop(k - 1) or test(k)` (test computed only where the
   flag is not set), read by A's last update only, at `stop(k - 1)`;
+- A's update with the flag unset is `if_then_else(c, new, old)` whose c is
+  false where the test holds (the test comes before the inner loops);
 - k is A's outermost RVar (the same loop) and A's update has inner RVars;
 - the test reads A only at points no iteration k writes: a coordinate that
   A's update writes at an inner RVar v whose predicates state `e + 1 <= v`
@@ -63,12 +65,32 @@ def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops) ->
     no_stop = ir.FuncMutator(lambda n: ir.Const(ir.Bool(), False)
                              if isinstance(n, ir.Call) and n.call_type == ir.FUNC and
                              n.func is G else None)
-    UA.values = tuple(simplify(no_stop.mutate(v)) for v in UA.values)
+    stops = UG.values[0].condition if isinstance(UG.values[0], ir.Select) else None
+    stops = ir.substitute(stops, {rg.name: k}) if stops is not None else None
+    if stops is None or not all(_skips_where(v, stops) for v in UA.values):
+        return False        # (the test follows the inner loops in the body)
+    values = tuple(simplify(no_stop.mutate(v)) for v in UA.values)
+    UA.values = values
     UA.predicates[:] = [simplify(no_stop.mutate(p)) for p in UA.predicates]
     UA.exit = test
     UA.exit_outer = True
     G.updates.clear()
     return True
+
+
+def _skips_where(value, stops) -> bool:
+    """Whether `value` (A's update as loop_exits made it) is `if_then_else(
+    select(stops, false, ...), new, old)` (or a select), `stops` being G's condition for
+    the flag to be set at this iteration: the update is skipped at the
+    iteration whose test holds (the `break` comes before the inner loops),
+    not only at the later ones."""
+    if ir.is_lazy_select(value):
+        c = value.args[0]
+    elif isinstance(value, ir.Select):     # (no branch reads with a check)
+        c = value.condition
+    else:
+        return False
+    return isinstance(c, ir.Select) and _is_false(c.true_value) and ir.equal(c.condition, stops)
 
 
 def _is_false(e) -> bool:

@@ -30,6 +30,30 @@ def lu_break_from_k(a):
                 a[i, j] -= a[i, k] / a[k, k] * a[k, j]
 
 
+def lu_rect(a):
+    # j to the column count: on (m + 1, m) the last k runs no point and its
+    # test raises IndexError (a[m, m])
+    n = a.shape[0]
+    for k in range(n):
+        if a[k, k] == 0.0:
+            break
+        for i in range(k + 1, n):
+            for j in range(k + 1, a.shape[1]):
+                a[i, j] -= a[i, k] / a[k, k] * a[k, j]
+
+
+def break_after_rows(a):
+    # the test after the row loops: iteration k updates, then breaks (not
+    # this case: the exit at the top of the loop would skip k's updates)
+    n = a.shape[0]
+    for k in range(n):
+        for i in range(k + 1, n):
+            for j in range(k + 1, n):
+                a[i, j] -= a[i, k] / a[k, k] * a[k, j]
+        if a[k, k] == 0.0:
+            break
+
+
 def next_pivot(a):
     # the test reads a row that iteration k writes: not this case
     n = a.shape[0]
@@ -99,10 +123,21 @@ def test_non_square(shape, zero):
     _check(LU, lu_break, a)
 
 
+@pytest.mark.parametrize("shape,zero", [((5, 4), None), ((5, 4), 1), ((4, 5), 3),
+                                        ((5, 5), 4)])
+def test_rect_last_k_runs_no_point(shape, zero):
+    _check(pipeline(lu_rect), lu_rect, _matrix(shape, zero))
+
+
 def test_in_place_size():
     # 100 x 100 float64 (80 KB): the in-place variant; breaks at 40 and never
     for zero in (40, None):
         _check(LU, lu_break, _matrix((100, 100), zero, seed=3))
+
+
+def test_break_after_the_rows_is_refused():
+    with pytest.raises(FrontendError, match="read each other"):
+        pipeline(break_after_rows)(_matrix((4, 4)))
 
 
 def test_test_reading_written_row_is_refused():
