@@ -67,6 +67,7 @@ def next_pivot(a):
 
 LU = pipeline(lu_break)
 LU_K = pipeline(lu_break_from_k)
+LU_RECT = pipeline(lu_rect)
 
 
 def _outcome(fn, a):
@@ -126,7 +127,7 @@ def test_non_square(shape, zero):
 @pytest.mark.parametrize("shape,zero", [((5, 4), None), ((5, 4), 1), ((4, 5), 3),
                                         ((5, 5), 4)])
 def test_rect_last_k_runs_no_point(shape, zero):
-    _check(pipeline(lu_rect), lu_rect, _matrix(shape, zero))
+    _check(LU_RECT, lu_rect, _matrix(shape, zero))
 
 
 def test_in_place_size():
