@@ -100,8 +100,9 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
             UA, UG = A.updates[-1], G.updates[0]
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
-            if merge_outer_exit(emitter, A, G, UA, UG, vlog, _read_elsewhere, same_loops):
-                dropped.append((g, arr))
+            sinks = merge_outer_exit(emitter, A, G, UA, UG, vlog, _read_elsewhere, same_loops)
+            if sinks is not None:
+                dropped += [(g, arr)] + [(g, o) for o in sinks]
                 break
             members = _partners(arrays.values(), logged, A, G, UA)
             others = [(o, B, UB) for o, B, UB in members if B is not A]

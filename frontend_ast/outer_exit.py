@@ -31,66 +31,135 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.simplify import equal_after_simplify, simplify
 
+from .values import Arr
 
-def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops) -> bool:
+
+def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
     if len(G.output_types) != 1 or len(UG.rvars) != 1 or UG.predicates or \
             UG.exit is not None or UA.exit is not None or len(UA.rvars) < 2 or \
             len(G.args) != 1 or not _is_false(G.pure.values[0]):
-        return False
+        return None
     rg = UG.rvars[0]
     if not (isinstance(UG.args[0], ir.Variable) and UG.args[0].name == rg.name):
-        return False
-    a_var = same_loops(vlog, A, G)
-    outer = UA.rvars[-1]
-    if not a_var or rg.name not in a_var or a_var[rg.name].name != outer.name or \
-            not (ir.equal(outer.min, rg.min) and ir.equal(outer.extent, rg.extent)):
-        return False
-    if read_elsewhere(emitter, [A], G):
-        return False
-    k = next((v for e in [*UA.args, *UA.values, *UA.predicates]
-              for n, v in ir.free_vars(e).items() if n == outer.name), None)
-    if k is None:
-        return False
+        return None
     test = _test(G, UG, rg)
     if test is None:
-        return False
-    test = ir.substitute(test, {rg.name: k})
-    if not _reads_unwritten(A, UA, test, outer.name):
-        return False
+        return None
+    # the other readers of G: check_order's sinks of the loop (`f_unused`,
+    # the checks of `f = a[i, k] / a[k, k]`), which read A after its nest
+    sinks = [R for R in _readers(emitter, G) if R is not A]
+    arrs = [o for R in sinks for _, f, o in emitter.funcs
+            if isinstance(o, Arr) and hasattr(f, "function") and f.function() is R]
+    if any(not _sink(R, G) for R in sinks) or len(arrs) != len(sinks) or \
+            read_elsewhere(emitter, [A, *sinks], G):
+        return None
+    plans = [_plan(A, B.updates[-1], G, UG, rg, test, vlog, same_loops, B)
+             for B in [A, *sinks]]
+    if any(p is None for p in plans):
+        return None
+    for d, values, predicates, exit_ in plans:
+        d.values = values
+        d.predicates[:] = predicates
+        d.exit = exit_
+        d.exit_outer = True
+    G.updates.clear()
+    return arrs
+
+
+def _readers(emitter, G) -> list:
+    out = []
+    for _, f, _ in emitter.funcs:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is not None and fn is not G and all(fn is not o for o in out) and \
+                any(_calls(d, G) for d in fn.definitions()):
+            out.append(fn)
+    return out
+
+
+def _sink(R, G) -> bool:
+    """Whether R is a scalar written by the loop (check_order's store of a
+    value's checks), read by nothing in the loop, and only its last update
+    reads G."""
+    return not R.args and R.name.endswith("_unused") and bool(R.updates) and \
+        not any(_calls(d, G) for d in R.definitions()[:-1])
+
+
+def _calls(d, fn) -> bool:
+    exprs = [*d.values, *d.predicates, *d.args]
+    return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
+
+
+def _plan(A, U, G, UG, rg, test, vlog, same_loops, B):
+    """(U, values, predicates, exit) of B's update U (A's or a sink's) with
+    the flag read as unset and the test as its exit at the outermost loop;
+    None unless U's outermost RVar is G's loop, U reads the flag at k - 1
+    only, is skipped where the test holds, and the test reads A only at
+    points iteration k does not write (A's) or no iteration from k on
+    writes (a sink's, computed after A's nest)."""
+    if U.exit is not None or len(U.rvars) < 2:
+        return None
+    loops = same_loops(vlog, B, G)
+    outer = U.rvars[-1]
+    if not loops or rg.name not in loops or loops[rg.name].name != outer.name or \
+            not (ir.equal(outer.min, rg.min) and ir.equal(outer.extent, rg.extent)):
+        return None
+    k = next((v for e in [*U.args, *U.values, *U.predicates]
+              for n, v in ir.free_vars(e).items() if n == outer.name), None)
+    if k is None:
+        return None
+    exit_ = ir.substitute(test, {rg.name: k})
+    UA = A.updates[-1]
+    ka = next((v for e in [*UA.args, *UA.values, *UA.predicates]
+               for n, v in ir.free_vars(e).items() if n == UA.rvars[-1].name), None)
+    if ka is None or not _reads_unwritten(A, UA, ir.substitute(test, {rg.name: ka}), ka.name,
+                                          B is not A):
+        return None
     prev = ir.Sub(k, ir.index(1))
-    calls = [c for c in ir.find_calls([*UA.values, *UA.predicates, *UA.args])
+    calls = [c for c in ir.find_calls([*U.values, *U.predicates, *U.args])
              if c.call_type == ir.FUNC and c.func is G]
     if not all(len(c.args) == 1 and equal_after_simplify(c.args[0], prev) for c in calls):
-        return False
-    no_stop = ir.FuncMutator(lambda n: ir.Const(ir.Bool(), False)
-                             if isinstance(n, ir.Call) and n.call_type == ir.FUNC and
-                             n.func is G else None)
+        return None
     stops = UG.values[0].condition if isinstance(UG.values[0], ir.Select) else None
-    stops = ir.substitute(stops, {rg.name: k}) if stops is not None else None
-    if stops is None or not all(_skips_where(v, stops) for v in UA.values):
-        return False        # (the test follows the inner loops in the body)
-    values = tuple(simplify(no_stop.mutate(v)) for v in UA.values)
-    UA.values = values
-    UA.predicates[:] = [simplify(no_stop.mutate(p)) for p in UA.predicates]
-    UA.exit = test
-    UA.exit_outer = True
-    G.updates.clear()
-    return True
+    if stops is None or not _skipped(U, G, ir.substitute(stops, {rg.name: k})):
+        return None         # (the test follows the inner loops in the body)
+    no_stop = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
+                        n.func is G, False)
+    return (U, tuple(simplify(no_stop.mutate(v)) for v in U.values),
+            [simplify(no_stop.mutate(p)) for p in U.predicates], exit_)
 
 
-def _skips_where(value, stops) -> bool:
-    """Whether `value` (A's update as loop_exits made it) is `if_then_else(
-    select(stops, false, ...), new, old)` (or a select), `stops` being G's condition for
-    the flag to be set at this iteration: the update is skipped at the
-    iteration whose test holds (the `break` comes before the inner loops),
-    not only at the later ones."""
-    if ir.is_lazy_select(value):
-        c = value.args[0]
-    elif isinstance(value, ir.Select):     # (no branch reads with a check)
-        c = value.condition
-    else:
-        return False
-    return isinstance(c, ir.Select) and _is_false(c.true_value) and ir.equal(c.condition, stops)
+def _replacer(match, flag: bool):
+    return ir.FuncMutator(lambda n: ir.Const(ir.Bool(), flag) if match(n) else None)
+
+
+def _skipped(U, G, stops) -> bool:
+    """Whether U does nothing where `stops` (G's condition for the flag to be
+    set at this iteration) holds and the flag is unset: its predicates are
+    false there, or each value is a (lazy) select whose condition is. The
+    update is skipped at the iteration whose test holds (the `break` comes
+    before the inner loops), not only at the later ones."""
+    def there(e):
+        e = _replacer(lambda n: isinstance(n, ir.Expr) and ir.equal(n, stops), True).mutate(e)
+        e = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
+                      n.func is G, False).mutate(e)
+        return _false(simplify(e))
+    if U.predicates and there(ir.conjunction(list(U.predicates))):
+        return True
+    conds = [v.args[0] if ir.is_lazy_select(v) else v.condition if isinstance(v, ir.Select)
+             else None for v in U.values]
+    return all(c is not None and there(c) for c in conds)
+
+
+def _false(e) -> bool:
+    """Whether e is false: the constant, a conjunction with a false part,
+    or a (lazy) select false on both sides."""
+    if isinstance(e, ir.And):
+        return _false(e.a) or _false(e.b)
+    if ir.is_lazy_select(e):
+        return _false(e.args[1]) and _false(e.args[2])
+    if isinstance(e, ir.Select):
+        return _false(e.true_value) and _false(e.false_value)
+    return _is_false(e)
 
 
 def _is_false(e) -> bool:
@@ -120,9 +189,11 @@ def _test(G, UG, rg):
     return test
 
 
-def _reads_unwritten(A, UA, test, k_name) -> bool:
+def _reads_unwritten(A, UA, test, k_name, later: bool) -> bool:
     """Whether every read of A in `test` (an expression of the loop over
-    k_name only) is at a point A's update does not write in that iteration."""
+    k_name only) is at a point A's update does not write in that iteration;
+    `later`: nor in any later one (read at k itself where iteration k'
+    writes from k' + 1 on)."""
     reads = [c for c in ir.find_calls([test]) if c.call_type == ir.FUNC]
     if any(c.func is not A for c in reads):
         return False        # (another Func: computed where, is not known here)
@@ -138,7 +209,8 @@ def _reads_unwritten(A, UA, test, k_name) -> bool:
                 below.append((c.b.name, c.a))
     for c in reads:
         if not any(isinstance(w, ir.Variable) and w.name == v and
-                   equal_after_simplify(c.args[pos], e)
+                   equal_after_simplify(c.args[pos], e) and
+                   (not later or (isinstance(e, ir.Variable) and e.name == k_name))
                    for pos, w in enumerate(UA.args) for v, e in below):
             return False
     return True

@@ -30,6 +30,18 @@ def lu_break_from_k(a):
                 a[i, j] -= a[i, k] / a[k, k] * a[k, j]
 
 
+def lu_f(a):
+    # the multiplier in a name (its checks stored where Python computes it)
+    n = a.shape[0]
+    for k in range(n):
+        if a[k, k] == 0.0:
+            break
+        for i in range(k + 1, n):
+            f = a[i, k] / a[k, k]
+            for j in range(k, n):
+                a[i, j] -= f * a[k, j]
+
+
 def lu_rect(a):
     # j to the column count: on (m + 1, m) the last k runs no point and its
     # test raises IndexError (a[m, m])
@@ -68,6 +80,7 @@ def next_pivot(a):
 LU = pipeline(lu_break)
 LU_K = pipeline(lu_break_from_k)
 LU_RECT = pipeline(lu_rect)
+LU_F = pipeline(lu_f)
 
 
 def _outcome(fn, a):
@@ -97,6 +110,7 @@ def test_square_break_at_k(zero):
     a = _matrix((6, 6), zero)
     _check(LU, lu_break, a)
     _check(LU_K, lu_break_from_k, a)
+    _check(LU_F, lu_f, a)
 
 
 def test_break_stops_updates():
@@ -122,6 +136,7 @@ def test_non_square(shape, zero):
     # the writes made before it are Python's
     a = _matrix(shape, zero)
     _check(LU, lu_break, a)
+    _check(LU_F, lu_f, a)
 
 
 @pytest.mark.parametrize("shape,zero", [((5, 4), None), ((5, 4), 1), ((4, 5), 3),
@@ -134,6 +149,7 @@ def test_in_place_size():
     # 100 x 100 float64 (80 KB): the in-place variant; breaks at 40 and never
     for zero in (40, None):
         _check(LU, lu_break, _matrix((100, 100), zero, seed=3))
+        _check(LU_F, lu_f, _matrix((100, 100), zero, seed=3))
 
 
 def test_break_after_the_rows_is_refused():
