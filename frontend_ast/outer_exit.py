@@ -15,11 +15,16 @@ of the loop over k, before the inner loops, reading the array as iteration
 k finds it, and leaves that loop when it holds. The flag's Func loses its
 update (nothing may read it after the loop: merge_cycles' `dropped`).
 
-`merge_outer_exit(emitter, A, G, UA, UG, vlog)` does that and returns True,
-or returns False (the cycle is left to loop_cycles' cases) unless:
+`merge_outer_exit(emitter, A, G, UA, UG, vlog, ...)` does that and returns
+the arrays of the other Funcs it gave the exit (check_order's sinks, below),
+or returns None (the cycle is left to loop_cycles' cases) unless:
 - G is a top-level scan over one RVar of one element, false at the start,
   whose update is `stop(k - 1) or test(k)` (test computed only where the
-  flag is not set), read by A's last update only, at `stop(k - 1)`;
+  flag is not set), read by A's last update, at `stop(k - 1)`, and
+  otherwise only by check_order's scalar sinks of the loop (`f_unused`:
+  the checks of `f = a[i, k] / a[k, k]`), which get the same exit; their
+  nests run after A's and read A's final values, so there the test must
+  read A only at k itself (no iteration from k on writes it);
 - A's update with the flag unset is `if_then_else(c, new, old)` whose c is
   false where the test holds (the test comes before the inner loops);
 - k is A's outermost RVar (the same loop) and A's update has inner RVars;
