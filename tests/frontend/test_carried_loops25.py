@@ -66,6 +66,7 @@ def test_lms_rows_two_blocks():
     _same(lms_rows, ph.pipeline(lms_rows), x, rng.standard_normal(n), w, 0.01, np.zeros(n))
 
 
+@pytest.mark.slow       # ~12 s of compile: the slow run (CI) checks it
 def test_lms_complex_past_a_block():
     """A complex sum of 70 elements (a part's block is 64: 4 accumulators
     per part, NumPy's complex pairwise_sum)."""

@@ -46,6 +46,7 @@ def test_lu_taller_than_wide_raises_as_python(shape):
     _same_as_python(lu, _matrix(shape, 4))
 
 
+@pytest.mark.slow       # ~9 s: the slow run (CI) checks it
 def test_lu_hoisted_check_fails_then_copies():
     p = _compiled(lu_rect)
     _same_as_python(lu_rect, _matrix((100, 100), 5), calls=2)

@@ -95,7 +95,8 @@ def _check(fn, *args):
 
 
 @pytest.mark.parametrize("fn", [rows_min, cols_max, rows_int_sum, rows_min_keepdims,
-                                rows_argmin, sum_of_column_mins])
+                                rows_argmin,
+                                pytest.param(sum_of_column_mins, marks=pytest.mark.slow)])
 def test_one_axis_of_2d(fn):
     rng = np.random.default_rng(25)
     for shape in _SHAPES_2D:

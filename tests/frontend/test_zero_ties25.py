@@ -100,7 +100,8 @@ def _sparse(rng, shape, dt):
     return x
 
 
-@pytest.mark.parametrize("dt", [np.float64, pytest.param(np.float32, marks=pytest.mark.slow)])
+@pytest.mark.slow       # ~27 s of compiles: the slow run (CI) checks it
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
 def test_view_arguments(dt):
     """Arguments that are non-contiguous views (their layout in the call's
     key is the strides' order; the innermost axis's stride tested at run
