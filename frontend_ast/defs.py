@@ -20,6 +20,7 @@ from . import (
 )
 from .loop_state import Frame, Group
 from .start_checks import start_checked
+from .start_conditions import reads_allowed
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
 
@@ -162,8 +163,9 @@ class Definitions:
         before a loop under `if x[j] > flag`), computed where the `if`s
         around the loop hold and 0 elsewhere (the Func is computed over its
         whole region; its updates carry the condition themselves), when the
-        condition cannot raise, reads no Func and names only the loops of
-        the Func's dimensions. The Func's name goes to
+        condition cannot raise, reads only Funcs defined before the nest
+        that are safe to read anywhere (start_conditions.reads_allowed) and
+        names only the loops of the Func's dimensions. The Func's name goes to
         state.guarded_starts (check_order.LoopSinks stores its values)."""
         if not self.scope.path:
             return vals
@@ -178,7 +180,8 @@ class Definitions:
             return vals
         c = ops.node_of(self.cx, cond)
         syms = {l.sym for l in ctx}
-        if any(k.call_type == ir.FUNC for k in ir.find_calls(c)) or \
+        before = {fn.name() for _, fn, _ in self.emitter.funcs[:self.state.nest_funcs_from]}
+        if not reads_allowed(c, before) or \
                 not all(not n.startswith("%") or n in syms for n in ir.free_vars(c)):
             return vals
         self.state.guarded_starts.add(f.name())
