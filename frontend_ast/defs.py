@@ -350,6 +350,19 @@ class Definitions:
             tnode = ir.Or(g.ph[j], c0)
         return Val(vnode, t, risky=v.risky), Val(tnode, PY_BOOL)
 
+    def mark_start_reads(self, g):
+        """In a typing run: a start value of g that reads the running value
+        of an enclosing loop's group (`s += x[j]; c = s; for jj ...`) makes
+        that group a scan, so that g's pure definition reads s at the
+        running iteration, not its final value."""
+        for v in g.init:
+            if v is None:
+                continue
+            for c, alt in unions.alternatives(v):
+                self._scan_marks(alt.node, g)
+                if c is not None:
+                    self._scan_marks(c.node, g)
+
     def _scan_marks(self, node, emitter):
         for name in _phs(node, self.state.ph_owner):
             owner = self.state.ph_owner[name]

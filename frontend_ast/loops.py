@@ -519,6 +519,8 @@ class LoopRunner:
                 g.init.append(None)
                 g.unbound.append(True)
         g.base = len(g.names)
+        if self.cx.typing:
+            self.defs.mark_start_reads(g)
         self._add_unbound_flags(g)
         # the type fixpoint: a member's loop type is the type the loop gives
         # it (what Python's promotion makes it after one iteration); while

@@ -74,3 +74,87 @@ def test_start_under_if_reading_a_func_before_the_nest(fn):
             for flag in (0.25, 2.0, -1.0):
                 args = (np.linspace(0.0, 1.0, n), k, flag)
                 assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
+
+
+# The start value of an inner loop reading the running value of an enclosing
+# loop (`s += x[j]; c = s; for jj ...`) read s's final value on 04cb4ca (wrong
+# results): a start value's reads of a running value now make it a scan
+# (defs.Definitions.mark_start_reads).
+
+def start_reads_running_sum(x):
+    n = len(x)
+    y = np.zeros(n)
+    s = 0.0
+    for j in range(n):
+        s += x[j]
+        c = s
+        for jj in range(2):
+            c += x[jj]
+        y[j] = c                            # [0.5, 1, 2], not [2, 2.5, 3]
+    return y
+
+
+def start_reads_sum_under_if(x):
+    n = len(x)
+    y = np.zeros(n)
+    s = 0.0
+    for j in range(n):
+        s += x[j]
+        c = 0.0
+        if j > 0:
+            c = s
+            for jj in range(2):
+                c += x[jj]
+        y[j] = c
+    return y
+
+
+def start_reads_row_sum(a):
+    n, m = a.shape
+    y = np.zeros((n, m))
+    for i in range(n):
+        s = 0.0
+        for j in range(m):
+            s += a[i, j]
+            c = s
+            for jj in range(2):
+                c += a[i, jj]
+            y[i, j] = c
+    return y
+
+
+def start_reads_nest_sum(a):
+    n, m = a.shape
+    y = np.zeros((n, m))
+    s = 0.0
+    for i in range(n):
+        for j in range(m):
+            s += a[i, j]
+            c = s
+            for jj in range(2):
+                c += a[i, jj]
+            y[i, j] = c
+    return y
+
+
+def start_reads_sum_before_update(x):
+    n = len(x)
+    y = np.zeros(n)
+    s = 1.0
+    for j in range(n):
+        c = 2.0 * s
+        for jj in range(2):
+            c += x[jj] * c
+        y[j] = c
+        s += x[j]
+    return y
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (start_reads_running_sum, np.linspace(0.0, 1.0, 3)),
+    (start_reads_sum_under_if, np.linspace(0.0, 1.0, 4)),
+    (start_reads_row_sum, np.arange(12.0).reshape(3, 4) / 10),
+    (start_reads_nest_sum, np.arange(12.0).reshape(3, 4) / 10),
+    (start_reads_sum_before_update, np.linspace(0.0, 1.0, 4))])
+def test_start_value_reads_running_value(fn, arg):
+    np.testing.assert_allclose(ph.pipeline(fn)(arg.copy()), fn(arg.copy()), rtol=1e-12)
