@@ -158,3 +158,50 @@ def start_reads_sum_before_update(x):
     (start_reads_sum_before_update, np.linspace(0.0, 1.0, 4))])
 def test_start_value_reads_running_value(fn, arg):
     np.testing.assert_allclose(ph.pipeline(fn)(arg.copy()), fn(arg.copy()), rtol=1e-12)
+
+
+# A checked start value under an `if` reading the running value of the
+# enclosing loop (`s += x[j]; if s > flag: c = x[j + 1]; for jj ...`): the
+# running value becomes a scan and the start is computed where the `if`
+# holds (04cb4ca: a false IndexError where Python runs fine).
+
+def start_under_running_if(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    s = 0.0
+    for j in range(n):
+        s += x[j]
+        c = 0.0
+        if s > flag:
+            c = x[j + 1]
+            for jj in range(2):
+                c += x[jj + j]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def inner_error_under_running_if(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    m = 0
+    for j in range(n):
+        m += 1
+        c = 0.0
+        if m > flag:
+            c = x[k + j]
+            for jj in range(j, j + 2):      # x[n] at j = n - 1
+                c += x[jj]
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+@pytest.mark.parametrize("fn", [start_under_running_if, inner_error_under_running_if])
+def test_start_under_if_reading_a_running_value(fn):
+    compiled = ph.pipeline(fn)
+    for n in (1, 3):
+        for k in (0, 2):
+            for flag in (0.25, 2.0, -1.0):
+                args = (np.linspace(0.0, 1.0, n), k, flag)
+                assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
