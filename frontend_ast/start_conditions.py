@@ -7,7 +7,7 @@ from __future__ import annotations
 from pyhalide import checks, ir
 
 
-def _can_raise(fn) -> bool:
+def _defs_can_raise(fn) -> bool:
     """Whether a definition of fn, or of a Func it reads (transitively),
     reads with a run-time check or at a data-dependent (`likely`) index."""
     seen, todo = set(), [fn]
@@ -19,7 +19,7 @@ def _can_raise(fn) -> bool:
         defs = ([fn.pure] if fn.pure is not None else []) + list(fn.updates)
         calls = ir.find_calls([e for d in defs
                                for e in list(d.values) + list(d.args) + list(d.predicates)])
-        if any(checks.is_check_read(c) or _likely(c) for c in calls):
+        if any(checks.can_raise(c) for c in calls):
             return True
         for c in calls:
             if c.call_type == ir.FUNC:
@@ -27,12 +27,6 @@ def _can_raise(fn) -> bool:
                     return True
                 todo.append(c.func)
     return False
-
-
-def _likely(c) -> bool:
-    return c.call_type == ir.IMAGE and any(
-        isinstance(a, ir.Call) and a.call_type == ir.INTRINSIC and a.name == "likely"
-        for a in c.args)
 
 
 def reads_allowed(cond, before: set) -> bool:
@@ -46,6 +40,6 @@ def reads_allowed(cond, before: set) -> bool:
             continue
         if c.func is None or c.name not in before:
             return False
-        if not all(ir.is_const(a) for a in c.args) and _can_raise(c.func):
+        if not all(ir.is_const(a) for a in c.args) and _defs_can_raise(c.func):
             return False
     return True

@@ -65,17 +65,6 @@ def start_under_array_if(x, k, flag):
     return y
 
 
-@pytest.mark.parametrize("fn", [start_under_sum_if, inner_error_under_sum_if,
-                                start_under_array_if])
-def test_start_under_if_reading_a_func_before_the_nest(fn):
-    compiled = ph.pipeline(fn)
-    for n in (1, 3):
-        for k in (0, 2):
-            for flag in (0.25, 2.0, -1.0):
-                args = (np.linspace(0.0, 1.0, n), k, flag)
-                assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
-
-
 # The start value of an inner loop reading the running value of an enclosing
 # loop (`s += x[j]; c = s; for jj ...`) read s's final value on 04cb4ca (wrong
 # results): a start value's reads of a running value now make it a scan
@@ -197,8 +186,10 @@ def inner_error_under_running_if(x, k, flag):
     return y
 
 
-@pytest.mark.parametrize("fn", [start_under_running_if, inner_error_under_running_if])
-def test_start_under_if_reading_a_running_value(fn):
+@pytest.mark.parametrize("fn", [start_under_sum_if, inner_error_under_sum_if,
+                                start_under_array_if, start_under_running_if,
+                                inner_error_under_running_if])
+def test_start_under_if_reading_a_func(fn):
     compiled = ph.pipeline(fn)
     for n in (1, 3):
         for k in (0, 2):
