@@ -186,9 +186,28 @@ def inner_error_under_running_if(x, k, flag):
     return y
 
 
+def unread_value_under_running_if(x, k, flag):
+    # found by a start-value fuzz (seed 118): c is read only in a loop that
+    # does not run (k = 0); the inner loop reads x[1] for n = 1 under a
+    # condition reading s (not stored on 04cb4ca: a lost IndexError)
+    n = len(x)
+    y = np.zeros(n)
+    s = 0.0
+    for j in range(n):
+        c = 0.0
+        if s * x[j] > flag:
+            c = s
+            for jj in range(2):
+                c += x[jj] * c
+        for t in range(k):
+            y[j] = c + t
+        s += x[j]
+    return y
+
+
 @pytest.mark.parametrize("fn", [start_under_sum_if, inner_error_under_sum_if,
                                 start_under_array_if, start_under_running_if,
-                                inner_error_under_running_if])
+                                inner_error_under_running_if, unread_value_under_running_if])
 def test_start_under_if_reading_a_func(fn):
     compiled = ph.pipeline(fn)
     for n in (1, 3):
