@@ -478,9 +478,14 @@ def _func_names(node) -> set:
 def _at_enclosing(bld, node) -> bool:
     """Whether node names no loop variable but those of the loops around
     the statement being run (a value assigned in an inner loop and not
-    carried names that loop's variable)."""
+    carried names that loop's variable); the running values of the groups
+    of those loops (`if s > flag:` around the inner loop) are read at the
+    running iteration where the value is stored (a cell's reads make them
+    scans)."""
     syms = {l.sym for l in bld.state.loops}
-    return all(not n.startswith("%") or n in syms for n in ir.free_vars(node))
+    owner = bld.state.ph_owner
+    return all(not n.startswith("%") or n in syms or
+               (n in owner and owner[n] in bld.state.active_groups) for n in ir.free_vars(node))
 
 
 def _reads_checked(node) -> bool:

@@ -20,6 +20,7 @@ from . import (
 )
 from .loop_state import Frame, Group
 from .start_checks import start_checked
+from .start_conditions import reads_allowed
 from .types import PY_BOOL
 from .values import Arr, MaybeUnbound, Val
 
@@ -162,8 +163,9 @@ class Definitions:
         before a loop under `if x[j] > flag`), computed where the `if`s
         around the loop hold and 0 elsewhere (the Func is computed over its
         whole region; its updates carry the condition themselves), when the
-        condition cannot raise, reads no Func and names only the loops of
-        the Func's dimensions. The Func's name goes to
+        condition cannot raise, reads only Funcs defined before the nest
+        that are safe to read anywhere (start_conditions.reads_allowed) and
+        names only the loops of the Func's dimensions. The Func's name goes to
         state.guarded_starts (check_order.LoopSinks stores its values)."""
         if not self.scope.path:
             return vals
@@ -178,8 +180,10 @@ class Definitions:
             return vals
         c = ops.node_of(self.cx, cond)
         syms = {l.sym for l in ctx}
-        if any(k.call_type == ir.FUNC for k in ir.find_calls(c)) or \
-                not all(not n.startswith("%") or n in syms for n in ir.free_vars(c)):
+        before = {fn.name() for _, fn, _ in self.emitter.funcs[:self.state.nest_funcs_from]}
+        if not reads_allowed(c, before) or \
+                not all(not n.startswith("%") or n in syms or self._scan_state(n)
+                        for n in ir.free_vars(c)):
             return vals
         self.state.guarded_starts.add(f.name())
         return [v if ir.is_const(v) else
@@ -346,6 +350,44 @@ class Definitions:
         else:
             tnode = ir.Or(g.ph[j], c0)
         return Val(vnode, t, risky=v.risky), Val(tnode, PY_BOOL)
+
+    def _scan_state(self, name) -> bool:
+        """Whether placeholder `name` is the running value of an enclosing
+        loop's group that is a scan (read at the running iteration) and
+        starts without a check, or its "first iteration" test."""
+        if name in self.emitter.first_info:
+            return True
+        owner = self.state.ph_owner.get(name)
+        return owner is not None and owner.scan and owner in self.state.active_groups and \
+            not start_checked(list(owner.start_node.values())) and \
+            not any(checks.is_check_read(k) for k in ir.find_calls(list(owner.start_node.values())))
+
+    def mark_start_reads(self, g):
+        """In a typing run: a start value of g that reads the running value
+        of an enclosing loop's group (`s += x[j]; c = s; for jj ...`) makes
+        that group a scan, so that g's pure definition reads s at the
+        running iteration, not its final value; so does the condition of
+        the `if`s around g's loop where g's start value reads with a check
+        (_start_under_ifs puts the condition on it)."""
+        if self.scope.path:
+            calls = ir.find_calls([ops.node_of(self.cx, v) for v in g.init if v is not None
+                                   and not v.union])
+            cond = self.scope.current_condition()
+            if cond is not None and not cond.risky and not cond.union and \
+                    any(checks.is_check_read(k) for k in calls):
+                # over a single loop only: a scan over a nest may be refused
+                for name in _phs(cond.node, self.state.ph_owner):
+                    owner = self.state.ph_owner[name]
+                    if owner is not g and owner in self.state.active_groups and \
+                            len(owner.chain_nodes) == 1:
+                        owner.scan_needed = True
+        for v in g.init:
+            if v is None:
+                continue
+            for c, alt in unions.alternatives(v):
+                self._scan_marks(alt.node, g)
+                if c is not None:
+                    self._scan_marks(c.node, g)
 
     def _scan_marks(self, node, emitter):
         for name in _phs(node, self.state.ph_owner):

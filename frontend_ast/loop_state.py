@@ -133,6 +133,8 @@ class LoopState:
       guarded_starts names of the Funcs whose start value is computed only
                      where the `if`s around their loop hold
                      (defs.Definitions._start_under_ifs)
+      nest_funcs_from the number of emitter.funcs made before the current
+                     nest (its Funcs follow)
     """
 
     def __init__(self, cx):
@@ -148,6 +150,7 @@ class LoopState:
         self.pure_vars = {}
         self.exit_conds = {}
         self.snapshots = {}
+        self.nest_funcs_from = 0
         self.symbolic_loops = []
         self.guarded_starts = set()
 

@@ -301,6 +301,7 @@ class LoopRunner:
         top = not self.state.loops
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
+            self.state.nest_funcs_from = len(self.emitter.funcs)
             self.prepass(node)
             # conflicts the nest may resolve as one serial update (imperative_nests.py)
             deferred = self.state.deferred_reads = []
@@ -518,6 +519,8 @@ class LoopRunner:
                 g.init.append(None)
                 g.unbound.append(True)
         g.base = len(g.names)
+        if self.cx.typing:
+            self.defs.mark_start_reads(g)
         self._add_unbound_flags(g)
         # the type fixpoint: a member's loop type is the type the loop gives
         # it (what Python's promotion makes it after one iteration); while

@@ -90,12 +90,12 @@ class _Strip(ir.Mutator):
     def visit_Call(self, e):
         out = self.mutate_children(e)
         if ir.is_lazy_select(out) and \
-                not any(_can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
+                not any(can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
             return ir.Select(*out.args)
         return out
 
 
-def _can_raise(c: ir.Call) -> bool:
+def can_raise(c: ir.Call) -> bool:
     """A read that can raise: of a check image, or of an input at an index
     the frontend marks `likely` (data-dependent, checked by lowering)."""
     return c.call_type == ir.IMAGE and any(

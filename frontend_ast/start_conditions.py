@@ -1,0 +1,45 @@
+"""Which Func reads an `if` condition may hold when a loop's start value is
+computed only where the `if`s around the loop hold
+(defs.Definitions._start_under_ifs): the condition is then evaluated
+wherever the loop's Func is, also where Python does not evaluate it."""
+from __future__ import annotations
+
+from pyhalide import checks, ir
+
+
+def _defs_can_raise(fn) -> bool:
+    """Whether a definition of fn, or of a Func it reads (transitively),
+    reads with a run-time check or at a data-dependent (`likely`) index."""
+    seen, todo = set(), [fn]
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        defs = ([fn.pure] if fn.pure is not None else []) + list(fn.updates)
+        calls = ir.find_calls([e for d in defs
+                               for e in list(d.values) + list(d.args) + list(d.predicates)])
+        if any(checks.can_raise(c) for c in calls):
+            return True
+        for c in calls:
+            if c.call_type == ir.FUNC:
+                if c.func is None:
+                    return True
+                todo.append(c.func)
+    return False
+
+
+def reads_allowed(cond, before: set) -> bool:
+    """Whether every Func cond reads was defined before the loop nest (its
+    name in `before`: the nest's own Funcs are still being built and may be
+    merged after it) and is safe to read at points Python does not: a
+    scalar (every index a constant: computed once, as Python did before the
+    nest), or a Func none of whose definitions can raise."""
+    for c in ir.find_calls(cond):
+        if c.call_type != ir.FUNC:
+            continue
+        if c.func is None or c.name not in before:
+            return False
+        if not all(ir.is_const(a) for a in c.args) and _defs_can_raise(c.func):
+            return False
+    return True
