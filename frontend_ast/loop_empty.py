@@ -47,23 +47,40 @@ def _parts(node, cls):
     return [node]
 
 
-def _forms(node, sym_of, upper: bool):
+def _static(cx, affs, upper: bool) -> list:
+    """The Affs expanded over the enclosing loops' bounds into argument
+    symbols (upper or lower bounds)."""
+    return [c for a in affs for c in cx.syms.expand(a, upper)
+            if all(s in cx.sym_static for s in c.terms)]
+
+
+def _forms(cx, node, sym_of, upper: bool, reqs: list):
+    """node's upper (lower) affine forms; the call-time requirements that
+    make them exact (no subexpression wraps in its type) added to reqs.
+    None where some requirement has no form over argument symbols."""
     found = affine_bounds(node, sym_of, INT64[0], INT64[1])
     if found is None:
-        return []
-    return found[1] if upper else found[0]
+        return None
+    lbs, ubs, constraints = found
+    for ls, us, lo, hi in constraints:
+        lows, highs = _static(cx, ls, False), _static(cx, us, True)
+        if not lows or not highs:
+            return None
+        reqs += [(lows, lo, None), (highs, None, hi)]
+    return ubs if upper else lbs
 
 
 def _requirements(cx, low, high, sym_of):
     """Call-time requirements that low >= high for every value of the
     enclosing loops: for each operand of a max in `high` (a min in `low`),
-    some lower form of low minus upper form of high is >= 0."""
+    some lower form of low minus upper form of high is >= 0; and the
+    requirements that make those forms exact."""
     reqs = []
     for lo_part in _parts(low, ir.Min):
         for hi_part in _parts(high, ir.Max):
-            lbs, ubs = _forms(lo_part, sym_of, False), _forms(hi_part, sym_of, True)
-            cands = [c for a in lbs for b in ubs for c in cx.syms.expand(a - b, False)
-                     if all(s in cx.sym_static for s in c.terms)]
+            lbs = _forms(cx, lo_part, sym_of, False, reqs)
+            ubs = _forms(cx, hi_part, sym_of, True, reqs)
+            cands = _static(cx, [a - b for a in lbs or [] for b in ubs or []], False)
             if not cands:
                 return None
             reqs.append((cands, 0, None))
