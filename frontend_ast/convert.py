@@ -29,10 +29,8 @@ def is_nan(n: ir.Expr) -> ir.Expr:
 @unions.over_alternatives
 def truth(cx, v: Val) -> Val:
     """bool(v) as a Python bool value (NaN is true)."""
-    if v.ty.is_bool():
-        node = v.node
-    else:
-        node = ir.NE(v.node, ir.Const(v.node.type, 0))
+    n = node_of(cx, v)      # a value known only at call time gets its parameter
+    node = n if v.ty.is_bool() else ir.NE(n, ir.Const(n.type, 0))
     const_v = bool(v.const) if v.is_const else NO_CONST
     static = (lambda env, f=v.static: bool(f(env))) if v.is_static else None
     return Val(node, PY_BOOL, static=static, const=const_v, risky=v.risky,
