@@ -496,7 +496,7 @@ def new_shape(b, src: ArrayExpr, items, node):
     shape = list(sizes)
     if unknown:
         u = unknown[0]
-        shape[u] = static_int(cx, lambda n, *d: _fix_unknown(n, list(d))[u], [total] + sizes)
+        shape[u] = static_int(cx, lambda n, *d: _unknown_or_zero(n, list(d), u), [total] + sizes)
     check_at_call(cx, node, lambda env: _reshape_error(total.static(env),
                                                        [s.static(env) for s in sizes]))
     return shape
@@ -524,6 +524,17 @@ def _fix_unknown(n, dims):
     elif known != n:
         raise ValueError(f"cannot reshape array of size {n} into shape {_shape_str(dims)}")
     return dims
+
+
+def _unknown_or_zero(n, dims, u):
+    """The size -1 stands for at position u, 0 where the sizes cannot hold n
+    elements: the reshape's own check (new_shape's check_at_call) raises
+    NumPy's error where the statement runs; in a loop of no iteration
+    nothing is raised, as in Python."""
+    try:
+        return _fix_unknown(n, dims)[u]
+    except ValueError:
+        return 0
 
 
 def _shape_str(dims):

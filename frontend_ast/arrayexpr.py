@@ -134,11 +134,14 @@ class Broadcastable:
                              f"{where}")
 
 
-def broadcast_index(operand_shape, idx, shape=None, cx=None):
+def broadcast_index(operand_shape, idx, shape=None, cx=None, gated=False):
     """The index of an operand of shape operand_shape at the broadcast
     index idx (right-aligned; a size-1 axis is read at 0). Given the
     broadcast `shape` (and `cx`), an axis whose size is 1 only at call time
-    is read at 0 then too."""
+    is read at 0 then too. `gated`: the operation is under an `if`, so its
+    Broadcastable check may not run where the array is still computed whole
+    (the branch not taken): an axis not provably the broadcast size is
+    clamped into the operand even where it is never 1."""
     k = len(operand_shape)
     if k == 0:
         return []
@@ -149,7 +152,7 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
             out.append(ir.index(0))
             continue
         full = shape[len(shape) - k + j] if shape is not None else None
-        if full is None or same_size(cx, s, full) or never_one(s):
+        if full is None or same_size(cx, s, full) or never_one(s) and not gated:
             # (a size that is never 1 is the broadcast size, or the call-time
             # check raises before anything is read: i is inside it, unclamped,
             # so that the vectorizer sees a dense load)
@@ -178,6 +181,12 @@ def placeholder(ty, cx=None) -> Val:
     return with_type_range(Val(ir.Variable(ty.ir(), fresh("elem")), ty))
 
 
+def under_condition(cx) -> bool:
+    """Whether the code being evaluated is under an `if` whose condition is
+    not a constant (Context.assumed): Python may not run it."""
+    return any(c is not None and not c.is_const for c, _ in cx.assumed)
+
+
 def lift(cx, fn, operands, node, probe=None, ufunc=False):
     """fn applied element-wise: operands are Vals (scalars, broadcast) and
     ArrayExprs; fn(cx, *element Vals) -> Val is the scalar operation. A
@@ -193,6 +202,7 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     if not arrays:
         return fn(cx, *operands)
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    gated = under_condition(cx)
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
         cx.static_checks.append(_ProbeNumpy(probe, operands, call_time_reach(cx)))
@@ -214,8 +224,8 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     ty = apply(probe).ty
 
     def elem(idx):
-        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx)) if isinstance(o, ArrayExpr)
-                else o for o in operands]
+        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx, gated))
+                if isinstance(o, ArrayExpr) else o for o in operands]
         cx.cur_node = node
         out = apply(vals)
         if out.ty != ty:

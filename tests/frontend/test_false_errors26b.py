@@ -1,0 +1,63 @@
+"""False errors of statements Python does not run (session 26, h4): a
+broadcast under an `if` not taken whose longer operand is first, a
+reshape's -1 in a loop of no iteration. Compared with plain Python,
+including the inputs where Python raises (the exception type stays
+Python's)."""
+import numpy as np
+import pytest
+
+from pyhalide import pipeline
+from tests.frontend.test_false_errors23 import _same
+
+
+# -- a broadcast under an `if` not taken: the branch's array is computed whole
+# and selected; its reads of an operand not provably the broadcast size are
+# clamped into the operand (arrayexpr.broadcast_index, gated) --
+def branch_add(a, b, n):
+    if n > 2:
+        a = a + b
+    return a * 2.0
+
+
+def branch_add_2d(a, b, n):
+    if n > 2:
+        a = a - b * 0.5
+    return a + 1.0
+
+
+_BRANCH_ADD = pipeline(branch_add)
+_BRANCH_ADD_2D = pipeline(branch_add_2d)
+
+
+@pytest.mark.parametrize("na,nb,n", [(4, 3, 1), (4, 3, 3), (3, 4, 1), (4, 4, 3), (4, 1, 3),
+                                     (1, 4, 3), (5, 2, 2), (0, 2, 1), (3, 3, 0)])
+def test_broadcast_under_an_if_not_taken(na, nb, n):
+    # (main: IndexError "input buffer b is read over [0, 3]" for (4, 3, 1))
+    _same(_BRANCH_ADD, branch_add, np.arange(na) + 1.0, np.arange(nb) + 0.5, n)
+
+
+@pytest.mark.parametrize("sa,sb,n", [((3, 4), (2, 4), 1), ((3, 4), (3, 2), 1), ((3, 4), (3, 2), 5),
+                                     ((3, 4), (1, 4), 5), ((2, 3), (2, 3), 5)])
+def test_broadcast_2d_under_an_if_not_taken(sa, sb, n):
+    a = np.arange(np.prod(sa), dtype=np.float64).reshape(sa)
+    b = np.arange(np.prod(sb), dtype=np.float64).reshape(sb) - 2.0
+    _same(_BRANCH_ADD_2D, branch_add_2d, a, b, n)
+
+
+# -- a reshape's -1 in a loop of no iteration (array_shape._unknown_or_zero:
+# the call-time size no longer raises; the reshape's check does, where the
+# loop runs) --
+def reshape_in_loop(a, n):
+    s = 0.0
+    for k in range(n):
+        s += a.reshape(2, -1).sum() * (k + 1)
+    return s
+
+
+_RESHAPE_IN_LOOP = pipeline(reshape_in_loop)
+
+
+@pytest.mark.parametrize("na,n", [(3, 0), (3, 2), (4, 0), (4, 3), (0, 1), (5, -1)])
+def test_reshape_unknown_size_in_a_loop_that_does_not_run(na, n):
+    # (main: ValueError "cannot reshape array of size 3" for (3, 0))
+    _same(_RESHAPE_IN_LOOP, reshape_in_loop, np.arange(na) + 1.0, n)
