@@ -99,7 +99,8 @@ def gradient(b, fn, node):
         f = ArrayExpr(src.shape, otype, lambda i: ops.cast_to(cx, src.elem(i), otype), node)
     sizes = [f.shape[a] for a in axes]
     if not all(s.is_const and s.const >= edge + 1 for s in sizes):
-        add_loop_gated(cx, _TooShort(sizes, edge + 1))
+        # (_along reads f at clamped indices: inside f whatever its size)
+        add_loop_gated(cx, _TooShort(sizes, edge + 1), reads_inside=True)
     outs = [_along(cx, f, a, h, edge, otype, node) for a in axes]
     for out in outs:
         out.order = order

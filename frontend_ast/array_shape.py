@@ -77,9 +77,11 @@ def fail_at_call(cx, node, exc, msg):
     add_loop_gated(cx, check)
 
 
-def check_at_call(cx, node, fn):
+def check_at_call(cx, node, fn, reads_inside=False):
     """At call time, fn(env) returns None or (exception type, message) to raise
-    (a NotImplementedError: a limit of the compiled code, limits.py)."""
+    (a NotImplementedError: a limit of the compiled code, limits.py);
+    `reads_inside`: gated by the enclosing call-time conditions too
+    (call_time_reach.add_loop_gated)."""
     if cx.typing:
         return
     loc = cx.smap.loc(node)
@@ -90,7 +92,7 @@ def check_at_call(cx, node, fn):
         if bad is not None:
             e = bad[0](bad[1] + where)
             raise limit(e) if bad[0] is NotImplementedError else e
-    add_loop_gated(cx, check)
+    add_loop_gated(cx, check, reads_inside)
 
 
 def const_int(b, v, where, what="an integer constant"):

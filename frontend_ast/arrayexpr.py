@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.expr import cast_node
 
 from . import complex_values, ops, unions
 from .call_time_reach import call_time_reach
@@ -185,6 +186,17 @@ def under_condition(cx) -> bool:
     """Whether the code being evaluated is under an `if` whose condition is
     not a constant (Context.assumed): Python may not run it."""
     return any(c is not None and not c.is_const for c, _ in cx.assumed)
+
+
+def clamped_into(cx, i, size: Val) -> ir.Expr:
+    """Index i clamped into [0, size - 1]: the read of an operand whose size
+    a gated call-time check (call_time_reach.add_loop_gated, reads_inside)
+    would have proved, inside the operand also where the check is not made
+    (the branch not taken). Where the check holds, i itself."""
+    if size.is_const:
+        return ir.Max(ir.Min(i, ir.index(int(size.const) - 1)), ir.index(0))
+    n = cast_node(ir.INDEX, ops.node_of(cx, size))
+    return ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0))
 
 
 def lift(cx, fn, operands, node, probe=None, ufunc=False):

@@ -35,11 +35,15 @@ class IfReached:
             self.check(env)
 
 
-def add_loop_gated(cx, check) -> None:
+def add_loop_gated(cx, check, reads_inside=False) -> None:
     """Appends the call-time check to cx.static_checks, made only where the
     enclosing loops with call-time bounds run (IfReached; a shape check of
     np.dot, np.gradient, np.stack, ... in `for k in range(n)` with n = 0 is
     no error in Python). Conditions do not gate it: a branch's arrays may be
-    computed whole and selected, their reads sized by the check."""
-    reached = cx.loops_run_at_call()
+    computed whole and selected, their reads sized by the check. With
+    `reads_inside` (the operation reads its operands only inside them even
+    where the check fails: clamped indices) the enclosing conditions known
+    at call time gate it too (call_time_reach: `if n > 2: s = np.dot(a, b)`
+    with n = 1 and unequal sizes is no error)."""
+    reached = call_time_reach(cx) if reads_inside else cx.loops_run_at_call()
     cx.static_checks.append(check if reached is None else IfReached(check, reached))

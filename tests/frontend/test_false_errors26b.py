@@ -61,3 +61,41 @@ _RESHAPE_IN_LOOP = pipeline(reshape_in_loop)
 def test_reshape_unknown_size_in_a_loop_that_does_not_run(na, n):
     # (main: ValueError "cannot reshape array of size 3" for (3, 0))
     _same(_RESHAPE_IN_LOOP, reshape_in_loop, np.arange(na) + 1.0, n)
+
+
+# -- shape checks of np.dot / np.stack / np.gradient under an `if` not taken
+# (add_loop_gated's reads_inside: the operands are read at clamped indices,
+# the check gated by the call-time condition) --
+def shapes_in_branch(a, b, n):
+    s = 0.0
+    if n > 2:
+        s = np.dot(a, b) + np.stack([a, b]).sum() * 0.5 + np.gradient(a)[0]
+    elif n < 0:
+        s = np.gradient(b, edge_order=2)[-1]
+    return s
+
+
+def matmul_in_branch(A, B, n):
+    C = A * 2.0
+    if n > 2:
+        C = A @ B
+    return C
+
+
+_SHAPES_IN_BRANCH = pipeline(shapes_in_branch)
+_MATMUL_IN_BRANCH = pipeline(matmul_in_branch)
+
+
+@pytest.mark.parametrize("na,nb,n", [(3, 4, 1), (4, 3, 1), (4, 3, 5), (4, 4, 5), (1, 1, 1),
+                                     (1, 1, 5), (3, 2, -1), (3, 3, -1), (0, 2, 0)])
+def test_shape_checks_under_an_if_not_taken(na, nb, n):
+    # (main: ValueError "shapes (3,) and (4,) not aligned" for (3, 4, 1))
+    _same(_SHAPES_IN_BRANCH, shapes_in_branch, np.arange(na) + 1.0, np.arange(nb) * 0.5, n)
+
+
+@pytest.mark.parametrize("sa,sb,n", [((3, 4), (3, 3), 1), ((3, 4), (5, 3), 1), ((3, 4), (5, 3), 3),
+                                     ((3, 4), (4, 3), 3), ((3, 3), (3, 3), 1)])
+def test_matmul_under_an_if_not_taken(sa, sb, n):
+    A = np.arange(np.prod(sa), dtype=np.float64).reshape(sa) * 0.25
+    B = np.arange(np.prod(sb), dtype=np.float64).reshape(sb) - 1.0
+    _same(_MATMUL_IN_BRANCH, matmul_in_branch, A, B, n)
