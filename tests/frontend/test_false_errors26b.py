@@ -99,3 +99,44 @@ def test_matmul_under_an_if_not_taken(sa, sb, n):
     A = np.arange(np.prod(sa), dtype=np.float64).reshape(sa) * 0.25
     B = np.arange(np.prod(sb), dtype=np.float64).reshape(sb) - 1.0
     _same(_MATMUL_IN_BRANCH, matmul_in_branch, A, B, n)
+
+
+# -- a `while` under an `if` inside a loop (loop_exits.carried_spans: a
+# variable the `if` assigns before the `while` starts anew in each iteration,
+# so the stop flag is reset there, as without the `if`) --
+def insertion_if(a, m):
+    for i in range(1, a.shape[0]):
+        if m > 2:
+            key = a[i]
+            j = i
+            while j > 0 and a[j - 1] > key:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = key
+    return a
+
+
+def run_lengths_if(a):
+    c = 0
+    for i in range(a.shape[0]):
+        if a[i] > 0.3:
+            j = i
+            while j < a.shape[0] and a[j] > 0.2:
+                j += 1
+            c += j - i
+        else:
+            c -= 1
+    return c
+
+
+_INSERTION_IF = pipeline(insertion_if)
+_RUN_LENGTHS_IF = pipeline(run_lengths_if)
+
+
+@pytest.mark.parametrize("n,m", [(0, 3), (1, 0), (5, 3), (7, 0), (8, 3)])
+def test_while_under_an_if_in_a_loop(n, m):
+    # (main: FrontendError "the flag that stops this loop is assigned both in
+    # this loop and in the loop at line ... that encloses it")
+    a = np.round(np.random.default_rng(n + 10 * m).random(n), 1)
+    _same(_INSERTION_IF, insertion_if, a.copy(), m)
+    _same(_RUN_LENGTHS_IF, run_lengths_if, a)
