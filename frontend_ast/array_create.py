@@ -50,6 +50,7 @@ from .arrayexpr import (
     size_is,
     under_condition,
 )
+from .call_time_reach import add_shape_check
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
 
@@ -684,9 +685,7 @@ def _stack(b, fn, node):
                 fail_at_call(cx, node, ValueError, "all input arrays must have the same shape")
             else:
                 clamps[j][k] = gated
-                check_at_call(cx, node, lambda env, s=s, f=f: None if f.static(env) ==
-                              s.static(env) else (ValueError, "all input arrays must have the "
-                                                              "same shape"), reads_inside=gated)
+                _same_shape_check(cx, node, f, s, gated)
     axis = const_int(b, b.ev(a["axis"]), a["axis"], "an axis") if "axis" in a else 0
     ax = norm_axis(cx, node, axis, nd + 1)
     shape = list(arrays[0].shape)
@@ -707,6 +706,24 @@ def _stack(b, fn, node):
     # NumPy concatenates the arrays with the new axis added (arr[sl]): their order
     order = joined_order([expand_dims(b, x, (ax,), node) for x in arrays], nd + 1, ty)
     return ArrayExpr(shape, ty, elem, node, order=order)
+
+
+def _same_shape_check(cx, node, f, s, gated):
+    """np.stack's check that sizes f and s are equal; `gated`: s is read
+    clamped, the check made only where the enclosing `if`s hold
+    (call_time_reach.add_shape_check)."""
+    message = "all input arrays must have the same shape"
+    if not gated:
+        check_at_call(cx, node, lambda env: None if f.static(env) == s.static(env) else
+                      (ValueError, message))
+        return
+    loc = cx.smap.loc(node)
+    where = f" ({loc.file}:{loc.line})" if loc is not None else ""
+
+    def check(env):
+        if f.static(env) != s.static(env):
+            raise ValueError(message + where)
+    add_shape_check(cx, check, lambda: cx.compare("==", f, s), node, message, (s,))
 
 
 def _at_least(b, x: ArrayExpr, nd, node) -> ArrayExpr:

@@ -12,7 +12,7 @@ from pyhalide import ir
 from pyhalide.expr import cast_node
 
 from . import complex_values, ops, unions
-from .call_time_reach import call_time_reach
+from .call_time_reach import add_shape_check, call_time_reach, run_time_gated
 from .values import Val, const_val, exact_aff, fresh, with_type_range
 
 
@@ -83,14 +83,26 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node),
-                                                      call_time_reach(cx)))
+                check = Broadcastable(chosen, s, cx.smap.loc(node), call_time_reach(cx))
+                if run_time_gated(cx):
+                    # (under an `if` of data: where the statement runs)
+                    add_shape_check(cx, check, lambda a=chosen, b=s: _broadcasts(cx, a, b), node,
+                                    "operands could not be broadcast together", (s,))
+                else:
+                    cx.static_checks.append(check)
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
                 chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
         out.append(chosen if chosen is not None else sizes[0])
     return out
+
+
+def _broadcasts(cx, a: Val, b: Val) -> Val:
+    """`a == b or a == 1 or b == 1`: sizes a and b broadcast."""
+    one = const_val(1)
+    return cx.logical_or(cx.logical_or(cx.compare("==", a, b), cx.compare("==", a, one)),
+                         cx.compare("==", b, one))
 
 
 _INPUT_AXIS = re.compile(r".+\.shape\[\d+\]$")

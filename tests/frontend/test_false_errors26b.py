@@ -140,3 +140,41 @@ def test_while_under_an_if_in_a_loop(n, m):
     a = np.round(np.random.default_rng(n + 10 * m).random(n), 1)
     _same(_INSERTION_IF, insertion_if, a.copy(), m)
     _same(_RUN_LENGTHS_IF, run_lengths_if, a)
+
+
+# -- shape checks under an `if` of data (outside loops): made at run time where
+# the statement runs (call_time_reach.add_shape_check, asserts.shape_check);
+# an operand of size 0 read at clamped indices keeps the call-time check --
+def data_branch(a, b, t):
+    s = 0.0
+    c = a * 2.0
+    if t[0] > 100.0:
+        c = np.maximum(a, b) + a
+        s = np.dot(a, b) + np.stack([a, b]).sum() + np.gradient(b).sum()
+    return c + s
+
+
+def data_matmul(A, B, t):
+    s = 0.0
+    if t[0] > 100.0:
+        s = (A @ B).sum()
+    return s
+
+
+_DATA_BRANCH = pipeline(data_branch)
+_DATA_MATMUL = pipeline(data_matmul)
+
+
+@pytest.mark.parametrize("na,nb", [(3, 4), (4, 3), (0, 3), (3, 3), (1, 1), (2, 2)])
+@pytest.mark.parametrize("tv", [0.0, 200.0])
+def test_shape_checks_under_an_if_of_data(na, nb, tv):
+    # (main: ValueError for every unequal na, nb, the branch taken or not)
+    _same(_DATA_BRANCH, data_branch, np.arange(na) + 1.0, np.arange(nb) - 0.5, np.array([tv]))
+
+
+@pytest.mark.parametrize("sa,sb", [((3, 4), (4, 2)), ((3, 4), (5, 3)), ((2, 3), (2, 3))])
+@pytest.mark.parametrize("tv", [0.0, 200.0])
+def test_matmul_under_an_if_of_data(sa, sb, tv):
+    A = np.arange(np.prod(sa), dtype=np.float64).reshape(sa) * 0.5
+    B = np.arange(np.prod(sb), dtype=np.float64).reshape(sb) - 1.0
+    _same(_DATA_MATMUL, data_matmul, A, B, np.array([tv]))
