@@ -55,9 +55,9 @@ def run_time_gated(cx) -> bool:
     runs (cx.run_check): under an `if` whose condition only the data tells
     (`if x[0] > 100: x = np.maximum(x, y)`), outside loops (in a loop it
     stays a call-time check of the loops that run: a false error where the
-    `if` does not hold)."""
-    return cx.run_check is not None and not cx.in_loops() and not cx.in_loop_header and \
-        cx.reached_at_call() is False
+    `if` does not hold; so in a loop that carries arrays, Context.carried_loops)."""
+    return cx.run_check is not None and not cx.in_loops() and not cx.carried_loops and \
+        not cx.in_loop_header and cx.reached_at_call() is False
 
 
 def add_shape_check(cx, check, ok, node, message: str, sizes=()) -> None:
