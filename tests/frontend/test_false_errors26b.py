@@ -178,3 +178,25 @@ def test_matmul_under_an_if_of_data(sa, sb, tv):
     A = np.arange(np.prod(sa), dtype=np.float64).reshape(sa) * 0.5
     B = np.arange(np.prod(sb), dtype=np.float64).reshape(sb) - 1.0
     _same(_DATA_MATMUL, data_matmul, A, B, np.array([tv]))
+
+
+# -- the first failure inside one `if` of data (check_order.order_unknown: an
+# `if` failing in more than one place is told by the plain function; main
+# raised the later IndexError for the assert too) --
+def first_failure(x, y, t, k):
+    s = 0.0
+    if t[0] > 100.0:
+        assert x.shape[0] > 1
+        x = x + y
+        s = x[k]
+    return x * s
+
+
+_FIRST_FAILURE = pipeline(first_failure)
+
+
+@pytest.mark.parametrize("nx,ny,tv,k", [(3, 4, 200.0, 5), (3, 4, 0.0, 5), (1, 4, 200.0, 5),
+                                        (3, 3, 200.0, 5), (3, 3, 200.0, 1), (4, 3, 200.0, 0)])
+def test_first_failure_in_an_if_of_data(nx, ny, tv, k):
+    _same(_FIRST_FAILURE, first_failure, np.arange(nx) + 1.0, np.arange(ny) + 0.5,
+          np.array([tv]), k)
