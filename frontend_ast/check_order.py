@@ -192,6 +192,17 @@ def index_wrap(e: BaseException) -> bool:
     return type(e) is OverflowError and str(e).startswith("index arithmetic of ")
 
 
+def input_bounds_untold(spec, e: BaseException) -> bool:
+    """Whether e is bounds inference's IndexError that an input is read
+    outside it (no statement named: the whole region a Func reads, made
+    before the kernel's checks) in a function that has other places that
+    can fail: Python may meet one of those first (`if t[0] > 1: x =
+    np.maximum(x, y); s = x[k]` with x empty: ValueError), so the plain
+    function tells (raise_plain)."""
+    return type(e) is IndexError and \
+        str(e).startswith("index out of bounds: input buffer ") and bool(check_sites(spec))
+
+
 def _raising_lines(exc) -> set:
     """(file, line) of each frame of exc's traceback."""
     out = set()
