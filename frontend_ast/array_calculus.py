@@ -26,7 +26,7 @@ from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
 from .array_shift import diff_once, pairs
 from .arrayexpr import ArrayExpr, k_order
-from .call_time_reach import add_loop_gated
+from .call_time_reach import add_loop_gated, add_shape_check
 from .limits import limit
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
@@ -69,6 +69,15 @@ class _TooShort:
                              "at least (edge_order + 1) elements are required.")
 
 
+def _long_enough(cx, sizes, need) -> Val:
+    """Every size >= need (a bool Val)."""
+    out = None
+    for s in sizes:
+        ok = cx.compare(">=", s, const_val(need))
+        out = ok if out is None else cx.logical_and(out, ok)
+    return out
+
+
 @array_calls.function(np.gradient)
 def gradient(b, fn, node):
     cx = b.cx
@@ -99,7 +108,10 @@ def gradient(b, fn, node):
         f = ArrayExpr(src.shape, otype, lambda i: ops.cast_to(cx, src.elem(i), otype), node)
     sizes = [f.shape[a] for a in axes]
     if not all(s.is_const and s.const >= edge + 1 for s in sizes):
-        add_loop_gated(cx, _TooShort(sizes, edge + 1))
+        # (_along reads f at clamped indices: inside f whatever its size)
+        add_shape_check(cx, _TooShort(sizes, edge + 1), lambda: _long_enough(cx, sizes, edge + 1),
+                        node, "Shape of array too small to calculate a numerical gradient, at "
+                              "least (edge_order + 1) elements are required.")
     outs = [_along(cx, f, a, h, edge, otype, node) for a in axes]
     for out in outs:
         out.order = order

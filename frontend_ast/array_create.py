@@ -40,7 +40,17 @@ from .array_shape import (
 )
 from .array_store import Dest, builder_of, write
 from .arraycode import is_whole_view
-from .arrayexpr import RESULT_ORDER, ArrayExpr, broadcast_index, k_order, same_size, size_is
+from .arrayexpr import (
+    RESULT_ORDER,
+    ArrayExpr,
+    broadcast_index,
+    clamped_into,
+    k_order,
+    same_size,
+    size_is,
+    under_condition,
+)
+from .call_time_reach import add_shape_check
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
 
@@ -661,32 +671,59 @@ def _stack(b, fn, node):
     if any(x.ndim != nd for x in arrays):
         fail_at_call(cx, node, ValueError, "all input arrays must have the same shape")
         return arrays[0]
+    # under an `if`, an array whose size is checked at call time is read at
+    # clamped indices, so that the check can be gated by the `if` (a branch
+    # not taken computes the stack whole, reading each array inside it)
+    gated = under_condition(cx)
+    clamps = [[False] * nd for _ in arrays]
     for k in range(nd):
-        for x in arrays[1:]:
+        for j, x in enumerate(arrays[1:], 1):
             s, f = x.shape[k], arrays[0].shape[k]
             if same_size(cx, f, s):
                 continue
             if f.is_const and s.is_const:
                 fail_at_call(cx, node, ValueError, "all input arrays must have the same shape")
             else:
-                check_at_call(cx, node, lambda env, s=s, f=f: None if f.static(env) ==
-                              s.static(env) else (ValueError, "all input arrays must have the "
-                                                              "same shape"))
+                clamps[j][k] = gated
+                _same_shape_check(cx, node, f, s, gated)
     axis = const_int(b, b.ev(a["axis"]), a["axis"], "an axis") if "axis" in a else 0
     ax = norm_axis(cx, node, axis, nd + 1)
     shape = list(arrays[0].shape)
     shape.insert(ax, const_val(len(arrays)))
 
+    def at(j, rest):
+        return [clamped_into(cx, r, arrays[j].shape[k]) if clamps[j][k] else r
+                for k, r in enumerate(rest)]
+
     def elem(idx):
         cx.cur_node = node
         i, rest = idx[ax], idx[:ax] + idx[ax + 1:]
-        out = converted(cx, arrays[-1].elem(rest), ty)
+        out = converted(cx, arrays[-1].elem(at(-1, rest)), ty)
         for j in reversed(range(len(arrays) - 1)):
-            out = ops.select(cx, index_eq(i, j), converted(cx, arrays[j].elem(rest), ty), out)
+            out = ops.select(cx, index_eq(i, j), converted(cx, arrays[j].elem(at(j, rest)), ty),
+                             out)
         return out
     # NumPy concatenates the arrays with the new axis added (arr[sl]): their order
     order = joined_order([expand_dims(b, x, (ax,), node) for x in arrays], nd + 1, ty)
     return ArrayExpr(shape, ty, elem, node, order=order)
+
+
+def _same_shape_check(cx, node, f, s, gated):
+    """np.stack's check that sizes f and s are equal; `gated`: s is read
+    clamped, the check made only where the enclosing `if`s hold
+    (call_time_reach.add_shape_check)."""
+    message = "all input arrays must have the same shape"
+    if not gated:
+        check_at_call(cx, node, lambda env: None if f.static(env) == s.static(env) else
+                      (ValueError, message))
+        return
+    loc = cx.smap.loc(node)
+    where = f" ({loc.file}:{loc.line})" if loc is not None else ""
+
+    def check(env):
+        if f.static(env) != s.static(env):
+            raise ValueError(message + where)
+    add_shape_check(cx, check, lambda: cx.compare("==", f, s), node, message, (s,))
 
 
 def _at_least(b, x: ArrayExpr, nd, node) -> ArrayExpr:

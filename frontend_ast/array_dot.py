@@ -19,8 +19,8 @@ from pyhalide.var import RVar, Var
 from . import array_calls, ops
 from .array_args import numpy_ty, operand_of
 from .array_reduce import extent, finish, fold
-from .arrayexpr import ArrayExpr
-from .call_time_reach import add_loop_gated
+from .arrayexpr import ArrayExpr, clamped_into, same_size, under_condition
+from .call_time_reach import add_loop_gated, add_shape_check
 from .values import const_val
 
 K_UNROLL = 8         # terms of k added per load/store of the result's vectors
@@ -46,10 +46,17 @@ def product(b, x, y, node, what):
     rt = numpy_ty(b, lambda: np.dot(np.ones((1,), X.ty.dtype), np.ones((1,), Y.ty.dtype)).dtype,
                   node)
     kx, ky = X.shape[-1], Y.shape[0]
-    _check_inner(cx, X, Y, what, node)
+    # under an `if`, k is read clamped into both operands where their sizes
+    # are checked at call time, so that the check can be gated by the `if`
+    # (a branch not taken computes the product whole)
+    gated = under_condition(cx) and not (kx is ky or same_size(cx, kx, ky))
+    _check_inner(cx, X, Y, what, node, gated)
 
     def mul(ix, iy):
         cx.cur_node = node
+        if gated:
+            ix = list(ix[:-1]) + [clamped_into(cx, ix[-1], kx)]
+            iy = [clamped_into(cx, iy[0], ky)] + list(iy[1:])
         return ops.binary(cx, "*", ops.cast_to(cx, X.elem(ix), rt), ops.cast_to(cx, Y.elem(iy), rt))
 
     if Y.ndim == 2 and rt.ir().is_float() and ac.phase_run is None and not ac.state.loops \
@@ -178,8 +185,10 @@ def _lanes_inner(f):
     return False
 
 
-def _check_inner(cx, X, Y, what, node):
-    """ValueError at call time (NumPy's message) where the k sizes differ."""
+def _check_inner(cx, X, Y, what, node, gated=False):
+    """ValueError at call time (NumPy's message) where the k sizes differ;
+    `gated`: the reads of k are clamped into both operands, the check made
+    only where the enclosing `if`s hold too (call_time_reach.add_shape_check)."""
     kx, ky = X.shape[-1], Y.shape[0]
     if kx is ky or (kx.is_const and ky.is_const and kx.const == ky.const):
         return
@@ -199,7 +208,16 @@ def _check_inner(cx, X, Y, what, node):
         sy = _shape_text([s.static(env) for s in ys])
         raise ValueError(f"shapes {sx} and {sy} not aligned: {a} (dim {len(xs) - 1}) != {c} "
                          f"(dim 0){where}")
-    add_loop_gated(cx, check)
+    if gated:
+        # (the terms run over kx, reading Y clamped, except a 1-D X times a
+        # 2-D Y's, which may run over ky: an empty operand read there keeps
+        # the call-time check)
+        empty = (ky,) if X.ndim == 2 or Y.ndim == 1 else (kx, ky)
+        add_shape_check(cx, check, lambda: cx.compare("==", kx, ky), node,
+                        "matmul: Input operand 1 has a mismatch in its core dimension 0"
+                        if what == "matmul" else "shapes not aligned", empty)
+    else:
+        add_loop_gated(cx, check)
 
 
 def _shape_text(sizes):

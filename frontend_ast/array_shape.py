@@ -77,9 +77,11 @@ def fail_at_call(cx, node, exc, msg):
     add_loop_gated(cx, check)
 
 
-def check_at_call(cx, node, fn):
+def check_at_call(cx, node, fn, reads_inside=False):
     """At call time, fn(env) returns None or (exception type, message) to raise
-    (a NotImplementedError: a limit of the compiled code, limits.py)."""
+    (a NotImplementedError: a limit of the compiled code, limits.py);
+    `reads_inside`: gated by the enclosing call-time conditions too
+    (call_time_reach.add_loop_gated)."""
     if cx.typing:
         return
     loc = cx.smap.loc(node)
@@ -90,7 +92,7 @@ def check_at_call(cx, node, fn):
         if bad is not None:
             e = bad[0](bad[1] + where)
             raise limit(e) if bad[0] is NotImplementedError else e
-    add_loop_gated(cx, check)
+    add_loop_gated(cx, check, reads_inside)
 
 
 def const_int(b, v, where, what="an integer constant"):
@@ -496,7 +498,7 @@ def new_shape(b, src: ArrayExpr, items, node):
     shape = list(sizes)
     if unknown:
         u = unknown[0]
-        shape[u] = static_int(cx, lambda n, *d: _fix_unknown(n, list(d))[u], [total] + sizes)
+        shape[u] = static_int(cx, lambda n, *d: _unknown_or_zero(n, list(d), u), [total] + sizes)
     check_at_call(cx, node, lambda env: _reshape_error(total.static(env),
                                                        [s.static(env) for s in sizes]))
     return shape
@@ -524,6 +526,17 @@ def _fix_unknown(n, dims):
     elif known != n:
         raise ValueError(f"cannot reshape array of size {n} into shape {_shape_str(dims)}")
     return dims
+
+
+def _unknown_or_zero(n, dims, u):
+    """The size -1 stands for at position u, 0 where the sizes cannot hold n
+    elements: the reshape's own check (new_shape's check_at_call) raises
+    NumPy's error where the statement runs; in a loop of no iteration
+    nothing is raised, as in Python."""
+    try:
+        return _fix_unknown(n, dims)[u]
+    except ValueError:
+        return 0
 
 
 def _shape_str(dims):

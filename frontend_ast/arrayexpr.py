@@ -9,9 +9,10 @@ import re
 import numpy as np
 
 from pyhalide import ir
+from pyhalide.expr import cast_node
 
 from . import complex_values, ops, unions
-from .call_time_reach import call_time_reach
+from .call_time_reach import add_shape_check, call_time_reach, run_time_gated
 from .values import Val, const_val, exact_aff, fresh, with_type_range
 
 
@@ -82,14 +83,26 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                cx.static_checks.append(Broadcastable(chosen, s, cx.smap.loc(node),
-                                                      call_time_reach(cx)))
+                check = Broadcastable(chosen, s, cx.smap.loc(node), call_time_reach(cx))
+                if run_time_gated(cx):
+                    # (under an `if` of data: where the statement runs)
+                    add_shape_check(cx, check, lambda a=chosen, b=s: _broadcasts(cx, a, b), node,
+                                    "operands could not be broadcast together", (s,))
+                else:
+                    cx.static_checks.append(check)
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
                 chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
         out.append(chosen if chosen is not None else sizes[0])
     return out
+
+
+def _broadcasts(cx, a: Val, b: Val) -> Val:
+    """`a == b or a == 1 or b == 1`: sizes a and b broadcast."""
+    one = const_val(1)
+    return cx.logical_or(cx.logical_or(cx.compare("==", a, b), cx.compare("==", a, one)),
+                         cx.compare("==", b, one))
 
 
 _INPUT_AXIS = re.compile(r".+\.shape\[\d+\]$")
@@ -134,11 +147,14 @@ class Broadcastable:
                              f"{where}")
 
 
-def broadcast_index(operand_shape, idx, shape=None, cx=None):
+def broadcast_index(operand_shape, idx, shape=None, cx=None, gated=False):
     """The index of an operand of shape operand_shape at the broadcast
     index idx (right-aligned; a size-1 axis is read at 0). Given the
     broadcast `shape` (and `cx`), an axis whose size is 1 only at call time
-    is read at 0 then too."""
+    is read at 0 then too. `gated`: the operation is under an `if`, so its
+    Broadcastable check may not run where the array is still computed whole
+    (the branch not taken): an axis not provably the broadcast size is
+    clamped into the operand even where it is never 1."""
     k = len(operand_shape)
     if k == 0:
         return []
@@ -149,7 +165,7 @@ def broadcast_index(operand_shape, idx, shape=None, cx=None):
             out.append(ir.index(0))
             continue
         full = shape[len(shape) - k + j] if shape is not None else None
-        if full is None or same_size(cx, s, full) or never_one(s):
+        if full is None or same_size(cx, s, full) or never_one(s) and not gated:
             # (a size that is never 1 is the broadcast size, or the call-time
             # check raises before anything is read: i is inside it, unclamped,
             # so that the vectorizer sees a dense load)
@@ -178,6 +194,23 @@ def placeholder(ty, cx=None) -> Val:
     return with_type_range(Val(ir.Variable(ty.ir(), fresh("elem")), ty))
 
 
+def under_condition(cx) -> bool:
+    """Whether the code being evaluated is under an `if` whose condition is
+    not a constant (Context.assumed): Python may not run it."""
+    return any(c is not None and not c.is_const for c, _ in cx.assumed)
+
+
+def clamped_into(cx, i, size: Val) -> ir.Expr:
+    """Index i clamped into [0, size - 1]: the read of an operand whose size
+    a gated call-time check (call_time_reach.add_loop_gated, reads_inside)
+    would have proved, inside the operand also where the check is not made
+    (the branch not taken). Where the check holds, i itself."""
+    if size.is_const:
+        return ir.Max(ir.Min(i, ir.index(int(size.const) - 1)), ir.index(0))
+    n = cast_node(ir.INDEX, ops.node_of(cx, size))
+    return ir.Max(ir.Min(i, ir.Sub(n, ir.index(1))), ir.index(0))
+
+
 def lift(cx, fn, operands, node, probe=None, ufunc=False):
     """fn applied element-wise: operands are Vals (scalars, broadcast) and
     ArrayExprs; fn(cx, *element Vals) -> Val is the scalar operation. A
@@ -193,6 +226,7 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     if not arrays:
         return fn(cx, *operands)
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    gated = under_condition(cx)
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
         cx.static_checks.append(_ProbeNumpy(probe, operands, call_time_reach(cx)))
@@ -214,8 +248,8 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     ty = apply(probe).ty
 
     def elem(idx):
-        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx)) if isinstance(o, ArrayExpr)
-                else o for o in operands]
+        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx, gated))
+                if isinstance(o, ArrayExpr) else o for o in operands]
         cx.cur_node = node
         out = apply(vals)
         if out.ty != ty:

@@ -111,6 +111,16 @@ def _check(b, s, test, args, cond=None, exc="AssertionError"):
     b.arrays.write(arr, [], v, s)
 
 
+def shape_check(b, node, ok: Val, exc: str, message: str) -> None:
+    """A shape check of an array operation at `node` made at run time where
+    the statement runs, as an assert raising `exc` (call_time_reach.
+    run_time_gated: under an `if` of data, where a call-time check would
+    raise though Python does not run the statement)."""
+    loc = b.cx.smap.loc(node)
+    where = f" ({loc.file}:{loc.line})" if loc is not None else ""
+    _check(b, node, None, (message + where,), ok, exc=exc)
+
+
 def message_args(cx, s: ast.Assert) -> tuple:
     """The arguments of the AssertionError: () or (the constant message,)."""
     return () if s.msg is None else (_constant_message(cx, s.msg, "an assert"),)

@@ -5,6 +5,7 @@ names them)."""
 from __future__ import annotations
 
 import ast
+import functools
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from .array_shape import check_at_call
 from .arraycode import ArrayCode, is_whole_view
 from .arrayexpr import ArrayExpr
 from .arrays import ArrayAccess
-from .asserts import exec_assert, exec_raise
+from .asserts import exec_assert, exec_raise, shape_check
 from .complex_values import COMPLEX_HINT, complex_param
 from .context import Context
 from .defs import Definitions
@@ -88,6 +89,7 @@ class Builder:
         self.scope = Scope(self.cx)
         self.state = LoopState(self.cx)
         self.cx.loop_state = self.state
+        self.cx.run_check = functools.partial(shape_check, self)
         self.emitter = Emitter(self.cx, set(pf.params))
         self.defs = Definitions(self.cx, self.scope, self.state, self.emitter)
         self.arrays = ArrayAccess(self.cx, self.scope, self.state, self.defs)

@@ -135,15 +135,18 @@ def _same_statement(pf, k) -> list:
 def order_unknown(spec, k) -> bool:
     """Whether a failure of top-level statement k (None: a failure located
     in an inlined function) may not be the first one Python meets: the
-    statement holds a loop and the loop can fail in more than one place, or
-    it writes arguments (made by Python up to the failing iteration)."""
+    statement holds a loop or an `if` (whose statements' checks, run-time
+    ones of an `if` of data among them, the kernel makes in its own order:
+    `if t[0] > 1: assert n == m; s = x[k]`) and can fail in more than one
+    place, or it writes arguments (made by Python up to the failing
+    iteration)."""
     pf = spec.pf
     if k is None:
         if not _has_loop(pf.tree):
             return False
         sites = check_sites(spec)
     else:
-        if not any(_has_loop(s) for s in _same_statement(pf, k)):
+        if not any(_has_loop(s) or isinstance(s, ast.If) for s in _same_statement(pf, k)):
             return False
         sites = [loc for loc in check_sites(spec) if statement_index(pf, loc) in (k, None)]
     if spec.written is not None:
@@ -187,6 +190,17 @@ def index_wrap(e: BaseException) -> bool:
     IndexError), so the plain function tells (raise_plain; e if it raises
     nothing)."""
     return type(e) is OverflowError and str(e).startswith("index arithmetic of ")
+
+
+def input_bounds_untold(spec, e: BaseException) -> bool:
+    """Whether e is bounds inference's IndexError that an input is read
+    outside it (no statement named: the whole region a Func reads, made
+    before the kernel's checks) in a function that has other places that
+    can fail: Python may meet one of those first (`if t[0] > 1: x =
+    np.maximum(x, y); s = x[k]` with x empty: ValueError), so the plain
+    function tells (raise_plain)."""
+    return type(e) is IndexError and \
+        str(e).startswith("index out of bounds: input buffer ") and bool(check_sites(spec))
 
 
 def _raising_lines(exc) -> set:

@@ -456,7 +456,9 @@ def carried_spans(loop, stack, tree) -> dict:
     """name -> over how many enclosing loops (innermost last in `stack`) the
     variable, which `loop` updates and which is used outside it, is carried:
     an enclosing loop's body that mentions it only in the statement holding
-    `loop` carries it too (analyze.home's loop chains)."""
+    `loop` carries it too (analyze.home's loop chains), unless that
+    statement (an `if` around the loop) assigns it before the loop: it
+    starts anew there in each iteration (`if c: j = i; while ...: j += 1`)."""
     inside = _name_counts([loop])
     total = _name_counts(tree.body)
     carried = [v for v in _stored_names(loop.body)
@@ -467,11 +469,24 @@ def carried_spans(loop, stack, tree) -> dict:
         for outer in reversed(stack):
             refs = [st for st in outer.body if _mentions(st, v)]
             if isinstance(outer, ast.While) and _mentions(outer.test, v) or \
-                    len(refs) != 1 or not any(n is cur for n in ast.walk(refs[0])):
+                    len(refs) != 1 or not any(n is cur for n in ast.walk(refs[0])) or \
+                    _set_before(refs[0], cur, v):
                 break
             k, cur = k + 1, outer
         spans[v] = k
     return spans
+
+
+def _set_before(holder, loop, v) -> bool:
+    """Whether `holder`, a statement holding `loop` (an `if` around it),
+    assigns v in a statement of its branch before the one holding `loop`."""
+    if holder is loop or not isinstance(holder, ast.If):
+        return False
+    for branch in (holder.body, holder.orelse):
+        for k, st in enumerate(branch):
+            if any(n is loop for n in ast.walk(st)):
+                return v in _stored_names(branch[:k]) or _set_before(st, loop, v)
+    return False
 
 
 def _span(loop, stack, tree, smap, exits) -> int:

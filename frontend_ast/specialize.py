@@ -649,7 +649,7 @@ class Specialization:
     def _raise(self, e, args, given):
         """Raise the exception Python raises first, given the call's e."""
         if check_order.loc_of(e) is None:
-            if check_order.index_wrap(e):
+            if check_order.index_wrap(e) or check_order.input_bounds_untold(self, e):
                 check_order.raise_plain(self, e, args if given is None else given)
             raise e
         check_order.raise_first(self, e, args, given)
