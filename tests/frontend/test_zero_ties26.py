@@ -1,0 +1,66 @@
+"""max/min/nanmax/nanmin of one axis of a view the function makes
+(`a[:, ::2]`, `a[1:, 1:]`, `a[:, ::-1]`, `a[::-1, ::3]`) return NumPy's
+element among 0.0/-0.0 ties (frontend_ast/numpy_zero_views.py: the rule
+of a view argument with the same strides), compared with NumPy on this host
+bit for bit, NaNs among the elements; the arguments C-ordered, Fortran,
+and read backwards. Where this NumPy does not run the AVX-512 loops the
+rule models (MODELLED false) the values are compared (zeros equal)."""
+import warnings
+
+import numpy as np
+
+from frontend_ast.numpy_zero_ties import MODELLED
+from pyhalide import pipeline
+
+
+@pipeline
+def _views(a):
+    b = a[:, ::2]
+    c = a[:, ::-1]
+    return np.nanmin(b, axis=1), np.nanmax(b, axis=0), b.max(axis=1), \
+        np.nanmin(a[1:, 1:], axis=0), c.max(axis=1), np.nanmax(c, axis=1), \
+        np.nanmax(c, axis=0), a[::-1, ::3].min(axis=1)
+
+
+def _mixture(rng, shape, dt, dense):
+    """-1.0 with zeros of both signs (`dense` of each) and some NaNs: the
+    extreme of max a zero where a line has one, of min where negated."""
+    r = rng.random(shape)
+    x = np.full(shape, -1.0, dt)
+    x[r < 2 * dense] = 0.0
+    x[r < dense] = -0.0
+    x[rng.random(shape) < 0.05] = np.nan
+    return x
+
+
+def _compare(x, values_only=()):
+    """values_only: outputs whose sign is not modelled (the serial rule)."""
+    got = _views(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
+        want = _views.py_func(x)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and np.array_equal(g, w, equal_nan=True), (k, g, w)
+        if MODELLED and k not in values_only:
+            same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+            assert same.all(), (x.shape, x.dtype, k, np.argwhere(~same))
+
+
+def test_views_made_in_the_function():
+    rng = np.random.default_rng(26)
+    # (one kernel per layout: float64 C, float32 Fortran, a float64 argument
+    # read backwards along its rows)
+    for layout in ("C", "F", "reversed"):
+        dt = np.float32 if layout == "F" else np.float64
+        for shape in ((3, 5), (5, 19), (4, 40), (7, 33), (2, 67)):
+            for dense in (0.05, 0.2):
+                x = _mixture(rng, shape, dt, dense)
+                if layout == "F":
+                    x = np.asfortranarray(x)
+                # (`a[:, ::-1]` of an argument read backwards: its stride's
+                # size is not in the call's key, not modelled)
+                skip = (4, 5, 6) if layout == "reversed" else ()
+                if layout == "reversed":
+                    x = x[:, ::-1]
+                _compare(x, skip)
+                _compare(-x, skip)
