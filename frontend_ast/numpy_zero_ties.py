@@ -54,7 +54,7 @@ from .numpy_zero_keys import (
 )
 from .numpy_zero_views import part_view_rule
 from .result_order import Unresolved
-from .sum_order import array_layout, memory_order
+from .sum_order import array_layout, memory_order, view_of_new
 from .values import Arr, Val
 from .whole_views import is_whole_view
 
@@ -286,7 +286,14 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
             not operand.ty.is_float():
         return out      # (float16, longdouble: other loops; complex: no zero ties)
     rule = None
-    if not whole and len(axes) == 1 and _strided(operand, axes[0]):
+    shaped = view_of_new(operand) if operand.view is None and len(axes) == 1 else operand
+    if shaped is not operand and shaped.view is not None:
+        # (a view of a new array, `(a * 2)[:, ::2]`, `(a[i] * 2)[::2]`: its
+        # strides in that array)
+        rule = part_view_rule(ac.cx, shaped, axes[0], fm)
+        if rule is None:
+            return out
+    elif not whole and len(axes) == 1 and _strided(operand, axes[0]):
         rule = _one_axis_rule(ac.cx, operand, axes[0], fm)
         if rule is None:
             return out

@@ -64,3 +64,31 @@ def test_views_made_in_the_function():
                     x = x[:, ::-1]
                 _compare(x, skip)
                 _compare(-x, skip)
+
+
+@pipeline
+def _new_views(a):
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = (a[i] * 2.0)[::2].max()
+    b = a * 2.0
+    return out, np.nanmin(b[:, ::2], axis=1), np.flip(b, 1).max(axis=1), \
+        np.nanmax(np.flip(b, 1), axis=0), np.nanmin(b.T, axis=0), np.nanmax(b[0, ::3])
+
+
+def test_views_of_new_arrays():
+    rng = np.random.default_rng(2026)
+    for shape in ((3, 5), (5, 19), (4, 40), (7, 33), (2, 67)):
+        for dense in (0.05, 0.2):
+            x = _mixture(rng, shape, np.float64, dense)
+            for y in (x, -x):
+                got = _new_views(y)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
+                    want = _new_views.py_func(y)
+                for k, (g, w) in enumerate(zip(got, want)):
+                    g, w = np.asarray(g), np.asarray(w)
+                    assert g.shape == w.shape and np.array_equal(g, w, equal_nan=True), (k, g, w)
+                    if MODELLED:
+                        same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+                        assert same.all(), (shape, k, np.argwhere(~same))
