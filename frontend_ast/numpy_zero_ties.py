@@ -52,7 +52,7 @@ from .numpy_zero_keys import (
     line_key,
     strided_key,
 )
-from .numpy_zero_views import part_view_rule
+from .numpy_zero_views import lines_rule, part_view_rule
 from .result_order import Unresolved
 from .sum_order import array_layout, memory_order, view_of_new
 from .values import Arr, Val
@@ -128,10 +128,9 @@ def _one_axis_rule(cx, operand, axis, fm):
         unit = _unit_inner_stride(operand)
         if axis == perm[-1]:
             return "reduce", None, unit, False
-        pos = perm.index(axis)
-        if not fm or not all(merges[pos + 1:]):
+        if not fm:
             return None
-        return "lines", perm[pos + 1:], unit, _reversed_inner(operand)
+        return lines_rule(perm, merges, perm.index(axis), unit, _reversed_inner(operand))
     if not fm:
         return None
     lines = _inner_lines(operand, axis)
