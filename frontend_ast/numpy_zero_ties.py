@@ -166,6 +166,31 @@ def _several_axes_rule(operand, axes):
     return "lines", order[last + 1:], None, False
 
 
+def _view_lines_rule(cx, operand, axes):
+    """The rule of a reduction of several axes of a view (an argument's, or
+    one the function makes) whose one kept axis is inside all of them in
+    memory: NumPy's binary loop over lines of that axis, each element
+    visited in the reduced axes' order, as for a reduction of the last
+    reduced axis alone (its unit-stride test, strided lines; measured on
+    3-D views with steps, slices and reversals: /tmp/h1/msev.py of session
+    26). None otherwise (not modelled)."""
+    shaped = operand if operand.view is not None else view_of_new(operand)
+    if shaped.view is None:
+        return None
+    try:
+        order, _ = memory_order(shaped)
+    except Unresolved:
+        return None
+    kept = [k for k in order if k not in axes]
+    if len(kept) != 1 or order[-1] != kept[0]:
+        return None
+    rule = part_view_rule(cx, shaped, order[-2], True) if shaped is not operand else \
+        _one_axis_rule(cx, shaped, order[-2], True)
+    if rule is None or rule[0] != "lines" or tuple(rule[1]) != (kept[0],):
+        return None
+    return rule
+
+
 def _inner_lines(operand, axis):
     """The axes inside `axis` in memory (outermost first) where NumPy's
     fmax/fmin of axis `axis` is its binary loop over contiguous lines of
@@ -297,7 +322,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         if rule is None:
             return out
     elif not whole and len(axes) != 1:
-        rule = _several_axes_rule(operand, axes)
+        rule = _several_axes_rule(operand, axes) or _view_lines_rule(ac.cx, operand, axes)
         if rule is None:
             return out
     if join_out:

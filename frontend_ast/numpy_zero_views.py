@@ -63,13 +63,14 @@ def part_view_rule(cx, operand, axis, fm):
         unit = None
     if axis == perm[-1]:
         return "reduce", None, unit, backwards
-    if not fm or isinstance(getattr(arr, "layout", None), tuple) and \
+    pos = order.index(axis)
+    if not fm or len(order) - pos > 2 and isinstance(layout, tuple) and \
             any(st is not None and st[1] < 0 for st in steps):
-        # (an argument laid out by its strides: the signs of its strides are
-        # not in the call's key, so whether a reversed view's lines merge is
-        # not known here)
+        # (lines of two or more axes of an argument laid out by its strides:
+        # the signs of its strides are not in the call's key, so whether a
+        # reversed view's lines merge is not known here)
         return None
-    return lines_rule(order, merges, order.index(axis), unit, backwards)
+    return lines_rule(order, merges, pos, unit, backwards)
 
 
 def lines_rule(order, merges, pos, unit, backwards):

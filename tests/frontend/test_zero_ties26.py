@@ -122,3 +122,29 @@ def test_outer_axis_of_3d_views():
                         if MODELLED and not (reversed_middle and k in (0, 4)):
                             same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
                             assert same.all(), (shape, dt, k, np.argwhere(~same))
+
+
+@pipeline
+def _several(a):
+    return np.nanmax(a, axis=(0, 1)), a.max(axis=(0, 1)), np.nanmin(a[:, ::2], axis=(0, 1)), \
+        np.nanmax(a[::-1, :, ::3], axis=(0, 1)), np.nanmin((a * 2.0)[:, 1:], axis=(0, 1))
+
+
+def test_several_axes_of_views():
+    """Reductions over axes (0, 1) of 3-D views: NumPy's binary loop over
+    lines of the kept innermost axis (contiguous, or with a step)."""
+    rng = np.random.default_rng(3260)
+    # (one kernel: an argument sliced in its middle axis)
+    for shape in ((3, 4, 5), (2, 9, 21), (4, 3, 19)):
+        for dt in (np.float64, np.float32):
+            x = _mixture(rng, (shape[0], 2 * shape[1], shape[2]), dt, 0.2)[:, 1::2]
+            for y in (x, -x):
+                got = _several(y)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
+                    want = _several.py_func(y)
+                for k, (g, w) in enumerate(zip(got, want)):
+                    assert np.array_equal(g, w, equal_nan=True), (k, g, w)
+                    if MODELLED:
+                        same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+                        assert same.all(), (shape, dt, k, np.argwhere(~same))
