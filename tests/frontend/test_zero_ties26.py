@@ -8,6 +8,7 @@ rule models (MODELLED false) the values are compared (zeros equal)."""
 import warnings
 
 import numpy as np
+import pytest
 
 from frontend_ast.numpy_zero_ties import MODELLED
 from pyhalide import pipeline
@@ -33,37 +34,42 @@ def _mixture(rng, shape, dt, dense):
     return x
 
 
-def _compare(x, values_only=()):
-    """values_only: outputs whose sign is not modelled (the serial rule)."""
-    got = _views(x)
+def _compare(x, kernel=None, values_only=()):
+    """The results of `kernel` (_views) on x against NumPy's: the values,
+    and the signs of zeros where MODELLED except for the outputs
+    `values_only` (not modelled: the serial rule)."""
+    kernel = kernel or _views
+    got = kernel(x)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
-        want = _views.py_func(x)
+        want = kernel.py_func(x)
     for k, (g, w) in enumerate(zip(got, want)):
+        g, w = np.asarray(g), np.asarray(w)
         assert g.shape == w.shape and np.array_equal(g, w, equal_nan=True), (k, g, w)
         if MODELLED and k not in values_only:
             same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
             assert same.all(), (x.shape, x.dtype, k, np.argwhere(~same))
 
 
-def test_views_made_in_the_function():
+# (one kernel per layout: float64 C; the slow run: float32 Fortran, a float64
+# argument read backwards along its rows)
+@pytest.mark.parametrize("layout", ["C", pytest.param("F", marks=pytest.mark.slow),
+                                    pytest.param("reversed", marks=pytest.mark.slow)])
+def test_views_made_in_the_function(layout):
     rng = np.random.default_rng(26)
-    # (one kernel per layout: float64 C, float32 Fortran, a float64 argument
-    # read backwards along its rows)
-    for layout in ("C", "F", "reversed"):
-        dt = np.float32 if layout == "F" else np.float64
-        for shape in ((3, 5), (5, 19), (4, 40), (7, 33), (2, 67)):
-            for dense in (0.05, 0.2):
-                x = _mixture(rng, shape, dt, dense)
-                if layout == "F":
-                    x = np.asfortranarray(x)
-                # (`a[:, ::-1]` of an argument read backwards: its stride's
-                # size is not in the call's key, not modelled)
-                skip = (4, 5, 6) if layout == "reversed" else ()
-                if layout == "reversed":
-                    x = x[:, ::-1]
-                _compare(x, skip)
-                _compare(-x, skip)
+    dt = np.float32 if layout == "F" else np.float64
+    # (`a[:, ::-1]` of an argument read backwards: its stride's size is not
+    # in the call's key, not modelled)
+    skip = (4, 5, 6) if layout == "reversed" else ()
+    for shape in ((3, 5), (5, 19), (4, 40), (7, 33), (2, 67)):
+        for dense in (0.05, 0.2):
+            x = _mixture(rng, shape, dt, dense)
+            if layout == "F":
+                x = np.asfortranarray(x)
+            if layout == "reversed":
+                x = x[:, ::-1]
+            _compare(x, values_only=skip)
+            _compare(-x, values_only=skip)
 
 
 @pipeline
@@ -81,17 +87,8 @@ def test_views_of_new_arrays():
     for shape in ((3, 5), (5, 19), (4, 40), (7, 33), (2, 67)):
         for dense in (0.05, 0.2):
             x = _mixture(rng, shape, np.float64, dense)
-            for y in (x, -x):
-                got = _new_views(y)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
-                    want = _new_views.py_func(y)
-                for k, (g, w) in enumerate(zip(got, want)):
-                    g, w = np.asarray(g), np.asarray(w)
-                    assert g.shape == w.shape and np.array_equal(g, w, equal_nan=True), (k, g, w)
-                    if MODELLED:
-                        same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
-                        assert same.all(), (shape, k, np.argwhere(~same))
+            _compare(x, _new_views)
+            _compare(-x, _new_views)
 
 
 @pipeline
@@ -100,28 +97,23 @@ def _three(a):
         np.nanmax(a[:, ::2], axis=0), np.nanmin(a, axis=0), np.nanmax(a[:, :, ::-1], axis=0)
 
 
-def test_outer_axis_of_3d_views():
+# (one kernel per layout and type: a C float64 argument; the slow run: float32,
+# an argument reversed in its middle axis)
+@pytest.mark.parametrize("reversed_middle,dt", [
+    (False, np.float64), pytest.param(False, np.float32, marks=pytest.mark.slow),
+    pytest.param(True, np.float64, marks=pytest.mark.slow)])
+def test_outer_axis_of_3d_views(reversed_middle, dt):
     """nanmax/nanmin over axis 0 of 3-D views whose inner axes do not merge:
     NumPy's iterator copies the lines into its buffer (contiguous lines)."""
     rng = np.random.default_rng(326)
-    # (one kernel per layout: a C argument, an argument reversed in its middle axis)
-    for reversed_middle in (False, True):
-        for shape in ((3, 4, 5), (2, 9, 7), (4, 3, 19)):
-            for dt in (np.float64, np.float32):
-                x = _mixture(rng, shape, dt, 0.2)
-                x = x[:, ::-1] if reversed_middle else x
-                for y in (x, -x):
-                    got = _three(y)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
-                        want = _three.py_func(y)
-                    for k, (g, w) in enumerate(zip(got, want)):
-                        assert np.array_equal(g, w, equal_nan=True), (k, g, w)
-                        # (a reversed view of an argument laid out by its
-                        # strides: not modelled, the values compared)
-                        if MODELLED and not (reversed_middle and k in (0, 4)):
-                            same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
-                            assert same.all(), (shape, dt, k, np.argwhere(~same))
+    # (a reversed view of an argument laid out by its strides: not modelled,
+    # the values compared)
+    skip = (0, 4) if reversed_middle else ()
+    for shape in ((3, 4, 5), (2, 9, 7), (4, 3, 19)):
+        x = _mixture(rng, shape, dt, 0.2)
+        x = x[:, ::-1] if reversed_middle else x
+        _compare(x, _three, skip)
+        _compare(-x, _three, skip)
 
 
 @pipeline
@@ -130,21 +122,13 @@ def _several(a):
         np.nanmax(a[::-1, :, ::3], axis=(0, 1)), np.nanmin((a * 2.0)[:, 1:], axis=(0, 1))
 
 
-def test_several_axes_of_views():
+@pytest.mark.parametrize("dt", [np.float64, pytest.param(np.float32, marks=pytest.mark.slow)])
+def test_several_axes_of_views(dt):
     """Reductions over axes (0, 1) of 3-D views: NumPy's binary loop over
     lines of the kept innermost axis (contiguous, or with a step)."""
     rng = np.random.default_rng(3260)
     # (one kernel: an argument sliced in its middle axis)
-    for shape in ((3, 4, 5), (2, 9, 21), (4, 3, 19)):
-        for dt in (np.float64, np.float32):
-            x = _mixture(rng, (shape[0], 2 * shape[1], shape[2]), dt, 0.2)[:, 1::2]
-            for y in (x, -x):
-                got = _several(y)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN lines
-                    want = _several.py_func(y)
-                for k, (g, w) in enumerate(zip(got, want)):
-                    assert np.array_equal(g, w, equal_nan=True), (k, g, w)
-                    if MODELLED:
-                        same = (np.signbit(g) == np.signbit(w)) | np.isnan(w)
-                        assert same.all(), (shape, dt, k, np.argwhere(~same))
+    for shape in ((3, 4, 5), (2, 9, 21), (4, 3, 19), (5, 6, 40)):
+        x = _mixture(rng, (shape[0], 2 * shape[1], shape[2]), dt, 0.2)[:, 1::2]
+        _compare(x, _several)
+        _compare(-x, _several)
