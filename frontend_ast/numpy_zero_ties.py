@@ -52,8 +52,9 @@ from .numpy_zero_keys import (
     line_key,
     strided_key,
 )
+from .numpy_zero_views import lines_rule, part_view_rule
 from .result_order import Unresolved
-from .sum_order import array_layout, memory_order
+from .sum_order import array_layout, memory_order, view_of_new
 from .values import Arr, Val
 from .whole_views import is_whole_view
 
@@ -100,8 +101,8 @@ def _strided(operand, axis) -> bool:
     return not all(size_is(arr.shape[j], 1) for j in inner)
 
 
-def _one_axis_rule(operand, axis, fm):
-    """(kind, lines, unit) of NumPy's loop for max/min (fm: fmax/fmin) of one
+def _one_axis_rule(cx, operand, axis, fm):
+    """(kind, lines, unit, backwards) of NumPy's loop for max/min (fm: fmax/fmin) of one
     axis that `_strided` says is not innermost with unit stride at compile
     time, or None where it is not modelled (the serial rule stays; so for
     max/min of an axis not innermost: it is NumPy's op(out, line)).
@@ -112,8 +113,12 @@ def _one_axis_rule(operand, axis, fm):
     argument that is a non-contiguous view: its layout (the strides' order,
     the call's key) gives the innermost axis, not its stride), NumPy's loop
     where it holds, else for the innermost axis the strided reduce's scalar
-    8-unroll (strided_key), for lines the strided binary loop's."""
+    8-unroll (strided_key), for lines the strided binary loop's; backwards:
+    the innermost axis is read with a negative stride (lines: the later
+    element). A view of part of an array: numpy_zero_views.part_view_rule."""
     view = operand.view
+    if view is not None and not is_whole_view(operand):
+        return part_view_rule(cx, operand, axis, fm)
     layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
     image = getattr(view[0], "image", None) if view is not None else None
     if isinstance(layout, tuple) and image is not None:
@@ -122,19 +127,18 @@ def _one_axis_rule(operand, axis, fm):
             return None
         unit = _unit_inner_stride(operand)
         if axis == perm[-1]:
-            return "reduce", None, unit
-        pos = perm.index(axis)
-        if not fm or not all(merges[pos + 1:]):
+            return "reduce", None, unit, False
+        if not fm:
             return None
-        return "lines", perm[pos + 1:], unit
+        return lines_rule(perm, merges, perm.index(axis), unit, _reversed_inner(operand))
     if not fm:
         return None
     lines = _inner_lines(operand, axis)
-    return None if lines is None else ("lines", lines, None)
+    return None if lines is None else ("lines", lines, None, False)
 
 
 def _several_axes_rule(operand, axes):
-    """(kind, axes, None) of NumPy's loop for a reduction of several axes
+    """(kind, axes, None, False) of NumPy's loop for a reduction of several axes
     but not all of a new array or a whole C or Fortran argument (one run of
     memory), in memory order: the reduced axes innermost: "reduce" (each
     line a contiguous reduce); the innermost axis kept: "lines", the kept
@@ -155,11 +159,36 @@ def _several_axes_rule(operand, axes):
     last_kept = max(i for i, k in enumerate(order) if k not in axes)
     run = order[last_kept + 1:]
     if len(run) == len(axes):
-        return "reduce", None, None
+        return "reduce", None, None, False
     if run:
-        return "rows", run, None
+        return "rows", run, None, False
     last = max(i for i, k in enumerate(order) if k in axes)
-    return "lines", order[last + 1:], None
+    return "lines", order[last + 1:], None, False
+
+
+def _view_lines_rule(cx, operand, axes):
+    """The rule of a reduction of several axes of a view (an argument's, or
+    one the function makes) whose one kept axis is inside all of them in
+    memory: NumPy's binary loop over lines of that axis, each element
+    visited in the reduced axes' order, as for a reduction of the last
+    reduced axis alone (its unit-stride test, strided lines; measured on
+    3-D views with steps, slices and reversals: /tmp/h1/msev.py of session
+    26). None otherwise (not modelled)."""
+    shaped = operand if operand.view is not None else view_of_new(operand)
+    if shaped.view is None:
+        return None
+    try:
+        order, _ = memory_order(shaped)
+    except Unresolved:
+        return None
+    kept = [k for k in order if k not in axes]
+    if len(kept) != 1 or order[-1] != kept[0]:
+        return None
+    rule = part_view_rule(cx, shaped, order[-2], True) if shaped is not operand else \
+        _one_axis_rule(cx, shaped, order[-2], True)
+    if rule is None or rule[0] != "lines" or tuple(rule[1]) != (kept[0],):
+        return None
+    return rule
 
 
 def _inner_lines(operand, axis):
@@ -281,12 +310,19 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
             not operand.ty.is_float():
         return out      # (float16, longdouble: other loops; complex: no zero ties)
     rule = None
-    if not whole and len(axes) == 1 and _strided(operand, axes[0]):
-        rule = _one_axis_rule(operand, axes[0], fm)
+    shaped = view_of_new(operand) if operand.view is None and len(axes) == 1 else operand
+    if shaped is not operand and shaped.view is not None:
+        # (a view of a new array, `(a * 2)[:, ::2]`, `(a[i] * 2)[::2]`: its
+        # strides in that array)
+        rule = part_view_rule(ac.cx, shaped, axes[0], fm)
+        if rule is None:
+            return out
+    elif not whole and len(axes) == 1 and _strided(operand, axes[0]):
+        rule = _one_axis_rule(ac.cx, operand, axes[0], fm)
         if rule is None:
             return out
     elif not whole and len(axes) != 1:
-        rule = _several_axes_rule(operand, axes)
+        rule = _several_axes_rule(operand, axes) or _view_lines_rule(ac.cx, operand, axes)
         if rule is None:
             return out
     if join_out:
@@ -325,12 +361,12 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         if unit is not None:
             rank = ir.Select(unit, contiguous_key(p, n, lanes, fm), rank)
     else:
-        kind, along, unit = rule
+        kind, along, unit, backwards = rule
         other = None
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
             other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
-            if _reversed_inner(operand):   # (lines read backwards: the later, measured)
+            if backwards:   # (lines read backwards: the later, measured)
                 other = p
         elif kind == "rows":
             size = const(1)

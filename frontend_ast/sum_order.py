@@ -70,14 +70,14 @@ def memory_order(operand: ArrayExpr, layout=None):
     in its strides' order (_part_order), its axes not merging."""
     nd = operand.ndim
     if layout is None and operand.view is None and operand.order is None:
-        operand = _view_of_new(operand)
+        operand = view_of_new(operand)
     order = resolve(operand.order) if operand.view is None else None
     if layout is None and order is not None:
         layout = (order, (True,) * max(nd - 1, 0))     # NumPy's new array's order
     if layout is None and operand.view is not None:
         arr = operand.view[0]
         perm = _axis_permutation(operand)
-        if isinstance(arr, ArrayExpr):      # a view of a new array (_view_of_new)
+        if isinstance(arr, ArrayExpr):      # a view of a new array (view_of_new)
             return _new_view_order(operand)
         if is_whole_view(operand):
             layout = array_layout(arr)
@@ -97,7 +97,7 @@ def memory_order(operand: ArrayExpr, layout=None):
     return rest + tuple(perm), (True,) * len(rest) + tuple(merges)
 
 
-def _view_of_new(value: ArrayExpr) -> ArrayExpr:
+def view_of_new(value: ArrayExpr) -> ArrayExpr:
     """value, or where it is NumPy's view of a new array value (np.flip,
     transposes, expand_dims, squeeze, basic indexing of `a * 2`:
     array_shape.derived, array_index.Indexed; an affine index map), that
