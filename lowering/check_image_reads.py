@@ -63,3 +63,11 @@ def passed(e):
     if e is None:
         return None
     return ir.FuncMutator(_zero).mutate(e)
+
+
+def passer():
+    """`passed` with one memo for every call of it (a pass's: the shared
+    subexpressions of its statements are walked once; a node's result
+    depends on the node alone)."""
+    m = ir.FuncMutator(_zero)
+    return lambda e: None if e is None else m.mutate(e)
