@@ -192,7 +192,8 @@ def _with_fast_path(body):
             if i < first_assert or not _has_load(s.value):
                 safe.add(s.name)
     conds = [s.condition for k, s in items if k == "assert"]
-    resolved = [_resolve(c, lets, safe) for c in conds]
+    expanded: dict = {}
+    resolved = [_resolve(c, lets, safe, expanded) for c in conds]
     if any(r is None for r in resolved):
         return None
     fast_cond = _fast_condition(resolved)
@@ -224,16 +225,35 @@ def _with_fast_path(body):
     return ir.IfThenElse(likely, fast, _rebuild(items))
 
 
-def _resolve(e, lets: dict, safe: set):
-    """e with the body's lets substituted (None if it needs an unsafe one)."""
-    for _ in range(len(lets) + 1):
-        names = {n for n in ir.free_vars(e) if n in lets}
-        if not names:
-            return e
-        if names - safe:
+def _resolve(e, lets: dict, safe: set, expanded: dict | None = None):
+    """e with the body's lets substituted, each let's value expanded once
+    (`expanded`: name -> its value so substituted, shared by the assertions
+    of one body); None if it needs an unsafe let, the lets refer to each
+    other in a cycle, or a let's name is still mentioned after the
+    substitution (bound again by a Let inside: substituting again would not
+    end). The same as substituting the names e mentions until none is left,
+    each round walking the whole grown expression again."""
+    out = _expanded(e, lets, safe, {} if expanded is None else expanded, set())
+    if out is None or any(n in lets for n in ir.free_vars(out)):
+        return None
+    return out
+
+
+def _expanded(e, lets: dict, safe: set, expanded: dict, active: set):
+    mapping = {}
+    for n in ir.free_vars(e):
+        if n not in lets:
+            continue
+        if n not in safe or n in active:
             return None
-        e = substitute(e, {n: lets[n] for n in names})
-    return None
+        if n not in expanded:
+            active.add(n)
+            expanded[n] = _expanded(lets[n], lets, safe, expanded, active)
+            active.discard(n)
+        if expanded[n] is None:
+            return None
+        mapping[n] = expanded[n]
+    return substitute(e, mapping) if mapping else e
 
 
 def _fast_condition(conds: list):
