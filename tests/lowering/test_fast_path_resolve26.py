@@ -6,21 +6,12 @@ IR (no compile)."""
 import random
 
 from pyhalide import ir
-from pyhalide.lowering.assert_fast_path import _Resolver
+
+# _rounds: the algorithm _Resolver replaced (substitute until no let is named),
+# kept in the module as its fallback
+from pyhalide.lowering.assert_fast_path import _Resolver, _rounds
 
 NAMES = ["a", "b", "c", "d", "e", "x", "y"]     # x, y: never lets (loop variables)
-
-
-def _rounds(e, lets, safe):
-    """The algorithm _Resolver replaced: substitute until no let is named."""
-    for _ in range(len(lets) + 1):
-        names = {n for n in ir.free_vars(e) if n in lets}
-        if not names:
-            return e
-        if names - safe:
-            return None
-        e = ir.substitute(e, {n: lets[n] for n in names})
-    return None
 
 
 def _expr(rng, depth):
