@@ -52,6 +52,7 @@ class _AddChecks(ir.Mutator):
         # the check-image assertions of the LetStmts (CSE's shared values)
         # around the Provide or Evaluate being reached, not yet made
         self.pending = None
+        self.passed = check_image_reads.passer()
 
     # scope ---------------------------------------------------------------------
     def visit_For(self, s):
@@ -105,7 +106,7 @@ class _AddChecks(ir.Mutator):
             self.variant.discard(s.name)
         self._restore(s.name, saved)
         self.state = state
-        value = check_image_reads.passed(s.value)
+        value = self.passed(s.value)
         new = s if body is s.body and value is s.value else ir.LetStmt(s.name, value, body)
         return ir.block(*checks, new)
 
@@ -152,15 +153,15 @@ class _AddChecks(ir.Mutator):
         kind = rules.kind_of(self.ctx, s.name)
         checks = [((), a) for a in self._access_checks(s.name, s.args, kind, "written")]
         checks += self._checks_for(list(s.args) + list(s.values))
-        s = ir.Provide(s.name, tuple(map(check_image_reads.passed, s.values)),
-                       tuple(map(check_image_reads.passed, s.args)))
+        s = ir.Provide(s.name, tuple(map(self.passed, s.values)),
+                       tuple(map(self.passed, s.args)))
         return ir.block(*_nest(_distinct(self._in_order(checks))), s)
 
     def visit_IfThenElse(self, s):
         checks = _nest(self._checks_for([s.condition]))
         then_case = self.mutate(s.then_case)
         else_case = self.mutate(s.else_case)
-        cond = check_image_reads.passed(s.condition)
+        cond = self.passed(s.condition)
         new = s if (then_case is s.then_case and else_case is s.else_case and
                     cond is s.condition) else ir.IfThenElse(cond, then_case, else_case)
         return ir.block(*checks, new)
@@ -196,7 +197,7 @@ class _AddChecks(ir.Mutator):
         ok = check_image_reads.condition(c)
         if ok is not None:          # (its failing position is only reported)
             # the check reads inside ok come before it (post-order): 0 here
-            ok = check_image_reads.passed(ok)
+            ok = self.passed(ok)
             lo = geometry(c.name, "min", 0)
             hi = simplify(ir.Sub(ir.Add(lo, geometry(c.name, "extent", 0)), ir.index(1)))
             out = [ir.AssertStmt(ok, "IndexError", _CHECK_MESSAGE.format(c.name),

@@ -192,7 +192,8 @@ def _with_fast_path(body):
             if i < first_assert or not _has_load(s.value):
                 safe.add(s.name)
     conds = [s.condition for k, s in items if k == "assert"]
-    resolved = [_resolve(c, lets, safe) for c in conds]
+    resolver = _Resolver(lets, safe)
+    resolved = [resolver(c) for c in conds]
     if any(r is None for r in resolved):
         return None
     fast_cond = _fast_condition(resolved)
@@ -224,8 +225,65 @@ def _with_fast_path(body):
     return ir.IfThenElse(likely, fast, _rebuild(items))
 
 
-def _resolve(e, lets: dict, safe: set):
-    """e with the body's lets substituted (None if it needs an unsafe one)."""
+class _Resolver:
+    """Conditions with a body's lets substituted (`resolver(e)`, None if e
+    needs an unsafe let, or the substitution does not end): each let's
+    value expanded once for all the conditions of the body, where
+    substituting the names an expression mentions round after round walked
+    the whole grown expression each time. Where a Let inside the condition
+    or a let's value binds a let's name again, the rounds themselves
+    (_rounds: a value put under such a Let has its name captured, so the
+    rounds can end differently)."""
+
+    def __init__(self, lets: dict, safe: set):
+        self.lets, self.safe = lets, safe
+        self.expanded: dict = {}        # let name -> its value expanded, or None
+        self.rebinds: dict = {}         # id -> (node, whether a Let below binds a let's name)
+
+    def __call__(self, e):
+        if self._rebinds(e):
+            return _rounds(e, self.lets, self.safe)
+        out = self._expand(e, set())
+        if out is None:
+            return None
+        if out is _REBOUND:
+            return _rounds(e, self.lets, self.safe)
+        return out
+
+    def _expand(self, e, active: set):
+        mapping = {}
+        for n in ir.free_vars(e):
+            if n not in self.lets:
+                continue
+            if n not in self.safe or n in active:
+                return None
+            if n not in self.expanded:
+                value = self.lets[n]
+                active.add(n)
+                self.expanded[n] = _REBOUND if self._rebinds(value) else \
+                    self._expand(value, active)
+                active.discard(n)
+            v = self.expanded[n]
+            if v is None or v is _REBOUND:
+                return v
+            mapping[n] = v
+        return substitute(e, mapping) if mapping else e
+
+    def _rebinds(self, e) -> bool:
+        hit = self.rebinds.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        out = (isinstance(e, ir.Let) and e.name in self.lets) or \
+            any(self._rebinds(c) for c in ir.children(e))
+        self.rebinds[id(e)] = (e, out)
+        return out
+
+
+_REBOUND = object()     # _Resolver._expand: a value rebinds a let's name
+
+
+def _rounds(e, lets: dict, safe: set):
+    """e with the lets substituted round after round until it names none."""
     for _ in range(len(lets) + 1):
         names = {n for n in ir.free_vars(e) if n in lets}
         if not names:
@@ -392,9 +450,10 @@ class _Unclamp(ir.Mutator):
         super().__init__()
         self.ranges = ranges
         self.lets = lets
+        self.resolve = _Resolver(lets, set(lets))
 
     def _value(self, e):
-        return _resolve(e, self.lets, set(self.lets)) or e
+        return self.resolve(e) or e
 
     def visit_Max(self, e):
         inner = self._unclamped(e)
@@ -439,10 +498,11 @@ class _ExactToInt(ir.Mutator):
         super().__init__()
         self.exact = exact
         self.lets = lets
+        self.resolve = _Resolver(lets, set(lets))
 
     def visit_Cast(self, e):
         if e.type == ir.Int(64) and e.value.type == ir.Float(64):
-            f = _resolve(e.value, self.lets, set(self.lets))
+            f = self.resolve(e.value)
             if f is not None and any(equal(f, x) for x in self.exact):
                 shifted = ir.Add(e.value, ir.Const(ir.Float(64), _MAGIC))
                 bits = ir.Call(ir.Int(64), "reinterpret", (shifted,), ir.INTRINSIC)

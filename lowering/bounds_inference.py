@@ -996,6 +996,7 @@ class _PlaceLets(ir.Mutator):
         self.small = list(small)      # ShiftInwards tests (their else case: small extents)
         self.values = {}              # let placed around the current node -> value
         self.names = {}               # ir.mentioned_names' memo
+        self.resolved = {}            # _resolved's memo (see there)
         for key, items in lets.items():
             if key != "root":
                 self.by_loop[loop_var_of(ctx, *key)] = items
@@ -1054,6 +1055,26 @@ class _PlaceLets(ir.Mutator):
         return any(not c.value for _, c in self.known)
 
     def _resolved(self, e, values: dict):
+        """e with the lets of `values` it names substituted (a few deep),
+        simplified. The result depends only on e and the values of the names
+        reachable from it through `values`: memoized on their identities
+        (the hot and cold copies of a stage and the loops of one nest ask
+        again with the same lets; interpolate: 183 calls, 42 distinct)."""
+        reach, todo = {}, [e]
+        while todo:
+            for n in ir.mentioned_names(todo.pop(), self.names):
+                if n in values and n not in reach:
+                    reach[n] = values[n]
+                    todo.append(values[n])
+        key = (id(e), *sorted((n, id(v)) for n, v in reach.items()))
+        hit = self.resolved.get(key)
+        if hit is not None:
+            return hit[2]
+        out = self._substituted(e, values)
+        self.resolved[key] = (e, reach, out)     # (e and reach keep the ids unique)
+        return out
+
+    def _substituted(self, e, values: dict):
         for _ in range(4):               # region lets refer to each other a few deep
             names = [n for n in ir.mentioned_names(e, self.names) if n in values]
             if not names:

@@ -9,7 +9,7 @@ frontend_ast/context.encode_bad_index of the offending index). So:
 - the access check of such a read, `0 <= index <= extent - 1`, holds exactly
   where `ok` does (`condition`): the assertion tests `ok` itself, and the
   position `bad` is computed only to report the failure;
-- past its access check, every such read is 0 (`passed`): the read can go,
+- past its access check, every such read is 0 (`passer`): the read can go,
   and `select(read != 0, 0, v)` simplifies to `v`."""
 from __future__ import annotations
 
@@ -58,8 +58,10 @@ def _zero(n):
     return ir.Const(n.type, 0) if is_check_read(n) else None
 
 
-def passed(e):
-    """e (an Expr, or None) with its check-image reads as 0."""
-    if e is None:
-        return None
-    return ir.FuncMutator(_zero).mutate(e)
+def passer():
+    """A function `passed(e)`: e (an Expr, or None) with its check-image
+    reads as 0, one memo for every call of it (a pass's: the shared
+    subexpressions of its statements are walked once; a node's result
+    depends on the node alone)."""
+    m = ir.FuncMutator(_zero)
+    return lambda e: None if e is None else m.mutate(e)
