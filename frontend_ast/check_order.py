@@ -396,7 +396,8 @@ class LoopSinks:
         that reads with a check (`c = x[j + 1]` before the loop) when
         define_group could put the condition on it (state.guarded_starts);
         a value whose Funcs start with another checked read is not stored
-        there (it would raise where Python does not run it)."""
+        there (it would raise where Python does not run it), unless Python
+        computes that start in every iteration (state.unconditional_starts)."""
         kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
@@ -409,7 +410,8 @@ class LoopSinks:
                 if w.union or w.ty.is_complex() or w.node is None or \
                         not _reads_checked(w.node) or not _at_enclosing(bld, w.node) or \
                         _func_names(w.node) <= kept or \
-                        (bld.scope.path and start_checked(w.node, bld.state.guarded_starts)):
+                        (bld.scope.path and start_checked(w.node, bld.state.guarded_starts |
+                                                          bld.state.unconditional_starts)):
                     continue
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)

@@ -302,6 +302,7 @@ class LoopRunner:
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.state.nest_funcs_from = len(self.emitter.funcs)
+            self.state.unconditional_starts = set()
             self.prepass(node)
             # conflicts the nest may resolve as one serial update (imperative_nests.py)
             deferred = self.state.deferred_reads = []

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pyhalide import checks, ir
 
+from .start_checks import start_checked
+
 
 def _defs_can_raise(fn) -> bool:
     """Whether a definition of fn, or of a Func it reads (transitively),
@@ -29,17 +31,31 @@ def _defs_can_raise(fn) -> bool:
     return False
 
 
-def reads_allowed(cond, before: set) -> bool:
-    """Whether every Func cond reads was defined before the loop nest (its
-    name in `before`: the nest's own Funcs are still being built and may be
-    merged after it) and is safe to read at points Python does not: a
-    scalar (every index a constant: computed once, as Python did before the
-    nest), or a Func none of whose definitions can raise."""
+def reads_allowed(cond, before: set, nest: set = frozenset(),
+                  guarded=frozenset()) -> bool:
+    """Whether every Func cond reads is safe to read at points Python does
+    not evaluate cond. A Func defined before the loop nest (its name in
+    `before`) must be a scalar (every index a constant: computed once, as
+    Python did before the nest) or have no definition that can raise. A
+    Func of the nest itself (its name in `nest`: an inner loop's result
+    in the running iteration, `for jj ...: d += ...; if d > flag: ...`) is
+    read at the running iteration only (every index a Var) and its pure
+    definition must not read with a check (start_checks.start_checked;
+    `guarded`: the Funcs whose starts hold their conditions): its value
+    there is Python's, and its updates carry their loops' and `if`s'
+    conditions, so they raise only where Python runs them."""
     for c in ir.find_calls(cond):
         if c.call_type != ir.FUNC:
             continue
-        if c.func is None or c.name not in before:
+        if c.func is None:
             return False
-        if not all(ir.is_const(a) for a in c.args) and _defs_can_raise(c.func):
+        if c.name in before:
+            if not all(ir.is_const(a) for a in c.args) and _defs_can_raise(c.func):
+                return False
+        elif c.name in nest:
+            if not all(isinstance(a, ir.Variable) for a in c.args) or \
+                    start_checked(c, guarded):
+                return False
+        else:
             return False
     return True
