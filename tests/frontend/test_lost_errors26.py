@@ -97,3 +97,43 @@ def test_start_under_a_condition_of_the_same_iteration(fn):
     for n, k, flag in itertools.product((1, 3, 4), (0, 2), (0.25, 2.0, -1.0, 100.0)):
         args = (np.linspace(0.0, 1.0, n), k, flag)
         assert _outcome(compiled, args) == _outcome(fn, args), (n, k, flag)
+
+
+# Ranges of 2**31 iterations or more reached only under a condition known at
+# run time: on cdd1587 no check was made there and the int32 extent wrapped
+# (no iteration: s returned where Python raises ZeroDivisionError at its 4th
+# iteration). The fit is now a call-time flag checked where Python reaches
+# the loop (loop_trips.check_trips); an unreached loop raises nothing.
+
+def big_range_under_data_if(x, lo, hi):
+    s = 0.0
+    if x.sum() > 0.0:
+        for k in range(lo, hi):
+            s += 1.0 / (k - lo - 3)
+    return s
+
+
+def big_descending_range_under_element_if(x, lo, hi):
+    y = np.zeros(2)
+    for i in range(len(x)):
+        if x[i] > 0.0:
+            for k in range(hi, lo, -3):
+                y[1] += 1.0 / (hi - k - 9)
+    return y
+
+
+def _plain(fn, args):
+    try:
+        return "ok", np.asarray(fn(*args)).tolist()
+    except ZeroDivisionError:
+        return "ZeroDivisionError", None
+
+
+@pytest.mark.parametrize("fn", [big_range_under_data_if, big_descending_range_under_element_if])
+def test_big_range_under_a_run_time_condition(fn):
+    compiled = ph.pipeline(fn)
+    for n, sign in itertools.product((2, 5), (1.0, -1.0)):
+        for lo, hi in ((-2**31, 2**31 - 1), (-2**31 + 5, 2**31 - 7), (2, 9),
+                       (2**31 - 1, -2**31), (-2**31, -2**31 + 20)):
+            args = (np.full(n, sign), lo, hi)
+            assert _plain(compiled, args) == _plain(fn, args), (n, sign, lo, hi)
