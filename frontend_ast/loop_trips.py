@@ -24,7 +24,6 @@ from .loop_bound_reach import reached_only
 from .ranges import INT32
 from .values import Val
 
-
 _FLAGS = itertools.count()
 
 
