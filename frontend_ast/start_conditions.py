@@ -5,6 +5,7 @@ wherever the loop's Func is, also where Python does not evaluate it."""
 from __future__ import annotations
 
 from pyhalide import checks, ir
+from pyhalide.ir.func_walk import definition_calls, func_closure
 
 from .start_checks import start_checked
 
@@ -12,23 +13,11 @@ from .start_checks import start_checked
 def _defs_can_raise(fn) -> bool:
     """Whether a definition of fn, or of a Func it reads (transitively),
     reads with a run-time check or at a data-dependent (`likely`) index."""
-    seen, todo = set(), [fn]
-    while todo:
-        fn = todo.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        defs = ([fn.pure] if fn.pure is not None else []) + list(fn.updates)
-        calls = ir.find_calls([e for d in defs
-                               for e in list(d.values) + list(d.args) + list(d.predicates)])
-        if any(checks.can_raise(c) for c in calls):
-            return True
-        for c in calls:
-            if c.call_type == ir.FUNC:
-                if c.func is None:
-                    return True
-                todo.append(c.func)
-    return False
+    def calls_of(f):
+        return definition_calls(([f.pure] if f.pure is not None else []) + list(f.updates))
+    return any(any(checks.can_raise(c) or c.call_type == ir.FUNC and c.func is None
+                   for c in calls)
+               for _, calls in func_closure([fn], calls_of))
 
 
 def reads_allowed(cond, before: set, nest: set = frozenset(),
