@@ -70,17 +70,26 @@ class _TripsFit:
         self.start, self.stop, self.k = start, stop, k
         self.reached, self.what = reached, what
 
+    def span(self, env):
+        """stop - start (start - stop for k < 0) of the call; None where a
+        bound raises (the bound's own check reports it)."""
+        try:
+            a, b = int(self.start(env)), int(self.stop(env))
+        except Exception:
+            return None
+        return b - a if self.k > 0 else a - b
+
+    def fits(self, env) -> int:
+        """1 where the range's span fits (or a bound raises), else 0."""
+        span = self.span(env)
+        return int(span is None or span + abs(self.k) - 1 <= INT32[1])
+
     def __call__(self, env):
         if self.reached is not None and not self.reached(env):
             return
-        try:
-            a, b = int(self.start(env)), int(self.stop(env))
-        except Exception:           # (the bound's own check reports it)
-            return
-        span = b - a if self.k > 0 else a - b
-        if span + abs(self.k) - 1 > INT32[1]:
-            raise OverflowError(f"{self.what} runs {span // abs(self.k)} iterations or more: "
-                                f"compiled loops run fewer than 2**31")
+        if not self.fits(env):
+            raise OverflowError(f"{self.what} runs {self.span(env) // abs(self.k)} iterations "
+                                f"or more: compiled loops run fewer than 2**31")
 
 
 def check_trips(cx, start: Val, stop: Val, k: int, what: str, sink=None) -> Val:
@@ -101,15 +110,8 @@ def check_trips(cx, start: Val, stop: Val, k: int, what: str, sink=None) -> Val:
         cx.static_checks.append(_TripsFit(_value(start), _value(stop), k, reached, what))
         return stop
     fits = _TripsFit(_value(start), _value(stop), k, None, what)
-
-    def flag(env):
-        try:
-            fits(env)
-        except OverflowError:
-            return 0
-        return 1
     p = Param(ir.UInt(8), f"__pyhalide_trips{next(_FLAGS)}")
-    cx.static_params.append(StaticParam(p, flag, ir.UInt(8)))
+    cx.static_params.append(StaticParam(p, fits.fits, ir.UInt(8)))
     out = cx.guard(stop, ir.NE(p.node, ir.Const(ir.UInt(8), 0)), "OverflowError",
                    f"{what} runs 2**31 iterations or more: compiled loops run fewer than 2**31")
     return reached_only(cx, out, sink)
