@@ -559,10 +559,11 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=None) -> dict:
+def _unread_in(body, written, after=None, rest=()) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
-    `after`: the names the statements after an `if`'s branch surely read).
+    `after`: the names the statements after an `if`'s branch surely read;
+    `rest`: those statements, which may assign the name again first).
     A running value (`c = c * 3 + x[j]`, `t = t + a[j] * i`: carried to the
     next iteration, which reads it) is left out: stored under an `if` it made
     a Func read at data-dependent positions that does not lower
@@ -581,8 +582,8 @@ def _unread_in(body, written, after=None) -> dict:
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
-            out.update(_unread_in(st.body, written, later))
-            out.update(_unread_in(st.orelse, written, later))
+            out.update(_unread_in(st.body, written, later, body[k + 1:] + list(rest)))
+            out.update(_unread_in(st.orelse, written, later, body[k + 1:] + list(rest)))
             continue
         if isinstance(st, (ast.For, ast.While)):
             if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st)):
@@ -597,7 +598,7 @@ def _unread_in(body, written, after=None) -> dict:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
                     if isinstance(t, ast.Name) and t.id not in reads and
-                    (t.id not in later or _killed(t.id, body[k + 1:]))})
+                    (t.id not in later or _killed(t.id, body[k + 1:] + list(rest)))})
     return out
 
 

@@ -137,3 +137,30 @@ def test_big_range_under_a_run_time_condition(fn):
                        (2**31 - 1, -2**31), (-2**31, -2**31 + 20)):
             args = (np.full(n, sign), lo, hi)
             assert _plain(compiled, args) == _plain(fn, args), (n, sign, lo, hi)
+
+
+# An assignment under an `if` in a loop, assigned again later in the same
+# iteration before any read: its value is read nowhere, so on cdd1587 its
+# check was dropped (x = linspace(0, 1, 3): [0, 1, 2] where Python raises
+# IndexError at x[3]). check_order._unread_in now looks for the later
+# assignment also after the `if` (_killed), and LoopSinks stores the value
+# where the `if` holds.
+
+def overwritten_under_if(x, lim):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        d = 0.0
+        if x[j] > lim:
+            d = x[j + 1]                    # x[n] at j = n - 1
+        d = x[j] * 2.0
+        y[j] = d
+    return y
+
+
+def test_overwritten_under_if():
+    compiled = ph.pipeline(overwritten_under_if)
+    for x in (np.linspace(0.0, 1.0, 3), np.linspace(1.0, 0.0, 4), np.zeros(0), np.ones(1)):
+        for lim in (0.4, 2.0, -1.0):
+            args = (x, lim)
+            assert _outcome(compiled, args) == _outcome(overwritten_under_if, args), (x, lim)
