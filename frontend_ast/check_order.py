@@ -410,7 +410,8 @@ class LoopSinks:
         that reads with a check (`c = x[j + 1]` before the loop) when
         define_group could put the condition on it (state.guarded_starts);
         a value whose Funcs start with another checked read is not stored
-        there (it would raise where Python does not run it)."""
+        there (it would raise where Python does not run it), unless Python
+        computes that start in every iteration (state.unconditional_starts)."""
         kept = self._funcs_output_reads(bld, loop)
         for (sid, n), how in self.maybe_unread.items():
             if sid != id(loop) or how != _LOOP:
@@ -423,7 +424,8 @@ class LoopSinks:
                 if w.union or w.ty.is_complex() or w.node is None or \
                         not _reads_checked(w.node) or not _at_enclosing(bld, w.node) or \
                         _func_names(w.node) <= kept or \
-                        (bld.scope.path and start_checked(w.node, bld.state.guarded_starts)):
+                        (bld.scope.path and start_checked(w.node, bld.state.guarded_starts |
+                                                          bld.state.unconditional_starts)):
                     continue
                 key = (id(loop), n, k)
                 arr = self.arrays.get(key)
@@ -571,10 +573,11 @@ def _outer_loops(tree) -> list:
     return out
 
 
-def _unread_in(body, written, after=None) -> dict:
+def _unread_in(body, written, after=None, rest=()) -> dict:
     """_maybe_unread's entries of one loop body, and of the branches of the
     `if`s in it (`written`: the names whose elements its nest writes;
-    `after`: the names the statements after an `if`'s branch surely read).
+    `after`: the names the statements after an `if`'s branch surely read;
+    `rest`: those statements, which may assign the name again first).
     A running value (`c = c * 3 + x[j]`, `t = t + a[j] * i`: carried to the
     next iteration, which reads it) is left out: stored under an `if` it made
     a Func read at data-dependent positions that does not lower
@@ -593,8 +596,8 @@ def _unread_in(body, written, after=None) -> dict:
         for other in body[k + 1:]:
             later |= _sure_reads(other)
         if isinstance(st, ast.If):
-            out.update(_unread_in(st.body, written, later))
-            out.update(_unread_in(st.orelse, written, later))
+            out.update(_unread_in(st.body, written, later, body[k + 1:] + list(rest)))
+            out.update(_unread_in(st.orelse, written, later, body[k + 1:] + list(rest)))
             continue
         if isinstance(st, (ast.For, ast.While)):
             if any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(st)):
@@ -609,7 +612,7 @@ def _unread_in(body, written, after=None) -> dict:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target]
         out.update({(id(st), t.id): flags for t in targets
                     if isinstance(t, ast.Name) and t.id not in reads and
-                    (t.id not in later or _killed(t.id, body[k + 1:]))})
+                    (t.id not in later or _killed(t.id, body[k + 1:] + list(rest)))})
     return out
 
 

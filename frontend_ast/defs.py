@@ -150,6 +150,8 @@ class Definitions:
             vals.append(g.start_node[k])
         mapping = {l.sym: l.pure_var.node for l in ctx}
         vals = self._start_under_ifs(vals, ctx, f)
+        if self.scope.unconditional():
+            self.state.unconditional_starts.add(f.name())
         vals = self.resolve_forwards(vals, target=g)
         self.check_reads(vals, g)
         self.mark_emitted(vals, f)
@@ -163,9 +165,11 @@ class Definitions:
         before a loop under `if x[j] > flag`), computed where the `if`s
         around the loop hold and 0 elsewhere (the Func is computed over its
         whole region; its updates carry the condition themselves), when the
-        condition cannot raise, reads only Funcs defined before the nest
-        that are safe to read anywhere (start_conditions.reads_allowed) and
-        names only the loops of the Func's dimensions. The Func's name goes to
+        condition cannot raise, reads only Funcs safe to read wherever the
+        Func is (start_conditions.reads_allowed: defined before the nest and
+        unable to raise, or an inner loop's result in the running iteration
+        whose start Python computes there too) and names only the loops of
+        the Func's dimensions. The Func's name goes to
         state.guarded_starts (check_order.LoopSinks stores its values)."""
         if not self.scope.path:
             return vals
@@ -180,8 +184,10 @@ class Definitions:
             return vals
         c = ops.node_of(self.cx, cond)
         syms = {l.sym for l in ctx}
-        before = {fn.name() for _, fn, _ in self.emitter.funcs[:self.state.nest_funcs_from]}
-        if not reads_allowed(c, before) or \
+        funcs = [fn.name() for _, fn, _ in self.emitter.funcs]
+        cut = self.state.nest_funcs_from
+        starts_kept = self.state.guarded_starts | self.state.unconditional_starts
+        if not reads_allowed(c, set(funcs[:cut]), set(funcs[cut:]), starts_kept) or \
                 not all(not n.startswith("%") or n in syms or self._scan_state(n)
                         for n in ir.free_vars(c)):
             return vals

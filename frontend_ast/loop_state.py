@@ -133,6 +133,10 @@ class LoopState:
       guarded_starts names of the Funcs whose start value is computed only
                      where the `if`s around their loop hold
                      (defs.Definitions._start_under_ifs)
+      unconditional_starts names of the current nest's Funcs whose loop runs
+                     in every iteration of its enclosing loops (no `if`, no
+                     `continue` before it): Python computes their start value
+                     wherever the Func is computed
       nest_funcs_from the number of emitter.funcs made before the current
                      nest (its Funcs follow)
     """
@@ -153,6 +157,7 @@ class LoopState:
         self.nest_funcs_from = 0
         self.symbolic_loops = []
         self.guarded_starts = set()
+        self.unconditional_starts = set()
 
     def window_loops(self) -> list:
         """The loops a window may move with: the active ones and the

@@ -7,15 +7,24 @@ body (5 s a call). A range of 2**31 iterations or more (`range(hi, lo, -1)`
 with hi = 2**31 - 1, lo = -2**31) wrapped to a negative extent: no
 iteration, a wrong result. `extent` computes the trip count from
 max(stop, start) (k > 0; min for k < 0), which is 0 where the range is
-empty without a wrapping difference; `check_trips` raises OverflowError at
-call time where Python's range would run past what that difference can
-hold (where the loop is reached: Context.reached_at_call)."""
+empty without a wrapping difference; `check_trips` raises OverflowError
+where Python's range would run past what that difference can hold, where
+the loop is reached: at call time where that is known then
+(Context.reached_at_call), else by a run-time check in the loop's stop
+that passes where Python does not reach the loop."""
 from __future__ import annotations
 
-from pyhalide import ir
+import itertools
 
+from pyhalide import ir
+from pyhalide.buffer import Param
+
+from .context import StaticParam
+from .loop_bound_reach import reached_only
 from .ranges import INT32
 from .values import Val
+
+_FLAGS = itertools.count()
 
 
 def _may_wrap(start: Val, stop: Val, k: int) -> bool:
@@ -61,29 +70,48 @@ class _TripsFit:
         self.start, self.stop, self.k = start, stop, k
         self.reached, self.what = reached, what
 
+    def span(self, env):
+        """stop - start (start - stop for k < 0) of the call; None where a
+        bound raises (the bound's own check reports it)."""
+        try:
+            a, b = int(self.start(env)), int(self.stop(env))
+        except Exception:
+            return None
+        return b - a if self.k > 0 else a - b
+
+    def fits(self, env) -> int:
+        """1 where the range's span fits (or a bound raises), else 0."""
+        span = self.span(env)
+        return int(span is None or span + abs(self.k) - 1 <= INT32[1])
+
     def __call__(self, env):
         if self.reached is not None and not self.reached(env):
             return
-        try:
-            a, b = int(self.start(env)), int(self.stop(env))
-        except Exception:           # (the bound's own check reports it)
-            return
-        span = b - a if self.k > 0 else a - b
-        if span + abs(self.k) - 1 > INT32[1]:
-            raise OverflowError(f"{self.what} runs {span // abs(self.k)} iterations or more: "
-                                f"compiled loops run fewer than 2**31")
+        if not self.fits(env):
+            raise OverflowError(f"{self.what} runs {self.span(env) // abs(self.k)} iterations "
+                                f"or more: compiled loops run fewer than 2**31")
 
 
-def check_trips(cx, start: Val, stop: Val, k: int, what: str) -> None:
-    """Adds the call-time check _TripsFit for a range whose bounds are
-    known at call time and whose ranges do not prove it (none in typing
-    runs, none where whether the loop is reached is known only at run time:
-    such a loop keeps the wrapping risk of before)."""
+def check_trips(cx, start: Val, stop: Val, k: int, what: str, sink=None) -> Val:
+    """stop, after the check that range(start, stop, k) runs fewer than
+    2**31 iterations, for a range whose bounds are known at call time and
+    whose ranges do not prove it (none in typing runs). Where whether the
+    loop is reached is known at call time, the call-time check _TripsFit;
+    under a condition known only at run time (`if a[0] > 0:`, `if i > 2:`)
+    the fit is a call-time flag and stop carries a run-time check of it,
+    raising only where Python reaches the loop
+    (loop_bound_reach.reached_only; `sink` as there)."""
     if cx.typing or not _may_wrap(start, stop, k):
-        return
+        return stop
     if not (start.is_static or start.is_const) or not (stop.is_static or stop.is_const):
-        return
+        return stop
     reached = cx.reached_at_call()
-    if reached is False:
-        return
-    cx.static_checks.append(_TripsFit(_value(start), _value(stop), k, reached, what))
+    if reached is not False:
+        cx.static_checks.append(_TripsFit(_value(start), _value(stop), k, reached, what))
+        return stop
+    fits = _TripsFit(_value(start), _value(stop), k, None, what)
+    p = Param(ir.UInt(8), f"__pyhalide_trips{next(_FLAGS)}")
+    cx.static_params.append(StaticParam(p, fits.fits, ir.UInt(8)))
+    out = cx.guard(stop, ir.NE(p.node, ir.Const(ir.UInt(8), 0)), "OverflowError",
+                   f"{what} runs 2**31 iterations or more: compiled loops run fewer than 2**31")
+    return reached_only(cx, out, sink)

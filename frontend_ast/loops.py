@@ -145,7 +145,8 @@ class LoopRunner:
             start = loop_start.clamped_start(self.cx, wide, stop, k)
             start = self._bound(start if start is not None else wide, node, False)
         # (a range of 2**31 iterations or more: OverflowError, not a wrapped extent)
-        loop_trips.check_trips(self.cx, start, stop, k, f"{self.cx.smap.loc(node.iter)}: this range()")
+        stop = loop_trips.check_trips(self.cx, start, stop, k,
+                                      f"{self.cx.smap.loc(node.iter)}: this range()", sink)
         sym = loop_symbol(name, node)
         if k > 0:
             lows, highs = start.lbs, [u.shift(-1) for u in stop.ubs]
@@ -302,6 +303,7 @@ class LoopRunner:
         if top and not self.cx.typing:
             self.state.nest_id = id(node)
             self.state.nest_funcs_from = len(self.emitter.funcs)
+            self.state.unconditional_starts = set()
             self.prepass(node)
             # conflicts the nest may resolve as one serial update (imperative_nests.py)
             deferred = self.state.deferred_reads = []

@@ -4,6 +4,7 @@ directly or through the pure definitions of the Funcs it reads."""
 from __future__ import annotations
 
 from pyhalide import checks, ir
+from pyhalide.ir.func_walk import definition_calls, func_closure
 
 
 def start_checked(node, guarded=frozenset()) -> bool:
@@ -12,16 +13,9 @@ def start_checked(node, guarded=frozenset()) -> bool:
     it reads. A Func named in `guarded` computes its start only
     where the `if`s around its loop hold (defs.Definitions.define_group):
     its own checks do not count, those of the Funcs it reads do."""
-    seen, todo = set(), [c.func for c in ir.find_calls(node)
-                         if c.call_type == ir.FUNC and c.func is not None]
-    while todo:
-        fn = todo.pop()
-        if id(fn) in seen or fn.pure is None:
-            continue
-        seen.add(id(fn))
-        d = fn.pure
-        calls = ir.find_calls(list(d.values) + list(d.args) + list(d.predicates))
-        if fn.name not in guarded and any(checks.is_check_read(c) for c in calls):
-            return True
-        todo += [c.func for c in calls if c.call_type == ir.FUNC and c.func is not None]
-    return False
+    def pure_calls(fn):
+        return [] if fn.pure is None else definition_calls([fn.pure])
+    start = [c.func for c in ir.find_calls(node) if c.call_type == ir.FUNC and c.func is not None]
+    return any(fn.pure is not None and fn.name not in guarded and
+               any(checks.is_check_read(c) for c in calls)
+               for fn, calls in func_closure(start, pure_calls))

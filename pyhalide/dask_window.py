@@ -26,6 +26,7 @@ import numpy as np
 
 from . import ir
 from .buffer import Param, wrap_array
+from .ir.func_walk import func_closure
 
 _READ_OVER = re.compile(r"input buffer (\S+) is read over \[(-?\d+), (-?\d+)\] in dimension "
                         r"(\d+)")
@@ -115,18 +116,8 @@ def rvar_offset(e, rvars):
 
 def reachable(funcs) -> list:
     """The Functions the given Functions call, themselves included, each once."""
-    seen, out, stack = set(), [], list(funcs)
-    while stack:
-        fn = stack.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        out.append(fn)
-        for d in fn.definitions():
-            for c in ir.find_calls(definition_exprs(d)):
-                if c.call_type == ir.FUNC and c.func is not None:
-                    stack.append(c.func)
-    return out
+    return [fn for fn, _ in func_closure(
+        funcs, lambda fn: ir.find_calls([e for d in fn.definitions() for e in definition_exprs(d)]))]
 
 
 def definition_exprs(d) -> list:
