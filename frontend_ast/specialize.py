@@ -915,7 +915,10 @@ class Specialization:
 def _build(pf, key, scheduled=False):
     """(Builder, what the function returns, [written argument Arrs]); a
     function that does not compile is built again with its int arguments
-    >= 0 (nonneg_params.py), and its first error raised if that fails too."""
+    >= 0 (nonneg_params.py), from its source rewritten with those arguments
+    known to be ints (a `while` counter compared with one reads as the
+    loop's position: loop_counter_index.py), and its first error raised if
+    that fails too."""
     try:
         return _build_as(pf, key, scheduled, ())
     except FrontendError as e:
@@ -923,7 +926,9 @@ def _build(pf, key, scheduled=False):
         if not names:
             raise
         try:
-            return _build_as(pf, key, scheduled, names)
+            ints = parse_function(pf.fn, frozenset(names))
+            ints.check_supported()
+            return _build_as(ints, key, scheduled, names)
         except Exception:
             raise e from None
 

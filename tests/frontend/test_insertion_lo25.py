@@ -83,9 +83,24 @@ def _negative_refused(p, fn, args, name, value, line):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**40])
+@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**30 - 1])
 def test_insertion_from_lo(lo):
     _sorted_as_python(insertion_from, (lo,), lo % 97)
+
+
+@pytest.mark.parametrize("lo", [2**30, 2**40])
+def test_insertion_from_lo_past_32_bits(lo):
+    # (session 26) the build takes lo as an int32 value in [0, 2**30): a
+    # larger lo raises the located NotImplementedError, arrays untouched
+    a = np.random.default_rng(9).random(20)
+    p = _compiled(insertion_from)
+    np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
+    before = a.copy()
+    file, first = insertion_from.__code__.co_filename, insertion_from.__code__.co_firstlineno
+    where = re.escape(f"{file}:{first + 4}:9: insertion_from() called with lo={lo}:")
+    with pytest.raises(NotImplementedError, match=where + ".*Pass lo < 2\\*\\*30"):
+        p(a, lo)
+    np.testing.assert_array_equal(a, before)
 
 
 @pytest.mark.parametrize("lo", [-1, -20, -2**40])
