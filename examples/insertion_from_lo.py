@@ -1,5 +1,5 @@
-"""Insertion sort from position 0 and from a position `lo` given as an int
-argument, under @pipeline, against plain Python and Numba (if installed).
+"""Insertion sort from a position `lo` given as an int argument, under
+@pipeline, against plain Python and Numba (if installed).
 
 `while j >= lo and a[j] > key` compiles in a build that takes lo in [0, 2**30)
 (frontend_ast/nonneg_params.py; another lo raises NotImplementedError at the
@@ -16,17 +16,6 @@ import time
 import numpy as np
 
 import pyhalide as ph
-
-
-def insertion_from_zero(a):
-    for i in range(1, a.shape[0]):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
 
 
 def insertion_from(a, lo):
@@ -52,7 +41,7 @@ def best_cpu(fn, data, args, repeats):
 
 def main(n=2000, repeats=11):
     data = np.random.default_rng(0).random(n)
-    kernels = [("from 0", insertion_from_zero, ()), ("from lo = 0", insertion_from, (0,)),
+    kernels = [("from lo = 0", insertion_from, (0,)),
                ("from lo = n // 4", insertion_from, (n // 4,))]
     try:
         import numba

@@ -14,8 +14,9 @@ import numpy as np
 
 import pyhalide as ph
 from pyhalide import ir
-from pyhalide.ir.printer import to_str
-from pyhalide.lowering.loop_range_facts import loop_range_facts
+
+from .test_insertion_lo25 import insertion_from as insertion_from_py
+from .test_loop_range_facts22 import _stored
 
 I32 = ir.Int(32)
 X = ir.Variable(I32, "x")
@@ -24,32 +25,22 @@ _EXIT = ir.IfThenElse(ir.GT(ir.Load(I32, "flag", ir.index(0)), ir.index(0)),
                       ir.LoopExit("x"))
 
 
-def _stored(guard, value) -> str:
+def _stored_under(guard, value) -> str:
     """The value stored in `for (x, -50, 100) { if flag exit; if (guard)
     out[x] = value }` after the pass, without spaces (x in [-50, 49]: the
     range alone proves neither x >= 0 nor x <= 5)."""
     body = ir.block(_EXIT, ir.IfThenElse(guard, ir.Store("out", value, X)))
-    out = loop_range_facts(ir.For("x", ir.index(-50), ir.index(100), ir.ForKind.SERIAL,
-                                  body))
-    found = []
-
-    def walk(s):
-        if isinstance(s, ir.Store):
-            found.append(s.value)
-        for c in ir.children(s):
-            if isinstance(c, ir.Stmt):
-                walk(c)
-    walk(out)
-    return to_str(found[0]).replace(" ", "")
+    return _stored(ir.For("x", ir.index(-50), ir.index(100), ir.ForKind.SERIAL,
+                          body)).replace(" ", "")
 
 
 def test_max_with_a_constant_bounds_below():
     # x >= max(p, 0) proves x >= 0: the clamp max(x - 0, 0) and x < 0 fold
     guard = ir.GE(X, ir.Max(P, ir.index(0)))
-    assert _stored(guard, ir.Max(X, ir.index(0))) == "x"
-    assert _stored(guard, ir.LT(X, ir.index(0))) == "false"
+    assert _stored_under(guard, ir.Max(X, ir.index(0))) == "x"
+    assert _stored_under(guard, ir.LT(X, ir.index(0))) == "false"
     # min(p, 5) >= x proves x <= 5
-    assert _stored(ir.LE(X, ir.Min(P, ir.index(5))), ir.Min(X, ir.index(5))) == "x"
+    assert _stored_under(ir.LE(X, ir.Min(P, ir.index(5))), ir.Min(X, ir.index(5))) == "x"
 
 
 def test_bounds_that_must_not_fold():
@@ -58,20 +49,11 @@ def test_bounds_that_must_not_fold():
     for guard, value in [(ir.GE(X, ir.Max(P, ir.index(-1))), ir.Max(X, ir.index(0))),
                          (ir.GE(X, ir.Min(P, ir.index(0))), ir.Max(X, ir.index(0))),
                          (ir.LE(X, ir.Max(P, ir.index(5))), ir.Min(X, ir.index(5)))]:
-        text = _stored(guard, value)
+        text = _stored_under(guard, value)
         assert "max(x" in text or "min(x" in text, text
 
 
-@ph.pipeline
-def insertion_from(a, lo):
-    for i in range(lo + 1, a.shape[0]):
-        key = a[i]
-        j = i - 1
-        while j >= lo and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = key
-    return a
+insertion_from = ph.pipeline(insertion_from_py)
 
 
 @ph.pipeline
