@@ -91,16 +91,21 @@ def test_insertion_from_lo(lo):
 @pytest.mark.parametrize("lo", [2**30, 2**40])
 def test_insertion_from_lo_past_32_bits(lo):
     # (session 26) the build takes lo as an int32 value in [0, 2**30): a
-    # larger lo raises the located NotImplementedError, arrays untouched
+    # larger lo raises the located NotImplementedError, arrays untouched,
+    # also once the fast paths have an entry for lo = 2
     a = np.random.default_rng(9).random(20)
     p = _compiled(insertion_from)
-    np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
+    for _ in range(12):
+        np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
+    assert p._entry is not None
     before = a.copy()
     file, first = insertion_from.__code__.co_filename, insertion_from.__code__.co_firstlineno
     where = re.escape(f"{file}:{first + 4}:9: insertion_from() called with lo={lo}:")
-    with pytest.raises(NotImplementedError, match=where + ".*Pass lo < 2\\*\\*30"):
-        p(a, lo)
-    np.testing.assert_array_equal(a, before)
+    for _ in range(2):
+        with pytest.raises(NotImplementedError, match=where + ".*Pass lo < 2\\*\\*30"):
+            p(a, lo)
+        np.testing.assert_array_equal(a, before)
+    np.testing.assert_array_equal(p(a.copy(), 2**30 - 1), a)     # (no iteration)
 
 
 @pytest.mark.parametrize("lo", [-1, -20, -2**40])
