@@ -19,6 +19,9 @@ class ParsedFunction:
         self.params = [a.arg for a in tree.args.args]
         self.file = smap.file
         self._supported = False     # check_supported has passed
+        # (k, top-level statements of the whole tree) where the tree is the
+        # whole one cut before its statement k (Specialization.prefix)
+        self.cut = None
 
     def check_supported(self):
         """Raise the located CompileError of the first construct outside the

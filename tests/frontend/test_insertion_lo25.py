@@ -2,7 +2,8 @@
 issue 17): `while j >= lo and a[j] > key` compiles with the int arguments
 assumed >= 0 (frontend_ast/nonneg_params.py); a call with a negative one
 raises NotImplementedError at the `while` line, naming the argument and its
-value, and leaves the arrays as they were (the fast paths too). Every other
+value, and leaves the arrays as they were (the fast paths too); one >= 2**30
+runs the build with lo an int64 value. Every other
 call is compared with plain Python on a copy: the result, the array after
 the call and the exception type."""
 import re
@@ -88,24 +89,21 @@ def test_insertion_from_lo(lo):
     _sorted_as_python(insertion_from, (lo,), lo % 97)
 
 
-@pytest.mark.parametrize("lo", [2**30, 2**40])
+@pytest.mark.parametrize("lo", [2**30, 2**31 - 1, 2**40])
 def test_insertion_from_lo_past_32_bits(lo):
-    # (session 26) the build takes lo as an int32 value in [0, 2**30): a
-    # larger lo raises the located NotImplementedError, arrays untouched,
-    # also once the fast paths have an entry for lo = 2
+    # (session 26) the fast build takes lo as an int32 value in [0, 2**30);
+    # a larger lo runs the build with lo an int64 value (Specialization.wide),
+    # also once the fast paths have an entry for lo = 2: Python's result
+    # (the array unchanged; IndexError for a range past the array's end)
     a = np.random.default_rng(9).random(20)
     p = _compiled(insertion_from)
     for _ in range(12):
         np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
     assert p._entry is not None
-    before = a.copy()
-    file, first = insertion_from.__code__.co_filename, insertion_from.__code__.co_firstlineno
-    where = re.escape(f"{file}:{first + 4}:9: insertion_from() called with lo={lo}:")
-    for _ in range(2):
-        with pytest.raises(NotImplementedError, match=where + ".*Pass lo < 2\\*\\*30"):
-            p(a, lo)
-        np.testing.assert_array_equal(a, before)
-    np.testing.assert_array_equal(p(a.copy(), 2**30 - 1), a)     # (no iteration)
+    _same_as_python(insertion_from, a.copy(), lo, calls=2)
+    _same_as_python(insertion_between, a.copy(), lo, lo + 3, calls=2)
+    _same_as_python(insertion_between, a.copy(), lo, lo, calls=1)
+    np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
 
 
 @pytest.mark.parametrize("lo", [-1, -20, -2**40])
