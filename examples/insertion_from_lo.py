@@ -2,8 +2,9 @@
 @pipeline, against plain Python and Numba (if installed).
 
 `while j >= lo and a[j] > key` compiles in a build that takes lo in [0, 2**30)
-(frontend_ast/nonneg_params.py; another lo raises NotImplementedError at the
-`while` line): its shift is the same loop as `while j >= 0` (no clamp,
+as an int32 value (frontend_ast/nonneg_params.py; a larger lo runs a build
+with lo int64, a negative one raises NotImplementedError at the `while`
+line): its shift is the same loop as `while j >= 0` (no clamp,
 negative-index wrap or index check: docs/insertion_lo26.md). Prints the CPU
 time (time.process_time, minimum of `repeats` calls on copies of one random
 array) of each.

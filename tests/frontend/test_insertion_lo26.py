@@ -2,8 +2,9 @@
 (session 26, issue 17): the build for lo >= 0 (frontend_ast/nonneg_params.py)
 rewrites the source with lo known to be a Python int, so `while j >= lo`
 tests the loop's position (loop_counter_index.py), takes lo as the int32
-`max(P, 0)`, and lowering/loop_range_facts.py bounds `max(X, k)` below by k,
-so the shift's loads lose their clamps, wraps and index checks. Hand-built
+`max(P, 0)` (for lo < 2**30; a larger lo runs the build with lo int64), and
+lowering/loop_range_facts.py bounds `max(X, k)` below by k, so the shift's
+loads lose their clamps, wraps and index checks. Hand-built
 proofs (what folds and what must not), the lowered shift, and the sorts
 against plain Python (sizes, positions of lo, NaN, -0.0, ints, gap 2)."""
 from __future__ import annotations
@@ -71,8 +72,12 @@ def argsort_gap_two(a, idx, lo):
 
 def test_lowered_shift_has_no_clamp_wrap_or_check():
     data = np.random.default_rng(26).random(40)
-    insertion_from(data.copy(), 3)
+    # a lo past 32 bits runs the wide build (int64 lo: Python's result); a
+    # small lo after it still runs the int32 build, whose shift is lowered
+    for lo in (2**31 - 1, 3):
+        _same(insertion_from(data.copy(), lo), insertion_from.py_func(data.copy(), lo))
     text = insertion_from.lower("final")
+    assert re.search(r"max\(__pyhalide_nonneg\d+, 0\)", text), text     # (lo: int32)
     m = re.search(r"for \(\S+while\d+\$x, 1, ", text)
     assert m, text
     loop = text[m.start():]
