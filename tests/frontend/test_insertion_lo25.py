@@ -48,6 +48,17 @@ def argsort_from(a, idx, lo):
         idx[j + 2] = k
 
 
+def sort_then_read(a, lo, m):
+    for i in range(lo + 1, a.shape[0]):
+        key = a[i]
+        j = i - 1
+        while j >= lo and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+    return a[m] + 1.0
+
+
 def float_bound(a, t):
     # no int argument: still the located refusal
     for i in range(1, a.shape[0]):
@@ -157,3 +168,15 @@ def test_negative_lo_after_the_fast_paths():
 def test_refusal_without_int_arguments_unchanged():
     with pytest.raises(FrontendError):
         _compiled(float_bound)(np.random.default_rng(6).random(20), 0.5)
+
+
+def test_prefix_of_the_int32_build_is_cut():
+    # (session 26) a[50] raises after the sort: the sorted array and the
+    # IndexError, as Python; the prefix check_order runs (the function cut
+    # before `return`) is built from that cut, also in the build whose
+    # source is parsed again with lo known to be an int
+    a = np.random.default_rng(10).random(20)
+    for m in (50, 3):
+        _same_as_python(sort_then_read, a.copy(), 2, m, calls=1)
+    spec = _compiled(sort_then_read).last_specialization
+    assert len(spec.prefix(1).builder.pf.tree.body) == 1
