@@ -12,7 +12,8 @@ code can relate (a recurrence through an array, loop_cycles.py) instead
 of reads at a carried scalar. So is an operand of a comparison with
 integer constants (`i >= 0`, or the bound while_exit_write.py gives
 `min(0 - 1, ?first1)`: the same truth value for the same integer, whatever
-its type), so that the compiled loop tests the position it reads
+its type; also the function's arguments that the build knows are Python
+ints, `INT_ARGS_ATTR` on the tree: `while j >= lo`), so that the compiled loop tests the position it reads
 at (`v >= 0` where it reads `out[v]`: lowering and LLVM then know the read
 is inside the array) rather than a carried counter. Values elsewhere keep
 reading `i` (its type is the counter's; the loop variable's may be another
@@ -22,6 +23,10 @@ from __future__ import annotations
 
 import ast
 import copy
+
+# on a function's tree before the rewrites: the names of its arguments that
+# are Python ints in the build the tree is for (integer_names includes them)
+INT_ARGS_ATTR = "pyhalide_int_args"
 
 
 def index_by_trip(test, body, counter: str, var: str, step: int, step_stmt,
@@ -49,7 +54,8 @@ def integer_names(tree) -> frozenset:
     """The names function `tree` binds only to integers: only by plain
     assignments (`n = v`, `n += v`, `n -= v`, `n *= v`) of integer values
     (_is_integer), not its arguments (the greatest such set: `n = n - 1`
-    keeps n an integer)."""
+    keeps n an integer), and the arguments named by the tree's INT_ARGS_ATTR
+    that it never assigns."""
     values, other = {}, {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
     plain = set()
     for node in ast.walk(tree):
@@ -68,15 +74,19 @@ def integer_names(tree) -> frozenset:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
                 and id(node) not in plain:
             other.add(node.id)
+    args = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
+    given = set(getattr(tree, INT_ARGS_ATTR, ())) & args
+    given -= set(values) | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                            and not isinstance(n.ctx, ast.Load)}
     names = set(values) - other
     changed = True
     while changed:
         changed = False
         for n in sorted(names):
-            if not all(_is_integer(v, names) for v in values[n]):
+            if not all(_is_integer(v, names | given) for v in values[n]):
                 names.discard(n)
                 changed = True
-    return frozenset(names)
+    return frozenset(names | given)
 
 
 def _is_integer(e, names) -> bool:

@@ -5,6 +5,7 @@ import ast
 
 from .analyze import check_supported
 from .errors import SourceMap
+from .loop_counter_index import INT_ARGS_ATTR
 from .rewrites import rewrite
 from .source_read import read_function
 
@@ -18,6 +19,9 @@ class ParsedFunction:
         self.params = [a.arg for a in tree.args.args]
         self.file = smap.file
         self._supported = False     # check_supported has passed
+        # (k, top-level statements of the whole tree) where the tree is the
+        # whole one cut before its statement k (Specialization.prefix)
+        self.cut = None
 
     def check_supported(self):
         """Raise the located CompileError of the first construct outside the
@@ -28,6 +32,10 @@ class ParsedFunction:
             self._supported = True
 
 
-def parse_function(fn) -> ParsedFunction:
+def parse_function(fn, int_args=frozenset()) -> ParsedFunction:
+    """fn's source, rewritten; `int_args` names arguments that are Python
+    ints in the build the tree is for (loop_counter_index.integer_names)."""
     tree, smap = read_function(fn)
+    if int_args:
+        setattr(tree, INT_ARGS_ATTR, frozenset(int_args))
     return ParsedFunction(fn, rewrite(tree, smap, fn), smap)

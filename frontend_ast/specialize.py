@@ -33,7 +33,7 @@ from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
-from .nonneg_params import assume_nonneg, nonneg_ints
+from .nonneg_params import PastInt32, assume_nonneg, nonneg_ints
 from .returned_layout import LocalView, Transposed, forgetting, once_per_call, shared_outs
 from .scan_outputs import promote_scans
 from .slide_rows import slide_rows
@@ -259,16 +259,19 @@ def _check_fixed(pf, key, exprs):
 
 
 class Specialization:
-    def __init__(self, pf, key, schedule=None, target=None):
+    def __init__(self, pf, key, schedule=None, target=None, wide=False):
+        """`wide`: the build for int arguments >= 2**30 (nonneg_params.py)."""
         self.pf = pf
         self.key = key
+        self._schedule = schedule
+        self._wide = None             # the wide build's Specialization, made on first use
         if stale_inlined(pf.tree):
             # a function the body calls was redefined: parsed again, so the
             # call compiles the function the name has now (as Python calls it)
             vars(pf).update(vars(parse_function(pf.fn)))
         pf.check_supported()
         b, result, written = _build(pf, key, "auto" if getattr(schedule, "automatic", False)
-                                    else schedule is not None)
+                                    else schedule is not None, wide)
         self.builder = b
         # globals other than modules, checked before each call (a new value
         # of a global scalar gives a new specialization)
@@ -636,6 +639,9 @@ class Specialization:
                 if out is not MISS:
                     return out
             return self._run(args, given)
+        except PastInt32:
+            # an int argument >= 2**30 of the int32 nonneg build: the wide one
+            return self.wide().run(args, given)
         except Exception as e:
             if not is_in_place_fallback(e):
                 self._raise(e, args, given)
@@ -645,6 +651,14 @@ class Specialization:
             return self._run(args, given, False)
         except Exception as e:
             self._raise(e, args, given)
+
+    def wide(self):
+        """The specialization for the same key with the nonneg build's int
+        arguments int64 values (nonneg_params.py), made on first use."""
+        with self.lock:
+            if self._wide is None:
+                self._wide = Specialization(self.pf, self.key, self._schedule, wide=True)
+            return self._wide
 
     def _raise(self, e, args, given):
         """Raise the exception Python raises first, given the call's e."""
@@ -661,6 +675,7 @@ class Specialization:
         if k not in cache:
             pf = ParsedFunction(self.pf.fn, check_order.prefix_tree(self.pf.tree, k),
                                 self.pf.smap)
+            pf.cut = k, len(self.pf.tree.body)      # (_build cuts its other parses so)
             try:
                 cache[k] = Specialization(pf, self.key)
             except CompileError:
@@ -912,32 +927,61 @@ class Specialization:
         raise AssertionError(o.kind)
 
 
-def _build(pf, key, scheduled=False):
+def _build(pf, key, scheduled=False, wide=False):
     """(Builder, what the function returns, [written argument Arrs]); a
     function that does not compile is built again with its int arguments
-    >= 0 (nonneg_params.py), and its first error raised if that fails too."""
+    >= 0 (nonneg_params.py): as int32 values below 2**30 from its source
+    rewritten with those arguments known to be ints (a `while` counter
+    compared with one reads as the loop's position: loop_counter_index.py),
+    else (or with `wide`: for a call with one >= 2**30) as int64 values, and
+    its first error raised if that fails too."""
+    if wide:        # (asked for after the first build failed: tried only if this fails)
+        try:
+            return _build_as(pf, key, scheduled, nonneg_ints(pf, key), wide=True)
+        except Exception:
+            pass
     try:
         return _build_as(pf, key, scheduled, ())
     except FrontendError as e:
         names = nonneg_ints(pf, key)
-        if not names:
+        if not names or wide:
             raise
-        try:
-            return _build_as(pf, key, scheduled, names)
-        except Exception:
-            raise e from None
+        for source, wide_ in ((_with_int_args(pf, names), False), (pf, True)):
+            if source is not None:
+                try:
+                    return _build_as(source, key, scheduled, names, wide_)
+                except Exception:
+                    pass
+        raise e from None
 
 
-def _build_as(pf, key, scheduled, nonneg):
-    """_build's result, the int arguments `nonneg` assumed >= 0: the function
-    built again, with the argument writable, each time the build writes into
-    an argument set up read-only (arg_writes.py)."""
+def _with_int_args(pf, names):
+    """pf parsed again with the int arguments `names` known to be ints (cut
+    as pf is, a prefix of check_order), or None where that cut is unknown."""
+    try:
+        ints = parse_function(pf.fn, frozenset(names))
+        ints.check_supported()
+    except Exception:
+        return None
+    if pf.cut is not None:
+        k, whole = pf.cut
+        if len(ints.tree.body) != whole:
+            return None
+        ints = ParsedFunction(pf.fn, check_order.prefix_tree(ints.tree, k), ints.smap)
+    return ints
+
+
+def _build_as(pf, key, scheduled, nonneg, wide=False):
+    """_build's result, the int arguments `nonneg` assumed >= 0 (`wide`: as
+    int64 values): the function built again, with the argument writable,
+    each time the build writes into an argument set up read-only
+    (arg_writes.py)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
         b.cx.scheduled = scheduled
         if nonneg:
-            assume_nonneg(b, nonneg)
+            assume_nonneg(b, nonneg, wide)
         _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:

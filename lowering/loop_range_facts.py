@@ -16,8 +16,10 @@ An int32 `min(a, b)` / `max(a, b)` becomes the side the facts prove
 smaller / larger, and an int32 order comparison proven true or false
 becomes that constant. A proof of `p >= 0`: p minus at most two facts,
 each loop variable then replaced by the end of its range that lowers the
-sum (by the sign of its coefficient in the linear form), must simplify to
-a constant >= 0. As bounds inference, it reasons about index arithmetic as
+sum (by the sign of its coefficient in the linear form), and each term
+`max(X, k)` / `min(X, k)` with k a constant by k where that lowers it
+(an argument assumed >= 0 is `max(P, 0)`: frontend_ast/nonneg_params.py),
+must simplify to a constant >= 0. As bounds inference, it reasons about index arithmetic as
 if it did not overflow (the Funcs' index overflow asserts check it).
 
 It runs only on statements that hold a `LoopExit` (the shifting `while`
@@ -254,8 +256,20 @@ class _Facts(Mutator):
                     lo, hi = self.ranges[atom.name]
                     term = lo if c > 0 else hi
                     moved = True
+                elif (k := _const_side(atom, ir.Max if c > 0 else ir.Min)) is not None:
+                    term = k            # (max(X, k) >= k, min(X, k) <= k)
+                    moved = True
                 out = ir.Add(out, term if c == 1 else ir.Mul(term, _k(c)))
             if not moved:
                 return float("-inf")
             q = out
         return float("-inf")
+
+
+def _const_side(e, kind):
+    """k where e is `kind(X, k)` (Max or Min) with k a constant, else None."""
+    if isinstance(e, kind):
+        for side in (e.b, e.a):
+            if isinstance(side, ir.Const):
+                return side
+    return None

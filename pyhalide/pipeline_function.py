@@ -271,9 +271,16 @@ class PipelineFunction:
 
     @staticmethod
     def _compile_spec(spec, values):
+        """Compile the build that runs `values`: spec's, or for an int
+        argument >= 2**30 of its int32 nonneg build, its wide one."""
+        from .frontend_ast.nonneg_params import PastInt32
         pipe = spec.pipeline()
         if pipe is not None:
-            spec.bind(values)
+            try:
+                spec.bind(values)
+            except PastInt32:
+                PipelineFunction._compile_spec(spec.wide(), values)
+                return
             pipe.compile_jit()
 
     # introspection ----------------------------------------------------------------------

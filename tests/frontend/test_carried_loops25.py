@@ -37,8 +37,10 @@ def test_lms_split_trees(lms_c):
     """One kernel, runs whose split trees differ: 129 and 130 (two leaves,
     the rest in the right one), 255 (the right half splits again: depth 2),
     256 (depth 1), 1000 and 2049 (8 and 16 leaves, a rest of 1); and the
-    one-block sizes around them (7: no chunk, 128: one full block)."""
-    for k in (7, 128, 129, 130, 255, 256, 1000, 2049):
+    one-block sizes around them (7: no chunk, 128: one full block); then
+    255 and 7 again (the sums' plans are kept for the last size only:
+    carried_sums._LastPlan)."""
+    for k in (7, 128, 129, 130, 255, 256, 1000, 2049, 255, 7):
         rng = np.random.default_rng(k)
         n = 5
         x, d = rng.standard_normal(n + k), rng.standard_normal(n)

@@ -2,7 +2,8 @@
 issue 17): `while j >= lo and a[j] > key` compiles with the int arguments
 assumed >= 0 (frontend_ast/nonneg_params.py); a call with a negative one
 raises NotImplementedError at the `while` line, naming the argument and its
-value, and leaves the arrays as they were (the fast paths too). Every other
+value, and leaves the arrays as they were (the fast paths too); one >= 2**30
+runs the build with lo an int64 value. Every other
 call is compared with plain Python on a copy: the result, the array after
 the call and the exception type."""
 import re
@@ -47,6 +48,17 @@ def argsort_from(a, idx, lo):
         idx[j + 2] = k
 
 
+def sort_then_read(a, lo, m):
+    for i in range(lo + 1, a.shape[0]):
+        key = a[i]
+        j = i - 1
+        while j >= lo and a[j] > key:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+    return a[m] + 1.0
+
+
 def float_bound(a, t):
     # no int argument: still the located refusal
     for i in range(1, a.shape[0]):
@@ -83,9 +95,26 @@ def _negative_refused(p, fn, args, name, value, line):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**40])
+@pytest.mark.parametrize("lo", [0, 3, 19, 20, 25, 2**30 - 1])
 def test_insertion_from_lo(lo):
     _sorted_as_python(insertion_from, (lo,), lo % 97)
+
+
+@pytest.mark.parametrize("lo", [2**30, 2**31 - 1, 2**40])
+def test_insertion_from_lo_past_32_bits(lo):
+    # (session 26) the fast build takes lo as an int32 value in [0, 2**30);
+    # a larger lo runs the build with lo an int64 value (Specialization.wide),
+    # also once the fast paths have an entry for lo = 2: Python's result
+    # (the array unchanged; IndexError for a range past the array's end)
+    a = np.random.default_rng(9).random(20)
+    p = _compiled(insertion_from)
+    for _ in range(12):
+        np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
+    assert p._entry is not None
+    _same_as_python(insertion_from, a.copy(), lo, calls=2)
+    _same_as_python(insertion_between, a.copy(), lo, lo + 3, calls=2)
+    _same_as_python(insertion_between, a.copy(), lo, lo, calls=1)
+    np.testing.assert_array_equal(p(a.copy(), 2), insertion_from(a.copy(), 2))
 
 
 @pytest.mark.parametrize("lo", [-1, -20, -2**40])
@@ -139,3 +168,15 @@ def test_negative_lo_after_the_fast_paths():
 def test_refusal_without_int_arguments_unchanged():
     with pytest.raises(FrontendError):
         _compiled(float_bound)(np.random.default_rng(6).random(20), 0.5)
+
+
+def test_prefix_of_the_int32_build_is_cut():
+    # (session 26) a[50] raises after the sort: the sorted array and the
+    # IndexError, as Python; the prefix check_order runs (the function cut
+    # before `return`) is built from that cut, also in the build whose
+    # source is parsed again with lo known to be an int
+    a = np.random.default_rng(10).random(20)
+    for m in (50, 3):
+        _same_as_python(sort_then_read, a.copy(), 2, m, calls=1)
+    spec = _compiled(sort_then_read).last_specialization
+    assert len(spec.prefix(1).builder.pf.tree.body) == 1
