@@ -3,6 +3,8 @@ pure and update definitions of Funcs, through the user API (Func, Var, RDom),
 with loop placeholders replaced by pure Vars or RVars."""
 from __future__ import annotations
 
+from functools import partial
+
 from pyhalide import ir
 from pyhalide.checks import checked_value
 from pyhalide.expr import Expr
@@ -12,6 +14,7 @@ from pyhalide.var import RDom, Var
 
 from . import forwarded_reads, loop_trips, ops
 from .lifted import LiftedFunc
+from .loop_empty import unclamped
 from .loop_exits import RELATIVE_ATTR, UNBOUNDED_ATTR
 from .ranges import INT32, Aff
 from .values import Val, exact_aff
@@ -192,7 +195,7 @@ class Emitter:
             mapping[l.sym] = node
             pairs.append((l, rv))
             if pred is not None:
-                preds.append(pred)
+                preds.append(pred(rv.node) if callable(pred) else pred)
         # a loop variable may be defined through enclosing loops' variables
         # (a loop relative to its start): substitute until none is left
         for _ in range(len(rvar_loops)):
@@ -235,8 +238,11 @@ class Emitter:
                 pred = ir.And(ir.LT(stop, v), ir.LE(v, start))
             if step > 0:
                 return lo_n, ext, (lambda r: r), pred
-            # a descending loop: r runs up, the variable down
-            return lo_n, ext, (lambda r, lo=lo_n, hi=hi_n: ir.Sub(ir.Add(lo, hi), r)), pred
+            # a descending loop: r runs up from 0, the variable down from the
+            # hull's top (not lo + hi - r over [lo, hi]: lo + hi leaves int32
+            # where the hull is near an end of it, and the loop's trimmed
+            # bounds were computed from that wrapped sum)
+            return ir.index(0), ext, (lambda r, hi=hi_n: ir.Sub(hi, r)), pred
         if step == 1:
             if l.start.is_const and l.start.const == 0:
                 ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \
@@ -321,7 +327,7 @@ class Emitter:
         constant offset, `min(lo - 1, i - 1) - 1` of a `while j >= lo` loop)
         is a max (upper) or min (lower) recorded with its operands; the
         max/min of their hulls with each one's Aff, or None."""
-        node = _unguard(node)
+        node = _unguard(unclamped(node))
         if isinstance(node, (ir.Add, ir.Sub)) and isinstance(node.b, ir.Const) and \
                 node.type.is_int() and abs(node.b.value) < 2**30:
             shift += node.b.value if isinstance(node, ir.Add) else -node.b.value
@@ -411,11 +417,27 @@ class Emitter:
             ext = ops.cast(ir.INDEX, ir.Max(trip, ir.Const(t, 0)))
             a, b = exact_aff(first), exact_aff(last)
             exact = s == 1 and a is not None and b is not None and span == b - a
-            pred = None if exact else (ir.LT(l.var, stop) if k > 0 else ir.GT(l.var, stop))
+            pred = None if exact else partial(_before_stop, self.cx, l, stop,
+                                              self._may_wrap(l, span))
             return (ir.index(0), ext,
                     (lambda r, st=start, k=k: ir.Add(st, ir.Mul(r, ir.index(k)))
                      if k != 1 else ir.Add(st, r)), pred)
         return None
+
+    def _may_wrap(self, l, span) -> bool:
+        """Whether start + r * step (relative_rdom, r * |step| below span +
+        |step|) can leave int32 for some argument: not where some bound of
+        the start (numeric, or affine over the enclosing loops' bounds)
+        plus that keeps within it."""
+        k, syms = l.step, self.cx.syms
+        far = span.shift(abs(k))
+        if k > 0:
+            ends = [Aff.const(l.start.hi)] if l.start.hi is not None else []
+            ends += [c for u in l.start.ubs for c in syms.expand(u, True)]
+            return not any(syms.nonneg(Aff.const(INT32[1]) - e - far) for e in ends)
+        ends = [Aff.const(l.start.lo)] if l.start.lo is not None else []
+        ends += [c for b in l.start.lbs for c in syms.expand(b, False)]
+        return not any(syms.nonneg(e - far - Aff.const(INT32[0])) for e in ends)
 
     def range_guarded(self, tri, preds) -> list:
         """An update's predicates: the loop-range predicates `tri` of its
@@ -564,3 +586,24 @@ class _PeelFirst(_SelectPeeler):
                 return state_path
             return rebuild(cond, x, y)
         return self.mutate_children(e)
+
+
+def _before_stop(cx, l, stop, may_wrap, r):
+    """The predicate of a loop run relative to its start (relative_rdom) at
+    RDom variable r: the loop variable is before the stop (`v < stop`, the
+    form the bounds of reads are taken from), and so is iteration r in
+    int64, r * |step| < |stop - start|. The variable, start + r * step in
+    int32, wraps past the last iteration where the start is within the
+    RDom's extent of an int32 end, and the wrapped value is again before
+    the stop (`range(min(lo, hi - i), lo - 3, -1)` with lo = hi = -2**31 + 3
+    ran iterations at 2**31 - 1); the int64 test, added where that can
+    happen (`may_wrap`), is false there."""
+    before = ir.LT(l.var, stop) if l.step > 0 else ir.GT(l.var, stop)
+    if not may_wrap:
+        return before
+    t = ir.Int(64)
+    start64, stop64 = (ops.cast(t, ops.node_of(cx, v)) for v in (l.start, l.stop))
+    k = l.step
+    gap = ir.Sub(stop64, start64) if k > 0 else ir.Sub(start64, stop64)
+    moved = ops.cast(t, r) if abs(k) == 1 else ir.Mul(ops.cast(t, r), ir.Const(t, abs(k)))
+    return ir.And(before, ir.LT(moved, gap))

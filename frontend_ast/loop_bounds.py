@@ -244,12 +244,18 @@ class BoundCheck:
     def _value(self, aff, env):
         return aff.c + sum(k * int(self.sym_static[s](env)) for s, k in aff.terms.items())
 
-    def __call__(self, env):
-        if self.reached is not None and not self.reached(env):
-            return
+    def holds(self, env) -> bool:
+        """Every requirement holds (wherever the code is reached or not)."""
         for cands, lo, hi in self.requirements:
             vals = [self._value(a, env) for a in cands]
             if (lo is not None and not any(v >= lo for v in vals)) or \
                     (hi is not None and not any(v <= hi for v in vals)):
-                raise limit(OverflowError(f"the range() of the loop at line {self.line} does "
-                                          f"not fit in 32 bits for these arguments"))
+                return False
+        return True
+
+    def __call__(self, env):
+        if self.reached is not None and not self.reached(env):
+            return
+        if not self.holds(env):
+            raise limit(OverflowError(f"the range() of the loop at line {self.line} does "
+                                      f"not fit in 32 bits for these arguments"))
