@@ -56,6 +56,7 @@ from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference
 from .partition_loops import coefficient
 from .simplify import is_noop, simplify
+from .trim_unrolled import unrolled_copies
 
 _INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
 MAX_UNSWITCH = 2     # conditions a piece is unswitched on
@@ -79,6 +80,11 @@ class _Trimmer(ir.Mutator):
         return n if isinstance(n, ir.Expr) else super().mutate(n)
 
     def visit_For(self, s):
+        copies = unrolled_copies(s, self.mutate)
+        if copies is not None:
+            debug_print(1, f"pyhalide: trim no-ops: unrolled loop {s.name}: {len(copies)} "
+                           f"copies trimmed")
+            return ir.block(*copies)
         body = self.mutate(s.body)
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         if not _eligible(loop):
