@@ -30,6 +30,11 @@ variable (LU's row loop: a peeled slot and the column loop, both under
 - trim: the conditions that bound the loop variable (q + k compared with an
   invariant, lets substituted) shrink the piece's range; those of a single
   guard leave it, the others stay;
+- drop: a piece whose body the narrowing makes a no-op is left out (a
+  peeled `y == 0` leaves no loop over [1, hi] doing nothing);
+- unrolled loops: one of a few iterations over serial loops is unrolled
+  here when that lets its copies trim (trim_unrolled.py: phase mode's
+  phase loop, whose selects on the phase hid each phase's guard);
 - a loop with an exit of its own (LoopExit) is left alone: a piece
   would leave only itself;
 - each piece loop loses its check-image selects (`select(check[i] != 0,
@@ -96,7 +101,7 @@ class _Trimmer(ir.Mutator):
             return loop
         out = [p for p in pieces if p is not None]
         debug_print(1, f"pyhalide: trim no-ops: loop {loop.name}: {len(out)} piece(s)")
-        return ir.block(*out)
+        return ir.block(*out) if out else ir.Evaluate(ir.index(0))
 
 
 _PURE = ("if_then_else", "likely")
@@ -190,6 +195,8 @@ def _pieces(loop, lo, hi, body, peels, middle=True):
     order; [None] when nothing was gained (the loop stays as it was)."""
     var = loop.name
     body = _narrow(body, var, lo, hi)
+    if is_noop(body):
+        return []       # (what the range decides leaves nothing to run)
     if peels:
         split = _split(loop, lo, hi, body, peels - 1, middle)
         if split is not None:
