@@ -29,6 +29,7 @@ from . import types as T
 from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_args
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
+from .call_time_reach import call_time_reach
 from .complex_sums import complex_prod, complex_sum
 from .numpy_zero_ties import numpy_choice
 from .reduce_blocks import blocked
@@ -195,12 +196,13 @@ def require_nonempty(cx, operand, axes, message, node):
     """ValueError at call time (NumPy's message) where a reduced axis is
     empty and the reduction runs (`m.max(axis=0) if m.shape[0] else 0` of an
     empty m raises nothing; a condition known only at run time: the check
-    holds wherever the reduction is evaluated)."""
+    holds wherever the reduction is evaluated; a loop of no iteration,
+    phase mode's included, evaluates nothing: call_time_reach)."""
     sizes = [operand.shape[k] for k in axes]
     if all(s.is_const and s.const > 0 for s in sizes):
         return
     loc = cx.smap.loc(node)
-    reached = cx.reached_at_call() or None
+    reached = call_time_reach(cx)
 
     def check(env):
         if (reached is None or reached(env)) and any(s.static(env) == 0 for s in sizes):

@@ -189,6 +189,10 @@ class ArrayAccess:
         for s in aff.terms:
             if s not in loop_syms and s not in self.cx.sym_static:
                 return False
+        # the carried-array loops (phase mode's) with call-time bounds gate
+        # the check too: a loop of no iteration reads nothing, as in Python
+        loops += [l for l in self.cx.carried_loops if l not in loops and
+                  l.start.static is not None and l.stop.static is not None]
         self.cx.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.cx.sym_static,
                                                       self.cx.smap.loc(self.cx.cur_node)))
         return True

@@ -214,12 +214,18 @@ class CarriedLoop:
         first = BodyRun(self.bld, node, {})
         try:
             first.run(node.body)
+            refused = False
         except FrontendError:
-            first.restore()
-            scope.env = dict(env0)
-            return self.run_phases(env0, names, loop)
+            refused = True
         finally:
             first.restore()
+        if refused:
+            # (after the restore: a `finally` around this call restored the
+            # arrays the first run wrote after phase mode had written their
+            # results: `out[0] += 1.0; out += a.min(axis=1)` returned `out`
+            # as before the loop)
+            scope.env = dict(env0)
+            return self.run_phases(env0, names, loop)
         env1, scope.env = scope.env, dict(env0)
         # `u += e` keeps u bound to its array: not a rebound name
         names = [n for n in names if env1.get(n) is not env0[n]]

@@ -30,6 +30,11 @@ variable (LU's row loop: a peeled slot and the column loop, both under
 - trim: the conditions that bound the loop variable (q + k compared with an
   invariant, lets substituted) shrink the piece's range; those of a single
   guard leave it, the others stay;
+- drop: a piece whose body the narrowing makes a no-op is left out (a
+  peeled `y == 0` leaves no loop over [1, hi] doing nothing);
+- unrolled loops: one of a few iterations over serial loops is unrolled
+  here when that lets its copies trim (trim_unrolled.py: phase mode's
+  phase loop, whose selects on the phase hid each phase's guard);
 - a loop with an exit of its own (LoopExit) is left alone: a piece
   would leave only itself;
 - each piece loop loses its check-image selects (`select(check[i] != 0,
@@ -56,6 +61,7 @@ from .branch_facts import as_upper, conjuncts, int_compare
 from .linear import atom_key, constant_difference
 from .partition_loops import coefficient
 from .simplify import is_noop, simplify
+from .trim_unrolled import unrolled_copies
 
 _INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
 MAX_UNSWITCH = 2     # conditions a piece is unswitched on
@@ -79,6 +85,11 @@ class _Trimmer(ir.Mutator):
         return n if isinstance(n, ir.Expr) else super().mutate(n)
 
     def visit_For(self, s):
+        copies = unrolled_copies(s, self.mutate)
+        if copies is not None:
+            debug_print(1, f"pyhalide: trim no-ops: unrolled loop {s.name}: {len(copies)} "
+                           f"copies trimmed")
+            return ir.block(*copies)
         body = self.mutate(s.body)
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         if not _eligible(loop):
@@ -90,7 +101,7 @@ class _Trimmer(ir.Mutator):
             return loop
         out = [p for p in pieces if p is not None]
         debug_print(1, f"pyhalide: trim no-ops: loop {loop.name}: {len(out)} piece(s)")
-        return ir.block(*out)
+        return ir.block(*out) if out else ir.Evaluate(ir.index(0))
 
 
 _PURE = ("if_then_else", "likely")
@@ -184,6 +195,8 @@ def _pieces(loop, lo, hi, body, peels, middle=True):
     order; [None] when nothing was gained (the loop stays as it was)."""
     var = loop.name
     body = _narrow(body, var, lo, hi)
+    if is_noop(body):
+        return []       # (what the range decides leaves nothing to run)
     if peels:
         split = _split(loop, lo, hi, body, peels - 1, middle)
         if split is not None:
