@@ -14,7 +14,6 @@ from pyhalide.var import RDom, Var
 
 from . import forwarded_reads, loop_trips, ops
 from .lifted import LiftedFunc
-from .loop_empty import unclamped
 from .loop_exits import RELATIVE_ATTR, UNBOUNDED_ATTR
 from .ranges import INT32, Aff
 from .values import Val, exact_aff
@@ -327,7 +326,7 @@ class Emitter:
         constant offset, `min(lo - 1, i - 1) - 1` of a `while j >= lo` loop)
         is a max (upper) or min (lower) recorded with its operands; the
         max/min of their hulls with each one's Aff, or None."""
-        node = _unguard(unclamped(node))
+        node = _unguard(node)
         if isinstance(node, (ir.Add, ir.Sub)) and isinstance(node.b, ir.Const) and \
                 node.type.is_int() and abs(node.b.value) < 2**30:
             shift += node.b.value if isinstance(node, ir.Add) else -node.b.value

@@ -244,18 +244,12 @@ class BoundCheck:
     def _value(self, aff, env):
         return aff.c + sum(k * int(self.sym_static[s](env)) for s, k in aff.terms.items())
 
-    def holds(self, env) -> bool:
-        """Every requirement holds (wherever the code is reached or not)."""
+    def __call__(self, env):
+        if self.reached is not None and not self.reached(env):
+            return
         for cands, lo, hi in self.requirements:
             vals = [self._value(a, env) for a in cands]
             if (lo is not None and not any(v >= lo for v in vals)) or \
                     (hi is not None and not any(v <= hi for v in vals)):
-                return False
-        return True
-
-    def __call__(self, env):
-        if self.reached is not None and not self.reached(env):
-            return
-        if not self.holds(env):
-            raise limit(OverflowError(f"the range() of the loop at line {self.line} does "
-                                      f"not fit in 32 bits for these arguments"))
+                raise limit(OverflowError(f"the range() of the loop at line {self.line} does "
+                                          f"not fit in 32 bits for these arguments"))

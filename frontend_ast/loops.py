@@ -15,7 +15,6 @@ from . import (
     carried_arrays,
     complex_loops,
     deps,
-    loop_empty,
     loop_scans,
     loop_start,
     loop_trips,
@@ -134,8 +133,6 @@ class LoopRunner:
         body_ranges = []
         start, stop = loop_start.empty_static_bounds(self.cx, start, stop, k, body_ranges)
         bounds = []
-        mark, computed = len(self.cx.static_checks), not (start.is_static or stop.is_static)
-        nodes = [ops.node_of(self.cx, v) for v in (start, stop)] if computed else None
         for v, which in ((start, "start"), (stop, "stop")):
             if v.is_static:
                 v = index_param(self.cx, v, f"{self.cx.smap.loc(node.iter)}: this range()",
@@ -144,10 +141,6 @@ class LoopRunner:
                 v = self._bound(v, node, which == "start")
             bounds.append(v)
         start, stop = bounds
-        # (steps of 1 and -1, innermost loops: loop_empty.py)
-        if computed and start is not None and not self.cx.typing and abs(k) == 1 and not any(
-                isinstance(x, (ast.For, ast.While)) for b in node.body for x in ast.walk(b)):
-            start, stop = self._empty_or_fits(start, stop, nodes, k, mark, node)
         if start is None:       # clamped towards the stop: the same values (loop_start.py)
             start = loop_start.clamped_start(self.cx, wide, stop, k)
             start = self._bound(start if start is not None else wide, node, False)
@@ -172,27 +165,6 @@ class LoopRunner:
         loop.body_ranges = body_ranges
         self.state.headers[id(node)] = loop
         return loop
-
-    def _empty_or_fits(self, start: Val, stop: Val, nodes, k: int, mark: int, node):
-        """start and stop clamped to int32 where the call-time checks of
-        their 32 bits pass for a range empty at every outer iteration
-        (loop_empty.py); their ranges and affine forms are kept (they hold
-        for the loop variable, whose values are the same)."""
-        found = loop_empty.empty_or_fits(self.cx, self._sym_of(), nodes[0], nodes[1], k, mark,
-                                          self.cx.smap.loc(node).line)
-        if found is None:
-            return start, stop
-        out = []
-        for v, n in zip((start, stop), found):
-            out.append(Val(n, v.ty).set_range(v.lo, v.hi, list(v.lbs), list(v.ubs)))
-        return out
-
-    def _sym_of(self) -> dict:
-        """IR variable name -> symbol, of the enclosing loops and the arguments."""
-        sym_of = {l.sym: l.sym for l in self.state.loops}
-        sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
-                       if isinstance(sn, ir.Variable) and s in self.cx.sym_static})
-        return sym_of
 
     def _bound(self, v: Val, node, clampable: bool):
         """A computed loop bound v as the loop takes it; None for a start
@@ -220,7 +192,9 @@ class LoopRunner:
         its form is not affine in loop variables and argument symbols, or
         if that check fails for every argument)."""
         n = ops.node_of(self.cx, v)
-        sym_of = self._sym_of()
+        sym_of = {l.sym: l.sym for l in self.state.loops}
+        sym_of.update({sn.name: s for s, sn in self.cx.sym_nodes.items()
+                       if isinstance(sn, ir.Variable) and s in self.cx.sym_static})
         found = affine_bounds(n, sym_of, INT32[0], INT32[1])
         if found is None:
             return None
