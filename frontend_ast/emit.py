@@ -237,11 +237,8 @@ class Emitter:
                 pred = ir.And(ir.LT(stop, v), ir.LE(v, start))
             if step > 0:
                 return lo_n, ext, (lambda r: r), pred
-            # a descending loop: r runs up from 0, the variable down from the
-            # hull's top (not lo + hi - r over [lo, hi]: lo + hi leaves int32
-            # where the hull is near an end of it, and the loop's trimmed
-            # bounds were computed from that wrapped sum)
-            return ir.index(0), ext, (lambda r, hi=hi_n: ir.Sub(hi, r)), pred
+            # a descending loop: r runs up, the variable down
+            return lo_n, ext, (lambda r, lo=lo_n, hi=hi_n: ir.Sub(ir.Add(lo, hi), r)), pred
         if step == 1:
             if l.start.is_const and l.start.const == 0:
                 ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \

@@ -1,11 +1,8 @@
-"""Loops whose bounds leave or come near 32 bits, compared with plain Python.
-
-(1) Loops run relative to their start (emit.relative_rdom) whose start is
+"""Loops run relative to their start (emit.relative_rdom) whose start is
 near an end of int32: the loop variable start + r * step wrapped past the
 last iteration and the wrapped value passed the `v < stop` predicate, so the
-compiled loop ran iterations Python does not (a wrong sum).
-(2) A descending loop over the hull of its ranges whose variable was
-lo + hi - r, a sum past int32."""
+compiled loop ran iterations Python does not (a wrong sum). Compared with
+plain Python."""
 import numpy as np
 import pytest
 
@@ -77,23 +74,3 @@ def test_ascending_start_near_int32_max(lo, hi):
 @pytest.mark.parametrize("lo,hi", [(M - 6, M - 6), (M - 9, M - 6), (10, 11), (3, 0)])
 def test_step2_start_near_int32_max(lo, hi):
     _same(_UP2, up_step2_near_max, np.arange(4.0), lo, hi)
-
-
-def down_hull_near_max(a, lo, hi):
-    # a descending loop over the hull of its ranges: its variable was
-    # lo_hull + hi_hull - r, whose sum left int32 (84.0 Python, 51.0 compiled
-    # for lo = 2**31 - 4)
-    n = a.shape[0]
-    s = 0.0
-    for i in range(n):
-        for j in range(lo + 3, min(lo - i, i + lo), -1):
-            s += a[j % n] * (j % 7) + 1.0
-    return s
-
-
-_DOWN_HULL = pipeline(down_hull_near_max)
-
-
-@pytest.mark.parametrize("lo", [M - 4, M - 5, 10, -3])
-def test_descending_hull_near_int32_max(lo):
-    _same(_DOWN_HULL, down_hull_near_max, np.arange(4.0), lo, 0)
