@@ -67,6 +67,7 @@ from . import ops
 from .deps import CrossRead, unchecked
 from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
+from .outer_exit import merge_outer_exit
 from .values import Arr
 from .while_exit_range import range_guard
 
@@ -99,6 +100,10 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
             UA, UG = A.updates[-1], G.updates[0]
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
+            sinks = merge_outer_exit(emitter, A, G, UA, UG, vlog, _read_elsewhere, same_loops)
+            if sinks is not None:
+                dropped += [(g, arr)] + [(g, o) for o in sinks]
+                break
             members = _partners(arrays.values(), logged, A, G, UA)
             others = [(o, B, UB) for o, B, UB in members if B is not A]
             why = "the loop writes it at several places" if len(mine) > 1 else \

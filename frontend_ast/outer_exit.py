@@ -1,0 +1,227 @@
+"""A `break` at the top of a loop that updates an array in an inner nest.
+
+    for k in range(n):                  a(x, y) = a_in(x, y)
+        if a[k, k] == 0.0:              a(j, i) -= ... a(k, k) ...
+            break                           over k, i, j  where !stop(k - 1) ...
+        for i in range(k + 1, n):       stop(k) = stop(k - 1) or a(k, k) == 0.0
+            for j in range(k, n): ...
+
+loop_exits.py makes the stop flag a scan over k (G) and the array's update
+(A's, over k and the inner loops) reads it: a cycle that loop_cycles.py
+merges only where the array is written at one element per iteration. Here
+the test is the update's exit instead (ir.Definition.exit with `exit_outer`):
+lowering (lowering/loop_exit.py, outer_exit) tests it at the top of the body
+of the loop over k, before the inner loops, reading the array as iteration
+k finds it, and leaves that loop when it holds. The flag's Func loses its
+update (nothing may read it after the loop: merge_cycles' `dropped`).
+
+`merge_outer_exit(emitter, A, G, UA, UG, vlog, ...)` does that and returns
+the arrays of the other Funcs it gave the exit (check_order's sinks, below),
+or returns None (the cycle is left to loop_cycles' cases) unless:
+- G is a top-level scan over one RVar of one element, false at the start,
+  whose update is `stop(k - 1) or test(k)` (test computed only where the
+  flag is not set), read by A's last update, at `stop(k - 1)`, and
+  otherwise only by check_order's scalar sinks of the loop (`f_unused`:
+  the checks of `f = a[i, k] / a[k, k]`), which get the same exit; their
+  nests run after A's and read A's final values, so there the test must
+  read A only at k itself (no iteration from k on writes it);
+- A's update with the flag unset is `if_then_else(c, new, old)` whose c is
+  false where the test holds (the test comes before the inner loops);
+- k is A's outermost RVar (the same loop) and A's update has inner RVars;
+- the test reads A only at points no iteration k writes: a coordinate that
+  A's update writes at an inner RVar v whose predicates state `e + 1 <= v`
+  (or `e < v`) is read at e (LU: row k read, rows k + 1 .. written)."""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.simplify import equal_after_simplify, simplify
+
+from .values import Arr
+
+
+def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
+    if len(G.output_types) != 1 or len(UG.rvars) != 1 or UG.predicates or \
+            UG.exit is not None or UA.exit is not None or len(UA.rvars) < 2 or \
+            len(G.args) != 1 or not _is_false(G.pure.values[0]):
+        return None
+    rg = UG.rvars[0]
+    if not (isinstance(UG.args[0], ir.Variable) and UG.args[0].name == rg.name):
+        return None
+    test = _test(G, UG, rg)
+    if test is None:
+        return None
+    # the other readers of G: check_order's sinks of the loop (`f_unused`,
+    # the checks of `f = a[i, k] / a[k, k]`), which read A after its nest
+    sinks = [R for R in _readers(emitter, G) if R is not A]
+    arrs = [o for R in sinks for _, f, o in emitter.funcs
+            if isinstance(o, Arr) and hasattr(f, "function") and f.function() is R]
+    if any(not _sink(R, G) for R in sinks) or len(arrs) != len(sinks) or \
+            read_elsewhere(emitter, [A, *sinks], G):
+        return None
+    plans = [_plan(A, B.updates[-1], G, UG, rg, test, vlog, same_loops, B)
+             for B in [A, *sinks]]
+    if any(p is None for p in plans):
+        return None
+    for d, values, predicates, exit_ in plans:
+        d.values = values
+        d.predicates[:] = predicates
+        d.exit = exit_
+        d.exit_outer = True
+    G.updates.clear()
+    return arrs
+
+
+def _readers(emitter, G) -> list:
+    out = []
+    for _, f, _ in emitter.funcs:
+        fn = f.function() if hasattr(f, "function") else None
+        if fn is not None and fn is not G and all(fn is not o for o in out) and \
+                any(_calls(d, G) for d in fn.definitions()):
+            out.append(fn)
+    return out
+
+
+def _sink(R, G) -> bool:
+    """Whether R is a scalar written by the loop (check_order's store of a
+    value's checks), read by nothing in the loop, and only its last update
+    reads G."""
+    return not R.args and R.name.endswith("_unused") and bool(R.updates) and \
+        not any(_calls(d, G) for d in R.definitions()[:-1])
+
+
+def _calls(d, fn) -> bool:
+    exprs = [*d.values, *d.predicates, *d.args]
+    return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
+
+
+def _plan(A, U, G, UG, rg, test, vlog, same_loops, B):
+    """(U, values, predicates, exit) of B's update U (A's or a sink's) with
+    the flag read as unset and the test as its exit at the outermost loop;
+    None unless U's outermost RVar is G's loop, U reads the flag at k - 1
+    only, is skipped where the test holds, and the test reads A only at
+    points iteration k does not write (A's) or no iteration from k on
+    writes (a sink's, computed after A's nest)."""
+    if U.exit is not None or len(U.rvars) < 2:
+        return None
+    loops = same_loops(vlog, B, G)
+    outer = U.rvars[-1]
+    if not loops or rg.name not in loops or loops[rg.name].name != outer.name or \
+            not (ir.equal(outer.min, rg.min) and ir.equal(outer.extent, rg.extent)):
+        return None
+    k = next((v for e in [*U.args, *U.values, *U.predicates]
+              for n, v in ir.free_vars(e).items() if n == outer.name), None)
+    if k is None:
+        return None
+    exit_ = ir.substitute(test, {rg.name: k})
+    UA = A.updates[-1]
+    ka = next((v for e in [*UA.args, *UA.values, *UA.predicates]
+               for n, v in ir.free_vars(e).items() if n == UA.rvars[-1].name), None)
+    if ka is None or not _reads_unwritten(A, UA, ir.substitute(test, {rg.name: ka}), ka.name,
+                                          B is not A):
+        return None
+    prev = ir.Sub(k, ir.index(1))
+    calls = [c for c in ir.find_calls([*U.values, *U.predicates, *U.args])
+             if c.call_type == ir.FUNC and c.func is G]
+    if not all(len(c.args) == 1 and equal_after_simplify(c.args[0], prev) for c in calls):
+        return None
+    stops = UG.values[0].condition if isinstance(UG.values[0], ir.Select) else None
+    if stops is None or not _skipped(U, G, ir.substitute(stops, {rg.name: k})):
+        return None         # (the test follows the inner loops in the body)
+    no_stop = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
+                        n.func is G, False)
+    return (U, tuple(simplify(no_stop.mutate(v)) for v in U.values),
+            [simplify(no_stop.mutate(p)) for p in U.predicates], exit_)
+
+
+def _replacer(match, flag: bool):
+    return ir.FuncMutator(lambda n: ir.Const(ir.Bool(), flag) if match(n) else None)
+
+
+def _skipped(U, G, stops) -> bool:
+    """Whether U does nothing where `stops` (G's condition for the flag to be
+    set at this iteration) holds and the flag is unset: its predicates are
+    false there, or each value is a (lazy) select whose condition is. The
+    update is skipped at the iteration whose test holds (the `break` comes
+    before the inner loops), not only at the later ones."""
+    def there(e):
+        e = _replacer(lambda n: isinstance(n, ir.Expr) and ir.equal(n, stops), True).mutate(e)
+        e = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
+                      n.func is G, False).mutate(e)
+        return _false(simplify(e))
+    if U.predicates and there(ir.conjunction(list(U.predicates))):
+        return True
+    conds = [v.args[0] if ir.is_lazy_select(v) else v.condition if isinstance(v, ir.Select)
+             else None for v in U.values]
+    return all(c is not None and there(c) for c in conds)
+
+
+def _false(e) -> bool:
+    """Whether e is false: the constant, a conjunction with a false part,
+    or a (lazy) select false on both sides."""
+    if isinstance(e, ir.And):
+        return _false(e.a) or _false(e.b)
+    if ir.is_lazy_select(e):
+        return _false(e.args[1]) and _false(e.args[2])
+    if isinstance(e, ir.Select):
+        return _false(e.true_value) and _false(e.false_value)
+    return _is_false(e)
+
+
+def _is_false(e) -> bool:
+    return isinstance(e, ir.Const) and e.type == ir.Bool() and not e.value
+
+
+def _test(G, UG, rg):
+    """test(k) of `stop(k) = stop(k - 1) or test(k)`: UG's value with
+    stop(k - 1) false, where with it true the value is true; else None."""
+    prev = ir.Sub(UG.args[0], ir.index(1))
+    value = UG.values[0]
+    calls = [c for c in ir.find_calls([value]) if c.call_type == ir.FUNC and c.func is G]
+    if not calls or not all(len(c.args) == 1 and equal_after_simplify(c.args[0], prev)
+                            for c in calls):
+        return None
+
+    def at(flag):
+        m = ir.FuncMutator(lambda n: ir.Const(ir.Bool(), flag)
+                           if isinstance(n, ir.Call) and n.call_type == ir.FUNC and
+                           n.func is G else None)
+        return simplify(m.mutate(value))
+    stopped, test = at(True), at(False)
+    if not (isinstance(stopped, ir.Const) and stopped.value):
+        return None
+    if any(c.call_type == ir.FUNC and c.func is G for c in ir.find_calls([test])):
+        return None
+    return test
+
+
+def _reads_unwritten(A, UA, test, k_name, later: bool) -> bool:
+    """Whether every read of A in `test` (an expression of the loop over
+    k_name only) is at a point A's update does not write in that iteration;
+    `later`: nor in any later one (read at k itself where iteration k'
+    writes from k' + 1 on)."""
+    reads = [c for c in ir.find_calls([test]) if c.call_type == ir.FUNC]
+    if any(c.func is not A for c in reads):
+        return False        # (another Func: computed where, is not known here)
+    if set(ir.free_vars(test)) - {k_name} - {n for n, v in ir.free_vars(test).items()
+                                             if v.kind == "param"}:
+        return False
+    below = []              # (inner RVar v, e) with e < v stated by a predicate
+    for p in UA.predicates:
+        for c in _conjuncts(p):
+            if isinstance(c, ir.LE) and isinstance(c.b, ir.Variable):
+                below.append((c.b.name, simplify(ir.Sub(c.a, ir.index(1)))))
+            elif isinstance(c, ir.LT) and isinstance(c.b, ir.Variable):
+                below.append((c.b.name, c.a))
+    for c in reads:
+        if not any(isinstance(w, ir.Variable) and w.name == v and
+                   equal_after_simplify(c.args[pos], e) and
+                   (not later or (isinstance(e, ir.Variable) and e.name == k_name))
+                   for pos, w in enumerate(UA.args) for v, e in below):
+            return False
+    return True
+
+
+def _conjuncts(p):
+    if isinstance(p, ir.And):
+        return _conjuncts(p.a) + _conjuncts(p.b)
+    return [p]
