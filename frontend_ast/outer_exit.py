@@ -53,9 +53,8 @@ def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
     # the other readers of G: check_order's sinks of the loop (`f_unused`,
     # the checks of `f = a[i, k] / a[k, k]`), which read A after its nest
     sinks = [R for R in _readers(emitter, G) if R is not A]
-    arrs = [o for R in sinks for _, f, o in emitter.funcs
-            if isinstance(o, Arr) and hasattr(f, "function") and f.function() is R]
-    if any(not _sink(R, G) for R in sinks) or len(arrs) != len(sinks) or \
+    arrs = [_array_of(emitter, R) for R in sinks]
+    if any(o is None or not _sink(o, R, G) for o, R in zip(arrs, sinks)) or \
             read_elsewhere(emitter, [A, *sinks], G):
         return None
     plans = [_plan(A, B.updates[-1], G, UG, rg, test, vlog, same_loops, B)
@@ -81,11 +80,20 @@ def _readers(emitter, G) -> list:
     return out
 
 
-def _sink(R, G) -> bool:
-    """Whether R is a scalar written by the loop (check_order's store of a
-    value's checks), read by nothing in the loop, and only its last update
-    reads G."""
-    return not R.args and R.name.endswith("_unused") and bool(R.updates) and \
+def _array_of(emitter, R):
+    """The Arr whose version R is, or None (one Arr only)."""
+    arrs = {id(o): o for _, f, o in emitter.funcs
+            if isinstance(o, Arr) and hasattr(f, "function") and f.function() is R}
+    return next(iter(arrs.values())) if len(arrs) == 1 else None
+
+
+def _sink(o, R, G) -> bool:
+    """Whether R, a version of Arr o, is a scalar written by the loop that
+    check_order stores a value's checks into (o.sink, read by nothing in
+    the function; its Func's name is `f_unused` or, after another Func of
+    that name in the process, `f_unused$1`), and only its last update reads
+    G."""
+    return o.sink and not R.args and bool(R.updates) and \
         not any(_calls(d, G) for d in R.definitions()[:-1])
 
 

@@ -160,3 +160,12 @@ def test_break_after_the_rows_is_refused():
 def test_test_reading_written_row_is_refused():
     with pytest.raises(FrontendError, match="element that loop writes"):
         pipeline(next_pivot)(_matrix((4, 4)))
+
+
+def test_f_form_built_again_in_process():
+    # a second build of the f form: its sink's Func is named f_unused$1 (Func
+    # names are unique in a process); the sink is known by its Arr, not its name
+    LU_F(_matrix((4, 4), 2))
+    again = pipeline(lu_f)
+    for shape, zero in (((6, 6), 3), ((4, 7), None), ((6, 4), 0)):
+        _check(again, lu_f, _matrix(shape, zero))
