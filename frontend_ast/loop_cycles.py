@@ -77,8 +77,10 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
     its definitions, `vlog`: its var_log entries): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
     err(loop node, message, hint) makes the located error of a case that is
-    not one. Returns (group, array) of each merge whose group's Func no
-    longer holds its values (nothing may read it after the nest)."""
+    not one. Returns (group, array) of each merge whose reads of the array
+    are merged reads; where the group's Func has no update left it no longer
+    holds its values (nothing may read it after the nest; outer_exit keeps
+    the update of a flag carried with other names, `ok = False; break`)."""
     made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
     dropped = []
     groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and

@@ -40,15 +40,20 @@ from .values import Arr
 
 
 def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
-    if len(G.output_types) != 1 or len(UG.rvars) != 1 or UG.predicates or \
+    fi = _flag_index(UA, G)
+    if fi is None or len(UG.rvars) != 1 or UG.predicates or \
             UG.exit is not None or UA.exit is not None or len(UA.rvars) < 2 or \
-            len(G.args) != 1 or not _is_false(G.pure.values[0]):
+            len(G.args) != 1 or not _is_false(G.pure.values[fi]):
         return None
     rg = UG.rvars[0]
     if not (isinstance(UG.args[0], ir.Variable) and UG.args[0].name == rg.name):
         return None
-    test = _test(G, UG, rg)
+    flag = _flag_call(G, fi)
+    test = _test(G, UG, rg, flag, fi)
     if test is None:
+        return None
+    keep = len(G.output_types) > 1
+    if keep and not _scan_reads_final(A, UA, G, UG, rg):
         return None
     # the other readers of G: check_order's sinks of the loop (`f_unused`,
     # the checks of `f = a[i, k] / a[k, k]`), which read A after its nest
@@ -57,7 +62,7 @@ def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
     if any(o is None or not _sink(o, R, G) for o, R in zip(arrs, sinks)) or \
             read_elsewhere(emitter, [A, *sinks], G):
         return None
-    plans = [_plan(A, B.updates[-1], G, UG, rg, test, vlog, same_loops, B)
+    plans = [_plan(A, B.updates[-1], G, UG, rg, test, vlog, same_loops, B, flag)
              for B in [A, *sinks]]
     if any(p is None for p in plans):
         return None
@@ -66,8 +71,41 @@ def merge_outer_exit(emitter, A, G, UA, UG, vlog, read_elsewhere, same_loops):
         d.predicates[:] = predicates
         d.exit = exit_
         d.exit_outer = True
-    G.updates.clear()
+    if not keep:
+        G.updates.clear()
     return arrs
+
+
+def _flag_index(UA, G):
+    """The element of G that A's update reads (the stop flag: G is a tuple
+    where the loop also carries the names the `break`'s branch sets), or
+    None unless A reads one element of G."""
+    found = {c.value_index for c in ir.find_calls([*UA.values, *UA.predicates, *UA.args])
+             if c.call_type == ir.FUNC and c.func is G}
+    return found.pop() if len(found) == 1 else None
+
+
+def _flag_call(G, fi):
+    return lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and n.func is G and \
+        n.value_index == fi
+
+
+def _scan_reads_final(A, UA, G, UG, rg) -> bool:
+    """Where G keeps its update (a tuple: the names the `break`'s branch sets,
+    `ok = False`, are read after the loop): G is then computed after A's
+    nest and reads A's final values, which are those iteration k found
+    where each read of A in G's update is at a point no iteration from k
+    on writes (the sinks' condition)."""
+    ka = _outer_var(UA)
+    return ka is not None and all(
+        _reads_unwritten(A, UA, ir.substitute(v, {rg.name: ka}), ka.name, True, G)
+        for v in UG.values)
+
+
+def _outer_var(U):
+    """The Variable of U's outermost RVar as U's expressions use it, or None."""
+    return next((v for e in [*U.args, *U.values, *U.predicates]
+                 for n, v in ir.free_vars(e).items() if n == U.rvars[-1].name), None)
 
 
 def _readers(emitter, G) -> list:
@@ -102,7 +140,7 @@ def _calls(d, fn) -> bool:
     return any(c.call_type == ir.FUNC and c.func is fn for c in ir.find_calls(exprs))
 
 
-def _plan(A, U, G, UG, rg, test, vlog, same_loops, B):
+def _plan(A, U, G, UG, rg, test, vlog, same_loops, B, flag):
     """(U, values, predicates, exit) of B's update U (A's or a sink's) with
     the flag read as unset and the test as its exit at the outermost loop;
     None unless U's outermost RVar is G's loop, U reads the flag at k - 1
@@ -116,27 +154,26 @@ def _plan(A, U, G, UG, rg, test, vlog, same_loops, B):
     if not loops or rg.name not in loops or loops[rg.name].name != outer.name or \
             not (ir.equal(outer.min, rg.min) and ir.equal(outer.extent, rg.extent)):
         return None
-    k = next((v for e in [*U.args, *U.values, *U.predicates]
-              for n, v in ir.free_vars(e).items() if n == outer.name), None)
+    k = _outer_var(U)
     if k is None:
         return None
     exit_ = ir.substitute(test, {rg.name: k})
     UA = A.updates[-1]
-    ka = next((v for e in [*UA.args, *UA.values, *UA.predicates]
-               for n, v in ir.free_vars(e).items() if n == UA.rvars[-1].name), None)
+    ka = _outer_var(UA)
     if ka is None or not _reads_unwritten(A, UA, ir.substitute(test, {rg.name: ka}), ka.name,
                                           B is not A):
         return None
     prev = ir.Sub(k, ir.index(1))
     calls = [c for c in ir.find_calls([*U.values, *U.predicates, *U.args])
              if c.call_type == ir.FUNC and c.func is G]
-    if not all(len(c.args) == 1 and equal_after_simplify(c.args[0], prev) for c in calls):
+    if not all(flag(c) and len(c.args) == 1 and equal_after_simplify(c.args[0], prev)
+               for c in calls):
         return None
-    stops = UG.values[0].condition if isinstance(UG.values[0], ir.Select) else None
-    if stops is None or not _skipped(U, G, ir.substitute(stops, {rg.name: k})):
+    fv = UG.values[calls[0].value_index] if calls else None
+    stops = fv.condition if isinstance(fv, ir.Select) else None
+    if stops is None or not _skipped(U, flag, ir.substitute(stops, {rg.name: k})):
         return None         # (the test follows the inner loops in the body)
-    no_stop = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
-                        n.func is G, False)
+    no_stop = _replacer(flag, False)
     return (U, tuple(simplify(no_stop.mutate(v)) for v in U.values),
             [simplify(no_stop.mutate(p)) for p in U.predicates], exit_)
 
@@ -145,7 +182,7 @@ def _replacer(match, flag: bool):
     return ir.FuncMutator(lambda n: ir.Const(ir.Bool(), flag) if match(n) else None)
 
 
-def _skipped(U, G, stops) -> bool:
+def _skipped(U, flag, stops) -> bool:
     """Whether U does nothing where `stops` (G's condition for the flag to be
     set at this iteration) holds and the flag is unset: its predicates are
     false there, or each value is a (lazy) select whose condition is. The
@@ -153,8 +190,7 @@ def _skipped(U, G, stops) -> bool:
     before the inner loops), not only at the later ones."""
     def there(e):
         e = _replacer(lambda n: isinstance(n, ir.Expr) and ir.equal(n, stops), True).mutate(e)
-        e = _replacer(lambda n: isinstance(n, ir.Call) and n.call_type == ir.FUNC and
-                      n.func is G, False).mutate(e)
+        e = _replacer(flag, False).mutate(e)
         return _false(simplify(e))
     if U.predicates and there(ir.conjunction(list(U.predicates))):
         return True
@@ -179,21 +215,19 @@ def _is_false(e) -> bool:
     return isinstance(e, ir.Const) and e.type == ir.Bool() and not e.value
 
 
-def _test(G, UG, rg):
-    """test(k) of `stop(k) = stop(k - 1) or test(k)`: UG's value with
-    stop(k - 1) false, where with it true the value is true; else None."""
+def _test(G, UG, rg, flag, fi):
+    """test(k) of `stop(k) = stop(k - 1) or test(k)` (G's element fi): UG's
+    value with stop(k - 1) false, where with it true the value is true;
+    else None."""
     prev = ir.Sub(UG.args[0], ir.index(1))
-    value = UG.values[0]
+    value = UG.values[fi]
     calls = [c for c in ir.find_calls([value]) if c.call_type == ir.FUNC and c.func is G]
-    if not calls or not all(len(c.args) == 1 and equal_after_simplify(c.args[0], prev)
-                            for c in calls):
+    if not calls or not all(flag(c) and len(c.args) == 1 and
+                            equal_after_simplify(c.args[0], prev) for c in calls):
         return None
 
-    def at(flag):
-        m = ir.FuncMutator(lambda n: ir.Const(ir.Bool(), flag)
-                           if isinstance(n, ir.Call) and n.call_type == ir.FUNC and
-                           n.func is G else None)
-        return simplify(m.mutate(value))
+    def at(set_):
+        return simplify(_replacer(flag, set_).mutate(value))
     stopped, test = at(True), at(False)
     if not (isinstance(stopped, ir.Const) and stopped.value):
         return None
@@ -202,12 +236,13 @@ def _test(G, UG, rg):
     return test
 
 
-def _reads_unwritten(A, UA, test, k_name, later: bool) -> bool:
+def _reads_unwritten(A, UA, test, k_name, later: bool, own=None) -> bool:
     """Whether every read of A in `test` (an expression of the loop over
     k_name only) is at a point A's update does not write in that iteration;
     `later`: nor in any later one (read at k itself where iteration k'
-    writes from k' + 1 on)."""
-    reads = [c for c in ir.find_calls([test]) if c.call_type == ir.FUNC]
+    writes from k' + 1 on). Reads of `own` (G in its own update) are not
+    reads of A."""
+    reads = [c for c in ir.find_calls([test]) if c.call_type == ir.FUNC and c.func is not own]
     if any(c.func is not A for c in reads):
         return False        # (another Func: computed where, is not known here)
     if set(ir.free_vars(test)) - {k_name} - {n for n, v in ir.free_vars(test).items()
