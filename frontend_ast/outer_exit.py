@@ -174,8 +174,12 @@ def _plan(A, U, G, UG, rg, test, vlog, same_loops, B, flag):
     if stops is None or not _skipped(U, flag, ir.substitute(stops, {rg.name: k})):
         return None         # (the test follows the inner loops in the body)
     no_stop = _replacer(flag, False)
-    return (U, tuple(simplify(no_stop.mutate(v)) for v in U.values),
-            [simplify(no_stop.mutate(p)) for p in U.predicates], exit_)
+    sk = ir.substitute(stops, {rg.name: k})
+    no_test = _replacer(lambda n: isinstance(n, ir.Expr) and ir.equal(n, sk), False)
+
+    def clean(e):
+        return simplify(no_stop.mutate(no_test.mutate(e)))
+    return (U, tuple(clean(v) for v in U.values), [clean(p) for p in U.predicates], exit_)
 
 
 def _replacer(match, flag: bool):
