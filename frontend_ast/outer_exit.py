@@ -12,14 +12,23 @@ merges only where the array is written at one element per iteration. Here
 the test is the update's exit instead (ir.Definition.exit with `exit_outer`):
 lowering (lowering/loop_exit.py, outer_exit) tests it at the top of the body
 of the loop over k, before the inner loops, reading the array as iteration
-k finds it, and leaves that loop when it holds. The flag's Func loses its
-update (nothing may read it after the loop: merge_cycles' `dropped`).
+k finds it, and leaves that loop when it holds. Inside the iterations that
+run the test is false, so the update's values and predicates no longer
+test it (the exit is then the only reader of its checks: lowering counts a
+definition's exit among its reads). The flag's Func loses its update
+(nothing may read it after the loop: merge_cycles' `dropped`), unless it
+is a tuple: the names the `break`'s branch sets (`ok = False`, `stop = k`)
+carried with the flag, read after the loop. Then it keeps its update,
+computed after A's nest from A's final values, which are those iteration
+k found where it reads A only at points no iteration from k on writes
+(`_scan_reads_final`, as for the sinks below).
 
 `merge_outer_exit(emitter, A, G, UA, UG, vlog, ...)` does that and returns
 the arrays of the other Funcs it gave the exit (check_order's sinks, below),
 or returns None (the cycle is left to loop_cycles' cases) unless:
-- G is a top-level scan over one RVar of one element, false at the start,
-  whose update is `stop(k - 1) or test(k)` (test computed only where the
+- G is a top-level scan over one RVar whose element that A reads (the
+  flag; `_flag_index`) is false at the start and updated as
+  `stop(k - 1) or test(k)` (test computed only where the
   flag is not set), read by A's last update, at `stop(k - 1)`, and
   otherwise only by check_order's scalar sinks of the loop (`f_unused`:
   the checks of `f = a[i, k] / a[k, k]`), which get the same exit; their
