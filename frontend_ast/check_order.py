@@ -354,6 +354,7 @@ class LoopSinks:
         if arr is None:
             arr = self.arrays[key] = Arr("if_test_unused", np_ty(test.ty.dtype), [], "local",
                                          bld.cx.smap.loc(stmt))
+            arr.sink = True
         if arr.ty.dtype == test.ty.dtype:
             bld.arrays.write(arr, [], test, stmt)
 
@@ -392,6 +393,7 @@ class LoopSinks:
             if arr is None:
                 arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
                                              bld.cx.smap.loc(stmt))
+                arr.sink = True
             if arr.ty.dtype != v.ty.dtype:
                 continue
             bld.arrays.write(arr, [], v, stmt)
@@ -433,6 +435,7 @@ class LoopSinks:
                     arr = self.arrays[key] = Arr(f"{n.lstrip('?')}_unused", np_ty(w.ty.dtype), [],
                                                  "local",
                                                  bld.cx.smap.loc(loop))
+                    arr.sink = True
                 if arr.ty.dtype == w.ty.dtype:
                     bld.arrays.write(arr, [], w, loop)
 

@@ -67,6 +67,7 @@ from . import ops
 from .deps import CrossRead, unchecked
 from .loop_exits import EXIT_ATTR, RELATIVE_ATTR, describe_name
 from .loop_state import Group
+from .outer_exit import merge_outer_exit
 from .values import Arr
 from .while_exit_range import range_guard
 
@@ -76,8 +77,10 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
     its definitions, `vlog`: its var_log entries): merge each scan of `groups` with the array it and that
     array's update read each other through (see the module doc);
     err(loop node, message, hint) makes the located error of a case that is
-    not one. Returns (group, array) of each merge whose group's Func no
-    longer holds its values (nothing may read it after the nest)."""
+    not one. Returns (group, array) of each merge whose reads of the array
+    are merged reads; where the group's Func has no update left it no longer
+    holds its values (nothing may read it after the nest; outer_exit keeps
+    the update of a flag carried with other names, `ok = False; break`)."""
     made = {id(lf.function()) for lf, _, _, _ in logged if hasattr(lf, "function")}
     dropped = []
     groups = list(groups) + [o for _, f, o in emitter.funcs if isinstance(o, Group) and
@@ -99,6 +102,10 @@ def merge_cycles(emitter, node, groups, logged, vlog, err):
             UA, UG = A.updates[-1], G.updates[0]
             if not (_calls(UG, A) and _calls(UA, G)):
                 continue
+            sinks = merge_outer_exit(emitter, A, G, UA, UG, vlog, _read_elsewhere, same_loops)
+            if sinks is not None:
+                dropped += [(g, arr)] + [(g, o) for o in sinks]
+                break
             members = _partners(arrays.values(), logged, A, G, UA)
             others = [(o, B, UB) for o, B, UB in members if B is not A]
             why = "the loop writes it at several places" if len(mine) > 1 else \

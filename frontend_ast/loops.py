@@ -324,8 +324,9 @@ class LoopRunner:
                                    self.emitter.def_log[logged:],
                                    self.emitter.var_log[vlogged:],
                                    lambda at, msg, hint: self.cx.err(at, msg, hint=hint))
-            self._no_reads_after([g for g, _ in dropped], "carried by a loop that writes an array "
-                                          "element it reads")
+            # (outer_exit's merge of a tuple flag keeps its Func's values)
+            self._no_reads_after([g for g, _ in dropped if not g.func.function().updates],
+                                 "carried by a loop that writes an array element it reads")
             array_store_loops.unflushed(self)      # phased stores all emitted
             deferred, self.state.deferred_reads = self.state.deferred_reads, None
             # a merged group's reads of its array are M's now

@@ -235,6 +235,9 @@ class Arr:
         self.versions = []          # every Func this array has been
         self.py_names = {name}
         self.writes_refused = None  # (message, hint): a write is a located error
+        # a hidden 0-d array of check_order.LoopSinks: a value's checks stored
+        # where Python computes it (read by nothing of the function)
+        self.sink = False
 
     @property
     def ndim(self) -> int:

@@ -74,7 +74,10 @@ def _tree_size(e, memo: dict) -> int:
 
 
 def _stage_exprs(d: ir.Definition) -> list:
-    return list(d.args) + list(d.values) + list(d.predicates)
+    """The expressions stage d evaluates: also its exit (an outer exit's
+    test reads what the values no longer read, lowering/loop_exit.py)."""
+    return list(d.args) + list(d.values) + list(d.predicates) + \
+        ([d.exit] if d.exit is not None else [])
 
 
 def _runs(d: ir.Definition, scope=None):

@@ -21,13 +21,28 @@ An update whose RDom runs a `while` loop without a stated bound
 (ir.Definition.exit_required: 2**31 - 2 iterations) must be left at the
 innermost loop, a serial one: a schedule that puts other loops inside it,
 vectorizes or parallelizes it is a located CompileError (the loop would run
-all its iterations)."""
+all its iterations).
+
+An update whose exit is tested at its outermost loop (ir.Definition.
+exit_outer: a `break` before an inner nest, frontend_ast/outer_exit.py) gets
+`if (exit) LoopExit(loop)` at the top of that loop's body, before the inner
+loops (`outer_exit`, called by build_stage as it wraps the loops): the loop
+of the update's outermost RVar, which must be the outermost loop of the
+stage, serial and unsplit, else a located CompileError (its values no
+longer read the stop flag: the exit is what stops the update)."""
 from __future__ import annotations
 
 from pyhalide import ir
 
 
 def exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
+    if d.exit_outer:
+        if not _outer_placeable(d, sl, rename):
+            raise ir.CompileError(
+                "the loop around a `break` that stops an inner loop nest must stay the "
+                "outermost serial loop of its update, unsplit, so that the `break` is "
+                "tested at the top of each of its iterations" + ir.at(d.source))
+        return body
     out = _exit_test(d, sl, rename, body)
     if d.exit_required and not _left_innermost(d, sl, out):
         raise ir.CompileError(
@@ -38,6 +53,25 @@ def exit_test(d: ir.Definition, sl, rename: dict, body: ir.Stmt) -> ir.Stmt:
             "serial, or compare a counter with a bound in the `while` condition"
             + ir.at(d.source))
     return out
+
+
+def outer_exit(d: ir.Definition, rename: dict, var: str, body: ir.Stmt) -> ir.Stmt:
+    """The body of the stage's loop `var`, with d's exit tested at its top
+    where d's exit is tested at its outermost loop and `var` is that loop."""
+    if not d.exit_outer or not var.endswith("." + d.rvars[-1].name):
+        return body
+    return ir.Block([ir.IfThenElse(ir.substitute(d.exit, rename), ir.LoopExit(var)), body])
+
+
+def _outer_placeable(d: ir.Definition, sl, rename: dict) -> bool:
+    """Whether d's outermost RVar is the stage's outermost loop, serial,
+    unsplit, and the exit reads no other loop or let of the stage."""
+    if not sl.loops or d.exit is None or d.schedule.splits:
+        return False
+    lp = sl.loops[0]
+    inner = {x.var for x in sl.loops[1:]} | {name for name, _ in sl.lets}
+    return lp.kind == ir.ForKind.SERIAL and lp.var.endswith("." + d.rvars[-1].name) and \
+        not set(ir.free_vars(ir.substitute(d.exit, rename))) & inner
 
 
 def _left_innermost(d: ir.Definition, sl, out: ir.Stmt) -> bool:

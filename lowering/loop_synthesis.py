@@ -37,7 +37,7 @@ from .context import (
     stage_prefix,
     store_level,
 )
-from .loop_exit import exit_test
+from .loop_exit import exit_test, outer_exit
 from .simplify import simplify
 from .skip_range import around, skip_ranges
 from .stage_loops import StageLoops, point_guards, stage_loops
@@ -121,6 +121,7 @@ def build_stage(ctx: LoweringContext, fn: ir.Function, index: int) -> ir.Stmt:
         for g in partitions:
             if g not in hoisted:
                 body = ir.IfThenElse(g.fast, _StripGuard(g.condition).mutate(body), body)
+        body = outer_exit(d, rename, lp.var, body)
         body = ir.For(lp.var, lp.min, lp.extent, lp.kind, body)
         if lp.var in skips:
             body = around(body, *skips[lp.var])

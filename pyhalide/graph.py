@@ -15,6 +15,8 @@ def _definition_exprs(d: ir.Definition):
     yield from d.args
     yield from d.values
     yield from d.predicates
+    if d.exit is not None:
+        yield d.exit
     for rv in d.schedule.rvars:
         yield rv.min
         yield rv.extent

@@ -228,7 +228,11 @@ class Definition(_Edited):
     at one iteration of that loop it holds at every later iteration of it
     (the other loops fixed), where the update does nothing that a later
     read sees: the lowered loop over the innermost RVar is left when it
-    holds (lowering/loop_exit.py)."""
+    holds (lowering/loop_exit.py). `exit_outer`: the condition reads only
+    the outermost RVar (and parameters) and is tested at the top of that
+    loop's body, before the inner loops, which it leaves when it holds
+    (a `break` before an inner nest: frontend_ast/outer_exit.py); lowering
+    must place it there (the loop serial and unsplit) or refuse."""
 
     args: tuple                     # LHS coordinates (Exprs)
     values: tuple                   # one Expr per tuple element
@@ -239,6 +243,7 @@ class Definition(_Edited):
     exit: Optional[object] = None   # an Expr, see above
     exit_required: bool = False
     exit_moves: bool = False
+    exit_outer: bool = False
 
     @property
     def rvars(self) -> list:
