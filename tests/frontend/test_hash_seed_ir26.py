@@ -5,26 +5,18 @@ ordered by iterating a set (analyze.carried), so each process got another
 member order, another LLVM IR text and another disk cache key. The
 `pyhalide lower --stage defs` text of the kernel is compared between two
 fresh interpreters with different PYTHONHASHSEED (the seeds 1 and 2 gave
-different orders before the fix)."""
+different orders before the fix); the kernel is test_insertion_lo25's,
+written to a file as an @pipeline."""
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
-import textwrap
 
-_KERNEL = """
-    import pyhalide as ph
+from tests.frontend.test_insertion_lo25 import insertion_between
 
-    @ph.pipeline
-    def insertion_between(a, lo, hi):
-        for i in range(lo + 1, hi):
-            key, j = a[i], i - 1
-            while lo <= j and key < a[j]:
-                a[j + 1] = a[j]
-                j = j - 1
-            a[j + 1] = key
-"""
+_HEAD = "import pyhalide as ph\n\n\n@ph.pipeline\n"
 
 
 def _defs(path, seed: int) -> str:
@@ -39,7 +31,7 @@ def _defs(path, seed: int) -> str:
 
 def test_while_state_members_do_not_depend_on_the_hash_seed(tmp_path):
     path = tmp_path / "kernel_h26.py"
-    path.write_text(textwrap.dedent(_KERNEL))
+    path.write_text(_HEAD + inspect.getsource(insertion_between))
     one, two = _defs(path, 1), _defs(path, 2)
     # the carried state of the while loop: key, j and two flags
     heads = [line for line in one.splitlines() if line.startswith("Func key_j")]
