@@ -286,17 +286,22 @@ class Liveness:
 
 def carried(loop: ast.For, live: Liveness) -> list:
     """Scalars a loop carries: assigned in it and live at its head, in the
-    order of their first assignment in the loop."""
+    order of their first assignment in the loop. The flags loop_exits.py
+    adds share their statement's location: among equal locations the
+    order is that of the walk, then the name (never the set's order,
+    which depends on the hash seed and would change the IR per process)."""
     assigned = names_assigned(loop.body)
     names = (assigned & live.head[id(loop)]) - {loop.target.id}
     first = {}
+    k = 0
     for s in loop.body:
         for n in ast.walk(s):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names:
-                pos = (n.lineno, n.col_offset)
+                pos = (n.lineno, n.col_offset, k)
+                k += 1
                 if n.id not in first or pos < first[n.id]:
                     first[n.id] = pos
-    return sorted(names, key=lambda v: first.get(v, (0, 0)))
+    return sorted(names, key=lambda v: (first.get(v, (0, 0, 0)), v))
 
 
 def home(loop: ast.For, name: str):
