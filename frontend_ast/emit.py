@@ -227,7 +227,9 @@ class Emitter:
                                                "on other loop variables in a non-affine way",
                                   hint="use bounds affine in the outer loop variables "
                                        "(e.g. range(i, n) or range(i + 1))")
-            ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0))
+            narrow = self._hull_in_int32(lo_a, hi_a)
+            ext = ir.Max(ir.Add(ir.Sub(hi_n, lo_n), ir.index(1)), ir.index(0)) if narrow else \
+                _wide_extent(lo_n, hi_n)
             for lo, hi in [(lo, hi) for lo in lo_a for hi in hi_a]:
                 self.check_span(l, lo, hi)
             v = l.var
@@ -238,7 +240,10 @@ class Emitter:
             if step > 0:
                 return lo_n, ext, (lambda r: r), pred
             # a descending loop: r runs up, the variable down
-            return lo_n, ext, (lambda r, lo=lo_n, hi=hi_n: ir.Sub(ir.Add(lo, hi), r)), pred
+            if narrow:
+                return lo_n, ext, (lambda r, lo=lo_n, hi=hi_n: ir.Sub(ir.Add(lo, hi), r)), pred
+            # (from the hull's top: lo + hi may leave int32)
+            return ir.index(0), ext, (lambda r, hi=hi_n: ir.Sub(hi, r)), pred
         if step == 1:
             if l.start.is_const and l.start.const == 0:
                 ext = stop if (l.stop.lo is not None and l.stop.lo >= 0) else \
@@ -377,7 +382,12 @@ class Emitter:
             n = self.aff_node(aff.shift(shift), ir.INDEX) or self.aff_node(aff)
             if n is not None:
                 if n.type != ir.INDEX:
-                    n = ops.cast(ir.INDEX, ir.Add(n, ir.Const(n.type, shift)) if shift else n)
+                    # saturated into int32 (rdom_bounds: a wrapped end made a
+                    # wrapped extent; the loop's own bounds are checked to fit)
+                    wide = ir.Add(n, ir.Const(n.type, shift)) if shift else n
+                    wide = ir.Min(ir.Max(wide, ir.Const(wide.type, INT32[0])),
+                                  ir.Const(wide.type, INT32[1]))
+                    n = ops.cast(ir.INDEX, wide)
                 return n, aff.shift(shift)
         return None, None
 
@@ -419,6 +429,17 @@ class Emitter:
                     (lambda r, st=start, k=k: ir.Add(st, ir.Mul(r, ir.index(k)))
                      if k != 1 else ir.Add(st, r)), pred)
         return None
+
+    def _hull_in_int32(self, lo_a, hi_a) -> bool:
+        """Whether the numeric ranges prove every end of a hull (rdom_bounds)
+        within int32 (the ends of loops over array sizes). Otherwise the
+        ends are saturated int32 nodes (_hull_aff) and the extent is taken
+        in int64 (a hull [2**31, -2**31 + 3] of `range(min(hi + i, i), lo,
+        -1)` at lo = 2**31 - 1 wrapped to 4 iterations)."""
+        syms = self.cx.syms
+        ends = (lo_a or []) + (hi_a or [])
+        return bool(ends) and all(syms.nonneg(a - Aff.const(INT32[0])) and
+                                  syms.nonneg(Aff.const(INT32[1]) - a) for a in ends)
 
     def _may_wrap(self, l, span) -> bool:
         """Whether start + r * step (relative_rdom, r * |step| below span +
@@ -603,3 +624,11 @@ def _before_stop(cx, l, stop, may_wrap, r):
     gap = ir.Sub(stop64, start64) if k > 0 else ir.Sub(start64, stop64)
     moved = ops.cast(t, r) if abs(k) == 1 else ir.Mul(ops.cast(t, r), ir.Const(t, abs(k)))
     return ir.And(before, ir.LT(moved, gap))
+
+
+def _wide_extent(lo_n, hi_n):
+    """max(hi - lo + 1, 0) of two int32 hull ends, taken in int64 (it is
+    below 2**31: check_span bounds the span where the hull is not empty)."""
+    wide = ir.Int(64)
+    span = ir.Sub(ops.cast(wide, hi_n), ops.cast(wide, lo_n))
+    return ops.cast(ir.INDEX, ir.Max(ir.Add(span, ir.Const(wide, 1)), ir.Const(wide, 0)))
