@@ -259,6 +259,10 @@ def _check_fixed(pf, key, exprs):
 
 
 class Specialization:
+    # a Dask window's (dask_window.Window): its reads outside the window are
+    # its own signal (OutsideWindow), never told by the plain function
+    in_window = False
+
     def __init__(self, pf, key, schedule=None, target=None, wide=False):
         """`wide`: the build for int arguments >= 2**30 (nonneg_params.py)."""
         self.pf = pf
@@ -663,7 +667,8 @@ class Specialization:
     def _raise(self, e, args, given):
         """Raise the exception Python raises first, given the call's e."""
         if check_order.loc_of(e) is None:
-            if check_order.index_wrap(e) or check_order.input_bounds_untold(self, e):
+            if check_order.index_wrap(e) or (
+                    not self.in_window and check_order.input_bounds_untold(self, e)):
                 check_order.raise_plain(self, e, args if given is None else given)
             raise e
         check_order.raise_first(self, e, args, given)

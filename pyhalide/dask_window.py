@@ -165,6 +165,7 @@ class Window:
         self.last_env = None
         self._pending = None
         self.spec.bind = self._bind_pending       # Specialization.run binds through it
+        self.spec.in_window = True
         self.functions = reachable([f.function() for _, f, _ in b.funcs if f.defined()])
         shift = Shift({id(img): (o, n) for img, o, n in self.images.values()})
         for fn in self.functions:
