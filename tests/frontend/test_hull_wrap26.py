@@ -9,6 +9,8 @@ import pytest
 
 import pyhalide as ph
 
+from .test_false_errors26 import up_near_max
+
 
 def descending_min_start(a, lo, hi):
     n = a.shape[0]
@@ -28,17 +30,8 @@ def descending_to_a_min_stop(a, lo, hi):
     return s
 
 
-def ascending_max_start(a, lo, hi):
-    n = a.shape[0]
-    s = 0.0
-    for i in range(n):
-        for j in range(max(lo, hi + i), lo + 3):
-            s += a[j % n] * (j % 7) + 1.0
-    return s
-
-
 KERNELS = [(f, ph.pipeline(f)) for f in (descending_min_start, descending_to_a_min_stop,
-                                          ascending_max_start)]
+                                          up_near_max)]
 ARGS = [(2**31 - 1, -2**31), (2**31 - 4, -2**31), (2**31 - 4, -2**31 + 1), (2**31 - 4, 3),
         (5, -2**31), (2**31 - 4, 2**31 - 4), (-2**31 + 3, -2**31 + 3), (0, 3), (3, -2)]
 
