@@ -437,7 +437,7 @@ class Emitter:
         in int64 (a hull [2**31, -2**31 + 3] of `range(min(hi + i, i), lo,
         -1)` at lo = 2**31 - 1 wrapped to 4 iterations)."""
         syms = self.cx.syms
-        ends = (lo_a or []) + (hi_a or [])
+        ends = lo_a + hi_a
         return bool(ends) and all(syms.nonneg(a - Aff.const(INT32[0])) and
                                   syms.nonneg(Aff.const(INT32[1]) - a) for a in ends)
 
