@@ -334,6 +334,14 @@ class _Context:
             return _copy(v.length)
         return _call("min", [_copy(v.length), n])
 
+    def _both(self, p, q):
+        """The loop's stop for a product of p and q: the shorter length
+        (the same as either where the lengths are equal, which the check
+        before the loop asks; no element outside either slice is read)."""
+        if ast.dump(p.length) == ast.dump(q.length):
+            return self._trips(p)
+        return _call("min", [self._trips(p), self._trips(q)])
+
     def _elem(self, v, k):
         """v's element at position k of the slice (k an expression)."""
         if v.items is None:
@@ -358,15 +366,15 @@ class _Context:
             guards += [self._ndim_guard(p), self._ndim_guard(q)]
             self._prelude(p, body)
             self._prelude(q, body)
-            same = ast.Compare(_copy(p.length), [ast.Eq()], [_copy(q.length)])
-            body.append(_raise_unless(same, "ValueError", "shapes not aligned"))
             zero = ast.BinOp(_zero(p.name), ast.Mult(), _zero(q.name))
             body.append(ast.Assign([_name(name, ast.Store())], zero))
             k = self.fresh("k")
             term = ast.BinOp(self._elem(p, _name(k)), ast.Mult(), self._elem(q, _name(k)))
-            body.append(ast.For(_name(k, ast.Store()), _call("range", [self._trips(p)]),
-                                [ast.AugAssign(_name(name, ast.Store()), ast.Add(), term)],
-                                [], None))
+            loop = ast.For(_name(k, ast.Store()), _call("range", [self._both(p, q)]),
+                           [ast.AugAssign(_name(name, ast.Store()), ast.Add(), term)], [], None)
+            # the loop (its reads and their checks) only where the lengths agree
+            same = ast.Compare(_copy(p.length), [ast.Eq()], [_copy(q.length)])
+            body.append(_raise_unless(same, "ValueError", "shapes not aligned", [loop]))
         new = copy.deepcopy(s)
         new.value = value
         body.append(new)
@@ -414,6 +422,7 @@ class _Context:
                 self._prelude(e, body)
             else:
                 scalars[id(e)] = self._once(e, body)
+        fits = []             # the conditions of NumPy's broadcasting, all checked again
         if len(parts.vecs) > 1:
             m = self.fresh("m")
             body.append(ast.Assign([_name(m, ast.Store())], ast.Constant(1)))
@@ -425,6 +434,7 @@ class _Context:
                                            _cmp(_copy(v.length), ast.Eq(), ast.Constant(1))])
                 body.append(_raise_unless(ok, "ValueError",
                                           "operands could not be broadcast together"))
+                fits.append(copy.deepcopy(ok))
             size = _name(m)
         elif parts.vecs:
             size = _copy(parts.vecs[0].length)
@@ -435,7 +445,7 @@ class _Context:
         if size is not None:
             ok = ast.BoolOp(ast.Or(), [_cmp(_copy(size), ast.Eq(), _copy(t.length)),
                                        _cmp(_copy(size), ast.Eq(), ast.Constant(1))])
-            body.append(_raise_unless(ok, "ValueError", "could not broadcast input array"))
+            fits.append(ok)
         k = self.fresh("k")
         parts.size = t.length
         value = parts.element(self, s.value, _name(k), scalars)
@@ -443,8 +453,11 @@ class _Context:
         dest.ctx = ast.Store()
         inner = ast.Assign([dest], value) if op is None else \
             ast.AugAssign(dest, copy.deepcopy(op), value)
-        body.append(ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]),
-                            [inner], [], None))
+        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), [inner], [],
+                       None)
+        # the loop (its reads and their checks) only where the lengths fit
+        body.append(_raise_unless(_and(fits), "ValueError", "could not broadcast input array",
+                                  [loop]) if fits else loop)
         return ast.If(_and(guards), body, [s])
 
     def _empty(self, v):
@@ -669,6 +682,7 @@ def _zero(x):
     return ast.Call(_attr(_attr(_name(x), "dtype"), "type"), [ast.Constant(0)], [])
 
 
-def _raise_unless(cond, exc: str, msg: str):
+def _raise_unless(cond, exc: str, msg: str, orelse=()):
+    """`if not cond: raise exc(msg)`, `else: orelse`."""
     err = ast.Raise(ast.Call(_name(exc), [ast.Constant(msg)], []), None)
-    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], [])
+    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], list(orelse))
