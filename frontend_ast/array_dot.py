@@ -84,7 +84,11 @@ def product(b, x, y, node, what):
 def _k_outside_j(f):
     """The default loop order of a 2-D product's update: rows, then k, then
     the columns innermost (the i-k-j order: b and the result are read along
-    their rows, not down their columns). The sum over k stays in order."""
+    their rows, not down their columns). The sum over k stays in order.
+    A product inside a loop has the loop's dimensions too: it keeps the
+    default order."""
+    if len(f.args()) != 2:
+        return
     j, i = f.args()
     u = f.update(0)
     k = next(d.var for d in u.definition().schedule.dims if d.is_rvar)

@@ -26,7 +26,7 @@ from .limits import limit
 from .ranges import INT32
 from .result_order import OrderChoice
 from .types import PY_INT
-from .values import TupleVal, Val, const_val
+from .values import DtypeVal, TupleVal, Val, const_val
 
 # arguments -------------------------------------------------------------------------------
 
@@ -748,3 +748,32 @@ def _f_squeeze(b, fn, node):
     a = call_args(b, node, "squeeze", ["a", "axis"], 1)
     return _squeeze(b, as_source(b, b.ev(a["a"]), a["a"]), a.get("axis"), node)
 
+
+
+@array_calls.function(np.ndim)
+def _f_ndim(b, fn, node):
+    """np.ndim(a): the number of dimensions, known when the function is
+    compiled (0 for a scalar)."""
+    a = call_args(b, node, "ndim", ["a"], 1)
+    v = b.ev(a["a"])
+    if isinstance(v, Val):
+        return const_val(0)
+    if isinstance(v, TupleVal) and all(isinstance(x, Val) for x in v.items):
+        return const_val(1)
+    if not isinstance(getattr(v, "ndim", None), int):
+        raise b.cx.err(node, "np.ndim() of this value is not supported",
+                       hint="pass an array or a scalar")
+    return const_val(v.ndim)
+
+
+@array_calls.function(np.can_cast)
+def _f_can_cast(b, fn, node):
+    """np.can_cast(from_, to, casting) of dtypes: known when the function
+    is compiled."""
+    a = call_args(b, node, "can_cast", ["from_", "to", "casting"], 2)
+    got = [b.ev(a[k]) for k in ("from_", "to")]
+    casting = b.ev(a["casting"]) if "casting" in a else "safe"
+    if not all(isinstance(v, DtypeVal) for v in got) or not isinstance(casting, str):
+        raise b.cx.err(node, "np.can_cast() takes two dtypes and a casting rule here",
+                       hint="pass a.dtype values and a string such as 'same_kind'")
+    return const_val(bool(np.can_cast(got[0].dtype, got[1].dtype, casting)))

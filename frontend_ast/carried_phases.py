@@ -348,7 +348,8 @@ class PhaseRun(BodyRun):
             raise self.cx.err(node, f"a scalar whose type depends on the data is not supported "
                                     f"yet {WHAT}", hint=HINT)
         m = self.m.member(name, v.ty, [])
-        n = ops.node_of(self.cx, v)
+        # (a Python int's node may be narrower than the member's int64)
+        n = stored(self.cx, v, v.ty)
         if self.conds:
             n = lazy(self.condition(), n, ir.Const(n.type, 0))
         self.m.add([], lambda idx: (m, [], {m.index: n}))

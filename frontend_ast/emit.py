@@ -67,7 +67,11 @@ class Emitter:
     def new_var(self, name: str) -> Var:
         """A pure Var named `name`, or name_ (name__, ...) while an argument has
         that name: lowering identifies variables by name, so the argument's
-        Param would be read as the Var."""
+        Param would be read as the Var. `_` and `_0`, `_1`, ... (a loop
+        variable `for _ in range(k)`) are the Func API's placeholder and
+        implicit Vars: those names get the prefix `loop_`."""
+        if name == "_" or (name[:1] == "_" and name[1:].isdigit()):
+            name = "loop_" + name
         while name in self.input_names:
             name += "_"
         return Var(name)

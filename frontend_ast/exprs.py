@@ -523,6 +523,12 @@ class Expressions:
 
     def _ev_Compare(self, node):
         left = self.ev(node.left)
+        if isinstance(left, DtypeVal) and len(node.ops) == 1 and \
+                isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            right = self.ev(node.comparators[0])
+            if isinstance(right, DtypeVal):
+                # dtypes are known when the function is compiled: a static bool
+                return const_val((left.dtype == right.dtype) == isinstance(node.ops[0], ast.Eq))
         if isinstance(left, TupleVal) and len(node.ops) == 1 and \
                 isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             right = self.ev(node.comparators[0])

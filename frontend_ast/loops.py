@@ -159,8 +159,7 @@ class LoopRunner:
         self.cx.syms.add_loop(sym, lows, highs, lo, hi)
         self.cx.loop_bounds[sym] = (start, stop, k)
         loop = Loop(name, node, start, stop, k, self.cx.smap.loc(node), self.state.nest_id,
-                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(
-                        _var_name(name))),
+                    pure_var=self.state.pure_vars.setdefault(sym, self.emitter.new_var(name)),
                     lo=lo, hi=hi)
         loop.body_ranges = body_ranges
         self.state.headers[id(node)] = loop
@@ -1001,12 +1000,6 @@ class LoopRunner:
         complex_loops.join(self.cx, self.scope.env, g.names, drop=True)
 
     # frames --------------------------------------------------------------------------------
-
-
-def _var_name(name: str) -> str:
-    """The pure Var name of loop variable `name`: `_` and `_0`, `_1`, ... name
-    the Func API's placeholder and implicit Vars (`for _ in range(k)`)."""
-    return "loop_" + name if name == "_" or (name[:1] == "_" and name[1:].isdigit()) else name
 
 
 def _names(names) -> str:

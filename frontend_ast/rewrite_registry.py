@@ -9,7 +9,7 @@ import ast
 PASSES: list = []        # (order, name, fn), kept sorted by order
 
 
-def register(order: int):
+def register(order: float):
     """Register a rewrite; lower orders run first."""
     def deco(fn):
         PASSES.append((order, fn.__name__, fn))

@@ -35,6 +35,7 @@ from . import (  # noqa: E402,F401,E501
     loop_prologue,
     loop_steps,
     loop_write_slots,
+    moving_slices,
     nested_defs,
     slice_dots,
     swap_temps,

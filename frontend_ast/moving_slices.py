@@ -1,0 +1,688 @@
+"""Slices whose bounds change from one loop iteration to the next, as
+element loops (a rewrite of rewrites.py, order 23.5: after slice_dots.py,
+whose dot products of row slices loop_prologue.py joins). Inside a loop, a
+slice's bounds may read the loop's variables (`L[i, :i]`, `A[i + 1:, i]`,
+`C[i, :i + 1]`); array code takes only bounds known at call time, so two
+statement forms with such slices become loops over the slice's elements:
+
+- a dot product of two vectors, `np.dot(P, Q)` or `P @ Q`, each a slice
+  with one range item (`X[r, a:b]`, `x[a:b]`) or a whole array name, in an
+  assignment: the product is summed before the statement into a fresh
+  name, in element order (the order the frontend's np.dot of two vectors
+  sums in), starting from the zero of the products' type;
+- an assignment into a slice with one range item, `T[r, a:b] = E` or
+  `T[r, a:b] op= E`, where E is built from such slices, scalars and
+  element reads with `+ - * / // %`, one comparison, unary `-`/`+` and the element-wise
+  NumPy functions of _UFUNCS: one element assignment per position, E's
+  scalar parts computed once before the loop.
+
+    for i in range(n):                      for i in range(n):
+        x[i] = b[i] - L[i, :i] @ x[:i]          if L.ndim == 2 and x.ndim == 1:
+                                                    n1 = min(i, L.shape[1])
+                                                    n2 = min(i, x.shape[0])
+                                                    if not -L.shape[0] <= i < L.shape[0]:
+                                                        raise IndexError(...)
+                                                    if n1 != n2:
+                                                        raise ValueError(...)
+                                                    dot1 = L.dtype.type(0) * x.dtype.type(0)
+                                                    for k1 in range(n1):
+                                                        dot1 += L[i, k1] * x[k1]
+                                                    x[i] = b[i] - dot1
+                                                else:
+                                                    x[i] = b[i] - L[i, :i] @ x[:i]
+
+Python's slice rules hold for any int bounds: a negative bound counts from
+the end, a bound past either end is clamped, an empty slice reads nothing.
+What NumPy raises is raised first, in its order: an index item out of range
+(IndexError, also for an empty slice), operands that do not broadcast, a
+value that does not fit the target (ValueError). The rewritten statement
+runs only where its guard, known when the function is compiled, holds: the
+arrays have one dimension per index item (a slice with one range item is a
+vector), a name read as a scalar is one (np.ndim), and for `op=` the
+operation's NumPy result type casts to the target's by NumPy's same_kind
+rule (what `op=` requires; the element's store then converts as the ufunc's
+output does). Elsewhere the statement is
+left as it was (and refused as before).
+
+The element loop reads and writes in order, where NumPy evaluates the right
+side before writing: an assignment is rewritten only when its right side
+reads the target array at no element but the one being written (the same
+subscript), and every array it names is an argument never rebound in the
+function (arguments written by the function never share memory with
+another: arg_writes.py) or a local array made fresh (np.zeros, ...,
+.copy()). A dot product in a statement is computed before the statement's
+other parts (as slice_dots.py does): where one of them raises and the product
+raises too, the product's error is the one raised.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+import numpy as np
+
+from .rewrite_registry import register
+
+_LAZY = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+         ast.GeneratorExp)
+_ELEMENT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+_COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+# NumPy functions whose value at one element is the function of the element
+_UFUNCS = frozenset("sqrt exp log abs absolute sin cos tan tanh minimum maximum "
+                    "negative".split())
+_FRESH = frozenset("zeros ones empty full zeros_like ones_like empty_like full_like eye "
+                   "identity arange linspace array".split())
+
+
+@register(23.5)
+def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
+    """Rewrite the statements with moving slices (see the module doc)."""
+    nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
+    cx = _Context(tree, nps)
+    for top in tree.body:
+        for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
+            cx.moving = _stored(top)
+            cx.block(loop.body)
+            if isinstance(loop, ast.For):
+                cx.block(loop.orelse)
+    return tree
+
+
+def _stored(node) -> set:
+    """Names whose value can change from one iteration of the loops in node
+    to the next: their loop variables, names augmented in them, and names
+    assigned a value that reads such a name (a name assigned only values
+    known before the loops, `n = len(x)`, keeps its array code)."""
+    out = {n.id for f in ast.walk(node) if isinstance(f, ast.For)
+           for n in ast.walk(f.target) if isinstance(n, ast.Name)}
+    assigns = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign,
+                                                           ast.AnnAssign))]
+    while True:
+        before = len(out)
+        for a in assigns:
+            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+            value = a.value
+            if isinstance(a, ast.AugAssign) or value is None or \
+                    any(isinstance(n, ast.Name) and n.id in out for n in ast.walk(value)):
+                out |= {n.id for t in targets for n in ast.walk(t)
+                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if len(out) == before:
+            return out
+
+
+def _counters(tree) -> set:
+    """Loop variables that are never negative: `for v in range(...)` with a
+    literal start >= 0 (or none) and step > 0 (or none), v assigned nowhere
+    else in the function."""
+    stores = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    out = set()
+    for f in ast.walk(tree):
+        if not (isinstance(f, ast.For) and isinstance(f.target, ast.Name)):
+            continue
+        it = f.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
+                it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
+            continue
+        if len(it.args) >= 2 and not _nonneg_literal(it.args[0]):
+            continue
+        if len(it.args) == 3 and not (_nonneg_literal(it.args[2]) and it.args[2].value > 0):
+            continue
+        if stores.get(f.target.id) == 1:
+            out.add(f.target.id)
+    return out
+
+
+def _nonneg_literal(e) -> bool:
+    return isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0
+
+
+def _stable_arrays(tree) -> set:
+    """Array names that share memory with no other name's array: arguments
+    never assigned in the function, and locals whose every assignment is a
+    fresh array (np.zeros(...), ..., x.copy())."""
+    args = tree.args
+    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    assigned = {}
+    for n in ast.walk(tree):
+        targets = []
+        if isinstance(n, ast.Assign):
+            targets = [(t, n.value) for t in n.targets]
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+            targets = [(n.target, None)]
+        elif isinstance(n, (ast.For, ast.With, ast.comprehension)):
+            targets = [(t, None) for t in ast.walk(getattr(n, "target", n))
+                       if isinstance(t, ast.Name)]
+        for t, v in targets:
+            for name in ast.walk(t):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    fresh = isinstance(t, ast.Name) and v is not None and _fresh_array(v)
+                    assigned.setdefault(name.id, []).append(fresh)
+    out = {p for p in params if p not in assigned}
+    out |= {n for n, fresh in assigned.items() if n not in params and all(fresh)}
+    return out
+
+
+def _fresh_array(v) -> bool:
+    if not isinstance(v, ast.Call):
+        return False
+    f = v.func
+    if isinstance(f, ast.Attribute) and f.attr == "copy" and not v.args:
+        return True
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+        f.value.id in ("np", "numpy") and f.attr in _FRESH
+
+
+class _Vec:
+    """A vector operand: array `name` indexed by `items` (ast nodes; one is
+    an ast.Slice with no step), or a whole 1-D array (items None)."""
+
+    def __init__(self, node, name, items):
+        self.node, self.name, self.items = node, name, items
+        self.start = self.length = None      # names or expressions, set by prelude
+        self.axis = None                     # the slice's axis
+        self.fixed = []                      # the index items' values, in order
+
+
+class _Context:
+    def __init__(self, tree, nps):
+        self.nps = nps
+        self.counters = _counters(tree)
+        self.stable = _stable_arrays(tree)
+        self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+        self.moving = set()
+
+    def fresh(self, base: str) -> str:
+        k = 1
+        while f"{base}{k}" in self.used:
+            k += 1
+        self.used.add(f"{base}{k}")
+        return f"{base}{k}"
+
+    # statements ---------------------------------------------------------------------
+    def block(self, stmts):
+        """Rewrite the statements of one block in place (and of its `if`s;
+        nested loops are rewritten as loops of their own)."""
+        for k, s in enumerate(stmts):
+            if isinstance(s, ast.If):
+                self.block(s.body)
+                self.block(s.orelse)
+            elif isinstance(s, (ast.Assign, ast.AugAssign)):
+                new = self.store(s) or self.dots(s)
+                if new is not None:
+                    for n in ast.walk(new):
+                        if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
+                            ast.copy_location(n, s)
+                    stmts[k] = new
+
+    def _moves(self, e) -> bool:
+        return e is not None and any(isinstance(n, ast.Name) and n.id in self.moving
+                                     for n in ast.walk(e))
+
+    def _vec(self, e):
+        """The _Vec of e, or None."""
+        if isinstance(e, ast.Name):
+            return _Vec(e, e.id, None)
+        if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
+            return None
+        items = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+        slices = [it for it in items if isinstance(it, ast.Slice)]
+        if len(slices) != 1 or slices[0].step is not None:
+            return None
+        if not all(isinstance(it, ast.Slice) or _plain(it) for it in items):
+            return None
+        return _Vec(e, e.value.id, items)
+
+    def _vec_moves(self, v) -> bool:
+        return v.items is not None and any(
+            isinstance(it, ast.Slice) and (self._moves(it.lower) or self._moves(it.upper))
+            for it in v.items)
+
+    def _ndim_guard(self, v):
+        k = 1 if v.items is None else len(v.items)
+        return _cmp(_attr(_name(v.name), "ndim"), ast.Eq(), ast.Constant(k))
+
+    def _scalar_guards(self, vecs, names=()) -> list | None:
+        """`np.ndim(n) == 0` for the names of vecs' index items and of
+        `names` (loop counters are ints); None where NumPy is not imported."""
+        found = {}
+        for v in vecs:
+            for it in v.items or ():
+                if not isinstance(it, ast.Slice):
+                    found.update((n.id, n) for n in ast.walk(it) if isinstance(n, ast.Name))
+        found.update((n.id, n) for n in names)
+        found = [n for k, n in found.items() if k not in self.counters]
+        if found and not self.nps:
+            return None
+        return [_cmp(_call_np(self, "ndim", [_name(n.id)]), ast.Eq(), ast.Constant(0))
+                for n in found]
+
+    def _prelude(self, v, out):
+        """Statements evaluating v's index items once, in order, then NumPy's
+        IndexError of an item out of range; sets v.start, v.length, v.fixed."""
+        if v.items is None:
+            v.start, v.length, v.axis = ast.Constant(0), _shape(v.name, 0), 0
+            return
+        vals = []
+        for it in v.items:
+            if isinstance(it, ast.Slice):
+                vals.append((self._once(it.lower, out), self._once(it.upper, out)))
+            else:
+                vals.append(self._once(it, out))
+        for ax, (it, val) in enumerate(zip(v.items, vals)):
+            if isinstance(it, ast.Slice):
+                continue
+            n = _shape(v.name, ax)
+            inside = ast.Compare(ast.UnaryOp(ast.USub(), n), [ast.LtE(), ast.Lt()],
+                                 [_copy(val), _shape(v.name, ax)])
+            out.append(_raise_unless(inside, "IndexError",
+                                     f"index out of bounds for axis {ax}"))
+        for ax, (it, val) in enumerate(zip(v.items, vals)):
+            if not isinstance(it, ast.Slice):
+                v.fixed.append(val)
+                continue
+            v.fixed.append(None)
+            v.axis = ax
+            lo, up = val
+            n = _shape(v.name, ax)
+            start = ast.Constant(0) if lo is None else self._bound(lo, it.lower, n)
+            stop = n if up is None else self._bound(up, it.upper, _shape(v.name, ax))
+            if lo is None:
+                length = stop
+            else:
+                length = _call("max", [ast.BinOp(stop, ast.Sub(), _copy(start)),
+                                       ast.Constant(0)])
+            v.start = self._once(start, out)
+            v.length = self._once(length, out)
+
+    def _bound(self, val, src, n):
+        """A slice bound's position in an axis of length n (Python's rules)."""
+        if self._nonneg(src):
+            return _call("min", [_copy(val), n])
+        neg = _call("max", [ast.BinOp(_copy(val), ast.Add(), _copy(n)), ast.Constant(0)])
+        return ast.IfExp(_cmp(_copy(val), ast.GtE(), ast.Constant(0)),
+                         _call("min", [_copy(val), n]), neg)
+
+    def _nonneg(self, e) -> bool:
+        if isinstance(e, ast.Name):
+            return e.id in self.counters
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int and e.value >= 0
+        return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult)) and \
+            self._nonneg(e.left) and self._nonneg(e.right)
+
+    def _once(self, e, out):
+        """e itself if it is a name or a constant, else a fresh name assigned e."""
+        if e is None or isinstance(e, (ast.Name, ast.Constant)):
+            return e
+        t = self.fresh("s")
+        out.append(ast.Assign([_name(t, ast.Store())], e))
+        return _name(t)
+
+    def _trips(self, v):
+        """v's length as a loop's stop: `min(length, X.shape[axis])` (the
+        same value) unless the length is visibly at most the axis, so that
+        the loop's extent is bounded by the array's size."""
+        n = _shape(v.name, v.axis)
+        if ast.dump(v.length) == ast.dump(n) or (
+                isinstance(v.length, ast.Call) and isinstance(v.length.func, ast.Name) and
+                v.length.func.id == "min" and
+                any(ast.dump(a) == ast.dump(n) for a in v.length.args)):
+            return _copy(v.length)
+        return _call("min", [_copy(v.length), n])
+
+    def _both(self, p, q):
+        """The loop's stop for a product of p and q: the shorter length
+        (the same as either where the lengths are equal, which the check
+        before the loop asks; no element outside either slice is read)."""
+        if ast.dump(p.length) == ast.dump(q.length):
+            return self._trips(p)
+        return _call("min", [self._trips(p), self._trips(q)])
+
+    def _elem(self, v, k):
+        """v's element at position k of the slice (k an expression)."""
+        if v.items is None:
+            return ast.Subscript(_name(v.name), k, ast.Load())
+        at = k if _is_zero(v.start) else ast.BinOp(_copy(v.start), ast.Add(), k)
+        idx = [at if f is None else _copy(f) for f in v.fixed]
+        key = idx[0] if len(idx) == 1 else ast.Tuple(idx, ast.Load())
+        return ast.Subscript(_name(v.name), key, ast.Load())
+
+    # dot products -------------------------------------------------------------------------
+    def dots(self, s):
+        """s with its dot products of moving slices computed before it, or None."""
+        found = _Dots(self)
+        value = found.visit(copy.deepcopy(s.value))
+        if not found.dots:
+            return None
+        body, guards = [], []
+        scalars = self._scalar_guards([v for _, p, q in found.dots for v in (p, q)])
+        if scalars is None:
+            return None
+        for name, p, q in found.dots:
+            guards += [self._ndim_guard(p), self._ndim_guard(q)]
+            self._prelude(p, body)
+            self._prelude(q, body)
+            zero = ast.BinOp(_zero(p.name), ast.Mult(), _zero(q.name))
+            body.append(ast.Assign([_name(name, ast.Store())], zero))
+            k = self.fresh("k")
+            term = ast.BinOp(self._elem(p, _name(k)), ast.Mult(), self._elem(q, _name(k)))
+            loop = ast.For(_name(k, ast.Store()), _call("range", [self._both(p, q)]),
+                           [ast.AugAssign(_name(name, ast.Store()), ast.Add(), term)], [], None)
+            # the loop (its reads and their checks) only where the lengths agree
+            same = ast.Compare(_copy(p.length), [ast.Eq()], [_copy(q.length)])
+            body.append(_raise_unless(same, "ValueError", "shapes not aligned", [loop]))
+        new = copy.deepcopy(s)
+        new.value = value
+        body.append(new)
+        return ast.If(_and(guards + scalars), body, [s])
+
+    # slice assignments --------------------------------------------------------------------
+    def store(self, s):
+        """The element loop of a slice assignment with moving slices, or None."""
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                return None
+            target, op = s.targets[0], None
+        else:
+            target, op = s.target, s.op
+            if not isinstance(op, _ELEMENT_OPS):
+                return None
+        t = self._vec(target)
+        if t is None or t.items is None or t.name not in self.stable:
+            return None
+        parts = _Elementwise(self, target)
+        if not parts.take(s.value) or not (self._vec_moves(t) or
+                                            any(self._vec_moves(v) for v in parts.vecs)):
+            return None
+        body = []
+        scalars = self._scalar_guards([t] + parts.vecs, parts.names + [
+            n for _, items in parts.elements for it in items for n in ast.walk(it)
+            if isinstance(n, ast.Name)])
+        if scalars is None:
+            return None
+        guards = [self._ndim_guard(t)] + [self._ndim_guard(v) for v in parts.vecs] + \
+            [_cmp(_attr(_name(n), "ndim"), ast.Eq(), ast.Constant(len(items)))
+             for n, items in parts.elements] + scalars
+        if op is not None:
+            if not self.nps:
+                return None
+            # the operation's NumPy result type is the target's
+            probe = ast.BinOp(self._empty(t), copy.deepcopy(op),
+                              parts.empty_value(self, s.value))
+            guards.append(_call_np(self, "can_cast", [
+                _attr(probe, "dtype"), _attr(_name(t.name), "dtype"), ast.Constant("same_kind")]))
+            self._prelude(t, body)
+        scalars = {}          # id of a scalar part -> the name or constant holding it
+        for e in parts.order:
+            if isinstance(e, _Vec):
+                self._prelude(e, body)
+            else:
+                scalars[id(e)] = self._once(e, body)
+        fits = []             # the conditions of NumPy's broadcasting, all checked again
+        if len(parts.vecs) > 1:
+            m = self.fresh("m")
+            body.append(ast.Assign([_name(m, ast.Store())], ast.Constant(1)))
+            for v in parts.vecs:
+                body.append(ast.Assign([_name(m, ast.Store())], ast.IfExp(
+                    _cmp(_name(m), ast.Eq(), ast.Constant(1)), _copy(v.length), _name(m))))
+            for v in parts.vecs:
+                ok = ast.BoolOp(ast.Or(), [_cmp(_copy(v.length), ast.Eq(), _name(m)),
+                                           _cmp(_copy(v.length), ast.Eq(), ast.Constant(1))])
+                body.append(_raise_unless(ok, "ValueError",
+                                          "operands could not be broadcast together"))
+                fits.append(copy.deepcopy(ok))
+            size = _name(m)
+        elif parts.vecs:
+            size = _copy(parts.vecs[0].length)
+        else:
+            size = None
+        if op is None:
+            self._prelude(t, body)
+        if size is not None:
+            ok = ast.BoolOp(ast.Or(), [_cmp(_copy(size), ast.Eq(), _copy(t.length)),
+                                       _cmp(_copy(size), ast.Eq(), ast.Constant(1))])
+            fits.append(ok)
+        k = self.fresh("k")
+        parts.size = t.length
+        value = parts.element(self, s.value, _name(k), scalars)
+        dest = self._elem(t, _name(k))
+        dest.ctx = ast.Store()
+        inner = ast.Assign([dest], value) if op is None else \
+            ast.AugAssign(dest, copy.deepcopy(op), value)
+        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), [inner], [],
+                       None)
+        # the loop (its reads and their checks) only where the lengths fit
+        body.append(_raise_unless(_and(fits), "ValueError", "could not broadcast input array",
+                                  [loop]) if fits else loop)
+        return ast.If(_and(guards), body, [s])
+
+    def _empty(self, v):
+        """v's slice with no element (`X[r, 0:0]`): NumPy's result type of
+        an operation on it is the one on the whole slice."""
+        if v.items is None:
+            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)]
+        else:
+            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)
+                     if isinstance(it, ast.Slice) else _copy(it) for it in v.items]
+        key = items[0] if len(items) == 1 else ast.Tuple(items, ast.Load())
+        return ast.Subscript(_name(v.name), key, ast.Load())
+
+
+class _Dots(ast.NodeTransformer):
+    """Replaces the dot products of moving slices (outside lazy parts) by
+    fresh names; dots: [(name, P, Q)]."""
+
+    def __init__(self, cx):
+        self.cx = cx
+        self.dots = []
+
+    def generic_visit(self, node):
+        if isinstance(node, _LAZY):
+            return node
+        pq = self._operands(node)
+        if pq is None:
+            return super().generic_visit(node)
+        p, q = (self.cx._vec(e) for e in pq)
+        if p is None or q is None or not (self.cx._vec_moves(p) or self.cx._vec_moves(q)):
+            return super().generic_visit(node)
+        name = self.cx.fresh("dot")
+        self.dots.append((name, p, q))
+        return _name(name)
+
+    def _operands(self, node):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return node.left, node.right
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "dot" and isinstance(node.func.value, ast.Name) and \
+                node.func.value.id in self.cx.nps and len(node.args) == 2 and \
+                not node.keywords:
+            return tuple(node.args)
+        return None
+
+
+class _Elementwise:
+    """The parts of an element-wise right side: vector operands (vecs),
+    names read as scalars (names), element reads (elements: (array, items)),
+    and the maximal scalar subexpressions and vectors in evaluation order
+    (order)."""
+
+    def __init__(self, cx, target):
+        self.cx, self.target = cx, target
+        self.vecs, self.names, self.elements, self.order = [], [], [], []
+        self._vec_of = {}
+        self.size = None         # the target's length (set before element())
+
+    def take(self, e) -> bool:
+        """Whether e has the supported form (recording its parts)."""
+        if not self._has_vec(e):
+            if not self._scalar(e):
+                return False
+            self.order.append(e)
+            return True
+        if isinstance(e, (ast.Subscript, ast.Name)):
+            v = self.cx._vec(e)
+            if v is None or v.items is None or v.name not in self.cx.stable:
+                return False
+            if v.name == self.target.value.id and ast.unparse(e) != ast.unparse(self.target):
+                return False
+            self.vecs.append(v)
+            self._vec_of[id(e)] = v
+            self.order.append(v)
+            return True
+        if isinstance(e, ast.BinOp):
+            return isinstance(e.op, _ELEMENT_OPS) and self.take(e.left) and self.take(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return isinstance(e.op, (ast.USub, ast.UAdd)) and self.take(e.operand)
+        if isinstance(e, ast.Compare):
+            return len(e.ops) == 1 and isinstance(e.ops[0], _COMPARE) and \
+                self.take(e.left) and self.take(e.comparators[0])
+        if isinstance(e, ast.Call) and self._ufunc(e):
+            return all(self.take(a) for a in e.args)
+        return False
+
+    def _has_vec(self, e) -> bool:
+        return any(isinstance(n, ast.Slice) for n in ast.walk(e))
+
+    def _scalar(self, e) -> bool:
+        """A scalar subexpression: constants, names (checked to be scalars),
+        element reads of stable arrays other than the target, arithmetic."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float, complex))
+        if isinstance(e, ast.Name):
+            if e.id == self.target.value.id:
+                return False
+            self.names.append(e)
+            return True
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name):
+            name = e.value.id
+            if name not in self.cx.stable or name == self.target.value.id:
+                return False
+            items = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+            if not all(_plain(it) for it in items):
+                return False
+            self.elements.append((name, items))
+            return True
+        if isinstance(e, ast.BinOp):
+            return isinstance(e.op, _ELEMENT_OPS) and self._scalar(e.left) and \
+                self._scalar(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return isinstance(e.op, (ast.USub, ast.UAdd)) and self._scalar(e.operand)
+        if isinstance(e, ast.Compare):
+            return len(e.ops) == 1 and isinstance(e.ops[0], _COMPARE) and \
+                self._scalar(e.left) and self._scalar(e.comparators[0])
+        return False
+
+    def _ufunc(self, e) -> bool:
+        f = e.func
+        if e.keywords or not e.args:
+            return False
+        if isinstance(f, ast.Name) and f.id == "abs":
+            return len(e.args) == 1
+        return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+            f.value.id in self.cx.nps and f.attr in _UFUNCS and \
+            len(e.args) == (2 if f.attr in ("minimum", "maximum") else 1)
+
+    def element(self, cx, e, k, scalars):
+        """e at position k: vectors read at k, scalar parts by their names."""
+        if id(e) in scalars:
+            return _copy(scalars[id(e)])
+        if id(e) in self._vec_of:
+            v = self._vec_of[id(e)]
+            if ast.dump(v.length) == ast.dump(self.size):
+                return cx._elem(v, k)
+            # a vector of length 1 broadcasts: its element 0 at every k
+            return cx._elem(v, _call("min", [k, ast.BinOp(_copy(v.length), ast.Sub(),
+                                                         ast.Constant(1))]))
+        if isinstance(e, ast.BinOp):
+            return ast.BinOp(self.element(cx, e.left, _copy(k), scalars), copy.deepcopy(e.op),
+                             self.element(cx, e.right, _copy(k), scalars))
+        if isinstance(e, ast.UnaryOp):
+            return ast.UnaryOp(copy.deepcopy(e.op), self.element(cx, e.operand, _copy(k),
+                                                                   scalars))
+        if isinstance(e, ast.Compare):
+            return ast.Compare(self.element(cx, e.left, _copy(k), scalars), copy.deepcopy(e.ops),
+                               [self.element(cx, e.comparators[0], _copy(k), scalars)])
+        assert isinstance(e, ast.Call)
+        return ast.Call(copy.deepcopy(e.func),
+                        [self.element(cx, a, _copy(k), scalars) for a in e.args], [])
+
+    def empty_value(self, cx, e):
+        """e with every vector replaced by its empty slice (scalar parts as
+        they are)."""
+        v = self._vec_of.get(id(e))
+        if v is not None:
+            return cx._empty(v)
+        if isinstance(e, ast.BinOp):
+            return ast.BinOp(self.empty_value(cx, e.left), copy.deepcopy(e.op),
+                             self.empty_value(cx, e.right))
+        if isinstance(e, ast.UnaryOp):
+            return ast.UnaryOp(copy.deepcopy(e.op), self.empty_value(cx, e.operand))
+        if isinstance(e, ast.Compare):
+            return ast.Compare(self.empty_value(cx, e.left), copy.deepcopy(e.ops),
+                               [self.empty_value(cx, e.comparators[0])])
+        if isinstance(e, ast.Call) and self._has_vec(e):
+            return ast.Call(copy.deepcopy(e.func), [self.empty_value(cx, a) for a in e.args], [])
+        return _copy(e)
+
+
+def _plain(e) -> bool:
+    """Names and int constants with `+ - *` and negation."""
+    if isinstance(e, ast.Name):
+        return True
+    if isinstance(e, ast.Constant):
+        return type(e.value) is int
+    if isinstance(e, ast.UnaryOp):
+        return isinstance(e.op, ast.USub) and _plain(e.operand)
+    return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)) and \
+        _plain(e.left) and _plain(e.right)
+
+
+def _is_zero(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value == 0
+
+
+def _copy(e):
+    return copy.deepcopy(e)
+
+
+def _name(n, ctx=None):
+    return ast.Name(n, ctx or ast.Load())
+
+
+def _attr(e, a):
+    return ast.Attribute(e, a, ast.Load())
+
+
+def _shape(x, axis):
+    return ast.Subscript(_attr(_name(x), "shape"), ast.Constant(axis), ast.Load())
+
+
+def _call(f, args):
+    return ast.Call(_name(f), args, [])
+
+
+def _call_np(cx, f, args):
+    return ast.Call(_attr(_name(sorted(cx.nps)[0]), f), args, [])
+
+
+def _cmp(a, op, b):
+    return ast.Compare(a, [op], [b])
+
+
+def _and(conds):
+    return conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds)
+
+
+def _zero(x):
+    """`X.dtype.type(0)`."""
+    return ast.Call(_attr(_attr(_name(x), "dtype"), "type"), [ast.Constant(0)], [])
+
+
+def _raise_unless(cond, exc: str, msg: str, orelse=()):
+    """`if not cond: raise exc(msg)`, `else: orelse`."""
+    err = ast.Raise(ast.Call(_name(exc), [ast.Constant(msg)], []), None)
+    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], list(orelse))
