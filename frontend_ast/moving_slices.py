@@ -62,6 +62,7 @@ import copy
 import numpy as np
 
 from .rewrite_registry import register
+from .slice_dots import fresh_name, plain_index
 
 _LAZY = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
          ast.GeneratorExp)
@@ -196,11 +197,7 @@ class _Context:
         self.moving = set()
 
     def fresh(self, base: str) -> str:
-        k = 1
-        while f"{base}{k}" in self.used:
-            k += 1
-        self.used.add(f"{base}{k}")
-        return f"{base}{k}"
+        return fresh_name(self.used, base)
 
     # statements ---------------------------------------------------------------------
     def block(self, stmts):
@@ -232,7 +229,7 @@ class _Context:
         slices = [it for it in items if isinstance(it, ast.Slice)]
         if len(slices) != 1 or slices[0].step is not None:
             return None
-        if not all(isinstance(it, ast.Slice) or _plain(it) for it in items):
+        if not all(isinstance(it, ast.Slice) or plain_index(it) for it in items):
             return None
         return _Vec(e, e.value.id, items)
 
@@ -562,7 +559,7 @@ class _Elementwise:
             if name not in self.cx.stable or name == self.target.value.id:
                 return False
             items = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
-            if not all(_plain(it) for it in items):
+            if not all(plain_index(it) for it in items):
                 return False
             self.elements.append((name, items))
             return True
@@ -627,18 +624,6 @@ class _Elementwise:
         if isinstance(e, ast.Call) and self._has_vec(e):
             return ast.Call(copy.deepcopy(e.func), [self.empty_value(cx, a) for a in e.args], [])
         return _copy(e)
-
-
-def _plain(e) -> bool:
-    """Names and int constants with `+ - *` and negation."""
-    if isinstance(e, ast.Name):
-        return True
-    if isinstance(e, ast.Constant):
-        return type(e.value) is int
-    if isinstance(e, ast.UnaryOp):
-        return isinstance(e.op, ast.USub) and _plain(e.operand)
-    return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)) and \
-        _plain(e.left) and _plain(e.right)
 
 
 def _is_zero(e) -> bool:

@@ -45,7 +45,7 @@ def slice_dots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     # one variable for every product's loop (loop_prologue.py joins two
     # reductions over the same range only when their variables are one)
-    names = {"used": used, "k": _fresh(used, "k")}
+    names = {"used": used, "k": fresh_name(used, "k")}
     for loop in [n for n in ast.walk(tree) if isinstance(n, ast.For)]:
         _block(loop.body, _counters(tree, loop), nps, names)
     return tree
@@ -143,7 +143,7 @@ class _Dots(ast.NodeTransformer):
         got = _dot_parts(node, self.counters, self.nps)
         if got is None:
             return super().generic_visit(node)
-        name = _fresh(self.used, "dot")
+        name = fresh_name(self.used, "dot")
         self.dots.append((name, got[1:]))
         return ast.Name(name, ast.Load())
 
@@ -172,7 +172,7 @@ def _row_slice(e, counters):
             isinstance(e.slice, ast.Tuple) and len(e.slice.elts) == 2):
         return None
     r, s = e.slice.elts
-    if not _plain_index(r):
+    if not plain_index(r):
         return None
     if not (isinstance(s, ast.Slice) and s.lower is None and s.step is None and
             isinstance(s.upper, ast.Name) and s.upper.id in counters):
@@ -180,7 +180,7 @@ def _row_slice(e, counters):
     return e.value.id, r, s.upper.id
 
 
-def _plain_index(e) -> bool:
+def plain_index(e) -> bool:
     """Names and int constants with `+ - *` and negation: evaluated again
     at each product, with the value it had (the loop assigns none of them)."""
     if isinstance(e, ast.Name):
@@ -188,9 +188,9 @@ def _plain_index(e) -> bool:
     if isinstance(e, ast.Constant):
         return type(e.value) is int
     if isinstance(e, ast.UnaryOp):
-        return isinstance(e.op, ast.USub) and _plain_index(e.operand)
+        return isinstance(e.op, ast.USub) and plain_index(e.operand)
     return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)) and \
-        _plain_index(e.left) and _plain_index(e.right)
+        plain_index(e.left) and plain_index(e.right)
 
 
 def _ref(e):
@@ -225,7 +225,8 @@ def _raise_unless(cond, exc: str, msg: str):
     return ast.If(ast.UnaryOp(ast.Not(), cond), [err], [])
 
 
-def _fresh(used: set, base: str) -> str:
+def fresh_name(used: set, base: str) -> str:
+    """base1, base2, ...: the first not in `used` (added to it)."""
     k = 1
     while f"{base}{k}" in used:
         k += 1
