@@ -1,0 +1,67 @@
+"""The difference of two integer index expressions, products expanded.
+
+`(y * 4) * s` and `((y * 4) + 1) * s` (two rows of a tile) differ by `-s`,
+which the simplifier's linear forms do not see (a product of two names is
+an atom to them). Here each expression becomes a polynomial over its atoms
+(Variables and every node other than Add, Sub, Mul, Const): monomial (the
+sorted atom keys) -> coefficient. Ring identities only, so the difference is
+exact modulo the index type's wrap-around, as the index arithmetic itself."""
+from __future__ import annotations
+
+from pyhalide import ir
+
+from .linear import atom_key
+
+_MAX_MONOMIALS = 64
+
+
+def _poly(e, atoms):
+    """e as {monomial: coefficient} (atoms: key -> node), or None past
+    _MAX_MONOMIALS monomials."""
+    if isinstance(e, ir.Const):
+        return {(): e.value} if e.value else {}
+    if isinstance(e, (ir.Add, ir.Sub)):
+        a, b = _poly(e.a, atoms), _poly(e.b, atoms)
+        if a is None or b is None:
+            return None
+        sign = 1 if isinstance(e, ir.Add) else -1
+        out = dict(a)
+        for m, c in b.items():
+            out[m] = out.get(m, 0) + sign * c
+        return {m: c for m, c in out.items() if c}
+    if isinstance(e, ir.Mul):
+        a, b = _poly(e.a, atoms), _poly(e.b, atoms)
+        if a is None or b is None or len(a) * len(b) > _MAX_MONOMIALS:
+            return None
+        out = {}
+        for ma, ca in a.items():
+            for mb, cb in b.items():
+                m = tuple(sorted(ma + mb))
+                out[m] = out.get(m, 0) + ca * cb
+        return {m: c for m, c in out.items() if c}
+    key = atom_key(e)
+    atoms[key] = e
+    return {(key,): 1}
+
+
+def _expr(poly, atoms, t):
+    out = None
+    for m, c in sorted(poly.items()):
+        term = ir.Const(t, c)
+        for key in m:
+            term = atoms[key] if ir.is_const(term, 1) else ir.Mul(term, atoms[key])
+        out = term if out is None else ir.Add(out, term)
+    return ir.Const(t, 0) if out is None else out
+
+
+def index_difference(a: ir.Expr, b: ir.Expr):
+    """a - b with the products expanded (an Expr of a's type), or None when
+    the expansion grows too large."""
+    atoms = {}
+    pa, pb = _poly(a, atoms), _poly(b, atoms)
+    if pa is None or pb is None:
+        return None
+    d = dict(pa)
+    for m, c in pb.items():
+        d[m] = d.get(m, 0) - c
+    return _expr({m: c for m, c in d.items() if c}, atoms, a.type)
