@@ -244,6 +244,23 @@ class _Rename(ir.Mutator):
         return ir.Let(e.name, value, body)
 
 
+class _Candidates(ir.Visitor):
+    """A quick look at an innermost loop's body (each node once): the
+    buffers it both loads and stores."""
+
+    def __init__(self):
+        super().__init__()
+        self.loaded, self.stored = set(), set()
+
+    def visit_Load(self, e):
+        self.loaded.add(e.name)
+        self.visit_children(e)
+
+    def visit_Store(self, s):
+        self.stored.add(s.name)
+        self.visit_children(s)
+
+
 class _Promote(ir.Mutator):
     memoize = False
     stmts_only = True
@@ -251,14 +268,33 @@ class _Promote(ir.Mutator):
     def __init__(self):
         super().__init__()
         self.count = 0
+        self.loop = False         # whether the walk met a loop (since reset)
+        self.done = {}            # id of a For -> (the For, its result): unrolled copies share it
 
     def visit_For(self, s):
-        if s.kind != ir.ForKind.SERIAL:
-            return self.mutate_children(s)
+        hit = self.done.get(id(s))
+        if hit is not None and hit[0] is s:
+            self.loop = True
+            return hit[1]
+        result = self._loop(s)
+        self.done[id(s)] = (s, result)
+        self.loop = True
+        return result
+
+    def _loop(self, s):
+        self.loop = False
+        body = self.mutate(s.body)
+        inner = self.loop
+        if inner or s.kind != ir.ForKind.SERIAL:
+            return s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
+        quick = _Candidates()
+        quick.visit(s.body)
+        if not any(".acc" not in b for b in quick.loaded & quick.stored):
+            return s
         acc = _Accesses(s.name)
         acc.visit(s.body)
         if acc.blocked:
-            return self.mutate_children(s)     # (an inner loop: promote there)
+            return s
         tiles, conds = {}, []
         for buf, indices in sorted(acc.indices.items()):
             if buf not in acc.stored or buf in acc.rejected or buf in acc.allocated \
