@@ -8,6 +8,8 @@ sorted atom keys) -> coefficient. Ring identities only, so the difference is
 exact modulo the index type's wrap-around, as the index arithmetic itself."""
 from __future__ import annotations
 
+import itertools
+
 from pyhalide import ir
 
 from .linear import atom_key
@@ -15,33 +17,31 @@ from .linear import atom_key
 _MAX_MONOMIALS = 64
 
 
+def _bump(poly, monomial, c):
+    poly[monomial] = poly.get(monomial, 0) + c
+
+
 def _poly(e, atoms):
     """e as {monomial: coefficient} (atoms: key -> node), or None past
     _MAX_MONOMIALS monomials."""
     if isinstance(e, ir.Const):
         return {(): e.value} if e.value else {}
-    if isinstance(e, (ir.Add, ir.Sub)):
-        a, b = _poly(e.a, atoms), _poly(e.b, atoms)
-        if a is None or b is None:
-            return None
-        sign = 1 if isinstance(e, ir.Add) else -1
-        out = dict(a)
-        for m, c in b.items():
-            out[m] = out.get(m, 0) + sign * c
-        return {m: c for m, c in out.items() if c}
+    if not isinstance(e, (ir.Add, ir.Sub, ir.Mul)):
+        key = atom_key(e)
+        atoms[key] = e
+        return {(key,): 1}
+    a, b = _poly(e.a, atoms), _poly(e.b, atoms)
+    if a is None or b is None or len(a) * len(b) > _MAX_MONOMIALS:
+        return None
+    out = dict(a) if not isinstance(e, ir.Mul) else {}
     if isinstance(e, ir.Mul):
-        a, b = _poly(e.a, atoms), _poly(e.b, atoms)
-        if a is None or b is None or len(a) * len(b) > _MAX_MONOMIALS:
-            return None
-        out = {}
-        for ma, ca in a.items():
-            for mb, cb in b.items():
-                m = tuple(sorted(ma + mb))
-                out[m] = out.get(m, 0) + ca * cb
-        return {m: c for m, c in out.items() if c}
-    key = atom_key(e)
-    atoms[key] = e
-    return {(key,): 1}
+        for (ma, ca), (mb, cb) in itertools.product(a.items(), b.items()):
+            _bump(out, tuple(sorted(ma + mb)), ca * cb)
+    else:
+        sign = 1 if isinstance(e, ir.Add) else -1
+        for m, c in b.items():
+            _bump(out, m, sign * c)
+    return {m: c for m, c in out.items() if c}
 
 
 def _expr(poly, atoms, t):

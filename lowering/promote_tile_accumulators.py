@@ -147,14 +147,10 @@ class _Accesses(ir.Visitor):
         self.allocated.add(s.name)
         self.visit_children(s)
 
-    def visit_For(self, s):
+    def _stop(self, s):
         self.blocked = True
 
-    def visit_LoopExit(self, s):
-        self.blocked = True
-
-    def visit_AssertStmt(self, s):
-        self.blocked = True
+    visit_For = visit_LoopExit = visit_AssertStmt = _stop
 
 
 def _lanes(t) -> int:
@@ -229,19 +225,16 @@ class _Rename(ir.Mutator):
             return ir.Store(self._scratch(s.name, s.index), value, _slot(s.value.type))
         return ir.Store(s.name, value, self.mutate(s.index))
 
-    def visit_LetStmt(self, s):
-        value = self.mutate(s.value)
-        saved = self.res.bind(s.name, s.value)
-        body = self.mutate(s.body)
-        self.res.unbind(s.name, saved)
-        return ir.LetStmt(s.name, value, body)
+    def _scoped(self, n):
+        """A LetStmt or Let with its value and body renamed (the body with
+        its name bound)."""
+        value = self.mutate(n.value)
+        saved = self.res.bind(n.name, n.value)
+        body = self.mutate(n.body)
+        self.res.unbind(n.name, saved)
+        return type(n)(n.name, value, body)
 
-    def visit_Let(self, e):
-        value = self.mutate(e.value)
-        saved = self.res.bind(e.name, e.value)
-        body = self.mutate(e.body)
-        self.res.unbind(e.name, saved)
-        return ir.Let(e.name, value, body)
+    visit_LetStmt = visit_Let = _scoped
 
 
 class _Candidates(ir.Visitor):
