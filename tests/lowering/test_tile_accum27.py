@@ -113,4 +113,4 @@ def test_default_matmul_bits():
         a, b = rng.standard_normal((m, n)), rng.standard_normal((n, k))
         assert bits(f(a, b)) == bits(_serial(a, b)), (m, n, k)
         if k >= 256:
-            assert "matmul.acct" in f.lower("final")
+            assert ".acct0." in f.lower("final")      # (the tile promoted)
