@@ -1,4 +1,4 @@
-"""The difference of two integer index expressions, products expanded.
+"""The differences of integer index expressions, products expanded.
 
 `(y * 4) * s` and `((y * 4) + 1) * s` (two rows of a tile) differ by `-s`,
 which the simplifier's linear forms do not see (a product of two names is
@@ -54,14 +54,27 @@ def _expr(poly, atoms, t):
     return ir.Const(t, 0) if out is None else out
 
 
-def index_difference(a: ir.Expr, b: ir.Expr):
-    """a - b with the products expanded (an Expr of a's type), or None when
-    the expansion grows too large."""
+def pairwise_differences(exprs):
+    """The differences of every two of `exprs` (integer, of one type),
+    products expanded, each difference once up to its sign: (the constant
+    ones as Python ints, the others as Exprs), or None when an expansion
+    grows too large."""
     atoms = {}
-    pa, pb = _poly(a, atoms), _poly(b, atoms)
-    if pa is None or pb is None:
+    polys = [_poly(e, atoms) for e in exprs]
+    if any(p is None for p in polys):
         return None
-    d = dict(pa)
-    for m, c in pb.items():
-        d[m] = d.get(m, 0) - c
-    return _expr({m: c for m, c in d.items() if c}, atoms, a.type)
+    consts, others, seen = [], [], set()
+    for pa, pb in itertools.combinations(polys, 2):
+        d = dict(pa)
+        for m, c in pb.items():
+            _bump(d, m, -c)
+        d = {m: c for m, c in d.items() if c}
+        if all(m == () for m in d):
+            consts.append(d.get((), 0))
+            continue
+        key = frozenset(d.items())
+        if key in seen or frozenset((m, -c) for m, c in d.items()) in seen:
+            continue
+        seen.add(key)
+        others.append(_expr(d, atoms, exprs[0].type))
+    return consts, others

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .index_difference import index_difference
+from .index_difference import pairwise_differences
+from .linear import atom_key
 from .simplify import simplify
 
 _MAX_TILE = 16            # scratch vectors: the register file holds 32
@@ -62,12 +63,14 @@ class _Resolve:
             self.inner.discard(name)
 
     def resolve(self, e):
-        """e over outer names (simplified), or None."""
+        """e over outer names, or None. (Not simplified: two accesses of
+        one element through differently written indices count as two
+        indices, which then overlap: nothing is promoted.)"""
         used = set(ir.free_vars(e))
         if used & self.inner:
             return None
         subst = {n: self.env[n] for n in used if n in self.env}
-        return simplify(ir.substitute(e, subst)) if subst else simplify(e)
+        return ir.substitute(e, subst) if subst else e
 
 
 class _Accesses(ir.Visitor):
@@ -75,10 +78,11 @@ class _Accesses(ir.Visitor):
 
     memoize = False
 
-    def __init__(self, loop_var):
+    def __init__(self, loop_var, names):
         super().__init__()
         self.res = _Resolve(loop_var)
-        self.indices = {}        # buffer -> [(index, type)] (distinct)
+        self.names = names       # the buffers to look at
+        self.indices = {}        # buffer -> {key: (index, type)} (distinct indices)
         self.stored = set()
         self.rejected = set()    # a buffer with an access that does not qualify
         self.allocated = set()
@@ -94,16 +98,15 @@ class _Accesses(ir.Visitor):
         super().visit(n)
 
     def _access(self, name, index, t):
-        if self._cond or ir.reads_memory(index):
-            self.rejected.add(name)
+        if name not in self.names or name in self.rejected:
             return
-        r = self.res.resolve(index)
+        r = None if self._cond or ir.reads_memory(index) else self.res.resolve(index)
         if r is None:
             self.rejected.add(name)
             return
-        seen = self.indices.setdefault(name, [])
-        if not any(ir.equal(r, i) and u == t for i, u in seen):
-            seen.append((r, t))
+        seen = self.indices.setdefault(name, {})
+        if seen.setdefault(atom_key(r), (r, t))[1] != t:
+            self.rejected.add(name)
 
     def visit_Load(self, e):
         self._access(e.name, e.index, e.type)
@@ -159,8 +162,8 @@ def _lanes(t) -> int:
 
 def _tile(indices):
     """The conditions under which the indices' lanes are disjoint (Exprs
-    over outer names; none where they always are), or None where two of them overlap or an index is
-    not a scalar or a ramp of stride 1."""
+    over outer names; none where they always are), or None where two of
+    them overlap or an index is not a scalar or a ramp of stride 1."""
     types = {t for _, t in indices}
     if len(types) != 1:
         return None
@@ -173,22 +176,19 @@ def _tile(indices):
             bases.append(i.base)
         else:
             return None
+    diffs = pairwise_differences(bases)
+    if diffs is None:
+        return None
+    consts, others = diffs
+    if any(not lanes <= abs(d) < 2**31 for d in consts):
+        return None
     conds = []
-    for a in range(len(bases)):
-        for b in range(a + 1, len(bases)):
-            d = index_difference(bases[a], bases[b])
-            if d is None:
-                return None
-            d = simplify(d)
-            if isinstance(d, ir.Const):
-                if abs(d.value) < lanes:
-                    return None
-                continue
-            c = simplify(ir.Or(ir.GE(d, ir.index(lanes)), ir.LE(d, ir.index(-lanes))))
-            if ir.is_const(c, 0):
-                return None
-            if not ir.is_const(c, 1) and not any(ir.equal(c, x) for x in conds):
-                conds.append(c)
+    for d in others:
+        c = simplify(ir.Or(ir.GE(d, ir.index(lanes)), ir.LE(d, ir.index(-lanes))))
+        if ir.is_const(c, 0):
+            return None
+        if not ir.is_const(c, 1):
+            conds.append(c)
     return conds
 
 
@@ -198,7 +198,7 @@ def _slot(t):
 
 class _Rename(ir.Mutator):
     """The accesses of the tiles' buffers become accesses of their scratch
-    (tiles: buffer -> [(index, type, scratch)])."""
+    (tiles: buffer -> {the key of an index: its scratch})."""
 
     memoize = False
 
@@ -208,11 +208,7 @@ class _Rename(ir.Mutator):
         self.tiles = tiles
 
     def _scratch(self, name, index):
-        r = self.res.resolve(index)
-        for i, _, scratch in self.tiles[name]:
-            if ir.equal(r, i):
-                return scratch
-        raise AssertionError(f"{name}: an access outside its tile")   # (_Accesses saw it)
+        return self.tiles[name][atom_key(self.res.resolve(index))]
 
     def visit_Load(self, e):
         if e.name in self.tiles:
@@ -282,35 +278,37 @@ class _Promote(ir.Mutator):
             return s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         quick = _Candidates()
         quick.visit(s.body)
-        if not any(".acc" not in b for b in quick.loaded & quick.stored):
+        names = {b for b in quick.loaded & quick.stored if ".acc" not in b}
+        if not names:
             return s
-        acc = _Accesses(s.name)
+        acc = _Accesses(s.name, names)
         acc.visit(s.body)
         if acc.blocked:
             return s
-        tiles, conds = {}, []
-        for buf, indices in sorted(acc.indices.items()):
-            if buf not in acc.stored or buf in acc.rejected or buf in acc.allocated \
-                    or ".acc" in buf or not 2 <= len(indices) <= _MAX_TILE:
+        tiles, conds, found_of = {}, [], {}
+        for buf, found in sorted(acc.indices.items()):
+            indices = list(found.values())
+            if buf in acc.rejected or buf in acc.allocated or not 2 <= len(indices) <= _MAX_TILE:
                 continue
             cond = _tile(indices)
             if cond is None:
                 continue
-            tiles[buf] = [(i, t, f"{buf}.acct{self.count}.{n}") for n, (i, t) in enumerate(indices)]
+            tiles[buf] = {key: f"{buf}.acct{self.count}.{n}" for n, key in enumerate(found)}
+            found_of[buf] = found
             self.count += 1
             conds += cond
         if not tiles:
             return s
         out = _Rename(s.name, tiles).mutate(s)
         loads, stores = [], []
-        for buf, tile in tiles.items():
-            for i, t, scratch in tile:
-                loads.append(ir.Store(scratch, ir.Load(t, buf, i), _slot(t)))
-                stores.append(ir.Store(buf, ir.Load(t, scratch, _slot(t)), i))
+        scratches = [(buf, simplify(i), t, tiles[buf][key]) for buf, found in found_of.items()
+                     for key, (i, t) in found.items()]
+        for buf, i, t, scratch in scratches:
+            loads.append(ir.Store(scratch, ir.Load(t, buf, i), _slot(t)))
+            stores.append(ir.Store(buf, ir.Load(t, scratch, _slot(t)), i))
         out = ir.block(*loads, out, *stores)
-        for buf, tile in tiles.items():
-            for _, t, scratch in tile:
-                out = ir.Allocate(scratch, t.with_lanes(1), (ir.index(_lanes(t)),), out)
+        for buf, i, t, scratch in scratches:
+            out = ir.Allocate(scratch, t.with_lanes(1), (ir.index(_lanes(t)),), out)
         # (the loads happen only where the loop runs; overlapping lanes run
         # the loop as it was)
         cond = simplify(ir.LT(ir.index(0), s.extent))
