@@ -10,8 +10,9 @@ still happens in the loop's order on its own element (the same values, bit
 for bit).
 
 A buffer's accesses qualify when the innermost serial loop (no loop inside
-it, no early exit, no assertion) stores to it, every access is outside any
-condition, every index (with the lets bound inside the loop substituted:
+it, no early exit, no assertion) loads and stores it, no store is an
+atomic() update (other threads update the element too), every access is
+outside any condition, every index (with the lets bound inside the loop substituted:
 unrolling binds each copy's variables by LetStmts) depends on no name the
 loop binds and reads no memory, there are 2 to 16 distinct indices of one
 type, each a scalar or a ramp of stride 1. Their lanes must not overlap:
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from . import atomic_updates
 from .index_difference import pairwise_differences
 from .linear import atom_key
 from .simplify import simplify
@@ -114,6 +116,8 @@ class _Accesses(ir.Visitor):
 
     def visit_Store(self, s):
         self.stored.add(s.name)
+        if isinstance(s.value, ir.Call) and s.value.name == atomic_updates.ATOMIC:
+            self.rejected.add(s.name)      # (other threads update it too)
         self._access(s.name, s.index, s.value.type)
         self.visit_children(s)
 
