@@ -23,9 +23,9 @@ from .arrayexpr import ArrayExpr, clamped_into, same_size, under_condition
 from .call_time_reach import add_loop_gated, add_shape_check
 from .values import const_val
 
-K_UNROLL = 8         # terms of k added per load/store of the result's vectors
 J_LANES = 8          # columns per vector (float64: one AVX-512 register)
-I_ROWS = 4           # rows of the result computed together (each load of b used 4 times)
+J_VECTORS = 4        # vectors of a register tile's row (32 columns)
+I_ROWS = 4           # rows of a register tile (each load of b used 4 times)
 J_BLOCK = 256        # columns of a block of b (and of the result's rows)
 K_BLOCK = 128        # rows of a block of b: 128 x 256 float64, 256 KiB (L2)
 K_LANES = 8          # partial sums of a product whose k axis is contiguous in b
@@ -99,11 +99,13 @@ def _k_outside_j(f):
         """The default schedule's blocking (when no schedule touched the
         update): blocks of J_BLOCK columns (outermost) and K_BLOCK terms of
         k, so that the block of b read by every row stays in cache; inside
-        them I_ROWS rows at a time, vectors of J_LANES columns and blocks of
-        K_UNROLL terms, both unrolled: I_ROWS x K_UNROLL products per
-        K_UNROLL loads of b, each result vector loaded and stored once per
-        block. Each element still adds its terms in k order (the same
-        result)."""
+        them register tiles of I_ROWS rows x J_VECTORS vectors of J_LANES
+        columns (both unrolled) around the serial loop over the block's
+        terms: lowering/promote_tile_accumulators.py keeps the tile in
+        registers across that loop (I_ROWS + J_VECTORS loads per I_ROWS x
+        J_VECTORS vector products), each result vector loaded and stored
+        once per block. Each element still adds its terms in k order (the
+        same result)."""
         d = f.update(0).definition().schedule
         if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
             return False
@@ -118,12 +120,13 @@ def blocked_product(u, j, i, k):
     of columns (outermost: what a schedule may run in parallel). The new
     loops' names carry a `$`, so no argument can share them."""
     jn, iname = j.name(), i.name()
-    jo, ji, jv = Var(jn + "$o"), Var(jn + "$i"), Var(jn + "$v")
+    jo, ji, jw = Var(jn + "$o"), Var(jn + "$i"), Var(jn + "$w")
+    ju, jv = Var(jn + "$u"), Var(jn + "$v")
     io, ii = Var(iname + "$o"), Var(iname + "$i")
-    ko, kb, kbo, ki = RVar(k + "$o"), RVar(k + "$b"), RVar(k + "$bo"), RVar(k + "$i")
-    u.split(j, jo, ji, J_BLOCK).split(ji, ji, jv, J_LANES) \
-        .split(k, ko, kb, K_BLOCK).split(kb, kbo, ki, K_UNROLL).split(i, io, ii, I_ROWS)
-    u.reorder(ki, jv, ii, ji, kbo, io, ko, jo).vectorize(jv).unroll(ki).unroll(ii)
+    ko, kb = RVar(k + "$o"), RVar(k + "$b")
+    u.split(j, jo, ji, J_BLOCK).split(ji, ji, jw, J_LANES * J_VECTORS) \
+        .split(jw, ju, jv, J_LANES).split(k, ko, kb, K_BLOCK).split(i, io, ii, I_ROWS)
+    u.reorder(jv, ju, ii, kb, ji, io, ko, jo).vectorize(jv).unroll(ju).unroll(ii)
     return jo
 
 

@@ -36,6 +36,7 @@ from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
 from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
+from .promote_tile_accumulators import promote_tile_accumulators
 from .realization_order import realization_order
 from .require_checks import lower_require
 from .rotate_loop_exit import rotate_loop_exit
@@ -216,6 +217,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("vector select to branch", lambda s: select_to_branch(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
+    stmt = run("promote tile accumulators", promote_tile_accumulators, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
     stmt = run("assert fast path", assert_fast_path, stmt, True)
