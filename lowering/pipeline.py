@@ -24,6 +24,7 @@ from .bounds_inference import infer_bounds
 from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
+from .drop_self_stores import drop_self_stores
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
 from .in_place import check_in_place, drop_copy_in
@@ -200,6 +201,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
+    stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
