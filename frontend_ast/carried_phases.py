@@ -85,7 +85,7 @@ class Phases:
     def __init__(self, cx, state):
         self.cx, self.state, self.fn = cx, state, state.function()
         self.members = []
-        self.phases = []        # (sizes, points, member, at, {member index: node})
+        self.phases = []        # (sizes, points, member, at, {member index: node}, when)
         self.reads = set()      # indices of the members read since last cleared
         self.rank = None        # D, once define() has made the Func
 
@@ -117,12 +117,16 @@ class Phases:
         return ArrayExpr(m.shape, m.ty, lambda idx: with_type_range(Val(self.read(m, idx), m.ty)),
                          node)
 
-    def add(self, shape, body):
+    def add(self, shape, body, when=None):
         """A phase over the points of `shape`: body(idx) -> (member, its
-        index written, {member index: value node})."""
+        index written, {member index: value node}); given `when`, when(idx)
+        -> a condition node: the phase writes only the points where it
+        holds (evaluated at every point of the RDom: what it reads outside
+        STATE goes under a lazy test of idx against shape)."""
         p = [ir.Variable(ir.INDEX, fresh(f"point{k}")) for k in range(len(shape))]
         m, at, values = body(p)
-        self.phases.append(([self.size(s) for s in shape], p, m, list(at), values))
+        cond = when(p) if when is not None else None
+        self.phases.append(([self.size(s) for s in shape], p, m, list(at), values, cond))
 
     # the Func ----------------------------------------------------------------------------
     def define(self, bld, node, loop, trip, label, inner=None):
@@ -193,7 +197,7 @@ class Phases:
         lhs, pred = None, None
         values = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
-            sizes, p, m, at, vals = self.phases[k]
+            sizes, p, m, at, vals, when = self.phases[k]
             s = dict(common, **{q.name: r[len(p) - 1 - a] for a, q in enumerate(p)})
             here = ir.EQ(rk, ir.index(k))
             at = [ir.substitute(a, s) for a in self.place(m, at)]
@@ -202,7 +206,8 @@ class Phases:
                            for a, n in enumerate(sizes)] +
                           [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)])
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
-            pred = inside if pred is None else ir.Select(here, inside, pred)
+            writes = inside if when is None else ir.And(inside, ir.substitute(when, s))
+            pred = writes if pred is None else ir.Select(here, writes, pred)
             for i, v in vals.items():
                 # computed only at the phase's own points (its `inside`, also
                 # in the predicate): bounds inference bounds the phase's reads
@@ -262,7 +267,7 @@ class _Dims:
 def _written_by(phases, m, rk) -> ir.Expr:
     """Whether phase rk writes member m."""
     cond = None
-    for k, (_, _, _, _, vals) in enumerate(phases):
+    for k, (_, _, _, _, vals, _) in enumerate(phases):
         if m.index in vals:
             c = ir.EQ(rk, ir.index(k))
             cond = c if cond is None else ir.Or(cond, c)

@@ -211,6 +211,9 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
     stmt = run("split exit store", split_exit_store, stmt, True)
+    # (an `if` moved out of a loop first: an accumulator promoted inside it is
+    # loaded and stored back only where the test holds: carried_zero_ties.py)
+    stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
