@@ -194,7 +194,7 @@ class Phases:
             istart = ir.substitute(cast(ir.INDEX, ops.node_of(cx, il.start)), common)
             common[il.var.name] = ir.Add(istart, ir.Mul(ir.index(il.step), rj))
             running = ir.LT(rj, ir.substitute(inner[1], common))
-        lhs, pred = None, None
+        lhs, pred, guard = None, None, None
         values = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
             sizes, p, m, at, vals, when = self.phases[k]
@@ -206,8 +206,14 @@ class Phases:
                            for a, n in enumerate(sizes)] +
                           [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)])
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
-            writes = inside if when is None else ir.And(inside, ir.substitute(when, s))
-            pred = writes if pred is None else ir.Select(here, writes, pred)
+            pred = inside if pred is None else ir.Select(here, inside, pred)
+            if when is not None:
+                # (a predicate of its own: a branch inside the phase's, which
+                # lowering/trim_no_ops.py trims its loops by)
+                guard = ir.Select(here, ir.substitute(when, s),
+                                  guard if guard is not None else ir.Const(ir.Bool(), True))
+            elif guard is not None:
+                guard = ir.Select(here, ir.Const(ir.Bool(), True), guard)
             for i, v in vals.items():
                 # computed only at the phase's own points (its `inside`, also
                 # in the predicate): bounds inference bounds the phase's reads
@@ -225,6 +231,7 @@ class Phases:
         values = [pad.mutate(v) for v in values]
         lhs = [pad.mutate(a) for a in lhs]
         pred = pad.mutate(pred)
+        preds = [pred] if guard is None else [pred, pad.mutate(guard)]
         left = [k for n in values + lhs for k in ir.free_vars(n) if k.startswith("%")]
         if left:
             raise cx.err(node, f"this loop's body uses a value that cannot be computed {WHAT} "
@@ -232,7 +239,7 @@ class Phases:
         bld.defs.mark_emitted(values, self.state)
         self.rank = D
         emitter.define(self.state, tuple(Expr.wrap(a) for a in reversed(lhs)), tuple(values),
-                       [pred], rdom, loc, label=label)
+                       preds, rdom, loc, label=label)
         # one copy of the body per phase: each copy's selects on the phase fold
         # away (bubble sort of 2000 elements 15 -> 11 ms)
         self.state.update(0).unroll(rdom[P])

@@ -75,3 +75,30 @@ def test_two_stores_to_one_buffer_are_kept():
                     ir.LetStmt("f.value0", ir.Load(I32, "f.0", X), body))
     after = drop_self_stores(before)
     assert ir.to_str(after) == ir.to_str(before)
+
+
+def test_trim_by_the_conjuncts_that_read_no_memory():
+    """lowering/trim_no_ops.py trims a loop by the conjuncts of its guard
+    that read no memory; the others stay in the guard (phase mode's
+    `x < n && r[y] == 0 && a[x] == 0`)."""
+    from pyhalide.lowering.trim_no_ops import trim_no_ops
+    y = var("y")
+    cond = ir.And(ir.LT(X, y), ir.EQ(ir.Load(I32, "f.0", X), c(4)))
+    before = ir.For("y", c(0), N, ir.ForKind.SERIAL, ir.For(
+        "x", c(0), N, ir.ForKind.SERIAL, ir.IfThenElse(cond, ir.Store("f.1", X, X), None)))
+    after = trim_no_ops(before)
+    assert ir.to_str(after) == """\
+for (y, 0, N) {
+  for (x, 0, max((min((N - 1), (y - 1)) + 1), 0)) {
+    if ((f.0[x] == 4)) {
+      f.1[x] = x
+    }
+  }
+}
+"""
+    for n in range(8):
+        mem = {"f.0": [4 if i % 3 else 1 for i in range(n)], "f.1": [0] * n}
+        want, got = [], []
+        run(before, {"N": n}, mem, want)
+        run(after, {"N": n}, mem, got)
+        assert got == want and (n < 3 or got)
