@@ -28,7 +28,13 @@ from . import types as T
 from .arrayexpr import element_node
 from .carried_writes import lazy
 from .numpy_zero_keys import NONE, const
-from .numpy_zero_ties import NOT_MODELLED, choice_key, choice_rule, signed_zero
+from .numpy_zero_ties import (
+    NOT_MODELLED,
+    choice_key,
+    choice_rule,
+    signed_zero,
+    strided_read,
+)
 from .values import Val, fresh
 
 INT64 = T.np_ty(np.int64)
@@ -53,6 +59,7 @@ def phase_choice(run, ac, operand, out, axes, fm, name, node):
     zero = ir.Const(t, 0.0)
     order = kept + list(axes)
     sizes = [machine.size(s) for s in operand.shape]
+    needed = _needed(operand, axes, rule, sizes)
 
     def full(idx):
         f = [None] * operand.ndim
@@ -79,7 +86,7 @@ def phase_choice(run, ac, operand, out, axes, fm, name, node):
         for i, k in zip(idx, order):
             c = ir.LT(i, sizes[k])
             own = c if own is None else ir.And(own, c)
-        return ir.And(ir.EQ(machine.read(res, at), zero),
+        return ir.And(ir.And(needed, ir.EQ(machine.read(res, at), zero)),
                       lazy(own, ir.EQ(x, zero), ir.Const(ir.Bool(), False)))
     machine.add([operand.shape[k] for k in order], keyed, zero_here)
 
@@ -87,9 +94,23 @@ def phase_choice(run, ac, operand, out, axes, fm, name, node):
         v = machine.read(res, idx)
         return res, idx, {res.index: signed_zero(v, machine.read(key_m, idx), t),
                           key_m.index: const(NONE)}
-    machine.add(kshape, fixed, lambda idx: ir.EQ(machine.read(res, idx), zero))
+    machine.add(kshape, fixed, lambda idx: ir.And(needed, ir.EQ(machine.read(res, idx), zero)))
     return out
 
+
+
+def _needed(operand, axes, rule, sizes):
+    """The condition (read when the loop runs; no memory) under which the
+    serial rule may differ from NumPy's: for lines of one axis NumPy reduces
+    contiguously (contiguous_key), more elements than its vector's lanes
+    (n - 1 < V: no lane, every element in the tail serially: the later for
+    max/min, the earlier for fmax/fmin, the serial loop's zero); else
+    true. Where it is false the two phases' loops do not run
+    (lowering/trim_no_ops.py)."""
+    if rule is not None or len(axes) != 1 or operand.ndim == 1 and strided_read(operand, 0):
+        return ir.Const(ir.Bool(), True)
+    lanes = 8 if operand.ty.dtype.itemsize == 8 else 16
+    return ir.LT(ir.index(lanes), sizes[axes[0]])
 
 
 def _layout_unknown(run, operand) -> bool:

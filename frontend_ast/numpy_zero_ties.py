@@ -74,7 +74,7 @@ def _numpy_runs_avx512() -> bool:
 
 
 MODELLED = _numpy_runs_avx512()
-def _strided(operand, axis) -> bool:
+def strided_read(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
     memory; a view of a strided array, or moving along another axis than
@@ -103,7 +103,7 @@ def _strided(operand, axis) -> bool:
 
 def _one_axis_rule(cx, operand, axis, fm):
     """(kind, lines, unit, backwards) of NumPy's loop for max/min (fm: fmax/fmin) of one
-    axis that `_strided` says is not innermost with unit stride at compile
+    axis that `strided_read` says is not innermost with unit stride at compile
     time, or None where it is not modelled (the serial rule stays; so for
     max/min of an axis not innermost: it is NumPy's op(out, line)).
     kind "lines": lines, the axes of the binary loop's lines
@@ -314,7 +314,7 @@ def choice_rule(cx, operand: ArrayExpr, axes, fm):
         # (a view of a new array, `(a * 2)[:, ::2]`, `(a[i] * 2)[::2]`: its
         # strides in that array)
         rule = part_view_rule(cx, shaped, axes[0], fm)
-    elif not whole and len(axes) == 1 and _strided(operand, axes[0]):
+    elif not whole and len(axes) == 1 and strided_read(operand, axes[0]):
         rule = _one_axis_rule(cx, operand, axes[0], fm)
     elif not whole and len(axes) != 1:
         rule = _several_axes_rule(operand, axes) or _view_lines_rule(cx, operand, axes)
@@ -331,7 +331,7 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
     sizes: the operand's sizes as index nodes."""
     nd = operand.ndim
     whole = len(axes) == nd
-    strided = whole and nd == 1 and _strided(operand, 0)
+    strided = whole and nd == 1 and strided_read(operand, 0)
     vty = operand.ty
     t = vty.ir()
     lanes = 8 if vty.dtype.itemsize == 8 else 16
