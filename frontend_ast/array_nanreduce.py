@@ -21,6 +21,7 @@ from . import array_calls, ops
 from .array_args import axes_of, flag_of, operand_of, parse_args
 from .array_reduce import BOOL, INTP, arg_extreme, finish, minmax, reduction, require_nonempty
 from .arrayexpr import ArrayExpr
+from .carried_zero_ties import phase_choice
 from .numpy_zero_ties import numpy_choice
 from .values import Val
 
@@ -59,6 +60,8 @@ def _nanminmax(b, fn, node):
     if ac.phase_run is None and out.view is not None:
         # NumPy's element among ±0 ties (numpy_zero_ties.py)
         out = numpy_choice(ac, a, out, axes, True, what, node, join_out=True)
+    elif ac.phase_run is not None:      # (in phase mode: carried_zero_ties.py)
+        out = phase_choice(ac.phase_run, ac, a, out, axes, True, what, node)
     # (a new array in a's memory order, as NumPy's fmin.reduce allocates it)
     return finish(ac, out, axes, a.ndim, keepdims, node, operand=a)
 

@@ -30,6 +30,7 @@ from .array_args import axes_of, dtype_of, flag_of, numpy_ty, operand_of, parse_
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, k_order, placeholder
 from .call_time_reach import call_time_reach
+from .carried_zero_ties import phase_choice
 from .complex_sums import complex_prod, complex_sum
 from .numpy_zero_ties import numpy_choice
 from .reduce_blocks import blocked
@@ -314,6 +315,8 @@ def minmax(ac, a, axes, is_min, node):
     if t.is_float() and ac.phase_run is None and out.view is not None:
         # NumPy's element among ±0 ties (numpy_zero_ties.py: the last axis)
         out = numpy_choice(ac, a, out, axes, False, name, node, join_out=True)
+    elif t.is_float():      # (the same in phase mode: carried_zero_ties.py)
+        out = phase_choice(ac.phase_run, ac, a, out, axes, False, name, node)
     return out
 
 

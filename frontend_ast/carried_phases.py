@@ -85,7 +85,7 @@ class Phases:
     def __init__(self, cx, state):
         self.cx, self.state, self.fn = cx, state, state.function()
         self.members = []
-        self.phases = []        # (sizes, points, member, at, {member index: node})
+        self.phases = []        # (sizes, points, member, at, {member index: node}, when)
         self.reads = set()      # indices of the members read since last cleared
         self.rank = None        # D, once define() has made the Func
 
@@ -117,12 +117,16 @@ class Phases:
         return ArrayExpr(m.shape, m.ty, lambda idx: with_type_range(Val(self.read(m, idx), m.ty)),
                          node)
 
-    def add(self, shape, body):
+    def add(self, shape, body, when=None):
         """A phase over the points of `shape`: body(idx) -> (member, its
-        index written, {member index: value node})."""
+        index written, {member index: value node}); given `when`, when(idx)
+        -> a condition node: the phase writes only the points where it
+        holds (evaluated at every point of the RDom: what it reads outside
+        STATE goes under a lazy test of idx against shape)."""
         p = [ir.Variable(ir.INDEX, fresh(f"point{k}")) for k in range(len(shape))]
         m, at, values = body(p)
-        self.phases.append(([self.size(s) for s in shape], p, m, list(at), values))
+        cond = when(p) if when is not None else None
+        self.phases.append(([self.size(s) for s in shape], p, m, list(at), values, cond))
 
     # the Func ----------------------------------------------------------------------------
     def define(self, bld, node, loop, trip, label, inner=None):
@@ -190,10 +194,10 @@ class Phases:
             istart = ir.substitute(cast(ir.INDEX, ops.node_of(cx, il.start)), common)
             common[il.var.name] = ir.Add(istart, ir.Mul(ir.index(il.step), rj))
             running = ir.LT(rj, ir.substitute(inner[1], common))
-        lhs, pred = None, None
+        lhs, pred, guard = None, None, None
         values = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
-            sizes, p, m, at, vals = self.phases[k]
+            sizes, p, m, at, vals, when = self.phases[k]
             s = dict(common, **{q.name: r[len(p) - 1 - a] for a, q in enumerate(p)})
             here = ir.EQ(rk, ir.index(k))
             at = [ir.substitute(a, s) for a in self.place(m, at)]
@@ -203,6 +207,13 @@ class Phases:
                           [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)])
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
             pred = inside if pred is None else ir.Select(here, inside, pred)
+            if when is not None:
+                # (a predicate of its own: a branch inside the phase's, which
+                # lowering/trim_no_ops.py trims its loops by)
+                guard = ir.Select(here, ir.substitute(when, s),
+                                  guard if guard is not None else ir.Const(ir.Bool(), True))
+            elif guard is not None:
+                guard = ir.Select(here, ir.Const(ir.Bool(), True), guard)
             for i, v in vals.items():
                 # computed only at the phase's own points (its `inside`, also
                 # in the predicate): bounds inference bounds the phase's reads
@@ -220,6 +231,7 @@ class Phases:
         values = [pad.mutate(v) for v in values]
         lhs = [pad.mutate(a) for a in lhs]
         pred = pad.mutate(pred)
+        preds = [pred] if guard is None else [pred, pad.mutate(guard)]
         left = [k for n in values + lhs for k in ir.free_vars(n) if k.startswith("%")]
         if left:
             raise cx.err(node, f"this loop's body uses a value that cannot be computed {WHAT} "
@@ -227,7 +239,7 @@ class Phases:
         bld.defs.mark_emitted(values, self.state)
         self.rank = D
         emitter.define(self.state, tuple(Expr.wrap(a) for a in reversed(lhs)), tuple(values),
-                       [pred], rdom, loc, label=label)
+                       preds, rdom, loc, label=label)
         # one copy of the body per phase: each copy's selects on the phase fold
         # away (bubble sort of 2000 elements 15 -> 11 ms)
         self.state.update(0).unroll(rdom[P])
@@ -262,7 +274,7 @@ class _Dims:
 def _written_by(phases, m, rk) -> ir.Expr:
     """Whether phase rk writes member m."""
     cond = None
-    for k, (_, _, _, _, vals) in enumerate(phases):
+    for k, (_, _, _, _, vals, _) in enumerate(phases):
         if m.index in vals:
             c = ir.EQ(rk, ir.index(k))
             cond = c if cond is None else ir.Or(cond, c)

@@ -74,7 +74,7 @@ def _numpy_runs_avx512() -> bool:
 
 
 MODELLED = _numpy_runs_avx512()
-def _strided(operand, axis) -> bool:
+def strided_read(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
     memory; a view of a strided array, or moving along another axis than
@@ -103,7 +103,7 @@ def _strided(operand, axis) -> bool:
 
 def _one_axis_rule(cx, operand, axis, fm):
     """(kind, lines, unit, backwards) of NumPy's loop for max/min (fm: fmax/fmin) of one
-    axis that `_strided` says is not innermost with unit stride at compile
+    axis that `strided_read` says is not innermost with unit stride at compile
     time, or None where it is not modelled (the serial rule stays; so for
     max/min of an axis not innermost: it is NumPy's op(out, line)).
     kind "lines": lines, the axes of the binary loop's lines
@@ -293,58 +293,48 @@ def _order(operand):
         return tuple(range(operand.ndim))
 
 
-def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,
-                 join_out=False):
-    """`out` (the float max/min of `operand` over `axes` (sorted), by the
-    serial rule) with NumPy's sign where an element of it is a zero; fm:
-    fmax/fmin (nanmax/nanmin). `group`: the sum_part group of the Funcs
-    that read the operand (a local array read only by them stays inlined);
-    join_out: a group of the Func `out` views and this pass's (shared_group).
-    `out` itself where NumPy's rule is not modelled here (MODELLED; of some
-    axes, only one axis, innermost in memory with unit stride: each line
-    along it a contiguous reduce)."""
+NOT_MODELLED = object()
+
+
+def choice_rule(cx, operand: ArrayExpr, axes, fm):
+    """NumPy's loop for the float max/min (fm: fmax/fmin) of `operand` over
+    `axes` (sorted), as `choice_key` takes it: None for the default keys
+    (every axis; one axis innermost in memory with unit stride), a rule
+    (kind, axes, unit, backwards) of _one_axis_rule / _several_axes_rule /
+    part_view_rule, or NOT_MODELLED (the serial rule stays: MODELLED false,
+    float16 / longdouble, a layout not modelled)."""
     nd = operand.ndim
     whole = len(axes) == nd
-    strided = whole and nd == 1 and _strided(operand, 0)
     if not MODELLED or operand.ty.dtype.itemsize not in (4, 8) or \
             not operand.ty.is_float():
-        return out      # (float16, longdouble: other loops; complex: no zero ties)
+        return NOT_MODELLED     # (float16, longdouble: other loops; complex: no zero ties)
     rule = None
     shaped = view_of_new(operand) if operand.view is None and len(axes) == 1 else operand
     if shaped is not operand and shaped.view is not None:
         # (a view of a new array, `(a * 2)[:, ::2]`, `(a[i] * 2)[::2]`: its
         # strides in that array)
-        rule = part_view_rule(ac.cx, shaped, axes[0], fm)
-        if rule is None:
-            return out
-    elif not whole and len(axes) == 1 and _strided(operand, axes[0]):
-        rule = _one_axis_rule(ac.cx, operand, axes[0], fm)
-        if rule is None:
-            return out
+        rule = part_view_rule(cx, shaped, axes[0], fm)
+    elif not whole and len(axes) == 1 and strided_read(operand, axes[0]):
+        rule = _one_axis_rule(cx, operand, axes[0], fm)
     elif not whole and len(axes) != 1:
-        rule = _several_axes_rule(operand, axes) or _view_lines_rule(ac.cx, operand, axes)
-        if rule is None:
-            return out
-    if join_out:
-        group = shared_group(out)
-    cx = ac.cx
-    cx.cur_node = node
-    loc = cx.smap.loc(node)
+        rule = _several_axes_rule(operand, axes) or _view_lines_rule(cx, operand, axes)
+    else:
+        return None
+    return NOT_MODELLED if rule is None else rule
+
+
+def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
+    """(key, x): the key of element idx (index nodes, NumPy axis order) of
+    `operand` among the elements of its result equal to a zero under
+    `rule` (choice_rule): its rank in NumPy's loop times 2 plus its sign
+    bit, the greatest key the element NumPy returns; x the element's node.
+    sizes: the operand's sizes as index nodes."""
+    nd = operand.ndim
+    whole = len(axes) == nd
+    strided = whole and nd == 1 and strided_read(operand, 0)
     vty = operand.ty
     t = vty.ir()
     lanes = 8 if vty.dtype.itemsize == 8 else 16
-    sizes = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
-    kept = [k for k in range(nd) if k not in axes]
-    arr = Arr(name + "_zeros", ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
-    f = ac.new_func(name + "_zeros", arr)
-    vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
-    fkey = tuple(reversed(vars_))
-    ac.emitter.define(f, fkey, (const(NONE),), [], None, loc, pure=True, label=name)
-    rdom = RDom([(0, sizes[k]) for k in reversed(axes)], "r_" + f.name())
-    rvars = {k: rdom[j] for j, k in enumerate(reversed(axes))}
-    idx = [rvars[k].node if k in rvars else vars_[kept.index(k)].node for k in range(nd)]
-    v = element_node(cx, out.elem([w.node for w in vars_]), vty)
-    zero = ir.Const(t, 0.0)
     n, p = const(1), None
     for k in [k for k in _order(operand) if k in axes]:     # (memory order)
         s = ops.cast(POS, sizes[k])
@@ -352,7 +342,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         i = ops.cast(POS, idx[k])
         p = i if p is None else ir.Add(ir.Mul(p, s), i)
     x = element_node(cx, operand.elem(idx), vty)
-    neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), zero)
+    neg = ir.LT(ir.Call(t, "copysign", (ir.Const(t, 1.0), x), ir.INTRINSIC), ir.Const(t, 0.0))
     if rule is None and whole and nd > 1:
         rank = _whole_key(operand, p, n, sizes, lanes, fm)
     elif rule is None:
@@ -377,7 +367,49 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
         else:                       # the axes innermost: unit stride or not
             rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
         rank = rank if unit is None else ir.Select(unit, rank, other)
-    key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
+    return ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0))), x
+
+
+def signed_zero(val, key, t):
+    """val, or where it is a zero, the zero of the sign bit of `key` (a
+    choice_key or NONE: +0.0)."""
+    zero = ir.Const(t, 0.0)
+    sign = ir.EQ(ir.BitAnd(key, const(1)), const(1))
+    return ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val)
+
+
+def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,
+                 join_out=False):
+    """`out` (the float max/min of `operand` over `axes` (sorted), by the
+    serial rule) with NumPy's sign where an element of it is a zero; fm:
+    fmax/fmin (nanmax/nanmin). `group`: the sum_part group of the Funcs
+    that read the operand (a local array read only by them stays inlined);
+    join_out: a group of the Func `out` views and this pass's (shared_group).
+    `out` itself where NumPy's rule is not modelled here (choice_rule)."""
+    rule = choice_rule(ac.cx, operand, axes, fm)
+    if rule is NOT_MODELLED:
+        return out
+    nd = operand.ndim
+    if join_out:
+        group = shared_group(out)
+    cx = ac.cx
+    cx.cur_node = node
+    loc = cx.smap.loc(node)
+    vty = operand.ty
+    t = vty.ir()
+    sizes = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in operand.shape]
+    kept = [k for k in range(nd) if k not in axes]
+    arr = Arr(name + "_zeros", ir.Int(64), [operand.shape[k] for k in kept], "local", loc)
+    f = ac.new_func(name + "_zeros", arr)
+    vars_ = [ac.defs.axis_var(arr, j) for j in range(len(kept))]
+    fkey = tuple(reversed(vars_))
+    ac.emitter.define(f, fkey, (const(NONE),), [], None, loc, pure=True, label=name)
+    rdom = RDom([(0, sizes[k]) for k in reversed(axes)], "r_" + f.name())
+    rvars = {k: rdom[j] for j, k in enumerate(reversed(axes))}
+    idx = [rvars[k].node if k in rvars else vars_[kept.index(k)].node for k in range(nd)]
+    v = element_node(cx, out.elem([w.node for w in vars_]), vty)
+    zero = ir.Const(t, 0.0)
+    key, x = choice_key(cx, operand, axes, fm, rule, idx, sizes)
     new = ir.Max(f[fkey].node if fkey else f[()].node, key)
     ac.defs.mark_emitted([new], f)
     loops = [(SimpleNamespace(name=f"axis{k}"), rv) for k, rv in rvars.items()]
@@ -398,10 +430,7 @@ def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, g
     def elem(i):
         val = element_node(cx, out.elem(i), vty)
         args = tuple(Expr.wrap(j) for j in reversed(i))
-        k = (f[args] if args else f[()]).node
-        sign = ir.EQ(ir.BitAnd(k, const(1)), const(1))
-        return Val(ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val),
-                   vty)
+        return Val(signed_zero(val, (f[args] if args else f[()]).node, t), vty)
     return ArrayExpr(out.shape, vty, elem, node)
 
 

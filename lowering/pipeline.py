@@ -24,6 +24,7 @@ from .bounds_inference import infer_bounds
 from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
+from .drop_self_stores import drop_self_stores
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
 from .in_place import check_in_place, drop_copy_in
@@ -201,6 +202,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
+    stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
@@ -210,6 +212,9 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
     stmt = run("split exit store", split_exit_store, stmt, True)
+    # (an `if` moved out of a loop first: an accumulator promoted inside it is
+    # loaded and stored back only where the test holds: carried_zero_ties.py)
+    stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),

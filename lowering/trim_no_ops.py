@@ -174,9 +174,12 @@ def _conds(s) -> list:
     if isinstance(s, ir.LetStmt):
         return [ir.substitute(c, {s.name: s.value}) for c in _conds(s.body)]
     if isinstance(s, ir.IfThenElse):
-        if s.else_case is not None or _reads_memory(s.condition):
+        if s.else_case is not None:
             return []
-        return conjuncts(s.condition) + _conds(s.then_case)
+        # (a conjunct reading memory stays in the `if` only: phase mode's
+        # `i < n && r[i] == 0`, carried_zero_ties.py)
+        return [c for c in conjuncts(s.condition) if not _reads_memory(c)] + \
+            _conds(s.then_case)
     if isinstance(s, ir.For):
         return [c for c in _conds(s.body) if not ir.uses_var(c, s.name)]
     if isinstance(s, ir.Block) and s.stmts:
