@@ -594,10 +594,13 @@ def _unread_in(body, written, after=None, rest=()) -> dict:
     `x[i] = ...` in the nest, Cholesky's `t -= L[i, k] * L[j, k]`), the
     store's read would be refused by deps.check_reads."""
     out = {}
+    # reads_after[k]: the names the statements after body[k] surely read (each
+    # statement's _sure_reads taken once: linear in the body's length)
+    reads_after = [set() for _ in body]
+    for k in range(len(body) - 2, -1, -1):
+        reads_after[k] = reads_after[k + 1] | _sure_reads(body[k + 1])
     for k, st in enumerate(body):
-        later = set(after or ())
-        for other in body[k + 1:]:
-            later |= _sure_reads(other)
+        later = set(after or ()) | reads_after[k]
         if isinstance(st, ast.If):
             out.update(_unread_in(st.body, written, later, body[k + 1:] + list(rest)))
             out.update(_unread_in(st.orelse, written, later, body[k + 1:] + list(rest)))

@@ -530,16 +530,20 @@ def run_seed(seed, tmp_path, count=PROGRAMS_PER_SEED):
     return compiled
 
 
-def fuzz_seeds(default):
-    """The seeds to run: PYHALIDE_FUZZ_SEEDS=start:count, else `default`."""
+def fuzz_seeds(default, in_default_run=None):
+    """The seeds to run: PYHALIDE_FUZZ_SEEDS=start:count, else `default`, of
+    which those after the first `in_default_run` (None: all) are marked slow."""
     spec = os.environ.get("PYHALIDE_FUZZ_SEEDS")
     if not spec:
-        return list(default)
+        default = list(default)
+        n = len(default) if in_default_run is None else in_default_run
+        return default[:n] + [pytest.param(s, marks=pytest.mark.slow) for s in default[n:]]
     start, count = (int(x) for x in spec.split(":"))
     return list(range(start, start + count))
 
 
-@pytest.mark.parametrize("seed", fuzz_seeds(SEEDS))
+# seeds 0-3 in the default run, 4-7 in the slow run (session 27: the default run's budget)
+@pytest.mark.parametrize("seed", fuzz_seeds(SEEDS, 4))
 def test_array_expression_fuzz(seed, tmp_path):
     run_seed(seed, tmp_path)
 

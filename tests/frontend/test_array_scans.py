@@ -41,8 +41,12 @@ def _sample(shape, dt, seed=0):
     return rng.integers(0, 5, shape).astype(dt)
 
 
-@pytest.mark.parametrize("dt", [np.bool_, np.uint8, np.int8, np.int32, np.uint64, np.float32,
-                                np.float64])
+# every dtype compiles its kernels (~1.5 s CPU); int8 (a signed integer summed
+# in int64, as int32 here and int16 in test_scans_of_shapes) and uint64 (an
+# unsigned integer summed in uint64, as uint8) are in the slow run (session 27:
+# the default run's budget)
+@pytest.mark.parametrize("dt", [np.bool_, np.uint8, np.int32, np.float32, np.float64] + [
+    pytest.param(t, marks=pytest.mark.slow) for t in (np.int8, np.uint64)])
 def test_scans_of_dtypes(dt):
     check(cums, _sample((3, 5), dt))
     check(accumulates, _sample((3, 5), dt))
