@@ -470,7 +470,9 @@ class Emitter:
         if any(syms.nonneg(Aff.const(INT32[1]) - g) for g in gaps):
             if inside:
                 return False
-            shaped = [c for c in cands if c.terms and set(c.terms) <= self.cx.shape_syms]
+            # (not an end from the start's type range: its constant is 2**31)
+            shaped = [c for c in cands if c.terms and set(c.terms) <= self.cx.shape_syms
+                      and abs(c.c) < 2**30]
             if shaped and any(syms.nonneg(Aff.const(0) - g) for g in gaps):
                 self.cx.require(self.cx.smap.loc(l.node).line, shaped, None, limit)
                 return False
