@@ -236,7 +236,13 @@ class Emitter:
             if step > 0:
                 pred = ir.And(ir.LE(start, v), ir.LT(v, stop))
             else:
-                pred = ir.And(ir.LT(stop, v), ir.LE(v, start))
+                # (v <= max(start, stop), not v <= start: the same iterations,
+                # but trim_no_ops' r >= top - max(start, stop) stays within
+                # int32, as max(start, stop) >= the hull's bottom - 1, where
+                # top - start wrapped for a start 2**31 below the top:
+                # `range(min(lo + 3, hi), i + 1, -1)` at lo = 0, hi = -2**31 + 1
+                # ran iterations)
+                pred = ir.And(ir.LT(stop, v), ir.LE(v, ir.Max(start, stop)))
             if step > 0:
                 return lo_n, ext, (lambda r: r), pred
             # a descending loop: r runs up, the variable down
