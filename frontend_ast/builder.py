@@ -187,6 +187,7 @@ class Builder:
             sym = f"{name}.shape[{k}]"
             node = img.dim(ndim - 1 - k).extent().node
             self.cx.syms.add(sym, 0, INT32[1])
+            self.cx.shape_syms.add(sym)
             self.cx.sym_nodes[sym] = node
             self.cx.sym_static[sym] = _shape_fn(name, k)
             shape.append(Val(node, PY_INT, 0, INT32[1], [Aff.sym(sym)], [Aff.sym(sym)],

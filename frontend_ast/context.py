@@ -108,6 +108,7 @@ class Context:
         self.assumed = []
         self.sym_nodes = {}
         self.sym_static = {}
+        self.shape_syms = set()     # the symbols of array argument sizes (builder._input_shape)
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.run_check = None

@@ -240,7 +240,13 @@ class Emitter:
             if step > 0:
                 pred = ir.And(ir.LE(start, v), ir.LT(v, stop))
             else:
-                pred = ir.And(ir.LT(stop, v), ir.LE(v, start))
+                # (v <= max(start, stop), not v <= start: the same iterations,
+                # but trim_no_ops' r >= top - max(start, stop) stays within
+                # int32, as max(start, stop) >= the hull's bottom - 1, where
+                # top - start wrapped for a start 2**31 below the top:
+                # `range(min(lo + 3, hi), i + 1, -1)` at lo = 0, hi = -2**31 + 1
+                # ran iterations)
+                pred = ir.And(ir.LT(stop, v), ir.LE(v, ir.Max(start, stop)))
             if step > 0:
                 return lo_n, ext, (lambda r: r), pred
             # a descending loop: r runs up, the variable down
@@ -446,29 +452,51 @@ class Emitter:
                                   syms.nonneg(Aff.const(INT32[1]) - a) for a in ends)
 
     def _may_wrap(self, l, span) -> bool:
-        """Whether start + r * step (relative_rdom, r * |step| below span +
-        |step|) can leave int32 for some argument: not where some bound of
-        the start (numeric, or affine over the enclosing loops' bounds)
-        plus that keeps within it."""
+        """Whether relative_rdom's predicate needs the int64 trip test: the
+        variable start + r * step (r * |step| below span + |step|) can leave
+        int32 for some argument, or an empty range's start can be 2**31 or
+        more past its stop (trim_no_ops takes `start + r < stop` as `r <
+        stop - start`, an int32 difference that wraps there: `range(max(i,
+        len(z)), min(i + len(x), i - len(z)))` with len(z) = 2**30 + 5 ran
+        len(x) iterations). No test where both are proven; none either where
+        the start never passes the stop and the variable's far end is over
+        array sizes only (the insertion sorts: the test costs the loop its
+        state in registers): a call-time requirement keeps that end within
+        int32 (OverflowError for arrays of 2**30 elements and more there)."""
         k, syms = l.step, self.cx.syms
         far = span.shift(abs(k))
         if k > 0:
             ends = [Aff.const(l.start.hi)] if l.start.hi is not None else []
             ends += [c for u in l.start.ubs for c in syms.expand(u, True)]
-            if any(syms.nonneg(Aff.const(INT32[1]) - e - far) for e in ends):
-                return False
             cands = [e + far for e in ends]
         else:
             ends = [Aff.const(l.start.lo)] if l.start.lo is not None else []
             ends += [c for b in l.start.lbs for c in syms.expand(b, False)]
-            if any(syms.nonneg(e - far - Aff.const(INT32[0])) for e in ends):
+            cands = [Aff.const(0) - e + far for e in ends]
+        # (cands: the variable's distance from 0 at the far end, up or down)
+        limit = INT32[1] if k > 0 else -INT32[0]
+        inside = any(syms.nonneg(Aff.const(limit) - c) for c in cands)
+        gaps = self._empty_gaps(l)
+        if any(syms.nonneg(Aff.const(INT32[1]) - g) for g in gaps):
+            if inside:
                 return False
-            cands = [e - far for e in ends]
-        # a bound over array sizes only (the insertion sorts): no int64 test,
-        # a wrap needs an array within the span of 2**31 elements
-        # (docs/status.md, session 26: not checked), and the test costs the
-        # loop its state in registers
-        return not any(_shape_symbols(c) for c in cands)
+            # (not an end from the start's type range: its constant is 2**31)
+            shaped = [c for c in cands if c.terms and set(c.terms) <= self.cx.shape_syms
+                      and abs(c.c) < 2**30]
+            if shaped and any(syms.nonneg(Aff.const(0) - g) for g in gaps):
+                self.cx.require(self.cx.smap.loc(l.node).line, shaped, None, limit)
+                return False
+        return True
+
+    def _empty_gaps(self, l) -> list:
+        """Upper bounds (Affs over argument symbols) of how far a loop's
+        start can be past its stop, against the step: start - stop for a
+        step > 0, stop - start for a step < 0."""
+        syms = self.cx.syms
+        first, second = (l.start, l.stop) if l.step > 0 else (l.stop, l.start)
+        gaps = [Aff.const(first.hi - second.lo)] \
+            if first.hi is not None and second.lo is not None else []
+        return gaps + [c for u in first.ubs for b in second.lbs for c in syms.expand(u - b, True)]
 
     def range_guarded(self, tri, preds) -> list:
         """An update's predicates: the loop-range predicates `tri` of its
@@ -646,9 +674,3 @@ def _wide_extent(lo_n, hi_n):
     wide = ir.Int(64)
     span = ir.Sub(ops.cast(wide, hi_n), ops.cast(wide, lo_n))
     return ops.cast(ir.INDEX, ir.Max(ir.Add(span, ir.Const(wide, 1)), ir.Const(wide, 0)))
-
-
-def _shape_symbols(aff) -> bool:
-    """Whether aff is over array sizes only (builder._input_shape's
-    symbols), at least one."""
-    return bool(aff.terms) and all(".shape[" in t for t in aff.terms)

@@ -58,16 +58,30 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
         return memo[key][1]
 
     def within(e, lo, hi) -> bool:
-        """Add the constraints that keep e's value within [lo, hi]."""
+        """Add the constraints that keep e's value within [lo, hi] (None: no
+        bound on that side)."""
         e = _as_select(e)
         t = e.type
-        if lo <= t.min_value() and t.max_value() <= hi:
+        if (lo is None or lo <= t.min_value()) and (hi is None or t.max_value() <= hi):
             return True
         inner = checked_value(e)
         if inner is not None:
             return within(inner, lo, hi)
         if isinstance(e, (ir.Min, ir.Max)):
-            return within(e.a, lo, hi) and within(e.b, lo, hi)
+            # a max is below hi where both operands are, and above lo where
+            # one is (its lower forms: some of them >= lo); a min likewise
+            # (`max(lo, i)` with lo = -2**40 and i >= 0 is within int32)
+            one, both = (lo, hi) if isinstance(e, ir.Max) else (hi, lo)
+            if not (within(e.a, *_side(both, isinstance(e, ir.Max))) and
+                    within(e.b, *_side(both, isinstance(e, ir.Max)))):
+                return False
+            if one is None:
+                return True
+            f = walk(e)
+            if f is None or not (f.lbs if isinstance(e, ir.Max) else f.ubs):
+                return False
+            constraints.append((f.lbs, f.ubs) + _side(one, not isinstance(e, ir.Max)))
+            return True
         if isinstance(e, ir.Select):
             return within(e.true_value, lo, hi) and within(e.false_value, lo, hi)
         if isinstance(e, ir.Cast) and e.value.type.is_integer() and \
@@ -163,6 +177,11 @@ def affine_bounds(node, sym_of: dict, lo: int, hi: int):
     if f is None or not within(node, lo, hi):
         return None
     return f.lbs, f.ubs, constraints
+
+
+def _side(bound, upper: bool) -> tuple:
+    """(lo, hi) with only one side bounded: (None, bound) if upper."""
+    return (None, bound) if upper else (bound, None)
 
 
 def _as_select(e):

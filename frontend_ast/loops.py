@@ -203,17 +203,22 @@ class LoopRunner:
             # (not a bound from a type's range: `j + lo` with j's start a min, whose
             # bound is the int32 range, would require lo >= 0; hull_checked_bound
             # bounds such a value by its hull)
-            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if not _type_edge(c)]
-            highs = [c for a in us for c in self.cx.syms.expand(a, True) if not _type_edge(c)]
-            if not lows or not highs or any(s not in self.cx.sym_static for c in lows + highs
-                                            for s in c.terms):
+            # (a side without a bound, None: a max's upper side, affine_bounds)
+            lows = [c for a in ls for c in self.cx.syms.expand(a, False) if not _type_edge(c)] \
+                if lo is not None else []
+            highs = [c for a in us for c in self.cx.syms.expand(a, True) if not _type_edge(c)] \
+                if hi is not None else []
+            if (lo is not None and not lows) or (hi is not None and not highs) or \
+                    any(s not in self.cx.sym_static for c in lows + highs for s in c.terms):
                 return None
             bounded.append((lows, lo, highs, hi))
         if any(_never(self.cx, lows, lo, highs, hi) for lows, lo, highs, hi in bounded):
             return None     # (a bound known only from a type's range)
         for lows, lo, highs, hi in bounded:
-            self.cx.require(self.cx.smap.loc(node).line, lows, lo, None)
-            self.cx.require(self.cx.smap.loc(node).line, highs, None, hi)
+            if lo is not None:
+                self.cx.require(self.cx.smap.loc(node).line, lows, lo, None)
+            if hi is not None:
+                self.cx.require(self.cx.smap.loc(node).line, highs, None, hi)
         out = Val(unguarded(n), v.ty)
         lo = INT32[0] if v.lo is None else max(v.lo, INT32[0])
         hi = INT32[1] if v.hi is None else min(v.hi, INT32[1])
@@ -1008,9 +1013,9 @@ def _names(names) -> str:
 
 def _never(cx, lows, lo, highs, hi) -> bool:
     """Whether a certified bound's check (some of `lows` >= lo and some of
-    `highs` <= hi) fails for every argument."""
-    return all(cx.syms.nonneg(Aff.const(lo - 1) - c) for c in lows) or \
-        all(cx.syms.nonneg(c.shift(-hi - 1)) for c in highs)
+    `highs` <= hi; None: that side unbounded) fails for every argument."""
+    return (lo is not None and all(cx.syms.nonneg(Aff.const(lo - 1) - c) for c in lows)) or \
+        (hi is not None and all(cx.syms.nonneg(c.shift(-hi - 1)) for c in highs))
 
 
 def _type_changes(g: Group, k: int) -> bool:
