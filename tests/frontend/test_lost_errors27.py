@@ -7,7 +7,9 @@ type, and the argument arrays as written before the exception.
   d's loop): the start of c was neither guarded nor stored on fd45b8c (a
   lost IndexError of c's inner loop; also a false one of c's start).
   defs.Definitions._start_under_ifs now guards it when Python evaluates the
-  test wherever c's Func is (scope.test_reached).
+  test wherever c's Func is (scope.test_reached: also after a `continue`,
+  where scope.if_reached evaluates the test only in the iterations that
+  reach it).
 - After a `break`: `d = x[j + k]; d = x[j] * 2.0` keeps the first value in
   the false branch of the running condition; start_checks.start_checked
   counted that never-taken read (ir.live_calls leaves it out), so c's value
@@ -35,6 +37,27 @@ def lazy_read_in_the_test(x, k, flag):
             c = x[k + j]
             for jj in range(j, j + 2):
                 c += x[jj]              # x[n] at j = n - 1
+        for t in range(k):
+            y[j] = c + t
+    return y
+
+
+def lazy_read_in_the_test_after_continue(x, k, flag):
+    n = len(x)
+    y = np.zeros(n)
+    for j in range(n):
+        if j == 1:
+            continue
+        d = 0.0
+        if x[j] > 0.4:
+            d = x[j + 1]                # lazily
+        for jj in range(k):
+            d += x[j + jj]
+        c = 0.0
+        if d * x[j] > flag:
+            c = d + x[j // 2 + 1]       # x[1] at n = 1
+            for jj in range(k):
+                c += d * x[jj]
         for t in range(k):
             y[j] = c + t
     return y
@@ -103,6 +126,10 @@ def _check(fn, in_place=False):
 
 def test_lazy_checked_read_in_the_test():
     _check(lazy_read_in_the_test)
+
+
+def test_lazy_checked_read_in_the_test_after_continue():
+    _check(lazy_read_in_the_test_after_continue)
 
 
 def test_start_after_break():
