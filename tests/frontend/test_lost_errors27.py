@@ -43,14 +43,11 @@ def lazy_read_in_the_test(x, k, flag):
 
 
 def lazy_read_in_the_test_after_continue(x, k, flag):
-    n = len(x)
-    y = np.zeros(n)
-    for j in range(n):
+    s = 0.0
+    for j in range(len(x)):
         if j == 1:
             continue
-        d = 0.0
-        if x[j] > 0.4:
-            d = x[j + 1]                # lazily
+        d = x[j + 1] if x[j] > 0.4 else 0.0     # lazily
         for jj in range(k):
             d += x[j + jj]
         c = 0.0
@@ -59,8 +56,8 @@ def lazy_read_in_the_test_after_continue(x, k, flag):
             for jj in range(k):
                 c += d * x[jj]
         for t in range(k):
-            y[j] = c + t
-    return y
+            s += c + t
+    return s
 
 
 def after_break(x, k, flag):
@@ -74,10 +71,22 @@ def after_break(x, k, flag):
         c = 0.0
         if d > flag:
             c = d
-            for jj in range(j, j + 2):
-                c += x[jj]              # x[n] at j = n - 1
+            for jj in range(2):
+                c += x[j + jj]          # x[n] at j = n - 1
         for t in range(k):
-            y[j] = c + t
+            y[j] = max(c, t)
+    return y
+
+
+def start_past_the_break(x, k, flag):
+    y = np.zeros(len(x))
+    for j in range(len(x)):
+        if j >= 2:
+            break
+        d = x[j + k]                    # x[3] at j = 2 with k = 1: not run
+        for jj in range(2):
+            d += x[jj] * x[j]
+        y[j] = d
     return y
 
 
@@ -98,19 +107,6 @@ def after_continue_in_place(x, k, flag, y):
         for t in range(k):
             s += c + t
     return s
-
-
-def start_past_the_break(x, k, flag):
-    n = len(x)
-    y = np.zeros(n)
-    for j in range(n):
-        if j == 2:
-            break
-        d = x[j + k]                    # x[3] at j = 2 with k = 1: not run
-        for jj in range(2):
-            d += x[jj] * x[j]
-        y[j] = d
-    return y
 
 
 def _check(fn, in_place=False):
