@@ -16,7 +16,13 @@ type, and the argument arrays as written before the exception.
   was not stored (lost IndexError).
 - A start value after a `break` (`d = x[j + k]` before d's loop) was
   computed at the iterations past the break (a false IndexError): it is
-  now guarded by the running condition as by an `if`'s."""
+  now guarded by the running condition as by an `if`'s.
+- A value assigned under an `if` after a `continue` and assigned again
+  before any read (`t = 0.0; if x[j] > 0.4: t = x[j + 1]`, then `t = ...`)
+  has two types (float where the iteration does not run, float64 where it
+  does): check_order.LoopSinks skipped such a union (a lost IndexError);
+  it now stores each alternative that may raise where its condition holds
+  (LoopSinks._store_alternatives)."""
 import numpy as np
 
 import pyhalide as ph
@@ -109,6 +115,18 @@ def after_continue_in_place(x, k, flag, y):
     return s
 
 
+def killed_after_continue_in_place(x, k, flag, y):
+    for j in range(len(x)):
+        if j == 1:
+            continue
+        t = 0.0
+        if x[j] > 0.4:
+            t = x[j + 1]                # x[n] at j = n - 1, assigned again below
+        t = x[j] * 2.0
+        y[j] = t
+    return y
+
+
 def _check(fn, in_place=False):
     compiled = ph.pipeline(fn)
     for n in (1, 2, 3, 4):
@@ -138,3 +156,7 @@ def test_start_after_continue_in_place():
 
 def test_start_past_the_break():
     _check(start_past_the_break)
+
+
+def test_killed_value_after_continue_in_place():
+    _check(killed_after_continue_in_place, in_place=True)
