@@ -45,6 +45,7 @@ from pyhalide.errors import CompileError
 from . import deps
 from .errors import FrontendError
 from .loop_state import Group
+from .ops import select
 from .start_checks import start_checked
 from .static_sinks import statement_values
 from .types import np_ty
@@ -378,7 +379,10 @@ class LoopSinks:
             named = [(f"expr{i}", x) for i, x in
                      enumerate(v.items if isinstance(v, TupleVal) else [v])]
         for n, v in named:
-            if not isinstance(v, Val) or not v.risky or v.union or v.ty.is_complex():
+            if isinstance(v, Val) and v.union:
+                self._store_alternatives(bld, stmt, n, v)
+                continue
+            if not isinstance(v, Val) or not v.risky or v.ty.is_complex():
                 continue
             if v.node is None:
                 node_of(bld.cx, v)      # a call-time value: raises where the kernel stores it
@@ -398,6 +402,33 @@ class LoopSinks:
                 continue
             bld.arrays.write(arr, [], v, stmt)
 
+
+    def _store_alternatives(self, bld, stmt, n, v):
+        """A value of several types (`d = 0.0`, then `d = x[j + 1]` after a
+        `continue`: a float or a float64 as the iteration runs): each
+        alternative that may raise, where its condition holds (a lazy
+        select: its checks run only there), stored as store() stores a
+        value of one type."""
+        for k, (c, w) in enumerate(v.union):
+            if c is None or c.risky or c.node is None or not isinstance(w, Val) or \
+                    not w.risky or w.union or w.node is None or w.ty.is_complex():
+                continue
+            s = w
+            if self.maybe_unread.get((id(stmt), n)) and n in self.read:
+                s = _flags(w, self.written, bld)    # the value reads the nest's writes
+                if s is None:
+                    continue
+            elif not _reads_checked(w.node):
+                s = _flags(w, self.written, bld) or w
+            s = select(bld.cx, c, s, Val(ir.Const(s.node.type, 0), s.ty))
+            key = (id(stmt), n, "alternative", k)
+            arr = self.arrays.get(key)
+            if arr is None:
+                arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(s.ty.dtype), [], "local",
+                                             bld.cx.smap.loc(stmt))
+                arr.sink = True
+            if arr.ty.dtype == s.ty.dtype:
+                bld.arrays.write(arr, [], s, stmt)
 
     def _store_results(self, bld, loop):
         """The values an inner loop leaves in names that no later statement

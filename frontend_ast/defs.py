@@ -165,22 +165,25 @@ class Definitions:
         before a loop under `if x[j] > flag`), computed where the `if`s
         around the loop hold and 0 elsewhere (the Func is computed over its
         whole region; its updates carry the condition themselves), when the
-        condition cannot raise, reads only Funcs safe to read wherever the
+        condition cannot raise or Python evaluates it wherever the Func is
+        (scope.test_reached: one `if`, reached in every iteration; a test
+        holding a lazily checked read, `d = x[j + 1]` under an `if` before
+        d's loop), reads only Funcs safe to read wherever the
         Func is (start_conditions.reads_allowed: defined before the nest and
         unable to raise, or an inner loop's result in the running iteration
         whose start Python computes there too) and names only the loops of
         the Func's dimensions. The Func's name goes to
         state.guarded_starts (check_order.LoopSinks stores its values)."""
-        if not self.scope.path:
+        if not self.scope.condition_parts():
             return vals
         calls = ir.find_calls(list(vals))
         if not any(checks.is_check_read(c) for c in calls) and not start_checked(list(vals)):
             return vals
         cond = self.scope.current_condition()
-        if cond is None or cond.risky:
+        if cond is None or cond.risky and not self.scope.test_reached():
             return vals
         cond = ops.truth(self.cx, cond)
-        if cond.is_const or cond.union or cond.risky:
+        if cond.is_const or cond.union or cond.risky and not self.scope.test_reached():
             return vals
         c = ops.node_of(self.cx, cond)
         syms = {l.sym for l in ctx}

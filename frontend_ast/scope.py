@@ -77,6 +77,14 @@ class Scope:
         (no enclosing `if`, no `continue` before it, not a lazy operand)."""
         return not self.path and all(a is None for a in self.alive) and not self.lazy
 
+    def test_reached(self) -> bool:
+        """Whether the current statement is in a branch of a single `if` (no
+        other `if` around it at any loop level, not a lazy operand): Python
+        evaluates that `if`'s test in every iteration of the loops around it
+        where no `continue` or `break` ran before the `if`, and if_reached
+        has made a test that may raise evaluated only there."""
+        return len(self.path) == 1 and not self.lazy
+
     def push_facts(self, c: Val, when_true: bool):
         """Assume c is `when_true` (affine facts bounding loop variables)
         until the matching pop_facts."""
