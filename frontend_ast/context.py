@@ -290,12 +290,15 @@ class Context:
         """fn(StaticEnv): whether the enclosing loops whose bounds are known
         at call time (those being run and Context.carried_loops) all have an
         iteration in this call; None where there are none (a check made
-        whenever the function is called)."""
+        whenever the function is called). A loop of constant bounds counts
+        only where it is empty (`range(1, n)` with n specialized to 1: its
+        body is traced, its checks are never made)."""
         loops = list(self.loop_state.loops) if self.loop_state is not None else []
         tests = [_runs(loop.start.static, loop.stop.static, loop.step)
                  for loop in loops + self.carried_loops
                  if loop.start.is_static and loop.stop.is_static and
-                 not (loop.start.is_const and loop.stop.is_const)]
+                 not (loop.start.is_const and loop.stop.is_const and
+                      len(range(loop.start.const, loop.stop.const, loop.step)) > 0)]
         if not tests:
             return None
         return lambda env: all(t(env) for t in tests)
