@@ -21,8 +21,9 @@ def runs_somewhere(loop, outer, sym_static):
         return None
     (a, fa), (b, fb) = parts if loop.step > 0 else parts[::-1]
     d = a - b       # the bounds' difference (stop - start, or start - stop)
-    if not d.terms:
-        return None
+    if not d.terms and fa is None and fb is None:
+        # (the bounds' ranges are points: `range(2 * i - 1)` with i in [0, 0])
+        return None if d.c > 0 else _never
 
     def test(env) -> bool:
         most = d.c + (fa(env) if fa else 0) - (fb(env) if fb else 0)
@@ -49,3 +50,7 @@ def _form(v, known):
     if v.is_static:
         return Aff.const(0), v.static
     return None
+
+
+def _never(env) -> bool:
+    return False

@@ -7,7 +7,8 @@ mask of the wrong size (array_masks.MaskShape) were raised although the
 loop runs nothing. Where the loop runs, the same exception type as
 NumPy's stays. Compared with plain Python (values and arguments bit for
 bit). A loop whose bounds are affine in an enclosing loop's variable
-(`for j in range(i + 1, m)`) that runs in no iteration of it gates its
+(`for j in range(i + 1, m)`; `range(2 * i - 1)` with i in
+range(X.shape[0]) specialized to range(1): a bound of a single value) that runs in no iteration of it gates its
 checks the same way (loop_trip_reach.runs_somewhere)."""
 import numpy as np
 import pytest
@@ -61,6 +62,15 @@ def mask_store_triangle(X, M, m):
     return 0.0
 
 
+def mask_store_point(X, M):
+    for i in range(X.shape[0]):
+        for j in range(2 * i - 1):
+            X[M] = 0.0
+    for j in range(-1):
+        X[M] = 1.0
+    return 0.0
+
+
 def _outcome(f, args):
     args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     try:
@@ -99,6 +109,8 @@ CASES = [
     (scale_column_triangle, [(_i64(1, 5), 1, 4), (_i64(1, 5), 0, 4), (_i64(1, 5), 2, 4)]),
     (mask_store_triangle, [(np.ones(3), np.ones(4, bool), 1), (np.ones(3), np.ones(4, bool), 2),
                            (np.arange(3.0), np.array([True, False, True]), 3)]),
+    (mask_store_point, [(np.ones(1), np.ones(4, bool)), (np.ones(2), np.ones(4, bool)),
+                        (np.arange(3.0), np.array([True, False, True]))]),
 ]
 
 
