@@ -17,6 +17,7 @@ from pyhalide.expr import Expr
 from . import ops, unions
 from .errors import FrontendError
 from .loop_bounds import BoundCheck
+from .loop_trip_reach import runs_somewhere
 from .ranges import INT32, Aff, Symbols
 from .values import Val
 
@@ -291,12 +292,20 @@ class Context:
         """fn(StaticEnv): whether the enclosing loops whose bounds are known
         at call time (those being run and Context.carried_loops) all have an
         iteration in this call; None where there are none (a check made
-        whenever the function is called)."""
+        whenever the function is called). A loop of constant bounds counts
+        only where it is empty (`range(1, n)` with n specialized to 1: its
+        body is traced, its checks are never made); a loop whose bounds are
+        affine in enclosing loops' variables counts where it is empty for
+        all of their values (loop_trip_reach.runs_somewhere)."""
         loops = list(self.loop_state.loops) if self.loop_state is not None else []
-        tests = [_runs(loop.start.static, loop.stop.static, loop.step)
-                 for loop in loops + self.carried_loops
-                 if loop.start.is_static and loop.stop.is_static and
-                 not (loop.start.is_const and loop.stop.is_const)]
+        loops += self.carried_loops
+        static = [loop for loop in loops if loop.start.is_static and loop.stop.is_static]
+        tests = [_runs(loop.start.static, loop.stop.static, loop.step) for loop in static
+                 if not (loop.start.is_const and loop.stop.is_const and
+                         len(range(loop.start.const, loop.stop.const, loop.step)) > 0)]
+        # a bound of an enclosing loop's variable (`for j in range(i)`)
+        tests += [t for t in (runs_somewhere(loop, static, self.sym_static)
+                              for loop in loops if loop not in static) if t is not None]
         if not tests:
             return None
         return lambda env: all(t(env) for t in tests)
