@@ -96,3 +96,39 @@ def test_invariant_sum_in_a_loop(k, n):
     x, y = np.arange(4.0) - 1.5, np.arange(3.0) + 0.25
     _same(_INVARIANT_PRODUCT_SUM, invariant_product_sum, x, y, k, n)
     _same(_INVARIANT_UNDER_IF, invariant_under_if, x, y, k, n)
+
+
+# -- (c) np.trapezoid's check that x and y have one length, under an `if`
+# not taken (array_calculus._check_same_size: x's differences read clamped,
+# the check made where the statement runs; main raised ValueError "operands
+# could not be broadcast together" whatever the condition) --
+def trapezoid_if(y, x, n):
+    s = 0.0
+    if n > 2:
+        s = np.trapezoid(y, x)
+    return s
+
+
+def trapezoid_if_data(y, x, n):
+    s = 0.0
+    if y[0] > 100.0:
+        s = np.trapezoid(y, x)
+    return s
+
+
+def trapezoid_in_loop(y, x, n):
+    s = 0.0
+    for i in range(n):
+        if n > 2:
+            s += np.trapezoid(y, x) * i
+    return s
+
+
+_TRAPEZOIDS = [(pipeline(f), f) for f in (trapezoid_if, trapezoid_if_data, trapezoid_in_loop)]
+
+
+@pytest.mark.parametrize("ny,nx,n", [(3, 4, 1), (3, 4, 3), (0, 3, 1), (3, 3, 3), (1, 3, 3)])
+def test_trapezoid_under_an_if(ny, nx, n):
+    y, x = np.arange(ny) + 1.0, np.arange(nx) - 0.5
+    for kernel, f in _TRAPEZOIDS:
+        _same(kernel, f, y, x, n)
