@@ -132,3 +132,43 @@ def test_trapezoid_under_an_if(ny, nx, n):
     y, x = np.arange(ny) + 1.0, np.arange(nx) - 0.5
     for kernel, f in _TRAPEZOIDS:
         _same(kernel, f, y, x, n)
+
+
+# -- (c) np.concatenate's check of the other axes under an `if` not taken
+# (array_create._same_sizes: the later parts read clamped along those axes,
+# the check made where the statement runs; a part of size 0 keeps the
+# call-time check; main raised ValueError "all the input array dimensions
+# except for the concatenation axis must match exactly" whatever the
+# condition) --
+def concatenate_if(x, y, n):
+    z = x * 1.0
+    if n > 2:
+        z = np.concatenate([x[None, :], y[None, :]]).sum(axis=0)
+    return z
+
+
+def concatenate_if_data(x, y, n):
+    z = x * 1.0
+    if x[0] > 100.0:
+        z = np.vstack([x, y]).sum(axis=0)
+    return z
+
+
+def concatenate_axis1_in_loop(x, y, n):
+    s = 0.0
+    for i in range(n):
+        if n > 2:
+            s += np.concatenate([x.reshape(-1, 1), y.reshape(-1, 1)], axis=1).sum() * i
+    return s
+
+
+_CONCATENATES = [(pipeline(f), f) for f in (concatenate_if, concatenate_if_data,
+                                            concatenate_axis1_in_loop)]
+
+
+@pytest.mark.parametrize("nx,ny,n", [(3, 4, 1), (3, 4, 3), (2, 3, 1), (3, 3, 3), (0, 3, 1),
+                                     (3, 1, 3)])
+def test_concatenate_under_an_if(nx, ny, n):
+    x, y = np.arange(nx) + 1.0, np.arange(ny) - 0.5
+    for kernel, f in _CONCATENATES:
+        _same(kernel, f, x, y, n)
