@@ -25,8 +25,8 @@ from .array_create import cond
 from .array_reduce import finish, total
 from .array_shape import call_args, clamp_index, size_node
 from .array_shift import diff_once, pairs
-from .arrayexpr import ArrayExpr, k_order
-from .call_time_reach import add_loop_gated, add_shape_check
+from .arrayexpr import ArrayExpr, clamped_into, k_order
+from .call_time_reach import IfEmpty, add_loop_gated, add_shape_check, run_time_gated
 from .limits import limit
 from .types import NP, Ty
 from .values import TupleVal, Val, const_val
@@ -194,16 +194,45 @@ def trapezoid(b, fn, node):
         i = idx[0]
         hi = y.elem([clamp_index(ir.Add(i, ir.index(1)), n, idx)])
         s = ops.binary(cx, "+", hi, y.elem([i]))
-        d = d_at([i]) if d_at is not None else dval
-        return ops.binary(cx, "/", ops.binary(cx, "*", d, s), const_val(2.0))
+        # (x's differences read clamped into them: inside x also where the
+        # sizes differ and the check is not made, the branch not taken)
+        w = d_at([clamped_into(cx, i, d.shape[0])]) if d_at is not None else dval
+        return ops.binary(cx, "/", ops.binary(cx, "*", w, s), const_val(2.0))
 
     first = elem([ir.index(0)])
     terms = ArrayExpr([pairs(cx, y.shape[0])], first.ty, elem, node)
     if d_at is not None:
-        add_loop_gated(cx, _SameSize(x.shape[0], y.shape[0]))
+        _check_same_size(cx, x.shape[0], y.shape[0], d.shape[0], node)
     rt = numpy_ty(b, lambda: np.sum(np.zeros(1, first.ty.dtype)).dtype, node)
     out = total(b.array_code, terms, (0,), rt, node, fn.__name__)
     return finish(b.array_code, out, (0,), 1, False, node)
+
+
+def _check_same_size(cx, nx, ny, pairs_x, node):
+    """np.trapezoid's check that x and y have one length, made where the
+    statement runs (call_time_reach.add_shape_check: under an `if` not
+    taken, none); where one of them has length 2 (NumPy broadcasts its
+    single difference: refused) or x has no difference to read (clamped
+    reads would leave it), the call-time check is made as before."""
+    check = _SameSize(nx, ny)
+    add_shape_check(cx, check, lambda: cx.compare("==", nx, ny), node,
+                    "operands could not be broadcast together", (pairs_x,))
+    if not (nx.is_const and ny.is_const):
+        add_loop_gated(cx, _IfPair(check, nx, ny))
+        if not run_time_gated(cx):
+            add_loop_gated(cx, IfEmpty(check, (pairs_x,)))
+
+
+class _IfPair:
+    """The call-time check where one of the lengths is 2 and they differ."""
+
+    def __init__(self, check, nx, ny):
+        self.check, self.nx, self.ny = check, nx, ny
+
+    def __call__(self, env):
+        nx, ny = self.nx.static(env), self.ny.static(env)
+        if nx != ny and 2 in (nx, ny):
+            self.check(env)
 
 
 class _SameSize:

@@ -50,7 +50,7 @@ from .arrayexpr import (
     size_is,
     under_condition,
 )
-from .call_time_reach import add_shape_check
+from .call_time_reach import IfEmpty, add_loop_gated, add_shape_check, run_time_gated
 from .types import UnsupportedType
 from .values import Arr, TupleVal, Val, const_val
 
@@ -541,10 +541,19 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
                          f"array at index {j} has {x.ndim} dimension(s)")
             return arrays[0]
     ax = norm_axis(cx, node, axis, nd)
+    # under an `if`, a part whose other sizes are checked at call time is
+    # read at clamped indices, so that the check can be gated by the `if`
+    # (as np.stack); not where the parts are written one by one (_written:
+    # a part's writes would leave the result)
+    kept = [x for x in arrays if not size_is(x.shape[ax], 0)] or arrays[:1]
+    gated = under_condition(cx) and \
+        not any(_read_when_empty(cx, x, kept, ax) for x in kept)
+    clamps = {}             # id(part) -> the axes it is read clamped along
     for k in range(nd):
         if k != ax:
-            _same_sizes(cx, node, [x.shape[k] for x in arrays], k)
-    arrays = [x for x in arrays if not size_is(x.shape[ax], 0)] or arrays[:1]
+            for j in _same_sizes(cx, node, [x.shape[k] for x in arrays], k, gated):
+                clamps.setdefault(id(arrays[j]), []).append(k)
+    arrays = kept
     ends, total = [], const_val(0)
     for x in arrays:
         total = ops.binary(cx, "+", total, x.shape[ax])
@@ -563,6 +572,8 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
         i = clamp_index(i, size_node(cx, x.shape[ax]), idx)   # read where not selected too
         out = list(idx)
         out[ax] = i
+        for k in clamps.get(id(x), ()):
+            out[k] = clamped_into(cx, out[k], x.shape[k])
         return converted(cx, x.elem(out), ty)
 
     def elem(idx):
@@ -622,20 +633,37 @@ def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
     return b.array_code.as_array(arr, node)
 
 
-def _same_sizes(cx, node, sizes, axis):
+def _same_sizes(cx, node, sizes, axis, gated=False) -> list:
+    """np.concatenate's checks that `sizes` (of one axis other than the
+    concatenation axis) are equal; the indices of the parts whose check is
+    gated by the enclosing `if`s (`gated`: read clamped along that axis,
+    call_time_reach.add_shape_check)."""
     first = sizes[0]
+    out = []
+    msg = ("all the input array dimensions except for the concatenation axis must match "
+           "exactly, but along dimension {}, the array at index 0 has size {} and the array "
+           "at index {} has size {}")
     for j, s in enumerate(sizes[1:], 1):
         if same_size(cx, first, s):
             continue
-        msg = ("all the input array dimensions except for the concatenation axis must match "
-               "exactly, but along dimension {}, the array at index 0 has size {} and the array "
-               "at index {} has size {}")
         if first.is_const and s.is_const:
             fail_at_call(cx, node, ValueError, msg.format(axis, first.const, j, s.const))
+        elif gated:
+            def check(env, s=s, j=j):
+                if first.static(env) != s.static(env):
+                    raise ValueError(msg.format(axis, first.static(env), j, s.static(env)))
+            add_shape_check(cx, check, lambda s=s: cx.compare("==", first, s), node,
+                            "all the input array dimensions except for the concatenation "
+                            "axis must match exactly", (s,))
+            if not run_time_gated(cx):
+                # (a part of size 0 is read outside it even clamped: checked then)
+                add_loop_gated(cx, IfEmpty(check, (s,)))
+            out.append(j)
         else:
             check_at_call(cx, node, lambda env, s=s, j=j: None if first.static(env) ==
                           s.static(env) else (ValueError, msg.format(axis, first.static(env), j,
                                                                      s.static(env))))
+    return out
 
 
 @array_calls.function(np.concatenate)

@@ -43,6 +43,8 @@ class ArrayCode:
         self.phase_run = None
         # sorted whole arrays, shared by the calls that sort them (array_sort.py)
         self.sorted = {}
+        # the Funcs lifted over loops (lifted_pins.py reads their lifted Vars)
+        self.lifted = []        # [LiftedFunc]
 
     # Funcs of array values -----------------------------------------------------------------
     def new_func(self, name, owner=None):
@@ -52,7 +54,10 @@ class ArrayCode:
         if not self.state.loops:
             return f
         taken = set(self.emitter.input_names) | {"x", "y", "z", "w"}
-        return LiftedFunc(f, self.state.loops, taken, self.check_lifted, self.cx)
+        lf = LiftedFunc(f, self.state.loops, taken, self.check_lifted, self.cx)
+        if not self.cx.typing:
+            self.lifted.append(lf)
+        return lf
 
     def check_lifted(self, nodes):
         """A lifted Func is computed before its loop nest: it must not read

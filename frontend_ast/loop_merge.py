@@ -256,7 +256,9 @@ class _Merge:
                 test = b.node(ast.Compare(slot, [ast.Lt()], [end]))
                 k = b.binop(b.name(var), ast.Sub(), copy.deepcopy(start))
                 index = b.assign(b.name(loop.target.id, True), loop.phx_range.elem(k))
-                stmts = [index] + list(loop.body)
+                # (a loop variable nothing reads is not computed: its int64
+                # value's overflow check would be a sink read at every slot)
+                stmts = ([index] if self.read(loop.target.id) else []) + list(loop.body)
             if p is stops:
                 stmts = [self.loop_end(p, var, start, tail, marks)] + stmts
             elif p[2]:
@@ -283,6 +285,11 @@ class _Merge:
         if last is not None:
             setattr(merged, EXIT_ATTR, True)
         return pre, merged
+
+    def read(self, name) -> bool:
+        """Whether the function reads variable `name` anywhere."""
+        return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store)
+                   for n in ast.walk(self.tree))
 
     # early exit ---------------------------------------------------------------------------
     def exit_phase(self, phases):

@@ -31,6 +31,7 @@ from .errors import FrontendError
 from .exprs import same_global
 from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
+from .lifted_pins import pin_unread_lifts
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
 from .nonneg_params import PastInt32, assume_nonneg, nonneg_ints
@@ -304,6 +305,10 @@ class Specialization:
         self.in_place_refused = False
         for func, shape_fns in check_order.unrealized_checked(b, self.out_funcs):
             self._slot(func, shape_fns)       # checks of arrays no output reads
+        # a lifted value the same in every iteration: computed at one
+        pin_unread_lifts([(lf.base.function(), [v.name() for v in lf.vars])
+                          for lf in b.array_code.lifted if lf.base.defined()],
+                         [f.function() for _, f, _ in b.funcs if f.defined()])
         promote_scans(b)              # a running value stored per iteration: in the array
         fresh_in_child(self, "lock")     # guards the Funcs' bound inputs and params
         self._pipeline = None
