@@ -11,6 +11,8 @@ every index computed inside the intervals equals its exact value, so the
 regions bounds inference computes contain it.
 
     fits_int32(exprs, ranges=None) -> Expr (Bool)
+    surely_fits(e) -> bool  e fits int32 for every value of its leaves
+    widened(e) -> Expr      int32 e computed exactly in int64
     overflow_asserts(exprs, what, ranges=None) -> [AssertStmt]
     WholeRanges()       what one pass shares between its calls (`ranges`)
 """
@@ -110,6 +112,16 @@ def _surely_fits(e: ir.Expr, ranges: WholeRanges | None = None) -> bool:
     out = _fits(e, ranges)
     ranges.fits[id(e)] = (e, out)
     return out
+
+
+def surely_fits(e: ir.Expr) -> bool:
+    """Whether int32 e fits int32 for every value of its leaves (_surely_fits)."""
+    return _surely_fits(e)
+
+
+def widened(e: ir.Expr) -> ir.Expr:
+    """int32 e computed exactly in int64 (_widened)."""
+    return _widened(e, {})
 
 
 def _fits(e: ir.Expr, ranges: WholeRanges) -> bool:

@@ -58,6 +58,7 @@ from pyhalide.ir.config import debug_print
 from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
+from .index_overflow import surely_fits, widened
 from .linear import atom_key, constant_difference
 from .partition_loops import coefficient
 from .simplify import is_noop, simplify
@@ -240,7 +241,7 @@ def _split(loop, lo, hi, body, peels, middle):
             continue
         # [lo, cut] and [cut + 1, hi]; the comparison holds in the first
         # (an upper bound) or the second (a lower bound), is false in the other
-        is_upper, value = limit
+        is_upper, value, _ = limit
         cut = value if is_upper else _s(ir.Sub(value, ir.index(1)))
         first, second = _s(ir.Min(hi, cut)), _s(ir.Max(lo, ir.Add(cut, ir.index(1))))
         likely_first = peels if is_upper else 0
@@ -547,8 +548,9 @@ def _trim(body, var, lo, hi):
     for c in conjuncts(guard.condition):
         full = ir.substitute(c, env)
         limit = _limit(full, var, bound)
-        if limit is None:
+        if limit is None or not limit[2]:
             keep.append(c)
+        if limit is None:
             continue
         used = True
         lo, hi = _bounded(lo, hi, limit)
@@ -576,13 +578,15 @@ def _trim_range(body, var, lo, hi):
 
 def _bounded(lo, hi, limit):
     """[lo, hi] within the bound `limit` (_limit)."""
-    is_upper, value = limit
+    is_upper, value, _ = limit
     return (lo, _s(ir.Min(hi, value))) if is_upper else (_s(ir.Max(lo, value)), hi)
 
 
 def _limit(c, var: str, bound: set):
-    """(is_upper, value) when comparison c says var <= value (is_upper) or
-    var >= value, value invariant in the loop; None otherwise."""
+    """(is_upper, value, exact) when comparison c says var <= value
+    (is_upper) or var >= value, value invariant in the loop (exact: c holds
+    exactly there; else value is a saturated bound: _in_int32); None
+    otherwise."""
     if not int_compare(c):
         return None
     small, big, strict = as_upper(c)
@@ -598,5 +602,29 @@ def _limit(c, var: str, bound: set):
         return None
     slack = ir.index(1 if strict else 0)
     if k == 1:      # var + rest <(=) 0: var <= -rest (- 1)
-        return True, _s(ir.Sub(ir.Sub(ir.index(0), rest), slack))
-    return False, _s(ir.Add(rest, slack))      # rest - var <(=) 0: var >= rest (+ 1)
+        return _in_int32(True, _s(ir.Sub(ir.Sub(ir.index(0), rest), slack)))
+    return _in_int32(False, _s(ir.Add(rest, slack)))    # rest - var <(=) 0: var >= rest (+ 1)
+
+
+def _in_int32(is_upper: bool, value):
+    """(is_upper, value, exact): value as _limit forms it where it fits int32
+    for every value of its leaves (exact); else the rearranged value computed
+    in int64 and saturated to int32 (not exact: the bound holds for every
+    iteration where the comparison does, but the comparison must stay). A
+    user's `r.x + a < b` with a and b 2**31 apart made `r <= b - a - 1` wrap
+    (RDom.where at a = 7, b = -2**31 + 5 summed every r, Halide semantics
+    none). An upper bound saturates at 2**31 - 2, a lower one at -2**31 + 1,
+    so that _split's cut + 1 and value - 1 do not wrap; the loop's last
+    value is below 2**31 - 1 (_loop's hi + 1). Only a value over two or
+    more Params alone is saturated: one over loop variables, or one Param
+    and constants (`x < B`: B - 1 wraps at B = -2**31 only), keeps its int32
+    form (not proven; the frontend's own loop predicates are kept in int32
+    by emit._may_wrap and rdom_bounds; docs/wrap27.md)."""
+    names = ir.free_vars(value).values()
+    if len(names) < 2 or any(v.kind != "param" for v in names) or surely_fits(value):
+        return is_upper, value, True
+    lo, hi = _INDEX.min_value(), _INDEX.max_value()
+    lo, hi = (lo, hi - 1) if is_upper else (lo + 1, hi)
+    wide = widened(value)
+    sat = ir.Max(ir.Min(wide, ir.Const(wide.type, hi)), ir.Const(wide.type, lo))
+    return is_upper, _s(ir.Cast(_INDEX, sat)), False
