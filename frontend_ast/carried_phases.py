@@ -35,6 +35,7 @@ from . import ops
 from .array_choice import SameSizeAtCall
 from .array_complex import ComplexArr
 from .array_index import guard
+from .analyze import names_assigned
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
 from .carried_blocks import Block, guarded_value, is_block, loop_range, run_block, trip_bound
@@ -383,11 +384,17 @@ class PhaseRun(BodyRun):
             test = Val(lazy(self.condition(), ops.node_of(cx, test),
                              ir.Const(ir.Bool(), False)), test.ty)
         self.conds.append(self.scalar("if", test, s, snapshot=True))
+        env = self.bld.scope.env
+        before = set(env)
         try:
             for st in s.body:
                 self.exec_stmt(st)
         finally:
             self.conds.pop()
+        if self.blocks:
+            # a name first bound under the `if` has no value where its test fails
+            for n in names_assigned(s.body) - before:
+                env[n] = self.loop_obj.done(n, array=False)
 
     def adopt(self, arr, member):
         if arr not in self.saved:
@@ -441,7 +448,7 @@ class PhaseRun(BodyRun):
 
     def bind(self, name, value, node):
         env = self.bld.scope.env
-        if self.conds and not is_temporary(name):
+        if self.conds and not is_temporary(name) and isinstance(env.get(name), Val):
             # (a total value: its snapshot is not zeroed where the tests fail)
             env[name] = self.scalar(name, guarded_value(self, name, value, node), node,
                                     total=True)
@@ -647,6 +654,8 @@ def guarded_writes(node: ast.If, scalars=False) -> bool:
         if isinstance(s, ast.If):
             if not guarded_writes(s, scalars):
                 return False
+            continue
+        if scalars and is_block(s):
             continue
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript) and \
                 isinstance(s.target.value, ast.Name):
