@@ -38,9 +38,9 @@ from pyhalide.expr import cast_node as cast
 
 from . import ops
 from .analyze import names_assigned
+from .arrayexpr import ArrayExpr
 from .carried_body import HINT
 from .carried_writes import WHAT, stored
-from .arrayexpr import ArrayExpr
 from .values import Arr, Val, exact_aff
 
 

@@ -32,10 +32,10 @@ from pyhalide.var import RDom
 
 from . import complex_values as C
 from . import ops
+from .analyze import names_assigned
 from .array_choice import SameSizeAtCall
 from .array_complex import ComplexArr
 from .array_index import guard
-from .analyze import names_assigned
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
 from .carried_blocks import Block, guarded_value, is_block, loop_range, run_block, trip_bound
@@ -189,7 +189,8 @@ class Phases:
         # each block: (the running child, the iteration), inner to the blocks around it
         dims = {}
         for b in blocks:
-            bound = ir.Max(trip_bound(cx, b.loop.node, b.trip, ranges), ir.index(0))
+            # (at least 1: the other entries run at its iteration 0)
+            bound = ir.Max(trip_bound(cx, b.loop.node, b.trip, ranges), ir.index(1))
             got = loop_range(cx, b.loop, b.trip, ranges)
             if got is None:
                 raise cx.err(b.loop.node, f"the variable of this inner loop has no bound over "
