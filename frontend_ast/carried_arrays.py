@@ -76,7 +76,8 @@ def applies(runner, node) -> bool:
 
 def block_swaps(node, env) -> bool:
     """Whether a loop body holding inner `for` loops (not a perfect nest)
-    swaps elements in one of them (LU's row swap after its pivot search):
+    swaps elements, in one of them (LU's row swap after its pivot search)
+    or itself (selection sort's swap after its search loop):
     phase mode runs the inner loops as Blocks (carried_blocks.py). Its
     other statements are assignments, `for` loops and `if`s without else."""
     if not has_blocks(node):
@@ -87,8 +88,8 @@ def block_swaps(node, env) -> bool:
             return False
         if isinstance(n, (ast.If, ast.For)) and n.orelse:
             return False
-    return any(isinstance(n, ast.For) and element_swaps(n, env)
-               for s in node.body for n in ast.walk(s))
+    return element_swaps(node, env) or any(isinstance(n, ast.For) and element_swaps(n, env)
+                                           for s in node.body for n in ast.walk(s))
 
 
 def _region_writes(runner, loop) -> bool:
