@@ -187,8 +187,9 @@ class Phases:
             if got is not None:
                 ranges[inner[0].var.name] = got
         # each block: (the running child, the iteration), inner to the blocks around it
+        # the blocks at one depth share their two RVars (one of them runs at a time)
         dims = {}
-        for b in blocks:
+        for b, depth in blocks:
             # (at least 1: the other entries run at its iteration 0)
             bound = ir.Max(trip_bound(cx, b.loop.node, b.trip, ranges), ir.index(1))
             got = loop_range(cx, b.loop, b.trip, ranges)
@@ -197,16 +198,20 @@ class Phases:
                                           f"the enclosing loops {WHAT}: not supported",
                              hint=HINT)
             ranges[b.loop.var.name] = got
-            dims[id(b)] = [ir.index(len(b.children)), bound]
-        order = list(reversed(blocks))
-        block_ext = [e for b in order for e in dims[id(b)]]
+            n, most = dims.get(depth, (1, ir.index(1)))
+            dims[depth] = (max(n, len(b.children)), ir.Max(most, bound))
+        depths = max(dims, default=0)
+        block_ext = [e for d in reversed(range(1, depths + 1))
+                     for e in (ir.index(dims[d][0]), dims[d][1])]
         nb = len(block_ext)
         rdom = RDom([(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in extents + block_ext] +
                     [(Expr.wrap(ir.index(0)), Expr.wrap(ir.index(len(self.phases))))] +
                     [(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in loops],
                     f"r_{self.state.name()}")
         r = [rdom[i].node for i in range(P + nb + 1 + len(loops))]
-        self.block_dims = {id(b): (r[P + 2 * k], r[P + 2 * k + 1]) for k, b in enumerate(order)}
+        # depth d: (the running child, the iteration)
+        self.depth_dims = {d: (r[P + 2 * (depths - d)], r[P + 2 * (depths - d) + 1])
+                           for d in range(1, depths + 1)}
         rk, rt = r[P + nb], r[-1]
         common = {loop.var.name: ir.Add(first, ir.Mul(ir.index(loop.step), rt))}
         running = None
@@ -221,7 +226,7 @@ class Phases:
         writes = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
             here = ir.EQ(rk, ir.index(k))
-            at, inside, vals = self.emit(self.phases[k], common, None, set())
+            at, inside, vals = self.emit(self.phases[k], common, None, 0)
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
             pred = inside if pred is None else ir.Select(here, inside, pred)
             for i, (c, v) in vals.items():
@@ -248,16 +253,18 @@ class Phases:
         # one copy of the body per phase: each copy's selects on the phase fold
         # away (bubble sort of 2000 elements 15 -> 11 ms)
         self.state.update(0).unroll(rdom[P + nb])
+        for d in range(nb // 2):
+            self.state.update(0).unroll(rdom[P + 2 * d])   # (the running child)
 
-    def emit(self, entry, s, outside, path):
+    def emit(self, entry, s, outside, depth):
         """(STATE coordinates written, the condition of the entry's points,
         {member index: (where written or None for everywhere, value)}) of a
         phase or a Block under the substitution s of the loop variables;
         outside: the condition of the enclosing blocks' running child and
-        iteration (None at the top), path: the ids of those blocks."""
+        iteration (None at the top), depth: the number of those blocks."""
         D, P, r = self.D, self.P, self.r
         if isinstance(entry, Block):
-            ri, rl = self.block_dims[id(entry)]
+            ri, rl = self.depth_dims[depth + 1]
             b = entry.loop
             start = ir.substitute(cast(ir.INDEX, ops.node_of(self.cx, b.start)), s)
             s2 = dict(s, **{b.var.name: ir.Add(start, ir.Mul(ir.index(b.step), rl))})
@@ -266,7 +273,7 @@ class Phases:
             for c in reversed(range(len(entry.children))):
                 here = ir.And(run, ir.EQ(ri, ir.index(c)))
                 inner = here if outside is None else ir.And(outside, here)
-                at, inside, cv = self.emit(entry.children[c], s2, inner, path | {id(entry)})
+                at, inside, cv = self.emit(entry.children[c], s2, inner, depth + 1)
                 sel = ir.EQ(ri, ir.index(c))
                 lhs = at if lhs is None else [ir.Select(sel, a, x) for a, x in zip(at, lhs)]
                 pred = inside if pred is None else ir.Select(sel, inside, pred)
@@ -283,8 +290,8 @@ class Phases:
         at = [ir.substitute(a, s) for a in self.place(m, at)]
         at = [ir.index(0)] * (D - len(at)) + at
         zero = [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)]
-        for key, (ri, rl) in self.block_dims.items():
-            if key not in path:
+        for d, (ri, rl) in self.depth_dims.items():
+            if d > depth:
                 zero += [ir.EQ(ri, ir.index(0)), ir.EQ(rl, ir.index(0))]
         inside = _all([ir.LT(r[len(p) - 1 - a], ir.substitute(n, s))
                        for a, n in enumerate(sizes)] + zero)
@@ -307,13 +314,14 @@ class Phases:
         return None
 
 
-def _flatten(entries):
-    """(the phase tuples, the Blocks in preorder) of entries."""
+def _flatten(entries, depth=1):
+    """(the phase tuples, the Blocks in preorder with their depths) of
+    entries."""
     leaves, blocks = [], []
     for e in entries:
         if isinstance(e, Block):
-            blocks.append(e)
-            sub_leaves, sub_blocks = _flatten(e.children)
+            blocks.append((e, depth))
+            sub_leaves, sub_blocks = _flatten(e.children, depth + 1)
             leaves += sub_leaves
             blocks += sub_blocks
         else:
@@ -322,7 +330,7 @@ def _flatten(entries):
 
 
 def _loop_vars(inner, blocks) -> list:
-    return ([inner[0].var] if inner is not None else []) + [b.loop.var for b in blocks]
+    return ([inner[0].var] if inner is not None else []) + [b.loop.var for b, _ in blocks]
 
 
 def _zero(ty) -> ir.Expr:
