@@ -88,8 +88,24 @@ def block_swaps(node, env) -> bool:
             return False
         if isinstance(n, (ast.If, ast.For)) and n.orelse:
             return False
-    return element_swaps(node, env) or any(isinstance(n, ast.For) and element_swaps(n, env)
-                                           for s in node.body for n in ast.walk(s))
+    return element_swaps(node, env) or _row_copies(node, env) or any(
+        isinstance(n, ast.For) and element_swaps(n, env) for s in node.body for n in ast.walk(s))
+
+
+def _row_copies(node, env) -> bool:
+    """Whether the body (outside its inner loops) assigns a region of an
+    array (a slice or a list of indices in the target) a value that reads
+    the same array: `a[k, :] = a[p, :]`, `a[[k, p]] = a[[p, k]]`."""
+    for s in node.body:
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            continue
+        t = s.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), Arr) and \
+                any(isinstance(x, (ast.Slice, ast.List)) for x in ast.walk(t.slice)) and \
+                _mentions(s.value, t.value.id):
+            return True
+    return False
 
 
 def _region_writes(runner, loop) -> bool:
