@@ -67,7 +67,13 @@ def run_block(run, s):
     carried = {}
     for n in sorted(assigned - {il.name}):
         v = env.get(n)
-        if isinstance(v, Val) and not v.union:
+        if v is not None and not isinstance(v, lo.done) and not (
+                isinstance(v, Val) and not v.union):
+            # (its next iteration would read the value of this one)
+            raise cx.err(s, f"this inner loop rebinds {n!r}, which names "
+                            f"{run.b.describe_obj(v)} before it: not supported {WHAT}",
+                         hint=f"give the loop's value another name than {n!r}")
+        if isinstance(v, Val):
             m = machine.member(n, v.ty, [])
             node = stored(cx, v, v.ty)
             machine.add([], lambda idx, m=m, node=node: (m, [], {m.index: node}))
@@ -106,7 +112,7 @@ def copy_back(run, carried, node):
         if not isinstance(v, Val) or v.union or v.ty != m.ty:
             raise cx.err(node, f"{n!r} is {m.ty.describe()} before this inner loop and "
                                f"{run.b.describe_obj(v)} after its body: not supported {WHAT}",
-                         hint=f"convert it before the loop ({n} = int({n}), float({n}))")
+                         hint=f"convert it before the loop ({n} = float({n}), or np.float64(...))")
         value = stored(cx, v, m.ty)
         machine.add([], lambda idx, m=m, value=value: (m, [], {m.index: value}))
 

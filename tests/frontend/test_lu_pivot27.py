@@ -63,7 +63,24 @@ def lu_factor(a, piv):
                 a[i, j] -= a[i, k] * a[k, j]
 
 
-_FNS = {f.__name__: (f, ph.pipeline(f)) for f in (lu_piv, lu_tuple, lu_factor)}
+def lu_rows(a):
+    n = a.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(a[i, k]) > abs(a[p, k]):
+                p = i
+        t = a[k, :].copy()
+        a[k, :] = a[p, :]
+        a[p, :] = t
+        for i in range(k + 1, n):
+            f = a[i, k] / a[k, k]
+            for j in range(k + 1, n):
+                a[i, j] -= f * a[k, j]
+            a[i, k] = f
+
+
+_FNS = {f.__name__: (f, ph.pipeline(f)) for f in (lu_piv, lu_tuple, lu_factor, lu_rows)}
 
 
 def _matrices():
@@ -114,4 +131,19 @@ def test_name_first_bound_in_inner_loop_is_not_read_after_it():
                 a[n - 1 - k, j] = t
             a[k, 0] = t
     with pytest.raises(ph.CompileError, match="line"):
+        ph.pipeline(f)(np.ones((3, 3)))
+
+
+def test_array_rebound_in_inner_loop_is_refused():
+    # the next iteration of the inner loop would read this one's `b`
+    def f(a):
+        n = a.shape[0]
+        b = a[0, :].copy()
+        for k in range(n):
+            c = 1.0
+            for j in range(n):
+                b = b * c
+                a[k, j], a[n - 1 - k, j] = a[n - 1 - k, j], a[k, j]
+        return b
+    with pytest.raises(ph.CompileError, match="rebinds 'b'"):
         ph.pipeline(f)(np.ones((3, 3)))
