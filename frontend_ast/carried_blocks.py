@@ -87,10 +87,13 @@ def run_block(run, s):
         env[il.name] = il.val
         loops.append(il)
         cx.carried_loops.append(il)
+        run.block_names.append(carried)
         for st in s.body:
             run.exec_stmt(st)
         copy_back(run, carried, s)
     finally:
+        if run.block_names and run.block_names[-1] is carried:
+            run.block_names.pop()
         children, machine.phases = machine.phases, outer
         loops.pop()
         cx.carried_loops.pop()
@@ -105,16 +108,34 @@ def run_block(run, s):
 
 def copy_back(run, carried, node):
     """At the end of an iteration, each carried scalar's member gets the
-    value its name holds then."""
+    value its name holds then (nothing where the name reads the member:
+    the body's bindings write it, write_carried)."""
     cx, env, machine = run.cx, run.bld.scope.env, run.m
     for n, m in carried.items():
         v = env.get(n)
-        if not isinstance(v, Val) or v.union or v.ty != m.ty:
-            raise cx.err(node, f"{n!r} is {m.ty.describe()} before this inner loop and "
-                               f"{run.b.describe_obj(v)} after its body: not supported {WHAT}",
-                         hint=f"convert it before the loop ({n} = float({n}), or np.float64(...))")
+        if isinstance(v, Val) and ir.equal(ops.node_of(cx, v), machine.call(m, [])):
+            continue
+        _check_type(run, n, m, v, node)
         value = stored(cx, v, m.ty)
         machine.add([], lambda idx, m=m, value=value: (m, [], {m.index: value}))
+
+
+def write_carried(run, name, m, v, node) -> Val:
+    """`name = v` for a scalar the running Block carries in member m: a
+    phase writes m (the value reads the state as it is here); the name
+    reads m."""
+    _check_type(run, name, m, v, node)
+    value = stored(run.cx, v, m.ty)
+    run.m.add([], lambda idx: (m, [], {m.index: value}))
+    return run.m.scalar_view(m)
+
+
+def _check_type(run, n, m, v, node):
+    if not isinstance(v, Val) or v.union or v.ty != m.ty:
+        raise run.cx.err(node, f"{n!r} is {m.ty.describe()} before this inner loop and "
+                               f"{run.b.describe_obj(v)} in its body: not supported {WHAT}",
+                         hint=f"convert it before the loop ({n} = float({n}), or "
+                              f"np.float64(...))")
 
 
 def guarded_value(run, name, v, node):

@@ -38,7 +38,15 @@ from .array_complex import ComplexArr
 from .array_index import guard
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
-from .carried_blocks import Block, guarded_value, is_block, loop_range, run_block, trip_bound
+from .carried_blocks import (
+    Block,
+    guarded_value,
+    is_block,
+    loop_range,
+    run_block,
+    trip_bound,
+    write_carried,
+)
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
@@ -367,6 +375,7 @@ class PhaseRun(BodyRun):
         self.loop_obj = None        # the CarriedLoop
         # whether the body's inner `for` loops run as Blocks (carried_blocks.py)
         self.blocks = False
+        self.block_names = []       # per running Block: {carried name: its 0-d Member}
 
     def condition(self):
         """The node of the enclosing `if`s' tests, or None."""
@@ -457,6 +466,13 @@ class PhaseRun(BodyRun):
 
     def bind(self, name, value, node):
         env = self.bld.scope.env
+        m = self.block_names[-1].get(name) if self.block_names else None
+        if m is not None and isinstance(value, Val):
+            # a scalar the running Block carries: its member written here
+            if self.conds:
+                value = guarded_value(self, name, value, node)
+            env[name] = write_carried(self, name, m, value, node)
+            return
         if self.conds and not is_temporary(name) and isinstance(env.get(name), Val):
             # (a total value: its snapshot is not zeroed where the tests fail)
             env[name] = self.scalar(name, guarded_value(self, name, value, node), node,
