@@ -29,11 +29,12 @@ def lu_piv(a):
 
 
 def lu_tuple(a):
+    # the search backwards (ties: the last row), the swap a tuple assignment
     n = a.shape[0]
     for k in range(n):
         p = k
-        for i in range(k + 1, n):
-            if abs(a[i, k]) > abs(a[p, k]):
+        for i in range(n - 1, k, -1):
+            if abs(a[i, k]) >= abs(a[p, k]):
                 p = i
         for j in range(n):
             a[k, j], a[p, j] = a[p, j], a[k, j]
@@ -64,11 +65,12 @@ def lu_factor(a, piv):
 
 
 def lu_rows(a):
+    # the swap by row slices
     n = a.shape[0]
     for k in range(n):
         p = k
         for i in range(k + 1, n):
-            if abs(a[i, k]) > abs(a[p, k]):
+            if a[i, k] != 0.0 and abs(a[i, k]) > abs(a[p, k]):
                 p = i
         t = a[k, :].copy()
         a[k, :] = a[p, :]
