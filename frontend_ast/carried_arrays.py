@@ -52,7 +52,7 @@ def applies(runner, node) -> bool:
         return False
     env = runner.scope.env
     inner = [n for s in node.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
-    if inner and block_swaps(node, env):
+    if inner and block_swaps(node, env, runner.cx):
         return True
     if inner:
         # element swaps under `if`s of element writes alone run in phase mode,
@@ -74,10 +74,12 @@ def applies(runner, node) -> bool:
     return _region_writes(runner, node)
 
 
-def block_swaps(node, env) -> bool:
+def block_swaps(node, env, cx) -> bool:
     """Whether a loop body holding inner `for` loops (not a perfect nest)
     swaps elements, in one of them (LU's row swap after its pivot search)
-    or itself (selection sort's swap after its search loop):
+    or itself (selection sort's swap after its search loop), or is a nest
+    whose reads deps.py could not relate to its writes in a first build
+    (cx.block_nests, specialize._build_with_blocks: in-place Doolittle LU):
     phase mode runs the inner loops as Blocks (carried_blocks.py). Its
     other statements are assignments, `for` loops and `if`s without else."""
     if not has_blocks(node):
@@ -88,6 +90,8 @@ def block_swaps(node, env) -> bool:
             return False
         if isinstance(n, (ast.If, ast.For)) and n.orelse:
             return False
+    if id(node) in cx.block_nests:
+        return True
     return element_swaps(node, env) or _row_copies(node, env) or any(
         isinstance(n, ast.For) and element_swaps(n, env) for s in node.body for n in ast.walk(s))
 
@@ -243,7 +247,7 @@ class CarriedLoop:
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
-        if self.scalars or element_swaps(node, env0) or block_swaps(node, env0):
+        if self.scalars or element_swaps(node, env0) or block_swaps(node, env0, cx):
             return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val

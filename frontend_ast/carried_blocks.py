@@ -36,12 +36,13 @@ import ast
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
-from . import ops
+from . import ops, unions
 from .analyze import names_assigned
 from .arrayexpr import ArrayExpr
 from .carried_body import HINT
 from .carried_writes import WHAT, stored
-from .values import Arr, Val, exact_aff
+from .types import PY_BOOL, PY_FLOAT
+from .values import Arr, Val, exact_aff, with_type_range
 
 
 class Block:
@@ -78,32 +79,98 @@ def run_block(run, s):
             node = stored(cx, v, v.ty)
             machine.add([], lambda idx, m=m, node=node: (m, [], {m.index: node}))
             carried[n] = m
+    try:
+        _run_body(run, s, il, carried, assigned, {})
+    except TypeChange as e:
+        if e.member not in carried.values():
+            raise
+        # the body gives a Python float the NumPy float of the same bits
+        # (`acc = 0.0; for k in ...: acc += a[i, k] * b[k]`): run it again
+        # with the name a NumPy float from the second iteration on
+        _run_body(run, s, il, carried, assigned, {e.member.index: e.ty})
+
+
+def _run_body(run, s, il, carried, assigned, promoted):
+    """The body of the inner loop s as the Block's children. promoted:
+    {member index: type} of the carried names whose type the body changes
+    (same bits): the name has the member's type in the first iteration and
+    after a loop that does not run, the body's type elsewhere."""
+    cx, machine, lo = run.cx, run.m, run.loop_obj
+    env = run.bld.scope.env
     outer, machine.phases = machine.phases, []
     loops = run.bld.array_code.state.symbolic_loops
     old = {n: env.get(n) for n in assigned | {il.name}}
+    saved = dict(run.promoted)
+    run.promoted.update(promoted)
+    pushed = False
     try:
         for n, m in carried.items():
-            env[n] = machine.scalar_view(m)
+            env[n] = _view(run, m, _compare(cx, ir.EQ, il.val, il.start))
         env[il.name] = il.val
         loops.append(il)
         cx.carried_loops.append(il)
+        pushed = True
         run.block_names.append(carried)
         for st in s.body:
             run.exec_stmt(st)
         copy_back(run, carried, s)
+    except TypeChange:
+        for n, v in old.items():
+            if v is None:
+                env.pop(n, None)
+            else:
+                env[n] = v
+        raise
     finally:
         if run.block_names and run.block_names[-1] is carried:
             run.block_names.pop()
         children, machine.phases = machine.phases, outer
-        loops.pop()
-        cx.carried_loops.pop()
+        if pushed:
+            loops.pop()
+            cx.carried_loops.pop()
+        run.promoted = saved
     if children:
         machine.phases.append(Block(il, lo.trip(il), children))
+    ran = Val(ir.GT(lo.trip(il), ir.index(0)), PY_BOOL)
     for n in assigned | {il.name}:
         if n in carried:
-            env[n] = machine.scalar_view(carried[n])
+            m = carried[n]
+            env[n] = machine.scalar_view(m) if m.index not in promoted else \
+                unions.make_union(cx, [(ran, _typed_view(run, m, promoted[m.index])),
+                                       (unions.negate(cx, ran), machine.scalar_view(m))])
         else:
             env[n] = lo.done(n, array=isinstance(old[n], (Arr, ArrayExpr)))
+
+
+class TypeChange(Exception):
+    """A carried name's binding in the body has another type than the
+    member (same bits): run_block runs the body again with it promoted."""
+
+    def __init__(self, member, ty):
+        super().__init__(member.name)
+        self.member, self.ty = member, ty
+
+
+def _compare(cx, cls, a, b):
+    return Val(cls(cast(ir.INDEX, ops.node_of(cx, a)), cast(ir.INDEX, ops.node_of(cx, b))),
+               PY_BOOL)
+
+
+def _typed_view(run, m, ty):
+    """Member m (a Python float's) read as a value of type ty (a NumPy
+    float, exact: the member holds it widened)."""
+    return with_type_range(Val(cast(ty.ir(), run.m.read(m, [])), ty))
+
+
+def _view(run, m, first):
+    """The carried name's value at the start of an iteration: the member,
+    of the promoted type after the first iteration."""
+    ty = run.promoted.get(m.index)
+    if ty is None:
+        return run.m.scalar_view(m)
+    later = _typed_view(run, m, ty)
+    return unions.make_union(run.cx, [(first, run.m.scalar_view(m)),
+                                      (unions.negate(run.cx, first), later)])
 
 
 def copy_back(run, carried, node):
@@ -113,7 +180,8 @@ def copy_back(run, carried, node):
     cx, env, machine = run.cx, run.bld.scope.env, run.m
     for n, m in carried.items():
         v = env.get(n)
-        if isinstance(v, Val) and ir.equal(ops.node_of(cx, v), machine.call(m, [])):
+        if isinstance(v, Val) and not v.union and \
+                ir.equal(ops.node_of(cx, v), machine.call(m, [])):
             continue
         _check_type(run, n, m, v, node)
         value = stored(cx, v, m.ty)
@@ -127,11 +195,15 @@ def write_carried(run, name, m, v, node) -> Val:
     _check_type(run, name, m, v, node)
     value = stored(run.cx, v, m.ty)
     run.m.add([], lambda idx: (m, [], {m.index: value}))
-    return run.m.scalar_view(m)
+    return _typed_view(run, m, v.ty)
 
 
 def _check_type(run, n, m, v, node):
-    if not isinstance(v, Val) or v.union or v.ty != m.ty:
+    ty = run.promoted.get(m.index, m.ty)
+    if isinstance(v, Val) and not v.union and v.ty != ty and ty == m.ty and \
+            m.ty == PY_FLOAT and v.ty.is_float():
+        raise TypeChange(m, v.ty)
+    if not isinstance(v, Val) or v.union or v.ty != ty:
         raise run.cx.err(node, f"{n!r} is {m.ty.describe()} before this inner loop and "
                                f"{run.b.describe_obj(v)} in its body: not supported {WHAT}",
                          hint=f"convert it before the loop ({n} = float({n}), or "

@@ -376,6 +376,7 @@ class PhaseRun(BodyRun):
         # whether the body's inner `for` loops run as Blocks (carried_blocks.py)
         self.blocks = False
         self.block_names = []       # per running Block: {carried name: its 0-d Member}
+        self.promoted = {}          # member index -> the type a Block's body gives it
 
     def condition(self):
         """The node of the enclosing `if`s' tests, or None."""

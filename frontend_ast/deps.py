@@ -170,6 +170,7 @@ def check_reads(b, nodes, target, defer=None):
                                         f"value after the loop nest, not the one Python reads",
                                    hint=f"copy the array before the loop ({arr.name}_old = "
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
+                err.nest = b.nest_id    # (specialize._build runs that nest in phase mode)
                 if defer is None:
                     raise err
                 defer(arr, err, pos)
