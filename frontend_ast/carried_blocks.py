@@ -204,7 +204,9 @@ def _check_type(run, n, m, v, node):
             m.ty == PY_FLOAT and v.ty.is_float():
         raise TypeChange(m, v.ty)
     if not isinstance(v, Val) or v.union or v.ty != ty:
-        raise run.cx.err(node, f"{n!r} is {m.ty.describe()} before this inner loop and "
+        when = "before this inner loop" if ty == m.ty else "after this inner loop's first " \
+                                                           "iteration"
+        raise run.cx.err(node, f"{n!r} is {ty.describe()} {when} and "
                                f"{run.b.describe_obj(v)} in its body: not supported {WHAT}",
                          hint=f"convert it before the loop ({n} = float({n}), or "
                               f"np.float64(...))")
