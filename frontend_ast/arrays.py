@@ -361,10 +361,12 @@ class ArrayAccess:
                           not _disjoint(c.idx, nodes)), None)
             if other is not None:
                 more = _swap_context(self.state.loops, cond)
-                raise self.cx.err(node, f"{arr.name!r} is written at two different positions in "
+                err = self.cx.err(node, f"{arr.name!r} is written at two different positions in "
                                         f"one loop body (also at line {other.loc.line}){more}",
                                   hint="write each array at one index expression per loop "
                                        "iteration, or split the loop")
+                err.nest = self.state.nest_id      # (specialize._build: phase mode)
+                raise err
             old = ir.Variable(arr.ty.ir(), fresh(f"old:{arr.name}"))
             cell = Cell(arr, nodes, key, old, self.cx.smap.loc(node), pos, list(self.state.loops),
                         raw)

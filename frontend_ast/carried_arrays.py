@@ -28,7 +28,7 @@ from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, k_order, same_size
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
-from .carried_phases import guarded_writes, may_equal, sole_loop
+from .carried_phases import guarded_writes, has_blocks, may_equal, sole_loop
 from .carried_region import region_step
 from .carried_rotation import Rotation
 from .carried_sizes import check_kept_size
@@ -52,6 +52,8 @@ def applies(runner, node) -> bool:
         return False
     env = runner.scope.env
     inner = [n for s in node.body for n in ast.walk(s) if isinstance(n, _LOOP_STMTS)]
+    if inner and block_swaps(node, env, runner.cx):
+        return True
     if inner:
         # element swaps under `if`s of element writes alone run in phase mode,
         # also in a loop whose whole body is one such loop (bubble sort)
@@ -70,6 +72,44 @@ def applies(runner, node) -> bool:
     if element_swaps(node, env):
         return True
     return _region_writes(runner, node)
+
+
+def block_swaps(node, env, cx) -> bool:
+    """Whether a loop body holding inner `for` loops (not a perfect nest)
+    swaps elements, in one of them (LU's row swap after its pivot search)
+    or itself (selection sort's swap after its search loop), or is a nest
+    whose reads deps.py could not relate to its writes in a first build
+    (cx.block_nests, specialize._build_with_blocks: in-place Doolittle LU):
+    phase mode runs the inner loops as Blocks (carried_blocks.py). Its
+    other statements are assignments, `for` loops and `if`s without else."""
+    if not has_blocks(node):
+        return False
+    for n in (x for s in node.body for x in ast.walk(s)):
+        if isinstance(n, ast.stmt) and not isinstance(n, (ast.Assign, ast.AugAssign, ast.If,
+                                                          ast.For, ast.Pass)):
+            return False
+        if isinstance(n, (ast.If, ast.For)) and n.orelse:
+            return False
+    if id(node) in cx.block_nests:
+        return True
+    return element_swaps(node, env) or _row_copies(node, env) or any(
+        isinstance(n, ast.For) and element_swaps(n, env) for s in node.body for n in ast.walk(s))
+
+
+def _row_copies(node, env) -> bool:
+    """Whether the body (outside its inner loops) assigns a region of an
+    array (a slice or a list of indices in the target) a value that reads
+    the same array: `a[k, :] = a[p, :]`, `a[[k, p]] = a[[p, k]]`."""
+    for s in node.body:
+        if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+            continue
+        t = s.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                isinstance(env.get(t.value.id), Arr) and \
+                any(isinstance(x, (ast.Slice, ast.List)) for x in ast.walk(t.slice)) and \
+                _mentions(s.value, t.value.id):
+            return True
+    return False
 
 
 def _region_writes(runner, loop) -> bool:
@@ -207,7 +247,7 @@ class CarriedLoop:
         entry = _entry_objects(env0)
         for obj in entry.values():
             self.bld.defs.ensure_defined(obj)
-        if self.scalars or element_swaps(node, env0):
+        if self.scalars or element_swaps(node, env0) or block_swaps(node, env0, cx):
             return self.run_phases(env0, names, loop)
         # a run of the body over the arrays as they are: which arrays it writes
         scope.env[loop.name] = loop.val
@@ -328,7 +368,7 @@ class CarriedLoop:
                 self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
-            if names or self.scalars:
+            if names or self.scalars or has_blocks(node):
                 raise
             return False
         scope.env = dict(env0)

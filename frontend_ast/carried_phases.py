@@ -32,11 +32,21 @@ from pyhalide.var import RDom
 
 from . import complex_values as C
 from . import ops
+from .analyze import names_assigned
 from .array_choice import SameSizeAtCall
 from .array_complex import ComplexArr
 from .array_index import guard
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
+from .carried_blocks import (
+    Block,
+    guarded_value,
+    is_block,
+    loop_range,
+    run_block,
+    trip_bound,
+    write_carried,
+)
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
@@ -162,17 +172,21 @@ class Phases:
         emitter.define(self.state, tuple(reversed(xs)), tuple(init), [], None, loc, pure=True,
                        label=label)
         bld.defs.mark_emitted(init, self.state)
-        P = max([len(sizes) for sizes, *_ in self.phases] + [1])
+        leaves, blocks = _flatten(self.phases)
+        P = max([len(sizes) for sizes, *_ in leaves] + [1])
         extents = [ir.index(1)] * P
-        for sizes, *_ in self.phases:
+        for sizes, *_ in leaves:
             for j, n in enumerate(reversed(sizes)):
-                if loop.var.name in ir.free_vars(n) or \
-                        (inner is not None and inner[0].var.name in ir.free_vars(n)):
+                if loop.var.name in ir.free_vars(n) or any(
+                        v.name in ir.free_vars(n) for v in _loop_vars(inner, blocks)):
                     raise cx.err(node, f"the size of an array statement {WHAT} changes from "
                                        f"one iteration to the next: not supported", hint=HINT)
                 extents[j] = ir.Max(extents[j], n)
         first = cast(ir.INDEX, ops.node_of(cx, loop.start))
         loops = [trip]
+        ranges = {loop.var.name: (first, ir.Add(first, ir.Mul(ir.index(loop.step),
+                                                               ir.Sub(trip, ir.index(1)))))}
+        ranges[loop.var.name] = (ir.Min(*ranges[loop.var.name]), ir.Max(*ranges[loop.var.name]))
         if inner is not None:
             # the inner trip count is monotone in the outer variable (affine
             # bounds): its largest value is at the first or the last iteration
@@ -181,51 +195,67 @@ class Phases:
                                  ir.substitute(inner[1], {loop.var.name: at_last})),
                           ir.index(0))
             loops = [most, trip]
-        rdom = RDom([(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in extents] +
+            got = loop_range(cx, inner[0], inner[1], ranges)
+            if got is not None:
+                ranges[inner[0].var.name] = got
+        # each block: (the running child, the iteration), inner to the blocks around it
+        # the blocks at one depth share their two RVars (one of them runs at a time)
+        dims = {}
+        for b, depth in blocks:
+            # (at least 1: the other entries run at its iteration 0)
+            bound = ir.Max(trip_bound(cx, b.loop.node, b.trip, ranges), ir.index(1))
+            got = loop_range(cx, b.loop, b.trip, ranges)
+            if got is None:
+                raise cx.err(b.loop.node, f"the variable of this inner loop has no bound over "
+                                          f"the enclosing loops {WHAT}: not supported",
+                             hint=HINT)
+            ranges[b.loop.var.name] = got
+            n, most = dims.get(depth, (1, ir.index(1)))
+            dims[depth] = (max(n, len(b.children)), ir.Max(most, bound))
+        depths = max(dims, default=0)
+        block_ext = [e for d in reversed(range(1, depths + 1))
+                     for e in (ir.index(dims[d][0]), dims[d][1])]
+        nb = len(block_ext)
+        rdom = RDom([(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in extents + block_ext] +
                     [(Expr.wrap(ir.index(0)), Expr.wrap(ir.index(len(self.phases))))] +
                     [(Expr.wrap(ir.index(0)), Expr.wrap(e)) for e in loops],
                     f"r_{self.state.name()}")
-        r = [rdom[i].node for i in range(P + 1 + len(loops))]
-        rk, rt = r[P], r[-1]
+        r = [rdom[i].node for i in range(P + nb + 1 + len(loops))]
+        # depth d: (the running child, the iteration)
+        self.depth_dims = {d: (r[P + 2 * (depths - d)], r[P + 2 * (depths - d) + 1])
+                           for d in range(1, depths + 1)}
+        rk, rt = r[P + nb], r[-1]
         common = {loop.var.name: ir.Add(first, ir.Mul(ir.index(loop.step), rt))}
         running = None
         if inner is not None:
-            il, rj = inner[0], r[P + 1]
+            il, rj = inner[0], r[P + nb + 1]
             istart = ir.substitute(cast(ir.INDEX, ops.node_of(cx, il.start)), common)
             common[il.var.name] = ir.Add(istart, ir.Mul(ir.index(il.step), rj))
             running = ir.LT(rj, ir.substitute(inner[1], common))
+        self.D, self.P, self.r = D, P, r
         lhs, pred, guard = None, None, None
         values = [None] * len(self.members)
+        writes = [None] * len(self.members)
         for k in reversed(range(len(self.phases))):
-            sizes, p, m, at, vals, when = self.phases[k]
-            s = dict(common, **{q.name: r[len(p) - 1 - a] for a, q in enumerate(p)})
             here = ir.EQ(rk, ir.index(k))
-            at = [ir.substitute(a, s) for a in self.place(m, at)]
-            at = [ir.index(0)] * (D - len(at)) + at
-            inside = _all([ir.LT(r[len(p) - 1 - a], ir.substitute(n, s))
-                           for a, n in enumerate(sizes)] +
-                          [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)])
+            at, inside, vals, when = self.emit(self.phases[k], common, None, 0)
             lhs = at if lhs is None else [ir.Select(here, a, b) for a, b in zip(at, lhs)]
             pred = inside if pred is None else ir.Select(here, inside, pred)
             if when is not None:
                 # (a predicate of its own: a branch inside the phase's, which
                 # lowering/trim_no_ops.py trims its loops by)
-                guard = ir.Select(here, ir.substitute(when, s),
+                guard = ir.Select(here, when,
                                   guard if guard is not None else ir.Const(ir.Bool(), True))
             elif guard is not None:
                 guard = ir.Select(here, ir.Const(ir.Bool(), True), guard)
-            for i, v in vals.items():
-                # computed only at the phase's own points (its `inside`, also
-                # in the predicate): bounds inference bounds the phase's reads
-                # of inputs by its sizes, not by the RDom's extents, which are
-                # the largest over the phases (a.min(axis=1) of a 16x5 `a`
-                # does not read columns 5..15)
-                v = lazy(inside, ir.substitute(v, s), _zero(v.type))
+            for i, (c, v) in vals.items():
                 values[i] = v if values[i] is None else lazy(here, v, values[i])
+                c = here if c is None else ir.And(here, c)
+                writes[i] = c if writes[i] is None else ir.Or(c, writes[i])
         for m in self.members:
             old = self.call(m, lhs)
             values[m.index] = old if values[m.index] is None else lazy(
-                _written_by(self.phases, m, rk), values[m.index], old)
+                writes[m.index], values[m.index], old)
         if running is not None:
             pred = ir.And(running, pred)
         values = [pad.mutate(v) for v in values]
@@ -242,7 +272,62 @@ class Phases:
                        preds, rdom, loc, label=label)
         # one copy of the body per phase: each copy's selects on the phase fold
         # away (bubble sort of 2000 elements 15 -> 11 ms)
-        self.state.update(0).unroll(rdom[P])
+        self.state.update(0).unroll(rdom[P + nb])
+        for d in range(nb // 2):
+            self.state.update(0).unroll(rdom[P + 2 * d])   # (the running child)
+
+    def emit(self, entry, s, outside, depth):
+        """(STATE coordinates written, the condition of the entry's points,
+        {member index: (where written or None for everywhere, value)}, the
+        phase's own condition (Phases.add's `when`) or None) of a
+        phase or a Block under the substitution s of the loop variables;
+        outside: the condition of the enclosing blocks' running child and
+        iteration (None at the top), depth: the number of those blocks."""
+        D, P, r = self.D, self.P, self.r
+        if isinstance(entry, Block):
+            ri, rl = self.depth_dims[depth + 1]
+            b = entry.loop
+            start = ir.substitute(cast(ir.INDEX, ops.node_of(self.cx, b.start)), s)
+            s2 = dict(s, **{b.var.name: ir.Add(start, ir.Mul(ir.index(b.step), rl))})
+            run = ir.LT(rl, ir.substitute(entry.trip, s))
+            lhs, pred, vals, when = None, None, {}, None
+            for c in reversed(range(len(entry.children))):
+                here = ir.And(run, ir.EQ(ri, ir.index(c)))
+                inner = here if outside is None else ir.And(outside, here)
+                at, inside, cv, cw = self.emit(entry.children[c], s2, inner, depth + 1)
+                sel = ir.EQ(ri, ir.index(c))
+                lhs = at if lhs is None else [ir.Select(sel, a, x) for a, x in zip(at, lhs)]
+                pred = inside if pred is None else ir.Select(sel, inside, pred)
+                if cw is not None or when is not None:
+                    true = ir.Const(ir.Bool(), True)
+                    when = ir.Select(sel, cw if cw is not None else true,
+                                     when if when is not None else true)
+                for i, (w, v) in cv.items():
+                    w = sel if w is None else ir.And(sel, w)
+                    if i in vals:
+                        w0, v0 = vals[i]
+                        vals[i] = (ir.Or(w, w0), lazy(sel, v, v0))
+                    else:
+                        vals[i] = (w, v)
+            return lhs, ir.And(run, pred), vals, when
+        sizes, p, m, at, vals, when = entry
+        s = dict(s, **{q.name: r[len(p) - 1 - a] for a, q in enumerate(p)})
+        at = [ir.substitute(a, s) for a in self.place(m, at)]
+        at = [ir.index(0)] * (D - len(at)) + at
+        zero = [ir.EQ(r[j], ir.index(0)) for j in range(len(p), P)]
+        for d, (ri, rl) in self.depth_dims.items():
+            if d > depth:
+                zero += [ir.EQ(ri, ir.index(0)), ir.EQ(rl, ir.index(0))]
+        inside = _all([ir.LT(r[len(p) - 1 - a], ir.substitute(n, s))
+                       for a, n in enumerate(sizes)] + zero)
+        guard_ = inside if outside is None else ir.And(outside, inside)
+        # computed only at the phase's own points (its `inside`, also in the
+        # predicate): bounds inference bounds the phase's reads of inputs by
+        # its sizes, not by the RDom's extents, which are the largest over the
+        # phases (a.min(axis=1) of a 16x5 `a` does not read columns 5..15)
+        return at, inside, {i: (None, lazy(guard_, ir.substitute(v, s), _zero(v.type)))
+                            for i, v in vals.items()}, \
+            (None if when is None else ir.substitute(when, s))
 
     def padded(self, n, D, pad):
         """A call of STATE with fewer than D arguments, with the leading
@@ -253,6 +338,25 @@ class Phases:
             return ir.Call(n.type, n.name, args + (ir.index(0),) * (D - len(n.args)),
                            ir.FUNC, n.value_index, n.func)
         return None
+
+
+def _flatten(entries, depth=1):
+    """(the phase tuples, the Blocks in preorder with their depths) of
+    entries."""
+    leaves, blocks = [], []
+    for e in entries:
+        if isinstance(e, Block):
+            blocks.append((e, depth))
+            sub_leaves, sub_blocks = _flatten(e.children, depth + 1)
+            leaves += sub_leaves
+            blocks += sub_blocks
+        else:
+            leaves.append(e)
+    return leaves, blocks
+
+
+def _loop_vars(inner, blocks) -> list:
+    return ([inner[0].var] if inner is not None else []) + [b.loop.var for b, _ in blocks]
 
 
 def _zero(ty) -> ir.Expr:
@@ -271,16 +375,6 @@ class _Dims:
         self.ndim = ndim
 
 
-def _written_by(phases, m, rk) -> ir.Expr:
-    """Whether phase rk writes member m."""
-    cond = None
-    for k, (_, _, _, _, vals, _) in enumerate(phases):
-        if m.index in vals:
-            c = ir.EQ(rk, ir.index(k))
-            cond = c if cond is None else ir.Or(cond, c)
-    return cond
-
-
 class PhaseRun(BodyRun):
     """The body run as phases of `machine` (Phases): stores, bindings and
     reductions add phases; arrays read the current STATE."""
@@ -296,6 +390,11 @@ class PhaseRun(BodyRun):
         # the indices of the members that are arrays named before the loop and
         # written in place (their memory layout is the array's: carried_sums)
         self.layout_known = set()
+        self.loop_obj = None        # the CarriedLoop
+        # whether the body's inner `for` loops run as Blocks (carried_blocks.py)
+        self.blocks = False
+        self.block_names = []       # per running Block: {carried name: its 0-d Member}
+        self.promoted = {}          # member index -> the type a Block's body gives it
 
     def condition(self):
         """The node of the enclosing `if`s' tests, or None."""
@@ -306,10 +405,13 @@ class PhaseRun(BodyRun):
         return out
 
     def exec_stmt(self, s):
+        if is_block(s) and self.blocks:
+            self.cx.cur_node, self.cx.stmt_pos, self.cx.stmt = s, (s.lineno, s.col_offset), s
+            return run_block(self, s)
         if not isinstance(s, ast.If):
             return super().exec_stmt(s)
         cx = self.cx
-        if not guarded_writes(s):
+        if not guarded_writes(s, self.blocks):
             raise cx.err(s, f"an `if` with an else or with other statements than element "
                             f"writes and tuple assignments is not supported yet {WHAT}",
                          hint=HINT)
@@ -319,11 +421,17 @@ class PhaseRun(BodyRun):
             test = Val(lazy(self.condition(), ops.node_of(cx, test),
                              ir.Const(ir.Bool(), False)), test.ty)
         self.conds.append(self.scalar("if", test, s, snapshot=True))
+        env = self.bld.scope.env
+        before = set(env)
         try:
             for st in s.body:
                 self.exec_stmt(st)
         finally:
             self.conds.pop()
+        if self.blocks:
+            # a name first bound under the `if` has no value where its test fails
+            for n in names_assigned(s.body) - before:
+                env[n] = self.loop_obj.done(n, array=False)
 
     def adopt(self, arr, member):
         if arr not in self.saved:
@@ -346,7 +454,7 @@ class PhaseRun(BodyRun):
         self.adopt(arr, m)
         return arr
 
-    def scalar(self, name, v: Val, node, snapshot=False) -> Val:
+    def scalar(self, name, v: Val, node, snapshot=False, total=False) -> Val:
         """A scalar that reads the state, stored into a 0-d member (so that
         later writes do not change it); under an `if`, computed only where
         its test holds (a read it makes may raise only there, as in Python).
@@ -362,7 +470,7 @@ class PhaseRun(BodyRun):
         m = self.m.member(name, v.ty, [])
         # (a Python int's node may be narrower than the member's int64)
         n = stored(self.cx, v, v.ty)
-        if self.conds:
+        if self.conds and not total:
             n = lazy(self.condition(), n, ir.Const(n.type, 0))
         self.m.add([], lambda idx: (m, [], {m.index: n}))
         return with_type_range(Val(self.m.read(m, []), v.ty))
@@ -378,6 +486,18 @@ class PhaseRun(BodyRun):
 
     def bind(self, name, value, node):
         env = self.bld.scope.env
+        m = self.block_names[-1].get(name) if self.block_names else None
+        if m is not None and isinstance(value, Val):
+            # a scalar the running Block carries: its member written here
+            if self.conds:
+                value = guarded_value(self, name, value, node)
+            env[name] = write_carried(self, name, m, value, node)
+            return
+        if self.conds and not is_temporary(name) and isinstance(env.get(name), Val):
+            # (a total value: its snapshot is not zeroed where the tests fail)
+            env[name] = self.scalar(name, guarded_value(self, name, value, node), node,
+                                    total=True)
+            return
         if isinstance(value, ArrayExpr) and value.view is not None and is_whole_view(value):
             value = value.view[0]
         if isinstance(value, Arr):
@@ -423,7 +543,8 @@ class PhaseRun(BodyRun):
         vnode = stored(cx, v, arr.ty)
         names = [q.name for q in p]
         cond = self.condition()
-        if m.index in self.m.reads:
+        if m.index in self.m.reads and dest.shape:
+            # (one element is stored after its value is computed)
             tmp = self.m.member(arr.name, arr.ty, dest.shape)
             tnode = vnode if cond is None else lazy(cond, vnode, ir.Const(vnode.type, 0))
             self.m.add(dest.shape, lambda idx: (tmp, idx, {tmp.index: ir.substitute(
@@ -486,6 +607,7 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     state = bld.emitter.new_func(label)
     machine = Phases(cx, state)
     run = PhaseRun(bld, node, machine)
+    run.loop_obj, run.blocks = loop_obj, has_blocks(node)
     carried = {}
     ac = bld.array_code
     shared = {n for n in names if seen_elsewhere(bld, env0, n)}
@@ -557,18 +679,28 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     return machine, carried, env2, objects, (rot, written)
 
 
-def guarded_writes(node: ast.If) -> bool:
+def has_blocks(node) -> bool:
+    """Whether a loop's body (not a perfect nest) holds inner `for` loops,
+    which phase mode runs as Blocks (carried_blocks.py)."""
+    return sole_loop(node.body) is None and any(
+        is_block(n) for s in node.body for n in ast.walk(s))
+
+
+def guarded_writes(node: ast.If, scalars=False) -> bool:
     """Whether an `if` (no else) holds only element writes (`a[i] = v`,
     `a[i] += v`) and
     the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
-    a[j], a[i]`), and `if`s of the same kind: phase mode runs each under its
-    condition (carried_phases.PhaseRun)."""
+    a[j], a[i]`) (scalars: any name, in a body with Blocks), and `if`s of the
+    same kind: phase mode runs each under its condition
+    (carried_phases.PhaseRun)."""
     if node.orelse:
         return False
     for s in node.body:
         if isinstance(s, ast.If):
-            if not guarded_writes(s):
+            if not guarded_writes(s, scalars):
                 return False
+            continue
+        if scalars and is_block(s):
             continue
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript) and \
                 isinstance(s.target.value, ast.Name):
@@ -579,7 +711,8 @@ def guarded_writes(node: ast.If) -> bool:
         names = t.elts if isinstance(t, ast.Tuple) else [t]
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             continue
-        if not all(isinstance(n, ast.Name) and is_temporary(n.id) for n in names):
+        if not all(isinstance(n, ast.Name) and (is_temporary(n.id) or scalars)
+                   for n in names):
             return False
     return True
 

@@ -122,6 +122,7 @@ class Context:
         self.static_params = []
         self.static_checks = CallTimeChecks(self)
         self.scheduled = False     # True: a user schedule; "auto": an automatic one
+        self.block_nests = frozenset()  # top-level loops run with Blocks (specialize._build)
         self.loop_state = None
         self.carried_loops = []     # the Loops whose body carried_arrays.py runs outside
         #                             loop_state (array_masks.call_time_check reads them)

@@ -170,6 +170,7 @@ def check_reads(b, nodes, target, defer=None):
                                         f"value after the loop nest, not the one Python reads",
                                    hint=f"copy the array before the loop ({arr.name}_old = "
                                         f"{arr.name}.copy()) and read the copy, or split the loop")
+                err.nest = b.nest_id    # (specialize._build runs that nest in phase mode)
                 if defer is None:
                     raise err
                 defer(arr, err, pos)
@@ -256,14 +257,15 @@ def _const_le(e, c):
     return isinstance(e, ir.Const) and e.value <= c
 
 
-def check_write_order(nest_writes, smap_error, defer=None):
+def check_write_order(nest_writes, smap_error, defer=None, nest=None):
     """A located error where two element writes of one array in a loop nest
     (in different loops of it) are emitted as two definitions whose order
     differs from Python's for some element: the later definition runs after
     every iteration of the earlier one, so where the earlier statement writes
     an element at a later iteration than the later statement does, Python
     keeps the earlier statement's value and the compiled loops would not.
-    `defer(arr, error)`, when given, takes each error instead."""
+    `defer(arr, error)`, when given, takes each error instead; `nest`: the
+    nest's id, kept on the error (specialize._build runs it in phase mode)."""
     # element writes (arrays.Cell); slice, mask and index-array stores are ordered
     # or refused by array_store_loops
     cells = [w for w in nest_writes if hasattr(w, "key")]
@@ -280,6 +282,7 @@ def check_write_order(nest_writes, smap_error, defer=None):
                                      f"loops run each write for every iteration in turn)",
                              hint="split the loop nest, or write the array at one place "
                                   "per iteration")
+            err.nest = nest
             if defer is None:
                 raise err
             defer(w2.arr, err)

@@ -312,7 +312,8 @@ class LoopRunner:
             # conflicts the nest may resolve as one serial update (imperative_nests.py)
             deferred = self.state.deferred_reads = []
             deps.check_write_order(self.state.nest_writes, self.cx.smap_error,
-                                   lambda arr, err: deferred.append((arr, None, err)))
+                                   lambda arr, err: deferred.append((arr, None, err)),
+                                   self.state.nest_id)
             self.defs.version_nest()
         logged, vlogged = len(self.emitter.def_log), len(self.emitter.var_log)
         loop = self.make_loop(node)

@@ -951,7 +951,7 @@ def _build(pf, key, scheduled=False, wide=False):
         except Exception:
             pass
     try:
-        return _build_as(pf, key, scheduled, ())
+        return _build_with_blocks(pf, key, scheduled)
     except FrontendError as e:
         names = nonneg_ints(pf, key)
         if not names or wide:
@@ -963,6 +963,24 @@ def _build(pf, key, scheduled=False, wide=False):
                 except Exception:
                     pass
         raise e from None
+
+
+def _build_with_blocks(pf, key, scheduled):
+    """_build_as without assumptions; where a top-level loop nest reads an
+    array at positions it writes that deps.py cannot relate (in-place LU,
+    Cholesky), built again with that nest in phase mode (its inner loops as
+    Blocks, carried_blocks.py: Python's order), and the first error raised
+    if that fails too."""
+    try:
+        return _build_as(pf, key, scheduled, ())
+    except FrontendError as e:
+        nest = getattr(e, "nest", None)
+        if nest is None:
+            raise
+        try:
+            return _build_as(pf, key, scheduled, (), blocks=frozenset([nest]))
+        except FrontendError:
+            raise e from None
 
 
 def _with_int_args(pf, names):
@@ -981,15 +999,17 @@ def _with_int_args(pf, names):
     return ints
 
 
-def _build_as(pf, key, scheduled, nonneg, wide=False):
+def _build_as(pf, key, scheduled, nonneg, wide=False, blocks=frozenset()):
     """_build's result, the int arguments `nonneg` assumed >= 0 (`wide`: as
     int64 values): the function built again, with the argument writable,
     each time the build writes into an argument set up read-only
-    (arg_writes.py)."""
+    (arg_writes.py); `blocks`: the ids of the top-level loops run in phase
+    mode with Blocks (carried_arrays.block_swaps)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
         b.cx.scheduled = scheduled
+        b.cx.block_nests = blocks
         if nonneg:
             assume_nonneg(b, nonneg, wide)
         _check_fixed(pf, key, b.exprs)
