@@ -145,11 +145,21 @@ def stored(x, k: int):
     return x
 
 
-@pytest.mark.parametrize("fn, extra", [(stepped, (2, np.zeros(3))), (growing, (np.zeros(3),)),
-                                       (stored, (2,))])
+@pytest.mark.parametrize("fn, extra", [(stepped, (2, np.zeros(3))), (growing, (np.zeros(3),))])
 def test_refused(fn, extra):
-    """Steps other than 1, lengths that change with the loop, and windows
-    assigned into stay refused."""
+    """Steps other than 1 and lengths that change with the loop stay
+    refused."""
     with pytest.raises(FrontendError, match="slice bounds must be known when the function "
                                             "is called"):
         ph.pipeline(fn)(np.arange(10.0), *extra)
+
+
+@pytest.mark.parametrize("k", [2, 0, -1, 12])
+def test_window_assigned_into_equals_python(k):
+    """A window assigned into (`x[i:i + k] = 0.0`) is an element loop
+    (moving_slices.py) with Python's slice rules."""
+    x = np.arange(10.0)
+    np.testing.assert_array_equal(STORED(x.copy(), k), stored(x.copy(), k))
+
+
+STORED = ph.pipeline(stored)

@@ -98,9 +98,13 @@ def test_element_and_row_in_one_loop_as_python():
                 assert got == exp, (fn, shape)
 
 
-def test_variable_element_and_row_is_a_located_error():
-    expect_error(variable_column, (np.arange(12.0).reshape(4, 3),), "a[i, 1:] = a[i, 0]",
-                 "two places")
+def test_variable_element_and_row_in_pythons_order():
+    # (refused until session 27: phase mode's Blocks now run the nest in
+    # Python's order, specialize._build_with_blocks)
+    f = pipeline(variable_column)
+    for shape in ((4, 3), (1, 1), (3, 5), (0, 2)):
+        a = np.arange(float(np.prod(shape))).reshape(shape)
+        np.testing.assert_array_equal(f(a.copy()), variable_column(a.copy()))
 
 
 def test_separate_loops_compile():
