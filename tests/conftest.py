@@ -18,6 +18,7 @@ import pytest
 
 from pyhalide.ir.config import config
 from tests import xdist_lock
+from tests.slow_cases import mark_later_cases_slow
 
 os.environ["PYHALIDE_TABLES_DIR"] = "0"
 
@@ -76,3 +77,9 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
     with xdist_lock.held(lock_dir, item.get_closest_marker("exclusive") is not None):
         return (yield)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Later cases of the parametrized tests of tests/slow_cases.py run in
+    the slow run only."""
+    mark_later_cases_slow(items)
