@@ -62,10 +62,8 @@ import copy
 import numpy as np
 
 from .rewrite_registry import register
-from .slice_dots import fresh_name, plain_index
+from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
 
-_LAZY = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
-         ast.GeneratorExp)
 _ELEMENT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 # NumPy functions whose value at one element is the function of the element
@@ -81,8 +79,8 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
     cx = _Context(tree, nps)
     for top in tree.body:
+        cx.moving = _stored(top)
         for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
-            cx.moving = _stored(top)
             cx.block(loop.body)
             if isinstance(loop, ast.For):
                 cx.block(loop.orelse)
@@ -261,7 +259,7 @@ class _Context:
         """Statements evaluating v's index items once, in order, then NumPy's
         IndexError of an item out of range; sets v.start, v.length, v.fixed."""
         if v.items is None:
-            v.start, v.length, v.axis = ast.Constant(0), _shape(v.name, 0), 0
+            v.start, v.length, v.axis = ast.Constant(0), shape_item(v.name, 0), 0
             return
         vals = []
         for it in v.items:
@@ -272,10 +270,10 @@ class _Context:
         for ax, (it, val) in enumerate(zip(v.items, vals)):
             if isinstance(it, ast.Slice):
                 continue
-            n = _shape(v.name, ax)
+            n = shape_item(v.name, ax)
             inside = ast.Compare(ast.UnaryOp(ast.USub(), n), [ast.LtE(), ast.Lt()],
-                                 [_copy(val), _shape(v.name, ax)])
-            out.append(_raise_unless(inside, "IndexError",
+                                 [_copy(val), shape_item(v.name, ax)])
+            out.append(raise_unless(inside, "IndexError",
                                      f"index out of bounds for axis {ax}"))
         for ax, (it, val) in enumerate(zip(v.items, vals)):
             if not isinstance(it, ast.Slice):
@@ -284,9 +282,10 @@ class _Context:
             v.fixed.append(None)
             v.axis = ax
             lo, up = val
-            n = _shape(v.name, ax)
+            n = shape_item(v.name, ax)
             start = ast.Constant(0) if lo is None else self._bound(lo, it.lower, n)
-            stop = n if up is None else self._bound(up, it.upper, _shape(v.name, ax))
+            stop = shape_item(v.name, ax) if up is None else \
+                self._bound(up, it.upper, shape_item(v.name, ax))
             if lo is None:
                 length = stop
             else:
@@ -323,7 +322,7 @@ class _Context:
         """v's length as a loop's stop: `min(length, X.shape[axis])` (the
         same value) unless the length is visibly at most the axis, so that
         the loop's extent is bounded by the array's size."""
-        n = _shape(v.name, v.axis)
+        n = shape_item(v.name, v.axis)
         if ast.dump(v.length) == ast.dump(n) or (
                 isinstance(v.length, ast.Call) and isinstance(v.length.func, ast.Name) and
                 v.length.func.id == "min" and
@@ -363,7 +362,7 @@ class _Context:
             guards += [self._ndim_guard(p), self._ndim_guard(q)]
             self._prelude(p, body)
             self._prelude(q, body)
-            zero = ast.BinOp(_zero(p.name), ast.Mult(), _zero(q.name))
+            zero = ast.BinOp(dtype_zero(p.name), ast.Mult(), dtype_zero(q.name))
             body.append(ast.Assign([_name(name, ast.Store())], zero))
             k = self.fresh("k")
             term = ast.BinOp(self._elem(p, _name(k)), ast.Mult(), self._elem(q, _name(k)))
@@ -371,7 +370,7 @@ class _Context:
                            [ast.AugAssign(_name(name, ast.Store()), ast.Add(), term)], [], None)
             # the loop (its reads and their checks) only where the lengths agree
             same = ast.Compare(_copy(p.length), [ast.Eq()], [_copy(q.length)])
-            body.append(_raise_unless(same, "ValueError", "shapes not aligned", [loop]))
+            body.append(raise_unless(same, "ValueError", "shapes not aligned", [loop]))
         new = copy.deepcopy(s)
         new.value = value
         body.append(new)
@@ -429,7 +428,7 @@ class _Context:
             for v in parts.vecs:
                 ok = ast.BoolOp(ast.Or(), [_cmp(_copy(v.length), ast.Eq(), _name(m)),
                                            _cmp(_copy(v.length), ast.Eq(), ast.Constant(1))])
-                body.append(_raise_unless(ok, "ValueError",
+                body.append(raise_unless(ok, "ValueError",
                                           "operands could not be broadcast together"))
                 fits.append(copy.deepcopy(ok))
             size = _name(m)
@@ -453,7 +452,7 @@ class _Context:
         loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), [inner], [],
                        None)
         # the loop (its reads and their checks) only where the lengths fit
-        body.append(_raise_unless(_and(fits), "ValueError", "could not broadcast input array",
+        body.append(raise_unless(_and(fits), "ValueError", "could not broadcast input array",
                                   [loop]) if fits else loop)
         return ast.If(_and(guards), body, [s])
 
@@ -478,7 +477,7 @@ class _Dots(ast.NodeTransformer):
         self.dots = []
 
     def generic_visit(self, node):
-        if isinstance(node, _LAZY):
+        if isinstance(node, LAZY):
             return node
         pq = self._operands(node)
         if pq is None:
@@ -584,46 +583,47 @@ class _Elementwise:
             len(e.args) == (2 if f.attr in ("minimum", "maximum") else 1)
 
     def element(self, cx, e, k, scalars):
-        """e at position k: vectors read at k, scalar parts by their names."""
-        if id(e) in scalars:
-            return _copy(scalars[id(e)])
-        if id(e) in self._vec_of:
-            v = self._vec_of[id(e)]
+        """e at position k (a Name): vectors read at k, scalar parts by the
+        names or constants holding them (scalars: id -> node)."""
+        def leaf(x):
+            if id(x) in scalars:
+                return _copy(scalars[id(x)])
+            v = self._vec_of.get(id(x))
+            if v is None:
+                return None
             if ast.dump(v.length) == ast.dump(self.size):
-                return cx._elem(v, k)
+                return cx._elem(v, _copy(k))
             # a vector of length 1 broadcasts: its element 0 at every k
-            return cx._elem(v, _call("min", [k, ast.BinOp(_copy(v.length), ast.Sub(),
-                                                         ast.Constant(1))]))
-        if isinstance(e, ast.BinOp):
-            return ast.BinOp(self.element(cx, e.left, _copy(k), scalars), copy.deepcopy(e.op),
-                             self.element(cx, e.right, _copy(k), scalars))
-        if isinstance(e, ast.UnaryOp):
-            return ast.UnaryOp(copy.deepcopy(e.op), self.element(cx, e.operand, _copy(k),
-                                                                   scalars))
-        if isinstance(e, ast.Compare):
-            return ast.Compare(self.element(cx, e.left, _copy(k), scalars), copy.deepcopy(e.ops),
-                               [self.element(cx, e.comparators[0], _copy(k), scalars)])
-        assert isinstance(e, ast.Call)
-        return ast.Call(copy.deepcopy(e.func),
-                        [self.element(cx, a, _copy(k), scalars) for a in e.args], [])
+            return cx._elem(v, _call("min", [_copy(k), ast.BinOp(_copy(v.length), ast.Sub(),
+                                                                ast.Constant(1))]))
+        return _rebuilt(e, leaf)
 
     def empty_value(self, cx, e):
         """e with every vector replaced by its empty slice (scalar parts as
         they are)."""
-        v = self._vec_of.get(id(e))
-        if v is not None:
-            return cx._empty(v)
-        if isinstance(e, ast.BinOp):
-            return ast.BinOp(self.empty_value(cx, e.left), copy.deepcopy(e.op),
-                             self.empty_value(cx, e.right))
-        if isinstance(e, ast.UnaryOp):
-            return ast.UnaryOp(copy.deepcopy(e.op), self.empty_value(cx, e.operand))
-        if isinstance(e, ast.Compare):
-            return ast.Compare(self.empty_value(cx, e.left), copy.deepcopy(e.ops),
-                               [self.empty_value(cx, e.comparators[0])])
-        if isinstance(e, ast.Call) and self._has_vec(e):
-            return ast.Call(copy.deepcopy(e.func), [self.empty_value(cx, a) for a in e.args], [])
-        return _copy(e)
+        def leaf(x):
+            v = self._vec_of.get(id(x))
+            if v is not None:
+                return cx._empty(v)
+            return None if self._has_vec(x) else _copy(x)
+        return _rebuilt(e, leaf)
+
+
+def _rebuilt(e, leaf):
+    """A new tree of e's operators (the forms _Elementwise.take accepts)
+    whose leaves are leaf(node); leaf returns None for an operator node."""
+    got = leaf(e)
+    if got is not None:
+        return got
+    if isinstance(e, ast.BinOp):
+        return ast.BinOp(_rebuilt(e.left, leaf), copy.deepcopy(e.op), _rebuilt(e.right, leaf))
+    if isinstance(e, ast.UnaryOp):
+        return ast.UnaryOp(copy.deepcopy(e.op), _rebuilt(e.operand, leaf))
+    if isinstance(e, ast.Compare):
+        return ast.Compare(_rebuilt(e.left, leaf), copy.deepcopy(e.ops),
+                           [_rebuilt(e.comparators[0], leaf)])
+    assert isinstance(e, ast.Call)
+    return ast.Call(copy.deepcopy(e.func), [_rebuilt(a, leaf) for a in e.args], [])
 
 
 def _is_zero(e) -> bool:
@@ -642,10 +642,6 @@ def _attr(e, a):
     return ast.Attribute(e, a, ast.Load())
 
 
-def _shape(x, axis):
-    return ast.Subscript(_attr(_name(x), "shape"), ast.Constant(axis), ast.Load())
-
-
 def _call(f, args):
     return ast.Call(_name(f), args, [])
 
@@ -662,12 +658,3 @@ def _and(conds):
     return conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds)
 
 
-def _zero(x):
-    """`X.dtype.type(0)`."""
-    return ast.Call(_attr(_attr(_name(x), "dtype"), "type"), [ast.Constant(0)], [])
-
-
-def _raise_unless(cond, exc: str, msg: str, orelse=()):
-    """`if not cond: raise exc(msg)`, `else: orelse`."""
-    err = ast.Raise(ast.Call(_name(exc), [ast.Constant(msg)], []), None)
-    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], list(orelse))

@@ -34,7 +34,7 @@ import numpy as np
 
 from .rewrite_registry import register
 
-_LAZY = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+LAZY = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
          ast.GeneratorExp)
 
 
@@ -103,7 +103,7 @@ def _hoist(stmt, counters, nps, names) -> list:
     out = []
     for name, ((x, r, e), (y, q, _)) in found.dots:
         # the zero of the products' type: np.dot's result type
-        zero = ast.BinOp(_zero(x), ast.Mult(), _zero(y))
+        zero = ast.BinOp(dtype_zero(x), ast.Mult(), dtype_zero(y))
         out.append(ast.Assign([ast.Name(name, ast.Store())], zero))
         k = names["k"]
         term = ast.BinOp(_elem(x, r, k), ast.Mult(), _elem(y, q, k))
@@ -115,13 +115,13 @@ def _hoist(stmt, counters, nps, names) -> list:
         # what the slices and np.dot raise, where no element read raised first
         checked = {(x, ast.dump(r)): (x, r), (y, ast.dump(q)): (y, q)}
         for a, i in checked.values():
-            size = _shape(a, 0)
+            size = shape_item(a, 0)
             inside = ast.Compare(ast.UnaryOp(ast.USub(), size), [ast.LtE(), ast.Lt()],
-                                 [_ref(i), _shape(a, 0)])
-            out.append(_raise_unless(inside, "IndexError", "index out of bounds for axis 0"))
+                                 [_ref(i), shape_item(a, 0)])
+            out.append(raise_unless(inside, "IndexError", "index out of bounds for axis 0"))
         if x != y:
             same = ast.Compare(_length(x, e), [ast.Eq()], [_length(y, e)])
-            out.append(_raise_unless(same, "ValueError", "shapes not aligned"))
+            out.append(raise_unless(same, "ValueError", "shapes not aligned"))
     for s in out:
         for n in ast.walk(s):
             if isinstance(n, (ast.expr, ast.stmt)):
@@ -138,7 +138,7 @@ class _Dots(ast.NodeTransformer):
         self.dots = []
 
     def generic_visit(self, node):
-        if isinstance(node, _LAZY):
+        if isinstance(node, LAZY):
             return node
         got = _dot_parts(node, self.counters, self.nps)
         if got is None:
@@ -202,7 +202,8 @@ def _elem(x, r, k):
                          ast.Tuple([_ref(r), ast.Name(k, ast.Load())], ast.Load()), ast.Load())
 
 
-def _shape(x, axis):
+def shape_item(x, axis):
+    """`X.shape[axis]`."""
     return ast.Subscript(ast.Attribute(ast.Name(x, ast.Load()), "shape", ast.Load()),
                          ast.Constant(axis), ast.Load())
 
@@ -210,19 +211,20 @@ def _shape(x, axis):
 def _length(x, j, y=None):
     """`min(j, X.shape[1])`: the length of X[r, :j] for j >= 0 (with y, the
     shorter of X's and Y's)."""
-    args = [ast.Name(j, ast.Load()), _shape(x, 1)] + ([_shape(y, 1)] if y else [])
+    args = [ast.Name(j, ast.Load()), shape_item(x, 1)] + ([shape_item(y, 1)] if y else [])
     return ast.Call(ast.Name("min", ast.Load()), args, [])
 
 
-def _zero(x):
+def dtype_zero(x):
     """`X.dtype.type(0)`."""
     dtype = ast.Attribute(ast.Name(x, ast.Load()), "dtype", ast.Load())
     return ast.Call(ast.Attribute(dtype, "type", ast.Load()), [ast.Constant(0)], [])
 
 
-def _raise_unless(cond, exc: str, msg: str):
+def raise_unless(cond, exc: str, msg: str, orelse=()):
+    """`if not cond: raise exc(msg)`, `else: orelse`."""
     err = ast.Raise(ast.Call(ast.Name(exc, ast.Load()), [ast.Constant(msg)], []), None)
-    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], [])
+    return ast.If(ast.UnaryOp(ast.Not(), cond), [err], list(orelse))
 
 
 def fresh_name(used: set, base: str) -> str:
