@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (array_extras ... array_ufunc_reduce register the
     array_ufunc_outer,
     array_ufunc_reduce,
     calls,
+    clip_ties,
 )
 from .array_create import tuple_array
 from .arrayexpr import ArrayExpr, lift
@@ -113,14 +114,12 @@ def _operand(b, arg, name, none_ok=False):
 
 
 def _clip(b, values, node):
-    """np.clip(x, lo, hi): NumPy keeps x where it ties a bound when both
-    bounds are constant along the innermost axis (its scalar-bounds loop),
-    else it computes minimum(maximum(x, lo), hi) (they differ only in the
-    sign of a zero)."""
+    """np.clip(x, lo, hi): NumPy's loop with both bounds at stride 0 keeps x
+    where it ties a bound, its general loop computes minimum(maximum(x, lo),
+    hi) (they differ only in the sign of a zero; clip_ties.py says which)."""
     x, lo, hi = values
     operands = [v for v in values if v is not None]
-    shape_nd = max((o.ndim for o in operands if isinstance(o, ArrayExpr)), default=0)
-    keep = all(not isinstance(v, ArrayExpr) or _constant_inner(v, shape_nd) for v in (lo, hi))
+    keep = clip_ties.keep_ties(b.cx, x, lo, hi, node)
     has_lo, has_hi = lo is not None, hi is not None
 
     def fn(cx, xv, *bounds):
@@ -129,11 +128,6 @@ def _clip(b, values, node):
         hv = next(it) if has_hi else None
         return calls.np_clip(cx, np.clip, xv, lv, hv, keep_ties=keep)
     return lift(b.cx, fn, operands, node, ufunc=True)
-
-
-def _constant_inner(v: ArrayExpr, nd: int) -> bool:
-    """Whether an operand broadcast to nd axes is constant along the last."""
-    return v.ndim < nd or v.ndim == 0 or (v.shape[-1].is_const and v.shape[-1].const == 1)
 
 
 @array_calls.method("astype")

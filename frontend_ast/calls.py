@@ -543,15 +543,20 @@ def np_minmax(cx, f, x: Val, y: Val) -> Val:
 def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
     """np.clip(x, lo, hi) (a bound None: no bound on that side). NumPy's
     loop with scalar bounds keeps x where it equals a bound (the sign of a
-    zero), its general loop is minimum(maximum(x, lo), hi). Without either
-    bound NumPy 2 computes np.positive(x) (a copy; bool refused)."""
+    zero), its general loop is minimum(maximum(x, lo), hi); `keep_ties`
+    (True, False or a boolean node: clip_ties.py) says which loop NumPy
+    runs. Without either bound NumPy 2 computes np.positive(x) (a copy; bool
+    refused)."""
     bounds = [v for v in (lo, hi) if v is not None]
     if not bounds:
         return np_unary(cx, np.positive, x)
     rt = res_type(cx, _clip2 if len(bounds) == 2 else _clip1, *[v.ty for v in [x] + bounds])
     out = as_res(cx, x, rt)
     lo, hi = (None if v is None else _clip_bound(cx, v, rt) for v in (lo, hi))
-    if rt.is_float() and keep_ties:
+    risky = x.risky or any(b.risky for b in bounds)
+    if len(bounds) == 1:
+        keep_ties = False       # NumPy calls np.maximum / np.minimum
+    if rt.is_float() and keep_ties is not False:
         n = out.node
         if lo is not None:
             ln = ops.node_of(cx, as_res(cx, lo, rt))
@@ -559,7 +564,15 @@ def np_clip(cx, f, x: Val, lo, hi, keep_ties=True) -> Val:
         if hi is not None:
             hn = ops.node_of(cx, as_res(cx, hi, rt))
             n = ir.Select(ir.Or(ir.GT(n, hn), ops.is_nan(hn)), hn, n)
-        return Val(n, rt, risky=x.risky or any(b.risky for b in bounds))
+        if keep_ties is True:
+            return Val(n, rt, risky=risky)
+        general = ops.node_of(cx, _clip_general(cx, out, lo, hi, rt))
+        return Val(ir.Select(keep_ties, n, general), rt, risky=risky)
+    return _clip_general(cx, out, lo, hi, rt)
+
+
+def _clip_general(cx, out: Val, lo, hi, rt) -> Val:
+    """NumPy's general clip loop: minimum(maximum(x, lo), hi)."""
     if lo is not None:
         out = np_minmax(cx, np.maximum, out, as_res(cx, lo, rt))
     if hi is not None:
