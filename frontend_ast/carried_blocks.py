@@ -60,7 +60,8 @@ def run_block(run, s):
     env = run.bld.scope.env
     il = lo.runner.make_loop(s)
     for v, where in ((il.start, "start"), (il.stop, "stop")):
-        if exact_aff(v) is None and not (v.is_static or v.is_const):
+        if exact_aff(v) is None and not (v.is_static or v.is_const) and \
+                not _index_form(ops.node_of(cx, v)):
             raise cx.err(s.iter, f"the {where} of this inner loop is not an affine expression "
                                  f"of the enclosing loops' variables, sizes and scalar "
                                  f"arguments: not supported {WHAT}", hint=HINT)
@@ -268,6 +269,11 @@ def _interval(e, ranges):
             return ir.Sub(a[0], b[1]), ir.Sub(a[1], b[0])
         f = ir.Min if isinstance(e, ir.Min) else ir.Max
         return f(a[0], b[0]), f(a[1], b[1])
+    if isinstance(e, ir.Select):
+        a, b = _interval(e.true_value, ranges), _interval(e.false_value, ranges)
+        if a is None or b is None:
+            return None
+        return ir.Min(a[0], b[0]), ir.Max(a[1], b[1])
     if isinstance(e, ir.Mul) and isinstance(e.a, ir.Const):
         return _interval(ir.Mul(e.b, e.a), ranges)
     if isinstance(e, (ir.Mul, ir.Div)) and isinstance(e.b, ir.Const):
@@ -279,6 +285,22 @@ def _interval(e, ranges):
         lo, hi = f(a[0], e.b), f(a[1], e.b)
         return (lo, hi) if c >= 0 else (hi, lo)
     return None
+
+
+_INDEX_NODES = (ir.Variable, ir.Const, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Min, ir.Max,
+                ir.Select, ir.LT, ir.LE, ir.GT, ir.GE, ir.EQ, ir.NE, ir.And, ir.Or, ir.Not)
+
+
+def _index_form(e) -> bool:
+    """Whether e is built of the enclosing loops' variables, sizes and
+    scalar arguments with the operations of _interval (and the comparisons
+    of a select's condition): the bounds of moving_slices.py's element loops
+    (`min(j, A.shape[1])`, Python's rules for a negative bound)."""
+    if not isinstance(e, _INDEX_NODES):
+        return False
+    if isinstance(e, ir.Variable):
+        return True
+    return all(_index_form(c) for c in ir.children(e))
 
 
 def loop_range(cx, loop, trip, ranges):

@@ -47,6 +47,7 @@ from .carried_blocks import (
     trip_bound,
     write_carried,
 )
+from .carried_checks import run_checked_if
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
@@ -411,6 +412,8 @@ class PhaseRun(BodyRun):
         if not isinstance(s, ast.If):
             return super().exec_stmt(s)
         cx = self.cx
+        if self.blocks and run_checked_if(self, s):
+            return None
         if not guarded_writes(s, self.blocks):
             raise cx.err(s, f"an `if` with an else or with other statements than element "
                             f"writes and tuple assignments is not supported yet {WHAT}",
