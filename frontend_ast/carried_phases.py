@@ -47,8 +47,8 @@ from .carried_blocks import (
     trip_bound,
     write_carried,
 )
-from .carried_checks import run_checked_if
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
+from .carried_checks import run_checked_if
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
 from .tuple_targets import is_temporary
