@@ -149,3 +149,44 @@ def test_lu_slice_form_sizes(n):
         _same(got, _run(lu_scalar, a))
         want = _run(lu, a)
         assert got[0] is want[0]
+
+
+def lu_pivot_list_swap(a):
+    # a hand-written pivot search, NumPy's list-index row swap, the update
+    n = a.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(a[i, k]) > abs(a[p, k]):
+                p = i
+        a[[k, p]] = a[[p, k]]
+        for i in range(k + 1, n):
+            f = a[i, k] / a[k, k]
+            for j in range(k + 1, n):
+                a[i, j] -= f * a[k, j]
+            a[i, k] = f
+
+
+def test_list_index_row_swap_in_lu():
+    jit = ph.pipeline(lu_pivot_list_swap)
+    rng = np.random.default_rng(5)
+    ties = rng.integers(-1, 3, (6, 6)).astype(float)
+    ties[:, 2] = 0.0                      # a zero column: a zero pivot (inf, nan)
+    for a in _inputs([(0, 0), (1, 1), (5, 5)]) + [ties, rng.standard_normal((3, 5)),
+                                                    rng.standard_normal((5, 3))]:
+        _same(_run(jit, a), _run(lu_pivot_list_swap, a))
+
+
+def swap_rows(a):
+    # outside loops, with `:`; the indices are ints computed from a's size
+    k = a.shape[0] // 2
+    p = a.shape[0] - 6
+    a[[k, p], :] = a[[p, k], :]
+    return a
+
+
+def test_list_index_row_swap_outside_loops():
+    jit = ph.pipeline(swap_rows)
+    for rows in (5, 7, 6, 2, 0):          # p = -1, 1, 0, -4 (out of range), -6
+        a = np.arange(3.0 * rows).reshape(rows, 3)
+        _same(_run(jit, a), _run(swap_rows, a))
