@@ -182,6 +182,27 @@ def test_list_index_row_swap_outside_loops():
         _same(_run(jit, a), _run(swap_rows, a))
 
 
+
+def lu_vector(A, x):
+    # a dot product with another array, whose length may not fit
+    for i in range(A.shape[0]):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ x[:j]
+            A[i, j] /= A[j, j]
+        A[i, i] = np.sqrt(abs(A[i, i]))
+
+
+def test_value_error_of_a_dot_keeps_the_writes_before_it():
+    # x of length 2: A[4, :3] @ x[:3] raises ValueError at i = 4, j = 3,
+    # after the writes of rows 0..3 and of A[4, :3]; x of length 5: no error
+    jit = ph.pipeline(lu_vector)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((5, 5)) + 5 * np.eye(5)
+    for x in (rng.standard_normal(2), rng.standard_normal(5)):
+        want = _run(lambda m: lu_vector(m, x), a)
+        got = _run(lambda m: jit(m, x), a)
+        _same(got, want)
+
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 5, 8, 17, 33])
 def test_lu_slice_form_sizes(n):
