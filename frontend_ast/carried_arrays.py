@@ -84,9 +84,9 @@ def block_swaps(node, env, cx) -> bool:
     other statements are assignments, `for` loops and `if`s without else
     (in a nest of cx.block_nests also the `raise`s and the `if`s with else
     of moving_slices.py and slice_dots.py: carried_checks.py)."""
-    if not has_blocks(node):
-        return False
     retried = id(node) in cx.block_nests
+    if not has_blocks(node, retried):
+        return False
     kinds = (ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Pass) + \
         ((ast.Raise,) if retried else ())
     for n in (x for s in node.body for x in ast.walk(s)):
@@ -372,7 +372,7 @@ class CarriedLoop:
                 self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
-            if names or self.scalars or has_blocks(node):
+            if names or self.scalars or has_blocks(node, id(node) in cx.block_nests):
                 raise
             return False
         scope.env = dict(env0)

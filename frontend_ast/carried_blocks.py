@@ -255,6 +255,12 @@ def _interval(e, ranges):
     if isinstance(e, ir.Variable):
         return ranges[e.name]
     if isinstance(e, ir.Cast):
+        if _narrowed_shift(e):
+            # the ends in the wide type, saturated: the values fit e's type
+            lo, hi = _interval(e.value.a.value, ranges)
+            return tuple(_saturated(e.type, ir.Add(cast(e.value.type, x), e.value.b)
+                                    if isinstance(e.value, ir.Add) else
+                                    ir.Sub(cast(e.value.type, x), e.value.b)) for x in (lo, hi))
         inner = _interval(e.value, ranges)
         if inner is None or not e.type.is_int() or e.type.bits < e.value.type.bits:
             return None
@@ -285,6 +291,25 @@ def _interval(e, ranges):
         lo, hi = f(a[0], e.b), f(a[1], e.b)
         return (lo, hi) if c >= 0 else (hi, lo)
     return None
+
+
+def _narrowed_shift(e) -> bool:
+    """Whether e is `cast(v.type, cast(wide, v) + c)` (or `- c`) of a loop
+    variable v and a constant c (`range(i + 1, n)`'s start, computed in 64
+    bits). Its values fit v's type (a loop's start and stop are checked to
+    fit its variable's type, loops.py), so the ends of its interval
+    saturated to that type bound it."""
+    x = e.value
+    return isinstance(x, (ir.Add, ir.Sub)) and isinstance(x.a, ir.Cast) and \
+        isinstance(x.a.value, ir.Variable) and isinstance(x.b, ir.Const) and \
+        x.a.value.type == e.type and x.a.type == x.type and x.b.type == x.type and \
+        x.type.is_int() and e.type.is_int() and x.type.bits > e.type.bits
+
+
+def _saturated(ty, x):
+    """x (of a wider int type) clamped to ty's range and cast to ty."""
+    lo, hi = -2 ** (ty.bits - 1), 2 ** (ty.bits - 1) - 1
+    return cast(ty, ir.Min(ir.Max(x, ir.Const(x.type, lo)), ir.Const(x.type, hi)))
 
 
 _INDEX_NODES = (ir.Variable, ir.Const, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Min, ir.Max,
