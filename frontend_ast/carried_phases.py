@@ -703,19 +703,21 @@ def has_blocks(node, retried=False) -> bool:
     """Whether a loop's body (not a perfect nest) holds inner `for` loops,
     which phase mode runs as Blocks (carried_blocks.py); retried (a nest of
     Context.block_nests): also the body of a perfect nest's inner loop
-    (nussinov's `for k` in its `for j` loop)."""
+    (nussinov's `for k` in its `for j` loop), or an `if` with an else there
+    (its branches and the statements after them in Python's order)."""
     inner = sole_loop(node.body)
     if inner is not None:
-        return retried and any(is_block(n) for s in inner.body for n in ast.walk(s))
+        return retried and any(is_block(n) or isinstance(n, ast.If) and n.orelse
+                               for s in inner.body for n in ast.walk(s))
     return any(is_block(n) for s in node.body for n in ast.walk(s))
 
 
 def guarded_writes(node: ast.If, scalars=False) -> bool:
-    """Whether an `if` (no else) holds only element writes (`a[i] = v`,
-    `a[i] += v`) and
-    the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
-    a[j], a[i]`) (scalars: any name, in a body with Blocks), and `if`s of the
-    same kind: phase mode runs each under its condition
+    """Whether an `if` (no else; scalars: in a body with Blocks, also with
+    an else of the same kind) holds only element writes (`a[i] = v`,
+    `a[i] += v`) and the temporaries of tuple assignments (tuple_targets.py:
+    `a[i], a[j] = a[j], a[i]`) (scalars: any name, and inner loops), and
+    `if`s of the same kind: phase mode runs each under its condition
     (carried_phases.PhaseRun)."""
     if node.orelse and not scalars:
         return False

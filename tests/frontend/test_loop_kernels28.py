@@ -1,9 +1,11 @@
 """Loop kernels Numba compiles that phase mode with Blocks runs (session 28,
 h6 follow-up): npbench's nussinov (an `if`/`else` of loop variables whose
 branches write the cell an inner `k` loop then updates, in a perfect
-`i`/`j` nest; an inlined helper returning from both branches). Plain
-Python is the oracle."""
+`i`/`j` nest; an inlined helper returning from both branches), and an
+if/else writing the cell a statement after it updates. Plain Python is
+the oracle."""
 import numpy as np
+import pytest
 
 import pyhalide as ph
 
@@ -59,6 +61,30 @@ def flip(a):
                 a[i, j] += a[k + 1, j] * 0.5
 
 
+def after_else(t):
+    n = t.shape[0]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            if i + 1 < n:
+                t[i, j] = t[i + 1, j - 1] + 1.0
+            else:
+                t[i, j] = 7.0
+            t[i, j] += 0.5
+
+
+def both_bind(t):
+    # `s` bound in both branches (under a test of the data), read after
+    n = t.shape[0]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            if t[i, j] > 0.5:
+                s = t[i + 1, j] * 2.0
+            else:
+                s = t[i + 1, j - 1] - 1.0
+            t[i, j] = s
+            t[i, j] += 0.25
+
+
 def _seqs(sizes):
     rng = np.random.default_rng(28)
     return [(n, rng.integers(0, 4, n).astype(np.int32)) for n in sizes]
@@ -87,3 +113,13 @@ def test_else_sees_the_test_python_made():
         jit(got)
         flip(want)
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("fn", [after_else, both_bind])
+def test_if_else_then_update_equals_python(fn):
+    jit = ph.pipeline(fn)
+    a = np.random.default_rng(3).random((6, 6))
+    got, want = a.copy(), a.copy()
+    jit(got)
+    fn(want)
+    np.testing.assert_array_equal(got, want)
