@@ -73,6 +73,13 @@ def _conjunction(b, s, tests):
 def exec_raise(b, s: ast.Raise):
     """Execute `raise E` / `raise E(msg)` (analyze._check_raise's forms) in
     the interpreter b: E raised with the message where the statement runs."""
+    name, args = raise_parts(b, s)
+    _check(b, s, None, args, const_val(False), exc=name)
+
+
+def raise_parts(b, s: ast.Raise):
+    """(the builtin exception's name, its arguments) of `raise E` / `raise
+    E(msg)`; a located error for other forms."""
     cx = b.cx
     call = s.exc if isinstance(s.exc, ast.Call) else None
     name = (call.func if call is not None else s.exc).id
@@ -83,7 +90,7 @@ def exec_raise(b, s: ast.Raise):
                      hint="raise a builtin exception: ValueError, TypeError, RuntimeError, ...")
     args = () if call is None or not call.args else \
         (_constant_message(cx, call.args[0], "a raise"),)
-    _check(b, s, None, args, const_val(False), exc=name)
+    return name, args
 
 
 def _check(b, s, test, args, cond=None, exc="AssertionError"):

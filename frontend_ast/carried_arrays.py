@@ -81,16 +81,20 @@ def block_swaps(node, env, cx) -> bool:
     whose reads deps.py could not relate to its writes in a first build
     (cx.block_nests, specialize._build_with_blocks: in-place Doolittle LU):
     phase mode runs the inner loops as Blocks (carried_blocks.py). Its
-    other statements are assignments, `for` loops and `if`s without else."""
-    if not has_blocks(node):
+    other statements are assignments, `for` loops and `if`s without else
+    (in a nest of cx.block_nests also the `raise`s and the `if`s with else
+    of moving_slices.py and slice_dots.py: carried_checks.py)."""
+    retried = id(node) in cx.block_nests
+    if not has_blocks(node, retried):
         return False
+    kinds = (ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Pass) + \
+        ((ast.Raise,) if retried else ())
     for n in (x for s in node.body for x in ast.walk(s)):
-        if isinstance(n, ast.stmt) and not isinstance(n, (ast.Assign, ast.AugAssign, ast.If,
-                                                          ast.For, ast.Pass)):
+        if isinstance(n, ast.stmt) and not isinstance(n, kinds):
             return False
-        if isinstance(n, (ast.If, ast.For)) and n.orelse:
+        if isinstance(n, ast.For if retried else (ast.If, ast.For)) and n.orelse:
             return False
-    if id(node) in cx.block_nests:
+    if retried:
         return True
     return element_swaps(node, env) or _row_copies(node, env) or any(
         isinstance(n, ast.For) and element_swaps(n, env) for s in node.body for n in ast.walk(s))
@@ -368,7 +372,7 @@ class CarriedLoop:
                 self, node, loop, env0, rebound, self.scalars)
         except FrontendError:
             scope.env = env0
-            if names or self.scalars or has_blocks(node):
+            if names or self.scalars or has_blocks(node, id(node) in cx.block_nests):
                 raise
             return False
         scope.env = dict(env0)

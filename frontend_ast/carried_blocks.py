@@ -60,7 +60,8 @@ def run_block(run, s):
     env = run.bld.scope.env
     il = lo.runner.make_loop(s)
     for v, where in ((il.start, "start"), (il.stop, "stop")):
-        if exact_aff(v) is None and not (v.is_static or v.is_const):
+        if exact_aff(v) is None and not (v.is_static or v.is_const) and \
+                not _index_form(ops.node_of(cx, v)):
             raise cx.err(s.iter, f"the {where} of this inner loop is not an affine expression "
                                  f"of the enclosing loops' variables, sizes and scalar "
                                  f"arguments: not supported {WHAT}", hint=HINT)
@@ -254,6 +255,12 @@ def _interval(e, ranges):
     if isinstance(e, ir.Variable):
         return ranges[e.name]
     if isinstance(e, ir.Cast):
+        if _narrowed_shift(e):
+            # the ends in the wide type, saturated: the values fit e's type
+            lo, hi = _interval(e.value.a.value, ranges)
+            return tuple(_saturated(e.type, ir.Add(cast(e.value.type, x), e.value.b)
+                                    if isinstance(e.value, ir.Add) else
+                                    ir.Sub(cast(e.value.type, x), e.value.b)) for x in (lo, hi))
         inner = _interval(e.value, ranges)
         if inner is None or not e.type.is_int() or e.type.bits < e.value.type.bits:
             return None
@@ -268,6 +275,11 @@ def _interval(e, ranges):
             return ir.Sub(a[0], b[1]), ir.Sub(a[1], b[0])
         f = ir.Min if isinstance(e, ir.Min) else ir.Max
         return f(a[0], b[0]), f(a[1], b[1])
+    if isinstance(e, ir.Select):
+        a, b = _interval(e.true_value, ranges), _interval(e.false_value, ranges)
+        if a is None or b is None:
+            return None
+        return ir.Min(a[0], b[0]), ir.Max(a[1], b[1])
     if isinstance(e, ir.Mul) and isinstance(e.a, ir.Const):
         return _interval(ir.Mul(e.b, e.a), ranges)
     if isinstance(e, (ir.Mul, ir.Div)) and isinstance(e.b, ir.Const):
@@ -279,6 +291,41 @@ def _interval(e, ranges):
         lo, hi = f(a[0], e.b), f(a[1], e.b)
         return (lo, hi) if c >= 0 else (hi, lo)
     return None
+
+
+def _narrowed_shift(e) -> bool:
+    """Whether e is `cast(v.type, cast(wide, v) + c)` (or `- c`) of a loop
+    variable v and a constant c (`range(i + 1, n)`'s start, computed in 64
+    bits). Its values fit v's type (a loop's start and stop are checked to
+    fit its variable's type, loops.py), so the ends of its interval
+    saturated to that type bound it."""
+    x = e.value
+    return isinstance(x, (ir.Add, ir.Sub)) and isinstance(x.a, ir.Cast) and \
+        isinstance(x.a.value, ir.Variable) and isinstance(x.b, ir.Const) and \
+        x.a.value.type == e.type and x.a.type == x.type and x.b.type == x.type and \
+        x.type.is_int() and e.type.is_int() and x.type.bits > e.type.bits
+
+
+def _saturated(ty, x):
+    """x (of a wider int type) clamped to ty's range and cast to ty."""
+    lo, hi = -2 ** (ty.bits - 1), 2 ** (ty.bits - 1) - 1
+    return cast(ty, ir.Min(ir.Max(x, ir.Const(x.type, lo)), ir.Const(x.type, hi)))
+
+
+_INDEX_NODES = (ir.Variable, ir.Const, ir.Cast, ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Min, ir.Max,
+                ir.Select, ir.LT, ir.LE, ir.GT, ir.GE, ir.EQ, ir.NE, ir.And, ir.Or, ir.Not)
+
+
+def _index_form(e) -> bool:
+    """Whether e is built of the enclosing loops' variables, sizes and
+    scalar arguments with the operations of _interval (and the comparisons
+    of a select's condition): the bounds of moving_slices.py's element loops
+    (`min(j, A.shape[1])`, Python's rules for a negative bound)."""
+    if not isinstance(e, _INDEX_NODES):
+        return False
+    if isinstance(e, ir.Variable):
+        return True
+    return all(_index_form(c) for c in ir.children(e))
 
 
 def loop_range(cx, loop, trip, ranges):

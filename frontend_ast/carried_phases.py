@@ -48,6 +48,7 @@ from .carried_blocks import (
     write_carried,
 )
 from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
+from .carried_checks import run_checked_if
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
 from .tuple_targets import is_temporary
@@ -411,6 +412,8 @@ class PhaseRun(BodyRun):
         if not isinstance(s, ast.If):
             return super().exec_stmt(s)
         cx = self.cx
+        if self.blocks and run_checked_if(self, s):
+            return None
         if not guarded_writes(s, self.blocks):
             raise cx.err(s, f"an `if` with an else or with other statements than element "
                             f"writes and tuple assignments is not supported yet {WHAT}",
@@ -420,17 +423,28 @@ class PhaseRun(BodyRun):
         if self.conds:
             test = Val(lazy(self.condition(), ops.node_of(cx, test),
                              ir.Const(ir.Bool(), False)), test.ty)
-        self.conds.append(self.scalar("if", test, s, snapshot=True))
+        snap = self.scalar("if", test, s, snapshot=True)
         env = self.bld.scope.env
         before = set(env)
-        try:
-            for st in s.body:
-                self.exec_stmt(st)
-        finally:
-            self.conds.pop()
+        # (with Blocks, an else runs under the negated snapshot: the test as
+        # Python evaluated it once, before the body's writes)
+        for cond, body in ((snap, s.body), (Val(ir.Not(ops.node_of(cx, snap)), snap.ty),
+                                            s.orelse)):
+            if not body:
+                continue
+            self.conds.append(cond)
+            try:
+                for st in body:
+                    self.exec_stmt(st)
+            finally:
+                self.conds.pop()
         if self.blocks:
-            # a name first bound under the `if` has no value where its test fails
-            for n in names_assigned(s.body) - before:
+            # a name first bound under the `if` has no value where its test
+            # fails, unless both branches bind it (the else's binding is
+            # then the then-branch's value where the test holds: bind)
+            both = {n for n in _bound_names(s.body) & _bound_names(s.orelse)
+                    if not is_temporary(n)}
+            for n in names_assigned(s.body + s.orelse) - before - both:
                 env[n] = self.loop_obj.done(n, array=False)
 
     def adopt(self, arr, member):
@@ -607,7 +621,7 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     state = bld.emitter.new_func(label)
     machine = Phases(cx, state)
     run = PhaseRun(bld, node, machine)
-    run.loop_obj, run.blocks = loop_obj, has_blocks(node)
+    run.loop_obj, run.blocks = loop_obj, has_blocks(node, id(node) in cx.block_nests)
     carried = {}
     ac = bld.array_code
     shared = {n for n in names if seen_elsewhere(bld, env0, n)}
@@ -679,23 +693,35 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
     return machine, carried, env2, objects, (rot, written)
 
 
-def has_blocks(node) -> bool:
+def _bound_names(stmts) -> set:
+    """The names the statements stmts always bind (`n = v` among them)."""
+    return {t.id for st in stmts if isinstance(st, ast.Assign)
+            for t in st.targets if isinstance(t, ast.Name)}
+
+
+def has_blocks(node, retried=False) -> bool:
     """Whether a loop's body (not a perfect nest) holds inner `for` loops,
-    which phase mode runs as Blocks (carried_blocks.py)."""
-    return sole_loop(node.body) is None and any(
-        is_block(n) for s in node.body for n in ast.walk(s))
+    which phase mode runs as Blocks (carried_blocks.py); retried (a nest of
+    Context.block_nests): also the body of a perfect nest's inner loop
+    (nussinov's `for k` in its `for j` loop), or an `if` with an else there
+    (its branches and the statements after them in Python's order)."""
+    inner = sole_loop(node.body)
+    if inner is not None:
+        return retried and any(is_block(n) or isinstance(n, ast.If) and n.orelse
+                               for s in inner.body for n in ast.walk(s))
+    return any(is_block(n) for s in node.body for n in ast.walk(s))
 
 
 def guarded_writes(node: ast.If, scalars=False) -> bool:
-    """Whether an `if` (no else) holds only element writes (`a[i] = v`,
-    `a[i] += v`) and
-    the temporaries of tuple assignments (tuple_targets.py: `a[i], a[j] =
-    a[j], a[i]`) (scalars: any name, in a body with Blocks), and `if`s of the
-    same kind: phase mode runs each under its condition
+    """Whether an `if` (no else; scalars: in a body with Blocks, also with
+    an else of the same kind) holds only element writes (`a[i] = v`,
+    `a[i] += v`) and the temporaries of tuple assignments (tuple_targets.py:
+    `a[i], a[j] = a[j], a[i]`) (scalars: any name, and inner loops), and
+    `if`s of the same kind: phase mode runs each under its condition
     (carried_phases.PhaseRun)."""
-    if node.orelse:
+    if node.orelse and not scalars:
         return False
-    for s in node.body:
+    for s in node.body + node.orelse:
         if isinstance(s, ast.If):
             if not guarded_writes(s, scalars):
                 return False

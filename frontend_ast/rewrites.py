@@ -27,6 +27,7 @@ from . import (  # noqa: E402,F401,E501
     generators,
     inline_calls,
     lambdas,
+    list_swaps,
     loop_builtins,
     loop_exit_carries,
     loop_exits,

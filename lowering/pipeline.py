@@ -222,6 +222,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("vector select to branch", lambda s: select_to_branch(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
+    stmt = run("promote unrolled accumulators", lambda s: promote_accumulators(s, tag="u"),
+               stmt, True)
     stmt = run("promote tile accumulators", promote_tile_accumulators, stmt, True)
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)

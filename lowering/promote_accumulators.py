@@ -147,10 +147,11 @@ class _Promote(ir.Mutator):
     memoize = False
     stmts_only = True
 
-    def __init__(self, vectors):
+    def __init__(self, vectors, tag=""):
         super().__init__()
         self.count = 0
         self.vectors = vectors
+        self.tag = tag
 
     def visit_For(self, s):
         if s.kind != ir.ForKind.SERIAL:
@@ -183,7 +184,7 @@ class _Promote(ir.Mutator):
             # vector scratch may wrap a loop holding a scalar pass's scratch
             # of the same buffer, whose copy in and out then reads and
             # writes it; ".acc" in both keeps either from being promoted)
-            scratch = f"{buf}.acc{'v' if self.vectors else ''}{self.count}"
+            scratch = f"{buf}.acc{'v' if self.vectors else ''}{self.tag}{self.count}"
             self.count += 1
             promoted.append((scratch, buf, t, first, buf in acc.stored))
         if promoted:
@@ -203,7 +204,8 @@ class _Promote(ir.Mutator):
         return out
 
 
-def promote_accumulators(stmt: ir.Stmt, vectors: bool = False) -> ir.Stmt:
+def promote_accumulators(stmt: ir.Stmt, vectors: bool = False, tag: str = "") -> ir.Stmt:
     """Scalar accesses (before vectorization), or vector ones (`vectors`:
-    after it, where the loops over vector lanes are gone)."""
-    return _Promote(vectors).mutate(stmt)
+    after it, where the loops over vector lanes are gone); `tag`: a mark
+    of the scratch names of a later pass (after unrolling)."""
+    return _Promote(vectors, tag).mutate(stmt)
