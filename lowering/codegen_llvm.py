@@ -67,6 +67,14 @@ chunk (interpolate, local Laplacian: a third of LLVM's time). Such copies
 tested inside a loop (a Func computed per tile, whose small pyramid levels
 run their copy on every tile) stay in their function, optimized.
 
+A kernel whose top level is mostly straight-line bookkeeping (bounds,
+allocation sizes, checks: bookkeeping_body.is_bookkeeping) gets its `.body`
+function marked `noinline optnone`, and each serial loop at that top level
+outlined the same way into `<entry>.loopN(i32 0, i32 0, ptr closure)`, a
+function optimized as before that emits the whole loop, its bounds included
+(_emit_outlined_loop): LLVM translates the bookkeeping without optimizing it
+(local Laplacian: a third of the module's optimization time).
+
 Expressions are memoized by node identity within one statement, so a DAG
 with shared subexpressions is emitted once per use site, not once per path.
 Pure operators are also numbered by value across statements (emit): one
@@ -90,6 +98,7 @@ from pyhalide.ir.mutator import children
 from . import atomic_updates, pairwise_loads, row_prefetch
 from . import codegen_ops as ops
 from .allocation_bounds import allocation_bounds
+from .bookkeeping_body import is_bookkeeping, share_attributes
 from .codegen_explog import has_avx512
 from .codegen_mask_parts import MaskParts
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
@@ -186,6 +195,10 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     b.ret(b.call(body_fn, [args] + data))
 
     em = _FunctionEmitter(state, body_fn)
+    if is_bookkeeping(stmt):
+        em.outline_loops = True
+        for a in ("noinline", "optnone"):
+            body_fn.attributes.add(a)
     args = body_fn.args[0]
     bb = em.alloca_builder
     for i, buf in enumerate(buffers):
@@ -211,6 +224,7 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
                                 source_etype=PTR), typ=PTR)
     em.emit_stmt(stmt)
     em.finish()
+    share_attributes(body_fn, state.outlined_loops)
     return CodegenOutput(mod, name, state.errors, state.uses_parallel)
 
 
@@ -226,6 +240,8 @@ class _ModuleState:
         self.uses_parallel = False
         self.tasks = 0
         self.colds = 0                      # cold functions outlined (_emit_cold)
+        self.outlined_loops: list = []      # (task, its body) of each serial loop outlined
+                                            # (_emit_outlined_loop)
         self.errors: list = []
         self.allocation_bounds: dict = {}   # id(Allocate) -> bound of its element count
         self.huge_pages = False             # large heap allocations get MADV_HUGEPAGE (Linux)
@@ -297,6 +313,7 @@ class _FunctionEmitter:
         self.row_groups: list = []      # row_prefetch.RowGroups of each serial loop around
         self.exits: dict = {}           # serial loop name -> stack of (function, end block)
         self.cold = False               # a cold function (_cold_function)
+        self.outline_loops = False      # a bookkeeping function (_emit_outlined_loop)
         # wide float compares' masks a register at a time (codegen_mask_parts)
         self.mask_parts = MaskParts(self) if has_avx512(self.module) else None
 
@@ -493,6 +510,8 @@ class _FunctionEmitter:
         ext = self._index(self.emit(s.extent), s.extent, "loop extent")
         if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
             self._emit_parallel(s, lo, ext)
+        elif self.outline_loops and not self.loops and not _exits_outside(s):
+            self._emit_outlined_loop(s)
         else:
             self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min),
                               plain=s.kind == ir.ForKind.FALLBACK)
@@ -566,6 +585,17 @@ class _FunctionEmitter:
         zero = ll.Constant(I32, 0)
         self._propagate_failure(self.b.call(task, [zero, zero, closure]))
 
+    def _emit_outlined_loop(self, s):
+        """Run serial loop s through a call of a function of its own,
+        optimized (see bookkeeping_body): the function emits s whole, its
+        bounds included, from the values of the closure."""
+        loops = self.state.outlined_loops
+        task, closure = self._outline(f"{self.state.name}.loop{len(loops) + 1}", s, None,
+                                      cold=False)
+        loops.append((task, self.module.get_global(f"{task.name}.body")))
+        zero = ll.Constant(I32, 0)
+        self._propagate_failure(self.b.call(task, [zero, zero, closure]))
+
     def _propagate_failure(self, rc):
         """Continue where the i32 result of an outlined function is 0, else
         leave through the cleanup (the callee recorded the error)."""
@@ -575,20 +605,21 @@ class _FunctionEmitter:
         br.set_weights([1 << 20, 1])
         b.position_at_end(cont)
 
-    def _outline(self, tname, body, loop):
+    def _outline(self, tname, body, loop, cold=None):
         """Outline `body` into a function `i32 tname(i32 lo, i32 hi, ptr
         closure)` that runs it (for `loop` in [lo, hi), or once when loop
         is None) and returns nonzero on failure; return (that function,
         the closure, filled here) of every enclosing value and buffer
         pointer the body uses plus the error array. Code outlined from a
-        cold function is cold too (_cold_function)."""
+        cold function is cold too (_cold_function); otherwise `cold` (None:
+        whether loop is None, a cold copy) says whether the function is."""
         used_vars, used_bufs = _used_names(body)
         values = [(nm, self.scope[nm][-1]) for nm in sorted(used_vars)
                   if nm in self.scope and nm != loop]
         bufs = [(nm,) + self.buffers[nm][-1] for nm in sorted(used_bufs) if nm in self.buffers]
         fields = [v.type for _, v in values] + [PTR] * (len(bufs) + 1)
         cty = ll.LiteralStructType(fields)
-        cold = self.cold or loop is None
+        cold = self.cold or (loop is None if cold is None else cold)
 
         # The task: loads the buffer pointers and calls its body, which takes
         # them as noalias parameters (as the entry point does).

@@ -6,7 +6,8 @@ emit independently (jit.py compiles them on separate threads).
     split_cold(ir_text, min_lines=None) -> (hot_text, cold_text | None)
 
 The unit of the split is an outlined task of codegen_llvm: a parallel
-task `<entry>.parN` or a cold call `<entry>.coldN` with its `.body`. Part 0
+task `<entry>.parN`, a cold call `<entry>.coldN` or an outlined serial loop
+`<entry>.loopN` (bookkeeping_body) with its `.body`. Part 0
 keeps the entry, its `.body` and every other function; each task goes to
 the part with the least work so far, largest first (work: lines, a tenth
 for an `optnone` function). split_cold splits the tasks whose functions
@@ -21,8 +22,8 @@ every part.
 
 Only the tasks change linkage, and a task is only ever called through its
 address (a parallel task: by the runtime) or from one call site (a cold
-call, `noinline optnone`), so LLVM optimizes each function as it would in
-the whole module. The text is returned whole (one part) when it has fewer
+call, `noinline optnone`; an outlined loop, from an `optnone` body), so
+LLVM optimizes each function as it would in the whole module. The text is returned whole (one part) when it has fewer
 than `min_lines` lines, when a task would be the only thing left to split
 or when it has global variables other than constants (each part gets its
 own copy of a constant).
@@ -41,7 +42,7 @@ MIN_SPLIT_LINES = 1500
 MIN_COLD_LINES = 400
 
 _NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
-_TASK = re.compile(r"\.(?:par|cold)\d+$")
+_TASK = re.compile(r"\.(?:par|cold|loop)\d+$")
 _COPYABLE = re.compile(r'@(?:"[^"]*"|[-\w.$]+) = (?:(?:internal|private) (?:unnamed_addr )?constant'
                        r'|appending global .* section "llvm\.metadata")')
 
