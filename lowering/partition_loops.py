@@ -439,7 +439,7 @@ class _Partitioner:
             return self.walk(fast, ctx)
         cond = ir.conjunction(safes)
         if _key(cond) in ctx.known:
-            return None             # an enclosing branch found it false: inner loops may
+            return None             # an enclosing branch found this conjunction false
         if impossible(cond, ctx.lets, ctx.ranges, ctx.false_conds):
             debug_print(1, f"pyhalide: partition loops: loop {loop.name}: no copy without "
                            f"{len(found.keys)} guard(s): {ir.expr_to_str(cond)} never holds "
