@@ -23,9 +23,14 @@ from .arrayexpr import ArrayExpr, clamped_into, same_size, under_condition
 from .call_time_reach import add_loop_gated, add_shape_check
 from .values import const_val
 
-J_LANES = 8          # columns per vector (float64: one AVX-512 register)
-J_VECTORS = 4        # vectors of a register tile's row (32 columns)
-I_ROWS = 4           # rows of a register tile (each load of b used 4 times)
+# Register tiles (columns per vector, vectors per row, rows), by the running
+# target's vector registers: with AVX-512 (32 registers of 8 float64) 4 rows
+# x 4 vectors of 8 columns, 16 accumulators; otherwise (AVX2: 16 registers
+# of 4 float64) 6 rows x 2 vectors of 4 columns, 12 accumulators, 2 loads of
+# b and a broadcast of a beside them (the AVX-512 tile there needs 32
+# registers and spills).
+TILE_AVX512 = (8, 4, 4)
+TILE_NARROW = (4, 2, 6)
 J_BLOCK = 256        # columns of a block of b (and of the result's rows)
 K_BLOCK = 128        # rows of a block of b: 128 x 256 float64, 256 KiB (L2)
 K_LANES = 8          # partial sums of a product whose k axis is contiguous in b
@@ -99,13 +104,14 @@ def _k_outside_j(f):
         """The default schedule's blocking (when no schedule touched the
         update): blocks of J_BLOCK columns (outermost) and K_BLOCK terms of
         k, so that the block of b read by every row stays in cache; inside
-        them register tiles of I_ROWS rows x J_VECTORS vectors of J_LANES
-        columns (both unrolled) around the serial loop over the block's
-        terms: lowering/promote_tile_accumulators.py keeps the tile in
-        registers across that loop (I_ROWS + J_VECTORS loads per I_ROWS x
-        J_VECTORS vector products), each result vector loaded and stored
-        once per block. Each element still adds its terms in k order (the
-        same result)."""
+        them register tiles (register_tile: rows x vectors of columns, both
+        unrolled) around the serial loop over the block's terms:
+        lowering/promote_tile_accumulators.py keeps the tile in registers
+        across that loop (rows + vectors loads per rows x vectors vector
+        products), each result vector loaded and stored once per block.
+        The last k block's loop runs its remaining terms
+        (lowering/trim_loop_guard.py). Each element still adds its terms in
+        k order (the same result)."""
         d = f.update(0).definition().schedule
         if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
             return False
@@ -124,10 +130,18 @@ def blocked_product(u, j, i, k):
     ju, jv = Var(jn + "$u"), Var(jn + "$v")
     io, ii = Var(iname + "$o"), Var(iname + "$i")
     ko, kb = RVar(k + "$o"), RVar(k + "$b")
-    u.split(j, jo, ji, J_BLOCK).split(ji, ji, jw, J_LANES * J_VECTORS) \
-        .split(jw, ju, jv, J_LANES).split(k, ko, kb, K_BLOCK).split(i, io, ii, I_ROWS)
+    lanes, vectors, rows = register_tile()
+    u.split(j, jo, ji, J_BLOCK).split(ji, ji, jw, lanes * vectors) \
+        .split(jw, ju, jv, lanes).split(k, ko, kb, K_BLOCK).split(i, io, ii, rows)
     u.reorder(jv, ju, ii, kb, ji, io, ko, jo).vectorize(jv).unroll(ju).unroll(ii)
     return jo
+
+
+def register_tile():
+    """(columns per vector, vectors per tile row, tile rows) for the running
+    target (frontend_ast/targets.py)."""
+    from .targets import running_target
+    return TILE_AVX512 if "avx512" in running_target().features else TILE_NARROW
 
 
 def _k_contiguous(Y) -> bool:

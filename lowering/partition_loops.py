@@ -52,7 +52,7 @@ schedule: a guard per group of 8 rows around the group's `sum_tree`).
 
 The else copy keeps its guards, and deeper loops of it may partition them
 again (a tail chunk gets a guard-free copy for its full vectors), at most
-twice per guard and four times per path; a partition whose condition an
+three times per guard and four times per path; a partition whose condition an
 enclosing branch already found false is not made again. Several guards
 that are safe at the same loop share one partition.
 
@@ -74,7 +74,7 @@ from .branch_facts import as_upper, conjuncts, impossible, int_compare
 from .linear import atom_key, constant_difference, linear_form
 from .simplify import simplify
 
-MAX_PER_GUARD = 2          # partitions of one guard on any path
+MAX_PER_GUARD = 3          # partitions of one guard on any path
 MAX_PER_PATH = 4           # partitions on any path from the root
 CHEAP_TESTS = 256          # guard tests per iteration not worth a copy of a Func's computation
 
@@ -438,6 +438,8 @@ class _Partitioner:
                            f"{len(found.keys)} guard(s) always hold, removed")
             return self.walk(fast, ctx)
         cond = ir.conjunction(safes)
+        if _key(cond) in ctx.known:
+            return None             # an enclosing branch found this conjunction false
         if impossible(cond, ctx.lets, ctx.ranges, ctx.false_conds):
             debug_print(1, f"pyhalide: partition loops: loop {loop.name}: no copy without "
                            f"{len(found.keys)} guard(s): {ir.expr_to_str(cond)} never holds "

@@ -54,6 +54,7 @@ from .stage_races import stepped_loops
 from .storage_flattening import flatten_storage
 from .trace_realizations import inject_realization_tracing, traces_realizations
 from .trim_guarded_loop import trim_guarded_loop
+from .trim_loop_guard import trim_loop_guards
 from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .unswitch_clamps import unswitch_clamps
@@ -205,6 +206,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
+    stmt = run("trim loop guards", trim_loop_guards, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)

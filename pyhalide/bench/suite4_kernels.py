@@ -280,7 +280,7 @@ def sched_argmin(p):
 def sched_matmul(p):
     """c(x, y) = sum over r of a(r, y) * b(x, r): the default's blocked
     order (frontend_ast/array_dot.py: blocks of 256 columns and 128 terms,
-    4 rows, vectors of 8 columns and 8 unrolled terms; every element still
+    register tiles by the target (array_dot.register_tile); every element still
     adds its terms in r order), its blocks of columns in parallel."""
     c = p.funcs["c"]
     x, y = c.args()
