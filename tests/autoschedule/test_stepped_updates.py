@@ -36,8 +36,14 @@ def test_diffusion_auto_vectorizes_the_points_of_a_step_and_is_exact(shape, step
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     if shape == (37, 29):
         src = p.schedule_source()
-        assert re.search(r"\.update\(0\)\.vectorize\([^)]*\$x[^)]*, 8\)", src), src
+        lanes = _host_lanes(ph.Float(64))
+        assert re.search(rf"\.update\(0\)\.vectorize\([^)]*\$x[^)]*, {lanes}\)", src), src
         assert "time-stepped" in src
+
+
+def _host_lanes(t) -> int:
+    """The native vector lanes of type t on the host (auto's width)."""
+    return ph.get_jit_target_from_environment().natural_vector_size(t)
 
 
 def padded_float32(counts, D, ru):
@@ -66,7 +72,8 @@ def test_padded_float32_views_are_bit_exact_under_auto(explicit, monkeypatch):
     assert got.tobytes() == want.tobytes()
     src = p.schedule_source()
     if explicit:
-        assert re.search(r"\.update\(0\)\.vectorize\([^)]*, 16\)", src), src
+        lanes = _host_lanes(ph.Float(32))
+        assert re.search(rf"\.update\(0\)\.vectorize\([^)]*, {lanes}\)", src), src
     else:
         assert "vectorize(" not in src and "LLVM's vectorizer (dense reads)" in src, src
 

@@ -35,7 +35,8 @@ def test_copies_are_not_vectorized_and_results_are_unchanged():
     # (tests/autoschedule/test_stepped_updates.py)
     lines = [x.strip() for x in p.schedule_source().splitlines()]
     assert [x for x in lines if ".vectorize(" in x and not x.startswith("#")] == \
-        ["u_tmp_steps.update(0).vectorize('r_u_tmp_steps$x', 8)"]
+        ["u_tmp_steps.update(0).vectorize('r_u_tmp_steps$x', "
+         f"{ph.get_jit_target_from_environment().natural_vector_size(ph.Float(64))})"]
 
 
 def test_a_computing_stage_keeps_its_vectors():
