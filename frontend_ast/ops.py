@@ -541,8 +541,9 @@ def _power_fits(var, bit, steps):
     t = ir.Int(64)
     ok = ir.Const(ir.Bool(), True)
     for k in range(1, steps):
-        sq_in = var[2 * k - 1]
-        square_ok = _overflow_ok("*", sq_in, sq_in, var[2 * k + 1])
+        sq_in = var[2 * k - 1]      # (s * s fits in int64 exactly where |s| <= _SQRT_MAX)
+        square_ok = ir.And(ir.GE(sq_in, ir.Const(t, -_SQRT_MAX)),
+                           ir.LE(sq_in, ir.Const(t, _SQRT_MAX)))
         needed = ir.NE(ir.Shr(var[0], ir.Const(t, k)), ir.Const(t, 0))
         ok = ir.And(ok, ir.Or(ir.Not(needed), square_ok))
         prod_ok = _overflow_ok("*", var[2 * k], var[2 * k + 1],
@@ -552,6 +553,7 @@ def _power_fits(var, bit, steps):
 
 
 _POW_IDS = itertools.count()
+_SQRT_MAX = 3037000499  # (isqrt(2 ** 63 - 1))
 _CHECKED_CAP = 65        # (_int_power: the largest exponent a checked power computes)
 
 
