@@ -17,3 +17,12 @@ def limit(e: BaseException) -> BaseException:
 
 def is_limit(e: BaseException) -> bool:
     return getattr(e, _LIMIT, False) is True
+
+
+def int_text(v: int) -> str:
+    """An int in a limit's message: its digits, or its size where Python
+    refuses to convert it to a string (sys.get_int_max_str_digits: a
+    ValueError in place of the limit's own exception)."""
+    if v.bit_length() <= 1000:
+        return str(v)
+    return f"{'-' if v < 0 else ''}<an int of {v.bit_length()} bits>"

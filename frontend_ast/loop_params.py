@@ -11,7 +11,7 @@ from pyhalide import ir
 from pyhalide.buffer import Param
 
 from .context import StaticParam
-from .limits import limit
+from .limits import int_text, limit
 from .loop_bound_reach import reached_condition, reached_only, reads_data
 from .ranges import INT32, Aff, n_within
 from .values import Val
@@ -132,7 +132,7 @@ def _fits_int32(f, what: str, reached, raising_fits: bool = False):
                 return
             raise
         if not INT32[0] <= v <= INT32[1]:
-            raise limit(OverflowError(f"{what}: its bound {v} does not fit in 32 bits (compiled "
+            raise limit(OverflowError(f"{what}: its bound {int_text(v)} does not fit in 32 bits (compiled "
                                       f"loops and arrays have int32 indices)"))
     return check
 

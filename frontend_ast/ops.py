@@ -496,6 +496,13 @@ def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
         x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
     signed = checked or rt.dtype.kind == "i"
     hi = b.hi if b.hi is not None and b.hi >= 0 else t.max_value()
+    if checked and hi > _CHECKED_CAP:
+        # an exponent e >= 64 overflows int64 where |x| >= 2, and x ** e of x in
+        # (-1, 0, 1) depends on e's parity only (e > 0): 64 + e % 2 gives the same
+        # result and the same OverflowError in 7 steps instead of 63
+        e = ir.Select(ir.LT(e, ir.Const(t, 64)), e,
+                      ir.Add(ir.Const(t, 64), ir.BitAnd(e, ir.Const(t, 1))))
+        hi = _CHECKED_CAP
     steps = max(1, min(int(hi), t.max_value()).bit_length())
     names = [f"pow{next(_POW_IDS)}_{k}" for k in range(2 * steps + 1)]
     var = [ir.Variable(t, n, "let") for n in names]      # (not pure Vars of a definition)
@@ -534,8 +541,9 @@ def _power_fits(var, bit, steps):
     t = ir.Int(64)
     ok = ir.Const(ir.Bool(), True)
     for k in range(1, steps):
-        sq_in = var[2 * k - 1]
-        square_ok = _overflow_ok("*", sq_in, sq_in, var[2 * k + 1])
+        sq_in = var[2 * k - 1]      # (s * s fits in int64 exactly where |s| <= _SQRT_MAX)
+        square_ok = ir.And(ir.GE(sq_in, ir.Const(t, -_SQRT_MAX)),
+                           ir.LE(sq_in, ir.Const(t, _SQRT_MAX)))
         needed = ir.NE(ir.Shr(var[0], ir.Const(t, k)), ir.Const(t, 0))
         ok = ir.And(ok, ir.Or(ir.Not(needed), square_ok))
         prod_ok = _overflow_ok("*", var[2 * k], var[2 * k + 1],
@@ -545,6 +553,8 @@ def _power_fits(var, bit, steps):
 
 
 _POW_IDS = itertools.count()
+_SQRT_MAX = 3037000499  # (isqrt(2 ** 63 - 1))
+_CHECKED_CAP = 65        # (_int_power: the largest exponent a checked power computes)
 
 
 # ---------------------------------------------------------------------------

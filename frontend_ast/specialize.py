@@ -32,6 +32,7 @@ from .exprs import same_global
 from .in_place_args import in_place_run
 from .inline_calls import FIXED_ATTR, stale_inlined
 from .lifted_pins import pin_unread_lifts
+from .limits import int_text
 from .loop_write_slots import unroll_slots
 from .names import lookup_global
 from .nonneg_params import PastInt32, assume_nonneg, nonneg_ints
@@ -551,7 +552,7 @@ class Specialization:
                 if isinstance(v, (bool, int, float, complex)) or isinstance(v, np.generic):
                     if isinstance(v, int) and not isinstance(v, bool) and \
                             not -(1 << 63) <= v < (1 << 63):
-                        raise OverflowError(f"Python int argument {name}={v} does not fit in "
+                        raise OverflowError(f"Python int argument {name}={int_text(v)} does not fit in "
                                             f"int64")
                     inp.set(v)
                 params[name] = v
@@ -598,7 +599,7 @@ class Specialization:
             if sp.type.is_int():
                 val = int(val)
                 if not -(1 << 63) <= val < (1 << 63):
-                    raise OverflowError(f"Python int {val} does not fit in int64")
+                    raise OverflowError(f"Python int {int_text(val)} does not fit in int64")
             values.append((sp.param, val))
         return values
 

@@ -211,6 +211,23 @@ def test_integer_power_past_int64_in_a_loop_raises():
         power_in_nested_loops(np.zeros(3), 1, 40)     # 40 ** 39: compiled ints are int64
 
 
+@ph.pipeline
+def power_of_data_exponent(a, x):
+    a[0] = float(x ** (int(a[1]) & 0x7FFFFFFFFFFFFFFF))     # (an exponent known >= 0)
+    return a
+
+
+def test_integer_power_of_exponents_past_63():
+    # an exponent of 64 or more computes 64 + e % 2 (x in -1, 0, 1 gives x ** e;
+    # |x| >= 2 overflows int64 in both): same results and OverflowErrors
+    for x, e in [(-1, 64), (-1, 2**52 + 1), (0, 65), (0, 0), (1, 2**53 - 1), (-2, 63),
+                 (2, 62), (-1, 1000001), (3, 39)]:
+        same_outcome(power_of_data_exponent, np.array([0.0, e]), x)
+    for x, e in [(2, 63), (-2, 64), (2, 65), (-3, 2**40), (3, 41)]:
+        with pytest.raises(OverflowError, match="int64"):
+            power_of_data_exponent(np.array([0.0, e]), x)
+
+
 # An operation on a value that holds checks fails only where those pass
 # (Context.guard, _after_inner): Python computes the operands first, so
 # `int(a[1]) % k` with a of size 1 and k = 0 raises IndexError (the compiled
