@@ -42,8 +42,8 @@ def _leaf(v: ir.Variable, scope: dict):
     return tr
 
 
-def _binary(e, scope):
-    a, b = exact_range(e.a, scope), exact_range(e.b, scope)
+def _binary(e, scope, memo):
+    a, b = _range(e.a, scope, memo), _range(e.b, scope, memo)
     if a is None or b is None:
         return None
     if isinstance(e, ir.Add):
@@ -70,7 +70,24 @@ _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max, ir.Div, ir.Mod)
 
 def exact_range(e: ir.Expr, scope: dict):
     """(lo, hi) of e's exact value when no subexpression can leave its type
-    (see the module doc); None otherwise."""
+    (see the module doc); None otherwise (also where e is too deep to walk)."""
+    try:
+        return _range(e, scope, {})
+    except RecursionError:
+        return None
+
+
+def _range(e: ir.Expr, scope: dict, memo: dict):
+    """exact_range, each shared subexpression once (memo: id -> (e, range))."""
+    hit = memo.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    out = _range_of(e, scope, memo)
+    memo[id(e)] = (e, out)
+    return out
+
+
+def _range_of(e: ir.Expr, scope: dict, memo: dict):
     t = e.type
     if not t.is_integer():
         return None
@@ -79,17 +96,17 @@ def exact_range(e: ir.Expr, scope: dict):
     if isinstance(e, ir.Variable):
         return _leaf(e, scope)
     if isinstance(e, _BINARY):
-        return _in_type(_binary(e, scope), t)
+        return _in_type(_binary(e, scope, memo), t)
     if isinstance(e, ir.Cast):
         # (a cast that may wrap is a leaf of its type, as index_overflow.widened takes it)
-        return _in_type(exact_range(e.value, scope), t) or _type_range(t)
+        return _in_type(_range(e.value, scope, memo), t) or _type_range(t)
     if isinstance(e, ir.Select):
-        a, b = exact_range(e.true_value, scope), exact_range(e.false_value, scope)
+        a, b = _range(e.true_value, scope, memo), _range(e.false_value, scope, memo)
         return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
     if isinstance(e, ir.Let):
         inner = dict(scope)
-        inner[e.name] = exact_range(e.value, scope) or _type_range(e.value.type)
-        return exact_range(e.body, inner)
+        inner[e.name] = _range(e.value, scope, memo) or _type_range(e.value.type)
+        return exact_range(e.body, inner)       # (a new memo: the name's range is new)
     return _type_range(t)
 
 
