@@ -134,7 +134,7 @@ def run(seed: int, programs: int = 20, verbose: bool = False):
                 counts["refused"] += 1
                 break
             except Exception as e:
-                over = isinstance(e, OverflowError) and "line" in str(e)
+                over = isinstance(e, OverflowError)
                 counts["overflow" if over else "error"] += 1
                 if verbose or not over:
                     print(f"ERROR {type(e).__name__}: {str(e)[:100]}\n  lo={lo} hi={hi}\n{src}",
