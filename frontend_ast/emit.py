@@ -326,7 +326,14 @@ class Emitter:
             c = c.shift(shift)
             if abs(c.c) >= 2**30 or any(t not in self.cx.sym_static for t in c.terms):
                 return None
-            n = self.aff_node(c, ir.INDEX) or ops.cast(ir.INDEX, self.aff_node(c))
+            # (no int32 form: the int64 end saturated into int32, as _hull_aff
+            # does, where a truncating cast would wrap an end past int32)
+            n = self.aff_node(c, ir.INDEX)
+            if n is None:
+                wide = self.aff_node(c)
+                if wide is None:
+                    return None
+                n = _saturated_index(wide)
             nodes.append(n)
         node = nodes[0]
         for n in nodes[1:]:
@@ -394,10 +401,7 @@ class Emitter:
                 if n.type != ir.INDEX:
                     # saturated into int32 (rdom_bounds: a wrapped end made a
                     # wrapped extent; the loop's own bounds are checked to fit)
-                    wide = ir.Add(n, ir.Const(n.type, shift)) if shift else n
-                    wide = ir.Min(ir.Max(wide, ir.Const(wide.type, INT32[0])),
-                                  ir.Const(wide.type, INT32[1]))
-                    n = ops.cast(ir.INDEX, wide)
+                    n = _saturated_index(ir.Add(n, ir.Const(n.type, shift)) if shift else n)
                 return n, aff.shift(shift)
         return None, None
 
@@ -545,6 +549,14 @@ class Emitter:
             term = ops.cast(t, sn)
             node = ir.Add(node, ir.Mul(ir.Const(t, k), term) if k != 1 else term)
         return node
+
+
+def _saturated_index(wide):
+    """An int64 hull end saturated into int32 (INDEX): a hull's upper end
+    past 2**31 - 1 is 2**31 - 1, which still bounds every value of the
+    (int32) loop variable; a lower end likewise."""
+    wide = ir.Min(ir.Max(wide, ir.Const(wide.type, INT32[0])), ir.Const(wide.type, INT32[1]))
+    return ops.cast(ir.INDEX, wide)
 
 
 def _unguard(node):

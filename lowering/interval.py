@@ -33,6 +33,7 @@ from pyhalide.ir.check_images import is_check_read
 from pyhalide.ir.flat_index import is_flat_index
 
 from .constant_fold import cast_value
+from .int_ranges import exact_range
 from .simplify import simplify
 
 # BoundsOf._fixed: whether an expression is its own point where it is read
@@ -628,9 +629,18 @@ def _converted(end, off: int, t: ir.Type):
         if not _lossless(end.type, t):
             return None
         end = ir.Cast(t, end)
+    if off == 0:
+        return end
+    moved = ir.Add(end, ir.Const(t, off))
+    r = exact_range(moved, {})
+    if r is not None and t.min_value() <= r[0] and r[1] <= t.max_value():
+        return _s(moved)
+    # end + off may wrap (`r.x < b` at b = -2**31: b - 1): end saturated first,
+    # a looser bound where it would leave t (no value of the side's type is
+    # beyond it there), which never wraps
     if off > 0:
-        return _s(ir.Add(end, ir.Const(t, off)))
-    return _s(ir.Sub(end, ir.Const(t, -off))) if off < 0 else end
+        return _s(ir.Add(ir.Min(end, ir.Const(t, t.max_value() - off)), ir.Const(t, off)))
+    return _s(ir.Add(ir.Max(end, ir.Const(t, t.min_value() - off)), ir.Const(t, off)))
 
 
 def union(a: Interval, b: Interval) -> Interval:

@@ -58,10 +58,11 @@ from pyhalide.ir.config import debug_print
 from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
-from .index_overflow import surely_fits, widened
+from .int_ranges import exact_range, loop_range
 from .linear import atom_key, constant_difference
 from .partition_loops import coefficient
 from .simplify import is_noop, simplify
+from .trim_limits import limit_of, split_guard, trim_forms
 from .trim_unrolled import unrolled_copies
 
 _INDEX = ir.index(0).type   # loop variables and the comparisons reasoned about
@@ -81,9 +82,33 @@ def _s(e):
 class _Trimmer(ir.Mutator):
     memoize = False
 
+    def __init__(self):
+        super().__init__()
+        # the ranges of the enclosing loops' variables and lets (int_ranges)
+        self.scope = {}
+
     def mutate(self, n):
         # only loops change: expressions (DAGs that may share much) are not walked
         return n if isinstance(n, ir.Expr) else super().mutate(n)
+
+    def _within(self, name, rng, stmt):
+        """stmt mutated with `name` in the scope at rng."""
+        old = self.scope.get(name)
+        self.scope[name] = rng
+        try:
+            return self.mutate(stmt)
+        finally:
+            if old is None:
+                del self.scope[name]
+            else:
+                self.scope[name] = old
+
+    def visit_LetStmt(self, s):
+        rng = exact_range(s.value, self.scope) if s.value.type.is_integer() else None
+        if rng is None:
+            return self.mutate_children(s)
+        body = self._within(s.name, rng, s.body)
+        return s if body is s.body else ir.LetStmt(s.name, s.value, body)
 
     def visit_For(self, s):
         copies = unrolled_copies(s, self.mutate)
@@ -91,13 +116,13 @@ class _Trimmer(ir.Mutator):
             debug_print(1, f"pyhalide: trim no-ops: unrolled loop {s.name}: {len(copies)} "
                            f"copies trimmed")
             return ir.block(*copies)
-        body = self.mutate(s.body)
+        body = self._within(s.name, loop_range(s.min, s.extent, self.scope), s.body)
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
         if not _eligible(loop):
             return loop
         lo = loop.min
         hi = _s(ir.Sub(ir.Add(loop.min, loop.extent), ir.index(1)))
-        pieces = _pieces(loop, lo, hi, loop.body, MAX_PEELS)
+        pieces = _pieces(dict(self.scope), loop, lo, hi, loop.body, MAX_PEELS)
         if len(pieces) == 1 and pieces[0] is None:
             return loop
         out = [p for p in pieces if p is not None]
@@ -194,7 +219,7 @@ def _conds(s) -> list:
     return []
 
 
-def _pieces(loop, lo, hi, body, peels, middle=True):
+def _pieces(scope, loop, lo, hi, body, peels, middle=True):
     """The statements running iterations [lo, hi] of `loop` with `body`, in
     order; [None] when nothing was gained (the loop stays as it was)."""
     var = loop.name
@@ -202,10 +227,10 @@ def _pieces(loop, lo, hi, body, peels, middle=True):
     if is_noop(body):
         return []       # (what the range decides leaves nothing to run)
     if peels:
-        split = _split(loop, lo, hi, body, peels - 1, middle)
+        split = _split(scope, loop, lo, hi, body, peels - 1, middle)
         if split is not None:
             return split
-    trimmed = _trim(body, var, lo, hi)
+    trimmed = _trim(scope, body, var, lo, hi)
     if trimmed is None:
         if body is loop.body and lo is loop.min:
             return [None]
@@ -214,7 +239,7 @@ def _pieces(loop, lo, hi, body, peels, middle=True):
     return [_loop(loop, lo, hi, _narrow(body, var, lo, hi))]
 
 
-def _split(loop, lo, hi, body, peels, middle):
+def _split(scope, loop, lo, hi, body, peels, middle):
     """The pieces of [lo, hi] with an iteration the body compares the loop
     variable with peeled off (an end of the range first; one inside the
     range if `middle`, once per loop); None if there is none."""
@@ -229,34 +254,44 @@ def _split(loop, lo, hi, body, peels, middle):
     for e in found:
         if constant_difference(e, lo) == 0:
             nxt = _s(ir.Add(lo, ir.index(1)))
-            rest = _pieces(loop, nxt, hi, body, peels, middle)
+            rest = _pieces(scope, loop, nxt, hi, body, peels, middle)
             return one(ir.LE(lo, hi), lo) + _whole(loop, nxt, hi, body, rest)
         if constant_difference(e, hi) == 0:
             prev = _s(ir.Sub(hi, ir.index(1)))
-            rest = _pieces(loop, lo, prev, body, peels, middle)
+            rest = _pieces(scope, loop, lo, prev, body, peels, middle)
             return _whole(loop, lo, prev, body, rest) + one(ir.LE(lo, hi), hi)
     for c in _likely_compares(body, var):
-        limit = _limit(c, var, inside)
+        limit = _limit(scope, c, var, inside)
         if limit is None:
             continue
         # [lo, cut] and [cut + 1, hi]; the comparison holds in the first
         # (an upper bound) or the second (a lower bound), is false in the other
-        is_upper, value, _ = limit
+        is_upper, value = limit.is_upper, limit.value
         cut = value if is_upper else _s(ir.Sub(value, ir.index(1)))
         first, second = _s(ir.Min(hi, cut)), _s(ir.Max(lo, ir.Add(cut, ir.index(1))))
         likely_first = peels if is_upper else 0
-        return _whole(loop, lo, first, body, _pieces(loop, lo, first, body, likely_first,
-                                                     middle)) + \
-            _whole(loop, second, hi, body, _pieces(loop, second, hi, body, peels - likely_first,
-                                                   middle))
+        pieces = _whole(loop, lo, first, body, _pieces(scope, loop, lo, first, body, likely_first,
+                                                       middle)) + \
+            _whole(loop, second, hi, body, _pieces(scope, loop, second, hi, body,
+                                                   peels - likely_first, middle))
+        return _unless_wraps(split_guard(limit), pieces, _loop(loop, lo, hi, body))
     if not found or not middle:
         return None
     # an iteration inside the range: [lo, e - 1], e, [e + 1, hi]
     e = found[0]
     below, above = _s(ir.Min(hi, ir.Sub(e, ir.index(1)))), _s(ir.Max(lo, ir.Add(e, ir.index(1))))
-    return _whole(loop, lo, below, body, _pieces(loop, lo, below, body, peels, False)) + \
+    return _whole(loop, lo, below, body, _pieces(scope, loop, lo, below, body, peels, False)) + \
         one(ir.And(ir.LE(lo, e), ir.LE(e, hi)), e) + \
-        _whole(loop, above, hi, body, _pieces(loop, above, hi, body, peels, False))
+        _whole(loop, above, hi, body, _pieces(scope, loop, above, hi, body, peels, False))
+
+
+def _unless_wraps(guard, pieces, whole):
+    """pieces, or where guard (a split's cut does not wrap: trim_limits) may
+    fail, `if (guard) pieces else whole`."""
+    if guard is None:
+        return pieces
+    return [ir.IfThenElse(guard, ir.block(*pieces) if pieces else ir.Evaluate(ir.index(0)),
+                          whole)]
 
 
 def _whole(loop, lo, hi, body, pieces):
@@ -533,12 +568,12 @@ def _equalities(body, var):
 
 
 # ---- the trim ------------------------------------------------------------------------------
-def _trim(body, var, lo, hi):
+def _trim(scope, body, var, lo, hi):
     """(lo, hi, body) with the guard's bounds on var applied; None if the
     guard bounds nothing."""
     g = _guard(body)
     if g is None:
-        return _trim_range(body, var, lo, hi)
+        return _trim_range(scope, body, var, lo, hi)
     lets, guard = g
     bound = {name for name, _ in lets}
     env = {}
@@ -547,13 +582,14 @@ def _trim(body, var, lo, hi):
     keep, used = [], False
     for c in conjuncts(guard.condition):
         full = ir.substitute(c, env)
-        limit = _limit(full, var, bound)
-        if limit is None or not limit[2]:
-            keep.append(c)
+        limit = _limit(scope, full, var, bound)
         if limit is None:
+            keep.append(c)
             continue
         used = True
-        lo, hi = _bounded(lo, hi, limit)
+        lo, hi, invariant = _bounded(lo, hi, limit)
+        if invariant is not None:
+            keep.append(invariant)
     if not used:
         return None
     cond = ir.conjunction(keep)
@@ -563,30 +599,34 @@ def _trim(body, var, lo, hi):
     return lo, hi, inner
 
 
-def _trim_range(body, var, lo, hi):
+def _trim_range(scope, body, var, lo, hi):
     """(lo, hi, body) with the bounds on var of the conditions of body
     (_conds) applied, body unchanged; None if they bound nothing."""
     used = False
     for c in _conds(body):
-        limit = _limit(c, var, set())
+        limit = _limit(scope, c, var, set())
         if limit is None:
             continue
         used = True
-        lo, hi = _bounded(lo, hi, limit)
+        lo, hi, _ = _bounded(lo, hi, limit)     # (the body keeps its conditions)
     return (lo, hi, body) if used else None
 
 
 def _bounded(lo, hi, limit):
-    """[lo, hi] within the bound `limit` (_limit)."""
-    is_upper, value, _ = limit
-    return (lo, _s(ir.Min(hi, value))) if is_upper else (_s(ir.Max(lo, value)), hi)
+    """(lo, hi, guard): [lo, hi] within the bound `limit` (_limit), exactly
+    where the condition `guard` (None or invariant in the loop) holds
+    (trim_limits.trim_forms)."""
+    value, guard = trim_forms(limit)
+    if limit.is_upper:
+        return lo, _s(ir.Min(hi, value)), guard
+    return _s(ir.Max(lo, value)), hi, guard
 
 
-def _limit(c, var: str, bound: set):
-    """(is_upper, value, exact) when comparison c says var <= value
-    (is_upper) or var >= value, value invariant in the loop (exact: c holds
-    exactly there; else value is a saturated bound: _in_int32); None
-    otherwise."""
+def _limit(scope: dict, c, var: str, bound: set):
+    """The trim_limits.Limit when comparison c says var <= value (is_upper)
+    or var >= value, value invariant in the loop (computed exactly past
+    int32 where it may leave it); None otherwise. scope: the ranges of the
+    enclosing loops' variables (int_ranges)."""
     if not int_compare(c):
         return None
     small, big, strict = as_upper(c)
@@ -602,29 +642,6 @@ def _limit(c, var: str, bound: set):
         return None
     slack = ir.index(1 if strict else 0)
     if k == 1:      # var + rest <(=) 0: var <= -rest (- 1)
-        return _in_int32(True, _s(ir.Sub(ir.Sub(ir.index(0), rest), slack)))
-    return _in_int32(False, _s(ir.Add(rest, slack)))    # rest - var <(=) 0: var >= rest (+ 1)
-
-
-def _in_int32(is_upper: bool, value):
-    """(is_upper, value, exact): value as _limit forms it where it fits int32
-    for every value of its leaves (exact); else the rearranged value computed
-    in int64 and saturated to int32 (not exact: the bound holds for every
-    iteration where the comparison does, but the comparison must stay). A
-    user's `r.x + a < b` with a and b 2**31 apart made `r <= b - a - 1` wrap
-    (RDom.where at a = 7, b = -2**31 + 5 summed every r, Halide semantics
-    none). An upper bound saturates at 2**31 - 2, a lower one at -2**31 + 1,
-    so that _split's cut + 1 and value - 1 do not wrap; the loop's last
-    value is below 2**31 - 1 (_loop's hi + 1). Only a value over two or
-    more Params alone is saturated: one over loop variables, or one Param
-    and constants (`x < B`: B - 1 wraps at B = -2**31 only), keeps its int32
-    form (not proven; the frontend's own loop predicates are kept in int32
-    by emit._may_wrap and rdom_bounds; docs/wrap27.md)."""
-    names = ir.free_vars(value).values()
-    if len(names) < 2 or any(v.kind != "param" for v in names) or surely_fits(value):
-        return is_upper, value, True
-    lo, hi = _INDEX.min_value(), _INDEX.max_value()
-    lo, hi = (lo, hi - 1) if is_upper else (lo + 1, hi)
-    wide = widened(value)
-    sat = ir.Max(ir.Min(wide, ir.Const(wide.type, hi)), ir.Const(wide.type, lo))
-    return is_upper, _s(ir.Cast(_INDEX, sat)), False
+        return limit_of(True, _s(ir.Sub(ir.Sub(ir.index(0), rest), slack)), scope)
+    # rest - var <(=) 0: var >= rest (+ 1)
+    return limit_of(False, _s(ir.Add(rest, slack)), scope)

@@ -145,15 +145,24 @@ def test_a_likely_index_check_splits_where_it_fails():
     text = ir.to_str(after)
     assert text == """\
 for (y, 0, N) {
-  for (x, 0, max((min(min((N - 1), (B - 1)), (y - 1)) + 1), 0)) {
-    out[x] = likely(0)
-  }
-  for (x, max(B, 0), (max((min((N - 1), (y - 1)) + 1), max(B, 0)) - max(B, 0))) {
-    out[x] = likely((x + 1))
+  if (((int64(B) - (int64)1) >= (int64)-2147483648)) {
+    for (x, 0, max((min(min((N - 1), (B - 1)), (y - 1)) + 1), 0)) {
+      out[x] = likely(0)
+    }
+    for (x, max(B, 0), (max((min((N - 1), (y - 1)) + 1), max(B, 0)) - max(B, 0))) {
+      out[x] = likely((x + 1))
+    }
+  } else {
+    for (x, 0, max(N, 0)) {
+      if ((x < y)) {
+        out[x] = likely(select((x < B), 0, (x + 1)))
+      }
+    }
   }
 }
 """, text
-    for b in (0, 3, 20):
+    # (B - 1 wraps at B = -2**31: there the loop is not split)
+    for b in (0, 3, 20, -2**31):
         same_stores(ir.LetStmt("B", c(b), before), ir.LetStmt("B", c(b), after))
 
 
@@ -165,8 +174,11 @@ def test_conditions_every_statement_shares_trim_the_outer_loop():
                                                     store(ir.Add(ir.Mul(Y, c(64)), X), load(X))))
     before = ir.For("y", c(0), N, SERIAL, ir.Block((ir.IfThenElse(cond, store(Y, c(5))), inner)))
     after = trim_no_ops(before)
-    assert ir.to_str(after).startswith("for (y, max((k + 1), 0), ")
-    for kk in (-2, 0, 4, 15):
+    # (k + 1 computed in int64: it leaves int32 at k = 2**31 - 1)
+    assert ir.to_str(after).startswith(
+        "for (y, max(int32(max(min((int64(k) + (int64)1), (int64)2147483647), "
+        "(int64)-2147483648)), 0), ")
+    for kk in (-2, 0, 4, 15, 2**31 - 1):
         same_stores(ir.LetStmt("k", c(kk), before), ir.LetStmt("k", c(kk), after))
 
 
@@ -261,12 +273,15 @@ def test_a_loop_with_an_exit_of_its_own_is_left_alone():
 
 def test_a_lazy_select_of_the_guard_splits_where_it_changes():
     """The slots of imperative_writes.py: `x < E ? <the loop's condition> :
-    <the write's>`, E the hull's size: the loop's slots and the write's."""
-    E = ir.Sub(N, c(1))
+    <the write's>`, E the hull's size: the loop's slots and the write's.
+    (E over a size that is never negative: the cut E - 1 cannot wrap, so the
+    split needs no int64 test.)"""
+    size = v("size")
+    E = ir.Sub(size, c(1))
     guard = ir.lazy_select(ir.LT(X, E), ir.LT(X, Y), ir.LT(c(2), Y))
     value = ir.lazy_select(ir.LT(X, E), load(X), c(-1))
-    before = rows(ir.IfThenElse(guard, store(ir.Add(ir.Mul(Y, c(64)), X), value)),
-                  extent=ir.Add(E, c(1)))
+    before = ir.LetStmt("size", ir.Max(N, c(0)), rows(
+        ir.IfThenElse(guard, store(ir.Add(ir.Mul(Y, c(64)), X), value)), extent=ir.Add(E, c(1))))
     after = trim_no_ops(before)
     text = ir.to_str(after)
     assert "if_then_else" not in text, text
