@@ -212,17 +212,38 @@ class _Context:
     def block(self, stmts):
         """Rewrite the statements of one block in place (and of its `if`s;
         nested loops are rewritten as loops of their own)."""
-        for k, s in enumerate(stmts):
+        out = []
+        for s in stmts:
             if isinstance(s, ast.If):
                 self.block(s.body)
                 self.block(s.orelse)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
-                new = self.store(s) or self.dots(s)
-                if new is not None:
-                    for n in ast.walk(new):
-                        if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
-                            ast.copy_location(n, s)
-                    stmts[k] = new
+                new = self.chained(s) or [self.store(s) or self.dots(s) or s]
+                for n in (n for st in new for n in ast.walk(st)):
+                    if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
+                        ast.copy_location(n, s)
+                out += new
+                continue
+            out.append(s)
+        stmts[:] = out
+
+    def chained(self, s):
+        """`T1[...] = T2[...] = E` as `T1[...] = E` then `T2[...] = E` (E
+        evaluated again: the same value where E and the targets' index items
+        read no target array, and each assignment casts E as NumPy does),
+        each rewritten by store(); None unless all are."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) > 1 and
+                all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                    for t in s.targets)):
+            return None
+        arrays = {t.value.id for t in s.targets}
+        read = [n.id for e in [s.value] + [t.slice for t in s.targets] for n in ast.walk(e)
+                if isinstance(n, ast.Name)]
+        if arrays & set(read):
+            return None
+        parts = [ast.Assign([copy.deepcopy(t)], copy.deepcopy(s.value)) for t in s.targets]
+        new = [self.store(p) for p in parts]
+        return None if None in new else new
 
     def _moves(self, e) -> bool:
         return e is not None and any(isinstance(n, ast.Name) and n.id in self.moving
@@ -647,6 +668,8 @@ class _Elementwise:
                 return False
             self.names.append(e)
             return True
+        if _shape_read(e):
+            return True
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name):
             name = e.value.id
             if name not in self.cx.stable or name == self.target.value.id:
@@ -728,6 +751,17 @@ def _rebuilt(e, leaf):
                            [_rebuilt(e.comparators[0], leaf)])
     assert isinstance(e, ast.Call)
     return ast.Call(copy.deepcopy(e.func), [_rebuilt(a, leaf) for a in e.args], [])
+
+
+def _shape_read(e) -> bool:
+    """`X.shape[c]` (c an int literal) or `len(X)`: an int (or NumPy's
+    error, raised where Python raises it)."""
+    if isinstance(e, ast.Call):
+        return isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1 and \
+            not e.keywords and isinstance(e.args[0], ast.Name)
+    return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and \
+        e.value.attr == "shape" and isinstance(e.value.value, ast.Name) and \
+        isinstance(e.slice, ast.Constant) and type(e.slice.value) is int
 
 
 def _clamp(name, axis, e):
