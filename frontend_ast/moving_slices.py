@@ -183,6 +183,17 @@ class _Vec:
         self.start = self.length = None      # names or expressions, set by prelude
         self.axis = None                     # the slice's axis
         self.fixed = []                      # the index items' values, in order
+        self.starts, self.lengths = [], []   # per slice item (a matrix has two)
+
+
+class _MatVec:
+    """A product of a vector `vec` and a matrix `mat` (a _Vec with two
+    slice items), `vec @ mat` (vec_first) or `mat @ vec`: a vector whose
+    element k sums the products along the matrix's other axis."""
+
+    def __init__(self, node, vec, mat, vec_first):
+        self.node, self.vec, self.mat, self.vec_first = node, vec, mat, vec_first
+        self.length = None                   # set by the prelude
 
 
 class _Context:
@@ -201,17 +212,38 @@ class _Context:
     def block(self, stmts):
         """Rewrite the statements of one block in place (and of its `if`s;
         nested loops are rewritten as loops of their own)."""
-        for k, s in enumerate(stmts):
+        out = []
+        for s in stmts:
             if isinstance(s, ast.If):
                 self.block(s.body)
                 self.block(s.orelse)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
-                new = self.store(s) or self.dots(s)
-                if new is not None:
-                    for n in ast.walk(new):
-                        if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
-                            ast.copy_location(n, s)
-                    stmts[k] = new
+                new = self.chained(s) or [self.store(s) or self.dots(s) or s]
+                for n in (n for st in new for n in ast.walk(st)):
+                    if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
+                        ast.copy_location(n, s)
+                out += new
+                continue
+            out.append(s)
+        stmts[:] = out
+
+    def chained(self, s):
+        """`T1[...] = T2[...] = E` as `T1[...] = E` then `T2[...] = E` (E
+        evaluated again: the same value where E and the targets' index items
+        read no target array, and each assignment casts E as NumPy does),
+        each rewritten by store(); None unless all are."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) > 1 and
+                all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                    for t in s.targets)):
+            return None
+        arrays = {t.value.id for t in s.targets}
+        read = [n.id for e in [s.value] + [t.slice for t in s.targets] for n in ast.walk(e)
+                if isinstance(n, ast.Name)]
+        if arrays & set(read):
+            return None
+        parts = [ast.Assign([copy.deepcopy(t)], copy.deepcopy(s.value)) for t in s.targets]
+        new = [self.store(p) for p in parts]
+        return None if None in new else new
 
     def _moves(self, e) -> bool:
         return e is not None and any(isinstance(n, ast.Name) and n.id in self.moving
@@ -235,6 +267,65 @@ class _Context:
         return v.items is not None and any(
             isinstance(it, ast.Slice) and (self._moves(it.lower) or self._moves(it.upper))
             for it in v.items)
+
+    def _mat(self, e):
+        """The _Vec of a matrix slice `M[a:b, c:d]` (two slice items, no
+        step), or None."""
+        if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and
+                isinstance(e.slice, ast.Tuple) and len(e.slice.elts) == 2 and
+                all(isinstance(it, ast.Slice) and it.step is None for it in e.slice.elts)):
+            return None
+        return _Vec(e, e.value.id, list(e.slice.elts))
+
+    def _matvec(self, e):
+        """The _MatVec of `v @ M` / `M @ v` / `np.dot(...)` of them, or None."""
+        pq = _product_operands(self, e)
+        if pq is None:
+            return None
+        a, b = pq
+        p, m = self._vec(a), self._mat(b)
+        if p is not None and m is not None:
+            return _MatVec(e, p, m, True)
+        m, p = self._mat(a), self._vec(b)
+        if p is not None and m is not None:
+            return _MatVec(e, p, m, False)
+        return None
+
+    def _matvec_prelude(self, mv, out):
+        """The operands' preludes in order, then NumPy's ValueError where the
+        core dimensions differ; sets mv.length."""
+        p, m = mv.vec, mv.mat
+        for v in ((p, m) if mv.vec_first else (m, p)):
+            self._prelude(v, out)
+        inner = m.lengths[0] if mv.vec_first else m.lengths[1]
+        out.append(raise_unless(_cmp(_copy(p.length), ast.Eq(), _copy(inner)), "ValueError",
+                                "matmul: a mismatch in its core dimension"))
+        mv.length = m.lengths[1] if mv.vec_first else m.lengths[0]
+
+    def _matvec_element(self, mv, k, pre):
+        """Statements (appended to pre) summing mv's element at position k
+        in element order into a fresh name; that name."""
+        p, m = mv.vec, mv.mat
+        acc, kk = self.fresh("acc"), self.fresh("k")
+        zero = ast.BinOp(dtype_zero(p.name), ast.Mult(), dtype_zero(m.name))
+        pre.append(ast.Assign([_name(acc, ast.Store())], zero))
+        at = (_name(kk), k) if mv.vec_first else (k, _name(kk))
+        # positions inside the slices (the checks before the loop); the min
+        # (no change to them) bounds the reads for the compiled loops
+        cell = ast.Subscript(_name(m.name), ast.Tuple(
+            [_clamp(m.name, ax, i if _is_zero(st) else ast.BinOp(_copy(st), ast.Add(), i))
+             for ax, (st, i) in enumerate(zip(m.starts, at))], ast.Load()), ast.Load())
+        pk = self._elem(p, _name(kk))
+        key = pk.slice.elts if isinstance(pk.slice, ast.Tuple) else [pk.slice]
+        key[p.axis] = _clamp(p.name, p.axis, key[p.axis])
+        if not isinstance(pk.slice, ast.Tuple):
+            pk.slice = key[0]
+        term = ast.BinOp(pk, ast.Mult(), cell) if mv.vec_first else \
+            ast.BinOp(cell, ast.Mult(), pk)
+        stop = _call("min", [self._trips(p), self._trips(m, 0 if mv.vec_first else 1)])
+        pre.append(ast.For(_name(kk, ast.Store()), _call("range", [stop]),
+                           [ast.AugAssign(_name(acc, ast.Store()), ast.Add(), term)], [], None))
+        return _name(acc)
 
     def _ndim_guard(self, v):
         k = 1 if v.items is None else len(v.items)
@@ -293,6 +384,8 @@ class _Context:
                                        ast.Constant(0)])
             v.start = self._once(start, out)
             v.length = self._once(length, out)
+            v.starts.append(v.start)
+            v.lengths.append(v.length)
 
     def _bound(self, val, src, n):
         """A slice bound's position in an axis of length n (Python's rules)."""
@@ -318,17 +411,19 @@ class _Context:
         out.append(ast.Assign([_name(t, ast.Store())], e))
         return _name(t)
 
-    def _trips(self, v):
-        """v's length as a loop's stop: `min(length, X.shape[axis])` (the
-        same value) unless the length is visibly at most the axis, so that
-        the loop's extent is bounded by the array's size."""
-        n = shape_item(v.name, v.axis)
-        if ast.dump(v.length) == ast.dump(n) or (
-                isinstance(v.length, ast.Call) and isinstance(v.length.func, ast.Name) and
-                v.length.func.id == "min" and
-                any(ast.dump(a) == ast.dump(n) for a in v.length.args)):
-            return _copy(v.length)
-        return _call("min", [_copy(v.length), n])
+    def _trips(self, v, axis=None):
+        """v's length (along a matrix's `axis`) as a loop's stop:
+        `min(length, X.shape[axis])` (the same value) unless the length is
+        visibly at most the axis, so that the loop's extent is bounded by
+        the array's size."""
+        length = v.length if axis is None else v.lengths[axis]
+        n = shape_item(v.name, v.axis if axis is None else axis)
+        if ast.dump(length) == ast.dump(n) or (
+                isinstance(length, ast.Call) and isinstance(length.func, ast.Name) and
+                length.func.id == "min" and
+                any(ast.dump(a) == ast.dump(n) for a in length.args)):
+            return _copy(length)
+        return _call("min", [_copy(length), n])
 
     def _both(self, p, q):
         """The loop's stop for a product of p and q: the shorter length
@@ -391,16 +486,18 @@ class _Context:
         if t is None or t.items is None or t.name not in self.stable:
             return None
         parts = _Elementwise(self, target)
-        if not parts.take(s.value) or not (self._vec_moves(t) or
-                                            any(self._vec_moves(v) for v in parts.vecs)):
+        if not parts.take(s.value):
+            return None
+        operands = parts.vecs + [v for mv in parts.mvs for v in (mv.vec, mv.mat)]
+        if not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands)):
             return None
         body = []
-        scalars = self._scalar_guards([t] + parts.vecs, parts.names + [
+        scalars = self._scalar_guards([t] + operands, parts.names + [
             n for _, items in parts.elements for it in items for n in ast.walk(it)
             if isinstance(n, ast.Name)])
         if scalars is None:
             return None
-        guards = [self._ndim_guard(t)] + [self._ndim_guard(v) for v in parts.vecs] + \
+        guards = [self._ndim_guard(t)] + [self._ndim_guard(v) for v in operands] + \
             [_cmp(_attr(_name(n), "ndim"), ast.Eq(), ast.Constant(len(items)))
              for n, items in parts.elements] + scalars
         if op is not None:
@@ -416,24 +513,27 @@ class _Context:
         for e in parts.order:
             if isinstance(e, _Vec):
                 self._prelude(e, body)
+            elif isinstance(e, _MatVec):
+                self._matvec_prelude(e, body)
             else:
                 scalars[id(e)] = self._once(e, body)
         fits = []             # the conditions of NumPy's broadcasting, all checked again
-        if len(parts.vecs) > 1:
+        vectors = parts.vecs + parts.mvs
+        if len(vectors) > 1:
             m = self.fresh("m")
             body.append(ast.Assign([_name(m, ast.Store())], ast.Constant(1)))
-            for v in parts.vecs:
+            for v in vectors:
                 body.append(ast.Assign([_name(m, ast.Store())], ast.IfExp(
                     _cmp(_name(m), ast.Eq(), ast.Constant(1)), _copy(v.length), _name(m))))
-            for v in parts.vecs:
+            for v in vectors:
                 ok = ast.BoolOp(ast.Or(), [_cmp(_copy(v.length), ast.Eq(), _name(m)),
                                            _cmp(_copy(v.length), ast.Eq(), ast.Constant(1))])
                 body.append(raise_unless(ok, "ValueError",
                                           "operands could not be broadcast together"))
                 fits.append(copy.deepcopy(ok))
             size = _name(m)
-        elif parts.vecs:
-            size = _copy(parts.vecs[0].length)
+        elif vectors:
+            size = _copy(vectors[0].length)
         else:
             size = None
         if op is None:
@@ -444,13 +544,14 @@ class _Context:
             fits.append(ok)
         k = self.fresh("k")
         parts.size = t.length
-        value = parts.element(self, s.value, _name(k), scalars)
+        pre = []
+        value = parts.element(self, s.value, _name(k), scalars, pre)
         dest = self._elem(t, _name(k))
         dest.ctx = ast.Store()
         inner = ast.Assign([dest], value) if op is None else \
             ast.AugAssign(dest, copy.deepcopy(op), value)
-        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), [inner], [],
-                       None)
+        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), pre + [inner],
+                       [], None)
         # the loop (its reads and their checks) only where the lengths fit
         body.append(raise_unless(_and(fits), "ValueError", "could not broadcast input array",
                                   [loop]) if fits else loop)
@@ -490,14 +591,18 @@ class _Dots(ast.NodeTransformer):
         return _name(name)
 
     def _operands(self, node):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            return node.left, node.right
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr == "dot" and isinstance(node.func.value, ast.Name) and \
-                node.func.value.id in self.cx.nps and len(node.args) == 2 and \
-                not node.keywords:
-            return tuple(node.args)
-        return None
+        return _product_operands(self.cx, node)
+
+
+def _product_operands(cx, node):
+    """The two operands of `P @ Q` or `np.dot(P, Q)`, or None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return node.left, node.right
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "dot" and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id in cx.nps and len(node.args) == 2 and not node.keywords:
+        return tuple(node.args)
+    return None
 
 
 class _Elementwise:
@@ -509,7 +614,8 @@ class _Elementwise:
     def __init__(self, cx, target):
         self.cx, self.target = cx, target
         self.vecs, self.names, self.elements, self.order = [], [], [], []
-        self._vec_of = {}
+        self.mvs = []            # at most one _MatVec (its sum is one inner loop)
+        self._vec_of, self._mv_of = {}, {}
         self.size = None         # the target's length (set before element())
 
     def take(self, e) -> bool:
@@ -518,6 +624,15 @@ class _Elementwise:
             if not self._scalar(e):
                 return False
             self.order.append(e)
+            return True
+        mv = self.cx._matvec(e)
+        if mv is not None:
+            if self.mvs or any(v.name not in self.cx.stable or v.name == self.target.value.id
+                               for v in (mv.vec, mv.mat)):
+                return False
+            self.mvs.append(mv)
+            self._mv_of[id(e)] = mv
+            self.order.append(mv)
             return True
         if isinstance(e, (ast.Subscript, ast.Name)):
             v = self.cx._vec(e)
@@ -553,6 +668,8 @@ class _Elementwise:
                 return False
             self.names.append(e)
             return True
+        if _shape_read(e):
+            return True
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name):
             name = e.value.id
             if name not in self.cx.stable or name == self.target.value.id:
@@ -582,26 +699,36 @@ class _Elementwise:
             f.value.id in self.cx.nps and f.attr in _UFUNCS and \
             len(e.args) == (2 if f.attr in ("minimum", "maximum") else 1)
 
-    def element(self, cx, e, k, scalars):
+    def element(self, cx, e, k, scalars, pre):
         """e at position k (a Name): vectors read at k, scalar parts by the
-        names or constants holding them (scalars: id -> node)."""
+        names or constants holding them (scalars: id -> node), a product of
+        a vector and a matrix by the name its sum (appended to pre) holds."""
+        def at(v):
+            if ast.dump(v.length) == ast.dump(self.size):
+                return _copy(k)
+            # a vector of length 1 broadcasts: its element 0 at every k
+            return _call("min", [_copy(k), ast.BinOp(_copy(v.length), ast.Sub(),
+                                                     ast.Constant(1))])
+
         def leaf(x):
             if id(x) in scalars:
                 return _copy(scalars[id(x)])
+            mv = self._mv_of.get(id(x))
+            if mv is not None:
+                return cx._matvec_element(mv, at(mv), pre)
             v = self._vec_of.get(id(x))
-            if v is None:
-                return None
-            if ast.dump(v.length) == ast.dump(self.size):
-                return cx._elem(v, _copy(k))
-            # a vector of length 1 broadcasts: its element 0 at every k
-            return cx._elem(v, _call("min", [_copy(k), ast.BinOp(_copy(v.length), ast.Sub(),
-                                                                ast.Constant(1))]))
+            return None if v is None else cx._elem(v, at(v))
         return _rebuilt(e, leaf)
 
     def empty_value(self, cx, e):
         """e with every vector replaced by its empty slice (scalar parts as
         they are)."""
         def leaf(x):
+            mv = self._mv_of.get(id(x))
+            if mv is not None:
+                pair = (cx._empty(mv.vec), cx._empty(mv.mat))
+                return ast.BinOp(pair[not mv.vec_first], ast.MatMult(),
+                                 pair[mv.vec_first])
             v = self._vec_of.get(id(x))
             if v is not None:
                 return cx._empty(v)
@@ -624,6 +751,22 @@ def _rebuilt(e, leaf):
                            [_rebuilt(e.comparators[0], leaf)])
     assert isinstance(e, ast.Call)
     return ast.Call(copy.deepcopy(e.func), [_rebuilt(a, leaf) for a in e.args], [])
+
+
+def _shape_read(e) -> bool:
+    """`X.shape[c]` (c an int literal) or `len(X)`: an int (or NumPy's
+    error, raised where Python raises it)."""
+    if isinstance(e, ast.Call):
+        return isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1 and \
+            not e.keywords and isinstance(e.args[0], ast.Name)
+    return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and \
+        e.value.attr == "shape" and isinstance(e.value.value, ast.Name) and \
+        isinstance(e.slice, ast.Constant) and type(e.slice.value) is int
+
+
+def _clamp(name, axis, e):
+    """min(e, X.shape[axis] - 1)."""
+    return _call("min", [e, ast.BinOp(shape_item(name, axis), ast.Sub(), ast.Constant(1))])
 
 
 def _is_zero(e) -> bool:
