@@ -93,9 +93,10 @@ class Context:
       loop_state    the builder's LoopState (its `loops`: the loops being run)
       in_loop_header > 0 while a `for` header is evaluated (its bounds' checks
                     are placed by loop_bound_reach.py)
-      run_check     fn(node, ok Val, exception name, message): a check of ok
-                    made at run time where the statement runs (the builder's
-                    asserts.shape_check; call_time_reach.run_time_gated)
+      run_check     fn(node, ok Val, exception name, message, part=0): a check
+                    of ok made at run time where the statement runs (the
+                    builder's asserts.shape_check; call_time_reach.
+                    run_time_gated); `part` tells apart the checks of one node
     """
 
     def __init__(self, smap, root):
@@ -113,6 +114,8 @@ class Context:
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.run_check = None
+        self.loop_run_checks = True  # run_check also inside loops (call_time_reach)
+        self.loop_run_checks_made = False   # one was made there (specialize retries without)
         self.check_images = []
         self.check_named = {}       # check image name -> its CheckImage (guard)
         self.limit_names = set()    # the names of the limit checks among them
