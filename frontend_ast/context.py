@@ -33,6 +33,7 @@ class CheckImage:
         self.image, self.exc, self.message, self.loc = image, exc, message, loc
         self.index = index
         self.limit = limit
+        self.assumed = None     # in loops: Context.assumed where it was made
 
 
 class StaticParam:
@@ -226,6 +227,9 @@ class Context:
                 if outside and self.limit_names:
                     guarded = _limits_after(node, guarded, raw, cond, self.limit_names)
                 self.check_named[img.name()] = self.check_images[-1]
+                if not outside:
+                    # (lifted_checks.py gates its reads in lifted array code)
+                    self.check_images[-1].assumed = list(self.assumed)
                 if limit:
                     self.limit_names.add(img.name())
                 node = guarded

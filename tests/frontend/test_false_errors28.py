@@ -158,3 +158,43 @@ _RUNNING = pipeline(running_condition_in_a_triangle)
 def test_running_condition_in_a_triangle_compiles():
     for a, b in ((np.ones(3), np.ones(3)), (np.ones(3), np.ones(1)), (np.ones(3), np.ones(4))):
         _same(_RUNNING, running_condition_in_a_triangle, np.zeros(4), a, b)
+
+
+# -- index checks inside array code lifted over a loop, gated by the `if`s
+# they were made under (frontend_ast/lifted_checks.py; main: IndexError
+# where the `if` never holds). A read before the `if` stays checked in
+# every iteration, as Python reads it there --
+def index_under_if(x, y, k):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 5.0:
+            if x[0] < 3.0:
+                s += (x * y[k]).sum()
+        else:
+            s += (x * y[k + i]).sum() * 0.5
+    return s
+
+
+def index_before_if(x, y, k):
+    s = 0.0
+    for i in range(len(x)):
+        t = x * y[k]
+        if x[i] > 5.0:
+            s += t.sum()
+    return s
+
+
+_INDEX_UNDER = pipeline(index_under_if)
+_INDEX_BEFORE = pipeline(index_before_if)
+
+
+def test_index_checks_under_if_in_a_loop():
+    for x in (np.zeros(4), np.array([0.0, 0.0, 9.0, 0.0]), np.full(4, 9.0)):
+        for k in (1, 7, -9, -1):
+            _same(_INDEX_UNDER, index_under_if, x, np.ones(3), k)
+
+
+def test_index_check_before_if_in_a_loop():
+    for x in (np.zeros(4), np.full(4, 9.0)):
+        for k in (1, 7, -9):
+            _same(_INDEX_BEFORE, index_before_if, x, np.arange(3.0), k)
