@@ -55,7 +55,7 @@ class LiftedFunc:
             values = tuple(value)
         nodes = [to_node(v) for v in values]
         self.check(nodes)
-        nodes = gate_lifted_checks(self.cx, nodes, self.check)
+        nodes = gate_lifted_checks(self.cx, nodes, self.check, self.mapping)
         items = self._items(key)
         if self.cx.typing:
             # a typing run's values read placeholders of other typing state;

@@ -160,16 +160,17 @@ def test_running_condition_in_a_triangle_compiles():
         _same(_RUNNING, running_condition_in_a_triangle, np.zeros(4), a, b)
 
 
-# -- index checks inside array code lifted over a loop, gated by the `if`s
-# they were made under (frontend_ast/lifted_checks.py; main: IndexError
-# where the `if` never holds). A read before the `if` stays checked in
-# every iteration, as Python reads it there --
+# -- index checks inside array code lifted over a loop whose index changes
+# with the iteration, gated by the `if`s they were made under
+# (frontend_ast/lifted_checks.py; main: IndexError where the `if` never
+# holds). A read before the `if` stays checked in every iteration, as
+# Python reads it there --
 def index_under_if(x, y, k):
     s = 0.0
     for i in range(len(x)):
         if x[i] > 5.0:
             if x[0] < 3.0:
-                s += (x * y[k]).sum()
+                s += (x * y[k - i]).sum()
         else:
             s += (x * y[k + i]).sum() * 0.5
     return s
