@@ -109,6 +109,7 @@ class Context:
         self.typing = 0
         self.syms = Symbols()
         self.assumed = []
+        self.scalar_log = None      # array_scalar_sinks.ScalarLog of the statement (Builder)
         self.sym_nodes = {}
         self.sym_static = {}
         self.shape_syms = set()     # the symbols of array argument sizes (builder._input_shape)
