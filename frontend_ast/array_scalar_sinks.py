@@ -50,11 +50,21 @@ def note(cx, node, out):
         return
     if not isinstance(out, (Arr, ArrayExpr)) or not isinstance(node, _ARRAY_OPS):
         return
-    for child in _operands(node):
+    for child in [d for c in _operands(node) for d in _lazy_parts(c)]:
         got = log.vals.get(id(child))
         if got is not None and id(child) not in log.seen:
             log.seen.add(id(child))
             log.used.append(got)
+
+
+def _lazy_parts(node):
+    """node and, for a conditional expression or `and`/`or`, its parts
+    (each logged with the lazy conditions it is evaluated under)."""
+    if isinstance(node, ast.IfExp):
+        return [node] + [d for c in (node.test, node.body, node.orelse) for d in _lazy_parts(c)]
+    if isinstance(node, ast.BoolOp):
+        return [node] + [d for c in node.values for d in _lazy_parts(c)]
+    return [node]
 
 
 def _operands(node):
@@ -70,11 +80,13 @@ def _operands(node):
     return [node.operand]
 
 
-def values(cx, log) -> list:
-    """The logged operands, each evaluated only where its lazy conditions
-    hold (a Val whose checks fail where the operand's do)."""
+def values(cx, log, flags) -> list:
+    """The logged operands, each as `flags(v)` (its checks: a Val whose
+    checks fail where the operand's do) evaluated only where its lazy
+    conditions hold."""
     out = []
     for v, lazy in log.used:
+        v = flags(v)
         terms = []
         for c, when in lazy:
             if c is None:

@@ -220,7 +220,8 @@ class Builder:
             self.cx.scalar_log = outer_log
             # (a loop statement's log holds what a loop run in phases evaluated
             # outside exec_stmt: values of its variables, left out)
-            operands = array_scalar_sinks.values(self.cx, log) \
+            operands = array_scalar_sinks.values(
+                self.cx, log, lambda v: check_order.operand_flags(self, v)) \
                 if log.used and not isinstance(s, (ast.For, ast.While)) else []
             if id(s) in self._outside_loops and not self.state.loops:
                 self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s,

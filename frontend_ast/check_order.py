@@ -284,11 +284,15 @@ def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
 def risky_operands(bld, vals) -> list:
     """The scalar operands of array code of a statement outside loops
     (array_scalar_sinks.values), each computed only where the enclosing
-    `if`s hold: their checks only (_flags: the value's own reads, such as
-    `b[k:k + 1][0]`, may lie outside the array where the check fails),
-    or the value where the checks cannot be taken apart."""
-    vals = [_flags(v, bld.loop_sinks.written, bld) or v for v in vals]
+    `if`s hold."""
     return _risky(bld.cx, bld.scope, vals) if vals else []
+
+
+def operand_flags(bld, v: Val) -> Val:
+    """v's checks only (_flags: the value's own reads, such as `b[k:k +
+    1][0]`, may lie outside the array where a check fails), or v where
+    its checks cannot be taken apart."""
+    return _flags(v, bld.loop_sinks.written, bld) or v
 
 
 def _risky(cx, scope, vals) -> list:
@@ -422,7 +426,6 @@ class LoopSinks:
         for k, v in enumerate(vals):
             if not v.risky or v.node is None or v.ty.is_complex():
                 continue
-            v = _flags(v, self.written, bld) or v
             key = (id(stmt), "?operand", k)
             arr = self.arrays.get(key)
             if arr is None:

@@ -82,3 +82,22 @@ def test_checked_read_before_the_broadcast_error():
     _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(3), _B, 5)
     _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(3), _B, 0)
     _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(1), _B, 5)
+
+
+def lazy_operand(x, a, b, k):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 5.0:
+            s += (a * (b[k + i] if x[1] < 0 else 1.0)).sum()
+    return s
+
+
+_LAZY = pipeline(lazy_operand)
+
+
+def test_checked_read_in_a_lazy_operand():
+    # b[k + i] is read only where x[1] < 0
+    for x in (np.array([9.0, -1.0, 1.0]), np.array([9.0, 1.0, 1.0]), np.array([0.0, -1.0, 6.0])):
+        for a in (_E, np.ones(2)):
+            for k in (0, 5):
+                _same(_LAZY, lazy_operand, x, a, _B, k)
