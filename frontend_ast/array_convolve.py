@@ -27,6 +27,7 @@ from . import types as T
 from .array_reduce import fold
 from .array_shape import call_args, check_at_call
 from .arrayexpr import ArrayExpr
+from .call_time_reach import run_time_gated
 from .values import Val, const_val
 
 _MODES = {"valid": 0, "same": 1, "full": 2, 0: 0, 1: 1, 2: 2}
@@ -56,7 +57,10 @@ def _vector(b, node, what):
     return v
 
 
-def _correlation(b, x, v, mode, reverse_v, inverted_same, node, name):
+def _correlation(b, x, v, mode, reverse_v, inverted_same, node, name, lazy=False):
+    """`lazy`: an operand may be empty where the result is computed (its
+    check made at run time, _nonempty): a's elements are read only where a
+    has one, and the length is at least 0."""
     cx, ac = b.cx, b.array_code
     rt = T.result_type(np.add, x.ty, v.ty) if x.ty != v.ty else x.ty
     n1v, n2v = x.shape[0], v.shape[0]
@@ -78,6 +82,8 @@ def _correlation(b, x, v, mode, reverse_v, inverted_same, node, name):
         s = ir.Sub(ir.Sub(lo, one), ir.Div(lo, ir.index(2)))
         if inverted_same:
             s = ir.Select(ir.LT(n1, n2), ir.Div(lo, ir.index(2)), s)
+    if lazy:
+        length = ops.select(cx, ops.compare(cx, "<", length, const_val(0)), const_val(0), length)
 
     def term(i):
         k, j = i
@@ -85,6 +91,9 @@ def _correlation(b, x, v, mode, reverse_v, inverted_same, node, name):
         idx = ir.Sub(ir.Add(ir.Add(k, s), j), ir.Sub(n2, one))
         ok = ir.And(ir.LE(ir.index(0), idx), ir.LT(idx, n1))
         xa = ops.cast_to(cx, x.elem([ir.Max(ir.Min(idx, ir.Sub(n1, one)), ir.index(0))]), rt)
+        if lazy:
+            xn = ops.node_of(cx, xa)
+            xa = Val(ir.lazy_select(ir.LT(ir.index(0), n1), xn, ir.Const(xn.type, 0)), rt)
         vj = ir.Sub(ir.Sub(n2, one), j) if reverse_v else j
         p = ops.binary(cx, "*", xa, ops.cast_to(cx, v.elem([vj]), rt))
         pn = ops.node_of(cx, p)
@@ -93,8 +102,20 @@ def _correlation(b, x, v, mode, reverse_v, inverted_same, node, name):
     return fold(ac, terms, (1,), rt, "+", 0, node, name)
 
 
-def _nonempty(b, node, sizes, messages):
+def _nonempty(b, node, sizes, messages) -> bool:
+    """NumPy's ValueError where an operand is empty, the first operand's
+    first; True where it is checked at run time where the statement runs
+    (call_time_reach.run_time_gated: under an `if` of data), so that the
+    operands are read only where they have elements (_correlation's lazy)."""
     cx = b.cx
+    if run_time_gated(cx):
+        zero = const_val(0)
+        first = cx.compare("<", zero, sizes[0])
+        cx.run_check(node, first, "ValueError", messages[0], 0)
+        cx.run_check(node, cx.logical_or(cx.compare("==", zero, sizes[0]),
+                                         cx.compare("<", zero, sizes[1])), "ValueError",
+                     messages[1], 1)
+        return True
 
     def bad(env):
         for s, msg in zip(sizes, messages):
@@ -102,6 +123,7 @@ def _nonempty(b, node, sizes, messages):
                 return ValueError, msg
         return None
     check_at_call(cx, node, bad)
+    return False
 
 
 @array_calls.function(np.convolve)
@@ -109,8 +131,9 @@ def _convolve(b, fn, node):
     a = call_args(b, node, "convolve", ["a", "v", "mode"], 2)
     x, v = _vector(b, a["a"], "convolve"), _vector(b, a["v"], "convolve")
     mode = _mode(b, a, 2)
-    _nonempty(b, node, [x.shape[0], v.shape[0]], ["a cannot be empty", "v cannot be empty"])
-    return _correlation(b, x, v, mode, True, False, node, "convolve")
+    lazy = _nonempty(b, node, [x.shape[0], v.shape[0]], ["a cannot be empty",
+                                                         "v cannot be empty"])
+    return _correlation(b, x, v, mode, True, False, node, "convolve", lazy)
 
 
 @array_calls.function(np.correlate)
@@ -118,6 +141,6 @@ def _correlate(b, fn, node):
     a = call_args(b, node, "correlate", ["a", "v", "mode"], 2)
     x, v = _vector(b, a["a"], "correlate"), _vector(b, a["v"], "correlate")
     mode = _mode(b, a, 0)
-    _nonempty(b, node, [x.shape[0], v.shape[0]], ["first array argument cannot be empty",
-                                                  "second array argument cannot be empty"])
-    return _correlation(b, x, v, mode, False, True, node, "correlate")
+    lazy = _nonempty(b, node, [x.shape[0], v.shape[0]], ["first array argument cannot be empty",
+                                                         "second array argument cannot be empty"])
+    return _correlation(b, x, v, mode, False, True, node, "correlate", lazy)

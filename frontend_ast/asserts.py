@@ -93,9 +93,12 @@ def raise_parts(b, s: ast.Raise):
     return name, args
 
 
-def _check(b, s, test, args, cond=None, exc="AssertionError"):
+def _check(b, s, test, args, cond=None, exc="AssertionError", part=0):
     """One asserted condition (`cond`: its value, if already evaluated);
-    `exc`: the name of the builtin exception raised where it does not hold."""
+    `exc`: the name of the builtin exception raised where it does not hold;
+    `part`: which of the checks made at one node it is (each has its own
+    flag array: in a loop, a second write of one flag in an iteration would
+    replace the first, and its check with it)."""
     cx = b.cx
     if cond is None:
         cond = ops.truth(cx, b.exprs.ev_val(test, "a condition"))
@@ -108,7 +111,7 @@ def _check(b, s, test, args, cond=None, exc="AssertionError"):
             cx.static_checks.append(CallTimeAssert(cond.static, reached and reached.static,
                                                    args, cx.smap.loc(s), exc))
         return
-    arr = _flag_array(b, test if test is not None else s)
+    arr = _flag_array(b, test if test is not None else s, part)
     ok = ops.node_of(cx, cond)
     zero = ir.Const(ir.UInt(8), 0)
     # the value mentions the condition also in typing runs (which make no
@@ -118,14 +121,18 @@ def _check(b, s, test, args, cond=None, exc="AssertionError"):
     b.arrays.write(arr, [], v, s)
 
 
-def shape_check(b, node, ok: Val, exc: str, message: str) -> None:
+def shape_check(b, node, ok: Val, exc: str, message: str, part=0) -> None:
     """A shape check of an array operation at `node` made at run time where
     the statement runs, as an assert raising `exc` (call_time_reach.
     run_time_gated: under an `if` of data, where a call-time check would
-    raise though Python does not run the statement)."""
+    raise though Python does not run the statement). Each distinct check of
+    a node has its own flag array: the key is `part` (hashable) and the
+    condition's text (np.stack's parts, a broadcast's axes)."""
     loc = b.cx.smap.loc(node)
     where = f" ({loc.file}:{loc.line})" if loc is not None else ""
-    _check(b, node, None, (message + where,), ok, exc=exc)
+    n = ops.node_of(b.cx, ok)
+    key = (part, message, ir.expr_to_str(n) if n is not None else None)
+    _check(b, node, None, (message + where,), ok, exc=exc, part=key)
 
 
 def message_args(cx, s: ast.Assert) -> tuple:
@@ -168,15 +175,15 @@ class CallTimeAssert:
             raise assertion_error(self.args, self.loc, self.exc)
 
 
-def _flag_array(b, s) -> Arr:
+def _flag_array(b, s, part=0) -> Arr:
     """The one-element array written where the assert (part) s runs (one per
-    node, the same in every typing run of an enclosing loop)."""
+    node and part, the same in every typing run of an enclosing loop)."""
     store = vars(b).setdefault("_assert_flags", {})
-    arr = store.get(id(s))
+    arr = store.get((id(s), part))
     if arr is None:
         arr = Arr(f"assert_line{b.cx.smap.loc(s).line}", np_ty(np.dtype(np.uint8)), [],
                   "local", b.cx.smap.loc(s))
         arr.fill = const_val(np.uint8(0))
-        store[id(s)] = arr
+        store[(id(s), part)] = arr
         b.array_code.checked.append(arr)
     return arr

@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (the array_* modules register their handlers)
     array_dot,
     array_extras,
     array_reduce,
+    array_scalar_sinks,
     array_scan,
     array_shape,
     array_shift,
@@ -212,18 +213,30 @@ class Builder:
         self.cx.stmt = s
         if not self.state.loops:
             self.cx.epoch += 1      # outside loops (also inside an `if`) each statement is a step
+        outer_log = self.cx.scalar_log
+        log = self.cx.scalar_log = array_scalar_sinks.ScalarLog(len(self.cx.assumed))
         try:
             self._exec_stmt(s)
+            self.cx.scalar_log = outer_log
+            # (a loop statement's log holds what a loop run in phases evaluated
+            # outside exec_stmt: values of its variables, left out)
+            operands = array_scalar_sinks.values(
+                self.cx, log, lambda v: check_order.operand_flags(self, v)) \
+                if log.used and not isinstance(s, (ast.For, ast.While)) else []
             if id(s) in self._outside_loops and not self.state.loops:
                 self.sinks.extend(check_order.risky_assigned(self.cx, self.scope, s,
                                                              self.last_expr_value))
+                self.sinks.extend(check_order.risky_operands(self, operands))
                 static_sinks.add_checks(self, s)
             elif self.state.loops:
                 self.loop_sinks.store(self, s)
+                self.loop_sinks.store_operands(self, s, operands)
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
         except UnsupportedType as e:     # a complex value where only real ones compile
             raise self.cx.err(s, str(e), hint=COMPLEX_HINT if "complex" in str(e) else "") from None
+        finally:
+            self.cx.scalar_log = outer_log
 
     def _exec_stmt(self, s):
         if isinstance(s, ast.Assign):

@@ -53,14 +53,24 @@ def run_time_gated(cx) -> bool:
     """Whether a shape check of an operation that reads its operands only
     inside them (clamped indices) is made at run time where the statement
     runs (cx.run_check): under an `if` whose condition only the data tells
-    (`if x[0] > 100: x = np.maximum(x, y)`), outside loops (in a loop it
-    stays a call-time check of the loops that run: a false error where the
-    `if` does not hold; so in a loop that carries arrays, Context.carried_loops)."""
-    return cx.run_check is not None and not cx.in_loops() and not cx.carried_loops and \
-        not cx.in_loop_header and cx.reached_at_call() is False
+    (`if x[0] > 100: x = np.maximum(x, y)`), also inside loops (`for i: if
+    x[i] > 5: s += np.dot(A, B)`: an assert of the iterations where the `if`
+    holds; Context.loop_run_checks_made records it: where such a build is
+    refused, specialize builds again with Context.loop_run_checks off). In a
+    loop that carries arrays (Context.carried_loops), or in loops with
+    loop_run_checks off, it stays a call-time check of the loops that run (a
+    false error where the `if` does not hold)."""
+    if cx.run_check is None or cx.carried_loops or cx.in_loop_header or \
+            cx.reached_at_call() is not False:
+        return False
+    if not cx.in_loops():
+        return True
+    if cx.loop_run_checks:
+        cx.loop_run_checks_made = True
+    return cx.loop_run_checks
 
 
-def add_shape_check(cx, check, ok, node, message: str, sizes=()) -> None:
+def add_shape_check(cx, check, ok, node, message: str, sizes=(), part=0) -> None:
     """The shape check of an operation that reads its operands only inside
     them: at run time where the statement runs under an `if` of data
     (run_time_gated: ok() the bool Val that holds where it passes, raising
@@ -70,9 +80,11 @@ def add_shape_check(cx, check, ok, node, message: str, sizes=()) -> None:
     one is 0, a clamped read is still outside it (input bounds checks raise
     IndexError before any run-time check), so the call-time check is made
     then too (ungated by the `if`: a false error where it does not hold,
-    never an IndexError where Python raises ValueError)."""
+    never an IndexError where Python raises ValueError). `part`: a key
+    telling apart the checks made at one node (each an assert of its own:
+    asserts.shape_check)."""
     if run_time_gated(cx):
-        cx.run_check(node, ok(), "ValueError", message)
+        cx.run_check(node, ok(), "ValueError", message, part)
         if sizes:
             add_loop_gated(cx, IfEmpty(check, sizes))
     else:

@@ -281,6 +281,20 @@ def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
     return _risky(cx, scope, statement_values(scope, stmt, expr_value))
 
 
+def risky_operands(bld, vals) -> list:
+    """The scalar operands of array code of a statement outside loops
+    (array_scalar_sinks.values), each computed only where the enclosing
+    `if`s hold."""
+    return _risky(bld.cx, bld.scope, vals) if vals else []
+
+
+def operand_flags(bld, v: Val) -> Val:
+    """v's checks only (_flags: the value's own reads, such as `b[k:k +
+    1][0]`, may lie outside the array where a check fails), or v where
+    its checks cannot be taken apart."""
+    return _flags(v, bld.loop_sinks.written, bld) or v
+
+
 def _risky(cx, scope, vals) -> list:
     """Those of `vals` that may raise, each computed only where the
     enclosing `if`s hold."""
@@ -402,6 +416,24 @@ class LoopSinks:
                 continue
             bld.arrays.write(arr, [], v, stmt)
 
+
+    def store_operands(self, bld, stmt, vals):
+        """The scalar operands of array code of `stmt` that may raise
+        (array_scalar_sinks.values: `a * b[k + i]`, whose elements are not
+        computed where a is empty), each stored at each iteration as an
+        unused assignment is, so that its checks run where Python
+        evaluates it."""
+        for k, v in enumerate(vals):
+            if not v.risky or v.node is None or v.ty.is_complex():
+                continue
+            key = (id(stmt), "?operand", k)
+            arr = self.arrays.get(key)
+            if arr is None:
+                arr = self.arrays[key] = Arr("operand_unused", np_ty(v.ty.dtype), [], "local",
+                                             bld.cx.smap.loc(stmt))
+                arr.sink = True
+            if arr.ty.dtype == v.ty.dtype:
+                bld.arrays.write(arr, [], v, stmt)
 
     def _store_alternatives(self, bld, stmt, n, v):
         """A value of several types (`d = 0.0`, then `d = x[j + 1]` after a

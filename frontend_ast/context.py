@@ -33,6 +33,7 @@ class CheckImage:
         self.image, self.exc, self.message, self.loc = image, exc, message, loc
         self.index = index
         self.limit = limit
+        self.assumed = None     # in loops: Context.assumed where it was made
 
 
 class StaticParam:
@@ -93,9 +94,10 @@ class Context:
       loop_state    the builder's LoopState (its `loops`: the loops being run)
       in_loop_header > 0 while a `for` header is evaluated (its bounds' checks
                     are placed by loop_bound_reach.py)
-      run_check     fn(node, ok Val, exception name, message): a check of ok
-                    made at run time where the statement runs (the builder's
-                    asserts.shape_check; call_time_reach.run_time_gated)
+      run_check     fn(node, ok Val, exception name, message, part=0): a check
+                    of ok made at run time where the statement runs (the
+                    builder's asserts.shape_check; call_time_reach.
+                    run_time_gated); `part` tells apart the checks of one node
     """
 
     def __init__(self, smap, root):
@@ -107,12 +109,15 @@ class Context:
         self.typing = 0
         self.syms = Symbols()
         self.assumed = []
+        self.scalar_log = None      # array_scalar_sinks.ScalarLog of the statement (Builder)
         self.sym_nodes = {}
         self.sym_static = {}
         self.shape_syms = set()     # the symbols of array argument sizes (builder._input_shape)
         self.zero_d_args = {}
         self.zero_d_results = {}
         self.run_check = None
+        self.loop_run_checks = True  # run_check also inside loops (call_time_reach)
+        self.loop_run_checks_made = False   # one was made there (specialize retries without)
         self.check_images = []
         self.check_named = {}       # check image name -> its CheckImage (guard)
         self.limit_names = set()    # the names of the limit checks among them
@@ -223,6 +228,9 @@ class Context:
                 if outside and self.limit_names:
                     guarded = _limits_after(node, guarded, raw, cond, self.limit_names)
                 self.check_named[img.name()] = self.check_images[-1]
+                if not outside:
+                    # (lifted_checks.py gates its reads in lifted array code)
+                    self.check_images[-1].assumed = list(self.assumed)
                 if limit:
                     self.limit_names.add(img.name())
                 node = guarded

@@ -12,7 +12,7 @@ import numpy as np
 
 from pyhalide import ir
 
-from . import array_calls, array_choice, ops, tuples, unions, zero_d_args
+from . import array_calls, array_choice, array_scalar_sinks, ops, tuples, unions, zero_d_args
 from . import complex_values as C
 from .arrayexpr import ArrayExpr
 from .calls import call
@@ -94,6 +94,8 @@ class Expressions:
             raise self.cx.union_error(node, e.val) from None
         if (self.cx.zero_d_results or self.cx.zero_d_args) and isinstance(out, Val):
             out = zero_d_args.evaluated(self.cx, out, node)
+        if self.cx.scalar_log is not None:
+            array_scalar_sinks.note(self.cx, node, out)
         return out
 
     def ev_val(self, node, what="a scalar value") -> Val:

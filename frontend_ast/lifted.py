@@ -17,6 +17,8 @@ from pyhalide.expr import Expr, to_node
 from pyhalide.func import FuncRef
 from pyhalide.var import Var
 
+from .lifted_checks import gate_lifted_checks
+
 
 class LiftedFunc:
     """A Func with trailing pure dimensions for `loops` (outermost last in
@@ -53,6 +55,7 @@ class LiftedFunc:
             values = tuple(value)
         nodes = [to_node(v) for v in values]
         self.check(nodes)
+        nodes = gate_lifted_checks(self.cx, nodes, self.check, self.mapping)
         items = self._items(key)
         if self.cx.typing:
             # a typing run's values read placeholders of other typing state;

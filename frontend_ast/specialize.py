@@ -975,6 +975,13 @@ def _build_with_blocks(pf, key, scheduled):
     try:
         return _build_as(pf, key, scheduled, ())
     except FrontendError as e:
+        if getattr(e, "loop_run_checks", False):
+            # (a shape check made per iteration under an `if` of data reads
+            # what the nest cannot give it: made at call time instead)
+            try:
+                return _build_as(pf, key, scheduled, (), loop_checks=False)
+            except FrontendError:
+                pass
         nest = getattr(e, "nest", None)
         if nest is None:
             raise
@@ -1000,23 +1007,30 @@ def _with_int_args(pf, names):
     return ints
 
 
-def _build_as(pf, key, scheduled, nonneg, wide=False, blocks=frozenset()):
+def _build_as(pf, key, scheduled, nonneg, wide=False, blocks=frozenset(), loop_checks=True):
     """_build's result, the int arguments `nonneg` assumed >= 0 (`wide`: as
     int64 values): the function built again, with the argument writable,
     each time the build writes into an argument set up read-only
     (arg_writes.py); `blocks`: the ids of the top-level loops run in phase
-    mode with Blocks (carried_arrays.block_swaps)."""
+    mode with Blocks (carried_arrays.block_swaps); `loop_checks`:
+    Context.loop_run_checks (a refusal of a build that made such a check
+    says so: its `loop_run_checks` attribute)."""
     written = []
     while True:
         b = Builder(pf, [builder_spec(k) for k in key])
         b.cx.scheduled = scheduled
         b.cx.block_nests = blocks
+        b.cx.loop_run_checks = loop_checks
         if nonneg:
             assume_nonneg(b, nonneg, wide)
         _check_fixed(pf, key, b.exprs)
         arrs = [make_writable(b, name) for name in written]
         try:
             return b, b.build(), arrs
+        except FrontendError as e:
+            if b.cx.loop_run_checks_made:
+                e.loop_run_checks = True
+            raise
         except ArgumentWritten as e:
             if e.name in written:      # pragma: no cover - made writable above
                 raise AssertionError(f"argument {e.name} written while writable") from None

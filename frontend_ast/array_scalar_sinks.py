@@ -1,0 +1,113 @@
+"""Scalar operands of array code computed where Python computes them.
+
+A scalar operand of an array operation (`a * b[k]`, `np.full(n, b[k])`,
+`np.where(m, b[k], 0.0)`) is evaluated by Python once, before the
+operation, whatever the array's size; compiled, it is part of the element
+expression, so its run-time checks (an index check of `b[k]` under an `if`
+of data, in a loop) never run where the array is empty or the element is
+not computed: `if x[0] > 5: s = (a * b[k]).sum()` with a empty and k out of
+range returned 0.0 where Python raises IndexError. Each such operand (a
+scalar with run-time checks of its own, checks.eager) is computed where the
+statement runs: outside loops an unreturned scalar output under the
+enclosing `if`s (Builder.sinks, as an unused assignment), inside loops a
+hidden 0-d array written at each iteration (check_order.LoopSinks' way).
+The lazy operands it sits in (`x if c else a * b[k]`) hold: it is computed
+only where they do."""
+from __future__ import annotations
+
+import ast
+
+from pyhalide import checks, ir
+
+from . import ops
+from .arrayexpr import ArrayExpr
+from .values import Arr, Val
+
+_ARRAY_OPS = (ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp)
+
+
+class ScalarLog:
+    """The checked scalars evaluated by one statement and those of them
+    used as operands of array code (`used`: [(Val, lazy conditions)])."""
+
+    def __init__(self, base):
+        self.base = base            # len(Context.assumed) where the statement starts
+        self.vals = {}              # id(AST node) -> (Val, lazy conditions)
+        self.used = []
+        self.seen = set()
+
+
+def note(cx, node, out):
+    """Record `out`, the value of AST node `node` (Exprs.ev), in the
+    statement's log."""
+    log = cx.scalar_log
+    if log is None or cx.typing:
+        return
+    if isinstance(out, Val):
+        if not out.union and out.node is not None and out.risky and \
+                not out.ty.is_complex() and checks.eager(out.node):
+            log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
+        return
+    if not isinstance(out, (Arr, ArrayExpr)) or not isinstance(node, _ARRAY_OPS):
+        return
+    for child in [d for c in _operands(node) for d in _lazy_parts(c)]:
+        got = log.vals.get(id(child))
+        if got is not None and id(child) not in log.seen:
+            log.seen.add(id(child))
+            log.used.append(got)
+
+
+def _lazy_parts(node):
+    """node and, for a conditional expression or `and`/`or`, its parts
+    (each logged with the lazy conditions it is evaluated under)."""
+    if isinstance(node, ast.IfExp):
+        return [node] + [d for c in (node.test, node.body, node.orelse) for d in _lazy_parts(c)]
+    if isinstance(node, ast.BoolOp):
+        return [node] + [d for c in node.values for d in _lazy_parts(c)]
+    return [node]
+
+
+def _operands(node):
+    if isinstance(node, ast.Call):
+        out = list(node.args) + [k.value for k in node.keywords]
+        if isinstance(node.func, ast.Attribute):
+            out.append(node.func.value)
+        return [a.value if isinstance(a, ast.Starred) else a for a in out]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.Compare):
+        return [node.left] + list(node.comparators)
+    return [node.operand]
+
+
+def values(cx, log, flags) -> list:
+    """The logged operands, each as `flags(v)` (its checks: a Val whose
+    checks fail where the operand's do) evaluated only where its lazy
+    conditions hold."""
+    out = []
+    for v, lazy in log.used:
+        v = flags(v)
+        terms = []
+        for c, when in lazy:
+            if c is None:
+                continue
+            t = ops.truth(cx, c)
+            if t.is_const:
+                if bool(t.const) != when:
+                    terms = None
+                    break
+                continue
+            if t.node is None or not t.node.type.is_bool():
+                terms = None
+                break
+            terms.append(t.node if when else ir.Not(t.node))
+        if terms is None:
+            continue            # not reached, or a condition not an IR bool: left out
+        cond = ir.conjunction(terms)
+        if cond is not None:
+            n = v.node
+            zero = ir.Const(n.type, False if n.type.is_bool() else 0)
+            v = Val(ir.Call(n.type, "if_then_else", (cond, n, zero), ir.INTRINSIC), v.ty,
+                    risky=True)
+        out.append(v)
+    return out

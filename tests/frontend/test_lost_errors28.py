@@ -1,0 +1,103 @@
+"""Scalar operands of array code computed where Python computes them
+(session 28, h4: frontend_ast/array_scalar_sinks.py): a checked read such
+as `b[k]` multiplied into an empty array raises Python's IndexError (it
+returned 0.0 or [] before). Compared with plain Python, including the
+inputs where Python raises."""
+import numpy as np
+
+from pyhalide import pipeline
+from tests.frontend.test_false_errors23 import _same
+
+
+def under_if(x, a, b, k):
+    s = 0.0
+    if x[0] > 5.0:
+        s = (a * b[k]).sum()
+    return s
+
+
+def data_index(x, a, b):
+    return a * b[int(x[0])]
+
+
+def full_under_if(x, a, b, k):
+    s = 0.0
+    if x[0] > 5.0:
+        s = np.full(a.shape, b[k]).sum()
+    return s
+
+
+def in_loop(x, a, b, k):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 5.0:
+            s += (a * b[k + i]).sum()
+    return s
+
+
+def before_broadcast(x, a, c, b, k):
+    s = 0.0
+    if x[0] > 5.0:
+        s = (c + a * b[k]).sum()
+    return s
+
+
+_UNDER_IF = pipeline(under_if)
+_DATA_INDEX = pipeline(data_index)
+_FULL = pipeline(full_under_if)
+_LOOP = pipeline(in_loop)
+_BEFORE = pipeline(before_broadcast)
+
+_TAKEN, _NOT, _E, _B = np.full(3, 9.0), np.zeros(3), np.ones(0), np.ones(2)
+
+
+def test_checked_read_times_an_empty_array_under_if():
+    for x in (_TAKEN, _NOT):
+        for a in (_E, np.ones(3)):
+            for k in (0, 5, -3):
+                _same(_UNDER_IF, under_if, x, a, _B, k)
+
+
+def test_checked_read_at_a_data_index_times_an_empty_array():
+    for x in (np.array([9.0]), np.array([1.0])):
+        for a in (_E, np.ones(2)):
+            _same(_DATA_INDEX, data_index, x, a, _B)
+
+
+def test_checked_read_in_np_full_of_no_elements():
+    for x in (_TAKEN, _NOT):
+        for k in (1, 5):
+            _same(_FULL, full_under_if, x, _E, _B, k)
+
+
+def test_checked_read_in_a_loop():
+    for x in (_TAKEN, _NOT, np.array([0.0, 6.0, 0.0])):
+        for a in (_E, np.ones(2)):
+            for k in (0, 1, 5):
+                _same(_LOOP, in_loop, x, a, _B, k)
+
+
+def test_checked_read_before_the_broadcast_error():
+    # Python reads b[k] before `c + ...` fails to broadcast: IndexError
+    _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(3), _B, 5)
+    _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(3), _B, 0)
+    _same(_BEFORE, before_broadcast, _TAKEN, _E, np.ones(1), _B, 5)
+
+
+def lazy_operand(x, a, b, k):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 5.0:
+            s += (a * (b[k + i] if x[1] < 0 else 1.0)).sum()
+    return s
+
+
+_LAZY = pipeline(lazy_operand)
+
+
+def test_checked_read_in_a_lazy_operand():
+    # b[k + i] is read only where x[1] < 0
+    for x in (np.array([9.0, -1.0, 1.0]), np.array([9.0, 1.0, 1.0]), np.array([0.0, -1.0, 6.0])):
+        for a in (_E, np.ones(2)):
+            for k in (0, 5):
+                _same(_LAZY, lazy_operand, x, a, _B, k)
