@@ -101,3 +101,47 @@ def test_checked_read_in_a_lazy_operand():
         for a in (_E, np.ones(2)):
             for k in (0, 5):
                 _same(_LAZY, lazy_operand, x, a, _B, k)
+
+
+def in_while_test(x, a, b, k):
+    s = 0.0
+    i = 0
+    while i < len(x) and (a * b[k]).sum() >= 0:
+        s += 1.0
+        i += 1
+    return s
+
+
+_WHILE = pipeline(in_while_test)
+
+
+def test_checked_read_in_a_while_test():
+    # the while's test runs in a loop carrying i and s: the hidden store of
+    # b[k]'s checks reads i at each iteration (typing runs log it too)
+    for x in (np.ones(3), np.ones(0)):
+        for a in (_E, np.ones(2)):
+            for k in (1, 5):
+                _same(_WHILE, in_while_test, x, a, _B, k)
+
+
+def under_carried_if(x, a, b, k):
+    s = 0.0
+    i = 0.0
+    for j in range(len(x)):
+        if x[j] > i:
+            s += (a * b[k]).sum()
+        i += 1.0
+    return s + i
+
+
+_CARRIED_IF = pipeline(under_carried_if)
+
+
+def test_checked_read_under_an_if_of_a_carried_scalar():
+    # (a non-empty a with k = 5 where the if never holds raises a false
+    # IndexError, also on main: the loop-invariant sum is computed outside
+    # the loop; docs/false_errors28.md)
+    for x in (np.ones(3), np.zeros(3), np.array([0.0, 0.0, 5.0])):
+        for a in (_E,):
+            for k in (1, 5):
+                _same(_CARRIED_IF, under_carried_if, x, a, _B, k)
