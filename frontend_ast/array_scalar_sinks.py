@@ -41,11 +41,13 @@ def note(cx, node, out):
     """Record `out`, the value of AST node `node` (Exprs.ev), in the
     statement's log."""
     log = cx.scalar_log
-    if log is None or cx.typing:
+    if log is None:
         return
     if isinstance(out, Val):
+        # (typing runs build no checks: a risky operand is logged there so
+        # that its store's reads of the loop's state are known)
         if not out.union and out.node is not None and out.risky and \
-                not out.ty.is_complex() and checks.eager(out.node):
+                not out.ty.is_complex() and (cx.typing or checks.eager(out.node)):
             log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
         return
     if not isinstance(out, (Arr, ArrayExpr)) or not isinstance(node, _ARRAY_OPS):

@@ -421,6 +421,7 @@ class Builder:
     def exec_if(self, s):
         c = ops.truth(self.cx, self.exprs.ev_val(s.test, "a condition"))
         self.cx.cur_node = s
+        self._store_test_operands(s)
         if c.is_const:
             self.exec_block(s.body if c.const else s.orelse)
             return
@@ -475,6 +476,20 @@ class Builder:
             ae = alive_e if alive_e is not None else const_val(True)
             self.scope.alive[-1] = ops.select(self.cx, c, ops.truth(self.cx, at),
                                               ops.truth(self.cx, ae), lazy=False)
+
+
+    def _store_test_operands(self, s):
+        """The scalar operands of array code in the test of `if` s inside a
+        loop (array_scalar_sinks), stored before its branches run: a branch
+        that leaves the iteration (`break`, `continue`, the failing test of
+        a `while`) would skip a store made after the `if`."""
+        log = self.cx.scalar_log
+        if not self.state.loops or log is None or not log.used:
+            return
+        vals = array_scalar_sinks.values(self.cx, log,
+                                         lambda v: check_order.operand_flags(self, v))
+        log.used = []
+        self.loop_sinks.store_operands(self, s, vals)
 
 
 def _fresh_array(v, env_before, env_branch) -> bool:

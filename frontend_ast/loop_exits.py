@@ -38,6 +38,7 @@ import copy
 
 from .loop_counter_index import index_by_trip, integer_names
 from .rewrite_registry import register
+from .while_final_test import final_stop
 
 EXIT_ATTR = "pyhalide_exit_flag"
 WHILE_LIMIT = 2**31 - 2     # iterations of a `while` loop without a stated bound
@@ -398,6 +399,7 @@ class _Exits:
                 stop = bound if isinstance(op, ast.Gt) else _plus(bound, -1)
             else:
                 continue
+            stop = final_stop(conj, c, stop, counter, step)
             call = ast.Call(ast.Name("range", ast.Load()),
                             [ast.Name(counter, ast.Load()), copy.deepcopy(stop),
                              ast.Constant(step)], [])

@@ -101,3 +101,108 @@ def test_checked_read_in_a_lazy_operand():
         for a in (_E, np.ones(2)):
             for k in (0, 5):
                 _same(_LAZY, lazy_operand, x, a, _B, k)
+
+
+def in_while_test(x, a, b, k):
+    s = 0.0
+    i = 0
+    while i < len(x) and (a * b[k]).sum() >= 0:
+        s += 1.0
+        i += 1
+    return s
+
+
+_WHILE = pipeline(in_while_test)
+
+
+def test_checked_read_in_a_while_test():
+    # the while's test runs in a loop carrying i and s: the hidden store of
+    # b[k]'s checks reads i at each iteration (typing runs log it too)
+    for x in (np.ones(3), np.ones(0)):
+        for a in (_E, np.ones(2)):
+            for k in (1, 5):
+                _same(_WHILE, in_while_test, x, a, _B, k)
+
+
+def under_carried_if(x, a, b, k):
+    s = 0.0
+    i = 0.0
+    for j in range(len(x)):
+        if x[j] > i:
+            s += (a * b[k]).sum()
+        i += 1.0
+    return s + i
+
+
+_CARRIED_IF = pipeline(under_carried_if)
+
+
+def test_checked_read_under_an_if_of_a_carried_scalar():
+    # (a non-empty a with k = 5 where the if never holds raises a false
+    # IndexError, also on main: the loop-invariant sum is computed outside
+    # the loop; docs/false_errors28.md)
+    for x in (np.ones(3), np.zeros(3), np.array([0.0, 0.0, 5.0])):
+        for a in (_E,):
+            for k in (1, 5):
+                _same(_CARRIED_IF, under_carried_if, x, a, _B, k)
+
+
+def while_final_test(x, a, b, k):
+    s = 0.0
+    i = 0
+    while (a * b[k + i]).sum() >= 0 and i < len(x):
+        s += 1.0
+        i += 1
+    return s
+
+
+_WHILE_FINAL = pipeline(while_final_test)
+
+
+def test_checked_read_in_the_failing_test_of_a_while():
+    # Python evaluates the test once more where it fails (b[k + len(x)]),
+    # also where the loop runs no trip
+    for x in (np.ones(3), np.ones(0)):
+        for b in (np.ones(4), np.ones(5)):
+            for k in (0, 1, 5):
+                _same(_WHILE_FINAL, while_final_test, x, _E, b, k)
+
+
+def break_on_read(x, a, b, k):
+    s = 0.0
+    for j in range(len(x)):
+        if (a * b[k + j]).sum() >= 0.0:
+            break
+        s += 1.0
+    return s
+
+
+_BREAK = pipeline(break_on_read)
+
+
+def test_checked_read_in_the_test_of_a_break():
+    # the store of b[k + j]'s checks is made before the branch leaves the loop
+    for x in (np.ones(3), np.ones(0)):
+        for a in (_E, -np.ones(2)):
+            for k in (0, 1, 5):
+                _same(_BREAK, break_on_read, x, a, _B, k)
+
+
+def while_scalar_final_test(x, b, k):
+    s = 0.0
+    i = 0
+    while b[k + i] >= 0 and i < len(x):
+        s += 1.0
+        i += 1
+    return s
+
+
+_WHILE_SCALAR = pipeline(while_scalar_final_test)
+
+
+def test_checked_scalar_read_in_the_failing_test_of_a_while():
+    # (also lost on main: the trip range ended before the failing test)
+    for x in (np.ones(3), np.ones(0)):
+        for b in (np.ones(3), np.ones(4), np.array([1.0, -1.0, 1.0, 1.0])):
+            for k in (0, 1, 5):
+                _same(_WHILE_SCALAR, while_scalar_final_test, x, b, k)
