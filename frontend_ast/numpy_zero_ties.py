@@ -42,6 +42,7 @@ from pyhalide.var import RDom
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
+    ISA,
     MAX_CHUNK,
     NONE,
     POS,
@@ -51,6 +52,7 @@ from .numpy_zero_keys import (
     contiguous_key,
     line_key,
     strided_key,
+    vector_lanes,
 )
 from .numpy_zero_views import lines_rule, part_view_rule
 from .result_order import Unresolved
@@ -58,22 +60,9 @@ from .sum_order import array_layout, memory_order, view_of_new
 from .values import Arr, Val
 from .whole_views import is_whole_view
 
-_AVX512 = ("X86_V4", "AVX512_SKX", "AVX512_ICL", "AVX512_SPR")
+MODELLED = ISA is not None
 
 
-def _numpy_runs_avx512() -> bool:
-    """Whether this NumPy runs its AVX-512 max/min loops (its CPU features
-    at run time, and the dispatch targets it was built with)."""
-    try:
-        from numpy._core import _multiarray_umath as um
-    except ImportError:
-        return False
-    feats = getattr(um, "__cpu_features__", {})
-    built = set(getattr(um, "__cpu_dispatch__", ())) | set(getattr(um, "__cpu_baseline__", ()))
-    return bool(feats.get("AVX512_SKX")) and any(t in built for t in _AVX512)
-
-
-MODELLED = _numpy_runs_avx512()
 def strided_read(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
@@ -334,7 +323,7 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
     strided = whole and nd == 1 and strided_read(operand, 0)
     vty = operand.ty
     t = vty.ir()
-    lanes = 8 if vty.dtype.itemsize == 8 else 16
+    lanes = vector_lanes(vty.dtype.itemsize)
     n, p = const(1), None
     for k in [k for k in _order(operand) if k in axes]:     # (memory order)
         s = ops.cast(POS, sizes[k])
