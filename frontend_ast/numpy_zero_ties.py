@@ -345,7 +345,9 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
             other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
-            if backwards:   # (lines read backwards: the later, measured)
+            if backwards and ISA == "avx512":
+                # (lines read backwards: AVX-512 the later, AVX2 as lines with
+                # a step; measured)
                 other = p
         elif kind == "rows":
             size = const(1)
