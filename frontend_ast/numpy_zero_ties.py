@@ -42,6 +42,7 @@ from pyhalide.var import RDom
 from . import ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
+    BUFFER,
     ISA,
     MAX_CHUNK,
     NONE,
@@ -52,6 +53,7 @@ from .numpy_zero_keys import (
     contiguous_key,
     line_key,
     strided_key,
+    strided_rows_key,
     vector_lanes,
 )
 from .numpy_zero_views import lines_rule, part_view_rule
@@ -220,8 +222,15 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
         row = const(1)
         for k in order[split:]:
             row = ir.Mul(row, ops.cast(POS, sizes[k]))
-        return ir.Select(ir.LE(row, const(MAX_CHUNK)),
-                         chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
+        key = ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                        chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
+        unit = _unit_inner_stride(operand)
+        if ISA == "avx2" and unit is not None:
+            # (AVX2, measured: rows longer than BUFFER with a step are
+            # each the strided reduce, unbuffered; docs/numpy_zero_ties28.md)
+            long = ir.And(ir.GT(row, const(BUFFER)), ir.Not(unit))
+            key = ir.Select(long, strided_rows_key(p, row, fm), key)
+        return key
     unit = _unit_inner_stride(operand) if all(merges) else None
     return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
 
