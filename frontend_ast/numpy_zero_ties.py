@@ -65,6 +65,20 @@ from .whole_views import is_whole_view
 MODELLED = ISA is not None
 
 
+def _layout(arr):
+    """array_layout(arr), with an array the function makes (no image)
+    whose recorded order (NumPy's: arraycode.materialize) is C or Fortran
+    order as "C" or "F": `b = a * 1.0` of a Fortran-ordered a is."""
+    layout = array_layout(arr)
+    if not isinstance(layout, tuple) or len(layout) != 2 or not all(layout[1]) or \
+            getattr(arr, "image", None) is not None or len(layout[0]) != arr.ndim:
+        return layout
+    order = tuple(layout[0])
+    if order == tuple(range(arr.ndim)):
+        return "C"
+    return "F" if order == tuple(reversed(range(arr.ndim))) else layout
+
+
 def strided_read(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
@@ -74,7 +88,7 @@ def strided_read(operand, axis) -> bool:
         big = [k for k in _order(operand) if not size_is(operand.shape[k], 1)]
         return not big or big[-1] != axis
     arr, to_base = operand.view
-    layout = array_layout(arr)
+    layout = _layout(arr)
     if layout not in ("C", "F"):
         return True
     probes = [ir.Variable(ir.INDEX, f"%zero_probe{k}") for k in range(operand.ndim)]
@@ -110,7 +124,7 @@ def _one_axis_rule(cx, operand, axis, fm):
     view = operand.view
     if view is not None and not is_whole_view(operand):
         return part_view_rule(cx, operand, axis, fm)
-    layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
+    layout = _layout(view[0]) if view is not None and is_whole_view(operand) else None
     image = getattr(view[0], "image", None) if view is not None else None
     if isinstance(layout, tuple) and image is not None:
         perm, merges = layout[:2]   # (the axes longer than 1 by decreasing stride)
@@ -139,7 +153,7 @@ def _several_axes_rule(operand, axes):
     layout is not known."""
     view = operand.view
     if view is not None and not (is_whole_view(operand) and
-                                 array_layout(view[0]) in ("C", "F")):
+                                 _layout(view[0]) in ("C", "F")):
         return None
     try:
         order, merges = memory_order(operand)
@@ -189,7 +203,7 @@ def _inner_lines(operand, axis):
     in the line): a new array or a whole C or Fortran argument, the axes
     inside `axis` one run of memory. None where that is not known."""
     if operand.view is not None and not (
-            is_whole_view(operand) and array_layout(operand.view[0]) in ("C", "F")):
+            is_whole_view(operand) and _layout(operand.view[0]) in ("C", "F")):
         return None
     try:
         order, merges = memory_order(operand)
