@@ -196,6 +196,34 @@ def _view_rows_rule(operand, axes):
     return kind, run, None, False
 
 
+def _view_block_rule(operand, axes):
+    """The rule of a reduction of several axes of a view of a C or Fortran
+    array whose kept axes are all outside the reduced ones in memory and
+    whose innermost axis has unit stride: NumPy reduces each kept point's
+    block of the reduced axes as a reduction of every axis of that block:
+    one run of memory a contiguous reduce ("reduce"); rows that do not merge
+    at one place NumPy's buffers of whole rows ("chunks", the rows' axes:
+    chunked_key); measured on NumPy 2.4's AVX2 build
+    (docs/numpy_zero_ties28.md). None otherwise (not modelled)."""
+    view = operand.view
+    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    first = len(order) - len(axes)
+    run = order[first:]
+    if set(run) != set(axes) or strided_read(operand, run[-1]):
+        return None
+    inside = list(merges[first:])
+    if all(inside):
+        return "reduce", None, None, False
+    if inside.count(False) != 1:
+        return None
+    return "chunks", run[inside.index(False) + 1:], None, False
+
+
 def _view_lines_rule(cx, operand, axes):
     """The rule of a reduction of several axes of a view (an argument's, or
     one the function makes) whose one kept axis is inside all of them in
@@ -355,7 +383,7 @@ def choice_rule(cx, operand: ArrayExpr, axes, fm):
         rule = _one_axis_rule(cx, operand, axes[0], fm)
     elif not whole and len(axes) != 1:
         rule = _several_axes_rule(operand, axes) or _view_lines_rule(cx, operand, axes) or \
-            _view_rows_rule(operand, axes)
+            _view_rows_rule(operand, axes) or _view_block_rule(operand, axes)
     else:
         return None
     return NOT_MODELLED if rule is None else rule
@@ -398,6 +426,13 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
                 # (lines read backwards: AVX-512 the later, AVX2 as lines with
                 # a step; measured)
                 other = p
+        elif kind == "chunks":
+            row = const(1)
+            for k in along:
+                row = ir.Mul(row, ops.cast(POS, sizes[k]))
+            rank = ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                             chunked_key(p, n, buffer_size(row), lanes, fm),
+                             contiguous_key(p, n, lanes, fm))
         elif kind in ("rows", "strided rows"):
             size = const(1)
             for k in along:
