@@ -193,7 +193,7 @@ def _view_rows_rule(operand, axes):
     if not run or len(run) == len(axes) or not all(merges[last_kept + 1:]):
         return None
     kind = "strided rows" if strided_read(operand, run[-1]) else "rows"
-    return kind, run, None, False
+    return "view " + kind, run, None, False
 
 
 def _view_block_rule(operand, axes):
@@ -218,10 +218,10 @@ def _view_block_rule(operand, axes):
         return None
     inside = list(merges[first:])
     if all(inside):
-        return "reduce", None, None, False
+        return "view reduce", None, None, False
     if inside.count(False) != 1:
         return None
-    return "chunks", run[inside.index(False) + 1:], None, False
+    return "view chunks", run[inside.index(False) + 1:], None, False
 
 
 def _view_lines_rule(cx, operand, axes):
@@ -418,6 +418,9 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
             rank = ir.Select(unit, contiguous_key(p, n, lanes, fm), rank)
     else:
         kind, along, unit, backwards = rule
+        # (a view's kinds hold where no axis has size 1: NumPy drops those)
+        full = kind.startswith("view ")
+        kind = kind.removeprefix("view ")
         other = None
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
@@ -443,15 +446,40 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
         else:                       # the axes innermost: unit stride or not
             rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
         rank = rank if unit is None else ir.Select(unit, rank, other)
-    return ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0))), x
+    key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
+    if rule is not None and full:
+        key = _without_size_one(cx, operand, axes, fm, idx, sizes, key)
+    return key, x
+
+
+def _without_size_one(cx, operand, axes, fm, idx, sizes, key):
+    """`key` (of a view's rule) where no axis has size 1 at run time; where
+    exactly one reduced axis has size 1, the key of the reduction of the
+    other reduced axes (NumPy drops that axis); else NONE (the serial
+    result stays)."""
+    def only(k):
+        cond = ir.Const(ir.Bool(), True)
+        for j, s in enumerate(sizes):
+            cond = ir.And(cond, ir.EQ(s, ir.index(1)) if j == k else ir.GT(s, ir.index(1)))
+        return cond
+    out = const(NONE)
+    for k in axes:
+        rest = [a for a in axes if a != k]
+        rule = choice_rule(cx, operand, rest, fm)
+        if rule is not NOT_MODELLED and not (rule and rule[0].startswith("view ")):
+            out = ir.Select(only(k), choice_key(cx, operand, rest, fm, rule, idx, sizes)[0], out)
+    return ir.Select(only(None), key, out)
 
 
 def signed_zero(val, key, t):
     """val, or where it is a zero, the zero of the sign bit of `key` (a
-    choice_key or NONE: +0.0)."""
+    choice_key; NONE: val)."""
     zero = ir.Const(t, 0.0)
     sign = ir.EQ(ir.BitAnd(key, const(1)), const(1))
-    return ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val)
+    signed = ir.Select(sign, ir.Const(t, -0.0), zero)
+    # (NONE where a zero result has no key: choice_key's rule not valid at
+    # run time; the serial result stays)
+    return ir.Select(ir.And(ir.EQ(val, zero), ir.NE(key, const(NONE))), signed, val)
 
 
 def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,
