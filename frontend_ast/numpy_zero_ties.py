@@ -26,9 +26,11 @@ of that sign. An element is read only where the reduction reads it (no
 read of x[0] outside the loop: an empty array in an untaken branch reads
 nothing).
 
-The rule is that of NumPy's AVX-512 loops: where this NumPy does not run
-them (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no second
-pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
+The rule is that of NumPy's AVX-512 loops or of its AVX2 (X86_V3) ones
+(V = 4 float64, 8 float32; their lanes' preference and the binary loop's
+tail: numpy_zero_keys.ISA, docs/numpy_zero_ties28.md): where this NumPy
+runs neither (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no
+second pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
 from __future__ import annotations
 
 import dataclasses
