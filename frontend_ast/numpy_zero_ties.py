@@ -195,7 +195,7 @@ def _view_rows_rule(operand, axes):
     if not run or len(run) == len(axes) or not all(merges[last_kept + 1:]):
         return None
     kind = "strided rows" if strided_read(operand, run[-1]) else "rows"
-    return "view " + kind, run, None, False
+    return kind, run, None, False
 
 
 def _view_block_rule(operand, axes):
@@ -220,10 +220,10 @@ def _view_block_rule(operand, axes):
         return None
     inside = list(merges[first:])
     if all(inside):
-        return "view reduce", None, None, False
+        return "reduce", None, None, False
     if inside.count(False) != 1:
         return None
-    return "view chunks", run[inside.index(False) + 1:], None, False
+    return "chunks", run[inside.index(False) + 1:], None, False
 
 
 def _view_lines_rule(cx, operand, axes):
@@ -391,12 +391,14 @@ def choice_rule(cx, operand: ArrayExpr, axes, fm):
     return NOT_MODELLED if rule is None else rule
 
 
-def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
+def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes, size_one=True):
     """(key, x): the key of element idx (index nodes, NumPy axis order) of
     `operand` among the elements of its result equal to a zero under
     `rule` (choice_rule): its rank in NumPy's loop times 2 plus its sign
     bit, the greatest key the element NumPy returns; x the element's node.
-    sizes: the operand's sizes as index nodes."""
+    sizes: the operand's sizes as index nodes. size_one: for a view of part
+    of an array, the key of the view without an axis of size 1 at run time
+    where one has (_without_size_one)."""
     nd = operand.ndim
     whole = len(axes) == nd
     strided = whole and nd == 1 and strided_read(operand, 0)
@@ -420,9 +422,6 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
             rank = ir.Select(unit, contiguous_key(p, n, lanes, fm), rank)
     else:
         kind, along, unit, backwards = rule
-        # (a view's kinds hold where no axis has size 1: NumPy drops those)
-        full = kind.startswith("view ")
-        kind = kind.removeprefix("view ")
         other = None
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
@@ -449,28 +448,47 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
             rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
         rank = rank if unit is None else ir.Select(unit, rank, other)
     key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
-    if rule is not None and full:
+    if size_one and rule is not None and nd > 1 and operand.view is not None and \
+            not is_whole_view(operand) and not isinstance(operand.view[0], ArrayExpr):
         key = _without_size_one(cx, operand, axes, fm, idx, sizes, key)
     return key, x
 
 
 def _without_size_one(cx, operand, axes, fm, idx, sizes, key):
-    """`key` (of a view's rule) where no axis has size 1 at run time; where
-    exactly one reduced axis has size 1, the key of the reduction of the
-    other reduced axes (NumPy drops that axis); else NONE (the serial
-    result stays)."""
+    """`key` (of a rule of a view of part of an array) where no axis has
+    size 1 at run time; where exactly one axis has size 1, the key of the
+    view without that axis (NumPy's iterator drops it, which can change its
+    loop: lines that merge, a strided line); else NONE (the serial result
+    stays)."""
     def only(k):
         cond = ir.Const(ir.Bool(), True)
         for j, s in enumerate(sizes):
             cond = ir.And(cond, ir.EQ(s, ir.index(1)) if j == k else ir.GT(s, ir.index(1)))
         return cond
     out = const(NONE)
-    for k in axes:
-        rest = [a for a in axes if a != k]
-        rule = choice_rule(cx, operand, rest, fm)
-        if rule is not NOT_MODELLED and not (rule and rule[0].startswith("view ")):
-            out = ir.Select(only(k), choice_key(cx, operand, rest, fm, rule, idx, sizes)[0], out)
+    for k in range(operand.ndim):
+        rest = [a - (a > k) for a in axes if a != k]
+        if not rest or operand.ndim == 2 and k in axes:
+            continue        # (2-D: one element per result, no tie)
+        smaller = _drop_axis(operand, k)
+        rule = choice_rule(cx, smaller, rest, fm)
+        if rule is NOT_MODELLED:
+            continue
+        drop = idx[:k] + idx[k + 1:], sizes[:k] + sizes[k + 1:]
+        alt = choice_key(cx, smaller, rest, fm, rule, *drop, size_one=False)[0]
+        out = ir.Select(only(k), alt, out)
     return ir.Select(only(None), key, out)
+
+
+def _drop_axis(operand, k):
+    """The view `operand` without its axis k (at index 0)."""
+    arr, to_base = operand.view
+
+    def full(idx):
+        return list(idx[:k]) + [ir.index(0)] + list(idx[k:])
+    return ArrayExpr(operand.shape[:k] + operand.shape[k + 1:], operand.ty,
+                     lambda idx: operand.elem(full(idx)), operand.node,
+                     view=(arr, lambda idx: to_base(full(idx))))
 
 
 def signed_zero(val, key, t):

@@ -88,3 +88,19 @@ def test_several_axes_of_views(layout):
         x = np.asfortranarray(x) if layout == "F" else x
         _compare(_view_axes, x)
         _compare(_view_axes, -x)
+
+
+@pipeline
+def _size_one(a):
+    return np.nanmax(a[:, ::2], axis=0), np.nanmin(a[1:, 1:], axis=0), a[:, ::2].max(axis=0)
+
+
+def test_views_with_an_axis_of_size_one():
+    """A view with a kept axis of size 1 at run time (`a[:, ::2]` of two
+    columns): NumPy's loop is that of the view without it (a 1-D strided
+    reduce, not lines of one element)."""
+    rng = np.random.default_rng(283)
+    for shape in ((40, 2), (17, 2), (3, 2), (40, 3), (9, 1)):
+        x = _mixture(rng, shape, np.float64, 0.3)
+        _compare(_size_one, x)
+        _compare(_size_one, np.asfortranarray(-x))
