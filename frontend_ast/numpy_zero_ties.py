@@ -42,6 +42,7 @@ from pyhalide.simplify import simplify
 from pyhalide.var import RDom
 
 from . import ops
+from .affine_maps import affine_rows
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
     BUFFER,
@@ -216,14 +217,45 @@ def _view_block_rule(operand, axes):
         return None
     first = len(order) - len(axes)
     run = order[first:]
-    if set(run) != set(axes) or strided_read(operand, run[-1]):
+    if set(run) != set(axes):
         return None
+    if strided_read(operand, run[-1]):
+        # (two reduced axes with a step: NumPy merges them where their strides
+        # do at run time, a strided reduce; else its buffers of whole rows)
+        if len(run) != 2 or affine_rows(operand) is None:
+            return None
+        return "strided block", run, None, False
     inside = list(merges[first:])
     if all(inside):
         return "reduce", None, None, False
     if inside.count(False) != 1:
         return None
     return "chunks", run[inside.index(False) + 1:], None, False
+
+
+def _merge_test(cx, operand, pair, sizes):
+    """The run-time test that axes pair = (u, v) of a view of a C or Fortran
+    array merge (NumPy's iterator: stride of u == stride of v * size of v),
+    the strides from the view's affine index map and the array's sizes."""
+    arr = operand.view[0]
+    rows = affine_rows(operand)
+    dims = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in arr.shape]
+    fortran = _layout(arr) == "F"
+    strides = []
+    for j in range(arr.ndim):
+        st = ir.index(1)
+        for i in (range(j) if fortran else range(j + 1, arr.ndim)):
+            st = ir.Mul(st, dims[i])
+        strides.append(st)
+
+    def stride(k):
+        out = ir.index(0)
+        for j in range(arr.ndim):
+            if rows[j][k]:
+                out = ir.Add(out, ir.Mul(ir.index(rows[j][k]), strides[j]))
+        return out
+    u, v = pair
+    return ir.EQ(stride(u), ir.Mul(stride(v), sizes[v]))
 
 
 def _view_lines_rule(cx, operand, axes):
@@ -437,6 +469,12 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes, size_one=True
             rank = ir.Select(ir.LE(row, const(MAX_CHUNK)),
                              chunked_key(p, n, buffer_size(row), lanes, fm),
                              contiguous_key(p, n, lanes, fm))
+        elif kind == "strided block":
+            row = ops.cast(POS, sizes[along[1]])
+            rank = ir.Select(_merge_test(cx, operand, along, sizes), strided_key(p, n, fm),
+                             ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                                       chunked_key(p, n, buffer_size(row), lanes, fm),
+                                       contiguous_key(p, n, lanes, fm)))
         elif kind in ("rows", "strided rows"):
             size = const(1)
             for k in along:

@@ -75,13 +75,15 @@ def test_arrays_made_in_fortran_order():
 def _view_axes(a):
     return np.nanmax(a[:, :, 1:], axis=(0, 2)), np.nanmin(a[:, :, ::2], axis=(0, 2)), \
         a[:, :, ::-1].max(axis=(0, 2)), np.nanmin(a[:, ::-1], axis=(0, 1)), \
-        np.nanmax(a[:, 1:], axis=(1, 2)), np.nanmax(a[::2, :, 1:], axis=(0, 2))
+        np.nanmax(a[:, 1:], axis=(1, 2)), np.nanmax(a[::2, :, 1:], axis=(0, 2)), \
+        np.nanmax(a[:, 1:, ::2], axis=(1, 2))
 
 
 @pytest.mark.parametrize("layout", ["C", pytest.param("F", marks=pytest.mark.slow)])
 def test_several_axes_of_views(layout):
     """Rows reduced one by one (a kept axis inside a reduced one), blocks
-    (the kept axis outermost), a reduced axis of size 1 (`a[::2]` of 2)."""
+    (the kept axis outermost; with a step: merged or not by the run-time
+    sizes), a reduced axis of size 1 (`a[::2]` of 2)."""
     rng = np.random.default_rng(282)
     for shape in ((3, 5, 40), (4, 9, 17), (2, 6, 7), (2, 3, 300)):
         x = _mixture(rng, shape, np.float64, 0.2)
