@@ -45,7 +45,9 @@ entry LOG32_ONE straddling 1 by 2^-5/3 on both sides, where invc = 1):
   Within 0.54 ulp of the exact value (0.524 measured on 67 million random
   positive floats, every binade). Special values are NumPy's, bit for
   bit: log(+-0) = -inf, log(x < 0) = 0xffc00000, log(+inf) = +inf, a NaN
-  argument 0x7fc00000.
+  argument 0x7fc00000 (the signs of those NaNs as this host's NumPy gives
+  them, per function: numpy_nans; float32 log10 of x < 0 is 0x7fc00000 and
+  log2 and log10 keep a NaN's sign on an AVX2 host).
 
 The tables are computed here (once, on first use) with `decimal`.
 """

@@ -19,8 +19,10 @@ checks it against mpmath or long double). Special values are NumPy's:
   (the correctly rounded thresholds);
 - log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
   subnormal arguments exact (scaled by 2^54 first), log(1) = +0; bit for bit
-  NumPy's: the NaN of x < 0 is x86's default NaN (0xfff8...), a NaN argument
-  comes back quieted (log1p too);
+  NumPy's: the NaN of x < 0 has the sign this host's NumPy gives (numpy_nans:
+  x86's default NaN 0xfff8... with AVX-512F, +NaN 0x7ff8... from float64 log,
+  log2 and log10 on an AVX2 host), a NaN argument comes back quieted (log1p
+  too);
 - tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN;
 - expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
   expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
