@@ -27,7 +27,7 @@ from pyhalide import ir
 from . import types as T
 from .arrayexpr import element_node
 from .carried_writes import lazy
-from .numpy_zero_keys import NONE, const
+from .numpy_zero_keys import NONE, const, vector_lanes
 from .numpy_zero_ties import (
     NOT_MODELLED,
     choice_key,
@@ -109,7 +109,7 @@ def _needed(operand, axes, rule, sizes):
     (lowering/trim_no_ops.py)."""
     if rule is not None or len(axes) != 1 or operand.ndim == 1 and strided_read(operand, 0):
         return ir.Const(ir.Bool(), True)
-    lanes = 8 if operand.ty.dtype.itemsize == 8 else 16
+    lanes = vector_lanes(operand.ty.dtype.itemsize)
     return ir.LT(ir.index(lanes), sizes[axes[0]])
 
 

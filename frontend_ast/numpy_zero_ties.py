@@ -26,9 +26,11 @@ of that sign. An element is read only where the reduction reads it (no
 read of x[0] outside the loop: an empty array in an untaken branch reads
 nothing).
 
-The rule is that of NumPy's AVX-512 loops: where this NumPy does not run
-them (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no second
-pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
+The rule is that of NumPy's AVX-512 loops or of its AVX2 (X86_V3) ones
+(V = 4 float64, 8 float32; their lanes' preference and the binary loop's
+tail: numpy_zero_keys.ISA, docs/numpy_zero_ties28.md): where this NumPy
+runs neither (`MODELLED` false: another CPU, NPY_DISABLE_CPU_FEATURES), no
+second pass is made and the serial rule stays (docs/numpy_zero_ties24.md)."""
 from __future__ import annotations
 
 import dataclasses
@@ -40,8 +42,11 @@ from pyhalide.simplify import simplify
 from pyhalide.var import RDom
 
 from . import ops
+from .affine_maps import affine_rows
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .numpy_zero_keys import (
+    BUFFER,
+    ISA,
     MAX_CHUNK,
     NONE,
     POS,
@@ -51,6 +56,8 @@ from .numpy_zero_keys import (
     contiguous_key,
     line_key,
     strided_key,
+    strided_rows_key,
+    vector_lanes,
 )
 from .numpy_zero_views import lines_rule, part_view_rule
 from .result_order import Unresolved
@@ -58,22 +65,23 @@ from .sum_order import array_layout, memory_order, view_of_new
 from .values import Arr, Val
 from .whole_views import is_whole_view
 
-_AVX512 = ("X86_V4", "AVX512_SKX", "AVX512_ICL", "AVX512_SPR")
+MODELLED = ISA is not None
 
 
-def _numpy_runs_avx512() -> bool:
-    """Whether this NumPy runs its AVX-512 max/min loops (its CPU features
-    at run time, and the dispatch targets it was built with)."""
-    try:
-        from numpy._core import _multiarray_umath as um
-    except ImportError:
-        return False
-    feats = getattr(um, "__cpu_features__", {})
-    built = set(getattr(um, "__cpu_dispatch__", ())) | set(getattr(um, "__cpu_baseline__", ()))
-    return bool(feats.get("AVX512_SKX")) and any(t in built for t in _AVX512)
+def _layout(arr):
+    """array_layout(arr), with an array the function makes (no image)
+    whose recorded order (NumPy's: arraycode.materialize) is C or Fortran
+    order as "C" or "F": `b = a * 1.0` of a Fortran-ordered a is."""
+    layout = array_layout(arr)
+    if not isinstance(layout, tuple) or len(layout) != 2 or not all(layout[1]) or \
+            getattr(arr, "image", None) is not None or len(layout[0]) != arr.ndim:
+        return layout
+    order = tuple(layout[0])
+    if order == tuple(range(arr.ndim)):
+        return "C"
+    return "F" if order == tuple(reversed(range(arr.ndim))) else layout
 
 
-MODELLED = _numpy_runs_avx512()
 def strided_read(operand, axis) -> bool:
     """Whether NumPy reads `operand` along `axis` with a stride other than
     its element size: a new array where the axis is not innermost in its
@@ -83,7 +91,7 @@ def strided_read(operand, axis) -> bool:
         big = [k for k in _order(operand) if not size_is(operand.shape[k], 1)]
         return not big or big[-1] != axis
     arr, to_base = operand.view
-    layout = array_layout(arr)
+    layout = _layout(arr)
     if layout not in ("C", "F"):
         return True
     probes = [ir.Variable(ir.INDEX, f"%zero_probe{k}") for k in range(operand.ndim)]
@@ -119,7 +127,7 @@ def _one_axis_rule(cx, operand, axis, fm):
     view = operand.view
     if view is not None and not is_whole_view(operand):
         return part_view_rule(cx, operand, axis, fm)
-    layout = array_layout(view[0]) if view is not None and is_whole_view(operand) else None
+    layout = _layout(view[0]) if view is not None and is_whole_view(operand) else None
     image = getattr(view[0], "image", None) if view is not None else None
     if isinstance(layout, tuple) and image is not None:
         perm, merges = layout[:2]   # (the axes longer than 1 by decreasing stride)
@@ -148,7 +156,7 @@ def _several_axes_rule(operand, axes):
     layout is not known."""
     view = operand.view
     if view is not None and not (is_whole_view(operand) and
-                                 array_layout(view[0]) in ("C", "F")):
+                                 _layout(view[0]) in ("C", "F")):
         return None
     try:
         order, merges = memory_order(operand)
@@ -164,6 +172,90 @@ def _several_axes_rule(operand, axes):
         return "rows", run, None, False
     last = max(i for i, k in enumerate(order) if k in axes)
     return "lines", order[last + 1:], None, False
+
+
+def _view_rows_rule(operand, axes):
+    """The rule of a reduction of several axes of a view of a C or Fortran
+    array (an argument's or one the function makes) whose innermost axes in
+    memory are reduced (one run of memory: `run`) and some reduced axis lies
+    outside a kept one: NumPy reduces each row of `run` in turn into the
+    result so far, unbuffered: ("rows", run) where the row has unit stride
+    (chunked_key with rows as chunks), else ("strided rows", run), the
+    strided reduce per row (strided_rows_key); measured on NumPy 2.4's AVX2
+    build (docs/numpy_zero_ties28.md). None otherwise (a kept axis outermost:
+    NumPy's buffered blocks, not modelled)."""
+    view = operand.view
+    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    last_kept = max(i for i, k in enumerate(order) if k not in axes)
+    run = order[last_kept + 1:]
+    if not run or len(run) == len(axes) or not all(merges[last_kept + 1:]):
+        return None
+    kind = "strided rows" if strided_read(operand, run[-1]) else "rows"
+    return kind, run, None, False
+
+
+def _view_block_rule(operand, axes):
+    """The rule of a reduction of several axes of a view of a C or Fortran
+    array whose kept axes are all outside the reduced ones in memory and
+    whose innermost axis has unit stride: NumPy reduces each kept point's
+    block of the reduced axes as a reduction of every axis of that block:
+    one run of memory a contiguous reduce ("reduce"); rows that do not merge
+    at one place NumPy's buffers of whole rows ("chunks", the rows' axes:
+    chunked_key); measured on NumPy 2.4's AVX2 build
+    (docs/numpy_zero_ties28.md). None otherwise (not modelled)."""
+    view = operand.view
+    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+        return None
+    try:
+        order, merges = memory_order(operand)
+    except Unresolved:
+        return None
+    first = len(order) - len(axes)
+    run = order[first:]
+    if set(run) != set(axes):
+        return None
+    if strided_read(operand, run[-1]):
+        # (two reduced axes with a step: NumPy merges them where their strides
+        # do at run time, a strided reduce; else its buffers of whole rows)
+        if len(run) != 2 or affine_rows(operand) is None:
+            return None
+        return "strided block", run, None, False
+    inside = list(merges[first:])
+    if all(inside):
+        return "reduce", None, None, False
+    if inside.count(False) != 1:
+        return None
+    return "chunks", run[inside.index(False) + 1:], None, False
+
+
+def _merge_test(cx, operand, pair, sizes):
+    """The run-time test that axes pair = (u, v) of a view of a C or Fortran
+    array merge (NumPy's iterator: stride of u == stride of v * size of v),
+    the strides from the view's affine index map and the array's sizes."""
+    arr = operand.view[0]
+    rows = affine_rows(operand)
+    dims = [ops.cast(ir.INDEX, ops.node_of(cx, s)) for s in arr.shape]
+    fortran = _layout(arr) == "F"
+    strides = []
+    for j in range(arr.ndim):
+        st = ir.index(1)
+        for i in (range(j) if fortran else range(j + 1, arr.ndim)):
+            st = ir.Mul(st, dims[i])
+        strides.append(st)
+
+    def stride(k):
+        out = ir.index(0)
+        for j in range(arr.ndim):
+            if rows[j][k]:
+                out = ir.Add(out, ir.Mul(ir.index(rows[j][k]), strides[j]))
+        return out
+    u, v = pair
+    return ir.EQ(stride(u), ir.Mul(stride(v), sizes[v]))
 
 
 def _view_lines_rule(cx, operand, axes):
@@ -198,7 +290,7 @@ def _inner_lines(operand, axis):
     in the line): a new array or a whole C or Fortran argument, the axes
     inside `axis` one run of memory. None where that is not known."""
     if operand.view is not None and not (
-            is_whole_view(operand) and array_layout(operand.view[0]) in ("C", "F")):
+            is_whole_view(operand) and _layout(operand.view[0]) in ("C", "F")):
         return None
     try:
         order, merges = memory_order(operand)
@@ -231,8 +323,15 @@ def _whole_key(operand, p, n, sizes, lanes, fm):
         row = const(1)
         for k in order[split:]:
             row = ir.Mul(row, ops.cast(POS, sizes[k]))
-        return ir.Select(ir.LE(row, const(MAX_CHUNK)),
-                         chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
+        key = ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                        chunked_key(p, n, buffer_size(row), lanes, fm), contiguous)
+        unit = _unit_inner_stride(operand)
+        if ISA == "avx2" and unit is not None:
+            # (AVX2, measured: rows longer than BUFFER with a step are
+            # each the strided reduce, unbuffered; docs/numpy_zero_ties28.md)
+            long = ir.And(ir.GT(row, const(BUFFER)), ir.Not(unit))
+            key = ir.Select(long, strided_rows_key(p, row, fm), key)
+        return key
     unit = _unit_inner_stride(operand) if all(merges) else None
     return contiguous if unit is None else ir.Select(unit, contiguous, strided_key(p, n, fm))
 
@@ -317,24 +416,27 @@ def choice_rule(cx, operand: ArrayExpr, axes, fm):
     elif not whole and len(axes) == 1 and strided_read(operand, axes[0]):
         rule = _one_axis_rule(cx, operand, axes[0], fm)
     elif not whole and len(axes) != 1:
-        rule = _several_axes_rule(operand, axes) or _view_lines_rule(cx, operand, axes)
+        rule = _several_axes_rule(operand, axes) or _view_lines_rule(cx, operand, axes) or \
+            _view_rows_rule(operand, axes) or _view_block_rule(operand, axes)
     else:
         return None
     return NOT_MODELLED if rule is None else rule
 
 
-def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
+def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes, size_one=True):
     """(key, x): the key of element idx (index nodes, NumPy axis order) of
     `operand` among the elements of its result equal to a zero under
     `rule` (choice_rule): its rank in NumPy's loop times 2 plus its sign
     bit, the greatest key the element NumPy returns; x the element's node.
-    sizes: the operand's sizes as index nodes."""
+    sizes: the operand's sizes as index nodes. size_one: for a view of part
+    of an array, the key of the view without an axis of size 1 at run time
+    where one has (_without_size_one)."""
     nd = operand.ndim
     whole = len(axes) == nd
     strided = whole and nd == 1 and strided_read(operand, 0)
     vty = operand.ty
     t = vty.ir()
-    lanes = 8 if vty.dtype.itemsize == 8 else 16
+    lanes = vector_lanes(vty.dtype.itemsize)
     n, p = const(1), None
     for k in [k for k in _order(operand) if k in axes]:     # (memory order)
         s = ops.cast(POS, sizes[k])
@@ -356,26 +458,86 @@ def choice_key(cx, operand: ArrayExpr, axes, fm, rule, idx, sizes):
         if kind == "lines":         # (max/min: the later in memory order)
             rank = line_key(p, idx, sizes, along, lanes) if fm else p
             other = line_key(p, idx, sizes, along, lanes, strided=True) if fm else p
-            if backwards:   # (lines read backwards: the later, measured)
+            if backwards and ISA == "avx512":
+                # (lines read backwards: AVX-512 the later, AVX2 as lines with
+                # a step; measured)
                 other = p
-        elif kind == "rows":
+        elif kind == "chunks":
+            row = const(1)
+            for k in along:
+                row = ir.Mul(row, ops.cast(POS, sizes[k]))
+            rank = ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                             chunked_key(p, n, buffer_size(row), lanes, fm),
+                             contiguous_key(p, n, lanes, fm))
+        elif kind == "strided block":
+            row = ops.cast(POS, sizes[along[1]])
+            rank = ir.Select(_merge_test(cx, operand, along, sizes), strided_key(p, n, fm),
+                             ir.Select(ir.LE(row, const(MAX_CHUNK)),
+                                       chunked_key(p, n, buffer_size(row), lanes, fm),
+                                       contiguous_key(p, n, lanes, fm)))
+        elif kind in ("rows", "strided rows"):
             size = const(1)
             for k in along:
                 size = ir.Mul(size, ops.cast(POS, sizes[k]))
-            rank = ir.Select(ir.LE(size, const(MAX_CHUNK)), chunked_key(p, n, size, lanes, fm),
-                             ir.Sub(const(0), p) if fm else p)
+            rank = strided_rows_key(p, size, fm) if kind == "strided rows" else \
+                ir.Select(ir.LE(size, const(MAX_CHUNK)), chunked_key(p, n, size, lanes, fm),
+                          ir.Sub(const(0), p) if fm else p)
         else:                       # the axes innermost: unit stride or not
             rank, other = contiguous_key(p, n, lanes, fm), strided_key(p, n, fm)
         rank = rank if unit is None else ir.Select(unit, rank, other)
-    return ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0))), x
+    key = ir.Add(ir.Mul(rank, const(2)), ir.Select(neg, const(1), const(0)))
+    if size_one and rule is not None and nd > 1 and operand.view is not None and \
+            not is_whole_view(operand) and not isinstance(operand.view[0], ArrayExpr):
+        key = _without_size_one(cx, operand, axes, fm, idx, sizes, key)
+    return key, x
+
+
+def _without_size_one(cx, operand, axes, fm, idx, sizes, key):
+    """`key` (of a rule of a view of part of an array) where no axis has
+    size 1 at run time; where exactly one axis has size 1, the key of the
+    view without that axis (NumPy's iterator drops it, which can change its
+    loop: lines that merge, a strided line); else NONE (the serial result
+    stays)."""
+    def only(k):
+        cond = ir.Const(ir.Bool(), True)
+        for j, s in enumerate(sizes):
+            cond = ir.And(cond, ir.EQ(s, ir.index(1)) if j == k else ir.GT(s, ir.index(1)))
+        return cond
+    out = const(NONE)
+    for k in range(operand.ndim):
+        rest = [a - (a > k) for a in axes if a != k]
+        if not rest or operand.ndim == 2 and k in axes:
+            continue        # (2-D: one element per result, no tie)
+        smaller = _drop_axis(operand, k)
+        rule = choice_rule(cx, smaller, rest, fm)
+        if rule is NOT_MODELLED:
+            continue
+        drop = idx[:k] + idx[k + 1:], sizes[:k] + sizes[k + 1:]
+        alt = choice_key(cx, smaller, rest, fm, rule, *drop, size_one=False)[0]
+        out = ir.Select(only(k), alt, out)
+    return ir.Select(only(None), key, out)
+
+
+def _drop_axis(operand, k):
+    """The view `operand` without its axis k (at index 0)."""
+    arr, to_base = operand.view
+
+    def full(idx):
+        return list(idx[:k]) + [ir.index(0)] + list(idx[k:])
+    return ArrayExpr(operand.shape[:k] + operand.shape[k + 1:], operand.ty,
+                     lambda idx: operand.elem(full(idx)), operand.node,
+                     view=(arr, lambda idx: to_base(full(idx))))
 
 
 def signed_zero(val, key, t):
     """val, or where it is a zero, the zero of the sign bit of `key` (a
-    choice_key or NONE: +0.0)."""
+    choice_key; NONE: val)."""
     zero = ir.Const(t, 0.0)
     sign = ir.EQ(ir.BitAnd(key, const(1)), const(1))
-    return ir.Select(ir.EQ(val, zero), ir.Select(sign, ir.Const(t, -0.0), zero), val)
+    signed = ir.Select(sign, ir.Const(t, -0.0), zero)
+    # (NONE where a zero result has no key: choice_key's rule not valid at
+    # run time; the serial result stays)
+    return ir.Select(ir.And(ir.EQ(val, zero), ir.NE(key, const(NONE))), signed, val)
 
 
 def numpy_choice(ac, operand: ArrayExpr, out: ArrayExpr, axes, fm, name, node, group=None,

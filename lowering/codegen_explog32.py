@@ -45,7 +45,9 @@ entry LOG32_ONE straddling 1 by 2^-5/3 on both sides, where invc = 1):
   Within 0.54 ulp of the exact value (0.524 measured on 67 million random
   positive floats, every binade). Special values are NumPy's, bit for
   bit: log(+-0) = -inf, log(x < 0) = 0xffc00000, log(+inf) = +inf, a NaN
-  argument 0x7fc00000.
+  argument 0x7fc00000 (the signs of those NaNs as this host's NumPy gives
+  them, per function: numpy_nans; float32 log10 of x < 0 is 0x7fc00000 and
+  log2 and log10 keep a NaN's sign on an AVX2 host).
 
 The tables are computed here (once, on first use) with `decimal`.
 """
@@ -59,6 +61,7 @@ import struct
 from llvmlite import ir as ll
 
 from . import codegen_explog as E
+from . import numpy_nans
 
 SHIFT32 = 12582912.0                             # 1.5 * 2^23: x + SHIFT32 rounds to an integer
 SHIFT32_BITS = 0x4B400000
@@ -192,15 +195,19 @@ def log_parts(m, x):
 LOG32_FIXUP = 0x03530400
 
 
-def log(m, x, scale=None):
+def log(m, x, scale=None, name: str = "log"):
     """log(x) for float32 x with NumPy's special values (m: codegen_math._F32):
     on AVX-512 one vfixupimmps per 16 lanes, elsewhere selects (the same bits).
     `scale(m, hi, lo)`, when given, makes the value of finite x > 0 from log's
-    pair (codegen_logbase: log2, log10), with log's special values."""
+    pair (codegen_logbase: log2, log10 as `name`), with log's special values;
+    the NaN of x < 0 has the sign of NumPy's `name` on this host (numpy_nans:
+    NAN_NEG or NAN_POS; vfixupimmps only where it is NAN_NEG); a NaN argument
+    gives NAN_POS, with x's sign where NumPy's `name` keeps it."""
     b = m.b
     hi, lo = log_parts(m, x)
     val = m.add(hi, lo) if scale is None else scale(m, hi, lo)
-    if m.lanes > 1 and E.has_avx512(b.module):
+    negative = numpy_nans.invalid_nan_negative(name, 32)
+    if negative and m.lanes > 1 and E.has_avx512(b.module):
         v16, i16 = ll.VectorType(ll.FloatType(), 16), ll.VectorType(ll.IntType(32), 16)
         i32, i16m = ll.IntType(32), ll.IntType(16)
         fn = E.intrinsic(m, "llvm.x86.avx512.mask.fixupimm.ps.512",
@@ -213,6 +220,10 @@ def log(m, x, scale=None):
         # finite and positive: bits(x) - 1 below bits(+inf) - 1 as unsigned integers
         finite_pos = b.icmp_unsigned("<", b.sub(m.bits(x), m.ci(1)), m.ci(0x7F7FFFFF))
         special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
-                        m.sel(m.cmp("<", x, m.c(0.0)), m.from_bits(m.ci(NAN_NEG)), x))
+                        m.sel(m.cmp("<", x, m.c(0.0)),
+                              m.from_bits(m.ci(NAN_NEG if negative else NAN_POS)), x))
         y = m.sel(finite_pos, val, special)
+    if numpy_nans.negative_nan_kept(name):
+        nan = m.call("copysign", m.from_bits(m.ci(NAN_POS)), x)
+        return m.sel(m.b.fcmp_unordered("uno", x, x), nan, y)
     return _nan_to(m, x, y, NAN_POS)

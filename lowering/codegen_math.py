@@ -19,8 +19,10 @@ checks it against mpmath or long double). Special values are NumPy's:
   (the correctly rounded thresholds);
 - log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN -> NaN,
   subnormal arguments exact (scaled by 2^54 first), log(1) = +0; bit for bit
-  NumPy's: the NaN of x < 0 is x86's default NaN (0xfff8...), a NaN argument
-  comes back quieted (log1p too);
+  NumPy's: the NaN of x < 0 has the sign this host's NumPy gives (numpy_nans:
+  x86's default NaN 0xfff8... with AVX-512F, +NaN 0x7ff8... from float64 log,
+  log2 and log10 on an AVX2 host), a NaN argument comes back quieted (log1p
+  too);
 - tanh: odd (tanh(-0) = -0), +-1 for |x| > 20, NaN -> NaN;
 - expm1 and log1p: x itself for |x| < 2^-54 (so +-0 keep their sign),
   expm1(-inf) = -1, expm1(+inf) = +inf, log1p(-1) = -inf, log1p(x < -1) = NaN.
@@ -60,7 +62,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_explog, codegen_explog32, codegen_logbase, codegen_trig
+from . import codegen_explog, codegen_explog32, codegen_logbase, codegen_trig, numpy_nans
 
 # the Cody-Waite split of ln 2, the exp range and the integer-rounding shift
 # (1.5 * 2^52) are codegen_explog's and codegen_trig's
@@ -238,16 +240,19 @@ def _log_sum(m: _F64, x):
 # log's values outside the finite positive numbers, as vfixupimmpd's tokens by
 # class of x (4 bits each, class 0 lowest): QNaN -> x, SNaN -> x quieted, +-0 ->
 # -inf, 1 -> val, -inf -> NaN, +inf -> +inf, negative -> NaN, positive -> val;
-# NaN is x86's default NaN (bits 0xfff8...), which NumPy returns too
+# NaN is x86's default NaN (bits 0xfff8...)
 LOG_FIXUP = 0x03530421
 NAN_DEFAULT = -math.nan          # the default NaN: sign bit set
 
 
-def _log_specials(m: _F64, x, val):
+def _log_specials(m: _F64, x, val, name: str, bits: int = 64):
     """val where x is finite and positive; else log's value: -inf at +-0, NaN
-    below 0, +inf at +inf, x quieted at NaN. On AVX-512 one vfixupimmpd per 8
-    lanes; elsewhere selects (the same bits)."""
-    if m.lanes > 1 and codegen_explog.has_avx512(m.b.module):
+    below 0 (the sign of the NaN NumPy's `name` of float`bits` gives there on
+    this host: numpy_nans), +inf at +inf, x quieted at NaN. On AVX-512 one
+    vfixupimmpd per 8 lanes where that NaN is the default one; elsewhere
+    selects (the same bits)."""
+    negative = numpy_nans.invalid_nan_negative(name, bits)
+    if negative and m.lanes > 1 and codegen_explog.has_avx512(m.b.module):
         v8, i8 = ll.VectorType(ll.DoubleType(), 8), ll.VectorType(ll.IntType(64), 8)
         i32, i8m = ll.IntType(32), ll.IntType(8)
         fn = codegen_explog.intrinsic(m, "llvm.x86.avx512.mask.fixupimm.pd.512",
@@ -259,7 +264,8 @@ def _log_specials(m: _F64, x, val):
     # finite and positive: bits(x) - 1 below bits(+inf) - 1 as unsigned integers
     finite_pos = m.b.icmp_unsigned("<", m.b.sub(m.bits(x), m.ci(1)), m.ci(0x7FEFFFFFFFFFFFFF))
     special = m.sel(m.cmp("==", x, m.c(0.0)), m.c(-math.inf),
-                    m.sel(m.cmp("<", x, m.c(0.0)), m.c(NAN_DEFAULT), m.add(x, x)))
+                    m.sel(m.cmp("<", x, m.c(0.0)),
+                          m.c(NAN_DEFAULT if negative else math.nan), m.add(x, x)))
     return m.sel(finite_pos, val, special)
 
 
@@ -272,7 +278,7 @@ def _log1p(m: _F64, x):
     """log(u) + du / u for u + du = 1 + x exactly (u rounded)."""
     u, du = m.two_sum(m.c(1.0), x)
     s2, tail = _log_sum(m, u)
-    y = _log_specials(m, u, m.add(s2, m.add(tail, m.div(du, u))))
+    y = _log_specials(m, u, m.add(s2, m.add(tail, m.div(du, u))), "log1p")
     return m.sel(_tiny(m, x), x, y)
 
 
@@ -353,7 +359,7 @@ def _log32_value(m: _F64, x):
 
 def _log1p32(m: _F64, x):
     u, du = m.two_sum(m.c(1.0), x)
-    y = _log_specials(m, u, m.add(_log32_value(m, u), m.div(du, u)))
+    y = _log_specials(m, u, m.add(_log32_value(m, u), m.div(du, u)), "log1p", 32)
     return m.sel(_tiny(m, x), x, y)
 
 
@@ -375,18 +381,18 @@ def _tanh32(m: _F64, x):
 
 
 def _log_table(m: _F64, x):
-    return _log_specials(m, x, codegen_explog.log_value(m, x))
+    return _log_specials(m, x, codegen_explog.log_value(m, x), "log")
 
 
 def _log_base_table(m: _F64, x, name: str):
     """log2 / log10 (`name`) of float64 x: log's pair scaled (codegen_logbase)."""
     value = codegen_logbase.scaled(m, *codegen_explog.log_parts(m, x), name)
-    return _log_specials(m, x, value)
+    return _log_specials(m, x, value, name)
 
 
 def _log_base32(m, x, name: str):
     """log2 / log10 (`name`) of float32 x in float32 (codegen_logbase)."""
-    return codegen_explog32.log(m, x, functools.partial(codegen_logbase.scaled, name=name))
+    return codegen_explog32.log(m, x, functools.partial(codegen_logbase.scaled, name=name), name)
 
 
 _EMIT = {64: {"exp": functools.partial(codegen_explog.emit, name="exp", value=codegen_explog.exp,
