@@ -46,8 +46,9 @@ def note(cx, node, out):
     if isinstance(out, Val):
         # (typing runs build no checks: a risky operand is logged there so
         # that its store's reads of the loop's state are known)
-        if not out.union and out.node is not None and out.risky and \
-                not out.ty.is_complex() and (cx.typing or checks.eager(out.node)):
+        # (a complex Val has no node: its parts are not operands here)
+        if not out.union and not out.ty.is_complex() and out.node is not None and \
+                out.risky and (cx.typing or checks.eager(out.node)):
             log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
         return
     if not isinstance(out, (Arr, ArrayExpr)) or not isinstance(node, _ARRAY_OPS):
