@@ -284,8 +284,13 @@ def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
 def risky_operands(bld, vals) -> list:
     """The scalar operands of array code of a statement outside loops
     (array_scalar_sinks.values), each computed only where the enclosing
-    `if`s hold."""
-    return _risky(bld.cx, bld.scope, vals) if vals else []
+    `if`s hold. Under an `if` whose own test may raise (`if a[-1] < 3:`
+    inside `if m > 1:`) none: their conjunction would be evaluated where
+    Python does not evaluate the inner test (an operand whose error may then
+    be lost, never a false error)."""
+    if not vals or any(getattr(c, "risky", False) for c in bld.scope.path):
+        return []
+    return _risky(bld.cx, bld.scope, vals)
 
 
 def operand_flags(bld, v: Val) -> Val:
