@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pyhalide as ph
+from pyhalide.frontend_ast.numpy_zero_keys import numpy_isa
 
 
 def log2(a):
@@ -23,8 +24,26 @@ def ulps(got, want):
     return np.abs(got.view(np.int64) - want.view(np.int64))
 
 
+def _within_two_ulp(kernel):
+    rng = np.random.default_rng(3)
+    p = ph.pipeline(kernel)
+    for x in (np.exp(rng.uniform(-700, 700, 200000)), rng.uniform(1.5, 100, 200000),
+              rng.uniform(0.5, 2, 200000)):
+        assert ulps(p(x), kernel(x)).max() <= 2
+
+
+# NumPy's float64 log10 without AVX-512 is the C library's (measured on an AVX2
+# host, NumPy 2.4.6): there this compiler's log10 is within 2 ulp of it (0.2% of
+# `wide`, 7% of `mid`, 29% of `near` differ); the 1-ulp and rate claims below are
+# those of NumPy's AVX-512 loops, against which codegen_logbase.py was measured
+C_LIBRARY_LOG10 = numpy_isa() != "avx512"
+
+
 @pytest.mark.parametrize("kernel", [log2, log10])
 def test_agreement_with_numpy(kernel):
+    if kernel is log10 and C_LIBRARY_LOG10:
+        _within_two_ulp(kernel)
+        return
     rng = np.random.default_rng(3)
     p = ph.pipeline(kernel)
     wide = np.exp(rng.uniform(-700, 700, 200000))
