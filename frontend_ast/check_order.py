@@ -369,14 +369,7 @@ class LoopSinks:
                 (any(isinstance(b, ast.Continue) for b in branches) and
                  id(stmt) not in self.tails):
             return
-        key = (id(stmt), "?if")
-        arr = self.arrays.get(key)
-        if arr is None:
-            arr = self.arrays[key] = Arr("if_test_unused", np_ty(test.ty.dtype), [], "local",
-                                         bld.cx.smap.loc(stmt))
-            arr.sink = True
-        if arr.ty.dtype == test.ty.dtype:
-            bld.arrays.write(arr, [], test, stmt)
+        self._sink(bld, stmt, (id(stmt), "?if"), "if_test_unused", test)
 
     def store(self, bld, stmt):
         if isinstance(stmt, (ast.For, ast.While)):
@@ -412,15 +405,18 @@ class LoopSinks:
                     continue
             elif v.node is not None and not _reads_checked(v.node):
                 v = _flags(v, self.written, bld) or v     # its checks: cheaper than the value
-            arr = self.arrays.get(key)
-            if arr is None:
-                arr = self.arrays[key] = Arr(f"{n}_unused", np_ty(v.ty.dtype), [], "local",
-                                             bld.cx.smap.loc(stmt))
-                arr.sink = True
-            if arr.ty.dtype != v.ty.dtype:
-                continue
-            bld.arrays.write(arr, [], v, stmt)
+            self._sink(bld, stmt, key, f"{n}_unused", v)
 
+    def _sink(self, bld, stmt, key, name, v):
+        """v stored into the hidden 0-d array of `key` (made at its first
+        store; a value of another dtype there is not stored)."""
+        arr = self.arrays.get(key)
+        if arr is None:
+            arr = self.arrays[key] = Arr(name, np_ty(v.ty.dtype), [], "local",
+                                         bld.cx.smap.loc(stmt))
+            arr.sink = True
+        if arr.ty.dtype == v.ty.dtype:
+            bld.arrays.write(arr, [], v, stmt)
 
     def store_operands(self, bld, stmt, vals):
         """The scalar operands of array code of `stmt` that may raise
@@ -431,14 +427,7 @@ class LoopSinks:
         for k, v in enumerate(vals):
             if not v.risky or v.node is None or v.ty.is_complex():
                 continue
-            key = (id(stmt), "?operand", k)
-            arr = self.arrays.get(key)
-            if arr is None:
-                arr = self.arrays[key] = Arr("operand_unused", np_ty(v.ty.dtype), [], "local",
-                                             bld.cx.smap.loc(stmt))
-                arr.sink = True
-            if arr.ty.dtype == v.ty.dtype:
-                bld.arrays.write(arr, [], v, stmt)
+            self._sink(bld, stmt, (id(stmt), "?operand", k), "operand_unused", v)
 
     def _store_alternatives(self, bld, stmt, n, v):
         """A value of several types (`d = 0.0`, then `d = x[j + 1]` after a
