@@ -23,13 +23,14 @@ _spent = {"lower": 0.0, "llvm": 0.0}
 _out = None
 
 
-def _timed(kind, fn):
+def timed_into(spent, kind, fn):
+    """fn, adding the CPU time of each call to spent[kind]."""
     def timed(*args, **kwargs):
         start = time.process_time()
         try:
             return fn(*args, **kwargs)
         finally:
-            _spent[kind] += time.process_time() - start
+            spent[kind] += time.process_time() - start
     return timed
 
 
@@ -39,8 +40,8 @@ def pytest_configure(config):
     if not path:
         return
     from pyhalide.lowering import pipeline
-    pipeline.lower = _timed("lower", pipeline.lower)
-    pipeline.compile_lowered = _timed("llvm", pipeline.compile_lowered)
+    pipeline.lower = timed_into(_spent, "lower", pipeline.lower)
+    pipeline.compile_lowered = timed_into(_spent, "llvm", pipeline.compile_lowered)
     _out = open(f"{path}.{os.getpid()}", "a")
 
 

@@ -18,18 +18,12 @@ import os
 import sys
 import time
 
+from tests.cpu_times import timed_into
+
 _spent = {"lower": 0.0, "codegen": 0.0}
 _out = None
 
 
-def _timed(kind, fn):
-    def timed(*args, **kwargs):
-        start = time.process_time()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _spent[kind] += time.process_time() - start
-    return timed
 
 
 def pytest_configure(config):
@@ -38,8 +32,8 @@ def pytest_configure(config):
     if not path:
         return
     from pyhalide.lowering import jit, pipeline
-    pipeline.lower = _timed("lower", pipeline.lower)
-    jit._build = _timed("codegen", jit._build)
+    pipeline.lower = timed_into(_spent, "lower", pipeline.lower)
+    jit._build = timed_into(_spent, "codegen", jit._build)
     compile_object = jit._compile_object
 
     def logged(ir_text, *args, **kwargs):
