@@ -64,11 +64,13 @@ def same_size(cx, a: Val, b: Val) -> bool:
     return ea is not None and ea == exact_aff(b)
 
 
-def broadcast_shapes(cx, shapes, node) -> list:
+def broadcast_shapes(cx, shapes, node, checked: bool = True) -> list:
     """The broadcast shape of several shapes (NumPy's rule: right-aligned, a
     size-1 axis stretches). Where two sizes are neither provably equal nor
     constant, the result is decided at call time (the other size where one
-    is 1), and sizes that differ with neither 1 raise NumPy's ValueError."""
+    is 1), and sizes that differ with neither 1 raise NumPy's ValueError
+    (`checked`: that check is registered; a caller that only reads the shape
+    of operands whose operation registers it passes False)."""
     nd = max((len(s) for s in shapes), default=0)
     out = []
     for k in range(nd):
@@ -83,19 +85,25 @@ def broadcast_shapes(cx, shapes, node) -> list:
                 if chosen.is_const and s.is_const:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
-                check = Broadcastable(chosen, s, cx.smap.loc(node), call_time_reach(cx))
-                if run_time_gated(cx):
-                    # (under an `if` of data: where the statement runs)
-                    add_shape_check(cx, check, lambda a=chosen, b=s: _broadcasts(cx, a, b), node,
-                                    "operands could not be broadcast together", (s,))
-                else:
-                    cx.static_checks.append(check)
+                if checked:
+                    _check_broadcast(cx, chosen, s, node)
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
                 chosen = ops.select(cx, cx.compare("==", chosen, one), s, chosen, lazy=False)
         out.append(chosen if chosen is not None else sizes[0])
     return out
+
+
+def _check_broadcast(cx, a: Val, b: Val, node) -> None:
+    """Registers NumPy's ValueError where sizes a and b do not broadcast: at
+    call time, or where the statement runs under an `if` of data."""
+    check = Broadcastable(a, b, cx.smap.loc(node), call_time_reach(cx))
+    if run_time_gated(cx):
+        add_shape_check(cx, check, lambda: _broadcasts(cx, a, b), node,
+                        "operands could not be broadcast together", (b,))
+    else:
+        cx.static_checks.append(check)
 
 
 def _broadcasts(cx, a: Val, b: Val) -> Val:

@@ -34,7 +34,8 @@ def keep_ties(cx, x, lo, hi, node):
     arrays = [v for v in (x, lo, hi) if isinstance(v, ArrayExpr)]
     if not arrays:
         return True
-    shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    # (the lift of np.clip registers the broadcast check)
+    shape = broadcast_shapes(cx, [a.shape for a in arrays], node, checked=False)
     nd = len(shape)
     lines = []
     for b in (lo, hi):
