@@ -124,8 +124,9 @@ def _k_outside_j(f):
         across that loop (rows + vectors loads per rows x vectors vector
         products), each result vector loaded and stored once per block.
         The last k block's loop runs its remaining terms
-        (lowering/trim_loop_guard.py). Each element still adds its terms in
-        k order (the same result)."""
+        (lowering/trim_loop_guard.py). b is read from its panels (_panels),
+        copied per block of columns and k block (place_panels). Each
+        element still adds its terms in k order (the same result)."""
         d = f.update(0).definition().schedule
         if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
             return False
@@ -139,7 +140,9 @@ def blocked_product(u, j, i, k):
     """The blocked loop order of the product's update stage `u` (result
     columns Var j, rows Var i, RVar name k); returns the Var of the blocks
     of columns (outermost: what a schedule may run in parallel). The new
-    loops' names carry a `$`, so no argument can share them."""
+    loops' names carry a `$`, so no argument can share them. The panels of
+    b the product reads (_panels) are placed in its k blocks unless a
+    schedule placed them."""
     jn, iname = j.name(), i.name()
     jo, ji, jw = Var(jn + "$o"), Var(jn + "$i"), Var(jn + "$w")
     ju, jv = Var(jn + "$u"), Var(jn + "$v")
