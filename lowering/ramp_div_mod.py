@@ -28,7 +28,29 @@ _TOP = 1 << 32      # congruences are kept modulo a divisor of 2**32
 
 
 def ramp_div_mod(stmt):
+    if not _any_ramp_division(stmt):
+        return stmt
     return _RampDivMod().mutate(stmt)
+
+
+class _Finder(ir.Visitor):
+    """Whether some Div or Mod divides a Ramp (each node visited once)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = False
+
+    def visit_Div(self, e):
+        self.found = self.found or isinstance(e.a, ir.Ramp)
+        self.visit_children(e)
+
+    visit_Mod = visit_Div
+
+
+def _any_ramp_division(stmt) -> bool:
+    f = _Finder()
+    f.visit(stmt)
+    return f.found
 
 
 def _pow2_part(m: int) -> int:
