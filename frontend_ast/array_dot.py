@@ -158,14 +158,16 @@ def blocked_product(u, j, i, k):
 
 def place_panels(f, ko, default):
     """The panels of b a product f reads (_panels) computed per block of
-    columns and k block (at f's loop ko), their columns vectorized; where
+    columns and k block (at f's loop ko), their W columns (all of a panel's:
+    a constant extent, no tail) vectorized; where
     not `default` (a schedule calls blocked_product), only if no schedule
     placed them (the default schedule has inlined them by then: the
     product's default hint places them again)."""
     p = getattr(f, "matmul_panels", None)
     if p is None or not default and p.function().schedule.compute_level is not None:
         return
-    p.compute_at(f, ko).vectorize(p.args()[0], register_tile()[0])
+    i = p.args()[0]
+    p.compute_at(f, ko).bound(i, 0, panel_width()).vectorize(i, register_tile()[0])
 
 
 def panel_width():
