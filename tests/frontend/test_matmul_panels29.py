@@ -5,12 +5,13 @@ operand), NumPy's result within the documented bound."""
 import re
 
 import numpy as np
+import pytest
 
 import pyhalide as ph
 
 
 def _serial(a, b):
-    out = np.zeros((a.shape[0], b.shape[1]))
+    out = np.zeros((a.shape[0], b.shape[1]), np.result_type(a, b))
     for t in range(a.shape[1]):
         out = out + a[:, t:t + 1] * b[t]
     return out
@@ -52,3 +53,30 @@ def test_panels_of_an_expression():
     rng = np.random.default_rng(30)
     a, b = rng.standard_normal((11, 70)), rng.standard_normal((70, 21))
     assert _bits(_dot_scaled(a, b)) == _bits(_serial(a, b * 2.0))
+
+
+@ph.pipeline
+def _mm_add(a, b, c):
+    return a @ b + c
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["C", "views", "F"])
+@pytest.mark.parametrize("m, n, k", [(1, 1, 1), (6, 128, 8), (7, 129, 257), (13, 300, 270),
+                                     (64, 256, 512), (65, 257, 513)])
+def test_panels_sweep(m, n, k, layout, dtype):
+    """Shapes at and around the tile, panel and block sizes, contiguous,
+    strided and Fortran-ordered operands, float64 and float32, `a @ b`
+    and `a @ b + c`: the serial sum's bits."""
+    rng = np.random.default_rng(m * 7 + n * 5 + k)
+    a = rng.standard_normal((2 * m, 2 * n)).astype(dtype)
+    b = rng.standard_normal((2 * n, 2 * k)).astype(dtype)
+    a, b = (a[::2, 1::2], b[1::2, ::2]) if layout == "views" else (a[:m, :n], b[:n, :k])
+    if layout == "F":
+        a, b = np.asfortranarray(a), np.asfortranarray(b)
+    else:
+        a, b = (a, b) if layout == "views" else (a.copy(), b.copy())
+    assert _bits(_mm(a, b)) == _bits(_serial(a, b))
+    c = rng.standard_normal((m, k)).astype(dtype)
+    assert _bits(_mm_add(a, b, c)) == _bits(_serial(a, b) + c)
