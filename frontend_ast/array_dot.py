@@ -152,17 +152,17 @@ def blocked_product(u, j, i, k):
     u.split(j, jo, ji, J_BLOCK).split(ji, ji, jw, lanes * vectors) \
         .split(jw, ju, jv, lanes).split(k, ko, kb, K_BLOCK).split(i, io, ii, rows)
     u.reorder(jv, ju, ii, kb, ji, io, ko, jo).vectorize(jv).unroll(ju).unroll(ii)
-    place_panels(u._func, ko, False)
+    place_panels(u.func(), ko, False)
     return jo
 
 
 def place_panels(f, ko, default):
     """The panels of b a product f reads (_panels) computed per block of
-    columns and k block (at f's loop ko), their W columns (all of a panel's:
-    a constant extent, no tail) vectorized; where
-    not `default` (a schedule calls blocked_product), only if no schedule
-    placed them (the default schedule has inlined them by then: the
-    product's default hint places them again)."""
+    columns and k block (at f's loop ko), their W columns (a constant
+    extent, no tail) vectorized. Where not `default` (a schedule calls
+    blocked_product), only if no schedule placed them (the default
+    schedule has inlined them by then: the product's default hint places
+    them again)."""
     p = getattr(f, "matmul_panels", None)
     if p is None or not default and p.function().schedule.compute_level is not None:
         return
