@@ -57,12 +57,23 @@ def product(b, x, y, node, what):
     gated = under_condition(cx) and not (kx is ky or same_size(cx, kx, ky))
     _check_inner(cx, X, Y, what, node, gated)
 
+    panels = None
+    if X.ndim == 2 and Y.ndim == 2 and rt.ir().is_float() and ac.phase_run is None \
+            and not ac.state.loops and not gated and not cx.typing and not _k_contiguous(Y):
+        panels = _panels(b, Y, rt, node)
+
     def mul(ix, iy):
         cx.cur_node = node
         if gated:
             ix = list(ix[:-1]) + [clamped_into(cx, ix[-1], kx)]
             iy = [clamped_into(cx, iy[0], ky)] + list(iy[1:])
-        return ops.binary(cx, "*", ops.cast_to(cx, X.elem(ix), rt), ops.cast_to(cx, Y.elem(iy), rt))
+        if panels is not None:
+            k, j = iy
+            w = ir.index(panel_width())
+            y = panels.elem([ir.Div(j, w), k, ir.Mod(j, w)])
+        else:
+            y = ops.cast_to(cx, Y.elem(iy), rt)
+        return ops.binary(cx, "*", ops.cast_to(cx, X.elem(ix), rt), y)
 
     if Y.ndim == 2 and rt.ir().is_float() and ac.phase_run is None and not ac.state.loops \
             and _k_contiguous(Y):
@@ -82,7 +93,10 @@ def product(b, x, y, node, what):
         axis = 0
     out = fold(ac, terms, (axis,), rt, "+", 0, node, what)
     if X.ndim == 2 and Y.ndim == 2 and ac.phase_run is None:
-        _k_outside_j(out.view[0].func)
+        f = out.view[0].func
+        if panels is not None:
+            f.matmul_panels = panels.view[0].func
+        _k_outside_j(f)
     return finish(ac, out, (axis,), terms.ndim, False, node)
 
 
@@ -110,12 +124,14 @@ def _k_outside_j(f):
         across that loop (rows + vectors loads per rows x vectors vector
         products), each result vector loaded and stored once per block.
         The last k block's loop runs its remaining terms
-        (lowering/trim_loop_guard.py). Each element still adds its terms in
-        k order (the same result)."""
+        (lowering/trim_loop_guard.py). b is read from its panels (_panels),
+        copied per block of columns and k block (place_panels). Each
+        element still adds its terms in k order (the same result)."""
         d = f.update(0).definition().schedule
         if d.splits or [x.var for x in d.dims] != order or any(x.kind != "serial" for x in d.dims):
             return False
         blocked_product(f.update(0), j, i, k)
+        place_panels(f, RVar(k + "$o"), True)
         return False
     f.default_hint = hint
 
@@ -124,7 +140,9 @@ def blocked_product(u, j, i, k):
     """The blocked loop order of the product's update stage `u` (result
     columns Var j, rows Var i, RVar name k); returns the Var of the blocks
     of columns (outermost: what a schedule may run in parallel). The new
-    loops' names carry a `$`, so no argument can share them."""
+    loops' names carry a `$`, so no argument can share them. The panels of
+    b the product reads (_panels) are placed in its k blocks unless a
+    schedule placed them."""
     jn, iname = j.name(), i.name()
     jo, ji, jw = Var(jn + "$o"), Var(jn + "$i"), Var(jn + "$w")
     ju, jv = Var(jn + "$u"), Var(jn + "$v")
@@ -134,7 +152,53 @@ def blocked_product(u, j, i, k):
     u.split(j, jo, ji, J_BLOCK).split(ji, ji, jw, lanes * vectors) \
         .split(jw, ju, jv, lanes).split(k, ko, kb, K_BLOCK).split(i, io, ii, rows)
     u.reorder(jv, ju, ii, kb, ji, io, ko, jo).vectorize(jv).unroll(ju).unroll(ii)
+    place_panels(u.func(), ko, False)
     return jo
+
+
+def place_panels(f, ko, default):
+    """The panels of b a product f reads (_panels) computed per block of
+    columns and k block (at f's loop ko), their W columns (a constant
+    extent, no tail) vectorized. Where not `default` (a schedule calls
+    blocked_product), only if no schedule placed them (the default
+    schedule has inlined them by then: the product's default hint places
+    them again)."""
+    p = getattr(f, "matmul_panels", None)
+    if p is None or not default and p.function().schedule.compute_level is not None:
+        return
+    i = p.args()[0]
+    p.compute_at(f, ko).bound(i, 0, panel_width()).vectorize(i, register_tile()[0])
+
+
+def panel_width():
+    """Columns of a panel of b (_panels): one register tile's."""
+    lanes, vectors, _ = register_tile()
+    return lanes * vectors
+
+
+def _panels(b, Y, rt, node):
+    """Y (k x n) copied as panels of W = panel_width() columns, cast to rt:
+    an array of shape (ceil(n / W), k, W) whose element (t, k, i) is
+    Y[k, t*W + i] (the last panel's columns past n read column n - 1 and
+    are never used). A register tile of the product reads its panel's
+    k rows one after the other (W contiguous elements each), instead of
+    rows of Y a whole row of Y apart (at 1024 or 2048 columns every row of
+    a tile's k block falls into the same L1 set). Placed by
+    blocked_product (computed per block of columns and k block); the
+    product's terms read it at (j / W, k, j % W): after vectorizing, one
+    dense load (lowering/ramp_div_mod.py). The values, and so each sum's
+    order and result, are those of Y."""
+    cx, ac = b.cx, b.array_code
+    w = panel_width()
+    n = Y.shape[1]
+    tiles = ops.binary(cx, "//", ops.binary(cx, "+", n, const_val(w - 1)), const_val(w))
+
+    def elem(i):
+        t, k, c = i
+        j = clamped_into(cx, ir.Add(ir.Mul(t, ir.index(w)), c), n)
+        return ops.cast_to(cx, Y.elem([k, j]), rt)
+    arr = ArrayExpr([tiles, Y.shape[0], const_val(w)], rt, elem, node)
+    return ac.view_of(ac.materialize(arr, "matmul_panels", node), node)
 
 
 def register_tile():

@@ -38,6 +38,7 @@ from .partition_loops import partition_loops
 from .peel_shift_inwards import peel_shift_inwards
 from .promote_accumulators import promote_accumulators
 from .promote_tile_accumulators import promote_tile_accumulators
+from .ramp_div_mod import ramp_div_mod
 from .realization_order import realization_order
 from .require_checks import lower_require
 from .rotate_loop_exit import rotate_loop_exit
@@ -224,6 +225,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("vector select to branch", lambda s: select_to_branch(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
+    stmt = run("ramp div mod", ramp_div_mod, stmt, True)
     stmt = run("promote unrolled accumulators", lambda s: promote_accumulators(s, tag="u"),
                stmt, True)
     stmt = run("promote tile accumulators", promote_tile_accumulators, stmt, True)
