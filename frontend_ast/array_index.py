@@ -436,8 +436,35 @@ def read_element(b, x: ArrayExpr, items, node) -> Val:
         v = with_type_range(Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty))
         return guard(cx, v, checks + more)
     cell = b.arrays.find_cell(arr, at)
-    v = b.arrays.cell_value(cell) if cell is not None else b.array_code.read_element(arr, at)
+    if cell is not None:
+        v = b.arrays.cell_value(cell)
+    elif checks:
+        v = _read_inside(b, arr, at)
+    else:
+        v = b.array_code.read_element(arr, at)
     return guard(cx, v, checks + more)
+
+
+def _read_inside(b, arr: Arr, at) -> Val:
+    """arr[at] of a view's element whose index is in the view only where
+    its checks pass, read where they fail too (`t = b[k:k + 1]` empty with
+    k past b's end, `t[0]` under an `if` that does not hold: Halide's bounds
+    query sees the read whether or not the `if` holds): the index clamped
+    into arr and, for an input, the read made only where arr has elements
+    (lazily, 0 elsewhere: arrays.ArrayAccess._unless_empty). Where the
+    checks pass neither changes the value."""
+    cx = b.cx
+    inside, sizes = [], []
+    for node, n in zip(at, arr.shape):
+        size = cast(ir.INDEX, ops.node_of(cx, n))
+        sizes.append(size)
+        inside.append(ir.Max(ir.Min(node, ir.Sub(size, ir.index(1))), ir.index(0)))
+    v = b.array_code.read_element(arr, inside)
+    if arr.kind != "input" or cx.typing or isinstance(v, ComplexVal):
+        return v
+    zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+    cond = ir.conjunction([ir.LT(ir.index(0), n) for n in sizes])
+    return Val(ir.lazy_select(cond, v.node, zero), v.ty, risky=v.risky)
 
 
 def element_index(b, x: ArrayExpr, items, node, what):
