@@ -233,7 +233,9 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     arrays = [o for o in operands if isinstance(o, ArrayExpr)]
     if not arrays:
         return fn(cx, *operands)
-    empty_read = None if any(a.ty.is_complex() for a in arrays) else []
+    # (outside loops: in lifted array code the lazy read becomes a select,
+    # checks._Strip, which costs ~1.5x per element; loops keep IfEmpty)
+    empty_read = None if cx.in_loops() or any(a.ty.is_complex() for a in arrays) else []
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node, empty_read)
     gated = under_condition(cx)
     if probe is not None and any(_weak_static(o) for o in operands) and \
