@@ -62,3 +62,22 @@ def test_view_element_under_if():
             for b in (np.ones(0), np.arange(2.0) + 1.0):
                 for k in (0, 1, 5, -1, -3):
                     _same(p, view_element_under_if, np.full(1, x0), a, b, k)
+
+
+def invariant_index_in_else(x, y, k):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 5.0:
+            s += 1.0
+        else:
+            s += (x * y[k]).sum() if x[i] > -1.0 else 2.0
+            break
+    return s
+
+
+def test_invariant_index_in_else():
+    # the moved check holds the else's and the lazy operand's conditions
+    p = pipeline(invariant_index_in_else)
+    for x in (np.full(3, 9.0), np.array([9.0, 0.0, 6.0]), np.array([9.0, -3.0, 0.0])):
+        for k in (5, 1, -3):
+            _same(p, invariant_index_in_else, x, np.arange(2.0) + 1.0, k)
