@@ -16,7 +16,7 @@ from . import array_calls, ops
 from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
 from .array_windows import check_where_made, window_axis, window_bounds
-from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes
+from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes, under_condition
 from .complex_values import ComplexVal
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
 
@@ -62,11 +62,33 @@ class Indexed(ArrayExpr):
         if src.view is not None and injective:
             view = (src.view[0], lambda idx: base_map(self, idx)[0])
             self.layout_view = (src.view[0], lambda idx: _layout_map(self, idx))
+        # under an `if` of data outside loops the elements may be computed
+        # where Python never selects them (the branch not taken):
+        # _unless_empty (in loops not: lifted array code makes the lazy read
+        # a select, checks._Strip, and the select costs up to 2x per element)
+        self.lazy = under_condition(cx) and not cx.in_loops()
         super().__init__(shape, ty, self._element, node, view=view)
 
     def _element(self, idx):
         nodes, checks = self.pick(idx)
-        return guard(self.cx, self.src.elem(nodes), checks)
+        return guard(self.cx, self._unless_empty(self.src.elem(nodes), checks), checks)
+
+    def _unless_empty(self, v, checks):
+        """v, under an `if` of data outside loops, computed only where each
+        axis read at an index checked at run time has elements (lazily, 0
+        elsewhere: the
+        clamped index of an empty axis is outside it, `A[k]` of an empty A,
+        which the bounds query sees whether or not the `if` holds). Where
+        the checks pass the axes have elements."""
+        if not self.lazy or self.cx.typing or not isinstance(v, Val) or \
+                isinstance(v, ComplexVal) or v.node is None:
+            return v
+        sizes = [c[3] for c in checks if len(c) == 6 and not (c[3].is_const and c[3].const > 0)]
+        if not sizes:
+            return v
+        conds = [ir.LT(ir.index(0), cast(ir.INDEX, ops.node_of(self.cx, n))) for n in sizes]
+        zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+        return Val(ir.lazy_select(ir.conjunction(conds), v.node, zero), v.ty, risky=v.risky)
 
 
 def base_map(x: ArrayExpr, idx):
@@ -436,8 +458,35 @@ def read_element(b, x: ArrayExpr, items, node) -> Val:
         v = with_type_range(Val(ir.Variable(arr.ty.ir(), fresh("read")), arr.ty))
         return guard(cx, v, checks + more)
     cell = b.arrays.find_cell(arr, at)
-    v = b.arrays.cell_value(cell) if cell is not None else b.array_code.read_element(arr, at)
+    if cell is not None:
+        v = b.arrays.cell_value(cell)
+    elif checks:
+        v = _read_inside(b, arr, at)
+    else:
+        v = b.array_code.read_element(arr, at)
     return guard(cx, v, checks + more)
+
+
+def _read_inside(b, arr: Arr, at) -> Val:
+    """arr[at] of a view's element whose index is in the view only where
+    its checks pass, read where they fail too (`t = b[k:k + 1]` empty with
+    k past b's end, `t[0]` under an `if` that does not hold: Halide's bounds
+    query sees the read whether or not the `if` holds): the index clamped
+    into arr and, for an input, the read made only where arr has elements
+    (lazily, 0 elsewhere: arrays.ArrayAccess._unless_empty). Where the
+    checks pass neither changes the value."""
+    cx = b.cx
+    inside, sizes = [], []
+    for node, n in zip(at, arr.shape):
+        size = cast(ir.INDEX, ops.node_of(cx, n))
+        sizes.append(size)
+        inside.append(ir.Max(ir.Min(node, ir.Sub(size, ir.index(1))), ir.index(0)))
+    v = b.array_code.read_element(arr, inside)
+    if arr.kind != "input" or cx.typing or isinstance(v, ComplexVal):
+        return v
+    zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+    cond = ir.conjunction([ir.LT(ir.index(0), n) for n in sizes])
+    return Val(ir.lazy_select(cond, v.node, zero), v.ty, risky=v.risky)
 
 
 def element_index(b, x: ArrayExpr, items, node, what):

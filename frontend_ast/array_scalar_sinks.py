@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from pyhalide import checks, ir
 
 from . import ops
 from .arrayexpr import ArrayExpr
+from .types import np_ty
 from .values import Arr, Val
 
 _ARRAY_OPS = (ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp)
@@ -35,6 +38,9 @@ class ScalarLog:
         self.vals = {}              # id(AST node) -> (Val, lazy conditions)
         self.used = []
         self.seen = set()
+        # [(check, bool node)]: checks moved out of lifted array code
+        # (lifted_checks._move_invariant), each with its conditions
+        self.moved = []
 
 
 def note(cx, node, out):
@@ -113,4 +119,22 @@ def values(cx, log, flags) -> list:
             v = Val(ir.Call(n.type, "if_then_else", (cond, n, zero), ir.INTRINSIC), v.ty,
                     risky=True)
         out.append(v)
+    return out
+
+
+def moved_values(log, operands) -> list:
+    """The checks moved out of lifted array code in this statement
+    (ScalarLog.moved), each as a Val that raises where the check fails and
+    its conditions hold (lazily: evaluated nowhere else); not those read
+    by the stored `operands` (values(): `y[k]` of `x * y[k]` is stored as an
+    operand already, under the same conditions or fewer)."""
+    stored = {c.name for v in operands if v.node is not None for c in ir.find_calls([v.node])
+              if checks.is_check_read(c)}
+    out = []
+    for cond, reached in log.moved:
+        if cond.a.name in stored:
+            continue
+        one = ir.Const(ir.Float(64), 1.0)
+        node = ir.lazy_select(reached, checks.apply([cond], one), ir.Const(ir.Float(64), 0.0))
+        out.append(Val(node, np_ty(np.float64), risky=True))
     return out

@@ -64,13 +64,18 @@ def same_size(cx, a: Val, b: Val) -> bool:
     return ea is not None and ea == exact_aff(b)
 
 
-def broadcast_shapes(cx, shapes, node, checked: bool = True) -> list:
+def broadcast_shapes(cx, shapes, node, empty_read=None, checked: bool = True) -> list:
     """The broadcast shape of several shapes (NumPy's rule: right-aligned, a
     size-1 axis stretches). Where two sizes are neither provably equal nor
     constant, the result is decided at call time (the other size where one
     is 1), and sizes that differ with neither 1 raise NumPy's ValueError
     (`checked`: that check is registered; a caller that only reads the shape
-    of operands whose operation registers it passes False)."""
+    of operands whose operation registers it passes False).
+    `empty_read` (a list): the caller reads an operand only where each size
+    appended to it is above 0 (lift: lazily), so a check made at run time
+    under an `if` of data needs no call-time check where that size is 0
+    (call_time_reach.IfEmpty: a clamped read of an empty operand is outside
+    it)."""
     nd = max((len(s) for s in shapes), default=0)
     out = []
     for k in range(nd):
@@ -86,7 +91,7 @@ def broadcast_shapes(cx, shapes, node, checked: bool = True) -> list:
                     raise cx.err(node, f"operands could not be broadcast together with shapes "
                                        f"{_shape_text(shapes)}")
                 if checked:
-                    _check_broadcast(cx, chosen, s, node)
+                    _check_broadcast(cx, chosen, s, node, empty_read)
                 if never_one(chosen) and never_one(s):
                     continue        # equal, or the check raises
                 one = const_val(1)
@@ -95,13 +100,17 @@ def broadcast_shapes(cx, shapes, node, checked: bool = True) -> list:
     return out
 
 
-def _check_broadcast(cx, a: Val, b: Val, node) -> None:
+def _check_broadcast(cx, a: Val, b: Val, node, empty_read) -> None:
     """Registers NumPy's ValueError where sizes a and b do not broadcast: at
-    call time, or where the statement runs under an `if` of data."""
+    call time, or where the statement runs under an `if` of data (b joins
+    `empty_read` there, broadcast_shapes)."""
     check = Broadcastable(a, b, cx.smap.loc(node), call_time_reach(cx))
     if run_time_gated(cx):
+        if empty_read is not None:
+            empty_read.append(b)
         add_shape_check(cx, check, lambda: _broadcasts(cx, a, b), node,
-                        "operands could not be broadcast together", (b,))
+                        "operands could not be broadcast together",
+                        () if empty_read is not None else (b,))
     else:
         cx.static_checks.append(check)
 
@@ -233,7 +242,10 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     arrays = [o for o in operands if isinstance(o, ArrayExpr)]
     if not arrays:
         return fn(cx, *operands)
-    shape = broadcast_shapes(cx, [a.shape for a in arrays], node)
+    # (outside loops: in lifted array code the lazy read becomes a select,
+    # checks._Strip, which costs ~1.5x per element; loops keep IfEmpty)
+    empty_read = None if cx.in_loops() or any(a.ty.is_complex() for a in arrays) else []
+    shape = broadcast_shapes(cx, [a.shape for a in arrays], node, empty_read)
     gated = under_condition(cx)
     if probe is not None and any(_weak_static(o) for o in operands) and \
             not any(isinstance(o, Val) and o.union for o in operands):
@@ -256,7 +268,8 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     ty = apply(probe).ty
 
     def elem(idx):
-        vals = [o.elem(broadcast_index(o.shape, idx, shape, cx, gated))
+        vals = [_unless_empty(cx, o, o.elem(broadcast_index(o.shape, idx, shape, cx, gated)),
+                              empty_read)
                 if isinstance(o, ArrayExpr) else o for o in operands]
         cx.cur_node = node
         out = apply(vals)
@@ -269,6 +282,23 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
         return elem([])
     order = RESULT_ORDER["fn"](arrays, len(shape))
     return ArrayExpr(shape, ty, elem, node, order=order)
+
+
+def _unless_empty(cx, o: ArrayExpr, v: Val, empty_read) -> Val:
+    """An operand's element v, computed only where o's sizes among
+    `empty_read` (broadcast_shapes: checked at run time, may be 0) are above
+    0, 0 elsewhere (lazily: bounds inference then needs o's reads only where
+    it has elements; where the broadcast check passes and o is empty, the
+    result is empty and nothing is read)."""
+    sizes = [n for n in o.shape if any(n is e for e in empty_read or ())]
+    if not sizes or cx.typing or v.node is None:
+        return v
+    conds = [ir.LT(ir.index(0), cast_node(ir.INDEX, ops.node_of(cx, n))) for n in sizes]
+    zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+    lo = None if v.lo is None else min(v.lo, 0)
+    hi = None if v.hi is None else max(v.hi, 0)
+    return Val(ir.lazy_select(ir.conjunction(conds), v.node, zero), v.ty, lo, hi,
+               risky=v.risky)
 
 
 # The memory order NumPy allocates an element-wise result in

@@ -230,7 +230,8 @@ class Builder:
                 static_sinks.add_checks(self, s)
             elif self.state.loops:
                 self.loop_sinks.store(self, s)
-                self.loop_sinks.store_operands(self, s, operands)
+                self.loop_sinks.store_operands(
+                    self, s, operands + array_scalar_sinks.moved_values(log, operands))
         except UnionTypeError as e:
             raise self.cx.union_error(s, e.val) from None
         except UnsupportedType as e:     # a complex value where only real ones compile

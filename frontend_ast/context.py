@@ -34,6 +34,7 @@ class CheckImage:
         self.index = index
         self.limit = limit
         self.assumed = None     # in loops: Context.assumed where it was made
+        self.stmt = None        # in loops: the statement it was made in (Context.stmt)
 
 
 class StaticParam:
@@ -231,6 +232,7 @@ class Context:
                 if not outside:
                     # (lifted_checks.py gates its reads in lifted array code)
                     self.check_images[-1].assumed = list(self.assumed)
+                    self.check_images[-1].stmt = self.stmt
                 if limit:
                     self.limit_names.add(img.name())
                 node = guarded

@@ -8,12 +8,21 @@ where the conditions recorded when the check was made (CheckImage.assumed:
 the enclosing `if`s and lazy operands) do not hold.
 Where those conditions cannot be read by a lifted Func (they read a scalar
 the loop carries: `if s > 5`), the check is left as it is (raised in every
-iteration: a false error, never a lost one)."""
+iteration: a false error, never a lost one).
+
+A check the same in every iteration (its position reads parameters only:
+`y[k]` in `for i: if x[i] > 5: s += (x * y[k]).sum()`) is not gated (that
+would make the Func one value per iteration) but moved: it is stripped from
+the lifted definition (whose read is clamped into the array) and recorded
+in the statement's log (ScalarLog.moved), and Builder.exec_stmt stores it
+at each iteration where its conditions hold (array_scalar_sinks.
+moved_values, a hidden 0-d store like an unused assignment's)."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 
-from pyhalide import ir
+from pyhalide import checks, ir
 from pyhalide.ir.mutator import Mutator
 
 from . import ops
@@ -40,8 +49,48 @@ def gate_lifted_checks(cx, nodes, check, placeholders):
     reached = {k: r for k, r in reached.items() if r is not None}
     if not reached:
         return nodes
+    nodes = _move_invariant(cx, nodes, reached)
     m = _Gate(reached, frozenset(placeholders))
     return [m.mutate(n) for n in nodes]
+
+
+# statements whose log's moved checks Builder.exec_stmt stores at their end
+# (not an `if`'s or a loop's: a branch that leaves the iteration, or a loop
+# run in phases, would come first)
+_STORED_AT = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
+
+
+def _move_invariant(cx, nodes, reached):
+    """nodes without the eager checks made in this statement under
+    conditions of data (`reached`: image name -> their conjunction) whose
+    position reads parameters only; each is appended, with its conditions,
+    to the statement's log (ScalarLog.moved) to be stored where the
+    statement runs."""
+    log = cx.scalar_log
+    if log is None or cx.carried_loops or cx.in_loop_header or \
+            not isinstance(cx.stmt, _STORED_AT):
+        return nodes
+    moved = []
+    for n in nodes:
+        for cond in checks.eager(n):
+            read = cond.a
+            c = cx.check_named.get(read.name)
+            if read.name not in reached or c is None or c.limit or c.stmt is not cx.stmt or \
+                    any(m.a.name == read.name for m in moved) or not _invariant(read):
+                continue
+            moved.append(cond)
+    if not moved:
+        return nodes
+    log.moved.extend((cond, reached[cond.a.name]) for cond in moved)
+    return [checks.without(n, moved) for n in nodes]
+
+
+def _invariant(read) -> bool:
+    """Whether a check read's position reads only parameters and inputs
+    (no loop variable, pure Var or Func)."""
+    if any(v.kind != "param" for v in ir.free_vars(list(read.args)).values()):
+        return False
+    return all(c.call_type != ir.FUNC for c in ir.find_calls(list(read.args)))
 
 
 def _reached(cx, assumed, check):
