@@ -147,7 +147,8 @@ _FLOAT_WIDENED = {
                      else math.nan),
 }
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | \
-    frozenset(_FLOAT_WIDENED) | {"abs", "fma", "int_true_divide", "reinterpret"}
+    frozenset(_FLOAT_WIDENED) | {"abs", "fma", "int_true_divide", "int_power",
+                                  "reinterpret"}
 
 
 def _fma(a, b, c, dtype):
@@ -196,6 +197,14 @@ def intrinsic(call: N.Call, args: list):
             return int(x) / int(y) if y else float("nan")
         out = np.frompyfunc(one, 2, 1)(*args)
         return np.asarray(out, dtype=np.float64)
+    if name == "int_power":             # NumPy's wrapping integer power, exponent read as unsigned
+        bits, dtype = t.bits, t.to_numpy()
+
+        def power(x, e):
+            return pow(int(x), int(e) % 2 ** bits, 2 ** bits)
+        out = np.frompyfunc(power, 2, 1)(*args)
+        return np.asarray(out, dtype=object).astype(np.uint64).astype(dtype) \
+            if bits == 64 else np.asarray(out, dtype=np.int64).astype(dtype)
     if name == "abs":
         at = call.args[0].type
         v = args[0]
