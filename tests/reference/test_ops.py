@@ -415,3 +415,27 @@ def test_unsupported_intrinsic_is_an_error(hb):
     f = hb.func("f", ["x"], hb.intrinsic("popcount", hb.I32, x))
     with pytest.raises(NotImplementedError, match="popcount"):
         hb.run(f, f, [(0, 2)])
+
+
+@pytest.mark.parametrize("t", [ir.Int(8), ir.Int(64), ir.UInt(16), ir.UInt(64)], ids=str)
+def test_wrapping_int_power(hb, t):
+    """int_power (NumPy's integer power of a run-time exponent) wraps as
+    NumPy's; a negative exponent is read as unsigned (the frontend raises
+    NumPy's ValueError before the value is used)."""
+    x = hb.var("x")
+    dt = t.to_numpy()
+    info = np.iinfo(dt)
+    bases = [0, 1, 2, 3, 7, info.max, info.max - 1] + ([-1, -3, info.min] if info.min else [])
+    exps = [0, 1, 2, 5, 7, 8, 63, 64, 65, info.max]
+    a = np.array([b for b in bases for _ in exps], dt)
+    e = np.array(exps * len(bases), dt)
+    f = hb.func("f", ["x"], hb.intrinsic("int_power", t, hb.image("a", t, [x]),
+                                         hb.image("e", t, [x])))
+    got = hb.run(f, f, [(0, len(a))], {"a": a, "e": e})[0]
+    assert got.dtype == dt and np.array_equal(got, a ** e)
+    if info.min:
+        neg = np.array([3, 2], dt)
+        got = hb.run(f, f, [(0, 2)], {"a": neg, "e": np.array([-1, -2], dt)})[0]
+        bits = t.bits
+        assert got.tolist() == [np.array(pow(3, 2 ** bits - 1, 2 ** bits), np.uint64).astype(dt),
+                                0]
