@@ -481,7 +481,7 @@ _LIBM_WIDENED = {"asinh", "acosh", "atanh"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | frozenset(_LIBM_WIDENED) | codegen_math.FUNCTIONS | {
     "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide",
-    "int_power", "reinterpret"}
+    "int_power", "int_power_checked", "int_power_fits", "reinterpret"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -513,6 +513,12 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         if len(args) != 2 or not (result_type.is_int() or result_type.is_uint()):
             raise CodegenError("intrinsic int_power takes 2 integer arguments")
         return codegen_int_power.int_power(b, args[0], args[1])
+    if name in ("int_power_checked", "int_power_fits"):    # Python's int power in int64
+        if len(args) != 2 or arg_types[0].element_of() != ir.Int(64) or \
+                arg_types[1].element_of() != ir.Int(64):
+            raise CodegenError(f"intrinsic {name} takes 2 int64 arguments")
+        return codegen_int_power.checked_power(b, args[0], args[1],
+                                               0 if name == "int_power_checked" else 1)
     if name == "reinterpret":               # the same bits read as another type of that width
         return b.bitcast(args[0], llvm_type(result_type.with_lanes(arg_types[0].lanes)))
     if len(args) != 1:

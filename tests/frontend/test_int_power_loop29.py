@@ -1,10 +1,20 @@
-"""NumPy's wrapping integer power of a run-time exponent (the intrinsic
-int_power: a loop over the exponent's bits, lowering/codegen_int_power.py),
-array code (vector lanes) and a loop of elements (scalars), every integer
-dtype and some mixed ones, against plain Python/NumPy: bases at the dtype's
-edges, exponents 0..65 around the bit widths, the dtype's maximum and random
-ones; a negative exponent raises NumPy's ValueError. (Slow: 24 kernels; the
-default run's cases are test_array_gaps' and test_array_ufuncs'.)"""
+"""Integer powers of a run-time exponent as loops over the exponent's bits
+(lowering/codegen_int_power.py), against plain Python/NumPy.
+
+NumPy's wrapping power (the intrinsic int_power): array code (vector lanes)
+and a loop of elements (scalars), every integer dtype and some mixed ones,
+bases at the dtype's edges, exponents 0..65 around the bit widths, the
+dtype's maximum and random ones; a negative exponent raises NumPy's
+ValueError.
+
+Python's int power in int64 of an exponent without a small bound
+(int_power_checked, int_power_fits): the value where Python's fits in
+int64, else the compiled call's OverflowError (the documented int64 limit),
+bases around 2**31, isqrt(2**63), 2**62, -2**63 and every k-th root of
+2**63, exponents up to 2**63 - 1.
+
+(Slow: 26 kernels; the default run's cases are test_array_gaps',
+test_array_ufuncs', test_data_branch_checks21's and tests/reference.)"""
 import itertools
 
 import numpy as np
@@ -53,3 +63,51 @@ def test_wrapping_int_power_sweep(da, db):
             neg = b.copy()
             neg[5] = -1
             check(fn, a, neg)           # NumPy's ValueError
+
+
+@ph.pipeline
+def python_int_power(b):
+    return int(b[1]) ** (int(b[0]) & 0x7FFFFFFFFFFFFFFF)      # (an exponent known >= 0)
+
+
+@ph.pipeline
+def python_int_power_in_loop(x, stop, start):
+    r = 0
+    for j in range(start, stop):
+        r = x ** j
+    return r
+
+
+def _python_outcome(x, e):
+    if abs(x) >= 2 and e >= 64:
+        return "OverflowError"
+    r = x ** e
+    return r if -2**63 <= r < 2**63 else "OverflowError"
+
+
+def _compiled_outcome(fn, *args):
+    try:
+        return int(fn(*args))
+    except OverflowError as e:
+        assert "int64" in str(e)
+        return "OverflowError"
+
+
+@pytest.mark.slow
+def test_checked_int_power_sweep():
+    bases = [0, 1, -1, 2, -2, 3, -3, 7, 2**31, -2**31, 2**32, 3037000500, -3037000500,
+             3037000499, -3037000499, 2**62, -2**62, -2**63, 2**63 - 1]
+    exps = [*range(4), *range(30, 34), *range(39, 42), *range(61, 68), 100, 127, 128, 129,
+            1000, 10**5]
+    cases = [(x, e) for x in bases
+             for e in exps + ([2**31 - 3, 2**53 + 1, 2**62 + 3, 2**63 - 2, 2**63 - 1]
+                              if abs(x) <= 1 else [])]
+    for k in range(2, 64):                     # around every k-th root of 2**63
+        r = round(2 ** (63 / k))
+        cases += [(s * x, e) for x in range(max(0, r - 2), r + 3) for s in (1, -1)
+                  for e in (k - 1, k, k + 1, 0, 1, 69, 2**40)]
+    for x, e in cases:
+        want = _python_outcome(x, e)
+        assert _compiled_outcome(python_int_power, np.array([e, x], np.int64)) == want, (x, e)
+        if e < 2**31 - 1 and (e < 2000 or abs(x) <= 1):
+            assert _compiled_outcome(python_int_power_in_loop, x, e + 1, e) == want, (x, e)

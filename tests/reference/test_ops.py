@@ -439,3 +439,21 @@ def test_wrapping_int_power(hb, t):
         bits = t.bits
         assert got.tolist() == [np.array(pow(3, 2 ** bits - 1, 2 ** bits), np.uint64).astype(dt),
                                 0]
+
+
+def test_checked_int_power(hb):
+    """int_power_checked and int_power_fits (Python's int power in int64:
+    the value, wrapped where it overflows, and whether it fits)."""
+    x = hb.var("x")
+    t = ir.Int(64)
+    bases = [0, 1, -1, 2, -2, 3, 3037000499, -2**63, 7, 2, 2, 1, -1, 5, 0, 3]
+    exps = [0, 5, 2**62 + 1, 62, 63, 39, 2, 1, 22, 63, 64, 2**63 - 1, 2**63 - 2, 27, 0, 40]
+    a, e = np.array(bases, np.int64), np.array(exps, np.int64)
+    args = (hb.image("a", t, [x]), hb.image("e", t, [x]))
+    f = hb.func("f", ["x"], (hb.intrinsic("int_power_checked", t, *args),
+                             hb.intrinsic("int_power_fits", ir.Bool(), *args)))
+    value, fits = hb.run(f, f, [(0, len(a))], {"a": a, "e": e})
+    wrapped = [pow(b, k, 2**64) for b, k in zip(bases, exps)]
+    assert value.tolist() == [w - 2**64 if w >= 2**63 else w for w in wrapped]
+    assert fits.tolist() == [abs(b) <= 1 or (k < 64 and -2**63 <= b ** k < 2**63)
+                             for b, k in zip(bases, exps)]
