@@ -485,24 +485,30 @@ def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:
 def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
     """a ** b for a NumPy integer dtype rt and an exponent known at run
     time: NumPy's loop (square and multiply over the exponent's bits,
-    wrapping; a negative exponent is its ValueError). `checked`: Python ints
-    (rt the Python int type, b known not negative) in int64, OverflowError
-    where a product the result needs leaves int64 (a square of a bit above
-    the exponent's highest is not needed)."""
-    t = rt.ir() if not checked else ir.Int(64)
-    if checked:
-        x, e = cast(t, node_of(cx, a)), cast(t, node_of(cx, b))
-    else:
+    wrapping; a negative exponent is its ValueError), the intrinsic
+    int_power (a loop in the LLVM code: codegen_int_power.py). `checked`:
+    Python ints (rt the Python int type, b known not negative) in int64,
+    OverflowError where a product the result needs leaves int64 (a square
+    of a bit above the exponent's highest is not needed): square and
+    multiply unrolled for an exponent bound up to _CHECKED_CAP, else the
+    intrinsics int_power_checked and int_power_fits (a loop, with LLVM's
+    multiply-overflow flag)."""
+    if not checked:
+        t = rt.ir()
         x, e = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
-    signed = checked or rt.dtype.kind == "i"
+        return _power_of_sign(cx, Val(ir.Call(t, "int_power", (x, e), ir.INTRINSIC), rt,
+                                      risky=a.risky or b.risky), b, e, t, rt.dtype.kind == "i")
+    t = ir.Int(64)
+    x, e = cast(t, node_of(cx, a)), cast(t, node_of(cx, b))
     hi = b.hi if b.hi is not None and b.hi >= 0 else t.max_value()
-    if checked and hi > _CHECKED_CAP:
-        # an exponent e >= 64 overflows int64 where |x| >= 2, and x ** e of x in
-        # (-1, 0, 1) depends on e's parity only (e > 0): 64 + e % 2 gives the same
-        # result and the same OverflowError in 7 steps instead of 63
-        e = ir.Select(ir.LT(e, ir.Const(t, 64)), e,
-                      ir.Add(ir.Const(t, 64), ir.BitAnd(e, ir.Const(t, 1))))
-        hi = _CHECKED_CAP
+    if hi > _CHECKED_CAP:
+        # an exponent without a small bound: a loop over its bits in the LLVM code
+        # (codegen_int_power.checked_power), the value and whether it fits in int64
+        value = ir.Call(t, "int_power_checked", (x, e), ir.INTRINSIC)
+        fits = ir.Call(ir.Bool(), "int_power_fits", (x, e), ir.INTRINSIC)
+        node = cx.guard(Val(value, rt), fits, "OverflowError",
+                        "Python int result of ** does not fit in int64", limit=True).node
+        return _power_of_sign(cx, Val(node, rt, risky=a.risky or b.risky), b, e, t, True)
     steps = max(1, min(int(hi), t.max_value()).bit_length())
     names = [f"pow{next(_POW_IDS)}_{k}" for k in range(2 * steps + 1)]
     var = [ir.Variable(t, n, "let") for n in names]      # (not pure Vars of a definition)
@@ -521,13 +527,17 @@ def _int_power(cx, a: Val, b: Val, rt: Ty, checked: bool = False) -> Val:
         for n, v in reversed(lets):
             e = ir.Let(n, v, e)
         return e
-    node = in_lets(var[2 * steps])
-    if checked:
-        # the check holds its own lets: moved out of the value (checks.strip), it
-        # names no variable out of their scope
-        node = cx.guard(Val(node, rt), in_lets(_power_fits(var, bit, steps)), "OverflowError",
-                        "Python int result of ** does not fit in int64", limit=True).node
-    out = Val(node, rt, risky=a.risky or b.risky)
+    # the check holds its own lets: moved out of the value (checks.strip), it
+    # names no variable out of their scope
+    node = cx.guard(Val(in_lets(var[2 * steps]), rt), in_lets(_power_fits(var, bit, steps)),
+                    "OverflowError", "Python int result of ** does not fit in int64",
+                    limit=True).node
+    return _power_of_sign(cx, Val(node, rt, risky=a.risky or b.risky), b, e, t, True)
+
+
+def _power_of_sign(cx, out: Val, b: Val, e, t, signed: bool) -> Val:
+    """_int_power's `out`, with NumPy's ValueError where a signed exponent
+    `e` (b's node in t) may be negative."""
     if signed and not (b.lo is not None and b.lo >= 0):
         out = cx.guard(out, ir.GE(e, ir.Const(t, 0)), "ValueError",
                        "Integers to negative integer powers are not allowed.")
@@ -554,7 +564,7 @@ def _power_fits(var, bit, steps):
 
 _POW_IDS = itertools.count()
 _SQRT_MAX = 3037000499  # (isqrt(2 ** 63 - 1))
-_CHECKED_CAP = 65        # (_int_power: the largest exponent a checked power computes)
+_CHECKED_CAP = 65        # (_int_power: the largest exponent bound a checked power unrolls)
 
 
 # ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from llvmlite import ir as ll
 
 from pyhalide import ir
 
-from . import codegen_int_divide, codegen_math, codegen_trig
+from . import codegen_int_divide, codegen_int_power, codegen_math, codegen_trig
 from .codegen_cvt import x86_float_to_int32
 
 I1 = ll.IntType(1)
@@ -481,7 +481,7 @@ _LIBM_WIDENED = {"asinh", "acosh", "atanh"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | frozenset(_LIBM_WIDENED) | codegen_math.FUNCTIONS | {
     "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide",
-    "reinterpret"}
+    "int_power", "int_power_checked", "int_power_fits", "reinterpret"}
 
 
 def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
@@ -509,6 +509,16 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         return mul_hi(b, args[0], args[1], arg_types[0])
     if name == "int_true_divide":           # Python's int / int, rounded once
         return codegen_int_divide.true_divide(b, args[0], args[1])
+    if name == "int_power":                 # NumPy's wrapping integer power (x, e of one type)
+        if len(args) != 2 or not (result_type.is_int() or result_type.is_uint()):
+            raise CodegenError("intrinsic int_power takes 2 integer arguments")
+        return codegen_int_power.int_power(b, args[0], args[1])
+    if name in ("int_power_checked", "int_power_fits"):    # Python's int power in int64
+        if len(args) != 2 or arg_types[0].element_of() != ir.Int(64) or \
+                arg_types[1].element_of() != ir.Int(64):
+            raise CodegenError(f"intrinsic {name} takes 2 int64 arguments")
+        return codegen_int_power.checked_power(b, args[0], args[1],
+                                               0 if name == "int_power_checked" else 1)
     if name == "reinterpret":               # the same bits read as another type of that width
         return b.bitcast(args[0], llvm_type(result_type.with_lanes(arg_types[0].lanes)))
     if len(args) != 1:

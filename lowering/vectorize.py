@@ -73,7 +73,8 @@ _TOTAL_INTRINSICS = frozenset({
     "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "tanh", "floor", "ceil", "round", "trunc", "pow", "atan2", "copysign", "fmod", "fma", "abs",
     "is_nan", "is_inf", "is_finite", "likely", "if_then_else", "exp2", "cbrt",
-    "expm1", "log1p", "log2", "log10"})
+    "expm1", "log1p", "log2", "log10", "int_power",
+    "int_power_checked", "int_power_fits"})
 
 _BINARY = (ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.BitAnd, ir.BitOr,
            ir.BitXor, ir.Shl, ir.Shr, ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE, ir.And, ir.Or)

@@ -147,7 +147,8 @@ _FLOAT_WIDENED = {
                      else math.nan),
 }
 INTRINSICS = frozenset(_FLOAT_UNARY) | frozenset(_FLOAT_BINARY) | frozenset(_CLASSIFY) | \
-    frozenset(_FLOAT_WIDENED) | {"abs", "fma", "int_true_divide", "reinterpret"}
+    frozenset(_FLOAT_WIDENED) | {"abs", "fma", "int_true_divide", "int_power",
+                                  "int_power_checked", "int_power_fits", "reinterpret"}
 
 
 def _fma(a, b, c, dtype):
@@ -196,6 +197,29 @@ def intrinsic(call: N.Call, args: list):
             return int(x) / int(y) if y else float("nan")
         out = np.frompyfunc(one, 2, 1)(*args)
         return np.asarray(out, dtype=np.float64)
+    if name == "int_power":             # NumPy's wrapping integer power, exponent read as unsigned
+        bits, dtype = t.bits, t.to_numpy()
+
+        def power(x, e):
+            return pow(int(x), int(e) % 2 ** bits, 2 ** bits)
+        out = np.frompyfunc(power, 2, 1)(*args)
+        return np.asarray(out, dtype=object).astype(np.uint64).astype(dtype) \
+            if bits == 64 else np.asarray(out, dtype=np.int64).astype(dtype)
+    if name in ("int_power_checked", "int_power_fits"):    # Python's int power in int64
+        def exact(x, e):            # (an exponent read as unsigned, as the code's loop)
+            x, e = int(x), int(e) % 2 ** 64
+            return x ** e if abs(x) <= 1 or e < 64 else None    # (else past int64)
+
+        def value(x, e):
+            r = pow(int(x), int(e) % 2 ** 64, 2 ** 64)
+            return r - 2 ** 64 if r >= 2 ** 63 else r
+
+        def fits(x, e):
+            r = exact(x, e)
+            return r is not None and -2 ** 63 <= r < 2 ** 63
+        fn = value if name == "int_power_checked" else fits
+        out = np.frompyfunc(fn, 2, 1)(*args)
+        return np.asarray(out, dtype=np.int64 if fn is value else np.bool_)
     if name == "abs":
         at = call.args[0].type
         v = args[0]

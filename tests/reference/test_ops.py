@@ -415,3 +415,45 @@ def test_unsupported_intrinsic_is_an_error(hb):
     f = hb.func("f", ["x"], hb.intrinsic("popcount", hb.I32, x))
     with pytest.raises(NotImplementedError, match="popcount"):
         hb.run(f, f, [(0, 2)])
+
+
+@pytest.mark.parametrize("t", [ir.Int(8), ir.Int(64), ir.UInt(16), ir.UInt(64)], ids=str)
+def test_wrapping_int_power(hb, t):
+    """int_power (NumPy's integer power of a run-time exponent) wraps as
+    NumPy's; a negative exponent is read as unsigned (the frontend raises
+    NumPy's ValueError before the value is used)."""
+    x = hb.var("x")
+    dt = t.to_numpy()
+    info = np.iinfo(dt)
+    bases = [0, 1, 2, 3, 7, info.max, info.max - 1] + ([-1, -3, info.min] if info.min else [])
+    exps = [0, 1, 2, 5, 7, 8, 63, 64, 65, info.max]
+    a = np.array([b for b in bases for _ in exps], dt)
+    e = np.array(exps * len(bases), dt)
+    f = hb.func("f", ["x"], hb.intrinsic("int_power", t, hb.image("a", t, [x]),
+                                         hb.image("e", t, [x])))
+    got = hb.run(f, f, [(0, len(a))], {"a": a, "e": e})[0]
+    assert got.dtype == dt and np.array_equal(got, a ** e)
+    if info.min:
+        neg = np.array([3, 2], dt)
+        got = hb.run(f, f, [(0, 2)], {"a": neg, "e": np.array([-1, -2], dt)})[0]
+        bits = t.bits
+        assert got.tolist() == [np.array(pow(3, 2 ** bits - 1, 2 ** bits), np.uint64).astype(dt),
+                                0]
+
+
+def test_checked_int_power(hb):
+    """int_power_checked and int_power_fits (Python's int power in int64:
+    the value, wrapped where it overflows, and whether it fits)."""
+    x = hb.var("x")
+    t = ir.Int(64)
+    bases = [0, 1, -1, 2, -2, 3, 3037000499, -2**63, 7, 2, 2, 1, -1, 5, 0, 3]
+    exps = [0, 5, 2**62 + 1, 62, 63, 39, 2, 1, 22, 63, 64, 2**63 - 1, 2**63 - 2, 27, 0, 40]
+    a, e = np.array(bases, np.int64), np.array(exps, np.int64)
+    args = (hb.image("a", t, [x]), hb.image("e", t, [x]))
+    f = hb.func("f", ["x"], (hb.intrinsic("int_power_checked", t, *args),
+                             hb.intrinsic("int_power_fits", ir.Bool(), *args)))
+    value, fits = hb.run(f, f, [(0, len(a))], {"a": a, "e": e})
+    wrapped = [pow(b, k, 2**64) for b, k in zip(bases, exps)]
+    assert value.tolist() == [w - 2**64 if w >= 2**63 else w for w in wrapped]
+    assert fits.tolist() == [abs(b) <= 1 or (k < 64 and -2**63 <= b ** k < 2**63)
+                             for b, k in zip(bases, exps)]
