@@ -540,7 +540,7 @@ class CarriedLoop:
         cx.cur_node = self.node
         subst = {it.name: t, loop.var.name: ir.Add(cast(ir.INDEX, ops.node_of(cx, loop.start)),
                                                   ir.Mul(ir.index(loop.step), t))}
-        values = [ir.substitute(element_node(cx, e.elem(self.clamped(m, idx)), m.ty), subst)
+        values = [ir.substitute(self.step_value(m, e, idx), subst)
                   for m, e in zip(members, ends)]
         left = [k for n in values for k in ir.free_vars(n) if k.startswith("%")]
         if left:
@@ -570,6 +570,28 @@ class CarriedLoop:
         if cx.scheduled is False and nd:
             vectorize_step(state.update(len(state.function().updates) - 1), r[0].name, values,
                            state.name(), t, [v.type for v in values])
+
+    def step_value(self, m, e, idx) -> ir.Expr:
+        """Member m's value e at the state's point idx. Along a ragged axis
+        where m may be empty, computed only inside m's own shape (0
+        elsewhere, a point nothing reads), unclamped there: an empty member
+        reads nothing (clamped to index 0 it read its operands'
+        element 0: IndexError where Python returns, `y = y + a * c` with a
+        empty beside a carried z of 2 elements)."""
+        cx = self.cx
+        empty = [k for k in self.ragged if not (m.shape[k].lo is not None and
+                                                m.shape[k].lo >= 1)]
+        if not empty:
+            return element_node(cx, e.elem(self.clamped(m, idx)), m.ty)
+        at = self.clamped(m, idx)
+        inside = []
+        for k in empty:
+            n = cast(ir.INDEX, ops.node_of(cx, m.shape[k]))
+            at[k] = idx[k]
+            inside.append(ir.LT(idx[k], n))
+        v = element_node(cx, e.elem(at), m.ty)
+        zero = ir.Const(v.type, False if v.type.is_bool() else 0)
+        return ir.Call(v.type, "if_then_else", (ir.conjunction(inside), v, zero), ir.INTRINSIC)
 
     def clamped(self, m, idx):
         """idx clamped into member m's own shape along the axes where the

@@ -143,3 +143,21 @@ def _same_tuple(kernel, fn, *args):
     assert len(got) == len(want)
     for p, q in zip(got, want):
         np.testing.assert_array_equal(p, q)
+
+
+def ragged(x, a, c):
+    z = np.zeros(2)
+    y = np.zeros(a.shape[0])
+    for i in range(len(x)):
+        y = y + a * c
+        z = z + 1.0
+    return y, z
+
+
+def test_recurrence_with_an_empty_member_beside_a_larger_one():
+    """An empty carried member reads nothing (CarriedLoop.step_value: it
+    read its operand's element 0, IndexError where Python returns)."""
+    f = pipeline(ragged)
+    for n in (0, 2):
+        for a in (_E, np.arange(3.0)):
+            _same_tuple(f, ragged, np.zeros(n), a, 2.0)
