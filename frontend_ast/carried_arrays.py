@@ -23,11 +23,11 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
-from . import carried_phases, ops
+from . import carried_operands, carried_phases, ops
 from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, k_order, same_size
-from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
+from .carried_body import HINT, BodyRun, base_of, freeze, seen_elsewhere
 from .carried_phases import guarded_writes, has_blocks, may_equal, sole_loop
 from .carried_region import region_step
 from .carried_rotation import Rotation
@@ -227,6 +227,9 @@ class CarriedLoop:
         self.runner, self.node, self.done = runner, node, done
         self.cx, self.scope = runner.cx, runner.scope
         self.bld = builder_of(runner.ev_val.__self__)
+        # (the Builder's: the written names the checks of scalar operands of
+        # array code keep out of, carried_operands.py)
+        self.bld.loop_sinks = runner.exec_block.__self__.loop_sinks
 
     def err(self, msg, hint="", at=None):
         return self.cx.err(at or self.node, msg, hint=hint)
@@ -272,11 +275,16 @@ class CarriedLoop:
             return self.run_phases(env0, names, loop)
         env1, scope.env = scope.env, dict(env0)
         # `u += e` keeps u bound to its array: not a rebound name
-        names = [n for n in names if env1.get(n) is not env0[n]]
+        all_names, names = names, [n for n in names if env1.get(n) is not env0[n]]
         slot_objs = {id(base_of(env0[n])): n for n in names}
         written = {id(a) for a in first.written}     # (in env0's order: a set's order
         objects = [a for k, a in entry.items()       # would name the state per process)
                    if k in written and k not in slot_objs]
+        if carried_operands.reads_arrays(cx, first.operands,
+                                         [base_of(env0[n]) for n in names] + objects):
+            # a checked scalar operand of array code that reads the carried
+            # arrays: computed per iteration in phase mode (carried_operands.py)
+            return self.run_phases(env0, all_names, loop)
         written_names = [n for n in names if base_of(env0[n]) in first.written]
         rot = Rotation(node, env0, env1, names,
                        lambda n: seen_elsewhere(self.bld, env0, n, names))
@@ -332,6 +340,9 @@ class CarriedLoop:
                                              cx.smap.loc(node))
         env2 = scope.env
         self.define_step(state, members, ends, it, loop)
+        if not carried_operands.step_sink(self, body.operands, state, it, loop):
+            raise self.err("a checked scalar operand of array code in this loop reads the "
+                           "arrays the loop carries: not supported yet", hint=HINT)
         # after the loop
         scope.env = dict(env0)
         for name, v in env2.items():
@@ -529,7 +540,7 @@ class CarriedLoop:
         cx.cur_node = self.node
         subst = {it.name: t, loop.var.name: ir.Add(cast(ir.INDEX, ops.node_of(cx, loop.start)),
                                                   ir.Mul(ir.index(loop.step), t))}
-        values = [ir.substitute(element_node(cx, e.elem(self.clamped(m, idx)), m.ty), subst)
+        values = [ir.substitute(self.step_value(m, e, idx), subst)
                   for m, e in zip(members, ends)]
         left = [k for n in values for k in ir.free_vars(n) if k.startswith("%")]
         if left:
@@ -559,6 +570,28 @@ class CarriedLoop:
         if cx.scheduled is False and nd:
             vectorize_step(state.update(len(state.function().updates) - 1), r[0].name, values,
                            state.name(), t, [v.type for v in values])
+
+    def step_value(self, m, e, idx) -> ir.Expr:
+        """Member m's value e at the state's point idx. Along a ragged axis
+        where m may be empty, computed only inside m's own shape (0
+        elsewhere, a point nothing reads), unclamped there: an empty member
+        reads nothing (clamped to index 0 it read its operands'
+        element 0: IndexError where Python returns, `y = y + a * c` with a
+        empty beside a carried z of 2 elements)."""
+        cx = self.cx
+        empty = [k for k in self.ragged if not (m.shape[k].lo is not None and
+                                                m.shape[k].lo >= 1)]
+        if not empty:
+            return element_node(cx, e.elem(self.clamped(m, idx)), m.ty)
+        at = self.clamped(m, idx)
+        inside = []
+        for k in empty:
+            n = cast(ir.INDEX, ops.node_of(cx, m.shape[k]))
+            at[k] = idx[k]
+            inside.append(ir.LT(idx[k], n))
+        v = element_node(cx, e.elem(at), m.ty)
+        zero = ir.Const(v.type, False if v.type.is_bool() else 0)
+        return ir.Call(v.type, "if_then_else", (ir.conjunction(inside), v, zero), ir.INTRINSIC)
 
     def clamped(self, m, idx):
         """idx clamped into member m's own shape along the axes where the

@@ -17,8 +17,8 @@ from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 from pyhalide.simplify import simplify
 
+from . import carried_operands, ops
 from . import complex_values as C
-from . import ops
 from .array_complex import ComplexArr
 from .array_index import guard, parse
 from .array_masks import mask_axis_size
@@ -88,6 +88,7 @@ class BodyRun:
         self.contents = {}
         self.saved = {}             # Arr -> (func, defined) before the run
         self.written = set()
+        self.operands = []          # checks of scalar operands of array code (Vals)
         for arr, value in contents.items():
             self.set(arr, value)
 
@@ -119,6 +120,16 @@ class BodyRun:
 
     # statements ---------------------------------------------------------------------------
     def exec_stmt(self, s):
+        """Statement s, with the checks of its scalar operands of array
+        code computed where Python computes them (carried_operands.py)."""
+        carried_operands.logged(self, s, lambda: self.run_stmt(s))
+
+    def operands_used(self, s, vals):
+        """The checks of s's scalar operands of array code ([(Val, mark)]):
+        kept for the step (carried_operands.step_sink)."""
+        self.operands.extend(v for v, _ in vals)
+
+    def run_stmt(self, s):
         cx = self.cx
         cx.cur_node, cx.stmt_pos, cx.stmt = s, (s.lineno, s.col_offset), s
         if isinstance(s, ast.Assign):

@@ -30,8 +30,8 @@ from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
 from pyhalide.var import RDom
 
+from . import carried_operands, ops
 from . import complex_values as C
-from . import ops
 from .analyze import names_assigned
 from .array_choice import SameSizeAtCall
 from .array_complex import ComplexArr
@@ -405,12 +405,20 @@ class PhaseRun(BodyRun):
             out = n if out is None else ir.And(out, n)
         return out
 
-    def exec_stmt(self, s):
+    def phase_mark(self):
+        """Where a phase added now goes (carried_operands: an operand's
+        checks are computed there)."""
+        return self.m.phases, len(self.m.phases)
+
+    def operands_used(self, s, vals):
+        carried_operands.phase_operands(self, vals)
+
+    def run_stmt(self, s):
         if is_block(s) and self.blocks:
             self.cx.cur_node, self.cx.stmt_pos, self.cx.stmt = s, (s.lineno, s.col_offset), s
             return run_block(self, s)
         if not isinstance(s, ast.If):
-            return super().exec_stmt(s)
+            return super().run_stmt(s)
         cx = self.cx
         if self.blocks and run_checked_if(self, s):
             return None
@@ -420,6 +428,7 @@ class PhaseRun(BodyRun):
                          hint=HINT)
         cx.cur_node, cx.stmt_pos, cx.stmt = s, (s.lineno, s.col_offset), s
         test = ops.truth(cx, self.b.ev_val(s.test, "a condition"))
+        carried_operands.flush(self, s, cx.scalar_log)     # (before the branches)
         if self.conds:
             test = Val(lazy(self.condition(), ops.node_of(cx, test),
                              ir.Const(ir.Bool(), False)), test.ty)

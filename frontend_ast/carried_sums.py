@@ -32,7 +32,8 @@ elements: more raise NotImplementedError at call time. Another layout, a
 sum over some axes only, or an operand with two or more axes made from
 arrays whose layout phase mode does not know (the names it rebinds, the
 arrays the body makes: PhaseRun.layout_known holds the others) is a
-located error."""
+located error, except one axis of a 2-D operand whose other axis is inner
+in memory (carried_row_sums.py)."""
 from __future__ import annotations
 
 import itertools
@@ -43,7 +44,7 @@ from pyhalide import ir
 from pyhalide.buffer import Param
 from pyhalide.expr import cast_node as cast
 
-from . import ops
+from . import carried_row_sums, ops
 from .arrayexpr import ArrayExpr, element_node, size_is
 from .carried_writes import lazy
 from .context import StaticParam
@@ -66,6 +67,10 @@ def phase_sum(run, operand: ArrayExpr, axes, acc_ty, node, layout, lanes, memory
     memory_order is sum_order.memory_order and plan sum_order.pairwise_plan
     (passed in: sum_order imports this module)."""
     cx, m_ = run.cx, run.m
+    if carried_row_sums.applies(run, operand, axes, acc_ty, layout, memory_order):
+        # one axis of a 2-D operand, the other inner: row by row (carried_row_sums.py)
+        return carried_row_sums.rows_sum(run, operand, axes[0], acc_ty, node, lanes,
+                                         phase_sum, memory_order, plan)
     nd = operand.ndim
     order, merges = memory_order(operand, layout)
     big = [k for k in order if not size_is(operand.shape[k], 1)]

@@ -150,6 +150,11 @@ def test_mean_and_axis_sum_in_phase_mode():
     for sy in (1, 3, 4, 7, 8, 9, 129, 300):
         y = np.random.default_rng(sy).standard_normal(sy)
         _same(lambda *a: (add_mean(*a),), lambda *a: (c(*a),), np.arange(3.0), y, 2)
-    # a sum over some axes only: a located error (not a wrong value)
+    # a sum over axis 0 of a C array: row by row as NumPy (session 29,
+    # carried_row_sums.py); of an F array (NumPy: pairwise per column): a
+    # located error (not a wrong value)
+    f = ph.pipeline(add_axis_sum)
+    y = np.random.default_rng(5).standard_normal((40, 5)) * 1e3
+    _same(lambda *a: (add_axis_sum(*a),), lambda *a: (f(*a),), np.zeros(5), y, 2)
     with pytest.raises(FrontendError, match="over all axes"):
-        ph.pipeline(add_axis_sum)(np.zeros(5), np.ones((2, 5)), 2)
+        f(np.zeros(5), np.asfortranarray(y), 2)
