@@ -80,7 +80,9 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     cx = _Context(tree, nps)
     for top in tree.body:
         cx.moving = _stored(top)
+        parents = {id(c): n for n in ast.walk(top) for c in ast.iter_child_nodes(n)}
         for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
+            cx.positive = _positive_stops(loop, parents, cx.moving)
             cx.block(loop.body)
             if isinstance(loop, ast.For):
                 cx.block(loop.orelse)
@@ -107,6 +109,26 @@ def _stored(node) -> set:
                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         if len(out) == before:
             return out
+
+
+def _positive_stops(loop, parents, moving) -> set:
+    """Names N that are positive wherever loop's body runs: the stop of loop
+    or of an enclosing `for v in range(N)` / `range(c, N)` / `range(c, N,
+    s)` (c an int literal >= 0, s one > 0: the body runs only where N > c
+    >= 0), N assigned nowhere in the loops (not in moving)."""
+    out = set()
+    node = loop
+    while node is not None:
+        it = getattr(node, "iter", None) if isinstance(node, ast.For) else None
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+                it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3 and \
+                (len(it.args) == 1 or _nonneg_literal(it.args[0])) and \
+                (len(it.args) < 3 or (_nonneg_literal(it.args[2]) and it.args[2].value > 0)):
+            stop = it.args[0] if len(it.args) == 1 else it.args[1]
+            if isinstance(stop, ast.Name) and stop.id not in moving:
+                out.add(stop.id)
+        node = parents.get(id(node))
+    return out
 
 
 def _counters(tree) -> set:
@@ -149,6 +171,8 @@ def _stable_arrays(tree) -> set:
         targets = []
         if isinstance(n, ast.Assign):
             targets = [(t, n.value) for t in n.targets]
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            continue      # `x op= v` updates x's array in place (a scalar: no array)
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
             targets = [(n.target, None)]
         elif isinstance(n, (ast.For, ast.With, ast.comprehension)):
@@ -204,6 +228,7 @@ class _Context:
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
+        self.positive = set()    # names > 0 in the loop being rewritten (_positive_stops)
 
     def fresh(self, base: str) -> str:
         return fresh_name(self.used, base)
@@ -397,7 +422,7 @@ class _Context:
 
     def _nonneg(self, e) -> bool:
         if isinstance(e, ast.Name):
-            return e.id in self.counters
+            return e.id in self.counters or e.id in self.positive
         if isinstance(e, ast.Constant):
             return type(e.value) is int and e.value >= 0
         return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult)) and \
