@@ -81,11 +81,20 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     for top in tree.body:
         cx.moving = _stored(top)
         parents = {id(c): n for n in ast.walk(top) for c in ast.iter_child_nodes(n)}
-        for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
-            cx.positive = _positive_stops(loop, parents, cx.moving)
-            cx.block(loop.body)
-            if isinstance(loop, ast.For):
-                cx.block(loop.orelse)
+        loops = [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]
+        cx.written, cx.also = set(), set()
+        for again in (False, True):
+            # (again: slice assignments without moving slices into arrays an element
+            # loop of the first pass writes, so that no array of the nest is written
+            # both by element stores and by a slice assignment)
+            if again and not cx.written:
+                break
+            cx.also = cx.written if again else set()
+            for loop in loops:
+                cx.positive = _positive_stops(loop, parents, cx.moving)
+                cx.block(loop.body)
+                if isinstance(loop, ast.For):
+                    cx.block(loop.orelse)
     return tree
 
 
@@ -184,8 +193,33 @@ def _stable_arrays(tree) -> set:
                     fresh = isinstance(t, ast.Name) and v is not None and _fresh_array(v)
                     assigned.setdefault(name.id, []).append(fresh)
     out = {p for p in params if p not in assigned}
-    out |= {n for n, fresh in assigned.items() if n not in params and all(fresh)}
+    out |= _fresh_locals(assigned, params)
     return out
+
+
+def _fresh_locals(assigned, params) -> set:
+    return {n for n, fresh in assigned.items() if n not in params and all(fresh)}
+
+
+def _array_locals(tree) -> set:
+    """Local names bound only to fresh arrays (np.zeros(...), x.copy()):
+    an array wherever the name is read."""
+    args = tree.args
+    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    assigned = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                for name in ast.walk(t):
+                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                        ok = isinstance(t, ast.Name) and _fresh_array(n.value)
+                        assigned.setdefault(name.id, []).append(ok)
+        elif isinstance(n, (ast.AnnAssign, ast.For, ast.With, ast.comprehension)) or (
+                isinstance(n, ast.AugAssign) and not isinstance(n.target, ast.Name)):
+            for name in ast.walk(getattr(n, "target", n)):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    assigned.setdefault(name.id, []).append(False)
+    return _fresh_locals(assigned, params)
 
 
 def _fresh_array(v) -> bool:
@@ -225,6 +259,7 @@ class _Context:
         self.nps = nps
         self.counters = _counters(tree)
         self.stable = _stable_arrays(tree)
+        self.arrays = _array_locals(tree) & self.stable
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
@@ -239,11 +274,16 @@ class _Context:
         nested loops are rewritten as loops of their own)."""
         out = []
         for s in stmts:
-            if isinstance(s, ast.If):
+            if isinstance(s, ast.If) and getattr(s, "moving_done", False):
+                pass
+            elif isinstance(s, ast.If):
                 self.block(s.body)
                 self.block(s.orelse)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
                 new = self.chained(s) or [self.store(s) or self.dots(s) or s]
+                for n in new:
+                    if n is not s:
+                        n.moving_done = True
                 for n in (n for st in new for n in ast.walk(st)):
                     if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
                         ast.copy_location(n, s)
@@ -514,7 +554,8 @@ class _Context:
         if not parts.take(s.value):
             return None
         operands = parts.vecs + [v for mv in parts.mvs for v in (mv.vec, mv.mat)]
-        if not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands)):
+        if not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands) or
+                t.name in self.also):
             return None
         body = []
         scalars = self._scalar_guards([t] + operands, parts.names + [
@@ -580,18 +621,15 @@ class _Context:
         # the loop (its reads and their checks) only where the lengths fit
         body.append(raise_unless(_and(fits), "ValueError", "could not broadcast input array",
                                   [loop]) if fits else loop)
+        self.written.add(t.name)
         return ast.If(_and(guards), body, [s])
 
     def _empty(self, v):
-        """v's slice with no element (`X[r, 0:0]`): NumPy's result type of
-        an operation on it is the one on the whole slice."""
-        if v.items is None:
-            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)]
-        else:
-            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)
-                     if isinstance(it, ast.Slice) else _copy(it) for it in v.items]
-        key = items[0] if len(items) == 1 else ast.Tuple(items, ast.Load())
-        return ast.Subscript(_name(v.name), key, ast.Load())
+        """A NumPy scalar of v's dtype, `X.dtype.type(1)`: NumPy's result
+        type of an operation on it is the one on v's slice (NumPy scalars
+        and arrays promote alike; 1 divides without a warning). It reads no
+        element, so the guard adds no read of X to the loop nest."""
+        return ast.Call(_attr(_attr(_name(v.name), "dtype"), "type"), [ast.Constant(1)], [])
 
 
 class _Dots(ast.NodeTransformer):
@@ -661,7 +699,8 @@ class _Elementwise:
             return True
         if isinstance(e, (ast.Subscript, ast.Name)):
             v = self.cx._vec(e)
-            if v is None or v.items is None or v.name not in self.cx.stable:
+            if v is None or v.name not in self.cx.stable or \
+                    (v.items is None and v.name not in self.cx.arrays):
                 return False
             if v.name == self.target.value.id and ast.unparse(e) != ast.unparse(self.target):
                 return False
@@ -681,7 +720,12 @@ class _Elementwise:
         return False
 
     def _has_vec(self, e) -> bool:
-        return any(isinstance(n, ast.Slice) for n in ast.walk(e))
+        """Whether e holds a slice or a fresh local array's name (not
+        subscripted: `x[i]` is an element)."""
+        indexed = {id(n.value) for n in ast.walk(e) if isinstance(n, ast.Subscript)}
+        return any(isinstance(n, ast.Slice) or
+                   (isinstance(n, ast.Name) and n.id in self.cx.arrays and id(n) not in indexed)
+                   for n in ast.walk(e))
 
     def _scalar(self, e) -> bool:
         """A scalar subexpression: constants, names (checked to be scalars),
@@ -746,19 +790,31 @@ class _Elementwise:
         return _rebuilt(e, leaf)
 
     def empty_value(self, cx, e):
-        """e with every vector replaced by its empty slice (scalar parts as
-        they are)."""
+        """e with every vector and element read replaced by a NumPy scalar
+        of its dtype (cx._empty; other scalar parts as they are): its type,
+        known when the function is compiled, is e's."""
         def leaf(x):
             mv = self._mv_of.get(id(x))
             if mv is not None:
-                pair = (cx._empty(mv.vec), cx._empty(mv.mat))
-                return ast.BinOp(pair[not mv.vec_first], ast.MatMult(),
-                                 pair[mv.vec_first])
+                # (matmul's result type is the product's)
+                return ast.BinOp(cx._empty(mv.vec), ast.Mult(), cx._empty(mv.mat))
             v = self._vec_of.get(id(x))
             if v is not None:
                 return cx._empty(v)
-            return None if self._has_vec(x) else _copy(x)
+            return None if self._has_vec(x) else _ElementTypes(cx).visit(_copy(x))
         return _rebuilt(e, leaf)
+
+
+class _ElementTypes(ast.NodeTransformer):
+    """Element reads `X[i, j]` (of a scalar part) as `X.dtype.type(1)`."""
+
+    def __init__(self, cx):
+        self.cx = cx
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name):
+            return self.cx._empty(_Vec(node, node.value.id, None))
+        return self.generic_visit(node)
 
 
 def _rebuilt(e, leaf):
