@@ -239,6 +239,7 @@ class _Vec:
     def __init__(self, node, name, items):
         self.node, self.name, self.items = node, name, items
         self.start = self.length = None      # names or expressions, set by prelude
+        self.rev = False                     # np.flip(...) / [::-1] of the vector
         self.axis = None                     # the slice's axis
         self.fixed = []                      # the index items' values, in order
         self.starts, self.lengths = [], []   # per slice item (a matrix has two)
@@ -315,7 +316,15 @@ class _Context:
                                      for n in ast.walk(e))
 
     def _vec(self, e):
-        """The _Vec of e, or None."""
+        """The _Vec of e, or None. `np.flip(V)` and `V[::-1]` of a vector V
+        are V reversed (rev)."""
+        inner = _flipped(self, e)
+        if inner is not None:
+            v = self._vec(inner)
+            if v is None or v.rev:
+                return None
+            v.node, v.rev = e, True
+            return v
         if isinstance(e, ast.Name):
             return _Vec(e, e.id, None)
         if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
@@ -500,6 +509,8 @@ class _Context:
 
     def _elem(self, v, k):
         """v's element at position k of the slice (k an expression)."""
+        if v.rev:       # position length - 1 - k of the slice
+            k = ast.BinOp(ast.BinOp(_copy(v.length), ast.Sub(), ast.Constant(1)), ast.Sub(), k)
         if v.items is None:
             return ast.Subscript(_name(v.name), k, ast.Load())
         at = k if _is_zero(v.start) else ast.BinOp(_copy(v.start), ast.Add(), k)
@@ -610,19 +621,49 @@ class _Context:
             fits.append(ok)
         k = self.fresh("k")
         parts.size = t.length
-        pre = []
-        value = parts.element(self, s.value, _name(k), scalars, pre)
-        dest = self._elem(t, _name(k))
-        dest.ctx = ast.Store()
-        inner = ast.Assign([dest], value) if op is None else \
-            ast.AugAssign(dest, copy.deepcopy(op), value)
-        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), pre + [inner],
-                       [], None)
+        if parts.mirror:
+            loop = self._pair_loop(s, t, op, parts, scalars, k)
+        else:
+            pre = []
+            value = parts.element(self, s.value, _name(k), scalars, pre)
+            dest = self._elem(t, _name(k))
+            dest.ctx = ast.Store()
+            inner = ast.Assign([dest], value) if op is None else \
+                ast.AugAssign(dest, copy.deepcopy(op), value)
+            loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]),
+                           pre + [inner], [], None)
+        if loop is None:
+            return None
+        loop = loop if isinstance(loop, list) else [loop]
         # the loop (its reads and their checks) only where the lengths fit
-        body.append(raise_unless(_and(fits), "ValueError", "could not broadcast input array",
-                                  [loop]) if fits else loop)
+        body += [raise_unless(_and(fits), "ValueError", "could not broadcast input array",
+                              loop)] if fits else loop
         self.written.add(t.name)
         return ast.If(_and(guards), body, [s])
+
+    def _pair_loop(self, s, t, op, parts, scalars, k):
+        """The element loop of a statement reading its target reversed
+        (`y[:k] += a * np.flip(y[:k])`): NumPy reads every element before
+        writing, so each iteration reads the pair of positions k and
+        n - 1 - k, then writes both (the middle one twice, the same value)."""
+        if parts.mvs:
+            return None
+        n, q, x, y = (self.fresh(b) for b in ("n", "q", "x", "y"))
+        body = [ast.Assign([_name(q, ast.Store())], ast.BinOp(
+                    ast.BinOp(_name(n), ast.Sub(), ast.Constant(1)), ast.Sub(), _name(k))),
+                ast.Assign([_name(x, ast.Store())], self._elem(t, _name(k))),
+                ast.Assign([_name(y, ast.Store())], self._elem(t, _name(q)))]
+        for at, own in ((k, (x, y)), (q, (y, x))):
+            value = parts.element(self, s.value, _name(at), scalars, body, own)
+            if op is not None:
+                value = ast.BinOp(_name(own[0]), copy.deepcopy(op), value)
+            dest = self._elem(t, _name(at))
+            dest.ctx = ast.Store()
+            body.append(ast.Assign([dest], value))
+        half = ast.BinOp(ast.BinOp(_name(n), ast.Add(), ast.Constant(1)), ast.FloorDiv(),
+                         ast.Constant(2))
+        return [ast.Assign([_name(n, ast.Store())], self._trips(t)),
+                ast.For(_name(k, ast.Store()), _call("range", [half]), body, [], None)]
 
     def _empty(self, v):
         """A NumPy scalar of v's dtype, `X.dtype.type(1)`: NumPy's result
@@ -678,6 +719,7 @@ class _Elementwise:
         self.cx, self.target = cx, target
         self.vecs, self.names, self.elements, self.order = [], [], [], []
         self.mvs = []            # at most one _MatVec (its sum is one inner loop)
+        self.mirror = False      # the target is read reversed (store's pair loop)
         self._vec_of, self._mv_of = {}, {}
         self.size = None         # the target's length (set before element())
 
@@ -697,13 +739,17 @@ class _Elementwise:
             self._mv_of[id(e)] = mv
             self.order.append(mv)
             return True
-        if isinstance(e, (ast.Subscript, ast.Name)):
+        if isinstance(e, (ast.Subscript, ast.Name)) or _flipped(self.cx, e) is not None:
             v = self.cx._vec(e)
             if v is None or v.name not in self.cx.stable or \
-                    (v.items is None and v.name not in self.cx.arrays):
+                    (v.items is None and not v.rev and v.name not in self.cx.arrays):
                 return False
-            if v.name == self.target.value.id and ast.unparse(e) != ast.unparse(self.target):
-                return False
+            if v.name == self.target.value.id:
+                # the target itself, or reversed (a mirror: read before the writes)
+                read = _flipped(self.cx, e) if v.rev else e
+                if ast.unparse(read) != ast.unparse(self.target):
+                    return False
+                self.mirror = self.mirror or v.rev
             self.vecs.append(v)
             self._vec_of[id(e)] = v
             self.order.append(v)
@@ -723,7 +769,7 @@ class _Elementwise:
         """Whether e holds a slice or a fresh local array's name (not
         subscripted: `x[i]` is an element)."""
         indexed = {id(n.value) for n in ast.walk(e) if isinstance(n, ast.Subscript)}
-        return any(isinstance(n, ast.Slice) or
+        return any(isinstance(n, ast.Slice) or _flipped(self.cx, n) is not None or
                    (isinstance(n, ast.Name) and n.id in self.cx.arrays and id(n) not in indexed)
                    for n in ast.walk(e))
 
@@ -768,10 +814,11 @@ class _Elementwise:
             f.value.id in self.cx.nps and f.attr in _UFUNCS and \
             len(e.args) == (2 if f.attr in ("minimum", "maximum") else 1)
 
-    def element(self, cx, e, k, scalars, pre):
+    def element(self, cx, e, k, scalars, pre, own=None):
         """e at position k (a Name): vectors read at k, scalar parts by the
         names or constants holding them (scalars: id -> node), a product of
-        a vector and a matrix by the name its sum (appended to pre) holds."""
+        a vector and a matrix by the name its sum (appended to pre) holds;
+        with own = (x, y), the target read as x and reversed as y (names)."""
         def at(v):
             if ast.dump(v.length) == ast.dump(self.size):
                 return _copy(k)
@@ -786,6 +833,8 @@ class _Elementwise:
             if mv is not None:
                 return cx._matvec_element(mv, at(mv), pre)
             v = self._vec_of.get(id(x))
+            if v is not None and own is not None and v.name == self.target.value.id:
+                return _name(own[1] if v.rev else own[0])
             return None if v is None else cx._elem(v, at(v))
         return _rebuilt(e, leaf)
 
@@ -832,6 +881,21 @@ def _rebuilt(e, leaf):
                            [_rebuilt(e.comparators[0], leaf)])
     assert isinstance(e, ast.Call)
     return ast.Call(copy.deepcopy(e.func), [_rebuilt(a, leaf) for a in e.args], [])
+
+
+def _flipped(cx, e):
+    """V of `np.flip(V)` (one argument) or `V[::-1]`, else None."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr == "flip" and isinstance(e.func.value, ast.Name) and \
+            e.func.value.id in cx.nps and len(e.args) == 1 and not e.keywords:
+        return e.args[0]
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and \
+            e.slice.lower is None and e.slice.upper is None and \
+            isinstance(e.slice.step, ast.UnaryOp) and isinstance(e.slice.step.op, ast.USub) and \
+            isinstance(e.slice.step.operand, ast.Constant) and e.slice.step.operand.value == 1 \
+            and type(e.slice.step.operand.value) is int:
+        return e.value
+    return None
 
 
 def _shape_read(e) -> bool:
