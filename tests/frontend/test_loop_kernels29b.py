@@ -138,16 +138,26 @@ def test_covariance():
         p(5, 6.0, rng.random((6, 3)))
 
 
-def test_symm():
+def _symm_cases(shapes):
     p = ph.pipeline(symm)
     rng = np.random.default_rng(7)
-    for m, n in [(5, 6), (4, 3), (1, 2), (0, 3)]:
+    for m, n in shapes:
         args = (1.5, 1.2, rng.random((m, n)), rng.random((m, m)), rng.random((m, n)))
         got = p(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
         want = symm_loops(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
         assert _same(got, want)
         ref = symm(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
         assert np.allclose(got, ref, rtol=1e-13, atol=1e-15)
+
+
+def test_symm():
+    _symm_cases([(5, 6), (4, 3)])
+
+
+@pytest.mark.slow
+def test_symm_edges():
+    # (sizes 1 and 0 are specializations of their own)
+    _symm_cases([(1, 2), (0, 3), (2, 1)])
 
 
 def test_durbin():
@@ -163,6 +173,7 @@ def test_durbin():
         p(np.zeros(0))
 
 
+@pytest.mark.slow
 def test_mirror():
     p = ph.pipeline(mirror)
     rng = np.random.default_rng(5)
