@@ -212,7 +212,7 @@ def _array_locals(tree) -> set:
             for t in n.targets:
                 for name in ast.walk(t):
                     if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                        ok = isinstance(t, ast.Name) and _fresh_array(n.value)
+                        ok = isinstance(t, ast.Name) and _fresh_array(n.value, False)
                         assigned.setdefault(name.id, []).append(ok)
         elif isinstance(n, (ast.AnnAssign, ast.For, ast.With, ast.comprehension)) or (
                 isinstance(n, ast.AugAssign) and not isinstance(n.target, ast.Name)):
@@ -222,7 +222,16 @@ def _array_locals(tree) -> set:
     return _fresh_locals(assigned, params)
 
 
-def _fresh_array(v) -> bool:
+def _fresh_array(v, arithmetic=True) -> bool:
+    """v makes a new array: np.zeros(...) and the like, x.copy(), and with
+    `arithmetic` `a - b`, `-a` (NumPy's operators return new arrays; of
+    scalars a scalar, which the rewrites' ndim guards tell apart)."""
+    if not arithmetic and isinstance(v, (ast.BinOp, ast.UnaryOp)):
+        return False
+    if isinstance(v, ast.BinOp):
+        return isinstance(v.op, _ELEMENT_OPS + (ast.Pow, ast.MatMult))
+    if isinstance(v, ast.UnaryOp):
+        return isinstance(v.op, (ast.USub, ast.UAdd))
     if not isinstance(v, ast.Call):
         return False
     f = v.func

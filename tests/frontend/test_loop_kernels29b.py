@@ -219,3 +219,24 @@ def test_durbin_rev_and_flipdot():
             s[k] = acc + r[k]
         assert _same(got, s)
         assert np.allclose(got, want, rtol=1e-13, atol=1e-15)
+
+
+def covariance_copy(M, float_n, data):
+    d = data - np.mean(data, axis=0)
+    cov = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        cov[i, i:M] = d[:, i] @ d[:, i:M] / (float_n - 1.0)
+    return cov
+
+
+@pytest.mark.slow
+def test_covariance_centered_copy():
+    # `d = data - mean`: an operator's result is a new array (stable)
+    p = ph.pipeline(covariance_copy)
+    rng = np.random.default_rng(1)
+    for n, m, M in [(9, 6, 6), (4, 5, 2)]:
+        data = rng.random((n, m))
+        want = np.triu(covariance_loops(M, float(n), data.copy()))
+        got = p(M, float(n), data.copy())
+        assert _same(got, want)
+        assert np.allclose(got, covariance_copy(M, float(n), data), rtol=1e-13, atol=1e-15)
