@@ -94,6 +94,8 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
                 cx.positive = _positive_stops(loop, parents, cx.moving)
                 cx.block(loop.body)
                 if isinstance(loop, ast.For):
+                    # (a for's else runs also where the loop ran no iteration)
+                    cx.positive = _positive_stops(loop, parents, cx.moving, False)
                     cx.block(loop.orelse)
     return tree
 
@@ -120,15 +122,18 @@ def _stored(node) -> set:
             return out
 
 
-def _positive_stops(loop, parents, moving) -> set:
-    """Names N that are positive wherever loop's body runs: the stop of loop
-    or of an enclosing `for v in range(N)` / `range(c, N)` / `range(c, N,
-    s)` (c an int literal >= 0, s one > 0: the body runs only where N > c
-    >= 0), N assigned nowhere in the loops (not in moving)."""
+def _positive_stops(loop, parents, moving, in_body=True) -> set:
+    """Names N that are positive wherever loop's body (or, not in_body, its
+    else) runs: the stop of loop or of a loop whose body holds it, `for v
+    in range(N)` / `range(c, N)` / `range(c, N, s)` (c an int literal >= 0,
+    s one > 0: the body runs only where N > c >= 0), N assigned nowhere in
+    the loops (not in moving)."""
     out = set()
-    node = loop
+    node, child = loop, None
     while node is not None:
-        it = getattr(node, "iter", None) if isinstance(node, ast.For) else None
+        inside = in_body if child is None else any(child is b for b in node.body) \
+            if isinstance(node, ast.For) else False
+        it = node.iter if isinstance(node, ast.For) and inside else None
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
                 it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3 and \
                 (len(it.args) == 1 or _nonneg_literal(it.args[0])) and \
@@ -136,7 +141,7 @@ def _positive_stops(loop, parents, moving) -> set:
             stop = it.args[0] if len(it.args) == 1 else it.args[1]
             if isinstance(stop, ast.Name) and stop.id not in moving:
                 out.add(stop.id)
-        node = parents.get(id(node))
+        node, child = parents.get(id(node)), node
     return out
 
 
