@@ -573,7 +573,7 @@ class _Context:
             if not isinstance(op, _ELEMENT_OPS):
                 return None
         t = self._vec(target)
-        if t is None or t.items is None or t.name not in self.stable:
+        if t is None or t.items is None or t.rev or t.name not in self.stable:
             return None
         parts = _Elementwise(self, target)
         if not parts.take(s.value):

@@ -240,3 +240,15 @@ def test_covariance_centered_copy():
         got = p(M, float(n), data.copy())
         assert _same(got, want)
         assert np.allclose(got, covariance_copy(M, float(n), data), rtol=1e-13, atol=1e-15)
+
+
+def reversed_target(x, y):
+    for i in range(x.shape[0]):
+        x[i:][::-1] = y[i:] * 2.0 + x[i:][::-1]
+    return x
+
+
+def test_reversed_target_refused():
+    # a reversed target is not rewritten: the located refusal (no crash)
+    with pytest.raises(ph.CompileError, match="slice bounds must be known"):
+        ph.pipeline(reversed_target)(np.ones(3), np.ones(3))
