@@ -640,7 +640,7 @@ class _Context:
         else:
             pre = []
             value = parts.element(self, s.value, _name(k), scalars, pre)
-            dest = self._elem(t, _name(k))
+            dest = self._target_elem(t, _name(k))
             dest.ctx = ast.Store()
             inner = ast.Assign([dest], value) if op is None else \
                 ast.AugAssign(dest, copy.deepcopy(op), value)
@@ -665,19 +665,35 @@ class _Context:
         n, q, x, y = (self.fresh(b) for b in ("n", "q", "x", "y"))
         body = [ast.Assign([_name(q, ast.Store())], ast.BinOp(
                     ast.BinOp(_name(n), ast.Sub(), ast.Constant(1)), ast.Sub(), _name(k))),
-                ast.Assign([_name(x, ast.Store())], self._elem(t, _name(k))),
-                ast.Assign([_name(y, ast.Store())], self._elem(t, _name(q)))]
+                ast.Assign([_name(x, ast.Store())], self._target_elem(t, _name(k))),
+                ast.Assign([_name(y, ast.Store())], self._target_elem(t, _name(q)))]
         for at, own in ((k, (x, y)), (q, (y, x))):
             value = parts.element(self, s.value, _name(at), scalars, body, own)
             if op is not None:
                 value = ast.BinOp(_name(own[0]), copy.deepcopy(op), value)
-            dest = self._elem(t, _name(at))
+            dest = self._target_elem(t, _name(at))
             dest.ctx = ast.Store()
             body.append(ast.Assign([dest], value))
         half = ast.BinOp(ast.BinOp(_name(n), ast.Add(), ast.Constant(1)), ast.FloorDiv(),
                          ast.Constant(2))
         return [ast.Assign([_name(n, ast.Store())], self._trips(t)),
                 ast.For(_name(k, ast.Store()), _call("range", [half]), body, [], None)]
+
+    def _target_elem(self, t, k):
+        """The target's element at position k, its index along the slice's
+        axis as `min(pos, X.shape[axis] - 1)`: the same position (the loop
+        visits positions inside the slice), which keeps the bounds the
+        compiled update writes inside the array (without it, an empty
+        target `x[i + 1:i + 1]` gave an IndexError of a region up to 2n).
+        A slice from 0 needs none (its positions are below the trip count)."""
+        e = self._elem(t, k)
+        if _is_zero(t.start) and not t.rev:
+            return e
+        key = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        key[t.axis] = _clamp(t.name, t.axis, key[t.axis])
+        if not isinstance(e.slice, ast.Tuple):
+            e.slice = key[0]
+        return e
 
     def _empty(self, v):
         """A NumPy scalar of v's dtype, `X.dtype.type(1)`: NumPy's result

@@ -252,3 +252,24 @@ def test_reversed_target_refused():
     # a reversed target is not rewritten: the located refusal (no crash)
     with pytest.raises(ph.CompileError, match="slice bounds must be known"):
         ph.pipeline(reversed_target)(np.ones(3), np.ones(3))
+
+
+def empty_target(x, y):
+    for i in range(x.shape[0]):
+        x[i + 1:i + 1] = np.flip(y[i - 1:-i])
+    return x
+
+
+def test_empty_moving_target():
+    # the update's bounds stay inside x (was a false IndexError: "input
+    # buffer x is read over [0, 10]", also without np.flip)
+    p = ph.pipeline(empty_target)
+    x, y = np.random.default_rng(2).random(6), np.ones(1)
+    assert _same(p(x.copy(), y), empty_target(x.copy(), y))
+    # a nonempty operand: NumPy's ValueError at i = 1, x unchanged
+    x1, x2, y = x.copy(), x.copy(), np.ones(6)
+    with pytest.raises(ValueError):
+        empty_target(x1, y)
+    with pytest.raises(ValueError):
+        p(x2, y)
+    assert _same(x1, x2)
