@@ -53,6 +53,15 @@ another: arg_writes.py) or a local array made fresh (np.zeros, ...,
 .copy()). A dot product in a statement is computed before the statement's
 other parts (as slice_dots.py does): where one of them raises and the product
 raises too, the product's error is the one raised.
+
+A vector may be reversed, `np.flip(V)` or `V[::-1]` (read at position
+length - 1 - k). A right side may read its target reversed (`y[:k] += a *
+np.flip(y[:k])`): such a statement loops over position pairs, reading both
+old values before writing either. Inside `for v in range(N)` N is positive
+(moving_names.py), so a bound N needs no negative-bound rule. A second pass
+also rewrites slice assignments without moving slices into the arrays the
+first pass's element loops write (the loop frontend refuses an array
+written both ways in one nest).
 """
 from __future__ import annotations
 
@@ -61,6 +70,7 @@ import copy
 
 import numpy as np
 
+from .moving_names import array_locals, counters, positive_stops, stable_arrays, stored
 from .rewrite_registry import register
 from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
 
@@ -69,8 +79,6 @@ _COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 # NumPy functions whose value at one element is the function of the element
 _UFUNCS = frozenset("sqrt exp log abs absolute sin cos tan tanh minimum maximum "
                     "negative".split())
-_FRESH = frozenset("zeros ones empty full zeros_like ones_like empty_like full_like eye "
-                   "identity arange linspace array".split())
 
 
 @register(23.5)
@@ -79,7 +87,7 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
     cx = _Context(tree, nps)
     for top in tree.body:
-        cx.moving = _stored(top)
+        cx.moving = stored(top)
         parents = {id(c): n for n in ast.walk(top) for c in ast.iter_child_nodes(n)}
         loops = [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]
         cx.written, cx.also = set(), set()
@@ -91,159 +99,13 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
                 break
             cx.also = cx.written if again else set()
             for loop in loops:
-                cx.positive = _positive_stops(loop, parents, cx.moving)
+                cx.positive = positive_stops(loop, parents, cx.moving)
                 cx.block(loop.body)
                 if isinstance(loop, ast.For):
                     # (a for's else runs also where the loop ran no iteration)
-                    cx.positive = _positive_stops(loop, parents, cx.moving, False)
+                    cx.positive = positive_stops(loop, parents, cx.moving, False)
                     cx.block(loop.orelse)
     return tree
-
-
-def _stored(node) -> set:
-    """Names whose value can change from one iteration of the loops in node
-    to the next: their loop variables, names augmented in them, and names
-    assigned a value that reads such a name (a name assigned only values
-    known before the loops, `n = len(x)`, keeps its array code)."""
-    out = {n.id for f in ast.walk(node) if isinstance(f, ast.For)
-           for n in ast.walk(f.target) if isinstance(n, ast.Name)}
-    assigns = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign,
-                                                           ast.AnnAssign))]
-    while True:
-        before = len(out)
-        for a in assigns:
-            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
-            value = a.value
-            if isinstance(a, ast.AugAssign) or value is None or \
-                    any(isinstance(n, ast.Name) and n.id in out for n in ast.walk(value)):
-                out |= {n.id for t in targets for n in ast.walk(t)
-                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        if len(out) == before:
-            return out
-
-
-def _positive_stops(loop, parents, moving, in_body=True) -> set:
-    """Names N that are positive wherever loop's body (or, not in_body, its
-    else) runs: the stop of loop or of a loop whose body holds it, `for v
-    in range(N)` / `range(c, N)` / `range(c, N, s)` (c an int literal >= 0,
-    s one > 0: the body runs only where N > c >= 0), N assigned nowhere in
-    the loops (not in moving)."""
-    out = set()
-    node, child = loop, None
-    while node is not None:
-        inside = in_body if child is None else any(child is b for b in node.body) \
-            if isinstance(node, ast.For) else False
-        it = node.iter if isinstance(node, ast.For) and inside else None
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
-                it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3 and \
-                (len(it.args) == 1 or _nonneg_literal(it.args[0])) and \
-                (len(it.args) < 3 or (_nonneg_literal(it.args[2]) and it.args[2].value > 0)):
-            stop = it.args[0] if len(it.args) == 1 else it.args[1]
-            if isinstance(stop, ast.Name) and stop.id not in moving:
-                out.add(stop.id)
-        node, child = parents.get(id(node)), node
-    return out
-
-
-def _counters(tree) -> set:
-    """Loop variables that are never negative: `for v in range(...)` with a
-    literal start >= 0 (or none) and step > 0 (or none), v assigned nowhere
-    else in the function."""
-    stores = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            stores[n.id] = stores.get(n.id, 0) + 1
-    out = set()
-    for f in ast.walk(tree):
-        if not (isinstance(f, ast.For) and isinstance(f.target, ast.Name)):
-            continue
-        it = f.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
-                it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
-            continue
-        if len(it.args) >= 2 and not _nonneg_literal(it.args[0]):
-            continue
-        if len(it.args) == 3 and not (_nonneg_literal(it.args[2]) and it.args[2].value > 0):
-            continue
-        if stores.get(f.target.id) == 1:
-            out.add(f.target.id)
-    return out
-
-
-def _nonneg_literal(e) -> bool:
-    return isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0
-
-
-def _stable_arrays(tree) -> set:
-    """Array names that share memory with no other name's array: arguments
-    never assigned in the function, and locals whose every assignment is a
-    fresh array (np.zeros(...), ..., x.copy())."""
-    args = tree.args
-    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    assigned = {}
-    for n in ast.walk(tree):
-        targets = []
-        if isinstance(n, ast.Assign):
-            targets = [(t, n.value) for t in n.targets]
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            continue      # `x op= v` updates x's array in place (a scalar: no array)
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-            targets = [(n.target, None)]
-        elif isinstance(n, (ast.For, ast.With, ast.comprehension)):
-            targets = [(t, None) for t in ast.walk(getattr(n, "target", n))
-                       if isinstance(t, ast.Name)]
-        for t, v in targets:
-            for name in ast.walk(t):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    fresh = isinstance(t, ast.Name) and v is not None and _fresh_array(v)
-                    assigned.setdefault(name.id, []).append(fresh)
-    out = {p for p in params if p not in assigned}
-    out |= _fresh_locals(assigned, params)
-    return out
-
-
-def _fresh_locals(assigned, params) -> set:
-    return {n for n, fresh in assigned.items() if n not in params and all(fresh)}
-
-
-def _array_locals(tree) -> set:
-    """Local names bound only to fresh arrays (np.zeros(...), x.copy()):
-    an array wherever the name is read."""
-    args = tree.args
-    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    assigned = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                for name in ast.walk(t):
-                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                        ok = isinstance(t, ast.Name) and _fresh_array(n.value, False)
-                        assigned.setdefault(name.id, []).append(ok)
-        elif isinstance(n, (ast.AnnAssign, ast.For, ast.With, ast.comprehension)) or (
-                isinstance(n, ast.AugAssign) and not isinstance(n.target, ast.Name)):
-            for name in ast.walk(getattr(n, "target", n)):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    assigned.setdefault(name.id, []).append(False)
-    return _fresh_locals(assigned, params)
-
-
-def _fresh_array(v, arithmetic=True) -> bool:
-    """v makes a new array: np.zeros(...) and the like, x.copy(), and with
-    `arithmetic` `a - b`, `-a` (NumPy's operators return new arrays; of
-    scalars a scalar, which the rewrites' ndim guards tell apart)."""
-    if not arithmetic and isinstance(v, (ast.BinOp, ast.UnaryOp)):
-        return False
-    if isinstance(v, ast.BinOp):
-        return isinstance(v.op, _ELEMENT_OPS + (ast.Pow, ast.MatMult))
-    if isinstance(v, ast.UnaryOp):
-        return isinstance(v.op, (ast.USub, ast.UAdd))
-    if not isinstance(v, ast.Call):
-        return False
-    f = v.func
-    if isinstance(f, ast.Attribute) and f.attr == "copy" and not v.args:
-        return True
-    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
-        f.value.id in ("np", "numpy") and f.attr in _FRESH
 
 
 class _Vec:
@@ -272,13 +134,13 @@ class _MatVec:
 class _Context:
     def __init__(self, tree, nps):
         self.nps = nps
-        self.counters = _counters(tree)
-        self.stable = _stable_arrays(tree)
-        self.arrays = _array_locals(tree) & self.stable
+        self.counters = counters(tree)
+        self.stable = stable_arrays(tree)
+        self.arrays = array_locals(tree) & self.stable
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
-        self.positive = set()    # names > 0 in the loop being rewritten (_positive_stops)
+        self.positive = set()    # names > 0 in the loop being rewritten (moving_names.positive_stops)
 
     def fresh(self, base: str) -> str:
         return fresh_name(self.used, base)
