@@ -1,0 +1,45 @@
+"""The copies of loop nests for regions smaller than one chunk that codegen
+compiles cold, found before it, so that optimizing passes can leave them
+as they are.
+
+    cold_copies(stmt) -> {id(IfThenElse): IfThenElse}
+
+A ShiftInwards split's `if (f.rD.extent >= k) {whole chunks} else {copy}`
+(codegen_llvm._small_extent_test) outside every loop of its function (a
+parallel loop's body is a function of its own), whose else branch leaves no
+loop around it (codegen_llvm._exits_outside), is the test codegen outlines
+the else branch of into a cold function, `optnone`, emitted by LLVM without
+optimization (codegen_llvm._emit_cold): it runs only for images or pyramid
+levels smaller than one chunk. Those copies are most of a tiled pipeline's
+code (interpolate: 58% of the nodes of its final Stmt, local Laplacian the
+same), and every pass after loop synthesis walked them. The passes that
+only make code faster (promote_accumulators, partition_loops,
+unswitch_clamps) leave such an else branch as it is: it computes the same
+values, and LLVM would not optimize it anyway. The ids are of the nodes of
+the Stmt given; a pass that rebuilds a node before it walks it finds no
+entry, and optimizes that copy as before.
+"""
+from __future__ import annotations
+
+from pyhalide import ir
+from pyhalide.ir.mutator import children
+
+
+def cold_copies(stmt: ir.Stmt) -> dict:
+    """{id(if): if} of the ifs whose else branch codegen compiles cold."""
+    from .codegen_llvm import _exits_outside, _small_extent_test
+
+    out: dict = {}
+    stack = [(stmt, False)]             # (statement, inside a loop of its function)
+    while stack:
+        s, in_loop = stack.pop()
+        if isinstance(s, ir.For):
+            stack.append((s.body, s.kind != ir.ForKind.PARALLEL))
+            continue
+        if isinstance(s, ir.IfThenElse) and s.else_case is not None and not in_loop and \
+                _small_extent_test(s.condition) and not _exits_outside(s.else_case):
+            out[id(s)] = s
+            stack.append((s.then_case, in_loop))      # (the else branch is cold throughout)
+            continue
+        stack.extend((c, in_loop) for c in children(s) if isinstance(c, ir.Stmt))
+    return out
