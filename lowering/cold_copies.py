@@ -3,6 +3,7 @@ compiles cold, found before it, so that optimizing passes can leave them
 as they are.
 
     cold_copies(stmt) -> {id(IfThenElse): IfThenElse}
+    then_only(mutator, s) -> Stmt   if s with its then branch mutated only
 
 A ShiftInwards split's `if (f.rD.extent >= k) {whole chunks} else {copy}`
 (codegen_llvm._small_extent_test) outside every loop of its function (a
@@ -11,11 +12,12 @@ loop around it (codegen_llvm._exits_outside), is the test codegen outlines
 the else branch of into a cold function, `optnone`, emitted by LLVM without
 optimization (codegen_llvm._emit_cold): it runs only for images or pyramid
 levels smaller than one chunk. Those copies are most of a tiled pipeline's
-code (interpolate: 58% of the nodes of its final Stmt, local Laplacian the
-same), and every pass after loop synthesis walked them. The passes that
-only make code faster (promote_accumulators, partition_loops,
-unswitch_clamps) leave such an else branch as it is: it computes the same
-values, and LLVM would not optimize it anyway. The ids are of the nodes of
+code (interpolate: 58% of the nodes of its final Stmt), and every pass
+after loop synthesis walked them. Passes that only make code faster
+(promote_accumulators, partition_loops, unswitch_clamps, trim_no_ops,
+trim_loop_guard, peel_shift_inwards, assert_fast_path) leave such an else
+branch as it is: it computes the same values, and LLVM would not optimize
+it anyway. The ids are of the nodes of
 the Stmt given; a pass that rebuilds a node before it walks it finds no
 entry, and optimizes that copy as before.
 """
@@ -43,3 +45,10 @@ def cold_copies(stmt: ir.Stmt) -> dict:
             continue
         stack.extend((c, in_loop) for c in children(s) if isinstance(c, ir.Stmt))
     return out
+
+
+def then_only(m, s: ir.IfThenElse) -> ir.Stmt:
+    """`if` s (a cold copy's test) with its then branch mutated by Mutator m
+    and its condition and else branch as they are."""
+    then_case = m.mutate(s.then_case)
+    return s if then_case is s.then_case else ir.IfThenElse(s.condition, then_case, s.else_case)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 
-from .cold_copies import cold_copies
+from .cold_copies import cold_copies, then_only
 
 
 class _Accesses(ir.Visitor):
@@ -157,11 +157,9 @@ class _Promote(ir.Mutator):
         self.cold = cold or {}      # cold_copies: else branches left as they are
 
     def visit_IfThenElse(self, s):
-        if id(s) not in self.cold:
-            return self.mutate_children(s)
-        then_case = self.mutate(s.then_case)
-        return s if then_case is s.then_case else \
-            ir.IfThenElse(s.condition, then_case, s.else_case)
+        if id(s) in self.cold:          # (cold_copies: left as it is)
+            return then_only(self, s)
+        return self.mutate_children(s)
 
     def visit_For(self, s):
         if s.kind != ir.ForKind.SERIAL:
