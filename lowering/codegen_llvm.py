@@ -59,8 +59,8 @@ failure inside a task propagates to the caller's cleanup. With
 
 The else branch of a ShiftInwards small-extent test (`if (f.rD.extent >= k)
 {whole chunks} else {copy for regions smaller than one chunk}`,
-_small_extent_test) that is outside every loop of its function is outlined
-the same way into `<entry>.coldN(i32 0, i32 0, ptr closure)`, called once;
+cold_copies.small_extent_test) that is outside every loop of its function
+is outlined the same way into `<entry>.coldN(i32 0, i32 0, ptr closure)`, called once;
 it and every task outlined inside it are `cold noinline optnone`: LLVM
 spends almost nothing on code that runs only for images smaller than a
 chunk (interpolate, local Laplacian: a third of LLVM's time). Such copies
@@ -102,7 +102,7 @@ from .bookkeeping_body import is_bookkeeping, share_attributes
 from .codegen_explog import has_avx512
 from .codegen_mask_parts import MaskParts
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
-from .context import is_required_extent
+from .cold_copies import exits_outside, small_extent_test
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
 from .shared_lane_gathers import lanes_share_coordinate
 from .wide_store_loops import wide_store_loop
@@ -510,7 +510,7 @@ class _FunctionEmitter:
         ext = self._index(self.emit(s.extent), s.extent, "loop extent")
         if s.kind == ir.ForKind.PARALLEL and self.state.parallel:
             self._emit_parallel(s, lo, ext)
-        elif self.outline_loops and not self.loops and not _exits_outside(s):
+        elif self.outline_loops and not self.loops and not exits_outside(s):
             self._emit_outlined_loop(s)
         else:
             self._serial_loop(s.name, lo, ext, s.body, self.wide_index(s.min),
@@ -579,7 +579,7 @@ class _FunctionEmitter:
 
     def _emit_cold(self, stmt):
         """Run stmt through a call of a cold function of its own (see
-        _small_extent_test)."""
+        cold_copies.small_extent_test)."""
         self.state.colds += 1
         task, closure = self._outline(f"{self.state.name}.cold{self.state.colds}", stmt, None)
         zero = ll.Constant(I32, 0)
@@ -698,8 +698,8 @@ class _FunctionEmitter:
         if s.else_case is not None:
             self.b.position_at_end(else_bb)
             self.enter_branch()
-            if not self.cold and not self.loops and _small_extent_test(s.condition) and \
-                    not _exits_outside(s.else_case):
+            if not self.cold and not self.loops and small_extent_test(s.condition) and \
+                    not exits_outside(s.else_case):
                 self._emit_cold(s.else_case)
             else:
                 self.emit_stmt(s.else_case)
@@ -1622,33 +1622,6 @@ def _contains_long_loop(stmt) -> bool:
     return False
 
 
-def _small_extent_test(cond) -> bool:
-    """Whether cond is `extent >= k` (k > 1 a constant; the extent an
-    expression of required extents `f.rD.extent` only): the test a
-    ShiftInwards split of factor k makes (stage_loops, loop_synthesis),
-    whose else branch, the copy for regions smaller than one chunk, runs
-    only on small images and small pyramid levels."""
-    if not (isinstance(cond, ir.GE) and isinstance(cond.b, ir.Const) and cond.b.value > 1):
-        return False
-    names = ir.free_vars(cond.a)
-    return bool(names) and all(is_required_extent(n) for n in names)
-
-
-def _exits_outside(stmt) -> bool:
-    """Whether a LoopExit in stmt leaves a loop around stmt (which an
-    outlined function could not reach)."""
-    inside, exits = set(), set()
-    stack = [stmt]
-    while stack:
-        s = stack.pop()
-        if isinstance(s, ir.For):
-            inside.add(s.name)
-        elif isinstance(s, ir.LoopExit):
-            exits.add(s.loop)
-        stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
-    return bool(exits - inside)
-
-
 def _cold_function(fn):
     """Mark fn cold and not optimized (optnone, which needs noinline): LLVM's
     optimization passes skip it. Under an optimizing target machine that alone
@@ -1656,7 +1629,8 @@ def _cold_function(fn):
     the JIT moves the tasks made only of such functions, when they are long
     enough, into a module of their own (split_module.split_cold) emitted at
     LLVM's codegen level 0 (jit._emit_cold). For the copies that run only
-    when a region is smaller than one chunk of a split (_small_extent_test):
+    when a region is smaller than one chunk of a split
+    (cold_copies.small_extent_test):
     they were about half of a tiled pipeline's code (interpolate's output
     loop: 9,800 of 40,500 lines of LLVM IR in the copy for fewer than 32
     rows)."""

@@ -71,6 +71,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 from .branch_facts import as_upper, conjuncts, impossible, int_compare
+from .cold_copies import cold_copies
 from .linear import atom_key, constant_difference, linear_form
 from .simplify import simplify
 
@@ -83,7 +84,7 @@ def partition_loops(stmt: ir.Stmt) -> ir.Stmt:
     """Remove clamps made redundant by their guards, then partition loops
     around guards (see the module docstring)."""
     stmt = _Clamps().mutate(stmt)
-    return _Partitioner().walk(stmt, _Context())
+    return _Partitioner(cold_copies(stmt)).walk(stmt, _Context())
 
 
 # ---- comparisons (conjuncts, int_compare, as_upper: branch_facts) --------------------------
@@ -385,16 +386,17 @@ class _Found:
 
 
 class _Partitioner:
-    def __init__(self):
+    def __init__(self, cold: dict):
         self._produces = {}       # id(stmt) -> (stmt, whether it computes a Func)
+        self.cold = cold          # cold_copies: else branches left as they are
 
     def walk(self, s, ctx: _Context):
         if isinstance(s, ir.For):
             return self._for(s, ctx)
         if isinstance(s, ir.IfThenElse):
             then_case = self.walk(s.then_case, ctx)
-            else_case = None
-            if s.else_case is not None:
+            else_case = s.else_case
+            if s.else_case is not None and id(s) not in self.cold:
                 else_case = self.walk(s.else_case, ctx.else_of(s.condition))
             if then_case is s.then_case and else_case is s.else_case:
                 return s

@@ -36,6 +36,8 @@ from dataclasses import replace
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
+from .cold_copies import cold_copies, then_only
+
 # a body computing more vector expressions than this is not peeled (above)
 PEEL_MAX_WORK = 24
 
@@ -43,7 +45,7 @@ PEEL_MAX_WORK = 24
 def peel_shift_inwards(stmt: ir.Stmt) -> ir.Stmt:
     """Peel the last vector of innermost ShiftInwards loops (see the module
     docstring)."""
-    return _Peel().mutate(stmt)
+    return _Peel(cold_copies(stmt)).mutate(stmt)
 
 
 def _const(e):
@@ -111,6 +113,15 @@ class _Stores(ir.Visitor):
 
 class _Peel(ir.Mutator):
     stmts_only = True
+
+    def __init__(self, cold: dict):
+        super().__init__()
+        self.cold = cold
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.cold:          # (cold_copies: left as it is)
+            return then_only(self, s)
+        return self.mutate_children(s)
 
     def visit_For(self, s):
         s = self.mutate_children(s)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from .cold_copies import cold_copies, then_only
+
 
 class _Accesses(ir.Visitor):
     """Per buffer: the index expressions used in a loop nest, whether it
@@ -147,11 +149,17 @@ class _Promote(ir.Mutator):
     memoize = False
     stmts_only = True
 
-    def __init__(self, vectors, tag=""):
+    def __init__(self, vectors, tag="", cold=None):
         super().__init__()
         self.count = 0
         self.vectors = vectors
         self.tag = tag
+        self.cold = cold or {}      # cold_copies: else branches left as they are
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.cold:          # (cold_copies: left as it is)
+            return then_only(self, s)
+        return self.mutate_children(s)
 
     def visit_For(self, s):
         if s.kind != ir.ForKind.SERIAL:
@@ -207,5 +215,6 @@ class _Promote(ir.Mutator):
 def promote_accumulators(stmt: ir.Stmt, vectors: bool = False, tag: str = "") -> ir.Stmt:
     """Scalar accesses (before vectorization), or vector ones (`vectors`:
     after it, where the loops over vector lanes are gone); `tag`: a mark
-    of the scratch names of a later pass (after unrolling)."""
-    return _Promote(vectors, tag).mutate(stmt)
+    of the scratch names of a later pass (after unrolling). The copies
+    codegen compiles cold (cold_copies) are left as they are."""
+    return _Promote(vectors, tag, cold_copies(stmt)).mutate(stmt)

@@ -58,6 +58,7 @@ from pyhalide.ir.config import debug_print
 from pyhalide.ir.ops import substitute_exprs
 
 from .branch_facts import as_upper, conjuncts, int_compare
+from .cold_copies import cold_copies, then_only
 from .int_ranges import exact_range, loop_range
 from .linear import atom_key, constant_difference
 from .partition_loops import coefficient
@@ -72,7 +73,7 @@ MAX_PEELS = 6        # iterations peeled off, or splits, along one path of a loo
 
 def trim_no_ops(stmt: ir.Stmt) -> ir.Stmt:
     """Trim and peel the eligible loops of stmt (see the module doc)."""
-    return _Trimmer().mutate(stmt)
+    return _Trimmer(cold_copies(stmt)).mutate(stmt)
 
 
 def _s(e):
@@ -82,10 +83,16 @@ def _s(e):
 class _Trimmer(ir.Mutator):
     memoize = False
 
-    def __init__(self):
+    def __init__(self, cold: dict):
         super().__init__()
+        self.cold = cold
         # the ranges of the enclosing loops' variables and lets (int_ranges)
         self.scope = {}
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.cold:          # (cold_copies: left as it is)
+            return then_only(self, s)
+        return self.mutate_children(s)
 
     def mutate(self, n):
         # only loops change: expressions (DAGs that may share much) are not walked

@@ -38,6 +38,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 from .branch_facts import conjuncts
+from .cold_copies import cold_copies
 from .linear import atom_key, linear_form
 from .partition_loops import coefficient
 from .simplify import simplify
@@ -46,7 +47,8 @@ KINDS = ("serial", "vectorized")
 
 
 def unswitch_clamps(stmt: ir.Stmt) -> ir.Stmt:
-    return _Loops().mutate(stmt)
+    """(the copies codegen compiles cold, cold_copies, are left as they are)"""
+    return _Loops(cold_copies(stmt)).mutate(stmt)
 
 
 I64 = ir.Int(64)
@@ -153,8 +155,9 @@ class _Loops(ir.Mutator):
     stmts_only = True       # Exprs are not walked: a let's value may be a DAG whose
                             # walk without a memo takes exponential time
 
-    def __init__(self):
+    def __init__(self, cold: dict):
         super().__init__()
+        self.cold = cold        # cold_copies: else branches left as they are
         self.bound = []         # names bound inside the current nest (loop variables, lets)
         self.loops = []         # the loops around, outermost first
         self.pending = []       # (safe, id(inner loop), clamp-free inner loop, ids of ifs taken)
@@ -182,14 +185,18 @@ class _Loops(ir.Mutator):
             self.bound.pop()
 
     def visit_IfThenElse(self, s):
-        if not self.bound:
+        cold = id(s) in self.cold
+        if not self.bound and not cold:
             return self.mutate_children(s)
-        self.ifs.append((id(s), s.condition))
-        try:
+        if not self.bound:
             then_case = self.mutate(s.then_case)
-        finally:
-            self.ifs.pop()
-        else_case = self.mutate(s.else_case) if s.else_case is not None else None
+        else:
+            self.ifs.append((id(s), s.condition))
+            try:
+                then_case = self.mutate(s.then_case)
+            finally:
+                self.ifs.pop()
+        else_case = s.else_case if cold or s.else_case is None else self.mutate(s.else_case)
         if then_case is s.then_case and else_case is s.else_case:
             return s
         return ir.IfThenElse(s.condition, then_case, else_case)
