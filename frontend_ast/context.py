@@ -334,16 +334,7 @@ class Context:
         if self.in_loops() or reached is None or \
                 self.in_loop_header and not callable(reached):
             return cond
-        terms = []
-        for c, when in self.assumed:
-            if c is None or c.is_const:
-                continue
-            t = ops.truth(self, c)
-            n = t.node
-            if n is None or not n.type.is_bool():
-                return cond
-            terms.append(n if when else ir.Not(n))
-        reached = ir.conjunction(terms)
+        reached = ops.assumed_conjunction(self, self.assumed)
         return cond if reached is None else ir.Or(cond, ir.Not(reached))
 
     def _checked_by(self, node, idx, exc: str) -> bool:

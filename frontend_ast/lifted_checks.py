@@ -96,16 +96,7 @@ def _invariant(read) -> bool:
 def _reached(cx, assumed, check):
     """The conjunction of the conditions (bool node), or None where one is
     not a bool node or cannot be read by a lifted Func."""
-    terms = []
-    for c, when in assumed:
-        if c is None or c.is_const:
-            continue
-        t = ops.truth(cx, c)
-        n = t.node
-        if n is None or not n.type.is_bool():
-            return None
-        terms.append(n if when else ir.Not(n))
-    out = ir.conjunction(terms)
+    out = ops.assumed_conjunction(cx, assumed)
     if out is None:
         return None
     try:

@@ -58,6 +58,21 @@ def truth(cx, v: Val) -> Val:
     return _convert.truth(cx, v)
 
 
+def assumed_conjunction(cx, assumed):
+    """The conjunction (bool node) of the conditions `assumed` ((cond, when)
+    pairs: cond's truth, negated where when is false; constants skipped), or
+    None where there is none or one's truth is not a bool node."""
+    terms = []
+    for c, when in assumed:
+        if c is None or c.is_const:
+            continue
+        n = truth(cx, c).node
+        if n is None or not n.type.is_bool():
+            return None
+        terms.append(n if when else ir.Not(n))
+    return ir.conjunction(terms)
+
+
 # ---------------------------------------------------------------------------
 # arithmetic
 # ---------------------------------------------------------------------------

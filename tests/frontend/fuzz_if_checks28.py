@@ -65,14 +65,21 @@ def gen(rng, name):
     body, kind = rng.choice(BODIES)
     cond = rng.choice(CONDS).format(t=rng.choice([0.5, 2.5, 5.0, 100.0]), ti=rng.choice([0, 2, 10]))
     loop, depth = rng.choice(LOOPS)
+    return program(rng, name, body, cond, loop, depth), kind
+
+def program(rng, name, body, cond, loop, depth):
+    """The source of `name`: `body` under `if cond` in `loop` (of `depth`
+    nested loops, none where 0), with a random carried array, else branch or
+    break (fuzz_if_checks29.py uses it too)."""
     ind = "    " * (depth + 1)
     lines = [f"def {name}(x, n, a, b, A, B, k):", "    s = 0.0"]
-    if rng.random() < 0.25:
+    if depth and rng.random() < 0.25:
         lines.append("    v = x * 1.0")
         carried = True
     else:
         carried = False
-    lines.extend("    " + ln for ln in loop.split("\n"))
+    if loop:
+        lines.extend("    " + ln for ln in loop.split("\n"))
     if carried:
         lines.append(ind + "v = v * 0.5 + 1.0")
     lines.append(ind + f"if {cond}:")
@@ -81,23 +88,27 @@ def gen(rng, name):
     if r < 0.25:
         lines.append(ind + "else:")
         lines.append(ind + "    s += 1.0")
-    elif r < 0.35:
+    elif r < 0.35 and depth:
         lines.append(ind + "if s > 50.0:")
         lines.append(ind + "    break")
     if carried:
         lines.append("    return s + v.sum()")
     else:
         lines.append("    return s")
-    return "\n".join(lines) + "\n", kind
+    return "\n".join(lines) + "\n"
 
-def inputs(rng, kind):
+XS = [np.zeros(4), np.array([0., 0., 6., 0.]), np.full(4, 10.0), np.arange(5.0), np.zeros(0)]
+LENGTHS = [0, 1, 2, 3, 3, 3, 4]
+
+def inputs(rng, kind, xs=XS, lengths=LENGTHS):
+    """4 argument tuples for a program of `kind`: x from xs, vectors of
+    lengths drawn from `lengths`."""
     out = []
     for _ in range(4):
-        x = rng.choice([np.zeros(4), np.array([0., 0., 6., 0.]), np.full(4, 10.0),
-                        np.arange(5.0), np.zeros(0)])
+        x = rng.choice(xs)
         n = rng.choice([0, 1, 3, len(x)])
         def vec():
-            return np.arange(float(rng.choice([0, 1, 2, 3, 3, 3, 4]))) + 1.0
+            return np.arange(float(rng.choice(lengths))) + 1.0
         def mat():
             return np.ones((rng.choice([0, 1, 2, 3]), rng.choice([1, 2, 3]))) * 1.5
         a, b = vec(), vec()
@@ -123,16 +134,17 @@ def outcome(f, args):
     except Exception as e:
         return ("raise", e)
 
-def main():
-    seed, nprog = int(sys.argv[1]), int(sys.argv[2])
+def run(seed, nprog, gen, inputs, tag):
+    """Compares nprog programs of gen (seeded) with plain Python on their
+    inputs; the programs are written to /tmp/<tag>/."""
     rng = random.Random(seed)
     srcs = []
     kinds = []
     for p in range(nprog):
         src, kind = gen(rng, f"f{p}")
         srcs.append(src); kinds.append(kind)
-    os.makedirs("/tmp/fuzz_if_checks28", exist_ok=True)
-    path = f"/tmp/fuzz_if_checks28/gen_{seed}.py"
+    os.makedirs(f"/tmp/{tag}", exist_ok=True)
+    path = f"/tmp/{tag}/gen_{seed}.py"
     open(path, "w").write("import numpy as np\n\n" + "\n\n".join(srcs))
     spec = importlib.util.spec_from_file_location(f"gen_{seed}", path)
     mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
@@ -160,6 +172,10 @@ def main():
                 print("  PY", repr(want[1])[:150]); print("  PH", repr(got[1])[:250])
                 if res != "refused": print(srcs[p])
     print("COUNTS", seed, counts)
+
+
+def main():
+    run(int(sys.argv[1]), int(sys.argv[2]), gen, inputs, "fuzz_if_checks28")
 
 
 if __name__ == "__main__":

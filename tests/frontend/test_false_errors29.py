@@ -7,6 +7,7 @@ import numpy as np
 
 from pyhalide import pipeline
 from tests.frontend.test_false_errors23 import _same
+from tests.frontend.test_lost_errors28 import before_broadcast
 
 
 def invariant_index_under_if(x, y, k):
@@ -14,13 +15,6 @@ def invariant_index_under_if(x, y, k):
     for i in range(len(x)):
         if x[i] > 5.0:
             s += (x * y[k]).sum()
-    return s
-
-
-def empty_operand_under_if(x, a, b, c, k):
-    s = 0.0
-    if x[0] > 5.0:
-        s = (c + a * b[k]).sum()
     return s
 
 
@@ -45,12 +39,13 @@ def test_invariant_index_under_if():
 
 def test_empty_operand_under_if():
     # main: ValueError (the IfEmpty call-time check) where the if does not hold
-    p = pipeline(empty_operand_under_if)
+    # (`s = (c + a * b[k]).sum()` under `if x[0] > 5.0`)
+    p = pipeline(before_broadcast)
     for x0 in (0.0, 9.0):
         for a, c in ((np.ones(0), np.ones(3)), (np.ones(3), np.ones(0)),
                      (np.ones(3), np.arange(3.0)), (np.ones(2), np.ones(3))):
             for k in (1, 5):
-                _same(p, empty_operand_under_if, np.full(1, x0), a, np.ones(2), c, k)
+                _same(p, before_broadcast, np.full(1, x0), a, c, np.ones(2), k)
 
 
 def test_view_element_under_if():
