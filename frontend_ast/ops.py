@@ -427,13 +427,11 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if rt.is_float():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
         if b.is_const and b.const == 2:
-            return Val(ir.Mul(an.node, an.node), rt)
-        out = Val(ir.Call(rt.ir(), "pow", (an.node, bn.node), ir.INTRINSIC), rt)
+            out = Val(ir.Mul(an.node, an.node), rt)
+        else:
+            out = Val(ir.Call(rt.ir(), "pow", (an.node, bn.node), ir.INTRINSIC), rt)
         if a.ty.weak and b.ty.weak:
-            zero = ir.Const(an.node.type, 0.0)
-            ok = ir.Not(ir.And(ir.EQ(an.node, zero), ir.LT(bn.node, zero)))
-            out = cx.guard(out, ok, "ZeroDivisionError",
-                           "0.0 cannot be raised to a negative power")
+            out = _python_float_power_checks(cx, an.node, bn.node, out)
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
@@ -467,6 +465,34 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if k == 0:
         result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     return result
+
+
+def _python_float_power_checks(cx, x, y, out: Val) -> Val:
+    """out = x ** y of Python numbers (float64 nodes x, y), with the outcomes of
+    CPython's float_pow that are not a float: ZeroDivisionError for 0.0 to a
+    negative power; a negative finite base to a finite non-integral power is
+    a complex number in Python (NotImplementedError here: a limit of the
+    compiled code, whose value is a float); OverflowError where finite
+    operands give an infinite result (`10.0 ** 400`, `1e200 ** 2`)."""
+    t = x.type
+
+    def c(v):
+        return ir.Const(t, v)
+
+    def finite(n):
+        return ir.LT(ir.Call(t, "abs", (n,), ir.INTRINSIC), c(float("inf")))
+    zero = c(0.0)
+    ok = ir.Not(ir.And(ir.EQ(x, zero), ir.LT(y, zero)))
+    out = cx.guard(out, ok, "ZeroDivisionError", "0.0 cannot be raised to a negative power")
+    fraction = ir.NE(y, ir.Call(t, "floor", (y,), ir.INTRINSIC))
+    complex_ = ir.And(ir.And(ir.LT(x, zero), finite(x)), ir.And(finite(y), fraction))
+    out = cx.guard(out, ir.Not(complex_), "NotImplementedError",
+                   "a negative float to a fractional power is a complex number in Python, "
+                   "not supported here", limit=True)
+    overflow = ir.And(ir.Not(finite(out.node)),
+                      ir.And(ir.And(finite(x), finite(y)), ir.NE(x, zero)))
+    return cx.guard(out, ir.Not(overflow), "OverflowError",
+                    "(34, 'Numerical result out of range')")
 
 
 def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:
