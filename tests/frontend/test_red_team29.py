@@ -35,3 +35,24 @@ def test_python_float_power_overflow_and_complex():
     # a complex number in Python: a located limit here, never a float
     with pytest.raises(NotImplementedError, match="complex"):
         python_float_power(-8.0, 1 / 3)
+
+
+@ph.pipeline
+def round_of_numpy_bool(a, b):
+    return round(a[0] < b)
+
+
+@ph.pipeline
+def round_of_python_bool(x, y):
+    return round(x < y)
+
+
+def test_round_of_numpy_bool_is_refused():
+    """round(np.True_) raises TypeError in Python (numpy.bool has no
+    __round__); the compiled code returned 1 (scalar fuzz seed 1). A located
+    refusal now; round() of a Python bool stays 1."""
+    with pytest.raises(TypeError):
+        round(np.array([1.0])[0] < 2.0)
+    with pytest.raises(ph.CompileError, match="NumPy bool"):
+        round_of_numpy_bool(np.array([1.0]), 2.0)
+    assert round_of_python_bool(1.0, 2.0) == 1
