@@ -102,13 +102,13 @@ def binary(cx, op: str, a: Val, b: Val) -> Val:
         out = py_int_arith(cx, op, a, b)
     elif rt.kind in ("float",):
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        out = Val(_IROP[op](an.node, bn.node), rt)
+        out = Val(_IROP[op](node_of(cx, an), node_of(cx, bn)), rt)
     elif rt.is_bool():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
         cls = {"&": ir.And, "|": ir.Or, "^": ir.NE, "+": ir.Or, "*": ir.And}.get(op)
         if cls is None:
             raise cx.error(f"unsupported operation {op} on bool values")
-        out = Val(cls(an.node, bn.node), rt)
+        out = Val(cls(node_of(cx, an), node_of(cx, bn)), rt)
     else:
         out = np_arith(cx, op, a, b, rt)
     out.risky = out.risky or a.risky or b.risky
@@ -163,7 +163,7 @@ def tighten(cx, v: Val) -> Val:
 def np_arith(cx, op, a: Val, b: Val, rt: Ty) -> Val:
     an, bn = convert(cx, a, rt), convert(cx, b, rt)
     t = rt.ir()
-    node = _IROP[op](an.node, bn.node)
+    node = _IROP[op](node_of(cx, an), node_of(cx, bn))     # (a call-time value: its parameter)
     out = Val(node, rt, risky=an.risky or bn.risky)
     if t.is_integer():
         rng = _int_range(op, an, bn)

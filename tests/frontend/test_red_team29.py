@@ -56,3 +56,20 @@ def test_round_of_numpy_bool_is_refused():
     with pytest.raises(ph.CompileError, match="NumPy bool"):
         round_of_numpy_bool(np.array([1.0]), 2.0)
     assert round_of_python_bool(1.0, 2.0) == 1
+
+
+@ph.pipeline
+def bits_of_a_call_time_power(y, z):
+    return (z == y) & (2 ** y), z * (2 ** y)
+
+
+def test_numpy_operand_known_at_call_time():
+    """`2 ** y` of a NumPy int argument is computed when the function is
+    called (a value without a node); `&` with it crashed the compiler with
+    an AttributeError (scalar fuzz seed 103). Python's ValueError for a
+    negative exponent stays."""
+    args = (np.int64(3), np.float64(7.0))
+    got, want = bits_of_a_call_time_power(*args), bits_of_a_call_time_power.py_func(*args)
+    assert repr(got) == repr(want)
+    with pytest.raises(ValueError):
+        bits_of_a_call_time_power(np.int64(-7), np.float64(7.0))
