@@ -301,9 +301,9 @@ def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
         args = tuple(cast(ir.Int(64), node_of(cx, v)) for v in (a, b))
         out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
     else:
-        out = Val(ir.Div(an.node, bn.node), rt)
+        out = Val(ir.Div(node_of(cx, an), node_of(cx, bn)), rt)
     if a.ty.weak and b.ty.weak:
-        out = _zero_div_check(cx, out, b, bn.node, "division by zero")
+        out = _zero_div_check(cx, out, b, node_of(cx, bn), "division by zero")
     return out
 
 
@@ -328,7 +328,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
     both_weak = a.ty.weak and b.ty.weak
     if rt.is_float():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        x, y = an.node, bn.node
+        x, y = node_of(cx, an), node_of(cx, bn)
         out = Val(float_divmod(x, y)[0 if op == "//" else 1], rt)
         if both_weak:
             out = _zero_div_check(cx, out, b, y, "float floor division by zero" if op == "//"
@@ -342,7 +342,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
         x, y = py_int_node(cx, a, t), py_int_node(cx, b, t)
     else:
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        x, y = an.node, bn.node
+        x, y = node_of(cx, an), node_of(cx, bn)
         t = rt.ir()
         rng = _floordiv_range(op, an, bn)
     q, m = ir.Div(x, y), ir.Mod(x, y)
@@ -425,13 +425,13 @@ def _floordiv_range(op, a: Val, b: Val):
 
 def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if rt.is_float():
-        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        x, y = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
         if b.is_const and b.const == 2:
-            out = Val(ir.Mul(an.node, an.node), rt)
+            out = Val(ir.Mul(x, x), rt)
         else:
-            out = Val(ir.Call(rt.ir(), "pow", (an.node, bn.node), ir.INTRINSIC), rt)
+            out = Val(ir.Call(rt.ir(), "pow", (x, y), ir.INTRINSIC), rt)
         if a.ty.weak and b.ty.weak:
-            out = _python_float_power_checks(cx, an.node, bn.node, out)
+            out = _python_float_power_checks(cx, x, y, out)
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:

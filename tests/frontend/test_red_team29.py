@@ -60,13 +60,13 @@ def test_round_of_numpy_bool_is_refused():
 
 @ph.pipeline
 def bits_of_a_call_time_power(y, z):
-    return (z == y) & (2 ** y), z * (2 ** y)
+    return (z == y) & (2 ** y), z * (2 ** y), (y % (1 ** y)) % -1.5 < z, z / (1 ** y)
 
 
 def test_numpy_operand_known_at_call_time():
     """`2 ** y` of a NumPy int argument is computed when the function is
     called (a value without a node); `&` with it crashed the compiler with
-    an AttributeError (scalar fuzz seed 103). Python's ValueError for a
+    an AttributeError (scalar fuzz seeds 103, 104; also `%` and `/`). Python's ValueError for a
     negative exponent stays."""
     args = (np.int64(3), np.float64(7.0))
     got, want = bits_of_a_call_time_power(*args), bits_of_a_call_time_power.py_func(*args)
