@@ -297,6 +297,9 @@ def _numeric(cx, v: Val, upper: bool):
 
 
 def _round(cx, v):
+    if v.ty.is_bool() and not v.ty.weak:
+        raise cx.error("round() of a NumPy bool: Python raises TypeError (numpy.bool "
+                       "has no __round__)", hint="write int(x)")
     if v.ty.is_int() or v.ty.is_bool():
         return ops.to_python_int(cx, v)
     n = ops.node_of(cx, v)

@@ -117,13 +117,13 @@ def binary(cx, op: str, a: Val, b: Val) -> Val:
         out = py_int_arith(cx, op, a, b)
     elif rt.kind in ("float",):
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        out = Val(_IROP[op](an.node, bn.node), rt)
+        out = Val(_IROP[op](node_of(cx, an), node_of(cx, bn)), rt)
     elif rt.is_bool():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
         cls = {"&": ir.And, "|": ir.Or, "^": ir.NE, "+": ir.Or, "*": ir.And}.get(op)
         if cls is None:
             raise cx.error(f"unsupported operation {op} on bool values")
-        out = Val(cls(an.node, bn.node), rt)
+        out = Val(cls(node_of(cx, an), node_of(cx, bn)), rt)
     else:
         out = np_arith(cx, op, a, b, rt)
     out.risky = out.risky or a.risky or b.risky
@@ -178,7 +178,7 @@ def tighten(cx, v: Val) -> Val:
 def np_arith(cx, op, a: Val, b: Val, rt: Ty) -> Val:
     an, bn = convert(cx, a, rt), convert(cx, b, rt)
     t = rt.ir()
-    node = _IROP[op](an.node, bn.node)
+    node = _IROP[op](node_of(cx, an), node_of(cx, bn))     # (a call-time value: its parameter)
     out = Val(node, rt, risky=an.risky or bn.risky)
     if t.is_integer():
         rng = _int_range(op, an, bn)
@@ -316,9 +316,9 @@ def truediv(cx, a: Val, b: Val, rt: Ty) -> Val:
         args = tuple(cast(ir.Int(64), node_of(cx, v)) for v in (a, b))
         out = Val(ir.Call(ir.Float(64), "int_true_divide", args, ir.INTRINSIC), rt)
     else:
-        out = Val(ir.Div(an.node, bn.node), rt)
+        out = Val(ir.Div(node_of(cx, an), node_of(cx, bn)), rt)
     if a.ty.weak and b.ty.weak:
-        out = _zero_div_check(cx, out, b, bn.node, "division by zero")
+        out = _zero_div_check(cx, out, b, node_of(cx, bn), "division by zero")
     return out
 
 
@@ -343,7 +343,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
     both_weak = a.ty.weak and b.ty.weak
     if rt.is_float():
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        x, y = an.node, bn.node
+        x, y = node_of(cx, an), node_of(cx, bn)
         out = Val(float_divmod(x, y)[0 if op == "//" else 1], rt)
         if both_weak:
             out = _zero_div_check(cx, out, b, y, "float floor division by zero" if op == "//"
@@ -357,7 +357,7 @@ def floordiv_mod(cx, op, a: Val, b: Val, rt: Ty) -> Val:
         x, y = py_int_node(cx, a, t), py_int_node(cx, b, t)
     else:
         an, bn = convert(cx, a, rt), convert(cx, b, rt)
-        x, y = an.node, bn.node
+        x, y = node_of(cx, an), node_of(cx, bn)
         t = rt.ir()
         rng = _floordiv_range(op, an, bn)
     q, m = ir.Div(x, y), ir.Mod(x, y)
@@ -440,15 +440,13 @@ def _floordiv_range(op, a: Val, b: Val):
 
 def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if rt.is_float():
-        an, bn = convert(cx, a, rt), convert(cx, b, rt)
+        x, y = node_of(cx, convert(cx, a, rt)), node_of(cx, convert(cx, b, rt))
         if b.is_const and b.const == 2:
-            return Val(ir.Mul(an.node, an.node), rt)
-        out = Val(ir.Call(rt.ir(), "pow", (an.node, bn.node), ir.INTRINSIC), rt)
+            out = Val(ir.Mul(x, x), rt)
+        else:
+            out = Val(ir.Call(rt.ir(), "pow", (x, y), ir.INTRINSIC), rt)
         if a.ty.weak and b.ty.weak:
-            zero = ir.Const(an.node.type, 0.0)
-            ok = ir.Not(ir.And(ir.EQ(an.node, zero), ir.LT(bn.node, zero)))
-            out = cx.guard(out, ok, "ZeroDivisionError",
-                           "0.0 cannot be raised to a negative power")
+            out = _python_float_power_checks(cx, x, y, out)
         return out
     if not b.is_const or not isinstance(b.const, (int,)) and not hasattr(b.const, "__index__"):
         if a.is_static and b.is_static:
@@ -482,6 +480,34 @@ def power(cx, a: Val, b: Val, rt: Ty) -> Val:
     if k == 0:
         result = convert(cx, const_val(1), rt) if rt.kind != "int" else const_val(1)
     return result
+
+
+def _python_float_power_checks(cx, x, y, out: Val) -> Val:
+    """out = x ** y of Python numbers (float64 nodes x, y), with the outcomes of
+    CPython's float_pow that are not a float: ZeroDivisionError for 0.0 to a
+    negative power; a negative finite base to a finite non-integral power is
+    a complex number in Python (NotImplementedError here: a limit of the
+    compiled code, whose value is a float); OverflowError where finite
+    operands give an infinite result (`10.0 ** 400`, `1e200 ** 2`)."""
+    t = x.type
+
+    def c(v):
+        return ir.Const(t, v)
+
+    def finite(n):
+        return ir.LT(ir.Call(t, "abs", (n,), ir.INTRINSIC), c(float("inf")))
+    zero = c(0.0)
+    ok = ir.Not(ir.And(ir.EQ(x, zero), ir.LT(y, zero)))
+    out = cx.guard(out, ok, "ZeroDivisionError", "0.0 cannot be raised to a negative power")
+    fraction = ir.NE(y, ir.Call(t, "floor", (y,), ir.INTRINSIC))
+    complex_ = ir.And(ir.And(ir.LT(x, zero), finite(x)), ir.And(finite(y), fraction))
+    out = cx.guard(out, ir.Not(complex_), "NotImplementedError",
+                   "a negative float to a fractional power is a complex number in Python, "
+                   "not supported here", limit=True)
+    overflow = ir.And(ir.Not(finite(out.node)),
+                      ir.And(ir.And(finite(x), finite(y)), ir.NE(x, zero)))
+    return cx.guard(out, ir.Not(overflow), "OverflowError",
+                    "(34, 'Numerical result out of range')")
 
 
 def _static_power(cx, a: Val, b: Val, rt: Ty) -> Val:

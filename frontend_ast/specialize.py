@@ -826,7 +826,8 @@ class Specialization:
                 return check_order.tag(assertion_error(c.message, c.loc, c.exc), c.loc)
             if c.image.name() + " " in msg + " ":
                 exc = {"IndexError": IndexError, "OverflowError": OverflowError,
-                       "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError}[c.exc]
+                       "ZeroDivisionError": ZeroDivisionError, "ValueError": ValueError,
+                       "NotImplementedError": NotImplementedError}[c.exc]
                 where = f" ({c.loc.file}:{c.loc.line})" if c.loc is not None else ""
                 return check_order.tag(exc(c.message + where), c.loc)
         return e

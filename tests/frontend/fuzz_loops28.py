@@ -92,15 +92,21 @@ class _TooLong(Exception):
 
 def _oracle(src: str, a, lo, hi):
     """Plain Python's value, or None where it runs more than MAX_ITERS
-    iterations (an iteration counter added to the innermost statement)."""
+    iterations of all its loops together (an iteration counter at the start of
+    every loop body: outer loops of 2**31 iterations whose inner loops are
+    empty ran for hours when only the innermost statement counted)."""
     count = [0]
 
     def tick():
         count[0] += 1
         if count[0] > MAX_ITERS:
             raise _TooLong
-    body = src.replace("        s += a[", "        tick(); s += a[").replace(
-        "    s += a[", "    tick(); s += a[")
+    lines = []
+    for line in src.splitlines():
+        lines.append(line)
+        if line.lstrip().startswith("for "):
+            lines.append(" " * (len(line) - len(line.lstrip()) + 4) + "tick()")
+    body = "\n".join(lines) + "\n"
     env = {"tick": tick}
     exec(compile(body, "<oracle>", "exec"), env)
     try:

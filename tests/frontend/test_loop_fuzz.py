@@ -39,7 +39,7 @@ def run_seed(seed, tmp_path, programs=range(PROGRAMS_PER_SEED), nests=False):
     print(f"loop {'nest ' if nests else ''}fuzz seed {seed}, programs {programs}")
     rng = np.random.default_rng(seed)
     compiled, refusals = 0, Counter()
-    for i in range(max(programs) + 1):
+    for i in range(max(programs, default=-1) + 1):     # (none: PYHALIDE_FUZZ_SEEDS)
         g = LoopGen(rng, size=int(rng.integers(1, 9)), nests=nests)
         source = g.program()
         inputs = [g.inputs(), g.inputs()]
