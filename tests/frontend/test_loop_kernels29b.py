@@ -58,11 +58,11 @@ def symm_loops(alpha, beta, C, A, B):
 
 
 def durbin(r):
-    # (beta starts as np.float64: with `beta = 1.0` the loop carries a scalar
-    # whose type changes, refused in a loop that carries arrays)
+    # (npbench's form: beta is a Python float in the first iteration and a
+    # np.float64 in the later ones)
     y = np.empty_like(r)
     alpha = -r[0]
-    beta = np.float64(1.0)
+    beta = 1.0
     y[0] = -r[0]
     for k in range(1, r.shape[0]):
         beta *= 1.0 - alpha * alpha
@@ -70,6 +70,20 @@ def durbin(r):
         y[:k] += alpha * np.flip(y[:k])
         y[k] = alpha
     return y
+
+
+def durbin_f64(r, b0):
+    # (beta starts as b0 and is returned: its type after the loop)
+    y = np.empty_like(r)
+    alpha = -r[0]
+    beta = b0
+    y[0] = -r[0]
+    for k in range(1, r.shape[0]):
+        beta *= 1.0 - alpha * alpha
+        alpha = -(r[k] + np.dot(np.flip(r[:k]), y[:k])) / beta
+        y[:k] += alpha * np.flip(y[:k])
+        y[k] = alpha
+    return y, beta
 
 
 def durbin_rev(r):
@@ -171,6 +185,21 @@ def test_durbin():
         durbin(np.zeros(0))
     with pytest.raises(IndexError):
         p(np.zeros(0))
+
+
+@pytest.mark.slow
+def test_durbin_beta_types():
+    # beta returned: a Python float where the loop does not run, a np.float64
+    # after it (the npbench form); a np.float64 start keeps its type
+    rng = np.random.default_rng(4)
+    for b0 in (1.0, np.float64(1.0), 2.0):
+        p = ph.pipeline(durbin_f64)
+        for n in (1, 2, 7):
+            r = rng.random(n) * 0.3
+            (y1, b1), (y2, b2) = p(r.copy(), b0), durbin_f64(r.copy(), b0)
+            assert _same(y1, y2) and type(b1) is type(b2) and b1 == b2
+            if isinstance(b0, np.float64):
+                assert _same(y1, durbin_loops(r.copy()))
 
 
 @pytest.mark.slow
