@@ -58,11 +58,11 @@ def symm_loops(alpha, beta, C, A, B):
 
 
 def durbin(r):
-    # (beta starts as np.float64: with `beta = 1.0` the loop carries a scalar
-    # whose type changes, refused in a loop that carries arrays)
+    # (npbench's form: beta is a Python float in the first iteration and a
+    # np.float64 in the later ones)
     y = np.empty_like(r)
     alpha = -r[0]
-    beta = np.float64(1.0)
+    beta = 1.0
     y[0] = -r[0]
     for k in range(1, r.shape[0]):
         beta *= 1.0 - alpha * alpha
@@ -70,6 +70,20 @@ def durbin(r):
         y[:k] += alpha * np.flip(y[:k])
         y[k] = alpha
     return y
+
+
+def durbin_f64(r, b0):
+    # (beta starts as b0 and is returned: its type after the loop)
+    y = np.empty_like(r)
+    alpha = -r[0]
+    beta = b0
+    y[0] = -r[0]
+    for k in range(1, r.shape[0]):
+        beta *= 1.0 - alpha * alpha
+        alpha = -(r[k] + np.dot(np.flip(r[:k]), y[:k])) / beta
+        y[:k] += alpha * np.flip(y[:k])
+        y[k] = alpha
+    return y, beta
 
 
 def durbin_rev(r):
@@ -174,6 +188,21 @@ def test_durbin():
 
 
 @pytest.mark.slow
+def test_durbin_beta_types():
+    # beta returned: a Python float where the loop does not run, a np.float64
+    # after it (the npbench form); a np.float64 start keeps its type
+    rng = np.random.default_rng(4)
+    for b0 in (1.0, np.float64(1.0), 2.0):
+        p = ph.pipeline(durbin_f64)
+        for n in (1, 2, 7):
+            r = rng.random(n) * 0.3
+            (y1, b1), (y2, b2) = p(r.copy(), b0), durbin_f64(r.copy(), b0)
+            assert _same(y1, y2) and type(b1) is type(b2) and b1 == b2
+            if isinstance(b0, np.float64):
+                assert _same(y1, durbin_loops(r.copy()))
+
+
+@pytest.mark.slow
 def test_mirror():
     p = ph.pipeline(mirror)
     rng = np.random.default_rng(5)
@@ -273,3 +302,32 @@ def test_empty_moving_target():
     with pytest.raises(ValueError):
         p(x2, y)
     assert _same(x1, x2)
+
+
+def cov_row(M, float_n, data):
+    data -= 1.0
+    cov = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        cov[i, i:M] = data[:, i] @ data[:, i:M] / (float_n - 1.0)
+    return cov
+
+
+def test_point_local_dot_keeps_rvar_innermost():
+    # the dot of one cov element is computed per element (one point of its
+    # loop variables): its reduction loop stays innermost after `data -=`
+    # (the stride-1 reorder made a trip-1 loop innermost: 3x slower)
+    p = ph.pipeline(cov_row)
+    data = np.random.default_rng(7).random((6, 4))
+    want = np.zeros((4, 4))
+    d = data - 1.0
+    for i in range(4):
+        for j in range(i, 4):
+            s = 0.0
+            for k in range(6):
+                s += d[k, i] * d[k, j]
+            want[i, j] = s / 5.0
+    assert _same(p(4, 6.0, data.copy()), want)
+    loops = [line.split("(")[1].split(",")[0] for line in p.lower("loops").splitlines()
+             if line.strip().startswith("for (acc")]
+    loops = [v for v in loops if ".s1." in v]       # the update's loops, outermost first
+    assert loops and ".s1.r_" in loops[-1], loops
