@@ -153,12 +153,13 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     symbols = _defined_symbols(ctx, buffers)
     buffer_names = {b.name for b in buffers}
     verified = [None, False]      # the Stmt verified last, and whether as flattened
+    verify_memo = {}              # verify_summary's summaries, by node id
 
     def checked(stmt, flattened):
         """Verify stmt unless it is the Stmt verified last (a pass that changed
         nothing), checked then at least as strictly."""
         if stmt is not verified[0] or (flattened and not verified[1]):
-            verify(stmt, symbols, buffer_names, flattened)
+            verify(stmt, symbols, buffer_names, flattened, verify_memo)
             verified[:] = [stmt, flattened]
 
     def run(name, fn, stmt, flattened=False, check=True):

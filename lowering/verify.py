@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pyhalide import ir
 
+from .verify_summary import passes
+
 
 class _Verify(ir.Visitor):
     memoize = False
@@ -94,8 +96,14 @@ class _Verify(ir.Visitor):
         self.visit_children(s)
 
 
-def verify(stmt: ir.Stmt, defined: set, buffers: set, flattened: bool) -> None:
-    """Raise AssertionError listing every problem found."""
+def verify(stmt: ir.Stmt, defined: set, buffers: set, flattened: bool,
+           memo: dict | None = None) -> None:
+    """Raise AssertionError listing every problem found. `memo`: a dict kept
+    for one lowering's checks, for verify_summary's memoized summaries: a
+    Stmt they find correct is not walked (the walk below lists the problems
+    of one they do not)."""
+    if memo is not None and passes(stmt, defined, buffers, flattened, memo):
+        return
     v = _Verify(defined, buffers, flattened)
     v.visit(stmt)
     if v.errors:

@@ -8,6 +8,7 @@ import pytest
 
 from pyhalide import ir
 from pyhalide.lowering.verify import verify
+from pyhalide.lowering.verify_summary import passes as summary_passes
 
 I32 = ir.Int(32)
 
@@ -25,12 +26,18 @@ def store(value, index=None, name="out"):
 
 
 def fails(stmt, match, defined=("n",), buffers=("out", "a"), flattened=True):
+    """The walk reports `match`, the summaries (the pipeline's fast path) a
+    problem, and the memoized verify the walk's message."""
     with pytest.raises(AssertionError, match=match):
         verify(stmt, set(defined), set(buffers), flattened)
+    assert not summary_passes(stmt, set(defined), set(buffers), flattened, {})
+    with pytest.raises(AssertionError, match=match):
+        verify(stmt, set(defined), set(buffers), flattened, {})
 
 
 def passes(stmt, defined=("n",), buffers=("out", "a"), flattened=True):
     verify(stmt, set(defined), set(buffers), flattened)
+    assert summary_passes(stmt, set(defined), set(buffers), flattened, {})
 
 
 def test_variables_are_checked_in_their_scopes():

@@ -23,9 +23,9 @@ def test_each_stmt_is_verified_once(monkeypatch):
     calls = []
     real = lowering_pipeline.verify
 
-    def spy(stmt, defined, buffers, flattened):
+    def spy(stmt, defined, buffers, flattened, memo=None):
         calls.append((stmt, flattened))
-        real(stmt, defined, buffers, flattened)
+        real(stmt, defined, buffers, flattened, memo)
     monkeypatch.setattr(lowering_pipeline, "verify", spy)
     with override(verify=True):
         ph.Pipeline([_blur()]).lower("final")
@@ -36,7 +36,7 @@ def test_each_stmt_is_verified_once(monkeypatch):
 
 def test_without_verification_the_final_stmt_is_still_verified(monkeypatch):
     calls = []
-    monkeypatch.setattr(lowering_pipeline, "verify", lambda s, d, b, f: calls.append(f))
+    monkeypatch.setattr(lowering_pipeline, "verify", lambda s, d, b, f, memo=None: calls.append(f))
     with override(verify=False):
         ph.Pipeline([_blur()]).lower("final")
     assert calls == [True]
