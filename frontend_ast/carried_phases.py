@@ -38,6 +38,7 @@ from .array_complex import ComplexArr
 from .array_index import guard
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
+from .call_time_reach import add_loop_gated
 from .carried_blocks import (
     Block,
     TypeChange,
@@ -830,7 +831,9 @@ def _copy_back(run, carried, node, promoted):
                                f"the loop", hint="keep the carried arrays' shapes")
         for p, q in zip(a.shape, m.shape):
             if not same_size(cx, p, q):     # two arguments' sizes, say
-                cx.static_checks.append(SameSizeAtCall(
+                # made only where the loops run (Python keeps the start
+                # array where the loop has no iteration)
+                add_loop_gated(cx, SameSizeAtCall(
                     p, q, f"{n!r} names arrays of different sizes before this loop and after "
                           f"its body in this call", cx.smap.loc(node)))
         src = v if isinstance(v, Arr) else None

@@ -9,7 +9,10 @@ including the inputs where Python raises:
 - a float sum over one axis of a 2-D operand in phase mode, the other axis
   inner in memory (`x + y.sum(axis=0)`), equals NumPy bit for bit (row by
   row; a pairwise sum where the kept axis has one element);
-  frontend_ast/carried_row_sums.py."""
+  frontend_ast/carried_row_sums.py;
+- a carried array whose size after the body may differ from its start
+  size (two arguments' sizes) is checked only where the loop runs
+  (frontend_ast/carried_phases.py: _copy_back)."""
 import numpy as np
 import pytest
 
@@ -161,3 +164,21 @@ def test_recurrence_with_an_empty_member_beside_a_larger_one():
     for n in (0, 2):
         for a in (_E, np.arange(3.0)):
             _same_tuple(f, ragged, np.zeros(n), a, 2.0)
+
+
+def carried_size_of_a_call(x, y):
+    s = np.zeros(y.shape[1])
+    for i in range(x.shape[0]):
+        s = x[i] + y.sum(axis=0) + s
+    return s
+
+
+def test_carried_size_check_only_where_the_loop_runs():
+    """The call-time check that a carried array keeps its size is made only
+    where the loop has an iteration (add_loop_gated): with none, Python
+    returns the start array (a NotImplementedError before)."""
+    f = pipeline(carried_size_of_a_call)
+    y = np.arange(20.0).reshape(5, 4)
+    for shape in ((0, 3), (2, 4), (2, 3), (1, 1)):
+        x = np.arange(np.prod(shape), dtype=float).reshape(shape) * 0.7
+        _same(f, carried_size_of_a_call, x, y)
