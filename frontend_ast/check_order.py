@@ -611,7 +611,9 @@ def _maybe_unread(tree) -> dict:
     """{(id of an assignment in a loop body, name): whether only its checks
     are stored} for each name it assigns that no later statement of the
     same body surely reads (see _sure_reads). Only assignments whose value
-    indexes (an IndexError Python raises there). One whose value reads a
+    indexes or divides (an IndexError or ZeroDivisionError Python raises
+    there, _may_raise; also an augmented one, `t /= s`, after an assignment
+    of the name in the same body: not a running value). One whose value reads a
     name whose elements the loop nest writes (`a[i, j] = ...`) stores only
     its checks (LoopSinks._flags): a hidden store of the value would read
     the array the nest writes, which deps.py refuses."""
