@@ -695,9 +695,10 @@ def _unread_in(body, written, after=None, rest=()) -> dict:
 
 def _may_raise(node) -> bool:
     """Whether an expression node is one whose evaluation may raise in
-    Python: a subscript (IndexError) or a division, modulo or power
-    (ZeroDivisionError: `t = 1.0 / s`)."""
-    return isinstance(node, ast.Subscript) or (
+    Python: a subscript (IndexError), a division, modulo or power
+    (ZeroDivisionError: `t = 1.0 / s`) or a call (`math.sqrt(s)`:
+    ValueError)."""
+    return isinstance(node, (ast.Subscript, ast.Call)) or (
         isinstance(node, ast.BinOp) and isinstance(node.op, _RAISING_OPS))
 
 

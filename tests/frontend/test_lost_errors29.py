@@ -2,8 +2,10 @@
 uses are all inside nested loops (or `if` branches) that may not run in
 that iteration (session 29, h7c: check_order._unread_in keeps the
 assignment's checks at the assignment for divisions, not only for
-subscripts). Python raises ZeroDivisionError at i = 0; the compiled
-kernel returned a value. Compared with plain Python."""
+subscripts, and for calls). Python raises ZeroDivisionError (ValueError)
+at i = 0; the compiled kernel returned a value. Compared with plain Python."""
+import math
+
 import numpy as np
 
 from pyhalide import pipeline
@@ -53,9 +55,20 @@ def augmented(x, y):
     return y, s
 
 
+def math_call(x, y):
+    s = float(x[0])
+    for i in range(x.shape[0]):
+        t = math.sqrt(s)        # Python: ValueError at i = 0 for x[0] < 0
+        for k in range(i):
+            y[k] += t
+        s = s + 1.0
+    return y, s
+
+
 _ZERO_TRIP = pipeline(used_in_a_zero_trip_loop)
 _MOVING = pipeline(moving_slice)
 _AUG = pipeline(augmented)
+_CALL = pipeline(math_call)
 
 
 def test_division_used_only_in_a_zero_trip_loop():
@@ -71,3 +84,8 @@ def test_division_in_a_moving_slice_update():
 def test_augmented_division_used_only_in_a_zero_trip_loop():
     for x in _XS:
         _same(_AUG, augmented, x)
+
+
+def test_math_call_used_only_in_a_zero_trip_loop():
+    for x in _XS:
+        _same(_CALL, math_call, x)
