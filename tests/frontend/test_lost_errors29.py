@@ -65,10 +65,19 @@ def math_call(x, y):
     return y, s
 
 
+def shift(x, y, d):
+    for i in range(x.shape[0]):
+        t = 1 << (i - d)        # Python: ValueError at i < d
+        for k in range(i):
+            y[k] += t
+    return y
+
+
 _ZERO_TRIP = pipeline(used_in_a_zero_trip_loop)
 _MOVING = pipeline(moving_slice)
 _AUG = pipeline(augmented)
 _CALL = pipeline(math_call)
+_SHIFT = pipeline(shift)
 
 
 def test_division_used_only_in_a_zero_trip_loop():
@@ -89,3 +98,13 @@ def test_augmented_division_used_only_in_a_zero_trip_loop():
 def test_math_call_used_only_in_a_zero_trip_loop():
     for x in _XS:
         _same(_CALL, math_call, x)
+
+
+def test_negative_shift_used_only_in_a_zero_trip_loop():
+    for d in (0, 1, 3):
+        want = _outcome(shift, np.arange(5.0), np.ones(5), d)
+        got = _outcome(_SHIFT, np.arange(5.0), np.ones(5), d)
+        if isinstance(want, type):
+            assert got is want
+        else:
+            np.testing.assert_array_equal(got, want)
