@@ -61,6 +61,7 @@ import copy
 
 import numpy as np
 
+from . import nest_slices
 from .rewrite_registry import register
 from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
 
@@ -78,12 +79,20 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     """Rewrite the statements with moving slices (see the module doc)."""
     nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
     cx = _Context(tree, nps)
+    args = tree.args
+    known = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | nps
+    body = []
     for top in tree.body:
         cx.moving = _stored(top)
+        cx.nest_written, cx.nest_elements = nest_slices.nest_writes(top)
+        cx.before, cx.hoist = nest_slices.known_before(known, top), []
         for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
             cx.block(loop.body)
             if isinstance(loop, ast.For):
                 cx.block(loop.orelse)
+        body += cx.hoist + [top]
+        known = nest_slices.known_after(known, top)
+    tree.body[:] = body
     return tree
 
 
@@ -184,6 +193,7 @@ class _Vec:
         self.axis = None                     # the slice's axis
         self.fixed = []                      # the index items' values, in order
         self.starts, self.lengths = [], []   # per slice item (a matrix has two)
+        self.inline = []                     # per item: the node _elem writes (see _prelude)
 
 
 class _MatVec:
@@ -204,6 +214,8 @@ class _Context:
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
+        self.nest_written, self.nest_elements = set(), set()
+        self.before, self.hoist = set(), []   # nest_slices.hoisted
 
     def fresh(self, base: str) -> str:
         return fresh_name(self.used, base)
@@ -369,8 +381,14 @@ class _Context:
         for ax, (it, val) in enumerate(zip(v.items, vals)):
             if not isinstance(it, ast.Slice):
                 v.fixed.append(val)
+                # the item itself (plain_index: names no element loop assigns)
+                v.inline.append(_copy(it))
                 continue
             v.fixed.append(None)
+            # a literal start c >= 0 is min(c, n), which is c wherever the slice
+            # has an element (the element loops run only there)
+            v.inline.append(ast.Constant(0) if it.lower is None else
+                            _copy(it.lower) if _nonneg_literal(it.lower) else None)
             v.axis = ax
             lo, up = val
             n = shape_item(v.name, ax)
@@ -437,8 +455,9 @@ class _Context:
         """v's element at position k of the slice (k an expression)."""
         if v.items is None:
             return ast.Subscript(_name(v.name), k, ast.Load())
-        at = k if _is_zero(v.start) else ast.BinOp(_copy(v.start), ast.Add(), k)
-        idx = [at if f is None else _copy(f) for f in v.fixed]
+        start = next((x for f, x in zip(v.fixed, v.inline) if f is None), None) or v.start
+        at = k if _is_zero(start) else ast.BinOp(_copy(start), ast.Add(), k)
+        idx = [at if f is None else _copy(x) for f, x in zip(v.fixed, v.inline)]
         key = idx[0] if len(idx) == 1 else ast.Tuple(idx, ast.Load())
         return ast.Subscript(_name(v.name), key, ast.Load())
 
@@ -489,7 +508,13 @@ class _Context:
         if not parts.take(s.value):
             return None
         operands = parts.vecs + [v for mv in parts.mvs for v in (mv.vec, mv.mat)]
-        if not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands)):
+        # a statement taken for its nest only (nest_slices.py) reads every vector
+        # at the target's position (other lengths: NotImplementedError)
+        parts.plain = not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands))
+        if parts.plain and (parts.mvs or not nest_slices.store_taken(self, t, operands)):
+            return None
+        if any(same and not nest_slices.visible_order(t, r)
+               for r, same in parts.target_reads):
             return None
         body = []
         scalars = self._scalar_guards([t] + operands, parts.names + [
@@ -506,8 +531,15 @@ class _Context:
             # the operation's NumPy result type is the target's
             probe = ast.BinOp(self._empty(t), copy.deepcopy(op),
                               parts.empty_value(self, s.value))
-            guards.append(_call_np(self, "can_cast", [
-                _attr(probe, "dtype"), _attr(_name(t.name), "dtype"), ast.Constant("same_kind")]))
+            cast_ok = _call_np(self, "can_cast", [
+                _attr(probe, "dtype"), _attr(_name(t.name), "dtype"), ast.Constant("same_kind")])
+            if parts.plain:
+                # computed before the nest: array code reading the nest's arrays
+                # inside it would be a read the nest's analysis cannot place
+                cast_ok = nest_slices.hoisted(self, cast_ok)
+                if cast_ok is None:
+                    return None
+            guards.append(cast_ok)
             self._prelude(t, body)
         scalars = {}          # id of a scalar part -> the name or constant holding it
         for e in parts.order:
@@ -542,6 +574,8 @@ class _Context:
             ok = ast.BoolOp(ast.Or(), [_cmp(_copy(size), ast.Eq(), _copy(t.length)),
                                        _cmp(_copy(size), ast.Eq(), ast.Constant(1))])
             fits.append(ok)
+        clash = nest_slices.clash_check(t, [r for r, _ in parts.target_reads],
+                                        parts.vecs if parts.plain else [])
         k = self.fresh("k")
         parts.size = t.length
         pre = []
@@ -553,18 +587,20 @@ class _Context:
         loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), pre + [inner],
                        [], None)
         # the loop (its reads and their checks) only where the lengths fit
-        body.append(raise_unless(_and(fits), "ValueError", "could not broadcast input array",
-                                  [loop]) if fits else loop)
+        run = [loop] if clash is None else [clash, loop]
+        if fits:
+            run = [raise_unless(_and(fits), "ValueError", "could not broadcast input array", run)]
+        body += run
         return ast.If(_and(guards), body, [s])
 
     def _empty(self, v):
-        """v's slice with no element (`X[r, 0:0]`): NumPy's result type of
-        an operation on it is the one on the whole slice."""
+        """An empty slice of v's array (`X[0:0, 0:0]`, no index item read, so
+        the guard reads nothing a loop changes): NumPy's result type of an
+        operation on it is the one on v (result types follow dtypes only)."""
         if v.items is None:
             items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)]
         else:
-            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)
-                     if isinstance(it, ast.Slice) else _copy(it) for it in v.items]
+            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None) for _ in v.items]
         key = items[0] if len(items) == 1 else ast.Tuple(items, ast.Load())
         return ast.Subscript(_name(v.name), key, ast.Load())
 
@@ -584,7 +620,8 @@ class _Dots(ast.NodeTransformer):
         if pq is None:
             return super().generic_visit(node)
         p, q = (self.cx._vec(e) for e in pq)
-        if p is None or q is None or not (self.cx._vec_moves(p) or self.cx._vec_moves(q)):
+        if p is None or q is None or not (self.cx._vec_moves(p) or self.cx._vec_moves(q) or
+                                          nest_slices.dot_taken(self.cx, p, q)):
             return super().generic_visit(node)
         name = self.cx.fresh("dot")
         self.dots.append((name, p, q))
@@ -615,8 +652,10 @@ class _Elementwise:
         self.cx, self.target = cx, target
         self.vecs, self.names, self.elements, self.order = [], [], [], []
         self.mvs = []            # at most one _MatVec (its sum is one inner loop)
+        self.target_reads = []   # (_Vec, same line) of the target's other slices read
         self._vec_of, self._mv_of = {}, {}
         self.size = None         # the target's length (set before element())
+        self.plain = False       # vectors read at k itself (set by store())
 
     def take(self, e) -> bool:
         """Whether e has the supported form (recording its parts)."""
@@ -639,7 +678,10 @@ class _Elementwise:
             if v is None or v.items is None or v.name not in self.cx.stable:
                 return False
             if v.name == self.target.value.id and ast.unparse(e) != ast.unparse(self.target):
-                return False
+                same = nest_slices.same_line(self.cx._vec(self.target), v)
+                if same is None:
+                    return False
+                self.target_reads.append((v, same))
             self.vecs.append(v)
             self._vec_of[id(e)] = v
             self.order.append(v)
@@ -704,7 +746,7 @@ class _Elementwise:
         names or constants holding them (scalars: id -> node), a product of
         a vector and a matrix by the name its sum (appended to pre) holds."""
         def at(v):
-            if ast.dump(v.length) == ast.dump(self.size):
+            if self.plain or ast.dump(v.length) == ast.dump(self.size):
                 return _copy(k)
             # a vector of length 1 broadcasts: its element 0 at every k
             return _call("min", [_copy(k), ast.BinOp(_copy(v.length), ast.Sub(),
@@ -721,8 +763,9 @@ class _Elementwise:
         return _rebuilt(e, leaf)
 
     def empty_value(self, cx, e):
-        """e with every vector replaced by its empty slice (scalar parts as
-        they are)."""
+        """e with every vector replaced by an empty slice and every element
+        read in a scalar part by `X.dtype.type(1)` (the NumPy scalar type the
+        read gives; other scalar parts as they are)."""
         def leaf(x):
             mv = self._mv_of.get(id(x))
             if mv is not None:
@@ -732,8 +775,20 @@ class _Elementwise:
             v = self._vec_of.get(id(x))
             if v is not None:
                 return cx._empty(v)
-            return None if self._has_vec(x) else _copy(x)
+            return None if self._has_vec(x) else _typed_ones(x)
         return _rebuilt(e, leaf)
+
+
+def _typed_ones(e):
+    """A copy of scalar part e with its element reads `X[...]` as
+    `X.dtype.type(1)`."""
+    class _Ones(ast.NodeTransformer):
+        def visit_Subscript(self, n):
+            if isinstance(n.value, ast.Name) and not _shape_read(n):
+                return ast.Call(_attr(_attr(_name(n.value.id), "dtype"), "type"),
+                                [ast.Constant(1)], [])
+            return self.generic_visit(n)
+    return _Ones().visit(_copy(e))
 
 
 def _rebuilt(e, leaf):
