@@ -1,0 +1,217 @@
+"""Dot products of named slices whose bounds are array contents, and of
+gathers through them (a rewrite of rewrites.py, order 23.4, before
+moving_slices.py): CSR's sparse matrix-vector product
+
+    for i in range(n):                      for i in range(n):
+        cols = A_col[A_row[i]:A_row[i + 1]]     s1 = A_row[i]; s2 = A_row[i + 1]
+        vals = A_val[A_row[i]:A_row[i + 1]]     s3, s4 = <start, length of A_col[s1:s2]>
+        y[i] = vals @ x[cols]                   s5 = A_row[i]; s6 = A_row[i + 1]
+                                                s7, s8 = <start, length of A_val[s5:s6]>
+                                                dot1 = A_val.dtype.type(0) * x.dtype.type(0)
+                                                if s8 == s4:
+                                                    for k1 in range(A_val.shape[0]):
+                                                        if k1 >= s8:
+                                                            break
+                                                        dot1 += A_val[s7 + k1] * x[A_col[s3 + k1]]
+                                                else:
+                                                    <IndexError of a bad index in A_col[s3:s3 + s4]>
+                                                    raise ValueError(...)
+                                                y[i] = dot1
+
+Taken inside loops, for consecutive statements of one block: assignments
+`name = X[lo:hi]` (X a 1-D array never rebound, the bounds built from int
+literals, loop counters and element reads of signed-int arrays with `+ -`;
+the name assigned nowhere else and read only by the product) followed by
+an assignment whose whole value is `P @ Q` or `np.dot(P, Q)`, each operand
+such a name or `x[name]` (x a 1-D array never rebound, the name's array of
+signed ints). The element loop's extent is the array's length (a slice is
+never longer), left at the slice's length (`break`: bounds that read array
+contents are not loop bounds).
+
+Python's order is kept: the slices' bounds evaluated in order (IndexError
+of an element read out of range, Python's clamping of a bound past either
+end or negative); the gathers' IndexError of an index out of range before
+NumPy's ValueError of operands of different lengths; the sum in element
+order from the zero of the products' type (the order the frontend's dot of
+two vectors sums in). A slice is a view: its elements are read where the
+product reads them, as NumPy reads the view's. Where the guard (known when
+the function is compiled: dimensions, int dtypes) fails, the statements are
+left as they were."""
+from __future__ import annotations
+
+import ast
+import copy
+
+import numpy as np
+
+from .moving_slices import _Context, _product_operands, _Vec
+from .rewrite_registry import register
+from .slice_dots import dtype_zero, plain_index, raise_unless, shape_item
+
+
+@register(23.4)
+def gather_dots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
+    """Rewrite the products of named slices (see the module doc)."""
+    nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
+    if not nps:
+        return tree
+    cx = _Context(tree, nps)
+    loads, stores = {}, {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            d = loads if isinstance(n.ctx, ast.Load) else stores
+            d[n.id] = d.get(n.id, 0) + 1
+    cx.loads, cx.stores = loads, stores
+    for loop in [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]:
+        _block(cx, loop.body)
+    return tree
+
+
+def _block(cx, stmts):
+    out, named = [], []              # named: the run of named slices just before
+    for s in stmts:
+        got = _named(cx, s)
+        if got is not None:
+            named.append((s, got))
+            out.append(s)
+            continue
+        new = _product(cx, s, named) if named else None
+        if new is not None:
+            del out[len(out) - len(named):]
+            out.append(new)
+        else:
+            out.append(s)
+        named = []
+    stmts[:] = out
+
+
+def _named(cx, s):
+    """(name, _Vec) of `name = X[lo:hi]` as the module doc takes it, or None."""
+    if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+            isinstance(s.targets[0], ast.Name)):
+        return None
+    name, v = s.targets[0].id, s.value
+    if cx.stores.get(name) != 1 or cx.loads.get(name) != 1:
+        return None
+    if not (isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) and
+            isinstance(v.slice, ast.Slice) and v.slice.step is None and
+            v.value.id in cx.stable):
+        return None
+    if not all(b is None or _int_bound(cx, b) for b in (v.slice.lower, v.slice.upper)):
+        return None
+    return name, _Vec(v, v.value.id, [v.slice])
+
+
+def _int_bound(cx, e) -> bool:
+    if isinstance(e, ast.Constant):
+        return type(e.value) is int
+    if isinstance(e, ast.Name):
+        return e.id in cx.counters
+    if isinstance(e, ast.BinOp):
+        return isinstance(e.op, (ast.Add, ast.Sub)) and _int_bound(cx, e.left) and \
+            _int_bound(cx, e.right)
+    return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and \
+        e.value.id in cx.stable and plain_index(e.slice) and \
+        all(isinstance(n, ast.Constant) or n.id in cx.counters
+            for n in ast.walk(e.slice) if isinstance(n, (ast.Name, ast.Constant)))
+
+
+def _product(cx, s, named):
+    """The rewritten run of named slices and product s, or None."""
+    if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
+        return None
+    pq = _product_operands(cx, s.value)
+    if pq is None:
+        return None
+    vecs = dict(got for _, got in named)
+    ops = [_operand(cx, e, vecs) for e in pq]
+    if None in ops or sorted(n for _, n, _ in ops) != sorted(vecs):
+        return None
+    ints = {r.value.id for _, (_, v) in named for b in (v.items[0].lower, v.items[0].upper)
+            if b is not None for r in ast.walk(b) if isinstance(r, ast.Subscript)}
+    ints |= {vecs[n].name for x, n, _ in ops if x is not None}
+    guard = [_eq(_attr(_nm(v.name), "ndim"), 1) for v in vecs.values()]
+    guard += [_eq(_attr(_nm(x), "ndim"), 1) for x, _, _ in ops if x is not None]
+    guard += [_signed_int(cx, a) for a in sorted(ints)]
+    body = []
+    for _, (_, v) in named:
+        cx._prelude(v, body)
+    (xp, np_, _), (xq, nq, _) = ops
+    vp, vq = vecs[np_], vecs[nq]
+    dot = cx.fresh("dot")
+    zero = ast.BinOp(dtype_zero(xp or vp.name), ast.Mult(), dtype_zero(xq or vq.name))
+    body.append(ast.Assign([_nm(dot, ast.Store())], zero))
+    k = cx.fresh("k")
+    term = ast.BinOp(_elem(xp, vp, k), ast.Mult(), _elem(xq, vq, k))
+    same = ast.Compare(_cp(vp.length), [ast.Eq()], [_cp(vq.length)])
+    checks = [_index_checks(cx, x, vecs[n]) for x, n, _ in ops if x is not None]
+    checks.append(ast.Raise(ast.Call(_nm("ValueError"), [ast.Constant(
+        "matmul: Input operand 1 has a mismatch in its core dimension 0")], []), None))
+    body.append(ast.If(same, [_upto(vp, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(),
+                                                          term)])], checks))
+    new = copy.deepcopy(s)
+    new.value = _nm(dot)
+    body.append(new)
+    return ast.If(ast.BoolOp(ast.And(), guard) if len(guard) > 1 else guard[0], body,
+                  [st for st, _ in named] + [s])
+
+
+def _operand(cx, e, vecs):
+    """(gathered array or None, slice name, e) of a product's operand, or None."""
+    if isinstance(e, ast.Name) and e.id in vecs:
+        return None, e.id, e
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and \
+            e.value.id in cx.stable and isinstance(e.slice, ast.Name) and e.slice.id in vecs:
+        return e.value.id, e.slice.id, e
+    return None
+
+
+def _elem(x, v, k):
+    """Element k of the slice v, or of x gathered through it."""
+    at = ast.Subscript(_nm(v.name), ast.BinOp(_cp(v.start), ast.Add(), _nm(k)), ast.Load())
+    return at if x is None else ast.Subscript(_nm(x), at, ast.Load())
+
+
+def _upto(v, k, body):
+    """`for k in range(len(X)): if k >= length: break; body` (v a slice of X)."""
+    stop = ast.If(ast.Compare(_nm(k), [ast.GtE()], [_cp(v.length)]), [ast.Break()], [])
+    return ast.For(_nm(k, ast.Store()), ast.Call(_nm("range"), [shape_item(v.name, 0)], []),
+                   [stop] + body, [], None)
+
+
+def _index_checks(cx, x, v):
+    """NumPy's IndexError of x[v] where an index of the slice v is out of range."""
+    k, c = cx.fresh("k"), cx.fresh("c")
+    n = shape_item(x, 0)
+    inside = ast.Compare(ast.UnaryOp(ast.USub(), n), [ast.LtE(), ast.Lt()],
+                         [_nm(c), shape_item(x, 0)])
+    read = ast.Assign([_nm(c, ast.Store())], ast.Subscript(
+        _nm(v.name), ast.BinOp(_cp(v.start), ast.Add(), _nm(k)), ast.Load()))
+    return _upto(v, k, [read, raise_unless(inside, "IndexError",
+                                           "index out of bounds for axis 0")])
+
+
+def _signed_int(cx, a):
+    """Whether array a's dtype is a signed integer (safe to int64, not to uint64)."""
+    np_ = _nm(sorted(cx.nps)[0])
+
+    def cast(t):
+        return ast.Call(_attr(np_, "can_cast"), [_attr(_nm(a), "dtype"), _attr(_cp(np_), t),
+                                                 ast.Constant("safe")], [])
+    return ast.BoolOp(ast.And(), [cast("int64"), ast.UnaryOp(ast.Not(), cast("uint64"))])
+
+
+def _eq(a, k):
+    return ast.Compare(a, [ast.Eq()], [ast.Constant(k)])
+
+
+def _attr(e, a):
+    return ast.Attribute(e, a, ast.Load())
+
+
+def _nm(n, ctx=None):
+    return ast.Name(n, ctx or ast.Load())
+
+
+def _cp(e):
+    return copy.deepcopy(e)
