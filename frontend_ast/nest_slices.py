@@ -30,7 +30,9 @@ from .slice_dots import raise_unless, shape_item
 
 def nest_writes(top) -> tuple[set, set]:
     """(arrays stored into anywhere in top, arrays stored into through an
-    element subscript (no slice item) in top)."""
+    element subscript with no slice item and no int literal >= 0 among its
+    items in top: element_regions.py makes a write `a[i, 0]` a one-element
+    slice store, which the nest's other slice stores of a compile with)."""
     written, elements = set(), set()
     for n in ast.walk(top):
         if isinstance(n, ast.Assign):
@@ -44,7 +46,10 @@ def nest_writes(top) -> tuple[set, set]:
                 if isinstance(s, ast.Subscript) and isinstance(s.value, ast.Name) and \
                         isinstance(s.ctx, ast.Store):
                     written.add(s.value.id)
-                    if not any(isinstance(x, ast.Slice) for x in ast.walk(s.slice)):
+                    items = s.slice.elts if isinstance(s.slice, ast.Tuple) else [s.slice]
+                    if not any(isinstance(x, ast.Slice) or (
+                            isinstance(x, ast.Constant) and type(x.value) is int and
+                            x.value >= 0) for x in items):
                         elements.add(s.value.id)
     return written, elements
 
