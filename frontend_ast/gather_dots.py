@@ -8,13 +8,12 @@ moving_slices.py): CSR's sparse matrix-vector product
         y[i] = vals @ x[cols]                   s5 = A_row[i]; s6 = A_row[i + 1]
                                                 s7, s8 = <start, length of A_val[s5:s6]>
                                                 dot1 = A_val.dtype.type(0) * x.dtype.type(0)
-                                                if s8 == s4:
-                                                    for k1 in range(A_val.shape[0]):
-                                                        if k1 >= s8:
-                                                            break
-                                                        dot1 += A_val[s7 + k1] * x[A_col[s3 + k1]]
-                                                else:
-                                                    <IndexError of a bad index in A_col[s3:s3 + s4]>
+                                                for k1 in range(A_col.shape[0]):
+                                                    if k1 >= s4:
+                                                        break
+                                                    dot1 += (A_val[s7 + k1] if s8 == s4 else
+                                                             A_val.dtype.type(0)) * x[A_col[s3 + k1]]
+                                                if not s8 == s4:
                                                     raise ValueError(...)
                                                 y[i] = dot1
 
@@ -24,9 +23,12 @@ literals, loop counters and element reads of signed-int arrays with `+ -`;
 the name assigned nowhere else and read only by the product) followed by
 an assignment whose whole value is `P @ Q` or `np.dot(P, Q)`, each operand
 such a name or `x[name]` (x a 1-D array never rebound, the name's array of
-signed ints). The element loop's extent is the array's length (a slice is
-never longer), left at the slice's length (`break`: bounds that read array
-contents are not loop bounds).
+signed ints), at most one a gather. The element loop's extent is the
+array's length (a slice is never longer), left at the slice's length
+(`break`: bounds that read array contents are not loop bounds); with a
+gather it runs over the gather's indices whatever the other length (one
+loop: a second loop in the row, even one never run, made the compiled
+spmv 150x slower).
 
 Python's order is kept: the slices' bounds evaluated in order (IndexError
 of an element read out of range, Python's clamping of a bound past either
@@ -46,7 +48,7 @@ import numpy as np
 
 from .moving_slices import _Context, _product_operands, _Vec
 from .rewrite_registry import register
-from .slice_dots import dtype_zero, plain_index, raise_unless, shape_item
+from .slice_dots import dtype_zero, plain_index, shape_item
 
 
 @register(23.4)
@@ -125,7 +127,8 @@ def _product(cx, s, named):
         return None
     vecs = dict(got for _, got in named)
     ops = [_operand(cx, e, vecs) for e in pq]
-    if None in ops or sorted(n for _, n, _ in ops) != sorted(vecs):
+    if None in ops or sorted(n for _, n, _ in ops) != sorted(vecs) or \
+            all(x is not None for x, _, _ in ops):
         return None
     ints = {r.value.id for _, (_, v) in named for b in (v.items[0].lower, v.items[0].upper)
             if b is not None for r in ast.walk(b) if isinstance(r, ast.Subscript)}
@@ -142,13 +145,21 @@ def _product(cx, s, named):
     zero = ast.BinOp(dtype_zero(xp or vp.name), ast.Mult(), dtype_zero(xq or vq.name))
     body.append(ast.Assign([_nm(dot, ast.Store())], zero))
     k = cx.fresh("k")
-    term = ast.BinOp(_elem(xp, vp, k), ast.Mult(), _elem(xq, vq, k))
     same = ast.Compare(_cp(vp.length), [ast.Eq()], [_cp(vq.length)])
-    checks = [_index_checks(cx, x, vecs[n]) for x, n, _ in ops if x is not None]
-    checks.append(ast.Raise(ast.Call(_nm("ValueError"), [ast.Constant(
-        "matmul: Input operand 1 has a mismatch in its core dimension 0")], []), None))
-    body.append(ast.If(same, [_upto(vp, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(),
-                                                          term)])], checks))
+    mismatch = ast.If(ast.UnaryOp(ast.Not(), same), [ast.Raise(ast.Call(
+        _nm("ValueError"), [ast.Constant("matmul: Input operand 1 has a mismatch in its core "
+                                         "dimension 0")], []), None)], [])
+    if xp is None and xq is None:
+        term = ast.BinOp(_elem(None, vp, k), ast.Mult(), _elem(None, vq, k))
+        body += [mismatch, _upto(vp, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(), term)])]
+    else:
+        # the loop runs over the gather's indices (each read raises NumPy's
+        # IndexError); the other operand is read only where the lengths agree
+        g = vp if xp is not None else vq
+        p = _elem(xp, vp, k) if xp is not None else _either(vp, vq, k)
+        q = _elem(xq, vq, k) if xq is not None else _either(vq, vp, k)
+        term = ast.BinOp(p, ast.Mult(), q)
+        body += [_upto(g, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(), term)]), mismatch]
     new = copy.deepcopy(s)
     new.value = _nm(dot)
     body.append(new)
@@ -179,16 +190,10 @@ def _upto(v, k, body):
                    [stop] + body, [], None)
 
 
-def _index_checks(cx, x, v):
-    """NumPy's IndexError of x[v] where an index of the slice v is out of range."""
-    k, c = cx.fresh("k"), cx.fresh("c")
-    n = shape_item(x, 0)
-    inside = ast.Compare(ast.UnaryOp(ast.USub(), n), [ast.LtE(), ast.Lt()],
-                         [_nm(c), shape_item(x, 0)])
-    read = ast.Assign([_nm(c, ast.Store())], ast.Subscript(
-        _nm(v.name), ast.BinOp(_cp(v.start), ast.Add(), _nm(k)), ast.Load()))
-    return _upto(v, k, [read, raise_unless(inside, "IndexError",
-                                           "index out of bounds for axis 0")])
+def _either(v, other, k):
+    """v's element k where v is as long as `other`, else the zero of v's type."""
+    same = ast.Compare(_cp(v.length), [ast.Eq()], [_cp(other.length)])
+    return ast.IfExp(same, _elem(None, v, k), dtype_zero(v.name))
 
 
 def _signed_int(cx, a):
