@@ -19,7 +19,8 @@ moving_slices.py): CSR's sparse matrix-vector product
 
 Taken inside loops, for consecutive statements of one block: assignments
 `name = X[lo:hi]` (X a 1-D array never rebound, the bounds built from int
-literals, loop counters and element reads of signed-int arrays with `+ -`;
+literals, loop counters and element reads of signed-int arrays with `+ -`,
+one bound at least reading an array;
 the name assigned nowhere else and read only by the product) followed by
 an assignment whose whole value is `P @ Q` or `np.dot(P, Q)`, each operand
 such a name or `x[name]` (x a 1-D array never rebound, the name's array of
@@ -132,8 +133,11 @@ def _product(cx, s, named):
         return None
     ints = {r.value.id for _, (_, v) in named for b in (v.items[0].lower, v.items[0].upper)
             if b is not None for r in ast.walk(b) if isinstance(r, ast.Subscript)}
+    if not ints:
+        return None          # bounds known at call time: array code (moving_slices.py)
+    guard = [_eq(_attr(_nm(r), "ndim"), 1) for r in sorted(ints)]     # an element, an int
     ints |= {vecs[n].name for x, n, _ in ops if x is not None}
-    guard = [_eq(_attr(_nm(v.name), "ndim"), 1) for v in vecs.values()]
+    guard += [_eq(_attr(_nm(v.name), "ndim"), 1) for v in vecs.values()]
     guard += [_eq(_attr(_nm(x), "ndim"), 1) for x, _, _ in ops if x is not None]
     guard += [_signed_int(cx, a) for a in sorted(ints)]
     body = []
@@ -151,7 +155,9 @@ def _product(cx, s, named):
                                          "dimension 0")], []), None)], [])
     if xp is None and xq is None:
         term = ast.BinOp(_elem(None, vp, k), ast.Mult(), _elem(None, vq, k))
-        body += [mismatch, _upto(vp, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(), term)])]
+        # the loop in the test's other branch: its reads are not checked before the test
+        mismatch.orelse = [_upto(vp, k, [ast.AugAssign(_nm(dot, ast.Store()), ast.Add(), term)])]
+        body.append(mismatch)
     else:
         # the loop runs over the gather's indices (each read raises NumPy's
         # IndexError); the other operand is read only where the lengths agree

@@ -48,6 +48,22 @@ def spmv(A_row, A_col, A_val, x):
     return y
 
 
+def shifted_dots(ptr, a, b):
+    out = np.zeros(ptr.shape[0] - 1)
+    for i in range(ptr.shape[0] - 1):
+        u = a[ptr[i]:ptr[i + 1]]
+        v = b[ptr[i] + 1:ptr[i + 1] + 1]
+        out[i] = u @ v
+    return out
+
+
+def shifted_dots_seq(ptr, a, b):
+    out = np.zeros(ptr.shape[0] - 1)
+    for i in range(ptr.shape[0] - 1):
+        out[i] = _seq_dot(a[ptr[i]:ptr[i + 1]], b[ptr[i] + 1:ptr[i + 1] + 1])
+    return out
+
+
 def row_alias(A, r):
     # the rows meet where r == i: NumPy reads the row before writing it
     for i in range(A.shape[0]):
@@ -177,3 +193,10 @@ def test_spmv_sizes(m, n, density):
     check_exact(spmv, spmv_seq, ptr, cols, vals, RNG.random(n))
     check_exact(spmv, spmv_seq, ptr.astype(np.int32), cols.astype(np.int32),
                 vals.astype(np.float32), RNG.random(n).astype(np.float32))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ptr", [[0, 2, 3, 3, 5], [0, 2, 3, 3, 6], [0, 2, -3, 3, -1], [0, 9]])
+def test_named_slice_dots(ptr):
+    # [0, 2, 3, 3, 6]: the last rows' lengths differ (b's slice is clamped): ValueError
+    check_exact(shifted_dots, shifted_dots_seq, np.array(ptr), RNG.random(6), RNG.random(6))
