@@ -85,12 +85,13 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     for top in tree.body:
         cx.moving = _stored(top)
         cx.nest_written, cx.nest_elements = nest_slices.nest_writes(top)
-        cx.before, cx.hoist = nest_slices.known_before(known, top), []
+        cx.before, cx.guards = nest_slices.known_before(known, top), []
+        orig = copy.deepcopy(top)
         for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
             cx.block(loop.body)
             if isinstance(loop, ast.For):
                 cx.block(loop.orelse)
-        body += cx.hoist + [top]
+        body.append(nest_slices.choose(cx, top, orig))
         known = nest_slices.known_after(known, top)
     tree.body[:] = body
     return tree
@@ -215,7 +216,8 @@ class _Context:
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
         self.nest_written, self.nest_elements = set(), set()
-        self.before, self.hoist = set(), []   # nest_slices.hoisted
+        self.before, self.guards = set(), []   # nest_slices.nest_guarded
+        self.range_vars = nest_slices.range_vars(tree)
 
     def fresh(self, base: str) -> str:
         return fresh_name(self.used, base)
@@ -230,7 +232,8 @@ class _Context:
                 self.block(s.body)
                 self.block(s.orelse)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
-                new = self.chained(s) or [self.store(s) or self.dots(s) or s]
+                new = self.chained(s) or self.store(s) or self.dots(s) or s
+                new = new if isinstance(new, list) else [new]
                 for n in (n for st in new for n in ast.walk(st)):
                     if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
                         ast.copy_location(n, s)
@@ -255,7 +258,9 @@ class _Context:
             return None
         parts = [ast.Assign([copy.deepcopy(t)], copy.deepcopy(s.value)) for t in s.targets]
         new = [self.store(p) for p in parts]
-        return None if None in new else new
+        if None in new:
+            return None
+        return [x for n in new for x in (n if isinstance(n, list) else [n])]
 
     def _moves(self, e) -> bool:
         return e is not None and any(isinstance(n, ast.Name) and n.id in self.moving
@@ -488,11 +493,14 @@ class _Context:
         new = copy.deepcopy(s)
         new.value = value
         body.append(new)
+        if not any(self._vec_moves(v) for _, p, q in found.dots for v in (p, q)):
+            return nest_slices.nest_guarded(self, guards + scalars, body)
         return ast.If(_and(guards + scalars), body, [s])
 
     # slice assignments --------------------------------------------------------------------
     def store(self, s):
-        """The element loop of a slice assignment with moving slices, or None."""
+        """The element loop of a slice assignment with moving slices (a
+        statement; the statements, a list, for one taken for its nest), or None."""
         if isinstance(s, ast.Assign):
             if len(s.targets) != 1:
                 return None
@@ -533,12 +541,6 @@ class _Context:
                               parts.empty_value(self, s.value))
             cast_ok = _call_np(self, "can_cast", [
                 _attr(probe, "dtype"), _attr(_name(t.name), "dtype"), ast.Constant("same_kind")])
-            if parts.plain:
-                # computed before the nest: array code reading the nest's arrays
-                # inside it would be a read the nest's analysis cannot place
-                cast_ok = nest_slices.hoisted(self, cast_ok)
-                if cast_ok is None:
-                    return None
             guards.append(cast_ok)
             self._prelude(t, body)
         scalars = {}          # id of a scalar part -> the name or constant holding it
@@ -591,6 +593,8 @@ class _Context:
         if fits:
             run = [raise_unless(_and(fits), "ValueError", "could not broadcast input array", run)]
         body += run
+        if parts.plain:
+            return nest_slices.nest_guarded(self, guards, body)
         return ast.If(_and(guards), body, [s])
 
     def _empty(self, v):

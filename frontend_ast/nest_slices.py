@@ -146,13 +146,48 @@ def known_after(known: set, top) -> set:
     return known
 
 
-def hoisted(cx, cond):
-    """A fresh name that cond (a dtype question, its value known when the
-    function is compiled) is assigned to before the nest (cx.hoist), or None
-    where cond names something the nest assigns or that may be unbound
-    before it."""
-    if any(isinstance(n, ast.Name) and n.id not in cx.before for n in ast.walk(cond)):
+def nest_guarded(cx, conds, body):
+    """body (a list) for a statement taken for its nest, its guard's
+    conditions (known when the function is compiled) added to the nest's
+    (cx.guards, tested before the nest by choose()); None where a condition
+    names something the nest assigns or that may be unbound before it."""
+    conds = [c for c in conds if not _int_var_test(cx, c)]
+    if any(isinstance(n, ast.Name) and n.id not in cx.before
+           for c in conds for n in ast.walk(c)):
         return None
-    name = cx.fresh("ok")
-    cx.hoist.append(ast.Assign([ast.Name(name, ast.Store())], cond))
-    return ast.Name(name, ast.Load())
+    cx.guards += conds
+    return body
+
+
+def choose(cx, top, orig):
+    """top, or `if <the nest's guards>: top else: orig` (orig: top as it was)
+    where statements were taken for their nest. The guards are tested before
+    the nest, not in it: array code reading the nest's arrays inside it (the
+    cast probe) is a read the nest's analysis cannot place, and the original
+    statement in a branch of the nest made its checks run out of Python's
+    order (an IndexError of a later iteration before a ValueError)."""
+    if not cx.guards:
+        return top
+    test = cx.guards[0] if len(cx.guards) == 1 else ast.BoolOp(ast.And(), list(cx.guards))
+    return ast.copy_location(ast.If(test, [top], [orig]), top)
+
+
+def range_vars(tree) -> set:
+    """Names assigned only as the variable of one `for v in range(...)`
+    (always an int)."""
+    stores = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    return {f.target.id for f in ast.walk(tree)
+            if isinstance(f, ast.For) and isinstance(f.target, ast.Name) and
+            isinstance(f.iter, ast.Call) and isinstance(f.iter.func, ast.Name) and
+            f.iter.func.id == "range" and stores.get(f.target.id) == 1}
+
+
+def _int_var_test(cx, c) -> bool:
+    """Whether c is `np.ndim(v) == 0` of a range loop's variable (true)."""
+    return isinstance(c, ast.Compare) and isinstance(c.left, ast.Call) and \
+        isinstance(c.left.func, ast.Attribute) and c.left.func.attr == "ndim" and \
+        len(c.left.args) == 1 and isinstance(c.left.args[0], ast.Name) and \
+        c.left.args[0].id in cx.range_vars
