@@ -31,6 +31,11 @@ statement forms with such slices become loops over the slice's elements:
                                                 else:
                                                     x[i] = b[i] - L[i, :i] @ x[:i]
 
+Statements whose slices do not move are taken the same way where array
+code cannot compile them in their nest (nest_slices.py: seidel_2d's
+`A[i, 1:-1] += ...` beside element writes of A, gramschmidt's column
+dots and updates of arrays the loop writes).
+
 Python's slice rules hold for any int bounds: a negative bound counts from
 the end, a bound past either end is clamped, an empty slice reads nothing.
 What NumPy raises is raised first, in its order: an index item out of range

@@ -19,7 +19,11 @@ the same step or a later one). With syntactically equal fixed items the
 start order must be visible in the source (literal starts); otherwise the
 lines are compared at call time, after NumPy's own errors, and a read
 that could see a new value raises NotImplementedError (a limit of the
-compiled code, never a different value)."""
+compiled code, never a different value).
+
+The guards of the statements taken here are tested once before the
+top-level statement holding the nest (choose(): the rewritten nest, or the
+nest as it was), not inside it."""
 from __future__ import annotations
 
 import ast
