@@ -38,8 +38,9 @@ NumPy's ValueError of operands of different lengths; the sum in element
 order from the zero of the products' type (the order the frontend's dot of
 two vectors sums in). A slice is a view: its elements are read where the
 product reads them, as NumPy reads the view's. Where the guard (known when
-the function is compiled: dimensions, int dtypes) fails, the statements are
-left as they were."""
+the function is compiled: dimensions, int dtypes; tested once before the
+top-level statement holding the loop, nest_slices.choose) fails, the nest
+is left as it was."""
 from __future__ import annotations
 
 import ast
@@ -47,6 +48,7 @@ import copy
 
 import numpy as np
 
+from . import nest_slices
 from .moving_slices import _Context, _product_operands, _Vec
 from .rewrite_registry import register
 from .slice_dots import dtype_zero, plain_index, shape_item
@@ -65,8 +67,17 @@ def gather_dots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
             d = loads if isinstance(n.ctx, ast.Load) else stores
             d[n.id] = d.get(n.id, 0) + 1
     cx.loads, cx.stores = loads, stores
-    for loop in [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]:
-        _block(cx, loop.body)
+    args = tree.args
+    known = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | nps
+    body = []
+    for top in tree.body:
+        cx.before, cx.guards = nest_slices.known_before(known, top), []
+        orig = copy.deepcopy(top)
+        for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
+            _block(cx, loop.body)
+        body.append(nest_slices.choose(cx, top, orig))
+        known = nest_slices.known_after(known, top)
+    tree.body[:] = body
     return tree
 
 
@@ -81,7 +92,8 @@ def _block(cx, stmts):
         new = _product(cx, s, named) if named else None
         if new is not None:
             del out[len(out) - len(named):]
-            out.append(new)
+            _locate(new, s)
+            out += new
         else:
             out.append(s)
         named = []
@@ -120,7 +132,7 @@ def _int_bound(cx, e) -> bool:
 
 
 def _product(cx, s, named):
-    """The rewritten run of named slices and product s, or None."""
+    """The statements replacing the run of named slices and product s, or None."""
     if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
         return None
     pq = _product_operands(cx, s.value)
@@ -169,8 +181,28 @@ def _product(cx, s, named):
     new = copy.deepcopy(s)
     new.value = _nm(dot)
     body.append(new)
-    return ast.If(ast.BoolOp(ast.And(), guard) if len(guard) > 1 else guard[0], body,
-                  [st for st, _ in named] + [s])
+    # the guard is tested before the nest (nest_slices.choose): the original
+    # statements in a branch inside it made a later row's IndexError come
+    # before an earlier row's ValueError
+    return nest_slices.nest_guarded(cx, guard, body)
+
+
+def _locate(stmts, s):
+    """s's location on the new statements; NumPy's ValueError (the last
+    statement with a raise) at s's end: the frontend orders a statement's
+    checks by their positions, so the loop's IndexErrors (at s's start)
+    come first, as in Python."""
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
+                ast.copy_location(n, s)
+    last = [st for st in stmts if isinstance(st, ast.If) and
+            any(isinstance(n, ast.Raise) for n in ast.walk(st))]
+    if last and s.end_lineno is not None:
+        for n in ast.walk(last[-1]):
+            if isinstance(n, (ast.expr, ast.stmt)):
+                n.lineno = n.end_lineno = s.end_lineno
+                n.col_offset = n.end_col_offset = max(s.end_col_offset - 1, 0)
 
 
 def _operand(cx, e, vecs):
