@@ -163,7 +163,9 @@ def test_spmv_equals_python_and_raises_as_python():
                          ([0, 2, 3, 3, 6], [0, -5, 1, 0, 2, 3], 6),
                          ([0, 2, 3, 3, 6], [0, 3, 1, 0, 2, 3], 5),       # ValueError
                          ([0, 2, 3, 3, 6], [0, 7, 1, 0, 2, 3], 5),       # IndexError first
-                         ([0, 2, 3, 3, 7], [0, 3, 1, 0, 2, 3], 6)]:      # clamped
+                         ([0, 2, 3, 3, 7], [0, 3, 1, 0, 2, 3], 6),       # clamped
+                         ([0, 5, 5, 5, 6], [0, 3, 1, 0, 2, 9], 4)]:      # row 0's ValueError
+                                                                         # before row 3's index
         check_exact(spmv, spmv_seq, np.array(row), np.array(col), RNG.random(nv), x)
 
 
