@@ -27,6 +27,7 @@ from . import carried_phases, ops
 from .analyze import carried, names_assigned
 from .array_store import builder_of, destination, write
 from .arrayexpr import ArrayExpr, element_node, k_order, same_size
+from .carried_blocks import TypeChange, after_loop
 from .carried_body import BodyRun, base_of, freeze, seen_elsewhere
 from .carried_phases import guarded_writes, has_blocks, may_equal, sole_loop
 from .carried_region import region_step
@@ -367,9 +368,20 @@ class CarriedLoop:
         (array_store_loops.py)."""
         cx, scope, node = self.cx, self.scope, self.node
         rebound = [n for n in names if n in _rebound(node)]
+        promoted = {}
         try:
-            machine, carried, env2, objects, (rot, written) = carried_phases.run_phases(
-                self, node, loop, env0, rebound, self.scalars)
+            while True:
+                try:
+                    machine, carried, env2, objects, (rot, written) = carried_phases.run_phases(
+                        self, node, loop, env0, rebound, self.scalars, promoted)
+                    break
+                except TypeChange as e:
+                    # a Python float the body makes a NumPy float (same bits):
+                    # again with it of that type after the first iteration
+                    scope.env = dict(env0)
+                    if e.member.name in promoted or e.member.name not in self.scalars:
+                        raise
+                    promoted[e.member.name] = e.ty
         except FrontendError:
             scope.env = env0
             if names or self.scalars or has_blocks(node, id(node) in cx.block_nests):
@@ -392,7 +404,8 @@ class CarriedLoop:
                   lambda p, f=rot.final(n, views, T): f.elem(p), node)
         for name, (m, _) in carried.items():
             if not m.shape and name in self.scalars:
-                scope.env[name] = machine.scalar_view(m)
+                scope.env[name] = machine.scalar_view(m) if name not in promoted else \
+                    after_loop(cx, machine, m, promoted[name], T)
                 continue
             arr = self.bld.array_code.materialize(machine.view(m, node), name, node)
             self.bld.arrays.name_array(arr, name)

@@ -163,6 +163,25 @@ def _typed_view(run, m, ty):
     return with_type_range(Val(cast(ty.ir(), run.m.read(m, [])), ty))
 
 
+def first_or_later(cx, machine, m, ty, var, start) -> Val:
+    """A carried Python float promoted to the NumPy float ty (TypeChange)
+    at the start of an iteration of the loop over var from start: the
+    member as it is in the first iteration, read as ty in the later ones."""
+    first = _compare(cx, ir.EQ, var, start)
+    later = with_type_range(Val(cast(ty.ir(), machine.read(m, [])), ty))
+    return unions.make_union(cx, [(first, machine.scalar_view(m)),
+                                  (unions.negate(cx, first), later)])
+
+
+def after_loop(cx, machine, m, ty, trip) -> Val:
+    """The promoted member (first_or_later) after the loop: ty where the
+    loop ran, the member's own type (its value before the loop) where not."""
+    ran = Val(ir.GT(trip, ir.index(0)), PY_BOOL)
+    later = with_type_range(Val(cast(ty.ir(), machine.read(m, [])), ty))
+    return unions.make_union(cx, [(ran, later),
+                                  (unions.negate(cx, ran), machine.scalar_view(m))])
+
+
 def _view(run, m, first):
     """The carried name's value at the start of an iteration: the member,
     of the promoted type after the first iteration."""

@@ -40,6 +40,8 @@ from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, same_size
 from .carried_blocks import (
     Block,
+    TypeChange,
+    first_or_later,
     guarded_value,
     is_block,
     loop_range,
@@ -52,6 +54,7 @@ from .carried_checks import run_checked_if
 from .carried_rotation import Rotation
 from .carried_writes import WHAT, lazy, stored, write_complex
 from .tuple_targets import is_temporary
+from .types import PY_FLOAT
 from .values import Arr, TupleVal, Val, exact_aff, fresh, with_type_range
 
 
@@ -611,11 +614,14 @@ def _reads_state(node, name) -> bool:
     return any(c.name == name for c in ir.find_calls([node]))
 
 
-def run_phases(loop_obj, node, loop, env0, names, scalars):
+def run_phases(loop_obj, node, loop, env0, names, scalars, promoted=None):
     """Compile `node` (a CarriedLoop's loop) in phase mode. names: the
     names bound to arrays before the loop that the body rebinds and that
     are read later; scalars: such names bound to scalars; env0: the scope
-    before the loop."""
+    before the loop; promoted: {scalar name: type} of the Python floats
+    the body makes NumPy floats (same bits, TypeChange from _copy_back):
+    the member's type in the first iteration, that type in the later ones."""
+    promoted = promoted or {}
     cx, scope, bld = loop_obj.cx, loop_obj.scope, loop_obj.bld
     label = "_".join(names or ["state"]) + "_phases"
     state = bld.emitter.new_func(label)
@@ -657,7 +663,8 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
                          hint=f"convert {n} before the loop ({n} = float({n}))")
         m = machine.member(n, v.ty, [], v)
         carried[n] = (m, None)
-        scope.env[n] = machine.scalar_view(m)
+        scope.env[n] = machine.scalar_view(m) if n not in promoted else first_or_later(
+            cx, machine, m, promoted[n], loop.val, loop.start)
     loops = bld.array_code.state.symbolic_loops
     # (the outer loop is on Context.carried_loops (CarriedLoop.run); the inner
     # one goes there too while the body runs: the body's call-time shape
@@ -672,7 +679,7 @@ def run_phases(loop_obj, node, loop, env0, names, scalars):
             cx.carried_loops.append(inner[0])
             pushed = 1
         run.run(node.body if inner is None else node.body[0].body)
-        _copy_back(run, carried, node)
+        _copy_back(run, carried, node, promoted)
     finally:
         del loops[:]
         del cx.carried_loops[len(cx.carried_loops) - pushed:]
@@ -775,10 +782,12 @@ def _inner_loop(loop_obj, node):
     return il, loop_obj.trip(il)
 
 
-def _copy_back(run, carried, node):
+def _copy_back(run, carried, node, promoted):
     """At the end of the body, each carried name's member gets the array
     the name holds then (snapshots first, so that a swap `a, b = b, a`
-    copies old values)."""
+    copies old values); a carried Python float the body makes a NumPy
+    float raises TypeChange (run_phases runs the body again with it
+    promoted)."""
     cx, env = run.cx, run.bld.scope.env
     ends = {}
     for n, (m, arr) in carried.items():
@@ -786,7 +795,10 @@ def _copy_back(run, carried, node):
         if v is arr:
             continue
         if arr is None:             # a scalar
-            if not isinstance(v, Val) or v.union or v.ty != m.ty:
+            if isinstance(v, Val) and not v.union and v.ty != m.ty and m.ty == PY_FLOAT and \
+                    v.ty.is_float() and not v.ty.is_complex() and n not in promoted:
+                raise TypeChange(m, v.ty)
+            if not isinstance(v, Val) or v.union or v.ty != promoted.get(n, m.ty):
                 raise cx.err(node, f"{n!r} is {m.ty.describe()} before this loop and "
                                    f"{run.b.describe_obj(v)} after its body: a scalar carried "
                                    f"by a loop that also carries arrays keeps its type",

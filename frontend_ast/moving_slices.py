@@ -58,6 +58,15 @@ another: arg_writes.py) or a local array made fresh (np.zeros, ...,
 .copy()). A dot product in a statement is computed before the statement's
 other parts (as slice_dots.py does): where one of them raises and the product
 raises too, the product's error is the one raised.
+
+A vector may be reversed, `np.flip(V)` or `V[::-1]` (read at position
+length - 1 - k). A right side may read its target reversed (`y[:k] += a *
+np.flip(y[:k])`): such a statement loops over position pairs, reading both
+old values before writing either. Inside `for v in range(N)` N is positive
+(moving_names.py), so a bound N needs no negative-bound rule. A second pass
+also rewrites slice assignments without moving slices into the arrays the
+first pass's element loops write (the loop frontend refuses an array
+written both ways in one nest).
 """
 from __future__ import annotations
 
@@ -67,6 +76,7 @@ import copy
 import numpy as np
 
 from . import nest_slices
+from .moving_names import array_locals, counters, positive_stops, stable_arrays, stored
 from .rewrite_registry import register
 from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
 
@@ -75,8 +85,6 @@ _COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 # NumPy functions whose value at one element is the function of the element
 _UFUNCS = frozenset("sqrt exp log abs absolute sin cos tan tanh minimum maximum "
                     "negative".split())
-_FRESH = frozenset("zeros ones empty full zeros_like ones_like empty_like full_like eye "
-                   "identity arange linspace array".split())
 
 
 @register(23.5)
@@ -88,105 +96,31 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     known = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | nps
     body = []
     for top in tree.body:
-        cx.moving = _stored(top)
+        cx.moving = stored(top)
         cx.nest_written, cx.nest_elements = nest_slices.nest_writes(top)
         cx.before, cx.guards = nest_slices.known_before(known, top), []
         orig = copy.deepcopy(top)
-        for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
-            cx.block(loop.body)
-            if isinstance(loop, ast.For):
-                cx.block(loop.orelse)
+        parents = {id(c): n for n in ast.walk(top) for c in ast.iter_child_nodes(n)}
+        loops = [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]
+        cx.written, cx.also = set(), set()
+        for again in (False, True):
+            # (again: slice assignments without moving slices into arrays an element
+            # loop of the first pass writes, so that no array of the nest is written
+            # both by element stores and by a slice assignment)
+            if again and not cx.written:
+                break
+            cx.also = cx.written if again else set()
+            for loop in loops:
+                cx.positive = positive_stops(loop, parents, cx.moving)
+                cx.block(loop.body)
+                if isinstance(loop, ast.For):
+                    # (a for's else runs also where the loop ran no iteration)
+                    cx.positive = positive_stops(loop, parents, cx.moving, False)
+                    cx.block(loop.orelse)
         body.append(nest_slices.choose(cx, top, orig))
         known = nest_slices.known_after(known, top)
     tree.body[:] = body
     return tree
-
-
-def _stored(node) -> set:
-    """Names whose value can change from one iteration of the loops in node
-    to the next: their loop variables, names augmented in them, and names
-    assigned a value that reads such a name (a name assigned only values
-    known before the loops, `n = len(x)`, keeps its array code)."""
-    out = {n.id for f in ast.walk(node) if isinstance(f, ast.For)
-           for n in ast.walk(f.target) if isinstance(n, ast.Name)}
-    assigns = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign,
-                                                           ast.AnnAssign))]
-    while True:
-        before = len(out)
-        for a in assigns:
-            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
-            value = a.value
-            if isinstance(a, ast.AugAssign) or value is None or \
-                    any(isinstance(n, ast.Name) and n.id in out for n in ast.walk(value)):
-                out |= {n.id for t in targets for n in ast.walk(t)
-                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        if len(out) == before:
-            return out
-
-
-def _counters(tree) -> set:
-    """Loop variables that are never negative: `for v in range(...)` with a
-    literal start >= 0 (or none) and step > 0 (or none), v assigned nowhere
-    else in the function."""
-    stores = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            stores[n.id] = stores.get(n.id, 0) + 1
-    out = set()
-    for f in ast.walk(tree):
-        if not (isinstance(f, ast.For) and isinstance(f.target, ast.Name)):
-            continue
-        it = f.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
-                it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
-            continue
-        if len(it.args) >= 2 and not _nonneg_literal(it.args[0]):
-            continue
-        if len(it.args) == 3 and not (_nonneg_literal(it.args[2]) and it.args[2].value > 0):
-            continue
-        if stores.get(f.target.id) == 1:
-            out.add(f.target.id)
-    return out
-
-
-def _nonneg_literal(e) -> bool:
-    return isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0
-
-
-def _stable_arrays(tree) -> set:
-    """Array names that share memory with no other name's array: arguments
-    never assigned in the function, and locals whose every assignment is a
-    fresh array (np.zeros(...), ..., x.copy())."""
-    args = tree.args
-    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    assigned = {}
-    for n in ast.walk(tree):
-        targets = []
-        if isinstance(n, ast.Assign):
-            targets = [(t, n.value) for t in n.targets]
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-            targets = [(n.target, None)]
-        elif isinstance(n, (ast.For, ast.With, ast.comprehension)):
-            targets = [(t, None) for t in ast.walk(getattr(n, "target", n))
-                       if isinstance(t, ast.Name)]
-        for t, v in targets:
-            for name in ast.walk(t):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    fresh = isinstance(t, ast.Name) and v is not None and _fresh_array(v)
-                    assigned.setdefault(name.id, []).append(fresh)
-    out = {p for p in params if p not in assigned}
-    out |= {n for n, fresh in assigned.items() if n not in params and all(fresh)}
-    return out
-
-
-def _fresh_array(v) -> bool:
-    if not isinstance(v, ast.Call):
-        return False
-    f = v.func
-    if isinstance(f, ast.Attribute) and f.attr == "copy" and not v.args:
-        return True
-    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
-        f.value.id in ("np", "numpy") and f.attr in _FRESH
 
 
 class _Vec:
@@ -196,6 +130,7 @@ class _Vec:
     def __init__(self, node, name, items):
         self.node, self.name, self.items = node, name, items
         self.start = self.length = None      # names or expressions, set by prelude
+        self.rev = False                     # np.flip(...) / [::-1] of the vector
         self.axis = None                     # the slice's axis
         self.fixed = []                      # the index items' values, in order
         self.starts, self.lengths = [], []   # per slice item (a matrix has two)
@@ -215,14 +150,17 @@ class _MatVec:
 class _Context:
     def __init__(self, tree, nps):
         self.nps = nps
-        self.counters = _counters(tree)
-        self.stable = _stable_arrays(tree)
+        self.counters = counters(tree)
+        self.stable = stable_arrays(tree)
+        self.arrays = array_locals(tree) & self.stable
         self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
         self.moving = set()
         self.nest_written, self.nest_elements = set(), set()
         self.before, self.guards = set(), []   # nest_slices.nest_guarded
         self.range_vars = nest_slices.range_vars(tree)
+        self.positive = set()    # names > 0 in the loop being rewritten (moving_names.positive_stops)
+        self.written, self.also = set(), set()   # moving_slices(): the second pass
 
     def fresh(self, base: str) -> str:
         return fresh_name(self.used, base)
@@ -233,12 +171,17 @@ class _Context:
         nested loops are rewritten as loops of their own)."""
         out = []
         for s in stmts:
-            if isinstance(s, ast.If):
+            if isinstance(s, ast.If) and getattr(s, "moving_done", False):
+                pass
+            elif isinstance(s, ast.If):
                 self.block(s.body)
                 self.block(s.orelse)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
                 new = self.chained(s) or self.store(s) or self.dots(s) or s
                 new = new if isinstance(new, list) else [new]
+                for n in new:
+                    if n is not s:
+                        n.moving_done = True
                 for n in (n for st in new for n in ast.walk(st)):
                     if isinstance(n, (ast.expr, ast.stmt)) and not hasattr(n, "lineno"):
                         ast.copy_location(n, s)
@@ -262,8 +205,12 @@ class _Context:
         if arrays & set(read):
             return None
         parts = [ast.Assign([copy.deepcopy(t)], copy.deepcopy(s.value)) for t in s.targets]
+        kept = len(self.guards), set(self.written)
         new = [self.store(p) for p in parts]
         if None in new:
+            # (the parts taken add no guard of the nest and no written array)
+            del self.guards[kept[0]:]
+            self.written.intersection_update(kept[1])
             return None
         return [x for n in new for x in (n if isinstance(n, list) else [n])]
 
@@ -272,7 +219,15 @@ class _Context:
                                      for n in ast.walk(e))
 
     def _vec(self, e):
-        """The _Vec of e, or None."""
+        """The _Vec of e, or None. `np.flip(V)` and `V[::-1]` of a vector V
+        are V reversed (rev)."""
+        inner = _flipped(self, e)
+        if inner is not None:
+            v = self._vec(inner)
+            if v is None or v.rev:
+                return None
+            v.node, v.rev = e, True
+            return v
         if isinstance(e, ast.Name):
             return _Vec(e, e.id, None)
         if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
@@ -425,7 +380,7 @@ class _Context:
 
     def _nonneg(self, e) -> bool:
         if isinstance(e, ast.Name):
-            return e.id in self.counters
+            return e.id in self.counters or e.id in self.positive
         if isinstance(e, ast.Constant):
             return type(e.value) is int and e.value >= 0
         return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult)) and \
@@ -463,6 +418,8 @@ class _Context:
 
     def _elem(self, v, k):
         """v's element at position k of the slice (k an expression)."""
+        if v.rev:       # position length - 1 - k of the slice
+            k = ast.BinOp(ast.BinOp(_copy(v.length), ast.Sub(), ast.Constant(1)), ast.Sub(), k)
         if v.items is None:
             return ast.Subscript(_name(v.name), k, ast.Load())
         start = next((x for f, x in zip(v.fixed, v.inline) if f is None), None) or v.start
@@ -515,15 +472,18 @@ class _Context:
             if not isinstance(op, _ELEMENT_OPS):
                 return None
         t = self._vec(target)
-        if t is None or t.items is None or t.name not in self.stable:
+        if t is None or t.items is None or t.rev or t.name not in self.stable:
             return None
         parts = _Elementwise(self, target)
         if not parts.take(s.value):
             return None
         operands = parts.vecs + [v for mv in parts.mvs for v in (mv.vec, mv.mat)]
         # a statement taken for its nest only (nest_slices.py) reads every vector
-        # at the target's position (other lengths: NotImplementedError)
-        parts.plain = not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands))
+        # at the target's position (other lengths: NotImplementedError); one
+        # into an array the first pass's element loops write (self.also) is
+        # rewritten as a moving one
+        parts.plain = not (self._vec_moves(t) or any(self._vec_moves(v) for v in operands) or
+                           t.name in self.also)
         if parts.plain and (parts.mvs or not nest_slices.store_taken(self, t, operands)):
             return None
         if any(same and not nest_slices.visible_order(t, r)
@@ -585,33 +545,79 @@ class _Context:
                                         parts.vecs if parts.plain else [])
         k = self.fresh("k")
         parts.size = t.length
-        pre = []
-        value = parts.element(self, s.value, _name(k), scalars, pre)
-        dest = self._elem(t, _name(k))
-        dest.ctx = ast.Store()
-        inner = ast.Assign([dest], value) if op is None else \
-            ast.AugAssign(dest, copy.deepcopy(op), value)
-        loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]), pre + [inner],
-                       [], None)
+        if parts.mirror:
+            loop = self._pair_loop(s, t, op, parts, scalars, k)
+        else:
+            pre = []
+            value = parts.element(self, s.value, _name(k), scalars, pre)
+            dest = self._target_elem(t, _name(k))
+            dest.ctx = ast.Store()
+            inner = ast.Assign([dest], value) if op is None else \
+                ast.AugAssign(dest, copy.deepcopy(op), value)
+            loop = ast.For(_name(k, ast.Store()), _call("range", [self._trips(t)]),
+                           pre + [inner], [], None)
+        if loop is None:
+            return None
+        loop = loop if isinstance(loop, list) else [loop]
         # the loop (its reads and their checks) only where the lengths fit
-        run = [loop] if clash is None else [clash, loop]
+        run = loop if clash is None else [clash] + loop
         if fits:
             run = [raise_unless(_and(fits), "ValueError", "could not broadcast input array", run)]
         body += run
         if parts.plain:
-            return nest_slices.nest_guarded(self, guards, body)
+            body = nest_slices.nest_guarded(self, guards, body)
+            if body is not None:
+                self.written.add(t.name)
+            return body
+        self.written.add(t.name)
         return ast.If(_and(guards), body, [s])
 
+    def _pair_loop(self, s, t, op, parts, scalars, k):
+        """The element loop of a statement reading its target reversed
+        (`y[:k] += a * np.flip(y[:k])`): NumPy reads every element before
+        writing, so each iteration reads the pair of positions k and
+        n - 1 - k, then writes both (the middle one twice, the same value)."""
+        if parts.mvs or parts.target_reads:
+            return None
+        n, q, x, y = (self.fresh(b) for b in ("n", "q", "x", "y"))
+        body = [ast.Assign([_name(q, ast.Store())], ast.BinOp(
+                    ast.BinOp(_name(n), ast.Sub(), ast.Constant(1)), ast.Sub(), _name(k))),
+                ast.Assign([_name(x, ast.Store())], self._target_elem(t, _name(k))),
+                ast.Assign([_name(y, ast.Store())], self._target_elem(t, _name(q)))]
+        for at, own in ((k, (x, y)), (q, (y, x))):
+            value = parts.element(self, s.value, _name(at), scalars, body, own)
+            if op is not None:
+                value = ast.BinOp(_name(own[0]), copy.deepcopy(op), value)
+            dest = self._target_elem(t, _name(at))
+            dest.ctx = ast.Store()
+            body.append(ast.Assign([dest], value))
+        half = ast.BinOp(ast.BinOp(_name(n), ast.Add(), ast.Constant(1)), ast.FloorDiv(),
+                         ast.Constant(2))
+        return [ast.Assign([_name(n, ast.Store())], self._trips(t)),
+                ast.For(_name(k, ast.Store()), _call("range", [half]), body, [], None)]
+
+    def _target_elem(self, t, k):
+        """The target's element at position k, its index along the slice's
+        axis as `min(pos, X.shape[axis] - 1)`: the same position (the loop
+        visits positions inside the slice), which keeps the bounds the
+        compiled update writes inside the array (without it, an empty
+        target `x[i + 1:i + 1]` gave an IndexError of a region up to 2n).
+        A slice from 0 needs none (its positions are below the trip count)."""
+        e = self._elem(t, k)
+        if _is_zero(t.start) and not t.rev:
+            return e
+        key = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        key[t.axis] = _clamp(t.name, t.axis, key[t.axis])
+        if not isinstance(e.slice, ast.Tuple):
+            e.slice = key[0]
+        return e
+
     def _empty(self, v):
-        """An empty slice of v's array (`X[0:0, 0:0]`, no index item read, so
-        the guard reads nothing a loop changes): NumPy's result type of an
-        operation on it is the one on v (result types follow dtypes only)."""
-        if v.items is None:
-            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None)]
-        else:
-            items = [ast.Slice(ast.Constant(0), ast.Constant(0), None) for _ in v.items]
-        key = items[0] if len(items) == 1 else ast.Tuple(items, ast.Load())
-        return ast.Subscript(_name(v.name), key, ast.Load())
+        """A NumPy scalar of v's dtype, `X.dtype.type(1)`: NumPy's result
+        type of an operation on it is the one on v's slice (NumPy scalars
+        and arrays promote alike; 1 divides without a warning). It reads no
+        element, so the guard adds no read of X to the loop nest."""
+        return ast.Call(_attr(_attr(_name(v.name), "dtype"), "type"), [ast.Constant(1)], [])
 
 
 class _Dots(ast.NodeTransformer):
@@ -662,6 +668,7 @@ class _Elementwise:
         self.vecs, self.names, self.elements, self.order = [], [], [], []
         self.mvs = []            # at most one _MatVec (its sum is one inner loop)
         self.target_reads = []   # (_Vec, same line) of the target's other slices read
+        self.mirror = False      # the target is read reversed (store's pair loop)
         self._vec_of, self._mv_of = {}, {}
         self.size = None         # the target's length (set before element())
         self.plain = False       # vectors read at k itself (set by store())
@@ -682,15 +689,23 @@ class _Elementwise:
             self._mv_of[id(e)] = mv
             self.order.append(mv)
             return True
-        if isinstance(e, (ast.Subscript, ast.Name)):
+        if isinstance(e, (ast.Subscript, ast.Name)) or _flipped(self.cx, e) is not None:
             v = self.cx._vec(e)
-            if v is None or v.items is None or v.name not in self.cx.stable:
+            if v is None or v.name not in self.cx.stable or \
+                    (v.items is None and not v.rev and v.name not in self.cx.arrays):
                 return False
-            if v.name == self.target.value.id and ast.unparse(e) != ast.unparse(self.target):
-                same = nest_slices.same_line(self.cx._vec(self.target), v)
-                if same is None:
-                    return False
-                self.target_reads.append((v, same))
+            if v.name == self.target.value.id:
+                # the target itself, or reversed (a mirror: read before the writes),
+                # or another slice of it on the target's axis (target_reads)
+                read = _flipped(self.cx, e) if v.rev else e
+                if ast.unparse(read) == ast.unparse(self.target):
+                    self.mirror = self.mirror or v.rev
+                else:
+                    same = None if v.rev else \
+                        nest_slices.same_line(self.cx._vec(self.target), v)
+                    if same is None:
+                        return False
+                    self.target_reads.append((v, same))
             self.vecs.append(v)
             self._vec_of[id(e)] = v
             self.order.append(v)
@@ -707,7 +722,12 @@ class _Elementwise:
         return False
 
     def _has_vec(self, e) -> bool:
-        return any(isinstance(n, ast.Slice) for n in ast.walk(e))
+        """Whether e holds a slice or a fresh local array's name (not
+        subscripted: `x[i]` is an element)."""
+        indexed = {id(n.value) for n in ast.walk(e) if isinstance(n, ast.Subscript)}
+        return any(isinstance(n, ast.Slice) or _flipped(self.cx, n) is not None or
+                   (isinstance(n, ast.Name) and n.id in self.cx.arrays and id(n) not in indexed)
+                   for n in ast.walk(e))
 
     def _scalar(self, e) -> bool:
         """A scalar subexpression: constants, names (checked to be scalars),
@@ -750,10 +770,11 @@ class _Elementwise:
             f.value.id in self.cx.nps and f.attr in _UFUNCS and \
             len(e.args) == (2 if f.attr in ("minimum", "maximum") else 1)
 
-    def element(self, cx, e, k, scalars, pre):
+    def element(self, cx, e, k, scalars, pre, own=None):
         """e at position k (a Name): vectors read at k, scalar parts by the
         names or constants holding them (scalars: id -> node), a product of
-        a vector and a matrix by the name its sum (appended to pre) holds."""
+        a vector and a matrix by the name its sum (appended to pre) holds;
+        with own = (x, y), the target read as x and reversed as y (names)."""
         def at(v):
             if self.plain or ast.dump(v.length) == ast.dump(self.size):
                 return _copy(k)
@@ -768,36 +789,37 @@ class _Elementwise:
             if mv is not None:
                 return cx._matvec_element(mv, at(mv), pre)
             v = self._vec_of.get(id(x))
+            if v is not None and own is not None and v.name == self.target.value.id:
+                return _name(own[1] if v.rev else own[0])
             return None if v is None else cx._elem(v, at(v))
         return _rebuilt(e, leaf)
 
     def empty_value(self, cx, e):
-        """e with every vector replaced by an empty slice and every element
-        read in a scalar part by `X.dtype.type(1)` (the NumPy scalar type the
-        read gives; other scalar parts as they are)."""
+        """e with every vector and element read replaced by a NumPy scalar
+        of its dtype (cx._empty; other scalar parts as they are): its type,
+        known when the function is compiled, is e's."""
         def leaf(x):
             mv = self._mv_of.get(id(x))
             if mv is not None:
-                pair = (cx._empty(mv.vec), cx._empty(mv.mat))
-                return ast.BinOp(pair[not mv.vec_first], ast.MatMult(),
-                                 pair[mv.vec_first])
+                # (matmul's result type is the product's)
+                return ast.BinOp(cx._empty(mv.vec), ast.Mult(), cx._empty(mv.mat))
             v = self._vec_of.get(id(x))
             if v is not None:
                 return cx._empty(v)
-            return None if self._has_vec(x) else _typed_ones(x)
+            return None if self._has_vec(x) else _ElementTypes(cx).visit(_copy(x))
         return _rebuilt(e, leaf)
 
 
-def _typed_ones(e):
-    """A copy of scalar part e with its element reads `X[...]` as
-    `X.dtype.type(1)`."""
-    class _Ones(ast.NodeTransformer):
-        def visit_Subscript(self, n):
-            if isinstance(n.value, ast.Name) and not _shape_read(n):
-                return ast.Call(_attr(_attr(_name(n.value.id), "dtype"), "type"),
-                                [ast.Constant(1)], [])
-            return self.generic_visit(n)
-    return _Ones().visit(_copy(e))
+class _ElementTypes(ast.NodeTransformer):
+    """Element reads `X[i, j]` (of a scalar part) as `X.dtype.type(1)`."""
+
+    def __init__(self, cx):
+        self.cx = cx
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name):
+            return self.cx._empty(_Vec(node, node.value.id, None))
+        return self.generic_visit(node)
 
 
 def _rebuilt(e, leaf):
@@ -817,6 +839,21 @@ def _rebuilt(e, leaf):
     return ast.Call(copy.deepcopy(e.func), [_rebuilt(a, leaf) for a in e.args], [])
 
 
+def _flipped(cx, e):
+    """V of `np.flip(V)` (one argument) or `V[::-1]`, else None."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr == "flip" and isinstance(e.func.value, ast.Name) and \
+            e.func.value.id in cx.nps and len(e.args) == 1 and not e.keywords:
+        return e.args[0]
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and \
+            e.slice.lower is None and e.slice.upper is None and \
+            isinstance(e.slice.step, ast.UnaryOp) and isinstance(e.slice.step.op, ast.USub) and \
+            isinstance(e.slice.step.operand, ast.Constant) and e.slice.step.operand.value == 1 \
+            and type(e.slice.step.operand.value) is int:
+        return e.value
+    return None
+
+
 def _shape_read(e) -> bool:
     """`X.shape[c]` (c an int literal) or `len(X)`: an int (or NumPy's
     error, raised where Python raises it)."""
@@ -831,6 +868,10 @@ def _shape_read(e) -> bool:
 def _clamp(name, axis, e):
     """min(e, X.shape[axis] - 1)."""
     return _call("min", [e, ast.BinOp(shape_item(name, axis), ast.Sub(), ast.Constant(1))])
+
+
+def _nonneg_literal(e) -> bool:
+    return isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0
 
 
 def _is_zero(e) -> bool:
