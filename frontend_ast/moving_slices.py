@@ -602,9 +602,13 @@ class _Context:
         visits positions inside the slice), which keeps the bounds the
         compiled update writes inside the array (without it, an empty
         target `x[i + 1:i + 1]` gave an IndexError of a region up to 2n).
-        A slice from 0 needs none (its positions are below the trip count)."""
+        A slice from 0 or from an int literal c >= 0 (written as c + k: see
+        _prelude) needs none: its positions are below c plus the trip count,
+        whose bound is the axis's length minus c (c does not vary with the
+        loops; seidel_2d's `A[i, 1:-1]` runs 1.4x slower clamped)."""
         e = self._elem(t, k)
-        if _is_zero(t.start) and not t.rev:
+        literal = next((x for f, x in zip(t.fixed, t.inline) if f is None), None)
+        if (_is_zero(t.start) or literal is not None) and not t.rev:
             return e
         key = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         key[t.axis] = _clamp(t.name, t.axis, key[t.axis])
