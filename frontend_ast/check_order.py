@@ -54,6 +54,7 @@ from .values import Arr, TupleVal, Val, node_of
 from .written_names import written_names
 
 _ATTR = "_pyhalide_loc"
+_RAISING_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _LOOP = "loop"          # a _maybe_unread entry of a loop statement: its results are stored
 _CALL_TIME = "_pyhalide_call_time"
 
@@ -379,6 +380,8 @@ class LoopSinks:
             targets = stmt.targets
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             targets = [stmt.target]
+        elif isinstance(stmt, ast.AugAssign):
+            targets = [stmt.target]
         elif isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Constant):
             targets = []        # an expression statement: its value, dropped
         else:
@@ -608,7 +611,9 @@ def _maybe_unread(tree) -> dict:
     """{(id of an assignment in a loop body, name): whether only its checks
     are stored} for each name it assigns that no later statement of the
     same body surely reads (see _sure_reads). Only assignments whose value
-    indexes (an IndexError Python raises there). One whose value reads a
+    indexes or divides (an IndexError or ZeroDivisionError Python raises
+    there, _may_raise; also an augmented one, `t /= s`, after an assignment
+    of the name in the same body: not a running value). One whose value reads a
     name whose elements the loop nest writes (`a[i, j] = ...`) stores only
     its checks (LoopSinks._flags): a hidden store of the value would read
     the array the nest writes, which deps.py refuses."""
@@ -667,8 +672,17 @@ def _unread_in(body, written, after=None, rest=()) -> dict:
                 continue        # its Func reads the nest's writes: a store would be refused
             out.update({(id(st), n): _LOOP for n in _assigned_names(st) - later})
             continue
+        if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) and \
+                _reset_before(st.target.id, body[:k]) and \
+                (isinstance(st.op, _RAISING_OPS) or any(_may_raise(n) for n in ast.walk(st.value))):
+            # `t = 2.0` then `t /= s`: not a running value (the body assigns
+            # it first), its own division may raise
+            reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+            if st.target.id not in later or _killed(st.target.id, body[k + 1:] + list(rest)):
+                out[(id(st), st.target.id)] = bool(reads & written)
+            continue
         if not isinstance(st, (ast.Assign, ast.AnnAssign)) or st.value is None or \
-                not any(isinstance(n, ast.Subscript) for n in ast.walk(st.value)):
+                not any(_may_raise(n) for n in ast.walk(st.value)):
             continue
         reads = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
         flags = bool(reads & written)
@@ -677,6 +691,25 @@ def _unread_in(body, written, after=None, rest=()) -> dict:
                     if isinstance(t, ast.Name) and t.id not in reads and
                     (t.id not in later or _killed(t.id, body[k + 1:] + list(rest)))})
     return out
+
+
+def _may_raise(node) -> bool:
+    """Whether an expression node is one whose evaluation may raise in
+    Python: a subscript (IndexError) or a division, modulo or power
+    (ZeroDivisionError: `t = 1.0 / s`)."""
+    return isinstance(node, ast.Subscript) or (
+        isinstance(node, ast.BinOp) and isinstance(node.op, _RAISING_OPS))
+
+
+def _reset_before(name, earlier) -> bool:
+    """Whether a statement of `earlier` (the statements before one in the
+    same loop body) assigns `name` a value that does not read it, so that
+    an augmented assignment after it carries nothing between iterations."""
+    return any(isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and
+               any(isinstance(t, ast.Name) and t.id == name
+                   for t in (st.targets if isinstance(st, ast.Assign) else [st.target])) and
+               name not in {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}
+               for st in earlier)
 
 
 def _killed(name, rest) -> bool:

@@ -466,11 +466,13 @@ class Specialization:
         inline = _inlined([f for f, _ in funcs], reads,
                           outputs, targets, cheap=self.builder.cx.scheduled != "auto")
         roots = []
+        owners = {id(f): owner for f, owner in funcs}
         for f in todo:
             if id(f.function()) in inline:
                 f.compute_inline()
                 continue
-            _stride_one_inner(f)
+            if id(f) not in local or not _point_local(f, owners[id(f)]):
+                _stride_one_inner(f)
             unroll_slots(f)
             hint = getattr(f, "default_hint", None)
             if hint is not None and hint(f):
@@ -1269,6 +1271,18 @@ def _user_scheduled(d, args) -> bool:
     s = d.schedule
     return bool(s.splits) or any(x.kind != "serial" for x in s.dims) or \
         [x.var for x in s.dims if not x.is_rvar] != list(args)
+
+
+def _point_local(f, owner) -> bool:
+    """Whether f, computed at the innermost loop of its owner's nest (a
+    scalar local to the nest), has that nest's loop variables as its first
+    pure Var: each of its realizations is one point of x, where a loop of x
+    inside the reduction's (_stride_one_inner) would run once per step and
+    keep the accumulator in memory (covariance's dots after `data -=
+    mean`: 3x slower)."""
+    fn = f.function()
+    loops = {getattr(lp, "name", None) for lp in getattr(owner, "ctx", ())}
+    return bool(fn.args) and fn.args[0] in loops
 
 
 def _stride_one_inner(f):

@@ -302,3 +302,32 @@ def test_empty_moving_target():
     with pytest.raises(ValueError):
         p(x2, y)
     assert _same(x1, x2)
+
+
+def cov_row(M, float_n, data):
+    data -= 1.0
+    cov = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        cov[i, i:M] = data[:, i] @ data[:, i:M] / (float_n - 1.0)
+    return cov
+
+
+def test_point_local_dot_keeps_rvar_innermost():
+    # the dot of one cov element is computed per element (one point of its
+    # loop variables): its reduction loop stays innermost after `data -=`
+    # (the stride-1 reorder made a trip-1 loop innermost: 3x slower)
+    p = ph.pipeline(cov_row)
+    data = np.random.default_rng(7).random((6, 4))
+    want = np.zeros((4, 4))
+    d = data - 1.0
+    for i in range(4):
+        for j in range(i, 4):
+            s = 0.0
+            for k in range(6):
+                s += d[k, i] * d[k, j]
+            want[i, j] = s / 5.0
+    assert _same(p(4, 6.0, data.copy()), want)
+    loops = [line.split("(")[1].split(",")[0] for line in p.lower("loops").splitlines()
+             if line.strip().startswith("for (acc")]
+    loops = [v for v in loops if ".s1." in v]       # the update's loops, outermost first
+    assert loops and ".s1.r_" in loops[-1], loops
