@@ -54,7 +54,7 @@ from .values import Arr, TupleVal, Val, node_of
 from .written_names import written_names
 
 _ATTR = "_pyhalide_loc"
-_RAISING_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_RAISING_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift)
 _LOOP = "loop"          # a _maybe_unread entry of a loop statement: its results are stored
 _CALL_TIME = "_pyhalide_call_time"
 
@@ -695,9 +695,10 @@ def _unread_in(body, written, after=None, rest=()) -> dict:
 
 def _may_raise(node) -> bool:
     """Whether an expression node is one whose evaluation may raise in
-    Python: a subscript (IndexError) or a division, modulo or power
-    (ZeroDivisionError: `t = 1.0 / s`)."""
-    return isinstance(node, ast.Subscript) or (
+    Python: a subscript (IndexError), a division, modulo or power
+    (ZeroDivisionError: `t = 1.0 / s`), a shift (a negative count:
+    ValueError) or a call (`math.sqrt(s)`: ValueError)."""
+    return isinstance(node, (ast.Subscript, ast.Call)) or (
         isinstance(node, ast.BinOp) and isinstance(node.op, _RAISING_OPS))
 
 
