@@ -24,6 +24,7 @@ __all__ = ["PASSES", "register", "rewrite"]
 from . import (  # noqa: E402,F401,E501
     copyto_statements,
     element_regions,
+    gather_dots,
     generators,
     inline_calls,
     lambdas,
