@@ -49,7 +49,7 @@ import copy
 import numpy as np
 
 from . import nest_slices
-from .moving_slices import _Context, _product_operands, _Vec
+from .moving_slices import SliceContext, Vec, product_operands
 from .rewrite_registry import register
 from .slice_dots import dtype_zero, plain_index, shape_item
 
@@ -60,7 +60,7 @@ def gather_dots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
     if not nps:
         return tree
-    cx = _Context(tree, nps)
+    cx = SliceContext(tree, nps)
     loads, stores = {}, {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Name):
@@ -101,7 +101,7 @@ def _block(cx, stmts):
 
 
 def _named(cx, s):
-    """(name, _Vec) of `name = X[lo:hi]` as the module doc takes it, or None."""
+    """(name, Vec) of `name = X[lo:hi]` as the module doc takes it, or None."""
     if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
             isinstance(s.targets[0], ast.Name)):
         return None
@@ -114,7 +114,7 @@ def _named(cx, s):
         return None
     if not all(b is None or _int_bound(cx, b) for b in (v.slice.lower, v.slice.upper)):
         return None
-    return name, _Vec(v, v.value.id, [v.slice])
+    return name, Vec(v, v.value.id, [v.slice])
 
 
 def _int_bound(cx, e) -> bool:
@@ -135,7 +135,7 @@ def _product(cx, s, named):
     """The statements replacing the run of named slices and product s, or None."""
     if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
         return None
-    pq = _product_operands(cx, s.value)
+    pq = product_operands(cx, s.value)
     if pq is None:
         return None
     vecs = dict(got for _, got in named)
@@ -154,7 +154,7 @@ def _product(cx, s, named):
     guard += [_signed_int(cx, a) for a in sorted(ints)]
     body = []
     for _, (_, v) in named:
-        cx._prelude(v, body)
+        cx.prelude(v, body)
     (xp, np_, _), (xq, nq, _) = ops
     vp, vq = vecs[np_], vecs[nq]
     dot = cx.fresh("dot")

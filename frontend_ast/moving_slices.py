@@ -91,7 +91,7 @@ _UFUNCS = frozenset("sqrt exp log abs absolute sin cos tan tanh minimum maximum 
 def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     """Rewrite the statements with moving slices (see the module doc)."""
     nps = {n for n, v in getattr(py_fn, "__globals__", {}).items() if v is np}
-    cx = _Context(tree, nps)
+    cx = SliceContext(tree, nps)
     args = tree.args
     known = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | nps
     body = []
@@ -123,7 +123,7 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
-class _Vec:
+class Vec:
     """A vector operand: array `name` indexed by `items` (ast nodes; one is
     an ast.Slice with no step), or a whole 1-D array (items None)."""
 
@@ -134,11 +134,15 @@ class _Vec:
         self.axis = None                     # the slice's axis
         self.fixed = []                      # the index items' values, in order
         self.starts, self.lengths = [], []   # per slice item (a matrix has two)
-        self.inline = []                     # per item: the node _elem writes (see _prelude)
+        self.inline = []                     # per item: the node _elem writes (see prelude)
+
+    def reverse_as(self, node):
+        """This vector read reversed, as written by `node` (np.flip(...) / [::-1])."""
+        self.node, self.rev = node, True
 
 
 class _MatVec:
-    """A product of a vector `vec` and a matrix `mat` (a _Vec with two
+    """A product of a vector `vec` and a matrix `mat` (a Vec with two
     slice items), `vec @ mat` (vec_first) or `mat @ vec`: a vector whose
     element k sums the products along the matrix's other axis."""
 
@@ -147,7 +151,7 @@ class _MatVec:
         self.length = None                   # set by the prelude
 
 
-class _Context:
+class SliceContext:
     def __init__(self, tree, nps):
         self.nps = nps
         self.counters = counters(tree)
@@ -219,17 +223,17 @@ class _Context:
                                      for n in ast.walk(e))
 
     def _vec(self, e):
-        """The _Vec of e, or None. `np.flip(V)` and `V[::-1]` of a vector V
+        """The Vec of e, or None. `np.flip(V)` and `V[::-1]` of a vector V
         are V reversed (rev)."""
         inner = _flipped(self, e)
         if inner is not None:
             v = self._vec(inner)
             if v is None or v.rev:
                 return None
-            v.node, v.rev = e, True
+            v.reverse_as(e)
             return v
         if isinstance(e, ast.Name):
-            return _Vec(e, e.id, None)
+            return Vec(e, e.id, None)
         if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)):
             return None
         items = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
@@ -238,7 +242,7 @@ class _Context:
             return None
         if not all(isinstance(it, ast.Slice) or plain_index(it) for it in items):
             return None
-        return _Vec(e, e.value.id, items)
+        return Vec(e, e.value.id, items)
 
     def _vec_moves(self, v) -> bool:
         return v.items is not None and any(
@@ -246,17 +250,17 @@ class _Context:
             for it in v.items)
 
     def _mat(self, e):
-        """The _Vec of a matrix slice `M[a:b, c:d]` (two slice items, no
+        """The Vec of a matrix slice `M[a:b, c:d]` (two slice items, no
         step), or None."""
         if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and
                 isinstance(e.slice, ast.Tuple) and len(e.slice.elts) == 2 and
                 all(isinstance(it, ast.Slice) and it.step is None for it in e.slice.elts)):
             return None
-        return _Vec(e, e.value.id, list(e.slice.elts))
+        return Vec(e, e.value.id, list(e.slice.elts))
 
     def _matvec(self, e):
         """The _MatVec of `v @ M` / `M @ v` / `np.dot(...)` of them, or None."""
-        pq = _product_operands(self, e)
+        pq = product_operands(self, e)
         if pq is None:
             return None
         a, b = pq
@@ -273,7 +277,7 @@ class _Context:
         core dimensions differ; sets mv.length."""
         p, m = mv.vec, mv.mat
         for v in ((p, m) if mv.vec_first else (m, p)):
-            self._prelude(v, out)
+            self.prelude(v, out)
         inner = m.lengths[0] if mv.vec_first else m.lengths[1]
         out.append(raise_unless(_cmp(_copy(p.length), ast.Eq(), _copy(inner)), "ValueError",
                                 "matmul: a mismatch in its core dimension"))
@@ -323,7 +327,7 @@ class _Context:
         return [_cmp(_call_np(self, "ndim", [_name(n.id)]), ast.Eq(), ast.Constant(0))
                 for n in found]
 
-    def _prelude(self, v, out):
+    def prelude(self, v, out):
         """Statements evaluating v's index items once, in order, then NumPy's
         IndexError of an item out of range; sets v.start, v.length, v.fixed."""
         if v.items is None:
@@ -441,8 +445,8 @@ class _Context:
             return None
         for name, p, q in found.dots:
             guards += [self._ndim_guard(p), self._ndim_guard(q)]
-            self._prelude(p, body)
-            self._prelude(q, body)
+            self.prelude(p, body)
+            self.prelude(q, body)
             zero = ast.BinOp(dtype_zero(p.name), ast.Mult(), dtype_zero(q.name))
             body.append(ast.Assign([_name(name, ast.Store())], zero))
             k = self.fresh("k")
@@ -507,11 +511,11 @@ class _Context:
             cast_ok = _call_np(self, "can_cast", [
                 _attr(probe, "dtype"), _attr(_name(t.name), "dtype"), ast.Constant("same_kind")])
             guards.append(cast_ok)
-            self._prelude(t, body)
+            self.prelude(t, body)
         scalars = {}          # id of a scalar part -> the name or constant holding it
         for e in parts.order:
-            if isinstance(e, _Vec):
-                self._prelude(e, body)
+            if isinstance(e, Vec):
+                self.prelude(e, body)
             elif isinstance(e, _MatVec):
                 self._matvec_prelude(e, body)
             else:
@@ -536,7 +540,7 @@ class _Context:
         else:
             size = None
         if op is None:
-            self._prelude(t, body)
+            self.prelude(t, body)
         if size is not None:
             ok = ast.BoolOp(ast.Or(), [_cmp(_copy(size), ast.Eq(), _copy(t.length)),
                                        _cmp(_copy(size), ast.Eq(), ast.Constant(1))])
@@ -603,7 +607,7 @@ class _Context:
         compiled update writes inside the array (without it, an empty
         target `x[i + 1:i + 1]` gave an IndexError of a region up to 2n).
         A slice from 0 or from an int literal c >= 0 (written as c + k: see
-        _prelude) needs none: its positions are below c plus the trip count,
+        prelude) needs none: its positions are below c plus the trip count,
         whose bound is the axis's length minus c (c does not vary with the
         loops; seidel_2d's `A[i, 1:-1]` runs 1.4x slower clamped)."""
         e = self._elem(t, k)
@@ -647,10 +651,10 @@ class _Dots(ast.NodeTransformer):
         return _name(name)
 
     def _operands(self, node):
-        return _product_operands(self.cx, node)
+        return product_operands(self.cx, node)
 
 
-def _product_operands(cx, node):
+def product_operands(cx, node):
     """The two operands of `P @ Q` or `np.dot(P, Q)`, or None."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         return node.left, node.right
@@ -671,7 +675,7 @@ class _Elementwise:
         self.cx, self.target = cx, target
         self.vecs, self.names, self.elements, self.order = [], [], [], []
         self.mvs = []            # at most one _MatVec (its sum is one inner loop)
-        self.target_reads = []   # (_Vec, same line) of the target's other slices read
+        self.target_reads = []   # (Vec, same line) of the target's other slices read
         self.mirror = False      # the target is read reversed (store's pair loop)
         self._vec_of, self._mv_of = {}, {}
         self.size = None         # the target's length (set before element())
@@ -822,7 +826,7 @@ class _ElementTypes(ast.NodeTransformer):
 
     def visit_Subscript(self, node):
         if isinstance(node.value, ast.Name):
-            return self.cx._empty(_Vec(node, node.value.id, None))
+            return self.cx._empty(Vec(node, node.value.id, None))
         return self.generic_visit(node)
 
 

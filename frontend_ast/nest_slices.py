@@ -59,7 +59,7 @@ def nest_writes(top) -> tuple[set, set]:
 
 
 def store_taken(cx, t, operands) -> bool:
-    """Whether a slice store into _Vec t reading _Vecs `operands` is one
+    """Whether a slice store into Vec t reading _Vecs `operands` is one
     array code cannot compile in its nest: t's array has element writes
     there, or an operand's array (not t's) is written there."""
     return t.name in cx.nest_elements or any(
