@@ -72,7 +72,7 @@ def gather_dots(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     body = []
     for top in tree.body:
         cx.before, cx.guards = nest_slices.known_before(known, top), []
-        orig = copy.deepcopy(top)
+        orig = nest_slices.copy_top(top)
         for loop in [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]:
             _block(cx, loop.body)
         body.append(nest_slices.choose(cx, top, orig))

@@ -99,7 +99,7 @@ def moving_slices(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
         cx.moving = stored(top)
         cx.nest_written, cx.nest_elements = nest_slices.nest_writes(top)
         cx.before, cx.guards = nest_slices.known_before(known, top), []
-        orig = copy.deepcopy(top)
+        orig = nest_slices.copy_top(top)
         parents = {id(c): n for n in ast.walk(top) for c in ast.iter_child_nodes(n)}
         loops = [n for n in ast.walk(top) if isinstance(n, (ast.For, ast.While))]
         cx.written, cx.also = set(), set()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import types
 
 from .slice_dots import raise_unless, shape_item
 
@@ -59,16 +60,30 @@ def nest_writes(top) -> tuple[set, set]:
 
 
 def store_taken(cx, t, operands) -> bool:
-    """Whether a slice store into Vec t reading _Vecs `operands` is one
+    """Whether a slice store into Vec t reading Vecs `operands` is one
     array code cannot compile in its nest: t's array has element writes
-    there, or an operand's array (not t's) is written there."""
+    there, or an operand's array (not t's) is written there and a line the
+    statement reads or writes moves in the nest (slices that stay put in
+    every iteration are whole-array steps, which the loops carrying arrays
+    compile: carried_arrays.py)."""
     return t.name in cx.nest_elements or any(
-        v.name in cx.nest_written and v.name != t.name for v in operands)
+        v.name in cx.nest_written and v.name != t.name for v in operands) and \
+        any(_line_moves(cx, v) for v in [t, *operands])
 
 
 def dot_taken(cx, p, q) -> bool:
-    """Whether a dot product of _Vecs p and q reads an array the nest writes."""
-    return p.name in cx.nest_written or q.name in cx.nest_written
+    """Whether a dot product of Vecs p and q reads an array the nest writes
+    at a line that moves in the nest."""
+    return (p.name in cx.nest_written or q.name in cx.nest_written) and \
+        (_line_moves(cx, p) or _line_moves(cx, q))
+
+
+def _line_moves(cx, v) -> bool:
+    """Whether an index item of Vec v other than its slice reads a name the
+    nest assigns (one not known before the top-level statement)."""
+    return any(isinstance(n, ast.Name) and n.id not in cx.before
+               for item in v.items or () if not isinstance(item, ast.Slice)
+               for n in ast.walk(item))
 
 
 def same_line(t, r) -> bool | None:
@@ -161,6 +176,16 @@ def nest_guarded(cx, conds, body):
         return None
     cx.guards += conds
     return body
+
+
+def copy_top(top):
+    """A deep copy of a top-level statement for choose(); objects earlier
+    rewrites attached to its nodes (names.VALUE_ATTR: the `(value,)` of a
+    name bound to a default or an import, which may be a module deepcopy
+    cannot copy) are shared, not copied: tuples and modules."""
+    memo = {id(v): v for n in ast.walk(top) for v in vars(n).values()
+            if isinstance(v, (tuple, types.ModuleType))}
+    return copy.deepcopy(top, memo)
 
 
 def choose(cx, top, orig):
