@@ -23,7 +23,7 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.ops import conjunction, equal, find_calls, substitute, substitute_exprs
 
-from .cold_copies import cold_copies, then_only
+from .cold_copies import LeavesColdCopies, cold_copies
 from .simplify import simplify
 
 _PURE_CALLS = frozenset({"trunc", "floor", "ceil", "round", "likely", "abs", "is_nan"})
@@ -40,17 +40,8 @@ def assert_fast_path(stmt: ir.Stmt) -> ir.Stmt:
     return _FastPath(cold_copies(stmt)).mutate(stmt)
 
 
-class _FastPath(ir.Mutator):
+class _FastPath(LeavesColdCopies, ir.Mutator):
     stmts_only = True
-
-    def __init__(self, cold: dict):
-        super().__init__()
-        self.cold = cold
-
-    def visit_IfThenElse(self, s):
-        if id(s) in self.cold:          # (cold_copies: left as it is)
-            return then_only(self, s)
-        return self.mutate_children(s)
 
     def visit_For(self, loop):
         body = self.mutate(loop.body)

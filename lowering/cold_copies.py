@@ -49,6 +49,20 @@ def cold_copies(stmt: ir.Stmt) -> dict:
     return out
 
 
+class LeavesColdCopies:
+    """Mixin of a Mutator whose pass leaves the cold copies (the else branches
+    of cold_copies' ifs, passed as `cold`) as they are."""
+
+    def __init__(self, cold: dict):
+        super().__init__()
+        self.cold = cold
+
+    def visit_IfThenElse(self, s):
+        if id(s) in self.cold:
+            return then_only(self, s)
+        return self.mutate_children(s)
+
+
 def then_only(m, s: ir.IfThenElse) -> ir.Stmt:
     """`if` s (a cold copy's test) with its then branch mutated by Mutator m
     and its condition and else branch as they are."""

@@ -36,7 +36,7 @@ from dataclasses import replace
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
-from .cold_copies import cold_copies, then_only
+from .cold_copies import LeavesColdCopies, cold_copies
 
 # a body computing more vector expressions than this is not peeled (above)
 PEEL_MAX_WORK = 24
@@ -111,17 +111,8 @@ class _Stores(ir.Visitor):
         self.unsafe = True      # (an exit must leave both copies: not peeled)
 
 
-class _Peel(ir.Mutator):
+class _Peel(LeavesColdCopies, ir.Mutator):
     stmts_only = True
-
-    def __init__(self, cold: dict):
-        super().__init__()
-        self.cold = cold
-
-    def visit_IfThenElse(self, s):
-        if id(s) in self.cold:          # (cold_copies: left as it is)
-            return then_only(self, s)
-        return self.mutate_children(s)
 
     def visit_For(self, s):
         s = self.mutate_children(s)

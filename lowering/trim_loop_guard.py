@@ -45,7 +45,7 @@ from pyhalide.ir.mutator import Mutator
 from pyhalide.ir.ops import find_calls, free_vars, reads_memory, substitute
 
 from .branch_facts import as_upper, conjuncts, int_compare
-from .cold_copies import cold_copies, then_only
+from .cold_copies import LeavesColdCopies, cold_copies
 from .linear import linear_form
 from .simplify import simplify
 
@@ -56,15 +56,7 @@ def trim_loop_guards(stmt: ir.Stmt) -> ir.Stmt:
     return _Trim(cold_copies(stmt)).mutate(stmt)
 
 
-class _Trim(Mutator):
-    def __init__(self, cold: dict):
-        super().__init__()
-        self.cold = cold
-
-    def visit_IfThenElse(self, s):
-        if id(s) in self.cold:          # (cold_copies: left as it is)
-            return then_only(self, s)
-        return self.mutate_children(s)
+class _Trim(LeavesColdCopies, Mutator):
     def visit_For(self, s):
         body = self.mutate(s.body)
         if s.kind == ir.ForKind.SERIAL and s.min.type == _I32:
