@@ -1,0 +1,76 @@
+"""Issue 17, session 30: seidel_2d on an integer array (`A[i, j] /= 9.0`
+stores int(A[i, j] / 9.0), NumPy's element store, with its ValueError /
+OverflowError), and the Sieve of Eratosthenes. Plain Python is the
+oracle."""
+import warnings
+
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+def seidel_2d(TSTEPS, N, A):
+    for t in range(0, TSTEPS - 1):
+        for i in range(1, N - 1):
+            A[i, 1:-1] += (A[i - 1, :-2] + A[i - 1, 1:-1] + A[i - 1, 2:] + A[i, 2:] +
+                           A[i + 1, :-2] + A[i + 1, 1:-1] + A[i + 1, 2:])
+            for j in range(1, N - 1):
+                A[i, j] += A[i, j - 1]
+                A[i, j] /= 9.0
+    return A
+
+
+def scaled_rows(TSTEPS, N, A, f):
+    for t in range(0, TSTEPS - 1):
+        for i in range(1, N - 1):
+            A[i, 1:-1] += A[i - 1, :-2] + A[i + 1, 2:]
+            for j in range(1, N - 1):
+                A[i, j] += A[i, j - 1]
+                A[i, j] *= f
+    return A
+
+
+_JIT = {}
+
+
+def jit(f):
+    return _JIT.setdefault(f, ph.pipeline(f))
+
+
+def outcome(f, *args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return f(*args), args
+    except Exception as e:  # noqa: BLE001 - the exception type is the result
+        return type(e), args
+
+
+def check(f, *args):
+    want, wargs = outcome(f, *args)
+    got, gargs = outcome(jit(f), *args)
+    if isinstance(want, type):
+        assert got is want
+        return
+    assert not isinstance(got, type), got
+    for w, g in zip(want if isinstance(want, tuple) else (want,),
+                    got if isinstance(got, tuple) else (got,)):
+        w, g = np.asarray(w), np.asarray(g)
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+    for w, g in zip(wargs, gargs):
+        if isinstance(w, np.ndarray):
+            assert np.array_equal(g, w)
+
+
+def test_seidel_2d_int():
+    A = (np.arange(81).reshape(9, 9) * 7 % 13).astype(np.int64)
+    check(seidel_2d, 4, 9, A)
+    check(seidel_2d, 3, 9, -A)
+
+
+def test_element_augassign_casts_as_numpy_stores():
+    A = (np.arange(64).reshape(8, 8) * 7 % 13).astype(np.int8)
+    for f in (0.5, 9.0, np.nan, 1e3):       # ok, OverflowError, ValueError, OverflowError
+        check(scaled_rows, 3, 8, A, f)
