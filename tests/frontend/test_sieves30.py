@@ -5,7 +5,6 @@ oracle."""
 import warnings
 
 import numpy as np
-import pytest
 
 import pyhalide as ph
 
@@ -74,3 +73,18 @@ def test_element_augassign_casts_as_numpy_stores():
     A = (np.arange(64).reshape(8, 8) * 7 % 13).astype(np.int8)
     for f in (0.5, 9.0, np.nan, 1e3):       # ok, OverflowError, ValueError, OverflowError
         check(scaled_rows, 3, 8, A, f)
+
+
+def sieve(n):
+    is_p = np.ones(n + 1, np.bool_)
+    is_p[:2] = False
+    for i in range(2, int(n ** 0.5) + 1):
+        if is_p[i]:
+            for j in range(i * i, n + 1, i):
+                is_p[j] = False
+    return is_p
+
+
+def test_sieve_loop_form():
+    for n in (0, 1, 2, 3, 4, 24, 25, 97, 1000):
+        check(sieve, n)
