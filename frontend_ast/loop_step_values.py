@@ -5,6 +5,9 @@ with a computed step (marked with loop_steps.STEP_ATTR):
              float is a located error, as Python's TypeError)
     nonzero  range(step): True where the step is not 0 (constant True when
              its range proves it: the assert checking it then vanishes)
+    positive range(x): x >= 1, nonneg range(x): x >= 0 (slice_steps.py's
+             tests of a slice's step and start), constant where x's range
+             decides it
     pick     range(p, q, step): p for a positive step, q for a negative one
              (decided by the step's range where it can be, else selected at
              run time; a zero step has raised before)
@@ -44,6 +47,14 @@ def call(b, node):
         if _positive(cx, step) or _negative(cx, step):
             return const_val(True)
         return cx.compare("!=", step, const_val(0))
+    if what in ("positive", "nonneg"):
+        (x,) = args
+        low = 1 if what == "positive" else 0
+        if (x.lo is not None and x.lo >= low) or cx.syms.prove_le([Aff.const(low)], x.lbs):
+            return const_val(True)
+        if (x.hi is not None and x.hi < low) or cx.syms.prove_le(x.ubs, [Aff.const(low - 1)]):
+            return const_val(False)
+        return cx.compare(">=", x, const_val(low))
     if what == "pick":
         p, q, step = args
         if _positive(cx, step):

@@ -88,3 +88,28 @@ def sieve(n):
 def test_sieve_loop_form():
     for n in (0, 1, 2, 3, 4, 24, 25, 97, 1000):
         check(sieve, n)
+
+
+def sieve_slices(n):
+    is_p = np.ones(n + 1, np.bool_)
+    is_p[:2] = False
+    for i in range(2, int(n ** 0.5) + 1):
+        if is_p[i]:
+            is_p[i * i::i] = False
+    return is_p
+
+
+def test_sieve_slice_form():
+    for n in (0, 1, 2, 3, 4, 24, 25, 97, 1000):
+        check(sieve_slices, n)
+
+
+def stepped_store(a, s, e, k):
+    a[s:e:k] = 1
+    return a
+
+
+def test_slice_store_with_a_run_time_step():
+    a = np.arange(7, dtype=np.int16)
+    for s, e, k in [(1, 6, 2), (-2, 0, -1), (6, -9, -3), (0, 7, 0), (-9, 12, 4), (12, -12, -5)]:
+        check(stepped_store, a, s, e, k)     # (k == 0: ValueError)
