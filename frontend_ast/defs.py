@@ -7,9 +7,11 @@ from types import SimpleNamespace
 
 from pyhalide import checks, ir
 from pyhalide.expr import Expr
+from pyhalide.ir.flat_index import flat_index
 
 from . import (
     array_complex,
+    arrays,
     complex_loops,
     deps,
     forwarded_reads,
@@ -448,7 +450,7 @@ class Definitions:
             arr.versions.append(f)
             return
         self.ensure_defined(arr)
-        old_call = self.element_call(arr, cell.idx).node
+        old_call = self.element_call(arr, [_promised(self.cx, i) for i in cell.idx]).node
         preds = []
         if cond is not None:
             cn = cond.node
@@ -475,8 +477,8 @@ class Definitions:
             if l is not None:
                 key.append(var_of.get(l, l.pure_var))
             else:
-                key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
-                                                           f"an index of {arr.name}")[0]))
+                key.append(Expr.wrap(self.emitter.finalize(
+                    [_promised(self.cx, cell.idx[axis])], mapping, f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.hoisted_ok = set()
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
@@ -739,3 +741,12 @@ def _own_positions(arr, pure: dict) -> dict:
                names[position(a)] != l.pure_var.node.name for l, a in pure.items()):
         return {}
     return {l: own[position(a)] for l, a in pure.items()}
+
+
+def _promised(cx, idx):
+    """An element write's index node, within flat_index where to_index
+    proved it in [0, last] but the lowering cannot bound it
+    (arrays.promised_indices): the write and its read of the old value are
+    then not checked at run time."""
+    last = arrays.promised_last(cx, idx)
+    return idx if last is None else flat_index(idx, ir.index(0), last)

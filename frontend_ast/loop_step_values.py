@@ -14,6 +14,12 @@ with a computed step (marked with loop_steps.STEP_ATTR):
     trips    range(step, start, stop): the iteration count (_count, exact in
              unsigned 64-bit arithmetic: no check), of the step's sign as
              `pick`, bounded by the span it steps over (_running)
+    value    range(v, start, stop, step): the loop's value v = first + k * step,
+             with the range every iteration that runs gives it: [start,
+             stop - 1] for a positive step, [stop + 1, start] for a negative
+             one (k < trips: the loop runs only where start is before stop,
+             then first is start), so an index `a[v]` with stop <= len(a)
+             needs no run-time check
     clamp    range(trips): the count within [0, 2**31 - 1]: it is never negative
              (the interval of its form may say otherwise), and a count that
              may exceed 2**31 - 1 is checked here (OverflowError: the limit of
@@ -62,6 +68,8 @@ def call(b, node):
         if _negative(cx, step):
             return q
         return ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), p, q)
+    if what == "value":
+        return _within(cx, *args)
     if what == "trips":
         step, start, stop = args
         if _positive(cx, step):
@@ -106,6 +114,27 @@ def call(b, node):
                        f"a range() of more than {INT32_MAX} iterations is not supported in "
                        f"compiled loops")
     return out
+
+
+def _within(cx, v: Val, start: Val, stop: Val, step: Val) -> Val:
+    """v (the loop's value) with the range of the iterations that run: at
+    least the start's bounds and at most the stop's less one for a step of
+    known positive sign (the reverse for a negative one), besides its own."""
+    if _positive(cx, step):
+        (lo, lbs), (hi, ubs) = _shifted(start.lo, start.lbs, 0), _shifted(stop.hi, stop.ubs, -1)
+    elif _negative(cx, step):
+        (lo, lbs), (hi, ubs) = _shifted(stop.lo, stop.lbs, 1), _shifted(start.hi, start.ubs, 0)
+    else:
+        return v
+    lo = lo if v.lo is None else (v.lo if lo is None else max(v.lo, lo))
+    hi = hi if v.hi is None else (v.hi if hi is None else min(v.hi, hi))
+    return copy.copy(v).set_range(lo, hi, list(dict.fromkeys(list(v.lbs) + lbs)),
+                                  list(dict.fromkeys(list(v.ubs) + ubs)))
+
+
+def _shifted(end, bounds, c):
+    """A value's end (lo or hi) and affine bounds, moved by c."""
+    return (None if end is None else end + c), [b.shift(c) for b in bounds]
 
 
 def _bounded_at_call(cx, trips: Val, node) -> bool:

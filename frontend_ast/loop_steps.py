@@ -8,7 +8,7 @@ computed from it, keeping Python's meaning:
                                      trips = <the number of iterations>  (exact, no check)
                                      first = <min(start, stop) for a positive step, max for a negative>
                                      for k in range(<trips, checked>):
-                                         v = first + k * step
+                                         v = <first + k * step, within [start, stop)>
                                          body
 
 Each of a, b, s is read as a Python int (`index`: range() takes integers
@@ -113,8 +113,10 @@ class _StepRewriter(NodeBuilder, ast.NodeTransformer):
         out.append(self.assign(self.name(first, store=True), self._marked("pick", [
             minmax("min", self.name(start), self.name(stop)),
             minmax("max", self.name(start), self.name(stop)), self.name(step)])))
-        value = self.binop(self.name(first), ast.Add(),
-                           self.binop(self.name(k), ast.Mult(), self.name(step)))
+        value = self._marked("value", [
+            self.binop(self.name(first), ast.Add(),
+                       self.binop(self.name(k), ast.Mult(), self.name(step))),
+            self.name(start), self.name(stop), self.name(step)])
         loop = ast.For(target=self.name(k, store=True),
                        iter=self.call("range", [self._marked("clamp", [self.name(trips)])]),
                        body=[self.assign(self.copy(node.target), value)] + node.body,
