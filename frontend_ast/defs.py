@@ -3,6 +3,7 @@ become pure and update definitions; arrays get a new Func version when a
 value read earlier must not see later writes."""
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from pyhalide import checks, ir
@@ -16,6 +17,7 @@ from . import (
     deps,
     forwarded_reads,
     hoisted_order,
+    invariant_reads,
     loop_scans,
     ops,
     unions,
@@ -450,7 +452,7 @@ class Definitions:
             arr.versions.append(f)
             return
         self.ensure_defined(arr)
-        old_call = self.element_call(arr, [_promised(self.cx, i) for i in cell.idx]).node
+        old_call = self.element_call(arr, cell.idx).node
         preds = []
         if cond is not None:
             cn = cond.node
@@ -482,6 +484,14 @@ class Definitions:
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.hoisted_ok = set()
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
+        promised_old = dataclasses.replace(
+            old_call, args=tuple(_promised(self.cx, a) for a in old_call.args))
+        if any(a is not b for a, b in zip(promised_old.args, old_call.args)):
+            vnode = ir.FuncMutator(lambda n: promised_old if n is old_call else None).mutate(vnode)
+        if cond is not None and not self.cx.typing:
+            # (a test of a read its loops never write may move out of them)
+            vnode = invariant_reads.mark(vnode, arr.func, self.read_sites, self.state.nest_writes,
+                                         self.state.nest_id, cell)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
         preds = self.emitter.range_guarded(
             tri, self.emitter.finalize(preds, mapping, f"the condition of {arr.name}"))
@@ -746,7 +756,8 @@ def _own_positions(arr, pure: dict) -> dict:
 def _promised(cx, idx):
     """An element write's index node, within flat_index where to_index
     proved it in [0, last] but the lowering cannot bound it
-    (arrays.promised_indices): the write and its read of the old value are
-    then not checked at run time."""
+    (arrays.promised_indices): the write and its read of the old value
+    (wrapped after the frontend's checks of the reads) are then not checked
+    at run time."""
     last = arrays.promised_last(cx, idx)
     return idx if last is None else flat_index(idx, ir.index(0), last)
