@@ -113,3 +113,34 @@ def test_slice_store_with_a_run_time_step():
     a = np.arange(7, dtype=np.int16)
     for s, e, k in [(1, 6, 2), (-2, 0, -1), (6, -9, -3), (0, 7, 0), (-9, 12, 4), (12, -12, -5)]:
         check(stepped_store, a, s, e, k)     # (k == 0: ValueError)
+
+
+def test_sieve_inner_loop_is_a_branch_without_checks():
+    # the test `is_p[i]` is read once per i, outside the inner loop (no
+    # iteration of it writes is_p[i]), and the stores carry no index check
+    p = jit(sieve)
+    check(sieve, 100)
+    text = p.lower("final")
+    loop = text[text.index("for (is_p.s2.r_i__ph_6_k$x"):]
+    assert "is_p.internal[is_p.s2.r_i__ph_6_k$y]" not in loop
+    assert "assert" not in loop and "IndexError" not in loop
+
+
+def marked_twice(a, m):
+    # the test of a[i] moves out of the j loop but stays inside the t loop,
+    # where the j loops of earlier t iterations write a[i]; a later
+    # statement of the i loop writes a[i] too
+    n = len(a)
+    for t in range(2):
+        for i in range(2, m):
+            if a[i] == t:
+                for j in range(i * i, n, i):
+                    a[j] = a[j] + 1
+            a[i] = a[i] + t
+    return a
+
+
+def test_tests_of_elements_written_elsewhere_keep_python_order():
+    a = (np.arange(40) % 3 == 0).astype(np.int64)
+    for m in (0, 3, 7):
+        check(marked_twice, a, m)
