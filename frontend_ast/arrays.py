@@ -144,7 +144,10 @@ class ArrayAccess:
 
         lower_ok, upper_ok = proofs(False)
         if lower_ok and upper_ok:
-            return ops.cast(ir.INDEX, x), "plain"
+            xi = ops.cast(ir.INDEX, x)
+            if _product_of_variables(xi) and not self.cx.typing:
+                promised_indices(self.cx)[id(xi)] = (xi, last)
+            return xi, "plain"
         if self.scope.unconditional() and not self.cx.typing and \
                 self.static_index_check(v, n, axis, name):
             xi = ops.cast(ir.INDEX, x)
@@ -459,6 +462,35 @@ class ArrayAccess:
 
     def _mentions(self, node, name) -> bool:
         return name in ir.free_vars(node)
+
+
+def promised_indices(cx) -> dict:
+    """The indices to_index proved in [0, last] that multiply two variables
+    (the sieve's `i * i + k * i`), which the lowering cannot bound: id ->
+    (node, last). An element write at one is emitted at flat_index(node,
+    0, last) (defs.emit_cell), which promises that range to bounds
+    inference: no run-time check of the access."""
+    out = getattr(cx, "promised_indices", None)
+    if out is None:
+        out = cx.promised_indices = {}
+    return out
+
+
+def promised_last(cx, node):
+    """The last position index `node` is promised to be within, where it
+    is a promised index (promised_indices), else None."""
+    hit = getattr(cx, "promised_indices", {}).get(id(node))
+    return None if hit is None or hit[0] is not node else hit[1]
+
+
+def _product_of_variables(e) -> bool:
+    todo = [e]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ir.Mul) and ir.free_vars(n.a) and ir.free_vars(n.b):
+            return True
+        todo.extend(ir.children(n))
+    return False
 
 
 def _same_index(a, b) -> bool:

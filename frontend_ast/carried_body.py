@@ -22,7 +22,7 @@ from . import complex_values as C
 from .array_complex import ComplexArr
 from .array_index import guard, parse
 from .array_masks import mask_axis_size
-from .array_setitem import region_value
+from .array_setitem import element_value, region_value
 from .array_store import augmented_operand, destination, fitted, selection_fits
 from .arraycode import is_whole_view
 from .arrayexpr import ArrayExpr, element_node, same_size
@@ -250,11 +250,19 @@ class BodyRun:
             self.plain(items, t)
         dest = destination(bld, base, items, t)
         rhs_at = augmented_operand(bld, b.ev(s.value), dest, s)
+        # `a[i, j] /= 9.0` with every axis an int index is a scalar read, the
+        # operation and a store (NumPy converts the result as `a[i, j] = v`
+        # does); a region's in-place operation is a ufunc with out= (a cast
+        # back is NumPy's same_kind rule: not compiled here)
+        element = bool(items) and all(i.kind == "int" for i in items) and \
+            len(items) == getattr(base, "ndim", -1)
 
         def value(p):
             cx.cur_node = s
             r = rhs_at(p)
             out = ops.binary(cx, op, dest.read(p), r)
+            if out.ty != dest.arr.ty and element:
+                return element_value(cx, out, dest.arr.ty)
             if out.ty != dest.arr.ty:
                 raise cx.err(s, "an augmented assignment that casts its result back into the "
                                 "array is not supported yet in a loop that carries arrays",

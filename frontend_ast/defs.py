@@ -3,17 +3,21 @@ become pure and update definitions; arrays get a new Func version when a
 value read earlier must not see later writes."""
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from pyhalide import checks, ir
 from pyhalide.expr import Expr
+from pyhalide.ir.flat_index import flat_index
 
 from . import (
     array_complex,
+    arrays,
     complex_loops,
     deps,
     forwarded_reads,
     hoisted_order,
+    invariant_reads,
     loop_scans,
     ops,
     unions,
@@ -475,11 +479,19 @@ class Definitions:
             if l is not None:
                 key.append(var_of.get(l, l.pure_var))
             else:
-                key.append(Expr.wrap(self.emitter.finalize([cell.idx[axis]], mapping,
-                                                           f"an index of {arr.name}")[0]))
+                key.append(Expr.wrap(self.emitter.finalize(
+                    [_promised(self.cx, cell.idx[axis])], mapping, f"an index of {arr.name}")[0]))
         self.check_reads([vnode] + preds + list(cell.idx), cell)
         self.hoisted_ok = set()
         self.mark_emitted([vnode] + preds + list(cell.idx), arr.func)
+        promised_old = dataclasses.replace(
+            old_call, args=tuple(_promised(self.cx, a) for a in old_call.args))
+        if any(a is not b for a, b in zip(promised_old.args, old_call.args)):
+            vnode = ir.FuncMutator(lambda n: promised_old if n is old_call else None).mutate(vnode)
+        if cond is not None and not self.cx.typing:
+            # (a test of a read its loops never write may move out of them)
+            vnode = invariant_reads.mark(vnode, arr.func, self.read_sites, self.state.nest_writes,
+                                         self.state.nest_id, cell)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
         preds = self.emitter.range_guarded(
             tri, self.emitter.finalize(preds, mapping, f"the condition of {arr.name}"))
@@ -739,3 +751,13 @@ def _own_positions(arr, pure: dict) -> dict:
                names[position(a)] != l.pure_var.node.name for l, a in pure.items()):
         return {}
     return {l: own[position(a)] for l, a in pure.items()}
+
+
+def _promised(cx, idx):
+    """An element write's index node, within flat_index where to_index
+    proved it in [0, last] but the lowering cannot bound it
+    (arrays.promised_indices): the write and its read of the old value
+    (wrapped after the frontend's checks of the reads) are then not checked
+    at run time."""
+    last = arrays.promised_last(cx, idx)
+    return idx if last is None else flat_index(idx, ir.index(0), last)

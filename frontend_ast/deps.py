@@ -10,6 +10,7 @@ decided exactly; anything else is refused with a hint."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.flat_index import is_flat_index
 from pyhalide.simplify import equal_after_simplify, simplify
 
 from . import region_disjoint
@@ -21,10 +22,11 @@ def unchecked(n):
     """An index without the range check arrays.ArrayAccess.to_index adds:
     `select(e < size, e, -1)` (its run-time check raises where e is out of
     range) is e wherever Python evaluates it, also inside the clamp
-    `max(min(., size - 1), 0)` around it. Only that exact form is taken
-    apart (a clamp or select the user wrote stays as it is)."""
-    while isinstance(n, ir.Cast):
-        n = n.value
+    `max(min(., size - 1), 0)` around it; an index promised to the lowering
+    (`flat_index(e, 0, last)`, defs._promised) is e. Only those exact forms
+    are taken apart (a clamp or select the user wrote stays as it is)."""
+    while isinstance(n, ir.Cast) or is_flat_index(n):
+        n = n.args[0] if is_flat_index(n) else n.value
     if isinstance(n, ir.Max) and ir.is_const(n.b, 0) and isinstance(n.a, ir.Min) and \
             _checked(n.a.a) is not None:
         n = n.a.a

@@ -23,6 +23,7 @@ array's Func becomes a copy of M."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.flat_index import is_flat_index
 from pyhalide.simplify import equal_after_simplify
 
 from .imperative_common import (
@@ -127,7 +128,7 @@ def merge_writes(emitter, smap, node, arr, logged, vlogged):
             e = to_m.mutate(ir.substitute(e, ren))
             return e if r is None else clamped_reads(e)
         key = [ir.substitute(a, ren) for a in d.args]
-        if ir.find_calls(key):
+        if any(not is_flat_index(c) for c in ir.find_calls(key)):
             return "the written element depends on data"    # (computed at every slot)
         keys.append(key)
         vals.append([moved(v) for v in d.values])

@@ -5,11 +5,21 @@ with a computed step (marked with loop_steps.STEP_ATTR):
              float is a located error, as Python's TypeError)
     nonzero  range(step): True where the step is not 0 (constant True when
              its range proves it: the assert checking it then vanishes)
+    positive range(x): x >= 1, nonneg range(x): x >= 0 (slice_steps.py's
+             tests of a slice's step and start), constant where x's range
+             decides it
     pick     range(p, q, step): p for a positive step, q for a negative one
              (decided by the step's range where it can be, else selected at
              run time; a zero step has raised before)
-    trips    range(up, down, step, start, stop): picks the iteration count as
+    trips    range(step, start, stop): the iteration count (_count, exact in
+             unsigned 64-bit arithmetic: no check), of the step's sign as
              `pick`, bounded by the span it steps over (_running)
+    value    range(v, start, stop, step): the loop's value v = first + k * step,
+             with the range every iteration that runs gives it: [start,
+             stop - 1] for a positive step, [stop + 1, start] for a negative
+             one (k < trips: the loop runs only where start is before stop,
+             then first is start), so an index `a[v]` with stop <= len(a)
+             needs no run-time check
     clamp    range(trips): the count within [0, 2**31 - 1]: it is never negative
              (the interval of its form may say otherwise), and a count that
              may exceed 2**31 - 1 is checked here (OverflowError: the limit of
@@ -43,6 +53,14 @@ def call(b, node):
         if _positive(cx, step) or _negative(cx, step):
             return const_val(True)
         return cx.compare("!=", step, const_val(0))
+    if what in ("positive", "nonneg"):
+        (x,) = args
+        low = 1 if what == "positive" else 0
+        if (x.lo is not None and x.lo >= low) or cx.syms.prove_le([Aff.const(low)], x.lbs):
+            return const_val(True)
+        if (x.hi is not None and x.hi < low) or cx.syms.prove_le(x.ubs, [Aff.const(low - 1)]):
+            return const_val(False)
+        return cx.compare(">=", x, const_val(low))
     if what == "pick":
         p, q, step = args
         if _positive(cx, step):
@@ -50,12 +68,14 @@ def call(b, node):
         if _negative(cx, step):
             return q
         return ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), p, q)
+    if what == "value":
+        return _within(cx, *args)
     if what == "trips":
-        up, down, step, start, stop = args
+        step, start, stop = args
         if _positive(cx, step):
-            return _running(up, start, stop)
+            return _running(_count(cx, start, stop, step, 1), start, stop)
         if _negative(cx, step):
-            return _running(down, stop, start)
+            return _running(_count(cx, stop, start, step, -1), stop, start)
         loops = set(cx.syms.loops)
         if any(set(ir.free_vars(ops.node_of(cx, v))) & loops for v in (start, stop, step)):
             # its bounds over the enclosing loops' iterations would be those of
@@ -65,6 +85,7 @@ def call(b, node):
                          hint="branch on the sign: `if s > 0:` a loop over range(a, b, s), "
                               "`else:` another; or write a step whose sign is evident "
                               "(range(a, b, max(s, 1)))")
+        up, down = _count(cx, start, stop, step, 1), _count(cx, stop, start, step, -1)
         picked = ops.select(cx, ops.truth(cx, cx.compare(">", step, const_val(0))), up, down)
         return _running(picked, None, None)
     (trips,) = args
@@ -86,11 +107,51 @@ def call(b, node):
     ubs = list(trips.ubs) + [Aff.const(INT32_MAX)] if high else trips.ubs
     out = Val(node, trips.ty, risky=trips.risky, static=static)
     out.set_range(0 if low else trips.lo, INT32_MAX if high else trips.hi, lbs, ubs)
+    if high and _bounded_at_call(cx, trips, cx.cur_node):
+        return out
     if high:
         out = cx.guard(out, ir.LE(n, ir.Const(n.type, INT32_MAX)), "OverflowError",
                        f"a range() of more than {INT32_MAX} iterations is not supported in "
                        f"compiled loops")
     return out
+
+
+def _within(cx, v: Val, start: Val, stop: Val, step: Val) -> Val:
+    """v (the loop's value) with the range of the iterations that run: at
+    least the start's bounds and at most the stop's less one for a step of
+    known positive sign (the reverse for a negative one), besides its own."""
+    if _positive(cx, step):
+        (lo, lbs), (hi, ubs) = _shifted(start.lo, start.lbs, 0), _shifted(stop.hi, stop.ubs, -1)
+    elif _negative(cx, step):
+        (lo, lbs), (hi, ubs) = _shifted(stop.lo, stop.lbs, 1), _shifted(start.hi, start.ubs, 0)
+    else:
+        return v
+    lo = lo if v.lo is None else (v.lo if lo is None else max(v.lo, lo))
+    hi = hi if v.hi is None else (v.hi if hi is None else min(v.hi, hi))
+    return copy.copy(v).set_range(lo, hi, list(dict.fromkeys(list(v.lbs) + lbs)),
+                                  list(dict.fromkeys(list(v.ubs) + ubs)))
+
+
+def _shifted(end, bounds, c):
+    """A value's end (lo or hi) and affine bounds, moved by c."""
+    return (None if end is None else end + c), [b.shift(c) for b in bounds]
+
+
+def _bounded_at_call(cx, trips: Val, node) -> bool:
+    """Whether an affine upper bound of the count in argument symbols (the
+    span the loop steps over, _running) is required at call time to be at
+    most 2**31 - 1 (OverflowError naming the loop where it is not, as the
+    hull of a loop whose bounds change with an enclosing loop is,
+    emit.check_span): the count then fits wherever the loop runs, with no
+    run-time check (one in a loop under an `if` on data could not be
+    placed where Python evaluates the range)."""
+    static = cx.sym_static
+    cands = [c for a in trips.ubs for c in cx.syms.expand(a, True)
+             if all(s in static for s in c.terms) and abs(c.c) < 2**30]
+    if not cands:
+        return False
+    cx.require(cx.smap.loc(node).line, cands, None, INT32_MAX)
+    return True
 
 
 def _integer(b, e) -> Val:
@@ -101,6 +162,30 @@ def _integer(b, e) -> Val:
         what = v.ty.describe() if isinstance(v, Val) and not v.union else b.describe_obj(v)
         raise b.cx.err(e, f"range() needs integers, got {what}", hint="convert with int(...)")
     return ops.to_python_int(b.cx, v)
+
+
+def _count(cx, lo: Val, hi: Val, step: Val, sign: int) -> Val:
+    """len(range(lo, hi, step)) for a step of sign `sign` (range(hi, lo,
+    step) for -1: the values from hi down to above lo), at most 2**31 (a
+    count of 2**31 or more, which `clamp` refuses, is 2**31): the span
+    hi - lo and the stride |step| are exact as unsigned 64-bit values where
+    hi > lo, so the count (span - 1) // stride + 1 needs no overflow
+    check. A stride below 1 (a step of the other sign, whose count is not
+    chosen; a zero step has raised before) divides by 1."""
+    u64, i64 = ir.UInt(64), ir.Int(64)
+
+    def wide(v):        # (a Python int's node: int64, or narrower where its range fits)
+        n = ops.node_of(cx, v)
+        return n if n.type == i64 else ir.Cast(i64, n)
+
+    a, b, s = wide(lo), wide(hi), wide(step)
+    stride = ir.Cast(u64, s) if sign > 0 else ir.Sub(ir.Const(u64, 0), ir.Cast(u64, s))
+    stride = ir.Max(stride, ir.Const(u64, 1))
+    span = ir.Sub(ir.Cast(u64, b), ir.Cast(u64, a))
+    q = ir.Add(ir.Div(ir.Sub(span, ir.Const(u64, 1)), stride), ir.Const(u64, 1))
+    q = ir.Min(q, ir.Const(u64, INT32_MAX + 1))
+    node = ir.Select(ir.LT(a, b), ir.Cast(i64, q), ir.Const(i64, 0))
+    return Val(node, lo.ty).set_range(0, INT32_MAX + 1, [Aff.const(0)], [])
 
 
 def _running(count: Val, first, last) -> Val:

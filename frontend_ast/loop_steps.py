@@ -5,10 +5,10 @@ computed from it, keeping Python's meaning:
 
     for v in range(a, b, s):         start, stop, step = a, b, s      (evaluated once, in order)
         body                         assert <step != 0>        ValueError, as range() raises
-                                     trips = <the number of iterations>  (at most |stop - start|)
+                                     trips = <the number of iterations>  (exact, no check)
                                      first = <min(start, stop) for a positive step, max for a negative>
                                      for k in range(<trips, checked>):
-                                         v = first + k * step
+                                         v = <first + k * step, within [start, stop)>
                                          body
 
 Each of a, b, s is read as a Python int (`index`: range() takes integers
@@ -108,27 +108,15 @@ class _StepRewriter(NodeBuilder, ast.NodeTransformer):
         def minmax(fn, a, b):
             return self.call(fn, [a, b])
 
-        def count(lo, hi, stride):
-            # ceil((hi - lo) / stride) for hi >= lo, stride >= 1, as (hi - lo - 1) // stride + 1
-            # (0 for hi == lo)
-            num = self.binop(self.binop(hi, ast.Sub(), lo), ast.Sub(), self.const(1))
-            return self.binop(self.binop(num, ast.FloorDiv(), stride), ast.Add(), self.const(1))
-
-        def stride(s):
-            return minmax("max", s, self.const(1))
-
-        neg_step = self.node(ast.UnaryOp(op=ast.USub(), operand=self.name(step)))
         out.append(self.assign(self.name(trips, store=True), self._marked("trips", [
-            count(minmax("min", self.name(start), self.name(stop)), self.name(stop),
-                  stride(self.name(step))),
-            count(self.name(stop), minmax("max", self.name(start), self.name(stop)),
-                  stride(neg_step)),
             self.name(step), self.name(start), self.name(stop)])))
         out.append(self.assign(self.name(first, store=True), self._marked("pick", [
             minmax("min", self.name(start), self.name(stop)),
             minmax("max", self.name(start), self.name(stop)), self.name(step)])))
-        value = self.binop(self.name(first), ast.Add(),
-                           self.binop(self.name(k), ast.Mult(), self.name(step)))
+        value = self._marked("value", [
+            self.binop(self.name(first), ast.Add(),
+                       self.binop(self.name(k), ast.Mult(), self.name(step))),
+            self.name(start), self.name(stop), self.name(step)])
         loop = ast.For(target=self.name(k, store=True),
                        iter=self.call("range", [self._marked("clamp", [self.name(trips)])]),
                        body=[self.assign(self.copy(node.target), value)] + node.body,

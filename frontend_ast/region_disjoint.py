@@ -115,7 +115,8 @@ class _Z3:
             if not (n.type.is_int() or n.type.is_uint()) or n.type.bits < 32:
                 raise _Unsupported
             return self.term(n.value)
-        if isinstance(n, ir.Call) and n.call_type == ir.INTRINSIC and n.name == "likely":
+        if isinstance(n, ir.Call) and n.call_type == ir.INTRINSIC and \
+                n.name in ("likely", "flat_index"):
             return self.term(n.args[0])
         binary = {ir.Add: lambda a, b: a + b, ir.Sub: lambda a, b: a - b,
                   ir.Mul: lambda a, b: a * b,

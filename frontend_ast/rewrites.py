@@ -40,6 +40,7 @@ from . import (  # noqa: E402,F401,E501
     moving_slices,
     nested_defs,
     slice_dots,
+    slice_steps,
     swap_temps,
     tuple_targets,
     while_exit_write,

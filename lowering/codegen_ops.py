@@ -480,7 +480,7 @@ _LIBM_UNARY = {"cbrt"}       # C's functions without an LLVM intrinsic (cbrt/cbr
 _LIBM_WIDENED = {"asinh", "acosh", "atanh"}
 INTRINSICS = frozenset(_UNARY_FLOAT) | frozenset(_BINARY_FLOAT) | frozenset(_TERNARY_FLOAT) | \
     frozenset(_LIBM_UNARY) | frozenset(_LIBM_WIDENED) | codegen_math.FUNCTIONS | {
-    "abs", "is_nan", "is_inf", "is_finite", "likely", "mul_hi", "int_true_divide",
+    "abs", "is_nan", "is_inf", "is_finite", "likely", "loop_invariant", "mul_hi", "int_true_divide",
     "int_power", "int_power_checked", "int_power_fits", "reinterpret"}
 
 
@@ -532,7 +532,7 @@ def call_intrinsic(b, name: str, args, arg_types, result_type: ir.Type):
         wide = ir.Float(64, t.lanes)
         y = _libm_call(b, name, cast(b, x, t, wide), wide)
         return cast(b, y, wide, result_type.with_lanes(t.lanes))
-    if name == "likely":
+    if name in ("likely", "loop_invariant"):
         return x
     if name == "abs":
         if t.is_float():

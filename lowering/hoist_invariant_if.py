@@ -15,6 +15,11 @@ iteration lo when it runs at all, so the rewritten code does the same (an
 empty loop reads nothing). Where c is a conjunction, its conjuncts of
 that kind move out and the others stay in the loop's `if` (which then reads
 no more memory than before: only where the moved ones hold).
+A load inside a loop_invariant mark (ir/loop_invariant.py: the frontend
+proved its value the same at every iteration of the loops it may leave)
+counts as reading no buffer. The body `if (a) { if (b) { S } }` (neither
+with else) is taken as `if (a && b) { S }`, where b is such a test under
+the loop's own guard (the sieve's `if (k < trips) { if (is_p[i]) ... }`).
 frontend_ast/numpy_zero_ties.py's pass over the operand, taken only where
 a max/min result is a zero, is such a loop (its RDom predicate reads the
 result): without this, every call paid a loop over the whole array.
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 from pyhalide import ir
 from pyhalide.ir.config import debug_print
+from pyhalide.ir.loop_invariant import is_loop_invariant
 from pyhalide.ir.ops import conjunction
 
 from .branch_facts import conjuncts
@@ -51,30 +57,58 @@ class _Hoist(ir.Mutator):
         if s.kind not in _KINDS or not isinstance(body, ir.IfThenElse) or \
                 body.else_case is not None:
             return s
-        stored = None
-        out, rest = [], []
-        for c in conjuncts(body.condition):
-            loads = _loads(c, s.name)
-            if loads is not None and stored is None:
-                stored = _stores(body.then_case)
-            (out if loads is not None and not loads & stored else rest).append(c)
+        outer, tests, inner = conjuncts(body.condition), [], body.then_case
+        if isinstance(inner, ir.IfThenElse) and inner.else_case is None:
+            tests, inner = conjuncts(inner.condition), inner.then_case
+        stored = _stores(inner)
+        out = [c for c in outer if _invariant(c, s.name, stored)]
+        # (an inner test leaves its guard only as a marked read: the
+        # frontend's reads are in their buffer wherever they are evaluated)
+        out += [c for c in tests if _invariant(c, s.name, stored) and _marked(c)]
         if not out:
             return s
         debug_print(1, f"pyhalide: hoist invariant if: loop {s.name}")
-        inside = body.then_case if not rest else ir.IfThenElse(conjunction(rest), body.then_case,
-                                                                None)
-        loop = ir.For(s.name, s.min, s.extent, s.kind, inside)
+        for rest in ([c for c in tests if not any(c is o for o in out)],
+                     [c for c in outer if not any(c is o for o in out)]):
+            if rest:
+                inner = ir.IfThenElse(conjunction(rest), inner, None)
+        loop = ir.For(s.name, s.min, s.extent, s.kind, inner)
         inner = ir.IfThenElse(conjunction(out), loop, None)
         return ir.IfThenElse(ir.LT(ir.index(0), s.extent), inner, None)
 
 
+def _invariant(c, var, stored) -> bool:
+    loads = _loads(c, var)
+    return loads is not None and not loads & stored
+
+
+def _marked(c) -> bool:
+    """Whether c loads only inside loop_invariant marks, and some."""
+    return any(is_loop_invariant(n) for n in ir.find_calls(c)) and \
+        not any(isinstance(n, ir.Load) for n in _outside_marks(c))
+
+
+def _outside_marks(c):
+    todo = [c]
+    while todo:
+        n = todo.pop()
+        if is_loop_invariant(n):
+            continue
+        yield n
+        todo.extend(ir.children(n))
+
+
 def _loads(c, var):
-    """The buffers c loads from, or None where c uses `var` or a node that
-    is not plain (_PLAIN)."""
+    """The buffers c loads from outside loop_invariant marks, or None where
+    c uses `var` or a node that is not plain (_PLAIN)."""
     out = set()
     todo = [c]
     while todo:
         n = todo.pop()
+        if is_loop_invariant(n):
+            if var in ir.free_vars(n):
+                return None
+            continue
         if not isinstance(n, _PLAIN) or (isinstance(n, ir.Variable) and n.name == var):
             return None
         if isinstance(n, ir.Load):

@@ -24,6 +24,7 @@ from .bounds_inference import infer_bounds
 from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
 from .context import LoweringContext, buffer_name, internal_name
+from .drop_invariant_marks import drop_invariant_marks
 from .drop_self_stores import drop_self_stores
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
@@ -221,6 +222,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
+    stmt = run("drop invariant marks", drop_invariant_marks, stmt, True)
     stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
                                                       _pure_outputs(ctx)), stmt, True)
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)

@@ -20,10 +20,15 @@ vector min: one instruction, cheaper than the test). Where no lane's
 condition holds every selected lane keeps its old value, so skipping the
 stores changes nothing; over many rows the test is rarely true (codegen marks
 it so: ops.running_extreme_update) and the loop runs a load, a compare and a
-mask test per vector instead of a min and a select per tuple element."""
+mask test per vector instead of a min and a select per tuple element.
+
+A single scalar store `buf[i] = select(c, a, buf[i])` whose c reads through
+a loop_invariant mark (ir/loop_invariant.py) becomes `if (c) buf[i] = a`
+too: hoist_invariant_if can then move the test out of the loop."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.loop_invariant import is_loop_invariant
 
 
 def _is_old(e, store: ir.Store) -> bool:
@@ -66,6 +71,15 @@ class _SelectToBranch(ir.Mutator):
         if s.kind == ir.ForKind.VECTORIZED:      # vector code keeps its selects
             return s
         return self.mutate_children(s)
+
+    def visit_Store(self, s):
+        # a single store whose select tests a marked read (ir/loop_invariant.py)
+        # becomes a branch, which hoist_invariant_if may move out of the loop
+        hit = None if self.vectors else _keeps_old(s.value, s, False)
+        if hit is None or not isinstance(s.value, ir.Select) or \
+                not any(is_loop_invariant(c) for c in ir.find_calls(hit[0])):
+            return s
+        return ir.IfThenElse(hit[0], ir.Store(s.name, hit[1], s.index), None)
 
     def visit_LetStmt(self, s):
         lets, body = [], s

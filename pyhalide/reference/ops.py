@@ -165,7 +165,7 @@ def _fma(a, b, c, dtype):
 def intrinsic(call: N.Call, args: list):
     """Evaluate intrinsic `call` on its evaluated arguments."""
     name, t = call.name, call.type
-    if name in ("likely", "likely_if_innermost"):     # branch hints: the value itself
+    if name in ("likely", "likely_if_innermost", "loop_invariant"):     # branch hints: the value itself
         return args[0]
     if name in _FLOAT_UNARY or name in _FLOAT_BINARY:
         if not t.is_float():
