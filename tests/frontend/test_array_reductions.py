@@ -210,11 +210,17 @@ def arg_keepdims(a):
     return np.argmin(a, keepdims=True), a.argmax(axis=0, keepdims=True)
 
 
+_NANS = np.array([[3.0, np.nan, 1.0], [np.nan, 0.5, 0.5], [2.0, 2.0, -1.0]])
+
+
 def test_nan_propagates_and_first_nan_wins():
-    a = np.array([[3.0, np.nan, 1.0], [np.nan, 0.5, 0.5], [2.0, 2.0, -1.0]])
-    check(extremes_all, a)
-    check(extremes_all, a.astype(np.float32))
-    check(arg_keepdims, a)
+    check(extremes_all, _NANS)
+    check(arg_keepdims, _NANS)
+
+
+@pytest.mark.slow
+def test_nan_propagates_and_first_nan_wins_in_float32():
+    check(extremes_all, _NANS.astype(np.float32))
 
 
 def test_first_occurrence_and_signed_zero():
@@ -285,6 +291,10 @@ def ddof_float(a):
 
 def test_ddof():
     close(ddof_float, sample((3, 4), np.float64, 5))
+
+
+@pytest.mark.slow
+def test_ddof_of_integers():
     close(ddof_float, sample((3, 4), np.int32, 5))
 
 
