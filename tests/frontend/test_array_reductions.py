@@ -337,7 +337,9 @@ def test_reductions_read_the_values_before_later_writes():
 
 
 # schedules --------------------------------------------------------------------------------------
-def test_rfactor_schedule_on_a_reduction():
+@pytest.mark.parametrize("dts", [(np.int32,), pytest.param((np.uint8, np.int64),
+                                                            marks=pytest.mark.slow)])
+def test_rfactor_schedule_on_a_reduction(dts):
     @ph.pipeline
     def total(a):
         s = a.sum(axis=1)
@@ -356,5 +358,5 @@ def test_rfactor_schedule_on_a_reduction():
         m.update(0).split(p.vars["max", "axis1"], mo, mi, 8)
         m.update(0).rfactor(mo, v).compute_root()
 
-    for dt in (np.int32, np.uint8, np.int64):
+    for dt in dts:
         check(total, sample((5, 100), dt, 7))
