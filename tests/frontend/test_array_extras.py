@@ -135,6 +135,10 @@ def test_nansum_nanmean_equal_numpy():
     a[:, 7] = np.nan                # a column of NaNs: nanmean 0/0 is NaN
     with np.errstate(all="ignore"):
         check(ph.pipeline(nan_reductions), a)
+
+
+@pytest.mark.slow
+def test_nan_reductions_of_integers_equal_numpy():
     check(ph.pipeline(nan_reductions_ints), INTS)
 
 
