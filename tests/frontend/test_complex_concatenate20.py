@@ -100,11 +100,11 @@ NONEMPTY = [SHAPES[0], SHAPES[3]]
 # kernels are made per function, dtype and operand layout (C, F, empty, 1 x
 # 1), ~0.6 s CPU each: CC and FF each compile theirs, CF reuses them. The
 # default run takes the C pair of the nonempty shapes in complex128 and half
-# the functions (QUICK: a join, its sums along and across the joined axis, a
-# flat join of parts; ~4 s CPU; every function and shape ~20 s); every
+# the functions (QUICK: a join, its sums along and across the joined axis;
+# ~3 s CPU; every function and shape ~20 s); every
 # function at every shape, the mixed pair, FF and complex64 (float32 parts)
 # are in the slow run (sessions 26-30: the default run's budget).
-QUICK = [cat0, cat0_sum, vstack_sum0, parts, cat1, hstack_sum1]
+QUICK = [cat0, cat0_sum, vstack_sum0, hstack_sum1]
 JOIN_CASES = [(np.complex128, "CC", NONEMPTY, "quick")] + [
     pytest.param(dt, layouts, shapes, funcs, marks=pytest.mark.slow)
     for dt, layouts, shapes, funcs in [
