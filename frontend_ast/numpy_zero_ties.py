@@ -174,6 +174,20 @@ def _several_axes_rule(operand, axes):
     return "lines", order[last + 1:], None, False
 
 
+def _view_memory_order(operand):
+    """memory_order(operand) (the axes in memory order and where they merge)
+    of a view of a C or Fortran array (an argument's or one the function
+    makes), else None (not a view, a view of array code, another layout, or
+    strides not known)."""
+    view = operand.view
+    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+        return None
+    try:
+        return memory_order(operand)
+    except Unresolved:
+        return None
+
+
 def _view_rows_rule(operand, axes):
     """The rule of a reduction of several axes of a view of a C or Fortran
     array (an argument's or one the function makes) whose innermost axes in
@@ -184,13 +198,10 @@ def _view_rows_rule(operand, axes):
     strided reduce per row (strided_rows_key); measured on NumPy 2.4's AVX2
     build (docs/numpy_zero_ties28.md). None otherwise (a kept axis outermost:
     NumPy's buffered blocks, not modelled)."""
-    view = operand.view
-    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+    found = _view_memory_order(operand)
+    if found is None:
         return None
-    try:
-        order, merges = memory_order(operand)
-    except Unresolved:
-        return None
+    order, merges = found
     last_kept = max(i for i, k in enumerate(order) if k not in axes)
     run = order[last_kept + 1:]
     if not run or len(run) == len(axes) or not all(merges[last_kept + 1:]):
@@ -208,13 +219,10 @@ def _view_block_rule(operand, axes):
     at one place NumPy's buffers of whole rows ("chunks", the rows' axes:
     chunked_key); measured on NumPy 2.4's AVX2 build
     (docs/numpy_zero_ties28.md). None otherwise (not modelled)."""
-    view = operand.view
-    if view is None or isinstance(view[0], ArrayExpr) or _layout(view[0]) not in ("C", "F"):
+    found = _view_memory_order(operand)
+    if found is None:
         return None
-    try:
-        order, merges = memory_order(operand)
-    except Unresolved:
-        return None
+    order, merges = found
     first = len(order) - len(axes)
     run = order[first:]
     if set(run) != set(axes):

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .codegen_module_function import call_each_lane, module_function
+
 __all__ = ["true_divide"]
 
 NAME = "pyhalide_int_true_divide"
@@ -36,28 +38,10 @@ ENOUGH_BITS = 2 ** 54          # a quotient this large keeps a round and a stick
 
 def true_divide(b: ll.IRBuilder, x, y):
     """x / y for int64 LLVM values (scalars or vectors of equal lanes), rounded once."""
-    fn = _function(b.module)
+    fn = module_function(b.module, NAME, ll.FunctionType(F64, [I64, I64]), _body)
     if not isinstance(x.type, ll.VectorType):
         return b.call(fn, [x, y])
-    out = ll.Constant(ll.VectorType(F64, x.type.count), ll.Undefined)
-    for i in range(x.type.count):
-        lane = ll.Constant(ll.IntType(32), i)
-        q = b.call(fn, [b.extract_element(x, lane), b.extract_element(y, lane)])
-        out = b.insert_element(out, q, lane)
-    return out
-
-
-def _function(mod: ll.Module):
-    fn = mod.globals.get(NAME)
-    if fn is not None:
-        return fn
-    fn = ll.Function(mod, ll.FunctionType(F64, [I64, I64]), name=NAME)
-    fn.linkage = "internal"
-    for attr in ("nounwind", "readnone"):
-        fn.attributes.add(attr)
-    set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
-    _body(fn)
-    return fn
+    return call_each_lane(b, fn, x, y, F64)
 
 
 def _body(fn: ll.Function):

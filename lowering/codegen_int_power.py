@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .codegen_module_function import call_each_lane, module_function
+
 __all__ = ["int_power", "checked_power"]
 
 PREFIX = "pyhalide_int_power."
@@ -53,17 +55,8 @@ def _type_name(t) -> str:
 
 
 def _function(mod: ll.Module, t):
-    name = PREFIX + _type_name(t)
-    fn = mod.globals.get(name)
-    if fn is not None:
-        return fn
-    fn = ll.Function(mod, ll.FunctionType(t, [t, t]), name=name)
-    fn.linkage = "internal"
-    for attr in ("nounwind", "readnone"):
-        fn.attributes.add(attr)
-    set.add(fn.attributes, "willreturn")            # not in llvmlite's known set
-    _body(fn, t)
-    return fn
+    return module_function(mod, PREFIX + _type_name(t), ll.FunctionType(t, [t, t]),
+                           lambda fn: _body(fn, t))
 
 
 def _body(fn: ll.Function, t):
@@ -109,13 +102,7 @@ def checked_power(b: ll.IRBuilder, x, e, part: int):
     fn = _checked_function(b.module)
     if not isinstance(x.type, ll.VectorType):
         return b.extract_value(b.call(fn, [x, e]), part)
-    t = ll.IntType(64) if part == 0 else ll.IntType(1)
-    out = ll.Constant(ll.VectorType(t, x.type.count), ll.Undefined)
-    for i in range(x.type.count):
-        lane = ll.Constant(ll.IntType(32), i)
-        r = b.call(fn, [b.extract_element(x, lane), b.extract_element(e, lane)])
-        out = b.insert_element(out, b.extract_value(r, part), lane)
-    return out
+    return call_each_lane(b, fn, x, e, ll.IntType(64) if part == 0 else ll.IntType(1), part)
 
 
 def _checked_function(mod: ll.Module):
@@ -126,16 +113,14 @@ def _checked_function(mod: ll.Module):
     which is exactly where Python's x ** e fits in int64 (every such product
     and square divides the result, or is 1 or the result itself when |x| <=
     1)."""
-    fn = mod.globals.get(CHECKED)
-    if fn is not None:
-        return fn
     i64, i1 = ll.IntType(64), ll.IntType(1)
     pair = ll.LiteralStructType([i64, i1])
-    fn = ll.Function(mod, ll.FunctionType(pair, [i64, i64]), name=CHECKED)
-    fn.linkage = "internal"
-    for attr in ("nounwind", "readnone"):
-        fn.attributes.add(attr)
-    set.add(fn.attributes, "willreturn")
+    return module_function(mod, CHECKED, ll.FunctionType(pair, [i64, i64]), _checked_body)
+
+
+def _checked_body(fn: ll.Function):
+    mod, pair = fn.module, fn.function_type.return_type
+    i64, i1 = pair.elements
     smul = mod.globals.get("llvm.smul.with.overflow.i64") or ll.Function(
         mod, ll.FunctionType(pair, [i64, i64]), name="llvm.smul.with.overflow.i64")
     x, e = fn.args
@@ -170,4 +155,3 @@ def _checked_function(mod: ll.Module):
     b.position_at_end(done)
     out = b.insert_value(ll.Constant(pair, ll.Undefined), acc_next, 0)
     b.ret(b.insert_value(out, ok_prod, 1))
-    return fn

@@ -164,9 +164,10 @@ def test_byte_counts_are_readable():
 def test_sweep_picks_each_systems_best_and_reports_it():
     """The calibration round at tiny sizes: every parameter set tried is
     recorded, the best of each system shown, and pyhalide also runs at
-    Halide's best parameters (the same-schedule column)."""
+    Halide's best parameters (the same-schedule column). One bench (each
+    compiles every parameter set of its grid: ~2 s CPU)."""
     res = protocol.run_suite("suite1", quick=True, rounds=1, calls=1, sweep=True,
-                             benches=["max", "histogram2d"],
+                             benches=["histogram2d"],
                              columns=["ph_rfactor", "hl_rfactor", "ph_same"])
     assert res.swept
     for b in res.benches:
@@ -189,7 +190,7 @@ def test_sweep_picks_each_systems_best_and_reports_it():
     text = protocol.render(res, suite1.targets(res))
     assert "Schedule parameters: a calibration round per system" in text
     assert "| pyhalide best" in text and "| Halide best" in text
-    best = res.benches[1].calibrations["ph_rfactor"].best
+    best = res.benches[0].calibrations["ph_rfactor"].best
     assert sweep.fmt_sched(best) in text and "rows=" in text and "unroll=" in text
     assert "best vs best" in text
 

@@ -160,34 +160,35 @@ def test_no_private_name_imported_from_another_module():
     assert _private_imports(lambda m: True) == []
 
 
-def _defined_in(tree) -> set:
-    """Names a module defines: attributes it assigns, functions, classes,
-    variables, __slots__ entries, attributes it sets by name."""
-    names = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
-            names.add(n.attr)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(n.name)
-        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            names.add(n.id)
-        elif isinstance(n, ast.Call):
-            names.update(a.value for a in n.args
-                         if isinstance(a, ast.Constant) and isinstance(a.value, str))
-    return names
+def _add_definition(n, names: set):
+    """The name node n defines in its module, if any: an attribute it
+    assigns, a function, class or variable, a string argument of a call
+    (__slots__ entries, attributes set by name)."""
+    if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+        names.add(n.attr)
+    elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        names.add(n.name)
+    elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+        names.add(n.id)
+    elif isinstance(n, ast.Call):
+        names.update(a.value for a in n.args
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str))
 
 
 def _private_reads_in(text: str) -> list:
     """`obj._name` reads where obj is not self/cls and the module defines no
     `_name` itself: another module's private attribute (by name: a guard,
-    not a proof)."""
-    tree = ast.parse(text)
-    own = _defined_in(tree)
-    return [(n.lineno, ast.unparse(n)) for n in ast.walk(tree)
-            if isinstance(n, ast.Attribute) and n.attr.startswith("_")
-            and not n.attr.startswith("__") and n.attr not in own
-            and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))
-            and ast.unparse(n) != "sys._getframe"]
+    not a proof). One walk of the tree gathers both (it is most of the
+    test's time)."""
+    own, candidates = set(), []
+    for n in ast.walk(ast.parse(text)):
+        _add_definition(n, own)
+        if isinstance(n, ast.Attribute) and n.attr.startswith("_") and \
+                not n.attr.startswith("__") and \
+                not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls")):
+            candidates.append(n)
+    return [(n.lineno, ast.unparse(n)) for n in candidates
+            if n.attr not in own and ast.unparse(n) != "sys._getframe"]
 
 
 def _private_reads(keep) -> list:

@@ -2,7 +2,7 @@
 arguments near the ends of int32, the array size and the enclosing loops'
 variables (session 28, h2; docs/wrap28.md). Plain Python is the oracle.
 
-    python tests/frontend/fuzz_loops28.py SEED [PROGRAMS]
+    python -m tests.frontend.fuzz_loops28 SEED [PROGRAMS]
 
 Each program is compiled once and run at argument pairs (lo, hi) drawn
 from values near -2**31, 0, 2**31 - 1 and +-2**40 (pairs whose plain-Python
@@ -13,15 +13,13 @@ value: a false error, not a wrong value; printed with -v) / error (any other
 exception: printed) / refused (a located CompileError) / skipped."""
 from __future__ import annotations
 
-import importlib.util
-import os
 import random
 import sys
-import tempfile
 
 import numpy as np
 
 import pyhalide as ph
+from tests.frontend.seed_runner import load_function
 
 MAX_ITERS = 20000
 VALUES = [-2**40, -2**31, -2**31 + 1, -2**31 + 3, -5, 0, 3, 2**31 - 4, 2**31 - 1, 2**40]
@@ -75,17 +73,6 @@ def program(rng) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _load(src: str, tag: str):
-    d = tempfile.mkdtemp(prefix="fuzz28_")
-    path = os.path.join(d, f"prog_{tag}.py")
-    with open(path, "w") as fh:
-        fh.write(src)
-    spec = importlib.util.spec_from_file_location(f"prog_{tag}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.f
-
-
 class _TooLong(Exception):
     pass
 
@@ -125,7 +112,7 @@ def run(seed: int, programs: int = 20, verbose: bool = False):
         pairs = [(rng.choice(VALUES) + rng.randint(-1, 1) * (rng.random() < 0.3),
                   rng.choice(VALUES)) for _ in range(6)]
         try:
-            fn = ph.pipeline(_load(src, f"{seed}_{p}"))
+            fn = ph.pipeline(load_function(src, f"prog_{seed}_{p}", "fuzz28_", "f"))
         except Exception:            # (a located refusal of the decorator)
             counts["refused"] += 1
             continue

@@ -2,17 +2,15 @@
 against plain Python: products of a vector and a matrix, chained targets,
 `op=`, bounds from the loop variable (negative, past the ends, empty),
 float64/float32/int64/int32. `python -m tests.frontend.moving_fuzz28 SEED N`
-prints each failing seed with its source; the slow run checks a few seeds."""
-import importlib.util
-import os
+prints each failing seed with its source; the slow run checks seeds 0-39
+(tests/frontend/test_seeded_fuzzers.py)."""
 import random
 import sys
-import tempfile
 
 import numpy as np
-import pytest
 
 import pyhalide as ph
+from tests.frontend.seed_runner import load_function, outcome, run_seeds
 
 DTYPES = ["float64", "float32", "int64", "int32"]
 BOUNDS = ["i", "i + 1", "i - 1", "-i", "None", "1", "-2", "n - i", "2 * i - 3", "i + 9"]
@@ -65,17 +63,6 @@ def kernel_source(seed):
     return src, dtypes, rng.randint(0, 2 ** 31)
 
 
-def _load(src, seed):
-    d = tempfile.mkdtemp(prefix="msfuzz")
-    path = os.path.join(d, f"msk{seed}.py")
-    with open(path, "w") as f:
-        f.write(src)
-    spec = importlib.util.spec_from_file_location(f"msk{seed}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.k
-
-
 def _inputs(dtypes, data_seed, shape):
     r = np.random.default_rng(data_seed)
     n, m = shape
@@ -84,24 +71,16 @@ def _inputs(dtypes, data_seed, shape):
             (r.random((n, n)) * 4).astype(b), (r.random(n) * 4).astype(x)]
 
 
-def _run(f, args):
-    args = [a.copy() for a in args]
-    try:
-        return f(*args), args
-    except Exception as e:  # noqa: BLE001 - the exception type is the result
-        return type(e), args
-
-
 def check_seed(seed):
     """None if kernel `seed` equals Python, "refused" where it stays a
     CompileError, else a message."""
     src, dtypes, data_seed = kernel_source(seed)
-    f = _load(src, seed)
+    f = load_function(src, f"msk{seed}", "msfuzz")
     g = ph.pipeline(f)
     for shape in [(5, 5), (6, 4), (4, 6)]:
         args = _inputs(dtypes, data_seed, shape)
-        want, wargs = _run(f, args)
-        got, gargs = _run(g, args)
+        want, wargs = outcome(f, args)
+        got, gargs = outcome(g, args)
         if isinstance(got, type) and issubclass(got, ph.CompileError):
             return "refused"
         if isinstance(want, type) or isinstance(got, type):
@@ -116,27 +95,8 @@ def check_seed(seed):
     return None
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(40))
-def test_fuzz_seed(seed):
-    msg = check_seed(seed)
-    assert msg in (None, "refused"), f"seed {seed}\n{kernel_source(seed)[0]}{msg}"
-
-
 def main(argv):
-    first, count = int(argv[1]), int(argv[2])
-    bad = refused = 0
-    for seed in range(first, first + count):
-        try:
-            msg = check_seed(seed)
-        except Exception as e:  # noqa: BLE001 - reported with the seed
-            msg = f"{type(e).__name__}: {e}"
-        if msg == "refused":
-            refused += 1
-        elif msg is not None:
-            bad += 1
-            print(f"seed {seed}\n{kernel_source(seed)[0]}{msg}\n", flush=True)
-    print(f"{count} seeds: {refused} refused, {bad} differ")
+    run_seeds(argv, check_seed, lambda seed: kernel_source(seed)[0])
 
 
 if __name__ == "__main__":

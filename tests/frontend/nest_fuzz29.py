@@ -2,19 +2,17 @@
 the same array (frontend_ast/nest_slices.py) against plain Python: reads of
 the target on other rows and offsets, `op=`, rows past the end, lengths
 that do not broadcast. `python -m tests.frontend.nest_fuzz29 FIRST COUNT`
-prints each failing seed with its source; the slow run checks a few seeds.
+prints each failing seed with its source; the slow run checks seeds 0-11
+(tests/frontend/test_seeded_fuzzers.py).
 A NotImplementedError where the rows meet at call time is the compiled
 code's limit (nest_slices.clash_check), counted apart."""
-import importlib.util
-import os
 import random
 import sys
-import tempfile
 
 import numpy as np
-import pytest
 
 import pyhalide as ph
+from tests.frontend.seed_runner import load_function, outcome, run_seeds
 
 ROWS = ["i", "i - 1", "i + 1", "r", "0", "-1", "n - 1 - i"]
 SLICES = ["1:-1", ":-2", "2:", ":", "1:", ":-1", "i:", ":i", "0:3", "-3:"]
@@ -40,37 +38,17 @@ def kernel_source(seed):
             f"        for j in range(1, A.shape[1]):\n            {elem}\n    return A\n")
 
 
-def _load(src, seed):
-    d = tempfile.mkdtemp(prefix="nfz")
-    path = os.path.join(d, f"nfz{seed}.py")
-    with open(path, "w") as f:
-        f.write(src)
-    spec = importlib.util.spec_from_file_location(f"nfz{seed}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.k
-
-
-def _run(f, args):
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    try:
-        return f(*args), args
-    except Exception as e:  # noqa: BLE001 - the exception type is the result
-        return type(e), args
-
-
 def check_seed(seed):
     """None if equal, "refused" (CompileError), "limit" (NotImplementedError
     where Python returns), else a message."""
-    src = kernel_source(seed)
-    f = _load(src, seed)
+    f = load_function(kernel_source(seed), f"nfz{seed}", "nfz")
     g = ph.pipeline(f)
     out = None
     for shape, r in [((5, 5), 2), ((4, 6), 0), ((6, 3), -1)]:
         rng = np.random.default_rng(seed)
         args = [rng.random(shape), rng.random(shape), r, 1.5]
-        want, wargs = _run(f, args)
-        got, gargs = _run(g, args)
+        want, wargs = outcome(f, args)
+        got, gargs = outcome(g, args)
         if isinstance(got, type) and issubclass(got, ph.CompileError):
             return "refused"
         if got is NotImplementedError and want is not NotImplementedError:
@@ -86,26 +64,8 @@ def check_seed(seed):
     return out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(12))
-def test_fuzz_seed(seed):
-    msg = check_seed(seed)
-    assert msg in (None, "refused", "limit"), f"seed {seed}\n{kernel_source(seed)}{msg}"
-
-
 def main(argv):
-    first, count = int(argv[1]), int(argv[2])
-    counts = {}
-    for seed in range(first, first + count):
-        try:
-            msg = check_seed(seed)
-        except Exception as e:  # noqa: BLE001 - reported with the seed
-            msg = f"{type(e).__name__}: {e}"
-        key = msg if msg in (None, "refused", "limit") else "differ"
-        counts[key] = counts.get(key, 0) + 1
-        if key == "differ":
-            print(f"seed {seed}\n{kernel_source(seed)}{msg}\n", flush=True)
-    print(f"{count} seeds: {counts}")
+    run_seeds(argv, check_seed, kernel_source, ok=(None, "refused", "limit"))
 
 
 if __name__ == "__main__":

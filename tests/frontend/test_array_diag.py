@@ -1,6 +1,7 @@
 """np.eye, np.identity, np.diag, np.triu, np.tril (frontend_ast/array_diag.py)
 compared with NumPy: values, dtypes, offsets, rectangular shapes."""
 import numpy as np
+import pytest
 
 import pyhalide as ph
 from tests.frontend.frontend_check import check
@@ -17,5 +18,11 @@ def made(a, v, n):
 
 def test_equal_numpy():
     check(ph.pipeline(made), RNG.standard_normal((4, 5)), RNG.integers(-9, 9, 3), 3)
-    check(ph.pipeline(made), RNG.integers(-9, 9, (5, 3)).astype(np.uint16),
-          RNG.standard_normal(4).astype(np.float32), 2)
+
+
+@pytest.mark.slow
+def test_other_dtypes_equal_numpy():
+    """The same pipeline for uint16 / float32 arguments (its own kernel, ~2 s CPU)."""
+    rng = np.random.default_rng(18)
+    check(ph.pipeline(made), rng.integers(-9, 9, (5, 3)).astype(np.uint16),
+          rng.standard_normal(4).astype(np.float32), 2)

@@ -135,5 +135,17 @@ def test_nansum_nanmean_equal_numpy():
     a[:, 7] = np.nan                # a column of NaNs: nanmean 0/0 is NaN
     with np.errstate(all="ignore"):
         check(ph.pipeline(nan_reductions), a)
-        check(ph.pipeline(nanmean_rows), a.astype(np.float32))
+
+
+@pytest.mark.slow
+def test_nan_reductions_of_integers_equal_numpy():
     check(ph.pipeline(nan_reductions_ints), INTS)
+
+
+@pytest.mark.slow
+def test_nanmean_of_float32_rows_equals_numpy():
+    a = np.random.default_rng(132).standard_normal((5, 300)).astype(np.float32)
+    a[1, 3] = a[4] = np.nan
+    a[:, 7] = np.nan
+    with np.errstate(all="ignore"):
+        check(ph.pipeline(nanmean_rows), a)

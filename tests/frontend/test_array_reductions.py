@@ -210,11 +210,17 @@ def arg_keepdims(a):
     return np.argmin(a, keepdims=True), a.argmax(axis=0, keepdims=True)
 
 
+_NANS = np.array([[3.0, np.nan, 1.0], [np.nan, 0.5, 0.5], [2.0, 2.0, -1.0]])
+
+
 def test_nan_propagates_and_first_nan_wins():
-    a = np.array([[3.0, np.nan, 1.0], [np.nan, 0.5, 0.5], [2.0, 2.0, -1.0]])
-    check(extremes_all, a)
-    check(extremes_all, a.astype(np.float32))
-    check(arg_keepdims, a)
+    check(extremes_all, _NANS)
+
+
+@pytest.mark.slow
+def test_nan_propagates_and_first_nan_wins_in_float32_and_keepdims():
+    check(extremes_all, _NANS.astype(np.float32))
+    check(arg_keepdims, _NANS)
 
 
 def test_first_occurrence_and_signed_zero():
@@ -285,6 +291,10 @@ def ddof_float(a):
 
 def test_ddof():
     close(ddof_float, sample((3, 4), np.float64, 5))
+
+
+@pytest.mark.slow
+def test_ddof_of_integers():
     close(ddof_float, sample((3, 4), np.int32, 5))
 
 
@@ -327,7 +337,9 @@ def test_reductions_read_the_values_before_later_writes():
 
 
 # schedules --------------------------------------------------------------------------------------
-def test_rfactor_schedule_on_a_reduction():
+@pytest.mark.parametrize("dts", [(np.int32,), pytest.param((np.uint8, np.int64),
+                                                            marks=pytest.mark.slow)])
+def test_rfactor_schedule_on_a_reduction(dts):
     @ph.pipeline
     def total(a):
         s = a.sum(axis=1)
@@ -346,5 +358,5 @@ def test_rfactor_schedule_on_a_reduction():
         m.update(0).split(p.vars["max", "axis1"], mo, mi, 8)
         m.update(0).rfactor(mo, v).compute_root()
 
-    for dt in (np.int32, np.uint8, np.int64):
+    for dt in dts:
         check(total, sample((5, 100), dt, 7))

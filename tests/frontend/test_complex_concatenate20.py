@@ -97,37 +97,45 @@ NONEMPTY = [SHAPES[0], SHAPES[3]]
 # The layouts of the two operands: C, F, and one of each (a 2-D transposed
 # view, np.ascontiguousarray(x.T).T, is an F-ordered array of the same
 # values: it compiles and runs as F, so it is not a case of its own). The
-# kernels are made per dtype and per operand layout (C, F, empty, 1 x 1),
-# ~0.6 s CPU each: CC and FF each compile theirs, CF reuses them. The
-# default run takes the C pair of the nonempty shapes in complex128 (~7 s
-# CPU; every shape, the empty parts and 1 x 1 included, ~20 s); every shape,
-# the mixed pair, FF and complex64 (float32 parts) are in the slow run
-# (sessions 26-29: the default run's budget).
-JOIN_CASES = [(np.complex128, "CC", NONEMPTY)] + [
-    pytest.param(dt, layouts, shapes, marks=pytest.mark.slow)
-    for dt, layouts, shapes in [(np.complex128, "CC", SHAPES), (np.complex128, "CF", NONEMPTY),
-                                (np.complex128, "CF", SHAPES), (np.complex128, "FF", SHAPES),
-                                (np.complex64, "CC", NONEMPTY), (np.complex64, "CC", SHAPES),
-                                (np.complex64, "FF", SHAPES), (np.complex64, "CF", SHAPES)]]
+# kernels are made per function, dtype and operand layout (C, F, empty, 1 x
+# 1), ~0.6 s CPU each: CC and FF each compile theirs, CF reuses them. The
+# default run takes the C pair of the nonempty shapes in complex128 and half
+# the functions (QUICK: a join, its sums along and across the joined axis;
+# ~3 s CPU; every function and shape ~20 s); every
+# function at every shape, the mixed pair, FF and complex64 (float32 parts)
+# are in the slow run (sessions 26-30: the default run's budget).
+QUICK = [cat0, cat0_sum, vstack_sum0, hstack_sum1]
+JOIN_CASES = [(np.complex128, "CC", NONEMPTY, "quick")] + [
+    pytest.param(dt, layouts, shapes, funcs, marks=pytest.mark.slow)
+    for dt, layouts, shapes, funcs in [
+        (np.complex128, "CC", SHAPES, "all"),
+        (np.complex128, "CF", NONEMPTY, "all"), (np.complex128, "CF", SHAPES, "all"),
+        (np.complex128, "FF", SHAPES, "all"), (np.complex64, "CC", NONEMPTY, "all"),
+        (np.complex64, "CC", SHAPES, "all"), (np.complex64, "FF", SHAPES, "all"),
+        (np.complex64, "CF", SHAPES, "all")]]
 
 
 def _case_id(v):
     return {id(SHAPES): "all_shapes", id(NONEMPTY): "nonempty"}.get(id(v))
 
 
-@pytest.mark.parametrize("dt, layouts, shapes", JOIN_CASES, ids=_case_id)
-def test_complex_join_equals_numpy(dt, layouts, shapes):
+def _chosen(fns, funcs):
+    return [f for f in fns if funcs == "all" or f in QUICK]
+
+
+@pytest.mark.parametrize("dt, layouts, shapes, funcs", JOIN_CASES, ids=_case_id)
+def test_complex_join_equals_numpy(dt, layouts, shapes, funcs):
     rng = np.random.default_rng(11)
-    rows = [ph.pipeline(f) for f in ROWS]
-    cols = [ph.pipeline(f) for f in COLS]
+    rows = [(f, ph.pipeline(f)) for f in _chosen(ROWS, funcs)]
+    cols = [(f, ph.pipeline(f)) for f in _chosen(COLS, funcs)]
     for (ra, rb), n in shapes:
         a = laid_out(data((ra, n), dt, rng), layouts[0])
         b = laid_out(data((rb, n), dt, rng), layouts[1])
-        for f, g in zip(ROWS, rows):
+        for f, g in rows:
             same(g(a, b), f(a, b))
         at = laid_out(data((n, ra), dt, rng), layouts[0])
         bt = laid_out(data((n, rb), dt, rng), layouts[1])
-        for f, g in zip(COLS, cols):
+        for f, g in cols:
             same(g(at, bt), f(at, bt))
 
 

@@ -11,6 +11,7 @@ the winners in the overlap, at its ends, at the last element, and on
 arrays of 16-300 elements (a row of one chunk; the rows past the last
 empty)."""
 import numpy as np
+import pytest
 
 from frontend_ast.numpy_zero_ties import MODELLED
 from pyhalide import pipeline
@@ -45,7 +46,15 @@ def test_positions_past_16_bits_and_in_the_tail():
     z = np.zeros((515, 301))
     z[400, 200], z[3, 3] = -0.0, -0.0
     _check(z)
-    _check(a[::2, 1:])                      # a view: read by index, int64 positions
+
+
+@pytest.mark.slow
+def test_positions_past_16_bits_in_a_view():
+    """A view: read by index, int64 positions (its own kernel)."""
+    a = np.random.default_rng(22).random((1021, 1003))
+    a[700, 501] = 2.0
+    a[1020, 1002] = -1.0
+    _check(a[::2, 1:])
 
 
 def _overlap(count, step):

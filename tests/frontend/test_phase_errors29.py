@@ -109,9 +109,10 @@ def test_checked_operand_reading_the_carried_arrays():
 
 
 def test_axis_sums_in_phase_mode_equal_numpy():
+    """(other shapes, float32, views: test_axis_sums_in_phase_mode_sweep)"""
     f = pipeline(axis_sums)
     rng = np.random.default_rng(29)
-    for R, C in ((300, 17), (2, 2), (9, 1)):
+    for R, C in ((300, 17),):
         y = rng.standard_normal((R, C)) * 10 ** rng.uniform(-6, 6, (R, C))
         _same(f, axis_sums, rng.standard_normal(C), y, 2)
 

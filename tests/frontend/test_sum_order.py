@@ -128,10 +128,17 @@ def test_1d_large_and_strided(dt):
             assert_bits(sum_all(v), np.sum(v))
 
 
-@pytest.mark.parametrize("dt", [np.float32, pytest.param(np.float64, marks=pytest.mark.slow)])
-def test_2d_every_axis_and_layout(dt):
+# each layout compiles the three sums again (~1 s CPU a layout): the default
+# run takes float32 F and reversed arrays (test_buffered_strided_inputs reads
+# strided views); C, sliced and float64 are in the slow run
+@pytest.mark.parametrize("dt, kinds", [(np.float32, ("F", "reversed"))] + [
+    pytest.param(dt, kinds, marks=pytest.mark.slow)
+    for dt, kinds in [(np.float32, ("C", "sliced")), (np.float64, ("C", "F", "sliced", "reversed"))]])
+def test_2d_every_axis_and_layout(dt, kinds):
     for shape in [(7, 130), (130, 7)]:
         for name, v in layouts(data(shape, dt, sum(shape))).items():
+            if name not in kinds:
+                continue
             for axis in (None, 0, 1):
                 check_sum(v, axis)
 
@@ -179,16 +186,20 @@ def test_3d_every_axis_set_and_layout():
                 check_sum(v, axis)
 
 
-def test_cast_sums_in_chunks_of_the_buffer():
+@pytest.mark.parametrize("fortran", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_cast_sums_in_chunks_of_the_buffer(fortran):
     """With dtype=float64 on float32 the iterator casts through its buffer:
-    runs of at most 8192 elements, each summed pairwise, added in turn."""
+    runs of at most 8192 elements, each summed pairwise, added in turn. (F
+    arrays compile the row sum again: the slow run's case.)"""
     for n in (8191, 8192, 8193, 100001, 2**17 + 3):
         a = data((n,), np.float32, n)
         assert_bits(sum_all64(a), np.sum(a, dtype=np.float64))
     for shape in [(3, 20000), (5, 9000), (40, 301)]:
         a = data(shape, np.float32, 1)
         assert_bits(sum1_64(a), np.sum(a, axis=1, dtype=np.float64))
-        assert_bits(sum1_64(np.asfortranarray(a)), np.sum(np.asfortranarray(a), axis=1, dtype=np.float64))
+        if fortran:
+            f = np.asfortranarray(a)
+            assert_bits(sum1_64(f), np.sum(f, axis=1, dtype=np.float64))
         assert_bits(sum_all64(a), np.sum(a, dtype=np.float64))
 
 
@@ -203,15 +214,20 @@ def test_other_casts():
         assert_bits(sum_all64(b), np.sum(b, dtype=np.float64))
 
 
-def test_buffered_strided_inputs():
+@pytest.mark.parametrize("cast", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_buffered_strided_inputs(cast):
     """Reduced axes that do not merge in memory are copied through the
     iterator's buffer: pieces of up to 8192 elements, a whole number of
-    rows (100x200: 8000; 300x301: 8127; rows over 8192: pieces of a row)."""
+    rows (100x200: 8000; 300x301: 8127; rows over 8192: pieces of a row).
+    (The float32 sums in float64 of reversed rows compile kernels of their
+    own: the slow run's case.)"""
     for shape in [(100, 200), (300, 301), (20, 20000), (3, 5000)]:
-        big = data((shape[0] * 2 + 1, shape[1] * 2 + 1), np.float64, 3)
-        for v in (big[1::2, 1::2][:shape[0], :shape[1]], big[:shape[0], :shape[1]]):
-            check_sum(v, None)
-            check_sum(v.T, None)
+        if not cast:
+            big = data((shape[0] * 2 + 1, shape[1] * 2 + 1), np.float64, 3)
+            for v in (big[1::2, 1::2][:shape[0], :shape[1]], big[:shape[0], :shape[1]]):
+                check_sum(v, None)
+                check_sum(v.T, None)
+            continue
         a = data(shape, np.float32, 4)[:, ::-1]
         assert_bits(sum_all64(a), np.sum(a, dtype=np.float64))
         assert_bits(sum1_64(a), np.sum(a, axis=1, dtype=np.float64))
