@@ -89,10 +89,21 @@ class _Strip(ir.Mutator):
 
     def visit_Call(self, e):
         out = self.mutate_children(e)
-        if ir.is_lazy_select(out) and \
+        if ir.is_lazy_select(out) and not _guards_input(out) and \
                 not any(can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
             return ir.Select(*out.args)
         return out
+
+
+def _guards_input(e: ir.Call) -> bool:
+    """Whether lazy select `e` reads an input only where its condition,
+    fixed for a call (parameters and buffer geometry only: `0 < c.extent.0`
+    of arrays.ArrayAccess._unless_empty), holds: a select would read the
+    input also where it is empty."""
+    cond, a, _ = e.args
+    if ir.reads_memory(cond) or any(v.kind != "param" for v in ir.free_vars(cond).values()):
+        return False
+    return any(c.call_type == ir.IMAGE for c in ir.find_calls([a]))
 
 
 def can_raise(c: ir.Call) -> bool:
