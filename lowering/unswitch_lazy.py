@@ -19,12 +19,11 @@ no region of an empty input; in the element loop of lifted array code a
 lazy select is a branch per element that keeps the loop from vectorizing,
 and its copies here are branch-free.
 
-The rewrite is made at the innermost loop holding the select, then moved
-out through each enclosing loop whose whole body is the test (a perfect
-nest stays one in both copies). At most _MAX distinct conditions are taken
-per loop (2^_MAX copies); further ones stay lazy selects. A loop's own
-selects only: those inside an inner loop were taken there or left (their
-condition changes in it).
+The rewrite is made at an innermost loop (one without inner loops: the
+element loops, where the branch costs), then moved out through each
+enclosing loop whose whole body is the test (a perfect nest stays one in
+both copies). At most _MAX distinct conditions are taken per loop (2^_MAX
+copies); further ones stay lazy selects.
 
 PYHALIDE_DEBUG=1 reports each loop."""
 from __future__ import annotations
@@ -56,7 +55,7 @@ class _Loops(ir.Mutator):
             then_case = ir.For(s.name, s.min, s.extent, s.kind, body.then_case)
             else_case = ir.For(s.name, s.min, s.extent, s.kind, body.else_case)
             return self._test(body.condition, then_case, else_case)
-        conds = _conditions(loop)
+        conds = _conditions(loop) if not _has_loop(body) else []
         if not conds:
             return loop
         debug_print(1, f"pyhalide: unswitch lazy: loop {s.name} on {len(conds)} condition(s)")
@@ -74,6 +73,17 @@ class _Loops(ir.Mutator):
         out = ir.IfThenElse(c, then_case, else_case)
         self.made.add(id(out))
         return out
+
+
+def _has_loop(s: ir.Stmt) -> bool:
+    """Whether statement s holds a loop (statements only are walked)."""
+    todo = [s]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ir.For):
+            return True
+        todo.extend(x for x in ir.children(n) if isinstance(x, ir.Stmt))
+    return False
 
 
 def _invariant(c: ir.Expr, loop: ir.For) -> bool:
