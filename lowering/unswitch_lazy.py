@@ -7,11 +7,16 @@
 becomes
 
     if (c) { for (x, lo, extent) { body with a } }
-    else { for (x, lo, extent) { body with b } }
+    else { for (x, lo, extent) { body } }
 
 The lazy select picks the same branch at each evaluation in the loop, so
-each copy computes what the loop computed; the test evaluates c once (c is
-pure: an empty loop that never evaluated it loses nothing). The frontend
+the copy computes what the loop computed; the test evaluates c once (c is
+pure: an empty loop that never evaluated it loses nothing). Several such
+conditions make one test, their conjunction, and one copy with every
+select's first branch; the loop itself, lazy selects and all, is the else
+case (2 copies, not 2^n: the frontend's conditions fail only where an
+input is empty, a call that is rarely made and computes nothing Python
+uses). The frontend
 reads an input at a run-time checked index only where the array has
 elements (`if_then_else(0 < c.extent.0, c[k'], 0)`: arrays.ArrayAccess.
 _unless_empty, kept lazy by checks._Strip) so that bounds inference needs
@@ -22,8 +27,8 @@ and its copies here are branch-free.
 The rewrite is made at an innermost loop (one without inner loops: the
 element loops, where the branch costs), then moved out through each
 enclosing loop whose whole body is the test (a perfect nest stays one in
-both copies). At most _MAX distinct conditions are taken per loop (2^_MAX
-copies); further ones stay lazy selects.
+both copies). At most _MAX distinct conditions are taken per loop; further
+ones stay lazy selects.
 
 PYHALIDE_DEBUG=1 reports each loop."""
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pyhalide import ir
 from pyhalide.ir.config import debug_print
 
 # at most this many conditions unswitched per loop
-_MAX = 2
+_MAX = 4
 
 
 def unswitch_lazy(stmt: ir.Stmt) -> ir.Stmt:
@@ -50,24 +55,31 @@ class _Loops(ir.Mutator):
     def visit_For(self, s: ir.For):
         body = self.mutate(s.body)
         loop = s if body is s.body else ir.For(s.name, s.min, s.extent, s.kind, body)
-        if id(body) in self.made and _invariant(body.condition, s):
-            # (the test of an inner loop: moved out of this one)
-            then_case = ir.For(s.name, s.min, s.extent, s.kind, body.then_case)
-            else_case = ir.For(s.name, s.min, s.extent, s.kind, body.else_case)
-            return self._test(body.condition, then_case, else_case)
+        out = self._moved_out(loop)
+        if out is not loop:
+            return out
         conds = _conditions(loop) if not _has_loop(body) else []
         if not conds:
             return loop
         debug_print(1, f"pyhalide: unswitch lazy: loop {s.name} on {len(conds)} condition(s)")
         return self._split(loop, conds)
 
-    def _split(self, loop: ir.For, conds: list) -> ir.Stmt:
-        if not conds:
+    def _moved_out(self, loop: ir.For) -> ir.Stmt:
+        """loop, or the test this pass made of an inner loop, when it is
+        loop's whole body and the same at each iteration, moved out of it
+        (and so on in each copy: the tests of several conditions)."""
+        body = loop.body
+        if id(body) not in self.made or not _invariant(body.condition, loop):
             return loop
-        c = conds[0]
-        then_case = self._split(_Taken(c, True).mutate(loop), conds[1:])
-        else_case = self._split(_Taken(c, False).mutate(loop), conds[1:])
-        return self._test(c, then_case, else_case)
+        then_case = ir.For(loop.name, loop.min, loop.extent, loop.kind, body.then_case)
+        else_case = ir.For(loop.name, loop.min, loop.extent, loop.kind, body.else_case)
+        return self._test(body.condition, self._moved_out(then_case), self._moved_out(else_case))
+
+    def _split(self, loop: ir.For, conds: list) -> ir.Stmt:
+        taken = loop
+        for c in conds:
+            taken = _Taken(c, True).mutate(taken)
+        return self._test(ir.conjunction(conds), taken, loop)
 
     def _test(self, c, then_case, else_case) -> ir.IfThenElse:
         out = ir.IfThenElse(c, then_case, else_case)
@@ -142,7 +154,7 @@ def _conditions(loop: ir.For) -> list:
 
 class _Taken(ir.Mutator):
     """Each lazy select of condition c replaced by the branch c's value
-    `truth` picks."""
+    `truth` picks (within a copy of the loop)."""
 
     def __init__(self, c: ir.Expr, truth: bool):
         super().__init__()
