@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from types import SimpleNamespace
 
+from pyhalide import checks as pchecks
 from pyhalide import ir
 from pyhalide.expr import cast_node as cast
 
@@ -16,7 +17,7 @@ from . import array_calls, ops
 from .array_masks import in_masked_value, mask_fits, selection_sizes
 from .array_slices import slice_axis
 from .array_windows import check_where_made, window_axis, window_bounds
-from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes, under_condition
+from .arrayexpr import ArrayExpr, broadcast_index, broadcast_shapes, lazy_in_loops, under_condition
 from .complex_values import ComplexVal
 from .values import Arr, TupleVal, Val, const_val, fresh, with_type_range
 
@@ -62,11 +63,9 @@ class Indexed(ArrayExpr):
         if src.view is not None and injective:
             view = (src.view[0], lambda idx: base_map(self, idx)[0])
             self.layout_view = (src.view[0], lambda idx: _layout_map(self, idx))
-        # under an `if` of data outside loops the elements may be computed
-        # where Python never selects them (the branch not taken):
-        # _unless_empty (in loops not: lifted array code makes the lazy read
-        # a select, checks._Strip, and the select costs up to 2x per element)
-        self.lazy = under_condition(cx) and not cx.in_loops()
+        # under an `if` of data the elements may be computed where Python
+        # never selects them (the branch not taken): _unless_empty
+        self.lazy = under_condition(cx)
         super().__init__(shape, ty, self._element, node, view=view)
 
     def _element(self, idx):
@@ -74,21 +73,37 @@ class Indexed(ArrayExpr):
         return guard(self.cx, self._unless_empty(self.src.elem(nodes), checks), checks)
 
     def _unless_empty(self, v, checks):
-        """v, under an `if` of data outside loops, computed only where each
-        axis read at an index checked at run time has elements (lazily, 0
-        elsewhere: the
-        clamped index of an empty axis is outside it, `A[k]` of an empty A,
-        which the bounds query sees whether or not the `if` holds). Where
-        the checks pass the axes have elements."""
-        if not self.lazy or self.cx.typing or not isinstance(v, Val) or \
-                isinstance(v, ComplexVal) or v.node is None:
-            return v
-        sizes = [c[3] for c in checks if len(c) == 6 and not (c[3].is_const and c[3].const > 0)]
-        if not sizes:
-            return v
-        conds = [ir.LT(ir.index(0), cast(ir.INDEX, ops.node_of(self.cx, n))) for n in sizes]
-        zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
-        return Val(ir.lazy_select(ir.conjunction(conds), v.node, zero), v.ty, risky=v.risky)
+        """v, under an `if` of data, computed only where the axes it reads
+        at indices checked at run time have elements (unless_empty)."""
+        return unless_empty(self.cx, v, checks) if self.lazy else v
+
+
+def unless_empty(cx, v, checks):
+    """v computed only where each axis read at an index checked at run
+    time (`checks`) has elements (lazily, 0 elsewhere: the clamped index of
+    an empty axis is outside it, `A[k]` of an empty A, which the bounds
+    query sees whether or not an enclosing `if` holds); in loops only the
+    axes whose size is fixed for a call (arrayexpr.lazy_in_loops). Where
+    the checks pass the axes have elements. The checks v makes that read no
+    data (a broadcast's sizes: NumPy's ValueError comes before the index's
+    IndexError) stay where v is."""
+    if cx.typing or not isinstance(v, Val) or isinstance(v, ComplexVal) or v.node is None:
+        return v
+    sizes = [c[3] for c in checks if len(c) == 6 and not (c[3].is_const and c[3].const > 0)
+             and lazy_in_loops(cx, c[3])]
+    if not sizes:
+        return v
+    conds = [ir.LT(ir.index(0), cast(ir.INDEX, ops.node_of(cx, n))) for n in sizes]
+    zero = ir.Const(v.node.type, False if v.node.type.is_bool() else 0)
+    shape_checks = [c for c in pchecks.eager(v.node) if _reads_no_data(c)]
+    node = ir.lazy_select(ir.conjunction(conds), pchecks.without(v.node, shape_checks), zero)
+    return Val(pchecks.apply(shape_checks, node), v.ty, risky=v.risky)
+
+
+def _reads_no_data(check) -> bool:
+    """Whether a check (`read != 0`) is at a position that calls nothing
+    but intrinsics (no array, Func or other check read)."""
+    return all(c.call_type == ir.INTRINSIC for c in ir.find_calls(list(check.a.args)))
 
 
 def base_map(x: ArrayExpr, idx):
@@ -450,7 +465,14 @@ def read_element(b, x: ArrayExpr, items, node) -> Val:
     write of this iteration is seen)."""
     nodes, checks = element_index(b, x, items, node, "")
     if x.view is None:
-        return guard(b.cx, x.elem(nodes), checks)
+        v = x.elem(nodes)
+        # (under an `if` of data, `(a * b)[0]` of an empty `a` is computed
+        # where Python never evaluates it; the index checks are located at
+        # the subscript, not at the operation whose element it reads, so
+        # that the order of the two operations' checks counts as unknown:
+        # check_order.order_unknown)
+        b.cx.cur_node = node
+        return guard(b.cx, unless_empty(b.cx, v, checks) if under_condition(b.cx) else v, checks)
     at, more = base_map(x, nodes)
     arr = x.view[0]
     cx = b.cx

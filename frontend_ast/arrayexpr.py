@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from pyhalide import ir
+from pyhalide import checks, ir
 from pyhalide.expr import cast_node
 
 from . import complex_values, ops, unions
@@ -106,6 +106,8 @@ def _check_broadcast(cx, a: Val, b: Val, node, empty_read) -> None:
     `empty_read` there, broadcast_shapes)."""
     check = Broadcastable(a, b, cx.smap.loc(node), call_time_reach(cx))
     if run_time_gated(cx):
+        if empty_read is not None and not lazy_in_loops(cx, b):
+            empty_read = None
         if empty_read is not None:
             empty_read.append(b)
         add_shape_check(cx, check, lambda: _broadcasts(cx, a, b), node,
@@ -113,6 +115,15 @@ def _check_broadcast(cx, a: Val, b: Val, node, empty_read) -> None:
                         () if empty_read is not None else (b,))
     else:
         cx.static_checks.append(check)
+
+
+def lazy_in_loops(cx, n: Val) -> bool:
+    """Whether an element read lazily where size n is above 0 may be made so
+    here: outside loops, or n fixed for a call (checks.fixed_for_call: the
+    read stays lazy in lifted array code, checks._Strip, and its element
+    loop gets a copy without the test, lowering/unswitch_lazy.py; a test of
+    a size that changes in the loop would be a branch per element)."""
+    return not cx.in_loops() or checks.fixed_for_call(ops.node_of(cx, n))
 
 
 def _broadcasts(cx, a: Val, b: Val) -> Val:
@@ -242,9 +253,7 @@ def lift(cx, fn, operands, node, probe=None, ufunc=False):
     arrays = [o for o in operands if isinstance(o, ArrayExpr)]
     if not arrays:
         return fn(cx, *operands)
-    # (outside loops: in lifted array code the lazy read becomes a select,
-    # checks._Strip, which costs ~1.5x per element; loops keep IfEmpty)
-    empty_read = None if cx.in_loops() or any(a.ty.is_complex() for a in arrays) else []
+    empty_read = None if any(a.ty.is_complex() for a in arrays) else []
     shape = broadcast_shapes(cx, [a.shape for a in arrays], node, empty_read)
     gated = under_condition(cx)
     if probe is not None and any(_weak_static(o) for o in operands) and \

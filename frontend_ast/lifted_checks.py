@@ -63,25 +63,28 @@ _STORED_AT = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
 def _move_invariant(cx, nodes, reached):
     """nodes without the eager checks made in this statement under
     conditions of data (`reached`: image name -> their conjunction) whose
-    position reads parameters only; each is appended, with its conditions,
-    to the statement's log (ScalarLog.moved) to be stored where the
-    statement runs."""
+    position reads parameters only, and without those inside lazy branches
+    whose conditions are fixed for a call (checks.eager_where: `b[k]` of an
+    operand read only where it has elements); each is appended, with its
+    conditions (and those lazy ones), to the statement's log
+    (ScalarLog.moved) to be stored where the statement runs."""
     log = cx.scalar_log
     if log is None or cx.carried_loops or cx.in_loop_header or \
             not isinstance(cx.stmt, _STORED_AT):
         return nodes
-    moved = []
+    moved, where = [], []
     for n in nodes:
-        for cond in checks.eager(n):
+        for cond, lazy in checks.eager_where(n):
             read = cond.a
             c = cx.check_named.get(read.name)
             if read.name not in reached or c is None or c.limit or c.stmt is not cx.stmt or \
                     any(m.a.name == read.name for m in moved) or not _invariant(read):
                 continue
             moved.append(cond)
+            where.append(ir.conjunction([reached[read.name], *lazy]))
     if not moved:
         return nodes
-    log.moved.extend((cond, reached[cond.a.name]) for cond in moved)
+    log.moved.extend(zip(moved, where))
     return [checks.without(n, moved) for n in nodes]
 
 

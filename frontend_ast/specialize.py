@@ -1310,8 +1310,8 @@ def _stride_one_inner(f):
             continue
         first = other = False
         for c in ir.find_calls(list(d.values) + list(d.predicates)):
-            if checks.is_check_read(c) or not c.args:
-                continue
+            if checks.is_check_read(c) or not c.args or ir.is_lazy_select(c):
+                continue        # (a lazy select's reads are calls of their own)
             first |= x in ir.free_vars(c.args[0])
             other |= any(x in ir.free_vars(a) for a in c.args[1:])
         if first and not other:

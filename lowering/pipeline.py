@@ -60,6 +60,7 @@ from .trim_loop_guard import trim_loop_guards
 from .trim_no_ops import trim_no_ops
 from .unroll import unroll_loops
 from .unswitch_clamps import unswitch_clamps
+from .unswitch_lazy import unswitch_lazy
 from .vectorize import vectorize_loops
 from .verify import verify
 
@@ -208,6 +209,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
     stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
+    stmt = run("unswitch lazy selects", unswitch_lazy, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("trim loop guards", trim_loop_guards, stmt, True)
     stmt = run("partition loops", partition_loops, stmt, True)

@@ -89,10 +89,26 @@ class _Strip(ir.Mutator):
 
     def visit_Call(self, e):
         out = self.mutate_children(e)
-        if ir.is_lazy_select(out) and \
+        if ir.is_lazy_select(out) and not _guards_input(out) and \
                 not any(can_raise(c) for c in ir.find_calls(list(out.args[1:]))):
             return ir.Select(*out.args)
         return out
+
+
+def _guards_input(e: ir.Call) -> bool:
+    """Whether lazy select `e` reads an input only where its condition,
+    fixed for a call (parameters and buffer geometry only: `0 < c.extent.0`
+    of arrays.ArrayAccess._unless_empty), holds: a select would read the
+    input also where it is empty."""
+    cond, a, _ = e.args
+    return fixed_for_call(cond) and any(c.call_type == ir.IMAGE for c in ir.find_calls([a]))
+
+
+def fixed_for_call(e: ir.Expr) -> bool:
+    """Whether e names only scalar parameters and buffer geometry (no loop
+    variable, placeholder or read): its value is the same wherever it is
+    evaluated in a call (lowering/unswitch_lazy.py tests it once)."""
+    return not ir.reads_memory(e) and all(v.kind == "param" for v in ir.free_vars(e).values())
 
 
 def can_raise(c: ir.Call) -> bool:
@@ -109,6 +125,33 @@ def eager(e: ir.Expr) -> list:
     v = _Eager()
     v.visit(e)
     return v.checks
+
+
+def eager_where(e: ir.Expr) -> list:
+    """[(check, lazy conditions)]: the checks evaluated wherever `e` is
+    (eager(): conditions ()), then those evaluated wherever the conditions
+    of lazy `if_then_else`s fixed for a call (fixed_for_call) around them
+    hold (an operand read lazily where an array has elements), each once."""
+    out = [(c, ()) for c in eager(e)]
+    seen = set()
+    stack = [(e, ())]
+    while stack:
+        n, conds = stack.pop()
+        key = (id(n), tuple(id(c) for c in conds))
+        if not isinstance(n, ir.IRNode) or key in seen:
+            continue
+        seen.add(key)
+        check = _check(n)
+        if check is not None and not any(ir.equal(check, c) for c, _ in out):
+            out.append((check, conds))
+        if ir.is_lazy_select(n):
+            c = n.args[0]
+            stack.append((c, conds))
+            if fixed_for_call(c):
+                stack.append((n.args[1], conds + (c,)))
+            continue
+        stack.extend((x, conds) for x in ir.children(n))
+    return out
 
 
 def strip(values) -> tuple:
