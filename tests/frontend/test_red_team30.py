@@ -24,3 +24,24 @@ def test_product_with_a_constant_comparison():
     for v in (2 ** 30, 2 ** 31 + 5, -2 ** 40):
         with pytest.raises(OverflowError):
             times_constant_bool(np.array([v]))
+
+
+@ph.pipeline
+def add_flipped_prefix(r):
+    y = np.zeros(r.shape[0])
+    for k in range(1, r.shape[0]):
+        y[:k] += 0.5 * np.flip(r[:k])
+    return y
+
+
+def test_flipped_moving_slice_of_another_array():
+    """`np.flip(r[:k])` read at position k - 1 - p for p < k: the compiled
+    loop's bounds took p and k apart and raised an IndexError of r read
+    from -(n - 2) where Python returns (a false error)."""
+    big = np.arange(100.0, 120.0)
+    for n in (0, 1, 3, 6):
+        r = big[5:5 + n]
+        want = np.zeros(n)
+        for k in range(1, n):
+            want[:k] += 0.5 * r[:k][::-1]
+        np.testing.assert_array_equal(add_flipped_prefix(r), want)
