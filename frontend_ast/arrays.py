@@ -287,6 +287,11 @@ class ArrayAccess:
         only the array's shape, so bounds inference needs the read from the
         input only where it holds (bounds_inference._StageBounds.parts)."""
         axes = [k for k, (_, m) in enumerate(items) if isinstance(m, tuple)]
+        if not self.scope.unconditional():
+            # an index in range by the `if`'s facts (`if i < n: a[i]`) is unchecked, but
+            # the bounds query sees the read where the `if` does not hold too
+            axes += [k for k, (_, m) in enumerate(items) if not isinstance(m, tuple) and
+                     not _positive(arr.shape[k])]
         if not axes or self.cx.typing:
             return v
         conds = [ir.LT(ir.index(0), ops.cast(ir.INDEX, ops.node_of(self.cx, arr.shape[k])))
@@ -581,3 +586,8 @@ def _swap_context(loops, cond) -> str:
             f"or a loop whose whole body is one inner loop, under `if`s (without else) holding "
             f"only element writes and tuple assignments; here {' and '.join(why)} (not "
             f"supported yet)")
+
+
+def _positive(size: Val) -> bool:
+    """Whether an axis size is known to be at least 1."""
+    return size.lo is not None and size.lo >= 1

@@ -45,3 +45,21 @@ def test_flipped_moving_slice_of_another_array():
         for k in range(1, n):
             want[:k] += 0.5 * r[:k][::-1]
         np.testing.assert_array_equal(add_flipped_prefix(r), want)
+
+
+@ph.pipeline
+def read_under_size_test(a, k):
+    s = 0.0
+    for i in range(k):
+        if i < a.shape[0]:
+            s += a[i]
+    return s
+
+
+def test_read_in_range_by_the_if_of_an_empty_array():
+    """`if i < a.shape[0]: a[i]` needs no index check, but the read was not
+    made lazy where `a` is empty: Halide's bounds query saw the clamped
+    read a[0] of the empty input and raised an IndexError where Python
+    returns."""
+    assert read_under_size_test(np.zeros(0), 3) == 0.0
+    assert read_under_size_test(np.arange(1.0, 3.0), 3) == 3.0
