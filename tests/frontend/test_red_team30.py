@@ -63,3 +63,25 @@ def test_read_in_range_by_the_if_of_an_empty_array():
     returns."""
     assert read_under_size_test(np.zeros(0), 3) == 0.0
     assert read_under_size_test(np.arange(1.0, 3.0), 3) == 3.0
+
+
+@ph.pipeline
+def read_before_an_empty_inner_loop(r, x, y):
+    n = r.shape[0]
+    for k in range(1, n + 1):
+        s = r[k]
+        for p in range(n - k):
+            x[k + p] += s * y[k + p]
+        y[0] = 0.5
+    return x
+
+
+def test_lost_index_error_of_a_loop_run_in_phases():
+    """The loop runs in phases (it reads y in the inner loop and writes it
+    after): `r[k]` at k = n raises in Python, and its value is read only by
+    the inner loop, which runs no iteration there; the compiled code
+    returned x. The index now gets the call-time check over the loop."""
+    r, x, y = np.arange(1.0, 4.0), np.zeros(3), np.ones(3)
+    with pytest.raises(IndexError):
+        read_before_an_empty_inner_loop(r, x, y)
+    np.testing.assert_array_equal(x, [0.0, 2.0, 5.0])   # as Python leaves it
