@@ -188,14 +188,19 @@ class ArrayAccess:
         loops = list(self.state.loops)
         if any(l.start.static is None or l.stop.static is None for l in loops):
             return False
+        # the carried-array loops (phase mode's) with call-time bounds gate
+        # the check too: a loop of no iteration reads nothing, as in Python
+        carried = [l for l in self.cx.carried_loops if l not in loops and
+                   l.start.static is not None and l.stop.static is not None]
         loop_syms = {l.sym for l in loops}
+        if not loops and _runs_every_iteration(self.cx.stmt, self.cx.carried_loops):
+            # an index following the loop run in phases, read by a statement of
+            # its body that every iteration runs: checked over the loop's range
+            loop_syms |= {l.sym for l in carried}
         for s in aff.terms:
             if s not in loop_syms and s not in self.cx.sym_static:
                 return False
-        # the carried-array loops (phase mode's) with call-time bounds gate
-        # the check too: a loop of no iteration reads nothing, as in Python
-        loops += [l for l in self.cx.carried_loops if l not in loops and
-                  l.start.static is not None and l.stop.static is not None]
+        loops += carried
         self.cx.static_checks.append(StaticIndexCheck(aff, loops, n, axis, name, self.cx.sym_static,
                                                       self.cx.smap.loc(self.cx.cur_node)))
         return True
@@ -290,6 +295,11 @@ class ArrayAccess:
         only the array's shape, so bounds inference needs the read from the
         input only where it holds (bounds_inference._StageBounds.parts)."""
         axes = [k for k, (_, m) in enumerate(items) if isinstance(m, tuple)]
+        if not self.scope.unconditional():
+            # an index in range by the `if`'s facts (`if i < n: a[i]`) is unchecked, but
+            # the bounds query sees the read where the `if` does not hold too
+            axes += [k for k, (_, m) in enumerate(items) if not isinstance(m, tuple) and
+                     not _positive(arr.shape[k])]
         if not axes or self.cx.typing:
             return v
         conds = [ir.LT(ir.index(0), ops.cast(ir.INDEX, ops.node_of(self.cx, arr.shape[k])))
@@ -613,3 +623,21 @@ def _swap_context(loops, cond) -> str:
             f"or a loop whose whole body is one inner loop, under `if`s (without else) holding "
             f"only element writes and tuple assignments; here {' and '.join(why)} (not "
             f"supported yet)")
+
+
+def _positive(size: Val) -> bool:
+    """Whether an axis size is known to be at least 1."""
+    return size.lo is not None and size.lo >= 1
+
+
+def _runs_every_iteration(stmt, carried) -> bool:
+    """Whether stmt is a statement of the body of the one loop run in
+    phases (not under an `if` or an inner loop), in a body that no `break`,
+    `continue`, `return`, `raise` or `try` leaves early."""
+    if len(carried) != 1 or stmt is None:
+        return False
+    body = getattr(carried[0].node, "body", None) or []
+    if not any(st is stmt for st in body):
+        return False
+    exits = (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Try)
+    return not any(isinstance(n, exits) for st in body for n in ast.walk(st))

@@ -422,8 +422,13 @@ class SliceContext:
 
     def _elem(self, v, k):
         """v's element at position k of the slice (k an expression)."""
-        if v.rev:       # position length - 1 - k of the slice
-            k = ast.BinOp(ast.BinOp(_copy(v.length), ast.Sub(), ast.Constant(1)), ast.Sub(), k)
+        if v.rev:
+            # position length - 1 - k of the slice, as max(..., 0): the same
+            # position (k is below the length wherever the loop runs), which keeps
+            # the bounds the compiled loop reads inside the array (without it,
+            # `y[:k] += np.flip(r[:k])` gave an IndexError of r read from -(n-2))
+            k = _call("max", [ast.BinOp(ast.BinOp(_copy(v.length), ast.Sub(), ast.Constant(1)),
+                                        ast.Sub(), k), ast.Constant(0)])
         if v.items is None:
             return ast.Subscript(_name(v.name), k, ast.Load())
         start = next((x for f, x in zip(v.fixed, v.inline) if f is None), None) or v.start

@@ -232,11 +232,17 @@ def _aff_bounds(op, a: Val, b: Val):
         return ([x - y for x in a.lbs for y in b.ubs][:lim], [x - y for x in a.ubs for y in b.lbs][:lim])
     if op == "*":
         for x, y in ((a, b), (b, a)):
-            if y.is_const and isinstance(y.const, (int,)) or (y.lo is not None and y.lo == y.hi):
+            # (a constant's range may be wider than its value: `(1 < 2)` is True
+            # with the range [0, 1] of a bool)
+            if y.is_const and isinstance(y.const, int):
+                k = int(y.const)
+            elif y.lo is not None and y.lo == y.hi:
                 k = int(y.lo)
-                if k >= 0:
-                    return ([l.scale(k) for l in x.lbs], [u.scale(k) for u in x.ubs])
-                return ([u.scale(k) for u in x.ubs], [l.scale(k) for l in x.lbs])
+            else:
+                continue
+            if k >= 0:
+                return ([l.scale(k) for l in x.lbs], [u.scale(k) for u in x.ubs])
+            return ([u.scale(k) for u in x.ubs], [l.scale(k) for l in x.lbs])
     return ([], [])
 
 

@@ -1,0 +1,87 @@
+"""Wrong results found by session 30's red team (docs/red_team30.md), each
+against plain Python."""
+import numpy as np
+import pytest
+
+import pyhalide as ph
+
+
+@ph.pipeline
+def times_constant_bool(xa):
+    x = int(xa[0])
+    return x * (1 < 2) * 2 ** 40, x * int(1 % 3.0) + (3 == 3) * x
+
+
+def test_product_with_a_constant_comparison():
+    """`x * (1 < 2)` is x: the constant True's range is [0, 1], and the
+    product's affine bounds were scaled by its low end 0, so the next
+    product was taken to be 0 and wrapped (0 where Python's int is 2**70)
+    instead of raising the int64 limit's OverflowError; `x * int(1 % 3.0)`
+    (a constant without a range) crashed the compiler (TypeError)."""
+    for v in (3, -7, 2 ** 22):
+        x = int(v)
+        assert times_constant_bool(np.array([v])) == (x * 2 ** 40, 2 * x)
+    for v in (2 ** 30, 2 ** 31 + 5, -2 ** 40):
+        with pytest.raises(OverflowError):
+            times_constant_bool(np.array([v]))
+
+
+@ph.pipeline
+def add_flipped_prefix(r):
+    y = np.zeros(r.shape[0])
+    for k in range(1, r.shape[0]):
+        y[:k] += 0.5 * np.flip(r[:k])
+    return y
+
+
+def test_flipped_moving_slice_of_another_array():
+    """`np.flip(r[:k])` read at position k - 1 - p for p < k: the compiled
+    loop's bounds took p and k apart and raised an IndexError of r read
+    from -(n - 2) where Python returns (a false error)."""
+    big = np.arange(100.0, 120.0)
+    for n in (0, 1, 3, 6):
+        r = big[5:5 + n]
+        want = np.zeros(n)
+        for k in range(1, n):
+            want[:k] += 0.5 * r[:k][::-1]
+        np.testing.assert_array_equal(add_flipped_prefix(r), want)
+
+
+@ph.pipeline
+def read_under_size_test(a, k):
+    s = 0.0
+    for i in range(k):
+        if i < a.shape[0]:
+            s += a[i]
+    return s
+
+
+def test_read_in_range_by_the_if_of_an_empty_array():
+    """`if i < a.shape[0]: a[i]` needs no index check, but the read was not
+    made lazy where `a` is empty: Halide's bounds query saw the clamped
+    read a[0] of the empty input and raised an IndexError where Python
+    returns."""
+    assert read_under_size_test(np.zeros(0), 3) == 0.0
+    assert read_under_size_test(np.arange(1.0, 3.0), 3) == 3.0
+
+
+@ph.pipeline
+def read_before_an_empty_inner_loop(r, x, y):
+    n = r.shape[0]
+    for k in range(1, n + 1):
+        s = r[k]
+        for p in range(n - k):
+            x[k + p] += s * y[k + p]
+        y[0] = 0.5
+    return x
+
+
+def test_lost_index_error_of_a_loop_run_in_phases():
+    """The loop runs in phases (it reads y in the inner loop and writes it
+    after): `r[k]` at k = n raises in Python, and its value is read only by
+    the inner loop, which runs no iteration there; the compiled code
+    returned x. The index now gets the call-time check over the loop."""
+    r, x, y = np.arange(1.0, 4.0), np.zeros(3), np.ones(3)
+    with pytest.raises(IndexError):
+        read_before_an_empty_inner_loop(r, x, y)
+    np.testing.assert_array_equal(x, [0.0, 2.0, 5.0])   # as Python leaves it
