@@ -137,12 +137,8 @@ def stage_loops(prefix: str, d: ir.Definition, bounds: dict, pure_stage: bool,
             fext = _s(ir.Mul(iext, oext))
             rng[fused_var] = (ir.index(0), fext, _s(ir.Sub(fext, ir.index(1))))
             fv = _iv(fused_var)
-            # (clamped into the loops' ranges, which they never leave: interval
-            # arithmetic cannot bound `% e` and `/ e` by a symbolic extent e)
-            one, zero = ir.index(1), ir.index(0)
-            lets.append((inner, _s(ir.Add(ilo, ir.Min(ir.Mod(fv, iext), ir.Sub(iext, one))))))
-            lets.append((outer, _s(ir.Add(olo, ir.Max(ir.Min(ir.Div(fv, iext), ir.Sub(oext, one)),
-                                                      zero)))))
+            lets.append((inner, _s(ir.Add(ilo, ir.Mod(fv, iext)))))
+            lets.append((outer, _s(ir.Add(olo, ir.Div(fv, iext)))))
             out.exact[inner] = (ilo, _s(ir.Add(ilo, ir.Sub(iext, ir.index(1)))))
             fused.append((outer, olo, _s(ir.Add(olo, ir.Sub(oext, ir.index(1))))))
         elif sp.kind == "rename":
