@@ -543,15 +543,16 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
     ax = norm_axis(cx, node, axis, nd)
     # under an `if`, a part whose other sizes are checked at call time is
     # read at clamped indices, so that the check can be gated by the `if`
-    # (as np.stack); not where the parts are written one by one (_written:
-    # a part's writes would leave the result)
+    # (as np.stack); where the parts are written one by one (_written), it
+    # is written over the sizes it shares with the result only (an empty
+    # part is then not read at all)
     kept = [x for x in arrays if not size_is(x.shape[ax], 0)] or arrays[:1]
-    gated = under_condition(cx) and \
-        not any(_read_when_empty(cx, x, kept, ax) for x in kept)
+    written = any(_read_when_empty(cx, x, kept, ax) for x in kept)
+    gated = under_condition(cx)
     clamps = {}             # id(part) -> the axes it is read clamped along
     for k in range(nd):
         if k != ax:
-            for j in _same_sizes(cx, node, [x.shape[k] for x in arrays], k, gated):
+            for j in _same_sizes(cx, node, [x.shape[k] for x in arrays], k, gated, not written):
                 clamps.setdefault(id(arrays[j]), []).append(k)
     arrays = kept
     ends, total = [], const_val(0)
@@ -561,8 +562,8 @@ def concatenate(b, arrays, axis, ty, node) -> ArrayExpr:
     shape = list(arrays[0].shape)
     shape[ax] = total
     order = joined_order(arrays, nd, ty)
-    if any(_read_when_empty(cx, x, arrays, ax) for x in arrays):
-        return _written(b, arrays, ax, ends, shape, ty, order, node)
+    if written:
+        return _written(b, arrays, ax, ends, shape, ty, order, node, clamps)
 
     def part(j, idx):
         x = arrays[j]
@@ -612,11 +613,15 @@ def _read_when_empty(cx, x: ArrayExpr, arrays, ax) -> bool:
     return any(ir.find_calls(ops.node_of(cx, p)) for p in parts)
 
 
-def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
+def _written(b, arrays, ax, ends, shape, ty, order, node, clamps) -> ArrayExpr:
     """The concatenation as a new array written part by part (each an
     update over its own elements, so that a part empty when the function is
     called is not read at all). Slower than the joined value (an update is
-    a loop of its own, and its writes go through a temporary buffer)."""
+    a loop of its own, and its writes go through a temporary buffer).
+    Along the axes of `clamps` (id(part) -> axes whose size check is gated
+    by an `if`) a part is written over the smaller of its size and the
+    result's: the same where the check holds, and inside both arrays where
+    it is not made (the branch not taken)."""
     cx = b.cx
     arr = b.array_code.materialize(ArrayExpr(shape, ty, lambda idx: zero(ty, cx), node,
                                              order=order), "concatenate", node)
@@ -628,16 +633,21 @@ def _written(b, arrays, ax, ends, shape, ty, order, node) -> ArrayExpr:
             at = list(p)
             at[ax] = ir.Add(p[ax], start)
             return at, []
-        write(bld, Dest(arr, x.shape, place, True),
+        over = list(x.shape)
+        for k in clamps.get(id(x), ()):
+            over[k] = static_int(cx, min, [x.shape[k], shape[k]])
+        write(bld, Dest(arr, over, place, True),
               lambda p, x=x: converted(cx, x.elem(list(p)), ty), node)
     return b.array_code.as_array(arr, node)
 
 
-def _same_sizes(cx, node, sizes, axis, gated=False) -> list:
+def _same_sizes(cx, node, sizes, axis, gated=False, empty_read=True) -> list:
     """np.concatenate's checks that `sizes` (of one axis other than the
     concatenation axis) are equal; the indices of the parts whose check is
     gated by the enclosing `if`s (`gated`: read clamped along that axis,
-    call_time_reach.add_shape_check)."""
+    call_time_reach.add_shape_check). `empty_read`: a part of size 0 is
+    read anyway (the joined value), so the check is made at call time
+    where a size is 0 (not for parts written one by one)."""
     first = sizes[0]
     out = []
     msg = ("all the input array dimensions except for the concatenation axis must match "
@@ -654,8 +664,8 @@ def _same_sizes(cx, node, sizes, axis, gated=False) -> list:
                     raise ValueError(msg.format(axis, first.static(env), j, s.static(env)))
             add_shape_check(cx, check, lambda s=s: cx.compare("==", first, s), node,
                             "all the input array dimensions except for the concatenation "
-                            "axis must match exactly", (s,))
-            if not run_time_gated(cx):
+                            "axis must match exactly", (s,) if empty_read else ())
+            if empty_read and not run_time_gated(cx):
                 # (a part of size 0 is read outside it even clamped: checked then)
                 add_loop_gated(cx, IfEmpty(check, (s,)))
             out.append(j)

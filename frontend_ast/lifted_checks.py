@@ -6,17 +6,18 @@ raised IndexError where no x[i] > 5). Each check image read in a
 definition whose condition changes with the iteration is made to pass
 where the conditions recorded when the check was made (CheckImage.assumed:
 the enclosing `if`s and lazy operands) do not hold.
-Where those conditions cannot be read by a lifted Func (they read a scalar
-the loop carries: `if s > 5`), the check is left as it is (raised in every
-iteration: a false error, never a lost one).
-
 A check the same in every iteration (its position reads parameters only:
 `y[k]` in `for i: if x[i] > 5: s += (x * y[k]).sum()`) is not gated (that
 would make the Func one value per iteration) but moved: it is stripped from
 the lifted definition (whose read is clamped into the array) and recorded
 in the statement's log (ScalarLog.moved), and Builder.exec_stmt stores it
 at each iteration where its conditions hold (array_scalar_sinks.
-moved_values, a hidden 0-d store like an unused assignment's)."""
+moved_values, a hidden 0-d store like an unused assignment's).
+Where the conditions cannot be read by a lifted Func (they read a scalar
+the loop carries: `for k: if s > 2.5: t = a * b[k]`), a check whose
+position reads parameters and the loops' variables is moved the same way;
+any other is left as it is (raised in every iteration: a false error,
+never a lost one)."""
 from __future__ import annotations
 
 import ast
@@ -35,22 +36,25 @@ def gate_lifted_checks(cx, nodes, check, placeholders):
     the lifted Func's check of what it may read (arraycode.check_lifted).
     Only checks whose condition reads a loop's placeholder (`placeholders`:
     the names) are gated: their Func is computed per iteration anyway. A
-    check the same in every iteration (`y[k]`) is left as it is, so that
-    the Func stays one value for all iterations (lifted_pins.py; gated by
-    a condition of the iteration it would be computed per iteration: 2.4 ms
-    instead of 4 µs for 2,000 iterations)."""
+    check the same in every iteration (`y[k]`) is moved instead
+    (_move_checks), so that the Func stays one value for all iterations
+    (lifted_pins.py; gated by a condition of the iteration it would be
+    computed per iteration: 2.4 ms instead of 4 µs for 2,000 iterations)."""
     if cx.typing or not cx.check_images:
         return nodes
-    reached = {}
+    held = {}
     for call in ir.find_calls(list(nodes)):
         c = cx.check_named.get(call.name)
-        if c is not None and c.assumed and call.name not in reached:
-            reached[call.name] = _reached(cx, c.assumed, check)
-    reached = {k: r for k, r in reached.items() if r is not None}
-    if not reached:
+        if c is not None and c.assumed and call.name not in held:
+            held[call.name] = ops.assumed_conjunction(cx, c.assumed)
+    held = {k: r for k, r in held.items() if r is not None}
+    if not held:
         return nodes
-    nodes = _move_invariant(cx, nodes, reached)
-    m = _Gate(reached, frozenset(placeholders))
+    readable = {k: r for k, r in held.items() if _readable(r, check)}
+    nodes = _move_checks(cx, nodes, held, readable, frozenset(placeholders))
+    if not readable:
+        return nodes
+    m = _Gate(readable, frozenset(placeholders))
     return [m.mutate(n) for n in nodes]
 
 
@@ -60,14 +64,19 @@ def gate_lifted_checks(cx, nodes, check, placeholders):
 _STORED_AT = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
 
 
-def _move_invariant(cx, nodes, reached):
+def _move_checks(cx, nodes, held, readable, loop_vars):
     """nodes without the eager checks made in this statement under
-    conditions of data (`reached`: image name -> their conjunction) whose
-    position reads parameters only, and without those inside lazy branches
-    whose conditions are fixed for a call (checks.eager_where: `b[k]` of an
+    conditions of data (`held`: image name -> their conjunction) whose
+    position reads parameters only, or parameters and the loops' variables
+    (`loop_vars`) where a lifted Func cannot read the conditions (not in
+    `readable`: they read a scalar the loop carries, `if s > 2.5`, so the
+    check cannot be gated), and without those inside lazy branches whose
+    conditions are fixed for a call (checks.eager_where: `b[k]` of an
     operand read only where it has elements); each is appended, with its
     conditions (and those lazy ones), to the statement's log
-    (ScalarLog.moved) to be stored where the statement runs."""
+    (ScalarLog.moved) to be stored where the statement runs, in the scalar
+    loop, where the conditions and the loops' variables are values of the
+    iteration."""
     log = cx.scalar_log
     if log is None or cx.carried_loops or cx.in_loop_header or \
             not isinstance(cx.stmt, _STORED_AT):
@@ -77,36 +86,36 @@ def _move_invariant(cx, nodes, reached):
         for cond, lazy in checks.eager_where(n):
             read = cond.a
             c = cx.check_named.get(read.name)
-            if read.name not in reached or c is None or c.limit or c.stmt is not cx.stmt or \
-                    any(m.a.name == read.name for m in moved) or not _invariant(read):
+            if read.name not in held or c is None or c.limit or c.stmt is not cx.stmt or \
+                    any(m.a.name == read.name for m in moved):
                 continue
-            moved.append(cond)
-            where.append(ir.conjunction([reached[read.name], *lazy]))
+            if _position_reads(read, frozenset() if read.name in readable else loop_vars):
+                moved.append(cond)
+                where.append(ir.conjunction([held[read.name], *lazy]))
     if not moved:
         return nodes
     log.moved.extend(zip(moved, where))
     return [checks.without(n, moved) for n in nodes]
 
 
-def _invariant(read) -> bool:
-    """Whether a check read's position reads only parameters and inputs
-    (no loop variable, pure Var or Func)."""
-    if any(v.kind != "param" for v in ir.free_vars(list(read.args)).values()):
+def _position_reads(read, loop_vars) -> bool:
+    """Whether a check read's position reads only parameters, inputs and
+    the variables named in `loop_vars` (no other loop variable, pure Var
+    or Func)."""
+    if any(v.kind != "param" and name not in loop_vars
+           for name, v in ir.free_vars(list(read.args)).items()):
         return False
     return all(c.call_type != ir.FUNC for c in ir.find_calls(list(read.args)))
 
 
-def _reached(cx, assumed, check):
-    """The conjunction of the conditions (bool node), or None where one is
-    not a bool node or cannot be read by a lifted Func."""
-    out = ops.assumed_conjunction(cx, assumed)
-    if out is None:
-        return None
+def _readable(cond, check) -> bool:
+    """Whether a lifted Func can read the condition (no scalar a loop
+    carries, no array the nest writes)."""
     try:
-        check([out])
+        check([cond])
     except CompileError:
-        return None
-    return out
+        return False
+    return True
 
 
 class _Gate(Mutator):
