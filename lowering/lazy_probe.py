@@ -1,0 +1,30 @@
+"""The values of a kernel's input symbols at one call, for lazy_copies.py.
+
+    call_probe(buffer_names, arrays, param_names, values) -> {symbol: value}
+
+`b.min.d` (0), `b.extent.d` and `b.stride.d` (in elements) of each buffer
+named `b` (its NumPy array's axis ndim-1-d, as runtime.write_geometry
+writes them), and each integer or bool param's value; a param of another
+kind is left out (unknown to lazy_copies)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def call_probe(buffer_names, arrays, param_names, values) -> dict:
+    out = {}
+    for name, arr in zip(buffer_names, arrays):
+        if not isinstance(arr, np.ndarray) or not arr.itemsize:
+            continue
+        nd = arr.ndim
+        for d in range(nd):
+            axis = nd - 1 - d
+            out[f"{name}.min.{d}"] = 0
+            out[f"{name}.extent.{d}"] = int(arr.shape[axis])
+            out[f"{name}.stride.{d}"] = int(arr.strides[axis]) // arr.itemsize
+    for name, v in zip(param_names, values):
+        if isinstance(v, (bool, np.bool_)):
+            out[name] = bool(v)
+        elif isinstance(v, (int, np.integer)):
+            out[name] = int(v)
+    return out
