@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
 from pyhalide.ir.mutator import children
+from pyhalide.ir.recursion import deep_entry
 
 from . import interrupt, native_entry, runtime_ahead
 from .access_checks import add_access_checks
@@ -346,5 +347,5 @@ def compile_lowered(lowered: Lowered):
     kernel = compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
     if kernel._lazy is not None and lowered.whole is not None:
         whole, name, buffers, params = lowered.whole, lowered.name, lowered.buffers, lowered.params
-        kernel._lazy.thunk = lambda: compile_pipeline(whole(), name, buffers, params)
+        kernel._lazy.thunk = deep_entry(lambda: compile_pipeline(whole(), name, buffers, params))
     return kernel

@@ -50,7 +50,7 @@ from pyhalide.ir.errors import counted
 from pyhalide.ir.forksafe import fresh_in_child
 
 from . import interrupt, native_entry, parallel_runtime
-from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS, FORWARD_SLOT, LAZY_ERROR
+from .codegen_llvm import CANCEL_SLOT, CANCELLED, FORWARD_SLOT, LAZY_ERROR
 from .lazy_kernel import LazyState
 
 __all__ = ["BufferArg", "Kernel", "PreparedCall"]
