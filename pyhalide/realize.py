@@ -375,12 +375,11 @@ class Pipeline(HalidePipelineMethods):
         which = (dense, tuple(sorted(in_place.items()))) if in_place else dense
         kernel = plan.kernels.get(which)
         if kernel is None:
-            # without the disk cache, the cold copies this call does not run
-            # are compiled when a call needs them (lowering/lazy_copies.py)
-            from .ir.config import config
+            # the cold copies this call does not run are compiled when a
+            # call needs them (lowering/lazy_copies.py; not with the disk cache)
             from .lowering.lazy_probe import call_probe
-            probe = None if config.cache_dir else call_probe(
-                [*plan.image_names, *plan.out_names], inputs + arrays, plan.param_names, params)
+            probe = call_probe([*plan.image_names, *plan.out_names], inputs + arrays,
+                               plan.param_names, params)
             kernel = plan.kernels[which] = self._kernel(dense, (graph, key), in_place, probe)[0]
         return kernel, inputs + arrays, params
 
