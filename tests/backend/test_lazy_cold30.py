@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import pyhalide as hl
-from pyhalide.ir.config import override
 from pyhalide import realize
+from pyhalide.ir.config import override
 from pyhalide.ir.lru import LRU
 from pyhalide.lowering import lazy_kernel, lazy_probe
 
@@ -54,7 +54,8 @@ def test_a_copy_is_compiled_when_a_call_needs_it(completions):
     with override(cache_dir=""):
         inp = hl.ImageParam(hl.Float(32), 2, "inp")
         g = _pipeline(inp)
-        for w, h, whole in ((8, 64, 0), (3, 40, 0), (3, 5, 1), (8, 64, 1), (2, 3, 1)):
+        for w, h, whole in ((8, 64, 0), (8, 64, 0), (8, 64, 0), (3, 40, 0), (3, 5, 1),
+                            (8, 64, 1), (8, 64, 1), (8, 64, 1), (2, 3, 1)):
             out, ref = _run(inp, g, w, h)
             assert np.array_equal(out, ref), (w, h)
             assert completions[0] == whole, (w, h)
