@@ -101,6 +101,7 @@ from .allocation_bounds import allocation_bounds
 from .bookkeeping_body import is_bookkeeping, share_attributes
 from .codegen_explog import has_avx512
 from .codegen_mask_parts import MaskParts
+from .codegen_math import WIDE
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .cold_copies import exits_outside, small_extent_test
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
@@ -263,6 +264,8 @@ def _entry(entry_fn, body_fn, nb: int, err_arg: int, errors) -> None:
     data = [b.load(b.gep(args, [ll.Constant(I64, 2 * i)], source_etype=PTR), typ=PTR)
             for i in range(nb)]
     b.ret(b.call(body_fn, [args] + data))
+    if WIDE in body_fn.attributes and WIDE not in entry_fn.attributes:
+        set.add(entry_fn.attributes, WIDE)      # (what prefer_wide_vectors gave `.body`)
 
 
 class _ModuleState:
