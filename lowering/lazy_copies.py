@@ -28,11 +28,13 @@ from __future__ import annotations
 from pyhalide import ir
 from pyhalide.ir.mutator import Mutator, children
 
+from .codegen_llvm import LAZY_ERROR
 from .codegen_ops import TRACE_PREFIX
 from .cold_copies import cold_copies
 from .constant_fold import cast_value, fold_binary
 
-LAZY_ERROR = "PyhalideLazyCopy"     # the error name of a left-out copy's check
+__all__ = ["lazy_copies", "rerun_safe", "LAZY_ERROR"]
+
 LAZY_MESSAGE = "a copy for regions smaller than one chunk was compiled lazily"
 
 

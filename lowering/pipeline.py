@@ -345,7 +345,7 @@ def compile_lowered(lowered: Lowered):
     its whole kernel from `lowered.whole` when a call first needs it."""
     from .jit import compile_pipeline
     kernel = compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
-    if kernel._lazy is not None and lowered.whole is not None:
+    if kernel.lazy is not None and lowered.whole is not None:
         whole, name, buffers, params = lowered.whole, lowered.name, lowered.buffers, lowered.params
-        kernel._lazy.thunk = deep_entry(lambda: compile_pipeline(whole(), name, buffers, params))
+        kernel.lazy.thunk = deep_entry(lambda: compile_pipeline(whole(), name, buffers, params))
     return kernel

@@ -95,8 +95,8 @@ class _Scratch:
         self.ptrs = [0] * nb
         self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
         self.err = (ctypes.c_int64 * (FORWARD_SLOT + 1))()
-        if kernel._lazy is not None:
-            self.err[FORWARD_SLOT] = kernel._lazy.address
+        if kernel.lazy is not None:
+            self.err[FORWARD_SLOT] = kernel.lazy.address
         self.never = ctypes.c_int64(0)     # the cancel flag of a call nothing interrupts
         self.never_address = ctypes.addressof(self.never)
         for i, g in enumerate(self.geometry):
@@ -134,7 +134,7 @@ class Kernel:
         self._output_set = frozenset(self._outputs)
         self._param_check = tuple(_param_converter(p) for p in self.params)
         # compiled without some cold copies: lazy_kernel.py
-        self._lazy = LazyState(self.errors) if any(
+        self.lazy = LazyState(self.errors) if any(
             e.error == LAZY_ERROR for e in self.errors) else None
         self._rename = None                 # (a renamed copy) its message renaming
         self._scratch = _Scratch(self)
@@ -197,9 +197,9 @@ class Kernel:
         errors = [dataclasses.replace(e, message=text(e.message)) for e in self.errors]
         other = Kernel(self.name, self.address, buffers, params, errors,
                        keepalive=self._keepalive, parallel=self.parallel)
-        if self._lazy is not None:          # (one whole kernel for all the copies)
-            other._lazy = self._lazy
-            other._scratch.err[FORWARD_SLOT] = self._lazy.address
+        if self.lazy is not None:          # (one whole kernel for all the copies)
+            other.lazy = self.lazy
+            other._scratch.err[FORWARD_SLOT] = self.lazy.address
             other._rename = text
         other.object_key = getattr(self, "object_key", None)
         other.names = {t: rename.get(n, n) for t, n in self.names.items()}
@@ -257,8 +257,8 @@ class Kernel:
         """Call the entry on the filled `scratch` (`arrays`: ndarrays whose
         data pointers the native entry writes first, scratch.enter only);
         raise what its error array reports."""
-        if self.parallel or (self._lazy is not None and self._lazy.full is not None
-                             and self._lazy.full.parallel):
+        if self.parallel or (self.lazy is not None and self.lazy.full is not None
+                             and self.lazy.full.parallel):
             parallel_runtime.ensure_threads()
         err = scratch.err
         enter = scratch.enter
@@ -287,8 +287,8 @@ class Kernel:
         if rc == native_entry.MISALIGNED:
             self._write_pointers(scratch, arrays)    # raises if misaligned
             return ()
-        if self._lazy is not None and scratch.err[0] in self._lazy.lazy_codes:
-            self._lazy.complete()          # a left-out copy needed: the whole kernel
+        if self.lazy is not None and scratch.err[0] in self.lazy.lazy_codes:
+            self.lazy.complete()          # a left-out copy needed: the whole kernel
             return arrays
         if scratch.err[0] != CANCELLED:
             self._raise(scratch.err)
@@ -338,7 +338,7 @@ class Kernel:
 
     def _raise(self, err):
         code = err[0]
-        rec = self._lazy.record(code) if self._lazy is not None else None
+        rec = self.lazy.record(code) if self.lazy is not None else None
         if rec is not None:                 # the whole kernel's (lazy_kernel.py)
             if self._rename is not None:
                 rec = dataclasses.replace(rec, message=self._rename(rec.message))
