@@ -96,3 +96,22 @@ def test_a_kernel_that_prints_is_compiled_whole(completions, capfd):
             printed = re.findall(r"^[-\d.]+ f$", capfd.readouterr().out, re.M)
             assert len(printed) == w * (h + 1), (w, h)
         assert completions[0] == 0
+
+
+def test_a_copy_left_out_of_a_parallel_loop(completions):
+    """(the copy of f's x split runs in a task of the parallel y loop: the
+    failed task stops the call, which runs again through the whole kernel)"""
+    with override(cache_dir=""):
+        inp = hl.ImageParam(hl.Int(32), 2, "inp")
+        x, y, xo, xi = hl.Var("x"), hl.Var("y"), hl.Var("xo"), hl.Var("xi")
+        f, g = hl.Func("f"), hl.Func("g")
+        f[x, y] = inp[x, y] * 7 - y
+        g[x, y] = f[x, y] + f[x + 1, y]
+        f.compute_root().parallel(y).split(x, xo, xi, 8, hl.TailStrategy.ShiftInwards)
+        for w, h, whole in ((40, 6, 0), (3, 6, 1), (40, 6, 1)):
+            a = np.arange((w + 1) * h, dtype=np.int32).reshape(h, w + 1) % 97
+            inp.set(hl.Buffer(a))
+            out = np.asarray(g.realize([w, h]))
+            ff = a * 7 - np.arange(h, dtype=np.int32)[:, None]
+            assert np.array_equal(out, ff[:, :w] + ff[:, 1:w + 1]), (w, h)
+            assert completions[0] == whole, (w, h)
