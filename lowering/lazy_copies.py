@@ -122,7 +122,7 @@ class _Walk:
     def _value(self, e):
         try:
             return self._eval(e)
-        except _Unknown:
+        except (_Unknown, RecursionError):      # (a chain of lets too long: unknown)
             return None
 
     def _eval(self, e):
