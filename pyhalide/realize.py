@@ -376,10 +376,12 @@ class Pipeline(HalidePipelineMethods):
         kernel = plan.kernels.get(which)
         if kernel is None:
             # the cold copies this call does not run are compiled when a
-            # call needs them (lowering/lazy_copies.py; not with the disk cache)
+            # call needs them (lowering/lazy_copies.py; not with the disk
+            # cache); never in the in-place variant, whose output is an input
+            # (a rerun after a partial run would read what that run wrote)
             from .lowering.lazy_probe import call_probe
-            probe = call_probe([*plan.image_names, *plan.out_names], inputs + arrays,
-                               plan.param_names, params)
+            probe = None if in_place else call_probe(
+                [*plan.image_names, *plan.out_names], inputs + arrays, plan.param_names, params)
             kernel = plan.kernels[which] = self._kernel(dense, (graph, key), in_place, probe)[0]
         return kernel, inputs + arrays, params
 

@@ -115,3 +115,83 @@ def test_a_copy_left_out_of_a_parallel_loop(completions):
             ff = a * 7 - np.arange(h, dtype=np.int32)[:, None]
             assert np.array_equal(out, ff[:, :w] + ff[:, 1:w + 1]), (w, h)
             assert completions[0] == whole, (w, h)
+
+
+def test_an_output_sharing_an_input_is_refused_before_any_run(completions, monkeypatch):
+    """Rerun safety: a lazy kernel never runs with an output that shares
+    memory with an input (the full path's exact check, the given-Buffer
+    fast path's bounds check): the call raises before the kernel runs, and
+    the rerun of a call needing a left-out copy starts from the same inputs."""
+    monkeypatch.setattr(realize, "_KERNELS", LRU())   # (not the kernel an earlier test completed)
+    with override(cache_dir=""):
+        inp = hl.ImageParam(hl.Float(32), 2, "inp")
+        g = _pipeline(inp)
+        big = np.random.default_rng(4).random((65, 8), dtype=np.float32)
+        inp.set(hl.Buffer(big))
+        o64 = hl.Buffer(np.zeros((64, 8), np.float32))
+        g.realize(o64)                            # compiled lazily at 8 x 64
+        assert np.array_equal(np.asarray(o64), (big[:64] * np.float32(2) + 1) +
+                              (big[1:] * np.float32(2) + 1))
+        a = np.random.default_rng(5).random((6, 3), dtype=np.float32)
+        a0 = a.copy()
+        ref = (a[:5] * np.float32(2) + 1) + (a[1:] * np.float32(2) + 1)
+        inp.set(hl.Buffer(a))
+        for view in (a[:5], a[1:]):               # 3 x 5 needs a left-out copy
+            with pytest.raises(ValueError, match="shares memory"):
+                g.realize(hl.Buffer(view))
+        assert completions[0] == 0 and np.array_equal(a, a0)
+        o = hl.Buffer(np.zeros((5, 3), np.float32))
+        for _ in range(3):                        # (the given-Buffer fast path after one)
+            g.realize(o)
+            assert np.array_equal(np.asarray(o), ref)
+        assert completions[0] == 1
+        with pytest.raises(ValueError, match="shares memory"):
+            g.realize(hl.Buffer(a[1:]))
+        inp.set(o)                                # the output Buffer itself as the input
+        with pytest.raises(ValueError, match="shares memory"):
+            g.realize(o)
+        assert np.array_equal(np.asarray(o), ref)
+
+
+def test_in_place_kernels_are_never_lazy(monkeypatch):
+    """The in-place variant (an argument is the output and an input) gets no
+    probe, so none of its copies is left out."""
+    from pyhalide.realize import Pipeline
+    seen = []
+    real = Pipeline._kernel
+
+    def spy(self, dense=None, graph_and_key=None, in_place=None, probe=None):
+        seen.append((bool(in_place), probe is not None))
+        return real(self, dense, graph_and_key, in_place, probe)
+    monkeypatch.setattr(Pipeline, "_kernel", spy)
+
+    def scale(a):
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[i, j] *= 2.0
+    with override(cache_dir=""):
+        f = hl.pipeline(scale)
+        a = np.random.default_rng(6).random((128, 96))
+        b = a.copy()
+        f(b)
+        assert np.array_equal(b, a * 2.0)
+    assert (True, False) in seen and (True, True) not in seen, seen
+
+
+
+def test_a_kernel_tracing_realizations_is_compiled_whole(completions, capfd):
+    """trace_realizations' events (trace calls of another type than the
+    values' traces) make a kernel rerun-unsafe too: each event once."""
+    with override(cache_dir=""):
+        inp = hl.ImageParam(hl.Float(32), 2, "inp")
+        x, y, yo, yi = hl.Var("x"), hl.Var("y"), hl.Var("yo"), hl.Var("yi")
+        f, g = hl.Func("f"), hl.Func("g")
+        f[x, y] = inp[x, y] * 5 + 1
+        g[x, y] = f[x, y] + f[x, y + 1]
+        g.split(y, yo, yi, 16, hl.TailStrategy.ShiftInwards)
+        f.compute_root().split(y, yo, yi, 8, hl.TailStrategy.ShiftInwards).trace_realizations()
+        for w, h in ((8, 64), (3, 5)):
+            out, ref = _run(inp, g, w, h, 5)
+            assert np.array_equal(out, ref), (w, h)
+            assert capfd.readouterr().out.count("Begin realization ") == 1, (w, h)
+        assert completions[0] == 0
