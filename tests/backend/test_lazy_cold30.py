@@ -195,3 +195,27 @@ def test_a_kernel_tracing_realizations_is_compiled_whole(completions, capfd):
             assert np.array_equal(out, ref), (w, h)
             assert capfd.readouterr().out.count("Begin realization ") == 1, (w, h)
         assert completions[0] == 0
+
+
+def test_an_atomic_histogram_runs_again_from_its_pure_definition(completions):
+    """A parallel atomic() update into the output, stopped by a left-out
+    copy of the output's pure definition: the rerun writes the zeros again
+    before counting (counts equal NumPy's, not doubled)."""
+    with override(cache_dir=""):
+        inp = hl.ImageParam(hl.Int(32), 1, "inp")
+        n, size = hl.Param(hl.Int(32), "n"), hl.Param(hl.Int(32), "size")
+        x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
+        r = hl.RDom([(0, n)])
+        h = hl.Func("h")
+        h[x] = 0
+        h[hl.clamp(inp[r.x], 0, hl.Expr(size) - 1)] += 1
+        h.split(x, xo, xi, 16, hl.TailStrategy.ShiftInwards)
+        h.update().atomic().parallel(r.x)
+        for s, m, whole in ((32, 1000, 0), (7, 50, 1), (7, 60, 1)):
+            a = np.random.default_rng(s + m).integers(0, 40, m).astype(np.int32)
+            inp.set(hl.Buffer(a))
+            n.set(m)
+            size.set(s)
+            out = np.asarray(h.realize([s]))
+            assert np.array_equal(out, np.bincount(np.clip(a, 0, s - 1), minlength=s)), (s, m)
+            assert completions[0] == whole, (s, m)
