@@ -101,6 +101,7 @@ from .allocation_bounds import allocation_bounds
 from .bookkeeping_body import is_bookkeeping, share_attributes
 from .codegen_explog import has_avx512
 from .codegen_mask_parts import MaskParts
+from .codegen_math import WIDE
 from .codegen_ops import I1, I8, I32, I64, PTR, CodegenError, const, llvm_type
 from .cold_copies import exits_outside, small_extent_test
 from .half_ramp_loads import clamped_ramp_index, half_ramp_index
@@ -108,11 +109,13 @@ from .shared_lane_gathers import lanes_share_coordinate
 from .wide_store_loops import wide_store_loop
 
 __all__ = ["codegen", "CodegenOutput", "ErrorRecord", "CodegenError", "ERR_SLOTS",
-           "CANCEL_SLOT", "CANCELLED"]
+           "CANCEL_SLOT", "CANCELLED", "FORWARD_SLOT", "LAZY_ERROR"]
 
 PAR_FOR = "pyhalide_par_for"    # the parallel runtime's entry (parallel_runtime.py)
 ERR_SLOTS = 16                  # int64 slots of the error array for a failed check
 CANCEL_SLOT = ERR_SLOTS         # then: the address of the call's cancel flag
+FORWARD_SLOT = ERR_SLOTS + 1    # then: the address of a lazy kernel's forward cell
+LAZY_ERROR = "PyhalideLazyCopy"  # a left-out cold copy's check (lazy_copies.py)
 CANCELLED = -1                  # err[0] of a call stopped by its cancel flag
 SHORT_LOOP = 64                 # loops of at most this constant extent get no cancel check
 STACK_LIMIT = 64 * 1024         # allocations bounded by this may go on the stack,
@@ -188,11 +191,6 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
 
     entry_fn = ll.Function(mod, ll.FunctionType(I32, [PTR]), name=name)
     entry_fn.attributes.add("nounwind")
-    b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
-    args = entry_fn.args[0]
-    data = [b.load(b.gep(args, [ll.Constant(I64, 2 * i)], source_etype=PTR), typ=PTR)
-            for i in range(nb)]
-    b.ret(b.call(body_fn, [args] + data))
 
     em = _FunctionEmitter(state, body_fn)
     if is_bookkeeping(stmt):
@@ -225,7 +223,49 @@ def codegen(stmt: ir.Stmt, name: str, buffers, params, *, triple: str = "",
     em.emit_stmt(stmt)
     em.finish()
     share_attributes(body_fn, state.outlined_loops)
+    _entry(entry_fn, body_fn, nb, 2 * nb + len(params), state.errors)
     return CodegenOutput(mod, name, state.errors, state.uses_parallel)
+
+
+def _entry(entry_fn, body_fn, nb: int, err_arg: int, errors) -> None:
+    """The entry's code: load the data pointers and call `.body`. A lazy
+    kernel's (one with a LAZY_ERROR check: lazy_copies.py) first reads
+    err[FORWARD_SLOT]: where it is the address of a cell holding the entry
+    of the whole kernel (lazy_kernel.py), the call goes there, and a code
+    that kernel stores in err[0] is shifted past this kernel's errors."""
+    b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
+    args = entry_fn.args[0]
+    if any(e.error == LAZY_ERROR for e in errors):
+        err = b.load(b.gep(args, [ll.Constant(I64, err_arg)], source_etype=PTR), typ=PTR)
+        cell = b.load(b.gep(err, [ll.Constant(I64, FORWARD_SLOT)], source_etype=I64), typ=PTR)
+        here = entry_fn.append_basic_block("here")
+        check = entry_fn.append_basic_block("forward.check")
+        b.cbranch(b.icmp_unsigned("==", cell, ll.Constant(PTR, None)), here, check)
+        b.position_at_end(check)
+        fptr = entry_fn.function_type.as_pointer()
+        target = b.load(cell, typ=fptr)
+        go = entry_fn.append_basic_block("forward")
+        b.cbranch(b.icmp_unsigned("==", target, ll.Constant(fptr, None)), here, go)
+        b.position_at_end(go)
+        rc = b.call(target, [args])
+        shift = entry_fn.append_basic_block("forward.failed")
+        done = entry_fn.append_basic_block("forward.done")
+        b.cbranch(b.icmp_signed("==", rc, ll.Constant(I32, 0)), done, shift)
+        b.position_at_end(shift)
+        code = b.load(err, typ=I64)
+        fix = entry_fn.append_basic_block("forward.shift")
+        b.cbranch(b.icmp_signed("==", code, ll.Constant(I64, CANCELLED)), done, fix)
+        b.position_at_end(fix)
+        b.store(b.add(code, ll.Constant(I64, len(errors))), err)
+        b.branch(done)
+        b.position_at_end(done)
+        b.ret(rc)
+        b.position_at_end(here)
+    data = [b.load(b.gep(args, [ll.Constant(I64, 2 * i)], source_etype=PTR), typ=PTR)
+            for i in range(nb)]
+    b.ret(b.call(body_fn, [args] + data))
+    if WIDE in body_fn.attributes and WIDE not in entry_fn.attributes:
+        set.add(entry_fn.attributes, WIDE)      # (what prefer_wide_vectors gave `.body`)
 
 
 class _ModuleState:

@@ -151,8 +151,8 @@ def load_kernel(graph_key: str):
 def store_kernel(graph_key: str, kernel) -> None:
     """Record `kernel` (compiled for the current target) under `graph_key`."""
     object_key = getattr(kernel, "object_key", None)
-    if not config.cache_dir or object_key is None:
-        return
+    if not config.cache_dir or object_key is None or kernel.lazy is not None:
+        return          # (a lazy kernel's whole kernel is compiled from what lowering kept)
     key, t = _disk_key(graph_key)
     obj = jit.cached_object(object_key, t)         # the entry records this object's digest
     if obj is not None:

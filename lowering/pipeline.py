@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from pyhalide import ir
 from pyhalide.ir.config import config, debug_print
+from pyhalide.ir.mutator import children
+from pyhalide.ir.recursion import deep_entry
 
 from . import interrupt, native_entry, runtime_ahead
 from .access_checks import add_access_checks
@@ -33,6 +35,7 @@ from .in_place_checks import hoist_loop_checks
 from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
+from .lazy_copies import LAZY_ERROR, lazy_copies
 from .loop_range_facts import loop_range_facts
 from .loop_synthesis import synthesize_loops
 from .partition_loops import partition_loops
@@ -75,6 +78,8 @@ class Lowered:
     params: list                  # [ir.ScalarParam]
     texts: dict = field(default_factory=dict)   # stage -> text, or a thunk making it
     rows: dict = field(default_factory=dict)    # extent name -> the value specialized on
+    whole: object = None          # () -> the final Stmt with every cold copy, where
+                                  # `stmt` lacks some (lazy_copies.py); else None
 
     def text(self, stage: str) -> str:
         """The text of a stage, printed on demand (a compile prints nothing)."""
@@ -118,7 +123,7 @@ def defs_text(env: dict, order_hint=None) -> str:
 
 
 def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None,
-          in_place=None) -> Lowered:
+          in_place=None, probe=None) -> Lowered:
     """Lower the Funcs `outputs` (ir.Functions; `env` maps every reachable
     name to its Function) to a final Stmt. The simplifier's and linear
     forms' memos serve one compile and are emptied after it (they hold the
@@ -128,7 +133,10 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None,
     first collection about 0.1 s). `rows`: extent name -> its value now,
     for specialize_rows. `in_place`: output Func name -> the input image
     its pure definition copies, for the in-place variant (in_place.py:
-    InPlaceRefused where it does not apply). A full lowering (no
+    InPlaceRefused where it does not apply). `probe`: the kernel's input
+    symbols' values at the call it is compiled for, whose cold copies
+    that call does not run are left out (lazy_copies.py); None: all
+    compiled. A full lowering (no
     `stop_after`) is for a compile: the runtimes a kernel needs that this
     process has not loaded yet are compiled meanwhile on another core
     (runtime_ahead.py; the parallel runtime from jit.compile_pipeline, which
@@ -137,12 +145,14 @@ def lower(outputs, env, inputs, params, dense=None, stop_after=None, rows=None,
         runtime_ahead.start(native_entry.ahead_jobs() + interrupt.ahead_jobs())
     with cycle_collection_paused():
         try:
-            return _lower(outputs, env, inputs, params, dense, stop_after, rows, in_place)
+            return _lower(outputs, env, inputs, params, dense, stop_after, rows, in_place,
+                          probe)
         finally:
             clear_caches()
 
 
-def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=None) -> Lowered:
+def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=None,
+           probe=None) -> Lowered:
     out_names = [fn.name for fn in outputs]
     ctx = LoweringContext(out_names, dict(env), list(inputs), list(params),
                           frozenset(dense or ()))
@@ -206,6 +216,32 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
         return lowered
     stmt = run("storage flattening", lambda s: flatten_storage(s, ctx), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
+    whole = stmt
+    if probe is not None and not in_place:
+        stmt = run("lazy copies", lambda s: lazy_copies(s, probe), stmt, True)
+    cut = stmt is not whole
+    pure, stepped, pure_out = _pure_storage(ctx), _stepped(ctx), _pure_outputs(ctx)
+
+    def finish(stmt, specialized):
+        """The passes after storage flattening (`specialized`: the rows
+        specialize_rows specialized on)."""
+        stmt = _finish(stmt, run, pure, stepped, pure_out, rows, specialized)
+        checked(stmt, True)
+        if in_place:
+            outputs = set(in_place) | {internal_name(o) for o in in_place}
+            stmt = run("hoist in-place checks", lambda s: hoist_loop_checks(s, outputs), stmt,
+                       True)
+            check_in_place(stmt, in_place)
+        return stmt
+    stmt = finish(stmt, lowered.rows)
+    if cut and _has_lazy(stmt):
+        lowered.whole = lambda: _later(finish, whole)
+    lowered.stmt = stmt
+    lowered.texts["final"] = lambda: ir.to_str(stmt)
+    return lowered
+
+
+def _finish(stmt, run, pure, stepped, pure_out, rows, specialized):
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
     stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
@@ -225,8 +261,7 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("promote accumulators", promote_accumulators, stmt, True)
     stmt = run("hoist invariant if", hoist_invariant_if, stmt, True)
     stmt = run("drop invariant marks", drop_invariant_marks, stmt, True)
-    stmt = run("vectorize", lambda s: vectorize_loops(s, _pure_storage(ctx), _stepped(ctx),
-                                                      _pure_outputs(ctx)), stmt, True)
+    stmt = run("vectorize", lambda s: vectorize_loops(s, pure, stepped, pure_out), stmt, True)
     stmt = run("promote vector accumulators", lambda s: promote_accumulators(s, True), stmt, True)
     stmt = run("vector select to branch", lambda s: select_to_branch(s, True), stmt, True)
     stmt = run("unroll", unroll_loops, stmt, True)
@@ -237,19 +272,32 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("collapse loops", collapse_loops, stmt, True)
     stmt = run("peel shift-inwards vectors", peel_shift_inwards, stmt, True)
     stmt = run("assert fast path", assert_fast_path, stmt, True)
-    stmt = run("specialize rows", lambda s: specialize_rows(s, rows, lowered.rows), stmt, True)
+    stmt = run("specialize rows", lambda s: specialize_rows(s, rows, specialized), stmt, True)
     stmt = run("simplify", simplify, stmt, True)
     stmt = run("split mod loops", split_mod_loops, stmt, True)
     stmt = run("split div loops", split_div_loops, stmt, True)
-    stmt = run("invariant division", hoist_invariant_division, stmt, True)
-    checked(stmt, True)
-    if in_place:
-        outputs = set(in_place) | {internal_name(o) for o in in_place}
-        stmt = run("hoist in-place checks", lambda s: hoist_loop_checks(s, outputs), stmt, True)
-        check_in_place(stmt, in_place)
-    lowered.stmt = stmt
-    lowered.texts["final"] = lambda: ir.to_str(stmt)
-    return lowered
+    return run("invariant division", hoist_invariant_division, stmt, True)
+
+
+def _has_lazy(stmt) -> bool:
+    """Whether a left-out copy's check (lazy_copies.LAZY_ERROR) is in stmt."""
+    stack = [stmt]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, ir.AssertStmt) and s.error == LAZY_ERROR:
+            return True
+        stack.extend(c for c in children(s) if isinstance(c, ir.Stmt))
+    return False
+
+
+def _later(finish, whole):
+    """The final Stmt with every cold copy: lowering's last passes on the
+    Stmt saved before lazy_copies (a lazy kernel's whole kernel)."""
+    with cycle_collection_paused():
+        try:
+            return finish(whole, {})
+        finally:
+            clear_caches()
 
 
 def _pure_storage(ctx: LoweringContext) -> frozenset:
@@ -297,5 +345,11 @@ def _stepped(ctx: LoweringContext) -> dict:
 
 
 def compile_lowered(lowered: Lowered):
+    """The Kernel of a lowered pipeline; a lazy one (lazy_kernel.py) compiles
+    its whole kernel from `lowered.whole` when a call first needs it."""
     from .jit import compile_pipeline
-    return compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
+    kernel = compile_pipeline(lowered.stmt, lowered.name, lowered.buffers, lowered.params)
+    if kernel.lazy is not None and lowered.whole is not None:
+        whole, name, buffers, params = lowered.whole, lowered.name, lowered.buffers, lowered.params
+        kernel.lazy.thunk = deep_entry(lambda: compile_pipeline(whole(), name, buffers, params))
+    return kernel

@@ -50,7 +50,8 @@ from pyhalide.ir.errors import counted
 from pyhalide.ir.forksafe import fresh_in_child
 
 from . import interrupt, native_entry, parallel_runtime
-from .codegen_llvm import CANCEL_SLOT, CANCELLED, ERR_SLOTS
+from .codegen_llvm import CANCEL_SLOT, CANCELLED, FORWARD_SLOT, LAZY_ERROR
+from .lazy_kernel import LazyState
 
 __all__ = ["BufferArg", "Kernel", "PreparedCall"]
 
@@ -93,7 +94,9 @@ class _Scratch:
         self.span = [(0, 0)] * nb           # bytes an array covers, from its data pointer
         self.ptrs = [0] * nb
         self.cells = [_CTYPES[(p.type.code, p.type.bits)]() for p in kernel.params]
-        self.err = (ctypes.c_int64 * (ERR_SLOTS + 1))()
+        self.err = (ctypes.c_int64 * (FORWARD_SLOT + 1))()
+        if kernel.lazy is not None:
+            self.err[FORWARD_SLOT] = kernel.lazy.address
         self.never = ctypes.c_int64(0)     # the cancel flag of a call nothing interrupts
         self.never_address = ctypes.addressof(self.never)
         for i, g in enumerate(self.geometry):
@@ -130,6 +133,10 @@ class Kernel:
         self._outputs = tuple(i for i, b in enumerate(self.buffers) if b.is_output)
         self._output_set = frozenset(self._outputs)
         self._param_check = tuple(_param_converter(p) for p in self.params)
+        # compiled without some cold copies: lazy_kernel.py
+        self.lazy = LazyState(self.errors) if any(
+            e.error == LAZY_ERROR for e in self.errors) else None
+        self._rename = None                 # (a renamed copy) its message renaming
         self._scratch = _Scratch(self)
         fresh_in_child(self, "_lock")     # owns _scratch during a call
         self.parallel = parallel           # calls the parallel runtime
@@ -190,6 +197,10 @@ class Kernel:
         errors = [dataclasses.replace(e, message=text(e.message)) for e in self.errors]
         other = Kernel(self.name, self.address, buffers, params, errors,
                        keepalive=self._keepalive, parallel=self.parallel)
+        if self.lazy is not None:          # (one whole kernel for all the copies)
+            other.lazy = self.lazy
+            other._scratch.err[FORWARD_SLOT] = self.lazy.address
+            other._rename = text
         other.object_key = getattr(self, "object_key", None)
         other.names = {t: rename.get(n, n) for t, n in self.names.items()}
         return other
@@ -246,7 +257,8 @@ class Kernel:
         """Call the entry on the filled `scratch` (`arrays`: ndarrays whose
         data pointers the native entry writes first, scratch.enter only);
         raise what its error array reports."""
-        if self.parallel:
+        if self.parallel or (self.lazy is not None and self.lazy.full is not None
+                             and self.lazy.full.parallel):
             parallel_runtime.ensure_threads()
         err = scratch.err
         enter = scratch.enter
@@ -275,6 +287,9 @@ class Kernel:
         if rc == native_entry.MISALIGNED:
             self._write_pointers(scratch, arrays)    # raises if misaligned
             return ()
+        if self.lazy is not None and scratch.err[0] in self.lazy.lazy_codes:
+            self.lazy.complete()          # a left-out copy needed: the whole kernel
+            return arrays
         if scratch.err[0] != CANCELLED:
             self._raise(scratch.err)
         interrupt.stopped_by_signal()   # KeyboardInterrupt, unless a handler returns
@@ -323,9 +338,14 @@ class Kernel:
 
     def _raise(self, err):
         code = err[0]
-        if not 1 <= code <= len(self.errors):
+        rec = self.lazy.record(code) if self.lazy is not None else None
+        if rec is not None:                 # the whole kernel's (lazy_kernel.py)
+            if self._rename is not None:
+                rec = dataclasses.replace(rec, message=self._rename(rec.message))
+        elif not 1 <= code <= len(self.errors):
             raise RuntimeError(f"kernel {self.name} failed with unknown error code {code}")
-        rec = self.errors[code - 1]
+        else:
+            rec = self.errors[code - 1]
         args = [_decode(err[k + 1], kind) for k, kind in enumerate(rec.arg_kinds)]
         exc = getattr(builtins, rec.error, None)
         if not (isinstance(exc, type) and issubclass(exc, Exception)):

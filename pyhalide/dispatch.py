@@ -385,6 +385,9 @@ def kernel_slots(L: Layout, kernel) -> None:
     if not L.fns:
         L.fns = {n: L.slot(a) for n, a in _FNS_OK.items()}
     L.slots["kernel"] = L.slot(kernel.address, kernel)
+    # err[FORWARD_SLOT]: a lazy kernel's forward cell (lowering/lazy_kernel.py), else 0
+    lazy = getattr(kernel, "lazy", None)
+    L.slots["forward"] = L.slot(0 if lazy is None else lazy.address, lazy)
     if kernel.parallel:        # called first: the pool sized to config.num_threads
         L.slots["threads"] = L.obj(parallel_runtime.ensure_threads)
 

@@ -283,8 +283,11 @@ def _kernel_args(e: _Emitter, layout, values, outs) -> tuple[str, str]:
             cell = e.slot_ptr(par.slots["value"])
         put(2 * nb + j, cell)
     err = e.tmp()
-    e(f"{err} = alloca [{layout.err_slots + 1} x i64]")
+    e(f"{err} = alloca [{layout.err_slots + 2} x i64]")
     e(f"store i64 0, ptr {err}")
+    forward = e.tmp()           # err[FORWARD_SLOT] (codegen_llvm: CANCEL_SLOT + 1)
+    e(f"{forward} = getelementptr i64, ptr {err}, i64 {layout.err_slots + 1}")
+    e(f"store i64 {e.slot(layout.slots['forward'])}, ptr {forward}")
     put(2 * nb + np_, err)
     return kargs, err
 

@@ -219,20 +219,23 @@ class Pipeline(HalidePipelineMethods):
         graph = self._graph()
         return self._lowered(graph, self._default_dense(graph)).stmt
 
-    def _lowered(self, graph, dense=(), stop_after=None, rows=None, in_place=None):
+    def _lowered(self, graph, dense=(), stop_after=None, rows=None, in_place=None, probe=None):
         from .lowering.pipeline import lower
         return lower([f.function() for f in self._outputs], graph.env,
                      graph.input_images(), graph.scalar_params(), dense=dense,
-                     stop_after=stop_after, rows=rows, in_place=in_place)
+                     stop_after=stop_after, rows=rows, in_place=in_place, probe=probe)
 
     @deep_entry
-    def _kernel(self, dense=None, graph_and_key=None, in_place=None):
+    def _kernel(self, dense=None, graph_and_key=None, in_place=None, probe=None):
         """The compiled kernel for the current algorithm, schedules and input
         types, specialized on which buffers are dense in dimension 0 (and,
         for the loop nests lowering/specialize_rows.py copies, on the row
         extents the inputs have now); with `in_place` (output Func name ->
         the input image it copies) its in-place variant
-        (lowering/in_place.py: InPlaceRefused where it does not apply)."""
+        (lowering/in_place.py: InPlaceRefused where it does not apply);
+        `probe`: the input symbols' values at the call it is compiled for,
+        whose cold copies that call does not run are compiled when a call
+        first needs them (lowering/lazy_copies.py, lazy_kernel.py)."""
         graph, key = graph_and_key or self._graph_and_key()
         if dense is None:
             dense = self._default_dense(graph)
@@ -253,7 +256,8 @@ class Pipeline(HalidePipelineMethods):
         if kernel is None:
             from .lowering.kernel_cache import store_kernel
             from .lowering.pipeline import compile_lowered
-            lowered = self._lowered(graph, dense, rows=_row_extents(graph), in_place=in_place)
+            lowered = self._lowered(graph, dense, rows=_row_extents(graph), in_place=in_place,
+                                    probe=probe)
             kernel = compile_lowered(lowered)
             kernel.names = dict(graph.canonical)
             kernel.rows = {_canonical_buffer(graph, n[:-len(".extent.0")]): v
@@ -371,7 +375,14 @@ class Pipeline(HalidePipelineMethods):
         which = (dense, tuple(sorted(in_place.items()))) if in_place else dense
         kernel = plan.kernels.get(which)
         if kernel is None:
-            kernel = plan.kernels[which] = self._kernel(dense, (graph, key), in_place)[0]
+            # the cold copies this call does not run are compiled when a
+            # call needs them (lowering/lazy_copies.py; not with the disk
+            # cache); never in the in-place variant, whose output is an input
+            # (a rerun after a partial run would read what that run wrote)
+            from .lowering.lazy_probe import call_probe
+            probe = None if in_place else call_probe(
+                [*plan.image_names, *plan.out_names], inputs + arrays, plan.param_names, params)
+            kernel = plan.kernels[which] = self._kernel(dense, (graph, key), in_place, probe)[0]
         return kernel, inputs + arrays, params
 
     def bind_arrays(self, arrays: list):
