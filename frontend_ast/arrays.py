@@ -298,7 +298,9 @@ class ArrayAccess:
         if not self.scope.unconditional():
             # an index in range by the `if`'s facts (`if i < n: a[i]`) is unchecked, but
             # the bounds query sees the read where the `if` does not hold too
-            axes += [k for k, (_, m) in enumerate(items) if not isinstance(m, tuple) and
+            # (mode "clamp" only: a "plain" index is in range by the loops' facts alone,
+            # so the loop that reads it runs only where the axis has elements)
+            axes += [k for k, (_, m) in enumerate(items) if m == "clamp" and
                      not _positive(arr.shape[k])]
         if not axes or self.cx.typing:
             return v
