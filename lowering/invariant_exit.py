@@ -1,5 +1,6 @@
 """A loop left by a stop flag that its body sets to `v >= L`, L the same at
-every iteration: the loop runs to L at most, and L's loads are read once.
+every iteration: the loop runs to L at most, L's loads are read once, and
+the iterations before L run without the flag's tests.
 
     invariant_exit(stmt) -> stmt
 
@@ -10,26 +11,31 @@ A serial loop
 (the `else` possibly `if (!f[j]) { ... }`), whose `else` stores X into the
 flag f[j] at its top level (through lets and blocks only: every iteration
 that runs it stores it), stores f nowhere else, leaves v nowhere else, and
-whose X is `int64(v) >= L` (also `v >= L`, `!(v < L)`, selects of such
-tests on conditions free of v) with L reading no name bound in the loop, calling no function but
-pure intrinsics (a lazy select's branches stay lazy) and loading only
-buffers the loop does not store: after the first
+whose X is `int64(v) >= L` (also `v >= L`, `!(v < L)`, `v > L`, selects of
+such tests on conditions free of v), L reading no name bound in the loop,
+calling no function but pure intrinsics (a lazy select's branches stay
+lazy) and loading only buffers the loop does not store: after the first
 iteration v0 with v0 >= L the flag is set and the next iteration leaves
 the loop, so the iterations past max(lo, L) never run. The loop becomes
 
     if (0 < ext && !f[j]) {
         let v.inv0 = <a load of L> ...; let v.lim = L
-        for (v, lo, min(ext, clamp(v.lim, lo, lo + ext) - lo + 1)) { <body> }
+        let v.end = clamp(v.lim, lo, lo + ext)
+        for (v, lo, v.end - lo) { <the else, X's tests replaced by their values> }
+        for (v, v.end, min(lo + ext - v.end, 1)) { <the body> }
     }
 
 with L's loads (those not in a lazy select's branches) read as those
-names in the body too (the buffers are not
-written in the loop and their indices do not change: the same values; an
-invariant load in a branch that LLVM would not move out of the loop).
-The test before the loop runs it only where its first iteration would run
-the body (the flag clear, ext > 0); that iteration evaluates X, so L's
-loads are read then in the loop as it was (bounds inference's regions
-cover them).
+names in the body too (the buffers are not written in the loop and the
+indices do not change: the same values; LLVM does not move a load out of
+a branch of the loop). The test before the loop runs it only where its
+first iteration would run the body (the flag clear, ext > 0); that
+iteration evaluates X, so L's loads were read there in the loop as it was
+(bounds inference's regions cover them). The iterations below v.end
+(v < L) find the flag clear and store X = false: they run the `else`
+alone, X and the tests it is made of (`select(t, true, false)`, `!t`)
+replaced by their values and simplified; the iteration at v.end, where
+the loop reaches it, runs the body as it was (it sets the flag).
 
 A CSR row's `for k in range(A.shape[0]): if k >= length: break`
 (frontend_ast/gather_dots.py: a bound that reads an array is no loop
@@ -37,10 +43,12 @@ bound) then runs over the row only, not over the whole array."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.config import debug_print
 from pyhalide.ir.mutator import Mutator, Visitor
 from pyhalide.ir.ops import equal, is_const, is_lazy_select, substitute, substitute_exprs
 
 from .loop_range_facts import has_loop_exit
+from .simplify import simplify
 
 _I32, _I64 = ir.Int(32), ir.Int(64)
 # intrinsics L may call (no effect, the same value at every iteration)
@@ -72,10 +80,7 @@ def _bounded(s: ir.For):
     if not (isinstance(flag, ir.Load) and flag.type.is_bool() and
             s.name not in ir.free_vars(flag.index)):
         return None
-    inner = b.else_case
-    if isinstance(inner, ir.IfThenElse) and inner.else_case is None and \
-            equal(inner.condition, ir.Not(flag)):
-        inner = inner.then_case
+    inner = _inner(b, flag)
     facts = _Facts(flag.name, s.name)
     facts.visit(inner)
     if facts.flag_stores != 1 or facts.exits:
@@ -95,17 +100,53 @@ def _bounded(s: ir.For):
     pairs = [(ld, ir.Variable(ld.type, n)) for ld, n in zip(loads, names)]
     lim = substitute_exprs(lim, pairs) if pairs else lim
     body = substitute_exprs(s.body, pairs) if pairs else s.body
-    lim_name = f"{s.name}.lim"
+    known = _known(value, False)
+    lim_name, end_name = f"{s.name}.lim", f"{s.name}.end"
     lo = ir.Cast(_I64, s.min)
     top = ir.Add(lo, ir.Cast(_I64, s.extent))
-    last = ir.Min(ir.Max(ir.Variable(_I64, lim_name), lo), top)
-    ext = ir.Cast(_I32, ir.Min(ir.Add(ir.Sub(last, lo), ir.Const(_I64, 1)),
-                               ir.Cast(_I64, s.extent)))
-    out = ir.LetStmt(lim_name, lim, ir.For(s.name, s.min, ext, s.kind, body))
+    end = ir.Variable(_I64, end_name)
+    # the iterations below `end` find the flag clear and leave it clear (v < L):
+    # their body without the exit tests, X's parts replaced by their values
+    main = substitute_exprs(_inner(body, flag), [
+        (substitute_exprs(e, pairs) if pairs else e, ir.Const(ir.Bool(), v))
+        for e, v in known])
+    loops = ir.Block([
+        ir.For(s.name, s.min, ir.Cast(_I32, ir.Sub(end, lo)), s.kind, simplify(main)),
+        # the iteration at `end` (if the loop reaches it) sets the flag, as it was
+        ir.For(s.name, ir.Cast(_I32, end), ir.Cast(_I32, ir.Min(ir.Sub(top, end),
+                                                                ir.Const(_I64, 1))),
+               s.kind, body)])
+    out = ir.LetStmt(lim_name, lim, ir.LetStmt(end_name, ir.Min(ir.Max(
+        ir.Variable(_I64, lim_name), lo), top), loops))
     for ld, n in reversed(list(zip(loads, names))):
         out = ir.LetStmt(n, ld, out)
     runs = ir.And(ir.LT(ir.Const(_I32, 0), s.extent), ir.Not(flag))
+    debug_print(1, f"pyhalide: invariant exit: loop {s.name} runs to its bound")
     return ir.IfThenElse(runs, out)
+
+
+def _inner(body, flag):
+    """The loop body without its exit test (and the repeated `if (!f[j])`)."""
+    inner = body.else_case
+    if isinstance(inner, ir.IfThenElse) and inner.else_case is None and \
+            equal(inner.condition, ir.Not(flag)):
+        inner = inner.then_case
+    return inner
+
+
+def _known(x, value: bool) -> list:
+    """(node, its value) for x and the tests inside it that _at_least and
+    _below read, where x has `value`."""
+    out = [(x, value)]
+    if isinstance(x, ir.Select) and is_const(x.true_value, True) and \
+            is_const(x.false_value, False):
+        out += _known(x.condition, value)
+    elif isinstance(x, ir.Select) and is_const(x.true_value, False) and \
+            is_const(x.false_value, True):
+        out += _known(x.condition, not value)
+    elif isinstance(x, ir.Not):
+        out += _known(x.a, not value)
+    return out
 
 
 def _flag_store(st, flag, lets):
