@@ -10,8 +10,8 @@ A serial loop
 
 (the `else` possibly `if (!f[j]) { ... }`), whose `else` stores X into the
 flag f[j] at its top level (through lets and blocks only: every iteration
-that runs it stores it), stores f nowhere else, leaves v nowhere else, and
-whose X is `int64(v) >= L` (also `v >= L`, `!(v < L)`, `v > L`, selects of
+that runs it stores it), stores f nowhere else, leaves neither v nor a
+loop around it, and whose X is `int64(v) >= L` (also `v >= L`, `!(v < L)`, `v > L`, selects of
 such tests on conditions free of v), L reading no name bound in the loop,
 calling no function but pure intrinsics (a lazy select's branches stay
 lazy) and loading only buffers the loop does not store: after the first
@@ -257,14 +257,15 @@ def _invariant(lim, v: str, facts) -> bool:
 
 
 class _Facts(Visitor):
-    """Of a loop body: stores into the flag buffer, LoopExits of the loop,
-    names bound, buffers stored."""
+    """Of a loop body: stores into the flag buffer, LoopExits of the loop or
+    of loops around it, names bound, buffers stored."""
 
     def __init__(self, flag: str, loop: str):
         super().__init__()
         self.flag, self.loop = flag, loop
         self.flag_stores, self.exits = 0, 0
         self.bound, self.stored = set(), set()
+        self.inner = set()       # the loops inside the body
 
     def visit_Store(self, s):
         self.stored.add(s.name)
@@ -273,7 +274,9 @@ class _Facts(Visitor):
         self.visit_children(s)
 
     def visit_LoopExit(self, s):
-        if s.loop == self.loop:
+        # (an exit of the loop itself, or of a loop around it, may skip the
+        # flag's store: not taken)
+        if s.loop not in self.inner:
             self.exits += 1
 
     def visit_LetStmt(self, s):
@@ -286,6 +289,7 @@ class _Facts(Visitor):
 
     def visit_For(self, s):
         self.bound.add(s.name)
+        self.inner.add(s.name)
         self.visit_children(s)
 
     def visit_Allocate(self, s):
