@@ -18,6 +18,7 @@ from pyhalide.func import FuncRef
 from pyhalide.var import Var
 
 from .lifted_checks import gate_lifted_checks
+from .lifted_ranges import gate_loop_ranges
 
 
 class LiftedFunc:
@@ -56,6 +57,7 @@ class LiftedFunc:
         nodes = [to_node(v) for v in values]
         self.check(nodes)
         nodes = gate_lifted_checks(self.cx, nodes, self.check, self.mapping)
+        nodes = gate_loop_ranges(self.cx, nodes, self.loops, self.check)
         items = self._items(key)
         if self.cx.typing:
             # a typing run's values read placeholders of other typing state;
