@@ -44,8 +44,8 @@ def gate_lifted_checks(cx, nodes, check, placeholders):
     reached = {}
     for call in ir.find_calls(list(nodes)):
         c = cx.check_named.get(call.name)
-        if c is not None and c.assumed and call.name not in reached:
-            reached[call.name] = _reached(cx, c.assumed, check)
+        if c is not None and (c.assumed or c.alive) and call.name not in reached:
+            reached[call.name] = _reached(cx, c, check)
     reached = {k: r for k, r in reached.items() if r is not None}
     if not reached:
         return nodes
@@ -93,17 +93,68 @@ def _invariant(read) -> bool:
     return all(c.call_type != ir.FUNC for c in ir.find_calls(list(read.args)))
 
 
-def _reached(cx, assumed, check):
-    """The conjunction of the conditions (bool node), or None where one is
-    not a bool node or cannot be read by a lifted Func."""
-    out = ops.assumed_conjunction(cx, assumed)
-    if out is None:
+def _reached(cx, c, check):
+    """The conjunction (bool node) of check c's conditions: those of its
+    `if`s (c.assumed; left out where one is not a bool node or cannot be
+    read by a lifted Func) and each `no continue ran` Val (c.alive: after
+    a `break` or `continue` of the iteration; each left out where it cannot
+    be read); None where none is left."""
+    terms = []
+    if c.assumed:
+        terms.append(ops.assumed_conjunction(cx, c.assumed))
+    for a in c.alive:
+        t = ops.truth(cx, a)
+        terms.append(None if t.is_const else _projected(cx, t.node, check))
+    kept = []
+    for t in terms:
+        if t is None or not t.type.is_bool():
+            continue
+        try:
+            check([t])
+        except CompileError:
+            continue
+        kept.append(t)
+    return ir.conjunction(kept)
+
+
+def _projected(cx, node, check):
+    """A `no continue ran` condition as a lifted Func can read it, implied
+    by it wherever the statement runs: its check reads made to pass (the
+    statement runs only where the tests they check passed: `if k >= lim[i]:
+    break` raised otherwise) and each bool the loops carry that a lifted
+    Func cannot read (a `break`'s stop flag) projected out, as `node[v :=
+    true] || node[v := false]`. None where another name cannot be read or
+    more than three flags would be projected."""
+    if node is None or not node.type.is_bool():
         return None
-    try:
-        check([out])
-    except CompileError:
+    node = _PassChecks(cx.check_named).mutate(node)
+    flags = []
+    for name, v in ir.free_vars(node).items():
+        try:
+            check([v])
+        except CompileError:
+            if not v.type.is_bool():
+                return None
+            flags.append(v)
+    if len(flags) > 3:
         return None
-    return out
+    for v in flags:
+        node = ir.Or(ir.substitute(node, {v.name: ir.const(v.type, True)}),
+                     ir.substitute(node, {v.name: ir.const(v.type, False)}))
+    return node
+
+
+class _PassChecks(Mutator):
+    """Check image reads replaced by 0 (the check passing)."""
+
+    def __init__(self, named):
+        super().__init__()
+        self.named = named
+
+    def visit_Call(self, e):
+        if e.name in self.named:
+            return ir.zero(e.type)
+        return self.mutate_children(e)
 
 
 class _Gate(Mutator):
