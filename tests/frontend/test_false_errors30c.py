@@ -71,6 +71,26 @@ def deep_triangle(M, data):
     return out
 
 
+def sums_until(M, data, lim):
+    out = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        for k in range(M):
+            if k >= lim[i] or data[0, k] > 0.5:
+                break
+            out[i, k] = data[:, i + k].sum()
+    return out
+
+
+def sums_skipping(M, data, skip):
+    out = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        for k in range(M):
+            if skip[i + k] > 0:
+                continue
+            out[i, k] = data[:, i + k].sum()
+    return out
+
+
 def outcome(f, *args):
     try:
         return f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
@@ -112,6 +132,24 @@ def test_row_max_over_a_triangle():
     rows = RNG.random((4, 3))
     rows[1, 0] = -0.0
     check(row_max_triangle, [(4, rows), (5, rows), (4, np.zeros((4, 3))), (2, rows[:2])])
+
+
+def test_sums_until_a_break():
+    # the loop leaves before column i + k passes the end (Python reads no
+    # further); a limit past it raises; a bad lim index raises at the test
+    d = RNG.random((5, 4))
+    d[0] = 0.25
+    check(sums_until, [(4, d, np.array([4, 3, 2, 1])), (4, d, np.array([4, 3, 3, 1])),
+                       (4, d, np.array([0, 0, 0, 0])), (4, d, np.array([9, -1, 2, 1])),
+                       (4, d, np.array([4, 3, 2])), (4, np.full((5, 4), 0.75), np.full(4, 9))])
+
+
+@pytest.mark.slow
+def test_sums_skipping_by_continue():
+    d = RNG.random((5, 4))
+    check(sums_skipping, [(4, d, np.array([0, 0, 0, 0, 1, 1, 1])),
+                          (4, d, np.array([0, 0, 0, 0, 0, 1, 1])),
+                          (4, d, np.array([0, 0, 0, 0, 1, 1]))])
 
 
 @pytest.mark.slow
