@@ -127,6 +127,7 @@ def test_dot_over_a_triangle_going_out_of_range():
                               (1, ints(2, 1)), (0, ints(5, 0))])
 
 
+@pytest.mark.slow
 def test_row_max_over_a_triangle():
     # a max's NumPy zero-sign pass (a definition with predicates)
     rows = RNG.random((4, 3))
