@@ -47,20 +47,20 @@ def gate_loop_ranges(cx, nodes, loops, check):
     if not any(c.name in named for c in ir.find_calls(list(nodes))):
         return nodes
     syms = {l.sym for l in loops}
-    terms = []
+    terms = {}
     for loop in loops:
         t = _in_range(cx, loop, check, named, syms)
         if t is not None:
-            terms.append(t)
-    in_range = ir.conjunction(terms)
-    if in_range is None:
+            terms[loop.sym] = t
+    if not terms:
         return nodes
-    m = _Gate(in_range, frozenset(l.sym for l in loops), named)
+    m = _Gate(terms, frozenset(syms), named)
     return [m.mutate(n) for n in nodes]
 
 
 def _in_range(cx, loop, check, named, syms):
-    """The bool node `loop.var` in the loop's range, or None where a bound
+    """(`loop.var` in the loop's range, the range not empty) as bool
+    nodes, or None where a bound
     cannot be read here or neither bound reads another loop's variable
     (`syms`: the loops' symbols; the bounding box then spans that range
     only, as without this pass)."""
@@ -81,14 +81,14 @@ def _in_range(cx, loop, check, named, syms):
     v, lo, hi = _wide(loop.var), _wide(start), _wide(stop)
     k = loop.step
     if k > 0:
-        out = ir.And(ir.LE(lo, v), ir.LT(v, hi))
+        out, some = ir.And(ir.LE(lo, v), ir.LT(v, hi)), ir.LT(lo, hi)
     else:
-        out = ir.And(ir.LT(hi, v), ir.LE(v, lo))
+        out, some = ir.And(ir.LT(hi, v), ir.LE(v, lo)), ir.LT(hi, lo)
     if abs(k) != 1:
         # (v - start) is within +-2**33: no int64 wrap
         rem = ir.Mod(ir.Sub(v, lo), ir.const(_I64, abs(k)))
         out = ir.And(out, ir.EQ(rem, ir.const(_I64, 0)))
-    return out
+    return out, some
 
 
 def _wide(n):
@@ -97,11 +97,16 @@ def _wide(n):
 
 class _Gate(Mutator):
     """A check read `img(likely(select(ok, 0, bad)))` whose `ok` reads a
-    loop's placeholder made `img(likely(select(ok || !in_range, 0, bad)))`."""
+    loop's placeholder made `img(likely(select(ok || !in_range, 0, bad)))`:
+    `in_range` holds the membership terms of the loops whose placeholder
+    `ok` reads, and for the others that their range is not empty (true at
+    every iteration Python runs, and free of the loop's variable: a check
+    of `data[:, i]` inside `for k in range(M - i)` stays invariant in k).
+    `terms`: loop symbol -> (membership, not empty)."""
 
-    def __init__(self, in_range, placeholders, named):
+    def __init__(self, terms, placeholders, named):
         super().__init__()
-        self.in_range, self.placeholders, self.named = in_range, placeholders, named
+        self.terms, self.placeholders, self.named = terms, placeholders, named
 
     def visit_Call(self, e):
         e = self.mutate_children(e)
@@ -112,8 +117,10 @@ class _Gate(Mutator):
                 isinstance(arg.args[0], ir.Select)):
             return e
         sel = arg.args[0]
-        if self.placeholders.isdisjoint(ir.free_vars([sel.condition])):
+        read = set(ir.free_vars([sel.condition]))
+        if self.placeholders.isdisjoint(read):
             return e
-        ok = ir.Or(sel.condition, ir.Not(self.in_range))
+        in_range = ir.conjunction([t[0] if s in read else t[1] for s, t in self.terms.items()])
+        ok = ir.Or(sel.condition, ir.Not(in_range))
         likely = dataclasses.replace(arg, args=(ir.Select(ok, sel.true_value, sel.false_value),))
         return dataclasses.replace(e, args=(likely,))

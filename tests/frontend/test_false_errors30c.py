@@ -71,6 +71,16 @@ def deep_triangle(M, data):
     return out
 
 
+def outer_column(M, data, extra):
+    # data[:, i] is read where the k range is not empty: i < M (extra = 0),
+    # i <= M (extra = 1: column M, an IndexError for M columns)
+    out = np.zeros((M + 1, M + 2))
+    for i in range(M + 1):
+        for k in range(M - i + extra):
+            out[i, k] = data[:, i].sum() + k
+    return out
+
+
 def sums_until(M, data, lim):
     out = np.zeros((M, M), dtype=data.dtype)
     for i in range(M):
@@ -143,6 +153,12 @@ def test_sums_until_a_break():
     check(sums_until, [(4, d, np.array([4, 3, 2, 1])), (4, d, np.array([4, 3, 3, 1])),
                        (4, d, np.array([0, 0, 0, 0])), (4, d, np.array([9, -1, 2, 1])),
                        (4, d, np.array([4, 3, 2])), (4, np.full((5, 4), 0.75), np.full(4, 9))])
+
+
+@pytest.mark.slow
+def test_outer_column_where_the_inner_range_is_not_empty():
+    d = RNG.random((3, 4))
+    check(outer_column, [(M, d, extra) for M in (0, 1, 3, 4) for extra in (0, 1)])
 
 
 @pytest.mark.slow
