@@ -88,6 +88,7 @@ class Builder:
         self.tree = pf.tree
         self.live = Liveness(pf.tree)
         self.scope = Scope(self.cx)
+        self.cx.alive_parts = lambda: [a for a in self.scope.alive if a is not None]
         self.state = LoopState(self.cx)
         self.cx.loop_state = self.state
         self.cx.run_check = functools.partial(shape_check, self)

@@ -34,6 +34,7 @@ class CheckImage:
         self.index = index
         self.limit = limit
         self.assumed = None     # in loops: Context.assumed where it was made
+        self.alive = ()         # in loops: the Vals `no continue ran` there (Scope.alive)
         self.stmt = None        # in loops: the statement it was made in (Context.stmt)
 
 
@@ -110,6 +111,7 @@ class Context:
         self.typing = 0
         self.syms = Symbols()
         self.assumed = []
+        self.alive_parts = tuple    # () -> the Scope's `no continue ran` Vals (Builder)
         self.scalar_log = None      # array_scalar_sinks.ScalarLog of the statement (Builder)
         self.sym_nodes = {}
         self.sym_static = {}
@@ -232,6 +234,7 @@ class Context:
                 if not outside:
                     # (lifted_checks.py gates its reads in lifted array code)
                     self.check_images[-1].assumed = list(self.assumed)
+                    self.check_images[-1].alive = tuple(self.alive_parts())
                     self.check_images[-1].stmt = self.stmt
                 if limit:
                     self.limit_names.add(img.name())

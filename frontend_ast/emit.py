@@ -84,7 +84,7 @@ class Emitter:
             f.check_rdom(rdom)
         if lifted and preds:
             f.check(list(preds))
-            preds = [f.lift(p) for p in preds]
+            preds = [f.lift(p) for p in f.gate_ranges(preds)]
         if preds:
             if rdom is None:
                 raise AssertionError("predicates need an RDom")

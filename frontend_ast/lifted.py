@@ -18,6 +18,7 @@ from pyhalide.func import FuncRef
 from pyhalide.var import Var
 
 from .lifted_checks import gate_lifted_checks
+from .lifted_ranges import gate_loop_ranges
 
 
 class LiftedFunc:
@@ -56,6 +57,7 @@ class LiftedFunc:
         nodes = [to_node(v) for v in values]
         self.check(nodes)
         nodes = gate_lifted_checks(self.cx, nodes, self.check, self.mapping)
+        nodes = self.gate_ranges(nodes)
         items = self._items(key)
         if self.cx.typing:
             # a typing run's values read placeholders of other typing state;
@@ -69,6 +71,11 @@ class LiftedFunc:
             keys.append(Expr.wrap(self.lift(n)) if n is not None and not isinstance(k, Var) else k)
         self.base[tuple(keys) + tuple(reversed(self.vars))] = \
             lifted if len(lifted) > 1 else lifted[0]
+
+    def gate_ranges(self, nodes):
+        """nodes (of a definition or its predicates) with their run-time
+        checks passing outside the loops' ranges (lifted_ranges.py)."""
+        return gate_loop_ranges(self.cx, list(nodes), self.loops, self.check)
 
     def lift(self, node):
         """node with the loops' placeholders replaced by the lifted Vars."""

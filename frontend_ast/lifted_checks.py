@@ -42,19 +42,24 @@ def gate_lifted_checks(cx, nodes, check, placeholders):
     computed per iteration: 2.4 ms instead of 4 µs for 2,000 iterations)."""
     if cx.typing or not cx.check_images:
         return nodes
-    held = {}
+    held, reached = {}, {}
     for call in ir.find_calls(list(nodes)):
         c = cx.check_named.get(call.name)
-        if c is not None and c.assumed and call.name not in held:
+        if c is None or call.name in held or call.name in reached:
+            continue
+        if c.assumed:
             held[call.name] = ops.assumed_conjunction(cx, c.assumed)
+        if c.assumed or c.alive:
+            reached[call.name] = _reached(cx, c, check)
     held = {k: r for k, r in held.items() if r is not None}
-    if not held:
+    reached = {k: r for k, r in reached.items() if r is not None}
+    if not held and not reached:
         return nodes
     readable = {k: r for k, r in held.items() if _readable(r, check)}
     nodes = _move_checks(cx, nodes, held, readable, frozenset(placeholders))
-    if not readable:
+    if not reached:
         return nodes
-    m = _Gate(readable, frozenset(placeholders))
+    m = _Gate(reached, frozenset(placeholders))
     return [m.mutate(n) for n in nodes]
 
 
@@ -116,6 +121,70 @@ def _readable(cond, check) -> bool:
     except CompileError:
         return False
     return True
+
+
+def _reached(cx, c, check):
+    """The conjunction (bool node) of check c's conditions: those of its
+    `if`s (c.assumed; left out where one is not a bool node or cannot be
+    read by a lifted Func) and each `no continue ran` Val (c.alive: after
+    a `break` or `continue` of the iteration; each left out where it cannot
+    be read); None where none is left."""
+    terms = []
+    if c.assumed:
+        terms.append(ops.assumed_conjunction(cx, c.assumed))
+    for a in c.alive:
+        t = ops.truth(cx, a)
+        terms.append(None if t.is_const else _projected(cx, t.node, check))
+    kept = []
+    for t in terms:
+        if t is None or not t.type.is_bool():
+            continue
+        try:
+            check([t])
+        except CompileError:
+            continue
+        kept.append(t)
+    return ir.conjunction(kept)
+
+
+def _projected(cx, node, check):
+    """A `no continue ran` condition as a lifted Func can read it, implied
+    by it wherever the statement runs: its check reads made to pass (the
+    statement runs only where the tests they check passed: `if k >= lim[i]:
+    break` raised otherwise) and each bool the loops carry that a lifted
+    Func cannot read (a `break`'s stop flag) projected out, as `node[v :=
+    true] || node[v := false]`. None where another name cannot be read or
+    more than three flags would be projected."""
+    if node is None or not node.type.is_bool():
+        return None
+    node = _PassChecks(cx.check_named).mutate(node)
+    flags = []
+    for name, v in ir.free_vars(node).items():
+        try:
+            check([v])
+        except CompileError:
+            if not v.type.is_bool():
+                return None
+            flags.append(v)
+    if len(flags) > 3:
+        return None
+    for v in flags:
+        node = ir.Or(ir.substitute(node, {v.name: ir.const(v.type, True)}),
+                     ir.substitute(node, {v.name: ir.const(v.type, False)}))
+    return node
+
+
+class _PassChecks(Mutator):
+    """Check image reads replaced by 0 (the check passing)."""
+
+    def __init__(self, named):
+        super().__init__()
+        self.named = named
+
+    def visit_Call(self, e):
+        if e.name in self.named:
+            return ir.zero(e.type)
+        return self.mutate_children(e)
 
 
 class _Gate(Mutator):

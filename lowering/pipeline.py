@@ -35,6 +35,7 @@ from .in_place_checks import hoist_loop_checks
 from .injective_layout import injective_layout
 from .inline import inline_functions
 from .invariant_division import hoist_invariant_division
+from .invariant_exit import invariant_exit
 from .lazy_copies import LAZY_ERROR, lazy_copies
 from .loop_range_facts import loop_range_facts
 from .loop_synthesis import synthesize_loops
@@ -251,6 +252,7 @@ def _finish(stmt, run, pure, stepped, pure_out, rows, specialized):
     stmt = run("partition loops", partition_loops, stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
+    stmt = run("invariant exit", invariant_exit, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
     stmt = run("loop range facts", loop_range_facts, stmt, True)
     stmt = run("rotate loop exit", rotate_loop_exit, stmt, True)
