@@ -23,7 +23,7 @@ from .assert_fast_path import assert_fast_path
 from .bounds_inference import infer_bounds
 from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
-from .context import LoweringContext, buffer_name, internal_name
+from .context import LoweringContext, buffer_name, internal_name, stage_prefix
 from .drop_self_stores import drop_self_stores
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
@@ -209,7 +209,8 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("trim loop guards", trim_loop_guards, stmt, True)
-    stmt = run("partition loops", partition_loops, stmt, True)
+    stmt = run("partition loops", lambda s: partition_loops(s, _never_partitioned(ctx)), stmt,
+               True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("carry loop state", carry_loop_state, stmt, True)
@@ -260,6 +261,17 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
         n = len(fn.output_types)
         names.update(buffer_name(name, i, n) for i in range(n))
     return frozenset(names)
+
+
+def _never_partitioned(ctx: LoweringContext) -> frozenset:
+    """The loops a schedule marked partition(v, Partition.Never)."""
+    out = set()
+    for name, fn in ctx.env.items():
+        for k, d in enumerate([fn.pure] + list(fn.updates)):
+            if d is not None:
+                out.update(stage_prefix(name, k) + x.var for x in d.schedule.dims
+                           if not x.partition)
+    return frozenset(out)
 
 
 def _pure_outputs(ctx: LoweringContext) -> dict:

@@ -1,5 +1,12 @@
 """Unrolling: every For(kind="unrolled") of constant extent N becomes a
-Block of N copies of its body, copy i under `LetStmt(name, min + i)`; a
+Block of N copies of its body, copy i under `LetStmt(name, min + i)`,
+unless its body holds a `fallback` loop (the vectorizer's scalar copy of
+a vector loop whose guards depend on the lanes: the guarded copy of a
+partitioned loop, which runs at the edges of the iteration space only):
+such a loop stays a loop, a `fallback` one (LLVM neither unrolls nor
+vectorizes it), so that its body is compiled once and not N times (the
+default `a @ b`'s edge tiles: 6 x 2 copies of a guarded row of 4 lanes
+before; the same operations in the same order either way); a
 serial loop of constant extent 1 becomes its body under `LetStmt(name,
 min)` (a split whose factor is the whole extent leaves such loops: LLVM
 would get a loop to delete), unless the body leaves the loop early (a
@@ -34,6 +41,8 @@ class _Unroll(ir.Mutator):
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
         extent = simplify(s.extent)
+        if isinstance(extent, ir.Const) and extent.value > 1 and _has_fallback(body):
+            return ir.For(s.name, s.min, s.extent, ir.ForKind.FALLBACK, body)
         if not isinstance(extent, ir.Const):
             raise ir.CompileError(
                 f"cannot unroll loop {s.name}: its extent {ir.expr_to_str(extent)} is not a "
@@ -43,6 +52,21 @@ class _Unroll(ir.Mutator):
         lo = simplify(s.min)
         return ir.block(*[ir.LetStmt(s.name, simplify(ir.Add(lo, ir.index(i))), body)
                           for i in range(extent.value)])
+
+
+def _has_fallback(s: ir.Stmt) -> bool:
+    """Whether s holds a `fallback` loop (outside other fallback loops)."""
+    found = []
+
+    class _Find(ir.Visitor):
+        def visit_For(self, x):
+            if x.kind == ir.ForKind.FALLBACK:
+                found.append(x)
+            else:
+                self.visit(x.body)
+
+    _Find().visit(s)
+    return bool(found)
 
 
 def _exits(s: ir.Stmt, loop: str) -> bool:
