@@ -1,12 +1,15 @@
 """Unrolling: every For(kind="unrolled") of constant extent N becomes a
 Block of N copies of its body, copy i under `LetStmt(name, min + i)`,
-unless its body holds a `fallback` loop (the vectorizer's scalar copy of
-a vector loop whose guards depend on the lanes: the guarded copy of a
-partitioned loop, which runs at the edges of the iteration space only):
-such a loop stays a loop, a `fallback` one (LLVM neither unrolls nor
-vectorizes it), so that its body is compiled once and not N times (the
-default `a @ b`'s edge tiles: 6 x 2 copies of a guarded row of 4 lanes
-before; the same operations in the same order either way); a
+unless its body holds an `if` choosing a `fallback` loop (the
+vectorizer's scalar copy of a vector loop whose guards depend on the
+lanes) in a branch: that is the guarded copy of a partitioned loop, which
+runs at the edges of the iteration space only, choosing per iteration
+between vector code and its scalar fallback; such a loop stays a loop, a
+`fallback` one (LLVM neither unrolls nor vectorizes it), so that its body
+is compiled once and not N times (the default `a @ b`'s edge tiles: 6
+rows of [2 vectors or 2 x 4 scalar lanes] before). A body of fallback
+loops alone is still unrolled (each copy's guards fold with its
+constants). Either way the same operations run in the same order; a
 serial loop of constant extent 1 becomes its body under `LetStmt(name,
 min)` (a split whose factor is the whole extent leaves such loops: LLVM
 would get a loop to delete), unless the body leaves the loop early (a
@@ -22,6 +25,7 @@ constant after simplification is a CompileError naming its variable."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.mutator import children
 
 from .simplify import simplify
 
@@ -41,7 +45,7 @@ class _Unroll(ir.Mutator):
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
         extent = simplify(s.extent)
-        if isinstance(extent, ir.Const) and extent.value > 1 and _has_fallback(body):
+        if isinstance(extent, ir.Const) and extent.value > 1 and _branches_to_fallback(body):
             return ir.For(s.name, s.min, s.extent, ir.ForKind.FALLBACK, body)
         if not isinstance(extent, ir.Const):
             raise ir.CompileError(
@@ -54,19 +58,24 @@ class _Unroll(ir.Mutator):
                           for i in range(extent.value)])
 
 
+def _branches_to_fallback(s: ir.Stmt) -> bool:
+    """Whether s holds an `if` with a `fallback` loop in one of its
+    branches."""
+    if isinstance(s, ir.IfThenElse) and any(_has_fallback(x) for x in _stmts(s)):
+        return True
+    return any(_branches_to_fallback(x) for x in _stmts(s))
+
+
 def _has_fallback(s: ir.Stmt) -> bool:
-    """Whether s holds a `fallback` loop (outside other fallback loops)."""
-    found = []
+    """Whether s holds a `fallback` loop."""
+    if isinstance(s, ir.For) and s.kind == ir.ForKind.FALLBACK:
+        return True
+    return any(_has_fallback(x) for x in _stmts(s))
 
-    class _Find(ir.Visitor):
-        def visit_For(self, x):
-            if x.kind == ir.ForKind.FALLBACK:
-                found.append(x)
-            else:
-                self.visit(x.body)
 
-    _Find().visit(s)
-    return bool(found)
+def _stmts(s: ir.Stmt) -> list:
+    """The statements directly inside s."""
+    return [x for x in children(s) if isinstance(x, ir.Stmt)]
 
 
 def _exits(s: ir.Stmt, loop: str) -> bool:
@@ -80,3 +89,4 @@ def _exits(s: ir.Stmt, loop: str) -> bool:
 
     _Find().visit(s)
     return bool(found)
+
