@@ -64,3 +64,19 @@ def test_unrolled_loop_branching_to_a_fallback_stays_a_loop():
     unrolled = unroll_loops(ir.For("i", c(0), c(2), ir.ForKind.UNROLLED, scalar))
     assert not isinstance(unrolled, ir.For)
     assert ir.to_str(unrolled).count("fallback for (x") == 2
+
+
+def test_func_partition_never(tmp_path):
+    """Func.partition(v, Partition.Never) through the API: the guarded
+    split loop gets no guard-free vector copy (its guard depends on the
+    lanes: one scalar fallback loop), and the values are the same."""
+    x, xo, xi = ph.Var("x"), ph.Var("xo"), ph.Var("xi")
+    f = ph.Func("f")
+    f[x] = x * 2
+    f.split(x, xo, xi, 8, ph.TailStrategy.GuardWithIf).vectorize(xi)
+    f.partition(xo, ph.Partition.Never)
+    assert np.array_equal(np.asarray(f.realize([20])), np.arange(20) * 2)
+    path = tmp_path / "f.stmt"
+    f.compile_to_lowered_stmt(str(path))
+    text = path.read_text()
+    assert "fallback for" in text and "ramp(" not in text
