@@ -23,7 +23,7 @@ from .assert_fast_path import assert_fast_path
 from .bounds_inference import infer_bounds
 from .carry_loop_state import carry_loop_state
 from .collapse_loops import collapse_loops
-from .context import LoweringContext, buffer_name, internal_name, stage_prefix
+from .context import LoweringContext, buffer_name, internal_name
 from .drop_self_stores import drop_self_stores
 from .gc_pause import cycle_collection_paused
 from .hoist_invariant_if import hoist_invariant_if
@@ -264,13 +264,16 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
 
 
 def _never_partitioned(ctx: LoweringContext) -> frozenset:
-    """The loops a schedule marked partition(v, Partition.Never)."""
+    """The loop variables (as loop synthesis named them: a split's outer
+    that reuses its dimension's name is renamed) of the dimensions a
+    schedule marked partition(v, Partition.Never)."""
     out = set()
     for name, fn in ctx.env.items():
         for k, d in enumerate([fn.pure] + list(fn.updates)):
-            if d is not None:
-                out.update(stage_prefix(name, k) + x.var for x in d.schedule.dims
-                           if not x.partition)
+            never = {x.var for x in d.schedule.dims if not x.partition} if d else ()
+            hit = ctx.stage_loops.get((name, k)) if never else None
+            if hit is not None and hit[0] is d:
+                out.update(lp.var for lp in hit[1].loops if lp.dim in never)
     return frozenset(out)
 
 

@@ -69,14 +69,17 @@ def test_unrolled_loop_branching_to_a_fallback_stays_a_loop():
 def test_func_partition_never(tmp_path):
     """Func.partition(v, Partition.Never) through the API: the guarded
     split loop gets no guard-free vector copy (its guard depends on the
-    lanes: one scalar fallback loop), and the values are the same."""
+    lanes: one scalar fallback loop), and the values are the same; also
+    where the split's outer reuses the dimension's name (loop synthesis
+    renames that loop)."""
     x, xo, xi = ph.Var("x"), ph.Var("xo"), ph.Var("xi")
-    f = ph.Func("f")
-    f[x] = x * 2
-    f.split(x, xo, xi, 8, ph.TailStrategy.GuardWithIf).vectorize(xi)
-    f.partition(xo, ph.Partition.Never)
-    assert np.array_equal(np.asarray(f.realize([20])), np.arange(20) * 2)
-    path = tmp_path / "f.stmt"
-    f.compile_to_lowered_stmt(str(path))
-    text = path.read_text()
-    assert "fallback for" in text and "ramp(" not in text
+    for outer in (xo, x):
+        f = ph.Func("f")
+        f[x] = x * 2
+        f.split(x, outer, xi, 8, ph.TailStrategy.GuardWithIf).vectorize(xi)
+        f.partition(outer, ph.Partition.Never)
+        assert np.array_equal(np.asarray(f.realize([20])), np.arange(20) * 2)
+        path = tmp_path / "f.stmt"
+        f.compile_to_lowered_stmt(str(path))
+        text = path.read_text()
+        assert "fallback for" in text and "ramp(" not in text, outer.name()
