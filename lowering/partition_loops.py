@@ -62,6 +62,11 @@ likewise `max(e, B)` inside `e >= B`: the clamps that tell bounds inference
 what a guarded read touches would otherwise turn a dense vector load into a
 gather. This happens before partitioning, so both copies lose the clamp.
 
+A loop a schedule marks partition(v, Partition.Never) is not partitioned
+itself (a loop inside it still may be): the product's default schedule
+(frontend_ast/array_dot.py) keeps its blocks of columns and of k whole,
+whose copies would repeat every register tile and the panels' production.
+
 PYHALIDE_DEBUG=1 reports each partition; 2 also each clamp removed."""
 from __future__ import annotations
 
@@ -80,11 +85,13 @@ MAX_PER_PATH = 4           # partitions on any path from the root
 CHEAP_TESTS = 256          # guard tests per iteration not worth a copy of a Func's computation
 
 
-def partition_loops(stmt: ir.Stmt) -> ir.Stmt:
+def partition_loops(stmt: ir.Stmt, never: frozenset = frozenset()) -> ir.Stmt:
     """Remove clamps made redundant by their guards, then partition loops
-    around guards (see the module docstring)."""
+    around guards (see the module docstring); the loops named in `never`
+    (a schedule's partition(v, Partition.Never)) are not partitioned
+    themselves."""
     stmt = _Clamps().mutate(stmt)
-    return _Partitioner(cold_copies(stmt)).walk(stmt, _Context())
+    return _Partitioner(cold_copies(stmt), never).walk(stmt, _Context())
 
 
 # ---- comparisons (conjuncts, int_compare, as_upper: branch_facts) --------------------------
@@ -386,9 +393,10 @@ class _Found:
 
 
 class _Partitioner:
-    def __init__(self, cold: dict):
+    def __init__(self, cold: dict, never: frozenset = frozenset()):
         self._produces = {}       # id(stmt) -> (stmt, whether it computes a Func)
         self.cold = cold          # cold_copies: else branches left as they are
+        self.never = never        # names of loops never partitioned
 
     def walk(self, s, ctx: _Context):
         if isinstance(s, ir.For):
@@ -417,7 +425,8 @@ class _Partitioner:
         last = _s(ir.Sub(ir.Add(s.min, s.extent), ir.index(1)))
         inner = replace(ctx, in_vector=vector, ranges=ctx.ranges + ((s.name, s.min, last),))
         body = None
-        if not vector and not ir.is_const(s.extent, 1) and ctx.partitions < MAX_PER_PATH:
+        if not vector and not ir.is_const(s.extent, 1) and ctx.partitions < MAX_PER_PATH \
+                and s.name not in self.never:
             body = self._partition(s, inner)
         if body is None:
             body = self.walk(s.body, inner)

@@ -249,7 +249,8 @@ def _finish(stmt, run, pure, stepped, pure_out, rows, specialized):
     stmt = run("unswitch lazy selects", unswitch_lazy, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("trim loop guards", trim_loop_guards, stmt, True)
-    stmt = run("partition loops", partition_loops, stmt, True)
+    stmt = run("partition loops", lambda s: partition_loops(s, _never_partitioned(ctx)), stmt,
+               True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("invariant exit", invariant_exit, stmt, True)
@@ -314,6 +315,20 @@ def _pure_storage(ctx: LoweringContext) -> frozenset:
         n = len(fn.output_types)
         names.update(buffer_name(name, i, n) for i in range(n))
     return frozenset(names)
+
+
+def _never_partitioned(ctx: LoweringContext) -> frozenset:
+    """The loop variables (as loop synthesis named them: a split's outer
+    that reuses its dimension's name is renamed) of the dimensions a
+    schedule marked partition(v, Partition.Never)."""
+    out = set()
+    for name, fn in ctx.env.items():
+        for k, d in enumerate([fn.pure] + list(fn.updates)):
+            never = {x.var for x in d.schedule.dims if not x.partition} if d else ()
+            hit = ctx.stage_loops.get((name, k)) if never else None
+            if hit is not None and hit[0] is d:
+                out.update(lp.var for lp in hit[1].loops if lp.dim in never)
+    return frozenset(out)
 
 
 def _pure_outputs(ctx: LoweringContext) -> dict:

@@ -1,5 +1,15 @@
 """Unrolling: every For(kind="unrolled") of constant extent N becomes a
-Block of N copies of its body, copy i under `LetStmt(name, min + i)`; a
+Block of N copies of its body, copy i under `LetStmt(name, min + i)`,
+unless its body holds, outside any inner loop, an `if` with a `fallback`
+loop (the vectorizer's scalar copy of a vector loop whose guards depend
+on the lanes) directly in a branch: that is the guarded copy of a
+partitioned loop, which runs at the edges of the iteration space only, choosing per iteration
+between vector code and its scalar fallback; such a loop stays a loop, a
+`fallback` one (LLVM neither unrolls nor vectorizes it), so that its body
+is compiled once and not N times (the default `a @ b`'s edge tiles: 6
+rows of [2 vectors or 2 x 4 scalar lanes] before). A body of fallback
+loops alone is still unrolled (each copy's guards fold with its
+constants). Either way the same operations run in the same order; a
 serial loop of constant extent 1 becomes its body under `LetStmt(name,
 min)` (a split whose factor is the whole extent leaves such loops: LLVM
 would get a loop to delete), unless the body leaves the loop early (a
@@ -11,10 +21,13 @@ Binding the loop variable with a LetStmt (rather than substituting it)
 keeps every scoping rule of the body intact; the simplifier that follows
 substitutes the constant ones. Inner loops are unrolled first, so nested
 unrolled loops multiply out. An unrolled loop whose extent is not a
-constant after simplification is a CompileError naming its variable."""
+constant after simplification is a CompileError naming its variable.
+PYHALIDE_DEBUG=1 reports each unrolled loop kept as a loop."""
 from __future__ import annotations
 
 from pyhalide import ir
+from pyhalide.ir.config import debug_print
+from pyhalide.ir.mutator import children
 
 from .simplify import simplify
 
@@ -34,6 +47,10 @@ class _Unroll(ir.Mutator):
                 return s
             return ir.For(s.name, s.min, s.extent, s.kind, body)
         extent = simplify(s.extent)
+        if isinstance(extent, ir.Const) and extent.value > 1 and _branches_to_fallback(body):
+            debug_print(1, f"pyhalide: unroll: loop {s.name} kept as a fallback loop (its body "
+                           f"branches to a fallback loop)")
+            return ir.For(s.name, s.min, s.extent, ir.ForKind.FALLBACK, body)
         if not isinstance(extent, ir.Const):
             raise ir.CompileError(
                 f"cannot unroll loop {s.name}: its extent {ir.expr_to_str(extent)} is not a "
@@ -43,6 +60,29 @@ class _Unroll(ir.Mutator):
         lo = simplify(s.min)
         return ir.block(*[ir.LetStmt(s.name, simplify(ir.Add(lo, ir.index(i))), body)
                           for i in range(extent.value)])
+
+
+def _branches_to_fallback(s: ir.Stmt) -> bool:
+    """Whether s holds, outside any loop, an `if` with a `fallback` loop in
+    one of its branches (a test made once per iteration of the loop whose
+    body s is)."""
+    if isinstance(s, ir.For):
+        return False
+    if isinstance(s, ir.IfThenElse) and any(_has_fallback(x) for x in _stmts(s)):
+        return True
+    return any(_branches_to_fallback(x) for x in _stmts(s))
+
+
+def _has_fallback(s: ir.Stmt) -> bool:
+    """Whether s holds a `fallback` loop outside any other loop."""
+    if isinstance(s, ir.For):
+        return s.kind == ir.ForKind.FALLBACK
+    return any(_has_fallback(x) for x in _stmts(s))
+
+
+def _stmts(s: ir.Stmt) -> list:
+    """The statements directly inside s."""
+    return [x for x in children(s) if isinstance(x, ir.Stmt)]
 
 
 def _exits(s: ir.Stmt, loop: str) -> bool:
@@ -56,3 +96,4 @@ def _exits(s: ir.Stmt, loop: str) -> bool:
 
     _Find().visit(s)
     return bool(found)
+

@@ -106,16 +106,6 @@ class HalideFuncMethods:
     hexagon = _gpu("hexagon")
     del _aot, _gpu
 
-    def partition(self, v, policy):
-        """Halide's loop-partitioning hint. pyhalide partitions loops itself
-        (boundary iterations apart where a select or clamp depends on the loop);
-        the hint is checked and has no effect on results or code."""
-        from .halide_target import Partition
-        if not isinstance(policy, Partition):
-            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
-        schedule_warnings.mark_touched(self._definition())
-        return self
-
     def _bound_var(self, v, what: str) -> str:
         name = v if isinstance(v, str) else v.name()
         if name not in self._function.args:

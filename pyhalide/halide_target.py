@@ -57,7 +57,9 @@ DeviceAPI = enum.Enum("DeviceAPI", ["None_", "Host", "Default_GPU", "CUDA", "Vul
 
 class Partition(enum.Enum):
     """Loop-partitioning hints (f.partition(x, hl.Partition.Never)). pyhalide
-    partitions loops itself; a hint never changes results."""
+    partitions loops itself; Never keeps a loop from being partitioned
+    (lowering/partition_loops.py), Auto and Always leave it to the pass. A
+    hint never changes results."""
     Auto = 0
     Never = 1
     Always = 2

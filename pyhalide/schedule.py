@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import ir
+from . import ir, schedule_warnings
 from .errors import CompileError
 from .expr import cast_node, to_node
 from .lowering.stage_races import originals, races
@@ -266,3 +266,19 @@ class Schedulable:
 
     def serial(self, v):
         return self._mark(v, "serial")
+
+    def partition(self, v, policy):
+        """Halide's loop-partitioning hint for loop `v` (hl.Partition). pyhalide
+        partitions loops itself (lowering/partition_loops.py: a copy of a
+        loop's body without the guards that hold in it); Partition.Never
+        keeps `v` from being partitioned (its guards are then tested inside,
+        or partitioned at inner loops); Auto and Always leave it to the
+        pass. The hint never changes results."""
+        from .halide_target import Partition
+        if not isinstance(policy, Partition):
+            raise TypeError(f"partition() takes a hl.Partition, not {policy!r}")
+        i = self._dim_index(v)
+        self._sched().dims[i] = dataclasses.replace(self._sched().dims[i],
+                                                    partition=policy is not Partition.Never)
+        schedule_warnings.mark_touched(self._definition())
+        return self

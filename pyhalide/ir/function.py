@@ -131,6 +131,8 @@ class Dim:
     kind: str = "serial"          # ForKind value
     is_rvar: bool = False
     task_size: Optional[Expr] = None
+    partition: bool = True        # False: partition(v, Partition.Never), the loop is
+                                  # never partitioned (lowering/partition_loops.py)
 
 
 @dataclass
