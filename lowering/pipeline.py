@@ -222,11 +222,12 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
         stmt = run("lazy copies", lambda s: lazy_copies(s, probe), stmt, True)
     cut = stmt is not whole
     pure, stepped, pure_out = _pure_storage(ctx), _stepped(ctx), _pure_outputs(ctx)
+    never = _never_partitioned(ctx)
 
     def finish(stmt, specialized):
         """The passes after storage flattening (`specialized`: the rows
         specialize_rows specialized on)."""
-        stmt = _finish(stmt, run, pure, stepped, pure_out, rows, specialized)
+        stmt = _finish(stmt, run, (pure, stepped, pure_out, never), rows, specialized)
         checked(stmt, True)
         if in_place:
             outputs = set(in_place) | {internal_name(o) for o in in_place}
@@ -242,15 +243,15 @@ def _lower(outputs, env, inputs, params, dense, stop_after, rows=None, in_place=
     return lowered
 
 
-def _finish(stmt, run, pure, stepped, pure_out, rows, specialized):
+def _finish(stmt, run, facts, rows, specialized):
+    pure, stepped, pure_out, never = facts
     stmt = run("trim no-ops", trim_no_ops, stmt, True)
     stmt = run("drop self stores", drop_self_stores, stmt, True)
     stmt = run("split permuted loops", split_permuted_loops, stmt, True)
     stmt = run("unswitch lazy selects", unswitch_lazy, stmt, True)
     stmt = run("unswitch clamps", unswitch_clamps, stmt, True)
     stmt = run("trim loop guards", trim_loop_guards, stmt, True)
-    stmt = run("partition loops", lambda s: partition_loops(s, _never_partitioned(ctx)), stmt,
-               True)
+    stmt = run("partition loops", lambda s: partition_loops(s, never), stmt, True)
     stmt = run("select to branch", select_to_branch, stmt, True)
     stmt = run("trim guarded loop", trim_guarded_loop, stmt, True)
     stmt = run("invariant exit", invariant_exit, stmt, True)
