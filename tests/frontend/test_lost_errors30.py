@@ -1,0 +1,52 @@
+"""Lost errors of a scalar operand of array code under an `if` whose own
+test may raise (session 30, h1b; docs/false_errors30.md): `if x[0] * 2.0 >
+2.5 and x[0] < 100.0: s += (a * b[k:k + 1][0]).sum()` with a empty and k
+out of range returned 0.0 where Python raises IndexError (the operand's
+check sat in the elements of the sum only, and check_order.risky_operands
+stored no operand under such a test). Compared with plain Python, on
+inputs where the test raises first, where it is false, and where the
+operand raises."""
+import numpy as np
+
+from pyhalide import pipeline
+from tests.frontend.test_false_errors23 import _same
+
+_XS = (np.full(4, 10.0), np.zeros(4), np.ones(0), np.array([10.0]),
+       np.array([0.0, 10.0, 1.0, 1.0]))
+
+
+def view_element(x, a, b, k):
+    s = 0.0
+    if x[0] * 2.0 > 2.5 and x[0] < 100.0:
+        t = b[k:k + 1]
+        s += (a * t[0]).sum()
+    return s
+
+
+def test_view_element_under_a_raising_test():
+    p = pipeline(view_element)
+    for x in _XS:
+        for a in (np.ones(0), np.ones(3)):
+            for b, k in ((np.ones(0), 5), (np.ones(2), 5), (np.ones(2), -1),
+                         (np.ones(2), 1), (np.ones(2), -3)):
+                _same(p, view_element, x, a, b, k)
+
+
+def nested_where(x, a, B, k):
+    s = 0.0
+    if x[-1] > 0.5:
+        if 1.0 / float(x[0]) > 0.01 and x[1] < 100.0:
+            t = B[k:k + 1]
+            s += np.where(a > 0.5, t[0, -1], a).sum()
+    return s
+
+
+def test_nested_raising_tests():
+    # the inner test raises first (ZeroDivisionError, x of 1: IndexError)
+    # where the operand raises too
+    p = pipeline(nested_where)
+    for x in _XS:
+        for a in (np.ones(0), np.ones(3)):
+            for B, k in ((np.ones((0, 2)), 0), (np.ones((2, 2)), 5),
+                         (np.ones((2, 0)), 1), (np.ones((2, 2)), -2)):
+                _same(p, nested_where, x, a, B, k)
