@@ -50,3 +50,32 @@ def test_nested_raising_tests():
             for B, k in ((np.ones((0, 2)), 0), (np.ones((2, 2)), 5),
                          (np.ones((2, 0)), 1), (np.ones((2, 2)), -2)):
                 _same(p, nested_where, x, a, B, k)
+
+
+def elif_operands(x, a, b, k):
+    s = 0.0
+    if x[0] * 2.0 > 2.5 and x[0] < 100.0:
+        s = 1.0
+    elif x[-1] < 5.0 or x[1] > 1.0:
+        s += (a * b[k]).sum()
+    else:
+        s -= np.maximum(a, b[k - 1]).sum()
+    return s
+
+
+def returned_array(x, a, b, k):
+    y = a
+    if x[0] * 2.0 > 2.5 and x[0] < 100.0:
+        y = a * b[k] + 1.0
+    return y
+
+
+def test_elif_and_returned_array():
+    # the elif's test reads x[-1] and x[1] where the if's does not hold
+    for f in (elif_operands, returned_array):
+        p = pipeline(f)
+        for x in _XS:
+            for a in (np.ones(0), np.ones(3)):
+                for b, k in ((np.ones(0), 5), (np.ones(2), 5), (np.ones(2), -3),
+                             (np.ones(2), 1)):
+                    _same(p, f, x, a, b, k)
