@@ -444,7 +444,7 @@ class LoopSinks:
         select: its checks run only there), stored as store() stores a
         value of one type."""
         for k, (c, w) in enumerate(v.union):
-            if c is None or c.risky or c.node is None or not isinstance(w, Val) or \
+            if c is None or c.node is None or not isinstance(w, Val) or \
                     not w.risky or w.union or w.node is None or w.ty.is_complex():
                 continue
             s = w

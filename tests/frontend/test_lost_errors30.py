@@ -79,3 +79,51 @@ def test_elif_and_returned_array():
                 for b, k in ((np.ones(0), 5), (np.ones(2), 5), (np.ones(2), -3),
                              (np.ones(2), 1)):
                     _same(p, f, x, a, b, k)
+
+
+def union_operand_in_loop(x, a, b, k):
+    s = 0.0
+    for i in range(len(x)):
+        d = 0.0
+        if x[i] > 5.0 and x[-1] < 100.0:
+            d = b[k]
+        s += (a * d).sum()
+    return s
+
+
+def union_operand(x, a, b, k):
+    s = 0.0
+    if x[0] > 5.0 and x[-1] < 100.0:
+        d = b[k] if x[1] > 1.0 else 0.0
+        s += (a * d).sum()
+    return s
+
+
+def test_operand_of_several_types():
+    # d is a float or a float64 as the if goes: b[k]'s check was in the
+    # lazy alternative inside the sum's elements only
+    for f in (union_operand_in_loop, union_operand):
+        p = pipeline(f)
+        for x in _XS:
+            for a in (np.ones(0), np.ones(3)):
+                for b, k in ((np.ones(0), 5), (np.ones(2), -3), (np.ones(2), 1)):
+                    _same(p, f, x, a, b, k)
+
+
+def unused_union(x, b, k):
+    s = 0.0
+    for i in range(len(x)):
+        d = 0.0
+        if x[i] > 5.0 and x[-1] < 100.0:
+            d = b[k]
+        e = d * 2.0  # noqa: F841 - unused: its value is still computed
+        s += 1.0
+    return s
+
+
+def test_unused_value_of_several_types():
+    # an alternative whose condition may raise was not stored
+    p = pipeline(unused_union)
+    for x in _XS:
+        for b, k in ((np.ones(0), 5), (np.ones(2), -3), (np.ones(2), 1)):
+            _same(p, unused_union, x, b, k)
