@@ -55,6 +55,11 @@ def note(cx, node, out):
         if out.risky and union_parts(cx, out):
             log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
         return
+    if isinstance(out, Val) and out.ty.is_complex():
+        # (a complex value: its parts, _complex_parts)
+        if out.risky and _complex_parts(cx, out):
+            log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
+        return
     if isinstance(out, Val):
         # (typing runs build no checks: a risky operand is logged there so
         # that its store's reads of the loop's state are known)
@@ -103,7 +108,9 @@ def values(cx, log, flags) -> list:
     # (a union's parts whole: flags() keeps the eager checks only, and a
     # part's own are under its condition's lazy select)
     used = [(w, lazy) for v, lazy in log.used
-            for w in (union_parts(cx, v) if v.union else [flags(v)])]
+            for w in (union_parts(cx, v) if v.union else
+                      [flags(p) for p in _complex_parts(cx, v)] if v.ty.is_complex() else
+                      [flags(v)])]
     for v, lazy in used:
         terms = []
         for c, when in lazy:
@@ -138,11 +145,19 @@ def union_parts(cx, v) -> list:
     out = []
     for c, w in v.union:
         if c is None or c.node is None or not isinstance(w, Val) or w.union or \
-                not w.risky or w.node is None or w.ty.is_complex() or \
+                not w.risky or w.ty.is_complex() or w.node is None or \
                 not (cx.typing or _checked(w.node)):
             continue
         out.append(ops.select(cx, c, w, Val(ir.Const(w.node.type, 0), w.ty)))
     return out
+
+
+def _complex_parts(cx, v) -> list:
+    """The parts (real, imaginary) of complex v that have run-time checks
+    of their own (`b[k] + 1j`: the real part reads b[k])."""
+    return [p for p in (v.re, v.im)
+            if isinstance(p, Val) and not p.union and p.risky and p.node is not None and
+            (cx.typing or checks.eager(p.node))]
 
 
 def _checked(e) -> bool:

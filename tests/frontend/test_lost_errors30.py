@@ -127,3 +127,20 @@ def test_unused_value_of_several_types():
     for x in _XS:
         for b, k in ((np.ones(0), 5), (np.ones(2), -3), (np.ones(2), 1)):
             _same(p, unused_union, x, b, k)
+
+
+def complex_operand(x, a, b, k):
+    s = 0.0
+    if x[0] > 5.0:
+        s += (a * (b[k] + 1j)).sum().real
+    return s
+
+
+def test_complex_operand():
+    # a complex operand's parts are stored (were left out: a lost
+    # IndexError with a empty, under any `if` of data)
+    p = pipeline(complex_operand)
+    for x in _XS:
+        for a in (np.ones(0), np.ones(3)):
+            for b, k in ((np.ones(0), 5), (np.ones(2), -3), (np.ones(2), 1)):
+                _same(p, complex_operand, x, a, b, k)
