@@ -49,6 +49,17 @@ def note(cx, node, out):
     log = cx.scalar_log
     if log is None:
         return
+    if isinstance(out, Val) and out.union:
+        # (a value of several types: each alternative where it is chosen,
+        # union_parts)
+        if out.risky and union_parts(cx, out):
+            log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
+        return
+    if isinstance(out, Val) and out.ty.is_complex():
+        # (a complex value: its parts, _complex_parts)
+        if out.risky and _complex_parts(cx, out):
+            log.vals[id(node)] = (out, list(cx.assumed[log.base:]))
+        return
     if isinstance(out, Val):
         # (typing runs build no checks: a risky operand is logged there so
         # that its store's reads of the loop's state are known)
@@ -94,8 +105,13 @@ def values(cx, log, flags) -> list:
     checks fail where the operand's do) evaluated only where its lazy
     conditions hold."""
     out = []
-    for v, lazy in log.used:
-        v = flags(v)
+    # (a union's parts whole: flags() keeps the eager checks only, and a
+    # part's own are under its condition's lazy select)
+    used = [(w, lazy) for v, lazy in log.used
+            for w in (union_parts(cx, v) if v.union else
+                      [flags(p) for p in _complex_parts(cx, v)] if v.ty.is_complex() else
+                      [flags(v)])]
+    for v, lazy in used:
         terms = []
         for c, when in lazy:
             if c is None:
@@ -120,6 +136,34 @@ def values(cx, log, flags) -> list:
                     risky=True)
         out.append(v)
     return out
+
+
+def union_parts(cx, v) -> list:
+    """The alternatives of union v (a value of several types: `d = b[k]`
+    under an `if`, `d = 0.0` before it) that read checks, each a Val of its
+    own type computed lazily where its condition holds (0 elsewhere)."""
+    out = []
+    for c, w in v.union:
+        if c is None or c.node is None or not isinstance(w, Val) or w.union or \
+                not w.risky or w.ty.is_complex() or w.node is None or \
+                not (cx.typing or _checked(w.node)):
+            continue
+        out.append(ops.select(cx, c, w, Val(ir.Const(w.node.type, 0), w.ty)))
+    return out
+
+
+def _complex_parts(cx, v) -> list:
+    """The parts (real, imaginary) of complex v that have run-time checks
+    of their own (`b[k] + 1j`: the real part reads b[k])."""
+    return [p for p in (v.re, v.im)
+            if isinstance(p, Val) and not p.union and p.risky and p.node is not None and
+            (cx.typing or checks.eager(p.node))]
+
+
+def _checked(e) -> bool:
+    """Whether e reads a check image (also inside its lazy selects: an
+    alternative assigned under an `if` is computed only where it holds)."""
+    return any(checks.is_check_read(c) for c in ir.find_calls([e]))
 
 
 def moved_values(log, operands) -> list:

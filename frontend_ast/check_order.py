@@ -285,11 +285,16 @@ def risky_assigned(cx, scope, stmt, expr_value=None) -> list:
 def risky_operands(bld, vals) -> list:
     """The scalar operands of array code of a statement outside loops
     (array_scalar_sinks.values), each computed only where the enclosing
-    `if`s hold. Under an `if` whose own test may raise (`if a[-1] < 3:`
-    inside `if m > 1:`) none: their conjunction would be evaluated where
-    Python does not evaluate the inner test (an operand whose error may then
-    be lost, never a false error)."""
-    if not vals or any(getattr(c, "risky", False) for c in bld.scope.path):
+    `if`s hold, also under an `if` whose own test may raise (`if x[0] > 2
+    and x[0] < 100:` with x maybe empty): their conjunction is lazy
+    (Context.logical_and), so a test is evaluated only where the outer ones
+    hold, as Python evaluates it; where the test raises, its check fails
+    with the operand's, and the test's comes first in the source
+    (check_order's order of sites). Without the operand's own store, its
+    check sat in the elements of the array code only, none computed where
+    the array is empty: `(a * b[k]).sum()` with a empty and k out of range
+    returned 0.0 where Python raises IndexError."""
+    if not vals:
         return []
     return _risky(bld.cx, bld.scope, vals)
 
@@ -439,7 +444,7 @@ class LoopSinks:
         select: its checks run only there), stored as store() stores a
         value of one type."""
         for k, (c, w) in enumerate(v.union):
-            if c is None or c.risky or c.node is None or not isinstance(w, Val) or \
+            if c is None or c.node is None or not isinstance(w, Val) or \
                     not w.risky or w.union or w.node is None or w.ty.is_complex():
                 continue
             s = w

@@ -50,7 +50,9 @@ class _Loops(ir.Mutator):
 
     def __init__(self):
         super().__init__()
-        self.made = set()       # ids of the tests this pass made
+        # id -> the test this pass made (kept: a freed test's id may be
+        # reused by another statement)
+        self.made = {}
 
     def visit_For(self, s: ir.For):
         body = self.mutate(s.body)
@@ -69,7 +71,7 @@ class _Loops(ir.Mutator):
         loop's whole body and the same at each iteration, moved out of it
         (and so on in each copy: the tests of several conditions)."""
         body = loop.body
-        if id(body) not in self.made or not _invariant(body.condition, loop):
+        if self.made.get(id(body)) is not body or not _invariant(body.condition, loop):
             return loop
         then_case = ir.For(loop.name, loop.min, loop.extent, loop.kind, body.then_case)
         else_case = ir.For(loop.name, loop.min, loop.extent, loop.kind, body.else_case)
@@ -83,7 +85,7 @@ class _Loops(ir.Mutator):
 
     def _test(self, c, then_case, else_case) -> ir.IfThenElse:
         out = ir.IfThenElse(c, then_case, else_case)
-        self.made.add(id(out))
+        self.made[id(out)] = out
         return out
 
 
