@@ -78,7 +78,15 @@ import numpy as np
 from . import nest_slices
 from .moving_names import array_locals, counters, positive_stops, stable_arrays, stored
 from .rewrite_registry import register
-from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
+from .slice_dots import (
+    LAZY,
+    dtype_zero,
+    fresh_name,
+    mark_rewrite,
+    plain_index,
+    raise_unless,
+    shape_item,
+)
 
 _ELEMENT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -466,7 +474,7 @@ class SliceContext:
         body.append(new)
         if not any(self._vec_moves(v) for _, p, q in found.dots for v in (p, q)):
             return nest_slices.nest_guarded(self, guards + scalars, body)
-        return ast.If(_and(guards + scalars), body, [s])
+        return mark_rewrite(ast.If(_and(guards + scalars), body, [s]))
 
     # slice assignments --------------------------------------------------------------------
     def store(self, s):
@@ -579,7 +587,7 @@ class SliceContext:
                 self.written.add(t.name)
             return body
         self.written.add(t.name)
-        return ast.If(_and(guards), body, [s])
+        return mark_rewrite(ast.If(_and(guards), body, [s]))
 
     def _pair_loop(self, s, t, op, parts, scalars, k):
         """The element loop of a statement reading its target reversed

@@ -85,3 +85,58 @@ def test_lost_index_error_of_a_loop_run_in_phases():
     with pytest.raises(IndexError):
         read_before_an_empty_inner_loop(r, x, y)
     np.testing.assert_array_equal(x, [0.0, 2.0, 5.0])   # as Python leaves it
+
+
+def _moving_slice_read(r, x, y, stop):
+    n = r.shape[0]
+    for k in range(1, stop):
+        x[k:] += r[k] * y[k:]
+        y[k % n] = 0.5
+    return x
+
+
+moving_slice_read = ph.pipeline(_moving_slice_read)
+
+
+def test_lost_index_error_of_a_slice_statement_in_phases():
+    """The slice rewrite evaluates `r[k]` once before the element loop of
+    x[k:], inside its guard `if` (known when the function is compiled); at
+    k = n the element loop is empty and the read's run-time check was never
+    reached: x was returned where Python raises. The guard is now entered
+    when asking whether the read runs every iteration, so the index gets
+    the call-time check over the loop (Python's writes kept: check_order)."""
+    r, x, y = np.arange(1.0, 4.0), np.zeros(3), np.ones(3)
+    with pytest.raises(IndexError):
+        moving_slice_read(r, x, y, 4)
+    np.testing.assert_array_equal(x, [0.0, 2.0, 5.0])   # as Python leaves it
+    args = [np.arange(1.0, 5.0), np.zeros(4), np.ones(4)]
+    want = _moving_slice_read(*[a.copy() for a in args], 4)
+    np.testing.assert_array_equal(moving_slice_read(*args, 4), want)
+
+
+def _raise_then_moving_slice(r, x, y):
+    n = r.shape[0]
+    for k in range(1, n + 1):
+        if k == n - 1:
+            raise ValueError("stop")
+        x[k:] += r[k] * y[k:]
+        y[k % n] = 0.5
+    return x
+
+
+raise_then_moving_slice = ph.pipeline(_raise_then_moving_slice)
+
+
+def test_lost_index_error_beside_a_raise_in_phases():
+    """A `raise` in the body ends the call, so the read still runs every
+    iteration until then: n = 1 raises Python's IndexError (it was lost:
+    the raise kept the call-time check away); n = 3 raises the body's
+    ValueError at k = 2, before the read past the end at k = 3 (the plain
+    function tells, with Python's writes)."""
+    with pytest.raises(IndexError):
+        raise_then_moving_slice(np.ones(1), np.zeros(1), np.ones(1))
+    r, x, y = np.arange(1.0, 4.0), np.zeros(3), np.ones(3)
+    with pytest.raises(ValueError, match="stop"):
+        raise_then_moving_slice(r, x, y)
+    np.testing.assert_array_equal(x, [0.0, 2.0, 2.0])
+    np.testing.assert_array_equal(y, [1.0, 0.5, 1.0])
