@@ -140,3 +140,32 @@ def test_lost_index_error_beside_a_raise_in_phases():
         raise_then_moving_slice(r, x, y)
     np.testing.assert_array_equal(x, [0.0, 2.0, 2.0])
     np.testing.assert_array_equal(y, [1.0, 0.5, 1.0])
+
+
+def _division_read_by_an_empty_loop(r, x, y):
+    n = r.shape[0]
+    for k in range(1, n + 1):
+        s = k // (n - k)                  # k = n: ZeroDivisionError
+        for p in range(n - k):            # no iteration at k = n
+            x[k + p] += s * y[k + p]
+        y[0] = 0.5
+    return x
+
+
+division_read_by_an_empty_loop = ph.pipeline(_division_read_by_an_empty_loop)
+
+
+def test_lost_zero_division_of_a_bound_scalar_in_phases():
+    """In a loop run in phases, a scalar bound to a name kept its checks in
+    its value, computed only where an inner loop read it (no iteration at
+    k = n): x was returned where Python raises ZeroDivisionError. The
+    binding's checks are now computed where Python evaluates it
+    (carried_operands.bound_scalar)."""
+    r, x, y = np.arange(1.0, 4.0), np.zeros(3), np.ones(3)
+    with pytest.raises(ZeroDivisionError):
+        division_read_by_an_empty_loop(r, x, y)
+    want = [np.arange(1.0, 4.0), np.zeros(3), np.ones(3)]
+    with pytest.raises(ZeroDivisionError):
+        _division_read_by_an_empty_loop(*want)
+    np.testing.assert_array_equal(x, want[1])
+    np.testing.assert_array_equal(y, want[2])
