@@ -441,6 +441,11 @@ class SliceContext:
             return ast.Subscript(_name(v.name), k, ast.Load())
         start = next((x for f, x in zip(v.fixed, v.inline) if f is None), None) or v.start
         at = k if _is_zero(start) else ast.BinOp(_copy(start), ast.Add(), k)
+        if v.rev and not _is_zero(start):
+            # (the same position, below the axis's length wherever the loop
+            # runs: an empty slice at the axis's end, `r[k + 1:k - 1][::-1]`,
+            # would otherwise be read at its start, past the end)
+            at = _clamp(v.name, v.axis, at)
         idx = [at if f is None else _copy(x) for f, x in zip(v.fixed, v.inline)]
         key = idx[0] if len(idx) == 1 else ast.Tuple(idx, ast.Load())
         return ast.Subscript(_name(v.name), key, ast.Load())

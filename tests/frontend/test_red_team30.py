@@ -169,3 +169,28 @@ def test_lost_zero_division_of_a_bound_scalar_in_phases():
         _division_read_by_an_empty_loop(*want)
     np.testing.assert_array_equal(x, want[1])
     np.testing.assert_array_equal(y, want[2])
+
+
+def _empty_reversed_slice_at_the_end(r, alpha):
+    n = r.shape[0]
+    y = np.zeros(n) + 1.0
+    s = 0.0
+    for k in range(1, n):
+        y[n - k:1] -= alpha * r[k + 1:k - 1][::-1]
+        s += np.dot(r[0:k - 1][::-1], np.flip(r[k + 1:0]))
+    return y, s
+
+
+empty_reversed_slice_at_the_end = ph.pipeline(_empty_reversed_slice_at_the_end)
+
+
+def test_empty_reversed_slice_at_the_end_of_the_array():
+    """`r[2:0][::-1]` of a 2-element r is empty: the element loop reads
+    nothing, but its position start + max(length - 1 - p, 0) put r[2] in
+    the bounds query (a false IndexError, flip fuzzer seed 37, after this
+    session's _elem change); the position is now clamped to the axis."""
+    for n in (0, 1, 2):                 # (n = 3: a dot of lengths 1 and 0)
+        r = np.arange(1.0, n + 1.0)
+        got, want = empty_reversed_slice_at_the_end(r, 0.5), _empty_reversed_slice_at_the_end(r, 0.5)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
