@@ -194,3 +194,23 @@ def test_empty_reversed_slice_at_the_end_of_the_array():
         got, want = empty_reversed_slice_at_the_end(r, 0.5), _empty_reversed_slice_at_the_end(r, 0.5)
         np.testing.assert_array_equal(got[0], want[0])
         assert got[1] == want[1]
+
+
+def _flipped_tail(r):
+    n = r.shape[0]
+    y = np.zeros(n)
+    for k in range(1, n):
+        y[:n - k] += 0.5 * np.flip(r[k:])
+    return y
+
+
+flipped_tail = ph.pipeline(_flipped_tail)
+
+
+def test_flipped_tail_of_another_array():
+    """`np.flip(r[k:])`: the position start + length - 1 - p was bounded
+    with start, length and p taken apart (main: r read over [-(n-3), 2n-3],
+    a false IndexError); clamped to the axis it stays inside r."""
+    for n in (0, 1, 3, 5):
+        r = np.arange(1.0, n + 1.0)
+        np.testing.assert_array_equal(flipped_tail(r), _flipped_tail(r))
