@@ -13,6 +13,7 @@ from . import array_complex, forwarded_reads, ops, unions
 from .array_setitem import element_value
 from .context import single_aff
 from .ranges import Aff
+from .slice_dots import REWRITE_MARK
 from .values import Arr, Val, fresh, with_type_range
 from .write_check_order import value_checks_first
 
@@ -634,12 +635,34 @@ def _positive(size: Val) -> bool:
 
 def _runs_every_iteration(stmt, carried) -> bool:
     """Whether stmt is a statement of the body of the one loop run in
-    phases (not under an `if` or an inner loop), in a body that no `break`,
-    `continue`, `return`, `raise` or `try` leaves early."""
+    phases (not under an `if` or an inner loop; the guard `if` of a slice
+    rewrite, known when the function is compiled, is entered), in a body
+    that no `break`, `continue`, `return` or `try` leaves early. A `raise`
+    ends the call: a call-time check failing for a later iteration leaves
+    the choice of the error to the plain function (check_order)."""
     if len(carried) != 1 or stmt is None:
         return False
     body = getattr(carried[0].node, "body", None) or []
-    if not any(st is stmt for st in body):
+    if not any(st is stmt for st in _every_iteration(body)):
         return False
-    exits = (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Try)
-    return not any(isinstance(n, exits) for st in body for n in ast.walk(st))
+    return not any(_exits(st) for st in body)
+
+
+def _every_iteration(stmts):
+    """stmts, and those of the branches of the slice rewrites' guards."""
+    for st in stmts:
+        yield st
+        if isinstance(st, ast.If) and getattr(st, REWRITE_MARK, False):
+            yield from _every_iteration(st.body + st.orelse)
+
+
+def _exits(node, inner=False) -> bool:
+    """Whether node holds what leaves the loop's iteration early without
+    an exception (`break` and `continue` of an inner loop, `inner`, excepted)."""
+    if isinstance(node, (ast.Return, ast.Try)) or \
+            isinstance(node, (ast.Break, ast.Continue)) and not inner:
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return False
+    loop = isinstance(node, (ast.For, ast.While))
+    return any(_exits(c, inner or loop) for c in ast.iter_child_nodes(node))

@@ -22,6 +22,8 @@ so it logs them itself (OperandLog) and computes their checks
   CarriedLoop._run)."""
 from __future__ import annotations
 
+import ast
+
 from pyhalide import ir
 from pyhalide.expr import Expr
 from pyhalide.expr import cast_node as cast
@@ -81,6 +83,59 @@ def flush(run, s, log):
     log.used = _Marked(log.used.at)
     if out:
         run.operands_used(s, out)
+
+
+def bound_scalar(run, stmt):
+    """Phase mode: the value `stmt` binds to a name logged as used (`s = k
+    // (n - k)` read only by an inner loop, which may run no iteration:
+    its checks are computed where Python evaluates it, not only where the
+    value is read). Not where the test of an `if` after it (past binds of
+    other names only) reads the name outside lazy parts: the phase mode
+    computes that test where Python does, and with it the checks."""
+    log = run.cx.scalar_log
+    if not isinstance(log, OperandLog) or not isinstance(stmt, ast.Assign):
+        return
+    got = log.vals.get(id(stmt.value))
+    if got is None or id(stmt.value) in log.seen or _tested_next(run.loop_node, stmt):
+        return
+    log.seen.add(id(stmt.value))
+    log.used.append(got)
+
+
+def _tested_next(root, stmt) -> bool:
+    names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+    if len(names) != len(stmt.targets):
+        return False
+    for node in ast.walk(root):
+        for stmts in (getattr(node, "body", None), getattr(node, "orelse", None)):
+            if not isinstance(stmts, list) or not any(s is stmt for s in stmts):
+                continue
+            k = next(k for k, s in enumerate(stmts) if s is stmt)
+            for later in stmts[k + 1:]:
+                if isinstance(later, ast.If):
+                    return all(n in _eager_names(later.test) for n in names)
+                if not (isinstance(later, ast.Assign) and
+                        all(isinstance(t, ast.Name) and t.id not in names
+                            for t in later.targets)):
+                    return False
+            return False
+    return False
+
+
+def _eager_names(e) -> set:
+    """The names e reads wherever it is evaluated (not in the later parts
+    of `and`/`or`, the branches of a conditional expression, lambdas or
+    comprehensions)."""
+    if isinstance(e, ast.Name):
+        return {e.id}
+    if isinstance(e, ast.BoolOp):
+        return _eager_names(e.values[0])
+    if isinstance(e, ast.IfExp):
+        return _eager_names(e.test)
+    if isinstance(e, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp,
+                      ast.NamedExpr)):
+        return set()
+    return {n for c in ast.iter_child_nodes(e) for n in _eager_names(c)}
 
 
 def phase_operands(run, vals):

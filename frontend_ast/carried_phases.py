@@ -536,6 +536,7 @@ class PhaseRun(BodyRun):
         elif isinstance(value, ArrayExpr):
             env[name] = self.scratch(name, value, node)
         elif isinstance(value, Val):
+            carried_operands.bound_scalar(self, self.cx.stmt)
             env[name] = self.scalar(name, value, node)
         elif isinstance(value, TupleVal) and all(isinstance(v, Val) for v in value.items):
             env[name] = TupleVal([self.scalar(name, v, node) for v in value.items])

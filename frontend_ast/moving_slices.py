@@ -78,7 +78,15 @@ import numpy as np
 from . import nest_slices
 from .moving_names import array_locals, counters, positive_stops, stable_arrays, stored
 from .rewrite_registry import register
-from .slice_dots import LAZY, dtype_zero, fresh_name, plain_index, raise_unless, shape_item
+from .slice_dots import (
+    LAZY,
+    dtype_zero,
+    fresh_name,
+    mark_rewrite,
+    plain_index,
+    raise_unless,
+    shape_item,
+)
 
 _ELEMENT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -433,6 +441,11 @@ class SliceContext:
             return ast.Subscript(_name(v.name), k, ast.Load())
         start = next((x for f, x in zip(v.fixed, v.inline) if f is None), None) or v.start
         at = k if _is_zero(start) else ast.BinOp(_copy(start), ast.Add(), k)
+        if v.rev and not _is_zero(start):
+            # (the same position, below the axis's length wherever the loop
+            # runs: an empty slice at the axis's end, `r[k + 1:k - 1][::-1]`,
+            # would otherwise be read at its start, past the end)
+            at = _clamp(v.name, v.axis, at)
         idx = [at if f is None else _copy(x) for f, x in zip(v.fixed, v.inline)]
         key = idx[0] if len(idx) == 1 else ast.Tuple(idx, ast.Load())
         return ast.Subscript(_name(v.name), key, ast.Load())
@@ -466,7 +479,7 @@ class SliceContext:
         body.append(new)
         if not any(self._vec_moves(v) for _, p, q in found.dots for v in (p, q)):
             return nest_slices.nest_guarded(self, guards + scalars, body)
-        return ast.If(_and(guards + scalars), body, [s])
+        return mark_rewrite(ast.If(_and(guards + scalars), body, [s]))
 
     # slice assignments --------------------------------------------------------------------
     def store(self, s):
@@ -579,7 +592,7 @@ class SliceContext:
                 self.written.add(t.name)
             return body
         self.written.add(t.name)
-        return ast.If(_and(guards), body, [s])
+        return mark_rewrite(ast.If(_and(guards), body, [s]))
 
     def _pair_loop(self, s, t, op, parts, scalars, k):
         """The element loop of a statement reading its target reversed

@@ -227,6 +227,18 @@ def raise_unless(cond, exc: str, msg: str, orelse=()):
     return ast.If(ast.UnaryOp(ast.Not(), cond), [err], list(orelse))
 
 
+# the attribute marking the `if` of a slice rewrite's guard (known when the
+# function is compiled: one branch is compiled, and either branch evaluates
+# the statement's operands in Python's order)
+REWRITE_MARK = "_pyhalide_slice_rewrite"
+
+
+def mark_rewrite(node: ast.If) -> ast.If:
+    """node, the `if` of a rewrite's guard, marked as such."""
+    setattr(node, REWRITE_MARK, True)
+    return node
+
+
 def fresh_name(used: set, base: str) -> str:
     """base1, base2, ...: the first not in `used` (added to it)."""
     k = 1
