@@ -488,8 +488,10 @@ class Definitions:
             old_call, args=tuple(_promised(self.cx, a) for a in old_call.args))
         if any(a is not b for a, b in zip(promised_old.args, old_call.args)):
             vnode = ir.FuncMutator(lambda n: promised_old if n is old_call else None).mutate(vnode)
-        if cond is not None and not self.cx.typing:
-            # (a test of a read its loops never write may move out of them)
+        if cond is not None and not self.cx.typing and not _reads_state(cond.node):
+            # (a test of a read its loops never write may move out of them; not
+            # under a scalar the loops carry, such as a `break`'s stop flag:
+            # outer_exit.py matches the reads of that update)
             vnode = invariant_reads.mark(vnode, arr.func, self.read_sites, self.state.nest_writes,
                                          self.state.nest_id, cell)
         vals = self.emitter.finalize([vnode], mapping, f"the update of {arr.name}")
@@ -761,3 +763,8 @@ def _promised(cx, idx):
     at run time."""
     last = arrays.promised_last(cx, idx)
     return idx if last is None else flat_index(idx, ir.index(0), last)
+
+
+def _reads_state(node) -> bool:
+    """Whether node reads a scalar a loop carries (its `%st:` state)."""
+    return any(name.startswith("%st:") for name in ir.free_vars([node]))
