@@ -6,6 +6,7 @@ lowering/unswitch_lazy.py gives the element loop a copy without the test.
 Compared with plain Python, including the inputs where Python raises (a
 lost IndexError or ValueError would be a wrong result)."""
 import numpy as np
+import pytest
 
 from pyhalide import ir, pipeline
 from pyhalide.lowering.unswitch_lazy import unswitch_lazy
@@ -89,6 +90,7 @@ def row_of_product(x, A, B, k):
     return s
 
 
+@pytest.mark.slow   # (3 s)
 def test_row_of_broadcast_product():
     p = pipeline(row_of_product)
     m03, m23 = np.ones((0, 3)), np.arange(6.0).reshape(2, 3)

@@ -7,6 +7,7 @@ stored no operand under such a test). Compared with plain Python, on
 inputs where the test raises first, where it is false, and where the
 operand raises."""
 import numpy as np
+import pytest
 
 from pyhalide import pipeline
 from tests.frontend.test_false_errors23 import _same
@@ -41,6 +42,7 @@ def nested_where(x, a, B, k):
     return s
 
 
+@pytest.mark.slow   # (3-5 s each; the default run keeps the view and complex forms)
 def test_nested_raising_tests():
     # the inner test raises first (ZeroDivisionError, x of 1: IndexError)
     # where the operand raises too
@@ -70,6 +72,7 @@ def returned_array(x, a, b, k):
     return y
 
 
+@pytest.mark.slow   # (3-5 s each; the default run keeps the view and complex forms)
 def test_elif_and_returned_array():
     # the elif's test reads x[-1] and x[1] where the if's does not hold
     for f in (elif_operands, returned_array):
@@ -99,6 +102,7 @@ def union_operand(x, a, b, k):
     return s
 
 
+@pytest.mark.slow   # (3-5 s each; the default run keeps the view and complex forms)
 def test_operand_of_several_types():
     # d is a float or a float64 as the if goes: b[k]'s check was in the
     # lazy alternative inside the sum's elements only

@@ -6,6 +6,7 @@ import re
 import warnings
 
 import numpy as np
+import pytest
 
 import pyhalide as ph
 
@@ -64,6 +65,7 @@ def check(f, *args):
             assert np.array_equal(g, w)
 
 
+@pytest.mark.slow   # (5 s: seidel's phase-mode build)
 def test_seidel_2d_int():
     A = (np.arange(81).reshape(9, 9) * 7 % 13).astype(np.int64)
     check(seidel_2d, 4, 9, A)
