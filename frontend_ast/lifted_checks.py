@@ -198,15 +198,28 @@ class _Gate(Mutator):
     def visit_Call(self, e):
         e = self.mutate_children(e)
         r = self.reached.get(e.name)
-        if r is None or len(e.args) != 1:
+        sel = check_select(e) if r is not None else None
+        if sel is None or self.placeholders.isdisjoint(ir.free_vars([sel.condition])):
             return e
-        arg = e.args[0]
-        if not (isinstance(arg, ir.Call) and arg.name == "likely" and len(arg.args) == 1 and
-                isinstance(arg.args[0], ir.Select)):
-            return e
-        sel = arg.args[0]
-        if self.placeholders.isdisjoint(ir.free_vars([sel.condition])):
-            return e
-        ok = ir.Or(sel.condition, ir.Not(r))
-        likely = dataclasses.replace(arg, args=(ir.Select(ok, sel.true_value, sel.false_value),))
-        return dataclasses.replace(e, args=(likely,))
+        return passing_where_not(e, sel, r)
+
+
+def check_select(e):
+    """The select of a check image read `img(likely(select(ok, 0, bad)))`,
+    or None where e is not one."""
+    if len(e.args) != 1:
+        return None
+    arg = e.args[0]
+    if not (isinstance(arg, ir.Call) and arg.name == "likely" and len(arg.args) == 1 and
+            isinstance(arg.args[0], ir.Select)):
+        return None
+    return arg.args[0]
+
+
+def passing_where_not(e, sel, cond):
+    """The check image read e (its select `sel`) passing where cond does not
+    hold: `img(likely(select(ok || !cond, 0, bad)))`."""
+    ok = ir.Or(sel.condition, ir.Not(cond))
+    likely = dataclasses.replace(e.args[0],
+                                 args=(ir.Select(ok, sel.true_value, sel.false_value),))
+    return dataclasses.replace(e, args=(likely,))

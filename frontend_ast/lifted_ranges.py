@@ -27,12 +27,11 @@ left out of the conjunction (a wider gate: a false error, never a lost
 one)."""
 from __future__ import annotations
 
-import dataclasses
-
 from pyhalide import ir
 from pyhalide.ir.mutator import Mutator
 
 from .errors import CompileError
+from .lifted_checks import check_select, passing_where_not
 from .values import node_of
 
 _I64 = ir.Int(64)
@@ -111,17 +110,11 @@ class _Gate(Mutator):
 
     def visit_Call(self, e):
         e = self.mutate_children(e)
-        if e.name not in self.named or len(e.args) != 1:
+        sel = check_select(e) if e.name in self.named else None
+        if sel is None:
             return e
-        arg = e.args[0]
-        if not (isinstance(arg, ir.Call) and arg.name == "likely" and len(arg.args) == 1 and
-                isinstance(arg.args[0], ir.Select)):
-            return e
-        sel = arg.args[0]
         read = set(ir.free_vars([sel.condition]))
         if self.placeholders.isdisjoint(read):
             return e
         in_range = ir.conjunction([t[0] if s in read else t[1] for s, t in self.terms.items()])
-        ok = ir.Or(sel.condition, ir.Not(in_range))
-        likely = dataclasses.replace(arg, args=(ir.Select(ok, sel.true_value, sel.false_value),))
-        return dataclasses.replace(e, args=(likely,))
+        return passing_where_not(e, sel, in_range)
