@@ -21,6 +21,25 @@ def local_names(tree) -> set:
         {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+class FreshLocals:
+    """Names of the function's locals (`self.local`) and new names
+    `_ph_<k>_<what>` that no name of the function uses (`fresh`), for a
+    rewriter that adds local variables (loop_steps, slice_steps)."""
+
+    def init_names(self, tree):
+        self.local = local_names(tree)
+        self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | self.local
+        self.count = 0
+
+    def fresh(self, what):
+        while True:
+            self.count += 1
+            name = f"_ph_{self.count}_{what}"
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+
 class NodeBuilder:
     """AST node helpers of a rewriter (loop_forms, loop_steps, generators):
     new nodes located at `self.ref`, in its source (errors.ORIGIN_ATTR); a

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from .loop_seqs import NodeBuilder, const_int, local_names
+from .loop_seqs import FreshLocals, NodeBuilder, const_int
 from .names import VALUE_ATTR
 from .rewrite_registry import register
 
@@ -43,21 +43,11 @@ def loop_steps(tree: ast.FunctionDef, smap, py_fn) -> ast.FunctionDef:
     return tree
 
 
-class _StepRewriter(NodeBuilder, ast.NodeTransformer):
+class _StepRewriter(FreshLocals, NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree, smap):
         self.smap = smap
-        self.local = local_names(tree)
-        self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | self.local
-        self.count = 0
+        self.init_names(tree)
         self.ref = None
-
-    def fresh(self, what):
-        while True:
-            self.count += 1
-            name = f"_ph_{self.count}_{what}"
-            if name not in self.used:
-                self.used.add(name)
-                return name
 
     def _computed_step(self, node: ast.For) -> bool:
         it = node.iter

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import math
 
-from .loop_seqs import NodeBuilder, const_int, local_names
+from .loop_seqs import FreshLocals, NodeBuilder, const_int
 from .loop_steps import STEP_ATTR
 from .names import VALUE_ATTR
 from .rewrite_registry import register
@@ -56,20 +56,10 @@ def _safe(c) -> bool:
     return False
 
 
-class _SliceSteps(NodeBuilder, ast.NodeTransformer):
+class _SliceSteps(FreshLocals, NodeBuilder, ast.NodeTransformer):
     def __init__(self, tree):
-        self.local = local_names(tree)
-        self.used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | self.local
-        self.count = 0
+        self.init_names(tree)
         self.ref = None
-
-    def fresh(self, what):
-        while True:
-            self.count += 1
-            name = f"_ph_{self.count}_{what}"
-            if name not in self.used:
-                self.used.add(name)
-                return name
 
     def _taken(self, s) -> bool:
         if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and _safe(s.value)):
